@@ -1,0 +1,75 @@
+/**
+ * The Electron shell: app lifecycle, the window, the system dialogs. Everything it calls is
+ * plain Node (services, store, runner, fetch) and is what the CLI and the tests use.
+ */
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bindContract, trustedSenderFor } from './ipc/bind';
+import { eventChannelOf } from '../shared/ipc/contract';
+import { createServices } from './services';
+import { defaultDbPath } from './paths';
+import { hardenSession, hardenWebContents, windowOptions } from './app/window';
+
+app.enableSandbox();
+app.setName('Sift');
+
+let mainWindow: BrowserWindow | null = null;
+
+async function boot(): Promise<void> {
+  await app.whenReady();
+  hardenSession(session.defaultSession);
+
+  const rendererUrl = process.env.ELECTRON_RENDERER_URL
+    ? process.env.ELECTRON_RENDERER_URL
+    : pathToFileURL(path.join(__dirname, '../renderer/index.html')).href;
+
+  const services = createServices({
+    dbPath: defaultDbPath(app.getPath('userData')),
+    host: 'electron',
+    nativeBinding: process.env.SIFT_SQLITE_BINDING,
+    dialogs: {
+      async openFile(filters) {
+        const res = await dialog.showOpenDialog({ properties: ['openFile'], filters });
+        return res.canceled ? null : (res.filePaths[0] ?? null);
+      },
+      async chooseFolder() {
+        const res = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] });
+        return res.canceled ? null : (res.filePaths[0] ?? null);
+      },
+      async saveFile(defaultPath) {
+        const res = await dialog.showSaveDialog({ defaultPath });
+        return res.canceled ? null : (res.filePath ?? null);
+      },
+    },
+    emit: (event, payload) => mainWindow?.webContents.send(eventChannelOf(event), payload),
+  });
+
+  bindContract(ipcMain, services.handlers, {
+    isTrustedSender: trustedSenderFor(rendererUrl),
+    onInternalError: services.logInternal,
+  });
+
+  app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, rendererUrl, shell));
+
+  mainWindow = new BrowserWindow(windowOptions(path.join(__dirname, '../preload/index.js')));
+  mainWindow.once('ready-to-show', () => mainWindow?.show());
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
+  await mainWindow.loadURL(rendererUrl);
+
+  let closing = false;
+  app.on('before-quit', (event) => {
+    if (closing) return;
+    closing = true;
+    event.preventDefault();
+    void services.close().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => app.quit());
+}
+
+boot().catch((err: unknown) => {
+  dialog.showErrorBox('Sift could not start', err instanceof Error ? err.message : String(err));
+  app.exit(1);
+});

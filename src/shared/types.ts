@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** What to extract from one URL. All optional; canonical JSON omits empty/false/undefined. */
+export const OptionsSchema = z
+  .object({
+    mode: z.enum(['markdown', 'text', 'html', 'raw', 'links', 'meta']).optional(),
+    question: z.string().max(2000).optional(),
+    pages: z.string().max(200).optional(),
+    grep: z.string().max(2000).optional(),
+    jq: z.string().max(8000).optional(),
+    context: z.boolean().optional(),
+    recover: z.boolean().optional(),
+  })
+  .strict();
+export type Options = z.infer<typeof OptionsSchema>;
+export type Mode = NonNullable<Options['mode']>;
+export const MODES: readonly Mode[] = ['markdown', 'text', 'html', 'raw', 'links', 'meta'];
+
+export const TargetSchema = z.object({
+  url: z.string().max(8192),
+  options: OptionsSchema.optional(),
+});
+export type Target = z.infer<typeof TargetSchema>;
+
+export const ResultSchema = z.object({
+  content: z.string(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type Result = z.infer<typeof ResultSchema>;
+
+export const JobStatusSchema = z.enum(['queued', 'running', 'done', 'failed', 'partial', 'cancelled']);
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+export const LIVE_STATUSES: readonly JobStatus[] = ['queued', 'running'];
+export const isTerminal = (s: JobStatus): boolean => s !== 'queued' && s !== 'running';
+
+export const TargetStateSchema = z.enum(['pending', 'running', 'done', 'failed']);
+export type TargetState = z.infer<typeof TargetStateSchema>;
+
+export const JobSchema = z.object({
+  id: z.string(),
+  caller: z.string(),
+  callerClass: z.string(),
+  status: JobStatusSchema,
+  error: z.string(),
+  targetsTotal: z.number().int(),
+  targetsDone: z.number().int(),
+  /** Of targetsDone, how many failed. */
+  targetsFailed: z.number().int(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  leaseExpires: z.number(),
+});
+export type Job = z.infer<typeof JobSchema>;
+
+/** One target as the UI lists it: everything but the content. */
+export const TargetRowSchema = z.object({
+  idx: z.number().int(),
+  url: z.string(),
+  options: OptionsSchema.optional(),
+  status: TargetStateSchema,
+  error: z.string(),
+  hint: z.string(),
+  bytes: z.number().int(),
+  title: z.string(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+});
+export type TargetRow = z.infer<typeof TargetRowSchema>;
+
+export const TargetStatusSchema = TargetRowSchema.extend({ result: ResultSchema.optional() });
+export type TargetStatus = z.infer<typeof TargetStatusSchema>;
