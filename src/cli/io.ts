@@ -1,0 +1,32 @@
+import type { Writable } from 'node:stream';
+
+/** Where a command writes, so tests can run commands in-process and read what they print. */
+export interface CliIO {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: NodeJS.ReadableStream;
+  /** True when stderr is a terminal (live progress line instead of a line per target). */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export const processIO = (): CliIO => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  isTTY: Boolean(process.stderr.isTTY),
+  env: process.env,
+  cwd: process.cwd(),
+});
+
+/** Exit codes of SPEC §6. */
+export const EXIT = { ok: 0, someFailed: 1, usage: 2, interrupted: 130 } as const;
+
+/** A usage or input error: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

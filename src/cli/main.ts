@@ -1,0 +1,65 @@
+import type { Command } from './command';
+import { EXIT, UsageError, processIO, type CliIO } from './io';
+import { VERSION } from '../main/version';
+import { commands } from './commands';
+
+const HELP = (list: Command[]): string =>
+  [
+    'sift: turn a list of URLs into clean files',
+    '',
+    'usage: sift COMMAND [options]',
+    '',
+    ...list.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`),
+    '',
+    'options: --mode M --question Q --pages P --grep RE --jq PROG --context --recover',
+    '         --allow-private --db PATH --log PATH --json',
+    'exit codes: 0 all ok, 1 some target failed, 2 bad usage or input, 130 interrupted',
+    '',
+    'Run `sift COMMAND --help` for one command.',
+    '',
+  ].join('\n');
+
+/**
+ * Runs the CLI. Ctrl-C aborts the signal the command got (a batch cancels its job and stores
+ * its in-flight target); a second Ctrl-C exits at once.
+ */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(HELP(commands));
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout.write(`sift ${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    io.stderr.write(`sift: unknown command "${name}". Run \`sift --help\` for the list.\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(cmd.usage.endsWith('\n') ? cmd.usage : `${cmd.usage}\n`);
+    return EXIT.ok;
+  }
+  const ac = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    ac.abort(new Error('interrupted'));
+  };
+  const isProcess = io.stdout === process.stdout;
+  if (isProcess) process.on('SIGINT', onSigint);
+  try {
+    return await cmd.run(rest, io, ac.signal);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`sift ${name}: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  } finally {
+    if (isProcess) process.off('SIGINT', onSigint);
+  }
+}
