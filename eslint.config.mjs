@@ -39,8 +39,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.cjs', 'scripts/**/*.mjs'],
+    files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: globals.node },
   },
 );

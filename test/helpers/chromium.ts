@@ -1,0 +1,49 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { bridgeClientScript } from '../bridge/build-client';
+
+export const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with the flags that keep it off the (closed) network. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set SIFT_CHROMIUM).`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A page whose window.sift talks to the bridge at wsUrl, installed before any page script runs. */
+export async function openBridgedPage(browser: Browser, appUrl: string, wsUrl: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme });
+  const code = await bridgeClientScript();
+  await context.addInitScript({ content: `${code}\ninstallSiftBridge(${JSON.stringify(wsUrl)});` });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  (page as Page & { siftErrors?: string[] }).siftErrors = errors;
+  await page.goto(appUrl);
+  return page;
+}
+
+export function screenshotPath(name: string): string {
+  const dir = path.resolve(__dirname, '../../test-results');
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}.png`);
+}

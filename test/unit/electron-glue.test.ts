@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import { bindContract, trustedSenderFor } from '../../src/main/ipc/bind';
+import type { Handlers } from '../../src/main/ipc/dispatch';
+import { METHODS, channelOf } from '../../src/shared/ipc/contract';
+import { CSP, hardenSession, hardenWebContents, isExternalSafe, secureWebPreferences, windowOptions } from '../../src/main/app/window';
+import { createServices } from '../../src/main/services';
+import { FakeIpcMain, FakeSession, FakeShell, FakeWebContents } from '../helpers/electron-standin';
+
+const APP_URL = 'file:///opt/Sift/resources/app.asar/out/renderer/index.html';
+
+function setup(): { ipc: FakeIpcMain; calls: string[] } {
+  const ipc = new FakeIpcMain();
+  const calls: string[] = [];
+  const real = createServices({ dbPath: '/tmp/never-opened.db', host: 'electron' }).handlers;
+  const handlers = Object.fromEntries(
+    Object.entries(real).map(([k, fn]) => [k, (req: unknown) => (calls.push(k), (fn as (r: unknown) => unknown)(req))]),
+  ) as unknown as Handlers;
+  bindContract(ipc, handlers, { isTrustedSender: trustedSenderFor(APP_URL) });
+  return { ipc, calls };
+}
+
+describe('IPC binding', () => {
+  test('registers every channel of the contract and no other', () => {
+    const { ipc } = setup();
+    expect([...ipc.handlers.keys()].sort()).toEqual(METHODS.map(channelOf).sort());
+  });
+
+  test('a call from our window top frame is answered', async () => {
+    const { ipc, calls } = setup();
+    const env = await ipc.invoke(channelOf('appInfo'), APP_URL, {});
+    expect(env.ok).toBe(true);
+    expect(calls).toEqual(['appInfo']);
+  });
+
+  test.each([
+    ['another origin', 'https://evil.example/index.html', false],
+    ['another local file', 'file:///tmp/evil.html', false],
+    ['a subframe at our URL', APP_URL, true],
+  ])('a call from %s is refused and no handler runs', async (_name, url, subframe) => {
+    const { ipc, calls } = setup();
+    const env = await ipc.invoke(channelOf('appInfo'), url, {}, { subframe });
+    expect(env).toMatchObject({ ok: false, error: { code: 'forbidden_sender', status: 403 } });
+    expect(calls).toEqual([]);
+  });
+
+  test('a call without a sender frame is refused', async () => {
+    const { ipc, calls } = setup();
+    const h = ipc.handlers.get(channelOf('appInfo'))!;
+    const env = await h({ senderFrame: null }, {});
+    expect(env.ok).toBe(false);
+    expect(calls).toEqual([]);
+  });
+
+  test.each([
+    ['an unexpected field', { extra: 1 }],
+    ['a string', 'hello'],
+    ['a number', 42],
+    ['an array', [1, 2]],
+  ])('a malformed payload (%s) gets a typed validation error and no handler runs', async (_name, payload) => {
+    const { ipc, calls } = setup();
+    const env = await ipc.invoke(channelOf('appInfo'), APP_URL, payload);
+    expect(env).toMatchObject({ ok: false, error: { code: 'invalid_request', status: 400 } });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('window and session hardening', () => {
+  test('the window webPreferences are the secure ones', () => {
+    const prefs = windowOptions('/app/out/preload/index.js').webPreferences!;
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.js',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(secureWebPreferences('x')).toEqual(prefs === undefined ? {} : { ...prefs, preload: 'x' });
+  });
+
+  test('navigation away from the app and new windows are denied; http(s) links open in the browser', () => {
+    const wc = new FakeWebContents();
+    const shell = new FakeShell();
+    hardenWebContents(wc as never, APP_URL, shell);
+    expect(wc.fire('will-navigate', 'https://example.org/')).toBe(true);
+    expect(wc.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(wc.fire('will-redirect', 'https://example.org/')).toBe(true);
+    expect(wc.fire('will-navigate', APP_URL)).toBe(false);
+    expect(wc.openHandler!({ url: 'https://example.org/a' })).toEqual({ action: 'deny' });
+    expect(wc.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(wc.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    expect(shell.opened).toEqual(['https://example.org/a']);
+  });
+
+  test('openExternal is only for http(s) URLs', () => {
+    expect(isExternalSafe('https://example.org')).toBe(true);
+    expect(isExternalSafe('http://example.org')).toBe(true);
+    for (const u of ['file:///etc/passwd', 'smb://host/share', 'javascript:alert(1)', 'ms-msdt:foo', 'not a url']) {
+      expect(isExternalSafe(u)).toBe(false);
+    }
+  });
+
+  test('every permission request and check is denied, and responses carry the CSP', () => {
+    const s = new FakeSession();
+    hardenSession(s as never);
+    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) {
+      let answer: boolean | undefined;
+      s.permissionRequest!(null, p, (ok) => (answer = ok));
+      expect(answer).toBe(false);
+    }
+    expect(s.permissionCheck!()).toBe(false);
+    let headers: Record<string, string[]> | undefined;
+    s.headersHook!({ responseHeaders: { 'X-Other': ['1'] } }, (r) => (headers = r.responseHeaders));
+    expect(headers!['Content-Security-Policy']).toEqual([CSP]);
+    expect(headers!['X-Other']).toEqual(['1']);
+  });
+
+  test('the CSP allows no eval, no inline script and no remote source', () => {
+    expect(CSP).toContain("script-src 'self'");
+    expect(CSP).not.toMatch(/unsafe-eval|unsafe-inline|https?:|\*/);
+  });
+});
