@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { Options, Target } from '../../shared/types';
+import type { Caller } from './types';
+
+function canonicalOptions(o: Options | undefined): Options | undefined {
+  if (!o) return undefined;
+  // Fixed key order and empty fields omitted, as Go's json.Marshal with omitempty.
+  const c: Options = {};
+  if (o.mode) c.mode = o.mode;
+  if (o.question) c.question = o.question;
+  if (o.pages) c.pages = o.pages;
+  if (o.grep) c.grep = o.grep;
+  if (o.jq) c.jq = o.jq;
+  // context is the seed's *bool: false is a choice (no context), only undefined is empty.
+  if (typeof o.context === 'boolean') c.context = o.context;
+  if (o.recover) c.recover = true;
+  return Object.keys(c).length ? c : undefined;
+}
+
+/**
+ * The targets as the runner stores them and keys them: fixed key order, empty options
+ * omitted, and the URL without surrounding whitespace (which a URL parser drops anyway).
+ */
+export function canonicalTargets(targets: readonly Target[]): Target[] {
+  return targets.map((t) => {
+    const url = String(t.url).trim();
+    const options = canonicalOptions(t.options);
+    return options ? { url, options } : { url };
+  });
+}
+
+/** sha256(caller + "\0" + canonical JSON), hex: same list, same key, however it was spelled. */
+export function idemKey(caller: Caller, targets: readonly Target[]): string {
+  return createHash('sha256')
+    .update(caller.name)
+    .update('\0')
+    .update(JSON.stringify(canonicalTargets(targets)))
+    .digest('hex');
+}

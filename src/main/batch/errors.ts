@@ -1,0 +1,114 @@
+import { SiftError } from '../../shared/errors';
+
+/**
+ * A runner error that callers test by identity (`err === ErrBusy`, as the seed's Go
+ * sentinels) or with `err instanceof ErrBusy`: each is one instance whose
+ * Symbol.hasInstance matches itself. Being SiftErrors they cross IPC as {code, status,
+ * message, hint}.
+ */
+export class RunnerError extends SiftError {
+  constructor(code: string, status: number, message: string, hint: string) {
+    super(code, status, message, hint);
+    this.name = 'RunnerError';
+  }
+  [Symbol.hasInstance](value: unknown): boolean {
+    return value === this;
+  }
+}
+
+export const ErrNoTargets = new RunnerError('no_targets', 400, 'The list has no URLs.', 'Add at least one http or https URL.');
+export const ErrTooManyTargets = new RunnerError(
+  'too_many_targets',
+  422,
+  'The list has more URLs than one job may hold.',
+  'Split the list into smaller ones, or raise "targets per job" in Settings.',
+);
+export const ErrCallerBusy = new RunnerError(
+  'caller_busy',
+  429,
+  'You already have as many jobs running as allowed.',
+  'Wait for a running job to finish or cancel one, or raise "live jobs per caller" in Settings.',
+);
+export const ErrBusy = new RunnerError(
+  'busy',
+  429,
+  'Sift is already running as many jobs as it allows.',
+  'Wait for a running job to finish, then submit again.',
+);
+export const ErrRunnerClosed = new RunnerError('closed', 503, 'Sift is shutting down.', 'Start Sift again and resubmit the list.');
+
+/**
+ * The cause a fetch function wraps to ask for a retry (the site or the fetch gate answered
+ * busy): `throw new RetryLaterError(msg)`, or any error whose `.cause` chain reaches it.
+ */
+export const ErrRetryLater = new RunnerError('busy', 503, 'busy, retry later', 'The site stayed busy; run the rest again later.');
+
+/** A fetch error that asks the runner to retry, optionally after the server's Retry-After. */
+export class RetryLaterError extends Error {
+  override readonly cause = ErrRetryLater;
+  readonly code = 'busy';
+  readonly status = 503;
+  readonly hint: string;
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, opts: { retryAfterMs?: number; hint?: string } = {}) {
+    super(`${message}: ${ErrRetryLater.message}`);
+    this.name = 'RetryLaterError';
+    this.retryAfterMs = opts.retryAfterMs;
+    this.hint = opts.hint ?? ErrRetryLater.hint;
+  }
+}
+
+// Deep enough for any wrapping we do (fetch error → adapter error → cause); a cycle stops here.
+const MAX_CAUSE_DEPTH = 8;
+
+function* causes(err: unknown): Generator<unknown> {
+  let e = err;
+  for (let i = 0; i < MAX_CAUSE_DEPTH && e !== undefined && e !== null; i++) {
+    yield e;
+    e = (e as { cause?: unknown }).cause;
+  }
+}
+
+/** Whether err wraps ErrRetryLater (the Go `errors.Is(err, ErrRetryLater)`). */
+export function isRetryLater(err: unknown): boolean {
+  for (const e of causes(err)) if (e === ErrRetryLater) return true;
+  return false;
+}
+
+/** The first retryAfterMs (a server's Retry-After) along err's cause chain. */
+export function retryAfterOf(err: unknown): number | undefined {
+  for (const e of causes(err)) {
+    const ms = (e as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) return ms;
+  }
+  return undefined;
+}
+
+/**
+ * How one target failed, as stored on its row: `msg` and `hint` are user-facing, `status`
+ * is HTTP-like (the seeds' TargetError{Status, Msg, Hint}).
+ */
+export class TargetError extends SiftError {
+  readonly msg: string;
+  constructor(status: number, msg: string, hint = '', opts: { code?: string; cause?: unknown } = {}) {
+    super(opts.code ?? 'target_failed', status, msg, hint);
+    this.name = 'TargetError';
+    this.msg = msg;
+    if (opts.cause !== undefined) this.cause = opts.cause;
+  }
+}
+
+export const internalTargetError = (cause: unknown): TargetError =>
+  new TargetError(500, 'internal error', 'This is a bug in Sift; the log file has the details.', { code: 'internal', cause });
+
+export const cancelledTargetError = (cause: unknown): TargetError =>
+  // 499: nginx's "client closed request", the nearest HTTP-like status for a user's cancel.
+  new TargetError(499, 'cancelled', 'The job was cancelled while this target was being fetched.', { code: 'cancelled', cause });
+
+export const tooLongTargetError = (bytes: number, max: number): TargetError =>
+  new TargetError(
+    422,
+    `document too long: ${bytes} bytes, the limit is ${max}`,
+    'Narrow it with pages, grep or a question, or raise the size limit in Settings.',
+    { code: 'too_long' },
+  );

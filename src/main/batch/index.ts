@@ -1,0 +1,20 @@
+/**
+ * The serial batch runner (SPEC §3): jobs of targets drained one at a time per job, every
+ * outcome in the store, with idempotent submit, caps, cancel, retry and metrics hooks.
+ */
+export { Runner, type RunnerEvents } from './runner';
+export {
+  TargetError,
+  RunnerError,
+  RetryLaterError,
+  ErrNoTargets,
+  ErrTooManyTargets,
+  ErrCallerBusy,
+  ErrBusy,
+  ErrRetryLater,
+  ErrRunnerClosed,
+  isRetryLater,
+  retryAfterOf,
+} from './errors';
+export { canonicalTargets, idemKey } from './canonical';
+export type { Caller, FetchFunc, Hooks, Logger, RunnerConfig } from './types';

@@ -1,0 +1,405 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../store';
+import type { Job, JobStatus, Result, Target, TargetRow, TargetStatus } from '../../shared/types';
+import { canonicalTargets, idemKey } from './canonical';
+import {
+  cancelledTargetError,
+  ErrBusy,
+  ErrCallerBusy,
+  ErrNoTargets,
+  ErrRunnerClosed,
+  ErrTooManyTargets,
+  internalTargetError,
+  isRetryLater,
+  retryAfterOf,
+  TargetError,
+  tooLongTargetError,
+} from './errors';
+import { Slots } from './slots';
+import type { Caller, FetchFunc, Hooks, Logger, RunnerConfig } from './types';
+
+const DEFAULTS = {
+  ttlMs: 24 * 60 * 60 * 1000,
+  targetsPerJob: 32,
+  jobsPerCaller: 1,
+  jobsTotal: 8,
+  workers: 4,
+  maxBytes: 8 * 1024 * 1024,
+  retryWaitMs: 2_000,
+  retryForMs: 60_000,
+  sweepEveryMs: 60_000,
+} as const;
+
+const NOOP_LOGGER: Logger = { info() {}, warn() {}, error() {} };
+
+/** Events the runner emits; `on` returns the function that unsubscribes. */
+export interface RunnerEvents {
+  /** Every job change: created (running), a target counted, terminal. */
+  job: (job: Job) => void;
+  /** Every target change: running, done, failed. */
+  target: (jobId: string, row: TargetRow) => void;
+}
+
+/** A job this process is draining. */
+interface Active {
+  id: string;
+  caller: Caller;
+  targets: Target[];
+  /** Passed to the fetch function; aborted by cancel only (close lets in-flight fetches finish). */
+  cancel: AbortController;
+  /** Ends slot and retry waits: aborted by cancel and by close. */
+  stop: AbortController;
+  drained: Promise<void>;
+}
+
+function resolveConfig(cfg: Partial<RunnerConfig>): RunnerConfig {
+  const pos = (v: number | undefined, d: number): number => (v !== undefined && v > 0 ? v : d);
+  return {
+    ttlMs: pos(cfg.ttlMs, DEFAULTS.ttlMs),
+    targetsPerJob: pos(cfg.targetsPerJob, DEFAULTS.targetsPerJob),
+    jobsPerCaller: pos(cfg.jobsPerCaller, DEFAULTS.jobsPerCaller),
+    jobsTotal: pos(cfg.jobsTotal, DEFAULTS.jobsTotal),
+    workers: pos(cfg.workers, DEFAULTS.workers),
+    maxBytes: pos(cfg.maxBytes, DEFAULTS.maxBytes),
+    retryWaitMs: pos(cfg.retryWaitMs, DEFAULTS.retryWaitMs),
+    retryForMs: pos(cfg.retryForMs, DEFAULTS.retryForMs),
+    sweepEveryMs: pos(cfg.sweepEveryMs, DEFAULTS.sweepEveryMs),
+    hooks: cfg.hooks ?? {},
+    now: cfg.now ?? Date.now,
+  };
+}
+
+const errName = (err: unknown): string => (err instanceof Error ? err.name : typeof err);
+
+/**
+ * The serial batch runner (seed 02-runner + task 06): a job's targets run one at a time in
+ * idx order, each outcome written to the store before the next starts; at most `workers`
+ * jobs have a target in flight. The store is the state; this object only drives it.
+ */
+export class Runner {
+  private readonly cfg: RunnerConfig;
+  private readonly slots: Slots;
+  private readonly active = new Map<string, Active>();
+  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set() };
+  private readonly sweepTimer: NodeJS.Timeout;
+  private inflight = 0;
+  private closing = false;
+
+  constructor(
+    private readonly db: Store,
+    private readonly fetch: FetchFunc,
+    cfg: Partial<RunnerConfig> = {},
+    private readonly log: Logger = NOOP_LOGGER,
+  ) {
+    this.cfg = resolveConfig(cfg);
+    this.slots = new Slots(this.cfg.workers);
+    this.sweep();
+    this.sweepTimer = setInterval(() => this.sweep(), this.cfg.sweepEveryMs);
+    this.sweepTimer.unref();
+  }
+
+  /** Subscribes to change events; returns the unsubscribe function. */
+  on<E extends keyof RunnerEvents>(event: E, fn: RunnerEvents[E]): () => void {
+    const set = this.listeners[event] as Set<RunnerEvents[E]>;
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  /**
+   * Creates the job and starts draining it, or returns the same caller's live-leased job for
+   * the same list (`reused`). Throws ErrNoTargets, ErrTooManyTargets, ErrCallerBusy, ErrBusy.
+   */
+  submit(caller: Caller, callerClass: string, targets: Target[]): { id: string; reused: boolean } {
+    if (this.closing) throw ErrRunnerClosed;
+    const canon = canonicalTargets(targets);
+    const key = idemKey(caller, canon);
+    const now = this.cfg.now();
+    // Read-then-write in one immediate transaction: the caps read what no one can change
+    // before the insert lands.
+    const created = this.db.immediate(() => {
+      const hit = this.db.jobByIdem(caller.name, key, now);
+      if (hit) return { job: hit, reused: true };
+      if (canon.length === 0) throw ErrNoTargets;
+      if (canon.length > this.cfg.targetsPerJob) throw ErrTooManyTargets;
+      if (this.db.liveJobsOfCaller(caller.name) >= this.cfg.jobsPerCaller) throw ErrCallerBusy;
+      if (this.db.liveJobsTotal() >= this.cfg.jobsTotal) throw ErrBusy;
+      const job = this.db.insertJob(
+        {
+          id: randomBytes(8).toString('hex'),
+          caller: caller.name,
+          callerClass,
+          idemKey: key,
+          targetsTotal: canon.length,
+          nowMs: now,
+          leaseExpires: now + this.cfg.ttlMs,
+        },
+        canon,
+      );
+      return { job, reused: false };
+    });
+    const { id } = created.job;
+    if (created.reused) {
+      this.log.info({ caller: caller.name, jobId: id }, 'job reused');
+      return { id, reused: true };
+    }
+    // Committed on its own: `queued` is on disk only in this window, which
+    // markInFlightFailed reaps after a crash.
+    const running = this.db.transition(id, 'queued', 'running', '', now);
+    if (!running) throw new Error(`job ${id} left queued`);
+    this.log.info({ caller: caller.name, jobId: id, targets: canon.length }, 'job submitted');
+    this.emitJob(running);
+    this.hook('depth', this.db.liveJobsTotal());
+    const a: Active = {
+      id,
+      caller,
+      targets: canon,
+      cancel: new AbortController(),
+      stop: new AbortController(),
+      drained: Promise.resolve(),
+    };
+    this.active.set(id, a);
+    a.drained = this.drain(a);
+    return { id, reused: false };
+  }
+
+  /** Cancels a live job: false for an unknown or terminal one. Never throws. */
+  cancel(id: string): boolean {
+    try {
+      const now = this.cfg.now();
+      const job = this.db.transition(id, 'running', 'cancelled', '', now) ?? this.db.transition(id, 'queued', 'cancelled', '', now);
+      if (!job) return false;
+      const a = this.active.get(id);
+      a?.cancel.abort();
+      a?.stop.abort();
+      this.log.info({ caller: job.caller, jobId: id }, 'job cancelled');
+      this.terminal(job, 'cancelled');
+      return true;
+    } catch (err) {
+      this.log.error({ jobId: id, err: errName(err) }, 'cancel failed');
+      return false;
+    }
+  }
+
+  /** The job and its targets with results; undefined for an unknown id. Never throws. */
+  status(id: string): { job: Job; targets: TargetStatus[] } | undefined {
+    try {
+      const job = this.db.getJob(id);
+      return job && { job, targets: this.db.targetStatuses(id) };
+    } catch (err) {
+      this.log.error({ jobId: id, err: errName(err) }, 'status failed');
+      return undefined;
+    }
+  }
+
+  /** Bumps the job's lease to now + ttl (the UI touches a job it shows). Never throws. */
+  touch(id: string): void {
+    try {
+      this.db.setLease(id, this.cfg.now() + this.cfg.ttlMs);
+    } catch (err) {
+      this.log.error({ jobId: id, err: errName(err) }, 'touch failed');
+    }
+  }
+
+  /**
+   * Stops draining: no target starts after this, retry waits end (the target is stored
+   * failed), in-flight fetches finish and are stored. Jobs cut short stay `running` in the
+   * store until the next start-up's markInFlightFailed.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.sweepTimer);
+    for (const a of this.active.values()) a.stop.abort();
+    await Promise.all([...this.active.values()].map((a) => a.drained));
+  }
+
+  private async drain(a: Active): Promise<void> {
+    try {
+      for (let idx = 0; idx < a.targets.length; idx++) {
+        const release = await this.slots.acquire(a.stop.signal);
+        if (!release) return;
+        try {
+          if (a.stop.signal.aborted) return;
+          if (!(await this.runTarget(a, idx))) return;
+        } finally {
+          release();
+        }
+      }
+      this.finish(a);
+    } catch (err) {
+      // Only the store can throw here (disk full, I/O error): fail the job rather than leave it running.
+      this.log.error({ caller: a.caller.name, jobId: a.id, err: errName(err) }, 'drain failed');
+      try {
+        const job = this.db.transition(a.id, 'running', 'failed', 'internal error', this.cfg.now());
+        if (job) this.terminal(job, 'failed');
+      } catch {}
+    } finally {
+      this.active.delete(a.id);
+    }
+  }
+
+  /** Runs and stores target idx; false when the job is gone from the store. */
+  private async runTarget(a: Active, idx: number): Promise<boolean> {
+    const target = a.targets[idx]!;
+    const started = this.cfg.now();
+    if (!this.db.startTarget(a.id, idx, started)) return false;
+    this.emitTarget(a.id, idx, target, { status: 'running', startedAt: started });
+
+    this.hook('inflight', ++this.inflight);
+    const t0 = performance.now();
+    let result: Result | undefined;
+    let err: unknown;
+    try {
+      result = await this.fetchWithRetry(a, target);
+    } catch (e) {
+      err = e;
+    }
+    const ms = performance.now() - t0;
+    this.hook('inflight', --this.inflight);
+
+    let bytes = 0;
+    if (err === undefined) {
+      if (typeof result?.content !== 'string') {
+        err = internalTargetError(new TypeError('fetch function returned no content'));
+      } else {
+        bytes = Buffer.byteLength(result.content);
+        if (bytes > this.cfg.maxBytes) err = tooLongTargetError(bytes, this.cfg.maxBytes);
+      }
+    }
+    if (err !== undefined) err = this.targetFailure(a, idx, err);
+    this.hook('target', err, ms, err === undefined ? bytes : 0);
+
+    const finished = this.cfg.now();
+    const title = err === undefined && typeof result?.meta?.title === 'string' ? result.meta.title : '';
+    const outcome =
+      err === undefined
+        ? { status: 'done' as const, result, error: '', hint: '', bytes, title }
+        : { status: 'failed' as const, error: messageOf(err), hint: hintOf(err), bytes: 0, title: '' };
+    const job = this.db.finishTarget(a.id, idx, outcome, finished, finished + this.cfg.ttlMs);
+    if (!job) return false;
+    this.emitTarget(a.id, idx, target, { ...outcome, startedAt: started, finishedAt: finished });
+    this.emitJob(job);
+    return true;
+  }
+
+  /** The error stored for a failed fetch (rule 9: whatever was thrown, the job goes on). */
+  private targetFailure(a: Active, idx: number, err: unknown): unknown {
+    if (err instanceof TargetError) return err;
+    if (isRetryLater(err) && !a.cancel.signal.aborted) return err;
+    if (a.cancel.signal.aborted) return cancelledTargetError(err);
+    // The thrown value's message may name the host (DNS errors do): log its name only.
+    this.log.error({ caller: a.caller.name, jobId: a.id, idx, err: errName(err) }, 'fetch function failed');
+    return internalTargetError(err);
+  }
+
+  /**
+   * Calls the fetch function, retrying an error that wraps ErrRetryLater every retryWaitMs
+   * (or the server's Retry-After when longer) until retryForMs has passed. The window caps
+   * Retry-After too: a wait never runs past it, so the last try lands at its end.
+   */
+  private async fetchWithRetry(a: Active, t: Target): Promise<Result> {
+    const deadline = performance.now() + this.cfg.retryForMs;
+    for (;;) {
+      try {
+        // Inside an async arrow so a synchronous throw becomes a rejection.
+        return await (async () => this.fetch(a.cancel.signal, a.caller, t))();
+      } catch (err) {
+        if (!isRetryLater(err) || a.stop.signal.aborted) throw err;
+        const left = deadline - performance.now();
+        if (left <= 0) throw err;
+        const wait = Math.min(left, Math.max(this.cfg.retryWaitMs, retryAfterOf(err) ?? 0));
+        try {
+          await sleep(wait, undefined, { signal: a.stop.signal });
+        } catch {
+          throw err;
+        }
+      }
+    }
+  }
+
+  /** Sets the terminal status once, when every target is written. */
+  private finish(a: Active): void {
+    const job = this.db.getJob(a.id);
+    if (!job || job.status !== 'running') return;
+    const outcome: JobStatus =
+      job.targetsFailed === 0 ? 'done' : job.targetsFailed === job.targetsTotal ? 'failed' : 'partial';
+    const done = this.db.transition(a.id, 'running', outcome, '', this.cfg.now());
+    if (!done) return;
+    this.log.info({ caller: a.caller.name, jobId: a.id, outcome, failed: job.targetsFailed }, 'job finished');
+    this.terminal(done, outcome);
+  }
+
+  private terminal(job: Job, outcome: JobStatus): void {
+    this.emitJob(job);
+    this.hook('job', outcome);
+    this.hook('jobSeconds', Math.max(0, job.updatedAt - job.createdAt) / 1000);
+    this.hook('depth', this.db.liveJobsTotal());
+  }
+
+  private sweep(): void {
+    try {
+      const n = this.db.sweepExpired(this.cfg.now());
+      if (n) this.log.info({ swept: n }, 'expired jobs deleted');
+    } catch (err) {
+      this.log.warn({ err: errName(err) }, 'sweep failed');
+    }
+  }
+
+  private hook<K extends keyof Hooks>(name: K, ...args: Parameters<NonNullable<Hooks[K]>>): void {
+    const fn = this.cfg.hooks[name] as ((...a: unknown[]) => void) | undefined;
+    if (!fn) return;
+    try {
+      fn(...args);
+    } catch (err) {
+      this.log.warn({ hook: name, err: errName(err) }, 'hook failed');
+    }
+  }
+
+  private emitJob(job: Job): void {
+    for (const fn of this.listeners.job) {
+      try {
+        fn(job);
+      } catch (err) {
+        this.log.warn({ jobId: job.id, err: errName(err) }, 'job listener failed');
+      }
+    }
+  }
+
+  private emitTarget(
+    jobId: string,
+    idx: number,
+    t: Target,
+    s: Partial<Omit<TargetRow, 'idx' | 'url' | 'options'>> & Pick<TargetRow, 'status'>,
+  ): void {
+    if (this.listeners.target.size === 0) return;
+    const row: TargetRow = {
+      idx,
+      url: t.url,
+      status: s.status,
+      error: s.error ?? '',
+      hint: s.hint ?? '',
+      bytes: s.bytes ?? 0,
+      title: s.title ?? '',
+      startedAt: s.startedAt ?? null,
+      finishedAt: s.finishedAt ?? null,
+    };
+    if (t.options) row.options = t.options;
+    for (const fn of this.listeners.target) {
+      try {
+        fn(jobId, row);
+      } catch (err) {
+        this.log.warn({ jobId, err: errName(err) }, 'target listener failed');
+      }
+    }
+  }
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof TargetError) return err.msg;
+  return err instanceof Error ? err.message : 'internal error';
+}
+
+function hintOf(err: unknown): string {
+  const hint = (err as { hint?: unknown } | null)?.hint;
+  return typeof hint === 'string' ? hint : '';
+}

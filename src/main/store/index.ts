@@ -1,0 +1,211 @@
+import Database from 'better-sqlite3';
+import { SiftError } from '../../shared/errors';
+import type { Job, Target, TargetRow, TargetStatus } from '../../shared/types';
+import { jobsTable, toJob, type NewJob } from './jobs';
+import { migrate, SCHEMA_VERSION } from './migrations';
+import { targetsTable, type TargetOutcome } from './targets';
+
+export type { NewJob } from './jobs';
+export type { TargetOutcome } from './targets';
+export { SCHEMA_VERSION } from './migrations';
+
+/** The hint stored on a target that was in flight when Sift stopped. */
+const RESTART_HINT = 'Sift stopped while this target was being fetched; run the rest again to fetch it.';
+
+export interface Store {
+  readonly path: string;
+  getJob(id: string): Job | undefined;
+  /** Newest first. */
+  listJobs(limit?: number): Job[];
+  /** The job for (caller, idemKey) whose lease has not lapsed at nowMs, whatever its status. */
+  jobByIdem(caller: string, idemKey: string, nowMs: number): Job | undefined;
+  /** queued + running jobs of one caller. */
+  liveJobsOfCaller(caller: string): number;
+  /** queued + running jobs in total. */
+  liveJobsTotal(): number;
+  /** Inserts the job `queued` with its targets `pending`. */
+  insertJob(job: NewJob, targets: readonly Target[]): Job;
+  /** from → to, only when the job is in `from`; undefined otherwise. */
+  transition(id: string, from: Job['status'], to: Job['status'], error: string, nowMs: number): Job | undefined;
+  /** pending → running; false when the target was not pending. */
+  startTarget(jobId: string, idx: number, nowMs: number): boolean;
+  /**
+   * running → done|failed, counted on the job and bumping its lease, in one transaction.
+   * Undefined when the target was not running (the job was deleted meanwhile).
+   */
+  finishTarget(jobId: string, idx: number, outcome: TargetOutcome, nowMs: number, leaseExpires: number): Job | undefined;
+  setLease(id: string, leaseExpires: number): boolean;
+  /** A job's targets without their content, in idx order. */
+  targetRows(jobId: string): TargetRow[];
+  /** One target with its result. */
+  targetResult(jobId: string, idx: number): TargetStatus | undefined;
+  /** Every target with its result, in idx order. */
+  targetStatuses(jobId: string): TargetStatus[];
+  /** Every target with its result, one row read per step (for streaming export). */
+  iterateTargets(jobId: string): IterableIterator<TargetStatus>;
+  deleteJob(id: string): boolean;
+  /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns how many. */
+  sweepExpired(nowMs: number): number;
+  /**
+   * At start-up, before a runner exists: queued/running jobs → failed with `reason`, a target
+   * left running → failed with `reason`; pending targets stay pending, finished ones untouched.
+   * Returns the number of jobs failed.
+   */
+  markInFlightFailed(reason: string, nowMs: number): number;
+  /** Runs fn in one BEGIN IMMEDIATE transaction (read-then-write work). */
+  immediate<T>(fn: () => T): T;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  /** better-sqlite3's native module (the app's is built for Electron's ABI). */
+  nativeBinding?: string;
+  /** Migrate only up to this version (tests of migrations). */
+  schemaVersion?: number;
+}
+
+const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+};
+
+/**
+ * Opens (creating if needed) the database at `path`, owned by this process until close().
+ *
+ * Ownership is SQLite's own file lock: locking_mode=EXCLUSIVE plus an empty exclusive
+ * transaction takes the lock before anything is read or written, and keeps it. A second
+ * process fails right there with `db_locked` and has changed nothing; it never reaches
+ * markInFlightFailed. The OS drops the lock when the owner dies, so a kill -9 leaves no
+ * stale lock to clean up (a pid file would).
+ */
+export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
+  // timeout 0: a live owner holds the lock for its whole life, so waiting cannot help; fail fast.
+  const db = new Database(path, { timeout: 0, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.exec('BEGIN EXCLUSIVE; COMMIT');
+  } catch (err) {
+    db.close();
+    if (isBusy(err)) {
+      throw new SiftError(
+        'db_locked',
+        409,
+        `The database ${path} is in use by another Sift.`,
+        'Close the other Sift window or command (or pass --db with another path), then try again.',
+      );
+    }
+    throw err;
+  }
+  try {
+    // FULL: a finished target's commit reaches the disk before the next target starts, so a
+    // power cut loses at most the target in flight (WAL's default NORMAL may lose the last commits).
+    db.pragma('synchronous = FULL');
+    // We own the file, so only our own nested use could be busy; 5 s is better-sqlite3's default.
+    db.pragma('busy_timeout = 5000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new SiftError(
+        'db_too_new',
+        409,
+        `The database ${path} was written by a newer Sift (schema ${version}, this one reads ${SCHEMA_VERSION}).`,
+        'Update Sift, or pass --db with another path.',
+      );
+    }
+    migrate(db, opts.schemaVersion ?? SCHEMA_VERSION);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return storeOver(db, path);
+}
+
+function storeOver(db: Database.Database, path: string): Store {
+  const jobs = jobsTable(db);
+  const targets = targetsTable(db);
+  const failRunningTargets = db.prepare<[string, string, number]>(
+    "UPDATE targets SET status = 'failed', error = ?, hint = ?, finished_at = ? WHERE status = 'running'",
+  );
+  // Recounted from the targets rather than incremented: the truth after a crash is the rows.
+  const failLiveJobs = db.prepare<[string, number]>(
+    `UPDATE jobs SET status = 'failed', error = ?, updated_at = ?,
+       targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('done','failed')),
+       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
+     WHERE status IN ('queued','running')`,
+  );
+  const orphanedJobs = db.prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM targets WHERE status = 'running'");
+  const recount = db.prepare<[string]>(
+    `UPDATE jobs SET
+       targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('done','failed')),
+       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
+     WHERE id = ?`,
+  );
+  const immediate = <T>(fn: () => T): T => db.transaction(fn).immediate();
+  let closed = false;
+
+  return {
+    path,
+    getJob: (id) => {
+      const r = jobs.get(id);
+      return r && toJob(r);
+    },
+    listJobs: (limit = 1000) => jobs.list(limit).map(toJob),
+    jobByIdem: (caller, idemKey, nowMs) => {
+      const r = jobs.byIdem(caller, idemKey, nowMs);
+      return r && toJob(r);
+    },
+    liveJobsOfCaller: (caller) => jobs.liveOfCaller(caller),
+    liveJobsTotal: () => jobs.liveTotal(),
+    insertJob: (job, ts) =>
+      immediate(() => {
+        jobs.insert(job);
+        targets.insert(job.id, ts);
+        return toJob(jobs.get(job.id)!);
+      }),
+    transition: (id, from, to, error, nowMs) => {
+      const r = jobs.transition(id, from, to, error, nowMs);
+      return r && toJob(r);
+    },
+    startTarget: (jobId, idx, nowMs) => targets.start(jobId, idx, nowMs),
+    finishTarget: (jobId, idx, outcome, nowMs, leaseExpires) =>
+      immediate(() => {
+        if (!targets.finish(jobId, idx, outcome, nowMs)) return undefined;
+        const r = jobs.countTarget(jobId, outcome.status === 'failed', nowMs, leaseExpires);
+        return r && toJob(r);
+      }),
+    setLease: (id, leaseExpires) => jobs.setLease(id, leaseExpires),
+    targetRows: (jobId) => targets.rows(jobId),
+    targetResult: (jobId, idx) => targets.get(jobId, idx),
+    targetStatuses: (jobId) => targets.all(jobId),
+    iterateTargets: (jobId) => targets.iterate(jobId),
+    deleteJob: (id) =>
+      immediate(() => {
+        targets.deleteOfJob(id);
+        return jobs.delete(id);
+      }),
+    sweepExpired: (nowMs) =>
+      immediate(() => {
+        const ids = jobs.expired(nowMs);
+        for (const id of ids) {
+          targets.deleteOfJob(id);
+          jobs.delete(id);
+        }
+        return ids.length;
+      }),
+    markInFlightFailed: (reason, nowMs) =>
+      immediate(() => {
+        // A target left running by a cancelled (terminal) job is orphaned too: nothing runs
+        // before the runner exists, so every running row is one the dead process left.
+        const orphaned = orphanedJobs.all().map((r) => r.job_id);
+        failRunningTargets.run(reason, RESTART_HINT, nowMs);
+        for (const id of orphaned) recount.run(id);
+        return failLiveJobs.run(reason, nowMs).changes;
+      }),
+    immediate,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

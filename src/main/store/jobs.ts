@@ -1,0 +1,91 @@
+import type Database from 'better-sqlite3';
+import type { Job, JobStatus } from '../../shared/types';
+
+/** A jobs row as SQLite returns it. */
+export interface JobRecord {
+  id: string;
+  caller: string;
+  caller_class: string;
+  idem_key: string;
+  status: JobStatus;
+  error: string;
+  targets_total: number;
+  targets_done: number;
+  targets_failed: number;
+  created_at: number;
+  updated_at: number;
+  lease_expires: number;
+}
+
+export const toJob = (r: JobRecord): Job => ({
+  id: r.id,
+  caller: r.caller,
+  callerClass: r.caller_class,
+  status: r.status,
+  error: r.error,
+  targetsTotal: r.targets_total,
+  targetsDone: r.targets_done,
+  targetsFailed: r.targets_failed,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  leaseExpires: r.lease_expires,
+});
+
+export interface NewJob {
+  id: string;
+  caller: string;
+  callerClass: string;
+  idemKey: string;
+  targetsTotal: number;
+  nowMs: number;
+  leaseExpires: number;
+}
+
+/** The jobs table: one prepared statement per query or transition. */
+export function jobsTable(db: Database.Database) {
+  const byId = db.prepare<[string], JobRecord>('SELECT * FROM jobs WHERE id = ?');
+  const byIdem = db.prepare<[string, string, number], JobRecord>(
+    'SELECT * FROM jobs WHERE caller = ? AND idem_key = ? AND lease_expires > ? ORDER BY created_at DESC LIMIT 1',
+  );
+  const liveOfCaller = db.prepare<[string], { n: number }>(
+    "SELECT count(*) AS n FROM jobs WHERE caller = ? AND status IN ('queued','running')",
+  );
+  const liveTotal = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued','running')");
+  const list = db.prepare<[number], JobRecord>('SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?');
+  const insert = db.prepare<[string, string, string, string, number, number, number, number]>(
+    `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, created_at, updated_at, lease_expires)
+     VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+  );
+  const transition = db.prepare<[JobStatus, string, number, string, JobStatus], JobRecord>(
+    'UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ? AND status = ? RETURNING *',
+  );
+  const countTarget = db.prepare<[number, number, number, string], JobRecord>(
+    `UPDATE jobs SET targets_done = targets_done + 1, targets_failed = targets_failed + ?, updated_at = ?, lease_expires = ?
+     WHERE id = ? RETURNING *`,
+  );
+  const lease = db.prepare<[number, string]>('UPDATE jobs SET lease_expires = ? WHERE id = ?');
+  const del = db.prepare<[string]>('DELETE FROM jobs WHERE id = ?');
+  const expired = db.prepare<[number], { id: string }>(
+    "SELECT id FROM jobs WHERE lease_expires <= ? AND status NOT IN ('queued','running')",
+  );
+  return {
+    get: (id: string): JobRecord | undefined => byId.get(id),
+    /** The job for (caller, idem_key) whose lease has not lapsed, whatever its status. */
+    byIdem: (caller: string, idemKey: string, nowMs: number): JobRecord | undefined => byIdem.get(caller, idemKey, nowMs),
+    liveOfCaller: (caller: string): number => liveOfCaller.get(caller)?.n ?? 0,
+    liveTotal: (): number => liveTotal.get()?.n ?? 0,
+    list: (limit: number): JobRecord[] => list.all(limit),
+    insert: (j: NewJob): void => {
+      insert.run(j.id, j.caller, j.callerClass, j.idemKey, j.targetsTotal, j.nowMs, j.nowMs, j.leaseExpires);
+    },
+    /** Moves a job from one status to another; undefined when it was not in `from`. */
+    transition: (id: string, from: JobStatus, to: JobStatus, error: string, nowMs: number): JobRecord | undefined =>
+      transition.get(to, error, nowMs, id, from),
+    countTarget: (id: string, failed: boolean, nowMs: number, leaseExpires: number): JobRecord | undefined =>
+      countTarget.get(failed ? 1 : 0, nowMs, leaseExpires, id),
+    setLease: (id: string, leaseExpires: number): boolean => lease.run(leaseExpires, id).changes === 1,
+    delete: (id: string): boolean => del.run(id).changes === 1,
+    expired: (nowMs: number): string[] => expired.all(nowMs).map((r) => r.id),
+  };
+}
+export type JobsTable = ReturnType<typeof jobsTable>;

@@ -1,0 +1,97 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
+ * applied; each step runs once, in its own transaction, so a crash mid-migration leaves the
+ * database at the previous version and the next open retries that step.
+ */
+export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
+  // 1: the seed's tables (02-runner over task 01's store).
+  (db) => {
+    db.exec(`
+      CREATE TABLE jobs (
+        id            TEXT PRIMARY KEY,
+        caller        TEXT NOT NULL,
+        caller_class  TEXT NOT NULL,
+        idem_key      TEXT NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('queued','running','done','failed','partial','cancelled')),
+        error         TEXT NOT NULL DEFAULT '',
+        targets_total INTEGER NOT NULL,
+        targets_done  INTEGER NOT NULL DEFAULT 0,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL,
+        lease_expires INTEGER NOT NULL
+      );
+      CREATE INDEX jobs_by_idem ON jobs (caller, idem_key, lease_expires);
+      CREATE INDEX jobs_by_status ON jobs (status, caller);
+      CREATE INDEX jobs_by_lease ON jobs (lease_expires);
+      CREATE TABLE targets (
+        job_id      TEXT NOT NULL,
+        idx         INTEGER NOT NULL,
+        url         TEXT NOT NULL,
+        options     TEXT,
+        status      TEXT NOT NULL CHECK (status IN ('pending','running','done','failed')),
+        error       TEXT NOT NULL DEFAULT '',
+        hint        TEXT NOT NULL DEFAULT '',
+        bytes       INTEGER NOT NULL DEFAULT 0,
+        started_at  INTEGER,
+        finished_at INTEGER,
+        result      TEXT,
+        PRIMARY KEY (job_id, idx)
+      );
+    `);
+  },
+  // 2: what the desktop lists without reading results: the failed count per job and the
+  // title per target. The targets table is rebuilt rather than ALTERed so `result` stays the
+  // last column: SQLite reaches a column stored after an 8 MiB value by walking that value's
+  // overflow pages, which would make listing 10,000 rows read every result.
+  (db) => {
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN targets_failed INTEGER NOT NULL DEFAULT 0;
+      UPDATE jobs SET targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed');
+      CREATE INDEX jobs_by_created ON jobs (created_at DESC);
+      CREATE TABLE targets_v2 (
+        job_id      TEXT NOT NULL,
+        idx         INTEGER NOT NULL,
+        url         TEXT NOT NULL,
+        options     TEXT,
+        status      TEXT NOT NULL CHECK (status IN ('pending','running','done','failed')),
+        error       TEXT NOT NULL DEFAULT '',
+        hint        TEXT NOT NULL DEFAULT '',
+        bytes       INTEGER NOT NULL DEFAULT 0,
+        title       TEXT NOT NULL DEFAULT '',
+        started_at  INTEGER,
+        finished_at INTEGER,
+        result      TEXT,
+        PRIMARY KEY (job_id, idx)
+      );
+      INSERT INTO targets_v2 (job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at, result)
+        SELECT job_id, idx, url, options, status, error, hint, bytes,
+               CASE WHEN json_valid(result) AND json_type(result, '$.meta.title') = 'text'
+                    THEN json_extract(result, '$.meta.title') ELSE '' END,
+               started_at, finished_at, result
+        FROM targets;
+      DROP TABLE targets;
+      ALTER TABLE targets_v2 RENAME TO targets;
+    `);
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Applies every step above the database's version; `upTo` stops early (for tests). */
+export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): void {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > SCHEMA_VERSION) {
+    throw new Error(`database schema ${from} is newer than this Sift (${SCHEMA_VERSION})`);
+  }
+  for (let v = from; v < upTo; v++) {
+    const step = MIGRATIONS[v];
+    if (!step) break;
+    db.transaction(() => {
+      step(db);
+      // user_version cannot be bound as a parameter; v + 1 is an integer we made.
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,101 @@
+import type Database from 'better-sqlite3';
+import type { Options, Result, Target, TargetRow, TargetState, TargetStatus } from '../../shared/types';
+
+/** A targets row without its result, as listing reads it. */
+interface RowRecord {
+  idx: number;
+  url: string;
+  options: string | null;
+  status: TargetState;
+  error: string;
+  hint: string;
+  bytes: number;
+  title: string;
+  started_at: number | null;
+  finished_at: number | null;
+}
+interface StatusRecord extends RowRecord {
+  result: string | null;
+}
+
+const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, started_at, finished_at';
+
+function toRow(r: RowRecord): TargetRow {
+  const row: TargetRow = {
+    idx: r.idx,
+    url: r.url,
+    status: r.status,
+    error: r.error,
+    hint: r.hint,
+    bytes: r.bytes,
+    title: r.title,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+  if (r.options) row.options = JSON.parse(r.options) as Options;
+  return row;
+}
+
+function toStatus(r: StatusRecord): TargetStatus {
+  const s: TargetStatus = toRow(r);
+  if (r.result !== null) s.result = JSON.parse(r.result) as Result;
+  return s;
+}
+
+/** What the runner writes when a target finishes. */
+export interface TargetOutcome {
+  status: 'done' | 'failed';
+  result?: Result;
+  error: string;
+  hint: string;
+  bytes: number;
+  title: string;
+}
+
+/** The targets table: one prepared statement per query or transition. */
+export function targetsTable(db: Database.Database) {
+  const insert = db.prepare<[string, number, string, string | null]>(
+    "INSERT INTO targets (job_id, idx, url, options, status) VALUES (?, ?, ?, ?, 'pending')",
+  );
+  const rows = db.prepare<[string], RowRecord>(`SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? ORDER BY idx`);
+  const one = db.prepare<[string, number], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx = ?`);
+  const all = db.prepare<[string], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? ORDER BY idx`);
+  const next = db.prepare<[string, number], StatusRecord>(
+    `SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx > ? ORDER BY idx LIMIT 1`,
+  );
+  const start = db.prepare<[number, string, number]>(
+    "UPDATE targets SET status = 'running', started_at = ? WHERE job_id = ? AND idx = ? AND status = 'pending'",
+  );
+  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, string, number]>(
+    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, finished_at = ?
+     WHERE job_id = ? AND idx = ? AND status = 'running'`,
+  );
+  const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
+  return {
+    insert: (jobId: string, targets: readonly Target[]): void => {
+      targets.forEach((t, i) => insert.run(jobId, i, t.url, t.options ? JSON.stringify(t.options) : null));
+    },
+    rows: (jobId: string): TargetRow[] => rows.all(jobId).map(toRow),
+    get: (jobId: string, idx: number): TargetStatus | undefined => {
+      const r = one.get(jobId, idx);
+      return r && toStatus(r);
+    },
+    all: (jobId: string): TargetStatus[] => all.all(jobId).map(toStatus),
+    /**
+     * One row per step, by primary key, holding no cursor between steps: better-sqlite3 refuses
+     * every other statement on the connection while a stmt.iterate() cursor is open, and an
+     * export awaits its writer between rows while the runner goes on writing targets.
+     */
+    *iterate(jobId: string): IterableIterator<TargetStatus> {
+      for (let r = next.get(jobId, -1); r; r = next.get(jobId, r.idx)) yield toStatus(r);
+    },
+    /** pending → running; false when the target was not pending (or is gone). */
+    start: (jobId: string, idx: number, nowMs: number): boolean => start.run(nowMs, jobId, idx).changes === 1,
+    /** running → done|failed; false when the target was not running (or is gone). */
+    finish: (jobId: string, idx: number, o: TargetOutcome, nowMs: number): boolean =>
+      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, nowMs, jobId, idx)
+        .changes === 1,
+    deleteOfJob: (jobId: string): number => del.run(jobId).changes,
+  };
+}
+export type TargetsTable = ReturnType<typeof targetsTable>;
