@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { parseCommand } from './parse';
 
 /** Every `sift` subcommand, in the order `sift --help` lists them. */
-export const commands: Command[] = [];
+export const commands: Command[] = [parseCommand];

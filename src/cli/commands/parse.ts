@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from '../command';
+import { optionsFromFlags, parse, targetOptionSpec } from '../args';
+import { EXIT, UsageError, type CliIO } from '../io';
+import { LIST_FORMATS, parseList, type ListFormat, type ListProblem } from '../../shared/urllist';
+
+const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
+
+Shows a list the way Sift reads it: one JSON line per target {"url","options"} on stdout
+(options left out when there are none), then invalid lines and duplicates with their line
+numbers and why on stderr, and a summary line.
+
+  FILE|-        the list; - reads stdin
+  --as FORMAT   read it as ${LIST_FORMATS.join(', ')} (default: from the file
+                extension, else from the content)
+  options       --mode M --question Q --pages P --grep RE --jq PROG --context --recover
+                are defaults for every line; a line's own options win
+
+exit codes: 0 at least one valid target (invalid lines are reported on stderr but the
+valid targets were printed, so the list is usable); 2 the file cannot be read, the
+arguments are wrong, or the list holds no valid target.
+`;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function problemLines(invalid: ListProblem[], duplicates: ListProblem[]): string {
+  const all = [
+    // The input is shown unless the reason already quotes it ("not an http(s) URL: ftp://…").
+    ...invalid.map((p) => ({
+      line: p.line,
+      text: `line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`,
+    })),
+    ...duplicates.map((p) => ({ line: p.line, text: `line ${p.line}: ${p.reason}` })),
+  ];
+  // Stable sort: problems on one line keep the order the parser found them in.
+  all.sort((a, b) => a.line - b.line);
+  return all.map((p) => `${p.text}\n`).join('');
+}
+
+export const parseCommand: Command = {
+  name: 'parse',
+  summary: 'show how Sift reads a URL list: one JSON line per target',
+  usage: USAGE,
+  async run(argv: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parse(argv, { ...targetOptionSpec, as: { type: 'string' } });
+    if (positionals.length !== 1) throw new UsageError('give one FILE, or - for stdin');
+    const file = positionals[0] as string;
+    const as = values.as;
+    if (as !== undefined && !(LIST_FORMATS as readonly string[]).includes(as)) {
+      throw new UsageError(`unknown list format "${as}": use one of ${LIST_FORMATS.join(', ')}`);
+    }
+    const defaults = optionsFromFlags(values);
+
+    let input: string;
+    try {
+      input = file === '-' ? await readAll(io.stdin) : await readFile(path.resolve(io.cwd, file), 'utf8');
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      throw new UsageError(`cannot read ${file}: ${why}`);
+    }
+
+    const list = parseList(input, {
+      filename: file === '-' ? undefined : file,
+      format: as as ListFormat | undefined,
+      defaults,
+    });
+    const out = list.targets
+      .map((t) => JSON.stringify(t.options ? { url: t.url, options: t.options } : { url: t.url }))
+      .join('\n');
+    if (out) io.stdout.write(`${out}\n`);
+    io.stderr.write(problemLines(list.invalid, list.duplicates));
+    if (list.truncated) io.stderr.write('the list was cut short: it is longer than 200,000 lines\n');
+    io.stderr.write(
+      `${list.targets.length} targets, ${list.invalid.length} invalid, ${list.duplicates.length} duplicates (read as ${list.format})\n`,
+    );
+    return list.targets.length > 0 ? EXIT.ok : EXIT.usage;
+  },
+};

@@ -1,0 +1,89 @@
+/** One record of a CSV/TSV file and where it starts and ends in the input. */
+export interface CsvRow {
+  cells: string[];
+  /** 1-based line the record starts on (a quoted cell may span lines). */
+  line: number;
+  /** Characters the record spans in the input, for the line-length cap. */
+  length: number;
+}
+
+/**
+ * A small RFC 4180 reader: `sep`-separated cells, double-quoted cells that may hold the
+ * separator, line breaks and `""` for a quote; CRLF or LF. Written here rather than taken
+ * from csv-parse because src/shared runs in the renderer too and must not pull Node code.
+ * A quote inside an unquoted cell is kept as text, as spreadsheets write it.
+ */
+export function readCsv(input: string, sep: ',' | '\t'): CsvRow[] {
+  const rows: CsvRow[] = [];
+  const n = input.length;
+  const sepCode = sep.charCodeAt(0);
+  let i = 0;
+  let line = 1;
+  while (i < n) {
+    const start = i;
+    const startLine = line;
+    const cells: string[] = [];
+    for (;;) {
+      // One cell.
+      if (input.charCodeAt(i) === 34 /* " */) {
+        i++;
+        let v = '';
+        let from = i;
+        for (;;) {
+          const q = input.indexOf('"', i);
+          if (q === -1) {
+            // Unclosed quote: the rest of the input is this cell, as spreadsheets read it.
+            v += input.slice(from);
+            line += countNewlines(input, from, n);
+            i = n;
+            break;
+          }
+          line += countNewlines(input, from, q);
+          if (input.charCodeAt(q + 1) === 34) {
+            v += input.slice(from, q + 1);
+            i = q + 2;
+            from = i;
+            continue;
+          }
+          v += input.slice(from, q);
+          i = q + 1;
+          break;
+        }
+        // Text between the closing quote and the separator is kept, not lost.
+        const rest = i;
+        while (i < n) {
+          const c = input.charCodeAt(i);
+          if (c === sepCode || c === 10 || c === 13) break;
+          i++;
+        }
+        if (i > rest) v += input.slice(rest, i);
+        cells.push(v);
+      } else {
+        const from = i;
+        while (i < n) {
+          const c = input.charCodeAt(i);
+          if (c === sepCode || c === 10 || c === 13) break;
+          i++;
+        }
+        cells.push(input.slice(from, i));
+      }
+      if (i < n && input.charCodeAt(i) === sepCode) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    const end = i;
+    if (input.charCodeAt(i) === 13) i++;
+    if (input.charCodeAt(i) === 10) i++;
+    if (i > end) line++;
+    rows.push({ cells, line: startLine, length: end - start });
+  }
+  return rows;
+}
+
+function countNewlines(s: string, from: number, to: number): number {
+  let c = 0;
+  for (let j = s.indexOf('\n', from); j !== -1 && j < to; j = s.indexOf('\n', j + 1)) c++;
+  return c;
+}

@@ -1,0 +1,74 @@
+import type { ListFormat } from './index';
+
+const BY_MIME: Record<string, ListFormat> = {
+  'text/uri-list': 'uri-list',
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+  'text/tab-separated-values': 'tsv',
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+  'application/json': 'json',
+  'application/x-ndjson': 'json',
+  'application/jsonl': 'json',
+  'text/plain': 'text',
+};
+const BY_EXT: Record<string, ListFormat> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  tab: 'tsv',
+  md: 'markdown',
+  markdown: 'markdown',
+  html: 'html',
+  htm: 'html',
+  json: 'json',
+  jsonl: 'json',
+  ndjson: 'json',
+  uri: 'uri-list',
+  uris: 'uri-list',
+  urls: 'text',
+  txt: 'text',
+  list: 'text',
+};
+
+// What a plain-text list line looks like: a URL, then a space (options) or the end. A
+// URL may hold commas, so a comma after one does not make the line CSV.
+const TEXT_LINE = /^[a-z][a-z0-9+.-]*:\/\/[^\s,]*(?:\s|$)/i;
+const URL_HEADER = /(?:^|[,\t])\s*"?(?:url|link|href)"?\s*(?:[,\t]|$)/i;
+const MD_LINK = /\[[^\]\n]*\]\(\s*<?[a-z#./]/i;
+const MD_LIST_URL = /^\s{0,3}(?:[-*+]|\d+[.)])\s+.*https?:\/\//im;
+const HTML_START = /^<(?:!doctype|html|head|body|dl|dt|meta|title|h1|p|ul|ol|li|div|a)[\s>]/i;
+
+/**
+ * The format of a list: the MIME type when given (a drop or a paste says it), else the file
+ * extension, else a look at the first 64 KiB. Only plain text and text/uri-list cannot be
+ * told apart by content; they read the same except that uri-list lines take no options.
+ */
+export function detectFormat(input: string, filename?: string, mimeType?: string): ListFormat {
+  const mime = mimeType?.split(';')[0]?.trim().toLowerCase();
+  if (mime && Object.hasOwn(BY_MIME, mime)) return BY_MIME[mime] as ListFormat;
+  const ext = filename?.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  if (ext && Object.hasOwn(BY_EXT, ext)) return BY_EXT[ext] as ListFormat;
+
+  const head = input.slice(0, 65536).replace(/^\uFEFF/, '');
+  const start = head.trimStart();
+  if (/^\[\s*(?:["{\]]|$)/.test(start) || /^\{\s*"/.test(start)) return 'json';
+  if (HTML_START.test(start) || /^<!--/.test(start) && /<a\s[^>]*href/i.test(head)) return 'html';
+
+  const lines: string[] = [];
+  for (const l of head.split('\n', 200)) {
+    const t = l.trim();
+    if (t !== '' && !t.startsWith('#')) lines.push(t);
+    if (lines.length >= 20) break;
+  }
+  if (lines.length === 0) return 'text';
+  const firstLine = lines[0] as string;
+  const allText = lines.every((l) => TEXT_LINE.test(l));
+  if (!allText || URL_HEADER.test(firstLine)) {
+    if (lines.every((l) => l.includes('\t'))) return 'tsv';
+    if (lines.length > 1 ? lines.every((l) => l.includes(',')) : URL_HEADER.test(firstLine)) return 'csv';
+  }
+  if (!allText && (MD_LINK.test(head) || MD_LIST_URL.test(head) || /<https?:\/\/[^>\s]+>/i.test(head))) return 'markdown';
+  return 'text';
+}

@@ -1,0 +1,61 @@
+import type { Collector } from './collect';
+import { lineAt } from './lines';
+
+const A_START = /<a[\s>]/gi;
+const HREF = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Decodes the character references an exported href carries (&amp; above all). */
+export function decodeEntities(s: string): string {
+  if (s.indexOf('&') === -1) return s;
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : m;
+    }
+    return NAMED[ref.toLowerCase()] ?? m;
+  });
+}
+
+/**
+ * HTML, above all the Netscape bookmark file that Firefox, Chrome, Edge and Safari export:
+ * the href of every `<a>`. A tokenizer over the text rather than a DOM, because the CLI runs
+ * this in Node and the renderer must not need one either. Links into the page (`#…`) and
+ * anchors without href are skipped; `place:`, `javascript:` and other schemes are reported.
+ */
+export function readHtml(input: string, c: Collector): void {
+  let line = 1;
+  let lineFrom = 0;
+  A_START.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = A_START.exec(input)) !== null) {
+    // The tag ends at the first '>' outside quotes; scanned by hand so an unclosed tag or
+    // quote ends the whole scan instead of making it quadratic.
+    let i = m.index + 2;
+    // A quote opens a value only right after '=', so `title=don't` cannot swallow the tag.
+    let quote = 0;
+    let prev = 0;
+    for (; i < input.length; i++) {
+      const ch = input.charCodeAt(i);
+      if (quote) {
+        if (ch === quote) quote = 0;
+      } else if ((ch === 34 || ch === 39) && prev === 61 /* = */) quote = ch;
+      else if (ch === 62 /* > */) break;
+      if (ch !== 32 && ch !== 9 && ch !== 10 && ch !== 13) prev = ch;
+    }
+    if (i >= input.length) return;
+    const tag = input.slice(m.index + 2, i);
+    A_START.lastIndex = i + 1;
+    const h = HREF.exec(tag);
+    if (!h) continue;
+    const href = decodeEntities(h[1] ?? h[2] ?? h[3] ?? '').trim();
+    if (href === '' || href.startsWith('#')) continue;
+    line = lineAt(input, lineFrom, line, m.index);
+    lineFrom = m.index;
+    if (c.full) {
+      c.truncated = true;
+      return;
+    }
+    c.add(line, href, href);
+  }
+}

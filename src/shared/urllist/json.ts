@@ -1,0 +1,127 @@
+import type { Collector } from './collect';
+import { forEachLine } from './lines';
+import { optionsFromObject } from './options';
+import { tooLong } from './text';
+
+const SHAPE = 'expected a URL string or an object {"url": …, "options": {…}}';
+
+function element(v: unknown, line: number, text: string, c: Collector): void {
+  if (typeof v === 'string') {
+    c.add(line, text, v);
+    return;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    c.reject(line, text, SHAPE);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.url !== 'string') {
+    c.reject(line, text, 'no "url" string in this object');
+    return;
+  }
+  const opts = optionsFromObject(o.options);
+  if (!opts.ok) {
+    c.reject(line, text, opts.reason);
+    return;
+  }
+  c.add(line, text, o.url, opts.options);
+}
+
+function parseOne(slice: string, line: number, c: Collector): void {
+  let v: unknown;
+  try {
+    v = JSON.parse(slice);
+  } catch (err) {
+    c.reject(line, slice, `not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  element(v, line, slice, c);
+}
+
+/**
+ * JSON: an array of URL strings or of `{url, options}` objects; also JSON Lines (one such
+ * value a line, as `sift parse` prints). The array is split into its elements by a small
+ * scanner and each element parsed alone, so every element gets its own line number and
+ * one broken element does not lose the rest of the list.
+ */
+export function readJson(input: string, c: Collector, maxLines: number, maxLineLength: number): void {
+  let i = 0;
+  const n = input.length;
+  let line = 1;
+  const skipWs = (): void => {
+    for (; i < n; i++) {
+      const ch = input.charCodeAt(i);
+      if (ch === 10) line++;
+      else if (ch !== 32 && ch !== 9 && ch !== 13) break;
+    }
+  };
+  skipWs();
+  if (input[i] !== '[') {
+    readJsonLines(input, c, maxLines, maxLineLength);
+    return;
+  }
+  i++;
+  for (;;) {
+    skipWs();
+    if (i >= n) {
+      c.reject(line, '', 'the JSON array is not closed: "]" missing at the end');
+      return;
+    }
+    if (input[i] === ']') break;
+    if (line > maxLines || c.full) {
+      c.truncated = true;
+      return;
+    }
+    const start = i;
+    const startLine = line;
+    let depth = 0;
+    for (; i < n; i++) {
+      const ch = input.charCodeAt(i);
+      if (ch === 34 /* " */) {
+        for (i++; i < n; i++) {
+          const s = input.charCodeAt(i);
+          if (s === 92 /* \ */) i++;
+          else if (s === 34) break;
+          else if (s === 10) line++;
+        }
+      } else if (ch === 10) line++;
+      else if (ch === 91 || ch === 123) depth++;
+      else if (ch === 93 || ch === 125) {
+        if (depth === 0) break;
+        depth--;
+      } else if (ch === 44 /* , */ && depth === 0) break;
+    }
+    const slice = input.slice(start, i).trim();
+    const end = input[i];
+    if (slice === '') {
+      // `[]`-style trailing comma before the end is forgiven; an empty slot in the middle is not.
+      if (end !== ']') c.reject(startLine, ',', 'empty element in the JSON array');
+    } else {
+      parseOne(slice, startLine, c);
+    }
+    if (end === ',') i++;
+    else if (end === '}') {
+      c.reject(line, '}', 'unexpected "}" in the JSON array');
+      i++;
+    }
+  }
+  i++;
+  skipWs();
+  if (i < n) c.reject(line, input.slice(i, i + 200), 'text after the end of the JSON array');
+}
+
+function readJsonLines(input: string, c: Collector, maxLines: number, maxLineLength: number): void {
+  forEachLine(input, (raw, n) => {
+    const line = raw.trim();
+    if (line === '') return;
+    if (c.full || n > maxLines) {
+      c.truncated = true;
+      return false;
+    }
+    if (raw.length > maxLineLength) {
+      c.reject(n, line, tooLong(raw, maxLineLength));
+      return;
+    }
+    parseOne(line, n, c);
+  });
+}

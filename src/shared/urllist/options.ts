@@ -1,0 +1,238 @@
+import { MODES, OptionsSchema, type Options } from '../types';
+
+/** The keys a list may name, and what each means. `q` is short for question (SPEC §6). */
+const KEY_ALIASES: Record<string, keyof Options> = {
+  mode: 'mode',
+  question: 'question',
+  q: 'question',
+  pages: 'pages',
+  grep: 'grep',
+  jq: 'jq',
+  context: 'context',
+  recover: 'recover',
+};
+const OPTION_ORDER: readonly (keyof Options)[] = ['mode', 'question', 'pages', 'grep', 'jq', 'context', 'recover'];
+const FLAGS = new Set<keyof Options>(['context', 'recover']);
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off']);
+// "1-3,7,10-" as SPEC §2 writes a PDF page selection.
+const PAGES = /^\d+(?:-\d*)?(?:,\d+(?:-\d*)?)*$/;
+
+export type OptionsResult = { ok: true; options: Options } | { ok: false; reason: string };
+
+/** The option a column or key name stands for, or undefined when it is none. */
+export function optionKey(name: string): keyof Options | undefined {
+  return Object.hasOwn(KEY_ALIASES, name.toLowerCase()) ? KEY_ALIASES[name.toLowerCase()] : undefined;
+}
+
+/**
+ * Sets one option from its text form, or says why the value is refused. Values are checked
+ * here, not when the target is fetched, so the user fixes the list before submitting it.
+ */
+export function setOption(o: Options, key: keyof Options, value: string | true): string | undefined {
+  if (o[key] !== undefined) return `option ${key} given twice`;
+  if (FLAGS.has(key)) {
+    if (value === true) {
+      o[key as 'context' | 'recover'] = true;
+      return undefined;
+    }
+    const v = value.trim().toLowerCase();
+    if (TRUE.has(v)) o[key as 'context' | 'recover'] = true;
+    else if (FALSE.has(v)) o[key as 'context' | 'recover'] = false;
+    else return `${key} must be true or false, not "${clipValue(value)}"`;
+    return undefined;
+  }
+  if (value === true) return `option ${key} needs a value (${key}=…)`;
+  if (value === '') return `option ${key} has an empty value`;
+  switch (key) {
+    case 'mode':
+      if (!(MODES as readonly string[]).includes(value)) {
+        return `unknown mode "${clipValue(value)}": use one of ${MODES.join(', ')}`;
+      }
+      o.mode = value as Options['mode'];
+      return undefined;
+    case 'pages':
+      if (!PAGES.test(value.replace(/\s+/g, ''))) {
+        return `pages must look like 1-3,7,10- (got "${clipValue(value)}")`;
+      }
+      o.pages = value;
+      return undefined;
+    case 'grep':
+      try {
+        new RegExp(value);
+      } catch {
+        return `grep is not a valid regular expression: "${clipValue(value)}"`;
+      }
+      o.grep = value;
+      return undefined;
+    default:
+      o[key as 'question' | 'jq'] = value;
+      return undefined;
+  }
+}
+
+function clipValue(v: string): string {
+  return v.length <= 60 ? v : `${v.slice(0, 59)}…`;
+}
+
+/** Checks the lengths OptionsSchema caps (question 2000, jq 8000, …) after parsing. */
+export function validateOptions(o: Options): string | undefined {
+  const r = OptionsSchema.safeParse(o);
+  if (r.success) return undefined;
+  const issue = r.error.issues[0];
+  const where = issue?.path.join('.') || 'options';
+  return `${where}: ${issue?.message ?? 'invalid'}`;
+}
+
+/** Per-line options win over the list's defaults. */
+export function mergeOptions(defaults: Options | undefined, own: Options | undefined): Options {
+  if (!defaults) return own ?? {};
+  if (!own) return { ...defaults };
+  return { ...defaults, ...own };
+}
+
+/**
+ * The options in fixed key order with empty strings and undefined dropped: the form that is
+ * printed and compared. An explicit false is kept, because `context=false` on a line
+ * overrides a list-wide `context` default and is not the same as "the mode's default".
+ */
+export function canonicalOptions(o: Options | undefined): Options {
+  const out: Options = {};
+  if (!o) return out;
+  for (const k of OPTION_ORDER) {
+    const v = o[k];
+    if (v === undefined || v === '') continue;
+    (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+export function isEmptyOptions(o: Options): boolean {
+  for (const k of OPTION_ORDER) if (o[k] !== undefined) return false;
+  return true;
+}
+
+/**
+ * Parses the options that follow the URL on a plain-text line: `key=value`, `key="a b"`,
+ * `key='a b'`, and bare `context` / `recover`. Inside quotes a backslash escapes only the
+ * quote character and itself; any other backslash is kept, so regular expressions and jq
+ * programs (`\d`, `"\(.name)"`) need no doubling. An unquoted word starting with `#` starts
+ * a comment that runs to the end of the line.
+ */
+export function parseOptionsText(s: string): OptionsResult {
+  const o: Options = {};
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    let c = s.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      i++;
+      continue;
+    }
+    if (c === 35 /* # */) break;
+    const keyStart = i;
+    while (i < n) {
+      c = s.charCodeAt(i);
+      if (c === 61 /* = */ || c === 32 || c === 9) break;
+      i++;
+    }
+    const name = s.slice(keyStart, i);
+    const key = optionKey(name);
+    if (!key) {
+      return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context or recover` };
+    }
+    if (i >= n || s.charCodeAt(i) !== 61) {
+      const err = setOption(o, key, true);
+      if (err) return { ok: false, reason: err };
+      continue;
+    }
+    i++; // past '='
+    let value: string;
+    const q = s[i];
+    if (q === '"' || q === "'") {
+      i++;
+      let v = '';
+      let closed = false;
+      while (i < n) {
+        const ch = s[i] as string;
+        if (ch === '\\' && (s[i + 1] === q || s[i + 1] === '\\')) {
+          v += s[i + 1];
+          i += 2;
+          continue;
+        }
+        if (ch === q) {
+          closed = true;
+          i++;
+          break;
+        }
+        v += ch;
+        i++;
+      }
+      if (!closed) return { ok: false, reason: `option ${key}: missing closing ${q}` };
+      if (i < n && s[i] !== ' ' && s[i] !== '\t') {
+        return { ok: false, reason: `option ${key}: text right after the closing ${q}; put a space between options` };
+      }
+      value = v;
+    } else {
+      const start = i;
+      while (i < n && s[i] !== ' ' && s[i] !== '\t') i++;
+      value = s.slice(start, i);
+    }
+    const err = setOption(o, key, value);
+    if (err) return { ok: false, reason: err };
+  }
+  const bad = validateOptions(o);
+  if (bad) return { ok: false, reason: bad };
+  return { ok: true, options: o };
+}
+
+function quoteValue(v: string): string {
+  // A list line cannot hold a line break; in a question or jq program it is whitespace.
+  const flat = v.replace(/\r\n|[\r\n]/g, ' ');
+  if (flat !== '' && !/[\s"'\\]/.test(flat)) return flat;
+  return `"${flat.replace(/[\\"]/g, (m) => `\\${m}`)}"`;
+}
+
+/**
+ * One plain-text list line, `URL key=value …`, that parseList reads back to the same target
+ * (a list Sift writes, e.g. failed.txt, is a list Sift reads). Line breaks inside a value
+ * become spaces, the only change a round trip can make.
+ */
+export function formatOptionsLine(t: { url: string; options?: Options }): string {
+  const parts = [t.url];
+  const o = canonicalOptions(t.options);
+  for (const k of OPTION_ORDER) {
+    const v = o[k];
+    if (v === undefined) continue;
+    if (typeof v === 'boolean') parts.push(v ? k : `${k}=false`);
+    else parts.push(`${k}=${quoteValue(v)}`);
+  }
+  return parts.join(' ');
+}
+
+/**
+ * Options given as an object (a JSON list's `{"url", "options"}`), checked with the same
+ * rules as the text form so a list means the same thing in every format.
+ */
+export function optionsFromObject(v: unknown): OptionsResult {
+  if (v === undefined || v === null) return { ok: true, options: {} };
+  if (typeof v !== 'object' || Array.isArray(v)) return { ok: false, reason: 'options must be an object' };
+  const o: Options = {};
+  for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
+    const key = optionKey(name);
+    if (!key) return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context or recover` };
+    if (value === undefined || value === null) continue;
+    let err: string | undefined;
+    if (typeof value === 'boolean' && FLAGS.has(key)) {
+      err = o[key] !== undefined ? `option ${key} given twice` : undefined;
+      if (!err) o[key as 'context' | 'recover'] = value;
+    } else if (typeof value === 'string') {
+      err = setOption(o, key, value);
+    } else {
+      err = `option ${key} must be ${FLAGS.has(key) ? 'true or false' : 'a string'}`;
+    }
+    if (err) return { ok: false, reason: err };
+  }
+  const bad = validateOptions(o);
+  return bad ? { ok: false, reason: bad } : { ok: true, options: o };
+}

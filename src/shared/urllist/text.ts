@@ -1,0 +1,56 @@
+import type { Collector } from './collect';
+import { forEachLine } from './lines';
+import { parseOptionsText } from './options';
+
+function tooLong(line: string, max: number): string {
+  return `line too long (${line.length} characters; at most ${max})`;
+}
+
+/**
+ * Plain text: one URL a line, optionally followed by options (`pages=1-5 grep="x" context`);
+ * blank lines and lines starting with `#` are skipped.
+ */
+export function readText(input: string, c: Collector, maxLineLength: number): void {
+  forEachLine(input, (raw, n) => {
+    if (c.full) {
+      c.truncated ||= raw.trim() !== '';
+      return;
+    }
+    const line = raw.trim();
+    if (line === '' || line.charCodeAt(0) === 35 /* # */) return;
+    if (raw.length > maxLineLength) {
+      c.reject(n, line, tooLong(raw, maxLineLength));
+      return;
+    }
+    const ws = line.search(/\s/);
+    if (ws === -1) {
+      c.add(n, line, line);
+      return;
+    }
+    const opts = parseOptionsText(line.slice(ws + 1));
+    if (!opts.ok) {
+      c.reject(n, line, opts.reason);
+      return;
+    }
+    c.add(n, line, line.slice(0, ws), opts.options);
+  });
+}
+
+/** text/uri-list (RFC 2483): one URI a line, `#` comment lines, no options. */
+export function readUriList(input: string, c: Collector, maxLineLength: number): void {
+  forEachLine(input, (raw, n) => {
+    if (c.full) {
+      c.truncated ||= raw.trim() !== '';
+      return;
+    }
+    const line = raw.trim();
+    if (line === '' || line.charCodeAt(0) === 35) return;
+    if (raw.length > maxLineLength) {
+      c.reject(n, line, tooLong(raw, maxLineLength));
+      return;
+    }
+    c.add(n, line, line);
+  });
+}
+
+export { tooLong };

@@ -1,0 +1,67 @@
+/** The longest URL Sift accepts, as the fetch pipeline does (SPEC §5.1). */
+export const MAX_URL_LENGTH = 8192;
+
+export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+// "example.com/page", "www.example.org", "example.com:8080/x", "localhost:3000": a host
+// with no scheme. Needs a dot (or is localhost) so that "mailto:" and "place:" stay schemes.
+const BARE_HOST = /^(?:[^\s/:?#@]+\.[^\s/:?#@.]+|localhost)(?::\d{1,5})?(?:[/?#]|$)/i;
+
+/** Cuts user input for a message so one bad 10 MB line cannot flood a report. */
+export function clip(s: string, max = 200): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+/**
+ * Checks one URL as a list gives it and returns the normalised form or why it is refused.
+ *
+ * A bare domain ("example.com/page") is refused, not guessed as https: the list would
+ * otherwise fetch a host the user never spelled out, and the reason names the fix.
+ */
+export function checkUrl(raw: string): UrlCheck {
+  const s = raw.trim();
+  if (!s) return { ok: false, reason: 'empty URL' };
+  if (s.length > MAX_URL_LENGTH) {
+    return { ok: false, reason: `URL longer than 8 KiB (${s.length} characters)` };
+  }
+  if (s.startsWith('//')) {
+    return { ok: false, reason: `missing scheme: did you mean https:${clip(s, 120)}?` };
+  }
+  if (BARE_HOST.test(s) && !/^https?:/i.test(s)) {
+    const guess = `https://${s}`;
+    return { ok: false, reason: `missing scheme: did you mean ${clip(guess, 120)}?` };
+  }
+  const scheme = SCHEME.exec(s)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    return { ok: false, reason: s.startsWith('/') || s.startsWith('.') ? 'relative URL: needs https://host/…' : 'not a URL' };
+  }
+  if (scheme !== 'http' && scheme !== 'https') {
+    return { ok: false, reason: `not an http(s) URL: ${clip(s, 100)}` };
+  }
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return { ok: false, reason: 'not a valid URL' };
+  }
+  if (!u.hostname) return { ok: false, reason: 'not a valid URL: no host' };
+  // The fragment never reaches the server, so two URLs that differ only there are one page.
+  u.hash = '';
+  const out = u.href;
+  // Percent-encoding and punycode can grow a URL that was under the cap when typed.
+  if (out.length > MAX_URL_LENGTH) {
+    return { ok: false, reason: `URL longer than 8 KiB once encoded (${out.length} characters)` };
+  }
+  return { ok: true, url: out };
+}
+
+/**
+ * The URL as Sift stores and compares it: http(s) only, absolute, at most 8 KiB, scheme
+ * and host lowercased, default port and #fragment dropped, IDN hosts in punycode (all of
+ * that is WHATWG URL's serialisation). null when the URL is not one Sift fetches.
+ */
+export function normalizeUrl(raw: string): string | null {
+  const r = checkUrl(raw);
+  return r.ok ? r.url : null;
+}
