@@ -1,0 +1,32 @@
+import iconv from 'iconv-lite';
+
+/** The charset parameter of a Content-Type header, lower-cased, or ''. */
+export function headerCharset(contentType: string): string {
+  const m = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
+  return m?.[1]?.toLowerCase() ?? '';
+}
+
+/** A charset declared inside the first 1024 bytes of an HTML document (the HTML spec's prescan window), or in an XML declaration. */
+export function declaredCharset(buf: Uint8Array): string {
+  const head = Buffer.from(buf.subarray(0, 1024)).toString('latin1');
+  const meta =
+    /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.+-]+)/i.exec(head) ??
+    /<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_:.+-]+)/i.exec(head);
+  return meta?.[1]?.toLowerCase() ?? '';
+}
+
+/**
+ * Decodes a body: a byte-order mark wins, then the header's charset, then the document's own
+ * declaration, else UTF-8. Labels iconv-lite does not know fall back to UTF-8. As browsers
+ * do, iso-8859-1 and us-ascii are read as windows-1252.
+ */
+export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string } {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: b.subarray(3).toString('utf8'), charset: 'utf-8' };
+  if (b[0] === 0xff && b[1] === 0xfe) return { text: iconv.decode(b.subarray(2), 'utf-16le'), charset: 'utf-16le' };
+  if (b[0] === 0xfe && b[1] === 0xff) return { text: iconv.decode(b.subarray(2), 'utf-16be'), charset: 'utf-16be' };
+  let cs = headerCharset(contentType) || (sniffDocument ? declaredCharset(b) : '') || 'utf-8';
+  if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';
+  if (cs === 'utf-8' || cs === 'utf8' || !iconv.encodingExists(cs)) return { text: b.toString('utf8'), charset: 'utf-8' };
+  return { text: iconv.decode(b, cs), charset: cs };
+}

@@ -1,0 +1,270 @@
+import { buildConnector, Agent, request, type Dispatcher } from 'undici';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+import type { Socket } from 'node:net';
+import { FetchError, timeoutError } from './errors';
+import { checkAddress, guardedLookup, resolveGuarded, type Resolver } from './guard';
+import type { FetchSettings } from './settings';
+import { validateUrl } from './url';
+
+export interface HttpResponse {
+  url: string;
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  body: Buffer;
+  redirects: number;
+}
+
+const ACCEPT = 'text/html,application/xhtml+xml,application/pdf,application/json;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+/** 64 KiB of response headers: 8x what nginx allows by default; more is a broken or hostile server. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The HTTP client of the pipeline: one undici Agent (connection reuse) whose connector
+ * resolves through the guard and checks the socket's remote address again after connecting.
+ * It is never an EnvHttpProxyAgent, so HTTP_PROXY and friends cannot route around the guard.
+ * Redirects are followed here, by hand, so every hop goes through the same checks.
+ */
+export class HttpClient {
+  private agent: Agent;
+  constructor(
+    private readonly settings: () => FetchSettings,
+    private readonly resolve: Resolver,
+  ) {
+    this.agent = this.build();
+  }
+
+  /** Rebuilds the agent (new timeouts); open connections of the old one drain. */
+  rebuild(): void {
+    const old = this.agent;
+    this.agent = this.build();
+    void old.close().catch(() => {});
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private build(): Agent {
+    const s = this.settings();
+    const policy = () => this.settings();
+    const base = buildConnector({ timeout: s.connectTimeoutMs, lookup: guardedLookup(policy, this.resolve) } as buildConnector.BuildOptions);
+    const connect: buildConnector.connector = (opts, cb) => {
+      base(opts, (err, socket) => {
+        if (err || !socket) return cb(err as Error, null);
+        // The lookup checked the name; this checks what the kernel actually connected to,
+        // which also covers IP literals (net.connect does not call lookup for them).
+        try {
+          checkAddress((socket as Socket).remoteAddress ?? '', opts.hostname, policy());
+        } catch (e) {
+          socket.destroy();
+          return cb(e as Error, null);
+        }
+        cb(null, socket);
+      });
+    };
+    return new Agent({
+      connect,
+      headersTimeout: s.headersTimeoutMs,
+      bodyTimeout: s.bodyTimeoutMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      connections: 16,
+    });
+  }
+
+  /**
+   * GETs a URL, following redirects by hand. Non-2xx answers throw FetchError with the
+   * upstream status; `deadline` is the target's deadline signal (its abort means 504).
+   */
+  async get(rawUrl: string, signal: AbortSignal, deadline: AbortSignal): Promise<HttpResponse> {
+    const s = this.settings();
+    const first = validateUrl(rawUrl);
+    let url = first;
+    const combined = AbortSignal.any([signal, deadline]);
+    for (let hop = 0; ; hop++) {
+      // IP literals never reach the lookup; check them before any packet leaves.
+      await resolveGuarded(url.hostname, s, () => Promise.resolve([]));
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: 'GET',
+          dispatcher: this.agent,
+          signal: combined,
+          headers: { 'user-agent': s.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en;q=0.9, *;q=0.5' },
+        });
+      } catch (err) {
+        throw mapError(err, signal, deadline, 'no response');
+      }
+      const headers = flatHeaders(res.headers);
+      if (REDIRECTS.has(res.statusCode) && headers.location) {
+        await res.body.dump().catch(() => {});
+        if (hop >= s.maxRedirects) {
+          throw new FetchError(502, `too many redirects (more than ${s.maxRedirects})`, 'The site redirects in a loop; open it in a browser to see where it goes.', 'redirects');
+        }
+        let next: URL;
+        try {
+          next = validateUrl(new URL(headers.location, url).toString());
+        } catch (e) {
+          throw new FetchError(502, 'redirect to an invalid URL', e instanceof FetchError ? e.msg : '', 'redirects');
+        }
+        url = next;
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        await res.body.dump().catch(() => {});
+        throw upstreamError(res.statusCode, headers);
+      }
+      const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline);
+      return {
+        url: first.toString(),
+        finalUrl: url.toString(),
+        status: res.statusCode,
+        headers,
+        contentType: headers['content-type'] ?? '',
+        body,
+        redirects: hop,
+      };
+    }
+  }
+}
+
+function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
+  if (!v) return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}
+
+export function upstreamError(status: number, headers: Record<string, string>): FetchError {
+  const reason = REASONS[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unexpected Status');
+  const msg = `upstream ${status} ${reason}`;
+  if (status === 429 || status === 503) {
+    return new FetchError(status, msg, 'The server asks to slow down; Sift retries batch targets later.', 'busy', parseRetryAfter(headers['retry-after']));
+  }
+  const hint =
+    status === 404 || status === 410
+      ? 'The page is gone; the recover option looks for an archived copy.'
+      : status === 401 || status === 403
+        ? 'The site refuses Sift; the page may need a login.'
+        : status >= 500
+          ? 'The server failed; try again later, or use the recover option.'
+          : status < 200 || status >= 300
+            ? 'The server answered with a status Sift does not handle.'
+            : '';
+  const code = status >= 500 ? 'upstream_5xx' : status >= 400 ? 'upstream_4xx' : 'upstream_status';
+  return new FetchError(status >= 200 && status < 400 ? 502 : status, msg, hint, code);
+}
+
+/** The first FetchError in an error's cause chain (the guard's 403 comes back wrapped). */
+function findFetchError(err: unknown): FetchError | undefined {
+  for (let e = err, i = 0; e && i < 8; i++) {
+    if (e instanceof FetchError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSignal, phase: string): unknown {
+  const fe = findFetchError(err);
+  if (fe) return fe;
+  if (deadline.aborted) return timeoutError(`the target's deadline passed (${phase})`);
+  if (signal.aborted) return signal.reason ?? err;
+  const code = (err as { code?: string }).code ?? '';
+  switch (code) {
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return timeoutError('the server sent no response headers in time');
+    case 'UND_ERR_BODY_TIMEOUT':
+      return timeoutError('the server stopped sending the body');
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return timeoutError('could not connect in time');
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return new FetchError(502, 'response headers too large', `The server sent more than ${MAX_HEADER_BYTES / 1024} KiB of headers.`, 'unreachable');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
+    case 'ECONNREFUSED':
+      return new FetchError(502, 'connection refused', 'Nothing listens at that address; check the URL or try later.', 'unreachable');
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return new FetchError(502, `connection reset (${phase})`, 'The server closed the connection; try again later.', 'unreachable');
+    default:
+      if (/^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)) {
+        return new FetchError(502, 'TLS handshake failed', 'The site’s certificate is not valid for this name.', 'tls');
+      }
+      if (code.startsWith('HPE_')) return new FetchError(502, 'malformed HTTP response', 'The server does not speak valid HTTP.', 'unreachable');
+      if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+        return new FetchError(502, `connection reset (${phase})`, 'The body ended before its announced length.', 'unreachable');
+      }
+      return new FetchError(502, `connection failed (${phase})`, 'Sift could not reach the server.', 'unreachable');
+  }
+}
+
+const tooLarge = (max: number): FetchError =>
+  new FetchError(
+    422,
+    `document too long: body over ${Math.round(max / 1024 / 1024)} MiB`,
+    'Raise the body size limit in the settings if you need documents this large.',
+    'too_long',
+  );
+
+/**
+ * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
+ * gzip bomb that inflates to gigabytes stops at maxBytes.
+ */
+async function readCapped(body: Readable, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, deadline: AbortSignal): Promise<Buffer> {
+  const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase();
+  const declared = Number(headers['content-length']);
+  if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
+    body.destroy();
+    throw tooLarge(maxBytes);
+  }
+  let stream: Readable = body;
+  let decoder: Transform | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
+  else if (encoding === 'deflate') decoder = createInflate();
+  else if (encoding === 'br') decoder = createBrotliDecompress();
+  else if (encoding && encoding !== 'identity') {
+    body.destroy();
+    throw new FetchError(415, `unsupported: content-encoding ${encoding}`, 'The server compressed the body in a way Sift cannot read.', 'unsupported');
+  }
+  if (decoder) {
+    body.on('error', (e) => decoder.destroy(e));
+    stream = body.pipe(decoder);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      const b = chunk as Buffer;
+      total += b.length;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(b);
+    }
+  } catch (err) {
+    body.destroy();
+    decoder?.destroy();
+    if (err instanceof FetchError) throw err;
+    if (decoder && (err as { code?: string }).code?.startsWith('Z_')) {
+      throw new FetchError(502, 'corrupt compressed body', 'The server sent a body that does not decompress.', 'unreachable');
+    }
+    throw mapError(err, signal, deadline, 'reading the body');
+  }
+  return Buffer.concat(chunks, total);
+}

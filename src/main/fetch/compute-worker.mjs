@@ -1,0 +1,57 @@
+// The compute worker: jq programs and grep expressions run here, in a thread the pipeline
+// can terminate, because a jq program can loop forever and a regular expression can
+// backtrack for longer than the universe (^(a+)+$ on 40 a's and a b).
+import { parentPort } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+let jqHandle;
+
+async function jq({ input, program }) {
+  if (!jqHandle) {
+    const { loadJq } = require('jq-wasm');
+    jqHandle = await loadJq();
+  }
+  const { stdout, stderr, exitCode } = jqHandle.raw(input, program);
+  if (exitCode !== 0 && stderr) return { error: stderr.trim(), exitCode };
+  return { output: stdout.replace(/\n$/, '') };
+}
+
+function grep({ text, pattern, flags, context }) {
+  let re;
+  try {
+    re = new RegExp(pattern, flags);
+  } catch (err) {
+    return { error: String(err.message || err) };
+  }
+  const lines = text.split(/\r?\n/);
+  const hits = [];
+  for (let i = 0; i < lines.length; i++) {
+    re.lastIndex = 0;
+    if (re.test(lines[i])) hits.push(i);
+  }
+  if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length };
+  // grep -C 2: each hit with 2 lines either side; overlapping windows merge; groups are
+  // separated by a line "--".
+  const C = 2;
+  const out = [];
+  let end = -1;
+  for (const i of hits) {
+    const from = Math.max(0, i - C);
+    const to = Math.min(lines.length - 1, i + C);
+    if (end >= 0 && from > end + 1) out.push('--');
+    for (let j = Math.max(from, end + 1); j <= to; j++) out.push(lines[j]);
+    end = Math.max(end, to);
+  }
+  return { output: out.join('\n'), matches: hits.length };
+}
+
+parentPort.on('message', async (msg) => {
+  let reply;
+  try {
+    reply = msg.op === 'jq' ? await jq(msg) : msg.op === 'grep' ? grep(msg) : { error: `unknown op ${msg.op}` };
+  } catch (err) {
+    reply = { error: String((err && err.message) || err) };
+  }
+  parentPort.postMessage({ id: msg.id, ...reply });
+});

@@ -1,0 +1,93 @@
+import { FetchError } from './errors';
+import { WorkerCrash, WorkerSlot, workerScript } from './worker-slot';
+
+interface Reply {
+  output?: string;
+  error?: string;
+  matches?: number;
+}
+
+/**
+ * A small pool of compute workers for jq and grep. Two threads: the machines Sift runs on
+ * have 2+ cores, and one stuck program must not hold up every other target until its deadline.
+ */
+export class ComputePool {
+  private readonly slots: WorkerSlot[];
+  private readonly queue: { grant: (s: WorkerSlot) => void; signal: AbortSignal }[] = [];
+  constructor(size = 2) {
+    this.slots = Array.from({ length: size }, () => new WorkerSlot(workerScript('compute-worker.mjs')));
+  }
+
+  private async slot(signal: AbortSignal): Promise<WorkerSlot> {
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return free;
+    }
+    return new Promise((resolve, reject) => {
+      const entry = { grant: (s: WorkerSlot) => (signal.removeEventListener('abort', onAbort), resolve(s)), signal };
+      const onAbort = (): void => {
+        const i = this.queue.indexOf(entry);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(entry);
+    });
+  }
+
+  private release(s: WorkerSlot): void {
+    s.busy = false;
+    const next = this.queue.shift();
+    if (next) {
+      s.busy = true;
+      next.grant(s);
+    }
+  }
+
+  private async run(msg: Record<string, unknown>, signal: AbortSignal, what: string): Promise<Reply> {
+    const s = await this.slot(signal);
+    try {
+      s.busy = false; // WorkerSlot.run marks it busy again for the task's span.
+      return await s.run<Reply>(msg, signal);
+    } catch (err) {
+      if (err instanceof WorkerCrash) {
+        throw new FetchError(422, `${what} failed: ${/memory|code 1\b/i.test(err.message) ? 'it used too much memory' : err.message}`, 'Simplify the program or expression.', 'bad_option');
+      }
+      throw err;
+    } finally {
+      this.release(s);
+    }
+  }
+
+  /** jq's output for a JSON text (jq-wasm: jq 1.8.2 itself, compiled to WebAssembly). */
+  async jq(input: string, program: string, signal: AbortSignal): Promise<string> {
+    const r = await this.run({ op: 'jq', input, program }, signal, 'jq');
+    if (r.error !== undefined) {
+      throw new FetchError(422, `jq: ${r.error.replace(/^jq: (error: )?/, '')}`, 'Check the jq program; https://jqlang.org/manual/ has the syntax.', 'bad_option');
+    }
+    return r.output ?? '';
+  }
+
+  /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
+  async grep(text: string, pattern: string, context: boolean, signal: AbortSignal): Promise<{ output: string; matches: number }> {
+    let flags = 'u';
+    try {
+      new RegExp(pattern, flags);
+    } catch {
+      flags = ''; // Patterns valid only without the u flag (e.g. "\-") are still valid JS regexes.
+    }
+    try {
+      new RegExp(pattern, flags);
+    } catch (err) {
+      throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)".', 'bad_option');
+    }
+    const r = await this.run({ op: 'grep', text, pattern, flags, context }, signal, 'grep');
+    if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, 'grep takes a JavaScript regular expression.', 'bad_option');
+    return { output: r.output ?? '', matches: r.matches ?? 0 };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.close()));
+  }
+}

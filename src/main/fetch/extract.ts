@@ -1,0 +1,148 @@
+import type { Options } from '../../shared/types';
+import { decodeText } from './charset';
+import type { ComputePool } from './compute';
+import { badOption, FetchError } from './errors';
+import { extractArticle, extractLinks, extractMeta } from './html';
+import { parsePages } from './pages';
+import type { PdfPool } from './pdf-pool';
+import { answer } from './question';
+import { classify, mediaType, sniffBody, type Kind } from './sniff';
+
+export interface ExtractContext {
+  /** The URL the body came from: base for relative links, and meta.url. */
+  url: string;
+  /** The PDF pool's caller name (already with "/batch" for batch work). */
+  poolCaller: string;
+  maxPdfPages: number;
+  signal: AbortSignal;
+  pdf: PdfPool;
+  compute: ComputePool;
+}
+
+export interface Extracted {
+  content: string;
+  meta: Record<string, unknown>;
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
+const linksIn = (text: string): string => [...new Set((text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:!?]+$/, '')))].join('\n');
+
+/** Turns a body into a Result's content and meta: dispatch by kind, then pages, grep, question (SPEC §5.5–5.6). */
+export async function extractBody(buf: Uint8Array, contentType: string, options: Options, ctx: ExtractContext): Promise<Extracted> {
+  const mode = options.mode ?? 'markdown';
+  const ranges = parsePages(options.pages);
+  const kind: Kind = classify(contentType, buf);
+  if (options.jq !== undefined && options.jq !== '' && kind !== 'json') {
+    throw badOption(`jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'}`, 'Drop the jq option for this URL, or point it at the JSON API behind the page.');
+  }
+  const meta: Record<string, unknown> = {
+    content_type: mediaType(contentType) || sniffBody(buf) || (kind === 'text' ? 'text/plain' : ''),
+    kind,
+    bytes: buf.byteLength,
+  };
+  let content: string;
+  if (kind === 'pdf') {
+    content = await pdfContent(buf, mode, ranges, ctx, meta);
+  } else {
+    const { text, charset } = decodeText(buf, contentType, kind === 'html' || kind === 'text');
+    meta.charset = charset;
+    if (kind === 'html') content = htmlContent(text, mode, ctx.url, meta);
+    else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
+    else {
+      content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
+      meta.title = (text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
+    }
+  }
+  if (options.grep) {
+    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal);
+    content = g.output;
+    meta.matches = g.matches;
+  }
+  if (options.question) {
+    const a = answer(content, options.question, options.context === true);
+    content = a.content;
+    meta.passages = a.passages;
+  }
+  return { content, meta };
+}
+
+function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>): string {
+  if (mode === 'raw') {
+    meta.title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+    return html;
+  }
+  if (mode === 'links') {
+    const links = extractLinks(html, url);
+    meta.links = links.length;
+    return links.join('\n');
+  }
+  if (mode === 'meta') {
+    const m = extractMeta(html, url);
+    meta.title = m.title;
+    return JSON.stringify(m, null, 2);
+  }
+  const a = extractArticle(html, url);
+  meta.title = a.title;
+  if (a.byline) meta.byline = a.byline;
+  if (a.lang) meta.language = a.lang;
+  return mode === 'text' ? a.text : mode === 'html' ? a.html : a.markdown;
+}
+
+async function jsonContent(text: string, mode: string, jq: string | undefined, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    if (jq) throw badOption(`jq: the document is not valid JSON (${(err as Error).message})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
+    meta.kind = 'text';
+    return text;
+  }
+  if (jq) return ctx.compute.jq(text, jq, ctx.signal);
+  if (mode === 'raw') return text;
+  if (mode === 'links') return linksIn(text);
+  if (mode === 'meta') {
+    return JSON.stringify(
+      Array.isArray(value) ? { type: 'array', length: value.length } : value && typeof value === 'object' ? { type: 'object', keys: Object.keys(value) } : { type: typeof value },
+      null,
+      2,
+    );
+  }
+  return JSON.stringify(value, null, 2);
+}
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
+async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
+  meta.content_type = 'application/pdf';
+  const r = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal);
+  meta.pages_total = r.pagesTotal;
+  if (r.tooLong) {
+    throw new FetchError(
+      422,
+      `document too long: ${r.pagesTotal} pages`,
+      ranges
+        ? `Choose at most ${ctx.maxPdfPages} pages at a time.`
+        : `Sift reads at most ${ctx.maxPdfPages} pages at once; choose pages, e.g. pages=1-${Math.min(20, ctx.maxPdfPages)}.`,
+      'too_long',
+    );
+  }
+  meta.pages_returned = r.pages.length;
+  meta.title = r.info.title ?? '';
+  if (r.info.author) meta.author = r.info.author;
+  if (r.pages.length > 0 && r.pages.every((p) => p.text.trim() === '')) {
+    meta.text_layer = false;
+    meta.hint = 'This PDF has no text layer (scanned pages are images); run it through OCR first.';
+  }
+  const texts = r.pages.map((p) => p.text);
+  switch (mode) {
+    case 'html':
+      return r.pages.map((p) => `<section data-page="${p.n}"><pre>${escapeHtml(p.text)}</pre></section>`).join('\n');
+    case 'links':
+      return linksIn(texts.join('\n'));
+    case 'meta':
+      return JSON.stringify({ title: r.info.title ?? '', author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
+    default:
+      // Pages are separated by a blank line; grep and question see one text, like pdftotext's.
+      return texts.join('\n\n').trim();
+  }
+}

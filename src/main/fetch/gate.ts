@@ -1,0 +1,78 @@
+import { FetchError } from './errors';
+
+/**
+ * The process-wide cap on fetches in flight (SPEC §5.3). A waiter that gets no slot within
+ * waitMs fails 503 busy, which the runner retries.
+ */
+export class Gate {
+  private active = 0;
+  private readonly waiters: { grant: () => void }[] = [];
+  constructor(
+    private size: number,
+    private waitMs: number,
+  ) {}
+
+  resize(size: number, waitMs: number): void {
+    this.size = size;
+    this.waitMs = waitMs;
+    this.pump();
+  }
+
+  inFlight(): number {
+    return this.active;
+  }
+
+  acquire(signal: AbortSignal): Promise<() => void> {
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (this.active < this.size && this.waiters.length === 0) {
+      this.active++;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        grant: () => {
+          cleanup();
+          resolve(this.releaser());
+        },
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new FetchError(503, 'busy', 'Sift is fetching as much as it may at once; try again in a few seconds.', 'busy', 2_000));
+      }, this.waitMs);
+      const onAbort = (): void => {
+        cleanup();
+        reject(abortReason(signal));
+      };
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private releaser(): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.active--;
+      this.pump();
+    };
+  }
+
+  private pump(): void {
+    while (this.active < this.size && this.waiters.length > 0) {
+      const w = this.waiters.shift();
+      this.active++;
+      w?.grant();
+    }
+  }
+}
+
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('aborted');
+}

@@ -1,0 +1,120 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { blocked, FetchError } from './errors';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+/** Resolves a host name; tests inject one so that no test ever asks a real DNS server. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface GuardPolicy {
+  allowPrivate: boolean;
+  allowHosts: string[];
+}
+
+export const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs) => (err ? reject(err) : resolve(addrs)));
+  });
+
+/**
+ * Why an address must not be fetched, or null when it is a public unicast address. The
+ * ranges are ipaddr.js's (a maintained table), not ours; IPv6 forms that carry an IPv4
+ * address (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, SIIT ::ffff:0:a.b.c.d, NAT64
+ * 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address inside.
+ */
+export function blockedReason(address: string): string | null {
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return 'not an IP address';
+  }
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    const range = v6.range();
+    const bytes = v6.toByteArray();
+    if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') {
+      // '::' and '::1' also fall in ::/96; they are unspecified and loopback, not IPv4.
+      if (bytes.slice(0, 15).every((b) => b === 0) && (bytes[15] ?? 0) <= 1) return 'unspecified or loopback address';
+      return embedded(bytes.slice(12, 16), range);
+    }
+    if (range === '6to4') return embedded(bytes.slice(2, 6), range);
+    return range === 'unicast' ? null : `${range} address`;
+  }
+  const range = ip.range();
+  return range === 'unicast' ? null : `${range} address`;
+}
+
+function embedded(four: number[], via: string): string | null {
+  const inner = new ipaddr.IPv4(four).range();
+  return inner === 'unicast' ? null : `${inner} address (inside ${via})`;
+}
+
+export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  return allowHosts.some((a) => {
+    const p = a.toLowerCase().trim().replace(/\.$/, '');
+    if (!p) return false;
+    if (p.startsWith('.')) return h === p.slice(1) || h.endsWith(p);
+    return h === p;
+  });
+}
+
+const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
+
+/** Throws 403 when an address may not be connected to under the policy. */
+export function checkAddress(address: string, hostname: string, policy: GuardPolicy): void {
+  if (policy.allowPrivate || hostAllowed(hostname, policy.allowHosts)) return;
+  const why = blockedReason(address);
+  if (why) throw blocked(`the address is a ${why}`);
+}
+
+/**
+ * Resolves a host the way the connection will and checks every address. An IP literal is
+ * checked as it is (the URL parser has already turned 0x7f.1, 2130706433 and 0177.0.0.1
+ * into 127.0.0.1). Any blocked address blocks the host: a name that resolves to both a
+ * public and a private address is an attack, not an accident.
+ */
+export async function resolveGuarded(hostname: string, policy: GuardPolicy, resolve: Resolver): Promise<ResolvedAddress[]> {
+  const h = bare(hostname);
+  if (ipaddr.isValid(h)) {
+    checkAddress(h, h, policy);
+    return [{ address: h, family: h.includes(':') ? 6 : 4 }];
+  }
+  let addrs: ResolvedAddress[];
+  try {
+    addrs = await resolve(h);
+  } catch {
+    throw new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
+  }
+  if (addrs.length === 0) throw new FetchError(502, 'DNS lookup failed', 'The host name has no addresses.', 'dns');
+  for (const a of addrs) checkAddress(a.address, h, policy);
+  return addrs;
+}
+
+/**
+ * A net.connect `lookup` that resolves and checks at connect time, so the address checked
+ * is the address connected to: a name that resolves public for a pre-check and private for
+ * the connection (DNS rebinding) has no window.
+ */
+export function guardedLookup(policy: () => GuardPolicy, resolve: Resolver): LookupFunction {
+  return (hostname, options, callback) => {
+    resolveGuarded(hostname, policy(), resolve).then(
+      (addrs) => {
+        const want = options.family === 4 || options.family === 6 ? addrs.filter((a) => a.family === options.family) : addrs;
+        const list = want.length ? want : addrs;
+        if (options.all) {
+          (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, list);
+        } else {
+          const first = list[0] as ResolvedAddress;
+          callback(null, first.address, first.family);
+        }
+      },
+      (err: unknown) => callback(err as NodeJS.ErrnoException, '', 0),
+    );
+  };
+}

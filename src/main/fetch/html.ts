@@ -1,0 +1,169 @@
+import { parseHTML } from 'linkedom';
+import { Readability } from '@mozilla/readability';
+import TurndownService from 'turndown';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+
+export interface Article {
+  title: string;
+  /** Cleaned article HTML (Readability's output, or the body when it finds no article). */
+  html: string;
+  markdown: string;
+  text: string;
+  /** The element the markdown and text came from (the article, in a fresh document). */
+  byline: string;
+  lang: string;
+  excerpt: string;
+}
+
+type Doc = ReturnType<typeof parseHTML>['document'];
+
+/**
+ * Parses with linkedom: on the bench corpus Readability finds the same article as on jsdom
+ * about 3.6x faster. linkedom has no URL resolution of its own, so a <base href> carries the
+ * page's URL for Readability's absolute-link pass.
+ */
+export function parseDocument(html: string, url: string): Doc {
+  const { document } = parseHTML(html);
+  if (url) {
+    const head = document.querySelector('head');
+    const existing = document.querySelector('base[href]');
+    if (!existing && head) {
+      const base = document.createElement('base');
+      base.setAttribute('href', url);
+      head.insertBefore(base, head.firstChild);
+    } else if (existing) {
+      existing.setAttribute('href', absolute(existing.getAttribute('href') ?? '', url) ?? url);
+    }
+  }
+  return document;
+}
+
+const absolute = (href: string, base: string): string | undefined => {
+  try {
+    return new URL(href, base || undefined).toString();
+  } catch {
+    return undefined;
+  }
+};
+
+let turndown: TurndownService | undefined;
+function markdownOf(html: string): string {
+  if (!turndown) {
+    turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
+    turndown.use(gfm);
+    turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
+  }
+  return turndown.turndown(html).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+const BLOCK = new Set([
+  'P', 'DIV', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'ASIDE', 'MAIN', 'NAV', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'LI',
+  'TABLE', 'TR', 'BLOCKQUOTE', 'PRE', 'FIGURE', 'FIGCAPTION', 'DL', 'DT', 'DD', 'HR', 'BR', 'ADDRESS', 'DETAILS', 'SUMMARY',
+]);
+
+/** Plain text with paragraph breaks (textContent would run paragraphs together). */
+export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
+  const out: string[] = [];
+  const walk = (node: { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown> }): void => {
+    if (node.nodeType === 3) {
+      out.push((node.textContent ?? '').replace(/\s+/g, ' '));
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const name = node.nodeName.toUpperCase();
+    if (name === 'SCRIPT' || name === 'STYLE' || name === 'NOSCRIPT' || name === 'TEMPLATE') return;
+    const block = BLOCK.has(name);
+    if (block) out.push('\n');
+    if (name === 'TD' || name === 'TH') out.push('\t');
+    for (const c of Array.from(node.childNodes)) walk(c as typeof node);
+    if (block) out.push(name === 'LI' || name === 'TR' || name === 'BR' || name === 'DT' || name === 'DD' ? '\n' : '\n\n');
+  };
+  for (const c of Array.from(root.childNodes)) walk(c as Parameters<typeof walk>[0]);
+  return out
+    .join('')
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The readable article of an HTML page. */
+export function extractArticle(html: string, url: string): Article {
+  const document = parseDocument(html, url);
+  const lang = document.documentElement?.getAttribute('lang') ?? '';
+  const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
+  let article: ReturnType<Readability['parse']> = null;
+  try {
+    article = new Readability(document as unknown as Document, { keepClasses: false }).parse();
+  } catch {
+    article = null;
+  }
+  let content = article?.content ?? '';
+  if (!content || !(article?.textContent ?? '').trim()) {
+    // No article (a link list, an app shell): keep the body without its chrome.
+    const fresh = parseDocument(html, url);
+    for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
+    content = fresh.body?.innerHTML ?? '';
+  }
+  const { document: frag } = parseHTML(`<!doctype html><html><body>${content}</body></html>`);
+  const title = (article?.title ?? '').trim() || docTitle;
+  const body = markdownOf(content);
+  const md = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
+  return {
+    title,
+    html: content.trim(),
+    markdown: md,
+    text: textOf(frag.body ?? frag),
+    byline: (article?.byline ?? '').trim(),
+    lang: article?.lang || lang,
+    excerpt: (article?.excerpt ?? '').trim(),
+  };
+}
+
+/** Every http(s) link of the page, absolute, without fragments, deduplicated, in page order. */
+export function extractLinks(html: string, url: string): string[] {
+  const document = parseDocument(html, url);
+  const base = document.querySelector('base[href]')?.getAttribute('href') ?? url;
+  const seen = new Set<string>();
+  for (const a of Array.from(document.querySelectorAll('a[href], area[href]'))) {
+    const href = (a.getAttribute('href') ?? '').trim();
+    if (!href || href.startsWith('#')) continue;
+    const abs = absolute(href, base);
+    if (!abs || !/^https?:/i.test(abs)) continue;
+    const u = new URL(abs);
+    u.hash = '';
+    seen.add(u.toString());
+  }
+  return [...seen];
+}
+
+/** title, description, canonical, language, published time, author, og:* and twitter:* tags. */
+export function extractMeta(html: string, url: string): Record<string, unknown> {
+  const document = parseDocument(html, url);
+  const base = document.querySelector('base[href]')?.getAttribute('href') ?? url;
+  const og: Record<string, string> = {};
+  const twitter: Record<string, string> = {};
+  const named: Record<string, string> = {};
+  for (const m of Array.from(document.querySelectorAll('meta'))) {
+    const key = (m.getAttribute('property') ?? m.getAttribute('name') ?? m.getAttribute('itemprop') ?? '').trim().toLowerCase();
+    const value = (m.getAttribute('content') ?? '').trim();
+    if (!key || !value) continue;
+    if (key.startsWith('og:')) og[key.slice(3)] ??= value;
+    else if (key.startsWith('twitter:')) twitter[key.slice(8)] ??= value;
+    else named[key] ??= value;
+  }
+  const canonicalHref = document.querySelector('link[rel~="canonical"]')?.getAttribute('href') ?? '';
+  const time = document.querySelector('time[datetime]')?.getAttribute('datetime') ?? '';
+  const out: Record<string, unknown> = {
+    title: (document.querySelector('title')?.textContent ?? '').trim() || og.title || '',
+    description: named.description ?? og.description ?? twitter.description ?? '',
+    canonical: canonicalHref ? (absolute(canonicalHref, base) ?? '') : (og.url ?? ''),
+    language: document.documentElement?.getAttribute('lang') ?? named['content-language'] ?? og.locale ?? '',
+    published_time: named['article:published_time'] ?? og['article:published_time'] ?? named.datepublished ?? named.date ?? time,
+    author: named.author ?? named['article:author'] ?? '',
+  };
+  if (Object.keys(og).length) out.og = og;
+  if (Object.keys(twitter).length) out.twitter = twitter;
+  return out;
+}

@@ -1,0 +1,19 @@
+/**
+ * The fetch pipeline (SPEC §5): everything between a Target and its Result. createFetcher
+ * is the entry point; the pieces are exported for tests and for the app's preview.
+ */
+export { createFetcher, recoverable, type Caller, type Fetcher, type FetcherDeps } from './fetcher';
+export { FetchError, codeFor } from './errors';
+export { defaultFetchSettings, USER_AGENT, type FetchSettings } from './settings';
+export { validateUrl, MAX_URL_BYTES } from './url';
+export { blockedReason, checkAddress, guardedLookup, hostAllowed, resolveGuarded, systemResolver, type GuardPolicy, type ResolvedAddress, type Resolver } from './guard';
+export { Gate } from './gate';
+export { HttpClient, parseRetryAfter, MAX_HEADER_BYTES, type HttpResponse } from './client';
+export { decodeText, headerCharset, declaredCharset } from './charset';
+export { classify, sniffBody, mediaType, type Kind } from './sniff';
+export { extractArticle, extractLinks, extractMeta, parseDocument, textOf } from './html';
+export { extractBody, type ExtractContext, type Extracted } from './extract';
+export { PdfPool, type PdfText, type PageRanges, type PdfPoolStats } from './pdf-pool';
+export { ComputePool } from './compute';
+export { parsePages, PAGES_SYNTAX } from './pages';
+export { answer, splitPassages, type Passage } from './question';

@@ -1,0 +1,55 @@
+import MiniSearch from 'minisearch';
+
+export interface Passage {
+  idx: number;
+  text: string;
+}
+
+/** Passages of about 600 characters: long enough to answer, short enough to read (and to rank sharply). */
+const TARGET_CHARS = 600;
+
+/** Paragraphs (blank-line separated); long ones split at sentence ends into ~600-char pieces. */
+export function splitPassages(text: string): Passage[] {
+  const out: Passage[] = [];
+  for (const para of text.split(/\n\s*\n/)) {
+    const p = para.trim();
+    if (!p) continue;
+    if (p.length <= TARGET_CHARS * 2) {
+      out.push({ idx: out.length, text: p });
+      continue;
+    }
+    let cur = '';
+    for (const sentence of p.match(/[^.!?\n]+(?:[.!?]+|\n|$)\s*/g) ?? [p]) {
+      if (cur && cur.length + sentence.length > TARGET_CHARS) {
+        out.push({ idx: out.length, text: cur.trim() });
+        cur = '';
+      }
+      cur += sentence;
+    }
+    if (cur.trim()) out.push({ idx: out.length, text: cur.trim() });
+  }
+  return out;
+}
+
+/** 3 best passages, plus any scoring at least half the best, up to 5: one answer rarely needs more. */
+const BEST = 3;
+const MAX = 5;
+
+/**
+ * Ranks passages against a question with BM25 (minisearch's scoring) and returns the best in
+ * document order; with context, each one's neighbours too.
+ */
+export function answer(text: string, question: string, context: boolean): { content: string; passages: number } {
+  const passages = splitPassages(text);
+  if (passages.length === 0) return { content: '', passages: 0 };
+  const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [] });
+  ms.addAll(passages);
+  const hits = ms.search(question, { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
+  if (hits.length === 0) return { content: '', passages: 0 };
+  const top = hits[0]?.score ?? 0;
+  const chosen = hits.filter((h, i) => i < BEST || (i < MAX && h.score >= top / 2)).map((h) => Number(h.id));
+  const keep = new Set<number>(chosen);
+  if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
+  const ordered = [...keep].sort((a, b) => a - b);
+  return { content: ordered.map((i) => passages[i]?.text ?? '').join('\n\n'), passages: chosen.length };
+}

@@ -1,0 +1,49 @@
+import { VERSION } from '../version';
+
+/** What the fetch pipeline may do; the app's Settings screen edits these. */
+export interface FetchSettings {
+  /** Let the guard pass loopback and private addresses (intranet users, tests). */
+  allowPrivate: boolean;
+  /** Host names (exact, or ".example.org" for a domain and its subdomains) the guard lets through. */
+  allowHosts: string[];
+  userAgent: string;
+  /** Cap on the body after decompression, so a gzip bomb stops here. */
+  maxBodyBytes: number;
+  /** Whole-target deadline: fetch, redirects, extraction, recovery. */
+  deadlineMs: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Longest silence between two body chunks. */
+  bodyTimeoutMs: number;
+  maxRedirects: number;
+  /** A Wayback-Machine-availability-shaped endpoint: GET ?url=U → {archived_snapshots:{closest}}. */
+  archiveService: string;
+  /** A PDF longer than this needs a page selection. */
+  maxPdfPages: number;
+  /** Fetches in flight in the process. */
+  gateSize: number;
+  /** How long a fetch waits for a gate slot before it fails 503 busy. */
+  gateWaitMs: number;
+}
+
+export const USER_AGENT = `Sift/${VERSION} (+https://github.com/sift-app/sift)`;
+
+export function defaultFetchSettings(): FetchSettings {
+  return {
+    allowPrivate: false,
+    allowHosts: [],
+    userAgent: USER_AGENT,
+    maxBodyBytes: 50 * 1024 * 1024,
+    // The seed's requestDeadline: 210 s leaves a slow 50 MiB PDF time to download and extract.
+    deadlineMs: 210_000,
+    connectTimeoutMs: 10_000,
+    headersTimeoutMs: 30_000,
+    bodyTimeoutMs: 30_000,
+    maxRedirects: 10,
+    archiveService: 'https://archive.org/wayback/available',
+    // 500 pages of text is ~1.5 MB, well under the runner's 8 MiB result cap.
+    maxPdfPages: 500,
+    gateSize: 8,
+    gateWaitMs: 5_000,
+  };
+}

@@ -1,0 +1,69 @@
+import { FetchError } from './errors';
+
+export type Kind = 'html' | 'pdf' | 'json' | 'text';
+
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+export const mediaType = (contentType: string): string => (contentType.split(';')[0] ?? '').trim().toLowerCase();
+
+const BINARY_MAGIC: [string, number[]][] = [
+  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
+  ['application/zip', [0x50, 0x4b, 0x03, 0x04]],
+  ['application/gzip', [0x1f, 0x8b]],
+  ['image/webp', [0x52, 0x49, 0x46, 0x46]],
+  ['application/wasm', [0x00, 0x61, 0x73, 0x6d]],
+];
+
+function startsWith(buf: Uint8Array, bytes: number[], at = 0): boolean {
+  return bytes.every((b, i) => buf[at + i] === b);
+}
+
+/** The body's own type when its first bytes say so, or undefined. */
+export function sniffBody(buf: Uint8Array): string | undefined {
+  // %PDF- may follow a little junk; readers accept it within the first 1024 bytes.
+  const head = Buffer.from(buf.subarray(0, 1024)).toString('latin1');
+  if (head.includes('%PDF-')) return 'application/pdf';
+  for (const [type, magic] of BINARY_MAGIC) if (startsWith(buf, magic)) return type;
+  const text = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  if (/^<!doctype html|^<html|^<head|^<body|^<!--/.test(text) || /^<(div|p|title|meta|table|h[1-6])[\s>]/.test(text)) return 'text/html';
+  if (/^[[{]/.test(text)) return 'application/json';
+  if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
+  // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, checked by the caller).
+  if (buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
+  return undefined;
+}
+
+function kindOf(type: string): Kind | undefined {
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type === 'application/pdf' || type === 'application/x-pdf') return 'pdf';
+  if (type === 'application/json' || type.endsWith('+json') || type === 'text/json') return 'json';
+  if (type.startsWith('text/') || type === 'application/xml' || type.endsWith('+xml') || type === 'application/javascript') return 'text';
+  return undefined;
+}
+
+/**
+ * Chooses the extractor. The body's magic wins over the header (servers send PDFs as
+ * text/html and HTML error pages as application/pdf); a missing or generic header
+ * (application/octet-stream) is decided by sniffing; anything else is 415.
+ */
+export function classify(contentType: string, buf: Uint8Array): Kind {
+  const declared = mediaType(contentType);
+  const sniffed = sniffBody(buf);
+  if (sniffed === 'application/pdf') return 'pdf';
+  if (sniffed && !kindOf(sniffed)) throw unsupported(declared && declared !== 'application/octet-stream' ? declared : sniffed);
+  const fromHeader = kindOf(declared);
+  if (fromHeader === 'pdf') {
+    // Declared a PDF but the bytes are not one: say what it really is, or fail as malformed.
+    if (sniffed) return kindOf(sniffed) ?? 'text';
+    throw new FetchError(422, 'malformed PDF: no %PDF- header', 'The server said PDF but sent something else.', 'bad_document');
+  }
+  if (fromHeader === 'text' && sniffed === 'text/html' && declared !== 'text/plain') return 'html';
+  if (fromHeader) return fromHeader;
+  if (sniffed) return kindOf(sniffed) ?? 'text';
+  if (!declared || declared === 'application/octet-stream' || declared === 'binary/octet-stream') return 'text';
+  throw unsupported(declared);
+}
+
+export const unsupported = (type: string): FetchError =>
+  new FetchError(415, `unsupported: ${type}`, 'Sift extracts HTML, PDF, JSON and text; this document is none of them.', 'unsupported');

@@ -1,0 +1,29 @@
+import { FetchError } from './errors';
+
+/** 8 KiB: longer URLs are almost always pasted data, and many servers refuse them (414). */
+export const MAX_URL_BYTES = 8192;
+
+const HINT = 'Use an absolute http:// or https:// address, such as https://example.org/page.';
+
+/** Parses a target URL or throws 400 with a hint (SPEC §5.1). */
+export function validateUrl(raw: string): URL {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new FetchError(400, 'invalid URL: empty', HINT, 'bad_url');
+  if (Buffer.byteLength(raw) > MAX_URL_BYTES) {
+    throw new FetchError(400, `invalid URL: longer than ${MAX_URL_BYTES} bytes`, 'Shorten the URL; a URL this long is usually pasted data.', 'bad_url');
+  }
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new FetchError(400, 'invalid URL: not an absolute URL', HINT, 'bad_url');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new FetchError(400, `invalid URL: scheme ${u.protocol.replace(/:$/, '')} is not supported`, HINT, 'bad_url');
+  }
+  if (!u.hostname) throw new FetchError(400, 'invalid URL: no host', HINT, 'bad_url');
+  if (u.username || u.password) {
+    throw new FetchError(400, 'invalid URL: credentials in the URL are not supported', 'Remove the user:password@ part.', 'bad_url');
+  }
+  u.hash = '';
+  return u;
+}

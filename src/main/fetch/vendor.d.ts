@@ -1,0 +1,6 @@
+// @joplin/turndown-plugin-gfm ships no types; these are the two plugins Sift uses.
+declare module '@joplin/turndown-plugin-gfm' {
+  import type TurndownService from 'turndown';
+  export const gfm: TurndownService.Plugin;
+  export const tables: TurndownService.Plugin;
+}

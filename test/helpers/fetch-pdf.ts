@@ -1,0 +1,53 @@
+/**
+ * A tiny PDF writer for tests: valid PDF 1.4 files with one text line per entry on each
+ * page (Helvetica, WinAnsi), a correct xref table, an optional Title, or a Standard-security
+ * /Encrypt dictionary whose empty user password does not match (so readers ask for one).
+ */
+export interface PdfSpec {
+  pages: string[][];
+  title?: string;
+  encrypted?: boolean;
+  /** Pages with no text at all, as a scanned document has (an image-only page). */
+  noText?: boolean;
+}
+
+const esc = (s: string): string => s.replace(/[\\()]/g, (c) => `\\${c}`);
+
+export function makePdf(spec: PdfSpec): Buffer {
+  const objects: string[] = [];
+  const add = (body: string): number => {
+    objects.push(body);
+    return objects.length;
+  };
+  const catalog = add(''); // filled below once the page tree's number is known
+  const pagesId = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const kids: number[] = [];
+  for (const lines of spec.pages) {
+    const ops = spec.noText
+      ? '0.9 g 72 72 400 600 re f'
+      : ['BT', '/F1 12 Tf', '16 TL', '72 740 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}(${esc(l)}) Tj`), 'ET'].join('\n');
+    const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
+  objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  const info = spec.title ? add(`<< /Title (${esc(spec.title)}) /Producer (sift-test) >>`) : 0;
+  const encrypt = spec.encrypted ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`) : 0;
+  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  const id = `<${'0123456789abcdef'.repeat(2)}>`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''}${encrypt ? ` /Encrypt ${encrypt} 0 R /ID [${id} ${id}]` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** N pages whose text names the page: "Page 3 of 7" and a line of its own words. */
+export function numberedPdf(n: number, title = 'Numbered'): Buffer {
+  return makePdf({ title, pages: Array.from({ length: n }, (_, i) => [`Page ${i + 1} of ${n}`, `The word for page ${i + 1} is item${i + 1}.`]) });
+}
