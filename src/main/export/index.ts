@@ -1,0 +1,188 @@
+/**
+ * Export: a job's results as files (SPEC §6–7, issue 7). The app's Export action, `sift
+ * export` and `sift batch --out` all call exportJob.
+ *
+ * Where the output goes (`out`):
+ * - folder: `out` is a parent folder (created if missing); the export is the folder
+ *   `out/sift-<jobid>/` (`sift-<jobid> (2)/`, … when that exists already; an existing
+ *   export is never touched). It holds one file per done target, manifest.jsonl and
+ *   failed.txt.
+ * - zip, jsonl, csv, combined-md: `out` is the file itself when it ends in the format's
+ *   extension (.zip, .jsonl, .csv, .md) and is not an existing folder; otherwise it is a
+ *   folder (created if missing) that receives `sift-<jobid>.<ext>`. An existing file of
+ *   that name is replaced, atomically.
+ * Everything is first written under a hidden `.….partial-<pid>-<random>` name beside its
+ * final place and renamed when complete, so an interrupted export never looks finished.
+ *
+ * includeFailed: failed and unfinished targets also appear in manifest.jsonl, the JSONL,
+ * the CSV and the combined Markdown (with their error and hint). failed.txt always lists
+ * them, one URL-list line each, so that dropping it back into Sift runs exactly them.
+ */
+import path from 'node:path';
+import { SiftError } from '../../shared/errors';
+import type { Job, TargetStatus } from '../../shared/types';
+import { folderSink, zipSink } from './layout';
+import { ensureDir, exists, isDirectory, toExportError } from './output';
+import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
+
+export { safeFileName, fileNameKey, MAX_NAME_LENGTH } from './names';
+export { MANIFEST, FAILED_LIST, CSV_COLUMNS, type ManifestLine } from './writers';
+
+export type ExportFormat = 'folder' | 'jsonl' | 'csv' | 'combined-md' | 'zip';
+
+export interface ExportSource {
+  job: Job;
+  /** How many targets targets() will yield (the progress total). */
+  count(): number;
+  /** One at a time, in idx order; `result` is set for done targets. */
+  targets(): Iterable<TargetStatus>;
+}
+
+export interface ExportOptions {
+  format: ExportFormat;
+  /** See the top of this file: a parent folder, or for single-file formats the file itself. */
+  out: string;
+  /** Also list failed and unfinished targets (default false). */
+  includeFailed?: boolean;
+  /** YAML front matter with the meta in .md files; a meta block in combined Markdown (default false). */
+  includeMeta?: boolean;
+  /**
+   * Forces every target's file kind in folder/zip exports. Default: by the target's mode
+   * (markdown → .md; text, raw, links → .txt; meta or a jq program → .json; html → .html;
+   * markdown content that is a JSON document → .json). Forced 'json' writes each target as
+   * one JSON object {url, title, content, meta?}.
+   */
+  fileKind?: 'md' | 'txt' | 'json';
+  /** Called with (0, total) first, then at most every 100 ms, and always once at the end with done === total. */
+  onProgress?(done: number, total: number): void;
+  signal?: AbortSignal;
+}
+
+export interface ExportSummary {
+  /** The folder or file written. */
+  path: string;
+  /** Files written: for a folder or zip, the files of the layout; otherwise 1. */
+  files: number;
+  /** Targets read from the job. */
+  targets: number;
+  /** Of those, how many were not done (failed, pending or running). */
+  failed: number;
+  /** Bytes of the output on disk (a folder: the sum of its files). */
+  bytes: number;
+}
+
+// Progress goes over IPC to the renderer and to stderr in the CLI; 10 updates a second is
+// smooth for a bar and costs nothing next to writing 100 KB results.
+const PROGRESS_EVERY_MS = 100;
+
+const CLI_FORMATS: Record<string, Pick<ExportOptions, 'format' | 'fileKind'>> = {
+  md: { format: 'folder', fileKind: 'md' },
+  txt: { format: 'folder', fileKind: 'txt' },
+  json: { format: 'folder', fileKind: 'json' },
+  folder: { format: 'folder' },
+  jsonl: { format: 'jsonl' },
+  csv: { format: 'csv' },
+  combined: { format: 'combined-md' },
+  'combined-md': { format: 'combined-md' },
+  zip: { format: 'zip' },
+};
+
+/**
+ * `--format` of `sift export` / `sift batch --out` as ExportOptions: md, txt, json are a
+ * folder of one file of that kind per target; folder lets each target's mode choose;
+ * jsonl and csv are one file; combined is one Markdown file with a table of contents; zip
+ * is the folder layout zipped.
+ */
+export function exportOptionsFromCli(format: string): Pick<ExportOptions, 'format' | 'fileKind'> {
+  const hit = Object.hasOwn(CLI_FORMATS, format) ? CLI_FORMATS[format] : undefined;
+  if (!hit) {
+    throw new SiftError('bad_format', 400, `unknown export format ${JSON.stringify(format)}`, 'Use --format md, txt, json, folder, jsonl, csv, combined or zip.');
+  }
+  return { ...hit };
+}
+
+const EXT: Record<Exclude<ExportFormat, 'folder'>, string> = { zip: 'zip', jsonl: 'jsonl', csv: 'csv', 'combined-md': 'md' };
+
+function baseName(job: Job): string {
+  return `sift-${job.id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'job'}`;
+}
+
+/** The final path of the export (not yet written), after making sure its folder exists. */
+async function resolveOut(job: Job, opts: ExportOptions): Promise<string> {
+  const out = path.resolve(opts.out);
+  const base = baseName(job);
+  if (opts.format === 'folder') {
+    await ensureDir(out);
+    for (let n = 1; ; n++) {
+      const p = path.join(out, n === 1 ? base : `${base} (${n})`);
+      if (!(await exists(p))) return p;
+    }
+  }
+  const ext = EXT[opts.format];
+  if (out.toLowerCase().endsWith(`.${ext}`) && !(await isDirectory(out))) {
+    await ensureDir(path.dirname(out));
+    return out;
+  }
+  await ensureDir(out);
+  const p = path.join(out, `${base}.${ext}`);
+  if (await isDirectory(p)) {
+    throw new SiftError('out_not_writable', 400, `cannot write ${p}: a folder of that name is in the way`, 'Choose another destination or move that folder.');
+  }
+  return p;
+}
+
+async function openWriter(job: Job, finalPath: string, opts: ExportOptions): Promise<Writer> {
+  const o: WriterOptions = { includeFailed: opts.includeFailed ?? false, includeMeta: opts.includeMeta ?? false, fileKind: opts.fileKind };
+  switch (opts.format) {
+    case 'folder':
+      return layoutWriter(await folderSink(finalPath), o);
+    case 'zip':
+      return layoutWriter(await zipSink(finalPath, baseName(job)), o);
+    case 'jsonl':
+      return jsonlWriter(finalPath, o);
+    case 'csv':
+      return csvWriter(finalPath, o);
+    case 'combined-md':
+      return combinedMdWriter(finalPath, job.id, o);
+  }
+}
+
+function cancelled(): SiftError {
+  return new SiftError('cancelled', 499, 'export cancelled; nothing was written', 'Start the export again when you want it.');
+}
+
+/** Writes the job's targets in the chosen format, one result in memory at a time. */
+export async function exportJob(src: ExportSource, opts: ExportOptions): Promise<ExportSummary> {
+  if (!Object.hasOwn(EXT, opts.format) && opts.format !== 'folder') {
+    throw new SiftError('bad_format', 400, `unknown export format ${JSON.stringify(opts.format)}`, 'Use folder, jsonl, csv, combined-md or zip.');
+  }
+  if (opts.signal?.aborted) throw cancelled();
+  const finalPath = await resolveOut(src.job, opts);
+  const writer = await openWriter(src.job, finalPath, opts);
+  const total = src.count();
+  let done = 0;
+  let failed = 0;
+  let lastProgress = Date.now();
+  try {
+    opts.onProgress?.(0, total);
+    for (const t of src.targets()) {
+      if (opts.signal?.aborted) throw cancelled();
+      if (t.status !== 'done') failed++;
+      await writer.add(t);
+      done++;
+      const now = Date.now();
+      if (now - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = now;
+        opts.onProgress?.(done, Math.max(total, done));
+      }
+    }
+    if (opts.signal?.aborted) throw cancelled();
+    const { files, bytes } = await writer.finish();
+    // The last call says "finished" even if the source yielded fewer targets than count().
+    opts.onProgress?.(done, done);
+    return { path: finalPath, files, targets: done, failed, bytes };
+  } catch (err) {
+    await writer.abort();
+    throw toExportError(err, finalPath);
+  }
+}

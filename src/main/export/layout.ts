@@ -1,0 +1,148 @@
+/**
+ * The folder layout (one file per target + manifest.jsonl + failed.txt), written either
+ * to a real folder or as entries of a zip. Both take one file at a time and hold at most
+ * one result in memory.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import path from 'node:path';
+import { ZipFile } from 'yazl';
+import { childPath } from './names';
+import { OutFile, commit, discard, partialPath, toExportError } from './output';
+
+export interface LayoutSink {
+  /** Adds one file of the layout. Resolves once the data has left memory for the disk/zip. */
+  put(name: string, data: Buffer): Promise<void>;
+  /** Opens a file that is written line by line during the export and added at the end. */
+  openSide(name: string): Promise<OutFile>;
+  /** Seals the layout under its final name; returns the output's size in bytes. */
+  finish(): Promise<number>;
+  /** Removes everything written so far. */
+  abort(): Promise<void>;
+}
+
+/** A folder built at a hidden ".partial" name beside `finalDir` and renamed when complete. */
+export async function folderSink(finalDir: string): Promise<LayoutSink> {
+  const dir = partialPath(finalDir);
+  await mkdir(dir).catch((err: unknown) => {
+    throw toExportError(err, path.dirname(finalDir));
+  });
+  const sides: OutFile[] = [];
+  let bytes = 0;
+  return {
+    async put(name, data) {
+      const p = childPath(dir, name);
+      // 'wx': a name is never written twice; if it were, that would be a bug, not a file to clobber.
+      await writeFile(p, data, { flag: 'wx' }).catch((err: unknown) => {
+        throw toExportError(err, finalDir);
+      });
+      bytes += data.length;
+    },
+    async openSide(name) {
+      const f = await OutFile.open(childPath(dir, name));
+      sides.push(f);
+      return f;
+    },
+    async finish() {
+      for (const f of sides) {
+        await f.close();
+        bytes += f.bytes;
+      }
+      await commit(dir, finalDir);
+      return bytes;
+    },
+    async abort() {
+      for (const f of sides) f.destroy();
+      await discard(dir);
+    },
+  };
+}
+
+/** A readable that hands over one buffer and then lets go of it (yazl keeps its entries' streams until the end). */
+class OnceReadable extends Readable {
+  private data: Buffer | null;
+  constructor(data: Buffer) {
+    super();
+    this.data = data;
+  }
+  override _read(): void {
+    const d = this.data;
+    this.data = null;
+    this.push(d);
+    if (d) this.push(null);
+  }
+}
+
+/**
+ * A zip streamed through yazl into a ".partial" file beside `finalZip`. Every entry sits
+ * under `root/`, so unzipping gives exactly the folder export's layout.
+ *
+ * yazl's addBuffer keeps each compressed buffer reachable until the zip ends (10,000 ×
+ * 100 KB would stay in memory), and it writes without waiting for the disk; entries go in
+ * as streams instead, one at a time, each awaited until yazl has read it.
+ */
+export async function zipSink(finalZip: string, root: string): Promise<LayoutSink> {
+  const tmp = partialPath(finalZip);
+  const out = await OutFile.open(tmp);
+  const zip = new ZipFile();
+  let failed: unknown = null;
+  zip.on('error', (err: unknown) => {
+    failed ??= err;
+  });
+  zip.outputStream.on('error', (err: unknown) => {
+    failed ??= err;
+  });
+  zip.outputStream.pipe(out.stream);
+  const sides: { name: string; file: OutFile }[] = [];
+  const mtime = new Date();
+  const check = (): void => {
+    if (failed) throw toExportError(failed, finalZip);
+  };
+
+  return {
+    async put(name, data) {
+      check();
+      const src = new OnceReadable(data);
+      const ended = once(src, 'end');
+      zip.addReadStream(src, `${root}/${name}`, { size: data.length, mtime });
+      await ended;
+      // The zip's output goes through a pipe that respects the disk's pace; waiting for it
+      // to drain keeps at most ~one entry between here and the file.
+      await out.drain();
+      check();
+    },
+    async openSide(name) {
+      const f = await OutFile.open(partialPath(childPath(path.dirname(finalZip), `${path.basename(finalZip)}-${name}`)));
+      sides.push({ name, file: f });
+      return f;
+    },
+    async finish() {
+      for (const { name, file } of sides) {
+        await file.close();
+        const src = createReadStream(file.path);
+        const ended = once(src, 'close');
+        zip.addReadStream(src, `${root}/${name}`, { size: file.bytes, mtime });
+        await ended;
+        check();
+      }
+      const closed = once(out.stream, 'close');
+      zip.end();
+      await closed;
+      check();
+      for (const { file } of sides) await discard(file.path);
+      const size = (await stat(tmp)).size;
+      await commit(tmp, finalZip);
+      return size;
+    },
+    async abort() {
+      out.destroy();
+      for (const { file } of sides) {
+        file.destroy();
+        await discard(file.path);
+      }
+      await discard(tmp);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Where an export lands and how it gets there: everything is written under a temporary
+ * ".…partial-…" name next to its final place and renamed at the end, so a crash or a
+ * cancel never leaves a half-written file under a name that looks complete.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { SiftError } from '../../shared/errors';
+
+/** Any file-system failure as a SiftError that says which path and what to do. */
+export function toExportError(err: unknown, where: string): SiftError {
+  if (err instanceof SiftError) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return new SiftError('out_not_writable', 403, `cannot write to ${where}: permission denied`, 'Choose a folder you can write to, or change its permissions.');
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return new SiftError('out_not_writable', 400, `cannot write to ${where}: a file is in the way of the export folder`, 'Choose a folder, not a file, as the export destination.');
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new SiftError('disk_full', 507, `the disk is full while writing ${where}`, 'Free some space or export to another disk, then export again.');
+    case 'ENAMETOOLONG':
+      return new SiftError('out_not_writable', 400, `the export path is too long: ${where}`, 'Choose a folder with a shorter path.');
+    default:
+      return new SiftError('export_failed', 500, `export failed while writing ${where}${code ? ` (${code})` : ''}`, 'Try again; if it keeps failing, choose another folder and check the log.');
+  }
+}
+
+/** A temporary name beside `finalPath`, hidden on macOS/Linux and never mistaken for a result. */
+export function partialPath(finalPath: string): string {
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  return path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.partial-${tag}`);
+}
+
+/** Creates `dir` (and its parents) or throws a SiftError that names it. */
+export async function ensureDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw toExportError(err, dir);
+  }
+  const s = await stat(dir).catch((err: unknown) => {
+    throw toExportError(err, dir);
+  });
+  if (!s.isDirectory()) throw toExportError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }), dir);
+}
+
+export async function isDirectory(p: string): Promise<boolean> {
+  return stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+export async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function commit(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    throw toExportError(err, to);
+  }
+}
+
+export async function discard(p: string): Promise<void> {
+  await rm(p, { recursive: true, force: true }).catch(() => undefined);
+}
+
+/**
+ * A write stream that honours backpressure (so a slow disk throttles the reader instead
+ * of piling results up in memory) and turns stream errors into SiftErrors.
+ */
+export class OutFile {
+  readonly path: string;
+  private readonly ws: WriteStream;
+  private failed: unknown = null;
+  bytes = 0;
+
+  private constructor(p: string, ws: WriteStream) {
+    this.path = p;
+    this.ws = ws;
+    ws.on('error', (err) => {
+      this.failed ??= err;
+    });
+  }
+
+  /** Opens (creates or truncates) `p`; fails here, not at the first write, when it cannot. */
+  static async open(p: string): Promise<OutFile> {
+    const ws = createWriteStream(p, { flags: 'w' });
+    try {
+      await once(ws, 'open');
+    } catch (err) {
+      throw toExportError(err, path.dirname(p));
+    }
+    return new OutFile(p, ws);
+  }
+
+  get stream(): WriteStream {
+    return this.ws;
+  }
+
+  async write(chunk: string | Buffer): Promise<void> {
+    if (this.failed) throw toExportError(this.failed, this.path);
+    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (!this.ws.write(chunk)) await this.drain();
+  }
+
+  async drain(): Promise<void> {
+    if (this.failed) throw toExportError(this.failed, this.path);
+    if (!this.ws.writableNeedDrain) return;
+    try {
+      await once(this.ws, 'drain');
+    } catch (err) {
+      throw toExportError(err, this.path);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.failed) throw toExportError(this.failed, this.path);
+    if (!this.ws.closed) {
+      const done = once(this.ws, 'close');
+      this.ws.end();
+      try {
+        await done;
+      } catch (err) {
+        throw toExportError(err, this.path);
+      }
+    }
+    if (this.failed) throw toExportError(this.failed, this.path);
+  }
+
+  destroy(): void {
+    this.ws.destroy();
+  }
+}

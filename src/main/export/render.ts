@@ -1,0 +1,123 @@
+/**
+ * What one target becomes in an export: its file kind, the bytes of its file, its YAML
+ * front matter, its Markdown.
+ */
+import type { TargetStatus } from '../../shared/types';
+
+export type FileKind = 'md' | 'txt' | 'json' | 'html';
+
+/** A target that finished with a result; everything else (failed, pending, running) is "not done". */
+export function isDone(t: TargetStatus): boolean {
+  return t.status === 'done';
+}
+
+export function contentOf(t: TargetStatus): string {
+  return t.result?.content ?? '';
+}
+
+/** The name a target goes by: its title, the title its meta found, or its URL. */
+export function titleOf(t: TargetStatus): string {
+  const metaTitle = t.result?.meta?.['title'];
+  if (t.title.trim()) return t.title;
+  if (typeof metaTitle === 'string' && metaTitle.trim()) return metaTitle;
+  return t.url;
+}
+
+function looksLikeJson(s: string): boolean {
+  const c = s.trimStart()[0];
+  if (c !== '{' && c !== '[') return false;
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file kind of a target by what it asked for: a jq program or `meta` gives JSON,
+ * text/raw/links give text, html gives HTML. Markdown is the default mode, and for a JSON
+ * document the pipeline returns pretty JSON instead, so the content decides there.
+ */
+export function defaultKind(t: TargetStatus): FileKind {
+  const o = t.options;
+  if (o?.jq) return 'json';
+  switch (o?.mode) {
+    case 'text':
+    case 'raw':
+    case 'links':
+      return 'txt';
+    case 'meta':
+      return 'json';
+    case 'html':
+      return 'html';
+    default:
+      return looksLikeJson(contentOf(t)) ? 'json' : 'md';
+  }
+}
+
+// YAML's double-quoted scalar is JSON's string plus escapes for what YAML calls
+// non-printable: DEL, C1 controls (NEL U+0085 is a line break in YAML 1.1), U+2028/2029
+// (line breaks in YAML 1.1) and U+FFFE/FFFF. JSON.stringify already escapes C0 controls,
+// quotes, backslashes and lone surrogates.
+function yamlQuote(s: string): string {
+  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function yamlValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return yamlQuote(v);
+  // Objects and arrays as one-line JSON, which is YAML flow syntax, with every string
+  // escaped as above.
+  const json = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  if (json === undefined) return 'null';
+  return json.replace(/[\u007f-\u009f\u2028\u2029\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `key: value` lines, keys and values quoted whenever they are not plain words. */
+export function yamlLines(fields: Record<string, unknown>): string {
+  let out = '';
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    const key = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? k : yamlQuote(k);
+    out += `${key}: ${yamlValue(v)}\n`;
+  }
+  return out;
+}
+
+export function metaFields(t: TargetStatus): Record<string, unknown> {
+  const { url: _url, title: _title, ...rest } = t.result?.meta ?? {};
+  return { url: t.url, title: titleOf(t), ...rest };
+}
+
+export function frontMatter(t: TargetStatus): string {
+  return `---\n${yamlLines(metaFields(t))}---\n\n`;
+}
+
+/** The bytes of a target's own file in a folder or zip export. */
+export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, includeMeta: boolean): string {
+  const content = contentOf(t);
+  if (kind === 'json' && forced) {
+    // --format json: every file is one JSON object, whatever the target's mode produced.
+    const obj: Record<string, unknown> = { url: t.url, title: titleOf(t), content };
+    if (includeMeta) obj['meta'] = t.result?.meta ?? {};
+    return `${JSON.stringify(obj, null, 2)}\n`;
+  }
+  if (kind === 'md' && includeMeta) return frontMatter(t) + content;
+  return content;
+}
+
+/** Markdown inline text that stays text: no emphasis, links, HTML or line breaks. */
+export function mdInline(s: string): string {
+  return s.replace(/\s+/gu, ' ').trim().replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
+}
+
+/** Content shown verbatim in Markdown: a fence longer than any backtick run inside it. */
+export function mdFence(content: string, lang: string): string {
+  let longest = 0;
+  for (const m of content.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}\n`;
+}

@@ -1,0 +1,208 @@
+/**
+ * One writer per export format. Each takes targets one at a time (add), then seals its
+ * output under the final name (finish) or removes every trace of it (abort).
+ */
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { stat } from 'node:fs/promises';
+import { stringify, type Stringifier } from 'csv-stringify';
+import type { TargetStatus } from '../../shared/types';
+import { formatOptionsLine } from '../../shared/urllist/options';
+import { type LayoutSink } from './layout';
+import { fileNameKey, safeFileName } from './names';
+import { OutFile, commit, discard, partialPath, toExportError } from './output';
+import { contentOf, defaultKind, fileBody, isDone, mdFence, mdInline, metaFields, titleOf, yamlLines, type FileKind } from './render';
+
+export interface Writer {
+  add(t: TargetStatus): Promise<void>;
+  /** Seals the output; the number of files and bytes it holds. */
+  finish(): Promise<{ files: number; bytes: number }>;
+  abort(): Promise<void>;
+}
+
+export interface WriterOptions {
+  includeFailed: boolean;
+  includeMeta: boolean;
+  fileKind?: 'md' | 'txt' | 'json';
+}
+
+export const MANIFEST = 'manifest.jsonl';
+export const FAILED_LIST = 'failed.txt';
+
+/** One line of manifest.jsonl. */
+export interface ManifestLine {
+  idx: number;
+  url: string;
+  status: TargetStatus['status'];
+  /** The target's file in the folder, or null when it has none (not done). */
+  file: string | null;
+  bytes: number;
+  error: string;
+  hint: string;
+}
+
+/** The folder layout, into a folder or a zip (the sink decides). */
+export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<Writer> {
+  const taken = new Set([fileNameKey(MANIFEST), fileNameKey(FAILED_LIST)]);
+  let manifest: OutFile;
+  let failedList: OutFile;
+  try {
+    manifest = await sink.openSide(MANIFEST);
+    failedList = await sink.openSide(FAILED_LIST);
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+  let files = 2;
+  return {
+    async add(t) {
+      if (isDone(t)) {
+        const kind: FileKind = o.fileKind ?? defaultKind(t);
+        const name = safeFileName(titleOf(t), taken, kind);
+        const data = Buffer.from(fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
+        await sink.put(name, data);
+        files++;
+        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '' };
+        await manifest.write(`${JSON.stringify(line)}\n`);
+        return;
+      }
+      // failed.txt lists every target that did not finish, so "run the rest again" is one
+      // drop of this file; the manifest lists them only when asked to.
+      await failedList.write(`${formatOptionsLine(t)}\n`);
+      if (o.includeFailed) {
+        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: null, bytes: 0, error: t.error, hint: t.hint };
+        await manifest.write(`${JSON.stringify(line)}\n`);
+      }
+    },
+    async finish() {
+      return { files, bytes: await sink.finish() };
+    },
+    abort: () => sink.abort(),
+  };
+}
+
+/** One JSON object per target: {idx, url, status, content, meta, error, hint}. */
+export async function jsonlWriter(finalPath: string, o: WriterOptions): Promise<Writer> {
+  const out = await OutFile.open(partialPath(finalPath));
+  return {
+    async add(t) {
+      const done = isDone(t);
+      if (!done && !o.includeFailed) return;
+      const obj = {
+        idx: t.idx,
+        url: t.url,
+        status: t.status,
+        content: done ? contentOf(t) : null,
+        meta: done ? (t.result?.meta ?? {}) : null,
+        error: t.error,
+        hint: t.hint,
+      };
+      await out.write(`${JSON.stringify(obj)}\n`);
+    },
+    async finish() {
+      await out.close();
+      await commit(out.path, finalPath);
+      return { files: 1, bytes: out.bytes };
+    },
+    async abort() {
+      out.destroy();
+      await discard(out.path);
+    },
+  };
+}
+
+export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint'] as const;
+
+/**
+ * A CSV summary, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
+ * Excel reads titles in any script. Cells that a spreadsheet would run as a formula
+ * (=, +, -, @ first: titles come from the web) get a leading apostrophe.
+ */
+export async function csvWriter(finalPath: string, o: WriterOptions): Promise<Writer> {
+  const out = await OutFile.open(partialPath(finalPath));
+  const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
+  let failed: unknown = null;
+  csv.on('error', (err) => {
+    failed ??= err;
+  });
+  csv.pipe(out.stream);
+  return {
+    async add(t) {
+      if (failed) throw toExportError(failed, finalPath);
+      const done = isDone(t);
+      if (!done && !o.includeFailed) return;
+      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint];
+      if (!csv.write(row)) await once(csv, 'drain');
+      await out.drain();
+    },
+    async finish() {
+      const closed = once(out.stream, 'close');
+      csv.end();
+      await closed;
+      if (failed) throw toExportError(failed, finalPath);
+      await commit(out.path, finalPath);
+      const { size } = await stat(finalPath);
+      return { files: 1, bytes: size };
+    },
+    async abort() {
+      csv.destroy();
+      out.destroy();
+      await discard(out.path);
+    },
+  };
+}
+
+const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', html: 'html' };
+
+/**
+ * One Markdown file: a title, a table of contents, then each target as a section. The
+ * contents and the sections are streamed to two scratch files while targets come in and
+ * joined at the end, so the table can come first without holding the job in memory.
+ */
+export async function combinedMdWriter(finalPath: string, jobId: string, o: WriterOptions): Promise<Writer> {
+  const main = await OutFile.open(partialPath(finalPath));
+  const toc = await OutFile.open(partialPath(`${finalPath}-toc`));
+  const body = await OutFile.open(partialPath(`${finalPath}-body`));
+  let count = 0;
+  const scratch = [toc, body];
+  return {
+    async add(t) {
+      const done = isDone(t);
+      if (!done && !o.includeFailed) return;
+      count++;
+      const anchor = `target-${t.idx + 1}`;
+      const title = mdInline(titleOf(t)) || mdInline(t.url);
+      await toc.write(`- [${title}](#${anchor})${done ? '' : ` (${t.status})`}\n`);
+      // Percent-encoding < and > keeps the URL inside its <…> autolink.
+      const url = t.url.replace(/</g, '%3C').replace(/>/g, '%3E');
+      let section = `<a id="${anchor}"></a>\n\n## ${title}\n\n<${url}>\n\n`;
+      if (done) {
+        if (o.includeMeta) section += `${mdFence(yamlLines(metaFields(t)), 'yaml')}\n`;
+        const kind = o.fileKind ?? defaultKind(t);
+        const content = contentOf(t);
+        section += kind === 'md' ? content : mdFence(content, FENCE_LANG[kind]);
+      } else {
+        section += `> **${t.status}**${t.error ? `: ${mdInline(t.error)}` : ''}${t.hint ? `  \n> ${mdInline(t.hint)}` : ''}\n`;
+      }
+      await body.write(`${section.replace(/\n*$/, '')}\n\n`);
+    },
+    async finish() {
+      await toc.close();
+      await body.close();
+      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${count} ${count === 1 ? 'target' : 'targets'}\n\n## Contents\n\n`);
+      for await (const chunk of createReadStream(toc.path)) await main.write(chunk as Buffer);
+      await main.write('\n');
+      for await (const chunk of createReadStream(body.path)) await main.write(chunk as Buffer);
+      await main.close();
+      for (const f of scratch) await discard(f.path);
+      await commit(main.path, finalPath);
+      return { files: 1, bytes: main.bytes };
+    },
+    async abort() {
+      for (const f of [main, ...scratch]) {
+        f.destroy();
+        await discard(f.path);
+      }
+    },
+  };
+}

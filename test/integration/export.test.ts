@@ -1,0 +1,375 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SiftError } from '../../src/shared/errors';
+import { parseList } from '../../src/shared/urllist/index';
+import type { Job, Options, TargetStatus } from '../../src/shared/types';
+import { CSV_COLUMNS, exportJob, exportOptionsFromCli, type ExportOptions, type ExportSource, type ManifestLine } from '../../src/main/export/index';
+
+const JOB: Job = {
+  id: 'job-7f3a',
+  caller: 'cli',
+  callerClass: 'cli/batch',
+  status: 'partial',
+  error: '',
+  targetsTotal: 0,
+  targetsDone: 0,
+  targetsFailed: 0,
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_000_000,
+  leaseExpires: 1_800_000_000_000,
+};
+
+interface Spec {
+  url: string;
+  title?: string;
+  status?: TargetStatus['status'];
+  options?: Options;
+  content?: string;
+  meta?: Record<string, unknown>;
+  error?: string;
+  hint?: string;
+}
+
+/** An ExportSource that builds each target when it is read, as the store's cursor does. */
+function source(specs: readonly Spec[]): ExportSource {
+  return {
+    job: { ...JOB, targetsTotal: specs.length },
+    count: () => specs.length,
+    *targets() {
+      for (const [idx, s] of specs.entries()) {
+        const status = s.status ?? 'done';
+        const t: TargetStatus = {
+          idx,
+          url: s.url,
+          options: s.options,
+          status,
+          error: s.error ?? (status === 'failed' ? 'HTTP 404: not found' : ''),
+          hint: s.hint ?? (status === 'failed' ? 'Check the URL.' : ''),
+          bytes: s.content ? Buffer.byteLength(s.content) : 0,
+          title: s.title ?? '',
+          startedAt: null,
+          finishedAt: null,
+        };
+        if (status === 'done') t.result = { content: s.content ?? `content of ${idx}`, meta: s.meta };
+        yield t;
+      }
+    },
+  };
+}
+
+const HOSTILE_SPECS: Spec[] = [
+  { url: 'https://a.example/1', title: '../../etc/passwd' },
+  { url: 'https://a.example/2', title: 'CON' },
+  { url: 'https://a.example/3', title: 'aux.txt', options: { mode: 'text' } },
+  { url: 'https://a.example/4', title: 'nul\u0000byte\u0001\u001f\u007f' },
+  { url: 'https://a.example/5', title: 'T'.repeat(300) },
+  { url: 'https://a.example/6', title: '😀 emoji 👩‍👩‍👧‍👦' },
+  { url: 'https://a.example/7', title: 'Report' },
+  { url: 'https://a.example/8', title: 'report' },
+  { url: 'https://a.example/9', title: 'Report' },
+  { url: 'https://a.example/10?q=../../x', title: '' },
+  { url: 'https://a.example/11', title: 'manifest.jsonl', options: { jq: '.items[] | .name' }, content: '[\n  "a"\n]' },
+  { url: 'https://a.example/12', title: 'json doc', content: '{"k": 1}' },
+  { url: 'https://a.example/13', title: 'page html', options: { mode: 'html' }, content: '<p>hi</p>' },
+  { url: 'https://a.example/14', title: 'failed', options: { mode: 'text' } },
+  { url: 'https://b.example/dead', status: 'failed', options: { pages: '1-5', grep: 'net revenue', context: true } },
+  { url: 'https://b.example/q', status: 'failed', options: { question: 'what does it "cost"?', mode: 'text' } },
+  { url: 'https://b.example/jq', status: 'pending', options: { jq: ".items[] | .name | select(. == \"it's\")", recover: true, context: false } },
+  { url: 'https://b.example/running', status: 'running' },
+  { url: 'https://a.example/15', title: '=HYPERLINK("http://evil")', content: 'formula title' },
+  { url: 'https://a.example/16', title: 'quote "and" comma, and\nnewline', content: 'x' },
+];
+
+/** Every file under dir, as relative paths with '/'. */
+function tree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, rel: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), r);
+      else out.push(r);
+    }
+  };
+  walk(dir, '');
+  return out.sort();
+}
+
+function manifestOf(dir: string): ManifestLine[] {
+  return readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ManifestLine);
+}
+
+/** A failed.txt line read back as SPEC §6 writes list lines: URL, then key or key=value (quoted with " or '). */
+function readListLine(line: string): { url: string; options: Record<string, string | boolean> } {
+  const m = /^(\S+)((?:\s+[a-z]+(?:=(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+))?)*)$/.exec(line);
+  if (!m) throw new Error(`malformed list line: ${line}`);
+  const options: Record<string, string | boolean> = {};
+  for (const o of (m[2] ?? '').matchAll(/([a-z]+)(?:=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+))?/g)) {
+    const [, key = '', raw] = o;
+    if (raw === undefined) options[key] = true;
+    else if (raw === 'false') options[key] = false;
+    else if (raw.startsWith('"')) options[key] = raw.slice(1, -1).replace(/\\(.)/g, '$1');
+    else if (raw.startsWith("'")) options[key] = raw.slice(1, -1);
+    else options[key] = raw;
+  }
+  return { url: m[1] ?? '', options };
+}
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'sift-export-'));
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function run(specs: readonly Spec[], opts: Omit<ExportOptions, 'out'> & { out?: string }) {
+  return exportJob(source(specs), { out: path.join(root, 'out'), ...opts });
+}
+
+describe('folder export', () => {
+  it('writes one file per done target under safe unique names, all inside the folder, and a manifest that matches the files', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'folder', includeFailed: true });
+    expect(s.path).toBe(path.join(root, 'out', 'sift-job-7f3a'));
+    // Nothing but the export folder appeared anywhere under the temp root.
+    expect(tree(root).every((f) => f.startsWith('out/sift-job-7f3a/'))).toBe(true);
+    const files = tree(s.path);
+    const manifest = manifestOf(s.path);
+    const withFile = manifest.filter((m) => m.file !== null);
+    expect(files).toEqual([...withFile.map((m) => m.file ?? ''), 'failed.txt', 'manifest.jsonl'].sort());
+    expect(new Set(files.map((f) => f.toLowerCase())).size).toBe(files.length);
+    for (const m of withFile) {
+      const file = m.file ?? '';
+      expect(file.length).toBeLessThanOrEqual(120);
+      expect(file).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i);
+      expect(statSync(path.join(s.path, file)).size).toBe(m.bytes);
+    }
+    expect(manifest.map((m) => m.idx)).toEqual(HOSTILE_SPECS.map((_, i) => i));
+    expect(manifest.find((m) => m.url === 'https://b.example/dead')).toMatchObject({ status: 'failed', file: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    expect(s).toMatchObject({ targets: HOSTILE_SPECS.length, failed: 4, files: files.length });
+    expect(s.bytes).toBe(files.reduce((n, f) => n + statSync(path.join(s.path, f)).size, 0));
+  });
+
+  it('picks the file kind from the mode: markdown .md, text .txt, jq/meta/JSON content .json, html .html', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'folder' });
+    const byUrl = new Map(manifestOf(s.path).map((m) => [m.url, m.file]));
+    expect(byUrl.get('https://a.example/1')).toMatch(/\.md$/);
+    expect(byUrl.get('https://a.example/3')).toBe('_aux.txt.txt');
+    expect(byUrl.get('https://a.example/11')).toBe('manifest.jsonl.json');
+    expect(byUrl.get('https://a.example/12')).toBe('json doc.json');
+    expect(byUrl.get('https://a.example/13')).toBe('page html.html');
+    // failed.txt is the export's own file; the target named "failed" yields it.
+    expect(byUrl.get('https://a.example/14')).toBe('failed (2).txt');
+    expect(readFileSync(path.join(s.path, 'json doc.json'), 'utf8')).toBe('{"k": 1}');
+    // Without includeFailed the manifest lists only what has a file.
+    expect([...byUrl.values()].every((f) => f !== null)).toBe(true);
+  });
+
+  it('with fileKind json writes every target as one JSON object', async () => {
+    const s = await run(HOSTILE_SPECS.slice(0, 3), { format: 'folder', fileKind: 'json', includeMeta: true });
+    for (const m of manifestOf(s.path)) {
+      const obj = JSON.parse(readFileSync(path.join(s.path, m.file ?? ''), 'utf8')) as Record<string, unknown>;
+      expect(obj).toMatchObject({ url: m.url, content: `content of ${m.idx}` });
+      expect(m.file).toMatch(/\.json$/);
+    }
+  });
+
+  it('writes failed.txt as a list Sift reads back: exactly the failed and unfinished targets with their options', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'folder' });
+    const lines = readFileSync(path.join(s.path, 'failed.txt'), 'utf8').split('\n').filter(Boolean);
+    const notDone = HOSTILE_SPECS.filter((x) => x.status && x.status !== 'done');
+    expect(lines.map(readListLine)).toEqual(notDone.map((x) => ({ url: x.url, options: { ...x.options } })));
+    expect(lines[0]).toBe('https://b.example/dead pages=1-5 grep="net revenue" context');
+    // The shared list parser (what `sift parse` runs) reads it back to exactly these targets.
+    const parsed = parseList(readFileSync(path.join(s.path, 'failed.txt'), 'utf8'), { filename: 'failed.txt' });
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.targets.map((t) => ({ url: t.url, options: t.options ?? {} }))).toEqual(notDone.map((x) => ({ url: x.url, options: x.options ?? {} })));
+  });
+
+  it('puts the meta in YAML front matter that parses back to the same values, hostile strings included', async () => {
+    const require = createRequire(__filename);
+    const yaml = require('js-yaml') as { load(s: string): unknown };
+    const meta = { title: 'a: "b"\n---\nc', note: 'line\u2028sep\u0085nel\u007fdel', nested: { k: ['x', 1, true, null] }, 'odd key: #': 'v', status: 200 };
+    const s = await run([{ url: 'https://a.example/m', title: 'meta', meta, content: '# body\n' }], { format: 'folder', includeMeta: true });
+    const text = readFileSync(path.join(s.path, 'meta.md'), 'utf8');
+    const m = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(text);
+    expect(m).not.toBeNull();
+    expect(yaml.load(m?.[1] ?? '')).toEqual({ url: 'https://a.example/m', title: 'meta', note: meta.note, nested: meta.nested, 'odd key: #': 'v', status: 200 });
+    expect(m?.[2]).toBe('# body\n');
+  });
+
+  it('never overwrites an earlier export folder', async () => {
+    const a = await run(HOSTILE_SPECS.slice(0, 2), { format: 'folder' });
+    const b = await run(HOSTILE_SPECS.slice(0, 2), { format: 'folder' });
+    expect(b.path).toBe(`${a.path} (2)`);
+    expect(tree(a.path)).toEqual(tree(b.path));
+  });
+});
+
+describe('zip export', () => {
+  it('passes unzip -t and holds exactly the folder layout with the same bytes', async (ctx) => {
+    if (spawnSync('unzip', ['-v']).status !== 0) ctx.skip('unzip is not installed: apt-get install -y unzip');
+    const folder = await run(HOSTILE_SPECS, { format: 'folder', includeFailed: true, includeMeta: true });
+    const zip = await run(HOSTILE_SPECS, { format: 'zip', includeFailed: true, includeMeta: true });
+    expect(zip.path).toBe(path.join(root, 'out', 'sift-job-7f3a.zip'));
+    expect(statSync(zip.path).size).toBe(zip.bytes);
+    const test = spawnSync('unzip', ['-t', zip.path], { encoding: 'utf8' });
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+    const x = path.join(root, 'unzipped');
+    mkdirSync(x);
+    // -UU: take the UTF-8 names as stored, not re-encoded by the locale.
+    execFileSync('unzip', ['-q', '-UU', zip.path, '-d', x]);
+    expect(tree(x)).toEqual(tree(folder.path).map((f) => `sift-job-7f3a/${f}`));
+    for (const f of tree(folder.path)) {
+      expect(readFileSync(path.join(x, 'sift-job-7f3a', f)).equals(readFileSync(path.join(folder.path, f))), f).toBe(true);
+    }
+    expect(zip.files).toBe(folder.files);
+  });
+
+  it('writes to the file named by out when it ends in .zip', async () => {
+    const out = path.join(root, 'nested', 'mine.zip');
+    const s = await run(HOSTILE_SPECS.slice(0, 3), { format: 'zip', out });
+    expect(s.path).toBe(out);
+    expect(readdirSync(path.dirname(out))).toEqual(['mine.zip']);
+  });
+});
+
+describe('JSONL and CSV exports', () => {
+  it('writes one JSON object per target with content, meta, error and hint', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'jsonl', includeFailed: true });
+    const rows = readFileSync(s.path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(HOSTILE_SPECS.length);
+    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '' });
+    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    const done = await run(HOSTILE_SPECS, { format: 'jsonl', out: path.join(root, 'done.jsonl') });
+    expect(readFileSync(done.path, 'utf8').trimEnd().split('\n')).toHaveLength(16);
+  });
+
+  it('writes a CSV summary that csv-parse reads back to the same rows', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'csv', includeFailed: true, out: path.join(root, 'summary.csv') });
+    const raw = readFileSync(s.path, 'utf8');
+    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint\r\n')).toBe(true);
+    const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
+    const expected = [...source(HOSTILE_SPECS).targets()].map((t) => {
+      const title = t.title || t.url;
+      return {
+        idx: String(t.idx),
+        url: t.url,
+        status: t.status,
+        // A cell a spreadsheet would evaluate is written with a leading apostrophe.
+        title: /^[=+\-@\t\r]/.test(title) ? `'${title}` : title,
+        bytes: String(t.status === 'done' ? Buffer.byteLength(t.result?.content ?? '') : 0),
+        error: t.error,
+        hint: t.hint,
+      };
+    });
+    expect(Object.keys(rows[0] ?? {})).toEqual([...CSV_COLUMNS]);
+    expect(rows).toEqual(expected);
+  });
+});
+
+describe('combined Markdown export', () => {
+  it('starts with a table of contents whose every link lands on a section, in target order', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'combined-md', includeFailed: true });
+    expect(s.path).toBe(path.join(root, 'out', 'sift-job-7f3a.md'));
+    const md = readFileSync(s.path, 'utf8');
+    const links = [...md.matchAll(/^- \[.*\]\(#(target-\d+)\)/gm)].map((m) => m[1]);
+    const anchors = [...md.matchAll(/^<a id="(target-\d+)"><\/a>$/gm)].map((m) => m[1]);
+    expect(links).toHaveLength(HOSTILE_SPECS.length);
+    expect(anchors).toEqual(links);
+    expect(md.indexOf('## Contents')).toBeLessThan(md.indexOf('<a id="target-1">'));
+    // JSON content is fenced so it renders verbatim; a failed target shows its error.
+    expect(md).toContain('```json\n{"k": 1}\n```');
+    expect(md).toContain('> **failed**: HTTP 404: not found');
+  });
+});
+
+describe('export safety', () => {
+  it('reports an out path blocked by a file as out_not_writable with a hint', async () => {
+    writeFileSync(path.join(root, 'afile'), 'x');
+    const err = await run(HOSTILE_SPECS, { format: 'folder', out: path.join(root, 'afile', 'sub') }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SiftError);
+    expect(err).toMatchObject({ code: 'out_not_writable' });
+    expect((err as SiftError).hint).toMatch(/Choose/);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports a read-only folder as out_not_writable', async () => {
+    const ro = path.join(root, 'ro');
+    mkdirSync(ro, { mode: 0o500 });
+    const err = await run(HOSTILE_SPECS, { format: 'jsonl', out: ro }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'out_not_writable', status: 403 });
+  });
+
+  it('leaves nothing behind when the source fails halfway, in every format', async () => {
+    for (const format of ['folder', 'zip', 'jsonl', 'csv', 'combined-md'] as const) {
+      const src = source(HOSTILE_SPECS);
+      const broken: ExportSource = {
+        ...src,
+        *targets() {
+          let n = 0;
+          for (const t of src.targets()) {
+            if (n++ === 5) throw new Error('database is locked');
+            yield t;
+          }
+        },
+      };
+      const out = path.join(root, format);
+      const err = await exportJob(broken, { format, out }).catch((e: unknown) => e);
+      expect(err, format).toMatchObject({ code: 'export_failed' });
+      expect(readdirSync(out), format).toEqual([]);
+    }
+  });
+
+  it('stops on abort, cleans up and says so', async () => {
+    const ac = new AbortController();
+    const err = await exportJob(source(HOSTILE_SPECS), {
+      format: 'zip',
+      out: path.join(root, 'out'),
+      signal: ac.signal,
+      onProgress: () => ac.abort(),
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'cancelled' });
+    expect(readdirSync(path.join(root, 'out'))).toEqual([]);
+  });
+
+  it('reports progress from 0 to the total, never backwards', async () => {
+    const calls: [number, number][] = [];
+    await run(HOSTILE_SPECS, { format: 'jsonl', onProgress: (d, t) => calls.push([d, t]) });
+    expect(calls[0]).toEqual([0, HOSTILE_SPECS.length]);
+    expect(calls.at(-1)).toEqual([HOSTILE_SPECS.length, HOSTILE_SPECS.length]);
+    for (let i = 1; i < calls.length; i++) expect(calls[i]?.[0]).toBeGreaterThanOrEqual(calls[i - 1]?.[0] ?? 0);
+  });
+});
+
+describe('exportOptionsFromCli', () => {
+  it('maps the CLI format names', () => {
+    expect(exportOptionsFromCli('md')).toEqual({ format: 'folder', fileKind: 'md' });
+    expect(exportOptionsFromCli('txt')).toEqual({ format: 'folder', fileKind: 'txt' });
+    expect(exportOptionsFromCli('json')).toEqual({ format: 'folder', fileKind: 'json' });
+    expect(exportOptionsFromCli('jsonl')).toEqual({ format: 'jsonl' });
+    expect(exportOptionsFromCli('csv')).toEqual({ format: 'csv' });
+    expect(exportOptionsFromCli('combined')).toEqual({ format: 'combined-md' });
+    expect(exportOptionsFromCli('zip')).toEqual({ format: 'zip' });
+  });
+
+  it('refuses an unknown name with bad_format and the valid names', () => {
+    for (const bad of ['pdf', 'MD', '', 'toString', '__proto__']) {
+      const err = (() => {
+        try {
+          exportOptionsFromCli(bad);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toMatchObject({ code: 'bad_format', status: 400 });
+      expect((err as SiftError).hint).toContain('md, txt, json');
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileNameKey, safeFileName } from '../../src/main/export/index';
+import { childPath } from '../../src/main/export/names';
+
+/** Why `name` would fail on Windows, macOS or Linux, or null when it is fine on all three. */
+function portableProblem(name: string): string | null {
+  if (name === '' || name === '.' || name === '..') return 'empty or dot name';
+  // eslint-disable-next-line no-control-regex -- control bytes are what is checked
+  if (/[<>:"/\\|?*\u0000-\u001f\u007f]/.test(name)) return 'character refused by Windows or a path separator';
+  if (/[. ]$/.test(name)) return 'trailing dot or space (Windows drops it)';
+  if (name.startsWith('.')) return 'leading dot (hidden on macOS/Linux)';
+  const base = (name.split('.')[0] ?? '').trimEnd();
+  if (/^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i.test(base)) return 'Windows reserved device name';
+  if (name.length > 120) return `longer than 120 characters (${name.length})`;
+  if (Buffer.byteLength(name) > 255) return 'longer than 255 bytes (Linux)';
+  if (name.normalize('NFD').length > 255) return 'longer than 255 UTF-16 units in NFD (macOS)';
+  if (Buffer.from(name, 'utf8').toString('utf8') !== name) return 'not valid UTF-16 (lone surrogate)';
+  if (/[\u202a-\u202e\u2066-\u2069]/.test(name)) return 'bidi control (spoofs the extension)';
+  return null;
+}
+
+const HOSTILE = [
+  '../../etc/passwd',
+  '..',
+  '.',
+  '/',
+  'C:\\Windows\\system32',
+  'CON',
+  'con',
+  'aux.txt',
+  'AUX',
+  'NUL .txt',
+  'nul',
+  'COM1',
+  'lpt9.md',
+  'COM¹',
+  'a\u0000b',
+  '\u0001\u0002\u001f\u007f',
+  'x'.repeat(300),
+  '😀'.repeat(300),
+  '한'.repeat(300),
+  '👩‍👩‍👧‍👦 family',
+  'Report',
+  'report',
+  'REPORT',
+  'Report',
+  'Straße',
+  'STRASSE',
+  'trailing dots...',
+  'trailing spaces   ',
+  '   ',
+  '',
+  'a<b>c:d"e/f\\g|h?i*j',
+  '\u202etxt.exe',
+  '\ud800 lone surrogate',
+  'https://www.example.org/a/b/c.pdf?x=1&y=2#frag',
+  'https://example.org/',
+  'https://example.org/%2e%2e/%2e%2e/etc/passwd',
+  'manifest.jsonl',
+  'failed',
+];
+
+describe('safeFileName', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-names-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('turns hostile titles and URLs into names valid on Windows, macOS and Linux, unique case-insensitively, that stay inside the folder', () => {
+    const taken = new Set<string>([fileNameKey('manifest.jsonl'), fileNameKey('failed.txt')]);
+    const names = HOSTILE.map((t) => safeFileName(t, taken, 'md'));
+    for (const [i, n] of names.entries()) {
+      expect(portableProblem(n), `${JSON.stringify(HOSTILE[i])} → ${JSON.stringify(n)}`).toBeNull();
+      expect(n.endsWith('.md')).toBe(true);
+      expect(path.dirname(path.resolve(dir, n))).toBe(path.resolve(dir));
+    }
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+    // Real files: every name is created as is and reads back as the same single entry.
+    for (const n of names) writeFileSync(childPath(dir, n), n, { flag: 'wx' });
+    expect(readdirSync(dir).sort()).toEqual([...names].sort());
+  });
+
+  it('prefixes Windows device names whatever their case or extension', () => {
+    const taken = new Set<string>();
+    expect(safeFileName('CON', taken, 'md')).toBe('_CON.md');
+    expect(safeFileName('aux.txt', taken, 'txt')).toBe('_aux.txt.txt');
+    expect(safeFileName('NUL .txt', taken, 'md')).toBe('_NUL .txt.md');
+  });
+
+  it('numbers duplicates and names that differ only in case before the extension', () => {
+    const taken = new Set<string>();
+    expect(['Report', 'report', 'REPORT', 'Report'].map((t) => safeFileName(t, taken, '.md'))).toEqual([
+      'Report.md',
+      'report (2).md',
+      'REPORT (3).md',
+      'Report (4).md',
+    ]);
+  });
+
+  it('cuts long titles to 120 characters with the extension, never inside an emoji', () => {
+    const n = safeFileName('😀'.repeat(300), new Set(), 'md');
+    expect(n.length).toBeLessThanOrEqual(120);
+    expect(n).toMatch(/^(😀)+\.md$/u);
+    const long = safeFileName('x'.repeat(300), new Set([fileNameKey(`${'x'.repeat(117)}.md`)]), 'md');
+    expect(long).toBe(`${'x'.repeat(113)} (2).md`);
+  });
+
+  it('names a URL by its host and path', () => {
+    expect(safeFileName('https://www.example.org/a/b/c.pdf?x=1', new Set(), 'txt')).toBe('example.org a b c.pdf x=1.txt');
+  });
+
+  it('gives 10,000 identical titles distinct names quickly', () => {
+    const taken = new Set<string>();
+    const t0 = Date.now();
+    for (let i = 0; i < 10_000; i++) safeFileName('Home', taken, 'md');
+    expect(taken.size).toBe(10_000);
+    // Probing from " (2)" every time would be 50 million lookups; the counter makes it 10,000.
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('keeps any string portable and unique (fuzzed)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom(...HOSTILE)), { maxLength: 40 }), fc.constantFrom('md', 'txt', 'json', 'html'), (titles, ext) => {
+        const taken = new Set<string>();
+        const names = titles.map((t) => safeFileName(t, taken, ext));
+        for (const n of names) {
+          expect(portableProblem(n)).toBeNull();
+          expect(path.dirname(path.resolve(dir, n))).toBe(path.resolve(dir));
+        }
+        expect(new Set(names.map(fileNameKey)).size).toBe(names.length);
+        expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('childPath', () => {
+  it('refuses a name that would leave the folder', () => {
+    expect(() => childPath('/tmp/x', '../y')).toThrow(/outside the export folder/);
+    expect(() => childPath('/tmp/x', 'a/b')).toThrow(/outside the export folder/);
+    expect(() => childPath('/tmp/x', '/etc/passwd')).toThrow(/outside the export folder/);
+    expect(childPath('/tmp/x', 'a.md')).toBe(path.resolve('/tmp/x/a.md'));
+  });
+});
