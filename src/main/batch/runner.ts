@@ -260,7 +260,7 @@ export class Runner {
     let bytes = 0;
     if (err === undefined) {
       if (typeof result?.content !== 'string') {
-        err = internalTargetError(new TypeError('fetch function returned no content'));
+        err = new TypeError('fetch function returned no content');
       } else {
         bytes = Buffer.byteLength(result.content);
         if (bytes > this.cfg.maxBytes) err = tooLongTargetError(bytes, this.cfg.maxBytes);
