@@ -1,5 +1,9 @@
 import type { Command } from '../command';
 import { parseCommand } from './parse';
+import { fetchCommand } from './fetch';
+import { extractCommand } from './extract';
+import { batchCommand } from './batch';
+import { cancelCommand, exportCommand, jobsCommand, statusCommand } from './jobs';
 
 /** Every `sift` subcommand, in the order `sift --help` lists them. */
-export const commands: Command[] = [parseCommand];
+export const commands: Command[] = [fetchCommand, extractCommand, parseCommand, batchCommand, jobsCommand, statusCommand, cancelCommand, exportCommand];

@@ -3,7 +3,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import type { Socket } from 'node:net';
 import { FetchError, timeoutError } from './errors';
-import { checkAddress, guardedLookup, resolveGuarded, type Resolver } from './guard';
+import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
 
@@ -86,7 +86,7 @@ export class HttpClient {
     const combined = AbortSignal.any([signal, deadline]);
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
-      await resolveGuarded(url.hostname, s, () => Promise.resolve([]));
+      if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver);
       let res: Dispatcher.ResponseData;
       try {
         res = await request(url, {

@@ -17,8 +17,8 @@ export interface FetcherDeps {
   /** Name resolution; tests inject one so no test asks a real DNS server. */
   lookup?: (hostname: string) => Promise<ResolvedAddress[]>;
   now?: () => number;
-  /** One structured line per target; never carries a URL or host name. */
-  log?: (line: Record<string, unknown>) => void;
+  /** One structured line per target; never carries a URL or host name. A function or a pino logger. */
+  log?: ((line: Record<string, unknown>) => void) | { info(obj: object, msg?: string): void };
   /** Worker threads for PDFs (default 2: the machines Sift targets have 2+ cores). */
   pdfWorkers?: number;
 }
@@ -51,7 +51,11 @@ function checkOptions(options: unknown): Options {
 export function createFetcher(initial: Partial<FetchSettings> = {}, deps: FetcherDeps = {}): Fetcher {
   let settings: FetchSettings = { ...defaultFetchSettings(), ...initial };
   const now = deps.now ?? Date.now;
-  const log = deps.log ?? (() => {});
+  const sink = deps.log;
+  const log = (line: Record<string, unknown>): void => {
+    if (typeof sink === 'function') sink(line);
+    else if (sink) sink.info(line, 'fetch');
+  };
   const client = new HttpClient(() => settings, deps.lookup ?? systemResolver);
   const gate = new Gate(settings.gateSize, settings.gateWaitMs);
   const pdf = new PdfPool(deps.pdfWorkers ?? 2);

@@ -35,8 +35,9 @@ export function blockedReason(address: string): string | null {
   }
   if (ip.kind() === 'ipv6') {
     const v6 = ip as ipaddr.IPv6;
-    const range = v6.range();
     const bytes = v6.toByteArray();
+    // ::/96 (IPv4-compatible, deprecated) is not one of ipaddr's ranges; judge the IPv4 inside.
+    const range = bytes.slice(0, 12).every((b) => b === 0) ? 'ipv4Mapped' : v6.range();
     if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') {
       // '::' and '::1' also fall in ::/96; they are unspecified and loopback, not IPv4.
       if (bytes.slice(0, 15).every((b) => b === 0) && (bytes[15] ?? 0) <= 1) return 'unspecified or loopback address';
@@ -65,6 +66,8 @@ export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
 }
 
 const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
+
+export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bare(hostname));
 
 /** Throws 403 when an address may not be connected to under the policy. */
 export function checkAddress(address: string, hostname: string, policy: GuardPolicy): void {

@@ -51,7 +51,7 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   const declared = mediaType(contentType);
   const sniffed = sniffBody(buf);
   if (sniffed === 'application/pdf') return 'pdf';
-  if (sniffed && !kindOf(sniffed)) throw unsupported(declared && declared !== 'application/octet-stream' ? declared : sniffed);
+  if (sniffed && !kindOf(sniffed)) throw unsupported(sniffed === 'application/octet-stream' && declared ? declared : sniffed);
   const fromHeader = kindOf(declared);
   if (fromHeader === 'pdf') {
     // Declared a PDF but the bytes are not one: say what it really is, or fail as malformed.

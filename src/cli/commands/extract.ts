@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from '../command';
+import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
+import { EXIT, UsageError } from '../io';
+import { FetchError } from '../../main/fetch';
+import { cliFetcher, printOutcome } from './fetch';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xhtml': 'application/xhtml+xml',
+  '.pdf': 'application/pdf',
+  '.json': 'application/json',
+  '.txt': 'text/plain',
+  '.text': 'text/plain',
+  '.md': 'text/markdown',
+  '.csv': 'text/csv',
+  '.log': 'text/plain',
+};
+
+/** The content type a file's extension implies; '' lets the sniffer decide. */
+export const typeForFile = (file: string): string => TYPES[path.extname(file).toLowerCase()] ?? '';
+
+export const extractCommand: Command = {
+  name: 'extract',
+  summary: 'extract local files (html, pdf, json, txt) without fetching',
+  usage: [
+    'usage: sift extract FILE... [options] [--json]',
+    '',
+    'Extracts local files as sift fetch would extract them from the web. The type comes from',
+    'the extension (.html .pdf .json .txt .md), else from the first bytes.',
+    '',
+    'options: --mode M --question Q --pages P --grep RE --jq PROG --context --json',
+    '--json: one line per file, in order: {"url":FILE,"ok":true,"content","meta"} or {"url":FILE,"ok":false,"status","error","hint"}',
+    'exit codes: 0 all ok, 1 some file failed, 2 bad usage or an unreadable file, 130 interrupted',
+  ].join('\n'),
+  async run(argv, io, signal) {
+    const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });
+    if (positionals.length === 0) throw new UsageError('missing FILE');
+    if (values.recover) throw new UsageError('--recover needs a URL; local files have no archived copy');
+    const options = optionsFromFlags(values);
+    const json = values.json === true;
+    const fetcher = cliFetcher(values, io);
+    let code: number = EXIT.ok;
+    try {
+      for (const file of positionals) {
+        if (signal.aborted) return EXIT.interrupted;
+        let buf: Buffer;
+        try {
+          buf = await readFile(path.resolve(io.cwd, file));
+        } catch (err) {
+          const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as NodeJS.ErrnoException).code === 'EISDIR' ? 'is a directory' : 'cannot read it';
+          printOutcome(io, json, file, { error: new FetchError(400, `cannot read ${file}: ${why}`, 'Check the path.', 'bad_input') }, 'extract');
+          code = EXIT.usage;
+          continue;
+        }
+        try {
+          const url = `file://${path.resolve(io.cwd, file)}`;
+          const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: { name: 'cli' }, url, signal });
+          printOutcome(io, json, file, { result }, 'extract');
+        } catch (error) {
+          if (signal.aborted && !(error instanceof FetchError)) return EXIT.interrupted;
+          printOutcome(io, json, file, { error }, 'extract');
+          if (code === EXIT.ok) code = EXIT.someFailed;
+        }
+      }
+      return code;
+    } finally {
+      await fetcher.close();
+    }
+  },
+};

@@ -1,0 +1,70 @@
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from '../command';
+import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
+import { EXIT, UsageError, type CliIO } from '../io';
+import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
+import { toErrorInfo } from '../../shared/errors';
+import type { Result } from '../../shared/types';
+
+/** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
+export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
+  if ('result' in outcome) {
+    if (json) io.stdout.write(`${JSON.stringify({ url, ok: true, content: outcome.result.content, meta: outcome.result.meta ?? {} })}\n`);
+    else io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
+    return;
+  }
+  const info = toErrorInfo(outcome.error);
+  if (json) io.stdout.write(`${JSON.stringify({ url, ok: false, status: info.status, error: info.message, hint: info.hint })}\n`);
+  else io.stderr.write(`sift ${cmd}: ${url}: ${info.message} (${info.status})${info.hint ? `\n  ${info.hint}` : ''}\n`);
+}
+
+/** The fetcher a CLI command uses: --allow-private, and --log appending JSON lines. */
+export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher {
+  const logPath = typeof values.log === 'string' ? path.resolve(io.cwd, values.log) : '';
+  return createFetcher(
+    { allowPrivate: values['allow-private'] === true },
+    { log: logPath ? (line) => appendFileSync(logPath, `${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : undefined },
+  );
+}
+
+export const fetchCommand: Command = {
+  name: 'fetch',
+  summary: 'fetch one URL and print what is behind it',
+  usage: [
+    'usage: sift fetch URL [options] [--json]',
+    '',
+    'Fetches one URL and prints the extracted content on stdout.',
+    '',
+    '  --mode M          markdown (default), text, html, raw, links or meta',
+    '  --question Q, -q  the passages that best answer Q',
+    '  --pages P         PDF pages, e.g. 1-3,7,10-',
+    '  --grep RE         the lines matching a JavaScript regular expression',
+    '  --jq PROG         a jq program over a JSON document',
+    '  --context         with --grep/--question: the lines or passages around each hit',
+    '  --recover         on 404/410/5xx/timeout, extract an archived snapshot instead',
+    '  --allow-private   let private and loopback addresses through the guard',
+    '  --log PATH        append JSON log lines to PATH',
+    '  --json            one JSON line: {"url","ok":true,"content","meta"} or {"url","ok":false,"status","error","hint"}',
+    '',
+    'exit codes: 0 ok, 1 the target failed, 2 bad usage or URL, 130 interrupted',
+  ].join('\n'),
+  async run(argv, io, signal) {
+    const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });
+    if (positionals.length !== 1) throw new UsageError(positionals.length ? 'takes exactly one URL (use sift batch for a list)' : 'missing URL');
+    const url = positionals[0] as string;
+    const options = optionsFromFlags(values);
+    const fetcher = cliFetcher(values, io);
+    try {
+      const result = await fetcher.fetchTarget(signal, { name: 'cli' }, { url, options });
+      printOutcome(io, values.json === true, url, { result }, 'fetch');
+      return EXIT.ok;
+    } catch (error) {
+      if (signal.aborted && !(error instanceof FetchError)) return EXIT.interrupted;
+      printOutcome(io, values.json === true, url, { error }, 'fetch');
+      return error instanceof FetchError && error.status === 400 ? EXIT.usage : EXIT.someFailed;
+    } finally {
+      await fetcher.close();
+    }
+  },
+};

@@ -1,0 +1,466 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import type { ServerResponse } from 'node:http';
+import iconv from 'iconv-lite';
+import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
+import type { Result, Target } from '../../src/shared/types';
+import { fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+import { numberedPdf } from '../helpers/fetch-pdf';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>The Tide Report</title>
+<meta name="description" content="How tides work">
+<meta property="og:title" content="Tides, explained"><meta name="twitter:card" content="summary">
+<meta property="article:published_time" content="2024-05-01T10:00:00Z">
+<link rel="canonical" href="/tides"></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>The Tide Report</h1>
+<p>${'The moon pulls the oceans and the water rises on the near side of the earth. '.repeat(6)}</p>
+<p>Tables of high water are printed every year. See <a href="/tables#2024">the tables</a> and <a href="https://tides.example/">the archive</a>.</p>
+<table><thead><tr><th>Port</th><th>High water</th></tr></thead><tbody><tr><td>Brest</td><td>06:12</td></tr><tr><td>Dover</td><td>07:40</td></tr></tbody></table>
+<p>${'Spring tides come with the full and the new moon, when the sun and moon align. '.repeat(6)}</p>
+<p>${'Neap tides are weaker: the sun and the moon pull at right angles to each other. '.repeat(6)}</p>
+</article><footer>© tides</footer></body></html>`;
+
+let srv: TestServer;
+let f: Fetcher;
+const target = (path: string, options: Target['options'] = {}): Target => ({ url: `${srv.origin}${path}`, options });
+const caller = { name: 'test' };
+const get = (path: string, options: Target['options'] = {}): Promise<Result> => f.fetchTarget(new AbortController().signal, caller, target(path, options));
+const fail = (p: Promise<unknown>): Promise<FetchError> =>
+  p.then(
+    () => {
+      throw new Error('expected a FetchError');
+    },
+    (e: unknown) => {
+      if (!(e instanceof FetchError)) throw e;
+      return e;
+    },
+  );
+
+function fetcher(s: Partial<FetchSettings> = {}, table: Record<string, string[]> = {}): Fetcher {
+  return createFetcher({ allowPrivate: true, ...s }, { lookup: fixedResolver(table) });
+}
+
+beforeAll(async () => {
+  srv = await startServer({
+    '/article': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
+    '/doc.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(4, 'Four Pages')),
+    '/data.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"name":"a","n":1},{"name":"b","n":2}],"next":"https://api.example/p2"}'),
+    '/notes.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('alpha line\nbeta line\ngamma https://x.example/doc\ndelta\nepsilon alpha\n'),
+  });
+  f = fetcher();
+});
+afterAll(async () => {
+  await f.close();
+  await srv.close();
+});
+
+describe('HTML', () => {
+  it('returns the readable article as markdown with a GFM table, and meta', async () => {
+    const r = await get('/article');
+    // Readability prefers og:title to <title>.
+    expect(r.content).toMatch(/^# Tides, explained\n/);
+    expect(r.content).toContain('| Port | High water |');
+    expect(r.content).toContain('[the tables](' + srv.origin + '/tables#2024)');
+    expect(r.content).not.toContain('© tides');
+    expect(r.meta).toMatchObject({ url: `${srv.origin}/article`, final_url: `${srv.origin}/article`, status: 200, content_type: 'text/html', title: 'Tides, explained', recovered: false });
+    expect(r.meta?.bytes).toBe(Buffer.byteLength(ARTICLE));
+    expect(typeof r.meta?.fetched_ms).toBe('number');
+  });
+  it('returns text without markup and html without the page chrome', async () => {
+    const t = await get('/article', { mode: 'text' });
+    expect(t.content).toContain('Spring tides come with the full');
+    expect(t.content).not.toMatch(/[<>|#]/);
+    const h = await get('/article', { mode: 'html' });
+    expect(h.content).toContain('<table');
+    expect(h.content).not.toContain('<nav');
+  });
+  it('returns raw as the body itself', async () => {
+    expect((await get('/article', { mode: 'raw' })).content).toBe(ARTICLE);
+  });
+  it('returns links absolute, without fragments, deduplicated, one per line', async () => {
+    const r = await get('/article', { mode: 'links' });
+    expect(r.content.split('\n')).toEqual([`${srv.origin}/`, `${srv.origin}/about`, `${srv.origin}/tables`, 'https://tides.example/']);
+  });
+  it('returns meta as JSON with description, canonical, language, published time, og and twitter', async () => {
+    const m = JSON.parse((await get('/article', { mode: 'meta' })).content) as Record<string, unknown>;
+    expect(m).toMatchObject({
+      title: 'The Tide Report',
+      description: 'How tides work',
+      canonical: `${srv.origin}/tides`,
+      language: 'en',
+      published_time: '2024-05-01T10:00:00Z',
+      og: { title: 'Tides, explained' },
+      twitter: { card: 'summary' },
+    });
+  });
+  it('greps lines with grep -C context separators and counts matches', async () => {
+    const r = await get('/article', { mode: 'text', grep: 'tides? come|Neap', context: true });
+    expect(r.meta?.matches).toBe(2);
+    expect(r.content).toContain('Spring tides');
+    const plain = await get('/article', { mode: 'text', grep: 'Dover' });
+    expect(plain.content).toBe('Dover\t07:40'.replace('\t', plain.content.includes('\t') ? '\t' : ' '));
+  });
+  it('answers a question with the best passages in document order', async () => {
+    const r = await get('/article', { mode: 'text', question: 'what are neap tides?' });
+    expect(r.meta?.passages).toBeGreaterThan(0);
+    expect(r.content.split('\n\n')[0]).not.toBe('');
+    expect(r.content).toContain('Neap tides are weaker');
+  });
+});
+
+describe('PDF', () => {
+  it('extracts every page as text, with page counts in meta', async () => {
+    const r = await get('/doc.pdf');
+    expect(r.content).toContain('Page 1 of 4');
+    expect(r.content).toContain('item4');
+    expect(r.meta).toMatchObject({ content_type: 'application/pdf', pages_total: 4, pages_returned: 4, title: 'Four Pages' });
+  });
+  it('selects pages', async () => {
+    const r = await get('/doc.pdf', { pages: '2,4-' });
+    expect(r.content).not.toContain('Page 1 of 4');
+    expect(r.content).toContain('Page 2 of 4');
+    expect(r.content).toContain('Page 4 of 4');
+    expect(r.meta).toMatchObject({ pages_total: 4, pages_returned: 2 });
+  });
+  it('rejects a bad page selection with 422 and the syntax', async () => {
+    const e = await fail(get('/doc.pdf', { pages: '3-1' }));
+    expect(e.status).toBe(422);
+    expect(e.hint).toContain('1-3,7,10-');
+  });
+  it('refuses a PDF over the page limit without a selection: 422 "document too long: N pages"', async () => {
+    const small = fetcher({ maxPdfPages: 3 });
+    try {
+      const e = await fail(small.fetchTarget(new AbortController().signal, caller, target('/doc.pdf')));
+      expect(e.status).toBe(422);
+      expect(e.msg).toBe('document too long: 4 pages');
+      expect(e.hint).toMatch(/pages=/);
+      const ok = await small.fetchTarget(new AbortController().signal, caller, target('/doc.pdf', { pages: '1-2' }));
+      expect(ok.meta?.pages_returned).toBe(2);
+    } finally {
+      await small.close();
+    }
+  });
+  it('serves html, links, meta, grep and question modes on a PDF', async () => {
+    expect((await get('/doc.pdf', { mode: 'html' })).content).toContain('<section data-page="3"><pre>Page 3 of 4');
+    expect(JSON.parse((await get('/doc.pdf', { mode: 'meta' })).content)).toMatchObject({ title: 'Four Pages', pages_total: 4 });
+    expect((await get('/doc.pdf', { mode: 'links' })).content).toBe('');
+    const g = await get('/doc.pdf', { grep: 'item[23]\\b' });
+    expect(g.content.split('\n')).toEqual(['The word for page 2 is item2.', 'The word for page 3 is item3.']);
+    const q = await get('/doc.pdf', { question: 'item3' });
+    expect(q.content).toContain('item3');
+    expect(q.content).not.toContain('item1');
+  });
+});
+
+describe('JSON and text', () => {
+  it('pretty-prints JSON, and runs jq with jq semantics', async () => {
+    expect((await get('/data.json')).content).toBe(JSON.stringify(JSON.parse('{"items":[{"name":"a","n":1},{"name":"b","n":2}],"next":"https://api.example/p2"}'), null, 2));
+    expect((await get('/data.json', { jq: '.items[] | .name' })).content).toBe('"a"\n"b"');
+    expect((await get('/data.json', { jq: '[.items[].n] | add' })).content).toBe('3');
+    expect((await get('/data.json', { mode: 'links' })).content).toBe('https://api.example/p2');
+    expect(JSON.parse((await get('/data.json', { mode: 'meta' })).content)).toEqual({ type: 'object', keys: ['items', 'next'] });
+  });
+  it('fails a jq compile error with 422 and jq’s own message', async () => {
+    const e = await fail(get('/data.json', { jq: '.items[' }));
+    expect(e.status).toBe(422);
+    expect(e.msg).toMatch(/compile error/);
+  });
+  it('fails jq on a non-JSON document with 422 and a hint', async () => {
+    const e = await fail(get('/notes.txt', { jq: '.' }));
+    expect(e.status).toBe(422);
+    expect(e.hint).toMatch(/jq/);
+  });
+  it('returns text as is, greps it, and finds its links', async () => {
+    expect((await get('/notes.txt')).content).toBe('alpha line\nbeta line\ngamma https://x.example/doc\ndelta\nepsilon alpha\n');
+    const g = await get('/notes.txt', { grep: 'alpha' });
+    expect(g.content).toBe('alpha line\nepsilon alpha');
+    expect(g.meta?.matches).toBe(2);
+    expect((await get('/notes.txt', { mode: 'links' })).content).toBe('https://x.example/doc');
+  });
+  it('fails an invalid grep expression with 422', async () => {
+    expect((await fail(get('/notes.txt', { grep: '(unclosed' }))).status).toBe(422);
+  });
+});
+
+describe('charsets', () => {
+  const body = (buf: Buffer, type: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': type }).end(buf);
+  it('decodes windows-1252 from the header', async () => {
+    srv.route('/cp1252', body(iconv.encode('café – “quoted”', 'windows-1252'), 'text/plain; charset=windows-1252'));
+    expect((await get('/cp1252')).content).toBe('café – “quoted”');
+  });
+  it('decodes Shift_JIS from the header', async () => {
+    srv.route('/sjis', body(iconv.encode('日本語のテキスト', 'Shift_JIS'), 'text/plain; charset=Shift_JIS'));
+    expect((await get('/sjis')).content).toBe('日本語のテキスト');
+  });
+  it('decodes UTF-8 with a BOM and drops the BOM', async () => {
+    srv.route('/bom', body(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve', 'utf8')]), 'text/plain'));
+    expect((await get('/bom')).content).toBe('naïve');
+  });
+  it('decodes from a meta charset when the header has none', async () => {
+    const html = `<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><p>cr\xe8me br\xfbl\xe9e</p></body></html>`;
+    srv.route('/meta-cs', body(Buffer.from(html, 'latin1'), 'text/html'));
+    const r = await get('/meta-cs', { mode: 'text' });
+    expect(r.content).toContain('crème brûlée');
+    expect(r.meta?.title).toBe('Café');
+    const sj = `<html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis"><title>t</title></head><body><p>`;
+    srv.route('/meta-sjis', body(Buffer.concat([Buffer.from(sj), iconv.encode('東京の天気', 'Shift_JIS'), Buffer.from('</p></body></html>')]), 'text/html'));
+    expect((await get('/meta-sjis', { mode: 'text' })).content).toContain('東京の天気');
+  });
+});
+
+describe('redirects', () => {
+  it('follows a chain and reports the final URL', async () => {
+    srv.route('/r1', (_q, r) => r.writeHead(301, { location: '/r2' }).end());
+    srv.route('/r2', (_q, r) => r.writeHead(302, { location: `${srv.origin}/r3` }).end());
+    srv.route('/r3', (_q, r) => r.writeHead(307, { location: 'notes.txt' }).end());
+    const r = await get('/r1');
+    expect(r.meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 3 });
+  });
+  it('stops a loop after 10 redirects with 502', async () => {
+    srv.route('/loop', (_q, r) => r.writeHead(302, { location: '/loop' }).end());
+    const before = srv.hits.length;
+    const e = await fail(get('/loop'));
+    expect(e.status).toBe(502);
+    expect(e.msg).toMatch(/too many redirects/);
+    expect(srv.hits.length - before).toBe(11);
+  });
+  it('blocks a redirect to a private address with 403 before connecting', async () => {
+    const guarded = fetcher({ allowPrivate: false, allowHosts: ['site.test'] }, { 'site.test': ['127.0.0.1'], 'inner.test': ['127.0.0.1'] });
+    try {
+      srv.route('/to-private', (_q, r) => r.writeHead(302, { location: `${srv.origin}/secret` }).end());
+      srv.route('/to-private-name', (_q, r) => r.writeHead(302, { location: `http://inner.test:${srv.port}/secret` }).end());
+      srv.route('/secret', (_q, r) => r.end('secret'));
+      const url = (p: string) => ({ url: `http://site.test:${srv.port}${p}` });
+      expect((await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-private')))).status).toBe(403);
+      expect((await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-private-name')))).status).toBe(403);
+      expect(srv.hits.filter((h) => h === '/secret')).toHaveLength(0);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('the guard end to end', () => {
+  it('blocks a name resolving to loopback before any request, and allow-private lets it through', async () => {
+    const table = { 'intranet.test': ['127.0.0.1'] };
+    const strict = fetcher({ allowPrivate: false }, table);
+    const open = fetcher({ allowPrivate: true }, table);
+    try {
+      srv.route('/intranet', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('inside'));
+      const t = { url: `http://intranet.test:${srv.port}/intranet` };
+      const e = await fail(strict.fetchTarget(new AbortController().signal, caller, t));
+      expect(e).toMatchObject({ status: 403, code: 'blocked' });
+      expect(srv.hits).not.toContain('/intranet');
+      expect((await open.fetchTarget(new AbortController().signal, caller, t)).content).toBe('inside');
+    } finally {
+      await strict.close();
+      await open.close();
+    }
+  });
+  it('does not let proxy environment variables route around the guard', async () => {
+    const proxy = await startServer();
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+    process.env.HTTP_PROXY = proxy.origin;
+    process.env.http_proxy = proxy.origin;
+    const strict = fetcher({ allowPrivate: false }, { 'public.test': ['127.0.0.1'] });
+    try {
+      const e = await fail(strict.fetchTarget(new AbortController().signal, caller, { url: `http://public.test:${srv.port}/notes.txt` }));
+      expect(e.status).toBe(403);
+      expect(proxy.hits).toHaveLength(0);
+    } finally {
+      process.env.HTTP_PROXY = saved.HTTP_PROXY;
+      process.env.http_proxy = saved.http_proxy;
+      if (saved.HTTP_PROXY === undefined) delete process.env.HTTP_PROXY;
+      if (saved.http_proxy === undefined) delete process.env.http_proxy;
+      await strict.close();
+      await proxy.close();
+    }
+  });
+  it('fails an unknown name with 502 and a refused connection with 502', async () => {
+    expect(await fail(f.fetchTarget(new AbortController().signal, caller, { url: 'http://nowhere.test/' }))).toMatchObject({ status: 502, code: 'dns' });
+    const gone = await startServer();
+    const port = gone.port;
+    await gone.close();
+    expect((await fail(f.fetchTarget(new AbortController().signal, caller, { url: `http://127.0.0.1:${port}/` }))).status).toBe(502);
+  });
+});
+
+describe('bad URLs and options', () => {
+  it.each([
+    ['', /empty/],
+    ['example.org/page', /absolute/],
+    ['ftp://example.org/file', /scheme ftp/],
+    ['file:///etc/passwd', /scheme file/],
+    ['javascript:alert(1)', /scheme javascript/],
+    ['http://user:pw@example.org/', /credentials/],
+    [`https://example.org/${'a'.repeat(8200)}`, /8192 bytes/],
+  ])('rejects a bad URL (%#) with 400 and a hint', async (url, why) => {
+    const e = await fail(f.fetchTarget(new AbortController().signal, caller, { url }));
+    expect(e.status).toBe(400);
+    expect(e.msg).toMatch(why);
+    expect(e.hint).not.toBe('');
+  });
+  it('rejects an unknown mode with 422', async () => {
+    const e = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/notes.txt`, options: { mode: 'pdf' as 'text' } }));
+    expect(e.status).toBe(422);
+  });
+});
+
+describe('hostile and slow servers', () => {
+  it('times out stalled headers with 504', async () => {
+    srv.route('/stall', () => {});
+    const quick = fetcher({ headersTimeoutMs: 300 });
+    try {
+      const e = await fail(quick.fetchTarget(new AbortController().signal, caller, target('/stall')));
+      expect(e).toMatchObject({ status: 504, code: 'timeout' });
+    } finally {
+      await quick.close();
+    }
+  });
+  it('stops a body trickled past the deadline with 504', async () => {
+    srv.route('/trickle', (_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/plain' });
+      const t = setInterval(() => r.write('.'), 50);
+      r.on('close', () => clearInterval(t));
+    });
+    const quick = fetcher({ deadlineMs: 700 });
+    try {
+      const started = Date.now();
+      const e = await fail(quick.fetchTarget(new AbortController().signal, caller, target('/trickle')));
+      expect(e.status).toBe(504);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await quick.close();
+    }
+  });
+  it('fails a connection reset mid-body with 502', async () => {
+    srv.route('/reset', (q, r) => {
+      r.writeHead(200, { 'content-type': 'text/plain', 'content-length': '10000' });
+      r.write('x'.repeat(1000), () => setTimeout(() => q.socket.destroy(), 20));
+    });
+    expect(await fail(get('/reset'))).toMatchObject({ status: 502 });
+  });
+  it('stops a gzip bomb at the decompressed-size cap with 422', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x61));
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    srv.route('/bomb', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(bomb));
+    const capped = fetcher({ maxBodyBytes: 1024 * 1024 });
+    try {
+      const e = await fail(capped.fetchTarget(new AbortController().signal, caller, target('/bomb')));
+      expect(e).toMatchObject({ status: 422, code: 'too_long' });
+      expect(e.msg).toMatch(/^document too long/);
+    } finally {
+      await capped.close();
+    }
+  });
+  it('decompresses a gzip body under the cap', async () => {
+    srv.route('/gz', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('hello gzip')));
+    expect((await get('/gz')).content).toBe('hello gzip');
+  });
+  it('refuses an oversized body, declared or chunked, with 422', async () => {
+    srv.route('/big-declared', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(2 * 1024 * 1024) }).end(Buffer.alloc(2 * 1024 * 1024, 0x62)));
+    srv.route('/big-chunked', (_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/plain' });
+      for (let i = 0; i < 40; i++) r.write(Buffer.alloc(64 * 1024, 0x62));
+      r.end();
+    });
+    const capped = fetcher({ maxBodyBytes: 1024 * 1024 });
+    try {
+      for (const p of ['/big-declared', '/big-chunked']) {
+        expect(await fail(capped.fetchTarget(new AbortController().signal, caller, target(p)))).toMatchObject({ status: 422, code: 'too_long' });
+      }
+    } finally {
+      await capped.close();
+    }
+  });
+  it('refuses oversized response headers with 502', async () => {
+    srv.route('/fat-headers', (_q, r) => r.writeHead(200, { 'x-fat': 'y'.repeat(100 * 1024) }).end('x'));
+    expect((await fail(get('/fat-headers'))).status).toBe(502);
+  });
+  it('extracts by what the body is when the content type lies', async () => {
+    srv.route('/pdf-as-html', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(numberedPdf(1)));
+    srv.route('/html-as-octets', (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(ARTICLE));
+    srv.route('/html-untyped', (_q, r) => {
+      r.removeHeader('content-type');
+      r.end('<!doctype html><html><head><title>Bare</title></head><body><p>plain page</p></body></html>');
+    });
+    srv.route('/png-as-html', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])));
+    expect((await get('/pdf-as-html')).meta).toMatchObject({ content_type: 'application/pdf', pages_total: 1 });
+    expect((await get('/html-as-octets')).meta?.title).toBe('Tides, explained');
+    expect((await get('/html-untyped', { mode: 'text' })).content).toContain('plain page');
+    const e = await fail(get('/png-as-html'));
+    expect(e).toMatchObject({ status: 415, msg: 'unsupported: image/png' });
+  });
+  it('refuses other types with 415 naming the type', async () => {
+    srv.route('/zip', (_q, r) => r.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])));
+    srv.route('/font', (_q, r) => r.writeHead(200, { 'content-type': 'font/woff2' }).end(Buffer.from('wOF2\0\0\0')));
+    expect(await fail(get('/zip'))).toMatchObject({ status: 415, msg: 'unsupported: application/zip' });
+    expect(await fail(get('/font'))).toMatchObject({ status: 415, msg: 'unsupported: font/woff2' });
+  });
+  it('carries Retry-After of a 429 and a 503 as retryAfterMs', async () => {
+    srv.route('/slow-down', (_q, r) => r.writeHead(429, { 'retry-after': '7' }).end());
+    srv.route('/unavailable', (_q, r) => r.writeHead(503, { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }).end());
+    const e = await fail(get('/slow-down'));
+    expect(e).toMatchObject({ status: 429, retryAfterMs: 7000 });
+    const u = await fail(get('/unavailable'));
+    expect(u.status).toBe(503);
+    expect(u.retryAfterMs).toBeGreaterThan(25_000);
+  });
+  it('passes upstream 4xx and 5xx through with their status', async () => {
+    srv.route('/gone', (_q, r) => r.writeHead(410).end());
+    srv.route('/boom', (_q, r) => r.writeHead(500).end());
+    expect(await fail(get('/missing'))).toMatchObject({ status: 404, msg: 'upstream 404 Not Found' });
+    expect(await fail(get('/gone'))).toMatchObject({ status: 410 });
+    expect(await fail(get('/boom'))).toMatchObject({ status: 500, code: 'upstream_5xx' });
+  });
+  it('sends a real User-Agent', async () => {
+    const n = srv.headers.length;
+    await get('/notes.txt');
+    expect(srv.headers[n]?.['user-agent']).toMatch(/^Sift\/\d+\.\d+\.\d+ \(\+https:\/\//);
+  });
+});
+
+describe('recover', () => {
+  it('extracts the archived snapshot of a 404 and says so in meta', async () => {
+    srv.route('/wayback', (q, r) => {
+      const asked = new URL(q.url ?? '', srv.origin).searchParams.get('url');
+      const found = asked === `${srv.origin}/lost`;
+      r.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ url: asked, archived_snapshots: found ? { closest: { available: true, status: '200', url: `${srv.origin}/snap/lost`, timestamp: '20230102030405' } } : {} }),
+      );
+    });
+    srv.route('/snap/lost', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('the archived words'));
+    const rec = fetcher({ archiveService: `${srv.origin}/wayback` });
+    try {
+      const r = await rec.fetchTarget(new AbortController().signal, caller, target('/lost', { recover: true }));
+      expect(r.content).toBe('the archived words');
+      expect(r.meta).toMatchObject({ recovered: true, snapshot_url: `${srv.origin}/snap/lost`, snapshot_time: '2023-01-02T03:04:05Z', recovered_from: 404 });
+      const e = await fail(rec.fetchTarget(new AbortController().signal, caller, target('/also-lost', { recover: true })));
+      expect(e.status).toBe(404);
+      expect(e.hint).toMatch(/No archived copy/);
+      const plain = await fail(rec.fetchTarget(new AbortController().signal, caller, target('/lost')));
+      expect(plain.status).toBe(404);
+    } finally {
+      await rec.close();
+    }
+  });
+});
+
+describe('the gate', () => {
+  it('fails a fetch that waits too long for one of the slots with 503 busy', async () => {
+    const g = fetcher({ gateSize: 2, gateWaitMs: 150 });
+    try {
+      const held = [await g.gate.acquire(new AbortController().signal), await g.gate.acquire(new AbortController().signal)];
+      expect(g.gate.inFlight()).toBe(2);
+      const e = await fail(g.fetchTarget(new AbortController().signal, caller, target('/notes.txt')));
+      expect(e).toMatchObject({ status: 503, code: 'busy' });
+      held[0]?.();
+      expect((await g.fetchTarget(new AbortController().signal, caller, target('/notes.txt'))).content).toContain('alpha');
+      held[1]?.();
+      expect(g.gate.inFlight()).toBe(0);
+    } finally {
+      await g.close();
+    }
+  });
+});
