@@ -1,26 +1,28 @@
-import { useEffect, useState } from 'react';
-import type { AppInfo } from '../../shared/ipc/contract';
+import { useStore } from './store';
+import { Sidebar } from './components/jobs/Sidebar';
+import { JobView } from './components/jobs/JobView';
+import { Composer } from './components/composer/Composer';
+import { SettingsPanel } from './components/settings/SettingsPanel';
+import { ActivityPanel } from './components/activity/ActivityPanel';
+import { Notices } from './components/common/Notices';
 
 export function App(): React.JSX.Element {
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    window.sift.appInfo().then(setInfo, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, []);
+  const view = useStore((s) => s.view);
   return (
-    <main className="app">
-      <h1>Sift</h1>
-      {error && <p role="alert">{error}</p>}
-      {info && (
-        <dl className="app-info" data-testid="app-info">
-          <dt>Version</dt>
-          <dd data-testid="app-version">{info.version}</dd>
-          <dt>Database</dt>
-          <dd data-testid="app-db">{info.dbPath}</dd>
-          <dt>Platform</dt>
-          <dd data-testid="app-platform">{info.platform}</dd>
-        </dl>
-      )}
-    </main>
+    <div className="app">
+      <Sidebar />
+      <main className="main">
+        {view.kind === 'job' ? (
+          <JobView key={view.id} id={view.id} />
+        ) : view.kind === 'settings' ? (
+          <SettingsPanel />
+        ) : view.kind === 'activity' ? (
+          <ActivityPanel />
+        ) : (
+          <Composer />
+        )}
+      </main>
+      <Notices />
+    </div>
   );
 }

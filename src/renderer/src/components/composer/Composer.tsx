@@ -1,0 +1,56 @@
+import { useStore } from '../../store';
+import { submitList } from '../../store/actions';
+import { DropZone } from './DropZone';
+import { ListOptionsForm } from './ListOptionsForm';
+import { ParsedTargetList } from './ParsedTargetList';
+import { ParseSummary } from './ParseSummary';
+import { PasteBox } from './PasteBox';
+import { PreviewPanel } from './PreviewPanel';
+import { SubmitBar } from './SubmitBar';
+
+export function Composer(): React.JSX.Element {
+  const hasList = useStore((s) => s.parsed !== null || s.parsing);
+  const firstTime = useStore((s) => s.jobsLoaded && s.jobOrder.length === 0);
+  return (
+    <section
+      className="composer"
+      data-testid="composer"
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          void submitList();
+        }
+      }}
+    >
+      <h2>New list</h2>
+      {firstTime && !hasList && (
+        <p className="intro" data-testid="first-time">
+          Sift fetches every URL in a list and keeps what is behind it as clean text: readable articles, PDF text, JSON through jq, lines
+          matching a pattern. Start by dropping a list below or pasting URLs; you can preview one before fetching them all.
+        </p>
+      )}
+      <div className="composer-grid">
+        <div className="composer-input">
+          <DropZone>
+            <PasteBox />
+          </DropZone>
+          <ListOptionsForm />
+        </div>
+        <div className="composer-review">
+          {hasList ? (
+            <>
+              <ParseSummary />
+              <ParsedTargetList />
+              <PreviewPanel />
+            </>
+          ) : (
+            <div className="empty-state">
+              <p>The URLs Sift finds in your list show up here, with any line it could not read and why.</p>
+            </div>
+          )}
+        </div>
+      </div>
+      <SubmitBar />
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { parseList } from '../../../../shared/urllist';
+import { useStore } from '../../store';
+import { loadSource, openListFile } from '../../store/actions';
+import { formatBytes } from '../../lib/format';
+
+// Lists bigger than this are surely not lists; reading one would only stall the window.
+const MAX_LIST_BYTES = 64 * 1024 * 1024;
+
+/** URLs from links dragged out of a browser: uri-list first (every browser sets it), then html, then text. */
+export function linksFromDrop(dt: DataTransfer): string {
+  const uriList = dt.getData('text/uri-list');
+  if (uriList.trim()) {
+    return uriList
+      .split(/\r?\n/)
+      .filter((l) => l.trim() && !l.startsWith('#'))
+      .join('\n');
+  }
+  const html = dt.getData('text/html');
+  if (html.trim()) return parseList(html, { format: 'html' }).targets.map((t) => t.url).join('\n');
+  return dt.getData('text/plain');
+}
+
+async function readDroppedFile(file: File): Promise<void> {
+  const { notify } = useStore.getState();
+  if (file.size > MAX_LIST_BYTES) {
+    notify('error', { code: 'too_large', message: `${file.name} is ${formatBytes(file.size)}, too big for a list.`, hint: `Lists up to ${formatBytes(MAX_LIST_BYTES)} can be read.` });
+    return;
+  }
+  try {
+    const text = await file.text();
+    await loadSource({ kind: 'file', name: file.name, text, mimeType: file.type || undefined });
+  } catch {
+    notify('error', { code: 'unreadable', message: `Could not read ${file.name}.`, hint: 'Check that the file still exists and that you can open it.' });
+  }
+}
+
+/** Appends dropped links to the paste box, so several drags build one list. */
+function addLinks(text: string): void {
+  const box = document.getElementById('paste-box') as HTMLTextAreaElement | null;
+  const { source } = useStore.getState();
+  const before = source?.kind === 'paste' ? source.text : (box?.value ?? '');
+  const next = before.trim() ? `${before.replace(/\s+$/, '')}\n${text}` : text;
+  if (box) box.value = next;
+  void loadSource({ kind: 'paste', name: 'pasted', text: next });
+}
+
+export function DropZone({ children }: { children: React.ReactNode }): React.JSX.Element {
+  const [over, setOver] = useState(false);
+  const onDrop = (e: React.DragEvent): void => {
+    e.preventDefault();
+    setOver(false);
+    const files = Array.from(e.dataTransfer.files);
+    const first = files[0];
+    if (first) {
+      if (files.length > 1) useStore.getState().notify('info', { message: `Read ${first.name} only: drop one list at a time.` });
+      void readDroppedFile(first);
+      return;
+    }
+    const links = linksFromDrop(e.dataTransfer);
+    if (links.trim()) addLinks(links);
+  };
+  return (
+    <div
+      className={`drop-zone${over ? ' over' : ''}`}
+      data-testid="drop-zone"
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        if (!over) setOver(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOver(false);
+      }}
+      onDrop={onDrop}
+    >
+      <div className="drop-zone-head">
+        <div>
+          <strong>Drop a list here</strong>
+          <span className="muted"> — a text, CSV/TSV, Markdown, JSON or uri-list file, a browser's bookmarks export, or links dragged from a browser.</span>
+        </div>
+        <button type="button" onClick={() => void openListFile()} data-testid="open-list">
+          Open list…
+        </button>
+      </div>
+      {children}
+    </div>
+  );
+}

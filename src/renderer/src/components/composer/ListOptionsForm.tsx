@@ -1,0 +1,82 @@
+import { useShallow } from 'zustand/react/shallow';
+import { MODES, type Mode, type Options } from '../../../../shared/types';
+import { useStore } from '../../store';
+import { cleanOptions } from '../../store/composer';
+import { toUserError } from '../../lib/errors';
+import { ErrorMessage } from '../common/ErrorMessage';
+
+const MODE_NOTES: Record<Mode, string> = {
+  markdown: 'the readable article as Markdown',
+  text: 'the readable article as plain text',
+  html: 'the readable article as HTML',
+  raw: 'the document as served',
+  links: 'every link on the page',
+  meta: 'title, description and other metadata',
+};
+
+/** Asks main whether pages / grep / jq are valid, when the user leaves one of them. */
+async function checkNow(): Promise<void> {
+  const { listOptions, setOptionsError } = useStore.getState();
+  const opts = cleanOptions(listOptions);
+  if (!opts.pages && !opts.grep && !opts.jq) return;
+  try {
+    const res = await window.sift.checkOptions({ options: opts });
+    setOptionsError(res.ok ? null : res.error ? toUserError(res.error) : null);
+  } catch (err) {
+    setOptionsError(toUserError(err));
+  }
+}
+
+/** Options for the whole list. A URL's own options in the list win over these. */
+export function ListOptionsForm(): React.JSX.Element {
+  const { o, set, error } = useStore(useShallow((s) => ({ o: s.listOptions, set: s.setListOptions, error: s.optionsError })));
+  const text = (key: 'question' | 'pages' | 'grep' | 'jq') => ({
+    value: o[key] ?? '',
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set({ [key]: e.target.value || undefined } as Partial<Options>),
+    'data-testid': `opt-${key}`,
+  });
+  return (
+    <fieldset className="list-options" data-testid="list-options">
+      <legend>Options for every URL</legend>
+      <label className="field">
+        <span>Extract</span>
+        <select value={o.mode ?? 'markdown'} onChange={(e) => set({ mode: e.target.value === 'markdown' ? undefined : (e.target.value as Mode) })} data-testid="opt-mode">
+          {MODES.map((m) => (
+            <option key={m} value={m}>
+              {m} — {MODE_NOTES[m]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Question</span>
+        <input type="text" placeholder="Keep the passages that answer this" {...text('question')} />
+      </label>
+      <div className="field-row">
+        <label className="field">
+          <span>PDF pages</span>
+          <input type="text" placeholder="1-3,7,10-" {...text('pages')} onBlur={() => void checkNow()} />
+        </label>
+        <label className="field grow">
+          <span>Grep</span>
+          <input type="text" placeholder="regular expression: keep matching lines" {...text('grep')} onBlur={() => void checkNow()} />
+        </label>
+      </div>
+      <label className="field">
+        <span>jq</span>
+        <input type="text" placeholder="jq program for JSON documents, e.g. .items[].name" {...text('jq')} onBlur={() => void checkNow()} />
+      </label>
+      <div className="field-row">
+        <label className="check">
+          <input type="checkbox" checked={o.context ?? false} onChange={(e) => set({ context: e.target.checked || undefined })} data-testid="opt-context" />
+          Context around matches
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={o.recover ?? false} onChange={(e) => set({ recover: e.target.checked || undefined })} data-testid="opt-recover" />
+          Recover from an archive when a page is gone
+        </label>
+      </div>
+      {error && <ErrorMessage error={error} testId="options-error" />}
+    </fieldset>
+  );
+}

@@ -1,0 +1,61 @@
+import { memo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { formatOptionsLine } from '../../../../shared/urllist';
+import { useStore } from '../../store';
+
+const ROW_HEIGHT = 30;
+
+/** The list as Sift will submit it: each URL with the options it carries itself. */
+export function ParsedTargetList(): React.JSX.Element | null {
+  const targets = useStore((s) => s.parsed?.targets);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: targets?.length ?? 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  if (!targets || targets.length === 0) return null;
+  return (
+    <div className="parsed-list" data-testid="parsed-list">
+      <div className="parsed-head muted">
+        <span>Line</span>
+        <span>URL and its own options (these win over the options for every URL) — click one to preview it</span>
+      </div>
+      <div className="parsed-scroll" ref={scrollRef}>
+        <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => (
+            <ParsedRow key={v.index} i={v.index} top={v.start} />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const ParsedRow = memo(function ParsedRow({ i, top }: { i: number; top: number }): React.JSX.Element | null {
+  const t = useStore((s) => s.parsed?.targets[i]);
+  const selected = useStore((s) => s.previewIdx === i);
+  const select = useStore((s) => s.setPreviewIdx);
+  if (!t) return null;
+  const own = t.options && Object.keys(t.options).length ? formatOptionsLine({ url: '', options: t.options }).trim() : '';
+  return (
+    <div
+      className={`parsed-row${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      onClick={() => select(i)}
+      data-testid="parsed-row"
+      aria-selected={selected}
+    >
+      <span className="muted line-no">{t.line}</span>
+      <span className="parsed-url" title={t.url}>
+        {t.url}
+      </span>
+      {own && (
+        <span className="own-options" data-testid="own-options" title="This URL's own options">
+          {own}
+        </span>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,21 @@
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../../store';
+import { submitList } from '../../store/actions';
+import { plural } from '../../lib/format';
+import { ErrorMessage } from '../common/ErrorMessage';
+
+const MOD = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ? '⌘' : 'Ctrl';
+
+export function SubmitBar(): React.JSX.Element {
+  const { n, submitting, parsing, error } = useStore(
+    useShallow((s) => ({ n: s.parsed?.targets.length ?? 0, submitting: s.submitting, parsing: s.parsing, error: s.submitError })),
+  );
+  return (
+    <div className="submit-bar">
+      {error && <ErrorMessage error={error} testId="submit-error" />}
+      <button type="button" className="primary" onClick={() => void submitList()} disabled={submitting || parsing} data-testid="submit">
+        {submitting ? 'Submitting…' : n > 0 ? `Fetch ${plural(n, 'URL')}` : 'Fetch'} <kbd>{MOD}+Enter</kbd>
+      </button>
+    </div>
+  );
+}

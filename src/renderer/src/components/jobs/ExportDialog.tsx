@@ -1,0 +1,97 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ExportFormatName } from '../../../../shared/ipc/contract';
+import { useStore } from '../../store';
+import { exportJob } from '../../store/actions';
+import { formatBytes, plural } from '../../lib/format';
+import { ErrorMessage } from '../common/ErrorMessage';
+
+const FORMATS: { value: ExportFormatName; label: string; note: string }[] = [
+  { value: 'md', label: 'Folder of Markdown files', note: 'One .md file per URL, plus manifest.jsonl and failed.txt.' },
+  { value: 'txt', label: 'Folder of text files', note: 'One .txt file per URL.' },
+  { value: 'json', label: 'Folder of JSON files', note: 'One .json file per URL with content and meta.' },
+  { value: 'jsonl', label: 'One JSONL file', note: 'One JSON object per line, in list order.' },
+  { value: 'csv', label: 'CSV summary', note: 'One row per URL: status, title, size, error.' },
+  { value: 'combined', label: 'One combined Markdown file', note: 'Every result in one document with a table of contents.' },
+  { value: 'zip', label: 'Zip archive', note: 'The folder layout, in one .zip file.' },
+];
+
+export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
+  const run = useStore((s) => (s.exportRun?.jobId === jobId ? s.exportRun : null));
+  const failedCount = useStore((s) => s.jobs[jobId]?.targetsFailed ?? 0);
+  const close = useStore((s) => s.openExport);
+  const [format, setFormat] = useState<ExportFormatName>('md');
+  const [includeFailed, setIncludeFailed] = useState(false);
+  const [includeMeta, setIncludeMeta] = useState(true);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const d = dialogRef.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  const running = run?.state === 'running';
+  const pct = run && run.total > 0 ? Math.round((100 * run.done) / run.total) : 0;
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="export-dialog"
+      aria-labelledby="export-title"
+      data-testid="export-dialog"
+      onCancel={(e) => {
+        // Esc closes the dialog, never the job; while writing, the dialog stays to show the end.
+        e.preventDefault();
+        if (!running) close(null);
+      }}
+    >
+      <h2 id="export-title">Export results</h2>
+      <fieldset disabled={running}>
+        <label className="field">
+          <span>Format</span>
+          <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormatName)} data-testid="export-format">
+            {FORMATS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+          <span className="muted">{FORMATS.find((f) => f.value === format)?.note}</span>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
+          Include failed targets{failedCount > 0 ? ` (${failedCount.toLocaleString()})` : ''}
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={includeMeta} onChange={(e) => setIncludeMeta(e.target.checked)} data-testid="export-include-meta" />
+          Include meta (front matter in Markdown files)
+        </label>
+      </fieldset>
+      {run && (
+        <div className="export-status" data-testid="export-status" data-state={run.state}>
+          <p className="muted">To {run.path}</p>
+          {run.state === 'running' && (
+            <>
+              <progress max={run.total || 1} value={run.done} data-testid="export-progress" />
+              <span>{run.total > 0 ? `${run.done.toLocaleString()} of ${run.total.toLocaleString()} (${pct}%)` : 'Starting…'}</span>
+            </>
+          )}
+          {run.state === 'done' && run.summary && (
+            <p data-testid="export-result">
+              Wrote {plural(run.summary.files, 'file')} ({formatBytes(run.summary.bytes)}) for {plural(run.summary.targets, 'target')}
+              {run.summary.failed > 0 ? `, ${run.summary.failed.toLocaleString()} failed` : ''} to <code>{run.summary.path}</code>.
+            </p>
+          )}
+          {run.state === 'failed' && run.error && <ErrorMessage error={run.error} testId="export-error" />}
+        </div>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={() => close(null)} disabled={running} data-testid="export-close">
+          {run?.state === 'done' ? 'Close' : 'Cancel'}
+        </button>
+        <button type="button" className="primary" disabled={running} onClick={() => void exportJob(jobId, format, includeFailed, includeMeta)} data-testid="export-start">
+          {running ? 'Exporting…' : run?.state === 'done' ? 'Export again…' : 'Choose where and export…'}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'react';
+import { useStore } from '../../store';
+import { cancelJob, deleteJob, runRest } from '../../store/actions';
+import { estimateRemaining, formatDuration, plural } from '../../lib/format';
+import { isInterrupted, isLive, okCount } from '../../lib/jobs';
+import { ProgressBar } from '../common/ProgressBar';
+import { StatusBadge } from '../common/StatusBadge';
+import { useNow } from '../../lib/useNow';
+
+// Long enough to move the pointer to "Really delete?", short enough that a stray second
+// click later does not delete.
+const CONFIRM_MS = 4000;
+
+export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
+  const job = useStore((s) => s.jobs[id]);
+  const openExport = useStore((s) => s.openExport);
+  const live = job ? isLive(job) : false;
+  const now = useNow(live);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  useEffect(() => {
+    if (!confirmDelete) return;
+    const t = setTimeout(() => setConfirmDelete(false), CONFIRM_MS);
+    return () => clearTimeout(t);
+  }, [confirmDelete]);
+  if (!job) return null;
+
+  const interrupted = isInterrupted(job);
+  const ok = okCount(job);
+  const unfinished = job.targetsTotal - job.targetsDone;
+  const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
+  const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
+
+  return (
+    <header className="job-header" data-testid="job-header" data-status={job.status}>
+      <div className="job-title">
+        <h2>{plural(job.targetsTotal, 'URL')}</h2>
+        <StatusBadge status={job.status} interrupted={interrupted} />
+        <span className="muted job-id" title="Job id">
+          {job.id}
+        </span>
+      </div>
+      <ProgressBar ok={ok} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
+      <dl className="job-stats">
+        <Stat label="Done" value={`${job.targetsDone.toLocaleString()} / ${job.targetsTotal.toLocaleString()}`} testId="stat-done" />
+        <Stat label="OK" value={ok.toLocaleString()} testId="stat-ok" />
+        <Stat label="Failed" value={job.targetsFailed.toLocaleString()} testId="stat-failed" />
+        <Stat label="Elapsed" value={formatDuration(elapsed)} testId="stat-elapsed" />
+        {live && <Stat label="Remaining" value={eta === null ? 'estimating…' : `about ${formatDuration(eta)}`} testId="stat-eta" />}
+      </dl>
+      {interrupted && (
+        <p className="restart-notice" role="status" data-testid="restart-notice">
+          Sift was closed while this job ran, so it stopped after {plural(job.targetsDone, 'target')}. Their results are kept.
+          {unfinished > 0 && ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.`}
+        </p>
+      )}
+      {job.status === 'cancelled' && unfinished > 0 && (
+        <p className="muted" data-testid="cancel-notice">
+          Cancelled with {plural(unfinished, 'target')} not fetched.
+        </p>
+      )}
+      <div className="job-actions">
+        {live && (
+          <button type="button" onClick={() => void cancelJob(id)} data-testid="cancel-job" title="Cancel (Esc)">
+            Cancel <kbd>Esc</kbd>
+          </button>
+        )}
+        {!live && unfinished > 0 && (
+          <button type="button" className={interrupted ? 'primary' : ''} onClick={() => void runRest(id, 'unfinished')} data-testid="run-rest">
+            Run the rest again
+          </button>
+        )}
+        {!live && job.targetsFailed > 0 && (
+          <button type="button" onClick={() => void runRest(id, 'failed')} data-testid="run-failed">
+            Retry the failed ones
+          </button>
+        )}
+        <button type="button" onClick={() => openExport(id)} disabled={job.targetsDone === 0} data-testid="export-job" title={job.targetsDone === 0 ? 'Nothing finished yet' : undefined}>
+          Export…
+        </button>
+        <button
+          type="button"
+          className={confirmDelete ? 'danger' : ''}
+          disabled={live}
+          title={live ? 'Cancel the job first' : undefined}
+          onClick={() => (confirmDelete ? void deleteJob(id) : setConfirmDelete(true))}
+          data-testid="delete-job"
+        >
+          {confirmDelete ? 'Really delete?' : 'Delete'}
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function Stat({ label, value, testId }: { label: string; value: string; testId: string }): React.JSX.Element {
+  return (
+    <div className="stat">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { memo } from 'react';
+import { useStore } from '../../store';
+import { showJob } from '../../store/actions';
+import { formatCreated } from '../../lib/format';
+import { isInterrupted, okCount } from '../../lib/jobs';
+import { ProgressBar } from '../common/ProgressBar';
+import { StatusBadge } from '../common/StatusBadge';
+
+export function JobList(): React.JSX.Element {
+  const order = useStore((s) => s.jobOrder);
+  const loaded = useStore((s) => s.jobsLoaded);
+  if (loaded && order.length === 0) {
+    return <p className="sidebar-empty" data-testid="jobs-empty">No jobs yet. A list you submit shows up here, with its progress.</p>;
+  }
+  return (
+    <ul className="job-list" data-testid="job-list">
+      {order.map((id) => (
+        <JobListItem key={id} id={id} />
+      ))}
+    </ul>
+  );
+}
+
+/** One job; subscribes to that job only, so a progress event re-renders one item. */
+const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX.Element | null {
+  const job = useStore((s) => s.jobs[id]);
+  const selected = useStore((s) => s.view.kind === 'job' && s.view.id === id);
+  if (!job) return null;
+  return (
+    <li>
+      <button
+        type="button"
+        className={`job-item${selected ? ' selected' : ''}`}
+        aria-current={selected ? 'page' : undefined}
+        onClick={() => showJob(id)}
+        data-testid="job-item"
+        data-job-id={id}
+        data-status={job.status}
+      >
+        <span className="job-item-top">
+          <StatusBadge status={job.status} interrupted={isInterrupted(job)} />
+          <span className="muted">{formatCreated(job.createdAt)}</span>
+        </span>
+        <ProgressBar ok={okCount(job)} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
+        <span className="job-item-count muted">
+          {job.targetsDone.toLocaleString()} / {job.targetsTotal.toLocaleString()}
+        </span>
+      </button>
+    </li>
+  );
+});

@@ -1,0 +1,66 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../../store';
+import { cancelJob, openJob } from '../../store/actions';
+import { isLive } from '../../lib/jobs';
+import { ErrorMessage } from '../common/ErrorMessage';
+import { ExportDialog } from './ExportDialog';
+import { JobHeader } from './JobHeader';
+import { ResultPane } from '../result/ResultPane';
+import { TargetTable } from './TargetTable';
+
+export function JobView({ id }: { id: string }): React.JSX.Element {
+  const { exists, jobsLoaded, detailJobId, detailError, exportOpen } = useStore(
+    useShallow((s) => ({
+      exists: !!s.jobs[id],
+      jobsLoaded: s.jobsLoaded,
+      detailJobId: s.detailJobId,
+      detailError: s.detailError,
+      exportOpen: s.exportFor === id,
+    })),
+  );
+
+  // The sidebar loads the rows when it switches jobs; this covers a view set any other way.
+  useEffect(() => {
+    if (useStore.getState().detailJobId !== id) void openJob(id);
+  }, [id]);
+
+  // Esc cancels the job on screen while it runs (what finished stays kept).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const s = useStore.getState();
+      const job = s.jobs[id];
+      if (s.exportFor || !job || !isLive(job)) return;
+      e.preventDefault();
+      void cancelJob(id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [id]);
+
+  if (detailError && detailJobId === id) {
+    return (
+      <section className="job-view">
+        <ErrorMessage error={detailError} testId="job-error" />
+      </section>
+    );
+  }
+  if (!exists) {
+    return (
+      <section className="job-view empty-state">
+        <p>{jobsLoaded ? 'This job is gone: it was deleted or it expired.' : 'Loading…'}</p>
+      </section>
+    );
+  }
+  return (
+    <section className="job-view" data-testid="job-view" data-job-id={id}>
+      <JobHeader id={id} />
+      <div className="job-body">
+        <TargetTable />
+        <ResultPane />
+      </div>
+      {exportOpen && <ExportDialog jobId={id} />}
+    </section>
+  );
+}

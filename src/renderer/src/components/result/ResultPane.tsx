@@ -1,0 +1,54 @@
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../../store';
+import { openResult } from '../../store/actions';
+import { ErrorMessage } from '../common/ErrorMessage';
+import { StatusBadge } from '../common/StatusBadge';
+import { ResultView } from './ResultView';
+
+/** The selected target: its result when opened, else what the row knows. */
+export function ResultPane(): React.JSX.Element {
+  const { idx, row, result, loading, error } = useStore(
+    useShallow((s) => ({
+      idx: s.selectedIdx,
+      row: s.selectedIdx === null ? undefined : s.rows[s.selectedIdx],
+      result: s.result,
+      loading: s.resultLoading,
+      error: s.resultError,
+    })),
+  );
+  if (idx === null || !row) {
+    return (
+      <aside className="result-pane empty-state" data-testid="result-pane">
+        <p>Select a row to see its result.</p>
+        <p className="muted">
+          Click a row, or move with <kbd>↑</kbd> <kbd>↓</kbd> and press <kbd>Enter</kbd>.
+        </p>
+      </aside>
+    );
+  }
+  const status = result?.idx === idx ? result.status : null;
+  return (
+    <aside className="result-pane" data-testid="result-pane" data-idx={idx}>
+      <div className="result-head">
+        <StatusBadge status={row.status} />
+        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
+          {row.url}
+        </a>
+      </div>
+      {row.title && <h3 className="result-title">{row.title}</h3>}
+      {row.status === 'failed' && (
+        <ErrorMessage error={{ code: 'target_failed', message: row.error || 'This target failed.', hint: row.hint }} testId="result-error" />
+      )}
+      {row.status === 'pending' && <p className="muted">Not fetched yet.</p>}
+      {row.status === 'running' && <p className="muted">Fetching now…</p>}
+      {row.status === 'done' && !status && !loading && !error && (
+        <button type="button" onClick={() => void openResult(idx)}>
+          Open result <kbd>Enter</kbd>
+        </button>
+      )}
+      {loading && <p className="muted">Loading the result…</p>}
+      {error && <ErrorMessage error={error} />}
+      {status?.result && <ResultView result={status.result} mode={status.options?.mode} />}
+    </aside>
+  );
+}

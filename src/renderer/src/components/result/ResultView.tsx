@@ -1,0 +1,59 @@
+import { useMemo, useState } from 'react';
+import type { Mode, Result } from '../../../../shared/types';
+import { MAX_RENDERED_MARKDOWN, prettyJson, renderMarkdown } from '../../lib/markdown';
+import { formatBytes } from '../../lib/format';
+import { MetaTable } from './MetaTable';
+
+// A <pre> of several MB makes layout crawl; the export has the whole text.
+const MAX_SHOWN_TEXT = 1024 * 1024;
+
+type Shape = 'markdown' | 'json' | 'text';
+
+function shapeOf(mode: Mode | undefined, result: Result): Shape {
+  const type = typeof result.meta?.content_type === 'string' ? result.meta.content_type : '';
+  if (mode === 'meta' || /json/i.test(type)) return 'json';
+  if (mode === undefined || mode === 'markdown') return 'markdown';
+  return 'text';
+}
+
+/** A result as the user reads it: markdown rendered (sanitized), JSON pretty, else text; then its meta. */
+export function ResultView({ result, mode }: { result: Result; mode?: Mode }): React.JSX.Element {
+  const shape = shapeOf(mode, result);
+  const [source, setSource] = useState(false);
+  const tooBig = result.content.length > MAX_RENDERED_MARKDOWN;
+  const html = useMemo(() => (shape === 'markdown' && !source && !tooBig ? renderMarkdown(result.content) : null), [shape, source, tooBig, result.content]);
+  const text = useMemo(() => {
+    if (html !== null) return '';
+    const t = shape === 'json' ? (prettyJson(result.content) ?? result.content) : result.content;
+    return t.length > MAX_SHOWN_TEXT ? t.slice(0, MAX_SHOWN_TEXT) : t;
+  }, [html, shape, result.content]);
+  const size = useMemo(() => new TextEncoder().encode(result.content).length, [result.content]);
+  const cut = html === null && result.content.length > MAX_SHOWN_TEXT;
+
+  return (
+    <div className="result-view" data-testid="result-view" data-shape={shape}>
+      <div className="result-toolbar">
+        <span className="muted">
+          {shape === 'markdown' ? 'Markdown' : shape === 'json' ? 'JSON' : 'Text'} · {formatBytes(size)}
+        </span>
+        {shape === 'markdown' && !tooBig && (
+          <button type="button" className="link-button" onClick={() => setSource((v) => !v)}>
+            {source ? 'Show rendered' : 'Show source'}
+          </button>
+        )}
+      </div>
+      {result.content === '' ? (
+        <p className="muted">The result is empty: the page had nothing that matched.</p>
+      ) : html !== null ? (
+        // Sanitized by DOMPurify in renderMarkdown; nothing in it can load or run.
+        <div className="markdown" data-testid="result-markdown" dangerouslySetInnerHTML={{ __html: html }} />
+      ) : (
+        <pre className="result-text" data-testid="result-text">
+          {text}
+        </pre>
+      )}
+      {cut && <p className="muted">Showing the first {formatBytes(MAX_SHOWN_TEXT)}; export the job to get all of it.</p>}
+      {result.meta && <MetaTable meta={result.meta} />}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import DOMPurify from 'dompurify';
+import { marked } from 'marked';
+
+// Markdown past this size is shown as text: marked takes ~1 s per few MB on the window's
+// thread, and a result can be 8 MiB.
+export const MAX_RENDERED_MARKDOWN = 512 * 1024;
+
+let hooked = false;
+
+/**
+ * Content came from the web, so the rendered HTML may load nothing and run nothing:
+ * DOMPurify drops scripts and handlers; these hooks also turn remote images into links
+ * (no request leaves the app until the user clicks) and send links to the system browser.
+ */
+function installHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('uponSanitizeElement', (node, data) => {
+    if (data.tagName !== 'img' || !(node instanceof Element)) return;
+    const src = node.getAttribute('src') ?? '';
+    if (src.startsWith('data:image/')) return;
+    const alt = node.getAttribute('alt') || 'image';
+    const link = node.ownerDocument.createElement('a');
+    link.textContent = `[${alt}]`;
+    link.className = 'remote-image';
+    if (/^https?:/i.test(src)) link.setAttribute('href', src);
+    node.replaceWith(link);
+  });
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName !== 'A') return;
+    const href = node.getAttribute('href') ?? '';
+    if (/^https?:/i.test(href)) {
+      // Main's window-open handler hands http(s) to the system browser and denies the rest.
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    } else if (!href.startsWith('#')) {
+      node.removeAttribute('href');
+    }
+  });
+}
+
+export function renderMarkdown(md: string): string {
+  installHooks();
+  const html = marked.parse(md, { async: false, gfm: true });
+  return DOMPurify.sanitize(html, {
+    // style="" would be refused by the CSP anyway (and logged); forms and media would load.
+    FORBID_ATTR: ['style', 'srcset', 'background', 'poster'],
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'object', 'embed', 'video', 'audio', 'source', 'picture', 'link', 'meta', 'base', 'svg', 'math'],
+  });
+}
+
+/** JSON text pretty-printed, or null when it is not JSON. */
+export function prettyJson(text: string): string | null {
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return null;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,18 @@
+/// <reference lib="webworker" />
+/**
+ * Parses a list off the main thread: a 50,000-line list takes a few hundred ms to read,
+ * long enough to freeze typing and the job table if done on the window's thread.
+ */
+import { parseList, type ParseListOptions } from '../../shared/urllist';
+
+export interface ParseRequest {
+  seq: number;
+  text: string;
+  opts: ParseListOptions;
+}
+
+self.onmessage = (e: MessageEvent<ParseRequest>) => {
+  const { seq, text, opts } = e.data;
+  const parsed = parseList(text, opts);
+  self.postMessage({ seq, parsed });
+};

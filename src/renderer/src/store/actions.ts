@@ -1,0 +1,221 @@
+/**
+ * Everything that talks to main. Each action reads and writes the store through getState,
+ * so components, keyboard shortcuts and IPC events all go through the same functions.
+ */
+import type { ExportFormatName } from '../../../shared/ipc/contract';
+import type { Target } from '../../../shared/types';
+import { toUserError } from '../lib/errors';
+import { parseInWorker } from '../lib/parse';
+import { plural } from '../lib/format';
+import { cleanOptions, effectiveOptions, type ListSource } from './composer';
+import { useStore } from './index';
+
+const get = useStore.getState;
+
+let unsubscribe: (() => void) | null = null;
+
+/** Subscribes to main's events once and loads the job list; the views never poll. */
+export function startSync(): () => void {
+  if (unsubscribe) return unsubscribe;
+  const offs = [
+    window.sift.on('jobChanged', (job) => get().applyJob(job)),
+    window.sift.on('targetsChanged', ({ jobId, rows }) => get().applyRows(jobId, rows)),
+    window.sift.on('jobRemoved', ({ id }) => {
+      get().removeJob(id);
+      if (get().detailJobId === id) get().clearDetail();
+    }),
+    window.sift.on('exportProgress', ({ token, done, total }) => get().exportProgressed(token, done, total)),
+  ];
+  // Subscribe first, then load: a change that lands between the two is then not lost
+  // (the store keeps whichever copy is newer).
+  void loadJobs();
+  const view = get().view;
+  if (view.kind === 'job') void openJob(view.id);
+  unsubscribe = () => {
+    for (const off of offs) off();
+    unsubscribe = null;
+  };
+  return unsubscribe;
+}
+
+export async function loadJobs(): Promise<void> {
+  try {
+    get().setJobs(await window.sift.listJobs());
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+export function showJob(id: string): void {
+  get().setView({ kind: 'job', id });
+  void openJob(id);
+}
+
+/** Loads a job's rows; events that arrive meanwhile are kept and applied over the answer. */
+export async function openJob(id: string): Promise<void> {
+  get().beginDetail(id);
+  try {
+    const { job, targets } = await window.sift.jobDetail({ id });
+    get().applyJob(job);
+    get().setDetail(id, targets);
+  } catch (err) {
+    get().setDetailError(id, toUserError(err));
+  }
+}
+
+export async function openResult(idx: number): Promise<void> {
+  const jobId = get().detailJobId;
+  if (!jobId) return;
+  get().selectRow(idx);
+  get().setResultLoading(true);
+  try {
+    const status = await window.sift.targetResult({ id: jobId, idx });
+    get().setResult(jobId, idx, status);
+  } catch (err) {
+    get().setResultError(toUserError(err));
+  }
+}
+
+export async function cancelJob(id: string): Promise<void> {
+  try {
+    const { cancelled } = await window.sift.cancelJob({ id });
+    if (!cancelled) get().notify('info', { message: 'The job had already finished.' });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+export async function deleteJob(id: string): Promise<void> {
+  try {
+    await window.sift.deleteJob({ id });
+    // The jobRemoved event does this too; doing it now keeps the click from feeling slow.
+    get().removeJob(id);
+    if (get().detailJobId === id) get().clearDetail();
+    const next = get().jobOrder[0];
+    if (next) showJob(next);
+    else get().setView({ kind: 'compose' });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+export async function runRest(id: string, which: 'unfinished' | 'failed' = 'unfinished'): Promise<void> {
+  try {
+    const res = await window.sift.runRest({ id, which });
+    get().notify('info', { message: res.reused ? 'That job is already running; showing it.' : `Started a new job with ${plural(res.targets, 'target')}.` });
+    showJob(res.id);
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+/** Reads a dropped, opened or pasted list into the composer (parsed in the worker). */
+export async function loadSource(source: ListSource | null): Promise<void> {
+  get().setSource(source);
+  if (!source || !source.text.trim()) {
+    get().setParsed(null);
+    return;
+  }
+  get().setParsing(true);
+  const parsed = await parseInWorker(source.text, { filename: source.kind === 'file' ? source.name : undefined, mimeType: source.mimeType });
+  // null: a newer source replaced this one while it was parsing.
+  if (parsed) get().setParsed(parsed);
+}
+
+export async function openListFile(): Promise<void> {
+  try {
+    const file = await window.sift.openListFile();
+    if (file) await loadSource({ kind: 'file', name: file.name, text: file.text });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+function submittedTargets(): Target[] {
+  const { parsed, listOptions } = get();
+  if (!parsed) return [];
+  return parsed.targets.map((t) => {
+    const options = effectiveOptions(listOptions, t.options);
+    return options ? { url: t.url, options } : { url: t.url };
+  });
+}
+
+/**
+ * Checks the list's options with main (pages syntax, regex, jq program) before a job is
+ * made of them: a bad grep would otherwise fail every row one by one.
+ */
+async function checkListOptions(): Promise<boolean> {
+  const opts = cleanOptions(get().listOptions);
+  if (!opts.pages && !opts.grep && !opts.jq) return true;
+  try {
+    const res = await window.sift.checkOptions({ options: opts });
+    if (res.ok) return true;
+    get().setOptionsError(res.error ? toUserError(res.error) : { code: 'bad_option', message: 'These options are not valid.', hint: '' });
+  } catch (err) {
+    get().setOptionsError(toUserError(err));
+  }
+  return false;
+}
+
+export async function submitList(): Promise<void> {
+  const s = get();
+  if (s.submitting || s.parsing) return;
+  const targets = submittedTargets();
+  if (targets.length === 0) {
+    s.setSubmitError({
+      code: 'no_targets',
+      message: s.parsed ? 'Nothing in this list is a URL Sift can fetch.' : 'There is no list yet.',
+      hint: s.parsed ? 'Each entry needs an absolute http:// or https:// address; the problems are listed below.' : 'Drop a file, paste URLs or open a list first.',
+    });
+    return;
+  }
+  s.setSubmitError(null);
+  s.setSubmitting(true);
+  if (!(await checkListOptions())) {
+    get().setSubmitting(false);
+    return;
+  }
+  try {
+    const res = await window.sift.submit({ targets });
+    get().setSubmitting(false);
+    if (res.reused) get().notify('info', { message: 'The same list is already a job; showing it.' });
+    get().resetComposer();
+    showJob(res.id);
+  } catch (err) {
+    get().setSubmitError(toUserError(err));
+  }
+}
+
+export async function previewTarget(): Promise<void> {
+  const { parsed, previewIdx, listOptions } = get();
+  const t = parsed?.targets[previewIdx];
+  if (!t) return;
+  get().setPreviewError(null);
+  get().setPreviewLoading(true);
+  const options = effectiveOptions(listOptions, t.options);
+  try {
+    const result = await window.sift.preview({ target: options ? { url: t.url, options } : { url: t.url } });
+    get().setPreview({ url: t.url, result });
+  } catch (err) {
+    get().setPreviewError(toUserError(err));
+  }
+}
+
+export async function exportJob(jobId: string, format: ExportFormatName, includeFailed: boolean, includeMeta: boolean): Promise<void> {
+  let target: { token: string; path: string } | null;
+  try {
+    target = await window.sift.chooseExportTarget({ id: jobId, format });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+    return;
+  }
+  if (!target) return; // the user closed the dialog
+  const { token, path } = target;
+  get().startExport({ jobId, token, path, format });
+  try {
+    const summary = await window.sift.exportJob({ id: jobId, token, format, includeFailed, includeMeta });
+    get().exportFinished(token, summary);
+  } catch (err) {
+    get().exportFailed(token, toUserError(err));
+  }
+}

@@ -1,0 +1,89 @@
+import type { StateCreator } from 'zustand';
+import type { Options, Result } from '../../../shared/types';
+import type { ParsedList } from '../../../shared/urllist';
+import type { UserError } from '../lib/errors';
+import type { State } from './index';
+
+/** Where the list came from: a file (dropped or opened) or the paste box. */
+export interface ListSource {
+  kind: 'file' | 'paste';
+  name: string;
+  text: string;
+  mimeType?: string;
+}
+
+export interface ComposerSlice {
+  source: ListSource | null;
+  parsed: ParsedList | null;
+  parsing: boolean;
+  /** Options for the whole list; a URL's own options (from the list) win. */
+  listOptions: Options;
+  /** Index into parsed.targets of the row the preview fetches. */
+  previewIdx: number;
+  preview: { url: string; result: Result } | null;
+  previewLoading: boolean;
+  previewError: UserError | null;
+  /** An error about the list options as a whole (checkOptions), shown by the form. */
+  optionsError: UserError | null;
+  submitting: boolean;
+  submitError: UserError | null;
+
+  setSource(source: ListSource | null): void;
+  setParsed(parsed: ParsedList | null): void;
+  setParsing(parsing: boolean): void;
+  setListOptions(patch: Partial<Options>): void;
+  setPreviewIdx(idx: number): void;
+  setPreview(p: ComposerSlice['preview']): void;
+  setPreviewLoading(v: boolean): void;
+  setPreviewError(e: UserError | null): void;
+  setOptionsError(e: UserError | null): void;
+  setSubmitting(v: boolean): void;
+  setSubmitError(e: UserError | null): void;
+  resetComposer(): void;
+}
+
+/** Drops empty values so `{grep: ''}` does not ride along and change the job's identity. */
+export function cleanOptions(o: Options): Options {
+  const out: Options = {};
+  for (const [k, v] of Object.entries(o) as [keyof Options, Options[keyof Options]][]) {
+    if (v === undefined || v === '' || v === false) continue;
+    (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+/** A URL's options as submitted: the list's, then its own on top. */
+export function effectiveOptions(listOptions: Options, own: Options | undefined): Options | undefined {
+  const merged = cleanOptions({ ...listOptions, ...own });
+  return Object.keys(merged).length ? merged : undefined;
+}
+
+const EMPTY = {
+  source: null,
+  parsed: null,
+  parsing: false,
+  previewIdx: 0,
+  preview: null,
+  previewLoading: false,
+  previewError: null,
+  optionsError: null,
+  submitting: false,
+  submitError: null,
+} as const;
+
+export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (set) => ({
+  ...EMPTY,
+  listOptions: {},
+  setSource: (source) => set({ source, submitError: null }),
+  setParsed: (parsed) => set({ parsed, parsing: false, previewIdx: 0 }),
+  setParsing: (parsing) => set({ parsing }),
+  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, submitError: null })),
+  setPreviewIdx: (previewIdx) => set({ previewIdx }),
+  setPreview: (preview) => set({ preview, previewLoading: false, previewError: null }),
+  setPreviewLoading: (previewLoading) => set({ previewLoading }),
+  setPreviewError: (previewError) => set({ previewError, previewLoading: false }),
+  setOptionsError: (optionsError) => set({ optionsError }),
+  setSubmitting: (submitting) => set({ submitting }),
+  setSubmitError: (submitError) => set({ submitError, submitting: false }),
+  resetComposer: () => set({ ...EMPTY }),
+});

@@ -1,0 +1,84 @@
+import type { StateCreator } from 'zustand';
+import type { TargetRow, TargetState, TargetStatus } from '../../../shared/types';
+import type { UserError } from '../lib/errors';
+import type { State } from './index';
+
+/** The rows of the job on screen. Only one job's rows are held: a job can have 10,000. */
+export interface DetailSlice {
+  detailJobId: string | null;
+  /** Indexed by idx; a row object is replaced only when that row changed, so a row
+   *  component selecting rows[idx] re-renders only for its own change. */
+  rows: TargetRow[];
+  rowsLoaded: boolean;
+  detailError: UserError | null;
+  /** Changes that arrived while jobDetail was in flight, applied over its answer. */
+  pendingRows: TargetRow[];
+  selectedIdx: number | null;
+  /** The selected row's full result, when fetched. */
+  result: { jobId: string; idx: number; status: TargetStatus } | null;
+  resultLoading: boolean;
+  resultError: UserError | null;
+
+  beginDetail(jobId: string): void;
+  setDetail(jobId: string, rows: TargetRow[]): void;
+  setDetailError(jobId: string, err: UserError): void;
+  applyRows(jobId: string, rows: TargetRow[]): void;
+  selectRow(idx: number | null): void;
+  setResult(jobId: string, idx: number, status: TargetStatus): void;
+  setResultLoading(loading: boolean): void;
+  setResultError(err: UserError | null): void;
+  clearDetail(): void;
+}
+
+// A target only moves forward (pending → running → done|failed) within a job; "run the
+// rest again" makes a new job. So the more advanced of two copies of a row is the newer.
+const RANK: Record<TargetState, number> = { pending: 0, running: 1, done: 2, failed: 2 };
+export function laterRow(a: TargetRow | undefined, b: TargetRow): TargetRow {
+  if (!a) return b;
+  if (RANK[b.status] !== RANK[a.status]) return RANK[b.status] > RANK[a.status] ? b : a;
+  return (b.finishedAt ?? 0) >= (a.finishedAt ?? 0) ? b : a;
+}
+
+export function mergeRows(rows: TargetRow[], changes: TargetRow[]): TargetRow[] {
+  if (changes.length === 0) return rows;
+  const next = rows.slice();
+  for (const r of changes) {
+    if (r.idx < 0) continue;
+    next[r.idx] = laterRow(next[r.idx], r);
+  }
+  return next;
+}
+
+export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set) => ({
+  detailJobId: null,
+  rows: [],
+  rowsLoaded: false,
+  detailError: null,
+  pendingRows: [],
+  selectedIdx: null,
+  result: null,
+  resultLoading: false,
+  resultError: null,
+
+  beginDetail: (jobId) =>
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
+  setDetail: (jobId, rows) =>
+    set((s) => {
+      if (s.detailJobId !== jobId) return {};
+      const sorted: TargetRow[] = [];
+      for (const r of rows) sorted[r.idx] = r;
+      return { rows: mergeRows(sorted, s.pendingRows), pendingRows: [], rowsLoaded: true };
+    }),
+  setDetailError: (jobId, err) => set((s) => (s.detailJobId === jobId ? { detailError: err, rowsLoaded: true } : {})),
+  applyRows: (jobId, changes) =>
+    set((s) => {
+      if (s.detailJobId !== jobId) return {};
+      if (!s.rowsLoaded) return { pendingRows: s.pendingRows.concat(changes) };
+      return { rows: mergeRows(s.rows, changes) };
+    }),
+  selectRow: (idx) => set((s) => (s.selectedIdx === idx ? {} : { selectedIdx: idx, result: null, resultError: null })),
+  setResult: (jobId, idx, status) => set((s) => (s.detailJobId === jobId && s.selectedIdx === idx ? { result: { jobId, idx, status }, resultLoading: false } : {})),
+  setResultLoading: (resultLoading) => set({ resultLoading }),
+  setResultError: (resultError) => set({ resultError, resultLoading: false }),
+  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
+});

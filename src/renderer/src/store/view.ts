@@ -1,0 +1,51 @@
+import type { StateCreator } from 'zustand';
+import type { UserError } from '../lib/errors';
+import type { State } from './index';
+
+export type View = { kind: 'compose' } | { kind: 'job'; id: string } | { kind: 'settings' } | { kind: 'activity' };
+
+export interface Notice extends UserError {
+  id: number;
+  /** 'error' stays until dismissed; 'info' fades after a few seconds. */
+  level: 'error' | 'info';
+}
+
+export interface ViewSlice {
+  view: View;
+  notices: Notice[];
+  setView(view: View): void;
+  notify(level: Notice['level'], n: Pick<UserError, 'message'> & Partial<UserError>): void;
+  dismiss(id: number): void;
+}
+
+/** The view lives in the URL hash so a reload (or a restart) opens the same screen. */
+export function viewFromHash(hash: string): View {
+  const h = hash.replace(/^#\/?/, '');
+  if (h.startsWith('job/') && h.length > 4) return { kind: 'job', id: decodeURIComponent(h.slice(4)) };
+  if (h === 'settings') return { kind: 'settings' };
+  if (h === 'activity') return { kind: 'activity' };
+  return { kind: 'compose' };
+}
+
+export function hashOf(view: View): string {
+  return view.kind === 'job' ? `#job/${encodeURIComponent(view.id)}` : view.kind === 'compose' ? '#' : `#${view.kind}`;
+}
+
+let noticeSeq = 0;
+
+export const createViewSlice: StateCreator<State, [], [], ViewSlice> = (set) => ({
+  view: typeof location === 'undefined' ? { kind: 'compose' } : viewFromHash(location.hash),
+  notices: [],
+  setView: (view) => {
+    // replaceState, not a hash assignment: no history entries to step back through, and
+    // no navigation event for main's will-navigate guard to weigh.
+    if (typeof history !== 'undefined') history.replaceState(null, '', hashOf(view) === '#' ? location.pathname : hashOf(view));
+    set({ view });
+  },
+  notify: (level, n) =>
+    set((s) => ({
+      // Five at most: a burst of failures should not bury the window.
+      notices: [...s.notices, { id: ++noticeSeq, level, code: n.code ?? level, message: n.message, hint: n.hint ?? '' }].slice(-5),
+    })),
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+});
