@@ -75,8 +75,11 @@ export function readCsv(input: string, sep: ',' | '\t'): CsvRow[] {
     }
     const end = i;
     if (input.charCodeAt(i) === 13) i++;
-    if (input.charCodeAt(i) === 10) i++;
-    if (i > end) line++;
+    // Lines are counted by LF, as every other reader counts them; a lone CR still ends a row.
+    if (input.charCodeAt(i) === 10) {
+      i++;
+      line++;
+    }
     rows.push({ cells, line: startLine, length: end - start });
   }
   return rows;

@@ -49,6 +49,11 @@ export function readUriList(input: string, c: Collector, maxLineLength: number):
       c.reject(n, line, tooLong(raw, maxLineLength));
       return;
     }
+    // RFC 2483: one URI a line. WHATWG URL would quietly turn "a b" into "a%20b".
+    if (/\s/.test(line)) {
+      c.reject(n, line, 'one URL a line: this one has spaces in it');
+      return;
+    }
     c.add(n, line, line);
   });
 }

@@ -47,7 +47,8 @@ export function checkUrl(raw: string): UrlCheck {
   }
   if (!u.hostname) return { ok: false, reason: 'not a valid URL: no host' };
   // The fragment never reaches the server, so two URLs that differ only there are one page.
-  u.hash = '';
+  // Setting hash re-serialises the whole URL, so only when there is a fragment to drop.
+  if (u.hash !== '' || s.includes('#')) u.hash = '';
   const out = u.href;
   // Percent-encoding and punycode can grow a URL that was under the cap when typed.
   if (out.length > MAX_URL_LENGTH) {

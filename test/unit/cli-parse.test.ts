@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../src/cli/commands/parse';
+import { commands } from '../../src/cli/commands';
+import { main } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/io';
+
+const ROOT = path.join(__dirname, '..', '..');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lists');
+
+function collect(stream: PassThrough): () => string {
+  let text = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => (text += chunk));
+  return () => text;
+}
+
+async function runParse(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out = collect(stdout);
+  const err = collect(stderr);
+  const io: CliIO = { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]), isTTY: false, env: {}, cwd: FIXTURES };
+  const code = await main(['parse', ...args], io);
+  return { code, out: out(), err: err() };
+}
+
+describe('sift parse', () => {
+  it('is registered as a command', () => {
+    expect(commands).toContain(parseCommand);
+  });
+
+  it('prints one JSON line per target and reports invalid lines and duplicates on stderr, exit 0', async () => {
+    const r = await runParse(['options.txt']);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(lines).toEqual([
+      { url: 'https://example.org/report.pdf', options: { pages: '1-5', grep: 'net revenue', context: true } },
+      { url: 'https://api.example.org/items.json', options: { jq: '.items[] | .name' } },
+      { url: 'https://example.org/post', options: { mode: 'text', question: 'what does it cost?' } },
+      { url: 'https://example.org/faq', options: { question: 'say "hi"', context: false, recover: true } },
+      { url: 'https://example.org/report.pdf', options: { pages: '1-5' } },
+    ]);
+    expect(r.err.split('\n')).toEqual([
+      'line 7: invalid: unknown mode "foo": use one of markdown, text, html, raw, links, meta (https://example.org/x mode=foo)',
+      'line 8: invalid: unknown option "colour": use mode, question (q), pages, grep, jq, context or recover (https://example.org/y colour=blue)',
+      'line 9: invalid: missing scheme: did you mean https://example.com/page?',
+      'line 10: duplicate of line 2',
+      'line 12: invalid: option grep: missing closing " (https://example.org/z grep="unclosed)',
+      '5 targets, 4 invalid, 1 duplicates (read as text)',
+      '',
+    ]);
+  });
+
+  it('reads stdin for -, applies option flags as list defaults, and honours --as', async () => {
+    const r = await runParse(['-', '--mode', 'text', '--as', 'uri-list'], 'https://a.org/1\nhttps://a.org/2 mode=raw\n');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('{"url":"https://a.org/1","options":{"mode":"text"}}\n');
+    expect(r.err).toMatch(/^line 2: invalid: one URL a line: this one has spaces in it/);
+    const ok = await runParse(['-', '--mode', 'text'], 'https://a.org/1\nhttps://a.org/2 mode=raw\n');
+    expect(ok.code).toBe(0);
+    expect(ok.out).toBe(
+      '{"url":"https://a.org/1","options":{"mode":"text"}}\n{"url":"https://a.org/2","options":{"mode":"raw"}}\n',
+    );
+  });
+
+  it('exits 2 when the list holds no valid target', async () => {
+    const r = await runParse(['-'], '# nothing here\nftp://a.org/x\n');
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('line 2: invalid: not an http(s) URL: ftp://a.org/x');
+  });
+
+  it('exits 2 with the reason when the file cannot be read or the arguments are wrong', async () => {
+    const missing = await runParse(['no-such-list.txt']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe('sift parse: cannot read no-such-list.txt: ENOENT\n');
+    expect((await runParse([])).code).toBe(2);
+    expect((await runParse(['a.txt', 'b.txt'])).code).toBe(2);
+    const badFormat = await runParse(['options.txt', '--as', 'yaml']);
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.err).toMatch(/unknown list format "yaml"/);
+  });
+
+  it('runs as a child process through bin/sift.cjs', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+    const file = path.join(dir, 'sheet.csv');
+    writeFileSync(file, 'name,URL,q\r\n"Report, Q3",https://Example.org:443/q3.pdf#p,"what, exactly?"\r\nx,mailto:a@b.org,\r\n');
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'bin', 'sift.cjs'), 'parse', file], {
+      cwd: ROOT,
+    });
+    expect(stdout).toBe('{"url":"https://example.org/q3.pdf","options":{"question":"what, exactly?"}}\n');
+    expect(stderr).toContain('line 3: invalid: not an http(s) URL: mailto:a@b.org');
+  });
+});

@@ -1,0 +1,335 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Options } from '../../src/shared/types';
+import { detectFormat, formatOptionsLine, normalizeUrl, parseList, type ListFormat } from '../../src/shared/urllist';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'lists');
+const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
+
+interface Case {
+  file: string;
+  format: ListFormat;
+  targets: [line: number, url: string, options?: Options][];
+  invalid: [line: number, reason: RegExp][];
+  duplicates: [line: number, firstLine: number][];
+}
+
+const cases: Case[] = [
+  {
+    file: 'firefox-bookmarks.html',
+    format: 'html',
+    targets: [
+      [14, 'https://support.mozilla.org/en-US/products/firefox'],
+      [15, 'https://www.mozilla.org/en-US/firefox/customize/'],
+      [20, 'https://news.ycombinator.com/item?id=1&p=2'],
+      [22, 'https://www.bbc.co.uk/news'],
+      [28, 'https://de.wikipedia.org/wiki/M%C3%BCnchen'],
+    ],
+    invalid: [
+      [19, /^not an http\(s\) URL: place:sort=8&maxResults=10$/],
+      [23, /^not an http\(s\) URL: javascript:/],
+    ],
+    duplicates: [[25, 22]],
+  },
+  {
+    file: 'chrome-bookmarks.html',
+    format: 'html',
+    targets: [
+      [11, 'https://developer.mozilla.org/en-US/docs/Web/HTTP'],
+      [12, 'https://www.nytimes.com/2024/01/01/technology/ai.html?smid=url-share'],
+      [15, 'https://arxiv.org/pdf/1706.03762'],
+      [17, 'https://xn--bcher-kva.example/katalog?q=a&b=c'],
+    ],
+    invalid: [
+      [16, /^not an http\(s\) URL: chrome:\/\/settings\//],
+      [23, /^not an http\(s\) URL: file:\/\/\//],
+    ],
+    duplicates: [[22, 15]],
+  },
+  {
+    file: 'safari-bookmarks.html',
+    format: 'html',
+    targets: [
+      [8, 'https://www.apple.com/'],
+      [13, 'https://www.theatlantic.com/technology/archive/2024/05/article/678000/'],
+      [15, 'https://example.org/long?x=%20y&z=1'],
+    ],
+    invalid: [[17, /^not an http\(s\) URL: feed:/]],
+    duplicates: [[9, 8]],
+  },
+  {
+    file: 'sheet.csv',
+    format: 'csv',
+    targets: [
+      [2, 'https://example.org/q3.pdf', { mode: 'text' }],
+      [3, 'https://example.org/pricing', { question: 'what does it cost?' }],
+    ],
+    invalid: [
+      [6, /^unknown mode "fancy"/],
+      [7, /^no URL in column 2 \(URL\)$/],
+      [9, /^not an http\(s\) URL: ftp:/],
+    ],
+    duplicates: [[8, 2]],
+  },
+  {
+    file: 'reading.tsv',
+    format: 'tsv',
+    targets: [
+      [2, 'https://example.org/annual.pdf', { pages: '1-5', grep: 'net revenue' }],
+      [3, 'https://example.org/blog'],
+    ],
+    invalid: [[4, /^pages must look like 1-3,7,10- \(got "all"\)$/]],
+    duplicates: [],
+  },
+  {
+    file: 'reading-list.md',
+    format: 'markdown',
+    targets: [
+      [3, 'https://example.org/archive'],
+      [5, 'https://arxiv.org/abs/1706.03762'],
+      [6, 'https://en.wikipedia.org/wiki/Rust_(programming_language)'],
+      [7, 'https://blog.example.com/posts/42'],
+      [8, 'https://www.example.net/page?a=1&b=2'],
+      [15, 'https://example.org/with%20space'],
+      [17, 'https://example.org/referenced'],
+    ],
+    invalid: [
+      [10, /^relative URL/],
+      [11, /^not an http\(s\) URL: mailto:/],
+    ],
+    duplicates: [[15, 3]],
+  },
+  {
+    file: 'links.uri',
+    format: 'uri-list',
+    targets: [
+      [2, 'https://example.org/a'],
+      [4, 'https://example.org/b?x=1'],
+    ],
+    invalid: [[7, /^not an http\(s\) URL: urn:isbn:/]],
+    duplicates: [[6, 2]],
+  },
+  {
+    file: 'list.json',
+    format: 'json',
+    targets: [
+      [2, 'https://example.org/a'],
+      [3, 'https://api.example.org/items.json', { jq: '.items[] | .name' }],
+      [4, 'https://example.org/report.pdf', { pages: '1-3', context: true }],
+      [9, 'https://example.org/d', { question: 'what is new?' }],
+    ],
+    invalid: [
+      [5, /^unknown mode "fancy"/],
+      [6, /^no "url" string/],
+      [8, /^not an http\(s\) URL: mailto:/],
+    ],
+    duplicates: [[7, 2]],
+  },
+  {
+    file: 'options.txt',
+    format: 'text',
+    targets: [
+      [2, 'https://example.org/report.pdf', { pages: '1-5', grep: 'net revenue', context: true }],
+      [3, 'https://api.example.org/items.json', { jq: '.items[] | .name' }],
+      [4, 'https://example.org/post', { question: 'what does it cost?', mode: 'text' }],
+      [6, 'https://example.org/faq', { question: 'say "hi"', context: false, recover: true }],
+      [11, 'https://example.org/report.pdf', { pages: '1-5' }],
+    ],
+    invalid: [
+      [7, /^unknown mode "foo": use one of markdown, text/],
+      [8, /^unknown option "colour"/],
+      [9, /^missing scheme: did you mean https:\/\/example\.com\/page\?$/],
+      [12, /^option grep: missing closing "$/],
+    ],
+    duplicates: [[10, 2]],
+  },
+];
+
+describe('parseList reads each format as browsers and spreadsheets export it', () => {
+  for (const c of cases) {
+    it(`${c.file}: targets, invalid lines and duplicates with their line numbers`, () => {
+      const input = fixture(c.file);
+      for (const r of [parseList(input, { filename: c.file }), parseList(input, { format: c.format })]) {
+        expect(r.format).toBe(c.format);
+        expect(r.targets).toEqual(
+          c.targets.map(([line, url, options]) => (options ? { line, url, options } : { line, url })),
+        );
+        expect(r.invalid.map((p) => p.line)).toEqual(c.invalid.map(([l]) => l));
+        r.invalid.forEach((p, i) => expect(p.reason).toMatch(c.invalid[i]![1]));
+        expect(r.duplicates.map((p) => [p.line, p.reason])).toEqual(
+          c.duplicates.map(([l, first]) => [l, `duplicate of line ${first}`]),
+        );
+        expect(r.truncated).toBe(false);
+      }
+    });
+  }
+
+  it('detects every fixture format from its content alone, except uri-list which reads as text', () => {
+    for (const c of cases) {
+      expect(detectFormat(fixture(c.file)), c.file).toBe(c.format === 'uri-list' ? 'text' : c.format);
+    }
+  });
+
+  it('lets the MIME type win over the file extension, and the extension over the content', () => {
+    const text = 'https://example.org/a\n';
+    expect(detectFormat(text, 'list.csv', 'text/uri-list; charset=utf-8')).toBe('uri-list');
+    expect(detectFormat(text, 'bookmarks.HTM')).toBe('html');
+    expect(detectFormat('[{"url":"https://a.org"}]', 'x.unknown')).toBe('json');
+  });
+});
+
+describe('plain text lines', () => {
+  it('handles a BOM and CRLF line endings without counting them into the URL or line numbers', () => {
+    const r = parseList('\uFEFFhttps://example.org/a\r\n\r\nhttps://example.org/b mode=text\r\n');
+    expect(r.targets).toEqual([
+      { line: 1, url: 'https://example.org/a' },
+      { line: 3, url: 'https://example.org/b', options: { mode: 'text' } },
+    ]);
+  });
+
+  it('keeps backslashes that escape nothing, so regexes and jq string interpolation survive', () => {
+    const r = parseList(`https://a.org/x grep="\\d+ \\"q\\" \\\\\\\\x" jq='"\\(.name) it\\'s"'`);
+    expect(r.invalid).toEqual([]);
+    expect(r.targets[0]?.options).toEqual({ grep: '\\d+ "q" \\\\x', jq: '"\\(.name) it\'s"' });
+  });
+
+  it('treats an unquoted word starting with # after the URL as a comment', () => {
+    const r = parseList('https://a.org/x context # read this first');
+    expect(r.targets).toEqual([{ line: 1, url: 'https://a.org/x', options: { context: true } }]);
+  });
+
+  it.each([
+    ['https://a.org/x question', /^option question needs a value/],
+    ['https://a.org/x context=maybe', /^context must be true or false/],
+    ['https://a.org/x grep=( ', /^grep is not a valid regular expression/],
+    ['https://a.org/x q=a question=b', /^option question given twice$/],
+    ['https://a.org/x grep=""', /^option grep has an empty value$/],
+    ['https://a.org/x grep="a"b', /text right after the closing "/],
+    [`https://a.org/x q="${'x'.repeat(2001)}"`, /^question: /],
+  ])('refuses %s with a reason', (line, reason) => {
+    const r = parseList(line);
+    expect(r.targets).toEqual([]);
+    expect(r.invalid).toHaveLength(1);
+    expect(r.invalid[0]?.reason).toMatch(reason);
+    expect(r.invalid[0]?.text.length).toBeLessThanOrEqual(200);
+  });
+
+  it('merges list-wide defaults under each line, the line winning, and dedupes on the merged options', () => {
+    const r = parseList(
+      ['https://a.org/1', 'https://a.org/2 mode=text context=false', 'https://a.org/1 mode=markdown context'].join('\n'),
+      { defaults: { mode: 'markdown', context: true } },
+    );
+    expect(r.targets).toEqual([
+      { line: 1, url: 'https://a.org/1', options: { mode: 'markdown', context: true } },
+      { line: 2, url: 'https://a.org/2', options: { mode: 'text', context: false } },
+    ]);
+    expect(r.duplicates).toEqual([
+      { line: 3, text: 'https://a.org/1 mode=markdown context', reason: 'duplicate of line 1' },
+    ]);
+  });
+
+  it('keeps the same URL with different options as two targets', () => {
+    const r = parseList('https://a.org/r.pdf pages=1\nhttps://a.org/r.pdf pages=2\nhttps://a.org/r.pdf');
+    expect(r.targets.map((t) => t.line)).toEqual([1, 2, 3]);
+    expect(r.duplicates).toEqual([]);
+  });
+});
+
+describe('normalizeUrl', () => {
+  it.each([
+    ['HTTPS://Example.COM:443/a?b=1#frag', 'https://example.com/a?b=1'],
+    ['http://example.com:80', 'http://example.com/'],
+    ['http://example.com:8080/x', 'http://example.com:8080/x'],
+    ['https://bücher.example/ä', 'https://xn--bcher-kva.example/%C3%A4'],
+    ['  https://a.org/x  ', 'https://a.org/x'],
+    ['https://[::1]:443/', 'https://[::1]/'],
+  ])('%s → %s', (raw, want) => {
+    expect(normalizeUrl(raw)).toBe(want);
+  });
+
+  it.each(['ftp://a.org/x', 'javascript:alert(1)', 'example.com/page', '//a.org/x', '/relative', 'https://', '', `https://a.org/${'a'.repeat(8200)}`])(
+    'refuses %s',
+    (raw) => {
+      expect(normalizeUrl(raw)).toBeNull();
+    },
+  );
+
+  it('refuses a URL that percent-encoding pushes over 8 KiB', () => {
+    expect(normalizeUrl(`https://a.org/${'ä'.repeat(4000)}`)).toBeNull();
+  });
+});
+
+describe('formatOptionsLine', () => {
+  it('writes a line that parseList reads back to the same target', () => {
+    const targets = [
+      { url: 'https://a.org/x' },
+      { url: 'https://a.org/y', options: { mode: 'text' as const, context: false, recover: true } },
+      { url: 'https://a.org/z', options: { question: 'what "is" it?', jq: `.a | "\\(.b)"`, grep: 'a\\\\', pages: '1-3,7' } },
+    ];
+    for (const t of targets) {
+      const line = formatOptionsLine(t);
+      expect(parseList(line, { format: 'text' }).targets).toEqual([{ ...t, line: 1 }]);
+    }
+    expect(formatOptionsLine(targets[1]!)).toBe('https://a.org/y mode=text context=false recover');
+  });
+
+  it('turns a line break inside a value into a space, since a list line cannot hold one', () => {
+    const line = formatOptionsLine({ url: 'https://a.org/', options: { question: 'a\nb' } });
+    expect(line).toBe('https://a.org/ question="a b"');
+  });
+});
+
+describe('JSON lists', () => {
+  it('reads JSON Lines, as sift parse prints them', () => {
+    const r = parseList('{"url":"https://a.org/1"}\n\n{"url":"https://a.org/2","options":{"mode":"raw"}}\n{"url":', {
+      format: 'json',
+    });
+    expect(r.targets).toEqual([
+      { line: 1, url: 'https://a.org/1' },
+      { line: 3, url: 'https://a.org/2', options: { mode: 'raw' } },
+    ]);
+    expect(r.invalid.map((p) => [p.line, p.reason.slice(0, 14)])).toEqual([[4, 'not valid JSON']]);
+  });
+
+  it('keeps the good elements of an array with a broken one and reports the broken one by line', () => {
+    const r = parseList('[\n"https://a.org/1",\n{"url": nope},\n"https://a.org/2"\n');
+    expect(r.targets.map((t) => t.line)).toEqual([2, 4]);
+    expect(r.invalid.map((p) => p.line)).toEqual([3, 5]);
+    expect(r.invalid[1]?.reason).toMatch(/not closed/);
+  });
+
+  it('reports an options value of the wrong type', () => {
+    const r = parseList('[{"url":"https://a.org","options":{"context":"yes please"}}]');
+    expect(r.invalid[0]?.reason).toMatch(/^context must be true or false/);
+  });
+});
+
+describe('caps', () => {
+  it('stops reading at maxLines and says the list was truncated', () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `https://a.org/${i}`);
+    const r = parseList(lines.join('\n'), { maxLines: 4 });
+    expect(r.targets.map((t) => t.line)).toEqual([1, 2, 3, 4]);
+    expect(r.truncated).toBe(true);
+    expect(parseList(lines.join('\n'), { maxLines: 10 }).truncated).toBe(false);
+  });
+
+  it('stops at maxTargets', () => {
+    const r = parseList('https://a.org/1\nftp://x\nhttps://a.org/2\nhttps://a.org/3', { maxTargets: 2 });
+    expect(r.targets.map((t) => t.line)).toEqual([1, 3]);
+    expect(r.truncated).toBe(true);
+  });
+
+  it('refuses a line longer than maxLineLength and shows only its start', () => {
+    const r = parseList(`https://a.org/${'x'.repeat(100)}\nhttps://a.org/ok`, { maxLineLength: 50 });
+    expect(r.targets.map((t) => t.line)).toEqual([2]);
+    expect(r.invalid[0]?.reason).toBe('line too long (114 characters; at most 50)');
+    expect(r.invalid[0]?.text.length).toBeLessThanOrEqual(200);
+  });
+
+  it('applies maxLines to a JSON array by the line its elements start on', () => {
+    const r = parseList(`[\n${Array.from({ length: 6 }, (_, i) => `"https://a.org/${i}"`).join(',\n')}\n]`, { maxLines: 3 });
+    expect(r.targets.map((t) => t.line)).toEqual([2, 3]);
+    expect(r.truncated).toBe(true);
+  });
+});
