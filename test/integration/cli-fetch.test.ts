@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { main } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/io';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { numberedPdf } from '../helpers/fetch-pdf';
+
+let srv: TestServer;
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-fetch-'));
+
+async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir }, cwd: dir };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  srv = await startServer({
+    '/page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>CLI page</title></head><body><article><p>Hello from the command line. It has words.</p></article></body></html>'),
+    '/data': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"a":[1,2,3]}'),
+  });
+  writeFileSync(path.join(dir, 'doc.pdf'), numberedPdf(3, 'Local'));
+  writeFileSync(path.join(dir, 'data.json'), '{"k":"v"}');
+  writeFileSync(path.join(dir, 'notes.txt'), 'one\ntwo\nthree\n');
+});
+afterAll(() => srv.close());
+
+describe('sift fetch', () => {
+  it('prints the content and exits 0', async () => {
+    const r = await sift('fetch', `${srv.origin}/page`, '--allow-private', '--mode', 'text');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toBe('Hello from the command line. It has words.\n');
+  });
+  it('prints one JSON line with url, ok, content and meta under --json', async () => {
+    const r = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a | length', '--json');
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    expect(Object.keys(line)).toEqual(['url', 'ok', 'content', 'meta']);
+    expect(line).toMatchObject({ url: `${srv.origin}/data`, ok: true, content: '3', meta: { status: 200, content_type: 'application/json' } });
+  });
+  it('blocks loopback without --allow-private: a failed target, exit 1, JSON error line', async () => {
+    const r = await sift('fetch', `${srv.origin}/page`, '--json');
+    expect(r.code).toBe(1);
+    const line = JSON.parse(r.out) as Record<string, unknown>;
+    expect(Object.keys(line)).toEqual(['url', 'ok', 'status', 'error', 'hint']);
+    expect(line).toMatchObject({ ok: false, status: 403, error: 'blocked' });
+  });
+  it('reports an upstream error on stderr with its hint and exits 1', async () => {
+    const r = await sift('fetch', `${srv.origin}/nope`, '--allow-private');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/upstream 404 Not Found \(404\)\n {2}.*recover/);
+  });
+  it('exits 2 on bad usage: no URL, two URLs, unknown flag, unknown mode, an invalid URL', async () => {
+    expect((await sift('fetch')).code).toBe(2);
+    expect((await sift('fetch', 'http://a.example/', 'http://b.example/')).code).toBe(2);
+    expect((await sift('fetch', 'http://a.example/', '--frobnicate')).code).toBe(2);
+    expect((await sift('fetch', 'http://a.example/', '--mode', 'pdf')).code).toBe(2);
+    const bad = await sift('fetch', 'ftp://a.example/');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/scheme ftp/);
+  });
+});
+
+describe('sift extract', () => {
+  it('extracts local files of each kind in order, one JSON line each', async () => {
+    const r = await sift('extract', 'doc.pdf', 'data.json', 'notes.txt', '--json', '--grep', '2 of|"k"|^t');
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; ok: boolean; content: string; meta: Record<string, unknown> });
+    expect(lines.map((l) => l.url)).toEqual(['doc.pdf', 'data.json', 'notes.txt']);
+    expect(lines[0]?.content).toBe('Page 2 of 3');
+    expect(lines[0]?.meta).toMatchObject({ pages_total: 3, matches: 1 });
+    expect(lines[1]?.content).toBe('  "k": "v"');
+    expect(lines[2]?.content).toBe('two\nthree');
+  });
+  it('applies --pages and --jq', async () => {
+    expect((await sift('extract', 'doc.pdf', '--pages', '3')).out).toBe('Page 3 of 3\nThe word for page 3 is item3.\n');
+    expect((await sift('extract', 'data.json', '--jq', '.k')).out).toBe('"v"\n');
+  });
+  it('exits 1 when a file fails to extract and 2 when a file cannot be read', async () => {
+    const jqOnText = await sift('extract', 'notes.txt', '--jq', '.', '--json');
+    expect(jqOnText.code).toBe(1);
+    expect(JSON.parse(jqOnText.out)).toMatchObject({ url: 'notes.txt', ok: false, status: 422 });
+    const missing = await sift('extract', 'notes.txt', 'missing.pdf');
+    expect(missing.code).toBe(2);
+    expect(missing.out).toBe('one\ntwo\nthree\n');
+    expect(missing.err).toMatch(/missing\.pdf: cannot read missing\.pdf: no such file/);
+    expect((await sift('extract')).code).toBe(2);
+  });
+  it('appends JSON log lines without the URL to --log', async () => {
+    const log = path.join(dir, 'fetch.log');
+    await sift('fetch', `${srv.origin}/page`, '--allow-private', '--log', log);
+    const text = readFileSync(log, 'utf8');
+    expect(text).toMatch(/"msg":"fetch"/);
+    expect(text).not.toContain(String(srv.port));
+    expect(text).not.toContain('127.0.0.1');
+  });
+});

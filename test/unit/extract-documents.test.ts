@@ -1,0 +1,138 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
+import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
+
+const f = createFetcher({ deadlineMs: 1500 });
+afterAll(() => f.close());
+const fail = (p: Promise<unknown>): Promise<FetchError> =>
+  p.then(
+    () => {
+      throw new Error('expected a FetchError');
+    },
+    (e: unknown) => {
+      if (!(e instanceof FetchError)) throw e;
+      return e;
+    },
+  );
+
+describe('PDF documents', () => {
+  it('fails an encrypted PDF with 422 and says it needs a password', async () => {
+    const e = await fail(f.extractBuffer(makePdf({ pages: [['secret']], encrypted: true }), 'application/pdf', {}));
+    expect(e.status).toBe(422);
+    expect(e.msg).toMatch(/^encrypted PDF/);
+  });
+  it('fails a malformed PDF with 422', async () => {
+    const e = await fail(f.extractBuffer(Buffer.from('%PDF-1.7\nthis is not a pdf at all\n'), 'application/pdf', {}));
+    expect(e.status).toBe(422);
+    expect(e.msg).toMatch(/^malformed PDF/);
+    const typed = await fail(f.extractBuffer(Buffer.from('plain words'), 'application/pdf', {}));
+    expect(typed.status).toBe(422);
+  });
+  it('says in a hint when a PDF has no text layer', async () => {
+    const r = await f.extractBuffer(makePdf({ pages: [[], []], noText: true }), 'application/pdf', {});
+    expect(r.content).toBe('');
+    expect(r.meta).toMatchObject({ text_layer: false, pages_total: 2 });
+    expect(String(r.meta?.hint)).toMatch(/OCR/);
+  });
+  it('keeps the order of selected pages and ignores pages past the end', async () => {
+    const r = await f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '4-9,1' });
+    expect(r.content.match(/Page \d/g)).toEqual(['Page 1', 'Page 4', 'Page 5']);
+    expect(r.meta).toMatchObject({ pages_total: 5, pages_returned: 3 });
+  });
+});
+
+describe('runaway programs stop at the deadline', () => {
+  it('stops a jq program that never ends with 504', async () => {
+    const started = Date.now();
+    const e = await fail(f.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: 'def f: f; f' }));
+    expect(e.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await f.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: '.a' })).content).toBe('1');
+  });
+  it('stops a catastrophically backtracking grep with 504', async () => {
+    const text = `${'a'.repeat(40)}b\nnormal line`;
+    const e = await fail(f.extractBuffer(Buffer.from(text), 'text/plain', { grep: '^(a+)+$' }));
+    expect(e.status).toBe(504);
+    expect((await f.extractBuffer(Buffer.from(text), 'text/plain', { grep: 'normal' })).content).toBe('normal line');
+  });
+});
+
+describe('grep', () => {
+  const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}${i === 2 || i === 4 || i === 10 ? ' hit' : ''}`).join('\n');
+  it('merges overlapping context windows and separates groups with -- as grep -C 2 does', async () => {
+    const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'hit', context: true });
+    expect(r.content).toBe(['line 1', 'line 2', 'line 3 hit', 'line 4', 'line 5 hit', 'line 6', 'line 7', '--', 'line 9', 'line 10', 'line 11 hit', 'line 12'].join('\n'));
+    expect(r.meta?.matches).toBe(3);
+  });
+  it('returns nothing and 0 matches when no line matches', async () => {
+    const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'absent' });
+    expect(r).toMatchObject({ content: '', meta: { matches: 0 } });
+  });
+});
+
+describe('question', () => {
+  const doc = [
+    'Opening hours are from nine to five on weekdays.',
+    'The museum was built in 1889 by the city council.',
+    'Tickets cost 12 euros for adults and 6 euros for children.',
+    'The garden has a collection of roses from every continent.',
+    'Parking is available behind the main building.',
+  ].join('\n\n');
+  it('ranks the passage that answers first among few, and returns them in document order', () => {
+    const a = answer(doc, 'how much do tickets cost for children?', false);
+    expect(a.content.split('\n\n')).toContain('Tickets cost 12 euros for adults and 6 euros for children.');
+    expect(a.content).not.toContain('roses');
+  });
+  it('adds the neighbours of each passage with context', () => {
+    const a = answer(doc, 'tickets euros', true);
+    expect(a.content.split('\n\n')).toEqual([
+      'The museum was built in 1889 by the city council.',
+      'Tickets cost 12 euros for adults and 6 euros for children.',
+      'The garden has a collection of roses from every continent.',
+    ]);
+    expect(a.passages).toBe(1);
+  });
+  it('returns nothing when no passage shares a word with the question', () => {
+    expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0 });
+  });
+  it('splits a long paragraph at sentence ends', () => {
+    const ps = splitPassages('This is one sentence. '.repeat(200));
+    expect(ps.length).toBeGreaterThan(5);
+    for (const p of ps) expect(p.text.length).toBeLessThan(700);
+  });
+});
+
+describe('page selections', () => {
+  it('parses ranges, single pages and open ends', () => {
+    expect(parsePages('1-3, 7,10-')).toEqual([[1, 3], [7, 7], [10, Number.MAX_SAFE_INTEGER]]);
+    expect(parsePages('')).toBeNull();
+  });
+  it.each(['0', '3-1', 'a', '1,,2', '-5', '1-2-3', '1;2'])('rejects %j with 422 and the syntax', (spec) => {
+    expect(() => parsePages(spec)).toThrow(FetchError);
+    try {
+      parsePages(spec);
+    } catch (e) {
+      expect((e as FetchError).status).toBe(422);
+      expect((e as FetchError).hint).toContain('1-3,7,10-');
+    }
+  });
+});
+
+describe('decoding and sniffing', () => {
+  it('prefers a BOM over a wrong header charset', () => {
+    expect(decodeText(Buffer.from([0xef, 0xbb, 0xbf, 0xc3, 0xa9]), 'text/plain; charset=shift_jis').text).toBe('é');
+  });
+  it('reads iso-8859-1 as windows-1252, as browsers do', () => {
+    expect(decodeText(Buffer.from([0x93, 0x41, 0x94]), 'text/plain; charset=iso-8859-1').text).toBe('“A”');
+  });
+  it('falls back to UTF-8 for an unknown charset label', () => {
+    expect(decodeText(Buffer.from('héllo'), 'text/plain; charset=klingon').text).toBe('héllo');
+  });
+  it('classifies by magic first, then header, then sniffing', () => {
+    expect(classify('text/plain', Buffer.from('%PDF-1.4\n'))).toBe('pdf');
+    expect(classify('', Buffer.from('{"a":1}'))).toBe('json');
+    expect(classify('application/octet-stream', Buffer.from('<!DOCTYPE html><p>x'))).toBe('html');
+    expect(classify('text/plain', Buffer.from('<html>not rendered</html>'))).toBe('text');
+    expect(() => classify('application/octet-stream', Buffer.from([1, 0, 2, 0]))).toThrow(/unsupported: application\/octet-stream/);
+  });
+});

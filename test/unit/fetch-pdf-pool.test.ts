@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PdfPool } from '../../src/main/fetch';
+import { numberedPdf } from '../helpers/fetch-pdf';
+
+const never = () => new AbortController().signal;
+let pool: PdfPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+/** Distinct documents of equal size: 150 pages keeps a worker busy long enough to overlap. */
+const doc = (tag: string) => numberedPdf(150, tag);
+
+describe('the PDF pool', () => {
+  it('extracts one document once for concurrent requests (single flight)', async () => {
+    pool = new PdfPool(2);
+    const pdf = doc('same');
+    const results = await Promise.all(['a', 'b', 'c', 'a/batch'].map((c) => pool!.extract(c, pdf, null, 500, never())));
+    expect(pool.stats().started).toBe(1);
+    for (const r of results) {
+      expect(r.pagesTotal).toBe(150);
+      expect(r.pages[149]?.text).toContain('item150');
+    }
+  });
+
+  it('runs a caller’s documents one at a time, whatever the number of workers', async () => {
+    pool = new PdfPool(2);
+    const rs = await Promise.all(['x', 'y', 'z'].map((t) => pool!.extract('alice', doc(t), null, 500, never())));
+    expect(rs.map((r) => r.pages.length)).toEqual([150, 150, 150]);
+    expect(pool.stats().started).toBe(3);
+    expect(pool.stats().peak.alice).toBe(1);
+  });
+
+  it('lets a caller’s interactive work run beside its batch work', async () => {
+    pool = new PdfPool(2);
+    const order: string[] = [];
+    const run = (caller: string, tag: string) => pool!.extract(caller, doc(tag), null, 500, never()).then(() => order.push(`${caller}:${tag}`));
+    await Promise.all([run('desktop/batch', 'b1'), run('desktop/batch', 'b2'), run('desktop', 'i1')]);
+    const s = pool.stats();
+    expect(s.peak).toEqual({ 'desktop/batch': 1, desktop: 1 });
+    // The interactive document ran next to the first batch one, not after both.
+    expect(order.indexOf('desktop:i1')).toBeLessThan(order.indexOf('desktop/batch:b2'));
+  });
+
+  it('keeps a shared extraction going when one of its waiters gives up', async () => {
+    pool = new PdfPool(1);
+    const pdf = doc('shared');
+    const quitter = new AbortController();
+    const a = pool.extract('a', pdf, null, 500, quitter.signal);
+    const b = pool.extract('b', pdf, null, 500, never());
+    quitter.abort(new Error('user cancelled'));
+    await expect(a).rejects.toThrow('user cancelled');
+    expect((await b).pages).toHaveLength(150);
+    expect(pool.stats().started).toBe(1);
+  });
+
+  it('stops an extraction nobody waits for, and the next one still works', async () => {
+    pool = new PdfPool(1);
+    const ac = new AbortController();
+    const p = pool.extract('a', numberedPdf(400, 'long'), null, 500, ac.signal);
+    setTimeout(() => ac.abort(new Error('deadline')), 50);
+    await expect(p).rejects.toThrow('deadline');
+    expect(pool.stats().running).toEqual({});
+    expect((await pool.extract('a', numberedPdf(2), null, 500, never())).pages).toHaveLength(2);
+  });
+
+  it('reports a document over the limit as too long with its page count, without extracting it', async () => {
+    pool = new PdfPool(1);
+    const r = await pool.extract('a', numberedPdf(12), null, 10, never());
+    expect(r).toMatchObject({ pagesTotal: 12, tooLong: true, pages: [] });
+  });
+});
