@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from '../command';
 import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
-import { LIST_FORMATS, parseList, type ListFormat, type ListProblem } from '../../shared/urllist';
+import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
+import { problemLines, readListInput } from '../list-input';
 
 const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
 
@@ -22,26 +21,6 @@ valid targets were printed, so the list is usable); 2 the file cannot be read, t
 arguments are wrong, or the list holds no valid target.
 `;
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function problemLines(invalid: ListProblem[], duplicates: ListProblem[]): string {
-  const all = [
-    // The input is shown unless the reason already quotes it ("not an http(s) URL: ftp://…").
-    ...invalid.map((p) => ({
-      line: p.line,
-      text: `line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`,
-    })),
-    ...duplicates.map((p) => ({ line: p.line, text: `line ${p.line}: ${p.reason}` })),
-  ];
-  // Stable sort: problems on one line keep the order the parser found them in.
-  all.sort((a, b) => a.line - b.line);
-  return all.map((p) => `${p.text}\n`).join('');
-}
-
 export const parseCommand: Command = {
   name: 'parse',
   summary: 'show how Sift reads a URL list: one JSON line per target',
@@ -56,13 +35,7 @@ export const parseCommand: Command = {
     }
     const defaults = optionsFromFlags(values);
 
-    let input: string;
-    try {
-      input = file === '-' ? await readAll(io.stdin) : await readFile(path.resolve(io.cwd, file), 'utf8');
-    } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-      throw new UsageError(`cannot read ${file}: ${why}`);
-    }
+    const input = await readListInput(file, io);
 
     const list = parseList(input, {
       filename: file === '-' ? undefined : file,

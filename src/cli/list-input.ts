@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ListProblem } from '../shared/urllist';
+import { UsageError, type CliIO } from './io';
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A list from FILE, or stdin for "-"; an unreadable file is a usage error (exit 2). */
+export async function readListInput(file: string, io: CliIO): Promise<string> {
+  try {
+    return file === '-' ? await readAll(io.stdin) : await readFile(path.resolve(io.cwd, file), 'utf8');
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new UsageError(`cannot read ${file}: ${why}`);
+  }
+}
+
+/** Invalid lines and duplicates, one per line, in line order, as `sift parse` prints them. */
+export function problemLines(invalid: ListProblem[], duplicates: ListProblem[]): string {
+  const all = [
+    // The input is shown unless the reason already quotes it ("not an http(s) URL: ftp://…").
+    ...invalid.map((p) => ({
+      line: p.line,
+      text: `line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`,
+    })),
+    ...duplicates.map((p) => ({ line: p.line, text: `line ${p.line}: ${p.reason}` })),
+  ];
+  // Stable sort: problems on one line keep the order the parser found them in.
+  all.sort((a, b) => a.line - b.line);
+  return all.map((p) => `${p.text}\n`).join('');
+}
