@@ -7,7 +7,7 @@ import { targetsTable, type TargetOutcome } from './targets';
 
 export type { NewJob } from './jobs';
 export type { TargetOutcome } from './targets';
-export { SCHEMA_VERSION } from './migrations';
+export { SCHEMA_VERSION, migrate } from './migrations';
 
 /** The hint stored on a target that was in flight when Sift stopped. */
 const RESTART_HINT = 'Sift stopped while this target was being fetched; run the rest again to fetch it.';
@@ -60,8 +60,6 @@ export interface Store {
 export interface OpenStoreOptions {
   /** better-sqlite3's native module (the app's is built for Electron's ABI). */
   nativeBinding?: string;
-  /** Migrate only up to this version (tests of migrations). */
-  schemaVersion?: number;
 }
 
 const isBusy = (err: unknown): boolean => {
@@ -112,7 +110,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
         'Update Sift, or pass --db with another path.',
       );
     }
-    migrate(db, opts.schemaVersion ?? SCHEMA_VERSION);
+    migrate(db);
   } catch (err) {
     db.close();
     throw err;

@@ -1,0 +1,92 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openStore, SCHEMA_VERSION } from '../../src/main/store';
+import { tempDir } from '../helpers/store';
+
+let t: ReturnType<typeof tempDir>;
+let p: string;
+beforeEach(() => {
+  t = tempDir('sift-migrate-');
+  p = path.join(t.dir, 'sift.db');
+});
+afterEach(() => t.remove());
+
+/** A database as Sift at schema version v left it. */
+function atVersion(file: string, v: number): Database.Database {
+  const raw = new Database(file);
+  migrate(raw, v);
+  return raw;
+}
+
+const version = (file: string): number => {
+  const raw = new Database(file, { readonly: true });
+  const v = raw.pragma('user_version', { simple: true }) as number;
+  raw.close();
+  return v;
+};
+
+describe('migrations', () => {
+  it('has one test per earlier version (this file covers 0 and 1)', () => {
+    expect(SCHEMA_VERSION).toBe(2);
+  });
+
+  it('migrates an empty database (version 0) to the latest and works', () => {
+    new Database(p).close();
+    expect(version(p)).toBe(0);
+    const store = openStore(p);
+    store.insertJob({ id: 'j', caller: 'a', callerClass: 'u', idemKey: 'k', targetsTotal: 1, nowMs: 1, leaseExpires: 2 }, [{ url: 'https://x.test/' }]);
+    expect(store.getJob('j')).toMatchObject({ status: 'queued', targetsFailed: 0 });
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
+  it('migrates a version 1 database: keeps every row, counts failed targets and backfills titles', () => {
+    const raw = atVersion(p, 1);
+    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    raw
+      .prepare(
+        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, created_at, updated_at, lease_expires)
+         VALUES ('j1', 'alice', 'user', 'k1', 'partial', 3, 3, 100, 200, 300)`,
+      )
+      .run();
+    const ins = raw.prepare(
+      'INSERT INTO targets (job_id, idx, url, options, status, result, error, hint, bytes, started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+    );
+    ins.run('j1', 0, 'https://x.test/0', '{"mode":"text"}', 'done', JSON.stringify({ content: 'zero', meta: { title: 'Zero' } }), '', '', 4, 110, 120);
+    ins.run('j1', 1, 'https://x.test/1', null, 'failed', null, 'not found', 'check it', 0, 130, 140);
+    ins.run('j1', 2, 'https://x.test/2', null, 'done', JSON.stringify({ content: 'two', meta: { title: 7 } }), '', '', 3, 150, 160);
+    raw.close();
+
+    const store = openStore(p);
+    expect(store.getJob('j1')).toMatchObject({ status: 'partial', targetsTotal: 3, targetsDone: 3, targetsFailed: 1, leaseExpires: 300 });
+    expect(store.targetRows('j1')).toEqual([
+      { idx: 0, url: 'https://x.test/0', options: { mode: 'text' }, status: 'done', error: '', hint: '', bytes: 4, title: 'Zero', startedAt: 110, finishedAt: 120 },
+      { idx: 1, url: 'https://x.test/1', status: 'failed', error: 'not found', hint: 'check it', bytes: 0, title: '', startedAt: 130, finishedAt: 140 },
+      { idx: 2, url: 'https://x.test/2', status: 'done', error: '', hint: '', bytes: 3, title: '', startedAt: 150, finishedAt: 160 },
+    ]);
+    expect(store.targetResult('j1', 0)?.result).toEqual({ content: 'zero', meta: { title: 'Zero' } });
+    store.close();
+    expect(version(p)).toBe(2);
+
+    // result stays the last column, so listing rows never walks a result's overflow pages.
+    const check = new Database(p, { readonly: true });
+    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
+    expect(cols.at(-1)?.name).toBe('result');
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('leaves a database at its version when a migration step fails', () => {
+    const raw = atVersion(p, 1);
+    // A table in the way of step 2's rebuild makes that step fail halfway.
+    raw.exec('CREATE TABLE targets_v2 (x)');
+    raw.close();
+    expect(() => openStore(p)).toThrow(/targets_v2/);
+    expect(version(p)).toBe(1);
+    const again = new Database(p, { readonly: true });
+    const jobCols = (again.prepare("SELECT name FROM pragma_table_info('jobs')").all() as { name: string }[]).map((c) => c.name);
+    again.close();
+    expect(jobCols).not.toContain('targets_failed');
+  });
+});

@@ -1,0 +1,180 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
+import { SiftError } from '../../src/shared/errors';
+import type { Target } from '../../src/shared/types';
+import { tempDir, tempStore } from '../helpers/store';
+
+let db: ReturnType<typeof tempStore>;
+let store: Store;
+beforeEach(() => {
+  db = tempStore();
+  store = db.store;
+});
+afterEach(() => db.close());
+
+const targets = (n: number): Target[] => Array.from({ length: n }, (_, i) => ({ url: `https://x.test/${i}` }));
+
+function newJob(id: string, n: number, nowMs = 1_000, caller = 'alice'): void {
+  store.insertJob({ id, caller, callerClass: 'user', idemKey: `k-${id}`, targetsTotal: n, nowMs, leaseExpires: nowMs + 60_000 }, targets(n));
+}
+
+function finish(id: string, idx: number, ok: boolean, nowMs = 2_000): void {
+  expect(store.startTarget(id, idx, nowMs)).toBe(true);
+  const outcome = ok
+    ? { status: 'done' as const, result: { content: `c${idx}`, meta: { title: `t${idx}` } }, error: '', hint: '', bytes: 2, title: `t${idx}` }
+    : { status: 'failed' as const, error: 'not found', hint: 'h', bytes: 0, title: '' };
+  expect(store.finishTarget(id, idx, outcome, nowMs, nowMs + 60_000)).toBeDefined();
+}
+
+describe('openStore', () => {
+  it('opens in WAL mode with synchronous FULL at the latest schema version', () => {
+    store.close();
+    const raw = new Database(db.path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    raw.close();
+    store = openStore(db.path);
+    db.store = store;
+  });
+
+  it('refuses a second open of an owned database with db_locked naming the path, and changes nothing', () => {
+    newJob('j1', 2);
+    store.transition('j1', 'queued', 'running', '', 1_000);
+    let err: unknown;
+    try {
+      const second = openStore(db.path);
+      second.markInFlightFailed('restart', 9_999);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SiftError);
+    expect(err).toMatchObject({ code: 'db_locked', status: 409 });
+    expect((err as SiftError).message).toContain(db.path);
+    expect((err as SiftError).hint).toMatch(/Close the other Sift/);
+    expect(store.getJob('j1')?.status).toBe('running');
+  });
+
+  it('refuses a database written by a newer schema', () => {
+    const t = tempDir();
+    const p = path.join(t.dir, 'new.db');
+    const raw = new Database(p);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openStore(p)).toThrow(expect.objectContaining({ code: 'db_too_new' }));
+    t.remove();
+  });
+});
+
+describe('markInFlightFailed', () => {
+  it('fails live jobs and their in-flight target, leaves pending targets pending and finished ones untouched', () => {
+    newJob('live', 4);
+    store.transition('live', 'queued', 'running', '', 1_000);
+    finish('live', 0, true);
+    finish('live', 1, false);
+    store.startTarget('live', 2, 3_000);
+    newJob('queued', 1);
+    newJob('over', 1);
+    store.transition('over', 'queued', 'running', '', 1_000);
+    finish('over', 0, true);
+    store.transition('over', 'running', 'done', '', 2_000);
+
+    expect(store.markInFlightFailed('restart', 9_000)).toBe(2);
+
+    expect(store.getJob('live')).toMatchObject({ status: 'failed', error: 'restart', targetsDone: 3, targetsFailed: 2, updatedAt: 9_000 });
+    expect(store.targetRows('live').map((t) => [t.status, t.error])).toEqual([
+      ['done', ''],
+      ['failed', 'not found'],
+      ['failed', 'restart'],
+      ['pending', ''],
+    ]);
+    expect(store.targetResult('live', 0)?.result).toEqual({ content: 'c0', meta: { title: 't0' } });
+    expect(store.getJob('queued')).toMatchObject({ status: 'failed', error: 'restart' });
+    expect(store.getJob('over')).toMatchObject({ status: 'done', error: '' });
+    expect(store.liveJobsTotal()).toBe(0);
+    expect(store.markInFlightFailed('restart', 9_500)).toBe(0);
+  });
+});
+
+describe('queries', () => {
+  it('finds a job by (caller, idem key) only while its lease is live', () => {
+    newJob('j', 1, 1_000);
+    expect(store.jobByIdem('alice', 'k-j', 60_999)?.id).toBe('j');
+    expect(store.jobByIdem('alice', 'k-j', 61_000)).toBeUndefined();
+    expect(store.jobByIdem('bob', 'k-j', 2_000)).toBeUndefined();
+  });
+
+  it('counts live jobs per caller and in total by status', () => {
+    newJob('a', 1, 1_000, 'alice');
+    newJob('b', 1, 1_000, 'bob');
+    store.transition('b', 'queued', 'running', '', 1_000);
+    newJob('c', 1, 1_000, 'bob');
+    store.transition('c', 'queued', 'cancelled', '', 1_000);
+    expect(store.liveJobsOfCaller('alice')).toBe(1);
+    expect(store.liveJobsOfCaller('bob')).toBe(1);
+    expect(store.liveJobsTotal()).toBe(2);
+  });
+
+  it('lists jobs newest first', () => {
+    newJob('old', 1, 1_000);
+    newJob('new', 1, 5_000);
+    newJob('mid', 1, 3_000);
+    expect(store.listJobs().map((j) => j.id)).toEqual(['new', 'mid', 'old']);
+    expect(store.listJobs(1).map((j) => j.id)).toEqual(['new']);
+  });
+
+  it('lists 10,000 target rows without their content, fast', () => {
+    const n = 10_000;
+    const big = 'x'.repeat(20_000);
+    newJob('big', n);
+    store.immediate(() => {
+      for (let i = 0; i < n; i++) {
+        store.startTarget('big', i, 1);
+        store.finishTarget('big', i, { status: 'done', result: { content: big, meta: { title: `T${i}` } }, error: '', hint: '', bytes: big.length, title: `T${i}` }, 2, 3);
+      }
+    });
+    const t0 = performance.now();
+    const rows = store.targetRows('big');
+    const ms = performance.now() - t0;
+    expect(rows).toHaveLength(n);
+    expect(rows[9_999]).toMatchObject({ idx: 9_999, title: 'T9999', bytes: 20_000, status: 'done' });
+    expect(rows[0]).not.toHaveProperty('result');
+    // 10,000 rows with 200 MB of results behind them: reading any result would take seconds.
+    expect(ms).toBeLessThan(1_000);
+    console.log(`targetRows(10,000 rows over 200 MB of results): ${ms.toFixed(1)} ms`);
+  });
+
+  it('iterates targets with results while other writes go on between rows', () => {
+    newJob('it', 3);
+    finish('it', 0, true);
+    const seen: string[] = [];
+    for (const t of store.iterateTargets('it')) {
+      seen.push(`${t.idx}:${t.status}:${t.result?.content ?? ''}`);
+      if (t.idx === 0) finish('it', 1, true);
+    }
+    expect(seen).toEqual(['0:done:c0', '1:done:c1', '2:pending:']);
+  });
+});
+
+describe('deleting', () => {
+  it('deletes a job with its targets', () => {
+    newJob('d', 2);
+    expect(store.deleteJob('d')).toBe(true);
+    expect(store.getJob('d')).toBeUndefined();
+    expect(store.targetRows('d')).toEqual([]);
+    expect(store.deleteJob('d')).toBe(false);
+  });
+
+  it('sweeps terminal jobs whose lease lapsed and keeps live or leased ones', () => {
+    newJob('lapsed', 1, 1_000);
+    store.transition('lapsed', 'queued', 'done', '', 1_000);
+    newJob('leased', 1, 50_000);
+    store.transition('leased', 'queued', 'done', '', 50_000);
+    newJob('live', 1, 1_000);
+    store.transition('live', 'queued', 'running', '', 1_000);
+    expect(store.sweepExpired(61_000)).toBe(1);
+    expect(store.listJobs().map((j) => j.id).sort()).toEqual(['leased', 'live']);
+    expect(store.targetRows('lapsed')).toEqual([]);
+  });
+});
