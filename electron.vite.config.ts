@@ -1,9 +1,25 @@
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
+/**
+ * The fetch pipeline's worker threads (PDF, jq/grep) are plain .mjs files loaded by path
+ * next to the code that starts them; the main bundle is one file, so they go beside it.
+ */
+const copyWorkers = {
+  name: 'sift-copy-workers',
+  writeBundle() {
+    const from = resolve(__dirname, 'src/main/fetch');
+    const to = resolve(__dirname, 'out/main');
+    mkdirSync(to, { recursive: true });
+    for (const f of readdirSync(from)) if (f.endsWith('.mjs')) copyFileSync(resolve(from, f), resolve(to, f));
+  },
+};
+
 export default defineConfig({
   main: {
+    plugins: [copyWorkers],
     build: {
       outDir: 'out/main',
       rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },

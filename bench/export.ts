@@ -63,6 +63,7 @@ const source: ExportSource = {
         status: 'done',
         error: '',
         hint: '',
+        errorStatus: 0,
         bytes: RESULT_BYTES,
         // Every 10th title repeats, so the name de-duplication is part of the cost.
         title: idx % 10 === 0 ? 'Quarterly report' : `Document ${idx}`,

@@ -24,7 +24,7 @@ function bareLoop(store: Store, round: number): number {
   for (let i = 0; i < TARGETS; i++) {
     store.startTarget(id, i, Date.now());
     const t = Date.now();
-    store.finishTarget(id, i, { status: 'done', result: { content: CONTENT }, error: '', hint: '', bytes: CONTENT.length, title: '' }, t, t + TTL);
+    store.finishTarget(id, i, { status: 'done', result: { content: CONTENT }, error: '', hint: '', bytes: CONTENT.length, title: '', errorStatus: 0 }, t, t + TTL);
   }
   store.transition(id, 'running', 'done', '', Date.now());
   return performance.now() - t0;

@@ -1,6 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { AppInfo, EventName, EventPayload } from '../shared/ipc/contract';
+import { SiftError } from '../shared/errors';
+import { isTerminal, type Target, type TargetRow } from '../shared/types';
+import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
+import { openStore, type Store } from './store';
+import type { FetchFunc, Runner } from './batch';
+import { Runner as RunnerClass } from './batch';
+import { createFetcher, type Fetcher } from './fetch';
+import { BatchMetrics } from './metrics';
+import { createLog, silentLog, type Log } from './log';
+import { createBatchRunner } from './batchrun';
+import { EventBatcher } from './events';
+import { fetchSettingsOf, loadSettings, mergeSettings, runnerConfigOf, saveSettings } from './settings';
+import { defaultLogPath, settingsPath } from './paths';
+import { exportJob, exportOptionsFromCli, type ExportSource } from './export';
+import { checkOptions } from './check-options';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -14,38 +32,235 @@ export type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => 
 export interface ServicesOptions {
   dbPath: string;
   host: AppInfo['host'];
+  /** Where settings.json and sift.log live; the database's folder when not given. */
+  dataDir?: string;
   platform?: string;
   /** better-sqlite3's native module built for Electron's ABI (see scripts/start.mjs). */
   nativeBinding?: string;
   dialogs?: Dialogs;
   emit?: Emit;
+  /** Settings applied over the saved ones for this session (tests), not persisted. */
+  settings?: Partial<Settings>;
+  /** Replace the fetch pipeline under the runner (benchmarks of the UI with an instant fetch). */
+  fetch?: FetchFunc;
+  /** Log to these files instead of the data folder's sift.log ([] for none). */
+  logFiles?: string[];
+  /** Event coalescing interval (ms); 200 gives ≤ 10 messages a second per job. */
+  eventIntervalMs?: number;
 }
 
 export interface Services {
   handlers: Handlers;
+  store: Store;
+  runner: Runner;
+  metrics: BatchMetrics;
+  log: Log;
   logInternal(method: string, err: unknown): void;
   close(): Promise<void>;
 }
+
+/** The app's callers (SPEC §7): a job's fetches run as desktop/batch, a preview as desktop. */
+const DESKTOP = { name: 'desktop' } as const;
+// A list file bigger than this is not a list of URLs; 64 MiB holds ~500,000 long URLs.
+const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
+
+const notFound = (what: string): SiftError =>
+  new SiftError('not_found', 404, `${what} was not found.`, 'It may have expired or been deleted; refresh the job list.');
 
 /**
  * The main-process services behind every IPC channel. Plain Node: the Electron binding
  * and the test bridge both bind these same handlers.
  */
 export function createServices(opts: ServicesOptions): Services {
+  const dataDir = opts.dataDir ?? path.dirname(opts.dbPath);
+  const log = opts.logFiles ? (opts.logFiles.length ? createLog(opts.logFiles) : silentLog()) : createLog([defaultLogPath(dataDir)]);
+  const emit: Emit = opts.emit ?? (() => {});
+
+  const store = openStore(opts.dbPath, { nativeBinding: opts.nativeBinding });
+  // Rule 8: no resume. Whatever was queued or running when the app last stopped failed.
+  const interrupted = store.markInFlightFailed('restart', Date.now());
+  if (interrupted) log.info({ jobs: interrupted }, 'marked jobs interrupted by a restart as failed');
+
+  const settingsFile = settingsPath(dataDir);
+  const loaded = loadSettings(settingsFile);
+  if (loaded.problem) log.warn({ problem: loaded.problem }, 'settings reset to defaults');
+  let saved = loaded.settings;
+  let settings = opts.settings ? mergeSettings(saved, opts.settings) : saved;
+
+  const fetcher: Fetcher = createFetcher(fetchSettingsOf(settings), { log });
+  const metrics = new BatchMetrics();
+  const runner = opts.fetch
+    ? new RunnerClass(store, opts.fetch, { ...runnerConfigOf(settings), hooks: {} }, log)
+    : createBatchRunner(store, fetcher, runnerConfigOf(settings), metrics, log, () => settings.deadlineSeconds * 1000);
+
+  const batcher = new EventBatcher(emit, opts.eventIntervalMs ?? 200);
+  const offJob = runner.on('job', (job) => {
+    batcher.job(job);
+    if (isTerminal(job.status)) batcher.flush();
+  });
+  const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
+
+  // Export destinations the user chose in a dialog; exportJob accepts only these tokens, so
+  // the renderer can never name a path of its own.
+  const exportTargets = new Map<string, string>();
+
   const handlers: Handlers = {
-    appInfo: () => ({
+    appInfo: (): AppInfo => ({
       name: APP_NAME,
       version: VERSION,
       dbPath: opts.dbPath,
       platform: opts.platform ?? process.platform,
       host: opts.host,
     }),
+
+    submit: ({ targets }) => runner.submit(DESKTOP, 'desktop', targets as Target[]),
+
+    listJobs: () => store.listJobs(1000),
+
+    jobDetail: ({ id }) => {
+      const job = store.getJob(id);
+      if (!job) throw notFound('This job');
+      runner.touch(id);
+      return { job: store.getJob(id) ?? job, targets: store.targetRows(id) };
+    },
+
+    targetResult: ({ id, idx }) => {
+      const t = store.targetResult(id, idx);
+      if (!t) throw notFound(`Target ${idx + 1} of this job`);
+      return t;
+    },
+
+    cancelJob: ({ id }) => ({ cancelled: runner.cancel(id) }),
+
+    deleteJob: ({ id }) => {
+      const job = store.getJob(id);
+      if (!job) return { deleted: false };
+      if (!isTerminal(job.status)) {
+        throw new SiftError('job_running', 409, 'This job is still running.', 'Cancel it first, then delete it.');
+      }
+      const deleted = store.deleteJob(id);
+      if (deleted) emit('jobRemoved', { id });
+      return { deleted };
+    },
+
+    runRest: ({ id, which }) => {
+      const job = store.getJob(id);
+      if (!job) throw notFound('This job');
+      if (!isTerminal(job.status)) {
+        throw new SiftError('job_running', 409, 'This job is still running.', 'Wait for it to finish or cancel it first.');
+      }
+      const rows = store.targetRows(id).filter((r) => (which === 'failed' ? r.status === 'failed' : isUnfinished(r)));
+      if (rows.length === 0) {
+        throw new SiftError(
+          'nothing_to_run',
+          400,
+          which === 'failed' ? 'No target of this job failed.' : 'Every target of this job has finished.',
+          'There is nothing left to run.',
+        );
+      }
+      const targets: Target[] = rows.map((r) => (r.options && Object.keys(r.options).length ? { url: r.url, options: r.options } : { url: r.url }));
+      const res = runner.submit(DESKTOP, 'desktop', targets);
+      return { ...res, targets: targets.length };
+    },
+
+    preview: async ({ target }) => {
+      const signal = AbortSignal.timeout(settings.deadlineSeconds * 1000);
+      return fetcher.fetchTarget(signal, DESKTOP, target as Target);
+    },
+
+    checkOptions: async ({ options }) => {
+      try {
+        await checkOptions(options, fetcher);
+        return { ok: true };
+      } catch (err) {
+        if (err instanceof SiftError) return { ok: false, error: err.toInfo() };
+        throw err;
+      }
+    },
+
+    getSettings: () => settings,
+
+    setSettings: ({ settings: change }) => {
+      const next = mergeSettings(settings, change);
+      saved = mergeSettings(saved, change);
+      saveSettings(settingsFile, saved);
+      settings = next;
+      fetcher.updateSettings(fetchSettingsOf(settings));
+      runner.configure(runnerConfigOf(settings));
+      return settings;
+    },
+
+    metrics: () => metrics.snapshot(),
+
+    openListFile: async () => {
+      const file = await opts.dialogs?.openFile([
+        { name: 'Lists of URLs', extensions: ['txt', 'csv', 'tsv', 'md', 'markdown', 'html', 'htm', 'json', 'uri', 'uris', 'list'] },
+        { name: 'All files', extensions: ['*'] },
+      ]);
+      if (!file) return null;
+      const st = await stat(file);
+      if (st.size > MAX_LIST_FILE_BYTES) {
+        throw new SiftError('list_too_big', 413, `${path.basename(file)} is ${Math.round(st.size / 1048576)} MiB, too big for a list of URLs.`, 'Split it into files under 64 MiB.');
+      }
+      return { name: path.basename(file), text: await readFile(file, 'utf8'), bytes: st.size };
+    },
+
+    chooseExportTarget: async () => {
+      const dir = await opts.dialogs?.chooseFolder();
+      if (!dir) return null;
+      const token = randomBytes(16).toString('hex');
+      exportTargets.set(token, dir);
+      return { token, path: dir };
+    },
+
+    exportJob: async ({ id, token, format, includeFailed, includeMeta }) => {
+      const out = exportTargets.get(token);
+      if (!out) throw new SiftError('bad_export_target', 400, 'Choose where to export first.', 'Use Export… and pick a folder.');
+      const job = store.getJob(id);
+      if (!job) throw notFound('This job');
+      runner.touch(id);
+      const src: ExportSource = { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(id) };
+      let last = 0;
+      return exportJob(src, {
+        ...exportOptionsFromCli(format),
+        out,
+        includeFailed,
+        includeMeta,
+        onProgress: (done, total) => {
+          const now = Date.now();
+          // Progress at most every 100 ms, and always the last one.
+          if (done === total || now - last >= 100) {
+            last = now;
+            emit('exportProgress', { token, done, total });
+          }
+        },
+      });
+    },
   };
+
   return {
     handlers,
+    store,
+    runner,
+    metrics,
+    log,
     logInternal: (method, err) => {
-      process.stderr.write(`sift: ${method} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
-    close: async () => {},
+    async close() {
+      offJob();
+      offTarget();
+      await runner.close();
+      batcher.close();
+      await fetcher.close();
+      store.close();
+      log.flush?.();
+    },
   };
+}
+
+/** Not finished: never started, or cut short by a restart or a cancel. */
+function isUnfinished(r: TargetRow): boolean {
+  if (r.status === 'pending' || r.status === 'running') return true;
+  return r.status === 'failed' && (r.error === 'restart' || r.error === 'cancelled');
 }

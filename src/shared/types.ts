@@ -61,6 +61,8 @@ export const TargetRowSchema = z.object({
   error: z.string(),
   hint: z.string(),
   bytes: z.number().int(),
+  /** The HTTP-like status of a failure (404, 403, 504, …); 0 when not failed. */
+  errorStatus: z.number().int(),
   title: z.string(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),

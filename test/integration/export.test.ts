@@ -51,6 +51,7 @@ function source(specs: readonly Spec[]): ExportSource {
           error: s.error ?? (status === 'failed' ? 'HTTP 404: not found' : ''),
           hint: s.hint ?? (status === 'failed' ? 'Check the URL.' : ''),
           bytes: s.content ? Buffer.byteLength(s.content) : 0,
+          errorStatus: status === 'failed' ? 404 : 0,
           title: s.title ?? '',
           startedAt: null,
           finishedAt: null,

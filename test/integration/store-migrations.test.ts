@@ -27,8 +27,8 @@ const version = (file: string): number => {
 };
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0 and 1)', () => {
-    expect(SCHEMA_VERSION).toBe(2);
+  it('has one test per earlier version (this file covers 0, 1 and 2)', () => {
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -61,18 +61,48 @@ describe('migrations', () => {
     const store = openStore(p);
     expect(store.getJob('j1')).toMatchObject({ status: 'partial', targetsTotal: 3, targetsDone: 3, targetsFailed: 1, leaseExpires: 300 });
     expect(store.targetRows('j1')).toEqual([
-      { idx: 0, url: 'https://x.test/0', options: { mode: 'text' }, status: 'done', error: '', hint: '', bytes: 4, title: 'Zero', startedAt: 110, finishedAt: 120 },
-      { idx: 1, url: 'https://x.test/1', status: 'failed', error: 'not found', hint: 'check it', bytes: 0, title: '', startedAt: 130, finishedAt: 140 },
-      { idx: 2, url: 'https://x.test/2', status: 'done', error: '', hint: '', bytes: 3, title: '', startedAt: 150, finishedAt: 160 },
+      { idx: 0, url: 'https://x.test/0', options: { mode: 'text' }, status: 'done', error: '', hint: '', bytes: 4, errorStatus: 0, title: 'Zero', startedAt: 110, finishedAt: 120 },
+      { idx: 1, url: 'https://x.test/1', status: 'failed', error: 'not found', hint: 'check it', bytes: 0, errorStatus: 500, title: '', startedAt: 130, finishedAt: 140 },
+      { idx: 2, url: 'https://x.test/2', status: 'done', error: '', hint: '', bytes: 3, errorStatus: 0, title: '', startedAt: 150, finishedAt: 160 },
     ]);
     expect(store.targetResult('j1', 0)?.result).toEqual({ content: 'zero', meta: { title: 'Zero' } });
     store.close();
-    expect(version(p)).toBe(2);
+    expect(version(p)).toBe(SCHEMA_VERSION);
 
     // result stays the last column, so listing rows never walks a result's overflow pages.
     const check = new Database(p, { readonly: true });
     const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
     expect(cols.at(-1)?.name).toBe('result');
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('migrates a version 2 database: failed targets get a stored status, result stays last', () => {
+    const raw = atVersion(p, 2);
+    raw
+      .prepare(
+        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
+         VALUES ('j2', 'bob', 'user', 'k2', 'partial', 2, 2, 1, 100, 200, 300)`,
+      )
+      .run();
+    const ins = raw.prepare(
+      'INSERT INTO targets (job_id, idx, url, options, status, result, error, hint, bytes, title, started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+    );
+    ins.run('j2', 0, 'https://y.test/0', null, 'done', JSON.stringify({ content: 'a', meta: { title: 'A' } }), '', '', 1, 'A', 110, 120);
+    ins.run('j2', 1, 'https://y.test/1', null, 'failed', null, 'timeout', 'slow', 0, '', 130, 140);
+    raw.close();
+
+    const store = openStore(p);
+    expect(store.targetRows('j2').map((r) => [r.status, r.errorStatus, r.title])).toEqual([
+      ['done', 0, 'A'],
+      ['failed', 500, ''],
+    ]);
+    expect(store.targetResult('j2', 0)?.result).toEqual({ content: 'a', meta: { title: 'A' } });
+    store.close();
+    const check = new Database(p, { readonly: true });
+    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
+    expect(cols.at(-1)?.name).toBe('result');
+    expect(cols.map((c) => c.name)).toContain('error_status');
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
   });

@@ -1,17 +1,27 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { bindContract, trustedSenderFor } from '../../src/main/ipc/bind';
 import type { Handlers } from '../../src/main/ipc/dispatch';
 import { METHODS, channelOf } from '../../src/shared/ipc/contract';
 import { CSP, hardenSession, hardenWebContents, isExternalSafe, secureWebPreferences, windowOptions } from '../../src/main/app/window';
-import { createServices } from '../../src/main/services';
+import { createServices, type Services } from '../../src/main/services';
 import { FakeIpcMain, FakeSession, FakeShell, FakeWebContents } from '../helpers/electron-standin';
 
 const APP_URL = 'file:///opt/Sift/resources/app.asar/out/renderer/index.html';
 
+const open: Services[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
 function setup(): { ipc: FakeIpcMain; calls: string[] } {
   const ipc = new FakeIpcMain();
   const calls: string[] = [];
-  const real = createServices({ dbPath: '/tmp/never-opened.db', host: 'electron' }).handlers;
+  const services = createServices({ dbPath: path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-glue-')), 'sift.db'), host: 'electron', logFiles: [] });
+  open.push(services);
+  const real = services.handlers;
   const handlers = Object.fromEntries(
     Object.entries(real).map(([k, fn]) => [k, (req: unknown) => (calls.push(k), (fn as (r: unknown) => unknown)(req))]),
   ) as unknown as Handlers;

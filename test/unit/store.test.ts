@@ -23,8 +23,8 @@ function newJob(id: string, n: number, nowMs = 1_000, caller = 'alice'): void {
 function finish(id: string, idx: number, ok: boolean, nowMs = 2_000): void {
   expect(store.startTarget(id, idx, nowMs)).toBe(true);
   const outcome = ok
-    ? { status: 'done' as const, result: { content: `c${idx}`, meta: { title: `t${idx}` } }, error: '', hint: '', bytes: 2, title: `t${idx}` }
-    : { status: 'failed' as const, error: 'not found', hint: 'h', bytes: 0, title: '' };
+    ? { status: 'done' as const, result: { content: `c${idx}`, meta: { title: `t${idx}` } }, error: '', hint: '', bytes: 2, title: `t${idx}`, errorStatus: 0 }
+    : { status: 'failed' as const, error: 'not found', hint: 'h', bytes: 0, title: '', errorStatus: 404 };
   expect(store.finishTarget(id, idx, outcome, nowMs, nowMs + 60_000)).toBeDefined();
 }
 
@@ -131,7 +131,7 @@ describe('queries', () => {
     store.immediate(() => {
       for (let i = 0; i < n; i++) {
         store.startTarget('big', i, 1);
-        store.finishTarget('big', i, { status: 'done', result: { content: big, meta: { title: `T${i}` } }, error: '', hint: '', bytes: big.length, title: `T${i}` }, 2, 3);
+        store.finishTarget('big', i, { status: 'done', result: { content: big, meta: { title: `T${i}` } }, error: '', hint: '', bytes: big.length, title: `T${i}`, errorStatus: 0 }, 2, 3);
       }
     });
     const t0 = performance.now();

@@ -45,6 +45,8 @@ export interface RunnerEvents {
 interface Active {
   id: string;
   caller: Caller;
+  /** The caller as the fetch function sees it: with the job id, for its log lines. */
+  fetchCaller: Caller & { jobId: string };
   targets: Target[];
   /** Passed to the fetch function; aborted by cancel only (close lets in-flight fetches finish). */
   cancel: AbortController;
@@ -78,7 +80,7 @@ const errName = (err: unknown): string => (err instanceof Error ? err.name : typ
  * jobs have a target in flight. The store is the state; this object only drives it.
  */
 export class Runner {
-  private readonly cfg: RunnerConfig;
+  private cfg: RunnerConfig;
   private readonly slots: Slots;
   private readonly active = new Map<string, Active>();
   private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set() };
@@ -97,6 +99,16 @@ export class Runner {
     this.sweep();
     this.sweepTimer = setInterval(() => this.sweep(), this.cfg.sweepEveryMs);
     this.sweepTimer.unref();
+  }
+
+  /**
+   * Applies changed settings (caps, ttl, workers, maxBytes, retry timing) to what runs from
+   * now on; a target in flight keeps the limits it started with. Zero keeps the default.
+   */
+  configure(change: Partial<Omit<RunnerConfig, 'hooks' | 'now'>>): void {
+    const next = resolveConfig({ ...this.cfg, ...change });
+    if (next.workers !== this.cfg.workers) this.slots.resize(next.workers);
+    this.cfg = next;
   }
 
   /** Subscribes to change events; returns the unsubscribe function. */
@@ -153,6 +165,7 @@ export class Runner {
     const a: Active = {
       id,
       caller,
+      fetchCaller: { ...caller, jobId: id },
       targets: canon,
       cancel: new AbortController(),
       stop: new AbortController(),
@@ -273,8 +286,8 @@ export class Runner {
     const title = err === undefined && typeof result?.meta?.title === 'string' ? result.meta.title : '';
     const outcome =
       err === undefined
-        ? { status: 'done' as const, result, error: '', hint: '', bytes, title }
-        : { status: 'failed' as const, error: messageOf(err), hint: hintOf(err), bytes: 0, title: '' };
+        ? { status: 'done' as const, result, error: '', hint: '', bytes, title, errorStatus: 0 }
+        : { status: 'failed' as const, error: messageOf(err), hint: hintOf(err), bytes: 0, title: '', errorStatus: statusOf(err) };
     const job = this.db.finishTarget(a.id, idx, outcome, finished, finished + this.cfg.ttlMs);
     if (!job) return false;
     this.emitTarget(a.id, idx, target, { ...outcome, startedAt: started, finishedAt: finished });
@@ -302,7 +315,7 @@ export class Runner {
     for (;;) {
       try {
         // Inside an async arrow so a synchronous throw becomes a rejection.
-        return await (async () => this.fetch(a.cancel.signal, a.caller, t))();
+        return await (async () => this.fetch(a.cancel.signal, a.fetchCaller, t))();
       } catch (err) {
         if (!isRetryLater(err) || a.stop.signal.aborted) throw err;
         const left = deadline - performance.now();
@@ -379,6 +392,7 @@ export class Runner {
       error: s.error ?? '',
       hint: s.hint ?? '',
       bytes: s.bytes ?? 0,
+      errorStatus: s.errorStatus ?? 0,
       title: s.title ?? '',
       startedAt: s.startedAt ?? null,
       finishedAt: s.finishedAt ?? null,
@@ -397,6 +411,14 @@ export class Runner {
 function messageOf(err: unknown): string {
   if (err instanceof TargetError) return err.msg;
   return err instanceof Error ? err.message : 'internal error';
+}
+
+/** The stored HTTP-like status: a TargetError's, 503 for a busy site given up on, else 500. */
+function statusOf(err: unknown): number {
+  if (err instanceof TargetError) return err.status;
+  if (isRetryLater(err)) return 503;
+  const s = (err as { status?: unknown } | null)?.status;
+  return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 500;
 }
 
 function hintOf(err: unknown): string {

@@ -4,10 +4,25 @@
  */
 export class Slots {
   private free: number;
+  private size: number;
   private readonly waiters: (() => void)[] = [];
 
   constructor(n: number) {
     this.free = n;
+    this.size = n;
+  }
+
+  /**
+   * Changes the bound (Settings → workers). A smaller bound takes effect as slots are
+   * released: fetches in flight are never cut short.
+   */
+  resize(n: number): void {
+    this.free += n - this.size;
+    this.size = n;
+    while (this.free > 0 && this.waiters.length) {
+      this.free--;
+      this.waiters.shift()!();
+    }
   }
 
   /** Resolves with a release function, or undefined when `signal` aborts first. */
@@ -37,7 +52,8 @@ export class Slots {
     return () => {
       if (done) return;
       done = true;
-      const next = this.waiters.shift();
+      // After a shrink, free is negative until enough slots have come back.
+      const next = this.free >= 0 ? this.waiters.shift() : undefined;
       if (next) next();
       else this.free++;
     };

@@ -75,6 +75,34 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ALTER TABLE targets_v2 RENAME TO targets;
     `);
   },
+  // 3: the HTTP-like status of a failed target (404, 403 blocked, 504 timeout, …), which
+  // `sift batch --json` prints and the UI shows. Rebuilt again, for the reason of step 2.
+  (db) => {
+    db.exec(`
+      CREATE TABLE targets_v3 (
+        job_id       TEXT NOT NULL,
+        idx          INTEGER NOT NULL,
+        url          TEXT NOT NULL,
+        options      TEXT,
+        status       TEXT NOT NULL CHECK (status IN ('pending','running','done','failed')),
+        error        TEXT NOT NULL DEFAULT '',
+        hint         TEXT NOT NULL DEFAULT '',
+        bytes        INTEGER NOT NULL DEFAULT 0,
+        title        TEXT NOT NULL DEFAULT '',
+        started_at   INTEGER,
+        finished_at  INTEGER,
+        error_status INTEGER NOT NULL DEFAULT 0,
+        result       TEXT,
+        PRIMARY KEY (job_id, idx)
+      );
+      INSERT INTO targets_v3 (job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at, error_status, result)
+        SELECT job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at,
+               CASE WHEN status = 'failed' THEN 500 ELSE 0 END, result
+        FROM targets;
+      DROP TABLE targets;
+      ALTER TABLE targets_v3 RENAME TO targets;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

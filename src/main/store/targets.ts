@@ -11,6 +11,7 @@ interface RowRecord {
   hint: string;
   bytes: number;
   title: string;
+  error_status: number;
   started_at: number | null;
   finished_at: number | null;
 }
@@ -18,7 +19,7 @@ interface StatusRecord extends RowRecord {
   result: string | null;
 }
 
-const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, started_at, finished_at';
+const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, error_status, started_at, finished_at';
 
 function toRow(r: RowRecord): TargetRow {
   const row: TargetRow = {
@@ -28,6 +29,7 @@ function toRow(r: RowRecord): TargetRow {
     error: r.error,
     hint: r.hint,
     bytes: r.bytes,
+    errorStatus: r.error_status,
     title: r.title,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
@@ -50,6 +52,8 @@ export interface TargetOutcome {
   hint: string;
   bytes: number;
   title: string;
+  /** The failure's HTTP-like status; 0 when done. */
+  errorStatus: number;
 }
 
 /** The targets table: one prepared statement per query or transition. */
@@ -66,8 +70,8 @@ export function targetsTable(db: Database.Database) {
   const start = db.prepare<[number, string, number]>(
     "UPDATE targets SET status = 'running', started_at = ? WHERE job_id = ? AND idx = ? AND status = 'pending'",
   );
-  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, string, number]>(
-    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, finished_at = ?
+  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, number, string, number]>(
+    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, error_status = ?, finished_at = ?
      WHERE job_id = ? AND idx = ? AND status = 'running'`,
   );
   const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
@@ -93,7 +97,7 @@ export function targetsTable(db: Database.Database) {
     start: (jobId: string, idx: number, nowMs: number): boolean => start.run(nowMs, jobId, idx).changes === 1,
     /** running → done|failed; false when the target was not running (or is gone). */
     finish: (jobId: string, idx: number, o: TargetOutcome, nowMs: number): boolean =>
-      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, nowMs, jobId, idx)
+      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, nowMs, jobId, idx)
         .changes === 1,
     deleteOfJob: (jobId: string): number => del.run(jobId).changes,
   };

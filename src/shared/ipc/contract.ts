@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
+import { JobSchema, OptionsSchema, ResultSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
+import { SettingsSchema } from '../settings';
+import { MetricsSnapshotSchema } from '../metrics';
 
 /**
  * The one table of the IPC surface. Every invoke channel maps a request schema to a
@@ -7,6 +10,7 @@ import { ErrorInfoSchema } from '../errors';
  * against this table; the preload and the test bridge expose exactly these names.
  */
 const Empty = z.object({}).strict();
+const JobId = z.string().min(1).max(64);
 
 export const AppInfoSchema = z.object({
   name: z.string(),
@@ -18,11 +22,86 @@ export const AppInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
+/** Longest list one submit may carry; the runner's own cap (Settings) is usually lower. */
+export const MAX_SUBMIT_TARGETS = 100_000;
+
+export const ExportFormatSchema = z.enum(['md', 'txt', 'json', 'jsonl', 'csv', 'combined', 'zip']);
+export type ExportFormatName = z.infer<typeof ExportFormatSchema>;
+
+export const ExportSummarySchema = z.object({
+  path: z.string(),
+  files: z.number(),
+  targets: z.number(),
+  failed: z.number(),
+  bytes: z.number(),
+});
+
+export const ListFileSchema = z.object({ name: z.string(), text: z.string(), bytes: z.number() });
+
 export const invokeContract = {
   appInfo: { req: Empty, res: AppInfoSchema },
+  /** Submit parsed targets as a new job (or get the live job with the same targets back). */
+  submit: {
+    req: z.object({ targets: z.array(TargetSchema).max(MAX_SUBMIT_TARGETS) }).strict(),
+    res: z.object({ id: z.string(), reused: z.boolean() }),
+  },
+  listJobs: { req: Empty, res: z.array(JobSchema) },
+  /** A job with its target rows (no content). Showing a job touches its lease. */
+  jobDetail: {
+    req: z.object({ id: JobId }).strict(),
+    res: z.object({ job: JobSchema, targets: z.array(TargetRowSchema) }),
+  },
+  targetResult: {
+    req: z.object({ id: JobId, idx: z.number().int().min(0).max(MAX_SUBMIT_TARGETS) }).strict(),
+    res: TargetStatusSchema,
+  },
+  cancelJob: { req: z.object({ id: JobId }).strict(), res: z.object({ cancelled: z.boolean() }) },
+  deleteJob: { req: z.object({ id: JobId }).strict(), res: z.object({ deleted: z.boolean() }) },
+  /** A new job with this job's unfinished targets (or its failed ones). */
+  runRest: {
+    req: z.object({ id: JobId, which: z.enum(['unfinished', 'failed']).default('unfinished') }).strict(),
+    res: z.object({ id: z.string(), reused: z.boolean(), targets: z.number() }),
+  },
+  /** Fetch one URL now, as the interactive caller (not a job). */
+  preview: { req: z.object({ target: TargetSchema }).strict(), res: ResultSchema },
+  /** Check options before submitting (pages syntax, regex, jq program). */
+  checkOptions: {
+    req: z.object({ options: OptionsSchema }).strict(),
+    res: z.object({ ok: z.boolean(), error: ErrorInfoSchema.optional() }),
+  },
+  getSettings: { req: Empty, res: SettingsSchema },
+  setSettings: { req: z.object({ settings: SettingsSchema.partial() }).strict(), res: SettingsSchema },
+  metrics: { req: Empty, res: MetricsSnapshotSchema },
+  /** The system open dialog; main reads the chosen file (the renderer never names a path). */
+  openListFile: { req: Empty, res: ListFileSchema.nullable() },
+  /** The system save/folder dialog for an export; returns a token for exportJob. */
+  chooseExportTarget: {
+    req: z.object({ id: JobId, format: ExportFormatSchema }).strict(),
+    res: z.object({ token: z.string(), path: z.string() }).nullable(),
+  },
+  exportJob: {
+    req: z
+      .object({
+        id: JobId,
+        token: z.string().min(1).max(128),
+        format: ExportFormatSchema,
+        includeFailed: z.boolean().default(false),
+        includeMeta: z.boolean().default(false),
+      })
+      .strict(),
+    res: ExportSummarySchema,
+  },
 } as const;
 
-export const eventContract = {} as const satisfies Record<string, z.ZodType>;
+export const eventContract = {
+  /** A job changed (created, status, counts). */
+  jobChanged: JobSchema,
+  /** Target rows that changed since the last event of this job (main batches them, ~10/s). */
+  targetsChanged: z.object({ jobId: z.string(), rows: z.array(TargetRowSchema) }),
+  /** A job was deleted (by the user or the expiry sweep). */
+  jobRemoved: z.object({ id: z.string() }),
+  exportProgress: z.object({ token: z.string(), done: z.number(), total: z.number() }),
+} as const satisfies Record<string, z.ZodType>;
 
 export type InvokeContract = typeof invokeContract;
 export type Method = keyof InvokeContract;

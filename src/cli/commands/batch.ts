@@ -1,0 +1,168 @@
+import path from 'node:path';
+import type { Command } from '../command';
+import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
+import { EXIT, UsageError, type CliIO } from '../io';
+import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
+import { SiftError } from '../../shared/errors';
+import { isTerminal, type Job, type Target } from '../../shared/types';
+import { CLI_CALLER, openBatchContext, type BatchContext } from '../context';
+import { Progress, formatBytes } from '../progress';
+import { problemLines, readListInput } from '../list-input';
+import { exportOptionsFromCli } from '../../main/export';
+import { printTargetsJson, runExport } from '../output';
+
+const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
+
+Submits a list of URLs as one job, shows its progress on stderr, waits, then prints the
+results (--json: one JSON object per target, in list order) or exports them (--out).
+The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is still live).
+
+  FILE|-              the list (text with per-line options, CSV/TSV, Markdown, HTML
+                      bookmarks, JSON, uri-list); - reads stdin
+  --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
+  --out DIR           export the results into DIR
+  --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default md)
+  --include-failed    with --out: export failed targets too
+  --include-meta      with --out: front matter with the meta in each file
+  --mode M --question Q --pages P --grep RE --jq PROG --context --recover
+                      options for every line (a line's own options win)
+  --allow-private     let the guard pass private and loopback addresses
+  --db PATH           the database (default: the desktop app's)
+  --log PATH          also append the JSON log lines to PATH
+
+Ctrl-C cancels the job: the target in flight is stored, the rest stay pending (exit 130).
+exit codes: 0 all ok, 1 some target failed, 2 bad usage or input, 130 interrupted
+`;
+
+export const batchCommand: Command = {
+  name: 'batch',
+  summary: 'fetch a list of URLs as one job, with progress; print or export the results',
+  usage: USAGE,
+  async run(argv, io, signal) {
+    const { values, positionals } = parse(argv, {
+      ...targetOptionSpec,
+      ...commonSpec,
+      as: { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      'include-failed': { type: 'boolean' },
+      'include-meta': { type: 'boolean' },
+    });
+    if (positionals.length !== 1) throw new UsageError('give one list FILE, or - for stdin');
+    if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
+    if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
+      throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
+    }
+    const format = values.format ?? 'md';
+    if (values.out) {
+      try {
+        exportOptionsFromCli(format);
+      } catch (err) {
+        throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
+      }
+    }
+    const file = positionals[0] as string;
+    const input = await readListInput(file, io);
+    const list = parseList(input, {
+      filename: file === '-' ? undefined : file,
+      format: values.as as ListFormat | undefined,
+      defaults: optionsFromFlags(values),
+    });
+    // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
+    const problems = problemLines(list.invalid, list.duplicates);
+    if (list.targets.length === 0) {
+      io.stderr.write(problems);
+      io.stderr.write(`sift batch: ${file} holds no valid http(s) URL (${list.invalid.length} invalid lines).\n`);
+      return EXIT.usage;
+    }
+    const targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
+
+    let ctx: BatchContext;
+    try {
+      ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'] }, io);
+    } catch (err) {
+      return reportError(err, io);
+    }
+    try {
+      let sub: { id: string; reused: boolean };
+      try {
+        sub = ctx.runner.submit(CLI_CALLER, 'cli', targets);
+      } catch (err) {
+        io.stderr.write(problems);
+        return reportError(err, io);
+      }
+      io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}\n${problems}`);
+      const { job, interrupted } = await waitForJob(ctx, sub.id, targets.length, io, signal);
+
+      if (values.json) printTargetsJson(ctx.store, job.id, io);
+      else if (values.out) {
+        await runExport(ctx.store, job, {
+          format,
+          out: path.resolve(io.cwd, values.out),
+          includeFailed: values['include-failed'] ?? false,
+          includeMeta: values['include-meta'] ?? false,
+          io,
+        });
+      } else printSummary(ctx, job.id, io);
+
+      if (interrupted) return EXIT.interrupted;
+      return job.status === 'done' ? EXIT.ok : EXIT.someFailed;
+    } finally {
+      await ctx.close();
+    }
+  },
+};
+
+/** Waits for the job's terminal status, drawing progress; Ctrl-C cancels it and waits for the in-flight target. */
+async function waitForJob(
+  ctx: BatchContext,
+  id: string,
+  total: number,
+  io: CliIO,
+  signal: AbortSignal,
+): Promise<{ job: Job; interrupted: boolean }> {
+  const progress = new Progress(io, total);
+  let interrupted = false;
+  const job = await new Promise<Job>((resolve) => {
+    const offTarget = ctx.runner.on('target', (jobId, row) => {
+      if (jobId === id) progress.target(row);
+    });
+    const offJob = ctx.runner.on('job', (j) => {
+      if (j.id === id && isTerminal(j.status)) done(j);
+    });
+    const onAbort = (): void => {
+      interrupted = true;
+      if (ctx.runner.cancel(id)) progress.note('cancelling: storing the target in flight…');
+    };
+    function done(j: Job): void {
+      offTarget();
+      offJob();
+      signal.removeEventListener('abort', onAbort);
+      resolve(j);
+    }
+    const now = ctx.store.getJob(id);
+    if (now) progress.seed(now);
+    if (now && isTerminal(now.status)) return done(now);
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+  });
+  progress.finish(job);
+  return { job, interrupted };
+}
+
+function printSummary(ctx: BatchContext, id: string, io: CliIO): void {
+  for (const row of ctx.store.targetRows(id)) {
+    const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${row.error}`;
+    io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${row.url}\n`);
+  }
+  io.stderr.write('(--json prints the results, --out DIR exports them)\n');
+}
+
+/** A typed error as one line and its hint on stderr; exit 2 (bad usage or input, or busy). */
+export function reportError(err: unknown, io: CliIO): number {
+  if (err instanceof SiftError) {
+    io.stderr.write(`sift: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
+    return EXIT.usage;
+  }
+  throw err;
+}

@@ -1,0 +1,162 @@
+import path from 'node:path';
+import type { Command } from '../command';
+import { parse } from '../args';
+import { EXIT, UsageError, type CliIO } from '../io';
+import { cliLog, openCliStore } from '../context';
+import type { Store } from '../../main/store';
+import { SiftError } from '../../shared/errors';
+import { reportError } from './batch';
+import { runExport } from '../output';
+import { exportOptionsFromCli } from '../../main/export';
+import { formatBytes } from '../progress';
+
+const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
+
+/** Opens the database as its owner for one short command, always closing it. */
+async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (store: Store) => Promise<number> | number): Promise<number> {
+  let store: Store;
+  try {
+    store = openCliStore(values, io, cliLog(values, io));
+  } catch (err) {
+    return reportError(err, io);
+  }
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+const when = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+
+export const jobsCommand: Command = {
+  name: 'jobs',
+  summary: 'list the jobs in the database, newest first',
+  usage: `usage: sift jobs [--json] [--db PATH]
+
+--json: one object per job {"id","status","error","targetsTotal","targetsDone","createdAt"}
+`,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, dbSpec);
+    if (positionals.length) throw new UsageError('sift jobs takes no arguments');
+    return withStore(values, io, (store) => {
+      for (const j of store.listJobs(10_000)) {
+        if (values.json) {
+          const { id, status, error, targetsTotal, targetsDone, createdAt } = j;
+          io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
+        } else {
+          const err = j.error ? `  (${j.error})` : '';
+          io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${j.targetsDone}/${j.targetsTotal}`.padStart(11)}  ${when(j.createdAt)}  ${j.caller}${err}\n`);
+        }
+      }
+      return EXIT.ok;
+    });
+  },
+};
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'one job and its targets',
+  usage: `usage: sift status ID [--json] [--db PATH]
+
+--json: the job object, then one line per target {"idx","url","status","error","hint","bytes"}
+`,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, dbSpec);
+    if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
+    const id = positionals[0] as string;
+    return withStore(values, io, (store) => {
+      const j = store.getJob(id);
+      if (!j) {
+        io.stderr.write(`sift status: no job ${id} (it may have expired); see sift jobs\n`);
+        return EXIT.usage;
+      }
+      if (values.json) {
+        const { status, error, targetsTotal, targetsDone, createdAt } = j;
+        io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
+      } else {
+        io.stdout.write(`job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone}/${j.targetsTotal} finished, ${j.targetsFailed} failed, created ${when(j.createdAt)}\n`);
+      }
+      for (const t of store.targetRows(id)) {
+        if (values.json) {
+          io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, bytes: t.bytes })}\n`);
+        } else {
+          const what = t.status === 'done' ? formatBytes(t.bytes) : t.error;
+          io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${what ? `  ${what}` : ''}\n`);
+        }
+      }
+      return EXIT.ok;
+    });
+  },
+};
+
+export const cancelCommand: Command = {
+  name: 'cancel',
+  summary: 'cancel a job',
+  usage: `usage: sift cancel ID [--db PATH]
+
+Cancels a queued or running job. exit codes: 0 cancelled, 1 the job had already ended,
+2 no such job or the database is in use.
+`,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, dbSpec);
+    if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
+    const id = positionals[0] as string;
+    return withStore(values, io, (store) => {
+      const j = store.getJob(id);
+      if (!j) {
+        io.stderr.write(`sift cancel: no job ${id}; see sift jobs\n`);
+        return EXIT.usage;
+      }
+      // Opening the database made this process its owner, so no other process runs the job:
+      // a job that was live has just been marked failed (restart) and there is nothing to stop.
+      io.stderr.write(`sift cancel: job ${id} is not running (${j.status}${j.error ? `: ${j.error}` : ''})\n`);
+      return EXIT.someFailed;
+    });
+  },
+};
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'export a job’s results to files',
+  usage: `usage: sift export ID --out DIR [--format md|txt|json|jsonl|csv|combined|zip]
+                   [--include-failed] [--include-meta] [--db PATH]
+`,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      ...dbSpec,
+      out: { type: 'string' },
+      format: { type: 'string' },
+      'include-failed': { type: 'boolean' },
+      'include-meta': { type: 'boolean' },
+    });
+    if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
+    if (!values.out) throw new UsageError('--out DIR is required');
+    const format = values.format ?? 'md';
+    try {
+      exportOptionsFromCli(format);
+    } catch (err) {
+      throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
+    }
+    const id = positionals[0] as string;
+    return withStore(values, io, async (store) => {
+      const j = store.getJob(id);
+      if (!j) {
+        io.stderr.write(`sift export: no job ${id}; see sift jobs\n`);
+        return EXIT.usage;
+      }
+      try {
+        await runExport(store, j, {
+          format,
+          out: path.resolve(io.cwd, values.out!),
+          includeFailed: values['include-failed'] ?? false,
+          includeMeta: values['include-meta'] ?? false,
+          io,
+        });
+      } catch (err) {
+        return reportError(err, io);
+      }
+      return EXIT.ok;
+    });
+  },
+};

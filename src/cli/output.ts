@@ -1,0 +1,50 @@
+import type { Store } from '../main/store';
+import type { Job } from '../shared/types';
+import { exportJob, exportOptionsFromCli } from '../main/export';
+import type { CliIO } from './io';
+import { formatBytes } from './progress';
+
+/**
+ * SPEC §6 --json: one object per target in list order,
+ * {"url","ok":true,"content","meta"} or {"url","ok":false,"status","error","hint"}.
+ * Results are read from the store one at a time, so a long job does not sit in memory.
+ */
+export function printTargetsJson(store: Store, jobId: string, io: CliIO): void {
+  for (const t of store.iterateTargets(jobId)) {
+    if (t.status === 'done' && t.result) {
+      io.stdout.write(`${JSON.stringify({ url: t.url, ok: true, content: t.result.content, meta: t.result.meta ?? {} })}\n`);
+    } else if (t.status === 'failed') {
+      io.stdout.write(`${JSON.stringify({ url: t.url, ok: false, status: t.errorStatus || 500, error: t.error, hint: t.hint })}\n`);
+    } else {
+      io.stdout.write(
+        `${JSON.stringify({ url: t.url, ok: false, status: 0, error: 'not run', hint: 'The job ended before this target ran; run the rest again to fetch it.' })}\n`,
+      );
+    }
+  }
+}
+
+export async function runExport(
+  store: Store,
+  job: Job,
+  o: { format: string; out: string; includeFailed: boolean; includeMeta: boolean; io: CliIO },
+): Promise<void> {
+  let last = 0;
+  const summary = await exportJob(
+    { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id) },
+    {
+      ...exportOptionsFromCli(o.format),
+      out: o.out,
+      includeFailed: o.includeFailed,
+      includeMeta: o.includeMeta,
+      onProgress: (done, total) => {
+        const now = Date.now();
+        if (o.io.isTTY && (now - last > 100 || done === total)) {
+          last = now;
+          o.io.stderr.write(`\r\x1b[2Kexporting ${done}/${total}`);
+        }
+      },
+    },
+  );
+  if (o.io.isTTY) o.io.stderr.write('\r\x1b[2K');
+  o.io.stderr.write(`exported ${summary.targets} targets (${summary.failed} failed) to ${summary.path}: ${summary.files} files, ${formatBytes(summary.bytes)}\n`);
+}

@@ -1,0 +1,94 @@
+import type { Job, TargetRow } from '../shared/types';
+import type { CliIO } from './io';
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Live progress of a batch on stderr: on a terminal one line redrawn at most every 100 ms
+ * (done/total, ok/failed, the current index, elapsed, ETA); otherwise a plain line per
+ * finished target, which is what a log file or CI wants.
+ */
+export class Progress {
+  private done = 0;
+  private failed = 0;
+  private current = -1;
+  private lastDraw = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly io: CliIO,
+    private readonly total: number,
+  ) {
+    if (io.isTTY) {
+      this.timer = setInterval(() => this.draw(true), 1000);
+      this.timer.unref();
+    }
+  }
+
+  /** Starts from a job's stored counts (a reused job may be under way or finished). */
+  seed(job: Job): void {
+    this.done = job.targetsDone;
+    this.failed = job.targetsFailed;
+  }
+
+  target(row: TargetRow): void {
+    if (row.status === 'running') {
+      this.current = row.idx;
+      this.draw(false);
+      return;
+    }
+    if (row.status !== 'done' && row.status !== 'failed') return;
+    this.done++;
+    if (row.status === 'failed') this.failed++;
+    if (this.io.isTTY) {
+      this.draw(false);
+    } else {
+      const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}` : `failed: ${row.error}`;
+      this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${what} ${row.url}\n`);
+    }
+  }
+
+  line(): string {
+    const elapsed = Date.now() - this.started;
+    const left = this.total - this.done;
+    const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
+    const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}` : '';
+    return `${this.done}/${this.total} · ok ${this.done - this.failed} · failed ${this.failed}${cur} · ${formatDuration(elapsed)}${eta}`;
+  }
+
+  note(text: string): void {
+    if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
+    this.io.stderr.write(`${text}\n`);
+    this.draw(true);
+  }
+
+  finish(job: Job): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.done = job.targetsDone;
+    this.failed = job.targetsFailed;
+    if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
+    this.io.stderr.write(`${job.status}: ${this.line()}\n`);
+  }
+
+  private draw(force: boolean): void {
+    if (!this.io.isTTY) return;
+    const now = Date.now();
+    if (!force && now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    this.io.stderr.write(`\r\x1b[2K${this.line()}`);
+  }
+}

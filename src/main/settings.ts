@@ -1,0 +1,74 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings';
+import { SiftError } from '../shared/errors';
+import type { FetchSettings } from './fetch';
+import type { RunnerConfig } from './batch';
+
+const MIB = 1024 * 1024;
+
+/** Reads settings.json; a missing or damaged file gives the defaults (and says why). */
+export function loadSettings(file: string): { settings: Settings; problem?: string } {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return { settings: { ...DEFAULT_SETTINGS } };
+  }
+  try {
+    const parsed = SettingsSchema.partial().safeParse(JSON.parse(raw));
+    if (!parsed.success) return { settings: { ...DEFAULT_SETTINGS }, problem: 'settings.json does not match the settings schema' };
+    return { settings: { ...DEFAULT_SETTINGS, ...stripUndefined(parsed.data) } };
+  } catch {
+    return { settings: { ...DEFAULT_SETTINGS }, problem: 'settings.json is not valid JSON' };
+  }
+}
+
+/** Merges a change into the current settings; throws a typed error naming the bad field. */
+export function mergeSettings(current: Settings, change: Partial<Settings>): Settings {
+  const next = SettingsSchema.safeParse({ ...current, ...stripUndefined(change) });
+  if (!next.success) {
+    const issue = next.error.issues[0];
+    throw new SiftError('bad_setting', 400, `${issue?.path.join('.') ?? 'setting'}: ${issue?.message ?? 'invalid'}`, 'Correct the value and save again.');
+  }
+  if (next.data.jobsPerCaller > next.data.jobsTotal) {
+    throw new SiftError('bad_setting', 400, 'live jobs per caller cannot exceed live jobs in total', 'Lower "jobs per caller" or raise "jobs in total".');
+  }
+  return next.data;
+}
+
+/** Writes settings.json atomically (temp file, then rename), so a crash never leaves half a file. */
+export function saveSettings(file: string, s: Settings): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+export function fetchSettingsOf(s: Settings): Partial<FetchSettings> {
+  return {
+    allowPrivate: s.allowPrivate,
+    allowHosts: s.allowHosts,
+    userAgent: s.userAgent,
+    maxBodyBytes: Math.round(s.maxBodyMiB * MIB),
+    deadlineMs: s.deadlineSeconds * 1000,
+    connectTimeoutMs: s.connectTimeoutSeconds * 1000,
+    archiveService: s.archiveService,
+    maxPdfPages: s.maxPdfPages,
+  };
+}
+
+export function runnerConfigOf(s: Settings): Partial<RunnerConfig> {
+  return {
+    targetsPerJob: s.targetsPerJob,
+    jobsPerCaller: s.jobsPerCaller,
+    jobsTotal: s.jobsTotal,
+    workers: s.workers,
+    ttlMs: s.ttlHours * 3600_000,
+    maxBytes: Math.round(s.maxResultMiB * MIB),
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

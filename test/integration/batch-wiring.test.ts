@@ -1,0 +1,299 @@
+/**
+ * Task 06's given test, in TypeScript: the runner wired to the real fetch pipeline against
+ * loopback servers; every fetch error kind stored and labelled; retries; the gate; metrics.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore, type Store } from '../../src/main/store';
+import { createFetcher, FetchError, type Fetcher } from '../../src/main/fetch';
+import { BatchMetrics } from '../../src/main/metrics';
+import { createLog, silentLog } from '../../src/main/log';
+import { batchOutcome, createBatchRunner, describe as describeErr, mapFetchError } from '../../src/main/batchrun';
+import { RetryLaterError, type TargetError, isRetryLater, type Runner } from '../../src/main/batch';
+import { isTerminal, type Job, type Target } from '../../src/shared/types';
+import { startSite, type Site } from '../helpers/sites';
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site.close();
+});
+
+interface Rig {
+  store: Store;
+  fetcher: Fetcher;
+  runner: Runner;
+  metrics: BatchMetrics;
+  close(): Promise<void>;
+}
+const rigs: Rig[] = [];
+afterEach(async () => {
+  for (const r of rigs.splice(0)) await r.close();
+});
+
+/** The names tests use: internal.test resolves to a private address (never contacted). */
+const lookup = async (host: string) => {
+  if (host === 'internal.test') return [{ address: '10.0.0.5', family: 4 as const }];
+  if (host === 'canary-reading-list.test') return [{ address: '127.0.0.1', family: 4 as const }];
+  return [{ address: '127.0.0.1', family: 4 as const }];
+};
+
+function rig(opts: { fetch?: Parameters<typeof createFetcher>[0]; runner?: Parameters<typeof createBatchRunner>[2]; logFile?: string } = {}): Rig {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-wiring-'));
+  const store = openStore(path.join(dir, 'sift.db'));
+  const log = opts.logFile ? createLog([opts.logFile]) : silentLog();
+  // Loopback is allowed by host name only, so internal.test (10.0.0.5) is still blocked.
+  const fetcher = createFetcher({ allowHosts: ['127.0.0.1', 'canary-reading-list.test'], ...opts.fetch }, { lookup, log });
+  const metrics = new BatchMetrics();
+  const runner = createBatchRunner(store, fetcher, { retryWaitMs: 20, retryForMs: 300, jobsPerCaller: 4, ...opts.runner }, metrics, log);
+  const r: Rig = {
+    store,
+    fetcher,
+    runner,
+    metrics,
+    async close() {
+      await runner.close();
+      await fetcher.close();
+      store.close();
+    },
+  };
+  rigs.push(r);
+  return r;
+}
+
+function finished(runner: Runner, id: string): Promise<Job> {
+  return new Promise((resolve) => {
+    const now = runner.status(id)?.job;
+    if (now && isTerminal(now.status)) return resolve(now);
+    const off = runner.on('job', (j) => {
+      if (j.id === id && isTerminal(j.status)) {
+        off();
+        resolve(j);
+      }
+    });
+  });
+}
+
+async function metricValue(m: BatchMetrics, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const all = await m.registry.getMetricsAsJSON();
+  const metric = all.find((x) => x.name === name);
+  const v = (metric?.values ?? []).find((x) => Object.entries(labels).every(([k, val]) => String((x.labels as Record<string, unknown>)[k]) === val) && !('le' in x.labels));
+  return v?.value ?? 0;
+}
+
+describe('batchFetch error mapping and outcomes', () => {
+  test('each fetch error kind yields the stored TargetError and outcome label of task 06', async () => {
+    const r = rig({ fetch: { deadlineMs: 1500, headersTimeoutMs: 1000 }, runner: { maxBytes: 4000 } });
+    const targets: Target[] = [
+      { url: `${site.base}/article/1` },
+      { url: `${site.base}/missing/1` },
+      { url: `${site.base}/broken` },
+      { url: `${site.base}/binary` },
+      { url: 'http://internal.test/admin' },
+      { url: `${site.base}/slow/5000` },
+      { url: `${site.base}/big` },
+      { url: `${site.base}/data/1.json`, options: { jq: '.items[' } },
+      { url: 'ftp://example.org/file' },
+    ];
+    const { id } = r.runner.submit({ name: 'test' }, 'test', targets);
+    const job = await finished(r.runner, id);
+    const rows = r.store.targetRows(id);
+    const summary = rows.map((t) => [t.status, t.error.split(':')[0]]);
+    expect(summary[0]).toEqual(['done', '']);
+    expect(rows[1]).toMatchObject({ status: 'failed' });
+    expect(rows[1]!.error).toMatch(/404/);
+    expect(rows[2]!.error).toMatch(/500/);
+    expect(rows[3]!.error).toMatch(/^unsupported: application\/octet-stream/);
+    expect(rows[4]!.error).toBe('blocked');
+    expect(rows[5]!.error).toMatch(/^timeout/);
+    expect(rows[6]!.error).toMatch(/^document too long/);
+    expect(rows[7]!.error).toMatch(/^jq: /);
+    expect(rows[8]!.error).toMatch(/^invalid URL: scheme ftp/);
+    expect(rows[8]!.hint).toMatch(/http/);
+    expect(job.status).toBe('partial');
+    // The outcome labels, read back from the metrics the hooks fed.
+    for (const [label, n] of Object.entries({ ok: 1, upstream_4xx: 3, upstream_5xx: 1, unsupported: 1, blocked: 1, timeout: 1, too_long: 1 })) {
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: label }), label).toBe(n);
+    }
+  });
+
+  test('a 503 and a 429 are retried, then the target fails busy', async () => {
+    let calls = 0;
+    const busySite = await startSite({
+      '/busy429': (_req, res) => {
+        calls++;
+        res.writeHead(429, { 'retry-after': '0' }).end('slow down');
+      },
+    });
+    try {
+      const r = rig({ runner: { retryWaitMs: 30, retryForMs: 250 } });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${busySite.base}/busy` }, { url: `${busySite.base}/busy429` }]);
+      const job = await finished(r.runner, id);
+      expect(job.status).toBe('failed');
+      expect(busySite.hits.get('/busy')!).toBeGreaterThan(2);
+      expect(calls).toBeGreaterThan(2);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(2);
+      const rows = r.store.targetRows(id);
+      expect(rows[0]!.error).toMatch(/busy/);
+    } finally {
+      await busySite.close();
+    }
+  });
+
+  test('a busy site that recovers is retried until success', async () => {
+    let n = 0;
+    const flaky = await startSite({
+      '/flaky': (_req, res) => {
+        n++;
+        if (n < 3) return void res.writeHead(503, { 'retry-after': '0' }).end('busy');
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('here now');
+      },
+    });
+    try {
+      const r = rig({ runner: { retryWaitMs: 20, retryForMs: 5000 } });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${flaky.base}/flaky` }]);
+      const job = await finished(r.runner, id);
+      expect(job.status).toBe('done');
+      expect(n).toBe(3);
+      expect(r.store.targetResult(id, 0)!.result!.content).toBe('here now');
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  test('with the gate full, a fetch is refused busy after its wait and the runner gives up busy', async () => {
+    const r = rig({ fetch: { gateWaitMs: 100 }, runner: { retryWaitMs: 20, retryForMs: 200 } });
+    const releases: (() => void)[] = [];
+    for (let i = 0; i < 8; i++) releases.push(await r.fetcher.gate.acquire(AbortSignal.timeout(1000)));
+    try {
+      await expect(r.fetcher.fetchTarget(AbortSignal.timeout(5000), { name: 't' }, { url: `${site.base}/article/3` })).rejects.toMatchObject({ status: 503 });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/article/3` }]);
+      const job = await finished(r.runner, id);
+      expect(job.status).toBe('failed');
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(1);
+    } finally {
+      for (const rel of releases) rel();
+    }
+  });
+
+  test('a 403 increments the block counter', async () => {
+    const r = rig();
+    const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: 'http://internal.test/' }, { url: 'http://10.1.2.3/' }, { url: 'http://[::ffff:192.168.0.1]/' }]);
+    await finished(r.runner, id);
+    expect(await metricValue(r.metrics, 'sift_batch_blocked_total')).toBe(3);
+    expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'blocked' })).toBe(3);
+  });
+
+  test('each hook moves its metric', async () => {
+    const r = rig();
+    const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/article/4` }, { url: `${site.base}/text` }, { url: `${site.base}/missing/2` }]);
+    await finished(r.runner, id);
+    const snap = await r.metrics.snapshot();
+    expect(snap.jobs.partial).toBe(1);
+    expect(snap.targets.ok).toBe(2);
+    expect(snap.targets.upstream_4xx).toBe(1);
+    expect(snap.targetSeconds.count).toBe(3);
+    expect(snap.resultBytes.count).toBe(2);
+    expect(snap.resultBytes.sum).toBeGreaterThan(0);
+    expect(snap.jobSeconds.count).toBe(1);
+    expect(snap.queueDepth).toBe(0);
+    expect(snap.inflight).toBe(0);
+    const text = await r.metrics.text();
+    for (const name of ['sift_batch_jobs_total', 'sift_batch_targets_total', 'sift_batch_queue_depth', 'sift_batch_targets_inflight', 'sift_batch_job_seconds', 'sift_batch_target_seconds', 'sift_batch_result_bytes']) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+  });
+
+  test('while a job runs, queue depth and in-flight gauges show it', async () => {
+    const r = rig();
+    const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/slow/400` }]);
+    await new Promise((res) => setTimeout(res, 150));
+    expect(await metricValue(r.metrics, 'sift_batch_queue_depth')).toBe(1);
+    expect(await metricValue(r.metrics, 'sift_batch_targets_inflight')).toBe(1);
+    await finished(r.runner, id);
+    expect(await metricValue(r.metrics, 'sift_batch_queue_depth')).toBe(0);
+  });
+});
+
+describe('batchOutcome and mapFetchError (rule 1 and 2, table)', () => {
+  const log = { info() {}, warn() {}, error() {} };
+  test.each([
+    [new FetchError(403, 'blocked'), 'blocked'],
+    [new FetchError(404, 'upstream 404 Not Found'), 'upstream_4xx'],
+    [new FetchError(410, 'upstream 410 Gone'), 'upstream_4xx'],
+    [new FetchError(504, 'timeout: fetching'), 'timeout'],
+    [new FetchError(415, 'unsupported: image/png'), 'unsupported'],
+    [new FetchError(422, 'document too long: 900 pages'), 'too_long'],
+    [new FetchError(422, 'invalid pages "x"'), 'upstream_4xx'],
+    [new FetchError(500, 'upstream 500'), 'upstream_5xx'],
+    [new FetchError(502, 'connection refused'), 'upstream_5xx'],
+    [new FetchError(429, 'upstream 429'), 'busy'],
+    [new FetchError(503, 'busy'), 'busy'],
+    [new TypeError('x is not a function'), 'upstream_5xx'],
+  ])('%s → %s', (err, label) => {
+    let blocked = 0;
+    const mapped = mapFetchError(err, { caller: { name: 'c' }, log, onBlocked: () => blocked++ });
+    expect(batchOutcome(mapped)).toBe(label);
+    expect(blocked).toBe(err instanceof FetchError && err.status === 403 ? 1 : 0);
+  });
+
+  test('429/503 become retry-later errors carrying Retry-After', () => {
+    const mapped = mapFetchError(new FetchError(503, 'upstream 503', '', 'busy', 7000), { caller: { name: 'c' }, log, onBlocked: () => {} });
+    expect(mapped).toBeInstanceOf(RetryLaterError);
+    expect(isRetryLater(mapped)).toBe(true);
+    expect((mapped as RetryLaterError).retryAfterMs).toBe(7000);
+  });
+
+  test('502 is rewritten to 500 internal error, and an unknown error is 500 internal error', () => {
+    const a = mapFetchError(new FetchError(502, 'connection refused'), { caller: { name: 'c' }, log, onBlocked: () => {} }) as TargetError;
+    expect([a.status, a.msg]).toEqual([500, 'internal error']);
+    expect(a.hint).toContain('connection refused');
+    const b = mapFetchError(new RangeError('boom'), { caller: { name: 'c' }, log, onBlocked: () => {} }) as TargetError;
+    expect([b.status, b.msg]).toEqual([500, 'internal error']);
+    expect(batchOutcome(undefined)).toBe('ok');
+  });
+
+  test('an unexpected error is logged without the URL or host it mentions', () => {
+    const d = describeErr(new Error('getaddrinfo ENOTFOUND secret.example.org for https://secret.example.org/path'), 'secret.example.org');
+    expect(JSON.stringify(d)).not.toMatch(/secret|\/path/);
+  });
+});
+
+describe('log privacy', () => {
+  test('no log line of a batch names a target host or path', async () => {
+    const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-log-')), 'sift.log');
+    const canarySite = await startSite({
+      '/private-reading-canary-path': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title><p>hello</p>'),
+    });
+    try {
+      const r = rig({ logFile, fetch: { deadlineMs: 800, headersTimeoutMs: 500 } });
+      const host = `canary-reading-list.test:${canarySite.port}`;
+      const targets: Target[] = [
+        { url: `http://${host}/private-reading-canary-path` },
+        { url: `http://${host}/missing/private-reading-canary-path` },
+        { url: `http://${host}/slow/3000?private-reading-canary-path` },
+        { url: `http://${host}/busy#private-reading-canary-path` },
+        { url: 'http://internal.test/private-reading-canary-path' },
+      ];
+      const { id } = r.runner.submit({ name: 'privacy' }, 'privacy', targets);
+      await finished(r.runner, id);
+      r.runner.cancel(id);
+      await r.close();
+      rigs.splice(rigs.indexOf(r), 1);
+      const lines = readFileSync(logFile, 'utf8').trim().split('\n');
+      expect(lines.length).toBeGreaterThan(3);
+      for (const line of lines) {
+        expect(line).not.toMatch(/canary|internal\.test|private-reading/);
+        const obj = JSON.parse(line) as Record<string, unknown>;
+        if ('jobId' in obj) expect(obj.jobId).toBe(id);
+      }
+      expect(lines.some((l) => l.includes(id) && l.includes('"caller":"privacy"'))).toBe(true);
+    } finally {
+      await canarySite.close();
+    }
+  });
+});

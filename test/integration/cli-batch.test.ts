@@ -1,0 +1,171 @@
+/**
+ * `sift batch` and friends end to end: the real command as a child process, against
+ * loopback servers, on a real database in a temp SIFT_HOME.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSite, type Site } from '../helpers/sites';
+import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
+
+let site: Site;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  site = await startSite();
+  home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-'));
+  // The CLI reads the app's settings: loopback by name is allowed, 10.x stays blocked.
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
+  env = { SIFT_HOME: home };
+});
+afterAll(async () => {
+  await site.close();
+});
+
+function mixedList(base: string): { text: string; expect: ('ok' | 'failed')[] } {
+  const lines: string[] = ['# a mixed reading list', ''];
+  const want: ('ok' | 'failed')[] = [];
+  for (let i = 0; i < 200; i++) {
+    if (i === 7) {
+      lines.push('not a url at all');
+      continue;
+    }
+    if (i === 50) {
+      lines.push(`${base}/slow/1500`);
+      want.push('ok');
+    } else if (i === 90) {
+      lines.push('http://10.0.0.1/intranet/page');
+      want.push('failed');
+    } else if (i % 10 === 3) {
+      lines.push(`${base}/missing/${i}`);
+      want.push('failed');
+    } else if (i % 10 === 5) {
+      lines.push(`${base}/doc/${i}.pdf pages=2`);
+      want.push('ok');
+    } else if (i % 10 === 7) {
+      lines.push(`${base}/data/${i}.json jq='.items[] | .name'`);
+      want.push('ok');
+    } else {
+      lines.push(`${base}/article/${i}`);
+      want.push('ok');
+    }
+  }
+  return { text: `${lines.join('\n')}\n`, expect: want };
+}
+
+describe('sift batch', () => {
+  test('a 200-URL mixed list finishes with the right statuses, --json lines parse, exit 1; resubmitting reuses the job', async () => {
+    const db = path.join(home, 'mixed.db');
+    const list = mixedList(site.base);
+    const file = path.join(home, 'list.txt');
+    writeFileSync(file, list.text);
+    const run = await runSift(['batch', file, '--json', '--db', db], { env, timeoutMs: 240_000 });
+    expect(run.code, run.stderr.slice(-3000)).toBe(1);
+    const first = run.stderr.split('\n')[0]!;
+    expect(first).toMatch(/^job [0-9a-f]+$/);
+    expect(run.stderr).toMatch(/line 10: invalid/);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(199);
+    expect(lines.map((l) => (l.ok ? 'ok' : 'failed'))).toEqual(list.expect);
+    const pdf = lines.find((l) => String(l.url).endsWith('.pdf'))!;
+    expect(pdf.content).toContain('Outlook');
+    expect(pdf.content).not.toContain('Quarterly report');
+    const json = lines.find((l) => String(l.url).includes('/data/'))!;
+    expect(json.content).toMatch(/^"item-\d+-a"\n"item-\d+-b"$/);
+    const missing = lines.find((l) => String(l.url).includes('/missing/'))!;
+    expect(missing).toMatchObject({ ok: false, status: 404 });
+    const blocked = lines.find((l) => String(l.url).includes('10.0.0.1'))!;
+    expect(blocked).toMatchObject({ ok: false, status: 403, error: 'blocked' });
+    expect(String(blocked.hint)).toMatch(/private/);
+    const article = lines.find((l) => String(l.url).includes('/article/'))!;
+    expect(article.content).toMatch(/^# Article \d+/m);
+    expect((article.meta as Record<string, unknown>).title).toMatch(/^Article \d+$/);
+
+    const again = await runSift(['batch', file, '--json', '--db', db], { env });
+    expect(again.stderr.split('\n')[0]).toBe(`${first} reused`);
+    expect(again.stdout).toBe(run.stdout);
+    expect(again.code).toBe(1);
+
+    const jobs = await runSift(['jobs', '--json', '--db', db], { env });
+    const jobLines = jobs.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(jobLines).toHaveLength(1);
+    expect(jobLines[0]).toMatchObject({ id: first.slice(4), status: 'partial', targetsTotal: 199, targetsDone: 199 });
+  }, 300_000);
+
+  test('Ctrl-C cancels the job cleanly: the in-flight target is stored, the rest stay pending, exit 130', async () => {
+    const db = path.join(home, 'ctrlc.db');
+    const file = path.join(home, 'slow.txt');
+    writeFileSync(file, Array.from({ length: 20 }, (_, i) => `${site.base}/slow/${400 + i}`).join('\n'));
+    const child = startSift(['batch', file, '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await waitForStderr(child, /\[2\/20\]/);
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    const [job, ...targets] = status.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(job).toMatchObject({ id, status: 'cancelled' });
+    const states = targets.map((t) => t.status);
+    const finished = states.filter((s) => s === 'done' || s === 'failed').length;
+    expect(finished).toBeGreaterThanOrEqual(3); // the two seen + the one in flight, stored
+    expect(states.slice(0, finished).every((s) => s === 'done' || s === 'failed')).toBe(true);
+    expect(states.slice(finished).every((s) => s === 'pending')).toBe(true);
+    expect(states.slice(finished).length).toBeGreaterThan(0);
+  }, 120_000);
+
+  test('kill -9 of sift batch, then sift status: the job failed with reason restart, finished targets intact', async () => {
+    const db = path.join(home, 'kill.db');
+    const file = path.join(home, 'slow2.txt');
+    writeFileSync(file, Array.from({ length: 20 }, (_, i) => `${site.base}/slow/${300 + i}`).join('\n'));
+    const child = startSift(['batch', file, '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await waitForStderr(child, /\[3\/20\]/);
+    child.kill('SIGKILL');
+    const killed = await done;
+    expect(killed.signal).toBe('SIGKILL');
+    const id = /^job ([0-9a-f]+)/.exec(killed.stderr)![1]!;
+    const seen = [...killed.stderr.matchAll(/#(\d+) ok/g)].map((m) => Number(m[1]) - 1);
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    expect(status.code).toBe(0);
+    const [job, ...targets] = status.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(job).toMatchObject({ id, status: 'failed', error: 'restart' });
+    for (const idx of seen) expect(targets[idx]).toMatchObject({ status: 'done' });
+    expect(targets.filter((t) => t.status === 'running')).toHaveLength(0);
+    expect(targets.some((t) => t.status === 'pending')).toBe(true);
+  }, 120_000);
+
+  test('bad input: no valid URL, a missing file and a bad flag exit 2 with a clear message', async () => {
+    const file = path.join(home, 'junk.txt');
+    writeFileSync(file, 'hello\nftp://x/y\n');
+    const a = await runSift(['batch', file, '--db', path.join(home, 'junk.db')], { env });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/no valid http\(s\) URL/);
+    const b = await runSift(['batch', path.join(home, 'nope.txt')], { env });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/cannot read .*ENOENT/);
+    const c = await runSift(['batch', file, '--frobnicate'], { env });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/frobnicate/);
+    const d = await runSift(['batch', file, '--out', home, '--format', 'pdf'], { env });
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/pdf/);
+  }, 60_000);
+
+  test('sift batch - reads stdin and --out exports the results', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const run = await runSift(['batch', '-', '--db', path.join(home, 'stdin.db'), '--out', out, '--format', 'jsonl'], {
+      env,
+      input: `${site.base}/article/1\n${site.base}/article/2\n`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/exported 2 targets/);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    const jsonl = readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8').trim().split('\n');
+    expect(jsonl).toHaveLength(2);
+  }, 60_000);
+});
