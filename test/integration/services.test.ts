@@ -1,0 +1,263 @@
+/**
+ * The main-process services behind the IPC contract, called the way the renderer calls
+ * them (through dispatch: validation, envelopes), on a real database and loopback sites.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServices, type Dialogs, type Services } from '../../src/main/services';
+import { dispatch } from '../../src/main/ipc/dispatch';
+import type { Envelope, EventName, Method, Res } from '../../src/shared/ipc/contract';
+import { isTerminal, type Job } from '../../src/shared/types';
+import { startSite, type Site } from '../helpers/sites';
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site.close();
+});
+
+interface Rig {
+  s: Services;
+  dir: string;
+  events: { event: EventName; payload: unknown; at: number }[];
+  call<M extends Method>(m: M, req?: unknown): Promise<Res<M>>;
+  raw(m: string, req?: unknown): Promise<Envelope>;
+}
+const rigs: Services[] = [];
+afterEach(async () => {
+  for (const s of rigs.splice(0)) await s.close();
+});
+
+function rig(opts: { dir?: string; dialogs?: Partial<Dialogs>; settings?: Record<string, unknown> } = {}): Rig {
+  const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), 'sift-services-'));
+  const events: Rig['events'] = [];
+  const s = createServices({
+    dbPath: path.join(dir, 'sift.db'),
+    host: 'bridge',
+    logFiles: [path.join(dir, 'sift.log')],
+    settings: { allowHosts: ['127.0.0.1'], ...opts.settings },
+    emit: (event, payload) => events.push({ event, payload, at: Date.now() }),
+    dialogs: {
+      openFile: async () => null,
+      chooseFolder: async () => null,
+      saveFile: async () => null,
+      ...opts.dialogs,
+    },
+  });
+  rigs.push(s);
+  const raw = (m: string, req?: unknown): Promise<Envelope> => dispatch(s.handlers, m, req ?? {}, { checkResponses: true });
+  return {
+    s,
+    dir,
+    events,
+    raw,
+    async call(m, req) {
+      const env = await raw(m, req);
+      if (!env.ok) throw Object.assign(new Error(env.error.message), env.error);
+      return env.value as never;
+    },
+  };
+}
+
+function until(r: Rig, id: string): Promise<Job> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const j = r.s.store.getJob(id);
+      if (j && isTerminal(j.status)) return resolve(j);
+      setTimeout(check, 20);
+    };
+    check();
+  });
+}
+
+describe('services over the contract', () => {
+  test('submit, list, detail, result: a job runs and its rows and results come back', async () => {
+    const r = rig();
+    const { id, reused } = await r.call('submit', {
+      targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/missing/1` }, { url: `${site.base}/data/1.json`, options: { jq: '.items | length' } }],
+    });
+    expect(reused).toBe(false);
+    const job = await until(r, id);
+    expect(job).toMatchObject({ status: 'partial', targetsDone: 3, targetsFailed: 1, caller: 'desktop', callerClass: 'desktop' });
+    const jobs = await r.call('listJobs');
+    expect(jobs.map((j) => j.id)).toEqual([id]);
+    const detail = await r.call('jobDetail', { id });
+    expect(detail.targets.map((t) => [t.status, t.errorStatus])).toEqual([
+      ['done', 0],
+      ['failed', 404],
+      ['done', 0],
+    ]);
+    expect(detail.targets[0]!.title).toBe('Article 1');
+    const res = await r.call('targetResult', { id, idx: 2 });
+    expect(res.result?.content).toBe('2');
+    // A second identical submit within the lease reuses the job.
+    const again = await r.call('submit', {
+      targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/missing/1` }, { url: `${site.base}/data/1.json`, options: { jq: '.items | length' } }],
+    });
+    expect(again).toEqual({ id, reused: true });
+  });
+
+  test('typed errors reach the caller: no targets, too many targets, not found, bad payloads', async () => {
+    const r = rig({ settings: { targetsPerJob: 2 } });
+    const none = await r.raw('submit', { targets: [] });
+    expect(none).toMatchObject({ ok: false, error: { code: 'no_targets', status: 400 } });
+    const many = await r.raw('submit', { targets: [{ url: 'http://a.test/1' }, { url: 'http://a.test/2' }, { url: 'http://a.test/3' }] });
+    expect(many).toMatchObject({ ok: false, error: { code: 'too_many_targets', status: 422 } });
+    expect((many as { error: { hint: string } }).error.hint).toMatch(/Settings/);
+    expect(await r.raw('jobDetail', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found', status: 404 } });
+    expect(await r.raw('targetResult', { id: 'nope', idx: 0 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await r.raw('submit', { targets: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_request', status: 400 } });
+    expect(await r.raw('targetResult', { id: 'a', idx: -1 })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await r.raw('noSuchChannel', {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+  });
+
+  test('caller busy and busy: the desktop caps hold', async () => {
+    const r = rig({ settings: { jobsPerCaller: 1, jobsTotal: 1 } });
+    const a = await r.call('submit', { targets: [{ url: `${site.base}/slow/600` }] });
+    const b = await r.raw('submit', { targets: [{ url: `${site.base}/slow/601` }] });
+    expect(b).toMatchObject({ ok: false, error: { code: 'caller_busy', status: 429 } });
+    await until(r, a.id);
+  });
+
+  test('cancel, then delete, then run the rest again', async () => {
+    const r = rig();
+    const targets = Array.from({ length: 8 }, (_, i) => ({ url: `${site.base}/slow/${150 + i}` }));
+    const { id } = await r.call('submit', { targets });
+    await new Promise((res) => setTimeout(res, 400));
+    expect(await r.raw('deleteJob', { id })).toMatchObject({ ok: false, error: { code: 'job_running', status: 409 } });
+    expect(await r.call('cancelJob', { id })).toEqual({ cancelled: true });
+    const job = await until(r, id);
+    expect(job.status).toBe('cancelled');
+    expect(await r.call('cancelJob', { id })).toEqual({ cancelled: false });
+    // Rule 6: the job is cancelled at once; the target in flight is stored when it ends.
+    await expect.poll(() => r.s.store.targetRows(id).some((t) => t.status === 'running')).toBe(false);
+    const rows = r.s.store.targetRows(id);
+    const unfinished = rows.filter((t) => t.status === 'pending' || t.error === 'cancelled').length;
+    expect(unfinished).toBeGreaterThan(0);
+    const rest = await r.call('runRest', { id });
+    expect(rest.targets).toBe(unfinished);
+    const restJob = await until(r, rest.id);
+    expect(restJob.status).toBe('done');
+    expect(r.s.store.targetRows(rest.id).map((t) => t.url)).toEqual(rows.filter((t) => t.status === 'pending' || t.error === 'cancelled').map((t) => t.url));
+    expect(await r.raw('runRest', { id: rest.id })).toMatchObject({ ok: false, error: { code: 'nothing_to_run' } });
+    expect(await r.call('deleteJob', { id })).toEqual({ deleted: true });
+    expect(r.events.some((e) => e.event === 'jobRemoved' && (e.payload as { id: string }).id === id)).toBe(true);
+    expect((await r.call('listJobs')).map((j) => j.id)).toEqual([rest.id]);
+  });
+
+  test('a job interrupted by a restart shows as failed (restart) and its rest runs again', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart-'));
+    const first = rig({ dir });
+    const { id } = await first.call('submit', { targets: Array.from({ length: 6 }, (_, i) => ({ url: `${site.base}/slow/${200 + i}` })) });
+    await new Promise((res) => setTimeout(res, 500));
+    // A restart without a clean shutdown: drop the services as a crash would leave them.
+    first.s.store.close();
+    rigs.splice(rigs.indexOf(first.s), 1);
+    void first.s.close().catch(() => {});
+    const second = rig({ dir });
+    const job = second.s.store.getJob(id)!;
+    expect(job).toMatchObject({ status: 'failed', error: 'restart' });
+    const rest = await second.call('runRest', { id });
+    expect(rest.targets).toBeGreaterThan(0);
+    expect((await until(second, rest.id)).status).toBe('done');
+  });
+
+  test('events: rows and job changes arrive batched (≤ 10 messages a second per job) and none is lost', async () => {
+    const r = rig();
+    const targets = Array.from({ length: 60 }, (_, i) => ({ url: `${site.base}/article/${i}` }));
+    const { id } = await r.call('submit', { targets });
+    const job = await until(r, id);
+    await new Promise((res) => setTimeout(res, 300));
+    const mine = r.events.filter((e) => (e.event === 'jobChanged' && (e.payload as Job).id === id) || (e.event === 'targetsChanged' && (e.payload as { jobId: string }).jobId === id));
+    // Replaying the events gives exactly the stored rows and job.
+    const rows = new Map<number, unknown>();
+    let last: Job | undefined;
+    for (const e of mine) {
+      if (e.event === 'targetsChanged') for (const row of (e.payload as { rows: { idx: number }[] }).rows) rows.set(row.idx, row);
+      else last = e.payload as Job;
+    }
+    expect([...rows.values()].sort((a, b) => (a as { idx: number }).idx - (b as { idx: number }).idx)).toEqual(r.s.store.targetRows(id));
+    expect(last).toEqual(job);
+    const seconds = Math.max(1, (mine.at(-1)!.at - mine[0]!.at) / 1000);
+    expect(mine.length / seconds).toBeLessThanOrEqual(12);
+    expect(mine.length).toBeLessThan(targets.length * 2);
+  });
+
+  test('settings: validated, persisted to settings.json, applied to the runner and the guard', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-settings-'));
+    const r = rig({ dir, settings: {} });
+    const bad = await r.raw('setSettings', { settings: { workers: 0 } });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    const worse = await r.raw('setSettings', { settings: { jobsPerCaller: 9, jobsTotal: 8 } });
+    expect(worse).toMatchObject({ ok: false, error: { code: 'bad_setting', status: 400 } });
+    const next = await r.call('setSettings', { settings: { workers: 2, allowHosts: ['127.0.0.1', 'intranet.example'], userAgent: 'TestAgent/1' } });
+    expect(next).toMatchObject({ workers: 2, userAgent: 'TestAgent/1' });
+    const saved = JSON.parse(readFileSync(path.join(dir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ workers: 2, userAgent: 'TestAgent/1' });
+    await r.s.close();
+    rigs.splice(rigs.indexOf(r.s), 1);
+    const again = rig({ dir, settings: {} });
+    expect(await again.call('getSettings')).toMatchObject({ workers: 2, userAgent: 'TestAgent/1' });
+  });
+
+  test('preview fetches one URL as the interactive caller, and checkOptions reports bad pages, grep and jq', async () => {
+    const r = rig();
+    const res = await r.call('preview', { target: { url: `${site.base}/article/5`, options: { mode: 'text' } } });
+    expect(res.content).toContain('Paragraph 1 of article 5');
+    expect((await r.call('listJobs')).length).toBe(0);
+    const blocked = await r.raw('preview', { target: { url: 'http://10.9.8.7/' } });
+    expect(blocked).toMatchObject({ ok: false, error: { status: 403, message: 'blocked' } });
+    expect(await r.call('checkOptions', { options: { pages: '1-3,7,10-', grep: 'net (revenue|income)', jq: '.items[] | .name' } })).toEqual({ ok: true });
+    const pages = await r.call('checkOptions', { options: { pages: '3-1' } });
+    expect(pages.ok).toBe(false);
+    expect(pages.error?.hint).toMatch(/1-3,7,10-/);
+    const grep = await r.call('checkOptions', { options: { grep: '(unclosed' } });
+    expect(grep.error?.message).toMatch(/invalid grep expression/);
+    const jq = await r.call('checkOptions', { options: { jq: '.items[' } });
+    expect(jq.error?.message).toMatch(/^jq: /);
+  });
+
+  test('openListFile reads only the file the user chose in the dialog; a cancelled dialog gives null', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
+    const file = path.join(dir, 'reading.csv');
+    writeFileSync(file, 'title,url\nA,https://example.org/a\n');
+    const r = rig({ dialogs: { openFile: async () => file } });
+    expect(await r.call('openListFile')).toEqual({ name: 'reading.csv', text: 'title,url\nA,https://example.org/a\n', bytes: 34 });
+    const none = rig();
+    expect(await none.call('openListFile')).toBeNull();
+    // The channel takes no path from the renderer at all.
+    expect(await r.raw('openListFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+
+  test('export writes only where the user chose, with progress events', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-export-'));
+    const r = rig({ dialogs: { chooseFolder: async () => out } });
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/article/2` }, { url: `${site.base}/missing/3` }] });
+    await until(r, id);
+    expect(await r.raw('exportJob', { id, token: 'made-up', format: 'md' })).toMatchObject({ ok: false, error: { code: 'bad_export_target' } });
+    const target = await r.call('chooseExportTarget', { id, format: 'md' });
+    expect(target?.path).toBe(out);
+    const summary = await r.call('exportJob', { id, token: target!.token, format: 'md', includeFailed: true });
+    expect(summary).toMatchObject({ targets: 3, failed: 1 });
+    expect(existsSync(summary.path)).toBe(true);
+    expect(readdirSync(summary.path).sort()).toEqual(['Article 1.md', 'Article 2.md', 'failed.txt', 'manifest.jsonl']);
+    const progress = r.events.filter((e) => e.event === 'exportProgress').map((e) => e.payload as { done: number; total: number });
+    expect(progress.at(-1)).toEqual({ token: target!.token, done: 3, total: 3 });
+    const cancelled = rig({ dialogs: { chooseFolder: async () => null } });
+    expect(await cancelled.call('chooseExportTarget', { id, format: 'zip' })).toBeNull();
+  });
+
+  test('metrics: the Activity snapshot counts what ran', async () => {
+    const r = rig();
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/missing/2` }] });
+    await until(r, id);
+    const m = await r.call('metrics');
+    expect(m.targets).toMatchObject({ ok: 1, upstream_4xx: 1 });
+    expect(m.jobs).toMatchObject({ partial: 1 });
+    expect(m.targetSeconds.count).toBe(2);
+  });
+});
