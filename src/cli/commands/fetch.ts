@@ -5,6 +5,8 @@ import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { toErrorInfo } from '../../shared/errors';
+import { cliSettings } from '../context';
+import { fetchSettingsOf } from '../../main/settings';
 import type { Result } from '../../shared/types';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
@@ -19,13 +21,16 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
   else io.stderr.write(`sift ${cmd}: ${url}: ${info.message} (${info.status})${info.hint ? `\n  ${info.hint}` : ''}\n`);
 }
 
-/** The fetcher a CLI command uses: --allow-private, and --log appending JSON lines. */
+/**
+ * The fetcher a CLI command uses: the app's saved settings (size limits, user agent, allow
+ * list, archive service), --allow-private over them, and --log appending JSON lines.
+ */
 export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher {
   const logPath = typeof values.log === 'string' ? path.resolve(io.cwd, values.log) : '';
-  return createFetcher(
-    { allowPrivate: values['allow-private'] === true },
-    { log: logPath ? (line) => appendFileSync(logPath, `${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : undefined },
-  );
+  const settings = cliSettings({ allowPrivate: values['allow-private'] === true }, io);
+  return createFetcher(fetchSettingsOf(settings), {
+    log: logPath ? (line) => appendFileSync(logPath, `${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : undefined,
+  });
 }
 
 export const fetchCommand: Command = {
