@@ -122,6 +122,28 @@ export async function loadSource(source: ListSource | null): Promise<void> {
   if (parsed) get().setParsed(parsed);
 }
 
+// Parse after a short pause in typing, not on every key: a long list takes a moment.
+const PASTE_DELAY_MS = 250;
+let pasteTimer: ReturnType<typeof setTimeout> | undefined;
+let pendingPaste: string | null = null;
+
+/** The paste box changed: parse once typing pauses. */
+export function schedulePaste(text: string): void {
+  clearTimeout(pasteTimer);
+  pendingPaste = text;
+  // Shown as "updating…" and it holds Submit back until the list on screen is the one typed.
+  get().setParsing(true);
+  pasteTimer = setTimeout(() => void flushPaste(), PASTE_DELAY_MS);
+}
+
+/** Parses what was typed now rather than after the pause (Submit right after typing). */
+export async function flushPaste(): Promise<void> {
+  clearTimeout(pasteTimer);
+  const text = pendingPaste;
+  pendingPaste = null;
+  if (text !== null) await loadSource({ kind: 'paste', name: 'pasted', text });
+}
+
 export async function openListFile(): Promise<void> {
   try {
     const file = await window.sift.openListFile();
@@ -158,6 +180,7 @@ async function checkListOptions(): Promise<boolean> {
 }
 
 export async function submitList(): Promise<void> {
+  await flushPaste();
   const s = get();
   if (s.submitting || s.parsing) return;
   const targets = submittedTargets();

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useStore } from '../../store';
 import { submitList } from '../../store/actions';
 import { DropZone } from './DropZone';
@@ -11,17 +12,18 @@ import { SubmitBar } from './SubmitBar';
 export function Composer(): React.JSX.Element {
   const hasList = useStore((s) => s.parsed !== null || s.parsing);
   const firstTime = useStore((s) => s.jobsLoaded && s.jobOrder.length === 0);
+  // On the window, not the section: after a click on Preview or a drop, focus is on the body.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
+      e.preventDefault();
+      void submitList();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   return (
-    <section
-      className="composer"
-      data-testid="composer"
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          void submitList();
-        }
-      }}
-    >
+    <section className="composer" data-testid="composer">
       <h2>New list</h2>
       {firstTime && !hasList && (
         <p className="intro" data-testid="first-time">

@@ -1,11 +1,7 @@
-import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
-import { loadSource } from '../../store/actions';
+import { loadSource, schedulePaste } from '../../store/actions';
 import { formatBytes } from '../../lib/format';
-
-// Parse after a short pause in typing, not on every key: a long list takes a moment.
-const PARSE_DELAY_MS = 250;
 
 /**
  * The paste box is uncontrolled: a 50,000-line list held in React state would be copied
@@ -15,8 +11,6 @@ export function PasteBox(): React.JSX.Element {
   const { kind, name, size } = useStore(
     useShallow((s) => ({ kind: s.source?.kind, name: s.source?.name ?? '', size: s.source?.kind === 'file' ? s.source.text.length : 0 })),
   );
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
 
   if (kind === 'file') {
     return (
@@ -39,11 +33,7 @@ export function PasteBox(): React.JSX.Element {
       spellCheck={false}
       placeholder={'Paste URLs, one per line. A line may carry options:\nhttps://example.org/report.pdf pages=1-5 grep="revenue"\nhttps://api.example.org/items.json jq=\'.items[].name\''}
       defaultValue={useStore.getState().source?.kind === 'paste' ? useStore.getState().source?.text : ''}
-      onChange={(e) => {
-        const text = e.target.value;
-        clearTimeout(timer.current);
-        timer.current = setTimeout(() => void loadSource({ kind: 'paste', name: 'pasted', text }), PARSE_DELAY_MS);
-      }}
+      onChange={(e) => schedulePaste(e.target.value)}
     />
   );
 }

@@ -13,8 +13,8 @@ export function SubmitBar(): React.JSX.Element {
   return (
     <div className="submit-bar">
       {error && <ErrorMessage error={error} testId="submit-error" />}
-      <button type="button" className="primary" onClick={() => void submitList()} disabled={submitting || parsing} data-testid="submit">
-        {submitting ? 'Submitting…' : n > 0 ? `Fetch ${plural(n, 'URL')}` : 'Fetch'} <kbd>{MOD}+Enter</kbd>
+      <button type="button" className="primary" onClick={() => void submitList()} disabled={submitting} data-testid="submit">
+        {submitting ? 'Submitting…' : parsing ? 'Reading the list…' : n > 0 ? `Fetch ${plural(n, 'URL')}` : 'Fetch'} <kbd>{MOD}+Enter</kbd>
       </button>
     </div>
   );

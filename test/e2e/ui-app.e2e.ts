@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { dropFile, dropLinks, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import { startTestSite, type TestSite } from '../helpers/ui-servers';
+
+let browser: Browser;
+let site: TestSite;
+let app: UiApp;
+let page: Page;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startTestSite();
+  app = await startUiApp();
+  browser = await launchChromium();
+  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await site?.close();
+});
+
+const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
+const jobStatus = () => page.getByTestId('job-header').getAttribute('data-status');
+const rowStatus = (idx: number) => () => page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).getAttribute('data-status');
+const currentJobId = async (): Promise<string> => (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+
+function list(s: TestSite): string {
+  return [
+    '# reading list',
+    `${s.url}/article/1`,
+    `${s.url}/article/2 mode=text`,
+    `${s.url}/data.json jq=".items[].name"`,
+    `${s.url}/missing`,
+    'not a url at all',
+    `${s.url}/article/1`,
+    `${s.url}/article/3`,
+  ].join('\n');
+}
+
+test('a first-time user sees what to do: empty composer and empty job list', async () => {
+  await expect.poll(text('jobs-empty')).toMatch(/No jobs yet/);
+  expect(await page.getByTestId('first-time').textContent()).toMatch(/dropping a list/);
+  await page.screenshot({ path: screenshotPath('ui-composer-empty') });
+});
+
+test('a dropped file shows valid, invalid and duplicate counts, with each URL’s own options', async () => {
+  await dropFile(page, 'reading.txt', list(site));
+  await expect.poll(text('count-valid')).toBe('5');
+  expect(await text('count-invalid')()).toBe('1');
+  expect(await text('count-duplicates')()).toBe('1');
+  expect(await page.getByTestId('invalid-list').textContent()).toMatch(/line 6/);
+  expect(await page.getByTestId('own-options').allTextContents()).toEqual(['mode=text', 'jq=.items[].name']);
+  expect(await page.getByTestId('list-file').textContent()).toMatch(/reading\.txt/);
+  await page.screenshot({ path: screenshotPath('ui-composer') });
+});
+
+test('preview fetches one URL with its options and renders it sanitized, with no remote image', async () => {
+  await page.getByTestId('preview-button').click();
+  await expect.poll(text('result-markdown')).toMatch(/Paragraph about topic 1/);
+  const md = page.getByTestId('result-markdown');
+  expect(await md.locator('img').count()).toBe(0);
+  expect(await md.locator('a.remote-image').count()).toBe(1);
+  expect(await md.locator('a[href="https://example.org/more"]').getAttribute('target')).toBe('_blank');
+  expect(await page.getByTestId('result-meta').textContent()).toMatch(/Article 1/);
+  await page.screenshot({ path: screenshotPath('ui-preview') });
+});
+
+test('submit shows the new job; rows turn done and failed live; a failed row shows its error', async () => {
+  await page.getByTestId('paste-box').or(page.getByTestId('list-file')).first().waitFor();
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
+  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('partial');
+  expect(await rowStatus(0)()).toBe('done');
+  expect(await rowStatus(3)()).toBe('failed');
+  expect(await page.locator('[data-testid="target-row"][data-idx="3"] [data-testid="row-error"]').textContent()).toMatch(/404|not found/i);
+  expect(await text('stat-done')()).toBe('5 / 5');
+  expect(await text('stat-failed')()).toBe('1');
+  const item = page.locator(`[data-testid="job-item"][data-job-id="${await currentJobId()}"]`);
+  expect(await item.getAttribute('data-status')).toBe('partial');
+  await page.screenshot({ path: screenshotPath('ui-job') });
+});
+
+test('a row opens its result by click, and by arrow keys and Enter: markdown, text, JSON', async () => {
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-markdown')).toMatch(/Article 1|topic 1/);
+  await page.screenshot({ path: screenshotPath('ui-result') });
+  await page.getByTestId('target-scroll').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  expect(await page.getByTestId('result-pane').getAttribute('data-idx')).toBe('2');
+  await page.keyboard.press('Enter');
+  await expect.poll(text('result-text')).toMatch(/alpha/);
+  // jq's output is a stream of JSON values, shown as is under the JSON label.
+  expect(await page.getByTestId('result-view').getAttribute('data-shape')).toBe('json');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect.poll(text('result-error')).toMatch(/404|not found/i);
+  await page.screenshot({ path: screenshotPath('ui-result-failed') });
+});
+
+test('export through the UI writes the files and shows progress and the result', async () => {
+  await page.getByTestId('export-job').click();
+  await page.getByTestId('export-format').selectOption('md');
+  await page.getByTestId('export-include-failed').check();
+  await page.getByTestId('export-start').click();
+  await expect.poll(text('export-result'), { timeout: 20_000 }).toMatch(/Wrote/);
+  expect(await text('export-result')()).toContain(app.exportDir);
+  const files = readdirSync(app.exportDir, { recursive: true }) as string[];
+  const manifest = files.find((f) => path.basename(f) === 'manifest.jsonl');
+  expect(manifest).toBeDefined();
+  expect(files.filter((f) => f.endsWith('.md')).length).toBeGreaterThanOrEqual(3);
+  expect(readFileSync(path.join(app.exportDir, manifest!), 'utf8').trim().split('\n')).toHaveLength(5);
+  await page.screenshot({ path: screenshotPath('ui-export') });
+  await page.getByTestId('export-close').click();
+  expect(await page.getByTestId('export-dialog').count()).toBe(0);
+});
+
+test('a running job is cancelled mid-way with Esc, and "run the rest again" fetches the rest', async () => {
+  await page.getByTestId('nav-new').click();
+  await dropLinks(page, [`${site.url}/article/5`, ...[1, 2, 3, 4].map((i) => `${site.url}/slow/${i}?ms=1500`)]);
+  await expect.poll(text('count-valid')).toBe('5');
+  await page.getByTestId('submit').click();
+  await expect.poll(rowStatus(1), { timeout: 10_000 }).toBe('running');
+  const id = await currentJobId();
+  await page.keyboard.press('Escape');
+  await expect.poll(jobStatus, { timeout: 10_000 }).toBe('cancelled');
+  await expect.poll(rowStatus(4)).toBe('pending');
+  expect(await rowStatus(0)()).toBe('done');
+  await page.screenshot({ path: screenshotPath('ui-cancelled') });
+
+  await page.getByTestId('run-rest').click();
+  await expect.poll(currentJobId).not.toBe(id);
+  await expect.poll(async () => page.getByTestId('target-row').count()).toBeGreaterThanOrEqual(3);
+  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
+});
+
+test('a reload mid-job brings the job list, the open job and its rows back, still live', async () => {
+  await page.getByTestId('nav-new').click();
+  await dropLinks(page, [`${site.url}/article/7`, ...[5, 6, 7].map((i) => `${site.url}/slow/${i}?ms=1200`)]);
+  await expect.poll(text('count-valid')).toBe('4');
+  await page.getByTestId('submit').click();
+  await expect.poll(rowStatus(0), { timeout: 10_000 }).toBe('done');
+  const id = await currentJobId();
+  await page.reload();
+  await expect.poll(currentJobId).toBe(id);
+  await expect.poll(rowStatus(0)).toBe('done');
+  expect(await page.locator('[data-testid="job-item"]').count()).toBe(4);
+  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
+  expect(await rowStatus(3)()).toBe('done');
+});
+
+test('a finished job is deleted after a confirming second click', async () => {
+  const id = await currentJobId();
+  await page.getByTestId('delete-job').click();
+  expect(await page.getByTestId('delete-job').textContent()).toMatch(/Really/);
+  await page.getByTestId('delete-job').click();
+  await expect.poll(() => page.locator(`[data-testid="job-item"][data-job-id="${id}"]`).count()).toBe(0);
+  await expect.poll(currentJobId).not.toBe(id);
+});
+
+test('the typed errors reach the user as clear messages', async () => {
+  // Invalid list: nothing valid.
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill('just words\nftp://example.org/file');
+  await expect.poll(text('count-invalid')).toBe('2');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('submit-error').getAttribute('data-code')).toBe('no_targets');
+
+  // A bad grep, checked by main when the field is left.
+  await page.getByTestId('opt-grep').fill('(unclosed');
+  await page.getByTestId('opt-pages').focus();
+  await expect.poll(text('options-error')).toMatch(/grep|regular expression|pattern/i);
+  await page.screenshot({ path: screenshotPath('ui-errors') });
+  await page.getByTestId('opt-grep').fill('');
+
+  // Too many targets, after lowering the cap in Settings.
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('setting-targetsPerJob').fill('0');
+  await expect.poll(text('settings-status')).toMatch(/Fix the fields/);
+  await page.getByTestId('setting-targetsPerJob').fill('2');
+  await page.getByTestId('setting-jobsPerCaller').fill('1');
+  await page.getByTestId('settings-save').click();
+  await expect.poll(() => page.locator('[data-testid="settings-status"], [data-testid="settings-error"]').allTextContents()).toEqual([expect.stringMatching(/Saved/)]);
+  await page.screenshot({ path: screenshotPath('ui-settings') });
+
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill([1, 2, 3].map((i) => `${site.url}/article/${i}?x=too-many`).join('\n'));
+  await expect.poll(text('count-valid')).toBe('3');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('submit-error').getAttribute('data-code')).toBe('too_many_targets');
+  expect(await text('submit-error')()).toMatch(/\S/);
+
+  // Caller busy: one live job allowed, one running.
+  await page.getByTestId('paste-box').fill(`${site.url}/slow/20?ms=3000`);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
+  const busyId = await currentJobId();
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill(`${site.url}/article/9`);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('submit-error').getAttribute('data-code')).toMatch(/busy/);
+  await page.screenshot({ path: screenshotPath('ui-busy') });
+
+  // A bad jq in the list fails its row with the error and hint.
+  await page.locator(`[data-testid="job-item"][data-job-id="${busyId}"]`).click();
+  await page.keyboard.press('Escape');
+  await expect.poll(jobStatus, { timeout: 10_000 }).toBe('cancelled');
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill(`${site.url}/data.json jq=".items[" `);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(currentJobId).not.toBe(busyId);
+  await expect.poll(rowStatus(0), { timeout: 10_000 }).toBe('failed');
+  expect(await page.getByTestId('row-error').textContent()).toMatch(/jq/i);
+});
+
+test('the activity panel shows counts and charts', async () => {
+  await page.getByTestId('nav-activity').click();
+  await expect.poll(text('metric-targets')).not.toBe('0');
+  expect(await page.getByTestId('chart-durations').locator('rect').count()).toBeGreaterThan(0);
+  await page.screenshot({ path: screenshotPath('ui-activity') });
+});
+
+test('the dark theme follows the system', async () => {
+  const dark = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl, 'dark');
+  await dark.locator('[data-testid="job-item"]').first().click();
+  await dark.locator('[data-testid="target-row"]').first().click();
+  const bg = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg).toBe('rgb(27, 29, 33)');
+  await dark.screenshot({ path: screenshotPath('ui-job-dark') });
+  await dark.getByTestId('nav-new').click();
+  await dark.screenshot({ path: screenshotPath('ui-composer-dark') });
+  expect(pageErrors(dark)).toEqual([]);
+  await dark.context().close();
+});
+
+test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+  expect(existsSync(app.dbPath)).toBe(true);
+});

@@ -1,0 +1,87 @@
+/**
+ * The real services bound to the loopback bridge, with a stand-in for the system dialogs
+ * (the folder it "chooses" is a temp dir), for the UI tests.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { createServices, type Services, type ServicesOptions } from '../../src/main/services';
+import type { Settings } from '../../src/shared/settings';
+import { startBridge, type Bridge } from '../bridge/host';
+import { RENDERER_DIR } from './build';
+
+export interface UiApp {
+  services: Services;
+  bridge: Bridge;
+  dbPath: string;
+  dataDir: string;
+  exportDir: string;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startUiApp(o: { dataDir?: string; settings?: Partial<Settings>; fetch?: ServicesOptions['fetch']; listFile?: string } = {}): Promise<UiApp> {
+  const dataDir = o.dataDir ?? tempDir('sift-ui-');
+  const dbPath = path.join(dataDir, 'sift.db');
+  const exportDir = tempDir('sift-ui-export-');
+  let bridge: Bridge | undefined;
+  const services = createServices({
+    dbPath,
+    dataDir,
+    host: 'bridge',
+    logFiles: [],
+    settings: { allowPrivate: true, ...o.settings },
+    fetch: o.fetch,
+    emit: (event, payload) => bridge?.emit(event, payload),
+    dialogs: {
+      openFile: async () => o.listFile ?? null,
+      chooseFolder: async () => exportDir,
+      saveFile: async (p) => path.join(exportDir, path.basename(p)),
+    },
+  });
+  bridge = await startBridge({ handlers: services.handlers, staticDir: RENDERER_DIR, checkResponses: true });
+  const b = bridge;
+  return {
+    services,
+    bridge: b,
+    dbPath,
+    dataDir,
+    exportDir,
+    async close() {
+      await b.close();
+      await services.close();
+    },
+  };
+}
+
+/** Drops a file on the drop zone the way a user's drag does: a DataTransfer built in the page. */
+export async function dropFile(page: Page, name: string, text: string, type = 'text/plain'): Promise<void> {
+  await page.getByTestId('drop-zone').evaluate(
+    (el, f) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([f.text], f.name, { type: f.type }));
+      for (const kind of ['dragenter', 'dragover', 'drop']) {
+        el.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }));
+      }
+    },
+    { name, text, type },
+  );
+}
+
+/** Drops links as a browser does when they are dragged out of a page. */
+export async function dropLinks(page: Page, urls: string[]): Promise<void> {
+  await page.getByTestId('drop-zone').evaluate((el, list) => {
+    const dt = new DataTransfer();
+    dt.setData('text/uri-list', list.join('\r\n'));
+    dt.setData('text/plain', list.join('\n'));
+    el.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+  }, urls);
+}
+
+export function pageErrors(page: Page): string[] {
+  return (page as Page & { siftErrors?: string[] }).siftErrors ?? [];
+}

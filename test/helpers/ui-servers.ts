@@ -1,0 +1,58 @@
+/**
+ * A loopback site for the UI tests: a few HTML articles, a JSON document, a 404, and a
+ * slow page (so a job can be cancelled or reloaded mid-way).
+ */
+import http from 'node:http';
+
+export interface TestSite {
+  url: string;
+  close(): Promise<void>;
+}
+
+function article(n: number): string {
+  const para = `Paragraph about topic ${n}. Sift keeps the readable part of a page and drops the navigation around it. `.repeat(6);
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Article ${n}</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>Article ${n}</h1><p>${para}</p><p>${para}</p>
+<p>An image from far away: <img src="http://203.0.113.9/tracker.png" alt="tracker"> and a <a href="https://example.org/more">link</a>.</p>
+<h2>Details</h2><ul><li>first point of article ${n}</li><li>second point</li></ul><p>${para}</p></article>
+<footer>footer text</footer></body></html>`;
+}
+
+export async function startTestSite(): Promise<TestSite> {
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const m = /^\/article\/(\d+)$/.exec(u.pathname);
+    if (m) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(article(Number(m[1])));
+      return;
+    }
+    if (u.pathname === '/data.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ name: 'alpha', n: 1 }, { name: 'beta', n: 2 }], total: 2 }));
+      return;
+    }
+    if (u.pathname.startsWith('/slow/')) {
+      const ms = Number(u.searchParams.get('ms') ?? 1500);
+      const t = setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(article(900 + (Number(u.pathname.slice(6)) || 0)));
+      }, ms);
+      req.on('close', () => clearTimeout(t));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<html><body><h1>Not here</h1></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
