@@ -5,6 +5,7 @@ import { createFetcher, type Fetcher } from '../main/fetch';
 import { BatchMetrics } from '../main/metrics';
 import { createLog, type Log } from '../main/log';
 import { createBatchRunner } from '../main/batchrun';
+import { watchControl } from '../main/control';
 import { dataDir, defaultDbPath, defaultLogPath, settingsPath } from '../main/paths';
 import { fetchSettingsOf, loadSettings, runnerConfigOf } from '../main/settings';
 import type { Settings } from '../shared/settings';
@@ -40,9 +41,10 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
  * Opens the database (the app's by default) as its owner. Owning it means the previous
  * owner is gone, so whatever it left queued or running failed with reason "restart" (rule 8).
  */
+export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? path.resolve(io.cwd, flags.db) : defaultDbPath(dataDir(io.env)));
+
 export function openCliStore(flags: CliFlags, io: CliIO, log: Log): Store {
-  const file = flags.db ? path.resolve(io.cwd, flags.db) : defaultDbPath(dataDir(io.env));
-  const store = openStore(file);
+  const store = openStore(cliDbPath(flags, io));
   const n = store.markInFlightFailed('restart', Date.now());
   if (n) log.info({ caller: CLI_CALLER.name, jobs: n }, 'marked jobs interrupted by a restart as failed');
   return store;
@@ -65,6 +67,8 @@ export function openBatchContext(flags: CliFlags, io: CliIO): BatchContext {
   const fetcher = createFetcher(fetchSettingsOf(settings), { log });
   const metrics = new BatchMetrics();
   const runner = createBatchRunner(store, fetcher, runnerConfigOf(settings), metrics, log, () => settings.deadlineSeconds * 1000);
+  // `sift cancel ID` from another terminal reaches this process through request files.
+  const stopControl = watchControl(store.path, (id) => runner.cancel(id), log);
   return {
     store,
     fetcher,
@@ -73,6 +77,7 @@ export function openBatchContext(flags: CliFlags, io: CliIO): BatchContext {
     log,
     settings,
     async close() {
+      stopControl();
       await runner.close();
       await fetcher.close();
       store.close();

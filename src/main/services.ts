@@ -19,6 +19,7 @@ import { fetchSettingsOf, loadSettings, mergeSettings, runnerConfigOf, saveSetti
 import { defaultLogPath, settingsPath } from './paths';
 import { exportJob, exportOptionsFromCli, type ExportSource } from './export';
 import { checkOptions } from './check-options';
+import { watchControl } from './control';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -99,6 +100,8 @@ export function createServices(opts: ServicesOptions): Services {
     if (isTerminal(job.status)) batcher.flush();
   });
   const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
+  // `sift cancel ID` from a terminal, while the app owns the database.
+  const stopControl = watchControl(opts.dbPath, (id) => runner.cancel(id), log);
 
   // Export destinations the user chose in a dialog; exportJob accepts only these tokens, so
   // the renderer can never name a path of its own.
@@ -248,6 +251,7 @@ export function createServices(opts: ServicesOptions): Services {
       log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
     async close() {
+      stopControl();
       offJob();
       offTarget();
       await runner.close();

@@ -139,6 +139,30 @@ describe('sift batch', () => {
     expect(targets.some((t) => t.status === 'pending')).toBe(true);
   }, 120_000);
 
+  test('sift cancel from another terminal cancels the running batch; other commands get a clear "in use" error', async () => {
+    const db = path.join(home, 'remote.db');
+    const file = path.join(home, 'slow3.txt');
+    writeFileSync(file, Array.from({ length: 30 }, (_, i) => `${site.base}/slow/${300 + i}`).join('\n'));
+    const child = startSift(['batch', file, '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    const id = /job ([0-9a-f]+)/.exec(await waitForStderr(child, /job [0-9a-f]+\n/))![1]!;
+    await waitForStderr(child, /\[1\/30\]/);
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/in use by another Sift/);
+    expect(status.stderr).toContain(db);
+    const cancel = await runSift(['cancel', id, '--db', db], { env });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stderr).toMatch(/cancelled/);
+    const run = await done;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^cancelled: /m);
+    const after = await runSift(['cancel', id, '--db', db], { env });
+    expect(after.code).toBe(1);
+    expect(after.stderr).toMatch(/not running \(cancelled\)/);
+  }, 120_000);
+
   test('bad input: no valid URL, a missing file and a bad flag exit 2 with a clear message', async () => {
     const file = path.join(home, 'junk.txt');
     writeFileSync(file, 'hello\nftp://x/y\n');

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
-import { cliLog, openCliStore } from '../context';
+import { cliDbPath, cliLog, openCliStore } from '../context';
+import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
 import { SiftError } from '../../shared/errors';
 import { reportError } from './batch';
@@ -95,13 +96,36 @@ export const cancelCommand: Command = {
   summary: 'cancel a job',
   usage: `usage: sift cancel ID [--db PATH]
 
-Cancels a queued or running job. exit codes: 0 cancelled, 1 the job had already ended,
-2 no such job or the database is in use.
+Cancels a running job, also one that the app or another \`sift batch\` is running: the
+target in flight is stored, the rest stay pending.
+exit codes: 0 cancelled, 1 the job is not running, 2 no such job or no answer.
 `,
   async run(argv, io) {
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     const id = positionals[0] as string;
+    const dbPath = cliDbPath(values, io);
+    let owned: Store | null = null;
+    try {
+      owned = openCliStore(values, io, cliLog(values, io));
+    } catch (err) {
+      if (!(err instanceof SiftError && err.code === 'db_locked')) return reportError(err, io);
+    }
+    if (!owned) {
+      // Another Sift owns the database and may be running the job: ask it.
+      const answer = await requestCancel(dbPath, id);
+      if (answer === 'cancelled') {
+        io.stderr.write(`job ${id} cancelled\n`);
+        return EXIT.ok;
+      }
+      if (answer === 'not_running') {
+        io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open\n`);
+        return EXIT.someFailed;
+      }
+      io.stderr.write(`sift cancel: the Sift that has ${dbPath} open did not answer; cancel the job there\n`);
+      return EXIT.usage;
+    }
+    owned.close();
     return withStore(values, io, (store) => {
       const j = store.getJob(id);
       if (!j) {
