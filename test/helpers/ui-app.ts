@@ -17,6 +17,8 @@ export interface UiApp {
   dbPath: string;
   dataDir: string;
   exportDir: string;
+  /** Names of the events main emitted, in order. */
+  events: string[];
   close(): Promise<void>;
 }
 
@@ -28,7 +30,8 @@ export async function startUiApp(o: { dataDir?: string; settings?: Partial<Setti
   const dataDir = o.dataDir ?? tempDir('sift-ui-');
   const dbPath = path.join(dataDir, 'sift.db');
   const exportDir = tempDir('sift-ui-export-');
-  let bridge: Bridge | undefined;
+  // Services need emit before the bridge exists; events go to whichever bridge is bound.
+  const sink: { bridge?: Bridge; events: string[] } = { events: [] };
   const services = createServices({
     dbPath,
     dataDir,
@@ -36,18 +39,22 @@ export async function startUiApp(o: { dataDir?: string; settings?: Partial<Setti
     logFiles: [],
     settings: { allowPrivate: true, ...o.settings },
     fetch: o.fetch,
-    emit: (event, payload) => bridge?.emit(event, payload),
+    emit: (event, payload) => {
+      sink.events.push(event);
+      sink.bridge?.emit(event, payload);
+    },
     dialogs: {
       openFile: async () => o.listFile ?? null,
       chooseFolder: async () => exportDir,
       saveFile: async (p) => path.join(exportDir, path.basename(p)),
     },
   });
-  bridge = await startBridge({ handlers: services.handlers, staticDir: RENDERER_DIR, checkResponses: true });
-  const b = bridge;
+  const b = await startBridge({ handlers: services.handlers, staticDir: RENDERER_DIR, checkResponses: true });
+  sink.bridge = b;
   return {
     services,
     bridge: b,
+    events: sink.events,
     dbPath,
     dataDir,
     exportDir,
@@ -84,4 +91,16 @@ export async function dropLinks(page: Page, urls: string[]): Promise<void> {
 
 export function pageErrors(page: Page): string[] {
   return (page as Page & { siftErrors?: string[] }).siftErrors ?? [];
+}
+
+/**
+ * Puts a long list in the paste box at once, as a paste does. Playwright's fill() takes
+ * seconds per thousand lines in headless Chromium (5 s for 1,000 in a bare textarea).
+ */
+export async function pasteList(page: Page, text: string): Promise<void> {
+  await page.getByTestId('paste-box').evaluate((el, value) => {
+    // The prototype's setter, so React's value tracker sees a change and fires onChange.
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
 }

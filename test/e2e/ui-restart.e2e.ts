@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { FetchFunc } from '../../src/main/batch';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { dropLinks, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { startTestSite, type TestSite } from '../helpers/ui-servers';
+
+let browser: Browser;
+let site: TestSite;
+const apps: UiApp[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startTestSite();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const a of apps) await a.close().catch(() => {});
+  await site?.close();
+});
+
+const jobStatus = (page: Page) => () => page.getByTestId('job-header').getAttribute('data-status');
+const rowStatus = (page: Page, idx: number) => () => page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).getAttribute('data-status');
+
+test('a job interrupted by a restart says so plainly and runs the rest again', async () => {
+  const dataDir = tempDir('sift-ui-restart-');
+  const first = await startUiApp({ dataDir });
+  apps.push(first);
+  const page = await openBridgedPage(browser, first.bridge.url, first.bridge.wsUrl);
+  await dropLinks(page, [`${site.url}/article/1`, ...[1, 2, 3, 4, 5].map((i) => `${site.url}/slow/${i}?ms=1000`)]);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('6');
+  await page.getByTestId('submit').click();
+  await expect.poll(rowStatus(page, 0), { timeout: 10_000 }).toBe('done');
+  await page.close();
+  // The app quits mid-job: in-flight work is stored, the job stays "running" on disk.
+  await first.close();
+  apps.splice(apps.indexOf(first), 1);
+
+  const second = await startUiApp({ dataDir });
+  apps.push(second);
+  const again = await openBridgedPage(browser, second.bridge.url, second.bridge.wsUrl);
+  await again.getByTestId('job-item').first().click();
+  await expect.poll(() => again.getByTestId('restart-notice').textContent()).toMatch(/closed while this job ran/);
+  expect(await again.getByTestId('job-item').first().textContent()).toMatch(/interrupted/);
+  expect(await again.getByTestId('delete-job').isEnabled()).toBe(true);
+  await again.screenshot({ path: screenshotPath('ui-interrupted') });
+
+  const oldId = await again.getByTestId('job-view').getAttribute('data-job-id');
+  await again.getByTestId('run-rest').click();
+  await expect.poll(() => again.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(oldId);
+  await expect.poll(jobStatus(again), { timeout: 30_000 }).toBe('done');
+  const rows = await again.getByTestId('target-row').count();
+  expect(rows).toBeGreaterThanOrEqual(4);
+  expect(rows).toBeLessThanOrEqual(5);
+  expect(pageErrors(again)).toEqual([]);
+});
+
+test('a long export shows its progress, then the files it wrote', async () => {
+  // Instant fetch with 2 KB results: a job of thousands finishes at once, so the export is
+  // the slow part, and long enough for several progress events.
+  const body = 'Lorem ipsum dolor sit amet. '.repeat(70);
+  const instant: FetchFunc = async (_signal, _caller, t) => ({ content: `# ${t.url}\n\n${body}`, meta: { title: `Page ${t.url.slice(-5)}` } });
+  const app = await startUiApp({ fetch: instant, settings: { targetsPerJob: 20_000 } });
+  apps.push(app);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const urls = Array.from({ length: 4000 }, (_, i) => `https://example.org/p/${i}`);
+  await pasteList(page, urls.join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4,000');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus(page), { timeout: 60_000 }).toBe('done');
+
+  await page.getByTestId('export-job').click();
+  await page.getByTestId('export-format').selectOption('md');
+  // Record every progress value the dialog showed, from inside the page.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { __progress: number[] }).__progress = seen;
+    new MutationObserver(() => {
+      const p = document.querySelector<HTMLProgressElement>('[data-testid="export-progress"]');
+      if (p) seen.push(p.value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.getByTestId('export-start').click();
+  await expect.poll(() => page.getByTestId('export-result').textContent(), { timeout: 60_000 }).toMatch(/Wrote 4,00\d files/);
+  const seen = await page.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
+  expect(seen.some((v) => v > 0 && v < 4000)).toBe(true);
+  expect(app.events.filter((e) => e === 'exportProgress').length).toBeGreaterThan(1);
+  await page.screenshot({ path: screenshotPath('ui-export-done') });
+  expect(pageErrors(page)).toEqual([]);
+});
