@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { HistogramSnapshot, MetricsSnapshot } from '../../../../shared/metrics';
+import type { MetricsSnapshot } from '../../../../shared/metrics';
+import { histogramBars, type Bar } from '../../lib/metrics';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
-import { BarChart, type Bar } from './BarChart';
+import { BarChart } from './BarChart';
 
 // Metrics are counters in main with no event of their own; while this panel is open a
 // refresh every 3 s is cheap (one small object) and feels live.
@@ -14,23 +15,6 @@ function outcomeBars(counts: Record<string, number>): Bar[] {
   return Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
     .map(([label, value]) => ({ label, value, tone: TONES[label] ?? 'accent' }));
-}
-
-function seconds(le: number): string {
-  if (!Number.isFinite(le)) return 'longer';
-  return le < 1 ? `≤ ${Math.round(le * 1000)} ms` : `≤ ${le} s`;
-}
-
-/** Prometheus buckets are cumulative; the chart wants the count in each bucket. */
-export function histogramBars(h: HistogramSnapshot): Bar[] {
-  const bars: Bar[] = [];
-  let prev = 0;
-  for (const b of h.buckets) {
-    bars.push({ label: seconds(b.le), value: Math.max(0, b.count - prev) });
-    prev = b.count;
-  }
-  if (h.count > prev) bars.push({ label: 'longer', value: h.count - prev });
-  return bars;
 }
 
 export function ActivityPanel(): React.JSX.Element {

@@ -1,8 +1,4 @@
-export interface Bar {
-  label: string;
-  value: number;
-  tone?: 'ok' | 'bad' | 'warn' | 'accent' | 'muted';
-}
+import type { Bar } from '../../lib/metrics';
 
 const BAR_H = 18;
 const GAP = 6;

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench -- ui`: a 10,000-target job with an instant fetch function, shown live in
+ * Chromium through the bridge, then scrolled end to end. Prints the longest main-thread
+ * task (PerformanceObserver 'longtask', plus the longest gap between frames, which also
+ * sees blocks under 50 ms) and the JS heap at the end (CDP, after a GC), against two
+ * baselines measured in the same run: the app with nothing open, and the same 10,000 rows
+ * rendered as a plain, non-virtualized list.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+import type { FetchFunc } from '../src/main/batch';
+import type { SiftApi } from '../src/shared/ipc/contract';
+import { ensureBuilt } from '../test/helpers/build';
+import { launchChromium } from '../test/helpers/chromium';
+import { startUiApp } from '../test/helpers/ui-app';
+import { bridgeClientScript } from '../test/bridge/build-client';
+
+const TARGETS = 10_000;
+const SCROLL_STEPS = 60;
+
+// Installed before any page script: the longest long task and the longest frame gap.
+const PROBE = `
+  window.__probe = { longtask: 0, frameGap: 0 };
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) window.__probe.longtask = Math.max(window.__probe.longtask, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  let last = performance.now();
+  const tick = (t) => { window.__probe.frameGap = Math.max(window.__probe.frameGap, t - last); last = t; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+`;
+
+interface Probe {
+  longtask: number;
+  frameGap: number;
+}
+
+async function heapMiB(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+  return used / 1024 / 1024;
+}
+
+async function resetProbe(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __probe: Probe };
+    w.__probe.longtask = 0;
+    w.__probe.frameGap = 0;
+  });
+}
+
+const readProbe = (page: Page): Promise<Probe> => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);
+
+export default async function bench(): Promise<void> {
+  ensureBuilt();
+  const instant: FetchFunc = async (_signal, _caller, t) => ({ content: `# ${t.url}\n\nA short result.`, meta: { title: `Page ${t.url.slice(-6)}` } });
+  const app = await startUiApp({ fetch: instant, settings: { targetsPerJob: TARGETS } });
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+  await context.addInitScript({ content: `${await bridgeClientScript()}\ninstallSiftBridge(${JSON.stringify(app.bridge.wsUrl)});\n${PROBE}` });
+
+  try {
+    // Baseline 1: the app with nothing open.
+    const empty = await context.newPage();
+    const emptyCdp = await context.newCDPSession(empty);
+    await emptyCdp.send('Performance.enable');
+    await empty.goto(app.bridge.url);
+    await empty.getByTestId('composer').waitFor();
+    await empty.waitForTimeout(500);
+    const emptyHeap = await heapMiB(emptyCdp);
+
+    // The job, submitted as the composer would, shown while it runs.
+    const targets = Array.from({ length: TARGETS }, (_, i) => ({ url: `https://example.org/page/${i}` }));
+    const started = Date.now();
+    const { id } = await app.services.handlers.submit({ targets });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(`${app.bridge.url}#job/${id}`);
+    await page.getByTestId('job-header').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="job-header"]')?.getAttribute('data-status') === 'done', null, { timeout: 120_000, polling: 200 });
+    const runMs = Date.now() - started;
+    const live = await readProbe(page);
+
+    await resetProbe(page);
+    const scroll = page.getByTestId('target-scroll');
+    for (let i = 1; i <= SCROLL_STEPS; i++) {
+      await scroll.evaluate((el, f) => {
+        el.scrollTop = f * el.scrollHeight;
+      }, i / SCROLL_STEPS);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    }
+    const rowsInDom = await page.getByTestId('target-row').count();
+    const scrolled = await readProbe(page);
+    const heap = await heapMiB(cdp);
+
+    // Baseline 2: the same rows as a plain list, every row in the DOM.
+    const plain = await context.newPage();
+    const plainCdp = await context.newCDPSession(plain);
+    await plainCdp.send('Performance.enable');
+    await plain.goto(app.bridge.url);
+    await plain.getByTestId('composer').waitFor();
+    await resetProbe(plain);
+    await plain.evaluate(async (jobId) => {
+      const { targets: rows } = await (window as unknown as { sift: SiftApi }).sift.jobDetail({ id: jobId });
+      const main = document.querySelector('main')!;
+      main.replaceChildren();
+      const list = document.createElement('div');
+      list.className = 'target-scroll';
+      for (const r of rows) {
+        const row = document.createElement('div');
+        row.className = 'target-row';
+        for (const text of [String(r.idx + 1), r.status, r.url, r.title, String(r.bytes), '']) {
+          const cell = document.createElement('span');
+          cell.textContent = text;
+          row.append(cell);
+        }
+        list.append(row);
+      }
+      main.append(list);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      for (let i = 1; i <= 60; i++) {
+        list.scrollTop = (i / 60) * list.scrollHeight;
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    }, id);
+    const plainProbe = await readProbe(plain);
+    const plainHeap = await heapMiB(plainCdp);
+
+    const ms = (n: number): string => `${n.toFixed(0)} ms`;
+    const worst = Math.max(live.longtask, scrolled.longtask);
+    const worstGap = Math.max(live.frameGap, scrolled.frameGap);
+    const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+    process.stdout.write(
+      [
+        `job: ${TARGETS.toLocaleString()} targets, instant fetch, done in ${ms(runMs)} while shown live; ${rowsInDom} rows in the DOM after scrolling`,
+        `longest main-thread task: ${worst > 0 ? ms(worst) : 'none over 50 ms'} (live ${live.longtask > 0 ? ms(live.longtask) : '<50 ms'}, scroll ${scrolled.longtask > 0 ? ms(scrolled.longtask) : '<50 ms'})`,
+        `longest frame gap:        live ${ms(live.frameGap)}, scroll ${ms(scrolled.frameGap)}`,
+        `plain 10,000-row list:    longest task ${plainProbe.longtask > 0 ? ms(plainProbe.longtask) : '<50 ms'}, longest frame gap ${ms(plainProbe.frameGap)}`,
+        `  ratio (virtualized / plain): longest task ${ratio(worst, plainProbe.longtask)}, frame gap ${ratio(worstGap, plainProbe.frameGap)}`,
+        `JS heap at the end:       ${heap.toFixed(1)} MiB (empty app ${emptyHeap.toFixed(1)} MiB, plain list ${plainHeap.toFixed(1)} MiB)`,
+        `  ratio vs empty app: ${ratio(heap, emptyHeap)}; vs plain list: ${ratio(heap, plainHeap)}`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}

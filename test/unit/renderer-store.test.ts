@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import type { TargetRow } from '../../src/shared/types';
+import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
+import { cleanOptions, effectiveOptions } from '../../src/renderer/src/store/composer';
+import { hashOf, viewFromHash } from '../../src/renderer/src/store/view';
+import { estimateRemaining, formatBytes, formatDuration } from '../../src/renderer/src/lib/format';
+import { histogramBars } from '../../src/renderer/src/lib/metrics';
+import { prettyJson } from '../../src/renderer/src/lib/markdown';
+
+const row = (idx: number, status: TargetRow['status'], finishedAt: number | null = null): TargetRow => ({
+  idx,
+  url: `https://example.org/${idx}`,
+  status,
+  error: '',
+  hint: '',
+  bytes: 0,
+  errorStatus: 0,
+  title: '',
+  startedAt: null,
+  finishedAt,
+});
+
+describe('target rows', () => {
+  test('a late jobDetail answer never rolls a row back to an earlier state', () => {
+    expect(laterRow(row(0, 'done', 5), row(0, 'running')).status).toBe('done');
+    expect(laterRow(row(0, 'pending'), row(0, 'failed', 3)).status).toBe('failed');
+  });
+
+  test('merging replaces only the changed rows, so other row objects keep their identity', () => {
+    const rows = [row(0, 'pending'), row(1, 'pending'), row(2, 'pending')];
+    const next = mergeRows(rows, [row(1, 'done', 9)]);
+    expect(next).not.toBe(rows);
+    expect(next[0]).toBe(rows[0]);
+    expect(next[2]).toBe(rows[2]);
+    expect(next[1]!.status).toBe('done');
+    expect(mergeRows(rows, [])).toBe(rows);
+  });
+});
+
+describe('list options', () => {
+  test('empty values are dropped so they do not change the job identity', () => {
+    expect(cleanOptions({ grep: '', mode: 'text', context: false, recover: true })).toEqual({ mode: 'text', recover: true });
+  });
+
+  test("a URL's own options win over the list's", () => {
+    expect(effectiveOptions({ mode: 'text', grep: 'a' }, { mode: 'raw' })).toEqual({ mode: 'raw', grep: 'a' });
+    expect(effectiveOptions({}, undefined)).toBeUndefined();
+  });
+});
+
+describe('view in the hash', () => {
+  test('round-trips every view, and anything else opens the composer', () => {
+    for (const v of [{ kind: 'job', id: 'ab/c d' }, { kind: 'settings' }, { kind: 'activity' }, { kind: 'compose' }] as const) {
+      expect(viewFromHash(hashOf(v))).toEqual(v);
+    }
+    expect(viewFromHash('#whatever')).toEqual({ kind: 'compose' });
+  });
+});
+
+describe('formatting', () => {
+  test('sizes, durations and the ETA', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatDuration(65_000)).toBe('1m 05s');
+    expect(estimateRemaining(0, 10, 1000)).toBeNull();
+    expect(estimateRemaining(5, 10, 1000)).toBe(1000);
+  });
+
+  test('cumulative histogram buckets become per-bucket counts', () => {
+    const bars = histogramBars({ buckets: [{ le: 0.1, count: 2 }, { le: 1, count: 5 }], sum: 3, count: 7 });
+    expect(bars.map((b) => b.value)).toEqual([2, 3, 2]);
+  });
+
+  test('JSON is pretty-printed; anything else is left alone', () => {
+    expect(prettyJson('{"a":1}')).toBe('{\n  "a": 1\n}');
+    expect(prettyJson('"alpha"\n"beta"')).toBeNull();
+  });
+});
