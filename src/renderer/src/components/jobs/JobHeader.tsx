@@ -64,7 +64,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
             Cancel <kbd>Esc</kbd>
           </button>
         )}
-        {!live && unfinished > 0 && (
+        {/* A cancelled or interrupted job's cut-short target is stored as failed, so it can
+            have nothing "pending" and still have a rest to run; main answers if it has none. */}
+        {!live && (unfinished > 0 || interrupted || job.status === 'cancelled') && (
           <button type="button" className={interrupted ? 'primary' : ''} onClick={() => void runRest(id, 'unfinished')} data-testid="run-rest">
             Run the rest again
           </button>
