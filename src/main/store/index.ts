@@ -139,6 +139,21 @@ function storeOver(db: Database.Database, path: string): Store {
      WHERE id = ?`,
   );
   const immediate = <T>(fn: () => T): T => db.transaction(fn).immediate();
+  /**
+   * Runs a write whose loss in a power cut costs nothing without an fsync of its own: a
+   * target marked running that never reaches the disk is still pending after a crash, and
+   * pending targets are what "run the rest again" takes. The next FULL commit (the target's
+   * outcome) syncs the WAL up to and including this one. That is one fsync per target
+   * instead of two; a CPU profile of `sift batch` over loopback had commits at ~30% of its time.
+   */
+  const relaxed = <T>(fn: () => T): T => {
+    db.pragma('synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  };
   let closed = false;
 
   return {
@@ -164,7 +179,7 @@ function storeOver(db: Database.Database, path: string): Store {
       const r = jobs.transition(id, from, to, error, nowMs);
       return r && toJob(r);
     },
-    startTarget: (jobId, idx, nowMs) => targets.start(jobId, idx, nowMs),
+    startTarget: (jobId, idx, nowMs) => relaxed(() => targets.start(jobId, idx, nowMs)),
     finishTarget: (jobId, idx, outcome, nowMs, leaseExpires) =>
       immediate(() => {
         if (!targets.finish(jobId, idx, outcome, nowMs)) return undefined;
