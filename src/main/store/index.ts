@@ -147,6 +147,9 @@ function storeOver(db: Database.Database, path: string): Store {
    * instead of two; a CPU profile of `sift batch` over loopback had commits at ~30% of its time.
    */
   const relaxed = <T>(fn: () => T): T => {
+    // SQLite refuses to change the safety level inside a transaction; the enclosing
+    // transaction's commit decides then.
+    if (db.inTransaction) return fn();
     db.pragma('synchronous = NORMAL');
     try {
       return fn();
