@@ -9,12 +9,22 @@ import { BarChart } from './BarChart';
 // refresh every 3 s is cheap (one small object) and feels live.
 const REFRESH_MS = 3000;
 
-const TONES: Record<string, Bar['tone']> = { ok: 'ok', done: 'ok', failed: 'bad', error: 'bad', blocked: 'bad', partial: 'warn', busy: 'warn', cancelled: 'muted', canceled: 'muted' };
+const TONES: Record<string, Bar['tone']> = {
+  ok: 'ok',
+  done: 'ok',
+  partial: 'warn',
+  busy: 'warn',
+  timeout: 'warn',
+  cancelled: 'muted',
+  canceled: 'muted',
+};
+// Every other outcome (upstream_4xx, blocked, too_long, …) is a failure of some kind.
+const toneOf = (label: string): Bar['tone'] => TONES[label] ?? 'bad';
 
 function outcomeBars(counts: Record<string, number>): Bar[] {
   return Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
-    .map(([label, value]) => ({ label, value, tone: TONES[label] ?? 'accent' }));
+    .map(([label, value]) => ({ label, value, tone: toneOf(label) }));
 }
 
 export function ActivityPanel(): React.JSX.Element {
