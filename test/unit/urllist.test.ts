@@ -333,3 +333,14 @@ describe('caps', () => {
     expect(r.truncated).toBe(true);
   });
 });
+
+describe('a plain-text line without a URL', () => {
+  it('is reported for its missing URL, not for an option', () => {
+    const list = parseList('not a url at all\nhttps://example.org/ pages=1\n', { format: 'text' });
+    expect(list.targets.map((t) => t.url)).toEqual(['https://example.org/']);
+    expect(list.invalid).toHaveLength(1);
+    expect(list.invalid[0]!.line).toBe(1);
+    expect(list.invalid[0]!.reason).not.toMatch(/option/);
+    expect(list.invalid[0]!.reason).toMatch(/scheme|URL/i);
+  });
+});

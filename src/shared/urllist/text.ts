@@ -1,6 +1,7 @@
 import type { Collector } from './collect';
 import { forEachLine } from './lines';
 import { parseOptionsText } from './options';
+import { checkUrl } from './url';
 
 function tooLong(line: string, max: number): string {
   return `line too long (${line.length} characters; at most ${max})`;
@@ -25,6 +26,13 @@ export function readText(input: string, c: Collector, maxLineLength: number): vo
     const ws = line.search(/\s/);
     if (ws === -1) {
       c.add(n, line, line);
+      return;
+    }
+    // The URL's problem first: "not a url at all" is a line without a URL, not a URL
+    // with a bad option "a".
+    const url = checkUrl(line.slice(0, ws));
+    if (!url.ok) {
+      c.reject(n, line, url.reason);
       return;
     }
     const opts = parseOptionsText(line.slice(ws + 1));
