@@ -18,9 +18,8 @@ const FALLBACK_HINTS: Record<string, string> = {
 };
 
 /**
- * Any rejection from window.sift as a UserError. Over the bridge it is a SiftError; through
- * Electron's contextBridge an Error keeps only its message, so plain objects and bare
- * Errors are read too.
+ * Any rejection from window.sift as a UserError. window.sift rejects with a plain
+ * {code, status, message, hint} (src/shared/ipc/client.ts); a bare Error is read too.
  */
 export function toUserError(err: unknown): UserError {
   if (err && typeof err === 'object') {
