@@ -180,9 +180,10 @@ describe('sift batch', () => {
     expect(d.stderr).toMatch(/pdf/);
   }, 60_000);
 
-  test('sift batch - reads stdin and --out exports the results', async () => {
+  test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
-    const run = await runSift(['batch', '-', '--db', path.join(home, 'stdin.db'), '--out', out, '--format', 'jsonl'], {
+    const logFile = path.join(out, 'run.log');
+    const run = await runSift(['batch', '-', '--db', path.join(home, 'stdin.db'), '--out', out, '--format', 'jsonl', '--log', logFile], {
       env,
       input: `${site.base}/article/1\n${site.base}/article/2\n`,
     });
@@ -191,5 +192,10 @@ describe('sift batch', () => {
     const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
     const jsonl = readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8').trim().split('\n');
     expect(jsonl).toHaveLength(2);
+    const log = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(log.some((l) => l.jobId === id && l.caller === 'cli')).toBe(true);
+    expect(readFileSync(logFile, 'utf8')).not.toContain('127.0.0.1');
+    // The data folder's own log gets the same lines.
+    expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
   }, 60_000);
 });
