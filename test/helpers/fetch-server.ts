@@ -1,3 +1,4 @@
+import { FetchError } from '../../src/main/fetch';
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -63,3 +64,15 @@ export function fixedResolver(table: Record<string, string[]>) {
   };
   return Object.assign(resolve, { calls });
 }
+
+/** The FetchError a promise rejects with; anything else (or success) fails the test. */
+export const fail = (p: Promise<unknown>): Promise<FetchError> =>
+  p.then(
+    () => {
+      throw new Error('expected a FetchError');
+    },
+    (e: unknown) => {
+      if (!(e instanceof FetchError)) throw e;
+      return e;
+    },
+  );

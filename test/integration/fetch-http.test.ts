@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import iconv from 'iconv-lite';
-import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
+import { createFetcher, type Fetcher, type FetchSettings } from '../../src/main/fetch';
 import type { Result, Target } from '../../src/shared/types';
-import { fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
 import { numberedPdf } from '../helpers/fetch-pdf';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>The Tide Report</title>
@@ -26,16 +26,6 @@ let f: Fetcher;
 const target = (path: string, options: Target['options'] = {}): Target => ({ url: `${srv.origin}${path}`, options });
 const caller = { name: 'test' };
 const get = (path: string, options: Target['options'] = {}): Promise<Result> => f.fetchTarget(new AbortController().signal, caller, target(path, options));
-const fail = (p: Promise<unknown>): Promise<FetchError> =>
-  p.then(
-    () => {
-      throw new Error('expected a FetchError');
-    },
-    (e: unknown) => {
-      if (!(e instanceof FetchError)) throw e;
-      return e;
-    },
-  );
 
 function fetcher(s: Partial<FetchSettings> = {}, table: Record<string, string[]> = {}): Fetcher {
   return createFetcher({ allowPrivate: true, ...s }, { lookup: fixedResolver(table) });

@@ -1,19 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
+import { fail } from '../helpers/fetch-server';
 
 const f = createFetcher({ deadlineMs: 1500 });
 afterAll(() => f.close());
-const fail = (p: Promise<unknown>): Promise<FetchError> =>
-  p.then(
-    () => {
-      throw new Error('expected a FetchError');
-    },
-    (e: unknown) => {
-      if (!(e instanceof FetchError)) throw e;
-      return e;
-    },
-  );
 
 describe('PDF documents', () => {
   it('fails an encrypted PDF with 422 and says it needs a password', async () => {
