@@ -15,6 +15,7 @@ app.enableSandbox();
 app.setName('Sift');
 
 let mainWindow: BrowserWindow | null = null;
+const QUIT_GRACE_MS = 5_000;
 
 async function boot(): Promise<void> {
   await app.whenReady();
@@ -64,7 +65,11 @@ async function boot(): Promise<void> {
     if (closing) return;
     closing = true;
     event.preventDefault();
-    void services.close().finally(() => app.quit());
+    // In-flight targets get a few seconds to finish and be stored; a slow one is not worth
+    // a window that will not close. Whatever is cut short is marked "restart" at the next
+    // start, and every target that finished is already committed.
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, QUIT_GRACE_MS).unref());
+    void Promise.race([services.close(), grace]).finally(() => app.quit());
   });
   app.on('window-all-closed', () => app.quit());
 }
