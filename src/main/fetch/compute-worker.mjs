@@ -12,7 +12,16 @@ async function jq({ input, program }) {
     const { loadJq } = require('jq-wasm');
     jqHandle = await loadJq();
   }
-  const { stdout, stderr, exitCode } = jqHandle.raw(input, program);
+  let out;
+  try {
+    out = jqHandle.raw(input, program);
+  } catch (err) {
+    // A WebAssembly trap (a JSON document 10,000 levels deep overflows jq's stack) leaves the
+    // instance's memory corrupt: every later program would fail the same way. Start afresh.
+    jqHandle = undefined;
+    return { error: `jq ran out of memory or stack (${String((err && err.message) || err)}): the document may be nested too deeply, or the program may never end` };
+  }
+  const { stdout, stderr, exitCode } = out;
   if (exitCode !== 0 && stderr) return { error: stderr.trim(), exitCode };
   return { output: stdout.replace(/\n$/, '') };
 }

@@ -107,7 +107,15 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
       2,
     );
   }
-  return JSON.stringify(value, null, 2);
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch (err) {
+    // JSON.parse takes any depth, JSON.stringify recurses: 10,000 levels overflow the stack.
+    // The document is still valid JSON, so it comes back as it was sent.
+    if (!(err instanceof RangeError)) throw err;
+    meta.pretty = false;
+    return text;
+  }
 }
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
