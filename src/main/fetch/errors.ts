@@ -49,7 +49,11 @@ export const blocked = (why: string): FetchError =>
     `${why}. Sift does not fetch private, loopback or reserved addresses unless private networks are allowed in the settings (or --allow-private).`,
   );
 
-export const timeoutError = (what: string): FetchError =>
-  new FetchError(504, `timeout: ${what}`, 'The server was too slow; try again later, or with a smaller document.');
+export const timeoutError = (what: string, hint = 'The server was too slow; try again later, or with a smaller document.'): FetchError =>
+  new FetchError(504, `timeout: ${what}`, hint);
+
+/** Extraction (PDF text, jq, grep, readability) ran into the deadline: the server was fine. */
+export const EXTRACT_TIMEOUT_HINT =
+  'Extracting took longer than the deadline: choose fewer pages, a simpler grep expression or jq program, or raise the deadline in Settings.';
 
 export const badOption = (msg: string, hint: string): FetchError => new FetchError(422, msg, hint, 'bad_option');

@@ -1,7 +1,7 @@
 import { OptionsSchema, type Options, type Result, type Target } from '../../shared/types';
 import { HttpClient, mapError, type HttpResponse } from './client';
 import { ComputePool } from './compute';
-import { badOption, FetchError, timeoutError } from './errors';
+import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, timeoutError } from './errors';
 import { extractBody, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
@@ -68,7 +68,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       return await work(combined);
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      if (deadline.aborted) throw timeoutError("the target's deadline passed while extracting");
+      if (deadline.aborted) throw timeoutError("the target's deadline passed while extracting", EXTRACT_TIMEOUT_HINT);
       throw err;
     }
   }
