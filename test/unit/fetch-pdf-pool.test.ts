@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PdfPool } from '../../src/main/fetch';
 import { numberedPdf } from '../helpers/fetch-pdf';
+import { workerScript } from '../../src/main/fetch/worker-slot';
 
 const never = () => new AbortController().signal;
 let pool: PdfPool | undefined;
@@ -69,5 +70,12 @@ describe('the PDF pool', () => {
     pool = new PdfPool(1);
     const r = await pool.extract('a', numberedPdf(12), null, 10, never());
     expect(r).toMatchObject({ pagesTotal: 12, tooLong: true, pages: [] });
+  });
+});
+
+describe('worker scripts in a packaged app', () => {
+  it('load from app.asar.unpacked, since a worker thread cannot load a module from inside app.asar', () => {
+    expect(workerScript('pdf-worker.mjs', '/opt/Sift/resources/app.asar/out/main')).toBe('/opt/Sift/resources/app.asar.unpacked/out/main/pdf-worker.mjs');
+    expect(workerScript('pdf-worker.mjs', '/work/main/src/main/fetch')).toBe('/work/main/src/main/fetch/pdf-worker.mjs');
   });
 });

@@ -1,9 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 
-/** Where the worker scripts live: next to this file (src/main/fetch, or its build output). */
-export function workerScript(name: string): string {
-  return path.join(__dirname, name);
+/**
+ * Where the worker scripts live: next to this file (src/main/fetch, or its build output).
+ * In a packaged app that folder is inside app.asar, which a worker thread cannot load an
+ * ES module from; electron-builder unpacks the scripts beside it (asarUnpack).
+ */
+export function workerScript(name: string, dir: string = __dirname): string {
+  return path.join(dir, name).replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
 }
 
 export class WorkerCrash extends Error {
