@@ -100,6 +100,7 @@ export function createServices(opts: ServicesOptions): Services {
     if (isTerminal(job.status)) batcher.flush();
   });
   const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
+  const offRemoved = runner.on('removed', (id) => emit('jobRemoved', { id }));
   // `sift cancel ID` from a terminal, while the app owns the database.
   const stopControl = watchControl(opts.dbPath, (id) => runner.cancel(id), log);
 
@@ -254,6 +255,7 @@ export function createServices(opts: ServicesOptions): Services {
       stopControl();
       offJob();
       offTarget();
+      offRemoved();
       await runner.close();
       batcher.close();
       await fetcher.close();

@@ -507,8 +507,15 @@ describe('leases (rule 5) and the sweep (rule 11)', () => {
     await terminal(first, done.id);
     const running = first.submit({ name: 'alice' }, 'user', list(2, 'b'));
     now += 5_000;
-    runner(async (_s, _c, t) => ok(t), { ttlMs: 1_000, now: () => now, sweepEveryMs: 5 });
+    const second = runner(async (_s, _c, t) => ok(t), { ttlMs: 1_000, now: () => now, sweepEveryMs: 5 });
     expect(store.getJob(done.id)).toBeUndefined();
+    // The sweep at construction ran before anyone could listen; the periodic one is heard.
+    const removed: string[] = [];
+    second.on('removed', (id) => removed.push(id));
+    const again = second.submit({ name: 'bob' }, 'user', list(1, 'c'));
+    await terminal(second, again.id);
+    now += 5_000;
+    await expect.poll(() => removed).toEqual([again.id]);
     expect(store.targetRows(done.id)).toEqual([]);
     expect(store.getJob(running.id)?.status).toBe('running');
   });

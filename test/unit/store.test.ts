@@ -173,7 +173,7 @@ describe('deleting', () => {
     store.transition('leased', 'queued', 'done', '', 50_000);
     newJob('live', 1, 1_000);
     store.transition('live', 'queued', 'running', '', 1_000);
-    expect(store.sweepExpired(61_000)).toBe(1);
+    expect(store.sweepExpired(61_000)).toEqual(['lapsed']);
     expect(store.listJobs().map((j) => j.id).sort()).toEqual(['leased', 'live']);
     expect(store.targetRows('lapsed')).toEqual([]);
   });

@@ -39,6 +39,8 @@ export interface RunnerEvents {
   job: (job: Job) => void;
   /** Every target change: running, done, failed. */
   target: (jobId: string, row: TargetRow) => void;
+  /** A job the expiry sweep deleted (rule 11), so a job list can drop it. */
+  removed: (jobId: string) => void;
 }
 
 /** A job this process is draining. */
@@ -83,7 +85,7 @@ export class Runner {
   private cfg: RunnerConfig;
   private readonly slots: Slots;
   private readonly active = new Map<string, Active>();
-  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set() };
+  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set(), removed: new Set() };
   private readonly sweepTimer: NodeJS.Timeout;
   private inflight = 0;
   private closing = false;
@@ -351,8 +353,17 @@ export class Runner {
 
   private sweep(): void {
     try {
-      const n = this.db.sweepExpired(this.cfg.now());
-      if (n) this.log.info({ swept: n }, 'expired jobs deleted');
+      const ids = this.db.sweepExpired(this.cfg.now());
+      if (ids.length) this.log.info({ swept: ids.length }, 'expired jobs deleted');
+      for (const id of ids) {
+        for (const fn of this.listeners.removed) {
+          try {
+            fn(id);
+          } catch (err) {
+            this.log.warn({ jobId: id, err: errName(err) }, 'removed listener failed');
+          }
+        }
+      }
     } catch (err) {
       this.log.warn({ err: errName(err) }, 'sweep failed');
     }

@@ -44,8 +44,8 @@ export interface Store {
   /** Every target with its result, one row read per step (for streaming export). */
   iterateTargets(jobId: string): IterableIterator<TargetStatus>;
   deleteJob(id: string): boolean;
-  /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns how many. */
-  sweepExpired(nowMs: number): number;
+  /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns their ids. */
+  sweepExpired(nowMs: number): string[];
   /**
    * At start-up, before a runner exists: queued/running jobs → failed with `reason`, a target
    * left running → failed with `reason`; pending targets stay pending, finished ones untouched.
@@ -206,7 +206,7 @@ function storeOver(db: Database.Database, path: string): Store {
           targets.deleteOfJob(id);
           jobs.delete(id);
         }
-        return ids.length;
+        return ids;
       }),
     markInFlightFailed: (reason, nowMs) =>
       immediate(() => {
