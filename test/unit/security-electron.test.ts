@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -165,15 +164,20 @@ M._load = function (req, ...rest) { return req === 'got' ? got : load.call(this,
     const found: string[] = [];
     try {
       for (const input of inputs) {
-        const csv = path.join(tmp, `${input}.csv`);
-        const run = spawnSync(process.execPath, ['-r', offline, bin, '-i', path.join(ROOT, input), '-x', 'AvailableSecurityFixesGlobalCheck', '-e', electron, '-r', '-o', csv], {
+        // SARIF, not CSV: the tool writes a CSV's header and its rows with two racing async
+        // writes, and under load the header lands over the first row (seen in CI).
+        const sarif = path.join(tmp, `${input}.sarif`);
+        const run = spawnSync(process.execPath, ['-r', offline, bin, '-i', path.join(ROOT, input), '-x', 'AvailableSecurityFixesGlobalCheck', '-e', electron, '-r', '-o', sarif], {
           encoding: 'utf8',
           timeout: 60_000,
         });
         expect(run.status, run.stderr).toBe(0);
-        const rows = parse(readFileSync(csv, 'utf8'), { from_line: 2, trim: true, relax_column_count: true }) as string[][];
-        for (const [check, , , file] of rows) found.push(`${check} ${file}`);
-        figures[`electronegativity findings on ${input}/`] = rows.length;
+        const report = JSON.parse(readFileSync(sarif, 'utf8')) as {
+          runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+        };
+        const results = report.runs[0]!.results;
+        for (const r of results) found.push(`${r.ruleId} ${r.locations[0]!.physicalLocation.artifactLocation.uri}`);
+        figures[`electronegativity findings on ${input}/`] = results.length;
       }
     } finally {
       rmSync(tmp, { recursive: true, force: true });
