@@ -19,7 +19,7 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
     fields: [
       { key: 'targetsPerJob', label: 'URLs per job', help: 'A longer list is refused; split it.' },
       { key: 'jobsPerCaller', label: 'Live jobs at once (this app)', help: 'Jobs of yours that may be queued or running together.' },
-      { key: 'jobsTotal', label: 'Live jobs at once (all)', help: 'Including jobs started from the command line.' },
+      { key: 'jobsTotal', label: 'Live jobs at once (all)', help: 'Queued or running together, however they were started.' },
       { key: 'workers', label: 'Jobs fetching in parallel', help: 'Each job fetches one URL at a time.' },
       { key: 'ttlHours', label: 'Keep finished jobs for', unit: 'hours', help: 'Opening a job keeps it longer.' },
     ],
