@@ -95,6 +95,25 @@ describe('markInFlightFailed', () => {
     expect(store.liveJobsTotal()).toBe(0);
     expect(store.markInFlightFailed('restart', 9_500)).toBe(0);
   });
+
+  it('gives a job whose every target was written its terminal status, not restart (a crash before the last status write)', () => {
+    newJob('allok', 2);
+    store.transition('allok', 'queued', 'running', '', 1_000);
+    finish('allok', 0, true);
+    finish('allok', 1, true);
+    newJob('mixed', 2);
+    store.transition('mixed', 'queued', 'running', '', 1_000);
+    finish('mixed', 0, true);
+    finish('mixed', 1, false);
+    newJob('allbad', 1);
+    store.transition('allbad', 'queued', 'running', '', 1_000);
+    finish('allbad', 0, false);
+
+    expect(store.markInFlightFailed('restart', 9_000)).toBe(0);
+    expect(store.getJob('allok')).toMatchObject({ status: 'done', error: '', targetsDone: 2, targetsFailed: 0 });
+    expect(store.getJob('mixed')).toMatchObject({ status: 'partial', error: '', targetsDone: 2, targetsFailed: 1 });
+    expect(store.getJob('allbad')).toMatchObject({ status: 'failed', error: '', targetsDone: 1, targetsFailed: 1 });
+  });
 });
 
 describe('queries', () => {

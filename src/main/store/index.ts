@@ -131,6 +131,21 @@ function storeOver(db: Database.Database, path: string): Store {
        targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
      WHERE status IN ('queued','running')`,
   );
+  // A process can die after a job's last target is written and before the job's terminal
+  // status is: every target has its outcome, so the job gets the status rule 7 gives it,
+  // not "restart" with nothing left to run again.
+  const completeWrittenJobs = db.prepare<[number]>(
+    `UPDATE jobs SET
+       targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id),
+       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed'),
+       status = CASE (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
+                  WHEN 0 THEN 'done'
+                  WHEN targets_total THEN 'failed'
+                  ELSE 'partial' END,
+       error = '', updated_at = ?
+     WHERE status = 'running' AND targets_total > 0
+       AND NOT EXISTS (SELECT 1 FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('pending','running'))`,
+  );
   const orphanedJobs = db.prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM targets WHERE status = 'running'");
   const recount = db.prepare<[string]>(
     `UPDATE jobs SET
@@ -210,6 +225,7 @@ function storeOver(db: Database.Database, path: string): Store {
       }),
     markInFlightFailed: (reason, nowMs) =>
       immediate(() => {
+        completeWrittenJobs.run(nowMs);
         // A target left running by a cancelled (terminal) job is orphaned too: nothing runs
         // before the runner exists, so every running row is one the dead process left.
         const orphaned = orphanedJobs.all().map((r) => r.job_id);
