@@ -1,13 +1,9 @@
 import path from 'node:path';
-import { openStore, type Store } from '../main/store';
-import type { Runner } from '../main/batch';
-import { createFetcher, type Fetcher } from '../main/fetch';
-import { BatchMetrics } from '../main/metrics';
+import type { Store } from '../main/store';
 import { createLog, type Log } from '../main/log';
-import { createBatchRunner } from '../main/batchrun';
-import { watchControl } from '../main/control';
+import { openEngine, openOwnedStore, type Engine } from '../main/engine';
 import { dataDir, defaultDbPath, defaultLogPath, settingsPath } from '../main/paths';
-import { fetchSettingsOf, loadSettings, runnerConfigOf } from '../main/settings';
+import { loadSettings } from '../main/settings';
 import type { Settings } from '../shared/settings';
 import type { CliIO } from './io';
 
@@ -37,50 +33,13 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
   return createLog(files);
 }
 
-/**
- * Opens the database (the app's by default) as its owner. Owning it means the previous
- * owner is gone, so whatever it left queued or running failed with reason "restart" (rule 8).
- */
+/** The database a command works on: --db, or the app's own. */
 export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? path.resolve(io.cwd, flags.db) : defaultDbPath(dataDir(io.env)));
 
-export function openCliStore(flags: CliFlags, io: CliIO, log: Log): Store {
-  const store = openStore(cliDbPath(flags, io));
-  const n = store.markInFlightFailed('restart', Date.now());
-  if (n) log.info({ caller: CLI_CALLER.name, jobs: n }, 'marked jobs interrupted by a restart as failed');
-  return store;
-}
+/** The database opened as its owner, for commands that only read or export. */
+export const openCliStore = (flags: CliFlags, io: CliIO, log: Log): Store => openOwnedStore(cliDbPath(flags, io), log);
 
-export interface BatchContext {
-  store: Store;
-  fetcher: Fetcher;
-  runner: Runner;
-  metrics: BatchMetrics;
-  log: Log;
-  settings: Settings;
-  close(): Promise<void>;
-}
-
-export function openBatchContext(flags: CliFlags, io: CliIO): BatchContext {
-  const log = cliLog(flags, io);
-  const settings = cliSettings(flags, io);
-  const store = openCliStore(flags, io, log);
-  const fetcher = createFetcher(fetchSettingsOf(settings), { log });
-  const metrics = new BatchMetrics();
-  const runner = createBatchRunner(store, fetcher, runnerConfigOf(settings), metrics, log, () => settings.deadlineSeconds * 1000);
-  // `sift cancel ID` from another terminal reaches this process through request files.
-  const stopControl = watchControl(store.path, (id) => runner.cancel(id), log);
-  return {
-    store,
-    fetcher,
-    runner,
-    metrics,
-    log,
-    settings,
-    async close() {
-      stopControl();
-      await runner.close();
-      await fetcher.close();
-      store.close();
-    },
-  };
+/** Everything `sift batch` runs on: the same engine as the app, with the CLI's settings and log. */
+export function openBatchContext(flags: CliFlags, io: CliIO): Engine {
+  return openEngine({ dbPath: cliDbPath(flags, io), settings: cliSettings(flags, io), log: cliLog(flags, io) });
 }

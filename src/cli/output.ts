@@ -1,7 +1,19 @@
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
 import { exportJob, exportOptionsFromCli } from '../main/export';
+import { exportSourceOf } from '../main/engine';
+import { SiftError } from '../shared/errors';
+import { UsageError } from './io';
 import type { CliIO } from './io';
+
+/** --format checked before any work starts: a bad one is a usage error (exit 2). */
+export function checkExportFormat(format: string): void {
+  try {
+    exportOptionsFromCli(format);
+  } catch (err) {
+    throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
+  }
+}
 import { formatBytes } from './progress';
 
 /**
@@ -30,7 +42,7 @@ export async function runExport(
 ): Promise<void> {
   let last = 0;
   const summary = await exportJob(
-    { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id) },
+    exportSourceOf(store, job),
     {
       ...exportOptionsFromCli(o.format),
       out: o.out,

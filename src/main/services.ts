@@ -7,19 +7,16 @@ import { isTerminal, type Target, type TargetRow } from '../shared/types';
 import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
-import { openStore, type Store } from './store';
+import type { Store } from './store';
 import type { FetchFunc, Runner } from './batch';
-import { Runner as RunnerClass } from './batch';
-import { createFetcher, type Fetcher } from './fetch';
-import { BatchMetrics } from './metrics';
+import type { BatchMetrics } from './metrics';
 import { createLog, silentLog, type Log } from './log';
-import { createBatchRunner } from './batchrun';
 import { EventBatcher } from './events';
-import { fetchSettingsOf, loadSettings, mergeSettings, runnerConfigOf, saveSettings } from './settings';
+import { loadSettings, mergeSettings, saveSettings } from './settings';
 import { defaultLogPath, settingsPath } from './paths';
-import { exportJob, exportOptionsFromCli, type ExportSource } from './export';
+import { exportJob, exportOptionsFromCli } from './export';
 import { checkOptions } from './check-options';
-import { watchControl } from './control';
+import { exportSourceOf, openEngine } from './engine';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -77,22 +74,14 @@ export function createServices(opts: ServicesOptions): Services {
   const log = opts.logFiles ? (opts.logFiles.length ? createLog(opts.logFiles) : silentLog()) : createLog([defaultLogPath(dataDir)]);
   const emit: Emit = opts.emit ?? (() => {});
 
-  const store = openStore(opts.dbPath, { nativeBinding: opts.nativeBinding });
-  // Rule 8: no resume. Whatever was queued or running when the app last stopped failed.
-  const interrupted = store.markInFlightFailed('restart', Date.now());
-  if (interrupted) log.info({ jobs: interrupted }, 'marked jobs interrupted by a restart as failed');
-
   const settingsFile = settingsPath(dataDir);
   const loaded = loadSettings(settingsFile);
   if (loaded.problem) log.warn({ problem: loaded.problem }, 'settings reset to defaults');
   let saved = loaded.settings;
   let settings = opts.settings ? mergeSettings(saved, opts.settings) : saved;
 
-  const fetcher: Fetcher = createFetcher(fetchSettingsOf(settings), { log });
-  const metrics = new BatchMetrics();
-  const runner = opts.fetch
-    ? new RunnerClass(store, opts.fetch, { ...runnerConfigOf(settings), hooks: {} }, log)
-    : createBatchRunner(store, fetcher, runnerConfigOf(settings), metrics, log, () => settings.deadlineSeconds * 1000);
+  const engine = openEngine({ dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, settings, log, fetch: opts.fetch });
+  const { store, fetcher, metrics, runner } = engine;
 
   const batcher = new EventBatcher(emit, opts.eventIntervalMs ?? 200);
   const offJob = runner.on('job', (job) => {
@@ -101,8 +90,6 @@ export function createServices(opts: ServicesOptions): Services {
   });
   const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
   const offRemoved = runner.on('removed', (id) => emit('jobRemoved', { id }));
-  // `sift cancel ID` from a terminal, while the app owns the database.
-  const stopControl = watchControl(opts.dbPath, (id) => runner.cancel(id), log);
 
   // Export destinations the user chose in a dialog; exportJob accepts only these tokens, so
   // the renderer can never name a path of its own.
@@ -189,8 +176,7 @@ export function createServices(opts: ServicesOptions): Services {
       saved = mergeSettings(saved, change);
       saveSettings(settingsFile, saved);
       settings = next;
-      fetcher.updateSettings(fetchSettingsOf(settings));
-      runner.configure(runnerConfigOf(settings));
+      engine.configure(settings);
       return settings;
     },
 
@@ -223,9 +209,8 @@ export function createServices(opts: ServicesOptions): Services {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
       runner.touch(id);
-      const src: ExportSource = { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(id) };
       let last = 0;
-      return exportJob(src, {
+      return exportJob(exportSourceOf(store, job), {
         ...exportOptionsFromCli(format),
         out,
         includeFailed,
@@ -252,14 +237,11 @@ export function createServices(opts: ServicesOptions): Services {
       log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
     async close() {
-      stopControl();
       offJob();
       offTarget();
       offRemoved();
-      await runner.close();
       batcher.close();
-      await fetcher.close();
-      store.close();
+      await engine.close();
       log.flush?.();
     },
   };

@@ -5,11 +5,11 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, type Job, type Target } from '../../shared/types';
-import { CLI_CALLER, openBatchContext, type BatchContext } from '../context';
+import { CLI_CALLER, openBatchContext } from '../context';
+import type { Engine } from '../../main/engine';
 import { Progress, formatBytes } from '../progress';
 import { problemLines, readListInput } from '../list-input';
-import { exportOptionsFromCli } from '../../main/export';
-import { printTargetsJson, runExport } from '../output';
+import { checkExportFormat, printTargetsJson, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
 
@@ -54,13 +54,7 @@ export const batchCommand: Command = {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
     }
     const format = values.format ?? 'md';
-    if (values.out) {
-      try {
-        exportOptionsFromCli(format);
-      } catch (err) {
-        throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
-      }
-    }
+    if (values.out) checkExportFormat(format);
     const file = positionals[0] as string;
     const input = await readListInput(file, io);
     const list = parseList(input, {
@@ -77,7 +71,7 @@ export const batchCommand: Command = {
     }
     const targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
 
-    let ctx: BatchContext;
+    let ctx: Engine;
     try {
       ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'] }, io);
     } catch (err) {
@@ -115,7 +109,7 @@ export const batchCommand: Command = {
 
 /** Waits for the job's terminal status, drawing progress; Ctrl-C cancels it and waits for the in-flight target. */
 async function waitForJob(
-  ctx: BatchContext,
+  ctx: Engine,
   id: string,
   total: number,
   io: CliIO,
@@ -150,7 +144,7 @@ async function waitForJob(
   return { job, interrupted };
 }
 
-function printSummary(ctx: BatchContext, id: string, io: CliIO): void {
+function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
     const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${row.error}`;
     io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${row.url}\n`);

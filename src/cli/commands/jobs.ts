@@ -7,8 +7,7 @@ import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
 import { SiftError } from '../../shared/errors';
 import { reportError } from './batch';
-import { runExport } from '../output';
-import { exportOptionsFromCli } from '../../main/export';
+import { checkExportFormat, runExport } from '../output';
 import { formatBytes } from '../progress';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -111,32 +110,33 @@ exit codes: 0 cancelled, 1 the job is not running, 2 no such job or no answer.
     } catch (err) {
       if (!(err instanceof SiftError && err.code === 'db_locked')) return reportError(err, io);
     }
-    if (!owned) {
-      // Another Sift owns the database and may be running the job: ask it.
-      const answer = await requestCancel(dbPath, id);
-      if (answer === 'cancelled') {
-        io.stderr.write(`job ${id} cancelled\n`);
-        return EXIT.ok;
-      }
-      if (answer === 'not_running') {
-        io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open\n`);
+    if (owned) {
+      try {
+        const j = owned.getJob(id);
+        if (!j) {
+          io.stderr.write(`sift cancel: no job ${id}; see sift jobs\n`);
+          return EXIT.usage;
+        }
+        // Opening the database made this process its owner, so no other process runs the job:
+        // a job that was live has just been marked failed (restart) and there is nothing to stop.
+        io.stderr.write(`sift cancel: job ${id} is not running (${j.status}${j.error ? `: ${j.error}` : ''})\n`);
         return EXIT.someFailed;
+      } finally {
+        owned.close();
       }
-      io.stderr.write(`sift cancel: the Sift that has ${dbPath} open did not answer; cancel the job there\n`);
-      return EXIT.usage;
     }
-    owned.close();
-    return withStore(values, io, (store) => {
-      const j = store.getJob(id);
-      if (!j) {
-        io.stderr.write(`sift cancel: no job ${id}; see sift jobs\n`);
-        return EXIT.usage;
-      }
-      // Opening the database made this process its owner, so no other process runs the job:
-      // a job that was live has just been marked failed (restart) and there is nothing to stop.
-      io.stderr.write(`sift cancel: job ${id} is not running (${j.status}${j.error ? `: ${j.error}` : ''})\n`);
+    // Another Sift owns the database and may be running the job: ask it.
+    const answer = await requestCancel(dbPath, id);
+    if (answer === 'cancelled') {
+      io.stderr.write(`job ${id} cancelled\n`);
+      return EXIT.ok;
+    }
+    if (answer === 'not_running') {
+      io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open\n`);
       return EXIT.someFailed;
-    });
+    }
+    io.stderr.write(`sift cancel: the Sift that has ${dbPath} open did not answer; cancel the job there\n`);
+    return EXIT.usage;
   },
 };
 
@@ -157,11 +157,7 @@ export const exportCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (!values.out) throw new UsageError('--out DIR is required');
     const format = values.format ?? 'md';
-    try {
-      exportOptionsFromCli(format);
-    } catch (err) {
-      throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
-    }
+    checkExportFormat(format);
     const id = positionals[0] as string;
     return withStore(values, io, async (store) => {
       const j = store.getJob(id);
