@@ -3,7 +3,7 @@
  * the outcome labels, and the hooks that feed the sift_batch_* metrics.
  */
 import { isRetryLater, RetryLaterError, Runner, TargetError, type Caller, type FetchFunc, type Logger, type RunnerConfig } from './batch';
-import { FetchError, timeoutError, type Fetcher } from './fetch';
+import { FetchError, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
 
@@ -18,15 +18,11 @@ type BatchCaller = Caller & { jobId?: string };
  */
 export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
   return async (signal, caller, target) => {
-    const timeout = AbortSignal.timeout(deadlineMs());
-    const deadline = AbortSignal.any([signal, timeout]);
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs())]);
     try {
       return await fetcher.fetchTarget(deadline, caller, target, { batch: true });
     } catch (err) {
-      // This timer starts a moment before fetchTarget's own deadline of the same length, so it
-      // usually fires first and the pipeline sees a plain abort: that is a 504, not a bug.
-      const e = !(err instanceof FetchError) && timeout.aborted && !signal.aborted ? timeoutError("the target's deadline passed") : err;
-      throw mapFetchError(e, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url) });
+      throw mapFetchError(err, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url) });
     }
   };
 }

@@ -154,10 +154,8 @@ export function createServices(opts: ServicesOptions): Services {
       return { ...res, targets: targets.length };
     },
 
-    preview: async ({ target }) => {
-      const signal = AbortSignal.timeout(settings.deadlineSeconds * 1000);
-      return fetcher.fetchTarget(signal, DESKTOP, target as Target);
-    },
+    // The pipeline enforces the deadline itself; a preview has nothing else to abort it.
+    preview: ({ target }) => fetcher.fetchTarget(new AbortController().signal, DESKTOP, target as Target),
 
     checkOptions: async ({ options }) => {
       try {

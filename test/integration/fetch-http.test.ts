@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import iconv from 'iconv-lite';
-import { createFetcher, type Fetcher, type FetchSettings } from '../../src/main/fetch';
+import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
 import type { Result, Target } from '../../src/shared/types';
 import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
 import { numberedPdf } from '../helpers/fetch-pdf';
@@ -307,6 +307,17 @@ describe('hostile and slow servers', () => {
     } finally {
       await quick.close();
     }
+  });
+  it("a caller's own deadline (AbortSignal.timeout) ends the target as a 504 timeout, not a cancel or an internal error", async () => {
+    srv.route('/stall-caller', () => {});
+    const started = Date.now();
+    const e = await fail(f.fetchTarget(AbortSignal.timeout(300), caller, target('/stall-caller')));
+    expect(e).toMatchObject({ status: 504, code: 'timeout', msg: "timeout: the target's deadline passed" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    // A cancel is still a cancel.
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('cancelled by the user')), 100);
+    await expect(f.fetchTarget(ac.signal, caller, target('/stall-caller'))).rejects.not.toBeInstanceOf(FetchError);
   });
   it('stops a body trickled past the deadline with 504', async () => {
     srv.route('/trickle', (_q, r) => {

@@ -47,6 +47,9 @@ function checkOptions(options: unknown): Options {
   return r.data;
 }
 
+const isTimeoutAbort = (signal: AbortSignal): boolean =>
+  signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
+
 /** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
 export function createFetcher(initial: Partial<FetchSettings> = {}, deps: FetcherDeps = {}): Fetcher {
   let settings: FetchSettings = { ...defaultFetchSettings(), ...initial };
@@ -145,7 +148,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       };
       if (res.redirects) meta.redirects = res.redirects;
       return { content: out.content, meta };
-    } catch (err) {
+    } catch (caught) {
+      // A caller's own deadline (an AbortSignal.timeout, as the batch wiring sets with the
+      // same length as ours and a moment earlier) is a timeout too, not a cancel or a bug.
+      const err = !(caught instanceof FetchError) && isTimeoutAbort(signal) ? timeoutError("the target's deadline passed") : caught;
       if (err instanceof FetchError) {
         outcome = err.code;
         status = err.status;
