@@ -5,6 +5,7 @@ import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError } from '../io';
 import { FetchError } from '../../main/fetch';
 import { cliFetcher, printOutcome } from './fetch';
+import { CLI_CALLER } from '../context';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -57,7 +58,7 @@ export const extractCommand: Command = {
         }
         try {
           const url = `file://${path.resolve(io.cwd, file)}`;
-          const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: { name: 'cli' }, url, signal });
+          const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, url, signal });
           printOutcome(io, json, file, { result }, 'extract');
         } catch (error) {
           if (signal.aborted && !(error instanceof FetchError)) return EXIT.interrupted;

@@ -5,7 +5,7 @@ import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { toErrorInfo } from '../../shared/errors';
-import { cliSettings } from '../context';
+import { CLI_CALLER, cliSettings } from '../context';
 import { fetchSettingsOf } from '../../main/settings';
 import type { Result } from '../../shared/types';
 
@@ -61,7 +61,7 @@ export const fetchCommand: Command = {
     const options = optionsFromFlags(values);
     const fetcher = cliFetcher(values, io);
     try {
-      const result = await fetcher.fetchTarget(signal, { name: 'cli' }, { url, options });
+      const result = await fetcher.fetchTarget(signal, CLI_CALLER, { url, options });
       printOutcome(io, values.json === true, url, { result }, 'fetch');
       return EXIT.ok;
     } catch (error) {
