@@ -150,7 +150,7 @@ export function createServices(opts: ServicesOptions): Services {
         );
       }
       const targets: Target[] = rows.map((r) => (r.options && Object.keys(r.options).length ? { url: r.url, options: r.options } : { url: r.url }));
-      const res = runner.submit(DESKTOP, 'desktop', targets);
+      const res = runner.submit(DESKTOP, 'desktop', targets, { fresh: true });
       return { ...res, targets: targets.length };
     },
 

@@ -166,6 +166,26 @@ describe('services over the contract', () => {
     expect((await until(second, rest.id)).status).toBe('done');
   });
 
+  test('"run the rest again" of a job interrupted before any target finished starts a new job, not the dead one', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart0-'));
+    const first = rig({ dir });
+    const targets = [{ url: `${site.base}/slow/1500` }, { url: `${site.base}/article/9` }];
+    const { id } = await first.call('submit', { targets });
+    await new Promise((res) => setTimeout(res, 200));
+    first.s.store.close();
+    rigs.splice(rigs.indexOf(first.s), 1);
+    void first.s.close().catch(() => {});
+    const second = rig({ dir });
+    expect(second.s.store.getJob(id)).toMatchObject({ status: 'failed', error: 'restart', targetsDone: 1, targetsFailed: 1 });
+    // The rest is the whole list, the same targets the job was submitted with.
+    const rest = await second.call('runRest', { id });
+    expect(rest).toMatchObject({ reused: false, targets: 2 });
+    expect(rest.id).not.toBe(id);
+    expect((await until(second, rest.id)).status).toBe('done');
+    // A plain identical submit now reuses the new job, not the interrupted one.
+    expect(await second.call('submit', { targets })).toEqual({ id: rest.id, reused: true });
+  });
+
   test('events: rows and job changes arrive batched (≤ 10 messages a second per job) and none is lost', async () => {
     const r = rig();
     const targets = Array.from({ length: 60 }, (_, i) => ({ url: `${site.base}/article/${i}` }));

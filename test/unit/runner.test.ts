@@ -144,6 +144,18 @@ describe('idempotent submit (rule 1)', () => {
     expect(store.listJobs()).toHaveLength(1);
   });
 
+  it('a fresh submit (an explicit run-again) starts a new job under the caps, and later submits reuse it', async () => {
+    const r = runner(async (_s, _c, t) => ok(t));
+    const a = r.submit({ name: 'alice' }, 'user', list(2));
+    expect(() => r.submit({ name: 'alice' }, 'user', list(2), { fresh: true })).toThrow(ErrCallerBusy);
+    await terminal(r, a.id);
+    const b = r.submit({ name: 'alice' }, 'user', list(2), { fresh: true });
+    expect(b.reused).toBe(false);
+    expect(b.id).not.toBe(a.id);
+    await terminal(r, b.id);
+    expect(r.submit({ name: 'alice' }, 'user', list(2))).toEqual({ id: b.id, reused: true });
+  });
+
   it('keys the list the same whatever its key order and whitespace', () => {
     const alice = { name: 'alice' };
     const a: Target[] = [{ url: 'https://x.test/1', options: { mode: 'text', grep: 'net', recover: false, question: '' } }];

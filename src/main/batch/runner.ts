@@ -123,8 +123,13 @@ export class Runner {
   /**
    * Creates the job and starts draining it, or returns the same caller's live-leased job for
    * the same list (`reused`). Throws ErrNoTargets, ErrTooManyTargets, ErrCallerBusy, ErrBusy.
+   *
+   * `fresh` is for a person's explicit "run it again": idempotency (rule 1) is there so a
+   * retried submit does not start a second job, but the rest of an interrupted job is often
+   * its whole list, and reusing would hand back the dead job. The caps still apply, and the
+   * new job is the one later identical submits reuse (the newest wins).
    */
-  submit(caller: Caller, callerClass: string, targets: Target[]): { id: string; reused: boolean } {
+  submit(caller: Caller, callerClass: string, targets: Target[], opts: { fresh?: boolean } = {}): { id: string; reused: boolean } {
     if (this.closing) throw ErrRunnerClosed;
     const canon = canonicalTargets(targets);
     const key = idemKey(caller, canon);
@@ -132,7 +137,7 @@ export class Runner {
     // Read-then-write in one immediate transaction: the caps read what no one can change
     // before the insert lands.
     const created = this.db.immediate(() => {
-      const hit = this.db.jobByIdem(caller.name, key, now);
+      const hit = opts.fresh ? undefined : this.db.jobByIdem(caller.name, key, now);
       if (hit) return { job: hit, reused: true };
       if (canon.length === 0) throw ErrNoTargets;
       if (canon.length > this.cfg.targetsPerJob) throw ErrTooManyTargets;
