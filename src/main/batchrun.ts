@@ -2,7 +2,18 @@
  * The batch wiring (task 06): the runner's FetchFunc over fetchTarget, the error mapping,
  * the outcome labels, and the hooks that feed the sift_batch_* metrics.
  */
-import { isRetryLater, RetryLaterError, Runner, TargetError, type Caller, type FetchFunc, type Logger, type RunnerConfig } from './batch';
+import {
+  cancelledTargetError,
+  isInterruption,
+  isRetryLater,
+  RetryLaterError,
+  Runner,
+  TargetError,
+  type Caller,
+  type FetchFunc,
+  type Logger,
+  type RunnerConfig,
+} from './batch';
 import { FetchError, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
@@ -15,6 +26,8 @@ type BatchCaller = Caller & { jobId?: string };
  * errors mapped: 429/503 → retry later (with the server's Retry-After); other FetchErrors →
  * TargetError, 502 rewritten to 500 "internal error"; 403 counted as a block; anything else
  * → 500 "internal error", logged with the caller and job id (never the URL or host).
+ * A fetch the runner aborted (cancel, Ctrl-C, quit) is not a failure of the pipeline: it
+ * comes back as the runner's own reason (cancelled / interrupted), unlogged.
  */
 export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
   return async (signal, caller, target) => {
@@ -22,18 +35,25 @@ export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'>, metrics: P
     try {
       return await fetcher.fetchTarget(deadline, caller, target, { batch: true });
     } catch (err) {
-      throw mapFetchError(err, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url) });
+      throw mapFetchError(err, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url), signal });
     }
   };
 }
 
 export function mapFetchError(
   err: unknown,
-  ctx: { caller: BatchCaller; log: Logger; onBlocked: () => void; scrub?: string },
+  ctx: { caller: BatchCaller; log: Logger; onBlocked: () => void; scrub?: string; signal?: AbortSignal },
 ): Error {
+  if (isInterruption(err)) return err;
+  // The runner's signal (not the deadline, which is a timeout): whatever the layer that saw
+  // the abort made of it (undici's AbortError, a terminated worker), the target was cancelled.
+  if (ctx.signal?.aborted && !(err instanceof FetchError)) {
+    const why: unknown = ctx.signal.reason;
+    return isInterruption(why) ? why : cancelledTargetError(err);
+  }
   if (err instanceof FetchError) {
     if (err.status === 429 || err.status === 503) {
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, hint: err.hint || undefined });
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, hint: err.hint || undefined, status: err.status });
     }
     if (err.status === 403) ctx.onBlocked();
     if (err.status === 502) {
@@ -48,9 +68,14 @@ export function mapFetchError(
   return new TargetError(500, 'internal error', 'This is a bug in Sift; the log file has the details.', { code: 'internal', cause: err });
 }
 
-/** Rule 2: the outcome label of a finished target. */
+/**
+ * Rule 2: the outcome label of a finished target. Beyond the seed's labels, `cancelled`
+ * counts a target cut short by the user's cancel, Ctrl-C or the app quitting: nothing went
+ * wrong upstream, so it is not upstream_5xx.
+ */
 export function batchOutcome(err: unknown): string {
   if (err === undefined || err === null) return 'ok';
+  if (isInterruption(err)) return 'cancelled';
   if (isRetryLater(err)) return 'busy';
   if (err instanceof TargetError) {
     const s = err.status;

@@ -32,8 +32,11 @@ export interface Engine {
   runner: Runner;
   /** Applies changed settings to the fetch pipeline and the runner. */
   configure(settings: Settings): void;
-  /** Stops draining (in-flight targets finish and are stored), then closes everything. */
-  close(): Promise<void>;
+  /**
+   * Stops draining (in-flight targets finish and are stored; with graceMs, those still
+   * running after it are aborted and stored "interrupted"), then closes everything.
+   */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 export interface EngineOptions {
@@ -65,9 +68,9 @@ export function openEngine(o: EngineOptions): Engine {
       fetcher.updateSettings(fetchSettingsOf(s));
       runner.configure(runnerConfigOf(s));
     },
-    async close() {
+    async close(opts) {
       stopControl();
-      await runner.close();
+      await runner.close(opts);
       await fetcher.close();
       store.close();
     },

@@ -66,10 +66,11 @@ async function boot(): Promise<void> {
     closing = true;
     event.preventDefault();
     // In-flight targets get a few seconds to finish and be stored; a slow one is not worth
-    // a window that will not close. Whatever is cut short is marked "restart" at the next
-    // start, and every target that finished is already committed.
-    const grace = new Promise<void>((resolve) => setTimeout(resolve, QUIT_GRACE_MS).unref());
-    void Promise.race([services.close(), grace]).finally(() => app.quit());
+    // a window that will not close, so after QUIT_GRACE_MS the runner aborts it and stores it
+    // "interrupted" (run the rest again takes it). The outer race is the last resort if the
+    // store itself hangs; whatever that leaves running is marked "restart" at the next start.
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, QUIT_GRACE_MS * 2).unref());
+    void Promise.race([services.close({ graceMs: QUIT_GRACE_MS }), grace]).finally(() => app.quit());
   });
   app.on('window-all-closed', () => app.quit());
 }

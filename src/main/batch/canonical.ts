@@ -3,7 +3,7 @@ import type { Options, Target } from '../../shared/types';
 import type { Caller } from './types';
 
 function canonicalOptions(o: Options | undefined): Options | undefined {
-  if (!o) return undefined;
+  if (!o || typeof o !== 'object') return undefined;
   // Fixed key order and empty fields omitted, as Go's json.Marshal with omitempty.
   const c: Options = {};
   if (o.mode) c.mode = o.mode;
@@ -20,10 +20,15 @@ function canonicalOptions(o: Options | undefined): Options | undefined {
 /**
  * The targets as the runner stores them and keys them: fixed key order, empty options
  * omitted, and the URL without surrounding whitespace (which a URL parser drops anyway).
+ * Never throws (seed 02 rule 9): a list that is not an array has no targets, and an entry
+ * with no string URL (null, {}) is kept with an empty URL, which the fetch fails as a bad
+ * URL on its own row, as Go's zero-value Target would be.
  */
-export function canonicalTargets(targets: readonly Target[]): Target[] {
-  return targets.map((t) => {
-    const url = String(t.url).trim();
+export function canonicalTargets(targets: readonly Target[] | null | undefined): Target[] {
+  if (!Array.isArray(targets)) return [];
+  return (targets as readonly unknown[]).map((entry) => {
+    const t = (entry && typeof entry === 'object' ? entry : {}) as Partial<Target>;
+    const url = typeof t.url === 'string' ? t.url.trim() : '';
     const options = canonicalOptions(t.options);
     return options ? { url, options } : { url };
   });

@@ -47,12 +47,14 @@ export const ErrRetryLater = new RunnerError('busy', 503, 'busy, retry later', '
 export class RetryLaterError extends Error {
   override readonly cause = ErrRetryLater;
   readonly code = 'busy';
-  readonly status = 503;
+  /** 503, or the 429 the site answered: what is stored if the retries run out. */
+  readonly status: number;
   readonly hint: string;
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, opts: { retryAfterMs?: number; hint?: string } = {}) {
+  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503 } = {}) {
     super(`${message}: ${ErrRetryLater.message}`);
     this.name = 'RetryLaterError';
+    this.status = opts.status ?? 503;
     this.retryAfterMs = opts.retryAfterMs;
     this.hint = opts.hint ?? ErrRetryLater.hint;
   }
@@ -101,9 +103,39 @@ export class TargetError extends SiftError {
 export const internalTargetError = (cause: unknown): TargetError =>
   new TargetError(500, 'internal error', 'This is a bug in Sift; the log file has the details.', { code: 'internal', cause });
 
-export const cancelledTargetError = (cause: unknown): TargetError =>
-  // 499: nginx's "client closed request", the nearest HTTP-like status for a user's cancel.
-  new TargetError(499, 'cancelled', 'The job was cancelled while this target was being fetched.', { code: 'cancelled', cause });
+/**
+ * The one meaning of "cancelled" (SPEC §5.9 reason `cancelled`): the user cancelled the job
+ * (the app's Cancel, `sift cancel`, Ctrl-C of `sift batch`) while this target was in flight
+ * or waiting to retry. 499: nginx's "client closed request", the nearest HTTP-like status.
+ * The runner aborts the fetch with this error as the signal's reason, so every layer that
+ * rejects with `signal.reason` (gate, HTTP client, PDF pool, compute workers) hands it back.
+ */
+export const cancelledTargetError = (cause?: unknown): TargetError =>
+  new TargetError(499, 'cancelled', 'The job was cancelled while this target was being fetched; run the rest again to fetch it.', {
+    code: 'cancelled',
+    cause,
+  });
+
+/**
+ * Sift was closing (the app quit) while this target was in flight or waiting to retry: SPEC
+ * §5.9 reason `restart`, as markInFlightFailed("restart") says of targets a dead process left.
+ */
+export const interruptedTargetError = (cause?: unknown): TargetError =>
+  new TargetError(499, 'interrupted', 'Sift was closing while this target was being fetched; run the rest again to fetch it.', {
+    code: 'restart',
+    cause,
+  });
+
+/** Whether err is the runner's own cancel or close, not a failure of the target. */
+export function isInterruption(err: unknown): err is TargetError {
+  return err instanceof TargetError && (err.code === 'cancelled' || err.code === 'restart');
+}
+
+/** What a fetch function threw that is not a TargetError, stored as it came (seed 02 rule 4). */
+export const thrownTargetError = (err: unknown): TargetError => {
+  const message = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
+  return new TargetError(500, message.trim() ? message.slice(0, 2000) : 'internal error', '', { code: 'internal', cause: err });
+};
 
 export const tooLongTargetError = (bytes: number, max: number): TargetError =>
   new TargetError(

@@ -15,6 +15,9 @@ export {
   ErrRunnerClosed,
   isRetryLater,
   retryAfterOf,
+  cancelledTargetError,
+  interruptedTargetError,
+  isInterruption,
 } from './errors';
 export { canonicalTargets, idemKey } from './canonical';
 export type { Caller, FetchFunc, Hooks, Logger, RunnerConfig } from './types';

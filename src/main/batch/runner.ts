@@ -10,10 +10,12 @@ import {
   ErrNoTargets,
   ErrRunnerClosed,
   ErrTooManyTargets,
-  internalTargetError,
+  interruptedTargetError,
+  isInterruption,
   isRetryLater,
   retryAfterOf,
   TargetError,
+  thrownTargetError,
   tooLongTargetError,
 } from './errors';
 import { Slots } from './slots';
@@ -50,9 +52,13 @@ interface Active {
   /** The caller as the fetch function sees it: with the job id, for its log lines. */
   fetchCaller: Caller & { jobId: string };
   targets: Target[];
-  /** Passed to the fetch function; aborted by cancel only (close lets in-flight fetches finish). */
+  /**
+   * Passed to the fetch function; aborted by cancel, and by close once its grace is over.
+   * Its reason is the TargetError to store (cancelled or interrupted), so every layer that
+   * rejects with `signal.reason` hands the runner the truth.
+   */
   cancel: AbortController;
-  /** Ends slot and retry waits: aborted by cancel and by close. */
+  /** Ends slot and retry waits at once: aborted by cancel and by close, with the same kind of reason. */
   stop: AbortController;
   drained: Promise<void>;
 }
@@ -190,8 +196,9 @@ export class Runner {
       const job = this.db.transition(id, 'running', 'cancelled', '', now) ?? this.db.transition(id, 'queued', 'cancelled', '', now);
       if (!job) return false;
       const a = this.active.get(id);
-      a?.cancel.abort();
-      a?.stop.abort();
+      const why = cancelledTargetError();
+      a?.stop.abort(why);
+      a?.cancel.abort(why);
       this.log.info({ caller: job.caller, jobId: id }, 'job cancelled');
       this.terminal(job, 'cancelled');
       return true;
@@ -222,15 +229,40 @@ export class Runner {
   }
 
   /**
-   * Stops draining: no target starts after this, retry waits end (the target is stored
-   * failed), in-flight fetches finish and are stored. Jobs cut short stay `running` in the
-   * store until the next start-up's markInFlightFailed.
+   * Stops draining: no target starts after this; a target waiting to retry is stored failed
+   * "interrupted" at once; in-flight fetches finish and are stored. With `graceMs`, a fetch
+   * still running after that long is aborted and stored "interrupted" too (the app quitting
+   * cannot wait out a 210 s deadline). Either way "run the rest again" takes those targets
+   * along. Jobs cut short stay `running` in the store until the next start-up's
+   * markInFlightFailed.
    */
-  async close(): Promise<void> {
+  async close(opts: { graceMs?: number } = {}): Promise<void> {
     this.closing = true;
     clearInterval(this.sweepTimer);
-    for (const a of this.active.values()) a.stop.abort();
-    await Promise.all([...this.active.values()].map((a) => a.drained));
+    const why = interruptedTargetError();
+    for (const a of this.active.values()) a.stop.abort(why);
+    const abortInFlight = (): void => {
+      for (const a of this.active.values()) a.cancel.abort(why);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    if (opts.graceMs !== undefined) {
+      if (opts.graceMs <= 0) abortInFlight();
+      else timer = setTimeout(abortInFlight, opts.graceMs);
+    }
+    try {
+      await Promise.all([...this.active.values()].map((a) => a.drained));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Resolves once this process has nothing of the job in flight: its last target is stored.
+   * A cancelled job is terminal before its in-flight target is written (rule 6), so whoever
+   * prints or exports it after a cancel waits for this first.
+   */
+  settled(id: string): Promise<void> {
+    return this.active.get(id)?.drained ?? Promise.resolve();
   }
 
   private async drain(a: Active): Promise<void> {
@@ -302,14 +334,20 @@ export class Runner {
     return true;
   }
 
-  /** The error stored for a failed fetch (rule 9: whatever was thrown, the job goes on). */
+  /**
+   * The error stored for a failed fetch (rule 9: whatever was thrown, the job goes on).
+   * A fetch cut short by cancel or close is stored as that, whatever the fetch function made
+   * of the abort, unless it failed for a reason of its own first (a 404 stays a 404).
+   */
   private targetFailure(a: Active, idx: number, err: unknown): unknown {
-    if (err instanceof TargetError) return err;
-    if (isRetryLater(err) && !a.cancel.signal.aborted) return err;
-    if (a.cancel.signal.aborted) return cancelledTargetError(err);
-    // The thrown value's message may name the host (DNS errors do): log its name only.
+    if (isInterruption(err)) return err;
+    const cut = a.cancel.signal.aborted ? a.cancel.signal.reason : a.stop.signal.aborted && isRetryLater(err) ? a.stop.signal.reason : undefined;
+    if (isInterruption(cut) && !(err instanceof TargetError && err.code !== 'internal')) return cut;
+    if (err instanceof TargetError || isRetryLater(err)) return err;
+    // The thrown value's message may name the host (DNS errors do): the log gets its name
+    // only; the stored target, which only the user sees, keeps the message (seed 02 rule 4).
     this.log.error({ caller: a.caller.name, jobId: a.id, idx, err: errName(err) }, 'fetch function failed');
-    return internalTargetError(err);
+    return thrownTargetError(err);
   }
 
   /**
@@ -324,14 +362,16 @@ export class Runner {
         // Inside an async arrow so a synchronous throw becomes a rejection.
         return await (async () => this.fetch(a.cancel.signal, a.fetchCaller, t))();
       } catch (err) {
-        if (!isRetryLater(err) || a.stop.signal.aborted) throw err;
+        if (!isRetryLater(err)) throw err;
+        // A retry cut short by cancel or close is that, not "busy": run the rest again takes it.
+        if (a.stop.signal.aborted) throw a.stop.signal.reason;
         const left = deadline - performance.now();
         if (left <= 0) throw err;
         const wait = Math.min(left, Math.max(this.cfg.retryWaitMs, retryAfterOf(err) ?? 0));
         try {
           await sleep(wait, undefined, { signal: a.stop.signal });
         } catch {
-          throw err;
+          throw a.stop.signal.reason;
         }
       }
     }
@@ -429,10 +469,10 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : 'internal error';
 }
 
-/** The stored HTTP-like status: a TargetError's, 503 for a busy site given up on, else 500. */
+/** The stored HTTP-like status: a TargetError's, the 429/503 of a busy site given up on, else 500. */
 function statusOf(err: unknown): number {
   if (err instanceof TargetError) return err.status;
-  if (isRetryLater(err)) return 503;
+  if (isRetryLater(err)) return (err as { status?: unknown }).status === 429 ? 429 : 503;
   const s = (err as { status?: unknown } | null)?.status;
   return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 500;
 }

@@ -1,8 +1,11 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HistogramSnapshot, MetricsSnapshot } from '../../shared/metrics';
 
-/** Outcome labels, as task 06 rule 2 names them. */
-export const TARGET_OUTCOMES = ['ok', 'busy', 'blocked', 'timeout', 'unsupported', 'too_long', 'upstream_4xx', 'upstream_5xx'] as const;
+/**
+ * Outcome labels, as task 06 rule 2 names them, plus `cancelled`: a target cut short by a
+ * cancel, Ctrl-C or quit (stored failed "cancelled" or "interrupted").
+ */
+export const TARGET_OUTCOMES = ['ok', 'busy', 'blocked', 'timeout', 'unsupported', 'too_long', 'upstream_4xx', 'upstream_5xx', 'cancelled'] as const;
 export const JOB_OUTCOMES = ['done', 'failed', 'partial', 'cancelled'] as const;
 
 /**
