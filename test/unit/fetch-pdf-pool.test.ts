@@ -56,11 +56,31 @@ describe('the PDF pool', () => {
     expect(pool.stats().started).toBe(1);
   });
 
+  it('hands a shared extraction to the batch when the interactive caller gives up, so its next PDF starts at once', async () => {
+    pool = new PdfPool(2);
+    const shared = numberedPdf(400, 'shared-slot');
+    const interactive = new AbortController();
+    const first = pool.extract('desktop', shared, null, 500, interactive.signal);
+    const batch = pool.extract('desktop/batch', shared, null, 500, never());
+    expect(pool.stats().running).toEqual({ desktop: 1 });
+    interactive.abort(new Error('deadline'));
+    await expect(first).rejects.toThrow('deadline');
+    // The run goes on for the batch alone, in the batch's slot.
+    expect(pool.stats().running).toEqual({ 'desktop/batch': 1 });
+    const next = pool.extract('desktop', doc('next'), null, 500, never());
+    expect(pool.stats()).toMatchObject({ started: 2, running: { desktop: 1, 'desktop/batch': 1 } });
+    expect((await next).pages).toHaveLength(150);
+    expect((await batch).pages).toHaveLength(400);
+    expect(pool.stats().running).toEqual({});
+  });
+
   it('stops an extraction nobody waits for, and the next one still works', async () => {
     pool = new PdfPool(1);
     const ac = new AbortController();
     const p = pool.extract('a', numberedPdf(400, 'long'), null, 500, ac.signal);
-    setTimeout(() => ac.abort(new Error('deadline')), 50);
+    // Started at once (a free worker): abort while it runs, with no timer to race the worker.
+    expect(pool.stats().running).toEqual({ a: 1 });
+    ac.abort(new Error('deadline'));
     await expect(p).rejects.toThrow('deadline');
     expect(pool.stats().running).toEqual({});
     expect((await pool.extract('a', numberedPdf(2), null, 500, never())).pages).toHaveLength(2);

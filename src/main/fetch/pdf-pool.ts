@@ -13,12 +13,14 @@ export interface PdfText {
 }
 
 interface Waiter {
+  caller: string;
   resolve: (t: PdfText) => void;
   reject: (e: unknown) => void;
 }
 
 interface Job {
   key: string;
+  /** The slot the job counts against: a waiter's caller, handed on when that waiter leaves. */
   caller: string;
   msg: { data: Uint8Array; ranges: PageRanges | null; maxPages: number };
   waiters: Set<Waiter>;
@@ -70,6 +72,7 @@ export class PdfPool {
     const j = job;
     return new Promise<PdfText>((resolve, reject) => {
       const w: Waiter = {
+        caller,
         resolve: (t) => (signal.removeEventListener('abort', onAbort), resolve(t)),
         reject: (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
       };
@@ -77,6 +80,7 @@ export class PdfPool {
         j.waiters.delete(w);
         reject(signal.reason);
         if (j.waiters.size === 0) this.drop(j);
+        else this.handOver(j);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       j.waiters.add(w);
@@ -86,6 +90,30 @@ export class PdfPool {
 
   stats(): PdfPoolStats {
     return { workers: this.slots.length, started: this.started, running: Object.fromEntries(this.running), peak: Object.fromEntries(this.peak) };
+  }
+
+  /**
+   * The job's caller gave up but others still wait: it goes on in a remaining waiter's slot,
+   * so a batch sharing an interactive caller's document never keeps the interactive slot
+   * (task 06 rule 3) and that caller's next PDF can start.
+   */
+  private handOver(j: Job): void {
+    const callers = [...j.waiters].map((w) => w.caller);
+    if (callers.includes(j.caller) || callers.length === 0) return;
+    const next = callers[0]!;
+    if (j.running) {
+      this.count(j.caller, -1);
+      this.count(next, +1);
+    }
+    j.caller = next;
+    this.schedule();
+  }
+
+  private count(caller: string, delta: number): void {
+    const n = (this.running.get(caller) ?? 0) + delta;
+    if (n <= 0) this.running.delete(caller);
+    else this.running.set(caller, n);
+    if (delta > 0) this.peak.set(caller, Math.max(n, this.peak.get(caller) ?? 0));
   }
 
   /** Nobody waits for this job any more: dequeue it, or stop its worker. */
@@ -109,9 +137,7 @@ export class PdfPool {
   private start(slot: WorkerSlot, job: Job): void {
     job.running = true;
     this.started++;
-    const n = (this.running.get(job.caller) ?? 0) + 1;
-    this.running.set(job.caller, n);
-    this.peak.set(job.caller, Math.max(n, this.peak.get(job.caller) ?? 0));
+    this.count(job.caller, +1);
     // A copy goes to the worker: the caller's buffer may be a slice of a pooled Buffer.
     const copy = new Uint8Array(job.msg.data);
     slot
@@ -133,9 +159,7 @@ export class PdfPool {
 
   private finish(job: Job, settle: (w: Waiter) => void): void {
     if (this.jobs.get(job.key) === job) this.jobs.delete(job.key);
-    const n = (this.running.get(job.caller) ?? 1) - 1;
-    if (n <= 0) this.running.delete(job.caller);
-    else this.running.set(job.caller, n);
+    this.count(job.caller, -1);
     for (const w of job.waiters) settle(w);
     job.waiters.clear();
     this.schedule();
