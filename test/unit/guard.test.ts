@@ -47,6 +47,26 @@ describe('the guard', () => {
     expect((err as FetchError).code).toBe('blocked');
   });
 
+  // Before issue 11 these reached the resolver and were stopped only because it had no answer.
+  it.each(['localhost', 'localhost.', 'LOCALHOST.', 'foo.localhost', 'a.b.localhost.', 'localhost%2e', 'LocalHost%2E', 'x.LOCALHOST'])(
+    'refuses the RFC 6761 loopback name %s by name, before any lookup',
+    async (host) => {
+      const u = validateUrl(`http://${host}:8080/x`);
+      const err = await resolveGuarded(u.hostname, strict, noDns).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(FetchError);
+      expect((err as FetchError).status).toBe(403);
+      expect((err as FetchError).hint).toMatch(/localhost/);
+    },
+  );
+
+  it('lets localhost names through when private networks are allowed or the name is listed, and not lookalikes', async () => {
+    const r = fixedResolver({ 'localhost.': ['127.0.0.1'], 'app.localhost': ['127.0.0.1'], 'localhost.example': ['93.184.216.34'], 'notlocalhost': ['93.184.216.34'] });
+    await expect(resolveGuarded('localhost.', { allowPrivate: true, allowHosts: [] }, r)).resolves.toHaveLength(1);
+    await expect(resolveGuarded('app.localhost', { allowPrivate: false, allowHosts: ['app.localhost'] }, r)).resolves.toHaveLength(1);
+    await expect(resolveGuarded('localhost.example', strict, r)).resolves.toHaveLength(1);
+    await expect(resolveGuarded('notlocalhost', strict, r)).resolves.toHaveLength(1);
+  });
+
   it.each(PUBLIC)('lets public address %s through', async (host) => {
     const u = validateUrl(`http://${host}/`);
     await expect(resolveGuarded(u.hostname, strict, noDns)).resolves.toHaveLength(1);

@@ -65,6 +65,12 @@ export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
   });
 }
 
+/** localhost, localhost., foo.localhost, a.b.localhost. in any case (RFC 6761 §6.3). */
+export function isLocalhostName(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost');
+}
+
 const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 
 export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bare(hostname));
@@ -87,6 +93,12 @@ export async function resolveGuarded(hostname: string, policy: GuardPolicy, reso
   if (ipaddr.isValid(h)) {
     checkAddress(h, h, policy);
     return [{ address: h, family: h.includes(':') ? 6 : 4 }];
+  }
+  // RFC 6761 §6.3: localhost and every name under it are loopback by definition, whatever a
+  // resolver answers (or fails to): refused by name before any lookup. The URL parser has
+  // already lowercased the name and decoded localhost%2e to "localhost.".
+  if (isLocalhostName(h) && !policy.allowPrivate && !hostAllowed(h, policy.allowHosts)) {
+    throw blocked('the name is localhost, which always means this computer');
   }
   let addrs: ResolvedAddress[];
   try {
