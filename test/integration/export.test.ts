@@ -153,7 +153,11 @@ describe('folder export', () => {
       expect(statSync(path.join(s.path, file)).size).toBe(m.bytes);
     }
     expect(manifest.map((m) => m.idx)).toEqual(HOSTILE_SPECS.map((_, i) => i));
-    expect(manifest.find((m) => m.url === 'https://b.example/dead')).toMatchObject({ status: 'failed', file: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    // Asked to include failed targets: each gets a file saying what went wrong.
+    const dead = manifest.find((m) => m.url === 'https://b.example/dead')!;
+    expect(dead).toMatchObject({ status: 'failed', error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    expect(dead.file).toMatch(/\(failed\)\.txt$/);
+    expect(readFileSync(path.join(s.path, dead.file!), 'utf8')).toContain('failed: HTTP 404: not found\nCheck the URL.');
     expect(s).toMatchObject({ targets: HOSTILE_SPECS.length, failed: 4, files: files.length });
     expect(s.bytes).toBe(files.reduce((n, f) => n + statSync(path.join(s.path, f)).size, 0));
   });
@@ -169,8 +173,18 @@ describe('folder export', () => {
     // failed.txt is the export's own file; the target named "failed" yields it.
     expect(byUrl.get('https://a.example/14')).toBe('failed (2).txt');
     expect(readFileSync(path.join(s.path, 'json doc.json'), 'utf8')).toBe('{"k": 1}');
-    // Without includeFailed the manifest lists only what has a file.
-    expect([...byUrl.values()].every((f) => f !== null)).toBe(true);
+  });
+
+  it('lists every target in the manifest, failed ones with status, error and hint, whether or not failed ones are included', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'folder' });
+    const manifest = manifestOf(s.path);
+    expect(manifest.map((m) => m.idx)).toEqual(HOSTILE_SPECS.map((_, i) => i));
+    const notDone = manifest.filter((m) => m.status !== 'done');
+    expect(notDone).toHaveLength(4);
+    expect(notDone.every((m) => m.file === null)).toBe(true);
+    expect(manifest.find((m) => m.url === 'https://b.example/dead')).toMatchObject({ status: 'failed', file: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    // Without includeFailed a failed target has no file: the content holds only results.
+    expect(tree(s.path)).toHaveLength(manifest.length - notDone.length + 2);
   });
 
   it('with fileKind json writes every target as one JSON object', async () => {
@@ -249,12 +263,13 @@ describe('JSONL and CSV exports', () => {
     expect(rows).toHaveLength(HOSTILE_SPECS.length);
     expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '' });
     expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
-    const done = await run(HOSTILE_SPECS, { format: 'jsonl', out: path.join(root, 'done.jsonl') });
-    expect(readFileSync(done.path, 'utf8').trimEnd().split('\n')).toHaveLength(16);
+    // The JSONL lists every target whatever includeFailed says: it is a listing, not content.
+    const plain = await run(HOSTILE_SPECS, { format: 'jsonl', out: path.join(root, 'plain.jsonl') });
+    expect(readFileSync(plain.path, 'utf8')).toBe(readFileSync(s.path, 'utf8'));
   });
 
-  it('writes a CSV summary that csv-parse reads back to the same rows', async () => {
-    const s = await run(HOSTILE_SPECS, { format: 'csv', includeFailed: true, out: path.join(root, 'summary.csv') });
+  it('writes a CSV summary of every target, failed ones included without asking, that csv-parse reads back to the same rows', async () => {
+    const s = await run(HOSTILE_SPECS, { format: 'csv', out: path.join(root, 'summary.csv') });
     const raw = readFileSync(s.path, 'utf8');
     expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint\r\n')).toBe(true);
     const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];

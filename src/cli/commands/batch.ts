@@ -22,7 +22,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
   --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default md)
-  --include-failed    with --out: export failed targets too
+  --include-failed    with --out: a file (a section in combined) per failed target too;
+                      manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file
   --mode M --question Q --pages P --grep RE --jq PROG --context --recover
                       options for every line (a line's own options win)

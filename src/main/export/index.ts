@@ -14,9 +14,11 @@
  * Everything is first written under a hidden `.….partial-<pid>-<random>` name beside its
  * final place and renamed when complete, so an interrupted export never looks finished.
  *
- * includeFailed: failed and unfinished targets also appear in manifest.jsonl, the JSONL,
- * the CSV and the combined Markdown (with their error and hint). failed.txt always lists
- * them, one URL-list line each, so that dropping it back into Sift runs exactly them.
+ * Listings always hold every target with its status, error and hint: manifest.jsonl, the
+ * JSONL and the CSV summary. includeFailed decides only whether failed and unfinished
+ * targets get entries in the content formats: a file saying what went wrong in a folder or
+ * zip, a section in the combined Markdown. failed.txt always lists them, one URL-list line
+ * each, so that dropping it back into Sift runs exactly them.
  */
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
@@ -42,7 +44,7 @@ export interface ExportOptions {
   format: ExportFormat;
   /** See the top of this file: a parent folder, or for single-file formats the file itself. */
   out: string;
-  /** Also list failed and unfinished targets (default false). */
+  /** Also give failed and unfinished targets entries in the content formats (files, zip, combined Markdown); default false. */
   includeFailed?: boolean;
   /** YAML front matter with the meta in .md files; a meta block in combined Markdown (default false). */
   includeMeta?: boolean;
@@ -139,9 +141,9 @@ async function openWriter(job: Job, finalPath: string, opts: ExportOptions): Pro
     case 'zip':
       return layoutWriter(await zipSink(finalPath, baseName(job)), o);
     case 'jsonl':
-      return jsonlWriter(finalPath, o);
+      return jsonlWriter(finalPath);
     case 'csv':
-      return csvWriter(finalPath, o);
+      return csvWriter(finalPath);
     case 'combined-md':
       return combinedMdWriter(finalPath, job.id, o);
   }

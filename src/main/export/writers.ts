@@ -34,7 +34,7 @@ export interface ManifestLine {
   idx: number;
   url: string;
   status: TargetStatus['status'];
-  /** The target's file in the folder, or null when it has none (not done). */
+  /** The target's file in the folder, or null when it has none (not done, and failed ones not included). */
   file: string | null;
   bytes: number;
   error: string;
@@ -67,12 +67,21 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         return;
       }
       // failed.txt lists every target that did not finish, so "run the rest again" is one
-      // drop of this file; the manifest lists them only when asked to.
+      // drop of this file; the manifest lists every target, whatever includeFailed says:
+      // a summary that hides failures would contradict "exported 15 targets (1 failed)".
       await failedList.write(`${formatOptionsLine(t)}\n`);
+      let file: string | null = null;
+      let bytes = 0;
       if (o.includeFailed) {
-        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: null, bytes: 0, error: t.error, hint: t.hint };
-        await manifest.write(`${JSON.stringify(line)}\n`);
+        // Asked for: the failed target gets a file of its own saying what went wrong.
+        file = safeFileName(`${titleOf(t)} (${t.status})`, taken, 'txt');
+        const data = Buffer.from(`${t.url}\n\n${t.status}${t.error ? `: ${t.error}` : ''}\n${t.hint ? `${t.hint}\n` : ''}`);
+        await sink.put(file, data);
+        files++;
+        bytes = data.length;
       }
+      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, error: t.error, hint: t.hint };
+      await manifest.write(`${JSON.stringify(line)}\n`);
     },
     async finish() {
       return { files, bytes: await sink.finish() };
@@ -81,13 +90,12 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
   };
 }
 
-/** One JSON object per target: {idx, url, status, content, meta, error, hint}. */
-export async function jsonlWriter(finalPath: string, o: WriterOptions): Promise<Writer> {
+/** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint}. */
+export async function jsonlWriter(finalPath: string): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath));
   return {
     async add(t) {
       const done = isDone(t);
-      if (!done && !o.includeFailed) return;
       const obj = {
         idx: t.idx,
         url: t.url,
@@ -114,11 +122,11 @@ export async function jsonlWriter(finalPath: string, o: WriterOptions): Promise<
 export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint'] as const;
 
 /**
- * A CSV summary, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
+ * A CSV summary of every target, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
  * Excel reads titles in any script. Cells that a spreadsheet would run as a formula
  * (=, +, -, @ first: titles come from the web) get a leading apostrophe.
  */
-export async function csvWriter(finalPath: string, o: WriterOptions): Promise<Writer> {
+export async function csvWriter(finalPath: string): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath));
   const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
   let failed: unknown = null;
@@ -129,8 +137,8 @@ export async function csvWriter(finalPath: string, o: WriterOptions): Promise<Wr
   return {
     async add(t) {
       if (failed) throw toExportError(failed, finalPath);
+      // A summary lists every target with its status, error and hint.
       const done = isDone(t);
-      if (!done && !o.includeFailed) return;
       const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();

@@ -59,8 +59,11 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
         </label>
         <label className="check">
           <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
-          Include failed targets{failedCount > 0 ? ` (${failedCount.toLocaleString()})` : ''}
+          Include failed targets{failedCount > 0 ? ` (${failedCount.toLocaleString()})` : ''} as files or sections
         </label>
+        <p className="muted" data-testid="export-listing-note">
+          The manifest, the CSV summary and the JSONL file always list every target, with its error.
+        </p>
         <label className="check">
           <input type="checkbox" checked={includeMeta} onChange={(e) => setIncludeMeta(e.target.checked)} data-testid="export-include-meta" />
           Include meta (front matter in Markdown files)
