@@ -264,7 +264,10 @@ describe('services over the contract', () => {
     const summary = await r.call('exportJob', { id, token: target!.token, format: 'md', includeFailed: true });
     expect(summary).toMatchObject({ targets: 3, failed: 1 });
     expect(existsSync(summary.path)).toBe(true);
-    expect(readdirSync(summary.path).sort()).toEqual(['Article 1.md', 'Article 2.md', 'failed.txt', 'manifest.jsonl']);
+    const files = readdirSync(summary.path).sort();
+    expect(files.filter((f) => !f.endsWith('(failed).txt'))).toEqual(['Article 1.md', 'Article 2.md', 'failed.txt', 'manifest.jsonl']);
+    // Failed targets were asked for: the missing page has a file saying so.
+    expect(files.filter((f) => f.endsWith('(failed).txt'))).toHaveLength(1);
     const progress = r.events.filter((e) => e.event === 'exportProgress').map((e) => e.payload as { done: number; total: number });
     expect(progress.at(-1)).toEqual({ token: target!.token, done: 3, total: 3 });
     const cancelled = rig({ dialogs: { chooseFolder: async () => null } });
