@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppInfo, EventName, EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
-import { isTerminal, type Target, type TargetRow } from '../shared/types';
+import { isTerminal, isUnfinished, type Target } from '../shared/types';
 import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
@@ -247,12 +247,4 @@ export function createServices(opts: ServicesOptions): Services {
       log.flush?.();
     },
   };
-}
-
-/** Not finished: never started, or cut short by a restart or a cancel. */
-function isUnfinished(r: TargetRow): boolean {
-  if (r.status === 'pending' || r.status === 'running') return true;
-  // restart: found in flight at start-up; cancelled / interrupted: the runner's own cancel or
-  // close cut it short (in flight or waiting to retry).
-  return r.status === 'failed' && (r.error === 'restart' || r.error === 'cancelled' || r.error === 'interrupted');
 }

@@ -69,5 +69,18 @@ export const TargetRowSchema = z.object({
 });
 export type TargetRow = z.infer<typeof TargetRowSchema>;
 
+/**
+ * The stored errors of targets that were cut short rather than failed: `restart` (found in
+ * flight at start-up), `cancelled` (the user's cancel or Ctrl-C), `interrupted` (Sift was
+ * closing). SPEC §5.9 reasons `restart` and `cancelled`.
+ */
+export const CUT_SHORT_ERRORS: readonly string[] = ['restart', 'cancelled', 'interrupted'];
+
+/** Not finished: never started, or cut short; what "run the rest again" submits. */
+export function isUnfinished(r: Pick<TargetRow, 'status' | 'error'>): boolean {
+  if (r.status === 'pending' || r.status === 'running') return true;
+  return r.status === 'failed' && CUT_SHORT_ERRORS.includes(r.error);
+}
+
 export const TargetStatusSchema = TargetRowSchema.extend({ result: ResultSchema.optional() });
 export type TargetStatus = z.infer<typeof TargetStatusSchema>;
