@@ -89,12 +89,15 @@ export class HttpClient {
       if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver);
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
-          method: 'GET',
-          dispatcher: this.agent,
-          signal: combined,
-          headers: { 'user-agent': s.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en;q=0.9, *;q=0.5' },
-        });
+        res = await untilAborted(
+          request(url, {
+            method: 'GET',
+            dispatcher: this.agent,
+            signal: combined,
+            headers: { 'user-agent': s.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en;q=0.9, *;q=0.5' },
+          }),
+          combined,
+        );
       } catch (err) {
         throw mapError(err, signal, deadline, 'no response');
       }
@@ -178,6 +181,35 @@ function findFetchError(err: unknown): FetchError | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/**
+ * undici leaves a request whose connection is still being made (a slow lookup or handshake)
+ * pending until the connect timeout, whatever its signal says: a cancel there would wait
+ * 10 s. This settles at once on abort; a response that comes later is drained and dropped.
+ */
+function untilAborted(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  if (signal.aborted) {
+    p.then((r) => r.body.dump(), () => {}).catch(() => {});
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      p.then((r) => r.body.dump(), () => {}).catch(() => {});
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }
 
 export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSignal, phase: string): unknown {
