@@ -30,7 +30,7 @@ const signalOf = (name: string): ReturnType<typeof deferred> => {
   if (!d) reached.set(name, (d = deferred()));
   return d;
 };
-const fire = (name: string): void => signalOf(name).resolve();
+const fire = (name: string): void => signalOf(name).resolve(undefined);
 
 const openResponses = new Set<http.ServerResponse>();
 const routes: Record<string, Route> = {
@@ -228,7 +228,7 @@ describe('close with a grace', () => {
     const closing = r.runner.close({ graceMs: 60_000 });
     // The server answers now: the in-flight target is stored done, not interrupted.
     const [res] = [...openResponses];
-    res!.writeHead(200, { 'content-type': 'text/plain' }).end('made it', () => gate.resolve());
+    res!.writeHead(200, { 'content-type': 'text/plain' }).end('made it', () => gate.resolve(undefined));
     await closing;
     await gate.promise;
     expect(r.store.targetRows(id).map((t) => [t.status, t.error])).toEqual([
