@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
@@ -13,14 +14,33 @@ let site: Site;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
+/** /hang/N answers only when the test ends: the target in flight when the user interrupts. */
+const hanging = new Set<ServerResponse>();
+const hangArrived = new Map<string, () => void>();
+const hangSeen = (name: string): Promise<void> => new Promise((resolve) => hangArrived.set(name, resolve));
+
 beforeAll(async () => {
-  site = await startSite();
+  site = await startSite({
+    '/hang/ctrlc': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('ctrlc')?.();
+    },
+    '/hang/remote': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('remote')?.();
+    },
+    '/hang/out': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('out')?.();
+    },
+  });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-'));
   // The CLI reads the app's settings: loopback by name is allowed, 10.x stays blocked.
   writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
   env = { SIFT_HOME: home };
 });
 afterAll(async () => {
+  for (const res of hanging) res.destroy();
   await site.close();
 });
 
@@ -54,6 +74,101 @@ function mixedList(base: string): { text: string; expect: ('ok' | 'failed')[] } 
   }
   return { text: `${lines.join('\n')}\n`, expect: want };
 }
+
+type Line = Record<string, unknown>;
+const jsonLines = (text: string): Line[] => text.trim().split('\n').map((l) => JSON.parse(l) as Line);
+
+/**
+ * `sift status ID --json` target lines as `sift batch --json` prints them (SPEC §6): the two
+ * must say the same of every target once the batch has returned.
+ */
+function asBatchLines(statusTargets: Line[]): Line[] {
+  return statusTargets.map((t) =>
+    t.status === 'done'
+      ? { url: t.url, ok: true }
+      : t.status === 'pending'
+        ? { url: t.url, ok: false, error: 'not run' }
+        : { url: t.url, ok: false, error: t.error, hint: t.hint },
+  );
+}
+const batchSummary = (lines: Line[]): Line[] =>
+  lines.map((l) => (l.ok ? { url: l.url, ok: true } : l.error === 'not run' ? { url: l.url, ok: false, error: 'not run' } : { url: l.url, ok: false, error: l.error, hint: l.hint }));
+
+describe('sift batch: what it prints after an interrupt is what the store holds', () => {
+  const list = (name: string): string => [`${site.base}/article/1`, `${site.base}/article/2`, `${site.base}/hang/${name}`, `${site.base}/article/4`].join('\n');
+
+  test('Ctrl-C during a download: --json prints the in-flight target as cancelled, equal to sift status --json, exit 130', async () => {
+    const db = path.join(home, 'ctrlc-json.db');
+    const file = path.join(home, 'ctrlc-json.txt');
+    writeFileSync(file, list('ctrlc'));
+    const arrived = hangSeen('ctrlc');
+    const child = startSift(['batch', file, '--json', '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await arrived;
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).not.toMatch(/internal error|bug in Sift/);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    const printed = jsonLines(run.stdout);
+    expect(printed.map((l) => l.ok)).toEqual([true, true, false, false]);
+    expect(printed[2]).toMatchObject({ ok: false, status: 499, error: 'cancelled' });
+    expect(String(printed[2]!.hint)).toMatch(/run the rest again/);
+    expect(printed[3]).toMatchObject({ ok: false, error: 'not run' });
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    const [job, ...targets] = jsonLines(status.stdout);
+    expect(job).toMatchObject({ id, status: 'cancelled' });
+    expect(targets[2]).toMatchObject({ status: 'failed', error: 'cancelled' });
+    expect(batchSummary(printed)).toEqual(asBatchLines(targets));
+  }, 120_000);
+
+  test('sift cancel from another terminal during a download: --json equals sift status --json', async () => {
+    const db = path.join(home, 'remote-json.db');
+    const file = path.join(home, 'remote-json.txt');
+    writeFileSync(file, list('remote'));
+    const arrived = hangSeen('remote');
+    const child = startSift(['batch', file, '--json', '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    const id = /job ([0-9a-f]+)/.exec(await waitForStderr(child, /job [0-9a-f]+\n/))![1]!;
+    await arrived;
+    const cancel = await runSift(['cancel', id, '--db', db], { env });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    const run = await done;
+    expect(run.code, run.stderr).toBe(1);
+    const printed = jsonLines(run.stdout);
+    expect(printed[2]).toMatchObject({ ok: false, status: 499, error: 'cancelled' });
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    const [job, ...targets] = jsonLines(status.stdout);
+    expect(job).toMatchObject({ id, status: 'cancelled' });
+    expect(batchSummary(printed)).toEqual(asBatchLines(targets));
+  }, 120_000);
+
+  test('Ctrl-C with --out: the export is written after the in-flight target is stored and lists it as cancelled', async () => {
+    const db = path.join(home, 'ctrlc-out.db');
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const file = path.join(home, 'ctrlc-out.txt');
+    writeFileSync(file, list('out'));
+    const arrived = hangSeen('out');
+    const child = startSift(['batch', file, '--db', db, '--out', out, '--format', 'jsonl'], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await arrived;
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/exported 4 targets \(2 failed\)/);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    const rows = jsonLines(readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8'));
+    expect(rows.map((r) => [r.status, r.error])).toEqual([
+      ['done', ''],
+      ['done', ''],
+      ['failed', 'cancelled'],
+      ['pending', ''],
+    ]);
+  }, 120_000);
+});
 
 describe('sift batch', () => {
   test('a 200-URL mixed list finishes with the right statuses, --json lines parse, exit 1; resubmitting reuses the job', async () => {
