@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { dropFile, dropLinks, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import { dropFile, dropLinks, expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 
 let browser: Browser;
@@ -18,6 +18,11 @@ beforeAll(async () => {
   app = await startUiApp();
   browser = await launchChromium();
   page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+// No test of this file expects the marks of a bug on screen.
+afterEach(async () => {
+  if (page) await expectNoInternalErrorText(page);
 });
 
 afterAll(async () => {
@@ -133,6 +138,11 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   await expect.poll(jobStatus, { timeout: 10_000 }).toBe('cancelled');
   await expect.poll(rowStatus(4)).toBe('pending');
   expect(await rowStatus(0)()).toBe('done');
+  // The row in flight when the user cancelled says so: not an internal error, not a bug.
+  await expect.poll(rowStatus(1), { timeout: 10_000 }).toBe('failed');
+  const inFlight = page.locator('[data-testid="target-row"][data-idx="1"] [data-testid="row-error"]');
+  expect(await inFlight.textContent()).toMatch(/cancelled/);
+  expect(await inFlight.textContent()).not.toMatch(/internal|bug/i);
   await page.screenshot({ path: screenshotPath('ui-cancelled') });
 
   await page.getByTestId('run-rest').click();
@@ -237,6 +247,7 @@ test('the dark theme follows the system', async () => {
   const bg = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(bg).toBe('rgb(27, 29, 33)');
   await dark.screenshot({ path: screenshotPath('ui-job-dark') });
+  await expectNoInternalErrorText(dark);
   await dark.getByTestId('nav-new').click();
   await dark.screenshot({ path: screenshotPath('ui-composer-dark') });
   expect(pageErrors(dark)).toEqual([]);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { FetchFunc } from '../../src/main/batch';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { dropLinks, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 
 let browser: Browser;
@@ -22,6 +22,17 @@ afterAll(async () => {
   await site?.close();
 });
 
+// Every page a test opens is scanned after it for the marks of a bug; none is expected here.
+const openPages: Page[] = [];
+async function open(app: UiApp): Promise<Page> {
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  openPages.push(page);
+  return page;
+}
+afterEach(async () => {
+  for (const page of openPages.splice(0)) await expectNoInternalErrorText(page);
+});
+
 const jobStatus = (page: Page) => () => page.getByTestId('job-header').getAttribute('data-status');
 const rowStatus = (page: Page, idx: number) => () => page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).getAttribute('data-status');
 
@@ -29,7 +40,7 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   const dataDir = tempDir('sift-ui-restart-');
   const first = await startUiApp({ dataDir });
   apps.push(first);
-  const page = await openBridgedPage(browser, first.bridge.url, first.bridge.wsUrl);
+  const page = await open(first);
   await dropLinks(page, [`${site.url}/article/1`, ...[1, 2, 3, 4, 5].map((i) => `${site.url}/slow/${i}?ms=1000`)]);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('6');
   await page.getByTestId('submit').click();
@@ -41,7 +52,7 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
 
   const second = await startUiApp({ dataDir });
   apps.push(second);
-  const again = await openBridgedPage(browser, second.bridge.url, second.bridge.wsUrl);
+  const again = await open(second);
   await again.getByTestId('job-item').first().click();
   await expect.poll(() => again.getByTestId('restart-notice').textContent()).toMatch(/closed while this job ran/);
   expect(await again.getByTestId('job-item').first().textContent()).toMatch(/interrupted/);
@@ -65,7 +76,7 @@ test('a long export shows its progress, then the files it wrote', async () => {
   const instant: FetchFunc = async (_signal, _caller, t) => ({ content: `# ${t.url}\n\n${body}`, meta: { title: `Page ${t.url.slice(-5)}` } });
   const app = await startUiApp({ fetch: instant, settings: { targetsPerJob: 20_000 } });
   apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const page = await open(app);
   const urls = Array.from({ length: 4000 }, (_, i) => `https://example.org/p/${i}`);
   await pasteList(page, urls.join('\n'));
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4,000');
@@ -95,24 +106,51 @@ test('a long export shows its progress, then the files it wrote', async () => {
 test('a 50,000-line pasted list is read without freezing the window', async () => {
   const app = await startUiApp();
   apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const page = await open(app);
   await page.getByTestId('paste-box').waitFor();
   await page.evaluate(() => {
-    const w = window as unknown as { __longest: number };
+    const w = window as unknown as { __longest: number; __posted: number[] };
     w.__longest = 0;
+    w.__posted = [];
     new PerformanceObserver((l) => {
       for (const e of l.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
     }).observe({ type: 'longtask' });
+    // What reaches a worker: the proof that the list is parsed off the window's thread.
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, msg: unknown, ...rest: unknown[]) {
+      const text = (msg as { text?: unknown } | null)?.text;
+      if (typeof text === 'string') w.__posted.push(text.length);
+      (post as (...a: unknown[]) => void).apply(this, [msg, ...rest]);
+    } as typeof post;
   });
   const lines = Array.from({ length: 50_000 }, (_, i) => (i % 1000 === 999 ? 'not a url' : `https://example.org/a/${i} mode=text`));
-  await pasteList(page, lines.join('\n'));
-  await expect.poll(() => page.getByTestId('count-valid').textContent(), { timeout: 30_000 }).toBe('49,950');
+  const text = lines.join('\n');
+  // The unavoidable part, measured on this machine now: a textarea on the page taking the
+  // same 2 MB and laying it out.
+  const baseline = await page.evaluate((t) => {
+    const area = document.createElement('textarea');
+    area.style.cssText = 'width: 600px; height: 300px';
+    document.body.append(area);
+    const t0 = performance.now();
+    area.value = t;
+    void area.scrollHeight;
+    const ms = performance.now() - t0;
+    area.remove();
+    return ms;
+  }, text);
+  await pasteList(page, text);
+  await expect.poll(() => page.getByTestId('count-valid').textContent(), { timeout: 60_000 }).toBe('49,950');
   expect(await page.getByTestId('count-invalid').textContent()).toBe('50');
-  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  // In the worker, the window's longest task is the textarea taking 2 MB of text: 167 ms
-  // here. Parsing these lines on the window's thread would add about as much again as the
-  // whole parse (200,000 lines take up to 2 s, bench parse), so 500 ms leaves noise room only.
-  expect(longest).toBeLessThan(500);
+  const { longest, posted } = await page.evaluate(() => {
+    const w = window as unknown as { __longest: number; __posted: number[] };
+    return { longest: w.__longest, posted: w.__posted };
+  });
+  // The whole list went to the parse worker (an event, not a clock): the window never parsed it.
+  expect(posted).toContain(text.length);
+  // And the window was not frozen: its longest task stays within a few times what the
+  // textarea alone costs on this machine right now (167 ms quiet; a busy CI core is slower
+  // for both). Parsing 50,000 lines here instead would add about a second on a quiet machine.
+  expect(longest).toBeLessThan(Math.max(500, baseline * 4 + 300));
   await page.screenshot({ path: screenshotPath('ui-composer-50k') });
   expect(pageErrors(page)).toEqual([]);
 });

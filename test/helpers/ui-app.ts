@@ -93,6 +93,23 @@ export function pageErrors(page: Page): string[] {
   return (page as Page & { siftErrors?: string[] }).siftErrors ?? [];
 }
 
+/** What a user must never read unless a test means it: the marks of an unexpected error. */
+export const INTERNAL_ERROR_TEXT = /internal error|bug in Sift/i;
+
+/**
+ * Fails when the page's visible text says "internal error" or "bug in Sift" (issue 11: a
+ * cancel shown as a bug). Run after every e2e test; a test that expects it says so.
+ */
+export async function expectNoInternalErrorText(page: Page, expected = false): Promise<void> {
+  if (page.isClosed() || expected) return;
+  const text = await page.locator('body').innerText();
+  const hit = INTERNAL_ERROR_TEXT.exec(text);
+  if (hit) {
+    const at = Math.max(0, hit.index - 200);
+    throw new Error(`the page says "${hit[0]}": …${text.slice(at, hit.index + 200)}…`);
+  }
+}
+
 /**
  * Puts a long list in the paste box at once, as a paste does. Playwright's fill() takes
  * seconds per thousand lines in headless Chromium (5 s for 1,000 in a bare textarea).
