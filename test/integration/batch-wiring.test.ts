@@ -211,7 +211,14 @@ describe('batchFetch error mapping and outcomes', () => {
   test('while a job runs, queue depth and in-flight gauges show it', async () => {
     const r = rig();
     const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/slow/400` }]);
-    await new Promise((res) => setTimeout(res, 150));
+    // The target's running event; the in-flight hook fires right after it, in the same turn.
+    await new Promise<void>((resolve) => {
+      const off = r.runner.on('target', (jobId, row) => {
+        if (jobId !== id || row.status !== 'running') return;
+        off();
+        setImmediate(resolve);
+      });
+    });
     expect(await metricValue(r.metrics, 'sift_batch_queue_depth')).toBe(1);
     expect(await metricValue(r.metrics, 'sift_batch_targets_inflight')).toBe(1);
     await finished(r.runner, id);

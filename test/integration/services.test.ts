@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createServices, type Dialogs, type Services } from '../../src/main/services';
 import { dispatch } from '../../src/main/ipc/dispatch';
 import type { Envelope, EventName, Method, Res } from '../../src/shared/ipc/contract';
-import { isTerminal, type Job } from '../../src/shared/types';
+import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 
 let site: Site;
@@ -24,6 +24,8 @@ interface Rig {
   s: Services;
   dir: string;
   events: { event: EventName; payload: unknown; at: number }[];
+  /** Resolves when an emitted event (already sent or to come) satisfies pred. */
+  waitEvent(pred: (e: { event: EventName; payload: unknown }) => boolean): Promise<void>;
   call<M extends Method>(m: M, req?: unknown): Promise<Res<M>>;
   raw(m: string, req?: unknown): Promise<Envelope>;
 }
@@ -35,12 +37,21 @@ afterEach(async () => {
 function rig(opts: { dir?: string; dialogs?: Partial<Dialogs>; settings?: Record<string, unknown> } = {}): Rig {
   const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), 'sift-services-'));
   const events: Rig['events'] = [];
+  const waiters = new Set<{ pred: (e: { event: EventName; payload: unknown }) => boolean; resolve: () => void }>();
   const s = createServices({
     dbPath: path.join(dir, 'sift.db'),
     host: 'bridge',
     logFiles: [path.join(dir, 'sift.log')],
     settings: { allowHosts: ['127.0.0.1'], ...opts.settings },
-    emit: (event, payload) => events.push({ event, payload, at: Date.now() }),
+    emit: (event, payload) => {
+      const e = { event, payload, at: Date.now() };
+      events.push(e);
+      for (const w of waiters) {
+        if (!w.pred(e)) continue;
+        waiters.delete(w);
+        w.resolve();
+      }
+    },
     dialogs: {
       openFile: async () => null,
       chooseFolder: async () => null,
@@ -55,12 +66,26 @@ function rig(opts: { dir?: string; dialogs?: Partial<Dialogs>; settings?: Record
     dir,
     events,
     raw,
+    waitEvent: (pred) =>
+      events.some(pred) ? Promise.resolve() : new Promise<void>((resolve) => waiters.add({ pred, resolve })),
     async call(m, req) {
       const env = await raw(m, req);
       if (!env.ok) throw Object.assign(new Error(env.error.message), env.error);
       return env.value as never;
     },
   };
+}
+
+/** Resolves when the runner reports a row of job id that satisfies pred (an event, not a clock). */
+function rowEvent(r: Rig, id: string, pred: (row: TargetRow) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (r.s.store.targetRows(id).some(pred)) return resolve();
+    const off = r.s.runner.on('target', (jobId, row) => {
+      if (jobId !== id || !pred(row)) return;
+      off();
+      resolve();
+    });
+  });
 }
 
 function until(r: Rig, id: string): Promise<Job> {
@@ -127,7 +152,8 @@ describe('services over the contract', () => {
     const r = rig();
     const targets = Array.from({ length: 8 }, (_, i) => ({ url: `${site.base}/slow/${150 + i}` }));
     const { id } = await r.call('submit', { targets });
-    await new Promise((res) => setTimeout(res, 400));
+    // Mid-job: two targets stored, the third in flight.
+    await rowEvent(r, id, (t) => t.idx === 2 && t.status === 'running');
     expect(await r.raw('deleteJob', { id })).toMatchObject({ ok: false, error: { code: 'job_running', status: 409 } });
     expect(await r.call('cancelJob', { id })).toEqual({ cancelled: true });
     const job = await until(r, id);
@@ -153,7 +179,7 @@ describe('services over the contract', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart-'));
     const first = rig({ dir });
     const { id } = await first.call('submit', { targets: Array.from({ length: 6 }, (_, i) => ({ url: `${site.base}/slow/${200 + i}` })) });
-    await new Promise((res) => setTimeout(res, 500));
+    await rowEvent(first, id, (t) => t.idx === 1 && t.status === 'running');
     // A restart without a clean shutdown: drop the services as a crash would leave them.
     first.s.store.close();
     rigs.splice(rigs.indexOf(first.s), 1);
@@ -171,7 +197,7 @@ describe('services over the contract', () => {
     const first = rig({ dir });
     const targets = [{ url: `${site.base}/slow/1500` }, { url: `${site.base}/article/9` }];
     const { id } = await first.call('submit', { targets });
-    await new Promise((res) => setTimeout(res, 200));
+    await rowEvent(first, id, (t) => t.idx === 0 && t.status === 'running');
     first.s.store.close();
     rigs.splice(rigs.indexOf(first.s), 1);
     void first.s.close().catch(() => {});
@@ -191,7 +217,8 @@ describe('services over the contract', () => {
     const targets = Array.from({ length: 60 }, (_, i) => ({ url: `${site.base}/article/${i}` }));
     const { id } = await r.call('submit', { targets });
     const job = await until(r, id);
-    await new Promise((res) => setTimeout(res, 300));
+    // The batcher's last message for the job: its terminal status, sent after the rows.
+    await r.waitEvent((e) => e.event === 'jobChanged' && (e.payload as Job).id === id && isTerminal((e.payload as Job).status));
     const mine = r.events.filter((e) => (e.event === 'jobChanged' && (e.payload as Job).id === id) || (e.event === 'targetsChanged' && (e.payload as { jobId: string }).jobId === id));
     // Replaying the events gives exactly the stored rows and job.
     const rows = new Map<number, unknown>();
