@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // expect.poll waits for a state the code reaches by events; its 1 s default is a clock
+    // that a busy 2-core CI machine runs out of. Tests that need a tighter bound say so.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

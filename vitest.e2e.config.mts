@@ -10,5 +10,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     fileParallelism: false,
     pool: 'forks',
+    // expect.poll waits for a state the app reaches by events; its 1 s default is a clock
+    // that a busy 2-core CI machine runs out of. Tests that need a tighter bound say so.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

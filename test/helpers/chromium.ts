@@ -31,6 +31,9 @@ export async function openBridgedPage(browser: Browser, appUrl: string, wsUrl: s
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme });
   const code = await bridgeClientScript();
   await context.addInitScript({ content: `${code}\ninstallSiftBridge(${JSON.stringify(wsUrl)});` });
+  // Every action waits for its element (an event); on a busy 2-core CI machine that can
+  // take longer than Playwright's 30 s default without anything being wrong.
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
