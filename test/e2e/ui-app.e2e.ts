@@ -81,7 +81,7 @@ test('submit shows the new job; rows turn done and failed live; a failed row sho
   await page.getByTestId('paste-box').or(page.getByTestId('list-file')).first().waitFor();
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
-  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('partial');
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('partial');
   expect(await rowStatus(0)()).toBe('done');
   expect(await rowStatus(3)()).toBe('failed');
   expect(await page.locator('[data-testid="target-row"][data-idx="3"] [data-testid="row-error"]').textContent()).toMatch(/404|not found/i);
@@ -115,7 +115,7 @@ test('export through the UI writes the files and shows progress and the result',
   await page.getByTestId('export-format').selectOption('md');
   await page.getByTestId('export-include-failed').check();
   await page.getByTestId('export-start').click();
-  await expect.poll(text('export-result'), { timeout: 20_000 }).toMatch(/Wrote/);
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/Wrote/);
   expect(await text('export-result')()).toContain(app.exportDir);
   const files = readdirSync(app.exportDir, { recursive: true }) as string[];
   const manifest = files.find((f) => path.basename(f) === 'manifest.jsonl');
@@ -132,14 +132,14 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   await dropLinks(page, [`${site.url}/article/5`, ...[1, 2, 3, 4].map((i) => `${site.url}/slow/${i}?ms=1500`)]);
   await expect.poll(text('count-valid')).toBe('5');
   await page.getByTestId('submit').click();
-  await expect.poll(rowStatus(1), { timeout: 10_000 }).toBe('running');
+  await expect.poll(rowStatus(1), { timeout: 60_000 }).toBe('running');
   const id = await currentJobId();
   await page.keyboard.press('Escape');
-  await expect.poll(jobStatus, { timeout: 10_000 }).toBe('cancelled');
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('cancelled');
   await expect.poll(rowStatus(4)).toBe('pending');
   expect(await rowStatus(0)()).toBe('done');
   // The row in flight when the user cancelled says so: not an internal error, not a bug.
-  await expect.poll(rowStatus(1), { timeout: 10_000 }).toBe('failed');
+  await expect.poll(rowStatus(1), { timeout: 60_000 }).toBe('failed');
   const inFlight = page.locator('[data-testid="target-row"][data-idx="1"] [data-testid="row-error"]');
   expect(await inFlight.textContent()).toMatch(/cancelled/);
   expect(await inFlight.textContent()).not.toMatch(/internal|bug/i);
@@ -148,7 +148,7 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   await page.getByTestId('run-rest').click();
   await expect.poll(currentJobId).not.toBe(id);
   await expect.poll(async () => page.getByTestId('target-row').count()).toBeGreaterThanOrEqual(3);
-  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
 });
 
 test('a reload mid-job brings the job list, the open job and its rows back, still live', async () => {
@@ -156,13 +156,13 @@ test('a reload mid-job brings the job list, the open job and its rows back, stil
   await dropLinks(page, [`${site.url}/article/7`, ...[5, 6, 7].map((i) => `${site.url}/slow/${i}?ms=1200`)]);
   await expect.poll(text('count-valid')).toBe('4');
   await page.getByTestId('submit').click();
-  await expect.poll(rowStatus(0), { timeout: 10_000 }).toBe('done');
+  await expect.poll(rowStatus(0), { timeout: 60_000 }).toBe('done');
   const id = await currentJobId();
   await page.reload();
   await expect.poll(currentJobId).toBe(id);
   await expect.poll(rowStatus(0)).toBe('done');
   expect(await page.locator('[data-testid="job-item"]').count()).toBe(4);
-  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
   expect(await rowStatus(3)()).toBe('done');
 });
 
@@ -223,13 +223,13 @@ test('the typed errors reach the user as clear messages', async () => {
   // A bad jq in the list fails its row with the error and hint.
   await page.locator(`[data-testid="job-item"][data-job-id="${busyId}"]`).click();
   await page.keyboard.press('Escape');
-  await expect.poll(jobStatus, { timeout: 10_000 }).toBe('cancelled');
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('cancelled');
   await page.getByTestId('nav-new').click();
   await page.getByTestId('paste-box').fill(`${site.url}/data.json jq=".items[" `);
   await expect.poll(text('count-valid')).toBe('1');
   await page.getByTestId('submit').click();
   await expect.poll(currentJobId).not.toBe(busyId);
-  await expect.poll(rowStatus(0), { timeout: 10_000 }).toBe('failed');
+  await expect.poll(rowStatus(0), { timeout: 60_000 }).toBe('failed');
   expect(await page.getByTestId('row-error').textContent()).toMatch(/jq/i);
 });
 

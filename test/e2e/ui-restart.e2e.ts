@@ -44,7 +44,7 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   await dropLinks(page, [`${site.url}/article/1`, ...[1, 2, 3, 4, 5].map((i) => `${site.url}/slow/${i}?ms=1000`)]);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('6');
   await page.getByTestId('submit').click();
-  await expect.poll(rowStatus(page, 0), { timeout: 10_000 }).toBe('done');
+  await expect.poll(rowStatus(page, 0), { timeout: 60_000 }).toBe('done');
   await page.close();
   // The app quits mid-job: in-flight work is stored, the job stays "running" on disk.
   await first.close();
@@ -62,7 +62,7 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   const oldId = await again.getByTestId('job-view').getAttribute('data-job-id');
   await again.getByTestId('run-rest').click();
   await expect.poll(() => again.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(oldId);
-  await expect.poll(jobStatus(again), { timeout: 30_000 }).toBe('done');
+  await expect.poll(jobStatus(again), { timeout: 60_000 }).toBe('done');
   const rows = await again.getByTestId('target-row').count();
   expect(rows).toBeGreaterThanOrEqual(4);
   expect(rows).toBeLessThanOrEqual(5);
