@@ -61,7 +61,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
           Include failed targets{failedCount > 0 ? ` (${failedCount.toLocaleString()})` : ''} as files or sections
         </label>
-        <p className="muted" data-testid="export-listing-note">
+        <p className="muted listing-note" data-testid="export-listing-note">
           The manifest, the CSV summary and the JSONL file always list every target, with its error.
         </p>
         <label className="check">
