@@ -192,6 +192,32 @@ describe('services over the contract', () => {
     expect((await until(second, rest.id)).status).toBe('done');
   });
 
+  test('quitting the app during a download stores it "interrupted" after the grace; at the next start run the rest again takes it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-quit-'));
+    const first = rig({ dir });
+    const targets = [{ url: `${site.base}/article/1` }, { url: `${site.base}/slow/120000` }, { url: `${site.base}/article/3` }];
+    const { id } = await first.call('submit', { targets });
+    await rowEvent(first, id, (t) => t.idx === 1 && t.status === 'running');
+    rigs.splice(rigs.indexOf(first.s), 1);
+    await first.s.close({ graceMs: 0 });
+    const second = rig({ dir });
+    expect(second.s.store.getJob(id)).toMatchObject({ status: 'failed', error: 'restart', targetsDone: 2, targetsFailed: 1 });
+    const rows = second.s.store.targetRows(id);
+    expect(rows.map((t) => [t.status, t.error])).toEqual([
+      ['done', ''],
+      ['failed', 'interrupted'],
+      ['pending', ''],
+    ]);
+    expect(rows[1]!.hint).toMatch(/closing.*run the rest again/);
+    const logged = readFileSync(path.join(dir, 'sift.log'), 'utf8');
+    expect(logged).toMatch(/"level":30/);
+    expect(logged).not.toMatch(/"level":(50|"error")/);
+    const rest = await second.call('runRest', { id });
+    expect(rest.targets).toBe(2);
+    expect(second.s.store.targetRows(rest.id).map((t) => t.url)).toEqual([targets[1]!.url, targets[2]!.url]);
+    second.s.runner.cancel(rest.id);
+  });
+
   test('"run the rest again" of a job interrupted before any target finished starts a new job, not the dead one', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart0-'));
     const first = rig({ dir });
