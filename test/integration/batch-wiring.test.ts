@@ -139,6 +139,8 @@ describe('batchFetch error mapping and outcomes', () => {
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(2);
       const rows = r.store.targetRows(id);
       expect(rows[0]!.error).toMatch(/busy/);
+      // Each is stored with the status the site gave: a 429 stays a 429 (the CLI prints it so).
+      expect(rows.map((t) => t.errorStatus)).toEqual([503, 429]);
     } finally {
       await busySite.close();
     }
