@@ -130,12 +130,14 @@ describe('batchFetch error mapping and outcomes', () => {
       },
     });
     try {
-      const r = rig({ runner: { retryWaitMs: 30, retryForMs: 250 } });
+      // A window of 1.5 s: on a busy machine one fetch can take a few hundred ms, and the test
+      // needs at least one retry inside it, not a count that depends on the machine's speed.
+      const r = rig({ runner: { retryWaitMs: 30, retryForMs: 1500 } });
       const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${busySite.base}/busy` }, { url: `${busySite.base}/busy429` }]);
       const job = await finished(r.runner, id);
       expect(job.status).toBe('failed');
-      expect(busySite.hits.get('/busy')!).toBeGreaterThan(2);
-      expect(calls).toBeGreaterThan(2);
+      expect(busySite.hits.get('/busy')!).toBeGreaterThanOrEqual(2);
+      expect(calls).toBeGreaterThanOrEqual(2);
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(2);
       const rows = r.store.targetRows(id);
       expect(rows[0]!.error).toMatch(/busy/);
