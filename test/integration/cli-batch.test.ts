@@ -121,7 +121,7 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
     expect(job).toMatchObject({ id, status: 'cancelled' });
     expect(targets[2]).toMatchObject({ status: 'failed', error: 'cancelled' });
     expect(batchSummary(printed)).toEqual(asBatchLines(targets));
-  }, 120_000);
+  }, 300_000);
 
   test('sift cancel from another terminal during a download: --json equals sift status --json', async () => {
     const db = path.join(home, 'remote-json.db');
@@ -143,7 +143,7 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
     const [job, ...targets] = jsonLines(status.stdout);
     expect(job).toMatchObject({ id, status: 'cancelled' });
     expect(batchSummary(printed)).toEqual(asBatchLines(targets));
-  }, 120_000);
+  }, 300_000);
 
   test('Ctrl-C with --out: the export is written after the in-flight target is stored and lists it as cancelled', async () => {
     const db = path.join(home, 'ctrlc-out.db');
@@ -167,7 +167,7 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
       ['failed', 'cancelled'],
       ['pending', ''],
     ]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('sift batch', () => {
@@ -230,7 +230,7 @@ describe('sift batch', () => {
     expect(states.slice(0, finished).every((s) => s === 'done' || s === 'failed')).toBe(true);
     expect(states.slice(finished).every((s) => s === 'pending')).toBe(true);
     expect(states.slice(finished).length).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 
   test('kill -9 of sift batch, then sift status: the job failed with reason restart, finished targets intact', async () => {
     const db = path.join(home, 'kill.db');
@@ -252,7 +252,7 @@ describe('sift batch', () => {
     for (const idx of seen) expect(targets[idx]).toMatchObject({ status: 'done' });
     expect(targets.filter((t) => t.status === 'running')).toHaveLength(0);
     expect(targets.some((t) => t.status === 'pending')).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   test('sift cancel from another terminal cancels the running batch; other commands get a clear "in use" error', async () => {
     const db = path.join(home, 'remote.db');
@@ -276,7 +276,7 @@ describe('sift batch', () => {
     const after = await runSift(['cancel', id, '--db', db], { env });
     expect(after.code).toBe(1);
     expect(after.stderr).toMatch(/not running \(cancelled\)/);
-  }, 120_000);
+  }, 300_000);
 
   test('bad input: no valid URL, a missing file and a bad flag exit 2 with a clear message', async () => {
     const file = path.join(home, 'junk.txt');
@@ -293,7 +293,7 @@ describe('sift batch', () => {
     const d = await runSift(['batch', file, '--out', home, '--format', 'pdf'], { env });
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/pdf/);
-  }, 60_000);
+  }, 300_000);
 
   test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
@@ -312,5 +312,5 @@ describe('sift batch', () => {
     expect(readFileSync(logFile, 'utf8')).not.toContain('127.0.0.1');
     // The data folder's own log gets the same lines.
     expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
-  }, 60_000);
+  }, 300_000);
 });
