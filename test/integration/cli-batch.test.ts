@@ -29,6 +29,9 @@ beforeAll(async () => {
       hanging.add(res);
       hangArrived.get('remote')?.();
     },
+    '/hang/legacy': (_req, res) => {
+      hanging.add(res);
+    },
     '/hang/out': (_req, res) => {
       hanging.add(res);
       hangArrived.get('out')?.();
@@ -257,7 +260,9 @@ describe('sift batch', () => {
   test('sift cancel from another terminal cancels the running batch; other commands get a clear "in use" error', async () => {
     const db = path.join(home, 'remote.db');
     const file = path.join(home, 'slow3.txt');
-    writeFileSync(file, Array.from({ length: 30 }, (_, i) => `${site.base}/slow/${300 + i}`).join('\n'));
+    // The last target hangs until cancelled: however slow the machine, the batch is still
+    // running (and owns the database) when the other commands come.
+    writeFileSync(file, [...Array.from({ length: 29 }, (_, i) => `${site.base}/slow/${300 + i}`), `${site.base}/hang/legacy`].join('\n'));
     const child = startSift(['batch', file, '--db', db], { env });
     child.stdin!.end();
     const done = collect(child);
