@@ -3,6 +3,7 @@ import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { FetchError } from './errors';
+import { pruneArticle, type PruneElement } from './prune';
 
 export interface Article {
   title: string;
@@ -177,18 +178,26 @@ export function extractArticle(html: string, url: string): Article {
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
   let article: ReturnType<Readability['parse']> = null;
   try {
-    article = new Readability(document as unknown as Document, { keepClasses: false }).parse();
+    // Classes kept so the pruning pass can read them; it drops them afterwards.
+    article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
   } catch {
     article = null;
   }
   let content = article?.content ?? '';
+  let frag: Doc;
   if (!content || !(article?.textContent ?? '').trim()) {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
     content = fresh.body?.innerHTML ?? '';
+    frag = parseHTML(`<!doctype html><html><body>${content}</body></html>`).document;
+  } else {
+    frag = parseHTML(`<!doctype html><html><body>${content}</body></html>`).document;
+    if (frag.body) {
+      pruneArticle(frag.body as unknown as PruneElement);
+      content = frag.body.innerHTML;
+    }
   }
-  const { document: frag } = parseHTML(`<!doctype html><html><body>${content}</body></html>`);
   const title = (article?.title ?? '').trim() || docTitle;
   const body = markdownOf(content);
   const md = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
