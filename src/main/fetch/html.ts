@@ -176,28 +176,25 @@ export function extractArticle(html: string, url: string): Article {
   }
   const lang = document.documentElement?.getAttribute('lang') ?? '';
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
-  let article: ReturnType<Readability['parse']> = null;
+  type El = Doc['body'];
+  let article: ReturnType<Readability<El>['parse']> = null;
   try {
-    // Classes kept so the pruning pass can read them; it drops them afterwards.
-    article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
+    // The serializer hands back the article element itself, so the pruning pass works on it in
+    // place (no second parse of its HTML); classes are kept for the pass, which drops them.
+    article = new Readability<El>(document as unknown as Document, { keepClasses: true, serializer: (node) => node as unknown as El }).parse();
   } catch {
     article = null;
   }
-  let content = article?.content ?? '';
-  let frag: Doc;
-  if (!content || !(article?.textContent ?? '').trim()) {
+  let root = article?.content;
+  if (root && (article?.textContent ?? '').trim()) {
+    pruneArticle(root as unknown as PruneElement);
+  } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
-    content = fresh.body?.innerHTML ?? '';
-    frag = parseHTML(`<!doctype html><html><body>${content}</body></html>`).document;
-  } else {
-    frag = parseHTML(`<!doctype html><html><body>${content}</body></html>`).document;
-    if (frag.body) {
-      pruneArticle(frag.body as unknown as PruneElement);
-      content = frag.body.innerHTML;
-    }
+    root = fresh.body;
   }
+  const content = root?.innerHTML ?? '';
   const title = (article?.title ?? '').trim() || docTitle;
   const body = markdownOf(content);
   const md = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
@@ -205,7 +202,7 @@ export function extractArticle(html: string, url: string): Article {
     title,
     html: content.trim(),
     markdown: md,
-    text: textOf(frag.body ?? frag),
+    text: root ? textOf(root) : '',
     byline: (article?.byline ?? '').trim(),
     lang: article?.lang || lang,
     excerpt: (article?.excerpt ?? '').trim(),

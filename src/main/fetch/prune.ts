@@ -10,11 +10,10 @@ export interface PruneElement {
   tagName: string;
   textContent: string | null;
   parentElement: PruneElement | null;
-  children: ArrayLike<PruneElement>;
+  childNodes: ArrayLike<{ nodeType: number; textContent: string | null }>;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
-  querySelectorAll(selector: string): ArrayLike<PruneElement>;
   remove(): void;
 }
 
@@ -95,79 +94,76 @@ const PHRASE_MAX = 220;
 
 const norm = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
 
-function linkTextLength(el: PruneElement): number {
-  let n = 0;
-  for (const a of Array.from(el.querySelectorAll('a'))) n += norm(a.textContent).length;
-  return n;
-}
-
 const LINK_BLOCKS = new Set(['P', 'LI', 'UL', 'OL', 'DL', 'DIV', 'SECTION', 'TABLE', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE']);
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
 
+const textLength = (s: string | null): number => (s ?? '').replace(/\s+/g, ' ').length;
+
 /**
  * Removes from `root` (the article Readability returned, classes kept) what is not the
  * article's text, then drops the class attributes as Readability would have. `rules` limits
- * the pass to some rules (the fidelity bench measures each alone).
+ * the pass to some rules (the fidelity bench measures each alone). One walk: class, tag and
+ * role rules on the way down, link density and phrases on the way up from the lengths the
+ * children report, so no subtree is measured twice.
  */
 export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = PRUNE_RULES): void {
   const on = new Set(rules);
-  const total = norm(root.textContent).length;
   // A class word may mark the article's own container ("post has-share-buttons"): never drop
   // an element holding this share of the article's text.
-  const guard = total * 0.3;
-  const all = Array.from(root.querySelectorAll('*'));
-  const removed = new Set<PruneElement>();
-  const gone = (el: PruneElement): boolean => {
-    for (let e: PruneElement | null = el; e && e !== root; e = e.parentElement) if (removed.has(e)) return true;
+  const guard = norm(root.textContent).length * 0.3;
+  const small = (el: PruneElement): boolean => norm(el.textContent).length < guard;
+
+  /** Whether a rule read from the element itself (not its text) drops it. */
+  const dropOnEntry = (el: PruneElement, tag: string): boolean => {
+    if (on.has('tag') && DROP_TAGS.has(tag)) return true;
+    const role = el.getAttribute('role');
+    if (on.has('role') && role && DROP_ROLES.has(role.toLowerCase())) return true;
+    const words = wordsOf(el);
+    if (!words.length) return false;
+    if (on.has('hidden') && (el.getAttribute('class') ?? '').split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) return small(el);
+    if (on.has('caption') && words.some((w) => CAPTION_WORDS.has(w))) return true;
+    if (on.has('boilerplate') && (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS))) return small(el);
     return false;
   };
-  const drop = (el: PruneElement): void => {
-    removed.add(el);
-    el.remove();
-  };
-  for (const el of all) {
-    if (gone(el)) continue;
+
+  /** Prunes inside `el`, and `el` itself unless it is the root; returns its [text, link text] lengths after. */
+  const walk = (el: PruneElement, isRoot: boolean): [number, number] => {
     const tag = el.tagName.toUpperCase();
-    if (on.has('tag') && DROP_TAGS.has(tag)) {
-      drop(el);
-      continue;
+    if (!isRoot && dropOnEntry(el, tag)) {
+      el.remove();
+      return [0, 0];
     }
-    const role = (el.getAttribute('role') ?? '').toLowerCase();
-    if (on.has('role') && role && DROP_ROLES.has(role)) {
-      drop(el);
-      continue;
+    const cls = el.getAttribute('class');
+    if (cls !== null) {
+      const keep = cls.split(/\s+/).filter((c) => c === 'page');
+      if (keep.length) el.setAttribute('class', keep.join(' '));
+      else el.removeAttribute('class');
     }
-    const words = wordsOf(el);
-    if (!words.length) continue;
-    if (on.has('hidden') && (el.getAttribute('class') ?? '').split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) {
-      if (norm(el.textContent).length < guard) drop(el);
-      continue;
-    }
-    if (on.has('caption') && words.some((w) => CAPTION_WORDS.has(w))) {
-      drop(el);
-      continue;
-    }
-    if (on.has('boilerplate') && (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS))) {
-      if (norm(el.textContent).length < guard) drop(el);
-    }
-  }
-  if (on.has('linkDense') || on.has('phrase')) {
-    for (const el of Array.from(root.querySelectorAll('*'))) {
-      const tag = el.tagName.toUpperCase();
-      if (!LINK_BLOCKS.has(tag) || gone(el)) continue;
-      const text = norm(el.textContent);
-      if (!text) continue;
-      if (on.has('linkDense') && text.length < guard && linkTextLength(el) / text.length >= LINK_DENSITY) {
-        drop(el);
-        continue;
+    let text = 0;
+    let links = 0;
+    for (const child of Array.from(el.childNodes)) {
+      if (child.nodeType === 3) text += textLength(child.textContent);
+      else if (child.nodeType === 1) {
+        const [t, l] = walk(child as unknown as PruneElement, false);
+        text += t;
+        links += l;
       }
-      if (on.has('phrase') && text.length <= PHRASE_MAX && PHRASE.test(text)) drop(el);
     }
-  }
-  for (const el of Array.from(root.querySelectorAll('[class]'))) {
-    const keep = (el.getAttribute('class') ?? '').split(/\s+/).filter((c) => c === 'page');
-    if (keep.length) el.setAttribute('class', keep.join(' '));
-    else el.removeAttribute('class');
-  }
+    if (tag === 'A') links = text;
+    if (isRoot || !LINK_BLOCKS.has(tag) || text === 0) return [text, links];
+    if (on.has('linkDense') && text < guard && links / text >= LINK_DENSITY) {
+      el.remove();
+      return [0, 0];
+    }
+    if (on.has('phrase') && text <= PHRASE_MAX * 2) {
+      const t = norm(el.textContent);
+      if (t.length <= PHRASE_MAX && PHRASE.test(t)) {
+        el.remove();
+        return [0, 0];
+      }
+    }
+    return [text, links];
+  };
+  walk(root, true);
 }
