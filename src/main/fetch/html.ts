@@ -3,7 +3,7 @@ import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { FetchError } from './errors';
-import { pruneArticle, type PruneElement } from './prune';
+import { carryClasses, pruneArticle, type PruneElement } from './prune';
 
 export interface Article {
   title: string;
@@ -177,6 +177,7 @@ export function extractArticle(html: string, url: string): Article {
   const lang = document.documentElement?.getAttribute('lang') ?? '';
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
   type El = Doc['body'];
+  if (document.body) carryClasses(document.body as unknown as Parameters<typeof carryClasses>[0]);
   let article: ReturnType<Readability<El>['parse']> = null;
   try {
     // The serializer hands back the article element itself, so the pruning pass works on it in

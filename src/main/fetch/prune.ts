@@ -11,6 +11,7 @@ export interface PruneElement {
   textContent: string | null;
   parentElement: PruneElement | null;
   childNodes: ArrayLike<{ nodeType: number; textContent: string | null }>;
+  children: ArrayLike<PruneElement>;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
@@ -94,6 +95,31 @@ const PHRASE_MAX = 220;
 
 const norm = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
 
+/** Which class rule an element's class and id fall under, if any. */
+function classKind(el: PruneElement): 'hidden' | 'caption' | 'boilerplate' | undefined {
+  const words = wordsOf(el);
+  if (!words.length) return undefined;
+  if ((el.getAttribute('class') ?? '').split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) return 'hidden';
+  if (words.some((w) => CAPTION_WORDS.has(w))) return 'caption';
+  if (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS)) return 'boilerplate';
+  return undefined;
+}
+
+/**
+ * Readability replaces a <div> that holds a single <p> by the <p>, and the div's class goes
+ * with it ("<div class=newsletter><p>Get the tide tables in your inbox…</p></div>" comes out
+ * as a bare paragraph). Run on the page before Readability: copies the class of such a div
+ * onto its paragraph when the class is one the pruning pass acts on.
+ */
+export function carryClasses(body: PruneElement & { querySelectorAll(selector: string): ArrayLike<PruneElement> }): void {
+  for (const div of Array.from(body.querySelectorAll('div[class]'))) {
+    if (div.children.length !== 1) continue;
+    const p = div.children[0]!;
+    if (p.tagName.toUpperCase() !== 'P' || !classKind(div)) continue;
+    p.setAttribute('class', `${p.getAttribute('class') ?? ''} ${div.getAttribute('class') ?? ''}`.trim());
+  }
+}
+
 const LINK_BLOCKS = new Set(['P', 'LI', 'UL', 'OL', 'DL', 'DIV', 'SECTION', 'TABLE', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE']);
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
@@ -119,11 +145,11 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
     if (on.has('tag') && DROP_TAGS.has(tag)) return true;
     const role = el.getAttribute('role');
     if (on.has('role') && role && DROP_ROLES.has(role.toLowerCase())) return true;
-    const words = wordsOf(el);
-    if (!words.length) return false;
-    if (on.has('hidden') && (el.getAttribute('class') ?? '').split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) return small(el);
-    if (on.has('caption') && words.some((w) => CAPTION_WORDS.has(w))) return true;
-    if (on.has('boilerplate') && (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS))) return small(el);
+    const kind = classKind(el);
+    if (!kind) return false;
+    if (kind === 'hidden' && on.has('hidden')) return small(el);
+    if (kind === 'caption' && on.has('caption')) return true;
+    if (kind === 'boilerplate' && on.has('boilerplate')) return small(el);
     return false;
   };
 
