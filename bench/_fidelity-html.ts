@@ -172,12 +172,12 @@ const timed = (fn: () => string): [string, number] => {
 };
 
 /**
- * Runs both extractors on every page, ROUNDS times, alternating which goes first, and keeps
- * each page's fastest time per side: on a shared 2-core machine a load spike then hits one
- * page of one round, not one side's whole run.
+ * Runs both extractors on every page, at least 3 times and at least 40 page runs per side,
+ * alternating which goes first, and keeps each page's fastest time per side: on a shared
+ * 2-core machine a load spike then hits one page of one round, not one side's whole run.
  */
-const ROUNDS = 3;
 function runBoth(pages: Page[], sides: Extract[]): Run[] {
+  const ROUNDS = Math.max(3, Math.ceil(40 / pages.length));
   for (const p of pages.slice(0, 3)) for (const f of sides) f(p.html, p.url);
   const best = sides.map(() => pages.map(() => Infinity));
   const texts = sides.map(() => pages.map(() => ''));
