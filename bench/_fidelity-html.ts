@@ -5,8 +5,11 @@
  * of the corpus's evaluate.mjs), and against the expected output of Mozilla Readability's
  * test pages copied into test/fixtures/readability (the generality set: pages nobody tuned on).
  *
- * The baseline, measured in the same run, is v1's extraction: Readability on linkedom and the
- * text of what it returns, with no pruning of its own.
+ * FIDELITY_PAGES=1 prints each page before/after, FIDELITY_RULES=1 what each pruning rule is
+ * worth, FIDELITY_DUMP=dir writes predictions for the corpus's evaluate.mjs.
+ *
+ * The baseline, measured in the same run, is v1's extractArticle: Readability on linkedom and
+ * the text and markdown of what it returns, with no pruning of its own.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +20,7 @@ import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { decodeText, extractArticle, parseDocument, textOf } from '../src/main/fetch';
 import { MAX_ARTICLE_DEPTH, nestingDepth } from '../src/main/fetch/html';
+import { carryClasses, pruneArticle, PRUNE_RULES, type PruneElement, type PruneRule } from '../src/main/fetch/prune';
 
 // ---- the benchmark's metric (evaluate.mjs / evaluate.py of scrapinghub/article-extraction-benchmark)
 
@@ -231,11 +235,45 @@ function compare(title: string, pages: Page[]): void {
   }
 }
 
+/**
+ * FIDELITY_RULES=1: what each pruning rule is worth, each left out in turn (scores only;
+ * Readability runs once per page and each variant prunes a fresh copy of its article).
+ */
+function ablation(pages: Page[]): void {
+  const articles = pages.map((p) => {
+    const document = parseDocument(p.html, p.url);
+    if (document.body) carryClasses(document.body as unknown as Parameters<typeof carryClasses>[0]);
+    try {
+      return new Readability(document as unknown as Document, { keepClasses: true }).parse()?.content ?? '';
+    } catch {
+      return '';
+    }
+  });
+  const score = (rules: readonly PruneRule[]): Score =>
+    articleScore(
+      pages.map((p, i) => {
+        const { document } = parseHTML(`<!doctype html><html><body>${articles[i]}</body></html>`);
+        pruneArticle(document.body as unknown as PruneElement, rules);
+        return articleCounts(p.truth, textOf(document.body));
+      }),
+    );
+  process.stdout.write('  pruning rules, each left out in turn:\n');
+  const show = (label: string, s: Score): void => {
+    process.stdout.write(`    ${label.padEnd(20)} F1 ${f3(s.f1)}  precision ${f3(s.precision)}  recall ${f3(s.recall)}\n`);
+  };
+  show('none', score([]));
+  show('all', score(PRUNE_RULES));
+  for (const r of PRUNE_RULES) show(`all but ${r}`, score(PRUNE_RULES.filter((x) => x !== r)));
+}
+
 export async function runHtmlFidelity(): Promise<void> {
   process.stdout.write('HTML article text (mode=text) against the ground truth, 4-token shingle metric of the article extraction benchmark\n');
   const bench = benchmarkPages();
   if (typeof bench === 'string') process.stdout.write(`  skipped: ${bench}\n`);
-  else compare('article-extraction benchmark', bench);
+  else {
+    compare('article-extraction benchmark', bench);
+    if (process.env.FIDELITY_RULES) ablation(bench);
+  }
   const gen = readabilityPages();
   if (gen.length) compare('generality: Mozilla Readability test pages', gen);
   else process.stdout.write('  skipped generality set: test/fixtures/readability is missing\n');
