@@ -3,6 +3,7 @@ import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { FetchError } from './errors';
+import { carryClasses, pruneArticle, type PruneElement } from './prune';
 
 export interface Article {
   title: string;
@@ -175,20 +176,26 @@ export function extractArticle(html: string, url: string): Article {
   }
   const lang = document.documentElement?.getAttribute('lang') ?? '';
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
-  let article: ReturnType<Readability['parse']> = null;
+  type El = Doc['body'];
+  if (document.body) carryClasses(document.body as unknown as Parameters<typeof carryClasses>[0]);
+  let article: ReturnType<Readability<El>['parse']> = null;
   try {
-    article = new Readability(document as unknown as Document, { keepClasses: false }).parse();
+    // The serializer hands back the article element itself, so the pruning pass works on it in
+    // place (no second parse of its HTML); classes are kept for the pass, which drops them.
+    article = new Readability<El>(document as unknown as Document, { keepClasses: true, serializer: (node) => node as unknown as El }).parse();
   } catch {
     article = null;
   }
-  let content = article?.content ?? '';
-  if (!content || !(article?.textContent ?? '').trim()) {
+  let root = article?.content;
+  if (root && (article?.textContent ?? '').trim()) {
+    pruneArticle(root as unknown as PruneElement);
+  } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
-    content = fresh.body?.innerHTML ?? '';
+    root = fresh.body;
   }
-  const { document: frag } = parseHTML(`<!doctype html><html><body>${content}</body></html>`);
+  const content = root?.innerHTML ?? '';
   const title = (article?.title ?? '').trim() || docTitle;
   const body = markdownOf(content);
   const md = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
@@ -196,7 +203,7 @@ export function extractArticle(html: string, url: string): Article {
     title,
     html: content.trim(),
     markdown: md,
-    text: textOf(frag.body ?? frag),
+    text: root ? textOf(root) : '',
     byline: (article?.byline ?? '').trim(),
     lang: article?.lang || lang,
     excerpt: (article?.excerpt ?? '').trim(),

@@ -1,0 +1,195 @@
+/**
+ * A pruning pass over the article Readability found: what Readability keeps around the text
+ * that readers (and the article extraction benchmark's ground truth) do not count as the
+ * article. Each rule is general (tags, roles, class words, link density, short boilerplate
+ * phrases); none names a site.
+ */
+
+// linkedom's element, reduced to what the pass reads.
+export interface PruneElement {
+  tagName: string;
+  textContent: string | null;
+  parentElement: PruneElement | null;
+  childNodes: ArrayLike<{ nodeType: number; textContent: string | null }>;
+  children: ArrayLike<PruneElement>;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  remove(): void;
+}
+
+export type PruneRule = 'tag' | 'role' | 'hidden' | 'caption' | 'boilerplate' | 'linkDense' | 'phrase';
+export const PRUNE_RULES: readonly PruneRule[] = ['tag', 'role', 'hidden', 'caption', 'boilerplate', 'linkDense', 'phrase'];
+
+/** Elements that are never the article's text: captions, asides, navigation, forms. */
+const DROP_TAGS = new Set(['FIGCAPTION', 'ASIDE', 'NAV', 'FORM', 'BUTTON', 'DIALOG', 'SELECT', 'TEXTAREA', 'INPUT']);
+
+const DROP_ROLES = new Set(['navigation', 'complementary', 'contentinfo', 'banner', 'dialog', 'alertdialog', 'search', 'menu', 'menubar', 'toolbar']);
+
+/** The words of a class or id: split on punctuation and camelCase, lower-cased. */
+export function classWords(value: string): string[] {
+  return value
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Whole class names that hide an element from screen readers' sighted users or show it in
+ * print only. Whole names, not words: "field-label-hidden" hides a label, not its field.
+ */
+const HIDDEN_CLASSES = new Set([
+  'hidden', 'hide', 'is-hidden', 'u-hidden', 'invisible', 'd-none', 'sr-only', 'visually-hidden', 'visuallyhidden',
+  'screen-reader-text', 'screenreader-only', 'offscreen', 'print-only', 'print-header', 'print-footer', 'visible-print', 'show-for-print',
+]);
+
+const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'figcaption', 'attribution']);
+
+/** Class/id words of blocks that sit inside an article's container without being its text. */
+const BOILERPLATE_WORDS = new Set([
+  // share and follow widgets
+  'share', 'shares', 'sharing', 'sharebar', 'social', 'follow',
+  // newsletters, subscriptions, calls to action, paywall prompts
+  'newsletter', 'newsletters', 'subscribe', 'subscription', 'signup', 'cta', 'promo', 'promotion', 'paywall', 'membership',
+  // related and recommended reading
+  'related', 'recirc', 'recirculation', 'recommended', 'recommendations', 'recommend', 'readmore', 'trending', 'popular', 'outbrain', 'taboola', 'rail',
+  // comments
+  'comment', 'comments', 'disqus', 'respond',
+  // cookie and consent banners
+  'cookie', 'cookies', 'consent', 'gdpr',
+  // ads
+  'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertising', 'sponsor', 'sponsored', 'dfp',
+  // bylines, author boxes, datelines, tags, breadcrumbs, disclaimers
+  'byline', 'bio', 'author', 'authors', 'timestamp', 'dateline', 'breadcrumb', 'breadcrumbs', 'tags', 'disclaimer', 'copyright',
+]);
+const BOILERPLATE_PAIRS = [['read', 'more'], ['more', 'stories'], ['most', 'read'], ['see', 'also'], ['you', 'may'], ['about', 'author']];
+
+const hasPair = (words: string[], pairs: string[][]): boolean =>
+  pairs.some(([a, b]) => words.some((w, i) => w === a && words[i + 1] === b));
+
+function wordsOf(el: PruneElement): string[] {
+  const cls = el.getAttribute('class');
+  const id = el.getAttribute('id');
+  if (!cls && !id) return [];
+  return classWords(`${cls ?? ''} ${id ?? ''}`);
+}
+
+/**
+ * Short blocks that are calls to action or pointers elsewhere, in any site's words: "Related:",
+ * "READ MORE:", "Sign up for our newsletter", "This post may contain affiliate links".
+ */
+const PHRASE = new RegExp(
+  [
+    '^(related|read more|read next|see more|more|also read|read also|recommended|watch|listen|click here|advertisement)\\b\\s*[:|-]',
+    '^advertisement$',
+    '\\b(sign up|subscribe)\\b.{0,60}\\b(newsletter|inbox|updates|channel)',
+    '\\bnewsletter\\b.{0,40}\\b(sign up|subscribe)',
+    '\\b(follow us|share this|share on)\\b',
+    '\\baffiliate (links?|commission)',
+    '\\bthis (web)?site uses cookies\\b',
+  ].join('|'),
+  'i',
+);
+const PHRASE_MAX = 220;
+
+const norm = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
+
+/** Which class rule an element's class and id fall under, if any. */
+function classKind(el: PruneElement): 'hidden' | 'caption' | 'boilerplate' | undefined {
+  const words = wordsOf(el);
+  if (!words.length) return undefined;
+  if ((el.getAttribute('class') ?? '').split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) return 'hidden';
+  if (words.some((w) => CAPTION_WORDS.has(w))) return 'caption';
+  if (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS)) return 'boilerplate';
+  return undefined;
+}
+
+/**
+ * Readability replaces a <div> that holds a single <p> by the <p>, and the div's class goes
+ * with it ("<div class=newsletter><p>Get the tide tables in your inbox…</p></div>" comes out
+ * as a bare paragraph). Run on the page before Readability: copies the class of such a div
+ * onto its paragraph when the class is one the pruning pass acts on.
+ */
+export function carryClasses(body: PruneElement & { querySelectorAll(selector: string): ArrayLike<PruneElement> }): void {
+  for (const div of Array.from(body.querySelectorAll('div[class]'))) {
+    if (div.children.length !== 1) continue;
+    const p = div.children[0]!;
+    if (p.tagName.toUpperCase() !== 'P' || !classKind(div)) continue;
+    p.setAttribute('class', `${p.getAttribute('class') ?? ''} ${div.getAttribute('class') ?? ''}`.trim());
+  }
+}
+
+const LINK_BLOCKS = new Set(['P', 'LI', 'UL', 'OL', 'DL', 'DIV', 'SECTION', 'TABLE', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE']);
+/** Share of a block's text in links above which it is a list of links, not prose. */
+const LINK_DENSITY = 0.8;
+
+const textLength = (s: string | null): number => (s ?? '').replace(/\s+/g, ' ').length;
+
+/**
+ * Removes from `root` (the article Readability returned, classes kept) what is not the
+ * article's text, then drops the class attributes as Readability would have. `rules` limits
+ * the pass to some rules (the fidelity bench measures each alone). One walk: class, tag and
+ * role rules on the way down, link density and phrases on the way up from the lengths the
+ * children report, so no subtree is measured twice.
+ */
+export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = PRUNE_RULES): void {
+  const on = new Set(rules);
+  // A class word may mark the article's own container ("post has-share-buttons"): never drop
+  // an element holding this share of the article's text.
+  const guard = norm(root.textContent).length * 0.3;
+  const small = (el: PruneElement): boolean => norm(el.textContent).length < guard;
+
+  /** Whether a rule read from the element itself (not its text) drops it. */
+  const dropOnEntry = (el: PruneElement, tag: string): boolean => {
+    if (on.has('tag') && DROP_TAGS.has(tag)) return true;
+    const role = el.getAttribute('role');
+    if (on.has('role') && role && DROP_ROLES.has(role.toLowerCase())) return true;
+    const kind = classKind(el);
+    if (!kind) return false;
+    if (kind === 'hidden' && on.has('hidden')) return small(el);
+    if (kind === 'caption' && on.has('caption')) return true;
+    if (kind === 'boilerplate' && on.has('boilerplate')) return small(el);
+    return false;
+  };
+
+  /** Prunes inside `el`, and `el` itself unless it is the root; returns its [text, link text] lengths after. */
+  const walk = (el: PruneElement, isRoot: boolean): [number, number] => {
+    const tag = el.tagName.toUpperCase();
+    if (!isRoot && dropOnEntry(el, tag)) {
+      el.remove();
+      return [0, 0];
+    }
+    const cls = el.getAttribute('class');
+    if (cls !== null) {
+      const keep = cls.split(/\s+/).filter((c) => c === 'page');
+      if (keep.length) el.setAttribute('class', keep.join(' '));
+      else el.removeAttribute('class');
+    }
+    let text = 0;
+    let links = 0;
+    for (const child of Array.from(el.childNodes)) {
+      if (child.nodeType === 3) text += textLength(child.textContent);
+      else if (child.nodeType === 1) {
+        const [t, l] = walk(child as unknown as PruneElement, false);
+        text += t;
+        links += l;
+      }
+    }
+    if (tag === 'A') links = text;
+    if (isRoot || !LINK_BLOCKS.has(tag) || text === 0) return [text, links];
+    if (on.has('linkDense') && text < guard && links / text >= LINK_DENSITY) {
+      el.remove();
+      return [0, 0];
+    }
+    if (on.has('phrase') && text <= PHRASE_MAX * 2) {
+      const t = norm(el.textContent);
+      if (t.length <= PHRASE_MAX && PHRASE.test(t)) {
+        el.remove();
+        return [0, 0];
+      }
+    }
+    return [text, links];
+  };
+  walk(root, true);
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/main/fetch';
+import { classWords } from '../../src/main/fetch/prune';
+
+// One rule per fixture: an article long enough for Readability to take its container, with
+// one block inside that container that is not the article's text.
+const PROSE = [
+  'The estuary fills twice a day, and the pilots who bring ships up the channel read the water as much as the charts, because the sandbanks move with every winter storm.',
+  'At low water the banks show as pale ribs under the surface; at high water nothing shows at all, and a vessel drawing nine metres has a margin of less than one.',
+  'The harbour master publishes the soundings each week, but the older pilots still keep their own notebooks, filled with bearings taken on church towers and chimneys.',
+  'When the spring tides come in September the current through the narrows runs at four knots, and even the tugs wait for slack water before they turn a ship.',
+  'None of this appears on the tourist maps, which show the river as a calm blue ribbon between two towns that have argued over the ferry for two hundred years.',
+];
+const prose = PROSE.map((p) => `<p>${p}</p>`);
+
+function page(inside: string, at = 2): string {
+  const body = [...prose];
+  body.splice(at, 0, inside);
+  return `<!doctype html><html lang="en"><head><title>Reading the estuary</title></head><body>
+<header><a href="/">The Harbour Times</a></header>
+<main><article class="story"><h1>Reading the estuary</h1>${body.join('\n')}</article></main>
+<footer><p>© The Harbour Times</p></footer></body></html>`;
+}
+
+const text = (html: string): string => extractArticle(html, 'https://news.example/estuary').text;
+const keepsProse = (t: string): void => {
+  for (const p of PROSE) expect(t).toContain(p);
+};
+
+describe('the article pruning pass', () => {
+  it('keeps a link-dense block out of the article', () => {
+    const related = `<div><a href="/a">Ferry fares rise again this spring</a> <a href="/b">Dredging plan delayed to next year</a> <a href="/c">Lighthouse keepers remember the great gale</a> <a href="/d">Harbour wall repairs finished early</a></div>`;
+    const t = text(page(related));
+    keepsProse(t);
+    expect(t).not.toContain('Ferry fares');
+    expect(t).not.toContain('Dredging plan');
+  });
+
+  it('keeps a paragraph that merely holds a link', () => {
+    const p = '<p>The soundings are published weekly by <a href="/hm">the harbour master</a>, whose office keeps records back to 1850 for anyone who asks at the desk.</p>';
+    const t = text(page(p));
+    keepsProse(t);
+    expect(t).toContain('whose office keeps records back to 1850');
+  });
+
+  it('drops figure captions and photo credits', () => {
+    const fig = '<figure><img src="/img/banks.jpg" alt=""><figcaption>The sandbanks at low water, seen from the ferry.</figcaption></figure><p class="photo-credit">Photo: Anna Pilot for the Harbour Times</p>';
+    const t = text(page(fig));
+    keepsProse(t);
+    expect(t).not.toContain('sandbanks at low water, seen');
+    expect(t).not.toContain('Photo: Anna Pilot');
+  });
+
+  it('drops share and newsletter widgets by their class words', () => {
+    const share = '<div class="social-share-bar"><span>Share this article on the networks you use</span></div>';
+    const news = '<div class="newsletterSignup"><p>Get the tide tables in your inbox every Friday morning, free of charge.</p></div>';
+    const t = text(page(share + news));
+    keepsProse(t);
+    expect(t).not.toContain('networks you use');
+    expect(t).not.toContain('tide tables in your inbox');
+  });
+
+  it('drops a comment section and an author box', () => {
+    const comments = '<section id="comments"><h3>Readers respond</h3><p>Great piece, my grandfather was a pilot on this river for thirty years and said the same.</p></section>';
+    const bio = '<div class="author-bio"><p>Jo Tide writes about rivers and the people who work on them for the Harbour Times.</p></div>';
+    const t = text(page(comments + bio, 5));
+    keepsProse(t);
+    expect(t).not.toContain('grandfather was a pilot');
+    expect(t).not.toContain('writes about rivers');
+  });
+
+  it('drops "read more" pointers and cookie notices by their words', () => {
+    const more = '<p><strong>READ MORE:</strong> Why the ferry still runs on the old timetable</p>';
+    const cookies = '<p>This website uses cookies to improve your experience. Accept or manage them in settings.</p>';
+    const t = text(page(more + cookies));
+    keepsProse(t);
+    expect(t).not.toContain('old timetable');
+    expect(t).not.toContain('uses cookies');
+  });
+
+  it('drops asides, navigation roles and print-only copies', () => {
+    const aside = '<aside><p>Most read this week: the lighthouse auction and the new ferry timetable.</p></aside>';
+    const nav = '<div role="navigation"><p>Home / Rivers / Estuaries / This story in the archive</p></div>';
+    const print = '<div class="print-header">https://news.example/estuary printed edition header</div>';
+    const t = text(page(aside + nav + print));
+    keepsProse(t);
+    expect(t).not.toContain('lighthouse auction');
+    expect(t).not.toContain('Estuaries / This story');
+    expect(t).not.toContain('printed edition header');
+  });
+
+  it('never drops the container that holds the article, whatever its class words say', () => {
+    const html = page('').replace('<article class="story">', '<article class="story has-share-buttons field-label-hidden">');
+    keepsProse(text(html));
+  });
+
+  it('takes the classes off the article it returns', () => {
+    const a = extractArticle(page('<p class="lede">Pilots have read this river for three centuries, and they still disagree about it.</p>'), 'https://news.example/estuary');
+    expect(a.html).toContain('Pilots have read this river');
+    expect(a.html).not.toMatch(/class="(?!page")/);
+  });
+
+  it('reads class words across camelCase and punctuation', () => {
+    expect(classWords('newsletterSignup social-share_bar')).toEqual(['newsletter', 'signup', 'social', 'share', 'bar']);
+  });
+});
