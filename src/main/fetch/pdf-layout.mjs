@@ -26,9 +26,12 @@ const SEGMENT_GAP_EM = 1.0;
 const GUTTER_EM = 0.9;
 /** A multi-column run has at least this many bands (lines); fewer is a table row or an aside. */
 const MIN_RUN_BANDS = 3;
-/** A text column is at least this many ems wide, and this share of the run's width. */
-const MIN_COLUMN_EM = 8;
-const MIN_COLUMN_SHARE = 0.18;
+/**
+ * A column is at least this many ems wide. Narrow columns of a table are read one after
+ * the other too, as pdftotext reads them; measured on the corpus (bench fidelity), wider
+ * minimums read tables and listings row by row and agree less.
+ */
+const MIN_COLUMN_EM = 2;
 /** Columns inside columns are looked for this deep, no deeper. */
 const MAX_DEPTH = 3;
 
@@ -150,8 +153,21 @@ function gutters(segs, min) {
   return out;
 }
 
-function hasGutter(segs, min) {
-  return gutters(segs, min).length > 0;
+/** The x ranges covered by the segments, merged, sorted: `cov` (already merged) plus the new segments. */
+function cover(cov, segs) {
+  const iv = cov.concat(segs.map((s) => [s.x0, s.x1])).sort((p, q) => p[0] - q[0]);
+  const out = [iv[0].slice()];
+  for (let i = 1; i < iv.length; i++) {
+    const last = out[out.length - 1];
+    if (iv[i][0] <= last[1]) last[1] = Math.max(last[1], iv[i][1]);
+    else out.push(iv[i].slice());
+  }
+  return out;
+}
+
+function hasGap(cov, min) {
+  for (let i = 1; i < cov.length; i++) if (cov[i][0] - cov[i - 1][1] >= min) return true;
+  return false;
 }
 
 function median(xs) {
@@ -161,12 +177,11 @@ function median(xs) {
 
 /**
  * The segments of a run split at its gutters, or null when no split leaves real columns:
- * each column holds at least MIN_RUN_BANDS lines and is wider than a table's number
- * column. A column too thin or too short is merged with its neighbour.
+ * each column holds at least MIN_RUN_BANDS lines and is MIN_COLUMN_EM wide. A column too
+ * thin or too short is merged with its neighbour.
  */
 function columnsOf(segs, cuts, em) {
   cuts = [...cuts];
-  const width = Math.max(...segs.map((s) => s.x1)) - Math.min(...segs.map((s) => s.x0));
   for (;;) {
     if (cuts.length === 0) return null;
     const cols = Array.from({ length: cuts.length + 1 }, () => []);
@@ -175,9 +190,9 @@ function columnsOf(segs, cuts, em) {
       while (k < cuts.length && s.x0 >= cuts[k][1] - 0.01) k++;
       cols[k].push(s);
     }
-    const bad = cols.findIndex((c) => {
+    let bad = cols.findIndex((c) => {
       const w = Math.max(...c.map((s) => s.x1)) - Math.min(...c.map((s) => s.x0));
-      return bandsOf(c).length < MIN_RUN_BANDS || w < Math.max(MIN_COLUMN_EM * em, MIN_COLUMN_SHARE * width);
+      return new Set(c.map((s) => Math.round(s.y / em))).size < MIN_RUN_BANDS || w < MIN_COLUMN_EM * em;
     });
     if (bad < 0) return cols;
     cuts.splice(bad < cuts.length ? bad : bad - 1, 1);
@@ -219,13 +234,14 @@ function layout(segs, ctx, depth) {
   while (i < bands.length) {
     let j = i;
     if (depth < MAX_DEPTH) {
-      let union = [...bands[i].segs];
+      let cov = cover([], bands[i].segs);
       while (j + 1 < bands.length) {
-        const next = union.concat(bands[j + 1].segs);
-        if (!hasGutter(next, min)) break;
-        union = next;
+        const next = cover(cov, bands[j + 1].segs);
+        if (!hasGap(next, min)) break;
+        cov = next;
         j++;
       }
+      const union = bands.slice(i, j + 1).flatMap((b) => b.segs);
       const columns = j - i + 1 >= MIN_RUN_BANDS ? columnsOf(union, gutters(union, min), ctx.em) : null;
       if (columns) {
         flush();

@@ -28,12 +28,18 @@ function open(key, data) {
     cached = { key, doc: pdfjs.getDocument({ data, ...DOC_OPTIONS }).promise, timer: undefined };
     cached.doc.catch(() => {});
   }
+  return cached.doc;
+}
+
+/** Between requests only: a document in use is never destroyed under its reader. */
+function keepForAWhile() {
   const mine = cached;
+  if (!mine) return;
+  clearTimeout(mine.timer);
   mine.timer = setTimeout(() => {
     if (cached === mine) release();
   }, KEEP_MS);
   mine.timer.unref?.();
-  return mine.doc;
 }
 
 function release() {
@@ -102,5 +108,6 @@ parentPort.on('message', async (msg) => {
   } catch (err) {
     reply = { error: { kind: 'malformed', message: String((err && err.message) || err) } };
   }
+  keepForAWhile();
   parentPort.postMessage({ id: msg.id, ...reply });
 });
