@@ -50,19 +50,21 @@ export function dehyphenate(text: string, vocab: Vocabulary): { text: string; jo
 /** Lines at the top and bottom of a page where running heads, feet and page numbers sit. */
 const EDGE_LINES = 3;
 
-/** A line's shape with its numbers masked, so "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18" match. */
+/** Running heads and feet are short; a longer line must repeat word for word to count. */
+const SHORT_LINE_WORDS = 6;
+
+/**
+ * A line's key for finding repeats: a short line's shape with its numbers masked, so
+ * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18" match; a longer line as it is.
+ */
 export function lineKey(line: string): string {
-  return line
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\d+/g, '#')
-    .replace(/\b[ivxlcdm]+\b/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const plain = line.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (plain.split(' ').length > SHORT_LINE_WORDS) return plain;
+  return plain.replace(/\d+/g, '#').replace(/\b[ivxlcdm]+\b/g, '#');
 }
 
 /**
- * Drops furniture from page texts: a line (numbers masked) that stands among the first or
+ * Drops furniture from page texts: a line (see lineKey) that stands among the first or
  * last lines of at least three pages, or that appears on most pages anywhere (a printer's
  * mark, a margin line number). Only documents of three pages or more have any. Returns the
  * pages and how many lines were dropped.
