@@ -8,7 +8,7 @@ import { makePdf, type Placed } from '../helpers/fetch-pdf';
 
 const fetcher = createFetcher();
 afterAll(() => fetcher.close());
-const extract = (pdf: Buffer, mode = 'text') => fetcher.extractBuffer(pdf, 'application/pdf', { mode });
+const extract = (pdf: Buffer, mode: 'text' | 'raw' = 'text') => fetcher.extractBuffer(pdf, 'application/pdf', { mode });
 const pdfMeta = (meta: Record<string, unknown> | undefined) => (meta?.pdf ?? {}) as Record<string, unknown>;
 
 /** A text item as pdf.js gives it: a string at (x, y) in a 10-point font. */
