@@ -5,7 +5,7 @@
  */
 import { execFileSync, execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 // @ts-expect-error -- jsdom is a dev dependency without @types here; only its constructor is used.
@@ -13,7 +13,11 @@ import * as jsdom from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
-import { extractArticle, PdfPool } from '../src/main/fetch';
+import { readFileSync, existsSync } from 'node:fs';
+import { createFetcher, extractArticle, PdfPool } from '../src/main/fetch';
+import { pageText } from '../src/main/fetch/pdf-layout.mjs';
+import { dehyphenate, dropFurniture, vocabulary } from '../src/main/fetch/pdf-text';
+import { shingleF1 } from './_fidelity-pdf';
 import { makePdf } from '../test/helpers/fetch-pdf';
 
 const WORDS = 'tide harbour moon current vessel keel sail anchor river delta estuary channel pilot chart depth sounding gale swell reef lighthouse'.split(' ');
@@ -134,7 +138,92 @@ async function pdf(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** The 300+ page book of the shared corpus (Free Culture, 352 pages). */
+const BOOK = ['../../../shared/corpora/pdfs/freeculture.pdf', '/work/shared/corpora/pdfs/freeculture.pdf'].map((p) => path.resolve(__dirname, p)).find((p) => existsSync(p));
+
+const ms = (t: bigint): number => Number(process.hrtime.bigint() - t) / 1e6;
+
+/**
+ * A real 352-page book: Sift's whole path (the pool with 1 and with 2 workers, pages spread
+ * over them) and each step of it on this thread, against pdftotext on the same file, in one run.
+ */
+async function book(): Promise<void> {
+  if (!BOOK) {
+    process.stdout.write('book: shared/corpora/pdfs/freeculture.pdf not found; skipped\n');
+    return;
+  }
+  const data = readFileSync(BOOK);
+  const run = promisify(execFile);
+  const pdftotext = async (): Promise<[string, number]> => {
+    const t = process.hrtime.bigint();
+    const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', BOOK, '-'], { maxBuffer: 256 * 1024 * 1024 });
+    return [stdout, ms(t)];
+  };
+  try {
+    await pdftotext();
+  } catch {
+    process.stdout.write('book: pdftotext not installed (apt-get install -y poppler-utils); skipped\n');
+    return;
+  }
+  // Each step on this thread, as the worker runs it.
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const steps = { open: 0, text: 0, layout: 0, clean: 0 };
+  let t = process.hrtime.bigint();
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+  steps.open = ms(t);
+  const texts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    t = process.hrtime.bigint();
+    const page = await doc.getPage(n);
+    const content = await page.getTextContent({ disableNormalization: true, includeMarkedContent: false });
+    steps.text += ms(t);
+    t = process.hrtime.bigint();
+    texts.push(pageText(content as Parameters<typeof pageText>[0]).text);
+    steps.layout += ms(t);
+    page.cleanup();
+  }
+  await doc.destroy();
+  t = process.hrtime.bigint();
+  const { pages } = dropFurniture(texts);
+  const vocab = vocabulary(pages);
+  pages.map((p) => dehyphenate(p, vocab).text);
+  steps.clean = ms(t);
+
+  // The whole path through the pool (sift extract's), warm workers. The three contenders
+  // take turns, three rounds, best of each kept: on a shared machine the load moves.
+  const fetchers = [createFetcher({ maxPdfPages: 1000 }, { pdfWorkers: 1 }), createFetcher({ maxPdfPages: 1000 }, { pdfWorkers: 2 })];
+  for (const f of fetchers) await f.extractBuffer(makePdf({ pages: [['warm up']] }), 'application/pdf', { mode: 'text' });
+  const best = [Infinity, Infinity, Infinity];
+  const out = ['', '', ''];
+  for (let round = 0; round < 3; round++) {
+    for (let k = 0; k < 3; k++) {
+      const t0 = process.hrtime.bigint();
+      const f = fetchers[k - 1];
+      out[k] = f ? (await f.extractBuffer(data, 'application/pdf', { mode: 'text' })).content : (await pdftotext())[0];
+      best[k] = Math.min(best[k] as number, ms(t0));
+    }
+  }
+  await Promise.all(fetchers.map((f) => f.close()));
+  const [ref, one, two] = out as [string, string, string];
+  const [base, tOne, tTwo] = best as [number, number, number];
+  const refPages = dropFurniture(ref.split('\f')).pages.join('\n\n');
+  const row = (name: string, v: number): string => `  ${name.padEnd(38)} ${v.toFixed(0).padStart(6)} ms  ${(v / doc.numPages).toFixed(2).padStart(6)} ms/page  ${(base / v).toFixed(2)}x pdftotext's speed\n`;
+  process.stdout.write(
+    `pdf book, ${path.basename(BOOK)} (${doc.numPages} pages, ${(data.length / 1048576).toFixed(1)} MiB), best of 3 interleaved runs, load average ${loadavg()[0]?.toFixed(1)}:\n` +
+      row('pdftotext (baseline)', base) +
+      row('sift, pool of 1 worker', tOne) +
+      row('sift, pool of 2 workers (pages spread)', tTwo) +
+      '  steps on one thread:\n' +
+      row('  parse the document', steps.open) +
+      row('  pdf.js text content (all pages)', steps.text) +
+      row('  reading order (pdf-layout)', steps.layout) +
+      row('  furniture + hyphens (pdf-text)', steps.clean) +
+      `  text of 2 workers = text of 1 worker: ${one === two ? 'yes' : 'NO'}; agreement with pdftotext (shingle F1, fidelity bench's normalisation): ${shingleF1(two, refPages).f1.toFixed(3)}\n`,
+  );
+}
+
 export default async function (): Promise<void> {
   await html();
   await pdf();
+  await book();
 }

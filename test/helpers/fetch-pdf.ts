@@ -3,8 +3,18 @@
  * page (Helvetica, WinAnsi), a correct xref table, an optional Title, or a Standard-security
  * /Encrypt dictionary whose empty user password does not match (so readers ask for one).
  */
+/** A run of text at a position (points from the bottom left of a US-letter page). */
+export interface Placed {
+  x: number;
+  y: number;
+  text: string;
+  size?: number;
+}
+
 export interface PdfSpec {
   pages: string[][];
+  /** Pages whose runs are placed one by one, in this order in the content stream (instead of `pages`). */
+  placed?: Placed[][];
   title?: string;
   encrypted?: boolean;
   /** Pages with no text at all, as a scanned document has (an image-only page). */
@@ -23,10 +33,12 @@ export function makePdf(spec: PdfSpec): Buffer {
   const pagesId = add('');
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const kids: number[] = [];
-  for (const lines of spec.pages) {
-    const ops = spec.noText
-      ? '0.9 g 72 72 400 600 re f'
-      : ['BT', '/F1 12 Tf', '16 TL', '72 740 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}(${esc(l)}) Tj`), 'ET'].join('\n');
+  const bodies = spec.placed
+    ? spec.placed.map((runs) => runs.map((r) => `BT /F1 ${r.size ?? 10} Tf 1 0 0 1 ${r.x} ${r.y} Tm (${esc(r.text)}) Tj ET`).join('\n'))
+    : spec.pages.map((lines) =>
+        spec.noText ? '0.9 g 72 72 400 600 re f' : ['BT', '/F1 12 Tf', '16 TL', '72 740 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}(${esc(l)}) Tj`), 'ET'].join('\n'),
+      );
+  for (const ops of bodies) {
     const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
   }

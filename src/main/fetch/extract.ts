@@ -4,7 +4,8 @@ import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import { extractArticle, extractLinks, extractMeta } from './html';
 import { parsePages } from './pages';
-import type { PdfPool } from './pdf-pool';
+import type { PdfPool, PdfText } from './pdf-pool';
+import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
 import { classify, mediaType, sniffBody, type Kind } from './sniff';
 
@@ -118,6 +119,31 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   }
 }
 
+/** What the worker did to put the pages in reading order (meta.pdf). */
+function layoutMeta(r: PdfText): Record<string, unknown> {
+  const bidiLines = r.pages.reduce((a, p) => a + p.bidiLines, 0);
+  return { bidi: bidiLines > 0, bidi_lines: bidiLines, columns: r.pages.reduce((a, p) => Math.max(a, p.columns), 1), multi_column_pages: r.pages.filter((p) => p.columns > 1).length };
+}
+
+/**
+ * The page texts for reading (text, markdown, html): furniture dropped (repeated headers,
+ * footers, page numbers, printer marks), then words broken at line ends joined. mode raw skips both.
+ */
+function readable(r: PdfText, meta: Record<string, unknown>): string[] {
+  const { pages, removed } = dropFurniture(r.pages.map((p) => p.text));
+  const vocab = vocabulary(pages);
+  let joined = 0;
+  let kept = 0;
+  const out = pages.map((t) => {
+    const d = dehyphenate(t, vocab);
+    joined += d.joined;
+    kept += d.kept;
+    return d.text;
+  });
+  meta.pdf = { dehyphenated: joined, compound_hyphens_kept: kept, furniture_removed: removed };
+  return out;
+}
+
 const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
@@ -141,16 +167,18 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
     meta.text_layer = false;
     meta.hint = 'This PDF has no text layer (scanned pages are images); run it through OCR first.';
   }
-  const texts = r.pages.map((p) => p.text);
+  const texts = mode === 'raw' || mode === 'links' || mode === 'meta' ? r.pages.map((p) => p.text) : readable(r, meta);
+  if (mode !== 'meta') meta.pdf = { ...layoutMeta(r), ...((meta.pdf as object | undefined) ?? {}) };
   switch (mode) {
     case 'html':
-      return r.pages.map((p) => `<section data-page="${p.n}"><pre>${escapeHtml(p.text)}</pre></section>`).join('\n');
+      return r.pages.map((p, i) => `<section data-page="${p.n}"><pre>${escapeHtml(texts[i] ?? '')}</pre></section>`).join('\n');
     case 'links':
       return linksIn(texts.join('\n'));
     case 'meta':
       return JSON.stringify({ title: r.info.title ?? '', author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
     default:
       // Pages are separated by a blank line; grep and question see one text, like pdftotext's.
+      // mode raw keeps every line as laid out: furniture and line-end hyphens included.
       return texts.join('\n\n').trim();
   }
 }

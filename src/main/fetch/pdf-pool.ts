@@ -4,9 +4,18 @@ import { WorkerCrash, WorkerSlot, workerScript } from './worker-slot';
 
 export type PageRanges = [number, number][];
 
+export interface PdfPage {
+  n: number;
+  text: string;
+  /** The most columns read side by side on this page (1: one column). */
+  columns: number;
+  /** Lines with right-to-left letters put in logical order by the bidi algorithm. */
+  bidiLines: number;
+}
+
 export interface PdfText {
   pagesTotal: number;
-  pages: { n: number; text: string }[];
+  pages: PdfPage[];
   info: { title?: string; author?: string };
   /** Set instead of pages when the selection (or the whole document) is over the page limit. */
   tooLong?: boolean;
@@ -18,6 +27,10 @@ interface Waiter {
   reject: (e: unknown) => void;
 }
 
+type WorkerError = { error?: { kind: string; message: string } };
+type OpenReply = WorkerError & { pagesTotal: number; tooLong?: boolean; wanted?: number[]; pages?: PdfPage[]; info?: PdfText['info'] };
+type PagesReply = WorkerError & { pages?: PdfPage[] };
+
 interface Job {
   key: string;
   /** The slot the job counts against: a waiter's caller, handed on when that waiter leaves. */
@@ -26,6 +39,15 @@ interface Job {
   waiters: Set<Waiter>;
   ac: AbortController;
   running: boolean;
+  done: boolean;
+  /** After the worker that opened the document answered: what is known so far. */
+  opened?: { pagesTotal: number; info: PdfText['info']; wanted: number[] };
+  /** Page texts as they come in, from any worker. */
+  pages: Map<number, PdfPage>;
+  /** Page numbers not yet handed to a worker, in chunks. */
+  chunks: number[][];
+  /** Workers busy on this job (the opener and chunk helpers). */
+  busy: number;
 }
 
 export interface PdfPoolStats {
@@ -35,7 +57,14 @@ export interface PdfPoolStats {
   running: Record<string, number>;
   /** The most extractions one caller ever had running at once. */
   peak: Record<string, number>;
+  /** Page chunks of a started document run by a second worker beside the first. */
+  helped: number;
 }
+
+/** Pages the opening worker extracts before it answers with the page list. */
+const FIRST_PAGES = 4;
+/** Pages per chunk handed to a worker after that: small enough to spread, big enough to amortise a message. */
+const CHUNK_PAGES = 16;
 
 /**
  * Text extraction from PDFs, off the main thread (SPEC §5.8):
@@ -43,14 +72,20 @@ export interface PdfPoolStats {
  * - one slot per caller name: a caller's second PDF waits for its first, so one caller
  *   cannot take every worker. Batch work comes as "NAME/batch" (task 06 rule 3), a
  *   different name, so a batch never takes the interactive slot of NAME.
+ * - one large document is spread over the workers: once a worker has opened it and named
+ *   its pages, idle workers take chunks of its pages. A waiting document of a caller with
+ *   nothing running always goes first, so a helper worker is lent, never kept.
  */
 export class PdfPool {
   private readonly slots: WorkerSlot[];
   private readonly jobs = new Map<string, Job>();
   private readonly queue: Job[] = [];
+  /** Started jobs that are not finished, oldest first. */
+  private readonly active: Job[] = [];
   private readonly running = new Map<string, number>();
   private readonly peak = new Map<string, number>();
   private started = 0;
+  private helped = 0;
 
   constructor(size = 2) {
     this.slots = Array.from({ length: Math.max(1, size) }, () => new WorkerSlot(workerScript('pdf-worker.mjs')));
@@ -65,7 +100,7 @@ export class PdfPool {
     const key = PdfPool.key(data, ranges, maxPages);
     let job = this.jobs.get(key);
     if (!job) {
-      job = { key, caller, msg: { data, ranges, maxPages }, waiters: new Set(), ac: new AbortController(), running: false };
+      job = { key, caller, msg: { data, ranges, maxPages }, waiters: new Set(), ac: new AbortController(), running: false, done: false, pages: new Map(), chunks: [], busy: 0 };
       this.jobs.set(key, job);
       this.queue.push(job);
     }
@@ -89,7 +124,7 @@ export class PdfPool {
   }
 
   stats(): PdfPoolStats {
-    return { workers: this.slots.length, started: this.started, running: Object.fromEntries(this.running), peak: Object.fromEntries(this.peak) };
+    return { workers: this.slots.length, started: this.started, running: Object.fromEntries(this.running), peak: Object.fromEntries(this.peak), helped: this.helped };
   }
 
   /**
@@ -116,7 +151,7 @@ export class PdfPool {
     if (delta > 0) this.peak.set(caller, Math.max(n, this.peak.get(caller) ?? 0));
   }
 
-  /** Nobody waits for this job any more: dequeue it, or stop its worker. */
+  /** Nobody waits for this job any more: dequeue it, or stop its workers. */
   private drop(j: Job): void {
     if (this.jobs.get(j.key) === j) this.jobs.delete(j.key);
     const i = this.queue.indexOf(j);
@@ -127,37 +162,86 @@ export class PdfPool {
   private schedule(): void {
     for (const slot of this.slots) {
       if (slot.busy) continue;
+      // First a document whose caller runs nothing (the per-caller slot rule) ...
       const idx = this.queue.findIndex((j) => (this.running.get(j.caller) ?? 0) === 0);
-      if (idx < 0) return;
-      const [job] = this.queue.splice(idx, 1);
-      if (job) this.start(slot, job);
+      const next = idx >= 0 ? this.queue.splice(idx, 1)[0] : undefined;
+      if (next) {
+        this.open(slot, next);
+        continue;
+      }
+      // ... else a chunk of pages of a running document, the one with the fewest helpers first.
+      const job = this.active.filter((j) => !j.done && j.chunks.length > 0).sort((a, b) => a.busy - b.busy)[0];
+      if (!job) return;
+      this.chunk(slot, job);
     }
   }
 
-  private start(slot: WorkerSlot, job: Job): void {
+  private open(slot: WorkerSlot, job: Job): void {
     job.running = true;
     this.started++;
+    this.active.push(job);
     this.count(job.caller, +1);
+    const { ranges, maxPages } = job.msg;
+    this.run<OpenReply>(slot, job, { op: 'open', key: job.key, ranges, maxPages, first: FIRST_PAGES }, (r) => {
+      if (r.tooLong) {
+        this.finish(job, (w) => w.resolve({ pagesTotal: r.pagesTotal, pages: [], info: {}, tooLong: true }));
+        return;
+      }
+      const wanted = r.wanted ?? [];
+      job.opened = { pagesTotal: r.pagesTotal, info: r.info ?? {}, wanted };
+      for (const p of r.pages ?? []) job.pages.set(p.n, p);
+      for (let i = FIRST_PAGES; i < wanted.length; i += CHUNK_PAGES) job.chunks.push(wanted.slice(i, i + CHUNK_PAGES));
+    });
+  }
+
+  private chunk(slot: WorkerSlot, job: Job): void {
+    const pages = job.chunks.shift() as number[];
+    this.helped++;
+    this.run<PagesReply>(slot, job, { op: 'pages', key: job.key, pages }, (r) => {
+      for (const p of r.pages ?? []) job.pages.set(p.n, p);
+    });
+  }
+
+  /** One request of a job on one worker; the job is complete when no worker is busy on it and no chunk is left. */
+  private run<R extends WorkerError>(slot: WorkerSlot, job: Job, msg: Record<string, unknown>, onReply: (r: R) => void): void {
+    job.busy++;
     // A copy goes to the worker: the caller's buffer may be a slice of a pooled Buffer.
     const copy = new Uint8Array(job.msg.data);
     slot
-      .run<PdfText & { error?: { kind: string; message: string } }>({ data: copy, ranges: job.msg.ranges, maxPages: job.msg.maxPages }, job.ac.signal, [copy.buffer])
+      .run<R>({ ...msg, data: copy }, job.ac.signal, [copy.buffer])
       .then(
         (r) => {
           if (r.error) throw r.error.kind === 'encrypted' ? encrypted() : malformed(r.error.message);
-          return { pagesTotal: r.pagesTotal, pages: r.pages ?? [], info: r.info ?? {}, ...(r.tooLong ? { tooLong: true } : {}) };
+          if (!job.done) onReply(r);
         },
         (err: unknown) => {
           throw err instanceof WorkerCrash ? malformed(err.message) : err;
         },
       )
       .then(
-        (t) => this.finish(job, (w) => w.resolve(t)),
-        (e: unknown) => this.finish(job, (w) => w.reject(e)),
+        () => {
+          job.busy--;
+          if (job.done) return this.schedule();
+          if (job.opened && job.busy === 0 && job.chunks.length === 0) {
+            const { pagesTotal, info, wanted } = job.opened;
+            const pages = wanted.map((n) => job.pages.get(n)).filter((p): p is PdfPage => p !== undefined);
+            this.finish(job, (w) => w.resolve({ pagesTotal, pages, info }));
+          } else this.schedule();
+        },
+        (e: unknown) => {
+          job.busy--;
+          if (job.done) return this.schedule();
+          job.ac.abort(e); // the job's other workers stop too
+          this.finish(job, (w) => w.reject(e));
+        },
       );
   }
 
   private finish(job: Job, settle: (w: Waiter) => void): void {
+    job.done = true;
+    job.chunks = [];
+    const i = this.active.indexOf(job);
+    if (i >= 0) this.active.splice(i, 1);
     if (this.jobs.get(job.key) === job) this.jobs.delete(job.key);
     this.count(job.caller, -1);
     for (const w of job.waiters) settle(w);

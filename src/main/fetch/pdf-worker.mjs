@@ -1,70 +1,113 @@
 // The PDF pool's worker: pdf.js text extraction off the main thread. Plain ESM JavaScript
 // because pdfjs-dist is ESM-only and a worker runs outside the TypeScript loader.
+//
+// Two requests (see pdf-pool.ts):
+// - open: parse the document, choose the pages, return the first `first` of them with the
+//   page count and the document info;
+// - pages: return the text of the given pages of a document opened before (this worker or
+//   another may have opened it; each worker keeps the last document it parsed, by key).
 import { parentPort } from 'node:worker_threads';
+import { pageText } from './pdf-layout.mjs';
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 
-function pageText(content) {
-  let out = '';
-  let lastY;
-  for (const item of content.items) {
-    if (typeof item.str !== 'string') continue;
-    const y = Array.isArray(item.transform) ? item.transform[5] : undefined;
-    // A new baseline without an explicit EOL still starts a new line, as pdftotext does.
-    if (out && lastY !== undefined && y !== undefined && Math.abs(y - lastY) > 2 && !out.endsWith('\n')) out += '\n';
-    out += item.str;
-    if (item.hasEOL) out += '\n';
-    if (y !== undefined) lastY = y;
+// Text needs no font rendering, no eval'd glyph programs and no system fonts; pdf.js
+// normalisation is off because it expands ligatures before RTL text is reordered (pdf-layout does it after).
+const DOC_OPTIONS = { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false, enableXfa: false };
+const TEXT_OPTIONS = { disableNormalization: true, includeMarkedContent: false };
+/** A parsed document nobody asks for again is let go after this long. */
+const KEEP_MS = 5000;
+
+let cached; // { key, doc: Promise<PDFDocumentProxy>, timer }
+
+function open(key, data) {
+  if (cached && cached.key === key) {
+    clearTimeout(cached.timer);
+  } else {
+    release();
+    cached = { key, doc: pdfjs.getDocument({ data, ...DOC_OPTIONS }).promise, timer: undefined };
+    cached.doc.catch(() => {});
   }
-  return out.replace(/[ \t]+\n/g, '\n').trim();
+  return cached.doc;
 }
 
-async function extract({ data, ranges, maxPages }) {
+/** Between requests only: a document in use is never destroyed under its reader. */
+function keepForAWhile() {
+  const mine = cached;
+  if (!mine) return;
+  clearTimeout(mine.timer);
+  mine.timer = setTimeout(() => {
+    if (cached === mine) release();
+  }, KEEP_MS);
+  mine.timer.unref?.();
+}
+
+function release() {
+  if (!cached) return;
+  const { doc, timer } = cached;
+  clearTimeout(timer);
+  cached = undefined;
+  doc.then((d) => d.destroy()).catch(() => {});
+}
+
+async function texts(doc, numbers) {
+  const pages = [];
+  for (const n of numbers) {
+    const page = await doc.getPage(n);
+    const content = await page.getTextContent(TEXT_OPTIONS);
+    const { text, columns, bidiLines } = pageText(content);
+    pages.push({ n, text, columns, bidiLines });
+    page.cleanup();
+  }
+  return pages;
+}
+
+function wantedPages(total, ranges, maxPages) {
+  if (!ranges || ranges.length === 0) {
+    if (total > maxPages) return { tooLong: true };
+    return { wanted: Array.from({ length: total }, (_, i) => i + 1) };
+  }
+  const set = new Set();
+  for (const [a, b] of ranges) for (let i = a; i <= Math.min(b, total); i++) set.add(i);
+  const wanted = [...set].sort((x, y) => x - y);
+  if (wanted.length > maxPages) return { tooLong: true, selected: wanted.length };
+  return { wanted };
+}
+
+async function openDoc({ key, data, ranges, maxPages, first }) {
   let doc;
   try {
-    doc = await pdfjs.getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false })
-      .promise;
+    doc = await open(key, data);
   } catch (err) {
+    release();
     const name = err && err.name;
     return { error: { kind: name === 'PasswordException' ? 'encrypted' : 'malformed', message: String((err && err.message) || err) } };
   }
+  const total = doc.numPages;
+  const w = wantedPages(total, ranges, maxPages);
+  if (w.tooLong) return { pagesTotal: total, tooLong: true };
+  let info = {};
   try {
-    const total = doc.numPages;
-    let wanted = [];
-    if (!ranges || ranges.length === 0) {
-      if (total > maxPages) return { pagesTotal: total, tooLong: true };
-      for (let i = 1; i <= total; i++) wanted.push(i);
-    } else {
-      const set = new Set();
-      for (const [a, b] of ranges) for (let i = a; i <= Math.min(b, total); i++) set.add(i);
-      wanted = [...set].sort((x, y) => x - y);
-      if (wanted.length > maxPages) return { pagesTotal: total, tooLong: true, selected: wanted.length };
-    }
-    const pages = [];
-    for (const n of wanted) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      pages.push({ n, text: pageText(content) });
-      page.cleanup();
-    }
-    let info = {};
-    try {
-      const md = await doc.getMetadata();
-      const i = md.info || {};
-      info = { title: typeof i.Title === 'string' ? i.Title : '', author: typeof i.Author === 'string' ? i.Author : '' };
-    } catch {}
-    return { pagesTotal: total, pages, info };
-  } finally {
-    await doc.destroy();
-  }
+    const md = await doc.getMetadata();
+    const i = md.info || {};
+    info = { title: typeof i.Title === 'string' ? i.Title : '', author: typeof i.Author === 'string' ? i.Author : '' };
+  } catch {}
+  const pages = await texts(doc, w.wanted.slice(0, first));
+  return { pagesTotal: total, wanted: w.wanted, pages, info };
+}
+
+async function morePages({ key, data, pages }) {
+  const doc = await open(key, data);
+  return { pages: await texts(doc, pages) };
 }
 
 parentPort.on('message', async (msg) => {
   let reply;
   try {
-    reply = await extract(msg);
+    reply = msg.op === 'pages' ? await morePages(msg) : await openDoc(msg);
   } catch (err) {
     reply = { error: { kind: 'malformed', message: String((err && err.message) || err) } };
   }
+  keepForAWhile();
   parentPort.postMessage({ id: msg.id, ...reply });
 });

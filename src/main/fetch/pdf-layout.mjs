@@ -1,0 +1,315 @@
+// Page text in reading order from pdf.js text items, for the PDF pool's worker. Plain ESM
+// JavaScript because the worker runs outside the TypeScript loader; types in pdf-layout.d.mts.
+//
+// 1. Items become segments: runs of items on one baseline (superscripts and subscripts
+//    included) without a gap wider than an em between them.
+// 2. Segments become bands: groups whose vertical extents overlap, top to bottom.
+// 3. Consecutive bands whose union leaves a vertical gutter free are a multi-column run:
+//    its columns are read one after the other (left to right, or right to left on an RTL
+//    page), each laid out the same way. Other bands are single-column lines.
+// 4. A line with right-to-left letters is in visual order in the PDF: the Unicode bidi
+//    algorithm (bidi-js) puts it in logical order; presentation forms become letters (NFKC).
+import bidiFactory from 'bidi-js';
+
+const bidi = bidiFactory();
+
+const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/g;
+const LTR_CHARS = /[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]/g;
+// Latin, Hebrew and Arabic presentation forms (ligatures, contextual letter shapes).
+const PRESENTATION = /[\ufb00-\ufdff\ufe70-\ufeff]+/g;
+const BLANK = /^\s*$/;
+
+/** A segment may not bridge a gap wider than this many ems: wider is a column gutter or a table cell. */
+const SEGMENT_GAP_EM = 1.0;
+/** A gutter between columns is at least this wide, in ems of the page's usual font size. */
+const GUTTER_EM = 0.9;
+/** A multi-column run has at least this many bands (lines); fewer is a table row or an aside. */
+const MIN_RUN_BANDS = 3;
+/**
+ * A column is at least this many ems wide. Narrow columns of a table are read one after
+ * the other too, as pdftotext reads them; measured on the corpus (bench fidelity), wider
+ * minimums read tables and listings row by row and agree less.
+ */
+const MIN_COLUMN_EM = 2;
+/** Columns inside columns are looked for this deep, no deeper. */
+const MAX_DEPTH = 3;
+
+export const presentationToLetters = (s) => s.replace(PRESENTATION, (m) => m.normalize('NFKC'));
+
+/** Visual order → logical order for a line holding right-to-left letters. */
+export function logicalLine(visual) {
+  const rtl = (visual.match(RTL_CHARS) ?? []).length;
+  const ltr = (visual.match(LTR_CHARS) ?? []).length;
+  const levels = bidi.getEmbeddingLevels(visual, rtl >= ltr ? 'rtl' : 'ltr');
+  return bidi.getReorderedString(visual, levels);
+}
+
+/** pdf.js gives an item it judged right-to-left in logical order; its glyphs were drawn in visual order. */
+function visualOf(item) {
+  if (item.dir !== 'rtl' || !RTL_CHAR.test(item.str)) return item.str;
+  const levels = bidi.getEmbeddingLevels(item.str, 'rtl');
+  return bidi.getReorderedString(item.str, levels);
+}
+
+function toItems(content) {
+  const flat = [];
+  const turned = [];
+  for (const it of content.items) {
+    if (typeof it.str !== 'string' || !Array.isArray(it.transform)) continue;
+    const [a, b, c, d, e, f] = it.transform;
+    if (Math.abs(b) > Math.abs(a) * 0.05 || Math.abs(c) > Math.abs(d) * 0.05) {
+      if (!BLANK.test(it.str)) turned.push(it.str);
+      continue;
+    }
+    const size = Math.abs(d) || Math.abs(a) || 1;
+    const width = it.width > 0 ? it.width : it.str.length * size * 0.5;
+    flat.push({ str: it.str, dir: it.dir, x0: e, x1: e + width, y: f, size, blank: BLANK.test(it.str) });
+  }
+  return { flat, turned };
+}
+
+function segmentsOf(items) {
+  const segs = [];
+  let seg = null;
+  for (const it of items) {
+    if (it.blank) {
+      if (seg) seg.space = true;
+      continue;
+    }
+    if (seg && continues(seg, it)) {
+      seg.items.push({ ...it, space: seg.space });
+      seg.space = false;
+      seg.x0 = Math.min(seg.x0, it.x0);
+      seg.x1 = Math.max(seg.x1, it.x1);
+      if (it.size > seg.size) {
+        seg.size = it.size;
+        seg.y = it.y;
+      }
+    } else {
+      seg = { items: [{ ...it, space: false }], x0: it.x0, x1: it.x1, y: it.y, size: it.size, space: false };
+      segs.push(seg);
+    }
+  }
+  return segs;
+}
+
+function continues(seg, it) {
+  const s = Math.max(seg.size, it.size);
+  if (Math.abs(it.y - seg.y) > 0.6 * s) return false;
+  // A smaller item off the baseline is a superscript or subscript; one of the same size is another line.
+  if (Math.abs(it.y - seg.y) > 0.2 * s && Math.min(seg.size, it.size) > 0.85 * s) return false;
+  const tol = 0.5 * s;
+  if (it.x0 >= seg.x1 - tol) return it.x0 - seg.x1 <= SEGMENT_GAP_EM * s;
+  if (it.x1 <= seg.x0 + tol) return seg.x0 - it.x1 <= SEGMENT_GAP_EM * s;
+  return true; // drawn over the segment: an accent, a bold overprint
+}
+
+/** The segment's text in visual order (left to right), with spaces where the glyphs leave a gap. */
+function visualText(seg) {
+  const items = seg.items.length > 1 ? [...seg.items].sort((p, q) => p.x0 - q.x0) : seg.items;
+  let out = '';
+  let lastX1 = -Infinity;
+  for (const it of items) {
+    const str = visualOf(it);
+    if (out && !/\s$/.test(out) && !/^\s/.test(str) && (it.space || it.x0 - lastX1 > 0.15 * it.size)) out += ' ';
+    out += str;
+    lastX1 = Math.max(lastX1, it.x1);
+  }
+  return out;
+}
+
+const top = (s) => s.y + 0.7 * s.size;
+const bottom = (s) => s.y - 0.2 * s.size;
+
+function bandsOf(segs) {
+  const sorted = [...segs].sort((p, q) => top(q) - top(p));
+  const bands = [];
+  let cur = null;
+  for (const s of sorted) {
+    if (cur && top(s) > cur.bottom) {
+      cur.segs.push(s);
+      cur.bottom = Math.min(cur.bottom, bottom(s));
+      cur.x0 = Math.min(cur.x0, s.x0);
+      cur.x1 = Math.max(cur.x1, s.x1);
+    } else {
+      cur = { segs: [s], bottom: bottom(s), x0: s.x0, x1: s.x1 };
+      bands.push(cur);
+    }
+  }
+  return bands;
+}
+
+/** Free vertical strips (gutters) at least `min` wide inside the union of the segments' x ranges. */
+function gutters(segs, min) {
+  const iv = segs.map((s) => [s.x0, s.x1]).sort((p, q) => p[0] - q[0]);
+  const out = [];
+  let end = iv[0][1];
+  for (let i = 1; i < iv.length; i++) {
+    const [a, b] = iv[i];
+    if (a - end >= min) out.push([end, a]);
+    end = Math.max(end, b);
+  }
+  return out;
+}
+
+/** The x ranges covered by the segments, merged, sorted: `cov` (already merged) plus the new segments. */
+function cover(cov, segs) {
+  const iv = cov.concat(segs.map((s) => [s.x0, s.x1])).sort((p, q) => p[0] - q[0]);
+  const out = [iv[0].slice()];
+  for (let i = 1; i < iv.length; i++) {
+    const last = out[out.length - 1];
+    if (iv[i][0] <= last[1]) last[1] = Math.max(last[1], iv[i][1]);
+    else out.push(iv[i].slice());
+  }
+  return out;
+}
+
+function hasGap(cov, min) {
+  for (let i = 1; i < cov.length; i++) if (cov[i][0] - cov[i - 1][1] >= min) return true;
+  return false;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 12;
+}
+
+/**
+ * The segments of a run split at its gutters, or null when no split leaves real columns:
+ * each column holds at least MIN_RUN_BANDS lines and is MIN_COLUMN_EM wide. A column too
+ * thin or too short is merged with its neighbour.
+ */
+function columnsOf(segs, cuts, em) {
+  cuts = [...cuts];
+  for (;;) {
+    if (cuts.length === 0) return null;
+    const cols = Array.from({ length: cuts.length + 1 }, () => []);
+    for (const s of segs) {
+      let k = 0;
+      while (k < cuts.length && s.x0 >= cuts[k][1] - 0.01) k++;
+      cols[k].push(s);
+    }
+    let bad = cols.findIndex((c) => {
+      const w = Math.max(...c.map((s) => s.x1)) - Math.min(...c.map((s) => s.x0));
+      return new Set(c.map((s) => Math.round(s.y / em))).size < MIN_RUN_BANDS || w < MIN_COLUMN_EM * em;
+    });
+    if (bad < 0) return cols;
+    cuts.splice(bad < cuts.length ? bad : bad - 1, 1);
+  }
+}
+
+/** Lines of a group of bands read as one column: segments on one baseline make one line. */
+function linesOf(bands) {
+  const lines = [];
+  for (const band of bands) {
+    const segs = [...band.segs].sort((p, q) => q.y - p.y);
+    let line = null;
+    for (const s of segs) {
+      if (line && Math.abs(s.y - line.y) <= 0.4 * Math.max(s.size, line.size)) line.segs.push(s);
+      else {
+        line = { segs: [s], y: s.y, size: s.size };
+        lines.push(line);
+      }
+    }
+  }
+  return lines.map((l) => ({ y: l.y, size: l.size, text: l.segs.sort((p, q) => p.x0 - q.x0).map(visualText).join(' ') }));
+}
+
+/**
+ * Reading order of the segments as blocks of lines. `ctx.columns` records the most columns
+ * seen side by side, `ctx.rtlPage` orders columns right to left.
+ */
+function layout(segs, ctx, depth) {
+  const blocks = [];
+  if (segs.length === 0) return blocks;
+  const bands = bandsOf(segs);
+  const min = Math.max(4, GUTTER_EM * ctx.em);
+  let single = [];
+  const flush = () => {
+    if (single.length) blocks.push(...paragraphs(linesOf(single)));
+    single = [];
+  };
+  let i = 0;
+  while (i < bands.length) {
+    let j = i;
+    if (depth < MAX_DEPTH) {
+      let cov = cover([], bands[i].segs);
+      while (j + 1 < bands.length) {
+        const next = cover(cov, bands[j + 1].segs);
+        if (!hasGap(next, min)) break;
+        cov = next;
+        j++;
+      }
+      const union = bands.slice(i, j + 1).flatMap((b) => b.segs);
+      const columns = j - i + 1 >= MIN_RUN_BANDS ? columnsOf(union, gutters(union, min), ctx.em) : null;
+      if (columns) {
+        flush();
+        ctx.columns = Math.max(ctx.columns, columns.length);
+        if (ctx.rtlPage) columns.reverse();
+        for (const col of columns) blocks.push(...layout(col, ctx, depth + 1));
+        i = j + 1;
+        continue;
+      }
+    }
+    single.push(bands[i]);
+    i++;
+  }
+  flush();
+  return blocks;
+}
+
+/** Lines → blocks, split where the space between two lines is wider than a paragraph's leading. */
+function paragraphs(lines) {
+  const blocks = [];
+  let cur = [];
+  let prev = null;
+  for (const l of lines) {
+    if (prev && prev.y - l.y > 1.7 * Math.max(prev.size, l.size)) {
+      blocks.push(cur);
+      cur = [];
+    }
+    cur.push(l.text);
+    prev = l;
+  }
+  if (cur.length) blocks.push(cur);
+  return blocks;
+}
+
+/**
+ * One page's text in reading order: blocks of lines, blocks separated by a blank line.
+ * Returns the text and what was done: columns (most side by side) and bidi (lines reordered).
+ */
+export function pageText(content) {
+  const { flat, turned } = toItems(content);
+  const segs = segmentsOf(flat);
+  let rtl = 0;
+  let ltr = 0;
+  for (const it of flat) {
+    if (!RTL_CHAR.test(it.str)) continue;
+    rtl += (it.str.match(RTL_CHARS) ?? []).length;
+    ltr += (it.str.match(LTR_CHARS) ?? []).length;
+  }
+  if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
+  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr };
+  const blocks = layout(segs, ctx, 0);
+  if (turned.length) blocks.push([turned.join('')]);
+  let bidiLines = 0;
+  const text = blocks
+    .map((lines) =>
+      lines
+        .map((line) => {
+          let t = line.replace(/[ \t]+/g, ' ').trim();
+          if (RTL_CHAR.test(t)) {
+            t = logicalLine(t);
+            bidiLines++;
+          }
+          return presentationToLetters(t);
+        })
+        .filter((t) => t !== '')
+        .join('\n'),
+    )
+    .filter((b) => b !== '')
+    .join('\n\n');
+  return { text, columns: ctx.columns, bidiLines };
+}

@@ -1,0 +1,98 @@
+/**
+ * Whole-document clean-up of PDF page texts (the worker lays each page out on its own):
+ * - line-end hyphens that only break a word are joined; compound hyphens stay;
+ * - furniture (running headers and footers, page numbers, printer marks) is dropped.
+ * Both need every page: a word's other spellings and a line's repeats are found document-wide.
+ */
+
+/** A letter (any script) or a combining mark. */
+const WORDS = /[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*/gu;
+// The hyphen at the end of a line, the word part before it, and the word part after the line break.
+const LINE_END_HYPHEN = /([\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*)([-\u00ad\u2010])\n([\p{Ll}][\p{L}\p{M}]*)/gu;
+
+export interface Vocabulary {
+  /** Lower-cased words as written in the running text, hyphenated compounds as one word. */
+  has(word: string): boolean;
+}
+
+/** Every word of the texts, and every part of a hyphenated compound. Line-end fragments are left out. */
+export function vocabulary(texts: string[]): Vocabulary {
+  const words = new Set<string>();
+  for (const t of texts) {
+    const body = t.replace(/[-\u00ad\u2010]\n/g, ' \n');
+    for (const m of body.matchAll(WORDS)) words.add(m[0].toLowerCase());
+  }
+  return words;
+}
+
+/**
+ * Joins "exam-\nple" into "example" when the hyphen only breaks the word, and keeps
+ * "well-\nknown" as "well-known" when the hyphen belongs to the word. The evidence is the
+ * document's own vocabulary: the hyphenated form written elsewhere, or a word that already
+ * has a hyphen ("state-of-the-\nart"), is a compound; anything else is a break, by far the
+ * commoner case in print. A soft hyphen (U+00AD) is always a break; a line going on with a
+ * capital or a digit is left alone. The two lines become one. Returns the text and counts.
+ */
+export function dehyphenate(text: string, vocab: Vocabulary): { text: string; joined: number; kept: number } {
+  let joined = 0;
+  let kept = 0;
+  const out = text.replace(LINE_END_HYPHEN, (_m, before: string, hyphen: string, after: string) => {
+    const last = before.slice(before.lastIndexOf('-') + 1);
+    const compound = `${last}-${after}`.toLowerCase();
+    const keep = hyphen !== '\u00ad' && (before.includes('-') || (vocab.has(compound) && !vocab.has((last + after).toLowerCase())));
+    if (keep) kept++;
+    else joined++;
+    return keep ? `${before}-${after}` : `${before}${after}`;
+  });
+  return { text: out, joined, kept };
+}
+
+/** Lines at the top and bottom of a page where running heads, feet and page numbers sit. */
+const EDGE_LINES = 3;
+
+/** Running heads and feet are short; a longer line must repeat word for word to count. */
+const SHORT_LINE_WORDS = 6;
+
+/**
+ * A line's key for finding repeats: a short line's shape with its numbers masked, so
+ * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18" match; a longer line as it is.
+ */
+export function lineKey(line: string): string {
+  const plain = line.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (plain.split(' ').length > SHORT_LINE_WORDS) return plain;
+  return plain.replace(/\d+/g, '#').replace(/\b[ivxlcdm]+\b/g, '#');
+}
+
+/**
+ * Drops furniture from page texts: a line (see lineKey) that stands among the first or
+ * last lines of at least three pages, or that appears on most pages anywhere (a printer's
+ * mark, a margin line number). Only documents of three pages or more have any. Returns the
+ * pages and how many lines were dropped.
+ */
+export function dropFurniture(pages: string[]): { pages: string[]; removed: number } {
+  if (pages.length < 3) return { pages, removed: 0 };
+  const split = pages.map((p) => p.split('\n'));
+  const edge = new Map<string, number>();
+  const anywhere = new Map<string, number>();
+  for (const lines of split) {
+    const content = lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim() !== '');
+    const edgeKeys = new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)].map(([l]) => lineKey(l)));
+    for (const k of edgeKeys) edge.set(k, (edge.get(k) ?? 0) + 1);
+    for (const k of new Set(content.map(([l]) => lineKey(l)))) anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
+  }
+  const most = Math.max(3, Math.ceil(pages.length * 0.6));
+  let removed = 0;
+  const out = split.map((lines) => {
+    const content = lines.map((_l, i) => i).filter((i) => (lines[i] as string).trim() !== '');
+    const edges = new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]);
+    const kept = lines.filter((l, i) => {
+      if (l.trim() === '') return true;
+      const k = lineKey(l);
+      const drop = (edges.has(i) && (edge.get(k) ?? 0) >= 3) || (anywhere.get(k) ?? 0) >= most;
+      if (drop) removed++;
+      return !drop;
+    });
+    return kept.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  });
+  return { pages: out, removed };
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createFetcher } from '../../src/main/fetch';
+import { pageText } from '../../src/main/fetch/pdf-layout.mjs';
+import { dehyphenate, dropFurniture, vocabulary } from '../../src/main/fetch/pdf-text';
+import { makePdf, type Placed } from '../helpers/fetch-pdf';
+
+const fetcher = createFetcher();
+afterAll(() => fetcher.close());
+const extract = (pdf: Buffer, mode: 'text' | 'raw' = 'text') => fetcher.extractBuffer(pdf, 'application/pdf', { mode });
+const pdfMeta = (meta: Record<string, unknown> | undefined) => (meta?.pdf ?? {}) as Record<string, unknown>;
+
+/** A text item as pdf.js gives it: a string at (x, y) in a 10-point font. */
+const item = (str: string, x: number, y: number, dir = 'ltr', width = str.length * 5) => ({ str, dir, transform: [10, 0, 0, 10, x, y], width, hasEOL: false });
+
+describe('PDF text in reading order', () => {
+  it('reads an Arabic paragraph drawn in visual order in logical order, letters out of presentation forms', async () => {
+    const pdf = readFileSync(path.join(__dirname, '../fixtures/pdfs/ArabicCIDTrueType.pdf'));
+    const r = await extract(pdf);
+    expect(r.content.split('\n')).toEqual(Array(4).fill('انواع الخطوط العربية'));
+    expect(pdfMeta(r.meta)).toMatchObject({ bidi: true, bidi_lines: 4 });
+  });
+
+  it('puts a Hebrew line with a number in logical order (the bidi algorithm, not a plain reversal)', () => {
+    // "שנת 2024 הייתה טובה" drawn left to right: the last word leftmost, the number kept LTR.
+    const items = [item('טובה', 100, 700, 'rtl', 20), item('הייתה', 125, 700, 'rtl', 25), item('2024', 155, 700, 'ltr', 20), item('שנת', 180, 700, 'rtl', 15)];
+    const r = pageText({ items });
+    expect(r.text).toBe('שנת 2024 הייתה טובה');
+    expect(r.bidiLines).toBe(1);
+  });
+
+  it('normalises Arabic presentation forms and Latin ligatures (NFKC) but leaves other text as written', () => {
+    const r = pageText({ items: [item('\ufee3\ufeae\ufea3\ufe92\ufe8e', 300, 700, 'rtl', 30), item('e\ufb03cient ½', 100, 600)] });
+    expect(r.text).toBe('مرحبا\n\nefficient ½');
+  });
+
+  it('reads two columns one after the other, even when the file draws them line by line across the page', async () => {
+    const left = ['Left column line one about tides', 'left column line two about keels', 'left column line three on sails', 'left column line four on charts', 'left column line five on reefs'];
+    const right = ['Right column line one on ports', 'right column line two on buoys', 'right column line three on gales', 'right column line four on piers', 'right column line five on rivers'];
+    const runs: Placed[] = [{ x: 72, y: 740, text: 'A Title Across The Whole Page Width Of This Sample Paper', size: 14 }];
+    left.forEach((l, i) => runs.push({ x: 72, y: 700 - i * 12, text: l }, { x: 330, y: 700 - i * 12, text: right[i] as string }));
+    runs.push({ x: 72, y: 600, text: 'A closing line that runs across both of the columns of the page, as a footnote would do here.' });
+    const r = await extract(makePdf({ pages: [], placed: [runs] }));
+    expect(r.content).toBe(['A Title Across The Whole Page Width Of This Sample Paper', left.join('\n'), right.join('\n'), 'A closing line that runs across both of the columns of the page, as a footnote would do here.'].join('\n\n'));
+    expect(pdfMeta(r.meta)).toMatchObject({ columns: 2, multi_column_pages: 1 });
+  });
+
+  it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
+    const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
+    expect(pageText({ items }).columns).toBe(1);
+    expect(pageText({ items }).text).toBe('short line\na much longer line of plain text here\nmid length line here\ntiny');
+  });
+});
+
+describe('PDF line-end hyphens', () => {
+  const page = (lines: string[]): Placed[] => lines.map((text, i) => ({ x: 72, y: 700 - i * 12, text }));
+
+  it('joins a word broken at a line end, and keeps the lines as they were in mode raw', async () => {
+    const pdf = makePdf({ pages: [], placed: [page(['Sift pulls the text out of docu-', 'ments and joins broken words.'])] });
+    const r = await extract(pdf);
+    expect(r.content).toBe('Sift pulls the text out of documents and joins broken words.');
+    expect(pdfMeta(r.meta)).toMatchObject({ dehyphenated: 1, compound_hyphens_kept: 0 });
+    expect((await extract(pdf, 'raw')).content).toBe('Sift pulls the text out of docu-\nments and joins broken words.');
+  });
+
+  it('keeps a compound hyphen that falls at a line end', async () => {
+    const pdf = makePdf({
+      pages: [],
+      placed: [page(['A well-known rule comes first.', 'Then the same well-', 'known rule at a line end, and a state-of-the-', 'art tool.'])],
+    });
+    const r = await extract(pdf);
+    expect(r.content).toContain('Then the same well-known rule at a line end');
+    expect(r.content).toContain('a state-of-the-art tool.');
+    expect(pdfMeta(r.meta)).toMatchObject({ dehyphenated: 0, compound_hyphens_kept: 2 });
+  });
+
+  it('joins a soft hyphen, and leaves a hyphen before a capital or a number alone', () => {
+    const v = vocabulary([]);
+    expect(dehyphenate('infor\u00ad\nmation', v).text).toBe('information');
+    expect(dehyphenate('Jean-\nPaul and COVID-\n19', v).text).toBe('Jean-\nPaul and COVID-\n19');
+    // The joined word written whole elsewhere wins over the halves.
+    expect(dehyphenate('co-\noperate', vocabulary(['we cooperate'])).text).toBe('cooperate');
+    expect(dehyphenate('co-\noperate', vocabulary(['we co-operate'])).text).toBe('co-operate');
+  });
+});
+
+describe('PDF furniture', () => {
+  const pages = (n: number): Placed[][] =>
+    Array.from({ length: n }, (_, i) => [
+      { x: 72, y: 760, text: 'Harbour Report 2024' },
+      { x: 72, y: 700, text: `Body text of page ${i + 1} talks about tide number ${i * 7}.` },
+      { x: 72, y: 688, text: `It goes on with the ${['first', 'second', 'third', 'fourth'][i]} harbour of the coast.` },
+      { x: 300, y: 40, text: `Page ${i + 1} of ${n}` },
+    ]);
+
+  it('drops headers and footers that repeat on every page from text mode; mode raw keeps them', async () => {
+    const pdf = makePdf({ pages: [], placed: pages(4) });
+    const r = await extract(pdf);
+    expect(r.content).not.toContain('Harbour Report');
+    expect(r.content).not.toMatch(/Page \d of 4/);
+    expect(r.content).toContain('Body text of page 3 talks about tide number 14.');
+    expect(pdfMeta(r.meta)).toMatchObject({ furniture_removed: 8 });
+    const raw = await extract(pdf, 'raw');
+    expect(raw.content.match(/Harbour Report 2024/g)).toHaveLength(4);
+    expect(raw.content).toContain('Page 4 of 4');
+  });
+
+  it('leaves a document of two pages as it is (no repeat to go on)', () => {
+    expect(dropFurniture(['Title\nbody one\n1', 'Title\nbody two\n2'])).toEqual({ pages: ['Title\nbody one\n1', 'Title\nbody two\n2'], removed: 0 });
+  });
+});
