@@ -19,8 +19,9 @@ import { tempDir, terminal } from '../helpers/store';
 // A short deadline so an input that hangs costs 1.5 s, not the product's 210 s.
 const DEADLINE_MS = 1500;
 // What "past its deadline" means here: the worker is terminated at the deadline; the reply
-// crosses a thread and a 2-core machine may be busy with the other test files.
-const SLACK_MS = 1500;
+// crosses a thread, and a 2-core CI machine busy with other test files (load 30 was seen)
+// can take seconds for that. A hang would never end, so a wide cap still catches it.
+const SLACK_MS = 20_000;
 
 let fetcher: Fetcher;
 const figures = { listsParsed: 0, targetsFromLists: 0, optionSets: 0, extractions: 0, typedFailures: 0, slowest: 0, redos: 0, hangs: 0 };
@@ -131,7 +132,7 @@ describe('URL lists and options under fuzzing', () => {
     expect(ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
     const next = await fetcher.extractBuffer(Buffer.from('alpha\nbeta\n'), 'text/plain', { grep: 'be' });
     expect(next.content).toBe('beta');
-  }, 20_000);
+  }, 120_000);
 });
 
 // Each of these pins a fix the reliability suite (test/reliability/faults.test.ts) found.
@@ -142,13 +143,15 @@ describe('hostile documents and servers', () => {
     const t0 = Date.now();
     expect(() => extractArticle(nested(2_000_000), 'http://x/')).toThrow(/document too long: HTML nested more than 4096 levels/);
     expect(() => extractLinks(nested(2_000_000), 'http://x/')).toThrow(FetchError);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Refused by a linear scan (milliseconds); parsing would take hours. The cap allows for a busy machine.
+    expect(Date.now() - t0).toBeLessThan(20_000);
   });
 
   test('a page 1,000 levels deep is refused before Readability (which takes ~23 s on it)', () => {
     const t0 = Date.now();
     expect(() => extractArticle(nested(1000), 'http://x/')).toThrow(/more than 256 levels/);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Refused by a linear scan (milliseconds); parsing would take hours. The cap allows for a busy machine.
+    expect(Date.now() - t0).toBeLessThan(20_000);
     // links and meta do not run Readability: 1,000 levels parse in milliseconds.
     expect(extractLinks(`${nested(1000)}<a href="/a">a</a>`, 'http://x/')).toEqual(['http://x/a']);
   });
