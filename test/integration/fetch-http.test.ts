@@ -102,9 +102,13 @@ describe('HTML', () => {
 describe('PDF', () => {
   it('extracts every page as text, with page counts in meta', async () => {
     const r = await get('/doc.pdf');
-    expect(r.content).toContain('Page 1 of 4');
+    expect(r.content).toContain('item1');
     expect(r.content).toContain('item4');
     expect(r.meta).toMatchObject({ content_type: 'application/pdf', pages_total: 4, pages_returned: 4, title: 'Four Pages' });
+    // "Page N of 4" heads every page: furniture, dropped from the reading modes, kept by mode raw.
+    expect(r.content).not.toContain('Page 1 of 4');
+    expect(r.meta).toMatchObject({ pdf: { furniture_removed: 4 } });
+    expect((await get('/doc.pdf', { mode: 'raw' })).content).toContain('Page 1 of 4\nThe word for page 1 is item1.');
   });
   it('selects pages', async () => {
     const r = await get('/doc.pdf', { pages: '2,4-' });
@@ -132,7 +136,7 @@ describe('PDF', () => {
     }
   });
   it('serves html, links, meta, grep and question modes on a PDF', async () => {
-    expect((await get('/doc.pdf', { mode: 'html' })).content).toContain('<section data-page="3"><pre>Page 3 of 4');
+    expect((await get('/doc.pdf', { mode: 'html' })).content).toContain('<section data-page="3"><pre>The word for page 3 is item3.');
     expect(JSON.parse((await get('/doc.pdf', { mode: 'meta' })).content)).toMatchObject({ title: 'Four Pages', pages_total: 4 });
     expect((await get('/doc.pdf', { mode: 'links' })).content).toBe('');
     const g = await get('/doc.pdf', { grep: 'item[23]\\b' });

@@ -11,7 +11,9 @@
 //    algorithm (bidi-js) puts it in logical order; presentation forms become letters (NFKC).
 import bidiFactory from 'bidi-js';
 
-const bidi = bidiFactory();
+// Built on the first right-to-left line: most documents need none, and building it costs.
+let bidiAlgorithm;
+const bidi = () => (bidiAlgorithm ??= bidiFactory());
 
 const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/g;
@@ -41,15 +43,15 @@ export const presentationToLetters = (s) => s.replace(PRESENTATION, (m) => m.nor
 export function logicalLine(visual) {
   const rtl = (visual.match(RTL_CHARS) ?? []).length;
   const ltr = (visual.match(LTR_CHARS) ?? []).length;
-  const levels = bidi.getEmbeddingLevels(visual, rtl >= ltr ? 'rtl' : 'ltr');
-  return bidi.getReorderedString(visual, levels);
+  const levels = bidi().getEmbeddingLevels(visual, rtl >= ltr ? 'rtl' : 'ltr');
+  return bidi().getReorderedString(visual, levels);
 }
 
 /** pdf.js gives an item it judged right-to-left in logical order; its glyphs were drawn in visual order. */
 function visualOf(item) {
   if (item.dir !== 'rtl' || !RTL_CHAR.test(item.str)) return item.str;
-  const levels = bidi.getEmbeddingLevels(item.str, 'rtl');
-  return bidi.getReorderedString(item.str, levels);
+  const levels = bidi().getEmbeddingLevels(item.str, 'rtl');
+  return bidi().getReorderedString(item.str, levels);
 }
 
 function toItems(content) {

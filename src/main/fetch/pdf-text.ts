@@ -58,7 +58,7 @@ const SHORT_LINE_WORDS = 6;
  * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18" match; a longer line as it is.
  */
 export function lineKey(line: string): string {
-  const plain = line.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  const plain = line.toLowerCase().replace(/\s+/g, ' ').trim();
   if (plain.split(' ').length > SHORT_LINE_WORDS) return plain;
   return plain.replace(/\d+/g, '#').replace(/\b[ivxlcdm]+\b/g, '#');
 }
@@ -72,22 +72,25 @@ export function lineKey(line: string): string {
 export function dropFurniture(pages: string[]): { pages: string[]; removed: number } {
   if (pages.length < 3) return { pages, removed: 0 };
   const split = pages.map((p) => p.split('\n'));
+  // Per page: the key of each line ('' for a blank one) and the indexes of its edge lines.
+  const keyed = split.map((lines) => {
+    const keys = lines.map((l) => (l.trim() === '' ? '' : lineKey(l)));
+    const content = keys.map((_k, i) => i).filter((i) => keys[i] !== '');
+    return { keys, edges: new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]) };
+  });
   const edge = new Map<string, number>();
   const anywhere = new Map<string, number>();
-  for (const lines of split) {
-    const content = lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim() !== '');
-    const edgeKeys = new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)].map(([l]) => lineKey(l)));
-    for (const k of edgeKeys) edge.set(k, (edge.get(k) ?? 0) + 1);
-    for (const k of new Set(content.map(([l]) => lineKey(l)))) anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
+  for (const { keys, edges } of keyed) {
+    for (const k of new Set([...edges].map((i) => keys[i] as string))) edge.set(k, (edge.get(k) ?? 0) + 1);
+    for (const k of new Set(keys)) if (k !== '') anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
   }
   const most = Math.max(3, Math.ceil(pages.length * 0.6));
   let removed = 0;
-  const out = split.map((lines) => {
-    const content = lines.map((_l, i) => i).filter((i) => (lines[i] as string).trim() !== '');
-    const edges = new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]);
-    const kept = lines.filter((l, i) => {
-      if (l.trim() === '') return true;
-      const k = lineKey(l);
+  const out = split.map((lines, p) => {
+    const { keys, edges } = keyed[p] as (typeof keyed)[number];
+    const kept = lines.filter((_l, i) => {
+      const k = keys[i] as string;
+      if (k === '') return true;
       const drop = (edges.has(i) && (edge.get(k) ?? 0) >= 3) || (anywhere.get(k) ?? 0) >= most;
       if (drop) removed++;
       return !drop;
