@@ -2,7 +2,7 @@
  * The batch wiring (task 06): the runner's FetchFunc over fetchTarget, the error mapping,
  * the outcome labels, and the hooks that feed the sift_batch_* metrics.
  */
-import { isRetryLater, RetryLaterError, Runner, TargetError, type Caller, type FetchFunc, type Logger, type RunnerConfig } from './batch';
+import { reasonOfError, RetryLaterError, Runner, TargetError, type Caller, type FetchFunc, type Logger, type RunnerConfig } from './batch';
 import { FetchError, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
@@ -12,7 +12,8 @@ type BatchCaller = Caller & { jobId?: string };
 
 /**
  * Rule 1: fetchTarget with the batch mark (the PDF pool then uses caller + "/batch"), its
- * errors mapped: 429/503 → retry later (with the server's Retry-After); other FetchErrors →
+ * errors mapped: busy (a 429/503, or the fetch gate) → retry later (with the server's
+ * Retry-After), but not a challenge page that came with a 429/503; other FetchErrors →
  * TargetError, 502 rewritten to 500 "internal error"; 403 counted as a block; anything else
  * → 500 "internal error", logged with the caller and job id (never the URL or host).
  */
@@ -32,10 +33,10 @@ export function mapFetchError(
   ctx: { caller: BatchCaller; log: Logger; onBlocked: () => void; scrub?: string },
 ): Error {
   if (err instanceof FetchError) {
-    if (err.status === 429 || err.status === 503) {
+    if (err.reason === 'busy') {
       return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, hint: err.hint || undefined });
     }
-    if (err.status === 403) ctx.onBlocked();
+    if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
     if (err.status === 502) {
       // As the seed's writeFetchErr: a bad gateway is reported as our internal error, but the
       // user still sees what happened in the hint.
@@ -48,21 +49,18 @@ export function mapFetchError(
   return new TargetError(500, 'internal error', 'This is a bug in Sift; the log file has the details.', { code: 'internal', cause: err });
 }
 
-/** Rule 2: the outcome label of a finished target. */
+/**
+ * Rule 2: the outcome label of a finished target. The seed's labels (ok, busy, blocked,
+ * timeout, unsupported, too_long, upstream_4xx, upstream_5xx), extended with every other
+ * reason of SPEC §5.9 (challenge, login, consent, soft404, needs_js, bad_option, network,
+ * cancelled, restart, internal): an upstream error keeps its 4xx/5xx split.
+ */
 export function batchOutcome(err: unknown): string {
   if (err === undefined || err === null) return 'ok';
-  if (isRetryLater(err)) return 'busy';
-  if (err instanceof TargetError) {
-    const s = err.status;
-    if (s === 403) return 'blocked';
-    if (s === 429) return 'busy';
-    if (s === 504) return 'timeout';
-    if (s === 415) return 'unsupported';
-    if (s === 422 && err.msg.startsWith('document too long')) return 'too_long';
-    if (s >= 400 && s < 500) return 'upstream_4xx';
-    return 'upstream_5xx';
-  }
-  return 'upstream_5xx';
+  const reason = reasonOfError(err);
+  if (reason !== 'upstream') return reason;
+  const s = err instanceof TargetError ? err.status : 500;
+  return s >= 400 && s < 500 ? 'upstream_4xx' : 'upstream_5xx';
 }
 
 /** NewBatchRunner: the runner whose FetchFunc is batchFetch and whose hooks feed the metrics. */

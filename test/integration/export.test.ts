@@ -52,6 +52,7 @@ function source(specs: readonly Spec[]): ExportSource {
           hint: s.hint ?? (status === 'failed' ? 'Check the URL.' : ''),
           bytes: s.content ? Buffer.byteLength(s.content) : 0,
           errorStatus: status === 'failed' ? 404 : 0,
+          reason: status === 'failed' ? 'soft404' : '',
           title: s.title ?? '',
           startedAt: null,
           finishedAt: null,
@@ -153,7 +154,7 @@ describe('folder export', () => {
       expect(statSync(path.join(s.path, file)).size).toBe(m.bytes);
     }
     expect(manifest.map((m) => m.idx)).toEqual(HOSTILE_SPECS.map((_, i) => i));
-    expect(manifest.find((m) => m.url === 'https://b.example/dead')).toMatchObject({ status: 'failed', file: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    expect(manifest.find((m) => m.url === 'https://b.example/dead')).toMatchObject({ status: 'failed', file: null, error: 'HTTP 404: not found', hint: 'Check the URL.', reason: 'soft404' });
     expect(s).toMatchObject({ targets: HOSTILE_SPECS.length, failed: 4, files: files.length });
     expect(s.bytes).toBe(files.reduce((n, f) => n + statSync(path.join(s.path, f)).size, 0));
   });
@@ -247,8 +248,8 @@ describe('JSONL and CSV exports', () => {
     const s = await run(HOSTILE_SPECS, { format: 'jsonl', includeFailed: true });
     const rows = readFileSync(s.path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(HOSTILE_SPECS.length);
-    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '' });
-    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '', reason: '' });
+    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.', reason: 'soft404' });
     const done = await run(HOSTILE_SPECS, { format: 'jsonl', out: path.join(root, 'done.jsonl') });
     expect(readFileSync(done.path, 'utf8').trimEnd().split('\n')).toHaveLength(16);
   });
@@ -256,7 +257,7 @@ describe('JSONL and CSV exports', () => {
   it('writes a CSV summary that csv-parse reads back to the same rows', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'csv', includeFailed: true, out: path.join(root, 'summary.csv') });
     const raw = readFileSync(s.path, 'utf8');
-    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint\r\n')).toBe(true);
+    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint,reason\r\n')).toBe(true);
     const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
     const expected = [...source(HOSTILE_SPECS).targets()].map((t) => {
       const title = t.title || t.url;
@@ -269,6 +270,8 @@ describe('JSONL and CSV exports', () => {
         bytes: String(t.status === 'done' ? Buffer.byteLength(t.result?.content ?? '') : 0),
         error: t.error,
         hint: t.hint,
+        // The CSV carries the reason of every failed target (issue 12).
+        reason: t.status === 'failed' ? 'soft404' : '',
       };
     });
     expect(Object.keys(rows[0] ?? {})).toEqual([...CSV_COLUMNS]);
@@ -288,7 +291,7 @@ describe('combined Markdown export', () => {
     expect(md.indexOf('## Contents')).toBeLessThan(md.indexOf('<a id="target-1">'));
     // JSON content is fenced so it renders verbatim; a failed target shows its error.
     expect(md).toContain('```json\n{"k": 1}\n```');
-    expect(md).toContain('> **failed**: HTTP 404: not found');
+    expect(md).toContain('> **failed** (soft404): HTTP 404: not found');
   });
 });
 

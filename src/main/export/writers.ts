@@ -29,6 +29,11 @@ export interface WriterOptions {
 export const MANIFEST = 'manifest.jsonl';
 export const FAILED_LIST = 'failed.txt';
 
+/** A target's reason as exports print it: the stored one when failed, else '' (done, or never run). */
+export function reasonOfTarget(t: TargetStatus): string {
+  return t.status === 'failed' ? t.reason || 'internal' : '';
+}
+
 /** One line of manifest.jsonl. */
 export interface ManifestLine {
   idx: number;
@@ -39,6 +44,8 @@ export interface ManifestLine {
   bytes: number;
   error: string;
   hint: string;
+  /** Why a failed target failed (SPEC §5.9); '' when done. */
+  reason: string;
 }
 
 /** The folder layout, into a folder or a zip (the sink decides). */
@@ -62,7 +69,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         const data = Buffer.from(fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
-        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '' };
+        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '' };
         await manifest.write(`${JSON.stringify(line)}\n`);
         return;
       }
@@ -70,7 +77,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       // drop of this file; the manifest lists them only when asked to.
       await failedList.write(`${formatOptionsLine(t)}\n`);
       if (o.includeFailed) {
-        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: null, bytes: 0, error: t.error, hint: t.hint };
+        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: null, bytes: 0, error: t.error, hint: t.hint, reason: reasonOfTarget(t) };
         await manifest.write(`${JSON.stringify(line)}\n`);
       }
     },
@@ -81,7 +88,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
   };
 }
 
-/** One JSON object per target: {idx, url, status, content, meta, error, hint}. */
+/** One JSON object per target: {idx, url, status, content, meta, error, hint, reason}. */
 export async function jsonlWriter(finalPath: string, o: WriterOptions): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath));
   return {
@@ -96,6 +103,7 @@ export async function jsonlWriter(finalPath: string, o: WriterOptions): Promise<
         meta: done ? (t.result?.meta ?? {}) : null,
         error: t.error,
         hint: t.hint,
+        reason: reasonOfTarget(t),
       };
       await out.write(`${JSON.stringify(obj)}\n`);
     },
@@ -111,7 +119,7 @@ export async function jsonlWriter(finalPath: string, o: WriterOptions): Promise<
   };
 }
 
-export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint'] as const;
+export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint', 'reason'] as const;
 
 /**
  * A CSV summary, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
@@ -131,7 +139,7 @@ export async function csvWriter(finalPath: string, o: WriterOptions): Promise<Wr
       if (failed) throw toExportError(failed, finalPath);
       const done = isDone(t);
       if (!done && !o.includeFailed) return;
-      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint];
+      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint, reasonOfTarget(t)];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
     },
@@ -182,7 +190,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         const content = contentOf(t);
         section += kind === 'md' ? content : mdFence(content, FENCE_LANG[kind]);
       } else {
-        section += `> **${t.status}**${t.error ? `: ${mdInline(t.error)}` : ''}${t.hint ? `  \n> ${mdInline(t.hint)}` : ''}\n`;
+        section += `> **${t.status}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${t.error ? `: ${mdInline(t.error)}` : ''}${t.hint ? `  \n> ${mdInline(t.hint)}` : ''}\n`;
       }
       await body.write(`${section.replace(/\n*$/, '')}\n\n`);
     },

@@ -99,8 +99,6 @@ function parsePage(html: string): Page {
   };
 }
 
-const has = (s: string, re: RegExp): boolean => re.test(s);
-
 // ---- challenge ------------------------------------------------------------------------
 
 /**
