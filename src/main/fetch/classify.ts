@@ -146,8 +146,10 @@ function challenge(p: Page, short: boolean, status: number): string | undefined 
   if (p.visible.length < 600 && /class="(?:g-recaptcha|h-captcha|cf-turnstile)"|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/.test(p.lower) && /captcha|robot|human|verif/.test(`${head} ${p.visible.toLowerCase()}`)) {
     return 'captcha-widget';
   }
-  // Imperva's stub: its resource script and nothing else (a protected real page has text).
+  // A vendor's script and nothing else: Imperva's resource stub, Cloudflare's bot-management
+  // check. The same scripts ride on the real pages they protect, which have text.
   if (p.visible.length < 80 && /_incapsula_resource\?/.test(p.lower)) return 'incapsula-stub';
+  if (p.visible.length < 80 && /\/cdn-cgi\/bm\/cv\/|__cf\$cv\$params/.test(p.lower)) return 'cloudflare-bot-check';
   // A script-only stub with no text at all, answered with a block status.
   if ((status === 403 || status === 429 || status === 503) && p.visible.length < 80 && p.scriptBytes > 0) return 'blocked-stub';
   return undefined;
