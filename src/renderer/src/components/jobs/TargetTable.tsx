@@ -12,6 +12,9 @@ import { StatusBadge } from '../common/StatusBadge';
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
 const ROW_HEIGHT = 34;
+// What the URL column holds at its usual width (~260 px of 12.5 px text): host and path are
+// cut in the middle to this, so the end of the path, which tells rows apart, stays in view.
+const URL_CHARS = 36;
 // Rows drawn beyond the visible ones, so a fast scroll does not show blanks.
 const OVERSCAN = 12;
 
@@ -206,7 +209,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top }: { idx: number;
         <StatusBadge status={row.status} />
       </span>
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
-        {shortUrl(row.url)}
+        {shortUrl(row.url, URL_CHARS)}
       </span>
       <span role="gridcell" className="c-detail" title={failed ? [row.error, row.hint].filter(Boolean).join(' — ') : row.title}>
         {failed ? (
