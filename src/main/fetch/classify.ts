@@ -169,8 +169,17 @@ function titledLogin(title: string): boolean {
   return title.split(/\s[|\-–—:·•]\s|\s?[|·•]\s?/).some((seg) => LOGIN_NAME.test(seg.trim()));
 }
 
+/**
+ * A page that says the content needs an account: "you must sign in to view this", in the
+ * languages the corpora have. Read only on tiny pages: a real post's "log in to comment"
+ * sits under a long text.
+ */
+const SIGN_IN_TO_ACCESS =
+  /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))/i;
+
 function login(p: Page, short: boolean): string | undefined {
   if (!short) return undefined;
+  if (p.visible.length < 1200 && SIGN_IN_TO_ACCESS.test(p.visible)) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
   const headed = p.headings.split(' | ').some((h) => LOGIN_NAME.test(h.trim()));
