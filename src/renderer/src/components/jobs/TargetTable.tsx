@@ -12,9 +12,9 @@ import { StatusBadge } from '../common/StatusBadge';
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
 const ROW_HEIGHT = 34;
-// What the URL column holds at its usual width (~260 px of 12.5 px text): host and path are
+// What the URL column holds at its usual width (~200 px of 12.5 px text): host and path are
 // cut in the middle to this, so the end of the path, which tells rows apart, stays in view.
-const URL_CHARS = 36;
+const URL_CHARS = 28;
 // Rows drawn beyond the visible ones, so a fast scroll does not show blanks.
 const OVERSCAN = 12;
 
