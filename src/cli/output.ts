@@ -18,18 +18,22 @@ import { formatBytes } from './progress';
 
 /**
  * SPEC §6 --json: one object per target in list order,
- * {"url","ok":true,"content","meta"} or {"url","ok":false,"status","error","hint"}.
+ * {"url","ok":true,"content","meta"[,"warnings"]} or {"url","ok":false,"status","error","hint","reason"}.
  * Results are read from the store one at a time, so a long job does not sit in memory.
  */
 export function printTargetsJson(store: Store, jobId: string, io: CliIO): void {
+  // A target the job never reached: the user cancelled it, or Sift stopped.
+  const notRun = store.getJob(jobId)?.status === 'cancelled' ? 'cancelled' : 'restart';
   for (const t of store.iterateTargets(jobId)) {
     if (t.status === 'done' && t.result) {
-      io.stdout.write(`${JSON.stringify({ url: t.url, ok: true, content: t.result.content, meta: t.result.meta ?? {} })}\n`);
+      const meta = t.result.meta ?? {};
+      const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
+      io.stdout.write(`${JSON.stringify({ url: t.url, ok: true, content: t.result.content, meta, ...warnings })}\n`);
     } else if (t.status === 'failed') {
-      io.stdout.write(`${JSON.stringify({ url: t.url, ok: false, status: t.errorStatus || 500, error: t.error, hint: t.hint })}\n`);
+      io.stdout.write(`${JSON.stringify({ url: t.url, ok: false, status: t.errorStatus || 500, error: t.error, hint: t.hint, reason: t.reason || 'internal' })}\n`);
     } else {
       io.stdout.write(
-        `${JSON.stringify({ url: t.url, ok: false, status: 0, error: 'not run', hint: 'The job ended before this target ran; run the rest again to fetch it.' })}\n`,
+        `${JSON.stringify({ url: t.url, ok: false, status: 0, error: 'not run', hint: 'The job ended before this target ran; run the rest again to fetch it.', reason: notRun })}\n`,
       );
     }
   }

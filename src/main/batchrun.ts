@@ -5,7 +5,7 @@
 import {
   cancelledTargetError,
   isInterruption,
-  isRetryLater,
+  reasonOfError,
   RetryLaterError,
   Runner,
   TargetError,
@@ -23,7 +23,8 @@ type BatchCaller = Caller & { jobId?: string };
 
 /**
  * Rule 1: fetchTarget with the batch mark (the PDF pool then uses caller + "/batch"), its
- * errors mapped: 429/503 → retry later (with the server's Retry-After); other FetchErrors →
+ * errors mapped: busy (a 429/503, or the fetch gate) → retry later (with the server's
+ * Retry-After), but not a challenge page that came with a 429/503; other FetchErrors →
  * TargetError, 502 rewritten to 500 "internal error"; 403 counted as a block; anything else
  * → 500 "internal error", logged with the caller and job id (never the URL or host).
  * A fetch the runner aborted (cancel, Ctrl-C, quit) is not a failure of the pipeline: it
@@ -52,10 +53,11 @@ export function mapFetchError(
     return isInterruption(why) ? why : cancelledTargetError(err);
   }
   if (err instanceof FetchError) {
-    if (err.status === 429 || err.status === 503) {
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, hint: err.hint || undefined, status: err.status });
+    if (err.reason === 'busy') {
+      const status = err.status === 429 ? 429 : 503;
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, hint: err.hint || undefined, status });
     }
-    if (err.status === 403) ctx.onBlocked();
+    if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
     if (err.status === 502) {
       // As the seed's writeFetchErr: a bad gateway is reported as our internal error, but the
       // user still sees what happened in the hint.
@@ -69,25 +71,20 @@ export function mapFetchError(
 }
 
 /**
- * Rule 2: the outcome label of a finished target. Beyond the seed's labels, `cancelled`
- * counts a target cut short by the user's cancel, Ctrl-C or the app quitting: nothing went
- * wrong upstream, so it is not upstream_5xx.
+ * Rule 2: the outcome label of a finished target. The seed's labels (ok, busy, blocked,
+ * timeout, unsupported, too_long, upstream_4xx, upstream_5xx), extended with every other
+ * reason of SPEC §5.9 (challenge, login, consent, soft404, needs_js, bad_option, network,
+ * restart, internal) and `cancelled`: a target cut short by the user's cancel, Ctrl-C or the
+ * app quitting. Nothing went wrong upstream then, so it is never upstream_5xx. An upstream
+ * error keeps its 4xx/5xx split.
  */
 export function batchOutcome(err: unknown): string {
   if (err === undefined || err === null) return 'ok';
   if (isInterruption(err)) return 'cancelled';
-  if (isRetryLater(err)) return 'busy';
-  if (err instanceof TargetError) {
-    const s = err.status;
-    if (s === 403) return 'blocked';
-    if (s === 429) return 'busy';
-    if (s === 504) return 'timeout';
-    if (s === 415) return 'unsupported';
-    if (s === 422 && err.msg.startsWith('document too long')) return 'too_long';
-    if (s >= 400 && s < 500) return 'upstream_4xx';
-    return 'upstream_5xx';
-  }
-  return 'upstream_5xx';
+  const reason = reasonOfError(err);
+  if (reason !== 'upstream') return reason;
+  const s = err instanceof TargetError ? err.status : 500;
+  return s >= 400 && s < 500 ? 'upstream_4xx' : 'upstream_5xx';
 }
 
 /** NewBatchRunner: the runner whose FetchFunc is batchFetch and whose hooks feed the metrics. */

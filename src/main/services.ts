@@ -105,7 +105,7 @@ export function createServices(opts: ServicesOptions): Services {
       host: opts.host,
     }),
 
-    submit: ({ targets }) => runner.submit(DESKTOP, 'desktop', targets as Target[]),
+    submit: ({ targets, label }) => runner.submit(DESKTOP, 'desktop', targets as Target[], label ? { label } : {}),
 
     listJobs: () => store.listJobs(1000),
 
@@ -135,23 +135,32 @@ export function createServices(opts: ServicesOptions): Services {
       return { deleted };
     },
 
-    runRest: ({ id, which }) => {
+    runRest: ({ id, which, reason, options }) => {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
       if (!isTerminal(job.status)) {
         throw new SiftError('job_running', 409, 'This job is still running.', 'Wait for it to finish or cancel it first.');
       }
-      const rows = store.targetRows(id).filter((r) => (which === 'failed' ? r.status === 'failed' : isUnfinished(r)));
+      const rows = store
+        .targetRows(id)
+        .filter((r) => (which === 'failed' || reason ? r.status === 'failed' : isUnfinished(r)))
+        .filter((r) => !reason || r.reason === reason);
       if (rows.length === 0) {
         throw new SiftError(
           'nothing_to_run',
           400,
-          which === 'failed' ? 'No target of this job failed.' : 'Every target of this job has finished.',
+          reason ? `No target of this job failed with the reason ${reason}.` : which === 'failed' ? 'No target of this job failed.' : 'Every target of this job has finished.',
           'There is nothing left to run.',
         );
       }
-      const targets: Target[] = rows.map((r) => (r.options && Object.keys(r.options).length ? { url: r.url, options: r.options } : { url: r.url }));
-      const res = runner.submit(DESKTOP, 'desktop', targets, { fresh: true });
+      // The user's changes for this run (recover on, …) over each target's own options.
+      const extra = options && Object.keys(options).length ? options : undefined;
+      const targets: Target[] = rows.map((r) => {
+        const merged = extra ? { ...r.options, ...extra } : r.options;
+        return merged && Object.keys(merged).length ? { url: r.url, options: merged } : { url: r.url };
+      });
+      const label = reason && job.label ? `${job.label} · ${reason}` : job.label;
+      const res = runner.submit(DESKTOP, 'desktop', targets, { fresh: true, ...(label ? { label } : {}) });
       return { ...res, targets: targets.length };
     },
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReasonSchema } from './reasons';
 
 /** What to extract from one URL. All optional; canonical JSON omits empty/false/undefined. */
 export const OptionsSchema = z
@@ -49,6 +50,8 @@ export const JobSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   leaseExpires: z.number(),
+  /** What the job's list is called: the dropped file's name, or the first URL's host and the count. */
+  label: z.string().optional(),
 });
 export type Job = z.infer<typeof JobSchema>;
 
@@ -63,6 +66,8 @@ export const TargetRowSchema = z.object({
   bytes: z.number().int(),
   /** The HTTP-like status of a failure (404, 403, 504, …); 0 when not failed. */
   errorStatus: z.number().int(),
+  /** Why a failed target failed (SPEC §5.9); '' when not failed. */
+  reason: ReasonSchema.or(z.literal('')).optional(),
   title: z.string(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore, type Store } from '../../src/main/store';
-import { createFetcher, FetchError, type Fetcher } from '../../src/main/fetch';
+import { createFetcher, FetchError, pageError, type Fetcher } from '../../src/main/fetch';
 import { BatchMetrics } from '../../src/main/metrics';
 import { createLog, silentLog } from '../../src/main/log';
 import { batchOutcome, createBatchRunner, describe as describeErr, mapFetchError } from '../../src/main/batchrun';
@@ -117,8 +117,10 @@ describe('batchFetch error mapping and outcomes', () => {
     expect(rows[8]!.error).toMatch(/^invalid URL: scheme ftp/);
     expect(rows[8]!.hint).toMatch(/http/);
     expect(job.status).toBe('partial');
-    // The outcome labels, read back from the metrics the hooks fed.
-    for (const [label, n] of Object.entries({ ok: 1, upstream_4xx: 3, upstream_5xx: 1, unsupported: 1, blocked: 1, timeout: 1, too_long: 1 })) {
+    // Every failure carries its reason (SPEC §5.9).
+    expect(rows.map((t) => t.reason)).toEqual(['', 'upstream', 'upstream', 'unsupported', 'blocked', 'timeout', 'too_long', 'bad_option', 'bad_option']);
+    // The outcome labels, read back from the metrics the hooks fed: the seed's, extended with the reasons.
+    for (const [label, n] of Object.entries({ ok: 1, upstream_4xx: 1, upstream_5xx: 1, unsupported: 1, blocked: 1, timeout: 1, too_long: 1, bad_option: 2 })) {
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: label }), label).toBe(n);
     }
   });
@@ -241,17 +243,26 @@ describe('batchOutcome and mapFetchError (rule 1 and 2, table)', () => {
     [new FetchError(504, 'timeout: fetching'), 'timeout'],
     [new FetchError(415, 'unsupported: image/png'), 'unsupported'],
     [new FetchError(422, 'document too long: 900 pages'), 'too_long'],
-    [new FetchError(422, 'invalid pages "x"'), 'upstream_4xx'],
+    [new FetchError(422, 'invalid pages "x"'), 'bad_option'],
     [new FetchError(500, 'upstream 500'), 'upstream_5xx'],
-    [new FetchError(502, 'connection refused'), 'upstream_5xx'],
+    [new FetchError(502, 'connection refused'), 'network'],
     [new FetchError(429, 'upstream 429'), 'busy'],
     [new FetchError(503, 'busy'), 'busy'],
-    [new TypeError('x is not a function'), 'upstream_5xx'],
+    [pageError('challenge', 503), 'challenge'],
+    [pageError('challenge', 429), 'challenge'],
+    [pageError('challenge', 200), 'challenge'],
+    [pageError('login', 200), 'login'],
+    [pageError('consent', 200), 'consent'],
+    [pageError('soft404', 200), 'soft404'],
+    [pageError('needs_js', 200), 'needs_js'],
+    [new TypeError('x is not a function'), 'internal'],
   ])('%s → %s', (err, label) => {
     let blocked = 0;
     const mapped = mapFetchError(err, { caller: { name: 'c' }, log, onBlocked: () => blocked++ });
     expect(batchOutcome(mapped)).toBe(label);
-    expect(blocked).toBe(err instanceof FetchError && err.status === 403 ? 1 : 0);
+    expect(blocked).toBe(err instanceof FetchError && err.status === 403 && err.reason === 'blocked' ? 1 : 0);
+    // A challenge answered with 429/503 will not clear in the retry window: never retried.
+    if (err instanceof FetchError && err.reason === 'challenge') expect(isRetryLater(mapped)).toBe(false);
   });
 
   test('429/503 become retry-later errors carrying Retry-After', () => {

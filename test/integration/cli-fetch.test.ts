@@ -53,8 +53,8 @@ describe('sift fetch', () => {
     const r = await sift('fetch', `${srv.origin}/page`, '--json');
     expect(r.code).toBe(1);
     const line = JSON.parse(r.out) as Record<string, unknown>;
-    expect(Object.keys(line)).toEqual(['url', 'ok', 'status', 'error', 'hint']);
-    expect(line).toMatchObject({ ok: false, status: 403, error: 'blocked' });
+    expect(Object.keys(line)).toEqual(['url', 'ok', 'status', 'error', 'hint', 'reason']);
+    expect(line).toMatchObject({ ok: false, status: 403, error: 'blocked', reason: 'blocked' });
   });
   it('reports an upstream error on stderr with its hint and exits 1', async () => {
     const r = await sift('fetch', `${srv.origin}/nope`, '--allow-private');

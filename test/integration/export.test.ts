@@ -52,6 +52,7 @@ function source(specs: readonly Spec[]): ExportSource {
           hint: s.hint ?? (status === 'failed' ? 'Check the URL.' : ''),
           bytes: s.content ? Buffer.byteLength(s.content) : 0,
           errorStatus: status === 'failed' ? 404 : 0,
+          reason: status === 'failed' ? 'soft404' : '',
           title: s.title ?? '',
           startedAt: null,
           finishedAt: null,
@@ -155,7 +156,7 @@ describe('folder export', () => {
     expect(manifest.map((m) => m.idx)).toEqual(HOSTILE_SPECS.map((_, i) => i));
     // Asked to include failed targets: each gets a file saying what went wrong.
     const dead = manifest.find((m) => m.url === 'https://b.example/dead')!;
-    expect(dead).toMatchObject({ status: 'failed', error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    expect(dead).toMatchObject({ status: 'failed', error: 'HTTP 404: not found', hint: 'Check the URL.', reason: 'soft404' });
     expect(dead.file).toMatch(/\(failed\)\.txt$/);
     expect(readFileSync(path.join(s.path, dead.file!), 'utf8')).toContain('failed: HTTP 404: not found\nCheck the URL.');
     expect(s).toMatchObject({ targets: HOSTILE_SPECS.length, failed: 4, files: files.length });
@@ -261,8 +262,8 @@ describe('JSONL and CSV exports', () => {
     const s = await run(HOSTILE_SPECS, { format: 'jsonl', includeFailed: true });
     const rows = readFileSync(s.path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(HOSTILE_SPECS.length);
-    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '' });
-    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.' });
+    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '', reason: '' });
+    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.', reason: 'soft404' });
     // The JSONL lists every target whatever includeFailed says: it is a listing, not content.
     const plain = await run(HOSTILE_SPECS, { format: 'jsonl', out: path.join(root, 'plain.jsonl') });
     expect(readFileSync(plain.path, 'utf8')).toBe(readFileSync(s.path, 'utf8'));
@@ -271,7 +272,7 @@ describe('JSONL and CSV exports', () => {
   it('writes a CSV summary of every target, failed ones included without asking, that csv-parse reads back to the same rows', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'csv', out: path.join(root, 'summary.csv') });
     const raw = readFileSync(s.path, 'utf8');
-    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint\r\n')).toBe(true);
+    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint,reason\r\n')).toBe(true);
     const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
     const expected = [...source(HOSTILE_SPECS).targets()].map((t) => {
       const title = t.title || t.url;
@@ -284,6 +285,8 @@ describe('JSONL and CSV exports', () => {
         bytes: String(t.status === 'done' ? Buffer.byteLength(t.result?.content ?? '') : 0),
         error: t.error,
         hint: t.hint,
+        // The CSV carries the reason of every failed target (issue 12).
+        reason: t.status === 'failed' ? 'soft404' : '',
       };
     });
     expect(Object.keys(rows[0] ?? {})).toEqual([...CSV_COLUMNS]);
@@ -303,7 +306,7 @@ describe('combined Markdown export', () => {
     expect(md.indexOf('## Contents')).toBeLessThan(md.indexOf('<a id="target-1">'));
     // JSON content is fenced so it renders verbatim; a failed target shows its error.
     expect(md).toContain('```json\n{"k": 1}\n```');
-    expect(md).toContain('> **failed**: HTTP 404: not found');
+    expect(md).toContain('> **failed** (soft404): HTTP 404: not found');
   });
 });
 

@@ -27,8 +27,8 @@ const version = (file: string): number => {
 };
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1 and 2)', () => {
-    expect(SCHEMA_VERSION).toBe(3);
+  it('has one test per earlier version (this file covers 0, 1, 2 and 3)', () => {
+    expect(SCHEMA_VERSION).toBe(4);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -61,9 +61,9 @@ describe('migrations', () => {
     const store = openStore(p);
     expect(store.getJob('j1')).toMatchObject({ status: 'partial', targetsTotal: 3, targetsDone: 3, targetsFailed: 1, leaseExpires: 300 });
     expect(store.targetRows('j1')).toEqual([
-      { idx: 0, url: 'https://x.test/0', options: { mode: 'text' }, status: 'done', error: '', hint: '', bytes: 4, errorStatus: 0, title: 'Zero', startedAt: 110, finishedAt: 120 },
-      { idx: 1, url: 'https://x.test/1', status: 'failed', error: 'not found', hint: 'check it', bytes: 0, errorStatus: 500, title: '', startedAt: 130, finishedAt: 140 },
-      { idx: 2, url: 'https://x.test/2', status: 'done', error: '', hint: '', bytes: 3, errorStatus: 0, title: '', startedAt: 150, finishedAt: 160 },
+      { idx: 0, url: 'https://x.test/0', options: { mode: 'text' }, status: 'done', error: '', hint: '', bytes: 4, errorStatus: 0, reason: '', title: 'Zero', startedAt: 110, finishedAt: 120 },
+      { idx: 1, url: 'https://x.test/1', status: 'failed', error: 'not found', hint: 'check it', bytes: 0, errorStatus: 500, reason: 'internal', title: '', startedAt: 130, finishedAt: 140 },
+      { idx: 2, url: 'https://x.test/2', status: 'done', error: '', hint: '', bytes: 3, errorStatus: 0, reason: '', title: '', startedAt: 150, finishedAt: 160 },
     ]);
     expect(store.targetResult('j1', 0)?.result).toEqual({ content: 'zero', meta: { title: 'Zero' } });
     store.close();
@@ -103,6 +103,42 @@ describe('migrations', () => {
     const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
     expect(cols.at(-1)?.name).toBe('result');
     expect(cols.map((c) => c.name)).toContain('error_status');
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('migrates a version 3 database: failed targets get the reason their status implies, jobs a label', () => {
+    const raw = atVersion(p, 3);
+    raw
+      .prepare(
+        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
+         VALUES ('j3', 'carol', 'user', 'k3', 'partial', 9, 9, 8, 100, 200, 300)`,
+      )
+      .run();
+    const ins = raw.prepare(
+      'INSERT INTO targets (job_id, idx, url, status, result, error, hint, bytes, title, error_status) VALUES (?,?,?,?,?,?,?,?,?,?)',
+    );
+    ins.run('j3', 0, 'https://z.test:8080/a', 'done', JSON.stringify({ content: 'a' }), '', '', 1, 'A', 0);
+    const failures: [string, number][] = [
+      ['upstream 404 Not Found', 404],
+      ['blocked', 403],
+      ['timeout: fetching', 504],
+      ['upstream 503 Service Unavailable: busy, retry later', 503],
+      ['document too long: 900 pages', 422],
+      ['invalid URL: no host', 400],
+      ['restart', 500],
+      ['internal error', 500],
+    ];
+    failures.forEach(([error, status], i) => ins.run('j3', i + 1, `https://z.test/${i}`, 'failed', null, error, '', 0, '', status));
+    raw.close();
+
+    const store = openStore(p);
+    expect(store.targetRows('j3').map((r) => r.reason)).toEqual(['', 'upstream', 'blocked', 'timeout', 'busy', 'too_long', 'bad_option', 'restart', 'internal']);
+    expect(store.getJob('j3')?.label).toBe('z.test:8080');
+    store.close();
+    const check = new Database(p, { readonly: true });
+    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
+    expect(cols.at(-1)?.name).toBe('result');
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
   });

@@ -5,6 +5,7 @@ import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { toErrorInfo } from '../../shared/errors';
+import { reasonOf } from '../../shared/reasons';
 import { CLI_CALLER, cliSettings } from '../context';
 import { fetchSettingsOf } from '../../main/settings';
 import type { Result } from '../../shared/types';
@@ -12,12 +13,15 @@ import type { Result } from '../../shared/types';
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
   if ('result' in outcome) {
-    if (json) io.stdout.write(`${JSON.stringify({ url, ok: true, content: outcome.result.content, meta: outcome.result.meta ?? {} })}\n`);
+    const meta = outcome.result.meta ?? {};
+    const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
+    if (json) io.stdout.write(`${JSON.stringify({ url, ok: true, content: outcome.result.content, meta, ...warnings })}\n`);
     else io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
     return;
   }
   const info = toErrorInfo(outcome.error);
-  if (json) io.stdout.write(`${JSON.stringify({ url, ok: false, status: info.status, error: info.message, hint: info.hint })}\n`);
+  const reason = reasonOf(info.code, info.status);
+  if (json) io.stdout.write(`${JSON.stringify({ url, ok: false, status: info.status, error: info.message, hint: info.hint, reason })}\n`);
   else io.stderr.write(`sift ${cmd}: ${url}: ${info.message} (${info.status})${info.hint ? `\n  ${info.hint}` : ''}\n`);
 }
 

@@ -59,7 +59,9 @@ export const statusCommand: Command = {
   summary: 'one job and its targets',
   usage: `usage: sift status ID [--json] [--db PATH]
 
---json: the job object, then one line per target {"idx","url","status","error","hint","bytes"}
+--json: the job object, then one line per target {"idx","url","status","error","hint","reason","bytes"}
+(reason, for a failed target, says why: challenge, login, consent, soft404, needs_js, blocked,
+timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, restart, internal)
 `,
   async run(argv, io) {
     const { values, positionals } = parse(argv, dbSpec);
@@ -79,9 +81,9 @@ export const statusCommand: Command = {
       }
       for (const t of store.targetRows(id)) {
         if (values.json) {
-          io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, bytes: t.bytes })}\n`);
+          io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
-          const what = t.status === 'done' ? formatBytes(t.bytes) : t.error;
+          const what = t.status === 'done' ? formatBytes(t.bytes) : t.reason ? `[${t.reason}] ${t.error}` : t.error;
           io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${what ? `  ${what}` : ''}\n`);
         }
       }

@@ -1,4 +1,5 @@
 import { SiftError } from '../../shared/errors';
+import { reasonOf, type Reason } from '../../shared/reasons';
 
 /**
  * A runner error that callers test by identity (`err === ErrBusy`, as the seed's Go
@@ -98,6 +99,22 @@ export class TargetError extends SiftError {
     this.msg = msg;
     if (opts.cause !== undefined) this.cause = opts.cause;
   }
+  /** Why it failed, in SPEC §5.9's words (from the code). */
+  get reason(): Reason {
+    return reasonOf(this.code, this.status);
+  }
+}
+
+/**
+ * The reason stored with a failed target, whatever was thrown: a TargetError's own, busy for
+ * a site given up on, cancelled for an abort, internal for anything else.
+ */
+export function reasonOfError(err: unknown): Reason {
+  if (err instanceof TargetError) return err.reason;
+  if (isRetryLater(err)) return 'busy';
+  if (err instanceof Error && err.name === 'AbortError') return 'cancelled';
+  if (err instanceof SiftError) return reasonOf(err.code, err.status);
+  return 'internal';
 }
 
 export const internalTargetError = (cause: unknown): TargetError =>

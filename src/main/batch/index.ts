@@ -5,6 +5,7 @@
 export { Runner, type RunnerEvents } from './runner';
 export {
   TargetError,
+  reasonOfError,
   RunnerError,
   RetryLaterError,
   ErrNoTargets,

@@ -13,12 +13,14 @@ import {
   interruptedTargetError,
   isInterruption,
   isRetryLater,
+  reasonOfError,
   retryAfterOf,
   TargetError,
   thrownTargetError,
   tooLongTargetError,
 } from './errors';
 import { Slots } from './slots';
+import { hostLabel } from '../store/migrations';
 import type { Caller, FetchFunc, Hooks, Logger, RunnerConfig } from './types';
 
 const DEFAULTS = {
@@ -135,7 +137,7 @@ export class Runner {
    * its whole list, and reusing would hand back the dead job. The caps still apply, and the
    * new job is the one later identical submits reuse (the newest wins).
    */
-  submit(caller: Caller, callerClass: string, targets: Target[], opts: { fresh?: boolean } = {}): { id: string; reused: boolean } {
+  submit(caller: Caller, callerClass: string, targets: Target[], opts: { fresh?: boolean; label?: string } = {}): { id: string; reused: boolean } {
     if (this.closing) throw ErrRunnerClosed;
     const canon = canonicalTargets(targets);
     const key = idemKey(caller, canon);
@@ -158,6 +160,7 @@ export class Runner {
           targetsTotal: canon.length,
           nowMs: now,
           leaseExpires: now + this.cfg.ttlMs,
+          label: (opts.label ?? '').trim().slice(0, 200) || hostLabel(canon[0]!.url),
         },
         canon,
       );
@@ -325,8 +328,8 @@ export class Runner {
     const title = err === undefined && typeof result?.meta?.title === 'string' ? result.meta.title : '';
     const outcome =
       err === undefined
-        ? { status: 'done' as const, result, error: '', hint: '', bytes, title, errorStatus: 0 }
-        : { status: 'failed' as const, error: messageOf(err), hint: hintOf(err), bytes: 0, title: '', errorStatus: statusOf(err) };
+        ? { status: 'done' as const, result, error: '', hint: '', bytes, title, errorStatus: 0, reason: '' as const }
+        : { status: 'failed' as const, error: messageOf(err), hint: hintOf(err), bytes: 0, title: '', errorStatus: statusOf(err), reason: reasonOfError(err) };
     const job = this.db.finishTarget(a.id, idx, outcome, finished, finished + this.cfg.ttlMs);
     if (!job) return false;
     this.emitTarget(a.id, idx, target, { ...outcome, startedAt: started, finishedAt: finished });
@@ -449,6 +452,7 @@ export class Runner {
       hint: s.hint ?? '',
       bytes: s.bytes ?? 0,
       errorStatus: s.errorStatus ?? 0,
+      reason: s.reason ?? '',
       title: s.title ?? '',
       startedAt: s.startedAt ?? null,
       finishedAt: s.finishedAt ?? null,

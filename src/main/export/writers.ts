@@ -29,6 +29,11 @@ export interface WriterOptions {
 export const MANIFEST = 'manifest.jsonl';
 export const FAILED_LIST = 'failed.txt';
 
+/** A target's reason as exports print it: the stored one when failed, else '' (done, or never run). */
+export function reasonOfTarget(t: TargetStatus): string {
+  return t.status === 'failed' ? t.reason || 'internal' : '';
+}
+
 /** One line of manifest.jsonl. */
 export interface ManifestLine {
   idx: number;
@@ -39,6 +44,8 @@ export interface ManifestLine {
   bytes: number;
   error: string;
   hint: string;
+  /** Why a failed target failed (SPEC §5.9); '' when done. */
+  reason: string;
 }
 
 /** The folder layout, into a folder or a zip (the sink decides). */
@@ -62,7 +69,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         const data = Buffer.from(fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
-        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '' };
+        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '' };
         await manifest.write(`${JSON.stringify(line)}\n`);
         return;
       }
@@ -80,7 +87,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         files++;
         bytes = data.length;
       }
-      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, error: t.error, hint: t.hint };
+      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, error: t.error, hint: t.hint, reason: reasonOfTarget(t) };
       await manifest.write(`${JSON.stringify(line)}\n`);
     },
     async finish() {
@@ -90,7 +97,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
   };
 }
 
-/** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint}. */
+/** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint, reason}. */
 export async function jsonlWriter(finalPath: string): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath));
   return {
@@ -104,6 +111,7 @@ export async function jsonlWriter(finalPath: string): Promise<Writer> {
         meta: done ? (t.result?.meta ?? {}) : null,
         error: t.error,
         hint: t.hint,
+        reason: reasonOfTarget(t),
       };
       await out.write(`${JSON.stringify(obj)}\n`);
     },
@@ -119,7 +127,7 @@ export async function jsonlWriter(finalPath: string): Promise<Writer> {
   };
 }
 
-export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint'] as const;
+export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint', 'reason'] as const;
 
 /**
  * A CSV summary of every target, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
@@ -139,7 +147,7 @@ export async function csvWriter(finalPath: string): Promise<Writer> {
       if (failed) throw toExportError(failed, finalPath);
       // A summary lists every target with its status, error and hint.
       const done = isDone(t);
-      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint];
+      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint, reasonOfTarget(t)];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
     },
@@ -190,7 +198,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         const content = contentOf(t);
         section += kind === 'md' ? content : mdFence(content, FENCE_LANG[kind]);
       } else {
-        section += `> **${t.status}**${t.error ? `: ${mdInline(t.error)}` : ''}${t.hint ? `  \n> ${mdInline(t.hint)}` : ''}\n`;
+        section += `> **${t.status}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${t.error ? `: ${mdInline(t.error)}` : ''}${t.hint ? `  \n> ${mdInline(t.hint)}` : ''}\n`;
       }
       await body.write(`${section.replace(/\n*$/, '')}\n\n`);
     },

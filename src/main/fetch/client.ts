@@ -21,6 +21,8 @@ const ACCEPT = 'text/html,application/xhtml+xml,application/pdf,application/json
 /** 64 KiB of response headers: 8x what nginx allows by default; more is a broken or hostile server. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** An error page larger than this is not an interstitial (the largest in the corpora is 440 KB). */
+const MAX_ERROR_PAGE_BYTES = 1024 * 1024;
 
 /**
  * The HTTP client of the pipeline: one undici Agent (connection reuse) whose connector
@@ -117,8 +119,15 @@ export class HttpClient {
         continue;
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
-        await res.body.dump().catch(() => {});
-        throw upstreamError(res.statusCode, headers);
+        const err = upstreamError(res.statusCode, headers);
+        // An HTML error page is read (a little of it) so the pipeline can tell an anti-bot
+        // check or a sign-in wall from a plain error (SPEC §5.9).
+        if (/html/i.test(headers['content-type'] ?? '')) {
+          err.page = await readCapped(res.body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline).catch(() => undefined);
+        } else {
+          await res.body.dump().catch(() => {});
+        }
+        throw err;
       }
       const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline);
       return {

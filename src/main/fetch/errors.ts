@@ -1,4 +1,5 @@
 import { SiftError } from '../../shared/errors';
+import { reasonOf, type PageReason, type Reason } from '../../shared/reasons';
 
 /**
  * A failure of one target, with the HTTP-like status task 06 maps (403 blocked, 429/503 busy,
@@ -9,6 +10,8 @@ import { SiftError } from '../../shared/errors';
 export class FetchError extends SiftError {
   /** From a 429/503's Retry-After, so the runner can wait as long as the server asked. */
   retryAfterMs?: number;
+  /** The body of an HTML error answer, for the page classification; never shown. */
+  page?: Buffer;
   constructor(status: number, msg: string, hint = '', code = codeFor(status, msg), retryAfterMs?: number) {
     super(code, status, msg, hint);
     this.name = 'FetchError';
@@ -16,6 +19,10 @@ export class FetchError extends SiftError {
   }
   get msg(): string {
     return this.message;
+  }
+  /** Why it failed, in SPEC §5.9's words (from the code). */
+  get reason(): Reason {
+    return reasonOf(this.code, this.status);
   }
 }
 
@@ -57,3 +64,32 @@ export const EXTRACT_TIMEOUT_HINT =
   'Extracting took longer than the deadline: choose fewer pages, a simpler grep expression or jq program, or raise the deadline in Settings.';
 
 export const badOption = (msg: string, hint: string): FetchError => new FetchError(422, msg, hint, 'bad_option');
+
+const RECOVER_HINT = 'The recover option looks for an archived copy.';
+
+/**
+ * A page that came back but is not the content (SPEC §5.9). The status is the server's when
+ * it answered with an error, else the nearest HTTP-like one (a challenge is a refusal, a
+ * sign-in wall an "unauthorized", a soft 404 a 404). A challenge answered with 429/503 keeps
+ * that status but not the busy reason: it does not clear in the minute the runner retries.
+ */
+export function pageError(reason: PageReason, upstream: number): FetchError {
+  const given = upstream >= 400 ? upstream : 0;
+  switch (reason) {
+    case 'challenge':
+      return new FetchError(
+        given || 403,
+        'challenge: the site answered with an anti-bot check instead of the page',
+        `Open the URL in a browser to pass the check, or try again later; ${RECOVER_HINT}`,
+        'challenge',
+      );
+    case 'login':
+      return new FetchError(given || 401, 'login: the site answered with a sign-in page instead of the page', `The page needs an account: open it in a browser and sign in. ${RECOVER_HINT}`, 'login');
+    case 'consent':
+      return new FetchError(given || 451, 'consent: the site answered with a cookie or consent wall and no content behind it', 'Open the URL in a browser to answer the consent question; Sift does not accept or refuse on your behalf.', 'consent');
+    case 'soft404':
+      return new FetchError(given || 404, 'soft 404: the page says it does not exist, though the server answered with success', `Check the URL for typos or a moved page. ${RECOVER_HINT}`, 'soft404');
+    case 'needs_js':
+      return new FetchError(given || 422, 'needs JavaScript: the page is an app shell whose text appears only after its scripts run', 'Turn on rendering (--render always, or Settings → Rendering) so Sift runs the page in a browser.', 'needs_js');
+  }
+}

@@ -1,16 +1,22 @@
 import { OptionsSchema, type Options, type Result, type Target } from '../../shared/types';
 import { HttpClient, mapError, type HttpResponse } from './client';
 import { ComputePool } from './compute';
-import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, timeoutError } from './errors';
+import { classifyPage } from './classify';
+import { decodeText } from './charset';
+import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
 import { extractBody, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool } from './pdf-pool';
+import { SoftNotFoundProbe } from './probe';
+import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl } from './url';
 
 export interface Caller {
   name: string;
+  /** The batch job the fetch belongs to (the runner passes it): the soft-404 probe's scope. */
+  jobId?: string;
 }
 
 export interface FetcherDeps {
@@ -33,10 +39,19 @@ export interface Fetcher {
   close(): Promise<void>;
 }
 
-/** After these failures an archived snapshot may still have the page (SPEC §5.6). */
+/**
+ * After these failures an archived snapshot may still have the page (SPEC §5.6): a page
+ * gone or failing, and (§5.9) an anti-bot check, a sign-in wall or a soft 404 in its place.
+ */
 export function recoverable(err: unknown): boolean {
-  return err instanceof FetchError && (err.status === 404 || err.status === 410 || (err.status >= 500 && err.status !== 503) || err.code === 'dns');
+  if (!(err instanceof FetchError)) return false;
+  if (err.reason === 'challenge' || err.reason === 'login' || err.reason === 'soft404') return true;
+  if (err.reason === 'consent' || err.reason === 'needs_js') return false;
+  return err.status === 404 || err.status === 410 || (err.status >= 500 && err.status !== 503) || err.code === 'dns';
 }
+
+/** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
+const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
 
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
@@ -63,6 +78,34 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   const gate = new Gate(settings.gateSize, settings.gateWaitMs);
   const pdf = new PdfPool(deps.pdfWorkers ?? 2);
   const compute = new ComputePool(2);
+  const probe = new SoftNotFoundProbe(now);
+
+  /**
+   * Honest outcomes (SPEC §5.9): throws the page's reason when an HTML answer is not the
+   * content; returns the warnings of one that is. An error answer's page may turn a plain
+   * upstream error into a challenge or a sign-in wall (and a challenge's 503 stops being busy).
+   */
+  async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal): Promise<string[]> {
+    if (!isHtml(res.contentType, res.body)) return [];
+    const html = decodeText(res.body, res.contentType, true).text;
+    const input = { html, status: res.status, url: res.finalUrl };
+    let c = classifyPage(input);
+    if (!c.reason && new URL(res.finalUrl).pathname !== '/') {
+      // The random-path probe: a host that answers every path with this same page has no such page.
+      const key = caller.jobId ?? caller.name;
+      const similarity = await probe.similarity(key, res.finalUrl, html, (u) => download(u, signal, deadline));
+      if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
+    }
+    if (c.reason) throw pageError(c.reason, res.status);
+    return c.warnings;
+  }
+
+  /** An upstream error whose HTML page is a challenge, a sign-in wall … becomes that reason. */
+  function judgeErrorPage(err: unknown): unknown {
+    if (!(err instanceof FetchError) || !err.page || !isHtml('text/html', err.page)) return err;
+    const c = classifyPage({ html: decodeText(err.page, 'text/html', true).text, status: err.status, url: '' });
+    return c.reason && c.reason !== 'soft404' && c.reason !== 'needs_js' ? pageError(c.reason, err.status) : err;
+  }
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {
@@ -112,6 +155,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const deadline = AbortSignal.timeout(settings.deadlineMs);
     const poolCaller = ctx.batch ? `${caller.name}/batch` : caller.name;
     let outcome = 'ok';
+    let reason = '';
     let status = 200;
     try {
       const options = checkOptions(target.options);
@@ -121,9 +165,13 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       });
       let res: HttpResponse;
       let recovered: Record<string, unknown> = {};
+      let warnings: string[] = [];
       try {
         try {
-          res = await download(url, signal, deadline);
+          res = await download(url, signal, deadline).catch((err: unknown) => {
+            throw judgeErrorPage(err);
+          });
+          warnings = await judge(res, caller, signal, deadline);
         } catch (err) {
           if (!options.recover || !recoverable(err)) throw err;
           const r = await recover(url, err as FetchError, signal, deadline);
@@ -147,6 +195,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         fetched_ms: Math.round(now() - started),
       };
       if (res.redirects) meta.redirects = res.redirects;
+      if (warnings.length) meta.warnings = warnings;
       return { content: out.content, meta };
     } catch (caught) {
       // A caller's own deadline (an AbortSignal.timeout, as the batch wiring sets with the
@@ -154,14 +203,16 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       const err = !(caught instanceof FetchError) && isTimeoutAbort(signal) ? timeoutError("the target's deadline passed") : caught;
       if (err instanceof FetchError) {
         outcome = err.code;
+        reason = err.reason;
         status = err.status;
       } else {
         outcome = signal.aborted ? 'cancelled' : 'internal';
+        reason = outcome;
         status = 500;
       }
       throw err;
     } finally {
-      log({ msg: 'fetch', caller: caller.name, batch: ctx.batch === true, outcome, status, ms: Math.round(now() - started) });
+      log({ msg: 'fetch', caller: caller.name, batch: ctx.batch === true, outcome, ...(reason ? { reason } : {}), status, ms: Math.round(now() - started) });
     }
   }
 

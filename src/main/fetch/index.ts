@@ -3,7 +3,9 @@
  * is the entry point; the pieces are exported for tests and for the app's preview.
  */
 export { createFetcher, recoverable, type Caller, type Fetcher, type FetcherDeps } from './fetcher';
-export { FetchError, codeFor, timeoutError } from './errors';
+export { FetchError, codeFor, pageError, timeoutError } from './errors';
+export { classifyPage, pageSimilarity, THIN_CHARS, type Classification, type ClassifyInput, type PageReason } from './classify';
+export { SoftNotFoundProbe } from './probe';
 export { defaultFetchSettings, USER_AGENT, type FetchSettings } from './settings';
 export { validateUrl, MAX_URL_BYTES } from './url';
 export { blockedReason, checkAddress, guardedLookup, hostAllowed, resolveGuarded, systemResolver, type GuardPolicy, type ResolvedAddress, type Resolver } from './guard';

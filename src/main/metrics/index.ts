@@ -2,10 +2,30 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HistogramSnapshot, MetricsSnapshot } from '../../shared/metrics';
 
 /**
- * Outcome labels, as task 06 rule 2 names them, plus `cancelled`: a target cut short by a
- * cancel, Ctrl-C or quit (stored failed "cancelled" or "interrupted").
+ * Outcome labels: task 06 rule 2's, then every other reason of SPEC §5.9 (issue 12), so a
+ * dashboard sees challenge pages and sign-in walls apart from real successes. `cancelled`
+ * counts a target cut short by a cancel, Ctrl-C or quit (stored "cancelled" or "interrupted").
  */
-export const TARGET_OUTCOMES = ['ok', 'busy', 'blocked', 'timeout', 'unsupported', 'too_long', 'upstream_4xx', 'upstream_5xx', 'cancelled'] as const;
+export const TARGET_OUTCOMES = [
+  'ok',
+  'busy',
+  'blocked',
+  'timeout',
+  'unsupported',
+  'too_long',
+  'upstream_4xx',
+  'upstream_5xx',
+  'challenge',
+  'login',
+  'consent',
+  'soft404',
+  'needs_js',
+  'bad_option',
+  'network',
+  'cancelled',
+  'restart',
+  'internal',
+] as const;
 export const JOB_OUTCOMES = ['done', 'failed', 'partial', 'cancelled'] as const;
 
 /**

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
+import { isReason } from '../../shared/reasons';
 import type { Job, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, toJob, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
@@ -121,8 +122,8 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
 function storeOver(db: Database.Database, path: string): Store {
   const jobs = jobsTable(db);
   const targets = targetsTable(db);
-  const failRunningTargets = db.prepare<[string, string, number]>(
-    "UPDATE targets SET status = 'failed', error = ?, hint = ?, finished_at = ? WHERE status = 'running'",
+  const failRunningTargets = db.prepare<[string, string, string, number]>(
+    "UPDATE targets SET status = 'failed', error = ?, hint = ?, reason = ?, finished_at = ? WHERE status = 'running'",
   );
   // Recounted from the targets rather than incremented: the truth after a crash is the rows.
   const failLiveJobs = db.prepare<[string, number]>(
@@ -229,7 +230,7 @@ function storeOver(db: Database.Database, path: string): Store {
         // A target left running by a cancelled (terminal) job is orphaned too: nothing runs
         // before the runner exists, so every running row is one the dead process left.
         const orphaned = orphanedJobs.all().map((r) => r.job_id);
-        failRunningTargets.run(reason, RESTART_HINT, nowMs);
+        failRunningTargets.run(reason, RESTART_HINT, isReason(reason) ? reason : 'restart', nowMs);
         for (const id of orphaned) recount.run(id);
         return failLiveJobs.run(reason, nowMs).changes;
       }),

@@ -15,6 +15,7 @@ export interface JobRecord {
   created_at: number;
   updated_at: number;
   lease_expires: number;
+  label: string;
 }
 
 export const toJob = (r: JobRecord): Job => ({
@@ -29,6 +30,7 @@ export const toJob = (r: JobRecord): Job => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   leaseExpires: r.lease_expires,
+  label: r.label,
 });
 
 export interface NewJob {
@@ -39,6 +41,8 @@ export interface NewJob {
   targetsTotal: number;
   nowMs: number;
   leaseExpires: number;
+  /** What the list is called (the dropped file's name, or the first URL's host). */
+  label?: string;
 }
 
 /** The jobs table: one prepared statement per query or transition. */
@@ -52,9 +56,9 @@ export function jobsTable(db: Database.Database) {
   );
   const liveTotal = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued','running')");
   const list = db.prepare<[number], JobRecord>('SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?');
-  const insert = db.prepare<[string, string, string, string, number, number, number, number]>(
-    `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, created_at, updated_at, lease_expires)
-     VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, number, number, number, number, string]>(
+    `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, created_at, updated_at, lease_expires, label)
+     VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
   );
   const transition = db.prepare<[JobStatus, string, number, string, JobStatus], JobRecord>(
     'UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ? AND status = ? RETURNING *',
@@ -76,7 +80,7 @@ export function jobsTable(db: Database.Database) {
     liveTotal: (): number => liveTotal.get()?.n ?? 0,
     list: (limit: number): JobRecord[] => list.all(limit),
     insert: (j: NewJob): void => {
-      insert.run(j.id, j.caller, j.callerClass, j.idemKey, j.targetsTotal, j.nowMs, j.nowMs, j.leaseExpires);
+      insert.run(j.id, j.caller, j.callerClass, j.idemKey, j.targetsTotal, j.nowMs, j.nowMs, j.leaseExpires, j.label ?? '');
     },
     /** Moves a job from one status to another; undefined when it was not in `from`. */
     transition: (id: string, from: JobStatus, to: JobStatus, error: string, nowMs: number): JobRecord | undefined =>

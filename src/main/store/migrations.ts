@@ -103,7 +103,63 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ALTER TABLE targets_v3 RENAME TO targets;
     `);
   },
+  // 4 (issue 12): why each failed target failed (SPEC §5.9's reason), and what each job's
+  // list is called. Rebuilt again, for the reason of step 2. Rows written before this step
+  // get the reason their stored status and message imply.
+  (db) => {
+    db.exec(`
+      CREATE TABLE targets_v4 (
+        job_id       TEXT NOT NULL,
+        idx          INTEGER NOT NULL,
+        url          TEXT NOT NULL,
+        options      TEXT,
+        status       TEXT NOT NULL CHECK (status IN ('pending','running','done','failed')),
+        error        TEXT NOT NULL DEFAULT '',
+        hint         TEXT NOT NULL DEFAULT '',
+        bytes        INTEGER NOT NULL DEFAULT 0,
+        title        TEXT NOT NULL DEFAULT '',
+        started_at   INTEGER,
+        finished_at  INTEGER,
+        error_status INTEGER NOT NULL DEFAULT 0,
+        reason       TEXT NOT NULL DEFAULT '',
+        result       TEXT,
+        PRIMARY KEY (job_id, idx)
+      );
+      INSERT INTO targets_v4 (job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at, error_status, reason, result)
+        SELECT job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at, error_status,
+               CASE WHEN status <> 'failed' THEN ''
+                    WHEN error = 'restart' THEN 'restart'
+                    WHEN error = 'cancelled' OR error_status = 499 THEN 'cancelled'
+                    WHEN error = 'blocked' THEN 'blocked'
+                    WHEN error LIKE 'timeout%' OR error_status = 504 THEN 'timeout'
+                    WHEN error LIKE 'document too long%' THEN 'too_long'
+                    WHEN error LIKE 'unsupported%' OR error_status = 415 THEN 'unsupported'
+                    WHEN error LIKE 'invalid%' OR error_status = 400 OR error_status = 422 THEN 'bad_option'
+                    WHEN error LIKE 'upstream%' AND error_status IN (429, 503) THEN 'busy'
+                    WHEN error LIKE 'upstream%' OR error_status BETWEEN 400 AND 499 THEN 'upstream'
+                    WHEN error = 'busy' OR error LIKE '%busy, retry later' THEN 'busy'
+                    ELSE 'internal' END,
+               result
+        FROM targets;
+      DROP TABLE targets;
+      ALTER TABLE targets_v4 RENAME TO targets;
+      ALTER TABLE jobs ADD COLUMN label TEXT NOT NULL DEFAULT '';
+    `);
+    // A job's label is its first URL's host until a caller names the list.
+    const firsts = db.prepare<[], { job_id: string; url: string }>('SELECT job_id, url FROM targets WHERE idx = 0').all();
+    const setLabel = db.prepare<[string, string]>('UPDATE jobs SET label = ? WHERE id = ?');
+    for (const f of firsts) setLabel.run(hostLabel(f.url), f.job_id);
+  },
 ];
+
+/** The host of a URL, for a job's default label; the URL's start when it does not parse. */
+export function hostLabel(url: string): string {
+  try {
+    return new URL(url).host || url.slice(0, 60);
+  } catch {
+    return url.slice(0, 60);
+  }
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

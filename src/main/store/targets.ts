@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Options, Result, Target, TargetRow, TargetState, TargetStatus } from '../../shared/types';
+import { isReason, type Reason } from '../../shared/reasons';
 
 /** A targets row without its result, as listing reads it. */
 interface RowRecord {
@@ -12,6 +13,7 @@ interface RowRecord {
   bytes: number;
   title: string;
   error_status: number;
+  reason: string;
   started_at: number | null;
   finished_at: number | null;
 }
@@ -19,7 +21,7 @@ interface StatusRecord extends RowRecord {
   result: string | null;
 }
 
-const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, error_status, started_at, finished_at';
+const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, error_status, reason, started_at, finished_at';
 
 function toRow(r: RowRecord): TargetRow {
   const row: TargetRow = {
@@ -30,6 +32,7 @@ function toRow(r: RowRecord): TargetRow {
     hint: r.hint,
     bytes: r.bytes,
     errorStatus: r.error_status,
+    reason: isReason(r.reason) ? r.reason : '',
     title: r.title,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
@@ -54,6 +57,8 @@ export interface TargetOutcome {
   title: string;
   /** The failure's HTTP-like status; 0 when done. */
   errorStatus: number;
+  /** Why it failed (SPEC §5.9); '' when done. */
+  reason?: Reason | '';
 }
 
 /** The targets table: one prepared statement per query or transition. */
@@ -70,8 +75,8 @@ export function targetsTable(db: Database.Database) {
   const start = db.prepare<[number, string, number]>(
     "UPDATE targets SET status = 'running', started_at = ? WHERE job_id = ? AND idx = ? AND status = 'pending'",
   );
-  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, number, string, number]>(
-    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, error_status = ?, finished_at = ?
+  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, string, number, string, number]>(
+    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, error_status = ?, reason = ?, finished_at = ?
      WHERE job_id = ? AND idx = ? AND status = 'running'`,
   );
   const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
@@ -97,7 +102,7 @@ export function targetsTable(db: Database.Database) {
     start: (jobId: string, idx: number, nowMs: number): boolean => start.run(nowMs, jobId, idx).changes === 1,
     /** running → done|failed; false when the target was not running (or is gone). */
     finish: (jobId: string, idx: number, o: TargetOutcome, nowMs: number): boolean =>
-      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, nowMs, jobId, idx)
+      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, o.reason ?? '', nowMs, jobId, idx)
         .changes === 1,
     deleteOfJob: (jobId: string): number => del.run(jobId).changes,
   };

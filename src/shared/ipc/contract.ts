@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReasonSchema } from '../reasons';
 import { ErrorInfoSchema } from '../errors';
 import { JobSchema, OptionsSchema, ResultSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
 import { SettingsSchema } from '../settings';
@@ -42,7 +43,13 @@ export const invokeContract = {
   appInfo: { req: Empty, res: AppInfoSchema },
   /** Submit parsed targets as a new job (or get the live job with the same targets back). */
   submit: {
-    req: z.object({ targets: z.array(TargetSchema).max(MAX_SUBMIT_TARGETS) }).strict(),
+    req: z
+      .object({
+        targets: z.array(TargetSchema).max(MAX_SUBMIT_TARGETS),
+        /** What the list is called in the job list: the dropped file's name (else the first URL's host). */
+        label: z.string().max(200).optional(),
+      })
+      .strict(),
     res: z.object({ id: z.string(), reused: z.boolean() }),
   },
   listJobs: { req: Empty, res: z.array(JobSchema) },
@@ -57,9 +64,19 @@ export const invokeContract = {
   },
   cancelJob: { req: z.object({ id: JobId }).strict(), res: z.object({ cancelled: z.boolean() }) },
   deleteJob: { req: z.object({ id: JobId }).strict(), res: z.object({ deleted: z.boolean() }) },
-  /** A new job with this job's unfinished targets (or its failed ones). */
+  /**
+   * A new job with this job's unfinished targets (or its failed ones, or those failed for
+   * one reason), each with `options` laid over its own (e.g. recover on; rendering, issue 13).
+   */
   runRest: {
-    req: z.object({ id: JobId, which: z.enum(['unfinished', 'failed']).default('unfinished') }).strict(),
+    req: z
+      .object({
+        id: JobId,
+        which: z.enum(['unfinished', 'failed']).default('unfinished'),
+        reason: ReasonSchema.optional(),
+        options: OptionsSchema.optional(),
+      })
+      .strict(),
     res: z.object({ id: z.string(), reused: z.boolean(), targets: z.number() }),
   },
   /** Fetch one URL now, as the interactive caller (not a job). */

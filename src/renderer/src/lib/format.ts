@@ -44,3 +44,21 @@ export function estimateRemaining(done: number, total: number, elapsedMs: number
   if (done <= 0 || done >= total || elapsedMs <= 0) return null;
   return ((total - done) * elapsedMs) / done;
 }
+
+/**
+ * What tells targets of one list apart: host and path (and query), without the scheme,
+ * shortened in the middle so both the host and the end of the path stay in view.
+ */
+export function shortUrl(url: string, max = 64): string {
+  let text: string;
+  try {
+    const u = new URL(url);
+    text = `${u.host}${u.pathname === '/' && !u.search ? '' : u.pathname}${u.search}`;
+  } catch {
+    text = url;
+  }
+  if (text.length <= max) return text;
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
+}

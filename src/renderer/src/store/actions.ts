@@ -3,7 +3,8 @@
  * so components, keyboard shortcuts and IPC events all go through the same functions.
  */
 import type { ExportFormatName } from '../../../shared/ipc/contract';
-import type { Target } from '../../../shared/types';
+import type { Options, Target } from '../../../shared/types';
+import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { plural } from '../lib/format';
@@ -109,6 +110,21 @@ export async function runRest(id: string, which: 'unfinished' | 'failed' = 'unfi
   }
 }
 
+/**
+ * "Retry these": a fresh job of the targets that failed for one reason, with the options
+ * the user chose for the retry (recover on, and rendering once issue 13 adds it) laid over
+ * each target's own.
+ */
+export async function retryReason(id: string, reason: Reason, options: Options): Promise<void> {
+  try {
+    const res = await window.sift.runRest({ id, which: 'failed', reason, options });
+    get().notify('info', { message: `Started a new job with ${plural(res.targets, 'target')} that failed as ${REASON_LABELS[reason]}.` });
+    showJob(res.id);
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
 /** Reads a dropped, opened or pasted list into the composer (parsed in the worker). */
 export async function loadSource(source: ListSource | null): Promise<void> {
   get().setSource(source);
@@ -199,7 +215,9 @@ export async function submitList(): Promise<void> {
     return;
   }
   try {
-    const res = await window.sift.submit({ targets });
+    // The job list names the job after its list: a dropped or opened file's name.
+    const label = s.source?.kind === 'file' ? s.source.name : undefined;
+    const res = await window.sift.submit(label ? { targets, label } : { targets });
     get().setSubmitting(false);
     if (res.reused) get().notify('info', { message: 'The same list is already a job; showing it.' });
     get().resetComposer();

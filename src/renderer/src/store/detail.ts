@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { TargetRow, TargetState, TargetStatus } from '../../../shared/types';
+import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -18,7 +19,11 @@ export interface DetailSlice {
   result: { jobId: string; idx: number; status: TargetStatus } | null;
   resultLoading: boolean;
   resultError: UserError | null;
+  /** The table shows the rows with this status and this reason ('all' / '' for every one). */
+  filterStatus: TargetState | 'all';
+  filterReason: Reason | '';
 
+  setFilter(f: { status?: TargetState | 'all'; reason?: Reason | '' }): void;
   beginDetail(jobId: string): void;
   setDetail(jobId: string, rows: TargetRow[]): void;
   setDetailError(jobId: string, err: UserError): void;
@@ -59,9 +64,16 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   result: null,
   resultLoading: false,
   resultError: null,
+  filterStatus: 'all',
+  filterReason: '',
 
+  setFilter: (f) =>
+    set((s) => ({
+      filterStatus: f.status ?? s.filterStatus,
+      filterReason: f.reason ?? s.filterReason,
+    })),
   beginDetail: (jobId) =>
-    set({ detailJobId: jobId, rows: [], rowsLoaded: false, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '' }),
   setDetail: (jobId, rows) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
@@ -82,3 +94,18 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   setResultError: (resultError) => set({ resultError, resultLoading: false }),
   clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
 });
+
+/** Whether a row passes the table's filter. */
+export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | ''): boolean {
+  if (!r) return false;
+  if (status !== 'all' && r.status !== status) return false;
+  if (reason && r.reason !== reason) return false;
+  return true;
+}
+
+/** Failed targets per reason, most first. */
+export function reasonCounts(rows: readonly (TargetRow | undefined)[]): [Reason, number][] {
+  const counts = new Map<Reason, number>();
+  for (const r of rows) if (r?.status === 'failed' && r.reason) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MetricsSnapshot } from '../../../../shared/metrics';
+import { isReason, REASON_LABELS } from '../../../../shared/reasons';
 import { histogramBars, type Bar } from '../../lib/metrics';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
@@ -15,7 +16,10 @@ const TONES: Record<string, Bar['tone']> = {
   partial: 'warn',
   busy: 'warn',
   timeout: 'warn',
+  needs_js: 'warn',
+  soft404: 'warn',
   cancelled: 'muted',
+  restart: 'muted',
   canceled: 'muted',
 };
 // Every other outcome (upstream_4xx, blocked, too_long, …) is a failure of some kind.
@@ -25,6 +29,22 @@ function outcomeBars(counts: Record<string, number>): Bar[] {
   return Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
     .map(([label, value]) => ({ label, value, tone: toneOf(label) }));
+}
+
+/**
+ * Why targets failed: the outcome counters other than ok, in people's words (the 4xx and 5xx
+ * of the seed's labels are one "server error"), without the reasons nothing had.
+ */
+export function reasonBars(counts: Record<string, number>): Bar[] {
+  const sum = new Map<string, number>();
+  for (const [label, n] of Object.entries(counts)) {
+    if (label === 'ok' || n <= 0) continue;
+    const key = label === 'upstream_4xx' || label === 'upstream_5xx' ? 'upstream' : label;
+    sum.set(key, (sum.get(key) ?? 0) + n);
+  }
+  return [...sum.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, value]) => ({ label: isReason(key) ? REASON_LABELS[key] : key, value, tone: toneOf(key) }));
 }
 
 export function ActivityPanel(): React.JSX.Element {
@@ -71,7 +91,8 @@ export function ActivityPanel(): React.JSX.Element {
         <p className="empty-state">Nothing fetched yet. Submit a list and its outcomes show up here.</p>
       ) : (
         <div className="charts">
-          <BarChart title="Targets by outcome" bars={outcomeBars(m.targets)} testId="chart-targets" />
+          <BarChart title="Targets by outcome" bars={outcomeBars(Object.fromEntries(Object.entries(m.targets).filter(([k, v]) => v > 0 || k === 'ok')))} testId="chart-targets" />
+          <BarChart title="Why targets failed" bars={reasonBars(m.targets)} testId="chart-reasons" />
           <BarChart title="Jobs by outcome" bars={outcomeBars(m.jobs)} testId="chart-jobs" />
           <BarChart title="Time per target" bars={histogramBars(m.targetSeconds)} testId="chart-durations" />
         </div>

@@ -2,7 +2,7 @@ import type { Bar } from '../../lib/metrics';
 
 const BAR_H = 18;
 const GAP = 6;
-const LABEL_W = 96;
+const LABEL_W = 140;
 const VALUE_W = 56;
 const WIDTH = 420;
 

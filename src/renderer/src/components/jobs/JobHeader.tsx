@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { isInterrupted, isLive, okCount } from '../../lib/jobs';
+import { isInterrupted, isLive, jobName, okCount } from '../../lib/jobs';
+import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 import { useNow } from '../../lib/useNow';
@@ -33,7 +34,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
       <div className="job-title">
-        <h2>{plural(job.targetsTotal, 'URL')}</h2>
+        <h2 data-testid="job-name">{jobName(job)}</h2>
         <StatusBadge status={job.status} interrupted={interrupted} />
         <span className="muted job-id" title="Job id">
           {job.id}
@@ -47,6 +48,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         <Stat label="Elapsed" value={formatDuration(elapsed)} testId="stat-elapsed" />
         {live && <Stat label="Remaining" value={eta === null ? 'estimating…' : `about ${formatDuration(eta)}`} testId="stat-eta" />}
       </dl>
+      <ReasonSummary id={id} />
       {interrupted && (
         <p className="restart-notice" role="status" data-testid="restart-notice">
           Sift was closed while this job ran, so it stopped after {plural(job.targetsDone, 'target')}. Their results are kept.

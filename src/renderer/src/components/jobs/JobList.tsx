@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated } from '../../lib/format';
-import { isInterrupted, okCount } from '../../lib/jobs';
+import { isInterrupted, jobName, okCount } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -37,13 +37,16 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
         data-job-id={id}
         data-status={job.status}
       >
+        <span className="job-item-name" data-testid="job-item-name" title={jobName(job)}>
+          {jobName(job)}
+        </span>
         <span className="job-item-top">
           <StatusBadge status={job.status} interrupted={isInterrupted(job)} />
           <span className="muted">{formatCreated(job.createdAt)}</span>
         </span>
         <ProgressBar ok={okCount(job)} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
         <span className="job-item-count muted">
-          {job.targetsDone.toLocaleString()} / {job.targetsTotal.toLocaleString()}
+          {job.targetsDone.toLocaleString()} / {job.targetsTotal.toLocaleString()} done
         </span>
       </button>
     </li>

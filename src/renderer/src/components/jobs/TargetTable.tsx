@@ -1,22 +1,46 @@
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useShallow } from 'zustand/react/shallow';
+import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
+import type { TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
+import { reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
-import { formatBytes, formatDuration } from '../../lib/format';
+import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
 const ROW_HEIGHT = 34;
+// What the URL column holds at its usual width (~200 px of 12.5 px text): host and path are
+// cut in the middle to this, so the end of the path, which tells rows apart, stays in view.
+const URL_CHARS = 28;
 // Rows drawn beyond the visible ones, so a fast scroll does not show blanks.
 const OVERSCAN = 12;
 
+const NO_FILTER: null = null;
+
 /**
- * The job's targets, virtualized: only the visible rows exist in the DOM. The table itself
- * subscribes to the row count only; each row subscribes to its own row.
+ * The job's targets, virtualized: only the visible rows exist in the DOM. Unfiltered, the
+ * table subscribes to the row count only and each row to its own row; filtered, it holds the
+ * list of matching indices (compared element by element, so an unrelated change re-renders
+ * nothing).
  */
 export function TargetTable(): React.JSX.Element {
-  const count = useStore((s) => s.rows.length);
+  const filtering = useStore((s) => s.filterStatus !== 'all' || s.filterReason !== '');
+  const shown = useStore(
+    useShallow((s) => {
+      if (s.filterStatus === 'all' && s.filterReason === '') return NO_FILTER;
+      const out: number[] = [];
+      s.rows.forEach((r, i) => {
+        if (rowMatches(r, s.filterStatus, s.filterReason)) out.push(i);
+      });
+      return out;
+    }),
+  );
+  const total = useStore((s) => s.rows.length);
+  const count = shown ? shown.length : total;
+  const idxAt = useCallback((pos: number): number => (shown ? (shown[pos] ?? -1) : pos), [shown]);
   const loaded = useStore((s) => s.rowsLoaded);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -26,16 +50,17 @@ export function TargetTable(): React.JSX.Element {
     overscan: OVERSCAN,
   });
 
+  const posOf = useCallback((idx: number | null): number | null => (idx === null ? null : shown ? (shown.indexOf(idx) >= 0 ? shown.indexOf(idx) : null) : idx), [shown]);
   const move = useCallback(
     (delta: number) => {
       const s = useStore.getState();
-      const at = s.selectedIdx ?? (delta > 0 ? -1 : count);
+      const at = posOf(s.selectedIdx) ?? (delta > 0 ? -1 : count);
       const next = Math.min(count - 1, Math.max(0, at + delta));
-      if (next === s.selectedIdx || count === 0) return;
-      s.selectRow(next);
+      if (count === 0 || idxAt(next) === s.selectedIdx) return;
+      s.selectRow(idxAt(next));
       virtualizer.scrollToIndex(next, { align: 'auto' });
     },
-    [count, virtualizer],
+    [count, virtualizer, idxAt, posOf],
   );
 
   const onKeyDown = (e: React.KeyboardEvent): void => {
@@ -73,11 +98,13 @@ export function TargetTable(): React.JSX.Element {
   // Keep the selected row in view when the selection comes from elsewhere (a reload).
   const selectedIdx = useStore((s) => s.selectedIdx);
   useEffect(() => {
-    if (selectedIdx !== null) virtualizer.scrollToIndex(selectedIdx, { align: 'auto' });
-  }, [selectedIdx, virtualizer]);
+    const pos = posOf(selectedIdx);
+    if (pos !== null) virtualizer.scrollToIndex(pos, { align: 'auto' });
+  }, [selectedIdx, virtualizer, posOf]);
 
   return (
     <div className="target-table" role="grid" aria-rowcount={count} aria-label="Targets" data-testid="target-table">
+      <TargetFilter shown={count} total={total} filtering={filtering} />
       <div className="target-row target-head" role="row">
         <span role="columnheader" className="c-idx">#</span>
         <span role="columnheader" className="c-status">Status</span>
@@ -90,10 +117,71 @@ export function TargetTable(): React.JSX.Element {
         {!loaded && <p className="muted pad">Loading targets…</p>}
         <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => (
-            <TargetTableRow key={v.index} idx={v.index} top={v.start} />
+            <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} top={v.start} />
           ))}
         </div>
+        {loaded && filtering && count === 0 && <p className="muted pad">No target matches this filter.</p>}
       </div>
+    </div>
+  );
+}
+
+const STATUSES: { value: TargetState | 'all'; label: string }[] = [
+  { value: 'all', label: 'Every status' },
+  { value: 'done', label: 'OK' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'running', label: 'Running' },
+  { value: 'pending', label: 'Waiting' },
+];
+
+/** The table's filter: by status and, for failures, by reason. */
+function TargetFilter({ shown, total, filtering }: { shown: number; total: number; filtering: boolean }): React.JSX.Element {
+  const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));
+  // The reasons this job has, as a string so the filter re-renders only when one appears.
+  const present = useStore((s) => reasonCounts(s.rows).map(([r]) => r).join(','));
+  const reasons = present ? (present.split(',') as Reason[]) : [];
+  return (
+    <div className="target-filter" data-testid="target-filter">
+      <label>
+        <span className="visually-hidden">Status</span>
+        <select value={status} onChange={(e) => setFilter({ status: e.target.value as TargetState | 'all' })} data-testid="filter-status" aria-label="Show targets with status">
+          {STATUSES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="visually-hidden">Reason</span>
+        <select
+          value={reason}
+          onChange={(e) => {
+            const r = e.target.value as Reason | '';
+            setFilter(r ? { reason: r, status: 'failed' } : { reason: '' });
+          }}
+          data-testid="filter-reason"
+          aria-label="Show targets that failed for"
+          disabled={reasons.length === 0 && !reason}
+        >
+          <option value="">Every reason</option>
+          {(reason && !reasons.includes(reason) ? [...reasons, reason] : reasons).map((r) => (
+            <option key={r} value={r}>
+              {REASON_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {filtering && (
+        <>
+          <span className="muted" data-testid="filter-count">
+            {shown.toLocaleString()} of {total.toLocaleString()}
+          </span>
+          <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '' })} data-testid="filter-clear">
+            Show all
+          </button>
+        </>
+      )}
     </div>
   );
 }
@@ -120,12 +208,17 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top }: { idx: number;
       <span role="gridcell" className="c-status">
         <StatusBadge status={row.status} />
       </span>
-      <span role="gridcell" className="c-url" title={row.url}>
-        {row.url}
+      <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
+        {shortUrl(row.url, URL_CHARS)}
       </span>
       <span role="gridcell" className="c-detail" title={failed ? [row.error, row.hint].filter(Boolean).join(' — ') : row.title}>
         {failed ? (
           <span className="row-error" data-testid="row-error">
+            {row.reason && (
+              <span className={`reason-chip small reason-${row.reason}`} data-testid="row-reason" data-reason={row.reason}>
+                {REASON_LABELS[row.reason]}
+              </span>
+            )}
             {row.error}
             {row.hint && <span className="muted"> — {row.hint}</span>}
           </span>

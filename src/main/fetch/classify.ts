@@ -1,0 +1,308 @@
+/**
+ * Honest outcomes (SPEC §5.9): is this HTML answer the page, or something standing in its
+ * place? A pure function of the body, the status and (optionally) the readable text and the
+ * similarity to what the host answers for a random path, so the fetcher, the renderer and
+ * the benchmark all judge a page the same way.
+ *
+ * False positives are worse than misses: a real page wrongly failed is content the user
+ * never sees, a stand-in wrongly passed is one they can still spot. So every rule needs a
+ * strong sign (a vendor's own marker, or a phrase in the title or a heading) AND a page
+ * that has little else to say. No rule names a site.
+ */
+
+export type PageReason = 'challenge' | 'login' | 'consent' | 'soft404' | 'needs_js';
+
+export interface ClassifyInput {
+  html: string;
+  /** The HTTP status the page came with. */
+  status: number;
+  url: string;
+  /** The extracted readable text, when the caller has it. */
+  text?: string;
+  /**
+   * How much this page looks like what the same host answered for a random path that
+   * cannot exist (0..1, from probeSimilarity); undefined when no probe was made.
+   */
+  randomPathSimilarity?: number;
+}
+
+export interface Classification {
+  reason?: PageReason;
+  warnings: string[];
+  /** Which signals decided (for meta and the benchmark's report), never user content. */
+  signals?: string[];
+}
+
+/** Below this much visible text a real page is "thin": ok, but worth a warning. ~60 words. */
+export const THIN_CHARS = 400;
+/**
+ * Interstitials say little: the largest stand-ins in the corpora (a consent wall listing its
+ * purposes, a bank's sign-in page with its notices) have ~2,400 characters of visible text;
+ * the articles have several thousand.
+ */
+const SHORT_CHARS = 2500;
+/** A soft-404 sits in the site's full template: navigation and footer around one sentence. */
+const TEMPLATE_CHARS = 8000;
+
+interface Page {
+  html: string;
+  lower: string;
+  title: string;
+  headings: string;
+  /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
+  visible: string;
+  noscript: string;
+  scriptBytes: number;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', rsquo: '’', lsquo: '‘', hellip: '…', mdash: '—', ndash: '–' };
+
+function decode(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+const squash = (s: string): string => decode(s.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+
+function parsePage(html: string): Page {
+  let scriptBytes = 0;
+  const noscripts: string[] = [];
+  const stripped = html
+    // Scripts before comments: old inline scripts wrap their code in <!-- … -->.
+    .replace(/<script\b[^>]*>([\s\S]*?)<\/script\s*>/gi, (_m, body: string) => {
+      scriptBytes += body.length;
+      return ' ';
+    })
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<noscript\b[^>]*>([\s\S]*?)<\/noscript\s*>/gi, (_m, body: string) => {
+      noscripts.push(body);
+      return ' ';
+    })
+    .replace(/<(style|template|svg|textarea|select)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
+  const title = squash(/<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(stripped)?.[1] ?? '');
+  const bodyStart = stripped.search(/<body\b/i);
+  const body = bodyStart >= 0 ? stripped.slice(bodyStart) : stripped.replace(/<head\b[\s\S]*?<\/head\s*>/i, ' ');
+  const headings = [...body.matchAll(/<h[1-3]\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => squash(m[1] ?? '')).join(' | ');
+  return {
+    html,
+    lower: html.toLowerCase(),
+    title,
+    headings,
+    visible: squash(body),
+    noscript: squash(noscripts.join(' ')),
+    scriptBytes,
+  };
+}
+
+// ---- challenge ------------------------------------------------------------------------
+
+/**
+ * Markers of a challenge form itself: no real page carries them, so they decide even when
+ * hidden filler (Cloudflare's 2020 page hides 5 KB of obfuscated arithmetic in a div) makes
+ * the page look long.
+ */
+const CHALLENGE_FORMS: readonly [string, RegExp][] = [
+  ['cloudflare-challenge', /_cf_chl_opt|cf_chl_(?:jschl|captcha|prog|rc)|id="challenge-(?:form|stage|running|body-text)"|cf-browser-verification|jschl[_-](?:vc|answer)|cf_captcha_kind|\/cdn-cgi\/challenge-platform\/h\/[bg]\/(?:orchestrate|jsch|captcha)/],
+  ['perimeterx', /id="px-captcha"|_pxcaptcha|px-captcha-(?:wrapper|container)|captcha\.px-cdn\.net/],
+  ['datadome', /geo\.captcha-delivery\.com\/captcha|interstitial\.captcha-delivery\.com/],
+];
+
+/** Markers a vendor also puts on the real pages it protects: they decide on short pages only. */
+const CHALLENGE_MARKERS: readonly [string, RegExp][] = [
+  ['cloudflare-block', /cf-error-details|id="cf-wrapper"[\s\S]{0,4000}(?:cf-error-type|error code|access denied|you have been blocked|sorry, you have been blocked)/],
+  ['perimeterx', /\/captcha\/captcha\.js\?a=c&u=|_pxappid/],
+  ['datadome', /ct\.captcha-delivery\.com|captcha-delivery\.com/],
+  ['incapsula', /incapsula incident id|<iframe[^>]+_incapsula_resource/],
+  ['sucuri', /sucuri_cloudproxy_js|sucuri website firewall|cloudproxy@sucuri\.net|sucuri\.net\/privacy-policy/],
+  ['aws-waf', /awswafintegration|gokuprops|aws-waf-token|challenge\.js"[^>]*><\/script>[\s\S]{0,400}awswaf/],
+  ['f5-asm', /window\.bobcmn|\/tspd\/\d|the requested url was rejected\. please consult with your administrator/],
+  ['shieldsquare', /shieldsquare captcha|perfdrive\.com|validate\.perfdrive/],
+  ['ddos-guard', /ddos-guard\.net\/|check\.ddos-guard|id="ddg-captcha"|ddos-guard<\/title>/],
+  ['google-sorry', /detected unusual traffic from your computer network|action="index"[^>]*>[\s\S]{0,600}name="continue"[\s\S]{0,600}g-recaptcha|\/sorry\/index\?/],
+  ['akamai-reference', /reference&#32;&#35;\d|reference #\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+|errors\.edgesuite\.net/],
+];
+
+/** Phrases of a block or challenge page, read in the title and headings (or a tiny body). */
+const CHALLENGE_PHRASES =
+  /\b(?:just a moment|attention required|access denied|access to this page has been denied|request (?:unsuccessful|blocked|rejected)|you have been blocked|checking (?:your browser|if the site connection is secure)|verify(?:ing)? (?:you are|that you are|you're) (?:a )?human|are you a (?:robot|human)|i'?m not a robot|security check|bot (?:check|verification|detection)|press (?:&|and) hold|human verification|one more step|unusual traffic|please (?:wait|stand by)[^|]{0,40}(?:redirect|verif|check)|ddos protection|please complete the security check|blocked diagnostic|pardon our interruption|additional security check is required)\b/;
+
+function challenge(p: Page, short: boolean, status: number): string | undefined {
+  // 20,000: ten times the largest interstitial's visible text, well below an article's.
+  for (const [name, re] of CHALLENGE_FORMS) if (re.test(p.lower) && p.visible.length < 20_000) return name;
+  for (const [name, re] of CHALLENGE_MARKERS) {
+    // A vendor's marker decides alone only on a page with little to say: the same scripts
+    // ride along on real pages the vendor protects.
+    if (re.test(p.lower) && (short || p.visible.length < TEMPLATE_CHARS / 2)) return name;
+  }
+  const head = `${p.title} | ${p.headings}`.toLowerCase();
+  if (short && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
+  if (p.visible.length < 600 && CHALLENGE_PHRASES.test(p.visible.toLowerCase())) return 'challenge-text';
+  // A bare CAPTCHA widget is the page: a reCAPTCHA/hCaptcha/Turnstile form with almost no text.
+  if (p.visible.length < 600 && /class="(?:g-recaptcha|h-captcha|cf-turnstile)"|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/.test(p.lower) && /captcha|robot|human|verif/.test(`${head} ${p.visible.toLowerCase()}`)) {
+    return 'captcha-widget';
+  }
+  // A vendor's script and nothing else: Imperva's resource stub, Cloudflare's bot-management
+  // check. The same scripts ride on the real pages they protect, which have text.
+  if (p.visible.length < 80 && /_incapsula_resource\?/.test(p.lower)) return 'incapsula-stub';
+  if (p.visible.length < 80 && /\/cdn-cgi\/bm\/cv\/|__cf\$cv\$params/.test(p.lower)) return 'cloudflare-bot-check';
+  // A script-only stub with no text at all, answered with a block status.
+  if ((status === 403 || status === 429 || status === 503) && p.visible.length < 80 && p.scriptBytes > 0) return 'blocked-stub';
+  return undefined;
+}
+
+// ---- login ----------------------------------------------------------------------------
+
+/** A sign-in page's name, in the languages the corpora and the big sites use. */
+const LOGIN_NAME =
+  /^(?:sign[ -]?in|log[ -]?in|login|signin|sign on|single sign-on|authenticat(?:e|ion) required|anmelden|einloggen|iniciar sesi[oó]n|inicia sesi[oó]n|connexion|se connecter|accedi|entrar|inloggen|aanmelden|zaloguj|войти|вход|ログイン|登录|登入|로그인)(?=$|[\s|:–—\-·•)!.,])/i;
+const PASSWORD_FIELD = /<input\b[^>]*\btype\s*=\s*["']?password/i;
+const LOGIN_FORM = /<form\b[^>]*\baction\s*=\s*["'][^"']*(?:login|signin|sign-in|sign_in|session|auth|sso|oauth|identifier)[^"']*["']/i;
+const IDENTIFIER_FIELD = /<input\b[^>]*\b(?:type\s*=\s*["']?email|name\s*=\s*["']?(?:username|login|email|identifier|user)\b|autocomplete\s*=\s*["']?(?:username|email))/i;
+
+/** A title segment ("Sign in - Accounts", "Shop | Login") that is the sign-in page's name. */
+function titledLogin(title: string): boolean {
+  return title.split(/\s[|\-–—:·•]\s|\s?[|·•]\s?/).some((seg) => LOGIN_NAME.test(seg.trim()));
+}
+
+/**
+ * A page that says the content needs an account: "you must sign in to view this", in the
+ * languages the corpora have. Read only on tiny pages: a real post's "log in to comment"
+ * sits under a long text.
+ */
+const SIGN_IN_TO_ACCESS =
+  /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))/i;
+
+function login(p: Page, short: boolean): string | undefined {
+  if (!short) return undefined;
+  if (p.visible.length < 1200 && SIGN_IN_TO_ACCESS.test(p.visible)) return 'login-asks';
+  const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
+  if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
+  const headed = p.headings.split(' | ').some((h) => LOGIN_NAME.test(h.trim()));
+  if (headed && password) return 'login-heading-form';
+  // The form arrives by script: title and heading both name the sign-in, and the page
+  // offers single sign-on or says little else.
+  if (headed && titledLogin(p.title) && (p.visible.length < 1200 || /href="[^"]*\/(?:sso|oauth|saml|login|signin)\b/i.test(p.html))) return 'login-title-heading';
+  return undefined;
+}
+
+// ---- consent --------------------------------------------------------------------------
+
+const CONSENT_TITLES =
+  /\b(?:before you continue|before you go on|we value your privacy|your privacy choices|privacy settings|cookie (?:consent|settings|preferences)|consent|antes de (?:ir a|continuar)|bevor sie (?:fortfahren|weitergehen)|avant de continuer|avant d'accéder|prima di continuare|voordat je verdergaat|zanim przejdziesz|перш ніж продовжити|прежде чем продолжить)\b/i;
+const CONSENT_BODY = /\b(?:cookies?|consent|partners|personal data|privacy|datenschutz|données|privacidad|einwilligung|consentement)\b/gi;
+const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|rechazar todo|accetta tutto|rifiuta tutto|manage (?:options|settings|cookies)|customi[sz]e)\b/i;
+
+function consent(p: Page, short: boolean): string | undefined {
+  if (!short) return undefined;
+  const headed = CONSENT_TITLES.test(p.title) || CONSENT_TITLES.test(p.headings);
+  const words = p.visible.match(CONSENT_BODY)?.length ?? 0;
+  if (headed && (words >= 2 || CONSENT_BUTTONS.test(p.visible))) return 'consent-wall';
+  return undefined;
+}
+
+// ---- soft 404 -------------------------------------------------------------------------
+
+const NOT_FOUND =
+  /(?:page (?:was )?not found|not be found|(?:can[’'ʼ]?t|cannot|can ?not|could ?n[’'ʼ]?t|could not|unable to) (?:find|locate) (?:the|this|that|what|it|your|page)|(?:page|url|file|link|content)(?: you (?:are|were|re) looking for| you requested)?[^.]{0,40}(?:does ?n[’'ʼ]?t|does not|no longer) exists?|no longer (?:available|exists)|nothing (?:was )?found here|(?:this|the) page (?:is (?:missing|gone)|has (?:been )?(?:moved|removed|deleted))|\b404\b[^a-z0-9]{0,4}(?:error|not found|page)|error[^a-z0-9]{0,4}\b404\b|^\s*(?:4 ?0 ?4)\s*(?:[|\-–—:]|$)|seite (?:wurde )?nicht gefunden|página no encontrada|no se (?:ha )?encontr|page introuvable|pagina non trovata|pagina niet gevonden|strona nie (?:została )?znaleziona|страница не найдена|ページが見つかりません|ページは見つかりません|页面不存在|找不到(?:页面|網頁|网页)|페이지를 찾을 수 없습니다)/i;
+
+function soft404(p: Page, status: number, similarity: number | undefined): string | undefined {
+  // The same answer for a path that cannot exist: whatever this page says, it is the
+  // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
+  if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
+  if (p.visible.length > TEMPLATE_CHARS) return undefined;
+  if (NOT_FOUND.test(p.title) || /^\s*404\b/.test(p.title)) return 'not-found-title';
+  if (NOT_FOUND.test(p.headings)) return 'not-found-heading';
+  // No heading says so, but the first sentences do, in a page with little else.
+  if (p.visible.length < SHORT_CHARS && NOT_FOUND.test(p.visible.slice(0, 600))) return 'not-found-text';
+  return undefined;
+}
+
+// ---- needs JavaScript -----------------------------------------------------------------
+
+const APP_ROOTS =
+  /<(?:app-root|ng-app)\b|<div[^>]+id\s*=\s*["']?(?:root|app|__next|___gatsby|__nuxt|svelte|main-app|application|react-root|mount)["'\s>]|ng-version=|data-reactroot|<flutter-view|flutter_bootstrap|main\.dart\.js|ember-cli|blazor\.(?:web|webassembly|server)\.js|<div[^>]+id\s*=\s*["']?q-app/i;
+const NOSCRIPT_JS =
+  /\b(?:enable javascript|javascript (?:is )?(?:required|disabled|must be enabled|not enabled|enabled)|(?:requires?|need) javascript|without javascript|turn on javascript|javascript to run|activate javascript|javascript aktivieren|activer javascript|habilita javascript|active o javascript)\b/i;
+/** The data islands of server-side frameworks: where the text sits when the HTML lacks it. */
+const DATA_ISLANDS = /<script[^>]+id\s*=\s*["']?(__NEXT_DATA__|__NUXT_DATA__)["']?[^>]*>([\s\S]*?)<\/script>|window\.(__NUXT__|__INITIAL_STATE__|__APOLLO_STATE__|__PRELOADED_STATE__)\s*=\s*([\s\S]*?)<\/script>/g;
+
+/** Human-readable text inside a JSON-ish island: string literals with spaces between words. */
+function islandText(island: string): number {
+  let n = 0;
+  for (const m of island.matchAll(/"((?:[^"\\]|\\.){20,})"/g)) {
+    const s = m[1] ?? '';
+    // Words, not ids, URLs or markup: at least three spaces and mostly letters.
+    if ((s.match(/ /g)?.length ?? 0) >= 3 && !/^https?:|^\/|<\w/.test(s)) n += s.length;
+  }
+  return n;
+}
+
+function needsJs(p: Page): string | undefined {
+  const chars = p.visible.length;
+  const root = APP_ROOTS.test(p.html);
+  if (chars < 200) {
+    if (NOSCRIPT_JS.test(p.noscript) || NOSCRIPT_JS.test(p.visible)) return 'noscript-asks-for-js';
+    if (root) return 'empty-app-root';
+    if (p.scriptBytes > 2000 || (p.html.match(/<script\b[^>]*\bsrc=/gi)?.length ?? 0) >= 2) return 'script-only';
+  }
+  let island = 0;
+  for (const m of p.html.matchAll(DATA_ISLANDS)) island += islandText(m[2] ?? m[4] ?? '');
+  // The islands carry several times the page's visible text: it is rendered by the client.
+  if (island > 1000 && island > chars * 3 && chars < SHORT_CHARS * 2) return 'text-in-data-island';
+  return undefined;
+}
+
+// ---- the step -------------------------------------------------------------------------
+
+/**
+ * Judges one HTML answer. The order matters where a page carries two signs: a challenge often
+ * asks for JavaScript, a sign-in page too, so both come before needs_js; a consent wall may
+ * have a login link, so it comes before login.
+ */
+export function classifyPage(input: ClassifyInput): Classification {
+  const p = parsePage(input.html);
+  const readable = (input.text ?? p.visible).replace(/\s+/g, ' ').trim();
+  const short = p.visible.length < SHORT_CHARS;
+  const decide = (reason: PageReason, signal: string): Classification => ({ reason, warnings: [], signals: [signal] });
+
+  const c = challenge(p, short, input.status);
+  if (c) return decide('challenge', c);
+  const k = consent(p, short);
+  if (k) return decide('consent', k);
+  const l = login(p, short);
+  if (l) return decide('login', l);
+  const s = soft404(p, input.status, input.randomPathSimilarity);
+  if (s) return decide('soft404', s);
+  const j = needsJs(p);
+  if (j) return decide('needs_js', j);
+  const warnings = readable.length < THIN_CHARS ? ['thin'] : [];
+  return { warnings };
+}
+
+/**
+ * How alike two pages' visible texts are (0..1): the Dice coefficient of their word
+ * trigrams, after the requested path's own words are taken out (a catch-all page often
+ * echoes the path it was asked for).
+ */
+export function pageSimilarity(a: string, b: string, echoes: readonly string[] = []): number {
+  const grams = (html: string): Set<string> => {
+    let text = parsePage(html).visible.toLowerCase();
+    for (const e of echoes) if (e) text = text.split(e.toLowerCase()).join(' ');
+    const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const out = new Set<string>();
+    for (let i = 0; i + 2 < words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+    if (words.length > 0 && words.length < 3) out.add(words.join(' '));
+    return out;
+  };
+  const x = grams(a);
+  const y = grams(b);
+  if (x.size === 0 && y.size === 0) return a.trim() === b.trim() ? 1 : 0;
+  let shared = 0;
+  for (const g of x) if (y.has(g)) shared++;
+  return (2 * shared) / (x.size + y.size);
+}

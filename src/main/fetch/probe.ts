@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { pageSimilarity } from './classify';
+import { decodeText } from './charset';
+import type { HttpResponse } from './client';
+
+/** Remembered probes: one per host per job; a job of 10,000 targets over 500 hosts fits. */
+const MAX_ENTRIES = 1000;
+/** A probe outlives no job by much: a host's catch-all page can change between runs. */
+const TTL_MS = 30 * 60 * 1000;
+
+type Download = (url: string) => Promise<HttpResponse>;
+
+/**
+ * The soft-404 probe (SPEC §5.9): what a host answers for a path that cannot exist. A host
+ * that answers such a path with 200 and the same page as a target's has no such page: that
+ * target is its catch-all. Asked at most once per host per job (the key), through the same
+ * guarded client as every fetch, and remembered, failures included.
+ */
+export class SoftNotFoundProbe {
+  private readonly cache = new Map<string, { at: number; token: string; page: Promise<string | undefined> }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * How alike `html` (the target's answer) is to the host's answer for a random path, 0..1;
+   * undefined when the host answers such paths with an error (it has real 404s).
+   */
+  async similarity(key: string, targetUrl: string, html: string, download: Download): Promise<number | undefined> {
+    const u = new URL(targetUrl);
+    const cacheKey = `${key}\n${u.origin}`;
+    let hit = this.cache.get(cacheKey);
+    if (!hit || this.now() - hit.at > TTL_MS) {
+      const token = randomBytes(9).toString('hex');
+      hit = { at: this.now(), token, page: fetchPage(`${u.origin}/${token}`, download) };
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, hit);
+      if (this.cache.size > MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    const page = await hit.page;
+    if (page === undefined) return undefined;
+    // Catch-all pages echo the path they were asked for: the words of either path do not count.
+    const echoes = [hit.token, ...u.pathname.split(/[/._-]+/).filter((w) => w.length > 2)];
+    return pageSimilarity(html, page, echoes);
+  }
+}
+
+async function fetchPage(url: string, download: Download): Promise<string | undefined> {
+  try {
+    const res = await download(url);
+    if (res.status < 200 || res.status >= 300 || !/html/i.test(res.contentType)) return undefined;
+    return decodeText(res.body, res.contentType, true).text;
+  } catch {
+    return undefined;
+  }
+}

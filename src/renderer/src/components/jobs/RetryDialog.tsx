@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from 'react';
+import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
+import type { Options } from '../../../../shared/types';
+import { retryReason } from '../../store/actions';
+import { plural } from '../../lib/format';
+
+/** What usually helps, per reason: said before the user starts the retry. */
+const ADVICE: Partial<Record<Reason, string>> = {
+  challenge: 'Anti-bot checks rarely clear on their own; an archived copy often has the page.',
+  login: 'These pages need an account; an archived copy may have a public version.',
+  soft404: 'The site says these pages do not exist; an archived copy may still have them.',
+  consent: 'A consent wall has to be answered in a browser; a retry alone rarely helps.',
+  needs_js: 'These pages build their text with JavaScript; they need rendering to be read.',
+  busy: 'The site was busy; a later retry often succeeds.',
+  timeout: 'The site was slow; a later retry often succeeds.',
+};
+
+/** Reasons an archived snapshot can stand in for (SPEC §5.6/§5.9): recover starts on. */
+const RECOVER_HELPS: ReadonlySet<Reason> = new Set(['challenge', 'login', 'soft404', 'upstream', 'network']);
+
+/**
+ * "Retry these": a fresh job of the targets that failed for one reason, with options the
+ * user can change for it. The options here are laid over each target's own.
+ */
+export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; reason: Reason; count: number; onClose: () => void }): React.JSX.Element {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [recover, setRecover] = useState(RECOVER_HELPS.has(reason));
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  const start = async (): Promise<void> => {
+    setBusy(true);
+    const options: Options = {};
+    if (recover) options.recover = true;
+    // Rendering (issue 13) adds its option here: `options.render = 'always'` from a
+    // "Run the pages in a browser" checkbox, on by default for needs_js.
+    await retryReason(jobId, reason, options);
+    setBusy(false);
+    onClose();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="export-dialog retry-dialog"
+      aria-labelledby="retry-title"
+      data-testid="retry-dialog"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!busy) onClose();
+      }}
+    >
+      <h2 id="retry-title">Retry {plural(count, 'target')} that failed as {REASON_LABELS[reason]}</h2>
+      {ADVICE[reason] && <p className="muted">{ADVICE[reason]}</p>}
+      <fieldset disabled={busy}>
+        <label className="check">
+          <input type="checkbox" checked={recover} onChange={(e) => setRecover(e.target.checked)} data-testid="retry-recover" />
+          <span>Look for an archived copy when the page is not there (recover)</span>
+        </label>
+      </fieldset>
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button type="button" className="primary" onClick={() => void start()} disabled={busy} data-testid="retry-start">
+          Start a new job
+        </button>
+      </div>
+    </dialog>
+  );
+}

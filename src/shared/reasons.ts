@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * Why a target failed (SPEC §5.9). The first five are pages that came back but are not the
+ * content; the rest are every other way a fetch fails. Stored with the target, printed by
+ * the CLI, shown and filtered by the UI, counted by the metrics.
+ */
+export const PAGE_REASONS = ['challenge', 'login', 'consent', 'soft404', 'needs_js'] as const;
+export const REASONS = [
+  ...PAGE_REASONS,
+  'blocked',
+  'timeout',
+  'busy',
+  'too_long',
+  'unsupported',
+  'bad_option',
+  'upstream',
+  'network',
+  'cancelled',
+  'restart',
+  'internal',
+] as const;
+export const ReasonSchema = z.enum(REASONS);
+export type Reason = z.infer<typeof ReasonSchema>;
+export type PageReason = (typeof PAGE_REASONS)[number];
+
+export const isReason = (s: unknown): s is Reason => typeof s === 'string' && (REASONS as readonly string[]).includes(s);
+export const isPageReason = (s: unknown): s is PageReason => typeof s === 'string' && (PAGE_REASONS as readonly string[]).includes(s);
+
+/** Short words for people (the UI's filter, the job header's counts). */
+export const REASON_LABELS: Record<Reason, string> = {
+  challenge: 'anti-bot check',
+  login: 'sign-in wall',
+  consent: 'consent wall',
+  soft404: 'not found (soft 404)',
+  needs_js: 'needs JavaScript',
+  blocked: 'blocked address',
+  timeout: 'timed out',
+  busy: 'site busy',
+  too_long: 'too long',
+  unsupported: 'unsupported type',
+  bad_option: 'bad URL or option',
+  upstream: 'server error',
+  network: 'network error',
+  cancelled: 'cancelled',
+  restart: 'interrupted',
+  internal: 'Sift bug',
+};
+
+/**
+ * The reason of an error's stable code (the codes of FetchError, TargetError and the
+ * runner's errors). A page reason is its own code. Unknown codes fall back on the status.
+ */
+export function reasonOf(code: string, status: number): Reason {
+  if (isReason(code)) return code;
+  switch (code) {
+    case 'upstream_busy':
+      return 'busy';
+    case 'bad_url':
+    case 'bad_input':
+      return 'bad_option';
+    case 'bad_document':
+      return 'unsupported';
+    case 'dns':
+    case 'unreachable':
+    case 'tls':
+    case 'redirects':
+      return 'network';
+    case 'upstream_4xx':
+    case 'upstream_5xx':
+    case 'upstream_status':
+      return 'upstream';
+    case 'AbortError':
+      return 'cancelled';
+    default:
+      break;
+  }
+  if (status === 499) return 'cancelled';
+  if (status === 504) return 'timeout';
+  if (status === 429 || status === 503) return 'busy';
+  if (status === 415) return 'unsupported';
+  if (status === 403) return 'blocked';
+  if (status === 422) return 'bad_option';
+  if (status === 502) return 'network';
+  if (status >= 400 && status < 500) return 'upstream';
+  return 'internal';
+}

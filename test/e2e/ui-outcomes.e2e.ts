@@ -1,0 +1,151 @@
+/**
+ * Honest outcomes in the app (issue 12), in real Chromium over the real services: a job
+ * with one real captured page of each class shows why each failed, filters by reason,
+ * retries one bucket with recover on, and Activity charts the reasons.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { dropFile, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+
+const FIX = path.resolve(__dirname, '../fixtures/outcomes');
+const page$ = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
+
+let browser: Browser;
+let app: UiApp;
+let page: Page;
+const servers: http.Server[] = [];
+let base = '';
+let catchAll = '';
+
+async function listen(host: string, handler: http.RequestListener): Promise<string> {
+  const s = http.createServer(handler);
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, host, r));
+  return `http://${host}:${(s.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  const routes: Record<string, [number, string]> = {
+    '/news/challenge-page': [503, page$('batch/cf_uam_just_a_moment_2021.html')],
+    '/account/overview': [200, page$('batch/login_bank_of_ireland_365.html')],
+    '/consent/before-you-continue': [200, page$('batch/consent_yahoo_oath_before_you_continue.html')],
+    '/app/dashboard': [200, page$('batch/needs_js_cra_react_app.html')],
+    '/about/example': [200, page$('pages/ok_example_domain_short_2014.html')],
+    '/snapshot/challenge-page': [200, page$('pages/ok_example_domain_short_2014.html')],
+  };
+  base = await listen('127.0.0.1', (req, res) => {
+    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    if (p === '/wayback/available') {
+      // The archive service: it has a snapshot of every page, on this same loopback site.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ archived_snapshots: { closest: { available: true, url: `${base}/snapshot/challenge-page`, timestamp: '20240101000000', status: '200' } } }));
+      return;
+    }
+    const r = routes[p];
+    if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    res.writeHead(r[0], { 'content-type': 'text/html; charset=utf-8' }).end(r[1]);
+  });
+  // A site that answers every path with 200 and its not-found page.
+  const notFound = page$('batch/soft404_harvest.html');
+  catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
+  app = await startUiApp({ settings: { archiveService: `${base}/wayback/available` } });
+  browser = await launchChromium();
+  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+});
+
+const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
+const jobStatus = () => page.getByTestId('job-header').getAttribute('data-status');
+const currentJobId = async (): Promise<string> => (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+const shownReasons = () => page.getByTestId('row-reason').evaluateAll((els) => els.map((e) => e.getAttribute('data-reason')));
+
+test('a job with one page of each class shows why each failed, named after its list', async () => {
+  const urls = [
+    `${base}/news/challenge-page`,
+    `${base}/account/overview`,
+    `${base}/consent/before-you-continue`,
+    `${catchAll}/blog/2019/a-post-that-moved`,
+    `${base}/app/dashboard`,
+    `${base}/about/example`,
+  ];
+  await dropFile(page, 'reading-list.txt', urls.join('\n'));
+  await expect.poll(text('count-valid')).toBe('6');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('partial');
+  await expect.poll(() => page.getByTestId('reason-chip').count()).toBe(5);
+  const chips = await page.getByTestId('reason-chip').evaluateAll((els) => els.map((e) => e.getAttribute('data-reason')).sort());
+  expect(chips).toEqual(['challenge', 'consent', 'login', 'needs_js', 'soft404']);
+  expect(await text('reason-summary')()).toMatch(/anti-bot check\s*1/);
+  expect(await shownReasons()).toEqual(['challenge', 'login', 'consent', 'soft404', 'needs_js']);
+  // The job is named after its list, in the header and in the job list.
+  expect(await text('job-name')()).toBe('reading-list.txt · 6 URLs');
+  const item = page.locator(`[data-testid="job-item"][data-job-id="${await currentJobId()}"] [data-testid="job-item-name"]`);
+  expect(await item.textContent()).toBe('reading-list.txt · 6 URLs');
+  // The URL column shows host and path, the full URL on hover.
+  const url0 = page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-url"]');
+  // No scheme; the host's start and the path's end stay, the middle gives way.
+  const shown = (await url0.textContent()) ?? '';
+  expect(shown).not.toContain('http');
+  expect(shown.startsWith('127.0.0.1:')).toBe(true);
+  expect(shown.endsWith('-page')).toBe(true);
+  expect(await url0.getAttribute('title')).toBe(`${base}/news/challenge-page`);
+  expect(await page.locator('[data-testid="target-row"][data-idx="5"]').getAttribute('data-status')).toBe('done');
+  await page.screenshot({ path: screenshotPath('ui-outcomes-job') });
+});
+
+test('the table filters by reason and by status', async () => {
+  await page.locator('[data-testid="reason-chip"][data-reason="soft404"]').click();
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(1);
+  expect(await page.getByTestId('target-row').first().getAttribute('data-idx')).toBe('3');
+  expect(await text('filter-count')()).toBe('1 of 6');
+  await page.screenshot({ path: screenshotPath('ui-outcomes-filter-soft404') });
+
+  await page.getByTestId('filter-reason').selectOption('challenge');
+  await expect.poll(shownReasons).toEqual(['challenge']);
+  await page.getByTestId('filter-clear').click();
+  await page.getByTestId('filter-status').selectOption('done');
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(1);
+  expect(await page.getByTestId('target-row').first().getAttribute('data-idx')).toBe('5');
+  await page.getByTestId('filter-status').selectOption('failed');
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(5);
+  await page.getByTestId('filter-clear').click();
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(6);
+});
+
+test('"Retry these" starts a fresh job from one reason, with recover on, and the archive has the page', async () => {
+  const first = await currentJobId();
+  await page.locator('[data-testid="reason-chip"][data-reason="challenge"]').click();
+  await page.getByTestId('retry-reason').click();
+  await expect.poll(() => page.getByTestId('retry-dialog').count()).toBe(1);
+  expect(await page.getByTestId('retry-recover').isChecked()).toBe(true);
+  await page.screenshot({ path: screenshotPath('ui-outcomes-retry-dialog') });
+  await page.getByTestId('retry-start').click();
+  await expect.poll(currentJobId).not.toBe(first);
+  await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
+  expect(await page.getByTestId('target-row').count()).toBe(1);
+  expect(await text('job-name')()).toBe('reading-list.txt · challenge · 1 URL');
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-meta')).toMatch(/recovered/);
+  await page.screenshot({ path: screenshotPath('ui-outcomes-retried') });
+});
+
+test('Activity charts why targets failed', async () => {
+  await page.getByTestId('nav-activity').click();
+  await expect.poll(text('chart-reasons')).toMatch(/anti-bot check/);
+  const labels = await page.getByTestId('chart-reasons').locator('text.chart-label').allTextContents();
+  expect(labels).toEqual(expect.arrayContaining(['anti-bot check', 'sign-in wall', 'consent wall', 'not found (soft 404)', 'needs JavaScript']));
+  await page.screenshot({ path: screenshotPath('ui-outcomes-activity') });
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -1,0 +1,170 @@
+/**
+ * Honest outcomes (issue 12) through the real `sift batch --json`: loopback servers answer
+ * with real captured pages (test/fixtures/outcomes), and every one that is not the content
+ * fails with its reason, in --json, `sift status --json` and the CSV export.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { runSift } from '../helpers/cli';
+
+const FIX = path.resolve(__dirname, '../fixtures/outcomes');
+const page = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
+
+interface Server {
+  base: string;
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+async function serve(host: string, route: (pathname: string) => { status: number; body: string } | undefined): Promise<Server> {
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
+    const r = route(pathname);
+    if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    res.writeHead(r.status, { 'content-type': 'text/html; charset=utf-8' }).end(r.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    base: `http://${host}:${(server.address() as AddressInfo).port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let site: Server;
+let catchAllNotFound: Server;
+let catchAllHome: Server;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  const routes: Record<string, { status: number; body: string }> = {
+    // Cloudflare's 2021 "Just a moment..." comes with 503: a challenge, not a busy site.
+    '/challenge': { status: 503, body: page('batch/cf_uam_just_a_moment_2021.html') },
+    '/account': { status: 200, body: page('batch/login_bank_of_ireland_365.html') },
+    '/consent': { status: 200, body: page('batch/consent_yahoo_oath_before_you_continue.html') },
+    '/app': { status: 200, body: page('batch/needs_js_cra_react_app.html') },
+    '/marketplace': { status: 200, body: page('batch/needs_js_next_data_att_api_marketplace.html') },
+    '/short': { status: 200, body: page('pages/ok_example_domain_short_2014.html') },
+  };
+  site = await serve('127.0.0.1', (p) => routes[p]);
+  // A site that answers every path with 200 and its not-found page, as such sites do.
+  const notFound = page('batch/soft404_harvest.html');
+  catchAllNotFound = await serve('127.0.0.2', () => ({ status: 200, body: notFound }));
+  // A site that answers every path with the same short page and no not-found words: only
+  // the random-path probe can tell.
+  const same = page('pages/ok_example_domain_short_2014.html');
+  catchAllHome = await serve('127.0.0.3', () => ({ status: 200, body: same }));
+  home = mkdtempSync(path.join(os.tmpdir(), 'sift-outcomes-'));
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1', '127.0.0.2', '127.0.0.3'], deadlineSeconds: 20 }));
+  env = { SIFT_HOME: home };
+});
+afterAll(async () => {
+  await Promise.all([site.close(), catchAllNotFound.close(), catchAllHome.close()]);
+});
+
+describe('sift batch reports what came back', () => {
+  test('each class fails with its reason, a short real page is ok and thin, status and CSV carry the reasons', async () => {
+    const db = path.join(home, 'outcomes.db');
+    const urls = [
+      `${site.base}/challenge`,
+      `${site.base}/account`,
+      `${site.base}/consent`,
+      `${catchAllNotFound.base}/blog/2019/some-post`,
+      `${site.base}/app`,
+      `${site.base}/marketplace`,
+      `${site.base}/short`,
+      `${catchAllHome.base}/docs/guide`,
+    ];
+    const file = path.join(home, 'outcomes.txt');
+    writeFileSync(file, `${urls.join('\n')}\n`);
+    const run = await runSift(['batch', file, '--json', '--db', db], { env, timeoutMs: 120_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([
+      [false, 'challenge'],
+      [false, 'login'],
+      [false, 'consent'],
+      [false, 'soft404'],
+      [false, 'needs_js'],
+      [false, 'needs_js'],
+      [true, undefined],
+      [false, 'soft404'],
+    ]);
+    // The challenge kept its 503 and was asked for once: not retried as a busy site.
+    expect(lines[0]).toMatchObject({ status: 503 });
+    expect(site.hits.get('/challenge')).toBe(1);
+    // Hints say what to do.
+    expect(String(lines[0]!.hint)).toMatch(/browser/);
+    expect(String(lines[1]!.hint)).toMatch(/sign in/);
+    expect(String(lines[3]!.hint)).toMatch(/recover/);
+    expect(String(lines[4]!.hint)).toMatch(/--render always/);
+    // The short real page is ok, with a warning rather than a failure.
+    expect(lines[6]).toMatchObject({ ok: true, warnings: ['thin'] });
+    expect(String(lines[6]!.content)).toContain('illustrative examples');
+    // The probe asked each host at most once, whatever the number of its targets.
+    const probes = (s: Server): number => [...s.hits.keys()].filter((p) => /^\/[0-9a-f]{18}$/.test(p)).length;
+    expect(probes(catchAllHome)).toBe(1);
+    expect(probes(site)).toBeLessThanOrEqual(1);
+
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    expect(status.code, status.stderr).toBe(0);
+    const [, ...targets] = status.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(targets.map((t) => t.reason)).toEqual(['challenge', 'login', 'consent', 'soft404', 'needs_js', 'needs_js', '', 'soft404']);
+    for (const t of targets) expect(Object.keys(t)).toEqual(['idx', 'url', 'status', 'error', 'hint', 'reason', 'bytes']);
+
+    const out = path.join(home, 'export');
+    const exp = await runSift(['export', id, '--out', out, '--format', 'csv', '--include-failed', '--db', db], { env });
+    expect(exp.code, exp.stderr).toBe(0);
+    const csvFile = readdirSync(out).find((f) => f.endsWith('.csv'))!;
+    const rows = parseCsv(readFileSync(path.join(out, csvFile), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['failed', 'challenge'],
+      ['failed', 'login'],
+      ['failed', 'consent'],
+      ['failed', 'soft404'],
+      ['failed', 'needs_js'],
+      ['failed', 'needs_js'],
+      ['done', ''],
+      ['failed', 'soft404'],
+    ]);
+  }, 180_000);
+
+  test('with recover on, a challenge goes to the archive like a 404 does', async () => {
+    const snapshot = page('pages/ok_example_domain_short_2014.html');
+    const archive = await serve('127.0.0.1', (p) => (p === '/snap' ? { status: 200, body: snapshot } : undefined));
+    const archiveApi = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ archived_snapshots: { closest: { available: true, url: `${archive.base}/snap`, timestamp: '20140216050221', status: '200' } } }),
+      );
+    });
+    await new Promise<void>((r) => archiveApi.listen(0, '127.0.0.1', r));
+    const apiBase = `http://127.0.0.1:${(archiveApi.address() as AddressInfo).port}/available`;
+    const h = mkdtempSync(path.join(os.tmpdir(), 'sift-recover-'));
+    writeFileSync(path.join(h, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20, archiveService: apiBase }));
+    try {
+      const file = path.join(h, 'list.txt');
+      writeFileSync(file, `${site.base}/challenge recover\n${site.base}/consent recover\n`);
+      const run = await runSift(['batch', file, '--json', '--db', path.join(h, 'db.sqlite')], { env: { SIFT_HOME: h }, timeoutMs: 60_000 });
+      const [challenge, consent] = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(challenge).toMatchObject({ ok: true, meta: { recovered: true, recovered_from: 503 } });
+      // A consent wall is not recovered: the page exists, the user has to answer it.
+      expect(consent).toMatchObject({ ok: false, reason: 'consent' });
+    } finally {
+      await archive.close();
+      await new Promise<void>((r) => archiveApi.close(() => r()));
+    }
+  }, 120_000);
+});

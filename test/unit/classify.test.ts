@@ -1,0 +1,55 @@
+/**
+ * classifyPage on real captures that travel with the code (test/fixtures/outcomes): each
+ * class is told apart, and the controls (a short real page) stay ok. The whole corpus is
+ * measured by `npm run bench -- outcomes`.
+ */
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { classifyPage, pageSimilarity } from '../../src/main/fetch/classify';
+
+const FIX = path.resolve(__dirname, '../fixtures/outcomes');
+const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
+const manifest = JSON.parse(readFileSync(path.join(FIX, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number }[];
+
+describe('classifyPage', () => {
+  test.each(manifest.map((e) => [e.file, e.class, e.status ?? 200] as const))('%s is %s', (file, want, status) => {
+    const c = classifyPage({ html: html(file), status, url: 'https://example.org/page' });
+    expect(c.reason ?? 'ok').toBe(want);
+  });
+
+  test.each([
+    ['batch/cf_uam_just_a_moment_2021.html', 'challenge'],
+    ['batch/login_bank_of_ireland_365.html', 'login'],
+    ['batch/consent_yahoo_oath_before_you_continue.html', 'consent'],
+    ['batch/soft404_harvest.html', 'soft404'],
+    ['batch/needs_js_cra_react_app.html', 'needs_js'],
+    ['batch/needs_js_next_data_att_api_marketplace.html', 'needs_js'],
+  ])('%s is %s', (file, want) => {
+    expect(classifyPage({ html: html(file), status: 200, url: 'https://example.org/page' }).reason).toBe(want);
+  });
+
+  test('a short real page is ok with the thin warning; with real text it has none', () => {
+    const short = classifyPage({ html: html('pages/ok_example_domain_short_2014.html'), status: 200, url: 'https://example.org/' });
+    expect(short).toEqual({ warnings: ['thin'] });
+    const long = classifyPage({ html: html('pages/ok_example_domain_short_2014.html'), status: 200, url: 'https://example.org/', text: 'word '.repeat(200) });
+    expect(long).toEqual({ warnings: [] });
+  });
+
+  test('the random-path signal decides a soft 404 only for a success', () => {
+    const page = html('pages/ok_example_domain_short_2014.html');
+    expect(classifyPage({ html: page, status: 200, url: 'https://example.org/a', randomPathSimilarity: 0.97 }).reason).toBe('soft404');
+    expect(classifyPage({ html: page, status: 200, url: 'https://example.org/a', randomPathSimilarity: 0.5 }).reason).toBeUndefined();
+  });
+});
+
+describe('pageSimilarity', () => {
+  test('the same page is 1, unrelated pages are near 0, echoed paths do not count', () => {
+    const a = html('pages/ok_example_domain_short_2014.html');
+    const b = html('batch/consent_yahoo_oath_before_you_continue.html');
+    expect(pageSimilarity(a, a)).toBe(1);
+    expect(pageSimilarity(a, b)).toBeLessThan(0.1);
+    const echo = (p: string): string => a.replace('<h1>Example Domain</h1>', `<h1>Example Domain</h1><p>You asked for ${p}</p>`);
+    expect(pageSimilarity(echo('docs guide'), echo('a1b2c3d4e5f6a7b8c9'), ['docs', 'guide', 'a1b2c3d4e5f6a7b8c9'])).toBeGreaterThan(0.9);
+  });
+});
