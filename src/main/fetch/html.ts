@@ -104,7 +104,7 @@ const absolute = (href: string, base: string): string | undefined => {
 };
 
 let turndown: TurndownService | undefined;
-function markdownOf(html: string): string {
+export function markdownOf(html: string): string {
   if (!turndown) {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
@@ -188,15 +188,22 @@ export function extractArticle(html: string, url: string): Article {
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
     content = fresh.body?.innerHTML ?? '';
   }
-  const { document: frag } = parseHTML(`<!doctype html><html><body>${content}</body></html>`);
   const title = (article?.title ?? '').trim() || docTitle;
   const body = markdownOf(content);
   const md = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
+  let text: string | undefined;
   return {
     title,
     html: content.trim(),
     markdown: md,
-    text: textOf(frag.body ?? frag),
+    // Parsed again only when asked for: markdown mode, the default, never reads it.
+    get text(): string {
+      if (text === undefined) {
+        const { document: frag } = parseHTML(`<!doctype html><html><body>${content}</body></html>`);
+        text = textOf(frag.body ?? frag);
+      }
+      return text;
+    },
     byline: (article?.byline ?? '').trim(),
     lang: article?.lang || lang,
     excerpt: (article?.excerpt ?? '').trim(),
