@@ -7,8 +7,7 @@
 // it compiling TypeScript at every start. Why chunks: one 4.5 MB file costs ~190 ms to read
 // and compile before `--version` can answer; split, each command reads only its own part
 // (undici, linkedom, zod, the store) when it runs.
-import { build } from 'esbuild';
-import { copyFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +34,9 @@ const BANNER = [
 ].join(' ');
 
 export async function buildCli({ quiet = false } = {}) {
+  // An installed package ships the bundle built and has neither the sources nor esbuild.
+  if (!existsSync(path.join(root, 'src', 'cli', 'main.ts'))) return;
+  const { build } = await import('esbuild');
   // Built beside and swapped in, so stale chunks of an older build never linger and a
   // sift started during a build finds either the old folder or the new one.
   const tmp = `${outDir}.tmp-${process.pid}`;
