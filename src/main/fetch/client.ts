@@ -90,6 +90,12 @@ export class HttpClient {
       bodyTimeout: s.bodyTimeoutMs,
       maxHeaderSize: MAX_HEADER_BYTES,
       connections: 16,
+      // A server's `Keep-Alive: timeout=N` hint minus this margin is how long an idle
+      // connection is kept. undici's default margin, 2 s, left nothing of the 1-2 s hints
+      // many servers send (Node's http server with keepAliveTimeout 1 s: every request of a
+      // 1,000-page batch opened and closed its own connection). 500 ms still covers the
+      // server's clock starting a round trip earlier than ours on links up to ~1 s RTT.
+      keepAliveTimeoutThreshold: 500,
     });
   }
 
