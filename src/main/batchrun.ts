@@ -16,8 +16,10 @@ type BatchCaller = Caller & { jobId?: string };
  * TargetError, 502 rewritten to 500 "internal error"; 403 counted as a block; anything else
  * → 500 "internal error", logged with the caller and job id (never the URL or host).
  */
-export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
+export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'> & Partial<Pick<Fetcher, 'ready'>>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
   return async (signal, caller, target) => {
+    // Loading the HTTP client (once, at the first target) is not the target's time.
+    await fetcher.ready?.();
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs())]);
     try {
       return await fetcher.fetchTarget(deadline, caller, target, { batch: true });

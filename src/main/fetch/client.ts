@@ -59,6 +59,11 @@ export class HttpClient {
     await old?.close();
   }
 
+  /** Resolves when undici is loaded. */
+  async ready(): Promise<void> {
+    await loadUndici();
+  }
+
   private async dispatcher(): Promise<Agent> {
     const undici = await loadUndici();
     // As a closed Agent would: no request (and no new connection) after close().
