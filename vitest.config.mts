@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/setup/build-cli.ts'],
     // A cap, not a wait: on a busy 2-core CI machine a test that spawns `sift` a few times
     // takes a minute; a hung test still fails.
     testTimeout: 120_000,

@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
     environment: 'node',
+    globalSetup: ['test/setup/build-cli.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,

@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/setup/build-cli.ts'],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     // One at a time: the load test's in-flight bound and the crash test's timings must not

@@ -1,9 +1,11 @@
 /**
- * `npm run bench -- batch`: the same 1,000-page list served on loopback, fetched serially
- * by `sift batch` (extracting each article to Markdown, every result in SQLite, then
- * exported one file per page), `wget -i` and `curl` (raw bodies to files), in one run.
- * Prints sift's time relative to each. wget and curl come from Debian (apt-get install -y
- * wget curl); a missing one is reported and skipped.
+ * `npm run bench -- batch`: the same 1,000-page list served on loopback, fetched by
+ * `sift batch --mode raw` (the body as it came, every result in SQLite, exported one file
+ * per page: the runner, store, HTTP and export without extraction), by `sift batch` in
+ * markdown mode (the same plus extracting each article), and by `wget -i` and `curl` (raw
+ * bodies to files), in one run. Prints sift's time relative to each. Targets (issue 15):
+ * raw <= 3x wget -i's time, markdown <= 5 ms/page. wget and curl come from Debian
+ * (apt-get install -y wget curl); a missing one is reported and skipped.
  */
 import { execFile as execFileCb, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -39,13 +41,16 @@ export default async function run(): Promise<void> {
     writeFileSync(path.join(work, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'] }));
 
     const results: Record<string, number> = {};
-    const siftOut = path.join(work, 'sift-out');
-    results.sift = await timed('sift batch --out (markdown)', () => {
-      return execFile(process.execPath, [SIFT, 'batch', list, '--db', path.join(work, 'sift.db'), '--out', siftOut, '--format', 'md'], {
+    const sift = (mode: 'raw' | 'markdown') => {
+      const out = path.join(work, `sift-${mode}`);
+      return execFile(process.execPath, [SIFT, 'batch', list, '--mode', mode, '--db', path.join(work, `sift-${mode}.db`), '--out', out, '--format', 'md'], {
         env: { ...process.env, SIFT_HOME: work },
         maxBuffer: 64 * 1024 * 1024,
       });
-    });
+    };
+    results.raw = await timed('sift batch --mode raw --out', () => sift('raw'));
+    results.sift = await timed('sift batch --out (markdown)', () => sift('markdown'));
+    const siftOut = path.join(work, 'sift-markdown');
     const siftFiles = readdirSync(readdirSync(siftOut).map((d) => path.join(siftOut, d))[0]!).length;
 
     if (has('wget')) {
@@ -63,8 +68,15 @@ export default async function run(): Promise<void> {
     process.stdout.write(`sift wrote ${siftFiles} files (${PAGES} pages + manifest.jsonl + failed.txt)\n`);
     for (const other of ['wget', 'curl']) {
       const t = results[other];
-      if (t) process.stdout.write(`sift / ${other}: ${(results.sift! / t).toFixed(2)}x the time (sift also extracts, stores and exports each page)\n`);
+      if (!t) continue;
+      process.stdout.write(`sift raw / ${other}: ${(results.raw! / t).toFixed(2)}x the time (sift also stores and exports each page)\n`);
+      process.stdout.write(`sift markdown / ${other}: ${(results.sift! / t).toFixed(2)}x the time (and extracts each article)\n`);
     }
+    const rawRatio = results.wget ? results.raw! / results.wget : NaN;
+    const mdPerPage = results.sift! / PAGES;
+    process.stdout.write(
+      `target: raw <= 3x wget -i (${rawRatio.toFixed(2)}x: ${rawRatio <= 3 ? 'holds' : 'does not hold'}), markdown <= 5 ms/page (${mdPerPage.toFixed(2)} ms/page: ${mdPerPage <= 5 ? 'holds' : 'does not hold'})\n`,
+    );
   } finally {
     await site.close();
     rmSync(work, { recursive: true, force: true });

@@ -52,7 +52,7 @@ function content(i: number): string {
 }
 
 /** Builds every result when it is read, as the store's cursor does; nothing is kept. */
-const source: ExportSource = {
+const source: Omit<ExportSource, 'targets'> & { targets(): Iterable<TargetStatus> } = {
   job,
   count: () => TARGETS,
   *targets(): Iterable<TargetStatus> {

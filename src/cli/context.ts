@@ -2,13 +2,11 @@ import path from 'node:path';
 import type { Store } from '../main/store';
 import { createLog, type Log } from '../main/log';
 import { openEngine, openOwnedStore, type Engine } from '../main/engine';
-import { dataDir, defaultDbPath, defaultLogPath, settingsPath } from '../main/paths';
-import { loadSettings } from '../main/settings';
-import type { Settings } from '../shared/settings';
+import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
 import type { CliIO } from './io';
+import { cliSettings } from './settings';
 
-/** The CLI's caller (SPEC §7): its jobs' fetches run as cli/batch. */
-export const CLI_CALLER = { name: 'cli' } as const;
+export { CLI_CALLER, cliSettings } from './settings';
 
 export interface CliFlags {
   db?: string;
@@ -19,12 +17,6 @@ export interface CliFlags {
 /** The data folder of the --db in use: the app's own folder, or the database's. */
 function dirFor(flags: CliFlags, io: CliIO): string {
   return flags.db ? path.dirname(path.resolve(io.cwd, flags.db)) : dataDir(io.env);
-}
-
-export function cliSettings(flags: CliFlags, io: CliIO): Settings {
-  // The app's saved settings (size limits, user agent, allow list) apply to the CLI too.
-  const { settings } = loadSettings(settingsPath(dataDir(io.env)));
-  return flags.allowPrivate ? { ...settings, allowPrivate: true } : settings;
 }
 
 export function cliLog(flags: CliFlags, io: CliIO): Log {

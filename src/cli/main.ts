@@ -1,9 +1,9 @@
-import type { Command } from './command';
+import type { CommandEntry } from './command';
 import { EXIT, UsageError, processIO, type CliIO } from './io';
 import { VERSION } from '../main/version';
 import { commands } from './commands';
 
-const HELP = (list: Command[]): string =>
+const HELP = (list: CommandEntry[]): string =>
   [
     'sift: turn a list of URLs into clean files',
     '',
@@ -33,11 +33,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout.write(`sift ${VERSION}\n`);
     return EXIT.ok;
   }
-  const cmd = commands.find((c) => c.name === name);
-  if (!cmd) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`sift: unknown command "${name}". Run \`sift --help\` for the list.\n`);
     return EXIT.usage;
   }
+  const cmd = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(cmd.usage.endsWith('\n') ? cmd.usage : `${cmd.usage}\n`);
     return EXIT.ok;

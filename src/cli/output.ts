@@ -1,6 +1,6 @@
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
-import { exportJob, exportOptionsFromCli } from '../main/export';
+import { exportJob, exportOptionsFromCli, type ExportSource } from '../main/export';
 import { exportSourceOf } from '../main/engine';
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
@@ -43,10 +43,12 @@ export async function runExport(
   store: Store,
   job: Job,
   o: { format: string; out: string; includeFailed: boolean; includeMeta: boolean; io: CliIO },
+  /** The job's targets as they finish, for an export written while the job runs (see liveExportSource). */
+  live?: ExportSource,
 ): Promise<void> {
   let last = 0;
   const summary = await exportJob(
-    exportSourceOf(store, job),
+    live ?? exportSourceOf(store, job),
     {
       ...exportOptionsFromCli(o.format),
       out: o.out,
@@ -54,13 +56,14 @@ export async function runExport(
       includeMeta: o.includeMeta,
       onProgress: (done, total) => {
         const now = Date.now();
-        if (o.io.isTTY && (now - last > 100 || done === total)) {
+        // While the job runs, its progress line owns stderr.
+        if (o.io.isTTY && !live && (now - last > 100 || done === total)) {
           last = now;
           o.io.stderr.write(`\r\x1b[2Kexporting ${done}/${total}`);
         }
       },
     },
   );
-  if (o.io.isTTY) o.io.stderr.write('\r\x1b[2K');
+  if (o.io.isTTY && !live) o.io.stderr.write('\r\x1b[2K');
   o.io.stderr.write(`exported ${summary.targets} targets (${summary.failed} failed) to ${summary.path}: ${summary.files} files, ${formatBytes(summary.bytes)}\n`);
 }

@@ -30,8 +30,10 @@ type BatchCaller = Caller & { jobId?: string };
  * A fetch the runner aborted (cancel, Ctrl-C, quit) is not a failure of the pipeline: it
  * comes back as the runner's own reason (cancelled / interrupted), unlogged.
  */
-export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
+export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'> & Partial<Pick<Fetcher, 'ready'>>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
   return async (signal, caller, target) => {
+    // Loading the HTTP client (once, at the first target) is not the target's time.
+    await fetcher.ready?.();
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs())]);
     try {
       return await fetcher.fetchTarget(deadline, caller, target, { batch: true });

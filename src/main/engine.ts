@@ -12,7 +12,7 @@ import { watchControl } from './control';
 import { fetchSettingsOf, runnerConfigOf } from './settings';
 import type { ExportSource } from './export';
 import type { Settings } from '../shared/settings';
-import type { Job } from '../shared/types';
+import { isTerminal, type Job, type TargetStatus } from '../shared/types';
 
 /**
  * Opens the database as its owner. Owning it means the previous owner is gone, so whatever
@@ -80,4 +80,44 @@ export function openEngine(o: EngineOptions): Engine {
 /** A stored job as the exporters read it: one target at a time, in idx order. */
 export function exportSourceOf(store: Store, job: Job): ExportSource {
   return { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id) };
+}
+
+/**
+ * A job as an export reads it while the job runs (`sift batch --out`): each target as soon
+ * as it and every target before it are finished, the rest (with what they became) when the
+ * job ends. The files are written during the fetches instead of after the last one.
+ */
+export function liveExportSource(store: Store, runner: Runner, job: Job): ExportSource {
+  return { job, count: () => job.targetsTotal, targets: () => finishedInOrder(store, runner, job.id, job.targetsTotal) };
+}
+
+async function* finishedInOrder(store: Store, runner: Runner, jobId: string, total: number): AsyncGenerator<TargetStatus> {
+  // Set by every event of this job; cleared before each look at the store, so an event that
+  // comes while the consumer writes a file is never missed.
+  let changed = true;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    changed = true;
+    wake?.();
+  };
+  const offTarget = runner.on('target', (id) => id === jobId && poke());
+  const offJob = runner.on('job', (j) => j.id === jobId && poke());
+  try {
+    let next = 0;
+    while (next < total) {
+      changed = false;
+      const ended = isTerminal(store.getJob(jobId)?.status ?? 'failed');
+      for (let t = store.targetResult(jobId, next); t && (ended || t.status === 'done' || t.status === 'failed'); t = store.targetResult(jobId, next)) {
+        yield t;
+        next++;
+        if (next >= total) return;
+      }
+      if (ended) return;
+      if (!changed) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    offTarget();
+    offJob();
+  }
 }

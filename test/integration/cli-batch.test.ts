@@ -3,12 +3,13 @@
  * loopback servers, on a real database in a temp SIFT_HOME.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
 import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
+import { deferred, until } from '../helpers/store';
 
 let site: Site;
 let home: string;
@@ -317,5 +318,41 @@ describe('sift batch', () => {
     expect(readFileSync(logFile, 'utf8')).not.toContain('127.0.0.1');
     // The data folder's own log gets the same lines.
     expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
+  }, 300_000);
+  test('--out writes each page while the job runs, not after the last one', async () => {
+    const hold = deferred();
+    const held = await startSite({
+      '/held': (_req, res) => {
+        void hold.promise.then(() => {
+          res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('released at last');
+        });
+      },
+    });
+    try {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'sift-live-out-'));
+      const list = path.join(out, 'list.txt');
+      writeFileSync(list, `${held.base}/article/1\n${held.base}/held\n`);
+      const child = startSift(['batch', list, '--db', path.join(home, 'live.db'), '--out', out, '--format', 'md'], { env });
+      const running = collect(child);
+      // The first page's file exists in the export's hidden .partial folder while the second is still unanswered.
+      const firstFile = (): boolean =>
+        readdirSync(out)
+          .filter((d) => d.includes('.partial'))
+          .some((d) => readdirSync(path.join(out, d)).some((f) => f.endsWith('.md') && readFileSync(path.join(out, d, f), 'utf8').includes('Paragraph 1 of article 1')));
+      await until(firstFile, 60_000);
+      expect(held.hits.get('/held')).toBe(1);
+      hold.resolve();
+      const run = await running;
+      expect(run.code).toBe(0);
+      const dir = readdirSync(out).filter((d) => d.startsWith('sift-'));
+      expect(dir).toHaveLength(1);
+      const files = readdirSync(path.join(out, dir[0]!));
+      expect(files.filter((f) => f.endsWith('.md'))).toHaveLength(2);
+      expect(files.some((f) => readFileSync(path.join(out, dir[0]!, f), 'utf8').includes('released at last'))).toBe(true);
+    } finally {
+      hold.resolve();
+      await held.close();
+    }
   }, 300_000);
 });

@@ -31,8 +31,8 @@ async function runParse(args: string[], stdin = ''): Promise<{ code: number; out
 }
 
 describe('sift parse', () => {
-  it('is registered as a command', () => {
-    expect(commands).toContain(parseCommand);
+  it('is registered as a command', async () => {
+    expect(await commands.find((c) => c.name === 'parse')?.load()).toBe(parseCommand);
   });
 
   it('prints one JSON line per target and reports invalid lines and duplicates on stderr, exit 0', async () => {

@@ -6,7 +6,7 @@ import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, openBatchContext } from '../context';
-import type { Engine } from '../../main/engine';
+import { liveExportSource, type Engine } from '../../main/engine';
 import { Progress, formatBytes } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportFormat, printTargetsJson, runExport } from '../output';
@@ -87,17 +87,25 @@ export const batchCommand: Command = {
         return reportError(err, io);
       }
       io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}\n${problems}`);
+      // --out: the export is written while the job runs, each file as its target finishes.
+      const started = values.out && !values.json ? ctx.store.getJob(sub.id) : undefined;
+      const exporting = started
+        ? runExport(
+            ctx.store,
+            started,
+            { format, out: path.resolve(io.cwd, values.out!), includeFailed: values['include-failed'] ?? false, includeMeta: values['include-meta'] ?? false, io },
+            liveExportSource(ctx.store, ctx.runner, started),
+          ).then(
+            () => undefined,
+            (err: unknown) => ({ err }),
+          )
+        : undefined;
       const { job, interrupted } = await waitForJob(ctx, sub.id, targets.length, io, signal);
 
       if (values.json) printTargetsJson(ctx.store, job.id, io);
-      else if (values.out) {
-        await runExport(ctx.store, job, {
-          format,
-          out: path.resolve(io.cwd, values.out),
-          includeFailed: values['include-failed'] ?? false,
-          includeMeta: values['include-meta'] ?? false,
-          io,
-        });
+      else if (exporting) {
+        const failed = await exporting;
+        if (failed) throw failed.err;
       } else printSummary(ctx, job.id, io);
 
       if (interrupted) return EXIT.interrupted;

@@ -5,7 +5,7 @@ import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError } from '../io';
 import { FetchError } from '../../main/fetch';
 import { cliFetcher, printOutcome } from './fetch';
-import { CLI_CALLER } from '../context';
+import { CLI_CALLER } from '../settings';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',

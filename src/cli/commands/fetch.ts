@@ -6,7 +6,7 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { toErrorInfo } from '../../shared/errors';
 import { reasonOf } from '../../shared/reasons';
-import { CLI_CALLER, cliSettings } from '../context';
+import { CLI_CALLER, cliSettings } from '../settings';
 import { fetchSettingsOf } from '../../main/settings';
 import type { Result } from '../../shared/types';
 

@@ -36,8 +36,11 @@ export interface ExportSource {
   job: Job;
   /** How many targets targets() will yield (the progress total). */
   count(): number;
-  /** One at a time, in idx order; `result` is set for done targets. */
-  targets(): Iterable<TargetStatus>;
+  /**
+   * One at a time, in idx order; `result` is set for done targets. Asynchronous for an
+   * export written while its job runs: each target is yielded when it is finished.
+   */
+  targets(): Iterable<TargetStatus> | AsyncIterable<TargetStatus>;
 }
 
 export interface ExportOptions {
@@ -167,7 +170,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
   let lastProgress = Date.now();
   try {
     opts.onProgress?.(0, total);
-    for (const t of src.targets()) {
+    for await (const t of src.targets()) {
       if (opts.signal?.aborted) throw cancelled();
       if (t.status !== 'done') failed++;
       await writer.add(t);

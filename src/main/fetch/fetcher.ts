@@ -30,6 +30,8 @@ export interface FetcherDeps {
 }
 
 export interface Fetcher {
+  /** Resolves when the HTTP client is loaded (it loads at the first fetch, not at start). */
+  ready(): Promise<void>;
   fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx?: { batch?: boolean }): Promise<Result>;
   extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx?: { caller?: Caller; url?: string; signal?: AbortSignal }): Promise<Result>;
   updateSettings(s: Partial<FetchSettings>): void;
@@ -151,6 +153,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   }
 
   async function fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx: { batch?: boolean } = {}): Promise<Result> {
+    // Loading the HTTP client (once) is not the target's time.
+    await client.ready();
     const started = now();
     const deadline = AbortSignal.timeout(settings.deadlineMs);
     const poolCaller = ctx.batch ? `${caller.name}/batch` : caller.name;
@@ -229,6 +233,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   }
 
   return {
+    ready: () => client.ready(),
     fetchTarget,
     extractBuffer,
     updateSettings(s) {

@@ -105,7 +105,7 @@ const absolute = (href: string, base: string): string | undefined => {
 };
 
 let turndown: TurndownService | undefined;
-function markdownOf(html: string): string {
+export function markdownOf(html: string): string {
   if (!turndown) {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
@@ -199,11 +199,15 @@ export function extractArticle(html: string, url: string): Article {
   const title = (article?.title ?? '').trim() || docTitle;
   const body = markdownOf(content);
   const md = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
+  let text: string | undefined;
   return {
     title,
     html: content.trim(),
     markdown: md,
-    text: root ? textOf(root) : '',
+    // Walked only when asked for: markdown mode, the default, never reads it.
+    get text(): string {
+      return (text ??= root ? textOf(root) : '');
+    },
     byline: (article?.byline ?? '').trim(),
     lang: article?.lang || lang,
     excerpt: (article?.excerpt ?? '').trim(),
