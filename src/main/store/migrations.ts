@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { buildSearchIndex } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -103,6 +104,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ALTER TABLE targets_v3 RENAME TO targets;
     `);
   },
+  // The full-text index of stored results (search.ts), built from the results already stored.
+  // It reads targets by (job_id, idx) only, so a step before it that rebuilds targets or
+  // adds a column changes nothing here.
+  (db) => buildSearchIndex(db),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
