@@ -23,8 +23,14 @@ const SEMITIC_MARKS = /[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u0610-
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
 
+// Hebrew to Arabic, Hangul Jamo, CJK radicals to Yi, Hangul syllables, compatibility ideographs,
+// half-width forms, and surrogates (supplementary ideographs): a superset of both sets above.
+const MAYBE_FOLDED = /[\u0591-\u06ED\u1100-\u11FF\u2E80-\uA4CF\uA960-\uA97F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/;
+
 /** The text handed to FTS5 for a title, URL, body or query term. */
 export function foldForIndex(text: string): string {
+  // Most results have neither; one scan for the blocks both live in skips two full passes.
+  if (!MAYBE_FOLDED.test(text)) return text;
   return text.replace(SEMITIC_MARKS, '').replace(CJK_ALL, ' $& ');
 }
 
@@ -47,21 +53,36 @@ function foldChar(ch: string): string {
 
 /**
  * The text folded for matching, with the offset in `text` of each folded UTF-16 unit, so a
- * match found in the folded text can be marked in the original.
+ * match found in the folded text can be marked in the original. ASCII runs (most of most
+ * texts) are lower-cased in one call; a character at a time cost 15 ms per 20 KB result.
  */
-export function foldWithMap(text: string): { folded: string; at: number[] } {
+export function foldWithMap(text: string): { folded: string; at: Int32Array } {
   const parts: string[] = [];
-  const at: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i) as number;
-    const ch = String.fromCodePoint(cp);
-    const f = cp < 0x80 ? ch.toLowerCase() : foldChar(ch);
-    parts.push(f);
-    for (let k = 0; k < f.length; k++) at.push(i);
-    i += ch.length;
+  const at = new Int32Array(text.length * 3 + 1);
+  let n = 0;
+  let i = 0;
+  for (const m of text.matchAll(/[\u0080-\uffff]+/g)) {
+    if (m.index > i) {
+      parts.push(text.slice(i, m.index).toLowerCase());
+      for (let k = i; k < m.index; k++) at[n++] = k;
+    }
+    const run = m[0];
+    for (let j = 0; j < run.length; ) {
+      const cp = run.codePointAt(j) as number;
+      const ch = String.fromCodePoint(cp);
+      const f = foldChar(ch);
+      parts.push(f);
+      for (let k = 0; k < f.length; k++) at[n++] = m.index + j;
+      j += ch.length;
+    }
+    i = m.index + run.length;
   }
-  at.push(text.length);
-  return { folded: parts.join(''), at };
+  if (i < text.length) {
+    parts.push(text.slice(i).toLowerCase());
+    for (let k = i; k < text.length; k++) at[n++] = k;
+  }
+  at[n] = text.length;
+  return { folded: parts.join(''), at: at.subarray(0, n + 1) };
 }
 
 /** A query term folded the way foldWithMap folds text. */
