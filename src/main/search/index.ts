@@ -2,6 +2,7 @@ import MiniSearch from 'minisearch';
 import type { Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import type { Result } from '../../shared/types';
+import type { JobAnswer, SearchHit } from '../../shared/search';
 import { splitPassages } from '../fetch/question';
 import { foldForIndex, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
@@ -10,25 +11,7 @@ import { makeSnippet, markedText, pageOfLine } from './snippet';
 export { parseQuery, type ParsedQuery, type Term } from './query';
 export { findMatches, makeSnippet, markedText, pageOfLine } from './snippet';
 
-/** One search hit with its citation. */
-export interface SearchHit {
-  jobId: string;
-  idx: number;
-  url: string;
-  title: string;
-  /** BM25 (title weighted above URL above body); higher is better. */
-  score: number;
-  /** Where the shown match is: the result's text, else its title or URL. */
-  field: 'body' | 'title' | 'url';
-  /** The text around the match, whitespace collapsed. */
-  snippet: string;
-  /** [start, end) of each matched word in snippet. */
-  marks: [number, number][];
-  /** 1-based line of the match in the result's content (field body). */
-  line?: number;
-  /** PDF page of that line, when the result is a PDF's text. */
-  page?: number;
-}
+export type { SearchHit, JobAnswer } from '../../shared/search';
 
 export interface SearchOptions {
   jobId?: string;
@@ -96,18 +79,6 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
 
 /** The hits as plain text with «marks», for the CLI and exports. */
 export const hitText = (h: SearchHit): string => markedText({ text: h.snippet, marks: h.marks });
-
-/** One passage answering a question, with its citation. */
-export interface JobAnswer {
-  jobId: string;
-  idx: number;
-  url: string;
-  title: string;
-  text: string;
-  score: number;
-  line: number;
-  page?: number;
-}
 
 /** How many of a job's best-matching results "Ask this job" reads passages from. */
 const ASK_TARGETS = 30;
