@@ -140,7 +140,12 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   const telling = docs.length >= 10 ? words.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : words;
   if (telling.length === 0) return [];
   const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
-  return found.slice(0, max).map((f) => {
+  // As the question option picks one result's passages: the 3 best and any at least half the
+  // best, up to `max`; here also none under a quarter of the best, since across a whole job
+  // a passage sharing one small word with the question is easy to find.
+  const top = found[0]?.score ?? 0;
+  const chosen = found.filter((f, i) => (i < 3 && f.score >= top / 4) || (i < max && f.score >= top / 2)).slice(0, max);
+  return chosen.map((f) => {
     const d = docs[Number(f.id)] as Doc;
     const a: JobAnswer = { jobId: d.row.jobId, idx: d.row.idx, url: d.url, title: d.title, text: d.text, score: f.score, line: d.line };
     if (d.page !== undefined) a.page = d.page;

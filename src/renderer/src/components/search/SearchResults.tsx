@@ -35,7 +35,15 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
     <div className="search-results" data-testid={`search-results-${box}`} data-state={loading || stale ? 'loading' : 'done'} aria-busy={loading || stale}>
       <div className="search-head">
         <span className="muted" data-testid="search-count">
-          {error ? 'Search failed' : answered ? `${hits.length === 0 ? 'No' : hits.length} ${hits.length === 1 ? 'hit' : 'hits'} for “${answered}”` : 'Searching…'}
+          {error ? (
+            'Search failed'
+          ) : answered ? (
+            <>
+              {hits.length === 0 ? 'No' : hits.length} {hits.length === 1 ? 'hit' : 'hits'} for <strong className="search-query">{answered}</strong>
+            </>
+          ) : (
+            'Searching…'
+          )}
           {plain && !error ? ' (searched as plain words)' : ''}
         </span>
         {hits.length > 0 && (
