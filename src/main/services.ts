@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppInfo, EventName, EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
@@ -15,6 +15,8 @@ import { EventBatcher } from './events';
 import { loadSettings, mergeSettings, saveSettings } from './settings';
 import { defaultLogPath, settingsPath } from './paths';
 import { exportJob, exportOptionsFromCli } from './export';
+import { writeHits } from './export/hits';
+import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { exportSourceOf, openEngine } from './engine';
 
@@ -232,6 +234,25 @@ export function createServices(opts: ServicesOptions): Services {
           }
         },
       });
+    },
+
+    search: ({ query, id, limit }) => {
+      if (id !== undefined && !store.getJob(id)) throw notFound('This job');
+      return searchStore(store, query, { jobId: id, limit });
+    },
+
+    askJob: ({ id, question }) => {
+      if (!store.getJob(id)) throw notFound('This job');
+      return { passages: askJob(store, id, question) };
+    },
+
+    exportHits: async ({ query, id, format, limit }) => {
+      if (id !== undefined && !store.getJob(id)) throw notFound('This job');
+      const { hits } = searchStore(store, query, { jobId: id, limit });
+      const file = await opts.dialogs?.saveFile(`sift-search-${query.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'hits'}.${format}`);
+      if (!file) return null;
+      await writeFile(file, writeHits(format, { query, jobId: id, hits, at: Date.now() }), 'utf8');
+      return { path: file, hits: hits.length };
     },
   };
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { searchStore } from '../../src/main/search';
 import { migrate, openStore, SCHEMA_VERSION } from '../../src/main/store';
 import { tempDir } from '../helpers/store';
 
@@ -27,8 +28,8 @@ const version = (file: string): number => {
 };
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2 and 3)', () => {
-    expect(SCHEMA_VERSION).toBe(4);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3 and 4)', () => {
+    expect(SCHEMA_VERSION).toBe(5);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -139,6 +140,36 @@ describe('migrations', () => {
     const check = new Database(p, { readonly: true });
     const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
     expect(cols.at(-1)?.name).toBe('result');
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('migrates a version 4 database: builds the search index from the results already stored', () => {
+    const raw = atVersion(p, 4);
+    raw
+      .prepare(
+        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
+         VALUES ('j3', 'carol', 'user', 'k3', 'partial', 4, 3, 1, 100, 200, 300)`,
+      )
+      .run();
+    const ins = raw.prepare(
+      'INSERT INTO targets (job_id, idx, url, status, result, error, bytes, title, error_status) VALUES (?,?,?,?,?,?,?,?,?)',
+    );
+    const doc = (content: string, title: string): string => JSON.stringify({ content, meta: { title } });
+    ins.run('j3', 0, 'https://z.test/0', 'done', doc('Intro\nThe quarterly net revenue was high.', 'Q1'), '', 10, 'Q1', 0);
+    ins.run('j3', 1, 'https://z.test/1', 'failed', null, 'timeout', 0, '', 504);
+    ins.run('j3', 2, 'https://z.test/2', 'done', doc('東京都は日本の首都です', 'Tokyo'), '', 10, 'Tokyo', 0);
+    ins.run('j3', 3, 'https://z.test/3', 'pending', null, '', 0, '', 0);
+    raw.close();
+
+    const store = openStore(p);
+    expect(searchStore(store, '"net revenue"').hits).toMatchObject([{ jobId: 'j3', idx: 0, url: 'https://z.test/0', title: 'Q1', line: 2 }]);
+    expect(searchStore(store, '東京').hits.map((h) => h.idx)).toEqual([2]);
+    expect(searchStore(store, 'tokyo').hits.map((h) => h.idx)).toEqual([2]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+    const check = new Database(p, { readonly: true });
+    expect((check.prepare('SELECT count(*) AS n FROM search_docs').get() as { n: number }).n).toBe(2);
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
   });

@@ -30,6 +30,18 @@ describe('PDF documents', () => {
     expect(r.content.match(/Page \d/g)).toEqual(['Page 1', 'Page 4', 'Page 5']);
     expect(r.meta).toMatchObject({ pages_total: 5, pages_returned: 3 });
   });
+  it('records the line each page starts on, so a search hit can cite its page', async () => {
+    const r = await f.extractBuffer(makePdf({ pages: [['one a', 'one b'], ['two a'], ['three a', 'three b', 'three c']] }), 'application/pdf', {});
+    const lines = r.content.split('\n');
+    const pageLines = r.meta?.page_lines as [number, number][];
+    expect(pageLines.map((p) => p[0])).toEqual([1, 2, 3]);
+    for (const [page, line] of pageLines) {
+      const first = { 1: 'one a', 2: 'two a', 3: 'three a' }[page] as string;
+      expect(lines[line - 1]).toContain(first);
+    }
+    const grepped = await f.extractBuffer(numberedPdf(3), 'application/pdf', { grep: 'Page' });
+    expect(grepped.meta?.page_lines).toBeUndefined();
+  });
 });
 
 describe('runaway programs stop at the deadline', () => {

@@ -14,4 +14,5 @@ export const commands: CommandEntry[] = [
   { name: 'status', summary: 'one job and its targets', load: async () => (await import('./jobs')).statusCommand },
   { name: 'cancel', summary: 'cancel a job', load: async () => (await import('./jobs')).cancelCommand },
   { name: 'export', summary: 'export a job’s results to files', load: async () => (await import('./jobs')).exportCommand },
+  { name: 'search', summary: 'find stored results that contain words, best first, with where they are', load: async () => (await import('./search')).searchCommand },
 ];

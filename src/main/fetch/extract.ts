@@ -54,6 +54,8 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
       meta.title = (text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
     }
   }
+  // grep and question keep some lines only; page_lines described the whole text.
+  if (options.grep || options.question) delete meta.page_lines;
   if (options.grep) {
     const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal);
     content = g.output;
@@ -176,9 +178,21 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       return linksIn(texts.join('\n'));
     case 'meta':
       return JSON.stringify({ title: r.info.title ?? '', author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
-    default:
+    default: {
       // Pages are separated by a blank line; grep and question see one text, like pdftotext's.
       // mode raw keeps every line as laid out: furniture and line-end hyphens included.
-      return texts.join('\n\n').trim();
+      const joined = texts.join('\n\n');
+      const content = joined.trim();
+      const leadLines = (joined.slice(0, joined.length - joined.trimStart().length).match(/\n/g) ?? []).length;
+      // Where each page starts ([page, first line]), so a search hit can cite its page.
+      const pageLines: [number, number][] = [];
+      let line = 1;
+      for (const p of r.pages) {
+        pageLines.push([p.n, Math.max(1, line - leadLines)]);
+        line += (p.text.match(/\n/g) ?? []).length + 2;
+      }
+      if (pageLines.length > 0) meta.page_lines = pageLines;
+      return content;
+    }
   }
 }

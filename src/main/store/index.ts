@@ -4,10 +4,12 @@ import { isReason } from '../../shared/reasons';
 import type { Job, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, toJob, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
+import { searchTable, type SearchRow } from './search';
 import { targetsTable, type TargetOutcome } from './targets';
 
 export type { NewJob } from './jobs';
 export type { TargetOutcome } from './targets';
+export type { SearchRow } from './search';
 export { SCHEMA_VERSION, migrate } from './migrations';
 
 /** The hint stored on a target that was in flight when Sift stopped. */
@@ -44,6 +46,11 @@ export interface Store {
   targetStatuses(jobId: string): TargetStatus[];
   /** Every target with its result, one row read per step (for streaming export). */
   iterateTargets(jobId: string): IterableIterator<TargetStatus>;
+  /**
+   * Full-text search over stored results, best first (FTS5 MATCH syntax, see
+   * src/main/search/query.ts); `jobId` scopes it to one job.
+   */
+  searchResults(match: string, jobId: string | undefined, limit: number): SearchRow[];
   deleteJob(id: string): boolean;
   /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns their ids. */
   sweepExpired(nowMs: number): string[];
@@ -61,6 +68,11 @@ export interface Store {
 export interface OpenStoreOptions {
   /** better-sqlite3's native module (the app's is built for Electron's ABI). */
   nativeBinding?: string;
+  /**
+   * false: store results without indexing them (bench/search.ts measures the index's cost
+   * against this). The app and the CLI always index.
+   */
+  searchIndex?: boolean;
 }
 
 const isBusy = (err: unknown): boolean => {
@@ -116,12 +128,13 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     db.close();
     throw err;
   }
-  return storeOver(db, path);
+  return storeOver(db, path, opts.searchIndex !== false);
 }
 
-function storeOver(db: Database.Database, path: string): Store {
+function storeOver(db: Database.Database, path: string, indexing: boolean): Store {
   const jobs = jobsTable(db);
   const targets = targetsTable(db);
+  const search = searchTable(db);
   const failRunningTargets = db.prepare<[string, string, string, number]>(
     "UPDATE targets SET status = 'failed', error = ?, hint = ?, reason = ?, finished_at = ? WHERE status = 'running'",
   );
@@ -202,6 +215,10 @@ function storeOver(db: Database.Database, path: string): Store {
     finishTarget: (jobId, idx, outcome, nowMs, leaseExpires) =>
       immediate(() => {
         if (!targets.finish(jobId, idx, outcome, nowMs)) return undefined;
+        // In the same transaction as the result: the index never disagrees with the store.
+        if (indexing && outcome.status === 'done') {
+          search.index(jobId, idx, targets.urlOf(jobId, idx), outcome.title, outcome.result);
+        }
         const r = jobs.countTarget(jobId, outcome.status === 'failed', nowMs, leaseExpires);
         return r && toJob(r);
       }),
@@ -210,8 +227,10 @@ function storeOver(db: Database.Database, path: string): Store {
     targetResult: (jobId, idx) => targets.get(jobId, idx),
     targetStatuses: (jobId) => targets.all(jobId),
     iterateTargets: (jobId) => targets.iterate(jobId),
+    searchResults: (match, jobId, limit) => search.query(match, jobId, limit),
     deleteJob: (id) =>
       immediate(() => {
+        search.deleteOfJob(id);
         targets.deleteOfJob(id);
         return jobs.delete(id);
       }),
@@ -219,6 +238,7 @@ function storeOver(db: Database.Database, path: string): Store {
       immediate(() => {
         const ids = jobs.expired(nowMs);
         for (const id of ids) {
+          search.deleteOfJob(id);
           targets.deleteOfJob(id);
           jobs.delete(id);
         }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { buildSearchIndex } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -150,6 +151,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
     const setLabel = db.prepare<[string, string]>('UPDATE jobs SET label = ? WHERE id = ?');
     for (const f of firsts) setLabel.run(hostLabel(f.url), f.job_id);
   },
+  // 5 (issue 16): the full-text index of stored results (search.ts), built from the results already stored.
+  // It reads targets by (job_id, idx) only, so a step before it that rebuilds targets or
+  // adds a column changes nothing here.
+  (db) => buildSearchIndex(db),
 ];
 
 /** The host of a URL, for a job's default label; the URL's start when it does not parse. */

@@ -80,6 +80,7 @@ export function targetsTable(db: Database.Database) {
      WHERE job_id = ? AND idx = ? AND status = 'running'`,
   );
   const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
+  const urlOf = db.prepare<[string, number], { url: string }>('SELECT url FROM targets WHERE job_id = ? AND idx = ?');
   return {
     insert: (jobId: string, targets: readonly Target[]): void => {
       targets.forEach((t, i) => insert.run(jobId, i, t.url, t.options ? JSON.stringify(t.options) : null));
@@ -105,6 +106,7 @@ export function targetsTable(db: Database.Database) {
       finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, o.reason ?? '', nowMs, jobId, idx)
         .changes === 1,
     deleteOfJob: (jobId: string): number => del.run(jobId).changes,
+    urlOf: (jobId: string, idx: number): string => urlOf.get(jobId, idx)?.url ?? '',
   };
 }
 export type TargetsTable = ReturnType<typeof targetsTable>;

@@ -5,6 +5,7 @@ import { Composer } from './components/composer/Composer';
 import { SettingsPanel } from './components/settings/SettingsPanel';
 import { ActivityPanel } from './components/activity/ActivityPanel';
 import { Notices } from './components/common/Notices';
+import { SearchView } from './components/search/SearchView';
 
 export function App(): React.JSX.Element {
   const view = useStore((s) => s.view);
@@ -18,6 +19,8 @@ export function App(): React.JSX.Element {
           <SettingsPanel />
         ) : view.kind === 'activity' ? (
           <ActivityPanel />
+        ) : view.kind === 'search' ? (
+          <SearchView />
         ) : (
           <Composer />
         )}

@@ -4,6 +4,7 @@ import { ErrorInfoSchema } from '../errors';
 import { JobSchema, OptionsSchema, ResultSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
 import { SettingsSchema } from '../settings';
 import { MetricsSnapshotSchema } from '../metrics';
+import { HitsFormatSchema, JobAnswerSchema, SearchHitSchema, SearchQuerySchema } from '../search';
 
 /**
  * The one table of the IPC surface. Every invoke channel maps a request schema to a
@@ -107,6 +108,23 @@ export const invokeContract = {
       })
       .strict(),
     res: ExportSummarySchema,
+  },
+
+  // ---- Search over stored results (issue 16) ----
+  /** Full-text search, best first; one job or (no id) all jobs. An empty query is an error that says what to type. */
+  search: {
+    req: z.object({ query: SearchQuerySchema, id: JobId.optional(), limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    res: z.object({ hits: z.array(SearchHitSchema), plain: z.boolean() }),
+  },
+  /** "Ask this job": the passages of the job's results that best answer a question, with citations. */
+  askJob: {
+    req: z.object({ id: JobId, question: SearchQuerySchema }).strict(),
+    res: z.object({ passages: z.array(JobAnswerSchema) }),
+  },
+  /** Runs the search again and saves its hits, with citations, where the user chooses (null: cancelled). */
+  exportHits: {
+    req: z.object({ query: SearchQuerySchema, id: JobId.optional(), format: HitsFormatSchema, limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    res: z.object({ path: z.string(), hits: z.number() }).nullable(),
   },
 } as const;
 

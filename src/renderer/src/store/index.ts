@@ -3,9 +3,10 @@ import { createComposerSlice, type ComposerSlice } from './composer';
 import { createDetailSlice, type DetailSlice } from './detail';
 import { createExportSlice, type ExportSlice } from './exports';
 import { createJobsSlice, type JobsSlice } from './jobs';
+import { createSearchSlice, type SearchSlice } from './search';
 import { createViewSlice, type ViewSlice } from './view';
 
-export type State = JobsSlice & DetailSlice & ViewSlice & ComposerSlice & ExportSlice;
+export type State = JobsSlice & DetailSlice & ViewSlice & ComposerSlice & ExportSlice & SearchSlice;
 
 /**
  * The one store. Actions are plain functions on it, so the IPC events (sync.ts) feed it
@@ -17,4 +18,5 @@ export const useStore = create<State>()((...a) => ({
   ...createViewSlice(...a),
   ...createComposerSlice(...a),
   ...createExportSlice(...a),
+  ...createSearchSlice(...a),
 }));

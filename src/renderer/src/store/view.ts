@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
-export type View = { kind: 'compose' } | { kind: 'job'; id: string } | { kind: 'settings' } | { kind: 'activity' };
+export type View = { kind: 'compose' } | { kind: 'job'; id: string } | { kind: 'settings' } | { kind: 'activity' } | { kind: 'search' };
 
 export interface Notice extends UserError {
   id: number;
@@ -24,6 +24,7 @@ export function viewFromHash(hash: string): View {
   if (h.startsWith('job/') && h.length > 4) return { kind: 'job', id: decodeURIComponent(h.slice(4)) };
   if (h === 'settings') return { kind: 'settings' };
   if (h === 'activity') return { kind: 'activity' };
+  if (h === 'search') return { kind: 'search' };
   return { kind: 'compose' };
 }
 

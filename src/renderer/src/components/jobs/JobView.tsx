@@ -8,10 +8,23 @@ import { ExportDialog } from './ExportDialog';
 import { JobHeader } from './JobHeader';
 import { ResultPane } from '../result/ResultPane';
 import { TargetTable } from './TargetTable';
+import { AskResults } from '../search/AskResults';
+import { JobSearchBar } from '../search/JobSearchBar';
+import { SearchResults } from '../search/SearchResults';
 
 export function JobView({ id }: { id: string }): React.JSX.Element {
-  const { exists, jobsLoaded, detailJobId, detailError, exportOpen } = useStore(
+  const { exists, jobsLoaded, detailJobId, detailError, exportOpen, searching } = useStore(
     useShallow((s) => ({
+      // The search box of this job holds a query (find) or the job has been asked (ask):
+      // the hits take the table's place, the preview stays beside them.
+      searching:
+        s.searchMode === 'ask'
+          ? s.ask?.jobId === id
+            ? 'ask'
+            : null
+          : s.searchBoxes.job.jobId === id && s.searchBoxes.job.query.trim()
+            ? 'find'
+            : null,
       exists: !!s.jobs[id],
       jobsLoaded: s.jobsLoaded,
       detailJobId: s.detailJobId,
@@ -56,8 +69,9 @@ export function JobView({ id }: { id: string }): React.JSX.Element {
   return (
     <section className="job-view" data-testid="job-view" data-job-id={id}>
       <JobHeader id={id} />
+      <JobSearchBar id={id} />
       <div className="job-body">
-        <TargetTable />
+        {searching === 'find' ? <SearchResults box="job" showJob={false} /> : searching === 'ask' ? <AskResults jobId={id} /> : <TargetTable />}
         <ResultPane />
       </div>
       {exportOpen && <ExportDialog jobId={id} />}

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { AboutBox } from '../common/AboutBox';
 import { JobList } from './JobList';
+import { SidebarSearch } from '../search/SidebarSearch';
 
 export function Sidebar(): React.JSX.Element {
   const { kind, setView } = useStore(useShallow((s) => ({ kind: s.view.kind, setView: s.setView })));
@@ -13,6 +14,7 @@ export function Sidebar(): React.JSX.Element {
           New list
         </button>
       </div>
+      <SidebarSearch />
       <JobList />
       <div className="sidebar-foot">
         <button type="button" className={`nav${kind === 'activity' ? ' active' : ''}`} onClick={() => setView({ kind: 'activity' })} data-testid="nav-activity">

@@ -1,6 +1,9 @@
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'matches', 'recovered', 'fetched_ms'];
 
+// Bookkeeping for search citations, not something a reader looks up.
+const HIDDEN = ['page_lines'];
+
 function show(v: unknown): string {
   if (v === null || v === undefined) return '—';
   if (typeof v === 'string') return v;
@@ -9,7 +12,7 @@ function show(v: unknown): string {
 }
 
 export function MetaTable({ meta }: { meta: Record<string, unknown> }): React.JSX.Element {
-  const keys = [...FIRST.filter((k) => k in meta), ...Object.keys(meta).filter((k) => !FIRST.includes(k))];
+  const keys = [...FIRST.filter((k) => k in meta), ...Object.keys(meta).filter((k) => !FIRST.includes(k) && !HIDDEN.includes(k))];
   return (
     <details className="meta" open>
       <summary>Meta</summary>

@@ -7,9 +7,10 @@ import { ResultView } from './ResultView';
 
 /** The selected target: its result when opened, else what the row knows. */
 export function ResultPane(): React.JSX.Element {
-  const { idx, row, result, loading, error } = useStore(
+  const { idx, row, result, loading, error, focus } = useStore(
     useShallow((s) => ({
       idx: s.selectedIdx,
+      focus: s.focus && s.focus.jobId === s.detailJobId && s.focus.idx === s.selectedIdx ? s.focus : null,
       row: s.selectedIdx === null ? undefined : s.rows[s.selectedIdx],
       result: s.result,
       loading: s.resultLoading,
@@ -48,7 +49,7 @@ export function ResultPane(): React.JSX.Element {
       )}
       {loading && <p className="muted">Loading the result…</p>}
       {error && <ErrorMessage error={error} />}
-      {status?.result && <ResultView result={status.result} mode={status.options?.mode} />}
+      {status?.result && <ResultView result={status.result} mode={status.options?.mode} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
     </aside>
   );
 }

@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Mode, Result } from '../../../../shared/types';
 import { MAX_RENDERED_MARKDOWN, prettyJson, renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
+import { clearHighlight, highlightMatch } from '../../lib/highlight';
 import { MetaTable } from './MetaTable';
 
 // A <pre> of several MB makes layout crawl; the export has the whole text.
@@ -16,8 +17,14 @@ function shapeOf(mode: Mode | undefined, result: Result): Shape {
   return 'text';
 }
 
+/** Where to scroll to and what to highlight: a search hit's words on their line. */
+export interface ViewFocus {
+  needle: string;
+  line: number;
+}
+
 /** A result as the user reads it: markdown rendered (sanitized), JSON pretty, else text; then its meta. */
-export function ResultView({ result, mode }: { result: Result; mode?: Mode }): React.JSX.Element {
+export function ResultView({ result, mode, focus }: { result: Result; mode?: Mode; focus?: ViewFocus }): React.JSX.Element {
   const shape = shapeOf(mode, result);
   const [source, setSource] = useState(false);
   const tooBig = result.content.length > MAX_RENDERED_MARKDOWN;
@@ -29,9 +36,22 @@ export function ResultView({ result, mode }: { result: Result; mode?: Mode }): R
   }, [html, shape, result.content]);
   const size = useMemo(() => new TextEncoder().encode(result.content).length, [result.content]);
   const cut = html === null && result.content.length > MAX_SHOWN_TEXT;
+  const root = useRef<HTMLDivElement>(null);
+  const [found, setFound] = useState<string | null>(null);
+  const needle = focus?.needle;
+  const line = focus?.line;
+  // After the content is on screen: scroll to the match and highlight it.
+  useEffect(() => {
+    if (!root.current || needle === undefined || line === undefined) {
+      setFound(null);
+      return;
+    }
+    setFound(highlightMatch(root.current, result.content, needle, line));
+    return clearHighlight;
+  }, [html, text, needle, line, result.content]);
 
   return (
-    <div className="result-view" data-testid="result-view" data-shape={shape}>
+    <div className="result-view" data-testid="result-view" data-shape={shape} data-highlight={found ?? undefined} ref={root}>
       <div className="result-toolbar">
         <span className="muted">
           {shape === 'markdown' ? 'Markdown' : shape === 'json' ? 'JSON' : 'Text'} · {formatBytes(size)}

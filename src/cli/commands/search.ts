@@ -1,0 +1,88 @@
+import type { Command } from '../command';
+import { parse } from '../args';
+import { EXIT, UsageError } from '../io';
+import { cliLog, openCliStore } from '../context';
+import { hitText, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
+import type { Store } from '../../main/store';
+import { reportError } from './batch';
+
+const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
+
+Finds the stored results that contain the words, best first (BM25; a match in the title
+counts more than one in the text), each with the text around the match and where it is.
+
+  WORDS       words to find, all of them; "an exact phrase" (quote it for your shell too),
+              prefix* , a OR b, a NOT b, (a OR b) c. Anything else is searched as plain
+              words. Accents do not matter; Chinese, Japanese and Korean are found inside
+              unspaced text.
+  --job ID    only this job's results (see sift jobs)
+  --limit N   at most N hits (default 20, at most 1000)
+  --json      one object per hit {"jobId","idx","url","title","score","snippet","field",
+              "line","page"}: field is where the match is (body, title or url); line (of the
+              result's text) and page (of a PDF) when the match is in the text. Matched
+              words are marked «like this» in snippet.
+
+exit codes: 0 searched (also when nothing matched: stderr says so), 2 bad usage, no words,
+or no such job.
+`;
+
+function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
+  const where = [`job ${h.jobId} #${h.idx + 1}`];
+  if (h.line !== undefined) where.push(`line ${h.line}`);
+  if (h.page !== undefined) where.push(`page ${h.page}`);
+  if (h.field !== 'body') where.push(`in the ${h.field}`);
+  where.push(`score ${h.score.toFixed(2)}`);
+  write(`${n}. ${h.title || '(no title)'}  ${h.url}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
+}
+
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'find stored results that contain words, best first, with where they are',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      job: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+      db: { type: 'string' },
+      log: { type: 'string' },
+    });
+    const query = positionals.join(' ');
+    if (!query.trim()) throw new UsageError(`give the words to find. ${SEARCH_HELP}`);
+    let limit = 20;
+    if (values.limit !== undefined) {
+      if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > 1000) {
+        throw new UsageError(`--limit takes a whole number from 1 to 1000, not "${values.limit}"`);
+      }
+      limit = Number(values.limit);
+    }
+    let store: Store;
+    try {
+      store = openCliStore(values, io, cliLog(values, io));
+    } catch (err) {
+      return reportError(err, io);
+    }
+    try {
+      if (values.job !== undefined && !store.getJob(values.job)) {
+        io.stderr.write(`sift search: no job ${values.job} (it may have expired); see sift jobs\n`);
+        return EXIT.usage;
+      }
+      const { hits, plain } = searchStore(store, query, { jobId: values.job, limit });
+      if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
+      hits.forEach((h, i) => {
+        if (values.json) {
+          const { jobId, idx, url, title, score, field, line, page } = h;
+          io.stdout.write(`${JSON.stringify({ jobId, idx, url, title, score, snippet: hitText(h), field, line, page })}\n`);
+        } else printHit(h, i + 1, (s) => io.stdout.write(s));
+      });
+      if (hits.length === 0) {
+        io.stderr.write(`sift search: no stored result matches ${query}${values.job ? ` in job ${values.job}` : ''}\n`);
+      }
+      return EXIT.ok;
+    } catch (err) {
+      return reportError(err, io);
+    } finally {
+      store.close();
+    }
+  },
+};

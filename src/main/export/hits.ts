@@ -1,0 +1,69 @@
+import { stringify } from 'csv-stringify/sync';
+import type { HitsFormat, SearchHit } from '../../shared/search';
+
+export interface HitsExport {
+  query: string;
+  /** The job searched; all jobs when undefined. */
+  jobId?: string;
+  hits: readonly SearchHit[];
+  /** When the search ran (ms since epoch). */
+  at: number;
+}
+
+const mdEscape = (s: string): string => s.replace(/([\\`*_[\]<>#|])/g, '\\$1');
+
+/** Where a hit is, in words: "job J, target #3, line 12, page 2". */
+export function citation(h: SearchHit): string {
+  const parts = [`job ${h.jobId}`, `target #${h.idx + 1}`];
+  if (h.line !== undefined) parts.push(`line ${h.line}`);
+  if (h.page !== undefined) parts.push(`page ${h.page}`);
+  if (h.field !== 'body') parts.push(`in the ${h.field}`);
+  return parts.join(', ');
+}
+
+/** The snippet with its marks written by `mark` and the rest by `plain`. */
+function marked(h: SearchHit, plain: (s: string) => string, mark: (s: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of h.marks) {
+    out += plain(h.snippet.slice(at, a)) + mark(h.snippet.slice(a, b));
+    at = b;
+  }
+  return out + plain(h.snippet.slice(at));
+}
+
+/** The hits as one Markdown document: each a quote of its snippet (matches in bold) and where it is. */
+export function hitsMarkdown(e: HitsExport): string {
+  const scope = e.jobId ? `job ${e.jobId}` : 'all jobs';
+  const lines = [`# Search: ${mdEscape(e.query)}`, '', `${e.hits.length} ${e.hits.length === 1 ? 'hit' : 'hits'} in ${scope}, best first (${new Date(e.at).toISOString()}).`, ''];
+  e.hits.forEach((h, i) => {
+    lines.push(`## ${i + 1}. ${mdEscape(h.title || h.url)}`, '');
+    lines.push(`> ${marked(h, mdEscape, (s) => `**${mdEscape(s)}**`)}`, '');
+    lines.push(`<${h.url}> — ${citation(h)}`, '');
+  });
+  return lines.join('\n');
+}
+
+export const HITS_CSV_COLUMNS = ['rank', 'job', 'target', 'url', 'title', 'field', 'line', 'page', 'score', 'snippet'] as const;
+
+/**
+ * The hits as CSV (RFC 4180, UTF-8 BOM, formula-looking cells neutralised, as the job CSV
+ * export does); matches in the snippet are marked «like this».
+ */
+export function hitsCsv(e: HitsExport): string {
+  const rows = e.hits.map((h, i) => [
+    i + 1,
+    h.jobId,
+    h.idx + 1,
+    h.url,
+    h.title,
+    h.field,
+    h.line ?? '',
+    h.page ?? '',
+    h.score.toFixed(3),
+    marked(h, (s) => s, (s) => `«${s}»`),
+  ]);
+  return stringify(rows, { header: true, columns: [...HITS_CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
+}
+
+export const writeHits = (format: HitsFormat, e: HitsExport): string => (format === 'csv' ? hitsCsv(e) : hitsMarkdown(e));

@@ -1,0 +1,154 @@
+import MiniSearch from 'minisearch';
+import type { Store } from '../store';
+import { SiftError } from '../../shared/errors';
+import type { Result } from '../../shared/types';
+import type { JobAnswer, SearchHit } from '../../shared/search';
+import { splitPassages } from '../fetch/question';
+import { foldForIndex, quoteTerm } from './fold';
+import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
+import { makeSnippet, markedText, pageOfLine } from './snippet';
+
+export { parseQuery, type ParsedQuery, type Term } from './query';
+export { findMatches, makeSnippet, markedText, pageOfLine } from './snippet';
+
+export type { SearchHit, JobAnswer } from '../../shared/search';
+
+export interface SearchOptions {
+  jobId?: string;
+  /** At most this many hits (default 50, at most 1000). */
+  limit?: number;
+}
+
+export interface SearchOutcome {
+  hits: SearchHit[];
+  /** The query was not valid syntax and was searched as its plain words. */
+  plain: boolean;
+}
+
+export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT work too, e.g. "net revenue" OR profit*.';
+const MAX_LIMIT = 1000;
+
+export function emptyQueryError(): SiftError {
+  return new SiftError('empty_query', 400, 'There is nothing to search for.', SEARCH_HELP);
+}
+
+const isFtsSyntaxError = (err: unknown): boolean => err instanceof Error && /^fts5:|unterminated string|syntax error/i.test(err.message);
+
+function runQuery(store: Store, q: ParsedQuery, raw: string, jobId: string | undefined, limit: number): { rows: ReturnType<Store['searchResults']>; q: ParsedQuery } {
+  try {
+    return { rows: store.searchResults(q.match, jobId, limit), q };
+  } catch (err) {
+    // Every term reaches FTS5 quoted, so this is a safety net: whatever FTS5 still rejects
+    // is searched as plain words, never shown as an error.
+    const plain = plainQuery(raw);
+    if (!isFtsSyntaxError(err) || !plain || q.plain) throw err;
+    return { rows: store.searchResults(plain.match, jobId, limit), q: plain };
+  }
+}
+
+/** The citation and snippet of one stored result for a query's terms. */
+export function hitOf(base: { jobId: string; idx: number; score: number }, url: string, title: string, result: Result | undefined, terms: readonly Term[]): SearchHit {
+  const content = result?.content ?? '';
+  const s = makeSnippet(content, terms);
+  if (s) {
+    const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
+    const page = pageOfLine(result?.meta, s.line);
+    if (page !== undefined) hit.page = page;
+    return hit;
+  }
+  const inTitle = makeSnippet(title, terms);
+  if (inTitle) return { ...base, url, title, field: 'title', snippet: inTitle.text, marks: inTitle.marks };
+  const inUrl = makeSnippet(url, terms);
+  return { ...base, url, title, field: 'url', snippet: inUrl?.text ?? url, marks: inUrl?.marks ?? [] };
+}
+
+/** Finds stored results that match `query`, best first, each with a snippet and citation. */
+export function searchStore(store: Store, query: string, opts: SearchOptions = {}): SearchOutcome {
+  const parsed = parseQuery(query);
+  if (!parsed) throw emptyQueryError();
+  const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(opts.limit ?? 50)));
+  const { rows, q } = runQuery(store, parsed, query, opts.jobId, limit);
+  const hits: SearchHit[] = [];
+  for (const r of rows) {
+    const t = store.targetResult(r.jobId, r.idx);
+    if (!t) continue;
+    hits.push(hitOf(r, t.url, t.title, t.result, q.terms));
+  }
+  return { hits, plain: q.plain };
+}
+
+/** The hits as plain text with «marks», for the CLI and exports. */
+export const hitText = (h: SearchHit): string => markedText({ text: h.snippet, marks: h.marks });
+
+/** How many of a job's best-matching results "Ask this job" reads passages from. */
+const ASK_TARGETS = 30;
+const ASK_PASSAGES = 5;
+
+/**
+ * "Ask this job": the index picks the job's results that share words with the question
+ * (any of them, BM25 first), then their passages are ranked together as the `question`
+ * option ranks one result's (BM25, prefix and light fuzzy matching); the best come back with
+ * where each is.
+ */
+export function askJob(store: Store, jobId: string, question: string, max = ASK_PASSAGES): JobAnswer[] {
+  const plain = plainQuery(question);
+  if (!plain) throw emptyQueryError();
+  const anyWord = plain.terms.map((t) => quoteTerm(t.text)).join(' OR ');
+  const rows = store.searchResults(anyWord, jobId, ASK_TARGETS);
+  interface Doc {
+    id: number;
+    text: string;
+    row: (typeof rows)[number];
+    url: string;
+    title: string;
+    line: number;
+    page?: number;
+  }
+  const docs: Doc[] = [];
+  for (const r of rows) {
+    const t = store.targetResult(r.jobId, r.idx);
+    const content = t?.result?.content;
+    if (!t || !content) continue;
+    let from = 0;
+    let line = 1;
+    let counted = 0;
+    for (const p of splitPassages(content)) {
+      const at = content.indexOf(p.text.slice(0, 64), from);
+      const start = at >= 0 ? at : from;
+      for (let i = content.indexOf('\n', counted); i >= 0 && i < start; i = content.indexOf('\n', i + 1)) line++;
+      counted = start;
+      from = start + 1;
+      const doc: Doc = { id: docs.length, text: p.text, row: r, url: t.url, title: t.title, line };
+      const page = pageOfLine(t.result?.meta, line);
+      if (page !== undefined) doc.page = page;
+      docs.push(doc);
+    }
+  }
+  if (docs.length === 0) return [];
+  // Tokens as the index makes them: CJK one per character, no Arabic vowel marks, no accents.
+  const ms = new MiniSearch<Doc>({
+    fields: ['text'],
+    idField: 'id',
+    storeFields: [],
+    tokenize: (text) => foldForIndex(text).split(/[^\p{L}\p{N}\p{M}]+/u),
+    processTerm: (term) => term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() || null,
+  });
+  ms.addAll(docs);
+  // A word in more than a third of the passages ("the", "was", "and" in any language) says
+  // nothing about which passage answers; with enough passages to tell, it is left out.
+  const words = [...new Set((foldForIndex(question).split(/[^\p{L}\p{N}\p{M}]+/u) ?? []).filter(Boolean))];
+  const telling = docs.length >= 10 ? words.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : words;
+  if (telling.length === 0) return [];
+  const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
+  // As the question option picks one result's passages: the 3 best and any at least half the
+  // best, up to `max`; here also none under a quarter of the best, since across a whole job
+  // a passage sharing one small word with the question is easy to find.
+  const top = found[0]?.score ?? 0;
+  const chosen = found.filter((f, i) => (i < 3 && f.score >= top / 4) || (i < max && f.score >= top / 2)).slice(0, max);
+  return chosen.map((f) => {
+    const d = docs[Number(f.id)] as Doc;
+    const a: JobAnswer = { jobId: d.row.jobId, idx: d.row.idx, url: d.url, title: d.title, text: d.text, score: f.score, line: d.line };
+    if (d.page !== undefined) a.page = d.page;
+    return a;
+  });
+}

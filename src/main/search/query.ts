@@ -1,0 +1,142 @@
+import { quoteTerm } from './fold';
+
+/** One thing to find, as the highlighter looks for it. */
+export interface Term {
+  /** The words of a word or phrase, as typed (folded later). */
+  text: string;
+  prefix: boolean;
+}
+
+export interface ParsedQuery {
+  /** FTS5 MATCH syntax; every term quoted, so no user text reaches FTS5 unquoted. */
+  match: string;
+  /** Terms to mark in snippets (not those after NOT). */
+  terms: Term[];
+  /** The query was not valid syntax and is searched as plain words. */
+  plain: boolean;
+}
+
+type Token =
+  | { kind: 'term'; text: string; prefix: boolean; phrase: boolean }
+  | { kind: 'op'; op: 'AND' | 'OR' | 'NOT' }
+  | { kind: 'open' }
+  | { kind: 'close' };
+
+const WORDISH = /[\p{L}\p{N}]/u;
+
+class Malformed extends Error {}
+
+function lex(q: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < q.length) {
+    const c = q[i] as string;
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '"') {
+      const end = q.indexOf('"', i + 1);
+      if (end < 0) throw new Malformed('unterminated phrase');
+      const text = q.slice(i + 1, end);
+      i = end + 1;
+      const prefix = q[i] === '*';
+      if (prefix) i++;
+      if (WORDISH.test(text)) out.push({ kind: 'term', text, prefix, phrase: true });
+    } else if (c === '(') {
+      out.push({ kind: 'open' });
+      i++;
+    } else if (c === ')') {
+      out.push({ kind: 'close' });
+      i++;
+    } else {
+      let j = i;
+      while (j < q.length && !/[\s"()]/.test(q[j] as string)) j++;
+      let word = q.slice(i, j);
+      i = j;
+      if (word === 'AND' || word === 'OR' || word === 'NOT') {
+        out.push({ kind: 'op', op: word });
+        continue;
+      }
+      const prefix = /[\p{L}\p{N}]\*$/u.test(word);
+      if (prefix) word = word.slice(0, -1);
+      // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
+      if (WORDISH.test(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks the token list is a well-formed expression (operands joined by AND/OR/NOT or by
+ * nothing, parentheses balanced, none empty) and writes it as FTS5 syntax.
+ */
+function toMatch(tokens: Token[]): { match: string; terms: Term[] } {
+  const parts: string[] = [];
+  const terms: Term[] = [];
+  let depth = 0;
+  let expectOperand = true;
+  // Depth at which a NOT's operand began; terms inside it are not marked.
+  let negatedFrom = -1;
+  let pendingNot = false;
+  for (const t of tokens) {
+    if (t.kind === 'term') {
+      if (!expectOperand) parts.push('AND');
+      parts.push(quoteTerm(t.text) + (t.prefix ? '*' : ''));
+      if (negatedFrom < 0 && !pendingNot) terms.push({ text: t.text, prefix: t.prefix });
+      pendingNot = false;
+      expectOperand = false;
+    } else if (t.kind === 'open') {
+      if (!expectOperand) parts.push('AND');
+      if (pendingNot && negatedFrom < 0) negatedFrom = depth;
+      pendingNot = false;
+      parts.push('(');
+      depth++;
+      expectOperand = true;
+    } else if (t.kind === 'close') {
+      if (expectOperand || depth === 0) throw new Malformed('empty or unbalanced parentheses');
+      depth--;
+      if (negatedFrom === depth) negatedFrom = -1;
+      parts.push(')');
+      expectOperand = false;
+    } else {
+      if (expectOperand) throw new Malformed(`${t.op} needs words on both sides`);
+      parts.push(t.op);
+      pendingNot = t.op === 'NOT';
+      expectOperand = true;
+    }
+  }
+  if (expectOperand || depth !== 0) throw new Malformed('the query ends early');
+  return { match: parts.join(' '), terms };
+}
+
+/** Every run of letters and digits, each a word to find (what a query FTS5 rejects becomes). */
+function plainWords(q: string): { match: string; terms: Term[] } {
+  const words = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  return { match: words.map(quoteTerm).join(' '), terms: words.map((text) => ({ text, prefix: false })) };
+}
+
+/**
+ * Reads what the user typed: words, "exact phrases", prefix*, OR, NOT, AND and parentheses.
+ * Anything that is not valid syntax is searched as its plain words, never an error.
+ * Returns undefined when there is nothing to search for.
+ */
+export function parseQuery(q: string): ParsedQuery | undefined {
+  let parsed: { match: string; terms: Term[] };
+  let plain = false;
+  try {
+    const tokens = lex(q);
+    if (!tokens.some((t) => t.kind === 'term')) throw new Malformed('no words');
+    parsed = toMatch(tokens);
+  } catch (err) {
+    if (!(err instanceof Malformed)) throw err;
+    parsed = plainWords(q);
+    plain = true;
+  }
+  if (parsed.terms.length === 0) return undefined;
+  return { ...parsed, plain };
+}
+
+/** The plain-words reading of a query, for when FTS5 itself rejects the parsed one. */
+export function plainQuery(q: string): ParsedQuery | undefined {
+  const p = plainWords(q);
+  return p.terms.length ? { ...p, plain: true } : undefined;
+}

@@ -1,0 +1,98 @@
+import type Database from 'better-sqlite3';
+import type { Result } from '../../shared/types';
+import { foldForIndex, quoteTerm } from '../search/fold';
+
+/**
+ * The full-text index of stored results: an FTS5 table that keeps only the index (contentless),
+ * and search_docs, which maps its rowids to (job_id, idx).
+ *
+ * Why not an external-content table over targets: FTS5 would then read snippets from
+ * targets by rowid, and targets is rebuilt by migrations (steps 2 and 3 did, to keep `result`
+ * the last column), which renumbers rowids and silently detaches the index. A view over
+ * targets as the content does not survive a rebuild either: SQLite's ALTER TABLE RENAME
+ * refuses to run while a view names a table that was just dropped. Contentless with our own
+ * key needs neither, and stores no second copy of the text: snippets are cut from
+ * targets.result for the few hits shown (src/main/search/snippet.ts).
+ */
+export const SEARCH_SCHEMA = `
+  CREATE TABLE search_docs (
+    rowid  INTEGER PRIMARY KEY,
+    job_id TEXT NOT NULL,
+    idx    INTEGER NOT NULL,
+    UNIQUE (job_id, idx)
+  );
+  CREATE VIRTUAL TABLE search_fts USING fts5(
+    title, url, body, job,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+  );
+  -- BM25 with a match in the title worth 8 in the body, one in the URL 3; the job column
+  -- only scopes a query. ORDER BY rank then takes FTS5's own top-N path.
+  INSERT INTO search_fts (search_fts, rank) VALUES ('rank', 'bm25(8.0, 3.0, 1.0, 0.0)');
+`;
+
+export interface SearchRow {
+  jobId: string;
+  idx: number;
+  /** BM25, higher is better. */
+  score: number;
+}
+
+/** The search index: one prepared statement per operation. */
+export function searchTable(db: Database.Database) {
+  const docOf = db.prepare<[string, number], { rowid: number }>('SELECT rowid FROM search_docs WHERE job_id = ? AND idx = ?');
+  const insertDoc = db.prepare<[string, number], { rowid: number }>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?) RETURNING rowid');
+  const insertFts = db.prepare<[number, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+  const deleteFts = db.prepare<[number]>('DELETE FROM search_fts WHERE rowid = ?');
+  const deleteFtsOfJob = db.prepare<[string]>('DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_docs WHERE job_id = ?)');
+  const deleteDocsOfJob = db.prepare<[string]>('DELETE FROM search_docs WHERE job_id = ?');
+  const query = db.prepare<[string, number], { job_id: string; idx: number; rank: number }>(
+    `SELECT d.job_id, d.idx, f.rank
+     FROM (SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) f
+     JOIN search_docs d ON d.rowid = f.rowid
+     ORDER BY f.rank`,
+  );
+  return {
+    /** Indexes (or re-indexes) one target's result; call inside the transaction that stores it. */
+    index(jobId: string, idx: number, url: string, title: string, result: Result | undefined): void {
+      const old = docOf.get(jobId, idx);
+      if (old) deleteFts.run(old.rowid);
+      const rowid = old?.rowid ?? (insertDoc.get(jobId, idx) as { rowid: number }).rowid;
+      insertFts.run(rowid, foldForIndex(title), foldForIndex(url), foldForIndex(result?.content ?? ''), jobId);
+    },
+    deleteOfJob(jobId: string): void {
+      deleteFtsOfJob.run(jobId);
+      deleteDocsOfJob.run(jobId);
+    },
+    /** Best first; `match` is FTS5 syntax (see parseQuery), `jobId` scopes it to one job. */
+    query(match: string, jobId: string | undefined, limit: number): SearchRow[] {
+      const scoped = jobId === undefined ? match : `job : ${quoteTerm(jobId)} AND (${match})`;
+      return query.all(scoped, limit).map((r) => ({ jobId: r.job_id, idx: r.idx, score: -r.rank }));
+    },
+  };
+}
+export type SearchTable = ReturnType<typeof searchTable>;
+
+/**
+ * Creates the index and fills it from the results already stored. Reads only the targets
+ * columns every version has had since step 3 (job_id, idx, url, title, status, result), one
+ * row per step by primary key, so neither the column list nor the table's rowids matter.
+ */
+export function buildSearchIndex(db: Database.Database): void {
+  db.exec(SEARCH_SCHEMA);
+  const table = searchTable(db);
+  const next = db.prepare<[string, string, number], { job_id: string; idx: number; url: string; title: string; result: string | null }>(
+    `SELECT job_id, idx, url, title, result FROM targets
+     WHERE status = 'done' AND (job_id > ? OR (job_id = ? AND idx > ?))
+     ORDER BY job_id, idx LIMIT 1`,
+  );
+  for (let r = next.get('', '', -1); r; r = next.get(r.job_id, r.job_id, r.idx)) {
+    let result: Result | undefined;
+    try {
+      result = r.result === null ? undefined : (JSON.parse(r.result) as Result);
+    } catch {
+      result = undefined;
+    }
+    table.index(r.job_id, r.idx, r.url, r.title, result);
+  }
+}

@@ -1,0 +1,39 @@
+import { useStore } from '../../store';
+import { openPassage } from '../../store/search-actions';
+import { ErrorMessage } from '../common/ErrorMessage';
+
+/** The passages that answer the question, each with the result it comes from. */
+export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
+  const ask = useStore((s) => (s.ask?.jobId === jobId ? s.ask : null));
+  const focus = useStore((s) => s.focus);
+  if (!ask) {
+    return (
+      <div className="search-results empty-state" data-testid="ask-results">
+        <p className="muted">Ask a question: Sift ranks the passages of every result in this job and shows the best, with where each comes from.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="search-results" data-testid="ask-results" data-state={ask.loading ? 'loading' : 'done'} aria-busy={ask.loading}>
+      <div className="search-head">
+        <span className="muted">{ask.loading ? 'Reading the results…' : `${ask.passages.length === 0 ? 'No' : ask.passages.length} ${ask.passages.length === 1 ? 'passage' : 'passages'} answering: ${ask.asked}`}</span>
+      </div>
+      {ask.error && <ErrorMessage error={ask.error} />}
+      {!ask.loading && !ask.error && ask.passages.length === 0 && <p className="muted">No result in this job shares words with the question; try other words.</p>}
+      <ol className="hit-list">
+        {ask.passages.map((p) => (
+          <li key={`${p.idx}:${p.line}`}>
+            <button type="button" className={`hit${focus?.idx === p.idx && focus.line === p.line ? ' active' : ''}`} onClick={() => void openPassage(p)} data-testid="ask-passage">
+              <span className="hit-title">{p.title || p.url}</span>
+              <span className="hit-where muted">
+                #{p.idx + 1}
+                {p.page !== undefined ? ` · page ${p.page}` : ''} · line {p.line}
+              </span>
+              <span className="snippet passage">{p.text}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../../store';
+import { askJob, cancelSearch } from '../../store/search-actions';
+import { SearchInput } from './SearchInput';
+
+/** Find words in this job's results, or ask it a question. */
+export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
+  const { mode, setMode, ask } = useStore(useShallow((s) => ({ mode: s.searchMode, setMode: s.setSearchMode, ask: s.ask })));
+  const [question, setQuestion] = useState(ask?.jobId === id ? ask.question : '');
+  return (
+    <div className="job-search" data-testid="job-search">
+      <div className="segmented" role="radiogroup" aria-label="Search mode">
+        <button type="button" role="radio" aria-checked={mode === 'find'} className={mode === 'find' ? 'active' : ''} onClick={() => setMode('find')} data-testid="search-mode-find">
+          Find
+        </button>
+        <button type="button" role="radio" aria-checked={mode === 'ask'} className={mode === 'ask' ? 'active' : ''} onClick={() => setMode('ask')} data-testid="search-mode-ask">
+          Ask this job
+        </button>
+      </div>
+      {mode === 'find' ? (
+        <SearchInput box="job" jobId={id} label="Find in this job's results" placeholder="Find in this job's results…" testId="job-search-input" />
+      ) : (
+        <form
+          className="ask-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void askJob(id, question);
+          }}
+        >
+          <input
+            type="search"
+            className="search-input"
+            aria-label="Ask this job a question"
+            placeholder="Ask a question of every result in this job…"
+            value={question}
+            onChange={(e) => setQuestion(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                setQuestion('');
+                useStore.getState().setAsk(null);
+              }
+            }}
+            data-testid="ask-input"
+          />
+          <button type="submit" disabled={!question.trim()} data-testid="ask-submit">
+            Ask
+          </button>
+        </form>
+      )}
+      {mode === 'find' && (
+        <button type="button" className="link-button" onClick={() => cancelSearch('job')} aria-label="Clear the search">
+          Clear
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useShallow } from 'zustand/react/shallow';
+import type { SearchHit } from '../../../../shared/search';
+import { useStore } from '../../store';
+import { exportHits, openHit } from '../../store/search-actions';
+import type { SearchBoxName } from '../../store/search';
+import { ErrorMessage } from '../common/ErrorMessage';
+import { Snippet } from './Snippet';
+
+export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT work too.';
+
+function where(h: SearchHit, showJob: boolean): string {
+  const parts: string[] = [];
+  if (showJob) parts.push(`job ${h.jobId.slice(0, 8)}`);
+  parts.push(`#${h.idx + 1}`);
+  if (h.page !== undefined) parts.push(`page ${h.page}`);
+  if (h.line !== undefined) parts.push(`line ${h.line}`);
+  if (h.field !== 'body') parts.push(`in the ${h.field}`);
+  return parts.join(' · ');
+}
+
+/** The hits of one search box, best first; a hit opens its result at the match. */
+export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: boolean }): React.JSX.Element {
+  const { query, hits, plain, loading, error, answered, focus } = useStore(
+    useShallow((s) => ({ ...s.searchBoxes[box], focus: s.focus })),
+  );
+  if (!query.trim()) {
+    return (
+      <div className="search-results empty-state" data-testid={`search-results-${box}`}>
+        <p className="muted">{SEARCH_HELP}</p>
+      </div>
+    );
+  }
+  const stale = answered !== query;
+  return (
+    <div className="search-results" data-testid={`search-results-${box}`} data-state={loading || stale ? 'loading' : 'done'} aria-busy={loading || stale}>
+      <div className="search-head">
+        <span className="muted" data-testid="search-count">
+          {error ? (
+            'Search failed'
+          ) : answered ? (
+            <>
+              {hits.length === 0 ? 'No' : hits.length} {hits.length === 1 ? 'hit' : 'hits'} for <strong className="search-query">{answered}</strong>
+            </>
+          ) : (
+            'Searching…'
+          )}
+          {plain && !error ? ' (searched as plain words)' : ''}
+        </span>
+        {hits.length > 0 && (
+          <span className="search-export">
+            Export hits:
+            <button type="button" className="link-button" onClick={() => void exportHits(box, 'md')} data-testid="export-hits-md">
+              Markdown
+            </button>
+            <button type="button" className="link-button" onClick={() => void exportHits(box, 'csv')} data-testid="export-hits-csv">
+              CSV
+            </button>
+          </span>
+        )}
+      </div>
+      {error && <ErrorMessage error={error} testId="search-error" />}
+      {!error && answered && hits.length === 0 && <p className="muted">Nothing stored matches. Try fewer words, or a prefix like revenu*.</p>}
+      <ol className="hit-list">
+        {hits.map((h) => {
+          const active = focus?.jobId === h.jobId && focus.idx === h.idx;
+          return (
+            <li key={`${h.jobId}:${h.idx}`}>
+              <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
+                <span className="hit-title">{h.title || h.url}</span>
+                <span className="hit-where muted">{where(h, showJob)}</span>
+                <span className="hit-url muted">{h.url}</span>
+                <Snippet text={h.snippet} marks={h.marks} />
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Finds a search match in a rendered result and highlights it with the CSS Custom Highlight
+ * API, so React's DOM (and the sanitized markdown in it) is never rewritten.
+ *
+ * The hit says which words matched and on which line of the content; the rendered view has
+ * no lines (markdown becomes paragraphs), so the match is found as the n-th occurrence of
+ * its words, n counted in the content before that line.
+ */
+
+export const HIGHLIGHT_NAME = 'sift-hit';
+
+const lower = (s: string): string => s.toLowerCase();
+
+/** How many times needle occurs (case-insensitively) in content before the start of `line`. */
+export function occurrencesBefore(content: string, needle: string, line: number): number {
+  let at = 0;
+  for (let l = 1; l < line && at >= 0; l++) {
+    at = content.indexOf('\n', at);
+    if (at >= 0) at++;
+  }
+  const head = lower(at < 0 ? content : content.slice(0, at));
+  const n = lower(needle);
+  let count = 0;
+  for (let i = head.indexOf(n); i >= 0; i = head.indexOf(n, i + n.length)) count++;
+  return count;
+}
+
+/** The needle and shorter fallbacks: markdown syntax may split a long one in the content. */
+function candidates(needle: string): string[] {
+  const words = needle.trim().split(/\s+/).filter(Boolean);
+  const out = [needle.trim()];
+  if (words.length > 3) out.push(words.slice(0, 3).join(' '));
+  if (words.length > 1) out.push(words[0] as string);
+  return [...new Set(out)].filter((s) => s.length > 0);
+}
+
+/**
+ * Highlights the match in `root` and scrolls it into view. Returns the highlighted text, or
+ * null when nothing was found (the view shows the top then).
+ */
+export function highlightMatch(root: HTMLElement, content: string, needle: string, line: number): string | null {
+  clearHighlight();
+  if (!needle.trim()) return null;
+  const nodes: Text[] = [];
+  const starts: number[] = [];
+  let text = '';
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    // The meta table is not the content.
+    if ((n.parentElement as HTMLElement | null)?.closest('.meta')) continue;
+    nodes.push(n as Text);
+    starts.push(text.length);
+    text += (n as Text).data;
+  }
+  const hay = lower(text);
+  for (const c of candidates(needle)) {
+    const want = occurrencesBefore(content, c, line);
+    const n = lower(c);
+    let found = -1;
+    let seen = 0;
+    for (let i = hay.indexOf(n); i >= 0; i = hay.indexOf(n, i + n.length)) {
+      found = i;
+      if (seen++ === want) break;
+    }
+    if (found < 0) continue;
+    const range = document.createRange();
+    const place = (offset: number, end: boolean): void => {
+      let k = 0;
+      while (k + 1 < starts.length && (starts[k + 1] as number) <= offset - (end ? 1 : 0)) k++;
+      const node = nodes[k] as Text;
+      const at = Math.min(node.data.length, offset - (starts[k] as number));
+      if (end) range.setEnd(node, at);
+      else range.setStart(node, at);
+    };
+    place(found, false);
+    place(found + n.length, true);
+    if (typeof CSS !== 'undefined' && 'highlights' in CSS) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(range));
+    const el = range.startContainer.parentElement;
+    el?.scrollIntoView({ block: 'center' });
+    return range.toString();
+  }
+  return null;
+}
+
+export function clearHighlight(): void {
+  if (typeof CSS !== 'undefined' && 'highlights' in CSS) CSS.highlights.delete(HIGHLIGHT_NAME);
+}

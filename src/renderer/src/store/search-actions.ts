@@ -1,0 +1,94 @@
+import type { HitsFormat, JobAnswer, SearchHit } from '../../../shared/search';
+import { toUserError } from '../lib/errors';
+import { openJob, openResult } from './actions';
+import { useStore } from './index';
+import type { SearchBoxName } from './search';
+
+const get = useStore.getState;
+
+/** Results as you type: a query runs once typing pauses this long. */
+export const SEARCH_DEBOUNCE_MS = 150;
+
+const timers: Record<SearchBoxName, ReturnType<typeof setTimeout> | undefined> = { job: undefined, all: undefined };
+/** The newest request per box; an answer to an older one is dropped (typing cancels it). */
+const latest: Record<SearchBoxName, number> = { job: 0, all: 0 };
+
+/** What the user typed into a box: runs the search when they pause; an empty box clears. */
+export function typeSearch(box: SearchBoxName, query: string, jobId: string | null): void {
+  get().setSearchQuery(box, query, jobId);
+  clearTimeout(timers[box]);
+  latest[box]++;
+  if (!query.trim()) {
+    get().clearSearch(box);
+    return;
+  }
+  timers[box] = setTimeout(() => void runSearch(box), SEARCH_DEBOUNCE_MS);
+}
+
+/** Runs the box's query now (Enter, or the debounce firing). */
+export async function runSearch(box: SearchBoxName): Promise<void> {
+  clearTimeout(timers[box]);
+  const { query, jobId } = get().searchBoxes[box];
+  if (!query.trim()) return;
+  const seq = ++latest[box];
+  get().setSearchLoading(box);
+  try {
+    const res = await window.sift.search(jobId ? { query, id: jobId } : { query });
+    if (seq === latest[box]) get().setSearchHits(box, query, res.hits, res.plain);
+  } catch (err) {
+    if (seq === latest[box]) get().setSearchError(box, query, toUserError(err));
+  }
+}
+
+/** Esc in a box: drops the query, any pending run, and the hits. */
+export function cancelSearch(box: SearchBoxName): void {
+  clearTimeout(timers[box]);
+  latest[box]++;
+  get().clearSearch(box);
+}
+
+/** Opens a target's result in its job, scrolled to `needle` on `line`. */
+async function openAt(jobId: string, idx: number, needle: string, line: number): Promise<void> {
+  const s = get();
+  if (s.view.kind !== 'job' || s.view.id !== jobId) s.setView({ kind: 'job', id: jobId });
+  if (get().detailJobId !== jobId) await openJob(jobId);
+  get().setFocus({ jobId, idx, needle, line });
+  await openResult(idx);
+}
+
+/** A hit opens its result preview scrolled to the match, highlighted. */
+export function openHit(hit: SearchHit): Promise<void> {
+  const [a, b] = hit.marks[0] ?? [0, 0];
+  return openAt(hit.jobId, hit.idx, hit.field === 'body' ? hit.snippet.slice(a, b) : '', hit.line ?? 1);
+}
+
+/** A passage of "Ask this job" opens where it starts. */
+export function openPassage(p: JobAnswer): Promise<void> {
+  return openAt(p.jobId, p.idx, p.text.split('\n')[0]?.slice(0, 80) ?? '', p.line);
+}
+
+/** Saves the box's hits (the search runs again in main) as Markdown or CSV where the user chooses. */
+export async function exportHits(box: SearchBoxName, format: HitsFormat): Promise<void> {
+  const { query, jobId } = get().searchBoxes[box];
+  if (!query.trim()) return;
+  try {
+    const res = await window.sift.exportHits(jobId ? { query, id: jobId, format } : { query, format });
+    if (res) get().notify('info', { message: `Saved ${res.hits} ${res.hits === 1 ? 'hit' : 'hits'} to ${res.path}` });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+/** "Ask this job": the passages across the job's results that best answer the question. */
+export async function askJob(jobId: string, question: string): Promise<void> {
+  if (!question.trim()) return;
+  get().setAsk({ jobId, question, passages: [], loading: true, error: null, asked: question });
+  try {
+    const { passages } = await window.sift.askJob({ id: jobId, question });
+    const cur = get().ask;
+    if (cur?.jobId === jobId && cur.asked === question) get().setAsk({ ...cur, passages, loading: false });
+  } catch (err) {
+    const cur = get().ask;
+    if (cur?.jobId === jobId && cur.asked === question) get().setAsk({ ...cur, loading: false, error: toUserError(err) });
+  }
+}

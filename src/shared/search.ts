@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** One search hit with its citation (src/main/search). */
+export const SearchHitSchema = z.object({
+  jobId: z.string(),
+  idx: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+  /** BM25 (title weighted above URL above body); higher is better. */
+  score: z.number(),
+  /** Where the shown match is: the result's text, else its title or URL. */
+  field: z.enum(['body', 'title', 'url']),
+  /** The text around the match, whitespace collapsed. */
+  snippet: z.string(),
+  /** [start, end) of each matched word in snippet. */
+  marks: z.array(z.tuple([z.number().int(), z.number().int()])),
+  /** 1-based line of the match in the result's content (field body). */
+  line: z.number().int().optional(),
+  /** PDF page of that line, when the result is a PDF's text. */
+  page: z.number().int().optional(),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+/** One passage answering a question across a job ("Ask this job"), with its citation. */
+export const JobAnswerSchema = z.object({
+  jobId: z.string(),
+  idx: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+  text: z.string(),
+  score: z.number(),
+  line: z.number().int(),
+  page: z.number().int().optional(),
+});
+export type JobAnswer = z.infer<typeof JobAnswerSchema>;
+
+export const HitsFormatSchema = z.enum(['md', 'csv']);
+export type HitsFormat = z.infer<typeof HitsFormatSchema>;
+
+/** What a search box sends; typed text is capped well above any real query. */
+export const SearchQuerySchema = z.string().max(2000);

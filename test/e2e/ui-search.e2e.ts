@@ -1,0 +1,173 @@
+/**
+ * Search in the app, as a user does it: a finished job's results searched from the job view
+ * and from the sidebar, a hit opened at its match, the hits exported, the job asked a
+ * question. Real services over the bridge, real Chromium, a loopback site.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { makePdf } from '../helpers/fetch-pdf';
+import { pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+
+let browser: Browser;
+let app: UiApp;
+let page: Page;
+let server: http.Server;
+let base: string;
+
+const filler = (topic: string, n: number): string =>
+  Array.from({ length: n }, (_, i) => `<p>Section ${i + 1} on ${topic}. The board met, the figures were reviewed and the minutes were taken by the secretary as usual.</p>`).join('');
+
+const PAGES: Record<string, string> = {
+  '/report': `<h1>Annual report 2023</h1>${filler('operations', 40)}<p>In the last quarter net revenue rose to 4.2 billion, while costs fell.</p>${filler('outlook', 5)}`,
+  '/report-2022': `<h1>Annual report 2022</h1><p>Revenue stayed flat; the net effect of currency moves was small.</p>${filler('operations', 6)}`,
+  '/cafe': `<h1>Le café de la gare</h1><p>Un petit café près de la gare. Sa crème brûlée est célèbre depuis 1920.</p>${filler('la gare', 4)}`,
+  '/tokyo': `<h1>首都の紹介</h1><p>東京都は日本の首都です。人口は約一千四百万人です。</p><p>交通機関が発達しています。</p>`,
+};
+
+beforeAll(async () => {
+  ensureBuilt();
+  const pdf = makePdf({ pages: [['Quarterly figures', 'Nothing to see here'], ['Second page', 'More figures'], ['Third page', 'The hidden needle is here']], title: 'Figures' });
+  server = http.createServer((req, res) => {
+    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    if (p === '/figures.pdf') {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      return res.end(pdf);
+    }
+    const body = PAGES[p];
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      return res.end('<h1>Not here</h1>');
+    }
+    const title = /<h1>([^<]*)<\/h1>/.exec(body)?.[1] ?? '';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><article>${body}</article></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  app = await startUiApp();
+  browser = await launchChromium();
+  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await new Promise<void>((resolve) => {
+    if (!server) return resolve();
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+});
+
+const searchDone = (box: 'job' | 'all') => () => page.getByTestId(`search-results-${box}`).getAttribute('data-state');
+const hitIdxs = async (): Promise<string[]> => (await page.getByTestId('search-hit').evaluateAll((els) => els.map((e) => e.getAttribute('data-idx') ?? ''))) as string[];
+
+test('a finished job is searched from its own box: the phrase finds its target first, with a marked snippet', async () => {
+  await pasteList(page, ['/report', '/report-2022', '/cafe', '/tokyo', '/figures.pdf'].map((p) => `${base}${p}`).join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('5');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+
+  await page.getByTestId('job-search-input').fill('"net revenue"');
+  await expect.poll(searchDone('job')).toBe('done');
+  expect(await hitIdxs()).toEqual(['0']);
+  const hit = page.getByTestId('search-hit').first();
+  expect(await hit.locator('mark').first().textContent()).toBe('net revenue');
+  expect(await hit.textContent()).toMatch(/Annual report 2023/);
+  expect(await hit.textContent()).toMatch(/#1 · line \d+/);
+  expect(await page.getByTestId('search-count').textContent()).toBe('1 hit for "net revenue"');
+  await page.screenshot({ path: screenshotPath('ui-search-job') });
+});
+
+test('a hit opens the result preview scrolled to the match, highlighted', async () => {
+  await page.getByTestId('search-hit').first().click();
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toMatch(/^net revenue$/i);
+  // The match is far down a long article: the pane scrolled, and the highlighted range is in view.
+  const pane = page.getByTestId('result-pane');
+  expect(await pane.evaluate((el) => el.scrollTop)).toBeGreaterThan(200);
+  const inView = await page.evaluate(() => {
+    const h = CSS.highlights.get('sift-hit');
+    const range = h ? ([...h][0] as Range | undefined) : undefined;
+    const pane = document.querySelector('[data-testid="result-pane"]');
+    if (!range || !pane) return false;
+    const r = range.getBoundingClientRect();
+    const p = pane.getBoundingClientRect();
+    return r.height > 0 && r.top >= p.top && r.bottom <= p.bottom && range.toString().toLowerCase() === 'net revenue';
+  });
+  expect(inView).toBe(true);
+  await page.screenshot({ path: screenshotPath('ui-search-hit') });
+});
+
+test('Export hits writes the hits with their citations as Markdown and as CSV', async () => {
+  await page.getByTestId('job-search-input').fill('revenue');
+  await expect.poll(searchDone('job')).toBe('done');
+  expect((await hitIdxs()).sort()).toEqual(['0', '1']);
+  const jobId = (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+
+  await page.getByTestId('export-hits-md').click();
+  await expect.poll(() => page.getByText(/Saved 2 hits to/).count()).toBe(1);
+  const md = readFileSync(`${app.exportDir}/sift-search-revenue.md`, 'utf8');
+  expect(md).toMatch(/^# Search: revenue\n\n2 hits in job /);
+  expect(md).toContain(`— job ${jobId}, target #1, line `);
+  expect(md).toContain('**revenue**');
+  expect(md).toContain(`<${base}/report>`);
+
+  await page.getByTestId('export-hits-csv').click();
+  await expect.poll(() => page.getByText(/sift-search-revenue\.csv/).count()).toBe(1);
+  const csv = readFileSync(`${app.exportDir}/sift-search-revenue.csv`, 'utf8').replace(/^\uFEFF/, '').split('\r\n');
+  expect(csv[0]).toBe('rank,job,target,url,title,field,line,page,score,snippet');
+  expect(csv[1]).toMatch(new RegExp(`^1,${jobId},\\d,http://127\\.0\\.0\\.1:\\d+/report`));
+  expect(csv[1]).toContain('«');
+  await page.screenshot({ path: screenshotPath('ui-search-export') });
+});
+
+test('a PDF hit cites its page; a malformed query is searched as plain words; an empty box says what to type', async () => {
+  await page.getByTestId('job-search-input').fill('needle');
+  await expect.poll(searchDone('job')).toBe('done');
+  expect(await page.getByTestId('search-hit').first().textContent()).toMatch(/#5 · page 3 · line \d+/);
+  await page.getByTestId('search-hit').first().click();
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('needle');
+
+  await page.getByTestId('job-search-input').fill('"net revenue');
+  await expect.poll(searchDone('job')).toBe('done');
+  expect(await page.getByTestId('search-count').textContent()).toMatch(/searched as plain words/);
+  expect((await hitIdxs()).sort()).toEqual(['0', '1']);
+
+  await page.getByTestId('job-search-input').fill('');
+  await page.getByTestId('job-search-input').press('Escape');
+  // The table is back, and Esc did not touch the (finished) job.
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(5);
+  expect(await page.getByTestId('job-header').getAttribute('data-status')).toBe('done');
+});
+
+test('the sidebar box searches every job; a hit opens its job at the match (accents and CJK found)', async () => {
+  await page.getByTestId('sidebar-search-input').fill('creme brulee OR 人口');
+  await expect.poll(() => page.getByTestId('search-view').count()).toBe(1);
+  await expect.poll(searchDone('all')).toBe('done');
+  expect((await hitIdxs()).sort()).toEqual(['2', '3']);
+  expect(await page.getByTestId('search-results-all').locator('mark').allTextContents()).toEqual(expect.arrayContaining(['crème', 'brûlée', '人口']));
+  await page.screenshot({ path: screenshotPath('ui-search-all') });
+  await page.locator('[data-testid="search-hit"][data-idx="3"]').click();
+  await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('人口');
+});
+
+test('Ask this job returns the passages that answer a question, with where each is', async () => {
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('what did net revenue rise to?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  // The passage that answers first; one sharing only a small word with the question is left out.
+  expect(await page.getByTestId('ask-passage').count()).toBeLessThanOrEqual(2);
+  const first = page.getByTestId('ask-passage').first();
+  expect(await first.textContent()).toMatch(/net revenue rose to 4\.2 billion/);
+  expect(await first.textContent()).toMatch(/Annual report 2023#1 · line \d+/);
+  await first.click();
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toMatch(/In the last quarter net revenue/);
+  await page.screenshot({ path: screenshotPath('ui-search-ask') });
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -1,0 +1,124 @@
+/**
+ * `sift search` end to end: a real `sift batch` against a loopback site fills a database in
+ * a temp SIFT_HOME, then the real command searches it as a child process.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startSite, type Site } from '../helpers/sites';
+import { runSift } from '../helpers/cli';
+
+let site: Site;
+let home: string;
+let env: NodeJS.ProcessEnv;
+let db: string;
+let jobA: string;
+let jobB: string;
+
+const page = (title: string, body: string) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><main><article><h1>${title}</h1>${body}</article></main></body></html>`);
+};
+
+const paras = (...ps: string[]): string => ps.map((p) => `<p>${p}</p>`).join('');
+
+beforeAll(async () => {
+  site = await startSite({
+    '/cafe': page('Le café de la gare', paras('Un petit café près de la gare, ouvert depuis longtemps et connu de tous les voyageurs.', 'Sa crème brûlée est célèbre dans toute la région depuis 1920, et les habitués la commandent chaque matin.')),
+    '/tokyo': page('首都の紹介', paras('東京都は日本の首都です。人口は約一千四百万人で、世界でも有数の大都市として知られています。', '交通機関が発達しており、電車で多くの場所に行くことができます。')),
+    '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
+  });
+  home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
+  env = { SIFT_HOME: home };
+  db = path.join(home, 'search.db');
+  const listA = [`${site.base}/article/1`, `${site.base}/article/2`, `${site.base}/doc/1.pdf`, `${site.base}/cafe`, `${site.base}/tokyo`, `${site.base}/arabic`, `${site.base}/missing/1`].join('\n');
+  const a = await runSift(['batch', '-', '--db', db], { env, input: `${listA}\n` });
+  if (!/^job /.test(a.stderr)) throw new Error(a.stderr);
+  jobA = /^job (\S+)/.exec(a.stderr)![1]!;
+  const b = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/doc/2.pdf\n` });
+  jobB = /^job (\S+)/.exec(b.stderr)![1]!;
+}, 120_000);
+afterAll(async () => {
+  await site.close();
+});
+
+const jsonLines = (out: string): Record<string, unknown>[] =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+// Each test spawns `sift` a few times; each spawn compiles the CLI through tsx.
+describe('sift search', { timeout: 180_000 }, () => {
+  test('a phrase from a stored PDF finds it first, with its job, target, line and page', async () => {
+    const r = await runSift(['search', '"more growth ahead"', '--job', jobA, '--json', '--db', db], { env });
+    expect(r.code).toBe(0);
+    const hits = jsonLines(r.stdout);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ jobId: jobA, idx: 2, url: `${site.base}/doc/1.pdf`, title: 'Report', field: 'body', page: 2 });
+    expect(hits[0]!.snippet).toContain('«More growth ahead»');
+    expect(typeof hits[0]!.score).toBe('number');
+    expect(hits[0]!.line).toBeGreaterThan(1);
+  });
+
+  test('searches every job unless --job names one, best first', async () => {
+    const all = jsonLines((await runSift(['search', 'revenue', '--json', '--db', db], { env })).stdout);
+    expect(all.map((h) => h.jobId).sort()).toEqual([jobA, jobB].sort());
+    const scores = all.map((h) => h.score as number);
+    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+    const one = jsonLines((await runSift(['search', 'revenue', '--job', jobB, '--json', '--db', db], { env })).stdout);
+    expect(one.map((h) => h.jobId)).toEqual([jobB]);
+  });
+
+  test('finds accents, CJK and Arabic text, and prints a readable hit', async () => {
+    // One spawn per query costs seconds on a busy machine; the unit tests try each script alone.
+    const hits = jsonLines((await runSift(['search', 'creme brulee OR 人口 OR كتب', '--json', '--db', db], { env })).stdout);
+    expect(hits.map((h) => String(h.url).replace(site.base, '')).sort()).toEqual(['/arabic', '/cafe', '/tokyo']);
+    expect(hits.find((h) => String(h.url).endsWith('/tokyo'))?.snippet).toContain('«人口»');
+    expect(hits.find((h) => String(h.url).endsWith('/arabic'))?.snippet).toContain('«كَتَبَ»');
+    const text = await runSift(['search', 'crème', 'brûlée', '--db', db], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^1\. Le café de la gare {2}http:\/\/127\.0\.0\.1:\d+\/cafe\n {3}job \w+ #4 · line \d+ · score \d/);
+    expect(text.stdout).toContain('Sa «crème» «brûlée» est célèbre');
+  });
+
+  test('a query FTS5 would reject is searched as plain words; no words says what to type', async () => {
+    const bad = await runSift(['search', '"net revenue', '--json', '--db', db], { env });
+    expect(bad.code).toBe(0);
+    expect(bad.stderr).toMatch(/plain words/);
+    expect(jsonLines(bad.stdout).length).toBeGreaterThan(0);
+    const none = await runSift(['search', 'zzyzx', '--db', db], { env });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/no stored result matches zzyzx/);
+    const empty = await runSift(['search', '--db', db], { env });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/give the words to find.*Type one or more words/);
+    const punct = await runSift(['search', '()', '--db', db], { env });
+    expect(punct.code).toBe(2);
+    expect(punct.stderr).toMatch(/nothing to search for\.\n {2}Type one or more words/);
+    const noJob = await runSift(['search', 'revenue', '--job', 'nope', '--db', db], { env });
+    expect(noJob.code).toBe(2);
+    expect(noJob.stderr).toMatch(/no job nope/);
+    const badLimit = await runSift(['search', 'revenue', '--limit', '0', '--db', db], { env });
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toMatch(/--limit takes a whole number/);
+  });
+
+  test('a job the expiry sweep deletes is gone from search', async () => {
+    const before = jsonLines((await runSift(['search', 'revenue', '--json', '--db', db], { env })).stdout);
+    expect(before.some((h) => h.jobId === jobB)).toBe(true);
+    // The job's lease lapses; the next `sift batch` starts a runner, whose sweep deletes it.
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(db);
+    raw.prepare('UPDATE jobs SET lease_expires = 1 WHERE id = ?').run(jobB);
+    raw.close();
+    expect((await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/article/3\n` })).code).toBe(0);
+    const after = await runSift(['search', 'revenue', '--json', '--db', db], { env });
+    expect(jsonLines(after.stdout).map((h) => h.jobId)).toEqual([jobA]);
+  });
+});

@@ -1,0 +1,302 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { askJob, markedText, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
+import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
+import { openStore, type Store } from '../../src/main/store';
+import { SiftError } from '../../src/shared/errors';
+import { tempStore } from '../helpers/store';
+import { hitsCsv, hitsMarkdown } from '../../src/main/export/hits';
+
+let db: ReturnType<typeof tempStore>;
+let store: Store;
+beforeEach(() => {
+  db = tempStore();
+  store = db.store;
+});
+afterEach(() => db.close());
+
+interface Doc {
+  url: string;
+  title: string;
+  content: string;
+  meta?: Record<string, unknown>;
+}
+
+/** A finished job whose targets hold these results, stored the way the runner stores them. */
+function storeJob(id: string, docs: Doc[], leaseExpires = 60_000): void {
+  store.insertJob({ id, caller: 'alice', callerClass: 'user', idemKey: `k-${id}`, targetsTotal: docs.length, nowMs: 1_000, leaseExpires }, docs.map((d) => ({ url: d.url })));
+  store.transition(id, 'queued', 'running', '', 1_000);
+  docs.forEach((d, idx) => {
+    expect(store.startTarget(id, idx, 2_000)).toBe(true);
+    const result = { content: d.content, meta: { title: d.title, ...d.meta } };
+    const outcome = { status: 'done' as const, result, error: '', hint: '', bytes: d.content.length, title: d.title, errorStatus: 0 };
+    expect(store.finishTarget(id, idx, outcome, 2_000, leaseExpires)).toBeDefined();
+  });
+}
+
+const REPORTS: Doc[] = [
+  {
+    url: 'https://reports.test/2023',
+    title: 'Annual report 2023',
+    content: 'Overview\n\nThe company grew in every region.\nNet revenue rose to 4.2 billion, while costs fell.\n\nOutlook\n\nWe expect steady growth.',
+  },
+  {
+    url: 'https://reports.test/2022',
+    title: 'Annual report 2022',
+    content: 'Overview\n\nRevenue stayed flat. The net effect of currency moves was small.\nCosts rose.',
+  },
+  {
+    url: 'https://news.test/cafe',
+    title: 'Le café de la gare',
+    content: 'Un petit café près de la gare.\nLe crème brûlée y est célèbre depuis 1920.',
+  },
+  {
+    url: 'https://news.test/tokyo',
+    title: '首都の紹介',
+    content: '東京都は日本の首都です。\n人口は約一千四百万人です。',
+  },
+  {
+    url: 'https://news.test/arabic',
+    title: 'مقالة',
+    content: 'كَتَبَ الطالبُ الدرسَ في المكتبة.\nثم ذهب إلى البيت.',
+  },
+  {
+    url: 'https://news.test/seoul',
+    title: '서울 안내',
+    content: '우리는 서울에서 만나요.',
+  },
+];
+
+const ids = (hits: SearchHit[]): string[] => hits.map((h) => `${h.jobId}:${h.idx}`);
+
+describe('search over stored results', () => {
+  beforeEach(() => storeJob('j1', REPORTS));
+
+  it('finds the target a phrase comes from first, with a marked snippet and the line', () => {
+    const { hits } = searchStore(store, '"net revenue"');
+    expect(ids(hits)).toEqual(['j1:0']);
+    const h = hits[0] as SearchHit;
+    expect(h).toMatchObject({ url: 'https://reports.test/2023', title: 'Annual report 2023', field: 'body', line: 4 });
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('«Net revenue» rose to 4.2 billion');
+    expect(h.score).toBeGreaterThan(0);
+  });
+
+  it('finds every phrase cut from the stored results in its own target first', () => {
+    const phrases = ['company grew in every region', 'currency moves', 'petit café près', 'steady growth'];
+    const expected = [0, 1, 2, 0];
+    phrases.forEach((p, i) => expect(searchStore(store, `"${p}"`).hits[0]?.idx).toBe(expected[i]));
+  });
+
+  it('ranks all words: both reports for plain words, the one with both words nearer first', () => {
+    expect(ids(searchStore(store, 'net revenue').hits).sort()).toEqual(['j1:0', 'j1:1']);
+  });
+
+  it('weights a match in the title above one in the body', () => {
+    storeJob('j2', [
+      { url: 'https://t.test/body', title: 'Something else', content: 'This page mentions a lighthouse once among many other words about the coast and the sea.' },
+      { url: 'https://t.test/title', title: 'Lighthouse', content: 'A page about the coast and the sea, with many other words in its body text.' },
+    ]);
+    expect(ids(searchStore(store, 'lighthouse', { jobId: 'j2' }).hits)).toEqual(['j2:1', 'j2:0']);
+    expect(searchStore(store, 'lighthouse', { jobId: 'j2' }).hits[0]?.field).toBe('title');
+  });
+
+  it('finds words without their accents and with them', () => {
+    expect(ids(searchStore(store, 'creme brulee').hits)).toEqual(['j1:2']);
+    expect(ids(searchStore(store, 'célèbre').hits)).toEqual(['j1:2']);
+    const h = searchStore(store, 'celebre').hits[0] as SearchHit;
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('«célèbre»');
+    expect(h.line).toBe(2);
+  });
+
+  it('finds Chinese and Japanese words inside unspaced sentences, of two characters too', () => {
+    for (const q of ['東京', '首都', '日本の首都', '人口']) expect(ids(searchStore(store, q).hits)).toEqual(['j1:3']);
+    const h = searchStore(store, '人口').hits[0] as SearchHit;
+    expect(h.line).toBe(2);
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('«人口»は');
+    expect(searchStore(store, '京都').hits.map((x) => x.idx)).toEqual([3]); // a substring across words, as a reader of CJK expects
+    expect(searchStore(store, '大阪').hits).toEqual([]);
+  });
+
+  it('finds Korean words with their particles attached', () => {
+    expect(ids(searchStore(store, '서울').hits)).toEqual(['j1:5']);
+  });
+
+  it('finds Arabic words typed without vowel marks in voweled text, and with them', () => {
+    for (const q of ['كتب', 'كَتَبَ', 'المكتبة', 'الطالب']) expect(ids(searchStore(store, q).hits)).toEqual(['j1:4']);
+    const h = searchStore(store, 'كتب').hits[0] as SearchHit;
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('«كَتَبَ»');
+  });
+
+  it('supports prefix*, OR, NOT and parentheses', () => {
+    expect(ids(searchStore(store, 'revenu*').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(ids(searchStore(store, 'revenue NOT currency').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'café OR 東京').hits).sort()).toEqual(['j1:2', 'j1:3']);
+    expect(ids(searchStore(store, '(gare OR outlook) AND steady').hits)).toEqual(['j1:0']);
+  });
+
+  it('searches a query FTS5 would reject as plain words, never an error', () => {
+    for (const q of ['"net revenue', 'revenue AND', 'NOT revenue', '(revenue', 'revenue)', 'rev(enue', 'OR OR', 'a ) ( b', 'net*revenue', '***', 'title:revenue', '^revenue', 'NEAR(net revenue)', '"', "'; DROP TABLE targets; --"]) {
+      expect(() => searchStore(store, q), q).not.toThrow(/fts5|syntax/);
+    }
+    expect(searchStore(store, '"net revenue').plain).toBe(true);
+    expect(ids(searchStore(store, '"net revenue').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(ids(searchStore(store, 'NOT currency').hits)).toEqual([]);
+    expect(ids(searchStore(store, 'revenue)').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(store.targetRows('j1')).toHaveLength(REPORTS.length);
+  });
+
+  it('answers an empty query by saying what to type', () => {
+    for (const q of ['', '   ', '"" ()', '*']) {
+      let err: unknown;
+      try {
+        searchStore(store, q);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, q).toBeInstanceOf(SiftError);
+      expect(err).toMatchObject({ code: 'empty_query', status: 400 });
+      expect((err as SiftError).hint).toMatch(/Type one or more words/);
+    }
+  });
+
+  it('scopes a query to one job or searches all of them', () => {
+    storeJob('j2', [{ url: 'https://other.test/', title: 'Other', content: 'Net revenue elsewhere.' }]);
+    expect(ids(searchStore(store, '"net revenue"').hits).sort()).toEqual(['j1:0', 'j2:0']);
+    expect(ids(searchStore(store, '"net revenue"', { jobId: 'j2' }).hits)).toEqual(['j2:0']);
+    expect(ids(searchStore(store, '"net revenue"', { jobId: 'nope' }).hits)).toEqual([]);
+    expect(searchStore(store, 'revenue', { limit: 1 }).hits).toHaveLength(1);
+  });
+
+  it('cites the PDF page of a match in a PDF result', () => {
+    storeJob('pdf', [
+      {
+        url: 'https://pdf.test/a.pdf',
+        title: 'Three pages',
+        content: 'First page text.\n\nSecond page\nhas the needle here.\n\nThird page.',
+        meta: { page_lines: [[1, 1], [2, 3], [3, 6]] },
+      },
+    ]);
+    expect(searchStore(store, 'needle', { jobId: 'pdf' }).hits[0]).toMatchObject({ line: 4, page: 2 });
+    expect(searchStore(store, 'third', { jobId: 'pdf' }).hits[0]).toMatchObject({ line: 6, page: 3 });
+  });
+});
+
+/** Rows the index holds for a job, read straight from the file. */
+function indexRows(path: string, jobId: string): { docs: number; fts: number } {
+  const raw = new Database(path, { readonly: true });
+  const docs = (raw.prepare('SELECT count(*) AS n FROM search_docs WHERE job_id = ?').get(jobId) as { n: number }).n;
+  const fts = (raw.prepare("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?").get(`job : "${jobId}"`) as { n: number }).n;
+  raw.close();
+  return { docs, fts };
+}
+
+describe('the index lives and dies with the store', () => {
+  it('removes a deleted job from the index', () => {
+    storeJob('gone', REPORTS.slice(0, 2));
+    storeJob('kept', REPORTS.slice(0, 2));
+    expect(store.deleteJob('gone')).toBe(true);
+    expect(searchStore(store, 'revenue').hits.map((h) => h.jobId)).toEqual(['kept', 'kept']);
+    store.close();
+    expect(indexRows(db.path, 'gone')).toEqual({ docs: 0, fts: 0 });
+    expect(indexRows(db.path, 'kept')).toEqual({ docs: 2, fts: 2 });
+    db.store = store = openStore(db.path);
+  });
+
+  it('removes an expired job from the index in the sweep', () => {
+    storeJob('old', REPORTS.slice(0, 2), 5_000);
+    store.transition('old', 'running', 'done', '', 3_000);
+    storeJob('new', REPORTS.slice(0, 2), 90_000);
+    expect(store.sweepExpired(10_000)).toEqual(['old']);
+    expect(searchStore(store, 'revenue').hits.map((h) => h.jobId)).toEqual(['new', 'new']);
+    store.close();
+    expect(indexRows(db.path, 'old')).toEqual({ docs: 0, fts: 0 });
+    db.store = store = openStore(db.path);
+  });
+
+  it('stores a result and its index entry in one transaction: a failing index write leaves the target unwritten', () => {
+    storeJob('j1', REPORTS.slice(0, 1));
+    store.insertJob({ id: 'j2', caller: 'alice', callerClass: 'user', idemKey: 'k-j2', targetsTotal: 1, nowMs: 1_000, leaseExpires: 60_000 }, [{ url: 'https://x.test/' }]);
+    store.startTarget('j2', 0, 2_000);
+    store.close();
+    // Make every later index write fail, as a full disk or a crash mid-write would.
+    const raw = new Database(db.path);
+    raw.exec("CREATE TRIGGER fail_index BEFORE INSERT ON search_docs BEGIN SELECT RAISE(ABORT, 'index write failed'); END");
+    raw.close();
+    db.store = store = openStore(db.path);
+    const outcome = { status: 'done' as const, result: { content: 'unicorn text' }, error: '', hint: '', bytes: 12, title: 'U', errorStatus: 0 };
+    expect(() => store.finishTarget('j2', 0, outcome, 3_000, 60_000)).toThrow(/index write failed/);
+    expect(store.targetRows('j2')[0]?.status).toBe('running');
+    expect(store.targetResult('j2', 0)?.result).toBeUndefined();
+    expect(store.getJob('j2')?.targetsDone).toBe(0);
+    expect(searchStore(store, 'unicorn').hits).toEqual([]);
+  });
+
+  it('indexes every stored result: the index holds one entry per done target', () => {
+    storeJob('j1', REPORTS);
+    store.close();
+    expect(indexRows(db.path, 'j1')).toEqual({ docs: REPORTS.length, fts: REPORTS.length });
+    db.store = store = openStore(db.path);
+  });
+});
+
+describe('Ask this job', () => {
+  it('returns the passages that answer a question across the job, with citations', () => {
+    // Prose around the reports, as a real job has: words like "was" and "how" are common in it,
+    // so they weigh little against the words that carry the question.
+    const prose = Array.from({ length: 8 }, (_, i) => ({
+      url: `https://blog.test/${i}`,
+      title: `Post ${i}`,
+      content: `It was a quiet day, and how it was spent was up to us.\n\nThe weather was mild and the town was calm (${i}).`,
+    }));
+    storeJob('j1', [...REPORTS, ...prose]);
+    storeJob('j2', [{ url: 'https://other.test/', title: 'Other', content: 'Net revenue rose elsewhere too.' }]);
+    const a = askJob(store, 'j1', 'how many billion was net revenue?');
+    expect(a.length).toBeGreaterThan(0);
+    expect(a[0]).toMatchObject({ jobId: 'j1', idx: 0, url: 'https://reports.test/2023', line: 3 });
+    expect(a[0]?.text).toContain('Net revenue rose to 4.2 billion');
+    expect(a.every((p) => p.jobId === 'j1')).toBe(true);
+    expect(askJob(store, 'j1', 'unicorns and dragons')).toEqual([]);
+    expect(() => askJob(store, 'j1', '  ')).toThrow(SiftError);
+  });
+});
+
+describe('query syntax', () => {
+  it('quotes every term, so nothing typed reaches FTS5 as syntax', () => {
+    expect(parseQuery('net revenue')?.match).toBe('"net" AND "revenue"');
+    expect(parseQuery('"net revenue" OR profit*')?.match).toBe('"net revenue" OR "profit"*');
+    expect(parseQuery('a NOT (b OR c)')).toMatchObject({ match: '"a" NOT ( "b" OR "c" )', terms: [{ text: 'a', prefix: false }], plain: false });
+    expect(parseQuery('say "hi')).toMatchObject({ match: '"say" "hi"', plain: true });
+    expect(parseQuery('東京')?.match).toBe('"東  京"');
+    expect(parseQuery('   ')).toBeUndefined();
+  });
+
+  it('marks every match in a snippet and cuts it at word boundaries', () => {
+    const text = `${'filler words here '.repeat(20)}\nthe needle and another needle\n${'more words after '.repeat(20)}`;
+    const s = makeSnippet(text, [{ text: 'needle', prefix: false }]);
+    expect(s?.line).toBe(2);
+    expect(markedText(s!)).toContain('the «needle» and another «needle»');
+    expect(s?.text.startsWith('… ')).toBe(true);
+    expect(s?.text.endsWith(' …')).toBe(true);
+    expect(pageOfLine({ page_lines: [[3, 1], [4, 10]] }, 12)).toBe(4);
+    expect(pageOfLine({}, 12)).toBeUndefined();
+  });
+});
+
+describe('Export hits', () => {
+  const hits: SearchHit[] = [
+    { jobId: 'j1', idx: 0, url: 'https://r.test/a', title: 'Report *2023*', score: 2.5, field: 'body', snippet: 'so net revenue rose', marks: [[3, 14]], line: 4, page: 2 },
+    { jobId: 'j1', idx: 4, url: 'https://r.test/b', title: '=HYPERLINK("x")', score: 1, field: 'title', snippet: 'net', marks: [[0, 3]] },
+  ];
+  it('writes Markdown with the matches in bold and a citation per hit', () => {
+    const md = hitsMarkdown({ query: 'net revenue', jobId: 'j1', hits, at: 0 });
+    expect(md).toContain('# Search: net revenue\n\n2 hits in job j1, best first (1970-01-01T00:00:00.000Z).');
+    expect(md).toContain('## 1. Report \\*2023\\*\n\n> so **net revenue** rose\n\n<https://r.test/a> — job j1, target #1, line 4, page 2');
+    expect(md).toContain('— job j1, target #5, in the title');
+  });
+  it('writes CSV with a BOM, CRLF, «marks», and formula-looking cells neutralised', () => {
+    const lines = hitsCsv({ query: 'net', hits, at: 0 }).split('\r\n');
+    expect(lines[0]).toBe('\uFEFFrank,job,target,url,title,field,line,page,score,snippet');
+    expect(lines[1]).toBe('1,j1,1,https://r.test/a,Report *2023*,body,4,2,2.500,so «net revenue» rose');
+    expect(lines[2]).toBe(`2,j1,5,https://r.test/b,"'=HYPERLINK(""x"")",title,,,1.000,«net»`);
+  });
+});
