@@ -9,11 +9,13 @@
 //    page), each laid out the same way. Other bands are single-column lines.
 // 4. A line with right-to-left letters is in visual order in the PDF: the Unicode bidi
 //    algorithm (bidi-js) puts it in logical order; presentation forms become letters (NFKC).
-import bidiFactory from 'bidi-js';
+import { createRequire } from 'node:module';
 
-// Built on the first right-to-left line: most documents need none, and building it costs.
+// Loaded on the first right-to-left line: most documents need none, and a worker that
+// starts faster answers its first PDF sooner.
+const require = createRequire(import.meta.url);
 let bidiAlgorithm;
-const bidi = () => (bidiAlgorithm ??= bidiFactory());
+const bidi = () => (bidiAlgorithm ??= require('bidi-js')());
 
 const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/g;

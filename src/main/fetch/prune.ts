@@ -68,12 +68,6 @@ const BOILERPLATE_PAIRS = [['read', 'more'], ['more', 'stories'], ['most', 'read
 const hasPair = (words: string[], pairs: string[][]): boolean =>
   pairs.some(([a, b]) => words.some((w, i) => w === a && words[i + 1] === b));
 
-function wordsOf(el: PruneElement): string[] {
-  const cls = el.getAttribute('class');
-  const id = el.getAttribute('id');
-  if (!cls && !id) return [];
-  return classWords(`${cls ?? ''} ${id ?? ''}`);
-}
 
 /**
  * Short blocks that are calls to action or pointers elsewhere, in any site's words: "Related:",
@@ -95,14 +89,25 @@ const PHRASE_MAX = 220;
 
 const norm = (s: string | null): string => (s ?? '').replace(/\s+/g, ' ').trim();
 
-/** Which class rule an element's class and id fall under, if any. */
-function classKind(el: PruneElement): 'hidden' | 'caption' | 'boilerplate' | undefined {
-  const words = wordsOf(el);
-  if (!words.length) return undefined;
-  if ((el.getAttribute('class') ?? '').split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) return 'hidden';
-  if (words.some((w) => CAPTION_WORDS.has(w))) return 'caption';
-  if (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS)) return 'boilerplate';
-  return undefined;
+type ClassKind = 'hidden' | 'caption' | 'boilerplate' | undefined;
+
+/**
+ * Which class rule an element's class and id fall under, if any. `seen` caches by class and id
+ * text: a page repeats a few hundred class strings over thousands of elements.
+ */
+function classKind(el: PruneElement, seen: Map<string, ClassKind>): ClassKind {
+  const cls = el.getAttribute('class') ?? '';
+  const id = el.getAttribute('id') ?? '';
+  if (!cls && !id) return undefined;
+  const key = `${cls}#${id}`;
+  if (seen.has(key)) return seen.get(key);
+  let kind: ClassKind;
+  const words = classWords(`${cls} ${id}`);
+  if (cls.split(/\s+/).some((c) => HIDDEN_CLASSES.has(c.toLowerCase()))) kind = 'hidden';
+  else if (words.some((w) => CAPTION_WORDS.has(w))) kind = 'caption';
+  else if (words.some((w) => BOILERPLATE_WORDS.has(w)) || hasPair(words, BOILERPLATE_PAIRS)) kind = 'boilerplate';
+  seen.set(key, kind);
+  return kind;
 }
 
 /**
@@ -112,10 +117,11 @@ function classKind(el: PruneElement): 'hidden' | 'caption' | 'boilerplate' | und
  * onto its paragraph when the class is one the pruning pass acts on.
  */
 export function carryClasses(body: PruneElement & { querySelectorAll(selector: string): ArrayLike<PruneElement> }): void {
+  const seen = new Map<string, ClassKind>();
   for (const div of Array.from(body.querySelectorAll('div[class]'))) {
     if (div.children.length !== 1) continue;
     const p = div.children[0]!;
-    if (p.tagName.toUpperCase() !== 'P' || !classKind(div)) continue;
+    if (p.tagName.toUpperCase() !== 'P' || !classKind(div, seen)) continue;
     p.setAttribute('class', `${p.getAttribute('class') ?? ''} ${div.getAttribute('class') ?? ''}`.trim());
   }
 }
@@ -139,13 +145,14 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
   // an element holding this share of the article's text.
   const guard = norm(root.textContent).length * 0.3;
   const small = (el: PruneElement): boolean => norm(el.textContent).length < guard;
+  const seen = new Map<string, ClassKind>();
 
   /** Whether a rule read from the element itself (not its text) drops it. */
   const dropOnEntry = (el: PruneElement, tag: string): boolean => {
     if (on.has('tag') && DROP_TAGS.has(tag)) return true;
     const role = el.getAttribute('role');
     if (on.has('role') && role && DROP_ROLES.has(role.toLowerCase())) return true;
-    const kind = classKind(el);
+    const kind = classKind(el, seen);
     if (!kind) return false;
     if (kind === 'hidden' && on.has('hidden')) return small(el);
     if (kind === 'caption' && on.has('caption')) return true;
