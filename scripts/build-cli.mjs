@@ -58,7 +58,7 @@ export async function buildCli({ quiet = false } = {}) {
       legalComments: 'none',
       logLevel: quiet ? 'error' : 'warning',
     });
-    for (const f of readdirSync(workersDir)) if (f.endsWith('-worker.mjs')) copyFileSync(path.join(workersDir, f), path.join(tmp, f));
+    for (const f of readdirSync(workersDir)) if (f.endsWith('.mjs')) copyFileSync(path.join(workersDir, f), path.join(tmp, f));
     try {
       renameSync(outDir, old);
     } catch (err) {
