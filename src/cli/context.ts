@@ -14,6 +14,8 @@ export interface CliFlags {
   db?: string;
   log?: string;
   allowPrivate?: boolean;
+  /** --allow-host: added to the saved allow list for this run. */
+  allowHosts?: string[];
 }
 
 /** The data folder of the --db in use: the app's own folder, or the database's. */
@@ -24,7 +26,9 @@ function dirFor(flags: CliFlags, io: CliIO): string {
 export function cliSettings(flags: CliFlags, io: CliIO): Settings {
   // The app's saved settings (size limits, user agent, allow list) apply to the CLI too.
   const { settings } = loadSettings(settingsPath(dataDir(io.env)));
-  return flags.allowPrivate ? { ...settings, allowPrivate: true } : settings;
+  const out = flags.allowPrivate ? { ...settings, allowPrivate: true } : { ...settings };
+  if (flags.allowHosts?.length) out.allowHosts = [...new Set([...settings.allowHosts, ...flags.allowHosts])];
+  return out;
 }
 
 export function cliLog(flags: CliFlags, io: CliIO): Log {

@@ -42,7 +42,7 @@ function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw badOption(`invalid option ${issue?.path.join('.') || ''}: ${issue?.message ?? 'bad value'}`.replace(/ :/, ':'), 'Options are mode, question, pages, grep, jq, context and recover.');
+    throw badOption(`invalid option ${issue?.path.join('.') || ''}: ${issue?.message ?? 'bad value'}`.replace(/ :/, ':'), 'Options are mode, question, pages, grep, jq, context, recover and render.');
   }
   return r.data;
 }
