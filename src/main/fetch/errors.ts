@@ -9,6 +9,8 @@ import { SiftError } from '../../shared/errors';
 export class FetchError extends SiftError {
   /** From a 429/503's Retry-After, so the runner can wait as long as the server asked. */
   retryAfterMs?: number;
+  /** Why the target failed, in SPEC §5.9's words (needs_js, blocked, …), when it is known. */
+  reason?: string;
   constructor(status: number, msg: string, hint = '', code = codeFor(status, msg), retryAfterMs?: number) {
     super(code, status, msg, hint);
     this.name = 'FetchError';
@@ -40,6 +42,12 @@ export function codeFor(status: number, msg = ''): string {
     default:
       return status >= 400 && status < 500 ? 'upstream_4xx' : 'upstream_5xx';
   }
+}
+
+/** Sets the §5.9 reason on an error and returns it. */
+export function withReason(err: FetchError, reason: string): FetchError {
+  err.reason = reason;
+  return err;
 }
 
 export const blocked = (why: string): FetchError =>

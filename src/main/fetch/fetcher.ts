@@ -1,7 +1,14 @@
 import { OptionsSchema, type Options, type Result, type Target } from '../../shared/types';
-import { HttpClient, mapError, type HttpResponse } from './client';
+import { HttpClient, mapError, upstreamError, type HttpResponse } from './client';
+import { decodeText } from './charset';
+import { extractArticle } from './html';
+import { classify } from './sniff';
+import { hasScriptBundles, shouldRender } from './render/decide';
+import { GuardProxy } from './render/proxy';
+import { ChromiumRenderer } from './render/chromium';
+import type { BrowserInfo, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
-import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, timeoutError } from './errors';
+import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, timeoutError, withReason } from './errors';
 import { extractBody, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
@@ -21,6 +28,8 @@ export interface FetcherDeps {
   log?: ((line: Record<string, unknown>) => void) | { info(obj: object, msg?: string): void };
   /** Worker threads for PDFs (default 2: the machines Sift targets have 2+ cores). */
   pdfWorkers?: number;
+  /** The browser that renders pages (SPEC §5.10): Electron's in the app; playwright-core's Chromium by default. */
+  renderer?: RendererFactory;
 }
 
 export interface Fetcher {
@@ -29,6 +38,10 @@ export interface Fetcher {
   updateSettings(s: Partial<FetchSettings>): void;
   settings(): FetchSettings;
   gate: { acquire(signal: AbortSignal): Promise<() => void>; inFlight(): number };
+  /** The browser pages would render in, or why there is none (for Settings); never starts it. */
+  browser(): Promise<BrowserInfo>;
+  /** The guarding proxy rendered pages go through (tests watch what it refuses). */
+  proxy: GuardProxy;
   pdf: PdfPool;
   close(): Promise<void>;
 }
@@ -60,9 +73,60 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     else if (sink) sink.info(line, 'fetch');
   };
   const client = new HttpClient(() => settings, deps.lookup ?? systemResolver);
+  const noBrowser = (info: Extract<BrowserInfo, { ok: false }>, mode: string): FetchError =>
+    withReason(
+      mode === 'always'
+        ? new FetchError(422, `rendering unavailable: ${info.why}`, info.hint, 'no_browser')
+        : new FetchError(422, 'needs_js: the page shows its content only after JavaScript runs, and no browser is available to run it', `${info.why}. ${info.hint}`, 'needs_js'),
+      mode === 'always' ? 'bad_option' : 'needs_js',
+    );
+
+  /**
+   * Renders a page that the static fetch found to need it: a render slot (renderPages at
+   * once), then a gate slot like any fetch, then the browser under the render budget.
+   */
+  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number }> {
+    const started = now();
+    const combined = AbortSignal.any([signal, deadline]);
+    const releaseRender = await renderGate.acquire(combined).catch((err: unknown) => {
+      throw deadline.aborted ? timeoutError('waiting for a render slot') : err;
+    });
+    try {
+      const release = await gate.acquire(combined).catch((err: unknown) => {
+        throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
+      });
+      try {
+        const r = await renderer.render(url, combined, settings.renderBudgetMs);
+        if (r.status >= 400) throw upstreamError(r.status, {});
+        return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started) };
+      } finally {
+        release();
+      }
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (deadline.aborted) throw timeoutError("the target's deadline passed while rendering");
+      throw err;
+    } finally {
+      releaseRender();
+    }
+  }
+
   const gate = new Gate(settings.gateSize, settings.gateWaitMs);
   const pdf = new PdfPool(deps.pdfWorkers ?? 2);
   const compute = new ComputePool(2);
+  const resolver = deps.lookup ?? systemResolver;
+  const proxy = new GuardProxy(() => settings, resolver, () => settings.connectTimeoutMs);
+  const renderer: Renderer = (deps.renderer ?? ((env) => new ChromiumRenderer(env)))({
+    proxy: () => proxy.start(),
+    policy: () => settings,
+    chromiumPath: () => settings.chromiumPath,
+    userAgent: () => settings.userAgent,
+    log,
+  });
+  // A render waits for one of renderPages slots for up to two budgets: longer than a fetch
+  // waits for the gate, since a slot frees only when a whole render (≤ budget) ends.
+  const renderWaitMs = (): number => settings.renderBudgetMs * 2 + 5_000;
+  const renderGate = new Gate(settings.renderPages, renderWaitMs());
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {
@@ -134,14 +198,39 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         release();
       }
       status = res.status;
+      let body: Uint8Array = res.body;
+      let contentType = res.contentType;
+      let finalUrl = res.finalUrl;
+      const render: Record<string, unknown> = { rendered: false };
+      const mode = options.render ?? settings.render;
+      if (mode !== 'never' && !recovered.recovered && classify(res.contentType, res.body) === 'html') {
+        const html = decodeText(res.body, res.contentType, true).text;
+        // Readability runs a second time only on pages that could be app shells: ones with scripts.
+        const maybeShell = hasScriptBundles(html) || /<noscript/i.test(html);
+        const why = mode === 'always' ? 'always' : maybeShell ? shouldRender(mode, html, extractArticle(html, res.finalUrl).text) : undefined;
+        if (why) {
+          const info = await renderer.browser();
+          if (!info.ok) {
+            if (mode === 'always' || why === 'needs_js') throw noBrowser(info, mode);
+            render.render_skipped = `${info.why}. ${info.hint}`;
+          } else {
+            const r = await renderPage(finalUrl, signal, deadline);
+            body = Buffer.from(r.html, 'utf8');
+            contentType = 'text/html; charset=utf-8';
+            finalUrl = r.finalUrl;
+            Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
+          }
+        }
+      }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(res.body, res.contentType, options, { url: res.finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
       );
       const meta: Record<string, unknown> = {
         url,
-        final_url: res.finalUrl,
+        final_url: finalUrl,
         status: res.status,
         ...out.meta,
+        ...render,
         recovered: recovered.recovered === true,
         ...recovered,
         fetched_ms: Math.round(now() - started),
@@ -184,15 +273,18 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       const before = settings;
       settings = { ...settings, ...s };
       gate.resize(settings.gateSize, settings.gateWaitMs);
+      renderGate.resize(settings.renderPages, renderWaitMs());
       if (before.connectTimeoutMs !== settings.connectTimeoutMs || before.headersTimeoutMs !== settings.headersTimeoutMs || before.bodyTimeoutMs !== settings.bodyTimeoutMs) {
         client.rebuild();
       }
     },
     settings: () => ({ ...settings }),
     gate: { acquire: (signal) => gate.acquire(signal), inFlight: () => gate.inFlight() },
+    browser: () => renderer.browser(),
+    proxy,
     pdf,
     async close() {
-      await Promise.all([pdf.close(), compute.close(), client.close()]);
+      await Promise.all([pdf.close(), compute.close(), client.close(), renderer.close().then(() => proxy.close())]);
     },
   };
 }
