@@ -8,7 +8,7 @@ import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
-import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, timeoutError, withReason } from './errors';
+import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, timeoutError, withReason } from './errors';
 import { extractBody, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
@@ -97,6 +97,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       });
       try {
         const r = await renderer.render(url, combined, settings.renderBudgetMs);
+        if (r.refused) {
+          throw withReason(blocked('the rendered page went (by a redirect or a script) to an address Sift does not fetch'), 'blocked');
+        }
         if (r.status >= 400) throw upstreamError(r.status, {});
         return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started) };
       } finally {

@@ -22,8 +22,11 @@ export interface ProxyEvent {
   host: string;
 }
 
+/** Set on the proxy's own refusals (never on a forwarded response: upstream copies are dropped). */
+export const GUARD_HEADER = 'x-sift-guard';
+
 // Hop-by-hop headers (RFC 9110 §7.6.1) and the proxy's own: never forwarded.
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP = new Set([GUARD_HEADER, 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /**
  * The guarding proxy every rendered page goes through (SPEC §5.10). It listens on loopback
@@ -157,7 +160,8 @@ export class GuardProxy {
       await resolveGuarded(host, this.policy(), this.resolve);
     } catch (err) {
       this.emit({ kind: 'refused', via: 'http', host });
-      res.writeHead(statusOf(err), { 'content-length': '0' }).end();
+      // The mark lets the renderer tell the guard's refusal of a navigation from a site's own 403.
+      res.writeHead(statusOf(err), { 'content-length': '0', [GUARD_HEADER]: 'refused' }).end();
       return;
     }
     this.emit({ kind: 'allowed', via: 'http', host });

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import { THIN_CHARS } from './decide';
+import { GUARD_HEADER } from './proxy';
 import { SETTLE_IDLE_MS, type Rendered } from './types';
 
 /**
@@ -62,14 +64,21 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
   page.on('request', up);
   page.on('requestfinished', down);
   page.on('requestfailed', down);
+  // The main frame's last document: a redirect or location.href moves it elsewhere.
+  let mainStatus = 0;
+  let refused = false;
+  const onResponse = (r: Response): void => {
+    if (r.frame() !== page.mainFrame() || !r.request().isNavigationRequest()) return;
+    mainStatus = r.status();
+    refused = r.headers()[GUARD_HEADER] === 'refused';
+  };
+  page.on('response', onResponse);
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    let status = 0;
     let loaded = false;
     try {
-      const res = await page.goto(url, { waitUntil: 'load', timeout: budgetMs });
-      status = res?.status() ?? 0;
+      await page.goto(url, { waitUntil: 'load', timeout: budgetMs });
       loaded = true;
     } catch (err) {
       signal.throwIfAborted();
@@ -93,9 +102,10 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
     }
     const html = await bounded(page.content(), Math.max(0, deadline - Date.now()) + graceMs);
     if (html === undefined) return 'stuck';
-    return { finalUrl: page.url(), html, status, partial: !settled };
+    return { finalUrl: page.url(), html, status: mainStatus, partial: !settled, ...(refused || /^chrome-error:/.test(page.url()) ? { refused: true } : {}) };
   } finally {
     signal.removeEventListener('abort', onAbort);
+    page.off('response', onResponse);
     page.off('request', up);
     page.off('requestfinished', down);
     page.off('requestfailed', down);

@@ -9,6 +9,8 @@ export interface Rendered {
   status: number;
   /** True when the budget ran out before the page settled (the DOM is what it had then). */
   partial: boolean;
+  /** The page (or a script or redirect of it) navigated where the guard refused to go. */
+  refused?: boolean;
 }
 
 /** Which browser renders, or why none can. */
