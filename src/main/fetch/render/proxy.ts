@@ -20,6 +20,8 @@ export interface ProxyEvent {
   via: 'connect' | 'http' | 'upgrade' | 'bad';
   /** The host asked for; handed to listeners (tests), never logged. */
   host: string;
+  /** The path of an absolute-form request (a CONNECT tunnel hides it). */
+  path?: string;
 }
 
 /** Set on the proxy's own refusals (never on a forwarded response: upstream copies are dropped). */
@@ -159,12 +161,12 @@ export class GuardProxy {
     try {
       await resolveGuarded(host, this.policy(), this.resolve);
     } catch (err) {
-      this.emit({ kind: 'refused', via: 'http', host });
+      this.emit({ kind: 'refused', via: 'http', host, path: target.pathname });
       // The mark lets the renderer tell the guard's refusal of a navigation from a site's own 403.
       res.writeHead(statusOf(err), { 'content-length': '0', [GUARD_HEADER]: 'refused' }).end();
       return;
     }
-    this.emit({ kind: 'allowed', via: 'http', host });
+    this.emit({ kind: 'allowed', via: 'http', host, path: target.pathname });
     const headers = forwardHeaders(req.headers);
     const up = httpRequest({
       host,
