@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
 import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
 
@@ -7,6 +7,9 @@ import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-s
  * proxy, playwright-core driving the system Chromium, and the same extractors. Only the
  * fixtures' origin (127.0.0.1) is allowed; 127.0.0.2 stands for every host the guard forbids.
  */
+// A browser start on a loaded 2-core machine alone can take 10 s.
+vi.setConfig({ testTimeout: 90_000 });
+
 let sites: RenderSites;
 let fetcher: Fetcher;
 const refused: ProxyEvent[] = [];
@@ -74,7 +77,7 @@ describe('the guard covers everything a rendered page does', () => {
     const paths = new Set(refused.map((e) => e.path ?? `(${e.via})`));
     // fetch, XHR, images, iframe, stylesheet, beacon, redirect, location.href; the WebSocket
     // comes as a CONNECT tunnel.
-    for (const p of ['/fetch', '/xhr', '/image.png', '/image2.png', '/iframe', '/style.css', '/beacon', '/redirected', '/location', '(connect)']) {
+    for (const p of ['/fetch', '/xhr', '/image.png', '/image2.png', '/iframe', '/style.css', '/beacon', '/redirected', '/location', '/prefetch', '(connect)']) {
       expect(paths, `refused ${[...paths].join(' ')}`).toContain(p);
     }
   });
