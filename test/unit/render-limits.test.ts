@@ -18,7 +18,7 @@ describe('render limits', () => {
     let peak = 0;
     const gateSeen: number[] = [];
     const waiting: (() => void)[] = [];
-    let fetcher: Fetcher | undefined;
+    const box: { fetcher?: Fetcher } = {};
     const started: (() => void)[] = [];
     const renderer: Renderer = {
       browser: async () => ({ ok: true, name: 'stand-in', path: '' }),
@@ -26,14 +26,15 @@ describe('render limits', () => {
       render: async (url) => {
         active++;
         peak = Math.max(peak, active);
-        gateSeen.push(fetcher?.gate.inFlight() ?? -1);
+        gateSeen.push(box.fetcher?.gate.inFlight() ?? -1);
         started.shift()?.();
         await new Promise<void>((r) => waiting.push(r));
         active--;
         return { finalUrl: url, html: '<html><body><article><p>rendered</p></article></body></html>', status: 200, partial: false };
       },
     };
-    fetcher = createFetcher({ allowHosts: ['127.0.0.1'], renderPages: 2 }, { renderer: () => renderer });
+    const fetcher = createFetcher({ allowHosts: ['127.0.0.1'], renderPages: 2 }, { renderer: () => renderer });
+    box.fetcher = fetcher;
     const twoStarted = new Promise<void>((r) => {
       let n = 0;
       started.push(() => ++n === 2 && r(), () => ++n === 2 && r());
