@@ -183,6 +183,8 @@ export function createServices(opts: ServicesOptions): Services {
 
     metrics: () => metrics.snapshot(),
 
+    browserInfo: () => fetcher.browser(),
+
     openListFile: async () => {
       const file = await opts.dialogs?.openFile([
         { name: 'Lists of URLs', extensions: ['txt', 'csv', 'tsv', 'md', 'markdown', 'html', 'htm', 'json', 'uri', 'uris', 'list'] },

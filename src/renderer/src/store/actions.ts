@@ -3,7 +3,7 @@
  * so components, keyboard shortcuts and IPC events all go through the same functions.
  */
 import type { ExportFormatName } from '../../../shared/ipc/contract';
-import type { Target } from '../../../shared/types';
+import type { Options, Target } from '../../../shared/types';
 import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { plural } from '../lib/format';
@@ -209,13 +209,14 @@ export async function submitList(): Promise<void> {
   }
 }
 
-export async function previewTarget(): Promise<void> {
+/** Previews the chosen URL with its options; `render: 'always'` runs its JavaScript first. */
+export async function previewTarget(override: Options = {}): Promise<void> {
   const { parsed, previewIdx, listOptions } = get();
   const t = parsed?.targets[previewIdx];
   if (!t) return;
   get().setPreviewError(null);
   get().setPreviewLoading(true);
-  const options = effectiveOptions(listOptions, t.options);
+  const options = effectiveOptions({ ...listOptions, ...t.options, ...override }, undefined);
   try {
     const result = await window.sift.preview({ target: options ? { url: t.url, options } : { url: t.url } });
     get().setPreview({ url: t.url, result });
