@@ -128,21 +128,21 @@ export function SettingsPanel(): React.JSX.Element {
   };
 
   const numberField = (f: NumberField): React.JSX.Element => (
-              <label key={f.key} className="field setting">
-                <span>{f.label}</span>
-                <span className="setting-input">
-                  <input
-                    type="number"
-                    step={f.step ?? 1}
-                    value={Number.isNaN(draft[f.key]) ? '' : draft[f.key]}
-                    onChange={(e) => set(f.key, e.target.value === '' ? Number.NaN : Number(e.target.value))}
-                    aria-invalid={!!errors[f.key]}
-                    data-testid={`setting-${f.key}`}
-                  />
-                  {f.unit && <span className="muted">{f.unit}</span>}
-                </span>
-                {errors[f.key] ? <span className="field-error">{errors[f.key]}</span> : <span className="muted">{f.help}</span>}
-              </label>
+    <label key={f.key} className="field setting">
+      <span>{f.label}</span>
+      <span className="setting-input">
+        <input
+          type="number"
+          step={f.step ?? 1}
+          value={Number.isNaN(draft[f.key]) ? '' : draft[f.key]}
+          onChange={(e) => set(f.key, e.target.value === '' ? Number.NaN : Number(e.target.value))}
+          aria-invalid={!!errors[f.key]}
+          data-testid={`setting-${f.key}`}
+        />
+        {f.unit && <span className="muted">{f.unit}</span>}
+      </span>
+      {errors[f.key] ? <span className="field-error">{errors[f.key]}</span> : <span className="muted">{f.help}</span>}
+    </label>
   );
 
   return (
