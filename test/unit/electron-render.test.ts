@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { ElectronRenderer, RENDER_SWITCHES, renderWindowOptions } from '../../src/main/app/render-window';
 import type { ElectronRenderDeps } from '../../src/main/app/render-window';
 import type { RendererEnv } from '../../src/main/fetch';
@@ -101,6 +101,18 @@ describe('the app render window (Electron stand-in)', () => {
     expect(err).toMatchObject({ status: 504, code: 'timeout' });
     expect(windows[0]?.webContents.crashed).toBe(true);
     expect(windows[0]?.destroyed).toBe(true);
+  });
+
+  test('a main document the guard refused is reported as refused, with its status', async () => {
+    const { renderer, sessions, windows } = setup();
+    const pending = renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    // Once the window exists, its main document comes back refused by the guard.
+    await vi.waitFor(() => expect(windows).toHaveLength(1));
+    const page = { id: windows[0]?.webContents.id };
+    // onCompleted answers nothing; the hook only records.
+    void sessions[0]?.request('completed', { webContentsId: page.id, resourceType: 'mainFrame', statusCode: 403, responseHeaders: { 'x-sift-guard': ['refused'] } });
+    const r = await pending;
+    expect(r).toMatchObject({ status: 403, refused: true });
   });
 
   test('refuses to render anything but http(s)', async () => {

@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { SETTLE_SCRIPT } from '../fetch/render/settle';
 import { THIN_CHARS } from '../fetch/render/decide';
-import type { ProxyEndpoint } from '../fetch/render/proxy';
+import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 
 /**
  * The app's renderer (SPEC §5.10): Electron's own Chromium in a hidden window. Written
@@ -79,6 +79,9 @@ interface Slot {
   netChanged: number;
   /** The render window using the slot now: its requests count, others' never happen. */
   contentsId: number;
+  /** The main frame's last document: its status, and whether the guard refused it. */
+  mainStatus: number;
+  refused: boolean;
 }
 
 /**
@@ -110,7 +113,7 @@ export class ElectronRenderer implements Renderer {
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
     this.endpoint ??= await this.env.proxy();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, inflight: 0, netChanged: Date.now(), contentsId: -1 };
+    const slot: Slot = { session, busy: true, inflight: 0, netChanged: Date.now(), contentsId: -1, mainStatus: 0, refused: false };
     await hardenRenderSession(session, this.endpoint, this.env.userAgent(), {
       started: (id) => {
         if (id !== slot.contentsId) return;
@@ -121,6 +124,11 @@ export class ElectronRenderer implements Renderer {
         if (id !== slot.contentsId) return;
         slot.inflight = Math.max(0, slot.inflight - 1);
         slot.netChanged = Date.now();
+      },
+      document: (id, status, refused) => {
+        if (id !== slot.contentsId) return;
+        slot.mainStatus = status;
+        slot.refused = refused;
       },
     });
     this.slots.push(slot);
@@ -136,6 +144,8 @@ export class ElectronRenderer implements Renderer {
     slot.contentsId = wc.id;
     slot.inflight = 0;
     slot.netChanged = Date.now();
+    slot.mainStatus = 0;
+    slot.refused = false;
     hardenRenderContents(wc, endpoint);
     const onAbort = (): void => {
       if (!win.isDestroyed()) win.destroy();
@@ -198,7 +208,7 @@ export class ElectronRenderer implements Renderer {
     const html = (await bounded(wc.executeJavaScript(SERIALIZE), Math.max(0, deadline - Date.now()) + GRACE_MS)) as string | undefined;
     if (html === undefined) return 'stuck';
     const finalUrl = wc.getURL();
-    return { finalUrl, html, status: 0, partial: !settled, ...(HTTP_ONLY.test(finalUrl) ? {} : { refused: true }) };
+    return { finalUrl, html, status: slot.mainStatus, partial: !settled, ...(slot.refused || !HTTP_ONLY.test(finalUrl) ? { refused: true } : {}) };
   }
 
   async close(): Promise<void> {
@@ -230,7 +240,7 @@ export async function hardenRenderSession(
   session: SessionLike,
   endpoint: ProxyEndpoint,
   userAgent: string,
-  track: { started(webContentsId: number): void; ended(webContentsId: number): void },
+  track: { started(webContentsId: number): void; ended(webContentsId: number): void; document?(webContentsId: number, status: number, refused: boolean): void },
 ): Promise<void> {
   await session.setProxy({ proxyRules: endpoint.server, proxyBypassRules: '<-loopback>' });
   session.setUserAgent(userAgent);
@@ -253,7 +263,12 @@ export async function hardenRenderSession(
     callback(sw ? { cancel: true } : { requestHeaders: details.requestHeaders });
   });
   session.webRequest.onCompleted((details) => {
-    if (details.webContentsId !== undefined) track.ended(details.webContentsId);
+    if (details.webContentsId === undefined) return;
+    track.ended(details.webContentsId);
+    if (details.resourceType === 'mainFrame') {
+      const refused = Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
+      track.document?.(details.webContentsId, details.statusCode, refused);
+    }
   });
   session.webRequest.onErrorOccurred((details) => {
     if (details.webContentsId !== undefined) track.ended(details.webContentsId);
