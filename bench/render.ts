@@ -55,7 +55,7 @@ export default async function run(): Promise<void> {
   const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] });
   try {
     // 1. Per page: static fetch vs rendered, same page, warm (the browser is up).
-    const N = 15;
+    const N = 8;
     const fetchOnce = async (page: string, render: 'never' | 'always'): Promise<number> => {
       const t = performance.now();
       const r = await fetcher.fetchTarget(new AbortController().signal, caller, { url: url(page), options: { render, mode: 'text' } });
@@ -99,6 +99,7 @@ export default async function run(): Promise<void> {
         while (done < n) {
           const p = pages[done++ % pages.length] as string;
           await renderer.render(url(p), new AbortController().signal, 15_000);
+          if (done % 50 === 0) process.stderr.write(`  ${done} renders\n`);
         }
       };
       await Promise.all([lane(), lane()]);
