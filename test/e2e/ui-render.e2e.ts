@@ -49,8 +49,13 @@ test('the composer offers render for the whole list, and the preview can render'
   await page.getByTestId('preview-button').click();
   // Plain preview of an app shell: the static HTML under render=auto is rendered already.
   await expect.poll(text('result-meta'), { timeout: 60_000 }).toMatch(/rendered/);
+  await expect.poll(text('preview-button'), { timeout: 60_000 }).toBe('Preview');
   await page.getByTestId('preview-render-button').click();
-  await expect.poll(text('result-markdown'), { timeout: 60_000 }).toContain(ARTICLE.paragraphs[3] ?? '');
+  await expect.poll(text('preview-button')).toBe('Fetching…');
+  // Rendered on request (render_why "always"), not because auto judged it a shell.
+  await expect.poll(text('preview-button'), { timeout: 60_000 }).toBe('Preview');
+  expect(await text('result-meta')()).toMatch(/always/);
+  await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[3] ?? '');
   await page.screenshot({ path: screenshotPath('ui-preview-rendered') });
 });
 
