@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Options } from '../shared/types';
-import { MODES } from '../shared/types';
+import { MODES, RENDER_MODES } from '../shared/types';
 import { UsageError } from './io';
 
 /** The target options every fetching command takes (SPEC §6). */
@@ -12,6 +12,7 @@ export const targetOptionSpec = {
   jq: { type: 'string' },
   context: { type: 'boolean' },
   recover: { type: 'boolean' },
+  render: { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export const commonSpec = {
@@ -19,6 +20,7 @@ export const commonSpec = {
   db: { type: 'string' },
   log: { type: 'string' },
   'allow-private': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -46,5 +48,26 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
   if (typeof values.jq === 'string' && values.jq) o.jq = values.jq;
   if (values.context === true) o.context = true;
   if (values.recover === true) o.recover = true;
+  if (typeof values.render === 'string') {
+    if (!(RENDER_MODES as string[]).includes(values.render)) {
+      throw new UsageError(`unknown render "${values.render}": use one of ${RENDER_MODES.join(', ')}`);
+    }
+    o.render = values.render as Options['render'];
+  }
   return o;
+}
+
+/** --allow-host values, checked: a host name or an address, no scheme, port or path. */
+export function allowHostsFromFlags(values: Record<string, unknown>): string[] {
+  const raw = values['allow-host'];
+  const list = Array.isArray(raw) ? (raw as unknown[]).filter((v): v is string => typeof v === 'string') : [];
+  for (const h of list) {
+    const v = h.trim();
+    // An IPv6 address is all colons; a name or IPv4 address with a colon has a port.
+    const hasPort = /:\d+$/.test(v) && (v.match(/:/g) ?? []).length === 1;
+    if (!/^\.?[a-z0-9._:[\]-]+$/i.test(v) || hasPort) {
+      throw new UsageError(`--allow-host "${h}" is not a host name or address: give the host alone, e.g. --allow-host intranet.example or --allow-host 127.0.0.1`);
+    }
+  }
+  return list.map((h) => h.trim());
 }

@@ -12,6 +12,8 @@ export interface CliFlags {
   db?: string;
   log?: string;
   allowPrivate?: boolean;
+  /** --allow-host: added to the saved allow list for this run. */
+  allowHosts?: string[];
 }
 
 /** The data folder of the --db in use: the app's own folder, or the database's. */

@@ -9,8 +9,11 @@ import type { CliIO } from './io';
 /** The CLI's caller (SPEC §7): its jobs' fetches run as cli/batch. */
 export const CLI_CALLER = { name: 'cli' } as const;
 
-export function cliSettings(flags: { allowPrivate?: boolean }, io: CliIO): Settings {
-  // The app's saved settings (size limits, user agent, allow list) apply to the CLI too.
+export function cliSettings(flags: { allowPrivate?: boolean; allowHosts?: string[] }, io: CliIO): Settings {
+  // The app's saved settings (size limits, user agent, allow list) apply to the CLI too;
+  // --allow-host adds to the saved allow list for this run.
   const { settings } = loadSettings(settingsPath(dataDir(io.env)));
-  return flags.allowPrivate ? { ...settings, allowPrivate: true } : settings;
+  const out = flags.allowPrivate ? { ...settings, allowPrivate: true } : { ...settings };
+  if (flags.allowHosts?.length) out.allowHosts = [...new Set([...settings.allowHosts, ...flags.allowHosts])];
+  return out;
 }

@@ -5,7 +5,7 @@
  */
 import { openStore, type Store } from './store';
 import { Runner, type FetchFunc, type Logger } from './batch';
-import { createFetcher, type Fetcher } from './fetch';
+import { createFetcher, type Fetcher, type RendererFactory } from './fetch';
 import { BatchMetrics } from './metrics';
 import { createBatchRunner } from './batchrun';
 import { watchControl } from './control';
@@ -46,12 +46,14 @@ export interface EngineOptions {
   nativeBinding?: string;
   /** Replace the fetch pipeline under the runner (benchmarks with an instant fetch). */
   fetch?: FetchFunc;
+  /** The browser that renders pages (the app passes Electron's). */
+  renderer?: RendererFactory;
 }
 
 export function openEngine(o: EngineOptions): Engine {
   const store = openOwnedStore(o.dbPath, o.log, { nativeBinding: o.nativeBinding });
   let deadlineMs = o.settings.deadlineSeconds * 1000;
-  const fetcher = createFetcher(fetchSettingsOf(o.settings), { log: o.log });
+  const fetcher = createFetcher(fetchSettingsOf(o.settings), { log: o.log, renderer: o.renderer });
   const metrics = new BatchMetrics();
   const runner = o.fetch
     ? new Runner(store, o.fetch, { ...runnerConfigOf(o.settings), hooks: {} }, o.log)

@@ -10,9 +10,12 @@ import { eventChannelOf } from '../shared/ipc/contract';
 import { createServices } from './services';
 import { defaultDbPath } from './paths';
 import { hardenSession, hardenWebContents, windowOptions } from './app/window';
+import { electronRendererFactory, RENDER_SWITCHES } from './app/render-window';
 
 app.enableSandbox();
 app.setName('Sift');
+// Rendered pages reach the network only through the guarding proxy (SPEC §5.10).
+for (const [name, value] of RENDER_SWITCHES) app.commandLine.appendSwitch(name, value);
 
 let mainWindow: BrowserWindow | null = null;
 const QUIT_GRACE_MS = 5_000;
@@ -24,6 +27,13 @@ async function boot(): Promise<void> {
   const rendererUrl = process.env.ELECTRON_RENDERER_URL
     ? process.env.ELECTRON_RENDERER_URL
     : pathToFileURL(path.join(__dirname, '../renderer/index.html')).href;
+
+  // The render windows (render-window.ts) have rules of their own, in their own partitions;
+  // every other web contents is the app's.
+  const renderSessions = new Set<Electron.Session>();
+  app.on('web-contents-created', (_e, contents) => {
+    if (!renderSessions.has(contents.session)) hardenWebContents(contents, rendererUrl, shell);
+  });
 
   const services = createServices({
     dbPath: defaultDbPath(app.getPath('userData')),
@@ -44,6 +54,15 @@ async function boot(): Promise<void> {
       },
     },
     emit: (event, payload) => mainWindow?.webContents.send(eventChannelOf(event), payload),
+    renderer: electronRendererFactory({
+      fromPartition: (partition) => {
+        const s = session.fromPartition(partition, { cache: true });
+        renderSessions.add(s);
+        return s;
+      },
+      createWindow: (options) => new BrowserWindow(options),
+      chromeVersion: process.versions.chrome ?? '',
+    }),
   });
 
   bindContract(ipcMain, services.handlers, {
@@ -51,7 +70,6 @@ async function boot(): Promise<void> {
     onInternalError: services.logInternal,
   });
 
-  app.on('web-contents-created', (_e, contents) => hardenWebContents(contents, rendererUrl, shell));
 
   mainWindow = new BrowserWindow(windowOptions(path.join(__dirname, '../preload/index.js')));
   mainWindow.once('ready-to-show', () => mainWindow?.show());

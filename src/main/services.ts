@@ -19,6 +19,7 @@ import { writeHits } from './export/hits';
 import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { exportSourceOf, openEngine } from './engine';
+import type { RendererFactory } from './fetch';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -47,6 +48,8 @@ export interface ServicesOptions {
   logFiles?: string[];
   /** Event coalescing interval (ms); 200 gives ≤ 10 messages a second per job. */
   eventIntervalMs?: number;
+  /** The browser that renders pages: Electron's in the app; playwright-core's Chromium otherwise. */
+  renderer?: RendererFactory;
 }
 
 export interface Services {
@@ -83,7 +86,7 @@ export function createServices(opts: ServicesOptions): Services {
   let saved = loaded.settings;
   let settings = opts.settings ? mergeSettings(saved, opts.settings) : saved;
 
-  const engine = openEngine({ dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, settings, log, fetch: opts.fetch });
+  const engine = openEngine({ dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, settings, log, fetch: opts.fetch, renderer: opts.renderer });
   const { store, fetcher, metrics, runner } = engine;
 
   const batcher = new EventBatcher(emit, opts.eventIntervalMs ?? 200);
@@ -191,6 +194,8 @@ export function createServices(opts: ServicesOptions): Services {
     },
 
     metrics: () => metrics.snapshot(),
+
+    browserInfo: () => fetcher.browser(),
 
     openListFile: async () => {
       const file = await opts.dialogs?.openFile([

@@ -55,6 +55,10 @@ export function fetchSettingsOf(s: Settings): Partial<FetchSettings> {
     connectTimeoutMs: s.connectTimeoutSeconds * 1000,
     archiveService: s.archiveService,
     maxPdfPages: s.maxPdfPages,
+    render: s.render,
+    renderBudgetMs: s.renderBudgetSeconds * 1000,
+    renderPages: s.renderPages,
+    chromiumPath: s.chromiumPath,
   };
 }
 

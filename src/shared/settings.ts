@@ -21,6 +21,14 @@ export const SettingsSchema = z
     allowHosts: z.array(z.string().min(1).max(253)).max(1000),
     userAgent: z.string().min(1).max(512),
     archiveService: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]),
+    /** A target's render option when it names none (SPEC §5.10). */
+    render: z.enum(['auto', 'always', 'never']),
+    /** How long a page may run its JavaScript before what it has is taken (or it is a 504). */
+    renderBudgetSeconds: z.number().int().min(1).max(300),
+    /** Pages rendering at once; each also holds a fetch-gate slot. */
+    renderPages: z.number().int().min(1).max(8),
+    /** A Chromium or Chrome executable for the CLI; '' = SIFT_CHROMIUM, then the usual places. */
+    chromiumPath: z.string().max(4096),
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -40,4 +48,8 @@ export const DEFAULT_SETTINGS: Settings = {
   allowHosts: [],
   userAgent: 'Mozilla/5.0 (compatible; Sift/0.1; +https://github.com/sift-app/sift)',
   archiveService: 'https://archive.org/wayback/available',
+  render: 'auto',
+  renderBudgetSeconds: 15,
+  renderPages: 2,
+  chromiumPath: '',
 };

@@ -11,9 +11,12 @@ export const OptionsSchema = z
     jq: z.string().max(8000).optional(),
     context: z.boolean().optional(),
     recover: z.boolean().optional(),
+    render: z.enum(['auto', 'always', 'never']).optional(),
   })
   .strict();
 export type Options = z.infer<typeof OptionsSchema>;
+export type RenderMode = NonNullable<Options['render']>;
+export const RENDER_MODES: readonly RenderMode[] = ['auto', 'always', 'never'];
 export type Mode = NonNullable<Options['mode']>;
 export const MODES: readonly Mode[] = ['markdown', 'text', 'html', 'raw', 'links', 'meta'];
 

@@ -72,3 +72,107 @@ export class FakeShell {
     this.opened.push(url);
   }
 }
+
+type WebRequestListener = (details: Record<string, unknown>, callback: (r: Record<string, unknown>) => void) => void;
+
+/** A partition session as the render window uses it: records its proxy and its handlers. */
+export class FakeRenderSession {
+  proxy: { proxyRules?: string; proxyBypassRules?: string } | null = null;
+  userAgent = '';
+  permissionRequest: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null;
+  permissionCheck: (() => boolean) | null = null;
+  listeners = new Map<string, Listener[]>();
+  hooks = new Map<string, WebRequestListener>();
+  cleared = 0;
+  constructor(readonly partition: string) {}
+  async setProxy(c: { proxyRules?: string; proxyBypassRules?: string }): Promise<void> {
+    this.proxy = c;
+  }
+  setUserAgent(ua: string): void {
+    this.userAgent = ua;
+  }
+  setPermissionRequestHandler(h: FakeRenderSession['permissionRequest']): void {
+    this.permissionRequest = h;
+  }
+  setPermissionCheckHandler(h: FakeRenderSession['permissionCheck']): void {
+    this.permissionCheck = h;
+  }
+  on(event: string, l: Listener): this {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), l]);
+    return this;
+  }
+  async clearStorageData(): Promise<void> {
+    this.cleared++;
+  }
+  async clearCache(): Promise<void> {}
+  webRequest = {
+    onBeforeRequest: (h: WebRequestListener) => void this.hooks.set('beforeRequest', h),
+    onBeforeSendHeaders: (h: WebRequestListener) => void this.hooks.set('beforeSendHeaders', h),
+    onCompleted: (h: WebRequestListener) => void this.hooks.set('completed', h),
+    onErrorOccurred: (h: WebRequestListener) => void this.hooks.set('errorOccurred', h),
+  };
+  /** Runs a webRequest hook the way Chromium would; resolves with what the session answered. */
+  request(hook: string, details: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      const h = this.hooks.get(hook);
+      if (!h) throw new Error(`no ${hook} hook`);
+      h(details, resolve);
+    });
+  }
+}
+
+/** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
+export class FakeRenderContents extends FakeWebContents {
+  static nextId = 100;
+  id = FakeRenderContents.nextId++;
+  url = '';
+  muted = false;
+  webrtc = '';
+  crashed = false;
+  scripts: string[] = [];
+  constructor(readonly page: { html: string; busy?: boolean; finalUrl?: string }) {
+    super();
+  }
+  async loadURL(url: string): Promise<void> {
+    this.url = this.page.finalUrl ?? url;
+  }
+  executeJavaScript(code: string): Promise<unknown> {
+    this.scripts.push(code);
+    // A busy loop: the renderer's main thread never answers.
+    if (this.page.busy) return new Promise(() => {});
+    if (code.includes('__siftChanged ||')) return Promise.resolve([10_000, this.page.html.length]);
+    if (code.includes('outerHTML')) return Promise.resolve(this.page.html);
+    if (code.endsWith('; true')) return Promise.resolve(true);
+    return Promise.resolve(undefined);
+  }
+  getURL(): string {
+    return this.url;
+  }
+  setAudioMuted(m: boolean): void {
+    this.muted = m;
+  }
+  setWebRTCIPHandlingPolicy(p: string): void {
+    this.webrtc = p;
+  }
+  forcefullyCrashRenderer(): void {
+    this.crashed = true;
+  }
+  /** Fires a listener with raw arguments (login, will-frame-navigate). */
+  emit(event: string, ...args: unknown[]): void {
+    for (const l of this.listeners.get(event) ?? []) l(...args);
+  }
+}
+
+export class FakeRenderWindow {
+  destroyed = false;
+  constructor(
+    readonly options: Record<string, unknown>,
+    readonly webContents: FakeRenderContents,
+  ) {}
+  destroy(): void {
+    this.destroyed = true;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}

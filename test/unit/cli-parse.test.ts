@@ -48,7 +48,7 @@ describe('sift parse', () => {
     ]);
     expect(r.err.split('\n')).toEqual([
       'line 7: invalid: unknown mode "foo": use one of markdown, text, html, raw, links, meta (https://example.org/x mode=foo)',
-      'line 8: invalid: unknown option "colour": use mode, question (q), pages, grep, jq, context or recover (https://example.org/y colour=blue)',
+      'line 8: invalid: unknown option "colour": use mode, question (q), pages, grep, jq, context, recover or render (https://example.org/y colour=blue)',
       'line 9: invalid: missing scheme: did you mean https://example.com/page?',
       'line 10: duplicate of line 2',
       'line 12: invalid: option grep: missing closing " (https://example.org/z grep="unclosed)',

@@ -14,6 +14,7 @@ const h = vi.hoisted(() => ({
   windows: [] as { options: Record<string, unknown>; url: string; webContents: unknown }[],
   appListeners: new Map<string, ((...a: unknown[]) => void)[]>(),
   sandboxEnabled: false,
+  switches: [] as string[],
 }));
 h.userData = mkdtempSync(path.join(os.tmpdir(), 'sift-main-'));
 
@@ -38,6 +39,7 @@ vi.mock('electron', () => {
   }
   const app = {
     enableSandbox: () => (h.sandboxEnabled = true),
+    commandLine: { appendSwitch: (name: string) => h.switches.push(name) },
     setName: () => {},
     whenReady: () => Promise.resolve(),
     getPath: () => h.userData,
@@ -63,6 +65,8 @@ test('the main process enables the sandbox, hardens the session, binds the contr
   await import('../../src/main/index');
   await vi.waitFor(() => expect(h.windows.length).toBe(1));
   expect(h.sandboxEnabled).toBe(true);
+  // Rendered pages: no QUIC, WebRTC only through the proxy, no DNS prefetch.
+  expect(h.switches).toEqual(expect.arrayContaining(['disable-quic', 'force-webrtc-ip-handling-policy', 'dns-prefetch-disable']));
   const win = h.windows[0]!;
   expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
   expect(String((win.options.webPreferences as { preload: string }).preload)).toMatch(/preload[/\\]index\.js$/);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from '../command';
-import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
+import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
@@ -26,8 +26,10 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
                       manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file
   --mode M --question Q --pages P --grep RE --jq PROG --context --recover
+  --render auto|always|never
                       options for every line (a line's own options win)
   --allow-private     let the guard pass private and loopback addresses
+  --allow-host HOST   let the guard pass this host name or address (repeatable)
   --db PATH           the database (default: the desktop app's)
   --log PATH          also append the JSON log lines to PATH
 
@@ -74,7 +76,7 @@ export const batchCommand: Command = {
 
     let ctx: Engine;
     try {
-      ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'] }, io);
+      ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'], allowHosts: allowHostsFromFlags(values) }, io);
     } catch (err) {
       return reportError(err, io);
     }

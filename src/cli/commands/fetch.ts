@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../command';
-import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
+import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { toErrorInfo } from '../../shared/errors';
@@ -31,7 +31,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
  */
 export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher {
   const logPath = typeof values.log === 'string' ? path.resolve(io.cwd, values.log) : '';
-  const settings = cliSettings({ allowPrivate: values['allow-private'] === true }, io);
+  const settings = cliSettings({ allowPrivate: values['allow-private'] === true, allowHosts: allowHostsFromFlags(values) }, io);
   return createFetcher(fetchSettingsOf(settings), {
     log: logPath ? (line) => appendFileSync(logPath, `${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : undefined,
   });
@@ -52,7 +52,9 @@ export const fetchCommand: Command = {
     '  --jq PROG         a jq program over a JSON document',
     '  --context         with --grep/--question: the lines or passages around each hit',
     '  --recover         on 404/410/5xx/timeout, extract an archived snapshot instead',
+    '  --render R        auto (default: render app shells in Chromium), always or never',
     '  --allow-private   let private and loopback addresses through the guard',
+    '  --allow-host HOST let this host name or address through the guard (repeatable)',
     '  --log PATH        append JSON log lines to PATH',
     '  --json            one JSON line: {"url","ok":true,"content","meta"} or {"url","ok":false,"status","error","hint"}',
     '',

@@ -14,6 +14,8 @@ function canonicalOptions(o: Options | undefined): Options | undefined {
   // context is the seed's *bool: false is a choice (no context), only undefined is empty.
   if (typeof o.context === 'boolean') c.context = o.context;
   if (o.recover) c.recover = true;
+  // An explicit render=auto is a choice too: it overrides a Settings default of always/never.
+  if (o.render) c.render = o.render;
   return Object.keys(c).length ? c : undefined;
 }
 

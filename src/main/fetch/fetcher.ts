@@ -1,9 +1,15 @@
-import { OptionsSchema, type Options, type Result, type Target } from '../../shared/types';
-import { HttpClient, mapError, type HttpResponse } from './client';
+import { OptionsSchema, type Options, type RenderMode, type Result, type Target } from '../../shared/types';
+import { HttpClient, mapError, upstreamError, type HttpResponse } from './client';
+import { decodeText } from './charset';
+import { extractArticle } from './html';
+import { classify } from './sniff';
+import { hasScriptBundles, shouldRender } from './render/decide';
+import { GuardProxy } from './render/proxy';
+import { ChromiumRenderer } from './render/chromium';
+import type { BrowserInfo, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage } from './classify';
-import { decodeText } from './charset';
-import { badOption, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
+import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
 import { extractBody, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
@@ -27,6 +33,8 @@ export interface FetcherDeps {
   log?: ((line: Record<string, unknown>) => void) | { info(obj: object, msg?: string): void };
   /** Worker threads for PDFs (default 2: the machines Sift targets have 2+ cores). */
   pdfWorkers?: number;
+  /** The browser that renders pages (SPEC §5.10): Electron's in the app; playwright-core's Chromium by default. */
+  renderer?: RendererFactory;
 }
 
 export interface Fetcher {
@@ -37,6 +45,10 @@ export interface Fetcher {
   updateSettings(s: Partial<FetchSettings>): void;
   settings(): FetchSettings;
   gate: { acquire(signal: AbortSignal): Promise<() => void>; inFlight(): number };
+  /** The browser pages would render in, or why there is none (for Settings); never starts it. */
+  browser(): Promise<BrowserInfo>;
+  /** The guarding proxy rendered pages go through (tests watch what it refuses). */
+  proxy: GuardProxy;
   pdf: PdfPool;
   close(): Promise<void>;
 }
@@ -52,6 +64,13 @@ export function recoverable(err: unknown): boolean {
   return err.status === 404 || err.status === 410 || (err.status >= 500 && err.status !== 503) || err.code === 'dns';
 }
 
+/** What the page classification made of a static answer that did not fail it. */
+interface Verdict {
+  warnings: string[];
+  /** An app shell (§5.9 needs_js) that rendering may fill; it fails as needs_js if it cannot. */
+  needsJs: boolean;
+}
+
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
 const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
 
@@ -59,7 +78,7 @@ function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw badOption(`invalid option ${issue?.path.join('.') || ''}: ${issue?.message ?? 'bad value'}`.replace(/ :/, ':'), 'Options are mode, question, pages, grep, jq, context and recover.');
+    throw badOption(`invalid option ${issue?.path.join('.') || ''}: ${issue?.message ?? 'bad value'}`.replace(/ :/, ':'), 'Options are mode, question, pages, grep, jq, context, recover and render.');
   }
   return r.data;
 }
@@ -77,6 +96,45 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     else if (sink) sink.info(line, 'fetch');
   };
   const client = new HttpClient(() => settings, deps.lookup ?? systemResolver);
+  const noBrowser = (info: Extract<BrowserInfo, { ok: false }>, mode: string): FetchError =>
+    // The reason follows the code: no_browser is a bad_option (render=always cannot be met), needs_js its own.
+    mode === 'always'
+      ? new FetchError(422, `rendering unavailable: ${info.why}`, info.hint, 'no_browser')
+      : new FetchError(422, 'needs_js: the page shows its content only after JavaScript runs, and no browser is available to run it', `${info.why}. ${info.hint}`, 'needs_js');
+
+  /**
+   * Renders a page that the static fetch found to need it: a render slot (renderPages at
+   * once), then a gate slot like any fetch, then the browser under the render budget.
+   */
+  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number }> {
+    const started = now();
+    const combined = AbortSignal.any([signal, deadline]);
+    const releaseRender = await renderGate.acquire(combined).catch((err: unknown) => {
+      throw deadline.aborted ? timeoutError('waiting for a render slot') : err;
+    });
+    try {
+      const release = await gate.acquire(combined).catch((err: unknown) => {
+        throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
+      });
+      try {
+        const r = await renderer.render(url, combined, settings.renderBudgetMs);
+        if (r.refused) {
+          throw blocked('the rendered page went (by a redirect or a script) to an address Sift does not fetch');
+        }
+        if (r.status >= 400) throw upstreamError(r.status, {});
+        return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started) };
+      } finally {
+        release();
+      }
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (deadline.aborted) throw timeoutError("the target's deadline passed while rendering");
+      throw err;
+    } finally {
+      releaseRender();
+    }
+  }
+
   const gate = new Gate(settings.gateSize, settings.gateWaitMs);
   const pdf = new PdfPool(deps.pdfWorkers ?? 2);
   const compute = new ComputePool(2);
@@ -87,8 +145,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * content; returns the warnings of one that is. An error answer's page may turn a plain
    * upstream error into a challenge or a sign-in wall (and a challenge's 503 stops being busy).
    */
-  async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal): Promise<string[]> {
-    if (!isHtml(res.contentType, res.body)) return [];
+  async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode): Promise<Verdict> {
+    if (!isHtml(res.contentType, res.body)) return { warnings: [], needsJs: false };
     const html = decodeText(res.body, res.contentType, true).text;
     const input = { html, status: res.status, url: res.finalUrl };
     let c = classifyPage(input);
@@ -98,8 +156,11 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       const similarity = await probe.similarity(key, res.finalUrl, html, (u) => download(u, signal, deadline));
       if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
     }
-    if (c.reason) throw pageError(c.reason, res.status);
-    return c.warnings;
+    // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
+    // judged again once rendered: a JavaScript check may clear in the browser.
+    if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true };
+    if (c.reason && render !== 'always') throw pageError(c.reason, res.status);
+    return { warnings: c.warnings, needsJs: false };
   }
 
   /** An upstream error whose HTML page is a challenge, a sign-in wall … becomes that reason. */
@@ -108,6 +169,20 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const c = classifyPage({ html: decodeText(err.page, 'text/html', true).text, status: err.status, url: '' });
     return c.reason && c.reason !== 'soft404' && c.reason !== 'needs_js' ? pageError(c.reason, err.status) : err;
   }
+
+  const resolver = deps.lookup ?? systemResolver;
+  const proxy = new GuardProxy(() => settings, resolver, () => settings.connectTimeoutMs);
+  const renderer: Renderer = (deps.renderer ?? ((env) => new ChromiumRenderer(env)))({
+    proxy: () => proxy.start(),
+    policy: () => settings,
+    chromiumPath: () => settings.chromiumPath,
+    userAgent: () => settings.userAgent,
+    log,
+  });
+  // A render waits for one of renderPages slots for up to two budgets: longer than a fetch
+  // waits for the gate, since a slot frees only when a whole render (≤ budget) ends.
+  const renderWaitMs = (): number => settings.renderBudgetMs * 2 + 5_000;
+  const renderGate = new Gate(settings.renderPages, renderWaitMs());
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {
@@ -169,13 +244,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       });
       let res: HttpResponse;
       let recovered: Record<string, unknown> = {};
-      let warnings: string[] = [];
+      const mode = options.render ?? settings.render;
+      let verdict: Verdict = { warnings: [], needsJs: false };
       try {
         try {
           res = await download(url, signal, deadline).catch((err: unknown) => {
             throw judgeErrorPage(err);
           });
-          warnings = await judge(res, caller, signal, deadline);
+          verdict = await judge(res, caller, signal, deadline, mode);
         } catch (err) {
           if (!options.recover || !recoverable(err)) throw err;
           const r = await recover(url, err as FetchError, signal, deadline);
@@ -186,14 +262,43 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         release();
       }
       status = res.status;
+      let body: Uint8Array = res.body;
+      let contentType = res.contentType;
+      let finalUrl = res.finalUrl;
+      const render: Record<string, unknown> = { rendered: false };
+      let warnings = verdict.warnings;
+      if (mode !== 'never' && !recovered.recovered && classify(res.contentType, res.body) === 'html') {
+        const html = decodeText(res.body, res.contentType, true).text;
+        // Readability runs a second time only on a thin-looking page that carries scripts.
+        const why = verdict.needsJs || mode === 'always' ? shouldRender(mode, html, '', verdict.needsJs) : hasScriptBundles(html) ? shouldRender(mode, html, extractArticle(html, res.finalUrl).text, false) : undefined;
+        if (why) {
+          const info = await renderer.browser();
+          if (!info.ok) {
+            if (mode === 'always' || why === 'needs_js') throw noBrowser(info, mode);
+            render.render_skipped = `${info.why}. ${info.hint}`;
+          } else {
+            const r = await renderPage(finalUrl, signal, deadline);
+            body = Buffer.from(r.html, 'utf8');
+            contentType = 'text/html; charset=utf-8';
+            finalUrl = r.finalUrl;
+            Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
+            // The rendered page is judged like a fetched one: a shell that stayed empty is
+            // still needs_js, a check that did not clear is still a challenge.
+            const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl });
+            if (after.reason) throw pageError(after.reason, res.status);
+            warnings = after.warnings;
+          }
+        }
+      }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(res.body, res.contentType, options, { url: res.finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
       );
       const meta: Record<string, unknown> = {
         url,
-        final_url: res.finalUrl,
+        final_url: finalUrl,
         status: res.status,
         ...out.meta,
+        ...render,
         recovered: recovered.recovered === true,
         ...recovered,
         fetched_ms: Math.round(now() - started),
@@ -240,15 +345,18 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       const before = settings;
       settings = { ...settings, ...s };
       gate.resize(settings.gateSize, settings.gateWaitMs);
+      renderGate.resize(settings.renderPages, renderWaitMs());
       if (before.connectTimeoutMs !== settings.connectTimeoutMs || before.headersTimeoutMs !== settings.headersTimeoutMs || before.bodyTimeoutMs !== settings.bodyTimeoutMs) {
         client.rebuild();
       }
     },
     settings: () => ({ ...settings }),
     gate: { acquire: (signal) => gate.acquire(signal), inFlight: () => gate.inFlight() },
+    browser: () => renderer.browser(),
+    proxy,
     pdf,
     async close() {
-      await Promise.all([pdf.close(), compute.close(), client.close()]);
+      await Promise.all([pdf.close(), compute.close(), client.close(), renderer.close().then(() => proxy.close())]);
     },
   };
 }

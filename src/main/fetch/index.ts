@@ -19,3 +19,8 @@ export { PdfPool, type PdfText, type PageRanges, type PdfPoolStats } from './pdf
 export { ComputePool } from './compute';
 export { parsePages, PAGES_SYNTAX } from './pages';
 export { answer, splitPassages, type Passage } from './question';
+export { shouldRender, hasScriptBundles, type RenderWhy } from './render/decide';
+export { GuardProxy, type ProxyEndpoint, type ProxyEvent } from './render/proxy';
+export { ChromiumRenderer, chromiumArgs } from './render/chromium';
+export { findBrowser, NO_BROWSER_HINT } from './render/find-browser';
+export type { BrowserInfo, Rendered, Renderer, RendererEnv, RendererFactory } from './render/types';

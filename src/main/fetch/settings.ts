@@ -24,6 +24,14 @@ export interface FetchSettings {
   gateSize: number;
   /** How long a fetch waits for a gate slot before it fails 503 busy. */
   gateWaitMs: number;
+  /** A target's render option when it names none. */
+  render: 'auto' | 'always' | 'never';
+  /** How long a page may run before what it has is taken; a page with nothing by then is a 504. */
+  renderBudgetMs: number;
+  /** Pages rendering at once (each also holds a gate slot). */
+  renderPages: number;
+  /** A Chromium/Chrome executable; '' = SIFT_CHROMIUM, then the usual places. */
+  chromiumPath: string;
 }
 
 export const USER_AGENT = `Sift/${VERSION} (+https://github.com/sift-app/sift)`;
@@ -45,5 +53,11 @@ export function defaultFetchSettings(): FetchSettings {
     maxPdfPages: 500,
     gateSize: 8,
     gateWaitMs: 5_000,
+    render: 'auto',
+    // 15 s: a heavy single-page app settles in 2–5 s on a 2-core machine; three times that
+    // is generous, and a page still busy then is not going to settle.
+    renderBudgetMs: 15_000,
+    renderPages: 2,
+    chromiumPath: '',
   };
 }

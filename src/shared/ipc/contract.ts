@@ -38,6 +38,13 @@ export const ExportSummarySchema = z.object({
   bytes: z.number(),
 });
 
+/** The browser rendered pages run in (SPEC §5.10), or why there is none and how to get one. */
+export const BrowserInfoSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), name: z.string(), path: z.string() }),
+  z.object({ ok: z.literal(false), why: z.string(), hint: z.string() }),
+]);
+export type BrowserInfoView = z.infer<typeof BrowserInfoSchema>;
+
 export const ListFileSchema = z.object({ name: z.string(), text: z.string(), bytes: z.number() });
 
 export const invokeContract = {
@@ -90,6 +97,8 @@ export const invokeContract = {
   getSettings: { req: Empty, res: SettingsSchema },
   setSettings: { req: z.object({ settings: SettingsSchema.partial() }).strict(), res: SettingsSchema },
   metrics: { req: Empty, res: MetricsSnapshotSchema },
+  /** The browser that renders pages needing JavaScript, or why none can (for Settings). */
+  browserInfo: { req: Empty, res: BrowserInfoSchema },
   /** The system open dialog; main reads the chosen file (the renderer never names a path). */
   openListFile: { req: Empty, res: ListFileSchema.nullable() },
   /** The system save/folder dialog for an export; returns a token for exportJob. */

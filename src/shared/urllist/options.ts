@@ -1,4 +1,4 @@
-import { MODES, OptionsSchema, type Options } from '../types';
+import { MODES, OptionsSchema, RENDER_MODES, type Options } from '../types';
 
 /** The keys a list may name, and what each means. `q` is short for question (SPEC §6). */
 const KEY_ALIASES: Record<string, keyof Options> = {
@@ -10,8 +10,9 @@ const KEY_ALIASES: Record<string, keyof Options> = {
   jq: 'jq',
   context: 'context',
   recover: 'recover',
+  render: 'render',
 };
-const OPTION_ORDER: readonly (keyof Options)[] = ['mode', 'question', 'pages', 'grep', 'jq', 'context', 'recover'];
+const OPTION_ORDER: readonly (keyof Options)[] = ['mode', 'question', 'pages', 'grep', 'jq', 'context', 'recover', 'render'];
 const FLAGS = new Set<keyof Options>(['context', 'recover']);
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);
@@ -50,6 +51,12 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
         return `unknown mode "${clipValue(value)}": use one of ${MODES.join(', ')}`;
       }
       o.mode = value as Options['mode'];
+      return undefined;
+    case 'render':
+      if (!(RENDER_MODES as readonly string[]).includes(value)) {
+        return `unknown render "${clipValue(value)}": use one of ${RENDER_MODES.join(', ')}`;
+      }
+      o.render = value as Options['render'];
       return undefined;
     case 'pages':
       if (!PAGES.test(value.replace(/\s+/g, ''))) {
@@ -139,7 +146,7 @@ export function parseOptionsText(s: string): OptionsResult {
     const name = s.slice(keyStart, i);
     const key = optionKey(name);
     if (!key) {
-      return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context or recover` };
+      return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context, recover or render` };
     }
     if (i >= n || s.charCodeAt(i) !== 61) {
       const err = setOption(o, key, true);
@@ -220,7 +227,7 @@ export function optionsFromObject(v: unknown): OptionsResult {
   const o: Options = {};
   for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
     const key = optionKey(name);
-    if (!key) return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context or recover` };
+    if (!key) return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context, recover or render` };
     if (value === undefined || value === null) continue;
     let err: string | undefined;
     if (typeof value === 'boolean' && FLAGS.has(key)) {

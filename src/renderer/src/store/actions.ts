@@ -227,13 +227,14 @@ export async function submitList(): Promise<void> {
   }
 }
 
-export async function previewTarget(): Promise<void> {
+/** Previews the chosen URL with its options; `render: 'always'` runs its JavaScript first. */
+export async function previewTarget(override: Options = {}): Promise<void> {
   const { parsed, previewIdx, listOptions } = get();
   const t = parsed?.targets[previewIdx];
   if (!t) return;
   get().setPreviewError(null);
   get().setPreviewLoading(true);
-  const options = effectiveOptions(listOptions, t.options);
+  const options = effectiveOptions({ ...listOptions, ...t.options, ...override }, undefined);
   try {
     const result = await window.sift.preview({ target: options ? { url: t.url, options } : { url: t.url } });
     get().setPreview({ url: t.url, result });

@@ -1,9 +1,15 @@
 import { useShallow } from 'zustand/react/shallow';
-import { MODES, type Mode, type Options } from '../../../../shared/types';
+import { MODES, RENDER_MODES, type Mode, type Options, type RenderMode } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cleanOptions } from '../../store/composer';
 import { toUserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
+
+const RENDER_NOTES: Record<RenderMode, string> = {
+  auto: 'only pages that show nothing without it',
+  always: 'every page (slower)',
+  never: 'no page (fastest)',
+};
 
 const MODE_NOTES: Record<Mode, string> = {
   markdown: 'the readable article as Markdown',
@@ -44,6 +50,17 @@ export function ListOptionsForm(): React.JSX.Element {
           {MODES.map((m) => (
             <option key={m} value={m}>
               {m} — {MODE_NOTES[m]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Run JavaScript</span>
+        <select value={o.render ?? ''} onChange={(e) => set({ render: e.target.value ? (e.target.value as RenderMode) : undefined })} data-testid="opt-render">
+          <option value="">as in Settings</option>
+          {RENDER_MODES.map((m) => (
+            <option key={m} value={m}>
+              {m} — {RENDER_NOTES[m]}
             </option>
           ))}
         </select>

@@ -24,6 +24,9 @@ export function PreviewPanel(): React.JSX.Element | null {
         <button type="button" onClick={() => void previewTarget()} disabled={loading} data-testid="preview-button">
           {loading ? 'Fetching…' : 'Preview'}
         </button>
+        <button type="button" onClick={() => void previewTarget({ render: 'always' })} disabled={loading} title="Run the page's JavaScript in a browser first, as for an app that shows nothing without it" data-testid="preview-render-button">
+          Preview rendered
+        </button>
         <span className="parsed-url" title={target.url}>
           {target.url}
         </span>

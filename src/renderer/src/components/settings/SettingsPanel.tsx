@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../../../../shared/settings';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
+import type { BrowserInfoView } from '../../../../shared/ipc/contract';
+import { RENDER_MODES, type RenderMode } from '../../../../shared/types';
 
 type NumberKey = { [K in keyof Settings]: Settings[K] extends number ? K : never }[keyof Settings];
 
@@ -34,7 +36,34 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
       { key: 'maxPdfPages', label: 'PDF pages without a selection', help: 'Longer PDFs need a pages= option.' },
     ],
   },
+  {
+    title: 'Pages that need JavaScript',
+    fields: [
+      { key: 'renderBudgetSeconds', label: 'Time a page may run', unit: 'seconds', help: 'Then Sift takes what the page shows; a page that never yields fails.' },
+      { key: 'renderPages', label: 'Pages rendering at once', help: 'Each one is a browser tab; they count toward the fetches in flight.' },
+    ],
+  },
 ];
+
+const RENDER_GROUP = GROUPS[2] as (typeof GROUPS)[number];
+
+const RENDER_HELP: Record<RenderMode, string> = {
+  auto: 'Run a page’s JavaScript only when its HTML holds no article (an app shell).',
+  always: 'Run every page’s JavaScript: slower, for sites that build everything in the browser.',
+  never: 'Never run JavaScript: app shells fail as “needs JavaScript”.',
+};
+
+/** Which browser renders pages, or why none can and what to do. */
+function BrowserStatus({ info }: { info: BrowserInfoView | null | 'error' }): React.JSX.Element {
+  if (info === null) return <p className="muted" data-testid="render-browser">Looking for a browser…</p>;
+  if (info === 'error') return <p className="field-error" data-testid="render-browser">Sift could not tell which browser it would use.</p>;
+  if (info.ok) return <p className="muted" data-testid="render-browser">Browser: {info.name}{info.path && info.path !== 'built in' ? ` (${info.path})` : ''}</p>;
+  return (
+    <p className="field-error" data-testid="render-browser">
+      No browser: {info.why}. {info.hint}
+    </p>
+  );
+}
 
 /** One field's error from the shared schema, so the user hears it before saving. */
 function fieldError(key: keyof Settings, value: unknown): string | null {
@@ -49,6 +78,7 @@ export function SettingsPanel(): React.JSX.Element {
   const [loadError, setLoadError] = useState<UserError | null>(null);
   const [saveError, setSaveError] = useState<UserError | null>(null);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const [browser, setBrowser] = useState<BrowserInfoView | null | 'error'>(null);
 
   useEffect(() => {
     window.sift.getSettings().then(
@@ -60,6 +90,10 @@ export function SettingsPanel(): React.JSX.Element {
       (err: unknown) => setLoadError(toUserError(err)),
     );
   }, []);
+  // Asked again after a save: a new browser path may find one, or lose it.
+  useEffect(() => {
+    window.sift.browserInfo().then(setBrowser, () => setBrowser('error'));
+  }, [saved?.chromiumPath]);
 
   if (loadError) return <section className="panel"><ErrorMessage error={loadError} /></section>;
   if (!draft || !saved) return <section className="panel"><p className="muted">Loading settings…</p></section>;
@@ -93,6 +127,24 @@ export function SettingsPanel(): React.JSX.Element {
     setStatus('idle');
   };
 
+  const numberField = (f: NumberField): React.JSX.Element => (
+    <label key={f.key} className="field setting">
+      <span>{f.label}</span>
+      <span className="setting-input">
+        <input
+          type="number"
+          step={f.step ?? 1}
+          value={Number.isNaN(draft[f.key]) ? '' : draft[f.key]}
+          onChange={(e) => set(f.key, e.target.value === '' ? Number.NaN : Number(e.target.value))}
+          aria-invalid={!!errors[f.key]}
+          data-testid={`setting-${f.key}`}
+        />
+        {f.unit && <span className="muted">{f.unit}</span>}
+      </span>
+      {errors[f.key] ? <span className="field-error">{errors[f.key]}</span> : <span className="muted">{f.help}</span>}
+    </label>
+  );
+
   return (
     <section className="panel settings" data-testid="settings-panel">
       <h2>Settings</h2>
@@ -102,28 +154,33 @@ export function SettingsPanel(): React.JSX.Element {
           if (!invalid && changed.length) void save();
         }}
       >
-        {GROUPS.map((g) => (
+        {GROUPS.filter((g) => g !== RENDER_GROUP).map((g) => (
           <fieldset key={g.title}>
             <legend>{g.title}</legend>
-            {g.fields.map((f) => (
-              <label key={f.key} className="field setting">
-                <span>{f.label}</span>
-                <span className="setting-input">
-                  <input
-                    type="number"
-                    step={f.step ?? 1}
-                    value={Number.isNaN(draft[f.key]) ? '' : draft[f.key]}
-                    onChange={(e) => set(f.key, e.target.value === '' ? Number.NaN : Number(e.target.value))}
-                    aria-invalid={!!errors[f.key]}
-                    data-testid={`setting-${f.key}`}
-                  />
-                  {f.unit && <span className="muted">{f.unit}</span>}
-                </span>
-                {errors[f.key] ? <span className="field-error">{errors[f.key]}</span> : <span className="muted">{f.help}</span>}
-              </label>
-            ))}
+            {g.fields.map(numberField)}
           </fieldset>
         ))}
+        <fieldset data-testid="settings-render">
+          <legend>Running JavaScript</legend>
+          <label className="field setting">
+            <span>Run a page’s JavaScript</span>
+            <select value={draft.render} onChange={(e) => set('render', e.target.value as RenderMode)} data-testid="setting-render">
+              {RENDER_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+            <span className="muted">{RENDER_HELP[draft.render]} A list line’s render= wins.</span>
+          </label>
+          {RENDER_GROUP.fields.map(numberField)}
+          <BrowserStatus info={browser} />
+          <label className="field">
+            <span>Browser for the command line</span>
+            <input type="text" value={draft.chromiumPath} onChange={(e) => set('chromiumPath', e.target.value)} placeholder="empty: SIFT_CHROMIUM, then the usual places" aria-invalid={!!errors.chromiumPath} data-testid="setting-chromiumPath" />
+            {errors.chromiumPath ? <span className="field-error">{errors.chromiumPath}</span> : <span className="muted">A Chromium or Chrome executable. The app itself uses its own built-in Chromium.</span>}
+          </label>
+        </fieldset>
         <fieldset>
           <legend>Network</legend>
           <label className="check">

@@ -1,0 +1,303 @@
+import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
+import { FetchError, timeoutError } from '../fetch/errors';
+import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type Renderer, type RendererEnv } from '../fetch/render/types';
+import { SETTLE_SCRIPT } from '../fetch/render/settle';
+import { THIN_CHARS } from '../fetch/render/decide';
+import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
+
+/**
+ * The app's renderer (SPEC §5.10): Electron's own Chromium in a hidden window. Written
+ * against the few Electron APIs it touches, so the tests drive it with a stand-in; only
+ * src/main/index.ts passes the real modules in.
+ */
+
+type SessionLike = Pick<Session, 'setProxy' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setUserAgent' | 'clearStorageData' | 'clearCache' | 'on'> & {
+  webRequest: Pick<Session['webRequest'], 'onBeforeRequest' | 'onBeforeSendHeaders' | 'onCompleted' | 'onErrorOccurred'>;
+};
+type ContentsLike = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL' | 'executeJavaScript' | 'getURL' | 'setAudioMuted' | 'forcefullyCrashRenderer' | 'setWebRTCIPHandlingPolicy'> & { id: number };
+type WindowLike = Pick<BrowserWindow, 'destroy' | 'isDestroyed'> & { webContents: ContentsLike };
+
+export interface ElectronRenderDeps {
+  fromPartition(partition: string): SessionLike;
+  createWindow(options: BrowserWindowConstructorOptions): WindowLike;
+  /** Electron's Chromium version, for Settings. */
+  chromeVersion: string;
+}
+
+/** The hidden window's options: no preload, sandboxed, isolated, no Node, JavaScript on, no images. */
+export function renderWindowOptions(session: SessionLike): BrowserWindowConstructorOptions {
+  return {
+    show: false,
+    width: 1280,
+    height: 900,
+    webPreferences: {
+      session: session as Session,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      javascript: true,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      images: false,
+      webgl: false,
+      plugins: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      backgroundThrottling: false,
+      autoplayPolicy: 'document-user-activation-required',
+      disableDialogs: true,
+    },
+  };
+}
+
+/** Chromium switches for the whole app, set before it is ready (the render window needs them). */
+export const RENDER_SWITCHES: [string, string?][] = [
+  ['disable-quic'],
+  ['force-webrtc-ip-handling-policy', 'disable_non_proxied_udp'],
+  ['webrtc-ip-handling-policy', 'disable_non_proxied_udp'],
+  ['dns-prefetch-disable'],
+  ['disable-features', 'NetworkPrediction,PreloadingHeuristics,Prerender2'],
+];
+
+const BLOCKED_TYPES = new Set(['image', 'media', 'font', 'object']);
+const ALLOWED_SCHEMES = /^(?:https?|wss?|data|blob|about):/i;
+const HTTP_ONLY = /^https?:/i;
+// Partitions: one per render slot, in memory (no "persist:"), wiped after every target.
+const PARTITION = 'sift-render-';
+const GRACE_MS = 2_000;
+const THIN_PATIENCE_MS = 5_000;
+const TICK_MS = 100;
+
+interface Slot {
+  session: SessionLike;
+  busy: boolean;
+  inflight: number;
+  netChanged: number;
+  /** The render window using the slot now: its requests count, others' never happen. */
+  contentsId: number;
+  /** The main frame's last document: its status, and whether the guard refused it. */
+  mainStatus: number;
+  refused: boolean;
+}
+
+/**
+ * One dedicated partition per render slot, each set up once: every request through the
+ * guarding proxy (loopback included), permissions denied, downloads cancelled, images,
+ * media and fonts not loaded, service workers refused, anything but http(s)/ws(s) refused.
+ */
+export class ElectronRenderer implements Renderer {
+  private readonly slots: Slot[] = [];
+  private endpoint: ProxyEndpoint | undefined;
+
+  constructor(
+    private readonly env: RendererEnv,
+    private readonly deps: ElectronRenderDeps,
+    private readonly maxSlots = 8,
+  ) {}
+
+  async browser(): Promise<BrowserInfo> {
+    return { ok: true, name: `Electron's Chromium ${this.deps.chromeVersion}`, path: 'built in' };
+  }
+
+  private async slot(): Promise<Slot> {
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return free;
+    }
+    // The fetch pipeline's render gate caps concurrent renders; this cap only guards a bug.
+    if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
+    this.endpoint ??= await this.env.proxy();
+    const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
+    const slot: Slot = { session, busy: true, inflight: 0, netChanged: Date.now(), contentsId: -1, mainStatus: 0, refused: false };
+    await hardenRenderSession(session, this.endpoint, this.env.userAgent(), {
+      started: (id) => {
+        if (id !== slot.contentsId) return;
+        slot.inflight++;
+        slot.netChanged = Date.now();
+      },
+      ended: (id) => {
+        if (id !== slot.contentsId) return;
+        slot.inflight = Math.max(0, slot.inflight - 1);
+        slot.netChanged = Date.now();
+      },
+      document: (id, status, refused) => {
+        if (id !== slot.contentsId) return;
+        slot.mainStatus = status;
+        slot.refused = refused;
+      },
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  async render(url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered> {
+    if (!HTTP_ONLY.test(url)) throw new FetchError(400, 'only http and https pages are rendered', '', 'bad_url');
+    const slot = await this.slot();
+    const endpoint = this.endpoint as ProxyEndpoint;
+    const win = this.deps.createWindow(renderWindowOptions(slot.session));
+    const wc = win.webContents;
+    slot.contentsId = wc.id;
+    slot.inflight = 0;
+    slot.netChanged = Date.now();
+    slot.mainStatus = 0;
+    slot.refused = false;
+    hardenRenderContents(wc, endpoint);
+    const onAbort = (): void => {
+      if (!win.isDestroyed()) win.destroy();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    let stuck = false;
+    try {
+      const out = await this.settle(wc, slot, url, signal, budgetMs);
+      if (out === 'stuck') {
+        stuck = true;
+        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise the render budget in Settings.');
+      }
+      return out;
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (signal.aborted) throw signal.reason ?? err;
+      throw new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (!win.isDestroyed()) {
+        // A renderer stuck in a busy loop is killed, not asked to close.
+        if (stuck) wc.forcefullyCrashRenderer();
+        win.destroy();
+      }
+      slot.contentsId = -1;
+      // Nothing of this target (cookies, storage, cache) is left for the next one.
+      await Promise.all([slot.session.clearStorageData(), slot.session.clearCache()]).catch(() => {});
+      slot.busy = false;
+    }
+  }
+
+  private async settle(wc: ContentsLike, slot: Slot, url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered | 'stuck'> {
+    const start = Date.now();
+    const deadline = start + budgetMs;
+    let loaded = false;
+    // did-finish-load, or the budget: a page whose scripts never let it load is read as it is.
+    const load = wc.loadURL(url).then(
+      () => (loaded = true),
+      () => undefined,
+    );
+    await bounded(load, budgetMs);
+    signal.throwIfAborted();
+    // Electron has no init script for every frame; the main frame gets it once loaded.
+    if (loaded && (await bounded(wc.executeJavaScript(`${SETTLE_SCRIPT}; true`), Math.max(0, deadline - Date.now()) + GRACE_MS)) !== true) return 'stuck';
+    const loadedAt = Date.now();
+    let settled = false;
+    while (loaded && Date.now() < deadline) {
+      const now = Date.now();
+      if (slot.inflight === 0 && now - slot.netChanged >= SETTLE_IDLE_MS) {
+        const st = (await bounded(wc.executeJavaScript(PROBE), deadline - now + GRACE_MS)) as [number, number] | undefined;
+        if (!st) return 'stuck';
+        if (st[0] >= SETTLE_IDLE_MS && (st[1] >= THIN_CHARS || Date.now() - loadedAt >= Math.min(THIN_PATIENCE_MS, budgetMs))) {
+          settled = true;
+          break;
+        }
+      }
+      signal.throwIfAborted();
+      await new Promise((r) => setTimeout(r, TICK_MS));
+    }
+    const html = (await bounded(wc.executeJavaScript(SERIALIZE), Math.max(0, deadline - Date.now()) + GRACE_MS)) as string | undefined;
+    if (html === undefined) return 'stuck';
+    const finalUrl = wc.getURL();
+    return { finalUrl, html, status: slot.mainStatus, partial: !settled, ...(slot.refused || !HTTP_ONLY.test(finalUrl) ? { refused: true } : {}) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => Promise.all([s.session.clearStorageData(), s.session.clearCache()]).catch(() => {})));
+  }
+}
+
+const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length : 0]';
+const SERIALIZE = "(document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML";
+
+function bounded<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(undefined), Math.max(0, ms));
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(t);
+        resolve(undefined);
+      },
+    );
+  });
+}
+
+/** The partition's rules; `track` counts a window's requests for "network idle". */
+export async function hardenRenderSession(
+  session: SessionLike,
+  endpoint: ProxyEndpoint,
+  userAgent: string,
+  track: { started(webContentsId: number): void; ended(webContentsId: number): void; document?(webContentsId: number, status: number, refused: boolean): void },
+): Promise<void> {
+  await session.setProxy({ proxyRules: endpoint.server, proxyBypassRules: '<-loopback>' });
+  session.setUserAgent(userAgent);
+  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.on('will-download', (event, item) => {
+    event.preventDefault();
+    item.cancel();
+  });
+  session.webRequest.onBeforeRequest((details, callback) => {
+    const cancel = BLOCKED_TYPES.has(details.resourceType) || !ALLOWED_SCHEMES.test(details.url);
+    if (!cancel && details.webContentsId !== undefined) track.started(details.webContentsId);
+    callback({ cancel });
+  });
+  // Chromium marks a service worker's script fetch with this header; refusing it keeps
+  // workers (and their cache, which outlives the page) from being installed.
+  session.webRequest.onBeforeSendHeaders((details, callback) => {
+    const sw = Object.entries(details.requestHeaders).some(([k, v]) => k.toLowerCase() === 'service-worker' && v === 'script');
+    if (sw && details.webContentsId !== undefined) track.ended(details.webContentsId);
+    callback(sw ? { cancel: true } : { requestHeaders: details.requestHeaders });
+  });
+  session.webRequest.onCompleted((details) => {
+    if (details.webContentsId === undefined) return;
+    track.ended(details.webContentsId);
+    if (details.resourceType === 'mainFrame') {
+      const refused = Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
+      track.document?.(details.webContentsId, details.statusCode, refused);
+    }
+  });
+  session.webRequest.onErrorOccurred((details) => {
+    if (details.webContentsId !== undefined) track.ended(details.webContentsId);
+  });
+}
+
+/** The window's rules: no popups, http(s) navigation only, proxy credentials on request. */
+export function hardenRenderContents(wc: Pick<ContentsLike, 'on' | 'setWindowOpenHandler' | 'setAudioMuted' | 'setWebRTCIPHandlingPolicy'>, endpoint: ProxyEndpoint): void {
+  wc.setWindowOpenHandler(() => ({ action: 'deny' }));
+  wc.setAudioMuted(true);
+  wc.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
+  const httpOnly = (event: { preventDefault(): void }, url: string): void => {
+    if (!HTTP_ONLY.test(url)) event.preventDefault();
+  };
+  wc.on('will-navigate', httpOnly);
+  wc.on('will-redirect', httpOnly);
+  wc.on('will-frame-navigate', (event) => {
+    if (!HTTP_ONLY.test(event.url) && !/^about:blank/.test(event.url)) event.preventDefault();
+  });
+  wc.on('will-attach-webview', (event) => event.preventDefault());
+  // The guarding proxy asks for this run's credentials; a site's own login prompt is refused.
+  wc.on('login', (event, _details, authInfo, callback) => {
+    event.preventDefault();
+    if (authInfo.isProxy) callback(endpoint.username, endpoint.password);
+    else callback();
+  });
+}
+
+/** The renderer factory for the app: Electron's modules in, a Renderer out. */
+export function electronRendererFactory(deps: ElectronRenderDeps): (env: RendererEnv) => Renderer {
+  return (env) => new ElectronRenderer(env, deps);
+}

@@ -1,0 +1,223 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FetchError, timeoutError } from '../errors';
+import { findBrowser, NO_BROWSER_HINT } from './find-browser';
+import { settle, SETTLE_SCRIPT } from './settle';
+import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
+
+/**
+ * Chromium flags. Every request goes through the guarding proxy, loopback included
+ * (`<-loopback>` removes Chromium's implicit bypass); QUIC off (UDP would skip an HTTP proxy);
+ * WebRTC only over proxied UDP, i.e. none; no DNS prefetch or preconnect (they resolve names
+ * without the proxy); nothing of Chromium's own in the background.
+ */
+export function chromiumArgs(proxyServer: string): string[] {
+  return [
+    `--proxy-server=${proxyServer}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--disable-quic',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--dns-prefetch-disable',
+    '--disable-features=NetworkPrediction,NetworkServiceInProcess2,PreloadingHeuristics,Prerender2,SpeculationRulesPrefetchFuture',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-domain-reliability',
+    '--disable-sync',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--mute-audio',
+  ];
+}
+
+// How long a browser with nothing to do stays up: a list renders page after page, so the
+// 0.5–1 s start-up is paid once per run, and an idle app does not hold ~150 MB for nothing.
+const IDLE_CLOSE_MS = 30_000;
+// Past the budget, a page gets this long to hand over its DOM; a renderer stuck in a busy
+// loop never does, and the target ends as a 504 this long after its budget.
+const GRACE_MS = 2_000;
+// Closing a context whose renderer is stuck; longer and the browser is killed and restarted.
+const CLOSE_MS = 3_000;
+
+interface Launched {
+  browser: Browser;
+  pid: number | undefined;
+}
+
+/**
+ * The CLI's and the tests' renderer: playwright-core driving a system Chromium or Chrome
+ * (never a downloaded one). One browser per renderer, started on the first render and closed
+ * when idle; a fresh browser context per target, so cookies, storage and cache of one target
+ * are gone before the next.
+ */
+export class ChromiumRenderer implements Renderer {
+  private launched: Promise<Launched> | undefined;
+  private active = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly env: RendererEnv,
+    private readonly opts: { idleCloseMs?: number } = {},
+  ) {}
+
+  async browser(): Promise<BrowserInfo> {
+    return findBrowser(this.env.chromiumPath());
+  }
+
+  /** The browser's process id (Linux), for the benchmark's memory reading. */
+  async browserPid(): Promise<number | undefined> {
+    return this.launched ? (await this.launched).pid : undefined;
+  }
+
+  private launch(): Promise<Launched> {
+    if (this.launched) return this.launched;
+    const started = Date.now();
+    const p = (async () => {
+      const info = findBrowser(this.env.chromiumPath());
+      if (!info.ok) throw new FetchError(422, `rendering unavailable: ${info.why}`, info.hint, 'no_browser');
+      const endpoint = await this.env.proxy();
+      // Imported here, not at the top: only a run that renders pays for loading playwright-core.
+      const { chromium } = await import('playwright-core');
+      const before = childPids();
+      const browser = await chromium.launch({ executablePath: info.path, headless: true, args: chromiumArgs(endpoint.server), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+      const pid = childPids().find((c) => !before.includes(c));
+      this.env.log({ msg: 'browser started', ms: Date.now() - started, browser: info.name });
+      browser.on('disconnected', () => {
+        if (this.launched === p) this.launched = undefined;
+      });
+      return { browser, pid };
+    })();
+    this.launched = p;
+    p.catch(() => {
+      if (this.launched === p) this.launched = undefined;
+    });
+    return p;
+  }
+
+  async render(url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered> {
+    clearTimeout(this.idleTimer);
+    this.active++;
+    const launched = this.launch();
+    let context: BrowserContext | undefined;
+    let stuck = false;
+    try {
+      const { browser } = await launched;
+      signal.throwIfAborted();
+      const endpoint = await this.env.proxy();
+      context = await browser.newContext({
+        proxy: { server: endpoint.server, username: endpoint.username, password: endpoint.password },
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        javaScriptEnabled: true,
+        userAgent: this.env.userAgent(),
+        viewport: { width: 1280, height: 900 },
+      });
+      await context.addInitScript({ content: SETTLE_SCRIPT });
+      const page = await context.newPage();
+      // A popup (window.open past the init script, target=_blank) is closed as it appears.
+      context.on('page', (p: Page) => {
+        if (p !== page) void p.close().catch(() => {});
+      });
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS);
+      if (out === 'stuck') {
+        stuck = true;
+        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise the render budget in Settings.');
+      }
+      return out;
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (signal.aborted) throw signal.reason ?? err;
+      throw mapBrowserError(err);
+    } finally {
+      if (context) {
+        const closed = await withTimeout(context.close().then(() => true), stuck ? CLOSE_MS : CLOSE_MS * 2, false).catch(() => false);
+        // A renderer so stuck that its context cannot close takes the browser with it; the
+        // next target starts a fresh one.
+        if (!closed) await this.kill(launched);
+      }
+      this.active--;
+      if (this.active === 0) {
+        this.idleTimer = setTimeout(() => void this.close(), this.opts.idleCloseMs ?? IDLE_CLOSE_MS);
+        this.idleTimer.unref();
+      }
+    }
+  }
+
+  private async kill(launched: Promise<Launched>): Promise<void> {
+    if (this.launched === launched) this.launched = undefined;
+    const l = await launched.catch(() => undefined);
+    if (!l) return;
+    this.env.log({ msg: 'browser restarted', why: 'a page did not close' });
+    if (l.pid) {
+      try {
+        process.kill(l.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    await withTimeout(l.browser.close(), CLOSE_MS, undefined).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const launched = this.launched;
+    this.launched = undefined;
+    const l = await launched?.catch(() => undefined);
+    if (!l) return;
+    const closed = await withTimeout(l.browser.close().then(() => true), CLOSE_MS * 2, false).catch(() => false);
+    if (!closed && l.pid) {
+      try {
+        process.kill(l.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}
+
+export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => resolve(fallback), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
+  });
+}
+
+function mapBrowserError(err: unknown): FetchError {
+  const m = err instanceof Error ? err.message : String(err);
+  if (/Executable doesn't exist|ENOENT|spawn/i.test(m)) return new FetchError(422, 'rendering unavailable: the browser did not start', NO_BROWSER_HINT, 'no_browser');
+  if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return new FetchError(403, 'blocked', 'The rendered page went to an address Sift does not fetch (private, loopback or reserved); allow it in the settings if you mean it.', 'blocked');
+  if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
+  // The message names the URL; the user sees only what kind of failure it was.
+  return new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
+}
+
+/** Process ids whose parent is this process (Linux /proc); [] elsewhere. */
+function childPids(): number[] {
+  try {
+    const me = String(process.pid);
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+          return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === me;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}

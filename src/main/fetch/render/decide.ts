@@ -1,0 +1,40 @@
+import type { RenderMode } from '../../../shared/types';
+import { THIN_CHARS } from '../classify';
+
+/**
+ * Why a page is rendered under `auto`: an app shell whose content appears only after its
+ * JavaScript runs, or a thin page that carries script bundles. `undefined` = not rendered.
+ */
+export type RenderWhy = 'needs_js' | 'thin_with_scripts';
+
+// "Thin" as the page classification means it (a short real page is ok with warnings: ["thin"]).
+export { THIN_CHARS };
+
+const SCRIPT_RE = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** Does the page carry script bundles: an external script, a module, or a large inline one. */
+export function hasScriptBundles(html: string): boolean {
+  for (const m of html.matchAll(SCRIPT_RE)) {
+    const attrs = m[1] ?? '';
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase() ?? '';
+    if (type && type !== 'module' && !/javascript|ecmascript/.test(type)) continue; // JSON-LD, templates
+    if (/\bsrc\s*=/i.test(attrs) || type === 'module') return true;
+    // 200 chars of code builds DOM; analytics snippets are shorter or load a src.
+    if ((m[2] ?? '').trim().length >= 200) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether to render a page fetched statically (SPEC §5.10): `always` renders every HTML
+ * page, `never` none; `auto` only an app shell (the page classification's needs_js,
+ * classify.ts), or a thin page with script bundles. A page
+ * whose article is in the HTML is never rendered under `auto`.
+ */
+export function shouldRender(mode: RenderMode, staticHtml: string, extractedText: string, needsJs: boolean): RenderWhy | 'always' | undefined {
+  if (mode === 'never') return undefined;
+  if (mode === 'always') return 'always';
+  if (needsJs) return 'needs_js';
+  if (extractedText.replace(/\s+/g, ' ').trim().length < THIN_CHARS && hasScriptBundles(staticHtml)) return 'thin_with_scripts';
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import type { GuardPolicy } from '../guard';
+import type { ProxyEndpoint } from './proxy';
+
+/** A page after its JavaScript ran: where it ended up and its serialized DOM. */
+export interface Rendered {
+  finalUrl: string;
+  html: string;
+  /** The main document's HTTP status as the browser saw it (0 when unknown). */
+  status: number;
+  /** True when the budget ran out before the page settled (the DOM is what it had then). */
+  partial: boolean;
+  /** The page (or a script or redirect of it) navigated where the guard refused to go. */
+  refused?: boolean;
+}
+
+/** Which browser renders, or why none can. */
+export type BrowserInfo = { ok: true; name: string; path: string } | { ok: false; why: string; hint: string };
+
+/**
+ * Runs a page's JavaScript (SPEC §5.10). Resolves once the page has settled (load, then the
+ * network idle for ~500 ms) or the budget ran out; a page that yields nothing within the
+ * budget (a busy loop) rejects with a 504 FetchError. Every request goes through the
+ * guarding proxy; each call gets a fresh browser context, so no state crosses targets.
+ */
+export interface Renderer {
+  render(url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered>;
+  /** The browser that would be used, or why there is none; never starts it. */
+  browser(): Promise<BrowserInfo>;
+  close(): Promise<void>;
+}
+
+/** What the fetch pipeline hands a renderer: the proxy to use and the settings it reads. */
+export interface RendererEnv {
+  proxy: () => Promise<ProxyEndpoint>;
+  policy: () => GuardPolicy;
+  /** '' = SIFT_CHROMIUM, then the usual places (the CLI's renderer reads it). */
+  chromiumPath: () => string;
+  userAgent: () => string;
+  log: (line: Record<string, unknown>) => void;
+}
+
+export type RendererFactory = (env: RendererEnv) => Renderer;
+
+/** How long after the budget a render may take to give up, close and report (the 504's slack). */
+export const SETTLE_IDLE_MS = 500;

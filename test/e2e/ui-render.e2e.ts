@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
+
+/**
+ * A job with rendering on, through the UI: the real services (engine, runner, fetcher, the
+ * guarding proxy and a system Chromium driven by playwright-core) behind the bridge. Only the
+ * fixtures' origin is allowed; the second loopback host must see nothing.
+ */
+let browser: Browser;
+let sites: RenderSites;
+let app: UiApp;
+let page: Page;
+
+beforeAll(async () => {
+  ensureBuilt();
+  sites = await startRenderSites();
+  app = await startUiApp({ settings: { allowPrivate: false, allowHosts: ['127.0.0.1'], renderBudgetSeconds: 10 } });
+  browser = await launchChromium();
+  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await sites?.close();
+});
+
+const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
+
+test('Settings shows the render mode and the browser in use', async () => {
+  await page.getByTestId('nav-settings').click();
+  await expect.poll(text('render-browser')).toMatch(/^Browser: \S+ \(\/.+\)$/);
+  expect(await page.getByTestId('setting-render').inputValue()).toBe('auto');
+  expect(await page.getByTestId('setting-renderBudgetSeconds').inputValue()).toBe('10');
+  await page.getByTestId('settings-render').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('ui-settings-render') });
+});
+
+test('the composer offers render for the whole list, and the preview can render', async () => {
+  await page.getByTestId('nav-new').click();
+  const o = sites.allowed.origin;
+  await page.getByTestId('paste-box').fill([`${o}/fetch.html`, `${o}/inline.html`, `${o}/static.html`, `${o}/next.html render=never`, `${o}/ssrf.html`].join('\n'));
+  await expect.poll(text('count-valid')).toBe('5');
+  await page.getByTestId('opt-render').selectOption('auto');
+  await page.getByTestId('preview-button').click();
+  // Plain preview of an app shell: the static HTML under render=auto is rendered already.
+  await expect.poll(text('result-meta'), { timeout: 60_000 }).toMatch(/rendered/);
+  await expect.poll(text('preview-button'), { timeout: 60_000 }).toBe('Preview');
+  await page.getByTestId('preview-render-button').click();
+  await expect.poll(text('preview-button')).toBe('Fetching…');
+  // Rendered on request (render_why "always"), not because auto judged it a shell.
+  await expect.poll(text('preview-button'), { timeout: 60_000 }).toBe('Preview');
+  expect(await text('result-meta')()).toMatch(/always/);
+  await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[3] ?? '');
+  await page.screenshot({ path: screenshotPath('ui-preview-rendered') });
+});
+
+test('a job with rendering on recovers the app shells and keeps the static page static', async () => {
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 120_000 }).toBe('done');
+  const id = (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+  const rows = app.services.store.targetRows(id);
+  const results = rows.map((r) => app.services.store.targetResult(id, r.idx)?.result?.meta?.rendered);
+  expect(results).toEqual([true, true, false, false, true]);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[0] ?? '');
+  expect(await text('result-meta')()).toMatch(/rendered/);
+  expect(sites.forbidden.connections).toBe(0);
+  await page.screenshot({ path: screenshotPath('ui-job-rendered') });
+});
+
+test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+});

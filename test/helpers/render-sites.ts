@@ -1,0 +1,84 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/render');
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json' };
+
+export interface Site {
+  origin: string;
+  /** Paths requested, in order. */
+  hits: string[];
+  /** TCP connections accepted: a forbidden host must see none, of any kind. */
+  connections: number;
+  close(): Promise<void>;
+}
+
+export interface RenderSites {
+  /** 127.0.0.1: the fixtures; the one origin a test allows. */
+  allowed: Site;
+  /** 127.0.0.2: the host no channel of a rendered page may reach. */
+  forbidden: Site;
+  close(): Promise<void>;
+}
+
+async function listen(host: string, handle: (url: string, res: ServerResponse) => void): Promise<Site> {
+  const hits: string[] = [];
+  const sockets = new Set<Socket>();
+  const site: Site = { origin: '', hits, connections: 0, close: async () => {} };
+  const server: Server = createServer((req, res) => {
+    hits.push(req.url ?? '/');
+    handle(req.url ?? '/', res);
+  });
+  server.on('upgrade', (req, socket) => {
+    hits.push(`upgrade ${req.url ?? '/'}`);
+    socket.destroy();
+  });
+  server.on('connection', (s) => {
+    site.connections++;
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
+  site.origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  site.close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  return site;
+}
+
+/**
+ * The render fixtures (test/fixtures/render) on 127.0.0.1, and a second server on
+ * 127.0.0.2 that the fixtures try to reach through every channel a page has.
+ */
+export async function startRenderSites(): Promise<RenderSites> {
+  const forbidden = await listen('127.0.0.2', (_url, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('forbidden host reached'));
+  const files = new Map(readdirSync(FIXTURES).map((f) => [`/${f}`, readFileSync(path.join(FIXTURES, f), 'utf8').split('{{FORBIDDEN}}').join(forbidden.origin)]));
+  files.set('/api/article.json', files.get('/article.json') ?? '');
+  const allowed = await listen('127.0.0.1', (url, res) => {
+    const p = url.split('?')[0] ?? '/';
+    if (p === '/redirect') return void res.writeHead(302, { location: `${forbidden.origin}/redirected` }).end();
+    if (p === '/download.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="x.bin"' }).end(Buffer.alloc(4096));
+    if (p === '/popup-target' || p === '/popup-target-frame') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>popup</p>');
+    const body = files.get(p);
+    if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    // cached.js may be cached for an hour: a second target must still fetch it (no shared cache).
+    const cache = p === '/cached.js' ? 'public, max-age=3600' : 'no-store';
+    res.writeHead(200, { 'content-type': TYPES[path.extname(p)] ?? 'text/plain', 'cache-control': cache }).end(body);
+  });
+  return {
+    allowed,
+    forbidden,
+    close: async () => {
+      await Promise.all([allowed.close(), forbidden.close()]);
+    },
+  };
+}
+
+export const ARTICLE = JSON.parse(readFileSync(path.join(FIXTURES, 'article.json'), 'utf8')) as { title: string; paragraphs: string[] };

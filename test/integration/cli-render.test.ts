@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { main } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/io';
+import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
+
+/**
+ * The user's path: `sift fetch --render` and `sift batch` with render options, through the
+ * CLI's own wiring (settings, engine, batch runner, fetcher, the guarding proxy, Chromium).
+ * --allow-host lets the fixtures' origin through; 127.0.0.2 stays forbidden.
+ */
+let sites: RenderSites;
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-render-'));
+
+async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, SIFT_HOME: dir }, cwd: dir };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const hasArticle = (content: string): boolean => ARTICLE.paragraphs.every((p) => content.includes(p));
+type Line = { url: string; ok: boolean; content?: string; meta?: Record<string, unknown>; status?: number; error?: string };
+
+beforeAll(async () => {
+  sites = await startRenderSites();
+});
+afterAll(() => sites.close());
+
+describe('sift fetch --render', () => {
+  it('renders an app shell with --render always and says meta.rendered', async () => {
+    const r = await sift('fetch', `${sites.allowed.origin}/fetch.html`, '--render', 'always', '--allow-host', '127.0.0.1', '--mode', 'text', '--json');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const line = JSON.parse(r.out) as Line;
+    expect(line.meta).toMatchObject({ rendered: true });
+    expect(hasArticle(line.content ?? '')).toBe(true);
+  }, 90_000);
+  it('keeps the static page with --render never', async () => {
+    const r = await sift('fetch', `${sites.allowed.origin}/fetch.html`, '--render', 'never', '--allow-host', '127.0.0.1', '--json');
+    expect(JSON.parse(r.out) as Line).toMatchObject({ ok: true, meta: { rendered: false } });
+  });
+  it('refuses a bad --render value and an --allow-host with a port (exit 2)', async () => {
+    const bad = await sift('fetch', `${sites.allowed.origin}/x`, '--render', 'sometimes');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown render "sometimes": use one of auto, always, never/);
+    const port = await sift('fetch', `${sites.allowed.origin}/x`, '--allow-host', '127.0.0.1:8080');
+    expect(port.code).toBe(2);
+    expect(port.err).toMatch(/give the host alone/);
+  });
+  it('--allow-host lets one host through, not the other loopback address', async () => {
+    const r = await sift('fetch', `${sites.forbidden.origin}/`, '--allow-host', '127.0.0.1', '--json');
+    expect(JSON.parse(r.out) as Line).toMatchObject({ ok: false, status: 403, error: 'blocked' });
+    expect(sites.forbidden.connections).toBe(0);
+  }, 180_000);
+});
+
+describe('sift batch with render options', () => {
+  it('renders what needs it, per line and list-wide, and no channel reaches the forbidden host', async () => {
+    const o = sites.allowed.origin;
+    const list = [`${o}/inline.html`, `${o}/module.html render=always`, `${o}/static.html`, `${o}/next.html render=never`, `${o}/ssrf.html`, `${o}/busy.html`].join('\n');
+    writeFileSync(path.join(dir, 'list.txt'), `${list}\n`);
+    // The app's saved settings apply to the CLI: a 5 s render budget keeps the busy loop short.
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ renderBudgetSeconds: 5 }));
+    const r = await sift('batch', 'list.txt', '--allow-host', '127.0.0.1', '--mode', 'text', '--json', '--db', path.join(dir, 'sift.db'));
+    expect(r.err).toMatch(/^job [0-9a-f-]+\n/);
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Line);
+    expect(lines.map((l) => [l.ok, l.meta?.rendered])).toEqual([
+      [true, true],
+      [true, true],
+      [true, false],
+      [true, false],
+      [true, true],
+      [false, undefined],
+    ]);
+    for (const i of [0, 1, 2, 4]) expect(hasArticle(lines[i]?.content ?? ''), `line ${i + 1}`).toBe(true);
+    expect(hasArticle(lines[3]?.content ?? '')).toBe(false);
+    // The busy loop ran into the render budget: a timeout, not a hang.
+    expect(lines[5]).toMatchObject({ ok: false, status: 504 });
+    expect(sites.forbidden.connections).toBe(0);
+  }, 180_000);
+});

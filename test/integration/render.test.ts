@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
+import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
+
+/**
+ * Rendering through the real pipeline: static fetch, the render decision, the guarding
+ * proxy, playwright-core driving the system Chromium, and the same extractors. Only the
+ * fixtures' origin (127.0.0.1) is allowed; 127.0.0.2 stands for every host the guard forbids.
+ */
+// A browser start on a loaded 2-core machine alone can take 10 s.
+vi.setConfig({ testTimeout: 90_000 });
+
+let sites: RenderSites;
+let fetcher: Fetcher;
+const refused: ProxyEvent[] = [];
+const caller = { name: 'test' };
+// Generous: CI runs this on a busy 2-core machine; a settled fixture takes ~1 s.
+const BUDGET_MS = 10_000;
+
+beforeAll(async () => {
+  sites = await startRenderSites();
+  fetcher = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: BUDGET_MS });
+  fetcher.proxy.on((e) => {
+    if (e.kind === 'refused') refused.push(e);
+  });
+});
+afterAll(async () => {
+  await fetcher.close();
+  await sites.close();
+});
+
+const fetchPage = (path: string, render?: 'auto' | 'always' | 'never') =>
+  fetcher.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/${path}`, options: { mode: 'text', ...(render ? { render } : {}) } });
+
+const hasArticle = (content: string): boolean => ARTICLE.paragraphs.every((p) => content.includes(p));
+
+describe('client-side rendered articles are recovered', () => {
+  for (const page of ['inline.html', 'fetch.html', 'delay.html', 'module.html', 'next.html']) {
+    for (const render of ['always', 'auto'] as const) {
+      it(`${page} under ${render}`, async () => {
+        expect(hasArticle((await fetchPage(page, 'never')).content)).toBe(false);
+        const r = await fetchPage(page, render);
+        expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title, status: 200 });
+        expect(hasArticle(r.content)).toBe(true);
+      });
+    }
+  }
+});
+
+describe('under auto', () => {
+  it('does not render a page whose article is in the HTML', async () => {
+    const before = sites.allowed.hits.length;
+    const r = await fetchPage('static.html');
+    expect(r.meta).toMatchObject({ rendered: false });
+    expect(hasArticle(r.content)).toBe(true);
+    // No browser ever asked for the page's script.
+    expect(sites.allowed.hits.slice(before)).toEqual(['/static.html']);
+  });
+  it('renders a static article under always, and says so', async () => {
+    const r = await fetchPage('static.html', 'always');
+    expect(r.meta).toMatchObject({ rendered: true, render_why: 'always' });
+    expect(hasArticle(r.content)).toBe(true);
+  });
+});
+
+describe('the guard covers everything a rendered page does', () => {
+  it('a forbidden host receives zero connections from any channel, and the proxy refused each', async () => {
+    refused.length = 0;
+    const r = await fetchPage('ssrf.html', 'always');
+    // The page itself rendered: the channels ran, they were only refused.
+    expect(hasArticle(r.content)).toBe(true);
+    await expect(fetchPage('navigate.html', 'always')).rejects.toMatchObject({ status: 403, reason: 'blocked' });
+    expect(sites.forbidden.connections).toBe(0);
+    expect(sites.forbidden.hits).toEqual([]);
+    const forbiddenHost = new URL(sites.forbidden.origin).hostname;
+    expect(refused.every((e) => e.host === forbiddenHost)).toBe(true);
+    const paths = new Set(refused.map((e) => e.path ?? `(${e.via})`));
+    // fetch, XHR, images, iframe, stylesheet, beacon, redirect, location.href; the WebSocket
+    // comes as a CONNECT tunnel.
+    for (const p of ['/fetch', '/xhr', '/image.png', '/image2.png', '/iframe', '/style.css', '/beacon', '/redirected', '/location', '/prefetch', '(connect)']) {
+      expect(paths, `refused ${[...paths].join(' ')}`).toContain(p);
+    }
+  });
+});
+
+describe('a page that never yields', () => {
+  it('ends as a 504 within the budget plus a few seconds, and the next target renders normally', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });
+    try {
+      const started = Date.now();
+      const err = await fetchOn(f, 'busy.html').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(FetchError);
+      expect(err).toMatchObject({ status: 504, code: 'timeout' });
+      // Budget 3 s, plus the grace to hand over a DOM and to close a stuck page (≤ 5 s), plus
+      // the browser's start-up on a loaded machine.
+      expect(Date.now() - started).toBeLessThan(3_000 + 15_000);
+      const next = await fetchOn(f, 'inline.html');
+      expect(hasArticle(next.content)).toBe(true);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+function fetchOn(f: Fetcher, path: string) {
+  return f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/${path}`, options: { mode: 'text', render: 'always' } });
+}
+
+describe('isolation', () => {
+  it('refuses popups and downloads', async () => {
+    const before = sites.allowed.hits.length;
+    const r = await fetchPage('popup.html', 'always');
+    expect(r.content).toContain('window.open gave null, from a frame null');
+    expect(r.meta).toMatchObject({ final_url: `${sites.allowed.origin}/popup.html` });
+    const hits = sites.allowed.hits.slice(before);
+    expect(hits).not.toContain('/popup-target');
+    expect(hits).not.toContain('/popup-target-frame');
+  });
+  it('leaves no cookie, storage, IndexedDB or cache from one target to the next', async () => {
+    const cachedBefore = sites.allowed.hits.filter((h) => h === '/cached.js').length;
+    for (let i = 0; i < 2; i++) {
+      const r = await fetchPage('state.html', 'always');
+      expect(r.content).toContain('cookie=[] local=[null] session=[null] idb=[new] cachedRuns=[1]');
+    }
+    // cached.js may be cached for an hour; each target fetched it anew.
+    expect(sites.allowed.hits.filter((h) => h === '/cached.js').length - cachedBefore).toBe(2);
+  });
+});
+
+describe('without a browser', () => {
+  it('auto fails an app shell as needs_js with a hint how to get one; always fails with that hint; a static page is fine', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], chromiumPath: '/nonexistent/chrome' });
+    try {
+      const shell = await fetchNoBrowser(f, 'inline.html', 'auto').catch((e: unknown) => e);
+      expect(shell).toMatchObject({ status: 422, code: 'needs_js', reason: 'needs_js' });
+      expect((shell as FetchError).hint).toMatch(/SIFT_CHROMIUM/);
+      const always = await fetchNoBrowser(f, 'static.html', 'always').catch((e: unknown) => e);
+      expect(always).toMatchObject({ status: 422, code: 'no_browser' });
+      expect((always as FetchError).message).toMatch(/rendering unavailable: the browser path in Settings names no executable browser/);
+      expect((always as FetchError).hint).toMatch(/Install Chromium/);
+      const ok = await fetchNoBrowser(f, 'static.html', 'auto');
+      expect(ok.meta).toMatchObject({ rendered: false });
+      expect((await fetchNoBrowser(f, 'inline.html', 'never')).meta).toMatchObject({ rendered: false });
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+function fetchNoBrowser(f: Fetcher, path: string, render: 'auto' | 'always' | 'never') {
+  return f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/${path}`, options: { mode: 'text', render } });
+}

@@ -1,0 +1,122 @@
+import { describe, expect, test, vi } from 'vitest';
+import { ElectronRenderer, RENDER_SWITCHES, renderWindowOptions } from '../../src/main/app/render-window';
+import type { ElectronRenderDeps } from '../../src/main/app/render-window';
+import type { RendererEnv } from '../../src/main/fetch';
+import { FakeRenderContents, FakeRenderSession, FakeRenderWindow } from '../helpers/electron-standin';
+
+const ENDPOINT = { server: 'http://127.0.0.1:40123', username: 'sift-u', password: 'secret-p' };
+const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.repeat(30)}</p></article></body></html>`;
+
+function setup(page: { html: string; busy?: boolean; finalUrl?: string } = { html: ARTICLE }) {
+  const sessions: FakeRenderSession[] = [];
+  const windows: FakeRenderWindow[] = [];
+  const deps: ElectronRenderDeps = {
+    fromPartition: (p) => {
+      const s = new FakeRenderSession(p);
+      sessions.push(s);
+      return s as unknown as ReturnType<ElectronRenderDeps['fromPartition']>;
+    },
+    createWindow: (options) => {
+      const w = new FakeRenderWindow(options as Record<string, unknown>, new FakeRenderContents(page));
+      windows.push(w);
+      return w as unknown as ReturnType<ElectronRenderDeps['createWindow']>;
+    },
+    chromeVersion: '140.0.0.0',
+  };
+  const env: RendererEnv = { proxy: async () => ENDPOINT, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
+  return { renderer: new ElectronRenderer(env, deps), sessions, windows };
+}
+
+describe('the app render window (Electron stand-in)', () => {
+  test('is hidden, sandboxed, isolated, without preload or Node, JavaScript on, images off, in its own partition', async () => {
+    const { renderer, sessions, windows } = setup();
+    await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    const opts = windows[0]?.options as { show: boolean; webPreferences: Record<string, unknown> };
+    expect(opts.show).toBe(false);
+    expect(opts.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, nodeIntegrationInWorker: false, javascript: true, images: false, webviewTag: false });
+    expect(opts.webPreferences.preload).toBeUndefined();
+    expect(opts.webPreferences.session).toBe(sessions[0]);
+    expect(sessions[0]?.partition).toMatch(/^sift-render-\d$/);
+    expect(renderWindowOptions(sessions[0] as never)).toEqual(opts);
+  });
+
+  test('sends everything through the guarding proxy, loopback included, and answers only its login', async () => {
+    const { renderer, sessions, windows } = setup();
+    await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    expect(sessions[0]?.proxy).toEqual({ proxyRules: ENDPOINT.server, proxyBypassRules: '<-loopback>' });
+    const wc = windows[0]?.webContents as FakeRenderContents;
+    const answers: unknown[][] = [];
+    let prevented = 0;
+    const ev = { preventDefault: () => prevented++ };
+    wc.emit('login', ev, {}, { isProxy: true }, (...a: unknown[]) => answers.push(a));
+    wc.emit('login', ev, {}, { isProxy: false }, (...a: unknown[]) => answers.push(a));
+    expect(answers).toEqual([[ENDPOINT.username, ENDPOINT.password], []]);
+    expect(prevented).toBe(2);
+    expect(wc.webrtc).toBe('disable_non_proxied_udp');
+    expect(RENDER_SWITCHES.map((s) => s[0])).toEqual(expect.arrayContaining(['disable-quic', 'force-webrtc-ip-handling-policy', 'dns-prefetch-disable']));
+  });
+
+  test('denies permissions, popups and non-http navigation; cancels downloads, images, media, fonts, service workers', async () => {
+    const { renderer, sessions, windows } = setup();
+    await renderer.render('https://example.org/a', new AbortController().signal, 5_000);
+    const s = sessions[0] as FakeRenderSession;
+    const wc = windows[0]?.webContents as FakeRenderContents;
+    let granted: boolean | undefined;
+    s.permissionRequest?.({}, 'geolocation', (ok) => (granted = ok));
+    expect(granted).toBe(false);
+    expect(s.permissionCheck?.()).toBe(false);
+    expect(wc.openHandler?.({ url: 'https://example.org/popup' })).toEqual({ action: 'deny' });
+    expect(wc.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(wc.fire('will-navigate', 'javascript:alert(1)')).toBe(true);
+    expect(wc.fire('will-redirect', 'chrome://settings')).toBe(true);
+    expect(wc.fire('will-navigate', 'https://example.org/next')).toBe(false);
+    let cancelled = false;
+    let dlPrevented = false;
+    for (const l of s.listeners.get('will-download') ?? []) l({ preventDefault: () => (dlPrevented = true) }, { cancel: () => (cancelled = true) });
+    expect([dlPrevented, cancelled]).toEqual([true, true]);
+    for (const resourceType of ['image', 'media', 'font']) {
+      expect(await s.request('beforeRequest', { url: 'https://example.org/x', resourceType })).toEqual({ cancel: true });
+    }
+    expect(await s.request('beforeRequest', { url: 'ftp://example.org/x', resourceType: 'xhr' })).toEqual({ cancel: true });
+    expect(await s.request('beforeRequest', { url: 'https://example.org/x.js', resourceType: 'script' })).toEqual({ cancel: false });
+    expect(await s.request('beforeSendHeaders', { url: 'https://example.org/sw.js', requestHeaders: { 'Service-Worker': 'script' } })).toEqual({ cancel: true });
+    expect(await s.request('beforeSendHeaders', { url: 'https://example.org/a.js', requestHeaders: { Accept: '*/*' } })).toEqual({ requestHeaders: { Accept: '*/*' } });
+  });
+
+  test('returns the serialized DOM, destroys the window and wipes the partition after every target', async () => {
+    const { renderer, sessions, windows } = setup();
+    const r = await renderer.render('https://example.org/a', new AbortController().signal, 5_000);
+    expect(r).toMatchObject({ finalUrl: 'https://example.org/a', html: ARTICLE, partial: false });
+    expect(windows[0]?.destroyed).toBe(true);
+    expect(sessions[0]?.cleared).toBe(1);
+    await renderer.render('https://example.org/b', new AbortController().signal, 5_000);
+    // The slot (and its partition) is reused only after it was wiped.
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.cleared).toBe(2);
+  });
+
+  test('a busy page is a 504 within the budget plus the grace, and its renderer is killed', async () => {
+    const { renderer, windows } = setup({ html: '', busy: true });
+    const err = await renderer.render('https://example.org/busy', new AbortController().signal, 300).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 504, code: 'timeout' });
+    expect(windows[0]?.webContents.crashed).toBe(true);
+    expect(windows[0]?.destroyed).toBe(true);
+  });
+
+  test('a main document the guard refused is reported as refused, with its status', async () => {
+    const { renderer, sessions, windows } = setup();
+    const pending = renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    // Once the window exists, its main document comes back refused by the guard.
+    await vi.waitFor(() => expect(windows).toHaveLength(1));
+    const page = { id: windows[0]?.webContents.id };
+    // onCompleted answers nothing; the hook only records.
+    void sessions[0]?.request('completed', { webContentsId: page.id, resourceType: 'mainFrame', statusCode: 403, responseHeaders: { 'x-sift-guard': ['refused'] } });
+    const r = await pending;
+    expect(r).toMatchObject({ status: 403, refused: true });
+  });
+
+  test('refuses to render anything but http(s)', async () => {
+    const { renderer } = setup();
+    await expect(renderer.render('file:///etc/passwd', new AbortController().signal, 1_000)).rejects.toMatchObject({ status: 400 });
+  });
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { GuardProxy, type ProxyEndpoint } from '../../src/main/fetch';
+import { startRenderSites, type RenderSites } from '../helpers/render-sites';
+
+/** The guarding proxy spoken to as a browser would: raw HTTP over a loopback socket. */
+let sites: RenderSites;
+let proxy: GuardProxy;
+let ep: ProxyEndpoint;
+
+beforeAll(async () => {
+  sites = await startRenderSites();
+  // Names resolve through the injected resolver only: no test asks a real DNS server.
+  const resolve = async (h: string) => (h === 'allowed.test' ? [{ address: '127.0.0.1', family: 4 }] : h === 'rebind.test' ? [{ address: '127.0.0.2', family: 4 }] : []);
+  proxy = new GuardProxy(() => ({ allowPrivate: false, allowHosts: ['127.0.0.1', 'allowed.test'] }), resolve);
+  ep = await proxy.start();
+});
+afterAll(async () => {
+  await proxy.close();
+  await sites.close();
+});
+
+function raw(text: string): Promise<string> {
+  const { port } = new URL(ep.server);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(port), '127.0.0.1', () => s.write(text));
+    let out = '';
+    s.on('data', (d) => {
+      out += d.toString();
+      // A tunnel stays open: its first answer is all a test needs.
+      if (/^HTTP\/1\.1 200 Connection Established/.test(out)) s.destroy();
+    });
+    s.on('close', () => resolve(out));
+    s.on('error', reject);
+  });
+}
+
+const auth = (): string => `Proxy-Authorization: Basic ${Buffer.from(`${ep.username}:${ep.password}`).toString('base64')}\r\n`;
+const portOf = (origin: string): string => new URL(origin).port;
+
+describe('the guarding proxy', () => {
+  it('listens on loopback only and asks for this run\'s credentials', async () => {
+    expect(ep.server).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await raw(`GET ${sites.allowed.origin}/static.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 407[\s\S]*Proxy-Authenticate: Basic/i);
+    const wrong = `Proxy-Authorization: Basic ${Buffer.from(`${ep.username}:nope`).toString('base64')}\r\n`;
+    expect(await raw(`CONNECT 127.0.0.1:${portOf(sites.allowed.origin)} HTTP/1.1\r\n${wrong}\r\n`)).toMatch(/^HTTP\/1\.1 407/);
+  });
+  it('forwards absolute-form http to an allowed host and tunnels CONNECT to it', async () => {
+    const r = await raw(`GET ${sites.allowed.origin}/static.html HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}Connection: close\r\n\r\n`);
+    expect(r).toMatch(/^HTTP\/1\.1 200/);
+    expect(r).toContain('Rannoch Point');
+    expect(await raw(`CONNECT allowed.test:${portOf(sites.allowed.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 200 Connection Established/);
+  });
+  it('refuses a forbidden address by literal and by name, in both forms, without connecting', async () => {
+    const before = sites.forbidden.connections;
+    expect(await raw(`GET ${sites.forbidden.origin}/x HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403[\s\S]*x-sift-guard: refused/i);
+    expect(await raw(`CONNECT 127.0.0.2:${portOf(sites.forbidden.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 403/);
+    expect(await raw(`CONNECT rebind.test:${portOf(sites.forbidden.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 403/);
+    expect(await raw(`CONNECT [::ffff:127.0.0.2]:${portOf(sites.forbidden.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 403/);
+    expect(sites.forbidden.connections).toBe(before);
+  });
+  it('refuses any other scheme and origin-form requests', async () => {
+    expect(await raw(`GET ftp://127.0.0.1/x HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw(`GET file:///etc/passwd HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw(`GET /static.html HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+  });
+});
