@@ -28,7 +28,7 @@ async function sift(...argv: string[]): Promise<{ code: number; out: string; err
 }
 
 const hasArticle = (content: string): boolean => ARTICLE.paragraphs.every((p) => content.includes(p));
-type Line = { url: string; ok: boolean; content?: string; meta?: Record<string, unknown>; status?: number; error?: string };
+type Line = { url: string; ok: boolean; content?: string; meta?: Record<string, unknown>; status?: number; error?: string; reason?: string };
 
 beforeAll(async () => {
   sites = await startRenderSites();
@@ -44,9 +44,9 @@ describe('sift fetch --render', () => {
     expect(line.meta).toMatchObject({ rendered: true });
     expect(hasArticle(line.content ?? '')).toBe(true);
   }, 90_000);
-  it('keeps the static page with --render never', async () => {
+  it('with --render never an app shell is an honest needs_js, with a hint to render it', async () => {
     const r = await sift('fetch', `${sites.allowed.origin}/fetch.html`, '--render', 'never', '--allow-host', '127.0.0.1', '--json');
-    expect(JSON.parse(r.out) as Line).toMatchObject({ ok: true, meta: { rendered: false } });
+    expect(JSON.parse(r.out) as Line).toMatchObject({ ok: false, status: 422, reason: 'needs_js' });
   });
   it('refuses a bad --render value and an --allow-host with a port (exit 2)', async () => {
     const bad = await sift('fetch', `${sites.allowed.origin}/x`, '--render', 'sometimes');
@@ -78,12 +78,13 @@ describe('sift batch with render options', () => {
       [true, true],
       [true, true],
       [true, false],
-      [true, false],
+      [false, undefined],
       [true, true],
       [false, undefined],
     ]);
     for (const i of [0, 1, 2, 4]) expect(hasArticle(lines[i]?.content ?? ''), `line ${i + 1}`).toBe(true);
-    expect(hasArticle(lines[3]?.content ?? '')).toBe(false);
+    // render=never leaves the shell unrendered: not the page, so not ok (SPEC §5.9).
+    expect(lines[3]).toMatchObject({ ok: false, reason: 'needs_js' });
     // The busy loop ran into the render budget: a timeout, not a hang.
     expect(lines[5]).toMatchObject({ ok: false, status: 504 });
     expect(sites.forbidden.connections).toBe(0);
