@@ -32,6 +32,7 @@ beforeAll(async () => {
     },
     '/hang/legacy': (_req, res) => {
       hanging.add(res);
+      hangArrived.get('legacy')?.();
     },
     '/hang/out': (_req, res) => {
       hanging.add(res);
@@ -259,18 +260,22 @@ describe('sift batch', () => {
   }, 300_000);
 
   test('sift cancel from another terminal cancels the running batch; other commands get a clear "in use" error', async () => {
-    const db = path.join(home, 'remote.db');
-    const file = path.join(home, 'slow3.txt');
-    // The last target hangs until cancelled: however slow the machine, the batch is still
-    // running (and owns the database) when the other commands come.
-    writeFileSync(file, [...Array.from({ length: 29 }, (_, i) => `${site.base}/slow/${300 + i}`), `${site.base}/hang/legacy`].join('\n'));
+    // Its own data folder with a 10-minute deadline: the hanging target keeps the batch
+    // running (and owning the database) however long the other commands take to start.
+    const home2 = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-remote-'));
+    writeFileSync(path.join(home2, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 600 }));
+    const env = { SIFT_HOME: home2 };
+    const db = path.join(home2, 'remote.db');
+    const file = path.join(home2, 'slow3.txt');
+    writeFileSync(file, [`${site.base}/article/1`, `${site.base}/hang/legacy`, `${site.base}/article/3`].join('\n'));
+    const arrived = hangSeen('legacy');
     const child = startSift(['batch', file, '--db', db], { env });
     child.stdin!.end();
     const done = collect(child);
     const id = /job ([0-9a-f]+)/.exec(await waitForStderr(child, /job [0-9a-f]+\n/))![1]!;
-    await waitForStderr(child, /\[1\/30\]/);
+    await arrived;
     const status = await runSift(['status', id, '--db', db], { env });
-    expect(status.code).toBe(2);
+    expect(status.code, `${status.stdout}\n${status.stderr}\nbatch exit: ${child.exitCode}`).toBe(2);
     expect(status.stderr).toMatch(/in use by another Sift/);
     expect(status.stderr).toContain(db);
     const cancel = await runSift(['cancel', id, '--db', db], { env });

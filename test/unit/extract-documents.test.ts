@@ -3,7 +3,8 @@ import { answer, classify, createFetcher, decodeText, FetchError, parsePages, sp
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { fail } from '../helpers/fetch-server';
 
-const f = createFetcher({ deadlineMs: 1500 });
+// 6 s: long enough for a PDF on a busy 2-core CI machine, short enough for the runaway tests.
+const f = createFetcher({ deadlineMs: 6000 });
 afterAll(() => f.close());
 
 describe('PDF documents', () => {
@@ -49,7 +50,7 @@ describe('runaway programs stop at the deadline', () => {
     const started = Date.now();
     const e = await fail(f.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: 'def f: f; f' }));
     expect(e.status).toBe(504);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect((await f.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: '.a' })).content).toBe('1');
   });
   it('stops a catastrophically backtracking grep with 504', async () => {

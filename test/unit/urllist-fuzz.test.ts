@@ -138,7 +138,8 @@ describe('parseList stays linear on hostile input', () => {
   ] as const)('%s: %#', (fmt, input) => {
     const t0 = performance.now();
     const r = parseList(input, { format: fmt, maxLineLength: 1 << 20 });
-    expect(performance.now() - t0).toBeLessThan(1500);
+    // Linear is milliseconds, quadratic is minutes: a wide cap holds on a busy CI machine too.
+    expect(performance.now() - t0).toBeLessThan(20_000);
     checkInvariants(r, { maxLines: 200_000, maxTargets: Infinity });
   });
 });
