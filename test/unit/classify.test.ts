@@ -10,24 +10,13 @@ import { classifyPage, pageSimilarity } from '../../src/main/fetch/classify';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
-/** `knownMiss`: what classifyPage answers today for a page it gets wrong; the bench counts it as a miss. */
-const manifest = JSON.parse(readFileSync(path.join(FIX, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number; knownMiss?: string }[];
+const manifest = JSON.parse(readFileSync(path.join(FIX, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number }[];
 
 describe('classifyPage', () => {
-  test.each(manifest.filter((e) => !e.knownMiss).map((e) => [e.file, e.class, e.status ?? 200] as const))('%s is %s', (file, want, status) => {
+  test.each(manifest.map((e) => [e.file, e.class, e.status ?? 200] as const))('%s is %s', (file, want, status) => {
     const c = classifyPage({ html: html(file), status, url: 'https://example.org/page' });
     expect(c.reason ?? 'ok').toBe(want);
   });
-
-  // Real pages the rules miss stay in the set; this pins today's answer so a fix (or a new way
-  // of getting them wrong) shows up here and the manifest entry is updated with it.
-  test.each(manifest.filter((e) => e.knownMiss).map((e) => [e.file, e.class, e.knownMiss as string, e.status ?? 200] as const))(
-    '%s (really %s) is still answered %s',
-    (file, want, got, status) => {
-      expect(got).not.toBe(want);
-      expect(classifyPage({ html: html(file), status, url: 'https://example.org/page' }).reason ?? 'ok').toBe(got);
-    },
-  );
 
   test.each([
     ['batch/cf_uam_just_a_moment_2021.html', 'challenge'],

@@ -162,6 +162,9 @@ const LOGIN_NAME =
   /^(?:sign[ -]?in|log[ -]?in|login|signin|sign on|single sign-on|authenticat(?:e|ion) required|anmelden|einloggen|iniciar sesi[oó]n|inicia sesi[oó]n|connexion|se connecter|accedi|entrar|inloggen|aanmelden|zaloguj|войти|вход|ログイン|登录|登入|로그인)(?=$|[\s|:–—\-·•)!.,])/i;
 const PASSWORD_FIELD = /<input\b[^>]*\btype\s*=\s*["']?password/i;
 const LOGIN_FORM = /<form\b[^>]*\baction\s*=\s*["'][^"']*(?:login|signin|sign-in|sign_in|session|auth|sso|oauth|identifier)[^"']*["']/i;
+/** A sign-in form that sends the visitor back to what they asked for once signed in: the wall itself. */
+const RETURNING_LOGIN_FORM =
+  /<form\b[^>]*\baction\s*=\s*["'][^"']*(?:login|logon|signin|sign-in|sign_in|auth)[^"']*[?&](?:returnurl|return_?to|redirect(?:_?ur[il])?|next|continue|came_?from|goto)=/i;
 const IDENTIFIER_FIELD = /<input\b[^>]*\b(?:type\s*=\s*["']?email|name\s*=\s*["']?(?:username|login|email|identifier|user)\b|autocomplete\s*=\s*["']?(?:username|email))/i;
 
 /** A title segment ("Sign in - Accounts", "Shop | Login") that is the sign-in page's name. */
@@ -181,6 +184,7 @@ function login(p: Page, short: boolean): string | undefined {
   if (!short) return undefined;
   if (p.visible.length < 1200 && SIGN_IN_TO_ACCESS.test(p.visible)) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
+  if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html)) return 'login-form-returns';
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
   const headed = p.headings.split(' | ').some((h) => LOGIN_NAME.test(h.trim()));
   if (headed && password) return 'login-heading-form';
