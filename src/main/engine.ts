@@ -108,7 +108,11 @@ async function* finishedInOrder(store: Store, runner: Runner, jobId: string, tot
     let next = 0;
     while (next < total) {
       changed = false;
+      // A cancelled job is terminal while its in-flight target is still being stored (rule
+      // 6): the rest is read only once the runner has settled it, so the export says what the
+      // store says.
       const ended = isTerminal(store.getJob(jobId)?.status ?? 'failed');
+      if (ended) await runner.settled(jobId);
       for (let t = store.targetResult(jobId, next); t && (ended || t.status === 'done' || t.status === 'failed'); t = store.targetResult(jobId, next)) {
         yield t;
         next++;
