@@ -28,7 +28,8 @@ describe('PDF documents', () => {
   });
   it('keeps the order of selected pages and ignores pages past the end', async () => {
     const r = await f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '4-9,1' });
-    expect(r.content.match(/Page \d/g)).toEqual(['Page 1', 'Page 4', 'Page 5']);
+    // "Page N of 5" heads every page: furniture, dropped from text; each page's own line stays.
+    expect(r.content.match(/item\d/g)).toEqual(['item1', 'item4', 'item5']);
     expect(r.meta).toMatchObject({ pages_total: 5, pages_returned: 3 });
   });
   it('records the line each page starts on, so a search hit can cite its page', async () => {
