@@ -59,14 +59,16 @@ test('the composer offers render for the whole list, and the preview can render'
   await page.screenshot({ path: screenshotPath('ui-preview-rendered') });
 });
 
-test('a job with rendering on recovers the app shells and keeps the static page static', async () => {
+test('a job with rendering on recovers the app shells, keeps the static page static, and fails the unrendered shell as needs_js', async () => {
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
-  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 120_000 }).toBe('done');
+  // The render=never app shell is not the page (SPEC §5.9): the job ends partial.
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 120_000 }).toBe('partial');
   const id = (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
   const rows = app.services.store.targetRows(id);
   const results = rows.map((r) => app.services.store.targetResult(id, r.idx)?.result?.meta?.rendered);
-  expect(results).toEqual([true, true, false, false, true]);
+  expect(results).toEqual([true, true, false, undefined, true]);
+  expect(rows[3]).toMatchObject({ status: 'failed', reason: 'needs_js' });
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[0] ?? '');
   expect(await text('result-meta')()).toMatch(/rendered/);

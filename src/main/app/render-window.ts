@@ -1,7 +1,7 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
 import { FetchError, timeoutError } from '../fetch/errors';
 import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type Renderer, type RendererEnv } from '../fetch/render/types';
-import { SETTLE_SCRIPT } from '../fetch/render/settle';
+import { bounded, PROBE, SETTLE_SCRIPT, THIN_PATIENCE_MS, TICK_MS } from '../fetch/render/settle';
 import { THIN_CHARS } from '../fetch/render/decide';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 
@@ -69,8 +69,6 @@ const HTTP_ONLY = /^https?:/i;
 // Partitions: one per render slot, in memory (no "persist:"), wiped after every target.
 const PARTITION = 'sift-render-';
 const GRACE_MS = 2_000;
-const THIN_PATIENCE_MS = 5_000;
-const TICK_MS = 100;
 
 interface Slot {
   session: SessionLike;
@@ -216,24 +214,8 @@ export class ElectronRenderer implements Renderer {
   }
 }
 
-const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length : 0]';
 const SERIALIZE = "(document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML";
 
-function bounded<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve(undefined), Math.max(0, ms));
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      () => {
-        clearTimeout(t);
-        resolve(undefined);
-      },
-    );
-  });
-}
 
 /** The partition's rules; `track` counts a window's requests for "network idle". */
 export async function hardenRenderSession(

@@ -18,16 +18,18 @@ export const SETTLE_SCRIPT = `(() => {
   } catch (e) {}
 })();`;
 
-const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length : 0]';
+/** [ms since the DOM last changed, visible text length]: what both renderers poll. */
+export const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length : 0]';
 
 // A page that is still thin when the network goes quiet may be waiting on a timer (content
 // "after a delay"); it gets this much longer, within the budget, to fill in.
-const THIN_PATIENCE_MS = 5_000;
-const TICK_MS = 100;
+export const THIN_PATIENCE_MS = 5_000;
+export const TICK_MS = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref?.());
 
-function bounded<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+/** p's value, or undefined once ms have passed or p rejected. */
+export function bounded<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   return new Promise((resolve) => {
     const t = setTimeout(() => resolve(undefined), Math.max(0, ms));
     p.then(
