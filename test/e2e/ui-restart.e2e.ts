@@ -63,9 +63,12 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   await again.getByTestId('run-rest').click();
   await expect.poll(() => again.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(oldId);
   await expect.poll(jobStatus(again), { timeout: 60_000 }).toBe('done');
-  const rows = await again.getByTestId('target-row').count();
-  expect(rows).toBeGreaterThanOrEqual(4);
-  expect(rows).toBeLessThanOrEqual(5);
+  // The new job holds exactly what the first did not finish; how many of the 1 s pages
+  // finished before the quit depends on the machine's speed (3 did on a loaded CI core).
+  const unfinished = second.services.store.targetRows(oldId ?? '').filter((r) => r.status !== 'done').length;
+  expect(unfinished).toBeGreaterThanOrEqual(1);
+  expect(unfinished).toBeLessThanOrEqual(5);
+  expect(await again.getByTestId('target-row').count()).toBe(unfinished);
   expect(pageErrors(again)).toEqual([]);
 });
 
