@@ -19,7 +19,7 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { decodeText, extractArticle, parseDocument, textOf } from '../src/main/fetch';
-import { MAX_ARTICLE_DEPTH, nestingDepth } from '../src/main/fetch/html';
+import { MAX_ARTICLE_DEPTH } from '../src/main/fetch/html';
 import { carryClasses, pruneArticle, PRUNE_RULES, type PruneElement, type PruneRule } from '../src/main/fetch/prune';
 
 // ---- the benchmark's metric (evaluate.mjs / evaluate.py of scrapinghub/article-extraction-benchmark)
@@ -131,13 +131,27 @@ function readabilityPages(): Page[] {
 const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' }).use(gfm);
 td.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
 
+/** v1's nestingDepth (commit 0e1964d), which read linkedom's `children` anew at every step. */
+function v1NestingDepth(root: { children: ArrayLike<unknown> }, limit: number): number {
+  type El = { children: ArrayLike<El> };
+  const stack: [El, number][] = [[root as El, 0]];
+  let max = 0;
+  while (stack.length) {
+    const [el, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (let i = 0; i < el.children.length; i++) stack.push([el.children[i]!, d + 1]);
+  }
+  return max;
+}
+
 /**
  * v1's extractArticle, step for step (commit 0e1964d): Readability on linkedom, nothing
  * pruned, the markdown made too, so ms/page compare the same work.
  */
 function v1Text(html: string, url: string): string {
   const document = parseDocument(html, url);
-  if (nestingDepth(document, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) throw new Error('too deep');
+  if (v1NestingDepth(document, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) throw new Error('too deep');
   void (document.documentElement?.getAttribute('lang') ?? '');
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
   let article: ReturnType<Readability['parse']> = null;

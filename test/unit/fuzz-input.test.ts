@@ -6,7 +6,7 @@ import path from 'node:path';
 import { checkOptions } from '../../src/main/check-options';
 import { createBatchRunner } from '../../src/main/batchrun';
 import { createFetcher, FetchError, type Fetcher } from '../../src/main/fetch';
-import { extractArticle, extractLinks, markupDepth, MAX_PARSE_DEPTH } from '../../src/main/fetch/html';
+import { extractArticle, extractLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, nestingDepth, parseDocument } from '../../src/main/fetch/html';
 import { silentLog } from '../../src/main/log';
 import { BatchMetrics } from '../../src/main/metrics';
 import { openStore } from '../../src/main/store';
@@ -154,6 +154,15 @@ describe('hostile documents and servers', () => {
     expect(Date.now() - t0).toBeLessThan(20_000);
     // links and meta do not run Readability: 1,000 levels parse in milliseconds.
     expect(extractLinks(`${nested(1000)}<a href="/a">a</a>`, 'http://x/')).toEqual(['http://x/a']);
+  });
+
+  test('the element depth counts the deepest branch, across siblings and text, and stops past the limit', () => {
+    // html > body > p, then a sibling branch of 5 divs beside text and comments: depth 2 + 5.
+    const doc = parseDocument(`<!doctype html><html><body><p>a</p>text<!-- c -->${'<div>x'.repeat(5)}${'</div>'.repeat(5)}<p>b</p></body></html>`, '');
+    expect(nestingDepth(doc, MAX_ARTICLE_DEPTH)).toBe(7);
+    expect(nestingDepth(parseDocument(nested(MAX_ARTICLE_DEPTH - 2), ''), MAX_ARTICLE_DEPTH)).toBe(MAX_ARTICLE_DEPTH);
+    expect(nestingDepth(parseDocument(nested(MAX_ARTICLE_DEPTH - 1), ''), MAX_ARTICLE_DEPTH)).toBe(MAX_ARTICLE_DEPTH + 1);
+    expect(nestingDepth(parseDocument(nested(1000), ''), 10)).toBe(11);
   });
 
   test('sloppy but ordinary HTML is not deep: unclosed p/li, void tags, markup in scripts and comments', () => {
