@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Options } from '../../src/shared/types';
 import { detectFormat, formatOptionsLine, normalizeUrl, parseList, type ListFormat } from '../../src/shared/urllist';
+import { hostLabel } from '../../src/shared/urllist/url';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'lists');
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -342,5 +343,14 @@ describe('a plain-text line without a URL', () => {
     expect(list.invalid[0]!.line).toBe(1);
     expect(list.invalid[0]!.reason).not.toMatch(/option/);
     expect(list.invalid[0]!.reason).toMatch(/scheme|URL/i);
+  });
+});
+
+describe('a job label from its first URL', () => {
+  it('is the host with its port, or the start of what does not parse', () => {
+    expect(hostLabel('https://example.org/a/b?c')).toBe('example.org');
+    expect(hostLabel('http://127.0.0.2:8080/x')).toBe('127.0.0.2:8080');
+    expect(hostLabel('not a url ' + 'x'.repeat(100))).toBe(('not a url ' + 'x'.repeat(100)).slice(0, 60));
+    expect(hostLabel('file:///tmp/list.txt')).toBe('file:///tmp/list.txt');
   });
 });

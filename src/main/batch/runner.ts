@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store';
 import type { Job, JobStatus, Result, Target, TargetRow, TargetStatus } from '../../shared/types';
+import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
 import {
   cancelledTargetError,
@@ -20,7 +21,6 @@ import {
   tooLongTargetError,
 } from './errors';
 import { Slots } from './slots';
-import { hostLabel } from '../store/migrations';
 import type { Caller, FetchFunc, Hooks, Logger, RunnerConfig } from './types';
 
 const DEFAULTS = {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { hostLabel } from '../../shared/urllist/url';
 import { buildSearchIndex } from './search';
 
 /**
@@ -156,15 +157,6 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // adds a column changes nothing here.
   (db) => buildSearchIndex(db),
 ];
-
-/** The host of a URL, for a job's default label; the URL's start when it does not parse. */
-export function hostLabel(url: string): string {
-  try {
-    return new URL(url).host || url.slice(0, 60);
-  } catch {
-    return url.slice(0, 60);
-  }
-}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -66,3 +66,12 @@ export function normalizeUrl(raw: string): string | null {
   const r = checkUrl(raw);
   return r.ok ? r.url : null;
 }
+
+/** The host of a URL, for a job's default label; the URL's start when it does not parse. */
+export function hostLabel(url: string): string {
+  try {
+    return new URL(url).host || url.slice(0, 60);
+  } catch {
+    return url.slice(0, 60);
+  }
+}
