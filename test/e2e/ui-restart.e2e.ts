@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { FetchFunc } from '../../src/main/batch';
+import { isUnfinished } from '../../src/shared/types';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
@@ -57,9 +58,16 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   await expect.poll(() => again.getByTestId('restart-notice').textContent()).toMatch(/closed while this job ran/);
   expect(await again.getByTestId('job-item').first().textContent()).toMatch(/interrupted/);
   expect(await again.getByTestId('delete-job').isEnabled()).toBe(true);
-  await again.screenshot({ path: screenshotPath('ui-interrupted') });
 
   const oldId = await again.getByTestId('job-view').getAttribute('data-job-id');
+  // The notice says how many finished and how many "run the rest again" will fetch (those
+  // never reached and the one stopped mid-way), as the store holds them.
+  const left = second.services.store.targetRows(oldId ?? '').filter(isUnfinished).length;
+  expect(left).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(() => again.getByTestId('restart-notice').textContent())
+    .toMatch(new RegExp(`stopped after ${6 - left} targets?\\. Their results are kept\\. Run the rest again to fetch the other ${left}\\.`));
+  await again.screenshot({ path: screenshotPath('ui-interrupted') });
   await again.getByTestId('run-rest').click();
   await expect.poll(() => again.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(oldId);
   await expect.poll(jobStatus(again), { timeout: 60_000 }).toBe('done');

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
@@ -17,6 +18,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const openExport = useStore((s) => s.openExport);
   const live = job ? isLive(job) : false;
   const now = useNow(live);
+  const cutShort = useStore((s) => (s.detailJobId === id ? s.rows.filter((r) => r?.status === 'failed' && isUnfinished(r)).length : 0));
   const [confirmDelete, setConfirmDelete] = useState(false);
   useEffect(() => {
     if (!confirmDelete) return;
@@ -27,7 +29,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
 
   const interrupted = isInterrupted(job);
   const ok = okCount(job);
-  const unfinished = job.targetsTotal - job.targetsDone;
+  // What "run the rest again" takes: the targets never reached and the ones stopped mid-way
+  // (stored as failed, cancelled or interrupted, so counted in targetsDone).
+  const unfinished = job.targetsTotal - job.targetsDone + cutShort;
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
   const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
 
@@ -51,13 +55,14 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
       <ReasonSummary id={id} />
       {interrupted && (
         <p className="restart-notice" role="status" data-testid="restart-notice">
-          Sift was closed while this job ran, so it stopped after {plural(job.targetsDone, 'target')}. Their results are kept.
+          Sift was closed while this job ran, so it stopped after {plural(job.targetsDone - cutShort, 'target')}. Their results are kept.
           {unfinished > 0 && ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.`}
         </p>
       )}
       {job.status === 'cancelled' && unfinished > 0 && (
         <p className="muted" data-testid="cancel-notice">
-          Cancelled with {plural(unfinished, 'target')} not fetched.
+          Cancelled with {plural(unfinished, 'target')} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}. Run the rest again to fetch{' '}
+          {unfinished === 1 ? 'it' : 'them'}.
         </p>
       )}
       <div className="job-actions">
