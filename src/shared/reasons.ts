@@ -40,7 +40,8 @@ export const REASON_LABELS: Record<Reason, string> = {
   too_long: 'too long',
   unsupported: 'unsupported type',
   bad_option: 'bad URL or option',
-  upstream: 'server error',
+  // A 404 is an error of the site's but not a server error: one word for 4xx and 5xx.
+  upstream: 'HTTP error',
   network: 'network error',
   cancelled: 'cancelled',
   restart: 'interrupted',

@@ -76,3 +76,13 @@ describe('formatting', () => {
     expect(prettyJson('"alpha"\n"beta"')).toBeNull();
   });
 });
+
+describe('activity charts in people\'s words', () => {
+  test('outcome labels are the reasons\' words; 4xx and 5xx say which; a 4xx is never a "server error"', async () => {
+    const { outcomeBars, reasonBars } = await import('../../src/renderer/src/components/activity/ActivityPanel');
+    const counts = { ok: 13, cancelled: 2, upstream_4xx: 1, upstream_5xx: 3, bad_option: 1 };
+    expect(outcomeBars(counts).map((b) => b.label)).toEqual(['ok', 'HTTP 5xx from the site', 'cancelled', 'HTTP 4xx from the site', 'bad URL or option']);
+    expect(reasonBars(counts).map((b) => [b.label, b.value])).toEqual([['HTTP error', 4], ['cancelled', 2], ['bad URL or option', 1]]);
+    expect(JSON.stringify([outcomeBars(counts), reasonBars(counts)])).not.toMatch(/server error|upstream_|bad_option/);
+  });
+});

@@ -25,15 +25,22 @@ const TONES: Record<string, Bar['tone']> = {
 // Every other outcome (upstream_4xx, blocked, too_long, …) is a failure of some kind.
 const toneOf = (label: string): Bar['tone'] => TONES[label] ?? 'bad';
 
-function outcomeBars(counts: Record<string, number>): Bar[] {
+/** The metric's outcome labels (SPEC's sift_batch_targets_total) in people's words. */
+export function outcomeLabel(label: string): string {
+  if (label === 'upstream_4xx') return 'HTTP 4xx from the site';
+  if (label === 'upstream_5xx') return 'HTTP 5xx from the site';
+  return isReason(label) ? REASON_LABELS[label] : label;
+}
+
+export function outcomeBars(counts: Record<string, number>): Bar[] {
   return Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
-    .map(([label, value]) => ({ label, value, tone: toneOf(label) }));
+    .map(([label, value]) => ({ label: outcomeLabel(label), value, tone: toneOf(label) }));
 }
 
 /**
  * Why targets failed: the outcome counters other than ok, in people's words (the 4xx and 5xx
- * of the seed's labels are one "server error"), without the reasons nothing had.
+ * of the seed's labels are one "HTTP error"), without the reasons nothing had.
  */
 export function reasonBars(counts: Record<string, number>): Bar[] {
   const sum = new Map<string, number>();
