@@ -4,7 +4,7 @@ import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
 import { cleanOptions, effectiveOptions } from '../../src/renderer/src/store/composer';
 import { hashOf, viewFromHash } from '../../src/renderer/src/store/view';
 import { estimateRemaining, formatBytes, formatDuration } from '../../src/renderer/src/lib/format';
-import { histogramBars } from '../../src/renderer/src/lib/metrics';
+import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 
 const row = (idx: number, status: TargetRow['status'], finishedAt: number | null = null): TargetRow => ({
@@ -78,8 +78,7 @@ describe('formatting', () => {
 });
 
 describe('activity charts in people\'s words', () => {
-  test('outcome labels are the reasons\' words; 4xx and 5xx say which; a 4xx is never a "server error"', async () => {
-    const { outcomeBars, reasonBars } = await import('../../src/renderer/src/components/activity/ActivityPanel');
+  test('outcome labels are the reasons\' words; 4xx and 5xx say which; a 4xx is never a "server error"', () => {
     const counts = { ok: 13, cancelled: 2, upstream_4xx: 1, upstream_5xx: 3, bad_option: 1 };
     expect(outcomeBars(counts).map((b) => b.label)).toEqual(['ok', 'HTTP 5xx from the site', 'cancelled', 'HTTP 4xx from the site', 'bad URL or option']);
     expect(reasonBars(counts).map((b) => [b.label, b.value])).toEqual([['HTTP error', 4], ['cancelled', 2], ['bad URL or option', 1]]);

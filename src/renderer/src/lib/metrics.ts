@@ -1,4 +1,5 @@
 import type { HistogramSnapshot } from '../../../shared/metrics';
+import { isReason, REASON_LABELS } from '../../../shared/reasons';
 
 /** One bar of a chart in the Activity panel. */
 export interface Bar {
@@ -22,4 +23,48 @@ export function histogramBars(h: HistogramSnapshot): Bar[] {
   }
   if (h.count > prev) bars.push({ label: 'longer', value: h.count - prev });
   return bars;
+}
+
+const TONES: Record<string, Bar['tone']> = {
+  ok: 'ok',
+  done: 'ok',
+  partial: 'warn',
+  busy: 'warn',
+  timeout: 'warn',
+  needs_js: 'warn',
+  soft404: 'warn',
+  cancelled: 'muted',
+  restart: 'muted',
+  canceled: 'muted',
+};
+// Every other outcome (upstream_4xx, blocked, too_long, …) is a failure of some kind.
+const toneOf = (label: string): Bar['tone'] => TONES[label] ?? 'bad';
+
+/** The metric's outcome labels (SPEC's sift_batch_targets_total) in people's words. */
+export function outcomeLabel(label: string): string {
+  if (label === 'upstream_4xx') return 'HTTP 4xx from the site';
+  if (label === 'upstream_5xx') return 'HTTP 5xx from the site';
+  return isReason(label) ? REASON_LABELS[label] : label;
+}
+
+export function outcomeBars(counts: Record<string, number>): Bar[] {
+  return Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([label, value]) => ({ label: outcomeLabel(label), value, tone: toneOf(label) }));
+}
+
+/**
+ * Why targets failed: the outcome counters other than ok, in people's words (the 4xx and 5xx
+ * of the seed's labels are one "HTTP error"), without the reasons nothing had.
+ */
+export function reasonBars(counts: Record<string, number>): Bar[] {
+  const sum = new Map<string, number>();
+  for (const [label, n] of Object.entries(counts)) {
+    if (label === 'ok' || n <= 0) continue;
+    const key = label === 'upstream_4xx' || label === 'upstream_5xx' ? 'upstream' : label;
+    sum.set(key, (sum.get(key) ?? 0) + n);
+  }
+  return [...sum.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, value]) => ({ label: isReason(key) ? REASON_LABELS[key] : key, value, tone: toneOf(key) }));
 }

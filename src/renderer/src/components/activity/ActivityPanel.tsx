@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MetricsSnapshot } from '../../../../shared/metrics';
-import { isReason, REASON_LABELS } from '../../../../shared/reasons';
-import { histogramBars, type Bar } from '../../lib/metrics';
+import { histogramBars, outcomeBars, reasonBars } from '../../lib/metrics';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { BarChart } from './BarChart';
@@ -9,50 +8,6 @@ import { BarChart } from './BarChart';
 // Metrics are counters in main with no event of their own; while this panel is open a
 // refresh every 3 s is cheap (one small object) and feels live.
 const REFRESH_MS = 3000;
-
-const TONES: Record<string, Bar['tone']> = {
-  ok: 'ok',
-  done: 'ok',
-  partial: 'warn',
-  busy: 'warn',
-  timeout: 'warn',
-  needs_js: 'warn',
-  soft404: 'warn',
-  cancelled: 'muted',
-  restart: 'muted',
-  canceled: 'muted',
-};
-// Every other outcome (upstream_4xx, blocked, too_long, …) is a failure of some kind.
-const toneOf = (label: string): Bar['tone'] => TONES[label] ?? 'bad';
-
-/** The metric's outcome labels (SPEC's sift_batch_targets_total) in people's words. */
-export function outcomeLabel(label: string): string {
-  if (label === 'upstream_4xx') return 'HTTP 4xx from the site';
-  if (label === 'upstream_5xx') return 'HTTP 5xx from the site';
-  return isReason(label) ? REASON_LABELS[label] : label;
-}
-
-export function outcomeBars(counts: Record<string, number>): Bar[] {
-  return Object.entries(counts)
-    .sort((a, b) => b[1] - a[1])
-    .map(([label, value]) => ({ label: outcomeLabel(label), value, tone: toneOf(label) }));
-}
-
-/**
- * Why targets failed: the outcome counters other than ok, in people's words (the 4xx and 5xx
- * of the seed's labels are one "HTTP error"), without the reasons nothing had.
- */
-export function reasonBars(counts: Record<string, number>): Bar[] {
-  const sum = new Map<string, number>();
-  for (const [label, n] of Object.entries(counts)) {
-    if (label === 'ok' || n <= 0) continue;
-    const key = label === 'upstream_4xx' || label === 'upstream_5xx' ? 'upstream' : label;
-    sum.set(key, (sum.get(key) ?? 0) + n);
-  }
-  return [...sum.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .map(([key, value]) => ({ label: isReason(key) ? REASON_LABELS[key] : key, value, tone: toneOf(key) }));
-}
 
 export function ActivityPanel(): React.JSX.Element {
   const [m, setM] = useState<MetricsSnapshot | null>(null);
