@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchStore } from '../../src/main/search';
-import { migrate, openStore, SCHEMA_VERSION } from '../../src/main/store';
+import { migrate, openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
 import { tempDir } from '../helpers/store';
 
 let t: ReturnType<typeof tempDir>;
@@ -18,6 +18,16 @@ function atVersion(file: string, v: number): Database.Database {
   const raw = new Database(file);
   migrate(raw, v);
   return raw;
+}
+
+/** A job whose targets all finished with these contents, through the store's write path. */
+function newJobWith(store: Store, id: string, contents: string[]): void {
+  store.insertJob({ id, caller: 'a', callerClass: 'u', idemKey: id, targetsTotal: contents.length, nowMs: 1, leaseExpires: 9e15 }, contents.map((_, i) => ({ url: `https://x.test/${i}` })));
+  store.transition(id, 'queued', 'running', '', 1);
+  contents.forEach((content, i) => {
+    store.startTarget(id, i, 2);
+    store.finishTarget(id, i, { status: 'done', result: { content, meta: {} }, error: '', hint: '', bytes: content.length, title: '', errorStatus: 0 }, 3, 9e15);
+  });
 }
 
 const version = (file: string): number => {
@@ -172,6 +182,25 @@ describe('migrations', () => {
     expect((check.prepare('SELECT count(*) AS n FROM search_docs').get() as { n: number }).n).toBe(2);
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
+  });
+
+  it("gives a search index made before them the index's merge settings, and keeps them", () => {
+    atVersion(p, 5).close();
+    const config = (): Record<string, unknown> => {
+      const check = new Database(p, { readonly: true });
+      const rows = check.prepare("SELECT k, v FROM search_fts_config WHERE k IN ('automerge', 'crisismerge')").all() as { k: string; v: unknown }[];
+      check.close();
+      return Object.fromEntries(rows.map((r) => [r.k, r.v]));
+    };
+    expect(config()).toEqual({});
+    for (let i = 0; i < 2; i++) {
+      const store = openStore(p);
+      newJobWith(store, 'j5', ['net revenue rose']);
+      expect(searchStore(store, 'revenue').hits.map((h) => h.jobId)).toEqual(['j5']);
+      store.deleteJob('j5');
+      store.close();
+      expect(config()).toEqual({ automerge: 16, crisismerge: 32 });
+    }
   });
 
   it('leaves a database at its version when a migration step fails', () => {

@@ -270,6 +270,14 @@ describe('query syntax', () => {
     expect(parseQuery('   ')).toBeUndefined();
   });
 
+  it('searches a word repeated in a query once (FTS5 would read and rank it once per repeat)', () => {
+    expect(parseQuery('net revenue Net "net"')).toMatchObject({ match: '"net" AND "revenue"', terms: [{ text: 'net' }, { text: 'revenue' }] });
+    expect(parseQuery('net net*')?.match).toBe('"net" AND "net"*');
+    // Only where every word must match: with OR or NOT a repeat can mean something.
+    expect(parseQuery('net OR net')?.match).toBe('"net" OR "net"');
+    expect(parseQuery('say "hi say')).toMatchObject({ match: '"say" "hi"', plain: true });
+  });
+
   it('marks every match in a snippet and cuts it at word boundaries', () => {
     const text = `${'filler words here '.repeat(20)}\nthe needle and another needle\n${'more words after '.repeat(20)}`;
     const s = makeSnippet(text, [{ text: 'needle', prefix: false }]);

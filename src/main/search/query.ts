@@ -77,8 +77,16 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[] } {
   // Depth at which a NOT's operand began; terms inside it are not marked.
   let negatedFrom = -1;
   let pendingNot = false;
+  // Words and phrases alone (all must match): a repeated one changes nothing about which
+  // results match, yet FTS5 would read its postings and rank it once per repeat. It counts once.
+  const seen = tokens.every((t) => t.kind === 'term') ? new Set<string>() : undefined;
   for (const t of tokens) {
     if (t.kind === 'term') {
+      if (seen) {
+        const key = termKey(t.text, t.prefix);
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
       if (!expectOperand) parts.push('AND');
       parts.push(quoteTerm(t.text) + (t.prefix ? '*' : ''));
       if (negatedFrom < 0 && !pendingNot) terms.push({ text: t.text, prefix: t.prefix });
@@ -108,9 +116,16 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[] } {
   return { match: parts.join(' '), terms };
 }
 
+/** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
+const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLowerCase() + (prefix ? '*' : '');
+
 /** Every run of letters and digits, each a word to find (what a query FTS5 rejects becomes). */
 function plainWords(q: string): { match: string; terms: Term[] } {
-  const words = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const seen = new Set<string>();
+  const words = (q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => {
+    const key = termKey(w, false);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
   return { match: words.map(quoteTerm).join(' '), terms: words.map((text) => ({ text, prefix: false })) };
 }
 

@@ -57,7 +57,8 @@ export function findMatches(text: string, terms: readonly Term[], cap = 2000): M
     for (const m of folded.matchAll(re)) {
       if (m[0].length === 0) continue;
       const s = m.index;
-      out.push({ start: at[s] as number, end: at[s + m[0].length] as number, term: ti });
+      const e = s + m[0].length;
+      out.push(at ? { start: at[s] as number, end: at[e] as number, term: ti } : { start: s, end: e, term: ti });
       if (++n >= cap) break;
     }
   });

@@ -4,7 +4,7 @@ import { isReason } from '../../shared/reasons';
 import type { Job, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, toJob, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
-import { searchTable, type SearchRow } from './search';
+import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import { targetsTable, type TargetOutcome } from './targets';
 
 export type { NewJob } from './jobs';
@@ -124,6 +124,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       );
     }
     migrate(db);
+    tuneSearchIndex(db);
   } catch (err) {
     db.close();
     throw err;
