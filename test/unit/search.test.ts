@@ -286,6 +286,9 @@ describe('query syntax', () => {
     expect(s?.text.startsWith('… ')).toBe(true);
     expect(s?.text.endsWith(' …')).toBe(true);
     expect(pageOfLine({ page_lines: [[3, 1], [4, 10]] }, 12)).toBe(4);
+    // Markdown's heading and quote marks are not shown; a '#' inside a line is.
+    const md = makeSnippet('# Le café\n\n## Menu\n\n> Sa crème brûlée, plat #1', [{ text: 'creme', prefix: false }]);
+    expect(markedText(md!)).toBe('Le café Menu Sa «crème» brûlée, plat #1');
     expect(pageOfLine({}, 12)).toBeUndefined();
   });
 });

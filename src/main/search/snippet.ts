@@ -118,6 +118,14 @@ export function makeSnippet(content: string, terms: readonly Term[]): Snippet | 
   const outAt = new Map<number, number>();
   for (let i = from; i < to; i++) {
     outAt.set(i, text.length);
+    // Markdown's heading and quote marks at a line's start are not the page's words.
+    if (i === 0 || content[i - 1] === '\n') {
+      const mark = /^(?:#{1,6}|>)[ \t]+/.exec(content.slice(i, i + 8));
+      if (mark) {
+        for (let k = 1; k < mark[0].length && i + 1 < to; k++) outAt.set(++i, text.length);
+        continue;
+      }
+    }
     const c = content[i] as string;
     if (/\s/.test(c)) {
       if (text.length > lead.length && !text.endsWith(' ')) text += ' ';
