@@ -106,6 +106,27 @@ describe('PDF furniture', () => {
     expect(raw.content).toContain('Page 4 of 4');
   });
 
+  it('knows a running head by its words, however many numbers and marks it carries ("Guide / 3 / 17")', () => {
+    const body = ['Recording starts with the red button.', 'Normalise the track before export.', 'Plugins live in the effects menu.', 'Export the mix as an Ogg file.'];
+    const doc = body.map((b, i) => `Debian-Edu / Skolelinux Audacity manual ${i + 1} / 17\n${b}`);
+    const r = dropFurniture(doc);
+    expect(r.pages).toEqual(body);
+    expect(r.removed).toBe(4);
+  });
+
+  it('keeps lone numbers inside the page (a contents list, a table) that differ from page to page', () => {
+    // Masked, "1", "2", "5"… would all be "#" and found on every page; only an exact repeat counts inside a page.
+    const lead = 'Opening line\nSecond line\nThird line\n';
+    const tail = '\nbody\nclosing line\nlast line\nfoot';
+    const doc = [`${lead}1\nIntroduction\n2\nMethods${tail} a`, `${lead}3\ntable cell\n7${tail} b`, `${lead}5\ncell\n9${tail} c`];
+    const r = dropFurniture(doc);
+    expect(r.pages[0]).toContain('1\nIntroduction\n2\nMethods');
+    expect(r.pages[1]).toContain('3\ntable cell\n7');
+    // A line repeated word for word on most pages (a printer's mark) still goes, wherever it stands.
+    const marked = doc.map((p) => p.replace('body', 'PROOF copy not for sale'));
+    expect(dropFurniture(marked).pages.join('\n')).not.toContain('PROOF');
+  });
+
   it('leaves a document of two pages as it is (no repeat to go on)', () => {
     expect(dropFurniture(['Title\nbody one\n1', 'Title\nbody two\n2'])).toEqual({ pages: ['Title\nbody one\n1', 'Title\nbody two\n2'], removed: 0 });
   });
