@@ -46,6 +46,17 @@ describe('PDF text in reading order', () => {
     expect(pdfMeta(r.meta)).toMatchObject({ columns: 2, multi_column_pages: 1 });
   });
 
+  it('reads headings whose parts stand far apart row by row, not as columns (their lines are rows apart)', () => {
+    // A journal page: each day's heading has its date, weekday and weather in cells, with a line of text between headings.
+    const items = [0, 1, 2].flatMap((k) => {
+      const y = 700 - k * 40;
+      return [item(`Day ${k + 1} of March`, 72, y), item(['Friday', 'Saturday', 'Sunday'][k] as string, 200, y), item(['sunny', 'cloudy', 'rain'][k] as string, 300, y), item(`Notes of day ${k + 1}.`, 72, y - 20)];
+    });
+    const r = pageText({ items });
+    expect(r.text.split(/\n+/)).toEqual(['Day 1 of March Friday sunny', 'Notes of day 1.', 'Day 2 of March Saturday cloudy', 'Notes of day 2.', 'Day 3 of March Sunday rain', 'Notes of day 3.']);
+    expect(r.columns).toBe(1);
+  });
+
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
     const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
     expect(pageText({ items }).columns).toBe(1);

@@ -36,6 +36,12 @@ const MIN_RUN_BANDS = 3;
  * minimums read tables and listings row by row and agree less.
  */
 const MIN_COLUMN_EM = 2;
+/**
+ * A column's lines follow each other at most this many ems apart (the median step). Lines
+ * further apart are cells of rows (headings with their date and tag, a form), each read
+ * across the page, not a column of text.
+ */
+const MAX_COLUMN_STEP_EM = 3;
 /** Columns inside columns are looked for this deep, no deeper. */
 const MAX_DEPTH = 3;
 
@@ -196,7 +202,8 @@ function columnsOf(segs, cuts, em) {
     }
     let bad = cols.findIndex((c) => {
       const w = Math.max(...c.map((s) => s.x1)) - Math.min(...c.map((s) => s.x0));
-      return new Set(c.map((s) => Math.round(s.y / em))).size < MIN_RUN_BANDS || w < MIN_COLUMN_EM * em;
+      const rows = [...new Set(c.map((s) => Math.round(s.y / em)))].sort((a, b) => b - a);
+      return rows.length < MIN_RUN_BANDS || w < MIN_COLUMN_EM * em || median(rows.slice(1).map((r, k) => rows[k] - r)) > MAX_COLUMN_STEP_EM;
     });
     if (bad < 0) return cols;
     cuts.splice(bad < cuts.length ? bad : bad - 1, 1);
