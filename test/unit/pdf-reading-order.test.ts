@@ -30,6 +30,17 @@ describe('PDF text in reading order', () => {
     expect(r.bidiLines).toBe(1);
   });
 
+  it('reads the Hebrew cells of a table row on an English page left to right, each cell in logical order', () => {
+    // Cells "שלום", "תודה", "בוקר" drawn in visual order (each word's letters right to left), far apart.
+    const visual = (w: string) => [...w].reverse().join('');
+    const items = [item('Hebrew', 72, 700), ...['שלום', 'תודה', 'בוקר'].map((w, k) => item(visual(w), 150 + k * 60, 700, 'ltr', 20)), item('End of the table row note.', 72, 680)];
+    const r = pageText({ items });
+    expect(r.text.split('\n')[0]).toBe('Hebrew שלום תודה בוקר');
+    // One run of words (word gaps only) is one bidi paragraph: its words come right to left.
+    const phrase = pageText({ items: [item('The Hebrew words are', 72, 700), item(visual('שלום תודה'), 180, 700, 'ltr', 45)] });
+    expect(phrase.text).toBe('The Hebrew words are שלום תודה');
+  });
+
   it('normalises Arabic presentation forms and Latin ligatures (NFKC) but leaves other text as written', () => {
     const r = pageText({ items: [item('\ufee3\ufeae\ufea3\ufe92\ufe8e', 300, 700, 'rtl', 30), item('e\ufb03cient ½', 100, 600)] });
     expect(r.text).toBe('مرحبا\n\nefficient ½');

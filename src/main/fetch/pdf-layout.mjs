@@ -210,8 +210,23 @@ function columnsOf(segs, cuts, em) {
   }
 }
 
+/**
+ * A line's text in logical order. A line of one segment with right-to-left letters goes
+ * through the bidi algorithm whole. Segments further apart than a word gap (table cells,
+ * a heading and its page number) are parts of their own: each is put in logical order
+ * alone, and the parts follow the page's direction (left to right, or right to left on an
+ * RTL page), as the cells of a table row are read.
+ */
+function lineText(segs, ctx) {
+  const parts = segs.map((s) => visualText(s).replace(/[ \t]+/g, ' ').trim()).filter((t) => t !== '');
+  if (!parts.some((t) => RTL_CHAR.test(t))) return parts.join(' ');
+  ctx.bidiLines++;
+  if (parts.length === 1 || ctx.rtlPage) return logicalLine(parts.join(' '));
+  return parts.map((t) => (RTL_CHAR.test(t) ? logicalLine(t) : t)).join(' ');
+}
+
 /** Lines of a group of bands read as one column: segments on one baseline make one line. */
-function linesOf(bands) {
+function linesOf(bands, ctx) {
   const lines = [];
   for (const band of bands) {
     const segs = [...band.segs].sort((p, q) => q.y - p.y);
@@ -224,7 +239,7 @@ function linesOf(bands) {
       }
     }
   }
-  return lines.map((l) => ({ y: l.y, size: l.size, text: l.segs.sort((p, q) => p.x0 - q.x0).map(visualText).join(' ') }));
+  return lines.map((l) => ({ y: l.y, size: l.size, text: lineText(l.segs.sort((p, q) => p.x0 - q.x0), ctx) }));
 }
 
 /**
@@ -238,7 +253,7 @@ function layout(segs, ctx, depth) {
   const min = Math.max(4, GUTTER_EM * ctx.em);
   let single = [];
   const flush = () => {
-    if (single.length) blocks.push(...paragraphs(linesOf(single)));
+    if (single.length) blocks.push(...paragraphs(linesOf(single, ctx)));
     single = [];
   };
   let i = 0;
@@ -302,25 +317,17 @@ export function pageText(content) {
     ltr += (it.str.match(LTR_CHARS) ?? []).length;
   }
   if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
-  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr };
+  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0 };
   const blocks = layout(segs, ctx, 0);
-  if (turned.length) blocks.push([turned.join('')]);
-  let bidiLines = 0;
+  if (turned.length) blocks.push([lineText([{ items: [{ str: turned.join(''), x0: 0, x1: 0, size: 1, space: false }] }], ctx)]);
   const text = blocks
     .map((lines) =>
       lines
-        .map((line) => {
-          let t = line.replace(/[ \t]+/g, ' ').trim();
-          if (RTL_CHAR.test(t)) {
-            t = logicalLine(t);
-            bidiLines++;
-          }
-          return presentationToLetters(t);
-        })
+        .map((line) => presentationToLetters(line.replace(/[ \t]+/g, ' ').trim()))
         .filter((t) => t !== '')
         .join('\n'),
     )
     .filter((b) => b !== '')
     .join('\n\n');
-  return { text, columns: ctx.columns, bidiLines };
+  return { text, columns: ctx.columns, bidiLines: ctx.bidiLines };
 }
