@@ -60,12 +60,21 @@ describe('PDF text in reading order', () => {
   it('reads headings whose parts stand far apart row by row, not as columns (their lines are rows apart)', () => {
     // A journal page: each day's heading has its date, weekday and weather in cells, with a line of text between headings.
     const items = [0, 1, 2].flatMap((k) => {
-      const y = 700 - k * 40;
+      const y = 700 - k * 70;
       return [item(`Day ${k + 1} of March`, 72, y), item(['Friday', 'Saturday', 'Sunday'][k] as string, 200, y), item(['sunny', 'cloudy', 'rain'][k] as string, 300, y), item(`Notes of day ${k + 1}.`, 72, y - 20)];
     });
     const r = pageText({ items });
     expect(r.text.split(/\n+/)).toEqual(['Day 1 of March Friday sunny', 'Notes of day 1.', 'Day 2 of March Saturday cloudy', 'Notes of day 2.', 'Day 3 of March Sunday rain', 'Notes of day 3.']);
     expect(r.columns).toBe(1);
+  });
+
+  it('keeps the lines above a column run in their column when they stay inside it (a margin note starting mid-paragraph)', () => {
+    const body = ['The paragraph begins here and runs on', 'across the body column until the docu-', 'ment goes on beside the first margin', 'note, and the text keeps going down the', 'body column while more notes stand in', 'the margin next to it, line after line.'];
+    const items = body.map((t, k) => item(t, 72, 700 - k * 12, 'ltr', 200));
+    ['\\first', '\\second', '\\third'].forEach((t, k) => items.push(item(t, 300, 676 - k * 24, 'ltr', 40)));
+    const r = pageText({ items });
+    expect(r.text).toBe(`${body.join("\n")}\n\n\\first\n\n\\second\n\n\\third`);
+    expect(r.columns).toBe(2);
   });
 
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {

@@ -41,7 +41,7 @@ const MIN_COLUMN_EM = 2;
  * further apart are cells of rows (headings with their date and tag, a form), each read
  * across the page, not a column of text.
  */
-const MAX_COLUMN_STEP_EM = 3;
+const MAX_COLUMN_STEP_EM = 4;
 /** Columns inside columns are looked for this deep, no deeper. */
 const MAX_DEPTH = 3;
 
@@ -225,6 +225,12 @@ function lineText(segs, ctx) {
   return parts.map((t) => (RTL_CHAR.test(t) ? logicalLine(t) : t)).join(' ');
 }
 
+/** Whether every segment lies within the x range of one of the columns. */
+function insideColumns(segs, columns) {
+  const ranges = columns.map((c) => [Math.min(...c.map((s) => s.x0)), Math.max(...c.map((s) => s.x1))]);
+  return segs.every((s) => ranges.some(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1));
+}
+
 /** Lines of a group of bands read as one column: segments on one baseline make one line. */
 function linesOf(bands, ctx) {
   const lines = [];
@@ -267,9 +273,20 @@ function layout(segs, ctx, depth) {
         cov = next;
         j++;
       }
-      const union = bands.slice(i, j + 1).flatMap((b) => b.segs);
-      const columns = j - i + 1 >= MIN_RUN_BANDS ? columnsOf(union, gutters(union, min), ctx.em) : null;
+      let union = bands.slice(i, j + 1).flatMap((b) => b.segs);
+      let columns = j - i + 1 >= MIN_RUN_BANDS ? columnsOf(union, gutters(union, min), ctx.em) : null;
       if (columns) {
+        // Lines just above the run that stay inside its columns are the top of a column
+        // (a paragraph begun before a margin note or the other column starts): they join it.
+        let pulled = 0;
+        for (let k = single.length - 1; k >= 0 && insideColumns(single[k].segs, columns); k--) pulled++;
+        if (pulled) {
+          const more = columnsOf(single.slice(single.length - pulled).flatMap((b) => b.segs).concat(union), gutters(union, min), ctx.em);
+          if (more && more.length === columns.length) {
+            union = single.splice(single.length - pulled).flatMap((b) => b.segs).concat(union);
+            columns = more;
+          }
+        }
         flush();
         ctx.columns = Math.max(ctx.columns, columns.length);
         if (ctx.rtlPage) columns.reverse();
