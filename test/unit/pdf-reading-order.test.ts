@@ -77,6 +77,12 @@ describe('PDF text in reading order', () => {
     expect(r.columns).toBe(2);
   });
 
+  it('puts a space after a raised number that opens a line (a footnote mark), not after one that follows a word', () => {
+    const sup = (str: string, x: number, y: number) => ({ str, dir: 'ltr', transform: [6, 0, 0, 6, x, y + 4], width: 3, hasEOL: false });
+    const items = [sup('1', 72, 100), item('This feature was suggested by a reader.', 75, 100), item('Lienhard', 72, 700, 'ltr', 40), sup('1', 112, 700), item(', and others', 115, 700, 'ltr', 60)];
+    expect(pageText({ items }).text).toBe('Lienhard1, and others\n\n1 This feature was suggested by a reader.');
+  });
+
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
     const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
     expect(pageText({ items }).columns).toBe(1);

@@ -115,16 +115,25 @@ function continues(seg, it) {
   return true; // drawn over the segment: an accent, a bold overprint
 }
 
-/** The segment's text in visual order (left to right), with spaces where the glyphs leave a gap. */
+const raised = (it, seg) => it.size < 0.9 * seg.size && it.y > seg.y + 0.2 * seg.size;
+
+/**
+ * The segment's text in visual order (left to right), with spaces where the glyphs leave a
+ * gap, and after a raised mark that opens the line (a footnote's or an affiliation's number:
+ * "¹This feature…" is "1 This feature…", as a superscript after a word stays on it).
+ */
 function visualText(seg) {
   const items = seg.items.length > 1 ? [...seg.items].sort((p, q) => p.x0 - q.x0) : seg.items;
   let out = '';
   let lastX1 = -Infinity;
-  for (const it of items) {
+  let leadingMark = false;
+  for (const [k, it] of items.entries()) {
     const str = visualOf(it);
-    if (out && !/\s$/.test(out) && !/^\s/.test(str) && (it.space || it.x0 - lastX1 > 0.15 * it.size)) out += ' ';
+    const gap = it.space || it.x0 - lastX1 > 0.15 * it.size || (leadingMark && !raised(it, seg) && /^\p{L}/u.test(str));
+    if (out && !/\s$/.test(out) && !/^\s/.test(str) && gap) out += ' ';
     out += str;
     lastX1 = Math.max(lastX1, it.x1);
+    leadingMark = k === 0 ? raised(it, seg) : leadingMark && raised(it, seg);
   }
   return out;
 }
