@@ -22,6 +22,11 @@ describe('PDF text in reading order', () => {
     expect(pdfMeta(r.meta)).toMatchObject({ bidi: true, bidi_lines: 4 });
   });
 
+  it('reads Chinese in a font that is not embedded and is addressed through a predefined CMap', async () => {
+    const r = await extract(makePdf({ pages: [['中文测试：你好世界', '第二行文字']], cjk: true }));
+    expect(r.content).toBe('中文测试：你好世界\n第二行文字');
+  });
+
   it('puts a Hebrew line with a number in logical order (the bidi algorithm, not a plain reversal)', () => {
     // "שנת 2024 הייתה טובה" drawn left to right: the last word leftmost, the number kept LTR.
     const items = [item('טובה', 100, 700, 'rtl', 20), item('הייתה', 125, 700, 'rtl', 25), item('2024', 155, 700, 'ltr', 20), item('שנת', 180, 700, 'rtl', 15)];

@@ -345,7 +345,7 @@ export function pageText(content) {
   if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
   const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0 };
   const blocks = layout(segs, ctx, 0);
-  if (turned.length) blocks.push([lineText([{ items: [{ str: turned.join(''), x0: 0, x1: 0, size: 1, space: false }] }], ctx)]);
+  if (turned.length) blocks.push([lineText([{ items: [{ str: turned.join(''), x0: 0, x1: 0, y: 0, size: 1, space: false }], y: 0, size: 1 }], ctx)]);
   const text = blocks
     .map((lines) =>
       lines
