@@ -150,7 +150,7 @@ describe('PDF furniture', () => {
 
   it('knows a running head by its words, however many numbers and marks it carries ("Guide / 3 / 17")', () => {
     const body = ['Recording starts with the red button.', 'Normalise the track before export.', 'Plugins live in the effects menu.', 'Export the mix as an Ogg file.'];
-    const doc = body.map((b, i) => `Debian-Edu / Skolelinux Audacity manual ${i + 1} / 17\n${b}`);
+    const doc = body.map((b, i) => `Debian-Edu / Skolelinux Audacity manual / ${i + 1} / 17\n${b}`);
     const r = dropFurniture(doc);
     expect(r.pages).toEqual(body);
     expect(r.removed).toBe(4);

@@ -52,17 +52,17 @@ const EDGE_LINES = 3;
 
 /** Running heads and feet are short; a longer line must repeat word for word to count. */
 const SHORT_LINE_WORDS = 6;
-/** A word of a line, for its length: numbers and marks ("1 / 17", "·", "—") are no words. */
-const LETTER_WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}'’.-]*/gu;
+/** A word of a line, for its length: a run holding a letter or a digit; marks ("/", "·", "—", "|") are none. */
+const WORD = /[\p{L}\p{N}]/u;
 
 /**
  * A line's key for finding repeats: a short line's shape with its numbers masked, so
- * "Page 3" and "Page 4", "Chapter 2 · 17" and "Guide · 1 / 17" and "Guide · 2 / 17"
- * match; a longer line as it is. Short counts words of letters only.
+ * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18", "Guide / 1 / 17" and
+ * "Guide / 2 / 17" match; a longer line as it is. Marks between the words do not count.
  */
 export function lineKey(line: string): string {
   const plain = line.toLowerCase().replace(/\s+/g, ' ').trim();
-  if ((plain.match(LETTER_WORD) ?? []).length > SHORT_LINE_WORDS) return plain;
+  if (plain.split(' ').filter((w) => WORD.test(w)).length > SHORT_LINE_WORDS) return plain;
   return plain.replace(/\d+/g, '#').replace(/\b[ivxlcdm]+\b/g, '#');
 }
 
