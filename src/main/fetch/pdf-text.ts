@@ -52,18 +52,19 @@ const EDGE_LINES = 3;
 
 /** Running heads and feet are short; a longer line must repeat word for word to count. */
 const SHORT_LINE_WORDS = 6;
-/** A word of a line, for its length: a run holding a letter or a digit; marks ("/", "·", "—", "|") are none. */
-const WORD = /[\p{L}\p{N}]/u;
+/** A word of a line, for its length: a run holding a letter; numbers and marks ("11", "3 / 81", "·") are none. */
+const WORD = /\p{L}/u;
 
 /**
  * A line's key for finding repeats: a short line's shape with its numbers masked, so
- * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18", "Guide / 1 / 17" and
- * "Guide / 2 / 17" match; a longer line as it is. Marks between the words do not count.
+ * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18", "Guide 11 / 1 / 17" and
+ * "Guide 11 / 2 / 17" match; a longer line as it is. Only words with letters make a line
+ * long, and only numbers standing alone are masked ("item3" is a word of its own).
  */
 export function lineKey(line: string): string {
   const plain = line.toLowerCase().replace(/\s+/g, ' ').trim();
   if (plain.split(' ').filter((w) => WORD.test(w)).length > SHORT_LINE_WORDS) return plain;
-  return plain.replace(/\d+/g, '#').replace(/\b[ivxlcdm]+\b/g, '#');
+  return plain.replace(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu, '#').replace(/\b[ivxlcdm]+\b/g, '#');
 }
 
 /**
