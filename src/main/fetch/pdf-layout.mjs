@@ -126,14 +126,18 @@ function visualText(seg) {
   const items = seg.items.length > 1 ? [...seg.items].sort((p, q) => p.x0 - q.x0) : seg.items;
   let out = '';
   let lastX1 = -Infinity;
-  let leadingMark = false;
-  for (const [k, it] of items.entries()) {
+  let leadingMark = items.length > 1 && raised(items[0], seg);
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k];
     const str = visualOf(it);
-    const gap = it.space || it.x0 - lastX1 > 0.15 * it.size || (leadingMark && !raised(it, seg) && /^\p{L}/u.test(str));
+    let gap = it.space || it.x0 - lastX1 > 0.15 * it.size;
+    if (leadingMark && k > 0 && !raised(it, seg)) {
+      gap ||= /^\p{L}/u.test(str);
+      leadingMark = false;
+    }
     if (out && !/\s$/.test(out) && !/^\s/.test(str) && gap) out += ' ';
     out += str;
     lastX1 = Math.max(lastX1, it.x1);
-    leadingMark = k === 0 ? raised(it, seg) : leadingMark && raised(it, seg);
   }
   return out;
 }
@@ -227,8 +231,9 @@ function columnsOf(segs, cuts, em) {
  * RTL page), as the cells of a table row are read.
  */
 function lineText(segs, ctx) {
-  const parts = segs.map((s) => visualText(s).replace(/[ \t]+/g, ' ').trim()).filter((t) => t !== '');
-  if (!parts.some((t) => RTL_CHAR.test(t))) return parts.join(' ');
+  const visual = segs.map(visualText);
+  if (!visual.some((t) => RTL_CHAR.test(t))) return visual.join(' ');
+  const parts = visual.map((t) => t.replace(/[ \t]+/g, ' ').trim()).filter((t) => t !== '');
   ctx.bidiLines++;
   if (parts.length === 1 || ctx.rtlPage) return logicalLine(parts.join(' '));
   return parts.map((t) => (RTL_CHAR.test(t) ? logicalLine(t) : t)).join(' ');
