@@ -62,7 +62,12 @@ const WORD = /\p{L}/u;
  * long, and only numbers standing alone are masked ("item3" is a word of its own).
  */
 export function lineKey(line: string): string {
-  const plain = line.toLowerCase().replace(/\s+/g, ' ').trim();
+  return keyOfPlain(plainLine(line));
+}
+
+const plainLine = (line: string): string => line.toLowerCase().replace(/\s+/g, ' ').trim();
+
+function keyOfPlain(plain: string): string {
   if (plain.split(' ').filter((w) => WORD.test(w)).length > SHORT_LINE_WORDS) return plain;
   return plain.replace(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu, '#').replace(/\b[ivxlcdm]+\b/g, '#');
 }
@@ -78,12 +83,14 @@ export function lineKey(line: string): string {
 export function dropFurniture(pages: string[]): { pages: string[]; removed: number } {
   if (pages.length < 3) return { pages, removed: 0 };
   const split = pages.map((p) => p.split('\n'));
-  // Per page: the key of each line ('' for a blank one) and the indexes of its edge lines.
+  // Per page: each line's exact text ('' for a blank one), the indexes of its edge lines,
+  // and the masked key (lineKey) of those edge lines only.
   const keyed = split.map((lines) => {
-    const keys = lines.map((l) => (l.trim() === '' ? '' : lineKey(l)));
-    const exact = lines.map((l) => l.toLowerCase().replace(/\s+/g, ' ').trim());
-    const content = keys.map((_k, i) => i).filter((i) => keys[i] !== '');
-    return { keys, exact, edges: new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]) };
+    const exact = lines.map(plainLine);
+    const content = exact.map((_k, i) => i).filter((i) => exact[i] !== '');
+    const edges = new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]);
+    const keys = exact.map((e, i) => (edges.has(i) ? keyOfPlain(e) : ''));
+    return { keys, exact, edges };
   });
   const edge = new Map<string, number>();
   const anywhere = new Map<string, number>();
@@ -97,7 +104,7 @@ export function dropFurniture(pages: string[]): { pages: string[]; removed: numb
     const { keys, exact, edges } = keyed[p] as (typeof keyed)[number];
     const kept = lines.filter((_l, i) => {
       const k = keys[i] as string;
-      if (k === '') return true;
+      if (exact[i] === '') return true;
       const drop = (edges.has(i) && (edge.get(k) ?? 0) >= 3) || (anywhere.get(exact[i] as string) ?? 0) >= most;
       if (drop) removed++;
       return !drop;
