@@ -88,6 +88,23 @@ describe('PDF text in reading order', () => {
     expect(pageText({ items }).text).toBe('Lienhard1, and others\n\n1 This feature was suggested by a reader.');
   });
 
+  it('reads a caption over a table that spans both columns before the table, and each column heading before its text', () => {
+    // A run of columns starts at a line that has a gutter itself; the centred caption above
+    // it crosses the gutter and stays before it (it came after the left column).
+    const items = [item('TABLE 3: VALUES ACROSS BOTH COLUMNS', 200, 760, 'ltr', 180)];
+    for (let r = 0; r < 5; r++) {
+      const y = 740 - r * 12;
+      items.push(item(`0.${r}0`, 80, y, 'ltr', 20), item(`0.${r}111`, 150, y, 'ltr', 30), item(`1.${r}0`, 340, y, 'ltr', 20), item(`0.${r}999`, 420, y, 'ltr', 30), item(`9.${r}9`, 500, y, 'ltr', 20));
+    }
+    items.push(item('5. LEFT HEADING', 72, 660, 'ltr', 90), item('6. RIGHT HEADING', 330, 660, 'ltr', 95));
+    for (let r = 0; r < 5; r++) items.push(item(`left column text line ${r} runs on`, 72, 646 - r * 12, 'ltr', 200), item(`right column text line ${r} runs on`, 330, 646 - r * 12, 'ltr', 200));
+    const text = pageText({ items }).text;
+    expect(text.split('\n')[0]).toBe('TABLE 3: VALUES ACROSS BOTH COLUMNS');
+    expect(text).toContain('5. LEFT HEADING\nleft column text line 0 runs on');
+    expect(text.indexOf('6. RIGHT HEADING')).toBeGreaterThan(text.indexOf('left column text line 4'));
+    expect(text.indexOf('6. RIGHT HEADING')).toBeLessThan(text.indexOf('right column text line 0'));
+  });
+
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
     const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
     expect(pageText({ items }).columns).toBe(1);

@@ -279,7 +279,9 @@ function layout(segs, ctx, depth) {
   let i = 0;
   while (i < bands.length) {
     let j = i;
-    if (depth < MAX_DEPTH) {
+    // A run of columns starts at a line with a gutter of its own; lines above it that stay
+    // inside one column are pulled in below, and a caption or title across the gutter stays out.
+    if (depth < MAX_DEPTH && hasGap(cover([], bands[i].segs), min)) {
       let cov = cover([], bands[i].segs);
       while (j + 1 < bands.length) {
         const next = cover(cov, bands[j + 1].segs);
