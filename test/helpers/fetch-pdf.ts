@@ -2,6 +2,8 @@
  * A tiny PDF writer for tests: valid PDF 1.4 files with one text line per entry on each
  * page (Helvetica, WinAnsi), a correct xref table, an optional Title, or a Standard-security
  * /Encrypt dictionary whose empty user password does not match (so readers ask for one).
+ * With `cjk`, the text is Chinese in a font that is not embedded and is addressed through
+ * a predefined CMap (UniGB-UCS2-H, STSong-Light), as many CJK PDFs are made.
  */
 /** A run of text at a position (points from the bottom left of a US-letter page). */
 export interface Placed {
@@ -19,9 +21,12 @@ export interface PdfSpec {
   encrypted?: boolean;
   /** Pages with no text at all, as a scanned document has (an image-only page). */
   noText?: boolean;
+  /** The text in a non-embedded Chinese font through the predefined CMap UniGB-UCS2-H (strings as UTF-16BE). */
+  cjk?: boolean;
 }
 
 const esc = (s: string): string => s.replace(/[\\()]/g, (c) => `\\${c}`);
+const utf16 = (s: string): string => [...s].map((c) => (c.codePointAt(0) as number).toString(16).padStart(4, '0')).join('');
 
 export function makePdf(spec: PdfSpec): Buffer {
   const objects: string[] = [];
@@ -31,12 +36,18 @@ export function makePdf(spec: PdfSpec): Buffer {
   };
   const catalog = add(''); // filled below once the page tree's number is known
   const pagesId = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  let font: number;
+  if (spec.cjk) {
+    const descriptor = add('<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [-25 -254 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>');
+    const cid = add(`<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor ${descriptor} 0 R /DW 1000 >>`);
+    font = add(`<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [${cid} 0 R] >>`);
+  } else font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const str = (s: string): string => (spec.cjk ? `<${utf16(s)}>` : `(${esc(s)})`);
   const kids: number[] = [];
   const bodies = spec.placed
-    ? spec.placed.map((runs) => runs.map((r) => `BT /F1 ${r.size ?? 10} Tf 1 0 0 1 ${r.x} ${r.y} Tm (${esc(r.text)}) Tj ET`).join('\n'))
+    ? spec.placed.map((runs) => runs.map((r) => `BT /F1 ${r.size ?? 10} Tf 1 0 0 1 ${r.x} ${r.y} Tm ${str(r.text)} Tj ET`).join('\n'))
     : spec.pages.map((lines) =>
-        spec.noText ? '0.9 g 72 72 400 600 re f' : ['BT', '/F1 12 Tf', '16 TL', '72 740 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}(${esc(l)}) Tj`), 'ET'].join('\n'),
+        spec.noText ? '0.9 g 72 72 400 600 re f' : ['BT', '/F1 12 Tf', '16 TL', '72 740 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}${str(l)} Tj`), 'ET'].join('\n'),
       );
   for (const ops of bodies) {
     const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);

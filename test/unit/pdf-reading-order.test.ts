@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
 import { pageText } from '../../src/main/fetch/pdf-layout.mjs';
-import { dehyphenate, dropFurniture, vocabulary } from '../../src/main/fetch/pdf-text';
+import { dehyphenate, dropFurniture, lineKey, vocabulary } from '../../src/main/fetch/pdf-text';
 import { makePdf, type Placed } from '../helpers/fetch-pdf';
 
 const fetcher = createFetcher();
@@ -22,12 +22,28 @@ describe('PDF text in reading order', () => {
     expect(pdfMeta(r.meta)).toMatchObject({ bidi: true, bidi_lines: 4 });
   });
 
+  it('reads Chinese in a font that is not embedded and is addressed through a predefined CMap', async () => {
+    const r = await extract(makePdf({ pages: [['中文测试：你好世界', '第二行文字']], cjk: true }));
+    expect(r.content).toBe('中文测试：你好世界\n第二行文字');
+  });
+
   it('puts a Hebrew line with a number in logical order (the bidi algorithm, not a plain reversal)', () => {
     // "שנת 2024 הייתה טובה" drawn left to right: the last word leftmost, the number kept LTR.
     const items = [item('טובה', 100, 700, 'rtl', 20), item('הייתה', 125, 700, 'rtl', 25), item('2024', 155, 700, 'ltr', 20), item('שנת', 180, 700, 'rtl', 15)];
     const r = pageText({ items });
     expect(r.text).toBe('שנת 2024 הייתה טובה');
     expect(r.bidiLines).toBe(1);
+  });
+
+  it('reads the Hebrew cells of a table row on an English page left to right, each cell in logical order', () => {
+    // Cells "שלום", "תודה", "בוקר" drawn in visual order (each word's letters right to left), far apart.
+    const visual = (w: string) => [...w].reverse().join('');
+    const items = [item('Hebrew', 72, 700), ...['שלום', 'תודה', 'בוקר'].map((w, k) => item(visual(w), 150 + k * 60, 700, 'ltr', 20)), item('End of the table row note.', 72, 680)];
+    const r = pageText({ items });
+    expect(r.text.split('\n')[0]).toBe('Hebrew שלום תודה בוקר');
+    // One run of words (word gaps only) is one bidi paragraph: its words come right to left.
+    const phrase = pageText({ items: [item('The Hebrew words are', 72, 700), item(visual('שלום תודה'), 180, 700, 'ltr', 45)] });
+    expect(phrase.text).toBe('The Hebrew words are שלום תודה');
   });
 
   it('normalises Arabic presentation forms and Latin ligatures (NFKC) but leaves other text as written', () => {
@@ -44,6 +60,49 @@ describe('PDF text in reading order', () => {
     const r = await extract(makePdf({ pages: [], placed: [runs] }));
     expect(r.content).toBe(['A Title Across The Whole Page Width Of This Sample Paper', left.join('\n'), right.join('\n'), 'A closing line that runs across both of the columns of the page, as a footnote would do here.'].join('\n\n'));
     expect(pdfMeta(r.meta)).toMatchObject({ columns: 2, multi_column_pages: 1 });
+  });
+
+  it('reads headings whose parts stand far apart row by row, not as columns (their lines are rows apart)', () => {
+    // A journal page: each day's heading has its date, weekday and weather in cells, with a line of text between headings.
+    const items = [0, 1, 2].flatMap((k) => {
+      const y = 700 - k * 70;
+      return [item(`Day ${k + 1} of March`, 72, y), item(['Friday', 'Saturday', 'Sunday'][k] as string, 200, y), item(['sunny', 'cloudy', 'rain'][k] as string, 300, y), item(`Notes of day ${k + 1}.`, 72, y - 20)];
+    });
+    const r = pageText({ items });
+    expect(r.text.split(/\n+/)).toEqual(['Day 1 of March Friday sunny', 'Notes of day 1.', 'Day 2 of March Saturday cloudy', 'Notes of day 2.', 'Day 3 of March Sunday rain', 'Notes of day 3.']);
+    expect(r.columns).toBe(1);
+  });
+
+  it('keeps the lines above a column run in their column when they stay inside it (a margin note starting mid-paragraph)', () => {
+    const body = ['The paragraph begins here and runs on', 'across the body column until the docu-', 'ment goes on beside the first margin', 'note, and the text keeps going down the', 'body column while more notes stand in', 'the margin next to it, line after line.'];
+    const items = body.map((t, k) => item(t, 72, 700 - k * 12, 'ltr', 200));
+    ['\\first', '\\second', '\\third'].forEach((t, k) => items.push(item(t, 300, 676 - k * 24, 'ltr', 40)));
+    const r = pageText({ items });
+    expect(r.text).toBe(`${body.join("\n")}\n\n\\first\n\n\\second\n\n\\third`);
+    expect(r.columns).toBe(2);
+  });
+
+  it('puts a space after a raised number that opens a line (a footnote mark), not after one that follows a word', () => {
+    const sup = (str: string, x: number, y: number) => ({ str, dir: 'ltr', transform: [6, 0, 0, 6, x, y + 4], width: 3, hasEOL: false });
+    const items = [sup('1', 72, 100), item('This feature was suggested by a reader.', 75, 100), item('Lienhard', 72, 700, 'ltr', 40), sup('1', 112, 700), item(', and others', 115, 700, 'ltr', 60)];
+    expect(pageText({ items }).text).toBe('Lienhard1, and others\n\n1 This feature was suggested by a reader.');
+  });
+
+  it('reads a caption over a table that spans both columns before the table, and each column heading before its text', () => {
+    // A run of columns starts at a line that has a gutter itself; the centred caption above
+    // it crosses the gutter and stays before it (it came after the left column).
+    const items = [item('TABLE 3: VALUES ACROSS BOTH COLUMNS', 200, 760, 'ltr', 180)];
+    for (let r = 0; r < 5; r++) {
+      const y = 740 - r * 12;
+      items.push(item(`0.${r}0`, 80, y, 'ltr', 20), item(`0.${r}111`, 150, y, 'ltr', 30), item(`1.${r}0`, 340, y, 'ltr', 20), item(`0.${r}999`, 420, y, 'ltr', 30), item(`9.${r}9`, 500, y, 'ltr', 20));
+    }
+    items.push(item('5. LEFT HEADING', 72, 660, 'ltr', 90), item('6. RIGHT HEADING', 330, 660, 'ltr', 95));
+    for (let r = 0; r < 5; r++) items.push(item(`left column text line ${r} runs on`, 72, 646 - r * 12, 'ltr', 200), item(`right column text line ${r} runs on`, 330, 646 - r * 12, 'ltr', 200));
+    const text = pageText({ items }).text;
+    expect(text.split('\n')[0]).toBe('TABLE 3: VALUES ACROSS BOTH COLUMNS');
+    expect(text).toContain('5. LEFT HEADING\nleft column text line 0 runs on');
+    expect(text.indexOf('6. RIGHT HEADING')).toBeGreaterThan(text.indexOf('left column text line 4'));
+    expect(text.indexOf('6. RIGHT HEADING')).toBeLessThan(text.indexOf('right column text line 0'));
   });
 
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
@@ -104,6 +163,29 @@ describe('PDF furniture', () => {
     const raw = await extract(pdf, 'raw');
     expect(raw.content.match(/Harbour Report 2024/g)).toHaveLength(4);
     expect(raw.content).toContain('Page 4 of 4');
+  });
+
+  it('knows a running head by its words, however many numbers and marks it carries ("Guide / 3 / 17")', () => {
+    const body = ['Recording starts with the red button.', 'Normalise the track before export.', 'Plugins live in the effects menu.', 'Export the mix as an Ogg file.'];
+    const doc = body.map((b, i) => `Debian-Edu / Skolelinux Audacity 11 manual / ${i + 1} / 17\n${b}`);
+    const r = dropFurniture(doc);
+    expect(r.pages).toEqual(body);
+    // A number inside a word is the word's own: these two lines differ.
+    expect(lineKey('The word for page 1 is item1.')).not.toBe(lineKey('The word for page 2 is item2.'));
+    expect(r.removed).toBe(4);
+  });
+
+  it('keeps lone numbers inside the page (a contents list, a table) that differ from page to page', () => {
+    // Masked, "1", "2", "5"… would all be "#" and found on every page; only an exact repeat counts inside a page.
+    const lead = 'Opening line\nSecond line\nThird line\n';
+    const tail = '\nbody\nclosing line\nlast line\nfoot';
+    const doc = [`${lead}1\nIntroduction\n2\nMethods${tail} a`, `${lead}3\ntable cell\n7${tail} b`, `${lead}5\ncell\n9${tail} c`];
+    const r = dropFurniture(doc);
+    expect(r.pages[0]).toContain('1\nIntroduction\n2\nMethods');
+    expect(r.pages[1]).toContain('3\ntable cell\n7');
+    // A line repeated word for word on most pages (a printer's mark) still goes, wherever it stands.
+    const marked = doc.map((p) => p.replace('body', 'PROOF copy not for sale'));
+    expect(dropFurniture(marked).pages.join('\n')).not.toContain('PROOF');
   });
 
   it('leaves a document of two pages as it is (no repeat to go on)', () => {

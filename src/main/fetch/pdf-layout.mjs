@@ -36,6 +36,12 @@ const MIN_RUN_BANDS = 3;
  * minimums read tables and listings row by row and agree less.
  */
 const MIN_COLUMN_EM = 2;
+/**
+ * A column's lines follow each other at most this many ems apart (the median step). Lines
+ * further apart are cells of rows (headings with their date and tag, a form), each read
+ * across the page, not a column of text.
+ */
+const MAX_COLUMN_STEP_EM = 4;
 /** Columns inside columns are looked for this deep, no deeper. */
 const MAX_DEPTH = 3;
 
@@ -109,14 +115,27 @@ function continues(seg, it) {
   return true; // drawn over the segment: an accent, a bold overprint
 }
 
-/** The segment's text in visual order (left to right), with spaces where the glyphs leave a gap. */
+const raised = (it, seg) => it.size < 0.9 * seg.size && it.y > seg.y + 0.2 * seg.size;
+
+/**
+ * The segment's text in visual order (left to right), with spaces where the glyphs leave a
+ * gap, and after a raised mark that opens the line (a footnote's or an affiliation's number:
+ * "¹This feature…" is "1 This feature…", as a superscript after a word stays on it).
+ */
 function visualText(seg) {
   const items = seg.items.length > 1 ? [...seg.items].sort((p, q) => p.x0 - q.x0) : seg.items;
   let out = '';
   let lastX1 = -Infinity;
-  for (const it of items) {
+  let leadingMark = items.length > 1 && raised(items[0], seg);
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k];
     const str = visualOf(it);
-    if (out && !/\s$/.test(out) && !/^\s/.test(str) && (it.space || it.x0 - lastX1 > 0.15 * it.size)) out += ' ';
+    let gap = it.space || it.x0 - lastX1 > 0.15 * it.size;
+    if (leadingMark && k > 0 && !raised(it, seg)) {
+      gap ||= /^\p{L}/u.test(str);
+      leadingMark = false;
+    }
+    if (out && !/\s$/.test(out) && !/^\s/.test(str) && gap) out += ' ';
     out += str;
     lastX1 = Math.max(lastX1, it.x1);
   }
@@ -196,15 +215,38 @@ function columnsOf(segs, cuts, em) {
     }
     let bad = cols.findIndex((c) => {
       const w = Math.max(...c.map((s) => s.x1)) - Math.min(...c.map((s) => s.x0));
-      return new Set(c.map((s) => Math.round(s.y / em))).size < MIN_RUN_BANDS || w < MIN_COLUMN_EM * em;
+      const rows = [...new Set(c.map((s) => Math.round(s.y / em)))].sort((a, b) => b - a);
+      return rows.length < MIN_RUN_BANDS || w < MIN_COLUMN_EM * em || median(rows.slice(1).map((r, k) => rows[k] - r)) > MAX_COLUMN_STEP_EM;
     });
     if (bad < 0) return cols;
     cuts.splice(bad < cuts.length ? bad : bad - 1, 1);
   }
 }
 
+/**
+ * A line's text in logical order. A line of one segment with right-to-left letters goes
+ * through the bidi algorithm whole. Segments further apart than a word gap (table cells,
+ * a heading and its page number) are parts of their own: each is put in logical order
+ * alone, and the parts follow the page's direction (left to right, or right to left on an
+ * RTL page), as the cells of a table row are read.
+ */
+function lineText(segs, ctx) {
+  const visual = segs.map(visualText);
+  if (!visual.some((t) => RTL_CHAR.test(t))) return visual.join(' ');
+  const parts = visual.map((t) => t.replace(/[ \t]+/g, ' ').trim()).filter((t) => t !== '');
+  ctx.bidiLines++;
+  if (parts.length === 1 || ctx.rtlPage) return logicalLine(parts.join(' '));
+  return parts.map((t) => (RTL_CHAR.test(t) ? logicalLine(t) : t)).join(' ');
+}
+
+/** Whether every segment lies within the x range of one of the columns. */
+function insideColumns(segs, columns) {
+  const ranges = columns.map((c) => [Math.min(...c.map((s) => s.x0)), Math.max(...c.map((s) => s.x1))]);
+  return segs.every((s) => ranges.some(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1));
+}
+
 /** Lines of a group of bands read as one column: segments on one baseline make one line. */
-function linesOf(bands) {
+function linesOf(bands, ctx) {
   const lines = [];
   for (const band of bands) {
     const segs = [...band.segs].sort((p, q) => q.y - p.y);
@@ -217,7 +259,7 @@ function linesOf(bands) {
       }
     }
   }
-  return lines.map((l) => ({ y: l.y, size: l.size, text: l.segs.sort((p, q) => p.x0 - q.x0).map(visualText).join(' ') }));
+  return lines.map((l) => ({ y: l.y, size: l.size, text: lineText(l.segs.sort((p, q) => p.x0 - q.x0), ctx) }));
 }
 
 /**
@@ -231,13 +273,15 @@ function layout(segs, ctx, depth) {
   const min = Math.max(4, GUTTER_EM * ctx.em);
   let single = [];
   const flush = () => {
-    if (single.length) blocks.push(...paragraphs(linesOf(single)));
+    if (single.length) blocks.push(...paragraphs(linesOf(single, ctx)));
     single = [];
   };
   let i = 0;
   while (i < bands.length) {
     let j = i;
-    if (depth < MAX_DEPTH) {
+    // A run of columns starts at a line with a gutter of its own; lines above it that stay
+    // inside one column are pulled in below, and a caption or title across the gutter stays out.
+    if (depth < MAX_DEPTH && hasGap(cover([], bands[i].segs), min)) {
       let cov = cover([], bands[i].segs);
       while (j + 1 < bands.length) {
         const next = cover(cov, bands[j + 1].segs);
@@ -245,9 +289,20 @@ function layout(segs, ctx, depth) {
         cov = next;
         j++;
       }
-      const union = bands.slice(i, j + 1).flatMap((b) => b.segs);
-      const columns = j - i + 1 >= MIN_RUN_BANDS ? columnsOf(union, gutters(union, min), ctx.em) : null;
+      let union = bands.slice(i, j + 1).flatMap((b) => b.segs);
+      let columns = j - i + 1 >= MIN_RUN_BANDS ? columnsOf(union, gutters(union, min), ctx.em) : null;
       if (columns) {
+        // Lines just above the run that stay inside its columns are the top of a column
+        // (a paragraph begun before a margin note or the other column starts): they join it.
+        let pulled = 0;
+        for (let k = single.length - 1; k >= 0 && insideColumns(single[k].segs, columns); k--) pulled++;
+        if (pulled) {
+          const more = columnsOf(single.slice(single.length - pulled).flatMap((b) => b.segs).concat(union), gutters(union, min), ctx.em);
+          if (more && more.length === columns.length) {
+            union = single.splice(single.length - pulled).flatMap((b) => b.segs).concat(union);
+            columns = more;
+          }
+        }
         flush();
         ctx.columns = Math.max(ctx.columns, columns.length);
         if (ctx.rtlPage) columns.reverse();
@@ -295,25 +350,17 @@ export function pageText(content) {
     ltr += (it.str.match(LTR_CHARS) ?? []).length;
   }
   if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
-  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr };
+  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0 };
   const blocks = layout(segs, ctx, 0);
-  if (turned.length) blocks.push([turned.join('')]);
-  let bidiLines = 0;
+  if (turned.length) blocks.push([lineText([{ items: [{ str: turned.join(''), x0: 0, x1: 0, y: 0, size: 1, space: false }], y: 0, size: 1 }], ctx)]);
   const text = blocks
     .map((lines) =>
       lines
-        .map((line) => {
-          let t = line.replace(/[ \t]+/g, ' ').trim();
-          if (RTL_CHAR.test(t)) {
-            t = logicalLine(t);
-            bidiLines++;
-          }
-          return presentationToLetters(t);
-        })
+        .map((line) => presentationToLetters(line.replace(/[ \t]+/g, ' ').trim()))
         .filter((t) => t !== '')
         .join('\n'),
     )
     .filter((b) => b !== '')
     .join('\n\n');
-  return { text, columns: ctx.columns, bidiLines };
+  return { text, columns: ctx.columns, bidiLines: ctx.bidiLines };
 }

@@ -52,46 +52,60 @@ const EDGE_LINES = 3;
 
 /** Running heads and feet are short; a longer line must repeat word for word to count. */
 const SHORT_LINE_WORDS = 6;
+/** A word of a line, for its length: a run holding a letter; numbers and marks ("11", "3 / 81", "·") are none. */
+const WORD = /\p{L}/u;
 
 /**
  * A line's key for finding repeats: a short line's shape with its numbers masked, so
- * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18" match; a longer line as it is.
+ * "Page 3" and "Page 4", "Chapter 2 · 17" and "Chapter 2 · 18", "Guide 11 / 1 / 17" and
+ * "Guide 11 / 2 / 17" match; a longer line as it is. Only words with letters make a line
+ * long, and only numbers standing alone are masked ("item3" is a word of its own).
  */
 export function lineKey(line: string): string {
-  const plain = line.toLowerCase().replace(/\s+/g, ' ').trim();
-  if (plain.split(' ').length > SHORT_LINE_WORDS) return plain;
-  return plain.replace(/\d+/g, '#').replace(/\b[ivxlcdm]+\b/g, '#');
+  return keyOfPlain(plainLine(line));
+}
+
+const plainLine = (line: string): string => line.toLowerCase().replace(/\s+/g, ' ').trim();
+
+function keyOfPlain(plain: string): string {
+  if (plain.split(' ').filter((w) => WORD.test(w)).length > SHORT_LINE_WORDS) return plain;
+  return plain.replace(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu, '#').replace(/\b[ivxlcdm]+\b/g, '#');
 }
 
 /**
  * Drops furniture from page texts: a line (see lineKey) that stands among the first or
- * last lines of at least three pages, or that appears on most pages anywhere (a printer's
- * mark, a margin line number). Only documents of three pages or more have any. Returns the
- * pages and how many lines were dropped.
+ * last lines of at least three pages, or that appears word for word on most pages anywhere
+ * (a printer's mark, a margin line number). Anywhere on the page only an exact repeat
+ * counts: with numbers masked, a table's or a contents list's lone numbers ("3", "12")
+ * would match each other on most pages and go too. Only documents of three pages or more
+ * have any. Returns the pages and how many lines were dropped.
  */
 export function dropFurniture(pages: string[]): { pages: string[]; removed: number } {
   if (pages.length < 3) return { pages, removed: 0 };
   const split = pages.map((p) => p.split('\n'));
-  // Per page: the key of each line ('' for a blank one) and the indexes of its edge lines.
+  // Per page: each line's exact text ('' for a blank one), the indexes of its edge lines,
+  // and the masked key (lineKey) of those edge lines only.
   const keyed = split.map((lines) => {
-    const keys = lines.map((l) => (l.trim() === '' ? '' : lineKey(l)));
-    const content = keys.map((_k, i) => i).filter((i) => keys[i] !== '');
-    return { keys, edges: new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]) };
+    const exact = lines.map(plainLine);
+    const content = exact.map((_k, i) => i).filter((i) => exact[i] !== '');
+    const edges = new Set([...content.slice(0, EDGE_LINES), ...content.slice(-EDGE_LINES)]);
+    const keys = exact.map((e, i) => (edges.has(i) ? keyOfPlain(e) : ''));
+    return { keys, exact, edges };
   });
   const edge = new Map<string, number>();
   const anywhere = new Map<string, number>();
-  for (const { keys, edges } of keyed) {
+  for (const { keys, exact, edges } of keyed) {
     for (const k of new Set([...edges].map((i) => keys[i] as string))) edge.set(k, (edge.get(k) ?? 0) + 1);
-    for (const k of new Set(keys)) if (k !== '') anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
+    for (const k of new Set(exact)) if (k !== '') anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
   }
   const most = Math.max(3, Math.ceil(pages.length * 0.6));
   let removed = 0;
   const out = split.map((lines, p) => {
-    const { keys, edges } = keyed[p] as (typeof keyed)[number];
+    const { keys, exact, edges } = keyed[p] as (typeof keyed)[number];
     const kept = lines.filter((_l, i) => {
       const k = keys[i] as string;
-      if (k === '') return true;
-      const drop = (edges.has(i) && (edge.get(k) ?? 0) >= 3) || (anywhere.get(k) ?? 0) >= most;
+      if (exact[i] === '') return true;
+      const drop = (edges.has(i) && (edge.get(k) ?? 0) >= 3) || (anywhere.get(exact[i] as string) ?? 0) >= most;
       if (drop) removed++;
       return !drop;
     });
