@@ -3,7 +3,7 @@
  * to a real folder or as entries of a zip. Both take one file at a time and hold at most
  * one result in memory.
  */
-import { createReadStream, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { once } from 'node:events';
@@ -23,14 +23,6 @@ export interface LayoutSink {
   abort(): Promise<void>;
 }
 
-/**
- * Up to this size a file is written in one synchronous call (open, write, close: ~0.05 ms
- * for a page of text). An asynchronous writeFile is three thread-pool round trips and cost
- * 4-10x the CPU per file in a profile of `sift batch --out`, more than the write itself;
- * larger files still go through the thread pool, so the event loop never waits on them.
- */
-const WRITE_AT_ONCE_BYTES = 256 * 1024;
-
 /** A folder built at a hidden ".partial" name beside `finalDir` and renamed when complete. */
 export async function folderSink(finalDir: string): Promise<LayoutSink> {
   const dir = partialPath(finalDir);
@@ -43,12 +35,9 @@ export async function folderSink(finalDir: string): Promise<LayoutSink> {
     async put(name, data) {
       const p = childPath(dir, name);
       // 'wx': a name is never written twice; if it were, that would be a bug, not a file to clobber.
-      try {
-        if (data.length <= WRITE_AT_ONCE_BYTES) writeFileSync(p, data, { flag: 'wx' });
-        else await writeFile(p, data, { flag: 'wx' });
-      } catch (err) {
+      await writeFile(p, data, { flag: 'wx' }).catch((err: unknown) => {
         throw toExportError(err, finalDir);
-      }
+      });
       bytes += data.length;
     },
     async openSide(name) {
