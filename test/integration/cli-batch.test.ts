@@ -345,7 +345,8 @@ describe('sift batch', () => {
         readdirSync(out)
           .filter((d) => d.includes('.partial'))
           .some((d) => readdirSync(path.join(out, d)).some((f) => f.endsWith('.md') && readFileSync(path.join(out, d, f), 'utf8').includes('Paragraph 1 of article 1')));
-      await until(firstFile, 60_000);
+      // Both, in either order: a small file is written at once, possibly before the second request leaves.
+      await until(() => held.hits.get('/held') === 1 && firstFile(), 60_000);
       expect(held.hits.get('/held')).toBe(1);
       hold.resolve();
       const run = await running;

@@ -78,6 +78,13 @@ export async function discard(p: string): Promise<void> {
 }
 
 /**
+ * Small writes are gathered up to this size before they go to the stream: a manifest line
+ * per exported page was a thread-pool write of ~150 bytes each. The file is a ".partial"
+ * until the export seals it, so what sits here is never a file that looks finished.
+ */
+const GATHER_BYTES = 64 * 1024;
+
+/**
  * A write stream that honours backpressure (so a slow disk throttles the reader instead
  * of piling results up in memory) and turns stream errors into SiftErrors.
  */
@@ -85,6 +92,8 @@ export class OutFile {
   readonly path: string;
   private readonly ws: WriteStream;
   private failed: unknown = null;
+  private gathered: (string | Buffer)[] = [];
+  private gatheredBytes = 0;
   bytes = 0;
 
   private constructor(p: string, ws: WriteStream) {
@@ -106,18 +115,34 @@ export class OutFile {
     return new OutFile(p, ws);
   }
 
+  /** The stream itself (for pipes); what write() gathered goes first. */
   get stream(): WriteStream {
+    this.release();
     return this.ws;
   }
 
   async write(chunk: string | Buffer): Promise<void> {
     if (this.failed) throw toExportError(this.failed, this.path);
-    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-    if (!this.ws.write(chunk)) await this.drain();
+    const n = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    this.bytes += n;
+    this.gathered.push(chunk);
+    this.gatheredBytes += n;
+    if (this.gatheredBytes >= GATHER_BYTES && !this.release()) await this.drain();
+  }
+
+  /** Hands what write() gathered to the stream; false when the stream asks to wait (drain). */
+  private release(): boolean {
+    if (this.gathered.length === 0) return !this.ws.writableNeedDrain;
+    const parts = this.gathered;
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    return this.ws.write(data);
   }
 
   async drain(): Promise<void> {
     if (this.failed) throw toExportError(this.failed, this.path);
+    this.release();
     if (!this.ws.writableNeedDrain) return;
     try {
       await once(this.ws, 'drain');
@@ -129,6 +154,7 @@ export class OutFile {
   async close(): Promise<void> {
     if (this.failed) throw toExportError(this.failed, this.path);
     if (!this.ws.closed) {
+      this.release();
       const done = once(this.ws, 'close');
       this.ws.end();
       try {

@@ -2,7 +2,7 @@ import type { Options } from '../../shared/types';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
-import { extractArticle, extractLinks, extractMeta } from './html';
+import { extractArticle, extractLinks, extractMeta, type Article } from './html';
 import { parsePages } from './pages';
 import type { PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
@@ -18,6 +18,19 @@ export interface ExtractContext {
   signal: AbortSignal;
   pdf: PdfPool;
   compute: ComputePool;
+  /** The body already decoded by the fetcher (used only when it is this very buffer). */
+  decoded?: Decoded;
+}
+
+/**
+ * An HTML body decoded once per fetch: the page judge, the render decision and the
+ * extraction all read it. `article` is set when the render decision ran Readability on it.
+ */
+export interface Decoded {
+  body: Uint8Array;
+  text: string;
+  charset: string;
+  article?: Article;
 }
 
 export interface Extracted {
@@ -45,9 +58,10 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   if (kind === 'pdf') {
     content = await pdfContent(buf, mode, ranges, ctx, meta);
   } else {
-    const { text, charset } = decodeText(buf, contentType, kind === 'html' || kind === 'text');
+    const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
+    const { text, charset } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
     meta.charset = charset;
-    if (kind === 'html') content = htmlContent(text, mode, ctx.url, meta);
+    if (kind === 'html') content = htmlContent(text, mode, ctx.url, meta, pre?.article);
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {
       content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
@@ -69,7 +83,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   return { content, meta };
 }
 
-function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>): string {
+function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): string {
   if (mode === 'raw') {
     meta.title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
     return html;
@@ -84,7 +98,7 @@ function htmlContent(html: string, mode: string, url: string, meta: Record<strin
     meta.title = m.title;
     return JSON.stringify(m, null, 2);
   }
-  const a = extractArticle(html, url);
+  const a = article ?? extractArticle(html, url);
   meta.title = a.title;
   if (a.byline) meta.byline = a.byline;
   if (a.lang) meta.language = a.lang;

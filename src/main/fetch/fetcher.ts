@@ -1,8 +1,7 @@
 import { OptionsSchema, type Options, type RenderMode, type Result, type Target } from '../../shared/types';
 import { HttpClient, mapError, upstreamError, type HttpResponse } from './client';
 import { decodeText } from './charset';
-import { extractArticle } from './html';
-import { classify } from './sniff';
+import { extractArticle, type Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
@@ -10,7 +9,7 @@ import type { BrowserInfo, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { extractBody, type Extracted } from './extract';
+import { extractBody, type Decoded, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool } from './pdf-pool';
@@ -69,6 +68,11 @@ interface Verdict {
   warnings: string[];
   /** An app shell (§5.9 needs_js) that rendering may fill; it fails as needs_js if it cannot. */
   needsJs: boolean;
+  /**
+   * The judged answer decoded, when it is HTML: the render decision and the extraction read
+   * this instead of decoding the body again.
+   */
+  decoded?: Decoded;
 }
 
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
@@ -147,7 +151,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    */
   async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode): Promise<Verdict> {
     if (!isHtml(res.contentType, res.body)) return { warnings: [], needsJs: false };
-    const html = decodeText(res.body, res.contentType, true).text;
+    const decoded: Decoded = { body: res.body, ...decodeText(res.body, res.contentType, true) };
+    const html = decoded.text;
     const input = { html, status: res.status, url: res.finalUrl };
     let c = classifyPage(input);
     if (!c.reason && new URL(res.finalUrl).pathname !== '/') {
@@ -158,9 +163,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.
-    if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true };
+    if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true, decoded };
     if (c.reason && render !== 'always') throw pageError(c.reason, res.status);
-    return { warnings: c.warnings, needsJs: false };
+    return { warnings: c.warnings, needsJs: false, decoded };
   }
 
   /** An upstream error whose HTML page is a challenge, a sign-in wall … becomes that reason. */
@@ -267,10 +272,21 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       let finalUrl = res.finalUrl;
       const render: Record<string, unknown> = { rendered: false };
       let warnings = verdict.warnings;
-      if (mode !== 'never' && !recovered.recovered && classify(res.contentType, res.body) === 'html') {
-        const html = decodeText(res.body, res.contentType, true).text;
-        // Readability runs a second time only on a thin-looking page that carries scripts.
-        const why = verdict.needsJs || mode === 'always' ? shouldRender(mode, html, '', verdict.needsJs) : hasScriptBundles(html) ? shouldRender(mode, html, extractArticle(html, res.finalUrl).text, false) : undefined;
+      // The body as the judge decoded it (a recovered snapshot was not judged: decoded here).
+      let decoded: Decoded | undefined = verdict.decoded?.body === res.body ? verdict.decoded : undefined;
+      if (mode !== 'never' && !recovered.recovered && isHtml(res.contentType, res.body)) {
+        decoded ??= { body: res.body, ...decodeText(res.body, res.contentType, true) };
+        const html = decoded.text;
+        // Readability runs here only on a page that carries scripts (is it thin?); the
+        // extraction then reuses its article instead of running it again.
+        let article: Article | undefined;
+        const why =
+          verdict.needsJs || mode === 'always'
+            ? shouldRender(mode, html, '', verdict.needsJs)
+            : hasScriptBundles(html)
+              ? shouldRender(mode, html, (article = extractArticle(html, res.finalUrl)).text, false)
+              : undefined;
+        if (article) decoded = { ...decoded, article };
         if (why) {
           const info = await renderer.browser();
           if (!info.ok) {
@@ -279,6 +295,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           } else {
             const r = await renderPage(finalUrl, signal, deadline);
             body = Buffer.from(r.html, 'utf8');
+            decoded = undefined;
             contentType = 'text/html; charset=utf-8';
             finalUrl = r.finalUrl;
             Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
@@ -291,7 +308,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
       }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, decoded }),
       );
       const meta: Record<string, unknown> = {
         url,

@@ -4,3 +4,8 @@ declare module '@joplin/turndown-plugin-gfm' {
   export const gfm: TurndownService.Plugin;
   export const tables: TurndownService.Plugin;
 }
+
+// @mixmark-io/domino (turndown's own HTML parser) ships no types; markdownOf uses one call.
+declare module '@mixmark-io/domino' {
+  export function createDocument(html?: string): Document;
+}

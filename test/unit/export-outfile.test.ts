@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OutFile } from '../../src/main/export/output';
+
+/** OutFile gathers small writes before they reach the disk; the file must still get them all, in order. */
+const dirs: string[] = [];
+const tmp = (): string => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'sift-outfile-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('OutFile', () => {
+  it('writes every line in order, small and large, strings and buffers, and counts the bytes', async () => {
+    const p = path.join(tmp(), 'manifest.jsonl');
+    const f = await OutFile.open(p);
+    const expected: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const line = i % 500 === 0 ? `${'é'.repeat(40_000)}${i}\n` : `{"idx":${i}}\n`;
+      expected.push(line);
+      await f.write(i % 3 === 0 ? Buffer.from(line) : line);
+    }
+    await f.close();
+    const text = readFileSync(p, 'utf8');
+    expect(text).toBe(expected.join(''));
+    expect(f.bytes).toBe(Buffer.byteLength(text));
+  });
+
+  it('what was gathered goes before anything written through the stream itself', async () => {
+    const p = path.join(tmp(), 'mixed.txt');
+    const f = await OutFile.open(p);
+    await f.write('first\n');
+    f.stream.write('second\n');
+    await f.write('third\n');
+    await f.close();
+    expect(readFileSync(p, 'utf8')).toBe('first\nsecond\nthird\n');
+  });
+});
