@@ -82,7 +82,7 @@ async function call(method: unknown, payload: unknown): Promise<Envelope> {
     expect(env.error.status).toBeLessThan(600);
     expect(env.error.message.length).toBeGreaterThan(0);
     // "internal" is what dispatch answers when a handler throws something untyped: a bug.
-    expect(env.error.code, `${String(method)}: ${env.error.message}`).not.toBe('internal');
+    expect(env.error.code, `${typeof method === 'string' ? method : typeof method}: ${env.error.message}`).not.toBe('internal');
   }
   return env;
 }
@@ -187,6 +187,13 @@ describe('the IPC surface under arbitrary payloads', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('a method name that cannot be turned into a string is an unknown channel, not a throw (fast-check found [{ toString: 0 }])', async () => {
+    for (const method of [[{ toString: 0 }], { toString: 0 }, Object.create(null), Symbol('s'), 12n, null, undefined]) {
+      const env = await call(method, {});
+      expect(env).toMatchObject({ ok: false, error: { code: 'unknown_channel', status: 404 } });
+    }
   });
 
   test('main is still up afterwards: appInfo answers, nothing was thrown or left unhandled', async () => {

@@ -30,7 +30,9 @@ export async function dispatch(
   opts: DispatchOptions = {},
 ): Promise<Envelope> {
   if (typeof method !== 'string' || !hasOwn(invokeContract, method)) {
-    return fail('unknown_channel', 404, `unknown channel: ${String(method).slice(0, 80)}`, '');
+    // Not String(method): an array holding { toString: 0 } throws when turned into a string.
+    const name = typeof method === 'string' ? method.slice(0, 80) : `a value of type ${method === null ? 'null' : Array.isArray(method) ? 'array' : typeof method}`;
+    return fail('unknown_channel', 404, `unknown channel: ${name}`, '');
   }
   const m = method as Method;
   const spec = invokeContract[m];
