@@ -373,6 +373,20 @@ describe('retry on ErrRetryLater (task 06 rule 10)', () => {
     expect(store.targetResult(id, 0)).toMatchObject({ status: 'failed', error: '429 from the site: busy, retry later' });
   });
 
+  it('a wait cut to the end of the retry window is followed by one last try, not a burst', async () => {
+    let calls = 0;
+    const r = runner(
+      async () => {
+        calls++;
+        throw new RetryLaterError('503', { retryAfterMs: 10_000 });
+      },
+      { retryWaitMs: 10, retryForMs: 40 },
+    );
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    expect((await terminal(r, id)).status).toBe('failed');
+    expect(calls).toBe(2);
+  });
+
   it("waits the server's Retry-After when it is longer than retryWait", async () => {
     const at: number[] = [];
     const r = runner(async (_s, _c, t) => {

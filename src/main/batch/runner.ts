@@ -360,6 +360,9 @@ export class Runner {
    */
   private async fetchWithRetry(a: Active, t: Target): Promise<Result> {
     const deadline = performance.now() + this.cfg.retryForMs;
+    // Set once a wait is cut to the window's end: the try after it is the last. Timers fire up
+    // to a millisecond early, so without it a sliver of window could buy a burst of tries.
+    let last = false;
     for (;;) {
       try {
         // Inside an async arrow so a synchronous throw becomes a rejection.
@@ -369,8 +372,10 @@ export class Runner {
         // A retry cut short by cancel or close is that, not "busy": run the rest again takes it.
         if (a.stop.signal.aborted) throw a.stop.signal.reason;
         const left = deadline - performance.now();
-        if (left <= 0) throw err;
-        const wait = Math.min(left, Math.max(this.cfg.retryWaitMs, retryAfterOf(err) ?? 0));
+        if (left <= 0 || last) throw err;
+        const wanted = Math.max(this.cfg.retryWaitMs, retryAfterOf(err) ?? 0);
+        last = wanted >= left;
+        const wait = Math.min(left, wanted);
         try {
           await sleep(wait, undefined, { signal: a.stop.signal });
         } catch {
