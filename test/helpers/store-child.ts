@@ -3,7 +3,8 @@
  *   crash: drains jobs forever with an instant-ish fetch; prints `done JOB IDX` after each
  *          target's outcome is committed, so the parent knows what must survive a SIGKILL.
  *   hold:  owns the database with one job whose second target never finishes; prints
- *          `ready JOB` once the first target is stored, then waits to be killed.
+ *          `ready JOB` once the first target is stored done and the second running, then
+ *          waits to be killed.
  */
 import { writeSync } from 'node:fs';
 import { Runner, type FetchFunc } from '../../src/main/batch';
@@ -30,7 +31,9 @@ if (mode === 'hold') {
   const runner = new Runner(store, fetch);
   const { id } = runner.submit({ name: 'holder' }, 'user', [{ url: 'https://x.test/0' }, { url: 'https://x.test/1' }]);
   runner.on('target', (jobId, row) => {
-    if (jobId === id && row.idx === 0 && row.status === 'done') say(`ready ${id}`);
+    // Ready once the second target is stored running (the first is done by then): announced at
+    // the first one's done, a kill on a busy machine could land before the second started.
+    if (jobId === id && row.idx === 1 && row.status === 'running') say(`ready ${id}`);
   });
   setInterval(() => {}, 60_000);
 } else {
