@@ -12,9 +12,10 @@ import { sampleMemory, writeResult } from '../helpers/faults-report';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir, terminal } from '../helpers/store';
 
-// 3 s per target: long enough for every fault that ends by itself (a 50 MB line, a 2,000,000
-// deep DOM), short enough that the stalls and endless programs cost seconds, not minutes.
-const DEADLINE_MS = 3000;
+// 6 s per target: long enough for every fault that ends by itself (a 50 MB line, a 2,000,000
+// deep DOM, 50 MiB out of a gzip bomb — at 3 s a fresh-clone CI run once timed out on the bomb
+// and tripped the size limit the next time), short enough that the stalls cost seconds.
+const DEADLINE_MS = 6000;
 // RSS may grow this much over the baseline while the faults run: the gzip bomb and the
 // 50 MB line each hold ≤ 50 MiB of body, a 10 MB DOM a few hundred MiB, and the workers
 // are capped at 1 GiB each by resourceLimits. Measured: +578 MiB; +1 GiB means a cap broke.
