@@ -33,6 +33,9 @@ export interface Decoded {
   article?: Article;
 }
 
+/** An HTML body decoded for every reader of this fetch. */
+export const decodeHtml = (body: Uint8Array, contentType: string): Decoded => ({ body, ...decodeText(body, contentType, true) });
+
 export interface Extracted {
   content: string;
   meta: Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { BrowserInfo, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { extractBody, type Decoded, type Extracted } from './extract';
+import { decodeHtml, extractBody, type Decoded, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool } from './pdf-pool';
@@ -151,7 +151,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    */
   async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode): Promise<Verdict> {
     if (!isHtml(res.contentType, res.body)) return { warnings: [], needsJs: false };
-    const decoded: Decoded = { body: res.body, ...decodeText(res.body, res.contentType, true) };
+    const decoded = decodeHtml(res.body, res.contentType);
     const html = decoded.text;
     const input = { html, status: res.status, url: res.finalUrl };
     let c = classifyPage(input);
@@ -275,7 +275,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The body as the judge decoded it (a recovered snapshot was not judged: decoded here).
       let decoded: Decoded | undefined = verdict.decoded?.body === res.body ? verdict.decoded : undefined;
       if (mode !== 'never' && !recovered.recovered && isHtml(res.contentType, res.body)) {
-        decoded ??= { body: res.body, ...decodeText(res.body, res.contentType, true) };
+        decoded ??= decodeHtml(res.body, res.contentType);
         const html = decoded.text;
         // Readability runs here only on a page that carries scripts (is it thin?); the
         // extraction then reuses its article instead of running it again.

@@ -66,5 +66,5 @@ export function reasonBars(counts: Record<string, number>): Bar[] {
   }
   return [...sum.entries()]
     .sort((a, b) => b[1] - a[1])
-    .map(([key, value]) => ({ label: isReason(key) ? REASON_LABELS[key] : key, value, tone: toneOf(key) }));
+    .map(([key, value]) => ({ label: outcomeLabel(key), value, tone: toneOf(key) }));
 }
