@@ -5,6 +5,9 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
 import { carryClasses, pruneArticle, type PruneElement } from './prune';
+import { installTagSelect } from './tag-select';
+
+installTagSelect();
 
 export interface Article {
   title: string;

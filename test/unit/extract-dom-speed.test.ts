@@ -1,0 +1,171 @@
+/**
+ * The two changes that made extraction cheaper keep linkedom's behaviour: the tag-list fast
+ * path of querySelector(All) finds what linkedom's own css-select path finds, and the lazy
+ * listener map (scripts/patch-deps.mjs) still delivers and removes events.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+
+type Q = (this: unknown, s: string) => unknown;
+type El = { localName: string; getAttribute(n: string): string | null };
+
+// linkedom's own methods, taken before the fast path is installed (importing html.ts installs it).
+const probe = parseHTML('<html><body></body></html>').document;
+const originals = new Map<object, { all: Q; one: Q }>();
+for (const sample of [probe, probe.body, probe.createDocumentFragment()] as object[]) {
+  for (let p = Object.getPrototypeOf(sample) as Record<string, Q> | null; p; p = Object.getPrototypeOf(p) as Record<string, Q> | null) {
+    if (Object.prototype.hasOwnProperty.call(p, 'querySelectorAll')) originals.set(p, { all: p.querySelectorAll!, one: p.querySelector! });
+  }
+}
+const { installTagSelect, tagList } = await import('../../src/main/fetch/tag-select');
+installTagSelect();
+
+/** What linkedom itself answers for node.querySelector(All)(s). */
+function linkedomAnswer(node: object, s: string, all: boolean): unknown {
+  for (let p = Object.getPrototypeOf(node) as object | null; p; p = Object.getPrototypeOf(p)) {
+    const o = originals.get(p);
+    if (o) return (all ? o.all : o.one).call(node, s);
+  }
+  throw new Error('no linkedom querySelectorAll on this node');
+}
+
+const ids = (list: unknown): (string | null)[] => Array.from(list as ArrayLike<El>, (e) => `${e.localName}#${e.getAttribute('id') ?? ''}`);
+
+const PAGE = `<!doctype html><html><head><title>t</title><base href="http://x/"></head><body id="b">
+<div id="d1"><p id="p1">a <span id="s1">b</span></p><TABLE id="t1"><tr id="r1"><td id="c1">x</td></tr></TABLE></div>
+<template id="tp"><p id="hidden">not searched</p><img id="img-in-template"></template>
+<section id="sec"><h2 id="h2a">x</h2><div id="d2"><h1 id="h1a">y</h1><img id="i1"><svg id="sv"><foreignObject id="fo"></foreignObject></svg></div></section>
+<ul id="u"><li id="l1">1</li><li id="l2"><ol id="o"><li id="l3">3</li></ol></li></ul><iframe id="f"></iframe>
+</body></html>`;
+
+const SELECTORS = [
+  'p', 'li', 'h1,h2', 'h2, h1', 'img,embed,object,iframe', 'SPAN,LI,TD,BLOCKQUOTE,DL,DIV,IMG,OL,P,PRE,TABLE,UL', 'template', 'foreignObject',
+  'table', 'tr', 'nothing', 'ul,ol', ' p , div ', 'body', 'html', 'head', 'title',
+];
+
+describe('tag-list fast path of querySelector(All)', () => {
+  it('finds what linkedom finds, in the same order, from the document, an element and a fragment', () => {
+    const { document } = parseHTML(PAGE);
+    const frag = document.createDocumentFragment();
+    frag.appendChild(document.getElementById('sec')!.cloneNode(true));
+    const roots: object[] = [document, document.body, document.getElementById('d1')!, document.getElementById('u')!, document.getElementById('tp')!, frag];
+    for (const root of roots) {
+      for (const s of SELECTORS) {
+        const q = root as { querySelectorAll(s: string): unknown; querySelector(s: string): El | null };
+        expect(ids(q.querySelectorAll(s)), `${s} all from ${(root as { nodeName: string }).nodeName}#${(root as { id?: string }).id ?? ""}`).toEqual(ids(linkedomAnswer(root, s, true)));
+        const mine = q.querySelector(s);
+        const theirs = linkedomAnswer(root, s, false) as El | null;
+        expect(mine && ids([mine])[0], `${s} one`).toEqual(theirs && ids([theirs])[0]);
+      }
+    }
+  });
+
+  it('hands every other selector to linkedom', () => {
+    expect(tagList('div[class]')).toBeNull();
+    expect(tagList('a[href], area[href]')).toBeNull();
+    expect(tagList('div p')).toBeNull();
+    expect(tagList('*')).toBeNull();
+    expect(tagList('')).toBeNull();
+    const { document } = parseHTML(PAGE);
+    expect(ids(document.querySelectorAll('div p, #s1'))).toEqual(['p#p1', 'span#s1']);
+    expect(document.querySelector('base[href]')?.getAttribute('href')).toBe('http://x/');
+  });
+
+  it('returns linkedom NodeLists, live to later DOM changes as before (a fresh list per call)', () => {
+    const { document } = parseHTML(PAGE);
+    const before = document.querySelectorAll('li');
+    expect(before.constructor).toBe((linkedomAnswer(document, 'li', true) as object).constructor);
+    document.getElementById('u')!.remove();
+    expect(before.length).toBe(3);
+    expect(document.querySelectorAll('li').length).toBe(0);
+  });
+
+  it('leaves XML documents to linkedom (names compare case-sensitively there)', () => {
+    const xml = new (parseHTML('').window.DOMParser)().parseFromString('<root><Item id="a"/><item id="b"/></root>', 'text/xml');
+    expect(ids(xml.querySelectorAll('Item'))).toEqual(ids(linkedomAnswer(xml, 'Item', true)));
+    expect(ids(xml.querySelectorAll('Item'))).toEqual(['Item#a']);
+  });
+
+  it('agrees with linkedom on random trees and tag lists (fast-check)', () => {
+    const tags = ['div', 'p', 'span', 'li', 'ul', 'template', 'h1', 'TABLE', 'td', 'img', 'section'];
+    // A tree as a run of opening tags, each followed by 0-3 closes of the open ones.
+    const step = fc.record({ tag: fc.constantFrom(...tags), closes: fc.nat(3) });
+    const html = (steps: { tag: string; closes: number }[]): string => {
+      const open: string[] = [];
+      let out = '';
+      steps.forEach(({ tag, closes }, i) => {
+        out += `<${tag} id="n${i}">t`;
+        if (tag !== 'img') open.push(tag);
+        for (let c = 0; c < closes && open.length; c++) out += `</${open.pop()}>`;
+      });
+      while (open.length) out += `</${open.pop()}>`;
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), fc.uniqueArray(fc.constantFrom(...tags, 'b', 'IMG'), { minLength: 1, maxLength: 4 }), (steps, list) => {
+        const { document } = parseHTML(`<html><body>${html(steps)}</body></html>`);
+        const s = list.join(',');
+        for (const root of [document, document.body, ...Array.from(document.body.children).slice(0, 2)]) {
+          const q = root as unknown as { querySelectorAll(s: string): unknown; querySelector(s: string): El | null };
+          expect(ids(q.querySelectorAll(s))).toEqual(ids(linkedomAnswer(root, s, true)));
+          const first = linkedomAnswer(root, s, false) as El | null;
+          expect(q.querySelector(s)?.getAttribute('id') ?? null).toBe(first?.getAttribute('id') ?? null);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('linkedom nodes create their listener map on first use (scripts/patch-deps.mjs)', () => {
+  it('still delivers, stops and removes listeners', () => {
+    const { document, window } = parseHTML('<html><body><div id="a"><button id="b">x</button></div></body></html>');
+    const seen: string[] = [];
+    const onDiv = (e: { type: string }) => seen.push(`div:${e.type}`);
+    document.getElementById('a')!.addEventListener('ping', onDiv);
+    const b = document.getElementById('b')!;
+    b.addEventListener('ping', (e: { type: string }) => seen.push(`button:${e.type}`));
+    b.dispatchEvent(new window.Event('ping', { bubbles: true }));
+    document.getElementById('a')!.removeEventListener('ping', onDiv);
+    b.removeEventListener('other', onDiv); // a node with listeners for other types only
+    document.body.removeEventListener('ping', onDiv); // a node that never had one
+    b.dispatchEvent(new window.Event('ping', { bubbles: true }));
+    expect(seen).toEqual(['button:ping', 'div:ping', 'button:ping']);
+  });
+
+  it('is applied to the installed linkedom, in both of its builds', () => {
+    for (const build of ['esm', 'cjs']) {
+      const src = readFileSync(path.resolve(__dirname, `../../node_modules/linkedom/${build}/interface/event-target.js`), 'utf8');
+      expect(src, build).not.toContain('wm.set(this, new Map);');
+      expect(src, build).toContain('if (!map) wm.set(this, map = new Map);');
+    }
+  });
+
+  it('patches an unpatched copy once, and stops on code it does not recognise', async () => {
+    const { patchDeps, PATCHES } = (await import(path.resolve(__dirname, '../../scripts/patch-deps.mjs'))) as {
+      patchDeps(o: { dir: string }): string[];
+      PATCHES: { file: string; edits: [string, string][] }[];
+    };
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-patch-'));
+    const unpatched = (edits: [string, string][]) => `class T {\n  constructor() {\n${edits[0]![0]}  }\n${edits.slice(1).map(([from]) => `${from}\n  }\n`).join('')}}\n`;
+    for (const { file, edits } of PATCHES) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), unpatched(edits));
+    }
+    expect(patchDeps({ dir })).toHaveLength(PATCHES.length);
+    expect(patchDeps({ dir })).toEqual([]);
+    for (const { file, edits } of PATCHES) {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      for (const [from, to] of edits) {
+        expect(text).not.toContain(from);
+        if (to) expect(text).toContain(to);
+      }
+    }
+    writeFileSync(path.join(dir, PATCHES[0]!.file), 'export class Moved {}\n');
+    expect(() => patchDeps({ dir })).toThrow(/no longer holds the code/);
+  });
+});
