@@ -36,6 +36,9 @@ const BANNER = [
 export async function buildCli({ quiet = false } = {}) {
   // An installed package ships the bundle built and has neither the sources nor esbuild.
   if (!existsSync(path.join(root, 'src', 'cli', 'main.ts'))) return;
+  // The bundle inlines linkedom: its fix must be in node_modules before esbuild reads it.
+  const { patchDeps } = await import('./patch-deps.mjs');
+  patchDeps();
   const { build } = await import('esbuild');
   // Built beside and swapped in, so stale chunks of an older build never linger and a
   // sift started during a build finds either the old folder or the new one.
