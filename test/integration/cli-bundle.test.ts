@@ -31,6 +31,10 @@ beforeAll(async () => {
   writeFileSync(path.join(work, 'page.html'), '<!doctype html><html lang="en"><head><title>Bundled</title></head><body><article><h1>Bundled</h1><p>The bundle extracts this paragraph, which is long enough to be an article for Readability to keep it whole.</p><p>A second paragraph about the same thing, so the page reads as an article.</p></article></body></html>');
   writeFileSync(path.join(work, 'doc.pdf'), makePdf({ pages: [['First page text'], ['Second page text']] }));
   writeFileSync(path.join(work, 'data.json'), JSON.stringify({ items: [{ name: 'alpha' }, { name: 'beta' }] }));
+  writeFileSync(
+    path.join(work, 'cp1252.html'),
+    Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><article><h1>Cr\xe8me</h1><p>cr\xe8me br\xfbl\xe9e, a paragraph long enough to be an article for Readability to keep it whole.</p></article></body></html>', 'latin1'),
+  );
   writeFileSync(path.join(work, 'notes.txt'), 'one line\nthe needle line\nlast line\n');
 });
 afterAll(async () => {
@@ -122,6 +126,15 @@ describe('the built CLI', () => {
       expect(extract.cjs.filter((f) => f.includes(`/node_modules/${heavy}/`))).toEqual([]);
       expect(extract.esm.filter((f) => f.includes(`/node_modules/${heavy}/`))).toEqual([]);
     }
+    // iconv-lite waits for the first page that is not UTF-8, and then loads from node_modules.
+    const iconvLoaded = (r: { esm: string[]; cjs: string[] }): boolean =>
+      packagesIn(r.esm).has('iconv-lite') || r.cjs.some((f) => f.includes('/node_modules/iconv-lite/'));
+    expect(iconvLoaded(extract)).toBe(false);
+    const latin = await loadedBy(['extract', 'cp1252.html']);
+    expect(iconvLoaded(latin)).toBe(true);
+    const text = await runSift(['extract', 'cp1252.html'], { env, cwd: work });
+    expect(text.stdout).toContain('# Café');
+    expect(text.stdout).toContain('crème brûlée');
   }, 120_000);
 
   describe('in a checkout whose bundle is missing or stale', () => {
