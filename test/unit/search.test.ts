@@ -278,6 +278,13 @@ describe('query syntax', () => {
     expect(parseQuery('say "hi say')).toMatchObject({ match: '"say" "hi"', plain: true });
   });
 
+  it('shows the line holding the most distinct terms, though an earlier line holds the first match', () => {
+    const text = 'Revenue alone here, revenue again.\nNothing.\nNet revenue and net costs.\nNet revenue last.';
+    const s = makeSnippet(text, [{ text: 'revenue', prefix: false }, { text: 'net', prefix: false }]);
+    expect(s?.line).toBe(3);
+    expect(markedText(s ?? { text: '', marks: [] })).toBe('«Revenue» alone here, «revenue» again. Nothing. «Net» «revenue» and «net» costs. «Net» «revenue» last.');
+  });
+
   it('marks every match in a snippet and cuts it at word boundaries', () => {
     const text = `${'filler words here '.repeat(20)}\nthe needle and another needle\n${'more words after '.repeat(20)}`;
     const s = makeSnippet(text, [{ text: 'needle', prefix: false }]);
