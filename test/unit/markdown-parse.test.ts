@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { describe, expect, it } from 'vitest';
-import { markdownOf } from '../../src/main/fetch/html';
+import { extractArticle, markdownOf, markdownOfTree, parseDocument } from '../../src/main/fetch/html';
 
 /**
  * markdownOf parses every article into one kept document instead of letting turndown build a
@@ -30,5 +30,58 @@ describe('markdownOf parses as turndown does', () => {
     const first = markdownOf('<p id="a">one <b>open bold<table><tr><td>cell');
     expect(markdownOf('<p id="a">two</p>')).toBe('two');
     expect(markdownOf('<p id="a">one <b>open bold<table><tr><td>cell')).toBe(first);
+  });
+});
+
+/**
+ * extractArticle hands turndown a copy of linkedom's tree (markdownOfTree) instead of its
+ * serialized HTML: the Markdown must be what the serialize-and-parse gave.
+ */
+describe('markdownOfTree converts a linkedom tree as markdownOf converts its HTML', () => {
+  const bodyOf = (html: string) => parseDocument(`<!doctype html><html><head></head><body>${html}</body></html>`, '').body;
+
+  it.each(cases.map((c) => [c.name, c.input] as const))('%s', (_name, input) => {
+    const body = bodyOf(input);
+    expect(markdownOfTree(body as never)).toBe(markdownOf(body.innerHTML));
+  });
+
+  it('joins the adjacent text nodes an edit leaves, as a parse does (turndown escapes a ">" opening a text node)', () => {
+    const body = bodyOf('<p>watch <span id="x">x</span>&gt; Tale of Jang</p><p>line</p>');
+    body.querySelector('#x')!.remove();
+    const tree = markdownOfTree(body as never);
+    expect(tree).toBe(markdownOf(body.innerHTML));
+    expect(tree).toContain('watch > Tale');
+  });
+
+  it('keeps comments (whitespace either side is collapsed apart) and leaves template contents out', () => {
+    for (const html of [
+      '<div>  <!-- a -->   <p>one</p>  <!-- b -->  two</div><pre>  <!-- c -->  code</pre>',
+      '<p>kept</p><template><p>never shown</p></template>',
+      '<p>a <x:y>b</x:y> c</p><p data-x="1" title="t">d</p>',
+    ]) {
+      const body = bodyOf(html);
+      expect(markdownOfTree(body as never), html).toBe(markdownOf(body.innerHTML));
+    }
+    expect(markdownOfTree(bodyOf('<p>kept</p><template><p>never shown</p></template>') as never)).toBe('kept');
+  });
+
+  it('converts elements and attributes whose names the DOM refuses (turndown\'s own clone threw on them)', () => {
+    const body = bodyOf('<p>a <weird"name>b</weird"name> c</p><p a"b="1">d</p>');
+    expect(() => markdownOf(body.innerHTML)).toThrow(/INVALID_CHARACTER/);
+    expect(markdownOfTree(body as never)).toBe('a b c\n\nd');
+    const para = 'Sift keeps the article of a page and leaves the rest of it out, whatever the markup holds.';
+    const a = extractArticle(`<html><body><article><h1>Odd</h1><p>${para} <weird"name>named oddly</weird"name></p><p>${para}</p></article></body></html>`, 'http://example.com/');
+    expect(a.markdown).toContain('named oddly');
+  });
+
+  it('gives extractArticle the Markdown of its cleaned HTML, on real pages', () => {
+    const dir = path.join(__dirname, '../fixtures/readability');
+    const pages = readdirSync(dir).filter((d) => existsSync(path.join(dir, d, 'source.html')));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const d of pages) {
+      const a = extractArticle(readFileSync(path.join(dir, d, 'source.html'), 'utf8'), 'http://example.com/a/b');
+      const body = markdownOf(a.html);
+      expect(a.markdown, d).toBe(a.title && !body.startsWith('# ') ? `# ${a.title}\n\n${body}` : body);
+    }
   });
 });
