@@ -11,7 +11,16 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { pageText } from './pdf-layout.mjs';
 
+// pdfjs-dist's legacy build brings core-js, which on Node 20 (V8 11.3, bug 12681: a push
+// onto an array whose length is read-only does not throw) replaces Array.prototype.push for
+// the whole thread with a JavaScript one. pdf.js pushes for every glyph it reads: the
+// replacement cost ~14% of the book's text extraction (cpu profile of freeculture.pdf).
+// Nothing here pushes onto a frozen array, so the native one goes back once pdf.js and its
+// in-thread worker (imported now, so its own copy of the polyfills runs first) are loaded.
+const nativePush = Array.prototype.push;
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+Object.defineProperty(Array.prototype, 'push', { value: nativePush, writable: true, configurable: true, enumerable: false });
 
 // pdf.js's predefined CMaps (UniGB-UCS2-H, 90ms-RKSJ-H, …): a CJK font that is not embedded
 // addresses its glyphs through one, and without them pdf.js drops that text without a word.
