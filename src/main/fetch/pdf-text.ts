@@ -24,9 +24,12 @@ export interface Vocabulary {
  * so "exam-\nple" gives "exam" and "ple", never "exam-ple".
  */
 export function vocabulary(texts: string[]): Vocabulary {
+  // match, not matchAll: the words alone, without a match object each. Lower-cased once per
+  // spelling, not per occurrence: the book's 107k words are 10k spellings.
+  const spellings = new Set<string>();
+  for (const t of texts) for (const w of t.match(WORDS) ?? []) spellings.add(w);
   const words = new Set<string>();
-  // match, not matchAll: the words alone, without a match object each.
-  for (const t of texts) for (const w of t.match(WORDS) ?? []) words.add(w.toLowerCase());
+  for (const w of spellings) words.add(w.toLowerCase());
   return words;
 }
 
