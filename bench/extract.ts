@@ -165,17 +165,17 @@ async function book(): Promise<void> {
     process.stdout.write('book: pdftotext not installed (apt-get install -y poppler-utils); skipped\n');
     return;
   }
-  // Each step on this thread, as the worker runs it.
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // Each step on this thread, as the worker runs it: pdf.js loaded and called the worker's way.
+  const { pdfjs, DOC_OPTIONS, TEXT_OPTIONS } = await import('../src/main/fetch/pdf-engine.mjs');
   const steps = { open: 0, text: 0, layout: 0, clean: 0 };
   let t = process.hrtime.bigint();
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), ...DOC_OPTIONS }).promise;
   steps.open = ms(t);
   const texts: string[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
     t = process.hrtime.bigint();
     const page = await doc.getPage(n);
-    const content = await page.getTextContent({ disableNormalization: true, includeMarkedContent: false });
+    const content = await page.getTextContent(TEXT_OPTIONS);
     steps.text += ms(t);
     t = process.hrtime.bigint();
     texts.push(pageText(content as Parameters<typeof pageText>[0]).text);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
 import { pageText } from '../../src/main/fetch/pdf-layout.mjs';
@@ -141,6 +142,27 @@ describe('PDF line-end hyphens', () => {
     // The joined word written whole elsewhere wins over the halves.
     expect(dehyphenate('co-\noperate', vocabulary(['we cooperate'])).text).toBe('cooperate');
     expect(dehyphenate('co-\noperate', vocabulary(['we co-operate'])).text).toBe('co-operate');
+  });
+
+  it('joins the same words as a search starting at every letter would (the search starts at word starts only, for speed)', () => {
+    // The pattern before it looked for a word at every letter; chains, doubled hyphens,
+    // compounds, marks and runs without spaces (CJK) are where the two could part.
+    const everyLetter = /([\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*)([-\u00ad\u2010])\n([\p{Ll}][\p{L}\p{M}]*)/gu;
+    const vocab = vocabulary(['co-operate', 'cooperate', 'well-known']);
+    const piece = fc.constantFrom('exam', 'ple', 'co', 'operate', 'well', 'known', 'A', 'é', 'e\u0301', '漢字', '-', '--', '\u00ad', '\u2010', '\n', ' ', '1', '.');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        const reference = text.replace(everyLetter, (_m, before: string, hyphen: string, after: string) => {
+          const last = before.slice(before.lastIndexOf('-') + 1);
+          const keep = hyphen !== '\u00ad' && (before.includes('-') || (vocab.has(`${last}-${after}`.toLowerCase()) && !vocab.has((last + after).toLowerCase())));
+          return keep ? `${before}-${after}` : `${before}${after}`;
+        });
+        expect(dehyphenate(text, vocab).text).toBe(reference);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(dehyphenate('exam-\nple-\nment', vocab).text).toBe('example-\nment');
   });
 });
 

@@ -8,20 +8,28 @@
 /** A letter (any script) or a combining mark. */
 const WORDS = /[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*/gu;
 // The hyphen at the end of a line, the word part before it, and the word part after the line break.
-const LINE_END_HYPHEN = /([\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*)([-\u00ad\u2010])\n([\p{Ll}][\p{L}\p{M}]*)/gu;
+// The lookbehind starts a try at a word's first letter only: it finds the same matches (a try
+// inside a word meets the same hyphen as the try at its start), but without it each letter of
+// each word starts a try that reads to the word's end, quadratic in a word's length (CJK text
+// has no spaces): on the corpus PDFs' 498 pages, 162-338 ms against 103-192 ms.
+const LINE_END_HYPHEN = /(?<![\p{L}\p{M}])([\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*)([-\u00ad\u2010])\n([\p{Ll}][\p{L}\p{M}]*)/gu;
 
 export interface Vocabulary {
   /** Lower-cased words as written in the running text, hyphenated compounds as one word. */
   has(word: string): boolean;
 }
 
-/** Every word of the texts, and every part of a hyphenated compound. Line-end fragments are left out. */
+/**
+ * Every word of the texts, hyphenated compounds as one word. A word never spans a line break,
+ * so "exam-\nple" gives "exam" and "ple", never "exam-ple".
+ */
 export function vocabulary(texts: string[]): Vocabulary {
+  // match, not matchAll: the words alone, without a match object each. Lower-cased once per
+  // spelling, not per occurrence: the book's 107k words are 10k spellings.
+  const spellings = new Set<string>();
+  for (const t of texts) for (const w of t.match(WORDS) ?? []) spellings.add(w);
   const words = new Set<string>();
-  for (const t of texts) {
-    const body = t.replace(/[-\u00ad\u2010]\n/g, ' \n');
-    for (const m of body.matchAll(WORDS)) words.add(m[0].toLowerCase());
-  }
+  for (const w of spellings) words.add(w.toLowerCase());
   return words;
 }
 

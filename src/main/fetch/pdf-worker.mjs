@@ -6,22 +6,10 @@
 //   page count and the document info;
 // - pages: return the text of the given pages of a document opened before (this worker or
 //   another may have opened it; each worker keeps the last document it parsed, by key).
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { DOC_OPTIONS, TEXT_OPTIONS, pdfjs } from './pdf-engine.mjs';
 import { pageText } from './pdf-layout.mjs';
 
-const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-
-// pdf.js's predefined CMaps (UniGB-UCS2-H, 90ms-RKSJ-H, …): a CJK font that is not embedded
-// addresses its glyphs through one, and without them pdf.js drops that text without a word.
-// Read from disk only when a document names one.
-const CMAPS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'cmaps') + path.sep;
-
-// Text needs no font rendering, no eval'd glyph programs and no system fonts; pdf.js
-// normalisation is off because it expands ligatures before RTL text is reordered (pdf-layout does it after).
-const DOC_OPTIONS = { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false, enableXfa: false, cMapUrl: CMAPS, cMapPacked: true };
-const TEXT_OPTIONS = { disableNormalization: true, includeMarkedContent: false };
 /** A parsed document nobody asks for again is let go after this long. */
 const KEEP_MS = 5000;
 

@@ -1,0 +1,7 @@
+/** Types of pdf-engine.mjs (plain JavaScript because the PDF worker loads it). */
+import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { DocumentInitParameters } from 'pdfjs-dist/types/src/display/api';
+
+export const pdfjs: typeof PdfJs;
+export const DOC_OPTIONS: DocumentInitParameters;
+export const TEXT_OPTIONS: { disableNormalization: boolean; includeMarkedContent: boolean };
