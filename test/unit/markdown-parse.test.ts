@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractArticle, markdownOf, markdownOfTree, parseDocument } from '../../src/main/fetch/html';
 
@@ -37,8 +38,10 @@ describe('markdownOf parses as turndown does', () => {
  * extractArticle hands turndown a copy of linkedom's tree (markdownOfTree) instead of its
  * serialized HTML: the Markdown must be what the serialize-and-parse gave.
  */
+const bodyOfPage = (html: string) => parseDocument(`<!doctype html><html><head></head><body>${html}</body></html>`, '').body;
+
 describe('markdownOfTree converts a linkedom tree as markdownOf converts its HTML', () => {
-  const bodyOf = (html: string) => parseDocument(`<!doctype html><html><head></head><body>${html}</body></html>`, '').body;
+  const bodyOf = bodyOfPage;
 
   it.each(cases.map((c) => [c.name, c.input] as const))('%s', (_name, input) => {
     const body = bodyOf(input);
@@ -67,8 +70,8 @@ describe('markdownOfTree converts a linkedom tree as markdownOf converts its HTM
 
   it('converts elements and attributes whose names the DOM refuses (turndown\'s own clone threw on them)', () => {
     const body = bodyOf('<p>a <weird"name>b</weird"name> c</p><p a"b="1">d</p>');
-    expect(() => markdownOf(body.innerHTML)).toThrow(/INVALID_CHARACTER/);
     expect(markdownOfTree(body as never)).toBe('a b c\n\nd');
+    expect(markdownOf(body.innerHTML)).toBe('a b c\n\nd');
     const para = 'Sift keeps the article of a page and leaves the rest of it out, whatever the markup holds.';
     const a = extractArticle(`<html><body><article><h1>Odd</h1><p>${para} <weird"name>named oddly</weird"name></p><p>${para}</p></article></body></html>`, 'http://example.com/');
     expect(a.markdown).toContain('named oddly');
@@ -83,5 +86,42 @@ describe('markdownOfTree converts a linkedom tree as markdownOf converts its HTM
       const body = markdownOf(a.html);
       expect(a.markdown, d).toBe(a.title && !body.startsWith('# ') ? `# ${a.title}\n\n${body}` : body);
     }
+  });
+});
+
+describe('conversion never throws on markup the tables plugin cannot place', () => {
+  it('a cell or row with no table above it keeps its text (the plugin threw looking up its table)', () => {
+    expect(markdownOf('<svg><td>inside svg</td></svg>')).toBe('inside svg');
+    expect(markdownOf('<p>a <svg><tr><th>x</th></tr></svg> b</p>')).toBe('a x b');
+    const para = 'Sift keeps the article of a page and leaves the rest of it out, whatever the markup holds.';
+    const a = extractArticle(`<html><body><article><h1>Cells</h1><p>${para}</p><p>${para} <svg><td>kept cell text</td></svg></p></article></body></html>`, 'http://example.com/');
+    expect(a.markdown).toContain('kept cell text');
+  });
+
+  it('an article with a table is parsed, as before, so text inside <table> and a stray <td> come out', () => {
+    const body = bodyOfPage('<table>loose text<tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table><p><td>stray</td></p>');
+    expect(markdownOfTree(body as never)).toBe(markdownOf(body.innerHTML));
+    expect(markdownOfTree(body as never)).toContain('| a   | b   |');
+  });
+
+  it('holds for random markup: cells, tables, svg, templates, comments and odd names (fast-check)', () => {
+    const text = fc.string({ maxLength: 20 }).map((s) => s.replace(/[<>&]/g, ' '));
+    const tag = fc.constantFrom('p', 'div', 'b', 'pre', 'code', 'a', 'li', 'ul', 'template', 'svg', 'h2', 'blockquote', 'table', 'tr', 'td', 'th', 'tbody', 'caption', 'img', 'br');
+    const node: fc.Arbitrary<string> = fc.letrec<{ n: string }>((t) => ({
+      n: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.constantFrom('<!-- c -->', '&amp;', '> q', '<weird"name>w</weird"name>'),
+        fc.tuple(tag, fc.array(t('n'), { maxLength: 4 })).map(([name, kids]) => `<${name}>${kids.join('')}</${name}>`),
+      ),
+    })).n;
+    const para = 'Sift keeps the article of a page and leaves the rest of it out. '.repeat(4);
+    fc.assert(
+      fc.property(fc.array(node, { maxLength: 6 }), (parts) => {
+        const a = extractArticle(`<html><body><article><h1>T</h1><p>${para}</p>${parts.join('')}</article></body></html>`, 'http://example.com/');
+        expect(typeof a.markdown).toBe('string');
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -119,7 +119,56 @@ let scratch: Document | undefined;
 export function markdownOf(html: string): string {
   const root = scratchRoot();
   root.innerHTML = html;
+  makeConvertible(root);
   return convert(root);
+}
+
+/**
+ * Two things an HTML parser accepts and turndown then throws on, failing the whole target:
+ * - an element name the DOM refuses (`<weird"name>`): turndown clones the tree, and the
+ *   clone's createElement throws; it becomes a <span>, inline as it was;
+ * - a cell or row with no <table> above it (a <td> the parser leaves inside an <svg>): the
+ *   tables plugin looks up each cell's table and throws when there is none; it is taken out,
+ *   keeping what it holds.
+ */
+function makeConvertible(root: HTMLElement): void {
+  const doc = root.ownerDocument;
+  for (const el of Array.from(root.getElementsByTagName('*'))) {
+    if (validName(doc, el.localName, el.namespaceURI)) continue;
+    const span = doc.createElement('span');
+    while (el.firstChild) span.appendChild(el.firstChild);
+    el.replaceWith(span);
+  }
+  for (const el of Array.from(root.querySelectorAll('td,th,tr'))) {
+    let p = el.parentNode;
+    while (p && p !== root && p.nodeName !== 'TABLE') p = p.parentNode;
+    if (p && p !== root) continue;
+    const parent = el.parentNode!;
+    while (el.firstChild) parent.insertBefore(el.firstChild, el);
+    el.remove();
+  }
+}
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+const names = new Map<string, boolean>();
+/**
+ * Whether the DOM makes an element of that name, as a clone does: createElement in HTML,
+ * createElementNS (which also checks the name's prefix) in SVG and MathML. Asked once per name.
+ */
+function validName(doc: Document, name: string, ns: string | null = HTML_NS): boolean {
+  const key = `${ns ?? ''} ${name}`;
+  let ok = names.get(key);
+  if (ok === undefined) {
+    try {
+      if (ns === HTML_NS) doc.createElement(name);
+      else doc.createElementNS(ns, name);
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    if (names.size < 1000) names.set(key, ok);
+  }
+  return ok;
 }
 
 function scratchRoot(): HTMLElement {
@@ -138,6 +187,8 @@ function convert(root: HTMLElement): string {
 
 /** The linkedom node types markdownOfTree reads. */
 interface SourceNode {
+  innerHTML?: string;
+  querySelector?(selectors: string): unknown;
   nodeType: number;
   localName?: string;
   data?: string;
@@ -154,9 +205,11 @@ interface SourceNode {
  * too (turndown collapses the whitespace on either side of one apart). Adjacent text nodes
  * (which Readability's edits leave) become one, as a parse makes them: turndown escapes a
  * '>' or '#' at the start of each text node. A <template>'s contents stay out, as a parse
- * puts them in its content fragment, which turndown never reads.
+ * puts them in its content fragment, which turndown never reads. A tree with table markup is
+ * serialized and parsed as before (TABLE_PARTS).
  */
 export function markdownOfTree(src: SourceNode): string {
+  if (src.querySelector?.(TABLE_PARTS)) return markdownOf(src.innerHTML ?? '');
   const root = scratchRoot();
   const doc = root.ownerDocument;
   const copy = (from: SourceNode, to: Node): void => {
@@ -166,7 +219,8 @@ export function markdownOfTree(src: SourceNode): string {
         if (last && last.nodeType === 3) (last as Text).appendData(n.data ?? '');
         else to.appendChild(doc.createTextNode(n.data ?? ''));
       } else if (n.nodeType === 1) {
-        const el = element(doc, n.localName ?? 'span');
+        const name = n.localName ?? 'span';
+        const el = element(doc, name);
         for (const a of Array.from(n.attributes ?? [])) {
           try {
             el.setAttribute(a.name, a.value);
@@ -175,7 +229,7 @@ export function markdownOfTree(src: SourceNode): string {
           }
         }
         to.appendChild(el);
-        if (n.localName !== 'template') copy(n, el);
+        if (name !== 'template') copy(n, el);
       } else if (n.nodeType === 8) {
         // Kept: turndown's whitespace pass treats the text on either side of a comment apart.
         to.appendChild(doc.createComment(n.data ?? ''));
@@ -186,13 +240,16 @@ export function markdownOfTree(src: SourceNode): string {
   return convert(root);
 }
 
+/**
+ * Table markup, which an HTML parser rebuilds (a stray <td> dropped, text inside <table> moved
+ * before it, a <tbody> added) and the tables plugin relies on: a cell outside a table or text
+ * among rows makes it throw. A tree holding any goes through markdownOf's parse instead.
+ */
+const TABLE_PARTS = 'table,caption,col,colgroup,tbody,thead,tfoot,tr,td,th';
+
 /** An element of that name, or a <span> for a name createElement refuses (a parse would keep it, inline all the same). */
 function element(doc: Document, name: string): Element {
-  try {
-    return doc.createElement(name);
-  } catch {
-    return doc.createElement('span');
-  }
+  return doc.createElement(validName(doc, name) ? name : 'span');
 }
 
 const BLOCK = new Set([
