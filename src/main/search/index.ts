@@ -9,7 +9,7 @@ import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
-export { findMatches, makeSnippet, markedText, pageOfLine } from './snippet';
+export { makeSnippet, markedText, pageOfLine } from './snippet';
 
 export type { SearchHit, JobAnswer } from '../../shared/search';
 

@@ -46,25 +46,6 @@ export interface Match {
   term: number;
 }
 
-/** Where the terms occur in text (offsets into text), in order; at most `cap`. */
-export function findMatches(text: string, terms: readonly Term[], cap = 2000): Match[] {
-  const { folded, at } = foldWithMap(text);
-  const out: Match[] = [];
-  terms.forEach((t, ti) => {
-    const re = termRegex(t);
-    if (!re) return;
-    let n = 0;
-    for (const m of folded.matchAll(re)) {
-      if (m[0].length === 0) continue;
-      const s = m.index;
-      const e = s + m[0].length;
-      out.push(at ? { start: at[s] as number, end: at[e] as number, term: ti } : { start: s, end: e, term: ti });
-      if (++n >= cap) break;
-    }
-  });
-  return out.sort((a, b) => a.start - b.start || b.end - a.end);
-}
-
 const BEFORE = 80;
 const AFTER = 160;
 
