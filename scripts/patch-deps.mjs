@@ -41,10 +41,8 @@ export function patchDeps({ dir = root } = {}) {
     let text = before;
     for (const [from, to] of edits) {
       if (text.includes(from)) text = text.replace(from, to);
-      else if (!to || !text.includes(to)) {
-        if (!to) continue; // a pure removal already done
-        throw new Error(`patch-deps: ${file} no longer holds the code this patch edits; see scripts/patch-deps.mjs`);
-      }
+      // Neither the code nor its replacement (a pure removal, once done, leaves nothing to find).
+      else if (to && !text.includes(to)) throw new Error(`patch-deps: ${file} no longer holds the code this patch edits; see scripts/patch-deps.mjs`);
     }
     if (text !== before) {
       writeFileSync(full, text);

@@ -83,18 +83,21 @@ export function installTagSelect(): void {
       if (Object.prototype.hasOwnProperty.call(p, 'querySelectorAll')) owners.add(p);
     }
   }
+  /** The tag names to walk for, or null when linkedom answers. */
+  const fast = (node: Node, selectors: unknown): ReadonlySet<string> | null =>
+    typeof selectors === 'string' && isHtml(node) ? tagList(selectors) : null;
   for (const proto of owners) {
     const all = proto.querySelectorAll as Query;
     const one = proto.querySelector as Query;
     proto.querySelectorAll = function (this: Node, selectors: string) {
-      const names = typeof selectors === 'string' && isHtml(this) ? tagList(selectors) : null;
+      const names = fast(this, selectors);
       if (!names) return all.call(this, selectors);
       const out = new NodeList();
       collect(this, names, out, false);
       return out;
     };
     proto.querySelector = function (this: Node, selectors: string) {
-      const names = typeof selectors === 'string' && isHtml(this) ? tagList(selectors) : null;
+      const names = fast(this, selectors);
       if (!names) return one.call(this, selectors);
       const out: Node[] = [];
       collect(this, names, out, true);

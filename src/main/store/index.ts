@@ -169,6 +169,9 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
      WHERE id = ?`,
   );
   const immediate = <T>(fn: () => T): T => db.transaction(fn).immediate();
+  // Prepared once: db.pragma() prepares its statement at every call, twice per target here.
+  const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+  const syncFull = db.prepare('PRAGMA synchronous = FULL');
   /**
    * Runs a write whose loss in a power cut costs nothing without an fsync of its own: a
    * target marked running that never reaches the disk is still pending after a crash, and
@@ -176,9 +179,6 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
    * outcome) syncs the WAL up to and including this one. That is one fsync per target
    * instead of two; a CPU profile of `sift batch` over loopback had commits at ~30% of its time.
    */
-  // Prepared once: db.pragma() prepares its statement at every call, twice per target here.
-  const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
-  const syncFull = db.prepare('PRAGMA synchronous = FULL');
   const relaxed = <T>(fn: () => T): T => {
     // SQLite refuses to change the safety level inside a transaction; the enclosing
     // transaction's commit decides then.
