@@ -5,3 +5,5 @@ import type { DocumentInitParameters } from 'pdfjs-dist/types/src/display/api';
 export const pdfjs: typeof PdfJs;
 export const DOC_OPTIONS: DocumentInitParameters;
 export const TEXT_OPTIONS: { disableNormalization: boolean; includeMarkedContent: boolean };
+/** The zlib inflate pdf.js gets as DecompressionStream in a thread that loads this module. */
+export const InflateAtOnce: typeof DecompressionStream;
