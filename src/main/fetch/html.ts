@@ -311,6 +311,36 @@ export function nestingDepth(root: { firstElementChild: unknown }, limit: number
   return max;
 }
 
+type TitleRoot = { querySelector(selector: string): { textContent: string | null; remove(): void } | null };
+
+/** Words in any script: letters, marks and digits, lower-cased (a run of CJK characters is one word). */
+const wordsOf = (s: string): string[] => s.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
+/** Readability's own words: split at \W, so only ASCII letters and digits count. */
+const asciiWordsOf = (s: string): string[] => s.toLowerCase().split(/\W+/).filter(Boolean);
+
+/**
+ * The article's first h1/h2 when it only repeats the title, which heads the markdown already.
+ * Readability drops such a heading by the share of its words found in the title (above 0.75),
+ * but its words are split at \W, which keeps only ASCII letters: a Russian, Greek, Arabic,
+ * Hebrew, Chinese or Japanese title has no words, so its heading stayed and the article
+ * began with its title twice. Here the same test runs with words in any script where
+ * Readability had none to compare; and a heading with exactly the title's words goes in
+ * any script (Readability keeps one when it removed another heading first, or when it
+ * compared against a longer title of the page).
+ */
+export function dropTitleHeading(root: TitleRoot, title: string): void {
+  const heading = root.querySelector('h1, h2');
+  if (!heading || !title) return;
+  const text = heading.textContent ?? '';
+  const inTitle = wordsOf(title);
+  const words = wordsOf(text);
+  if (inTitle.length === 0 || words.length === 0) return;
+  const same = words.length === inTitle.length && words.every((w, i) => w === inTitle[i]);
+  const unseenByReadability = asciiWordsOf(title).length === 0 || asciiWordsOf(text).length === 0;
+  const extra = words.filter((w) => !inTitle.includes(w));
+  if (same || (unseenByReadability && 1 - extra.join(' ').length / words.join(' ').length > 0.75)) heading.remove();
+}
+
 /** The readable article of an HTML page. */
 export function extractArticle(html: string, url: string): Article {
   const document = parseDocument(html, url);
@@ -331,6 +361,7 @@ export function extractArticle(html: string, url: string): Article {
   }
   let root = article?.content;
   if (root && (article?.textContent ?? '').trim()) {
+    dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());
     pruneArticle(root as unknown as PruneElement);
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
