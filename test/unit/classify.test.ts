@@ -36,6 +36,29 @@ describe('classifyPage', () => {
     expect(long).toEqual({ warnings: [] });
   });
 
+  test('a page whose article is only in its data island needs JavaScript, in scripts without spaces too', () => {
+    const sentences = ['東京の地下鉄は毎日八百万人以上の乗客を運んでいる。', '朝の混雑を避けるため、多くの会社が時差出勤を取り入れた。', '新しい路線の計画は二十年前から議論されてきた。', '駅の案内表示は四つの言語で書かれている。'];
+    const article = Array.from({ length: 60 }, (_, i) => sentences[i % sentences.length]).join('');
+    const teaser = Array.from({ length: 10 }, (_, i) => `<li><a href="/news/${i}">${sentences[i % sentences.length]}</a></li>`).join('');
+    const shell = (island: string, body = ''): string =>
+      `<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>東京の交通</title></head><body><div id="__next"><nav><ul>${teaser}</ul></nav>${body}</div>` +
+      `<script id="__NEXT_DATA__" type="application/json">${island}</script></body></html>`;
+    const data = { props: { pageProps: { article: { title: '東京の交通', body: article } } } };
+    const raw = JSON.stringify(data);
+    // The same island as a server that escapes everything past ASCII writes it.
+    const escaped = raw.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    for (const island of [raw, escaped]) {
+      const c = classifyPage({ html: shell(island), status: 200, url: 'https://news.example/tokyo' });
+      expect(c.reason).toBe('needs_js');
+      expect(c.signals).toEqual(['text-in-data-island']);
+    }
+    // Rendered on the server as well: the page has its text, and is ok.
+    expect(classifyPage({ html: shell(raw, `<article><p>${article}</p></article>`), status: 200, url: 'https://news.example/tokyo' }).reason).toBeUndefined();
+    // Ids and codes in an island are not prose.
+    const ids = JSON.stringify({ props: { ids: Array.from({ length: 80 }, (_, i) => `a8f3c2e1-${i}-4b7d-9e0f-2c6a1b3d5e7f`) } });
+    expect(classifyPage({ html: shell(ids), status: 200, url: 'https://news.example/tokyo' }).reason).toBeUndefined();
+  });
+
   test('the random-path signal decides a soft 404 only for a success', () => {
     const page = html('pages/ok_example_domain_short_2014.html');
     expect(classifyPage({ html: page, status: 200, url: 'https://example.org/a', randomPathSimilarity: 0.97 }).reason).toBe('soft404');

@@ -235,13 +235,30 @@ const NOSCRIPT_JS =
 /** The data islands of server-side frameworks: where the text sits when the HTML lacks it. */
 const DATA_ISLANDS = /<script[^>]+id\s*=\s*["']?(__NEXT_DATA__|__NUXT_DATA__)["']?[^>]*>([\s\S]*?)<\/script>|window\.(__NUXT__|__INITIAL_STATE__|__APOLLO_STATE__|__PRELOADED_STATE__)\s*=\s*([\s\S]*?)<\/script>/g;
 
-/** Human-readable text inside a JSON-ish island: string literals with spaces between words. */
+/** Scripts written without spaces between words: a run of this many of their letters is prose. */
+const UNSPACED_PROSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]{8}/u;
+
+/** A JSON string literal's text (its escapes, \u6771 included, read); the literal itself if it is not valid JSON. */
+function literal(body: string): string {
+  if (!body.includes('\\')) return body;
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * Human-readable text inside a JSON-ish island: string literals that are words, not ids,
+ * URLs or markup: at least three spaces between words, or, in Chinese, Japanese, Thai and
+ * the other scripts that write no spaces, a run of their letters.
+ */
 function islandText(island: string): number {
   let n = 0;
   for (const m of island.matchAll(/"((?:[^"\\]|\\.){20,})"/g)) {
-    const s = m[1] ?? '';
-    // Words, not ids, URLs or markup: at least three spaces and mostly letters.
-    if ((s.match(/ /g)?.length ?? 0) >= 3 && !/^https?:|^\/|<\w/.test(s)) n += s.length;
+    const s = literal(m[1] ?? '');
+    if (/^https?:|^\/|<\w/.test(s)) continue;
+    if ((s.match(/ /g)?.length ?? 0) >= 3 || UNSPACED_PROSE.test(s)) n += s.length;
   }
   return n;
 }
