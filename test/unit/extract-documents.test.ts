@@ -102,6 +102,32 @@ describe('question', () => {
   it('returns nothing when no passage shares a word with the question', () => {
     expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0 });
   });
+  it('answers in Chinese and Japanese, written without spaces, by pairs of characters', () => {
+    const ja = [
+      '東京都は日本の首都で、政治と経済の中心地である。',
+      '都内の人口は約千四百万人で、年々少しずつ増えている。',
+      '夏は蒸し暑く、冬は晴れた日が多く乾燥している。',
+      '桜の季節には多くの観光客が上野公園を訪れる。',
+      '地下鉄と私鉄が細かく結ばれ、車がなくても暮らせる。',
+      '江戸時代には将軍の城下町として栄えた。',
+    ].join('\n\n');
+    const a = answer(ja, '東京の人口は何人ですか', false);
+    expect(a.content.split('\n\n')).toContain('都内の人口は約千四百万人で、年々少しずつ増えている。');
+    expect(a.content).not.toContain('桜');
+    const zh = ['上海位于长江入海口，是中国最大的港口城市。', '上海的常住人口约为两千四百万。', '外滩的建筑群建于二十世纪初。', '地铁网络是世界上最长的之一。'].join('\n\n');
+    expect(answer(zh, '上海有多少人口？', false).content).toContain('上海的常住人口约为两千四百万。');
+    expect(answer(zh, '巴黎', false)).toEqual({ content: '', passages: 0 });
+  });
+  it('finds Arabic words whatever their vowel marks', () => {
+    const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
+    const a = answer(ar, 'سكان', false);
+    expect(a).toEqual({ content: 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', passages: 1 });
+  });
+  it('splits a long paragraph at sentence ends, Chinese and Japanese full stops included', () => {
+    const ja = splitPassages('これは一つの文です。'.repeat(200));
+    expect(ja.length).toBeGreaterThanOrEqual(3);
+    for (const p of ja) expect(p.text.length).toBeLessThan(700);
+  });
   it('splits a long paragraph at sentence ends', () => {
     const ps = splitPassages('This is one sentence. '.repeat(200));
     expect(ps.length).toBeGreaterThan(5);

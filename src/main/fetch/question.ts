@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { CJK_CHAR, foldTerm } from '../search/fold';
 
 export interface Passage {
   idx: number;
@@ -19,7 +20,7 @@ export function splitPassages(text: string): Passage[] {
       continue;
     }
     let cur = '';
-    for (const sentence of p.match(/[^.!?\n]+(?:[.!?]+|\n|$)\s*/g) ?? [p]) {
+    for (const sentence of p.match(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g) ?? [p]) {
       if (cur && cur.length + sentence.length > TARGET_CHARS) {
         out.push({ idx: out.length, text: cur.trim() });
         cur = '';
@@ -30,6 +31,36 @@ export function splitPassages(text: string): Passage[] {
   }
   return out;
 }
+
+/** minisearch's own word boundaries: white space and punctuation. */
+const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
+const CJK_OR_NOT = new RegExp(`${CJK_CHAR.source}+|(?:(?!${CJK_CHAR.source}).)+`, 'gu');
+
+/**
+ * Words for ranking: minisearch's (split at spaces and punctuation), except that Chinese,
+ * Japanese and Korean, written without spaces, would make a whole clause one word, so no
+ * question ever shared a word with a passage. Their runs become overlapping character pairs
+ * (東京都は → 東京 京都 都は), the usual unit of CJK retrieval: most words are two characters.
+ */
+export function questionTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.split(SPACE_OR_PUNCTUATION)) {
+    if (!word) continue;
+    if (!CJK_CHAR.test(word)) {
+      out.push(word);
+      continue;
+    }
+    for (const part of word.match(CJK_OR_NOT) ?? []) {
+      const chars = [...part];
+      if (chars.length === 1 || !CJK_CHAR.test(part)) out.push(part);
+      else for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    }
+  }
+  return out;
+}
+
+/** Words compared without case, accents or vowel marks, as people type them and as "Ask this job" compares them. */
+const processTerm = (term: string): string | null => foldTerm(term) || null;
 
 /** 3 best passages, plus any scoring at least half the best, up to 5: one answer rarely needs more. */
 const BEST = 3;
@@ -42,7 +73,7 @@ const MAX = 5;
 export function answer(text: string, question: string, context: boolean): { content: string; passages: number } {
   const passages = splitPassages(text);
   if (passages.length === 0) return { content: '', passages: 0 };
-  const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [] });
+  const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [], tokenize: questionTerms, processTerm });
   ms.addAll(passages);
   const hits = ms.search(question, { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
   if (hits.length === 0) return { content: '', passages: 0 };

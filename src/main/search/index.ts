@@ -4,7 +4,7 @@ import { SiftError } from '../../shared/errors';
 import type { Result } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
 import { splitPassages } from '../fetch/question';
-import { foldForIndex, quoteTerm } from './fold';
+import { foldForIndex, foldTerm, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
 
@@ -131,7 +131,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     idField: 'id',
     storeFields: [],
     tokenize: (text) => foldForIndex(text).split(/[^\p{L}\p{N}\p{M}]+/u),
-    processTerm: (term) => term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() || null,
+    processTerm: (term) => foldTerm(term) || null,
   });
   ms.addAll(docs);
   // A word in more than a third of the passages ("the", "was", "and" in any language) says
