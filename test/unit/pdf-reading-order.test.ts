@@ -106,6 +106,31 @@ describe('PDF text in reading order', () => {
     expect(text.indexOf('6. RIGHT HEADING')).toBeLessThan(text.indexOf('right column text line 0'));
   });
 
+  it('reads a table across both columns whole before the columns under it (not its halves with each column)', () => {
+    const items: ReturnType<typeof item>[] = [];
+    for (let r = 0; r < 5; r++) {
+      const y = 740 - r * 12;
+      items.push(item(`0.${r}0`, 80, y, 'ltr', 20), item(`0.${r}111`, 150, y, 'ltr', 30), item(`1.${r}0`, 340, y, 'ltr', 20), item(`0.${r}999`, 420, y, 'ltr', 30), item(`9.${r}9`, 500, y, 'ltr', 20));
+    }
+    for (let r = 0; r < 6; r++) items.push(item(`left column text line ${r} runs on`, 72, 660 - r * 12, 'ltr', 200), item(`right column text line ${r} runs on`, 330, 660 - r * 12, 'ltr', 200));
+    const text = pageText({ items }).text;
+    const firstText = text.indexOf('left column text line 0');
+    for (let r = 0; r < 5; r++) for (const cell of [`0.${r}0`, `1.${r}0`, `0.${r}999`, `9.${r}9`]) expect(text.indexOf(cell), cell).toBeLessThan(firstText);
+    expect(text.indexOf('right column text line 0')).toBeGreaterThan(text.indexOf('left column text line 5'));
+  });
+
+  it('reads two columns on across a strip both leave blank: the same gutter above and below is one run of columns', () => {
+    const items: ReturnType<typeof item>[] = [];
+    const line = (side: string, r: number) => `${side} column line ${r} goes on`;
+    for (let r = 0; r < 10; r++) {
+      // Rows 0-4, a blank strip three lines high, rows 5-9.
+      const y = 740 - r * 12 - (r >= 5 ? 36 : 0);
+      items.push(item(line('left', r), 72, y, 'ltr', 200), item(line('right', r), 330, y, 'ltr', 200));
+    }
+    const text = pageText({ items }).text.replace(/\n+/g, '\n');
+    expect(text.split('\n')).toEqual([...Array.from({ length: 10 }, (_, r) => line('left', r)), ...Array.from({ length: 10 }, (_, r) => line('right', r))]);
+  });
+
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
     const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
     expect(pageText({ items }).columns).toBe(1);
