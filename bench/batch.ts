@@ -32,6 +32,10 @@ async function timed(label: string, fn: () => Promise<unknown>): Promise<number>
 }
 
 export default async function run(): Promise<void> {
+  // A checkout whose bundle is older than its sources runs them through tsx (bin/sift.cjs
+  // says so on stderr): that would time the compiler, not sift.
+  const preflight = spawnSync(process.execPath, [SIFT, '--version'], { encoding: 'utf8' });
+  if (preflight.stderr.includes('tsx')) throw new Error(`sift runs through tsx, not the bundle (run npm run build:cli): ${preflight.stderr.trim()}`);
   const site = await startSite();
   const work = mkdtempSync(path.join(os.tmpdir(), 'sift-bench-batch-'));
   try {
