@@ -20,9 +20,10 @@
 //   every save and font change, every state had a shape of its own and every read of one
 //   missed V8's caches; a copy now has the class's prototype. Every field is the copy's own
 //   property (Object.assign copies them all), so no read finds anything else than before.
-// On the 352-page book, one thread: 2,230-2,710 ms before, 1,725-2,040 after the first,
-// 1,050-1,430 after both (same runs interleaved); the text content items (strings,
-// transforms, widths) of all 12 PDFs in the corpora and fixtures are identical.
+// On the 352-page book, one thread, same runs interleaved: 2,230-2,710 ms before and
+// 1,725-2,040 after the first; with pdf-engine.mjs's zlib inflate, 1,490-1,800 after the
+// first and 1,050-1,430 after both. The text content items (strings, transforms, widths)
+// of all 12 PDFs in the corpora and fixtures are identical.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
