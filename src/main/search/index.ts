@@ -3,8 +3,8 @@ import type { Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import type { Result } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
-import { splitPassages } from '../fetch/question';
-import { foldForIndex, foldTerm, quoteTerm } from './fold';
+import { questionTerms, splitPassages } from '../fetch/question';
+import { CJK_CHAR, foldTerm, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
 
@@ -93,7 +93,10 @@ const ASK_PASSAGES = 5;
 export function askJob(store: Store, jobId: string, question: string, max = ASK_PASSAGES): JobAnswer[] {
   const plain = plainQuery(question);
   if (!plain) throw emptyQueryError();
-  const anyWord = plain.terms.map((t) => quoteTerm(t.text)).join(' OR ');
+  // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
+  // only results that hold the whole question: its character pairs are the words here.
+  const words = plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text]));
+  const anyWord = [...new Set(words)].map(quoteTerm).join(' OR ');
   const rows = store.searchResults(anyWord, jobId, ASK_TARGETS);
   interface Doc {
     id: number;
@@ -125,19 +128,13 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     }
   }
   if (docs.length === 0) return [];
-  // Tokens as the index makes them: CJK one per character, no Arabic vowel marks, no accents.
-  const ms = new MiniSearch<Doc>({
-    fields: ['text'],
-    idField: 'id',
-    storeFields: [],
-    tokenize: (text) => foldForIndex(text).split(/[^\p{L}\p{N}\p{M}]+/u),
-    processTerm: (term) => foldTerm(term) || null,
-  });
+  // Words as the question option makes them (CJK in character pairs), without case, accents or vowel marks.
+  const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm: (term) => foldTerm(term) || null });
   ms.addAll(docs);
   // A word in more than a third of the passages ("the", "was", "and" in any language) says
   // nothing about which passage answers; with enough passages to tell, it is left out.
-  const words = [...new Set((foldForIndex(question).split(/[^\p{L}\p{N}\p{M}]+/u) ?? []).filter(Boolean))];
-  const telling = docs.length >= 10 ? words.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : words;
+  const asked = [...new Set(questionTerms(question).map(foldTerm).filter(Boolean))];
+  const telling = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : asked;
   if (telling.length === 0) return [];
   const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
   // As the question option picks one result's passages: the 3 best and any at least half the
