@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { fail } from '../helpers/fetch-server';
+import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
 
 // 6 s: long enough for a PDF on a busy 2-core CI machine, short enough for the runaway tests.
 const f = createFetcher({ deadlineMs: 6000 });
@@ -103,16 +104,8 @@ describe('question', () => {
     expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0 });
   });
   it('answers in Chinese and Japanese, written without spaces, by pairs of characters', () => {
-    const ja = [
-      '東京都は日本の首都で、政治と経済の中心地である。',
-      '都内の人口は約千四百万人で、年々少しずつ増えている。',
-      '夏は蒸し暑く、冬は晴れた日が多く乾燥している。',
-      '桜の季節には多くの観光客が上野公園を訪れる。',
-      '地下鉄と私鉄が細かく結ばれ、車がなくても暮らせる。',
-      '江戸時代には将軍の城下町として栄えた。',
-    ].join('\n\n');
-    const a = answer(ja, '東京の人口は何人ですか', false);
-    expect(a.content.split('\n\n')).toContain('都内の人口は約千四百万人で、年々少しずつ増えている。');
+    const a = answer(TOKYO_PASSAGES.slice(0, 6).join('\n\n'), '東京の人口は何人ですか', false);
+    expect(a.content.split('\n\n')).toContain(TOKYO_PASSAGES[1]);
     expect(a.content).not.toContain('桜');
     const zh = ['上海位于长江入海口，是中国最大的港口城市。', '上海的常住人口约为两千四百万。', '外滩的建筑群建于二十世纪初。', '地铁网络是世界上最长的之一。'].join('\n\n');
     expect(answer(zh, '上海有多少人口？', false).content).toContain('上海的常住人口约为两千四百万。');

@@ -6,6 +6,7 @@ import { openStore, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
 import { tempStore } from '../helpers/store';
 import { hitsCsv, hitsMarkdown } from '../../src/main/export/hits';
+import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
 
 let db: ReturnType<typeof tempStore>;
 let store: Store;
@@ -260,19 +261,7 @@ describe('Ask this job', () => {
   });
 
   it('answers a question asked in Japanese or Chinese, written without spaces', () => {
-    const ja = [
-      '東京都は日本の首都で、政治と経済の中心地である。',
-      '都内の人口は約千四百万人で、年々少しずつ増えている。',
-      '夏は蒸し暑く、冬は晴れた日が多く乾燥している。',
-      '桜の季節には多くの観光客が上野公園を訪れる。',
-      '地下鉄と私鉄が細かく結ばれ、車がなくても暮らせる。',
-      '江戸時代には将軍の城下町として栄えた。',
-      '毎年多くの人が地方から東京へ移り住む。',
-      '東京の人々は電車で通勤することが多い。',
-      '人気の観光地は浅草と渋谷である。',
-      '東京湾には多くの人工島がある。',
-    ];
-    storeJob('ja', ja.map((content, i) => ({ url: `https://ja.test/${i}`, title: `記事 ${i}`, content })));
+    storeJob('ja', TOKYO_PASSAGES.map((content, i) => ({ url: `https://ja.test/${i}`, title: `記事 ${i}`, content })));
     storeJob('zh', [
       { url: 'https://zh.test/0', title: '上海', content: '上海位于长江入海口，是中国最大的港口城市。' },
       { url: 'https://zh.test/1', title: '人口', content: '上海的常住人口约为两千四百万。' },
