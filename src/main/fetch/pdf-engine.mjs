@@ -11,9 +11,10 @@ import { inflateSync } from 'node:zlib';
  * once. pdf.js 5 inflates every content stream and font through the web stream, whose
  * chunks, promises and round trips to the thread pool cost more than the inflating: on the
  * 352-page book the thread sat idle ~450 ms per read, and its text took 1,440-1,690 ms with
- * this against 1,920-2,320 without (one thread, runs interleaved). Data zlib refuses (truncated, corrupt) fails as it does in the web
- * stream, and pdf.js then decodes that stream with its own, more forgiving decoder. Other
- * formats than "deflate" (pdf.js asks for brotli, which Node 20 lacks) get the web stream.
+ * this against 1,920-2,320 without (one thread, runs interleaved). Data zlib refuses
+ * (truncated, corrupt) fails as it does in the web stream, and pdf.js then decodes that
+ * stream with its own, more forgiving decoder. Other formats than "deflate" (pdf.js asks for
+ * brotli, which Node 20 lacks) get the web stream.
  */
 const WebDecompressionStream = globalThis.DecompressionStream;
 export class InflateAtOnce {

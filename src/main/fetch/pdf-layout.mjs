@@ -49,7 +49,8 @@ const MAX_COLUMN_STEP_EM = 4;
  * follows is set in other columns: a table or figure spanning a two-column page is read
  * whole, then the columns under it (otherwise each half went with its column). Measured on
  * the bench's PDFs: 2 changed the reading of 4 pages (a table across a page, the last cells
- * of a coding table, a figure's labels) and lowered no agreement; 1.5 moved a Cyrillic manual's blocks for less agreement.
+ * of a coding table, a figure's labels) and lowered no agreement; 1.5 moved a Cyrillic
+ * manual's blocks for less agreement.
  */
 const CUT_EM = 2;
 /** Columns inside columns are looked for this deep, no deeper. */
@@ -203,6 +204,9 @@ function hasGap(cov, min) {
   return false;
 }
 
+/** Whether a blank strip at least CUT_EM high lies between band k - 1 and band k. */
+const blankAbove = (bands, k, em) => bands[k - 1].bottom - top(bands[k].segs[0]) >= CUT_EM * em;
+
 /** The free strips between the covered ranges of `cov`, at least `min` wide. */
 function gapsOf(cov, min) {
   const out = [];
@@ -218,7 +222,7 @@ function gapsOf(cov, min) {
 function otherColumnsBelow(bands, k, cov, min, em) {
   let below = [];
   for (let n = k; n < bands.length && n < k + 2 * MIN_RUN_BANDS; n++) {
-    if (n > k && bands[n - 1].bottom - top(bands[n].segs[0]) >= CUT_EM * em) break;
+    if (n > k && blankAbove(bands, n, em)) break;
     below = cover(below, bands[n].segs);
   }
   const a = gapsOf(cov, min);
@@ -320,7 +324,7 @@ function layout(segs, ctx, depth) {
     if (depth < MAX_DEPTH && hasGap(cover([], bands[i].segs), min)) {
       let cov = cover([], bands[i].segs);
       while (j + 1 < bands.length) {
-        if (bands[j].bottom - top(bands[j + 1].segs[0]) >= CUT_EM * ctx.em && otherColumnsBelow(bands, j + 1, cov, min, ctx.em)) break;
+        if (blankAbove(bands, j + 1, ctx.em) && otherColumnsBelow(bands, j + 1, cov, min, ctx.em)) break;
         const next = cover(cov, bands[j + 1].segs);
         if (!hasGap(next, min)) break;
         cov = next;
