@@ -59,8 +59,8 @@ export function questionTerms(text: string): string[] {
   return out;
 }
 
-/** Words compared without case, accents or vowel marks, as people type them and as "Ask this job" compares them. */
-const processTerm = (term: string): string | null => foldTerm(term) || null;
+/** A word as ranking compares it: without case, accents or vowel marks, as people type them ("Ask this job" too). */
+export const processTerm = (term: string): string | null => foldTerm(term) || null;
 
 /** 3 best passages, plus any scoring at least half the best, up to 5: one answer rarely needs more. */
 const BEST = 3;

@@ -3,8 +3,8 @@ import type { Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import type { Result } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
-import { questionTerms, splitPassages } from '../fetch/question';
-import { CJK_CHAR, foldTerm, quoteTerm } from './fold';
+import { processTerm, questionTerms, splitPassages } from '../fetch/question';
+import { CJK_CHAR, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
 
@@ -129,11 +129,11 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   }
   if (docs.length === 0) return [];
   // Words as the question option makes them (CJK in character pairs), without case, accents or vowel marks.
-  const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm: (term) => foldTerm(term) || null });
+  const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm });
   ms.addAll(docs);
   // A word in more than a third of the passages ("the", "was", "and" in any language) says
   // nothing about which passage answers; with enough passages to tell, it is left out.
-  const asked = [...new Set(questionTerms(question).map(foldTerm).filter(Boolean))];
+  const asked = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
   const telling = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : asked;
   if (telling.length === 0) return [];
   const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
