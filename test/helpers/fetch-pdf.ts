@@ -5,6 +5,8 @@
  * With `cjk`, the text is Chinese in a font that is not embedded and is addressed through
  * a predefined CMap (UniGB-UCS2-H, STSong-Light), as many CJK PDFs are made.
  */
+import { deflateSync } from 'node:zlib';
+
 /** A run of text at a position (points from the bottom left of a US-letter page). */
 export interface Placed {
   x: number;
@@ -23,6 +25,10 @@ export interface PdfSpec {
   noText?: boolean;
   /** The text in a non-embedded Chinese font through the predefined CMap UniGB-UCS2-H (strings as UTF-16BE). */
   cjk?: boolean;
+  /** Pages whose content streams are these operators as written, with the font as /F1 (instead of `pages`). */
+  ops?: string[];
+  /** Content streams compressed (FlateDecode), as most files have them. */
+  deflate?: boolean;
 }
 
 const esc = (s: string): string => s.replace(/[\\()]/g, (c) => `\\${c}`);
@@ -44,13 +50,16 @@ export function makePdf(spec: PdfSpec): Buffer {
   } else font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const str = (s: string): string => (spec.cjk ? `<${utf16(s)}>` : `(${esc(s)})`);
   const kids: number[] = [];
-  const bodies = spec.placed
+  const bodies = spec.ops
+    ? spec.ops
+    : spec.placed
     ? spec.placed.map((runs) => runs.map((r) => `BT /F1 ${r.size ?? 10} Tf 1 0 0 1 ${r.x} ${r.y} Tm ${str(r.text)} Tj ET`).join('\n'))
     : spec.pages.map((lines) =>
         spec.noText ? '0.9 g 72 72 400 600 re f' : ['BT', '/F1 12 Tf', '16 TL', '72 740 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}${str(l)} Tj`), 'ET'].join('\n'),
       );
   for (const ops of bodies) {
-    const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
+    const data = spec.deflate ? deflateSync(Buffer.from(ops, 'latin1')).toString('latin1') : ops;
+    const content = add(`<< /Length ${Buffer.byteLength(data, 'latin1')}${spec.deflate ? ' /Filter /FlateDecode' : ''} >>\nstream\n${data}\nendstream`);
     kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { makePdf } from '../helpers/fetch-pdf';
 
 const engine = pathToFileURL(path.resolve(__dirname, '../../src/main/fetch/pdf-engine.mjs')).href;
 
@@ -25,37 +25,6 @@ describe('pdf.js as the PDF worker loads it', () => {
     expect(r).toEqual({ native: true, enumerable: false, inThreadWorker: 'function', getDocument: 'function' });
   });
 });
-
-/** A one-page PDF whose content stream (deflated, as most are) is `ops`, with Helvetica as /F1. */
-function pdfWith(ops: string): Buffer {
-  const content = deflateSync(Buffer.from(ops, 'latin1'));
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    null,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-  ];
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
-  const offsets: number[] = [];
-  let at = parts[0]!.length;
-  objects.forEach((body, i) => {
-    const bytes =
-      body === null
-        ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), content, Buffer.from('\nendstream\nendobj\n', 'latin1')])
-        : Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`, 'latin1');
-    offsets.push(at);
-    parts.push(bytes);
-    at += bytes.length;
-  });
-  parts.push(
-    Buffer.from(
-      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`,
-      'latin1',
-    ),
-  );
-  return Buffer.concat(parts);
-}
 
 /** [a b c d e f] · [a b c d e f], PDF's row-vector convention (pdf.js's Util.transform). */
 const times = (m1: number[], m2: number[]): number[] => [
@@ -79,7 +48,7 @@ describe('pdf.js text positions as patched (scripts/patch-deps.mjs) and with str
       'Q',
       'BT 1 0 0 1 72 600 Tm (Outer) Tj ET',
     ].join('\n');
-    const data = Array.from(pdfWith(ops));
+    const data = Array.from(makePdf({ pages: [], ops: [ops], deflate: true }));
     const items = (await inFreshThread(`async (m) => {
       const doc = await m.pdfjs.getDocument({ ...m.DOC_OPTIONS, data: new Uint8Array(${JSON.stringify(data)}) }).promise;
       const page = await doc.getPage(1);
