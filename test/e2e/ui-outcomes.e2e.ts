@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { dropFile, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import { cutInCells, dropFile, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page$ = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -102,6 +102,10 @@ test('a job with one page of each class shows why each failed, named after its l
   expect(shown.endsWith('-page')).toBe(true);
   expect(await url0.getAttribute('title')).toBe(`${base}/news/challenge-page`);
   expect(await page.locator('[data-testid="target-row"][data-idx="5"]').getAttribute('data-status')).toBe('done');
+  // Each row's reason is readable whole ("not found (soft 404)", not "not found (so…"), and no
+  // URL runs past its column: the middle-cut text is sized to the column, so CSS never cuts its end.
+  expect(await cutInCells(page, 'row-reason')).toEqual([]);
+  expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-outcomes-job') });
 });
 

@@ -89,6 +89,22 @@ export async function dropLinks(page: Page, urls: string[]): Promise<void> {
   }, urls);
 }
 
+/**
+ * The texts of the elements with this test id that their table cell cuts off (wider than the
+ * cell, or running past its right edge): a reason chip read as "not found (so…", a URL whose
+ * path end CSS hid. Empty when each is shown whole.
+ */
+export function cutInCells(page: Page, testId: string): Promise<(string | null)[]> {
+  return page.getByTestId(testId).evaluateAll((els) =>
+    els
+      .filter((e) => {
+        const cell = e.closest('[role="gridcell"]') ?? e;
+        return e.scrollWidth > cell.clientWidth + 1 || e.getBoundingClientRect().right > cell.getBoundingClientRect().right + 1;
+      })
+      .map((e) => e.textContent),
+  );
+}
+
 export function pageErrors(page: Page): string[] {
   return (page as Page & { siftErrors?: string[] }).siftErrors ?? [];
 }

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
@@ -12,9 +12,9 @@ import { StatusBadge } from '../common/StatusBadge';
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
 const ROW_HEIGHT = 34;
-// What the URL column holds at its usual width (~200 px of 12.5 px text): host and path are
-// cut in the middle to this, so the end of the path, which tells rows apart, stays in view.
-const URL_CHARS = 28;
+// What the URL column holds before it is measured (see useColumnFit): host and path are
+// cut in the middle to fit, so the end of the path, which tells rows apart, stays in view.
+const URL_CHARS = 24;
 // Rows drawn beyond the visible ones, so a fast scroll does not show blanks.
 const OVERSCAN = 12;
 
@@ -43,6 +43,9 @@ export function TargetTable(): React.JSX.Element {
   const idxAt = useCallback((pos: number): number => (shown ? (shown[pos] ?? -1) : pos), [shown]);
   const loaded = useStore((s) => s.rowsLoaded);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const urlHeadRef = useRef<HTMLSpanElement>(null);
+  const probeRef = useRef<HTMLSpanElement>(null);
+  const urlFit = useColumnFit(urlHeadRef, probeRef);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -108,22 +111,81 @@ export function TargetTable(): React.JSX.Element {
       <div className="target-row target-head" role="row">
         <span role="columnheader" className="c-idx">#</span>
         <span role="columnheader" className="c-status">Status</span>
-        <span role="columnheader" className="c-url">URL</span>
+        <span role="columnheader" className="c-url" ref={urlHeadRef}>
+          URL
+        </span>
         <span role="columnheader" className="c-detail">Title or error</span>
         <span role="columnheader" className="c-size">Size</span>
         <span role="columnheader" className="c-time">Time</span>
+      </div>
+      <div className="target-row target-probe" aria-hidden="true">
+        <span className="c-url" ref={probeRef} />
       </div>
       <div className="target-scroll" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} data-testid="target-scroll" aria-activedescendant={selectedIdx !== null ? `row-${selectedIdx}` : undefined}>
         {!loaded && <p className="muted pad">Loading targets…</p>}
         <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => (
-            <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} top={v.start} />
+            <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} top={v.start} urlFit={urlFit} />
           ))}
         </div>
         {loaded && filtering && count === 0 && <p className="muted pad">No target matches this filter.</p>}
       </div>
     </div>
   );
+}
+
+/** The URL column's width and the font of the rows' cells, for fitUrl. */
+interface ColumnFit {
+  width: number;
+  font: string;
+}
+
+/**
+ * The URL column's width, again whenever it is resized, and the font a row's URL cell has (read
+ * from a hidden cell of the rows' own style, as the header's font differs).
+ */
+function useColumnFit(column: React.RefObject<HTMLElement | null>, probe: React.RefObject<HTMLElement | null>): ColumnFit | null {
+  const [fit, setFit] = useState<ColumnFit | null>(null);
+  useEffect(() => {
+    const col = column.current;
+    const cell = probe.current;
+    if (!col || !cell) return;
+    const measure = (): void => {
+      // A pixel to spare: clientWidth is rounded, measured text is not.
+      const width = col.clientWidth - 1;
+      const font = getComputedStyle(cell).font;
+      if (width > 0) setFit((old) => (old && old.width === width && old.font === font ? old : { width, font }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(col);
+    return () => observer.disconnect();
+  }, [column, probe]);
+  return fit;
+}
+
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * The URL cut in the middle (shortUrl) to the most characters whose text fits `fit.width` in
+ * the cell's font, measured, so CSS never has to cut the end of the path off.
+ */
+function fitUrl(url: string, fit: ColumnFit | null): string {
+  if (!fit) return shortUrl(url, URL_CHARS);
+  measureCtx ??= document.createElement('canvas').getContext('2d');
+  const ctx = measureCtx;
+  if (!ctx) return shortUrl(url, URL_CHARS);
+  ctx.font = fit.font;
+  const full = shortUrl(url, Number.MAX_SAFE_INTEGER);
+  if (ctx.measureText(full).width <= fit.width) return full;
+  let lo = 8;
+  let hi = full.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(shortUrl(url, mid)).width <= fit.width) lo = mid;
+    else hi = mid - 1;
+  }
+  return shortUrl(url, lo);
 }
 
 const STATUSES: { value: TargetState | 'all'; label: string }[] = [
@@ -186,9 +248,11 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
   );
 }
 
-const TargetTableRow = memo(function TargetTableRow({ idx, top }: { idx: number; top: number }): React.JSX.Element | null {
+const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
   const row = useStore((s) => s.rows[idx]);
   const selected = useStore((s) => s.selectedIdx === idx);
+  const url = row?.url ?? '';
+  const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
   if (!row) return null;
   const failed = row.status === 'failed';
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
@@ -209,9 +273,15 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top }: { idx: number;
         <StatusBadge status={row.status} />
       </span>
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
-        {shortUrl(row.url, URL_CHARS)}
+        {shownUrl}
       </span>
-      <span role="gridcell" className="c-detail" title={failed ? [row.error, row.hint].filter(Boolean).join(' — ') : row.title}>
+      {/* A failed row has no size, so its error takes the size column too. */}
+      <span
+        role="gridcell"
+        className={`c-detail${failed ? ' c-detail-wide' : ''}`}
+        aria-colspan={failed ? 2 : undefined}
+        title={failed ? [row.error, row.hint].filter(Boolean).join(' — ') : row.title}
+      >
         {failed ? (
           <span className="row-error" data-testid="row-error">
             {row.reason && (
@@ -219,14 +289,16 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top }: { idx: number;
                 {REASON_LABELS[row.reason]}
               </span>
             )}
-            {row.error}
-            {row.hint && <span className="muted"> — {row.hint}</span>}
+            <span className="row-error-text">
+              {row.error}
+              {row.hint && <span className="muted"> — {row.hint}</span>}
+            </span>
           </span>
         ) : (
           row.title
         )}
       </span>
-      <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>
+      {!failed && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}
       <span role="gridcell" className="c-time muted">{ms !== null ? formatDuration(ms) : ''}</span>
     </div>
   );
