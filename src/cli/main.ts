@@ -25,6 +25,7 @@ const HELP = (list: CommandEntry[]): string =>
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
+  if (io.stdout === process.stdout) watchPipes();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(HELP(commands));
     return name ? EXIT.ok : EXIT.usage;
@@ -51,7 +52,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     ac.abort(new Error('interrupted'));
   };
   const isProcess = io.stdout === process.stdout;
-  if (isProcess) process.on('SIGINT', onSigint);
+  if (isProcess) {
+    process.on('SIGINT', onSigint);
+    stopOnClosedPipe = () => ac.abort(new Error('interrupted'));
+  }
   try {
     return await cmd.run(rest, io, ac.signal);
   } catch (err) {
@@ -63,4 +67,22 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   } finally {
     if (isProcess) process.off('SIGINT', onSigint);
   }
+}
+
+let pipesWatched = false;
+/** What a closed pipe stops: the running command's work (set once a command runs). */
+let stopOnClosedPipe = (): void => {};
+
+/**
+ * When the reader of stdout or stderr goes away (`sift search … | head`), writes fail with
+ * EPIPE, emitted later as an 'error' event that would crash the process with a stack trace.
+ * Sift then stops quietly, as Unix tools do: the command's work is interrupted as by Ctrl-C (a
+ * batch stores its in-flight target as cancelled), and what is left to print is dropped. The
+ * handlers stay for the life of the process, since a failed write is reported after the
+ * command has returned.
+ */
+function watchPipes(): void {
+  if (pipesWatched) return;
+  pipesWatched = true;
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => stopOnClosedPipe());
 }

@@ -8,7 +8,7 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
-import { runSift } from '../helpers/cli';
+import { collect, runSift, startSift } from '../helpers/cli';
 
 let site: Site;
 let home: string;
@@ -120,5 +120,16 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect((await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/article/3\n` })).code).toBe(0);
     const after = await runSift(['search', 'revenue', '--json', '--db', db], { env });
     expect(jsonLines(after.stdout).map((h) => h.jobId)).toEqual([jobA]);
+  });
+
+  test('a reader that stops early (`sift search … | head`) ends sift quietly, not with a stack trace', async () => {
+    const child = startSift(['search', 'revenue OR café', '--db', db], { env });
+    child.stdin!.end();
+    // The reader is gone before sift prints a line, so its first write fails with EPIPE.
+    child.stdout!.destroy();
+    const run = await collect(child);
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/EPIPE|Error:|    at /);
   });
 });
