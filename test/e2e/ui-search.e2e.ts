@@ -137,6 +137,12 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   expect(await page.getByTestId('search-count').textContent()).toMatch(/searched as plain words/);
   expect((await hitIdxs()).sort()).toEqual(['0', '1']);
 
+  // A pasted paragraph is more than a search: the box says how many words it takes.
+  await page.getByTestId('job-search-input').fill(Array.from({ length: 80 }, (_, i) => `word${i}`).join(' '));
+  await expect.poll(searchDone('job')).toBe('done');
+  await expect.poll(() => page.getByTestId('search-error').textContent()).toMatch(/at most 64 words and phrases; this one has 80\..*exact phrase/);
+  await page.screenshot({ path: screenshotPath('ui-search-too-long') });
+
   await page.getByTestId('job-search-input').fill('');
   await page.getByTestId('job-search-input').press('Escape');
   // The table is back, and Esc did not touch the (finished) job.

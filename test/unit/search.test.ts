@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { askJob, markedText, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
+import { askJob, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
 import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { openStore, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
@@ -160,6 +160,23 @@ describe('search over stored results', () => {
     }
   });
 
+  it('refuses a query of more words than it can search at once, saying what to do', () => {
+    const words = (n: number, sep = ' ') => Array.from({ length: n }, (_, i) => `revenue${i}*`).join(sep);
+    expect(() => searchStore(store, words(MAX_SEARCH_TERMS, ' OR '))).not.toThrow();
+    for (const q of [words(MAX_SEARCH_TERMS + 1), words(3000, ' OR '), `(${words(MAX_SEARCH_TERMS + 1)}`, `revenue NOT (${words(MAX_SEARCH_TERMS)})`]) {
+      let err: unknown;
+      try {
+        searchStore(store, q);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, q.slice(0, 40)).toBeInstanceOf(SiftError);
+      expect(err).toMatchObject({ code: 'query_too_long', status: 400 });
+      expect((err as SiftError).message).toMatch(new RegExp(`at most ${MAX_SEARCH_TERMS} words and phrases; this one has \\d+`));
+      expect((err as SiftError).hint).toMatch(/exact phrase/);
+    }
+  });
+
   it('scopes a query to one job or searches all of them', () => {
     storeJob('j2', [{ url: 'https://other.test/', title: 'Other', content: 'Net revenue elsewhere.' }]);
     expect(ids(searchStore(store, '"net revenue"').hits).sort()).toEqual(['j1:0', 'j2:0']);
@@ -258,6 +275,10 @@ describe('Ask this job', () => {
     expect(a.every((p) => p.jobId === 'j1')).toBe(true);
     expect(askJob(store, 'j1', 'unicorns and dragons')).toEqual([]);
     expect(() => askJob(store, 'j1', '  ')).toThrow(SiftError);
+    // A pasted page is not a question: it says so rather than holding the app.
+    const long = Array.from({ length: 2 * MAX_SEARCH_TERMS + 1 }, (_, i) => `word${i}`).join(' ');
+    expect(() => askJob(store, 'j1', long)).toThrow(expect.objectContaining({ code: 'query_too_long', status: 400 }));
+    expect(() => askJob(store, 'j1', long.split(' ').slice(0, 2 * MAX_SEARCH_TERMS).join(' '))).not.toThrow();
   });
 
   it('answers a question asked in Japanese or Chinese, written without spaces', () => {

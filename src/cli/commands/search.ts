@@ -76,7 +76,9 @@ export const searchCommand: Command = {
         } else printHit(h, i + 1, (s) => io.stdout.write(s));
       });
       if (hits.length === 0) {
-        io.stderr.write(`sift search: no stored result matches ${query}${values.job ? ` in job ${values.job}` : ''}\n`);
+        // A long query (a pasted paragraph) is not printed back whole.
+        const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;
+        io.stderr.write(`sift search: no stored result matches ${shown}${values.job ? ` in job ${values.job}` : ''}\n`);
       }
       return EXIT.ok;
     } catch (err) {

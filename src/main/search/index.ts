@@ -32,6 +32,24 @@ export function emptyQueryError(): SiftError {
   return new SiftError('empty_query', 400, 'There is nothing to search for.', SEARCH_HELP);
 }
 
+/**
+ * The most words and phrases one search asks for. FTS5 reads the postings of each one across
+ * every stored result, synchronously; 3,000 prefix words took 5 s over 40 results, and a
+ * pasted page would hold the app's search that long. A question has twice as many, as its
+ * words are only ORed to pick the results to read.
+ */
+export const MAX_SEARCH_TERMS = 64;
+const MAX_ASK_TERMS = 2 * MAX_SEARCH_TERMS;
+
+function tooManyTermsError(what: 'search' | 'question', count: number, max: number): SiftError {
+  return new SiftError(
+    'query_too_long',
+    400,
+    `A ${what} takes at most ${max} words${what === 'search' ? ' and phrases' : ''}; this one has ${count}.`,
+    what === 'search' ? 'Keep the few words that tell the results apart: a name, a figure, "an exact phrase".' : 'Ask it in fewer words: the names and terms that matter.',
+  );
+}
+
 const isFtsSyntaxError = (err: unknown): boolean => err instanceof Error && /^fts5:|unterminated string|syntax error/i.test(err.message);
 
 function runQuery(store: Store, q: ParsedQuery, raw: string, jobId: string | undefined, limit: number): { rows: ReturnType<Store['searchResults']>; q: ParsedQuery } {
@@ -66,6 +84,7 @@ export function hitOf(base: { jobId: string; idx: number; score: number }, url: 
 export function searchStore(store: Store, query: string, opts: SearchOptions = {}): SearchOutcome {
   const parsed = parseQuery(query);
   if (!parsed) throw emptyQueryError();
+  if (parsed.count > MAX_SEARCH_TERMS) throw tooManyTermsError('search', parsed.count, MAX_SEARCH_TERMS);
   const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(opts.limit ?? 50)));
   const { rows, q } = runQuery(store, parsed, query, opts.jobId, limit);
   const hits: SearchHit[] = [];
@@ -95,8 +114,9 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   if (!plain) throw emptyQueryError();
   // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
   // only results that hold the whole question: its character pairs are the words here.
-  const words = plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text]));
-  const anyWord = [...new Set(words)].map(quoteTerm).join(' OR ');
+  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
+  if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
+  const anyWord = words.map(quoteTerm).join(' OR ');
   const rows = store.searchResults(anyWord, jobId, ASK_TARGETS);
   interface Doc {
     id: number;

@@ -14,6 +14,8 @@ export interface ParsedQuery {
   terms: Term[];
   /** The query was not valid syntax and is searched as plain words. */
   plain: boolean;
+  /** How many words and phrases it asks FTS5 for (those after NOT included). */
+  count: number;
 }
 
 type Token =
@@ -69,9 +71,10 @@ function lex(q: string): Token[] {
  * Checks the token list is a well-formed expression (operands joined by AND/OR/NOT or by
  * nothing, parentheses balanced, none empty) and writes it as FTS5 syntax.
  */
-function toMatch(tokens: Token[]): { match: string; terms: Term[] } {
+function toMatch(tokens: Token[]): { match: string; terms: Term[]; count: number } {
   const parts: string[] = [];
   const terms: Term[] = [];
+  let count = 0;
   let depth = 0;
   let expectOperand = true;
   // Depth at which a NOT's operand began; terms inside it are not marked.
@@ -89,6 +92,7 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[] } {
       }
       if (!expectOperand) parts.push('AND');
       parts.push(quoteTerm(t.text) + (t.prefix ? '*' : ''));
+      count++;
       if (negatedFrom < 0 && !pendingNot) terms.push({ text: t.text, prefix: t.prefix });
       pendingNot = false;
       expectOperand = false;
@@ -113,20 +117,20 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[] } {
     }
   }
   if (expectOperand || depth !== 0) throw new Malformed('the query ends early');
-  return { match: parts.join(' '), terms };
+  return { match: parts.join(' '), terms, count };
 }
 
 /** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
 const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLowerCase() + (prefix ? '*' : '');
 
 /** Every run of letters and digits, each a word to find (what a query FTS5 rejects becomes). */
-function plainWords(q: string): { match: string; terms: Term[] } {
+function plainWords(q: string): { match: string; terms: Term[]; count: number } {
   const seen = new Set<string>();
   const words = (q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => {
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  return { match: words.map(quoteTerm).join(' '), terms: words.map((text) => ({ text, prefix: false })) };
+  return { match: words.map(quoteTerm).join(' '), terms: words.map((text) => ({ text, prefix: false })), count: words.length };
 }
 
 /**
@@ -135,7 +139,7 @@ function plainWords(q: string): { match: string; terms: Term[] } {
  * Returns undefined when there is nothing to search for.
  */
 export function parseQuery(q: string): ParsedQuery | undefined {
-  let parsed: { match: string; terms: Term[] };
+  let parsed: { match: string; terms: Term[]; count: number };
   let plain = false;
   try {
     const tokens = lex(q);
