@@ -130,6 +130,6 @@ describe('sift search', { timeout: 180_000 }, () => {
     const run = await collect(child);
     expect(run.signal).toBeNull();
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).not.toMatch(/EPIPE|Error:|    at /);
+    expect(run.stderr).not.toMatch(/EPIPE|Error:| {4}at /);
   });
 });
