@@ -108,6 +108,7 @@ export class FakeRenderSession {
   webRequest = {
     onBeforeRequest: (h: WebRequestListener) => void this.hooks.set('beforeRequest', h),
     onBeforeSendHeaders: (h: WebRequestListener) => void this.hooks.set('beforeSendHeaders', h),
+    onHeadersReceived: (h: WebRequestListener) => void this.hooks.set('headersReceived', h),
     onCompleted: (h: WebRequestListener) => void this.hooks.set('completed', h),
     onErrorOccurred: (h: WebRequestListener) => void this.hooks.set('errorOccurred', h),
   };

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 
@@ -66,6 +67,8 @@ export async function startRenderSites(): Promise<RenderSites> {
     if (p === '/redirect') return void res.writeHead(302, { location: `${forbidden.origin}/redirected` }).end();
     if (p === '/download.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="x.bin"' }).end(Buffer.alloc(4096));
     if (p === '/popup-target' || p === '/popup-target-frame') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>popup</p>');
+    const unlabelled = UNLABELLED[p];
+    if (unlabelled) return void res.writeHead(200, { 'content-type': 'text/html', ...unlabelled.headers }).end(unlabelled.body);
     const body = files.get(p);
     if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     // cached.js may be cached for an hour: a second target must still fetch it (no shared cache).
@@ -79,6 +82,23 @@ export async function startRenderSites(): Promise<RenderSites> {
       await Promise.all([allowed.close(), forbidden.close()]);
     },
   };
+}
+
+/** What the pages that name no charset say, rendered or not: the title, and a paragraph their script adds. */
+export const UNLABELLED_TEXT = { title: 'Café “Zur Brücke” – menu', paragraph: 'We’d order the crème brûlée at the café, “as always”.' };
+const unlabelledPage = `<!doctype html><html><head><title>${UNLABELLED_TEXT.title}</title></head><body><main id="app"></main><script>
+document.getElementById('app').innerHTML = '<article><h1>' + document.title + '</h1>' + ${JSON.stringify(`<p>${UNLABELLED_TEXT.paragraph} `.repeat(8) + '</p>')} + '</article>';
+</script></body></html>`;
+/** Served as plain "text/html" (no charset anywhere): UTF-8, UTF-8 gzipped, and a legacy windows-1252 page. */
+const UNLABELLED: Record<string, { body: Buffer; headers?: Record<string, string> }> = {
+  '/unlabelled-utf8.html': { body: Buffer.from(unlabelledPage, 'utf8') },
+  '/unlabelled-gzip.html': { body: gzipSync(Buffer.from(unlabelledPage, 'utf8')), headers: { 'content-encoding': 'gzip' } },
+  '/unlabelled-legacy.html': { body: Buffer.from(legacyText(unlabelledPage), 'latin1') },
+};
+
+/** The text as a windows-1252 page can hold it (its letters in Latin-1, the rest made so). */
+export function legacyText(t: string): string {
+  return t.replace(/[’“”–]/g, (c) => ({ '’': "'", '“': '«', '”': '»', '–': '-' })[c] ?? c);
 }
 
 export const ARTICLE = JSON.parse(readFileSync(path.join(FIXTURES, 'article.json'), 'utf8')) as { title: string; paragraphs: string[] };

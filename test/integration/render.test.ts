@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
-import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
+import { ARTICLE, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
 
 /**
  * Rendering through the real pipeline: static fetch, the render decision, the guarding
@@ -62,6 +62,21 @@ describe('under auto', () => {
     const r = await fetchPage('static.html', 'always');
     expect(r.meta).toMatchObject({ rendered: true, render_why: 'always' });
     expect(hasArticle(r.content)).toBe(true);
+  });
+});
+
+describe('a page that names no charset', () => {
+  // Chromium reads such a page as windows-1252: "Weâ€™d" where the static fetch read "We’d".
+  it.each(['unlabelled-utf8.html', 'unlabelled-gzip.html'])('%s is rendered as UTF-8, as the static fetch reads it', async (page) => {
+    const r = await fetchPage(page, 'always');
+    expect(r.meta).toMatchObject({ rendered: true, title: UNLABELLED_TEXT.title, charset: 'utf-8' });
+    expect(r.content).toContain(UNLABELLED_TEXT.paragraph);
+    expect(r.content).not.toMatch(/â€|Ã/);
+  });
+  it('a legacy windows-1252 page stays windows-1252 when rendered', async () => {
+    const r = await fetchPage('unlabelled-legacy.html', 'always');
+    expect(r.meta).toMatchObject({ rendered: true, title: legacyText(UNLABELLED_TEXT.title) });
+    expect(r.content).toContain(legacyText(UNLABELLED_TEXT.paragraph));
   });
 });
 

@@ -115,6 +115,30 @@ describe('the app render window (Electron stand-in)', () => {
     expect(r).toMatchObject({ status: 403, refused: true });
   });
 
+  test("gives a page that names no charset the one the static fetch read it in (the render hint), only in this window's main document", async () => {
+    const { renderer, sessions, windows } = setup();
+    const pending = renderer.render('http://example.org/a', new AbortController().signal, 5_000, { charset: 'utf-8' });
+    await vi.waitFor(() => expect(windows).toHaveLength(1));
+    const id = windows[0]?.webContents.id;
+    const s = sessions[0] as FakeRenderSession;
+    // A request in flight keeps the window from settling until the checks are done.
+    await s.request('beforeRequest', { webContentsId: id, url: 'http://example.org/a', resourceType: 'mainFrame' });
+    const headers = (resourceType: string, type: string, webContentsId = id) => s.request('headersReceived', { webContentsId, resourceType, responseHeaders: { 'Content-Type': [type], 'X-Other': ['1'] } });
+    expect(await headers('mainFrame', 'text/html')).toEqual({ responseHeaders: { 'Content-Type': ['text/html; charset=utf-8'], 'X-Other': ['1'] } });
+    // A charset the server named, another kind of document, a frame, another window: untouched.
+    expect(await headers('mainFrame', 'text/html; charset=iso-8859-2')).toEqual({});
+    expect(await headers('mainFrame', 'application/pdf')).toEqual({});
+    expect(await headers('subFrame', 'text/html')).toEqual({});
+    expect(await headers('mainFrame', 'text/html', 12345)).toEqual({});
+    void s.request('completed', { webContentsId: id, resourceType: 'mainFrame', statusCode: 200, responseHeaders: {} });
+    await pending;
+    // The next target without a hint gets nothing added.
+    const next = renderer.render('http://example.org/b', new AbortController().signal, 5_000);
+    await vi.waitFor(() => expect(windows).toHaveLength(2));
+    expect(await s.request('headersReceived', { webContentsId: windows[1]?.webContents.id, resourceType: 'mainFrame', responseHeaders: { 'content-type': ['text/html'] } })).toEqual({});
+    await next;
+  });
+
   test('refuses to render anything but http(s)', async () => {
     const { renderer } = setup();
     await expect(renderer.render('file:///etc/passwd', new AbortController().signal, 1_000)).rejects.toMatchObject({ status: 400 });

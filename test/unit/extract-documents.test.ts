@@ -151,6 +151,14 @@ describe('decoding and sniffing', () => {
   it('reads iso-8859-1 as windows-1252, as browsers do', () => {
     expect(decodeText(Buffer.from([0x93, 0x41, 0x94]), 'text/plain; charset=iso-8859-1').text).toBe('“A”');
   });
+  it('reads a body that names no charset as UTF-8 when it is, else as windows-1252', () => {
+    expect(decodeText(Buffer.from('<p>We’d “end” café</p>'), 'text/html')).toEqual({ text: '<p>We’d “end” café</p>', charset: 'utf-8' });
+    // An unlabelled legacy page: “café” in windows-1252 bytes was "�caf�" read as UTF-8.
+    expect(decodeText(Buffer.from([0x93, 0x63, 0x61, 0x66, 0xe9, 0x94]), 'text/html')).toEqual({ text: '“café”', charset: 'windows-1252' });
+    // A label, in the header or the document, still wins over the bytes.
+    expect(decodeText(Buffer.from([0xe9]), 'text/html; charset=utf-8').text).toBe('\ufffd');
+    expect(decodeText(Buffer.from('<meta charset="utf-8"><p>\u00e9'.replace('\u00e9', 'é')), 'text/html').charset).toBe('utf-8');
+  });
   it('falls back to UTF-8 for an unknown charset label', () => {
     expect(decodeText(Buffer.from('héllo'), 'text/plain; charset=klingon').text).toBe('héllo');
   });

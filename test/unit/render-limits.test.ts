@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetcher, type Fetcher, type Renderer } from '../../src/main/fetch';
+import { createFetcher, type Fetcher, type Renderer, type RenderHint } from '../../src/main/fetch';
 import { startRenderSites, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -54,6 +54,24 @@ describe('render limits', () => {
     expect(results.every((r) => r.meta?.rendered === true && r.content === 'rendered')).toBe(true);
     expect(peak).toBe(2);
     expect(gateSeen.every((n) => n >= 1)).toBe(true);
+    await fetcher.close();
+  });
+
+  it("hands the renderer the charset it read a page in only when neither the header nor the page named one", async () => {
+    const hints: Record<string, RenderHint | undefined> = {};
+    const renderer: Renderer = {
+      browser: async () => ({ ok: true, name: 'stand-in', path: '' }),
+      close: async () => {},
+      render: async (url, _signal, _budget, hint) => {
+        hints[new URL(url).pathname] = hint;
+        return { finalUrl: url, html: '<html><body><article><p>rendered</p></article></body></html>', status: 200, partial: false };
+      },
+    };
+    const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] }, { renderer: () => renderer });
+    for (const p of ['/unlabelled-utf8.html', '/unlabelled-legacy.html', '/static.html']) {
+      await fetcher.fetchTarget(new AbortController().signal, { name: 't' }, { url: `${sites.allowed.origin}${p}`, options: { render: 'always', mode: 'text' } });
+    }
+    expect(hints).toEqual({ '/unlabelled-utf8.html': { charset: 'utf-8' }, '/unlabelled-legacy.html': { charset: 'windows-1252' }, '/static.html': {} });
     await fetcher.close();
   });
 });

@@ -1,6 +1,7 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
 import { FetchError, timeoutError } from '../fetch/errors';
-import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type Renderer, type RendererEnv } from '../fetch/render/types';
+import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
+import { headerCharset } from '../fetch/charset';
 import { bounded, PROBE, SETTLE_SCRIPT, THIN_PATIENCE_MS, TICK_MS } from '../fetch/render/settle';
 import { THIN_CHARS } from '../fetch/render/decide';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
@@ -12,7 +13,7 @@ import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
  */
 
 type SessionLike = Pick<Session, 'setProxy' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setUserAgent' | 'clearStorageData' | 'clearCache' | 'on'> & {
-  webRequest: Pick<Session['webRequest'], 'onBeforeRequest' | 'onBeforeSendHeaders' | 'onCompleted' | 'onErrorOccurred'>;
+  webRequest: Pick<Session['webRequest'], 'onBeforeRequest' | 'onBeforeSendHeaders' | 'onHeadersReceived' | 'onCompleted' | 'onErrorOccurred'>;
 };
 type ContentsLike = Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'loadURL' | 'executeJavaScript' | 'getURL' | 'setAudioMuted' | 'forcefullyCrashRenderer' | 'setWebRTCIPHandlingPolicy'> & { id: number };
 type WindowLike = Pick<BrowserWindow, 'destroy' | 'isDestroyed'> & { webContents: ContentsLike };
@@ -80,6 +81,8 @@ interface Slot {
   /** The main frame's last document: its status, and whether the guard refused it. */
   mainStatus: number;
   refused: boolean;
+  /** The render hint's charset for the main document (see hardenRenderSession). */
+  charset: string | undefined;
 }
 
 /**
@@ -111,7 +114,7 @@ export class ElectronRenderer implements Renderer {
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
     this.endpoint ??= await this.env.proxy();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, inflight: 0, netChanged: Date.now(), contentsId: -1, mainStatus: 0, refused: false };
+    const slot: Slot = { session, busy: true, inflight: 0, netChanged: Date.now(), contentsId: -1, mainStatus: 0, refused: false, charset: undefined };
     await hardenRenderSession(session, this.endpoint, this.env.userAgent(), {
       started: (id) => {
         if (id !== slot.contentsId) return;
@@ -128,12 +131,13 @@ export class ElectronRenderer implements Renderer {
         slot.mainStatus = status;
         slot.refused = refused;
       },
+      charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
     });
     this.slots.push(slot);
     return slot;
   }
 
-  async render(url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered> {
+  async render(url: string, signal: AbortSignal, budgetMs: number, hint: RenderHint = {}): Promise<Rendered> {
     if (!HTTP_ONLY.test(url)) throw new FetchError(400, 'only http and https pages are rendered', '', 'bad_url');
     const slot = await this.slot();
     const endpoint = this.endpoint as ProxyEndpoint;
@@ -144,6 +148,7 @@ export class ElectronRenderer implements Renderer {
     slot.netChanged = Date.now();
     slot.mainStatus = 0;
     slot.refused = false;
+    slot.charset = hint.charset;
     hardenRenderContents(wc, endpoint);
     const onAbort = (): void => {
       if (!win.isDestroyed()) win.destroy();
@@ -169,6 +174,7 @@ export class ElectronRenderer implements Renderer {
         win.destroy();
       }
       slot.contentsId = -1;
+      slot.charset = undefined;
       // Nothing of this target (cookies, storage, cache) is left for the next one.
       await Promise.all([slot.session.clearStorageData(), slot.session.clearCache()]).catch(() => {});
       slot.busy = false;
@@ -222,7 +228,13 @@ export async function hardenRenderSession(
   session: SessionLike,
   endpoint: ProxyEndpoint,
   userAgent: string,
-  track: { started(webContentsId: number): void; ended(webContentsId: number): void; document?(webContentsId: number, status: number, refused: boolean): void },
+  track: {
+    started(webContentsId: number): void;
+    ended(webContentsId: number): void;
+    document?(webContentsId: number, status: number, refused: boolean): void;
+    /** The charset to give the window's main document when its header names none. */
+    charset?(webContentsId: number): string | undefined;
+  },
 ): Promise<void> {
   await session.setProxy({ proxyRules: endpoint.server, proxyBypassRules: '<-loopback>' });
   session.setUserAgent(userAgent);
@@ -243,6 +255,17 @@ export async function hardenRenderSession(
     const sw = Object.entries(details.requestHeaders).some(([k, v]) => k.toLowerCase() === 'service-worker' && v === 'script');
     if (sw && details.webContentsId !== undefined) track.ended(details.webContentsId);
     callback(sw ? { cancel: true } : { requestHeaders: details.requestHeaders });
+  });
+  // A page that names no charset is read by Chromium as windows-1252; the static fetch read it
+  // (from its bytes) as UTF-8 or windows-1252 and says which in the render hint. The main
+  // document's header is given that charset, so the window reads the page as Sift did.
+  session.webRequest.onHeadersReceived((details, callback) => {
+    const charset = details.resourceType === 'mainFrame' && details.webContentsId !== undefined ? track.charset?.(details.webContentsId) : undefined;
+    const headers = details.responseHeaders ?? {};
+    const typeKey = Object.keys(headers).find((k) => k.toLowerCase() === 'content-type');
+    const type = typeKey ? (headers[typeKey]?.[0] ?? '') : '';
+    if (!charset || !typeKey || !/^\s*text\/html\b/i.test(type) || headerCharset(type)) return callback({});
+    callback({ responseHeaders: { ...headers, [typeKey]: [`${type}; charset=${charset}`] } });
   });
   session.webRequest.onCompleted((details) => {
     if (details.webContentsId === undefined) return;

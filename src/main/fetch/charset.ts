@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type IconvLite from 'iconv-lite';
 
@@ -26,16 +27,30 @@ export function declaredCharset(buf: Uint8Array): string {
 }
 
 /**
+ * The charset of a body that names none (no byte-order mark, no charset in its header or in
+ * its first 1024 bytes): UTF-8 when the bytes are valid UTF-8, as nearly every page is now,
+ * else windows-1252, what browsers assume of an unlabelled legacy page.
+ */
+export const unlabelledCharset = (b: Uint8Array): 'utf-8' | 'windows-1252' => (isUtf8(b) ? 'utf-8' : 'windows-1252');
+
+/** True when the body starts with a byte-order mark (which names its encoding). */
+export const hasBom = (b: Uint8Array): boolean => (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) || (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
+
+/** True when neither the header nor the body (a byte-order mark, its first 1024 bytes) names a charset. */
+export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !headerCharset(contentType) && !hasBom(b) && !declaredCharset(b);
+
+/**
  * Decodes a body: a byte-order mark wins, then the header's charset, then the document's own
- * declaration, else UTF-8. Labels iconv-lite does not know fall back to UTF-8. As browsers
- * do, iso-8859-1 and us-ascii are read as windows-1252.
+ * declaration, else unlabelledCharset (UTF-8 for JSON). Labels iconv-lite does not know fall back to UTF-8. As
+ * browsers do, iso-8859-1 and us-ascii are read as windows-1252.
  */
 export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: b.subarray(3).toString('utf8'), charset: 'utf-8' };
   if (b[0] === 0xff && b[1] === 0xfe) return { text: iconv().decode(b.subarray(2), 'utf-16le'), charset: 'utf-16le' };
   if (b[0] === 0xfe && b[1] === 0xff) return { text: iconv().decode(b.subarray(2), 'utf-16be'), charset: 'utf-16be' };
-  let cs = headerCharset(contentType) || (sniffDocument ? declaredCharset(b) : '') || 'utf-8';
+  // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not.
+  let cs = headerCharset(contentType) || (sniffDocument ? declaredCharset(b) || unlabelledCharset(b) : 'utf-8');
   if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';
   if (cs === 'utf-8' || cs === 'utf8' || !iconv().encodingExists(cs)) return { text: b.toString('utf8'), charset: 'utf-8' };
   return { text: iconv().decode(b, cs), charset: cs };

@@ -1,11 +1,11 @@
 import { OptionsSchema, type Options, type RenderMode, type Result, type Target } from '../../shared/types';
 import { HttpClient, mapError, upstreamError, type HttpResponse } from './client';
-import { decodeText } from './charset';
+import { decodeText, namesNoCharset } from './charset';
 import { extractArticle, type Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
-import type { BrowserInfo, Renderer, RendererFactory } from './render/types';
+import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
@@ -110,7 +110,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * Renders a page that the static fetch found to need it: a render slot (renderPages at
    * once), then a gate slot like any fetch, then the browser under the render budget.
    */
-  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number }> {
+  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number }> {
     const started = now();
     const combined = AbortSignal.any([signal, deadline]);
     const releaseRender = await renderGate.acquire(combined).catch((err: unknown) => {
@@ -121,7 +121,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
       });
       try {
-        const r = await renderer.render(url, combined, settings.renderBudgetMs);
+        const r = await renderer.render(url, combined, settings.renderBudgetMs, hint);
         if (r.refused) {
           throw blocked('the rendered page went (by a redirect or a script) to an address Sift does not fetch');
         }
@@ -293,7 +293,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             if (mode === 'always' || why === 'needs_js') throw noBrowser(info, mode);
             render.render_skipped = `${info.why}. ${info.hint}`;
           } else {
-            const r = await renderPage(finalUrl, signal, deadline);
+            const r = await renderPage(finalUrl, signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
             body = Buffer.from(r.html, 'utf8');
             decoded = undefined;
             contentType = 'text/html; charset=utf-8';

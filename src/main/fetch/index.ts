@@ -23,4 +23,4 @@ export { shouldRender, hasScriptBundles, type RenderWhy } from './render/decide'
 export { GuardProxy, type ProxyEndpoint, type ProxyEvent } from './render/proxy';
 export { ChromiumRenderer, chromiumArgs } from './render/chromium';
 export { findBrowser, NO_BROWSER_HINT } from './render/find-browser';
-export type { BrowserInfo, Rendered, Renderer, RendererEnv, RendererFactory } from './render/types';
+export type { BrowserInfo, Rendered, RenderHint, Renderer, RendererEnv, RendererFactory } from './render/types';

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { FetchError, timeoutError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
 import { settle, SETTLE_SCRIPT } from './settle';
@@ -116,6 +117,7 @@ export class ChromiumRenderer implements Renderer {
       });
       await context.addInitScript({ content: SETTLE_SCRIPT });
       const page = await context.newPage();
+      await labelDocuments(await context.newCDPSession(page));
       // A popup (window.open past the init script, target=_blank) is closed as it appears.
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
@@ -175,6 +177,49 @@ export class ChromiumRenderer implements Renderer {
       }
     }
   }
+}
+
+type Header = { name: string; value: string };
+interface PausedResponse {
+  requestId: string;
+  responseStatusCode?: number;
+  responseHeaders?: Header[];
+}
+
+/**
+ * Makes the browser read a page that names no charset as Sift's own fetch reads it
+ * (unlabelledCharset), frames included, from the bytes the browser got (so the render hint,
+ * which the app's renderer uses, is not needed here). Chromium reads such a page as windows-1252, so a UTF-8 article served
+ * as plain "text/html" came out rendered as "Weâ€™d" where the static fetch had "We’d".
+ * Each HTML document's response is held (CDP Fetch, response stage): one whose header names
+ * no charset and whose first 1024 bytes declare none is handed to the page with the charset
+ * in its header; every other response goes on untouched. Nothing is fetched again: the body
+ * is the one the browser got through the proxy.
+ */
+async function labelDocuments(cdp: CDPSession): Promise<void> {
+  cdp.on('Fetch.requestPaused', (e: PausedResponse) => {
+    void relabel(cdp, e).catch(() => cdp.send('Fetch.continueResponse', { requestId: e.requestId }).catch(() => {}));
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
+}
+
+// Dropped from a relabelled response: the body handed back is already decoded and whole.
+const BODY_FRAMING = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
+
+async function relabel(cdp: CDPSession, e: PausedResponse): Promise<void> {
+  const status = e.responseStatusCode;
+  // No status: the request failed; the browser shows its own error page.
+  if (status === undefined) return void (await cdp.send('Fetch.continueRequest', { requestId: e.requestId }));
+  const headers = e.responseHeaders ?? [];
+  const type = headers.find((h) => h.name.toLowerCase() === 'content-type');
+  if ((status >= 300 && status < 400) || !type || !/^\s*text\/html\b/i.test(type.value) || headerCharset(type.value)) {
+    return void (await cdp.send('Fetch.continueResponse', { requestId: e.requestId }));
+  }
+  const got = await cdp.send('Fetch.getResponseBody', { requestId: e.requestId });
+  const body = Buffer.from(got.body, got.base64Encoded ? 'base64' : 'utf8');
+  if (!namesNoCharset(body, type.value)) return void (await cdp.send('Fetch.continueResponse', { requestId: e.requestId }));
+  const responseHeaders = headers.filter((h) => !BODY_FRAMING.has(h.name.toLowerCase())).map((h) => (h === type ? { name: h.name, value: `${h.value}; charset=${unlabelledCharset(body)}` } : h));
+  await cdp.send('Fetch.fulfillRequest', { requestId: e.requestId, responseCode: status, responseHeaders, body: body.toString('base64') });
 }
 
 export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {

@@ -16,6 +16,15 @@ export interface Rendered {
 /** Which browser renders, or why none can. */
 export type BrowserInfo = { ok: true; name: string; path: string } | { ok: false; why: string; hint: string };
 
+/** What the static fetch learnt about the page that helps its render. */
+export interface RenderHint {
+  /**
+   * The charset the static fetch read the page in, set only when neither its header nor the
+   * page named one: a browser would read such a page as windows-1252 (see unlabelledCharset).
+   */
+  charset?: string;
+}
+
 /**
  * Runs a page's JavaScript (SPEC §5.10). Resolves once the page has settled (load, then the
  * network idle for ~500 ms) or the budget ran out; a page that yields nothing within the
@@ -23,7 +32,7 @@ export type BrowserInfo = { ok: true; name: string; path: string } | { ok: false
  * guarding proxy; each call gets a fresh browser context, so no state crosses targets.
  */
 export interface Renderer {
-  render(url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered>;
+  render(url: string, signal: AbortSignal, budgetMs: number, hint?: RenderHint): Promise<Rendered>;
   /** The browser that would be used, or why there is none; never starts it. */
   browser(): Promise<BrowserInfo>;
   close(): Promise<void>;
