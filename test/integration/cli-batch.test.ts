@@ -304,6 +304,15 @@ describe('sift batch', () => {
     const d = await runSift(['batch', file, '--out', home, '--format', 'pdf'], { env });
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/pdf/);
+    // More URLs than a job holds: the numbers and how to split, in a home whose limit is 3.
+    const small = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-cap-'));
+    writeFileSync(path.join(small, 'settings.json'), JSON.stringify({ targetsPerJob: 3 }));
+    const five = path.join(small, 'five.txt');
+    writeFileSync(five, Array.from({ length: 5 }, (_, i) => `http://127.0.0.1:9/${i}`).join('\n'));
+    const e = await runSift(['batch', five, '--db', path.join(small, 'cap.db')], { env: { SIFT_HOME: small } });
+    expect(e.code).toBe(2);
+    expect(e.stderr).toContain('the list has 5 URLs, and one job holds at most 3');
+    expect(e.stderr).toContain(`split -l 3 ${five} part-`);
   }, 300_000);
 
   test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {

@@ -5,7 +5,7 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, type Job, type Target } from '../../shared/types';
-import { CLI_CALLER, openBatchContext } from '../context';
+import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
 import { liveExportSource, type Engine } from '../../main/engine';
 import { Progress, formatBytes } from '../progress';
 import { problemLines, readListInput } from '../list-input';
@@ -86,6 +86,15 @@ export const batchCommand: Command = {
         sub = ctx.runner.submit(CLI_CALLER, 'cli', targets);
       } catch (err) {
         io.stderr.write(problems);
+        if (err instanceof SiftError && err.code === 'too_many_targets') {
+          // The runner's error has no numbers (it is one sentinel); the user needs them to split the list.
+          const max = cliSettings({}, io).targetsPerJob;
+          io.stderr.write(
+            `sift batch: the list has ${targets.length.toLocaleString('en-US')} URLs, and one job holds at most ${max.toLocaleString('en-US')}.\n` +
+              `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "targets per job" in Settings.\n`,
+          );
+          return EXIT.usage;
+        }
         return reportError(err, io);
       }
       io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}\n${problems}`);
