@@ -91,7 +91,7 @@ export const batchCommand: Command = {
           const max = cliSettings({}, io).targetsPerJob;
           io.stderr.write(
             `sift batch: the list has ${targets.length.toLocaleString('en-US')} URLs, and one job holds at most ${max.toLocaleString('en-US')}.\n` +
-              `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "targets per job" in Settings.\n`,
+              `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in Settings.\n`,
           );
           return EXIT.usage;
         }

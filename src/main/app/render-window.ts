@@ -159,7 +159,7 @@ export class ElectronRenderer implements Renderer {
       const out = await this.settle(wc, slot, url, signal, budgetMs);
       if (out === 'stuck') {
         stuck = true;
-        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise the render budget in Settings.');
+        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
       }
       return out;
     } catch (err) {

@@ -22,13 +22,13 @@ export const ErrTooManyTargets = new RunnerError(
   'too_many_targets',
   422,
   'The list has more URLs than one job may hold.',
-  'Split the list into smaller ones, or raise "targets per job" in Settings.',
+  'Split the list into smaller ones, or raise "URLs per job" in Settings.',
 );
 export const ErrCallerBusy = new RunnerError(
   'caller_busy',
   429,
   'You already have as many jobs running as allowed.',
-  'Wait for a running job to finish or cancel one, or raise "live jobs per caller" in Settings.',
+  'Wait for a running job to finish or cancel one, or raise "Live jobs at once (this app)" in Settings.',
 );
 export const ErrBusy = new RunnerError(
   'busy',
@@ -158,6 +158,6 @@ export const tooLongTargetError = (bytes: number, max: number): TargetError =>
   new TargetError(
     422,
     `document too long: ${bytes} bytes, the limit is ${max}`,
-    'Narrow it with pages, grep or a question, or raise the size limit in Settings.',
+    'Narrow it with pages, grep or a question, or raise "Largest result" in Settings.',
     { code: 'too_long' },
   );

@@ -291,7 +291,7 @@ const tooLarge = (max: number): FetchError =>
   new FetchError(
     422,
     `document too long: body over ${Math.round(max / 1024 / 1024)} MiB`,
-    'Raise the body size limit in the settings if you need documents this large.',
+    'Raise "Largest download" in Settings if you need documents this large.',
     'too_long',
   );
 

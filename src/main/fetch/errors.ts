@@ -53,7 +53,7 @@ export const blocked = (why: string): FetchError =>
   new FetchError(
     403,
     'blocked',
-    `${why}. Sift does not fetch private, loopback or reserved addresses unless private networks are allowed in the settings (or --allow-private).`,
+    `${why}. Sift does not fetch private, loopback or reserved addresses unless private addresses are allowed in Settings (Network) or with --allow-private.`,
   );
 
 export const timeoutError = (what: string, hint = 'The server was too slow; try again later, or with a smaller document.'): FetchError =>
@@ -61,7 +61,7 @@ export const timeoutError = (what: string, hint = 'The server was too slow; try 
 
 /** Extraction (PDF text, jq, grep, readability) ran into the deadline: the server was fine. */
 export const EXTRACT_TIMEOUT_HINT =
-  'Extracting took longer than the deadline: choose fewer pages, a simpler grep expression or jq program, or raise the deadline in Settings.';
+  'Extracting took longer than the deadline: choose fewer pages, a simpler grep expression or jq program, or raise "Time per URL" in Settings.';
 
 export const badOption = (msg: string, hint: string): FetchError => new FetchError(422, msg, hint, 'bad_option');
 

@@ -125,7 +125,7 @@ export class ChromiumRenderer implements Renderer {
       const out = await settle(page, url, signal, budgetMs, GRACE_MS);
       if (out === 'stuck') {
         stuck = true;
-        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise the render budget in Settings.');
+        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
       }
       return out;
     } catch (err) {
@@ -241,7 +241,7 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<
 function mapBrowserError(err: unknown): FetchError {
   const m = err instanceof Error ? err.message : String(err);
   if (/Executable doesn't exist|ENOENT|spawn/i.test(m)) return new FetchError(422, 'rendering unavailable: the browser did not start', NO_BROWSER_HINT, 'no_browser');
-  if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return new FetchError(403, 'blocked', 'The rendered page went to an address Sift does not fetch (private, loopback or reserved); allow it in the settings if you mean it.', 'blocked');
+  if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return new FetchError(403, 'blocked', 'The rendered page went to an address Sift does not fetch (private, loopback or reserved); allow it in Settings (Network) if you mean it.', 'blocked');
   if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
   // The message names the URL; the user sees only what kind of failure it was.
   return new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');

@@ -33,7 +33,7 @@ const executable = (p: string): boolean => {
 };
 
 export const NO_BROWSER_HINT =
-  'Install Chromium or Google Chrome, or point Sift at one: set SIFT_CHROMIUM=/path/to/chrome, or the browser path in Settings. Without a browser use render=never.';
+  'Install Chromium or Google Chrome, or point Sift at one: set SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in Settings. Without a browser use render=never.';
 
 /**
  * The browser the CLI's renderer drives: the setting, then SIFT_CHROMIUM, then the usual
@@ -42,7 +42,7 @@ export const NO_BROWSER_HINT =
  */
 export function findBrowser(setting: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): BrowserInfo {
   for (const [given, where] of [
-    [setting.trim(), 'the browser path in Settings'],
+    [setting.trim(), '"Browser for the command line" in Settings'],
     [(env.SIFT_CHROMIUM ?? '').trim(), 'SIFT_CHROMIUM'],
   ] as const) {
     if (!given) continue;

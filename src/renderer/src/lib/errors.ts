@@ -10,8 +10,8 @@ export interface UserError {
 // Codes main answers with, said the way a user would want to hear them when main's own
 // hint is empty. Main's message always comes first; these only fill in the next step.
 const FALLBACK_HINTS: Record<string, string> = {
-  too_many_targets: 'Split the list into smaller ones, or raise "Targets per job" in Settings.',
-  caller_busy: 'Wait for one of your running jobs to finish, cancel one, or raise "Live jobs per caller" in Settings.',
+  too_many_targets: 'Split the list into smaller ones, or raise "URLs per job" in Settings.',
+  caller_busy: 'Wait for one of your running jobs to finish, cancel one, or raise "Live jobs at once (this app)" in Settings.',
   busy: 'Sift is running as many jobs as it allows; wait for one to finish or cancel one.',
   no_targets: 'The list has no valid URL; each line needs an http:// or https:// address.',
   invalid_request: 'Check the values you entered.',
