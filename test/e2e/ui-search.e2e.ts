@@ -141,6 +141,7 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   await page.getByTestId('job-search-input').fill(Array.from({ length: 80 }, (_, i) => `word${i}`).join(' '));
   await expect.poll(searchDone('job')).toBe('done');
   await expect.poll(() => page.getByTestId('search-error').textContent()).toMatch(/at most 64 words and phrases; this one has 80\..*exact phrase/);
+  expect(await page.getByTestId('search-count').textContent()).toBe('Not searched');
   await page.screenshot({ path: screenshotPath('ui-search-too-long') });
 
   await page.getByTestId('job-search-input').fill('');

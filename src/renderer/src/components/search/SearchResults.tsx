@@ -36,7 +36,8 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
       <div className="search-head">
         <span className="muted" data-testid="search-count">
           {error ? (
-            'Search failed'
+            // A query Sift will not run (too many words) is not a failure of the search.
+            error.code === 'query_too_long' || error.code === 'empty_query' ? 'Not searched' : 'Search failed'
           ) : answered ? (
             <>
               {hits.length === 0 ? 'No' : hits.length} {hits.length === 1 ? 'hit' : 'hits'} for <strong className="search-query">{answered}</strong>
