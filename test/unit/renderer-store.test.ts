@@ -3,7 +3,7 @@ import type { TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
 import { cleanOptions, effectiveOptions } from '../../src/renderer/src/store/composer';
 import { hashOf, viewFromHash } from '../../src/renderer/src/store/view';
-import { estimateRemaining, formatBytes, formatDuration } from '../../src/renderer/src/lib/format';
+import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 
@@ -69,6 +69,15 @@ describe('formatting', () => {
   test('cumulative histogram buckets become per-bucket counts', () => {
     const bars = histogramBars({ buckets: [{ le: 0.1, count: 2 }, { le: 1, count: 5 }], sum: 3, count: 7 });
     expect(bars.map((b) => b.value)).toEqual([2, 3, 2]);
+  });
+
+  test('meta values read as words: lists as items, objects as key: value, not JSON', () => {
+    expect(metaValue({ bidi: false, columns: 2, dropped: ['header'] })).toBe('bidi: false, columns: 2, dropped: ["header"]');
+    expect(metaValue(['thin', 'rendered'])).toBe('thin, rendered');
+    expect(metaValue([])).toBe('—');
+    expect(metaValue(null)).toBe('—');
+    expect(metaValue(3)).toBe('3');
+    expect(metaValue('text/html')).toBe('text/html');
   });
 
   test('JSON is pretty-printed; anything else is left alone', () => {

@@ -62,3 +62,19 @@ export function shortUrl(url: string, max = 64): string {
   const head = Math.ceil(keep / 2);
   return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
 }
+
+/**
+ * A meta value as a reader wants it: scalars as they are, a list as its items, an object
+ * (meta.pdf's counts, say) as "key: value" pairs, not as raw JSON.
+ */
+export function metaValue(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return v.length ? v.map(metaValue).join(', ') : '—';
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>);
+    return entries.length ? entries.map(([k, x]) => `${k}: ${typeof x === 'object' && x !== null ? JSON.stringify(x) : metaValue(x)}`).join(', ') : '—';
+  }
+  return String(v);
+}

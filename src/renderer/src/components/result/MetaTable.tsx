@@ -1,15 +1,11 @@
+import { metaValue } from '../../lib/format';
+
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'matches', 'recovered', 'fetched_ms'];
 
 // Bookkeeping for search citations, not something a reader looks up.
 const HIDDEN = ['page_lines'];
 
-function show(v: unknown): string {
-  if (v === null || v === undefined) return '—';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
 
 export function MetaTable({ meta }: { meta: Record<string, unknown> }): React.JSX.Element {
   const keys = [...FIRST.filter((k) => k in meta), ...Object.keys(meta).filter((k) => !FIRST.includes(k) && !HIDDEN.includes(k))];
@@ -20,7 +16,7 @@ export function MetaTable({ meta }: { meta: Record<string, unknown> }): React.JS
         {keys.map((k) => (
           <div key={k} className="meta-row">
             <dt>{k}</dt>
-            <dd>{show(meta[k])}</dd>
+            <dd>{metaValue(meta[k])}</dd>
           </div>
         ))}
       </dl>
