@@ -59,3 +59,21 @@ describe('a heading that repeats the title', () => {
     expect(run('', 'Anything')).toBe(false);
   });
 });
+
+describe('the title and byline Readability reads from JSON-LD', () => {
+  it('have every HTML reference decoded: "win this&nbsp;game" was a title and an export file name', () => {
+    const ld = JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'NewsArticle',
+      headline: 'Lynn: &#8220;We needed to win this&nbsp;game&#8221; &hellip; caf&eacute; &notareference; a &lt;b&gt;',
+      author: { '@type': 'Person', name: 'Ren&eacute;e Dupr&eacute;' },
+    });
+    const html = `<!doctype html><html><head><title>Lynn</title><script type="application/ld+json">${ld}</script></head>
+<body><article><h1>Lynn</h1>${'<p>Words of the article, enough of them to be one. </p>'.repeat(12)}</article></body></html>`;
+    const a = extractArticle(html, 'https://news.test/lynn');
+    // The parser decodes the references, and only them: "<b>" stays text, an unknown name stays.
+    expect(a.title).toBe('Lynn: “We needed to win this\u00a0game” … café &notareference; a <b>');
+    expect(a.byline).toBe('Renée Dupré');
+    expect(a.markdown.startsWith('# Lynn: “We needed to win this\u00a0game”')).toBe(true);
+  });
+});
