@@ -135,7 +135,7 @@ describe('SSRF: every spelling of a private address is blocked with 403', () => 
     if (!ok) unblocked++;
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).status, (err as FetchError).message).toBe(403);
-    expect((err as FetchError).hint).toMatch(/private networks/);
+    expect((err as FetchError).hint).toMatch(/private addresses are allowed in Settings \(Network\) or with --allow-private/);
   });
 });
 
