@@ -25,7 +25,8 @@ const HELP = (list: CommandEntry[]): string =>
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
-  if (io.stdout === process.stdout) watchPipes();
+  const isProcess = io.stdout === process.stdout;
+  if (isProcess) watchPipes();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(HELP(commands));
     return name ? EXIT.ok : EXIT.usage;
@@ -51,7 +52,6 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     if (interrupts > 1) process.exit(EXIT.interrupted);
     ac.abort(new Error('interrupted'));
   };
-  const isProcess = io.stdout === process.stdout;
   if (isProcess) {
     process.on('SIGINT', onSigint);
     stopOnClosedPipe = () => ac.abort(new Error('interrupted'));

@@ -2,6 +2,7 @@ import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebConten
 import { FetchError, timeoutError } from '../fetch/errors';
 import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
+import { mediaType } from '../fetch/sniff';
 import { bounded, PROBE, SETTLE_SCRIPT, THIN_PATIENCE_MS, TICK_MS } from '../fetch/render/settle';
 import { THIN_CHARS } from '../fetch/render/decide';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
@@ -264,7 +265,7 @@ export async function hardenRenderSession(
     const headers = details.responseHeaders ?? {};
     const typeKey = Object.keys(headers).find((k) => k.toLowerCase() === 'content-type');
     const type = typeKey ? (headers[typeKey]?.[0] ?? '') : '';
-    if (!charset || !typeKey || !/^\s*text\/html\b/i.test(type) || headerCharset(type)) return callback({});
+    if (!charset || !typeKey || mediaType(type) !== 'text/html' || headerCharset(type)) return callback({});
     callback({ responseHeaders: { ...headers, [typeKey]: [`${type}; charset=${charset}`] } });
   });
   session.webRequest.onCompleted((details) => {

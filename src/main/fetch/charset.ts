@@ -33,22 +33,27 @@ export function declaredCharset(buf: Uint8Array): string {
  */
 export const unlabelledCharset = (b: Uint8Array): 'utf-8' | 'windows-1252' => (isUtf8(b) ? 'utf-8' : 'windows-1252');
 
-/** True when the body starts with a byte-order mark (which names its encoding). */
-export const hasBom = (b: Uint8Array): boolean => (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) || (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
+/** The encoding a byte-order mark at the start of the body names, with the mark's length; undefined without one. */
+function bomOf(b: Uint8Array): { charset: 'utf-8' | 'utf-16le' | 'utf-16be'; length: number } | undefined {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { charset: 'utf-8', length: 3 };
+  if (b[0] === 0xff && b[1] === 0xfe) return { charset: 'utf-16le', length: 2 };
+  if (b[0] === 0xfe && b[1] === 0xff) return { charset: 'utf-16be', length: 2 };
+  return undefined;
+}
 
 /** True when neither the header nor the body (a byte-order mark, its first 1024 bytes) names a charset. */
-export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !headerCharset(contentType) && !hasBom(b) && !declaredCharset(b);
+export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !headerCharset(contentType) && !bomOf(b) && !declaredCharset(b);
 
 /**
  * Decodes a body: a byte-order mark wins, then the header's charset, then the document's own
- * declaration, else unlabelledCharset (UTF-8 for JSON). Labels iconv-lite does not know fall back to UTF-8. As
- * browsers do, iso-8859-1 and us-ascii are read as windows-1252.
+ * declaration, else unlabelledCharset (UTF-8 for JSON). Labels iconv-lite does not know fall
+ * back to UTF-8. As browsers do, iso-8859-1 and us-ascii are read as windows-1252.
  */
 export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: b.subarray(3).toString('utf8'), charset: 'utf-8' };
-  if (b[0] === 0xff && b[1] === 0xfe) return { text: iconv().decode(b.subarray(2), 'utf-16le'), charset: 'utf-16le' };
-  if (b[0] === 0xfe && b[1] === 0xff) return { text: iconv().decode(b.subarray(2), 'utf-16be'), charset: 'utf-16be' };
+  const bom = bomOf(b);
+  if (bom?.charset === 'utf-8') return { text: b.subarray(bom.length).toString('utf8'), charset: 'utf-8' };
+  if (bom) return { text: iconv().decode(b.subarray(bom.length), bom.charset), charset: bom.charset };
   // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not.
   let cs = headerCharset(contentType) || (sniffDocument ? declaredCharset(b) || unlabelledCharset(b) : 'utf-8');
   if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
+import { mediaType } from '../sniff';
 import { FetchError, timeoutError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
 import { settle, SETTLE_SCRIPT } from './settle';
@@ -189,8 +190,9 @@ interface PausedResponse {
 /**
  * Makes the browser read a page that names no charset as Sift's own fetch reads it
  * (unlabelledCharset), frames included, from the bytes the browser got (so the render hint,
- * which the app's renderer uses, is not needed here). Chromium reads such a page as windows-1252, so a UTF-8 article served
- * as plain "text/html" came out rendered as "Weâ€™d" where the static fetch had "We’d".
+ * which the app's renderer uses, is not needed here). Chromium reads such a page as
+ * windows-1252, so a UTF-8 article served as plain "text/html" came out rendered as "Weâ€™d"
+ * where the static fetch had "We’d".
  * Each HTML document's response is held (CDP Fetch, response stage): one whose header names
  * no charset and whose first 1024 bytes declare none is handed to the page with the charset
  * in its header; every other response goes on untouched. Nothing is fetched again: the body
@@ -212,7 +214,7 @@ async function relabel(cdp: CDPSession, e: PausedResponse): Promise<void> {
   if (status === undefined) return void (await cdp.send('Fetch.continueRequest', { requestId: e.requestId }));
   const headers = e.responseHeaders ?? [];
   const type = headers.find((h) => h.name.toLowerCase() === 'content-type');
-  if ((status >= 300 && status < 400) || !type || !/^\s*text\/html\b/i.test(type.value) || headerCharset(type.value)) {
+  if ((status >= 300 && status < 400) || !type || mediaType(type.value) !== 'text/html' || headerCharset(type.value)) {
     return void (await cdp.send('Fetch.continueResponse', { requestId: e.requestId }));
   }
   const got = await cdp.send('Fetch.getResponseBody', { requestId: e.requestId });
