@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
 import { collect, runSift, startSift } from '../helpers/cli';
 
@@ -16,6 +17,23 @@ let env: NodeJS.ProcessEnv;
 let db: string;
 let jobA: string;
 let jobB: string;
+let jobBook: string;
+
+/**
+ * A book of 8 pages with a running head and a page number on each (furniture, which text
+ * modes drop) and a word broken across a line end on page 3: the lines a page starts on must
+ * be counted in the text stored, or every later page is cited too late.
+ */
+const book = makePdf({
+  title: 'Harbour Almanac',
+  pages: Array.from({ length: 8 }, (_, i) => [
+    'Harbour Almanac — Notes of the Season',
+    i === 5 ? 'The lighthouse keeper writes the tide tables by hand.' : `Chapter ${i + 1} tells of the boats that came in.`,
+    i === 2 ? 'The fishermen mended their nets in the ware-' : 'Gulls followed the boats along the quay.',
+    i === 2 ? 'house before the storm.' : 'The wind turned in the evening.',
+    String(i + 1),
+  ]),
+});
 
 const page = (title: string, body: string) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -28,6 +46,10 @@ beforeAll(async () => {
   site = await startSite({
     '/cafe': page('Le café de la gare', paras('Un petit café près de la gare, ouvert depuis longtemps et connu de tous les voyageurs.', 'Sa crème brûlée est célèbre dans toute la région depuis 1920, et les habitués la commandent chaque matin.')),
     '/tokyo': page('首都の紹介', paras('東京都は日本の首都です。人口は約一千四百万人で、世界でも有数の大都市として知られています。', '交通機関が発達しており、電車で多くの場所に行くことができます。')),
+    '/book.pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(book);
+    },
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -40,6 +62,8 @@ beforeAll(async () => {
   jobA = /^job (\S+)/.exec(a.stderr)![1]!;
   const b = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/doc/2.pdf\n` });
   jobB = /^job (\S+)/.exec(b.stderr)![1]!;
+  const c = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/book.pdf\n${site.base}/book.pdf grep="keeper|storm" context\n` });
+  jobBook = /^job (\S+)/.exec(c.stderr)![1]!;
 }, 120_000);
 afterAll(async () => {
   await site.close();
@@ -63,6 +87,24 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(hits[0]!.snippet).toContain('«More growth ahead»');
     expect(typeof hits[0]!.score).toBe('number');
     expect(hits[0]!.line).toBeGreaterThan(1);
+  });
+
+  test("cites a PDF hit's page as printed, though running heads are dropped and words joined, and in a grep's lines too", async () => {
+    const cited = async (word: string) =>
+      jsonLines((await runSift(['search', word, '--job', jobBook, '--json', '--db', db], { env })).stdout)
+        .map((h) => ({ idx: h.idx, page: h.page, found: String(h.snippet).includes(`«${word}»`) }))
+        .sort((a, b) => Number(a.idx) - Number(b.idx));
+    // Page 6 comes after five pages of dropped furniture; page 3 holds the joined "warehouse".
+    expect(await cited('lighthouse')).toEqual([
+      { idx: 0, page: 6, found: true },
+      { idx: 1, page: 6, found: true },
+    ]);
+    expect(await cited('warehouse')).toEqual([
+      { idx: 0, page: 3, found: true },
+      { idx: 1, page: 3, found: true },
+    ]);
+    const status = jsonLines((await runSift(['status', jobBook, '--json', '--db', db], { env })).stdout);
+    expect(status.slice(1).map((t) => t.status)).toEqual(['done', 'done']);
   });
 
   test('searches every job unless --job names one, best first', async () => {

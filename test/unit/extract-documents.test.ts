@@ -42,8 +42,53 @@ describe('PDF documents', () => {
       const first = { 1: 'one a', 2: 'two a', 3: 'three a' }[page] as string;
       expect(lines[line - 1]).toContain(first);
     }
-    const grepped = await f.extractBuffer(numberedPdf(3), 'application/pdf', { grep: 'Page' });
-    expect(grepped.meta?.page_lines).toBeUndefined();
+  });
+  it('counts page starts in the text it returns, after the furniture is dropped and hyphenated words joined', async () => {
+    // "Page N of 6" heads every page (furniture, dropped); "trans-/port" on page 2 is joined.
+    const pages = Array.from({ length: 6 }, (_, i) => [`Page ${i + 1} of 6`, `First line of page ${i + 1} says item${i + 1}.`, 'A second line.']);
+    pages[1] = ['Page 2 of 6', 'First line of page 2 says item2 and trans-', 'port is one word.', 'A second line.'];
+    const r = await f.extractBuffer(makePdf({ pages }), 'application/pdf', {});
+    expect(r.content).toContain('transport');
+    expect(r.content).not.toMatch(/Page \d of 6/);
+    const lines = r.content.split('\n');
+    const pageLines = r.meta?.page_lines as [number, number][];
+    expect(pageLines.map((p) => p[0])).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const [page, line] of pageLines) expect(lines[line - 1]).toContain(`item${page}`);
+  });
+  it("says which pages grep matched, and where each kept line's page starts", async () => {
+    const names = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'];
+    const pages = names.map((n, i) => [`${n} opens the chapter.`, i === 1 || i === 3 ? `net revenue grew in the ${n} quarter.` : `${n} had a quiet season.`, `${n} closes it.`]);
+    const r = await f.extractBuffer(makePdf({ pages }), 'application/pdf', { grep: 'revenue' });
+    expect(r.content).toBe('net revenue grew in the Bravo quarter.\nnet revenue grew in the Delta quarter.');
+    expect(r.meta).toMatchObject({ matches: 2, match_pages: [2, 4], page_lines: [[2, 1], [4, 2]] });
+    // With context the lines around each match come along; the blank line between two pages
+    // and the "--" between groups start no page.
+    const c = await f.extractBuffer(makePdf({ pages }), 'application/pdf', { grep: 'revenue', context: true });
+    const lines = c.content.split('\n');
+    expect(lines).toContain('--');
+    expect(c.meta?.match_pages).toEqual([2, 4]);
+    const pageLines = c.meta?.page_lines as [number, number][];
+    expect(pageLines.map((p) => p[0])).toEqual([2, 4]);
+    for (const [page, line] of pageLines) expect(lines[line - 1]).toBe(`${names[page - 1]} opens the chapter.`);
+    const none = await f.extractBuffer(makePdf({ pages }), 'application/pdf', { grep: 'absent' });
+    expect(none.meta?.match_pages).toBeUndefined();
+    expect(none.meta?.page_lines).toBeUndefined();
+  });
+  it('says which pages the passages answering a question come from', async () => {
+    const pages = Array.from({ length: 4 }, (_, i) =>
+      i === 2 ? ['The harbour closes for the winter in November, when ice reaches the quay.'] : [`Page ${i + 1} is about the weather in spring and the markets.`],
+    );
+    const r = await f.extractBuffer(makePdf({ pages }), 'application/pdf', { question: 'when does the harbour close for winter?' });
+    expect(r.content).toContain('harbour closes');
+    const shown = r.content.split('\n\n');
+    const passagePages = r.meta?.passage_pages as number[];
+    expect(passagePages).toContain(3);
+    expect(passagePages).toHaveLength(shown.length);
+    const lines = r.content.split('\n');
+    const pageLines = r.meta?.page_lines as [number, number][];
+    expect(pageLines.map((p) => p[0])).toEqual(passagePages);
+    const harbour = pageLines.find((p) => p[0] === 3) as [number, number];
+    expect(lines[harbour[1] - 1]).toContain('harbour');
   });
 });
 
@@ -101,7 +146,7 @@ describe('question', () => {
     expect(a.passages).toBe(1);
   });
   it('returns nothing when no passage shares a word with the question', () => {
-    expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0 });
+    expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0, lines: [] });
   });
   it('answers in Chinese and Japanese, written without spaces, by pairs of characters', () => {
     const a = answer(TOKYO_PASSAGES.slice(0, 6).join('\n\n'), '東京の人口は何人ですか', false);
@@ -109,12 +154,12 @@ describe('question', () => {
     expect(a.content).not.toContain('桜');
     const zh = ['上海位于长江入海口，是中国最大的港口城市。', '上海的常住人口约为两千四百万。', '外滩的建筑群建于二十世纪初。', '地铁网络是世界上最长的之一。'].join('\n\n');
     expect(answer(zh, '上海有多少人口？', false).content).toContain('上海的常住人口约为两千四百万。');
-    expect(answer(zh, '巴黎', false)).toEqual({ content: '', passages: 0 });
+    expect(answer(zh, '巴黎', false)).toEqual({ content: '', passages: 0, lines: [] });
   });
   it('finds Arabic words whatever their vowel marks', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     const a = answer(ar, 'سكان', false);
-    expect(a).toEqual({ content: 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', passages: 1 });
+    expect(a).toEqual({ content: 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', passages: 1, lines: [3] });
   });
   it('splits a long paragraph at sentence ends, Chinese and Japanese full stops included', () => {
     const ja = splitPassages('これは一つの文です。'.repeat(200));
@@ -125,6 +170,16 @@ describe('question', () => {
     const ps = splitPassages('This is one sentence. '.repeat(200));
     expect(ps.length).toBeGreaterThan(5);
     for (const p of ps) expect(p.text.length).toBeLessThan(700);
+  });
+  it("gives the line each passage starts on, a long paragraph's pieces included", () => {
+    const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} runs on for a while to fill the line.`).join('\n');
+    const text = `\n\nFirst paragraph.\n\n\n  Second, after two blank lines.\n${long}\n\nLast.`;
+    const lines = text.split('\n');
+    const ps = splitPassages(text);
+    expect(ps.length).toBeGreaterThan(4);
+    for (const p of ps) expect(lines[p.line - 1]).toContain(p.text.split('\n')[0]!.trim());
+    expect(ps[0]).toMatchObject({ text: 'First paragraph.', line: 3 });
+    expect(ps.at(-1)).toMatchObject({ text: 'Last.', line: lines.length });
   });
 });
 

@@ -26,7 +26,9 @@ async function jq({ input, program }) {
   return { output: stdout.replace(/\n$/, '') };
 }
 
-function grep({ text, pattern, flags, context }) {
+// With origins, also where the output came from: `hits`, the index of every matching line
+// of the text, and `from`, the index each output line had in the text (-1 for a "--").
+function grep({ text, pattern, flags, context, origins }) {
   let re;
   try {
     re = new RegExp(pattern, flags);
@@ -39,20 +41,28 @@ function grep({ text, pattern, flags, context }) {
     re.lastIndex = 0;
     if (re.test(lines[i])) hits.push(i);
   }
-  if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length };
+  const where = (from) => (origins ? { hits, from } : {});
+  if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length, ...where(hits) };
   // grep -C 2: each hit with 2 lines either side; overlapping windows merge; groups are
   // separated by a line "--".
   const C = 2;
   const out = [];
+  const from = [];
   let end = -1;
   for (const i of hits) {
-    const from = Math.max(0, i - C);
-    const to = Math.min(lines.length - 1, i + C);
-    if (end >= 0 && from > end + 1) out.push('--');
-    for (let j = Math.max(from, end + 1); j <= to; j++) out.push(lines[j]);
-    end = Math.max(end, to);
+    const first = Math.max(0, i - C);
+    const last = Math.min(lines.length - 1, i + C);
+    if (end >= 0 && first > end + 1) {
+      out.push('--');
+      from.push(-1);
+    }
+    for (let j = Math.max(first, end + 1); j <= last; j++) {
+      out.push(lines[j]);
+      from.push(j);
+    }
+    end = Math.max(end, last);
   }
-  return { output: out.join('\n'), matches: hits.length };
+  return { output: out.join('\n'), matches: hits.length, ...where(from) };
 }
 
 parentPort.on('message', async (msg) => {

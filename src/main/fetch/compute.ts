@@ -5,6 +5,16 @@ interface Reply {
   output?: string;
   error?: string;
   matches?: number;
+  hits?: number[];
+  from?: number[];
+}
+
+export interface GrepOutput {
+  output: string;
+  matches: number;
+  /** With origins: the index of each matching line in the text, and of each output line (-1 for a "--"). */
+  hits?: number[];
+  from?: number[];
 }
 
 /**
@@ -70,7 +80,7 @@ export class ComputePool {
   }
 
   /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
-  async grep(text: string, pattern: string, context: boolean, signal: AbortSignal): Promise<{ output: string; matches: number }> {
+  async grep(text: string, pattern: string, context: boolean, signal: AbortSignal, origins = false): Promise<GrepOutput> {
     let flags = 'u';
     try {
       new RegExp(pattern, flags);
@@ -82,9 +92,11 @@ export class ComputePool {
     } catch (err) {
       throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)".', 'bad_option');
     }
-    const r = await this.run({ op: 'grep', text, pattern, flags, context }, signal, 'grep');
+    const r = await this.run({ op: 'grep', text, pattern, flags, context, origins }, signal, 'grep');
     if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, 'grep takes a JavaScript regular expression.', 'bad_option');
-    return { output: r.output ?? '', matches: r.matches ?? 0 };
+    const out: GrepOutput = { output: r.output ?? '', matches: r.matches ?? 0 };
+    if (r.hits && r.from) Object.assign(out, { hits: r.hits, from: r.from });
+    return out;
   }
 
   async close(): Promise<void> {

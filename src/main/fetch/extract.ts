@@ -3,7 +3,7 @@ import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import { extractArticle, extractLinks, extractMeta, type Article } from './html';
-import { parsePages } from './pages';
+import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
@@ -71,19 +71,55 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
       meta.title = (text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
     }
   }
-  // grep and question keep some lines only; page_lines described the whole text.
-  if (options.grep || options.question) delete meta.page_lines;
+  if (options.grep || options.question) content = await keepSome(content, options, ctx, meta);
+  return { content, meta };
+}
+
+/**
+ * grep, then question: each keeps some lines of the content. A PDF's page_lines described the
+ * whole text; it is worked out again for the lines kept, so a search hit in them still cites
+ * its page, and match_pages and passage_pages say which pages the matches and passages are on.
+ */
+async function keepSome(content: string, options: Options, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
+  const pageLines = meta.page_lines as PageLines | undefined;
+  delete meta.page_lines;
+  // The line of the whole text (from 1) each line of content came from, 0 for a line of its
+  // own; undefined while content is the whole text.
+  let origin: number[] | undefined;
+  const source = (line: number): number => (origin ? (origin[line - 1] ?? 0) : line);
   if (options.grep) {
-    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal);
+    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, pageLines !== undefined);
     content = g.output;
     meta.matches = g.matches;
+    if (pageLines && g.hits && g.from) {
+      // A blank line (the gap between two pages, in a match's context) starts no page.
+      const kept = content.split('\n');
+      origin = g.from.map((i, k) => (i >= 0 && kept[k]?.trim() ? i + 1 : 0));
+      const pages = pagesOf(pageLines, g.hits.map((i) => i + 1));
+      if (pages.length > 0) meta.match_pages = pages;
+    }
   }
   if (options.question) {
     const a = answer(content, options.question, options.context === true);
+    if (pageLines) {
+      const next: number[] = [];
+      a.content.split('\n\n').forEach((passage, j) => {
+        if (j > 0) next.push(0);
+        const start = a.lines[j] ?? 0;
+        passage.split('\n').forEach((_, k) => next.push(start > 0 ? source(start + k) : 0));
+      });
+      const pages = pagesOf(pageLines, a.lines.map(source));
+      if (pages.length > 0) meta.passage_pages = pages;
+      origin = next;
+    }
     content = a.content;
     meta.passages = a.passages;
   }
-  return { content, meta };
+  if (pageLines && origin && content !== '') {
+    const kept = pageLinesOf(pageLines, origin);
+    if (kept.length > 0) meta.page_lines = kept;
+  }
+  return content;
 }
 
 function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): string {
@@ -201,13 +237,14 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       const joined = texts.join('\n\n');
       const content = joined.trim();
       const leadLines = (joined.slice(0, joined.length - joined.trimStart().length).match(/\n/g) ?? []).length;
-      // Where each page starts ([page, first line]), so a search hit can cite its page.
-      const pageLines: [number, number][] = [];
+      // Where each page starts ([page, first line]), so a search hit can cite its page. Counted
+      // in the texts joined: dropping furniture and joining hyphenated words take lines out.
+      const pageLines: PageLines = [];
       let line = 1;
-      for (const p of r.pages) {
+      r.pages.forEach((p, i) => {
         pageLines.push([p.n, Math.max(1, line - leadLines)]);
-        line += (p.text.match(/\n/g) ?? []).length + 2;
-      }
+        line += (texts[i]?.match(/\n/g) ?? []).length + 2;
+      });
       if (pageLines.length > 0) meta.page_lines = pageLines;
       return content;
     }

@@ -18,3 +18,42 @@ export function parsePages(spec: string | undefined): PageRanges | null {
   }
   return ranges;
 }
+
+/** Where each page of a PDF result starts in its content: [page, first line] pairs, lines from 1 (meta.page_lines). */
+export type PageLines = [number, number][];
+
+/** The page a line of the content (from 1) is on; undefined before the first page starts. */
+export function pageAt(pageLines: PageLines, line: number): number | undefined {
+  let page: number | undefined;
+  for (const [p, first] of pageLines) {
+    if (first > line) break;
+    page = p;
+  }
+  return page;
+}
+
+/**
+ * page_lines for a content made of some lines of another (grep's, a question's passages):
+ * `origin[i]` is the line (from 1) of the first content its line i + 1 came from, or 0 for a
+ * line of its own (grep's "--", the blank line between passages), which stays on the page before.
+ */
+export function pageLinesOf(pageLines: PageLines, origin: readonly number[]): PageLines {
+  const out: PageLines = [];
+  let last: number | undefined;
+  origin.forEach((from, i) => {
+    const page = from > 0 ? pageAt(pageLines, from) : undefined;
+    if (page !== undefined && page !== last) out.push([page, i + 1]);
+    if (page !== undefined) last = page;
+  });
+  return out;
+}
+
+/** The pages some lines (from 1) are on, each once, in page order. */
+export function pagesOf(pageLines: PageLines, lines: readonly number[]): number[] {
+  const pages = new Set<number>();
+  for (const l of lines) {
+    const p = pageAt(pageLines, l);
+    if (p !== undefined) pages.add(p);
+  }
+  return [...pages].sort((a, b) => a - b);
+}

@@ -4,30 +4,58 @@ import { CJK_CHAR, foldTerm } from '../search/fold';
 export interface Passage {
   idx: number;
   text: string;
+  /** The line of the whole text the passage starts on, from 1 (a PDF result's page_lines cite its page from it). */
+  line: number;
 }
 
 /** Passages of about 600 characters: long enough to answer, short enough to read (and to rank sharply). */
 const TARGET_CHARS = 600;
 
+/** The line of `text` an offset is on, for offsets asked in increasing order. */
+function lineCounter(text: string): (offset: number) => number {
+  let line = 1;
+  let at = 0;
+  return (offset) => {
+    for (let i = text.indexOf('\n', at); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+    at = Math.max(at, offset);
+    return line;
+  };
+}
+
 /** Paragraphs (blank-line separated); long ones split at sentence ends into ~600-char pieces. */
 export function splitPassages(text: string): Passage[] {
   const out: Passage[] = [];
-  for (const para of text.split(/\n\s*\n/)) {
+  const lineAt = lineCounter(text);
+  const push = (t: string, offset: number): void => {
+    out.push({ idx: out.length, text: t, line: lineAt(offset) });
+  };
+  const blank = /\n\s*\n/g;
+  for (let from = 0; from <= text.length; ) {
+    const m = blank.exec(text);
+    const end = m ? m.index : text.length;
+    const para = text.slice(from, end);
     const p = para.trim();
+    const start = from + para.length - para.trimStart().length;
+    from = m ? end + m[0].length : text.length + 1;
     if (!p) continue;
     if (p.length <= TARGET_CHARS * 2) {
-      out.push({ idx: out.length, text: p });
+      push(p, start);
       continue;
     }
     let cur = '';
-    for (const sentence of p.match(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g) ?? [p]) {
-      if (cur && cur.length + sentence.length > TARGET_CHARS) {
-        out.push({ idx: out.length, text: cur.trim() });
+    let curAt = start;
+    let split = false;
+    for (const sentence of p.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g)) {
+      if (cur && cur.length + sentence[0].length > TARGET_CHARS) {
+        push(cur.trim(), curAt);
         cur = '';
       }
-      cur += sentence;
+      if (!cur) curAt = start + sentence.index;
+      cur += sentence[0];
+      split = true;
     }
-    if (cur.trim()) out.push({ idx: out.length, text: cur.trim() });
+    if (!split) push(p, start);
+    else if (cur.trim()) push(cur.trim(), curAt);
   }
   return out;
 }
@@ -68,19 +96,20 @@ const MAX = 5;
 
 /**
  * Ranks passages against a question with BM25 (minisearch's scoring) and returns the best in
- * document order; with context, each one's neighbours too.
+ * document order; with context, each one's neighbours too. `lines`: the line of `text` each
+ * passage of `content` starts on.
  */
-export function answer(text: string, question: string, context: boolean): { content: string; passages: number } {
+export function answer(text: string, question: string, context: boolean): { content: string; passages: number; lines: number[] } {
   const passages = splitPassages(text);
-  if (passages.length === 0) return { content: '', passages: 0 };
+  if (passages.length === 0) return { content: '', passages: 0, lines: [] };
   const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [], tokenize: questionTerms, processTerm });
   ms.addAll(passages);
   const hits = ms.search(question, { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
-  if (hits.length === 0) return { content: '', passages: 0 };
+  if (hits.length === 0) return { content: '', passages: 0, lines: [] };
   const top = hits[0]?.score ?? 0;
   const chosen = hits.filter((h, i) => i < BEST || (i < MAX && h.score >= top / 2)).map((h) => Number(h.id));
   const keep = new Set<number>(chosen);
   if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
-  const ordered = [...keep].sort((a, b) => a - b);
-  return { content: ordered.map((i) => passages[i]?.text ?? '').join('\n\n'), passages: chosen.length };
+  const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);
+  return { content: shown.map((p) => p.text).join('\n\n'), passages: chosen.length, lines: shown.map((p) => p.line) };
 }

@@ -132,17 +132,9 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     const t = store.targetResult(r.jobId, r.idx);
     const content = t?.result?.content;
     if (!t || !content) continue;
-    let from = 0;
-    let line = 1;
-    let counted = 0;
     for (const p of splitPassages(content)) {
-      const at = content.indexOf(p.text.slice(0, 64), from);
-      const start = at >= 0 ? at : from;
-      for (let i = content.indexOf('\n', counted); i >= 0 && i < start; i = content.indexOf('\n', i + 1)) line++;
-      counted = start;
-      from = start + 1;
-      const doc: Doc = { id: docs.length, text: p.text, row: r, url: t.url, title: t.title, line };
-      const page = pageOfLine(t.result?.meta, line);
+      const doc: Doc = { id: docs.length, text: p.text, row: r, url: t.url, title: t.title, line: p.line };
+      const page = pageOfLine(t.result?.meta, p.line);
       if (page !== undefined) doc.page = page;
       docs.push(doc);
     }

@@ -1,5 +1,6 @@
 import { CJK_CHAR, foldTerm, foldWithMap } from './fold';
 import type { Term } from './query';
+import { pageAt, type PageLines } from '../fetch/pages';
 
 /** A piece of a result around a match; marks are [start, end) offsets into text. */
 export interface Snippet {
@@ -184,12 +185,6 @@ export function markedText(s: Pick<Snippet, 'text' | 'marks'>, open = '«', clos
 /** The PDF page a line of a PDF result's content is on (meta.page_lines: [page, first line] pairs). */
 export function pageOfLine(meta: Record<string, unknown> | undefined, line: number): number | undefined {
   const pl = meta?.page_lines;
-  if (!Array.isArray(pl)) return undefined;
-  let page: number | undefined;
-  for (const e of pl) {
-    if (!Array.isArray(e) || typeof e[0] !== 'number' || typeof e[1] !== 'number') return undefined;
-    if (e[1] <= line) page = e[0];
-    else break;
-  }
-  return page;
+  const valid = Array.isArray(pl) && pl.every((e) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number');
+  return valid ? pageAt(pl as PageLines, line) : undefined;
 }

@@ -1,7 +1,7 @@
 import { metaValue } from '../../lib/format';
 
 // The fields people look for first; the rest follow in the order main sent them.
-const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'matches', 'recovered', 'fetched_ms'];
+const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
 
 // Bookkeeping for search citations, not something a reader looks up.
 const HIDDEN = ['page_lines'];
