@@ -49,6 +49,17 @@ export const REASON_LABELS: Record<Reason, string> = {
 };
 
 /**
+ * An error as it reads beside its reason's chip. A page reason's error starts by naming it
+ * ("challenge: the site answered with an anti-bot check…"), which the chip already says; in
+ * a one-line cell the rest is what fits.
+ */
+export function errorBesideReason(error: string, reason: Reason | '' | undefined): string {
+  if (!isPageReason(reason)) return error;
+  const m = /^[^:]{1,24}: (\S[\s\S]*)$/.exec(error);
+  return m?.[1] ?? error;
+}
+
+/**
  * The reason of an error's stable code (the codes of FetchError, TargetError and the
  * runner's errors). A page reason is its own code. Unknown codes fall back on the status.
  */

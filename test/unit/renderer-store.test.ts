@@ -6,6 +6,8 @@ import { hashOf, viewFromHash } from '../../src/renderer/src/store/view';
 import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
+import { errorBesideReason } from '../../src/shared/reasons';
+import { pageError } from '../../src/main/fetch/errors';
 
 const row = (idx: number, status: TargetRow['status'], finishedAt: number | null = null): TargetRow => ({
   idx,
@@ -21,6 +23,19 @@ const row = (idx: number, status: TargetRow['status'], finishedAt: number | null
 });
 
 describe('target rows', () => {
+  test("a page reason's error, beside its chip, does not name the reason again", () => {
+    for (const reason of ['challenge', 'login', 'consent', 'soft404', 'needs_js'] as const) {
+      const e = pageError(reason, 200);
+      const shown = errorBesideReason(e.msg, e.reason);
+      expect(shown).toMatch(/^the (site|page) /);
+      expect(e.msg.endsWith(shown)).toBe(true);
+    }
+    // Any other error reads as it is: its first words are not the chip's.
+    expect(errorBesideReason('timeout: no answer within 30 s', 'timeout')).toBe('timeout: no answer within 30 s');
+    expect(errorBesideReason('HTTP 404: Not Found', 'upstream')).toBe('HTTP 404: Not Found');
+    expect(errorBesideReason('challenge: the site answered', undefined)).toBe('challenge: the site answered');
+  });
+
   test('a late jobDetail answer never rolls a row back to an earlier state', () => {
     expect(laterRow(row(0, 'done', 5), row(0, 'running')).status).toBe('done');
     expect(laterRow(row(0, 'pending'), row(0, 'failed', 3)).status).toBe('failed');

@@ -104,7 +104,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // The reason follows the code: no_browser is a bad_option (render=always cannot be met), needs_js its own.
     mode === 'always'
       ? new FetchError(422, `rendering unavailable: ${info.why}`, info.hint, 'no_browser')
-      : new FetchError(422, 'needs_js: the page shows its content only after JavaScript runs, and no browser is available to run it', `${info.why}. ${info.hint}`, 'needs_js');
+      : new FetchError(422, 'needs JavaScript: the page shows its content only after JavaScript runs, and no browser is available to run it', `${info.why}. ${info.hint}`, 'needs_js');
 
   /**
    * Renders a page that the static fetch found to need it: a render slot (renderPages at

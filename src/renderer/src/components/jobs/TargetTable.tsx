@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
+import { errorBesideReason, REASON_LABELS, type Reason } from '../../../../shared/reasons';
 import type { TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { reasonCounts, rowMatches } from '../../store/detail';
@@ -290,7 +290,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
               </span>
             )}
             <span className="row-error-text">
-              {row.error}
+              {errorBesideReason(row.error, row.reason)}
               {row.hint && <span className="muted"> — {row.hint}</span>}
             </span>
           </span>
