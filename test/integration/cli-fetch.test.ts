@@ -60,7 +60,7 @@ describe('sift fetch', () => {
     const r = await sift('fetch', `${srv.origin}/nope`, '--allow-private');
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
-    expect(r.err).toMatch(/upstream 404 Not Found \(404\)\n {2}.*recover/);
+    expect(r.err).toMatch(/HTTP 404 Not Found\n {2}.*recover/);
   });
   it('exits 2 on bad usage: no URL, two URLs, unknown flag, unknown mode, an invalid URL', async () => {
     expect((await sift('fetch')).code).toBe(2);

@@ -415,7 +415,7 @@ describe('hostile and slow servers', () => {
   it('passes upstream 4xx and 5xx through with their status', async () => {
     srv.route('/gone', (_q, r) => r.writeHead(410).end());
     srv.route('/boom', (_q, r) => r.writeHead(500).end());
-    expect(await fail(get('/missing'))).toMatchObject({ status: 404, msg: 'upstream 404 Not Found' });
+    expect(await fail(get('/missing'))).toMatchObject({ status: 404, msg: 'HTTP 404 Not Found' });
     expect(await fail(get('/gone'))).toMatchObject({ status: 410 });
     expect(await fail(get('/boom'))).toMatchObject({ status: 500, code: 'upstream_5xx' });
   });

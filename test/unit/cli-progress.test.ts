@@ -15,7 +15,7 @@ const row = (idx: number, status: TargetRow['status'], extra: Partial<TargetRow>
   idx,
   url: `https://example.org/${idx}`,
   status,
-  error: status === 'failed' ? 'upstream 404 Not Found' : '',
+  error: status === 'failed' ? 'HTTP 404 Not Found' : '',
   hint: '',
   bytes: status === 'done' ? 2048 : 0,
   errorStatus: status === 'failed' ? 404 : 0,
@@ -62,7 +62,7 @@ describe('sift batch progress on stderr', () => {
     p.finish(job(2, 1, 'cancelled'));
     expect(t.text().split('\n')).toEqual([
       '[1/4] #1 ok 2.0 kB https://example.org/0',
-      '[2/4] #2 failed: upstream 404 Not Found https://example.org/1',
+      '[2/4] #2 failed: HTTP 404 Not Found https://example.org/1',
       expect.stringMatching(/^cancelled: 2\/4 · ok 1 · failed 1/),
       '',
     ]);

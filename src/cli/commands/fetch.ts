@@ -22,7 +22,11 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
   const info = toErrorInfo(outcome.error);
   const reason = reasonOf(info.code, info.status);
   if (json) io.stdout.write(`${JSON.stringify({ url, ok: false, status: info.status, error: info.message, hint: info.hint, reason })}\n`);
-  else io.stderr.write(`sift ${cmd}: ${url}: ${info.message} (${info.status})${info.hint ? `\n  ${info.hint}` : ''}\n`);
+  else {
+    // "HTTP 404 Not Found" says its status already.
+    const status = info.message.startsWith(`HTTP ${info.status} `) ? '' : ` (${info.status})`;
+    io.stderr.write(`sift ${cmd}: ${url}: ${info.message}${status}${info.hint ? `\n  ${info.hint}` : ''}\n`);
+  }
 }
 
 /**

@@ -195,7 +195,7 @@ export function parseRetryAfter(v: string | undefined, now = Date.now()): number
 
 export function upstreamError(status: number, headers: Record<string, string>): FetchError {
   const reason = REASONS[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unexpected Status');
-  const msg = `upstream ${status} ${reason}`;
+  const msg = `HTTP ${status} ${reason}`;
   if (status === 429 || status === 503) {
     return new FetchError(status, msg, 'The server asks to slow down; Sift retries batch targets later.', 'busy', parseRetryAfter(headers['retry-after']));
   }
