@@ -6,6 +6,7 @@ import { hashOf, viewFromHash } from '../../src/renderer/src/store/view';
 import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
+import { pageSegments } from '../../src/renderer/src/lib/pages';
 import { errorBesideReason } from '../../src/shared/reasons';
 import { pageError } from '../../src/main/fetch/errors';
 
@@ -107,5 +108,33 @@ describe('activity charts in people\'s words', () => {
     expect(outcomeBars(counts).map((b) => b.label)).toEqual(['ok', 'HTTP 5xx from the site', 'cancelled', 'HTTP 4xx from the site', 'bad URL or option']);
     expect(reasonBars(counts).map((b) => [b.label, b.value])).toEqual([['HTTP error', 4], ['cancelled', 2], ['bad URL or option', 1]]);
     expect(JSON.stringify([outcomeBars(counts), reasonBars(counts)])).not.toMatch(/server error|upstream_|bad_option/);
+  });
+});
+
+describe('PDF pages in the result view', () => {
+  test('the text is cut where each page starts, and the pieces joined are the text unchanged', () => {
+    const text = 'one a\none b\n\ntwo a\n\nthree a\nthree b';
+    const segs = pageSegments(text, [[1, 1], [2, 4], [3, 6]]);
+    expect(segs).toEqual([
+      { page: 1, text: 'one a\none b\n\n' },
+      { page: 2, text: 'two a\n\n' },
+      { page: 3, text: 'three a\nthree b' },
+    ]);
+    expect(segs?.map((s) => s.text).join('')).toBe(text);
+  });
+  test('an empty page gives way to the next on the same line; lines before the first page have none', () => {
+    expect(pageSegments('a\nb', [[1, 1], [2, 1]])).toEqual([{ page: 2, text: 'a\nb' }]);
+    expect(pageSegments('lead\nx', [[4, 2]])).toEqual([
+      { page: null, text: 'lead\n' },
+      { page: 4, text: 'x' },
+    ]);
+    // A page past the shown text (the view shows the first MB) is left out.
+    expect(pageSegments('a\nb', [[1, 1], [2, 9]])).toEqual([{ page: 1, text: 'a\nb' }]);
+  });
+  test('a result without pages, or with malformed ones, is shown as one text', () => {
+    expect(pageSegments('a', undefined)).toBeNull();
+    expect(pageSegments('a', [])).toBeNull();
+    expect(pageSegments('a', [[1, 'x']])).toBeNull();
+    expect(pageSegments('a', 'nope')).toBeNull();
   });
 });

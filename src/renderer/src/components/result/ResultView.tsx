@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import type { Mode, Result } from '../../../../shared/types';
 import { MAX_RENDERED_MARKDOWN, prettyJson, renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
+import { pageSegments } from '../../lib/pages';
 import { MetaTable } from './MetaTable';
 
 // A <pre> of several MB makes layout crawl; the export has the whole text.
@@ -13,6 +14,9 @@ type Shape = 'markdown' | 'json' | 'text';
 function shapeOf(mode: Mode | undefined, result: Result): Shape {
   const type = typeof result.meta?.content_type === 'string' ? result.meta.content_type : '';
   if (mode === 'meta' || /json/i.test(type)) return 'json';
+  // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
+  // one code. It reads as laid out, with its pages marked.
+  if (result.meta?.kind === 'pdf') return 'text';
   if (mode === undefined || mode === 'markdown') return 'markdown';
   return 'text';
 }
@@ -34,6 +38,7 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
     const t = shape === 'json' ? (prettyJson(result.content) ?? result.content) : result.content;
     return t.length > MAX_SHOWN_TEXT ? t.slice(0, MAX_SHOWN_TEXT) : t;
   }, [html, shape, result.content]);
+  const pages = useMemo(() => (html === null && shape === 'text' ? pageSegments(text, result.meta?.page_lines) : null), [html, shape, text, result.meta?.page_lines]);
   const size = useMemo(() => new TextEncoder().encode(result.content).length, [result.content]);
   const cut = html === null && result.content.length > MAX_SHOWN_TEXT;
   const root = useRef<HTMLDivElement>(null);
@@ -69,7 +74,15 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
         <div className="markdown" data-testid="result-markdown" dangerouslySetInnerHTML={{ __html: html }} />
       ) : (
         <pre className="result-text" data-testid="result-text">
-          {text}
+          {pages
+            ? pages.map((p, i) => (
+                // The page number is CSS content, not text: search highlighting counts only the result's own words.
+                <Fragment key={i}>
+                  {p.page !== null && <span className="page-mark" role="separator" aria-label={`Page ${p.page}`} data-page={p.page} data-testid="page-mark" />}
+                  {p.text}
+                </Fragment>
+              ))
+            : text}
         </pre>
       )}
       {cut && <p className="muted">Showing the first {formatBytes(MAX_SHOWN_TEXT)}; export the job to get all of it.</p>}
