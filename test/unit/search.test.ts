@@ -196,6 +196,8 @@ describe('search over stored results', () => {
     ]);
     expect(searchStore(store, 'needle', { jobId: 'pdf' }).hits[0]).toMatchObject({ line: 4, page: 2 });
     expect(searchStore(store, 'third', { jobId: 'pdf' }).hits[0]).toMatchObject({ line: 6, page: 3 });
+    // Ask this job cites the passage's first line and its page the same way.
+    expect(askJob(store, 'pdf', 'where is the needle?')[0]).toMatchObject({ line: 3, page: 2, text: 'Second page\nhas the needle here.' });
   });
 });
 
