@@ -1,4 +1,5 @@
 import type { Job, TargetRow } from '../shared/types';
+import { warningLabel } from '../shared/reasons';
 import type { CliIO } from './io';
 
 export function formatDuration(ms: number): string {
@@ -23,6 +24,8 @@ export function formatBytes(n: number): string {
 export class Progress {
   private done = 0;
   private failed = 0;
+  /** Done targets with warnings (a thin page, a PDF without text): ok, but maybe not what was wanted. */
+  private warned = 0;
   private current = -1;
   private lastDraw = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -53,10 +56,11 @@ export class Progress {
     if (row.status !== 'done' && row.status !== 'failed') return;
     this.done++;
     if (row.status === 'failed') this.failed++;
+    else if (row.warnings?.length) this.warned++;
     if (this.io.isTTY) {
       this.draw(false);
     } else {
-      const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}` : `failed: ${row.error}`;
+      const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : `failed: ${row.error}`;
       this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${what} ${row.url}\n`);
     }
   }
@@ -66,7 +70,8 @@ export class Progress {
     const left = this.total - this.done;
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}` : '';
-    return `${this.done}/${this.total} · ok ${this.done - this.failed} · failed ${this.failed}${cur} · ${formatDuration(elapsed)}${eta}`;
+    const warned = this.warned ? ` (${this.warned} with warnings)` : '';
+    return `${this.done}/${this.total} · ok ${this.done - this.failed}${warned} · failed ${this.failed}${cur} · ${formatDuration(elapsed)}${eta}`;
   }
 
   note(text: string): void {
@@ -75,11 +80,13 @@ export class Progress {
     this.draw(true);
   }
 
-  finish(job: Job): void {
+  /** The job's stored counts; `rows`, its stored targets, count the warnings too (a reused job's among them). */
+  finish(job: Job, rows?: readonly TargetRow[]): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
+    if (rows) this.warned = rows.filter((r) => r.status === 'done' && r.warnings?.length).length;
     if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
     this.io.stderr.write(`${job.status}: ${this.line()}\n`);
   }
@@ -91,4 +98,9 @@ export class Progress {
     this.lastDraw = now;
     this.io.stderr.write(`\r\x1b[2K${this.line()}`);
   }
+}
+
+/** " (thin page)" after a done target with warnings; "" without. */
+export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {
+  return row.warnings?.length ? ` (${row.warnings.map(warningLabel).join(', ')})` : '';
 }

@@ -49,6 +49,16 @@ export const REASON_LABELS: Record<Reason, string> = {
 };
 
 /**
+ * The warnings of a result that is ok but may not be what was wanted (meta.warnings, SPEC
+ * §5.9's "ok with warnings"): what the UI and the CLI call each, and why it was given.
+ */
+export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
+  thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
+  no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
+};
+export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');
+
+/**
  * An error as it reads beside its reason's chip. A page reason's error starts by naming it
  * ("challenge: the site answered with an anti-bot check…"), which the chip already says; in
  * a one-line cell the rest is what fits.

@@ -71,6 +71,8 @@ export const TargetRowSchema = z.object({
   errorStatus: z.number().int(),
   /** Why a failed target failed (SPEC §5.9); '' when not failed. */
   reason: ReasonSchema.or(z.literal('')).optional(),
+  /** A done result's warnings (WARNINGS: a thin page, a PDF without text); absent when none. */
+  warnings: z.array(z.string()).optional(),
   title: z.string(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
@@ -88,6 +90,12 @@ export const CUT_SHORT_ERRORS: readonly string[] = ['restart', 'cancelled', 'int
 export function isUnfinished(r: Pick<TargetRow, 'status' | 'error'>): boolean {
   if (r.status === 'pending' || r.status === 'running') return true;
   return r.status === 'failed' && CUT_SHORT_ERRORS.includes(r.error);
+}
+
+/** A done result's warnings (meta.warnings): the names only, none empty or holding a comma (the store keeps them comma-separated). */
+export function resultWarnings(result: Result | undefined): string[] {
+  const w = result?.meta?.warnings;
+  return Array.isArray(w) ? w.filter((x): x is string => typeof x === 'string' && x !== '' && !x.includes(',')) : [];
 }
 
 export const TargetStatusSchema = TargetRowSchema.extend({ result: ResultSchema.optional() });

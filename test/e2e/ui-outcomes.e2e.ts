@@ -102,6 +102,11 @@ test('a job with one page of each class shows why each failed, named after its l
   expect(shown.endsWith('-page')).toBe(true);
   expect(await url0.getAttribute('title')).toBe(`${base}/news/challenge-page`);
   expect(await page.locator('[data-testid="target-row"][data-idx="5"]').getAttribute('data-status')).toBe('done');
+  // The one page that is ok is a short one: ok, with the warning that says so, in its row and in the header.
+  expect(await page.getByTestId('row-warning').evaluateAll((els) => els.map((e) => e.getAttribute('data-warning')))).toEqual(['thin']);
+  expect(await page.locator('[data-testid="target-row"][data-idx="5"] [data-testid="row-warning"]').textContent()).toBe('thin page');
+  expect(await text('warning-summary')()).toMatch(/^OK with warnings\s*thin page\s*1$/);
+  expect(await cutInCells(page, 'row-warning')).toEqual([]);
   // Each row's reason is readable whole ("not found (soft 404)", not "not found (so…"), and no
   // URL runs past its column: the middle-cut text is sized to the column, so CSS never cuts its end.
   expect(await cutInCells(page, 'row-reason')).toEqual([]);
@@ -125,6 +130,15 @@ test('the table filters by reason and by status', async () => {
   await page.getByTestId('filter-status').selectOption('failed');
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(5);
   await page.getByTestId('filter-clear').click();
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(6);
+  // The warning's chip shows the pages that are ok with it, and takes the reason's filter off.
+  await page.locator('[data-testid="reason-chip"][data-reason="login"]').click();
+  await page.locator('[data-testid="warning-chip"][data-warning="thin"]').click();
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(1);
+  expect(await page.getByTestId('target-row').first().getAttribute('data-idx')).toBe('5');
+  expect(await page.locator('[data-testid="warning-chip"]').getAttribute('aria-pressed')).toBe('true');
+  expect(await page.locator('[data-testid="reason-chip"][aria-pressed="true"]').count()).toBe(0);
+  await page.locator('[data-testid="warning-chip"][data-warning="thin"]').click();
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(6);
 });
 

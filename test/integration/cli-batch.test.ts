@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
 import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { deferred, until } from '../helpers/store';
@@ -33,6 +34,15 @@ beforeAll(async () => {
     '/hang/legacy': (_req, res) => {
       hanging.add(res);
       hangArrived.get('legacy')?.();
+    },
+    // Ok, but maybe not what was wanted: a teaser of two sentences and a scanned PDF.
+    '/teaser': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><title>Teaser</title></head><body><main><article><h1>Teaser</h1><p>The first lines of a long story, cut short.</p></article></main></body></html>');
+    },
+    '/scan.pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(makePdf({ pages: [[], []], noText: true }));
     },
     '/hang/out': (_req, res) => {
       hanging.add(res);
@@ -332,6 +342,31 @@ describe('sift batch', () => {
     expect(readFileSync(logFile, 'utf8')).not.toContain('127.0.0.1');
     // The data folder's own log gets the same lines.
     expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
+  }, 300_000);
+  test('a thin page and a PDF without text are ok with warnings, and every listing says so', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const db = path.join(home, 'warnings.db');
+    const run = await runSift(['batch', '-', '--db', db, '--out', out, '--format', 'csv'], {
+      env,
+      input: `${site.base}/teaser
+${site.base}/scan.pdf
+${site.base}/article/1
+`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    expect(run.stderr).toMatch(/#1 ok [\d.]+ \w?B \(thin page\) http/);
+    expect(run.stderr).toMatch(/#2 ok [\d.]+ \w?B \(no text layer\) http/);
+    expect(run.stderr).toMatch(/#3 ok [\d.]+ \w?B http/);
+    expect(run.stderr).toMatch(/done: 3\/3 · ok 3 \(2 with warnings\) · failed 0/);
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.stdout).toMatch(/3\/3 finished, 0 failed, 2 ok with warnings/);
+    expect(status.stdout).toMatch(/\/teaser {2}[\d.]+ \w?B \(thin page\)/);
+    // The JSON listing keeps the keys SPEC §6 gives it; the result's meta has the warnings.
+    expect(Object.keys(jsonLines((await runSift(['status', id, '--json', '--db', db], { env })).stdout)[1]!)).toEqual(['idx', 'url', 'status', 'error', 'hint', 'reason', 'bytes']);
+    const csv = readFileSync(path.join(out, `sift-${id}.csv`), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(csv[0]).toMatch(/,reason,warnings$/);
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '']);
   }, 300_000);
   test('--out writes each page while the job runs, not after the last one', async () => {
     const hold = deferred();

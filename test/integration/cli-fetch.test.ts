@@ -6,7 +6,7 @@ import path from 'node:path';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/io';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { numberedPdf } from '../helpers/fetch-pdf';
+import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 
 let srv: TestServer;
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-fetch-'));
@@ -37,8 +37,10 @@ afterAll(() => srv.close());
 describe('sift fetch', () => {
   it('prints the content and exits 0', async () => {
     const r = await sift('fetch', `${srv.origin}/page`, '--allow-private', '--mode', 'text');
-    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.code).toBe(0);
     expect(r.out).toBe('Hello from the command line. It has words.\n');
+    // Ok, but a page of one sentence: stderr says so, stdout stays the content.
+    expect(r.err).toBe(`sift fetch: ${srv.origin}/page: thin page: Little text came back: a short page, or a teaser in front of a paywall or a sign-in.\n`);
   });
   it('prints one JSON line with url, ok, content and meta under --json', async () => {
     const r = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a | length', '--json');
@@ -88,6 +90,14 @@ describe('sift extract', () => {
   it('applies --pages and --jq', async () => {
     expect((await sift('extract', 'doc.pdf', '--pages', '3')).out).toBe('Page 3 of 3\nThe word for page 3 is item3.\n');
     expect((await sift('extract', 'data.json', '--jq', '.k')).out).toBe('"v"\n');
+  });
+  it('says on stderr when a PDF has no text layer, and exits 0 with what there is (nothing)', async () => {
+    writeFileSync(path.join(dir, 'scan.pdf'), makePdf({ pages: [[], []], noText: true }));
+    const r = await sift('extract', 'scan.pdf');
+    expect(r).toMatchObject({ code: 0, out: '' });
+    expect(r.err).toMatch(/^sift extract: .*scan\.pdf: no text layer: The PDF has no text \(scanned pages are images\); run it through OCR first\.\n$/);
+    const json = JSON.parse((await sift('extract', 'scan.pdf', '--json')).out) as Record<string, unknown>;
+    expect(json).toMatchObject({ ok: true, warnings: ['no_text'], meta: { text_layer: false } });
   });
   it('exits 1 when a file fails to extract and 2 when a file cannot be read', async () => {
     const jqOnText = await sift('extract', 'notes.txt', '--jq', '.', '--json');

@@ -272,7 +272,7 @@ describe('JSONL and CSV exports', () => {
   it('writes a CSV summary of every target, failed ones included without asking, that csv-parse reads back to the same rows', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'csv', out: path.join(root, 'summary.csv') });
     const raw = readFileSync(s.path, 'utf8');
-    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint,reason\r\n')).toBe(true);
+    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint,reason,warnings\r\n')).toBe(true);
     const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
     const expected = [...source(HOSTILE_SPECS).targets()].map((t) => {
       const title = t.title || t.url;
@@ -287,6 +287,7 @@ describe('JSONL and CSV exports', () => {
         hint: t.hint,
         // The CSV carries the reason of every failed target (issue 12).
         reason: t.status === 'failed' ? 'soft404' : '',
+        warnings: '',
       };
     });
     expect(Object.keys(rows[0] ?? {})).toEqual([...CSV_COLUMNS]);

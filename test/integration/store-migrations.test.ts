@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchStore } from '../../src/main/search';
 import { migrate, openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
+import { searchTable } from '../../src/main/store/search';
 import { tempDir } from '../helpers/store';
 
 let t: ReturnType<typeof tempDir>;
@@ -38,8 +39,8 @@ const version = (file: string): number => {
 };
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3 and 4)', () => {
-    expect(SCHEMA_VERSION).toBe(5);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4 and 5)', () => {
+    expect(SCHEMA_VERSION).toBe(6);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -180,6 +181,38 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
     const check = new Database(p, { readonly: true });
     expect((check.prepare('SELECT count(*) AS n FROM search_docs').get() as { n: number }).n).toBe(2);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('migrates a version 5 database: done targets get the warnings their results hold, the search index still finds them, result stays last', () => {
+    const raw = atVersion(p, 5);
+    raw
+      .prepare(
+        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
+         VALUES ('j6', 'dan', 'user', 'k6', 'partial', 3, 3, 1, 100, 200, 300)`,
+      )
+      .run();
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, error, bytes, title, error_status, reason) VALUES (?,?,?,?,?,?,?,?,?,?)');
+    const teaser = { content: 'A short teaser.', meta: { title: 'Teaser', warnings: ['thin', 7, 'no_text'] } };
+    const full = { content: 'A whole article with no warnings at all.', meta: { title: 'Whole' } };
+    ins.run('j6', 0, 'https://w.test/0', 'done', JSON.stringify(teaser), '', 15, 'Teaser', 0, '');
+    ins.run('j6', 1, 'https://w.test/1', 'done', JSON.stringify(full), '', 40, 'Whole', 0, '');
+    ins.run('j6', 2, 'https://w.test/2', 'failed', null, 'timeout', 0, '', 504, 'timeout');
+    const index = searchTable(raw);
+    index.index('j6', 0, 'https://w.test/0', 'Teaser', teaser);
+    index.index('j6', 1, 'https://w.test/1', 'Whole', full);
+    raw.close();
+
+    const store = openStore(p);
+    expect(store.targetRows('j6').map((r) => r.warnings)).toEqual([['thin', 'no_text'], undefined, undefined]);
+    expect(searchStore(store, 'teaser').hits.map((h) => h.idx)).toEqual([0]);
+    expect(searchStore(store, 'article').hits.map((h) => h.idx)).toEqual([1]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+    const check = new Database(p, { readonly: true });
+    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
+    expect(cols.at(-1)?.name).toBe('result');
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
   });

@@ -7,7 +7,7 @@ import { SiftError } from '../../shared/errors';
 import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
 import { liveExportSource, type Engine } from '../../main/engine';
-import { Progress, formatBytes } from '../progress';
+import { Progress, formatBytes, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportFormat, printTargetsJson, runExport } from '../output';
 
@@ -164,14 +164,14 @@ async function waitForJob(
   await ctx.runner.settled(id);
   offTarget();
   const stored = ctx.store.getJob(id) ?? job;
-  progress.finish(stored);
+  progress.finish(stored, ctx.store.targetRows(id));
   return { job: stored, interrupted };
 }
 
 function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
     const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${row.error}`;
-    io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${row.url}\n`);
+    io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${row.url}${warningsNote(row)}\n`);
   }
   io.stderr.write('(--json prints the results, --out DIR exports them)\n');
 }

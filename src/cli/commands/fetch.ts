@@ -5,10 +5,10 @@ import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionS
 import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { toErrorInfo } from '../../shared/errors';
-import { reasonOf } from '../../shared/reasons';
+import { reasonOf, WARNING_LABELS, warningLabel } from '../../shared/reasons';
 import { CLI_CALLER, cliSettings } from '../settings';
 import { fetchSettingsOf } from '../../main/settings';
-import type { Result } from '../../shared/types';
+import { resultWarnings, type Result } from '../../shared/types';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
@@ -16,7 +16,11 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     const meta = outcome.result.meta ?? {};
     const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
     if (json) io.stdout.write(`${JSON.stringify({ url, ok: true, content: outcome.result.content, meta, ...warnings })}\n`);
-    else io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
+    else {
+      io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
+      // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
+      for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${url}: ${warningLabel(w)}: ${WARNING_LABELS[w]?.why ?? 'see meta.warnings'}\n`);
+    }
     return;
   }
   const info = toErrorInfo(outcome.error);

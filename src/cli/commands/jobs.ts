@@ -8,7 +8,7 @@ import type { Store } from '../../main/store';
 import { SiftError } from '../../shared/errors';
 import { reportError } from './batch';
 import { checkExportFormat, runExport } from '../output';
-import { formatBytes } from '../progress';
+import { formatBytes, warningsNote } from '../progress';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -76,14 +76,19 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
       if (values.json) {
         const { status, error, targetsTotal, targetsDone, createdAt } = j;
         io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
-      } else {
-        io.stdout.write(`job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone}/${j.targetsTotal} finished, ${j.targetsFailed} failed, created ${when(j.createdAt)}\n`);
       }
-      for (const t of store.targetRows(id)) {
+      const rows = store.targetRows(id);
+      if (!values.json) {
+        const warned = rows.filter((t) => t.status === 'done' && t.warnings?.length).length;
+        io.stdout.write(
+          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone}/${j.targetsTotal} finished, ${j.targetsFailed} failed${warned ? `, ${warned} ok with warnings` : ''}, created ${when(j.createdAt)}\n`,
+        );
+      }
+      for (const t of rows) {
         if (values.json) {
           io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
-          const what = t.status === 'done' ? formatBytes(t.bytes) : t.reason ? `[${t.reason}] ${t.error}` : t.error;
+          const what = t.status === 'done' ? `${formatBytes(t.bytes)}${warningsNote(t)}` : t.reason ? `[${t.reason}] ${t.error}` : t.error;
           io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${what ? `  ${what}` : ''}\n`);
         }
       }

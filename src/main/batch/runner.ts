@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store';
-import type { Job, JobStatus, Result, Target, TargetRow, TargetStatus } from '../../shared/types';
+import { resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus } from '../../shared/types';
 import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
 import {
@@ -332,7 +332,7 @@ export class Runner {
         : { status: 'failed' as const, error: messageOf(err), hint: hintOf(err), bytes: 0, title: '', errorStatus: statusOf(err), reason: reasonOfError(err) };
     const job = this.db.finishTarget(a.id, idx, outcome, finished, finished + this.cfg.ttlMs);
     if (!job) return false;
-    this.emitTarget(a.id, idx, target, { ...outcome, startedAt: started, finishedAt: finished });
+    this.emitTarget(a.id, idx, target, { ...outcome, warnings: err === undefined ? resultWarnings(result) : [], startedAt: started, finishedAt: finished });
     this.emitJob(job);
     return true;
   }
@@ -463,6 +463,7 @@ export class Runner {
       finishedAt: s.finishedAt ?? null,
     };
     if (t.options) row.options = t.options;
+    if (s.warnings?.length) row.warnings = s.warnings;
     for (const fn of this.listeners.target) {
       try {
         fn(jobId, row);

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
-import type { TargetStatus } from '../../shared/types';
+import { resultWarnings, type TargetStatus } from '../../shared/types';
 import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
@@ -127,7 +127,7 @@ export async function jsonlWriter(finalPath: string): Promise<Writer> {
   };
 }
 
-export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint', 'reason'] as const;
+export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint', 'reason', 'warnings'] as const;
 
 /**
  * A CSV summary of every target, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
@@ -147,7 +147,8 @@ export async function csvWriter(finalPath: string): Promise<Writer> {
       if (failed) throw toExportError(failed, finalPath);
       // A summary lists every target with its status, error and hint.
       const done = isDone(t);
-      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint, reasonOfTarget(t)];
+      // warnings: an ok page that may not be what was wanted (thin, no_text), ';'-separated.
+      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint, reasonOfTarget(t), done ? resultWarnings(t.result).join(';') : ''];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
     },

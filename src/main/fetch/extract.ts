@@ -220,6 +220,7 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   if (r.info.author) meta.author = r.info.author;
   if (r.pages.length > 0 && r.pages.every((p) => p.text.trim() === '')) {
     meta.text_layer = false;
+    meta.warnings = ['no_text'];
     meta.hint = 'This PDF has no text layer (scanned pages are images); run it through OCR first.';
   }
   const texts = mode === 'raw' || mode === 'links' || mode === 'meta' ? r.pages.map((p) => p.text) : readable(r, meta);

@@ -321,7 +321,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         fetched_ms: Math.round(now() - started),
       };
       if (res.redirects) meta.redirects = res.redirects;
-      if (warnings.length) meta.warnings = warnings;
+      // The page's (thin) and the document's own (a PDF without text).
+      const all = [...warnings, ...(Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [])];
+      if (all.length) meta.warnings = [...new Set(all)];
       return { content: out.content, meta };
     } catch (caught) {
       // A caller's own deadline (an AbortSignal.timeout, as the batch wiring sets with the

@@ -156,6 +156,40 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // It reads targets by (job_id, idx) only, so a step before it that rebuilds targets or
   // adds a column changes nothing here.
   (db) => buildSearchIndex(db),
+  // 6: the warnings of a result that is ok but may not be what was wanted (a thin page, a
+  // PDF without a text layer), comma-separated, so a listing shows them without reading
+  // results. Rebuilt, for the reason of step 2; the index keys on (job_id, idx), not rowids.
+  (db) => {
+    db.exec(`
+      CREATE TABLE targets_v6 (
+        job_id       TEXT NOT NULL,
+        idx          INTEGER NOT NULL,
+        url          TEXT NOT NULL,
+        options      TEXT,
+        status       TEXT NOT NULL CHECK (status IN ('pending','running','done','failed')),
+        error        TEXT NOT NULL DEFAULT '',
+        hint         TEXT NOT NULL DEFAULT '',
+        bytes        INTEGER NOT NULL DEFAULT 0,
+        title        TEXT NOT NULL DEFAULT '',
+        started_at   INTEGER,
+        finished_at  INTEGER,
+        error_status INTEGER NOT NULL DEFAULT 0,
+        reason       TEXT NOT NULL DEFAULT '',
+        warnings     TEXT NOT NULL DEFAULT '',
+        result       TEXT,
+        PRIMARY KEY (job_id, idx)
+      );
+      INSERT INTO targets_v6 (job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at, error_status, reason, warnings, result)
+        SELECT job_id, idx, url, options, status, error, hint, bytes, title, started_at, finished_at, error_status, reason,
+               CASE WHEN status = 'done' AND json_valid(result) AND json_type(result, '$.meta.warnings') = 'array'
+                    THEN coalesce((SELECT group_concat(w.value, ',') FROM json_each(result, '$.meta.warnings') w WHERE w.type = 'text'), '')
+                    ELSE '' END,
+               result
+        FROM targets;
+      DROP TABLE targets;
+      ALTER TABLE targets_v6 RENAME TO targets;
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Options, Result, Target, TargetRow, TargetState, TargetStatus } from '../../shared/types';
+import { resultWarnings, type Options, type Result, type Target, type TargetRow, type TargetState, type TargetStatus } from '../../shared/types';
 import { isReason, type Reason } from '../../shared/reasons';
 
 /** A targets row without its result, as listing reads it. */
@@ -14,6 +14,7 @@ interface RowRecord {
   title: string;
   error_status: number;
   reason: string;
+  warnings: string;
   started_at: number | null;
   finished_at: number | null;
 }
@@ -21,7 +22,7 @@ interface StatusRecord extends RowRecord {
   result: string | null;
 }
 
-const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, error_status, reason, started_at, finished_at';
+const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, error_status, reason, warnings, started_at, finished_at';
 
 function toRow(r: RowRecord): TargetRow {
   const row: TargetRow = {
@@ -38,8 +39,10 @@ function toRow(r: RowRecord): TargetRow {
     finishedAt: r.finished_at,
   };
   if (r.options) row.options = JSON.parse(r.options) as Options;
+  if (r.warnings) row.warnings = r.warnings.split(',');
   return row;
 }
+
 
 function toStatus(r: StatusRecord): TargetStatus {
   const s: TargetStatus = toRow(r);
@@ -75,8 +78,8 @@ export function targetsTable(db: Database.Database) {
   const start = db.prepare<[number, string, number]>(
     "UPDATE targets SET status = 'running', started_at = ? WHERE job_id = ? AND idx = ? AND status = 'pending'",
   );
-  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, string, number, string, number]>(
-    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, error_status = ?, reason = ?, finished_at = ?
+  const finish = db.prepare<[TargetState, string | null, string, string, number, string, number, string, string, number, string, number]>(
+    `UPDATE targets SET status = ?, result = ?, error = ?, hint = ?, bytes = ?, title = ?, error_status = ?, reason = ?, warnings = ?, finished_at = ?
      WHERE job_id = ? AND idx = ? AND status = 'running'`,
   );
   const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
@@ -103,7 +106,7 @@ export function targetsTable(db: Database.Database) {
     start: (jobId: string, idx: number, nowMs: number): boolean => start.run(nowMs, jobId, idx).changes === 1,
     /** running → done|failed; false when the target was not running (or is gone). */
     finish: (jobId: string, idx: number, o: TargetOutcome, nowMs: number): boolean =>
-      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, o.reason ?? '', nowMs, jobId, idx)
+      finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, o.reason ?? '', o.status === 'done' ? resultWarnings(o.result).join(',') : '', nowMs, jobId, idx)
         .changes === 1,
     deleteOfJob: (jobId: string): number => del.run(jobId).changes,
     urlOf: (jobId: string, idx: number): string => urlOf.get(jobId, idx)?.url ?? '',

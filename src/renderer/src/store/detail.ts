@@ -19,11 +19,12 @@ export interface DetailSlice {
   result: { jobId: string; idx: number; status: TargetStatus } | null;
   resultLoading: boolean;
   resultError: UserError | null;
-  /** The table shows the rows with this status and this reason ('all' / '' for every one). */
+  /** The table shows the rows with this status, this reason and this warning ('all' / '' for every one). */
   filterStatus: TargetState | 'all';
   filterReason: Reason | '';
+  filterWarning: string;
 
-  setFilter(f: { status?: TargetState | 'all'; reason?: Reason | '' }): void;
+  setFilter(f: { status?: TargetState | 'all'; reason?: Reason | ''; warning?: string }): void;
   beginDetail(jobId: string): void;
   setDetail(jobId: string, rows: TargetRow[]): void;
   setDetailError(jobId: string, err: UserError): void;
@@ -66,14 +67,16 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   resultError: null,
   filterStatus: 'all',
   filterReason: '',
+  filterWarning: '',
 
   setFilter: (f) =>
     set((s) => ({
       filterStatus: f.status ?? s.filterStatus,
       filterReason: f.reason ?? s.filterReason,
+      filterWarning: f.warning ?? s.filterWarning,
     })),
   beginDetail: (jobId) =>
-    set({ detailJobId: jobId, rows: [], rowsLoaded: false, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '' }),
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
   setDetail: (jobId, rows) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
@@ -96,11 +99,19 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
 });
 
 /** Whether a row passes the table's filter. */
-export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | ''): boolean {
+export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
   if (!r) return false;
   if (status !== 'all' && r.status !== status) return false;
   if (reason && r.reason !== reason) return false;
+  if (warning && !(r.status === 'done' && r.warnings?.includes(warning))) return false;
   return true;
+}
+
+/** Done targets per warning (a thin page, a PDF without text), most first. */
+export function warningCounts(rows: readonly (TargetRow | undefined)[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (r?.status === 'done') for (const w of r.warnings ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 /** Failed targets per reason, most first. */

@@ -1,43 +1,58 @@
 import { useState } from 'react';
-import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
+import { REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { useStore } from '../../store';
-import { reasonCounts } from '../../store/detail';
+import { reasonCounts, warningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
 import { RetryDialog } from './RetryDialog';
 
+/** "thin:2,no_text:1" back into pairs. */
+const pairs = (key: string): [string, number][] =>
+  key
+    ? key.split(',').map((kv) => {
+        const [r, n] = kv.split(':');
+        return [r as string, Number(n)];
+      })
+    : [];
+
 /**
  * Why the job's targets failed: one chip per reason with its count. A chip filters the
- * table to that reason; "Retry these" starts a fresh job from that reason's targets.
+ * table to that reason; "Retry these" starts a fresh job from that reason's targets. Then
+ * the targets that are ok with warnings (a thin page, a PDF without text), one chip per
+ * warning, which filters the table to them.
  */
 export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null {
-  // A string, so the header re-renders only when a count changes, not on every row event.
+  // Strings, so the header re-renders only when a count changes, not on every row event.
   const key = useStore((s) => (s.detailJobId === id ? reasonCounts(s.rows).map(([r, n]) => `${r}:${n}`).join(',') : ''));
+  const warnKey = useStore((s) => (s.detailJobId === id ? warningCounts(s.rows).map(([w, n]) => `${w}:${n}`).join(',') : ''));
   const active = useStore((s) => s.filterReason);
+  const activeWarning = useStore((s) => s.filterWarning);
   const live = useStore((s) => (s.jobs[id] ? isLive(s.jobs[id]) : false));
   const setFilter = useStore((s) => s.setFilter);
   const [retry, setRetry] = useState<Reason | null>(null);
-  if (!key) return null;
-  const counts = key.split(',').map((kv) => {
-    const [r, n] = kv.split(':');
-    return [r as Reason, Number(n)] as const;
-  });
+  if (!key && !warnKey) return null;
+  const counts = pairs(key) as [Reason, number][];
+  const warnings = pairs(warnKey);
   return (
     <div className="reason-summary" data-testid="reason-summary">
-      <span className="muted reason-summary-label">Failed because</span>
-      {counts.map(([reason, n]) => (
+      {counts.length > 0 && (
+        <span className="reason-group">
+          <span className="muted reason-summary-label">Failed because</span>
+          {counts.map(([reason, n]) => (
         <button
           key={reason}
           type="button"
           className={`reason-chip reason-${reason}${active === reason ? ' active' : ''}`}
           aria-pressed={active === reason}
           title={active === reason ? 'Show every target again' : `Show only the targets that failed as ${REASON_LABELS[reason]}`}
-          onClick={() => setFilter(active === reason ? { status: 'all', reason: '' } : { status: 'failed', reason })}
+          onClick={() => setFilter(active === reason ? { status: 'all', reason: '' } : { status: 'failed', reason, warning: '' })}
           data-testid="reason-chip"
           data-reason={reason}
         >
           {REASON_LABELS[reason]} <strong>{n.toLocaleString()}</strong>
         </button>
-      ))}
+          ))}
+        </span>
+      )}
       {active && counts.some(([r]) => r === active) && (
         <button
           type="button"
@@ -49,6 +64,25 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
         >
           Retry these…
         </button>
+      )}
+      {warnings.length > 0 && (
+        <span className="reason-group" data-testid="warning-summary">
+          <span className="muted reason-summary-label">OK with warnings</span>
+          {warnings.map(([w, n]) => (
+        <button
+          key={w}
+          type="button"
+          className={`warning-chip${activeWarning === w ? ' active' : ''}`}
+          aria-pressed={activeWarning === w}
+          title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
+          onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
+          data-testid="warning-chip"
+          data-warning={w}
+        >
+          {warningLabel(w)} <strong>{n.toLocaleString()}</strong>
+        </button>
+          ))}
+        </span>
       )}
       {retry && <RetryDialog jobId={id} reason={retry} count={counts.find(([r]) => r === retry)?.[1] ?? 0} onClose={() => setRetry(null)} />}
     </div>

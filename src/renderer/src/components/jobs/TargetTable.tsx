@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { errorBesideReason, REASON_LABELS, type Reason } from '../../../../shared/reasons';
+import { errorBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import type { TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { reasonCounts, rowMatches } from '../../store/detail';
@@ -27,13 +27,13 @@ const NO_FILTER: null = null;
  * nothing).
  */
 export function TargetTable(): React.JSX.Element {
-  const filtering = useStore((s) => s.filterStatus !== 'all' || s.filterReason !== '');
+  const filtering = useStore((s) => s.filterStatus !== 'all' || s.filterReason !== '' || s.filterWarning !== '');
   const shown = useStore(
     useShallow((s) => {
-      if (s.filterStatus === 'all' && s.filterReason === '') return NO_FILTER;
+      if (s.filterStatus === 'all' && s.filterReason === '' && s.filterWarning === '') return NO_FILTER;
       const out: number[] = [];
       s.rows.forEach((r, i) => {
-        if (rowMatches(r, s.filterStatus, s.filterReason)) out.push(i);
+        if (rowMatches(r, s.filterStatus, s.filterReason, s.filterWarning)) out.push(i);
       });
       return out;
     }),
@@ -220,7 +220,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
           value={reason}
           onChange={(e) => {
             const r = e.target.value as Reason | '';
-            setFilter(r ? { reason: r, status: 'failed' } : { reason: '' });
+            setFilter(r ? { reason: r, status: 'failed', warning: '' } : { reason: '' });
           }}
           data-testid="filter-reason"
           aria-label="Show targets that failed for"
@@ -239,7 +239,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
           <span className="muted" data-testid="filter-count">
             {shown.toLocaleString()} of {total.toLocaleString()}
           </span>
-          <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '' })} data-testid="filter-clear">
+          <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '', warning: '' })} data-testid="filter-clear">
             Show all
           </button>
         </>
@@ -293,6 +293,15 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
               {errorBesideReason(row.error, row.reason)}
               {row.hint && <span className="muted"> — {row.hint}</span>}
             </span>
+          </span>
+        ) : row.warnings?.length ? (
+          <span className="row-title">
+            {row.warnings.map((w) => (
+              <span key={w} className="warning-chip small" title={WARNING_LABELS[w]?.why} data-testid="row-warning" data-warning={w}>
+                {warningLabel(w)}
+              </span>
+            ))}
+            <span className="row-title-text">{row.title}</span>
           </span>
         ) : (
           row.title
