@@ -94,6 +94,8 @@ describe('formatting', () => {
     expect(metaValue(null)).toBe('—');
     expect(metaValue(3)).toBe('3');
     expect(metaValue('text/html')).toBe('text/html');
+    // A PDF without a title says so, rather than leaving its row blank.
+    expect(metaValue('')).toBe('—');
   });
 
   test('JSON is pretty-printed; anything else is left alone', () => {

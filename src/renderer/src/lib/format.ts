@@ -69,7 +69,7 @@ export function shortUrl(url: string, max = 64): string {
  */
 export function metaValue(v: unknown): string {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') return v.trim() === '' ? '—' : v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return v.length ? v.map(metaValue).join(', ') : '—';
   if (typeof v === 'object') {

@@ -1,0 +1,109 @@
+/**
+ * Right-to-left results in the app: an Arabic article and a real Arabic PDF (pdf.js's
+ * ArabicCIDTrueType.pdf) fetched through the real services, then read in the result view.
+ * Each Arabic paragraph, and each line of a PDF's text, must read from the right: with a
+ * left-to-right base, its full stop lands at its start and the line hangs from the left.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+
+let browser: Browser;
+let app: UiApp;
+let page: Page;
+let server: http.Server;
+let base: string;
+
+const ARABIC_PDF = readFileSync(path.resolve(__dirname, '../fixtures/pdfs/ArabicCIDTrueType.pdf'));
+const PARAGRAPHS = [
+  'القاهرة هي عاصمة مصر وأكبر مدنها، وتقع على ضفتي نهر النيل في شمال البلاد، ويعيش فيها أكثر من عشرين مليون إنسان.',
+  'تأسست المدينة قبل أكثر من ألف عام، وما زالت أسواقها القديمة ومساجدها شاهدة على تاريخها الطويل.',
+  'يزور الأهرامات في الجيزة كل عام ملايين السياح من أنحاء العالم، وهي على مسافة قصيرة من وسط المدينة.',
+  'وفي المدينة جامعات ومتاحف ومكتبات كثيرة، أشهرها المتحف المصري الذي يضم كنوز الفراعنة.',
+];
+const ARTICLE = `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>مدينة القاهرة</title></head><body><article><h1>مدينة القاهرة</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = http.createServer((req, res) => {
+    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    if (p === '/arabic.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(ARABIC_PDF);
+    if (p === '/cairo') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  app = await startUiApp();
+  browser = await launchChromium();
+  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await new Promise<void>((resolve) => {
+    if (!server) return resolve();
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+});
+
+/**
+ * Where a text sits in its block, in px: the gap between the block's content box and the
+ * text's first line, on the left and on the right. A right-to-left line is flush right.
+ */
+async function gaps(selector: string, needle: string): Promise<{ left: number; right: number } | null> {
+  return page.evaluate(
+    ({ selector, needle }) => {
+      const root = document.querySelector(selector);
+      if (!root) return null;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const at = (n as Text).data.indexOf(needle);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(n, at);
+        range.setEnd(n, at + needle.length);
+        const line = range.getClientRects()[0];
+        const block = (n.parentElement as HTMLElement).closest('p, pre') as HTMLElement;
+        const box = block.getBoundingClientRect();
+        const style = getComputedStyle(block);
+        if (!line) return null;
+        return { left: line.left - (box.left + parseFloat(style.paddingLeft)), right: box.right - parseFloat(style.paddingRight) - line.right };
+      }
+      return null;
+    },
+    { selector, needle },
+  );
+}
+
+test('an Arabic article and an Arabic PDF read from the right, each paragraph and line flush right', async () => {
+  await pasteList(page, `${base}/cairo\n${base}/arabic.pdf`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('result-markdown').textContent()).toContain(PARAGRAPHS[0]!.slice(0, 20));
+  // The sentence's first words end its first line on the right; its full stop is at its end, on the left.
+  const para = await gaps('[data-testid="result-markdown"]', PARAGRAPHS[1]!.slice(0, 12));
+  expect(para, 'the second paragraph is on screen').not.toBeNull();
+  expect(para!.right).toBeLessThan(2);
+  await page.screenshot({ path: screenshotPath('ui-rtl-article') });
+
+  await page.locator('[data-testid="target-row"][data-idx="1"]').click();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('result-text').textContent()).toContain('انواع الخطوط العربية');
+  const line = await gaps('[data-testid="result-text"]', 'انواع الخطوط العربية');
+  expect(line, 'the PDF line is on screen').not.toBeNull();
+  expect(line!.right).toBeLessThan(2);
+  expect(line!.left).toBeGreaterThan(line!.right + 50);
+  await page.screenshot({ path: screenshotPath('ui-rtl-pdf') });
+  expect(pageErrors(page)).toEqual([]);
+});
