@@ -54,8 +54,8 @@ afterAll(async () => {
 });
 
 /**
- * Where a text sits in its block, in px: the gap between the block's content box and the
- * text's first line, on the left and on the right. A right-to-left line is flush right.
+ * Where a text's last line sits in its block, in px: the gaps between the block's content
+ * box and that line, on the left and on the right. A right-to-left line is flush right.
  */
 async function gaps(selector: string, needle: string): Promise<{ left: number; right: number } | null> {
   return page.evaluate(
@@ -69,7 +69,8 @@ async function gaps(selector: string, needle: string): Promise<{ left: number; r
         const range = document.createRange();
         range.setStart(n, at);
         range.setEnd(n, at + needle.length);
-        const line = range.getClientRects()[0];
+        const rects = range.getClientRects();
+        const line = rects[rects.length - 1];
         const block = (n.parentElement as HTMLElement).closest('p, pre') as HTMLElement;
         const box = block.getBoundingClientRect();
         const style = getComputedStyle(block);
@@ -91,10 +92,11 @@ test('an Arabic article and an Arabic PDF read from the right, each paragraph an
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await page.keyboard.press('Enter');
   await expect.poll(() => page.getByTestId('result-markdown').textContent()).toContain(PARAGRAPHS[0]!.slice(0, 20));
-  // The sentence's first words end its first line on the right; its full stop is at its end, on the left.
-  const para = await gaps('[data-testid="result-markdown"]', PARAGRAPHS[1]!.slice(0, 12));
+  // A paragraph's short last line sits at the right (left to right, it hung from the left).
+  const para = await gaps('[data-testid="result-markdown"]', PARAGRAPHS[1]!);
   expect(para, 'the second paragraph is on screen').not.toBeNull();
   expect(para!.right).toBeLessThan(2);
+  expect(para!.left).toBeGreaterThan(para!.right + 50);
   await page.screenshot({ path: screenshotPath('ui-rtl-article') });
 
   await page.locator('[data-testid="target-row"][data-idx="1"]').click();
