@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,8 @@ beforeAll(async () => {
   srv = await startServer({
     '/page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>CLI page</title></head><body><article><p>Hello from the command line. It has words.</p></article></body></html>'),
     '/data': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"a":[1,2,3]}'),
+    // A gzip file that is the document, as data portals and archives serve them.
+    '/export/items.json.gz': (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync('{"items":[{"name":"alpha"},{"name":"beta"}]}')),
   });
   writeFileSync(path.join(dir, 'doc.pdf'), numberedPdf(3, 'Local'));
   writeFileSync(path.join(dir, 'data.json'), '{"k":"v"}');
@@ -41,6 +44,13 @@ describe('sift fetch', () => {
     expect(r.out).toBe('Hello from the command line. It has words.\n');
     // Ok, but a page of one sentence: stderr says so, stdout stays the content.
     expect(r.err).toBe(`sift fetch: ${srv.origin}/page: thin page: Little text came back: a short page, or a teaser in front of a paywall or a sign-in.\n`);
+  });
+  it('unpacks a .json.gz served as application/gzip and runs jq on what it holds', async () => {
+    const r = await sift('fetch', `${srv.origin}/export/items.json.gz`, '--allow-private', '--jq', '[.items[].name] | join(",")', '--json');
+    expect(r.code, r.err).toBe(0);
+    const line = JSON.parse(r.out) as { content: string; meta: Record<string, unknown> };
+    expect(line.content).toBe('"alpha,beta"');
+    expect(line.meta).toMatchObject({ content_type: 'application/json', compressed: 'gzip', status: 200 });
   });
   it('prints one JSON line with url, ok, content and meta under --json', async () => {
     const r = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a | length', '--json');

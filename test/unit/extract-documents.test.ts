@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { fail } from '../helpers/fetch-server';
@@ -89,6 +90,43 @@ describe('PDF documents', () => {
     expect(pageLines.map((p) => p[0])).toEqual(passagePages);
     const harbour = pageLines.find((p) => p[0] === 3) as [number, number];
     expect(lines[harbour[1] - 1]).toContain('harbour');
+  });
+});
+
+describe('gzip files that are the document (data.json.gz, page.html.gz)', () => {
+  const article = `<!doctype html><html><head><title>Packed</title></head><body><article><h1>Packed</h1>${'<p>A paragraph of the packed page, with enough words to read as an article.</p>'.repeat(8)}</article></body></html>`;
+  it('unpacks them and reads what they hold, by its own first bytes or by the name under .gz', async () => {
+    const json = await f.extractBuffer(gzipSync('{"items":[{"name":"a"}]}'), 'application/gzip', { jq: '.items[].name' }, { url: 'https://data.test/export/items.json.gz' });
+    expect(json.content).toBe('"a"');
+    expect(json.meta).toMatchObject({ kind: 'json', content_type: 'application/json', compressed: 'gzip' });
+    const html = await f.extractBuffer(gzipSync(article), 'application/x-gzip', {}, { url: 'https://site.test/archive/page.html.gz' });
+    expect(html.content).toMatch(/^# Packed\n\nA paragraph of the packed page/);
+    expect(html.meta).toMatchObject({ kind: 'html', bytes: Buffer.byteLength(article) });
+    // Text has no magic: the name says what it is; a body a server compressed twice keeps its header's type.
+    const csv = await f.extractBuffer(gzipSync('city,people\nCairo,20000000\n'), 'application/octet-stream', {}, { url: 'https://data.test/cities.csv.gz' });
+    expect(csv).toMatchObject({ content: 'city,people\nCairo,20000000\n', meta: { kind: 'text', content_type: 'text/csv' } });
+    const twice = await f.extractBuffer(gzipSync('plain words, twice packed'), 'text/plain; charset=utf-8', {}, { url: 'https://site.test/notes' });
+    expect(twice.content).toBe('plain words, twice packed');
+  });
+  it('stops a gzip bomb at the download limit and says a damaged file is damaged', async () => {
+    const small = createFetcher({ deadlineMs: 6000, maxBodyBytes: 1024 * 1024 });
+    try {
+      const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+      expect(bomb.byteLength).toBeLessThan(200 * 1024);
+      const e = await fail(small.extractBuffer(bomb, 'application/gzip', {}, { url: 'https://x.test/big.txt.gz' }));
+      expect(e).toMatchObject({ status: 422, reason: 'too_long' });
+      expect(e.msg).toBe('document too long: body over 1 MiB');
+      const cut = gzipSync(article).subarray(0, 60);
+      const broken = await fail(small.extractBuffer(cut, 'application/gzip', {}, { url: 'https://x.test/page.html.gz' }));
+      expect(broken.status).toBe(422);
+      expect(broken.msg).toMatch(/^corrupt gzip file: /);
+      expect(broken.hint).toMatch(/download it again/);
+      // A .tar.gz holds files, not a document: said as such, not as mojibake.
+      const tar = Buffer.concat([Buffer.from('notes.txt'), Buffer.alloc(503, 0), Buffer.from('hello')]);
+      expect((await fail(small.extractBuffer(gzipSync(tar), 'application/gzip', {}, { url: 'https://x.test/files.tar.gz' }))).reason).toBe('unsupported');
+    } finally {
+      await small.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import type { Socket } from 'node:net';
-import { FetchError, timeoutError } from './errors';
+import { bodyTooLong, FetchError, timeoutError } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -287,13 +287,6 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
   }
 }
 
-const tooLarge = (max: number): FetchError =>
-  new FetchError(
-    422,
-    `document too long: body over ${Math.round(max / 1024 / 1024)} MiB`,
-    'Raise "Largest download" in Settings if you need documents this large.',
-    'too_long',
-  );
 
 /**
  * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
@@ -304,7 +297,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   const declared = Number(headers['content-length']);
   if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
     body.destroy();
-    throw tooLarge(maxBytes);
+    throw bodyTooLong(maxBytes);
   }
   let stream: Readable = body;
   let decoder: Transform | undefined;
@@ -325,7 +318,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
     for await (const chunk of stream) {
       const b = chunk as Buffer;
       total += b.length;
-      if (total > maxBytes) throw tooLarge(maxBytes);
+      if (total > maxBytes) throw bodyTooLong(maxBytes);
       chunks.push(b);
     }
   } catch (err) {

@@ -93,3 +93,12 @@ export function pageError(reason: PageReason, upstream: number): FetchError {
       return new FetchError(given || 422, 'needs JavaScript: the page is an app shell whose text appears only after its scripts run', 'Turn on rendering (--render always, or Settings → Rendering) so Sift runs the page in a browser.', 'needs_js');
   }
 }
+
+/** A body over the download limit, counted after decompression (a gzip bomb stops there). */
+export const bodyTooLong = (max: number): FetchError =>
+  new FetchError(
+    422,
+    `document too long: body over ${Math.round(max / 1024 / 1024)} MiB`,
+    'Raise "Largest download" in Settings if you need documents this large.',
+    'too_long',
+  );

@@ -75,8 +75,17 @@ interface Verdict {
   decoded?: Decoded;
 }
 
-/** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
-const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
+/**
+ * Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. A body of a
+ * type Sift cannot read is not HTML: extraction says so (a gzip file is unpacked there first).
+ */
+const isHtml = (contentType: string, body: Uint8Array): boolean => {
+  try {
+    return sniffKind(contentType, body) === 'html';
+  } catch {
+    return false;
+  }
+};
 
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
@@ -308,7 +317,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
       }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, decoded }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, maxBodyBytes: settings.maxBodyBytes, signal: s, pdf, compute, decoded }),
       );
       const meta: Record<string, unknown> = {
         url,
@@ -351,7 +360,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const signal = ctx.signal ?? new AbortController().signal;
     const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
     const out = await underDeadline(signal, deadline, (s) =>
-      extractBody(bytes, contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
+      extractBody(bytes, contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, maxBodyBytes: settings.maxBodyBytes, signal: s, pdf, compute }),
     );
     return { content: out.content, meta: { ...(ctx.url ? { url: ctx.url } : {}), ...out.meta, fetched_ms: Math.round(now() - started) } };
   }
