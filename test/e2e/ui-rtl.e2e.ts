@@ -6,18 +6,15 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 
-let browser: Browser;
-let app: UiApp;
+let opened: OpenedApp;
 let page: Page;
-let server: http.Server;
-let base: string;
+let site: TestServer;
 
 const ARABIC_PDF = readFileSync(path.resolve(__dirname, '../fixtures/pdfs/ArabicCIDTrueType.pdf'));
 const PARAGRAPHS = [
@@ -26,31 +23,22 @@ const PARAGRAPHS = [
   'يزور الأهرامات في الجيزة كل عام ملايين السياح من أنحاء العالم، وهي على مسافة قصيرة من وسط المدينة.',
   'وفي المدينة جامعات ومتاحف ومكتبات كثيرة، أشهرها المتحف المصري الذي يضم كنوز الفراعنة.',
 ];
-const ARTICLE = `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>مدينة القاهرة</title></head><body><article><h1>مدينة القاهرة</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+const ENGLISH = 'Figures from the 2023 census of the Cairo Governorate, in English as the source gives them.';
+const LIST = ['الأهرامات', 'المتحف المصري', 'خان الخليلي'];
+const ARTICLE = `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>مدينة القاهرة</title></head><body><article><h1>مدينة القاهرة</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}<ul>${LIST.map((l) => `<li>${l}</li>`).join('')}</ul><p>${ENGLISH}</p></article></body></html>`;
 
 beforeAll(async () => {
-  ensureBuilt();
-  server = http.createServer((req, res) => {
-    const p = new URL(req.url ?? '/', 'http://x').pathname;
-    if (p === '/arabic.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(ARABIC_PDF);
-    if (p === '/cairo') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+  site = await startServer({
+    '/arabic.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(ARABIC_PDF),
+    '/cairo': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp();
+  page = opened.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  await opened?.close();
+  await site?.close();
 });
 
 /**
@@ -84,7 +72,7 @@ async function gaps(selector: string, needle: string): Promise<{ left: number; r
 }
 
 test('an Arabic article and an Arabic PDF read from the right, each paragraph and line flush right', async () => {
-  await pasteList(page, `${base}/cairo\n${base}/arabic.pdf`);
+  await pasteList(page, `${site.origin}/cairo\n${site.origin}/arabic.pdf`);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
@@ -97,6 +85,12 @@ test('an Arabic article and an Arabic PDF read from the right, each paragraph an
   expect(para, 'the second paragraph is on screen').not.toBeNull();
   expect(para!.right).toBeLessThan(2);
   expect(para!.left).toBeGreaterThan(para!.right + 50);
+  // Each block has its own direction: the Arabic ones and the list read right to left (the
+  // list's markers on the right), the English paragraph left to right.
+  const directions = await page.getByTestId('result-markdown').evaluate((root, english) =>
+    Array.from(root.querySelectorAll('p, ul')).map((el) => [el.tagName, (el.textContent ?? '').includes(english) ? 'en' : 'ar', getComputedStyle(el).direction]),
+  ENGLISH);
+  expect(directions).toEqual([...PARAGRAPHS.map(() => ['P', 'ar', 'rtl']), ['UL', 'ar', 'rtl'], ['P', 'en', 'ltr']]);
   await page.screenshot({ path: screenshotPath('ui-rtl-article') });
 
   await page.locator('[data-testid="target-row"][data-idx="1"]').click();

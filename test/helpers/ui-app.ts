@@ -5,11 +5,12 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createServices, type Services, type ServicesOptions } from '../../src/main/services';
 import type { Settings } from '../../src/shared/settings';
 import { startBridge, type Bridge } from '../bridge/host';
-import { RENDERER_DIR } from './build';
+import { ensureBuilt, RENDERER_DIR } from './build';
+import { launchChromium, openBridgedPage } from './chromium';
 
 export interface UiApp {
   services: Services;
@@ -136,4 +137,28 @@ export async function pasteList(page: Page, text: string): Promise<void> {
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, value);
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, text);
+}
+
+/** The app's services, Chromium and a page of the renderer bridged to them: what an e2e file opens first. */
+export interface OpenedApp {
+  app: UiApp;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function openApp(o: Parameters<typeof startUiApp>[0] = {}): Promise<OpenedApp> {
+  ensureBuilt();
+  const app = await startUiApp(o);
+  const browser = await launchChromium();
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  return {
+    app,
+    browser,
+    page,
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
 }

@@ -38,6 +38,27 @@ const version = (file: string): number => {
   return v;
 };
 
+/** The targets table after a rebuild: `result` still its last column, the file intact. Returns its column names. */
+function expectRebuilt(file: string): string[] {
+  const check = new Database(file, { readonly: true });
+  const cols = (check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[]).map((c) => c.name);
+  const integrity = check.pragma('integrity_check', { simple: true });
+  check.close();
+  expect(cols.at(-1)).toBe('result');
+  expect(integrity).toBe('ok');
+  return cols;
+}
+
+/** A partial job row as an old Sift wrote it (targets_failed exists from version 2 on). */
+function insertOldJob(raw: Database.Database, id: string, caller: string, total: number, done: number, failed: number): void {
+  raw
+    .prepare(
+      `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
+       VALUES (?, ?, 'user', ?, 'partial', ?, ?, ?, 100, 200, 300)`,
+    )
+    .run(id, caller, `k-${id}`, total, done, failed);
+}
+
 describe('migrations', () => {
   it('has one test per earlier version (this file covers 0, 1, 2, 3, 4 and 5)', () => {
     expect(SCHEMA_VERSION).toBe(6);
@@ -82,21 +103,12 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
 
     // result stays the last column, so listing rows never walks a result's overflow pages.
-    const check = new Database(p, { readonly: true });
-    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
-    expect(cols.at(-1)?.name).toBe('result');
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-    check.close();
+    expectRebuilt(p);
   });
 
   it('migrates a version 2 database: failed targets get a stored status, result stays last', () => {
     const raw = atVersion(p, 2);
-    raw
-      .prepare(
-        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
-         VALUES ('j2', 'bob', 'user', 'k2', 'partial', 2, 2, 1, 100, 200, 300)`,
-      )
-      .run();
+    insertOldJob(raw, 'j2', 'bob', 2, 2, 1);
     const ins = raw.prepare(
       'INSERT INTO targets (job_id, idx, url, options, status, result, error, hint, bytes, title, started_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
     );
@@ -111,22 +123,12 @@ describe('migrations', () => {
     ]);
     expect(store.targetResult('j2', 0)?.result).toEqual({ content: 'a', meta: { title: 'A' } });
     store.close();
-    const check = new Database(p, { readonly: true });
-    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
-    expect(cols.at(-1)?.name).toBe('result');
-    expect(cols.map((c) => c.name)).toContain('error_status');
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-    check.close();
+    expect(expectRebuilt(p)).toContain('error_status');
   });
 
   it('migrates a version 3 database: failed targets get the reason their status implies, jobs a label', () => {
     const raw = atVersion(p, 3);
-    raw
-      .prepare(
-        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
-         VALUES ('j3', 'carol', 'user', 'k3', 'partial', 9, 9, 8, 100, 200, 300)`,
-      )
-      .run();
+    insertOldJob(raw, 'j3', 'carol', 9, 9, 8);
     const ins = raw.prepare(
       'INSERT INTO targets (job_id, idx, url, status, result, error, hint, bytes, title, error_status) VALUES (?,?,?,?,?,?,?,?,?,?)',
     );
@@ -148,21 +150,12 @@ describe('migrations', () => {
     expect(store.targetRows('j3').map((r) => r.reason)).toEqual(['', 'upstream', 'blocked', 'timeout', 'busy', 'too_long', 'bad_option', 'restart', 'internal']);
     expect(store.getJob('j3')?.label).toBe('z.test:8080');
     store.close();
-    const check = new Database(p, { readonly: true });
-    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
-    expect(cols.at(-1)?.name).toBe('result');
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-    check.close();
+    expectRebuilt(p);
   });
 
   it('migrates a version 4 database: builds the search index from the results already stored', () => {
     const raw = atVersion(p, 4);
-    raw
-      .prepare(
-        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
-         VALUES ('j3', 'carol', 'user', 'k3', 'partial', 4, 3, 1, 100, 200, 300)`,
-      )
-      .run();
+    insertOldJob(raw, 'j3', 'carol', 4, 3, 1);
     const ins = raw.prepare(
       'INSERT INTO targets (job_id, idx, url, status, result, error, bytes, title, error_status) VALUES (?,?,?,?,?,?,?,?,?)',
     );
@@ -187,12 +180,7 @@ describe('migrations', () => {
 
   it('migrates a version 5 database: done targets get the warnings their results hold, the search index still finds them, result stays last', () => {
     const raw = atVersion(p, 5);
-    raw
-      .prepare(
-        `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, targets_done, targets_failed, created_at, updated_at, lease_expires)
-         VALUES ('j6', 'dan', 'user', 'k6', 'partial', 3, 3, 1, 100, 200, 300)`,
-      )
-      .run();
+    insertOldJob(raw, 'j6', 'dan', 3, 3, 1);
     const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, error, bytes, title, error_status, reason) VALUES (?,?,?,?,?,?,?,?,?,?)');
     const teaser = { content: 'A short teaser.', meta: { title: 'Teaser', warnings: ['thin', 7, 'no_text'] } };
     const full = { content: 'A whole article with no warnings at all.', meta: { title: 'Whole' } };
@@ -210,11 +198,7 @@ describe('migrations', () => {
     expect(searchStore(store, 'article').hits.map((h) => h.idx)).toEqual([1]);
     store.close();
     expect(version(p)).toBe(SCHEMA_VERSION);
-    const check = new Database(p, { readonly: true });
-    const cols = check.prepare("SELECT name FROM pragma_table_info('targets')").all() as { name: string }[];
-    expect(cols.at(-1)?.name).toBe('result');
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-    check.close();
+    expectRebuilt(p);
   });
 
   it("gives a search index made before them the index's merge settings, and keeps them", () => {

@@ -6,6 +6,12 @@ import { marked } from 'marked';
 export const MAX_RENDERED_MARKDOWN = 512 * 1024;
 
 let hooked = false;
+/**
+ * The blocks that take their own direction. A list or a table as a whole: a child with a dir of
+ * its own is skipped when its parent's direction is worked out, and the markers and columns
+ * follow the parent. So a paragraph inside an item or a cell takes none either.
+ */
+const BLOCKS = new Set(['P', 'UL', 'OL', 'DL', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TABLE', 'FIGCAPTION']);
 
 /**
  * Content came from the web, so the rendered HTML may load nothing and run nothing:
@@ -27,6 +33,9 @@ function installHooks(): void {
     node.replaceWith(link);
   });
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    // Each block takes the direction of its own first strong letter: an Arabic paragraph reads
+    // from the right (its list markers and quote bar on the right too) beside English ones.
+    if (BLOCKS.has(node.tagName) && !(node.tagName === 'P' && node.parentElement?.closest('li, dd, td, th'))) node.setAttribute('dir', 'auto');
     if (node.tagName !== 'A') return;
     const href = node.getAttribute('href') ?? '';
     if (/^https?:/i.test(href)) {

@@ -38,18 +38,18 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
         <span className="reason-group">
           <span className="muted reason-summary-label">Failed because</span>
           {counts.map(([reason, n]) => (
-        <button
-          key={reason}
-          type="button"
-          className={`reason-chip reason-${reason}${active === reason ? ' active' : ''}`}
-          aria-pressed={active === reason}
-          title={active === reason ? 'Show every target again' : `Show only the targets that failed as ${REASON_LABELS[reason]}`}
-          onClick={() => setFilter(active === reason ? { status: 'all', reason: '' } : { status: 'failed', reason, warning: '' })}
-          data-testid="reason-chip"
-          data-reason={reason}
-        >
-          {REASON_LABELS[reason]} <strong>{n.toLocaleString()}</strong>
-        </button>
+            <button
+              key={reason}
+              type="button"
+              className={`reason-chip reason-${reason}${active === reason ? ' active' : ''}`}
+              aria-pressed={active === reason}
+              title={active === reason ? 'Show every target again' : `Show only the targets that failed as ${REASON_LABELS[reason]}`}
+              onClick={() => setFilter(active === reason ? { status: 'all', reason: '' } : { status: 'failed', reason, warning: '' })}
+              data-testid="reason-chip"
+              data-reason={reason}
+            >
+              {REASON_LABELS[reason]} <strong>{n.toLocaleString()}</strong>
+            </button>
           ))}
         </span>
       )}
@@ -69,18 +69,18 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
         <span className="reason-group" data-testid="warning-summary">
           <span className="muted reason-summary-label">OK with warnings</span>
           {warnings.map(([w, n]) => (
-        <button
-          key={w}
-          type="button"
-          className={`warning-chip${activeWarning === w ? ' active' : ''}`}
-          aria-pressed={activeWarning === w}
-          title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
-          onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
-          data-testid="warning-chip"
-          data-warning={w}
-        >
-          {warningLabel(w)} <strong>{n.toLocaleString()}</strong>
-        </button>
+            <button
+              key={w}
+              type="button"
+              className={`warning-chip${activeWarning === w ? ' active' : ''}`}
+              aria-pressed={activeWarning === w}
+              title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
+              onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
+              data-testid="warning-chip"
+              data-warning={w}
+            >
+              {warningLabel(w)} <strong>{n.toLocaleString()}</strong>
+            </button>
           ))}
         </span>
       )}
