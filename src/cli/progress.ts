@@ -1,5 +1,5 @@
 import type { Job, TargetRow } from '../shared/types';
-import { warningLabel } from '../shared/reasons';
+import { shownFailure, warningLabel } from '../shared/reasons';
 import type { CliIO } from './io';
 
 export function formatDuration(ms: number): string {
@@ -60,7 +60,7 @@ export class Progress {
     if (this.io.isTTY) {
       this.draw(false);
     } else {
-      const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : `failed: ${row.error}`;
+      const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : `failed: ${shownFailure(row).error}`;
       this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${what} ${row.url}\n`);
     }
   }

@@ -59,6 +59,18 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');
 
 /**
+ * A failure as a person reads it. The batch wiring stores a bad gateway (a DNS failure, a
+ * refused or reset connection, TLS, an HTTP 502: status 502) as "internal error" with what
+ * happened in its hint, as seed 03 rule 1 has it; shown so, every dead link in a list read as
+ * a bug in Sift. Such a failure, whose reason is not `internal`, is shown by its hint. The
+ * stored error, --json and the export listings keep "internal error".
+ */
+export function shownFailure(f: { error: string; hint: string; reason?: Reason | '' }): { error: string; hint: string } {
+  if (f.error === 'internal error' && f.reason && f.reason !== 'internal' && f.hint) return { error: f.hint, hint: '' };
+  return { error: f.error, hint: f.hint };
+}
+
+/**
  * An error as it reads beside its reason's chip. A page reason's error starts by naming it
  * ("challenge: the site answered with an anti-bot check…"), which the chip already says; in
  * a one-line cell the rest is what fits.

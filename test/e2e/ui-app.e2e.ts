@@ -242,6 +242,21 @@ test('the typed errors reach the user as clear messages', async () => {
   expect(await page.getByTestId('row-error').textContent()).toMatch(/jq/i);
 });
 
+test('a dead link says what happened (nothing listens there), not "internal error"', async () => {
+  // Port 1 on loopback: refused at once. The seed's wiring stores such a bad gateway as
+  // "internal error" with what happened in the hint; the afterEach check reads the screen.
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill('http://127.0.0.1:1/gone');
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('failed');
+  expect(await page.getByTestId('row-reason').getAttribute('data-reason')).toBe('network');
+  expect(await page.getByTestId('row-error').textContent()).toMatch(/network error\s*connection refused\. Nothing listens at that address/);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-error')).toMatch(/^connection refused\. Nothing listens at that address/);
+  await page.screenshot({ path: screenshotPath('ui-result-dead-link') });
+});
+
 test('the activity panel shows counts and charts', async () => {
   await page.getByTestId('nav-activity').click();
   await expect.poll(text('metric-targets')).not.toBe('0');

@@ -368,6 +368,18 @@ ${site.base}/article/1
     expect(csv[0]).toMatch(/,reason,warnings$/);
     expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '']);
   }, 300_000);
+  test('a dead link says what happened on stderr and in sift status; --json keeps the stored "internal error" and its hint', async () => {
+    const db = path.join(home, 'dead.db');
+    // Port 1 on loopback is refused at once: a bad gateway, which the wiring stores as "internal error" (seed 03 rule 1).
+    const run = await runSift(['batch', '-', '--db', db], { env, input: 'http://127.0.0.1:1/gone\n' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/#1 failed: connection refused\. Nothing listens at that address; check the URL or try later\. http:\/\/127\.0\.0\.1:1\/gone/);
+    expect(run.stderr).not.toMatch(/internal error/);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    expect((await runSift(['status', id, '--db', db], { env })).stdout).toMatch(/\[network\] connection refused\./);
+    const [, line] = jsonLines((await runSift(['status', id, '--json', '--db', db], { env })).stdout);
+    expect(line).toMatchObject({ status: 'failed', error: 'internal error', reason: 'network', hint: expect.stringMatching(/^connection refused\./) });
+  }, 300_000);
   test('--out writes each page while the job runs, not after the last one', async () => {
     const hold = deferred();
     const held = await startSite({

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import iconv from 'iconv-lite';
 import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
@@ -411,6 +413,18 @@ describe('hostile and slow servers', () => {
     const u = await fail(get('/unavailable'));
     expect(u.status).toBe(503);
     expect(u.retryAfterMs).toBeGreaterThan(25_000);
+  });
+  it('reads a gzip file that is the page as the page: judged like one (a packed challenge is a challenge), never rendered', async () => {
+    const fixture = (name: string): string => readFileSync(path.resolve(__dirname, '../fixtures/outcomes/batch', name), 'utf8');
+    srv.route('/packed/article.html.gz', (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync(ARTICLE)));
+    srv.route('/packed/check.html.gz', (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync(fixture('cf_uam_just_a_moment_2021.html'))));
+    srv.route('/packed/shell.html.gz', (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync(fixture('needs_js_cra_react_app.html'))));
+    const ok = await get('/packed/article.html.gz');
+    expect(ok.content).toMatch(/^# Tides, explained\n\n## The Tide Report\n/);
+    expect(ok.meta).toMatchObject({ kind: 'html', content_type: 'text/html', compressed: 'gzip', rendered: false });
+    expect(await fail(get('/packed/check.html.gz'))).toMatchObject({ reason: 'challenge', status: 403 });
+    // An app shell packed in a file: a browser would download it, not run it, so it is not rendered.
+    expect(await fail(get('/packed/shell.html.gz', { render: 'always' }))).toMatchObject({ reason: 'needs_js' });
   });
   it('passes upstream 4xx and 5xx through with their status', async () => {
     srv.route('/gone', (_q, r) => r.writeHead(410).end());

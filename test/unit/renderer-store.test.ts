@@ -7,7 +7,7 @@ import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../..
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 import { pageSegments } from '../../src/renderer/src/lib/pages';
-import { errorBesideReason } from '../../src/shared/reasons';
+import { errorBesideReason, shownFailure } from '../../src/shared/reasons';
 import { pageError } from '../../src/main/fetch/errors';
 
 const row = (idx: number, status: TargetRow['status'], finishedAt: number | null = null): TargetRow => ({
@@ -35,6 +35,14 @@ describe('target rows', () => {
     expect(errorBesideReason('timeout: no answer within 30 s', 'timeout')).toBe('timeout: no answer within 30 s');
     expect(errorBesideReason('HTTP 404: Not Found', 'upstream')).toBe('HTTP 404: Not Found');
     expect(errorBesideReason('challenge: the site answered', undefined)).toBe('challenge: the site answered');
+  });
+  test('a bad gateway the wiring stored as "internal error" reads as what happened; a real internal error stays one', () => {
+    const refused = { error: 'internal error', hint: 'connection refused. Nothing listens at that address; check the URL or try later.', reason: 'network' as const };
+    expect(shownFailure(refused)).toEqual({ error: refused.hint, hint: '' });
+    const bug = { error: 'internal error', hint: 'This is a bug in Sift; the log file has the details.', reason: 'internal' as const };
+    expect(shownFailure(bug)).toEqual({ error: bug.error, hint: bug.hint });
+    expect(shownFailure({ error: 'internal error', hint: '', reason: 'network' })).toEqual({ error: 'internal error', hint: '' });
+    expect(shownFailure({ error: 'HTTP 404 Not Found', hint: 'The page is gone.', reason: 'upstream' })).toEqual({ error: 'HTTP 404 Not Found', hint: 'The page is gone.' });
   });
 
   test('a late jobDetail answer never rolls a row back to an earlier state', () => {

@@ -4,6 +4,7 @@ import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionS
 import { EXIT, UsageError, type CliIO } from '../io';
 import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
+import { shownFailure } from '../../shared/reasons';
 import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
 import { liveExportSource, type Engine } from '../../main/engine';
@@ -170,7 +171,7 @@ async function waitForJob(
 
 function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
-    const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${row.error}`;
+    const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${shownFailure(row).error}`;
     io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${row.url}${warningsNote(row)}\n`);
   }
   io.stderr.write('(--json prints the results, --out DIR exports them)\n');

@@ -6,6 +6,7 @@ import { cliDbPath, cliLog, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
 import { SiftError } from '../../shared/errors';
+import { shownFailure } from '../../shared/reasons';
 import { reportError } from './batch';
 import { checkExportFormat, runExport } from '../output';
 import { formatBytes, warningsNote } from '../progress';
@@ -88,7 +89,7 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
         if (values.json) {
           io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
-          const what = t.status === 'done' ? `${formatBytes(t.bytes)}${warningsNote(t)}` : t.reason ? `[${t.reason}] ${t.error}` : t.error;
+          const what = t.status === 'done' ? `${formatBytes(t.bytes)}${warningsNote(t)}` : t.reason ? `[${t.reason}] ${shownFailure(t).error}` : t.error;
           io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${what ? `  ${what}` : ''}\n`);
         }
       }

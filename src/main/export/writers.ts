@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
+import { shownFailure } from '../../shared/reasons';
 import { resultWarnings, type TargetStatus } from '../../shared/types';
 import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
@@ -82,7 +83,8 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       if (o.includeFailed) {
         // Asked for: the failed target gets a file of its own saying what went wrong.
         file = safeFileName(`${titleOf(t)} (${t.status})`, taken, 'txt');
-        const data = Buffer.from(`${t.url}\n\n${t.status}${t.error ? `: ${t.error}` : ''}\n${t.hint ? `${t.hint}\n` : ''}`);
+        const said = shownFailure(t);
+        const data = Buffer.from(`${t.url}\n\n${t.status}${said.error ? `: ${said.error}` : ''}\n${said.hint ? `${said.hint}\n` : ''}`);
         await sink.put(file, data);
         files++;
         bytes = data.length;
@@ -199,7 +201,8 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         const content = contentOf(t);
         section += kind === 'md' ? content : mdFence(content, FENCE_LANG[kind]);
       } else {
-        section += `> **${t.status}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${t.error ? `: ${mdInline(t.error)}` : ''}${t.hint ? `  \n> ${mdInline(t.hint)}` : ''}\n`;
+        const said = shownFailure(t);
+        section += `> **${t.status}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
       }
       await body.write(`${section.replace(/\n*$/, '')}\n\n`);
     },

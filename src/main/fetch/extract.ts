@@ -157,7 +157,7 @@ const TYPE_OF_EXTENSION: Record<string, string> = {
  * its own first bytes say, else the name under the ".gz", else a header that named a type.
  * undefined for a body that is not gzip.
  */
-function unwrapGzip(body: Uint8Array, contentType: string, url: string, maxBytes: number): { body: Buffer; contentType: string } | undefined {
+export function unwrapGzip(body: Uint8Array, contentType: string, url: string, maxBytes: number): { body: Buffer; contentType: string } | undefined {
   if (body[0] !== 0x1f || body[1] !== 0x8b) return undefined;
   let inner: Buffer;
   try {

@@ -9,7 +9,7 @@ import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './rende
 import { ComputePool } from './compute';
 import { classifyPage } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { decodeHtml, extractBody, type Decoded, type Extracted } from './extract';
+import { decodeHtml, extractBody, unwrapGzip, type Decoded, type Extracted } from './extract';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool } from './pdf-pool';
@@ -210,12 +210,19 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     }
   }
 
-  async function download(url: string, signal: AbortSignal, deadline: AbortSignal): Promise<HttpResponse> {
+  /**
+   * GETs a URL. A gzip file that is the document comes back unpacked (`packed`: its size as
+   * sent), so the page judge, the render decision and extraction all read what it holds.
+   */
+  async function download(url: string, signal: AbortSignal, deadline: AbortSignal): Promise<HttpResponse & { packed?: number }> {
+    let res: HttpResponse;
     try {
-      return await client.get(url, signal, deadline);
+      res = await client.get(url, signal, deadline);
     } catch (err) {
       throw mapError(err, signal, deadline, 'fetching');
     }
+    const gz = unwrapGzip(res.body, res.contentType, res.finalUrl, settings.maxBodyBytes);
+    return gz ? { ...res, body: gz.body, contentType: gz.contentType, packed: res.body.byteLength } : res;
   }
 
   async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; snapshot: Record<string, unknown> }> {
@@ -256,7 +263,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       const release = await gate.acquire(AbortSignal.any([signal, deadline])).catch((err: unknown) => {
         throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
       });
-      let res: HttpResponse;
+      let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
       let verdict: Verdict = { warnings: [], needsJs: false };
@@ -265,7 +272,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           res = await download(url, signal, deadline).catch((err: unknown) => {
             throw judgeErrorPage(err);
           });
-          verdict = await judge(res, caller, signal, deadline, mode);
+          // A packed file is a file, not a live page: a browser would download it, not run it.
+          verdict = await judge(res, caller, signal, deadline, res.packed !== undefined ? 'never' : mode);
         } catch (err) {
           if (!options.recover || !recoverable(err)) throw err;
           const r = await recover(url, err as FetchError, signal, deadline);
@@ -283,7 +291,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       let warnings = verdict.warnings;
       // The body as the judge decoded it (a recovered snapshot was not judged: decoded here).
       let decoded: Decoded | undefined = verdict.decoded?.body === res.body ? verdict.decoded : undefined;
-      if (mode !== 'never' && !recovered.recovered && isHtml(res.contentType, res.body)) {
+      if (mode !== 'never' && res.packed === undefined && !recovered.recovered && isHtml(res.contentType, res.body)) {
         decoded ??= decodeHtml(res.body, res.contentType);
         const html = decoded.text;
         // Readability runs here only on a page that carries scripts (is it thin?); the
@@ -330,6 +338,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         fetched_ms: Math.round(now() - started),
       };
       if (res.redirects) meta.redirects = res.redirects;
+      if (res.packed !== undefined) Object.assign(meta, { compressed: 'gzip', compressed_bytes: res.packed });
       // The page's (thin) and the document's own (a PDF without text).
       const all = [...warnings, ...(Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [])];
       if (all.length) meta.warnings = [...new Set(all)];

@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { errorBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
+import { errorBesideReason, REASON_LABELS, shownFailure, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import type { TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { reasonCounts, rowMatches } from '../../store/detail';
@@ -255,6 +255,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
   const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
   if (!row) return null;
   const failed = row.status === 'failed';
+  const shown = shownFailure(row);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
   return (
     <div
@@ -280,7 +281,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
         role="gridcell"
         className={`c-detail${failed ? ' c-detail-wide' : ''}`}
         aria-colspan={failed ? 2 : undefined}
-        title={failed ? [row.error, row.hint].filter(Boolean).join(' — ') : row.title}
+        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : row.title}
       >
         {failed ? (
           <span className="row-error" data-testid="row-error">
@@ -290,8 +291,8 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
               </span>
             )}
             <span className="row-error-text">
-              {errorBesideReason(row.error, row.reason)}
-              {row.hint && <span className="muted"> — {row.hint}</span>}
+              {errorBesideReason(shown.error, row.reason)}
+              {shown.hint && <span className="muted"> — {shown.hint}</span>}
             </span>
           </span>
         ) : row.warnings?.length ? (

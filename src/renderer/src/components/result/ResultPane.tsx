@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
+import { shownFailure } from '../../../../shared/reasons';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
@@ -38,7 +39,7 @@ export function ResultPane(): React.JSX.Element {
       </div>
       {row.title && <h3 className="result-title">{row.title}</h3>}
       {row.status === 'failed' && (
-        <ErrorMessage error={{ code: 'target_failed', message: row.error || 'This target failed.', hint: row.hint }} testId="result-error" />
+        <ErrorMessage error={{ code: 'target_failed', message: shownFailure(row).error || 'This target failed.', hint: shownFailure(row).hint }} testId="result-error" />
       )}
       {row.status === 'pending' && <p className="muted">Not fetched yet.</p>}
       {row.status === 'running' && <p className="muted">Fetching now…</p>}
