@@ -86,7 +86,7 @@ export class Progress {
     this.timer = null;
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
-    if (rows) this.warned = rows.filter((r) => r.status === 'done' && r.warnings?.length).length;
+    if (rows) this.warned = okWithWarnings(rows);
     if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
     this.io.stderr.write(`${job.status}: ${this.line()}\n`);
   }
@@ -99,6 +99,9 @@ export class Progress {
     this.io.stderr.write(`\r\x1b[2K${this.line()}`);
   }
 }
+
+/** How many targets are done with warnings (ok, but maybe not what was wanted). */
+export const okWithWarnings = (rows: readonly Pick<TargetRow, 'status' | 'warnings'>[]): number => rows.filter((r) => r.status === 'done' && r.warnings?.length).length;
 
 /** " (thin page)" after a done target with warnings; "" without. */
 export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {

@@ -9,7 +9,7 @@ import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { reportError } from './batch';
 import { checkExportFormat, runExport } from '../output';
-import { formatBytes, warningsNote } from '../progress';
+import { formatBytes, okWithWarnings, warningsNote } from '../progress';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -74,13 +74,12 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
         io.stderr.write(`sift status: no job ${id} (it may have expired); see sift jobs\n`);
         return EXIT.usage;
       }
+      const rows = store.targetRows(id);
       if (values.json) {
         const { status, error, targetsTotal, targetsDone, createdAt } = j;
         io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
-      }
-      const rows = store.targetRows(id);
-      if (!values.json) {
-        const warned = rows.filter((t) => t.status === 'done' && t.warnings?.length).length;
+      } else {
+        const warned = okWithWarnings(rows);
         io.stdout.write(
           `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone}/${j.targetsTotal} finished, ${j.targetsFailed} failed${warned ? `, ${warned} ok with warnings` : ''}, created ${when(j.createdAt)}\n`,
         );

@@ -287,7 +287,6 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
   }
 }
 
-
 /**
  * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
  * gzip bomb that inflates to gigabytes stops at maxBytes.

@@ -1,8 +1,7 @@
 import type { Options } from '../../shared/types';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
-import { gunzipSync } from 'node:zlib';
-import { badOption, bodyTooLong, FetchError } from './errors';
+import { badOption, FetchError } from './errors';
 import { extractArticle, extractLinks, extractMeta, type Article } from './html';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPool, PdfText } from './pdf-pool';
@@ -21,8 +20,6 @@ export interface ExtractContext {
   compute: ComputePool;
   /** The body already decoded by the fetcher (used only when it is this very buffer). */
   decoded?: Decoded;
-  /** The download limit, which a gzip file unpacked here counts against too (default 50 MiB). */
-  maxBodyBytes?: number;
 }
 
 /**
@@ -48,12 +45,9 @@ const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
 const linksIn = (text: string): string => [...new Set((text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:!?]+$/, '')))].join('\n');
 
 /** Turns a body into a Result's content and meta: dispatch by kind, then pages, grep, question (SPEC §5.5–5.6). */
-export async function extractBody(body: Uint8Array, declaredType: string, options: Options, ctx: ExtractContext): Promise<Extracted> {
+export async function extractBody(buf: Uint8Array, contentType: string, options: Options, ctx: ExtractContext): Promise<Extracted> {
   const mode = options.mode ?? 'markdown';
   const ranges = parsePages(options.pages);
-  const gz = unwrapGzip(body, declaredType, ctx.url, ctx.maxBodyBytes ?? DEFAULT_MAX_BODY);
-  const buf = gz?.body ?? body;
-  const contentType = gz?.contentType ?? declaredType;
   const kind: Kind = classify(contentType, buf);
   if (options.jq !== undefined && options.jq !== '' && kind !== 'json') {
     throw badOption(`jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'}`, 'Drop the jq option for this URL, or point it at the JSON API behind the page.');
@@ -63,7 +57,6 @@ export async function extractBody(body: Uint8Array, declaredType: string, option
     kind,
     bytes: buf.byteLength,
   };
-  if (gz) Object.assign(meta, { compressed: 'gzip', compressed_bytes: body.byteLength });
   let content: string;
   if (kind === 'pdf') {
     content = await pdfContent(buf, mode, ranges, ctx, meta);
@@ -100,8 +93,8 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     meta.matches = g.matches;
     if (pageLines && g.hits && g.from) {
       // A blank line (the gap between two pages, in a match's context) starts no page.
-      const kept = content.split('\n');
-      origin = g.from.map((i, k) => (i >= 0 && kept[k]?.trim() ? i + 1 : 0));
+      const lines = content.split('\n');
+      origin = g.from.map((i, k) => (i >= 0 && lines[k]?.trim() ? i + 1 : 0));
       const pages = pagesOf(pageLines, g.hits.map((i) => i + 1));
       if (pages.length > 0) meta.match_pages = pages;
     }
@@ -127,53 +120,6 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     if (kept.length > 0) meta.page_lines = kept;
   }
   return content;
-}
-
-const DEFAULT_MAX_BODY = 50 * 1024 * 1024;
-/** Types that say only "a gzip file" or nothing: the file's own contents or name decide. */
-const GZIP_TYPES = new Set(['application/gzip', 'application/x-gzip', 'application/octet-stream', 'binary/octet-stream', '']);
-/** What a file's name says it is, for the name under a ".gz". */
-const TYPE_OF_EXTENSION: Record<string, string> = {
-  html: 'text/html',
-  htm: 'text/html',
-  xhtml: 'application/xhtml+xml',
-  json: 'application/json',
-  geojson: 'application/json',
-  pdf: 'application/pdf',
-  xml: 'application/xml',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-  ndjson: 'text/plain',
-  jsonl: 'text/plain',
-};
-
-/**
- * A gzip file that is the document itself: data.json.gz, sitemap.xml.gz, a page.html.gz served
- * as application/gzip (not gzip as a Content-Encoding, which the fetcher undoes), or a body a
- * server compressed twice. No text starts with gzip's magic bytes, so whatever the header says
- * it is unpacked, up to the download limit (a gzip bomb stops there), and read as what it holds:
- * its own first bytes say, else the name under the ".gz", else a header that named a type.
- * undefined for a body that is not gzip.
- */
-export function unwrapGzip(body: Uint8Array, contentType: string, url: string, maxBytes: number): { body: Buffer; contentType: string } | undefined {
-  if (body[0] !== 0x1f || body[1] !== 0x8b) return undefined;
-  let inner: Buffer;
-  try {
-    inner = gunzipSync(body, { maxOutputLength: maxBytes });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw bodyTooLong(maxBytes);
-    throw new FetchError(422, `corrupt gzip file: ${(err as Error).message}`, 'The file is cut short or damaged; download it again, or ask its owner for a good copy.', 'bad_document');
-  }
-  let name = '';
-  try {
-    name = decodeURIComponent(new URL(url, 'file:///').pathname);
-  } catch {
-    name = url;
-  }
-  const ext = /\.([a-z0-9]+)\.gz$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-  return { body: inner, contentType: sniffBody(inner) ?? TYPE_OF_EXTENSION[ext] ?? (GZIP_TYPES.has(mediaType(contentType)) ? '' : contentType) };
 }
 
 function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): string {

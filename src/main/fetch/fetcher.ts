@@ -9,7 +9,8 @@ import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './rende
 import { ComputePool } from './compute';
 import { classifyPage } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { decodeHtml, extractBody, unwrapGzip, type Decoded, type Extracted } from './extract';
+import { decodeHtml, extractBody, type Decoded, type Extracted } from './extract';
+import { packedMeta, unwrapGzip } from './packed';
 import { Gate } from './gate';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool } from './pdf-pool';
@@ -75,17 +76,8 @@ interface Verdict {
   decoded?: Decoded;
 }
 
-/**
- * Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. A body of a
- * type Sift cannot read is not HTML: extraction says so (a gzip file is unpacked there first).
- */
-const isHtml = (contentType: string, body: Uint8Array): boolean => {
-  try {
-    return sniffKind(contentType, body) === 'html';
-  } catch {
-    return false;
-  }
-};
+/** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
+const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
 
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
@@ -325,7 +317,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
       }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, maxBodyBytes: settings.maxBodyBytes, signal: s, pdf, compute, decoded }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, decoded }),
       );
       const meta: Record<string, unknown> = {
         url,
@@ -338,7 +330,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         fetched_ms: Math.round(now() - started),
       };
       if (res.redirects) meta.redirects = res.redirects;
-      if (res.packed !== undefined) Object.assign(meta, { compressed: 'gzip', compressed_bytes: res.packed });
+      if (res.packed !== undefined) Object.assign(meta, packedMeta(res.packed));
       // The page's (thin) and the document's own (a PDF without text).
       const all = [...warnings, ...(Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [])];
       if (all.length) meta.warnings = [...new Set(all)];
@@ -368,10 +360,12 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const deadline = AbortSignal.timeout(settings.deadlineMs);
     const signal = ctx.signal ?? new AbortController().signal;
     const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
+    // A local items.json.gz is read as what it holds, as a downloaded one is.
+    const gz = unwrapGzip(bytes, contentType, ctx.url ?? '', settings.maxBodyBytes);
     const out = await underDeadline(signal, deadline, (s) =>
-      extractBody(bytes, contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, maxBodyBytes: settings.maxBodyBytes, signal: s, pdf, compute }),
+      extractBody(gz?.body ?? bytes, gz?.contentType ?? contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
     );
-    return { content: out.content, meta: { ...(ctx.url ? { url: ctx.url } : {}), ...out.meta, fetched_ms: Math.round(now() - started) } };
+    return { content: out.content, meta: { ...(ctx.url ? { url: ctx.url } : {}), ...out.meta, ...(gz ? packedMeta(bytes.byteLength) : {}), fetched_ms: Math.round(now() - started) } };
   }
 
   return {

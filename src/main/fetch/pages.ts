@@ -1,5 +1,8 @@
 import { badOption } from './errors';
 import type { PageRanges } from './pdf-pool';
+import { pageAt, type PageLines } from '../../shared/pages';
+
+export type { PageLines } from '../../shared/pages';
 
 export const PAGES_SYNTAX = 'Use page numbers and ranges separated by commas, e.g. "1-3,7,10-" ("10-" means page 10 to the end).';
 
@@ -17,19 +20,6 @@ export function parsePages(spec: string | undefined): PageRanges | null {
     ranges.push([from, to]);
   }
   return ranges;
-}
-
-/** Where each page of a PDF result starts in its content: [page, first line] pairs, lines from 1 (meta.page_lines). */
-export type PageLines = [number, number][];
-
-/** The page a line of the content (from 1) is on; undefined before the first page starts. */
-export function pageAt(pageLines: PageLines, line: number): number | undefined {
-  let page: number | undefined;
-  for (const [p, first] of pageLines) {
-    if (first > line) break;
-    page = p;
-  }
-  return page;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CJK_CHAR, foldTerm, foldWithMap } from './fold';
 import type { Term } from './query';
-import { pageAt, type PageLines } from '../fetch/pages';
+import { isPageLines, pageAt } from '../../shared/pages';
 
 /** A piece of a result around a match; marks are [start, end) offsets into text. */
 export interface Snippet {
@@ -185,6 +185,5 @@ export function markedText(s: Pick<Snippet, 'text' | 'marks'>, open = '«', clos
 /** The PDF page a line of a PDF result's content is on (meta.page_lines: [page, first line] pairs). */
 export function pageOfLine(meta: Record<string, unknown> | undefined, line: number): number | undefined {
   const pl = meta?.page_lines;
-  const valid = Array.isArray(pl) && pl.every((e) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number');
-  return valid ? pageAt(pl as PageLines, line) : undefined;
+  return isPageLines(pl) ? pageAt(pl, line) : undefined;
 }

@@ -43,7 +43,6 @@ function toRow(r: RowRecord): TargetRow {
   return row;
 }
 
-
 function toStatus(r: StatusRecord): TargetStatus {
   const s: TargetStatus = toRow(r);
   if (r.result !== null) s.result = JSON.parse(r.result) as Result;

@@ -98,6 +98,10 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
 });
 
+/** Whether the table's filter is on (any status, reason or warning chosen). */
+export const isFiltered = (s: Pick<DetailSlice, 'filterStatus' | 'filterReason' | 'filterWarning'>): boolean =>
+  s.filterStatus !== 'all' || s.filterReason !== '' || s.filterWarning !== '';
+
 /** Whether a row passes the table's filter. */
 export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
   if (!r) return false;

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { errorBesideReason, REASON_LABELS, shownFailure, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import type { TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { reasonCounts, rowMatches } from '../../store/detail';
+import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { StatusBadge } from '../common/StatusBadge';
@@ -27,10 +27,10 @@ const NO_FILTER: null = null;
  * nothing).
  */
 export function TargetTable(): React.JSX.Element {
-  const filtering = useStore((s) => s.filterStatus !== 'all' || s.filterReason !== '' || s.filterWarning !== '');
+  const filtering = useStore(isFiltered);
   const shown = useStore(
     useShallow((s) => {
-      if (s.filterStatus === 'all' && s.filterReason === '' && s.filterWarning === '') return NO_FILTER;
+      if (!isFiltered(s)) return NO_FILTER;
       const out: number[] = [];
       s.rows.forEach((r, i) => {
         if (rowMatches(r, s.filterStatus, s.filterReason, s.filterWarning)) out.push(i);

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
 import { shownFailure } from '../../../../shared/reasons';
+import type { TargetRow } from '../../../../shared/types';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
@@ -38,9 +39,7 @@ export function ResultPane(): React.JSX.Element {
         </a>
       </div>
       {row.title && <h3 className="result-title">{row.title}</h3>}
-      {row.status === 'failed' && (
-        <ErrorMessage error={{ code: 'target_failed', message: shownFailure(row).error || 'This target failed.', hint: shownFailure(row).hint }} testId="result-error" />
-      )}
+      {row.status === 'failed' && <FailedTarget row={row} />}
       {row.status === 'pending' && <p className="muted">Not fetched yet.</p>}
       {row.status === 'running' && <p className="muted">Fetching now…</p>}
       {row.status === 'done' && !status && !loading && !error && (
@@ -53,4 +52,9 @@ export function ResultPane(): React.JSX.Element {
       {status?.result && <ResultView result={status.result} mode={status.options?.mode} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
     </aside>
   );
+}
+
+function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
+  const { error, hint } = shownFailure(row);
+  return <ErrorMessage error={{ code: 'target_failed', message: error || 'This target failed.', hint }} testId="result-error" />;
 }
