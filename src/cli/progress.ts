@@ -10,6 +10,9 @@ export function formatDuration(ms: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
+/** A stored time as the CLI prints it: UTC, to the second. */
+export const formatWhen = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
@@ -106,4 +109,30 @@ export const okWithWarnings = (rows: readonly Pick<TargetRow, 'status' | 'warnin
 /** " (thin page)" after a done target with warnings; "" without. */
 export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {
   return row.warnings?.length ? ` (${row.warnings.map(warningLabel).join(', ')})` : '';
+}
+
+type FailureFields = Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>;
+
+/**
+ * What to do about a job's failures: each kind of failure that has a hint, most common
+ * first, with how many targets it hit. The progress and summary lines give each target's
+ * error only, so 91 blocked targets would never say how to let them through.
+ */
+export function failureAdvice(rows: readonly FailureFields[], jobId: string, max = 5): string {
+  const kinds = new Map<string, { error: string; hint: string; n: number }>();
+  for (const row of rows) {
+    if (row.status !== 'failed') continue;
+    const { error, hint } = shownFailure(row);
+    if (!hint) continue;
+    const key = `${error}\0${hint}`;
+    const kind = kinds.get(key);
+    if (kind) kind.n++;
+    else kinds.set(key, { error, hint, n: 1 });
+  }
+  if (kinds.size === 0) return '';
+  const sorted = [...kinds.values()].sort((a, b) => b.n - a.n);
+  const lines = sorted.slice(0, max).map((k) => `  ${k.n} × ${k.error}\n      ${k.hint}\n`);
+  const more = sorted.length - max;
+  const tail = more > 0 ? `  (${more} more ${more === 1 ? 'kind' : 'kinds'} of failure: sift status ${jobId})\n` : '';
+  return `what to do:\n${lines.join('')}${tail}`;
 }

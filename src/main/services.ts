@@ -146,9 +146,10 @@ export function createServices(opts: ServicesOptions): Services {
       if (!isTerminal(job.status)) {
         throw new SiftError('job_running', 409, 'This job is still running.', 'Wait for it to finish or cancel it first.');
       }
+      // 'all': the whole list again, fetched anew (the same list submitted again is this job).
       const rows = store
         .targetRows(id)
-        .filter((r) => (which === 'failed' || reason ? r.status === 'failed' : isUnfinished(r)))
+        .filter((r) => (which === 'all' && !reason) || (which === 'failed' || reason ? r.status === 'failed' : isUnfinished(r)))
         .filter((r) => !reason || r.reason === reason);
       if (rows.length === 0) {
         throw new SiftError(

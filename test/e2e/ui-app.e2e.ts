@@ -174,6 +174,24 @@ test('a reload mid-job brings the job list, the open job and its rows back, stil
   expect(await rowStatus(3)()).toBe('done');
 });
 
+test('the same list again opens the finished job and says so; "Fetch all again" fetches it anew', async () => {
+  const id = await currentJobId();
+  await page.getByTestId('nav-new').click();
+  await dropLinks(page, [`${site.url}/article/7`, ...[5, 6, 7].map((i) => `${site.url}/slow/${i}?ms=1200`)]);
+  await expect.poll(text('count-valid')).toBe('4');
+  await page.getByTestId('submit').click();
+  await expect.poll(currentJobId).toBe(id);
+  const notices = () => page.getByTestId('notice').allTextContents();
+  await expect.poll(notices).toContainEqual(expect.stringMatching(/^The same list ran as this job \(.+\); these are its results\. Fetch all again gets them anew\./));
+  await page.screenshot({ path: screenshotPath('ui-job-reused') });
+  await page.getByTestId('run-all').click();
+  await expect.poll(currentJobId).not.toBe(id);
+  await expect.poll(notices).toContainEqual(expect.stringMatching(/Started a new job with 4 targets/));
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
+  expect(await page.getByTestId('target-row').count()).toBe(4);
+  expect(await page.locator(`[data-testid="job-item"][data-job-id="${id}"]`).count()).toBe(1);
+});
+
 test('a finished job is deleted after a confirming second click', async () => {
   const id = await currentJobId();
   await page.getByTestId('delete-job').click();

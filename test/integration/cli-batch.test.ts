@@ -380,6 +380,35 @@ ${site.base}/article/1
     const [, line] = jsonLines((await runSift(['status', id, '--json', '--db', db], { env })).stdout);
     expect(line).toMatchObject({ status: 'failed', error: 'internal error', reason: 'network', hint: expect.stringMatching(/^connection refused\./) });
   }, 300_000);
+  test('blocked targets say once what to do; the same list again is the stored job, said so, and --again fetches it anew', async () => {
+    const db = path.join(home, 'again.db');
+    const input = `${site.base}/article/7\nhttp://10.0.0.1/a\nhttp://10.0.0.2/b\n`;
+    const run = await runSift(['batch', '-', '--db', db], { env, input });
+    expect(run.code).toBe(1);
+    const id = /^job ([0-9a-f]+)\n/.exec(run.stderr)![1]!;
+    // The progress lines give each target's error; the hint comes once for both, after the results.
+    expect(run.stderr).toMatch(/what to do:\n {2}2 × blocked\n {6}the address is a private address\. .*--allow-private\.\n/);
+    expect(run.stderr.indexOf('what to do:')).toBeGreaterThan(run.stderr.indexOf('partial: 3/3'));
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.stdout).toMatch(/10\.0\.0\.1\/a {2}\[blocked\]\n/);
+    expect(status.stderr).toMatch(/^what to do:\n {2}2 × blocked\n/);
+
+    const again = await runSift(['batch', '-', '--db', db, '--allow-private'], { env, input });
+    expect(again.stderr.split('\n').slice(0, 2)).toEqual([
+      `job ${id} reused`,
+      expect.stringMatching(/^ {2}the same list ran as this job on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(partial\); these are its stored results\. --again fetches the list again$/),
+    ]);
+    expect(again.stdout).toBe(run.stdout);
+
+    // --again is a new job (the guard refuses 10.x before any connection: nothing leaves loopback).
+    const fresh = await runSift(['batch', '-', '--db', db, '--again'], { env, input });
+    const freshId = /^job ([0-9a-f]+)$/.exec(fresh.stderr.split('\n')[0]!)![1]!;
+    expect(freshId).not.toBe(id);
+    expect(fresh.stderr).toMatch(/partial: 3\/3 · ok 1 · failed 2/);
+    expect(jsonLines((await runSift(['jobs', '--json', '--db', db], { env })).stdout).map((j) => j.id)).toEqual([freshId, id]);
+    // The newest job is the one the same list reuses from now on.
+    expect((await runSift(['batch', '-', '--db', db], { env, input })).stderr.split('\n')[0]).toBe(`job ${freshId} reused`);
+  }, 300_000);
   test('--out writes each page while the job runs, not after the last one', async () => {
     const hold = deferred();
     const held = await startSite({

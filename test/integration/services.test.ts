@@ -218,6 +218,27 @@ describe('services over the contract', () => {
     second.s.runner.cancel(rest.id);
   });
 
+  test('the same list again is the finished job; "fetch all again" fetches every target anew, with its options', async () => {
+    const r = rig();
+    const targets = [{ url: `${site.base}/article/31` }, { url: `${site.base}/missing/32` }, { url: `${site.base}/article/33`, options: { mode: 'text' } }];
+    const { id } = await r.call('submit', { targets });
+    expect((await until(r, id)).status).toBe('partial');
+    expect(await r.call('submit', { targets })).toEqual({ id, reused: true });
+    const all = await r.call('runRest', { id, which: 'all' });
+    expect(all).toMatchObject({ reused: false, targets: 3 });
+    expect(all.id).not.toBe(id);
+    expect((await until(r, all.id)).status).toBe('partial');
+    const again = r.s.store.targetRows(all.id);
+    expect(again.map((t) => [t.url, t.options ?? {}, t.status])).toEqual([
+      [targets[0]!.url, {}, 'done'],
+      [targets[1]!.url, {}, 'failed'],
+      [targets[2]!.url, { mode: 'text' }, 'done'],
+    ]);
+    // The new job is the one the same list reuses from now on; the old one stays readable.
+    expect(await r.call('submit', { targets })).toEqual({ id: all.id, reused: true });
+    expect(r.s.store.targetRows(id)).toHaveLength(3);
+  });
+
   test('"run the rest again" of a job interrupted before any target finished starts a new job, not the dead one', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart0-'));
     const first = rig({ dir });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { Progress, formatDuration } from '../../src/cli/progress';
+import { Progress, failureAdvice, formatDuration } from '../../src/cli/progress';
 import type { CliIO } from '../../src/cli/io';
 import type { Job, TargetRow } from '../../src/shared/types';
 
@@ -73,5 +73,33 @@ describe('sift batch progress on stderr', () => {
     expect(formatDuration(0)).toBe('0:00');
     expect(formatDuration(61_000)).toBe('1:01');
     expect(formatDuration(3_725_000)).toBe('1:02:05');
+  });
+});
+
+describe('failureAdvice', () => {
+  const blocked = (idx: number, kind = 'loopback') =>
+    row(idx, 'failed', { error: 'blocked', hint: `the address is a ${kind} address. Allow it with --allow-private.`, reason: 'blocked', errorStatus: 403 });
+
+  test('one line per kind of failure with a hint, the most common first, with how many it hit', () => {
+    const rows = [blocked(0), row(1, 'done'), blocked(2, 'private'), blocked(3), row(4, 'failed', { hint: 'Check the URL.', reason: 'upstream' }), blocked(5)];
+    expect(failureAdvice(rows, 'j1')).toBe(
+      'what to do:\n' +
+        '  3 × blocked\n      the address is a loopback address. Allow it with --allow-private.\n' +
+        '  1 × blocked\n      the address is a private address. Allow it with --allow-private.\n' +
+        '  1 × HTTP 404 Not Found\n      Check the URL.\n',
+    );
+  });
+
+  test('nothing without a failure that has a hint; a dead link, whose hint is its shown error, adds nothing', () => {
+    const dead = row(1, 'failed', { error: 'internal error', hint: 'connection refused. Nothing listens there.', reason: 'network', errorStatus: 500 });
+    expect(failureAdvice([row(0, 'done'), dead, row(2, 'failed'), row(3, 'pending')], 'j1')).toBe('');
+  });
+
+  test('past `max` kinds it points to sift status for the rest', () => {
+    const rows = Array.from({ length: 7 }, (_, i) => row(i, 'failed', { hint: `hint ${i}`, reason: 'upstream' }));
+    const text = failureAdvice(rows, 'j1', 5);
+    expect(text.match(/ × /g)).toHaveLength(5);
+    expect(text.endsWith('  (2 more kinds of failure: sift status j1)\n')).toBe(true);
+    expect(failureAdvice(rows, 'j1', Infinity).match(/ × /g)).toHaveLength(7);
   });
 });

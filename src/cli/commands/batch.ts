@@ -8,7 +8,7 @@ import { shownFailure } from '../../shared/reasons';
 import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
 import { liveExportSource, type Engine } from '../../main/engine';
-import { Progress, formatBytes, warningsNote } from '../progress';
+import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportFormat, printTargetsJson, runExport } from '../output';
 
@@ -26,6 +26,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
   --include-failed    with --out: a file (a section in combined) per failed target too;
                       manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file
+  --again             fetch the list again, even if it ran as a job within the jobs' lifetime
+                      (Settings, "keep jobs"); without it that job's stored results are shown
   --mode M --question Q --pages P --grep RE --jq PROG --context --recover
   --render auto|always|never
                       options for every line (a line's own options win)
@@ -51,6 +53,7 @@ export const batchCommand: Command = {
       format: { type: 'string' },
       'include-failed': { type: 'boolean' },
       'include-meta': { type: 'boolean' },
+      again: { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('give one list FILE, or - for stdin');
     if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
@@ -84,7 +87,7 @@ export const batchCommand: Command = {
     try {
       let sub: { id: string; reused: boolean };
       try {
-        sub = ctx.runner.submit(CLI_CALLER, 'cli', targets);
+        sub = ctx.runner.submit(CLI_CALLER, 'cli', targets, { fresh: values.again ?? false });
       } catch (err) {
         io.stderr.write(problems);
         if (err instanceof SiftError && err.code === 'too_many_targets') {
@@ -98,7 +101,7 @@ export const batchCommand: Command = {
         }
         return reportError(err, io);
       }
-      io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}\n${problems}`);
+      io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id)}` : ''}\n${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
       const started = values.out && !values.json ? ctx.store.getJob(sub.id) : undefined;
       const exporting = started
@@ -119,6 +122,9 @@ export const batchCommand: Command = {
         const failed = await exporting;
         if (failed) throw failed.err;
       } else printSummary(ctx, job.id, io);
+      // After the results it explains; on stderr, so --json's stdout stays one object a line.
+      io.stderr.write(failureAdvice(ctx.store.targetRows(job.id), job.id));
+      if (!values.json && !exporting) io.stderr.write('(--json prints the results, --out DIR exports them)\n');
 
       if (interrupted) return EXIT.interrupted;
       return job.status === 'done' ? EXIT.ok : EXIT.someFailed;
@@ -169,12 +175,23 @@ async function waitForJob(
   return { job: stored, interrupted };
 }
 
+/**
+ * Says what a reused job is (rule 1: the same list within the jobs' lifetime is the same
+ * job): a finished one's results are from then, and a user who changed a flag since
+ * (--allow-private after "blocked") needs to know how to fetch it again.
+ */
+function reuseNote(ctx: Engine, id: string): string {
+  const job = ctx.store.getJob(id);
+  if (!job) return '';
+  if (!isTerminal(job.status)) return '  the same list is running as this job; following it';
+  return `  the same list ran as this job on ${formatWhen(job.createdAt)} UTC (${job.status}); these are its stored results. --again fetches the list again`;
+}
+
 function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
     const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${shownFailure(row).error}`;
     io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${row.url}${warningsNote(row)}\n`);
   }
-  io.stderr.write('(--json prints the results, --out DIR exports them)\n');
 }
 
 /** A typed error as one line and its hint on stderr; exit 2 (bad usage or input, or busy). */

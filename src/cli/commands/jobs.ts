@@ -5,11 +5,12 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { cliDbPath, cliLog, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
+import type { TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { reportError } from './batch';
 import { checkExportFormat, runExport } from '../output';
-import { formatBytes, okWithWarnings, warningsNote } from '../progress';
+import { failureAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -28,7 +29,6 @@ async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (
   }
 }
 
-const when = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 export const jobsCommand: Command = {
   name: 'jobs',
@@ -47,7 +47,7 @@ export const jobsCommand: Command = {
           io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
         } else {
           const err = j.error ? `  (${j.error})` : '';
-          io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${j.targetsDone}/${j.targetsTotal}`.padStart(11)}  ${when(j.createdAt)}  ${j.caller}${err}\n`);
+          io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${j.targetsDone}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${err}\n`);
         }
       }
       return EXIT.ok;
@@ -81,21 +81,30 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
       } else {
         const warned = okWithWarnings(rows);
         io.stdout.write(
-          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone}/${j.targetsTotal} finished, ${j.targetsFailed} failed${warned ? `, ${warned} ok with warnings` : ''}, created ${when(j.createdAt)}\n`,
+          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone}/${j.targetsTotal} finished, ${j.targetsFailed} failed${warned ? `, ${warned} ok with warnings` : ''}, created ${formatWhen(j.createdAt)}\n`,
         );
       }
       for (const t of rows) {
         if (values.json) {
           io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
-          const what = t.status === 'done' ? `${formatBytes(t.bytes)}${warningsNote(t)}` : t.reason ? `[${t.reason}] ${shownFailure(t).error}` : t.error;
-          io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${what ? `  ${what}` : ''}\n`);
+          io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${statusNote(t)}\n`);
         }
       }
+      // Every kind of failure there is, with what to do about it, after the list it explains.
+      if (!values.json) io.stderr.write(failureAdvice(rows, id, Infinity));
       return EXIT.ok;
     });
   },
 };
+
+/** "  12.3 kB (thin page)", "  [timeout] no answer in 20 s" or "  [blocked]" (its error says no more than its reason). */
+function statusNote(t: TargetRow): string {
+  if (t.status === 'done') return `  ${formatBytes(t.bytes)}${warningsNote(t)}`;
+  if (!t.reason) return t.error ? `  ${t.error}` : '';
+  const { error } = shownFailure(t);
+  return `  [${t.reason}]${error && error !== t.reason ? ` ${error}` : ''}`;
+}
 
 export const cancelCommand: Command = {
   name: 'cancel',

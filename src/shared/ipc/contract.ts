@@ -80,7 +80,7 @@ export const invokeContract = {
     req: z
       .object({
         id: JobId,
-        which: z.enum(['unfinished', 'failed']).default('unfinished'),
+        which: z.enum(['unfinished', 'failed', 'all']).default('unfinished'),
         reason: ReasonSchema.optional(),
         options: OptionsSchema.optional(),
       })

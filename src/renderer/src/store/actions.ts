@@ -3,11 +3,11 @@
  * so components, keyboard shortcuts and IPC events all go through the same functions.
  */
 import type { ExportFormatName } from '../../../shared/ipc/contract';
-import type { Options, Target } from '../../../shared/types';
+import { isTerminal, type Job, type Options, type Target } from '../../../shared/types';
 import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
-import { plural } from '../lib/format';
+import { formatCreated, plural } from '../lib/format';
 import { cleanOptions, effectiveOptions, type ListSource } from './composer';
 import { useStore } from './index';
 
@@ -100,7 +100,7 @@ export async function deleteJob(id: string): Promise<void> {
   }
 }
 
-export async function runRest(id: string, which: 'unfinished' | 'failed' = 'unfinished'): Promise<void> {
+export async function runRest(id: string, which: 'unfinished' | 'failed' | 'all' = 'unfinished'): Promise<void> {
   try {
     const res = await window.sift.runRest({ id, which });
     get().notify('info', { message: res.reused ? 'That job is already running; showing it.' : `Started a new job with ${plural(res.targets, 'target')}.` });
@@ -219,12 +219,22 @@ export async function submitList(): Promise<void> {
     const label = s.source?.kind === 'file' ? s.source.name : undefined;
     const res = await window.sift.submit(label ? { targets, label } : { targets });
     get().setSubmitting(false);
-    if (res.reused) get().notify('info', { message: 'The same list is already a job; showing it.' });
+    if (res.reused) get().notify('info', { message: reusedMessage(get().jobs[res.id]) });
     get().resetComposer();
     showJob(res.id);
   } catch (err) {
     get().setSubmitError(toUserError(err));
   }
+}
+
+/**
+ * What a reused submit shows: the same list within the jobs' lifetime is the same job (the
+ * runner's rule 1), so a finished one's results are from when it ran, and fetching them anew
+ * is the job's "Fetch all again".
+ */
+function reusedMessage(job: Job | undefined): string {
+  if (!job || !isTerminal(job.status)) return 'The same list is already a job; showing it.';
+  return `The same list ran as this job (${formatCreated(job.createdAt)}); these are its results. Fetch all again gets them anew.`;
 }
 
 /** Previews the chosen URL with its options; `render: 'always'` runs its JavaScript first. */

@@ -83,6 +83,11 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
             Retry the failed ones
           </button>
         )}
+        {!live && (
+          <button type="button" onClick={() => void runRest(id, 'all')} data-testid="run-all" title="Fetch every URL of this list again, as a new job">
+            Fetch all again
+          </button>
+        )}
         <button type="button" onClick={() => openExport(id)} disabled={job.targetsDone === 0} data-testid="export-job" title={job.targetsDone === 0 ? 'Nothing finished yet' : undefined}>
           Export…
         </button>
