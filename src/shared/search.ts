@@ -18,6 +18,8 @@ export const SearchHitSchema = z.object({
   line: z.number().int().optional(),
   /** PDF page of that line, when the result is a PDF's text. */
   page: z.number().int().optional(),
+  /** Older jobs that stored this same result (same URL, same content): one hit stands for all. */
+  sameIn: z.array(z.object({ jobId: z.string(), idx: z.number().int() })).optional(),
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 

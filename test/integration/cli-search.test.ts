@@ -50,6 +50,15 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(book);
     },
+    // A page kept as its markup (mode raw): the tracker's script, the styles and the class
+    // names say "quokka", the text a person reads does not.
+    '/shop': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<!doctype html><html><head><title>Corner shop</title>\n<script>window.quokka = { id: "quokka-tag" };</script>\n<style>.quokka-menu { color: red }</style></head>\n' +
+          '<body><nav class="quokka-menu"><a href="/quokka">Home</a></nav>\n<main><h1>Corner shop</h1>\n<p>The corner shop sells fresh bread &amp; wombat-shaped biscuits every morning, and the owner knows each customer by name.</p></main></body></html>',
+      );
+    },
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -126,6 +135,17 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^1\. Le café de la gare {2}http:\/\/127\.0\.0\.1:\d+\/cafe\n {3}job \w+ #4 · line \d+ · score \d/);
     expect(text.stdout).toContain('Sa «crème» «brûlée» est célèbre');
+  });
+
+  test('a page stored as markup (mode raw) is found by its text, not its tags, scripts or styles', async () => {
+    const run = await runSift(['batch', '-', '--db', db, '--mode', 'raw'], { env, input: `${site.base}/shop\n` });
+    const job = /^job (\S+)/.exec(run.stderr)![1]!;
+    expect(jsonLines((await runSift(['search', 'quokka', '--job', job, '--json', '--db', db], { env })).stdout)).toEqual([]);
+    const [hit, ...rest] = jsonLines((await runSift(['search', 'biscuits', '--job', job, '--json', '--db', db], { env })).stdout);
+    expect(rest).toEqual([]);
+    // The line of the stored HTML the words are on, and a snippet that reads as text.
+    expect(hit).toMatchObject({ jobId: job, idx: 0, line: 6 });
+    expect(hit!.snippet).toBe('… Home Corner shop The corner shop sells fresh bread & wombat-shaped «biscuits» every morning, and the owner knows each customer by name.');
   });
 
   test('a query FTS5 would reject is searched as plain words; no words says what to type', async () => {

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { searchStore } from '../../src/main/search';
+import { hitText, searchStore } from '../../src/main/search';
+import type { Result } from '../../src/shared/types';
 import { migrate, openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
 import { searchTable } from '../../src/main/store/search';
 import { tempDir } from '../helpers/store';
@@ -60,8 +61,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4 and 5)', () => {
-    expect(SCHEMA_VERSION).toBe(6);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5 and 6)', () => {
+    expect(SCHEMA_VERSION).toBe(7);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -188,8 +189,8 @@ describe('migrations', () => {
     ins.run('j6', 1, 'https://w.test/1', 'done', JSON.stringify(full), '', 40, 'Whole', 0, '');
     ins.run('j6', 2, 'https://w.test/2', 'failed', null, 'timeout', 0, '', 504, 'timeout');
     const index = searchTable(raw);
-    index.index('j6', 0, 'https://w.test/0', 'Teaser', teaser);
-    index.index('j6', 1, 'https://w.test/1', 'Whole', full);
+    index.index('j6', 0, 'https://w.test/0', 'Teaser', teaser, undefined);
+    index.index('j6', 1, 'https://w.test/1', 'Whole', full, undefined);
     raw.close();
 
     const store = openStore(p);
@@ -199,6 +200,39 @@ describe('migrations', () => {
     store.close();
     expect(version(p)).toBe(SCHEMA_VERSION);
     expectRebuilt(p);
+  });
+
+  it('migrates a version 6 database: a page stored in mode raw or html is searched as its text, not its markup', () => {
+    const raw = atVersion(p, 6);
+    insertOldJob(raw, 'j7', 'dan', 3, 3, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, options, status, result, bytes, title) VALUES (?,?,?,?,?,?,?,?)');
+    const page = (words: string): Result => ({
+      content: `<html><head><script>var tracker = "quokka";</script><style>.quokka{}</style></head>\n<body class="quokka-menu">\n<p>The ${words} &amp; friends.</p></body></html>`,
+      meta: { kind: 'html', title: 'Page' },
+    });
+    const rows: [number, string | null, Result][] = [
+      [0, '{"mode":"raw"}', page('wombat')],
+      [1, '{"mode":"html"}', page('numbat')],
+      [2, null, { content: 'A markdown result that names the quokka.', meta: { kind: 'html', title: 'Markdown' } }],
+    ];
+    const index = searchTable(raw);
+    for (const [idx, options, result] of rows) {
+      ins.run('j7', idx, `https://m.test/${idx}`, options, 'done', JSON.stringify(result), result.content.length, 'Page');
+      // As version 6 indexed them: the content as stored, markup and all.
+      index.index('j7', idx, `https://m.test/${idx}`, 'Page', result, undefined);
+    }
+    expect(searchTable(raw).query('quokka', undefined, 10).map((r) => r.idx).sort()).toEqual([0, 1, 2]);
+    raw.close();
+
+    const store = openStore(p);
+    // Only the markdown result says quokka in its text; the pages had it in a script, a style and a class.
+    expect(searchStore(store, 'quokka').hits.map((h) => h.idx)).toEqual([2]);
+    const [hit] = searchStore(store, 'wombat').hits;
+    expect(hit).toMatchObject({ idx: 0, line: 3 });
+    expect(hitText(hit!)).toBe('The «wombat» & friends.');
+    expect(searchStore(store, 'numbat').hits.map((h) => h.idx)).toEqual([1]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
   it("gives a search index made before them the index's merge settings, and keeps them", () => {

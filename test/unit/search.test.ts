@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askJob, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
 import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
+import { searchableText } from '../../src/main/search/text';
 import { openStore, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
 import { tempStore } from '../helpers/store';
@@ -24,8 +25,8 @@ interface Doc {
 }
 
 /** A finished job whose targets hold these results, stored the way the runner stores them. */
-function storeJob(id: string, docs: Doc[], leaseExpires = 60_000): void {
-  store.insertJob({ id, caller: 'alice', callerClass: 'user', idemKey: `k-${id}`, targetsTotal: docs.length, nowMs: 1_000, leaseExpires }, docs.map((d) => ({ url: d.url })));
+function storeJob(id: string, docs: Doc[], leaseExpires = 60_000, createdAt = 1_000): void {
+  store.insertJob({ id, caller: 'alice', callerClass: 'user', idemKey: `k-${id}`, targetsTotal: docs.length, nowMs: createdAt, leaseExpires }, docs.map((d) => ({ url: d.url })));
   store.transition(id, 'queued', 'running', '', 1_000);
   docs.forEach((d, idx) => {
     expect(store.startTarget(id, idx, 2_000)).toBe(true);
@@ -353,5 +354,62 @@ describe('Export hits', () => {
     expect(lines[0]).toBe('\uFEFFrank,job,target,url,title,field,line,page,score,snippet');
     expect(lines[1]).toBe('1,j1,1,https://r.test/a,Report *2023*,body,4,2,2.500,so «net revenue» rose');
     expect(lines[2]).toBe(`2,j1,5,https://r.test/b,"'=HYPERLINK(""x"")",title,,,1.000,«net»`);
+  });
+});
+
+describe('what search reads of a result in markup', () => {
+  const html = (content: string) => ({ content, meta: { kind: 'html' } });
+
+  it('a page in mode raw or html: its text, line for line, entities decoded', () => {
+    const page = html(
+      '<html><head><script>\nvar a = "<p>secret</p>";\n</script><style>.x { }</style></head>\n<body><a\n href="/hidden-word">Link</a> one &amp; two&#10;three<!-- a\ncomment --> four</body>\n</html>',
+    );
+    const text = searchableText(page, 'raw');
+    expect(text.split('\n')).toHaveLength(page.content.split('\n').length);
+    expect(text).not.toMatch(/secret|hidden|comment|<|>/);
+    expect(text.replace(/\s+/g, ' ').trim()).toBe('Link one & two three four');
+    // The words stay on the lines they are on in the stored result.
+    expect(text.split('\n')[4]).toContain('Link');
+    expect(text.split('\n')[5]).toContain('four');
+    expect(searchableText(page, 'html')).toBe(text);
+  });
+
+  it('an unclosed comment or tag hides the rest, as a browser would; a lone < is text', () => {
+    expect(searchableText(html('<p>kept</p><!-- open\nto the end'), 'raw').trim()).toBe('kept');
+    expect(searchableText(html('<p>a < b and 3<4</p>'), 'raw').trim()).toBe('a < b and 3<4');
+  });
+
+  it('everything else as stored: markdown and text of a page, a JSON or text document in mode raw', () => {
+    for (const mode of [undefined, 'markdown', 'text'] as const) expect(searchableText(html('<b>kept</b> as is'), mode)).toBe('<b>kept</b> as is');
+    expect(searchableText({ content: '{"a":"<b>"}', meta: { kind: 'json' } }, 'raw')).toBe('{"a":"<b>"}');
+    expect(searchableText(undefined, 'raw')).toBe('');
+  });
+});
+
+describe('the same list run again', () => {
+  const report = (n: number, content = `Report ${n}: the harbour tolls rose again.`): Doc => ({ url: `https://reports.test/${n}`, title: `Report ${n}`, content });
+
+  it('is one hit per result every run stored alike, the newest job’s, with the others under it', () => {
+    storeJob('old', [report(1), report(2), report(3)], 60_000, 1_000);
+    storeJob('new', [report(1), report(2), report(3)], 60_000, 3_000);
+    storeJob('mid', [report(1), report(2), report(3)], 60_000, 2_000);
+    const { hits } = searchStore(store, 'tolls', { limit: 3 });
+    expect(ids(hits).sort()).toEqual(['new:0', 'new:1', 'new:2']);
+    for (const h of hits) {
+      expect(h.sameIn).toEqual([
+        { jobId: 'mid', idx: h.idx },
+        { jobId: 'old', idx: h.idx },
+      ]);
+    }
+    // One job's own results are never folded into each other, and a job's search has no copies.
+    expect(searchStore(store, 'tolls', { jobId: 'old' }).hits.map((h) => h.sameIn)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('keeps a result that changed since, and the same URL in one job twice, as hits of their own', () => {
+    storeJob('old', [report(1), report(1)], 60_000, 1_000);
+    storeJob('new', [report(1, 'Report 1: the harbour tolls fell at last.')], 60_000, 2_000);
+    const { hits } = searchStore(store, 'tolls');
+    expect(ids(hits).sort()).toEqual(['new:0', 'old:0', 'old:1']);
+    expect(hits.every((h) => h.sameIn === undefined)).toBe(true);
   });
 });

@@ -20,7 +20,9 @@ counts more than one in the text), each with the text around the match and where
   --json      one object per hit {"jobId","idx","url","title","score","snippet","field",
               "line","page"}: field is where the match is (body, title or url); line (of the
               result's text) and page (of a PDF) when the match is in the text. Matched
-              words are marked «like this» in snippet.
+              words are marked «like this» in snippet. A result that several jobs stored
+              alike (the same list run again) is one hit, the newest job's, with "sameIn":
+              [{"jobId","idx"}] for the others.
 
 exit codes: 0 searched (also when nothing matched: stderr says so), 2 bad usage, no words,
 or no such job.
@@ -32,6 +34,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   if (h.page !== undefined) where.push(`page ${h.page}`);
   if (h.field !== 'body') where.push(`in the ${h.field}`);
   where.push(`score ${h.score.toFixed(2)}`);
+  if (h.sameIn) where.push(`also in ${h.sameIn.map((s) => `job ${s.jobId} #${s.idx + 1}`).join(', ')}`);
   write(`${n}. ${h.title || '(no title)'}  ${h.url}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
 }
 
@@ -71,8 +74,8 @@ export const searchCommand: Command = {
       if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
       hits.forEach((h, i) => {
         if (values.json) {
-          const { jobId, idx, url, title, score, field, line, page } = h;
-          io.stdout.write(`${JSON.stringify({ jobId, idx, url, title, score, snippet: hitText(h), field, line, page })}\n`);
+          const { jobId, idx, url, title, score, field, line, page, sameIn } = h;
+          io.stdout.write(`${JSON.stringify({ jobId, idx, url, title, score, snippet: hitText(h), field, line, page, sameIn })}\n`);
         } else printHit(h, i + 1, (s) => io.stdout.write(s));
       });
       if (hits.length === 0) {

@@ -10,6 +10,8 @@
  * that has little else to say. No rule names a site.
  */
 
+import { decodeEntities } from '../../shared/entities';
+
 export type PageReason = 'challenge' | 'login' | 'consent' | 'soft404' | 'needs_js';
 
 export interface ClassifyInput {
@@ -55,19 +57,7 @@ interface Page {
   scriptBytes: number;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', rsquo: '’', lsquo: '‘', hellip: '…', mdash: '—', ndash: '–' };
-
-function decode(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
-    }
-    return ENTITIES[e.toLowerCase()] ?? m;
-  });
-}
-
-const squash = (s: string): string => decode(s.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+const squash = (s: string): string => decodeEntities(s.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
 
 function parsePage(html: string): Page {
   let scriptBytes = 0;

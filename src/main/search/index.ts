@@ -1,12 +1,13 @@
 import MiniSearch from 'minisearch';
-import type { Store } from '../store';
+import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
-import type { Result } from '../../shared/types';
+import type { Mode, Result, TargetStatus } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
 import { processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
+import { searchableText } from './text';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
 export { makeSnippet, markedText, pageOfLine } from './snippet';
@@ -64,10 +65,17 @@ function runQuery(store: Store, q: ParsedQuery, raw: string, jobId: string | und
   }
 }
 
-/** The citation and snippet of one stored result for a query's terms. */
-export function hitOf(base: { jobId: string; idx: number; score: number }, url: string, title: string, result: Result | undefined, terms: readonly Term[]): SearchHit {
-  const content = result?.content ?? '';
-  const s = makeSnippet(content, terms);
+/** The citation and snippet of one stored result (shaped by `mode`) for a query's terms. */
+export function hitOf(
+  base: { jobId: string; idx: number; score: number },
+  url: string,
+  title: string,
+  result: Result | undefined,
+  mode: Mode | undefined,
+  terms: readonly Term[],
+): SearchHit {
+  // The text the index read, so the snippet shows the words that matched.
+  const s = makeSnippet(searchableText(result, mode), terms);
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);
@@ -80,20 +88,72 @@ export function hitOf(base: { jobId: string; idx: number; score: number }, url: 
   return { ...base, url, title, field: 'url', snippet: inUrl?.text ?? url, marks: inUrl?.marks ?? [] };
 }
 
-/** Finds stored results that match `query`, best first, each with a snippet and citation. */
+interface Copy {
+  jobId: string;
+  idx: number;
+  createdAt: number;
+}
+/** A hit shown, with the content it was cut from and every job's copy of that result. */
+interface Shown {
+  hit: SearchHit;
+  content: string;
+  copies: Copy[];
+}
+
+/**
+ * Finds stored results that match `query`, best first, each with a snippet and citation. A
+ * result that several jobs stored alike (same URL, same content) is one hit, the newest's.
+ */
 export function searchStore(store: Store, query: string, opts: SearchOptions = {}): SearchOutcome {
   const parsed = parseQuery(query);
   if (!parsed) throw emptyQueryError();
   if (parsed.count > MAX_SEARCH_TERMS) throw tooManyTermsError('search', parsed.count, MAX_SEARCH_TERMS);
   const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(opts.limit ?? 50)));
-  const { rows, q } = runQuery(store, parsed, query, opts.jobId, limit);
+  // The same list run again stores the same results again, and each is one hit. Copies of a
+  // result score alike, so the rows asked for are enough once the last scores below the
+  // last hit; until then, more are asked for (FTS5 ranks every match however many).
+  for (let n = 2 * limit; ; n *= 4) {
+    const { rows, q } = runQuery(store, parsed, query, opts.jobId, n);
+    const hits = collapseCopies(store, rows, limit, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms));
+    const last = rows.at(-1)?.score ?? 0;
+    const lowest = hits.at(-1)?.score ?? Infinity;
+    if (rows.length < n || n >= MAX_ROWS || (hits.length === limit && last < lowest)) return { hits, plain: q.plain };
+  }
+}
+
+/** The most rows one search reads looking for copies of its hits. */
+const MAX_ROWS = 20 * MAX_LIMIT;
+
+/** Up to `limit` hits from ranked rows, one per result that several jobs stored alike, the newest job's. */
+function collapseCopies(store: Store, rows: readonly SearchRow[], limit: number, toHit: (r: SearchRow, t: TargetStatus) => SearchHit): SearchHit[] {
   const hits: SearchHit[] = [];
+  const shown = new Map<string, Shown[]>();
+  const createdAt = (jobId: string): number => store.getJob(jobId)?.createdAt ?? 0;
   for (const r of rows) {
+    // Past the last hit a row is read only when it may be a copy of one shown.
+    if (hits.length === limit && !shown.has(store.targetUrl(r.jobId, r.idx))) continue;
     const t = store.targetResult(r.jobId, r.idx);
     if (!t) continue;
-    hits.push(hitOf(r, t.url, t.title, t.result, q.terms));
+    const content = t.result?.content ?? '';
+    const copies = shown.get(t.url) ?? [];
+    const same = copies.find((s) => s.content === content && s.hit.jobId !== r.jobId);
+    if (same) {
+      same.copies.push({ jobId: r.jobId, idx: r.idx, createdAt: createdAt(r.jobId) });
+      continue;
+    }
+    if (hits.length === limit) continue;
+    const hit = toHit(r, t);
+    hits.push(hit);
+    copies.push({ hit, content, copies: [{ jobId: r.jobId, idx: r.idx, createdAt: createdAt(r.jobId) }] });
+    shown.set(t.url, copies);
   }
-  return { hits, plain: q.plain };
+  // The newest job's copy is the hit, the others listed under it, newest first.
+  for (const s of [...shown.values()].flat()) {
+    if (s.copies.length < 2) continue;
+    const [newest, ...older] = [...s.copies].sort((x, y) => y.createdAt - x.createdAt) as [Copy, ...Copy[]];
+    Object.assign(s.hit, { jobId: newest.jobId, idx: newest.idx, sameIn: older.map(({ jobId, idx }) => ({ jobId, idx })) });
+  }
+  return hits;
 }
 
 /** The hits as plain text with «marks», for the CLI and exports. */
@@ -130,7 +190,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   const docs: Doc[] = [];
   for (const r of rows) {
     const t = store.targetResult(r.jobId, r.idx);
-    const content = t?.result?.content;
+    const content = t && searchableText(t.result, t.options?.mode);
     if (!t || !content) continue;
     for (const p of splitPassages(content)) {
       const doc: Doc = { id: docs.length, text: p.text, row: r, url: t.url, title: t.title, line: p.line };

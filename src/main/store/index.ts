@@ -42,6 +42,8 @@ export interface Store {
   targetRows(jobId: string): TargetRow[];
   /** One target with its result. */
   targetResult(jobId: string, idx: number): TargetStatus | undefined;
+  /** One target's URL ('' when there is no such target), without reading its result. */
+  targetUrl(jobId: string, idx: number): string;
   /** Every target with its result, in idx order. */
   targetStatuses(jobId: string): TargetStatus[];
   /** Every target with its result, one row read per step (for streaming export). */
@@ -196,7 +198,8 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     if (!targets.finish(jobId, idx, outcome, nowMs)) return undefined;
     // In the same transaction as the result: the index never disagrees with the store.
     if (indexing && outcome.status === 'done') {
-      search.index(jobId, idx, targets.urlOf(jobId, idx), outcome.title, outcome.result);
+      const { url, mode } = targets.indexKeyOf(jobId, idx);
+      search.index(jobId, idx, url, outcome.title, outcome.result, mode);
     }
     const r = jobs.countTarget(jobId, outcome.status === 'failed', nowMs, leaseExpires);
     return r && toJob(r);
@@ -231,6 +234,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     setLease: (id, leaseExpires) => jobs.setLease(id, leaseExpires),
     targetRows: (jobId) => targets.rows(jobId),
     targetResult: (jobId, idx) => targets.get(jobId, idx),
+    targetUrl: (jobId, idx) => targets.indexKeyOf(jobId, idx).url,
     targetStatuses: (jobId) => targets.all(jobId),
     iterateTargets: (jobId) => targets.iterate(jobId),
     searchResults: (match, jobId, limit) => search.query(match, jobId, limit),

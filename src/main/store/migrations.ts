@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex } from './search';
+import { buildSearchIndex, reindexMarkup } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -190,6 +190,9 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       ALTER TABLE targets_v6 RENAME TO targets;
     `);
   },
+  // 7: results in markup (a page in mode raw or html) were indexed with their tags, scripts
+  // and styles; they are indexed again as the text a person reads in them.
+  (db) => reindexMarkup(db),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { Result } from '../../shared/types';
+import type { Mode, Result } from '../../shared/types';
 import { foldForIndex, quoteTerm } from '../search/fold';
+import { searchableText } from '../search/text';
+import { modeOf } from './targets';
 
 /**
  * The full-text index of stored results: an FTS5 table that keeps only the index (contentless),
@@ -81,12 +83,12 @@ export function searchTable(db: Database.Database) {
      ORDER BY f.rank`,
   );
   return {
-    /** Indexes (or re-indexes) one target's result; call inside the transaction that stores it. */
-    index(jobId: string, idx: number, url: string, title: string, result: Result | undefined): void {
+    /** Indexes (or re-indexes) one target's result, as its mode shaped it; call inside the transaction that stores it. */
+    index(jobId: string, idx: number, url: string, title: string, result: Result | undefined, mode: Mode | undefined): void {
       const old = docOf.get(jobId, idx);
       if (old) deleteFts.run(old.rowid);
       const rowid = old?.rowid ?? (insertDoc.get(jobId, idx) as { rowid: number }).rowid;
-      insertFts.run(rowid, foldForIndex(title), foldForIndex(url), foldForIndex(result?.content ?? ''), jobId);
+      insertFts.run(rowid, foldForIndex(title), foldForIndex(url), foldForIndex(searchableText(result, mode)), jobId);
     },
     deleteOfJob(jobId: string): void {
       deleteFtsOfJob.run(jobId);
@@ -103,15 +105,26 @@ export type SearchTable = ReturnType<typeof searchTable>;
 
 /**
  * Creates the index and fills it from the results already stored. Reads only the targets
- * columns every version has had since step 3 (job_id, idx, url, title, status, result), one
- * row per step by primary key, so neither the column list nor the table's rowids matter.
+ * columns every version has had since step 3 (job_id, idx, url, options, title, status,
+ * result), one row per step by primary key, so neither the column list nor the table's
+ * rowids matter.
  */
 export function buildSearchIndex(db: Database.Database): void {
   db.exec(SEARCH_SCHEMA);
+  indexStored(db, '1');
+}
+
+/** Re-indexes the stored results in markup (mode raw or html) as their text (search/text.ts). */
+export function reindexMarkup(db: Database.Database): void {
+  indexStored(db, "json_valid(options) AND json_extract(options, '$.mode') IN ('raw', 'html')");
+}
+
+/** (Re-)indexes each done target that `where` (SQL over targets' columns) picks, one row per step. */
+function indexStored(db: Database.Database, where: string): void {
   const table = searchTable(db);
-  const next = db.prepare<[string, string, number], { job_id: string; idx: number; url: string; title: string; result: string | null }>(
-    `SELECT job_id, idx, url, title, result FROM targets
-     WHERE status = 'done' AND (job_id > ? OR (job_id = ? AND idx > ?))
+  const next = db.prepare<[string, string, number], { job_id: string; idx: number; url: string; options: string | null; title: string; result: string | null }>(
+    `SELECT job_id, idx, url, options, title, result FROM targets
+     WHERE status = 'done' AND (${where}) AND (job_id > ? OR (job_id = ? AND idx > ?))
      ORDER BY job_id, idx LIMIT 1`,
   );
   for (let r = next.get('', '', -1); r; r = next.get(r.job_id, r.job_id, r.idx)) {
@@ -121,6 +134,6 @@ export function buildSearchIndex(db: Database.Database): void {
     } catch {
       result = undefined;
     }
-    table.index(r.job_id, r.idx, r.url, r.title, result);
+    table.index(r.job_id, r.idx, r.url, r.title, result, modeOf(r.options));
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { resultWarnings, type Options, type Result, type Target, type TargetRow, type TargetState, type TargetStatus } from '../../shared/types';
+import { resultWarnings, type Mode, type Options, type Result, type Target, type TargetRow, type TargetState, type TargetStatus } from '../../shared/types';
 import { isReason, type Reason } from '../../shared/reasons';
 
 /** A targets row without its result, as listing reads it. */
@@ -63,6 +63,17 @@ export interface TargetOutcome {
   reason?: Reason | '';
 }
 
+/** The mode in a target's stored options (JSON); undefined for the default, or options it cannot read. */
+export function modeOf(options: string | null): Mode | undefined {
+  if (!options) return undefined;
+  try {
+    const mode = (JSON.parse(options) as Options).mode;
+    return typeof mode === 'string' ? (mode as Mode) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The targets table: one prepared statement per query or transition. */
 export function targetsTable(db: Database.Database) {
   const insert = db.prepare<[string, number, string, string | null]>(
@@ -82,7 +93,7 @@ export function targetsTable(db: Database.Database) {
      WHERE job_id = ? AND idx = ? AND status = 'running'`,
   );
   const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
-  const urlOf = db.prepare<[string, number], { url: string }>('SELECT url FROM targets WHERE job_id = ? AND idx = ?');
+  const keyOf = db.prepare<[string, number], { url: string; options: string | null }>('SELECT url, options FROM targets WHERE job_id = ? AND idx = ?');
   return {
     insert: (jobId: string, targets: readonly Target[]): void => {
       targets.forEach((t, i) => insert.run(jobId, i, t.url, t.options ? JSON.stringify(t.options) : null));
@@ -108,7 +119,11 @@ export function targetsTable(db: Database.Database) {
       finish.run(o.status, o.result ? JSON.stringify(o.result) : null, o.error, o.hint, o.bytes, o.title, o.errorStatus, o.reason ?? '', o.status === 'done' ? resultWarnings(o.result).join(',') : '', nowMs, jobId, idx)
         .changes === 1,
     deleteOfJob: (jobId: string): number => del.run(jobId).changes,
-    urlOf: (jobId: string, idx: number): string => urlOf.get(jobId, idx)?.url ?? '',
+    /** What the search index keys a result on besides its text: its URL, and the mode that shaped it. */
+    indexKeyOf: (jobId: string, idx: number): { url: string; mode: Mode | undefined } => {
+      const r = keyOf.get(jobId, idx);
+      return { url: r?.url ?? '', mode: modeOf(r?.options ?? null) };
+    },
   };
 }
 export type TargetsTable = ReturnType<typeof targetsTable>;

@@ -1,22 +1,9 @@
 import type { Collector } from './collect';
 import { lineAt } from './lines';
+import { decodeEntities } from '../entities';
 
 const A_START = /<a[\s>]/gi;
 const HREF = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-/** Decodes the character references an exported href carries (&amp; above all). */
-export function decodeEntities(s: string): string {
-  if (s.indexOf('&') === -1) return s;
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : m;
-    }
-    return NAMED[ref.toLowerCase()] ?? m;
-  });
-}
-
 /**
  * HTML, above all the Netscape bookmark file that Firefox, Chrome, Edge and Safari export:
  * the href of every `<a>`. A tokenizer over the text rather than a DOM, because the CLI runs

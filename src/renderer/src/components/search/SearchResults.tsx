@@ -15,6 +15,8 @@ function where(h: SearchHit, showJob: boolean): string {
   if (h.page !== undefined) parts.push(`page ${h.page}`);
   if (h.line !== undefined) parts.push(`line ${h.line}`);
   if (h.field !== 'body') parts.push(`in the ${h.field}`);
+  // The same list run again: one hit for the result every run stored alike.
+  if (showJob && h.sameIn) parts.push(`also in ${h.sameIn.length === 1 ? '1 older job' : `${h.sameIn.length} older jobs`}`);
   return parts.join(' · ');
 }
 
