@@ -44,6 +44,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(makePdf({ pages: [[], []], noText: true }));
     },
+    '/blank': (_req, res) => res.writeHead(204).end(),
     '/hang/out': (_req, res) => {
       hanging.add(res);
       hangArrived.get('out')?.();
@@ -343,7 +344,7 @@ describe('sift batch', () => {
     // The data folder's own log gets the same lines.
     expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
   }, 300_000);
-  test('a thin page and a PDF without text are ok with warnings, and every listing says so', async () => {
+  test('a thin page, a PDF without text and an empty answer are ok with warnings, and every listing says so', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
     const db = path.join(home, 'warnings.db');
     const run = await runSift(['batch', '-', '--db', db, '--out', out, '--format', 'csv'], {
@@ -351,6 +352,7 @@ describe('sift batch', () => {
       input: `${site.base}/teaser
 ${site.base}/scan.pdf
 ${site.base}/article/1
+${site.base}/blank
 `,
     });
     expect(run.code, run.stderr).toBe(0);
@@ -358,15 +360,16 @@ ${site.base}/article/1
     expect(run.stderr).toMatch(/#1 ok [\d.]+ \w?B \(thin page\) http/);
     expect(run.stderr).toMatch(/#2 ok [\d.]+ \w?B \(no text layer\) http/);
     expect(run.stderr).toMatch(/#3 ok [\d.]+ \w?B http/);
-    expect(run.stderr).toMatch(/done: 3\/3 · ok 3 \(2 with warnings\) · failed 0/);
+    expect(run.stderr).toMatch(/#4 ok 0 B \(empty\) http/);
+    expect(run.stderr).toMatch(/done: 4\/4 · ok 4 \(3 with warnings\) · failed 0/);
     const status = await runSift(['status', id, '--db', db], { env });
-    expect(status.stdout).toMatch(/3\/3 finished, 0 failed, 2 ok with warnings/);
+    expect(status.stdout).toMatch(/4\/4 finished, 0 failed, 3 ok with warnings/);
     expect(status.stdout).toMatch(/\/teaser {2}[\d.]+ \w?B \(thin page\)/);
     // The JSON listing keeps the keys SPEC §6 gives it; the result's meta has the warnings.
     expect(Object.keys(jsonLines((await runSift(['status', id, '--json', '--db', db], { env })).stdout)[1]!)).toEqual(['idx', 'url', 'status', 'error', 'hint', 'reason', 'bytes']);
     const csv = readFileSync(path.join(out, `sift-${id}.csv`), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(csv[0]).toMatch(/,reason,warnings$/);
-    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '']);
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '', 'empty']);
   }, 300_000);
   test('a dead link says what happened on stderr and in sift status; --json keeps the stored "internal error" and its hint', async () => {
     const db = path.join(home, 'dead.db');

@@ -23,6 +23,8 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>The Tide Report</ti
 <p>${'Neap tides are weaker: the sun and the moon pull at right angles to each other. '.repeat(6)}</p>
 </article><footer>© tides</footer></body></html>`;
 
+const MINIFIED = ARTICLE.replace(/\n/g, '').replace(/<\/?(?:html|head|body)\b[^>]*>/g, '').replace('<!doctype html>', '<!doctype html><html lang=en>');
+
 let srv: TestServer;
 let f: Fetcher;
 const target = (path: string, options: Target['options'] = {}): Target => ({ url: `${srv.origin}${path}`, options });
@@ -39,6 +41,11 @@ beforeAll(async () => {
     '/doc.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(4, 'Four Pages')),
     '/data.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"name":"a","n":1},{"name":"b","n":2}],"next":"https://api.example/p2"}'),
     '/notes.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('alpha line\nbeta line\ngamma https://x.example/doc\ndelta\nepsilon alpha\n'),
+    // The article minified as html-minifier's removeOptionalTags leaves it: no <head>, <body>, </html>.
+    '/minified': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(MINIFIED),
+    '/empty.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(),
+    '/empty.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('\n'),
+    '/no-content': (_q, r) => r.writeHead(204).end(),
   });
   f = fetcher();
 });
@@ -92,6 +99,23 @@ describe('HTML', () => {
     expect(r.content).toContain('Spring tides');
     const plain = await get('/article', { mode: 'text', grep: 'Dover' });
     expect(plain.content).toBe('Dover\t07:40'.replace('\t', plain.content.includes('\t') ? '\t' : ' '));
+  });
+  it('reads a page that leaves out its optional tags (no head, body or end tags) as a browser does', async () => {
+    expect(MINIFIED).not.toMatch(/<(?:head|body)\b/);
+    const [full, minified] = await Promise.all([get('/article', { mode: 'text' }), get('/minified', { mode: 'text' })]);
+    expect(minified.content).toContain('Neap tides are weaker');
+    expect(minified.content).toBe(full.content);
+    expect(minified.meta).toMatchObject({ title: 'Tides, explained', language: 'en' });
+    expect(minified.meta?.warnings).toBeUndefined();
+    expect((await get('/minified', { mode: 'links' })).content).toBe((await get('/article', { mode: 'links' })).content);
+  });
+  it('an empty body (an empty page, a blank JSON file, a 204) is ok with the warning empty, not a bug', async () => {
+    for (const p of ['/empty.html', '/empty.json', '/no-content']) {
+      const r = await get(p);
+      expect(r.content.trim(), p).toBe('');
+      expect(r.meta?.warnings, p).toEqual(['empty']);
+    }
+    expect((await get('/empty.html', { mode: 'meta' })).meta?.warnings).toEqual(['empty']);
   });
   it('answers a question with the best passages in document order', async () => {
     const r = await get('/article', { mode: 'text', question: 'what are neap tides?' });

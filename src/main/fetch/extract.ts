@@ -71,8 +71,16 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
       meta.title = (text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
     }
   }
+  // A success with nothing in it (a 204, an empty file) is ok, but not what anyone asked for.
+  if (kind !== 'pdf' && isBlank(buf)) meta.warnings = ['empty'];
   if (options.grep || options.question) content = await keepSome(content, options, ctx, meta);
   return { content, meta };
+}
+
+/** No bytes, or only spaces, tabs and line breaks. */
+function isBlank(buf: Uint8Array): boolean {
+  for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false;
+  return true;
 }
 
 /**

@@ -31,6 +31,7 @@ type Doc = ReturnType<typeof parseHTML>['document'];
 export function parseDocument(html: string, url: string): Doc {
   if (markupDepth(html, MAX_PARSE_DEPTH) > MAX_PARSE_DEPTH) throw tooDeep(MAX_PARSE_DEPTH);
   const { document } = parseHTML(html);
+  withHeadAndBody(document);
   if (url) {
     const head = document.querySelector('head');
     const existing = document.querySelector('base[href]');
@@ -43,6 +44,62 @@ export function parseDocument(html: string, url: string): Doc {
     }
   }
   return document;
+}
+
+// Elements that stay in the head when the page does not say where its body starts.
+const HEAD_ELEMENTS = new Set(['TITLE', 'META', 'LINK', 'BASE', 'STYLE', 'SCRIPT', 'NOSCRIPT', 'TEMPLATE']);
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const COMMENT_NODE = 8;
+const DOCTYPE_NODE = 10;
+
+type TreeNode = { nodeType: number; tagName?: string; textContent: string | null };
+
+/**
+ * Gives the document an html element holding a head and then a body, as a browser's parser
+ * does when a page leaves those tags out, which HTML allows: a minified page, or a plain
+ * "<!doctype html><title>…</title><p>…". linkedom builds only what the markup names, and its
+ * document.body is the element after the head, or an empty one it adds, so Readability read
+ * such a page as empty and Sift stored "ok" with nothing but the title; markup without any
+ * element ("hello") threw. As in HTML's own rules, head elements, blanks and comments before
+ * the first other node go in the head, everything from there on in the body. A page that
+ * has its html, head and body, as nearly every page does, is left as parsed.
+ */
+function withHeadAndBody(document: Doc): void {
+  const root = document.documentElement;
+  const head = root?.firstElementChild;
+  if (root?.tagName === 'HTML' && head?.tagName === 'HEAD' && head.nextElementSibling?.tagName === 'BODY' && !head.nextElementSibling.nextElementSibling) return;
+  let html = root;
+  if (html?.tagName !== 'HTML') {
+    html = document.createElement('html');
+    for (const n of Array.from(document.childNodes) as unknown as TreeNode[]) if (n.nodeType !== DOCTYPE_NODE) html.appendChild(n as never);
+    document.appendChild(html);
+  }
+  const kids = Array.from(html.childNodes) as unknown as TreeNode[];
+  const newHead = (kids.find((k) => k.tagName === 'HEAD') as unknown as typeof head) ?? document.createElement('head');
+  const newBody = (kids.find((k) => k.tagName === 'BODY') as unknown as typeof head) ?? document.createElement('body');
+  const before: TreeNode[] = [];
+  let started = false;
+  let pastBody = false;
+  for (const k of kids) {
+    if (k === (newHead as unknown as TreeNode)) continue;
+    if (k === (newBody as unknown as TreeNode)) {
+      started = pastBody = true;
+      continue;
+    }
+    const headish = (k.nodeType === ELEMENT_NODE && HEAD_ELEMENTS.has(k.tagName ?? '')) || k.nodeType === COMMENT_NODE || (k.nodeType === TEXT_NODE && !(k.textContent ?? '').trim());
+    if (!started && headish) {
+      newHead!.appendChild(k as never);
+      continue;
+    }
+    started = true;
+    if (pastBody) newBody!.appendChild(k as never);
+    else before.push(k);
+  }
+  // What came before an explicit <body> is its start.
+  newBody!.prepend(...(before as never[]));
+  html.appendChild(newHead as never);
+  html.appendChild(newBody as never);
 }
 
 /**
