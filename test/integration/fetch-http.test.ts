@@ -46,6 +46,8 @@ beforeAll(async () => {
     '/empty.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(),
     '/empty.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('\n'),
     '/no-content': (_q, r) => r.writeHead(204).end(),
+    // As APIs send them: a 64-bit id, a decimal with its trailing zero, a float written 1.0, keys that look like numbers.
+    '/ids.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"id": 12345678901234567890, "price": 19.90, "rate": 1.0, "huge": 1e999, "b": 1, "2": "two", "1": "one"}'),
   });
   f = fetcher();
 });
@@ -180,6 +182,13 @@ describe('JSON and text', () => {
     expect((await get('/data.json', { jq: '[.items[].n] | add' })).content).toBe('3');
     expect((await get('/data.json', { mode: 'links' })).content).toBe('https://api.example/p2');
     expect(JSON.parse((await get('/data.json', { mode: 'meta' })).content)).toEqual({ type: 'object', keys: ['items', 'next'] });
+  });
+  it('lays JSON out without changing a number or the order of its keys', async () => {
+    const r = await get('/ids.json');
+    expect(r.content).toBe('{\n  "id": 12345678901234567890,\n  "price": 19.90,\n  "rate": 1.0,\n  "huge": 1e999,\n  "b": 1,\n  "2": "two",\n  "1": "one"\n}');
+    expect((await get('/ids.json', { mode: 'text' })).content).toBe(r.content);
+    // Through JSON.parse the id would be 12345678901234567000 and huge null; jq keeps them too.
+    expect((await get('/ids.json', { jq: '.id' })).content).toBe('12345678901234567890');
   });
   it('fails a jq compile error with 422 and jq’s own message', async () => {
     const e = await fail(get('/data.json', { jq: '.items[' }));

@@ -109,6 +109,9 @@ describe('formatting', () => {
   test('JSON is pretty-printed; anything else is left alone', () => {
     expect(prettyJson('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyJson('"alpha"\n"beta"')).toBeNull();
+    // A stored id is shown as stored, not as the nearest double.
+    expect(prettyJson('[12345678901234567890, 0.10]')).toBe('[\n  12345678901234567890,\n  0.10\n]');
+    expect(prettyJson('{"a":')).toBeNull();
   });
 });
 

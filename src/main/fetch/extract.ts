@@ -1,4 +1,5 @@
 import type { Options } from '../../shared/types';
+import { layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
@@ -171,15 +172,12 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
       2,
     );
   }
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch (err) {
-    // JSON.parse takes any depth, JSON.stringify recurses: 10,000 levels overflow the stack.
-    // The document is still valid JSON, so it comes back as it was sent.
-    if (!(err instanceof RangeError)) throw err;
-    meta.pretty = false;
-    return text;
-  }
+  // Laid out from the text, so every number and key stays as sent (shared/json.ts). Nested
+  // too deep to indent, the document is still valid JSON, and comes back as it was sent.
+  const laid = layoutJson(text);
+  if (laid !== undefined) return laid;
+  meta.pretty = false;
+  return text;
 }
 
 /** What the worker did to put the pages in reading order (meta.pdf). */

@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { layoutJson } from '../../../shared/json';
 
 // Markdown past this size is shown as text: marked takes ~1 s per few MB on the window's
 // thread, and a result can be 8 MiB.
@@ -58,13 +59,14 @@ export function renderMarkdown(md: string): string {
   });
 }
 
-/** JSON text pretty-printed, or null when it is not JSON. */
+/** JSON text laid out, every number as written (shared/json.ts), or null when it is not JSON. */
 export function prettyJson(text: string): string | null {
   const t = text.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return null;
   try {
-    return JSON.stringify(JSON.parse(t), null, 2);
+    JSON.parse(t);
   } catch {
     return null;
   }
+  return layoutJson(t) ?? null;
 }
