@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -397,6 +397,20 @@ describe('hostile and slow servers', () => {
   it('decompresses a gzip body under the cap', async () => {
     srv.route('/gz', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('hello gzip')));
     expect((await get('/gz')).content).toBe('hello gzip');
+  });
+  it('reads brotli and deflate, the bare deflate stream some servers send as deflate too, and says a damaged body is damaged', async () => {
+    const send = (body: Buffer, encoding: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding }).end(body);
+    srv.route('/enc/br', send(brotliCompressSync('hello brotli'), 'br'));
+    srv.route('/enc/deflate', send(deflateSync('hello zlib deflate'), 'deflate'));
+    srv.route('/enc/raw-deflate', send(deflateRawSync('hello raw deflate'), 'deflate'));
+    expect((await get('/enc/br')).content).toBe('hello brotli');
+    expect((await get('/enc/deflate')).content).toBe('hello zlib deflate');
+    expect((await get('/enc/raw-deflate')).content).toBe('hello raw deflate');
+    // Bytes that came whole and do not decompress are the server's doing, not a network failure.
+    for (const encoding of ['br', 'gzip', 'deflate']) {
+      srv.route(`/enc/bad-${encoding}`, send(Buffer.from('these bytes are not compressed at all'), encoding));
+      expect(await fail(get(`/enc/bad-${encoding}`)), encoding).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
+    }
   });
   it('refuses an oversized body, declared or chunked, with 422', async () => {
     srv.route('/big-declared', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(2 * 1024 * 1024) }).end(Buffer.alloc(2 * 1024 * 1024, 0x62)));

@@ -1,7 +1,7 @@
 import type * as UndiciModule from 'undici';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { Transform, type Readable } from 'node:stream';
 import type { Socket } from 'node:net';
 import { bodyTooLong, FetchError, timeoutError } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
@@ -288,6 +288,30 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
 }
 
 /**
+ * HTTP's "deflate" is the zlib format (RFC 9110), but some servers send the bare deflate
+ * stream under that name, and browsers read both: the first two bytes say which.
+ */
+function inflateEither(): Transform {
+  let inner: Transform | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!inner) {
+        const zlibHeader = chunk.length >= 2 && ((chunk[0] ?? 0) & 0x0f) === 8 && (((chunk[0] ?? 0) << 8) | (chunk[1] ?? 0)) % 31 === 0;
+        inner = zlibHeader ? createInflate() : createInflateRaw();
+        inner.on('data', (d: Buffer) => this.push(d));
+        inner.on('error', (e) => this.destroy(e));
+      }
+      inner.write(chunk, () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once('end', () => done());
+      inner.end();
+    },
+  });
+}
+
+/**
  * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
  * gzip bomb that inflates to gigabytes stops at maxBytes.
  */
@@ -301,14 +325,19 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   let stream: Readable = body;
   let decoder: Transform | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
-  else if (encoding === 'deflate') decoder = createInflate();
+  else if (encoding === 'deflate') decoder = inflateEither();
   else if (encoding === 'br') decoder = createBrotliDecompress();
   else if (encoding && encoding !== 'identity') {
     body.destroy();
     throw new FetchError(415, `unsupported: content-encoding ${encoding}`, 'The server compressed the body in a way Sift cannot read.', 'unsupported');
   }
+  // An error of the body's own (a reset) reaches the loop through the decoder too.
+  let bodyFailed = false;
   if (decoder) {
-    body.on('error', (e) => decoder.destroy(e));
+    body.on('error', (e) => {
+      bodyFailed = true;
+      decoder.destroy(e);
+    });
     stream = body.pipe(decoder);
   }
   const chunks: Buffer[] = [];
@@ -324,7 +353,8 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
     body.destroy();
     decoder?.destroy();
     if (err instanceof FetchError) throw err;
-    if (decoder && (err as { code?: string }).code?.startsWith('Z_')) {
+    // The decoder's own error (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_…): the bytes came, and do not decompress.
+    if (decoder && !bodyFailed) {
       throw new FetchError(502, 'corrupt compressed body', 'The server sent a body that does not decompress.', 'unreachable');
     }
     throw mapError(err, signal, deadline, 'reading the body');
