@@ -236,6 +236,21 @@ describe('charsets', () => {
     srv.route('/meta-sjis', body(Buffer.concat([Buffer.from(sj), iconv.encode('東京の天気', 'Shift_JIS'), Buffer.from('</p></body></html>')]), 'text/html'));
     expect((await get('/meta-sjis', { mode: 'text' })).content).toContain('東京の天気');
   });
+  it('reads UTF-16 without a byte order mark when the header names it, HTML and text alike', async () => {
+    const page = `<html><head><title>Ωmega</title></head><body><article><p>${'Ελληνικά and English words side by side on one page. '.repeat(10)}</p></article></body></html>`;
+    srv.route('/utf16le', body(Buffer.from(page, 'utf16le'), 'text/html; charset=UTF-16LE'));
+    srv.route('/utf16be', body(Buffer.from(page, 'utf16le').swap16(), 'text/html; charset="utf-16be"'));
+    srv.route('/utf16-text', body(Buffer.from('plain ünïcode text', 'utf16le'), 'text/plain; charset=utf-16'));
+    for (const p of ['/utf16le', '/utf16be']) {
+      const r = await get(p, { mode: 'text' });
+      expect(r.content, p).toContain('Ελληνικά and English words');
+      expect(r.meta?.title, p).toBe('Ωmega');
+    }
+    expect((await get('/utf16-text')).content).toBe('plain ünïcode text');
+    // Without such a charset, NUL bytes still mean binary.
+    srv.route('/nul-binary', body(Buffer.from('a\u0000b\u0000c\u0000', 'latin1'), 'text/plain'));
+    expect(await fail(get('/nul-binary'))).toMatchObject({ status: 415 });
+  });
 });
 
 describe('redirects', () => {

@@ -19,8 +19,11 @@ function startsWith(buf: Uint8Array, bytes: number[], at = 0): boolean {
   return bytes.every((b, i) => buf[at + i] === b);
 }
 
-/** The body's own type when its first bytes say so, or undefined. */
-export function sniffBody(buf: Uint8Array): string | undefined {
+/**
+ * The body's own type when its first bytes say so, or undefined. `utf16`: the header names
+ * a UTF-16 charset, whose text is half NUL bytes.
+ */
+export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   // %PDF- may follow a little junk; readers accept it within the first 1024 bytes.
   const head = Buffer.from(buf.subarray(0, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'application/pdf';
@@ -30,7 +33,7 @@ export function sniffBody(buf: Uint8Array): string | undefined {
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
   // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, checked by the caller).
-  if (buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
+  if (!utf16 && buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
   return undefined;
 }
 
@@ -49,7 +52,7 @@ function kindOf(type: string): Kind | undefined {
  */
 export function classify(contentType: string, buf: Uint8Array): Kind {
   const declared = mediaType(contentType);
-  const sniffed = sniffBody(buf);
+  const sniffed = sniffBody(buf, /;\s*charset\s*=\s*["']?(?:utf-16|ucs-2)/i.test(contentType));
   if (sniffed === 'application/pdf') return 'pdf';
   if (sniffed && !kindOf(sniffed)) throw unsupported(sniffed === 'application/octet-stream' && declared ? declared : sniffed);
   const fromHeader = kindOf(declared);
