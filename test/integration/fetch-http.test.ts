@@ -283,6 +283,49 @@ describe('redirects', () => {
       await guarded.close();
     }
   });
+  it('follows a page that sends the reader on at once (meta refresh, Refresh header) as a redirect', async () => {
+    const html = (head: string, body = 'Moved. <a href="/notes.txt">Follow this link</a>.') => (_q: unknown, r: ServerResponse) =>
+      r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Moved</title>${head}</head><body>${body}</body></html>`);
+    srv.route('/refresh/meta', html('<META HTTP-EQUIV="Refresh" CONTENT="0; URL=/notes.txt">'));
+    srv.route('/refresh/quoted', html(`<meta content="2;url='/refresh/meta?x=1&amp;y=2'" http-equiv="refresh">`));
+    srv.route('/refresh/header', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', refresh: '0;url=/notes.txt' }).end('moved'));
+    const r = await get('/refresh/meta');
+    expect(r.content).toContain('alpha line');
+    expect(r.meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 1 });
+    expect((await get('/refresh/quoted')).meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 2 });
+    expect((await get('/refresh/header')).meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 1 });
+  });
+  it('stays on a page whose refresh only reloads it, waits long, is for browsers without JavaScript, or leaves http', async () => {
+    const html = (head: string) => (_q: unknown, r: ServerResponse) =>
+      r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Live</title>${head}</head><body><p>Live scores.</p></body></html>`);
+    srv.route('/stay/reload', html('<meta http-equiv="refresh" content="60">'));
+    srv.route('/stay/self', html('<meta http-equiv="refresh" content="0; url=/stay/self#top">'));
+    srv.route('/stay/slow', html('<meta http-equiv="refresh" content="300; url=/notes.txt">'));
+    srv.route('/stay/noscript', html('<noscript><meta http-equiv="refresh" content="0; url=/notes.txt"></noscript>'));
+    srv.route('/stay/scheme', html('<meta http-equiv="refresh" content="0; url=javascript:alert(1)">'));
+    srv.route('/stay/commented', html('<!-- <meta http-equiv="refresh" content="0; url=/notes.txt"> -->'));
+    for (const p of ['/stay/reload', '/stay/self', '/stay/slow', '/stay/noscript', '/stay/scheme', '/stay/commented']) {
+      const r = await get(p, { mode: 'text' });
+      expect(r.meta?.final_url, p).toBe(`${srv.origin}${p}`);
+      expect(r.meta?.redirects, p).toBeUndefined();
+      expect(r.content, p).toContain('Live scores.');
+    }
+  });
+  it('stops a refresh loop like a redirect loop, and a refresh to a private address is blocked before connecting', async () => {
+    srv.route('/refresh/loop-a', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', refresh: '0; url=/refresh/loop-b' }).end('a'));
+    srv.route('/refresh/loop-b', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', refresh: '0; url=/refresh/loop-a' }).end('b'));
+    expect(await fail(get('/refresh/loop-a'))).toMatchObject({ status: 502, msg: 'too many redirects (more than 10)' });
+    const guarded = fetcher({ allowPrivate: false, allowHosts: ['site.test'] }, { 'site.test': ['127.0.0.1'] });
+    try {
+      srv.route('/refresh/to-private', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(`<meta http-equiv="refresh" content="0;url=${srv.origin}/refresh/secret">`));
+      srv.route('/refresh/secret', (_q, r) => r.end('secret'));
+      const e = await fail(guarded.fetchTarget(new AbortController().signal, caller, { url: `http://site.test:${srv.port}/refresh/to-private` }));
+      expect(e.status).toBe(403);
+      expect(srv.hits.filter((h) => h === '/refresh/secret')).toHaveLength(0);
+    } finally {
+      await guarded.close();
+    }
+  });
 });
 
 describe('the guard end to end', () => {

@@ -7,6 +7,7 @@ import { bodyTooLong, FetchError, timeoutError } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
+import { decodeEntities } from '../../shared/entities';
 
 export interface HttpResponse {
   url: string;
@@ -160,6 +161,15 @@ export class HttpClient {
         throw err;
       }
       const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline);
+      // "Go there now" in a page's head (or a Refresh header) is a redirect, as a browser takes it.
+      const refresh = refreshTarget(headers, body, url);
+      if (refresh) {
+        if (hop >= s.maxRedirects) {
+          throw new FetchError(502, `too many redirects (more than ${s.maxRedirects})`, 'The site redirects in a loop; open it in a browser to see where it goes.', 'redirects');
+        }
+        url = refresh;
+        continue;
+      }
       return {
         url: first.toString(),
         finalUrl: url.toString(),
@@ -171,6 +181,40 @@ export class HttpClient {
       };
     }
   }
+}
+
+/** Longest wait a refresh may ask for and still be a redirect; longer ones reload a live page. */
+const MAX_REFRESH_SECONDS = 10;
+
+/**
+ * Where a page sends the reader at once: the Refresh header, or a <meta http-equiv=refresh>
+ * with a URL and a wait of at most MAX_REFRESH_SECONDS, in the first 32 KB of an HTML
+ * page; undefined for none, for the page itself, or for a URL that is not http(s). One in
+ * <noscript> is skipped: it is for browsers without JavaScript (often a "turn on
+ * JavaScript" page), and a page that needs JavaScript is rendered instead.
+ */
+export function refreshTarget(headers: Record<string, string>, body: Buffer, base: URL): URL | undefined {
+  let content = headers['refresh'];
+  if (!content && /html/i.test(headers['content-type'] ?? '')) {
+    const head = body
+      .subarray(0, 32 * 1024)
+      .toString('latin1')
+      .replace(/<!--[\s\S]*?-->|<(script|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
+    const tag = /<meta\b[^>]*\bhttp-equiv\s*=\s*["']?refresh\b[^>]*>/i.exec(head)?.[0] ?? '';
+    const attr = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
+    // The page's bytes as latin1, one char a byte: a UTF-8 URL comes back whole below.
+    content = attr ? Buffer.from(attr[1] ?? attr[2] ?? attr[3] ?? '', 'latin1').toString('utf8') : undefined;
+  }
+  const m = content && /^\s*(\d+(?:\.\d*)?)\s*[;,]?\s*(?:url\s*=\s*)?(["']?)([^"']*)\2/i.exec(decodeEntities(content));
+  if (!m || Number(m[1]) > MAX_REFRESH_SECONDS || !m[3]?.trim()) return undefined;
+  let next: URL;
+  try {
+    next = validateUrl(new URL(m[3].trim(), base).toString());
+  } catch {
+    return undefined;
+  }
+  const same = (u: URL): string => u.href.replace(/#.*$/, '');
+  return same(next) === same(base) ? undefined : next;
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
