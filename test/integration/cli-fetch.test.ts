@@ -101,6 +101,16 @@ describe('sift extract', () => {
     expect((await sift('extract', 'doc.pdf', '--pages', '3')).out).toBe('Page 3 of 3\nThe word for page 3 is item3.\n');
     expect((await sift('extract', 'data.json', '--jq', '.k')).out).toBe('"v"\n');
   });
+  it("says on stderr which pages a PDF's grep matched and its question's passages come from", async () => {
+    const grep = await sift('extract', 'doc.pdf', '--grep', 'item[13]');
+    expect(grep.out).toBe('The word for page 1 is item1.\nThe word for page 3 is item3.\n');
+    expect(grep.err).toMatch(/^sift extract: .*doc\.pdf: 2 matches, on pages 1 and 3\n$/);
+    const one = await sift('extract', 'doc.pdf', '--question', 'which word is item2?');
+    // Few passages: the question keeps its three best, one a page here.
+    expect(one.err).toMatch(/doc\.pdf: passages from pages 1, 2 and 3\n$/);
+    // Not for a document without pages.
+    expect((await sift('extract', 'notes.txt', '--grep', 'two')).err).toBe('');
+  });
   it('says on stderr when a PDF has no text layer, and exits 0 with what there is (nothing)', async () => {
     writeFileSync(path.join(dir, 'scan.pdf'), makePdf({ pages: [[], []], noText: true }));
     const r = await sift('extract', 'scan.pdf');

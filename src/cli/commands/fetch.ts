@@ -20,6 +20,9 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
       // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
       for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${url}: ${warningLabel(w)}: ${WARNING_LABELS[w]?.why ?? 'see meta.warnings'}\n`);
+      // Which pages of a PDF the kept lines are on: the lines themselves do not say.
+      const where = pagesNote(meta);
+      if (where) io.stderr.write(`sift ${cmd}: ${url}: ${where}\n`);
     }
     return;
   }
@@ -31,6 +34,22 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     const status = info.message.startsWith(`HTTP ${info.status} `) ? '' : ` (${info.status})`;
     io.stderr.write(`sift ${cmd}: ${url}: ${info.message}${status}${info.hint ? `\n  ${info.hint}` : ''}\n`);
   }
+}
+
+/** "3 matches, on pages 2, 5 and 9" for a PDF's grep, "passages from pages 4 and 7" for its question; '' otherwise. */
+export function pagesNote(meta: Record<string, unknown>): string {
+  const list = (v: unknown): string => {
+    const pages = Array.isArray(v) ? v.filter((p): p is number => typeof p === 'number') : [];
+    if (pages.length === 0) return '';
+    const shown = pages.length > 1 ? `${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}` : String(pages[0]);
+    return `${pages.length > 1 ? 'pages' : 'page'} ${shown}`;
+  };
+  const notes: string[] = [];
+  const matches = list(meta.match_pages);
+  if (matches) notes.push(`${typeof meta.matches === 'number' ? `${meta.matches} ${meta.matches === 1 ? 'match' : 'matches'}, ` : ''}on ${matches}`);
+  const passages = list(meta.passage_pages);
+  if (passages) notes.push(`passages from ${passages}`);
+  return notes.join('; ');
 }
 
 /**
