@@ -144,6 +144,18 @@ describe('isolation', () => {
   });
 });
 
+describe('a shell that stays empty in the browser', () => {
+  it('is needs_js that says it was rendered, not "turn on rendering"', async () => {
+    const e = await fetchPage('broken-shell.html').catch((err: unknown) => err);
+    expect(e).toMatchObject({ status: 422, code: 'needs_js', reason: 'needs_js' });
+    expect((e as FetchError).message).toMatch(/stayed empty when its scripts ran in a browser/);
+    expect((e as FetchError).hint).not.toMatch(/Turn on rendering/);
+    // Not rendered, the same shell says how to render it.
+    const never = await fetchPage('broken-shell.html', 'never').catch((err: unknown) => err);
+    expect((never as FetchError).hint).toMatch(/^Turn on rendering/);
+  });
+});
+
 describe('without a browser', () => {
   it('auto fails an app shell as needs_js with a hint how to get one; always fails with that hint; a static page is fine', async () => {
     const f = createFetcher({ allowHosts: ['127.0.0.1'], chromiumPath: '/nonexistent/chrome' });

@@ -72,15 +72,16 @@ const RECOVER_HINT = 'The recover option looks for an archived copy.';
  * it answered with an error, else the nearest HTTP-like one (a challenge is a refusal, a
  * sign-in wall an "unauthorized", a soft 404 a 404). A challenge answered with 429/503 keeps
  * that status but not the busy reason: it does not clear in the minute the runner retries.
+ * `rendered`: the page was run in a browser first, and is still not the content.
  */
-export function pageError(reason: PageReason, upstream: number): FetchError {
+export function pageError(reason: PageReason, upstream: number, rendered = false): FetchError {
   const given = upstream >= 400 ? upstream : 0;
   switch (reason) {
     case 'challenge':
       return new FetchError(
         given || 403,
         'challenge: the site answered with an anti-bot check instead of the page',
-        `Open the URL in a browser to pass the check, or try again later; ${RECOVER_HINT}`,
+        `${rendered ? 'It did not clear in a browser either. ' : ''}Open the URL in a browser to pass the check, or try again later. ${RECOVER_HINT}`,
         'challenge',
       );
     case 'login':
@@ -90,7 +91,19 @@ export function pageError(reason: PageReason, upstream: number): FetchError {
     case 'soft404':
       return new FetchError(given || 404, 'soft 404: the page says it does not exist, though the server answered with success', `Check the URL for typos or a moved page. ${RECOVER_HINT}`, 'soft404');
     case 'needs_js':
-      return new FetchError(given || 422, 'needs JavaScript: the page is an app shell whose text appears only after its scripts run', 'Turn on rendering (--render always, or Settings → Rendering) so Sift runs the page in a browser.', 'needs_js');
+      return rendered
+        ? new FetchError(
+            given || 422,
+            'needs JavaScript: the page is an app shell, and it stayed empty when its scripts ran in a browser',
+            'Its scripts may need a sign-in, cookies or more time than the page was given: open it in a browser to see, or raise "Time a page may run" in Settings.',
+            'needs_js',
+          )
+        : new FetchError(
+            given || 422,
+            'needs JavaScript: the page is an app shell whose text appears only after its scripts run',
+            'Turn on rendering (--render auto, or Rendering in Settings) so Sift runs the page in a browser.',
+            'needs_js',
+          );
   }
 }
 

@@ -311,7 +311,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             // The rendered page is judged like a fetched one: a shell that stayed empty is
             // still needs_js, a check that did not clear is still a challenge.
             const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl });
-            if (after.reason) throw pageError(after.reason, res.status);
+            if (after.reason) throw pageError(after.reason, res.status, true);
             warnings = after.warnings;
           }
         }
