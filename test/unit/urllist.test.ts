@@ -245,6 +245,11 @@ describe('normalizeUrl', () => {
     ['https://bücher.example/ä', 'https://xn--bcher-kva.example/%C3%A4'],
     ['  https://a.org/x  ', 'https://a.org/x'],
     ['https://[::1]:443/', 'https://[::1]/'],
+    // An & escaped for HTML in a query, as exports and copies from page source carry it (twice escaped too).
+    ['http://news.test/a?utm_content=buffer&amp;utm_medium=social&amp;x=1', 'http://news.test/a?utm_content=buffer&utm_medium=social&x=1'],
+    ['http://news.test/a?p=2&AMP;q=3&amp;amp;r=4', 'http://news.test/a?p=2&q=3&amp;r=4'],
+    // Only the query: a path may hold anything.
+    ['http://news.test/a&amp;b/?q=1', 'http://news.test/a&amp;b/?q=1'],
   ])('%s → %s', (raw, want) => {
     expect(normalizeUrl(raw)).toBe(want);
   });
@@ -255,6 +260,14 @@ describe('normalizeUrl', () => {
       expect(normalizeUrl(raw)).toBeNull();
     },
   );
+
+  it("reads a real Pocket export's HTML-escaped queries as their URLs", () => {
+    // Four rows of shared/corpora/url-lists' Pocket export: the first two, and the two whose URLs carry &amp;.
+    const list = parseList(fixture('pocket-export.csv'), { filename: 'pocket-export.csv' });
+    expect(list.targets).toHaveLength(4);
+    expect(list.targets.filter((t) => t.url.includes('&amp;'))).toEqual([]);
+    expect(list.targets.map((t) => t.url)).toContain('http://www.salon.com/2014/06/28/conspiracy_of_the_plutocrats_secrets_of_the_wealth_inequality_explosion_revealed/?utm_source=hootsuite&utm_campaign=hootsuite');
+  });
 
   it('refuses a URL that percent-encoding pushes over 8 KiB', () => {
     expect(normalizeUrl(`https://a.org/${'ä'.repeat(4000)}`)).toBeNull();
