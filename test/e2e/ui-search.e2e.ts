@@ -185,3 +185,21 @@ test('Ask this job returns the passages that answer a question, with where each 
   await page.screenshot({ path: screenshotPath('ui-search-ask') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('after "Fetch all again" every result is one hit, the new job’s, marked as also in the older job', async () => {
+  const old = await page.getByTestId('job-view').getAttribute('data-job-id');
+  await page.getByTestId('run-all').click();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(old);
+  const fresh = await page.getByTestId('job-view').getAttribute('data-job-id');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  // The box still holds the last search; the same words typed again ask again.
+  await page.getByTestId('sidebar-search-input').fill('');
+  await page.getByTestId('sidebar-search-input').fill('creme brulee OR 人口');
+  await expect.poll(() => page.getByTestId('search-view').count()).toBe(1);
+  await expect.poll(searchDone('all')).toBe('done');
+  await expect.poll(async () => (await hitIdxs()).sort()).toEqual(['2', '3']);
+  const where = await page.getByTestId('search-results-all').locator('.hit-where').allTextContents();
+  expect(where).toEqual([expect.stringMatching(new RegExp(`^job ${fresh!.slice(0, 8)} · #\\d · line \\d+ · also in 1 older job$`)), expect.stringMatching(/also in 1 older job$/)]);
+  await page.screenshot({ path: screenshotPath('ui-search-copies') });
+  expect(pageErrors(page)).toEqual([]);
+});
