@@ -119,7 +119,7 @@ test('Export hits writes the hits with their citations as Markdown and as CSV', 
   await page.getByTestId('export-hits-csv').click();
   await expect.poll(() => page.getByText(/sift-search-revenue\.csv/).count()).toBe(1);
   const csv = readFileSync(`${app.exportDir}/sift-search-revenue.csv`, 'utf8').replace(/^\uFEFF/, '').split('\r\n');
-  expect(csv[0]).toBe('rank,job,target,url,title,field,line,page,score,snippet');
+  expect(csv[0]).toBe('rank,job,target,url,title,field,line,page,score,snippet,also_in');
   expect(csv[1]).toMatch(new RegExp(`^1,${jobId},\\d,http://127\\.0\\.0\\.1:\\d+/report`));
   expect(csv[1]).toContain('«');
   await page.screenshot({ path: screenshotPath('ui-search-export') });

@@ -340,20 +340,20 @@ describe('query syntax', () => {
 
 describe('Export hits', () => {
   const hits: SearchHit[] = [
-    { jobId: 'j1', idx: 0, url: 'https://r.test/a', title: 'Report *2023*', score: 2.5, field: 'body', snippet: 'so net revenue rose', marks: [[3, 14]], line: 4, page: 2 },
+    { jobId: 'j1', idx: 0, url: 'https://r.test/a', title: 'Report *2023*', score: 2.5, field: 'body', snippet: 'so net revenue rose', marks: [[3, 14]], line: 4, page: 2, sameIn: [{ jobId: 'j0', idx: 2 }] },
     { jobId: 'j1', idx: 4, url: 'https://r.test/b', title: '=HYPERLINK("x")', score: 1, field: 'title', snippet: 'net', marks: [[0, 3]] },
   ];
   it('writes Markdown with the matches in bold and a citation per hit', () => {
     const md = hitsMarkdown({ query: 'net revenue', jobId: 'j1', hits, at: 0 });
     expect(md).toContain('# Search: net revenue\n\n2 hits in job j1, best first (1970-01-01T00:00:00.000Z).');
-    expect(md).toContain('## 1. Report \\*2023\\*\n\n> so **net revenue** rose\n\n<https://r.test/a> — job j1, target #1, line 4, page 2');
+    expect(md).toContain('## 1. Report \\*2023\\*\n\n> so **net revenue** rose\n\n<https://r.test/a> — job j1, target #1, line 4, page 2, also in job j0 #3');
     expect(md).toContain('— job j1, target #5, in the title');
   });
   it('writes CSV with a BOM, CRLF, «marks», and formula-looking cells neutralised', () => {
     const lines = hitsCsv({ query: 'net', hits, at: 0 }).split('\r\n');
-    expect(lines[0]).toBe('\uFEFFrank,job,target,url,title,field,line,page,score,snippet');
-    expect(lines[1]).toBe('1,j1,1,https://r.test/a,Report *2023*,body,4,2,2.500,so «net revenue» rose');
-    expect(lines[2]).toBe(`2,j1,5,https://r.test/b,"'=HYPERLINK(""x"")",title,,,1.000,«net»`);
+    expect(lines[0]).toBe('\uFEFFrank,job,target,url,title,field,line,page,score,snippet,also_in');
+    expect(lines[1]).toBe('1,j1,1,https://r.test/a,Report *2023*,body,4,2,2.500,so «net revenue» rose,job j0 #3');
+    expect(lines[2]).toBe(`2,j1,5,https://r.test/b,"'=HYPERLINK(""x"")",title,,,1.000,«net»,`);
   });
 });
 

@@ -18,8 +18,13 @@ export function citation(h: SearchHit): string {
   if (h.line !== undefined) parts.push(`line ${h.line}`);
   if (h.page !== undefined) parts.push(`page ${h.page}`);
   if (h.field !== 'body') parts.push(`in the ${h.field}`);
+  const also = alsoIn(h);
+  if (also) parts.push(`also in ${also}`);
   return parts.join(', ');
 }
+
+/** The other jobs that stored this same result: "job K #3, job L #3"; '' for none. */
+const alsoIn = (h: SearchHit): string => (h.sameIn ?? []).map((s) => `job ${s.jobId} #${s.idx + 1}`).join('; ');
 
 /** The snippet with its marks written by `mark` and the rest by `plain`. */
 function marked(h: SearchHit, plain: (s: string) => string, mark: (s: string) => string): string {
@@ -44,7 +49,7 @@ export function hitsMarkdown(e: HitsExport): string {
   return lines.join('\n');
 }
 
-export const HITS_CSV_COLUMNS = ['rank', 'job', 'target', 'url', 'title', 'field', 'line', 'page', 'score', 'snippet'] as const;
+export const HITS_CSV_COLUMNS = ['rank', 'job', 'target', 'url', 'title', 'field', 'line', 'page', 'score', 'snippet', 'also_in'] as const;
 
 /**
  * The hits as CSV (RFC 4180, UTF-8 BOM, formula-looking cells neutralised, as the job CSV
@@ -62,6 +67,7 @@ export function hitsCsv(e: HitsExport): string {
     h.page ?? '',
     h.score.toFixed(3),
     marked(h, (s) => s, (s) => `«${s}»`),
+    alsoIn(h),
   ]);
   return stringify(rows, { header: true, columns: [...HITS_CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
 }
