@@ -183,6 +183,17 @@ describe('JSON and text', () => {
     expect((await get('/data.json', { mode: 'links' })).content).toBe('https://api.example/p2');
     expect(JSON.parse((await get('/data.json', { mode: 'meta' })).content)).toEqual({ type: 'object', keys: ['items', 'next'] });
   });
+  it('a plain-text success that only says "not found" is a soft 404; a text that mentions it is text', async () => {
+    const text = (body: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+    srv.route('/nf/go', text('404 page not found\n'));
+    srv.route('/nf/bare', text('Not Found'));
+    srv.route('/nf/sentence', text('The page you requested could not be found.'));
+    for (const p of ['/nf/go', '/nf/bare', '/nf/sentence']) expect(await fail(get(p)), p).toMatchObject({ status: 404, code: 'soft404', reason: 'soft404' });
+    srv.route('/nf/log', text(`${'GET /a 200\n'.repeat(30)}GET /b 404 Not Found\n`));
+    srv.route('/nf/found', text('Found 3 results.'));
+    expect((await get('/nf/log')).content).toContain('GET /b 404 Not Found');
+    expect((await get('/nf/found')).content).toBe('Found 3 results.');
+  });
   it('lays JSON out without changing a number or the order of its keys', async () => {
     const r = await get('/ids.json');
     expect(r.content).toBe('{\n  "id": 12345678901234567890,\n  "price": 19.90,\n  "rate": 1.0,\n  "huge": 1e999,\n  "b": 1,\n  "2": "two",\n  "1": "one"\n}');

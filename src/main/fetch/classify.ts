@@ -204,6 +204,16 @@ function consent(p: Page, short: boolean): string | undefined {
 const NOT_FOUND =
   /(?:page (?:was )?not found|not be found|(?:can[’'ʼ]?t|cannot|can ?not|could ?n[’'ʼ]?t|could not|unable to) (?:find|locate) (?:the|this|that|what|it|your|page)|(?:page|url|file|link|content)(?: you (?:are|were|re) looking for| you requested)?[^.]{0,40}(?:does ?n[’'ʼ]?t|does not|no longer) exists?|no longer (?:available|exists)|nothing (?:was )?found here|(?:this|the) page (?:is (?:missing|gone)|has (?:been )?(?:moved|removed|deleted))|\b404\b[^a-z0-9]{0,4}(?:error|not found|page)|error[^a-z0-9]{0,4}\b404\b|^\s*(?:4 ?0 ?4)\s*(?:[|\-–—:]|$)|seite (?:wurde )?nicht gefunden|página no encontrada|no se (?:ha )?encontr|page introuvable|pagina non trovata|pagina niet gevonden|strona nie (?:została )?znaleziona|страница не найдена|ページが見つかりません|ページは見つかりません|页面不存在|找不到(?:页面|網頁|网页)|페이지를 찾을 수 없습니다)/i;
 
+/**
+ * A plain-text answer that is only a "not found" message ("404 page not found", Go's own;
+ * "Not Found"), served as a success. Short bodies only: a text file that mentions a missing
+ * page in passing is a text file.
+ */
+export function isNotFoundText(text: string): boolean {
+  const t = text.trim();
+  return t.length > 0 && t.length <= 200 && (NOT_FOUND.test(t) || /^(?:404\s*[:\-–—]?\s*)?(?:file |page |resource )?not found[.!]?$/i.test(t));
+}
+
 function soft404(p: Page, status: number, similarity: number | undefined): string | undefined {
   // The same answer for a path that cannot exist: whatever this page says, it is the
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).

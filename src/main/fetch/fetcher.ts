@@ -7,7 +7,7 @@ import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
-import { classifyPage } from './classify';
+import { classifyPage, isNotFoundText } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
 import { decodeHtml, extractBody, type Decoded, type Extracted } from './extract';
 import { packedMeta, unwrapGzip } from './packed';
@@ -151,7 +151,13 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * upstream error into a challenge or a sign-in wall (and a challenge's 503 stops being busy).
    */
   async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode): Promise<Verdict> {
-    if (!isHtml(res.contentType, res.body)) return { warnings: [], needsJs: false };
+    if (!isHtml(res.contentType, res.body)) {
+      // A success whose whole text is "404 page not found" is not the document either.
+      if (res.body.byteLength <= 1024 && /^text\/plain\b/i.test(res.contentType) && isNotFoundText(decodeText(res.body, res.contentType, true).text)) {
+        throw pageError('soft404', res.status);
+      }
+      return { warnings: [], needsJs: false };
+    }
     const decoded = decodeHtml(res.body, res.contentType);
     const html = decoded.text;
     const input = { html, status: res.status, url: res.finalUrl };
