@@ -110,7 +110,9 @@ describe('sift batch reports what came back', () => {
     expect(String(lines[0]!.hint)).toMatch(/browser/);
     expect(String(lines[1]!.hint)).toMatch(/sign in/);
     expect(String(lines[3]!.hint)).toMatch(/recover/);
-    expect(String(lines[4]!.hint)).toMatch(/--render always/);
+    // Rendered in the browser (render auto) and still an empty shell: not "turn on rendering".
+    expect(String(lines[4]!.error)).toMatch(/stayed empty when its scripts ran in a browser/);
+    expect(String(lines[4]!.hint)).toMatch(/Time a page may run/);
     // The short real page is ok, with a warning rather than a failure.
     expect(lines[6]).toMatchObject({ ok: true, warnings: ['thin'] });
     expect(String(lines[6]!.content)).toContain('illustrative examples');

@@ -53,7 +53,23 @@ const TEXT_NODE = 3;
 const COMMENT_NODE = 8;
 const DOCTYPE_NODE = 10;
 
-type TreeNode = { nodeType: number; tagName?: string; textContent: string | null };
+/** What withHeadAndBody uses of linkedom's nodes and document. */
+interface TreeNode {
+  nodeType: number;
+  tagName?: string;
+  textContent: string | null;
+  firstElementChild: TreeNode | null;
+  nextElementSibling: TreeNode | null;
+  childNodes: ArrayLike<TreeNode>;
+  appendChild(node: TreeNode): unknown;
+  prepend(...nodes: TreeNode[]): void;
+}
+interface TreeDocument {
+  documentElement: TreeNode | null;
+  childNodes: ArrayLike<TreeNode>;
+  createElement(tag: string): TreeNode;
+  appendChild(node: TreeNode): unknown;
+}
 
 /**
  * Gives the document an html element holding a head and then a body, as a browser's parser
@@ -65,41 +81,42 @@ type TreeNode = { nodeType: number; tagName?: string; textContent: string | null
  * the first other node go in the head, everything from there on in the body. A page that
  * has its html, head and body, as nearly every page does, is left as parsed.
  */
-function withHeadAndBody(document: Doc): void {
+function withHeadAndBody(parsed: Doc): void {
+  const document = parsed as unknown as TreeDocument;
   const root = document.documentElement;
   const head = root?.firstElementChild;
   if (root?.tagName === 'HTML' && head?.tagName === 'HEAD' && head.nextElementSibling?.tagName === 'BODY' && !head.nextElementSibling.nextElementSibling) return;
   let html = root;
-  if (html?.tagName !== 'HTML') {
+  if (!html || html.tagName !== 'HTML') {
     html = document.createElement('html');
-    for (const n of Array.from(document.childNodes) as unknown as TreeNode[]) if (n.nodeType !== DOCTYPE_NODE) html.appendChild(n as never);
+    for (const n of Array.from(document.childNodes)) if (n.nodeType !== DOCTYPE_NODE) html.appendChild(n);
     document.appendChild(html);
   }
-  const kids = Array.from(html.childNodes) as unknown as TreeNode[];
-  const newHead = (kids.find((k) => k.tagName === 'HEAD') as unknown as typeof head) ?? document.createElement('head');
-  const newBody = (kids.find((k) => k.tagName === 'BODY') as unknown as typeof head) ?? document.createElement('body');
+  const kids = Array.from(html.childNodes);
+  const newHead = kids.find((k) => k.tagName === 'HEAD') ?? document.createElement('head');
+  const newBody = kids.find((k) => k.tagName === 'BODY') ?? document.createElement('body');
   const before: TreeNode[] = [];
   let started = false;
   let pastBody = false;
   for (const k of kids) {
-    if (k === (newHead as unknown as TreeNode)) continue;
-    if (k === (newBody as unknown as TreeNode)) {
+    if (k === newHead) continue;
+    if (k === newBody) {
       started = pastBody = true;
       continue;
     }
     const headish = (k.nodeType === ELEMENT_NODE && HEAD_ELEMENTS.has(k.tagName ?? '')) || k.nodeType === COMMENT_NODE || (k.nodeType === TEXT_NODE && !(k.textContent ?? '').trim());
     if (!started && headish) {
-      newHead!.appendChild(k as never);
+      newHead.appendChild(k);
       continue;
     }
     started = true;
-    if (pastBody) newBody!.appendChild(k as never);
+    if (pastBody) newBody.appendChild(k);
     else before.push(k);
   }
   // What came before an explicit <body> is its start.
-  newBody!.prepend(...(before as never[]));
-  html.appendChild(newHead as never);
-  html.appendChild(newBody as never);
+  newBody.prepend(...before);
+  html.appendChild(newHead);
+  html.appendChild(newBody);
 }
 
 /**
