@@ -194,6 +194,16 @@ describe('JSON and text', () => {
     expect((await get('/nf/log')).content).toContain('GET /b 404 Not Found');
     expect((await get('/nf/found')).content).toBe('Found 3 results.');
   });
+  it('reads JSON sent as text/html (a PHP script\'s default type) as JSON, so jq runs on it', async () => {
+    const php = (body: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' }).end(body);
+    srv.route('/php/items', php('{"items":[{"name":"a"},{"name":"b"}]}\n'));
+    srv.route('/php/list', php(' [1, 2, 3]'));
+    srv.route('/php/page', php('[1] A page that starts with a footnote mark, and <b>is</b> HTML.'));
+    expect((await get('/php/items')).content).toBe('{\n  "items": [\n    {\n      "name": "a"\n    },\n    {\n      "name": "b"\n    }\n  ]\n}');
+    expect((await get('/php/items', { jq: '.items[].name' })).content).toBe('"a"\n"b"');
+    expect((await get('/php/list')).meta).toMatchObject({ kind: 'json' });
+    expect((await get('/php/page')).meta).toMatchObject({ kind: 'html' });
+  });
   it('lays JSON out without changing a number or the order of its keys', async () => {
     const r = await get('/ids.json');
     expect(r.content).toBe('{\n  "id": 12345678901234567890,\n  "price": 19.90,\n  "rate": 1.0,\n  "huge": 1e999,\n  "b": 1,\n  "2": "two",\n  "1": "one"\n}');

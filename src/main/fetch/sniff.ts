@@ -37,6 +37,13 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   return undefined;
 }
 
+/** A body that opens as a JSON object or array opens and closes as one: { "… } or [ … ]. */
+function looksLikeJson(buf: Uint8Array): boolean {
+  const head = Buffer.from(buf.subarray(0, 64)).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  const tail = Buffer.from(buf.subarray(Math.max(0, buf.length - 64))).toString('latin1').trimEnd();
+  return (/^\{\s*(?:"|\}|$)/.test(head) && tail.endsWith('}')) || (head.startsWith('[') && tail.endsWith(']'));
+}
+
 function kindOf(type: string): Kind | undefined {
   if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (type === 'application/pdf' || type === 'application/x-pdf') return 'pdf';
@@ -62,6 +69,9 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
     throw new FetchError(422, 'malformed PDF: no %PDF- header', 'The server said PDF but sent something else.', 'bad_document');
   }
   if (fromHeader === 'text' && sniffed === 'text/html' && declared !== 'text/plain') return 'html';
+  // JSON sent as text/html, PHP's type for whatever a script echoes: a browser shows it as
+  // text, and jq and the JSON view are what it needs.
+  if (fromHeader === 'html' && sniffed === 'application/json' && looksLikeJson(buf)) return 'json';
   if (fromHeader) return fromHeader;
   if (sniffed) return kindOf(sniffed) ?? 'text';
   if (!declared || declared === 'application/octet-stream' || declared === 'binary/octet-stream') return 'text';

@@ -13,7 +13,8 @@ type Shape = 'markdown' | 'json' | 'text';
 
 function shapeOf(mode: Mode | undefined, result: Result): Shape {
   const type = typeof result.meta?.content_type === 'string' ? result.meta.content_type : '';
-  if (mode === 'meta' || /json/i.test(type)) return 'json';
+  // By what Sift read it as, too: JSON sent as text/html is JSON.
+  if (mode === 'meta' || /json/i.test(type) || result.meta?.kind === 'json') return 'json';
   // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
   // one code. It reads as laid out, with its pages marked.
   if (result.meta?.kind === 'pdf') return 'text';
