@@ -3,7 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppInfo, EventName, EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
-import { isTerminal, isUnfinished, type Target } from '../shared/types';
+import { isTerminal, isUnfinished, type Target, type TargetRow } from '../shared/types';
 import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
@@ -147,10 +147,9 @@ export function createServices(opts: ServicesOptions): Services {
         throw new SiftError('job_running', 409, 'This job is still running.', 'Wait for it to finish or cancel it first.');
       }
       // 'all': the whole list again, fetched anew (the same list submitted again is this job).
-      const rows = store
-        .targetRows(id)
-        .filter((r) => (which === 'all' && !reason) || (which === 'failed' || reason ? r.status === 'failed' : isUnfinished(r)))
-        .filter((r) => !reason || r.reason === reason);
+      const wanted = (r: TargetRow): boolean =>
+        reason ? r.status === 'failed' && r.reason === reason : which === 'all' ? true : which === 'failed' ? r.status === 'failed' : isUnfinished(r);
+      const rows = store.targetRows(id).filter(wanted);
       if (rows.length === 0) {
         throw new SiftError(
           'nothing_to_run',

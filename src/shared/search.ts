@@ -23,6 +23,9 @@ export const SearchHitSchema = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 
+/** The other jobs that stored this same result: "job K #3; job L #3"; '' for none. */
+export const alsoIn = (h: Pick<SearchHit, 'sameIn'>, separator = '; '): string => (h.sameIn ?? []).map((s) => `job ${s.jobId} #${s.idx + 1}`).join(separator);
+
 /** One passage answering a question across a job ("Ask this job"), with its citation. */
 export const JobAnswerSchema = z.object({
   jobId: z.string(),

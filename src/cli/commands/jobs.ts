@@ -29,7 +29,6 @@ async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (
   }
 }
 
-
 export const jobsCommand: Command = {
   name: 'jobs',
   summary: 'list the jobs in the database, newest first',

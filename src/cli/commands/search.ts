@@ -4,6 +4,7 @@ import { EXIT, UsageError } from '../io';
 import { cliLog, openCliStore } from '../context';
 import { hitText, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
+import { alsoIn } from '../../shared/search';
 import { reportError } from './batch';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
@@ -34,7 +35,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   if (h.page !== undefined) where.push(`page ${h.page}`);
   if (h.field !== 'body') where.push(`in the ${h.field}`);
   where.push(`score ${h.score.toFixed(2)}`);
-  if (h.sameIn) where.push(`also in ${h.sameIn.map((s) => `job ${s.jobId} #${s.idx + 1}`).join(', ')}`);
+  if (h.sameIn) where.push(`also in ${alsoIn(h, ', ')}`);
   write(`${n}. ${h.title || '(no title)'}  ${h.url}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
 }
 

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { HitsFormat, SearchHit } from '../../shared/search';
+import { alsoIn, type HitsFormat, type SearchHit } from '../../shared/search';
 
 export interface HitsExport {
   query: string;
@@ -22,9 +22,6 @@ export function citation(h: SearchHit): string {
   if (also) parts.push(`also in ${also}`);
   return parts.join(', ');
 }
-
-/** The other jobs that stored this same result: "job K #3, job L #3"; '' for none. */
-const alsoIn = (h: SearchHit): string => (h.sameIn ?? []).map((s) => `job ${s.jobId} #${s.idx + 1}`).join('; ');
 
 /** The snippet with its marks written by `mark` and the rest by `plain`. */
 function marked(h: SearchHit, plain: (s: string) => string, mark: (s: string) => string): string {

@@ -138,7 +138,7 @@ export class HttpClient {
       if (REDIRECTS.has(res.statusCode) && headers.location) {
         await res.body.dump().catch(() => {});
         if (hop >= s.maxRedirects) {
-          throw new FetchError(502, `too many redirects (more than ${s.maxRedirects})`, 'The site redirects in a loop; open it in a browser to see where it goes.', 'redirects');
+          throw tooManyRedirects(s.maxRedirects);
         }
         let next: URL;
         try {
@@ -165,7 +165,7 @@ export class HttpClient {
       const refresh = refreshTarget(headers, body, url);
       if (refresh) {
         if (hop >= s.maxRedirects) {
-          throw new FetchError(502, `too many redirects (more than ${s.maxRedirects})`, 'The site redirects in a loop; open it in a browser to see where it goes.', 'redirects');
+          throw tooManyRedirects(s.maxRedirects);
         }
         url = refresh;
         continue;
@@ -182,6 +182,9 @@ export class HttpClient {
     }
   }
 }
+
+const tooManyRedirects = (max: number): FetchError =>
+  new FetchError(502, `too many redirects (more than ${max})`, 'The site redirects in a loop; open it in a browser to see where it goes.', 'redirects');
 
 /** Longest wait a refresh may ask for and still be a redirect; longer ones reload a live page. */
 const MAX_REFRESH_SECONDS = 10;

@@ -32,7 +32,7 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   if (/^<!doctype html|^<html|^<head|^<body|^<!--/.test(text) || /^<(div|p|title|meta|table|h[1-6])[\s>]/.test(text)) return 'text/html';
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
-  // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, checked by the caller).
+  // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, or its charset in the header: `utf16`).
   if (!utf16 && buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
   return undefined;
 }

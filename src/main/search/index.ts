@@ -128,7 +128,13 @@ const MAX_ROWS = 20 * MAX_LIMIT;
 function collapseCopies(store: Store, rows: readonly SearchRow[], limit: number, toHit: (r: SearchRow, t: TargetStatus) => SearchHit): SearchHit[] {
   const hits: SearchHit[] = [];
   const shown = new Map<string, Shown[]>();
-  const createdAt = (jobId: string): number => store.getJob(jobId)?.createdAt ?? 0;
+  // Most rows are of a few jobs: each job is read once.
+  const created = new Map<string, number>();
+  const createdAt = (jobId: string): number => {
+    let at = created.get(jobId);
+    if (at === undefined) created.set(jobId, (at = store.getJob(jobId)?.createdAt ?? 0));
+    return at;
+  };
   for (const r of rows) {
     // Past the last hit a row is read only when it may be a copy of one shown.
     if (hits.length === limit && !shown.has(store.targetUrl(r.jobId, r.idx))) continue;
