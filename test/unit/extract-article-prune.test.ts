@@ -100,6 +100,28 @@ describe('the article pruning pass', () => {
     expect(a.html).not.toMatch(/class="(?!page")/);
   });
 
+  it("keeps a code block's language for the fence, wherever the page names it, and no other class", () => {
+    const blocks = [
+      '<pre class="line-numbers language-python"><code>print("tide")</code></pre>',
+      '<pre><code class="hljs lang-Rust">fn main() {}</code></pre>',
+      '<pre class="language-sh">\n<code>ls</code></pre>',
+      '<pre><code class="language-&quot;x highlight">plain()</code></pre>',
+    ];
+    const a = extractArticle(page(blocks.join('\n')), 'https://news.example/estuary');
+    expect(a.markdown).toContain('```python\nprint("tide")\n```');
+    expect(a.markdown).toContain('```rust\nfn main() {}\n```');
+    expect(a.markdown).toContain('```\nplain()\n```');
+    expect(a.html).not.toMatch(/line-numbers|hljs|highlight/);
+    // The line break after <pre> is not the block's text (HTML's parser drops it).
+    expect(a.markdown).toContain('```sh\nls\n```');
+  });
+
+  it('writes "<pre>" then a line break then "<code>" as a fenced block of its lines', () => {
+    const a = extractArticle(page('<pre>\n<code>first line\n  second line</code></pre>'), 'https://news.example/estuary');
+    expect(a.markdown).toContain('```\nfirst line\n  second line\n```');
+    expect(a.text).toContain('first line\n  second line');
+  });
+
   it('reads class words across camelCase and punctuation', () => {
     expect(classWords('newsletterSignup social-share_bar')).toEqual(['newsletter', 'signup', 'social', 'share', 'bar']);
   });

@@ -32,6 +32,7 @@ export function parseDocument(html: string, url: string): Doc {
   if (markupDepth(html, MAX_PARSE_DEPTH) > MAX_PARSE_DEPTH) throw tooDeep(MAX_PARSE_DEPTH);
   const { document } = parseHTML(html);
   withHeadAndBody(document);
+  dropPreLeadingNewline(document);
   if (url) {
     const head = document.querySelector('head');
     const existing = document.querySelector('base[href]');
@@ -117,6 +118,24 @@ function withHeadAndBody(parsed: Doc): void {
   newBody.prepend(...before);
   html.appendChild(newHead);
   html.appendChild(newBody);
+}
+
+/**
+ * Drops the one line break right after a <pre>, <listing> or <textarea> start tag, as HTML's
+ * parser does and linkedom does not. "<pre>\n<code>…" is how code is commonly written; the
+ * kept break made the <code> the pre's second child, so turndown wrote the block as one
+ * line of inline `code` with its lines run together.
+ */
+function dropPreLeadingNewline(document: Doc): void {
+  for (const el of Array.from(document.querySelectorAll('pre, listing, textarea'))) {
+    const first = el.firstChild;
+    if (first?.nodeType !== TEXT_NODE) continue;
+    const text = first as Text;
+    const rest = text.data.replace(/^\r?\n/, '');
+    if (rest === text.data) continue;
+    if (rest) text.data = rest;
+    else text.remove();
+  }
 }
 
 /**
@@ -331,31 +350,61 @@ const BLOCK = new Set([
   'TABLE', 'TR', 'BLOCKQUOTE', 'PRE', 'FIGURE', 'FIGCAPTION', 'DL', 'DT', 'DD', 'HR', 'BR', 'ADDRESS', 'DETAILS', 'SUMMARY',
 ]);
 
-/** Plain text with paragraph breaks (textContent would run paragraphs together). */
-export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
+type TextNode = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown> };
+const UNREAD = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+/** Lines without runs of blanks or blanks at their ends, and at most one empty line in a row. */
+const tidyLines = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
+
+/** A <pre>'s text as laid out: its blanks and line breaks are the text (code, verse, a table in ASCII). */
+function preText(pre: TextNode): string {
   const out: string[] = [];
-  const walk = (node: { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown> }): void => {
+  const walk = (node: TextNode): void => {
+    if (node.nodeType === 3) out.push(node.textContent ?? '');
+    else if (node.nodeType === 1 && !UNREAD.has(node.nodeName.toUpperCase())) {
+      if (node.nodeName.toUpperCase() === 'BR') out.push('\n');
+      for (const c of Array.from(node.childNodes)) walk(c as TextNode);
+    }
+  };
+  for (const c of Array.from(pre.childNodes)) walk(c as TextNode);
+  return out.join('').replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+|\s+$/g, '');
+}
+
+/** Plain text with paragraph breaks (textContent would run paragraphs together); a <pre> keeps its layout. */
+export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
+  // Runs of flowing text, each tidied alone, between the preformatted blocks kept as they are.
+  const done: string[] = [];
+  let out: string[] = [];
+  const walk = (node: TextNode): void => {
     if (node.nodeType === 3) {
       out.push((node.textContent ?? '').replace(/\s+/g, ' '));
       return;
     }
     if (node.nodeType !== 1) return;
     const name = node.nodeName.toUpperCase();
-    if (name === 'SCRIPT' || name === 'STYLE' || name === 'NOSCRIPT' || name === 'TEMPLATE') return;
+    if (UNREAD.has(name)) return;
+    const pre = name === 'PRE' ? preText(node) : undefined;
+    if (pre) {
+      out.push('\n');
+      done.push(tidyLines(out.join('')), pre);
+      out = ['\n\n'];
+      return;
+    }
+    if (pre === '') return;
     const block = BLOCK.has(name);
     if (block) out.push('\n');
     if (name === 'TD' || name === 'TH') out.push('\t');
-    for (const c of Array.from(node.childNodes)) walk(c as typeof node);
+    for (const c of Array.from(node.childNodes)) walk(c as TextNode);
     if (block) out.push(name === 'LI' || name === 'TR' || name === 'BR' || name === 'DT' || name === 'DD' ? '\n' : '\n\n');
   };
-  for (const c of Array.from(root.childNodes)) walk(c as Parameters<typeof walk>[0]);
-  return out
-    .join('')
-    .split('\n')
-    .map((l) => l.replace(/[ \t]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  for (const c of Array.from(root.childNodes)) walk(c as TextNode);
+  done.push(tidyLines(out.join('')));
+  return done.join('').replace(/^\n+|\s+$/g, '');
 }
 
 /**

@@ -127,6 +127,29 @@ export function carryClasses(body: PruneElement & { querySelectorAll(selector: s
 }
 
 const LINK_BLOCKS = new Set(['P', 'LI', 'UL', 'OL', 'DL', 'DIV', 'SECTION', 'TABLE', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE']);
+/**
+ * The language a code block's class names (Prism's and highlight.js's "language-js", "lang-js"),
+ * which turndown writes after the fence. Every other class goes, so this one is kept by name.
+ */
+function codeLanguage(cls: string): string | undefined {
+  for (const c of cls.split(/\s+/)) {
+    const m = /^lang(?:uage)?-([\w+#.-]{1,30})$/i.exec(c);
+    if (m) return m[1]!.toLowerCase();
+  }
+  return undefined;
+}
+
+/**
+ * Turndown reads a fenced block's language from the <code> inside its <pre> only; a page that
+ * names it on the <pre> ("<pre class=language-py><code>") gets it copied onto that <code>.
+ */
+function carryLanguage(pre: PruneElement): void {
+  const lang = codeLanguage(pre.getAttribute('class') ?? '');
+  const code = pre.children[0];
+  if (!lang || !code || pre.childNodes[0]?.nodeType !== 1 || code.tagName.toUpperCase() !== 'CODE' || codeLanguage(code.getAttribute('class') ?? '')) return;
+  code.setAttribute('class', `language-${lang}`);
+}
+
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
 
@@ -170,9 +193,12 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
     const cls = el.getAttribute('class');
     if (cls !== null) {
       const keep = cls.split(/\s+/).filter((c) => c === 'page');
+      const lang = tag === 'PRE' || tag === 'CODE' ? codeLanguage(cls) : undefined;
+      if (lang) keep.push(`language-${lang}`);
       if (keep.length) el.setAttribute('class', keep.join(' '));
       else el.removeAttribute('class');
     }
+    if (tag === 'PRE') carryLanguage(el);
     let text = 0;
     let links = 0;
     for (const child of Array.from(el.childNodes)) {
