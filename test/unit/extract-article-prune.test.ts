@@ -122,6 +122,23 @@ describe('the article pruning pass', () => {
     expect(a.text).toContain('first line\n  second line');
   });
 
+  it('reads a page whose <html> has a class Readability takes for chrome as any other page', () => {
+    const inside = '<p>The tide tables are at <a href="/tides">the harbour office</a> and on the quay, printed fresh every Monday morning for the pilots and the ferry crews.</p>';
+    const sidebar = '<div class="sidebar"><p>Most read this week: the ferry timetable, the regatta results, the lifeboat appeal and the new fish market plans.</p></div>';
+    const html = page(inside + sidebar).replace('<html lang="en">', '<html lang="en" class="header-spacing" id="top">');
+    const a = extractArticle(html, 'https://news.example/estuary');
+    keepsProse(a.text);
+    expect(a.markdown).toContain('[the harbour office](https://news.example/tides)');
+    expect(a.text).not.toContain('Most read this week');
+    expect(a.lang).toBe('en');
+  });
+
+  it('makes links absolute in a page kept whole because it has no article', () => {
+    // Readability finds no article in a page that is one <aside>, and Sift keeps the body.
+    const a = extractArticle('<html><head><title>Index</title></head><body><aside><a href="/a">A</a> and <a href="b.html">B</a>, or <a href="javascript:void(0)">the menu</a></aside></body></html>', 'https://news.example/dir/');
+    expect(a.markdown).toContain('[A](https://news.example/a) and [B](https://news.example/dir/b.html), or the menu');
+  });
+
   it('reads class words across camelCase and punctuation', () => {
     expect(classWords('newsletterSignup social-share_bar')).toEqual(['newsletter', 'signup', 'social', 'share', 'bar']);
   });
