@@ -139,6 +139,13 @@ describe('the article pruning pass', () => {
     expect(a.markdown).toContain('[A](https://news.example/a) and [B](https://news.example/dir/b.html), or the menu');
   });
 
+  it('writes no "[](url)" for a link without text, and keeps a link around an image', () => {
+    const icons = '<p>The pilots keep a log online <a href="/log/fb"><span class="icon"></span></a> <a href="/log/x"> </a> and you can look at <a href="/map"><img src="/map.png" alt=""></a> the map of the channel and its banks.</p>';
+    const md = extractArticle(page(icons), 'https://news.example/estuary').markdown;
+    expect(md).not.toMatch(/(?<!!)\[\]\(/);
+    expect(md).toContain('[![](https://news.example/map.png)](https://news.example/map)');
+  });
+
   it('reads class words across camelCase and punctuation', () => {
     expect(classWords('newsletterSignup social-share_bar')).toEqual(['newsletter', 'signup', 'social', 'share', 'bar']);
   });

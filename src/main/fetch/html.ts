@@ -274,6 +274,12 @@ function convert(root: HTMLElement): string {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
     turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
+    // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
+    // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
+    turndown.addRule('emptyLink', {
+      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
+      replacement: () => '',
+    });
   }
   return turndown.turndown(root).replace(/\n{3,}/g, '\n\n').trim();
 }
