@@ -24,7 +24,7 @@ const CLASSES: { name: string; title: string; part: 'fast' | 'long'; what: strin
     name: 'faults',
     title: 'Faults through real batches',
     part: 'long',
-    what: 'One fault-injecting loopback server (test/helpers/faults.ts): stalls, trickles, resets, a gzip bomb, a redirect loop, 1 MB of headers, a short body, a wrong charset, a 50 MB line, 10 MB of nested divs, broken/encrypted/empty PDFs, JSON 10,000 deep, endless jq programs and a catastrophic grep, each as a job of createBatchRunner over a temp store (6 s deadline), twice. Every target ends done or failed with a stable error and a hint, every job ends, process RSS (which includes the worker threads) stays under the bound, and a normal job runs after them.',
+    what: 'One fault-injecting loopback server (test/helpers/faults.ts): stalls, trickles, resets, a gzip bomb, a redirect loop, 1 MB of headers, a short body, a wrong charset, a 50 MB line, 10 MB of nested divs, broken/encrypted/empty PDFs, JSON 10,000 deep, endless jq programs and two catastrophic greps (one V8 reruns in linear time, one with a \\p{…} class it cannot), each as a job of createBatchRunner over a temp store (6 s deadline), twice. Every target ends done or failed with a stable error and a hint, every job ends, process RSS (which includes the worker threads) stays under the bound, and a normal job runs after them.',
   },
   {
     name: 'crash',
@@ -48,7 +48,7 @@ const CLASSES: { name: string; title: string; part: 'fast' | 'long'; what: strin
     name: 'fuzz-input',
     title: 'URL lists and options under fuzzing',
     part: 'fast',
-    what: 'List lines with fuzzed options through parseList; fuzzed pages/grep/jq/question/mode through checkOptions and fetcher.extractBuffer on text, HTML, JSON and PDF. Every call ends with a result or a typed FetchError with a hint, within the deadline; catastrophic regular expressions stop at the deadline with 504 and the next grep runs.',
+    what: 'List lines with fuzzed options through parseList; fuzzed pages/grep/jq/question/mode through checkOptions and fetcher.extractBuffer on text, HTML, JSON and PDF. Every call ends with a result or a typed FetchError with a hint, within the deadline; catastrophic regular expressions are answered (V8 reruns them in linear time), those only the u flag reads stop at the deadline with 504, and the next grep runs.',
   },
   {
     name: 'ssrf',

@@ -99,6 +99,8 @@ if (!existsSync(binding)) {
 const b = spawnSync(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
 if (b.status !== 0) fail('the build failed (see the messages above).');
 
-const child = spawn(electron, [root], { stdio: 'inherit', env: { ...process.env, SIFT_SQLITE_BINDING: binding } });
+// V8's guard against runaway regular expressions (see src/main/fetch/compute-worker.mjs),
+// which in Electron's main process only takes effect from the command line.
+const child = spawn(electron, ['--js-flags=--enable-experimental-regexp-engine-on-excessive-backtracks', root], { stdio: 'inherit', env: { ...process.env, SIFT_SQLITE_BINDING: binding } });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

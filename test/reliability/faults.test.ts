@@ -77,6 +77,7 @@ describe('faults through real batches', () => {
       expect(a.status, `${f.name}: ${a.error}`).toBe('failed');
       expect(f.expect.some((p) => a.error.startsWith(p)), `${f.name}: ${a.error}`).toBe(true);
       expect(a.hint.length, `${f.name} has a hint`).toBeGreaterThan(10);
+      if (f.hint) expect(a.hint, f.name).toMatch(new RegExp(`^${f.hint}`));
     });
     console.log(details.join('\n'));
 

@@ -3,6 +3,17 @@
 // backtrack for longer than the universe (^(a+)+$ on 40 a's and a b).
 import { parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+
+// V8's own guard against such expressions: past a number of backtracks, it runs the match
+// again on its linear-time engine, which gives the same answer (^(a+)+$ on 50,000 a's and a
+// "!": 0.2 s instead of a target's whole deadline). The flag acts only where backtracking
+// has already run away, so every other expression, in this thread or any other, runs as
+// before. Node 20's linear engine takes no u flag, so grep() below asks for it without u
+// where that means the same (see sameWithoutU). V8's flags are the process's: in the app the
+// flag comes on Electron's command line (scripts/start.mjs), since Electron's V8 may not take
+// a change once it runs; under Node (the CLI, the tests) it is set here.
+if (!process.versions.electron) setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 const require = createRequire(import.meta.url);
 let jqHandle;
@@ -26,6 +37,24 @@ async function jq({ input, program }) {
   return { output: stdout.replace(/\n$/, '') };
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Whether an expression compiled with the u flag matches as it does without it on a line
+ * with no character beyond U+FFFF: it means the same when it is also valid without u and
+ * names no property (\p{L}, which without u is the letters "p{L}"), no \u{…} code point and
+ * no character beyond U+FFFF itself. The flag then changes only how such characters count.
+ */
+function sameWithoutU(pattern, flags) {
+  if (!flags.includes('u') || /\\[pP]|\\u\{|[\uD800-\uDFFF]/.test(pattern)) return false;
+  try {
+    new RegExp(pattern, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // With origins, also where the output came from: `hits`, the index of every matching line
 // of the text, and `from`, the index each output line had in the text (-1 for a "--").
 function grep({ text, pattern, flags, context, origins }) {
@@ -35,11 +64,14 @@ function grep({ text, pattern, flags, context, origins }) {
   } catch (err) {
     return { error: String(err.message || err) };
   }
+  const bmp = sameWithoutU(pattern, flags) ? new RegExp(pattern, '') : re;
   const lines = text.split(/\r?\n/);
   const hits = [];
   for (let i = 0; i < lines.length; i++) {
-    re.lastIndex = 0;
-    if (re.test(lines[i])) hits.push(i);
+    const line = lines[i];
+    const r = bmp !== re && !SURROGATE.test(line) ? bmp : re;
+    r.lastIndex = 0;
+    if (r.test(line)) hits.push(i);
   }
   const where = (from) => (origins ? { hits, from } : {});
   if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length, ...where(hits) };

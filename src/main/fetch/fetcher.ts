@@ -203,7 +203,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       return await work(combined);
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      if (deadline.aborted) throw timeoutError("the target's deadline passed while extracting", EXTRACT_TIMEOUT_HINT);
+      // Ours, or the caller's own (the batch wiring's fires a moment before ours): either way
+      // the server had answered, and the hint points at the extraction, not at the server.
+      if (deadline.aborted || isTimeoutAbort(signal)) throw timeoutError("the target's deadline passed while extracting", EXTRACT_TIMEOUT_HINT);
       throw err;
     }
   }
