@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main';
@@ -128,6 +129,23 @@ describe('sift extract', () => {
     expect(missing.out).toBe('one\ntwo\nthree\n');
     expect(missing.err).toMatch(/missing\.pdf: cannot read missing\.pdf: no such file/);
     expect((await sift('extract')).code).toBe(2);
+  });
+  it('reads a pipe to its end and stops a device at the download limit, never filling memory', async () => {
+    const fifo = path.join(dir, 'page.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // The writer opens the pipe when sift opens it to read, as a shell's <(…) does.
+    const writer = createWriteStream(fifo);
+    writer.end('<html><head><title>Piped</title></head><body><p>Read from a pipe.</p></body></html>');
+    const piped = await sift('extract', 'page.fifo', '--mode', 'text');
+    expect(piped.code, piped.err).toBe(0);
+    expect(piped.out).toBe('Read from a pipe.\n');
+    // /dev/zero never ends: it fails as a body over the limit would.
+    const zero = await sift('extract', '/dev/zero', '--json');
+    expect(zero.code).toBe(1);
+    expect(JSON.parse(zero.out)).toMatchObject({ ok: false, status: 422, reason: 'too_long', error: expect.stringMatching(/^document too long: body over 50 MiB/) });
+    const empty = path.join(dir, 'empty.html');
+    writeFileSync(empty, '');
+    expect((await sift('extract', 'empty.html')).err).toMatch(/empty: Nothing came back: the answer \(or the file\) was empty/);
   });
   it('appends JSON log lines without the URL to --log', async () => {
     const log = path.join(dir, 'fetch.log');
