@@ -1,19 +1,25 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ListProblem } from '../shared/urllist';
 import { UsageError, type CliIO } from './io';
+import { readFileUpTo, readStreamUpTo, TooLarge } from './read-file';
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The most of a list a command reads: far past the longest list the parser takes (200,000
+ * lines; a browser's bookmarks export with its favicons inlined is tens of MiB), and short of
+ * /dev/zero or a runaway pipe filling memory.
+ */
+export const MAX_LIST_BYTES = 256 * 1024 * 1024;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readStreamUpTo(stream as AsyncIterable<Buffer | string>, MAX_LIST_BYTES)).toString('utf8');
 }
 
 /** A list from FILE, or stdin for "-"; an unreadable file is a usage error (exit 2). */
 export async function readListInput(file: string, io: CliIO): Promise<string> {
   try {
-    return file === '-' ? await readAll(io.stdin) : await readFile(path.resolve(io.cwd, file), 'utf8');
+    return file === '-' ? await readAll(io.stdin) : (await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES)).toString('utf8');
   } catch (err) {
+    if (err instanceof TooLarge) throw new UsageError(`cannot read ${file}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
     throw new UsageError(`cannot read ${file}: ${why}`);
   }

@@ -1,4 +1,3 @@
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../command';
 import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
@@ -7,6 +6,7 @@ import { FetchError } from '../../main/fetch';
 import { bodyTooLong } from '../../main/fetch/errors';
 import { cliFetcher, printOutcome } from './fetch';
 import { CLI_CALLER } from '../settings';
+import { readFileUpTo, TooLarge } from '../read-file';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -20,30 +20,6 @@ const TYPES: Record<string, string> = {
   '.csv': 'text/csv',
   '.log': 'text/plain',
 };
-
-/**
- * A file's bytes, at most `maxBytes` of them (the download limit, as for a fetched body). A
- * pipe (`sift extract <(curl …)`) or a device is read as a stream, so /dev/zero fails at the
- * limit instead of filling memory for minutes; a regular file over it fails before any read.
- */
-async function readLocal(file: string, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-  const fh = await open(file, 'r');
-  try {
-    const st = await fh.stat();
-    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (st.isFile() && st.size > maxBytes) throw bodyTooLong(maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of fh.createReadStream({ autoClose: false, signal }) as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) throw bodyTooLong(maxBytes);
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
-  } finally {
-    await fh.close();
-  }
-}
 
 /** The content type a file's extension implies; '' lets the sniffer decide. */
 export const typeForFile = (file: string): string => TYPES[path.extname(file).toLowerCase()] ?? '';
@@ -74,11 +50,12 @@ export const extractCommand: Command = {
         if (signal.aborted) return EXIT.interrupted;
         let buf: Buffer;
         try {
-          buf = await readLocal(path.resolve(io.cwd, file), fetcher.settings().maxBodyBytes, signal);
+          // As much as a download may be: a pipe or a device is read up to it, not without end.
+          buf = await readFileUpTo(path.resolve(io.cwd, file), fetcher.settings().maxBodyBytes, signal);
         } catch (err) {
           if (signal.aborted) return EXIT.interrupted;
-          if (err instanceof FetchError) {
-            printOutcome(io, json, file, { error: err }, 'extract');
+          if (err instanceof TooLarge) {
+            printOutcome(io, json, file, { error: bodyTooLong(err.maxBytes) }, 'extract');
             if (code === EXIT.ok) code = EXIT.someFailed;
             continue;
           }
