@@ -1,14 +1,7 @@
 import path from 'node:path';
-import type { ListProblem } from '../shared/urllist';
+import { MAX_LIST_BYTES, type ListProblem } from '../shared/urllist';
 import { UsageError, type CliIO } from './io';
 import { readFileUpTo, readStreamUpTo, TooLarge } from './read-file';
-
-/**
- * The most of a list a command reads: far past the longest list the parser takes (200,000
- * lines; a browser's bookmarks export with its favicons inlined is tens of MiB), and short of
- * /dev/zero or a runaway pipe filling memory.
- */
-export const MAX_LIST_BYTES = 256 * 1024 * 1024;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return (await readStreamUpTo(stream as AsyncIterable<Buffer | string>, MAX_LIST_BYTES)).toString('utf8');

@@ -81,10 +81,10 @@ describe('sift parse', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toBe('sift parse: cannot read no-such-list.txt: ENOENT\n');
     expect((await runParse(['.'])).err).toBe('sift parse: cannot read .: EISDIR\n');
-    // A list that never ends stops at 256 MiB instead of filling memory.
+    // A list that never ends stops at 64 MiB instead of filling memory.
     const endless = await runParse(['/dev/zero']);
     expect(endless.code).toBe(2);
-    expect(endless.err).toBe('sift parse: cannot read /dev/zero: a list of URLs over 256 MiB is more than Sift reads; split it into smaller lists\n');
+    expect(endless.err).toBe('sift parse: cannot read /dev/zero: a list of URLs over 64 MiB is more than Sift reads; split it into smaller lists\n');
     expect((await runParse([])).code).toBe(2);
     expect((await runParse(['a.txt', 'b.txt'])).code).toBe(2);
     const badFormat = await runParse(['options.txt', '--as', 'yaml']);

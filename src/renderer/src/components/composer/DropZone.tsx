@@ -1,11 +1,8 @@
 import { useState } from 'react';
-import { parseList } from '../../../../shared/urllist';
+import { MAX_LIST_BYTES, parseList } from '../../../../shared/urllist';
 import { useStore } from '../../store';
 import { loadSource, openListFile } from '../../store/actions';
 import { formatBytes } from '../../lib/format';
-
-// Lists bigger than this are surely not lists; reading one would only stall the window.
-const MAX_LIST_BYTES = 64 * 1024 * 1024;
 
 /** URLs from links dragged out of a browser: uri-list first (every browser sets it), then html, then text. */
 export function linksFromDrop(dt: DataTransfer): string {
