@@ -192,7 +192,7 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
     }
     const cls = el.getAttribute('class');
     if (cls !== null) {
-      const keep = cls.split(/\s+/).filter((c) => c === 'page');
+      const keep: string[] = cls.split(/\s+/).filter((c) => c === 'page');
       const lang = tag === 'PRE' || tag === 'CODE' ? codeLanguage(cls) : undefined;
       if (lang) keep.push(`language-${lang}`);
       if (keep.length) el.setAttribute('class', keep.join(' '));
