@@ -55,6 +55,7 @@ export const REASON_LABELS: Record<Reason, string> = {
 export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
   thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
+  paywall: { label: 'paywalled', why: 'The page marks its article as for subscribers, and less of it came back than it claims: likely only its opening.' },
   empty: { label: 'empty', why: 'Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later.' },
 };
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');

@@ -40,6 +40,13 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><html><head><title>Teaser</title></head><body><main><article><h1>Teaser</h1><p>The first lines of a long story, cut short.</p></article></main></body></html>');
     },
+    // A subscriber's article that says so in its structured data, of which only the start came back.
+    '/subscribers': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      const ld = JSON.stringify({ '@type': 'NewsArticle', headline: 'Tides', isAccessibleForFree: false, wordCount: 1200 });
+      const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/s/${i}">Section ${i} of the paper</a></li>`).join('');
+      res.end(`<!doctype html><html><head><title>Tides</title><script type="application/ld+json">${ld}</script></head><body><nav><ul>${nav}</ul></nav><article><h1>Tides</h1><p>The estuary fills twice a day, and the pilots read the water as much as the charts. Subscribe to read the rest of this story.</p></article></body></html>`);
+    },
     '/scan.pdf': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(makePdf({ pages: [[], []], noText: true }));
@@ -344,7 +351,7 @@ describe('sift batch', () => {
     // The data folder's own log gets the same lines.
     expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
   }, 300_000);
-  test('a thin page, a PDF without text and an empty answer are ok with warnings, and every listing says so', async () => {
+  test("a thin page, a PDF without text, an empty answer and a paywall's teaser are ok with warnings, and every listing says so", async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
     const db = path.join(home, 'warnings.db');
     const run = await runSift(['batch', '-', '--db', db, '--out', out, '--format', 'csv'], {
@@ -353,6 +360,7 @@ describe('sift batch', () => {
 ${site.base}/scan.pdf
 ${site.base}/article/1
 ${site.base}/blank
+${site.base}/subscribers
 `,
     });
     expect(run.code, run.stderr).toBe(0);
@@ -361,15 +369,16 @@ ${site.base}/blank
     expect(run.stderr).toMatch(/#2 ok [\d.]+ \w?B \(no text layer\) http/);
     expect(run.stderr).toMatch(/#3 ok [\d.]+ \w?B http/);
     expect(run.stderr).toMatch(/#4 ok 0 B \(empty\) http/);
-    expect(run.stderr).toMatch(/done: 4\/4 · ok 4 \(3 with warnings\) · failed 0/);
+    expect(run.stderr).toMatch(/#5 ok [\d.]+ \w?B \(paywalled\) http/);
+    expect(run.stderr).toMatch(/done: 5\/5 · ok 5 \(4 with warnings\) · failed 0/);
     const status = await runSift(['status', id, '--db', db], { env });
-    expect(status.stdout).toMatch(/4\/4 finished, 0 failed, 3 ok with warnings/);
+    expect(status.stdout).toMatch(/5\/5 finished, 0 failed, 4 ok with warnings/);
     expect(status.stdout).toMatch(/\/teaser {2}[\d.]+ \w?B \(thin page\)/);
     // The JSON listing keeps the keys SPEC §6 gives it; the result's meta has the warnings.
     expect(Object.keys(jsonLines((await runSift(['status', id, '--json', '--db', db], { env })).stdout)[1]!)).toEqual(['idx', 'url', 'status', 'error', 'hint', 'reason', 'bytes']);
     const csv = readFileSync(path.join(out, `sift-${id}.csv`), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(csv[0]).toMatch(/,reason,warnings$/);
-    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '', 'empty']);
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '', 'empty', 'paywall']);
   }, 300_000);
   test('a dead link says what happened on stderr and in sift status; --json keeps the stored "internal error" and its hint', async () => {
     const db = path.join(home, 'dead.db');

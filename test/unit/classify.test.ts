@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyPage, pageSimilarity } from '../../src/main/fetch/classify';
+import { classifyPage, pageSimilarity, paywallTeaser } from '../../src/main/fetch/classify';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -74,5 +74,34 @@ describe('pageSimilarity', () => {
     expect(pageSimilarity(a, b)).toBeLessThan(0.1);
     const echo = (p: string): string => a.replace('<h1>Example Domain</h1>', `<h1>Example Domain</h1><p>You asked for ${p}</p>`);
     expect(pageSimilarity(echo('docs guide'), echo('a1b2c3d4e5f6a7b8c9'), ['docs', 'guide', 'a1b2c3d4e5f6a7b8c9'])).toBeGreaterThan(0.9);
+  });
+});
+
+describe('paywallTeaser', () => {
+  const words = (n: number): string => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+  const ld = (data: Record<string, unknown>): string => `<script type="application/ld+json">${JSON.stringify({ '@type': 'NewsArticle', ...data })}</script>`;
+  const teaser = 'Gaming used to be so simple. We bought a game, sat down in front of a console, ground our way to the end.';
+
+  test('a page marked not free, with a short article, is a teaser (JSON-LD, a part of it, or microdata)', () => {
+    expect(paywallTeaser(ld({ isAccessibleForFree: false }), () => teaser)).toBe(true);
+    expect(paywallTeaser(ld({ hasPart: { '@type': 'WebPageElement', isAccessibleForFree: 'False', cssSelector: '.paywall' } }), () => teaser)).toBe(true);
+    expect(paywallTeaser('<meta itemprop="isAccessibleForFree" content="False">', () => teaser)).toBe(true);
+    expect(paywallTeaser("<meta content='false' itemprop='isAccessibleForFree'>", () => teaser)).toBe(true);
+  });
+
+  test('the whole article behind the same markup is no teaser: against its wordCount, or long', () => {
+    expect(paywallTeaser(ld({ isAccessibleForFree: false, wordCount: 1300 }), () => words(1250))).toBe(false);
+    expect(paywallTeaser(ld({ isAccessibleForFree: false, wordCount: '1300' }), () => words(120))).toBe(true);
+    expect(paywallTeaser(ld({ isAccessibleForFree: false }), () => words(600))).toBe(false);
+    // Sites count Chinese and Japanese by characters.
+    expect(paywallTeaser(ld({ isAccessibleForFree: false, wordCount: 300 }), () => '東京の港では毎朝'.repeat(40))).toBe(false);
+  });
+
+  test('a free page, or one without the markup, is never a teaser, and its article is not read', () => {
+    const never = (): string => {
+      throw new Error('read the article');
+    };
+    expect(paywallTeaser(ld({ isAccessibleForFree: true }), never)).toBe(false);
+    expect(paywallTeaser('<p>Subscribe to read more. isAccessibleForFree is a schema.org property.</p>', never)).toBe(false);
   });
 });

@@ -278,6 +278,34 @@ function needsJs(p: Page): string | undefined {
   return undefined;
 }
 
+// ---- paywall ---------------------------------------------------------------------------
+
+/**
+ * schema.org's paywall markup, which search engines ask subscription sites to carry: the
+ * article, or a part of it (hasPart), is not free. In JSON-LD or in microdata.
+ */
+const NOT_FREE_JSON = /["']isAccessibleForFree["']\s*:\s*["']?false\b/i;
+const NOT_FREE_META = /<meta\b(?=[^>]*\bitemprop\s*=\s*["']?isAccessibleForFree\b)(?=[^>]*\bcontent\s*=\s*["']?false\b)[^>]*>/i;
+/** The length the page's own structured data gives its article, in words. */
+const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** Words as a site counts them: runs between spaces, and each Chinese, Japanese or Korean character. */
+const wordsIn = (text: string): number => text.split(/\s+/).filter(Boolean).length + (text.match(CJK)?.length ?? 0);
+
+/**
+ * A page that marks its article as for subscribers, and of whose article (read only when
+ * the markup is there) less came back than it claims: under half its declared wordCount, or, with none declared, a short text. Sites
+ * that send the whole article to everyone carry the same markup (a metered paywall counts
+ * in the browser), so the markup alone is no sign of a teaser.
+ */
+export function paywallTeaser(html: string, article: () => string): boolean {
+  if (!NOT_FREE_JSON.test(html) && !NOT_FREE_META.test(html)) return false;
+  const text = article().replace(/\s+/g, ' ').trim();
+  const declared = Number(WORD_COUNT.exec(html)?.[1] ?? 0);
+  return declared > 0 ? wordsIn(text) < declared / 2 : text.length < SHORT_CHARS;
+}
+
 // ---- the step -------------------------------------------------------------------------
 
 /**

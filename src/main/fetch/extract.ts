@@ -9,6 +9,7 @@ import type { PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
 import { classify, mediaType, sniffBody, type Kind } from './sniff';
+import { paywallTeaser } from './classify';
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -147,6 +148,7 @@ function htmlContent(html: string, mode: string, url: string, meta: Record<strin
     return JSON.stringify(m, null, 2);
   }
   const a = article ?? extractArticle(html, url);
+  if (paywallTeaser(html, () => a.text)) meta.warnings = ['paywall'];
   meta.title = a.title;
   if (a.byline) meta.byline = a.byline;
   if (a.lang) meta.language = a.lang;

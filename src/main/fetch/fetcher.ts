@@ -341,8 +341,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (res.packed !== undefined) Object.assign(meta, packedMeta(res.packed));
       // The page's (thin) and the document's own (a PDF without text).
       const own = Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [];
-      // An empty body is thin too; "empty" says more.
-      const all = [...(own.includes('empty') ? warnings.filter((w) => w !== 'thin') : warnings), ...own];
+      // An empty body or a paywall's teaser is thin too; "empty" and "paywall" say more.
+      const all = [...(own.includes('empty') || own.includes('paywall') ? warnings.filter((w) => w !== 'thin') : warnings), ...own];
       if (all.length) meta.warnings = [...new Set(all)];
       return { content: out.content, meta };
     } catch (caught) {
