@@ -48,6 +48,20 @@ describe('client-side rendered articles are recovered', () => {
   }
 });
 
+describe('when the page has settled', () => {
+  it('reads a page that polls for ever once its DOM stays the same, not at the end of the budget', async () => {
+    const r = await fetchPage('polling.html');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(r.meta.render_partial).toBeUndefined();
+    expect(hasArticle(r.content)).toBe(true);
+  });
+  it('waits for one slow request the article comes from, though the page already shows its chrome', async () => {
+    const r = await fetchPage('slow-api.html');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(hasArticle(r.content)).toBe(true);
+  });
+});
+
 describe('under auto', () => {
   it('does not render a page whose article is in the HTML', async () => {
     const before = sites.allowed.hits.length;

@@ -1,10 +1,9 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
 import { FetchError, timeoutError } from '../fetch/errors';
-import { SETTLE_IDLE_MS, type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
+import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, PROBE, SETTLE_SCRIPT, THIN_PATIENCE_MS, TICK_MS } from '../fetch/render/settle';
-import { THIN_CHARS } from '../fetch/render/decide';
+import { bounded, NetActivity, PROBE, SETTLE_SCRIPT, TICK_MS } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 
 /**
@@ -75,8 +74,7 @@ const GRACE_MS = 2_000;
 interface Slot {
   session: SessionLike;
   busy: boolean;
-  inflight: number;
-  netChanged: number;
+  net: NetActivity;
   /** The render window using the slot now: its requests count, others' never happen. */
   contentsId: number;
   /** The main frame's last document: its status, and whether the guard refused it. */
@@ -115,17 +113,13 @@ export class ElectronRenderer implements Renderer {
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
     this.endpoint ??= await this.env.proxy();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, inflight: 0, netChanged: Date.now(), contentsId: -1, mainStatus: 0, refused: false, charset: undefined };
+    const slot: Slot = { session, busy: true, net: new NetActivity(), contentsId: -1, mainStatus: 0, refused: false, charset: undefined };
     await hardenRenderSession(session, this.endpoint, this.env.userAgent(), {
       started: (id) => {
-        if (id !== slot.contentsId) return;
-        slot.inflight++;
-        slot.netChanged = Date.now();
+        if (id === slot.contentsId) slot.net.started();
       },
       ended: (id) => {
-        if (id !== slot.contentsId) return;
-        slot.inflight = Math.max(0, slot.inflight - 1);
-        slot.netChanged = Date.now();
+        if (id === slot.contentsId) slot.net.ended();
       },
       document: (id, status, refused) => {
         if (id !== slot.contentsId) return;
@@ -145,8 +139,7 @@ export class ElectronRenderer implements Renderer {
     const win = this.deps.createWindow(renderWindowOptions(slot.session));
     const wc = win.webContents;
     slot.contentsId = wc.id;
-    slot.inflight = 0;
-    slot.netChanged = Date.now();
+    slot.net.reset();
     slot.mainStatus = 0;
     slot.refused = false;
     slot.charset = hint.charset;
@@ -199,10 +192,10 @@ export class ElectronRenderer implements Renderer {
     let settled = false;
     while (loaded && Date.now() < deadline) {
       const now = Date.now();
-      if (slot.inflight === 0 && now - slot.netChanged >= SETTLE_IDLE_MS) {
+      if (slot.net.probeDue(now)) {
         const st = (await bounded(wc.executeJavaScript(PROBE), deadline - now + GRACE_MS)) as [number, number] | undefined;
         if (!st) return 'stuck';
-        if (st[0] >= SETTLE_IDLE_MS && (st[1] >= THIN_CHARS || Date.now() - loadedAt >= Math.min(THIN_PATIENCE_MS, budgetMs))) {
+        if (slot.net.settled(st, Date.now() - loadedAt, budgetMs)) {
           settled = true;
           break;
         }

@@ -25,6 +25,64 @@ export const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ?
 // "after a delay"); it gets this much longer, within the budget, to fill in.
 export const THIN_PATIENCE_MS = 5_000;
 export const TICK_MS = 100;
+/**
+ * A page whose network never goes quiet (it polls, sends beacons, streams ads) is read once
+ * its DOM has stayed the same this long with text in it; such a page took the whole render
+ * budget before (a poll every 300 ms: 17 s where the text was there at once).
+ */
+export const DOM_QUIET_MS = 2_000;
+/** How often a busy page is asked whether its DOM has stayed the same. */
+export const PROBE_BUSY_MS = 500;
+
+/**
+ * A rendered page's requests, as both renderers count them, and the settle rule they follow.
+ * Settled: with the network quiet for SETTLE_IDLE_MS, the DOM quiet as long and text in it (a
+ * thin page gets THIN_PATIENCE_MS to fill in); or, while requests keep starting (a page that
+ * polls or beacons), the DOM quiet for DOM_QUIET_MS with text in it. One slow request the
+ * page may be waiting on (its article from an API) is waited for, as before.
+ */
+export class NetActivity {
+  private inflight = 0;
+  private changed = Date.now();
+  /** Start times of the latest requests, newest last. */
+  private readonly starts: number[] = [];
+  private lastProbe = -Infinity;
+
+  reset(now = Date.now()): void {
+    this.inflight = 0;
+    this.changed = now;
+    this.starts.length = 0;
+    this.lastProbe = -Infinity;
+  }
+  started(now = Date.now()): void {
+    this.inflight++;
+    this.changed = now;
+    this.starts.push(now);
+    if (this.starts.length > 8) this.starts.shift();
+  }
+  ended(now = Date.now()): void {
+    this.inflight = Math.max(0, this.inflight - 1);
+    this.changed = now;
+  }
+  private quiet(now: number): boolean {
+    return this.inflight === 0 && now - this.changed >= SETTLE_IDLE_MS;
+  }
+  /** Requests keep starting: at least two within the last DOM_QUIET_MS. */
+  private repeating(now: number): boolean {
+    return this.starts.filter((t) => now - t < DOM_QUIET_MS).length >= 2;
+  }
+  /** Whether to ask the page for PROBE now: at every tick once the network is quiet, every PROBE_BUSY_MS while it keeps busy. */
+  probeDue(now = Date.now()): boolean {
+    if (!this.quiet(now) && !(this.repeating(now) && now - this.lastProbe >= PROBE_BUSY_MS)) return false;
+    this.lastProbe = now;
+    return true;
+  }
+  /** Whether a PROBE answer means the page has settled. */
+  settled([quietMs, textChars]: readonly [number, number], sinceLoadMs: number, budgetMs: number, now = Date.now()): boolean {
+    if (this.quiet(now)) return quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= Math.min(THIN_PATIENCE_MS, budgetMs));
+    return this.repeating(now) && quietMs >= DOM_QUIET_MS && textChars >= THIN_CHARS;
+  }
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref?.());
 
@@ -51,18 +109,10 @@ export function bounded<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
  * thread never answers (a busy loop): nothing can be read from it.
  */
 export async function settle(page: Page, url: string, signal: AbortSignal, budgetMs: number, graceMs: number): Promise<Rendered | 'stuck'> {
-  const start = Date.now();
-  const deadline = start + budgetMs;
-  let inflight = 0;
-  let netChanged = start;
-  const up = (): void => {
-    inflight++;
-    netChanged = Date.now();
-  };
-  const down = (): void => {
-    inflight = Math.max(0, inflight - 1);
-    netChanged = Date.now();
-  };
+  const deadline = Date.now() + budgetMs;
+  const net = new NetActivity();
+  const up = (): void => net.started();
+  const down = (): void => net.ended();
   page.on('request', up);
   page.on('requestfinished', down);
   page.on('requestfailed', down);
@@ -90,11 +140,10 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
     let settled = false;
     while (loaded && Date.now() < deadline) {
       const now = Date.now();
-      if (inflight === 0 && now - netChanged >= SETTLE_IDLE_MS) {
+      if (net.probeDue(now)) {
         const st = await bounded(page.evaluate(PROBE) as Promise<[number, number]>, deadline - now + graceMs);
         if (!st) return 'stuck';
-        const [quietMs, textChars] = st;
-        if (quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || Date.now() - loadedAt >= Math.min(THIN_PATIENCE_MS, budgetMs))) {
+        if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
           settled = true;
           break;
         }
