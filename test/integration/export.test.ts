@@ -309,6 +309,16 @@ describe('combined Markdown export', () => {
     expect(md).toContain('```json\n{"k": 1}\n```');
     expect(md).toContain('> **failed** (soft404): HTTP 404: not found');
   });
+
+  it("nests each result's headings under its section, without the title twice, and leaves code alone", async () => {
+    const content = ['# Tide tables', '', 'The soundings.', '', '## Spring tides', '', '```sh', '# not a heading', '```', '', '##### Deep', '###### Deepest'].join('\n');
+    const s = await run([{ url: 'https://a.example/tides', title: 'Tide tables', content }], { format: 'combined-md' });
+    const md = readFileSync(s.path, 'utf8');
+    const section = md.slice(md.indexOf('<a id="target-1">'));
+    expect(section).toBe(
+      ['<a id="target-1"></a>', '', '## Tide tables', '', '<https://a.example/tides>', '', 'The soundings.', '', '#### Spring tides', '', '```sh', '# not a heading', '```', '', '###### Deep', '###### Deepest', '', ''].join('\n'),
+    );
+  });
 });
 
 describe('export safety', () => {

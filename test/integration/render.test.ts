@@ -52,7 +52,7 @@ describe('when the page has settled', () => {
   it('reads a page that polls for ever once its DOM stays the same, not at the end of the budget', async () => {
     const r = await fetchPage('polling.html');
     expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
-    expect(r.meta.render_partial).toBeUndefined();
+    expect(r.meta?.render_partial).toBeUndefined();
     expect(hasArticle(r.content)).toBe(true);
   });
   it('waits for one slow request the article comes from, though the page already shows its chrome', async () => {

@@ -114,6 +114,37 @@ export function mdInline(s: string): string {
   return s.replace(/\s+/gu, ' ').trim().replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
 }
 
+/**
+ * A result's Markdown as one section of a combined file, under the "## title" that heads it:
+ * a first "# heading" that only repeats the title goes (Sift's markdown opens with one, so
+ * every section said its title twice), and the other headings move two levels down (at most
+ * to ######) so they nest under the section instead of outranking it. Lines inside fenced
+ * code are left as they are.
+ */
+export function nestedMarkdown(content: string, title: string): string {
+  const lines = content.split('\n');
+  const same = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(/\s+/g, ' ').trim().toLowerCase();
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first >= 0 && /^# /.test(lines[first]!) && same(lines[first]!.slice(2), title)) {
+    lines.splice(first, 1);
+    while (first < lines.length && lines[first]!.trim() === '') lines.splice(first, 1);
+  }
+  let fence = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) fence = f[1]!;
+      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = '';
+      continue;
+    }
+    if (fence) continue;
+    const h = /^(#{1,6})(?= |$)/.exec(line);
+    if (h) lines[i] = '#'.repeat(Math.min(6, h[1]!.length + 2)) + line.slice(h[1]!.length);
+  }
+  return lines.join('\n');
+}
+
 /** Content shown verbatim in Markdown: a fence longer than any backtick run inside it. */
 export function mdFence(content: string, lang: string): string {
   let longest = 0;

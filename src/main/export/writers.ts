@@ -12,7 +12,7 @@ import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, commit, discard, partialPath, toExportError } from './output';
-import { contentOf, defaultKind, fileBody, isDone, mdFence, mdInline, metaFields, titleOf, yamlLines, type FileKind } from './render';
+import { contentOf, defaultKind, fileBody, isDone, mdFence, mdInline, metaFields, nestedMarkdown, titleOf, yamlLines, type FileKind } from './render';
 
 export interface Writer {
   add(t: TargetStatus): Promise<void>;
@@ -199,7 +199,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         if (o.includeMeta) section += `${mdFence(yamlLines(metaFields(t)), 'yaml')}\n`;
         const kind = o.fileKind ?? defaultKind(t);
         const content = contentOf(t);
-        section += kind === 'md' ? content : mdFence(content, FENCE_LANG[kind]);
+        section += kind === 'md' ? nestedMarkdown(content, titleOf(t)) : mdFence(content, FENCE_LANG[kind]);
       } else {
         const said = shownFailure(t);
         section += `> **${t.status}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
