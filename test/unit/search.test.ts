@@ -74,6 +74,22 @@ const ids = (hits: SearchHit[]): string[] => hits.map((h) => `${h.jobId}:${h.idx
 describe('search over stored results', () => {
   beforeEach(() => storeJob('j1', REPORTS));
 
+  it("cuts a page's snippet from its Markdown as it reads: link text without the link, alt text, no bold marks or escapes", () => {
+    storeJob('md', [
+      {
+        url: 'https://tennis.test/davis',
+        title: 'Davis Cup',
+        content: '# Davis Cup\n\nMADRID — [Rafael Nadal](https://tennis.test/players/rafael-nadal/184442) kept **Spain** alive. ![Nadal serving (left)](https://img.test/n.jpg "Nadal") Score 6\\-3.',
+        meta: { kind: 'html' },
+      },
+    ]);
+    const h = searchStore(store, 'nadal', { jobId: 'md' }).hits[0] as SearchHit;
+    expect(h).toMatchObject({ field: 'body', line: 3 });
+    expect(markedText({ text: h.snippet, marks: h.marks })).toBe('Davis Cup MADRID — Rafael «Nadal» kept Spain alive. «Nadal» serving (left) Score 6-3.');
+    // Found only in a link's target: the hit stands, cut from its title and URL instead.
+    expect(searchStore(store, '184442', { jobId: 'md' }).hits[0]).toMatchObject({ idx: 0, field: 'url' });
+  });
+
   it('finds the target a phrase comes from first, with a marked snippet and the line', () => {
     const { hits } = searchStore(store, '"net revenue"');
     expect(ids(hits)).toEqual(['j1:0']);

@@ -7,7 +7,7 @@ import { processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
-import { searchableText } from './text';
+import { searchableText, snippetText } from './text';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
 export { makeSnippet, markedText, pageOfLine } from './snippet';
@@ -74,8 +74,8 @@ export function hitOf(
   mode: Mode | undefined,
   terms: readonly Term[],
 ): SearchHit {
-  // The text the index read, so the snippet shows the words that matched.
-  const s = makeSnippet(searchableText(result, mode), terms);
+  // The text the index read (a page's Markdown as its words read), so the snippet shows the words that matched.
+  const s = makeSnippet(snippetText(result, mode), terms);
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);

@@ -23,6 +23,26 @@ export function searchableText(result: Result | undefined, mode: Mode | undefine
   );
 }
 
+/**
+ * The text a search hit's snippet is cut from: searchableText, and for a page's Markdown its
+ * words as they read, line for line: a link is its text, an image its alt text, and bold
+ * marks and backslash escapes go. A snippet of the Markdown itself showed the link targets,
+ * with the match marked inside a URL ("[Rafael Nadal](https://…/rafael-nadal/184442)").
+ */
+export function snippetText(result: Result | undefined, mode: Mode | undefined): string {
+  const text = searchableText(result, mode);
+  if (result?.meta?.kind !== 'html' || (mode !== undefined && mode !== 'markdown')) return text;
+  return text
+    .replace(MD_IMAGE, '$1')
+    .replace(MD_LINK, '$1')
+    .replace(/\*\*|__/g, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
+}
+
+// ![alt](src "title") and [text](href "title"), on one line; a URL may hold one level of parentheses.
+const MD_IMAGE = /!\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
+const MD_LINK = /\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
+
 /** A page's result in markup: raw HTML, or the article as HTML. */
 const isMarkup = (result: Result | undefined, mode: Mode | undefined): boolean => result?.meta?.kind === 'html' && (mode === 'raw' || mode === 'html');
 
