@@ -276,6 +276,11 @@ function convert(root: HTMLElement): string {
     turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
+    // 10<sup>6</sup> is not 106: an exponent or index stays marked (GFM renders the tag).
+    turndown.addRule('supSub', {
+      filter: (node) => (node.nodeName === 'SUP' || node.nodeName === 'SUB') && isScript(node.textContent ?? ''),
+      replacement: (content, node) => `<${node.nodeName.toLowerCase()}>${content}</${node.nodeName.toLowerCase()}>`,
+    });
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
       replacement: () => '',
@@ -283,6 +288,12 @@ function convert(root: HTMLElement): string {
   }
   return turndown.turndown(root).replace(/\n{3,}/g, '\n\n').trim();
 }
+
+/**
+ * Whether a <sup> or <sub> holds an exponent or an index ("6", "-3", "n+1", "2"): short, and
+ * only letters, digits and signs. A footnote marker ("[1]") or an icon reads well as it is.
+ */
+const isScript = (text: string): boolean => /^[\p{L}\p{N}+\-−=()′″*]{1,8}$/u.test(text.trim());
 
 /** The linkedom node types markdownOfTree reads. */
 interface SourceNode {
@@ -394,6 +405,8 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
     if (node.nodeType !== 1) return;
     const name = node.nodeName.toUpperCase();
     if (UNREAD.has(name)) return;
+    // 10^6, not 106; a subscript (H2O) reads as it is.
+    if (name === 'SUP' && isScript(node.textContent ?? '')) out.push('^');
     const pre = name === 'PRE' ? preText(node) : undefined;
     if (pre) {
       out.push('\n');
