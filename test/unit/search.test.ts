@@ -79,13 +79,13 @@ describe('search over stored results', () => {
       {
         url: 'https://tennis.test/davis',
         title: 'Davis Cup',
-        content: '# Davis Cup\n\nMADRID — [Rafael Nadal](https://tennis.test/players/rafael-nadal/184442) kept **Spain** alive. ![Nadal serving (left)](https://img.test/n.jpg "Nadal") Score 6\\-3.',
+        content: '# Davis Cup\n\nMADRID — [Rafael Nadal](https://tennis.test/players/rafael-nadal/184442) kept **Spain** alive at 10<sup>6</sup>. ![Nadal serving (left)](https://img.test/n.jpg "Nadal") Score 6\\-3.',
         meta: { kind: 'html' },
       },
     ]);
     const h = searchStore(store, 'nadal', { jobId: 'md' }).hits[0] as SearchHit;
     expect(h).toMatchObject({ field: 'body', line: 3 });
-    expect(markedText({ text: h.snippet, marks: h.marks })).toBe('Davis Cup MADRID — Rafael «Nadal» kept Spain alive. «Nadal» serving (left) Score 6-3.');
+    expect(markedText({ text: h.snippet, marks: h.marks })).toBe('Davis Cup MADRID — Rafael «Nadal» kept Spain alive at 10^6. «Nadal» serving (left) Score 6-3.');
     // Found only in a link's target: the hit stands, cut from its title and URL instead.
     expect(searchStore(store, '184442', { jobId: 'md' }).hits[0]).toMatchObject({ idx: 0, field: 'url' });
   });

@@ -27,7 +27,8 @@ export function searchableText(result: Result | undefined, mode: Mode | undefine
  * The text a search hit's snippet is cut from: searchableText, and for a page's Markdown its
  * words as they read, line for line: a link is its text, an image its alt text, and bold
  * marks and backslash escapes go. A snippet of the Markdown itself showed the link targets,
- * with the match marked inside a URL ("[Rafael Nadal](https://…/rafael-nadal/184442)").
+ * with the match marked inside a URL ("[Rafael Nadal](https://…/rafael-nadal/184442)"). An
+ * exponent reads 10^6, as in text mode.
  */
 export function snippetText(result: Result | undefined, mode: Mode | undefined): string {
   const text = searchableText(result, mode);
@@ -35,7 +36,8 @@ export function snippetText(result: Result | undefined, mode: Mode | undefined):
   return text
     .replace(MD_IMAGE, '$1')
     .replace(MD_LINK, '$1')
-    .replace(/\*\*|__/g, '')
+    .replace(/<sup>/g, '^')
+    .replace(/\*\*|__|<\/sup>|<\/?sub>/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
 }
 
