@@ -245,6 +245,15 @@ describe('page selections', () => {
 });
 
 describe('decoding and sniffing', () => {
+  it("gives a page's title with its character references read in the modes that do not parse it (raw, links)", async () => {
+    const page = Buffer.from('<html><head><title>Tom &amp; Jerry &#8211; caf&eacute;\n  &#150; news</title></head><body><p>?a=1&copy=2 <a href="https://x.test/">x</a></p></body></html>');
+    for (const mode of ['raw', 'links'] as const) {
+      const r = await f.extractBuffer(page, 'text/html', { mode });
+      expect(r.meta?.title, mode).toBe('Tom & Jerry – café – news');
+    }
+    // The raw page is the page as sent.
+    expect((await f.extractBuffer(page, 'text/html', { mode: 'raw' })).content).toBe(page.toString());
+  });
   it('prefers a BOM over a wrong header charset', () => {
     expect(decodeText(Buffer.from([0xef, 0xbb, 0xbf, 0xc3, 0xa9]), 'text/plain; charset=shift_jis').text).toBe('é');
   });

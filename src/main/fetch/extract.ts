@@ -1,4 +1,5 @@
 import type { Options } from '../../shared/types';
+import { decodeEntities } from '../../shared/entities';
 import { layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
@@ -132,13 +133,17 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   return content;
 }
 
+/** The <title> as read without parsing the page: its entities decoded ("Tom &amp; Jerry" was the raw mode's title), its blanks one space. */
+const titleOfMarkup = (html: string): string => decodeEntities(/<title\b[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
+
 function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): string {
   if (mode === 'raw') {
-    meta.title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+    meta.title = titleOfMarkup(html);
     return html;
   }
   if (mode === 'links') {
     const links = extractLinks(html, url);
+    meta.title = titleOfMarkup(html);
     meta.links = links.length;
     return links.join('\n');
   }
