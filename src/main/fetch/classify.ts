@@ -295,9 +295,10 @@ const wordsIn = (text: string): number => text.split(/\s+/).filter(Boolean).leng
 
 /**
  * A page that marks its article as for subscribers, and of whose article (read only when
- * the markup is there) less came back than it claims: under half its declared wordCount, or, with none declared, a short text. Sites
- * that send the whole article to everyone carry the same markup (a metered paywall counts
- * in the browser), so the markup alone is no sign of a teaser.
+ * the markup is there) less came back than it claims: under half its declared wordCount,
+ * or, with none declared, a short text. Sites that send the whole article to everyone carry
+ * the same markup (a metered paywall counts in the browser), so the markup alone is no sign
+ * of a teaser.
  */
 export function paywallTeaser(html: string, article: () => string): boolean {
   if (!NOT_FREE_JSON.test(html) && !NOT_FREE_META.test(html)) return false;

@@ -274,13 +274,13 @@ function convert(root: HTMLElement): string {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
     turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
-    // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
-    // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     // 10<sup>6</sup> is not 106: an exponent or index stays marked (GFM renders the tag).
     turndown.addRule('supSub', {
       filter: (node) => (node.nodeName === 'SUP' || node.nodeName === 'SUB') && isScript(node.textContent ?? ''),
       replacement: (content, node) => `<${node.nodeName.toLowerCase()}>${content}</${node.nodeName.toLowerCase()}>`,
     });
+    // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
+    // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
       replacement: () => '',
@@ -517,7 +517,7 @@ export function extractArticle(html: string, url: string): Article {
     const fresh = parseDocument(html, url);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
     root = fresh.body;
-    if (root) absoluteLinks(root, fresh.querySelector('base[href]')?.getAttribute('href') ?? url);
+    if (root) absoluteLinks(root, baseOf(fresh, url));
   }
   const title = decodeReferences((article?.title ?? '').trim(), document) || docTitle;
   let text: string | undefined;
@@ -545,6 +545,9 @@ export function extractArticle(html: string, url: string): Article {
     excerpt: decodeReferences((article?.excerpt ?? '').trim(), document),
   };
 }
+
+/** What a parsed page's relative links resolve against: its <base> (made absolute by parseDocument), else its URL. */
+const baseOf = (document: Doc, url: string): string => document.querySelector('base[href]')?.getAttribute('href') ?? url;
 
 /**
  * Links and images made absolute against `base`, and javascript: links made their text, as
@@ -591,7 +594,7 @@ function decodeReferences(s: string, document: Doc): string {
 /** Every http(s) link of the page, absolute, without fragments, deduplicated, in page order. */
 export function extractLinks(html: string, url: string): string[] {
   const document = parseDocument(html, url);
-  const base = document.querySelector('base[href]')?.getAttribute('href') ?? url;
+  const base = baseOf(document, url);
   const seen = new Set<string>();
   for (const a of Array.from(document.querySelectorAll('a[href], area[href]'))) {
     const href = (a.getAttribute('href') ?? '').trim();
@@ -608,7 +611,7 @@ export function extractLinks(html: string, url: string): string[] {
 /** title, description, canonical, language, published time, author, og:* and twitter:* tags. */
 export function extractMeta(html: string, url: string): Record<string, unknown> {
   const document = parseDocument(html, url);
-  const base = document.querySelector('base[href]')?.getAttribute('href') ?? url;
+  const base = baseOf(document, url);
   const og: Record<string, string> = {};
   const twitter: Record<string, string> = {};
   const named: Record<string, string> = {};

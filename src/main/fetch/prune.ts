@@ -143,10 +143,9 @@ function codeLanguage(cls: string): string | undefined {
  * Turndown reads a fenced block's language from the <code> inside its <pre> only; a page that
  * names it on the <pre> ("<pre class=language-py><code>") gets it copied onto that <code>.
  */
-function carryLanguage(pre: PruneElement): void {
-  const lang = codeLanguage(pre.getAttribute('class') ?? '');
+function carryLanguage(pre: PruneElement, lang: string): void {
   const code = pre.children[0];
-  if (!lang || !code || pre.childNodes[0]?.nodeType !== 1 || code.tagName.toUpperCase() !== 'CODE' || codeLanguage(code.getAttribute('class') ?? '')) return;
+  if (!code || pre.childNodes[0]?.nodeType !== 1 || code.tagName.toUpperCase() !== 'CODE' || codeLanguage(code.getAttribute('class') ?? '')) return;
   code.setAttribute('class', `language-${lang}`);
 }
 
@@ -191,14 +190,14 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
       return [0, 0];
     }
     const cls = el.getAttribute('class');
+    const lang = cls !== null && (tag === 'PRE' || tag === 'CODE') ? codeLanguage(cls) : undefined;
     if (cls !== null) {
       const keep: string[] = cls.split(/\s+/).filter((c) => c === 'page');
-      const lang = tag === 'PRE' || tag === 'CODE' ? codeLanguage(cls) : undefined;
       if (lang) keep.push(`language-${lang}`);
       if (keep.length) el.setAttribute('class', keep.join(' '));
       else el.removeAttribute('class');
     }
-    if (tag === 'PRE') carryLanguage(el);
+    if (tag === 'PRE' && lang) carryLanguage(el, lang);
     let text = 0;
     let links = 0;
     for (const child of Array.from(el.childNodes)) {

@@ -1,3 +1,4 @@
+import { headerCharset } from './charset';
 import { FetchError } from './errors';
 
 export type Kind = 'html' | 'pdf' | 'json' | 'text';
@@ -59,7 +60,7 @@ function kindOf(type: string): Kind | undefined {
  */
 export function classify(contentType: string, buf: Uint8Array): Kind {
   const declared = mediaType(contentType);
-  const sniffed = sniffBody(buf, /;\s*charset\s*=\s*["']?(?:utf-16|ucs-2)/i.test(contentType));
+  const sniffed = sniffBody(buf, /^(?:utf-16|ucs-2)/.test(headerCharset(contentType)));
   if (sniffed === 'application/pdf') return 'pdf';
   if (sniffed && !kindOf(sniffed)) throw unsupported(sniffed === 'application/octet-stream' && declared ? declared : sniffed);
   const fromHeader = kindOf(declared);

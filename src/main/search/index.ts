@@ -74,7 +74,7 @@ export function hitOf(
   mode: Mode | undefined,
   terms: readonly Term[],
 ): SearchHit {
-  // The text the index read (a page's Markdown as its words read), so the snippet shows the words that matched.
+  // The text the index read, so the snippet shows the words that matched; a page's Markdown as its words read (snippetText).
   const s = makeSnippet(snippetText(result, mode), terms);
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };

@@ -44,21 +44,22 @@ export const PROBE_BUSY_MS = 500;
 export class NetActivity {
   private inflight = 0;
   private changed = Date.now();
-  /** Start times of the latest requests, newest last. */
-  private readonly starts: number[] = [];
+  /** When the request before the latest one started: the latest is newer still. */
+  private previousStart = -Infinity;
+  private latestStart = -Infinity;
   private lastProbe = -Infinity;
 
   reset(now = Date.now()): void {
     this.inflight = 0;
     this.changed = now;
-    this.starts.length = 0;
+    this.previousStart = this.latestStart = -Infinity;
     this.lastProbe = -Infinity;
   }
   started(now = Date.now()): void {
     this.inflight++;
     this.changed = now;
-    this.starts.push(now);
-    if (this.starts.length > 8) this.starts.shift();
+    this.previousStart = this.latestStart;
+    this.latestStart = now;
   }
   ended(now = Date.now()): void {
     this.inflight = Math.max(0, this.inflight - 1);
@@ -69,7 +70,7 @@ export class NetActivity {
   }
   /** Requests keep starting: at least two within the last DOM_QUIET_MS. */
   private repeating(now: number): boolean {
-    return this.starts.filter((t) => now - t < DOM_QUIET_MS).length >= 2;
+    return now - this.previousStart < DOM_QUIET_MS;
   }
   /** Whether to ask the page for PROBE now: at every tick once the network is quiet, every PROBE_BUSY_MS while it keeps busy. */
   probeDue(now = Date.now()): boolean {
