@@ -50,7 +50,7 @@ export function checkUrl(raw: string): UrlCheck {
   // Setting hash re-serialises the whole URL, so only when there is a fragment to drop.
   if (u.hash !== '' || s.includes('#')) u.hash = '';
   // "?a=1&amp;b=2": an & escaped for HTML and pasted or exported as is (a Pocket export has
-  // such URLs). No query means a parameter named "amp;b", and the server would see one.
+  // such URLs). Left so, the server would see a parameter named "amp;b".
   if (/&amp;/i.test(u.search)) u.search = u.search.replace(/&amp;/gi, '&');
   const out = u.href;
   // Percent-encoding and punycode can grow a URL that was under the cap when typed.
