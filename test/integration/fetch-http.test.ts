@@ -491,6 +491,15 @@ describe('hostile and slow servers', () => {
       expect(await fail(get(`/enc/bad-${encoding}`)), encoding).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
     }
   });
+  it('refuses a compression it cannot read with 415, on a page or an error page, and goes on', async () => {
+    srv.route('/enc/zstd', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('not read'));
+    srv.route('/enc/zstd-500', (_q, r) => r.writeHead(500, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('not read'));
+    expect(await fail(get('/enc/zstd'))).toMatchObject({ status: 415, msg: 'unsupported: content-encoding zstd', code: 'unsupported' });
+    expect(await fail(get('/enc/zstd-500'))).toMatchObject({ status: 500 });
+    // The body dropped unread must not throw later (an 'error' event nobody hears ends the process).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await get('/notes.txt')).content).toContain('alpha line');
+  });
   it('refuses an oversized body, declared or chunked, with 422', async () => {
     srv.route('/big-declared', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(2 * 1024 * 1024) }).end(Buffer.alloc(2 * 1024 * 1024, 0x62)));
     srv.route('/big-chunked', (_q, r) => {

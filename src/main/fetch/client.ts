@@ -359,6 +359,15 @@ function inflateEither(): Transform {
 }
 
 /**
+ * Stops reading a body. undici's body emits an abort error when destroyed, and an 'error'
+ * with no listener would end the whole process, a batch and the app with it.
+ */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/**
  * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
  * gzip bomb that inflates to gigabytes stops at maxBytes.
  */
@@ -366,7 +375,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase();
   const declared = Number(headers['content-length']);
   if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
-    body.destroy();
+    discard(body);
     throw bodyTooLong(maxBytes);
   }
   let stream: Readable = body;
@@ -375,7 +384,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   else if (encoding === 'deflate') decoder = inflateEither();
   else if (encoding === 'br') decoder = createBrotliDecompress();
   else if (encoding && encoding !== 'identity') {
-    body.destroy();
+    discard(body);
     throw new FetchError(415, `unsupported: content-encoding ${encoding}`, 'The server compressed the body in a way Sift cannot read.', 'unsupported');
   }
   // An error of the body's own (a reset) reaches the loop through the decoder too.
@@ -397,7 +406,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
       chunks.push(b);
     }
   } catch (err) {
-    body.destroy();
+    discard(body);
     decoder?.destroy();
     if (err instanceof FetchError) throw err;
     // The decoder's own error (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_…): the bytes came, and do not decompress.
