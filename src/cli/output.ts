@@ -14,7 +14,7 @@ export function checkExportFormat(format: string): void {
     throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
   }
 }
-import { formatBytes } from './progress';
+import { counted, formatBytes } from './progress';
 
 /**
  * SPEC §6 --json: one object per target in list order,
@@ -65,5 +65,5 @@ export async function runExport(
     },
   );
   if (o.io.isTTY && !live) o.io.stderr.write('\r\x1b[2K');
-  o.io.stderr.write(`exported ${summary.targets} targets (${summary.failed} failed) to ${summary.path}: ${summary.files} files, ${formatBytes(summary.bytes)}\n`);
+  o.io.stderr.write(`exported ${counted(summary.targets, 'target')} (${summary.failed} failed) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`);
 }

@@ -13,6 +13,9 @@ export function formatDuration(ms: number): string {
 /** A stored time as the CLI prints it: UTC, to the second. */
 export const formatWhen = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
+/** "1 target", "2 targets": a count with its noun. */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;

@@ -52,7 +52,7 @@ describe('sift parse', () => {
       'line 9: invalid: missing scheme: did you mean https://example.com/page?',
       'line 10: duplicate of line 2',
       'line 12: invalid: option grep: missing closing " (https://example.org/z grep="unclosed)',
-      '5 targets, 4 invalid, 1 duplicates (read as text)',
+      '5 targets, 4 invalid, 1 duplicate (read as text)',
       '',
     ]);
   });

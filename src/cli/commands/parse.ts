@@ -3,6 +3,7 @@ import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
 import { problemLines, readListInput } from '../list-input';
+import { counted } from '../progress';
 
 const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
 
@@ -49,7 +50,7 @@ export const parseCommand: Command = {
     io.stderr.write(problemLines(list.invalid, list.duplicates));
     if (list.truncated) io.stderr.write('the list was cut short: it is longer than 200,000 lines\n');
     io.stderr.write(
-      `${list.targets.length} targets, ${list.invalid.length} invalid, ${list.duplicates.length} duplicates (read as ${list.format})\n`,
+      `${counted(list.targets.length, 'target')}, ${list.invalid.length} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
     );
     return list.targets.length > 0 ? EXIT.ok : EXIT.usage;
   },
