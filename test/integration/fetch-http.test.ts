@@ -491,10 +491,23 @@ describe('hostile and slow servers', () => {
       expect(await fail(get(`/enc/bad-${encoding}`)), encoding).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
     }
   });
+  it('takes off codings applied one after another, last first, and reads a name that is no compression as none, as browsers do', async () => {
+    const send = (body: Buffer | string, encoding: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding }).end(body);
+    srv.route('/enc/gzip-br', send(brotliCompressSync(gzipSync('hello gzip then brotli')), 'gzip, br'));
+    srv.route('/enc/twice', send(gzipSync(gzipSync('hello gzip twice')), 'gzip,gzip'));
+    srv.route('/enc/utf8', send('hello, said to be utf-8', 'UTF-8'));
+    srv.route('/enc/bad-inner', send(brotliCompressSync('not gzip inside'), 'gzip, br'));
+    expect((await get('/enc/gzip-br')).content).toBe('hello gzip then brotli');
+    expect((await get('/enc/twice')).content).toBe('hello gzip twice');
+    expect((await get('/enc/utf8')).content).toBe('hello, said to be utf-8');
+    expect(await fail(get('/enc/bad-inner'))).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
+  });
   it('refuses a compression it cannot read with 415, on a page or an error page, and goes on', async () => {
     srv.route('/enc/zstd', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('not read'));
     srv.route('/enc/zstd-500', (_q, r) => r.writeHead(500, { 'content-type': 'text/html', 'content-encoding': 'zstd' }).end('not read'));
+    srv.route('/enc/gzip-compress', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip, compress' }).end('not read'));
     expect(await fail(get('/enc/zstd'))).toMatchObject({ status: 415, msg: 'unsupported: content-encoding zstd', code: 'unsupported' });
+    expect(await fail(get('/enc/gzip-compress'))).toMatchObject({ status: 415, msg: 'unsupported: content-encoding compress' });
     expect(await fail(get('/enc/zstd-500'))).toMatchObject({ status: 500 });
     // The body dropped unread must not throw later (an 'error' event nobody hears ends the process).
     await new Promise((resolve) => setImmediate(resolve));

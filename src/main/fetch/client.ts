@@ -367,34 +367,57 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
+/** Compressions browsers read and Sift cannot (Node 20's zlib has no zstd). */
+const UNREADABLE_CODINGS = new Set(['zstd', 'compress', 'x-compress', 'dcb', 'dcz']);
+
+function decoderFor(coding: string): Transform | undefined {
+  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip();
+  if (coding === 'deflate') return inflateEither();
+  if (coding === 'br') return createBrotliDecompress();
+  return undefined;
+}
+
 /**
  * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
  * gzip bomb that inflates to gigabytes stops at maxBytes.
+ *
+ * Content-Encoding lists codings in the order they were applied, so they come off last
+ * first ("gzip, br": brotli, then gzip). A name that is no compression at all (servers send
+ * "utf-8", "none", "text") is read as none, as browsers read it.
  */
 async function readCapped(body: Readable, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, deadline: AbortSignal): Promise<Buffer> {
-  const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase();
+  const codings = (headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c && c !== 'identity');
+  const unreadable = codings.find((c) => UNREADABLE_CODINGS.has(c));
+  if (unreadable) {
+    discard(body);
+    throw new FetchError(415, `unsupported: content-encoding ${unreadable}`, 'The server compressed the body in a way Sift cannot read.', 'unsupported');
+  }
+  const decoders = codings
+    .reverse()
+    .map(decoderFor)
+    .filter((d): d is Transform => d !== undefined);
   const declared = Number(headers['content-length']);
-  if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
+  if (decoders.length === 0 && Number.isFinite(declared) && declared > maxBytes) {
     discard(body);
     throw bodyTooLong(maxBytes);
   }
   let stream: Readable = body;
-  let decoder: Transform | undefined;
-  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
-  else if (encoding === 'deflate') decoder = inflateEither();
-  else if (encoding === 'br') decoder = createBrotliDecompress();
-  else if (encoding && encoding !== 'identity') {
-    discard(body);
-    throw new FetchError(415, `unsupported: content-encoding ${encoding}`, 'The server compressed the body in a way Sift cannot read.', 'unsupported');
-  }
-  // An error of the body's own (a reset) reaches the loop through the decoder too.
+  const last = decoders.at(-1);
+  // An error of the body's own (a reset), or of an inner decoder, reaches the loop through the last decoder.
   let bodyFailed = false;
-  if (decoder) {
+  if (last) {
     body.on('error', (e) => {
       bodyFailed = true;
-      decoder.destroy(e);
+      last.destroy(e);
     });
-    stream = body.pipe(decoder);
+    for (const d of decoders) {
+      if (d !== last) d.on('error', (e) => last.destroy(e));
+      stream = stream.pipe(d);
+    }
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -407,10 +430,10 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
     }
   } catch (err) {
     discard(body);
-    decoder?.destroy();
+    for (const d of decoders) d.destroy();
     if (err instanceof FetchError) throw err;
-    // The decoder's own error (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_…): the bytes came, and do not decompress.
-    if (decoder && !bodyFailed) {
+    // A decoder's own error (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_…): the bytes came, and do not decompress.
+    if (last && !bodyFailed) {
       throw new FetchError(502, 'corrupt compressed body', 'The server sent a body that does not decompress.', 'unreachable');
     }
     throw mapError(err, signal, deadline, 'reading the body');
