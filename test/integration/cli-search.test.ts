@@ -162,7 +162,7 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(empty.stderr).toMatch(/give the words to find.*Type one or more words/);
     const punct = await runSift(['search', '()', '--db', db], { env });
     expect(punct.code).toBe(2);
-    expect(punct.stderr).toMatch(/nothing to search for\.\n {2}Type one or more words/);
+    expect(punct.stderr).toMatch(/^sift search: give the words to find\. Type one or more words/);
     const noJob = await runSift(['search', 'revenue', '--job', 'nope', '--db', db], { env });
     expect(noJob.code).toBe(2);
     expect(noJob.stderr).toMatch(/no job nope/);

@@ -2,7 +2,7 @@ import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { cliLog, openCliStore } from '../context';
-import { hitText, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
+import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
 import { alsoIn } from '../../shared/search';
 import { reportError } from './batch';
@@ -52,7 +52,8 @@ export const searchCommand: Command = {
       log: { type: 'string' },
     });
     const query = positionals.join(' ');
-    if (!query.trim()) throw new UsageError(`give the words to find. ${SEARCH_HELP}`);
+    // Nothing but signs ('(((', '"') is no words either.
+    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${SEARCH_HELP}`);
     let limit = 20;
     if (values.limit !== undefined) {
       if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > 1000) {
