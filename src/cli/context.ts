@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Store } from '../main/store';
+import type { Job } from '../shared/types';
 import { createLog, type Log } from '../main/log';
 import { openEngine, openOwnedStore, type Engine } from '../main/engine';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
@@ -36,4 +37,16 @@ export const openCliStore = (flags: CliFlags, io: CliIO, log: Log): Store => ope
 /** Everything `sift batch` runs on: the same engine as the app, with the CLI's settings and log. */
 export function openBatchContext(flags: CliFlags, io: CliIO): Engine {
   return openEngine({ dbPath: cliDbPath(flags, io), settings: cliSettings(flags, io), log: cliLog(flags, io) });
+}
+
+/**
+ * The job a command names by its ID or the start of it, or what to tell the user: that there
+ * is no such job, or that several jobs' IDs start so.
+ */
+export function namedJob(store: Store, given: string): { job: Job } | { problem: string } {
+  const found = store.jobsNamed(given, 6);
+  if (found.length === 1) return { job: found[0] as Job };
+  if (found.length === 0) return { problem: `no job ${given} (it may have expired); see sift jobs` };
+  const ids = found.slice(0, 5).map((j) => j.id);
+  return { problem: `several jobs' IDs start with ${given} (${ids.join(', ')}${found.length > 5 ? ', …' : ''}); give more of the ID` };
 }

@@ -59,7 +59,15 @@ export function openEngine(o: EngineOptions): Engine {
     ? new Runner(store, o.fetch, { ...runnerConfigOf(o.settings), hooks: {} }, o.log)
     : createBatchRunner(store, fetcher, runnerConfigOf(o.settings), metrics, o.log, () => deadlineMs);
   // `sift cancel ID` from another terminal reaches the owner through request files.
-  const stopControl = watchControl(store.path, (id) => runner.cancel(id), o.log);
+  // The ID may be only the start of one (sift cancel 3f2a): the job it alone names.
+  const stopControl = watchControl(
+    store.path,
+    (given) => {
+      const named = store.jobsNamed(given, 2);
+      return named.length === 1 && runner.cancel((named[0] as Job).id);
+    },
+    o.log,
+  );
   return {
     store,
     fetcher,

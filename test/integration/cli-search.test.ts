@@ -10,6 +10,7 @@ import path from 'node:path';
 import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
 import { collect, runSift, startSift } from '../helpers/cli';
+import { openStore } from '../../src/main/store';
 
 let site: Site;
 let home: string;
@@ -123,6 +124,37 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
     const one = jsonLines((await runSift(['search', 'revenue', '--job', jobB, '--json', '--db', db], { env })).stdout);
     expect(one.map((h) => h.jobId)).toEqual([jobB]);
+  });
+
+  test('a job is named by the start of its ID too, as git names a commit; a start several IDs share says which', async () => {
+    const short = jobB.slice(0, 5);
+    const one = jsonLines((await runSift(['search', 'revenue', '--job', short, '--json', '--db', db], { env })).stdout);
+    expect(one.length).toBeGreaterThan(0);
+    expect(one.every((h) => h.jobId === jobB)).toBe(true);
+    const [job] = jsonLines((await runSift(['status', short, '--json', '--db', db], { env })).stdout);
+    expect(job).toMatchObject({ id: jobB });
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-prefix-'));
+    const exported = await runSift(['export', short, '--out', out, '--format', 'csv', '--db', db], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(`sift-${jobB}.csv`);
+    // Three characters name no job, however few jobs there are.
+    const tooShort = await runSift(['status', jobB.slice(0, 3), '--db', db], { env });
+    expect(tooShort.code).toBe(2);
+    expect(tooShort.stderr).toMatch(/^sift status: no job /);
+
+    const twins = path.join(home, 'twins.db');
+    const store = openStore(twins);
+    for (const id of ['3f2a9c0000000001', '3f2a9c0000000002']) {
+      store.insertJob({ id, caller: 'cli', callerClass: 'cli/batch', idemKey: id, targetsTotal: 1, nowMs: Date.now(), leaseExpires: Date.now() + 86_400_000 }, [{ url: 'https://x.example/' }]);
+    }
+    store.close();
+    for (const cmd of [['status', '3f2a'], ['export', '3f2a', '--out', out], ['cancel', '3f2a'], ['search', 'revenue', '--job', '3f2a']]) {
+      const r = await runSift([...cmd, '--db', twins], { env });
+      expect(r.code, cmd.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`sift ${cmd[0]}: several jobs' IDs start with 3f2a (3f2a9c0000000002, 3f2a9c0000000001); give more of the ID\n`);
+    }
+    const whole = await runSift(['status', '3f2a9c0000000001', '--json', '--db', twins], { env });
+    expect(jsonLines(whole.stdout)[0]).toMatchObject({ id: '3f2a9c0000000001' });
   });
 
   test('finds accents, CJK and Arabic text, and prints a readable hit', async () => {

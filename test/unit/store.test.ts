@@ -143,6 +143,23 @@ describe('queries', () => {
     expect(store.listJobs(1).map((j) => j.id)).toEqual(['new']);
   });
 
+  it('names a job by its whole ID, or by a start of 4 or more characters, newest first', () => {
+    newJob('3f2a9c0000000001', 1, 1_000);
+    newJob('3f2a9c0000000002', 1, 2_000);
+    newJob('77aa', 1, 3_000);
+    newJob('77aa00ff00000000', 1, 4_000);
+    expect(store.jobsNamed('3f2a9c0000000001').map((j) => j.id)).toEqual(['3f2a9c0000000001']);
+    expect(store.jobsNamed('3f2a9c').map((j) => j.id)).toEqual(['3f2a9c0000000002', '3f2a9c0000000001']);
+    expect(store.jobsNamed('3f2a9c', 1).map((j) => j.id)).toEqual(['3f2a9c0000000002']);
+    // A whole ID wins over the longer IDs it starts.
+    expect(store.jobsNamed('77aa').map((j) => j.id)).toEqual(['77aa']);
+    expect(store.jobsNamed('3f2')).toEqual([]);
+    expect(store.jobsNamed('3f2b')).toEqual([]);
+    // No LIKE: a % or _ is a character of the ID, not a wildcard.
+    expect(store.jobsNamed('3f2a%')).toEqual([]);
+    expect(store.jobsNamed('3f2a_c')).toEqual([]);
+  });
+
   it('lists 10,000 target rows without their content, fast', () => {
     const n = 10_000;
     const big = 'x'.repeat(20_000);

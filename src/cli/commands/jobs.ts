@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
-import { cliDbPath, cliLog, openCliStore } from '../context';
+import { cliDbPath, cliLog, namedJob, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
 import type { TargetRow } from '../../shared/types';
@@ -54,10 +54,14 @@ export const jobsCommand: Command = {
   },
 };
 
+const ID_NOTE = 'ID: a job’s ID from sift jobs, or enough of its start (4 characters or more) to tell\nit from the others.';
+
 export const statusCommand: Command = {
   name: 'status',
   summary: 'one job and its targets',
   usage: `usage: sift status ID [--json] [--db PATH]
+
+${ID_NOTE}
 
 --json: the job object, then one line per target {"idx","url","status","error","hint","reason","bytes"}
 (reason, for a failed target, says why: challenge, login, consent, soft404, needs_js, blocked,
@@ -66,13 +70,14 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
   async run(argv, io) {
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
-    const id = positionals[0] as string;
     return withStore(values, io, (store) => {
-      const j = store.getJob(id);
-      if (!j) {
-        io.stderr.write(`sift status: no job ${id} (it may have expired); see sift jobs\n`);
+      const named = namedJob(store, positionals[0] as string);
+      if ('problem' in named) {
+        io.stderr.write(`sift status: ${named.problem}\n`);
         return EXIT.usage;
       }
+      const j = named.job;
+      const id = j.id;
       const rows = store.targetRows(id);
       if (values.json) {
         const { status, error, targetsTotal, targetsDone, createdAt } = j;
@@ -110,6 +115,8 @@ export const cancelCommand: Command = {
   summary: 'cancel a job',
   usage: `usage: sift cancel ID [--db PATH]
 
+${ID_NOTE}
+
 Cancels a running job, also one that the app or another \`sift batch\` is running: the
 target in flight is stored, the rest stay pending.
 exit codes: 0 cancelled, 1 the job is not running, 2 no such job or no answer.
@@ -127,14 +134,15 @@ exit codes: 0 cancelled, 1 the job is not running, 2 no such job or no answer.
     }
     if (owned) {
       try {
-        const j = owned.getJob(id);
-        if (!j) {
-          io.stderr.write(`sift cancel: no job ${id}; see sift jobs\n`);
+        const named = namedJob(owned, id);
+        if ('problem' in named) {
+          io.stderr.write(`sift cancel: ${named.problem}\n`);
           return EXIT.usage;
         }
+        const j = named.job;
         // Opening the database made this process its owner, so no other process runs the job:
         // a job that was live has just been marked failed (restart) and there is nothing to stop.
-        io.stderr.write(`sift cancel: job ${id} is not running (${j.status}${j.error ? `: ${j.error}` : ''})\n`);
+        io.stderr.write(`sift cancel: job ${j.id} is not running (${j.status}${j.error ? `: ${j.error}` : ''})\n`);
         return EXIT.someFailed;
       } finally {
         owned.close();
@@ -160,6 +168,8 @@ export const exportCommand: Command = {
   summary: 'export a job’s results to files',
   usage: `usage: sift export ID --out DIR [--format md|txt|json|jsonl|csv|combined|zip]
                    [--include-failed] [--include-meta] [--db PATH]
+
+${ID_NOTE}
 `,
   async run(argv, io) {
     const { values, positionals } = parse(argv, {
@@ -173,13 +183,13 @@ export const exportCommand: Command = {
     if (!values.out) throw new UsageError('--out DIR is required');
     const format = values.format ?? 'md';
     checkExportFormat(format);
-    const id = positionals[0] as string;
     return withStore(values, io, async (store) => {
-      const j = store.getJob(id);
-      if (!j) {
-        io.stderr.write(`sift export: no job ${id}; see sift jobs\n`);
+      const named = namedJob(store, positionals[0] as string);
+      if ('problem' in named) {
+        io.stderr.write(`sift export: ${named.problem}\n`);
         return EXIT.usage;
       }
+      const j = named.job;
       try {
         await runExport(store, j, {
           format,

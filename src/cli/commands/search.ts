@@ -1,7 +1,7 @@
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
-import { cliLog, openCliStore } from '../context';
+import { cliLog, namedJob, openCliStore } from '../context';
 import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
 import { alsoIn } from '../../shared/search';
@@ -16,7 +16,7 @@ counts more than one in the text), each with the text around the match and where
               prefix* , a OR b, a NOT b, (a OR b) c. Anything else is searched as plain
               words. Accents do not matter; Chinese, Japanese and Korean are found inside
               unspaced text.
-  --job ID    only this job's results (see sift jobs)
+  --job ID    only this job's results (its ID from sift jobs, or the start of it)
   --limit N   at most N hits (default 20, at most 1000)
   --json      one object per hit {"jobId","idx","url","title","score","snippet","field",
               "line","page"}: field is where the match is (body, title or url); line (of the
@@ -68,11 +68,16 @@ export const searchCommand: Command = {
       return reportError(err, io);
     }
     try {
-      if (values.job !== undefined && !store.getJob(values.job)) {
-        io.stderr.write(`sift search: no job ${values.job} (it may have expired); see sift jobs\n`);
-        return EXIT.usage;
+      let jobId: string | undefined;
+      if (values.job !== undefined) {
+        const named = namedJob(store, values.job);
+        if ('problem' in named) {
+          io.stderr.write(`sift search: ${named.problem}\n`);
+          return EXIT.usage;
+        }
+        jobId = named.job.id;
       }
-      const { hits, plain } = searchStore(store, query, { jobId: values.job, limit });
+      const { hits, plain } = searchStore(store, query, { jobId, limit });
       if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
       hits.forEach((h, i) => {
         if (values.json) {
@@ -83,7 +88,7 @@ export const searchCommand: Command = {
       if (hits.length === 0) {
         // A long query (a pasted paragraph) is not printed back whole.
         const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;
-        io.stderr.write(`sift search: no stored result matches ${shown}${values.job ? ` in job ${values.job}` : ''}\n`);
+        io.stderr.write(`sift search: no stored result matches ${shown}${jobId ? ` in job ${jobId}` : ''}\n`);
       }
       return EXIT.ok;
     } catch (err) {

@@ -12,6 +12,9 @@ export type { TargetOutcome } from './targets';
 export type { SearchRow } from './search';
 export { SCHEMA_VERSION, migrate } from './migrations';
 
+/** The shortest start of a job ID that names it (IDs are 16 hex digits). */
+export const MIN_ID_PREFIX = 4;
+
 /** The hint stored on a target that was in flight when Sift stopped. */
 const RESTART_HINT = 'Sift stopped while this target was being fetched; run the rest again to fetch it.';
 
@@ -20,6 +23,11 @@ export interface Store {
   getJob(id: string): Job | undefined;
   /** Newest first. */
   listJobs(limit?: number): Job[];
+  /**
+   * The jobs a person's ID names: the one with that whole ID, or else those whose ID starts
+   * with it (at least MIN_ID_PREFIX characters, as git takes a commit), newest first, at most `limit`.
+   */
+  jobsNamed(idOrPrefix: string, limit?: number): Job[];
   /** The job for (caller, idemKey) whose lease has not lapsed at nowMs, whatever its status. */
   jobByIdem(caller: string, idemKey: string, nowMs: number): Job | undefined;
   /** queued + running jobs of one caller. */
@@ -213,6 +221,11 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
       return r && toJob(r);
     },
     listJobs: (limit = 1000) => jobs.list(limit).map(toJob),
+    jobsNamed: (given, limit = 5) => {
+      const exact = jobs.get(given);
+      if (exact) return [toJob(exact)];
+      return given.length >= MIN_ID_PREFIX ? jobs.byPrefix(given, limit).map(toJob) : [];
+    },
     jobByIdem: (caller, idemKey, nowMs) => {
       const r = jobs.byIdem(caller, idemKey, nowMs);
       return r && toJob(r);

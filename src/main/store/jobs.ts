@@ -56,6 +56,7 @@ export function jobsTable(db: Database.Database) {
   );
   const liveTotal = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued','running')");
   const list = db.prepare<[number], JobRecord>('SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?');
+  const byPrefix = db.prepare<[string, number], JobRecord>('SELECT * FROM jobs WHERE instr(id, ?) = 1 ORDER BY created_at DESC, rowid DESC LIMIT ?');
   const insert = db.prepare<[string, string, string, string, number, number, number, number, string]>(
     `INSERT INTO jobs (id, caller, caller_class, idem_key, status, targets_total, created_at, updated_at, lease_expires, label)
      VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
@@ -79,6 +80,7 @@ export function jobsTable(db: Database.Database) {
     liveOfCaller: (caller: string): number => liveOfCaller.get(caller)?.n ?? 0,
     liveTotal: (): number => liveTotal.get()?.n ?? 0,
     list: (limit: number): JobRecord[] => list.all(limit),
+    byPrefix: (prefix: string, limit: number): JobRecord[] => byPrefix.all(prefix, limit),
     insert: (j: NewJob): void => {
       insert.run(j.id, j.caller, j.callerClass, j.idemKey, j.targetsTotal, j.nowMs, j.nowMs, j.leaseExpires, j.label ?? '');
     },
