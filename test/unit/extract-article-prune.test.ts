@@ -153,6 +153,21 @@ describe('the article pruning pass', () => {
     expect(a.markdown).toContain('The basin holds 10<sup>6</sup> m<sup>3</sup> at 10<sup>\\-3</sup> salinity, as H<sub>2</sub>O goes, say the surveys[\\[1\\]](https://news.example/estuary#fn1) of the pilots.');
   });
 
+  it('lays text out as it reads: a <br>, a list item, a row or a term ends a line, a paragraph or a list ends a paragraph', () => {
+    const blocks = [
+      '<p>Harbour Office<br>1 Quay Street<br>Port Estuary</p>',
+      '<p>The first notice.<br><br>The second notice, parted by two breaks as old pages do.</p>',
+      '<ul>\n  <li>Flood tide</li>\n  <li>Ebb tide<ul><li>Slack water</li></ul></li>\n</ul>',
+      '<dl><dt>Neap</dt><dd>A weak tide.</dd><dt>Spring</dt><dd>A strong tide.</dd></dl>',
+      '<table><tr><td>Brest</td><td>06:12</td></tr><tr><td>Dover</td><td>07:40</td></tr></table>',
+    ].join('\n');
+    const t = text(page(blocks));
+    keepsProse(t);
+    expect(t).toContain('Harbour Office\n1 Quay Street\nPort Estuary\n\n');
+    expect(t).toContain('The first notice.\n\nThe second notice');
+    expect(t).toContain('\n\nFlood tide\nEbb tide\nSlack water\n\nNeap\nA weak tide.\nSpring\nA strong tide.\n\nBrest 06:12\nDover 07:40\n\n');
+  });
+
   it('reads class words across camelCase and punctuation', () => {
     expect(classWords('newsletterSignup social-share_bar')).toEqual(['newsletter', 'signup', 'social', 'share', 'bar']);
   });

@@ -364,7 +364,7 @@ function element(doc: Document, name: string): Element {
 
 const BLOCK = new Set([
   'P', 'DIV', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'ASIDE', 'MAIN', 'NAV', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'LI',
-  'TABLE', 'TR', 'BLOCKQUOTE', 'PRE', 'FIGURE', 'FIGCAPTION', 'DL', 'DT', 'DD', 'HR', 'BR', 'ADDRESS', 'DETAILS', 'SUMMARY',
+  'TABLE', 'TR', 'BLOCKQUOTE', 'PRE', 'FIGURE', 'FIGCAPTION', 'DL', 'DT', 'DD', 'HR', 'ADDRESS', 'DETAILS', 'SUMMARY',
 ]);
 
 type TextNode = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown> };
@@ -392,34 +392,56 @@ function preText(pre: TextNode): string {
   return out.join('').replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+|\s+$/g, '');
 }
 
-/** Plain text with paragraph breaks (textContent would run paragraphs together); a <pre> keeps its layout. */
+/** Blocks that end a line, not a paragraph: a list item, a table row, a term and its definition. */
+const LINE_BLOCK = new Set(['LI', 'TR', 'DT', 'DD']);
+
+/**
+ * Plain text with paragraph breaks (textContent would run paragraphs together); a <pre> keeps
+ * its layout. A list item, a table row, a term and a <br> end a line; other blocks a paragraph.
+ * The breaks on either side of a block's edge are one break, the larger, so the items of a
+ * list are lines, not paragraphs; two <br> in a row, as old pages part paragraphs, are two.
+ */
 export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
   // Runs of flowing text, each tidied alone, between the preformatted blocks kept as they are.
   const done: string[] = [];
   let out: string[] = [];
+  // Line breaks owed before the next text: 1 ends a line, 2 a paragraph.
+  let owed = 0;
+  const owe = (n: number): void => {
+    owed = Math.max(owed, n);
+  };
+  const put = (s: string): void => {
+    if (owed) out.push('\n'.repeat(owed));
+    owed = 0;
+    out.push(s);
+  };
   const walk = (node: TextNode): void => {
     if (node.nodeType === 3) {
-      out.push((node.textContent ?? '').replace(/\s+/g, ' '));
+      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
+      // Blanks beside a break are no text (the indentation between two list items).
+      if (text !== ' ' || !owed) put(text);
       return;
     }
     if (node.nodeType !== 1) return;
     const name = node.nodeName.toUpperCase();
     if (UNREAD.has(name)) return;
+    if (name === 'BR') return put('\n');
     // 10^6, not 106; a subscript (H2O) reads as it is.
-    if (name === 'SUP' && isScript(node.textContent ?? '')) out.push('^');
+    if (name === 'SUP' && isScript(node.textContent ?? '')) put('^');
     const pre = name === 'PRE' ? preText(node) : undefined;
     if (pre) {
-      out.push('\n');
+      put('\n');
       done.push(tidyLines(out.join('')), pre);
-      out = ['\n\n'];
+      out = [];
+      owed = 2;
       return;
     }
     if (pre === '') return;
     const block = BLOCK.has(name);
-    if (block) out.push('\n');
-    if (name === 'TD' || name === 'TH') out.push('\t');
+    if (block) owe(1);
+    if (name === 'TD' || name === 'TH') put('\t');
     for (const c of Array.from(node.childNodes)) walk(c as TextNode);
-    if (block) out.push(name === 'LI' || name === 'TR' || name === 'BR' || name === 'DT' || name === 'DD' ? '\n' : '\n\n');
+    if (block) owe(LINE_BLOCK.has(name) ? 1 : 2);
   };
   for (const c of Array.from(root.childNodes)) walk(c as TextNode);
   done.push(tidyLines(out.join('')));
