@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/main/fetch';
 import { classWords } from '../../src/main/fetch/prune';
+import { largestCandidate } from '../../src/main/fetch/html';
 
 // One rule per fixture: an article long enough for Readability to take its container, with
 // one block inside that container that is not the article's text.
@@ -166,6 +167,24 @@ describe('the article pruning pass', () => {
     expect(t).toContain('Harbour Office\n1 Quay Street\nPort Estuary\n\n');
     expect(t).toContain('The first notice.\n\nThe second notice');
     expect(t).toContain('\n\nFlood tide\nEbb tide\nSlack water\n\nNeap\nA weak tide.\nSpring\nA strong tide.\n\nBrest 06:12\nDover 07:40\n\n');
+  });
+
+  it('gives an image that has only a srcset its largest candidate, a URL with commas whole', () => {
+    const imgs =
+      '<p>The channel at dawn, seen from the pier, where the pilots wait for the first ship of the day: <img srcset="/img/dawn-400.jpg 400w, /img/dawn-800.jpg 800w" alt="Dawn"> ' +
+      'and at dusk <img src="" srcset="https://cdn.example/i.jpg?w=400,h=300 1x, https://cdn.example/i.jpg?w=800,h=600 2x" alt="Dusk"> from the same place.</p>';
+    const md = extractArticle(page(imgs), 'https://news.example/estuary').markdown;
+    expect(md).toContain('![Dawn](https://news.example/img/dawn-800.jpg)');
+    expect(md).toContain('![Dusk](https://cdn.example/i.jpg?w=800,h=600)');
+    expect(largestCandidate('a.jpg 800w,b.jpg 400w')).toBe('a.jpg');
+    expect(largestCandidate('a.jpg')).toBe('a.jpg');
+    expect(largestCandidate(' , ')).toBeUndefined();
+  });
+
+  it('writes a line break in a table cell as <br>, without the blanks of a Markdown line end', () => {
+    const table = '<table><thead><tr><th>Port</th><th>Pilot</th></tr></thead><tbody><tr><td>Brest<br>Quai 4</td><td>On call<br/>day and night</td></tr></tbody></table>';
+    const md = extractArticle(page(table), 'https://news.example/estuary').markdown;
+    expect(md).toContain('| Brest<br>Quai 4 | On call<br>day and night |');
   });
 
   it('reads class words across camelCase and punctuation', () => {

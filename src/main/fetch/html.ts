@@ -279,6 +279,12 @@ function convert(root: HTMLElement): string {
       filter: (node) => (node.nodeName === 'SUP' || node.nodeName === 'SUB') && isScript(node.textContent ?? ''),
       replacement: (content, node) => `<${node.nodeName.toLowerCase()}>${content}</${node.nodeName.toLowerCase()}>`,
     });
+    // A line break in a table cell: the tables plugin writes the cell's line ends as <br>, and
+    // the two blanks turndown puts before a line end stayed in front of it ("Multi  <br>line").
+    turndown.addRule('cellBreak', {
+      filter: (node) => node.nodeName === 'BR' && !!node.parentElement?.closest('td, th'),
+      replacement: () => '<br>',
+    });
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     turndown.addRule('emptyLink', {
@@ -534,6 +540,8 @@ export function extractArticle(html: string, url: string): Article {
   if (root && (article?.textContent ?? '').trim()) {
     dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());
     pruneArticle(root as unknown as PruneElement);
+    // Readability made the srcset's URLs absolute.
+    srcFromSrcset(root);
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
@@ -578,6 +586,7 @@ const baseOf = (document: Doc, url: string): string => document.querySelector('b
  * out of the page.
  */
 function absoluteLinks(root: Doc['body'], base: string): void {
+  srcFromSrcset(root);
   for (const el of Array.from(root.querySelectorAll('a[href], img[src], video[src], audio[src], source[src], video[poster]'))) {
     for (const attr of ['href', 'src', 'poster']) {
       const v = el.getAttribute(attr)?.trim();
@@ -590,6 +599,48 @@ function absoluteLinks(root: Doc['body'], base: string): void {
       if (abs) el.setAttribute(attr, abs);
     }
   }
+}
+
+/**
+ * An image given only as a srcset (which browsers show) gets its largest candidate as src,
+ * the one attribute Markdown's image reads; without it the image was left out.
+ */
+function srcFromSrcset(root: Doc['body']): void {
+  for (const img of Array.from(root.querySelectorAll('img[srcset]:not([src]), img[srcset][src=""]'))) {
+    const best = largestCandidate(img.getAttribute('srcset') ?? '');
+    if (best) img.setAttribute('src', best);
+  }
+}
+
+/**
+ * The URL of a srcset's widest (or densest) candidate: "a.jpg 400w, b.jpg 800w" gives b.jpg.
+ * Read as HTML reads it: a URL runs to the next blank (it may hold commas), and a comma at its
+ * end or after its descriptor ends the candidate.
+ */
+export function largestCandidate(srcset: string): string | undefined {
+  let best: string | undefined;
+  let size = -1;
+  let i = 0;
+  while (i < srcset.length) {
+    while (i < srcset.length && /[\s,]/.test(srcset[i]!)) i++;
+    const start = i;
+    while (i < srcset.length && !/\s/.test(srcset[i]!)) i++;
+    let url = srcset.slice(start, i);
+    let descriptor = '';
+    if (url.endsWith(',')) url = url.replace(/,+$/, '');
+    else {
+      const stop = srcset.indexOf(',', i);
+      descriptor = srcset.slice(i, stop < 0 ? srcset.length : stop).trim();
+      i = stop < 0 ? srcset.length : stop + 1;
+    }
+    const n = /^(\d+(?:\.\d+)?)[wx]$/.exec(descriptor)?.[1];
+    const value = n === undefined ? 1 : Number(n);
+    if (url && value > size) {
+      best = url;
+      size = value;
+    }
+  }
+  return best;
 }
 
 const NAMED_REFERENCE = /&[A-Za-z][A-Za-z0-9]{1,31};/g;
