@@ -93,6 +93,40 @@ describe('PDF documents', () => {
   });
 });
 
+describe('a web page saved to a file', () => {
+  const saved = (head: string) =>
+    `<!doctype html><html><head>${head}<title>Saved</title></head><body><article><h1>Saved</h1>` +
+    `${'<p>A paragraph of the saved page, with enough words to read as an article, and <a href="/tide/tables">a link</a>.</p>'.repeat(6)}` +
+    `<img src="img/chart.png" alt="Chart"></article></body></html>`;
+  const file = 'file:///home/me/pages/saved.html';
+  it('links where it linked on the web: the address "Save page as" noted, else its canonical link, else og:url', async () => {
+    const cases: [string, string][] = [
+      ['<!-- saved from url=(0044)https://tides.example/news/2024/saved.html -->', 'https://tides.example/news/2024/saved.html'],
+      ['<link rel="canonical" href="https://tides.example/news/saved?a=1&amp;b=2">', 'https://tides.example/news/saved?a=1&b=2'],
+      ['<meta property="og:url" content="https://tides.example/og/saved">', 'https://tides.example/og/saved'],
+      ['<meta property="og:url" content="https://og.example/x"><link href="https://canon.example/y" rel=canonical>', 'https://canon.example/y'],
+    ];
+    for (const [head, web] of cases) {
+      const r = await f.extractBuffer(Buffer.from(saved(head)), 'text/html', {}, { url: file });
+      expect(r.meta, head).toMatchObject({ url: file, base_url: web });
+      expect(r.content, head).toContain('[a link](https://tides.example/tide/tables)'.replace('tides.example', new URL(web).host));
+      expect(r.content, head).toContain(`![Chart](${new URL('img/chart.png', web).href})`);
+      const links = await f.extractBuffer(Buffer.from(saved(head)), 'text/html', { mode: 'links' }, { url: file });
+      expect(links.content.split('\n'), head).toContain(new URL('/tide/tables', web).href);
+    }
+  });
+  it('keeps file links when the page names no web address, or one that is not http(s), and a fetched page keeps its own URL', async () => {
+    for (const head of ['', '<link rel="canonical" href="/relative/only">', '<meta property="og:url" content="javascript:alert(1)">']) {
+      const r = await f.extractBuffer(Buffer.from(saved(head)), 'text/html', {}, { url: file });
+      expect(r.meta.base_url, head).toBeUndefined();
+      expect(r.content, head).toContain('[a link](file:///tide/tables)');
+    }
+    const fetched = await f.extractBuffer(Buffer.from(saved('<link rel="canonical" href="https://elsewhere.example/x">')), 'text/html', {}, { url: 'https://mirror.example/page' });
+    expect(fetched.meta.base_url).toBeUndefined();
+    expect(fetched.content).toContain('[a link](https://mirror.example/tide/tables)');
+  });
+});
+
 describe('gzip files that are the document (data.json.gz, page.html.gz)', () => {
   const article = `<!doctype html><html><head><title>Packed</title></head><body><article><h1>Packed</h1>${'<p>A paragraph of the packed page, with enough words to read as an article.</p>'.repeat(8)}</article></body></html>`;
   it('unpacks them and reads what they hold, by its own first bytes or by the name under .gz', async () => {

@@ -133,6 +133,36 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   return content;
 }
 
+/**
+ * Where a page saved to a file came from: the address a browser's "Save page as" notes at its
+ * top ("<!-- saved from url=(0042)https://… -->"), else its canonical link, else its og:url.
+ * Only an absolute http(s) address counts. Read from the markup, unparsed.
+ */
+export function savedFrom(html: string): string | undefined {
+  // Not only the head: pages write these tags after a stray <body> too.
+  const head = html.slice(0, 256 * 1024);
+  const attr = (tag: RegExp, name: string): string | undefined => {
+    const el = tag.exec(head)?.[0];
+    const m = el && new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(el);
+    return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+  };
+  const candidates = [
+    /<!--\s*saved from url=\(\d+\)(\S+?)\s*-->/i.exec(head)?.[1],
+    attr(/<link\b[^>]*\brel\s*=\s*["']?canonical\b[^>]*>/i, 'href'),
+    attr(/<meta\b[^>]*\bproperty\s*=\s*["']?og:url\b[^>]*>/i, 'content'),
+  ];
+  for (const c of candidates) {
+    if (!c) continue;
+    try {
+      const u = new URL(decodeEntities(c.trim()));
+      if (u.protocol === 'http:' || u.protocol === 'https:') return u.href;
+    } catch {
+      // Not an address: try the next.
+    }
+  }
+  return undefined;
+}
+
 /** The <title> as read without parsing the page: its entities decoded ("Tom &amp; Jerry" was the raw mode's title), its blanks one space. */
 const titleOfMarkup = (html: string): string => decodeEntities(/<title\b[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
 
@@ -140,6 +170,12 @@ function htmlContent(html: string, mode: string, url: string, meta: Record<strin
   if (mode === 'raw') {
     meta.title = titleOfMarkup(html);
     return html;
+  }
+  // A page saved to a file links where it linked on the web, not to file:///tennis/… on this disk.
+  const web = url.startsWith('file:') && !article && mode !== 'text' ? savedFrom(html) : undefined;
+  if (web) {
+    url = web;
+    meta.base_url = web;
   }
   if (mode === 'links') {
     const links = extractLinks(html, url);
