@@ -57,7 +57,9 @@ export function mapFetchError(
   if (err instanceof FetchError) {
     if (err.reason === 'busy') {
       const status = err.status === 429 ? 429 : 503;
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, hint: err.hint || undefined, status });
+      // Its hint is stored only once the retries ran out, so it says that ("stayed busy; run the
+      // rest again later"), not the fetch's "Sift retries batch targets later".
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status });
     }
     if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
     if (err.status === 502) {

@@ -147,6 +147,8 @@ describe('batchFetch error mapping and outcomes', () => {
       expect(rows[0]!.error).toMatch(/busy/);
       // Each is stored with the status the site gave: a 429 stays a 429 (the CLI prints it so).
       expect(rows.map((t) => t.errorStatus)).toEqual([503, 429]);
+      // Stored once the retries ran out: it says so, not that Sift will retry.
+      for (const t of rows) expect(t.hint).toBe('The site stayed busy; run the rest again later.');
     } finally {
       await busySite.close();
     }
