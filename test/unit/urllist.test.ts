@@ -250,11 +250,18 @@ describe('normalizeUrl', () => {
     ['http://news.test/a?p=2&AMP;q=3&amp;amp;r=4', 'http://news.test/a?p=2&q=3&amp;r=4'],
     // Only the query: a path may hold anything.
     ['http://news.test/a&amp;b/?q=1', 'http://news.test/a&amp;b/?q=1'],
+    // Set off as mail and prose set a URL off: in angle brackets (RFC 3986, appendix C) or quotes.
+    ['<https://a.org/x>', 'https://a.org/x'],
+    ['<URL:https://a.org/x>', 'https://a.org/x'],
+    ['"https://a.org/x"', 'https://a.org/x'],
+    ["'https://a.org/x'", 'https://a.org/x'],
+    ['“https://a.org/x”', 'https://a.org/x'],
+    ['https://a.org/it\'s', "https://a.org/it's"],
   ])('%s → %s', (raw, want) => {
     expect(normalizeUrl(raw)).toBe(want);
   });
 
-  it.each(['ftp://a.org/x', 'javascript:alert(1)', 'example.com/page', '//a.org/x', '/relative', 'https://', '', `https://a.org/${'a'.repeat(8200)}`])(
+  it.each(['ftp://a.org/x', 'javascript:alert(1)', 'example.com/page', '//a.org/x', '/relative', 'https://', '', '<>', '""', '"https://a.org/x', '<https://a.org/x"', `https://a.org/${'a'.repeat(8200)}`])(
     'refuses %s',
     (raw) => {
       expect(normalizeUrl(raw)).toBeNull();

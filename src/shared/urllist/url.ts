@@ -13,6 +13,15 @@ export function clip(s: string, max = 200): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
+// A URL set off as prose and mail set it off: <https://…> (RFC 3986, appendix C), or in quotes.
+const WRAPPED = /^(?:<(?:URL:)?([^<>]*)>|"([^"]*)"|'([^']*)'|“([^“”]*)”|‘([^‘’]*)’)$/i;
+
+/** What is inside a pair of angle brackets or quotes around the whole URL; else the URL itself. */
+const unwrap = (s: string): string => {
+  const m = WRAPPED.exec(s);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').trim() : s;
+};
+
 /**
  * Checks one URL as a list gives it and returns the normalised form or why it is refused.
  *
@@ -20,7 +29,7 @@ export function clip(s: string, max = 200): string {
  * otherwise fetch a host the user never spelled out, and the reason names the fix.
  */
 export function checkUrl(raw: string): UrlCheck {
-  const s = raw.trim();
+  const s = unwrap(raw.trim());
   if (!s) return { ok: false, reason: 'empty URL' };
   if (s.length > MAX_URL_LENGTH) {
     return { ok: false, reason: `URL longer than 8 KiB (${s.length} characters)` };
