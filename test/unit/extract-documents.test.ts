@@ -118,11 +118,11 @@ describe('a web page saved to a file', () => {
   it('keeps file links when the page names no web address, or one that is not http(s), and a fetched page keeps its own URL', async () => {
     for (const head of ['', '<link rel="canonical" href="/relative/only">', '<meta property="og:url" content="javascript:alert(1)">']) {
       const r = await f.extractBuffer(Buffer.from(saved(head)), 'text/html', {}, { url: file });
-      expect(r.meta.base_url, head).toBeUndefined();
+      expect(r.meta?.base_url, head).toBeUndefined();
       expect(r.content, head).toContain('[a link](file:///tide/tables)');
     }
     const fetched = await f.extractBuffer(Buffer.from(saved('<link rel="canonical" href="https://elsewhere.example/x">')), 'text/html', {}, { url: 'https://mirror.example/page' });
-    expect(fetched.meta.base_url).toBeUndefined();
+    expect(fetched.meta?.base_url).toBeUndefined();
     expect(fetched.content).toContain('[a link](https://mirror.example/tide/tables)');
   });
 });

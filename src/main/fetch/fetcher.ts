@@ -124,7 +124,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       try {
         const r = await renderer.render(url, combined, settings.renderBudgetMs, hint);
         if (r.refused) {
-          throw blocked('the rendered page went (by a redirect or a script) to an address Sift does not fetch');
+          throw blocked('The rendered page went (by a redirect or a script) to an address Sift does not fetch');
         }
         if (r.status >= 400) throw upstreamError(r.status, {});
         return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started) };

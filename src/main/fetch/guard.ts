@@ -79,7 +79,7 @@ export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bare(ho
 export function checkAddress(address: string, hostname: string, policy: GuardPolicy): void {
   if (policy.allowPrivate || hostAllowed(hostname, policy.allowHosts)) return;
   const why = blockedReason(address);
-  if (why) throw blocked(`the address is a ${why}`);
+  if (why) throw blocked(`The address is a ${why}`);
 }
 
 /**
@@ -98,7 +98,7 @@ export async function resolveGuarded(hostname: string, policy: GuardPolicy, reso
   // resolver answers (or fails to): refused by name before any lookup. The URL parser has
   // already lowercased the name and decoded localhost%2e to "localhost.".
   if (isLocalhostName(h) && !policy.allowPrivate && !hostAllowed(h, policy.allowHosts)) {
-    throw blocked('the name is localhost, which always means this computer');
+    throw blocked('The name is localhost, which always means this computer');
   }
   let addrs: ResolvedAddress[];
   try {
