@@ -1,6 +1,9 @@
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
+import { SiftError } from '../shared/errors';
+import { makeDirsSync } from '../main/mkdirs';
 import { createLog, type Log } from '../main/log';
 import { openEngine, openOwnedStore, type Engine } from '../main/engine';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
@@ -25,6 +28,21 @@ function dirFor(flags: CliFlags, io: CliIO): string {
 export function cliLog(flags: CliFlags, io: CliIO): Log {
   const files = [defaultLogPath(dirFor(flags, io))];
   if (flags.log) files.push(path.resolve(io.cwd, flags.log));
+  // Each file alone first, so the error names the one that cannot be written.
+  for (const file of files) {
+    try {
+      makeDirsSync(path.dirname(file));
+      closeSync(openSync(file, 'a'));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new SiftError(
+        'log_not_writable',
+        400,
+        `cannot write the log ${file}${code ? ` (${code})` : ''}`,
+        file === files[0] ? 'Sift keeps its log beside the database: pass --db with a path in a folder you can write to.' : 'Pass --log with a path you can write to.',
+      );
+    }
+  }
   return createLog(files);
 }
 

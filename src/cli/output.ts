@@ -1,10 +1,15 @@
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
-import { exportJob, exportOptionsFromCli, type ExportSource } from '../main/export';
+import { exportJob, exportOptionsFromCli, prepareDestination, type ExportSource } from '../main/export';
 import { exportSourceOf } from '../main/engine';
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';
+
+/** The --out folder made (or found unusable) before a batch fetches anything. */
+export async function checkExportDestination(out: string, format: string): Promise<void> {
+  await prepareDestination(out, exportOptionsFromCli(format).format);
+}
 
 /** --format checked before any work starts: a bad one is a usage error (exit 2). */
 export function checkExportFormat(format: string): void {

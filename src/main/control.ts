@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './batch';
+import { makeDirsSync } from './mkdirs';
 
 /**
  * Requests to the process that owns a database. The owner holds SQLite's exclusive lock
@@ -48,7 +49,7 @@ export function watchControl(dbPath: string, cancel: (id: string) => boolean, lo
 export async function requestCancel(dbPath: string, id: string, timeoutMs = 5000): Promise<CancelAnswer | undefined> {
   if (!ID.test(id)) return 'not_running';
   const dir = controlDir(dbPath);
-  mkdirSync(dir, { recursive: true });
+  makeDirsSync(dir);
   const ans = path.join(dir, `cancel-${id}.ans`);
   const req = path.join(dir, `cancel-${id}.req`);
   rmSync(ans, { force: true });

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings';
 import { SiftError } from '../shared/errors';
 import type { FetchSettings } from './fetch';
 import type { RunnerConfig } from './batch';
+import { makeDirsSync } from './mkdirs';
 
 const MIB = 1024 * 1024;
 
@@ -39,7 +40,7 @@ export function mergeSettings(current: Settings, change: Partial<Settings>): Set
 
 /** Writes settings.json atomically (temp file, then rename), so a crash never leaves half a file. */
 export function saveSettings(file: string, s: Settings): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirsSync(path.dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
   renameSync(tmp, file);

@@ -3,7 +3,7 @@
  * loopback servers, on a real database in a temp SIFT_HOME.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -332,6 +332,27 @@ describe('sift batch', () => {
     expect(e.code).toBe(2);
     expect(e.stderr).toContain('the list has 5 URLs, and one job holds at most 3');
     expect(e.stderr).toContain(`split -l 3 ${five} part-`);
+  }, 300_000);
+
+  test('an --out, --db or --log Sift cannot write to stops the batch before it fetches anything, with what to do', async () => {
+    const file = path.join(home, 'unwritable.txt');
+    writeFileSync(file, `${site.base}/article/unwritable\n`);
+    const inTheWay = path.join(home, 'a-file');
+    writeFileSync(inTheWay, 'x');
+    const runs: [string[], RegExp][] = [
+      [['--out', path.join(inTheWay, 'out')], /^sift: cannot write to .*a-file.*: a file is in the way of the export folder\n {2}Choose a folder/m],
+      [['--out', path.join(inTheWay, 'hits.csv'), '--format', 'csv'], /a file is in the way/],
+      [['--db', path.join(inTheWay, 'sift.db')], /^sift: cannot write the log .*a-file.*sift\.log \(ENOTDIR\)\n {2}Sift keeps its log beside the database: pass --db/m],
+      [['--log', path.join(inTheWay, 'run.log')], /^sift: cannot write the log .*run\.log \(ENOTDIR\)\n {2}Pass --log with a path/m],
+    ];
+    // /proc answers "no such file" for a folder made in it, where Node's own recursive mkdir spins forever.
+    if (existsSync('/proc/self')) runs.push([['--out', '/proc/sift-out'], /^sift: cannot make the folder \/proc\/sift-out\n {2}The folder it would go in takes no new folders/m]);
+    for (const [flags, said] of runs) {
+      const r = await runSift(['batch', file, ...(flags.includes('--db') ? [] : ['--db', path.join(home, 'unwritable.db')]), ...flags], { env });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr, flags.join(' ')).toMatch(said);
+    }
+    expect(site.hits.get('/article/unwritable')).toBeUndefined();
   }, 300_000);
 
   test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {

@@ -10,7 +10,7 @@ import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
 import { liveExportSource, type Engine } from '../../main/engine';
 import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
-import { checkExportFormat, printTargetsJson, runExport } from '../output';
+import { checkExportDestination, checkExportFormat, printTargetsJson, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
 
@@ -77,6 +77,14 @@ export const batchCommand: Command = {
       return EXIT.usage;
     }
     const targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
+    if (values.out) {
+      try {
+        await checkExportDestination(path.resolve(io.cwd, values.out), format);
+      } catch (err) {
+        io.stderr.write(problems);
+        return reportError(err, io);
+      }
+    }
 
     let ctx: Engine;
     try {

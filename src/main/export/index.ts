@@ -112,24 +112,33 @@ function baseName(job: Job): string {
   return `sift-${job.id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'job'}`;
 }
 
+/** Whether `out` names the export's file itself ("hits.csv"), not the folder it goes into. */
+async function namesTheFile(out: string, format: ExportFormat): Promise<boolean> {
+  return format !== 'folder' && out.toLowerCase().endsWith(`.${EXT[format]}`) && !(await isDirectory(out));
+}
+
+/**
+ * Makes the folder an export to `out` writes into, or throws the SiftError that says why it
+ * cannot: `sift batch --out` asks before it fetches anything, not once the job is done.
+ */
+export async function prepareDestination(out: string, format: ExportFormat): Promise<void> {
+  const o = path.resolve(out);
+  await ensureDir((await namesTheFile(o, format)) ? path.dirname(o) : o);
+}
+
 /** The final path of the export (not yet written), after making sure its folder exists. */
 async function resolveOut(job: Job, opts: ExportOptions): Promise<string> {
   const out = path.resolve(opts.out);
   const base = baseName(job);
+  await prepareDestination(out, opts.format);
   if (opts.format === 'folder') {
-    await ensureDir(out);
     for (let n = 1; ; n++) {
       const p = path.join(out, n === 1 ? base : `${base} (${n})`);
       if (!(await exists(p))) return p;
     }
   }
-  const ext = EXT[opts.format];
-  if (out.toLowerCase().endsWith(`.${ext}`) && !(await isDirectory(out))) {
-    await ensureDir(path.dirname(out));
-    return out;
-  }
-  await ensureDir(out);
-  const p = path.join(out, `${base}.${ext}`);
+  if (await namesTheFile(out, opts.format)) return out;
+  const p = path.join(out, `${base}.${EXT[opts.format]}`);
   if (await isDirectory(p)) {
     throw new SiftError('out_not_writable', 400, `cannot write ${p}: a folder of that name is in the way`, 'Choose another destination or move that folder.');
   }

@@ -4,11 +4,12 @@
  * cancel never leaves a half-written file under a name that looks complete.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
+import { makeDirs } from '../mkdirs';
 
 /** Any file-system failure as a SiftError that says which path and what to do. */
 export function toExportError(err: unknown, where: string): SiftError {
@@ -41,8 +42,12 @@ export function partialPath(finalPath: string): string {
 /** Creates `dir` (and its parents) or throws a SiftError that names it. */
 export async function ensureDir(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
   } catch (err) {
+    // A folder that exists and says "no such file" for a new child (/proc, a gone network share).
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new SiftError('out_not_writable', 400, `cannot make the folder ${dir}`, 'The folder it would go in takes no new folders (a system folder, or a drive that is gone); choose another.');
+    }
     throw toExportError(err, dir);
   }
   const s = await stat(dir).catch((err: unknown) => {

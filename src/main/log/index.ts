@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
+import { makeDirsSync } from '../mkdirs';
 
 /**
  * JSON log lines (pino) to the data folder's sift.log and, for the CLI's --log, to one more
@@ -11,7 +11,7 @@ export type Log = pino.Logger;
 
 export function createLog(files: string[], level: pino.Level = 'info'): Log {
   const streams = files.map((file) => {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeDirsSync(path.dirname(file));
     // sync: a CLI process may exit right after its last line; the volume is a few lines
     // per job, so synchronous appends cost nothing measurable.
     return { level, stream: pino.destination({ dest: file, append: true, sync: true }) };
