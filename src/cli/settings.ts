@@ -9,10 +9,32 @@ import type { CliIO } from './io';
 /** The CLI's caller (SPEC §7): its jobs' fetches run as cli/batch. */
 export const CLI_CALLER = { name: 'cli' } as const;
 
+/** The settings files whose problem this process has told of (a command may read them twice). */
+const told = new Set<string>();
+/** Set by sift batch, whose first line on stderr must be `job ID` (SPEC §6): the note waits. */
+let held: string[] | undefined;
+
+/** From now on a settings problem is kept for heldSettingsNote instead of written at once. */
+export function holdSettingsNote(): void {
+  held ??= [];
+}
+
+/** The settings problem kept since holdSettingsNote, once; '' when there is none. */
+export function heldSettingsNote(): string {
+  return (held ?? []).splice(0).join('');
+}
+
 export function cliSettings(flags: { allowPrivate?: boolean; allowHosts?: string[] }, io: CliIO): Settings {
   // The app's saved settings (size limits, user agent, allow list) apply to the CLI too;
   // --allow-host adds to the saved allow list for this run.
-  const { settings } = loadSettings(settingsPath(dataDir(io.env)));
+  const file = settingsPath(dataDir(io.env));
+  const { settings, problem } = loadSettings(file);
+  if (problem && !told.has(file)) {
+    told.add(file);
+    const note = `sift: ${problem}, so the defaults are used: ${file}\n  Correct it, or save the settings again in the app.\n`;
+    if (held) held.push(note);
+    else io.stderr.write(note);
+  }
   const out = flags.allowPrivate ? { ...settings, allowPrivate: true } : { ...settings };
   if (flags.allowHosts?.length) out.allowHosts = [...new Set([...settings.allowHosts, ...flags.allowHosts])];
   return out;

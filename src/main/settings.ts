@@ -18,7 +18,11 @@ export function loadSettings(file: string): { settings: Settings; problem?: stri
   }
   try {
     const parsed = SettingsSchema.partial().safeParse(JSON.parse(raw));
-    if (!parsed.success) return { settings: { ...DEFAULT_SETTINGS }, problem: 'settings.json does not match the settings schema' };
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+      return { settings: { ...DEFAULT_SETTINGS }, problem: `settings.json does not match the settings schema (${where}${issue?.message ?? 'invalid'})` };
+    }
     return { settings: { ...DEFAULT_SETTINGS, ...stripUndefined(parsed.data) } };
   } catch {
     return { settings: { ...DEFAULT_SETTINGS }, problem: 'settings.json is not valid JSON' };

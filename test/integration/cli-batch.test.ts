@@ -334,6 +334,26 @@ describe('sift batch', () => {
     expect(e.stderr).toContain(`split -l 3 ${five} part-`);
   }, 300_000);
 
+  test('a damaged settings.json is said once, with the field at fault, and the defaults run; batch says it after its job line', async () => {
+    const damaged = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-settings-'));
+    const file = path.join(damaged, 'settings.json');
+    const denv = { SIFT_HOME: damaged };
+    writeFileSync(file, '{"workers": 0}');
+    const fetched = await runSift(['fetch', `${site.base}/article/1`, '--allow-private'], { env: denv });
+    expect(fetched.code, fetched.stderr).toBe(0);
+    expect(fetched.stdout).toContain('Paragraph 1 of article 1');
+    expect(fetched.stderr).toBe(`sift: settings.json does not match the settings schema (workers: Too small: expected number to be >=1), so the defaults are used: ${file}\n  Correct it, or save the settings again in the app.\n`);
+    writeFileSync(file, '{"workers": 2,');
+    const list = path.join(damaged, 'one.txt');
+    writeFileSync(list, `${site.base}/article/2\n`);
+    const batch = await runSift(['batch', list, '--allow-private', '--db', path.join(damaged, 'sift.db')], { env: denv });
+    expect(batch.code, batch.stderr).toBe(0);
+    const lines = batch.stderr.split('\n');
+    expect(lines[0]).toMatch(/^job [0-9a-f]{16}$/);
+    expect(lines[1]).toBe(`sift: settings.json is not valid JSON, so the defaults are used: ${file}`);
+    expect(batch.stderr.match(/settings\.json is not valid JSON/g)).toHaveLength(1);
+  }, 300_000);
+
   test('an --out, --db or --log Sift cannot write to stops the batch before it fetches anything, with what to do', async () => {
     const file = path.join(home, 'unwritable.txt');
     writeFileSync(file, `${site.base}/article/unwritable\n`);

@@ -7,6 +7,7 @@ import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
+import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, type Engine } from '../../main/engine';
 import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
@@ -77,6 +78,7 @@ export const batchCommand: Command = {
       return EXIT.usage;
     }
     const targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
+    holdSettingsNote();
     if (values.out) {
       try {
         await checkExportDestination(path.resolve(io.cwd, values.out), format);
@@ -109,7 +111,7 @@ export const batchCommand: Command = {
         }
         return reportError(err, io);
       }
-      io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id)}` : ''}\n${problems}`);
+      io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id)}` : ''}\n${heldSettingsNote()}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
       const started = values.out && !values.json ? ctx.store.getJob(sub.id) : undefined;
       const exporting = started
