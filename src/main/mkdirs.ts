@@ -10,7 +10,7 @@ import path from 'node:path';
 
 const codeOf = (err: unknown): string => (err as NodeJS.ErrnoException | null)?.code ?? '';
 
-/** A missing path is undefined; any other failure is thrown. */
+/** A missing path is undefined, as statSync's throwIfNoEntry: false gives it; any other failure is thrown. */
 const absent = (err: unknown): undefined => {
   if (codeOf(err) === 'ENOENT') return undefined;
   throw err;
@@ -28,13 +28,7 @@ function stopsAt(s: Stats | undefined, p: string): boolean {
 export function makeDirsSync(dir: string): void {
   const missing: string[] = [];
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    let s: Stats | undefined;
-    try {
-      s = statSync(d);
-    } catch (err) {
-      s = absent(err);
-    }
-    if (stopsAt(s, d)) break;
+    if (stopsAt(statSync(d, { throwIfNoEntry: false }), d)) break;
     missing.unshift(d);
     if (path.dirname(d) === d) break;
   }

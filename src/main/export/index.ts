@@ -120,24 +120,27 @@ async function namesTheFile(out: string, format: ExportFormat): Promise<boolean>
 /**
  * Makes the folder an export to `out` writes into, or throws the SiftError that says why it
  * cannot: `sift batch --out` asks before it fetches anything, not once the job is done.
+ * Says whether `out` names the export's file itself.
  */
-export async function prepareDestination(out: string, format: ExportFormat): Promise<void> {
+export async function prepareDestination(out: string, format: ExportFormat): Promise<boolean> {
   const o = path.resolve(out);
-  await ensureDir((await namesTheFile(o, format)) ? path.dirname(o) : o);
+  const isFile = await namesTheFile(o, format);
+  await ensureDir(isFile ? path.dirname(o) : o);
+  return isFile;
 }
 
 /** The final path of the export (not yet written), after making sure its folder exists. */
 async function resolveOut(job: Job, opts: ExportOptions): Promise<string> {
   const out = path.resolve(opts.out);
   const base = baseName(job);
-  await prepareDestination(out, opts.format);
+  const namesFile = await prepareDestination(out, opts.format);
   if (opts.format === 'folder') {
     for (let n = 1; ; n++) {
       const p = path.join(out, n === 1 ? base : `${base} (${n})`);
       if (!(await exists(p))) return p;
     }
   }
-  if (await namesTheFile(out, opts.format)) return out;
+  if (namesFile) return out;
   const p = path.join(out, `${base}.${EXT[opts.format]}`);
   if (await isDirectory(p)) {
     throw new SiftError('out_not_writable', 400, `cannot write ${p}: a folder of that name is in the way`, 'Choose another destination or move that folder.');

@@ -39,7 +39,7 @@ export function partialPath(finalPath: string): string {
   return path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.partial-${tag}`);
 }
 
-/** Creates `dir` (and its parents) or throws a SiftError that names it. */
+/** Creates `dir` (and its parents) or throws a SiftError that names it; a file in its place is ENOTDIR. */
 export async function ensureDir(dir: string): Promise<void> {
   try {
     await makeDirs(dir);
@@ -50,10 +50,6 @@ export async function ensureDir(dir: string): Promise<void> {
     }
     throw toExportError(err, dir);
   }
-  const s = await stat(dir).catch((err: unknown) => {
-    throw toExportError(err, dir);
-  });
-  if (!s.isDirectory()) throw toExportError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }), dir);
 }
 
 export async function isDirectory(p: string): Promise<boolean> {
