@@ -7,6 +7,7 @@ import { bodyTooLong, FetchError, timeoutError } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
+import { attributeOf } from './markup';
 import { decodeEntities } from '../../shared/entities';
 
 export interface HttpResponse {
@@ -204,9 +205,9 @@ export function refreshTarget(headers: Record<string, string>, body: Buffer, bas
       .toString('latin1')
       .replace(/<!--[\s\S]*?-->|<(script|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
     const tag = /<meta\b[^>]*\bhttp-equiv\s*=\s*["']?refresh\b[^>]*>/i.exec(head)?.[0] ?? '';
-    const attr = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
+    const value = attributeOf(tag, 'content');
     // The page's bytes as latin1, one char a byte: a UTF-8 URL comes back whole below.
-    content = attr ? Buffer.from(attr[1] ?? attr[2] ?? attr[3] ?? '', 'latin1').toString('utf8') : undefined;
+    content = value !== undefined ? Buffer.from(value, 'latin1').toString('utf8') : undefined;
   }
   const m = content && /^\s*(\d+(?:\.\d*)?)\s*[;,]?\s*(?:url\s*=\s*)?(["']?)([^"']*)\2/i.exec(decodeEntities(content));
   if (!m || Number(m[1]) > MAX_REFRESH_SECONDS || !m[3]?.trim()) return undefined;

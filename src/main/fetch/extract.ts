@@ -11,6 +11,7 @@ import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
 import { classify, mediaType, sniffBody, type Kind } from './sniff';
 import { paywallTeaser } from './classify';
+import { attributeOf } from './markup';
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -143,8 +144,7 @@ export function savedFrom(html: string): string | undefined {
   const head = html.slice(0, 256 * 1024);
   const attr = (tag: RegExp, name: string): string | undefined => {
     const el = tag.exec(head)?.[0];
-    const m = el && new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(el);
-    return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+    return el ? attributeOf(el, name) : undefined;
   };
   const candidates = [
     /<!--\s*saved from url=\(\d+\)(\S+?)\s*-->/i.exec(head)?.[1],
