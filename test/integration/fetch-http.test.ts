@@ -46,6 +46,8 @@ beforeAll(async () => {
     '/empty.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(),
     '/empty.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('\n'),
     '/no-content': (_q, r) => r.writeHead(204).end(),
+    // A feed sent as a page, as many servers send them.
+    '/feed': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(__dirname, '../fixtures/feeds/wordpress-rss2.xml'))),
     // As APIs send them: a 64-bit id, a decimal with its trailing zero, a float written 1.0, keys that look like numbers.
     '/ids.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"id": 12345678901234567890, "price": 19.90, "rate": 1.0, "huge": 1e999, "b": 1, "2": "two", "1": "one"}'),
   });
@@ -220,6 +222,15 @@ describe('JSON and text', () => {
     const e = await fail(get('/notes.txt', { jq: '.' }));
     expect(e.status).toBe(422);
     expect(e.hint).toMatch(/jq/);
+  });
+  it('reads a feed sent as text/html as its entries, not as a page judged thin or a soft 404', async () => {
+    const r = await get('/feed');
+    expect(r.content).toMatch(/^# Harbour Notes\n\nTides, boats & the people who mend them\n\n## \[Mending nets in the off season\]\(https:\/\/harbour\.example\/2024\/05\/mending-nets\/\)/);
+    expect(r.content).toContain(`[last year’s post on knots](${srv.origin}/2023/11/knots/)`);
+    expect(r.meta).toMatchObject({ status: 200, content_type: 'text/html', kind: 'text', feed: 'rss', entries: 2, title: 'Harbour Notes' });
+    expect(r.meta?.warnings).toBeUndefined();
+    const links = await get('/feed', { mode: 'links' });
+    expect(links.content.split('\n')).toEqual(['https://harbour.example/2024/05/mending-nets/', 'https://harbour.example/2024/03/spring-tides/']);
   });
   it('returns text as is, greps it, and finds its links', async () => {
     expect((await get('/notes.txt')).content).toBe('alpha line\nbeta line\ngamma https://x.example/doc\ndelta\nepsilon alpha\n');

@@ -9,9 +9,10 @@ import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
-import { classify, mediaType, sniffBody, type Kind } from './sniff';
+import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { paywallTeaser } from './classify';
 import { attributeOf } from './markup';
+import { feedDocument, parseFeed } from './feed';
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -46,7 +47,14 @@ export interface Extracted {
 }
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
-const linksIn = (text: string): string => [...new Set((text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:!?]+$/, '')))].join('\n');
+// In XML (a sitemap, say) the addresses that name its namespaces and schemas are no links.
+const XML_NAMING = /\s(?:xmlns(?::[\w.-]+)?|[\w.-]+:schemaLocation)\s*=\s*(?:"[^"]*"|'[^']*')/g;
+/** Every address in a text, once each; in markup (XML), its references decoded: "?a=1&amp;b=2" is "?a=1&b=2". */
+function linksIn(text: string): string {
+  const markup = /^\uFEFF?\s*</.test(text);
+  const urls = (markup ? text.replace(XML_NAMING, ' ') : text).match(URL_RE) ?? [];
+  return [...new Set(urls.map((u) => u.replace(/[.,;:!?]+$/, '')).map((u) => (markup ? decodeEntities(u) : u)))].join('\n');
+}
 
 /** Turns a body into a Result's content and meta: dispatch by kind, then pages, grep, question (SPEC §5.5–5.6). */
 export async function extractBody(buf: Uint8Array, contentType: string, options: Options, ctx: ExtractContext): Promise<Extracted> {
@@ -71,8 +79,12 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     if (kind === 'html') content = htmlContent(text, mode, ctx.url, meta, pre?.article);
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {
-      content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
-      meta.title = (text.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
+      const feed = feedFormat(text);
+      if (feed) content = feedContent(text, feed, mode, ctx.url, meta);
+      else {
+        content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
+        meta.title = textTitle(text, meta.content_type as string);
+      }
     }
   }
   // A success with nothing in it (a 204, an empty file) is ok, but not what anyone asked for.
@@ -161,6 +173,47 @@ export function savedFrom(html: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A text document's title: an XML document's <title> (an SVG's, say), never its markup; a
+ * Markdown file's first line without its heading marks; else the first line that is not blank.
+ */
+function textTitle(text: string, type: string): string {
+  const head = text.slice(0, 64 * 1024);
+  if (/xml/.test(type) || /^\uFEFF?\s*</.test(head)) {
+    const t = /<(?:[\w.-]+:)?title\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?title>/i.exec(head)?.[1] ?? '';
+    return decodeEntities(t.replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 200);
+  }
+  const first = (head.split('\n').find((l) => l.trim()) ?? '').trim();
+  return (/markdown/.test(type) ? first.replace(/^#{1,6}\s+|\s+#+$/g, '') : first).slice(0, 200);
+}
+
+/**
+ * A feed in every mode but raw: the document of its entries (markdown, text, html), the links
+ * of its entries, or its entries' titles, links and dates (meta).
+ */
+function feedContent(xml: string, format: FeedFormat, mode: string, url: string, meta: Record<string, unknown>): string {
+  if (mode === 'raw') {
+    meta.title = textTitle(xml, 'application/xml');
+    return xml;
+  }
+  const feed = parseFeed(xml, url, format);
+  meta.title = feed.title;
+  meta.feed = format;
+  meta.entries = feed.entries.length;
+  // A feed with no entries says nothing yet: ok, but not what anyone asked for.
+  if (feed.entries.length === 0) meta.warnings = ['empty'];
+  if (mode === 'meta') {
+    const entries = feed.entries.map(({ title, link, date, author }) => ({ title, link, date, author }));
+    return JSON.stringify({ feed: format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2);
+  }
+  const doc = feedDocument(feed, url);
+  if (mode === 'links') {
+    meta.links = doc.links.length;
+    return doc.links.join('\n');
+  }
+  return mode === 'text' ? doc.text : mode === 'html' ? doc.html : doc.markdown;
 }
 
 /** The <title> as read without parsing the page: its entities decoded ("Tom &amp; Jerry" was the raw mode's title), its blanks one space. */

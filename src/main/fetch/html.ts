@@ -145,11 +145,11 @@ function dropPreLeadingNewline(document: Doc): void {
  */
 export const MAX_PARSE_DEPTH = 4096;
 
-const tooDeep = (levels: number): FetchError =>
+export const tooDeep = (levels: number, what: 'HTML' | 'XML' = 'HTML'): FetchError =>
   new FetchError(
     422,
-    `document too long: HTML nested more than ${levels} levels deep`,
-    'Sift cannot find the article in a page built this deep; mode=raw still returns it as it is.',
+    `document too long: ${what} nested more than ${levels} levels deep`,
+    `Sift cannot read ${what === 'HTML' ? 'the article in a page' : 'a feed'} built this deep; mode=raw still returns it as it is.`,
     'too_long',
   );
 
@@ -585,7 +585,7 @@ const baseOf = (document: Doc, url: string): string => document.querySelector('b
  * links, most often) had them as the page wrote them, "/signin/", which lead nowhere once
  * out of the page.
  */
-function absoluteLinks(root: Doc['body'], base: string): void {
+export function absoluteLinks(root: Doc['body'], base: string): void {
   srcFromSrcset(root);
   for (const el of Array.from(root.querySelectorAll('a[href], img[src], video[src], audio[src], source[src], video[poster]'))) {
     for (const attr of ['href', 'src', 'poster']) {

@@ -2,6 +2,7 @@ import { headerCharset } from './charset';
 import { FetchError } from './errors';
 
 export type Kind = 'html' | 'pdf' | 'json' | 'text';
+export type FeedFormat = 'rss' | 'atom' | 'rdf';
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
 export const mediaType = (contentType: string): string => (contentType.split(';')[0] ?? '').trim().toLowerCase();
@@ -29,7 +30,11 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   const head = Buffer.from(buf.subarray(0, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'application/pdf';
   for (const [type, magic] of BINARY_MAGIC) if (startsWith(buf, magic)) return type;
-  const text = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  const lead = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
+  // Before the markup tests: a feed may open with a comment, as pages do.
+  const feed = feedFormat(lead);
+  if (feed) return FEED_TYPES[feed];
+  const text = lead.trimStart().toLowerCase();
   if (/^<!doctype html|^<html|^<head|^<body|^<!--/.test(text) || /^<(div|p|title|meta|table|h[1-6])[\s>]/.test(text)) return 'text/html';
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
@@ -37,6 +42,26 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   if (!utf16 && buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
   return undefined;
 }
+
+/**
+ * The feed format of a document, from its root element (after the XML declaration, style
+ * sheets, comments and a doctype); undefined for anything else. An Atom root must carry
+ * Atom's namespace and an RDF root RSS 1.0's, so other XML named "feed" stays XML.
+ */
+export function feedFormat(text: string): FeedFormat | undefined {
+  const head = text.slice(0, 4096);
+  const prolog = /^(?:\uFEFF|\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*/i.exec(head)?.[0].length ?? 0;
+  const root = /^<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)\b([^>]*)>/.exec(head.slice(prolog));
+  if (!root) return undefined;
+  const [, prefix, name, attrs] = root;
+  if (!prefix && name === 'rss') return 'rss';
+  if (name === 'feed' && /\bxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/(?:www\.w3\.org\/2005\/Atom|purl\.org\/atom\/ns#)["']/.test(attrs ?? '')) return 'atom';
+  if (prefix && name === 'RDF' && head.includes('http://purl.org/rss/1.0/')) return 'rdf';
+  return undefined;
+}
+
+const FEED_TYPES: Record<FeedFormat, string> = { rss: 'application/rss+xml', atom: 'application/atom+xml', rdf: 'application/rdf+xml' };
+const isFeedType = (type: string | undefined): boolean => !!type && Object.values(FEED_TYPES).includes(type);
 
 /** A body that opens as a JSON object or array opens and closes as one: { "… } or [ … ]. */
 function looksLikeJson(buf: Uint8Array): boolean {
@@ -70,6 +95,8 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
     throw new FetchError(422, 'malformed PDF: no %PDF- header', 'The server said PDF but sent something else.', 'bad_document');
   }
   if (fromHeader === 'text' && sniffed === 'text/html' && declared !== 'text/plain') return 'html';
+  // A feed sent as text/html (as many are) is a feed, not a page to find an article in.
+  if (fromHeader === 'html' && isFeedType(sniffed)) return 'text';
   // JSON sent as text/html, PHP's type for whatever a script echoes: a browser shows it as
   // text, and jq and the JSON view are what it needs.
   if (fromHeader === 'html' && sniffed === 'application/json' && looksLikeJson(buf)) return 'json';

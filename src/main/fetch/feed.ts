@@ -1,0 +1,228 @@
+/**
+ * RSS and Atom feeds read as what they list: the feed's title, then each entry as a heading
+ * linked to its page, its date and author, and its content. As text they were their XML,
+ * titled by its first line (`<?xml version="1.0"?><rss …`, an export file name of 120
+ * characters of markup), and their links were every URL in the markup, namespaces included.
+ */
+import { DOMParser, parseHTML } from 'linkedom';
+import { decodeEntities } from '../../shared/entities';
+import type { FeedFormat } from './sniff';
+import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
+
+export interface FeedEntry {
+  title: string;
+  link: string;
+  /** ISO 8601 when the feed's date parses, else as the feed wrote it. */
+  date: string;
+  author: string;
+  /** The entry's content (its full text when the feed has both) as HTML. */
+  html: string;
+  /** What the content's relative links resolve against. */
+  base: string;
+}
+
+export interface Feed {
+  format: FeedFormat;
+  title: string;
+  link: string;
+  description: string;
+  entries: FeedEntry[];
+}
+
+type Node = {
+  nodeName: string;
+  nodeType: number;
+  textContent: string | null;
+  innerHTML: string;
+  parentNode: Node | null;
+  childNodes: ArrayLike<Node>;
+  getAttribute(name: string): string | null;
+};
+
+const localName = (n: Node): string => n.nodeName.slice(n.nodeName.indexOf(':') + 1);
+
+/** The element children of `el` named `name` (a prefixed name matches exactly; `atom`: any prefix). */
+function children(el: Node, name: string, atom = false): Node[] {
+  const out: Node[] = [];
+  for (const c of Array.from(el.childNodes)) {
+    if (c.nodeType !== 1) continue;
+    if (c.nodeName === name || (atom && localName(c) === name)) out.push(c);
+  }
+  return out;
+}
+const child = (el: Node, name: string, atom = false): Node | undefined => children(el, name, atom)[0];
+const textIn = (el: Node | undefined): string => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * The HTML an RSS element holds: escaped or in CDATA, as RSS has it, is its text; markup
+ * written straight in (invalid, but common) is its markup, not just its words.
+ */
+function markupIn(el: Node | undefined): string {
+  if (!el) return '';
+  return Array.from(el.childNodes).some((c) => c.nodeType === 1) ? el.innerHTML : (el.textContent ?? '');
+}
+
+/** An HTML fragment's text: tags out, references decoded, blanks one space. */
+const plainOf = (html: string): string => decodeEntities(html.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * An Atom text construct as HTML: type "html" holds escaped HTML, "xhtml" a <div> of markup,
+ * and "text" (the default) text.
+ */
+function atomHtml(el: Node | undefined): string {
+  if (!el) return '';
+  const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+  if (type === 'html' || type === 'text/html') return el.textContent ?? '';
+  if (type === 'xhtml' || type === 'application/xhtml+xml') {
+    const div = Array.from(el.childNodes).find((c) => c.nodeType === 1);
+    return div ? div.innerHTML : (el.textContent ?? '');
+  }
+  return escapeHtml((el.textContent ?? '').trim()).replace(/\n/g, '<br>');
+}
+const atomText = (el: Node | undefined): string => plainOf(atomHtml(el));
+
+/** A date as ISO 8601 (UTC), or as written when it does not parse. */
+function dateOf(s: string): string {
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) return s.slice(0, 100);
+  const iso = new Date(t).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** An http(s) address resolved against `base`, or '' (for no address too: '' would resolve to the base). */
+function webAddress(href: string, base: string): string {
+  if (!href.trim()) return '';
+  try {
+    const u = new URL(href.trim(), base || undefined);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : '';
+  } catch {
+    return '';
+  }
+}
+
+/** What relative addresses under `el` resolve against: its xml:base attributes, outermost first, over the feed's URL. */
+function baseOf(el: Node, url: string): string {
+  const bases: string[] = [];
+  for (let n: Node | null = el; n && n.nodeType === 1; n = n.parentNode) {
+    const b = n.getAttribute('xml:base');
+    if (b) bases.unshift(b);
+  }
+  return bases.reduce((base, b) => webAddress(b, base) || base, url);
+}
+
+/** An Atom element's page: its link rel="alternate" (or without rel), else its id when that is an address. */
+function atomLink(el: Node, base: string): string {
+  const links = children(el, 'link', true);
+  const alt = links.find((l) => (l.getAttribute('rel') ?? 'alternate') === 'alternate') ?? links.find((l) => !l.getAttribute('rel'));
+  return (alt && webAddress(alt.getAttribute('href') ?? '', base)) || (/^https?:/i.test(textIn(child(el, 'id', true))) ? textIn(child(el, 'id', true)) : '');
+}
+
+/** The feed in a document feedFormat named. */
+export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
+  if (markupDepth(xml, MAX_PARSE_DEPTH) > MAX_PARSE_DEPTH) throw tooDeep(MAX_PARSE_DEPTH, 'XML');
+  const doc = new DOMParser().parseFromString(xml, 'text/xml') as unknown as { documentElement: Node | null };
+  const root = doc.documentElement;
+  if (!root) return { format, title: '', link: '', description: '', entries: [] };
+  const feedBase = baseOf(root, url);
+  if (format === 'atom') {
+    const entries = children(root, 'entry', true).map((e): FeedEntry => {
+      const base = baseOf(e, url);
+      const content = child(e, 'content', true);
+      // Content given only by reference (src=) is not here to read: the summary stands in.
+      const body = content && !content.getAttribute('src') ? content : child(e, 'summary', true);
+      const author = child(e, 'author', true) ?? child(root, 'author', true);
+      return {
+        title: atomText(child(e, 'title', true)),
+        link: atomLink(e, base),
+        date: dateOf(textIn(child(e, 'published', true) ?? child(e, 'updated', true) ?? child(e, 'issued', true) ?? child(e, 'modified', true))),
+        author: author ? textIn(child(author, 'name', true)) || textIn(author) : '',
+        html: atomHtml(body),
+        base: body ? baseOf(body, url) : base,
+      };
+    });
+    return { format, title: atomText(child(root, 'title', true)), link: atomLink(root, feedBase), description: atomText(child(root, 'subtitle', true) ?? child(root, 'tagline', true)), entries };
+  }
+  // RSS 0.9x and 2.0 keep their items in the channel; RSS 1.0 (RDF) beside it.
+  const channel = child(root, 'channel') ?? root;
+  const items = format === 'rdf' ? children(root, 'item') : children(channel, 'item');
+  const entries = items.map((item): FeedEntry => {
+    const base = baseOf(item, url);
+    const guid = child(item, 'guid');
+    const permalink = guid && guid.getAttribute('isPermaLink') !== 'false' ? webAddress(textIn(guid), base) : '';
+    return {
+      title: plainOf(textIn(child(item, 'title'))),
+      link: webAddress(textIn(child(item, 'link')), base) || permalink || webAddress(item.getAttribute('rdf:about') ?? '', base),
+      date: dateOf(textIn(child(item, 'pubDate') ?? child(item, 'dc:date') ?? child(item, 'date'))),
+      author: textIn(child(item, 'dc:creator') ?? child(item, 'author')),
+      html: markupIn(child(item, 'content:encoded') ?? child(item, 'description')),
+      base,
+    };
+  });
+  return { format, title: plainOf(textIn(child(channel, 'title'))), link: webAddress(textIn(child(channel, 'link')), feedBase), description: plainOf(textIn(child(channel, 'description'))), entries };
+}
+
+// Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
+const UNSAFE = 'script, style, noscript, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, link, meta, base, template';
+/** A tracking pixel: an image one pixel wide or high. */
+const PIXEL = 'img[width="1"], img[height="1"], img[width="0"], img[height="0"]';
+
+/** The first words of a text, for an entry without a title. */
+function opening(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length > 12 ? `${words.slice(0, 12).join(' ')} …` : words.join(' ');
+}
+
+export interface FeedDocument {
+  title: string;
+  html: string;
+  markdown: string;
+  text: string;
+  links: string[];
+}
+
+/**
+ * The feed as one document: its title and description, then per entry a heading linked to
+ * its page, a line with its date and author, and its content, links made absolute and
+ * nothing left that runs. An entry's content nested deeper than an article may be is given
+ * as its text.
+ */
+export function feedDocument(feed: Feed, url: string): FeedDocument {
+  const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
+  const body = document.body;
+  const add = (parent: { appendChild(n: unknown): unknown }, name: string, text?: string) => {
+    const el = document.createElement(name);
+    if (text !== undefined) el.textContent = text;
+    parent.appendChild(el);
+    return el;
+  };
+  if (feed.title) add(body, 'h1', feed.title);
+  if (feed.description) add(body, 'p', feed.description);
+  const links: string[] = [];
+  for (const e of feed.entries) {
+    const section = add(body, 'section');
+    const content = document.createElement('div');
+    if (markupDepth(e.html, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) content.textContent = plainOf(e.html);
+    else content.innerHTML = e.html;
+    for (const el of Array.from(content.querySelectorAll(`${UNSAFE}, ${PIXEL}`))) el.remove();
+    for (const el of Array.from(content.querySelectorAll('*'))) {
+      for (const name of el.getAttributeNames()) {
+        if (/^on|^style$|^srcdoc$|^formaction$/i.test(name)) el.removeAttribute(name);
+      }
+    }
+    absoluteLinks(content, e.base || url);
+    const title = e.title || opening(content.textContent ?? '') || e.date;
+    const heading = add(section, 'h2');
+    if (e.link) {
+      const a = add(heading, 'a', title);
+      a.setAttribute('href', e.link);
+      links.push(e.link);
+    } else heading.textContent = title;
+    const byline = [e.date, e.author].filter(Boolean).join(' · ');
+    if (byline) add(section, 'p', byline);
+    section.appendChild(content);
+  }
+  const html = body.innerHTML;
+  return { title: feed.title, html, markdown: markdownOf(html), text: textOf(body), links: [...new Set(links)] };
+}
