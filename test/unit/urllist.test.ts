@@ -145,6 +145,31 @@ const cases: Case[] = [
     ],
     duplicates: [[10, 2]],
   },
+  {
+    // A site's own list of its pages: every <loc>, not its images'.
+    file: 'sitemap.xml',
+    format: 'xml',
+    targets: [
+      [8, 'https://shop.example/'],
+      [14, 'https://shop.example/catalogue?cat=tea&sort=new'],
+      [19, 'https://shop.example/about-us'],
+    ],
+    invalid: [[20, /^relative URL/]],
+    duplicates: [[21, 8]],
+  },
+  {
+    // A feed reader's subscriptions: each feed, else the outline's link or site; folders carry none.
+    file: 'subscriptions.opml',
+    format: 'xml',
+    targets: [
+      [9, 'https://allotment.example/feeds/posts/default'],
+      [10, 'https://harbour.example/feed/?type=rss&full=1'],
+      [13, 'https://essays.example/on-tides'],
+      [14, 'https://village.example/'],
+    ],
+    invalid: [[15, /^not an http\(s\) URL: feed:nothing/]],
+    duplicates: [],
+  },
 ];
 
 describe('parseList reads each format as browsers and spreadsheets export it', () => {
@@ -177,6 +202,54 @@ describe('parseList reads each format as browsers and spreadsheets export it', (
     expect(detectFormat(text, 'list.csv', 'text/uri-list; charset=utf-8')).toBe('uri-list');
     expect(detectFormat(text, 'bookmarks.HTM')).toBe('html');
     expect(detectFormat('[{"url":"https://a.org"}]', 'x.unknown')).toBe('json');
+  });
+});
+
+describe('XML lists', () => {
+  const feeds = path.join(__dirname, '..', 'fixtures', 'feeds');
+  const feed = (name: string): string => readFileSync(path.join(feeds, `${name}.xml`), 'latin1');
+  it("reads a feed's entries as the list: RSS links, RDF items, a microblog's permalink guids, Atom's alternate links", () => {
+    const urls = (name: string) => parseList(feed(name), { filename: `${name}.xml` }).targets.map((t) => t.url);
+    expect(urls('wordpress-rss2')).toEqual(['https://harbour.example/2024/05/mending-nets/', 'https://harbour.example/2024/03/spring-tides/']);
+    expect(urls('rss1-rdf')).toEqual(['https://news.example/story/1', 'https://news.example/story/2']);
+    expect(urls('microblog-untitled')).toEqual(['https://social.example/@gwen/112233', 'https://social.example/@gwen/112200']);
+    expect(urls('blogger-atom')).toEqual(['https://allotment.example/2024/04/broad-beans.html', 'https://allotment.example/2024/03/sowing.html']);
+    // No link: the entry's id, an address.
+    expect(parseList('<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>https://a.example/1</id><link rel="edit" href="https://a.example/edit/1"/></entry></feed>').targets.map((t) => t.url)).toEqual(['https://a.example/1']);
+  });
+  it('knows XML lists by type, extension and content; an XHTML page stays HTML', () => {
+    expect(detectFormat('anything', undefined, 'application/rss+xml')).toBe('xml');
+    expect(detectFormat('anything', 'subs.OPML')).toBe('xml');
+    expect(detectFormat('<?xml version="1.0"?>\n<urlset>')).toBe('xml');
+    expect(detectFormat('<opml version="1.0"><body/></opml>')).toBe('xml');
+    expect(detectFormat('<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><body><a href="https://a.example/">a</a></body></html>')).toBe('html');
+    expect(parseList('<?xml version="1.0"?><html><body><a href="https://a.example/">a</a></body></html>', { format: 'xml' }).targets.map((t) => t.url)).toEqual(['https://a.example/']);
+  });
+  it('says what it reads of XML that is no list, and reads a cut-off sitemap as far as it goes', () => {
+    const other = parseList('<?xml version="1.0"?>\n<catalog><book id="1"/></catalog>');
+    expect(other.targets).toEqual([]);
+    expect(other.invalid).toEqual([{ line: 1, text: '<?xml version="1.0"?>', reason: 'not a list Sift reads from XML (its root element is <catalog>): it reads sitemaps, OPML outlines and RSS or Atom feeds' }]);
+    expect(parseList('not xml at all', { format: 'xml' }).invalid[0]?.reason).toMatch(/^not a list Sift reads from XML: it reads sitemaps/);
+    const cut = parseList('<urlset><url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</lo', { format: 'xml' });
+    expect(cut.targets.map((t) => t.url)).toEqual(['https://a.example/1']);
+  });
+  it('reads unclosed elements and quotes in one pass (a regex over them went back over the rest of the file for each)', () => {
+    const open = 30_000;
+    for (const input of [
+      `<urlset>${'<url><loc>https://a.example/'.repeat(open)}`,
+      `<rss><channel>${'<item><title>t</title><link>https://a.example/'.repeat(open)}`,
+      `<feed xmlns="http://www.w3.org/2005/Atom">${'<entry><link href="https://a.example/"/>'.repeat(open)}`,
+      `<opml><body>${'<outline text="a > b" xmlUrl="https://a.example/'.repeat(open)}`,
+    ]) {
+      const r = parseList(input, { format: 'xml' });
+      expect(r.targets.length).toBeLessThanOrEqual(1);
+    }
+  });
+  it('stops at the target cap and says the list was cut', () => {
+    const big = `<urlset>${Array.from({ length: 50 }, (_, i) => `<url><loc>https://a.example/${i}</loc></url>`).join('\n')}</urlset>`;
+    const r = parseList(big, { maxTargets: 10 });
+    expect(r.targets).toHaveLength(10);
+    expect(r.truncated).toBe(true);
   });
 });
 

@@ -20,7 +20,8 @@ results (--json: one JSON object per target, in list order) or exports them (--o
 The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is still live).
 
   FILE|-              the list (text with per-line options, CSV/TSV, Markdown, HTML
-                      bookmarks, JSON, uri-list); - reads stdin
+                      bookmarks, JSON, uri-list, a sitemap, OPML or a feed's entries);
+                      - reads stdin
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
   --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default md)

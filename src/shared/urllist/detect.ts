@@ -1,4 +1,5 @@
 import type { ListFormat } from './index';
+import { xmlRoot } from './xml';
 
 const BY_MIME: Record<string, ListFormat> = {
   'text/uri-list': 'uri-list',
@@ -13,6 +14,14 @@ const BY_MIME: Record<string, ListFormat> = {
   'application/x-ndjson': 'json',
   'application/jsonl': 'json',
   'text/plain': 'text',
+  'application/xml': 'xml',
+  'text/xml': 'xml',
+  'application/rss+xml': 'xml',
+  'application/atom+xml': 'xml',
+  'application/rdf+xml': 'xml',
+  'text/x-opml': 'xml',
+  'text/x-opml+xml': 'xml',
+  'application/x-opml': 'xml',
 };
 const BY_EXT: Record<string, ListFormat> = {
   csv: 'csv',
@@ -30,6 +39,10 @@ const BY_EXT: Record<string, ListFormat> = {
   urls: 'text',
   txt: 'text',
   list: 'text',
+  xml: 'xml',
+  opml: 'xml',
+  rss: 'xml',
+  atom: 'xml',
 };
 
 // What a plain-text list line looks like: a URL, then a space (options) or the end. A
@@ -55,6 +68,8 @@ export function detectFormat(input: string, filename?: string, mimeType?: string
   const start = head.trimStart();
   if (/^\[\s*(?:["{\]]|$)/.test(start) || /^\{\s*"/.test(start)) return 'json';
   if (HTML_START.test(start) || /^<!--/.test(start) && /<a\s[^>]*href/i.test(head)) return 'html';
+  // A sitemap, an OPML outline, a feed; an XHTML page is HTML.
+  if (/^<\?xml|^<(?:urlset|sitemapindex|opml|rss|feed|rdf:RDF)[\s>]/i.test(start)) return xmlRoot(start)?.toLowerCase() === 'html' ? 'html' : 'xml';
 
   const lines: string[] = [];
   for (const l of head.split('\n', 200)) {

@@ -12,9 +12,10 @@ import { lineCapOffset } from './lines';
 import { readMarkdown } from './markdown';
 import { readTable } from './table';
 import { readText, readUriList } from './text';
+import { readXml } from './xml';
 
-export type ListFormat = 'text' | 'csv' | 'tsv' | 'markdown' | 'html' | 'json' | 'uri-list';
-export const LIST_FORMATS: readonly ListFormat[] = ['text', 'csv', 'tsv', 'markdown', 'html', 'json', 'uri-list'];
+export type ListFormat = 'text' | 'csv' | 'tsv' | 'markdown' | 'html' | 'json' | 'uri-list' | 'xml';
+export const LIST_FORMATS: readonly ListFormat[] = ['text', 'csv', 'tsv', 'markdown', 'html', 'json', 'uri-list', 'xml'];
 
 export type { ListProblem, ParsedTarget };
 export interface ParsedList {
@@ -87,6 +88,9 @@ export function parseList(input: string, opts: ParseListOptions = {}): ParsedLis
         break;
       case 'html':
         readHtml(cut, c);
+        break;
+      case 'xml':
+        readXml(cut, c);
         break;
       case 'json':
         // Given whole: cutting an array mid-way would make every element after it invalid.

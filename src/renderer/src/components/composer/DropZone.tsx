@@ -74,7 +74,7 @@ export function DropZone({ children }: { children: React.ReactNode }): React.JSX
       <div className="drop-zone-head">
         <div>
           <strong>Drop a list here</strong>
-          <span className="muted"> — a text, CSV/TSV, Markdown, JSON or uri-list file, a browser's bookmarks export, or links dragged from a browser.</span>
+          <span className="muted"> — a text, CSV/TSV, Markdown, JSON or uri-list file, a browser's bookmarks export, a sitemap, an OPML outline or a feed, or links dragged from a browser.</span>
         </div>
         <button type="button" onClick={() => void openListFile()} data-testid="open-list">
           Open list…
