@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { cutInCells, dropFile, dropLinks, expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
-import { startTestSite, type TestSite } from '../helpers/ui-servers';
+import { feed, startTestSite, type TestSite } from '../helpers/ui-servers';
 
 let browser: Browser;
 let site: TestSite;
@@ -273,6 +273,33 @@ test('a dead link says what happened (nothing listens there), not "internal erro
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-error')).toMatch(/^connection refused\. Nothing listens at that address/);
   await page.screenshot({ path: screenshotPath('ui-result-dead-link') });
+});
+
+test("a dropped feed is the list of its entries' pages, and a feed fetched reads as its entries", async () => {
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, 'news.xml', feed(site.url), 'application/rss+xml');
+  await expect.poll(text('count-valid')).toBe('2');
+  expect(await text('parse-summary')()).toMatch(/read as xml/);
+  await page.screenshot({ path: screenshotPath('ui-composer-feed') });
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
+  await page.locator('[data-testid="target-row"][data-idx="1"]').click();
+  await expect.poll(text('result-markdown')).toMatch(/Paragraph about topic 12/);
+
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill(`${site.url}/feed.xml`);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
+  expect(await page.locator('[data-testid="target-row"][data-idx="0"]').textContent()).toContain('The Test Site');
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-markdown')).toMatch(/The first lines of article 11/);
+  const md = page.getByTestId('result-markdown');
+  expect(await md.locator('h1').textContent()).toBe('The Test Site');
+  expect(await md.locator('h2').allTextContents()).toEqual(['Article 11', 'Article 12']);
+  expect(await md.locator('h2 a').first().getAttribute('href')).toBe(`${site.url}/article/11`);
+  expect(await md.textContent()).not.toMatch(/<\?xml|<rss|<item|track\(\)/);
+  await page.screenshot({ path: screenshotPath('ui-result-feed') });
 });
 
 test('the activity panel shows counts and charts', async () => {

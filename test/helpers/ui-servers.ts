@@ -1,6 +1,6 @@
 /**
- * A loopback site for the UI tests: a few HTML articles, a JSON document, a 404, and a
- * slow page (so a job can be cancelled or reloaded mid-way).
+ * A loopback site for the UI tests: a few HTML articles, a feed of two of them, a JSON
+ * document, a 404, and a slow page (so a job can be cancelled or reloaded mid-way).
  */
 import http from 'node:http';
 
@@ -19,6 +19,14 @@ function article(n: number): string {
 <footer>footer text</footer></body></html>`;
 }
 
+/** An RSS feed of two of the site's articles, their content escaped in the description as RSS has it. */
+export function feed(base: string): string {
+  const item = (n: number, day: number) =>
+    `<item><title>Article ${n}</title><link>${base}/article/${n}</link><pubDate>Mon, ${String(day).padStart(2, '0')} Jun 2024 09:00:00 GMT</pubDate>` +
+    `<description>&lt;p&gt;The first lines of &lt;b&gt;article ${n}&lt;/b&gt;.&lt;/p&gt;&lt;script&gt;track()&lt;/script&gt;</description></item>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>The Test Site</title><link>${base}/</link><description>New articles</description>${item(11, 3)}${item(12, 10)}</channel></rss>`;
+}
+
 export async function startTestSite(): Promise<TestSite> {
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
@@ -26,6 +34,12 @@ export async function startTestSite(): Promise<TestSite> {
     if (m) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(article(Number(m[1])));
+      return;
+    }
+    if (u.pathname === '/feed.xml') {
+      // Sent as text/html, as many servers send feeds.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(feed(`http://${req.headers.host ?? '127.0.0.1'}`));
       return;
     }
     if (u.pathname === '/data.json') {
