@@ -302,6 +302,19 @@ test("a dropped feed is the list of its entries' pages, and a feed fetched reads
   await page.screenshot({ path: screenshotPath('ui-result-feed') });
 });
 
+test('a text document reads as it is laid out, not as Markdown', async () => {
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill(`${site.url}/prices.csv`);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  // As Markdown, "# prices" was a heading, "1. coffee" a list and the rows one paragraph.
+  await expect.poll(text('result-text')).toBe('# prices in pence\nitem,price\ntea,300\n1. coffee,420\n');
+  expect(await page.getByTestId('result-view').getAttribute('data-shape')).toBe('text');
+  await page.screenshot({ path: screenshotPath('ui-result-csv') });
+});
+
 test('the activity panel shows counts and charts', async () => {
   await page.getByTestId('nav-activity').click();
   await expect.poll(text('metric-targets')).not.toBe('0');

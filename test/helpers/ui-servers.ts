@@ -1,6 +1,6 @@
 /**
- * A loopback site for the UI tests: a few HTML articles, a feed of two of them, a JSON
- * document, a 404, and a slow page (so a job can be cancelled or reloaded mid-way).
+ * A loopback site for the UI tests: a few HTML articles, a feed of two of them, a CSV file, a
+ * JSON document, a 404, and a slow page (so a job can be cancelled or reloaded mid-way).
  */
 import http from 'node:http';
 
@@ -40,6 +40,11 @@ export async function startTestSite(): Promise<TestSite> {
       // Sent as text/html, as many servers send feeds.
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(feed(`http://${req.headers.host ?? '127.0.0.1'}`));
+      return;
+    }
+    if (u.pathname === '/prices.csv') {
+      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+      res.end('# prices in pence\nitem,price\ntea,300\n1. coffee,420\n');
       return;
     }
     if (u.pathname === '/data.json') {

@@ -176,6 +176,19 @@ describe('folder export', () => {
     expect(readFileSync(path.join(s.path, 'json doc.json'), 'utf8')).toBe('{"k": 1}');
   });
 
+  it('writes a text document fetched in markdown mode as .txt, and a feed (read into Markdown) and a Markdown file as .md', async () => {
+    const s = await run(
+      [
+        { url: 'https://a.example/prices.csv', title: 'item,price', content: 'item,price\ntea,300\n', meta: { kind: 'text', content_type: 'text/csv' } },
+        { url: 'https://a.example/feed', title: 'Harbour Notes', content: '# Harbour Notes', meta: { kind: 'text', content_type: 'application/rss+xml', feed: 'rss' } },
+        { url: 'https://a.example/README.md', title: 'Read me', content: '# Read me', meta: { kind: 'text', content_type: 'text/markdown' } },
+        { url: 'https://a.example/page', title: 'A page', content: '# A page', meta: { kind: 'html', content_type: 'text/html' } },
+      ],
+      { format: 'folder' },
+    );
+    expect(manifestOf(s.path).map((m) => m.file)).toEqual(['item,price.txt', 'Harbour Notes.md', 'Read me.md', 'A page.md']);
+  });
+
   it('lists every target in the manifest, failed ones with status, error and hint, whether or not failed ones are included', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'folder' });
     const manifest = manifestOf(s.path);

@@ -37,7 +37,8 @@ function looksLikeJson(s: string): boolean {
 /**
  * The file kind of a target by what it asked for: a jq program or `meta` gives JSON,
  * text/raw/links give text, html gives HTML. Markdown is the default mode, and for a JSON
- * document the pipeline returns pretty JSON instead, so the content decides there.
+ * document the pipeline returns pretty JSON instead, and a text document as it is, so the
+ * content decides there.
  */
 export function defaultKind(t: TargetStatus): FileKind {
   const o = t.options;
@@ -52,8 +53,20 @@ export function defaultKind(t: TargetStatus): FileKind {
     case 'html':
       return 'html';
     default:
-      return looksLikeJson(contentOf(t)) ? 'json' : 'md';
+      if (looksLikeJson(contentOf(t))) return 'json';
+      return isPlainText(t) ? 'txt' : 'md';
   }
+}
+
+/**
+ * A text document given as it is (a CSV, a log, an XML file): not Markdown, where its "#"
+ * lines would be headings and its rows one paragraph. A feed (read into Markdown) and a
+ * Markdown file are Markdown.
+ */
+function isPlainText(t: TargetStatus): boolean {
+  const meta = t.result?.meta;
+  const type = typeof meta?.content_type === 'string' ? meta.content_type : '';
+  return meta?.kind === 'text' && !meta.feed && !/markdown/i.test(type);
 }
 
 // YAML's double-quoted scalar is JSON's string plus escapes for what YAML calls

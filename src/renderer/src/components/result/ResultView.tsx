@@ -18,6 +18,9 @@ function shapeOf(mode: Mode | undefined, result: Result): Shape {
   // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
   // one code. It reads as laid out, with its pages marked.
   if (result.meta?.kind === 'pdf') return 'text';
+  // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
+  // and an XML file lost its tags. A feed (read into Markdown) and a Markdown file are Markdown.
+  if (result.meta?.kind === 'text' && !result.meta.feed && !/markdown/i.test(type)) return 'text';
   if (mode === undefined || mode === 'markdown') return 'markdown';
   return 'text';
 }
