@@ -122,10 +122,10 @@ describe('bad feeds', () => {
     const r = await read(laughs);
     expect(r.content).toBe('# &c;');
   });
-  it('says an empty feed is empty', async () => {
+  it('says a feed without entries has none', async () => {
     const r = await read(rss('<title>Quiet</title>'));
     expect(r.content).toBe('# Quiet');
-    expect(r.meta).toMatchObject({ entries: 0, warnings: ['empty'] });
+    expect(r.meta).toMatchObject({ entries: 0, warnings: ['no_entries'] });
   });
   it('refuses XML nested past the parse limit with 422 too_long, and gives an entry nested past an article’s limit as its text', async () => {
     const e = await fail(read(rss(`<title>Deep</title>${'<x>'.repeat(6000)}`)));

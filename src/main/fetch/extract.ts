@@ -4,7 +4,7 @@ import { layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
-import { extractArticle, extractLinks, extractMeta, type Article } from './html';
+import { extractArticle, extractLinks, extractMeta, markdownOf, textOf, type Article } from './html';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
@@ -12,7 +12,7 @@ import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { paywallTeaser } from './classify';
 import { attributeOf } from './markup';
-import { feedDocument, parseFeed } from './feed';
+import { feedDocument, feedLinks, parseFeed } from './feed';
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -203,17 +203,18 @@ function feedContent(xml: string, format: FeedFormat, mode: string, url: string,
   meta.feed = format;
   meta.entries = feed.entries.length;
   // A feed with no entries says nothing yet: ok, but not what anyone asked for.
-  if (feed.entries.length === 0) meta.warnings = ['empty'];
+  if (feed.entries.length === 0) meta.warnings = ['no_entries'];
   if (mode === 'meta') {
     const entries = feed.entries.map(({ title, link, date, author }) => ({ title, link, date, author }));
     return JSON.stringify({ feed: format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2);
   }
-  const doc = feedDocument(feed, url);
   if (mode === 'links') {
-    meta.links = doc.links.length;
-    return doc.links.join('\n');
+    const links = feedLinks(feed);
+    meta.links = links.length;
+    return links.join('\n');
   }
-  return mode === 'text' ? doc.text : mode === 'html' ? doc.html : doc.markdown;
+  const doc = feedDocument(feed, url);
+  return mode === 'text' ? textOf(doc.body) : mode === 'html' ? doc.html : markdownOf(doc.html);
 }
 
 /** The <title> as read without parsing the page: its entities decoded ("Tom &amp; Jerry" was the raw mode's title), its blanks one space. */

@@ -7,7 +7,7 @@
 import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities } from '../../shared/entities';
 import type { FeedFormat } from './sniff';
-import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
+import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 
 export interface FeedEntry {
   title: string;
@@ -165,8 +165,6 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
 
 // Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
 const UNSAFE = 'script, style, noscript, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, link, meta, base, template';
-/** A tracking pixel: an image one pixel wide or high. */
-const PIXEL = 'img[width="1"], img[height="1"], img[width="0"], img[height="0"]';
 
 /** The first words of a text, for an entry without a title. */
 function opening(text: string): string {
@@ -174,21 +172,46 @@ function opening(text: string): string {
   return words.length > 12 ? `${words.slice(0, 12).join(' ')} …` : words.join(' ');
 }
 
-export interface FeedDocument {
-  title: string;
-  html: string;
-  markdown: string;
-  text: string;
-  links: string[];
+/** The pages of a feed's entries, once each, in its order. */
+export const feedLinks = (feed: Feed): string[] => [...new Set(feed.entries.map((e) => e.link).filter(Boolean))];
+
+const UNSAFE_TAGS = new Set(UNSAFE.toUpperCase().split(/,\s*/));
+const UNSAFE_ATTRIBUTE = /^on|^style$|^srcdoc$|^formaction$/i;
+
+type El = {
+  nodeName: string;
+  firstElementChild: El | null;
+  nextElementSibling: El | null;
+  getAttribute(name: string): string | null;
+  getAttributeNames(): string[];
+  removeAttribute(name: string): void;
+  remove(): void;
+};
+
+/** Takes out of a tree what runs or submits, tracking pixels and event handlers and styles: one walk, no selector. */
+function sanitize(root: El): void {
+  const stack: El[] = [];
+  for (let c = root.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
+  while (stack.length) {
+    const el = stack.pop()!;
+    const name = el.nodeName.toUpperCase();
+    const size = name === 'IMG' ? [el.getAttribute('width'), el.getAttribute('height')] : [];
+    if (UNSAFE_TAGS.has(name) || size.some((v) => v === '0' || v === '1')) {
+      el.remove();
+      continue;
+    }
+    for (const a of el.getAttributeNames()) if (UNSAFE_ATTRIBUTE.test(a)) el.removeAttribute(a);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
+  }
 }
 
 /**
  * The feed as one document: its title and description, then per entry a heading linked to
  * its page, a line with its date and author, and its content, links made absolute and
  * nothing left that runs. An entry's content nested deeper than an article may be is given
- * as its text.
+ * as its text. `body` is the document's body, for textOf.
  */
-export function feedDocument(feed: Feed, url: string): FeedDocument {
+export function feedDocument(feed: Feed, url: string): { html: string; body: Parameters<typeof textOf>[0] } {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
   const body = document.body;
   const add = (parent: { appendChild(n: unknown): unknown }, name: string, text?: string) => {
@@ -199,30 +222,22 @@ export function feedDocument(feed: Feed, url: string): FeedDocument {
   };
   if (feed.title) add(body, 'h1', feed.title);
   if (feed.description) add(body, 'p', feed.description);
-  const links: string[] = [];
   for (const e of feed.entries) {
     const section = add(body, 'section');
     const content = document.createElement('div');
     if (markupDepth(e.html, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) content.textContent = plainOf(e.html);
     else content.innerHTML = e.html;
-    for (const el of Array.from(content.querySelectorAll(`${UNSAFE}, ${PIXEL}`))) el.remove();
-    for (const el of Array.from(content.querySelectorAll('*'))) {
-      for (const name of el.getAttributeNames()) {
-        if (/^on|^style$|^srcdoc$|^formaction$/i.test(name)) el.removeAttribute(name);
-      }
-    }
-    absoluteLinks(content, e.base || url);
+    sanitize(content as unknown as El);
+    // Most feeds resolve every entry against one address: the whole body goes at once below.
+    if (e.base && e.base !== url) absoluteLinks(content, e.base);
     const title = e.title || opening(content.textContent ?? '') || e.date;
     const heading = add(section, 'h2');
-    if (e.link) {
-      const a = add(heading, 'a', title);
-      a.setAttribute('href', e.link);
-      links.push(e.link);
-    } else heading.textContent = title;
+    if (e.link) add(heading, 'a', title).setAttribute('href', e.link);
+    else heading.textContent = title;
     const byline = [e.date, e.author].filter(Boolean).join(' · ');
     if (byline) add(section, 'p', byline);
     section.appendChild(content);
   }
-  const html = body.innerHTML;
-  return { title: feed.title, html, markdown: markdownOf(html), text: textOf(body), links: [...new Set(links)] };
+  absoluteLinks(body, url);
+  return { html: body.innerHTML, body };
 }
