@@ -72,6 +72,15 @@ describe('feeds read as their entries', () => {
     expect(r.content).toContain('Inspectors checked **288** bridges in 101 towns.');
   });
 
+  it("links a podcast episode's file by its name and type; an entry without a page has no link but its file", async () => {
+    const r = await read(feed('podcast'));
+    expect(r.content).toContain('## [Ep. 12: Mudflats](https://lowwater.example/12)\n\n2024-05-02 05:00 UTC\n\nWho lives in the mud, and why the birds come.\n\n[ep-12 mudflats.mp3](https://cdn.lowwater.example/episodes/ep-12%20mudflats.mp3) (audio/mpeg)');
+    expect(r.content).toContain('## Ep. 11: Salt\n\nSalt marshes.\n\n[ep-11.mp3](https://feeds.example/episodes/ep-11.mp3) (audio/mpeg)');
+    expect(JSON.parse((await read(feed('podcast'), 'meta')).content).entries[0].enclosures).toEqual([{ url: 'https://cdn.lowwater.example/episodes/ep-12%20mudflats.mp3', type: 'audio/mpeg' }]);
+    const atom = await read('<feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><entry><title>E</title><link href="https://a.example/e"/><link rel="enclosure" type="video/mp4" href="https://a.example/e.mp4"/></entry></feed>');
+    expect(atom.content).toBe('# A\n\n## [E](https://a.example/e)\n\n[e.mp4](https://a.example/e.mp4) (video/mp4)');
+  });
+
   it('gives the entries as text, as clean HTML, as their links, and as a JSON outline', async () => {
     const text = await read(feed('wordpress-rss2'), 'text');
     expect(text.content).toMatch(/^Harbour Notes\n\nTides, boats & the people who mend them\n\nMending nets in the off season\n\n2024-05-14/);

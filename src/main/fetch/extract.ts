@@ -205,7 +205,7 @@ function feedContent(xml: string, format: FeedFormat, mode: string, url: string,
   // A feed with no entries says nothing yet: ok, but not what anyone asked for.
   if (feed.entries.length === 0) meta.warnings = ['no_entries'];
   if (mode === 'meta') {
-    const entries = feed.entries.map(({ title, link, date, author }) => ({ title, link, date, author }));
+    const entries = feed.entries.map(({ title, link, date, author, enclosures }) => ({ title, link, date, author, ...(enclosures.length ? { enclosures } : {}) }));
     return JSON.stringify({ feed: format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2);
   }
   if (mode === 'links') {

@@ -19,6 +19,8 @@ export interface FeedEntry {
   html: string;
   /** What the content's relative links resolve against. */
   base: string;
+  /** Files the entry carries (a podcast's episode): their addresses and types. */
+  enclosures: { url: string; type: string }[];
 }
 
 export interface Feed {
@@ -140,6 +142,10 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
         author: author ? textIn(child(author, 'name', true)) || textIn(author) : '',
         html: atomHtml(body),
         base: body ? baseOf(body, url) : base,
+        enclosures: children(e, 'link', true)
+          .filter((l) => l.getAttribute('rel') === 'enclosure')
+          .map((l) => ({ url: webAddress(l.getAttribute('href') ?? '', base), type: l.getAttribute('type') ?? '' }))
+          .filter((x) => x.url),
       };
     });
     return { format, title: atomText(child(root, 'title', true)), link: atomLink(root, feedBase), description: atomText(child(root, 'subtitle', true) ?? child(root, 'tagline', true)), entries };
@@ -158,6 +164,9 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
       author: textIn(child(item, 'dc:creator') ?? child(item, 'author')),
       html: markupIn(child(item, 'content:encoded') ?? child(item, 'description')),
       base,
+      enclosures: children(item, 'enclosure')
+        .map((x) => ({ url: webAddress(x.getAttribute('url') ?? '', base), type: x.getAttribute('type') ?? '' }))
+        .filter((x) => x.url),
     };
   });
   return { format, title: plainOf(textIn(child(channel, 'title'))), link: webAddress(textIn(child(channel, 'link')), feedBase), description: plainOf(textIn(child(channel, 'description'))), entries };
@@ -165,6 +174,14 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
 
 // Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
 const UNSAFE = 'script, style, noscript, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, link, meta, base, template';
+
+const decodeURIComponentSafe = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 
 /** The first words of a text, for an entry without a title. */
 function opening(text: string): string {
@@ -237,6 +254,12 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
     const byline = [e.date, e.author].filter(Boolean).join(' · ');
     if (byline) add(section, 'p', byline);
     section.appendChild(content);
+    for (const x of e.enclosures) {
+      // The file by its name, and what it is: "episode-12.mp3 (audio/mpeg)".
+      const p = add(section, 'p');
+      add(p, 'a', decodeURIComponentSafe(new URL(x.url).pathname.split('/').pop() || x.url)).setAttribute('href', x.url);
+      if (x.type) p.appendChild(document.createTextNode(` (${x.type})`));
+    }
   }
   absoluteLinks(body, url);
   return { html: body.innerHTML, body };
