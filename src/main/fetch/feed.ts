@@ -7,7 +7,7 @@
 import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities } from '../../shared/entities';
 import type { FeedFormat } from './sniff';
-import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
+import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, tooDeep } from './html';
 
 export interface FeedEntry {
   title: string;
@@ -228,7 +228,7 @@ function sanitize(root: El): void {
  * nothing left that runs. An entry's content nested deeper than an article may be is given
  * as its text. `body` is the document's body, for textOf.
  */
-export function feedDocument(feed: Feed, url: string): { html: string; body: Parameters<typeof textOf>[0] } {
+export function feedDocument(feed: Feed, url: string): { html: string; body: { childNodes: ArrayLike<unknown> } } {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
   const body = document.body;
   const add = (parent: { appendChild(n: unknown): unknown }, name: string, text?: string) => {
