@@ -1,5 +1,6 @@
 import { headerCharset } from './charset';
 import { FetchError } from './errors';
+import { xmlRootTag } from '../../shared/xml';
 
 export type Kind = 'html' | 'pdf' | 'json' | 'text';
 export type FeedFormat = 'rss' | 'atom' | 'rdf';
@@ -49,14 +50,12 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
  * Atom's namespace and an RDF root RSS 1.0's, so other XML named "feed" stays XML.
  */
 export function feedFormat(text: string): FeedFormat | undefined {
-  const head = text.slice(0, 4096);
-  const prolog = /^(?:\uFEFF|\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*/i.exec(head)?.[0].length ?? 0;
-  const root = /^<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)\b([^>]*)>/.exec(head.slice(prolog));
+  const root = xmlRootTag(text, 4096);
   if (!root) return undefined;
-  const [, prefix, name, attrs] = root;
+  const { prefix, name, attrs } = root;
   if (!prefix && name === 'rss') return 'rss';
-  if (name === 'feed' && /\bxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/(?:www\.w3\.org\/2005\/Atom|purl\.org\/atom\/ns#)["']/.test(attrs ?? '')) return 'atom';
-  if (prefix && name === 'RDF' && head.includes('http://purl.org/rss/1.0/')) return 'rdf';
+  if (name === 'feed' && /\bxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/(?:www\.w3\.org\/2005\/Atom|purl\.org\/atom\/ns#)["']/.test(attrs)) return 'atom';
+  if (prefix && name === 'RDF' && text.slice(0, 4096).includes('http://purl.org/rss/1.0/')) return 'rdf';
   return undefined;
 }
 

@@ -2,17 +2,10 @@ import type { Collector } from './collect';
 import { lineAt } from './lines';
 import { readHtml } from './html';
 import { decodeEntities } from '../entities';
-
-/** The XML declaration, processing instructions, comments and a doctype before the root element. */
-const PROLOG = /^(?:\uFEFF|\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*/i;
-const ROOT = /^<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/;
+import { xmlRootTag } from '../xml';
 
 /** The local name of the root element of an XML document ("RDF" for rdf:RDF), or undefined. */
-export function xmlRoot(input: string): string | undefined {
-  const head = input.slice(0, 65536);
-  const at = PROLOG.exec(head)?.[0].length ?? 0;
-  return ROOT.exec(head.slice(at))?.[2];
-}
+export const xmlRoot = (input: string): string | undefined => xmlRootTag(input)?.name;
 
 /** An element's text: its CDATA unwrapped, its references decoded, trimmed. */
 const valueOf = (raw: string): string => {
