@@ -81,6 +81,23 @@ describe('feeds read as their entries', () => {
     expect(atom.content).toBe('# A\n\n## [E](https://a.example/e)\n\n[e.mp4](https://a.example/e.mp4) (video/mp4)');
   });
 
+  it('reads a JSON Feed as its entries too; jq and raw still see its JSON', async () => {
+    const json = readFileSync(path.join(FEEDS, 'jsonfeed.json'));
+    const r = await read(json, 'markdown', 'application/feed+json');
+    expect(r.meta).toMatchObject({ title: 'Small Notes', feed: 'json', entries: 2, kind: 'json' });
+    expect(r.content).toBe(
+      "# Small Notes\n\nShort notes, long walks\n\n## [Ferns in June](https://notes.example/2024/06/ferns)\n\n2024-06-12 06:30 UTC · Idris\n\nThe _hart's-tongue_ ferns are out along the lane.\n\n## No title, just a thought. Two lines of it.\n\n2024-06-10 · Guest\n\nNo title, just a thought.  \nTwo lines of it.\n\n[thought.m4a](https://notes.example/audio/thought.m4a) (audio/x-m4a)",
+    );
+    expect((await read(json, 'links', 'application/json')).content).toBe('https://notes.example/2024/06/ferns');
+    expect((await read(json, 'raw', 'application/json')).content).toBe(json.toString('utf8'));
+    const jq = await f.extractBuffer(json, 'application/json', { jq: '.items[0].title' }, { url: URL });
+    expect(jq.content).toBe('"Ferns in June"');
+    // Other JSON is JSON.
+    const other = await read('{"version": "2", "items": []}', 'markdown', 'application/json');
+    expect(other.content).toBe('{\n  "version": "2",\n  "items": []\n}');
+    expect(other.meta?.feed).toBeUndefined();
+  });
+
   it('gives the entries as text, as clean HTML, as their links, and as a JSON outline', async () => {
     const text = await read(feed('wordpress-rss2'), 'text');
     expect(text.content).toMatch(/^Harbour Notes\n\nTides, boats & the people who mend them\n\nMending nets in the off season\n\n2024-05-14/);

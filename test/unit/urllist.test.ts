@@ -399,6 +399,37 @@ describe('JSON lists', () => {
   });
 });
 
+describe('a JSON object that holds the list', () => {
+  it("reads a JSON Feed's items and an object's array of URLs, each target on the line its URL is written", () => {
+    const feed = parseList(readFileSync(path.join(__dirname, '..', 'fixtures', 'feeds', 'jsonfeed.json'), 'utf8'));
+    expect(feed.format).toBe('json');
+    // The second item has no url: no page to fetch.
+    // Line 10, its id, is where that address is first written.
+    expect(feed.targets).toEqual([{ line: 10, url: 'https://notes.example/2024/06/ferns' }]);
+    expect(feed.invalid).toEqual([]);
+    const obj = parseList('{\n  "generated": "today",\n  "urls": [\n    "https://a.example/1",\n    {"url": "https://a.example/2", "options": {"mode": "text"}},\n    "https://a.example/1"\n  ]\n}\n');
+    expect(obj.targets).toEqual([
+      { line: 4, url: 'https://a.example/1' },
+      { line: 5, url: 'https://a.example/2', options: { mode: 'text' } },
+    ]);
+    expect(obj.duplicates.map((d) => [d.line, d.reason])).toEqual([[6, 'duplicate of line 4']]);
+  });
+  it('says so of an object without a list, and still reads one object a line (JSON Lines)', () => {
+    const none = parseList('{\n  "name": "x",\n  "n": [1, 2]\n}\n', { format: 'json' });
+    expect(none.targets).toEqual([]);
+    expect(none.invalid.map((p) => p.reason)).toEqual(['a JSON object with no list of URLs in it: give an array of URL strings or of {"url": …} objects, or one such object a line']);
+    const lines = parseList('{"url": "https://a.example/1"}\n{"url": "https://a.example/2"}\n', { format: 'json' });
+    expect(lines.targets.map((t) => t.line)).toEqual([1, 2]);
+    expect(parseList('{"url": "https://a.example/1"}', { format: 'json' }).targets).toHaveLength(1);
+  });
+  it('stops at the line cap', () => {
+    const big = `{"urls": [\n${Array.from({ length: 30 }, (_, i) => `"https://a.example/${i}"`).join(',\n')}\n]}`;
+    const r = parseList(big, { maxLines: 10 });
+    expect(r.targets.length).toBe(9);
+    expect(r.truncated).toBe(true);
+  });
+});
+
 describe('caps', () => {
   it('stops reading at maxLines and says the list was truncated', () => {
     const lines = Array.from({ length: 10 }, (_, i) => `https://a.org/${i}`);

@@ -12,7 +12,7 @@ import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { paywallTeaser } from './classify';
 import { attributeOf } from './markup';
-import { feedDocument, feedLinks, parseFeed } from './feed';
+import { feedDocument, feedLinks, jsonFeed, parseFeed, type Feed } from './feed';
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -80,7 +80,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {
       const feed = feedFormat(text);
-      if (feed) content = feedContent(text, feed, mode, ctx.url, meta);
+      if (feed) content = xmlFeedContent(text, feed, mode, ctx.url, meta);
       else {
         content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
         meta.title = textTitle(text, meta.content_type as string);
@@ -189,24 +189,28 @@ function textTitle(text: string, type: string): string {
   return (/markdown/.test(type) ? first.replace(/^#{1,6}\s+|\s+#+$/g, '') : first).slice(0, 200);
 }
 
-/**
- * A feed in every mode but raw: the document of its entries (markdown, text, html), the links
- * of its entries, or its entries' titles, links and dates (meta).
- */
-function feedContent(xml: string, format: FeedFormat, mode: string, url: string, meta: Record<string, unknown>): string {
+/** A feed in XML in every mode but raw (which gives its XML, titled by the feed). */
+function xmlFeedContent(xml: string, format: FeedFormat, mode: string, url: string, meta: Record<string, unknown>): string {
   if (mode === 'raw') {
     meta.title = textTitle(xml, 'application/xml');
     return xml;
   }
-  const feed = parseFeed(xml, url, format);
+  return feedContent(parseFeed(xml, url, format), mode, url, meta);
+}
+
+/**
+ * A feed (RSS, Atom, JSON Feed) as the document of its entries (markdown, text, html), the
+ * links of its entries, or its entries' titles, links and dates (meta).
+ */
+function feedContent(feed: Feed, mode: string, url: string, meta: Record<string, unknown>): string {
   meta.title = feed.title;
-  meta.feed = format;
+  meta.feed = feed.format;
   meta.entries = feed.entries.length;
   // A feed with no entries says nothing yet: ok, but not what anyone asked for.
   if (feed.entries.length === 0) meta.warnings = ['no_entries'];
   if (mode === 'meta') {
     const entries = feed.entries.map(({ title, link, date, author, enclosures }) => ({ title, link, date, author, ...(enclosures.length ? { enclosures } : {}) }));
-    return JSON.stringify({ feed: format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2);
+    return JSON.stringify({ feed: feed.format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2);
   }
   if (mode === 'links') {
     const links = feedLinks(feed);
@@ -261,6 +265,8 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   }
   if (jq) return ctx.compute.jq(text, jq, ctx.signal);
   if (mode === 'raw') return text;
+  const feed = jsonFeed(value, ctx.url);
+  if (feed) return feedContent(feed, mode, ctx.url, meta);
   if (mode === 'links') return linksIn(text);
   if (mode === 'meta') {
     return JSON.stringify(

@@ -7,7 +7,7 @@
 import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities } from '../../shared/entities';
 import type { FeedFormat } from './sniff';
-import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, tooDeep } from './html';
+import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 
 export interface FeedEntry {
   title: string;
@@ -172,6 +172,46 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
   return { format, title: plainOf(textIn(child(channel, 'title'))), link: webAddress(textIn(child(channel, 'link')), feedBase), description: plainOf(textIn(child(channel, 'description'))), entries };
 }
 
+type JsonObject = Record<string, unknown>;
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const stringIn = (o: JsonObject, ...keys: string[]): string => {
+  for (const k of keys) if (typeof o[k] === 'string' && o[k]) return (o[k] as string).trim();
+  return '';
+};
+/** JSON Feed's authors (1.1) or author (1.0): their names, joined. */
+const authorsOf = (o: JsonObject): string =>
+  (Array.isArray(o.authors) ? o.authors : isObject(o.author) ? [o.author] : [])
+    .filter(isObject)
+    .map((a) => stringIn(a, 'name'))
+    .filter(Boolean)
+    .join(', ');
+
+/**
+ * A JSON Feed (jsonfeed.org, 1.0 and 1.1: a "version" naming it, and "items"), as the same
+ * Feed an RSS or Atom one gives; undefined for any other JSON.
+ */
+export function jsonFeed(value: unknown, url: string): Feed | undefined {
+  if (!isObject(value) || !/^https?:\/\/jsonfeed\.org\/version\//.test(stringIn(value, 'version')) || !Array.isArray(value.items)) return undefined;
+  const feedAuthor = authorsOf(value);
+  const entries = value.items.filter(isObject).map((item): FeedEntry => {
+    const id = stringIn(item, 'id');
+    const text = stringIn(item, 'content_text', 'summary');
+    return {
+      title: stringIn(item, 'title'),
+      link: webAddress(stringIn(item, 'url', 'external_url'), url) || (/^https?:/i.test(id) ? webAddress(id, url) : ''),
+      date: dateOf(stringIn(item, 'date_published', 'date_modified')),
+      author: authorsOf(item) || feedAuthor,
+      html: stringIn(item, 'content_html') || escapeHtml(text).replace(/\n/g, '<br>'),
+      base: url,
+      enclosures: (Array.isArray(item.attachments) ? item.attachments : [])
+        .filter(isObject)
+        .map((a) => ({ url: webAddress(stringIn(a, 'url'), url), type: stringIn(a, 'mime_type') }))
+        .filter((a) => a.url),
+    };
+  });
+  return { format: 'json', title: stringIn(value, 'title'), link: webAddress(stringIn(value, 'home_page_url'), url), description: stringIn(value, 'description'), entries };
+}
+
 // Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
 const UNSAFE = 'script, style, noscript, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, link, meta, base, template';
 
@@ -228,7 +268,7 @@ function sanitize(root: El): void {
  * nothing left that runs. An entry's content nested deeper than an article may be is given
  * as its text. `body` is the document's body, for textOf.
  */
-export function feedDocument(feed: Feed, url: string): { html: string; body: { childNodes: ArrayLike<unknown> } } {
+export function feedDocument(feed: Feed, url: string): { html: string; body: Parameters<typeof textOf>[0] } {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
   const body = document.body;
   const add = (parent: { appendChild(n: unknown): unknown }, name: string, text?: string) => {
@@ -247,7 +287,7 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: { c
     sanitize(content as unknown as El);
     // Most feeds resolve every entry against one address: the whole body goes at once below.
     if (e.base && e.base !== url) absoluteLinks(content, e.base);
-    const title = e.title || opening(content.textContent ?? '') || e.date;
+    const title = e.title || opening(textOf(content)) || e.date;
     const heading = add(section, 'h2');
     if (e.link) add(heading, 'a', title).setAttribute('href', e.link);
     else heading.textContent = title;

@@ -3,7 +3,7 @@ import { FetchError } from './errors';
 import { xmlRootTag } from '../../shared/xml';
 
 export type Kind = 'html' | 'pdf' | 'json' | 'text';
-export type FeedFormat = 'rss' | 'atom' | 'rdf';
+export type FeedFormat = 'rss' | 'atom' | 'rdf' | 'json';
 
 /** The media type of a Content-Type header, lower-cased, without parameters. */
 export const mediaType = (contentType: string): string => (contentType.split(';')[0] ?? '').trim().toLowerCase();
@@ -49,7 +49,7 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
  * sheets, comments and a doctype); undefined for anything else. An Atom root must carry
  * Atom's namespace and an RDF root RSS 1.0's, so other XML named "feed" stays XML.
  */
-export function feedFormat(text: string): FeedFormat | undefined {
+export function feedFormat(text: string): Exclude<FeedFormat, 'json'> | undefined {
   const root = xmlRootTag(text, 4096);
   if (!root) return undefined;
   const { prefix, name, attrs } = root;
@@ -59,7 +59,7 @@ export function feedFormat(text: string): FeedFormat | undefined {
   return undefined;
 }
 
-const FEED_TYPES: Record<FeedFormat, string> = { rss: 'application/rss+xml', atom: 'application/atom+xml', rdf: 'application/rdf+xml' };
+const FEED_TYPES: Record<Exclude<FeedFormat, 'json'>, string> = { rss: 'application/rss+xml', atom: 'application/atom+xml', rdf: 'application/rdf+xml' };
 const isFeedType = (type: string | undefined): boolean => !!type && Object.values(FEED_TYPES).includes(type);
 
 /** A body that opens as a JSON object or array opens and closes as one: { "… } or [ … ]. */

@@ -1,5 +1,5 @@
 import type { Collector } from './collect';
-import { forEachLine } from './lines';
+import { forEachLine, lineAt } from './lines';
 import { optionsFromObject } from './options';
 import { tooLong } from './text';
 
@@ -39,8 +39,8 @@ function parseOne(slice: string, line: number, c: Collector): void {
 }
 
 /**
- * JSON: an array of URL strings or of `{url, options}` objects; also JSON Lines (one such
- * value a line, as `sift parse` prints). The array is split into its elements by a small
+ * JSON: an array of URL strings or of `{url, options}` objects; an object holding such an
+ * array, or a JSON Feed; also JSON Lines (one such value a line, as `sift parse` prints). The array is split into its elements by a small
  * scanner and each element parsed alone, so every element gets its own line number and
  * one broken element does not lose the rest of the list.
  */
@@ -56,6 +56,7 @@ export function readJson(input: string, c: Collector, maxLines: number, maxLineL
     }
   };
   skipWs();
+  if (input[i] === '{' && readListInObject(input, c, maxLines)) return;
   if (input[i] !== '[') {
     readJsonLines(input, c, maxLines, maxLineLength);
     return;
@@ -108,6 +109,73 @@ export function readJson(input: string, c: Collector, maxLines: number, maxLineL
   i++;
   skipWs();
   if (i < n) c.reject(line, input.slice(i, i + 200), 'text after the end of the JSON array');
+}
+
+/**
+ * One JSON object that holds the list, laid out over many lines as tools write it: a JSON
+ * Feed's items (their url, else external_url; an item without either is no page), else the
+ * first of its arrays of URL strings or {url} objects. Read line by line, each of its lines
+ * was "not valid JSON". Each target's line is where its URL is written. false when the text
+ * is not one object, or is one target ({"url": …}, a line of JSON Lines).
+ */
+function readListInObject(input: string, c: Collector, maxLines: number): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(input);
+  } catch {
+    return false;
+  }
+  const o = value as Record<string, unknown>;
+  if (typeof o.url === 'string') return false;
+  let line = 1;
+  let from = 0;
+  // The line of a URL: where it is written (as JSON writes it), on from the last one found.
+  const lineOf = (url: string): number => {
+    const at = input.indexOf(JSON.stringify(url).slice(1, -1), from);
+    if (at === -1) return line;
+    line = lineAt(input, from, line, at);
+    from = at;
+    return line;
+  };
+  const isFeed = typeof o.version === 'string' && /^https?:\/\/jsonfeed\.org\/version\//.test(o.version) && Array.isArray(o.items);
+  if (isFeed) {
+    for (const item of o.items as unknown[]) {
+      if (c.full) {
+        c.truncated = true;
+        break;
+      }
+      const it = (item ?? {}) as Record<string, unknown>;
+      const url = typeof it.url === 'string' ? it.url : typeof it.external_url === 'string' ? it.external_url : undefined;
+      if (!url) continue;
+      const at = lineOf(url);
+      if (at > maxLines) {
+        c.truncated = true;
+        break;
+      }
+      c.add(at, url, url);
+    }
+    return true;
+  }
+  const isTarget = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>).url === 'string');
+  const list = Object.values(o).find((v): v is unknown[] => Array.isArray(v) && v.length > 0 && v.every(isTarget));
+  if (!list) {
+    c.reject(1, input.trimStart().split('\n', 1)[0] ?? '', 'a JSON object with no list of URLs in it: give an array of URL strings or of {"url": …} objects, or one such object a line');
+    return true;
+  }
+  for (const v of list) {
+    if (c.full) {
+      c.truncated = true;
+      break;
+    }
+    const url = typeof v === 'string' ? v : ((v as Record<string, unknown>).url as string);
+    const at = lineOf(url);
+    if (at > maxLines) {
+      c.truncated = true;
+      break;
+    }
+    element(v, at, JSON.stringify(v), c);
+  }
+  return true;
 }
 
 function readJsonLines(input: string, c: Collector, maxLines: number, maxLineLength: number): void {

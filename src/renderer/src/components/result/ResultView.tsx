@@ -13,14 +13,17 @@ type Shape = 'markdown' | 'json' | 'text';
 
 function shapeOf(mode: Mode | undefined, result: Result): Shape {
   const type = typeof result.meta?.content_type === 'string' ? result.meta.content_type : '';
+  if (mode === 'meta') return 'json';
+  // A feed (RSS, Atom, JSON Feed) was read into its entries: Markdown, or as asked.
+  if (result.meta?.feed) return mode === undefined || mode === 'markdown' ? 'markdown' : 'text';
   // By what Sift read it as, too: JSON sent as text/html is JSON.
-  if (mode === 'meta' || /json/i.test(type) || result.meta?.kind === 'json') return 'json';
+  if (/json/i.test(type) || result.meta?.kind === 'json') return 'json';
   // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
   // one code. It reads as laid out, with its pages marked.
   if (result.meta?.kind === 'pdf') return 'text';
   // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
-  // and an XML file lost its tags. A feed (read into Markdown) and a Markdown file are Markdown.
-  if (result.meta?.kind === 'text' && !result.meta.feed && !/markdown/i.test(type)) return 'text';
+  // and an XML file lost its tags. A Markdown file is Markdown.
+  if (result.meta?.kind === 'text' && !/markdown/i.test(type)) return 'text';
   if (mode === undefined || mode === 'markdown') return 'markdown';
   return 'text';
 }
