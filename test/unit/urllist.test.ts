@@ -146,6 +146,29 @@ const cases: Case[] = [
     duplicates: [[10, 2]],
   },
   {
+    // Chromium's Bookmarks file: folders walked in place; a chrome:// page is no web page.
+    file: 'chromium-bookmarks.json',
+    format: 'json',
+    targets: [
+      [15, 'https://tides.example/tables?port=brest&year=2024'],
+      [23, 'https://knots.example/bowline'],
+    ],
+    invalid: [[44, /^not an http\(s\) URL: chrome:/]],
+    duplicates: [],
+  },
+  {
+    // Firefox's JSON backup: nested containers, each bookmark's "uri"; separators have none.
+    file: 'firefox-bookmarks.json',
+    format: 'json',
+    targets: [
+      [4, 'https://support.mozilla.org/products/firefox'],
+      [6, 'https://de.wikipedia.org/wiki/M%C3%BCnchen'],
+      [8, 'https://news.ycombinator.com/'],
+    ],
+    invalid: [[5, /^not an http\(s\) URL: place:/]],
+    duplicates: [[10, 8]],
+  },
+  {
     // A site's own list of its pages: every <loc>, not its images'.
     file: 'sitemap.xml',
     format: 'xml',
@@ -421,6 +444,11 @@ describe('a JSON object that holds the list', () => {
     const lines = parseList('{"url": "https://a.example/1"}\n{"url": "https://a.example/2"}\n', { format: 'json' });
     expect(lines.targets.map((t) => t.line)).toEqual([1, 2]);
     expect(parseList('{"url": "https://a.example/1"}', { format: 'json' }).targets).toHaveLength(1);
+  });
+  it('walks bookmark folders nested ten thousand deep without recursion', () => {
+    const depth = 10_000;
+    const nested = `${'{"type":"text/x-moz-place-container","children":['.repeat(depth)}{"type":"text/x-moz-place","uri":"https://deep.example/"}${']}'.repeat(depth)}`;
+    expect(parseList(nested, { format: 'json' }).targets.map((t) => t.url)).toEqual(['https://deep.example/']);
   });
   it('stops at the line cap', () => {
     const big = `{"urls": [\n${Array.from({ length: 30 }, (_, i) => `"https://a.example/${i}"`).join(',\n')}\n]}`;

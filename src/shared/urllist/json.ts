@@ -134,7 +134,8 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     const at = input.indexOf(JSON.stringify(url).slice(1, -1), from);
     if (at === -1) return line;
     line = lineAt(input, from, line, at);
-    from = at;
+    // Past it: the same address again (a duplicate) is found where it is written again.
+    from = at + 1;
     return line;
   };
   const isFeed = typeof o.version === 'string' && /^https?:\/\/jsonfeed\.org\/version\//.test(o.version) && Array.isArray(o.items);
@@ -147,6 +148,22 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
       const it = (item ?? {}) as Record<string, unknown>;
       const url = typeof it.url === 'string' ? it.url : typeof it.external_url === 'string' ? it.external_url : undefined;
       if (!url) continue;
+      const at = lineOf(url);
+      if (at > maxLines) {
+        c.truncated = true;
+        break;
+      }
+      c.add(at, url, url);
+    }
+    return true;
+  }
+  const marks = bookmarksIn(o);
+  if (marks) {
+    for (const url of marks) {
+      if (c.full) {
+        c.truncated = true;
+        break;
+      }
       const at = lineOf(url);
       if (at > maxLines) {
         c.truncated = true;
@@ -176,6 +193,34 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     element(v, at, JSON.stringify(v), c);
   }
   return true;
+}
+
+/**
+ * The bookmarks of a browser's JSON bookmark file, in their order, folders walked in place:
+ * Chromium's (Chrome, Edge, Brave: "roots" of folders whose "children" have type "url") and
+ * Firefox's backup (nested "children", each bookmark's address in "uri"). undefined for
+ * other JSON. No recursion: a file nested ten thousand folders deep is read like any other.
+ */
+function bookmarksIn(o: Record<string, unknown>): string[] | undefined {
+  const chromium = typeof o.roots === 'object' && o.roots !== null;
+  const firefox = Array.isArray(o.children) && typeof o.type === 'string' && o.type.startsWith('text/x-moz-place');
+  if (!chromium && !firefox) return undefined;
+  const urls: string[] = [];
+  const stack: unknown[] = [chromium ? Object.values(o.roots as Record<string, unknown>) : o];
+  // Each entry is a node or an array of nodes; arrays go on in reverse so the walk keeps their order.
+  while (stack.length) {
+    const top = stack.pop();
+    if (Array.isArray(top)) {
+      for (let k = top.length - 1; k >= 0; k--) stack.push(top[k]);
+      continue;
+    }
+    if (typeof top !== 'object' || top === null) continue;
+    const node = top as Record<string, unknown>;
+    if (typeof node.url === 'string' && (node.type === 'url' || node.type === undefined)) urls.push(node.url);
+    else if (typeof node.uri === 'string' && node.type === 'text/x-moz-place') urls.push(node.uri);
+    if (Array.isArray(node.children)) stack.push(node.children);
+  }
+  return urls;
 }
 
 function readJsonLines(input: string, c: Collector, maxLines: number, maxLineLength: number): void {
