@@ -20,6 +20,7 @@ import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { exportSourceOf, openEngine } from './engine';
 import type { RendererFactory } from './fetch';
+import { LIST_EXTENSIONS } from '../shared/urllist/detect';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -199,7 +200,8 @@ export function createServices(opts: ServicesOptions): Services {
 
     openListFile: async () => {
       const file = await opts.dialogs?.openFile([
-        { name: 'Lists of URLs', extensions: ['txt', 'csv', 'tsv', 'md', 'markdown', 'html', 'htm', 'json', 'uri', 'uris', 'list'] },
+        // Every extension the list reader knows a format by (a sitemap's .xml, an .opml …).
+        { name: 'Lists of URLs', extensions: [...LIST_EXTENSIONS] },
         { name: 'All files', extensions: ['*'] },
       ]);
       if (!file) return null;

@@ -319,8 +319,18 @@ describe('services over the contract', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
     const file = path.join(dir, 'reading.csv');
     writeFileSync(file, 'title,url\nA,https://example.org/a\n');
-    const r = rig({ dialogs: { openFile: async () => file } });
+    let offered: { name: string; extensions: string[] }[] = [];
+    const r = rig({
+      dialogs: {
+        openFile: async (filters) => {
+          offered = filters;
+          return file;
+        },
+      },
+    });
     expect(await r.call('openListFile')).toEqual({ name: 'reading.csv', text: 'title,url\nA,https://example.org/a\n', bytes: 34 });
+    // The dialog offers every kind of list Sift reads: sitemaps and OPML too.
+    expect(offered[0]?.extensions).toEqual(expect.arrayContaining(['txt', 'csv', 'tsv', 'md', 'html', 'json', 'jsonl', 'xml', 'opml', 'rss', 'atom']));
     const none = rig();
     expect(await none.call('openListFile')).toBeNull();
     // The channel takes no path from the renderer at all.

@@ -45,6 +45,9 @@ const BY_EXT: Record<string, ListFormat> = {
   atom: 'xml',
 };
 
+/** The file extensions a list is known by, for the app's Open dialog. */
+export const LIST_EXTENSIONS: readonly string[] = Object.keys(BY_EXT);
+
 // What a plain-text list line looks like: a URL, then a space (options) or the end. A
 // URL may hold commas, so a comma after one does not make the line CSV.
 const TEXT_LINE = /^[a-z][a-z0-9+.-]*:\/\/[^\s,]*(?:\s|$)/i;
