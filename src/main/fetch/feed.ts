@@ -64,6 +64,9 @@ function markupIn(el: Node | undefined): string {
   return Array.from(el.childNodes).some((c) => c.nodeType === 1) ? el.innerHTML : (el.textContent ?? '');
 }
 
+/** A text with HTML's named references read (XML knows five): "Jos&eacute;", and "a@b.org <A>" kept whole. */
+const wordsOf = (text: string): string => decodeEntities(text).replace(/\s+/g, ' ').trim();
+
 /** An HTML fragment's text: tags out, references decoded, blanks one space. */
 const plainOf = (html: string): string => decodeEntities(html.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
 
@@ -139,7 +142,7 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
         title: atomText(child(e, 'title', true)),
         link: atomLink(e, base),
         date: dateOf(textIn(child(e, 'published', true) ?? child(e, 'updated', true) ?? child(e, 'issued', true) ?? child(e, 'modified', true))),
-        author: author ? textIn(child(author, 'name', true)) || textIn(author) : '',
+        author: author ? wordsOf(textIn(child(author, 'name', true)) || textIn(author)) : '',
         html: atomHtml(body),
         base: body ? baseOf(body, url) : base,
         enclosures: children(e, 'link', true)
@@ -161,7 +164,7 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
       title: plainOf(textIn(child(item, 'title'))),
       link: webAddress(textIn(child(item, 'link')), base) || permalink || webAddress(item.getAttribute('rdf:about') ?? '', base),
       date: dateOf(textIn(child(item, 'pubDate') ?? child(item, 'dc:date') ?? child(item, 'date'))),
-      author: textIn(child(item, 'dc:creator') ?? child(item, 'author')),
+      author: wordsOf(textIn(child(item, 'dc:creator') ?? child(item, 'author'))),
       html: markupIn(child(item, 'content:encoded') ?? child(item, 'description')),
       base,
       enclosures: children(item, 'enclosure')
