@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { CJK_CHAR, foldTerm } from '../search/fold';
+import { lineAt } from '../../shared/urllist/lines';
 
 export interface Passage {
   idx: number;
@@ -16,8 +17,12 @@ function lineCounter(text: string): (offset: number) => number {
   let line = 1;
   let at = 0;
   return (offset) => {
-    for (let i = text.indexOf('\n', at); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-    at = Math.max(at, offset);
+    // Counted only up to the offset (lineAt): a long text on one line, cut into passages,
+    // was read to its end for each one.
+    if (offset > at) {
+      line = lineAt(text, at, line, offset);
+      at = offset;
+    }
     return line;
   };
 }

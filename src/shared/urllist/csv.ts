@@ -1,3 +1,5 @@
+import { lineAt } from './lines';
+
 /** One record of a CSV/TSV file and where it starts and ends in the input. */
 export interface CsvRow {
   cells: string[];
@@ -85,8 +87,4 @@ export function readCsv(input: string, sep: ',' | '\t'): CsvRow[] {
   return rows;
 }
 
-function countNewlines(s: string, from: number, to: number): number {
-  let c = 0;
-  for (let j = s.indexOf('\n', from); j !== -1 && j < to; j = s.indexOf('\n', j + 1)) c++;
-  return c;
-}
+const countNewlines = (s: string, from: number, to: number): number => lineAt(s, from, 0, to);
