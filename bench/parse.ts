@@ -58,9 +58,14 @@ function fmtList(name: string, input: string): void {
     .join('\n')}\n</DL>`;
   const json = JSON.stringify(input.split('\n').map((l) => l.split(' ')[0]), null, 1);
   const csv = `title,url\n${input.split('\n').map((l, i) => `"row ${i}, quoted",${l.split(' ')[0]}`).join('\n')}`;
+  // A sitemap: each URL in its <url><loc>, with the lastmod most carry.
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${input
+    .split('\n')
+    .map((l) => `<url><loc>${l.split(' ')[0]?.replace(/&/g, '&amp;')}</loc><lastmod>2024-05-01</lastmod></url>`)
+    .join('\n')}\n</urlset>`;
   const base = best(() => baseline(input));
   process.stdout.write(`${name}: ${LINES.toLocaleString('en')} lines; baseline split+new URL ${base.toFixed(0)} ms\n`);
-  for (const [fmt, text] of [['text', input], ['html', html], ['json', json], ['csv', csv]] as const) {
+  for (const [fmt, text] of [['text', input], ['html', html], ['json', json], ['csv', csv], ['xml', xml]] as const) {
     let targets = 0;
     const ms = best(() => {
       const r = parseList(text, { format: fmt });
