@@ -13,7 +13,8 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>The Tide Report</ti
 <meta name="description" content="How tides work">
 <meta property="og:title" content="Tides, explained"><meta name="twitter:card" content="summary">
 <meta property="article:published_time" content="2024-05-01T10:00:00Z">
-<link rel="canonical" href="/tides"></head><body>
+<link rel="canonical" href="/tides"><link rel="alternate" type="application/rss+xml" title="Tides feed" href="/feed">
+<link rel="alternate" hreflang="fr" href="/fr/tides"><link rel="alternate" type="application/atom+xml" href="/feed"></head><body>
 <nav><a href="/">Home</a> <a href="/about">About</a></nav>
 <article><h1>The Tide Report</h1>
 <p>${'The moon pulls the oceans and the water rises on the near side of the earth. '.repeat(6)}</p>
@@ -85,8 +86,10 @@ describe('HTML', () => {
     const r = await get('/article', { mode: 'links' });
     expect(r.content.split('\n')).toEqual([`${srv.origin}/`, `${srv.origin}/about`, `${srv.origin}/tables`, 'https://tides.example/']);
   });
-  it('returns meta as JSON with description, canonical, language, published time, og and twitter', async () => {
+  it('returns meta as JSON with description, canonical, language, published time, the feeds it offers, og and twitter', async () => {
     const m = JSON.parse((await get('/article', { mode: 'meta' })).content) as Record<string, unknown>;
+    // A feed offered twice is one; a page in another language is no feed.
+    expect(m.feeds).toEqual([{ url: `${srv.origin}/feed`, title: 'Tides feed', type: 'application/rss+xml' }]);
     expect(m).toMatchObject({
       title: 'The Tide Report',
       description: 'How tides work',

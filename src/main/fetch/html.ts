@@ -681,7 +681,7 @@ export function extractLinks(html: string, url: string): string[] {
   return [...seen];
 }
 
-/** title, description, canonical, language, published time, author, og:* and twitter:* tags. */
+/** title, description, canonical, language, published time, author, the feeds it offers, og:* and twitter:* tags. */
 export function extractMeta(html: string, url: string): Record<string, unknown> {
   const document = parseDocument(html, url);
   const base = baseOf(document, url);
@@ -706,6 +706,15 @@ export function extractMeta(html: string, url: string): Record<string, unknown> 
     published_time: named['article:published_time'] ?? og['article:published_time'] ?? named.datepublished ?? named.date ?? time,
     author: named.author ?? named['article:author'] ?? '',
   };
+  // The feeds the page offers (rel=alternate with a feed's type): a list to fetch next.
+  const feeds: { url: string; title: string; type: string }[] = [];
+  for (const link of Array.from(document.querySelectorAll('link[rel~="alternate"][href][type]'))) {
+    const type = (link.getAttribute('type') ?? '').trim().toLowerCase();
+    if (!/^application\/(?:rss|atom|feed)\+(?:xml|json)$/.test(type)) continue;
+    const href = absolute((link.getAttribute('href') ?? '').trim(), base);
+    if (href && /^https?:/i.test(href) && !feeds.some((f) => f.url === href)) feeds.push({ url: href, title: (link.getAttribute('title') ?? '').trim(), type });
+  }
+  if (feeds.length) out.feeds = feeds;
   if (Object.keys(og).length) out.og = og;
   if (Object.keys(twitter).length) out.twitter = twitter;
   return out;
