@@ -208,6 +208,16 @@ describe('the title and links of other text', () => {
     const txt = await f.extractBuffer(Buffer.from('\n  # not a heading in plain text\nmore'), 'text/plain', {});
     expect(txt.meta?.title).toBe('# not a heading in plain text');
   });
+  // A hang guard, not a timing: one pass is milliseconds; the regexes before it ran minutes on a page of unclosed "<title".
+  it('reads a title from markup of unclosed tags and stray "<" in one pass, in XML and in raw HTML', { timeout: 20_000 }, async () => {
+    const unclosed = await f.extractBuffer(Buffer.from(`<?xml version="1.0"?><root>${'<title'.repeat(10_000)}`), 'application/xml', {});
+    expect(unclosed.meta?.title).toBe('');
+    const stray = await f.extractBuffer(Buffer.from(`<root><title>a ${'<'.repeat(60_000)} b</title></root>`), 'application/xml', {});
+    // Cut at 200 characters, as every title is.
+    expect(stray.meta?.title).toBe(`a ${'<'.repeat(198)}`);
+    const raw = await f.extractBuffer(Buffer.from(`<html><head>${'<title '.repeat(1_000_000)}`), 'text/html', { mode: 'raw' });
+    expect(raw.meta?.title).toBe('');
+  });
   it("gives a sitemap's pages as its links, without the addresses of its namespaces and schemas", async () => {
     const sitemap =
       '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9 http://www.sitemaps.org/schemas/sitemap/0.9/sitemap.xsd">\n<url><loc>https://a.example/</loc></url>\n<url><loc>https://a.example/about?x=1&amp;y=2</loc></url>\n</urlset>\n';

@@ -182,8 +182,14 @@ export function savedFrom(html: string): string | undefined {
 function textTitle(text: string, type: string): string {
   const head = text.slice(0, 64 * 1024);
   if (/xml/.test(type) || /^\uFEFF?\s*</.test(head)) {
-    const t = /<(?:[\w.-]+:)?title\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?title>/i.exec(head)?.[1] ?? '';
-    return decodeEntities(t.replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 200);
+    // The open tag, then its end from there: one pass each, however many unclosed <title>s.
+    const open = /<(?:[\w.-]+:)?title\b[^<>]{0,1024}>/i.exec(head);
+    if (!open) return '';
+    const close = /<\/(?:[\w.-]+:)?title\s*>/gi;
+    close.lastIndex = open.index + open[0].length;
+    const end = close.exec(head);
+    const t = end ? head.slice(open.index + open[0].length, end.index) : '';
+    return decodeEntities(t.replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1').replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 200);
   }
   const first = (head.split('\n').find((l) => l.trim()) ?? '').trim();
   return (/markdown/.test(type) ? first.replace(/^#{1,6}\s+|\s+#+$/g, '') : first).slice(0, 200);
@@ -222,7 +228,8 @@ function feedContent(feed: Feed, mode: string, url: string, meta: Record<string,
 }
 
 /** The <title> as read without parsing the page: its entities decoded ("Tom &amp; Jerry" was the raw mode's title), its blanks one space. */
-const titleOfMarkup = (html: string): string => decodeEntities(/<title\b[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
+// Attributes bounded and stopped at "<": a page of unclosed "<title" read to its end from each.
+const titleOfMarkup = (html: string): string => decodeEntities(/<title\b[^<>]{0,1024}>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
 
 function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): string {
   if (mode === 'raw') {
