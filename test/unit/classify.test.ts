@@ -105,3 +105,22 @@ describe('paywallTeaser', () => {
     expect(paywallTeaser('<p>Subscribe to read more. isAccessibleForFree is a schema.org property.</p>', never)).toBe(false);
   });
 });
+
+// A hang guard, not a timing: each page takes milliseconds; before, the regexes read to the end
+// of the page from every unclosed tag (seconds to over a minute each, on the main thread).
+describe('a page of unclosed tags, as a hostile server may send', () => {
+  test('is judged and extracted in one pass', { timeout: 20_000 }, async () => {
+    const { createFetcher } = await import('../../src/main/fetch');
+    const f = createFetcher({});
+    try {
+      for (const tag of ['<meta ', '<link ', '<script ', '<img ', '<div class="', '<div id="', '<!-- ', '<title ', '<input ', '<form ', '<noscript ', '<h1 ']) {
+        const html = `<html><head>${tag.repeat(20_000)}`;
+        expect(classifyPage({ html, status: 200, url: 'https://a.example/x' }).reason, tag).not.toBe('challenge');
+        const r = await f.extractBuffer(Buffer.from(html), 'text/html', {}, { url: 'https://a.example/x' });
+        expect(r.meta?.kind, tag).toBe('html');
+      }
+    } finally {
+      await f.close();
+    }
+  });
+});
