@@ -68,7 +68,7 @@ function markupIn(el: Node | undefined): string {
 const wordsOf = (text: string): string => decodeEntities(text).replace(/\s+/g, ' ').trim();
 
 /** An HTML fragment's text: tags out, references decoded, blanks one space. */
-const plainOf = (html: string): string => decodeEntities(html.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+const plainOf = (html: string): string => decodeEntities(html.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
 
 const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
