@@ -138,39 +138,29 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     from = at + 1;
     return line;
   };
-  const isFeed = typeof o.version === 'string' && /^https?:\/\/jsonfeed\.org\/version\//.test(o.version) && Array.isArray(o.items);
-  if (isFeed) {
-    for (const item of o.items as unknown[]) {
-      if (c.full) {
-        c.truncated = true;
-        break;
-      }
-      const it = (item ?? {}) as Record<string, unknown>;
-      const url = typeof it.url === 'string' ? it.url : typeof it.external_url === 'string' ? it.external_url : undefined;
-      if (!url) continue;
-      const at = lineOf(url);
-      if (at > maxLines) {
-        c.truncated = true;
-        break;
-      }
-      c.add(at, url, url);
+  // Each entry: its URL and how it is added; false once a cap is reached.
+  const take = (url: string, add: (line: number) => void): boolean => {
+    if (c.full) {
+      c.truncated = true;
+      return false;
     }
+    const at = lineOf(url);
+    if (at > maxLines) {
+      c.truncated = true;
+      return false;
+    }
+    add(at);
     return true;
-  }
-  const marks = bookmarksIn(o);
-  if (marks) {
-    for (const url of marks) {
-      if (c.full) {
-        c.truncated = true;
-        break;
-      }
-      const at = lineOf(url);
-      if (at > maxLines) {
-        c.truncated = true;
-        break;
-      }
-      c.add(at, url, url);
-    }
+  };
+  const isFeed = typeof o.version === 'string' && /^https?:\/\/jsonfeed\.org\/version\//.test(o.version) && Array.isArray(o.items);
+  const urls = isFeed
+    ? (o.items as unknown[]).map((item) => {
+        const it = (item ?? {}) as Record<string, unknown>;
+        return typeof it.url === 'string' ? it.url : typeof it.external_url === 'string' ? it.external_url : '';
+      })
+    : bookmarksIn(o);
+  if (urls) {
+    for (const url of urls) if (url && !take(url, (at) => c.add(at, url, url))) break;
     return true;
   }
   const isTarget = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>).url === 'string');
@@ -180,17 +170,8 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     return true;
   }
   for (const v of list) {
-    if (c.full) {
-      c.truncated = true;
-      break;
-    }
     const url = typeof v === 'string' ? v : ((v as Record<string, unknown>).url as string);
-    const at = lineOf(url);
-    if (at > maxLines) {
-      c.truncated = true;
-      break;
-    }
-    element(v, at, JSON.stringify(v), c);
+    if (!take(url, (at) => element(v, at, JSON.stringify(v), c))) break;
   }
   return true;
 }
