@@ -1,6 +1,7 @@
 /**
- * RSS and Atom feeds read as what they list: the feed's title, then each entry as a heading
- * linked to its page, its date and author, and its content. As text they were their XML,
+ * Feeds (RSS 2.0, RSS 1.0, Atom, JSON Feed) read as what they list: the feed's title, then
+ * each entry as a heading linked to its page, its date and author, its content and its
+ * files. As text the XML ones were their XML,
  * titled by its first line (`<?xml version="1.0"?><rss …`, an export file name of 120
  * characters of markup), and their links were every URL in the markup, namespaces included.
  */
