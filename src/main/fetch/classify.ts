@@ -64,8 +64,17 @@ interface Page {
  * <script tags (120 KB) took 17 s. Matching up to here finds the very same matches.
  */
 function lastEnd(text: string, ...closers: string[]): number {
-  const lower = text.toLowerCase();
-  const at = Math.max(...closers.map((c) => lower.lastIndexOf(c)));
+  let at = -1;
+  for (const c of closers) if (!c.startsWith('</')) at = Math.max(at, text.lastIndexOf(c));
+  // End tags in any case: one walk back from the end over the "</"s, the first that is one of
+  // them the last; not a lower-case copy of the page per pattern (judging a page took 44% longer).
+  const tags = closers.filter((c) => c.startsWith('</'));
+  for (let i = tags.length ? text.lastIndexOf('</') : -1; i > at; i = i > 0 ? text.lastIndexOf('</', i - 1) : -1) {
+    if (tags.some((c) => text.slice(i, i + c.length).toLowerCase() === c)) {
+      at = i;
+      break;
+    }
+  }
   if (at < 0) return 0;
   const gt = text.indexOf('>', at);
   return gt < 0 ? text.length : gt + 1;
