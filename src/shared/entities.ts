@@ -9,3 +9,6 @@ import { decodeHTMLStrict } from 'entities';
 export function decodeEntities(s: string): string {
   return s.indexOf('&') === -1 ? s : decodeHTMLStrict(s);
 }
+
+/** Text as HTML: & < > and " escaped. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);

@@ -37,6 +37,17 @@ export type JobStatus = z.infer<typeof JobStatusSchema>;
 export const LIVE_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 export const isTerminal = (s: JobStatus): boolean => s !== 'queued' && s !== 'running';
 
+/**
+ * A result that is a text document given as it is (a CSV, a log, an XML file), by its meta:
+ * not Markdown, where its "#" lines would be headings and its rows one paragraph. A feed
+ * (read into Markdown) and a Markdown file are not. The app shows it as text, the export
+ * writes it as .txt.
+ */
+export function isPlainText(meta: Record<string, unknown> | undefined): boolean {
+  const type = typeof meta?.content_type === 'string' ? meta.content_type : '';
+  return meta?.kind === 'text' && !meta.feed && !/markdown/i.test(type);
+}
+
 export const TargetStateSchema = z.enum(['pending', 'running', 'done', 'failed']);
 export type TargetState = z.infer<typeof TargetStateSchema>;
 

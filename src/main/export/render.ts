@@ -2,7 +2,7 @@
  * What one target becomes in an export: its file kind, the bytes of its file, its YAML
  * front matter, its Markdown.
  */
-import type { TargetStatus } from '../../shared/types';
+import { isPlainText, type TargetStatus } from '../../shared/types';
 
 export type FileKind = 'md' | 'txt' | 'json' | 'html';
 
@@ -54,19 +54,8 @@ export function defaultKind(t: TargetStatus): FileKind {
       return 'html';
     default:
       if (looksLikeJson(contentOf(t))) return 'json';
-      return isPlainText(t) ? 'txt' : 'md';
+      return isPlainText(t.result?.meta) ? 'txt' : 'md';
   }
-}
-
-/**
- * A text document given as it is (a CSV, a log, an XML file): not Markdown, where its "#"
- * lines would be headings and its rows one paragraph. A feed (read into Markdown) and a
- * Markdown file are Markdown.
- */
-function isPlainText(t: TargetStatus): boolean {
-  const meta = t.result?.meta;
-  const type = typeof meta?.content_type === 'string' ? meta.content_type : '';
-  return meta?.kind === 'text' && !meta.feed && !/markdown/i.test(type);
 }
 
 // YAML's double-quoted scalar is JSON's string plus escapes for what YAML calls

@@ -1,5 +1,5 @@
 import type { Options } from '../../shared/types';
-import { decodeEntities } from '../../shared/entities';
+import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
@@ -315,7 +315,6 @@ function readable(r: PdfText, meta: Record<string, unknown>): string[] {
   return out;
 }
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';

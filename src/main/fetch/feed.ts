@@ -6,7 +6,8 @@
  * characters of markup), and their links were every URL in the markup, namespaces included.
  */
 import { DOMParser, parseHTML } from 'linkedom';
-import { decodeEntities } from '../../shared/entities';
+import { decodeEntities, escapeHtml } from '../../shared/entities';
+import { isJsonFeed } from '../../shared/json';
 import type { FeedFormat } from './sniff';
 import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 
@@ -71,7 +72,8 @@ const wordsOf = (text: string): string => decodeEntities(text).replace(/\s+/g, '
 /** An HTML fragment's text: tags out, references decoded, blanks one space. */
 const plainOf = (html: string): string => decodeEntities(html.replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
 
-const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Plain text as HTML: escaped, its line breaks kept. */
+const textAsHtml = (text: string): string => escapeHtml(text).replace(/\n/g, '<br>');
 
 /**
  * An Atom text construct as HTML: type "html" holds escaped HTML, "xhtml" a <div> of markup,
@@ -85,7 +87,7 @@ function atomHtml(el: Node | undefined): string {
     const div = Array.from(el.childNodes).find((c) => c.nodeType === 1);
     return div ? div.innerHTML : (el.textContent ?? '');
   }
-  return escapeHtml((el.textContent ?? '').trim()).replace(/\n/g, '<br>');
+  return textAsHtml((el.textContent ?? '').trim());
 }
 const atomText = (el: Node | undefined): string => plainOf(atomHtml(el));
 
@@ -122,7 +124,8 @@ function baseOf(el: Node, url: string): string {
 function atomLink(el: Node, base: string): string {
   const links = children(el, 'link', true);
   const alt = links.find((l) => (l.getAttribute('rel') ?? 'alternate') === 'alternate') ?? links.find((l) => !l.getAttribute('rel'));
-  return (alt && webAddress(alt.getAttribute('href') ?? '', base)) || (/^https?:/i.test(textIn(child(el, 'id', true))) ? textIn(child(el, 'id', true)) : '');
+  const id = textIn(child(el, 'id', true));
+  return (alt && webAddress(alt.getAttribute('href') ?? '', base)) || (/^https?:/i.test(id) ? id : '');
 }
 
 /** The feed in a document feedFormat named. */
@@ -195,7 +198,7 @@ const authorsOf = (o: JsonObject): string =>
  * Feed an RSS or Atom one gives; undefined for any other JSON.
  */
 export function jsonFeed(value: unknown, url: string): Feed | undefined {
-  if (!isObject(value) || !/^https?:\/\/jsonfeed\.org\/version\//.test(stringIn(value, 'version')) || !Array.isArray(value.items)) return undefined;
+  if (!isJsonFeed(value)) return undefined;
   const feedAuthor = authorsOf(value);
   const entries = value.items.filter(isObject).map((item): FeedEntry => {
     const id = stringIn(item, 'id');
@@ -205,7 +208,7 @@ export function jsonFeed(value: unknown, url: string): Feed | undefined {
       link: webAddress(stringIn(item, 'url', 'external_url'), url) || (/^https?:/i.test(id) ? webAddress(id, url) : ''),
       date: dateOf(stringIn(item, 'date_published', 'date_modified')),
       author: authorsOf(item) || feedAuthor,
-      html: stringIn(item, 'content_html') || escapeHtml(text).replace(/\n/g, '<br>'),
+      html: stringIn(item, 'content_html') || textAsHtml(text),
       base: url,
       enclosures: (Array.isArray(item.attachments) ? item.attachments : [])
         .filter(isObject)
@@ -216,8 +219,6 @@ export function jsonFeed(value: unknown, url: string): Feed | undefined {
   return { format: 'json', title: stringIn(value, 'title'), link: webAddress(stringIn(value, 'home_page_url'), url), description: stringIn(value, 'description'), entries };
 }
 
-// Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
-const UNSAFE = 'script, style, noscript, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, link, meta, base, template';
 
 const decodeURIComponentSafe = (s: string): string => {
   try {
@@ -236,7 +237,8 @@ function opening(text: string): string {
 /** The pages of a feed's entries, once each, in its order. */
 export const feedLinks = (feed: Feed): string[] => [...new Set(feed.entries.map((e) => e.link).filter(Boolean))];
 
-const UNSAFE_TAGS = new Set(UNSAFE.toUpperCase().split(/,\s*/));
+// Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
+const UNSAFE_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'IFRAME', 'FRAME', 'FRAMESET', 'OBJECT', 'EMBED', 'APPLET', 'FORM', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA', 'LINK', 'META', 'BASE', 'TEMPLATE']);
 const UNSAFE_ATTRIBUTE = /^on|^style$|^srcdoc$|^formaction$/i;
 
 type El = {

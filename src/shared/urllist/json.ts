@@ -1,4 +1,5 @@
 import type { Collector } from './collect';
+import { isJsonFeed } from '../json';
 import { forEachLine, lineAt } from './lines';
 import { optionsFromObject } from './options';
 import { tooLong } from './text';
@@ -152,9 +153,8 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     add(at);
     return true;
   };
-  const isFeed = typeof o.version === 'string' && /^https?:\/\/jsonfeed\.org\/version\//.test(o.version) && Array.isArray(o.items);
-  const urls = isFeed
-    ? (o.items as unknown[]).map((item) => {
+  const urls = isJsonFeed(o)
+    ? o.items.map((item) => {
         const it = (item ?? {}) as Record<string, unknown>;
         return typeof it.url === 'string' ? it.url : typeof it.external_url === 'string' ? it.external_url : '';
       })

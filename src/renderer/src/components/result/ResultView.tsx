@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
-import type { Mode, Result } from '../../../../shared/types';
+import { isPlainText, type Mode, type Result } from '../../../../shared/types';
 import { MAX_RENDERED_MARKDOWN, prettyJson, renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
@@ -22,8 +22,8 @@ function shapeOf(mode: Mode | undefined, result: Result): Shape {
   // one code. It reads as laid out, with its pages marked.
   if (result.meta?.kind === 'pdf') return 'text';
   // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
-  // and an XML file lost its tags. A Markdown file is Markdown.
-  if (result.meta?.kind === 'text' && !/markdown/i.test(type)) return 'text';
+  // and an XML file lost its tags.
+  if (isPlainText(result.meta)) return 'text';
   if (mode === undefined || mode === 'markdown') return 'markdown';
   return 'text';
 }
