@@ -152,6 +152,11 @@ describe('sift extract', () => {
     await sift('fetch', `${srv.origin}/page`, '--allow-private', '--log', log);
     const text = readFileSync(log, 'utf8');
     expect(text).toMatch(/"msg":"fetch"/);
+    // Each line is JSON with each key once (JSON.parse would keep the last of two silently).
+    for (const line of text.trim().split('\n')) {
+      expect(JSON.parse(line)).toHaveProperty('msg');
+      expect(line.match(/"msg":/g)).toHaveLength(1);
+    }
     expect(text).not.toContain(String(srv.port));
     expect(text).not.toContain('127.0.0.1');
   });

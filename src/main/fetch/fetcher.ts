@@ -97,8 +97,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   const now = deps.now ?? Date.now;
   const sink = deps.log;
   const log = (line: Record<string, unknown>): void => {
-    if (typeof sink === 'function') sink(line);
-    else if (sink) sink.info(line, 'fetch');
+    if (typeof sink === 'function') return sink(line);
+    // pino writes its message as "msg": the line's own msg given as both made the key twice.
+    const { msg, ...fields } = line;
+    sink?.info(fields, typeof msg === 'string' ? msg : 'fetch');
   };
   const client = new HttpClient(() => settings, deps.lookup ?? systemResolver);
   const noBrowser = (info: Extract<BrowserInfo, { ok: false }>, mode: string): FetchError =>
