@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type * as Fs from 'node:fs';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +10,7 @@ import { tempDir } from '../helpers/store';
 // The real fsync, run when a test lets it; `failNext` makes the next one report an I/O error.
 const fsyncs = vi.hoisted(() => ({ calls: 0, held: [] as (() => void)[], hold: false, failNext: false }));
 vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
+  const fs = await importOriginal<typeof Fs>();
   const fsync = (fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void => {
     fsyncs.calls++;
     const run = (): void => {
