@@ -2,8 +2,9 @@
  * `npm run bench -- search`: 10,000 stored results of ~20 KB of prose each.
  *
  * - Write throughput: the store's real write path (startTarget + finishTarget, one
- *   synchronous=FULL transaction per target) with the search index against the same store
- *   opened without it, in alternating blocks so the machine's noise hits both alike.
+ *   transaction per target, committed to the WAL and synced in the background) with the
+ *   search index against the same store opened without it, in alternating blocks so the
+ *   machine's noise hits both alike.
  * - Index size: the FTS5 index and its key table (SQLite's dbstat) as a share of the
  *   results' bytes.
  * - Query latency, median and p99, for one-word, three-word and phrase queries through
