@@ -3,7 +3,8 @@
  * `sift batch --mode raw` (the body as it came, every result in SQLite, exported one file
  * per page: the runner, store, HTTP and export without extraction), by `sift batch` in
  * markdown mode (the same plus extracting each article), and by `wget -i` and `curl` (raw
- * bodies to files), in one run. Prints sift's time relative to each. Targets (issue 15):
+ * bodies to files), and by a bare Node loop that does the least of the same work
+ * (_node-floor.mjs), in one run. Prints sift's time relative to each. Targets (issue 15):
  * raw <= 3x wget -i's time, markdown <= 5 ms/page, on the medians of alternated rounds. wget and curl come from Debian
  * (apt-get install -y wget curl); a missing one is reported and skipped.
  */
@@ -18,6 +19,7 @@ const PAGES = 1_000;
 const ROUNDS = Number(process.env['SIFT_BENCH_BATCH_ROUNDS'] ?? 3);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const SIFT = path.resolve(__dirname, '../bin/sift.cjs');
+const FLOOR = path.resolve(__dirname, '_node-floor.mjs');
 // Asynchronous: the loopback site serving the pages runs in this process's event loop.
 const execFile = promisify(execFileCb);
 
@@ -54,6 +56,8 @@ export default async function run(): Promise<void> {
       });
     tools.push({ key: 'raw', label: 'sift batch --mode raw --out', run: sift('raw') });
     tools.push({ key: 'sift', label: 'sift batch --out (markdown)', run: sift('markdown') });
+    // What any Node program pays for the same pages: its start, undici, a commit and a file each.
+    tools.push({ key: 'floor', label: 'node floor (undici, SQLite, a file per page)', run: (dir) => execFile(process.execPath, [FLOOR, list, dir]) });
     if (has('wget')) tools.push({ key: 'wget', label: 'wget -i (raw bodies)', run: (dir) => execFile('wget', ['-q', '-i', list, '-P', dir, '--no-proxy']) });
     else process.stdout.write('wget: not installed (apt-get install -y wget); skipped\n');
     if (has('curl')) {
@@ -90,6 +94,11 @@ export default async function run(): Promise<void> {
       process.stdout.write(`sift raw / ${other}: ${(results.raw! / t).toFixed(2)}x the time (sift also stores and exports each page)\n`);
       process.stdout.write(`sift markdown / ${other}: ${(results.sift! / t).toFixed(2)}x the time (and extracts each article)\n`);
     }
+    const floor = results.floor!;
+    process.stdout.write(
+      `sift raw / node floor: ${(results.raw! / floor).toFixed(2)}x the time (the guard, page judging, search index, progress and export layout on top of a bare Node loop)\n`,
+    );
+    if (results.wget) process.stdout.write(`node floor / wget: ${(floor / results.wget).toFixed(2)}x the time (the least a Node program of this kind costs against wget)\n`);
     const rawRatio = results.wget ? results.raw! / results.wget : NaN;
     const mdPerPage = results.sift! / PAGES;
     process.stdout.write(
