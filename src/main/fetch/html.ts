@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
+import { isDisplayMath, isMath, linearMath, liftMath, mathText, texOf, type MathNode } from './math';
 import { carryClasses, pruneArticle, type PruneElement } from './prune';
 import { installTagSelect } from './tag-select';
 
@@ -291,6 +292,16 @@ function convert(root: HTMLElement): string {
     });
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
+    // A formula: $TeX$ inline, a $$ block on its own, or its MathML read as a line (math.ts).
+    turndown.addRule('math', {
+      filter: (node) => isMath(node),
+      replacement: (_content, node) => {
+        const math = node as unknown as MathNode;
+        const tex = texOf(math);
+        if (!tex) return turndown!.escape(linearMath(math));
+        return isDisplayMath(math) ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
+      },
+    });
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
       replacement: () => '',
@@ -436,6 +447,13 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
     const name = node.nodeName.toUpperCase();
     if (UNREAD.has(name)) return;
     if (name === 'BR') return put('\n');
+    if (name === 'MATH') {
+      const math = node as unknown as MathNode;
+      if (isDisplayMath(math)) owe(2);
+      put(mathText(math));
+      if (isDisplayMath(math)) owe(2);
+      return;
+    }
     // 10^6, not 106; a subscript (H2O) reads as it is.
     if (name === 'SUP' && isScript(node.textContent ?? '')) put('^');
     const pre = name === 'PRE' ? preText(node) : undefined;
@@ -532,6 +550,11 @@ export function extractArticle(html: string, url: string): Article {
   // ("/signin/"). 5 of the article benchmark's 91 pages had such a class. None of these
   // attributes of <html> holds text, so they go before Readability reads the page.
   for (const attr of ['class', 'id', 'role', 'style', 'hidden', 'aria-hidden']) document.documentElement?.removeAttribute(attr);
+  liftMath(document as unknown as MathNode);
+  // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
+  // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
+  const create = document.createElement.bind(document);
+  document.createElement = ((name: string, options?: ElementCreationOptions) => create(name.toLowerCase(), options)) as typeof document.createElement;
   let article: ReturnType<Readability<El>['parse']> = null;
   try {
     // The serializer hands back the article element itself, so the pruning pass works on it in
@@ -549,6 +572,7 @@ export function extractArticle(html: string, url: string): Article {
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
+    liftMath(fresh as unknown as MathNode);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
     root = fresh.body;
     if (root) absoluteLinks(root, baseOf(fresh, url));
@@ -562,7 +586,7 @@ export function extractArticle(html: string, url: string): Article {
   return {
     title,
     get html(): string {
-      return (cleaned ??= (root?.innerHTML ?? '').trim());
+      return (cleaned ??= root ? articleHtml(root) : '');
     },
     get markdown(): string {
       if (markdown === undefined) {
@@ -578,6 +602,20 @@ export function extractArticle(html: string, url: string): Article {
     lang: article?.lang || lang,
     excerpt: decodeReferences((article?.excerpt ?? '').trim(), document),
   };
+}
+
+/**
+ * The article's markup without Readability's own wrapper: it puts the article in
+ * `<div id="readability-page-1" class="page">`, which is no part of the page.
+ */
+function articleHtml(root: Doc['body']): string {
+  const kids = Array.from(root.children);
+  const pages = kids.filter((el) => el.localName === 'div' && /^readability-page-\d+$/.test(el.getAttribute('id') ?? ''));
+  if (pages.length === 0 || pages.length !== kids.length) return root.innerHTML.trim();
+  return pages
+    .map((el) => el.innerHTML.trim())
+    .join('\n')
+    .trim();
 }
 
 /** What a parsed page's relative links resolve against: its <base> (made absolute by parseDocument), else its URL. */
