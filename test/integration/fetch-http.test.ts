@@ -78,6 +78,8 @@ describe('HTML', () => {
     const h = await get('/article', { mode: 'html' });
     expect(h.content).toContain('<table');
     expect(h.content).not.toContain('<nav');
+    // Readability's own wrapper is no part of the page.
+    expect(h.content).not.toMatch(/readability-page|<DIV/);
   });
   it('returns raw as the body itself', async () => {
     expect((await get('/article', { mode: 'raw' })).content).toBe(ARTICLE);

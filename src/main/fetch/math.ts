@@ -1,0 +1,125 @@
+/**
+ * Formulas (MathML) as their TeX, or as a line of text where a page gives no TeX.
+ *
+ * A page often writes each formula twice: a MathML <math> element for screen readers, hidden,
+ * with the formula's TeX source in an <annotation> (or its alttext), and a picture of the
+ * formula whose alt text is that TeX. Readability keeps the picture and drops the hidden
+ * MathML, so the Markdown had an image per formula (its alt the TeX, escaped: "E\_{0}") and
+ * the text had nothing where the formula was ("Einstein's formula: ."). A <math> read as it
+ * is gave its letters run together: x = y² came out "x=y2".
+ *
+ * Before Readability reads the page, liftMath puts each hidden <math> where its picture was;
+ * markdownOf writes a formula as $TeX$ (a display formula as a $$ block), textOf as its TeX,
+ * and the html mode keeps the <math> element, which browsers render.
+ */
+
+/** The DOM of either parser (linkedom for the page, domino for turndown), reduced to what is read here. */
+export interface MathNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<unknown>;
+  parentNode?: MathNode | null;
+  getAttribute?(name: string): string | null;
+  querySelectorAll?(selectors: string): ArrayLike<MathNode>;
+  replaceWith?(...nodes: unknown[]): void;
+}
+
+const TEX_ENCODINGS = new Set(['application/x-tex', 'text/x-tex', 'tex', 'application/x-latex', 'latex']);
+
+export const isMath = (node: { nodeName: string }): boolean => node.nodeName.toLowerCase() === 'math';
+
+/** Whether a math element is a display formula (a block of its own), not one inside a line. */
+export const isDisplayMath = (node: MathNode): boolean => node.getAttribute?.('display')?.toLowerCase() === 'block';
+
+/** The TeX source a <math> element carries: its TeX annotation, else its alttext; undefined when it has neither. */
+export function texOf(math: MathNode): string | undefined {
+  for (const a of Array.from(math.querySelectorAll?.('annotation') ?? [])) {
+    if (TEX_ENCODINGS.has((a.getAttribute?.('encoding') ?? '').trim().toLowerCase())) {
+      const tex = (a.textContent ?? '').trim();
+      if (tex) return unwrapStyle(tex);
+    }
+  }
+  const alt = (math.getAttribute?.('alttext') ?? '').trim();
+  return alt ? unwrapStyle(alt) : undefined;
+}
+
+/**
+ * "{\displaystyle E=mc^{2}}" is "E=mc^{2}": \displaystyle and its kin only size a formula, and
+ * the braces around them are one group only when the first closes at the very end
+ * ("{\displaystyle a}{b}" stays as it is).
+ */
+function unwrapStyle(tex: string): string {
+  const m = /^\{\s*\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle)\b\s*/.exec(tex);
+  if (!m || !tex.endsWith('}')) return tex;
+  let depth = 0;
+  for (let i = 0; i < tex.length; i++) {
+    const c = tex[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0 && i !== tex.length - 1) return tex;
+  }
+  return depth === 0 ? tex.slice(m[0].length, -1).trim() : tex;
+}
+
+/** A group of more than one character in parentheses, so "x^(n+1)" reads as it is meant. */
+const group = (s: string): string => (s.length > 1 ? `(${s})` : s);
+
+/** MathML without TeX read as a line: scripts with ^ and _, a fraction with /, a root with √. */
+export function linearMath(node: MathNode): string {
+  const parts = (n: MathNode): string[] =>
+    Array.from(n.childNodes as ArrayLike<MathNode>)
+      .filter((c) => c.nodeType === 1 || c.nodeType === 3)
+      .map(read);
+  const read = (n: MathNode): string => {
+    if (n.nodeType === 3) return (n.textContent ?? '').trim();
+    const name = n.nodeName.toLowerCase();
+    if (name === 'annotation' || name === 'annotation-xml') return '';
+    const kids = Array.from(n.childNodes as ArrayLike<MathNode>).filter((c) => c.nodeType === 1);
+    const at = (i: number): string => (kids[i] ? read(kids[i]) : '');
+    switch (name) {
+      case 'msup':
+        return `${at(0)}^${group(at(1))}`;
+      case 'msub':
+        return `${at(0)}_${group(at(1))}`;
+      case 'msubsup':
+        return `${at(0)}_${group(at(1))}^${group(at(2))}`;
+      case 'mfrac':
+        return `${group(at(0))}/${group(at(1))}`;
+      case 'msqrt':
+        return `√${group(parts(n).join(''))}`;
+      case 'mroot':
+        return `${group(at(1))}√${group(at(0))}`;
+      default:
+        return parts(n).join('');
+    }
+  };
+  return read(node);
+}
+
+/** A formula as text: its TeX where the page gives it, else its MathML read as a line. */
+export const mathText = (math: MathNode): string => texOf(math) ?? linearMath(math);
+
+/** How many ancestors up a formula's picture may sit from its MathML (a wrapper each, as pages nest them). */
+const PICTURE_REACH = 3;
+
+/**
+ * Puts each <math> that has a picture of itself nearby (an <img> whose alt is the formula's
+ * TeX or alttext, in the same wrapper) in the picture's place: the picture goes, and the
+ * MathML leaves the wrapper that hid it. A <math> without such a picture stays where it is.
+ */
+export function liftMath(root: MathNode): void {
+  for (const math of Array.from(root.querySelectorAll?.('math') ?? [])) {
+    const alts = new Set([texOf(math), (math.getAttribute?.('alttext') ?? '').trim()].filter((s): s is string => !!s));
+    for (const a of Array.from(math.querySelectorAll?.('annotation') ?? [])) alts.add((a.textContent ?? '').trim());
+    if (alts.size === 0) continue;
+    let wrapper = math.parentNode;
+    for (let level = 0; wrapper && level < PICTURE_REACH; level++, wrapper = wrapper.parentNode) {
+      const picture = Array.from(wrapper.querySelectorAll?.('img') ?? []).find((img) => alts.has((img.getAttribute?.('alt') ?? '').trim()));
+      if (picture) {
+        picture.replaceWith?.(math);
+        break;
+      }
+    }
+  }
+}

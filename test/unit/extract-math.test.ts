@@ -1,0 +1,94 @@
+/**
+ * Formulas: a page that writes each one as hidden MathML (with its TeX) beside a picture of
+ * it gave an image per formula in Markdown and nothing in text; MathML read as it is ran its
+ * letters together ("x=y2"). Each is now its TeX, or its MathML read as a line.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/main/fetch';
+import { linearMath, texOf, type MathNode } from '../../src/main/fetch/math';
+import { markdownOf } from '../../src/main/fetch/html';
+import { parseHTML } from 'linkedom';
+
+const FILL = 'The paragraph goes on about the quantities and their units, so that the page reads as an article with enough text around the formula.';
+
+/** A formula as hidden MathML with its TeX, and beside it a picture whose alt is that TeX. */
+function pictured(tex: string, display = false): string {
+  const block = display ? ' display="block"' : '';
+  return (
+    `<span class="formula"><span class="a11y" style="display: none;"><math xmlns="http://www.w3.org/1998/Math/MathML"${block} alttext="{\\displaystyle ${tex}}">` +
+    `<semantics><mrow><mi>E</mi></mrow><annotation encoding="application/x-tex">{\\displaystyle ${tex}}</annotation></semantics></math></span>` +
+    `<img src="/render/${encodeURIComponent(tex)}.svg" aria-hidden="true" alt="{\\displaystyle ${tex}}"></span>`
+  );
+}
+
+function page(body: string): string {
+  return `<!doctype html><html><head><title>Equivalence</title></head><body><nav><a href="/">Home</a></nav><main><article><h1>Equivalence</h1>${body}</article></main></body></html>`;
+}
+
+const WIKI_LIKE = page(
+  `<p>The principle is described by the formula ${pictured('E=mc^{2}')}. ${FILL}</p>` +
+    `<p>For a body at rest: ${FILL}</p><dl><dd>${pictured('E_{0}=m_{0}c^{2}', true)}</dd></dl><p>${FILL} ${FILL}</p>`,
+);
+
+describe('a formula with its TeX beside a picture of it', () => {
+  it('is $TeX$ in Markdown, a $$ block when it is a display formula, and no image', () => {
+    const md = extractArticle(WIKI_LIKE, 'https://physics.example/e').markdown;
+    expect(md).toContain('described by the formula $E=mc^{2}$.');
+    expect(md).toContain('\n\n$$\nE_{0}=m_{0}c^{2}\n$$\n\n');
+    expect(md).not.toContain('![');
+    expect(md).not.toContain('displaystyle');
+  });
+
+  it('is its TeX in text, where it was nothing', () => {
+    const text = extractArticle(WIKI_LIKE, 'https://physics.example/e').text;
+    expect(text).toContain('described by the formula E=mc^{2}.');
+    expect(text).toContain('\n\nE_{0}=m_{0}c^{2}\n\n');
+  });
+
+  it('is the <math> element in html mode, in the picture\'s place, without Readability\'s wrapper', () => {
+    const html = extractArticle(WIKI_LIKE, 'https://physics.example/e').html;
+    expect(html).toMatch(/described by the formula <span[^>]*><math[^>]*alttext="\{\\displaystyle E=mc\^\{2\}\}"/);
+    expect(html).not.toContain('<img');
+    expect(html).not.toMatch(/readability-page|<DIV|<P>/);
+  });
+});
+
+describe('MathML on its own', () => {
+  it('with a TeX annotation and no picture is its TeX', () => {
+    const a = extractArticle(
+      page(`<p>${FILL} Area: <math><semantics><mi>A</mi><annotation encoding="TeX">A = \\pi r^2</annotation></semantics></math>. ${FILL}</p><p>${FILL}</p>`),
+      'https://x.example/',
+    );
+    expect(a.markdown).toContain('Area: $A = \\pi r^2$.');
+    expect(a.text).toContain('Area: A = \\pi r^2.');
+  });
+
+  it('without TeX is read as a line: scripts, fractions and roots marked', () => {
+    const mathml =
+      '<math><mi>x</mi><mo>=</mo><msup><mi>y</mi><mn>2</mn></msup><mo>+</mo><mfrac><mn>1</mn><mrow><mi>n</mi><mo>+</mo><mn>1</mn></mrow></mfrac><mo>+</mo><msub><mi>a</mi><mi>i</mi></msub><mo>+</mo><msqrt><mi>z</mi></msqrt></math>';
+    const a = extractArticle(page(`<p>${FILL} So ${mathml} holds. ${FILL}</p><p>${FILL}</p>`), 'https://x.example/');
+    expect(a.text).toContain('So x=y^2+1/(n+1)+a_i+√z holds.');
+    // Escaped as Markdown text: an underscore is no emphasis.
+    expect(a.markdown).toContain('So x=y^2+1/(n+1)+a\\_i+√z holds.');
+  });
+
+  it('in a table (the Markdown path that parses the article again) is its TeX too', () => {
+    const md = markdownOf('<table><tr><th>law</th></tr><tr><td><math alttext="F=ma"><mi>F</mi></math></td></tr></table>');
+    expect(md).toContain('| $F=ma$ |');
+  });
+});
+
+describe('what is left as it was', () => {
+  it('an image whose alt merely looks like TeX, with no MathML of it, stays an image', () => {
+    const md = extractArticle(page(`<p>${FILL} <img src="/f.png" alt="{\\displaystyle x}"> ${FILL}</p><p>${FILL}</p>`), 'https://x.example/').markdown;
+    expect(md).toContain('![{\\\\displaystyle x}](https://x.example/f.png)');
+  });
+
+  it('a style group that closes before the end is not unwrapped', () => {
+    const { document } = parseHTML('<math alttext="{\\displaystyle a}{b}"></math><math alttext="{\\textstyle \\frac{1}{2}}"></math>');
+    const [first, second] = Array.from(document.querySelectorAll('math')) as unknown as MathNode[];
+    expect(texOf(first!)).toBe('{\\displaystyle a}{b}');
+    expect(texOf(second!)).toBe('\\frac{1}{2}');
+    expect(linearMath(first!)).toBe('');
+  });
+});
