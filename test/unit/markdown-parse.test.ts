@@ -13,6 +13,12 @@ import { extractArticle, markdownOf, markdownOfTree, parseDocument } from '../..
  */
 const cases = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/turndown/cases.json'), 'utf8')) as { name: string; input: string }[];
 
+/** Cases where a rule of Sift's own (html.ts, convert) writes better Markdown than turndown, with what it writes. */
+const OWN_RULES = new Map([
+  // A <pre> without <code> is preformatted text: a fenced block, not a paragraph escaped.
+  ['escaping ~~~', '```\n~~~ foo\n```'],
+]);
+
 function upstream(html: string): string {
   const t = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
   t.use(gfm);
@@ -23,8 +29,12 @@ function upstream(html: string): string {
 describe('markdownOf parses as turndown does', () => {
   it('has the corpus', () => expect(cases.length).toBe(147));
 
-  it.each(cases.map((c) => [c.name, c.input] as const))('%s', (_name, input) => {
+  it.each(cases.filter((c) => !OWN_RULES.has(c.name)).map((c) => [c.name, c.input] as const))('%s', (_name, input) => {
     expect(markdownOf(input)).toBe(upstream(input));
+  });
+
+  it.each([...OWN_RULES])('%s: as Sift\'s own rule writes it', (name, expected) => {
+    expect(markdownOf(cases.find((c) => c.name === name)!.input)).toBe(expected);
   });
 
   it('a conversion leaves nothing behind for the next one (ids, unclosed elements)', () => {

@@ -302,6 +302,20 @@ function convert(root: HTMLElement): string {
         return isDisplayMath(math) ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
       },
     });
+    // Preformatted text that is not a <pre><code> (turndown's fenced rule takes those): code as
+    // highlighters write it (<pre> of <span>s), shell sessions, ASCII tables. Turndown wrote it
+    // as paragraph text, so its lines ran together once rendered and its * and _ were escaped.
+    turndown.addRule('preformatted', {
+      filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+      replacement: (_content, node) => {
+        const text = preText(node as unknown as TextNode);
+        if (!text.trim()) return '';
+        const lang = /(?:^|\s)language-(\S+)/.exec((node as HTMLElement).getAttribute('class') ?? '')?.[1] ?? '';
+        const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+        const fence = '`'.repeat(longest + 1);
+        return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+      },
+    });
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
       replacement: () => '',

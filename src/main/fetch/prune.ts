@@ -149,6 +149,18 @@ function carryLanguage(pre: PruneElement, lang: string): void {
   code.setAttribute('class', `language-${lang}`);
 }
 
+/**
+ * GitHub-flavoured highlighters name a block's language on the <div> around its <pre>
+ * ("highlight highlight-source-python"), where the class pass would drop it: it goes onto a
+ * <pre> that is the div's first child and names none.
+ */
+function carryHighlightLanguage(div: PruneElement, cls: string): void {
+  const m = /(?:^|\s)highlight-(?:source|text)-([\w+#.-]{1,30})(?:\s|$)/i.exec(cls);
+  const pre = div.children[0];
+  if (!m || !pre || pre.tagName.toUpperCase() !== 'PRE' || codeLanguage(pre.getAttribute('class') ?? '')) return;
+  pre.setAttribute('class', `${pre.getAttribute('class') ?? ''} language-${m[1]!.toLowerCase()}`.trim());
+}
+
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
 
@@ -190,6 +202,7 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
       return [0, 0];
     }
     const cls = el.getAttribute('class');
+    if (cls !== null && tag === 'DIV') carryHighlightLanguage(el, cls);
     const lang = cls !== null && (tag === 'PRE' || tag === 'CODE') ? codeLanguage(cls) : undefined;
     if (cls !== null) {
       const keep: string[] = cls.split(/\s+/).filter((c) => c === 'page');
