@@ -546,6 +546,20 @@ export function dropTitleHeading(root: TitleRoot, title: string): void {
   if (same || (unseenByReadability && 1 - extra.join(' ').length / words.join(' ').length > 0.75)) heading.remove();
 }
 
+/**
+ * A heading's (or a term's) link to itself, as documentation generators write one: a "¶", "#",
+ * "§" or an icon that shows on hover (Sphinx, MkDocs, GitHub's READMEs, Docusaurus). In the
+ * article it was text beside every heading: "## Basic Usage[¶](https://…#basic-usage "Link
+ * to this heading")", and "Basic Usage¶" in text mode. A link in a heading with a word or a
+ * number in it stays.
+ */
+function dropPermalinks(document: Doc): void {
+  for (const a of Array.from(document.querySelectorAll('h1 a[href^="#"], h2 a[href^="#"], h3 a[href^="#"], h4 a[href^="#"], h5 a[href^="#"], h6 a[href^="#"], dt a[href^="#"]'))) {
+    const text = (a.textContent ?? '').replace(/[\s\u200b-\u200d\u2060\ufeff]/g, '');
+    if (text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && !a.querySelector('img')) a.remove();
+  }
+}
+
 /** The readable article of an HTML page. */
 export function extractArticle(html: string, url: string): Article {
   const document = parseDocument(html, url);
@@ -565,6 +579,7 @@ export function extractArticle(html: string, url: string): Article {
   // attributes of <html> holds text, so they go before Readability reads the page.
   for (const attr of ['class', 'id', 'role', 'style', 'hidden', 'aria-hidden']) document.documentElement?.removeAttribute(attr);
   liftMath(document as unknown as MathNode);
+  dropPermalinks(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);

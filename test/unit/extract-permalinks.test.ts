@@ -1,0 +1,41 @@
+/**
+ * Documentation generators put a link to each heading beside it ("¶", "#", an icon): it came
+ * out as text after every heading, "## Basic Usage[¶](https://…#basic-usage "Link to this
+ * heading")" in Markdown and "Basic Usage¶" in text.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/main/fetch';
+
+const FILL = 'The section explains how the encoder and the decoder work, with enough words for the page to read as an article.';
+const page = (body: string): string =>
+  `<!doctype html><html><head><title>Reference</title></head><body><nav><a href="/">Home</a></nav><main><article><h1>Reference</h1><p>${FILL}</p>${body}<p>${FILL}</p></article></main></body></html>`;
+
+describe('a heading\'s link to itself', () => {
+  it.each([
+    ['a pilcrow (Sphinx, MkDocs)', '<h2 id="usage">Basic Usage<a class="headerlink" href="#usage" title="Link to this heading">¶</a></h2>'],
+    ['a hash sign', '<h2 id="usage"><a href="#usage">#</a> Basic Usage</h2>'],
+    ['an icon (GitHub)', '<h2><a id="user-content-usage" class="anchor" aria-hidden="true" href="#usage"><svg class="octicon" viewBox="0 0 16 16"><path d="M0 0"></path></svg></a>Basic Usage</h2>'],
+    ['a zero-width space (Docusaurus)', '<h2 id="usage">Basic Usage<a href="#usage" class="hash-link" aria-label="Direct link">\u200b</a></h2>'],
+  ])('goes: %s', (_what, heading) => {
+    const a = extractArticle(page(`${heading}<p>${FILL}</p>`), 'https://docs.example/ref');
+    expect(a.markdown).toContain('\n## Basic Usage\n');
+    expect(a.text).toContain('\nBasic Usage\n');
+    expect(a.html).not.toContain('#usage');
+  });
+
+  it('on a term of a definition list goes too', () => {
+    const a = extractArticle(page(`<dl><dt id="dump">dump(obj, fp)<a class="headerlink" href="#dump">¶</a></dt><dd>${FILL}</dd></dl>`), 'https://docs.example/ref');
+    expect(a.text).toContain('dump(obj, fp)\n');
+    expect(a.text).not.toContain('¶');
+  });
+
+  it('stays when it has a word or a number, or goes elsewhere', () => {
+    const a = extractArticle(
+      page(`<h2>Changes in <a href="#v2">version 2</a></h2><p>${FILL}</p><h2>Notes <a href="https://docs.example/more">§</a></h2><p>${FILL} <a href="#usage">¶</a></p>`),
+      'https://docs.example/ref',
+    );
+    expect(a.markdown).toContain('## Changes in [version 2](https://docs.example/ref#v2)');
+    expect(a.markdown).toContain('## Notes [§](https://docs.example/more)');
+    expect(a.markdown).toContain('[¶](https://docs.example/ref#usage)');
+  });
+});
