@@ -279,6 +279,21 @@ function convert(root: HTMLElement): string {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
     turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
+    // A video, a sound or an embedded page that the article keeps (Readability keeps the frames
+    // of video sites only) is a link to it: it was nothing ("A video of the flock:" and no
+    // more), or a <video>'s fallback text ("Your browser does not play video."). Added rules
+    // come before turndown.remove's.
+    turndown.addRule('embed', {
+      filter: (node) => EMBEDS.has(node.nodeName) && embedSource(node) !== undefined,
+      replacement: (_content, node) => {
+        const el = node as HTMLElement;
+        const src = embedSource(node)!;
+        const unnamed = el.nodeName === 'IFRAME' ? `embedded from ${new URL(src).host}` : (EMBEDS.get(el.nodeName) ?? '');
+        const label = (el.getAttribute('title') || el.getAttribute('aria-label') || unnamed).replace(/\s+/g, ' ').trim();
+        // A paragraph of its own, as a player shows on the page.
+        return `\n\n[${turndown!.escape(label)}](${src})\n\n`;
+      },
+    });
     // 10<sup>6</sup> is not 106: an exponent or index stays marked (GFM renders the tag).
     turndown.addRule('supSub', {
       filter: (node) => (node.nodeName === 'SUP' || node.nodeName === 'SUB') && isScript(node.textContent ?? ''),
@@ -322,6 +337,26 @@ function convert(root: HTMLElement): string {
     });
   }
   return turndown.turndown(root).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** Elements that show something of another address, with what to call one that has no title (a frame: by its host). */
+const EMBEDS = new Map([
+  ['IFRAME', ''],
+  ['VIDEO', 'video'],
+  ['AUDIO', 'audio'],
+]);
+
+/** An embed's address when it is on the web (http, https, or scheme-relative as frames often are), else undefined. */
+function embedSource(node: Node): string | undefined {
+  const el = node as HTMLElement;
+  const src = (el.getAttribute('src') || (el.nodeName === 'IFRAME' ? '' : el.querySelector('source[src]')?.getAttribute('src')) || '').trim();
+  const url = src.startsWith('//') ? `https:${src}` : src;
+  if (!/^https?:\/\/[^\s()<>]+$/i.test(url)) return undefined;
+  try {
+    return new URL(url).host ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
