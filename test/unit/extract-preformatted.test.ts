@@ -46,3 +46,27 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(a.text).not.toContain('```');
   });
 });
+
+describe('code laid out in a table beside its line numbers', () => {
+  const rouge =
+    '<figure class="highlight"><pre><code class="language-ruby"><table class="rouge-table"><tbody><tr><td class="gutter gl"><pre class="lineno">1\n2\n3\n</pre></td>' +
+    '<td class="code"><pre><span class="k">def</span> foo\n  puts <span class="s1">\'foo\'</span>\n<span class="k">end</span>\n</pre></td></tr></tbody></table></code></pre></figure>';
+  const chroma =
+    '<div class="highlight"><table class="lntable"><tr><td class="lntd"><pre><code><span class="lnt">1\n</span><span class="lnt">2\n</span></code></pre></td>' +
+    '<td class="lntd"><pre><code class="language-go"><span class="line">package main\n</span><span class="line">func main() {}</span></code></pre></td></tr></table></div>';
+
+  it('is the code alone, in a fenced block with its language, inside a <pre> or not', () => {
+    const a = extractArticle(page(rouge + chroma), 'https://blog.example/post');
+    expect(a.markdown).toContain("```ruby\ndef foo\n  puts 'foo'\nend\n```");
+    expect(a.markdown).toContain('```go\npackage main\nfunc main() {}\n```');
+    expect(a.markdown).not.toContain('|');
+    expect(a.text).toContain("def foo\n  puts 'foo'\nend");
+    expect(a.text).not.toMatch(/^1$/m);
+  });
+
+  it('leaves a table of data as a table, numbers in its first cell or not', () => {
+    const md = extractArticle(page('<table><tr><td>12</td><td><pre>kept</pre></td></tr></table><table><tr><td><pre>a\nb</pre></td><td><pre>c</pre></td></tr></table>'), 'https://blog.example/post').markdown;
+    expect(md.match(/^\| /gm)?.length).toBeGreaterThanOrEqual(4);
+  });
+});
+

@@ -595,6 +595,29 @@ function dropPermalinks(document: Doc): void {
   }
 }
 
+/**
+ * Code shown with line numbers as a table of two cells, the numbers' <pre> and the code's (as
+ * static site generators' highlighters lay it out when numbering is on), is the code alone.
+ * The Markdown had the numbers as the code's first lines, or a table whose cells held fences
+ * ("| ```<br>1<br>2<br>``` | ```go<br>package main…"), and the text the numbers too.
+ */
+function dropLineNumbers(document: Doc): void {
+  for (const table of Array.from(document.querySelectorAll('table'))) {
+    const rows = table.querySelectorAll('tr');
+    if (rows.length !== 1) continue;
+    const cells = Array.from(rows[0]!.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+    if (cells.length !== 2) continue;
+    const [numbers, code] = cells.map((c) => c.querySelector('pre')) as [Element | null, Element | null];
+    if (!numbers || !code || !/^[\s\d]+$/.test(cells[0]!.textContent ?? '') || !/\d/.test(numbers.textContent ?? '')) continue;
+    // Inside a <pre> already (<pre><code><table>…), the code's lines take the table's place;
+    // else its <pre> does.
+    let inPre = false;
+    for (let p = table.parentElement; p && !inPre; p = p.parentElement) inPre = p.localName === 'pre';
+    if (inPre) table.replaceWith(...Array.from(code.childNodes));
+    else table.replaceWith(code);
+  }
+}
+
 /** The readable article of an HTML page. */
 export function extractArticle(html: string, url: string): Article {
   const document = parseDocument(html, url);
@@ -615,6 +638,7 @@ export function extractArticle(html: string, url: string): Article {
   for (const attr of ['class', 'id', 'role', 'style', 'hidden', 'aria-hidden']) document.documentElement?.removeAttribute(attr);
   liftMath(document as unknown as MathNode);
   dropPermalinks(document);
+  dropLineNumbers(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);
