@@ -38,4 +38,18 @@ describe('a heading\'s link to itself', () => {
     expect(a.markdown).toContain('## Notes [§](https://docs.example/more)');
     expect(a.markdown).toContain('[¶](https://docs.example/ref#usage)');
   });
+
+  it('a footnote\'s link back to its citation goes, in either convention; the note and its citation stay', () => {
+    const a = extractArticle(
+      page(
+        `<p>${FILL}<sup id="fnref1"><a href="#fn1">1</a></sup></p><section class="footnotes"><ol><li id="fn1"><p>Counted twice. <a href="#fnref1" class="footnote-backref">↩︎</a></p></li>` +
+          `<li id="fn2"><span><b><a href="#cite-2">^</a></b></span> Seen at dawn.</li></ol></section>`,
+      ),
+      'https://docs.example/ref',
+    );
+    expect(a.markdown).toContain('[1](https://docs.example/ref#fn1)');
+    expect(a.markdown).toMatch(/Counted twice\.\n/);
+    expect(a.markdown).not.toMatch(/[↩^]\]/);
+    expect(a.text).toContain('Seen at dawn.');
+  });
 });

@@ -586,14 +586,21 @@ export function dropTitleHeading(root: TitleRoot, title: string): void {
  * "§" or an icon that shows on hover (Sphinx, MkDocs, GitHub's READMEs, Docusaurus). In the
  * article it was text beside every heading: "## Basic Usage[¶](https://…#basic-usage "Link
  * to this heading")", and "Basic Usage¶" in text mode. A link in a heading with a word or a
- * number in it stays.
+ * number in it stays. So does every other link, but a footnote's way back (BACK_ARROWS).
  */
 function dropPermalinks(document: Doc): void {
-  for (const a of Array.from(document.querySelectorAll('h1 a[href^="#"], h2 a[href^="#"], h3 a[href^="#"], h4 a[href^="#"], h5 a[href^="#"], h6 a[href^="#"], dt a[href^="#"]'))) {
-    const text = (a.textContent ?? '').replace(/[\s\u200b-\u200d\u2060\ufeff]/g, '');
-    if (text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && !a.querySelector('img')) a.remove();
+  for (const a of Array.from(document.querySelectorAll('a[href^="#"]'))) {
+    const text = (a.textContent ?? '').replace(/[\s\u200b-\u200d\u2060\ufeff]|\ufe0e|\ufe0f/g, '');
+    const inHeading = !!a.closest('h1, h2, h3, h4, h5, h6, dt');
+    if (inHeading ? text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && !a.querySelector('img') : BACK_ARROWS.has(text)) a.remove();
   }
 }
+
+/**
+ * A footnote's link back to where it is cited: "↩" after each note (Markdown processors), "^"
+ * before it (encyclopedias). Written out it was "[↩](https://…#fnref1)" after every note.
+ */
+const BACK_ARROWS = new Set(['↩', '⤴', '↑', '⬆', '⇧', '^']);
 
 /**
  * Code shown with line numbers as a table of two cells, the numbers' <pre> and the code's (as
