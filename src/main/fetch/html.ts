@@ -331,6 +331,16 @@ function convert(root: HTMLElement): string {
         return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
       },
     });
+    // A task's box (keepTaskBoxes): "[x] " as the GFM plugin writes it, without a second blank
+    // where the item's text starts with one.
+    turndown.addRule('taskBox', {
+      filter: (node) => node.nodeName === 'SPAN' && node.getAttribute('role') === 'checkbox' && node.parentNode?.nodeName === 'LI',
+      replacement: (_content, node) => {
+        const next = node.nextSibling;
+        const blank = next?.nodeType === 3 && /^\s/.test(next.textContent ?? '') ? '' : ' ';
+        return `${(node as HTMLElement).getAttribute('aria-checked') === 'true' ? '[x]' : '[ ]'}${blank}`;
+      },
+    });
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
       replacement: () => '',
@@ -625,6 +635,23 @@ function dropLineNumbers(document: Doc): void {
   }
 }
 
+/**
+ * A task list's check boxes (<li><input type=checkbox checked> Write the changelog): Readability
+ * removes every <input>, so whether a task was done was lost ("- Write the changelog"). Each
+ * becomes a box that reads as one (☑ or ☐) and says its state as a check box does (ARIA),
+ * which the GFM plugin writes as "[x] " and "[ ] ".
+ */
+function keepTaskBoxes(document: Doc): void {
+  for (const input of Array.from(document.querySelectorAll('li input[type="checkbox" i]'))) {
+    const done = input.hasAttribute('checked');
+    const box = document.createElement('span');
+    box.setAttribute('role', 'checkbox');
+    box.setAttribute('aria-checked', String(done));
+    box.textContent = done ? '☑' : '☐';
+    input.replaceWith(box);
+  }
+}
+
 /** The readable article of an HTML page. */
 export function extractArticle(html: string, url: string): Article {
   const document = parseDocument(html, url);
@@ -646,6 +673,7 @@ export function extractArticle(html: string, url: string): Article {
   liftMath(document as unknown as MathNode);
   dropPermalinks(document);
   dropLineNumbers(document);
+  keepTaskBoxes(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);
