@@ -29,6 +29,19 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(md).toContain('```python\nprint("hi")\n```');
   });
 
+  it('takes the language Sphinx names two <div>s up, and none from a theme\'s "highlight-box"', () => {
+    const md = extractArticle(
+      page(
+        '<div class="highlight-python3 notranslate"><div class="highlight"><pre><span class="gp">&gt;&gt;&gt; </span>import json</pre></div></div>' +
+          '<div class="highlight-default notranslate"><div class="highlight"><pre>make all</pre></div></div><div class="highlight-box"><pre>boxed words</pre></div>',
+      ),
+      'https://docs.example/notes',
+    ).markdown;
+    expect(md).toContain('```python3\n>>> import json\n```');
+    expect(md).toContain('```\nmake all\n```');
+    expect(md).toContain('```\nboxed words\n```');
+  });
+
   it('takes the language named on the <pre> itself, and a fence longer than any run of backticks inside', () => {
     expect(markdownOf('<pre class="language-sh">echo ```three``` and `one`</pre>')).toBe('````sh\necho ```three``` and `one`\n````');
   });

@@ -5,7 +5,7 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
 import { isDisplayMath, isMath, linearMath, liftMath, mathText, texOf, type MathNode } from './math';
-import { carryClasses, pruneArticle, type PruneElement } from './prune';
+import { carryClasses, codeLanguage, pruneArticle, type PruneElement } from './prune';
 import { installTagSelect } from './tag-select';
 
 installTagSelect();
@@ -652,6 +652,36 @@ function keepTaskBoxes(document: Doc): void {
   }
 }
 
+/**
+ * Highlighters that name a code block's language on a <div> around its <pre> (GitHub's
+ * "highlight highlight-source-python", Sphinx's "highlight-python3 > highlight > pre"): the
+ * name goes onto the <pre>, where the fenced block takes it from. Readability merges nested
+ * <div>s and the class pass keeps a <pre>'s language only, so it is done before either. A
+ * "highlight-box" is a theme's box, not a language: a name counts only beside a
+ * "highlight" class or as GitHub's "-source-"/"-text-" one.
+ */
+function nameCodeLanguages(document: Doc): void {
+  for (const pre of Array.from(document.querySelectorAll('pre'))) {
+    if (codeLanguage(pre.getAttribute('class') ?? '')) continue;
+    let lang: string | undefined;
+    let marked = false;
+    let el = pre.parentElement;
+    for (let level = 0; el && level < 2; level++, el = el.parentElement) {
+      const cls = el.getAttribute('class') ?? '';
+      if (/(?:^|\s)highlight(?:\s|$)/.test(cls)) marked = true;
+      const m = /(?:^|\s)highlight-((?:source|text)-)?([\w+#.-]{1,30})(?:\s|$)/i.exec(cls);
+      if (m && !lang) {
+        lang = m[2]!.toLowerCase();
+        if (m[1]) marked = true;
+      }
+    }
+    if (marked && lang && !UNNAMED_LEXERS.has(lang)) pre.setAttribute('class', `${pre.getAttribute('class') ?? ''} language-${lang}`.trim());
+  }
+}
+
+/** Words in a highlight class that name no language: Sphinx's project default, plain text. */
+const UNNAMED_LEXERS = new Set(['default', 'none', 'text', 'source', 'plain', 'plaintext']);
+
 /** The readable article of an HTML page. */
 export function extractArticle(html: string, url: string): Article {
   const document = parseDocument(html, url);
@@ -674,6 +704,7 @@ export function extractArticle(html: string, url: string): Article {
   dropPermalinks(document);
   dropLineNumbers(document);
   keepTaskBoxes(document);
+  nameCodeLanguages(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);

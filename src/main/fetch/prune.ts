@@ -131,7 +131,7 @@ const LINK_BLOCKS = new Set(['P', 'LI', 'UL', 'OL', 'DL', 'DIV', 'SECTION', 'TAB
  * The language a code block's class names (Prism's and highlight.js's "language-js", "lang-js"),
  * which turndown writes after the fence. Every other class goes, so this one is kept by name.
  */
-function codeLanguage(cls: string): string | undefined {
+export function codeLanguage(cls: string): string | undefined {
   for (const c of cls.split(/\s+/)) {
     const m = /^lang(?:uage)?-([\w+#.-]{1,30})$/i.exec(c);
     if (m) return m[1]!.toLowerCase();
@@ -147,18 +147,6 @@ function carryLanguage(pre: PruneElement, lang: string): void {
   const code = pre.children[0];
   if (!code || pre.childNodes[0]?.nodeType !== 1 || code.tagName.toUpperCase() !== 'CODE' || codeLanguage(code.getAttribute('class') ?? '')) return;
   code.setAttribute('class', `language-${lang}`);
-}
-
-/**
- * GitHub-flavoured highlighters name a block's language on the <div> around its <pre>
- * ("highlight highlight-source-python"), where the class pass would drop it: it goes onto a
- * <pre> that is the div's first child and names none.
- */
-function carryHighlightLanguage(div: PruneElement, cls: string): void {
-  const m = /(?:^|\s)highlight-(?:source|text)-([\w+#.-]{1,30})(?:\s|$)/i.exec(cls);
-  const pre = div.children[0];
-  if (!m || !pre || pre.tagName.toUpperCase() !== 'PRE' || codeLanguage(pre.getAttribute('class') ?? '')) return;
-  pre.setAttribute('class', `${pre.getAttribute('class') ?? ''} language-${m[1]!.toLowerCase()}`.trim());
 }
 
 /** Share of a block's text in links above which it is a list of links, not prose. */
@@ -202,7 +190,6 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
       return [0, 0];
     }
     const cls = el.getAttribute('class');
-    if (cls !== null && tag === 'DIV') carryHighlightLanguage(el, cls);
     const lang = cls !== null && (tag === 'PRE' || tag === 'CODE') ? codeLanguage(cls) : undefined;
     if (cls !== null) {
       const keep: string[] = cls.split(/\s+/).filter((c) => c === 'page');
