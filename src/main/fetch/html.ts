@@ -305,8 +305,6 @@ function convert(root: HTMLElement): string {
       filter: (node) => node.nodeName === 'BR' && !!node.parentElement?.closest('td, th'),
       replacement: () => '<br>',
     });
-    // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
-    // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     // A formula: $TeX$ inline, a $$ block on its own, or its MathML read as a line (math.ts).
     turndown.addRule('math', {
       filter: (node) => isMath(node),
@@ -341,6 +339,8 @@ function convert(root: HTMLElement): string {
         return `${(node as HTMLElement).getAttribute('aria-checked') === 'true' ? '[x]' : '[ ]'}${blank}`;
       },
     });
+    // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
+    // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
       replacement: () => '',
