@@ -91,4 +91,12 @@ describe('what is left as it was', () => {
     expect(texOf(second!)).toBe('\\frac{1}{2}');
     expect(linearMath(first!)).toBe('');
   });
+
+  it('a page of thousands of formulas and pictures alike is read in one pass, not each formula against each picture', { timeout: 20_000 }, () => {
+    const n = 20_000;
+    const html = page(`<p>${FILL}</p><div>${'<math alttext="x"><mi>x</mi></math><img src="/x.png" alt="x">'.repeat(n)}</div><p>${FILL}</p>`);
+    const a = extractArticle(html, 'https://x.example/');
+    expect(a.text.split('x').length - 1).toBeGreaterThanOrEqual(n);
+  });
 });
+

@@ -103,23 +103,43 @@ export const mathText = (math: MathNode): string => texOf(math) ?? linearMath(ma
 /** How many ancestors up a formula's picture may sit from its MathML (a wrapper each, as pages nest them). */
 const PICTURE_REACH = 3;
 
+/** How many pictures of the same alt text one formula looks at: a page of thousands alike must not make this quadratic. */
+const PICTURES_TRIED = 8;
+
 /**
  * Puts each <math> that has a picture of itself nearby (an <img> whose alt is the formula's
  * TeX or alttext, in the same wrapper) in the picture's place: the picture goes, and the
  * MathML leaves the wrapper that hid it. A <math> without such a picture stays where it is.
+ * Pictures are found by their alt text, looked up once for the page.
  */
 export function liftMath(root: MathNode): void {
-  for (const math of Array.from(root.querySelectorAll?.('math') ?? [])) {
+  const maths = Array.from(root.querySelectorAll?.('math') ?? []);
+  if (maths.length === 0) return;
+  const pictures = new Map<string, MathNode[]>();
+  for (const img of Array.from(root.querySelectorAll?.('img[alt]') ?? [])) {
+    const alt = (img.getAttribute?.('alt') ?? '').trim();
+    if (!alt) continue;
+    const list = pictures.get(alt);
+    if (list) list.push(img);
+    else pictures.set(alt, [img]);
+  }
+  if (pictures.size === 0) return;
+  for (const math of maths) {
     const alts = new Set([texOf(math), (math.getAttribute?.('alttext') ?? '').trim()].filter((s): s is string => !!s));
     for (const a of Array.from(math.querySelectorAll?.('annotation') ?? [])) alts.add((a.textContent ?? '').trim());
-    if (alts.size === 0) continue;
-    let wrapper = math.parentNode;
-    for (let level = 0; wrapper && level < PICTURE_REACH; level++, wrapper = wrapper.parentNode) {
-      const picture = Array.from(wrapper.querySelectorAll?.('img') ?? []).find((img) => alts.has((img.getAttribute?.('alt') ?? '').trim()));
-      if (picture) {
-        picture.replaceWith?.(math);
-        break;
-      }
+    const wrappers = new Set<MathNode>();
+    for (let w = math.parentNode, level = 0; w && level < PICTURE_REACH; w = w.parentNode, level++) wrappers.add(w);
+    const within = (img: MathNode): boolean => {
+      for (let p = img.parentNode, level = 0; p && level < PICTURE_REACH; p = p.parentNode, level++) if (wrappers.has(p)) return true;
+      return false;
+    };
+    for (const alt of alts) {
+      const list = pictures.get(alt);
+      const at = list?.slice(0, PICTURES_TRIED).findIndex(within) ?? -1;
+      if (!list || at < 0) continue;
+      const [picture] = list.splice(at, 1);
+      picture!.replaceWith?.(math);
+      break;
     }
   }
 }
