@@ -46,6 +46,10 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(markdownOf('<pre class="language-sh">echo ```three``` and `one`</pre>')).toBe('````sh\necho ```three``` and `one`\n````');
   });
 
+  it('takes any number of backtick runs (counted in a loop, not spread into Math.max, which overflows the stack)', () => {
+    expect(markdownOf(`<pre>${'` '.repeat(200_000)}</pre>`)).toMatch(/^```\n` `/);
+  });
+
   it('keeps its line breaks written as <br>, and an empty one is nothing', () => {
     expect(markdownOf('<pre>a<br>b</pre><pre> </pre><p>after</p>')).toBe('```\na\nb\n```\n\nafter');
   });

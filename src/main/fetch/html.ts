@@ -324,7 +324,8 @@ function convert(root: HTMLElement): string {
         const text = preText(node as unknown as TextNode);
         if (!text.trim()) return '';
         const lang = /(?:^|\s)language-(\S+)/.exec((node as HTMLElement).getAttribute('class') ?? '')?.[1] ?? '';
-        const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+        let longest = 2;
+        for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
         const fence = '`'.repeat(longest + 1);
         return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
       },
