@@ -22,6 +22,9 @@ const BLOCKS = new Set(['P', 'UL', 'OL', 'DL', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6
 function installHooks(): void {
   if (hooked) return;
   hooked = true;
+  // A task's box as the character it is (☑, ☐): marked writes an <input>, which is forbidden
+  // below, so a task list lost whether each task was done.
+  marked.use({ renderer: { checkbox: ({ checked }) => (checked ? '☑ ' : '☐ ') } });
   DOMPurify.addHook('uponSanitizeElement', (node, data) => {
     if (data.tagName !== 'img' || !(node instanceof Element)) return;
     const src = node.getAttribute('src') ?? '';
