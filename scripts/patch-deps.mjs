@@ -10,6 +10,13 @@
 // addEventListener) extraction took 32-35 ms of CPU per page instead of 41-57, the same runs
 // interleaved at load ~3, with identical output on all 95 pages.
 //
+// linkedom 0.18.15, parse-from-string.js: htmlparser2 was told to keep attribute names as
+// written, where an HTML parser makes them lower case. On a page written in capitals, as the
+// early web wrote HTML (<A HREF=…>, <IMG SRC=…>), getAttribute('href') then found nothing: links
+// mode listed no link, the article lost its images, a task list its boxes. Lower case for HTML
+// only; XML (feeds, sitemaps) keeps its names. An SVG's viewBox becomes viewbox, which a
+// browser's parser reads back as viewBox.
+//
 // pdfjs-dist 5.6.205, legacy/build/pdf.worker.mjs, text extraction (getTextContent), which
 // runs two matrix products for every glyph, twice:
 // - getCurrentTextTransform multiplied through Util.transform, called from all over pdf.js
@@ -56,7 +63,11 @@ const pdfTextTransforms = [
   ['    const clone = Object.assign(Object.create(this), this);\n    clone.textMatrix', '    const clone = Object.assign(Object.create(TextState.prototype), this);\n    clone.textMatrix'],
 ];
 
+const htmlAttributeNames = [['    lowerCaseAttributeNames: false,\n', '    lowerCaseAttributeNames: isHTML,\n']];
+
 export const PATCHES = [
+  { file: 'node_modules/linkedom/esm/shared/parse-from-string.js', edits: htmlAttributeNames },
+  { file: 'node_modules/linkedom/cjs/shared/parse-from-string.js', edits: htmlAttributeNames },
   { file: 'node_modules/linkedom/esm/interface/event-target.js', edits: lazyListeners },
   { file: 'node_modules/linkedom/cjs/interface/event-target.js', edits: lazyListeners },
   { file: 'node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs', edits: pdfTextTransforms },

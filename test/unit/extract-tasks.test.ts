@@ -8,7 +8,7 @@ import { extractArticle } from '../../src/main/fetch';
 const FILL = 'The plan for the release lists what is done and what is left, so the team sees where things stand before the freeze.';
 const PAGE = `<!doctype html><html><head><title>Plan</title></head><body><main><article><h1>Plan</h1><p>${FILL}</p>
 <ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" disabled checked> Write the changelog</li>
-<li class="task-list-item"><input type="checkbox" disabled>Tag the release</li><li>Plain item</li></ul><p>${FILL}</p>
+<li class="task-list-item"><input type="checkbox" disabled>Tag the release</li><li>Plain item</li><li><INPUT TYPE="CHECKBOX" CHECKED> Shout</li><li><input type="text"> Typed</li></ul><p>${FILL}</p>
 <form><input type="checkbox" name="subscribe"> Subscribe</form></article></main></body></html>`;
 
 describe('a task list', () => {
@@ -18,6 +18,9 @@ describe('a task list', () => {
     expect(a.markdown).toMatch(/^- {3}\[x\] Write the changelog$/m);
     expect(a.markdown).toMatch(/^- {3}\[ \] Tag the release$/m);
     expect(a.markdown).toMatch(/^- {3}Plain item$/m);
+    // The type's value is case-blind; a text field is no box (it goes, as every <input> does).
+    expect(a.markdown).toMatch(/^- {3}\[x\] Shout$/m);
+    expect(a.markdown).toMatch(/^- {3}Typed$/m);
   });
 
   it('shows each box as ☑ or ☐ in text, and in html as a box that says its state', () => {

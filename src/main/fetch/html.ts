@@ -643,7 +643,9 @@ function dropLineNumbers(document: Doc): void {
  * which the GFM plugin writes as "[x] " and "[ ] ".
  */
 function keepTaskBoxes(document: Doc): void {
-  for (const input of Array.from(document.querySelectorAll('li input[type="checkbox" i]'))) {
+  for (const input of Array.from(document.querySelectorAll('li input'))) {
+    // The type's value is case-blind in HTML; the selector engine's [type=… i] is not.
+    if (input.getAttribute('type')?.trim().toLowerCase() !== 'checkbox') continue;
     const done = input.hasAttribute('checked');
     const box = document.createElement('span');
     box.setAttribute('role', 'checkbox');
