@@ -121,9 +121,8 @@ export class HttpClient {
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
       if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver);
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await untilAborted(
+      const ask = async (): Promise<Dispatcher.ResponseData> =>
+        untilAborted(
           request(url, {
             method: 'GET',
             dispatcher: await this.dispatcher(),
@@ -132,6 +131,15 @@ export class HttpClient {
           }),
           combined,
         );
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await ask().catch((err: unknown) => {
+          // A kept connection that the server closed as the request went out (its idle timeout
+          // and our reuse crossing) ends with a reset and no answer at all. A GET is safe to
+          // ask again, once, as browsers do: the pool then opens a fresh connection.
+          if (combined.aborted || !CLOSED_BEFORE_ANSWER.has((err as { code?: string }).code ?? '')) throw err;
+          return ask();
+        });
       } catch (err) {
         throw mapError(err, signal, deadline, 'no response');
       }
@@ -298,6 +306,9 @@ function untilAborted(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal):
     );
   });
 }
+
+/** Errors of a connection closed before any of the response came: asked again once (HttpClient.get). */
+const CLOSED_BEFORE_ANSWER = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSignal, phase: string): unknown {
   const fe = findFetchError(err);
