@@ -685,6 +685,22 @@ function nameCodeLanguages(document: Doc): void {
 /** Words in a highlight class that name no language: Sphinx's project default, plain text. */
 const UNNAMED_LEXERS = new Set(['default', 'none', 'text', 'source', 'plain', 'plaintext']);
 
+/**
+ * An emoji drawn as a picture (blogs and forums swap each one for an <img> whose alt is the
+ * emoji) is the emoji: the Markdown had "![😀](https://…/1f600.svg)" in the middle of a
+ * sentence and the text nothing at all ("it was lovely  and"). An alt of emoji alone, a few of
+ * them at most; any other picture stays a picture.
+ */
+function emojiAsText(document: Doc): void {
+  for (const img of Array.from(document.querySelectorAll('img[alt]'))) {
+    const alt = (img.getAttribute('alt') ?? '').trim();
+    if (alt.length <= 32 && EMOJI_ONLY.test(alt) && /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(alt)) img.replaceWith(document.createTextNode(alt));
+  }
+}
+
+/** Emoji and what joins, modifies and presents them (ZWJ sequences, skin tones, flags, VS16). */
+const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200d|\ufe0f|\u20e3|[\u{e0020}-\u{e007f}])+$/u;
+
 /** The readable article of an HTML page. */
 export function extractArticle(html: string, url: string): Article {
   const document = parseDocument(html, url);
@@ -708,6 +724,7 @@ export function extractArticle(html: string, url: string): Article {
   dropLineNumbers(document);
   keepTaskBoxes(document);
   nameCodeLanguages(document);
+  emojiAsText(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);
