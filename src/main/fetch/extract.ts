@@ -315,7 +315,6 @@ function readable(r: PdfText, meta: Record<string, unknown>): string[] {
   return out;
 }
 
-
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
   const r = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal);

@@ -219,7 +219,6 @@ export function jsonFeed(value: unknown, url: string): Feed | undefined {
   return { format: 'json', title: stringIn(value, 'title'), link: webAddress(stringIn(value, 'home_page_url'), url), description: stringIn(value, 'description'), entries };
 }
 
-
 const decodeURIComponentSafe = (s: string): string => {
   try {
     return decodeURIComponent(s);

@@ -323,7 +323,7 @@ function convert(root: HTMLElement): string {
       replacement: (_content, node) => {
         const text = preText(node as unknown as TextNode);
         if (!text.trim()) return '';
-        const lang = /(?:^|\s)language-(\S+)/.exec((node as HTMLElement).getAttribute('class') ?? '')?.[1] ?? '';
+        const lang = codeLanguage((node as HTMLElement).getAttribute('class') ?? '') ?? '';
         let longest = 2;
         for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
         const fence = '`'.repeat(longest + 1);
@@ -509,9 +509,10 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
     if (name === 'BR') return put('\n');
     if (name === 'MATH') {
       const math = node as unknown as MathNode;
-      if (isDisplayMath(math)) owe(2);
+      const block = isDisplayMath(math);
+      if (block) owe(2);
       put(mathText(math));
-      if (isDisplayMath(math)) owe(2);
+      if (block) owe(2);
       return;
     }
     // 10^6, not 106; a subscript (H2O) reads as it is.
