@@ -126,6 +126,16 @@ describe('HTML', () => {
     }
     expect((await get('/empty.html', { mode: 'meta' })).meta?.warnings).toEqual(['empty']);
   });
+  it('says pages were ignored on a document that is not a PDF, and returns all of it', async () => {
+    for (const p of ['/article', '/data.json', '/notes.txt', '/empty.html']) {
+      const whole = await get(p);
+      const r = await get(p, { pages: '1-2' });
+      expect(r.content, p).toBe(whole.content);
+      expect(r.meta?.warnings, p).toEqual([...((whole.meta?.warnings as string[] | undefined) ?? []), 'pages_ignored']);
+    }
+    expect((await get('/article', { pages: '' })).meta?.warnings).toBeUndefined();
+    expect((await get('/doc.pdf', { pages: '2' })).meta?.warnings).toBeUndefined();
+  });
   it('answers a question with the best passages in document order', async () => {
     const r = await get('/article', { mode: 'text', question: 'what are neap tides?' });
     expect(r.meta?.passages).toBeGreaterThan(0);

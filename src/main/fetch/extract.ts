@@ -88,9 +88,18 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     }
   }
   // A success with nothing in it (a 204, an empty file) is ok, but not what anyone asked for.
-  if (kind !== 'pdf' && isBlank(buf)) meta.warnings = ['empty'];
+  if (kind !== 'pdf' && isBlank(buf)) warn(meta, 'empty');
+  // Pages choose parts of a PDF. Any other document came back whole: said, not silent (a
+  // list run with --pages holds pages and PDFs alike, so this is no reason to fail).
+  if (ranges && kind !== 'pdf') warn(meta, 'pages_ignored');
   if (options.grep || options.question) content = await keepSome(content, options, ctx, meta);
   return { content, meta };
+}
+
+/** Adds a warning (WARNING_LABELS) to those the extraction gave. */
+function warn(meta: Record<string, unknown>, w: string): void {
+  const had = Array.isArray(meta.warnings) ? (meta.warnings as string[]) : [];
+  if (!had.includes(w)) meta.warnings = [...had, w];
 }
 
 /** No bytes, or only spaces, tabs and line breaks. */
