@@ -218,7 +218,92 @@ export function markdownOf(html: string): string {
   const root = scratchRoot();
   root.innerHTML = html;
   makeConvertible(root);
+  regularizeTables(root);
   return convert(root);
+}
+
+/** What makes the tables plugin keep a table as HTML (a Markdown cell holds one line of inline text). */
+const KEPT_AS_HTML = 'table,ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote,pre,code';
+/** The most cells spans may add to one table (colspan=1000 on every cell of a long table); past it they are dropped. */
+const MAX_SPAN_CELLS = 20_000;
+
+/**
+ * A table whose cells span columns or rows (colspan, rowspan) as a grid of one cell a place,
+ * for the tables plugin, which writes a Markdown table a row a line. It counted a row's cells,
+ * not its columns: under a header of "Name" and "Scores" spanning two columns, the line under
+ * the header had four cells, so no renderer read a table at all, and a row below a rowspan
+ * had its cells one column to the left ("| 3 | 4 |" under "| Alice | 1 | 2 |"). A spanning
+ * cell keeps its place and content; the places it covered are empty cells, and each row has
+ * as many cells as the widest. Tables the plugin keeps as HTML keep their spans.
+ */
+function regularizeTables(root: HTMLElement): void {
+  const doc = root.ownerDocument;
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    if (table.parentElement?.closest('table') || table.querySelector(KEPT_AS_HTML)) continue;
+    const rows = Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
+    const cellsOf = (tr: Element): Element[] => Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+    const span = (cell: Element, name: string, max: number): number => Math.min(Math.max(Number.parseInt(cell.getAttribute(name) ?? '', 10) || 1, 1), max);
+    let added = 0;
+    for (const [i, tr] of rows.entries()) {
+      for (const cell of cellsOf(tr)) added += span(cell, 'colspan', 1000) * span(cell, 'rowspan', rows.length - i) - 1;
+    }
+    // Spans that would make a table hundreds of times its size (the plugin wrote out every
+    // colspan too: 6 MB of Markdown from 50 KB of HTML) are read as one place each.
+    if (added > MAX_SPAN_CELLS) {
+      for (const cell of rows.flatMap(cellsOf)) {
+        cell.removeAttribute('colspan');
+        cell.removeAttribute('rowspan');
+      }
+    }
+    // Per column, how many rows below a rowspan still covers, and whether it was a header cell.
+    const covered: number[] = [];
+    const coveredTag: string[] = [];
+    const grid: Element[][] = [];
+    for (const [i, tr] of rows.entries()) {
+      const out: Element[] = [];
+      let col = 0;
+      const empty = (tag: string): Element => doc.createElement(tag);
+      const fillCovered = (): void => {
+        while ((covered[col] ?? 0) > 0) {
+          out.push(empty(coveredTag[col]!));
+          covered[col]!--;
+          col++;
+        }
+      };
+      for (const cell of cellsOf(tr)) {
+        fillCovered();
+        const across = span(cell, 'colspan', 1000);
+        const down = span(cell, 'rowspan', rows.length - i);
+        cell.removeAttribute('colspan');
+        cell.removeAttribute('rowspan');
+        for (let k = 0; k < across; k++, col++) {
+          out.push(k === 0 ? cell : empty(cell.localName));
+          if (down > 1) {
+            covered[col] = down - 1;
+            coveredTag[col] = cell.localName;
+          }
+        }
+      }
+      // Places covered from above after the row's last cell, with empty ones between.
+      let last = covered.length - 1;
+      while (last >= 0 && !((covered[last] ?? 0) > 0)) last--;
+      for (; col <= last; col++) {
+        out.push(empty(coveredTag[col] ?? 'td'));
+        if ((covered[col] ?? 0) > 0) covered[col]!--;
+      }
+      grid.push(out);
+    }
+    // A loop, not Math.max(...): a table of 200,000 rows would overflow the stack.
+    let width = 0;
+    for (const r of grid) width = Math.max(width, r.length);
+    for (const [i, tr] of rows.entries()) {
+      const out = grid[i]!;
+      // Blanks between cells are no part of a table; the plugin counted them as cells.
+      for (const n of Array.from(tr.childNodes)) if (n.nodeType === 3 && !(n.textContent ?? '').trim()) n.remove();
+      while (out.length < width) out.push(doc.createElement(out.at(-1)?.localName === 'th' ? 'th' : 'td'));
+      for (const el of out) tr.appendChild(el);
+    }
+  }
 }
 
 /**
@@ -683,6 +768,20 @@ function nameCodeLanguages(document: Doc): void {
   }
 }
 
+/**
+ * A quotation's attribution written as a <footer> inside its <blockquote> ("— Alan Kay", as
+ * Bootstrap's blockquote-footer has it) is part of the quote: Readability removes every
+ * <footer> of the article as page chrome, so the quote lost who said it, in every mode. It
+ * becomes a paragraph of the quote. A footer anywhere else is left to Readability.
+ */
+function keepQuoteAttributions(document: Doc): void {
+  for (const footer of Array.from(document.querySelectorAll('blockquote footer'))) {
+    const p = document.createElement('p');
+    while (footer.firstChild) p.appendChild(footer.firstChild);
+    footer.replaceWith(p);
+  }
+}
+
 /** Words in a highlight class that name no language: Sphinx's project default, plain text. */
 const UNNAMED_LEXERS = new Set(['default', 'none', 'text', 'source', 'plain', 'plaintext']);
 
@@ -724,6 +823,7 @@ export function extractArticle(html: string, url: string): Article {
   dropPermalinks(document);
   dropLineNumbers(document);
   keepTaskBoxes(document);
+  keepQuoteAttributions(document);
   nameCodeLanguages(document);
   emojiAsText(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's

@@ -1,0 +1,93 @@
+/**
+ * Tables whose cells span columns or rows: the tables plugin counted a row's cells, not its
+ * columns, so the line under a spanning header had a cell too many (no renderer read a table)
+ * and the row under a rowspan was one column to the left.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/main/fetch';
+import { markdownOf } from '../../src/main/fetch/html';
+
+/** The table's lines, and each line's number of cells (unescaped pipes, less one). */
+function tableOf(md: string): { lines: string[]; widths: number[] } {
+  const lines = md.split('\n').filter((l) => l.startsWith('|'));
+  return { lines, widths: lines.map((l) => l.replace(/\\\|/g, '').split('|').length - 2) };
+}
+const cells = (line: string): string[] =>
+  line
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((c) => c.trim());
+
+describe('a table with spanning cells', () => {
+  it('has one cell a column on every line: a header spanning columns, a cell spanning rows', () => {
+    const md = markdownOf(`<table>
+      <thead>
+        <tr><th>Name</th><th colspan="2">Scores</th></tr>
+      </thead>
+      <tbody>
+        <tr><td rowspan="2">Alice</td><td>1</td><td>2</td></tr>
+        <tr><td>3</td><td>4</td></tr>
+        <tr><td>Bob</td><td>5</td><td>6</td></tr>
+      </tbody>
+    </table>`);
+    const t = tableOf(md);
+    expect(t.widths).toEqual([3, 3, 3, 3, 3]);
+    expect(t.lines.map(cells)).toEqual([
+      ['Name', 'Scores', ''],
+      ['---', '---', '---'],
+      ['Alice', '1', '2'],
+      ['', '3', '4'],
+      ['Bob', '5', '6'],
+    ]);
+  });
+
+  it('keeps a cell covered from above in its column when it is the last, and pads short rows', () => {
+    const md = markdownOf(
+      '<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td>a1</td><td>b1</td><td rowspan="3">c</td></tr><tr><td>a2</td></tr><tr><td colspan="2">both</td></tr><tr><td>alone</td></tr></table>',
+    );
+    expect(tableOf(md).lines.map(cells)).toEqual([
+      ['A', 'B', 'C'],
+      ['---', '---', '---'],
+      ['a1', 'b1', 'c'],
+      ['a2', '', ''],
+      ['both', '', ''],
+      ['alone', '', ''],
+    ]);
+  });
+
+  it('clamps a rowspan past the last row, and a rowspan of 0 or junk is one row', () => {
+    const md = markdownOf('<table><tr><th>X</th><th>Y</th></tr><tr><td rowspan="99">x</td><td rowspan="0">y</td></tr><tr><td>z</td></tr></table>');
+    expect(tableOf(md).lines.map(cells)).toEqual([
+      ['X', 'Y'],
+      ['---', '---'],
+      ['x', 'y'],
+      ['', 'z'],
+    ]);
+  });
+
+  it('is a table in an article too (the Markdown mode), and html mode keeps the spans', () => {
+    const fill = 'The results of the trial are in the table below, which lists every participant and their scores across both rounds.';
+    const a = extractArticle(
+      `<html><head><title>Trial</title></head><body><article><h1>Trial</h1><p>${fill}</p><table><tr><th>Name</th><th colspan="2">Scores</th></tr><tr><td>Alice</td><td>1</td><td>2</td></tr></table><p>${fill}</p></article></body></html>`,
+      'https://trial.example/results',
+    );
+    expect(tableOf(a.markdown).widths).toEqual([3, 3, 3]);
+    expect(a.html).toContain('colspan="2"');
+  });
+
+  it('leaves a table the plugin keeps as HTML (a list in a cell) with its spans', () => {
+    const md = markdownOf('<table><tr><th colspan="2">Steps</th></tr><tr><td><ul><li>one</li></ul></td><td>two</td></tr></table>');
+    expect(md).toContain('colspan="2"');
+  });
+
+  it('drops spans that would add too many cells, so the Markdown stays the size of the table', () => {
+    const row = `<tr>${'<td colspan="1000" rowspan="1000">x</td>'.repeat(20)}</tr>`;
+    const t0 = performance.now();
+    const md = markdownOf(`<table><tr><th>H</th></tr>${row.repeat(50)}</table>`);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(md).toContain('x');
+    // The plugin wrote out each colspan itself: 6 MB of Markdown from 40 KB of HTML.
+    expect(md.length).toBeLessThan(20_000);
+    expect(tableOf(md).widths.every((w) => w === 20)).toBe(true);
+  });
+});
