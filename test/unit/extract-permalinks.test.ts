@@ -29,12 +29,28 @@ describe('a heading\'s link to itself', () => {
     expect(a.text).not.toContain('¶');
   });
 
+  it.each([
+    ['the heading\'s id', '<h2 id="basic-usage"><a href="#basic-usage">Basic Usage</a></h2>'],
+    ['the link\'s own id', '<h2><a id="basic-usage" class="anchor" href="#basic-usage">Basic Usage</a></h2>'],
+    ['an anchor\'s name inside', '<h2><a name="basic-usage"></a><a href="#basic-usage">Basic <em>Usage</em></a></h2>'],
+    ['a fragment written escaped', '<h2 id="basic usage"><a href="#basic%20usage">Basic Usage</a></h2>'],
+  ])('around the heading\'s words is left out, the words stay: %s', (_what, heading) => {
+    const a = extractArticle(page(`${heading}<p>${FILL}</p>`), 'https://docs.example/ref');
+    expect(a.markdown).toMatch(/\n## Basic _?Usage_?\n/);
+    expect(a.text).toContain('\nBasic Usage\n');
+    expect(a.markdown).not.toContain('](https://docs.example/ref#basic');
+  });
+
   it('stays when it has a word or a number, or goes elsewhere', () => {
     const a = extractArticle(
       page(`<h2>Changes in <a href="#v2">version 2</a></h2><p>${FILL}</p><h2>Notes <a href="https://docs.example/more">§</a></h2><p>${FILL} <a href="#usage">¶</a></p>`),
       'https://docs.example/ref',
     );
     expect(a.markdown).toContain('## Changes in [version 2](https://docs.example/ref#v2)');
+    // A link inside a heading to where no id of the heading is stays, and so does one whose fragment does not decode.
+    expect(extractArticle(page(`<h2 id="v1">Notes on <a href="#%E0%A4%A">bad escapes</a></h2><p>${FILL}</p>`), 'https://docs.example/ref').markdown).toContain(
+      '## Notes on [bad escapes](https://docs.example/ref#%E0%A4%A)',
+    );
     expect(a.markdown).toContain('## Notes [§](https://docs.example/more)');
     expect(a.markdown).toContain('[¶](https://docs.example/ref#usage)');
   });

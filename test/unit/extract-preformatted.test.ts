@@ -87,3 +87,23 @@ describe('code laid out in a table beside its line numbers', () => {
   });
 });
 
+describe('code whose lines are <br>s in a <code> with no <pre> (editors, forums)', () => {
+  it('is a fenced block of its lines as a browser shows them, where inline code made them one', () => {
+    const md = markdownOf('<p>Run:</p><p><code class="language-sh">cd  /srv\n<br>\n&nbsp;&nbsp;make *all*<br>  echo `done`<br></code></p><p>after</p>');
+    expect(md).toBe('Run:\n\n```sh\ncd /srv\n  make *all*\necho `done`\n```\n\nafter');
+  });
+
+  it('leaves inline code without a line break inline', () => {
+    expect(markdownOf('<p>Call <code>run()</code> now.</p>')).toBe('Call `run()` now.');
+  });
+
+  it('in a <pre><code> keeps them too, with the language (turndown\'s fenced rule made "a<br>b" "ab")', () => {
+    expect(markdownOf('<pre><code class="language-py">a = 1<br>  b = 2</code></pre>')).toBe('```py\na = 1\n  b = 2\n```');
+  });
+
+  it('in an article keeps its lines in text mode too', () => {
+    const a = extractArticle(page('<code>first line<br>second line</code>'), 'https://docs.example/notes');
+    expect(a.markdown).toContain('```\nfirst line\nsecond line\n```');
+    expect(a.text).toContain('first line\nsecond line');
+  });
+});

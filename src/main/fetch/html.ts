@@ -403,15 +403,29 @@ function convert(root: HTMLElement): string {
     // Preformatted text that is not a <pre><code> (turndown's fenced rule takes those): code as
     // highlighters write it (<pre> of <span>s), shell sessions, ASCII tables. Turndown wrote it
     // as paragraph text, so its lines ran together once rendered and its * and _ were escaped.
+    // A <pre><code> whose lines are <br>s comes here too: turndown's fenced rule reads the
+    // code's textContent, in which a <br> is nothing ("a<br>b" was "ab").
     turndown.addRule('preformatted', {
-      filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+      filter: (node) => node.nodeName === 'PRE' && (node.firstChild?.nodeName !== 'CODE' || !!node.querySelector('br')),
       replacement: (_content, node) => {
         const text = preText(node as unknown as TextNode);
         if (!text.trim()) return '';
+        const classOf = (el: Node | null): string => (el?.nodeType === 1 ? ((el as HTMLElement).getAttribute('class') ?? '') : '');
+        const lang = codeLanguage(classOf(node)) ?? (node.firstChild?.nodeName === 'CODE' ? codeLanguage(classOf(node.firstChild)) : undefined) ?? '';
+        const fence = fenceFor(text);
+        return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+      },
+    });
+    // Code whose lines are <br>s in a <code> with no <pre> (editors and forums write it so):
+    // turndown's inline code made its lines one ("`line one   line two`"). A fenced block, its
+    // lines as a browser shows them: blanks collapsed, a no-break space (their indent) kept.
+    turndown.addRule('codeLines', {
+      filter: (node) => node.nodeName === 'CODE' && !node.closest('pre') && !!node.querySelector('br'),
+      replacement: (_content, node) => {
+        const text = brLines(node as unknown as TextNode);
+        if (!text.trim()) return '';
         const lang = codeLanguage((node as HTMLElement).getAttribute('class') ?? '') ?? '';
-        let longest = 2;
-        for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-        const fence = '`'.repeat(longest + 1);
+        const fence = fenceFor(text);
         return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
       },
     });
@@ -543,6 +557,36 @@ const tidyLines = (s: string): string =>
     .map((l) => l.replace(/[ \t]+/g, ' ').trim())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
+
+/** A fence longer than any run of backticks in the code (counted in a loop: 200,000 runs overflowed Math.max(...)). */
+function fenceFor(code: string): string {
+  let longest = 2;
+  for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(longest + 1);
+}
+
+/**
+ * The lines of code written with <br>s and no <pre>, as a browser shows them: the markup's
+ * own line ends and runs of blanks are one space, a line's blanks at its ends go, and its
+ * no-break spaces (the indent such editors write) are spaces.
+ */
+function brLines(code: TextNode): string {
+  const out: string[] = [];
+  const walk = (node: TextNode): void => {
+    if (node.nodeType === 3) out.push((node.textContent ?? '').replace(/[ \t\r\n\f]+/g, ' '));
+    else if (node.nodeType === 1 && !UNREAD.has(node.nodeName.toUpperCase())) {
+      if (node.nodeName.toUpperCase() === 'BR') out.push('\n');
+      for (const c of Array.from(node.childNodes)) walk(c as TextNode);
+    }
+  };
+  walk(code);
+  return out
+    .join('')
+    .split('\n')
+    .map((l) => l.replace(/^ +| +$/g, '').replace(/\u00a0/g, ' '))
+    .join('\n')
+    .replace(/^\n+|\n+$/g, '');
+}
 
 /** A <pre>'s text as laid out: its blanks and line breaks are the text (code, verse, a table in ASCII). */
 function preText(pre: TextNode): string {
@@ -688,9 +732,28 @@ export function dropTitleHeading(root: TitleRoot, title: string): void {
 function dropPermalinks(document: Doc): void {
   for (const a of Array.from(document.querySelectorAll('a[href^="#"]'))) {
     const text = (a.textContent ?? '').replace(/[\s\u200b-\u200d\u2060\ufeff]|\ufe0e|\ufe0f/g, '');
-    const inHeading = !!a.closest('h1, h2, h3, h4, h5, h6, dt');
-    if (inHeading ? text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && !a.querySelector('img') : BACK_ARROWS.has(text)) a.remove();
+    const heading = a.closest('h1, h2, h3, h4, h5, h6, dt');
+    if (heading ? text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && !a.querySelector('img') : BACK_ARROWS.has(text)) a.remove();
+    // A heading whose words are the link to itself (static site generators' "anchored"
+    // headings): the words stay, the link goes. It was "## [Usage](https://…#usage)".
+    else if (heading && namesItself(a, heading)) a.replaceWith(...Array.from(a.childNodes));
   }
+}
+
+/** Whether a link inside a heading points at the heading: its own id, the link's, or a name inside it. */
+function namesItself(a: Element, heading: Element): boolean {
+  let target: string;
+  try {
+    target = decodeURIComponent((a.getAttribute('href') ?? '').slice(1));
+  } catch {
+    return false;
+  }
+  if (!target) return false;
+  if (heading.getAttribute('id') === target) return true;
+  for (const el of [a, ...Array.from(heading.querySelectorAll('[id], a[name]'))]) {
+    if (el.getAttribute('id') === target || (el.localName === 'a' && el.getAttribute('name') === target)) return true;
+  }
+  return false;
 }
 
 /**
