@@ -55,6 +55,13 @@ describe('a table with spanning cells', () => {
     ]);
   });
 
+  it('reads a first row of header cells as the header when a caption comes before it (it was a row under an empty header)', () => {
+    const md = markdownOf('<table><caption>Table 1. Results</caption>\n<tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>');
+    expect(md).toBe('Table 1. Results\n\n| A   | B   |\n| --- | --- |\n| 1   | 2   |');
+    // A first row with a data cell is no header: the empty header line stays, as GFM needs one.
+    expect(tableOf(markdownOf('<table><tr><th>A</th><td>1</td></tr><tr><th>B</th><td>2</td></tr></table>')).lines[0]).toBe('|     |     |');
+  });
+
   it('clamps a rowspan past the last row, and a rowspan of 0 or junk is one row', () => {
     const md = markdownOf('<table><tr><th>X</th><th>Y</th></tr><tr><td rowspan="99">x</td><td rowspan="0">y</td></tr><tr><td>z</td></tr></table>');
     expect(tableOf(md).lines.map(cells)).toEqual([

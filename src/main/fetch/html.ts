@@ -242,6 +242,15 @@ function regularizeTables(root: HTMLElement): void {
     if (table.parentElement?.closest('table') || table.querySelector(KEPT_AS_HTML)) continue;
     const rows = Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
     const cellsOf = (tr: Element): Element[] => Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+    // A first row of header cells with no <thead> is the header: the plugin took it for one
+    // only when nothing came before its <tbody>, so a <caption> (or a <colgroup>) made it a
+    // row under an empty header line.
+    const top = rows[0];
+    if (top && !table.querySelector('thead') && top.parentElement?.localName === 'tbody' && cellsOf(top).length > 0 && cellsOf(top).every((c) => c.localName === 'th')) {
+      const head = doc.createElement('thead');
+      top.parentElement.before(head);
+      head.appendChild(top);
+    }
     const span = (cell: Element, name: string, max: number): number => Math.min(Math.max(Number.parseInt(cell.getAttribute(name) ?? '', 10) || 1, 1), max);
     let added = 0;
     for (const [i, tr] of rows.entries()) {
@@ -845,6 +854,35 @@ function keepQuoteAttributions(document: Doc): void {
   }
 }
 
+/**
+ * Pictures loaded late: the page ships a placeholder in src (a blank GIF, a grey SVG, a data:
+ * pixel) and the picture in an attribute its script swaps in as it scrolls into view
+ * (lazysizes' data-src and data-srcset, WordPress plugins' data-lazy-src, jQuery lazyload's
+ * data-original). Readability looks at such attributes only when src is empty, a data: URI,
+ * or the class says "lazy", so the article had the placeholder ("![Photo](…/blank.gif)").
+ * The script's attribute is the picture: it becomes src (or srcset, with src left to the
+ * widest candidate, srcFromSrcset).
+ */
+function revealLazyImages(document: Doc): void {
+  const first = (el: Element, names: readonly string[]): string | undefined => {
+    for (const name of names) {
+      const v = el.getAttribute(name)?.trim();
+      // A URL, not a placeholder of its own nor a script's settings (JSON: '{"default":…}').
+      if (v && !/^data:/i.test(v) && !/["'{}<>[\]]/.test(v)) return v;
+    }
+    return undefined;
+  };
+  for (const el of Array.from(document.querySelectorAll('img, picture > source'))) {
+    const src = el.localName === 'img' ? first(el, LAZY_SRC) : undefined;
+    const srcset = first(el, LAZY_SRCSET);
+    if (src && /^\S+$/.test(src)) el.setAttribute('src', src);
+    else if (srcset && el.localName === 'img') el.removeAttribute('src');
+    if (srcset) el.setAttribute('srcset', srcset);
+  }
+}
+const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-echo'];
+const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset'];
+
 /** Words in a highlight class that name no language: Sphinx's project default, plain text. */
 const UNNAMED_LEXERS = new Set(['default', 'none', 'text', 'source', 'plain', 'plaintext']);
 
@@ -887,6 +925,7 @@ export function extractArticle(html: string, url: string): Article {
   dropLineNumbers(document);
   keepTaskBoxes(document);
   keepQuoteAttributions(document);
+  revealLazyImages(document);
   nameCodeLanguages(document);
   emojiAsText(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's

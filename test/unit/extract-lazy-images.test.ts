@@ -1,0 +1,38 @@
+/**
+ * Pictures loaded late: a placeholder in src and the picture in an attribute a script swaps
+ * in. Readability reads such attributes only when src is empty, a data: URI or the class says
+ * "lazy", so the article had the placeholder.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../src/main/fetch';
+
+const FILL = 'The gallery shows the harbour through the seasons, each photograph taken from the same spot on the old sea wall.';
+const page = (body: string): string =>
+  `<!doctype html><html><head><title>Harbour</title></head><body><main><article><h1>Harbour</h1><p>${FILL}</p>${body}<p>${FILL}</p></article></main></body></html>`;
+const imagesOf = (md: string): string[] => [...md.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map((m) => m[1]!);
+
+describe('a picture loaded late', () => {
+  it.each([
+    ['lazysizes (data-src, a placeholder GIF in src)', '<img src="/blank.gif" data-src="/photos/spring.jpg" alt="Spring">', 'https://harbour.example/photos/spring.jpg'],
+    ['a WordPress plugin (data-lazy-src, an SVG placeholder)', '<img src="/lazy.svg" data-lazy-src="/photos/spring.jpg" alt="Spring">', 'https://harbour.example/photos/spring.jpg'],
+    ['jQuery lazyload (data-original)', '<img src="/grey.png" data-original="https://cdn.harbour.example/spring.jpg" alt="Spring">', 'https://cdn.harbour.example/spring.jpg'],
+    ['a srcset only (data-srcset): its widest candidate', '<img src="/blank.gif" data-srcset="/photos/s-400.jpg 400w, /photos/s-1200.jpg 1200w" alt="Spring">', 'https://harbour.example/photos/s-1200.jpg'],
+    [
+      'a <picture> whose <img> is lazy too',
+      '<picture><source type="image/webp" data-srcset="/photos/s.webp"><img src="/blank.gif" data-src="/photos/spring.jpg" alt="Spring"></picture>',
+      'https://harbour.example/photos/spring.jpg',
+    ],
+  ])('is the picture, not the placeholder: %s', (_what, img, want) => {
+    const a = extractArticle(page(`<figure>${img}</figure>`), 'https://harbour.example/gallery');
+    expect(imagesOf(a.markdown)).toEqual([want]);
+    expect(a.html).not.toMatch(/blank\.gif|lazy\.svg|grey\.png/);
+  });
+
+  it("keeps src when the script's attribute is no URL (its settings as JSON), and a picture with no such attribute as it is", () => {
+    const a = extractArticle(
+      page(`<p><img src="/photos/fallback.jpg" data-src='{"default":"//cdn.example/a.img?h=76"}' alt="Kept"></p><p><img src="/photos/summer.jpg" alt="Summer"></p>`),
+      'https://harbour.example/gallery',
+    );
+    expect(imagesOf(a.markdown)).toEqual(['https://harbour.example/photos/fallback.jpg', 'https://harbour.example/photos/summer.jpg']);
+  });
+});
