@@ -98,3 +98,17 @@ describe('a table with spanning cells', () => {
     expect(tableOf(md).widths.every((w) => w === 20)).toBe(true);
   });
 });
+
+describe("a table's text", () => {
+  it('has its cells apart by a tab, an empty cell kept, and a cell\'s own blanks and tabs as one space', () => {
+    const fill = 'The results of the trial are in the table below, which lists every participant and their scores across both rounds.';
+    const a = extractArticle(
+      `<html><head><title>Trial</title></head><body><article><h1>Trial</h1><p>${fill}</p><table>
+        <tr> <th>Name</th> <th>Round 1</th> <th>Round 2</th> </tr>
+        <tr> <td>Bob  Jr.</td> <td></td> <td>6\t7</td> </tr>
+      </table><p>${fill}</p></article></body></html>`,
+      'https://trial.example/results',
+    );
+    expect(a.text).toContain('\nName\tRound 1\tRound 2\nBob Jr.\t\t6 7\n');
+  });
+});

@@ -556,14 +556,17 @@ const BLOCK = new Set([
   'TABLE', 'TR', 'BLOCKQUOTE', 'PRE', 'FIGURE', 'FIGCAPTION', 'DL', 'DT', 'DD', 'HR', 'ADDRESS', 'DETAILS', 'SUMMARY',
 ]);
 
-type TextNode = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown> };
+type TextNode = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown>; previousSibling?: unknown };
 const UNREAD = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
-/** Lines without runs of blanks or blanks at their ends, and at most one empty line in a row. */
+/**
+ * Lines without runs of blanks or blanks at their ends, and at most one empty line in a row.
+ * A tab is the one between two cells of a table row (textOf), kept so columns stay apart.
+ */
 const tidyLines = (s: string): string =>
   s
     .split('\n')
-    .map((l) => l.replace(/[ \t]+/g, ' ').trim())
+    .map((l) => l.replace(/ +/g, ' ').replace(/ ?\t ?/g, '\t').replace(/^[ \t]+|[ \t]+$/g, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
 
@@ -620,6 +623,14 @@ const LINE_BLOCK = new Set(['LI', 'TR', 'DT', 'DD']);
  * The breaks on either side of a block's edge are one break, the larger, so the items of a
  * list are lines, not paragraphs; two <br> in a row, as old pages part paragraphs, are two.
  */
+/** A table cell, past the blanks between it and the node given (a row's cells come apart by text nodes of blanks). */
+function isCell(node: unknown): boolean {
+  let n = node as TextNode | null | undefined;
+  while (n && n.nodeType === 3 && !(n.textContent ?? '').trim()) n = n.previousSibling as typeof n;
+  const name = n?.nodeType === 1 ? n.nodeName.toUpperCase() : '';
+  return name === 'TD' || name === 'TH';
+}
+
 export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
   // Runs of flowing text, each tidied alone, between the preformatted blocks kept as they are.
   const done: string[] = [];
@@ -666,7 +677,9 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
     if (pre === '') return;
     const block = BLOCK.has(name);
     if (block) owe(1);
-    if (name === 'TD' || name === 'TH') put('\t');
+    // Cells of a row apart by a tab, as a spreadsheet copies them ("Bob Jr.\t5\t6", where one
+    // space made "Bob Jr. 5 6" and no one could tell the columns).
+    if ((name === 'TD' || name === 'TH') && isCell(node.previousSibling)) put('\t');
     for (const c of Array.from(node.childNodes)) walk(c as TextNode);
     if (block) owe(LINE_BLOCK.has(name) ? 1 : 2);
   };
