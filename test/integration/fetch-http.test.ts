@@ -45,6 +45,8 @@ beforeAll(async () => {
     // The article minified as html-minifier's removeOptionalTags leaves it: no <head>, <body>, </html>.
     '/minified': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(MINIFIED),
     '/empty.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(),
+    '/shy': (_q, r) =>
+      r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head><title>Schiffe</title></head><body><article><h1>Schiffe</h1>${'<p>Die Donau&shy;dampf&shy;schiff&shy;fahrts&shy;gesellschaft fuhr jeden Sommer auf der Donau, von Passau bis zum Schwarzen Meer, mit Dampfern.</p>'.repeat(3)}</article></body></html>`),
     '/empty.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('\n'),
     '/no-content': (_q, r) => r.writeHead(204).end(),
     // A feed sent as a page, as many servers send them.
@@ -135,6 +137,10 @@ describe('HTML', () => {
     }
     expect((await get('/article', { pages: '' })).meta?.warnings).toBeUndefined();
     expect((await get('/doc.pdf', { pages: '2' })).meta?.warnings).toBeUndefined();
+  });
+  it('finds a word a page wrote with soft hyphens in it (grep)', async () => {
+    const r = await get('/shy', { mode: 'text', grep: 'Donaudampfschifffahrt' });
+    expect(r.meta?.matches).toBe(3);
   });
   it('answers a question with the best passages in document order', async () => {
     const r = await get('/article', { mode: 'text', question: 'what are neap tides?' });

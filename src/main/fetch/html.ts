@@ -368,6 +368,15 @@ function scratchRoot(): HTMLElement {
   return scratch.createElement('x-turndown');
 }
 
+/**
+ * Characters that only tell a browser where it may (or may not) break a line: the soft hyphen
+ * newspapers put inside long words (Donau&shy;dampf&shy;schiff), the word joiner, a stray
+ * zero-width no-break space. Shown, they are nothing; kept, they cut words in two for grep,
+ * question and search ("Donaudampfschiff" was not found). The zero-width space stays: Thai,
+ * Khmer and Lao mark word ends with it.
+ */
+const INVISIBLE = /[\u00ad\u2060\ufeff]/g;
+
 function convert(root: HTMLElement): string {
   if (!turndown) {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
@@ -455,7 +464,7 @@ function convert(root: HTMLElement): string {
       replacement: () => '',
     });
   }
-  return turndown.turndown(root).replace(/\n{3,}/g, '\n\n').trim();
+  return turndown.turndown(root).replace(INVISIBLE, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** Elements that show something of another address, with what to call one that has no title (a frame: by its host). */
@@ -647,7 +656,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
   };
   const walk = (node: TextNode): void => {
     if (node.nodeType === 3) {
-      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
+      const text = (node.textContent ?? '').replace(INVISIBLE, '').replace(/\s+/g, ' ');
       // Blanks beside a break are no text (the indentation between two list items).
       if (text !== ' ' || !owed) put(text);
       return;
@@ -669,7 +678,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
     const pre = name === 'PRE' ? preText(node) : undefined;
     if (pre) {
       put('\n');
-      done.push(tidyLines(out.join('')), pre);
+      done.push(tidyLines(out.join('')), pre.replace(INVISIBLE, ''));
       out = [];
       owed = 2;
       return;
@@ -967,7 +976,7 @@ export function extractArticle(html: string, url: string): Article {
     root = fresh.body;
     if (root) absoluteLinks(root, baseOf(fresh, url));
   }
-  const title = decodeReferences((article?.title ?? '').trim(), document) || docTitle;
+  const title = (decodeReferences((article?.title ?? '').trim(), document) || docTitle).replace(INVISIBLE, '');
   let text: string | undefined;
   let cleaned: string | undefined;
   let markdown: string | undefined;
