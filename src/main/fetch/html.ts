@@ -457,6 +457,56 @@ function convert(root: HTMLElement): string {
         return `${(node as HTMLElement).getAttribute('aria-checked') === 'true' ? '[x]' : '[ ]'}${blank}`;
       },
     });
+    // A link around blocks (a card: <a><h3>Title</h3><p>Summary</p></a>) was "[" and "](url)"
+    // on lines of their own around them, which no renderer reads as a link. The blocks stay,
+    // and the link goes on the first heading's words, else on the first line of text, else
+    // on a line of its own after them.
+    turndown.addRule('blockLink', {
+      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !!node.querySelector(LINK_BLOCKS),
+      replacement: (content, node) => {
+        const el = node as HTMLElement;
+        const href = (el.getAttribute('href') ?? '').replace(/([<>()])/g, '\\$1');
+        const dest = /\s/.test(href) ? `<${href}>` : href;
+        const title = (el.getAttribute('title') ?? '').replace(/(\n+\s*)+/g, '\n').replace(/"/g, '\\"');
+        const link = (text: string): string => `[${text}](${dest}${title ? ` "${title}"` : ''})`;
+        const body = content.replace(/^\n+|\n+$/g, '');
+        // Blocks that came out as one line (a <div> holding a picture) are simply its text.
+        if (!body.includes('\n')) return body.trim() ? `\n\n${link(body.trim())}\n\n` : '';
+        const lines = body.split('\n');
+        // A line that holds a link or picture already cannot be one (links do not nest).
+        const free = (l: string): boolean => !l.includes('](');
+        let i = lines.findIndex((l) => /^#{1,6} \S/.test(l) && free(l));
+        if (i >= 0) lines[i] = lines[i]!.replace(/^(#{1,6} )(.*)$/, (_m, hashes: string, text: string) => `${hashes}${link(text)}`);
+        else {
+          i = lines.findIndex((l) => l.trim() !== '' && free(l) && !/^(?:[-*+] |\d+[.)] |>|```|~~~|\||!\[| {4})/.test(l));
+          if (i >= 0) lines[i] = link(lines[i]!.replace(/ {2}$/, ''));
+          else lines.push('', link(turndown!.escape(el.getAttribute('href') ?? '')));
+        }
+        return `\n\n${lines.join('\n')}\n\n`;
+      },
+    });
+    // A line break in a heading: an ATX heading is one line, so the words after the break were
+    // a paragraph under it ("## First line  " then "second line").
+    turndown.addRule('headingBreak', {
+      filter: (node) => node.nodeName === 'BR' && !!node.parentElement?.closest('h1, h2, h3, h4, h5, h6'),
+      replacement: () => ' ',
+    });
+    // Emphasis inside a word ("<em>emph</em>asis"): "_emph_asis" is no emphasis in CommonMark,
+    // which reads an underscore inside a word as a letter; an asterisk works there.
+    turndown.addRule('emphasis', {
+      filter: ['em', 'i'],
+      replacement: (content, node) => {
+        if (!content.trim()) return '';
+        // A blank at either end of the element is moved outside it by turndown, so that side is no word.
+        const own = node.textContent ?? '';
+        // Only words of text beside it: next to an element, the Markdown there is that element's (a link ends in ")").
+        const textOf = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
+        const before = /^\s/.test(own) ? ' ' : textOf(node.previousSibling).slice(-1);
+        const after = /\s$/.test(own) ? ' ' : textOf(node.nextSibling).slice(0, 1);
+        const delimiter = /[\p{L}\p{N}]/u.test(before + after) ? '*' : '_';
+        return `${delimiter}${content}${delimiter}`;
+      },
+    });
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     turndown.addRule('emptyLink', {
@@ -466,6 +516,9 @@ function convert(root: HTMLElement): string {
   }
   return turndown.turndown(root).replace(INVISIBLE, '').replace(/\n{3,}/g, '\n\n').trim();
 }
+
+/** What makes a link hold blocks rather than words (a card). */
+const LINK_BLOCKS = 'p,div,h1,h2,h3,h4,h5,h6,ul,ol,dl,blockquote,pre,table,section,article,figure,header,footer';
 
 /** Elements that show something of another address, with what to call one that has no title (a frame: by its host). */
 const EMBEDS = new Map([

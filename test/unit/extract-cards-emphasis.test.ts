@@ -1,0 +1,44 @@
+/**
+ * Markdown that renders as the page did: a link around blocks (a card), a line break in a
+ * heading, emphasis inside a word.
+ */
+import { describe, expect, it } from 'vitest';
+import { markdownOf } from '../../src/main/fetch/html';
+
+describe('a link around blocks (a card)', () => {
+  it('puts the link on its heading and keeps its blocks, where it was "[" and "](url)" on lines of their own', () => {
+    const md = markdownOf('<p>Read on:</p><a href="/guide" title="The guide"><h3>The guide</h3><p>Everything about the harbour.</p></a><p>after</p>');
+    expect(md).toBe('Read on:\n\n### [The guide](/guide "The guide")\n\nEverything about the harbour.\n\nafter');
+  });
+
+  it('puts it on the first line of text when there is no heading, and on a line of its own when there is no text', () => {
+    expect(markdownOf('<a href="/a"><div><p>First line</p><p>Second line</p></div></a>')).toBe('[First line](/a)\n\nSecond line');
+    expect(markdownOf('<a href="/b c"><ul><li>one</li><li>two</li></ul></a>')).toBe('-   one\n-   two\n\n[/b c](</b c>)');
+  });
+
+  it('is an ordinary link when its blocks come out as one line (a <div> holding a picture)', () => {
+    expect(markdownOf('<p>x</p><a href="/big.jpg"><div><img src="/small.jpg" alt="Photo"></div></a>')).toBe('x\n\n[![Photo](/small.jpg)](/big.jpg)');
+  });
+
+  it('leaves a heading that already holds a link alone, and an inline link inline', () => {
+    expect(markdownOf('<a href="/card"><h3><img src="/i.png" alt="Icon"> [Draft] Plan</h3><p>Text line</p></a>')).toBe('### ![Icon](/i.png) \\[Draft\\] Plan\n\n[Text line](/card)');
+    expect(markdownOf('<a href="/card"><h3>[Draft] Plan</h3><p>Text line</p></a>')).toBe('### [\\[Draft\\] Plan](/card)\n\nText line');
+    expect(markdownOf('<p>See <a href="/x">the <b>docs</b></a>.</p>')).toBe('See [the **docs**](/x).');
+  });
+});
+
+describe('a line break in a heading', () => {
+  it('is a space: an ATX heading is one line', () => {
+    expect(markdownOf('<h2>First line<br>second line</h2><p>Body</p>')).toBe('## First line second line\n\nBody');
+  });
+});
+
+describe('emphasis', () => {
+  it('inside a word is written with asterisks, which CommonMark reads there ("_emph_asis" is no emphasis)', () => {
+    expect(markdownOf('<p>An <em>emph</em>asis, a re<i>mark</i>, a title’s <em>end,”</em>said he.</p>')).toBe('An *emph*asis, a re*mark*, a title’s *end,”*said he.');
+  });
+
+  it('between blanks or beside a link keeps underscores, as before', () => {
+    expect(markdownOf('<p>An <em>emphasis</em> and <a href="/x">a link</a><em>.</em> <em> spaced </em>end.</p>')).toBe('An _emphasis_ and [a link](/x)_._ _spaced_ end.');
+  });
+});
