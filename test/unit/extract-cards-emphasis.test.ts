@@ -35,7 +35,17 @@ describe('a line break in a heading', () => {
 
 describe('emphasis', () => {
   it('inside a word is written with asterisks, which CommonMark reads there ("_emph_asis" is no emphasis)', () => {
-    expect(markdownOf('<p>An <em>emph</em>asis, a re<i>mark</i>, a title’s <em>end,”</em>said he.</p>')).toBe('An *emph*asis, a re*mark*, a title’s *end,”*said he.');
+    expect(markdownOf('<p>An <em>emph</em>asis, a re<i>mark</i>, and <b>bold</b>ly.</p>')).toBe('An *emph*asis, a re*mark*, and **bold**ly.');
+  });
+
+  it('ending in a mark against a word has the mark outside it, where no delimiter could close', () => {
+    // '_Night “_should' and '**bold.**Next' are no emphasis in CommonMark: a delimiter after
+    // a mark and before a letter does not close.
+    expect(markdownOf('<p>The <em>Scholars of Night “</em>should’ve, a title’s <em>end,”</em>said he, <b>bold.</b>Next, “<i>¡Hola</i>, and <em><a href="/x">a link</a>.</em>Then</p>')).toBe(
+      'The _Scholars of Night_ “should’ve, a title’s _end_,”said he, **bold**.Next, “_¡Hola_, and _[a link](/x)_.Then',
+    );
+    // Only marks: nothing can move.
+    expect(markdownOf('<p>a<em>.</em>b</p>')).toBe('a*.*b');
   });
 
   it('between blanks or beside a link keeps underscores, as before', () => {

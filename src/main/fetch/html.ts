@@ -492,20 +492,16 @@ function convert(root: HTMLElement): string {
       replacement: () => ' ',
     });
     // Emphasis inside a word ("<em>emph</em>asis"): "_emph_asis" is no emphasis in CommonMark,
-    // which reads an underscore inside a word as a letter; an asterisk works there.
+    // which reads an underscore inside a word as a letter; an asterisk works there. And
+    // emphasis that ends in a mark against a word ('<em>“Night,”</em>said') cannot close in
+    // Markdown at all: the mark goes outside it (delimited).
     turndown.addRule('emphasis', {
       filter: ['em', 'i'],
-      replacement: (content, node) => {
-        if (!content.trim()) return '';
-        // A blank at either end of the element is moved outside it by turndown, so that side is no word.
-        const own = node.textContent ?? '';
-        // Only words of text beside it: next to an element, the Markdown there is that element's (a link ends in ")").
-        const textOf = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
-        const before = /^\s/.test(own) ? ' ' : textOf(node.previousSibling).slice(-1);
-        const after = /\s$/.test(own) ? ' ' : textOf(node.nextSibling).slice(0, 1);
-        const delimiter = /[\p{L}\p{N}]/u.test(before + after) ? '*' : '_';
-        return `${delimiter}${content}${delimiter}`;
-      },
+      replacement: (content, node) => delimited(content, node, (wordy) => (wordy ? '*' : '_')),
+    });
+    turndown.addRule('strong', {
+      filter: ['strong', 'b'],
+      replacement: (content, node) => delimited(content, node, () => '**'),
     });
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
@@ -517,8 +513,52 @@ function convert(root: HTMLElement): string {
   return turndown.turndown(root).replace(INVISIBLE, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** What makes a link hold blocks rather than words (a card). */
-const LINK_BLOCKS = 'p,div,h1,h2,h3,h4,h5,h6,ul,ol,dl,blockquote,pre,table,section,article,figure,header,footer';
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that Markdown itself reads there (a link's ")"). */
+const TRAILING_MARKS = /(?:(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
+const LEADING_MARKS = /^(?:(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
+
+/**
+ * Emphasis (`content`, as turndown wrote the element's inside) between its delimiters, so
+ * that CommonMark reads it as emphasis. A delimiter opens only where the text after it is no
+ * mark or the text before it is none of a word, and closes likewise; so the marks at the
+ * inside's ends that face a word outside ('“Night,”' then "said") go outside, and `pick`
+ * chooses the delimiter knowing whether either side is a word's letters.
+ */
+function delimited(content: string, node: Node, pick: (wordy: boolean) => string): string {
+  if (!content.trim()) return '';
+  // A blank at either end of the element is moved outside it by turndown, so that side is no word.
+  const own = node.textContent ?? '';
+  // Only words of text beside it: next to an element, the Markdown there is that element's (a link ends in ")").
+  const textOf = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
+  const before = /^\s/.test(own) ? ' ' : textOf(node.previousSibling).slice(-1);
+  const after = /\s$/.test(own) ? ' ' : textOf(node.nextSibling).slice(0, 1);
+  let body = content;
+  let lead = '';
+  let tail = '';
+  // Moved only when something of the inside stays, and blanks with them (a closing delimiter after a blank is none).
+  const movable = (run: string | undefined): run is string => !!run && run.trim() !== '' && run.length < body.length;
+  if (WORD_CHAR.test(after)) {
+    const run = TRAILING_MARKS.exec(body)?.[0];
+    if (movable(run)) {
+      tail = run;
+      body = body.slice(0, -run.length);
+    }
+  }
+  if (WORD_CHAR.test(before)) {
+    const run = LEADING_MARKS.exec(body)?.[0];
+    if (movable(run)) {
+      lead = run;
+      body = body.slice(run.length);
+    }
+  }
+  const d = pick(WORD_CHAR.test(lead ? lead.slice(-1) : before) || WORD_CHAR.test(tail ? tail[0]! : after));
+  return `${lead}${d}${body}${d}${tail}`;
+}
+
+/** What makes a link hold blocks rather than words (a card): the elements turndown writes as blocks. */
+const LINK_BLOCKS =
+  'address,article,aside,audio,blockquote,canvas,center,dd,dir,div,dl,dt,fieldset,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,hgroup,hr,li,main,menu,nav,noframes,noscript,ol,output,p,pre,section,table,tbody,td,tfoot,th,thead,tr,ul';
 
 /** Elements that show something of another address, with what to call one that has no title (a frame: by its host). */
 const EMBEDS = new Map([
