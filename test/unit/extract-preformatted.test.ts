@@ -42,6 +42,25 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(md).toContain('```\nboxed words\n```');
   });
 
+  it.each([
+    ["SyntaxHighlighter's brush (older blogs)", '<pre class="brush: js; gutter: false">var a = 1;</pre>', 'js', 'var a = 1;'],
+    ["pandoc's sourceCode", '<pre class="sourceCode python"><code class="sourceCode python">print(1)</code></pre>', 'python', 'print(1)'],
+    ['a data-language on the <pre>', '<pre data-language="ruby"><code>puts 1</code></pre>', 'ruby', 'puts 1'],
+    ["Hugo's data-lang on the <code>", '<pre tabindex="0"><code data-lang="go">package main</code></pre>', 'go', 'package main'],
+    ["Jekyll's Rouge, two <div>s up", '<div class="language-yaml highlighter-rouge"><div class="highlight"><pre class="highlight"><code>a: 1</code></pre></div></div>', 'yaml', 'a: 1'],
+  ])('takes the language a highlighter names in its own way: %s', (_what, block, lang, code) => {
+    expect(extractArticle(page(block), 'https://docs.example/notes').markdown).toContain(`\`\`\`${lang}\n${code}\n\`\`\``);
+  });
+
+  it('takes no language from a "language-" class that names no highlighted block, nor from Rouge\'s plain text', () => {
+    const md = extractArticle(
+      page('<div class="language-selector"><pre>plain words</pre></div><div class="language-plaintext highlighter-rouge"><div class="highlight"><pre class="highlight"><code>x = y</code></pre></div></div>'),
+      'https://docs.example/notes',
+    ).markdown;
+    expect(md).toContain('```\nplain words\n```');
+    expect(md).toContain('```\nx = y\n```');
+  });
+
   it('takes the language named on the <pre> itself, and a fence longer than any run of backticks inside', () => {
     expect(markdownOf('<pre class="language-sh">echo ```three``` and `one`</pre>')).toBe('````sh\necho ```three``` and `one`\n````');
   });

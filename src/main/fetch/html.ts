@@ -929,30 +929,52 @@ function keepTaskBoxes(document: Doc): void {
 }
 
 /**
- * Highlighters that name a code block's language on a <div> around its <pre> (GitHub's
- * "highlight highlight-source-python", Sphinx's "highlight-python3 > highlight > pre"): the
- * name goes onto the <pre>, where the fenced block takes it from. Readability merges nested
- * <div>s and the class pass keeps a <pre>'s language only, so it is done before either. A
- * "highlight-box" is a theme's box, not a language: a name counts only beside a
- * "highlight" class or as GitHub's "-source-"/"-text-" one.
+ * A code block's language, wherever its highlighter names it, put on the <pre> as
+ * "language-X", where the fenced block takes it from (the class pass keeps that one class):
+ * - on a <div> around the <pre>: GitHub's "highlight highlight-source-python", Sphinx's
+ *   "highlight-python3 > highlight > pre", Jekyll's Rouge "language-yaml highlighter-rouge >
+ *   highlight > pre". Readability merges nested <div>s, so this is done before it. A
+ *   "highlight-box" is a theme's box, not a language: a name counts only beside a "highlight"
+ *   class (or "highlighter-rouge"), or as GitHub's "-source-"/"-text-" one;
+ * - on the <pre> or its <code> in other words: SyntaxHighlighter's "brush: js" (older blogs),
+ *   pandoc's "sourceCode python", Hugo's data-lang="go" and others' data-language.
+ * The fence had no language for any of these.
  */
 function nameCodeLanguages(document: Doc): void {
   for (const pre of Array.from(document.querySelectorAll('pre'))) {
     if (codeLanguage(pre.getAttribute('class') ?? '')) continue;
-    let lang: string | undefined;
-    let marked = false;
-    let el = pre.parentElement;
-    for (let level = 0; el && level < 2; level++, el = el.parentElement) {
-      const cls = el.getAttribute('class') ?? '';
-      if (/(?:^|\s)highlight(?:\s|$)/.test(cls)) marked = true;
-      const m = /(?:^|\s)highlight-((?:source|text)-)?([\w+#.-]{1,30})(?:\s|$)/i.exec(cls);
-      if (m && !lang) {
-        lang = m[2]!.toLowerCase();
-        if (m[1]) marked = true;
+    const code = pre.firstElementChild?.localName === 'code' ? pre.firstElementChild : null;
+    if (code && codeLanguage(code.getAttribute('class') ?? '')) continue;
+    let lang = namedLanguage(pre) ?? (code ? namedLanguage(code) : undefined);
+    if (!lang) {
+      let marked = false;
+      let el = pre.parentElement;
+      for (let level = 0; el && level < 2; level++, el = el.parentElement) {
+        const cls = el.getAttribute('class') ?? '';
+        if (/(?:^|\s)(?:highlight|highlighter-rouge)(?:\s|$)/.test(cls)) marked = true;
+        const m = /(?:^|\s)(?:highlight-((?:source|text)-)?|language-)([\w+#.-]{1,30})(?:\s|$)/i.exec(cls);
+        if (m && !lang) {
+          lang = m[2]!.toLowerCase();
+          if (m[1]) marked = true;
+        }
       }
+      if (!marked) lang = undefined;
     }
-    if (marked && lang && !UNNAMED_LEXERS.has(lang)) pre.setAttribute('class', `${pre.getAttribute('class') ?? ''} language-${lang}`.trim());
+    if (lang && !UNNAMED_LEXERS.has(lang)) pre.setAttribute('class', `${pre.getAttribute('class') ?? ''} language-${lang}`.trim());
   }
+}
+
+/** The language an element names itself in one of the highlighters' own ways (nameCodeLanguages). */
+function namedLanguage(el: Element): string | undefined {
+  const name = (s: string | null | undefined): string | undefined => (s && /^[\w+#.-]{1,30}$/.test(s.trim()) ? s.trim().toLowerCase() : undefined);
+  const data = name(el.getAttribute('data-lang')) ?? name(el.getAttribute('data-language'));
+  if (data) return data;
+  const cls = el.getAttribute('class') ?? '';
+  const brush = /(?:^|[\s;])brush:\s*([\w+#.-]{1,30})/i.exec(cls);
+  if (brush) return brush[1]!.toLowerCase();
+  const words = cls.split(/\s+/);
+  if (words.includes('sourceCode')) return name(words.find((w) => w && w !== 'sourceCode' && !/^number/i.test(w)));
+  return undefined;
 }
 
 /**
