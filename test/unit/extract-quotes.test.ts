@@ -24,3 +24,28 @@ describe("a quote's attribution", () => {
     expect(a.text).not.toContain('Copyright');
   });
 });
+
+describe('a note or warning of documentation (an admonition)', () => {
+  const page = (box: string): string =>
+    `<!doctype html><html><head><title>Guide</title></head><body><main><article><h1>Guide</h1><p>${FILL}</p>${box}<p>${FILL}</p></article></main></body></html>`;
+
+  it.each([
+    ['Sphinx and MkDocs', '<div class="admonition warning"><p class="admonition-title">Warning</p><p>Back up the disk first.</p></div>', 'Warning'],
+    ['GitHub', '<div class="markdown-alert markdown-alert-tip" dir="auto"><p class="markdown-alert-title" dir="auto"><svg class="octicon"><path d="M0"></path></svg>Tip</p><p dir="auto">Back up the disk first.</p></div>', 'Tip'],
+    [
+      'Docusaurus (a type in lower case)',
+      '<div class="theme-admonition theme-admonition-info alert alert--info admonition_xJq3"><div class="admonitionHeading_Gvgb"><span class="admonitionIcon_Rf37"><svg><path d="M0"></path></svg></span>info</div><div class="admonitionContent_BuS1"><p>Back up the disk first.</p></div></div>',
+      'Info',
+    ],
+  ])('is a quote led by its title in bold: %s', (_what, box, title) => {
+    const a = extractArticle(page(box), 'https://docs.example/guide');
+    expect(a.markdown).toContain(`\n\n> **${title}**\n> \n> Back up the disk first.\n\n`);
+    expect(a.text).toContain(`\n\n${title}\n\nBack up the disk first.\n\n`);
+  });
+
+  it('leaves a box that only has "admonition" inside a longer class name, and one without a title, as text', () => {
+    const a = extractArticle(page('<div class="admonitions-list"><p>Not a note at all.</p></div><div class="admonition"><p>Untitled note.</p></div>'), 'https://docs.example/guide');
+    expect(a.markdown).toContain('\n\nNot a note at all.\n\n');
+    expect(a.markdown).toContain('\n\n> Untitled note.\n\n');
+  });
+});

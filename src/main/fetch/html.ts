@@ -978,6 +978,39 @@ function namedLanguage(el: Element): string | undefined {
 }
 
 /**
+ * Documentation's notes and warnings (Sphinx's and MkDocs' "admonition", Docusaurus'
+ * "theme-admonition", GitHub's "markdown-alert") as a quote led by their title in bold:
+ * "> **Warning**" then the text. They were a paragraph "Warning" and the text after it, like
+ * any other, so the warning read as part of the prose. Only these names: a page's "alert" or
+ * "callout" is as often a banner as a note.
+ */
+function markAdmonitions(document: Doc): void {
+  for (const box of Array.from(document.querySelectorAll('div[class*="admonition"], div[class*="markdown-alert"]'))) {
+    const words = (box.getAttribute('class') ?? '').split(/\s+/);
+    if (!words.some((w) => w === 'admonition' || w === 'theme-admonition' || w === 'markdown-alert')) continue;
+    if (box.parentElement?.closest('blockquote')) continue;
+    const title = Array.from(box.children).find((el) => /(?:^|\s)(?:admonition-title|markdown-alert-title|admonitionHeading\w*)(?:\s|$)/.test(el.getAttribute('class') ?? ''));
+    const quote = document.createElement('blockquote');
+    if (title) {
+      for (const icon of Array.from(title.querySelectorAll('svg, img'))) icon.remove();
+      let name = (title.textContent ?? '').replace(/\s+/g, ' ').trim();
+      // A type written in lower case for the style sheet to capitalize ("info"), as shown.
+      if (/^\p{Ll}+$/u.test(name)) name = name[0]!.toUpperCase() + name.slice(1);
+      title.remove();
+      if (name) {
+        const p = document.createElement('p');
+        const strong = document.createElement('strong');
+        strong.textContent = name;
+        p.appendChild(strong);
+        quote.appendChild(p);
+      }
+    }
+    while (box.firstChild) quote.appendChild(box.firstChild);
+    box.replaceWith(quote);
+  }
+}
+
+/**
  * A quotation's attribution written as a <footer> inside its <blockquote> ("— Alan Kay", as
  * Bootstrap's blockquote-footer has it) is part of the quote: Readability removes every
  * <footer> of the article as page chrome, so the quote lost who said it, in every mode. It
@@ -1062,6 +1095,7 @@ export function extractArticle(html: string, url: string): Article {
   dropLineNumbers(document);
   keepTaskBoxes(document);
   keepQuoteAttributions(document);
+  markAdmonitions(document);
   revealLazyImages(document);
   nameCodeLanguages(document);
   emojiAsText(document);
