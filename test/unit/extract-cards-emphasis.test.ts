@@ -52,3 +52,18 @@ describe('emphasis', () => {
     expect(markdownOf('<p>An <em>emphasis</em> and <a href="/x">a link</a><em>.</em> <em> spaced </em>end.</p>')).toBe('An _emphasis_ and [a link](/x)_._ _spaced_ end.');
   });
 });
+
+describe('a definition list', () => {
+  it('is the term, then ":   " and its definition, as pandoc, kramdown and Python-Markdown write one', () => {
+    const md = markdownOf(
+      '<p>Before</p><dl><dt>Crawler</dt><dd>A program that follows links.</dd><dt>Scraper</dt><dt>Extractor</dt><dd>A program that <b>extracts</b> data.</dd><dd><p>Second definition.</p><p>With two paragraphs.</p></dd></dl><p>After</p>',
+    );
+    expect(md).toBe(
+      'Before\n\nCrawler\n:   A program that follows links.\n\nScraper\nExtractor\n:   A program that **extracts** data.\n:   Second definition.\n\nWith two paragraphs.\n\nAfter',
+    );
+  });
+
+  it('with no term at all (how wikis indent, a display formula among them) is its blocks as they are', () => {
+    expect(markdownOf('<p>Before</p><dl><dd>Indented once.</dd></dl><p>After</p>')).toBe('Before\n\nIndented once.\n\nAfter');
+  });
+});

@@ -485,6 +485,36 @@ function convert(root: HTMLElement): string {
         return `\n\n${lines.join('\n')}\n\n`;
       },
     });
+    // A definition list as the extended Markdown of pandoc, kramdown (Jekyll), Python-Markdown
+    // and PHP Markdown Extra writes one: the term, then ":   " and its definition. Each was
+    // a paragraph of its own, so which words defined which term was
+    // lost; a renderer without the extension shows "Term : definition", still together.
+    turndown.addRule('definitionTerm', {
+      filter: (node) => node.nodeName === 'DT' && node.parentElement?.nodeName === 'DL',
+      replacement: (content, node) => {
+        const term = content.replace(/\s*\n+\s*/g, ' ').trim();
+        if (!term) return '';
+        // A term right after a definition starts a new group, after a blank line; terms in a row share the next definition.
+        return `${node.previousElementSibling?.nodeName === 'DD' ? '\n\n' : ''}${term}\n`;
+      },
+    });
+    turndown.addRule('definition', {
+      filter: (node) => node.nodeName === 'DD' && node.parentElement?.nodeName === 'DL',
+      replacement: (content, node) => {
+        const body = content.replace(/^\n+|\n+$/g, '');
+        if (!body.trim()) return '';
+        // A list of definitions with no term is how wikis indent (Wikipedia's ":" lines, its
+        // display formulas): blocks as they are.
+        if (!Array.from(node.parentElement!.children).some((el) => el.nodeName === 'DT')) return `\n\n${body}\n\n`;
+        // Its first block on the ":" line, the rest as they are: indented under it, as the
+        // extension reads them, a Markdown without it (GFM, the app's preview) showed them as code.
+        return `${node.previousElementSibling ? '' : '\n\n'}:   ${body}\n`;
+      },
+    });
+    turndown.addRule('definitionList', {
+      filter: 'dl',
+      replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '')}\n\n`,
+    });
     // A line break in a heading: an ATX heading is one line, so the words after the break were
     // a paragraph under it ("## First line  " then "second line").
     turndown.addRule('headingBreak', {
