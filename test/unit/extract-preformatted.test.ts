@@ -100,6 +100,20 @@ describe('code laid out in a table beside its line numbers', () => {
     expect(a.text).not.toMatch(/^1$/m);
   });
 
+  it.each([
+    ['Hugo (ln)', '<pre tabindex="0" class="chroma"><code class="language-go" data-lang="go"><span class="line"><span class="ln">1</span><span class="cl">package main\n</span></span><span class="line"><span class="ln">2</span><span class="cl">func main() {}</span></span></code></pre>', 'go'],
+    ['Sphinx (linenos)', '<div class="highlight-go notranslate"><div class="highlight"><pre><span></span><span class="linenos">1</span>package main\n<span class="linenos">2</span>func main() {}</pre></div></div>', 'go'],
+    ['Rouge (lineno)', '<pre class="highlight"><code class="language-go"><span class="lineno">1</span> package main\n<span class="lineno">2</span> func main() {}</code></pre>', 'go'],
+  ])('is the code alone when the numbers are written inside it, a <span> a line: %s', (_what, block, lang) => {
+    const md = extractArticle(page(block), 'https://docs.example/notes').markdown;
+    expect(md).toMatch(new RegExp(`\`\`\`${lang}\n ?package main\n ?func main\\(\\) \\{\\}\n\`\`\``));
+  });
+
+  it('keeps a number in a <span> of the code that is not a line number', () => {
+    const md = extractArticle(page('<pre><code class="language-py">x = <span class="mi">1</span>\ny = <span class="ln-value">2</span></code></pre>'), 'https://docs.example/notes').markdown;
+    expect(md).toContain('```py\nx = 1\ny = 2\n```');
+  });
+
   it('leaves a table of data as a table, numbers in its first cell or not', () => {
     const md = extractArticle(page('<table><tr><td>12</td><td><pre>kept</pre></td></tr></table><table><tr><td><pre>a\nb</pre></td><td><pre>c</pre></td></tr></table>'), 'https://blog.example/post').markdown;
     expect(md.match(/^\| /gm)?.length).toBeGreaterThanOrEqual(4);

@@ -937,7 +937,15 @@ function dropLineNumbers(document: Doc): void {
     if (inPre) table.replaceWith(...Array.from(code.childNodes));
     else table.replaceWith(code);
   }
+  // Numbers written inside the code, one <span> a line (Hugo's "ln"/"lnt", Sphinx's "linenos",
+  // Rouge's "lineno"): each line began with its number ("1package main"). After the tables,
+  // whose numbers' <pre> holds such spans and nothing else.
+  for (const span of Array.from(document.querySelectorAll('pre span[class]'))) {
+    if (INLINE_LINE_NUMBERS.test(span.getAttribute('class') ?? '') && /^\s*\d+\s*$/.test(span.textContent ?? '')) span.remove();
+  }
 }
+
+const INLINE_LINE_NUMBERS = /(?:^|\s)(?:ln|lnt|lineno|linenos|line-number|line-numbers)(?:\s|$)/;
 
 /**
  * A task list's check boxes (<li><input type=checkbox checked> Write the changelog): Readability
