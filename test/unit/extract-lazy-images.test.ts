@@ -36,3 +36,20 @@ describe('a picture loaded late', () => {
     expect(imagesOf(a.markdown)).toEqual(['https://harbour.example/photos/fallback.jpg', 'https://harbour.example/photos/summer.jpg']);
   });
 });
+
+describe("a figure's caption", () => {
+  it("becomes the alt of the figure's one picture when the page gave it none; the text still leaves captions out", () => {
+    const a = extractArticle(
+      page(
+        '<figure><img src="/photos/winter.jpg" alt=""><figcaption>The harbour in winter. Photo: J. Smith</figcaption></figure>' +
+          '<figure><img src="/photos/summer.jpg" alt="Summer"><figcaption>A caption beside an alt of its own</figcaption></figure>' +
+          '<figure><img src="/photos/a.jpg"><img src="/photos/b.jpg"><figcaption>Two pictures, one caption</figcaption></figure>',
+      ),
+      'https://harbour.example/gallery',
+    );
+    expect(a.markdown).toContain('![The harbour in winter. Photo: J. Smith](https://harbour.example/photos/winter.jpg)');
+    expect(a.markdown).toContain('![Summer](https://harbour.example/photos/summer.jpg)');
+    expect(a.markdown).toContain('![](https://harbour.example/photos/a.jpg)');
+    expect(a.text).not.toMatch(/caption|Photo: J\. Smith/i);
+  });
+});

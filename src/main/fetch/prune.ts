@@ -149,6 +149,28 @@ function carryLanguage(pre: PruneElement, lang: string): void {
   code.setAttribute('class', `language-${lang}`);
 }
 
+/**
+ * A caption leaves the text (the benchmark's articles have none), but its words are what a
+ * figure's one picture shows: they become the picture's alt when the page gave it none, so
+ * the Markdown reads "![Protesters on Nathan Road](…)" and not "![](…)".
+ */
+function captionAsAlt(caption: PruneElement): void {
+  let figure = caption.parentElement;
+  for (let level = 0; figure && figure.tagName.toUpperCase() !== 'FIGURE' && level < 2; level++) figure = figure.parentElement;
+  if (!figure || figure.tagName.toUpperCase() !== 'FIGURE') return;
+  const images: PruneElement[] = [];
+  const find = (el: PruneElement): void => {
+    for (const child of Array.from(el.children)) {
+      if (child.tagName.toUpperCase() === 'IMG') images.push(child);
+      else if (child !== caption) find(child);
+    }
+  };
+  find(figure);
+  const text = norm(caption.textContent);
+  if (images.length !== 1 || !text || (images[0]!.getAttribute('alt') ?? '').trim()) return;
+  images[0]!.setAttribute('alt', text.length > 300 ? `${text.slice(0, 299)}…` : text);
+}
+
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
 
@@ -186,6 +208,7 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
   const walk = (el: PruneElement, isRoot: boolean): [number, number] => {
     const tag = el.tagName.toUpperCase();
     if (!isRoot && dropOnEntry(el, tag)) {
+      if (tag === 'FIGCAPTION' || classKind(el, seen) === 'caption') captionAsAlt(el);
       el.remove();
       return [0, 0];
     }
