@@ -86,8 +86,11 @@ describe('search over stored results', () => {
     const h = searchStore(store, 'nadal', { jobId: 'md' }).hits[0] as SearchHit;
     expect(h).toMatchObject({ field: 'body', line: 3 });
     expect(markedText({ text: h.snippet, marks: h.marks })).toBe('Davis Cup MADRID — Rafael «Nadal» kept Spain alive at 10^6. «Nadal» serving (left) Score 6-3.');
-    // Found only in a link's target: the hit stands, cut from its title and URL instead.
-    expect(searchStore(store, '184442', { jobId: 'md' }).hits[0]).toMatchObject({ idx: 0, field: 'url' });
+    // Found only in a link's address: cut from the Markdown itself, where the address shows
+    // with the match marked (it was cited "in the url", the target's own, which has no 184442).
+    const inLink = searchStore(store, '184442', { jobId: 'md' }).hits[0] as SearchHit;
+    expect(inLink).toMatchObject({ idx: 0, field: 'body', line: 3 });
+    expect(markedText({ text: inLink.snippet, marks: inLink.marks })).toContain('[Rafael Nadal](https://tennis.test/players/rafael-nadal/«184442»)');
   });
 
   it('finds the target a phrase comes from first, with a marked snippet and the line', () => {

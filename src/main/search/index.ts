@@ -75,7 +75,11 @@ export function hitOf(
   terms: readonly Term[],
 ): SearchHit {
   // The text the index read, so the snippet shows the words that matched; a page's Markdown as its words read (snippetText).
-  const s = makeSnippet(snippetText(result, mode), terms);
+  // The index reads the Markdown itself, links' addresses too: a page that only links to
+  // ".../65651-quantum-computers-..." is a hit for those words, and was cited as "in the url"
+  // with the target's own address for a snippet. The snippet is then cut from the Markdown,
+  // where the address shows with the words marked (same lines: the reading keeps every one).
+  const s = makeSnippet(snippetText(result, mode), terms) ?? makeSnippet(searchableText(result, mode), terms);
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);
