@@ -49,3 +49,20 @@ describe('a note or warning of documentation (an admonition)', () => {
     expect(a.markdown).toContain('\n\n> Untitled note.\n\n');
   });
 });
+
+describe('an inline quotation (<q>)', () => {
+  const page = (lang: string, body: string): string =>
+    `<!doctype html><html lang="${lang}"><head><title>Talk</title></head><body><main><article><h1>Talk</h1><p>${FILL}</p>${body}<p>${FILL}</p></article></main></body></html>`;
+
+  it('has the quotation marks a browser draws, the inner pair inside another, in Markdown and text', () => {
+    const a = extractArticle(page('en', '<p>He said <q>no, <q>never</q> again</q> twice.</p>'), 'https://talks.example/q');
+    expect(a.markdown).toContain('He said “no, ‘never’ again” twice.');
+    expect(a.text).toContain('He said “no, ‘never’ again” twice.');
+  });
+
+  it("has the marks of the quotation's language", () => {
+    expect(extractArticle(page('de', '<p>Er sagte <q>nein</q>.</p>'), 'https://talks.example/q').text).toContain('Er sagte „nein“.');
+    expect(extractArticle(page('fr', '<p>Il a dit <q>non</q>.</p>'), 'https://talks.example/q').text).toContain('Il a dit « non ».');
+    expect(extractArticle(page('en', '<p lang="ja">彼は<q>いいえ</q>と言った。</p>'), 'https://talks.example/q').text).toContain('彼は「いいえ」と言った。');
+  });
+});

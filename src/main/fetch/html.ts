@@ -1049,6 +1049,36 @@ function markAdmonitions(document: Doc): void {
 }
 
 /**
+ * An inline quotation (<q>) with the quotation marks a browser draws around it (its style
+ * sheet's, by the language): "He said <q>no</q>" read "He said no" in Markdown and text.
+ * A quotation inside another takes the inner pair.
+ */
+function quoteInlineQuotes(document: Doc): void {
+  const pageLang = document.documentElement?.getAttribute('lang') ?? '';
+  // Depths first: replacing an outer one takes it out of its inner ones' ancestors.
+  const quotes = Array.from(document.querySelectorAll('q')).map((q) => {
+    let depth = 0;
+    for (let p = q.parentElement; p; p = p.parentElement) if (p.localName === 'q') depth++;
+    return { q, depth };
+  });
+  for (const { q, depth } of quotes) {
+    const lang = (q.closest('[lang]')?.getAttribute('lang') ?? pageLang).toLowerCase();
+    const marks = QUOTE_MARKS.find(([re]) => re.test(lang))?.[1] ?? DEFAULT_QUOTES;
+    const [open, close] = depth % 2 === 0 ? [marks[0], marks[1]] : [marks[2], marks[3]];
+    q.replaceWith(document.createTextNode(open), ...Array.from(q.childNodes), document.createTextNode(close));
+  }
+}
+/** Quotation marks by language, as browsers' style sheets set them: outer pair, inner pair. */
+const DEFAULT_QUOTES = ['\u201c', '\u201d', '\u2018', '\u2019'] as const;
+const QUOTE_MARKS: readonly [RegExp, readonly [string, string, string, string]][] = [
+  [/^(?:de|cs|sk|lt|et|is|bg)\b/, ['\u201e', '\u201c', '\u201a', '\u2018']],
+  [/^(?:ru|uk|be)\b/, ['\u00ab', '\u00bb', '\u201e', '\u201c']],
+  [/^fr\b/, ['\u00ab\u00a0', '\u00a0\u00bb', '\u2039\u00a0', '\u00a0\u203a']],
+  [/^pl\b/, ['\u201e', '\u201d', '\u00ab', '\u00bb']],
+  [/^(?:ja|zh-(?:tw|hk|hant))\b/, ['\u300c', '\u300d', '\u300e', '\u300f']],
+];
+
+/**
  * A quotation's attribution written as a <footer> inside its <blockquote> ("— Alan Kay", as
  * Bootstrap's blockquote-footer has it) is part of the quote: Readability removes every
  * <footer> of the article as page chrome, so the quote lost who said it, in every mode. It
@@ -1133,6 +1163,7 @@ export function extractArticle(html: string, url: string): Article {
   dropLineNumbers(document);
   keepTaskBoxes(document);
   keepQuoteAttributions(document);
+  quoteInlineQuotes(document);
   markAdmonitions(document);
   revealLazyImages(document);
   nameCodeLanguages(document);
