@@ -67,3 +67,11 @@ describe('a definition list', () => {
     expect(markdownOf('<p>Before</p><dl><dd>Indented once.</dd></dl><p>After</p>')).toBe('Before\n\nIndented once.\n\nAfter');
   });
 });
+
+describe('a key to press (<kbd>)', () => {
+  it('stays marked, as GFM renders the tag; a combination of keys marks each key', () => {
+    expect(markdownOf('<p>Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, or <kbd><kbd>Cmd</kbd>+<kbd>C</kbd></kbd>; <kbd> </kbd> is nothing.</p>')).toBe(
+      'Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, or <kbd>Cmd</kbd>+<kbd>C</kbd>; is nothing.',
+    );
+  });
+});

@@ -402,6 +402,12 @@ function convert(root: HTMLElement): string {
       filter: (node) => (node.nodeName === 'SUP' || node.nodeName === 'SUB') && isScript(node.textContent ?? ''),
       replacement: (content, node) => `<${node.nodeName.toLowerCase()}>${content}</${node.nodeName.toLowerCase()}>`,
     });
+    // A key to press (<kbd>Ctrl</kbd>) stays marked, as GFM renders the tag; it was plain text,
+    // so "Press Ctrl+C" no longer said which were keys.
+    turndown.addRule('kbd', {
+      filter: (node) => node.nodeName === 'KBD' && !!(node.textContent ?? '').trim() && !node.querySelector('kbd'),
+      replacement: (content) => `<kbd>${content.trim()}</kbd>`,
+    });
     // A line break in a table cell: the tables plugin writes the cell's line ends as <br>, and
     // the two blanks turndown puts before a line end stayed in front of it ("Multi  <br>line").
     turndown.addRule('cellBreak', {
