@@ -69,3 +69,20 @@ describe('a heading\'s link to itself', () => {
     expect(a.text).toContain('Seen at dawn.');
   });
 });
+
+describe('a heading in a wrapper with a link beside it', () => {
+  const edit = (id: string, title: string): string =>
+    `<div class="mw-heading mw-heading2"><h2 id="${id}">${title}</h2><span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="/w/index.php?title=Harbour&amp;action=edit&amp;section=1" title="Edit section: ${title}"><span>edit</span></a><span class="mw-editsection-bracket">]</span></span></div>`;
+
+  it('keeps the heading (a wiki article lost every section heading with its "[edit]" link) and drops the link', () => {
+    const a = extractArticle(page(`${edit('History', 'History')}<p>${FILL}</p>${edit('Trade', 'Trade')}<p>${FILL}</p>`), 'https://wiki.example/wiki/Harbour');
+    expect(a.markdown).toContain(`\n\n## History\n\n${FILL}\n\n## Trade\n\n${FILL}`);
+    expect(a.text).not.toContain('edit');
+  });
+
+  it('keeps words beside the heading, a date, in their wrapper', () => {
+    const a = extractArticle(page(`<div class="title-row"><h2>Release notes</h2><span class="date">2 May 2024</span> <a href="#notes">#</a></div><p>${FILL}</p>`), 'https://blog.example/post');
+    expect(a.text).toContain('\nRelease notes\n');
+    expect(a.text).toContain('2 May 2024');
+  });
+});

@@ -1055,6 +1055,30 @@ function markAdmonitions(document: Doc): void {
 }
 
 /**
+ * A heading that a wrapper holds with a few words beside it (MediaWiki's "[edit]" link, a
+ * theme's anchor or share link; at most two links), moved out in front of the wrapper. Readability judges the
+ * wrapper as a block: short and a third of it a link, it was removed with the heading in it,
+ * so a wiki article lost every section heading. Words beside it stay in the wrapper; links
+ * alone with their marks ("[edit]") go.
+ */
+function liftWrappedHeadings(document: Doc): void {
+  for (const heading of Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
+    const wrapper = heading.parentElement;
+    if (!wrapper || wrapper.localName !== 'div' || wrapper.firstElementChild !== heading) continue;
+    const rest = (wrapper.textContent ?? '').length - (heading.textContent ?? '').length;
+    if (rest <= 0 || rest > 40 || !(wrapper.textContent ?? '').replace(heading.textContent ?? '', '').trim()) continue;
+    // One or two links at most ("[edit | edit source]"): a widget's heading over its list of links stays in the widget.
+    const links = Array.from(wrapper.querySelectorAll('a[href]')).filter((a) => !heading.contains(a));
+    if (links.length > 2) continue;
+    wrapper.before(heading);
+    // What is left is only the links and marks around them ("[edit]"): chrome, not text.
+    let words = wrapper.textContent ?? '';
+    for (const a of links) words = words.replace(a.textContent ?? '', '');
+    if (!/[\p{L}\p{N}]/u.test(words)) wrapper.remove();
+  }
+}
+
+/**
  * An inline quotation (<q>) with the quotation marks a browser draws around it (its style
  * sheet's, by the language): "He said <q>no</q>" read "He said no" in Markdown and text.
  * A quotation inside another takes the inner pair.
@@ -1169,6 +1193,7 @@ export function extractArticle(html: string, url: string): Article {
   dropLineNumbers(document);
   keepTaskBoxes(document);
   keepQuoteAttributions(document);
+  liftWrappedHeadings(document);
   quoteInlineQuotes(document);
   markAdmonitions(document);
   revealLazyImages(document);
