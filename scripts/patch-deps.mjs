@@ -31,6 +31,12 @@
 // 1,725-2,040 after the first; with pdf-engine.mjs's zlib inflate, 1,490-1,800 after the
 // first and 1,050-1,430 after both. The text content items (strings, transforms, widths)
 // of all 12 PDFs in the corpora and fixtures are identical.
+//
+// @joplin/turndown-plugin-gfm 1.0.68: the column count and each column's alignment read
+// table.rows at every step of their loops, and domino (turndown's DOM) builds that list anew,
+// walking the whole table, at every read: converting a table of 10 columns and 1,000 rows to
+// Markdown took 77 s on the main thread, where no deadline stops it (1 s for 200 rows). The
+// list is read once per loop; the rows, and so the Markdown, are the same.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +69,11 @@ const pdfTextTransforms = [
   ['    const clone = Object.assign(Object.create(this), this);\n    clone.textMatrix', '    const clone = Object.assign(Object.create(TextState.prototype), this);\n    clone.textMatrix'],
 ];
 
+const tableRowsOnce = [
+  ['  for (var i = 0; i < table.rows.length; ++i) {\n    var row = table.rows[i];\n', '  var rows = table.rows;\n  for (var i = 0; i < rows.length; ++i) {\n    var row = rows[i];\n'],
+  ['  for (let i = 0; i < node.rows.length; i++) {\n    const row = node.rows[i];\n', '  const rows = node.rows;\n  for (let i = 0; i < rows.length; i++) {\n    const row = rows[i];\n'],
+];
+
 const htmlAttributeNames = [['    lowerCaseAttributeNames: false,\n', '    lowerCaseAttributeNames: isHTML,\n']];
 
 export const PATCHES = [
@@ -71,6 +82,7 @@ export const PATCHES = [
   { file: 'node_modules/linkedom/esm/interface/event-target.js', edits: lazyListeners },
   { file: 'node_modules/linkedom/cjs/interface/event-target.js', edits: lazyListeners },
   { file: 'node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs', edits: pdfTextTransforms },
+  { file: 'node_modules/@joplin/turndown-plugin-gfm/lib/turndown-plugin-gfm.cjs.js', edits: tableRowsOnce },
 ];
 
 /** Applies PATCHES (idempotent); returns the files it changed. Throws when an edit fits nowhere. */

@@ -145,6 +145,12 @@ describe('linkedom nodes create their listener map on first use (scripts/patch-d
     }
   });
 
+  it("is applied to the installed tables plugin: table.rows read once per loop (domino builds the list anew at each read)", () => {
+    const src = readFileSync(path.resolve(__dirname, '../../node_modules/@joplin/turndown-plugin-gfm/lib/turndown-plugin-gfm.cjs.js'), 'utf8');
+    expect(src).not.toContain('i < table.rows.length');
+    expect(src).not.toContain('i < node.rows.length');
+  });
+
   it('patches an unpatched copy once, and stops on code it does not recognise', async () => {
     const { patchDeps, PATCHES } = (await import(path.resolve(__dirname, '../../scripts/patch-deps.mjs'))) as {
       patchDeps(o: { dir: string }): string[];

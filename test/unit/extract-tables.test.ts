@@ -112,3 +112,17 @@ describe("a table's text", () => {
     expect(a.text).toContain('\nName\tRound 1\tRound 2\nBob Jr.\t\t6 7\n');
   });
 });
+
+describe('a long table', () => {
+  // The tables plugin read table.rows at every step of two loops, and domino builds that list
+  // anew at every read: 10 columns and 1,000 rows took 77 s (scripts/patch-deps.mjs). A hang
+  // fails this test by its timeout; the conversion takes about a second under load.
+  it('converts in one pass over its rows: 10 columns, 2,000 rows', { timeout: 30_000 }, () => {
+    const row = (i: number): string => `<tr>${Array.from({ length: 10 }, (_, c) => `<td>r${i}c${c}</td>`).join('')}</tr>`;
+    const md = markdownOf(`<table><thead><tr>${'<th>h</th>'.repeat(10)}</tr></thead><tbody>${Array.from({ length: 2000 }, (_, i) => row(i)).join('')}</tbody></table>`);
+    const t = tableOf(md);
+    expect(t.lines).toHaveLength(2002);
+    expect(t.widths.every((w) => w === 10)).toBe(true);
+    expect(t.lines.at(-1)).toContain('r1999c9');
+  });
+});

@@ -304,12 +304,20 @@ function regularizeTables(root: HTMLElement): void {
     }
     // A loop, not Math.max(...): a table of 200,000 rows would overflow the stack.
     let width = 0;
-    for (const r of grid) width = Math.max(width, r.length);
+    let cells = 0;
+    for (const r of grid) {
+      width = Math.max(width, r.length);
+      cells += r.length;
+    }
+    // Short rows are padded to the widest, unless that would add more cells than spans may
+    // (one row of 1,000 columns over 3,000 rows of one cell: 3 million cells, a hang); GFM
+    // reads a short row's missing cells as empty anyway.
+    const pad = width * rows.length - cells <= MAX_SPAN_CELLS;
     for (const [i, tr] of rows.entries()) {
       const out = grid[i]!;
       // Blanks between cells are no part of a table; the plugin counted them as cells.
       for (const n of Array.from(tr.childNodes)) if (n.nodeType === 3 && !(n.textContent ?? '').trim()) n.remove();
-      while (out.length < width) out.push(doc.createElement(out.at(-1)?.localName === 'th' ? 'th' : 'td'));
+      while (pad && out.length < width) out.push(doc.createElement(out.at(-1)?.localName === 'th' ? 'th' : 'td'));
       for (const el of out) tr.appendChild(el);
     }
   }
