@@ -222,6 +222,9 @@ export function markdownOf(html: string): string {
   return convert(root);
 }
 
+/** A table row's cells, without the text and other elements between them. */
+const tableCells = (tr: Element): Element[] => Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+
 /** What makes the tables plugin keep a table as HTML (a Markdown cell holds one line of inline text). */
 const KEPT_AS_HTML = 'table,ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote,pre,code';
 /** The most cells spans may add to one table (colspan=1000 on every cell of a long table); past it they are dropped. */
@@ -241,12 +244,12 @@ function regularizeTables(root: HTMLElement): void {
   for (const table of Array.from(root.querySelectorAll('table'))) {
     if (table.parentElement?.closest('table') || table.querySelector(KEPT_AS_HTML)) continue;
     const rows = Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
-    const cellsOf = (tr: Element): Element[] => Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th');
     // A first row of header cells with no <thead> is the header: the plugin took it for one
     // only when nothing came before its <tbody>, so a <caption> (or a <colgroup>) made it a
     // row under an empty header line.
     const top = rows[0];
-    if (top && !table.querySelector('thead') && top.parentElement?.localName === 'tbody' && cellsOf(top).length > 0 && cellsOf(top).every((c) => c.localName === 'th')) {
+    const topCells = top ? tableCells(top) : [];
+    if (top && !table.querySelector('thead') && top.parentElement?.localName === 'tbody' && topCells.length > 0 && topCells.every((c) => c.localName === 'th')) {
       const head = doc.createElement('thead');
       top.parentElement.before(head);
       head.appendChild(top);
@@ -254,12 +257,12 @@ function regularizeTables(root: HTMLElement): void {
     const span = (cell: Element, name: string, max: number): number => Math.min(Math.max(Number.parseInt(cell.getAttribute(name) ?? '', 10) || 1, 1), max);
     let added = 0;
     for (const [i, tr] of rows.entries()) {
-      for (const cell of cellsOf(tr)) added += span(cell, 'colspan', 1000) * span(cell, 'rowspan', rows.length - i) - 1;
+      for (const cell of tableCells(tr)) added += span(cell, 'colspan', 1000) * span(cell, 'rowspan', rows.length - i) - 1;
     }
     // Spans that would make a table hundreds of times its size (the plugin wrote out every
     // colspan too: 6 MB of Markdown from 50 KB of HTML) are read as one place each.
     if (added > MAX_SPAN_CELLS) {
-      for (const cell of rows.flatMap(cellsOf)) {
+      for (const cell of rows.flatMap(tableCells)) {
         cell.removeAttribute('colspan');
         cell.removeAttribute('rowspan');
       }
@@ -268,10 +271,10 @@ function regularizeTables(root: HTMLElement): void {
     const covered: number[] = [];
     const coveredTag: string[] = [];
     const grid: Element[][] = [];
+    const empty = (tag: string): Element => doc.createElement(tag);
     for (const [i, tr] of rows.entries()) {
       const out: Element[] = [];
       let col = 0;
-      const empty = (tag: string): Element => doc.createElement(tag);
       const fillCovered = (): void => {
         while ((covered[col] ?? 0) > 0) {
           out.push(empty(coveredTag[col]!));
@@ -279,7 +282,7 @@ function regularizeTables(root: HTMLElement): void {
           col++;
         }
       };
-      for (const cell of cellsOf(tr)) {
+      for (const cell of tableCells(tr)) {
         fillCovered();
         const across = span(cell, 'colspan', 1000);
         const down = span(cell, 'rowspan', rows.length - i);
@@ -317,7 +320,7 @@ function regularizeTables(root: HTMLElement): void {
       const out = grid[i]!;
       // Blanks between cells are no part of a table; the plugin counted them as cells.
       for (const n of Array.from(tr.childNodes)) if (n.nodeType === 3 && !(n.textContent ?? '').trim()) n.remove();
-      while (pad && out.length < width) out.push(doc.createElement(out.at(-1)?.localName === 'th' ? 'th' : 'td'));
+      while (pad && out.length < width) out.push(empty(out.at(-1)?.localName === 'th' ? 'th' : 'td'));
       for (const el of out) tr.appendChild(el);
     }
   }
@@ -443,9 +446,7 @@ function convert(root: HTMLElement): string {
         const text = preText(node as unknown as TextNode);
         if (!text.trim()) return '';
         const classOf = (el: Node | null): string => (el?.nodeType === 1 ? ((el as HTMLElement).getAttribute('class') ?? '') : '');
-        const lang = codeLanguage(classOf(node)) ?? (node.firstChild?.nodeName === 'CODE' ? codeLanguage(classOf(node.firstChild)) : undefined) ?? '';
-        const fence = fenceFor(text);
-        return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+        return fencedBlock(text, codeLanguage(classOf(node)) ?? (node.firstChild?.nodeName === 'CODE' ? codeLanguage(classOf(node.firstChild)) : undefined));
       },
     });
     // Code whose lines are <br>s in a <code> with no <pre> (editors and forums write it so):
@@ -456,9 +457,7 @@ function convert(root: HTMLElement): string {
       replacement: (_content, node) => {
         const text = brLines(node as unknown as TextNode);
         if (!text.trim()) return '';
-        const lang = codeLanguage((node as HTMLElement).getAttribute('class') ?? '') ?? '';
-        const fence = fenceFor(text);
-        return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+        return fencedBlock(text, codeLanguage((node as HTMLElement).getAttribute('class') ?? ''));
       },
     });
     // A task's box (keepTaskBoxes): "[x] " as the GFM plugin writes it, without a second blank
@@ -574,9 +573,9 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
   // A blank at either end of the element is moved outside it by turndown, so that side is no word.
   const own = node.textContent ?? '';
   // Only words of text beside it: next to an element, the Markdown there is that element's (a link ends in ")").
-  const textOf = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
-  const before = /^\s/.test(own) ? ' ' : textOf(node.previousSibling).slice(-1);
-  const after = /\s$/.test(own) ? ' ' : textOf(node.nextSibling).slice(0, 1);
+  const textBeside = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
+  const before = /^\s/.test(own) ? ' ' : textBeside(node.previousSibling).slice(-1);
+  const after = /\s$/.test(own) ? ' ' : textBeside(node.nextSibling).slice(0, 1);
   let body = content;
   let lead = '';
   let tail = '';
@@ -716,11 +715,15 @@ const tidyLines = (s: string): string =>
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
 
-/** A fence longer than any run of backticks in the code (counted in a loop: 200,000 runs overflowed Math.max(...)). */
-function fenceFor(code: string): string {
+/**
+ * Code as a fenced block of its own, named by `lang`; the fence is longer than any run of
+ * backticks in the code (counted in a loop: 200,000 runs overflowed Math.max(...)).
+ */
+function fencedBlock(code: string, lang = ''): string {
   let longest = 2;
   for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  return '`'.repeat(longest + 1);
+  const fence = '`'.repeat(longest + 1);
+  return `\n\n${fence}${lang}\n${code}\n${fence}\n\n`;
 }
 
 /**
@@ -763,12 +766,6 @@ function preText(pre: TextNode): string {
 /** Blocks that end a line, not a paragraph: a list item, a table row, a term and its definition. */
 const LINE_BLOCK = new Set(['LI', 'TR', 'DT', 'DD']);
 
-/**
- * Plain text with paragraph breaks (textContent would run paragraphs together); a <pre> keeps
- * its layout. A list item, a table row, a term and a <br> end a line; other blocks a paragraph.
- * The breaks on either side of a block's edge are one break, the larger, so the items of a
- * list are lines, not paragraphs; two <br> in a row, as old pages part paragraphs, are two.
- */
 /** A table cell, past the blanks between it and the node given (a row's cells come apart by text nodes of blanks). */
 function isCell(node: unknown): boolean {
   let n = node as TextNode | null | undefined;
@@ -777,6 +774,12 @@ function isCell(node: unknown): boolean {
   return name === 'TD' || name === 'TH';
 }
 
+/**
+ * Plain text with paragraph breaks (textContent would run paragraphs together); a <pre> keeps
+ * its layout. A list item, a table row, a term and a <br> end a line; other blocks a paragraph.
+ * The breaks on either side of a block's edge are one break, the larger, so the items of a
+ * list are lines, not paragraphs; two <br> in a row, as old pages part paragraphs, are two.
+ */
 export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
   // Runs of flowing text, each tidied alone, between the preformatted blocks kept as they are.
   const done: string[] = [];
@@ -940,7 +943,7 @@ function dropLineNumbers(document: Doc): void {
   for (const table of Array.from(document.querySelectorAll('table'))) {
     const rows = table.querySelectorAll('tr');
     if (rows.length !== 1) continue;
-    const cells = Array.from(rows[0]!.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+    const cells = tableCells(rows[0]!);
     if (cells.length !== 2) continue;
     const [numbers, code] = cells.map((c) => c.querySelector('pre')) as [Element | null, Element | null];
     if (!numbers || !code || !/^[\s\d]+$/.test(cells[0]!.textContent ?? '') || !/\d/.test(numbers.textContent ?? '')) continue;
@@ -1064,23 +1067,24 @@ function markAdmonitions(document: Doc): void {
 
 /**
  * A heading that a wrapper holds with a few words beside it (MediaWiki's "[edit]" link, a
- * theme's anchor or share link; at most two links), moved out in front of the wrapper. Readability judges the
- * wrapper as a block: short and a third of it a link, it was removed with the heading in it,
- * so a wiki article lost every section heading. Words beside it stay in the wrapper; links
- * alone with their marks ("[edit]") go.
+ * theme's anchor or share link; at most two links), moved out in front of the wrapper.
+ * Readability judges the wrapper as a block: short and a third of it a link, it was removed
+ * with the heading in it, so a wiki article lost every section heading. Words beside it stay
+ * in the wrapper; links alone with their marks ("[edit]") go.
  */
 function liftWrappedHeadings(document: Doc): void {
   for (const heading of Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
     const wrapper = heading.parentElement;
     if (!wrapper || wrapper.localName !== 'div' || wrapper.firstElementChild !== heading) continue;
-    const rest = (wrapper.textContent ?? '').length - (heading.textContent ?? '').length;
-    if (rest <= 0 || rest > 40 || !(wrapper.textContent ?? '').replace(heading.textContent ?? '', '').trim()) continue;
+    // The wrapper's text but the heading's: a few words, not blanks alone.
+    const beside = (wrapper.textContent ?? '').replace(heading.textContent ?? '', '');
+    if (beside.length > 40 || !beside.trim()) continue;
     // One or two links at most ("[edit | edit source]"): a widget's heading over its list of links stays in the widget.
     const links = Array.from(wrapper.querySelectorAll('a[href]')).filter((a) => !heading.contains(a));
     if (links.length > 2) continue;
     wrapper.before(heading);
     // What is left is only the links and marks around them ("[edit]"): chrome, not text.
-    let words = wrapper.textContent ?? '';
+    let words = beside;
     for (const a of links) words = words.replace(a.textContent ?? '', '');
     if (!/[\p{L}\p{N}]/u.test(words)) wrapper.remove();
   }
