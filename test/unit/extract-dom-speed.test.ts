@@ -1,7 +1,8 @@
 /**
- * The two changes that made extraction cheaper keep linkedom's behaviour: the tag-list fast
- * path of querySelector(All) finds what linkedom's own css-select path finds, and the lazy
- * listener map (scripts/patch-deps.mjs) still delivers and removes events.
+ * The changes that made extraction cheaper keep linkedom's behaviour: the tag-list fast
+ * path of querySelector(All) finds what linkedom's own css-select path finds, the lazy
+ * listener map (scripts/patch-deps.mjs) still delivers and removes events, and a selector
+ * compiled once (the same script) answers every document and element as before.
  */
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -173,5 +174,48 @@ describe('linkedom nodes create their listener map on first use (scripts/patch-d
     }
     writeFileSync(path.join(dir, PATCHES[0]!.file), 'export class Moved {}\n');
     expect(() => patchDeps({ dir })).toThrow(/no longer holds the code/);
+  });
+});
+
+describe('linkedom compiles a selector once (scripts/patch-deps.mjs)', () => {
+  const idsOf = (list: ArrayLike<{ getAttribute(n: string): string | null }>): (string | null)[] => Array.from(list, (e) => e.getAttribute('id'));
+
+  it('is applied to the installed linkedom, in both of its builds', () => {
+    for (const build of ['esm', 'cjs']) {
+      const src = readFileSync(path.resolve(__dirname, `../../node_modules/linkedom/${build}/shared/matches.js`), 'utf8');
+      expect(src, build).toContain('let match = compiled.get(selectors);');
+    }
+  });
+
+  it('answers each document with its own elements, however often the selector was asked before', () => {
+    const one = parseHTML('<html><body><div class="a"><p id="x1" class="k">1</p></div><p id="x2" class="k">2</p></body></html>').document;
+    const two = parseHTML('<html><body><div class="a"><p id="y1" class="k">1</p><p id="y2">2</p></div></body></html>').document;
+    for (let i = 0; i < 3; i++) {
+      expect(idsOf(one.querySelectorAll('div.a > p.k'))).toEqual(['x1']);
+      expect(idsOf(two.querySelectorAll('div.a > p.k'))).toEqual(['y1']);
+      expect(two.querySelector('div.a > p:not(.k)')?.getAttribute('id')).toBe('y2');
+      expect(one.getElementById('x1')!.closest('div.a')).toBe(one.querySelector('div.a'));
+      expect(two.getElementById('y2')!.closest('div.a')).toBe(two.querySelector('div.a'));
+    }
+  });
+
+  it('scopes :scope to the element asked, every time', () => {
+    const { document } = parseHTML('<html><body><div id="a"><p id="a1"></p><div id="b"><p id="b1"></p></div></div></body></html>');
+    expect(idsOf(document.getElementById('a')!.querySelectorAll(':scope > p'))).toEqual(['a1']);
+    expect(idsOf(document.getElementById('b')!.querySelectorAll(':scope > p'))).toEqual(['b1']);
+  });
+
+  it('keeps HTML and XML apart: names compare without case in HTML only', () => {
+    const html = parseHTML('<html><body><item id="h"></item></body></html>').document;
+    const { DOMParser } = parseHTML('<html></html>');
+    const xml = new DOMParser().parseFromString('<root><item id="lower"/><Item id="upper"/></root>', 'text/xml');
+    expect(idsOf(html.querySelectorAll('Item[id]'))).toEqual(['h']);
+    expect(idsOf(xml.querySelectorAll('Item[id]'))).toEqual(['upper']);
+    expect(idsOf(html.querySelectorAll('Item[id]'))).toEqual(['h']);
+  });
+
+  it('still rejects a selector that is not one, every time', () => {
+    const { document } = parseHTML('<html><body></body></html>');
+    for (let i = 0; i < 2; i++) expect(() => document.querySelectorAll('p[')).toThrow();
   });
 });
