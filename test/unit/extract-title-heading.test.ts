@@ -77,3 +77,60 @@ describe('the title and byline Readability reads from JSON-LD', () => {
     expect(a.markdown.startsWith('# Lynn: “We needed to win this\u00a0game”')).toBe(true);
   });
 });
+
+describe("the site's name beside the title", () => {
+  const page = (title: string, h1s: string[], lang = 'en'): string =>
+    article(lang, title, h1s[0] ?? '', 'The tide fills the estuary twice a day, and the pilots who bring ships up the channel read the water as closely as the charts.').replace(
+      '<header><a href="/">Site</a></header>',
+      `<header>${h1s
+        .slice(1)
+        .map((h) => `<h1>${h}</h1>`)
+        .join('')}<a href="/">Site</a></header>`,
+    );
+
+  it('goes when the page’s headline is the title with the name added, after it or before it', () => {
+    for (const [title, headline] of [
+      ['Storm hits the coast | Example News', 'Storm hits the coast'],
+      ['Storm hits the coast - example.com', 'Storm hits the coast'],
+      ['Storm hits the coast – Example Weekly', 'Storm hits the coast'],
+      ['Storm hits the coast | Weather | Example News', 'Storm hits the coast'],
+      ['Example News » Storm hits the coast', 'Storm hits the coast'],
+      ['Как читать устье реки — Лоцман', 'Как читать устье реки'],
+    ] as const) {
+      const a = extractArticle(page(title, [headline]), 'https://news.example/storm');
+      expect(a.title, title).toBe(headline);
+      expect(a.markdown.startsWith(`# ${headline}\n\n`), title).toBe(true);
+      expect(a.markdown.split(headline).length - 1, title).toBe(1);
+    }
+  });
+
+  it('stays when the fitting <h1> is a logo or the shorter part, when a colon joins the parts, or a hyphen has no spaces', () => {
+    // Readability keeps a title of four words or fewer whole; `logo` is put before the article.
+    const titled = (title: string, logo: string, head = '') =>
+      extractArticle(page(title, ['The tide report']).replace('<header>', `${logo}<header>`).replace('</head>', `${head}</head>`), 'https://news.example/a').title;
+    // An <h1> that nothing marks as a logo is taken for the page's headline.
+    expect(titled('About | Example News', '<div><h1>Example News</h1></div>')).toBe('Example News');
+    expect(titled('About | Example News', '<div><a href="/"><h1>Example News</h1></a></div>')).toBe('About | Example News');
+    expect(titled('About | Example News', '<header><h1>Example News</h1></header>')).toBe('About | Example News');
+    expect(titled('About | Example News', '<div role="banner"><h1>Example News</h1></div>')).toBe('About | Example News');
+    expect(titled('About | Example News', '<div><h1>Example News</h1></div>', '<meta property="og:site_name" content="Example News">')).toBe('About | Example News');
+    expect(titled('Tides | Example News', '<div><h1>Tides</h1></div>')).toBe('Tides | Example News');
+    expect(titled('Storm hits the coast: what we know', '<div><h1>Storm hits the coast</h1></div>')).toBe('Storm hits the coast: what we know');
+    expect(titled('Audi e-tron Sportback', '<div><h1>Audi e</h1></div>')).toBe('Audi e-tron Sportback');
+  });
+
+  it("is found in an article's own <header>, beside the page's logo", () => {
+    const body = Array.from({ length: 6 }, (_, i) => `<p>The pilots read the water as closely as the charts, as the sandbanks move with every storm (${i}).</p>`).join('');
+    const a = extractArticle(
+      `<!doctype html><html><head><title>Storm hits the coast | Example News</title></head><body><header><a href="/"><h1>Example News</h1></a></header>` +
+        `<main><article><header><h1>Storm hits the coast</h1><p>By A. Pilot</p></header>${body}</article></main></body></html>`,
+      'https://news.example/e',
+    );
+    expect(a.title).toBe('Storm hits the coast');
+  });
+
+  it('is read from any <h1>, with white space as a browser shows it', () => {
+    const a = extractArticle(page('Storm  hits the\tcoast | Example News', ['The tide report', 'Storm hits\n   the coast']).replace('<header><h1>', '<header></header><div><h1>').replace('</h1><a href="/">Site</a></header>', '</h1></div><header><a href="/">Site</a></header>'), 'https://news.example/d');
+    expect(a.title).toBe('Storm hits the coast');
+  });
+});

@@ -1190,6 +1190,8 @@ export function extractArticle(html: string, url: string): Article {
   }
   const lang = document.documentElement?.getAttribute('lang') ?? '';
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
+  // Before Readability, which removes the heading that repeats the title from the page.
+  const headlines = headlinesOf(document);
   type El = Doc['body'];
   if (document.body) carryClasses(document.body as unknown as Parameters<typeof carryClasses>[0]);
   // Readability judges <html> as it judges any element, and removes it, with the whole page,
@@ -1237,7 +1239,7 @@ export function extractArticle(html: string, url: string): Article {
     root = fresh.body;
     if (root) absoluteLinks(root, baseOf(fresh, url));
   }
-  const title = (decodeReferences((article?.title ?? '').trim(), document) || docTitle).replace(INVISIBLE, '');
+  const title = headlineTitle(oneLine(decodeReferences((article?.title ?? '').trim(), document) || docTitle), headlines);
   let text: string | undefined;
   let cleaned: string | undefined;
   let markdown: string | undefined;
@@ -1262,6 +1264,54 @@ export function extractArticle(html: string, url: string): Article {
     lang: article?.lang || lang,
     excerpt: decodeReferences((article?.excerpt ?? '').trim(), document),
   };
+}
+
+/** Text as one line, as a browser shows a title: no invisible marks, each run of ASCII white space one space. */
+const oneLine = (s: string): string => s.replace(INVISIBLE, '').replace(/[ \t\n\r\f]+/g, ' ').trim();
+
+/** In the page's <header>, not an article's (HTML5 gives each article a header of its own). */
+function inPageHeader(el: Element): boolean {
+  const header = el.closest('header');
+  return header !== null && header.closest('article, main, [role="main"]') === null;
+}
+
+/**
+ * The page's <h1>s that may be its headline: not a logo (in a link, the page's header, its
+ * navigation, or the site's name as its meta tags give it).
+ */
+function headlinesOf(document: Doc): string[] {
+  const site = new Set(
+    Array.from(document.querySelectorAll('meta[property="og:site_name"], meta[name="application-name"], meta[name="apple-mobile-web-app-title"]'), (m) =>
+      oneLine(m.getAttribute('content') ?? ''),
+    ),
+  );
+  return Array.from(document.querySelectorAll('h1'))
+    .filter((h) => !h.closest('a, nav, footer, aside, [role="banner"], [role="navigation"]') && !inPageHeader(h))
+    .map((h) => oneLine(h.textContent ?? ''))
+    .filter((h) => h && !site.has(h));
+}
+
+// A site's name or section beside a title: "… | Fox Business", "… - Sportsnet.ca", "… | News |
+// Al Jazeera", "Blog » …". A separator has a space on each side ("e-tron" has none); a colon
+// is not one, as it joins a title's own parts ("Impeachment hearings: Key moments").
+const NAME_AFTER = /^ (?:[|\-–—·•»/]|::) (\S.{0,79})$/u;
+const NAME_BEFORE = /^(\S.{0,79}) (?:[|\-–—·•»/]|::) $/u;
+
+/**
+ * The page's title without the site's name, when a headline of the page (an <h1>) is the title
+ * with the name beside it: "Home Depot sales miss, shares plunge | Fox Business" is "Home Depot
+ * sales miss, shares plunge" where that is the page's <h1>. The title heads the Markdown and
+ * names the exported file, where the name said nothing the folder does not. The headline must
+ * be the longer part, and not a logo (headlinesOf): a page whose <h1> is "Example News" keeps
+ * "About | Example News". Kept as it is when no headline fits so.
+ */
+export function headlineTitle(title: string, headlines: readonly string[]): string {
+  for (const h of headlines) {
+    if (!h || h === title) continue;
+    const name = title.startsWith(h) ? NAME_AFTER.exec(title.slice(h.length)) : title.endsWith(h) ? NAME_BEFORE.exec(title.slice(0, -h.length)) : null;
+    if (name && (name[1] as string).length < h.length) return h;
+  }
+  return title;
 }
 
 /**
