@@ -22,6 +22,15 @@ describe('an embed in the article', () => {
     expect(md).not.toContain('does not play');
   });
 
+  it('leaves the fallback text out of text mode too, as a browser that plays or draws it shows none', () => {
+    const text = extractArticle(
+      page('<video controls><source src="/media/knots.mp4">Your browser does not play video.</video><p>Their call: <audio src="/call.mp3">No audio here.</audio></p><canvas>Your browser does not draw.</canvas>'),
+      'https://birds.example/knots',
+    ).text;
+    expect(text).toContain('Their call:');
+    expect(text).not.toMatch(/does not play|No audio|does not draw/);
+  });
+
   it('takes a scheme-relative frame as https, and escapes brackets in a title', () => {
     expect(markdownOf('<iframe src="//player.example/v/1" title="Knots [HD]"></iframe>')).toBe('[Knots \\[HD\\]](https://player.example/v/1)');
     expect(markdownOf('<audio src="https://a.example/call.mp3"></audio>')).toBe('[audio](https://a.example/call.mp3)');

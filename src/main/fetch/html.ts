@@ -702,7 +702,9 @@ const BLOCK = new Set([
 ]);
 
 type TextNode = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<unknown>; previousSibling?: unknown };
-const UNREAD = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+// And what a browser shows only where it cannot play or draw the element: a <video>'s "Your
+// browser does not support the video tag", a <canvas>'s "Your browser does not support canvas".
+const UNREAD = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'VIDEO', 'AUDIO', 'CANVAS', 'IFRAME']);
 
 /**
  * Lines without runs of blanks or blanks at their ends, and at most one empty line in a row.
