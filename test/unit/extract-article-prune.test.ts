@@ -52,6 +52,23 @@ describe('the article pruning pass', () => {
     expect(t).not.toContain('Photo: Anna Pilot');
   });
 
+  it('drops a caption or credit written as a <div> of text, which Readability makes a bare paragraph', () => {
+    const fig = '<figure><img src="/img/banks.jpg"><div class="image-caption">The sandbanks at low water, seen <em>from the ferry</em>.</div></figure>';
+    const credit = '<div class="photo-credit">Photo: <a href="/anna">Anna Pilot</a> for the Harbour Times</div>';
+    const a = extractArticle(page(fig + credit), 'https://news.example/estuary');
+    keepsProse(a.text);
+    expect(a.text).not.toContain('sandbanks at low water, seen');
+    expect(a.text).not.toContain('Anna Pilot');
+    // The caption names the picture it was under, which had no alt.
+    expect(a.markdown).toContain('![The sandbanks at low water, seen from the ferry.](https://news.example/img/banks.jpg)');
+  });
+
+  it('keeps a <div> of text whose class says nothing of captions or chrome', () => {
+    const t = text(page('<div class="story-text">The pilots still meet at the <em>Anchor</em> on Fridays to compare their notebooks.</div>'));
+    keepsProse(t);
+    expect(t).toContain('The pilots still meet at the Anchor on Fridays');
+  });
+
   it('drops share and newsletter widgets by their class words', () => {
     const share = '<div class="social-share-bar"><span>Share this article on the networks you use</span></div>';
     const news = '<div class="newsletterSignup"><p>Get the tide tables in your inbox every Friday morning, free of charge.</p></div>';

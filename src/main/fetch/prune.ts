@@ -110,19 +110,35 @@ function classKind(el: PruneElement, seen: Map<string, ClassKind>): ClassKind {
   return kind;
 }
 
+/** Inline elements a caption or a credit line is written with. */
+const INLINE_TAGS = new Set(['A', 'ABBR', 'B', 'BR', 'CITE', 'CODE', 'EM', 'I', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME']);
+
+interface ContainerElement extends PruneElement {
+  ownerDocument: { createElement(name: string): ContainerElement };
+  appendChild(node: unknown): unknown;
+}
+
 /**
  * Readability replaces a <div> that holds a single <p> by the <p>, and the div's class goes
  * with it ("<div class=newsletter><p>Get the tide tables in your inbox…</p></div>" comes out
- * as a bare paragraph). Run on the page before Readability: copies the class of such a div
- * onto its paragraph when the class is one the pruning pass acts on.
+ * as a bare paragraph). A <div> of text alone ("<div class=caption>A seal on the bank. Photo:
+ * …</div>") goes the same way: Readability first puts its text into a <p>. Run on the page
+ * before Readability: copies the class of such a div onto its paragraph, or puts the text
+ * into that paragraph with the class, when the class is one the pruning pass acts on.
  */
 export function carryClasses(body: PruneElement & { querySelectorAll(selector: string): ArrayLike<PruneElement> }): void {
   const seen = new Map<string, ClassKind>();
-  for (const div of Array.from(body.querySelectorAll('div[class]'))) {
-    if (div.children.length !== 1) continue;
-    const p = div.children[0]!;
-    if (p.tagName.toUpperCase() !== 'P' || !classKind(div, seen)) continue;
-    p.setAttribute('class', `${p.getAttribute('class') ?? ''} ${div.getAttribute('class') ?? ''}`.trim());
+  for (const div of Array.from(body.querySelectorAll('div[class]')) as ContainerElement[]) {
+    const only = div.children.length === 1 ? div.children[0]! : undefined;
+    if (only && only.tagName.toUpperCase() === 'P') {
+      if (classKind(div, seen)) only.setAttribute('class', `${only.getAttribute('class') ?? ''} ${div.getAttribute('class') ?? ''}`.trim());
+      continue;
+    }
+    if (!Array.from(div.children).every((c) => INLINE_TAGS.has(c.tagName.toUpperCase())) || !norm(div.textContent) || !classKind(div, seen)) continue;
+    const p = div.ownerDocument.createElement('p');
+    p.setAttribute('class', div.getAttribute('class') ?? '');
+    for (const node of Array.from(div.childNodes)) p.appendChild(node);
+    div.appendChild(p);
   }
 }
 
