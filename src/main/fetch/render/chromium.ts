@@ -12,6 +12,13 @@ import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
  * (`<-loopback>` removes Chromium's implicit bypass); QUIC off (UDP would skip an HTTP proxy);
  * WebRTC only over proxied UDP, i.e. none; no DNS prefetch or preconnect (they resolve names
  * without the proxy); nothing of Chromium's own in the background.
+ *
+ * Chromium 150 also opens a connection to its default search engine from each page's context
+ * as the page loads (PreconnectToSearch): through the proxy, with the context's credentials,
+ * so a public search host would have been let through for every rendered page. It also asks
+ * for the network time and for "AI mode" eligibility at start; those come without the
+ * context's credentials and the proxy refuses them (407), as it refuses the rest of the
+ * browser's own requests (sign-in's ListAccounts, GCM's check-in), but they are not made at all.
  */
 export function chromiumArgs(proxyServer: string): string[] {
   return [
@@ -21,7 +28,7 @@ export function chromiumArgs(proxyServer: string): string[] {
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--dns-prefetch-disable',
-    '--disable-features=NetworkPrediction,NetworkServiceInProcess2,PreloadingHeuristics,Prerender2,SpeculationRulesPrefetchFuture',
+    '--disable-features=NetworkPrediction,NetworkServiceInProcess2,PreloadingHeuristics,Prerender2,SpeculationRulesPrefetchFuture,PreconnectToSearch,NetworkTimeServiceQuerying,AimEnabled,AimServerEligibilityEnabled',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-domain-reliability',
@@ -118,7 +125,7 @@ export class ChromiumRenderer implements Renderer {
       });
       await context.addInitScript({ content: SETTLE_SCRIPT });
       const page = await context.newPage();
-      await labelDocuments(await context.newCDPSession(page));
+      await labelDocuments(await context.newCDPSession(page), endpoint);
       // A popup (window.open past the init script, target=_blank) is closed as it appears.
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
@@ -197,12 +204,39 @@ interface PausedResponse {
  * no charset and whose first 1024 bytes declare none is handed to the page with the charset
  * in its header; every other response goes on untouched. Nothing is fetched again: the body
  * is the one the browser got through the proxy.
+ *
+ * This session also answers the guarding proxy's challenge (407) with the run's credentials.
+ * Chromium 150 (Debian's since late 2026) leaves a document's challenge to this session, which
+ * enabled Fetch last, not to Playwright's own, which holds the context's proxy credentials; as
+ * this session did not ask for auth requests, the challenge was cancelled and every page
+ * failed with ERR_INVALID_AUTH_CREDENTIALS ("rendering failed"). Chromium then keeps the
+ * credentials for the page's other requests. A server's own challenge (401) gets the
+ * browser's default answer, as before: no credentials.
  */
-async function labelDocuments(cdp: CDPSession): Promise<void> {
+async function labelDocuments(cdp: CDPSession, proxy: { username: string; password: string }): Promise<void> {
   cdp.on('Fetch.requestPaused', (e: PausedResponse) => {
     void relabel(cdp, e).catch(() => cdp.send('Fetch.continueResponse', { requestId: e.requestId }).catch(() => {}));
   });
-  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
+  cdp.on('Fetch.authRequired', (e: AuthRequired) => {
+    const authChallengeResponse =
+      e.authChallenge?.source === 'Proxy' ? { response: 'ProvideCredentials' as const, username: proxy.username, password: proxy.password } : { response: 'Default' as const };
+    // Playwright's session may have answered first; the request is then no longer paused.
+    cdp.send('Fetch.continueWithAuth', { requestId: e.requestId, authChallengeResponse }).catch(() => {});
+  });
+  // Chromium issues authRequired only for a request this session holds at the request stage:
+  // a document's request is let go at once (relabel), its response held as above.
+  await cdp.send('Fetch.enable', {
+    handleAuthRequests: true,
+    patterns: [
+      { urlPattern: '*', resourceType: 'Document', requestStage: 'Request' },
+      { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
+    ],
+  });
+}
+
+interface AuthRequired {
+  requestId: string;
+  authChallenge?: { source?: 'Server' | 'Proxy' };
 }
 
 // Dropped from a relabelled response: the body handed back is already decoded and whole.
@@ -210,7 +244,8 @@ const BODY_FRAMING = new Set(['content-encoding', 'content-length', 'transfer-en
 
 async function relabel(cdp: CDPSession, e: PausedResponse): Promise<void> {
   const status = e.responseStatusCode;
-  // No status: the request failed; the browser shows its own error page.
+  // No status: a request on its way out (held for the proxy's challenge), or one that
+  // failed, whose error page the browser shows.
   if (status === undefined) return void (await cdp.send('Fetch.continueRequest', { requestId: e.requestId }));
   const headers = e.responseHeaders ?? [];
   const type = headers.find((h) => h.name.toLowerCase() === 'content-type');
