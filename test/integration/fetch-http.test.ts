@@ -206,6 +206,21 @@ describe('JSON and text', () => {
     expect((await get('/data.json', { mode: 'links' })).content).toBe('https://api.example/p2');
     expect(JSON.parse((await get('/data.json', { mode: 'meta' })).content)).toEqual({ type: 'object', keys: ['items', 'next'] });
   });
+  it('gives a JSON document the title its top level names, in every mode, and none where it names none', async () => {
+    const json = (body: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    srv.route('/t/repo', json('{"id": 1, "name": "sift", "full_name": "example/sift"}'));
+    srv.route('/t/story', json('{"name": "ignored when there is a title", "title": "  Harbour seals\\n return "}'));
+    srv.route('/t/long', json(`{"headline": "${'word '.repeat(60)}"}`));
+    for (const mode of ['markdown', 'raw', 'meta'] as const) expect((await get('/t/repo', { mode })).meta?.title, mode).toBe('sift');
+    expect((await get('/t/repo', { jq: '.id' })).meta?.title).toBe('sift');
+    expect((await get('/t/story')).meta?.title).toBe('Harbour seals return');
+    expect(((await get('/t/long')).meta?.title as string).length).toBe(200);
+    expect((await get('/data.json')).meta?.title).toBeUndefined();
+    srv.route('/t/list', json('[{"title": "an item, not the document"}]'));
+    srv.route('/t/number', json('{"title": 7, "name": ""}'));
+    expect((await get('/t/list')).meta?.title).toBeUndefined();
+    expect((await get('/t/number')).meta?.title).toBeUndefined();
+  });
   it('a plain-text success that only says "not found" is a soft 404; a text that mentions it is text', async () => {
     const text = (body: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
     srv.route('/nf/go', text('404 page not found\n'));

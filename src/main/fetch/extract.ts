@@ -279,6 +279,8 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
     meta.kind = 'text';
     return text;
   }
+  const title = jsonTitle(value);
+  if (title) meta.title = title;
   if (jq) return ctx.compute.jq(text, jq, ctx.signal);
   if (mode === 'raw') return text;
   const feed = jsonFeed(value, ctx.url);
@@ -297,6 +299,22 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   if (laid !== undefined) return laid;
   meta.pretty = false;
   return text;
+}
+
+/**
+ * A JSON document's title: the text of its top-level "title", "headline" or "name" (an
+ * article's, a schema.org item's, a repository's or a package's), as one line. A result
+ * without one had an empty title in the app's list, and was exported under its URL.
+ */
+export function jsonTitle(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const key of ['title', 'headline', 'name']) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v !== 'string') continue;
+    const line = v.replace(/\s+/g, ' ').trim();
+    if (line) return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  }
+  return undefined;
 }
 
 /** What the worker did to put the pages in reading order (meta.pdf). */
