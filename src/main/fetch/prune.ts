@@ -134,7 +134,7 @@ export function carryClasses(body: PruneElement & { querySelectorAll(selector: s
       if (classKind(div, seen)) only.setAttribute('class', `${only.getAttribute('class') ?? ''} ${div.getAttribute('class') ?? ''}`.trim());
       continue;
     }
-    if (!Array.from(div.children).every((c) => INLINE_TAGS.has(c.tagName.toUpperCase())) || !norm(div.textContent) || !classKind(div, seen)) continue;
+    if (!classKind(div, seen) || !Array.from(div.children).every((c) => INLINE_TAGS.has(c.tagName.toUpperCase())) || !norm(div.textContent)) continue;
     const p = div.ownerDocument.createElement('p');
     p.setAttribute('class', div.getAttribute('class') ?? '');
     for (const node of Array.from(div.childNodes)) p.appendChild(node);
