@@ -28,7 +28,9 @@ export async function launchChromium(): Promise<Browser> {
 
 /** A page whose window.sift talks to the bridge at wsUrl, installed before any page script runs. */
 export async function openBridgedPage(browser: Browser, appUrl: string, wsUrl: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme });
+  // Reduced motion: the progress bars take their width at once, so a screenshot taken as a
+  // job ends shows the bar the user sees a moment later, not one caught mid-transition.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme, reducedMotion: 'reduce' });
   const code = await bridgeClientScript();
   await context.addInitScript({ content: `${code}\ninstallSiftBridge(${JSON.stringify(wsUrl)});` });
   // Every action waits for its element (an event); on a busy 2-core CI machine that can
