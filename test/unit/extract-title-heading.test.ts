@@ -113,10 +113,23 @@ describe("the site's name beside the title", () => {
     expect(titled('About | Example News', '<div><a href="/"><h1>Example News</h1></a></div>')).toBe('About | Example News');
     expect(titled('About | Example News', '<header><h1>Example News</h1></header>')).toBe('About | Example News');
     expect(titled('About | Example News', '<div role="banner"><h1>Example News</h1></div>')).toBe('About | Example News');
-    expect(titled('About | Example News', '<div><h1>Example News</h1></div>', '<meta property="og:site_name" content="Example News">')).toBe('About | Example News');
+    // Named as the site in the meta tags, the <h1> is no headline, and the name goes.
+    expect(titled('About | Example News', '<div><h1>Example News</h1></div>', '<meta property="og:site_name" content="Example News">')).toBe('About');
     expect(titled('Tides | Example News', '<div><h1>Tides</h1></div>')).toBe('Tides | Example News');
     expect(titled('Storm hits the coast: what we know', '<div><h1>Storm hits the coast</h1></div>')).toBe('Storm hits the coast: what we know');
     expect(titled('Audi e-tron Sportback', '<div><h1>Audi e</h1></div>')).toBe('Audi e-tron Sportback');
+  });
+
+  it('goes when it is the name the page gives its site (og:site_name), with no headline to tell', () => {
+    const titled = (title: string, site: string) =>
+      extractArticle(page(title, ['The tide report']).replace('</head>', `<meta property="og:site_name" content="${site}"></head>`), 'https://news.example/f').title;
+    // Readability keeps a title of four words or fewer beside a name whole.
+    expect(titled('Storm hits the coast - Example Times', 'Example Times')).toBe('Storm hits the coast');
+    expect(titled('Example Times | Storm hits the coast', 'Example Times')).toBe('Storm hits the coast');
+    expect(titled('Storm hits the coast · Example Times', 'Example Times')).toBe('Storm hits the coast');
+    // Not a name that is no part set apart by a separator, or the whole title.
+    expect(titled('Readers of the Example Times', 'Example Times')).toBe('Readers of the Example Times');
+    expect(titled('Example Times', 'Example Times')).toBe('Example Times');
   });
 
   it("is found in an article's own <header>, beside the page's logo", () => {

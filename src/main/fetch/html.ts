@@ -1193,7 +1193,7 @@ export function extractArticle(html: string, url: string): Article {
   const lang = document.documentElement?.getAttribute('lang') ?? '';
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
   // Before Readability, which removes the heading that repeats the title from the page.
-  const headlines = headlinesOf(document);
+  const names = titleNames(document);
   type El = Doc['body'];
   if (document.body) carryClasses(document.body as unknown as Parameters<typeof carryClasses>[0]);
   // Readability judges <html> as it judges any element, and removes it, with the whole page,
@@ -1241,7 +1241,7 @@ export function extractArticle(html: string, url: string): Article {
     root = fresh.body;
     if (root) absoluteLinks(root, baseOf(fresh, url));
   }
-  const title = headlineTitle(oneLine(decodeReferences((article?.title ?? '').trim(), document) || docTitle), headlines);
+  const title = headlineTitle(oneLine(decodeReferences((article?.title ?? '').trim(), document) || docTitle), names.headlines, names.sites);
   let text: string | undefined;
   let cleaned: string | undefined;
   let markdown: string | undefined;
@@ -1278,19 +1278,18 @@ function inPageHeader(el: Element): boolean {
 }
 
 /**
- * The page's <h1>s that may be its headline: not a logo (in a link, the page's header, its
- * navigation, or the site's name as its meta tags give it).
+ * The site's name as the page's meta tags give it, and the page's <h1>s that may be its
+ * headline: not a logo (in a link, the page's header, its navigation, or the site's name).
  */
-function headlinesOf(document: Doc): string[] {
-  const site = new Set(
-    Array.from(document.querySelectorAll('meta[property="og:site_name"], meta[name="application-name"], meta[name="apple-mobile-web-app-title"]'), (m) =>
-      oneLine(m.getAttribute('content') ?? ''),
-    ),
-  );
-  return Array.from(document.querySelectorAll('h1'))
+function titleNames(document: Doc): { headlines: string[]; sites: string[] } {
+  const sites = Array.from(document.querySelectorAll('meta[property="og:site_name"], meta[name="application-name"], meta[name="apple-mobile-web-app-title"]'), (m) =>
+    oneLine(m.getAttribute('content') ?? ''),
+  ).filter(Boolean);
+  const headlines = Array.from(document.querySelectorAll('h1'))
     .filter((h) => !h.closest('a, nav, footer, aside, [role="banner"], [role="navigation"]') && !inPageHeader(h))
     .map((h) => oneLine(h.textContent ?? ''))
-    .filter((h) => h && !site.has(h));
+    .filter((h) => h && !sites.includes(h));
+  return { headlines, sites };
 }
 
 // A site's name or section beside a title: "… | Fox Business", "… - Sportsnet.ca", "… | News |
@@ -1304,17 +1303,33 @@ const NAME_BEFORE = /^(\S.{0,79}) (?:[|\-–—·•»/]|::) $/u;
  * with the name beside it: "Home Depot sales miss, shares plunge | Fox Business" is "Home Depot
  * sales miss, shares plunge" where that is the page's <h1>. The title heads the Markdown and
  * names the exported file, where the name said nothing the folder does not. The headline must
- * be the longer part, and not a logo (headlinesOf): a page whose <h1> is "Example News" keeps
- * "About | Example News". Kept as it is when no headline fits so.
+ * be the longer part, and not a logo (titleNames): a page whose <h1> is "Example News" keeps
+ * "About | Example News". Else the name goes when it is the one the page's meta tags give
+ * the site (og:site_name): "Column: … - Los Angeles Times". Kept as it is when neither fits.
  */
-export function headlineTitle(title: string, headlines: readonly string[]): string {
+export function headlineTitle(title: string, headlines: readonly string[], sites: readonly string[] = []): string {
   for (const h of headlines) {
     if (!h || h === title) continue;
     const name = title.startsWith(h) ? NAME_AFTER.exec(title.slice(h.length)) : title.endsWith(h) ? NAME_BEFORE.exec(title.slice(0, -h.length)) : null;
     if (name && (name[1] as string).length < h.length) return h;
   }
+  for (const site of sites) {
+    if (title.length <= site.length) continue;
+    if (title.endsWith(site)) {
+      const rest = title.slice(0, -site.length);
+      const m = NAME_BEFORE_REST.exec(rest);
+      if (m) return m[1] as string;
+    } else if (title.startsWith(site)) {
+      const m = NAME_AFTER_REST.exec(title.slice(site.length));
+      if (m) return m[1] as string;
+    }
+  }
   return title;
 }
+
+// The title left of a site's name ("Storm hits | " of "Storm hits | Example News"), and right of it.
+const NAME_BEFORE_REST = /^(\S.*?) (?:[|\-–—·•»/]|::) $/u;
+const NAME_AFTER_REST = /^ (?:[|\-–—·•»/]|::) (\S.*)$/u;
 
 /**
  * The article's markup without Readability's own wrapper: it puts the article in
