@@ -108,9 +108,9 @@ export const PATCHES = [
   { file: 'node_modules/linkedom/esm/shared/parse-from-string.js', edits: htmlAttributeNames },
   { file: 'node_modules/linkedom/cjs/shared/parse-from-string.js', edits: htmlAttributeNames },
   { file: 'node_modules/linkedom/esm/interface/event-target.js', edits: lazyListeners },
+  { file: 'node_modules/linkedom/cjs/interface/event-target.js', edits: lazyListeners },
   { file: 'node_modules/linkedom/esm/shared/matches.js', edits: compiledSelectors },
   { file: 'node_modules/linkedom/cjs/shared/matches.js', edits: compiledSelectors },
-  { file: 'node_modules/linkedom/cjs/interface/event-target.js', edits: lazyListeners },
   { file: 'node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs', edits: pdfTextTransforms },
   { file: 'node_modules/@joplin/turndown-plugin-gfm/lib/turndown-plugin-gfm.cjs.js', edits: tableRowsOnce },
 ];

@@ -1295,41 +1295,36 @@ function titleNames(document: Doc): { headlines: string[]; sites: string[] } {
 // A site's name or section beside a title: "… | Fox Business", "… - Sportsnet.ca", "… | News |
 // Al Jazeera", "Blog » …". A separator has a space on each side ("e-tron" has none); a colon
 // is not one, as it joins a title's own parts ("Impeachment hearings: Key moments").
-const NAME_AFTER = /^ (?:[|\-–—·•»/]|::) (\S.{0,79})$/u;
-const NAME_BEFORE = /^(\S.{0,79}) (?:[|\-–—·•»/]|::) $/u;
+const APART_AFTER = /^ (?:[|\-–—·•»/]|::) (\S.*)$/u;
+const APART_BEFORE = /^(\S.*) (?:[|\-–—·•»/]|::) $/u;
+
+/** The rest of `title` when `part` starts or ends it, set apart by a separator; else undefined. */
+function besidePart(title: string, part: string): string | undefined {
+  const m = title.startsWith(part) ? APART_AFTER.exec(title.slice(part.length)) : title.endsWith(part) ? APART_BEFORE.exec(title.slice(0, -part.length)) : null;
+  return m?.[1];
+}
 
 /**
  * The page's title without the site's name, when a headline of the page (an <h1>) is the title
  * with the name beside it: "Home Depot sales miss, shares plunge | Fox Business" is "Home Depot
  * sales miss, shares plunge" where that is the page's <h1>. The title heads the Markdown and
  * names the exported file, where the name said nothing the folder does not. The headline must
- * be the longer part, and not a logo (titleNames): a page whose <h1> is "Example News" keeps
- * "About | Example News". Else the name goes when it is the one the page's meta tags give
- * the site (og:site_name): "Column: … - Los Angeles Times". Kept as it is when neither fits.
+ * be the longer part (and the name at most 80 characters), and not a logo (titleNames): a page
+ * whose <h1> is "Example News" keeps "About | Example News". Else the name goes when it is the
+ * one the page's meta tags give the site (og:site_name): "Column: … - Los Angeles Times".
+ * Kept as it is when neither fits.
  */
 export function headlineTitle(title: string, headlines: readonly string[], sites: readonly string[] = []): string {
   for (const h of headlines) {
-    if (!h || h === title) continue;
-    const name = title.startsWith(h) ? NAME_AFTER.exec(title.slice(h.length)) : title.endsWith(h) ? NAME_BEFORE.exec(title.slice(0, -h.length)) : null;
-    if (name && (name[1] as string).length < h.length) return h;
+    const name = besidePart(title, h);
+    if (name !== undefined && name.length <= 80 && name.length < h.length) return h;
   }
   for (const site of sites) {
-    if (title.length <= site.length) continue;
-    if (title.endsWith(site)) {
-      const rest = title.slice(0, -site.length);
-      const m = NAME_BEFORE_REST.exec(rest);
-      if (m) return m[1] as string;
-    } else if (title.startsWith(site)) {
-      const m = NAME_AFTER_REST.exec(title.slice(site.length));
-      if (m) return m[1] as string;
-    }
+    const rest = besidePart(title, site);
+    if (rest !== undefined) return rest;
   }
   return title;
 }
-
-// The title left of a site's name ("Storm hits | " of "Storm hits | Example News"), and right of it.
-const NAME_BEFORE_REST = /^(\S.*?) (?:[|\-–—·•»/]|::) $/u;
-const NAME_AFTER_REST = /^ (?:[|\-–—·•»/]|::) (\S.*)$/u;
 
 /**
  * The article's markup without Readability's own wrapper: it puts the article in
