@@ -14,7 +14,7 @@ import {
   type Logger,
   type RunnerConfig,
 } from './batch';
-import { FetchError, type Fetcher } from './fetch';
+import { FetchError, linkSignals, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
 
@@ -34,11 +34,13 @@ export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'> & Partial<P
   return async (signal, caller, target) => {
     // Loading the HTTP client (once, at the first target) is not the target's time.
     await fetcher.ready?.();
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs())]);
+    const deadline = linkSignals([signal], deadlineMs());
     try {
-      return await fetcher.fetchTarget(deadline, caller, target, { batch: true });
+      return await fetcher.fetchTarget(deadline.signal, caller, target, { batch: true });
     } catch (err) {
       throw mapFetchError(err, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url), signal });
+    } finally {
+      deadline.dispose();
     }
   };
 }

@@ -7,6 +7,7 @@ import { bodyTooLong, FetchError, timeoutError } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
+import { linkSignals } from './linked-signal';
 import { attributeOf } from './markup';
 import { decodeEntities } from '../../shared/entities';
 
@@ -113,10 +114,19 @@ export class HttpClient {
    * upstream status; `deadline` is the target's deadline signal (its abort means 504).
    */
   async get(rawUrl: string, signal: AbortSignal, deadline: AbortSignal): Promise<HttpResponse> {
+    const linked = linkSignals([signal, deadline]);
+    try {
+      return await this.follow(rawUrl, signal, deadline, linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  /** get's work; `combined` aborts when `signal` or `deadline` does. */
+  private async follow(rawUrl: string, signal: AbortSignal, deadline: AbortSignal, combined: AbortSignal): Promise<HttpResponse> {
     const s = this.settings();
     const first = validateUrl(rawUrl);
     let url = first;
-    const combined = AbortSignal.any([signal, deadline]);
     const { request } = await loadUndici();
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.

@@ -12,6 +12,7 @@ import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeou
 import { decodeHtml, extractBody, type Decoded, type Extracted } from './extract';
 import { packedMeta, unwrapGzip } from './packed';
 import { Gate } from './gate';
+import { linkSignals } from './linked-signal';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool } from './pdf-pool';
 import { SoftNotFoundProbe } from './probe';
@@ -115,8 +116,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    */
   async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number }> {
     const started = now();
-    const combined = AbortSignal.any([signal, deadline]);
+    const linked = linkSignals([signal, deadline]);
+    const combined = linked.signal;
     const releaseRender = await renderGate.acquire(combined).catch((err: unknown) => {
+      linked.dispose();
       throw deadline.aborted ? timeoutError('waiting for a render slot') : err;
     });
     try {
@@ -139,6 +142,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       throw err;
     } finally {
       releaseRender();
+      linked.dispose();
     }
   }
 
@@ -200,15 +204,17 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {
-    const combined = AbortSignal.any([signal, deadline]);
+    const linked = linkSignals([signal, deadline]);
     try {
-      return await work(combined);
+      return await work(linked.signal);
     } catch (err) {
       if (err instanceof FetchError) throw err;
       // Ours, or the caller's own (the batch wiring's fires a moment before ours): either way
       // the server had answered, and the hint points at the extraction, not at the server.
       if (deadline.aborted || isTimeoutAbort(signal)) throw timeoutError("the target's deadline passed while extracting", EXTRACT_TIMEOUT_HINT);
       throw err;
+    } finally {
+      linked.dispose();
     }
   }
 
@@ -254,7 +260,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // Loading the HTTP client (once) is not the target's time.
     await client.ready();
     const started = now();
-    const deadline = AbortSignal.timeout(settings.deadlineMs);
+    const timer = linkSignals([], settings.deadlineMs);
+    const deadline = timer.signal;
     const poolCaller = ctx.batch ? `${caller.name}/batch` : caller.name;
     let outcome = 'ok';
     let reason = '';
@@ -262,9 +269,13 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     try {
       const options = checkOptions(target.options);
       const url = validateUrl(target.url).toString();
-      const release = await gate.acquire(AbortSignal.any([signal, deadline])).catch((err: unknown) => {
-        throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
-      });
+      const waiting = linkSignals([signal, deadline]);
+      const release = await gate
+        .acquire(waiting.signal)
+        .catch((err: unknown) => {
+          throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
+        })
+        .finally(() => waiting.dispose());
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
@@ -362,6 +373,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       }
       throw err;
     } finally {
+      timer.dispose();
       log({ msg: 'fetch', caller: caller.name, batch: ctx.batch === true, outcome, ...(reason ? { reason } : {}), status, ms: Math.round(now() - started) });
     }
   }
@@ -369,14 +381,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   async function extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx: { caller?: Caller; url?: string; signal?: AbortSignal } = {}): Promise<Result> {
     const started = now();
     const opts = checkOptions(options);
-    const deadline = AbortSignal.timeout(settings.deadlineMs);
     const signal = ctx.signal ?? new AbortController().signal;
     const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
     // A local items.json.gz is read as what it holds, as a downloaded one is.
     const gz = unwrapGzip(bytes, contentType, ctx.url ?? '', settings.maxBodyBytes);
-    const out = await underDeadline(signal, deadline, (s) =>
+    const timer = linkSignals([], settings.deadlineMs);
+    const out = await underDeadline(signal, timer.signal, (s) =>
       extractBody(gz?.body ?? bytes, gz?.contentType ?? contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
-    );
+    ).finally(() => timer.dispose());
     return { content: out.content, meta: { ...(ctx.url ? { url: ctx.url } : {}), ...out.meta, ...(gz ? packedMeta(bytes.byteLength) : {}), fetched_ms: Math.round(now() - started) } };
   }
 
