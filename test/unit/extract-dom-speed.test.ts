@@ -219,3 +219,43 @@ describe('linkedom compiles a selector once (scripts/patch-deps.mjs)', () => {
     for (let i = 0; i < 2; i++) expect(() => document.querySelectorAll('p[')).toThrow();
   });
 });
+
+describe("Readability reads an element's style only when it has a style attribute (scripts/patch-deps.mjs)", () => {
+  const styleGetter = (): { proto: object; get: () => unknown } => {
+    const el = parseHTML('<html><body><p></p></body></html>').document.querySelector('p')!;
+    for (let p = Object.getPrototypeOf(el) as object | null; p; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, 'style');
+      if (d?.get) return { proto: p, get: d.get };
+    }
+    throw new Error("no style getter on linkedom's elements");
+  };
+
+  it('makes no style object for elements without one (linkedom builds a Proxy and a Map for each)', async () => {
+    const { extractArticle } = await import('../../src/main/fetch/html');
+    const { proto, get } = styleGetter();
+    let reads = 0;
+    Object.defineProperty(proto, 'style', {
+      configurable: true,
+      get(this: unknown) {
+        reads++;
+        return get.call(this);
+      },
+    });
+    try {
+      const para = (i: number): string => `<p>Paragraph ${i} of the article, long enough to count as prose, with a few commas, words and sentences in it.</p>`;
+      const page = `<html><head><title>A story</title></head><body><nav><a href="/">Home</a></nav><article><h1>A story</h1>${Array.from({ length: 12 }, (_, i) => para(i)).join('')}</article></body></html>`;
+      const a = extractArticle(page, 'https://example.org/a');
+      expect(a.markdown).toContain('Paragraph 11 of the article');
+      expect(reads).toBe(0);
+      // An element hidden by its style attribute is still left out.
+      const hidden = page.replace('<h1>A story</h1>', '<h1>A story</h1><div style="display: none"><p>Hidden promo text that no reader sees on the page at all, long enough.</p></div><div style="visibility:hidden"><p>Invisible promo text that no reader sees on the page at all, long enough.</p></div>');
+      const b = extractArticle(hidden, 'https://example.org/a');
+      expect(reads).toBeGreaterThan(0);
+      expect(b.markdown).toContain('Paragraph 11 of the article');
+      expect(b.markdown).not.toContain('Hidden promo');
+      expect(b.markdown).not.toContain('Invisible promo');
+    } finally {
+      Object.defineProperty(proto, 'style', { configurable: true, get });
+    }
+  });
+});
