@@ -179,6 +179,11 @@ describe('hostile documents and servers', () => {
   test('sloppy but ordinary HTML is not deep: unclosed p/li, void tags, markup in scripts and comments', () => {
     const sloppy = `<ul>${'<li><p>item <br><img src=x>'.repeat(5000)}</ul><script>${'"<div>"+'.repeat(5000)}""</script><!-- ${'<div>'.repeat(5000)} -->`;
     expect(markupDepth(sloppy, MAX_PARSE_DEPTH)).toBeLessThan(5);
+    // A script's or style's end tag, in any case, closes nothing that was counted open.
+    expect(markupDepth('<div><script>x("<div>")</script>'.repeat(300), MAX_PARSE_DEPTH)).toBe(300);
+    expect(markupDepth('<section><STYLE>p{}</Style><p>a'.repeat(300), MAX_PARSE_DEPTH)).toBe(300);
+    expect(markupDepth('<div><script>"</div></div>"</SCRIPT>'.repeat(10), MAX_PARSE_DEPTH)).toBe(10);
+    expect(markupDepth('<div><script>never ends <div><div>', MAX_PARSE_DEPTH)).toBe(1);
     // linkedom closes an unclosed <p> at the next <p>, so such a page stays flat for Readability too.
     const paras = '<p>item <br><img src=x>'.repeat(1000);
     expect(extractArticle(`<html><body><article>${paras}</article></body></html>`, 'http://x/').text).toContain('item');

@@ -401,6 +401,11 @@ describe('what search reads of a result in markup', () => {
     }
   });
 
+  it('end tags in any case end their element', () => {
+    const page = html('<p>one</p><SCRIPT>var s = "secret";</Script ><p>two</p><Style>.hidden{}</STYLE><p>three</p><script>"</scrip" + "t>"</script><p>four</p>');
+    expect(searchableText(page, 'raw').replace(/\s+/g, ' ').trim()).toBe('one two three four');
+  });
+
   it('an unclosed comment or tag hides the rest, as a browser would; a lone < is text', () => {
     expect(searchableText(html('<p>kept</p><!-- open\nto the end'), 'raw').trim()).toBe('kept');
     expect(searchableText(html('<p>a < b and 3<4</p>'), 'raw').trim()).toBe('a < b and 3<4');

@@ -7,6 +7,7 @@ import { FetchError } from './errors';
 import { isDisplayMath, isMath, linearMath, liftMath, mathText, texOf, type MathNode } from './math';
 import { carryClasses, codeLanguage, pruneArticle, type PruneElement } from './prune';
 import { installTagSelect } from './tag-select';
+import { endTagAt } from './markup';
 
 installTagSelect();
 
@@ -173,7 +174,6 @@ export function markupDepth(html: string, limit: number): number {
   const tag = /<!--|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)[^>]*>/g;
   let depth = 0;
   let max = 0;
-  let lower: string | undefined;
   for (let m = tag.exec(html); m; m = tag.exec(html)) {
     if (m[0] === '<!--') {
       const end = html.indexOf('-->', tag.lastIndex);
@@ -187,9 +187,10 @@ export function markupDepth(html: string, limit: number): number {
       continue;
     }
     if (RAW_TEXT.has(name)) {
-      const end = (lower ??= html.toLowerCase()).indexOf(`</${name}`, tag.lastIndex);
+      // Its text is not markup, and its end tag closes nothing that was counted open.
+      const end = endTagAt(html, name, tag.lastIndex);
       if (end < 0) break;
-      tag.lastIndex = end;
+      tag.lastIndex = html.indexOf('>', end) + 1;
       continue;
     }
     if (FLAT.has(name) || m[0].endsWith('/>')) continue;

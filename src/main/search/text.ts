@@ -1,5 +1,6 @@
 import type { Mode, Result } from '../../shared/types';
 import { decodeEntities } from '../../shared/entities';
+import { endTagAt } from '../fetch/markup';
 
 /**
  * What full-text search reads of a stored result: what a person reads in it. A result in
@@ -60,7 +61,6 @@ const HIDDEN = /<(script|style|template|svg|noscript|textarea|select)\b[^>]*>[\s
 function withoutHidden(text: string, fn: (piece: string) => string): string {
   const start = /<(script|style|template|svg|noscript|textarea|select)\b|<!--|<!\[CDATA\[/gi;
   const piece = new RegExp(HIDDEN.source, 'iy');
-  const lower = text.toLowerCase();
   const gone = new Set<string>();
   const out: string[] = [];
   let from = 0;
@@ -68,7 +68,7 @@ function withoutHidden(text: string, fn: (piece: string) => string): string {
     const kind = m[1]?.toLowerCase() ?? (m[0].startsWith('<!--') ? '' : 'cdata');
     if (gone.has(kind)) continue;
     // Only a kind whose end is still ahead is matched: the element's end tag, CDATA's "]]>" (a comment matches always).
-    const end = kind === '' ? 0 : kind === 'cdata' ? lower.indexOf(']]>', start.lastIndex) : lower.indexOf(`</${kind}`, start.lastIndex);
+    const end = kind === '' ? 0 : kind === 'cdata' ? text.indexOf(']]>', start.lastIndex) : endTagAt(text, kind, start.lastIndex);
     if (end < 0) {
       gone.add(kind);
       continue;
