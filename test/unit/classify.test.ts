@@ -124,3 +124,22 @@ describe('a page of unclosed tags, as a hostile server may send', () => {
     }
   });
 });
+
+describe("what the judge reads as a page's visible text", () => {
+  const same = (a: string, b: string): number => pageSimilarity(a, b);
+
+  test('leaves out scripts, styles, comments and the like, whatever the case of their end tags', () => {
+    const words = '<p>alpha beta gamma</p><p>eta theta iota</p>';
+    expect(same('<p>alpha beta gamma</p><SCRIPT type="x">delta epsilon zeta</Script  ><p>eta theta iota</p>', words)).toBe(1);
+    expect(same('<p>alpha beta gamma</p><style>.delta{}</STYLE>\n<!-- epsilon zeta --><svg><text>kappa</text></svg ><p>eta theta iota</p>', words)).toBe(1);
+    // "</scriptx>" ends nothing: the script runs on to its real end tag.
+    expect(same('<p>alpha beta gamma</p><script>delta</scriptx>epsilon</script><p>eta theta iota</p>', words)).toBe(1);
+    // A script's text is not markup: a "<!--" in it starts no comment.
+    expect(same('<p>alpha beta gamma</p><script><!-- delta</script><p>eta theta iota</p><!-- x -->', words)).toBe(1);
+  });
+
+  test('reads a noscript apart: an app shell that asks for JavaScript there needs it', () => {
+    const shell = `<html><head><title>App</title><script>${'var a=1;'.repeat(400)}</script></head><body><NOSCRIPT>You need to enable JavaScript to run this app.</noscript ><div id="root"></div></body></html>`;
+    expect(classifyPage({ html: shell, status: 200, url: 'https://a.example/' }).reason).toBe('needs_js');
+  });
+});
