@@ -259,3 +259,33 @@ describe("Readability reads an element's style only when it has a style attribut
     }
   });
 });
+
+describe("Readability starts again from a copy of the page's tree, not from its HTML (scripts/patch-deps.mjs)", () => {
+  it('finds an article that only a second try finds, and never serializes the page to get there', async () => {
+    const { extractArticle } = await import('../../src/main/fetch/html');
+    const el = parseHTML('<html><body></body></html>').document.body;
+    let proto: object | null = Object.getPrototypeOf(el) as object;
+    while (proto && !Object.getOwnPropertyDescriptor(proto, 'innerHTML')?.get) proto = Object.getPrototypeOf(proto) as object | null;
+    const desc = Object.getOwnPropertyDescriptor(proto!, 'innerHTML')!;
+    let bodyReads = 0;
+    Object.defineProperty(proto!, 'innerHTML', {
+      ...desc,
+      get(this: { localName?: string }) {
+        if (this.localName === 'body') bodyReads++;
+        return desc.get!.call(this);
+      },
+    });
+    try {
+      // The text sits in a block whose class Readability first strips as unlikely ("comment"),
+      // so the first try finds too little and it starts again from the page as it was.
+      const para = (i: number): string => `<p>Harbour note ${i}: the tolls rose again this spring, and the pilots say, with some reason, that the new berths came late.</p>`;
+      const page = `<html><head><title>Harbour</title></head><body><div class="comment-thread">${Array.from({ length: 10 }, (_, i) => para(i)).join('')}</div></body></html>`;
+      const a = extractArticle(page, 'https://example.org/harbour');
+      expect(a.text).toContain('Harbour note 0:');
+      expect(a.text).toContain('Harbour note 9:');
+      expect(bodyReads).toBe(0);
+    } finally {
+      Object.defineProperty(proto!, 'innerHTML', desc);
+    }
+  });
+});
