@@ -289,3 +289,40 @@ describe("Readability starts again from a copy of the page's tree, not from its 
     }
   });
 });
+
+describe("Readability reads an element's text only as far as it needs (scripts/patch-deps.mjs)", () => {
+  type R = { _hasText(n: unknown): boolean; _isValidByline(n: unknown, m: string): boolean; _isElementWithoutContent(n: unknown): boolean };
+  const readabilityOf = async (doc: unknown): Promise<R> => {
+    const { Readability } = await import('@mozilla/readability');
+    return new Readability(doc as Document) as unknown as R;
+  };
+
+  it('tells an element with text from one without, as textContent.trim() does, on random trees (fast-check)', async () => {
+    const piece = fc.constantFrom('', ' ', '\n\t', '\u00a0', '\ufeff', '\u2003', 'a', ' x ', '<!-- c -->', '<br>', '<hr>', '<img src=x>', '<span>', '</span>', '<div>', '</div>', '<p>', '<b> </b>', '<template>t</template>', '<svg><text>s</text></svg>');
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 30 }), async (pieces) => {
+        const { document } = parseHTML(`<html><body><div id="r">${pieces.join('')}</div></body></html>`);
+        const r = await readabilityOf(document);
+        for (const el of [document.body, ...Array.from(document.querySelectorAll('*'))]) {
+          const text = (el as { textContent: string }).textContent;
+          expect(r._hasText(el)).toBe(text.trim().length > 0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds the same bylines: the name tests first, then the length of the text', async () => {
+    const { document } = parseHTML(
+      `<html><body><a rel="author" id="a">Ann Lee</a><span itemprop="author" id="b">${'x'.repeat(120)}</span><div class="byline" id="c"> </div><p id="d">By Bo Park</p><span itemprop="authorName" id="e">Cy</span></body></html>`,
+    );
+    const r = await readabilityOf(document);
+    const by = (id: string, match: string): boolean => r._isValidByline(document.getElementById(id), match);
+    expect(by('a', '')).toBe(true);
+    expect(by('b', '')).toBe(false); // too long
+    expect(by('c', 'byline')).toBe(false); // empty
+    expect(by('d', 'intro')).toBe(false); // no sign of an author
+    expect(by('d', 'byline')).toBe(true);
+    expect(by('e', '')).toBe(true);
+  });
+});
