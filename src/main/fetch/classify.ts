@@ -11,6 +11,7 @@
  */
 
 import { decodeEntities } from '../../shared/entities';
+import { endTagAt } from './markup';
 
 export type PageReason = 'challenge' | 'login' | 'consent' | 'soft404' | 'needs_js';
 
@@ -162,24 +163,12 @@ function tagNameAt(text: string, i: number): string {
 
 /** The first "</name" (any case) from `from` that ends in optional blanks and ">": where it starts and ends. */
 function closingTag(text: string, name: string, from: number): { start: number; end: number } | undefined {
-  for (let at = text.indexOf('</', from); at >= 0; at = text.indexOf('</', at + 2)) {
-    if (!startsWithLower(text, at, `</${name}`)) continue;
+  for (let at = endTagAt(text, name, from); at >= 0; at = endTagAt(text, name, at + 2)) {
     let j = at + 2 + name.length;
     while (j < text.length && /\s/.test(text[j]!)) j++;
     if (text.charCodeAt(j) === 62) return { start: at, end: j + 1 };
   }
   return undefined;
-}
-
-/** Whether `tag` (lower case) is at `i` in `text`, in any case; compared in place (a slice lowered per "</" was a third of judging a page). */
-function startsWithLower(text: string, i: number, tag: string): boolean {
-  if (i + tag.length > text.length) return false;
-  for (let k = 0; k < tag.length; k++) {
-    let ch = text.charCodeAt(i + k);
-    if (ch >= 65 && ch <= 90) ch += 32;
-    if (ch !== tag.charCodeAt(k)) return false;
-  }
-  return true;
 }
 
 /** The content of the first element `name` (lower case) that has an end tag, as /<name\b[^>]*>([\s\S]*?)<\/name\s*>/i finds it. */
