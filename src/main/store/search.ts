@@ -28,8 +28,7 @@ export const SEARCH_SCHEMA = `
     content = '', contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2'
   );
-  -- BM25 with a match in the title worth 8 in the body, one in the URL 3; the job column
-  -- only scopes a query. ORDER BY rank then takes FTS5's own top-N path.
+  -- The rank column's weights, as BM25_RANK has them, for whoever queries the table by hand.
   INSERT INTO search_fts (search_fts, rank) VALUES ('rank', 'bm25(8.0, 3.0, 1.0, 0.0)');
 `;
 
@@ -61,6 +60,16 @@ export function tuneSearchIndex(db: Database.Database): void {
   }
 }
 
+/**
+ * BM25 with a match in the title worth 8 in the body, one in the URL 3; the job column only
+ * scopes a query. Queries order by this expression, not by the rank column: ORDER BY rank
+ * takes FTS5's sorted cursor, which sorts every match with its phrase positions before the
+ * LIMIT applies, where ORDER BY bm25(...) LIMIT keeps SQLite's top-N sorter of scores only.
+ * Measured on bench/search.ts's 10,000 results (600 queries, the same 20 rows and scores for
+ * every one): one word 14% less time, three words 13%, phrases 30% (p99 185 -> 119 ms).
+ */
+const BM25_RANK = 'bm25(search_fts, 8.0, 3.0, 1.0, 0.0)';
+
 export interface SearchRow {
   jobId: string;
   idx: number;
@@ -76,11 +85,12 @@ export function searchTable(db: Database.Database) {
   const deleteFts = db.prepare<[number]>('DELETE FROM search_fts WHERE rowid = ?');
   const deleteFtsOfJob = db.prepare<[string]>('DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_docs WHERE job_id = ?)');
   const deleteDocsOfJob = db.prepare<[string]>('DELETE FROM search_docs WHERE job_id = ?');
-  const query = db.prepare<[string, number], { job_id: string; idx: number; rank: number }>(
-    `SELECT d.job_id, d.idx, f.rank
-     FROM (SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) f
+  // bm25() is lower for a better match; `cost` is that, best first.
+  const query = db.prepare<[string, number], { job_id: string; idx: number; cost: number }>(
+    `SELECT d.job_id, d.idx, f.cost
+     FROM (SELECT rowid, ${BM25_RANK} AS cost FROM search_fts WHERE search_fts MATCH ? ORDER BY cost LIMIT ?) f
      JOIN search_docs d ON d.rowid = f.rowid
-     ORDER BY f.rank`,
+     ORDER BY f.cost`,
   );
   return {
     /** Indexes (or re-indexes) one target's result, as its mode shaped it; call inside the transaction that stores it. */
@@ -97,7 +107,7 @@ export function searchTable(db: Database.Database) {
     /** Best first; `match` is FTS5 syntax (see parseQuery), `jobId` scopes it to one job. */
     query(match: string, jobId: string | undefined, limit: number): SearchRow[] {
       const scoped = jobId === undefined ? match : `job : ${quoteTerm(jobId)} AND (${match})`;
-      return query.all(scoped, limit).map((r) => ({ jobId: r.job_id, idx: r.idx, score: -r.rank }));
+      return query.all(scoped, limit).map((r) => ({ jobId: r.job_id, idx: r.idx, score: -r.cost }));
     },
   };
 }
