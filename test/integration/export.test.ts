@@ -9,6 +9,7 @@ import { SiftError } from '../../src/shared/errors';
 import { parseList } from '../../src/shared/urllist/index';
 import type { Job, Options, TargetStatus } from '../../src/shared/types';
 import { CSV_COLUMNS, exportJob, exportOptionsFromCli, type ExportOptions, type ExportSource, type ManifestLine } from '../../src/main/export/index';
+import { folderSink } from '../../src/main/export/layout';
 
 const JOB: Job = {
   id: 'job-7f3a',
@@ -382,12 +383,57 @@ describe('export safety', () => {
     expect(readdirSync(path.join(root, 'out'))).toEqual([]);
   });
 
+  it('stops a folder export on abort halfway, and leaves nothing behind', async () => {
+    const ac = new AbortController();
+    const src = source(HOSTILE_SPECS);
+    const aborting: ExportSource = {
+      ...src,
+      *targets() {
+        let n = 0;
+        for (const t of src.targets()) {
+          if (n++ === 10) ac.abort();
+          yield t;
+        }
+      },
+    };
+    const err = await exportJob(aborting, { format: 'folder', out: path.join(root, 'out'), signal: ac.signal }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'cancelled' });
+    expect(readdirSync(path.join(root, 'out'))).toEqual([]);
+  });
+
   it('reports progress from 0 to the total, never backwards', async () => {
     const calls: [number, number][] = [];
     await run(HOSTILE_SPECS, { format: 'jsonl', onProgress: (d, t) => calls.push([d, t]) });
     expect(calls[0]).toEqual([0, HOSTILE_SPECS.length]);
     expect(calls.at(-1)).toEqual([HOSTILE_SPECS.length, HOSTILE_SPECS.length]);
     for (let i = 1; i < calls.length; i++) expect(calls[i]?.[0]).toBeGreaterThanOrEqual(calls[i - 1]?.[0] ?? 0);
+  });
+});
+
+describe('folder sink', () => {
+  it('writes every file with its bytes', async () => {
+    const out = path.join(root, 'many');
+    const sink = await folderSink(out);
+    const files = Array.from({ length: 25 }, (_, i) => ({ name: `f${i}.md`, data: Buffer.from(`file ${i}\n`.repeat(i + 1)) }));
+    for (const f of files) await sink.put(f.name, f.data);
+    expect(await sink.finish()).toBe(files.reduce((n, f) => n + f.data.length, 0));
+    expect(readdirSync(out).sort()).toEqual(files.map((f) => f.name).sort());
+    for (const f of files) expect(readFileSync(path.join(out, f.name))).toEqual(f.data);
+  });
+
+  it('reports a write that fails as a SiftError, and abort then leaves nothing', async () => {
+    const sink = await folderSink(path.join(root, 'clash'));
+    const err = await (async () => {
+      // The same name twice: 'wx' makes the second write fail (EEXIST).
+      await sink.put('same.md', Buffer.from('one'));
+      await sink.put('same.md', Buffer.from('two'));
+      for (let i = 0; i < 8; i++) await sink.put(`more-${i}.md`, Buffer.from(String(i)));
+      await sink.finish();
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SiftError);
+    expect(err).toMatchObject({ code: 'out_not_writable' });
+    await sink.abort();
+    expect(readdirSync(root)).toEqual([]);
   });
 });
 
