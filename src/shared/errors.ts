@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How an error crosses a process boundary (IPC, the bridge, CLI --json). */
 export const ErrorInfoSchema = z.object({

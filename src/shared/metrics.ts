@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const HistogramSchema = z.object({
   /** Cumulative counts per upper bound, as Prometheus keeps them. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Why a target failed (SPEC §5.9). The first five are pages that came back but are not the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One search hit with its citation (src/main/search). */
 export const SearchHitSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the user can change in Settings, persisted in settings.json in the data folder.

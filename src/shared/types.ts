@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ReasonSchema } from './reasons';
 
 /** What to extract from one URL. All optional; canonical JSON omits empty/false/undefined. */

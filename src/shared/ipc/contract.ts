@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ReasonSchema } from '../reasons';
 import { ErrorInfoSchema } from '../errors';
 import { JobSchema, OptionsSchema, ResultSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
