@@ -1,14 +1,12 @@
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
-import type { Store } from '../main/store';
+import { openOwnedStore, type Store } from '../main/store';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
 import { createLog, type Log } from '../main/log';
-import { openEngine, openOwnedStore, type Engine } from '../main/engine';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
 import type { CliIO } from './io';
-import { cliSettings } from './settings';
 
 export { CLI_CALLER, cliSettings } from './settings';
 
@@ -53,10 +51,6 @@ export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? pat
 export const openCliStore = (flags: CliFlags, io: CliIO, log: Log): Store => openOwnedStore(cliDbPath(flags, io), log);
 
 /** Everything `sift batch` runs on: the same engine as the app, with the CLI's settings and log. */
-export function openBatchContext(flags: CliFlags, io: CliIO): Engine {
-  return openEngine({ dbPath: cliDbPath(flags, io), settings: cliSettings(flags, io), log: cliLog(flags, io) });
-}
-
 /**
  * The job a command names by its ID or the start of it, or what to tell the user: that there
  * is no such job, or that several jobs' IDs start so.

@@ -1,7 +1,6 @@
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
-import { exportJob, exportOptionsFromCli, prepareDestination, type ExportSource } from '../main/export';
-import { exportSourceOf } from '../main/engine';
+import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportSource } from '../main/export';
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';

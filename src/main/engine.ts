@@ -3,7 +3,7 @@
  * the metrics and the batch runner over them, and the control channel for `sift cancel`.
  * The app's services and the CLI's batch commands both run on this.
  */
-import { openStore, type Store } from './store';
+import { openOwnedStore, type Store } from './store';
 import { Runner, type FetchFunc, type Logger } from './batch';
 import { createFetcher, type Fetcher, type RendererFactory } from './fetch';
 import { BatchMetrics } from './metrics';
@@ -13,17 +13,6 @@ import { fetchSettingsOf, runnerConfigOf } from './settings';
 import type { ExportSource } from './export';
 import type { Settings } from '../shared/settings';
 import { isTerminal, type Job, type TargetStatus } from '../shared/types';
-
-/**
- * Opens the database as its owner. Owning it means the previous owner is gone, so whatever
- * it left queued or running failed with reason "restart" (rule 8: nothing is resumed).
- */
-export function openOwnedStore(dbPath: string, log: Logger, opts: { nativeBinding?: string } = {}): Store {
-  const store = openStore(dbPath, opts);
-  const n = store.markInFlightFailed('restart', Date.now());
-  if (n) log.info({ jobs: n }, 'marked jobs interrupted by a restart as failed');
-  return store;
-}
 
 export interface Engine {
   store: Store;
@@ -85,11 +74,6 @@ export function openEngine(o: EngineOptions): Engine {
       store.close();
     },
   };
-}
-
-/** A stored job as the exporters read it: one target at a time, in idx order. */
-export function exportSourceOf(store: Store, job: Job): ExportSource {
-  return { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id) };
 }
 
 /**

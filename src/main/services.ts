@@ -14,11 +14,11 @@ import { createLog, silentLog, type Log } from './log';
 import { EventBatcher } from './events';
 import { loadSettings, mergeSettings, saveSettings } from './settings';
 import { defaultLogPath, settingsPath } from './paths';
-import { exportJob, exportOptionsFromCli } from './export';
+import { exportJob, exportOptionsFromCli, exportSourceOf } from './export';
 import { writeHits } from './export/hits';
 import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
-import { exportSourceOf, openEngine } from './engine';
+import { openEngine } from './engine';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
 

@@ -126,6 +126,13 @@ describe('the built CLI', () => {
       expect(extract.cjs.filter((f) => f.includes(`/node_modules/${heavy}/`))).toEqual([]);
       expect(extract.esm.filter((f) => f.includes(`/node_modules/${heavy}/`))).toEqual([]);
     }
+    // The commands on the store (jobs, status, export, cancel, search) read it and load
+    // nothing of the fetch pipeline: it was half of their start.
+    const db = path.join(work, 'loads.db');
+    for (const args of [['jobs', '--db', db], ['search', 'anything', '--db', db]]) {
+      const onStore = packagesIn((await loadedBy(args)).esm);
+      for (const heavy of ['linkedom', '@mozilla/readability', '@mixmark-io/domino', 'turndown', 'undici', 'prom-client']) expect(onStore, args[0]).not.toContain(heavy);
+    }
     // iconv-lite waits for the first page that is not UTF-8, and then loads from node_modules.
     const iconvLoaded = (r: { esm: string[]; cjs: string[] }): boolean =>
       packagesIn(r.esm).has('iconv-lite') || r.cjs.some((f) => f.includes('/node_modules/iconv-lite/'));

@@ -2,13 +2,14 @@ import path from 'node:path';
 import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
+import { reportError } from '../report';
 import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { isTerminal, type Job, type Target } from '../../shared/types';
-import { CLI_CALLER, cliSettings, openBatchContext } from '../context';
+import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
-import { liveExportSource, type Engine } from '../../main/engine';
+import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportDestination, checkExportFormat, printTargetsJson, runExport } from '../output';
@@ -145,6 +146,11 @@ export const batchCommand: Command = {
   },
 };
 
+/** The engine a batch runs on: the store owned by this process, the fetch pipeline and the runner. */
+function openBatchContext(flags: CliFlags, io: CliIO): Engine {
+  return openEngine({ dbPath: cliDbPath(flags, io), settings: cliSettings(flags, io), log: cliLog(flags, io) });
+}
+
 /** Waits for the job's terminal status, drawing progress; Ctrl-C cancels it and waits for the in-flight target. */
 async function waitForJob(
   ctx: Engine,
@@ -205,11 +211,3 @@ function printSummary(ctx: Engine, id: string, io: CliIO): void {
   }
 }
 
-/** A typed error as one line and its hint on stderr; exit 2 (bad usage or input, or busy). */
-export function reportError(err: unknown, io: CliIO): number {
-  if (err instanceof SiftError) {
-    io.stderr.write(`sift: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
-    return EXIT.usage;
-  }
-  throw err;
-}

@@ -2,13 +2,13 @@ import path from 'node:path';
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
+import { reportError } from '../report';
 import { cliDbPath, cliLog, namedJob, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
 import type { TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
-import { reportError } from './batch';
 import { checkExportFormat, runExport } from '../output';
 import { failureAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
 

@@ -1,11 +1,11 @@
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
+import { reportError } from '../report';
 import { cliLog, namedJob, openCliStore } from '../context';
 import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
 import { alsoIn } from '../../shared/search';
-import { reportError } from './batch';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
 

@@ -23,6 +23,7 @@
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
 import type { Job, TargetStatus } from '../../shared/types';
+import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
 import { ensureDir, exists, isDirectory, toExportError } from './output';
 import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
@@ -41,6 +42,11 @@ export interface ExportSource {
    * export written while its job runs: each target is yielded when it is finished.
    */
   targets(): Iterable<TargetStatus> | AsyncIterable<TargetStatus>;
+}
+
+/** A stored job as the exporters read it: one target at a time, in idx order. */
+export function exportSourceOf(store: Store, job: Job): ExportSource {
+  return { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id) };
 }
 
 export interface ExportOptions {

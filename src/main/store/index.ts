@@ -143,6 +143,17 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   return storeOver(db, path, opts.searchIndex !== false);
 }
 
+/**
+ * Opens the database as its owner. Owning it means the previous owner is gone, so whatever
+ * it left queued or running failed with reason "restart" (rule 8: nothing is resumed).
+ */
+export function openOwnedStore(dbPath: string, log: { info(obj: object, msg: string): void }, opts: { nativeBinding?: string } = {}): Store {
+  const store = openStore(dbPath, opts);
+  const n = store.markInFlightFailed('restart', Date.now());
+  if (n) log.info({ jobs: n }, 'marked jobs interrupted by a restart as failed');
+  return store;
+}
+
 function storeOver(db: Database.Database, path: string, indexing: boolean): Store {
   const jobs = jobsTable(db);
   const targets = targetsTable(db);
