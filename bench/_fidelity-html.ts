@@ -18,7 +18,8 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
-import { decodeText, extractArticle, parseDocument, textOf } from '../src/main/fetch';
+import { decodeText } from '../src/main/fetch';
+import { extractArticle, parseDocument, textOf } from '../src/main/fetch/html';
 import { MAX_ARTICLE_DEPTH } from '../src/main/fetch/html';
 import { carryClasses, pruneArticle, PRUNE_RULES, type PruneElement, type PruneRule } from '../src/main/fetch/prune';
 

@@ -126,6 +126,12 @@ describe('the built CLI', () => {
       expect(extract.cjs.filter((f) => f.includes(`/node_modules/${heavy}/`))).toEqual([]);
       expect(extract.esm.filter((f) => f.includes(`/node_modules/${heavy}/`))).toEqual([]);
     }
+    // A text or JSON file never needs the HTML stack: it loads with the first page that does.
+    const htmlStack = ['linkedom', '@mozilla/readability', '@mixmark-io/domino', 'turndown'];
+    for (const file of ['notes.txt', 'data.json']) {
+      const plain = packagesIn((await loadedBy(['extract', file])).esm);
+      for (const heavy of htmlStack) expect(plain, file).not.toContain(heavy);
+    }
     // The commands on the store (jobs, status, export, cancel, search) read it and load
     // nothing of the fetch pipeline: it was half of their start.
     const db = path.join(work, 'loads.db');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { classWords } from '../../src/main/fetch/prune';
 import { largestCandidate } from '../../src/main/fetch/html';
 

@@ -3,7 +3,7 @@
  * video was nothing ("A video of the flock:" and no more), a <video> its fallback text.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { markdownOf } from '../../src/main/fetch/html';
 
 const FILL = 'The birds gather on the mud at low tide, and the article describes them at length so that it reads as an article.';

@@ -3,7 +3,7 @@
  * The Markdown had "![😀](https://…/1f600.svg)" mid-sentence and the text nothing at all.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const FILL = 'The weather held all day long for the walk along the cliffs and the beach, and the drive home was slow and golden.';
 const img = (alt: string): string => `<img draggable="false" role="img" class="emoji" alt="${alt}" src="https://s.example/emoji/${encodeURIComponent(alt)}.svg">`;

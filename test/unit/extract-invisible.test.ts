@@ -4,7 +4,7 @@
  * search.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const PAGE = `<!doctype html><html lang="de"><head><title>Donau&shy;dampf&shy;schiff</title></head><body><main><article><h1>Donau&shy;dampf&shy;schiff</h1>
 <p>Die Donau&shy;dampf&shy;schiff&shy;fahrts&shy;gesellschaft ist ein außer&shy;ordentlich langes Wort, das Zeitungen mit weichen Trennstrichen setzen, damit der Browser es trennen kann.</p>

@@ -4,7 +4,7 @@
  * "lazy", so the article had the placeholder.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const FILL = 'The gallery shows the harbour through the seasons, each photograph taken from the same spot on the old sea wall.';
 const page = (body: string): string =>

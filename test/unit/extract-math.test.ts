@@ -4,7 +4,7 @@
  * letters together ("x=y2"). Each is now its TeX, or its MathML read as a line.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { linearMath, texOf, type MathNode } from '../../src/main/fetch/math';
 import { markdownOf } from '../../src/main/fetch/html';
 import { parseHTML } from 'linkedom';

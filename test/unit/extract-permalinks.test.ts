@@ -4,7 +4,7 @@
  * heading")" in Markdown and "Basic Usage¶" in text.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const FILL = 'The section explains how the encoder and the decoder work, with enough words for the page to read as an article.';
 const page = (body: string): string =>

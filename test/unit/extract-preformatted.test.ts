@@ -5,7 +5,7 @@
  * the code's * and _ were escaped.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { markdownOf } from '../../src/main/fetch/html';
 
 const FILL = 'This paragraph carries enough words for the page to read as an article, with the block of code among its paragraphs.';

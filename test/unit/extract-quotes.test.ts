@@ -3,7 +3,7 @@
  * footer of the article as page chrome, so the quote lost who said it.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const FILL = 'The talk returned again and again to one idea about design, which the speaker credited to an early pioneer of the field.';
 const PAGE = `<!doctype html><html><head><title>Design</title></head><body><main><article><h1>Design</h1><p>${FILL}</p>

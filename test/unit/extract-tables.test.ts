@@ -4,7 +4,7 @@
  * and the row under a rowspan was one column to the left.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { markdownOf } from '../../src/main/fetch/html';
 
 /** The table's lines, and each line's number of cells (unescaped pipes, less one). */

@@ -3,7 +3,7 @@
  * was lost ("- Write the changelog").
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const FILL = 'The plan for the release lists what is done and what is left, so the team sees where things stand before the freeze.';
 const PAGE = `<!doctype html><html><head><title>Plan</title></head><body><main><article><h1>Plan</h1><p>${FILL}</p>

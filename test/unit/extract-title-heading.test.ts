@@ -4,7 +4,7 @@
  * Cyrillic, Greek, Arabic, Hebrew or CJK title, so those articles began with their title twice.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { dropTitleHeading } from '../../src/main/fetch/html';
 
 function article(lang: string, title: string, heading: string, paragraph: string): string {

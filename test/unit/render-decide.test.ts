@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractArticle, hasScriptBundles, shouldRender } from '../../src/main/fetch';
+import { hasScriptBundles, shouldRender } from '../../src/main/fetch';
+import { extractArticle } from '../../src/main/fetch/html';
 import { classifyPage } from '../../src/main/fetch/classify';
 
 const FIX = path.resolve(__dirname, '../fixtures/render');

@@ -1,10 +1,11 @@
 import type { Options } from '../../shared/types';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
-import { layoutJson } from '../../shared/json';
+import { isJsonFeed, layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
-import { extractArticle, extractLinks, extractMeta, markdownOf, textOf, type Article } from './html';
+import type * as HtmlModule from './html';
+import type { Article } from './html';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
@@ -12,7 +13,19 @@ import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { paywallTeaser } from './classify';
 import { attributeOf } from './markup';
-import { feedDocument, feedLinks, jsonFeed, parseFeed, type Feed } from './feed';
+import type * as FeedModule from './feed';
+import type { Feed } from './feed';
+
+/**
+ * The HTML stack (html.ts and feed.ts: linkedom, Readability, turndown, domino, 1.4 MB of the
+ * CLI bundle) is loaded by the first document that needs it. A page in mode raw, JSON, plain
+ * text and PDFs never do, and loading it was 150 to 180 ms of every `sift extract` of a text
+ * or JSON file (370 ms in all) and of a raw `sift fetch`.
+ */
+let htmlModule: Promise<typeof HtmlModule> | undefined;
+export const loadHtml = (): Promise<typeof HtmlModule> => (htmlModule ??= import('./html'));
+let feedModule: Promise<typeof FeedModule> | undefined;
+const loadFeed = (): Promise<typeof FeedModule> => (feedModule ??= import('./feed'));
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -76,11 +89,11 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
     const { text, charset } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
     meta.charset = charset;
-    if (kind === 'html') content = htmlContent(text, mode, ctx.url, meta, pre?.article);
+    if (kind === 'html') content = await htmlContent(text, mode, ctx.url, meta, pre?.article);
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {
       const feed = feedFormat(text);
-      if (feed) content = xmlFeedContent(text, feed, mode, ctx.url, meta);
+      if (feed) content = await xmlFeedContent(text, feed, mode, ctx.url, meta);
       else {
         content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
         meta.title = textTitle(text, meta.content_type as string);
@@ -205,19 +218,20 @@ function textTitle(text: string, type: string): string {
 }
 
 /** A feed in XML in every mode but raw (which gives its XML, titled by the feed). */
-function xmlFeedContent(xml: string, format: FeedFormat, mode: string, url: string, meta: Record<string, unknown>): string {
+async function xmlFeedContent(xml: string, format: FeedFormat, mode: string, url: string, meta: Record<string, unknown>): Promise<string> {
   if (mode === 'raw') {
     meta.title = textTitle(xml, 'application/xml');
     return xml;
   }
-  return feedContent(parseFeed(xml, url, format), mode, url, meta);
+  return feedContent((await loadFeed()).parseFeed(xml, url, format), mode, url, meta);
 }
 
 /**
  * A feed (RSS, Atom, JSON Feed) as the document of its entries (markdown, text, html), the
  * links of its entries, or its entries' titles, links and dates (meta).
  */
-function feedContent(feed: Feed, mode: string, url: string, meta: Record<string, unknown>): string {
+async function feedContent(feed: Feed, mode: string, url: string, meta: Record<string, unknown>): Promise<string> {
+  const { feedDocument, feedLinks } = await loadFeed();
   meta.title = feed.title;
   meta.feed = feed.format;
   meta.entries = feed.entries.length;
@@ -233,6 +247,7 @@ function feedContent(feed: Feed, mode: string, url: string, meta: Record<string,
     return links.join('\n');
   }
   const doc = feedDocument(feed, url);
+  const { markdownOf, textOf } = await loadHtml();
   return mode === 'text' ? textOf(doc.body) : mode === 'html' ? doc.html : markdownOf(doc.html);
 }
 
@@ -240,11 +255,12 @@ function feedContent(feed: Feed, mode: string, url: string, meta: Record<string,
 // Attributes bounded and stopped at "<": a page of unclosed "<title" read to its end from each.
 const titleOfMarkup = (html: string): string => decodeEntities(/<title\b[^<>]{0,1024}>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
 
-function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): string {
+async function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): Promise<string> {
   if (mode === 'raw') {
     meta.title = titleOfMarkup(html);
     return html;
   }
+  const { extractArticle, extractLinks, extractMeta } = await loadHtml();
   // A page saved to a file links where it linked on the web, not to file:///tennis/… on this disk.
   const web = url.startsWith('file:') && !article && mode !== 'text' ? savedFrom(html) : undefined;
   if (web) {
@@ -283,7 +299,7 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   if (title) meta.title = title;
   if (jq) return ctx.compute.jq(text, jq, ctx.signal);
   if (mode === 'raw') return text;
-  const feed = jsonFeed(value, ctx.url);
+  const feed = isJsonFeed(value) ? (await loadFeed()).jsonFeed(value, ctx.url) : undefined;
   if (feed) return feedContent(feed, mode, ctx.url, meta);
   if (mode === 'links') return linksIn(text);
   if (mode === 'meta') {

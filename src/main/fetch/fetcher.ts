@@ -1,7 +1,7 @@
 import { OptionsSchema, type Options, type RenderMode, type Result, type Target } from '../../shared/types';
 import { HttpClient, mapError, upstreamError, type HttpResponse } from './client';
 import { decodeText, namesNoCharset } from './charset';
-import { extractArticle, type Article } from './html';
+import type { Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
@@ -9,7 +9,7 @@ import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './rende
 import { ComputePool } from './compute';
 import { classifyPage, isNotFoundText } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { decodeHtml, extractBody, type Decoded, type Extracted } from './extract';
+import { decodeHtml, extractBody, loadHtml, type Decoded, type Extracted } from './extract';
 import { packedMeta, unwrapGzip } from './packed';
 import { Gate } from './gate';
 import { linkSignals } from './linked-signal';
@@ -314,7 +314,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           verdict.needsJs || mode === 'always'
             ? shouldRender(mode, html, '', verdict.needsJs)
             : hasScriptBundles(html)
-              ? shouldRender(mode, html, (article = extractArticle(html, res.finalUrl)).text, false)
+              ? shouldRender(mode, html, (article = (await loadHtml()).extractArticle(html, res.finalUrl)).text, false)
               : undefined;
         if (article) decoded = { ...decoded, article };
         if (why) {

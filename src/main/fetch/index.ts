@@ -1,6 +1,8 @@
 /**
  * The fetch pipeline (SPEC §5): everything between a Target and its Result. createFetcher
  * is the entry point; the pieces are exported for tests and for the app's preview.
+ * Not html.ts: the HTML stack (linkedom, Readability, turndown, domino: 1.4 MB of the CLI
+ * bundle) loads when a page needs it (extract.ts, fetcher.ts); import it from './html'.
  */
 export { createFetcher, recoverable, type Caller, type Fetcher, type FetcherDeps } from './fetcher';
 export { FetchError, codeFor, pageError, timeoutError } from './errors';
@@ -14,7 +16,6 @@ export { linkSignals } from './linked-signal';
 export { HttpClient, parseRetryAfter, MAX_HEADER_BYTES, type HttpResponse } from './client';
 export { decodeText, headerCharset, declaredCharset } from './charset';
 export { classify, sniffBody, mediaType, type Kind } from './sniff';
-export { extractArticle, extractLinks, extractMeta, parseDocument, textOf } from './html';
 export { extractBody, type ExtractContext, type Extracted } from './extract';
 export { PdfPool, type PdfText, type PageRanges, type PdfPoolStats } from './pdf-pool';
 export { ComputePool } from './compute';
