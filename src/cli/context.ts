@@ -50,7 +50,6 @@ export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? pat
 /** The database opened as its owner, for commands that only read or export. */
 export const openCliStore = (flags: CliFlags, io: CliIO, log: Log): Store => openOwnedStore(cliDbPath(flags, io), log);
 
-/** Everything `sift batch` runs on: the same engine as the app, with the CLI's settings and log. */
 /**
  * The job a command names by its ID or the start of it, or what to tell the user: that there
  * is no such job, or that several jobs' IDs start so.

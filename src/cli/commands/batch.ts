@@ -146,7 +146,7 @@ export const batchCommand: Command = {
   },
 };
 
-/** The engine a batch runs on: the store owned by this process, the fetch pipeline and the runner. */
+/** Everything `sift batch` runs on: the same engine as the app, with the CLI's settings and log. */
 function openBatchContext(flags: CliFlags, io: CliIO): Engine {
   return openEngine({ dbPath: cliDbPath(flags, io), settings: cliSettings(flags, io), log: cliLog(flags, io) });
 }
