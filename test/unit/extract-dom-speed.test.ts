@@ -326,3 +326,75 @@ describe("Readability reads an element's text only as far as it needs (scripts/p
     expect(by('e', '')).toBe(true);
   });
 });
+
+describe('linkedom keeps an element\'s classes in its class attribute alone, and upper-cases each tag name once (scripts/patch-deps.mjs)', () => {
+  type C = {
+    className: string;
+    classList: { add(...t: string[]): void; remove(...t: string[]): void; contains(t: string): boolean; length: number };
+    getAttribute(n: string): string | null;
+    setAttribute(n: string, v: string): void;
+    removeAttribute(n: string): void;
+    cloneNode(deep: boolean): C;
+    outerHTML: string;
+    tagName: string;
+    innerHTML: string;
+    firstElementChild: C | null;
+  };
+  const page = () =>
+    parseHTML('<html><body><p id="a" class="  x  y x "></p><p id="b"></p><svg id="c" class="s\tt"></svg><div id="d" class="only"></div></body></html>').document;
+  const el = (doc: ReturnType<typeof page>, id: string): C => doc.getElementById(id) as unknown as C;
+
+  it('is applied to the installed linkedom, in both of its builds', () => {
+    for (const build of ['esm', 'cjs']) {
+      const read = (file: string): string => readFileSync(path.resolve(__dirname, `../../node_modules/linkedom/${build}/${file}`), 'utf8');
+      expect(read('interface/element.js'), build).not.toContain('get className() { return this.classList.value; }');
+      expect(read('shared/parse-from-string.js'), build).toContain('attribute[VALUE] = classTokens(value);');
+      expect(read('shared/utils.js'), build).toContain('upperCaseNames.get(localName)');
+    }
+  });
+
+  it('parses a class as the className setter leaves it: each token once, one space apart', () => {
+    const doc = page();
+    expect(el(doc, 'a').className).toBe('x y');
+    expect(el(doc, 'a').getAttribute('class')).toBe('x y');
+    expect(el(doc, 'a').outerHTML).toBe('<p id="a" class="x y"></p>');
+    expect(el(doc, 'a').classList.length).toBe(2);
+    expect(el(doc, 'd').className).toBe('only');
+    expect(el(doc, 'b').className).toBe('');
+    expect(el(doc, 'c').getAttribute('class')).toBe('s t');
+    const host = el(doc, 'b');
+    host.innerHTML = '<span class="u  v u">w</span>';
+    expect(host.firstElementChild?.className).toBe('u v');
+  });
+
+  it('reads className from the attribute after every kind of change', () => {
+    const doc = page();
+    const a = el(doc, 'a');
+    a.classList.add('z');
+    expect([a.className, a.getAttribute('class')]).toEqual(['x y z', 'x y z']);
+    a.classList.remove('x');
+    expect(a.className).toBe('y z');
+    a.setAttribute('class', 'q  q r');
+    expect([a.className, a.classList.contains('q'), a.classList.contains('y')]).toEqual(['q r', true, false]);
+    a.className = 'm';
+    expect([a.className, a.classList.contains('m'), a.classList.length]).toEqual(['m', true, 1]);
+    expect(a.cloneNode(true).className).toBe('m');
+    a.removeAttribute('class');
+    expect([a.className, a.outerHTML, a.classList.length]).toEqual(['', '<p id="a"></p>', 0]);
+    const b = el(doc, 'b');
+    b.classList.add('n');
+    expect([b.className, b.getAttribute('class')]).toEqual(['n', 'n']);
+  });
+
+  it('gives tag names upper-cased in HTML and as written in XML, past the cache of names', () => {
+    const doc = page();
+    expect(el(doc, 'a').tagName).toBe('P');
+    const names = Array.from({ length: 1100 }, (_, i) => `x-el${i}`);
+    doc.body.innerHTML = names.map((n) => `<${n}></${n}>`).join('');
+    expect(Array.from(doc.body.children, (c) => (c as unknown as C).tagName)).toEqual(names.map((n) => n.toUpperCase()));
+    expect(doc.getElementsByTagName('X-EL1099')).toHaveLength(1);
+    const { DOMParser } = parseHTML('<html></html>');
+    const xml = new DOMParser().parseFromString('<root><Item/></root>', 'text/xml');
+    expect((xml.querySelector('Item') as unknown as C).tagName).toBe('Item');
+  });
+});
