@@ -33,6 +33,24 @@ const BANNER = [
   'const __dirname = __siftDirname(__filename);',
 ].join(' ');
 
+/**
+ * linkedom imports cssomnom (336 KB) for one getter, a <style> element's `sheet`, which
+ * nothing in Sift reads; evaluating it was part of every start that loads the HTML stack.
+ * In the bundle it is reached through require(), which esbuild turns into a module evaluated
+ * at the first call, so it stays in the bundle and runs only if a `sheet` is ever read.
+ */
+export const lazyCssom = {
+  name: 'lazy-cssomnom',
+  setup(b) {
+    b.onResolve({ filter: /^cssomnom\/parse$/ }, (args) => (args.namespace === 'sift-lazy' ? undefined : { path: args.resolveDir, namespace: 'sift-lazy' }));
+    b.onLoad({ filter: /.*/, namespace: 'sift-lazy' }, (args) => ({
+      contents: "export function parse(text) {\n  return require('cssomnom/parse').parse(text);\n}\n",
+      resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
+
 export async function buildCli({ quiet = false } = {}) {
   // An installed package ships the bundle built and has neither the sources nor esbuild.
   if (!existsSync(path.join(root, 'src', 'cli', 'main.ts'))) return;
@@ -59,6 +77,7 @@ export async function buildCli({ quiet = false } = {}) {
       banner: { js: BANNER },
       tsconfig: path.join(root, 'tsconfig.node.json'),
       legalComments: 'none',
+      plugins: [lazyCssom],
       logLevel: quiet ? 'error' : 'warning',
     });
     for (const f of readdirSync(workersDir)) if (f.endsWith('.mjs')) copyFileSync(path.join(workersDir, f), path.join(tmp, f));
