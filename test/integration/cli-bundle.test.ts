@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile as execFileCb } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -43,8 +45,7 @@ afterAll(async () => {
 });
 
 /** Runs the bundle in a child that records every module it loads: ESM chunks and required files. */
-async function loadedBy(args: string[]): Promise<{ esm: string[]; cjs: string[] }> {
-  const log = path.join(work, `loaded-${args[0]}-${Date.now()}.txt`);
+async function loadedBy(args: string[], log = path.join(work, `loaded-${args[0]}-${Date.now()}.txt`)): Promise<{ esm: string[]; cjs: string[] }> {
   const script = `
     import { register, createRequire } from 'node:module';
     register(${JSON.stringify(HOOK)});
@@ -148,6 +149,35 @@ describe('the built CLI', () => {
     const text = await runSift(['extract', 'cp1252.html'], { env, cwd: work });
     expect(text.stdout).toContain('# Café');
     expect(text.stdout).toContain('crème brûlée');
+  }, 120_000);
+
+  test('sift fetch loads the HTML stack while the server has not answered yet', async () => {
+    const log = path.join(work, `loaded-prefetch-${Date.now()}.txt`);
+    const stackLoading = (): boolean => existsSync(log) && packagesIn(readFileSync(log, 'utf8').trim().split('\n')).has('linkedom');
+    // The page's answer waits for the chunk holding linkedom to be loaded, or for 30 s.
+    let loadedFirst: boolean | undefined;
+    const server = http.createServer((req, res) => {
+      if (req.url !== '/slow') {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+      }
+      const started = Date.now();
+      const poll = (): void => {
+        if (!stackLoading() && Date.now() - started < 30_000) return void setTimeout(poll, 20);
+        loadedFirst = stackLoading();
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(readFileSync(path.join(work, 'page.html')));
+      };
+      poll();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await loadedBy(['fetch', `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`], log);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(loadedFirst).toBe(true);
   }, 120_000);
 
   describe('in a checkout whose bundle is missing or stale', () => {

@@ -24,6 +24,8 @@ import type { Feed } from './feed';
  */
 let htmlModule: Promise<typeof HtmlModule> | undefined;
 export const loadHtml = (): Promise<typeof HtmlModule> => (htmlModule ??= import('./html'));
+/** Starts loading the HTML stack without waiting; a failure is reported by the loadHtml() that needs it. */
+export const prefetchHtml = (): void => void loadHtml().catch(() => undefined);
 let feedModule: Promise<typeof FeedModule> | undefined;
 const loadFeed = (): Promise<typeof FeedModule> => (feedModule ??= import('./feed'));
 

@@ -9,7 +9,7 @@ import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './rende
 import { ComputePool } from './compute';
 import { classifyPage, isNotFoundText } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { decodeHtml, extractBody, loadHtml, type Decoded, type Extracted } from './extract';
+import { decodeHtml, extractBody, loadHtml, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { packedMeta, unwrapGzip } from './packed';
 import { Gate } from './gate';
 import { linkSignals } from './linked-signal';
@@ -276,6 +276,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
         })
         .finally(() => waiting.dispose());
+      // Every mode but raw reads an HTML page through the HTML stack: its first load (a tenth
+      // of a second of compiling, once per process) goes in the time the server takes to answer.
+      if ((options.mode ?? 'markdown') !== 'raw') prefetchHtml();
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
