@@ -50,9 +50,11 @@ let end: symbol;
 /**
  * Root's descendant elements in document order, `first` stopping at the first match: one pass
  * down root's list, as linkedom's own querySelectorAll goes (a <template>'s children skipped to
- * its end marker). Walking it by firstElementChild and nextElementSibling was 14% of
- * extractArticle's CPU profile on the article benchmark: each of those getters steps through
- * attributes and text nodes itself, and climbing back up revisited the ancestors.
+ * its end marker). The walk by firstElementChild and nextElementSibling it replaces was 14% of
+ * extractArticle's CPU profile on the article benchmark (each of those getters steps through
+ * attributes and text nodes itself, and climbing back up revisited the ancestors); measured
+ * without the profiler, extractArticle took 13.8 ms of CPU per page with it and 13.4 with this
+ * (medians of 6 alternated runs).
  */
 function collect(root: Node, names: ReadonlySet<string>, into: Node[], first: boolean): void {
   const stop = root[end];
@@ -73,7 +75,7 @@ function collect(root: Node, names: ReadonlySet<string>, into: Node[], first: bo
 
 /** linkedom's two links, found by name on a tiny tree and checked against what it says they are. */
 function listLinks(document: { body: unknown }): { next: symbol; end: symbol } {
-  const body = document.body as Node & { firstChild: unknown; lastChild: unknown; nextSibling: unknown; parentNode: Node };
+  const body = document.body as Node & { firstChild: unknown; lastChild: unknown; parentNode: Node };
   const named = (name: string): symbol | undefined => Object.getOwnPropertySymbols(body).find((s) => s.description === name);
   const n = named('next');
   const e = named('end');
