@@ -6,6 +6,7 @@
 // costs about a second per start, the bundle about 1.2x `node -e 0`.
 const fs = require('node:fs');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 // undici parses HTTP with llhttp, compiled to WebAssembly. After ~1.8 MB of bytes run through
 // a function, V8 compiles it again, optimized, on a background thread, and a process cannot
@@ -17,7 +18,6 @@ const path = require('node:path');
 // 1,000-page batch and jq-wasm's programs on a 9 MB file (which the same flag reaches, in the
 // compute worker) within noise.
 require('node:v8').setFlagsFromString('--wasm-tiering-budget=20000000');
-const { pathToFileURL } = require('node:url');
 
 const root = path.join(__dirname, '..');
 const bundle = path.join(root, 'out', 'cli', 'sift.mjs');

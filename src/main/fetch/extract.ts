@@ -1,4 +1,4 @@
-import type { Options } from '../../shared/types';
+import type { Mode, Options } from '../../shared/types';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { isJsonFeed, layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
@@ -24,8 +24,18 @@ import type { Feed } from './feed';
  */
 let htmlModule: Promise<typeof HtmlModule> | undefined;
 export const loadHtml = (): Promise<typeof HtmlModule> => (htmlModule ??= import('./html'));
-/** Starts loading the HTML stack without waiting; a failure is reported by the loadHtml() that needs it. */
-export const prefetchHtml = (): void => void loadHtml().catch(() => undefined);
+
+/** The mode a target's content is extracted in. */
+const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
+
+/**
+ * Starts loading the HTML stack, without waiting, for a target whose mode reads an HTML page
+ * through it (every mode but raw), so the first load overlaps the server's answer. A failure
+ * is reported by the loadHtml() that needs it.
+ */
+export function prefetchHtml(options: Options): void {
+  if (htmlModule === undefined && extractionMode(options) !== 'raw') loadHtml().catch(() => undefined);
+}
 let feedModule: Promise<typeof FeedModule> | undefined;
 const loadFeed = (): Promise<typeof FeedModule> => (feedModule ??= import('./feed'));
 
@@ -73,7 +83,7 @@ function linksIn(text: string): string {
 
 /** Turns a body into a Result's content and meta: dispatch by kind, then pages, grep, question (SPEC §5.5–5.6). */
 export async function extractBody(buf: Uint8Array, contentType: string, options: Options, ctx: ExtractContext): Promise<Extracted> {
-  const mode = options.mode ?? 'markdown';
+  const mode = extractionMode(options);
   const ranges = parsePages(options.pages);
   const kind: Kind = classify(contentType, buf);
   if (options.jq !== undefined && options.jq !== '' && kind !== 'json') {

@@ -276,9 +276,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
         })
         .finally(() => waiting.dispose());
-      // Every mode but raw reads an HTML page through the HTML stack: its first load (a tenth
-      // of a second of compiling, once per process) goes in the time the server takes to answer.
-      if ((options.mode ?? 'markdown') !== 'raw') prefetchHtml();
+      // The HTML stack's first load (a tenth of a second of compiling, once per process) goes
+      // in the time the server takes to answer.
+      prefetchHtml(options);
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
