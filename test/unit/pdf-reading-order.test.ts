@@ -239,3 +239,46 @@ describe('PDF furniture', () => {
     expect(dropFurniture(['Title\nbody one\n1', 'Title\nbody two\n2'])).toEqual({ pages: ['Title\nbody one\n1', 'Title\nbody two\n2'], removed: 0 });
   });
 });
+
+describe('the title of a PDF whose info gives none', () => {
+  // A paper's first page: a title in 18-point type over two lines, its authors and body in 10.
+  const titlePage = (): Placed[] => [
+    { x: 72, y: 720, text: 'Trace Trees for Loops', size: 18 },
+    { x: 72, y: 698, text: 'in Dynamic Languages', size: 18 },
+    { x: 72, y: 670, text: 'Ada Byron, Alan Turing', size: 10 },
+    ...['Dynamic languages are hard to compile.', 'We record the hot loops as they run.', 'Then we compile each one for its types.'].map((text, k) => ({ x: 72, y: 640 - 14 * k, text, size: 10 })),
+  ];
+
+  it('is the first page’s heading: its lines in the largest type, read as one', async () => {
+    const r = await extract(makePdf({ pages: [], placed: [titlePage(), [{ x: 72, y: 700, text: 'Page two has a heading too', size: 18 }, { x: 72, y: 680, text: 'and body text.' }]] }));
+    expect(r.meta?.title).toBe('Trace Trees for Loops in Dynamic Languages');
+    expect(r.meta?.title_from).toBe('page_1_heading');
+    // The text itself is unchanged: the title stays its first lines.
+    expect(r.content.startsWith('Trace Trees for Loops\nin Dynamic Languages\n')).toBe(true);
+  });
+
+  it('gives way to the info title, unless that names a file the PDF was made from', async () => {
+    const named = await extract(makePdf({ title: 'Trace Trees', pages: [], placed: [titlePage()] }));
+    expect(named.meta?.title).toBe('Trace Trees');
+    expect(named.meta?.title_from).toBeUndefined();
+    for (const file of ['Microsoft Word - trace-trees.docx', 'C:/Documents and Settings/ada/trace.dvi', 'Untitled']) {
+      const r = await extract(makePdf({ title: file, pages: [], placed: [titlePage()] }));
+      expect(r.meta?.title).toBe('Trace Trees for Loops in Dynamic Languages');
+    }
+  });
+
+  it('is left empty where no type stands out (a page all in one size), or page 1 was not read', async () => {
+    const plain = await extract(makePdf({ pages: [['Dear reader,', 'the meeting moves to Tuesday.', 'Regards']] }));
+    expect(plain.meta?.title).toBe('');
+    const page2 = await fetcher.extractBuffer(makePdf({ pages: [], placed: [titlePage(), titlePage()] }), 'application/pdf', { mode: 'text', pages: '2' });
+    expect(page2.meta?.title).toBe('');
+  });
+
+  it('takes neither a mark without words, nor a footnote’s mark after the title, nor the next heading below a gap', () => {
+    const size = (str: string, x: number, y: number, s: number) => ({ str, dir: 'ltr', transform: [s, 0, 0, s, x, y], width: str.length * s * 0.5, hasEOL: false });
+    const body = ['Body text one line.', 'Body text two line.', 'Body text three line.'].map((t, k) => size(t, 72, 600 - 12 * k, 10));
+    expect(pageText({ items: [size('+++', 72, 760, 30), size('A Title', 72, 720, 18), size('∗', 140, 726, 9), ...body] }).heading).toBe('A Title');
+    expect(pageText({ items: [size('First Part', 72, 720, 18), size('Second Part', 72, 650, 18), ...body] }).heading).toBe('First Part');
+    expect(pageText({ items: body }).heading).toBe('');
+  });
+});

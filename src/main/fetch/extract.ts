@@ -370,6 +370,12 @@ function readable(r: PdfText, meta: Record<string, unknown>): string[] {
   return out;
 }
 
+/**
+ * A PDF's info title that names no document: what a converter wrote of its input ("Microsoft
+ * Word - report.docx", "C:/Documents and Settings/…/notes.dvi", "Untitled").
+ */
+const NOT_A_TITLE = /^(?:untitled\b.*|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:dvi|docx?|tex|pdf|e?ps|rtf|odt|pptx?|xlsx?|indd|qxd))$/i;
+
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
   const r = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal);
@@ -385,7 +391,12 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
     );
   }
   meta.pages_returned = r.pages.length;
-  meta.title = r.info.title ?? '';
+  // The document's info names it; failing that (or where it names a file the PDF was made
+  // from), the first page's heading, when that page was read.
+  const infoTitle = r.info.title?.trim() ?? '';
+  const heading = infoTitle && !NOT_A_TITLE.test(infoTitle) ? undefined : r.pages.find((p) => p.n === 1)?.heading;
+  meta.title = heading || infoTitle;
+  if (heading) meta.title_from = 'page_1_heading';
   if (r.info.author) meta.author = r.info.author;
   if (r.pages.length > 0 && r.pages.every((p) => p.text.trim() === '')) {
     meta.text_layer = false;
@@ -400,7 +411,7 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
     case 'links':
       return linksIn(texts.join('\n'));
     case 'meta':
-      return JSON.stringify({ title: r.info.title ?? '', author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
+      return JSON.stringify({ title: meta.title, author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
     default: {
       // Pages are separated by a blank line; grep and question see one text, like pdftotext's.
       // mode raw keeps every line as laid out: furniture and line-end hyphens included.

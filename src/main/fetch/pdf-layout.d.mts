@@ -6,6 +6,6 @@ export interface TextItemLike {
   width?: number;
   hasEOL?: boolean;
 }
-export function pageText(content: { items: TextItemLike[] }): { text: string; columns: number; bidiLines: number };
+export function pageText(content: { items: TextItemLike[] }): { text: string; columns: number; bidiLines: number; heading: string };
 export function logicalLine(visual: string): string;
 export function presentationToLetters(s: string): string;

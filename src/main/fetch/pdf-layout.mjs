@@ -55,6 +55,15 @@ const MAX_COLUMN_STEP_EM = 4;
 const CUT_EM = 2;
 /** Columns inside columns are looked for this deep, no deeper. */
 const MAX_DEPTH = 3;
+/**
+ * A heading's type is at least this many times the page's usual size. A paper's title is
+ * 1.4 to 2 times its body (17.9 pt over 9 in one, 17.2 over 10 in another); a bold lead-in
+ * or a section number one size up (11 over 10, 10.9 over 10.5) is not a heading.
+ */
+const HEADING_EM = 1.25;
+/** A heading runs over at most this many lines. */
+const HEADING_LINES = 4;
+const TWO_LETTERS = /\p{L}[^]*\p{L}/u;
 
 export const presentationToLetters = (s) => s.replace(PRESENTATION, (m) => m.normalize('NFKC'));
 
@@ -299,7 +308,35 @@ function linesOf(bands, ctx) {
       }
     }
   }
-  return lines.map((l) => ({ y: l.y, size: l.size, text: lineText(l.segs.sort((p, q) => p.x0 - q.x0), ctx) }));
+  const out = lines.map((l) => ({ y: l.y, size: l.size, text: lineText(l.segs.sort((p, q) => p.x0 - q.x0), ctx) }));
+  ctx.lines.push(...out);
+  return out;
+}
+
+/**
+ * The page's heading: its lines in the largest type that holds words, read in order from
+ * the first, while they follow as one paragraph (a title wrapped over two or three lines);
+ * '' when no type on the page is HEADING_EM times its usual size (a page all in one size has
+ * no heading to tell apart). On a first page, that is the document's title as printed.
+ */
+function headingOf(lines, em) {
+  let max = 0;
+  for (const l of lines) if (l.size > max && TWO_LETTERS.test(l.text)) max = l.size;
+  if (max < HEADING_EM * em) return '';
+  const inType = (l) => l.size >= 0.95 * max && l.size <= 1.05 * max;
+  const first = lines.findIndex((l) => inType(l) && TWO_LETTERS.test(l.text));
+  const parts = [lines[first]];
+  for (let k = first + 1; k < lines.length && parts.length < HEADING_LINES; k++) {
+    const l = lines[k];
+    const prev = parts[parts.length - 1];
+    if (!inType(l) || prev.y - l.y > 1.7 * max || prev.y <= l.y) break;
+    parts.push(l);
+  }
+  return presentationToLetters(parts.map((l) => l.text).join(' '))
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .replace(/\s*[*∗†‡§¶]+$/u, '') // a footnote's mark after the title
+    .trim()
+    .slice(0, 200);
 }
 
 /**
@@ -378,7 +415,8 @@ function paragraphs(lines) {
 
 /**
  * One page's text in reading order: blocks of lines, blocks separated by a blank line.
- * Returns the text and what was done: columns (most side by side) and bidi (lines reordered).
+ * Returns the text, what was done (columns: most side by side; bidiLines: lines reordered),
+ * and the page's heading (headingOf).
  */
 export function pageText(content) {
   const { flat, turned } = toItems(content);
@@ -391,7 +429,7 @@ export function pageText(content) {
     ltr += (it.str.match(LTR_CHARS) ?? []).length;
   }
   if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
-  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0 };
+  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0, lines: [] };
   const blocks = layout(segs, ctx, 0);
   if (turned.length) blocks.push([lineText([{ items: [{ str: turned.join(''), x0: 0, x1: 0, y: 0, size: 1, space: false }], y: 0, size: 1 }], ctx)]);
   const text = blocks
@@ -403,5 +441,5 @@ export function pageText(content) {
     )
     .filter((b) => b !== '')
     .join('\n\n');
-  return { text, columns: ctx.columns, bidiLines: ctx.bidiLines };
+  return { text, columns: ctx.columns, bidiLines: ctx.bidiLines, heading: headingOf(ctx.lines, ctx.em) };
 }

@@ -11,6 +11,8 @@ export interface PdfPage {
   columns: number;
   /** Lines with right-to-left letters put in logical order by the bidi algorithm. */
   bidiLines: number;
+  /** Page 1 only: its lines in the largest type, when clearly larger than the body (the title as printed). */
+  heading?: string;
 }
 
 export interface PdfText {

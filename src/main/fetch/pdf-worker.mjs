@@ -50,8 +50,9 @@ async function texts(doc, numbers) {
   for (const n of numbers) {
     const page = await doc.getPage(n);
     const content = await page.getTextContent(TEXT_OPTIONS);
-    const { text, columns, bidiLines } = pageText(content);
-    pages.push({ n, text, columns, bidiLines });
+    const { text, columns, bidiLines, heading } = pageText(content);
+    // The first page's heading is the title as printed, for a document whose info has none.
+    pages.push(n === 1 && heading ? { n, text, columns, bidiLines, heading } : { n, text, columns, bidiLines });
     page.cleanup();
   }
   return pages;
