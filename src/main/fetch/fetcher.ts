@@ -80,6 +80,18 @@ interface Verdict {
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
 const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
 
+/** A path whose name says it is a document, data or media, not a page. */
+const NOT_A_PAGE = /\.(?:pdf|json|txt|csv|tsv|xml|rss|atom|ya?ml|zip|gz|tgz|bz2|xz|7z|png|jpe?g|gif|webp|avif|svg|ico|mp[34]|m4a|webm|ogg|wav|docx?|xlsx?|pptx?|odt|epub)$/i;
+
+/**
+ * Whether judge() may ask the URL's host for a random path: a page below the root (the
+ * root is no soft 404) whose name does not say it is a document or data.
+ */
+function mayBeJudgedPage(url: string): boolean {
+  const { pathname } = new URL(url);
+  return pathname !== '/' && !NOT_A_PAGE.test(pathname);
+}
+
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
   if (!r.success) {
@@ -279,6 +291,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The HTML stack's first load (a tenth of a second of compiling, once per process) goes
       // in the time the server takes to answer.
       prefetchHtml(options);
+      // The soft-404 probe of the host, when the answer is likely a page it would judge (not
+      // JSON for jq, not a file by its name), asked beside the target instead of after it; it
+      // ends before the slot is given back.
+      const probing = !options.jq && mayBeJudgedPage(url) ? probe.prefetch(caller.jobId ?? caller.name, url, (u) => download(u, signal, deadline)) : undefined;
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
@@ -297,6 +313,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           recovered = r.snapshot;
         }
       } finally {
+        if (probing) await probing;
         release();
       }
       status = res.status;

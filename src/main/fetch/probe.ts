@@ -9,6 +9,12 @@ const MAX_ENTRIES = 1000;
 const TTL_MS = 30 * 60 * 1000;
 
 type Download = (url: string) => Promise<HttpResponse>;
+interface Asked {
+  at: number;
+  token: string;
+  /** The page the host answered, undefined for an error answer or a failure; never rejects. */
+  page: Promise<string | undefined>;
+}
 
 /**
  * The soft-404 probe (SPEC §5.9): what a host answers for a path that cannot exist. A host
@@ -17,8 +23,17 @@ type Download = (url: string) => Promise<HttpResponse>;
  * guarded client as every fetch, and remembered, failures included.
  */
 export class SoftNotFoundProbe {
-  private readonly cache = new Map<string, { at: number; token: string; page: Promise<string | undefined> }>();
+  private readonly cache = new Map<string, Asked>();
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * Starts asking `url`'s host for a random path, unless this job already did, so that the
+   * answer comes in while the target's own does (a host's first target would otherwise wait
+   * for a second round trip after its own). Returns the ask, which never rejects.
+   */
+  prefetch(key: string, url: string, download: Download): Promise<unknown> {
+    return this.ask(key, new URL(url).origin, download).page;
+  }
 
   /**
    * How alike `html` (the target's answer) is to the host's answer for a random path, 0..1;
@@ -26,20 +41,26 @@ export class SoftNotFoundProbe {
    */
   async similarity(key: string, targetUrl: string, html: string, download: Download): Promise<number | undefined> {
     const u = new URL(targetUrl);
-    const cacheKey = `${key}\n${u.origin}`;
-    let hit = this.cache.get(cacheKey);
-    if (!hit || this.now() - hit.at > TTL_MS) {
-      const token = randomBytes(9).toString('hex');
-      hit = { at: this.now(), token, page: fetchPage(`${u.origin}/${token}`, download) };
-      this.cache.delete(cacheKey);
-      this.cache.set(cacheKey, hit);
-      if (this.cache.size > MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    }
+    const hit = this.ask(key, u.origin, download);
     const page = await hit.page;
     if (page === undefined) return undefined;
     // Catch-all pages echo the path they were asked for: the words of either path do not count.
     const echoes = [hit.token, ...u.pathname.split(/[/._-]+/).filter((w) => w.length > 2)];
     return pageSimilarity(html, page, echoes);
+  }
+
+  /** The job's ask of `origin` for a random path: the remembered one, or a new one. */
+  private ask(key: string, origin: string, download: Download): Asked {
+    const cacheKey = `${key}\n${origin}`;
+    let hit = this.cache.get(cacheKey);
+    if (!hit || this.now() - hit.at > TTL_MS) {
+      const token = randomBytes(9).toString('hex');
+      hit = { at: this.now(), token, page: fetchPage(`${origin}/${token}`, download) };
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, hit);
+      if (this.cache.size > MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return hit;
   }
 }
 

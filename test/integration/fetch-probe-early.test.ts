@@ -1,0 +1,123 @@
+/**
+ * The soft-404 probe (a random path of the host, once per host per job) is asked beside a
+ * host's first target, not after its answer: on a real list of many hosts, each host's first
+ * page waited a second round trip. Here the server holds the target's answer until the
+ * probe's request has come (or two seconds pass, so that a probe asked only afterwards fails
+ * the test instead of hanging it).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFetcher } from '../../src/main/fetch';
+import { articleHtml } from '../helpers/sites';
+
+const RANDOM_PATH = /^\/[0-9a-f]{18}$/;
+
+interface Host {
+  origin: string;
+  /** Paths asked, in order of arrival. */
+  asked: string[];
+  /** For each target answered: whether the probe's request had come while it was open. */
+  probeWhileOpen: boolean[];
+  close: () => Promise<void>;
+}
+
+const hosts: Host[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
+
+async function host(address: string, body: (path: string) => { type: string; text: string }, holdForProbe = true): Promise<Host> {
+  const asked: string[] = [];
+  const probeWhileOpen: boolean[] = [];
+  let probeCame: () => void = () => {};
+  const probed = new Promise<void>((r) => (probeCame = r));
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    asked.push(path);
+    if (RANDOM_PATH.test(path)) {
+      probeCame();
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Not found</h1>');
+      return;
+    }
+    let answered = false;
+    const answer = (early: boolean) => {
+      if (answered) return;
+      answered = true;
+      probeWhileOpen.push(early);
+      const b = body(path);
+      res.writeHead(200, { 'content-type': b.type });
+      res.end(b.text);
+    };
+    const fallback = setTimeout(() => answer(false), 2000);
+    void probed.then(() => {
+      clearTimeout(fallback);
+      answer(true);
+    });
+    // A target of a host already probed is answered at once.
+    if (asked.some((p) => RANDOM_PATH.test(p))) answer(true);
+    else if (!holdForProbe) answer(false);
+  });
+  await new Promise<void>((r) => server.listen(0, address, r));
+  const { port } = server.address() as AddressInfo;
+  const h: Host = {
+    origin: `http://${address}:${port}`,
+    asked,
+    probeWhileOpen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+  hosts.push(h);
+  return h;
+}
+
+const page = (path: string) => ({ type: 'text/html; charset=utf-8', text: articleHtml(Number(/\d+/.exec(path)?.[0] ?? 0)) });
+
+describe('the soft-404 probe', () => {
+  it("is asked while a host's first page is still coming, once per host per job", async () => {
+    const a = await host('127.0.0.1', page);
+    const b = await host('127.0.0.2', page);
+    const fetcher = createFetcher({ allowPrivate: true });
+    try {
+      const signal = new AbortController().signal;
+      for (const url of [`${a.origin}/article/1`, `${a.origin}/article/2`, `${b.origin}/article/3`]) {
+        const r = await fetcher.fetchTarget(signal, { name: 'test', jobId: 'job-1' }, { url, options: { mode: 'markdown' } });
+        expect(r.content).toContain('Paragraph 1 of article');
+      }
+      // Each host's first target was still open when the probe came.
+      expect(a.probeWhileOpen).toEqual([true, true]);
+      expect(b.probeWhileOpen).toEqual([true]);
+      expect(a.asked.filter((p) => RANDOM_PATH.test(p))).toHaveLength(1);
+      expect(b.asked.filter((p) => RANDOM_PATH.test(p))).toHaveLength(1);
+      // Another job asks again: a host's catch-all page can change between runs.
+      await fetcher.fetchTarget(signal, { name: 'test', jobId: 'job-2' }, { url: `${a.origin}/article/4`, options: { mode: 'markdown' } });
+      expect(a.asked.filter((p) => RANDOM_PATH.test(p))).toHaveLength(2);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('is not asked beside a URL that names a file, the root, or JSON for jq', async () => {
+    const h = await host('127.0.0.1', (path) =>
+      path.endsWith('.json') || path.startsWith('/api') ? { type: 'application/json', text: '{"a":1}' } : { type: 'text/plain', text: 'plain text' },
+      false,
+    );
+    const fetcher = createFetcher({ allowPrivate: true });
+    try {
+      const signal = new AbortController().signal;
+      const caller = { name: 'test', jobId: 'job-1' };
+      await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/data/items.json`, options: { mode: 'raw' } });
+      await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/notes.txt`, options: { mode: 'raw' } });
+      await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/`, options: { mode: 'raw' } });
+      const r = await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/api/items`, options: { mode: 'raw', jq: '.a' } });
+      expect(r.content.trim()).toBe('1');
+      expect(h.asked).toEqual(['/data/items.json', '/notes.txt', '/', '/api/items']);
+    } finally {
+      await fetcher.close();
+    }
+  });
+});
