@@ -1,8 +1,10 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createStore } from 'zustand/vanilla';
 import type { TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
 import { cleanOptions, effectiveOptions } from '../../src/renderer/src/store/composer';
-import { hashOf, viewFromHash } from '../../src/renderer/src/store/view';
+import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
+import type { State } from '../../src/renderer/src/store';
 import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
@@ -149,5 +151,36 @@ describe('PDF pages in the result view', () => {
     expect(pageSegments('a', [])).toBeNull();
     expect(pageSegments('a', [[1, 'x']])).toBeNull();
     expect(pageSegments('a', 'nope')).toBeNull();
+  });
+});
+
+describe('notices', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  // The view slice alone, as the app's store holds it.
+  const viewStore = () => createStore<ViewSlice>()((set, get, api) => createViewSlice(set as never, get as () => State, api as never));
+  const messages = (s: ViewSlice) => s.notices.map((n) => n.message);
+
+  test('an info notice leaves INFO_MS after it came, however many come after it; an error stays', () => {
+    vi.useFakeTimers();
+    const store = viewStore();
+    store.getState().notify('info', { message: 'first' });
+    store.getState().notify('error', { message: 'broken' });
+    vi.advanceTimersByTime(INFO_MS - 1000);
+    store.getState().notify('info', { message: 'second' });
+    vi.advanceTimersByTime(1000);
+    expect(messages(store.getState())).toEqual(['broken', 'second']);
+    vi.advanceTimersByTime(INFO_MS - 1000);
+    expect(messages(store.getState())).toEqual(['broken']);
+    vi.advanceTimersByTime(60_000);
+    expect(messages(store.getState())).toEqual(['broken']);
+  });
+
+  test('five at most, the newest', () => {
+    vi.useFakeTimers();
+    const store = viewStore();
+    for (let i = 1; i <= 7; i++) store.getState().notify('error', { message: `e${i}` });
+    expect(messages(store.getState())).toEqual(['e3', 'e4', 'e5', 'e6', 'e7']);
   });
 });

@@ -33,8 +33,10 @@ export function hashOf(view: View): string {
 }
 
 let noticeSeq = 0;
+/** How long an info notice stays: long enough to read a sentence. Errors stay until dismissed. */
+export const INFO_MS = 5000;
 
-export const createViewSlice: StateCreator<State, [], [], ViewSlice> = (set) => ({
+export const createViewSlice: StateCreator<State, [], [], ViewSlice> = (set, get) => ({
   view: typeof location === 'undefined' ? { kind: 'compose' } : viewFromHash(location.hash),
   notices: [],
   setView: (view) => {
@@ -43,10 +45,15 @@ export const createViewSlice: StateCreator<State, [], [], ViewSlice> = (set) => 
     if (typeof history !== 'undefined') history.replaceState(null, '', hashOf(view) === '#' ? location.pathname : hashOf(view));
     set({ view });
   },
-  notify: (level, n) =>
+  notify: (level, n) => {
+    const id = ++noticeSeq;
     set((s) => ({
       // Five at most: a burst of failures should not bury the window.
-      notices: [...s.notices, { id: ++noticeSeq, level, code: n.code ?? level, message: n.message, hint: n.hint ?? '' }].slice(-5),
-    })),
+      notices: [...s.notices, { id, level, code: n.code ?? level, message: n.message, hint: n.hint ?? '' }].slice(-5),
+    }));
+    // Counted from its own arrival: timers set again at each change of the list kept every
+    // info notice up while others kept coming.
+    if (level === 'info') setTimeout(() => get().dismiss(id), INFO_MS);
+  },
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 });

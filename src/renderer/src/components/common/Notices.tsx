@@ -1,16 +1,9 @@
-import { useEffect } from 'react';
 import { useStore } from '../../store';
 
-// Long enough to read a sentence; errors stay until dismissed.
-const INFO_MS = 5000;
-
+/** The notices, newest last; info ones leave by themselves (store/view.ts), errors when dismissed. */
 export function Notices(): React.JSX.Element {
   const notices = useStore((s) => s.notices);
   const dismiss = useStore((s) => s.dismiss);
-  useEffect(() => {
-    const timers = notices.filter((n) => n.level === 'info').map((n) => setTimeout(() => dismiss(n.id), INFO_MS));
-    return () => timers.forEach(clearTimeout);
-  }, [notices, dismiss]);
   return (
     <div className="notices" aria-live="polite">
       {notices.map((n) => (
