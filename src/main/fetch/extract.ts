@@ -390,6 +390,10 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       'too_long',
     );
   }
+  // Pages chosen past the last one: an empty success would look like a blank document.
+  if (ranges && r.pages.length === 0 && r.pagesTotal > 0) {
+    throw badOption(`no such pages: the document has ${r.pagesTotal} page${r.pagesTotal === 1 ? '' : 's'}`, `Choose pages from 1 to ${r.pagesTotal}, e.g. pages=1-${Math.min(20, r.pagesTotal)}.`);
+  }
   meta.pages_returned = r.pages.length;
   // The document's info names it; failing that (or where it names a file the PDF was made
   // from), the first page's heading, when that page was read.
