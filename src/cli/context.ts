@@ -1,4 +1,4 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { openOwnedStore, type Store } from '../main/store';
 import type { Job } from '../shared/types';
@@ -47,8 +47,18 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
 /** The database a command works on: --db, or the app's own. */
 export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? path.resolve(io.cwd, flags.db) : defaultDbPath(dataDir(io.env)));
 
-/** The database opened as its owner, for commands that only read or export. */
-export const openCliStore = (flags: CliFlags, io: CliIO, log: Log): Store => openOwnedStore(cliDbPath(flags, io), log);
+/**
+ * The database opened as its owner, for commands that only read or export. A --db that names
+ * no file is an error, before anything is made: `sift search --db typo.db` would otherwise
+ * make an empty database (and its log and folders) and find nothing in it.
+ */
+export function openCliStore(flags: CliFlags, io: CliIO): Store {
+  const db = cliDbPath(flags, io);
+  if (flags.db && !existsSync(db)) {
+    throw new SiftError('no_database', 400, `no database at ${db}`, 'Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.');
+  }
+  return openOwnedStore(db, cliLog(flags, io));
+}
 
 /**
  * The job a command names by its ID or the start of it, or what to tell the user: that there

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { MAX_LIST_BYTES, type ListProblem } from '../shared/urllist';
 import { UsageError, type CliIO } from './io';
-import { readFileUpTo, readStreamUpTo, TooLarge } from './read-file';
+import { readFileUpTo, readStreamUpTo, TooLarge, unreadableWhy } from './read-file';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return (await readStreamUpTo(stream as AsyncIterable<Buffer | string>, MAX_LIST_BYTES)).toString('utf8');
@@ -13,8 +13,7 @@ export async function readListInput(file: string, io: CliIO): Promise<string> {
     return file === '-' ? await readAll(io.stdin) : (await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES)).toString('utf8');
   } catch (err) {
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${file}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
-    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new UsageError(`cannot read ${file}: ${why}`);
+    throw new UsageError(`cannot read ${file}: ${unreadableWhy(err)}`);
   }
 }
 

@@ -1,5 +1,22 @@
 import { open } from 'node:fs/promises';
 
+/** Why a file could not be read, in words ("no such file"), for a message that names the file. */
+export function unreadableWhy(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException | undefined)?.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENOTDIR':
+      return 'a part of its path is not a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return 'cannot read it';
+  }
+}
+
 /** A file or stream went past the bytes a command reads of it. */
 export class TooLarge extends Error {
   constructor(readonly maxBytes: number) {

@@ -316,7 +316,7 @@ describe('sift batch', () => {
     expect(a.stderr).toMatch(/no valid http\(s\) URL/);
     const b = await runSift(['batch', path.join(home, 'nope.txt')], { env });
     expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/cannot read .*ENOENT/);
+    expect(b.stderr).toMatch(/cannot read .*nope.txt: no such file\n/);
     const c = await runSift(['batch', file, '--frobnicate'], { env });
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/frobnicate/);

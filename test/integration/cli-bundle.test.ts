@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { startSite, type Site } from '../helpers/sites';
 import { makePdf } from '../helpers/fetch-pdf';
 import { runSift } from '../helpers/cli';
+import { openStore } from '../../src/main/store';
 
 const execFile = promisify(execFileCb);
 const ROOT = path.resolve(__dirname, '../..');
@@ -136,6 +137,7 @@ describe('the built CLI', () => {
     // The commands on the store (jobs, status, export, cancel, search) read it and load
     // nothing of the fetch pipeline: it was half of their start.
     const db = path.join(work, 'loads.db');
+    openStore(db).close();
     for (const args of [['jobs', '--db', db], ['search', 'anything', '--db', db]]) {
       const onStore = packagesIn((await loadedBy(args)).esm);
       for (const heavy of ['linkedom', '@mozilla/readability', '@mixmark-io/domino', 'turndown', 'undici', 'prom-client']) expect(onStore, args[0]).not.toContain(heavy);

@@ -3,7 +3,7 @@
  * a temp SIFT_HOME, then the real command searches it as a child process.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -201,6 +201,16 @@ describe('sift search', { timeout: 180_000 }, () => {
     const badLimit = await runSift(['search', 'revenue', '--limit', '0', '--db', db], { env });
     expect(badLimit.code).toBe(2);
     expect(badLimit.stderr).toMatch(/--limit takes a whole number/);
+  });
+
+  test('a --db that names no file is an error for the commands that read, and makes nothing', async () => {
+    const typo = path.join(home, 'no-such-folder', 'typo.db');
+    for (const args of [['search', 'revenue'], ['jobs'], ['status', 'abc'], ['export', 'abc', '--out', path.join(home, 'typo-out')], ['cancel', 'abc']]) {
+      const r = await runSift([...args, '--db', typo], { env });
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr, args[0]).toBe(`sift: no database at ${typo}\n  Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.\n`);
+    }
+    expect(existsSync(path.dirname(typo))).toBe(false);
   });
 
   test('a job the expiry sweep deletes is gone from search', async () => {

@@ -6,7 +6,7 @@ import { FetchError } from '../../main/fetch';
 import { bodyTooLong } from '../../main/fetch/errors';
 import { cliFetcher, printOutcome } from './fetch';
 import { CLI_CALLER } from '../settings';
-import { readFileUpTo, TooLarge } from '../read-file';
+import { readFileUpTo, TooLarge, unreadableWhy } from '../read-file';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -61,8 +61,7 @@ export const extractCommand: Command = {
             if (code === EXIT.ok) code = EXIT.someFailed;
             continue;
           }
-          const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as NodeJS.ErrnoException).code === 'EISDIR' ? 'is a directory' : 'cannot read it';
-          printOutcome(io, json, file, { error: new FetchError(400, `cannot read ${file}: ${why}`, 'Check the path.', 'bad_input') }, 'extract');
+          printOutcome(io, json, file, { error: new FetchError(400, `cannot read ${file}: ${unreadableWhy(err)}`, 'Check the path.', 'bad_input') }, 'extract');
           code = EXIT.usage;
           continue;
         }

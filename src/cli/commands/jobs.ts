@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { reportError } from '../report';
-import { cliDbPath, cliLog, namedJob, openCliStore } from '../context';
+import { cliDbPath, namedJob, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import type { Store } from '../../main/store';
 import type { TargetRow } from '../../shared/types';
@@ -18,7 +18,7 @@ const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 
 async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (store: Store) => Promise<number> | number): Promise<number> {
   let store: Store;
   try {
-    store = openCliStore(values, io, cliLog(values, io));
+    store = openCliStore(values, io);
   } catch (err) {
     return reportError(err, io);
   }
@@ -128,7 +128,7 @@ exit codes: 0 cancelled, 1 the job is not running, 2 no such job or no answer.
     const dbPath = cliDbPath(values, io);
     let owned: Store | null = null;
     try {
-      owned = openCliStore(values, io, cliLog(values, io));
+      owned = openCliStore(values, io);
     } catch (err) {
       if (!(err instanceof SiftError && err.code === 'db_locked')) return reportError(err, io);
     }

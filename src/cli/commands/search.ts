@@ -2,7 +2,7 @@ import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { reportError } from '../report';
-import { cliLog, namedJob, openCliStore } from '../context';
+import { namedJob, openCliStore } from '../context';
 import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
 import { alsoIn } from '../../shared/search';
@@ -63,7 +63,7 @@ export const searchCommand: Command = {
     }
     let store: Store;
     try {
-      store = openCliStore(values, io, cliLog(values, io));
+      store = openCliStore(values, io);
     } catch (err) {
       return reportError(err, io);
     }
