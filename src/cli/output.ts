@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
 import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportSource } from '../main/export';
@@ -10,12 +12,25 @@ export async function checkExportDestination(out: string, format: string): Promi
   await prepareDestination(out, exportOptionsFromCli(format).format);
 }
 
+/** The export a file name says, for an --out without --format: `--out results.zip` wants a zip, not a folder of that name. */
+const FORMAT_OF_FILE: Record<string, string> = { '.zip': 'zip', '.jsonl': 'jsonl', '.csv': 'csv' };
+
+/**
+ * The --format in force: the one given; else the one --out's file name says (`.zip`, `.jsonl`,
+ * `.csv`, unless a folder of that name is there already); else md, a file per target.
+ */
+export function exportFormatFor(format: string | undefined, out: string | undefined): string {
+  if (format !== undefined) return format;
+  const byName = out ? FORMAT_OF_FILE[path.extname(out).toLowerCase()] : undefined;
+  return byName && !statSync(out!, { throwIfNoEntry: false })?.isDirectory() ? byName : 'md';
+}
+
 /** --format checked before any work starts: a bad one is a usage error (exit 2). */
 export function checkExportFormat(format: string): void {
   try {
     exportOptionsFromCli(format);
   } catch (err) {
-    throw new UsageError(err instanceof SiftError ? `${err.message} ${err.hint}`.trim() : String(err));
+    throw new UsageError(err instanceof SiftError ? `${err.message}. ${err.hint}`.trim() : String(err));
   }
 }
 import { counted, formatBytes } from './progress';

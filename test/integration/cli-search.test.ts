@@ -3,7 +3,7 @@
  * a temp SIFT_HOME, then the real command searches it as a child process.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -201,6 +201,28 @@ describe('sift search', { timeout: 180_000 }, () => {
     const badLimit = await runSift(['search', 'revenue', '--limit', '0', '--db', db], { env });
     expect(badLimit.code).toBe(2);
     expect(badLimit.stderr).toMatch(/--limit takes a whole number/);
+  });
+
+  test('an export whose --out is named .zip, .jsonl or .csv, without --format, is that file', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-named-'));
+    const run = (name: string, ...more: string[]) => runSift(['export', jobB, '--out', path.join(out, name), ...more, '--db', db], { env });
+    for (const name of ['results.zip', 'results.jsonl', 'Results.CSV']) {
+      const r = await run(name);
+      expect(r.code, r.stderr).toBe(0);
+      expect(statSync(path.join(out, name)).isFile(), name).toBe(true);
+    }
+    expect(readFileSync(path.join(out, 'results.zip')).subarray(0, 2).toString()).toBe('PK');
+    expect(jsonLines(readFileSync(path.join(out, 'results.jsonl'), 'utf8')).length).toBeGreaterThan(0);
+    expect(readFileSync(path.join(out, 'Results.CSV'), 'utf8')).toMatch(/^\ufeffidx,url,/);
+    // A folder of that name already there is where a folder export goes; --format wins over the name.
+    mkdirSync(path.join(out, 'old.zip'));
+    expect((await run('old.zip')).code).toBe(0);
+    expect(readdirSync(path.join(out, 'old.zip'))).toEqual([`sift-${jobB}`]);
+    expect((await run('named.zip', '--format', 'jsonl')).code).toBe(0);
+    expect(readdirSync(path.join(out, 'named.zip'))).toEqual([`sift-${jobB}.jsonl`]);
+    const bad = await run('x', '--format', 'pdf');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('sift export: unknown export format "pdf". Use --format md, txt, json, folder, jsonl, csv, combined or zip.\n');
   });
 
   test('a --db that names no file is an error for the commands that read, and makes nothing', async () => {

@@ -12,7 +12,7 @@ import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
-import { checkExportDestination, checkExportFormat, printTargetsJson, runExport } from '../output';
+import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
 
@@ -25,7 +25,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
                       - reads stdin
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
-  --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default md)
+  --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default:
+                      zip, jsonl or csv for an --out named so, else md)
   --include-failed    with --out: a file (a section in combined) per failed target too;
                       manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file
@@ -63,7 +64,7 @@ export const batchCommand: Command = {
     if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
     }
-    const format = values.format ?? 'md';
+    const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
     if (values.out) checkExportFormat(format);
     const file = positionals[0] as string;
     const input = await readListInput(file, io);

@@ -9,7 +9,7 @@ import type { Store } from '../../main/store';
 import type { TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
-import { checkExportFormat, runExport } from '../output';
+import { checkExportFormat, exportFormatFor, runExport } from '../output';
 import { failureAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -181,7 +181,7 @@ ${ID_NOTE}
     });
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (!values.out) throw new UsageError('--out DIR is required');
-    const format = values.format ?? 'md';
+    const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
     checkExportFormat(format);
     return withStore(values, io, async (store) => {
       const named = namedJob(store, positionals[0] as string);
