@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
 import { articleHtml } from '../helpers/sites';
+import { fixedResolver } from '../helpers/fetch-server';
 
 const RANDOM_PATH = /^\/[0-9a-f]{18}$/;
 
@@ -96,6 +97,64 @@ describe('the soft-404 probe', () => {
       // Another job asks again: a host's catch-all page can change between runs.
       await fetcher.fetchTarget(signal, { name: 'test', jobId: 'job-2' }, { url: `${a.origin}/article/4`, options: { mode: 'markdown' } });
       expect(a.asked.filter((p) => RANDOM_PATH.test(p))).toHaveLength(2);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('asked of a.test serves a target that lands on www.a.test; one that lands on another site asks that site', async () => {
+    // One server for three names: a.test sends every path to www.a.test, go.test (a link
+    // shortener) sends /s/N to www.a.test's article N; www.a.test has pages and real 404s.
+    const asked: string[] = [];
+    let probeCame: () => void = () => {};
+    const probed = new Promise<void>((r) => (probeCame = r));
+    const server = http.createServer((req, res) => {
+      const where = `${req.headers.host?.replace(/:\d+$/, '')}${req.url}`;
+      asked.push(where);
+      const port = (server.address() as AddressInfo).port;
+      if (req.headers.host?.startsWith('a.test')) {
+        res.writeHead(301, { location: `http://www.a.test:${port}${req.url}` });
+        return res.end();
+      }
+      const short = /^\/s\/(\d+)$/.exec(req.url ?? '');
+      if (req.headers.host?.startsWith('go.test')) {
+        res.writeHead(short ? 301 : 404, short ? { location: `http://www.a.test:${port}/article/${short[1]}` } : { 'content-type': 'text/html' });
+        return res.end(short ? undefined : '<h1>Not found</h1>');
+      }
+      if (RANDOM_PATH.test(req.url ?? '')) {
+        probeCame();
+        res.writeHead(404, { 'content-type': 'text/html' });
+        return res.end('<h1>Not found</h1>');
+      }
+      // The first page waits for the probe (at most two seconds), as in the test above.
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(articleHtml(Number(/\d+/.exec(req.url ?? '')?.[0] ?? 0)));
+      };
+      const fallback = setTimeout(answer, 2000);
+      void probed.then(() => {
+        clearTimeout(fallback);
+        answer();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    hosts.push({ origin: '', asked, probeWhileOpen: [], close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) });
+    const port = (server.address() as AddressInfo).port;
+    const names = { 'a.test': ['127.0.0.1'], 'www.a.test': ['127.0.0.1'], 'go.test': ['127.0.0.1'] };
+    const fetcher = createFetcher({ allowPrivate: true }, { lookup: fixedResolver(names) });
+    try {
+      const signal = new AbortController().signal;
+      const caller = { name: 'test', jobId: 'job-1' };
+      const first = await fetcher.fetchTarget(signal, caller, { url: `http://a.test:${port}/article/1`, options: { mode: 'markdown' } });
+      expect(first.meta?.final_url).toBe(`http://www.a.test:${port}/article/1`);
+      const probes = () => asked.filter((p) => RANDOM_PATH.test(p.slice(p.indexOf('/'))));
+      // One ask, of a.test, which landed on www.a.test; the target used it, and asked no other.
+      expect(probes().map((p) => p.slice(0, p.indexOf('/')))).toEqual(['a.test', 'www.a.test']);
+      expect(asked.indexOf(probes()[1]!)).toBeLessThan(asked.lastIndexOf('www.a.test/article/1'));
+      // A shortened link: go.test is asked beside it (its own site), then www.a.test, where it
+      // landed, is asked for this job only now (a.test's ask served a.test's target only).
+      await fetcher.fetchTarget(signal, caller, { url: `http://go.test:${port}/s/2`, options: { mode: 'markdown' } });
+      expect(probes().map((p) => p.slice(0, p.indexOf('/')))).toEqual(['a.test', 'www.a.test', 'go.test', 'www.a.test']);
     } finally {
       await fetcher.close();
     }

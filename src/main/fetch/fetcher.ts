@@ -183,7 +183,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     if (!c.reason && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
       const key = caller.jobId ?? caller.name;
-      const similarity = await probe.similarity(key, res.finalUrl, html, (u) => download(u, signal, deadline));
+      const similarity = await probe.similarity(key, res.url, res.finalUrl, html, (u) => download(u, signal, deadline));
       if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is

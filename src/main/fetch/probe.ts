@@ -36,12 +36,17 @@ export class SoftNotFoundProbe {
   }
 
   /**
-   * How alike `html` (the target's answer) is to the host's answer for a random path, 0..1;
-   * undefined when the host answers such paths with an error (it has real 404s).
+   * How alike `html` (the target's answer, from `finalUrl`) is to the host's answer for a
+   * random path, 0..1; undefined when the host answers such paths with an error (it has real
+   * 404s). The host is the one the target landed on. Where that is the asked URL's own site
+   * under another scheme or "www." (http: to https:, a.org to www.a.org), the ask made beside
+   * the target (prefetch) went the same way and serves; a redirect to another site (a
+   * shortened link) is asked of that site.
    */
-  async similarity(key: string, targetUrl: string, html: string, download: Download): Promise<number | undefined> {
-    const u = new URL(targetUrl);
-    const hit = this.ask(key, u.origin, download);
+  async similarity(key: string, askedUrl: string, finalUrl: string, html: string, download: Download): Promise<number | undefined> {
+    const u = new URL(finalUrl);
+    const asked = new URL(askedUrl);
+    const hit = this.ask(key, sameSite(asked, u) ? asked.origin : u.origin, download);
     const page = await hit.page;
     if (page === undefined) return undefined;
     // Catch-all pages echo the path they were asked for: the words of either path do not count.
@@ -62,6 +67,12 @@ export class SoftNotFoundProbe {
     }
     return hit;
   }
+}
+
+/** The same host but for a leading "www." and the scheme, on the scheme's own port or the same one. */
+function sameSite(a: URL, b: URL): boolean {
+  const bare = (h: string): string => h.replace(/^www\./i, '');
+  return bare(a.hostname) === bare(b.hostname) && a.port === b.port;
 }
 
 async function fetchPage(url: string, download: Download): Promise<string | undefined> {
