@@ -106,6 +106,8 @@ test('Export hits writes the hits with their citations as Markdown and as CSV', 
   await page.getByTestId('job-search-input').fill('revenue');
   await expect.poll(searchDone('job')).toBe('done');
   expect((await hitIdxs()).sort()).toEqual(['0', '1']);
+  // The open result's highlight follows the box: this query's word, not "net revenue".
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('revenue');
   const jobId = (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
 
   await page.getByTestId('export-hits-md').click();

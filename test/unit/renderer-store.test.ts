@@ -5,6 +5,8 @@ import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
 import { cleanOptions, effectiveOptions } from '../../src/renderer/src/store/composer';
 import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
 import type { State } from '../../src/renderer/src/store';
+import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
+import type { SearchHit } from '../../src/shared/search';
 import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
@@ -182,5 +184,34 @@ describe('notices', () => {
     const store = viewStore();
     for (let i = 1; i <= 7; i++) store.getState().notify('error', { message: `e${i}` });
     expect(messages(store.getState())).toEqual(['e3', 'e4', 'e5', 'e6', 'e7']);
+  });
+});
+
+describe('the open result’s highlight follows the search box', () => {
+  const searchStore = () => createStore<SearchSlice>()((set, get, api) => createSearchSlice(set as never, get as () => State, api as never));
+  const hit = (idx: number, snippet: string, word: string, line: number): SearchHit => {
+    const at = snippet.indexOf(word);
+    return { jobId: 'job1', idx, url: `https://example.org/${idx}`, title: `T${idx}`, score: 1, field: 'body', snippet, marks: [[at, at + word.length]], line };
+  };
+
+  test('at the new query’s match when the result is among its hits, else none', () => {
+    const store = searchStore();
+    const report = hit(1, 'In the last quarter net revenue rose', 'net revenue', 83);
+    store.getState().setFocus(focusOfHit(report));
+    expect(store.getState().focus).toEqual({ jobId: 'job1', idx: 1, needle: 'net revenue', line: 83 });
+    // "revenue": the same result matches on another line; its highlight moves there.
+    store.getState().setSearchHits('job', 'revenue', [hit(2, 'Revenue stayed flat', 'Revenue', 3), hit(1, 'Revenue was reported', 'Revenue', 12)], false);
+    expect(store.getState().focus).toEqual({ jobId: 'job1', idx: 1, needle: 'Revenue', line: 12 });
+    // A query the result does not match, a failed query, or a cleared box: no highlight.
+    store.getState().setSearchHits('job', 'costs', [hit(2, 'costs fell', 'costs', 4)], false);
+    expect(store.getState().focus).toBeNull();
+    for (const end of [
+      () => store.getState().setSearchError('job', 'x', { code: 'query_too_long', message: 'too long', hint: '' }),
+      () => store.getState().clearSearch('job'),
+    ]) {
+      store.getState().setFocus(focusOfHit(report));
+      end();
+      expect(store.getState().focus).toBeNull();
+    }
   });
 });

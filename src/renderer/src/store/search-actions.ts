@@ -2,7 +2,7 @@ import type { HitsFormat, JobAnswer, SearchHit } from '../../../shared/search';
 import { toUserError } from '../lib/errors';
 import { openJob, openResult } from './actions';
 import { useStore } from './index';
-import type { SearchBoxName } from './search';
+import { focusOfHit, type SearchBoxName } from './search';
 
 const get = useStore.getState;
 
@@ -58,8 +58,8 @@ async function openAt(jobId: string, idx: number, needle: string, line: number):
 
 /** A hit opens its result preview scrolled to the match, highlighted. */
 export function openHit(hit: SearchHit): Promise<void> {
-  const [a, b] = hit.marks[0] ?? [0, 0];
-  return openAt(hit.jobId, hit.idx, hit.field === 'body' ? hit.snippet.slice(a, b) : '', hit.line ?? 1);
+  const f = focusOfHit(hit);
+  return openAt(f.jobId, f.idx, f.needle, f.line);
 }
 
 /** A passage of "Ask this job" opens where it starts. */

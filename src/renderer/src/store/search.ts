@@ -56,6 +56,23 @@ export interface SearchSlice {
 
 const emptyBox = (jobId: string | null = null): SearchBox => ({ query: '', jobId, hits: [], plain: false, loading: false, error: null, answered: '' });
 
+/** Where a hit opens its result: at its first marked words on their line. */
+export function focusOfHit(hit: SearchHit): ResultFocus {
+  const [a, b] = hit.marks[0] ?? [0, 0];
+  return { jobId: hit.jobId, idx: hit.idx, needle: hit.field === 'body' ? hit.snippet.slice(a, b) : '', line: hit.line ?? 1 };
+}
+
+/**
+ * The open result's highlight once a box answers another query: at that query's match when
+ * the result is among its hits, else none. Kept as it was, it marked the words of a query
+ * no longer in the box ("net revenue" lit while the box said "revenue").
+ */
+function refocus(focus: ResultFocus | null, hits: readonly SearchHit[]): ResultFocus | null {
+  if (!focus) return null;
+  const same = hits.find((h) => h.jobId === focus.jobId && h.idx === focus.idx);
+  return same ? focusOfHit(same) : null;
+}
+
 export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set) => ({
   searchBoxes: { job: emptyBox(), all: emptyBox() },
   focus: null,
@@ -71,10 +88,13 @@ export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set)
     }),
   setSearchLoading: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], loading: true } } })),
   setSearchHits: (box, query, hits, plain) =>
-    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits, plain, loading: false, error: null, answered: query } } })),
+    set((s) => ({
+      searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits, plain, loading: false, error: null, answered: query } },
+      focus: refocus(s.focus, hits),
+    })),
   setSearchError: (box, query, error) =>
-    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits: [], loading: false, error, answered: query } } })),
-  clearSearch: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: emptyBox(s.searchBoxes[box].jobId) } })),
+    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits: [], loading: false, error, answered: query } }, focus: refocus(s.focus, []) })),
+  clearSearch: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: emptyBox(s.searchBoxes[box].jobId) }, focus: refocus(s.focus, []) })),
   setFocus: (focus) => set({ focus }),
   setAsk: (ask) => set({ ask }),
 });
