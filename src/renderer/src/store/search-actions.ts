@@ -2,7 +2,7 @@ import type { HitsFormat, JobAnswer, SearchHit } from '../../../shared/search';
 import { toUserError } from '../lib/errors';
 import { openJob, openResult } from './actions';
 import { useStore } from './index';
-import { focusOfHit, type SearchBoxName } from './search';
+import { focusOfHit, type ResultFocus, type SearchBoxName } from './search';
 
 const get = useStore.getState;
 
@@ -47,24 +47,24 @@ export function cancelSearch(box: SearchBoxName): void {
   get().clearSearch(box);
 }
 
-/** Opens a target's result in its job, scrolled to `needle` on `line`. */
-async function openAt(jobId: string, idx: number, needle: string, line: number): Promise<void> {
+/** Opens a target's result in its job, scrolled to the focus's needle on its line. */
+async function openAt(focus: ResultFocus): Promise<void> {
+  const { jobId, idx } = focus;
   const s = get();
   if (s.view.kind !== 'job' || s.view.id !== jobId) s.setView({ kind: 'job', id: jobId });
   if (get().detailJobId !== jobId) await openJob(jobId);
-  get().setFocus({ jobId, idx, needle, line });
+  get().setFocus(focus);
   await openResult(idx);
 }
 
 /** A hit opens its result preview scrolled to the match, highlighted. */
 export function openHit(hit: SearchHit): Promise<void> {
-  const f = focusOfHit(hit);
-  return openAt(f.jobId, f.idx, f.needle, f.line);
+  return openAt(focusOfHit(hit));
 }
 
 /** A passage of "Ask this job" opens where it starts. */
 export function openPassage(p: JobAnswer): Promise<void> {
-  return openAt(p.jobId, p.idx, p.text.split('\n')[0]?.slice(0, 80) ?? '', p.line);
+  return openAt({ jobId: p.jobId, idx: p.idx, needle: p.text.split('\n')[0]?.slice(0, 80) ?? '', line: p.line });
 }
 
 /** Saves the box's hits (the search runs again in main) as Markdown or CSV where the user chooses. */

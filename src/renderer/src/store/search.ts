@@ -64,8 +64,9 @@ export function focusOfHit(hit: SearchHit): ResultFocus {
 
 /**
  * The open result's highlight once a box answers another query: at that query's match when
- * the result is among its hits, else none. Kept as it was, it marked the words of a query
- * no longer in the box ("net revenue" lit while the box said "revenue").
+ * the result is among its hits, else none (as after a failed query or a cleared box). Kept
+ * as it was, it marked the words of a query no longer in the box ("net revenue" lit while
+ * the box said "revenue").
  */
 function refocus(focus: ResultFocus | null, hits: readonly SearchHit[]): ResultFocus | null {
   if (!focus) return null;
@@ -93,8 +94,8 @@ export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set)
       focus: refocus(s.focus, hits),
     })),
   setSearchError: (box, query, error) =>
-    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits: [], loading: false, error, answered: query } }, focus: refocus(s.focus, []) })),
-  clearSearch: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: emptyBox(s.searchBoxes[box].jobId) }, focus: refocus(s.focus, []) })),
+    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits: [], loading: false, error, answered: query } }, focus: null })),
+  clearSearch: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: emptyBox(s.searchBoxes[box].jobId) }, focus: null })),
   setFocus: (focus) => set({ focus }),
   setAsk: (ask) => set({ ask }),
 });
