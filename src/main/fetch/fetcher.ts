@@ -92,6 +92,12 @@ function mayBeJudgedPage(url: string): boolean {
   return pathname !== '/' && !NOT_A_PAGE.test(pathname);
 }
 
+/**
+ * Whose soft-404 probes a fetch shares: its job's, else its caller's. The ask made beside a
+ * target and the judging of its answer must use the same one, or the first is never used.
+ */
+const probeScope = (caller: Caller): string => caller.jobId ?? caller.name;
+
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
   if (!r.success) {
@@ -182,8 +188,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     let c = classifyPage(input);
     if (!c.reason && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
-      const key = caller.jobId ?? caller.name;
-      const similarity = await probe.similarity(key, res.url, res.finalUrl, html, (u) => download(u, signal, deadline));
+      const similarity = await probe.similarity(probeScope(caller), res.url, res.finalUrl, html, (u) => download(u, signal, deadline));
       if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
@@ -294,7 +299,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The soft-404 probe of the host, when the answer is likely a page it would judge (not
       // JSON for jq, not a file by its name), asked beside the target instead of after it; it
       // ends before the slot is given back.
-      const probing = !options.jq && mayBeJudgedPage(url) ? probe.prefetch(caller.jobId ?? caller.name, url, (u) => download(u, signal, deadline)) : undefined;
+      const probing = !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => download(u, signal, deadline)) : undefined;
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
