@@ -1,20 +1,33 @@
 import path from 'node:path';
-import { MAX_LIST_BYTES, type ListProblem } from '../shared/urllist';
+import { MAX_LIST_BYTES, decodeListBytes, type ListProblem } from '../shared/urllist';
 import { UsageError, type CliIO } from './io';
 import { readFileUpTo, readStreamUpTo, TooLarge, unreadableWhy } from './read-file';
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  return (await readStreamUpTo(stream as AsyncIterable<Buffer | string>, MAX_LIST_BYTES)).toString('utf8');
-}
+/** What to do with a file that is not a list, by what it seems to be. */
+const NOT_A_LIST_HINT: Record<string, string> = {
+  'a PDF document': 'sift extract FILE reads its text; a list is text with one URL a line',
+  'a gzip file': 'unpack it first (gunzip -k FILE) and give the list inside',
+  'a zip archive': 'unpack it first and give the list inside',
+};
 
-/** A list from FILE, or stdin for "-"; an unreadable file is a usage error (exit 2). */
+/**
+ * A list from FILE, or stdin for "-"; an unreadable file, or one that is no text (a PDF,
+ * an archive, a program), is a usage error (exit 2). UTF-16 lists (Windows Notepad's
+ * "Unicode", PowerShell's `>`) are read as such.
+ */
 export async function readListInput(file: string, io: CliIO): Promise<string> {
+  let bytes: Buffer;
   try {
-    return file === '-' ? await readAll(io.stdin) : (await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES)).toString('utf8');
+    bytes = file === '-' ? await readStreamUpTo(io.stdin as AsyncIterable<Buffer | string>, MAX_LIST_BYTES) : await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES);
   } catch (err) {
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${file}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
     throw new UsageError(`cannot read ${file}: ${unreadableWhy(err)}`);
   }
+  const decoded = decodeListBytes(bytes);
+  if (decoded.ok) return decoded.text;
+  const name = file === '-' ? 'stdin' : file;
+  const hint = (NOT_A_LIST_HINT[decoded.kind] ?? 'give a text file of URLs, one a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file').replace('FILE', name);
+  throw new UsageError(`${name} is ${decoded.kind}, not a list of URLs: ${hint}`);
 }
 
 /** Invalid lines and duplicates, one per line, in line order, as `sift parse` prints them. */

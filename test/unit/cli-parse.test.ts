@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/cli/commands/parse';
 import { commands } from '../../src/cli/commands';
@@ -90,6 +91,42 @@ describe('sift parse', () => {
     const badFormat = await runParse(['options.txt', '--as', 'yaml']);
     expect(badFormat.code).toBe(2);
     expect(badFormat.err).toMatch(/unknown list format "yaml"/);
+  });
+
+  it('reads a UTF-16 list as Excel\'s "Unicode Text" and PowerShell\'s `>` write it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+    const utf8 = readFileSync(path.join(FIXTURES, 'reading.tsv'), 'utf8');
+    const expected = await runParse(['reading.tsv']);
+    expect(expected.out).not.toBe('');
+    const le = path.join(dir, 'reading-le.tsv');
+    writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf8, 'utf16le')]));
+    const be = path.join(dir, 'reading-be.tsv');
+    writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(utf8, 'utf16le').swap16()]));
+    const bare = path.join(dir, 'reading-nobom.tsv');
+    writeFileSync(bare, Buffer.from(utf8, 'utf16le'));
+    for (const file of [le, be, bare]) {
+      const r = await runParse([file]);
+      expect({ file, code: r.code, out: r.out }).toEqual({ file, code: 0, out: expected.out });
+    }
+  });
+
+  it('says a file is no list when it is a PDF, an archive or binary, instead of a line per byte run', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+    const pdf = path.join(ROOT, 'test', 'fixtures', 'pdfs', 'ArabicCIDTrueType.pdf');
+    writeFileSync(path.join(dir, 'sitemap.xml.gz'), gzipSync(readFileSync(path.join(FIXTURES, 'sitemap.xml'))));
+    writeFileSync(path.join(dir, 'data.bin'), Buffer.from('https://a.org/1\n\0\0\u0001\u0002 https://a.org/2\n'));
+    const cases: [string, RegExp][] = [
+      [pdf, /^sift parse: \S+ArabicCIDTrueType\.pdf is a PDF document, not a list of URLs: sift extract \S+ reads its text/],
+      [path.join(dir, 'sitemap.xml.gz'), /^sift parse: \S+sitemap\.xml\.gz is a gzip file, not a list of URLs: unpack it first \(gunzip -k /],
+      [path.join(dir, 'data.bin'), /^sift parse: \S+data\.bin is a binary file, not a list of URLs: give a text file of URLs/],
+    ];
+    for (const [file, message] of cases) {
+      const r = await runParse([file]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(message);
+      expect(r.err.split('\n')).toHaveLength(2);
+    }
   });
 
   it('runs as a child process through bin/sift.cjs', async () => {

@@ -1,0 +1,56 @@
+/**
+ * A list file's bytes as text. Plain code (TextDecoder, no Buffer), so the app can read a
+ * dropped file the same way.
+ *
+ * Windows writes lists as UTF-16 more often than one would think: Notepad's "Unicode",
+ * Excel's "Unicode Text" and Windows PowerShell's `>` all do. Read as UTF-8, every other
+ * byte is a NUL and no line is a URL.
+ */
+export type DecodedList = { ok: true; text: string } | { ok: false; kind: string };
+
+// Formats a user may give by mistake (the wrong file of a folder, a download), by their first bytes.
+const MAGIC: readonly [string, number[]][] = [
+  ['a PDF document', [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-
+  ['a zip archive', [0x50, 0x4b, 0x03, 0x04]],
+  ['a gzip file', [0x1f, 0x8b]],
+  ['a PNG image', [0x89, 0x50, 0x4e, 0x47]],
+  ['a JPEG image', [0xff, 0xd8, 0xff]],
+  ['a GIF image', [0x47, 0x49, 0x46, 0x38]],
+  ['an SQLite database', [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74]], // "SQLite format"
+  ['a program', [0x7f, 0x45, 0x4c, 0x46]], // ELF
+];
+
+const startsWith = (b: Uint8Array, magic: readonly number[]): boolean => magic.every((v, i) => b[i] === v);
+
+/** Which byte of each pair holds ASCII text's NULs: UTF-16 without a byte order mark. */
+function utf16WithoutBom(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  let evenNul = 0;
+  let oddNul = 0;
+  const pairs = Math.floor(head.length / 2);
+  if (pairs < 4) return undefined;
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (head[i] === 0) evenNul++;
+    if (head[i + 1] === 0) oddNul++;
+  }
+  // ASCII in UTF-16: one byte of every pair is NUL; 90% leaves room for a title in Cyrillic or CJK.
+  if (oddNul >= pairs * 0.9 && evenNul === 0) return 'utf-16le';
+  if (evenNul >= pairs * 0.9 && oddNul === 0) return 'utf-16be';
+  return undefined;
+}
+
+/**
+ * The text of a list: UTF-8 (with or without its byte order mark) or UTF-16 (with one, or
+ * ASCII-range text without); `ok: false` with what the file seems to be when it is no text
+ * at all, so the user is told so instead of getting one "not a URL" per line of binary.
+ */
+export function decodeListBytes(bytes: Uint8Array): DecodedList {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)) };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)) };
+  for (const [kind, magic] of MAGIC) if (startsWith(bytes, magic)) return { ok: false, kind };
+  const head = bytes.subarray(0, 4096);
+  const utf16 = utf16WithoutBom(head);
+  if (utf16) return { ok: true, text: new TextDecoder(utf16).decode(bytes) };
+  // No text format carries a NUL outside UTF-16 (the fetcher sniffs bodies by the same rule).
+  if (head.includes(0)) return { ok: false, kind: 'a binary file' };
+  return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+}
