@@ -30,13 +30,21 @@ export async function readListInput(file: string, io: CliIO): Promise<string> {
   throw new UsageError(`${name} is ${decoded.kind}, not a list of URLs: ${hint}`);
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * A line of the user's input as a problem report quotes it, control characters escaped: a
+ * list with an ESC in it must not restyle or rewrite the terminal it is reported on.
+ */
+const shown = (s: string): string => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
 /** Invalid lines and duplicates, one per line, in line order, as `sift parse` prints them. */
 export function problemLines(invalid: ListProblem[], duplicates: ListProblem[]): string {
   const all = [
     // The input is shown unless the reason already quotes it ("not an http(s) URL: ftp://…").
     ...invalid.map((p) => ({
       line: p.line,
-      text: `line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`,
+      text: shown(`line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`),
     })),
     ...duplicates.map((p) => ({ line: p.line, text: `line ${p.line}: ${p.reason}` })),
   ];

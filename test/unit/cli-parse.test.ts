@@ -129,6 +129,12 @@ describe('sift parse', () => {
     }
   });
 
+  it('escapes control characters when it quotes an invalid line', async () => {
+    const r = await runParse(['-'], 'https://a.org/ok\n\u001b]0;owned\u0007\r\u001b[2J\n');
+    expect(r.err).toContain('line 2: invalid: not a URL (\\x1b]0;owned\\x07\\x0d\\x1b[2J)\n');
+    expect([...r.err].filter((c) => c < ' ' && c !== '\n')).toEqual([]);
+  });
+
   it('runs as a child process through bin/sift.cjs', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
     const file = path.join(dir, 'sheet.csv');
