@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Options } from '../shared/types';
 import { MODES, RENDER_MODES } from '../shared/types';
+import { setOption } from '../shared/urllist/options';
 import { UsageError } from './io';
 
 /** The target options every fetching command takes (SPEC §6). */
@@ -33,7 +34,11 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
 }
 
-/** The Options object from parsed flags; empty fields left out. */
+/**
+ * The Options object from parsed flags; empty fields left out. A page range or regular
+ * expression is checked here as a list line's is (setOption): given as a flag it applies to
+ * every URL, and unchecked it would fetch the whole list only to fail each target with it.
+ */
 export function optionsFromFlags(values: Record<string, unknown>): Options {
   const o: Options = {};
   if (typeof values.mode === 'string') {
@@ -43,8 +48,11 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
     o.mode = values.mode as Options['mode'];
   }
   if (typeof values.question === 'string' && values.question) o.question = values.question;
-  if (typeof values.pages === 'string' && values.pages) o.pages = values.pages;
-  if (typeof values.grep === 'string' && values.grep) o.grep = values.grep;
+  for (const key of ['pages', 'grep'] as const) {
+    const v = values[key];
+    const why = typeof v === 'string' && v ? setOption(o, key, v) : undefined;
+    if (why) throw new UsageError(`--${key}: ${why}`);
+  }
   if (typeof values.jq === 'string' && values.jq) o.jq = values.jq;
   if (values.context === true) o.context = true;
   if (values.recover === true) o.recover = true;

@@ -375,6 +375,23 @@ describe('sift batch', () => {
     expect(site.hits.get('/article/unwritable')).toBeUndefined();
   }, 300_000);
 
+  test('a --grep, --pages or --jq that cannot work stops the batch before it fetches anything (exit 2)', async () => {
+    const file = path.join(home, 'bad-options.txt');
+    writeFileSync(file, `${site.base}/article/bad-option-1\n${site.base}/article/bad-option-2\n`);
+    const runs: [string[], string][] = [
+      [['--grep', 'net (revenue'], 'sift batch: --grep: grep is not a valid regular expression: "net (revenue"\n'],
+      [['--pages', 'first'], 'sift batch: --pages: pages must look like 1-3,7,10- (got "first")\n'],
+      [['--jq', '.items[] | {name: }'], 'sift batch: --jq: jq: syntax error'],
+    ];
+    for (const [flags, said] of runs) {
+      const r = await runSift(['batch', file, '--db', path.join(home, 'bad-options.db'), ...flags], { env });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr, flags.join(' ')).toContain(said);
+      expect(r.stderr, flags.join(' ')).not.toMatch(/^job /m);
+    }
+    expect(site.hits.get('/article/bad-option-1')).toBeUndefined();
+  }, 300_000);
+
   test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
     const logFile = path.join(out, 'run.log');

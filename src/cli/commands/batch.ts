@@ -10,6 +10,7 @@ import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
+import { checkOptions } from '../../main/check-options';
 import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
@@ -68,10 +69,11 @@ export const batchCommand: Command = {
     if (values.out) checkExportFormat(format);
     const file = positionals[0] as string;
     const input = await readListInput(file, io);
+    const defaults = optionsFromFlags(values);
     const list = parseList(input, {
       filename: file === '-' ? undefined : file,
       format: values.as as ListFormat | undefined,
-      defaults: optionsFromFlags(values),
+      defaults,
     });
     // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
     const problems = problemLines(list.invalid, list.duplicates);
@@ -98,6 +100,15 @@ export const batchCommand: Command = {
       return reportError(err, io);
     }
     try {
+      if (defaults.jq !== undefined) {
+        // A jq program that does not compile would fail every target; it is compiled once, up front.
+        try {
+          await checkOptions({ jq: defaults.jq }, ctx.fetcher);
+        } catch (err) {
+          if (err instanceof SiftError) throw new UsageError(`--jq: ${err.message}`);
+          throw err;
+        }
+      }
       let sub: { id: string; reused: boolean };
       try {
         sub = ctx.runner.submit(CLI_CALLER, 'cli', targets, { fresh: values.again ?? false });
