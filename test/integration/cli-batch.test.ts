@@ -392,6 +392,16 @@ describe('sift batch', () => {
     expect(site.hits.get('/article/bad-option-1')).toBeUndefined();
   }, 300_000);
 
+  test('a list longer than the parser reads is refused, not run as its first part', async () => {
+    const file = path.join(home, 'long.txt');
+    const comments = '# a note\n'.repeat(200_000);
+    writeFileSync(file, `${site.base}/article/long-first\n${comments}${site.base}/article/long-last\n`);
+    const r = await runSift(['batch', file, '--db', path.join(home, 'long.db')], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`sift batch: ${file} is longer than 200,000 lines, more than Sift reads as one list; nothing was fetched.\n  Split it (e.g. \`split -l 200000 ${file} part-\`) and run each part.\n`);
+    expect(site.hits.get('/article/long-first')).toBeUndefined();
+  }, 300_000);
+
   test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
     const logFile = path.join(out, 'run.log');

@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { reportError } from '../report';
-import { parseList, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
+import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { isTerminal, type Job, type Target } from '../../shared/types';
@@ -77,6 +77,15 @@ export const batchCommand: Command = {
     });
     // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
     const problems = problemLines(list.invalid, list.duplicates);
+    if (list.truncated) {
+      // The parser stops reading there; a job of the first part only would end "done", exit 0.
+      const max = DEFAULT_MAX_LINES.toLocaleString('en-US');
+      io.stderr.write(
+        `sift batch: ${file} is longer than ${max} lines, more than Sift reads as one list; nothing was fetched.\n` +
+          `  Split it (e.g. \`split -l ${DEFAULT_MAX_LINES} ${file === '-' ? 'list.txt' : file} part-\`) and run each part.\n`,
+      );
+      return EXIT.usage;
+    }
     if (list.targets.length === 0) {
       io.stderr.write(problems);
       io.stderr.write(`sift batch: ${file} holds no valid http(s) URL (${list.invalid.length} invalid lines).\n`);
