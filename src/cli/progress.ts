@@ -34,6 +34,8 @@ export class Progress {
   private warned = 0;
   private current = -1;
   private lastDraw = 0;
+  /** The job has ended: a cancelled one has targets left, but none in flight and none to wait for. */
+  private ended = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly started = Date.now();
 
@@ -73,7 +75,7 @@ export class Progress {
 
   line(): string {
     const elapsed = Date.now() - this.started;
-    const left = this.total - this.done;
+    const left = this.ended ? 0 : this.total - this.done;
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}` : '';
     const warned = this.warned ? ` (${this.warned} with warnings)` : '';
@@ -90,6 +92,7 @@ export class Progress {
   finish(job: Job, rows?: readonly TargetRow[]): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.ended = true;
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
     if (rows) this.warned = okWithWarnings(rows);

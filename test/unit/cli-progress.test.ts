@@ -59,11 +59,13 @@ describe('sift batch progress on stderr', () => {
     p.target(row(0, 'running'));
     p.target(row(0, 'done'));
     p.target(row(1, 'failed'));
+    // Cancelled while #3 was in flight: the job is over, so no current target and no ETA.
+    p.target(row(2, 'running'));
     p.finish(job(2, 1, 'cancelled'));
     expect(t.text().split('\n')).toEqual([
       '[1/4] #1 ok 2.0 kB https://example.org/0',
       '[2/4] #2 failed: HTTP 404 Not Found https://example.org/1',
-      expect.stringMatching(/^cancelled: 2\/4 · ok 1 · failed 1/),
+      expect.stringMatching(/^cancelled: 2\/4 · ok 1 · failed 1 · \d+:\d\d$/),
       '',
     ]);
     expect(t.text()).not.toContain('\x1b');
