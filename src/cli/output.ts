@@ -84,5 +84,9 @@ export async function runExport(
     },
   );
   if (o.io.isTTY && !live) o.io.stderr.write('\r\x1b[2K');
-  o.io.stderr.write(`exported ${counted(summary.targets, 'target')} (${summary.failed} failed) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`);
+  // A cancelled job's targets that never ran are not failures of the site or of Sift.
+  const notRun = summary.notRun ? `, ${summary.notRun} not run` : '';
+  o.io.stderr.write(
+    `exported ${counted(summary.targets, 'target')} (${summary.failed - summary.notRun} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`,
+  );
 }

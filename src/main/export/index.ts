@@ -78,6 +78,8 @@ export interface ExportSummary {
   targets: number;
   /** Of those, how many were not done (failed, pending or running). */
   failed: number;
+  /** Of the not done, how many never ran (pending or running): a cancelled job's rest. */
+  notRun: number;
   /** Bytes of the output on disk (a folder: the sum of its files). */
   bytes: number;
 }
@@ -185,12 +187,14 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
   const total = src.count();
   let done = 0;
   let failed = 0;
+  let notRun = 0;
   let lastProgress = Date.now();
   try {
     opts.onProgress?.(0, total);
     for await (const t of src.targets()) {
       if (opts.signal?.aborted) throw cancelled();
       if (t.status !== 'done') failed++;
+      if (t.status === 'pending' || t.status === 'running') notRun++;
       await writer.add(t);
       done++;
       const now = Date.now();
@@ -203,7 +207,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     const { files, bytes } = await writer.finish();
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
-    return { path: finalPath, files, targets: done, failed, bytes };
+    return { path: finalPath, files, targets: done, failed, notRun, bytes };
   } catch (err) {
     await writer.abort();
     throw toExportError(err, finalPath);

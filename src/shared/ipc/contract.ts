@@ -35,6 +35,8 @@ export const ExportSummarySchema = z.object({
   files: z.number(),
   targets: z.number(),
   failed: z.number(),
+  /** Of the failed, how many never ran (pending, or running when the export read the job). */
+  notRun: z.number(),
   bytes: z.number(),
 });
 
