@@ -345,6 +345,14 @@ describe('plain text lines', () => {
   });
 });
 
+describe('Markdown lists', () => {
+  it('ends a bare URL at the backtick closing inline code, as READMEs write URLs', () => {
+    // A line of lychee's fixtures/TEST_CODE_BLOCKS.md, and one as READMEs write a command's URL.
+    const list = parseList('`http://127.0.0.1/inline` will also be excluded by default\nRun `curl https://example.org/install.sh`, then see https://example.org/docs.\n', { format: 'markdown' });
+    expect(list.targets.map((t) => t.url)).toEqual(['http://127.0.0.1/inline', 'https://example.org/install.sh', 'https://example.org/docs']);
+  });
+});
+
 describe('normalizeUrl', () => {
   it.each([
     ['HTTPS://Example.COM:443/a?b=1#frag', 'https://example.com/a?b=1'],

@@ -5,7 +5,9 @@ import { tooLong } from './text';
 // The start of an inline link or image: `[text](` or `![alt](`, text with one level of
 // nested brackets (`[a [b] c](…)`), as reading lists and READMEs write them.
 const LINK_START = /(!?)\[(?:[^[\]]|\[[^\]]*\])*\]\(/g;
-const BARE = /https?:\/\/[^\s<>]+/gi;
+// A backtick ends a bare URL: READMEs put URLs in inline code (`https://x.org/a`), and a
+// literal backtick in a URL is percent-encoded (%60) by everything that writes one.
+const BARE = /https?:\/\/[^\s<>`]+/gi;
 const TRAILING = /[.,;:!?*_~'"]+$/;
 
 /**
