@@ -21,6 +21,7 @@ import { checkOptions } from './check-options';
 import { openEngine } from './engine';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
+import { decodeListBytes, notAList } from '../shared/urllist/decode';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -209,7 +210,13 @@ export function createServices(opts: ServicesOptions): Services {
       if (st.size > MAX_LIST_FILE_BYTES) {
         throw new SiftError('list_too_big', 413, `${path.basename(file)} is ${Math.round(st.size / 1048576)} MiB, too big for a list of URLs.`, 'Split it into files under 64 MiB.');
       }
-      return { name: path.basename(file), text: await readFile(file, 'utf8'), bytes: st.size };
+      const name = path.basename(file);
+      const decoded = decodeListBytes(await readFile(file));
+      if (!decoded.ok) {
+        const { message, hint } = notAList(name, decoded.kind);
+        throw new SiftError('not_a_list', 415, message, hint);
+      }
+      return { name, text: decoded.text, bytes: st.size };
     },
 
     chooseExportTarget: async () => {

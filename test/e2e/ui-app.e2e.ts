@@ -275,6 +275,24 @@ test('a dead link says what happened (nothing listens there), not "internal erro
   await page.screenshot({ path: screenshotPath('ui-result-dead-link') });
 });
 
+test('a dropped UTF-16 list is read as text; a dropped PDF is named for what it is, not read as lines', async () => {
+  await page.getByTestId('nav-new').click();
+  // Windows Notepad's "Unicode" and PowerShell's `>` write lists as UTF-16 with a byte order mark.
+  const lines = `${site.url}/article/1\r\n${site.url}/article/2\r\n`;
+  await dropFile(page, 'notepad.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines, 'utf16le')]));
+  await expect.poll(text('count-valid')).toBe('2');
+  expect(await text('count-invalid')()).toBe('0');
+  await dropFile(page, 'report.pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1'), 'application/pdf');
+  const alert = page.locator('[data-testid="notice"][data-code="not_a_list"]');
+  await expect.poll(() => alert.textContent()).toMatch(/report\.pdf is a PDF document, not a list of URLs\./);
+  await page.screenshot({ path: screenshotPath('ui-drop-not-a-list') });
+  // The list read before stays as it was.
+  expect(await text('count-valid')()).toBe('2');
+  // An error notice stays until dismissed (it sits over the composer's corner).
+  await alert.getByRole('button', { name: 'Dismiss' }).click();
+  await expect.poll(() => alert.count()).toBe(0);
+});
+
 test("a dropped feed is the list of its entries' pages, and a feed fetched reads as its entries", async () => {
   await page.getByTestId('nav-new').click();
   await dropFile(page, 'news.xml', feed(site.url), 'application/rss+xml');

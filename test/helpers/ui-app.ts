@@ -67,16 +67,18 @@ export async function startUiApp(o: { dataDir?: string; settings?: Partial<Setti
 }
 
 /** Drops a file on the drop zone the way a user's drag does: a DataTransfer built in the page. */
-export async function dropFile(page: Page, name: string, text: string, type = 'text/plain'): Promise<void> {
+export async function dropFile(page: Page, name: string, content: string | Buffer, type = 'text/plain'): Promise<void> {
+  // Bytes cross into the page as a plain array (evaluate's arguments are JSON).
+  const data = typeof content === 'string' ? content : Array.from(content);
   await page.getByTestId('drop-zone').evaluate(
     (el, f) => {
       const dt = new DataTransfer();
-      dt.items.add(new File([f.text], f.name, { type: f.type }));
+      dt.items.add(new File([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)], f.name, { type: f.type }));
       for (const kind of ['dragenter', 'dragover', 'drop']) {
         el.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }));
       }
     },
-    { name, text, type },
+    { name, data, type },
   );
 }
 

@@ -337,6 +337,23 @@ describe('services over the contract', () => {
     expect(await r.raw('openListFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
+  test('openListFile reads a UTF-16 list as text and names a PDF for what it is', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
+    const utf16 = path.join(dir, 'notepad-unicode.txt');
+    // Notepad's "Unicode": UTF-16LE with a byte order mark; read as UTF-8 no line would be a URL.
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('https://example.org/a\r\nhttps://example.org/b\r\n', 'utf16le')]));
+    const pdf = path.join(dir, 'report.pdf');
+    writeFileSync(pdf, '%PDF-1.7\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n');
+    let chosen = utf16;
+    const r = rig({ dialogs: { openFile: async () => chosen } });
+    expect(await r.call('openListFile')).toMatchObject({ name: 'notepad-unicode.txt', text: 'https://example.org/a\r\nhttps://example.org/b\r\n' });
+    chosen = pdf;
+    expect(await r.raw('openListFile')).toMatchObject({
+      ok: false,
+      error: { code: 'not_a_list', message: 'report.pdf is a PDF document, not a list of URLs.', hint: expect.stringMatching(/text file of URLs/) },
+    });
+  });
+
   test('export writes only where the user chose, with progress events', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-export-'));
     const r = rig({ dialogs: { chooseFolder: async () => out } });

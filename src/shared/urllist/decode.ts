@@ -54,3 +54,11 @@ export function decodeListBytes(bytes: Uint8Array): DecodedList {
   if (head.includes(0)) return { ok: false, kind: 'a binary file' };
   return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
 }
+
+/** What the app says of a file that is no list (the CLI names its own commands instead). */
+export function notAList(name: string, kind: string): { message: string; hint: string } {
+  return {
+    message: `${name} is ${kind}, not a list of URLs.`,
+    hint: 'Give a text file of URLs, one a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.',
+  };
+}

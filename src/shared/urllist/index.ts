@@ -109,4 +109,4 @@ export { detectFormat };
 export { LIST_EXTENSIONS } from './detect';
 export { normalizeUrl, checkUrl, MAX_URL_LENGTH } from './url';
 export { formatOptionsLine, canonicalOptions } from './options';
-export { decodeListBytes, type DecodedList } from './decode';
+export { decodeListBytes, notAList, type DecodedList } from './decode';

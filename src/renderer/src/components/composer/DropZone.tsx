@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MAX_LIST_BYTES, parseList } from '../../../../shared/urllist';
+import { MAX_LIST_BYTES, decodeListBytes, notAList, parseList } from '../../../../shared/urllist';
 import { useStore } from '../../store';
 import { loadSource, openListFile } from '../../store/actions';
 import { formatBytes } from '../../lib/format';
@@ -24,12 +24,20 @@ async function readDroppedFile(file: File): Promise<void> {
     notify('error', { code: 'too_large', message: `${file.name} is ${formatBytes(file.size)}, too big for a list.`, hint: `Lists up to ${formatBytes(MAX_LIST_BYTES)} can be read.` });
     return;
   }
+  let bytes: Uint8Array;
   try {
-    const text = await file.text();
-    await loadSource({ kind: 'file', name: file.name, text, mimeType: file.type || undefined });
+    bytes = new Uint8Array(await file.arrayBuffer());
   } catch {
     notify('error', { code: 'unreadable', message: `Could not read ${file.name}.`, hint: 'Check that the file still exists and that you can open it.' });
+    return;
   }
+  // A UTF-16 list (Windows Notepad's "Unicode") is read as such; a PDF or an archive is named, not read as lines.
+  const decoded = decodeListBytes(bytes);
+  if (!decoded.ok) {
+    notify('error', { code: 'not_a_list', ...notAList(file.name, decoded.kind) });
+    return;
+  }
+  await loadSource({ kind: 'file', name: file.name, text: decoded.text, mimeType: file.type || undefined });
 }
 
 /** Appends dropped links to the paste box, so several drags build one list. */
