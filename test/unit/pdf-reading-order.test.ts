@@ -235,6 +235,31 @@ describe('PDF furniture', () => {
     expect(dropFurniture(marked).pages.join('\n')).not.toContain('PROOF');
   });
 
+  it('keeps a paragraph the document prints again on later pages, and still drops its running head', async () => {
+    // A contract's clause, a form's instructions, a worked example: the same long lines on
+    // most pages, in a block, are text. They all went as "printer's marks" before.
+    const clause = [
+      'The tenant shall keep the premises clean and in good repair at all times,',
+      'shall report any damage to the landlord within seven days of noticing it,',
+      'and shall not sublet any part of the premises without written consent given',
+      'by the landlord or by an agent whom the landlord has named for that purpose.',
+    ];
+    const placed: Placed[][] = Array.from({ length: 4 }, (_, i) => [
+      { x: 72, y: 760, text: 'Lease agreement, schedule B' },
+      { x: 72, y: 720, text: `Section ${i + 1}: the ${['first', 'second', 'third', 'fourth'][i]} property of the estate.` },
+      ...clause.map((text, k) => ({ x: 72, y: 700 - k * 12, text })),
+      { x: 72, y: 640, text: `Notes on the ${['garden', 'garage', 'attic', 'cellar'][i]} follow the clause above.` },
+      { x: 300, y: 40, text: `Page ${i + 1} of 4` },
+    ]);
+    const r = await extract(makePdf({ pages: [], placed }));
+    for (const line of clause) expect(r.content.split(line)).toHaveLength(5);
+    expect(r.content).not.toContain('Lease agreement, schedule B');
+    expect(r.content).not.toMatch(/Page \d of 4/);
+    // Wholly among a page's edge lines, a repeated block is a footer (a disclaimer): it goes.
+    const footer = ['body one', 'body two', 'body three', 'body four'].map((b) => `${b}\n${b} goes on\n${clause[0]}\n${clause[1]}`);
+    expect(dropFurniture(footer).pages.join('\n')).not.toContain(clause[0]);
+  });
+
   it('leaves a document of two pages as it is (no repeat to go on)', () => {
     expect(dropFurniture(['Title\nbody one\n1', 'Title\nbody two\n2'])).toEqual({ pages: ['Title\nbody one\n1', 'Title\nbody two\n2'], removed: 0 });
   });

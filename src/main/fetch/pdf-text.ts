@@ -110,14 +110,38 @@ export function dropFurniture(pages: string[]): { pages: string[]; removed: numb
   let removed = 0;
   const out = split.map((lines, p) => {
     const { keys, exact, edges } = keyed[p] as (typeof keyed)[number];
-    const kept = lines.filter((_l, i) => {
-      const k = keys[i] as string;
-      if (exact[i] === '') return true;
-      const drop = (edges.has(i) && (edge.get(k) ?? 0) >= 3) || (anywhere.get(exact[i] as string) ?? 0) >= most;
-      if (drop) removed++;
-      return !drop;
-    });
-    return kept.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+    const drop = exact.map((e, i) => e !== '' && ((edges.has(i) && (edge.get(keys[i] as string) ?? 0) >= 3) || (anywhere.get(e) ?? 0) >= most));
+    keepRepeatedParagraphs(exact, edges, drop);
+    removed += drop.filter(Boolean).length;
+    return lines
+      .filter((_l, i) => !drop[i])
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   });
   return { pages: out, removed };
+}
+
+/**
+ * Un-drops a paragraph that a document prints again: two or more long lines in a row, all
+ * repeats, at least one of them inside the page rather than among its edge lines. Furniture
+ * is a line or two at the top or bottom, or a lone mark; a clause, a form's instructions or a
+ * worked example printed again on later pages is text (a 4-page example that repeats its
+ * paragraphs lost 90 of its 190 lines). A repeated block wholly among the edge lines (a
+ * footer's disclaimer) still goes.
+ */
+function keepRepeatedParagraphs(exact: string[], edges: Set<number>, drop: boolean[]): void {
+  const long = (i: number): boolean => drop[i] === true && (exact[i] as string).split(' ').filter((w) => WORD.test(w)).length > SHORT_LINE_WORDS;
+  for (let i = 0; i < exact.length; ) {
+    if (!long(i)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < exact.length && long(j)) j++;
+    let inside = false;
+    for (let k = i; k < j; k++) if (!edges.has(k)) inside = true;
+    if (j - i >= 2 && inside) drop.fill(false, i, j);
+    i = j;
+  }
 }
