@@ -169,6 +169,23 @@ describe('gzip files that are the document (data.json.gz, page.html.gz)', () => 
   });
 });
 
+describe('jq on JSON Lines', () => {
+  const lines = '{"name":"alpha","n":1}\n{"name":"beta","n":2}\n\n{"name":"gamma","n":3}\n';
+  it('runs the program on each line, as jq does on a .jsonl file', async () => {
+    for (const type of ['application/x-ndjson', 'application/jsonl', 'application/json', '']) {
+      const r = await f.extractBuffer(Buffer.from(lines), type, { jq: '.name' });
+      expect(r.content, type).toBe('"alpha"\n"beta"\n"gamma"');
+      expect(r.meta).toMatchObject({ kind: 'json', json_lines: 3 });
+    }
+    expect((await f.extractBuffer(Buffer.from(lines), 'application/json', { jq: '[inputs.n] | add' })).content).toBe('5');
+  });
+  it('still says a broken document is not JSON', async () => {
+    const e = await fail(f.extractBuffer(Buffer.from('{"name":"alpha"}\n{"name":'), 'application/json', { jq: '.name' }));
+    expect(e).toMatchObject({ status: 422, reason: 'bad_option' });
+    expect(e.msg).toMatch(/^jq: the document is not valid JSON/);
+  });
+});
+
 describe('runaway programs stop at the deadline', () => {
   it('stops a jq program that never ends with 504', async () => {
     const started = Date.now();

@@ -303,7 +303,16 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   try {
     value = JSON.parse(text);
   } catch (err) {
-    if (jq) throw badOption(`jq: the document is not valid JSON (${(err as Error).message})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
+    if (jq) {
+      // JSON Lines (a log, an export, a streaming API's answer): jq reads each line as one
+      // input, as `jq PROG file.jsonl` does.
+      const records = jsonLines(text);
+      if (records > 0) {
+        meta.json_lines = records;
+        return ctx.compute.jq(text, jq, ctx.signal);
+      }
+      throw badOption(`jq: the document is not valid JSON (${(err as Error).message})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
+    }
     meta.kind = 'text';
     return text;
   }
@@ -327,6 +336,21 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   if (laid !== undefined) return laid;
   meta.pretty = false;
   return text;
+}
+
+/** How many JSON values a JSON Lines text holds (one per non-blank line), or 0 when a line is not one. */
+function jsonLines(text: string): number {
+  let records = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      JSON.parse(line);
+    } catch {
+      return 0;
+    }
+    records++;
+  }
+  return records;
 }
 
 /**
