@@ -112,6 +112,17 @@ describe('sift extract', () => {
     // Not for a document without pages.
     expect((await sift('extract', 'notes.txt', '--grep', 'two')).err).toBe('');
   });
+  it('says on stderr why a grep or a question kept nothing, instead of an empty stdout alone', async () => {
+    const grep = await sift('extract', 'notes.txt', '--grep', 'TWO');
+    expect(grep).toMatchObject({ code: 0, out: '' });
+    expect(grep.err).toMatch(/^sift extract: notes\.txt: no line matches the grep expression \(it tells capitals from small letters: \[Tt\]ide matches both\)\n$/);
+    const asked = await sift('extract', 'doc.pdf', '--question', 'harbour tides?');
+    expect(asked).toMatchObject({ code: 0, out: '' });
+    expect(asked.err).toMatch(/doc\.pdf: no passage shares a word with the question; ask with words the document would use\n$/);
+    // A question of blanks asks nothing, as an empty one: the whole text, no note.
+    expect(await sift('extract', 'notes.txt', '--question', '   ')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n', err: '' });
+    expect((await sift('extract', 'notes.txt', '--grep', 'TWO', '--json')).out).toMatch(/"matches":0/);
+  });
   it('says on stderr when a PDF has no text layer, and exits 0 with what there is (nothing)', async () => {
     writeFileSync(path.join(dir, 'scan.pdf'), makePdf({ pages: [[], []], noText: true }));
     const r = await sift('extract', 'scan.pdf');

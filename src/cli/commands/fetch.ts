@@ -21,7 +21,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
       for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${url}: ${warningLabel(w)}: ${WARNING_LABELS[w]?.why ?? 'see meta.warnings'}\n`);
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
-      const where = pagesNote(meta);
+      const where = pagesNote(meta) || nothingKeptNote(meta);
       if (where) io.stderr.write(`sift ${cmd}: ${url}: ${where}\n`);
     }
     return;
@@ -50,6 +50,16 @@ export function pagesNote(meta: Record<string, unknown>): string {
   const passages = list(meta.passage_pages);
   if (passages) notes.push(`passages from ${passages}`);
   return notes.join('; ');
+}
+
+/**
+ * Why a grep or a question gave nothing back: an empty stdout alone reads as an empty
+ * document, or as Sift failing. '' when something was kept.
+ */
+export function nothingKeptNote(meta: Record<string, unknown>): string {
+  if (meta.matches === 0) return 'no line matches the grep expression (it tells capitals from small letters: [Tt]ide matches both)';
+  if (meta.passages === 0) return 'no passage shares a word with the question; ask with words the document would use';
+  return '';
 }
 
 /**

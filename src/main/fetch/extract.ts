@@ -117,7 +117,8 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // Pages choose parts of a PDF. Any other document came back whole: said, not silent (a
   // list run with --pages holds pages and PDFs alike, so this is no reason to fail).
   if (ranges && kind !== 'pdf') warn(meta, 'pages_ignored');
-  if (options.grep || options.question) content = await keepSome(content, options, ctx, meta);
+  // A question of blanks asks nothing, as an empty one does: the whole text, not nothing.
+  if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta);
   return { content, meta };
 }
 
@@ -157,7 +158,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
       if (pages.length > 0) meta.match_pages = pages;
     }
   }
-  if (options.question) {
+  if (options.question?.trim()) {
     const a = answer(content, options.question, options.context === true);
     if (pageLines) {
       const next: number[] = [];
