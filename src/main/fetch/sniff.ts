@@ -91,7 +91,13 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   if (fromHeader === 'pdf') {
     // Declared a PDF but the bytes are not one: say what it really is, or fail as malformed.
     if (sniffed) return kindOf(sniffed) ?? 'text';
-    throw new FetchError(422, 'malformed PDF: no %PDF- header', 'The server said PDF but sent something else.', 'bad_document');
+    // Said for a file as for a download: `sift extract` of a .pdf that is not one has no server.
+    throw new FetchError(
+      422,
+      buf.byteLength === 0 ? 'malformed PDF: it is empty (0 bytes)' : 'malformed PDF: no %PDF- header',
+      'It is named or sent as a PDF but is not one (an error page, a download cut short): download it again, or open it in a PDF reader to check.',
+      'bad_document',
+    );
   }
   if (fromHeader === 'text' && sniffed === 'text/html' && declared !== 'text/plain') return 'html';
   // A feed sent as text/html (as many are) is a feed, not a page to find an article in.
