@@ -19,9 +19,27 @@ export async function checkOptions(options: Options, fetcher: Pick<Fetcher, 'ext
       }
     }
   }
-  if (options.jq !== undefined && options.jq.trim() !== '') {
-    // Compile without running: wrapped in a definition that is never called, a valid program
-    // outputs nothing on any input, and an invalid one fails with jq's own compile error.
-    await fetcher.extractBuffer(Buffer.from('null'), 'application/json', { jq: `def _sift_check: ${options.jq}\n; empty` }, { signal: AbortSignal.timeout(10_000) });
+  if (options.jq !== undefined && options.jq.trim() !== '') await checkJq(options.jq, fetcher);
+}
+
+/**
+ * Compiles a jq program without running it. Inside a branch that never runs, a valid program
+ * outputs nothing on any input, and jq still binds every name in it, so an unknown function or
+ * variable fails as it would on a target (a definition that is never called, as this was
+ * until 2026-12-03, left names unbound: `nosuchfn(1)` passed). jq's message quotes the lines
+ * it failed at, which for an unclosed program are the wrapper's; the program alone then fails
+ * to compile the same way on `null` and says it of its own text.
+ */
+async function checkJq(program: string, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<void> {
+  const run = (jq: string) => fetcher.extractBuffer(Buffer.from('null'), 'application/json', { jq }, { signal: AbortSignal.timeout(10_000) });
+  try {
+    await run(`if false then (\n${program}\n) else empty end`);
+  } catch (err) {
+    if (!(err instanceof FetchError)) throw err;
+    const own = await run(program).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    throw own instanceof FetchError && /compile error/.test(own.message) ? own : err;
   }
 }

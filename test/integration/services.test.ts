@@ -312,7 +312,21 @@ describe('services over the contract', () => {
     const grep = await r.call('checkOptions', { options: { grep: '(unclosed' } });
     expect(grep.error?.message).toMatch(/invalid grep expression/);
     const jq = await r.call('checkOptions', { options: { jq: '.items[' } });
-    expect(jq.error?.message).toMatch(/^jq: /);
+    expect(jq.error?.message).toMatch(/^jq: syntax error/);
+    // jq's message quotes the user's program, never the check's own wrapping of it.
+    expect(jq.error?.message).not.toMatch(/empty|if false/);
+    expect(jq.error?.message).toContain('.items[');
+    // Names are bound when compiled, so an unknown function or variable is caught up front too.
+    for (const [program, unknown] of [
+      ['.a | nosuchfn(1)', 'nosuchfn/1 is not defined'],
+      ['.items[] | $x', '$x is not defined'],
+    ]) {
+      const res = await r.call('checkOptions', { options: { jq: program } });
+      expect(res.error?.message).toContain(unknown);
+      expect(res.error?.message).toContain(program);
+    }
+    // A program that fails only when run on some document is not a compile error.
+    expect(await r.call('checkOptions', { options: { jq: '.items[] | error("no")' } })).toEqual({ ok: true });
   });
 
   test('openListFile reads only the file the user chose in the dialog; a cancelled dialog gives null', async () => {
