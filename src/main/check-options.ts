@@ -1,3 +1,4 @@
+import { GREP_HINT, grepParts } from '../shared/grep';
 import type { Options } from '../shared/types';
 import { FetchError, parsePages, type Fetcher } from './fetch';
 
@@ -10,13 +11,9 @@ export async function checkOptions(options: Options, fetcher: Pick<Fetcher, 'ext
   parsePages(options.pages);
   if (options.grep !== undefined) {
     try {
-      new RegExp(options.grep, 'u');
-    } catch {
-      try {
-        new RegExp(options.grep);
-      } catch (err) {
-        throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)".', 'bad_option');
-      }
+      grepParts(options.grep);
+    } catch (err) {
+      throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, GREP_HINT, 'bad_option');
     }
   }
   if (options.jq !== undefined && options.jq.trim() !== '') await checkJq(options.jq, fetcher);

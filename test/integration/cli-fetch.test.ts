@@ -115,7 +115,9 @@ describe('sift extract', () => {
   it('says on stderr why a grep or a question kept nothing, instead of an empty stdout alone', async () => {
     const grep = await sift('extract', 'notes.txt', '--grep', 'TWO');
     expect(grep).toMatchObject({ code: 0, out: '' });
-    expect(grep.err).toMatch(/^sift extract: notes\.txt: no line matches the grep expression \(it tells capitals from small letters: \[Tt\]ide matches both\)\n$/);
+    expect(grep.err).toMatch(/^sift extract: notes\.txt: no line matches the grep expression \(it tells capitals from small letters; \(\?i\) at its start ignores case\)\n$/);
+    // As the note says: the same expression ignoring case finds the line.
+    expect(await sift('extract', 'notes.txt', '--grep', '(?i)TWO')).toMatchObject({ code: 0, out: 'two\n', err: '' });
     const asked = await sift('extract', 'doc.pdf', '--question', 'harbour tides?');
     expect(asked).toMatchObject({ code: 0, out: '' });
     expect(asked.err).toMatch(/doc\.pdf: no passage shares a word with the question; ask with words the document would use\n$/);

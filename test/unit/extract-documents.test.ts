@@ -222,6 +222,18 @@ describe('grep', () => {
     const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'absent' });
     expect(r).toMatchObject({ content: '', meta: { matches: 0 } });
   });
+  it('ignores case after a leading (?i), as grep -i does, in every script; without it case counts', async () => {
+    const text = ['High tide at noon', 'TIDE TABLES', 'no match here', 'Ébène ÉTÉ', 'Σίσυφος ΣΊΣΥΦΟΣ', 'the (?i) marker'].join('\n');
+    const get = async (grep: string) => (await f.extractBuffer(Buffer.from(text), 'text/plain', { grep })).content;
+    expect(await get('(?i)tide')).toBe('High tide at noon\nTIDE TABLES');
+    expect(await get('tide')).toBe('High tide at noon');
+    expect(await get('(?i)été')).toBe('Ébène ÉTÉ');
+    expect(await get('(?i)^σίσυφος σίσυφος$')).toBe('Σίσυφος ΣΊΣΥΦΟΣ');
+    // Only at the start is it a flag; elsewhere it is what JavaScript makes of it, an error.
+    const e = await fail(f.extractBuffer(Buffer.from(text), 'text/plain', { grep: 'tide(?i)' }));
+    expect(e.msg).toMatch(/^invalid grep expression/);
+    expect(e.hint).toMatch(/\(\?i\) at its start ignores case/);
+  });
 });
 
 describe('question', () => {

@@ -303,6 +303,12 @@ describe('plain text lines', () => {
     expect(r.targets[0]?.options).toEqual({ grep: '\\d+ "q" \\\\x', jq: '"\\(.name) it\'s"' });
   });
 
+  it('takes a grep that ignores case with a leading (?i), which JavaScript alone would refuse', () => {
+    const r = parseList('https://a.org/x grep="(?i)net revenue"');
+    expect(r.invalid).toEqual([]);
+    expect(r.targets[0]?.options).toEqual({ grep: '(?i)net revenue' });
+  });
+
   it('treats an unquoted word starting with # after the URL as a comment', () => {
     const r = parseList('https://a.org/x context # read this first');
     expect(r.targets).toEqual([{ line: 1, url: 'https://a.org/x', options: { context: true } }]);

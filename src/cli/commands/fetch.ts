@@ -57,7 +57,7 @@ export function pagesNote(meta: Record<string, unknown>): string {
  * document, or as Sift failing. '' when something was kept.
  */
 export function nothingKeptNote(meta: Record<string, unknown>): string {
-  if (meta.matches === 0) return 'no line matches the grep expression (it tells capitals from small letters: [Tt]ide matches both)';
+  if (meta.matches === 0) return 'no line matches the grep expression (it tells capitals from small letters; (?i) at its start ignores case)';
   if (meta.passages === 0) return 'no passage shares a word with the question; ask with words the document would use';
   return '';
 }

@@ -48,7 +48,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 function sameWithoutU(pattern, flags) {
   if (!flags.includes('u') || /\\[pP]|\\u\{|[\uD800-\uDFFF]/.test(pattern)) return false;
   try {
-    new RegExp(pattern, '');
+    new RegExp(pattern, flags.replace('u', ''));
     return true;
   } catch {
     return false;
@@ -64,7 +64,7 @@ function grep({ text, pattern, flags, context, origins }) {
   } catch (err) {
     return { error: String(err.message || err) };
   }
-  const bmp = sameWithoutU(pattern, flags) ? new RegExp(pattern, '') : re;
+  const bmp = sameWithoutU(pattern, flags) ? new RegExp(pattern, flags.replace('u', '')) : re;
   const lines = text.split(/\r?\n/);
   const hits = [];
   for (let i = 0; i < lines.length; i++) {

@@ -1,4 +1,5 @@
 import { FetchError } from './errors';
+import { GREP_HINT, grepParts, type GrepParts } from '../../shared/grep';
 import { WorkerCrash, WorkerSlot, workerScript } from './worker-slot';
 
 interface Reply {
@@ -80,20 +81,16 @@ export class ComputePool {
   }
 
   /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
-  async grep(text: string, pattern: string, context: boolean, signal: AbortSignal, origins = false): Promise<GrepOutput> {
-    let flags = 'u';
+  async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false): Promise<GrepOutput> {
+    let parts: GrepParts;
     try {
-      new RegExp(pattern, flags);
-    } catch {
-      flags = ''; // Patterns valid only without the u flag (e.g. "\-") are still valid JS regexes.
-    }
-    try {
-      new RegExp(pattern, flags);
+      parts = grepParts(grep);
     } catch (err) {
-      throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)".', 'bad_option');
+      throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, GREP_HINT, 'bad_option');
     }
+    const { pattern, flags } = parts;
     const r = await this.run({ op: 'grep', text, pattern, flags, context, origins }, signal, 'grep');
-    if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, 'grep takes a JavaScript regular expression.', 'bad_option');
+    if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, GREP_HINT, 'bad_option');
     const out: GrepOutput = { output: r.output ?? '', matches: r.matches ?? 0 };
     if (r.hits && r.from) Object.assign(out, { hits: r.hits, from: r.from });
     return out;

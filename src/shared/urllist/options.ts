@@ -1,3 +1,4 @@
+import { grepParts } from '../grep';
 import { MODES, OptionsSchema, RENDER_MODES, type Options } from '../types';
 
 /** The keys a list may name, and what each means. `q` is short for question (SPEC §6). */
@@ -66,7 +67,7 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
       return undefined;
     case 'grep':
       try {
-        new RegExp(value);
+        grepParts(value);
       } catch {
         return `grep is not a valid regular expression: "${clipValue(value)}"`;
       }
