@@ -313,7 +313,12 @@ describe('sift batch', () => {
     writeFileSync(file, 'hello\nftp://x/y\n');
     const a = await runSift(['batch', file, '--db', path.join(home, 'junk.db')], { env });
     expect(a.code).toBe(2);
-    expect(a.stderr).toMatch(/no valid http\(s\) URL/);
+    expect(a.stderr).toMatch(/junk\.txt holds no valid http\(s\) URL \(2 invalid lines\)\. Give one URL a line/);
+    const empty = path.join(home, 'empty.txt');
+    writeFileSync(empty, '\n');
+    const blank = await runSift(['batch', empty, '--db', path.join(home, 'junk.db')], { env });
+    expect(blank).toMatchObject({ code: 2 });
+    expect(blank.stderr).toMatch(/empty\.txt holds no valid http\(s\) URL: it is empty\. Give one URL a line/);
     const b = await runSift(['batch', path.join(home, 'nope.txt')], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/cannot read .*nope.txt: no such file\n/);

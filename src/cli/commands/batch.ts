@@ -11,7 +11,7 @@ import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../co
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { checkOptions } from '../../main/check-options';
-import { Progress, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
@@ -88,7 +88,8 @@ export const batchCommand: Command = {
     }
     if (list.targets.length === 0) {
       io.stderr.write(problems);
-      io.stderr.write(`sift batch: ${file} holds no valid http(s) URL (${list.invalid.length} invalid lines).\n`);
+      const why = list.invalid.length > 0 ? ` (${counted(list.invalid.length, 'invalid line')})` : input.trim() === '' ? ': it is empty' : '';
+      io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
       return EXIT.usage;
     }
     const targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
