@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
@@ -27,6 +28,11 @@ describe('PDF documents', () => {
     expect(r.content).toBe('');
     expect(r.meta).toMatchObject({ text_layer: false, pages_total: 2 });
     expect(String(r.meta?.hint)).toMatch(/OCR/);
+  });
+  it('warns that a PDF of no pages is empty, not a blank ok', async () => {
+    const r = await f.extractBuffer(readFileSync(new URL('../fixtures/pdfs/zero-pages.pdf', import.meta.url)), 'application/pdf', {});
+    expect(r.content).toBe('');
+    expect(r.meta).toMatchObject({ pages_total: 0, warnings: ['empty'], hint: 'The PDF holds no pages.' });
   });
   it('keeps the order of selected pages and ignores pages past the end', async () => {
     const r = await f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '4-9,1' });

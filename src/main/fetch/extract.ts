@@ -427,6 +427,12 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   meta.title = heading || infoTitle;
   if (heading) meta.title_from = 'page_1_heading';
   if (r.info.author) meta.author = r.info.author;
+  // A PDF of no pages (its page tree counts 0) is a valid file with nothing in it: said, as an
+  // empty answer is, not an ok that looks like a blank document.
+  if (r.pagesTotal === 0) {
+    warn(meta, 'empty');
+    meta.hint = 'The PDF holds no pages.';
+  }
   if (r.pages.length > 0 && r.pages.every((p) => p.text.trim() === '')) {
     meta.text_layer = false;
     meta.warnings = ['no_text'];
