@@ -29,6 +29,8 @@ export interface PdfSpec {
   ops?: string[];
   /** Content streams compressed (FlateDecode), as most files have them. */
   deflate?: boolean;
+  /** Per page, the addresses of its link annotations (URI actions), each over a strip of the page. */
+  links?: string[][];
 }
 
 const esc = (s: string): string => s.replace(/[\\()]/g, (c) => `\\${c}`);
@@ -60,7 +62,9 @@ export function makePdf(spec: PdfSpec): Buffer {
   for (const ops of bodies) {
     const data = spec.deflate ? deflateSync(Buffer.from(ops, 'latin1')).toString('latin1') : ops;
     const content = add(`<< /Length ${Buffer.byteLength(data, 'latin1')}${spec.deflate ? ' /Filter /FlateDecode' : ''} >>\nstream\n${data}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
+    const annots = (spec.links?.[kids.length] ?? []).map((uri, i) => add(`<< /Type /Annot /Subtype /Link /Rect [72 ${700 - 20 * i} 300 ${712 - 20 * i}] /Border [0 0 0] /A << /S /URI /URI (${esc(uri)}) >> >>`));
+    const annotsEntry = annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : '';
+    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R${annotsEntry} >>`));
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;

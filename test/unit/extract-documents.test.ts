@@ -29,6 +29,20 @@ describe('PDF documents', () => {
     expect(r.meta).toMatchObject({ text_layer: false, pages_total: 2 });
     expect(String(r.meta?.hint)).toMatch(/OCR/);
   });
+  it("lists a PDF's links from its link annotations, whole where the printed address breaks at a line end", async () => {
+    const pdf = makePdf({
+      pages: [
+        ['As shown in https://doi.org/10', '.1115/1.4042912 and at https://example.org/plain.'],
+        ['A link with no address printed.'],
+      ],
+      links: [['https://doi.org/10.1115/1.4042912'], ['https://example.org/hidden']],
+    });
+    const r = await f.extractBuffer(pdf, 'application/pdf', { mode: 'links' });
+    expect(r.content).toBe(['https://doi.org/10.1115/1.4042912', 'https://example.org/plain', 'https://example.org/hidden'].join('\n'));
+    expect(r.meta).toMatchObject({ links: 3 });
+    // The text modes read no annotations, and print the address as it is printed.
+    expect((await f.extractBuffer(pdf, 'application/pdf', { mode: 'text' })).content).toContain('https://doi.org/10\n.1115/1.4042912');
+  });
   it('warns that a PDF of no pages is empty, not a blank ok', async () => {
     const r = await f.extractBuffer(readFileSync(new URL('../fixtures/pdfs/zero-pages.pdf', import.meta.url)), 'application/pdf', {});
     expect(r.content).toBe('');

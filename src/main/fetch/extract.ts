@@ -7,7 +7,7 @@ import { badOption, FetchError } from './errors';
 import type * as HtmlModule from './html';
 import type { Article } from './html';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
-import type { PdfPool, PdfText } from './pdf-pool';
+import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
@@ -396,6 +396,24 @@ function readable(r: PdfText, meta: Record<string, unknown>): string[] {
 }
 
 /**
+ * A PDF's links, page by page, once each: its link annotations' addresses, then those printed
+ * in its text that no annotation has. A printed address that an annotation of its page goes
+ * on from was cut at a line end, and is left out: the tracemonkey paper's
+ * "http://lua-users.org/lists/lua-l/2008-" and a paper's "https://doi.org/10".
+ */
+function pdfLinks(pages: PdfPage[], texts: string[]): string[] {
+  const out = new Set<string>();
+  pages.forEach((p, i) => {
+    const own = p.links ?? [];
+    for (const u of own) out.add(u);
+    for (const u of linksIn(texts[i] ?? '').split('\n')) {
+      if (u && !own.some((a) => a.length > u.length && a.startsWith(u))) out.add(u);
+    }
+  });
+  return [...out];
+}
+
+/**
  * A PDF's info title that names no document: what a converter wrote of its input ("Microsoft
  * Word - report.docx", "C:/Documents and Settings/…/notes.dvi", "Untitled").
  */
@@ -403,7 +421,7 @@ const NOT_A_TITLE = /^(?:untitled\b.*|microsoft (?:word|powerpoint|excel) - .*|.
 
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
-  const r = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal);
+  const r = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links');
   meta.pages_total = r.pagesTotal;
   if (r.tooLong) {
     throw new FetchError(
@@ -443,8 +461,11 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   switch (mode) {
     case 'html':
       return r.pages.map((p, i) => `<section data-page="${p.n}"><pre>${escapeHtml(texts[i] ?? '')}</pre></section>`).join('\n');
-    case 'links':
-      return linksIn(texts.join('\n'));
+    case 'links': {
+      const links = pdfLinks(r.pages, texts);
+      meta.links = links.length;
+      return links.join('\n');
+    }
     case 'meta':
       return JSON.stringify({ title: meta.title, author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
     default: {

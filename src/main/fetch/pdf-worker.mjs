@@ -45,17 +45,32 @@ function release() {
   doc.then((d) => d.destroy()).catch(() => {});
 }
 
-async function texts(doc, numbers) {
+async function texts(doc, numbers, links) {
   const pages = [];
   for (const n of numbers) {
     const page = await doc.getPage(n);
     const content = await page.getTextContent(TEXT_OPTIONS);
     const { text, columns, bidiLines, heading } = pageText(content);
     // The first page's heading is the title as printed, for a document whose info has none.
-    pages.push(n === 1 && heading ? { n, text, columns, bidiLines, heading } : { n, text, columns, bidiLines });
+    const p = n === 1 && heading ? { n, text, columns, bidiLines, heading } : { n, text, columns, bidiLines };
+    if (links) p.links = await linkTargets(page);
+    pages.push(p);
     page.cleanup();
   }
   return pages;
+}
+
+/**
+ * Where a page's links go, from its link annotations: whole, where the printed address may
+ * break at a line end ("https://doi.org/10" / ".1115/1.4042912") or not be printed at all.
+ * pdf.js gives `url` only for an absolute address it accepts.
+ */
+async function linkTargets(page) {
+  const urls = [];
+  for (const a of await page.getAnnotations({ intent: 'display' })) {
+    if (a.subtype === 'Link' && typeof a.url === 'string' && /^https?:/i.test(a.url)) urls.push(a.url);
+  }
+  return urls;
 }
 
 function wantedPages(total, ranges, maxPages) {
@@ -70,7 +85,7 @@ function wantedPages(total, ranges, maxPages) {
   return { wanted };
 }
 
-async function openDoc({ key, data, ranges, maxPages, first }) {
+async function openDoc({ key, data, ranges, maxPages, links, first }) {
   let doc;
   try {
     doc = await open(key, data);
@@ -88,13 +103,13 @@ async function openDoc({ key, data, ranges, maxPages, first }) {
     const i = md.info || {};
     info = { title: typeof i.Title === 'string' ? i.Title : '', author: typeof i.Author === 'string' ? i.Author : '' };
   } catch {}
-  const pages = await texts(doc, w.wanted.slice(0, first));
+  const pages = await texts(doc, w.wanted.slice(0, first), links);
   return { pagesTotal: total, wanted: w.wanted, pages, info };
 }
 
-async function morePages({ key, data, pages }) {
+async function morePages({ key, data, pages, links }) {
   const doc = await open(key, data);
-  return { pages: await texts(doc, pages) };
+  return { pages: await texts(doc, pages, links) };
 }
 
 parentPort.on('message', async (msg) => {
