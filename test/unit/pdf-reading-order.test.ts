@@ -292,6 +292,21 @@ describe('the title of a PDF whose info gives none', () => {
     }
   });
 
+  it('is the name of the file an info title names, where page 1 has no heading either', async () => {
+    const plain = [['Dear reader,', 'the meeting moves to Tuesday.', 'Regards']];
+    for (const [title, name] of [
+      ['Microsoft Word - Annual report 2025.docx', 'Annual report 2025'],
+      ['C:\\Documents and Settings\\ada\\minutes.dvi', 'minutes'],
+      ['Microsoft PowerPoint - deck', 'deck'],
+      ['Untitled', ''],
+      ['Untitled document', ''],
+    ]) {
+      const r = await extract(makePdf({ title, pages: plain }));
+      expect(r.meta?.title).toBe(name);
+      expect(r.meta?.title_from).toBeUndefined();
+    }
+  });
+
   it('is left empty where no type stands out (a page all in one size), or page 1 was not read', async () => {
     const plain = await extract(makePdf({ pages: [['Dear reader,', 'the meeting moves to Tuesday.', 'Regards']] }));
     expect(plain.meta?.title).toBe('');

@@ -418,6 +418,18 @@ function pdfLinks(pages: PdfPage[], texts: string[]): string[] {
  * Word - report.docx", "C:/Documents and Settings/…/notes.dvi", "Untitled").
  */
 const NOT_A_TITLE = /^(?:untitled\b.*|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:dvi|docx?|tex|pdf|e?ps|rtf|odt|pptx?|xlsx?|indd|qxd))$/i;
+const SOURCE_EXTENSION = /\.(?:dvi|docx?|tex|pdf|e?ps|rtf|odt|pptx?|xlsx?|indd|qxd)$/i;
+
+/**
+ * The name of the file an info title names, where page 1 has no heading to use instead: the
+ * title a file name makes ("Microsoft Word - Annual report.docx" is "Annual report", what an
+ * export names its file), '' for "Untitled".
+ */
+function sourceFileName(infoTitle: string): string {
+  if (/^untitled\b/i.test(infoTitle)) return '';
+  const file = infoTitle.replace(/^microsoft (?:word|powerpoint|excel) - /i, '').split(/[/\\]/).pop() ?? '';
+  return file.replace(SOURCE_EXTENSION, '').trim();
+}
 
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
@@ -441,8 +453,9 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   // The document's info names it; failing that (or where it names a file the PDF was made
   // from), the first page's heading, when that page was read.
   const infoTitle = r.info.title?.trim() ?? '';
-  const heading = infoTitle && !NOT_A_TITLE.test(infoTitle) ? undefined : r.pages.find((p) => p.n === 1)?.heading;
-  meta.title = heading || infoTitle;
+  const namesFile = infoTitle !== '' && NOT_A_TITLE.test(infoTitle);
+  const heading = infoTitle && !namesFile ? undefined : r.pages.find((p) => p.n === 1)?.heading;
+  meta.title = heading || (namesFile ? sourceFileName(infoTitle) : infoTitle);
   if (heading) meta.title_from = 'page_1_heading';
   if (r.info.author) meta.author = r.info.author;
   // A PDF of no pages (its page tree counts 0) is a valid file with nothing in it: said, as an
