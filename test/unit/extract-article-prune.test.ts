@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/main/fetch/html';
-import { classWords } from '../../src/main/fetch/prune';
+import { classWords, namesConsentPrompt } from '../../src/main/fetch/prune';
 import { largestCandidate } from '../../src/main/fetch/html';
 
 // One rule per fixture: an article long enough for Readability to take its container, with
@@ -206,5 +206,42 @@ describe('the article pruning pass', () => {
 
   it('reads class words across camelCase and punctuation', () => {
     expect(classWords('newsletterSignup social-share_bar')).toEqual(['newsletter', 'signup', 'social', 'share', 'bar']);
+  });
+});
+
+describe('cookie and consent prompts', () => {
+  // A forum post of one short paragraph, and a custom element's cookie notice with more prose
+  // than the post: the shape of a real post page of the outcomes corpus.
+  const notice = [
+    'We and our partners use cookies and similar technologies to give you a better experience on this site.',
+    'By accepting all cookies, you agree to our use of cookies to deliver and maintain our services, to improve them, to personalise content and advertising, and to measure how well that advertising works.',
+    'By rejecting non-essential cookies, we may still use certain cookies to make sure the site works as it should.',
+  ];
+  const post = 'The ferry will not run on Saturday: the channel is closed for dredging until the spring tide has passed.';
+  const forum = (banner: string): string => `<!doctype html><html lang="en"><head><title>Ferry cancelled</title></head><body>
+${banner}
+<div class="layout"><div class="main-col"><div class="post"><h2>Ferry cancelled this weekend</h2><div class="post-body"><p>${post} <a href="https://ferry.example/notices/2026-03">https://ferry.example/notices/2026-03</a></p></div></div></div></div>
+</body></html>`;
+
+  it('reads the post, not a custom element\u2019s cookie notice that Readability took for the article', () => {
+    const banner = `<acme-cookie-banner class="block relative"><div slot="text">${notice.map((p) => `<p>${p}</p>`).join('')}</div><button>Accept all</button></acme-cookie-banner>`;
+    const a = extractArticle(forum(banner), 'https://forum.example/t/1');
+    expect(a.text).toContain(post);
+    expect(a.text).not.toContain('similar technologies');
+  });
+
+  it('keeps an article about cookies, and a prompt-named block that holds the page\u2019s heading', () => {
+    const about = `<!doctype html><html><head><title>Cookies</title></head><body><article><h1>Why sites ask about cookies</h1>${notice.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+    expect(extractArticle(about, 'https://news.example/cookies').text).toContain(notice[1]);
+    const wrapper = `<!doctype html><html><head><title>Cookies</title></head><body><div class="cookie-banner-layout"><h1>Why sites ask about cookies</h1>${notice.map((p) => `<p>${p}</p>`).join('')}</div></body></html>`;
+    expect(extractArticle(wrapper, 'https://news.example/cookies').text).toContain(notice[1]);
+  });
+
+  it('names a prompt by its words together: a consent word and a box word', () => {
+    expect(namesConsentPrompt(classWords('acme-cookie-banner'))).toBe(true);
+    expect(namesConsentPrompt(classWords('ConsentNotice'))).toBe(true);
+    expect(namesConsentPrompt(classWords('gdpr_overlay'))).toBe(true);
+    expect(namesConsentPrompt(classWords('cookie-recipe'))).toBe(false);
+    expect(namesConsentPrompt(classWords('notice-board'))).toBe(false);
   });
 });

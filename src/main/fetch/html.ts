@@ -5,7 +5,7 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
 import { isDisplayMath, isMath, linearMath, liftMath, mathText, texOf, type MathNode } from './math';
-import { carryClasses, codeLanguage, pruneArticle, type PruneElement } from './prune';
+import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneArticle, type PruneElement } from './prune';
 import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
 
@@ -1185,8 +1185,20 @@ function emojiAsText(document: Doc): void {
 /** Emoji and what joins, modifies and presents them (ZWJ sequences, skin tones, flags, VS16). */
 const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200d|\ufe0f|\u20e3|[\u{e0020}-\u{e007f}])+$/u;
 
-/** The readable article of an HTML page. */
-export function extractArticle(html: string, url: string): Article {
+/** What Readability made of a page, with what the page said of itself before it ran. */
+interface ReadPage {
+  document: Doc;
+  lang: string;
+  docTitle: string;
+  names: { headlines: string[]; sites: string[] };
+  article: ReturnType<Readability<Doc['body']>['parse']>;
+}
+
+/**
+ * Readability over a page, after the passes that prepare it; with `dropPrompts`, cookie and
+ * consent prompts are removed first (dropConsentPrompts).
+ */
+function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   const document = parseDocument(html, url);
   if (nestingDepth(document, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) {
     throw tooDeep(MAX_ARTICLE_DEPTH);
@@ -1197,6 +1209,7 @@ export function extractArticle(html: string, url: string): Article {
   const names = titleNames(document);
   type El = Doc['body'];
   if (document.body) carryClasses(document.body as unknown as Parameters<typeof carryClasses>[0]);
+  if (dropPrompts && document.body) dropConsentPrompts(document.body as unknown as Parameters<typeof dropConsentPrompts>[0]);
   // Readability judges <html> as it judges any element, and removes it, with the whole page,
   // when its class or id reads as chrome ("header-spacing"), or when it is marked hidden
   // (anti-flicker snippets do so until the scripts run). Its first pass, the one that drops
@@ -1228,6 +1241,20 @@ export function extractArticle(html: string, url: string): Article {
   } catch {
     article = null;
   }
+  return { document, lang, docTitle, names, article };
+}
+
+/** The readable article of an HTML page. */
+export function extractArticle(html: string, url: string): Article {
+  let page = readPage(html, url, false);
+  // Readability took a cookie or consent prompt for the article (a page whose own text is a
+  // short post): read the page again without such prompts. Only then, so no other page pays
+  // for finding them (a query of every element cost 2 ms a page).
+  if (isConsentPrompt(page.article?.textContent ?? '')) {
+    const again = readPage(html, url, true);
+    if ((again.article?.textContent ?? '').trim()) page = again;
+  }
+  const { document, lang, docTitle, names, article } = page;
   let root = article?.content;
   if (root && (article?.textContent ?? '').trim()) {
     dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());

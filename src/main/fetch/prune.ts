@@ -110,6 +110,46 @@ function classKind(el: PruneElement, seen: Map<string, ClassKind>): ClassKind {
   return kind;
 }
 
+/** Words that name a cookie or consent prompt, and words that name a box shown over or beside the page. */
+const CONSENT_WORDS = new Set(['cookie', 'cookies', 'consent', 'gdpr', 'ccpa']);
+const PROMPT_WORDS = new Set(['banner', 'notice', 'bar', 'popup', 'modal', 'dialog', 'overlay', 'prompt', 'wall', 'layer', 'alert', 'message', 'manager', 'preferences']);
+/** The longest text a consent prompt holds: a page's article is longer, a wrapper around it far longer. */
+const PROMPT_MAX = 2000;
+
+/** Whether words (of a class, an id or a custom element's name) name a consent prompt: "cookie-banner", "ConsentNotice", "gdpr_overlay". */
+export const namesConsentPrompt = (words: readonly string[]): boolean => words.some((w) => CONSENT_WORDS.has(w)) && words.some((w) => PROMPT_WORDS.has(w));
+
+/** Text that reads as a cookie or consent prompt: short, and about cookies or consent. */
+export const isConsentPrompt = (text: string): boolean => {
+  const t = norm(text);
+  return t.length > 0 && t.length <= PROMPT_MAX && /\b(?:cookies?|consent)\b/i.test(t);
+};
+
+/**
+ * Removes cookie and consent prompts from a page before Readability reads it, for a page on
+ * which Readability took one for the article. Readability drops some by class ("gdpr",
+ * "banner"), never by element name: a custom element such as <acme-cookie-banner> holds a few
+ * paragraphs of prose, and on a page whose article is a short post it was the article (a
+ * forum post of one paragraph came back as its cookie notice). An element goes when its name,
+ * class or id names a consent prompt and its text is short, and it holds no <main>,
+ * <article> or <h1>.
+ */
+export function dropConsentPrompts(root: { querySelectorAll(selector: string): ArrayLike<PruneElement & { querySelector(selector: string): unknown }> }): number {
+  let dropped = 0;
+  for (const el of Array.from(root.querySelectorAll('*'))) {
+    const name = el.tagName.toLowerCase();
+    const custom = name.includes('-');
+    const cls = el.getAttribute('class') ?? '';
+    const id = el.getAttribute('id') ?? '';
+    if (!cls && !id && !custom) continue;
+    if (!namesConsentPrompt(classWords(`${custom ? name : ''} ${cls} ${id}`))) continue;
+    if (textLength(el.textContent) > PROMPT_MAX || el.querySelector('main, article, h1')) continue;
+    el.remove();
+    dropped++;
+  }
+  return dropped;
+}
+
 /** Inline elements a caption or a credit line is written with. */
 const INLINE_TAGS = new Set(['A', 'ABBR', 'B', 'BR', 'CITE', 'CODE', 'EM', 'I', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME']);
 
