@@ -114,6 +114,19 @@ describe('the guard covers everything a rendered page does', () => {
   });
 });
 
+describe('a page whose script moves it on after it loaded', () => {
+  it('is the page it went to, not a page that "did not yield"', async () => {
+    const r = await fetchPage('moves-on.html', 'always');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title, final_url: `${sites.allowed.origin}/inline.html` });
+    expect(hasArticle(r.content)).toBe(true);
+  });
+  it('is blocked when it went where the guard refuses, and that host sees no connection', async () => {
+    const before = sites.forbidden.connections;
+    await expect(fetchPage('moves-on-forbidden.html', 'always')).rejects.toMatchObject({ status: 403, reason: 'blocked' });
+    expect(sites.forbidden.connections).toBe(before);
+  });
+});
+
 describe('a page that never yields', () => {
   it('ends as a 504 within the budget plus a few seconds, and the next target renders normally', async () => {
     const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });

@@ -105,6 +105,17 @@ export function bounded<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 /**
+ * The page's answer to PROBE within ms: undefined when it did not answer (its main thread is
+ * stuck), 'gone' when the document it was asked in went away first. A script that moves the
+ * page on (location.href, a meta refresh) after the load destroys the document being asked;
+ * that was read as a stuck page, and the target failed as "did not yield within the render
+ * budget" seconds into it, where the page it went to rendered, or the guard had refused it.
+ */
+function probe(page: Page, ms: number): Promise<[number, number] | 'gone' | undefined> {
+  return bounded((page.evaluate(PROBE) as Promise<[number, number]>).catch(() => 'gone' as const), ms);
+}
+
+/**
  * Loads a page and waits until it settles: the load event, then no request in flight and no
  * DOM change for SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
  * thread never answers (a busy loop): nothing can be read from it.
@@ -137,14 +148,20 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
       signal.throwIfAborted();
       if ((err as Error).name !== 'TimeoutError') throw err;
     }
-    const loadedAt = Date.now();
+    let loadedAt = Date.now();
     let settled = false;
     while (loaded && Date.now() < deadline) {
       const now = Date.now();
       if (net.probeDue(now)) {
-        const st = await bounded(page.evaluate(PROBE) as Promise<[number, number]>, deadline - now + graceMs);
+        const st = await probe(page, deadline - now + graceMs);
         if (!st) return 'stuck';
-        if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
+        if (st === 'gone') {
+          // Where the guard refused to go (or the browser could not), nothing more will load.
+          if (refused || page.isClosed() || /^chrome-error:/.test(page.url())) break;
+          // The page it went to is read as the first was: from its load, until it settles.
+          await bounded(page.waitForLoadState('load'), deadline - Date.now());
+          loadedAt = Date.now();
+        } else if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
           settled = true;
           break;
         }
@@ -152,9 +169,10 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
       signal.throwIfAborted();
       await sleep(TICK_MS);
     }
+    const gone = refused || /^chrome-error:/.test(page.url());
     const html = await bounded(page.content(), Math.max(0, deadline - Date.now()) + graceMs);
-    if (html === undefined) return 'stuck';
-    return { finalUrl: page.url(), html, status: mainStatus, partial: !settled, ...(refused || /^chrome-error:/.test(page.url()) ? { refused: true } : {}) };
+    if (html === undefined && !gone) return 'stuck';
+    return { finalUrl: page.url(), html: html ?? '', status: mainStatus, partial: !settled, ...(gone ? { refused: true } : {}) };
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
