@@ -357,6 +357,22 @@ describe('query syntax', () => {
   });
 });
 
+describe('a snippet of text without spaces', () => {
+  // A lone surrogate is what makes "\ufffd" on a terminal and "\udxxx" in --json.
+  const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  it('never cuts an emoji or a rare ideograph in two, wherever the window falls', () => {
+    for (const wide of ['😀', '𠀋']) {
+      for (const pad of ['', '好', '好好', '好好好']) {
+        const text = `${wide.repeat(90)}${pad}東京${pad}${wide.repeat(200)}`;
+        const s = makeSnippet(text, [{ text: '東京', prefix: false }]);
+        expect(s, `${wide} ${pad.length}`).toBeDefined();
+        expect(LONE.test(s!.text), `${wide} ${pad.length}: ${JSON.stringify(s!.text.slice(0, 4))}…${JSON.stringify(s!.text.slice(-4))}`).toBe(false);
+        expect(markedText(s!)).toContain(`${pad}«東京»${pad}`);
+      }
+    }
+  });
+});
+
 describe('Export hits', () => {
   const hits: SearchHit[] = [
     { jobId: 'j1', idx: 0, url: 'https://r.test/a', title: 'Report *2023*', score: 2.5, field: 'body', snippet: 'so net revenue rose', marks: [[3, 14]], line: 4, page: 2, sameIn: [{ jobId: 'j0', idx: 2 }] },

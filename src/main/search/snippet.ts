@@ -10,6 +10,8 @@ export interface Snippet {
   line: number;
 }
 
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
 const SEP = '[^\\p{L}\\p{N}]';
 const isCjk = (s: string): boolean => CJK_CHAR.test(s);
 
@@ -139,6 +141,11 @@ export function makeSnippet(content: string, terms: readonly Term[]): Snippet | 
     const sp = tail.search(/\s\S*$/);
     if (sp >= 0) to = first.end + sp;
   }
+  // Text without spaces (Chinese, Japanese, a row of emoji) is cut where the window ends, which
+  // could be inside a character outside the BMP (an emoji, a rare ideograph): its half is
+  // shown as "\ufffd" on a terminal and as a lone "\udxxx" in JSON. The whole character is kept.
+  if (from > 0 && isLowSurrogate(content.charCodeAt(from))) from--;
+  if (to < content.length && isLowSurrogate(content.charCodeAt(to))) to++;
   // Whitespace runs collapse to one space; outAt maps each content offset to the snippet's.
   const lead = from > 0 ? '… ' : '';
   let text = lead;
