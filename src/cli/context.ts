@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { openOwnedStore, type Store } from '../main/store';
+import { MIN_ID_PREFIX, openOwnedStore, type Store } from '../main/store';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
@@ -67,6 +67,9 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
 export function namedJob(store: Store, given: string): { job: Job } | { problem: string } {
   const found = store.jobsNamed(given, 6);
   if (found.length === 1) return { job: found[0] as Job };
+  // A start too short to name a job is said so: "it may have expired" sent people looking
+  // for a job that was there.
+  if (found.length === 0 && given.length < MIN_ID_PREFIX) return { problem: `no job ${given}: give the job's ID, or at least its first ${MIN_ID_PREFIX} characters; see sift jobs` };
   if (found.length === 0) return { problem: `no job ${given} (it may have expired); see sift jobs` };
   const ids = found.slice(0, 5).map((j) => j.id);
   return { problem: `several jobs' IDs start with ${given} (${ids.join(', ')}${found.length > 5 ? ', …' : ''}); give more of the ID` };

@@ -141,6 +141,9 @@ describe('sift search', { timeout: 180_000 }, () => {
     const tooShort = await runSift(['status', jobB.slice(0, 3), '--db', db], { env });
     expect(tooShort.code).toBe(2);
     expect(tooShort.stderr).toMatch(/^sift status: no job /);
+    // It says how much of the ID to give, not that the job may have expired.
+    expect(tooShort.stderr).toContain('at least its first 4 characters');
+    expect(tooShort.stderr).not.toContain('expired');
 
     const twins = path.join(home, 'twins.db');
     const store = openStore(twins);
