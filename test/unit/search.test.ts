@@ -373,6 +373,25 @@ describe('a snippet of text without spaces', () => {
   });
 });
 
+describe('a Latin word written against Chinese or Japanese', () => {
+  it('is found in the text and cited by its line, not "in the url"', () => {
+    storeJob('mixed', [
+      { url: 'https://blog.test/kindle', title: 'ショートカットキー', content: '設定\nパスワード管理ソフトKeePassの起動キー\n楽天koboにはアプリがあります' },
+      { url: 'https://docs.test/manual', title: '手册', content: '第一章\n教师可以使用Veyon的功能' },
+    ]);
+    const hit = (q: string) => searchStore(store, q).hits[0];
+    expect(hit('keepass')).toMatchObject({ idx: 0, field: 'body', line: 2 });
+    const kp = hit('keepass')!;
+    expect(markedText({ text: kp.snippet, marks: kp.marks })).toBe('設定 パスワード管理ソフト«KeePass»の起動キー 楽天koboにはアプリがあります');
+    expect(hit('kobo')).toMatchObject({ idx: 0, field: 'body', line: 3 });
+    expect(hit('Veyon')).toMatchObject({ idx: 1, field: 'body', line: 2 });
+  });
+  it('a prefix marks only what the index matched: a CJK character is a word of its own', () => {
+    const s = makeSnippet('19 教学与学习 HowTo\nDebian手册', [{ text: '教', prefix: true }, { text: 'Debian', prefix: true }]);
+    expect(markedText(s!)).toBe('19 «教»学与学习 HowTo «Debian»手册');
+  });
+});
+
 describe('Export hits', () => {
   const hits: SearchHit[] = [
     { jobId: 'j1', idx: 0, url: 'https://r.test/a', title: 'Report *2023*', score: 2.5, field: 'body', snippet: 'so net revenue rose', marks: [[3, 14]], line: 4, page: 2, sameIn: [{ jobId: 'j0', idx: 2 }] },

@@ -12,6 +12,14 @@ export interface Snippet {
 
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
+/**
+ * A character that continues a word, as the index splits words: a letter or digit, but not a
+ * Chinese, Japanese or Korean one, each of which the index makes a word of its own (fold.ts).
+ * "KeePassの" and "Veyon的" hold the words KeePass and Veyon; with CJK counted as part of
+ * the word, such a hit had no snippet and was cited as "in the url", without its line.
+ */
+const WORD_CHAR = `(?:(?!${CJK_CHAR.source})[\\p{L}\\p{N}])`;
+
 const SEP = '[^\\p{L}\\p{N}]';
 const isCjk = (s: string): boolean => CJK_CHAR.test(s);
 
@@ -38,8 +46,8 @@ function termRegex(term: Term): RegExp | undefined {
   });
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;
-  const before = isCjk(first) ? '' : '(?<![\\p{L}\\p{N}])';
-  const after = term.prefix ? '[\\p{L}\\p{N}]*' : isCjk(last) ? '' : '(?![\\p{L}\\p{N}])';
+  const before = isCjk(first) ? '' : `(?<!${WORD_CHAR})`;
+  const after = term.prefix ? `${WORD_CHAR}*` : isCjk(last) ? '' : `(?!${WORD_CHAR})`;
   return new RegExp(before + src + after, 'gu');
 }
 
