@@ -62,6 +62,7 @@ export async function startRenderSites(): Promise<RenderSites> {
   const forbidden = await listen('127.0.0.2', (_url, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('forbidden host reached'));
   const files = new Map(readdirSync(FIXTURES).map((f) => [`/${f}`, readFileSync(path.join(FIXTURES, f), 'utf8').split('{{FORBIDDEN}}').join(forbidden.origin)]));
   files.set('/api/article.json', files.get('/article.json') ?? '');
+  let answeredOnce = false;
   const allowed = await listen('127.0.0.1', (url, res) => {
     const p = url.split('?')[0] ?? '/';
     if (p === '/redirect') return void res.writeHead(302, { location: `${forbidden.origin}/redirected` }).end();
@@ -70,6 +71,12 @@ export async function startRenderSites(): Promise<RenderSites> {
     if (p === '/api/poll.json') return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{}');
     // An API that takes 3 s: longer than the DOM quiet a polling page is settled after.
     if (p === '/slow/article.json') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(files.get('/article.json')), 3_000);
+    // The page once (the static fetch), then never again (the browser's request hangs).
+    if (p === '/answers-once.html') {
+      if (answeredOnce) return;
+      answeredOnce = true;
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(files.get('/inline.html'));
+    }
     const unlabelled = UNLABELLED[p];
     if (unlabelled) return void res.writeHead(200, { 'content-type': 'text/html', ...unlabelled.headers }).end(unlabelled.body);
     const body = files.get(p);

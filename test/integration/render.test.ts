@@ -146,6 +146,20 @@ describe('a page that never yields', () => {
   });
 });
 
+describe('a page the server never sends to the browser', () => {
+  it('is a timeout that says so, not a page whose JavaScript kept the browser busy', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });
+    try {
+      const err = await fetchOn(f, 'answers-once.html').catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 504, code: 'timeout' });
+      expect((err as FetchError).msg).toMatch(/the server did not send the page to the browser/);
+      expect((err as FetchError).hint).not.toMatch(/keeps the browser busy/);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
 function fetchOn(f: Fetcher, path: string) {
   return f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/${path}`, options: { mode: 'text', render: 'always' } });
 }

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Response } from 'playwright-core';
+import { timeoutError } from '../errors';
 import { THIN_CHARS } from './decide';
 import { GUARD_HEADER } from './proxy';
 import { SETTLE_IDLE_MS, type Rendered } from './types';
@@ -147,6 +148,10 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
     } catch (err) {
       signal.throwIfAborted();
       if ((err as Error).name !== 'TimeoutError') throw err;
+      // No document at all: the server never answered the browser's request for the page
+      // (the static fetch's it had). Nothing of the page ran, so this is not a page keeping
+      // the browser busy, as reading it would have said ('stuck', 'did not yield').
+      if (page.url() === 'about:blank') throw timeoutError(`the server did not send the page to the browser within the render budget (${Math.round(budgetMs / 1000)} s)`);
     }
     let loadedAt = Date.now();
     let settled = false;
