@@ -127,6 +127,29 @@ describe('a page whose script moves it on after it loaded', () => {
   });
 });
 
+describe("the browser's own requests", () => {
+  it('a page with a sign-in form makes the browser ask no one about it: no name is looked up beside the page', async () => {
+    const asked: string[] = [];
+    const events: ProxyEvent[] = [];
+    // No real DNS: a name the browser asks for on its own is recorded and does not resolve.
+    const lookup = async (hostname: string) => {
+      asked.push(hostname);
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    };
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: BUDGET_MS }, { lookup });
+    const off = f.proxy.on((e) => events.push(e));
+    try {
+      const r = await fetchOn(f, 'sign-in-form.html');
+      expect(r.meta).toMatchObject({ rendered: true });
+      expect(asked).toEqual([]);
+      expect(events.filter((e) => e.host !== '127.0.0.1')).toEqual([]);
+    } finally {
+      off();
+      await f.close();
+    }
+  });
+});
+
 describe('a page that never yields', () => {
   it('ends as a 504 within the budget plus a few seconds, and the next target renders normally', async () => {
     const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });

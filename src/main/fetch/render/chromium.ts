@@ -19,6 +19,11 @@ import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
  * for the network time and for "AI mode" eligibility at start; those come without the
  * context's credentials and the proxy refuses them (407), as it refuses the rest of the
  * browser's own requests (sign-in's ListAccounts, GCM's check-in), but they are not made at all.
+ *
+ * A page with a form (a sign-in box, a search field) made Chromium 150 ask its autofill
+ * server (content-autofill.googleapis.com) about the form, two requests per page, through
+ * the proxy with the context's credentials: the proxy let them through as it would any public
+ * host, so each rendered page's forms were reported to Google. AutofillServerCommunication off.
  */
 export function chromiumArgs(proxyServer: string): string[] {
   return [
@@ -28,7 +33,7 @@ export function chromiumArgs(proxyServer: string): string[] {
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--dns-prefetch-disable',
-    '--disable-features=NetworkPrediction,NetworkServiceInProcess2,PreloadingHeuristics,Prerender2,SpeculationRulesPrefetchFuture,PreconnectToSearch,NetworkTimeServiceQuerying,AimEnabled,AimServerEligibilityEnabled',
+    '--disable-features=NetworkPrediction,NetworkServiceInProcess2,PreloadingHeuristics,Prerender2,SpeculationRulesPrefetchFuture,PreconnectToSearch,NetworkTimeServiceQuerying,AimEnabled,AimServerEligibilityEnabled,AutofillServerCommunication',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-domain-reliability',
