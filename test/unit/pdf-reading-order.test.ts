@@ -52,6 +52,14 @@ describe('PDF text in reading order', () => {
     expect(r.text).toBe('مرحبا\n\nefficient ½');
   });
 
+  it('puts an accent drawn beside its letter back on it, where Unicode has the accented letter', () => {
+    // As TeX draws \\"{\\i}, \\H{o}, \\c{c} and \\k{i}: the accent as a glyph of its own, over an i a dotless one.
+    const r = pageText({ items: [item('the na\u00a8\u0131ve Erd\u02ddos fa\u00b8cade i\u02db \u02c7Cech', 72, 700)] });
+    expect(r.text).toBe('the naïve Erdős façade į Čech');
+    // An accent alone, beside a digit or on a letter Unicode has no single character for, stays.
+    expect(pageText({ items: [item('the \u00a8 key, 2\u00b43, \u00afq', 72, 700)] }).text).toBe('the \u00a8 key, 2\u00b43, \u00afq');
+  });
+
   it('reads two columns one after the other, even when the file draws them line by line across the page', async () => {
     const left = ['Left column line one about tides', 'left column line two about keels', 'left column line three on sails', 'left column line four on charts', 'left column line five on reefs'];
     const right = ['Right column line one on ports', 'right column line two on buoys', 'right column line three on gales', 'right column line four on piers', 'right column line five on rivers'];

@@ -9,3 +9,4 @@ export interface TextItemLike {
 export function pageText(content: { items: TextItemLike[] }): { text: string; columns: number; bidiLines: number; heading: string };
 export function logicalLine(visual: string): string;
 export function presentationToLetters(s: string): string;
+export function accentsOnLetters(s: string): string;

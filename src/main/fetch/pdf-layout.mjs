@@ -67,6 +67,44 @@ const TWO_LETTERS = /\p{L}[^]*\p{L}/u;
 
 export const presentationToLetters = (s) => s.replace(PRESENTATION, (m) => m.normalize('NFKC'));
 
+// TeX and other typesetters draw an accent they have no accented glyph for as two glyphs: the
+// accent on its own (a spacing character: ¨ ´ ˆ …) and the letter, over an i a dotless ı. An
+// accent above comes first; a cedilla or an ogonek before or after its letter ("fa¸cade",
+// "i˛"). Read as drawn, "naïve" was "na¨ıve", which no search for naive or naïve finds.
+const COMBINING = {
+  '\u00a8': '\u0308', '\u00b4': '\u0301', '\u02cb': '\u0300', '\u02c6': '\u0302', '\u02dc': '\u0303', '\u00af': '\u0304',
+  '\u02d8': '\u0306', '\u02d9': '\u0307', '\u02da': '\u030a', '\u02dd': '\u030b', '\u02c7': '\u030c', '\u00b8': '\u0327', '\u02db': '\u0328',
+};
+const BELOW = new Set(['\u00b8', '\u02db']);
+const ACCENT_BY_LETTER = /(\p{Script=Latin})?([\u00a8\u00b4\u02cb\u02c6\u02dc\u00af\u02d8\u02d9\u02da\u02dd\u02c7\u00b8\u02db])(\p{Script=Latin})?/gu;
+const HAS_ACCENT = /[\u00a8\u00b4\u02cb\u02c6\u02dc\u00af\u02d8\u02d9\u02da\u02dd\u02c7\u00b8\u02db]/;
+const DOTLESS = { '\u0131': 'i', '\u0237': 'j' };
+
+/** The letter with the accent, when Unicode has it as one character (ï, ā, ç, ő), else undefined. */
+function accented(letter, accent) {
+  const c = `${DOTLESS[letter] ?? letter}${COMBINING[accent]}`.normalize('NFC');
+  return [...c].length === 1 ? c : undefined;
+}
+
+/**
+ * A spacing accent drawn beside a Latin letter, as the accented letter: "na¨ıve" is "naïve",
+ * "¯a" is "ā", "fa¸cade" is "façade", "i˛" is "į". Only where Unicode has that letter as one
+ * character; an accent beside a space, a digit or another script stays as written (a keyboard
+ * chart listing the accents, a font's fallback codes).
+ */
+export function accentsOnLetters(s) {
+  if (!HAS_ACCENT.test(s)) return s;
+  return s.replace(ACCENT_BY_LETTER, (m, before, accent, after) => {
+    const next = after === undefined ? undefined : accented(after, accent);
+    if (next !== undefined) return `${before ?? ''}${next}`;
+    const prev = before !== undefined && BELOW.has(accent) ? accented(before, accent) : undefined;
+    return prev !== undefined ? `${prev}${after ?? ''}` : m;
+  });
+}
+
+/** A line's text as letters: presentation forms (NFKC) and accents drawn apart put back on their letters. */
+const asLetters = (s) => accentsOnLetters(presentationToLetters(s));
+
 /** Visual order → logical order for a line holding right-to-left letters. */
 export function logicalLine(visual) {
   const rtl = (visual.match(RTL_CHARS) ?? []).length;
@@ -332,7 +370,7 @@ function headingOf(lines, em) {
     if (!inType(l) || prev.y - l.y > 1.7 * max || prev.y <= l.y) break;
     parts.push(l);
   }
-  return presentationToLetters(parts.map((l) => l.text).join(' '))
+  return asLetters(parts.map((l) => l.text).join(' '))
     .replace(/[\s\p{Cc}]+/gu, ' ')
     .replace(/\s*[*∗†‡§¶]+$/u, '') // a footnote's mark after the title
     .trim()
@@ -435,7 +473,7 @@ export function pageText(content) {
   const text = blocks
     .map((lines) =>
       lines
-        .map((line) => presentationToLetters(line.replace(/[ \t]+/g, ' ').trim()))
+        .map((line) => asLetters(line.replace(/[ \t]+/g, ' ').trim()))
         .filter((t) => t !== '')
         .join('\n'),
     )
