@@ -451,6 +451,17 @@ describe('what search reads of a result in markup', () => {
     expect(searchableText({ content: '{"a":"<b>"}', meta: { kind: 'json' } }, 'raw')).toBe('{"a":"<b>"}');
     expect(searchableText(undefined, 'raw')).toBe('');
   });
+
+  it('reads no picture written into the page as a data: URI, in Markdown or in markup', () => {
+    const svg = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='10'%3E%3C/svg%3E";
+    const md = `Tide tables\n![logo](<${svg}>) weekly\n![dot](data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==) soundings`;
+    const text = searchableText(html(md), 'markdown');
+    expect(text).not.toMatch(/w3|svg|base64|iVBOR/);
+    expect(text.split('\n')).toEqual(['Tide tables', '![logo]() weekly', '![dot]() soundings']);
+    expect(searchableText(html(`<p>Tide <img src="${svg.replace(/'/g, '&#39;')}"> tables</p>`), 'raw').replace(/\s+/g, ' ').trim()).toBe('Tide tables');
+    // A URL that merely holds the letters is a URL.
+    expect(searchableText(html('see https://example.org/data:x and metadata:1'), 'markdown')).toBe('see https://example.org/data:x and metadata:1');
+  });
 });
 
 describe('the same list run again', () => {

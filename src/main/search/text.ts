@@ -13,7 +13,7 @@ import { endTagAt } from '../fetch/markup';
  * the stored result, which the app scrolls to.
  */
 export function searchableText(result: Result | undefined, mode: Mode | undefined): string {
-  const content = result?.content ?? '';
+  const content = withoutDataUris(result?.content ?? '');
   if (!isMarkup(result, mode)) return content;
   return decodeEntities(
     withoutHidden(content, lineBreaksOf)
@@ -40,6 +40,14 @@ export function snippetText(result: Result | undefined, mode: Mode | undefined):
     .replace(/\*\*|__|<\/sup>|<\/?sub>/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
 }
+
+/**
+ * A picture written into the page as a data: URI (an inline SVG, a base64 PNG) is no text: its
+ * markup and base64 made hits for "w3" and "org" (an SVG's namespace) whose snippet was
+ * percent-encoded SVG. Markdown writes one as <data:…> where it holds a space.
+ */
+const DATA_URI = /<data:[^>\n]*>|\bdata:[\w.+-]+\/[\w.+-]+[;,][^\s)"'<>]*/gi;
+const withoutDataUris = (s: string): string => (s.includes('data:') ? s.replace(DATA_URI, '') : s);
 
 // ![alt](src "title") and [text](href "title"), on one line; a URL may hold one level of parentheses.
 const MD_IMAGE = /!\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
