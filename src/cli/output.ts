@@ -61,7 +61,7 @@ export function printTargetsJson(store: Store, jobId: string, io: CliIO): void {
 export async function runExport(
   store: Store,
   job: Job,
-  o: { format: string; out: string; includeFailed: boolean; includeMeta: boolean; io: CliIO },
+  o: { format: string; out: string; includeFailed: boolean; includeMeta: boolean; io: CliIO; signal?: AbortSignal },
   /** The job's targets as they finish, for an export written while the job runs (see liveExportSource). */
   live?: ExportSource,
 ): Promise<void> {
@@ -73,6 +73,7 @@ export async function runExport(
       out: o.out,
       includeFailed: o.includeFailed,
       includeMeta: o.includeMeta,
+      signal: o.signal,
       onProgress: (done, total) => {
         const now = Date.now();
         // While the job runs, its progress line owns stderr.

@@ -171,7 +171,7 @@ export const exportCommand: Command = {
 
 ${ID_NOTE}
 `,
-  async run(argv, io) {
+  async run(argv, io, signal) {
     const { values, positionals } = parse(argv, {
       ...dbSpec,
       out: { type: 'string' },
@@ -197,8 +197,15 @@ ${ID_NOTE}
           includeFailed: values['include-failed'] ?? false,
           includeMeta: values['include-meta'] ?? false,
           io,
+          // Ctrl-C stops the export and removes what it wrote; without it the export ran to
+          // its end, and a second Ctrl-C (which exits at once) left its hidden partial behind.
+          signal,
         });
       } catch (err) {
+        if (signal.aborted && err instanceof SiftError && err.code === 'cancelled') {
+          io.stderr.write(`sift export: ${err.message}\n`);
+          return EXIT.interrupted;
+        }
         return reportError(err, io);
       }
       return EXIT.ok;
