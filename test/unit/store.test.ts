@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
@@ -63,6 +64,77 @@ describe('openStore', () => {
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => openStore(p)).toThrow(expect.objectContaining({ code: 'db_too_new' }));
+    t.remove();
+  });
+
+  // A --db typed wrong, or a file that is no longer what it was: SQLite's own words ("file is
+  // not a database", "table jobs already exists") named neither the file nor what to do.
+  const refused = (p: string): SiftError => {
+    try {
+      openStore(p).close();
+    } catch (err) {
+      expect(err).toBeInstanceOf(SiftError);
+      expect((err as SiftError).message).toContain(p);
+      expect((err as SiftError).hint).not.toBe('');
+      return err as SiftError;
+    }
+    throw new Error(`${p} opened`);
+  };
+
+  it('refuses a file that is not SQLite as not a Sift database, naming it, and leaves it as it was', () => {
+    const t = tempDir();
+    const p = path.join(t.dir, 'notes.db');
+    writeFileSync(p, 'my notes, not a database\n'.repeat(100));
+    expect(refused(p).code).toBe('db_not_sift');
+    expect(readFileSync(p, 'utf8')).toBe('my notes, not a database\n'.repeat(100));
+    t.remove();
+  });
+
+  it("refuses another program's SQLite database before writing anything to it, its journal mode included", () => {
+    const t = tempDir();
+    for (const [name, version, table] of [
+      ['other.db', 0, 'jobs'],
+      ['versioned.db', 3, 'moz_places'],
+    ] as const) {
+      const p = path.join(t.dir, name);
+      const raw = new Database(p);
+      raw.exec(`CREATE TABLE ${table} (a); INSERT INTO ${table} VALUES (1)`);
+      raw.pragma(`user_version = ${version}`);
+      raw.close();
+      const before = readFileSync(p);
+      const err = refused(p);
+      expect(err.code).toBe('db_not_sift');
+      expect(err.message).toContain(table);
+      expect(readFileSync(p).equals(before)).toBe(true);
+      expect(existsSync(`${p}-wal`)).toBe(false);
+    }
+    t.remove();
+  });
+
+  it('says a damaged (truncated) database is damaged, naming it', () => {
+    const t = tempDir();
+    const p = path.join(t.dir, 'sift.db');
+    const s = openStore(p);
+    s.insertJob({ id: 'big', caller: 'a', callerClass: 'user', idemKey: 'k', targetsTotal: 400, nowMs: 1, leaseExpires: 2 }, targets(400));
+    s.close();
+    truncateSync(p, Math.floor(statSync(p).size / 4));
+    expect(refused(p).code).toBe('db_damaged');
+    t.remove();
+  });
+
+  it('says a folder given as the database cannot be opened, naming it', () => {
+    const t = tempDir();
+    expect(refused(t.dir).code).toBe('db_not_writable');
+    t.remove();
+  });
+
+  it('still opens an empty file as a new database', () => {
+    const t = tempDir();
+    const p = path.join(t.dir, 'empty.db');
+    writeFileSync(p, '');
+    const s = openStore(p);
+    expect(s.listJobs()).toEqual([]);
+    s.close();
     t.remove();
   });
 });

@@ -86,10 +86,59 @@ export interface OpenStoreOptions {
   searchIndex?: boolean;
 }
 
-const isBusy = (err: unknown): boolean => {
+const sqliteCode = (err: unknown): string => {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  return typeof code === 'string' ? code : '';
 };
+const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUSY');
+
+/**
+ * SQLite's own words for a database Sift cannot use ("file is not a database", "disk I/O
+ * error") named neither the file nor what to do; this says both. Anything else is left as it is.
+ */
+function openError(err: unknown, path: string): unknown {
+  if (err instanceof SiftError) return err;
+  const code = sqliteCode(err);
+  if (isBusy(err)) {
+    return new SiftError('db_locked', 409, `The database ${path} is in use by another Sift.`, 'Close the other Sift window or command (or pass --db with another path), then try again.');
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return new SiftError('db_not_sift', 400, `${path} is not a Sift database: it is not an SQLite file at all.`, 'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing in that file.');
+  }
+  if (code.startsWith('SQLITE_CORRUPT')) {
+    return new SiftError(
+      'db_damaged',
+      500,
+      `The database ${path} is damaged (${code}).`,
+      'Move it aside and start a new one (or pass --db with another path); `sqlite3 FILE .recover` can often save the rows it still holds.',
+    );
+  }
+  if (code.startsWith('SQLITE_CANTOPEN')) {
+    return new SiftError('db_not_writable', 400, `cannot open the database ${path} (${code}): it is a folder, or Sift may not write there.`, 'Give the path of a file in a folder you can write to (Sift keeps a journal file beside it).');
+  }
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') {
+    return new SiftError(
+      'db_not_writable',
+      403,
+      `cannot write the database ${path} (${code}).`,
+      'Sift writes to its database and to a journal file beside it, even to read: make the file and its folder writable, or pass --db with another path.',
+    );
+  }
+  return err;
+}
+
+/**
+ * Why the schema of a database that is not new shows it is not Sift's, or '' when it is:
+ * every Sift database past its first migration holds jobs and targets and a user_version
+ * (steps run in one transaction each, so no Sift database has tables at version 0).
+ */
+function foreignSchema(db: Database.Database): string {
+  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").all().map((r) => r.name);
+  if (tables.length === 0) return '';
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === 0 || !tables.includes('jobs') || !tables.includes('targets')) return `its tables are ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}`;
+  return '';
+}
 
 /**
  * Opens (creating if needed) the database at `path`, owned by this process until close().
@@ -99,25 +148,36 @@ const isBusy = (err: unknown): boolean => {
  * process fails right there with `db_locked` and has changed nothing; it never reaches
  * markInFlightFailed. The OS drops the lock when the owner dies, so a kill -9 leaves no
  * stale lock to clean up (a pid file would).
+ *
+ * Another program's SQLite database (a --db typed wrong) is refused before anything is
+ * written to it, its journal mode included.
  */
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
-  // timeout 0: a live owner holds the lock for its whole life, so waiting cannot help; fail fast.
-  const db = new Database(path, { timeout: 0, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
+  let db: Database.Database;
+  try {
+    // timeout 0: a live owner holds the lock for its whole life, so waiting cannot help; fail fast.
+    db = new Database(path, { timeout: 0, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
+  } catch (err) {
+    throw openError(err, path);
+  }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    const foreign = foreignSchema(db);
+    db.exec('COMMIT');
+    if (foreign) {
+      throw new SiftError(
+        'db_not_sift',
+        400,
+        `${path} is not a Sift database: it is another program's SQLite database (${foreign}).`,
+        'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing in that file.',
+      );
+    }
     db.pragma('journal_mode = WAL');
     db.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (err) {
     db.close();
-    if (isBusy(err)) {
-      throw new SiftError(
-        'db_locked',
-        409,
-        `The database ${path} is in use by another Sift.`,
-        'Close the other Sift window or command (or pass --db with another path), then try again.',
-      );
-    }
-    throw err;
+    throw openError(err, path);
   }
   try {
     // FULL for the rare writes (a job's submission, its status); each target's commit is made
@@ -138,7 +198,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     tuneSearchIndex(db);
   } catch (err) {
     db.close();
-    throw err;
+    throw openError(err, path);
   }
   return storeOver(db, path, opts.searchIndex !== false);
 }
