@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SiftError } from '../../src/shared/errors';
 import { OutFile } from '../../src/main/export/output';
 
 /** OutFile gathers small writes before they reach the disk; the file must still get them all, in order. */
@@ -39,5 +40,18 @@ describe('OutFile', () => {
     await f.write('third\n');
     await f.close();
     expect(readFileSync(p, 'utf8')).toBe('first\nsecond\nthird\n');
+  });
+
+  // /dev/full answers every write with ENOSPC, as a full disk does.
+  it.skipIf(!existsSync('/dev/full'))('says the disk is full naming the export, not the hidden partial it writes to', async () => {
+    const f = await OutFile.open('/dev/full', '/home/me/results.jsonl');
+    const err = await (async () => {
+      for (let i = 0; i < 64; i++) await f.write(`${'x'.repeat(16 * 1024)}\n`);
+      await f.close();
+    })().catch((e: unknown) => e);
+    f.destroy();
+    expect(err).toBeInstanceOf(SiftError);
+    expect(err).toMatchObject({ code: 'disk_full' });
+    expect((err as SiftError).message).toBe('the disk is full while writing /home/me/results.jsonl');
   });
 });

@@ -41,7 +41,7 @@ export async function folderSink(finalDir: string): Promise<LayoutSink> {
       bytes += data.length;
     },
     async openSide(name) {
-      const f = await OutFile.open(childPath(dir, name));
+      const f = await OutFile.open(childPath(dir, name), finalDir);
       sides.push(f);
       return f;
     },
@@ -85,7 +85,7 @@ class OnceReadable extends Readable {
  */
 export async function zipSink(finalZip: string, root: string): Promise<LayoutSink> {
   const tmp = partialPath(finalZip);
-  const out = await OutFile.open(tmp);
+  const out = await OutFile.open(tmp, finalZip);
   const zip = new ZipFile();
   let failed: unknown = null;
   zip.on('error', (err: unknown) => {
@@ -114,7 +114,7 @@ export async function zipSink(finalZip: string, root: string): Promise<LayoutSin
       check();
     },
     async openSide(name) {
-      const f = await OutFile.open(partialPath(childPath(path.dirname(finalZip), `${path.basename(finalZip)}-${name}`)));
+      const f = await OutFile.open(partialPath(childPath(path.dirname(finalZip), `${path.basename(finalZip)}-${name}`)), finalZip);
       sides.push({ name, file: f });
       return f;
     },

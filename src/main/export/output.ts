@@ -91,29 +91,36 @@ const GATHER_BYTES = 64 * 1024;
  */
 export class OutFile {
   readonly path: string;
+  /** The path errors name: the export's final file or folder, not the hidden ".partial" this is. */
+  private readonly shown: string;
   private readonly ws: WriteStream;
   private failed: unknown = null;
   private gathered: (string | Buffer)[] = [];
   private gatheredBytes = 0;
   bytes = 0;
 
-  private constructor(p: string, ws: WriteStream) {
+  private constructor(p: string, shown: string, ws: WriteStream) {
     this.path = p;
+    this.shown = shown;
     this.ws = ws;
     ws.on('error', (err) => {
       this.failed ??= err;
     });
   }
 
-  /** Opens (creates or truncates) `p`; fails here, not at the first write, when it cannot. */
-  static async open(p: string): Promise<OutFile> {
+  /**
+   * Opens (creates or truncates) `p`; fails here, not at the first write, when it cannot.
+   * Errors name `shown`: "the disk is full while writing …/.x.jsonl.partial-123-ab12cd34"
+   * named a file the user never sees.
+   */
+  static async open(p: string, shown: string = p): Promise<OutFile> {
     const ws = createWriteStream(p, { flags: 'w' });
     try {
       await once(ws, 'open');
     } catch (err) {
       throw toExportError(err, path.dirname(p));
     }
-    return new OutFile(p, ws);
+    return new OutFile(p, shown, ws);
   }
 
   /** The stream itself (for pipes); what write() gathered goes first. */
@@ -123,7 +130,7 @@ export class OutFile {
   }
 
   async write(chunk: string | Buffer): Promise<void> {
-    if (this.failed) throw toExportError(this.failed, this.path);
+    if (this.failed) throw toExportError(this.failed, this.shown);
     const n = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     this.bytes += n;
     this.gathered.push(chunk);
@@ -142,18 +149,18 @@ export class OutFile {
   }
 
   async drain(): Promise<void> {
-    if (this.failed) throw toExportError(this.failed, this.path);
+    if (this.failed) throw toExportError(this.failed, this.shown);
     this.release();
     if (!this.ws.writableNeedDrain) return;
     try {
       await once(this.ws, 'drain');
     } catch (err) {
-      throw toExportError(err, this.path);
+      throw toExportError(err, this.shown);
     }
   }
 
   async close(): Promise<void> {
-    if (this.failed) throw toExportError(this.failed, this.path);
+    if (this.failed) throw toExportError(this.failed, this.shown);
     if (!this.ws.closed) {
       this.release();
       const done = once(this.ws, 'close');
@@ -161,10 +168,10 @@ export class OutFile {
       try {
         await done;
       } catch (err) {
-        throw toExportError(err, this.path);
+        throw toExportError(err, this.shown);
       }
     }
-    if (this.failed) throw toExportError(this.failed, this.path);
+    if (this.failed) throw toExportError(this.failed, this.shown);
   }
 
   destroy(): void {

@@ -101,7 +101,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
 
 /** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint, reason}. */
 export async function jsonlWriter(finalPath: string): Promise<Writer> {
-  const out = await OutFile.open(partialPath(finalPath));
+  const out = await OutFile.open(partialPath(finalPath), finalPath);
   return {
     async add(t) {
       const done = isDone(t);
@@ -137,7 +137,7 @@ export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', '
  * (=, +, -, @ first: titles come from the web) get a leading apostrophe.
  */
 export async function csvWriter(finalPath: string): Promise<Writer> {
-  const out = await OutFile.open(partialPath(finalPath));
+  const out = await OutFile.open(partialPath(finalPath), finalPath);
   const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
   let failed: unknown = null;
   csv.on('error', (err) => {
@@ -179,9 +179,9 @@ const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json'
  * joined at the end, so the table can come first without holding the job in memory.
  */
 export async function combinedMdWriter(finalPath: string, jobId: string, o: WriterOptions): Promise<Writer> {
-  const main = await OutFile.open(partialPath(finalPath));
-  const toc = await OutFile.open(partialPath(`${finalPath}-toc`));
-  const body = await OutFile.open(partialPath(`${finalPath}-body`));
+  const main = await OutFile.open(partialPath(finalPath), finalPath);
+  const toc = await OutFile.open(partialPath(`${finalPath}-toc`), finalPath);
+  const body = await OutFile.open(partialPath(`${finalPath}-body`), finalPath);
   let count = 0;
   const scratch = [toc, body];
   return {
