@@ -206,11 +206,17 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
 /**
  * Opens the database as its owner. Owning it means the previous owner is gone, so whatever
  * it left queued or running failed with reason "restart" (rule 8: nothing is resumed).
+ * Jobs whose lease lapsed are deleted then too (rule 11): only a runner swept them, so
+ * `sift jobs`, `status`, `search` and `export` went on showing a job kept 7 days for weeks
+ * after, until the next `sift batch` or start of the app removed it.
  */
 export function openOwnedStore(dbPath: string, log: { info(obj: object, msg: string): void }, opts: { nativeBinding?: string } = {}): Store {
   const store = openStore(dbPath, opts);
-  const n = store.markInFlightFailed('restart', Date.now());
+  const now = Date.now();
+  const n = store.markInFlightFailed('restart', now);
   if (n) log.info({ jobs: n }, 'marked jobs interrupted by a restart as failed');
+  const swept = store.sweepExpired(now).length;
+  if (swept) log.info({ swept }, 'expired jobs deleted');
   return store;
 }
 
