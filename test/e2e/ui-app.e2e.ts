@@ -153,6 +153,16 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-cancelled') });
 
+  // Its export counts the 3 never reached apart from the 1 that failed, as the header does
+  // (it said "4 failed" beside "Failed 1").
+  await page.getByTestId('export-job').click();
+  expect(await text('export-dialog')()).toContain('Include failed and unfetched targets (1 failed, 3 not fetched)');
+  await page.getByTestId('export-format').selectOption('jsonl');
+  await page.getByTestId('export-start').click();
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets, 1 failed, 3 not fetched to /);
+  await page.screenshot({ path: screenshotPath('ui-export-cancelled') });
+  await page.getByTestId('export-close').click();
+
   await page.getByTestId('run-rest').click();
   await expect.poll(currentJobId).not.toBe(id);
   await expect.poll(async () => page.getByTestId('target-row').count()).toBeGreaterThanOrEqual(3);

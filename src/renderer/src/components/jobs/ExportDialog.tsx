@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ExportFormatName } from '../../../../shared/ipc/contract';
 import { useStore } from '../../store';
 import { exportJob } from '../../store/actions';
-import { formatBytes, plural } from '../../lib/format';
+import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { ErrorMessage } from '../common/ErrorMessage';
 
 const FORMATS: { value: ExportFormatName; label: string; note: string }[] = [
@@ -18,6 +18,8 @@ const FORMATS: { value: ExportFormatName; label: string; note: string }[] = [
 export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
   const run = useStore((s) => (s.exportRun?.jobId === jobId ? s.exportRun : null));
   const failedCount = useStore((s) => s.jobs[jobId]?.targetsFailed ?? 0);
+  // Never reached (a cancelled or interrupted job's rest): the export counts them apart.
+  const notFetched = useStore((s) => (s.jobs[jobId] ? s.jobs[jobId].targetsTotal - s.jobs[jobId].targetsDone : 0));
   const close = useStore((s) => s.openExport);
   const [format, setFormat] = useState<ExportFormatName>('md');
   const [includeFailed, setIncludeFailed] = useState(false);
@@ -59,7 +61,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
         </label>
         <label className="check">
           <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
-          Include failed targets{failedCount > 0 ? ` (${failedCount.toLocaleString()})` : ''} as files or sections
+          {includeFailedLabel(failedCount, notFetched)}
         </label>
         <p className="muted listing-note" data-testid="export-listing-note">
           The manifest, the CSV summary and the JSONL file always list every target, with its error.
@@ -80,8 +82,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           )}
           {run.state === 'done' && run.summary && (
             <p data-testid="export-result">
-              Wrote {plural(run.summary.files, 'file')} ({formatBytes(run.summary.bytes)}) for {plural(run.summary.targets, 'target')}
-              {run.summary.failed > 0 ? `, ${run.summary.failed.toLocaleString()} failed` : ''} to <code>{run.summary.path}</code>.
+              {exportSummaryText(run.summary)} to <code>{run.summary.path}</code>.
             </p>
           )}
           {run.state === 'failed' && run.error && <ErrorMessage error={run.error} testId="export-error" />}

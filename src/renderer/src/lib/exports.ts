@@ -1,0 +1,32 @@
+import { formatBytes, plural } from './format';
+
+/** The counts of an export's summary the dialog reads (main's ExportSummary). */
+export interface ExportCounts {
+  files: number;
+  bytes: number;
+  targets: number;
+  /** Not done: failed, plus the ones never fetched (notRun). */
+  failed: number;
+  notRun: number;
+}
+
+/**
+ * What an export wrote, in the job header's words. Main counts every target that is not
+ * done as "failed"; a cancelled job's rest was never fetched, so it is said apart: a job of
+ * 40 failed and 107 never reached read "147 failed" beside a header saying "Failed 40".
+ */
+export function exportSummaryText(s: ExportCounts): string {
+  const failed = s.failed - s.notRun;
+  let text = `Wrote ${plural(s.files, 'file')} (${formatBytes(s.bytes)}) for ${plural(s.targets, 'target')}`;
+  if (failed > 0) text += `, ${failed.toLocaleString()} failed`;
+  if (s.notRun > 0) text += `, ${s.notRun.toLocaleString()} not fetched`;
+  return text;
+}
+
+/** The "include failed" choice, with what it takes in: a cancelled job's unfetched rest too. */
+export function includeFailedLabel(failed: number, notFetched: number): string {
+  const parts: string[] = [];
+  if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
+  if (notFetched > 0) parts.push(`${notFetched.toLocaleString()} not fetched`);
+  return `Include failed and unfetched targets${parts.length ? ` (${parts.join(', ')})` : ''} as files or sections`;
+}
