@@ -364,6 +364,30 @@ test('the dark theme follows the system', async () => {
   await dark.context().close();
 });
 
+test('in a 900 × 600 window the target table is readable and the composer fits', async () => {
+  const narrow = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  await narrow.setViewportSize({ width: 900, height: 600 });
+  await narrow.locator('[data-testid="job-item"][data-status="partial"]').first().click();
+  const failed = narrow.locator('[data-testid="target-row"][data-status="failed"]').first();
+  await failed.click();
+  await narrow.getByTestId('result-error').waitFor();
+  // Beside the result pane the URL column was 30 px ("12…") and the reason chips were cut.
+  const urlColumn = await narrow.locator('.target-head .c-url').evaluate((e) => e.getBoundingClientRect().width);
+  expect(urlColumn).toBeGreaterThan(150);
+  expect(await cutInCells(narrow, 'row-url')).toEqual([]);
+  expect(await cutInCells(narrow, 'row-reason')).toEqual([]);
+  const right = (sel: string) => narrow.locator(sel).first().evaluate((e) => e.getBoundingClientRect().right);
+  expect(await right('[data-testid="result-pane"]')).toBeLessThanOrEqual(900);
+  await narrow.screenshot({ path: screenshotPath('ui-job-narrow') });
+  // The composer's two columns needed 696 px of the 650 left beside the sidebar.
+  await narrow.getByTestId('nav-new').click();
+  expect(await right('.composer-review')).toBeLessThanOrEqual(900);
+  await narrow.screenshot({ path: screenshotPath('ui-composer-narrow') });
+  await expectNoInternalErrorText(narrow);
+  expect(pageErrors(narrow)).toEqual([]);
+  await narrow.context().close();
+});
+
 test('no errors were logged in the page', () => {
   expect(pageErrors(page)).toEqual([]);
   expect(existsSync(app.dbPath)).toBe(true);
