@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../../../../shared/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/settings';
+import { parseAllowHosts, settingError } from '../../lib/settings-form';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
@@ -65,11 +66,7 @@ function BrowserStatus({ info }: { info: BrowserInfoView | null | 'error' }): Re
   );
 }
 
-/** One field's error from the shared schema, so the user hears it before saving. */
-function fieldError(key: keyof Settings, value: unknown): string | null {
-  const r = SettingsSchema.shape[key].safeParse(value);
-  return r.success ? null : (r.error.issues[0]?.message ?? 'not valid');
-}
+const UNITS: Partial<Record<keyof Settings, string>> = Object.fromEntries(GROUPS.flatMap((g) => g.fields.map((f) => [f.key, f.unit])));
 
 export function SettingsPanel(): React.JSX.Element {
   const [saved, setSaved] = useState<Settings | null>(null);
@@ -98,11 +95,15 @@ export function SettingsPanel(): React.JSX.Element {
   if (loadError) return <section className="panel"><ErrorMessage error={loadError} /></section>;
   if (!draft || !saved) return <section className="panel"><p className="muted">Loading settings…</p></section>;
 
-  const allowHosts = hosts.split(/[\s,]+/).map((h) => h.trim()).filter(Boolean);
+  const { hosts: allowHosts, bad: badHosts } = parseAllowHosts(hosts);
   const next: Settings = { ...draft, allowHosts };
+  // Errors the user hears before saving, in the form's words (lib/settings-form.ts).
   const errors = Object.fromEntries(
-    (Object.keys(next) as (keyof Settings)[]).map((k) => [k, fieldError(k, next[k])]).filter(([, e]) => e),
+    (Object.keys(next) as (keyof Settings)[]).map((k) => [k, settingError(k, next[k], UNITS[k])]).filter(([, e]) => e),
   ) as Partial<Record<keyof Settings, string>>;
+  if (badHosts.length && !errors.allowHosts) {
+    errors.allowHosts = `Not a host name: ${badHosts.join(', ')}. Write a name such as wiki.internal.example, or an address.`;
+  }
   const changed = (Object.keys(next) as (keyof Settings)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(saved[k]));
   const invalid = Object.keys(errors).length > 0;
 

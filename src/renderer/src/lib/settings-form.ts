@@ -1,0 +1,61 @@
+import type * as z from 'zod';
+import { SettingsSchema, type Settings } from '../../../shared/settings';
+
+/**
+ * A Settings field's problem in the words of the form, from the shared schema: "At least 1."
+ * where zod says "Too small: expected number to be >=1", "Enter a number." for "Invalid input:
+ * expected number, received NaN". `unit` is the field's ("seconds", "MiB").
+ */
+export function settingError(key: keyof Settings, value: unknown, unit?: string): string | null {
+  const r = SettingsSchema.shape[key].safeParse(value);
+  if (r.success) return null;
+  const issue = r.error.issues[0];
+  return issue ? issueText(key, issue, unit) : 'Not valid.';
+}
+
+const amount = (n: number | bigint, unit: string | undefined): string => `${Number(n).toLocaleString(undefined, { maximumFractionDigits: 4 })}${unit ? ` ${unit}` : ''}`;
+
+function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | undefined): string {
+  if (key === 'archiveService') return 'Enter a web address starting with http:// or https://, or leave it empty.';
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'int' ? 'Enter a whole number.' : 'Enter a number.';
+    case 'too_small':
+      if (issue.origin === 'string') return key === 'allowHosts' ? 'A host name cannot be empty.' : 'This cannot be empty.';
+      return `At least ${amount(issue.minimum, unit)}.`;
+    case 'too_big':
+      if (issue.origin === 'string') return `At most ${amount(issue.maximum, 'characters')}.`;
+      if (issue.origin === 'array') return `At most ${amount(issue.maximum, 'entries')}.`;
+      return `At most ${amount(issue.maximum, unit)}.`;
+    default:
+      return 'Not valid.';
+  }
+}
+
+/**
+ * The allowed hosts as typed: one a line (or separated by spaces or commas). The guard compares
+ * host names only, so an address pasted whole ("https://wiki.example/start") is its host
+ * ("wiki.example") and a name in capitals or with an umlaut is written as the URL parser writes
+ * it; a leading "." (every subdomain) is kept. What no URL could have as its host is `bad`:
+ * saved as typed, it would never match and the host would stay blocked without a word.
+ */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)$/i;
+
+export function parseAllowHosts(text: string): { hosts: string[]; bad: string[] } {
+  const hosts: string[] = [];
+  const bad: string[] = [];
+  for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
+    const dot = entry.startsWith('.') && !entry.includes('://') ? '.' : '';
+    const rest = dot ? entry.slice(1) : entry;
+    let host = '';
+    try {
+      host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(rest) ? rest : `http://${rest}`).hostname;
+    } catch {
+      host = '';
+    }
+    // The URL parser lets "!" or "*" into a host name; no DNS name or address has them.
+    if (host && HOST.test(host)) hosts.push(dot + host);
+    else bad.push(entry);
+  }
+  return { hosts, bad };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import { parseAllowHosts, settingError } from '../../src/renderer/src/lib/settings-form';
+
+describe("Settings fields say what is wrong in the form's words", () => {
+  test('numbers: empty, not whole, below or above the range, with the unit', () => {
+    expect(settingError('workers', Number.NaN)).toBe('Enter a number.');
+    expect(settingError('workers', 2.5)).toBe('Enter a whole number.');
+    expect(settingError('workers', 0)).toBe('At least 1.');
+    expect(settingError('deadlineSeconds', 99_999, 'seconds')).toBe('At most 3,600 seconds.');
+    expect(settingError('maxResultMiB', 0.01, 'MiB')).toBe('At least 0.0625 MiB.');
+    expect(settingError('ttlHours', 1.5, 'hours')).toBeNull();
+  });
+  test('text: an empty user agent, a bad archive address', () => {
+    expect(settingError('userAgent', '')).toBe('This cannot be empty.');
+    expect(settingError('archiveService', 'not a url')).toBe('Enter a web address starting with http:// or https://, or leave it empty.');
+    expect(settingError('archiveService', '')).toBeNull();
+  });
+  test('no message is zod’s own', () => {
+    for (const [k, v] of [['workers', -1], ['maxBodyMiB', Number.NaN], ['userAgent', ''], ['chromiumPath', 'x'.repeat(5000)], ['renderPages', 99]] as const) {
+      expect(settingError(k, v)).not.toMatch(/expected|Invalid input|>=|<=/);
+    }
+  });
+});
+
+describe('allowed hosts are host names, as the guard compares them', () => {
+  test('an address pasted whole is its host; case and a trailing path do not matter', () => {
+    expect(parseAllowHosts('https://Wiki.Example/start?x=1\nintranet.example/path, 10.0.0.5')).toEqual({
+      hosts: ['wiki.example', 'intranet.example', '10.0.0.5'],
+      bad: [],
+    });
+  });
+  test('a leading dot (every subdomain) is kept', () => {
+    expect(parseAllowHosts('.corp.example')).toEqual({ hosts: ['.corp.example'], bad: [] });
+  });
+  test('what cannot be a host is reported, not saved to never match', () => {
+    expect(parseAllowHosts('good.example host!! http://')).toEqual({ hosts: ['good.example'], bad: ['host!!', 'http://'] });
+  });
+});
