@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
-import { cleanOptions, effectiveOptions } from '../../src/renderer/src/store/composer';
+import { cleanOptions, effectiveOptions, noTargetsError } from '../../src/renderer/src/store/composer';
 import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
@@ -73,6 +73,19 @@ describe('list options', () => {
   test("a URL's own options win over the list's", () => {
     expect(effectiveOptions({ mode: 'text', grep: 'a' }, { mode: 'raw' })).toEqual({ mode: 'raw', grep: 'a' });
     expect(effectiveOptions({}, undefined)).toBeUndefined();
+  });
+});
+
+describe('nothing to submit', () => {
+  test('a dropped empty file is named and said to be empty, not "there is no list yet"', () => {
+    const err = noTargetsError({ kind: 'file', name: 'empty.htm', text: '  \n' }, null);
+    expect(err.message).toBe('empty.htm is empty.');
+    expect(err.hint).not.toMatch(/Drop a file/);
+  });
+  test('no list, and a list without a URL, keep their own words', () => {
+    expect(noTargetsError(null, null).message).toBe('There is no list yet.');
+    const parsed = { format: 'text', targets: [], invalid: [], duplicates: [], truncated: false } as unknown as Parameters<typeof noTargetsError>[1];
+    expect(noTargetsError({ kind: 'paste', name: 'pasted', text: 'nope' }, parsed).message).toBe('Nothing in this list is a URL Sift can fetch.');
   });
 });
 

@@ -8,7 +8,7 @@ import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { formatCreated, plural } from '../lib/format';
-import { cleanOptions, effectiveOptions, type ListSource } from './composer';
+import { cleanOptions, effectiveOptions, noTargetsError, type ListSource } from './composer';
 import { useStore } from './index';
 
 const get = useStore.getState;
@@ -201,11 +201,7 @@ export async function submitList(): Promise<void> {
   if (s.submitting || s.parsing) return;
   const targets = submittedTargets();
   if (targets.length === 0) {
-    s.setSubmitError({
-      code: 'no_targets',
-      message: s.parsed ? 'Nothing in this list is a URL Sift can fetch.' : 'There is no list yet.',
-      hint: s.parsed ? 'Each entry needs an absolute http:// or https:// address; the problems are listed below.' : 'Drop a file, paste URLs or open a list first.',
-    });
+    s.setSubmitError(noTargetsError(s.source, s.parsed));
     return;
   }
   s.setSubmitError(null);

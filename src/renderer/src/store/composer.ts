@@ -58,6 +58,29 @@ export function effectiveOptions(listOptions: Options, own: Options | undefined)
   return Object.keys(merged).length ? merged : undefined;
 }
 
+/** A dropped or opened file with nothing in it but white space (an empty bookmarks export). */
+export function isEmptyFile(source: ListSource | null): source is ListSource {
+  return source?.kind === 'file' && !source.text.trim();
+}
+
+/**
+ * Why Submit has nothing to send. A dropped empty file was told "There is no list yet. Drop
+ * a file…" with the file's name on screen: it names the file and says it is empty.
+ */
+export function noTargetsError(source: ListSource | null, parsed: ParsedList | null): UserError {
+  if (isEmptyFile(source)) {
+    return { code: 'no_targets', message: `${source.name} is empty.`, hint: 'Drop or open a list that has URLs in it, or paste URLs instead.' };
+  }
+  if (parsed) {
+    return {
+      code: 'no_targets',
+      message: 'Nothing in this list is a URL Sift can fetch.',
+      hint: 'Each entry needs an absolute http:// or https:// address; the problems are listed below.',
+    };
+  }
+  return { code: 'no_targets', message: 'There is no list yet.', hint: 'Drop a file, paste URLs or open a list first.' };
+}
+
 const EMPTY = {
   source: null,
   parsed: null,

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from '../../store';
 import { submitList } from '../../store/actions';
+import { isEmptyFile } from '../../store/composer';
 import { DropZone } from './DropZone';
 import { ListOptionsForm } from './ListOptionsForm';
 import { ParsedTargetList } from './ParsedTargetList';
@@ -12,6 +13,7 @@ import { SubmitBar } from './SubmitBar';
 export function Composer(): React.JSX.Element {
   const hasList = useStore((s) => s.parsed !== null || s.parsing);
   const firstTime = useStore((s) => s.jobsLoaded && s.jobOrder.length === 0);
+  const emptyFile = useStore((s) => (isEmptyFile(s.source) ? s.source.name : null));
   // On the window, not the section: after a click on Preview or a drop, focus is on the body.
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -47,7 +49,11 @@ export function Composer(): React.JSX.Element {
             </>
           ) : (
             <div className="empty-state">
-              <p>The URLs Sift finds in your list show up here, with any line it could not read and why.</p>
+              {emptyFile ? (
+                <p data-testid="empty-file">{emptyFile} is empty: there is no URL in it to read.</p>
+              ) : (
+                <p>The URLs Sift finds in your list show up here, with any line it could not read and why.</p>
+              )}
             </div>
           )}
         </div>
