@@ -304,6 +304,32 @@ describe('charsets', () => {
     srv.route('/meta-sjis', body(Buffer.concat([Buffer.from(sj), iconv.encode('東京の天気', 'Shift_JIS'), Buffer.from('</p></body></html>')]), 'text/html'));
     expect((await get('/meta-sjis', { mode: 'text' })).content).toContain('東京の天気');
   });
+  it('reads a meta charset that comes after the first 1024 bytes of the head, as browsers do, but not one in the body', async () => {
+    const page = (head: string, body = '') =>
+      `<!doctype html><html><head><style>${'p { margin: 0 } '.repeat(100)}</style>${head}<title>Новости</title></head><body>${body}<p>${'Погода на побережье сегодня ясная. '.repeat(20)}</p></body></html>`;
+    srv.route('/late-meta', body(iconv.encode(page('<meta charset="windows-1251">'), 'windows-1251'), 'text/html'));
+    const r = await get('/late-meta', { mode: 'text' });
+    expect(r.meta?.charset).toBe('windows-1251');
+    expect(r.meta?.title).toBe('Новости');
+    expect(r.content).toContain('Погода на побережье');
+    // A late declaration does not overrule bytes that are UTF-8.
+    srv.route('/late-meta-utf8', body(Buffer.from(page('<meta charset="iso-8859-1">'), 'utf8'), 'text/html'));
+    expect((await get('/late-meta-utf8')).meta).toMatchObject({ charset: 'utf-8', title: 'Новости' });
+    // Past the head (a <p> opened) a meta no longer counts, for a browser either.
+    srv.route('/body-meta', body(iconv.encode(page('', '<p>x</p><meta charset="windows-1251">'), 'windows-1251'), 'text/html'));
+    expect((await get('/body-meta')).meta?.charset).toBe('windows-1252');
+  });
+  it('reads past a charset label it does not know, as browsers do, and a UTF-16 label in ASCII markup as UTF-8', async () => {
+    const html = (head: string) => `<html><head>${head}<title>Caf\xe9</title></head><body><p>cr\xe8me br\xfbl\xe9e</p></body></html>`;
+    srv.route('/unknown-label', body(Buffer.from(html(''), 'latin1'), 'text/html; charset=x-no-such-charset'));
+    expect((await get('/unknown-label')).meta).toMatchObject({ charset: 'windows-1252', title: 'Café' });
+    srv.route('/unknown-label-meta', body(Buffer.from(html('<meta charset="windows-1252">'), 'latin1'), 'text/plain; charset=x-no-such-charset'));
+    expect((await get('/unknown-label-meta', { mode: 'raw' })).content).toContain('crème brûlée');
+    srv.route('/unknown-meta', body(Buffer.from(html('<meta charset="x-no-such-charset">'), 'latin1'), 'text/html'));
+    expect((await get('/unknown-meta')).meta).toMatchObject({ charset: 'windows-1252', title: 'Café' });
+    srv.route('/meta-utf16', body(Buffer.from(html('<meta charset="utf-16">'), 'utf8'), 'text/html'));
+    expect((await get('/meta-utf16')).meta).toMatchObject({ charset: 'utf-8', title: 'Café' });
+  });
   it('reads UTF-16 without a byte order mark when the header names it, HTML and text alike', async () => {
     const page = `<html><head><title>Ωmega</title></head><body><article><p>${'Ελληνικά and English words side by side on one page. '.repeat(10)}</p></article></body></html>`;
     srv.route('/utf16le', body(Buffer.from(page, 'utf16le'), 'text/html; charset=UTF-16LE'));
