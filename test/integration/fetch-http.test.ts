@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import iconv from 'iconv-lite';
 import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
 import type { Result, Target } from '../../src/shared/types';
@@ -524,6 +525,24 @@ describe('hostile and slow servers', () => {
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       await quick.close();
+    }
+  });
+  it('says a server that answers in something other than HTTP answered, not that it could not be reached', async () => {
+    const raw = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', () => sock.end(sock.localPort === rawPort.garbage ? 'SSH-2.0-OpenSSH_9.6\r\n\r\n' : 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nx-bad\u0001: y\r\ncontent-length: 2\r\n\r\nhi'));
+    });
+    const other = createNetServer(raw.listeners('connection')[0] as (s: Socket) => void);
+    await Promise.all([raw, other].map((x) => new Promise<void>((resolve) => x.listen(0, '127.0.0.1', resolve))));
+    const rawPort = { garbage: (raw.address() as AddressInfo).port, badHeader: (other.address() as AddressInfo).port };
+    try {
+      for (const port of [rawPort.garbage, rawPort.badHeader]) {
+        const err = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `http://127.0.0.1:${port}/page` }));
+        expect(err).toMatchObject({ status: 502, msg: 'malformed HTTP response', reason: 'network' });
+        expect(err.hint).not.toMatch(/could not reach/);
+      }
+    } finally {
+      await Promise.all([raw, other].map((x) => new Promise((resolve) => x.close(resolve))));
     }
   });
   it('fails a connection reset mid-body with 502', async () => {

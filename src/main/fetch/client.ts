@@ -348,7 +348,11 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       if (/^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)) {
         return new FetchError(502, 'TLS handshake failed', 'The site’s certificate is not valid for this name.', 'tls');
       }
-      if (code.startsWith('HPE_')) return new FetchError(502, 'malformed HTTP response', 'The server does not speak valid HTTP.', 'unreachable');
+      // undici 7's parser errors carry no code (it looks the name up by number in a table
+      // keyed by name): their name says what they are.
+      if (code.startsWith('HPE_') || (err as { name?: unknown }).name === 'HTTPParserError') {
+        return new FetchError(502, 'malformed HTTP response', 'The server answered, but not in valid HTTP: check the URL’s scheme and port, or try again later.', 'unreachable');
+      }
       if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
         return new FetchError(502, `connection reset (${phase})`, 'The body ended before its announced length.', 'unreachable');
       }
