@@ -356,6 +356,17 @@ describe('redirects', () => {
     const r = await get('/r1');
     expect(r.meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 3 });
   });
+  it('reads a Location written in UTF-8 without escapes as UTF-8, as browsers do', async () => {
+    // The bytes of "/café/ünï?q=é" as a server writes them: node sends a latin1 string's chars as bytes.
+    const utf8 = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
+    srv.route('/moved-utf8', (_q, r) => r.writeHead(302, { location: utf8('/café/ünï?q=é') }).end());
+    srv.route('/caf%C3%A9/%C3%BCn%C3%AF', (q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(`arrived at ${q.url}`));
+    srv.route('/refresh-utf8', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', refresh: utf8('0; url=/café/ünï') }).end('<p>moving</p>'));
+    const r = await get('/moved-utf8');
+    expect(r.content).toBe('arrived at /caf%C3%A9/%C3%BCn%C3%AF?q=%C3%A9');
+    expect(r.meta?.final_url).toBe(`${srv.origin}/caf%C3%A9/%C3%BCn%C3%AF?q=%C3%A9`);
+    expect((await get('/refresh-utf8')).content).toBe('arrived at /caf%C3%A9/%C3%BCn%C3%AF');
+  });
   it('stops a loop after 10 redirects with 502', async () => {
     srv.route('/loop', (_q, r) => r.writeHead(302, { location: '/loop' }).end());
     const before = srv.hits.length;

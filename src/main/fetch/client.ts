@@ -2,6 +2,7 @@ import type * as UndiciModule from 'undici';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Transform, type Readable } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import { bodyTooLong, FetchError, timeoutError } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
@@ -161,7 +162,7 @@ export class HttpClient {
         }
         let next: URL;
         try {
-          next = validateUrl(new URL(headers.location, url).toString());
+          next = validateUrl(new URL(headerUrl(headers.location), url).toString());
         } catch (e) {
           throw new FetchError(502, 'redirect to an invalid URL', e instanceof FetchError ? e.msg : '', 'redirects');
         }
@@ -216,7 +217,7 @@ const MAX_REFRESH_SECONDS = 10;
  * JavaScript" page), and a page that needs JavaScript is rendered instead.
  */
 export function refreshTarget(headers: Record<string, string>, body: Buffer, base: URL): URL | undefined {
-  let content = headers['refresh'];
+  let content = headers['refresh'] === undefined ? undefined : headerUrl(headers['refresh']);
   if (!content && /html/i.test(headers['content-type'] ?? '')) {
     const head = body
       .subarray(0, 32 * 1024)
@@ -237,6 +238,19 @@ export function refreshTarget(headers: Record<string, string>, body: Buffer, bas
   }
   const same = (u: URL): string => u.href.replace(/#.*$/, '');
   return same(next) === same(base) ? undefined : next;
+}
+
+/**
+ * A URL header (Location, Refresh) as browsers read it: its bytes as UTF-8 when they are
+ * UTF-8. undici gives header values one char a byte (latin1), and servers write a Location
+ * with "/café" in it unescaped, as UTF-8: read as latin1 it became /caf%C3%83%C2%A9, a page
+ * that does not exist. Bytes that are not UTF-8 stay as they came.
+ */
+export function headerUrl(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
