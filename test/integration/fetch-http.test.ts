@@ -381,9 +381,15 @@ describe('redirects', () => {
       srv.route('/to-private', (_q, r) => r.writeHead(302, { location: `${srv.origin}/secret` }).end());
       srv.route('/to-private-name', (_q, r) => r.writeHead(302, { location: `http://inner.test:${srv.port}/secret` }).end());
       srv.route('/secret', (_q, r) => r.end('secret'));
+      // A literal the guard refuses before any packet leaves: nothing is ever sent to it.
+      srv.route('/to-link-local', (_q, r) => r.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
       const url = (p: string) => ({ url: `http://site.test:${srv.port}${p}` });
-      expect((await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-private')))).status).toBe(403);
-      expect((await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-private-name')))).status).toBe(403);
+      const loopback = await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-private')));
+      expect(loopback).toMatchObject({ status: 403, reason: 'blocked' });
+      // Said as a redirect, in words: the URL asked for is one the person allowed.
+      expect(loopback.hint).toMatch(/^The page redirects to an address Sift does not fetch\. The address is a loopback address \(this computer\)\. /);
+      expect((await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-private-name')))).hint).toMatch(/^The page redirects .* loopback address/);
+      expect((await fail(guarded.fetchTarget(new AbortController().signal, caller, url('/to-link-local')))).hint).toMatch(/^The page redirects .*The address is a link-local address\. /);
       expect(srv.hits.filter((h) => h === '/secret')).toHaveLength(0);
     } finally {
       await guarded.close();

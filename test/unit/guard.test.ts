@@ -117,7 +117,12 @@ describe('the guard', () => {
 
   it('names the range in the reason, including the IPv4 inside an IPv6 form', () => {
     expect(blockedReason('::ffff:127.0.0.1')).toMatch(/loopback/);
-    expect(blockedReason('64:ff9b::a00:1')).toMatch(/private.*rfc6052/);
+    expect(blockedReason('64:ff9b::a00:1')).toBe('a private address, inside a NAT64 address');
+    // In words, not ipaddr.js's names of its ranges ("a linkLocal address", "a unspecified address").
+    expect(blockedReason('169.254.169.254')).toBe('a link-local address');
+    expect(blockedReason('0.0.0.0')).toBe('an unspecified address (0.0.0.0 or ::)');
+    expect(blockedReason('100.64.0.1')).toMatch(/^a carrier-grade NAT address/);
+    expect(blockedReason('fd00::1')).toBe('a private address (IPv6 unique local)');
     expect(blockedReason('8.8.8.8')).toBeNull();
   });
 });

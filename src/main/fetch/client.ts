@@ -131,7 +131,9 @@ export class HttpClient {
     const { request } = await loadUndici();
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
-      if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver);
+      if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver).catch((err: unknown) => {
+        throw redirectedTo(err, hop);
+      });
       const ask = async (): Promise<Dispatcher.ResponseData> =>
         untilAborted(
           request(url, {
@@ -152,7 +154,7 @@ export class HttpClient {
           return ask();
         });
       } catch (err) {
-        throw mapError(err, signal, deadline, 'no response');
+        throw redirectedTo(mapError(err, signal, deadline, 'no response'), hop);
       }
       const headers = flatHeaders(res.headers);
       if (REDIRECTS.has(res.statusCode) && headers.location) {
@@ -201,6 +203,15 @@ export class HttpClient {
       };
     }
   }
+}
+
+/**
+ * A hop refused by the guard says it was a redirect: the URL the person gave may be one they
+ * allowed (or a public one), and "The address is a private address" alone read as wrong.
+ */
+function redirectedTo(err: unknown, hop: number): unknown {
+  if (hop === 0 || !(err instanceof FetchError) || err.code !== 'blocked') return err;
+  return new FetchError(err.status, err.msg, `The page redirects to an address Sift does not fetch. ${err.hint}`, err.code);
 }
 
 const tooManyRedirects = (max: number): FetchError =>

@@ -21,10 +21,37 @@ export const systemResolver: Resolver = (hostname) =>
   });
 
 /**
- * Why an address must not be fetched, or null when it is a public unicast address. The
- * ranges are ipaddr.js's (a maintained table), not ours; IPv6 forms that carry an IPv4
- * address (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, SIIT ::ffff:0:a.b.c.d, NAT64
- * 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address inside.
+ * ipaddr.js's names of its ranges, as a person reads them. They went into hints as they
+ * are: "The address is a linkLocal address", "a unspecified address".
+ */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'an unspecified address (0.0.0.0 or ::)',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address',
+  loopback: 'a loopback address (this computer)',
+  carrierGradeNat: 'a carrier-grade NAT address (a provider’s private network)',
+  private: 'a private address',
+  uniqueLocal: 'a private address (IPv6 unique local)',
+  deprecatedSiteLocal: 'a private address (IPv6 site-local)',
+  teredo: 'a Teredo tunnel address',
+  benchmarking: 'a benchmarking address',
+};
+/** The IPv6 forms that carry an IPv4 address, named. */
+const CARRIER_WORDS: Record<string, string> = {
+  ipv4Mapped: 'an IPv4-mapped IPv6 address',
+  rfc6145: 'an IPv4-translated IPv6 address',
+  rfc6052: 'a NAT64 address',
+  '6to4': 'a 6to4 address',
+};
+const rangeWords = (range: string): string => RANGE_WORDS[range] ?? 'a reserved address';
+
+/**
+ * Why an address must not be fetched, as words that follow "The address is", or null when
+ * it is a public unicast address. The ranges are ipaddr.js's (a maintained table), not
+ * ours; IPv6 forms that carry an IPv4 address (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d,
+ * SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address
+ * inside.
  */
 export function blockedReason(address: string): string | null {
   let ip: ipaddr.IPv4 | ipaddr.IPv6;
@@ -40,19 +67,19 @@ export function blockedReason(address: string): string | null {
     const range = bytes.slice(0, 12).every((b) => b === 0) ? 'ipv4Mapped' : v6.range();
     if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') {
       // '::' and '::1' also fall in ::/96; they are unspecified and loopback, not IPv4.
-      if (bytes.slice(0, 15).every((b) => b === 0) && (bytes[15] ?? 0) <= 1) return 'unspecified or loopback address';
+      if (bytes.slice(0, 15).every((b) => b === 0) && (bytes[15] ?? 0) <= 1) return 'an unspecified or loopback address';
       return embedded(bytes.slice(12, 16), range);
     }
     if (range === '6to4') return embedded(bytes.slice(2, 6), range);
-    return range === 'unicast' ? null : `${range} address`;
+    return range === 'unicast' ? null : rangeWords(range);
   }
   const range = ip.range();
-  return range === 'unicast' ? null : `${range} address`;
+  return range === 'unicast' ? null : rangeWords(range);
 }
 
 function embedded(four: number[], via: string): string | null {
   const inner = new ipaddr.IPv4(four).range();
-  return inner === 'unicast' ? null : `${inner} address (inside ${via})`;
+  return inner === 'unicast' ? null : `${rangeWords(inner)}, inside ${CARRIER_WORDS[via] ?? 'an IPv6 address'}`;
 }
 
 export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
@@ -79,7 +106,7 @@ export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bare(ho
 export function checkAddress(address: string, hostname: string, policy: GuardPolicy): void {
   if (policy.allowPrivate || hostAllowed(hostname, policy.allowHosts)) return;
   const why = blockedReason(address);
-  if (why) throw blocked(`The address is a ${why}`);
+  if (why) throw blocked(`The address is ${why}`);
 }
 
 /**
