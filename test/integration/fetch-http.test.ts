@@ -260,6 +260,14 @@ describe('JSON and text', () => {
     expect(e.status).toBe(422);
     expect(e.hint).toMatch(/jq/);
   });
+  it('runs jq on JSON sent as text/plain (as raw file hosts serve a .json) and on JSON Lines, and leaves it as text without jq', async () => {
+    srv.route('/raw/data.json', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('\n  {"items":[{"name":"a"},{"name":"b"}]}\n'));
+    srv.route('/raw/log.jsonl', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('{"n":1}\n{"n":2}\n'));
+    expect((await get('/raw/data.json', { jq: '.items[].name' })).content).toBe('"a"\n"b"');
+    expect((await get('/raw/log.jsonl', { jq: '.n' })).content).toBe('1\n2');
+    // Read without jq, it is the text the server sent, as a browser shows it.
+    expect((await get('/raw/data.json')).content).toBe('\n  {"items":[{"name":"a"},{"name":"b"}]}\n');
+  });
   it('reads a feed sent as text/html as its entries, not as a page judged thin or a soft 404', async () => {
     const r = await get('/feed');
     expect(r.content).toMatch(/^# Harbour Notes\n\nTides, boats & the people who mend them\n\n## \[Mending nets in the off season\]\(https:\/\/harbour\.example\/2024\/05\/mending-nets\/\)/);

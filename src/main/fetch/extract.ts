@@ -85,8 +85,13 @@ function linksIn(text: string): string {
 export async function extractBody(buf: Uint8Array, contentType: string, options: Options, ctx: ExtractContext): Promise<Extracted> {
   const mode = extractionMode(options);
   const ranges = parsePages(options.pages);
-  const kind: Kind = classify(contentType, buf);
-  if (options.jq !== undefined && options.jq !== '' && kind !== 'json') {
+  const jq = options.jq !== undefined && options.jq !== '';
+  let kind: Kind = classify(contentType, buf);
+  // JSON sent as text (raw file hosts serve a .json as text/plain, APIs a .jsonl) stays text
+  // to read, as a browser shows it, but jq is asked of it as of any JSON: it failed with
+  // "jq needs a JSON document, and this one is text".
+  if (jq && kind === 'text' && opensAsJson(buf)) kind = 'json';
+  if (jq && kind !== 'json') {
     throw badOption(`jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'}`, 'Drop the jq option for this URL, or point it at the JSON API behind the page.');
   }
   const meta: Record<string, unknown> = {
@@ -121,6 +126,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta);
   return { content, meta };
 }
+
+/** A body whose first character (after a byte-order mark and blanks) opens a JSON object or array. */
+const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[[{]/.test(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
 
 /** Adds a warning (WARNING_LABELS) to those the extraction gave. */
 function warn(meta: Record<string, unknown>, w: string): void {
