@@ -698,6 +698,22 @@ describe('hostile and slow servers', () => {
     expect(await fail(get('/gone'))).toMatchObject({ status: 410 });
     expect(await fail(get('/boom'))).toMatchObject({ status: 500, code: 'upstream_5xx' });
   });
+  it('says what a 4xx means and what to do, not that Sift does not handle the status', async () => {
+    for (const [status, hint] of [
+      [451, /legal reasons/],
+      [400, /check the URL/],
+      [405, /refused the request; open the URL in a browser/],
+      [408, /try again later/],
+    ] as const) {
+      srv.route(`/status-${status}`, (_q, r) => r.writeHead(status, { 'content-type': 'text/plain' }).end('no'));
+      const e = await fail(get(`/status-${status}`));
+      expect(e, String(status)).toMatchObject({ status, reason: 'upstream' });
+      expect(e.hint, String(status)).toMatch(hint);
+      expect(e.hint, String(status)).not.toMatch(/does not handle/);
+    }
+    srv.route('/status-302-nowhere', (_q, r) => r.writeHead(302, { 'content-type': 'text/html' }).end('<p>moved</p>'));
+    expect((await fail(get('/status-302-nowhere'))).hint).toMatch(/redirect that does not say where/);
+  });
   it('sends a real User-Agent', async () => {
     const n = srv.headers.length;
     await get('/notes.txt');

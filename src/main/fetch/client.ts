@@ -284,22 +284,31 @@ export function parseRetryAfter(v: string | undefined, now = Date.now()): number
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
 
+/**
+ * What a person can do about an HTTP status. Every 4xx but 401/403/404/410 said "a status
+ * Sift does not handle", as if Sift were at fault: each says what the site meant.
+ */
+function upstreamHint(status: number): string {
+  if (status === 404 || status === 410) return 'The page is gone; the recover option looks for an archived copy.';
+  if (status === 401 || status === 403) return 'The site refuses Sift; the page may need a login.';
+  if (status === 451) return 'The site withholds this page for legal reasons, often only in some countries.';
+  if (status === 408) return 'The server gave up waiting for the request; try again later.';
+  if (status === 402) return 'The page is for paying readers; open it in a browser with an account.';
+  if (status === 400 || status === 414) return 'The site refused the request as malformed; check the URL for typos or an address cut short.';
+  if (status >= 500) return 'The server failed; try again later, or use the recover option.';
+  if (status >= 400) return 'The site refused the request; open the URL in a browser to see why.';
+  // A 3xx that is not a redirect Sift follows (no Location; 300, 305), but 304, which answers a question Sift never asks.
+  if (status >= 300 && status !== 304) return 'The server answered with a redirect that does not say where to; open the URL in a browser to see where it goes.';
+  return status < 200 || status >= 300 ? 'The server answered with a status Sift does not handle.' : '';
+}
+
 export function upstreamError(status: number, headers: Record<string, string>): FetchError {
   const reason = REASONS[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unexpected Status');
   const msg = `HTTP ${status} ${reason}`;
   if (status === 429 || status === 503) {
     return new FetchError(status, msg, 'The server asks to slow down; Sift retries batch targets later.', 'busy', parseRetryAfter(headers['retry-after']));
   }
-  const hint =
-    status === 404 || status === 410
-      ? 'The page is gone; the recover option looks for an archived copy.'
-      : status === 401 || status === 403
-        ? 'The site refuses Sift; the page may need a login.'
-        : status >= 500
-          ? 'The server failed; try again later, or use the recover option.'
-          : status < 200 || status >= 300
-            ? 'The server answered with a status Sift does not handle.'
-            : '';
+  const hint = upstreamHint(status);
   const code = status >= 500 ? 'upstream_5xx' : status >= 400 ? 'upstream_4xx' : 'upstream_status';
   return new FetchError(status >= 200 && status < 400 ? 502 : status, msg, hint, code);
 }
