@@ -608,6 +608,14 @@ describe('hostile and slow servers', () => {
       expect(await fail(get(`/enc/bad-${encoding}`)), encoding).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
     }
   });
+  it('reads an empty answer labelled as compressed as empty, as browsers do, not as a corrupt body', async () => {
+    for (const [i, encoding] of ['gzip', 'br', 'deflate', 'gzip, br'].entries()) {
+      srv.route(`/enc/empty-${i}`, (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding }).end());
+      const r = await get(`/enc/empty-${i}`);
+      expect(r.content, encoding).toBe('');
+      expect(r.meta?.warnings, encoding).toEqual(['empty']);
+    }
+  });
   it('takes off codings applied one after another, last first, and reads a name that is no compression as none, as browsers do', async () => {
     const send = (body: Buffer | string, encoding: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding }).end(body);
     srv.route('/enc/gzip-br', send(brotliCompressSync(gzipSync('hello gzip then brotli')), 'gzip, br'));

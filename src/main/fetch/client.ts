@@ -469,7 +469,9 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   const last = decoders.at(-1);
   // An error of the body's own (a reset), or of an inner decoder, reaches the loop through the last decoder.
   let bodyFailed = false;
+  let received = 0;
   if (last) {
+    body.on('data', (c: Buffer) => (received += c.length));
     body.on('error', (e) => {
       bodyFailed = true;
       last.destroy(e);
@@ -494,6 +496,9 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
     if (err instanceof FetchError) throw err;
     // A decoder's own error (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_…): the bytes came, and do not decompress.
     if (last && !bodyFailed) {
+      // No bytes at all under a Content-Encoding (servers label an empty answer gzip too):
+      // nothing was compressed, and browsers show the empty page.
+      if (received === 0) return Buffer.alloc(0);
       throw new FetchError(502, 'corrupt compressed body', 'The server sent a body that does not decompress.', 'unreachable');
     }
     throw mapError(err, signal, deadline, 'reading the body');
