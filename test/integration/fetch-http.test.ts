@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import iconv from 'iconv-lite';
 import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
@@ -726,6 +726,22 @@ describe('hostile and slow servers', () => {
     const n = srv.headers.length;
     await get('/notes.txt');
     expect(srv.headers[n]?.['user-agent']).toMatch(/^Sift\/\d+\.\d+\.\d+ \(\+https:\/\//);
+  });
+});
+
+describe('the soft-404 probe', () => {
+  it('says a page that is the host\'s answer for any address is that, not that it says it does not exist', async () => {
+    const shop = `<!doctype html><html><head><title>Harbour Shop</title></head><body><article><h1>Welcome to the Harbour Shop</h1>${'<p>Nets, ropes and boats of every size, shipped from the harbour to your door within two days.</p>'.repeat(8)}</article></body></html>`;
+    const any = createHttpServer((_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(shop));
+    await new Promise<void>((resolve) => any.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(any.address() as AddressInfo).port}/products/boat-123`;
+      const e = await fail(f.fetchTarget(new AbortController().signal, { name: 'probe-test' }, { url }));
+      expect(e).toMatchObject({ status: 404, reason: 'soft404' });
+      expect(e.msg).toBe('soft 404: the site answers every address with this same page, so this one does not exist there');
+    } finally {
+      await new Promise((resolve) => any.close(resolve));
+    }
   });
 });
 

@@ -72,9 +72,10 @@ const RECOVER_HINT = 'The recover option looks for an archived copy.';
  * it answered with an error, else the nearest HTTP-like one (a challenge is a refusal, a
  * sign-in wall an "unauthorized", a soft 404 a 404). A challenge answered with 429/503 keeps
  * that status but not the busy reason: it does not clear in the minute the runner retries.
- * `rendered`: the page was run in a browser first, and is still not the content.
+ * `rendered`: the page was run in a browser first, and is still not the content. `signal`:
+ * the classification's deciding signal, where the words depend on it.
  */
-export function pageError(reason: PageReason, upstream: number, rendered = false): FetchError {
+export function pageError(reason: PageReason, upstream: number, rendered = false, signal = ''): FetchError {
   const given = upstream >= 400 ? upstream : 0;
   switch (reason) {
     case 'challenge':
@@ -89,7 +90,16 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
     case 'consent':
       return new FetchError(given || 451, 'consent: the site answered with a cookie or consent wall and no content behind it', 'Open the URL in a browser to answer the consent question; Sift does not accept or refuse on your behalf.', 'consent');
     case 'soft404':
-      return new FetchError(given || 404, 'soft 404: the page says it does not exist, though the server answered with success', `Check the URL for typos or a moved page. ${RECOVER_HINT}`, 'soft404');
+      // A catch-all page (found by asking the host for a path that cannot exist) says nothing
+      // of the kind: it is a home page or a shop's front, and "the page says" read as untrue.
+      return new FetchError(
+        given || 404,
+        signal === 'random-path-twin'
+          ? 'soft 404: the site answers every address with this same page, so this one does not exist there'
+          : 'soft 404: the page says it does not exist, though the server answered with success',
+        `Check the URL for typos or a moved page. ${RECOVER_HINT}`,
+        'soft404',
+      );
     case 'needs_js':
       return rendered
         ? new FetchError(

@@ -194,7 +194,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.
     if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true, decoded };
-    if (c.reason && render !== 'always') throw pageError(c.reason, res.status);
+    if (c.reason && render !== 'always') throw pageError(c.reason, res.status, false, c.signals?.[0]);
     return { warnings: c.warnings, needsJs: false, decoded };
   }
 
