@@ -375,6 +375,12 @@ describe('redirects', () => {
     expect(r.meta?.final_url).toBe(`${srv.origin}/caf%C3%A9/%C3%BCn%C3%AF?q=%C3%A9`);
     expect((await get('/refresh-utf8')).content).toBe('arrived at /caf%C3%A9/%C3%BCn%C3%AF');
   });
+  it('says where a redirect it cannot follow goes, and what to do, with a hint even for a Location that does not parse', async () => {
+    srv.route('/to-ftp', (_q, r) => r.writeHead(302, { location: 'ftp://files.example/report.pdf' }).end());
+    srv.route('/to-broken', (_q, r) => r.writeHead(302, { location: 'http://[::1' }).end());
+    expect(await fail(get('/to-ftp'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (scheme ftp is not supported)', hint: expect.stringMatching(/open the URL in a browser/) });
+    expect(await fail(get('/to-broken'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (not a valid address)', hint: expect.stringMatching(/open the URL in a browser/) });
+  });
   it('stops a loop after 10 redirects with 502', async () => {
     srv.route('/loop', (_q, r) => r.writeHead(302, { location: '/loop' }).end());
     const before = srv.hits.length;

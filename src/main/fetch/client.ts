@@ -166,7 +166,15 @@ export class HttpClient {
         try {
           next = validateUrl(new URL(headerUrl(headers.location), url).toString());
         } catch (e) {
-          throw new FetchError(502, 'redirect to an invalid URL', e instanceof FetchError ? e.msg : '', 'redirects');
+          // The hint was the parser's words ("invalid URL: scheme ftp is not supported"), or
+          // nothing at all for a Location that does not parse: they go in the message now.
+          const why = e instanceof FetchError ? e.msg.replace(/^invalid URL: /, '') : 'not a valid address';
+          throw new FetchError(
+            502,
+            `redirect to an invalid URL (${why})`,
+            'The site sends Sift somewhere it cannot follow (Sift follows http and https only); open the URL in a browser to see where it goes.',
+            'redirects',
+          );
         }
         url = next;
         continue;
