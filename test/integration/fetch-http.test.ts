@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import iconv from 'iconv-lite';
 import { createFetcher, FetchError, type Fetcher, type FetchSettings } from '../../src/main/fetch';
@@ -574,6 +575,27 @@ describe('hostile and slow servers', () => {
       }
     } finally {
       await Promise.all([raw, other].map((x) => new Promise((resolve) => x.close(resolve))));
+    }
+  });
+  it('says why a secure connection failed: a self-signed certificate, a server that speaks plain HTTP on an https port', async () => {
+    // A throwaway self-signed certificate for 127.0.0.1 (test/fixtures/tls), valid for a century.
+    const tlsDir = path.join(__dirname, '../fixtures/tls');
+    const secure = createHttpsServer({ key: readFileSync(path.join(tlsDir, 'self-signed.key')), cert: readFileSync(path.join(tlsDir, 'self-signed.crt')) }, (_q, r) => r.end('secret'));
+    const plain = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', () => sock.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n'));
+    });
+    await Promise.all([secure, plain].map((x) => new Promise<void>((resolve) => x.listen(0, '127.0.0.1', resolve))));
+    const at = (x: { address(): unknown }) => `https://127.0.0.1:${(x.address() as AddressInfo).port}/`;
+    try {
+      const self = await fail(f.fetchTarget(new AbortController().signal, caller, { url: at(secure) }));
+      expect(self).toMatchObject({ status: 502, msg: 'TLS handshake failed', reason: 'network' });
+      expect(self.hint).toMatch(/self-signed/);
+      const notTls = await fail(f.fetchTarget(new AbortController().signal, caller, { url: at(plain) }));
+      expect(notTls).toMatchObject({ status: 502, msg: 'TLS handshake failed' });
+      expect(notTls.hint).toMatch(/does not speak https on that port/);
+    } finally {
+      await Promise.all([secure, plain].map((x) => new Promise((resolve) => x.close(resolve))));
     }
   });
   it('fails a connection reset mid-body with 502', async () => {

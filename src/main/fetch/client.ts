@@ -388,7 +388,7 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       return new FetchError(502, `connection reset (${phase})`, 'The server closed the connection; try again later.', 'unreachable');
     default:
       if (/^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)) {
-        return new FetchError(502, 'TLS handshake failed', 'The site’s certificate is not valid for this name.', 'tls');
+        return new FetchError(502, 'TLS handshake failed', tlsHint(code), 'tls');
       }
       // undici 7's parser errors carry no code (it looks the name up by number in a table
       // keyed by name): their name says what they are.
@@ -399,6 +399,36 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
         return new FetchError(502, `connection reset (${phase})`, 'The body ended before its announced length.', 'unreachable');
       }
       return new FetchError(502, `connection failed (${phase})`, 'Sift could not reach the server.', 'unreachable');
+  }
+}
+
+/**
+ * Why a secure connection failed, from OpenSSL's and Node's codes. Every failure said "The
+ * site's certificate is not valid for this name", a self-signed certificate and a server
+ * that speaks plain HTTP on an https:// port alike. Sift never skips the check, so each says
+ * what a person can check instead.
+ */
+function tlsHint(code: string): string {
+  switch (code) {
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return 'The site’s certificate is for another name than the one in the URL: check the URL, or open it in a browser to see the warning.';
+    case 'CERT_HAS_EXPIRED':
+      return 'The site’s certificate has expired (or this computer’s clock is wrong): open it in a browser to see the warning.';
+    case 'CERT_NOT_YET_VALID':
+      return 'The site’s certificate is not valid yet (or this computer’s clock is wrong): open it in a browser to see the warning.';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+      return 'The site’s certificate is self-signed: no authority this computer trusts vouches for it. Open it in a browser to see the warning.';
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return 'The site’s certificate comes from an authority this computer does not trust, or the site leaves out part of its chain: open it in a browser to see the warning.';
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      return 'The server does not speak https on that port: check the URL (http:// instead of https://, or the port).';
+    default:
+      return code.startsWith('ERR_SSL')
+        ? 'The server broke off the secure handshake, or shares no TLS version with Sift; try again later, or open it in a browser.'
+        : 'The site’s certificate is not valid: open it in a browser to see the warning.';
   }
 }
 
