@@ -179,4 +179,37 @@ describe('the soft-404 probe', () => {
       await fetcher.close();
     }
   });
+
+  it("does not hold a page that came for a host that never answers a path it does not know, nor one that trickles it", async () => {
+    // Pages at once; a random path never answered, or answered a byte a second for ever.
+    const servers: http.Server[] = [];
+    const origins: string[] = [];
+    for (const mode of ['stall', 'trickle']) {
+      const server = http.createServer((req, res) => {
+        if (!RANDOM_PATH.test(req.url ?? '')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(articleHtml(1));
+        if (mode === 'stall') return;
+        res.writeHead(200, { 'content-type': 'text/html' }).write('<html><body>');
+        const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 50);
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      servers.push(server);
+      origins.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }
+    // Timeouts long enough that only the probe's own budget can end its wait in this test's time.
+    const fetcher = createFetcher({ allowPrivate: true, headersTimeoutMs: 60_000, bodyTimeoutMs: 60_000, deadlineMs: 60_000 }, { probeBudgetMs: 300 });
+    try {
+      for (const origin of origins) {
+        const started = performance.now();
+        const r = await fetcher.fetchTarget(new AbortController().signal, { name: 'test', jobId: origin }, { url: `${origin}/article/1`, options: { mode: 'markdown' } });
+        expect(r.content, origin).toContain('Paragraph 1 of article');
+        expect(performance.now() - started, origin).toBeLessThan(5_000);
+      }
+    } finally {
+      await fetcher.close();
+      for (const s of servers) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
+    }
+  }, 15_000);
 });

@@ -36,6 +36,8 @@ export interface FetcherDeps {
   pdfWorkers?: number;
   /** The browser that renders pages (SPEC §5.10): Electron's in the app; playwright-core's Chromium by default. */
   renderer?: RendererFactory;
+  /** How long the soft-404 probe may take (default PROBE_BUDGET_MS); tests shorten it. */
+  probeBudgetMs?: number;
 }
 
 export interface Fetcher {
@@ -97,6 +99,14 @@ function mayBeJudgedPage(url: string): boolean {
  * target and the judging of its answer must use the same one, or the first is never used.
  */
 const probeScope = (caller: Caller): string => caller.jobId ?? caller.name;
+
+/**
+ * How long the soft-404 probe may take before it counts as no answer (the target is then
+ * judged without it). It had the target's whole deadline: a host that never answers a path it
+ * does not know held a page it had sent in 10 ms for the 30 s headers timeout, and one that
+ * trickles such a path failed it as a timeout at 210 s. A host's 404 comes as fast as its pages.
+ */
+const PROBE_BUDGET_MS = 10_000;
 
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
@@ -188,7 +198,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     let c = classifyPage(input);
     if (!c.reason && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
-      const similarity = await probe.similarity(probeScope(caller), res.url, res.finalUrl, html, (u) => download(u, signal, deadline));
+      const similarity = await probe.similarity(probeScope(caller), res.url, res.finalUrl, html, (u) => probeDownload(u, signal, deadline));
       if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
@@ -232,6 +242,16 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       throw err;
     } finally {
       linked.dispose();
+    }
+  }
+
+  /** The soft-404 probe's GET: the target's, under PROBE_BUDGET_MS as well. */
+  async function probeDownload(url: string, signal: AbortSignal, deadline: AbortSignal): Promise<HttpResponse> {
+    const budget = linkSignals([deadline], deps.probeBudgetMs ?? PROBE_BUDGET_MS);
+    try {
+      return await download(url, signal, budget.signal);
+    } finally {
+      budget.dispose();
     }
   }
 
@@ -299,7 +319,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The soft-404 probe of the host, when the answer is likely a page it would judge (not
       // JSON for jq, not a file by its name), asked beside the target instead of after it; it
       // ends before the slot is given back.
-      const probing = !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => download(u, signal, deadline)) : undefined;
+      const probing = !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => probeDownload(u, signal, deadline)) : undefined;
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
