@@ -121,6 +121,8 @@ export const namesConsentPrompt = (words: readonly string[]): boolean => words.s
 
 /** Text that reads as a cookie or consent prompt: short, and about cookies or consent. */
 export const isConsentPrompt = (text: string): boolean => {
+  // An article's text is read whole only when it could be short: most are far longer.
+  if (text.length > 4 * PROMPT_MAX) return false;
   const t = norm(text);
   return t.length > 0 && t.length <= PROMPT_MAX && /\b(?:cookies?|consent)\b/i.test(t);
 };
