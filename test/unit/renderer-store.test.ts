@@ -138,6 +138,8 @@ describe('activity charts in people\'s words', () => {
     expect(outcomeBars(counts).map((b) => b.label)).toEqual(['ok', 'HTTP 5xx from the site', 'cancelled', 'HTTP 4xx from the site', 'bad URL or option']);
     expect(reasonBars(counts).map((b) => [b.label, b.value])).toEqual([['HTTP error', 4], ['cancelled', 2], ['bad URL or option', 1]]);
     expect(JSON.stringify([outcomeBars(counts), reasonBars(counts)])).not.toMatch(/server error|upstream_|bad_option/);
+    // Jobs by outcome say what the job list's badges say.
+    expect(outcomeBars({ done: 3, partial: 2, failed: 1, cancelled: 0 }).map((b) => b.label)).toEqual(['done', 'partly failed', 'failed', 'cancelled']);
   });
 });
 

@@ -44,6 +44,8 @@ const toneOf = (label: string): Bar['tone'] => TONES[label] ?? 'bad';
 export function outcomeLabel(label: string): string {
   if (label === 'upstream_4xx') return 'HTTP 4xx from the site';
   if (label === 'upstream_5xx') return 'HTTP 5xx from the site';
+  // A job's outcome, as the job list's badge says it.
+  if (label === 'partial') return 'partly failed';
   return isReason(label) ? REASON_LABELS[label] : label;
 }
 
