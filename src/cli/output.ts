@@ -6,6 +6,8 @@ import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, ty
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';
+import { counted, formatBytes } from './progress';
+import { jsonLine } from '../shared/json';
 
 /** The --out folder made (or found unusable) before a batch fetches anything. */
 export async function checkExportDestination(out: string, format: string): Promise<void> {
@@ -33,7 +35,6 @@ export function checkExportFormat(format: string): void {
     throw new UsageError(err instanceof SiftError ? `${err.message}. ${err.hint}`.trim() : String(err));
   }
 }
-import { counted, formatBytes } from './progress';
 
 /**
  * SPEC §6 --json: one object per target in list order,
@@ -47,12 +48,12 @@ export function printTargetsJson(store: Store, jobId: string, io: CliIO): void {
     if (t.status === 'done' && t.result) {
       const meta = t.result.meta ?? {};
       const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
-      io.stdout.write(`${JSON.stringify({ url: t.url, ok: true, content: t.result.content, meta, ...warnings })}\n`);
+      io.stdout.write(`${jsonLine({ url: t.url, ok: true, content: t.result.content, meta, ...warnings })}\n`);
     } else if (t.status === 'failed') {
-      io.stdout.write(`${JSON.stringify({ url: t.url, ok: false, status: t.errorStatus || 500, error: t.error, hint: t.hint, reason: t.reason || 'internal' })}\n`);
+      io.stdout.write(`${jsonLine({ url: t.url, ok: false, status: t.errorStatus || 500, error: t.error, hint: t.hint, reason: t.reason || 'internal' })}\n`);
     } else {
       io.stdout.write(
-        `${JSON.stringify({ url: t.url, ok: false, status: 0, error: 'not run', hint: 'The job ended before this target ran; run the rest again to fetch it.', reason: notRun })}\n`,
+        `${jsonLine({ url: t.url, ok: false, status: 0, error: 'not run', hint: 'The job ended before this target ran; run the rest again to fetch it.', reason: notRun })}\n`,
       );
     }
   }

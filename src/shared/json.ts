@@ -77,3 +77,14 @@ for (const ch of ' \t\n\r,:]}') ENDS_LITERAL[ch.charCodeAt(0)] = 1;
 export const isJsonFeed = (v: unknown): v is Record<string, unknown> & { items: unknown[] } =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>).version === 'string' &&
   /^https?:\/\/jsonfeed\.org\/version\//.test((v as Record<string, unknown>).version as string) && Array.isArray((v as Record<string, unknown>).items);
+
+const LINE_ENDS_IN_STRINGS = /[\u0085\u2028\u2029]/g;
+
+/**
+ * A value as one line of JSON Lines: JSON.stringify, with the three characters it leaves raw
+ * that readers split lines at escaped too. NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are
+ * valid inside a JSON string, but Python's str.splitlines() (and editors) end a line at each:
+ * a page holding one made two broken records of one.
+ */
+export const jsonLine = (value: unknown): string =>
+  JSON.stringify(value).replace(LINE_ENDS_IN_STRINGS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

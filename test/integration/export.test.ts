@@ -283,6 +283,17 @@ describe('JSONL and CSV exports', () => {
     expect(readFileSync(plain.path, 'utf8')).toBe(readFileSync(s.path, 'utf8'));
   });
 
+  it('keeps each target on one line for readers that split at NEL, LINE and PARAGRAPH SEPARATOR too', async () => {
+    const content = 'one\u2028two\u2029three\u0085four';
+    const s = await run([{ url: 'https://a.example/sep', title: 'sep\u2028title', content }], { format: 'jsonl', out: path.join(root, 'separators.jsonl') });
+    const raw = readFileSync(s.path, 'utf8');
+    expect(raw).not.toMatch(/[\u0085\u2028\u2029]/);
+    // As Python's str.splitlines() reads it: one record, which parses back to the same text.
+    const lines = raw.split(/\r\n|[\n\r\v\f\x1c-\x1e\u0085\u2028\u2029]/).filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect((JSON.parse(lines[0] as string) as { content: string }).content).toBe(content);
+  });
+
   it('writes a CSV summary of every target, failed ones included without asking, that csv-parse reads back to the same rows', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'csv', out: path.join(root, 'summary.csv') });
     const raw = readFileSync(s.path, 'utf8');

@@ -9,13 +9,14 @@ import { reasonOf, WARNING_LABELS, warningLabel } from '../../shared/reasons';
 import { CLI_CALLER, cliSettings } from '../settings';
 import { fetchSettingsOf } from '../../main/settings';
 import { resultWarnings, type Result } from '../../shared/types';
+import { jsonLine } from '../../shared/json';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
   if ('result' in outcome) {
     const meta = outcome.result.meta ?? {};
     const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
-    if (json) io.stdout.write(`${JSON.stringify({ url, ok: true, content: outcome.result.content, meta, ...warnings })}\n`);
+    if (json) io.stdout.write(`${jsonLine({ url, ok: true, content: outcome.result.content, meta, ...warnings })}\n`);
     else {
       io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
       // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
@@ -28,7 +29,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
   }
   const info = toErrorInfo(outcome.error);
   const reason = reasonOf(info.code, info.status);
-  if (json) io.stdout.write(`${JSON.stringify({ url, ok: false, status: info.status, error: info.message, hint: info.hint, reason })}\n`);
+  if (json) io.stdout.write(`${jsonLine({ url, ok: false, status: info.status, error: info.message, hint: info.hint, reason })}\n`);
   else {
     // "HTTP 404 Not Found" says its status already.
     const status = info.message.startsWith(`HTTP ${info.status} `) ? '' : ` (${info.status})`;
@@ -70,7 +71,7 @@ export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher 
   const logPath = typeof values.log === 'string' ? path.resolve(io.cwd, values.log) : '';
   const settings = cliSettings({ allowPrivate: values['allow-private'] === true, allowHosts: allowHostsFromFlags(values) }, io);
   return createFetcher(fetchSettingsOf(settings), {
-    log: logPath ? (line) => appendFileSync(logPath, `${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : undefined,
+    log: logPath ? (line) => appendFileSync(logPath, `${jsonLine({ time: new Date().toISOString(), ...line })}\n`) : undefined,
   });
 }
 

@@ -11,6 +11,7 @@ import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { checkExportFormat, exportFormatFor, runExport } from '../output';
 import { failureAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
+import { jsonLine } from '../../shared/json';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -43,7 +44,7 @@ export const jobsCommand: Command = {
       for (const j of store.listJobs(10_000)) {
         if (values.json) {
           const { id, status, error, targetsTotal, targetsDone, createdAt } = j;
-          io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
+          io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
         } else {
           const err = j.error ? `  (${j.error})` : '';
           io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${j.targetsDone}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${err}\n`);
@@ -81,7 +82,7 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
       const rows = store.targetRows(id);
       if (values.json) {
         const { status, error, targetsTotal, targetsDone, createdAt } = j;
-        io.stdout.write(`${JSON.stringify({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
+        io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
       } else {
         const warned = okWithWarnings(rows);
         io.stdout.write(
@@ -90,7 +91,7 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
       }
       for (const t of rows) {
         if (values.json) {
-          io.stdout.write(`${JSON.stringify({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
+          io.stdout.write(`${jsonLine({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
           io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${t.url}${statusNote(t)}\n`);
         }

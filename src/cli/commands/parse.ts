@@ -4,6 +4,7 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
 import { problemLines, readListInput } from '../list-input';
 import { counted } from '../progress';
+import { jsonLine } from '../../shared/json';
 
 const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
 
@@ -44,7 +45,7 @@ export const parseCommand: Command = {
       defaults,
     });
     const out = list.targets
-      .map((t) => JSON.stringify(t.options ? { url: t.url, options: t.options } : { url: t.url }))
+      .map((t) => jsonLine(t.options ? { url: t.url, options: t.options } : { url: t.url }))
       .join('\n');
     if (out) io.stdout.write(`${out}\n`);
     io.stderr.write(problemLines(list.invalid, list.duplicates));

@@ -6,6 +6,7 @@ import { namedJob, openCliStore } from '../context';
 import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
 import { alsoIn } from '../../shared/search';
+import { jsonLine } from '../../shared/json';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
 
@@ -82,7 +83,7 @@ export const searchCommand: Command = {
       hits.forEach((h, i) => {
         if (values.json) {
           const { jobId, idx, url, title, score, field, line, page, sameIn } = h;
-          io.stdout.write(`${JSON.stringify({ jobId, idx, url, title, score, snippet: hitText(h), field, line, page, sameIn })}\n`);
+          io.stdout.write(`${jsonLine({ jobId, idx, url, title, score, snippet: hitText(h), field, line, page, sameIn })}\n`);
         } else printHit(h, i + 1, (s) => io.stdout.write(s));
       });
       if (hits.length === 0) {

@@ -13,6 +13,7 @@ import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, commit, discard, partialPath, toExportError } from './output';
 import { contentOf, defaultKind, fileBody, isDone, mdFence, mdInline, metaFields, nestedMarkdown, titleOf, yamlLines, type FileKind } from './render';
+import { jsonLine } from '../../shared/json';
 
 export interface Writer {
   add(t: TargetStatus): Promise<void>;
@@ -71,7 +72,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         await sink.put(name, data);
         files++;
         const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '' };
-        await manifest.write(`${JSON.stringify(line)}\n`);
+        await manifest.write(`${jsonLine(line)}\n`);
         return;
       }
       // failed.txt lists every target that did not finish, so "run the rest again" is one
@@ -90,7 +91,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         bytes = data.length;
       }
       const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, error: t.error, hint: t.hint, reason: reasonOfTarget(t) };
-      await manifest.write(`${JSON.stringify(line)}\n`);
+      await manifest.write(`${jsonLine(line)}\n`);
     },
     async finish() {
       return { files, bytes: await sink.finish() };
@@ -115,7 +116,7 @@ export async function jsonlWriter(finalPath: string): Promise<Writer> {
         hint: t.hint,
         reason: reasonOfTarget(t),
       };
-      await out.write(`${JSON.stringify(obj)}\n`);
+      await out.write(`${jsonLine(obj)}\n`);
     },
     async finish() {
       await out.close();
