@@ -289,6 +289,7 @@ describe('JSONL and CSV exports', () => {
     const raw = readFileSync(s.path, 'utf8');
     expect(raw).not.toMatch(/[\u0085\u2028\u2029]/);
     // As Python's str.splitlines() reads it: one record, which parses back to the same text.
+    // eslint-disable-next-line no-control-regex -- the file and group separators splitlines() splits at
     const lines = raw.split(/\r\n|[\n\r\v\f\x1c-\x1e\u0085\u2028\u2029]/).filter(Boolean);
     expect(lines).toHaveLength(1);
     expect((JSON.parse(lines[0] as string) as { content: string }).content).toBe(content);
@@ -343,6 +344,22 @@ describe('combined Markdown export', () => {
     expect(section).toBe(
       ['<a id="target-1"></a>', '', '## Tide tables', '', '<https://a.example/tides>', '', 'The soundings.', '', '#### Spring tides', '', '```sh', '# not a heading', '```', '', '###### Deep', '###### Deepest', '', ''].join('\n'),
     );
+  });
+});
+
+describe('combined Markdown titles', () => {
+  it('drop bidi overrides and isolates, so an override left open cannot turn its line around', async () => {
+    const s = await run(
+      [
+        { url: 'https://a.example/x', title: 'invoice\u202Efdp.exe' },
+        { url: 'https://a.example/he', title: 'שלום \u2067עולם\u2069' },
+      ],
+      { format: 'combined-md', out: path.join(root, 'bidi.md') },
+    );
+    const md = readFileSync(s.path, 'utf8');
+    expect(md).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(md).toContain('## invoicefdp.exe');
+    expect(md).toContain('## שלום עולם');
   });
 });
 

@@ -113,8 +113,20 @@ export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, inclu
 
 /** Markdown inline text that stays text: no emphasis, links, HTML or line breaks. */
 export function mdInline(s: string): string {
-  return s.replace(/\s+/gu, ' ').trim().replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
+  return s
+    .replace(BIDI_CONTROLS, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
 }
+
+/**
+ * Bidi embeddings, overrides and isolates: one left open in a title (U+202E, RIGHT-TO-LEFT
+ * OVERRIDE) shows the rest of its line backwards, in a heading and in the contents line that
+ * links to it, as file names would ("U+202E txt.exe" reads "exe.txt"; names.ts drops them
+ * too). Right-to-left titles read right without them: the bidi algorithm orders their letters.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * A result's Markdown as one section of a combined file, under the "## title" that heads it:
