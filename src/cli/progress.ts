@@ -119,6 +119,9 @@ export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {
 
 type FailureFields = Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>;
 
+/** A number as messages write one: 404, 31,457,280, 2.5. */
+const NUMBER = /\d+(?:[.,]\d+)*/g;
+
 /**
  * What to do about a job's failures: each kind of failure that has a hint, most common
  * first, with how many targets it hit. The progress and summary lines give each target's
@@ -130,10 +133,15 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
     if (row.status !== 'failed') continue;
     const { error, hint } = shownFailure(row);
     if (!hint) continue;
-    const key = `${error}\0${hint}`;
+    // Failures that differ only in their numbers are one kind ("document too long: 31,457,280
+    // bytes" and "…: 52,428,800 bytes" were two), said with "…" where their numbers differ.
+    const key = `${error.replace(NUMBER, '#')}\0${hint}`;
     const kind = kinds.get(key);
-    if (kind) kind.n++;
-    else kinds.set(key, { error, hint, n: 1 });
+    if (!kind) kinds.set(key, { error, hint, n: 1 });
+    else {
+      kind.n++;
+      if (kind.error !== error) kind.error = error.replace(NUMBER, '…');
+    }
   }
   if (kinds.size === 0) return '';
   const sorted = [...kinds.values()].sort((a, b) => b.n - a.n);

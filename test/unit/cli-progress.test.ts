@@ -97,6 +97,14 @@ describe('failureAdvice', () => {
     expect(failureAdvice([row(0, 'done'), dead, row(2, 'failed'), row(3, 'pending')], 'j1')).toBe('');
   });
 
+  test('failures that differ only in their numbers are one kind, said with … for them', () => {
+    const long = (idx: number, bytes: string) => row(idx, 'failed', { error: `document too long: ${bytes} bytes`, hint: 'Raise "Largest download" in Settings.', reason: 'too_long', errorStatus: 422 });
+    expect(failureAdvice([long(0, '31,457,280'), long(1, '52,428,800'), long(2, '31,457,280')], 'j1')).toBe(
+      'what to do:\n  3 × document too long: … bytes\n      Raise "Largest download" in Settings.\n',
+    );
+    expect(failureAdvice([long(0, '31,457,280'), long(1, '31,457,280')], 'j1')).toMatch(/2 × document too long: 31,457,280 bytes/);
+  });
+
   test('past `max` kinds it points to sift status for the rest', () => {
     const rows = Array.from({ length: 7 }, (_, i) => row(i, 'failed', { hint: `hint ${i}`, reason: 'upstream' }));
     const text = failureAdvice(rows, 'j1', 5);
