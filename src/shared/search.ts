@@ -26,6 +26,14 @@ export type SearchHit = z.infer<typeof SearchHitSchema>;
 /** The other jobs that stored this same result: "job K #3; job L #3"; '' for none. */
 export const alsoIn = (h: Pick<SearchHit, 'sameIn'>, separator = '; '): string => (h.sameIn ?? []).map((s) => `job ${s.jobId} #${s.idx + 1}`).join(separator);
 
+/**
+ * A score as people read it: `digits` decimals, and under 1 that many significant digits.
+ * BM25 gives a word in nearly every result a score near 0 (0.000012), which two decimals
+ * showed as 0.00 on every hit, as if none had matched.
+ */
+export const formatScore = (score: number, digits: number): string =>
+  score === 0 || Math.abs(score) >= 1 ? score.toFixed(digits) : String(Number(score.toPrecision(digits)));
+
 /** One passage answering a question across a job ("Ask this job"), with its citation. */
 export const JobAnswerSchema = z.object({
   jobId: z.string(),

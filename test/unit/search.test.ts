@@ -5,6 +5,7 @@ import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { searchableText } from '../../src/main/search/text';
 import { openStore, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
+import { formatScore } from '../../src/shared/search';
 import { tempStore } from '../helpers/store';
 import { hitsCsv, hitsMarkdown } from '../../src/main/export/hits';
 import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
@@ -408,6 +409,15 @@ describe('Export hits', () => {
     expect(lines[0]).toBe('\uFEFFrank,job,target,url,title,field,line,page,score,snippet,also_in');
     expect(lines[1]).toBe('1,j1,1,https://r.test/a,Report *2023*,body,4,2,2.500,so «net revenue» rose,job j0 #3');
     expect(lines[2]).toBe(`2,j1,5,https://r.test/b,"'=HYPERLINK(""x"")",title,,,1.000,«net»,`);
+  });
+});
+
+describe('scores as people read them', () => {
+  it('keep their digits below 1, where BM25 puts a word nearly every result holds', () => {
+    expect(formatScore(2.5, 3)).toBe('2.500');
+    expect(formatScore(0.000012345, 2)).toBe('0.000012');
+    expect(formatScore(0.5, 2)).toBe('0.5');
+    expect(formatScore(0, 2)).toBe('0.00');
   });
 });
 

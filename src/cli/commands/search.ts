@@ -5,7 +5,7 @@ import { reportError } from '../report';
 import { namedJob, openCliStore } from '../context';
 import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
-import { alsoIn } from '../../shared/search';
+import { alsoIn, formatScore } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
@@ -35,7 +35,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   if (h.line !== undefined) where.push(`line ${h.line}`);
   if (h.page !== undefined) where.push(`page ${h.page}`);
   if (h.field !== 'body') where.push(`in the ${h.field}`);
-  where.push(`score ${h.score.toFixed(2)}`);
+  where.push(`score ${formatScore(h.score, 2)}`);
   if (h.sameIn) where.push(`also in ${alsoIn(h, ', ')}`);
   write(`${n}. ${h.title || '(no title)'}  ${h.url}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { alsoIn, type HitsFormat, type SearchHit } from '../../shared/search';
+import { alsoIn, formatScore, type HitsFormat, type SearchHit } from '../../shared/search';
 
 export interface HitsExport {
   query: string;
@@ -62,7 +62,7 @@ export function hitsCsv(e: HitsExport): string {
     h.field,
     h.line ?? '',
     h.page ?? '',
-    h.score.toFixed(3),
+    formatScore(h.score, 3),
     marked(h, (s) => s, (s) => `«${s}»`),
     alsoIn(h),
   ]);
