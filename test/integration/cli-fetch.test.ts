@@ -131,11 +131,11 @@ describe('sift extract', () => {
     const empty = await sift('extract', 'empty.pdf');
     expect(empty.code).toBe(1);
     expect(empty.err).toBe(
-      'sift extract: empty.pdf: malformed PDF: it is empty (0 bytes) (422)\n  It is named or sent as a PDF but is not one (an error page, a download cut short): download it again, or open it in a PDF reader to check.\n',
+      'sift extract: empty.pdf: malformed PDF: it is empty (0 bytes)\n  It is named or sent as a PDF but is not one (an error page, a download cut short): download it again, or open it in a PDF reader to check.\n',
     );
     const words = await sift('extract', 'words.pdf');
-    expect(words.err).toMatch(/^sift extract: words\.pdf: malformed PDF: no %PDF- header \(422\)\n {2}It is named or sent as a PDF/);
-    expect(words.err).not.toMatch(/server/);
+    expect(words.err).toMatch(/^sift extract: words\.pdf: malformed PDF: no %PDF- header\n {2}It is named or sent as a PDF/);
+    expect(words.err).not.toMatch(/server|\(\d{3}\)/);
   });
   it('says on stderr when a PDF has no text layer, and exits 0 with what there is (nothing)', async () => {
     writeFileSync(path.join(dir, 'scan.pdf'), makePdf({ pages: [[], []], noText: true }));

@@ -31,9 +31,10 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
   const reason = reasonOf(info.code, info.status);
   if (json) io.stdout.write(`${jsonLine({ url, ok: false, status: info.status, error: info.message, hint: info.hint, reason })}\n`);
   else {
-    // "HTTP 404 Not Found" says its status already.
-    const status = info.message.startsWith(`HTTP ${info.status} `) ? '' : ` (${info.status})`;
-    io.stderr.write(`sift ${cmd}: ${url}: ${info.message}${status}${info.hint ? `\n  ${info.hint}` : ''}\n`);
+    // The message says what happened; a server's status is in it ("HTTP 404 Not Found"). The
+    // status Sift gives its own findings (404 for a soft 404 the server sent as 200, 422 for a
+    // malformed PDF) read as the server's, so it is in --json only.
+    io.stderr.write(`sift ${cmd}: ${url}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
   }
 }
 
