@@ -216,6 +216,8 @@ test('the typed errors reach the user as clear messages', async () => {
   await page.getByTestId('nav-new').click();
   await page.getByTestId('paste-box').fill('just words\nftp://example.org/file');
   await expect.poll(text('count-invalid')).toBe('2');
+  // Each invalid line once: the reason that quotes it is not followed by it again.
+  expect((await text('invalid-list')())?.split('ftp://example.org/file')).toHaveLength(2);
   await page.getByTestId('submit').click();
   await expect.poll(() => page.getByTestId('submit-error').getAttribute('data-code')).toBe('no_targets');
 

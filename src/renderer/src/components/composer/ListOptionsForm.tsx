@@ -76,7 +76,7 @@ export function ListOptionsForm(): React.JSX.Element {
         </label>
         <label className="field grow">
           <span>Grep</span>
-          <input type="text" placeholder="regular expression: keep matching lines" {...text('grep')} onBlur={() => void checkNow()} />
+          <input type="text" placeholder="regex: lines to keep" {...text('grep')} onBlur={() => void checkNow()} />
         </label>
       </div>
       <label className="field">

@@ -47,7 +47,8 @@ function Problems({ title, items, testId }: { title: string; items: ListProblem[
       <ul>
         {items.slice(0, SHOWN_PROBLEMS).map((p, i) => (
           <li key={`${p.line}-${i}`}>
-            <span className="line-no">line {p.line}</span> <code>{p.text}</code> <span className="reason">{p.reason}</span>
+            {/* The line is shown unless the reason quotes it already ("not an http(s) URL: ftp://…"). */}
+            <span className="line-no">line {p.line}</span> {p.text && !p.reason.includes(p.text) && <code>{p.text}</code>} <span className="reason">{p.reason}</span>
           </li>
         ))}
       </ul>

@@ -102,7 +102,7 @@ export function SettingsPanel(): React.JSX.Element {
     (Object.keys(next) as (keyof Settings)[]).map((k) => [k, settingError(k, next[k], UNITS[k])]).filter(([, e]) => e),
   ) as Partial<Record<keyof Settings, string>>;
   if (badHosts.length && !errors.allowHosts) {
-    errors.allowHosts = `Not a host name: ${badHosts.join(', ')}. Write a name such as wiki.internal.example, or an address.`;
+    errors.allowHosts = `Not a host name: ${badHosts.map((h) => `“${h}”`).join(', ')}. Write a name such as wiki.internal.example, or an address.`;
   }
   const changed = (Object.keys(next) as (keyof Settings)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(saved[k]));
   const invalid = Object.keys(errors).length > 0;
