@@ -8,7 +8,7 @@ import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
 import type { Store } from './store';
-import type { FetchFunc, Runner } from './batch';
+import { ErrTooManyTargets, type FetchFunc, type Runner } from './batch';
 import type { BatchMetrics } from './metrics';
 import { createLog, silentLog, type Log } from './log';
 import { EventBatcher } from './events';
@@ -112,7 +112,17 @@ export function createServices(opts: ServicesOptions): Services {
       host: opts.host,
     }),
 
-    submit: ({ targets, label }) => runner.submit(DESKTOP, 'desktop', targets as Target[], label ? { label } : {}),
+    submit: ({ targets, label }) => {
+      try {
+        return runner.submit(DESKTOP, 'desktop', targets as Target[], label ? { label } : {});
+      } catch (err) {
+        // The runner's error is one sentinel, without numbers; splitting the list needs them.
+        if (err !== ErrTooManyTargets) throw err;
+        const n = (targets as Target[]).length.toLocaleString('en-US');
+        const max = settings.targetsPerJob.toLocaleString('en-US');
+        throw new SiftError('too_many_targets', 422, `The list has ${n} URLs, and one job holds at most ${max}.`, ErrTooManyTargets.hint);
+      }
+    },
 
     listJobs: () => store.listJobs(1000),
 

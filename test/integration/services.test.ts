@@ -133,6 +133,8 @@ describe('services over the contract', () => {
     const many = await r.raw('submit', { targets: [{ url: 'http://a.test/1' }, { url: 'http://a.test/2' }, { url: 'http://a.test/3' }] });
     expect(many).toMatchObject({ ok: false, error: { code: 'too_many_targets', status: 422 } });
     expect((many as { error: { hint: string } }).error.hint).toMatch(/Settings/);
+    // With the numbers a person needs to split the list.
+    expect((many as { error: { message: string } }).error.message).toBe('The list has 3 URLs, and one job holds at most 2.');
     expect(await r.raw('jobDetail', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found', status: 404 } });
     expect(await r.raw('targetResult', { id: 'nope', idx: 0 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await r.raw('submit', { targets: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_request', status: 400 } });
