@@ -125,6 +125,13 @@ describe('sift extract', () => {
     expect(await sift('extract', 'notes.txt', '--question', '   ')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n', err: '' });
     expect((await sift('extract', 'notes.txt', '--grep', 'TWO', '--json')).out).toMatch(/"matches":0/);
   });
+  it('says a jq program ran out of stack in its own words, with no line of the WebAssembly runtime', async () => {
+    writeFileSync(path.join(dir, 'deep.json'), '['.repeat(10_000) + ']'.repeat(10_000));
+    const r = await sift('extract', 'deep.json', '--jq', '.');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^sift extract: deep\.json: jq: jq ran out of memory or stack: the document may be nested too deeply/);
+    expect(r.err).not.toMatch(/Aborted|ASSERTIONS/);
+  });
   it('says of a local .pdf that is not one what it is, with no server in the hint', async () => {
     writeFileSync(path.join(dir, 'empty.pdf'), '');
     writeFileSync(path.join(dir, 'words.pdf'), 'plain words, not a PDF');

@@ -18,6 +18,15 @@ if (!process.versions.electron) setFlagsFromString('--enable-experimental-regexp
 const require = createRequire(import.meta.url);
 let jqHandle;
 
+// jq-wasm's runtime writes "Aborted(…)" to stderr when a program traps (out of memory, a
+// stack overflow), before the trap reaches jq() below, which answers it as the target's
+// error. The line came before that error on the terminal, in no words of Sift's.
+const consoleError = console.error;
+console.error = (...args) => {
+  if (typeof args[0] === 'string' && args[0].startsWith('Aborted(')) return;
+  consoleError(...args);
+};
+
 async function jq({ input, program }) {
   if (!jqHandle) {
     const { loadJq } = require('jq-wasm');
@@ -26,11 +35,13 @@ async function jq({ input, program }) {
   let out;
   try {
     out = jqHandle.raw(input, program);
-  } catch (err) {
+  } catch {
     // A WebAssembly trap (a JSON document 10,000 levels deep overflows jq's stack) leaves the
     // instance's memory corrupt: every later program would fail the same way. Start afresh.
     jqHandle = undefined;
-    return { error: `jq ran out of memory or stack (${String((err && err.message) || err)}): the document may be nested too deeply, or the program may never end` };
+    // The trap's own words ("Aborted(). Build with -sASSERTIONS for more info.") are the
+    // WebAssembly runtime's, of no use to the person who wrote the program.
+    return { error: 'jq ran out of memory or stack: the document may be nested too deeply, or the program may build too large a value or never end' };
   }
   const { stdout, stderr, exitCode } = out;
   if (exitCode !== 0 && stderr) return { error: stderr.trim(), exitCode };
