@@ -92,6 +92,16 @@ describe('the guard', () => {
     expect(hostAllowed('evilcorp.example', ['.corp.example'])).toBe(false);
   });
 
+  it('lets an IPv6 address through listed as the URL writes it ([::1]) or bare (::1)', async () => {
+    for (const listed of ['[::1]', '::1']) {
+      await expect(resolveGuarded('[::1]', { allowPrivate: false, allowHosts: [listed] }, fixedResolver({}))).resolves.toHaveLength(1);
+      expect(hostAllowed('::1', [listed])).toBe(true);
+    }
+    await expect(resolveGuarded('[::1]', { allowPrivate: false, allowHosts: ['[::2]'] }, fixedResolver({}))).rejects.toMatchObject({ status: 403 });
+    expect(blockedReason('::1')).toBe('a loopback address (this computer)');
+    expect(blockedReason('::')).toMatch(/^an unspecified address/);
+  });
+
   it('turns a failed lookup into a 502 DNS error', async () => {
     await expect(resolveGuarded('nowhere.example', strict, fixedResolver({}))).rejects.toMatchObject({ status: 502, code: 'dns' });
   });

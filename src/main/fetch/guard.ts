@@ -67,7 +67,7 @@ export function blockedReason(address: string): string | null {
     const range = bytes.slice(0, 12).every((b) => b === 0) ? 'ipv4Mapped' : v6.range();
     if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') {
       // '::' and '::1' also fall in ::/96; they are unspecified and loopback, not IPv4.
-      if (bytes.slice(0, 15).every((b) => b === 0) && (bytes[15] ?? 0) <= 1) return 'an unspecified or loopback address';
+      if (bytes.slice(0, 15).every((b) => b === 0) && (bytes[15] ?? 0) <= 1) return rangeWords(bytes[15] === 1 ? 'loopback' : 'unspecified');
       return embedded(bytes.slice(12, 16), range);
     }
     if (range === '6to4') return embedded(bytes.slice(2, 6), range);
@@ -82,10 +82,13 @@ function embedded(four: number[], via: string): string | null {
   return inner === 'unicast' ? null : `${rangeWords(inner)}, inside ${CARRIER_WORDS[via] ?? 'an IPv6 address'}`;
 }
 
+const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
+
 export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
+  // An IPv6 address is listed as the URL writes it ([::1]) or bare (::1): either matches.
+  const h = bare(hostname.toLowerCase()).replace(/\.$/, '');
   return allowHosts.some((a) => {
-    const p = a.toLowerCase().trim().replace(/\.$/, '');
+    const p = bare(a.toLowerCase().trim()).replace(/\.$/, '');
     if (!p) return false;
     if (p.startsWith('.')) return h === p.slice(1) || h.endsWith(p);
     return h === p;
@@ -97,8 +100,6 @@ export function isLocalhostName(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, '');
   return h === 'localhost' || h.endsWith('.localhost');
 }
-
-const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 
 export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bare(hostname));
 
