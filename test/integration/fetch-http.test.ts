@@ -382,6 +382,40 @@ describe('redirects', () => {
     expect(await fail(get('/to-ftp'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (scheme ftp is not supported)', hint: expect.stringMatching(/open the URL in a browser/) });
     expect(await fail(get('/to-broken'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (not a valid address)', hint: expect.stringMatching(/open the URL in a browser/) });
   });
+  it('sends a cookie a redirect set back along the same chain, to that site only, and forgets it with the target', async () => {
+    const named = fetcher({}, { 'a.test': ['127.0.0.1'], 'b.test': ['127.0.0.1'] });
+    const seen: { host: string; url: string; cookie: string }[] = [];
+    const check = (q: { headers: Record<string, string | string[] | undefined>; url?: string }, r: ServerResponse) => {
+      const cookie = String(q.headers.cookie ?? '');
+      seen.push({ host: String(q.headers.host).replace(/:\d+$/, ''), url: q.url ?? '', cookie });
+      // A cookie check: set it and redirect to itself; the page once it comes back.
+      if (!/(?:^|; )visited=1(?:;|$)/.test(cookie)) {
+        return r.writeHead(302, { 'set-cookie': ['visited=1; Path=/; HttpOnly', 'gone=x; Max-Age=0', 'tracking=2; Expires=Wed, 21 Oct 2015 07:28:00 GMT'], location: q.url }).end();
+      }
+      r.writeHead(200, { 'content-type': 'text/plain' }).end(`in with ${cookie}`);
+    };
+    srv.route('/cookie-check', check);
+    srv.route('/cookie-away', (_q, r) => r.writeHead(302, { 'set-cookie': 'visited=1; Path=/', location: `http://b.test:${srv.port}/cookie-check` }).end());
+    const at = (host: string, p: string) => ({ url: `http://${host}:${srv.port}${p}` });
+    try {
+      const r = await named.fetchTarget(new AbortController().signal, caller, at('a.test', '/cookie-check'));
+      expect(r.content).toBe('in with visited=1');
+      expect(r.meta?.redirects).toBe(1);
+      // Another target starts without it.
+      seen.length = 0;
+      await named.fetchTarget(new AbortController().signal, caller, at('a.test', '/cookie-check'));
+      expect(seen.filter((h) => h.url === '/cookie-check')[0]?.cookie).toBe('');
+      // A cookie a.test set is not sent to b.test, which sets its own.
+      seen.length = 0;
+      expect((await named.fetchTarget(new AbortController().signal, caller, at('a.test', '/cookie-away'))).content).toBe('in with visited=1');
+      expect(seen.filter((h) => h.url === '/cookie-check').map((h) => [h.host, h.cookie])).toEqual([
+        ['b.test', ''],
+        ['b.test', 'visited=1'],
+      ]);
+    } finally {
+      await named.close();
+    }
+  });
   it('stops a loop after 10 redirects with 502', async () => {
     srv.route('/loop', (_q, r) => r.writeHead(302, { location: '/loop' }).end());
     const before = srv.hits.length;

@@ -9,6 +9,7 @@ import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolve
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
 import { linkSignals } from './linked-signal';
+import { ChainCookies } from './chain-cookies';
 import { attributeOf } from './markup';
 import { decodeEntities } from '../../shared/entities';
 
@@ -129,18 +130,26 @@ export class HttpClient {
     const first = validateUrl(rawUrl);
     let url = first;
     const { request } = await loadUndici();
+    const cookies = new ChainCookies();
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
       if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver).catch((err: unknown) => {
         throw redirectedTo(err, hop);
       });
+      const cookie = cookies.header(url);
       const ask = async (): Promise<Dispatcher.ResponseData> =>
         untilAborted(
           request(url, {
             method: 'GET',
             dispatcher: await this.dispatcher(),
             signal: combined,
-            headers: { 'user-agent': s.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en;q=0.9, *;q=0.5' },
+            headers: {
+              'user-agent': s.userAgent,
+              accept: ACCEPT,
+              'accept-encoding': 'gzip, deflate, br',
+              'accept-language': 'en;q=0.9, *;q=0.5',
+              ...(cookie ? { cookie } : {}),
+            },
           }),
           combined,
         );
@@ -156,6 +165,8 @@ export class HttpClient {
       } catch (err) {
         throw redirectedTo(mapError(err, signal, deadline, 'no response'), hop);
       }
+      // Before flatHeaders: it joins a list with ", ", which an Expires date holds too.
+      cookies.take(res.headers['set-cookie'], url);
       const headers = flatHeaders(res.headers);
       if (REDIRECTS.has(res.statusCode) && headers.location) {
         await res.body.dump().catch(() => {});
