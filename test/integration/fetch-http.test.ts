@@ -632,6 +632,24 @@ describe('hostile and slow servers', () => {
       await Promise.all([secure, plain].map((x) => new Promise((resolve) => x.close(resolve))));
     }
   });
+  it('reports an HTTP error at once when its page stalls or trickles, not at the body timeout or the deadline', async () => {
+    // A trickle never lets the body timeout fire: only the error page's own bound ends it before the deadline.
+    const patient = fetcher({ bodyTimeoutMs: 500, deadlineMs: 60_000 });
+    srv.route('/err-stall', (_q, r) => r.writeHead(404, { 'content-type': 'text/html' }).write('<html><body><h1>Not found</h1>'));
+    srv.route('/err-trickle', (_q, r) => {
+      r.writeHead(503, { 'content-type': 'text/html' }).write('<html><body>');
+      const t = setInterval(() => (r.destroyed ? clearInterval(t) : r.write(' ')), 50);
+    });
+    try {
+      for (const [p, status] of [['/err-stall', 404], ['/err-trickle', 503]] as const) {
+        const started = performance.now();
+        expect(await fail(patient.fetchTarget(new AbortController().signal, caller, target(p))), p).toMatchObject({ status, reason: status === 404 ? 'upstream' : 'busy' });
+        expect(performance.now() - started, p).toBeLessThan(5_000);
+      }
+    } finally {
+      await patient.close();
+    }
+  }, 20_000);
   it('fails a connection reset mid-body with 502', async () => {
     srv.route('/reset', (q, r) => {
       r.writeHead(200, { 'content-type': 'text/plain', 'content-length': '10000' });

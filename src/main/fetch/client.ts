@@ -29,6 +29,8 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** An error page larger than this is not an interstitial (the largest in the corpora is 440 KB). */
 const MAX_ERROR_PAGE_BYTES = 1024 * 1024;
+/** How long an error answer's page is read for before the error is reported without it. */
+const ERROR_PAGE_MS = 10_000;
 
 // undici is loaded at the first request: it took 140 ms of a `sift extract` that never
 // goes to the network (a quarter of its start).
@@ -192,12 +194,24 @@ export class HttpClient {
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
         const err = upstreamError(res.statusCode, headers);
-        // An HTML error page is read (a little of it) so the pipeline can tell an anti-bot
-        // check or a sign-in wall from a plain error (SPEC §5.9).
-        if (/html/i.test(headers['content-type'] ?? '')) {
-          err.page = await readCapped(res.body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline).catch(() => undefined);
-        } else {
-          await res.body.dump().catch(() => {});
+        // The error is known already: its page gets one body silence, and at most
+        // ERROR_PAGE_MS, not the target's deadline. A 404 whose page stalled was reported
+        // after the 30 s body timeout, and one whose page trickled after the whole 210 s.
+        const body = res.body;
+        const cut = setTimeout(() => {
+          body.on('error', () => {});
+          body.destroy(new Error('error page too slow'));
+        }, Math.min(ERROR_PAGE_MS, s.bodyTimeoutMs));
+        try {
+          // An HTML error page is read (a little of it) so the pipeline can tell an anti-bot
+          // check or a sign-in wall from a plain error (SPEC §5.9).
+          if (/html/i.test(headers['content-type'] ?? '')) {
+            err.page = await readCapped(body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline).catch(() => undefined);
+          } else {
+            await body.dump().catch(() => {});
+          }
+        } finally {
+          clearTimeout(cut);
         }
         throw err;
       }
