@@ -1,4 +1,4 @@
-import { GREP_HINT, grepParts } from '../shared/grep';
+import { compileGrep } from './fetch/compute';
 import type { Options } from '../shared/types';
 import { FetchError, parsePages, type Fetcher } from './fetch';
 
@@ -9,13 +9,7 @@ import { FetchError, parsePages, type Fetcher } from './fetch';
  */
 export async function checkOptions(options: Options, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<void> {
   parsePages(options.pages);
-  if (options.grep !== undefined) {
-    try {
-      grepParts(options.grep);
-    } catch (err) {
-      throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, GREP_HINT, 'bad_option');
-    }
-  }
+  if (options.grep !== undefined) compileGrep(options.grep);
   if (options.jq !== undefined && options.jq.trim() !== '') await checkJq(options.jq, fetcher);
 }
 

@@ -1,6 +1,16 @@
 import { FetchError } from './errors';
 import { GREP_HINT, grepParts, type GrepParts } from '../../shared/grep';
+
 import { WorkerCrash, WorkerSlot, workerScript } from './worker-slot';
+
+/** A grep option's pattern and flags; an invalid one fails as the target (or the up-front check) reports it. */
+export function compileGrep(grep: string): GrepParts {
+  try {
+    return grepParts(grep);
+  } catch (err) {
+    throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, GREP_HINT, 'bad_option');
+  }
+}
 
 interface Reply {
   output?: string;
@@ -82,13 +92,7 @@ export class ComputePool {
 
   /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
   async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false): Promise<GrepOutput> {
-    let parts: GrepParts;
-    try {
-      parts = grepParts(grep);
-    } catch (err) {
-      throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, GREP_HINT, 'bad_option');
-    }
-    const { pattern, flags } = parts;
+    const { pattern, flags } = compileGrep(grep);
     const r = await this.run({ op: 'grep', text, pattern, flags, context, origins }, signal, 'grep');
     if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, GREP_HINT, 'bad_option');
     const out: GrepOutput = { output: r.output ?? '', matches: r.matches ?? 0 };
