@@ -45,7 +45,7 @@ const paras = (...ps: string[]): string => ps.map((p) => `<p>${p}</p>`).join('')
 
 beforeAll(async () => {
   site = await startSite({
-    '/cafe': page('Le café de la gare', paras('Un petit café près de la gare, ouvert depuis longtemps et connu de tous les voyageurs.', 'Sa crème brûlée est célèbre dans toute la région depuis 1920, et les habitués la commandent chaque matin.')),
+    '/cafe': page('Le café de la gare', paras('Un petit café près de la gare, ouvert depuis longtemps et connu de tous les voyageurs.', 'Sa crème brûlée est célèbre dans toute la région depuis 1920, et les habitués la commandent chaque matin.', '🥐 Le patron dit : «Bonjour à tous» aux voyageurs.')),
     '/tokyo': page('首都の紹介', paras('東京都は日本の首都です。人口は約一千四百万人で、世界でも有数の大都市として知られています。', '交通機関が発達しており、電車で多くの場所に行くことができます。')),
     '/book.pdf': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
@@ -170,6 +170,14 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^1\. Le café de la gare {2}http:\/\/127\.0\.0\.1:\d+\/cafe\n {3}job \w+ #4 · line \d+ · score \d/);
     expect(text.stdout).toContain('Sa «crème» «brûlée» est célèbre');
+  });
+
+  test('--json marks the matched words by offsets a page\'s own «» cannot be taken for', async () => {
+    const [hit] = jsonLines((await runSift(['search', 'bonjour', '--json', '--db', db], { env })).stdout);
+    expect(hit!.snippet).toContain('««Bonjour» à tous»');
+    const text = Array.from(String(hit!.text));
+    expect(text.join('')).toContain('🥐 Le patron dit : «Bonjour à tous» aux voyageurs.');
+    expect((hit!.marks as [number, number][]).map(([a, b]) => text.slice(a, b).join(''))).toEqual(['Bonjour']);
   });
 
   test('a page stored as markup (mode raw) is found by its text, not its tags, scripts or styles', async () => {

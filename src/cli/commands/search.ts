@@ -3,7 +3,7 @@ import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { reportError } from '../report';
 import { namedJob, openCliStore } from '../context';
-import { hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
+import { codePointMarks, hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import type { Store } from '../../main/store';
 import { alsoIn, formatScore } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
@@ -19,12 +19,14 @@ counts more than one in the text), each with the text around the match and where
               unspaced text.
   --job ID    only this job's results (its ID from sift jobs, or the start of it)
   --limit N   at most N hits (default 20, at most 1000)
-  --json      one object per hit {"jobId","idx","url","title","score","snippet","field",
-              "line","page"}: field is where the match is (body, title or url); line (of the
-              result's text) and page (of a PDF) when the match is in the text. Matched
-              words are marked «like this» in snippet. A result that several jobs stored
-              alike (the same list run again) is one hit, the newest job's, with "sameIn":
-              [{"jobId","idx"}] for the others.
+  --json      one object per hit {"jobId","idx","url","title","score","snippet","text",
+              "marks","field","line","page"}: field is where the match is (body, title or
+              url); line (of the result's text) and page (of a PDF) when the match is in
+              the text. Matched words are marked «like this» in snippet; text is the
+              snippet unmarked and marks the matched words' [start, end) in it, counted in
+              characters (code points), which a page's own «» cannot be mistaken for. A
+              result that several jobs stored alike (the same list run again) is one hit,
+              the newest job's, with "sameIn": [{"jobId","idx"}] for the others.
 
 exit codes: 0 searched (also when nothing matched: stderr says so), 2 bad usage, no words,
 or no such job.
@@ -83,7 +85,8 @@ export const searchCommand: Command = {
       hits.forEach((h, i) => {
         if (values.json) {
           const { jobId, idx, url, title, score, field, line, page, sameIn } = h;
-          io.stdout.write(`${jsonLine({ jobId, idx, url, title, score, snippet: hitText(h), field, line, page, sameIn })}\n`);
+          const text = { text: h.snippet, marks: codePointMarks({ text: h.snippet, marks: h.marks }) };
+          io.stdout.write(`${jsonLine({ jobId, idx, url, title, score, snippet: hitText(h), ...text, field, line, page, sameIn })}\n`);
         } else printHit(h, i + 1, (s) => io.stdout.write(s));
       });
       if (hits.length === 0) {

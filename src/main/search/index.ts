@@ -10,7 +10,7 @@ import { makeSnippet, markedText, pageOfLine } from './snippet';
 import { searchableText, snippetText } from './text';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
-export { makeSnippet, markedText, pageOfLine } from './snippet';
+export { codePointMarks, makeSnippet, markedText, pageOfLine } from './snippet';
 
 export type { SearchHit, JobAnswer } from '../../shared/search';
 

@@ -197,6 +197,25 @@ export function markedText(s: Pick<Snippet, 'text' | 'marks'>, open = '«', clos
   return out + s.text.slice(at);
 }
 
+/**
+ * The marks as code-point offsets (for --json readers: Python, Go runes and Rust chars index
+ * text by code point, where a JS offset counts an emoji twice). «» in the marked text cannot
+ * tell a mark from a page's own French quotation marks; these can.
+ */
+export function codePointMarks(s: Pick<Snippet, 'text' | 'marks'>): [number, number][] {
+  let at = 0;
+  let points = 0;
+  const count = (to: number): number => {
+    for (; at < to; at++) {
+      const c = s.text.charCodeAt(at);
+      // The high half of a pair counts; its low half does not.
+      if (c < 0xdc00 || c > 0xdfff) points++;
+    }
+    return points;
+  };
+  return s.marks.map(([a, b]) => [count(a), count(b)]);
+}
+
 /** The PDF page a line of a PDF result's content is on (meta.page_lines: [page, first line] pairs). */
 export function pageOfLine(meta: Record<string, unknown> | undefined, line: number): number | undefined {
   const pl = meta?.page_lines;
