@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Options } from '../../src/shared/types';
-import { detectFormat, formatOptionsLine, normalizeUrl, parseList, type ListFormat } from '../../src/shared/urllist';
+import { detectFormat, formatOptionsLine, isRouteFragment, normalizeUrl, parseList, type ListFormat } from '../../src/shared/urllist';
 import { hostLabel } from '../../src/shared/urllist/url';
+import { idemKey } from '../../src/main/batch';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'lists');
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -400,6 +401,63 @@ describe('normalizeUrl', () => {
 
   it('refuses a URL that percent-encoding pushes over 8 KiB', () => {
     expect(normalizeUrl(`https://a.org/${'ä'.repeat(4000)}`)).toBeNull();
+  });
+});
+
+describe("a single-page app's route in the fragment", () => {
+  // Two routes of one app, a hashbang route, the same routes again, and anchors into a page.
+  const routes = ['https://app.example/#/reports/1', 'https://app.example/#/reports/2', 'https://app.example/#!/item/7'];
+  const anchors = ['https://app.example/docs#section', 'https://app.example/docs#top', 'https://app.example/docs'];
+  const want = [...routes, 'https://app.example/docs'];
+  const all = [...routes, ...anchors, routes[0] as string];
+  const lists: [ListFormat, string][] = [
+    ['text', all.map((u, i) => (i === 1 ? `${u} mode=text` : u)).join('\n')],
+    ['uri-list', all.join('\r\n')],
+    ['markdown', all.map((u, i) => (i % 2 ? `- [page ${i}](${u})` : `- see ${u}.`)).join('\n')],
+    ['html', `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${all.map((u, i) => `<DT><A HREF="${u}" ADD_DATE="1">r${i}</A>`).join('\n')}\n</DL>`],
+    ['csv', `title,url\n${all.map((u, i) => `r${i},${u}`).join('\n')}`],
+    ['tsv', `url\ttitle\n${all.map((u, i) => `${u}\tr${i}`).join('\n')}`],
+    ['json', JSON.stringify(all.map((u, i) => (i % 2 ? { url: u } : u)), null, 1)],
+    ['xml', `<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${all.map((u) => `<url><loc>${u}</loc></url>`).join('\n')}\n</urlset>`],
+  ];
+
+  it.each(lists)('%s: keeps #/ and #! routes as targets of their own and drops an anchor', (format, text) => {
+    const r = parseList(text, { format });
+    expect(r.invalid).toEqual([]);
+    expect(r.targets.map((t) => t.url)).toEqual(want);
+    // The anchors are one page, and the first route again is a duplicate of line 1's.
+    expect(r.duplicates).toHaveLength(3);
+    expect(r.duplicates.at(-1)?.reason).toMatch(/^duplicate of line \d+$/);
+  });
+
+  it('reads a route fragment in the detected format too', () => {
+    expect(parseList(`${routes.join('\n')}\n`).targets.map((t) => t.url)).toEqual(routes);
+  });
+
+  it.each([
+    ['https://App.Example:443/#/reports/1', 'https://app.example/#/reports/1'],
+    ['https://app.example/#!/item/7', 'https://app.example/#!/item/7'],
+    ['https://app.example/#!item', 'https://app.example/#!item'],
+    ['https://app.example/base/#/a b', 'https://app.example/base/#/a%20b'],
+    // A route's own query, escaped for HTML as the query of the URL is.
+    ['https://app.example/#/search?q=a&amp;page=2', 'https://app.example/#/search?q=a&page=2'],
+    ['https://app.example/docs#section', 'https://app.example/docs'],
+    ['https://app.example/docs#', 'https://app.example/docs'],
+    ['https://app.example/docs#%2Fencoded', 'https://app.example/docs'],
+  ])('normalizes %s to %s', (raw, url) => {
+    expect(normalizeUrl(raw)).toBe(url);
+    expect(normalizeUrl(url)).toBe(url);
+  });
+
+  it('makes two lists that differ by a route two jobs, and two that differ by an anchor one job', () => {
+    const key = (text: string): string => idemKey({ name: 'cli' }, parseList(text).targets.map(({ url }) => ({ url })));
+    expect(key('https://app.example/#/reports/1\n')).not.toBe(key('https://app.example/#/reports/2\n'));
+    expect(key('https://app.example/docs#top\n')).toBe(key('https://app.example/docs\n'));
+  });
+
+  it('tells a route from an anchor, with or without the #', () => {
+    expect(['#/a', '/a', '#!/a', '#!', '!a'].map(isRouteFragment)).toEqual([true, true, true, true, true]);
+    expect(['#a', 'top', '#', '', '#%2F', '#?/a'].map(isRouteFragment)).toEqual([false, false, false, false, false, false]);
   });
 });
 

@@ -23,6 +23,16 @@ const unwrap = (s: string): string => {
 };
 
 /**
+ * Whether a fragment (with or without its `#`) is a single-page app's route rather than a
+ * place in the page: `#/reports/1` and hashbang `#!/item/2` (`#!item`) are read by the app's
+ * router, which shows a different page for each; `#section` and `#top` only scroll.
+ */
+export function isRouteFragment(hash: string): boolean {
+  const c = hash.charCodeAt(hash.charCodeAt(0) === 35 /* # */ ? 1 : 0);
+  return c === 47 /* / */ || c === 33 /* ! */;
+}
+
+/**
  * Checks one URL as a list gives it and returns the normalised form or why it is refused.
  *
  * A bare domain ("example.com/page") is refused, not guessed as https: the list would
@@ -55,12 +65,16 @@ export function checkUrl(raw: string): UrlCheck {
     return { ok: false, reason: 'not a valid URL' };
   }
   if (!u.hostname) return { ok: false, reason: 'not a valid URL: no host' };
-  // The fragment never reaches the server, so two URLs that differ only there are one page.
-  // Setting hash re-serialises the whole URL, so only when there is a fragment to drop.
-  if (u.hash !== '' || s.includes('#')) u.hash = '';
+  // The fragment never reaches the server, so two URLs that differ only by an anchor
+  // (#section) are one page. A route (#/reports/1, #!/item/2) is kept: a single-page app
+  // shows a different page for each, once rendered. Setting hash re-serialises the whole URL,
+  // so only when there is a fragment to drop.
+  if (u.hash === '' ? s.includes('#') : !isRouteFragment(u.hash)) u.hash = '';
   // "?a=1&amp;b=2": an & escaped for HTML and pasted or exported as is (a Pocket export has
-  // such URLs). Left so, the server would see a parameter named "amp;b".
+  // such URLs). Left so, the server would see a parameter named "amp;b"; a route's own query
+  // (#/search?q=a&amp;page=2) would reach the app's router so.
   if (/&amp;/i.test(u.search)) u.search = u.search.replace(/&amp;/gi, '&');
+  if (/&amp;/i.test(u.hash)) u.hash = u.hash.replace(/&amp;/gi, '&');
   const out = u.href;
   // Percent-encoding and punycode can grow a URL that was under the cap when typed.
   if (out.length > MAX_URL_LENGTH) {
@@ -71,8 +85,9 @@ export function checkUrl(raw: string): UrlCheck {
 
 /**
  * The URL as Sift stores and compares it: http(s) only, absolute, at most 8 KiB, scheme
- * and host lowercased, default port and #fragment dropped, IDN hosts in punycode (all of
- * that is WHATWG URL's serialisation). null when the URL is not one Sift fetches.
+ * and host lowercased, default port dropped, IDN hosts in punycode (all of that is WHATWG
+ * URL's serialisation), a #fragment dropped unless it is a route (isRouteFragment). null
+ * when the URL is not one Sift fetches.
  */
 export function normalizeUrl(raw: string): string | null {
   const r = checkUrl(raw);
