@@ -18,7 +18,7 @@ import { PdfPool } from './pdf-pool';
 import { SoftNotFoundProbe } from './probe';
 import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
-import { validateUrl } from './url';
+import { routeOf, validateUrl, withRoute } from './url';
 
 export interface Caller {
   name: string;
@@ -184,7 +184,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * content; returns the warnings of one that is. An error answer's page may turn a plain
    * upstream error into a challenge or a sign-in wall (and a challenge's 503 stops being busy).
    */
-  async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode): Promise<Verdict> {
+  async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode, route: string): Promise<Verdict> {
     if (!isHtml(res.contentType, res.body)) {
       // A success whose whole text is "404 page not found" is not the document either.
       if (res.body.byteLength <= 1024 && /^text\/plain\b/i.test(res.contentType) && isNotFoundText(decodeText(res.body, res.contentType, true).text)) {
@@ -196,7 +196,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const html = decoded.text;
     const input = { html, status: res.status, url: res.finalUrl };
     let c = classifyPage(input);
-    if (!c.reason && new URL(res.finalUrl).pathname !== '/') {
+    // A route target's path is its app's, which a host answering every path with the app
+    // (as hash-routed apps are served) has whatever the route: the fragment names the page.
+    if (!c.reason && !route && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
       const similarity = await probe.similarity(probeScope(caller), res.url, res.finalUrl, html, (u) => probeDownload(u, signal, deadline));
       if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
@@ -306,6 +308,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     try {
       const options = checkOptions(target.options);
       const url = validateUrl(target.url).toString();
+      // A single-page app's route (#/reports/1): never sent, as HTTP has no fragments, but
+      // the page is rendered with it, so the app's router shows that route.
+      const route = routeOf(target.url);
       const waiting = linkSignals([signal, deadline]);
       const release = await gate
         .acquire(waiting.signal)
@@ -319,7 +324,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The soft-404 probe of the host, when the answer is likely a page it would judge (not
       // JSON for jq, not a file by its name), asked beside the target instead of after it; it
       // ends before the slot is given back.
-      const probing = !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => probeDownload(u, signal, deadline)) : undefined;
+      const probing = !route && !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => probeDownload(u, signal, deadline)) : undefined;
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;
@@ -330,7 +335,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             throw judgeErrorPage(err);
           });
           // A packed file is a file, not a live page: a browser would download it, not run it.
-          verdict = await judge(res, caller, signal, deadline, res.packed !== undefined ? 'never' : mode);
+          verdict = await judge(res, caller, signal, deadline, res.packed !== undefined ? 'never' : mode, route);
         } catch (err) {
           if (!options.recover || !recoverable(err)) throw err;
           const r = await recover(url, err as FetchError, signal, deadline);
@@ -349,26 +354,37 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       let warnings = verdict.warnings;
       // The body as the judge decoded it (a recovered snapshot was not judged: decoded here).
       let decoded: Decoded | undefined = verdict.decoded?.body === res.body ? verdict.decoded : undefined;
-      if (mode !== 'never' && res.packed === undefined && !recovered.recovered && isHtml(res.contentType, res.body)) {
+      const page = res.packed === undefined && !recovered.recovered && isHtml(res.contentType, res.body);
+      if (page && mode === 'never' && route) {
+        // Without a browser every route of an app is the same page, its static HTML; one with
+        // scripts is the app's, so the route's own page is not there (a shell failed in judge).
+        decoded ??= decodeHtml(res.body, res.contentType);
+        if (hasScriptBundles(decoded.text)) throw pageError('needs_js', res.status, false, 'route');
+      }
+      if (page && mode !== 'never') {
         decoded ??= decodeHtml(res.body, res.contentType);
         const html = decoded.text;
         // Readability runs here only on a page that carries scripts (is it thin?); the
         // extraction then reuses its article instead of running it again.
         let article: Article | undefined;
+        // A route's page is whatever the app's scripts make of it: the static HTML is the app's
+        // whatever the route, so a page with scripts is rendered, full of text or not.
         const why =
           verdict.needsJs || mode === 'always'
             ? shouldRender(mode, html, '', verdict.needsJs)
             : hasScriptBundles(html)
-              ? shouldRender(mode, html, (article = (await loadHtml()).extractArticle(html, res.finalUrl)).text, false)
+              ? route
+                ? 'route'
+                : shouldRender(mode, html, (article = (await loadHtml()).extractArticle(html, res.finalUrl)).text, false)
               : undefined;
         if (article) decoded = { ...decoded, article };
         if (why) {
           const info = await renderer.browser();
           if (!info.ok) {
-            if (mode === 'always' || why === 'needs_js') throw noBrowser(info, mode);
+            if (mode === 'always' || why === 'needs_js' || why === 'route') throw noBrowser(info, mode);
             render.render_skipped = `${info.why}. ${info.hint}`;
           } else {
-            const r = await renderPage(finalUrl, signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
+            const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
             body = Buffer.from(r.html, 'utf8');
             decoded = undefined;
             contentType = 'text/html; charset=utf-8';
@@ -386,7 +402,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, decoded }),
       );
       const meta: Record<string, unknown> = {
-        url,
+        url: withRoute(url, route),
         final_url: finalUrl,
         status: res.status,
         ...out.meta,

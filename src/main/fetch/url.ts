@@ -1,3 +1,4 @@
+import { isRouteFragment } from '../../shared/urllist/url';
 import { FetchError } from './errors';
 
 /** 8 KiB: longer URLs are almost always pasted data, and many servers refuse them (414). */
@@ -26,4 +27,26 @@ export function validateUrl(raw: string): URL {
   }
   u.hash = '';
   return u;
+}
+
+/**
+ * The single-page app's route a target names (`#/reports/1`, `#!/item/2`), or '' for none
+ * or a plain anchor. HTTP never carries a fragment, so a static fetch cannot ask for it; the
+ * rendered page is loaded with it, for the app's router to show that page.
+ */
+export function routeOf(raw: string): string {
+  try {
+    const { hash } = new URL(raw.trim());
+    return isRouteFragment(hash) ? hash : '';
+  } catch {
+    return '';
+  }
+}
+
+/** url with the route as its fragment (url's own, if any, replaced); url itself for no route. */
+export function withRoute(url: string, route: string): string {
+  if (!route) return url;
+  const u = new URL(url);
+  u.hash = route;
+  return u.href;
 }

@@ -3,9 +3,11 @@ import { THIN_CHARS } from '../classify';
 
 /**
  * Why a page is rendered under `auto`: an app shell whose content appears only after its
- * JavaScript runs, or a thin page that carries script bundles. `undefined` = not rendered.
+ * JavaScript runs, a thin page that carries script bundles, or a page with script bundles
+ * whose address names a single-page app's route (#/…, which only the app's scripts read).
+ * `undefined` = not rendered.
  */
-export type RenderWhy = 'needs_js' | 'thin_with_scripts';
+export type RenderWhy = 'needs_js' | 'thin_with_scripts' | 'route';
 
 // "Thin" as the page classification means it (a short real page is ok with warnings: ["thin"]).
 export { THIN_CHARS };
