@@ -116,6 +116,8 @@ describe('sift batch of a hash-routed app', () => {
     const out = path.join(dir, 'export', readdirSync(path.join(dir, 'export'))[0] as string);
     const manifest = readFileSync(path.join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; file: string });
     expect(manifest.map((m) => m.url)).toEqual([...routes, `${origin}/shell/`]);
+    // The app keeps one title for every route: the route names the file.
+    expect(manifest.map((m) => m.file)).toEqual(['Reports - reports 1.md', 'Reports - reports 2.md', 'Item seven of the catalogue - item 7.md', 'Reports.md']);
     for (const [i, m] of manifest.entries()) expect(readFileSync(path.join(out, m.file), 'utf8')).toContain(pages[i]?.text);
 
     const found = await sift('search', 'bicycle shed', '--job', id, '--json', '--db', db);

@@ -3,6 +3,7 @@
  * front matter, its Markdown.
  */
 import { isPlainText, type TargetStatus } from '../../shared/types';
+import { isRouteFragment } from '../../shared/urllist/url';
 
 export type FileKind = 'md' | 'txt' | 'json' | 'html';
 
@@ -21,6 +22,25 @@ export function titleOf(t: TargetStatus): string {
   if (t.title.trim()) return t.title;
   if (typeof metaTitle === 'string' && metaTitle.trim()) return metaTitle;
   return t.url;
+}
+
+/**
+ * What a target's exported file is named from: its name (titleOf), and for a single-page
+ * app's route the route's words too. An app keeps one title for all its routes, so three
+ * routes were "Reports.md", "Reports (2).md" and "Reports (3).md"; now "Reports - reports 1.md".
+ */
+export function fileNameOf(t: TargetStatus): string {
+  const name = titleOf(t);
+  const at = t.url.indexOf('#');
+  if (at === -1 || name === t.url || !isRouteFragment(t.url.slice(at))) return name;
+  let route = t.url.slice(at + 1);
+  try {
+    route = decodeURIComponent(route);
+  } catch {
+    /* kept as written */
+  }
+  const words = route.replace(/[!/?#&=]+/g, ' ').trim();
+  return words ? `${name} - ${words}` : name;
 }
 
 function looksLikeJson(s: string): boolean {

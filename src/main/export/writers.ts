@@ -12,7 +12,7 @@ import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, commit, discard, partialPath, toExportError } from './output';
-import { contentOf, defaultKind, fileBody, isDone, mdFence, mdInline, metaFields, nestedMarkdown, titleOf, yamlLines, type FileKind } from './render';
+import { contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
 
 export interface Writer {
@@ -67,7 +67,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
     async add(t) {
       if (isDone(t)) {
         const kind: FileKind = o.fileKind ?? defaultKind(t);
-        const name = safeFileName(titleOf(t), taken, kind);
+        const name = safeFileName(fileNameOf(t), taken, kind);
         const data = Buffer.from(fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
@@ -83,7 +83,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       let bytes = 0;
       if (o.includeFailed) {
         // Asked for: the failed target gets a file of its own saying what went wrong.
-        file = safeFileName(`${titleOf(t)} (${t.status})`, taken, 'txt');
+        file = safeFileName(`${fileNameOf(t)} (${t.status})`, taken, 'txt');
         const said = shownFailure(t);
         const data = Buffer.from(`${t.url}\n\n${t.status}${said.error ? `: ${said.error}` : ''}\n${said.hint ? `${said.hint}\n` : ''}`);
         await sink.put(file, data);
