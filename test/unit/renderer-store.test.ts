@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
-import { cleanOptions, effectiveOptions, noTargetsError } from '../../src/renderer/src/store/composer';
+import { cleanOptions, createComposerSlice, effectiveOptions, noTargetsError, type ComposerSlice } from '../../src/renderer/src/store/composer';
+import type { ParsedList } from '../../src/shared/urllist';
 import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
@@ -86,6 +87,32 @@ describe('nothing to submit', () => {
     expect(noTargetsError(null, null).message).toBe('There is no list yet.');
     const parsed = { format: 'text', targets: [], invalid: [], duplicates: [], truncated: false } as unknown as Parameters<typeof noTargetsError>[1];
     expect(noTargetsError({ kind: 'paste', name: 'pasted', text: 'nope' }, parsed).message).toBe('Nothing in this list is a URL Sift can fetch.');
+  });
+});
+
+describe("the composer's counts", () => {
+  const composerStore = () => createStore<ComposerSlice>()((set, get, api) => createComposerSlice(set as never, get as () => State, api as never));
+
+  test("counts a single-page app's routes as distinct URLs and an anchor as a duplicate", async () => {
+    // The parse worker as the composer runs it, answering on its own message channel.
+    const answers: { seq: number; parsed: ParsedList }[] = [];
+    const scope = { onmessage: null as ((e: MessageEvent) => void) | null, postMessage: (m: { seq: number; parsed: ParsedList }) => answers.push(m) };
+    vi.stubGlobal('self', scope);
+    try {
+      await import('../../src/renderer/src/parse.worker');
+      const text = ['https://app.example/#/reports/1', 'https://app.example/#/reports/2', 'https://app.example/#!/item/7', 'https://app.example/#/reports/1', 'https://app.example/docs#top', 'https://app.example/docs#intro'].join('\n');
+      scope.onmessage?.({ data: { seq: 1, text, opts: {} } } as MessageEvent);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const store = composerStore();
+    store.getState().setParsed(answers[0]?.parsed ?? null);
+    const parsed = store.getState().parsed;
+    expect(parsed?.targets.map((t) => t.url)).toEqual(['https://app.example/#/reports/1', 'https://app.example/#/reports/2', 'https://app.example/#!/item/7', 'https://app.example/docs']);
+    expect(parsed?.duplicates.map((d) => [d.line, d.reason])).toEqual([
+      [4, 'duplicate of line 1'],
+      [6, 'duplicate of line 5'],
+    ]);
   });
 });
 
