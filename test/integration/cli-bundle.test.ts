@@ -59,12 +59,15 @@ async function loadedBy(args: string[], log = path.join(work, `loaded-${args[0]}
   return { esm, cjs: JSON.parse(stderr.slice(stderr.lastIndexOf('['))) as string[] };
 }
 
-/** The packages bundled into the chunks a run loaded (esbuild marks each with a // node_modules/ comment). */
+/**
+ * The packages bundled into the chunks a run loaded (esbuild marks each with a // node_modules/
+ * comment; `// ../../other/checkout/node_modules/` where node_modules is a link to another checkout's).
+ */
 function packagesIn(files: string[]): Set<string> {
   const out = new Set<string>();
   for (const f of files) {
     if (!f.startsWith('file:') || !f.includes('/out/cli/')) continue;
-    for (const m of readFileSync(new URL(f), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) out.add(m[1]!);
+    for (const m of readFileSync(new URL(f), 'utf8').matchAll(/^\/\/ (?:[./\w-]*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) out.add(m[1]!);
   }
   return out;
 }
