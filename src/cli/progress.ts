@@ -119,8 +119,15 @@ export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {
 
 type FailureFields = Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>;
 
-/** A number as messages write one: 404, 31,457,280, 2.5. */
-const NUMBER = /\d+(?:[.,]\d+)*/g;
+/** A number as messages write one (404, 31,457,280, 2.5), with its unit when it is a size (29.8 MiB, 12 bytes). */
+const NUMBER = /\d+(?:[.,]\d+)*(?: ?(?:bytes?|[KMG]iB|[kMG]B|B)\b)?/g;
+const NUMBER_SPLIT = new RegExp(`(${NUMBER.source})`);
+
+/**
+ * A message cut at its numbers: the text between them at even places, the numbers at odd
+ * ones. Messages of one kind (the same but for their numbers) line up place by place.
+ */
+const numberParts = (error: string): string[] => error.split(NUMBER_SPLIT);
 
 /**
  * What to do about a job's failures: each kind of failure that has a hint, most common
@@ -128,24 +135,26 @@ const NUMBER = /\d+(?:[.,]\d+)*/g;
  * error only, so 91 blocked targets would never say how to let them through.
  */
 export function failureAdvice(rows: readonly FailureFields[], jobId: string, max = 5): string {
-  const kinds = new Map<string, { error: string; hint: string; n: number }>();
+  // `parts`: the first error's numberParts, a number turned "…" once another error of the kind differs there.
+  const kinds = new Map<string, { parts: string[]; hint: string; n: number }>();
   for (const row of rows) {
     if (row.status !== 'failed') continue;
     const { error, hint } = shownFailure(row);
     if (!hint) continue;
-    // Failures that differ only in their numbers are one kind ("document too long: 31,457,280
-    // bytes" and "…: 52,428,800 bytes" were two), said with "…" where their numbers differ.
+    // Failures that differ only in their numbers are one kind ("document too long: 29.8 MiB
+    // of content" and "…: 512 KiB of content" were two), said with "…" where their numbers differ.
     const key = `${error.replace(NUMBER, '#')}\0${hint}`;
     const kind = kinds.get(key);
-    if (!kind) kinds.set(key, { error, hint, n: 1 });
+    if (!kind) kinds.set(key, { parts: numberParts(error), hint, n: 1 });
     else {
       kind.n++;
-      if (kind.error !== error) kind.error = error.replace(NUMBER, '…');
+      const parts = numberParts(error);
+      kind.parts = kind.parts.map((p, i) => (i % 2 === 1 && p !== parts[i] ? '…' : p));
     }
   }
   if (kinds.size === 0) return '';
   const sorted = [...kinds.values()].sort((a, b) => b.n - a.n);
-  const lines = sorted.slice(0, max).map((k) => `  ${k.n} × ${k.error}\n      ${k.hint}\n`);
+  const lines = sorted.slice(0, max).map((k) => `  ${k.n} × ${k.parts.join('')}\n      ${k.hint}\n`);
   const more = sorted.length - max;
   const tail = more > 0 ? `  (${more} more ${more === 1 ? 'kind' : 'kinds'} of failure: sift status ${jobId})\n` : '';
   return `what to do:\n${lines.join('')}${tail}`;

@@ -97,12 +97,17 @@ describe('failureAdvice', () => {
     expect(failureAdvice([row(0, 'done'), dead, row(2, 'failed'), row(3, 'pending')], 'j1')).toBe('');
   });
 
-  test('failures that differ only in their numbers are one kind, said with … for them', () => {
-    const long = (idx: number, bytes: string) => row(idx, 'failed', { error: `document too long: ${bytes} bytes`, hint: 'Raise "Largest download" in Settings.', reason: 'too_long', errorStatus: 422 });
-    expect(failureAdvice([long(0, '31,457,280'), long(1, '52,428,800'), long(2, '31,457,280')], 'j1')).toBe(
-      'what to do:\n  3 × document too long: … bytes\n      Raise "Largest download" in Settings.\n',
+  test('failures that differ only in their numbers are one kind, said with … where they differ', () => {
+    const long = (idx: number, size: string, limit = '8 MiB') =>
+      row(idx, 'failed', { error: `document too long: ${size} of content, the limit is ${limit}`, hint: 'Narrow it, or raise "Largest result" in Settings.', reason: 'too_long', errorStatus: 422 });
+    // A size's unit goes with its number: 29.8 MiB and 600 KiB differ only in their numbers.
+    expect(failureAdvice([long(0, '29.8 MiB'), long(1, '600 KiB'), long(2, '12,345,678 bytes')], 'j1')).toBe(
+      'what to do:\n  3 × document too long: … of content, the limit is 8 MiB\n      Narrow it, or raise "Largest result" in Settings.\n',
     );
-    expect(failureAdvice([long(0, '31,457,280'), long(1, '31,457,280')], 'j1')).toMatch(/2 × document too long: 31,457,280 bytes/);
+    expect(failureAdvice([long(0, '29.8 MiB'), long(1, '29.8 MiB', '16 MiB')], 'j1')).toMatch(/2 × document too long: 29\.8 MiB of content, the limit is …\n/);
+    expect(failureAdvice([long(0, '29.8 MiB'), long(1, '29.8 MiB')], 'j1')).toMatch(/2 × document too long: 29\.8 MiB of content, the limit is 8 MiB\n/);
+    const missing = (idx: number, status: number) => row(idx, 'failed', { error: `HTTP ${status} Not Found`, hint: 'The page is gone.', reason: 'upstream', errorStatus: status });
+    expect(failureAdvice([missing(0, 404), missing(1, 410)], 'j1')).toMatch(/2 × HTTP … Not Found\n/);
   });
 
   test('past `max` kinds it points to sift status for the rest', () => {

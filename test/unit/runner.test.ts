@@ -13,6 +13,8 @@ import {
   type FetchFunc,
   type RunnerConfig,
 } from '../../src/main/batch';
+import { tooLongTargetError } from '../../src/main/batch/errors';
+import { batchOutcome } from '../../src/main/batchrun';
 import type { Store } from '../../src/main/store';
 import type { Result, Target, TargetRow } from '../../src/shared/types';
 import { cancelLive, deferred, hang, memoryLogger, tempStore, terminal, until } from '../helpers/store';
@@ -430,10 +432,22 @@ describe('maxBytes (task 06)', () => {
     expect(store.targetResult(id, 0)).toMatchObject({ status: 'done', bytes: 10 });
     const t1 = store.targetResult(id, 1)!;
     expect(t1.status).toBe('failed');
-    expect(t1.error).toMatch(/^document too long: 12 bytes/);
+    expect(t1.error).toBe('document too long: 12 bytes of content, the limit is 10 bytes');
     expect(t1.hint).not.toBe('');
     expect(hookErrs[1]).toBeInstanceOf(TargetError);
     expect((hookErrs[1] as TargetError).status).toBe(422);
+  });
+});
+
+describe('the too-long message', () => {
+  it('says sizes in the units Settings uses, telling a result just over its limit apart from it', () => {
+    expect(tooLongTargetError(31_239_206, 8 * 1024 * 1024).msg).toBe('document too long: 29.8 MiB of content, the limit is 8 MiB');
+    expect(tooLongTargetError(8 * 1024 * 1024 + 9_000, 8 * 1024 * 1024).msg).toBe('document too long: 8.01 MiB of content, the limit is 8 MiB');
+    expect(tooLongTargetError(8 * 1024 * 1024 + 1, 8 * 1024 * 1024).msg).toBe('document too long: 8,388,609 bytes of content, the limit is 8,388,608 bytes');
+    expect(tooLongTargetError(9 * 1024 * 1024, 8.0625 * 1024 * 1024).msg).toBe('document too long: 9 MiB of content, the limit is 8.0625 MiB');
+    expect(tooLongTargetError(600_000, 512 * 1024).msg).toBe('document too long: 585.9 KiB of content, the limit is 512 KiB');
+    // The outcome label and the stored reason key on its start (task 06 rule 2, migrations).
+    expect(batchOutcome(tooLongTargetError(31_239_206, 8 * 1024 * 1024))).toBe('too_long');
   });
 });
 

@@ -154,10 +154,33 @@ export const thrownTargetError = (err: unknown): TargetError => {
   return new TargetError(500, message.trim() ? message.slice(0, 2000) : 'internal error', '', { code: 'internal', cause: err });
 };
 
-export const tooLongTargetError = (bytes: number, max: number): TargetError =>
-  new TargetError(
+/**
+ * A size as a person reads it, in the binary units Settings uses for "Largest result" (MiB):
+ * "29.8 MiB", "512 KiB", "12 bytes", with up to `digits` decimals.
+ */
+function binarySize(n: number, digits = 1): string {
+  if (n < 1024) return exactBytes(n);
+  const [unit, div] = n < 1024 ** 2 ? ['KiB', 1024] : n < 1024 ** 3 ? ['MiB', 1024 ** 2] : ['GiB', 1024 ** 3];
+  return `${(n / div).toLocaleString('en-US', { maximumFractionDigits: digits })} ${unit}`;
+}
+
+const exactBytes = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'byte' : 'bytes'}`;
+
+/**
+ * SPEC §3: the message starts "document too long" (the outcome too_long and the stored
+ * reason key on it). A result just over its limit gets the decimals that tell the two apart
+ * ("8.001 MiB", not "8 MiB" beside "8 MiB"), or both in bytes.
+ */
+export function tooLongTargetError(bytes: number, max: number): TargetError {
+  // Settings takes the limit in steps of 1/16 MiB: four decimals say any of them exactly.
+  const limit = binarySize(max, 4);
+  let size = binarySize(bytes);
+  for (let digits = 2; size === limit && digits <= 3; digits++) size = binarySize(bytes, digits);
+  const [said, saidLimit] = size === limit ? [exactBytes(bytes), exactBytes(max)] : [size, limit];
+  return new TargetError(
     422,
-    `document too long: ${bytes} bytes, the limit is ${max}`,
+    `document too long: ${said} of content, the limit is ${saidLimit}`,
     'Narrow it with pages, grep or a question, or raise "Largest result" in Settings.',
     { code: 'too_long' },
   );
+}
