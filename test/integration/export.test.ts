@@ -241,6 +241,30 @@ describe('folder export', () => {
     expect(b.path).toBe(`${a.path} (2)`);
     expect(tree(a.path)).toEqual(tree(b.path));
   });
+
+  it('two exports of one job into one folder at once: the second takes the next free name', async () => {
+    // Both are past choosing their folder name (it was free for each) before either writes a
+    // target; the first to finish takes it, and the other must not fail ENOTEMPTY.
+    const specs = HOSTILE_SPECS.slice(0, 3);
+    let entered = 0;
+    let open: () => void = () => {};
+    const bothIn = new Promise<void>((resolve) => (open = resolve));
+    const gated = (): ExportSource => ({
+      ...source(specs),
+      async *targets() {
+        if (++entered === 2) open();
+        await bothIn;
+        yield* source(specs).targets();
+      },
+    });
+    const out = path.join(root, 'out');
+    const [a, b] = await Promise.all([exportJob(gated(), { format: 'folder', out }), exportJob(gated(), { format: 'folder', out })]);
+    const base = path.join(out, `sift-${JOB.id}`);
+    expect([a.path, b.path].sort()).toEqual([base, `${base} (2)`]);
+    expect(readdirSync(out).sort()).toEqual([`sift-${JOB.id}`, `sift-${JOB.id} (2)`]);
+    expect(tree(a.path)).toEqual(tree(b.path));
+    expect(manifestOf(a.path)).toEqual(manifestOf(b.path));
+  });
 });
 
 describe('zip export', () => {
@@ -444,7 +468,7 @@ describe('folder sink', () => {
     const sink = await folderSink(out);
     const files = Array.from({ length: 25 }, (_, i) => ({ name: `f${i}.md`, data: Buffer.from(`file ${i}\n`.repeat(i + 1)) }));
     for (const f of files) await sink.put(f.name, f.data);
-    expect(await sink.finish()).toBe(files.reduce((n, f) => n + f.data.length, 0));
+    expect(await sink.finish()).toEqual({ bytes: files.reduce((n, f) => n + f.data.length, 0), path: out });
     expect(readdirSync(out).sort()).toEqual(files.map((f) => f.name).sort());
     for (const f of files) expect(readFileSync(path.join(out, f.name))).toEqual(f.data);
   });

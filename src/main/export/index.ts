@@ -4,8 +4,8 @@
  *
  * Where the output goes (`out`):
  * - folder: `out` is a parent folder (created if missing); the export is the folder
- *   `out/sift-<jobid>/` (`sift-<jobid> (2)/`, … when that exists already; an existing
- *   export is never touched). It holds one file per done target, manifest.jsonl and
+ *   `out/sift-<jobid>/` (`sift-<jobid> (2)/`, … when that exists already, or is taken by
+ *   another export of the job while this one is written; an existing export is never touched). It holds one file per done target, manifest.jsonl and
  *   failed.txt.
  * - zip, jsonl, csv, combined-md: `out` is the file itself when it ends in the format's
  *   extension (.zip, .jsonl, .csv, .md) and is not an existing folder; otherwise it is a
@@ -204,10 +204,10 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
       }
     }
     if (opts.signal?.aborted) throw cancelled();
-    const { files, bytes } = await writer.finish();
+    const { files, bytes, path: written = finalPath } = await writer.finish();
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
-    return { path: finalPath, files, targets: done, failed, notRun, bytes };
+    return { path: written, files, targets: done, failed, notRun, bytes };
   } catch (err) {
     await writer.abort();
     throw toExportError(err, finalPath);

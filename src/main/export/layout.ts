@@ -10,15 +10,18 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { ZipFile } from 'yazl';
 import { childPath } from './names';
-import { OutFile, commit, discard, partialPath, toExportError } from './output';
+import { OutFile, commit, commitFolder, discard, partialPath, toExportError } from './output';
 
 export interface LayoutSink {
   /** Adds one file of the layout. Resolves once the data has left memory for the disk/zip. */
   put(name: string, data: Buffer): Promise<void>;
   /** Opens a file that is written line by line during the export and added at the end. */
   openSide(name: string): Promise<OutFile>;
-  /** Seals the layout under its final name; returns the output's size in bytes. */
-  finish(): Promise<number>;
+  /**
+   * Seals the layout under its final name: the output's size in bytes and its path (a
+   * folder's is the next free `name (n)` when another export took its name meanwhile).
+   */
+  finish(): Promise<{ bytes: number; path: string }>;
   /** Removes everything written so far. */
   abort(): Promise<void>;
 }
@@ -50,8 +53,7 @@ export async function folderSink(finalDir: string): Promise<LayoutSink> {
         await f.close();
         bytes += f.bytes;
       }
-      await commit(dir, finalDir);
-      return bytes;
+      return { bytes, path: await commitFolder(dir, finalDir) };
     },
     async abort() {
       for (const f of sides) f.destroy();
@@ -134,7 +136,7 @@ export async function zipSink(finalZip: string, root: string): Promise<LayoutSin
       for (const { file } of sides) await discard(file.path);
       const size = (await stat(tmp)).size;
       await commit(tmp, finalZip);
-      return size;
+      return { bytes: size, path: finalZip };
     },
     async abort() {
       out.destroy();

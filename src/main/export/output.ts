@@ -4,7 +4,7 @@
  * cancel never leaves a half-written file under a name that looks complete.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -72,6 +72,49 @@ export async function commit(from: string, to: string): Promise<void> {
   } catch (err) {
     throw toExportError(err, to);
   }
+}
+
+/** `name (2)` after `name`, `name (3)` after `name (2)`: the names a folder export takes when its own is taken. */
+export function nextFolderName(p: string): string {
+  const m = / \((\d+)\)$/.exec(p);
+  return m ? `${p.slice(0, m.index)} (${Number(m[1]) + 1})` : `${p} (2)`;
+}
+
+/**
+ * Renames the finished folder `from` to `to`, or to the next free `to (n)` when `to` was
+ * taken while it was written: two exports of one job into one folder at once both found
+ * `sift-<id>` free, and the second one's rename failed ENOTEMPTY. Each name is claimed with
+ * mkdir, which only one process can win, and the claimed empty folder is then replaced by
+ * the rename (atomic on POSIX; Windows will not rename onto a folder, so the claim is
+ * removed first there). Returns the name it took.
+ */
+export async function commitFolder(from: string, to: string): Promise<string> {
+  const taken = (err: unknown): boolean => ['EPERM', 'EEXIST', 'ENOTEMPTY'].includes((err as NodeJS.ErrnoException).code ?? '');
+  let p = to;
+  // A bound, not an expectation: only a rename that fails the same way at every name gets there.
+  for (let tries = 0; tries < 1000; tries++, p = nextFolderName(p)) {
+    try {
+      await mkdir(p);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw toExportError(err, p);
+    }
+    try {
+      await rename(from, p);
+      return p;
+    } catch (err) {
+      if (!taken(err)) throw toExportError(err, p);
+    }
+    // Windows (or something put a file in the claimed folder): give the claim back, try there once more.
+    await rmdir(p).catch(() => undefined);
+    try {
+      await rename(from, p);
+      return p;
+    } catch (err) {
+      if (!taken(err)) throw toExportError(err, p);
+    }
+  }
+  throw toExportError(Object.assign(new Error('no free name'), { code: 'EEXIST' }), to);
 }
 
 export async function discard(p: string): Promise<void> {

@@ -17,8 +17,8 @@ import { jsonLine } from '../../shared/json';
 
 export interface Writer {
   add(t: TargetStatus): Promise<void>;
-  /** Seals the output; the number of files and bytes it holds. */
-  finish(): Promise<{ files: number; bytes: number }>;
+  /** Seals the output; the number of files and bytes it holds, and its path when not the one it was opened with. */
+  finish(): Promise<{ files: number; bytes: number; path?: string }>;
   abort(): Promise<void>;
 }
 
@@ -94,7 +94,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       await manifest.write(`${jsonLine(line)}\n`);
     },
     async finish() {
-      return { files, bytes: await sink.finish() };
+      return { files, ...(await sink.finish()) };
     },
     abort: () => sink.abort(),
   };
