@@ -49,6 +49,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   let interrupts = 0;
   const onSigint = (): void => {
     interrupts++;
+    // Exits now, whatever is still running; the 'exit' listeners still run first, among them
+    // the export's, which removes the hidden ".partial" an export under way was writing.
     if (interrupts > 1) process.exit(EXIT.interrupted);
     ac.abort(new Error('interrupted'));
   };

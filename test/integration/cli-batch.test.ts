@@ -13,6 +13,7 @@ import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { deferred, until } from '../helpers/store';
 
 let site: Site;
+const PENDING_AFTER_HANG = 3_000;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
@@ -55,6 +56,10 @@ beforeAll(async () => {
     '/hang/out': (_req, res) => {
       hanging.add(res);
       hangArrived.get('out')?.();
+    },
+    '/hang/hard': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('hard')?.();
     },
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-'));
@@ -191,6 +196,34 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
       ['failed', 'cancelled'],
       ['pending', ''],
     ]);
+  }, 300_000);
+
+  test('a second Ctrl-C while the export is written exits at once and leaves no hidden .partial behind', async () => {
+    const db = path.join(home, 'ctrlc-hard.db');
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const file = path.join(home, 'ctrlc-hard.txt');
+    // After the first Ctrl-C the export still writes a file for each of the 3,000 targets
+    // that never ran (--include-failed): 4 s on the 2-core build machine, where the second
+    // Ctrl-C follows the "cancelling" line within milliseconds.
+    const rest = Array.from({ length: PENDING_AFTER_HANG }, (_, i) => `${site.base}/article/${i}`);
+    writeFileSync(file, [`${site.base}/hang/hard`, ...rest].join('\n'));
+    const arrived = hangSeen('hard');
+    const child = startSift(['batch', file, '--db', db, '--out', out, '--include-failed'], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await arrived;
+    // The export under way: its hidden folder is there, the job still runs.
+    await until(() => readdirSync(out).some((n) => n.includes('.partial')), 60_000);
+    const cancelling = waitForStderr(child, /cancelling: storing the target in flight/);
+    child.kill('SIGINT');
+    await cancelling;
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    // The hard exit came before the export was sealed (no sift-<id> folder), and took its
+    // hidden ".partial" folder along.
+    expect(run.stderr).not.toMatch(/exported/);
+    expect(readdirSync(out)).toEqual([]);
   }, 300_000);
 });
 

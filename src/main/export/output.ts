@@ -3,7 +3,7 @@
  * ".…partial-…" name next to its final place and renamed at the end, so a crash or a
  * cancel never leaves a half-written file under a name that looks complete.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -33,10 +33,36 @@ export function toExportError(err: unknown, where: string): SiftError {
   }
 }
 
+/**
+ * The ".partial" files and folders this process is writing, until they are sealed or
+ * discarded. A process that exits before that (a second Ctrl-C during `sift batch --out`
+ * exits at once, without waiting for the export to be cancelled) removes them on its way
+ * out: 'exit' listeners run synchronously inside process.exit.
+ */
+const livePartials = new Set<string>();
+let exitHooked = false;
+
+/** Removes, synchronously, every ".partial" this process has not sealed or discarded yet. */
+export function removeLivePartialsSync(): void {
+  for (const p of livePartials) {
+    // A write of the export may still be landing in a folder being removed: ENOTEMPTY is retried.
+    try {
+      rmSync(p, { recursive: true, force: true, maxRetries: 3, retryDelay: 5 });
+    } catch {}
+  }
+  livePartials.clear();
+}
+
 /** A temporary name beside `finalPath`, hidden on macOS/Linux and never mistaken for a result. */
 export function partialPath(finalPath: string): string {
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  return path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.partial-${tag}`);
+  const p = path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.partial-${tag}`);
+  livePartials.add(p);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', removeLivePartialsSync);
+  }
+  return p;
 }
 
 /** Creates `dir` (and its parents) or throws a SiftError that names it; a file in its place is ENOTDIR. */
@@ -72,6 +98,7 @@ export async function commit(from: string, to: string): Promise<void> {
   } catch (err) {
     throw toExportError(err, to);
   }
+  livePartials.delete(from);
 }
 
 /** `name (2)` after `name`, `name (3)` after `name (2)`: the names a folder export takes when its own is taken. */
@@ -101,6 +128,7 @@ export async function commitFolder(from: string, to: string): Promise<string> {
     }
     try {
       await rename(from, p);
+      livePartials.delete(from);
       return p;
     } catch (err) {
       if (!taken(err)) throw toExportError(err, p);
@@ -109,6 +137,7 @@ export async function commitFolder(from: string, to: string): Promise<string> {
     await rmdir(p).catch(() => undefined);
     try {
       await rename(from, p);
+      livePartials.delete(from);
       return p;
     } catch (err) {
       if (!taken(err)) throw toExportError(err, p);
@@ -119,6 +148,7 @@ export async function commitFolder(from: string, to: string): Promise<string> {
 
 export async function discard(p: string): Promise<void> {
   await rm(p, { recursive: true, force: true }).catch(() => undefined);
+  livePartials.delete(p);
 }
 
 /**
