@@ -1,4 +1,4 @@
-import type { Job, TargetRow } from '../shared/types';
+import { waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
 import type { CliIO } from './io';
 
@@ -33,6 +33,8 @@ export class Progress {
   /** Done targets with warnings (a thin page, a PDF without text): ok, but maybe not what was wanted. */
   private warned = 0;
   private current = -1;
+  /** The target in flight while it waits to try again after a busy answer (429/503). */
+  private wait: { idx: number; wait: TargetWait } | null = null;
   private lastDraw = 0;
   /** The job has ended: a cancelled one has targets left, but none in flight and none to wait for. */
   private ended = false;
@@ -56,6 +58,8 @@ export class Progress {
   }
 
   target(row: TargetRow): void {
+    // One target of a job is in flight: any change of a target ends the wait said before.
+    this.wait = null;
     if (row.status === 'running') {
       this.current = row.idx;
       this.draw(false);
@@ -73,11 +77,25 @@ export class Progress {
     }
   }
 
+  /**
+   * The target in flight waits to try again (its site answered 429/503): said at once, as a
+   * line of its own without a terminal, on the live line (counting down) with one, so a wait
+   * of up to a minute does not look hung.
+   */
+  waiting(row: TargetRow): void {
+    if (!row.wait) return;
+    this.wait = { idx: row.idx, wait: row.wait };
+    this.current = row.idx;
+    if (this.io.isTTY) this.draw(true);
+    else this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${waitingText(row.wait, Date.now())}\n`);
+  }
+
   line(): string {
     const elapsed = Date.now() - this.started;
     const left = this.ended ? 0 : this.total - this.done;
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
-    const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}` : '';
+    const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : '';
+    const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}${waiting}` : '';
     const warned = this.warned ? ` (${this.warned} with warnings)` : '';
     return `${this.done}/${this.total} · ok ${this.done - this.failed}${warned} · failed ${this.failed}${cur} · ${formatDuration(elapsed)}${eta}`;
   }
@@ -93,6 +111,7 @@ export class Progress {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.ended = true;
+    this.wait = null;
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
     if (rows) this.warned = okWithWarnings(rows);
@@ -105,7 +124,11 @@ export class Progress {
     const now = Date.now();
     if (!force && now - this.lastDraw < 100) return;
     this.lastDraw = now;
-    this.io.stderr.write(`\r\x1b[2K${this.line()}`);
+    // A line wider than the terminal wraps, and \r then redraws only its last row: cut it.
+    const columns = (this.io.stderr as { columns?: unknown }).columns;
+    let line = this.line();
+    if (typeof columns === 'number' && columns > 1 && line.length >= columns) line = `${line.slice(0, columns - 2)}…`;
+    this.io.stderr.write(`\r\x1b[2K${line}`);
   }
 }
 

@@ -60,8 +60,11 @@ export function mapFetchError(
     if (err.reason === 'busy') {
       const status = err.status === 429 ? 429 : 503;
       // Its hint is stored only once the retries ran out, so it says that ("stayed busy; run the
-      // rest again later"), not the fetch's "Sift retries batch targets later".
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status });
+      // rest again later"), not the fetch's "Sift retries batch targets later". An HTTP answer
+      // is the site's ("HTTP 429 Too Many Requests"); a bare "busy" is Sift's own limit (the
+      // fetch gate, the render slots), which the wait must not blame on the site.
+      const why = /^HTTP \d{3}\b/.test(err.msg) ? `the site answered ${err.msg}` : 'Sift is already fetching as many pages as it may at once';
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why });
     }
     if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
     if (err.status === 502) {

@@ -97,6 +97,8 @@ export function createServices(opts: ServicesOptions): Services {
     if (isTerminal(job.status)) batcher.flush();
   });
   const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
+  // A target waiting on a busy site travels as its row with `wait` set, so the job view says so.
+  const offWaiting = runner.on('waiting', (jobId, row) => batcher.target(jobId, row));
   const offRemoved = runner.on('removed', (id) => emit('jobRemoved', { id }));
 
   // Export destinations the user chose in a dialog; exportJob accepts only these tokens, so
@@ -130,7 +132,14 @@ export function createServices(opts: ServicesOptions): Services {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
       runner.touch(id);
-      return { job: store.getJob(id) ?? job, targets: store.targetRows(id) };
+      const targets = store.targetRows(id);
+      // The store holds no waits: a view opened while a target waits on a busy site gets it here.
+      const waiting = runner.waitingTarget(id);
+      if (waiting) {
+        const at = targets.findIndex((r) => r.idx === waiting.idx && r.status === 'running');
+        if (at >= 0) targets[at] = { ...targets[at]!, wait: waiting.wait };
+      }
+      return { job: store.getJob(id) ?? job, targets };
     },
 
     targetResult: ({ id, idx }) => {
@@ -295,6 +304,7 @@ export function createServices(opts: ServicesOptions): Services {
       await engine.runner.close(closeOpts);
       offJob();
       offTarget();
+      offWaiting();
       offRemoved();
       batcher.close();
       await engine.close();

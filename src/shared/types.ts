@@ -69,6 +69,29 @@ export const JobSchema = z.object({
 });
 export type Job = z.infer<typeof JobSchema>;
 
+/**
+ * A running target that waits to be fetched again because its site (or Sift's own limit on
+ * fetches at once) answered busy: 429/503, retried for up to a minute (SPEC §3 rule 10).
+ */
+export const TargetWaitSchema = z.object({
+  /** When the next try starts (ms since the epoch). */
+  until: z.number(),
+  /** How long this wait is, as decided when it began. */
+  waitMs: z.number(),
+  /** What was busy, in a person's words: "the site answered HTTP 429 Too Many Requests". */
+  why: z.string(),
+  /** The next try is the last: the retry window ends with it. */
+  last: z.boolean(),
+});
+export type TargetWait = z.infer<typeof TargetWaitSchema>;
+
+/** A waiting target as people read it: "waiting 12 s, then trying again: the site answered HTTP 429 Too Many Requests". */
+export function waitingText(w: TargetWait, nowMs: number): string {
+  const s = Math.ceil((w.until - nowMs) / 1000);
+  if (s <= 0) return `trying again: ${w.why}`;
+  return `waiting ${s} s, then trying ${w.last ? 'a last time' : 'again'}: ${w.why}`;
+}
+
 /** One target as the UI lists it: everything but the content. */
 export const TargetRowSchema = z.object({
   idx: z.number().int(),
@@ -87,6 +110,8 @@ export const TargetRowSchema = z.object({
   title: z.string(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
+  /** Set while a running target waits to try again after a busy answer; never stored. */
+  wait: TargetWaitSchema.optional(),
 });
 export type TargetRow = z.infer<typeof TargetRowSchema>;
 

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { makePdf } from '../helpers/fetch-pdf';
-import { startSite, type Site } from '../helpers/sites';
+import { articleHtml, startSite, type Site } from '../helpers/sites';
 import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { deferred, until } from '../helpers/store';
 
@@ -56,6 +56,14 @@ beforeAll(async () => {
     '/hang/out': (_req, res) => {
       hanging.add(res);
       hangArrived.get('out')?.();
+    },
+    // Busy at the first request: 429 with Retry-After: 1, then the article.
+    '/busy-once': (_req, res) => {
+      if ((site.hits.get('/busy-once') ?? 0) === 1) {
+        res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '1' }).end('slow down');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articleHtml(429));
     },
     '/hang/hard': (_req, res) => {
       hanging.add(res);
@@ -458,6 +466,28 @@ describe('sift batch', () => {
     // The data folder's own log gets the same lines.
     expect(readFileSync(path.join(home, 'sift.log'), 'utf8')).toContain(id);
   }, 300_000);
+  test('a target whose site answers 429 says it waits, how long and why, then gets the page; the log names no URL', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-busy-'));
+    const logFile = path.join(out, 'run.log');
+    const run = await runSift(['batch', '-', '--db', path.join(home, 'busy.db'), '--log', logFile, '--json'], {
+      env,
+      input: `${site.base}/article/7\n${site.base}/busy-once\n`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    // The wait is the runner's 2 s (longer than the site's Retry-After: 1), said before the try after it.
+    const lines = run.stderr.split('\n');
+    const waiting = lines.findIndex((l) => l === '[1/2] #2 waiting 2 s, then trying again: the site answered HTTP 429 Too Many Requests');
+    expect(waiting, run.stderr).toBeGreaterThan(0);
+    expect(lines.findIndex((l) => l.startsWith('[2/2] #2 ok'))).toBeGreaterThan(waiting);
+    expect(run.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { ok: boolean }).ok)).toEqual([true, true]);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    const logText = readFileSync(logFile, 'utf8');
+    const log = logText.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(log.find((l) => l.msg === 'target waiting to try again')).toMatchObject({ caller: 'cli', jobId: id, idx: 1, status: 429, waitMs: 2000 });
+    expect(logText).not.toContain('127.0.0.1');
+    expect(logText).not.toContain('busy-once');
+  }, 300_000);
+
   test("a thin page, a PDF without text, an empty answer and a paywall's teaser are ok with warnings, and every listing says so", async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
     const db = path.join(home, 'warnings.db');

@@ -14,7 +14,10 @@ import { startSite, type Site } from '../helpers/sites';
 
 let site: Site;
 beforeAll(async () => {
-  site = await startSite();
+  site = await startSite({
+    // Busy for good, asking for a wait of 30 s: a target that waits while the test looks at it.
+    '/busy-long': (_req, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '30' }).end('slow down'),
+  });
 });
 afterAll(async () => {
   await site.close();
@@ -281,6 +284,27 @@ describe('services over the contract', () => {
     const seconds = Math.max(1, (mine.at(-1)!.at - mine[0]!.at) / 1000);
     expect(mine.length / seconds).toBeLessThanOrEqual(12);
     expect(mine.length).toBeLessThan(targets.length * 2);
+  });
+
+  test('a target waiting on a busy site says so in its row: in the events, in a job view opened meanwhile, until it changes', async () => {
+    const r = rig();
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/busy-long` }] });
+    const waitingRow = (e: { event: EventName; payload: unknown }): boolean =>
+      e.event === 'targetsChanged' && (e.payload as { jobId: string; rows: TargetRow[] }).jobId === id && (e.payload as { rows: TargetRow[] }).rows.some((row) => row.wait);
+    await r.waitEvent(waitingRow);
+    const sent = r.events.filter(waitingRow).flatMap((e) => (e.payload as { rows: TargetRow[] }).rows)[0]!;
+    // The site's Retry-After (30 s) is longer than the runner's 2 s between tries, and fits the minute.
+    const wait = { waitMs: 30_000, why: 'the site answered HTTP 429 Too Many Requests', last: false };
+    expect(sent).toMatchObject({ idx: 0, status: 'running', wait });
+    expect(sent.wait!.until).toBeGreaterThan(Date.now());
+    // The store has no waits: a view opened mid-wait gets it from the runner.
+    const detail = await r.call('jobDetail', { id });
+    expect(detail.targets[0]).toMatchObject({ status: 'running', wait: { ...wait, until: sent.wait!.until } });
+    await r.call('cancelJob', { id });
+    await rowEvent(r, id, (row) => row.status === 'failed');
+    const after = await r.call('jobDetail', { id });
+    expect(after.targets[0]).toMatchObject({ status: 'failed', error: 'cancelled' });
+    expect(after.targets[0]!.wait).toBeUndefined();
   });
 
   test('settings: validated, persisted to settings.json, applied to the runner and the guard', async () => {

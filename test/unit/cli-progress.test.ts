@@ -53,6 +53,34 @@ describe('sift batch progress on stderr', () => {
     expect(t.text()).toMatch(/partial: 4\/4 · ok 3 · failed 1/);
   });
 
+  test('on a terminal: a target waiting on a busy site says so on the live line, counting down, until its next change', () => {
+    const t = io(true);
+    const p = new Progress(t.io, 4);
+    p.target(row(0, 'running'));
+    p.waiting(row(0, 'running', { wait: { until: Date.now() + 11_500, waitMs: 11_500, why: 'the site answered HTTP 429 Too Many Requests', last: false } }));
+    expect(p.line()).toMatch(/^0\/4 · ok 0 · failed 0 · #1 waiting 12 s, then trying again: the site answered HTTP 429 Too Many Requests · \d+:\d\d$/);
+    expect(t.text()).toContain('#1 waiting 12 s, then trying again');
+    p.waiting(row(0, 'running', { wait: { until: Date.now() - 1, waitMs: 2000, why: 'the site answered HTTP 503 Service Unavailable', last: true } }));
+    expect(p.line()).toContain('#1 trying again: the site answered HTTP 503 Service Unavailable');
+    p.target(row(0, 'done'));
+    p.target(row(1, 'running'));
+    expect(p.line()).toMatch(/· #2 · /);
+    // A terminal narrower than the line: cut, so redrawing it with \r does not stack wrapped rows.
+    Object.assign(t.io.stderr, { columns: 40 });
+    p.waiting(row(1, 'running', { wait: { until: Date.now() + 5_000, waitMs: 5_000, why: 'the site answered HTTP 429 Too Many Requests', last: false } }));
+    const drawn = t.text().split('\r\x1b[2K').at(-1)!;
+    expect(drawn).toHaveLength(39);
+    expect(drawn.endsWith('…')).toBe(true);
+  });
+
+  test('not on a terminal: a line for each wait on a busy site, without the URL', () => {
+    const t = io(false);
+    const p = new Progress(t.io, 4);
+    p.target(row(0, 'running'));
+    p.waiting(row(0, 'running', { wait: { until: Date.now() + 2_000, waitMs: 2_000, why: 'the site answered HTTP 429 Too Many Requests', last: true } }));
+    expect(t.text()).toBe('[0/4] #1 waiting 2 s, then trying a last time: the site answered HTTP 429 Too Many Requests\n');
+  });
+
   test('not on a terminal: a plain line per finished target', () => {
     const t = io(false);
     const p = new Progress(t.io, 4);

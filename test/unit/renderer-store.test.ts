@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import type { TargetRow } from '../../src/shared/types';
+import { waitingText, type TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
 import { cleanOptions, createComposerSlice, effectiveOptions, noTargetsError, type ComposerSlice } from '../../src/renderer/src/store/composer';
 import type { ParsedList } from '../../src/shared/urllist';
@@ -53,6 +53,20 @@ describe('target rows', () => {
   test('a late jobDetail answer never rolls a row back to an earlier state', () => {
     expect(laterRow(row(0, 'done', 5), row(0, 'running')).status).toBe('done');
     expect(laterRow(row(0, 'pending'), row(0, 'failed', 3)).status).toBe('failed');
+  });
+
+  test("a running row's wait on a busy site shows with it, and goes when the row moves on", () => {
+    const wait = { until: 5_000, waitMs: 2_000, why: 'the site answered HTTP 429 Too Many Requests', last: false };
+    const waiting = { ...row(0, 'running'), wait };
+    let rows = mergeRows([row(0, 'running')], [waiting]);
+    expect(rows[0]!.wait).toEqual(wait);
+    expect(waitingText(wait, 3_000)).toBe('waiting 2 s, then trying again: the site answered HTTP 429 Too Many Requests');
+    expect(waitingText({ ...wait, last: true }, 4_200)).toBe('waiting 1 s, then trying a last time: the site answered HTTP 429 Too Many Requests');
+    expect(waitingText(wait, 5_000)).toBe('trying again: the site answered HTTP 429 Too Many Requests');
+    rows = mergeRows(rows, [row(0, 'done', 9)]);
+    expect(rows[0]!.wait).toBeUndefined();
+    // A wait never rolls a finished row back.
+    expect(laterRow(row(0, 'failed', 9), waiting).status).toBe('failed');
   });
 
   test('merging replaces only the changed rows, so other row objects keep their identity', () => {

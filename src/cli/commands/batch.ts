@@ -187,6 +187,9 @@ async function waitForJob(
   const offTarget = ctx.runner.on('target', (jobId, row) => {
     if (jobId === id) progress.target(row);
   });
+  const offWaiting = ctx.runner.on('waiting', (jobId, row) => {
+    if (jobId === id) progress.waiting(row);
+  });
   const job = await new Promise<Job>((resolve) => {
     const offJob = ctx.runner.on('job', (j) => {
       if (j.id === id && isTerminal(j.status)) done(j);
@@ -210,6 +213,7 @@ async function waitForJob(
   // stored: wait for that write, so what is printed or exported is what `sift status` reads.
   await ctx.runner.settled(id);
   offTarget();
+  offWaiting();
   const stored = ctx.store.getJob(id) ?? job;
   progress.finish(stored, ctx.store.targetRows(id));
   return { job: stored, interrupted };

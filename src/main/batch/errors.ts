@@ -52,13 +52,29 @@ export class RetryLaterError extends Error {
   readonly status: number;
   readonly hint: string;
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503 } = {}) {
+  /** What was busy, in a person's words, said while the runner waits to try again. */
+  readonly why: string | undefined;
+  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503; why?: string } = {}) {
     super(`${message}: ${ErrRetryLater.message}`);
     this.name = 'RetryLaterError';
     this.status = opts.status ?? 503;
     this.retryAfterMs = opts.retryAfterMs;
     this.hint = opts.hint ?? ErrRetryLater.hint;
+    this.why = opts.why;
   }
+}
+
+/**
+ * What was busy, for a target waiting to try again: the `why` along err's cause chain, else
+ * the status a RetryLaterError carries ("the site answered 429"), else "the site was busy".
+ */
+export function busyWhy(err: unknown): string {
+  for (const e of causes(err)) {
+    const why = (e as { why?: unknown }).why;
+    if (typeof why === 'string' && why) return why;
+  }
+  const status = (err as { status?: unknown } | null)?.status;
+  return status === 429 || status === 503 ? `the site answered ${status}` : 'the site was busy';
 }
 
 // Deep enough for any wrapping we do (fetch error → adapter error → cause); a cycle stops here.

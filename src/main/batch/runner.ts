@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store';
-import { resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus } from '../../shared/types';
+import { resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
 import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
 import {
+  busyWhy,
   cancelledTargetError,
   ErrBusy,
   ErrCallerBusy,
@@ -45,6 +46,12 @@ export interface RunnerEvents {
   target: (jobId: string, row: TargetRow) => void;
   /** A job the expiry sweep deleted (rule 11), so a job list can drop it. */
   removed: (jobId: string) => void;
+  /**
+   * A running target's site answered busy and the runner waits to try it again (rule 10):
+   * its row, still running, with `wait` set. Once per wait; the next `target` or `waiting`
+   * event of that target supersedes it.
+   */
+  waiting: (jobId: string, row: TargetRow) => void;
 }
 
 /** A job this process is draining. */
@@ -63,6 +70,8 @@ interface Active {
   /** Ends slot and retry waits at once: aborted by cancel and by close, with the same kind of reason. */
   stop: AbortController;
   drained: Promise<void>;
+  /** The target waiting to try again, while it waits (a job has one target in flight). */
+  waiting?: { idx: number; wait: TargetWait };
 }
 
 function resolveConfig(cfg: Partial<RunnerConfig>): RunnerConfig {
@@ -93,7 +102,7 @@ export class Runner {
   private cfg: RunnerConfig;
   private readonly slots: Slots;
   private readonly active = new Map<string, Active>();
-  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set(), removed: new Set() };
+  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set(), removed: new Set(), waiting: new Set() };
   private readonly sweepTimer: NodeJS.Timeout;
   private inflight = 0;
   private closing = false;
@@ -268,6 +277,11 @@ export class Runner {
     return this.active.get(id)?.drained ?? Promise.resolve();
   }
 
+  /** The job's target waiting to try again after a busy answer, if one is (a view opened mid-wait shows it). */
+  waitingTarget(id: string): { idx: number; wait: TargetWait } | undefined {
+    return this.active.get(id)?.waiting;
+  }
+
   private async drain(a: Active): Promise<void> {
     try {
       for (let idx = 0; idx < a.targets.length; idx++) {
@@ -305,7 +319,7 @@ export class Runner {
     let result: Result | undefined;
     let err: unknown;
     try {
-      result = await this.fetchWithRetry(a, target);
+      result = await this.fetchWithRetry(a, idx, started);
     } catch (e) {
       err = e;
     }
@@ -358,7 +372,8 @@ export class Runner {
    * (or the server's Retry-After when longer) until retryForMs has passed. The window caps
    * Retry-After too: a wait never runs past it, so the last try lands at its end.
    */
-  private async fetchWithRetry(a: Active, t: Target): Promise<Result> {
+  private async fetchWithRetry(a: Active, idx: number, started: number): Promise<Result> {
+    const t = a.targets[idx]!;
     const deadline = performance.now() + this.cfg.retryForMs;
     // Set once a wait is cut to the window's end: the try after it is the last. Timers fire up
     // to a millisecond early, so without it a sliver of window could buy a burst of tries.
@@ -376,10 +391,18 @@ export class Runner {
         const wanted = Math.max(this.cfg.retryWaitMs, retryAfterOf(err) ?? 0);
         last = wanted >= left;
         const wait = Math.min(left, wanted);
+        // Said, so a target that waits up to a minute does not look hung: the row (app, CLI)
+        // and a log line, which names the job and the index, never the URL or host.
+        const status = statusOf(err);
+        a.waiting = { idx, wait: { until: this.cfg.now() + wait, waitMs: Math.round(wait), why: busyWhy(err), last } };
+        this.log.info({ caller: a.caller.name, jobId: a.id, idx, status, waitMs: Math.round(wait), last }, 'target waiting to try again');
+        this.emitWaiting(a.id, idx, t, started, a.waiting.wait);
         try {
           await sleep(wait, undefined, { signal: a.stop.signal });
         } catch {
           throw a.stop.signal.reason;
+        } finally {
+          a.waiting = undefined;
         }
       }
     }
@@ -442,6 +465,18 @@ export class Runner {
     }
   }
 
+  private emitWaiting(jobId: string, idx: number, t: Target, startedAt: number, wait: TargetWait): void {
+    if (this.listeners.waiting.size === 0) return;
+    const row = rowOf(idx, t, { status: 'running', startedAt, wait });
+    for (const fn of this.listeners.waiting) {
+      try {
+        fn(jobId, row);
+      } catch (err) {
+        this.log.warn({ jobId, err: errName(err) }, 'waiting listener failed');
+      }
+    }
+  }
+
   private emitTarget(
     jobId: string,
     idx: number,
@@ -449,21 +484,7 @@ export class Runner {
     s: Partial<Omit<TargetRow, 'idx' | 'url' | 'options'>> & Pick<TargetRow, 'status'>,
   ): void {
     if (this.listeners.target.size === 0) return;
-    const row: TargetRow = {
-      idx,
-      url: t.url,
-      status: s.status,
-      error: s.error ?? '',
-      hint: s.hint ?? '',
-      bytes: s.bytes ?? 0,
-      errorStatus: s.errorStatus ?? 0,
-      reason: s.reason ?? '',
-      title: s.title ?? '',
-      startedAt: s.startedAt ?? null,
-      finishedAt: s.finishedAt ?? null,
-    };
-    if (t.options) row.options = t.options;
-    if (s.warnings?.length) row.warnings = s.warnings;
+    const row = rowOf(idx, t, s);
     for (const fn of this.listeners.target) {
       try {
         fn(jobId, row);
@@ -472,6 +493,27 @@ export class Runner {
       }
     }
   }
+}
+
+/** A target's row as the events carry it. */
+function rowOf(idx: number, t: Target, s: Partial<Omit<TargetRow, 'idx' | 'url' | 'options'>> & Pick<TargetRow, 'status'>): TargetRow {
+  const row: TargetRow = {
+    idx,
+    url: t.url,
+    status: s.status,
+    error: s.error ?? '',
+    hint: s.hint ?? '',
+    bytes: s.bytes ?? 0,
+    errorStatus: s.errorStatus ?? 0,
+    reason: s.reason ?? '',
+    title: s.title ?? '',
+    startedAt: s.startedAt ?? null,
+    finishedAt: s.finishedAt ?? null,
+  };
+  if (t.options) row.options = t.options;
+  if (s.warnings?.length) row.warnings = s.warnings;
+  if (s.wait) row.wait = s.wait;
+  return row;
 }
 
 function messageOf(err: unknown): string {

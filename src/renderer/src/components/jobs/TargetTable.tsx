@@ -2,11 +2,12 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { errorBesideReason, REASON_LABELS, shownFailure, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
-import type { TargetState } from '../../../../shared/types';
+import { waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
+import { useNow } from '../../lib/useNow';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
@@ -253,6 +254,9 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
   const selected = useStore((s) => s.selectedIdx === idx);
   const url = row?.url ?? '';
   const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
+  // A target waiting on a busy site counts down to its next try; only such a row ticks.
+  const wait = row?.status === 'running' ? row.wait : undefined;
+  const now = useNow(wait !== undefined);
   if (!row) return null;
   const failed = row.status === 'failed';
   const shown = shownFailure(row);
@@ -281,9 +285,13 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
         role="gridcell"
         className={`c-detail${failed ? ' c-detail-wide' : ''}`}
         aria-colspan={failed ? 2 : undefined}
-        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : row.title}
+        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : row.title}
       >
-        {failed ? (
+        {wait ? (
+          <span className="row-waiting" data-testid="row-waiting">
+            {waitingText(wait, now)}
+          </span>
+        ) : failed ? (
           <span className="row-error" data-testid="row-error">
             {row.reason && (
               <span className={`reason-chip small reason-${row.reason}`} data-testid="row-reason" data-reason={row.reason}>
