@@ -48,6 +48,8 @@ beforeAll(async () => {
       res.end(JSON.stringify({ archived_snapshots: { closest: { available: true, url: `${base}/snapshot/challenge-page`, timestamp: '20240101000000', status: '200' } } }));
       return;
     }
+    // A site busy for good, asking for 30 s: a target that waits while the test looks at its row.
+    if (p === '/busy/wait') return res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '30' }).end('slow down');
     const r = routes[p];
     if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     res.writeHead(r[0], { 'content-type': 'text/html; charset=utf-8' }).end(r[1]);
@@ -165,5 +167,24 @@ test('Activity charts why targets failed', async () => {
   const labels = await page.getByTestId('chart-reasons').locator('text.chart-label').allTextContents();
   expect(labels).toEqual(expect.arrayContaining(['anti-bot check', 'sign-in wall', 'consent wall', 'not found (soft 404)', 'needs JavaScript']));
   await page.screenshot({ path: screenshotPath('ui-outcomes-activity') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('a target waiting on a busy site says so on its row, counting down, until it is cancelled', async () => {
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, 'busy.txt', `${base}/busy/wait`);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  const waiting = page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-waiting"]');
+  await expect.poll(() => waiting.textContent()).toMatch(/^waiting \d+ s, then trying again: the site answered HTTP 429 Too Many Requests$/);
+  expect(await page.locator('[data-testid="target-row"][data-idx="0"]').getAttribute('data-status')).toBe('running');
+  // The table's cell is narrow: the row's result pane says it whole.
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-waiting')).toMatch(/^waiting \d+ s, then trying again: the site answered HTTP 429 Too Many Requests\.Sift tries a busy site again/);
+  await page.screenshot({ path: screenshotPath('ui-outcomes-waiting') });
+  await page.getByTestId('cancel-job').click();
+  await expect.poll(jobStatus).toBe('cancelled');
+  await expect.poll(() => page.locator('[data-testid="target-row"][data-idx="0"]').getAttribute('data-status')).toBe('failed');
+  expect(await waiting.count()).toBe(0);
   expect(pageErrors(page)).toEqual([]);
 });

@@ -280,11 +280,11 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
         {shownUrl}
       </span>
-      {/* A failed row has no size, so its error takes the size column too. */}
+      {/* A failed or waiting row has no size, so its error or wait takes the size column too. */}
       <span
         role="gridcell"
-        className={`c-detail${failed ? ' c-detail-wide' : ''}`}
-        aria-colspan={failed ? 2 : undefined}
+        className={`c-detail${failed || wait ? ' c-detail-wide' : ''}`}
+        aria-colspan={failed || wait ? 2 : undefined}
         title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : row.title}
       >
         {wait ? (
@@ -316,7 +316,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
           row.title
         )}
       </span>
-      {!failed && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}
+      {!failed && !wait && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}
       <span role="gridcell" className="c-time muted">{ms !== null ? formatDuration(ms) : ''}</span>
     </div>
   );

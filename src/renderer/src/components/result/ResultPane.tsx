@@ -2,7 +2,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
 import { shownFailure } from '../../../../shared/reasons';
-import type { TargetRow } from '../../../../shared/types';
+import { waitingText, type TargetRow } from '../../../../shared/types';
+import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
@@ -41,7 +42,7 @@ export function ResultPane(): React.JSX.Element {
       {row.title && <h3 className="result-title">{row.title}</h3>}
       {row.status === 'failed' && <FailedTarget row={row} />}
       {row.status === 'pending' && <p className="muted">Not fetched yet.</p>}
-      {row.status === 'running' && <p className="muted">Fetching now…</p>}
+      {row.status === 'running' && <RunningTarget row={row} />}
       {row.status === 'done' && !status && !loading && !error && (
         <button type="button" onClick={() => void openResult(idx)}>
           Open result <kbd>Enter</kbd>
@@ -51,6 +52,22 @@ export function ResultPane(): React.JSX.Element {
       {error && <ErrorMessage error={error} />}
       {status?.result && <ResultView result={status.result} mode={status.options?.mode} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
     </aside>
+  );
+}
+
+/** A target in flight: fetching, or waiting to try again because its site answered busy (the table's cell is too narrow to say why). */
+function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
+  const now = useNow(row.wait !== undefined);
+  if (!row.wait) return <p className="muted">Fetching now…</p>;
+  return (
+    <div data-testid="result-waiting">
+      <p className="warn-text">{waitingText(row.wait, now)}.</p>
+      <p className="muted">
+        {row.wait.last
+          ? 'If the site is still busy then, this target fails as busy; run the rest again later to fetch it.'
+          : 'Sift tries a busy site again for up to a minute; cancel the job to stop waiting.'}
+      </p>
+    </div>
   );
 }
 
