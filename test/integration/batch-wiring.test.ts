@@ -12,6 +12,8 @@ import { BatchMetrics } from '../../src/main/metrics';
 import { createLog, silentLog } from '../../src/main/log';
 import { batchOutcome, createBatchRunner, describe as describeErr, mapFetchError } from '../../src/main/batchrun';
 import { RetryLaterError, type TargetError, isRetryLater, type Runner } from '../../src/main/batch';
+import { busyWhy } from '../../src/main/batch/errors';
+import { upstreamError } from '../../src/main/fetch/client';
 import { isTerminal, type Job, type Target } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 
@@ -272,6 +274,14 @@ describe('batchOutcome and mapFetchError (rule 1 and 2, table)', () => {
     expect(mapped).toBeInstanceOf(RetryLaterError);
     expect(isRetryLater(mapped)).toBe(true);
     expect((mapped as RetryLaterError).retryAfterMs).toBe(7000);
+  });
+
+  test("a wait says whose busy it is: the site's HTTP answer, or Sift's own limit on fetches at once", () => {
+    const ctx = { caller: { name: 'c' }, log, onBlocked: () => {} };
+    expect(busyWhy(mapFetchError(upstreamError(429, {}), ctx))).toBe('the site answered HTTP 429 Too Many Requests');
+    expect(busyWhy(mapFetchError(upstreamError(503, { 'retry-after': '5' }), ctx))).toBe('the site answered HTTP 503 Service Unavailable');
+    const gate = new FetchError(503, 'busy', 'Sift is fetching as much as it may at once; try again in a few seconds.', 'busy', 2_000);
+    expect(busyWhy(mapFetchError(gate, ctx))).toBe('Sift is already fetching as many pages as it may at once');
   });
 
   test('502 is rewritten to 500 internal error, and an unknown error is 500 internal error', () => {
