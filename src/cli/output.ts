@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
-import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportSource } from '../main/export';
+import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportSource, type ExportSummary } from '../main/export';
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';
@@ -86,9 +86,13 @@ export async function runExport(
     },
   );
   if (o.io.isTTY && !live) o.io.stderr.write('\r\x1b[2K');
+  o.io.stderr.write(exportedLine(summary));
+}
+
+/** What an export says when it is written: counts as the progress line gives them (3,000). */
+export function exportedLine(summary: ExportSummary): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
   // A cancelled job's targets that never ran are not failures of the site or of Sift.
-  const notRun = summary.notRun ? `, ${summary.notRun} not run` : '';
-  o.io.stderr.write(
-    `exported ${counted(summary.targets, 'target')} (${summary.failed - summary.notRun} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`,
-  );
+  const notRun = summary.notRun ? `, ${n(summary.notRun)} not run` : '';
+  return `exported ${counted(summary.targets, 'target')} (${n(summary.failed - summary.notRun)} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`;
 }

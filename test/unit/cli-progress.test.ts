@@ -146,3 +146,11 @@ describe('failureAdvice', () => {
     expect(failureAdvice(rows, 'j1', Infinity).match(/ × /g)).toHaveLength(7);
   });
 });
+
+describe('the line an export ends with', () => {
+  test('counts as the progress line does, with thousands separated', async () => {
+    const { exportedLine } = await import('../../src/cli/output');
+    const line = exportedLine({ path: '/tmp/out/sift-1', files: 3_002, targets: 3_001, failed: 3_000, notRun: 2_999, bytes: 2048 });
+    expect(line).toBe('exported 3,001 targets (1 failed, 2,999 not run) to /tmp/out/sift-1: 3,002 files, 2.0 kB\n');
+  });
+});
