@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -99,11 +100,15 @@ export const UNLABELLED_TEXT = { title: 'Café “Zur Brücke” – menu', para
 const unlabelledPage = `<!doctype html><html><head><title>${UNLABELLED_TEXT.title}</title></head><body><main id="app"></main><script>
 document.getElementById('app').innerHTML = '<article><h1>' + document.title + '</h1>' + ${JSON.stringify(`<p>${UNLABELLED_TEXT.paragraph} `.repeat(8) + '</p>')} + '</article>';
 </script></body></html>`;
-/** Served as plain "text/html" (no charset anywhere): UTF-8, UTF-8 gzipped, and a legacy windows-1252 page. */
+/** A Russian legacy page's words: its bytes in windows-1251 name no charset, and a detector reads them. */
+export const CYRILLIC_TEXT = { title: 'Поиск в названиях справочных страниц', paragraph: 'Используемая поисковая база данных обновляется программой после установки новых справочных страниц.' };
+const cyrillicPage = unlabelledPage.replace(UNLABELLED_TEXT.title, CYRILLIC_TEXT.title).replace(JSON.stringify(`<p>${UNLABELLED_TEXT.paragraph} `.repeat(8) + '</p>'), JSON.stringify(`<p>${CYRILLIC_TEXT.paragraph} `.repeat(8) + '</p>'));
+/** Served as plain "text/html" (no charset anywhere): UTF-8, UTF-8 gzipped, a legacy windows-1252 page, and a windows-1251 one. */
 const UNLABELLED: Record<string, { body: Buffer; headers?: Record<string, string> }> = {
   '/unlabelled-utf8.html': { body: Buffer.from(unlabelledPage, 'utf8') },
   '/unlabelled-gzip.html': { body: gzipSync(Buffer.from(unlabelledPage, 'utf8')), headers: { 'content-encoding': 'gzip' } },
   '/unlabelled-legacy.html': { body: Buffer.from(legacyText(unlabelledPage), 'latin1') },
+  '/unlabelled-cyrillic.html': { body: iconv.encode(cyrillicPage, 'windows-1251') },
 };
 
 /** The text as a windows-1252 page can hold it (its letters in Latin-1, the rest made so). */

@@ -39,6 +39,11 @@ beforeAll(async () => {
     Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><article><h1>Cr\xe8me</h1><p>cr\xe8me br\xfbl\xe9e, a paragraph long enough to be an article for Readability to keep it whole.</p></article></body></html>', 'latin1'),
   );
   writeFileSync(path.join(work, 'notes.txt'), 'one line\nthe needle line\nlast line\n');
+  // Names no charset and is not UTF-8: the detector reads it (windows-1251).
+  writeFileSync(
+    path.join(work, 'cp1251.html'),
+    Buffer.from('<html><head><title>\xcd\xee\xe2\xee\xf1\xf2\xe8</title></head><body><article><p>' + '\xcf\xee\xe3\xee\xe4\xe0 \xed\xe0 \xef\xee\xe1\xe5\xf0\xe5\xe6\xfc\xe5 \xf1\xe5\xe3\xee\xe4\xed\xff \xff\xf1\xed\xe0\xff. '.repeat(8) + '</p></article></body></html>', 'latin1'),
+  );
 });
 afterAll(async () => {
   await site.close();
@@ -154,6 +159,13 @@ describe('the built CLI', () => {
     const text = await runSift(['extract', 'cp1252.html'], { env, cwd: work });
     expect(text.stdout).toContain('# Café');
     expect(text.stdout).toContain('crème brûlée');
+    // chardet waits for the first page that names no charset and is not UTF-8.
+    const chardetLoaded = (r: { esm: string[]; cjs: string[] }): boolean => packagesIn(r.esm).has('chardet') || r.cjs.some((f) => f.includes('/node_modules/chardet/'));
+    expect(chardetLoaded(extract)).toBe(false);
+    expect(chardetLoaded(latin)).toBe(false);
+    const unlabelled = await loadedBy(['extract', 'cp1251.html']);
+    expect(chardetLoaded(unlabelled)).toBe(true);
+    expect((await runSift(['extract', 'cp1251.html'], { env, cwd: work })).stdout).toContain('Погода на побережье сегодня ясная.');
   }, 120_000);
 
   test('sift fetch loads the HTML stack while the server has not answered yet', async () => {

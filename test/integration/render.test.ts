@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
-import { ARTICLE, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
+import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
 
 /**
  * Rendering through the real pipeline: static fetch, the render decision, the guarding
@@ -91,6 +91,11 @@ describe('a page that names no charset', () => {
     const r = await fetchPage('unlabelled-legacy.html', 'always');
     expect(r.meta).toMatchObject({ rendered: true, title: legacyText(UNLABELLED_TEXT.title) });
     expect(r.content).toContain(legacyText(UNLABELLED_TEXT.paragraph));
+  });
+  it('a legacy windows-1251 page is rendered in the charset the static fetch detected', async () => {
+    const r = await fetchPage('unlabelled-cyrillic.html', 'always');
+    expect(r.meta).toMatchObject({ rendered: true, title: CYRILLIC_TEXT.title });
+    expect(r.content).toContain(CYRILLIC_TEXT.paragraph);
   });
 });
 

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type IconvLite from 'iconv-lite';
+import type * as Chardet from 'chardet';
 
 type Iconv = typeof IconvLite;
 let iconvLite: Iconv | undefined;
@@ -72,18 +73,128 @@ function known(label: string): string {
   return label && iconv().encodingExists(label) ? label : '';
 }
 
+/** chardet (ICU's detector), loaded the first time a body names no charset and is not UTF-8. */
+let chardetLib: typeof Chardet | undefined;
+const chardet = (): typeof Chardet => (chardetLib ??= createRequire(__filename)('chardet') as typeof Chardet);
+
+/**
+ * How much of a page's text the detector reads: it costs ~0.7 ms a KB (45 ms for 64 KB), and
+ * its answers on real prose were as right from 4 KB as from 16 KB (bench/charset.ts).
+ */
+const DETECT_TEXT_BYTES = 16 * 1024;
+/** How much of a body is searched for that text: a head of inlined scripts and styles runs to hundreds of KB. */
+const DETECT_SCAN_BYTES = 512 * 1024;
+
+/**
+ * The text of a page's bytes, for the detector: markup, comments, scripts, styles and
+ * entities dropped, runs of blanks made one space. ICU's own detector strips tags for the
+ * same reason (its input filter): 300 bytes of Cyrillic in 30 KB of ASCII markup read as
+ * English to its n-gram tables (0 of 30 such pages right, bench/charset.ts). Safe on every
+ * multi-byte charset it knows: none uses '<', '>', '&' or a blank as a character's second byte.
+ */
+function textForDetection(b: Uint8Array): string {
+  return Buffer.from(b.subarray(0, DETECT_SCAN_BYTES))
+    .toString('latin1')
+    .replace(/<!--[\s\S]*?(?:-->|$)|<(script|style|noscript|template|svg|math)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)|<[!?/]?[A-Za-z][^>]*>?|&#?[A-Za-z0-9]+;?/gi, ' ')
+    .replace(/[\t\n\f\r ]+/g, ' ');
+}
+
+/**
+ * The confidence (0-100) below which the detector's answer is not taken. ICU scores any
+ * multi-byte charset 10 for a handful of double-byte characters with no error (the “T of an
+ * English page's curly quote is one Shift_JIS character) and random bytes at most 11; right
+ * answers on real prose scored 15 and up (Ukrainian, which its Cyrillic tables, made from
+ * Russian, fit least; bench/charset.ts).
+ */
+const MIN_CONFIDENCE = 12;
+
+/**
+ * What ICU's detector names, as the label decoded here; '' for what stays windows-1252. The
+ * Latin-1 family (ISO-8859-1, windows-1252, ASCII) and UTF-8 are what the page is read as
+ * already; ISO-8859-9/windows-1254 differs from windows-1252 in six letters, and the
+ * detector names it for French and Spanish text as readily as for Turkish (bench/charset.ts),
+ * so it is never taken: a Western page must not change. The 7-bit ISO-2022 forms and
+ * UTF-16/32 without a byte-order mark are not asked of it: a body in them is ASCII (valid
+ * UTF-8, never detected) or has NULs (binary).
+ */
+const DETECTED: Record<string, string> = {
+  Shift_JIS: 'shift_jis',
+  'EUC-JP': 'euc-jp',
+  'EUC-KR': 'euc-kr',
+  GB18030: 'gb18030',
+  Big5: 'big5',
+  'windows-1251': 'windows-1251',
+  'KOI8-R': 'koi8-r',
+  'ISO-8859-5': 'iso-8859-5',
+  'windows-1250': 'windows-1250',
+  'ISO-8859-2': 'iso-8859-2',
+  'windows-1254': 'windows-1254',
+  'ISO-8859-9': 'windows-1254',
+  'windows-1253': 'windows-1253',
+  'ISO-8859-7': 'iso-8859-7',
+  'windows-1255': 'windows-1255',
+  'ISO-8859-8': 'iso-8859-8',
+  'windows-1256': 'windows-1256',
+  'ISO-8859-6': 'iso-8859-6',
+  'windows-1257': 'windows-1257',
+  'windows-1258': 'windows-1258',
+  'windows-874': 'windows-874',
+};
+
+/** Charsets of Latin scripts: read in one of them, a Western page's accented words can look like another language's. */
+const LATIN_SCRIPT = new Set(['windows-1250', 'iso-8859-2', 'windows-1254', 'windows-1257', 'windows-1258']);
+
+/** The detector's answer for `text` (latin1), as a label decoded here, or '' when it is unsure or names the Latin-1 family. */
+function detectorReads(text: string): string {
+  const best = chardet().analyse(Buffer.from(text.slice(0, DETECT_TEXT_BYTES), 'latin1'))[0];
+  return best && best.confidence >= MIN_CONFIDENCE ? (DETECTED[best.name] ?? '') : '';
+}
+
+/**
+ * The charset a detector reads in a legacy page's text, or '' when it is unsure or names
+ * the Latin-1 family. Browsers run one here (Chrome's CED, Firefox's chardetng): a
+ * windows-1251 or Shift_JIS page without a label is Cyrillic or Japanese in them, and was
+ * mojibake in Sift's markdown, title and search index.
+ * English words in a page (a technical page, a quote, a menu) decode the same in every
+ * charset, yet sway ICU's n-gram tables towards Latin-1: a Russian page with as much English
+ * as Russian was read right 16 times in 120. So when the whole text reads as Latin-1, the
+ * words with bytes over 0x7f are asked on their own (120 in 120), and that answer is taken
+ * for a non-Latin script only: a French page's few accented words, alone, can read as Czech.
+ */
+function detectedCharset(b: Uint8Array): string {
+  const text = textForDetection(b);
+  // Text of ASCII only (the non-ASCII bytes were in the markup): nothing to tell charsets apart by.
+  if (!/[\x80-\xff]/.test(text)) return '';
+  const whole = detectorReads(text);
+  if (whole) return whole;
+  const own = detectorReads(
+    text
+      .split(' ')
+      .filter((w) => /[\x80-\xff]/.test(w))
+      .join(' '),
+  );
+  return LATIN_SCRIPT.has(own) ? '' : own;
+}
+
 /**
  * The charset of a body that names none (no byte-order mark, no charset in its header or in
  * its first 1024 bytes): UTF-8 when the bytes are valid UTF-8, as nearly every page is now,
- * else the charset its head names further on, else windows-1252, what browsers assume of an
- * unlabelled legacy page. A late declaration does not overrule bytes that are UTF-8: it is
- * looked for only where the answer would otherwise be a guess.
+ * else the charset its head names further on, else the one a detector reads in its text
+ * (detectedCharset), else windows-1252, what browsers assume of an unlabelled Western page.
+ * A late declaration does not overrule bytes that are UTF-8: it is looked for only where
+ * the answer would otherwise be a guess.
  */
 export function unlabelledCharset(b: Uint8Array): string {
-  if (isUtf8(b)) return 'utf-8';
+  return unlabelled(b).charset;
+}
+
+function unlabelled(b: Uint8Array): { charset: string; detected?: boolean } {
+  if (isUtf8(b)) return { charset: 'utf-8' };
   const late = lateDeclaredCharset(b);
   // A UTF-16 or UTF-8 label in ASCII markup is a mistake the HTML spec reads past.
-  return late && !/^(?:utf-?8|utf-?16|ucs-?2|unicode)/.test(late) && known(late) ? late : 'windows-1252';
+  if (late && !/^(?:utf-?8|utf-?16|ucs-?2|unicode)/.test(late) && known(late)) return { charset: late };
+  const detected = detectedCharset(b);
+  return detected ? { charset: detected, detected: true } : { charset: 'windows-1252' };
 }
 
 /** The encoding a byte-order mark at the start of the body names, with the mark's length; undefined without one. */
@@ -103,21 +214,25 @@ export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !
  * counts as none (browsers ignore such a label and go on to the next source: a
  * `charset=x-unknown` page of Latin-1 bytes is windows-1252, not U+FFFD). A document that
  * names UTF-16 in its own ASCII markup is UTF-8, as the HTML spec reads it. As browsers do,
- * iso-8859-1 and us-ascii are read as windows-1252.
+ * iso-8859-1 and us-ascii are read as windows-1252. `detected` is set when the charset is a
+ * detector's reading of the text (an unlabelled legacy page), not a label's.
  */
-export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string } {
+export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string; detected?: true } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const bom = bomOf(b);
   if (bom?.charset === 'utf-8') return { text: b.subarray(bom.length).toString('utf8'), charset: 'utf-8' };
   if (bom) return { text: iconv().decode(b.subarray(bom.length), bom.charset), charset: bom.charset };
   // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not.
   let cs = known(headerCharset(contentType));
+  let detected = false;
   if (!cs && sniffDocument) {
     const declared = known(declaredCharset(b));
-    cs = /^(?:utf-?16|ucs-?2|unicode)/.test(declared) ? 'utf-8' : declared || unlabelledCharset(b);
+    if (/^(?:utf-?16|ucs-?2|unicode)/.test(declared)) cs = 'utf-8';
+    else if (declared) cs = declared;
+    else ({ charset: cs, detected = false } = unlabelled(b));
   }
   cs ||= 'utf-8';
   if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';
   if (cs === 'utf-8' || cs === 'utf8') return { text: b.toString('utf8'), charset: 'utf-8' };
-  return { text: iconv().decode(b, cs), charset: cs };
+  return { text: iconv().decode(b, cs), charset: cs, ...(detected ? { detected: true as const } : {}) };
 }

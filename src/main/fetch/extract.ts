@@ -60,6 +60,8 @@ export interface Decoded {
   body: Uint8Array;
   text: string;
   charset: string;
+  /** The charset is a detector's reading of an unlabelled legacy page's text (decodeText). */
+  detected?: true;
   article?: Article;
 }
 
@@ -104,8 +106,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     content = await pdfContent(buf, mode, ranges, ctx, meta);
   } else {
     const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
-    const { text, charset } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
+    const { text, charset, detected } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
     meta.charset = charset;
+    if (detected) meta.charset_detected = true;
     if (kind === 'html') content = await htmlContent(text, mode, ctx.url, meta, pre?.article);
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {

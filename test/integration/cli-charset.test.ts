@@ -1,0 +1,146 @@
+/**
+ * Legacy pages that name no charset, through `sift fetch`: a loopback server serves real prose
+ * (test/fixtures/charset/prose.json) in the charsets such pages were written in, as plain
+ * "text/html", in the ASCII markup of a real page (inline styles and scripts, a menu) that
+ * outweighs its text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import { main } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/io';
+import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
+import { runSift } from '../helpers/cli';
+
+interface Prose {
+  lang: string;
+  charset: string;
+  title: string;
+  paragraphs: string[];
+}
+const PAGES = (JSON.parse(readFileSync(path.join(__dirname, '../fixtures/charset/prose.json'), 'utf8')) as { pages: Prose[] }).pages;
+const LEGACY = PAGES.filter((p) => p.charset !== 'windows-1252');
+const FRENCH = PAGES.find((p) => p.lang === 'fr')!;
+const RUSSIAN = PAGES.find((p) => p.lang === 'ru')!;
+const JAPANESE = PAGES.find((p) => p.charset === 'shift_jis')!;
+
+const HEAD = `<style>${'.nav a { color: #336; padding: 0 4px } .post p { margin: 0 0 1em } '.repeat(40)}</style>
+<script>window.dataLayer = window.dataLayer || []; function gtag(){ dataLayer.push(arguments); } gtag('js', new Date()); gtag('config', 'UA-000000-1');</script>`;
+const MENU = `<nav class="nav"><ul>${Array.from({ length: 30 }, (_, i) => `<li class="nav-item"><a class="nav-link" href="/section/${i}/index.html?ref=top">${i + 1}</a></li>`).join('')}</ul></nav>`;
+const page = (p: Prose, head = ''): string =>
+  `<!DOCTYPE html><html><head>${head}<title>${p.title}</title>${HEAD}</head><body>${MENU}<main><article class="post"><h1>${p.title}</h1>${p.paragraphs.map((t) => `<p>${t}</p>`).join('')}</article></main><footer><a href="/about">&copy; 2004</a></footer></body></html>`;
+
+let srv: TestServer;
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-charset-'));
+
+beforeAll(async () => {
+  const routes: Record<string, Handler> = {};
+  const serve =
+    (body: Buffer, type = 'text/html'): Handler =>
+    (_q, r) =>
+      r.writeHead(200, { 'content-type': type }).end(body);
+  for (const p of PAGES) routes[`/${p.lang}-${p.charset}.html`] = serve(iconv.encode(page(p), p.charset));
+  routes['/ru.txt'] = serve(iconv.encode(RUSSIAN.paragraphs.join('\n\n'), 'windows-1251'), 'text/plain');
+  // Labelled, in a header or the page: the label is taken, whatever the bytes look like.
+  routes['/labelled-header.html'] = serve(iconv.encode(page(RUSSIAN), 'windows-1251'), 'text/html; charset=windows-1252');
+  routes['/labelled-meta.html'] = serve(iconv.encode(page(JAPANESE, '<meta charset="windows-1252">'), 'shift_jis'));
+  // Too little to tell a charset by, or bytes that are no text at all.
+  routes['/one-byte.html'] = serve(Buffer.from([0xe9]));
+  routes['/quotes.html'] = serve(iconv.encode('<p>“OK”</p>', 'windows-1252'));
+  routes['/noise.html'] = serve(Buffer.from(Array.from({ length: 4096 }, (_, i) => 0x80 + ((i * 151 + 7) % 128))));
+  srv = await startServer(routes);
+});
+afterAll(async () => {
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir }, cwd: dir };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+async function fetchJson(p: string): Promise<{ ok: boolean; content: string; meta: Record<string, unknown> }> {
+  const r = await sift('fetch', `${srv.origin}${p}`, '--allow-private', '--json');
+  expect(r.out, r.err).not.toBe('');
+  return JSON.parse(r.out) as { ok: boolean; content: string; meta: Record<string, unknown> };
+}
+
+describe('a legacy page that names no charset and is not UTF-8', () => {
+  it.each(LEGACY.map((p) => [`${p.lang} in ${p.charset}`, p] as const))('%s is read in the charset a detector reads in its text, and meta says so', async (_name, p) => {
+    const r = await fetchJson(`/${p.lang}-${p.charset}.html`);
+    expect(r.ok).toBe(true);
+    expect(r.meta).toMatchObject({ title: p.title, charset_detected: true });
+    // GBK pages are read with GB18030, its superset, as browsers do.
+    expect(r.meta.charset).toBe(p.charset === 'gbk' ? 'gb18030' : p.charset);
+    for (const t of p.paragraphs) expect(r.content).toContain(t);
+  });
+
+  it('a plain-text file is read the same way', async () => {
+    const r = await sift('fetch', `${srv.origin}/ru.txt`, '--allow-private');
+    expect(r.out).toBe(`${RUSSIAN.paragraphs.join('\n\n')}\n`);
+  });
+
+  it('a Western (Latin-1) page stays windows-1252, not detected', async () => {
+    const r = await fetchJson(`/fr-windows-1252.html`);
+    expect(r.meta).toMatchObject({ title: FRENCH.title, charset: 'windows-1252' });
+    expect(r.meta).not.toHaveProperty('charset_detected');
+    for (const t of FRENCH.paragraphs) expect(r.content).toContain(t);
+  });
+
+  it('the installed command reads it too (bin/sift, a separate process)', async () => {
+    const r = await runSift(['fetch', `${srv.origin}/ja-shift_jis.html`, '--allow-private', '--mode', 'text'], { env: { SIFT_HOME: dir, HOME: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const t of JAPANESE.paragraphs) expect(r.stdout).toContain(t);
+  }, 120_000);
+
+  it('is found in search by its words once a batch has stored it', async () => {
+    const list = path.join(dir, 'list.txt');
+    writeFileSync(list, `${srv.origin}/ru-windows-1251.html\n${srv.origin}/ko-euc-kr.html\n`);
+    const db = path.join(dir, 'jobs.db');
+    expect((await sift('batch', list, '--allow-private', '--db', db, '--json')).code).toBe(0);
+    const hits = (await sift('search', 'поисковая', '--db', db, '--json')).out.trim().split('\n');
+    expect(hits).toHaveLength(1);
+    expect(JSON.parse(hits[0]!)).toMatchObject({ title: RUSSIAN.title });
+  });
+});
+
+describe('what the detector is never asked about', () => {
+  it('a charset the header names is taken, even when the bytes look like another', async () => {
+    const r = await fetchJson('/labelled-header.html');
+    expect(r.meta.charset).toBe('windows-1252');
+    expect(r.meta).not.toHaveProperty('charset_detected');
+    expect(r.meta.title).toBe(iconv.decode(iconv.encode(RUSSIAN.title, 'windows-1251'), 'windows-1252'));
+  });
+
+  it('a charset the page names is taken, even when the bytes look like another', async () => {
+    const r = await fetchJson('/labelled-meta.html');
+    expect(r.meta.charset).toBe('windows-1252');
+    expect(r.meta).not.toHaveProperty('charset_detected');
+  });
+
+  it.each([
+    ['one byte', '/one-byte.html'],
+    ['an English page of curly quotes (“T is a Shift_JIS character)', '/quotes.html'],
+  ])('%s stays windows-1252', async (_name, p) => {
+    const r = await fetchJson(p);
+    expect(r.meta.charset).toBe('windows-1252');
+    expect(r.meta).not.toHaveProperty('charset_detected');
+  });
+
+  it('4 KB of bytes over 0x7f that are no text are answered, not a crash', async () => {
+    const r = await sift('fetch', `${srv.origin}/noise.html`, '--allow-private', '--json');
+    const line = JSON.parse(r.out) as { ok: boolean; reason?: string };
+    expect(line.reason).not.toBe('internal');
+  });
+});
