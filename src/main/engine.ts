@@ -94,8 +94,15 @@ async function* finishedInOrder(store: Store, runner: Runner, jobId: string, tot
     changed = true;
     wake?.();
   };
+  // Ended as the runner says: when the store failed (a full disk) the job's end may not be in
+  // the store, and waiting for it there left `sift batch --out` to exit 0 with no export.
+  let endedByRunner = false;
   const offTarget = runner.on('target', (id) => id === jobId && poke());
-  const offJob = runner.on('job', (j) => j.id === jobId && poke());
+  const offJob = runner.on('job', (j) => {
+    if (j.id !== jobId) return;
+    if (isTerminal(j.status)) endedByRunner = true;
+    poke();
+  });
   try {
     let next = 0;
     while (next < total) {
@@ -103,7 +110,7 @@ async function* finishedInOrder(store: Store, runner: Runner, jobId: string, tot
       // A cancelled job is terminal while its in-flight target is still being stored (rule
       // 6): the rest is read only once the runner has settled it, so the export says what the
       // store says.
-      const ended = isTerminal(store.getJob(jobId)?.status ?? 'failed');
+      const ended = endedByRunner || isTerminal(store.getJob(jobId)?.status ?? 'failed');
       if (ended) await runner.settled(jobId);
       for (let t = store.targetResult(jobId, next); t && (ended || t.status === 'done' || t.status === 'failed'); t = store.targetResult(jobId, next)) {
         yield t;

@@ -10,6 +10,7 @@ import { isTerminal, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
+import { storeError } from '../../main/store';
 import { checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
@@ -151,6 +152,14 @@ export const batchCommand: Command = {
           )
         : undefined;
       const { job, interrupted } = await waitForJob(ctx, sub.id, targets.length, io, signal);
+      const storeFailed = ctx.runner.storeFailure(job.id);
+      if (storeFailed !== undefined) {
+        // The store stopped taking results (a full disk): the job ended there. An export
+        // under way has written what the store holds; the error says why and what to do.
+        await exporting;
+        io.stderr.write(`sift batch: job ${job.id} stopped after ${counted(job.targetsDone, 'target')}: Sift could not store the next result.\n`);
+        return reportError(storeError(storeFailed, ctx.store.path), io);
+      }
 
       if (values.json) printTargetsJson(ctx.store, job.id, io);
       else if (exporting) {
@@ -214,7 +223,10 @@ async function waitForJob(
   await ctx.runner.settled(id);
   offTarget();
   offWaiting();
-  const stored = ctx.store.getJob(id) ?? job;
+  // The runner's word when the store's is not final: a job whose end could not be written
+  // (the disk is full) is over all the same.
+  const read = ctx.store.getJob(id);
+  const stored = read && isTerminal(read.status) ? read : job;
   progress.finish(stored, ctx.store.targetRows(id));
   return { job: stored, interrupted };
 }

@@ -5,7 +5,7 @@ import { EXIT, UsageError, type CliIO } from '../io';
 import { reportError } from '../report';
 import { cliDbPath, namedJob, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
-import type { Store } from '../../main/store';
+import { storeError, type Store } from '../../main/store';
 import type { TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
@@ -25,6 +25,8 @@ async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (
   }
   try {
     return await fn(store);
+  } catch (err) {
+    return reportError(storeError(err, store.path), io);
   } finally {
     store.close();
   }
@@ -207,7 +209,7 @@ ${ID_NOTE}
           io.stderr.write(`sift export: ${err.message}\n`);
           return EXIT.interrupted;
         }
-        return reportError(err, io);
+        return reportError(storeError(err, store.path), io);
       }
       return EXIT.ok;
     });

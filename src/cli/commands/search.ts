@@ -4,7 +4,7 @@ import { EXIT, UsageError } from '../io';
 import { reportError } from '../report';
 import { namedJob, openCliStore } from '../context';
 import { codePointMarks, hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
-import type { Store } from '../../main/store';
+import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 
@@ -96,7 +96,7 @@ export const searchCommand: Command = {
       }
       return EXIT.ok;
     } catch (err) {
-      return reportError(err, io);
+      return reportError(storeError(err, store.path), io);
     } finally {
       store.close();
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store';
-import { resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
+import { isTerminal, resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
 import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
 import {
@@ -106,6 +106,8 @@ export class Runner {
   private readonly sweepTimer: NodeJS.Timeout;
   private inflight = 0;
   private closing = false;
+  /** Jobs whose drain stopped because the store failed (a full disk), with the store's error. */
+  private readonly storeFailures = new Map<string, unknown>();
 
   constructor(
     private readonly db: Store,
@@ -282,6 +284,15 @@ export class Runner {
     return this.active.get(id)?.waiting;
   }
 
+  /**
+   * The store's error that stopped the job (a full disk, a damaged database), or undefined.
+   * Its failed status may not have reached the store either, so whoever waits for the job
+   * (`sift batch`) asks this to say why the job stopped instead of showing it "running".
+   */
+  storeFailure(id: string): unknown {
+    return this.storeFailures.get(id);
+  }
+
   private async drain(a: Active): Promise<void> {
     try {
       for (let idx = 0; idx < a.targets.length; idx++) {
@@ -298,10 +309,21 @@ export class Runner {
     } catch (err) {
       // Only the store can throw here (disk full, I/O error): fail the job rather than leave it running.
       this.log.error({ caller: a.caller.name, jobId: a.id, err: errName(err) }, 'drain failed');
+      this.storeFailures.set(a.id, err);
+      let job: Job | undefined;
       try {
-        const job = this.db.transition(a.id, 'running', 'failed', 'internal error', this.cfg.now());
-        if (job) this.terminal(job, 'failed');
+        job = this.db.transition(a.id, 'running', 'failed', 'internal error', this.cfg.now());
       } catch {}
+      if (!job) {
+        // The store could not take that write either (the disk is still full): the job has
+        // ended all the same, so those waiting for it (sift batch, an export written as the
+        // job runs) stop waiting; the next start marks it failed "restart" in the store.
+        try {
+          const last = this.db.getJob(a.id);
+          if (last && !isTerminal(last.status)) job = { ...last, status: 'failed', error: 'internal error' };
+        } catch {}
+      }
+      if (job) this.terminal(job, 'failed');
     } finally {
       this.active.delete(a.id);
     }

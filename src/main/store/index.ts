@@ -105,6 +105,14 @@ function openError(err: unknown, path: string): unknown {
   if (code === 'SQLITE_NOTADB') {
     return new SiftError('db_not_sift', 400, `${path} is not a Sift database: it is not an SQLite file at all.`, 'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing in that file.');
   }
+  if (code === 'SQLITE_FULL') {
+    return new SiftError(
+      'disk_full',
+      507,
+      `The disk that holds the database ${path} is full: Sift cannot write to it.`,
+      'Free some space on that disk (or pass --db with a path on another disk), then try again; what was stored before is kept.',
+    );
+  }
   if (code.startsWith('SQLITE_CORRUPT')) {
     return new SiftError(
       'db_damaged',
@@ -125,6 +133,15 @@ function openError(err: unknown, path: string): unknown {
     );
   }
   return err;
+}
+
+/**
+ * A SQLite error met while using the database (a damaged page read by a query, a disk that
+ * filled up during a write) as the same clear SiftError the open gives: "database disk image
+ * is malformed" reached the user bare, naming neither the file nor what to do.
+ */
+export function storeError(err: unknown, path: string): unknown {
+  return sqliteCode(err).startsWith('SQLITE_') ? openError(err, path) : err;
 }
 
 /**
@@ -212,11 +229,22 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
  */
 export function openOwnedStore(dbPath: string, log: { info(obj: object, msg: string): void }, opts: { nativeBinding?: string } = {}): Store {
   const store = openStore(dbPath, opts);
-  const now = Date.now();
-  const n = store.markInFlightFailed('restart', now);
-  if (n) log.info({ jobs: n }, 'marked jobs interrupted by a restart as failed');
-  const swept = store.sweepExpired(now).length;
-  if (swept) log.info({ swept }, 'expired jobs deleted');
+  try {
+    const now = Date.now();
+    const n = store.markInFlightFailed('restart', now);
+    if (n) log.info({ jobs: n }, 'marked jobs interrupted by a restart as failed');
+    const swept = store.sweepExpired(now).length;
+    if (swept) log.info({ swept }, 'expired jobs deleted');
+  } catch (err) {
+    // These are the first writes after the open, so a damaged page or a full disk that the
+    // open's own small transactions did not touch shows here.
+    try {
+      store.close();
+    } catch {
+      // Closing checkpoints the WAL, which fails on the same disk; the error to report is the first.
+    }
+    throw storeError(err, dbPath);
+  }
   return store;
 }
 

@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, openSync, closeSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runSift } from '../helpers/cli';
+import { startSite, type Site } from '../helpers/sites';
+import { tempDir } from '../helpers/store';
+
+// A database the user's disk or hands damaged, through the CLI: every command says what
+// happened and what to do, in one message, never SQLite's bare words or a stack trace.
+
+let site: Site;
+let t: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  site = await startSite();
+  t = tempDir('sift-db-faults-');
+});
+afterAll(async () => {
+  await site?.close();
+  t?.remove();
+});
+
+const list = (n: number, tag: string): string =>
+  Array.from({ length: n }, (_, i) => (i % 2 ? `${site.base}/article/${i}?t=${tag}` : `${site.base}/data/${i}.json?t=${tag}`)).join('\n');
+
+/** A small tmpfs of our own, or undefined where this user may not mount one. */
+function mountTmpfs(dir: string, size: string): boolean {
+  mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a damaged database', () => {
+  test('a page overwritten with garbage: jobs, status, search and export say it is damaged and what to do', async () => {
+    const db = path.join(t.dir, 'good.db');
+    const file = path.join(t.dir, 'list.txt');
+    writeFileSync(file, list(60, 'damaged'));
+    const run = await runSift(['batch', file, '--db', db, '--allow-private']);
+    expect(run.code, run.stderr).toBe(0);
+    const id = /^job ([0-9a-f]{16})/.exec(run.stderr)![1]!;
+    // Page 6 on: past the schema (which the open reads and checks), in the jobs' and targets' rows.
+    const bad = path.join(t.dir, 'bad.db');
+    copyFileSync(db, bad);
+    const fd = openSync(bad, 'r+');
+    writeSync(fd, Buffer.alloc(4096 * 4, 0x5a), 0, 4096 * 4, 4096 * 5);
+    closeSync(fd);
+    for (const args of [['jobs'], ['status', id], ['search', 'paragraph'], ['export', id, '--out', path.join(t.dir, 'x.jsonl')]]) {
+      const r = await runSift([...args, '--db', bad]);
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, args[0]).toContain(`The database ${bad} is damaged`);
+      expect(r.stderr, args[0]).toMatch(/Move it aside and start a new one/);
+      expect(r.stderr, args[0]).not.toMatch(/\n\s+at /);
+    }
+  }, 120_000);
+});
+
+describe('a full disk', () => {
+  const mnt = path.join(process.env.TMPDIR ?? '/tmp', `sift-full-${process.pid}`);
+  let mounted = false;
+  beforeAll(() => {
+    mounted = mountTmpfs(mnt, '1m');
+    if (!mounted) console.log('db-faults: cannot mount a tmpfs here (needs root); the full-disk test is skipped');
+  });
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [mnt]);
+    rmSync(mnt, { recursive: true, force: true });
+  });
+
+  test('sift batch --out stops with "the disk is full", exits 2, writes its export; the job is there once space is free, and says it failed', async (ctx) => {
+    if (!mounted) ctx.skip();
+    const db = path.join(mnt, 'sift.db');
+    const file = path.join(t.dir, 'full.txt');
+    // About 2 MiB of WAL at 1 kB a result: more than the 1 MiB disk holds.
+    writeFileSync(file, list(400, 'full'));
+    const out = path.join(t.dir, 'full.jsonl');
+    const run = await runSift(['batch', file, '--db', db, '--allow-private', '--out', out]);
+    expect(run.code, run.stderr).toBe(2);
+    const id = /^job ([0-9a-f]{16})/.exec(run.stderr)![1]!;
+    expect(run.stderr).toMatch(new RegExp(`sift batch: job ${id} stopped after \\d+ targets: Sift could not store the next result\\.`));
+    expect(run.stderr).toContain(`The disk that holds the database ${db} is full`);
+    expect(run.stderr).toMatch(/Free some space on that disk/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    // The export was finished and named as such, with every target listed.
+    expect(readdirSync(t.dir)).toContain('full.jsonl');
+
+    // Still full: a command that must write (it marks the dead job) works, or says the disk
+    // is full (whether SQLite needs a new page then depends on where the WAL stood).
+    const jobs = await runSift(['jobs', '--db', db]);
+    if (jobs.code !== 0) expect(jobs.stderr).toContain(`The disk that holds the database ${db} is full`);
+    expect(jobs.stderr).not.toMatch(/\n\s+at /);
+
+    // Space freed (the database moved to a roomy disk): the job stopped, and says what to do.
+    const moved = path.join(t.dir, 'moved.db');
+    copyFileSync(db, moved);
+    copyFileSync(`${db}-wal`, `${moved}-wal`);
+    const st = await runSift(['status', id, '--db', moved]);
+    expect(st.code, st.stderr).toBe(0);
+    expect(st.stdout).toMatch(new RegExp(`^job ${id}: failed \\((restart|internal error)\\)`));
+  }, 120_000);
+});
