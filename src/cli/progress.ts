@@ -1,4 +1,4 @@
-import { waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
+import { isUnfinished, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
 import type { CliIO } from './io';
 
@@ -181,4 +181,25 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
   const more = sorted.length - max;
   const tail = more > 0 ? `  (${more} more ${more === 1 ? 'kind' : 'kinds'} of failure: sift status ${jobId})\n` : '';
   return `what to do:\n${lines.join('')}${tail}`;
+}
+
+/** Why a terminal job has targets it did not finish, in the user's words. */
+export function stoppedWhy(job: Pick<Job, 'status' | 'error'>): string {
+  if (job.status === 'cancelled') return 'It was cancelled';
+  if (job.error === 'restart') return 'Sift stopped before it finished (it was killed or crashed, or the computer stopped)';
+  return 'It stopped before its end';
+}
+
+/**
+ * What to do about a terminal job's targets that did not finish (never started, or cut short
+ * by a cancel or a crash), or '' when every target finished: "run the rest again" is
+ * `sift batch LIST --rest`.
+ */
+export function restAdvice(job: Pick<Job, 'status' | 'error' | 'targetsTotal'>, rows: readonly Pick<TargetRow, 'status' | 'error'>[]): string {
+  const left = rows.filter(isUnfinished).length;
+  if (left === 0 || job.status === 'queued' || job.status === 'running') return '';
+  return (
+    `${stoppedWhy(job)}: ${counted(left, 'target')} of ${job.targetsTotal.toLocaleString('en-US')} did not finish; the finished ones are kept.\n` +
+    `  To fetch just those, run the same \`sift batch\` again with --rest.\n`
+  );
 }

@@ -71,7 +71,7 @@ describe('a full disk', () => {
     rmSync(mnt, { recursive: true, force: true });
   });
 
-  test('sift batch --out stops with "the disk is full", exits 2, writes its export; the job is there once space is free, and says it failed', async (ctx) => {
+  test('sift batch --out stops with "the disk is full", exits 2, writes its export; the job is there once space is free, and --rest finishes it', async (ctx) => {
     if (!mounted) ctx.skip();
     const db = path.join(mnt, 'sift.db');
     const file = path.join(t.dir, 'full.txt');
@@ -101,5 +101,8 @@ describe('a full disk', () => {
     const st = await runSift(['status', id, '--db', moved]);
     expect(st.code, st.stderr).toBe(0);
     expect(st.stdout).toMatch(new RegExp(`^job ${id}: failed \\((restart|internal error)\\)`));
+    expect(st.stderr).toMatch(/did not finish; the finished ones are kept\.\n {2}To fetch just those, run the same `sift batch` again with --rest/);
+    const rest = await runSift(['batch', file, '--db', moved, '--allow-private', '--rest']);
+    expect(rest.code, rest.stderr).toBe(0);
   }, 120_000);
 });

@@ -6,13 +6,13 @@ import { reportError } from '../report';
 import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
-import { isTerminal, type Job, type Target } from '../../shared/types';
+import { isTerminal, isUnfinished, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError } from '../../main/store';
 import { checkOptions } from '../../main/check-options';
-import { Progress, counted, failureAdvice, formatBytes, formatWhen, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, formatBytes, formatWhen, stoppedWhy, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
@@ -34,6 +34,9 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
   --include-meta      with --out: front matter with the meta in each file
   --again             fetch the list again, even if it ran as a job within the jobs' lifetime
                       (Settings, "keep jobs"); without it that job's stored results are shown
+  --rest              run the rest again: when the list's job stopped before its end (Sift was
+                      killed or crashed, Ctrl-C, sift cancel), fetch only the targets it did
+                      not finish, as a new job
   --mode M --question Q --pages P --grep RE --jq PROG --context --recover
   --render auto|always|never
                       options for every line (a line's own options win)
@@ -61,9 +64,11 @@ export const batchCommand: Command = {
       'include-failed': { type: 'boolean' },
       'include-meta': { type: 'boolean' },
       again: { type: 'boolean' },
+      rest: { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('give one list FILE, or - for stdin');
     if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
+    if (values.rest && values.again) throw new UsageError('--rest fetches what the job did not finish, --again the whole list: give one of them');
     if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
     }
@@ -137,7 +142,22 @@ export const batchCommand: Command = {
         }
         return reportError(err, io);
       }
-      io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id)}` : ''}\n${heldSettingsNote()}${problems}`);
+      let restNote = '';
+      if (values.rest && sub.reused) {
+        // Run the rest again (the app's action of that name): a job of the unfinished targets.
+        try {
+          const ran = runRest(ctx, sub.id);
+          if (ran) {
+            sub = ran.sub;
+            restNote = `\n  the rest of job ${ran.of}: the ${counted(ran.targets, 'target')} it did not finish${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
+          }
+        } catch (err) {
+          io.stderr.write(problems);
+          return reportError(err, io);
+        }
+      }
+      if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${problems}`);
+      else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
       const started = values.out && !values.json ? ctx.store.getJob(sub.id) : undefined;
       const exporting = started
@@ -151,7 +171,7 @@ export const batchCommand: Command = {
             (err: unknown) => ({ err }),
           )
         : undefined;
-      const { job, interrupted } = await waitForJob(ctx, sub.id, targets.length, io, signal);
+      const { job, interrupted } = await waitForJob(ctx, sub.id, ctx.store.getJob(sub.id)?.targetsTotal ?? targets.length, io, signal);
       const storeFailed = ctx.runner.storeFailure(job.id);
       if (storeFailed !== undefined) {
         // The store stopped taking results (a full disk): the job ended there. An export
@@ -236,11 +256,46 @@ async function waitForJob(
  * job): a finished one's results are from then, and a user who changed a flag since
  * (--allow-private after "blocked") needs to know how to fetch it again.
  */
-function reuseNote(ctx: Engine, id: string): string {
+function reuseNote(ctx: Engine, id: string, restAsked: boolean): string {
   const job = ctx.store.getJob(id);
   if (!job) return '';
   if (!isTerminal(job.status)) return '  the same list is running as this job; following it';
-  return `  the same list ran as this job on ${formatWhen(job.createdAt)} UTC (${job.status}); these are its stored results. --again fetches the list again`;
+  const ran = `  the same list ran as this job on ${formatWhen(job.createdAt)} UTC (${job.status}); these are its stored results.`;
+  if (restAsked) return `${ran} Every target of it finished: there is no rest to run. --again fetches the list again`;
+  const left = ctx.store.targetRows(id).filter(isUnfinished).length;
+  if (left === 0) return `${ran} --again fetches the list again`;
+  return `${ran}\n  ${stoppedWhy(job)}: ${counted(left, 'target')} of ${job.targetsTotal.toLocaleString('en-US')} did not finish. --rest fetches just those as a new job; --again fetches the whole list again`;
+}
+
+/**
+ * Submits the rest of a terminal job: its unfinished targets, as one list. That list is
+ * idempotent like any other, so a second --rest finds the job the first one made instead
+ * of fetching the same targets again; when that job stopped early too, its own rest is run.
+ * Undefined when the job has no rest.
+ */
+function runRest(ctx: Engine, id: string): { sub: { id: string; reused: boolean }; of: string; targets: number } | undefined {
+  let found: { sub: { id: string; reused: boolean }; of: string; targets: number } | undefined;
+  for (let of = id, seen = new Set<string>(); !seen.has(of); ) {
+    seen.add(of);
+    const rest = restOf(ctx, of);
+    if (!rest) return found;
+    let sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, {});
+    // The rest is the whole list (nothing finished): the same list is that very job, so a new one.
+    if (sub.reused && sub.id === of) sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, { fresh: true });
+    found = { sub, of, targets: rest.length };
+    if (!sub.reused) return found;
+    of = sub.id;
+  }
+  return found;
+}
+
+/** A terminal job's unfinished targets as a list to submit ("run the rest again"), or undefined when it has none. */
+function restOf(ctx: Engine, id: string): Target[] | undefined {
+  const job = ctx.store.getJob(id);
+  if (!job || !isTerminal(job.status)) return undefined;
+  const rows = ctx.store.targetRows(id).filter(isUnfinished);
+  if (rows.length === 0) return undefined;
+  return rows.map((r) => (r.options && Object.keys(r.options).length ? { url: r.url, options: r.options } : { url: r.url }));
 }
 
 function printSummary(ctx: Engine, id: string, io: CliIO): void {

@@ -10,7 +10,7 @@ import type { TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { checkExportFormat, exportFormatFor, runExport } from '../output';
-import { failureAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
+import { failureAdvice, restAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -99,7 +99,7 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
         }
       }
       // Every kind of failure there is, with what to do about it, after the list it explains.
-      if (!values.json) io.stderr.write(failureAdvice(rows, id, Infinity));
+      if (!values.json) io.stderr.write(`${failureAdvice(rows, id, Infinity)}${restAdvice(j, rows)}`);
       return EXIT.ok;
     });
   },
