@@ -390,6 +390,53 @@ test('in a 900 × 600 window the target table is readable and the composer fits'
   await narrow.context().close();
 });
 
+test('a long pasted list: counts follow typing, the box is never written back, problems past the first 100 are counted', async () => {
+  const own = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const ownText = (testId: string) => () => own.getByTestId(testId).first().textContent();
+  const lines = [
+    ...Array.from({ length: 300 }, (_, i) => `${site.url}/article/${i}`),
+    ...Array.from({ length: 150 }, (_, i) => `not a url ${i}`),
+    ...Array.from({ length: 20 }, (_, i) => `${site.url}/article/${i}`),
+  ];
+  const box = own.getByTestId('paste-box');
+  await box.fill(lines.join('\n'));
+  await expect.poll(ownText('count-valid')).toBe('300');
+  expect(await ownText('count-invalid')()).toBe('150');
+  expect(await ownText('count-duplicates')()).toBe('20');
+  expect(await own.getByTestId('invalid-list').locator('li').count()).toBe(100);
+  expect(await ownText('invalid-list')()).toMatch(/Invalid: 150[\s\S]*and 50 more/);
+  expect(await ownText('duplicate-list')()).toMatch(/Duplicates \(dropped\): 20/);
+
+  await box.press('Control+End');
+  await box.pressSequentially(`\n${site.url}/typed/1`);
+  await expect.poll(ownText('count-valid')).toBe('301');
+  await expect.poll(ownText('submit')).toMatch(/Fetch 301 URLs/);
+  // React wrote the box's whole text back as its default (a new text node) at every key.
+  expect(await box.evaluate((el) => (el as HTMLTextAreaElement).defaultValue)).toBe('');
+  expect(await box.inputValue()).toBe(`${lines.join('\n')}\n${site.url}/typed/1`);
+
+  // Typing not parsed yet does not replace a list dropped in the meantime (Submit parses what
+  // is pending first): one task types and drops, so no pause can end between them.
+  const dropped = `${site.url}/article/1\n${site.url}/article/2\n`;
+  await own.getByTestId('drop-zone').evaluate((zone, { data, late }) => {
+    const el = document.getElementById('paste-box') as HTMLTextAreaElement;
+    el.value += `\n${late}`;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    const dt = new DataTransfer();
+    dt.items.add(new File([data], 'dropped.txt', { type: 'text/plain' }));
+    zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+  }, { data: dropped, late: `${site.url}/article/99` });
+  await expect.poll(ownText('count-valid')).toBe('2');
+  await own.getByTestId('submit').click();
+  await own.getByTestId('job-view').waitFor();
+  const id = (await own.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+  const detail = await app.services.handlers.jobDetail({ id });
+  expect(detail.targets.map((t) => t.url)).toEqual([`${site.url}/article/1`, `${site.url}/article/2`]);
+  await expect.poll(() => own.getByTestId('job-header').getAttribute('data-status')).toBe('done');
+  expect(pageErrors(own)).toEqual([]);
+  await own.context().close();
+});
+
 test('no errors were logged in the page', () => {
   expect(pageErrors(page)).toEqual([]);
   expect(existsSync(app.dbPath)).toBe(true);

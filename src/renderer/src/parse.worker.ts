@@ -1,9 +1,11 @@
 /// <reference lib="webworker" />
 /**
  * Parses a list off the main thread: a 50,000-line list takes a few hundred ms to read,
- * long enough to freeze typing and the job table if done on the window's thread.
+ * long enough to freeze typing and the job table if done on the window's thread. The answer
+ * is packed (lib/packed-list.ts), so taking it in is cheap for the window too.
  */
 import { parseList, type ParseListOptions } from '../../shared/urllist';
+import { packList, transferables } from './lib/packed-list';
 
 export interface ParseRequest {
   seq: number;
@@ -13,6 +15,6 @@ export interface ParseRequest {
 
 self.onmessage = (e: MessageEvent<ParseRequest>) => {
   const { seq, text, opts } = e.data;
-  const parsed = parseList(text, opts);
-  self.postMessage({ seq, parsed });
+  const packed = packList(parseList(text, opts));
+  self.postMessage({ seq, packed }, transferables(packed));
 };

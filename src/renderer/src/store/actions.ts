@@ -127,6 +127,8 @@ export async function retryReason(id: string, reason: Reason, options: Options):
 
 /** Reads a dropped, opened or pasted list into the composer (parsed in the worker). */
 export async function loadSource(source: ListSource | null): Promise<void> {
+  // Typing not yet parsed would otherwise replace this source once its pause ends.
+  cancelPaste();
   get().setSource(source);
   if (!source || !source.text.trim()) {
     get().setParsed(null);
@@ -141,23 +143,39 @@ export async function loadSource(source: ListSource | null): Promise<void> {
 // Parse after a short pause in typing, not on every key: a long list takes a moment.
 const PASTE_DELAY_MS = 250;
 let pasteTimer: ReturnType<typeof setTimeout> | undefined;
-let pendingPaste: string | null = null;
+/** Reads the paste box; set while typing has not been parsed yet. */
+let pendingPaste: (() => string) | null = null;
 
-/** The paste box changed: parse once typing pauses. */
-export function schedulePaste(text: string): void {
+/**
+ * The paste box changed: parse once typing pauses. `read` is called then, not now: reading
+ * a 50,000-line box at every key costs for nothing.
+ */
+export function schedulePaste(read: () => string): void {
   clearTimeout(pasteTimer);
-  pendingPaste = text;
+  pendingPaste = read;
   // Shown as "updating…" and it holds Submit back until the list on screen is the one typed.
-  get().setParsing(true);
+  if (!get().parsing) get().setParsing(true);
   pasteTimer = setTimeout(() => void flushPaste(), PASTE_DELAY_MS);
+}
+
+function cancelPaste(): void {
+  clearTimeout(pasteTimer);
+  pendingPaste = null;
+}
+
+/** What the paste box holds, typed or parsed, for a box made anew (the composer shown again). */
+export function pastedText(): string {
+  if (pendingPaste) return pendingPaste();
+  const { source } = get();
+  return source?.kind === 'paste' ? source.text : '';
 }
 
 /** Parses what was typed now rather than after the pause (Submit right after typing). */
 export async function flushPaste(): Promise<void> {
-  clearTimeout(pasteTimer);
-  const text = pendingPaste;
-  pendingPaste = null;
-  if (text !== null) await loadSource({ kind: 'paste', name: 'pasted', text });
+  const read = pendingPaste;
+  cancelPaste();
+  if (!read) return;
+  await loadSource({ kind: 'paste', name: 'pasted', text: read() });
 }
 
 export async function openListFile(): Promise<void> {
@@ -172,7 +190,7 @@ export async function openListFile(): Promise<void> {
 function submittedTargets(): Target[] {
   const { parsed, listOptions } = get();
   if (!parsed) return [];
-  return parsed.targets.map((t) => {
+  return parsed.all().map((t) => {
     const options = effectiveOptions(listOptions, t.options);
     return options ? { url: t.url, options } : { url: t.url };
   });
@@ -236,7 +254,7 @@ function reusedMessage(job: Job | undefined): string {
 /** Previews the chosen URL with its options; `render: 'always'` runs its JavaScript first. */
 export async function previewTarget(override: Options = {}): Promise<void> {
   const { parsed, previewIdx, listOptions } = get();
-  const t = parsed?.targets[previewIdx];
+  const t = parsed?.at(previewIdx);
   if (!t) return;
   get().setPreviewError(null);
   get().setPreviewLoading(true);

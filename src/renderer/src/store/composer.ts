@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { Options, Result } from '../../../shared/types';
-import type { ParsedList } from '../../../shared/urllist';
+import type { ComposerList } from '../lib/packed-list';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -14,7 +14,7 @@ export interface ListSource {
 
 export interface ComposerSlice {
   source: ListSource | null;
-  parsed: ParsedList | null;
+  parsed: ComposerList | null;
   parsing: boolean;
   /** Options for the whole list; a URL's own options (from the list) win. */
   listOptions: Options;
@@ -29,7 +29,7 @@ export interface ComposerSlice {
   submitError: UserError | null;
 
   setSource(source: ListSource | null): void;
-  setParsed(parsed: ParsedList | null): void;
+  setParsed(parsed: ComposerList | null): void;
   setParsing(parsing: boolean): void;
   setListOptions(patch: Partial<Options>): void;
   setPreviewIdx(idx: number): void;
@@ -67,7 +67,7 @@ export function isEmptyFile(source: ListSource | null): source is ListSource {
  * Why Submit has nothing to send. A dropped empty file was told "There is no list yet. Drop
  * a file…" with the file's name on screen: it names the file and says it is empty.
  */
-export function noTargetsError(source: ListSource | null, parsed: ParsedList | null): UserError {
+export function noTargetsError(source: ListSource | null, parsed: ComposerList | null): UserError {
   if (isEmptyFile(source)) {
     return { code: 'no_targets', message: `${source.name} is empty.`, hint: 'Drop or open a list that has URLs in it, or paste URLs instead.' };
   }

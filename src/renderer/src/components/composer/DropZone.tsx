@@ -44,7 +44,8 @@ async function readDroppedFile(file: File): Promise<void> {
 function addLinks(text: string): void {
   const box = document.getElementById('paste-box') as HTMLTextAreaElement | null;
   const { source } = useStore.getState();
-  const before = source?.kind === 'paste' ? source.text : (box?.value ?? '');
+  // The box first: it holds what was typed and not yet parsed.
+  const before = box ? box.value : source?.kind === 'paste' ? source.text : '';
   const next = before.trim() ? `${before.replace(/\s+$/, '')}\n${text}` : text;
   if (box) box.value = next;
   void loadSource({ kind: 'paste', name: 'pasted', text: next });

@@ -2,9 +2,6 @@ import { useStore } from '../../store';
 import type { ListProblem } from '../../../../shared/urllist';
 import { plural } from '../../lib/format';
 
-// Enough to see the pattern in a broken list without rendering 50,000 list items.
-const SHOWN_PROBLEMS = 100;
-
 export function ParseSummary(): React.JSX.Element | null {
   const parsed = useStore((s) => s.parsed);
   const parsing = useStore((s) => s.parsing);
@@ -12,19 +9,19 @@ export function ParseSummary(): React.JSX.Element | null {
   return (
     <section className="parse-summary" data-testid="parse-summary" aria-live="polite">
       <div className="counts">
-        <Count n={parsed.targets.length} label="valid" tone="ok" testId="count-valid" />
-        <Count n={parsed.invalid.length} label="invalid" tone={parsed.invalid.length ? 'bad' : 'muted'} testId="count-invalid" />
-        <Count n={parsed.duplicates.length} label="duplicates" tone={parsed.duplicates.length ? 'warn' : 'muted'} testId="count-duplicates" />
+        <Count n={parsed.length} label="valid" tone="ok" testId="count-valid" />
+        <Count n={parsed.invalidCount} label="invalid" tone={parsed.invalidCount ? 'bad' : 'muted'} testId="count-invalid" />
+        <Count n={parsed.duplicatesCount} label="duplicates" tone={parsed.duplicatesCount ? 'warn' : 'muted'} testId="count-duplicates" />
         <span className="muted">read as {parsed.format}</span>
         {parsing && <span className="muted">updating…</span>}
       </div>
       {parsed.truncated && (
         <p className="warn-text" data-testid="parse-truncated">
-          The list is longer than Sift reads at once; only the first {plural(parsed.targets.length, 'URL')} were taken. Split it into smaller lists.
+          The list is longer than Sift reads at once; only the first {plural(parsed.length, 'URL')} were taken. Split it into smaller lists.
         </p>
       )}
-      <Problems title="Invalid" items={parsed.invalid} testId="invalid-list" />
-      <Problems title="Duplicates (dropped)" items={parsed.duplicates} testId="duplicate-list" />
+      <Problems title="Invalid" items={parsed.invalid} count={parsed.invalidCount} testId="invalid-list" />
+      <Problems title="Duplicates (dropped)" items={parsed.duplicates} count={parsed.duplicatesCount} testId="duplicate-list" />
     </section>
   );
 }
@@ -37,22 +34,23 @@ function Count({ n, label, tone, testId }: { n: number; label: string; tone: str
   );
 }
 
-function Problems({ title, items, testId }: { title: string; items: ListProblem[]; testId: string }): React.JSX.Element | null {
-  if (items.length === 0) return null;
+/** The first of the problems (the worker sends no more) and how many there are in all. */
+function Problems({ title, items, count, testId }: { title: string; items: ListProblem[]; count: number; testId: string }): React.JSX.Element | null {
+  if (count === 0) return null;
   return (
-    <details className="problems" data-testid={testId} open={title === 'Invalid' && items.length <= 10}>
+    <details className="problems" data-testid={testId} open={title === 'Invalid' && count <= 10}>
       <summary>
-        {title}: {items.length.toLocaleString()}
+        {title}: {count.toLocaleString()}
       </summary>
       <ul>
-        {items.slice(0, SHOWN_PROBLEMS).map((p, i) => (
+        {items.map((p, i) => (
           <li key={`${p.line}-${i}`}>
             {/* The line is shown unless the reason quotes it already ("not an http(s) URL: ftp://…"). */}
             <span className="line-no">line {p.line}</span> {p.text && !p.reason.includes(p.text) && <code>{p.text}</code>} <span className="reason">{p.reason}</span>
           </li>
         ))}
       </ul>
-      {items.length > SHOWN_PROBLEMS && <p className="muted">and {(items.length - SHOWN_PROBLEMS).toLocaleString()} more</p>}
+      {count > items.length && <p className="muted">and {(count - items.length).toLocaleString()} more</p>}
     </details>
   );
 }

@@ -7,15 +7,15 @@ const ROW_HEIGHT = 30;
 
 /** The list as Sift will submit it: each URL with the options it carries itself. */
 export function ParsedTargetList(): React.JSX.Element | null {
-  const targets = useStore((s) => s.parsed?.targets);
+  const count = useStore((s) => s.parsed?.length ?? 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: targets?.length ?? 0,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
   });
-  if (!targets || targets.length === 0) return null;
+  if (count === 0) return null;
   return (
     <div className="parsed-list" data-testid="parsed-list">
       <div className="parsed-head muted">
@@ -34,7 +34,7 @@ export function ParsedTargetList(): React.JSX.Element | null {
 }
 
 const ParsedRow = memo(function ParsedRow({ i, top }: { i: number; top: number }): React.JSX.Element | null {
-  const t = useStore((s) => s.parsed?.targets[i]);
+  const t = useStore((s) => s.parsed?.at(i));
   const selected = useStore((s) => s.previewIdx === i);
   const select = useStore((s) => s.setPreviewIdx);
   if (!t) return null;

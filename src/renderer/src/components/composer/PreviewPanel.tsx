@@ -9,7 +9,7 @@ import { ResultView } from '../result/ResultView';
 export function PreviewPanel(): React.JSX.Element | null {
   const { target, listOptions, preview, loading, error } = useStore(
     useShallow((s) => ({
-      target: s.parsed?.targets[s.previewIdx],
+      target: s.parsed?.at(s.previewIdx),
       listOptions: s.listOptions,
       preview: s.preview,
       loading: s.previewLoading,

@@ -8,7 +8,7 @@ const MOD = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ?
 
 export function SubmitBar(): React.JSX.Element {
   const { n, submitting, parsing, error } = useStore(
-    useShallow((s) => ({ n: s.parsed?.targets.length ?? 0, submitting: s.submitting, parsing: s.parsing, error: s.submitError })),
+    useShallow((s) => ({ n: s.parsed?.length ?? 0, submitting: s.submitting, parsing: s.parsing, error: s.submitError })),
   );
   return (
     <div className="submit-bar">
