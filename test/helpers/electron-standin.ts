@@ -122,6 +122,21 @@ export class FakeRenderSession {
   }
 }
 
+/** A page of the fake render window: what it answers, and what it does when first probed. */
+export interface FakePage {
+  html: string;
+  busy?: boolean;
+  finalUrl?: string;
+  /**
+   * At its first probe the page's script moves it on to this document, as Electron 41 shows
+   * it: did-start-navigation for the main frame, the probe never answered, then the new
+   * document's did-navigate, did-finish-load and did-stop-loading.
+   */
+  navigate?: FakePage & { url: string; status?: number };
+  /** At its first probe the renderer process ends for this reason (render-process-gone). */
+  crash?: string;
+}
+
 /** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
 export class FakeRenderContents extends FakeWebContents {
   static nextId = 100;
@@ -131,7 +146,8 @@ export class FakeRenderContents extends FakeWebContents {
   webrtc = '';
   crashed = false;
   scripts: string[] = [];
-  constructor(readonly page: { html: string; busy?: boolean; finalUrl?: string }) {
+  navigations: string[] = [];
+  constructor(public page: FakePage) {
     super();
   }
   async loadURL(url: string): Promise<void> {
@@ -141,6 +157,27 @@ export class FakeRenderContents extends FakeWebContents {
     this.scripts.push(code);
     // A busy loop: the renderer's main thread never answers.
     if (this.page.busy) return new Promise(() => {});
+    if (code.includes('__siftChanged ||') && (this.page.navigate || this.page.crash)) {
+      const { navigate, crash } = this.page;
+      setImmediate(() => {
+        if (crash) {
+          this.emit('render-process-gone', {}, { reason: crash, exitCode: 9 });
+          return;
+        }
+        if (!navigate) return;
+        this.emit('did-start-navigation', { url: navigate.url, isMainFrame: true, isSameDocument: false }, navigate.url, false, true, 1, 1);
+        setImmediate(() => {
+          this.page = navigate;
+          this.url = navigate.url;
+          this.navigations.push(navigate.url);
+          this.emit('did-navigate', {}, navigate.url, navigate.status ?? 200, 'OK');
+          this.emit('did-finish-load');
+          this.emit('did-stop-loading');
+        });
+      });
+      // Electron 41: a question asked in a document that goes away is never answered.
+      return new Promise(() => {});
+    }
     if (code.includes('__siftChanged ||')) return Promise.resolve([10_000, this.page.html.length]);
     if (code.includes('outerHTML')) return Promise.resolve(this.page.html);
     if (code.endsWith('; true')) return Promise.resolve(true);

@@ -2,12 +2,12 @@ import { describe, expect, test, vi } from 'vitest';
 import { ElectronRenderer, RENDER_SWITCHES, renderWindowOptions } from '../../src/main/app/render-window';
 import type { ElectronRenderDeps } from '../../src/main/app/render-window';
 import type { RendererEnv } from '../../src/main/fetch';
-import { FakeRenderContents, FakeRenderSession, FakeRenderWindow } from '../helpers/electron-standin';
+import { FakeRenderContents, FakeRenderSession, FakeRenderWindow, type FakePage } from '../helpers/electron-standin';
 
 const ENDPOINT = { server: 'http://127.0.0.1:40123', username: 'sift-u', password: 'secret-p' };
 const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.repeat(30)}</p></article></body></html>`;
 
-function setup(page: { html: string; busy?: boolean; finalUrl?: string } = { html: ARTICLE }) {
+function setup(page: FakePage = { html: ARTICLE }) {
   const sessions: FakeRenderSession[] = [];
   const windows: FakeRenderWindow[] = [];
   const deps: ElectronRenderDeps = {
@@ -100,6 +100,40 @@ describe('the app render window (Electron stand-in)', () => {
     const err = await renderer.render('https://example.org/busy', new AbortController().signal, 300).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 504, code: 'timeout' });
     expect(windows[0]?.webContents.crashed).toBe(true);
+    expect(windows[0]?.destroyed).toBe(true);
+  });
+
+  test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {
+    const next = `<html><body><article><h1>Moved</h1><p>${'The page it went to. '.repeat(30)}</p></article></body></html>`;
+    const { renderer, windows } = setup({ html: '<html><body>Loading…</body></html>', navigate: { url: 'https://example.org/next', html: next } });
+    const r = await renderer.render('https://example.org/start', new AbortController().signal, 60_000);
+    expect(r).toMatchObject({ finalUrl: 'https://example.org/next', html: next, partial: false });
+    const wc = windows[0]?.webContents;
+    expect(wc?.crashed).toBe(false);
+    expect(wc?.navigations).toEqual(['https://example.org/next']);
+    // The new document got the settle script too (Electron has no init script for it).
+    expect(wc?.scripts.filter((c) => c.endsWith('; true'))).toHaveLength(2);
+  });
+
+  test('a page whose script moves it where the guard refuses is reported as refused, not stuck', async () => {
+    const { renderer, sessions, windows } = setup({ html: '<html><body>Loading…</body></html>', navigate: { url: 'http://10.0.0.1/', html: '<html><body>refused</body></html>', status: 403 } });
+    const pending = renderer.render('https://example.org/start', new AbortController().signal, 60_000);
+    await vi.waitFor(() => expect(windows).toHaveLength(1));
+    const wc = windows[0]?.webContents;
+    // The guard's answer to the new document arrives with its navigation, as the proxy refuses it.
+    wc?.on('did-start-navigation', () => {
+      void sessions[0]?.request('completed', { webContentsId: wc.id, resourceType: 'mainFrame', statusCode: 403, responseHeaders: { 'x-sift-guard': ['refused'] } });
+    });
+    const r = await pending;
+    expect(r).toMatchObject({ status: 403, refused: true });
+    expect(windows[0]?.webContents.crashed).toBe(false);
+  });
+
+  test("a renderer process that ends while probed fails as a failed render, not as a page that did not yield", async () => {
+    const { renderer, windows } = setup({ html: '<html><body>Loading…</body></html>', crash: 'oom' });
+    const err = await renderer.render('https://example.org/heavy', new AbortController().signal, 60_000).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 502, msg: 'rendering failed' });
+    expect((err as { hint: string }).hint).toMatch(/page process ended \(oom\)/);
     expect(windows[0]?.destroyed).toBe(true);
   });
 

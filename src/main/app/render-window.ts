@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, NetActivity, PROBE, SETTLE_SCRIPT, TICK_MS } from '../fetch/render/settle';
+import { bounded, NetActivity, PROBE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 
 /**
@@ -149,12 +149,14 @@ export class ElectronRenderer implements Renderer {
     };
     signal.addEventListener('abort', onAbort, { once: true });
     let stuck = false;
+    const doc = new DocumentWatch(wc);
     try {
-      const out = await this.settle(wc, slot, url, signal, budgetMs);
+      const out = await this.settle(wc, doc, slot, url, signal, budgetMs);
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
       }
+      if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); try again, or render=never.`, 'unreachable');
       return out;
     } catch (err) {
       if (err instanceof FetchError) throw err;
@@ -175,7 +177,7 @@ export class ElectronRenderer implements Renderer {
     }
   }
 
-  private async settle(wc: ContentsLike, slot: Slot, url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered | 'stuck'> {
+  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered | 'stuck' | 'crashed'> {
     const start = Date.now();
     const deadline = start + budgetMs;
     let loaded = false;
@@ -186,27 +188,40 @@ export class ElectronRenderer implements Renderer {
     );
     await bounded(load, budgetMs);
     signal.throwIfAborted();
-    // Electron has no init script for every frame; the main frame gets it once loaded.
-    if (loaded && (await bounded(wc.executeJavaScript(`${SETTLE_SCRIPT}; true`), Math.max(0, deadline - Date.now()) + GRACE_MS)) !== true) return 'stuck';
-    const loadedAt = Date.now();
     let settled = false;
-    while (loaded && Date.now() < deadline) {
-      const now = Date.now();
-      if (slot.net.probeDue(now)) {
-        const st = (await bounded(wc.executeJavaScript(PROBE), deadline - now + GRACE_MS)) as [number, number] | undefined;
-        if (!st) return 'stuck';
-        if (slot.net.settled(st, Date.now() - loadedAt, budgetMs)) {
-          settled = true;
-          break;
-        }
-      }
-      signal.throwIfAborted();
-      await new Promise((r) => setTimeout(r, TICK_MS));
+    if (loaded) {
+      // Electron has no init script for every frame: each main document gets it once loaded.
+      let unanswered = false;
+      const prepare = async (): Promise<boolean> => {
+        const r = await doc.ask(`${SETTLE_SCRIPT}; true`, Math.max(0, deadline - Date.now()) + GRACE_MS);
+        if (r === undefined) unanswered = true;
+        // Gone again before it answered: the next question starts over with the next document.
+        if (r === 'gone') doc.missed();
+        return r !== undefined && r !== 'gone';
+      };
+      const page: SettlingPage = {
+        probe: async (ms) => {
+          if (unanswered) return undefined;
+          const st = await doc.ask(PROBE, ms);
+          return st === 'gone' || st === undefined ? st : (st as [number, number]);
+        },
+        ended: () => doc.ended(slot),
+        nextDocument: async (ms) => {
+          await doc.nextDocument(ms);
+          await prepare();
+        },
+      };
+      const out = (await prepare()) || !unanswered ? await settleLoaded(page, slot.net, signal, budgetMs, deadline, GRACE_MS) : 'stuck';
+      if (out === 'stuck') return 'stuck';
+      settled = out === 'settled';
     }
-    const html = (await bounded(wc.executeJavaScript(SERIALIZE), Math.max(0, deadline - Date.now()) + GRACE_MS)) as string | undefined;
-    if (html === undefined) return 'stuck';
+    if (doc.crashed) return 'crashed';
+    const html = (await doc.ask(SERIALIZE, Math.max(0, deadline - Date.now()) + GRACE_MS)) as string | 'gone' | undefined;
+    const refused = slot.refused || !HTTP_ONLY.test(wc.getURL());
+    if (html === undefined && !refused) return 'stuck';
+    if (doc.crashed) return 'crashed';
     const finalUrl = wc.getURL();
-    return { finalUrl, html, status: slot.mainStatus, partial: !settled, ...(slot.refused || !HTTP_ONLY.test(finalUrl) ? { refused: true } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' ? html : '', status: slot.mainStatus, partial: !settled, ...(refused ? { refused: true } : {}) };
   }
 
   async close(): Promise<void> {
@@ -215,6 +230,104 @@ export class ElectronRenderer implements Renderer {
 }
 
 const SERIALIZE = "(document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML";
+
+/**
+ * The window's main document as the settle loop asks it. Electron 41's executeJavaScript
+ * waits while the page loads and never answers from a document that went away (a script's
+ * location.href, a meta refresh after the load): the promise just stays pending (Electron
+ * made it reject only later, electron/electron#53969). Read as "no answer", that was a stuck
+ * page: the renderer was killed and the target failed as "did not yield within the render
+ * budget", where Chromium's path (settle.ts) goes on in the new document. So a question is
+ * 'gone' when a main-frame navigation to another document starts while it waits (or started
+ * since the last question), and when the renderer process ends.
+ */
+class DocumentWatch {
+  private navigations = 0;
+  private seen = 0;
+  /** Why the renderer process ended, when it did. */
+  crashed: string | undefined;
+  private wake: (() => void)[] = [];
+  /** A main-frame navigation started and its document has not finished (or failed) loading. */
+  private loading = false;
+
+  // The listeners live as long as the window, which is made for one target and destroyed.
+  constructor(private readonly wc: ContentsLike) {
+    wc.on('did-start-navigation', (details: { isMainFrame?: boolean; isSameDocument?: boolean }) => {
+      if (!details.isMainFrame || details.isSameDocument) return;
+      this.navigations++;
+      this.loading = true;
+      this.poke();
+    });
+    const loaded = (): void => {
+      this.loading = false;
+      this.poke();
+    };
+    wc.on('did-finish-load', loaded);
+    wc.on('did-stop-loading', loaded);
+    wc.on('did-fail-load', (_e, _code, _desc, _url, isMainFrame) => {
+      if (isMainFrame) loaded();
+    });
+    wc.on('render-process-gone', (_e, details) => {
+      this.crashed = details.reason;
+      this.poke();
+    });
+  }
+
+  private poke(): void {
+    const w = this.wake;
+    this.wake = [];
+    for (const f of w) f();
+  }
+
+  private changed(): Promise<void> {
+    return new Promise((r) => this.wake.push(r));
+  }
+
+  /** code's value in the current main document within ms; 'gone' when that document went away first; undefined when it did not answer. */
+  async ask(code: string, ms: number): Promise<unknown> {
+    if (this.crashed || this.navigations !== this.seen) {
+      this.seen = this.navigations;
+      return 'gone';
+    }
+    const before = this.navigations;
+    let done = false;
+    const moved = (async () => {
+      while (this.navigations === before && !this.crashed && !done) await this.changed();
+      return 'gone' as const;
+    })();
+    const answer = await bounded(Promise.race([this.wc.executeJavaScript(code) as Promise<unknown>, moved]), ms);
+    done = true;
+    this.poke();
+    if (this.navigations !== before || this.crashed) {
+      this.seen = this.navigations;
+      return 'gone';
+    }
+    return answer;
+  }
+
+  /** The new document was asked before it was ready: the next question starts over with it. */
+  missed(): void {
+    this.seen = this.navigations - 1;
+  }
+
+  /** After a document went away: nothing more will load (the renderer ended, the guard refused where it went, it left http(s)). */
+  ended(slot: Pick<Slot, 'refused'>): boolean {
+    return this.crashed !== undefined || slot.refused;
+  }
+
+  /** Waits, at most ms, for the main frame to finish (or fail) loading the document it went to. */
+  async nextDocument(ms: number): Promise<void> {
+    let done = false;
+    await bounded(
+      (async () => {
+        while (this.loading && !this.crashed && !done) await this.changed();
+      })(),
+      ms,
+    );
+    done = true;
+    this.poke();
+  }
+}
 
 
 /** The partition's rules; `track` counts a window's requests for "network idle". */

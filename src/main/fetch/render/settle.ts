@@ -116,6 +116,43 @@ function probe(page: Page, ms: number): Promise<[number, number] | 'gone' | unde
   return bounded((page.evaluate(PROBE) as Promise<[number, number]>).catch(() => 'gone' as const), ms);
 }
 
+/** A loaded page as the settle loop sees it, in Chromium (playwright) or in Electron's window. */
+export interface SettlingPage {
+  /** PROBE's answer within ms; 'gone' when the document asked went away (it navigated) first. */
+  probe(ms: number): Promise<readonly [number, number] | 'gone' | undefined>;
+  /** After a document went away: nothing more will load (the guard refused where it went, the browser could not go). */
+  ended(): boolean;
+  /** Waits, at most ms, for the document the page went to to load and be ready to probe. */
+  nextDocument(ms: number): Promise<void>;
+}
+
+/**
+ * The settle rule both renderers follow once the page has loaded: probe when NetActivity
+ * says so until the page has settled, the budget runs out ('settled' false) or the page never
+ * answers ('stuck'). A document that goes away while asked is not a stuck page: the page it
+ * went to is read as the first was, from its load, until it settles.
+ */
+export async function settleLoaded(page: SettlingPage, net: NetActivity, signal: AbortSignal, budgetMs: number, deadline: number, graceMs: number): Promise<'settled' | 'unsettled' | 'stuck'> {
+  let loadedAt = Date.now();
+  while (Date.now() < deadline) {
+    const now = Date.now();
+    if (net.probeDue(now)) {
+      const st = await page.probe(deadline - now + graceMs);
+      if (!st) return 'stuck';
+      if (st === 'gone') {
+        if (page.ended()) return 'unsettled';
+        await page.nextDocument(deadline - Date.now());
+        loadedAt = Date.now();
+      } else if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
+        return 'settled';
+      }
+    }
+    signal.throwIfAborted();
+    await sleep(TICK_MS);
+  }
+  return 'unsettled';
+}
+
 /**
  * Loads a page and waits until it settles: the load event, then no request in flight and no
  * DOM change for SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
@@ -153,26 +190,22 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
       // the browser busy, as reading it would have said ('stuck', 'did not yield').
       if (page.url() === 'about:blank') throw timeoutError(`the server did not send the page to the browser within the render budget (${Math.round(budgetMs / 1000)} s)`);
     }
-    let loadedAt = Date.now();
     let settled = false;
-    while (loaded && Date.now() < deadline) {
-      const now = Date.now();
-      if (net.probeDue(now)) {
-        const st = await probe(page, deadline - now + graceMs);
-        if (!st) return 'stuck';
-        if (st === 'gone') {
-          // Where the guard refused to go (or the browser could not), nothing more will load.
-          if (refused || page.isClosed() || /^chrome-error:/.test(page.url())) break;
-          // The page it went to is read as the first was: from its load, until it settles.
-          await bounded(page.waitForLoadState('load'), deadline - Date.now());
-          loadedAt = Date.now();
-        } else if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
-          settled = true;
-          break;
-        }
-      }
-      signal.throwIfAborted();
-      await sleep(TICK_MS);
+    if (loaded) {
+      const out = await settleLoaded(
+        {
+          probe: (ms) => probe(page, ms),
+          ended: () => refused || page.isClosed() || /^chrome-error:/.test(page.url()),
+          nextDocument: async (ms) => void (await bounded(page.waitForLoadState('load'), ms)),
+        },
+        net,
+        signal,
+        budgetMs,
+        deadline,
+        graceMs,
+      );
+      if (out === 'stuck') return 'stuck';
+      settled = out === 'settled';
     }
     const gone = refused || /^chrome-error:/.test(page.url());
     const html = await bounded(page.content(), Math.max(0, deadline - Date.now()) + graceMs);
