@@ -5,6 +5,11 @@
  * sees blocks under 50 ms) and the JS heap at the end (CDP, after a GC), against two
  * baselines measured in the same run: the app with nothing open, and the same 10,000 rows
  * rendered as a plain, non-virtualized list.
+ *
+ * Then the composer's paste box with a 50,000-line list: the longest main-thread task of the
+ * paste (Ctrl+V, through the clipboard) until the counts show, and while typing (a line at a
+ * time, each until its pause's parse shows), against a bare <textarea> given the same paste
+ * and keys in the same browser: what the browser's own editing of that much text costs here.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import type { FetchFunc } from '../src/main/batch';
@@ -16,6 +21,52 @@ import { bridgeClientScript } from '../test/bridge/build-client';
 
 const TARGETS = 10_000;
 const SCROLL_STEPS = 60;
+const PASTE_LINES = 50_000;
+const TYPED_LINES = 5;
+
+/** A long list as people paste them: options on some lines, a few invalid lines and duplicates. */
+function longList(): string {
+  const out: string[] = [];
+  for (let i = 0; i < PASTE_LINES; i++) {
+    if (i % 1000 === 7) out.push(`not a url ${i}`);
+    else if (i % 1000 === 9) out.push(`https://example.org/page/${i - 1}`);
+    else if (i % 50 === 3) out.push(`https://example.org/doc/${i}.pdf pages=1-3 grep="net revenue"`);
+    else out.push(`https://example.org/page/${i}`);
+  }
+  return out.join('\n');
+}
+
+const frames = (page: Page): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/**
+ * Longest task of a paste, of the keys of typing in `box` (a selector) and of the pauses
+ * after them; `settled(n)` waits for the page to have taken in the list after n typed lines
+ * (the counts, for the app).
+ */
+async function pasteAndType(page: Page, box: string, text: string, settled: (typed: number) => Promise<unknown>): Promise<{ paste: number; keys: number; pause: number }> {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.focus(box);
+  await resetProbe(page);
+  await page.keyboard.press('Control+V');
+  await settled(0);
+  await frames(page);
+  const paste = (await readProbe(page)).longtask;
+  let keys = 0;
+  let pause = 0;
+  for (let i = 1; i <= TYPED_LINES; i++) {
+    await resetProbe(page);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(`https://example.org/typed/${i}`);
+    // The keys' tasks have run once two frames have been drawn; the pause's parse comes after.
+    await frames(page);
+    keys = Math.max(keys, (await readProbe(page)).longtask);
+    await resetProbe(page);
+    await settled(i);
+    await frames(page);
+    pause = Math.max(pause, (await readProbe(page)).longtask);
+  }
+  return { paste, keys, pause };
+}
 
 // Installed before any page script: the longest long task and the longest frame gap.
 const PROBE = `
@@ -126,6 +177,38 @@ export default async function bench(): Promise<void> {
     const plainProbe = await readProbe(plain);
     const plainHeap = await heapMiB(plainCdp);
 
+    // The paste box: a bare textarea first (same origin, so the same clipboard permission), then the app's.
+    const text = longList();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.bridge.url });
+    const bare = await context.newPage();
+    await bare.goto(app.bridge.url);
+    await bare.getByTestId('composer').waitFor();
+    await bare.evaluate(() => {
+      const t = document.createElement('textarea');
+      t.id = 'bare';
+      t.style.cssText = 'width: 600px; height: 300px; font-family: monospace';
+      document.body.replaceChildren(t);
+    });
+    const bareTimes = await pasteAndType(bare, '#bare', text, (typed) =>
+      bare.waitForFunction((n) => (document.getElementById('bare') as HTMLTextAreaElement).value.split('\n').length === n, PASTE_LINES + typed, { polling: 100 }),
+    );
+    const composer = await context.newPage();
+    await composer.goto(app.bridge.url);
+    await composer.getByTestId('composer').waitFor();
+    let valid = 0;
+    const appTimes = await pasteAndType(composer, '#paste-box', text, async (typed) => {
+      if (typed === 0) {
+        await composer.waitForFunction(() => !!document.querySelector('[data-testid="count-valid"]') && !document.querySelector('.parse-summary')?.textContent?.includes('updating'), null, { timeout: 120_000, polling: 100 });
+        valid = Number((await composer.getByTestId('count-valid').textContent())?.replace(/\D/g, ''));
+        return;
+      }
+      await composer.waitForFunction(
+        (n) => document.querySelector('[data-testid="count-valid"]')?.textContent?.replace(/\D/g, '') === String(n) && !document.querySelector('.parse-summary')?.textContent?.includes('updating'),
+        valid + typed,
+        { timeout: 120_000, polling: 100 },
+      );
+    });
+
     const ms = (n: number): string => `${n.toFixed(0)} ms`;
     const worst = Math.max(live.longtask, scrolled.longtask);
     const worstGap = Math.max(live.frameGap, scrolled.frameGap);
@@ -139,6 +222,9 @@ export default async function bench(): Promise<void> {
         `  ratio (virtualized / plain): longest task ${ratio(worst, plainProbe.longtask)}, frame gap ${ratio(worstGap, plainProbe.frameGap)}`,
         `JS heap at the end:       ${heap.toFixed(1)} MiB (empty app ${emptyHeap.toFixed(1)} MiB, plain list ${plainHeap.toFixed(1)} MiB)`,
         `  ratio vs empty app: ${ratio(heap, emptyHeap)}; vs plain list: ${ratio(heap, plainHeap)}`,
+        `paste box, ${PASTE_LINES.toLocaleString()} lines (${valid.toLocaleString()} valid), longest task: paste ${ms(appTimes.paste)}, keys of ${TYPED_LINES} typed lines ${ms(appTimes.keys)}, the pauses' parse ${appTimes.pause > 0 ? ms(appTimes.pause) : 'none over 50 ms'}`,
+        `bare textarea, same paste and keys:          paste ${ms(bareTimes.paste)}, keys ${ms(bareTimes.keys)}`,
+        `  ratio (paste box / bare textarea): paste ${ratio(appTimes.paste, bareTimes.paste)}, keys ${ratio(appTimes.keys, bareTimes.keys)}, keys and pauses ${ratio(Math.max(appTimes.keys, appTimes.pause), bareTimes.keys)}`,
         '',
       ].join('\n'),
     );
