@@ -43,7 +43,15 @@ const frames = (page: Page): Promise<unknown> => page.evaluate(() => new Promise
  * after them; `settled(n)` waits for the page to have taken in the list after n typed lines
  * (the counts, for the app).
  */
-async function pasteAndType(page: Page, box: string, text: string, settled: (typed: number) => Promise<unknown>): Promise<{ paste: number; keys: number; pause: number }> {
+async function pasteAndType(page: Page, box: string, text: string, settled: (typed: number) => Promise<unknown>): Promise<{ paste: number; keys: number; pause: number; typingScript: number; typingTask: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  // Seconds of JavaScript and of all main-thread tasks so far (CDP's cumulative counters).
+  const spent = async (): Promise<{ script: number; task: number }> => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const get = (name: string): number => metrics.find((m) => m.name === name)?.value ?? 0;
+    return { script: get('ScriptDuration'), task: get('TaskDuration') };
+  };
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   await page.focus(box);
   await resetProbe(page);
@@ -53,6 +61,7 @@ async function pasteAndType(page: Page, box: string, text: string, settled: (typ
   const paste = (await readProbe(page)).longtask;
   let keys = 0;
   let pause = 0;
+  const before = await spent();
   for (let i = 1; i <= TYPED_LINES; i++) {
     await resetProbe(page);
     await page.keyboard.press('Enter');
@@ -65,7 +74,8 @@ async function pasteAndType(page: Page, box: string, text: string, settled: (typ
     await frames(page);
     pause = Math.max(pause, (await readProbe(page)).longtask);
   }
-  return { paste, keys, pause };
+  const after = await spent();
+  return { paste, keys, pause, typingScript: (after.script - before.script) * 1000, typingTask: (after.task - before.task) * 1000 };
 }
 
 // Installed before any page script: the longest long task and the longest frame gap.
@@ -225,6 +235,8 @@ export default async function bench(): Promise<void> {
         `paste box, ${PASTE_LINES.toLocaleString()} lines (${valid.toLocaleString()} valid), longest task: paste ${ms(appTimes.paste)}, keys of ${TYPED_LINES} typed lines ${ms(appTimes.keys)}, the pauses' parse ${appTimes.pause > 0 ? ms(appTimes.pause) : 'none over 50 ms'}`,
         `bare textarea, same paste and keys:          paste ${ms(bareTimes.paste)}, keys ${ms(bareTimes.keys)}`,
         `  ratio (paste box / bare textarea): paste ${ratio(appTimes.paste, bareTimes.paste)}, keys ${ratio(appTimes.keys, bareTimes.keys)}, keys and pauses ${ratio(Math.max(appTimes.keys, appTimes.pause), bareTimes.keys)}`,
+        `typing ${TYPED_LINES} lines, main thread busy: paste box ${ms(appTimes.typingTask)} of which JavaScript ${ms(appTimes.typingScript)}; bare textarea ${ms(bareTimes.typingTask)} (JavaScript ${ms(bareTimes.typingScript)})`,
+        `  ratio: the paste box's JavaScript / the bare textarea's whole editing ${ratio(appTimes.typingScript, bareTimes.typingTask)}`,
         '',
       ].join('\n'),
     );
