@@ -3,7 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import { waitingText, type TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
 import { cleanOptions, createComposerSlice, effectiveOptions, noTargetsError, type ComposerSlice } from '../../src/renderer/src/store/composer';
-import type { ParsedList } from '../../src/shared/urllist';
+import { ComposerList, type PackedList } from '../../src/renderer/src/lib/packed-list';
 import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
@@ -109,8 +109,8 @@ describe("the composer's counts", () => {
 
   test("counts a single-page app's routes as distinct URLs and an anchor as a duplicate", async () => {
     // The parse worker as the composer runs it, answering on its own message channel.
-    const answers: { seq: number; parsed: ParsedList }[] = [];
-    const scope = { onmessage: null as ((e: MessageEvent) => void) | null, postMessage: (m: { seq: number; parsed: ParsedList }) => answers.push(m) };
+    const answers: { seq: number; packed: PackedList }[] = [];
+    const scope = { onmessage: null as ((e: MessageEvent) => void) | null, postMessage: (m: { seq: number; packed: PackedList }) => answers.push(m) };
     vi.stubGlobal('self', scope);
     try {
       await import('../../src/renderer/src/parse.worker');
@@ -120,9 +120,10 @@ describe("the composer's counts", () => {
       vi.unstubAllGlobals();
     }
     const store = composerStore();
-    store.getState().setParsed(answers[0]?.parsed ?? null);
+    const packed = answers[0]?.packed;
+    store.getState().setParsed(packed ? new ComposerList(packed) : null);
     const parsed = store.getState().parsed;
-    expect(parsed?.targets.map((t) => t.url)).toEqual(['https://app.example/#/reports/1', 'https://app.example/#/reports/2', 'https://app.example/#!/item/7', 'https://app.example/docs']);
+    expect(parsed?.all().map((t) => t.url)).toEqual(['https://app.example/#/reports/1', 'https://app.example/#/reports/2', 'https://app.example/#!/item/7', 'https://app.example/docs']);
     expect(parsed?.duplicates.map((d) => [d.line, d.reason])).toEqual([
       [4, 'duplicate of line 1'],
       [6, 'duplicate of line 5'],
