@@ -5,13 +5,11 @@
  * outweighs its text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/io';
+import { siftInProcess } from '../helpers/cli-main';
 import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
 import { runSift } from '../helpers/cli';
 
@@ -58,17 +56,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir }, cwd: dir };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
 
 async function fetchJson(p: string): Promise<{ ok: boolean; content: string; meta: Record<string, unknown> }> {
   const r = await sift('fetch', `${srv.origin}${p}`, '--allow-private', '--json');

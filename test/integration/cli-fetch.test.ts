@@ -1,29 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/io';
+import { siftInProcess } from '../helpers/cli-main';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 
 let srv: TestServer;
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-fetch-'));
 
-async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir }, cwd: dir };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir });
 
 beforeAll(async () => {
   srv = await startServer({

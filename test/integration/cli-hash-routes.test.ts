@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/io';
+import { siftInProcess } from '../helpers/cli-main';
 
 /**
  * A single-page app that routes on location.hash, through `sift batch` and the CLI's own
@@ -54,17 +52,7 @@ const hits: string[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-hash-'));
 const db = path.join(dir, 'sift.db');
 
-async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, SIFT_HOME: dir }, cwd: dir };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const sift = siftInProcess(dir, { HOME: dir, SIFT_HOME: dir });
 
 type Line = { url: string; ok: boolean; content?: string; meta?: Record<string, unknown>; status?: number; error?: string; hint?: string; reason?: string };
 const lines = (out: string): Line[] =>

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/io';
+import { siftInProcess } from '../helpers/cli-main';
 import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -15,17 +13,7 @@ import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-s
 let sites: RenderSites;
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-render-'));
 
-async function sift(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const io: CliIO = { stdout, stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, HOME: dir, SIFT_HOME: dir }, cwd: dir };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const sift = siftInProcess(dir, { HOME: dir, SIFT_HOME: dir });
 
 const hasArticle = (content: string): boolean => ARTICLE.paragraphs.every((p) => content.includes(p));
 type Line = { url: string; ok: boolean; content?: string; meta?: Record<string, unknown>; status?: number; error?: string; reason?: string };
