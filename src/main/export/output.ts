@@ -126,21 +126,17 @@ export async function commitFolder(from: string, to: string): Promise<string> {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw toExportError(err, p);
     }
-    try {
-      await rename(from, p);
-      livePartials.delete(from);
-      return p;
-    } catch (err) {
-      if (!taken(err)) throw toExportError(err, p);
-    }
-    // Windows (or something put a file in the claimed folder): give the claim back, try there once more.
-    await rmdir(p).catch(() => undefined);
-    try {
-      await rename(from, p);
-      livePartials.delete(from);
-      return p;
-    } catch (err) {
-      if (!taken(err)) throw toExportError(err, p);
+    // Onto the claim; failing that (Windows, or something put a file in the claimed folder),
+    // the claim is given back and the name tried once more.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (attempt === 1) await rmdir(p).catch(() => undefined);
+      try {
+        await rename(from, p);
+        livePartials.delete(from);
+        return p;
+      } catch (err) {
+        if (!taken(err)) throw toExportError(err, p);
+      }
     }
   }
   throw toExportError(Object.assign(new Error('no free name'), { code: 'EEXIST' }), to);
