@@ -3,7 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppInfo, EventName, EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
-import { isTerminal, isUnfinished, type Target, type TargetRow } from '../shared/types';
+import { isTerminal, isUnfinished, targetOfRow, type Target, type TargetRow } from '../shared/types';
 import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
@@ -180,11 +180,7 @@ export function createServices(opts: ServicesOptions): Services {
         );
       }
       // The user's changes for this run (recover on, …) over each target's own options.
-      const extra = options && Object.keys(options).length ? options : undefined;
-      const targets: Target[] = rows.map((r) => {
-        const merged = extra ? { ...r.options, ...extra } : r.options;
-        return merged && Object.keys(merged).length ? { url: r.url, options: merged } : { url: r.url };
-      });
+      const targets: Target[] = rows.map((r) => targetOfRow(r, options));
       const label = reason && job.label ? `${job.label} · ${reason}` : job.label;
       const res = runner.submit(DESKTOP, 'desktop', targets, { fresh: true, ...(label ? { label } : {}) });
       return { ...res, targets: targets.length };

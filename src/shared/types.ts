@@ -128,6 +128,15 @@ export function isUnfinished(r: Pick<TargetRow, 'status' | 'error'>): boolean {
   return r.status === 'failed' && CUT_SHORT_ERRORS.includes(r.error);
 }
 
+/**
+ * A stored target as a target to submit again ("run the rest again"): its URL and its own
+ * options, with `extra` over them; no options key when none are left.
+ */
+export function targetOfRow(r: Pick<TargetRow, 'url' | 'options'>, extra?: Options): Target {
+  const options = extra && Object.keys(extra).length ? { ...r.options, ...extra } : r.options;
+  return options && Object.keys(options).length ? { url: r.url, options } : { url: r.url };
+}
+
 /** A done result's warnings (meta.warnings): the names only, none empty or holding a comma (the store keeps them comma-separated). */
 export function resultWarnings(result: Result | undefined): string[] {
   const w = result?.meta?.warnings;

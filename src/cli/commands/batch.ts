@@ -6,7 +6,7 @@ import { reportError } from '../report';
 import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
-import { isTerminal, isUnfinished, type Job, type Target } from '../../shared/types';
+import { isTerminal, isUnfinished, targetOfRow, type Job, type Target } from '../../shared/types';
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
@@ -295,7 +295,7 @@ function restOf(ctx: Engine, id: string): Target[] | undefined {
   if (!job || !isTerminal(job.status)) return undefined;
   const rows = ctx.store.targetRows(id).filter(isUnfinished);
   if (rows.length === 0) return undefined;
-  return rows.map((r) => (r.options && Object.keys(r.options).length ? { url: r.url, options: r.options } : { url: r.url }));
+  return rows.map((r) => targetOfRow(r));
 }
 
 function printSummary(ctx: Engine, id: string, io: CliIO): void {
