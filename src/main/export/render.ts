@@ -3,7 +3,7 @@
  * front matter, its Markdown.
  */
 import { isPlainText, type TargetStatus } from '../../shared/types';
-import { isRouteFragment } from '../../shared/urllist/url';
+import { routeOf } from '../../shared/urllist/url';
 
 export type FileKind = 'md' | 'txt' | 'json' | 'html';
 
@@ -31,9 +31,8 @@ export function titleOf(t: TargetStatus): string {
  */
 export function fileNameOf(t: TargetStatus): string {
   const name = titleOf(t);
-  const at = t.url.indexOf('#');
-  if (at === -1 || name === t.url || !isRouteFragment(t.url.slice(at))) return name;
-  let route = t.url.slice(at + 1);
+  let route = name === t.url ? '' : routeOf(t.url).slice(1);
+  if (!route) return name;
   try {
     route = decodeURIComponent(route);
   } catch {

@@ -18,7 +18,8 @@ import { PdfPool } from './pdf-pool';
 import { SoftNotFoundProbe } from './probe';
 import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
-import { routeOf, validateUrl, withRoute } from './url';
+import { validateUrl, withRoute } from './url';
+import { routeOf } from '../../shared/urllist/url';
 
 export interface Caller {
   name: string;

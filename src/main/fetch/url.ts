@@ -1,4 +1,3 @@
-import { isRouteFragment } from '../../shared/urllist/url';
 import { FetchError } from './errors';
 
 /** 8 KiB: longer URLs are almost always pasted data, and many servers refuse them (414). */
@@ -27,20 +26,6 @@ export function validateUrl(raw: string): URL {
   }
   u.hash = '';
   return u;
-}
-
-/**
- * The single-page app's route a target names (`#/reports/1`, `#!/item/2`), or '' for none
- * or a plain anchor. HTTP never carries a fragment, so a static fetch cannot ask for it; the
- * rendered page is loaded with it, for the app's router to show that page.
- */
-export function routeOf(raw: string): string {
-  try {
-    const { hash } = new URL(raw.trim());
-    return isRouteFragment(hash) ? hash : '';
-  } catch {
-    return '';
-  }
 }
 
 /** url with the route as its fragment (url's own, if any, replaced); url itself for no route. */

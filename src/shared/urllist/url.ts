@@ -33,6 +33,21 @@ export function isRouteFragment(hash: string): boolean {
 }
 
 /**
+ * The single-page app's route a target names (`#/reports/1`, `#!/item/2`), or '' for none
+ * or a plain anchor. HTTP never carries a fragment, so a static fetch cannot ask for it; the
+ * rendered page is loaded with it, for the app's router to show that page, and an export
+ * names the route's file after it.
+ */
+export function routeOf(raw: string): string {
+  try {
+    const { hash } = new URL(raw.trim());
+    return isRouteFragment(hash) ? hash : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
  * Checks one URL as a list gives it and returns the normalised form or why it is refused.
  *
  * A bare domain ("example.com/page") is refused, not guessed as https: the list would
