@@ -189,11 +189,17 @@ export function unlabelledCharset(b: Uint8Array): string {
   return unlabelled(b).charset;
 }
 
+/**
+ * A label naming UTF-16 (ucs-2 and "unicode" are its aliases). Said in a document's own ASCII
+ * markup it cannot be true, and the HTML spec reads such a document as UTF-8.
+ */
+const NAMES_UTF16 = /^(?:utf-?16|ucs-?2|unicode)/;
+
 function unlabelled(b: Uint8Array): { charset: string; detected?: boolean } {
   if (isUtf8(b)) return { charset: 'utf-8' };
   const late = lateDeclaredCharset(b);
   // A UTF-16 or UTF-8 label in ASCII markup is a mistake the HTML spec reads past.
-  if (late && !/^(?:utf-?8|utf-?16|ucs-?2|unicode)/.test(late) && known(late)) return { charset: late };
+  if (late && !/^utf-?8/.test(late) && !NAMES_UTF16.test(late) && known(late)) return { charset: late };
   const detected = detectedCharset(b);
   return detected ? { charset: detected, detected: true } : { charset: 'windows-1252' };
 }
@@ -228,7 +234,7 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   let detected = false;
   if (!cs && sniffDocument) {
     const declared = known(declaredCharset(b));
-    if (/^(?:utf-?16|ucs-?2|unicode)/.test(declared)) cs = 'utf-8';
+    if (NAMES_UTF16.test(declared)) cs = 'utf-8';
     else if (declared) cs = declared;
     else ({ charset: cs, detected = false } = unlabelled(b));
   }
