@@ -6,7 +6,7 @@ import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, ty
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';
-import { counted, formatBytes } from './progress';
+import { counted, formatBytes, formatCount } from './progress';
 import { jsonLine } from '../shared/json';
 
 /** The --out folder made (or found unusable) before a batch fetches anything. */
@@ -91,8 +91,7 @@ export async function runExport(
 
 /** What an export says when it is written: counts as the progress line gives them (3,000). */
 export function exportedLine(summary: ExportSummary): string {
-  const n = (v: number): string => v.toLocaleString('en-US');
   // A cancelled job's targets that never ran are not failures of the site or of Sift.
-  const notRun = summary.notRun ? `, ${n(summary.notRun)} not run` : '';
-  return `exported ${counted(summary.targets, 'target')} (${n(summary.failed - summary.notRun)} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`;
+  const notRun = summary.notRun ? `, ${formatCount(summary.notRun)} not run` : '';
+  return `exported ${counted(summary.targets, 'target')} (${formatCount(summary.failed - summary.notRun)} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`;
 }

@@ -14,7 +14,10 @@ export function formatDuration(ms: number): string {
 export const formatWhen = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 /** "1 target", "2 targets": a count with its noun. */
-export const counted = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+export const counted = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** A count as the CLI writes one: 3,000. */
+export const formatCount = (n: number): string => n.toLocaleString('en-US');
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -184,10 +187,15 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
 }
 
 /** Why a terminal job has targets it did not finish, in the user's words. */
-export function stoppedWhy(job: Pick<Job, 'status' | 'error'>): string {
+function stoppedWhy(job: Pick<Job, 'status' | 'error'>): string {
   if (job.status === 'cancelled') return 'It was cancelled';
   if (job.error === 'restart') return 'Sift stopped before it finished (it was killed or crashed, or the computer stopped)';
   return 'It stopped before its end';
+}
+
+/** "It was cancelled: 4 targets of 6 did not finish": why a terminal job has a rest, and how much. */
+export function unfinishedText(job: Pick<Job, 'status' | 'error' | 'targetsTotal'>, left: number): string {
+  return `${stoppedWhy(job)}: ${counted(left, 'target')} of ${formatCount(job.targetsTotal)} did not finish`;
 }
 
 /**
@@ -199,7 +207,7 @@ export function restAdvice(job: Pick<Job, 'status' | 'error' | 'targetsTotal'>, 
   const left = rows.filter(isUnfinished).length;
   if (left === 0 || job.status === 'queued' || job.status === 'running') return '';
   return (
-    `${stoppedWhy(job)}: ${counted(left, 'target')} of ${job.targetsTotal.toLocaleString('en-US')} did not finish; the finished ones are kept.\n` +
+    `${unfinishedText(job, left)}; the finished ones are kept.\n` +
     `  To fetch just those, run the same \`sift batch\` again with --rest.\n`
   );
 }

@@ -12,7 +12,7 @@ import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError } from '../../main/store';
 import { checkOptions } from '../../main/check-options';
-import { Progress, counted, failureAdvice, formatBytes, formatWhen, stoppedWhy, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
@@ -86,7 +86,7 @@ export const batchCommand: Command = {
     const problems = problemLines(list.invalid, list.duplicates);
     if (list.truncated) {
       // The parser stops reading there; a job of the first part only would end "done", exit 0.
-      const max = DEFAULT_MAX_LINES.toLocaleString('en-US');
+      const max = formatCount(DEFAULT_MAX_LINES);
       io.stderr.write(
         `sift batch: ${file} is longer than ${max} lines, more than Sift reads as one list; nothing was fetched.\n` +
           `  Split it (e.g. \`split -l ${DEFAULT_MAX_LINES} ${file === '-' ? 'list.txt' : file} part-\`) and run each part.\n`,
@@ -135,7 +135,7 @@ export const batchCommand: Command = {
           // The runner's error has no numbers (it is one sentinel); the user needs them to split the list.
           const max = cliSettings({}, io).targetsPerJob;
           io.stderr.write(
-            `sift batch: the list has ${targets.length.toLocaleString('en-US')} URLs, and one job holds at most ${max.toLocaleString('en-US')}.\n` +
+            `sift batch: the list has ${formatCount(targets.length)} URLs, and one job holds at most ${formatCount(max)}.\n` +
               `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in Settings.\n`,
           );
           return EXIT.usage;
@@ -264,7 +264,7 @@ function reuseNote(ctx: Engine, id: string, restAsked: boolean): string {
   if (restAsked) return `${ran} Every target of it finished: there is no rest to run. --again fetches the list again`;
   const left = ctx.store.targetRows(id).filter(isUnfinished).length;
   if (left === 0) return `${ran} --again fetches the list again`;
-  return `${ran}\n  ${stoppedWhy(job)}: ${counted(left, 'target')} of ${job.targetsTotal.toLocaleString('en-US')} did not finish. --rest fetches just those as a new job; --again fetches the whole list again`;
+  return `${ran}\n  ${unfinishedText(job, left)}. --rest fetches just those as a new job; --again fetches the whole list again`;
 }
 
 /**
