@@ -310,7 +310,7 @@ class DocumentWatch {
     this.seen = this.navigations - 1;
   }
 
-  /** After a document went away: nothing more will load (the renderer ended, the guard refused where it went, it left http(s)). */
+  /** After a document went away: nothing more will load (the renderer ended, or the guard refused where it went). */
   ended(slot: Pick<Slot, 'refused'>): boolean {
     return this.crashed !== undefined || slot.refused;
   }
@@ -328,7 +328,6 @@ class DocumentWatch {
     this.poke();
   }
 }
-
 
 /** The partition's rules; `track` counts a window's requests for "network idle". */
 export async function hardenRenderSession(

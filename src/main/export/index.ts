@@ -5,8 +5,8 @@
  * Where the output goes (`out`):
  * - folder: `out` is a parent folder (created if missing); the export is the folder
  *   `out/sift-<jobid>/` (`sift-<jobid> (2)/`, … when that exists already, or is taken by
- *   another export of the job while this one is written; an existing export is never touched). It holds one file per done target, manifest.jsonl and
- *   failed.txt.
+ *   another export of the job while this one is written; an existing export is never
+ *   touched). It holds one file per done target, manifest.jsonl and failed.txt.
  * - zip, jsonl, csv, combined-md: `out` is the file itself when it ends in the format's
  *   extension (.zip, .jsonl, .csv, .md) and is not an existing folder; otherwise it is a
  *   folder (created if missing) that receives `sift-<jobid>.<ext>`. An existing file of
