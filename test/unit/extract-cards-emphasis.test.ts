@@ -33,6 +33,19 @@ describe('a line break in a heading', () => {
   });
 });
 
+describe('the rules that look for a tag inside or around an element', () => {
+  // They walk the tree by tag name (holdsTag, insideTag) instead of asking domino's selectors,
+  // which compile at every call: these are the answers the selectors gave.
+  it('find it at any depth', () => {
+    expect(markdownOf('<a href="/n"><span><span><p>Deep card</p></span></span></a>')).toBe('[Deep card](/n)');
+    expect(markdownOf('<h2>One <span><b>two<br>three</b></span></h2><p>x</p>')).toBe('## One **two three**\n\nx');
+    expect(markdownOf('<table><tr><th>h</th></tr><tr><td><span><b>a<br>b</b></span></td></tr></table>')).toBe('| h   |\n| --- |\n| **a<br>b** |');
+    expect(markdownOf('<div><p><code>one<span><br></span>two</code></p></div>')).toBe('```\none\ntwo\n```');
+    expect(markdownOf('<p><kbd><span><kbd>Cmd</kbd></span>+C</kbd></p>')).toBe('<kbd>Cmd</kbd>+C');
+    expect(markdownOf('<p><a href="/i"><span><img src="/i.png"></span></a> and <a href="/e"><span> </span></a>.</p>')).toBe('[![](/i.png)](/i) and .');
+  });
+});
+
 describe('emphasis', () => {
   it('inside a word is written with asterisks, which CommonMark reads there ("_emph_asis" is no emphasis)', () => {
     expect(markdownOf('<p>An <em>emph</em>asis, a re<i>mark</i>, and <b>bold</b>ly.</p>')).toBe('An *emph*asis, a re*mark*, and **bold**ly.');

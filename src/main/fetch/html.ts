@@ -417,13 +417,13 @@ function convert(root: HTMLElement): string {
     // A key to press (<kbd>Ctrl</kbd>) stays marked, as GFM renders the tag; it was plain text,
     // so "Press Ctrl+C" no longer said which were keys.
     turndown.addRule('kbd', {
-      filter: (node) => node.nodeName === 'KBD' && !!(node.textContent ?? '').trim() && !node.querySelector('kbd'),
+      filter: (node) => node.nodeName === 'KBD' && !!(node.textContent ?? '').trim() && !holdsTag(node, KBD),
       replacement: (content) => `<kbd>${content.trim()}</kbd>`,
     });
     // A line break in a table cell: the tables plugin writes the cell's line ends as <br>, and
     // the two blanks turndown puts before a line end stayed in front of it ("Multi  <br>line").
     turndown.addRule('cellBreak', {
-      filter: (node) => node.nodeName === 'BR' && !!node.parentElement?.closest('td, th'),
+      filter: (node) => node.nodeName === 'BR' && insideTag(node, CELLS),
       replacement: () => '<br>',
     });
     // A formula: $TeX$ inline, a $$ block on its own, or its MathML read as a line (math.ts).
@@ -442,7 +442,7 @@ function convert(root: HTMLElement): string {
     // A <pre><code> whose lines are <br>s comes here too: turndown's fenced rule reads the
     // code's textContent, in which a <br> is nothing ("a<br>b" was "ab").
     turndown.addRule('preformatted', {
-      filter: (node) => node.nodeName === 'PRE' && (node.firstChild?.nodeName !== 'CODE' || !!node.querySelector('br')),
+      filter: (node) => node.nodeName === 'PRE' && (node.firstChild?.nodeName !== 'CODE' || holdsTag(node, BR)),
       replacement: (_content, node) => {
         const text = preText(node as unknown as TextNode);
         if (!text.trim()) return '';
@@ -454,7 +454,7 @@ function convert(root: HTMLElement): string {
     // turndown's inline code made its lines one ("`line one   line two`"). A fenced block, its
     // lines as a browser shows them: blanks collapsed, a no-break space (their indent) kept.
     turndown.addRule('codeLines', {
-      filter: (node) => node.nodeName === 'CODE' && !node.closest('pre') && !!node.querySelector('br'),
+      filter: (node) => node.nodeName === 'CODE' && !insideTag(node, PRE) && holdsTag(node, BR),
       replacement: (_content, node) => {
         const text = brLines(node as unknown as TextNode);
         if (!text.trim()) return '';
@@ -476,7 +476,7 @@ function convert(root: HTMLElement): string {
     // and the link goes on the first heading's words, else on the first line of text, else
     // on a line of its own after them.
     turndown.addRule('blockLink', {
-      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !!node.querySelector(LINK_BLOCKS),
+      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && holdsTag(node, LINK_BLOCKS),
       replacement: (content, node) => {
         const el = node as HTMLElement;
         const href = (el.getAttribute('href') ?? '').replace(/([<>()])/g, '\\$1');
@@ -532,7 +532,7 @@ function convert(root: HTMLElement): string {
     // A line break in a heading: an ATX heading is one line, so the words after the break were
     // a paragraph under it ("## First line  " then "second line").
     turndown.addRule('headingBreak', {
-      filter: (node) => node.nodeName === 'BR' && !!node.parentElement?.closest('h1, h2, h3, h4, h5, h6'),
+      filter: (node) => node.nodeName === 'BR' && insideTag(node, HEADINGS),
       replacement: () => ' ',
     });
     // Emphasis inside a word ("<em>emph</em>asis"): "_emph_asis" is no emphasis in CommonMark,
@@ -550,7 +550,7 @@ function convert(root: HTMLElement): string {
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     turndown.addRule('emptyLink', {
-      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !node.querySelector('img, picture, video, audio'),
+      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !holdsTag(node, PICTURES),
       replacement: () => '',
     });
   }
@@ -601,8 +601,39 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
 }
 
 /** What makes a link hold blocks rather than words (a card): the elements turndown writes as blocks. */
-const LINK_BLOCKS =
-  'address,article,aside,audio,blockquote,canvas,center,dd,dir,div,dl,dt,fieldset,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,hgroup,hr,li,main,menu,nav,noframes,noscript,ol,output,p,pre,section,table,tbody,td,tfoot,th,thead,tr,ul';
+const LINK_BLOCKS = tags(
+  'address,article,aside,audio,blockquote,canvas,center,dd,dir,div,dl,dt,fieldset,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,hgroup,hr,li,main,menu,nav,noframes,noscript,ol,output,p,pre,section,table,tbody,td,tfoot,th,thead,tr,ul',
+);
+const KBD = tags('kbd');
+const BR = tags('br');
+const PRE = tags('pre');
+const CELLS = tags('td,th');
+const HEADINGS = tags('h1,h2,h3,h4,h5,h6');
+const PICTURES = tags('img,picture,video,audio');
+
+/** A list of tag names as turndown's DOM (domino) names HTML elements: upper case. */
+function tags(list: string): ReadonlySet<string> {
+  return new Set(list.split(',').map((t) => t.toUpperCase()));
+}
+
+/**
+ * Whether an element inside `node` is one of `names`: node.querySelector for a list of tags.
+ * The rules below ask it of every link and line break; domino, turndown's DOM, compiles the
+ * selector at every call (and closest() at every ancestor), which was half of turndown's time
+ * on a page of many links and inline code.
+ */
+function holdsTag(node: Node, names: ReadonlySet<string>): boolean {
+  for (let n = node.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && (names.has(n.nodeName) || holdsTag(n, names))) return true;
+  }
+  return false;
+}
+
+/** Whether an ancestor of `node` is one of `names`: node.parentElement.closest for a list of tags. */
+function insideTag(node: Node, names: ReadonlySet<string>): boolean {
+  for (let n = node.parentNode; n; n = n.parentNode) if (n.nodeType === 1 && names.has(n.nodeName)) return true;
+  return false;
+}
 
 /** Elements that show something of another address, with what to call one that has no title (a frame: by its host). */
 const EMBEDS = new Map([
