@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -610,6 +610,63 @@ describe('hostile and slow servers', () => {
       }
     } finally {
       await Promise.all([raw, other].map((x) => new Promise((resolve) => x.close(resolve))));
+    }
+  });
+  it('reads an answer in loose HTTP as browsers do: bare LF line ends, a folded header, an unasked 100 Continue, a blank after a chunk size', async () => {
+    const page = '<html><head><title>Loose</title></head><body><article><h1>Loose HTTP</h1><p>This page comes from a server whose HTTP is loose, as old embedded devices and hand-written CGI send it.</p></article></body></html>';
+    const answers: Record<string, string> = {
+      '/bare-lf': `HTTP/1.1 200 OK\nContent-Type: text/html\nContent-Length: ${page.length}\nConnection: close\n\n${page}`,
+      '/folded': `HTTP/1.1 200 OK\r\nContent-Type: text/html;\r\n charset=utf-8\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
+      '/continue': `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
+      '/chunk': `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${page.length.toString(16)} \r\n${page}\r\n0\r\n\r\n`,
+      // A redirect in bare LF to a page in bare LF: each hop is read leniently.
+      '/moved': 'HTTP/1.1 302 Found\nLocation: /bare-lf\nContent-Length: 0\nConnection: close\n\n',
+      '/gone': `HTTP/1.1 404 Not Found\nContent-Type: text/plain\nContent-Length: 4\nConnection: close\n\ngone`,
+    };
+    const seen: string[] = [];
+    const loose = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', (d: Buffer) => {
+        const [, path = ''] = d.toString('latin1').split(' ');
+        seen.push(path);
+        // Loose the first time, then silent: the lenient try waits as long as any request.
+        if (path === '/then-silent') return seen.filter((p) => p === path).length === 1 ? sock.end(answers['/bare-lf']) : undefined;
+        sock.end(answers[path] ?? 'SSH-2.0-OpenSSH_9.6\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => loose.listen(0, '127.0.0.1', resolve));
+    const at = (p: string): Target => ({ url: `http://loose.test:${(loose.address() as AddressInfo).port}${p}`, options: { mode: 'text' } });
+    // loose.test is known to the guard's resolver alone: a lenient try that did not connect
+    // through the guard would not find it.
+    const lookup = fixedResolver({ 'loose.test': ['127.0.0.1'] });
+    const f = createFetcher({ allowPrivate: true }, { lookup });
+    try {
+      for (const p of ['/bare-lf', '/folded', '/continue', '/chunk', '/moved']) {
+        const r = await f.fetchTarget(new AbortController().signal, caller, at(p));
+        expect(r.content, p).toContain('This page comes from a server whose HTTP is loose');
+        expect(r.meta, p).toMatchObject({ status: 200, http_lenient: true });
+      }
+      expect((await f.fetchTarget(new AbortController().signal, caller, at('/folded'))).meta).toMatchObject({ charset: 'utf-8' });
+      // An error in loose HTTP is the site's error, not a malformed answer.
+      expect(await fail(f.fetchTarget(new AbortController().signal, caller, at('/gone')))).toMatchObject({ status: 404, msg: 'HTTP 404 Not Found' });
+      // Each loose answer was asked twice (undici, then Node's lenient parser), never more.
+      expect(seen.filter((p) => p === '/chunk')).toHaveLength(2);
+      // What is not HTTP at all stays a malformed answer.
+      expect(await fail(f.fetchTarget(new AbortController().signal, caller, at('/ssh')))).toMatchObject({ status: 502, msg: 'malformed HTTP response' });
+      const patient = createFetcher({ allowPrivate: true, headersTimeoutMs: 300 }, { lookup });
+      try {
+        expect(await fail(patient.fetchTarget(new AbortController().signal, caller, at('/then-silent')))).toMatchObject({ status: 504, msg: 'timeout: the server sent no response headers in time' });
+        const ac = new AbortController();
+        const cancelled = patient.fetchTarget(ac.signal, caller, at('/then-silent'));
+        await vi.waitFor(() => expect(seen.filter((p) => p === '/then-silent')).toHaveLength(3), { timeout: 20_000 });
+        ac.abort(new Error('cancelled by the user'));
+        await expect(cancelled).rejects.toThrow('cancelled by the user');
+      } finally {
+        await patient.close();
+      }
+    } finally {
+      await f.close();
+      await new Promise((resolve) => loose.close(resolve));
     }
   });
   it('says why a secure connection failed: a self-signed certificate, a server that speaks plain HTTP on an https port', async () => {

@@ -12,6 +12,7 @@ import { linkSignals } from './linked-signal';
 import { ChainCookies } from './chain-cookies';
 import { attributeOf } from './markup';
 import { decodeEntities } from '../../shared/entities';
+import { isMalformedAnswer, lenientGet, type Answer } from './lenient';
 
 export interface HttpResponse {
   url: string;
@@ -21,6 +22,8 @@ export interface HttpResponse {
   contentType: string;
   body: Buffer;
   redirects: number;
+  /** An answer of the chain was read by Node's lenient HTTP parser (lenient.ts): the server's HTTP is loose. */
+  lenient?: boolean;
 }
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/pdf,application/json;q=0.9,text/plain;q=0.8,*/*;q=0.5';
@@ -80,6 +83,9 @@ export class HttpClient {
     return (this.agent ??= this.build(undici));
   }
 
+  /** The agent's guarded connector, for the lenient second try of a malformed answer (lenient.ts). */
+  private connect: buildConnector.connector | undefined;
+
   private build({ Agent, buildConnector }: Undici): Agent {
     const s = this.settings();
     const policy = () => this.settings();
@@ -98,6 +104,7 @@ export class HttpClient {
         cb(null, socket);
       });
     };
+    this.connect = connect;
     return new Agent({
       connect,
       headersTimeout: s.headersTimeoutMs,
@@ -133,35 +140,39 @@ export class HttpClient {
     let url = first;
     const { request } = await loadUndici();
     const cookies = new ChainCookies();
+    // Whether an answer of the chain came in loose HTTP (lenient.ts).
+    let lenient = false;
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
       if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver).catch((err: unknown) => {
         throw redirectedTo(err, hop);
       });
       const cookie = cookies.header(url);
+      const asked = {
+        'user-agent': s.userAgent,
+        accept: ACCEPT,
+        'accept-encoding': 'gzip, deflate, br',
+        'accept-language': 'en;q=0.9, *;q=0.5',
+        ...(cookie ? { cookie } : {}),
+      };
       const ask = async (): Promise<Dispatcher.ResponseData> =>
-        untilAborted(
-          request(url, {
-            method: 'GET',
-            dispatcher: await this.dispatcher(),
-            signal: combined,
-            headers: {
-              'user-agent': s.userAgent,
-              accept: ACCEPT,
-              'accept-encoding': 'gzip, deflate, br',
-              'accept-language': 'en;q=0.9, *;q=0.5',
-              ...(cookie ? { cookie } : {}),
-            },
-          }),
-          combined,
-        );
-      let res: Dispatcher.ResponseData;
+        untilAborted(request(url, { method: 'GET', dispatcher: await this.dispatcher(), signal: combined, headers: asked }), combined);
+      const askLeniently = (): Promise<Answer> =>
+        lenientGet(url, { connect: this.connect!, headers: asked, signal: combined, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxHeaderSize: MAX_HEADER_BYTES });
+      let res: Answer;
       try {
-        res = await ask().catch((err: unknown) => {
+        res = await ask().catch((err: unknown): Promise<Answer> => {
+          if (combined.aborted) throw err;
+          // An answer in loose HTTP (bare LF line ends, folded headers), which undici refuses
+          // and browsers read: once more through Node's lenient parser.
+          if (isMalformedAnswer(err) && this.connect) {
+            lenient = true;
+            return askLeniently();
+          }
           // A kept connection that the server closed as the request went out (its idle timeout
           // and our reuse crossing) ends with a reset and no answer at all. A GET is safe to
           // ask again, once, as browsers do: the pool then opens a fresh connection.
-          if (combined.aborted || !CLOSED_BEFORE_ANSWER.has((err as { code?: string }).code ?? '')) throw err;
+          if (!CLOSED_BEFORE_ANSWER.has((err as { code?: string }).code ?? '')) throw err;
           return ask();
         });
       } catch (err) {
@@ -215,7 +226,16 @@ export class HttpClient {
         }
         throw err;
       }
-      const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline);
+      const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline).catch(async (err: unknown) => {
+        // A body whose framing undici refuses (a blank after a chunk size): once more through
+        // Node's lenient parser, as the headers above would have gone.
+        if (lenient || !this.connect || !(err instanceof FetchError && err.msg === MALFORMED)) throw err;
+        lenient = true;
+        const again = await askLeniently().catch((e: unknown) => {
+          throw mapError(e, signal, deadline, 'no response');
+        });
+        return readCapped(again.body, flatHeaders(again.headers), s.maxBodyBytes, signal, deadline);
+      });
       // "Go there now" in a page's head (or a Refresh header) is a redirect, as a browser takes it.
       const refresh = refreshTarget(headers, body, url);
       if (refresh) {
@@ -233,6 +253,7 @@ export class HttpClient {
         contentType: headers['content-type'] ?? '',
         body,
         redirects: hop,
+        ...(lenient ? { lenient } : {}),
       };
     }
   }
@@ -384,6 +405,8 @@ function untilAborted(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal):
   });
 }
 
+const MALFORMED = 'malformed HTTP response';
+
 /** Errors of a connection closed before any of the response came: asked again once (HttpClient.get). */
 const CLOSED_BEFORE_ANSWER = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
@@ -418,7 +441,7 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       // undici 7's parser errors carry no code (it looks the name up by number in a table
       // keyed by name): their name says what they are.
       if (code.startsWith('HPE_') || (err as { name?: unknown }).name === 'HTTPParserError') {
-        return new FetchError(502, 'malformed HTTP response', 'The server answered, but not in valid HTTP: check the URL’s scheme and port, or try again later.', 'unreachable');
+        return new FetchError(502, MALFORMED, 'The server answered, but not in valid HTTP: check the URL’s scheme and port, or try again later.', 'unreachable');
       }
       if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
         return new FetchError(502, `connection reset (${phase})`, 'The body ended before its announced length.', 'unreachable');

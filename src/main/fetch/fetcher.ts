@@ -413,6 +413,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         fetched_ms: Math.round(now() - started),
       };
       if (res.redirects) meta.redirects = res.redirects;
+      if (res.lenient) meta.http_lenient = true;
       if (res.packed !== undefined) Object.assign(meta, packedMeta(res.packed));
       // The page's (thin) and the document's own (a PDF without text).
       const own = Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [];

@@ -1,0 +1,97 @@
+import { request, type RequestOptions } from 'node:http';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { Socket } from 'node:net';
+import type { buildConnector } from 'undici';
+
+/** An answer's status, headers and body, as HttpClient reads undici's and this module's alike. */
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable & { dump(): Promise<unknown> };
+}
+
+export interface LenientOptions {
+  /** The guarded connector of the client's pool: the same lookup, address check, TLS and connect timeout. */
+  connect: buildConnector.connector;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxHeaderSize: number;
+}
+
+/**
+ * Whether undici refused an answer's HTTP itself: its parser (bare LF line ends, a header
+ * folded onto the next line, a chunk size with a blank after it, both Content-Length and
+ * Transfer-Encoding), or a 100 Continue that nobody asked for ("bad response").
+ */
+export function isMalformedAnswer(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  return code.startsWith('HPE_') || e?.name === 'HTTPParserError' || (code === 'UND_ERR_SOCKET' && e?.message === 'bad response');
+}
+
+/**
+ * GETs `url` once more over Node's own HTTP parser in its lenient mode, for a server whose
+ * answer undici refused (isMalformedAnswer). Browsers, curl and wget read such answers: old
+ * embedded servers and hand-written CGI send them, and Sift failed each as "malformed HTTP
+ * response". The connection is the client's own guarded one (the address is checked as for
+ * any request), one per request and closed after it; timeouts are the client's (as undici's
+ * codes, so mapError words them alike). What Node still refuses (not HTTP at all) fails as
+ * before.
+ */
+export function lenientGet(url: URL, opts: LenientOptions): Promise<Answer> {
+  const https = url.protocol === 'https:';
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port) || (https ? 443 : 80);
+  return new Promise<Answer>((resolve, reject) => {
+    let headersTimer: NodeJS.Timeout | undefined;
+    const options: RequestOptions = {
+      method: 'GET',
+      host: hostname,
+      port,
+      path: `${url.pathname}${url.search}`,
+      headers: { host: url.host, ...opts.headers, connection: 'close' },
+      insecureHTTPParser: true,
+      maxHeaderSize: opts.maxHeaderSize,
+      signal: opts.signal,
+      // Node's http over the pool's connector: it resolves the name through the guard, checks
+      // the address it reached and does the TLS handshake (with the name's certificate check).
+      // (Node takes the socket from the callback when this returns none: agent.createConnection's contract.)
+      createConnection: (_options, done) => {
+        opts.connect({ hostname, host: url.host, protocol: url.protocol, port: String(port), servername: https ? servername(hostname) : undefined }, (err, socket) =>
+          done(err, socket as Socket),
+        );
+        return undefined as unknown as Socket;
+      },
+    };
+    const req = request(options);
+    const fail = (code: string, message: string): void => {
+      req.destroy(Object.assign(new Error(message), { code }));
+    };
+    headersTimer = setTimeout(() => fail('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'), opts.headersTimeoutMs);
+    req.on('error', (err) => {
+      clearTimeout(headersTimer);
+      reject(err);
+    });
+    req.on('response', (res) => {
+      clearTimeout(headersTimer);
+      headersTimer = undefined;
+      // As undici's bodyTimeout: the longest silence while the body comes.
+      res.socket.setTimeout(opts.bodyTimeoutMs, () => res.destroy(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' })));
+      const dump = (): Promise<void> => {
+        res.on('error', () => {});
+        res.resume();
+        return finished(res).catch(() => {});
+      };
+      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: Object.assign(res, { dump }) });
+    });
+    req.end();
+  });
+}
+
+/** The TLS server name for a host: none for an IP address (TLS forbids one there). */
+function servername(hostname: string): string | undefined {
+  return /^[\d.]+$/.test(hostname) || hostname.includes(':') ? undefined : hostname;
+}
