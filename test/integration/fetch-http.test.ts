@@ -630,7 +630,7 @@ describe('hostile and slow servers', () => {
         const [, path = ''] = d.toString('latin1').split(' ');
         seen.push(path);
         // Loose the first time, then silent: the lenient try waits as long as any request.
-        if (path === '/then-silent') return seen.filter((p) => p === path).length === 1 ? sock.end(answers['/bare-lf']) : undefined;
+        if (path === '/then-silent') return seen.filter((p) => p === path).length === 1 ? sock.end(answers['/bare-lf']!) : undefined;
         sock.end(answers[path] ?? 'SSH-2.0-OpenSSH_9.6\r\n\r\n');
       });
     });

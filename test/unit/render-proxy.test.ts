@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { GuardProxy, type ProxyEndpoint } from '../../src/main/fetch';
 import { startRenderSites, type RenderSites } from '../helpers/render-sites';
 
@@ -50,6 +50,22 @@ describe('the guarding proxy', () => {
     expect(r).toMatch(/^HTTP\/1\.1 200/);
     expect(r).toContain('Rannoch Point');
     expect(await raw(`CONNECT allowed.test:${portOf(sites.allowed.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 200 Connection Established/);
+  });
+  it('forwards an answer in loose HTTP (bare LF line ends, a folded header) re-framed, as a browser would read it straight', async () => {
+    const body = '<p>Loose</p>';
+    const loose = createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', () => s.end(`HTTP/1.1 200 OK\nContent-Type: text/html;\n charset=utf-8\nContent-Length: ${body.length}\n\n${body}`));
+    });
+    await new Promise<void>((resolve) => loose.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await raw(`GET http://127.0.0.1:${(loose.address() as AddressInfo).port}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}Connection: close\r\n\r\n`);
+      expect(r).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(r).toMatch(/content-type: text\/html; charset=utf-8\r\n/i);
+      expect(r.endsWith(`\r\n\r\n${body}`)).toBe(true);
+    } finally {
+      await new Promise((resolve) => loose.close(resolve));
+    }
   });
   it('refuses a forbidden address by literal and by name, in both forms, without connecting', async () => {
     const before = sites.forbidden.connections;

@@ -178,6 +178,10 @@ export class GuardProxy {
       lookup: guardedLookup(this.policy, this.resolve),
       timeout: this.connectTimeoutMs(),
       agent: false,
+      // The answer is read as the browser behind the proxy would read it straight: bare LF line
+      // ends and folded headers too (fetchTarget does the same, lenient.ts). One request per
+      // connection, re-framed for the browser, so nothing can be smuggled past it.
+      insecureHTTPParser: true,
     });
     up.on('socket', (s: Socket) => {
       s.once('connect', () => {
