@@ -441,6 +441,10 @@ describe("a single-page app's route in the fragment", () => {
     ['https://app.example/base/#/a b', 'https://app.example/base/#/a%20b'],
     // A route's own query, escaped for HTML as the query of the URL is.
     ['https://app.example/#/search?q=a&amp;page=2', 'https://app.example/#/search?q=a&page=2'],
+    // The root route is the page without a fragment: one target, not two.
+    ['https://app.example/#/', 'https://app.example/'],
+    ['https://app.example/base/#!', 'https://app.example/base/'],
+    ['https://app.example/#!/', 'https://app.example/'],
     ['https://app.example/docs#section', 'https://app.example/docs'],
     ['https://app.example/docs#', 'https://app.example/docs'],
     ['https://app.example/docs#%2Fencoded', 'https://app.example/docs'],
@@ -453,6 +457,8 @@ describe("a single-page app's route in the fragment", () => {
     const key = (text: string): string => idemKey({ name: 'cli' }, parseList(text).targets.map(({ url }) => ({ url })));
     expect(key('https://app.example/#/reports/1\n')).not.toBe(key('https://app.example/#/reports/2\n'));
     expect(key('https://app.example/docs#top\n')).toBe(key('https://app.example/docs\n'));
+    expect(key('https://app.example/#/\n')).toBe(key('https://app.example/\n'));
+    expect(parseList('https://app.example/\nhttps://app.example/#/\nhttps://app.example/#!/\n').targets.map((t) => t.url)).toEqual(['https://app.example/']);
   });
 
   it('tells a route from an anchor, with or without the #', () => {

@@ -22,6 +22,9 @@ const unwrap = (s: string): string => {
   return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').trim() : s;
 };
 
+/** A hash router's first page: what it shows for the URL without a fragment. */
+const ROOT_ROUTES = new Set(['#/', '#!', '#!/']);
+
 /**
  * Whether a fragment (with or without its `#`) is a single-page app's route rather than a
  * place in the page: `#/reports/1` and hashbang `#!/item/2` (`#!item`) are read by the app's
@@ -82,9 +85,10 @@ export function checkUrl(raw: string): UrlCheck {
   if (!u.hostname) return { ok: false, reason: 'not a valid URL: no host' };
   // The fragment never reaches the server, so two URLs that differ only by an anchor
   // (#section) are one page. A route (#/reports/1, #!/item/2) is kept: a single-page app
-  // shows a different page for each, once rendered. Setting hash re-serialises the whole URL,
-  // so only when there is a fragment to drop.
-  if (u.hash === '' ? s.includes('#') : !isRouteFragment(u.hash)) u.hash = '';
+  // shows a different page for each, once rendered. The root route (#/, #!, #!/) is the page
+  // the app shows with no fragment at all, so it is dropped too. Setting hash re-serialises
+  // the whole URL, so only when there is a fragment to drop.
+  if (u.hash === '' ? s.includes('#') : !isRouteFragment(u.hash) || ROOT_ROUTES.has(u.hash)) u.hash = '';
   // "?a=1&amp;b=2": an & escaped for HTML and pasted or exported as is (a Pocket export has
   // such URLs). Left so, the server would see a parameter named "amp;b"; a route's own query
   // (#/search?q=a&amp;page=2) would reach the app's router so.
