@@ -4,7 +4,10 @@ import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import type { AddressInfo } from 'node:net';
 import { siftInProcess } from '../helpers/cli-main';
+import { runSift } from '../helpers/cli';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 
@@ -179,5 +182,23 @@ describe('sift extract', () => {
     }
     expect(text).not.toContain(String(srv.port));
     expect(text).not.toContain('127.0.0.1');
+  });
+  it('reads an https answer in loose HTTP (bare LF): the lenient try makes its own TLS connection', async () => {
+    // The test's self-signed certificate for 127.0.0.1, trusted the way a user's own CA is.
+    const tlsDir = path.join(__dirname, '../fixtures/tls');
+    const page = '<html><head><title>Loose TLS</title></head><body><article><h1>Loose over TLS</h1><p>A page from a server whose HTTP is loose, as old embedded devices send it.</p></article></body></html>';
+    const loose = createTlsServer({ key: readFileSync(path.join(tlsDir, 'self-signed.key')), cert: readFileSync(path.join(tlsDir, 'self-signed.crt')) }, (s) => {
+      s.on('error', () => {});
+      s.once('data', () => s.end(`HTTP/1.1 200 OK\nContent-Type: text/html\nContent-Length: ${page.length}\n\n${page}`));
+    });
+    await new Promise<void>((resolve) => loose.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(loose.address() as AddressInfo).port}/`;
+    try {
+      const trusted = await runSift(['fetch', url, '--allow-private', '--mode', 'text', '--json'], { env: { HOME: dir, XDG_DATA_HOME: dir, NODE_EXTRA_CA_CERTS: path.join(tlsDir, 'self-signed.crt') } });
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(JSON.parse(trusted.stdout)).toMatchObject({ ok: true, content: expect.stringContaining('server whose HTTP is loose'), meta: { http_lenient: true } });
+    } finally {
+      await new Promise((resolve) => loose.close(resolve));
+    }
   });
 });
