@@ -70,6 +70,24 @@ export const JobSchema = z.object({
 export type Job = z.infer<typeof JobSchema>;
 
 /**
+ * A job's stored error when the store stopped it (SQLite could not take its next result),
+ * with why in a person's words and what to do before running the rest again. Short and
+ * without the database's path: `sift jobs` lists it and the app shows it; the CLI's own
+ * message names the file when it happens. Any other error that stops a job is "internal error".
+ */
+export const STORE_STOPS = {
+  'disk full': { why: "the disk that holds Sift's database was full", first: 'free some space on that disk' },
+  'database damaged': { why: "Sift's database is damaged", first: 'move the database file aside so Sift starts a new one' },
+  'database could not be written': { why: 'Sift could not write its database', first: 'make the database file and its folder writable' },
+} as const satisfies Record<string, { why: string; first: string }>;
+export type StoreStop = keyof typeof STORE_STOPS;
+
+/** Why the store stopped this failed job, or undefined when it did not. */
+export function storeStopOf(j: Pick<Job, 'status' | 'error'>): (typeof STORE_STOPS)[StoreStop] | undefined {
+  return j.status === 'failed' && Object.hasOwn(STORE_STOPS, j.error) ? STORE_STOPS[j.error as StoreStop] : undefined;
+}
+
+/**
  * A running target that waits to be fetched again because its site (or Sift's own limit on
  * fetches at once) answered busy: 429/503, retried for up to a minute (SPEC §3 rule 10).
  */

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
+import { openStore, SCHEMA_VERSION, stoppedJobError, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
 import type { Target } from '../../src/shared/types';
 import { tempDir, tempStore } from '../helpers/store';
@@ -287,5 +287,52 @@ describe('deleting', () => {
     expect(store.sweepExpired(61_000)).toEqual(['lapsed']);
     expect(store.listJobs().map((j) => j.id).sort()).toEqual(['leased', 'live']);
     expect(store.targetRows('lapsed')).toEqual([]);
+  });
+});
+
+describe('stoppedJobError', () => {
+  /** What a real better-sqlite3 call on a real file threw. */
+  const thrown = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (e) {
+      return e;
+    }
+    throw new Error('expected a throw');
+  };
+
+  it("names a job the store stopped by SQLite's code, in a few words without the path; anything else is internal error", () => {
+    const t = tempDir();
+    try {
+      // A database that may grow to 4 pages: the next insert meets SQLite's own "database or disk is full".
+      const small = new Database(path.join(t.dir, 'small.db'));
+      small.exec('CREATE TABLE t (x)');
+      small.pragma('max_page_count = 4');
+      const full = thrown(() => {
+        for (;;) small.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(4000));
+      });
+      small.close();
+      expect(full).toMatchObject({ code: 'SQLITE_FULL' });
+      expect(stoppedJobError(full)).toBe('disk full');
+
+      const text = path.join(t.dir, 'notes.db');
+      writeFileSync(text, 'not a database\n'.repeat(400));
+      const notDb = new Database(text);
+      const damaged = thrown(() => notDb.prepare('SELECT * FROM sqlite_master').all());
+      notDb.close();
+      expect(damaged).toMatchObject({ code: 'SQLITE_NOTADB' });
+      expect(stoppedJobError(damaged)).toBe('database damaged');
+
+      const ro = new Database(path.join(t.dir, 'small.db'), { readonly: true });
+      const readOnly = thrown(() => ro.exec("INSERT INTO t VALUES ('y')"));
+      ro.close();
+      expect(readOnly).toMatchObject({ code: expect.stringMatching(/^SQLITE_READONLY/) });
+      expect(stoppedJobError(readOnly)).toBe('database could not be written');
+
+      expect(stoppedJobError(new TypeError('a bug'))).toBe('internal error');
+      expect(stoppedJobError(Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }))).toBe('internal error');
+    } finally {
+      t.remove();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Store } from '../store';
+import { stoppedJobError, type Store } from '../store';
 import { isTerminal, resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
 import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
@@ -310,9 +310,11 @@ export class Runner {
       // Only the store can throw here (disk full, I/O error): fail the job rather than leave it running.
       this.log.error({ caller: a.caller.name, jobId: a.id, err: errName(err) }, 'drain failed');
       this.storeFailures.set(a.id, err);
+      // "disk full", not "internal error": the job list and the app say why and what to do.
+      const error = stoppedJobError(err);
       let job: Job | undefined;
       try {
-        job = this.db.transition(a.id, 'running', 'failed', 'internal error', this.cfg.now());
+        job = this.db.transition(a.id, 'running', 'failed', error, this.cfg.now());
       } catch {}
       if (!job) {
         // The store could not take that write either (the disk is still full): the job has
@@ -320,7 +322,7 @@ export class Runner {
         // job runs) stop waiting; the next start marks it failed "restart" in the store.
         try {
           const last = this.db.getJob(a.id);
-          if (last && !isTerminal(last.status)) job = { ...last, status: 'failed', error: 'internal error' };
+          if (last && !isTerminal(last.status)) job = { ...last, status: 'failed', error };
         } catch {}
       }
       if (job) this.terminal(job, 'failed');

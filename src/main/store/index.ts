@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
-import type { Job, Target, TargetRow, TargetStatus } from '../../shared/types';
+import type { Job, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, toJob, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
@@ -142,6 +142,21 @@ function openError(err: unknown, path: string): unknown {
  */
 export function storeError(err: unknown, path: string): unknown {
   return sqliteCode(err).startsWith('SQLITE_') ? openError(err, path) : err;
+}
+
+/**
+ * The error stored on a job the store stopped (STORE_STOPS): the cause in a few words, from
+ * SQLite's code as openError reads it; anything else stays "internal error". Without the
+ * path, which the job list and an export's listing would carry.
+ */
+export function stoppedJobError(err: unknown): StoreStop | 'internal error' {
+  const code = sqliteCode(err);
+  if (code === 'SQLITE_FULL') return 'disk full';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'database damaged';
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM') {
+    return 'database could not be written';
+  }
+  return 'internal error';
 }
 
 /**
