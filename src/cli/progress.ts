@@ -1,4 +1,4 @@
-import { isUnfinished, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
+import { isUnfinished, storeStopOf, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
 import type { CliIO } from './io';
 
@@ -190,6 +190,8 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
 function stoppedWhy(job: Pick<Job, 'status' | 'error'>): string {
   if (job.status === 'cancelled') return 'It was cancelled';
   if (job.error === 'restart') return 'Sift stopped before it finished (it was killed or crashed, or the computer stopped)';
+  const stop = storeStopOf(job);
+  if (stop) return `It stopped because ${stop.why} (${stop.first} first)`;
   return 'It stopped before its end';
 }
 

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, openSync, closeSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runSift } from '../helpers/cli';
+import { collect, runSift, SIFT_BIN } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
 
@@ -100,9 +100,50 @@ describe('a full disk', () => {
     copyFileSync(`${db}-wal`, `${moved}-wal`);
     const st = await runSift(['status', id, '--db', moved]);
     expect(st.code, st.stderr).toBe(0);
-    expect(st.stdout).toMatch(new RegExp(`^job ${id}: failed \\((restart|internal error)\\)`));
-    expect(st.stderr).toMatch(/did not finish; the finished ones are kept\.\n {2}To fetch just those, run the same `sift batch` again with --rest/);
+    // The job says why it stopped, not "internal error": the stored error, and what to do.
+    expect(st.stdout).toMatch(new RegExp(`^job ${id}: failed \\(disk full\\)`));
+    expect(st.stdout).not.toContain(mnt);
+    expect(st.stderr).toMatch(
+      /It stopped because the disk that holds Sift's database was full \(free some space on that disk first\): \d+ targets of 400 did not finish; the finished ones are kept\.\n {2}To fetch just those, run the same `sift batch` again with --rest/,
+    );
     const rest = await runSift(['batch', file, '--db', moved, '--allow-private', '--rest']);
     expect(rest.code, rest.stderr).toBe(0);
+  }, 120_000);
+});
+
+describe('a disk that refuses to let the database grow', () => {
+  // A file-size limit (RLIMIT_FSIZE, which any user may lower for a child) makes the WAL's
+  // next write fail with EFBIG mid-batch: SQLite's SQLITE_IOERR_WRITE, without root or a mount.
+  const prlimit = ((): boolean => {
+    try {
+      execFileSync('prlimit', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  test('sift batch stops; the job is stored as "database could not be written", and sift status says what to do', async (ctx) => {
+    if (!prlimit) ctx.skip();
+    const db = path.join(t.dir, 'limited.db');
+    const file = path.join(t.dir, 'limited.txt');
+    writeFileSync(file, list(200, 'limited'));
+    // 1 MB: the open and a few targets fit; 200 targets' WAL frames do not.
+    const child = spawn('prlimit', ['--fsize=1000000', process.execPath, SIFT_BIN, 'batch', file, '--db', db, '--allow-private'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = await collect(child);
+    expect(run.code, run.stderr).toBe(2);
+    const id = /^job ([0-9a-f]{16})/.exec(run.stderr)![1]!;
+    expect(run.stderr).toMatch(new RegExp(`sift batch: job ${id} stopped after \\d+ targets: Sift could not store the next result\\.`));
+    expect(run.stderr).toContain(`cannot write the database ${db}`);
+
+    const st = await runSift(['status', id, '--db', db]);
+    expect(st.code, st.stderr).toBe(0);
+    expect(st.stdout).toMatch(new RegExp(`^job ${id}: failed \\(database could not be written\\)`));
+    expect(st.stdout).not.toContain(db);
+    expect(st.stderr).toMatch(
+      /It stopped because Sift could not write its database \(make the database file and its folder writable first\): \d+ targets of 200 did not finish; the finished ones are kept\.\n {2}To fetch just those, run the same `sift batch` again with --rest/,
+    );
+    const jobs = await runSift(['jobs', '--db', db]);
+    expect(jobs.stdout).toContain('database could not be written');
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { Progress, failureAdvice, formatDuration } from '../../src/cli/progress';
+import { Progress, failureAdvice, formatDuration, restAdvice } from '../../src/cli/progress';
 import type { CliIO } from '../../src/cli/io';
 import type { Job, TargetRow } from '../../src/shared/types';
 
@@ -152,5 +152,25 @@ describe('the line an export ends with', () => {
     const { exportedLine } = await import('../../src/cli/output');
     const line = exportedLine({ path: '/tmp/out/sift-1', files: 3_002, targets: 3_001, failed: 3_000, notRun: 2_999, bytes: 2048 });
     expect(line).toBe('exported 3,001 targets (1 failed, 2,999 not run) to /tmp/out/sift-1: 3,002 files, 2.0 kB\n');
+  });
+});
+
+describe('what a job that stopped early says about its rest', () => {
+  const rows = [row(0, 'done'), row(1, 'running'), row(2, 'pending'), row(3, 'pending')];
+
+  test('a job the store stopped says why in plain words and what to do first, never "internal error"', () => {
+    expect(restAdvice({ ...job(1, 0, 'failed'), error: 'disk full' }, rows)).toBe(
+      "It stopped because the disk that holds Sift's database was full (free some space on that disk first): 3 targets of 4 did not finish; the finished ones are kept.\n" +
+        '  To fetch just those, run the same `sift batch` again with --rest.\n',
+    );
+    expect(restAdvice({ ...job(1, 0, 'failed'), error: 'database could not be written' }, rows)).toMatch(
+      /^It stopped because Sift could not write its database \(make the database file and its folder writable first\): 3 targets/,
+    );
+    expect(restAdvice({ ...job(1, 0, 'failed'), error: 'database damaged' }, rows)).toMatch(/^It stopped because Sift's database is damaged \(move the database file aside/);
+  });
+
+  test('a crash and a bug keep their own words', () => {
+    expect(restAdvice({ ...job(1, 0, 'failed'), error: 'restart' }, rows)).toMatch(/^Sift stopped before it finished \(it was killed or crashed/);
+    expect(restAdvice({ ...job(1, 0, 'failed'), error: 'internal error' }, rows)).toMatch(/^It stopped before its end: 3 targets of 4/);
   });
 });
