@@ -1,4 +1,4 @@
-import type { Job } from '../../../shared/types';
+import { storeStopOf, type Job } from '../../../shared/types';
 import { plural } from './format';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
@@ -12,4 +12,16 @@ export const okCount = (j: Pick<Job, 'targetsDone' | 'targetsFailed'>): number =
 export function jobName(j: Pick<Job, 'label' | 'targetsTotal'>): string {
   const count = plural(j.targetsTotal, 'URL');
   return j.label ? `${j.label} · ${count}` : count;
+}
+
+/**
+ * The notice of a job the store stopped (a full disk): why, that the `kept` finished results
+ * are kept, and what to do before running the rest again; undefined for any other job.
+ */
+export function storeStopNotice(j: Pick<Job, 'status' | 'error'>, kept: number, unfinished: number): string | undefined {
+  const stop = storeStopOf(j);
+  if (!stop) return undefined;
+  const first = stop.first.charAt(0).toUpperCase() + stop.first.slice(1);
+  const rest = unfinished > 0 ? `, then run the rest again to fetch the other ${unfinished.toLocaleString()}` : '';
+  return `This job stopped after ${plural(kept, 'target')} because ${stop.why}. Their results are kept. ${first}${rest}.`;
 }

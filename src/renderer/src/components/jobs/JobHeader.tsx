@@ -3,7 +3,7 @@ import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { isInterrupted, isLive, jobName, okCount } from '../../lib/jobs';
+import { isInterrupted, isLive, jobName, okCount, storeStopNotice } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -34,6 +34,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const unfinished = job.targetsTotal - job.targetsDone + cutShort;
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
   const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
+  const stopped = storeStopNotice(job, job.targetsDone - cutShort, unfinished);
 
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
@@ -59,6 +60,11 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           {unfinished > 0 && ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.`}
         </p>
       )}
+      {stopped && (
+        <p className="restart-notice" role="status" data-testid="store-stop-notice">
+          {stopped}
+        </p>
+      )}
       {job.status === 'cancelled' && unfinished > 0 && (
         <p className="muted" data-testid="cancel-notice">
           Cancelled with {plural(unfinished, 'target')} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}. Run the rest again to fetch{' '}
@@ -74,7 +80,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         {/* A cancelled or interrupted job's cut-short target is stored as failed, so it can
             have nothing "pending" and still have a rest to run; main answers if it has none. */}
         {!live && (unfinished > 0 || interrupted || job.status === 'cancelled') && (
-          <button type="button" className={interrupted ? 'primary' : ''} onClick={() => void runRest(id, 'unfinished')} data-testid="run-rest">
+          <button type="button" className={interrupted || stopped ? 'primary' : ''} onClick={() => void runRest(id, 'unfinished')} data-testid="run-rest">
             Run the rest again
           </button>
         )}
