@@ -453,6 +453,32 @@ describe('export safety', () => {
     expect(readdirSync(path.join(root, 'out'))).toEqual([]);
   });
 
+  it('removes the partials a killed export left in its folder, and only those: never a live process\'s, never another file', async () => {
+    // The pid of a process that has exited: a "sift export" killed with SIGKILL left these.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    for (const format of ['folder', 'jsonl'] as const) {
+      const out = path.join(root, format);
+      mkdirSync(out);
+      const stale = [`.sift-job-7f3a.jsonl.partial-${gone}-0a1b2c3d`, `.sift-job-7f3a.partial-${gone}-deadbeef`, `.sift-job-7f3a.zip-sift-job-7f3a.partial-${gone}-00ff00ff`];
+      writeFileSync(path.join(out, stale[0]!), '{"half":');
+      mkdirSync(path.join(out, stale[1]!, 'example.org'), { recursive: true });
+      writeFileSync(path.join(out, stale[1]!, 'example.org', 'page.md'), '# half');
+      writeFileSync(path.join(out, stale[2]!), 'PK');
+      const kept = [
+        `.report.csv.partial-${process.pid}-12345678`,
+        '.notes.partial',
+        `.notes.partial-${gone}-not-hex!`,
+        `notes.partial-${gone}-0a1b2c3d`,
+        `.notes.partial-${gone}-0a1b2c3d.bak`,
+        'notes.txt',
+      ];
+      for (const name of kept) writeFileSync(path.join(out, name), 'mine');
+      const summary = await exportJob(source(HOSTILE_SPECS), { format, out });
+      expect(readdirSync(out).sort(), format).toEqual([...kept, path.basename(summary.path)].sort());
+      for (const name of kept) expect(readFileSync(path.join(out, name), 'utf8')).toBe('mine');
+    }
+  });
+
   it('reports progress from 0 to the total, never backwards', async () => {
     const calls: [number, number][] = [];
     await run(HOSTILE_SPECS, { format: 'jsonl', onProgress: (d, t) => calls.push([d, t]) });

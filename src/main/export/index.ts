@@ -25,7 +25,7 @@ import { SiftError } from '../../shared/errors';
 import type { Job, TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
-import { ensureDir, exists, isDirectory, toExportError } from './output';
+import { ensureDir, exists, isDirectory, removeStalePartials, toExportError } from './output';
 import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
 
 export { safeFileName, fileNameKey, MAX_NAME_LENGTH } from './names';
@@ -183,6 +183,8 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
   }
   if (opts.signal?.aborted) throw cancelled();
   const finalPath = await resolveOut(src.job, opts);
+  // Every partial of an export is written beside its final path (partialPath).
+  await removeStalePartials(path.dirname(finalPath));
   const writer = await openWriter(src.job, finalPath, opts);
   const total = src.count();
   let done = 0;

@@ -4,7 +4,7 @@
  * cancel never leaves a half-written file under a name that looks complete.
  */
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -63,6 +63,48 @@ export function partialPath(finalPath: string): string {
     process.on('exit', removeLivePartialsSync);
   }
   return p;
+}
+
+/** A name partialPath gives, ".<final>.partial-<pid>-<8 hex>", with its writer's pid. */
+const PARTIAL_NAME = /^\..+\.partial-([1-9][0-9]{0,9})-[0-9a-f]{8}$/s;
+
+/**
+ * Whether no process has this pid. Signal 0 only asks; EPERM is another user's live process,
+ * and any other answer keeps the partial too.
+ */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes the ".partial" files and folders in `dir` that an export killed mid-way left there
+ * (SIGKILL, a power cut: no exit hook ran, and they stayed, hidden, forever): only names
+ * partialPath gives, and only those whose writer process is gone, so another Sift's export
+ * under way keeps its own. Best effort: one it cannot remove stays, and the export goes on.
+ * Returns how many it removed.
+ */
+export async function removeStalePartials(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const m = PARTIAL_NAME.exec(name);
+    if (!m || !processGone(Number(m[1]))) continue;
+    try {
+      await rm(path.join(dir, name), { recursive: true, force: true });
+      removed++;
+    } catch {}
+  }
+  return removed;
 }
 
 /** Creates `dir` (and its parents) or throws a SiftError that names it; a file in its place is ENOTDIR. */
