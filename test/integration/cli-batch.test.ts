@@ -337,6 +337,7 @@ describe('sift batch', () => {
     const status = await runSift(['status', id, '--db', db], { env });
     expect(status.code, `${status.stdout}\n${status.stderr}\nbatch exit: ${child.exitCode}`).toBe(2);
     expect(status.stderr).toMatch(/in use by another Sift/);
+    expect(status.stderr).toMatch(/Wait for the other sift command to finish, or close the other Sift window/);
     expect(status.stderr).toContain(db);
     const cancel = await runSift(['cancel', id, '--db', db], { env });
     expect(cancel.code, cancel.stderr).toBe(0);

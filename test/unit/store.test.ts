@@ -53,7 +53,7 @@ describe('openStore', () => {
     expect(err).toBeInstanceOf(SiftError);
     expect(err).toMatchObject({ code: 'db_locked', status: 409 });
     expect((err as SiftError).message).toContain(db.path);
-    expect((err as SiftError).hint).toMatch(/Close the other Sift/);
+    expect((err as SiftError).hint).toBe('Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.');
     expect(store.getJob('j1')?.status).toBe('running');
   });
 

@@ -100,7 +100,13 @@ function openError(err: unknown, path: string): unknown {
   if (err instanceof SiftError) return err;
   const code = sqliteCode(err);
   if (isBusy(err)) {
-    return new SiftError('db_locked', 409, `The database ${path} is in use by another Sift.`, 'Close the other Sift window or command (or pass --db with another path), then try again.');
+    // A batch that runs holds the database for its whole life: waiting is the plain advice.
+    return new SiftError(
+      'db_locked',
+      409,
+      `The database ${path} is in use by another Sift.`,
+      'Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.',
+    );
   }
   if (code === 'SQLITE_NOTADB') {
     return new SiftError('db_not_sift', 400, `${path} is not a Sift database: it is not an SQLite file at all.`, 'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing in that file.');
