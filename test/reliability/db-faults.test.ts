@@ -146,4 +146,17 @@ describe('a disk that refuses to let the database grow', () => {
     const jobs = await runSift(['jobs', '--db', db]);
     expect(jobs.stdout).toContain('database could not be written');
   }, 120_000);
+
+  test('a list whose job does not fit when submitted gets the same plain message, not SQLite\'s "disk I/O error"', async (ctx) => {
+    if (!prlimit) ctx.skip();
+    const db = path.join(t.dir, 'submit-limited.db');
+    const file = path.join(t.dir, 'submit-limited.txt');
+    // 300 KB: a new database opens; 5,000 targets of ~130 bytes do not fit in its journal.
+    writeFileSync(file, Array.from({ length: 5000 }, (_, i) => `http://127.0.0.1:9/limited/${i}/${'x'.repeat(100)}`).join('\n'));
+    const child = spawn('prlimit', ['--fsize=300000', process.execPath, SIFT_BIN, 'batch', file, '--db', db, '--allow-private'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = await collect(child);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).not.toMatch(/^job /m);
+    expect(run.stderr).toContain(`sift: cannot write the database ${db} (SQLITE_IOERR_WRITE).`);
+  }, 120_000);
 });

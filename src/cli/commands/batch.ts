@@ -140,7 +140,8 @@ export const batchCommand: Command = {
           );
           return EXIT.usage;
         }
-        return reportError(err, io);
+        // Submitting writes the job and its targets: a full disk or a damaged file shows here first.
+        return reportError(storeError(err, ctx.store.path), io);
       }
       let restNote = '';
       if (values.rest && sub.reused) {
