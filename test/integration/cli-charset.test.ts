@@ -21,7 +21,8 @@ interface Prose {
 }
 const PAGES = (JSON.parse(readFileSync(path.join(__dirname, '../fixtures/charset/prose.json'), 'utf8')) as { pages: Prose[] }).pages;
 const LEGACY = PAGES.filter((p) => p.charset !== 'windows-1252');
-const FRENCH = PAGES.find((p) => p.lang === 'fr')!;
+// Of the legacy ones, pl-en is a bilingual page: Polish paragraphs each followed by English.
+const WESTERN = PAGES.filter((p) => p.charset === 'windows-1252');
 const RUSSIAN = PAGES.find((p) => p.lang === 'ru')!;
 const JAPANESE = PAGES.find((p) => p.charset === 'shift_jis')!;
 
@@ -79,11 +80,13 @@ describe('a legacy page that names no charset and is not UTF-8', () => {
     expect(r.out).toBe(`${RUSSIAN.paragraphs.join('\n\n')}\n`);
   });
 
-  it('a Western (Latin-1) page stays windows-1252, not detected', async () => {
-    const r = await fetchJson(`/fr-windows-1252.html`);
-    expect(r.meta).toMatchObject({ title: FRENCH.title, charset: 'windows-1252' });
+  // Italian's accented words alone ("è", "più") read as windows-1251 to the detector: such a
+  // page came out Cyrillic until the words asked alone had to be written outside ASCII.
+  it.each(WESTERN.map((p) => [p.lang, p] as const))('a Western (Latin-1) page stays windows-1252, not detected: %s', async (_name, p) => {
+    const r = await fetchJson(`/${p.lang}-windows-1252.html`);
+    expect(r.meta).toMatchObject({ title: p.title, charset: 'windows-1252' });
     expect(r.meta).not.toHaveProperty('charset_detected');
-    for (const t of FRENCH.paragraphs) expect(r.content).toContain(t);
+    for (const t of p.paragraphs) expect(r.content).toContain(t);
   });
 
   it('the installed command reads it too (bin/sift, a separate process)', async () => {
