@@ -1,7 +1,7 @@
 import { FetchError } from './errors';
 import { GREP_HINT, grepParts, type GrepParts } from '../../shared/grep';
 
-import { WorkerCrash, WorkerSlot, workerScript } from './worker-slot';
+import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 
 /** A grep option's pattern and flags; an invalid one fails as the target (or the up-front check) reports it. */
 export function compileGrep(grep: string): GrepParts {
@@ -33,51 +33,19 @@ export interface GrepOutput {
  * have 2+ cores, and one stuck program must not hold up every other target until its deadline.
  */
 export class ComputePool {
-  private readonly slots: WorkerSlot[];
-  private readonly queue: { grant: (s: WorkerSlot) => void; signal: AbortSignal }[] = [];
+  private readonly pool: WorkerPool;
   constructor(size = 2) {
-    this.slots = Array.from({ length: size }, () => new WorkerSlot(workerScript('compute-worker.mjs')));
-  }
-
-  private async slot(signal: AbortSignal): Promise<WorkerSlot> {
-    const free = this.slots.find((s) => !s.busy);
-    if (free) {
-      free.busy = true;
-      return free;
-    }
-    return new Promise((resolve, reject) => {
-      const entry = { grant: (s: WorkerSlot) => (signal.removeEventListener('abort', onAbort), resolve(s)), signal };
-      const onAbort = (): void => {
-        const i = this.queue.indexOf(entry);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(entry);
-    });
-  }
-
-  private release(s: WorkerSlot): void {
-    s.busy = false;
-    const next = this.queue.shift();
-    if (next) {
-      s.busy = true;
-      next.grant(s);
-    }
+    this.pool = new WorkerPool(workerScript('compute-worker.mjs'), size);
   }
 
   private async run(msg: Record<string, unknown>, signal: AbortSignal, what: string): Promise<Reply> {
-    const s = await this.slot(signal);
     try {
-      s.busy = false; // WorkerSlot.run marks it busy again for the task's span.
-      return await s.run<Reply>(msg, signal);
+      return await this.pool.run<Reply>(msg, signal);
     } catch (err) {
       if (err instanceof WorkerCrash) {
         throw new FetchError(422, `${what} failed: ${/memory|code 1\b/i.test(err.message) ? 'it used too much memory' : err.message}`, 'Simplify the program or expression.', 'bad_option');
       }
       throw err;
-    } finally {
-      this.release(s);
     }
   }
 
@@ -101,6 +69,6 @@ export class ComputePool {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.close()));
+    await this.pool.close();
   }
 }

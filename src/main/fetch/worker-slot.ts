@@ -26,15 +26,20 @@ export class WorkerSlot {
   private worker: Worker | undefined;
   private seq = 0;
   busy = false;
+  /** Threads started: the first task starts one, and so does each task after an abort or a crash. */
+  spawned = 0;
   constructor(
     private readonly script: string,
     /** 1 GiB of heap: a jq program printing forever dies here instead of taking the app down. */
     private readonly heapMb = 1024,
+    /** The thread's Node options (a TypeScript worker run from the sources needs tsx's loader). */
+    private readonly execArgv?: string[],
   ) {}
 
   private spawn(): Worker {
     if (!this.worker) {
-      const w = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+      const w = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb }, ...(this.execArgv ? { execArgv: this.execArgv } : {}) });
+      this.spawned++;
       w.unref();
       w.on('error', () => {});
       w.on('exit', () => {
@@ -65,6 +70,8 @@ export class WorkerSlot {
       };
       const onError = (err: Error): void => {
         done();
+        // Out of memory, it is on its way out: the next task must not be posted to it.
+        if (this.worker === w) this.worker = undefined;
         reject(new WorkerCrash(err.message));
       };
       const onExit = (code: number): void => {
@@ -89,5 +96,64 @@ export class WorkerSlot {
     const w = this.worker;
     this.worker = undefined;
     if (w) await w.terminate();
+  }
+}
+
+/**
+ * A few WorkerSlots running one script, and the tasks waiting for one of them: a task runs
+ * alone in its thread, so aborting it (which terminates the thread) stops no other task.
+ */
+export class WorkerPool {
+  readonly slots: WorkerSlot[];
+  private readonly queue: { grant: (s: WorkerSlot) => void; signal: AbortSignal }[] = [];
+  constructor(script: string, size: number, heapMb?: number, execArgv?: string[]) {
+    this.slots = Array.from({ length: Math.max(1, size) }, () => new WorkerSlot(script, heapMb, execArgv));
+  }
+
+  /** Threads started so far, by all the slots. */
+  get spawned(): number {
+    return this.slots.reduce((n, s) => n + s.spawned, 0);
+  }
+
+  private async slot(signal: AbortSignal): Promise<WorkerSlot> {
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return free;
+    }
+    return new Promise((resolve, reject) => {
+      const entry = { grant: (s: WorkerSlot) => (signal.removeEventListener('abort', onAbort), resolve(s)), signal };
+      const onAbort = (): void => {
+        const i = this.queue.indexOf(entry);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(entry);
+    });
+  }
+
+  private release(s: WorkerSlot): void {
+    s.busy = false;
+    const next = this.queue.shift();
+    if (next) {
+      s.busy = true;
+      next.grant(s);
+    }
+  }
+
+  /** The task's reply, once a slot is free; a crash rejects with a WorkerCrash, an abort with the signal's reason. */
+  async run<T>(msg: Record<string, unknown>, signal: AbortSignal): Promise<T> {
+    const s = await this.slot(signal);
+    try {
+      s.busy = false; // WorkerSlot.run marks it busy again for the task's span.
+      return await s.run<T>(msg, signal);
+    } finally {
+      this.release(s);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.close()));
   }
 }
