@@ -55,9 +55,13 @@ export class WorkerSlot {
     const w = this.spawn();
     const id = ++this.seq;
     this.busy = true;
+    // A task keeps the process alive, as the I/O it stands for would: a script that only
+    // awaited a large page's extraction exited (code 13) with the page half read.
+    w.ref();
     return new Promise<T>((resolve, reject) => {
       const done = (): void => {
         this.busy = false;
+        w.unref();
         w.off('message', onMessage);
         w.off('error', onError);
         w.off('exit', onExit);
