@@ -2,18 +2,22 @@ import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { buildHtmlWorker } from './scripts/build-cli.mjs';
 
 /**
- * The fetch pipeline's worker threads (PDF, jq/grep) are plain .mjs files loaded by path
- * next to the code that starts them; the main bundle is one file, so they go beside it.
+ * The fetch pipeline's worker threads are loaded by path next to the code that starts them;
+ * the main bundle is one file, so they go beside it: the plain .mjs ones (PDF, jq/grep)
+ * copied, the HTML worker (TypeScript importing the HTML stack) bundled into one
+ * html-worker.mjs by the CLI's esbuild setup.
  */
 const copyWorkers = {
   name: 'sift-copy-workers',
-  writeBundle() {
+  async writeBundle() {
     const from = resolve(__dirname, 'src/main/fetch');
     const to = resolve(__dirname, 'out/main');
     mkdirSync(to, { recursive: true });
     for (const f of readdirSync(from)) if (f.endsWith('.mjs')) copyFileSync(resolve(from, f), resolve(to, f));
+    await buildHtmlWorker(to, { quiet: true });
   },
 };
 

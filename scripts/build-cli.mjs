@@ -1,5 +1,7 @@
 // Builds the `sift` CLI: out/cli/sift.mjs and the chunks it loads on demand, with the fetch
-// pipeline's worker scripts beside them (they are loaded by path from the bundle's folder).
+// pipeline's worker scripts beside them (they are loaded by path from the bundle's folder):
+// the plain .mjs ones copied, the HTML worker bundled (html-worker.mjs, sharing the HTML
+// stack's chunk with the command).
 // Run by `npm ci` (prepare), `npm run build`, `npm run build:cli` and the test setup;
 // bin/sift.cjs runs it.
 //
@@ -51,6 +53,34 @@ export const lazyCssom = {
   },
 };
 
+/** esbuild's options for Sift's node code, the CLI's and the HTML worker's alike. */
+const nodeOptions = (quiet) => ({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL,
+  banner: { js: BANNER },
+  tsconfig: path.join(root, 'tsconfig.node.json'),
+  legalComments: 'none',
+  plugins: [lazyCssom],
+  logLevel: quiet ? 'error' : 'warning',
+});
+
+const HTML_WORKER = path.join(root, 'src', 'main', 'fetch', 'html-worker.ts');
+
+/**
+ * The HTML worker as one file, for the app's main process (electron.vite.config.ts): its
+ * thread loads it by path, from app.asar.unpacked in a packaged app, where neither the main
+ * bundle's chunks nor node_modules are, so it holds the whole HTML stack.
+ */
+export async function buildHtmlWorker(outDir, { quiet = false } = {}) {
+  const { patchDeps } = await import('./patch-deps.mjs');
+  patchDeps();
+  const { build } = await import('esbuild');
+  await build({ ...nodeOptions(quiet), entryPoints: { 'html-worker': HTML_WORKER }, outdir: outDir, outExtension: { '.js': '.mjs' } });
+}
+
 export async function buildCli({ quiet = false } = {}) {
   // An installed package ships the bundle built and has neither the sources nor esbuild.
   if (!existsSync(path.join(root, 'src', 'cli', 'main.ts'))) return;
@@ -65,20 +95,11 @@ export async function buildCli({ quiet = false } = {}) {
   rmSync(tmp, { recursive: true, force: true });
   try {
     await build({
-      entryPoints: { sift: path.join(root, 'src', 'cli', 'main.ts') },
+      ...nodeOptions(quiet),
+      entryPoints: { sift: path.join(root, 'src', 'cli', 'main.ts'), 'html-worker': HTML_WORKER },
       outdir: tmp,
       outExtension: { '.js': '.mjs' },
-      bundle: true,
       splitting: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      external: EXTERNAL,
-      banner: { js: BANNER },
-      tsconfig: path.join(root, 'tsconfig.node.json'),
-      legalComments: 'none',
-      plugins: [lazyCssom],
-      logLevel: quiet ? 'error' : 'warning',
     });
     for (const f of readdirSync(workersDir)) if (f.endsWith('.mjs')) copyFileSync(path.join(workersDir, f), path.join(tmp, f));
     try {

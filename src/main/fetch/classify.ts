@@ -381,6 +381,8 @@ function needsJs(p: Page): string | undefined {
  */
 const NOT_FREE_JSON = /["']isAccessibleForFree["']\s*:\s*["']?false\b/i;
 const NOT_FREE_META = /<meta\b(?=[^<>]*\bitemprop\s*=\s*["']?isAccessibleForFree\b)(?=[^<>]*\bcontent\s*=\s*["']?false\b)[^<>]*>/i;
+/** Whether paywallTeaser will read the article's text: only a page marked as not free. */
+export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html);
 /** The length the page's own structured data gives its article, in words. */
 const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
@@ -396,7 +398,7 @@ const wordsIn = (text: string): number => text.split(/\s+/).filter(Boolean).leng
  * of a teaser.
  */
 export function paywallTeaser(html: string, article: () => string): boolean {
-  if (!NOT_FREE_JSON.test(html) && !NOT_FREE_META.test(html)) return false;
+  if (!marksNotFree(html)) return false;
   const text = article().replace(/\s+/g, ' ').trim();
   const declared = Number(WORD_COUNT.exec(html)?.[1] ?? 0);
   return declared > 0 ? wordsIn(text) < declared / 2 : text.length < SHORT_CHARS;

@@ -4,38 +4,35 @@ import { isJsonFeed, layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
-import type * as HtmlModule from './html';
 import type { Article } from './html';
+import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
-import { paywallTeaser } from './classify';
+import { marksNotFree, paywallTeaser } from './classify';
 import { attributeOf } from './markup';
 import type * as FeedModule from './feed';
 import type { Feed } from './feed';
-
-/**
- * The HTML stack (html.ts and feed.ts: linkedom, Readability, turndown, domino, 1.4 MB of the
- * CLI bundle) is loaded by the first document that needs it. A page in mode raw, JSON, plain
- * text and PDFs never do, and loading it was 150 to 180 ms of every `sift extract` of a text
- * or JSON file (370 ms in all) and of a raw `sift fetch`.
- */
-let htmlModule: Promise<typeof HtmlModule> | undefined;
-export const loadHtml = (): Promise<typeof HtmlModule> => (htmlModule ??= import('./html'));
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
 
 /**
- * Starts loading the HTML stack, without waiting, for a target whose mode reads an HTML page
- * through it (every mode but raw), so the first load overlaps the server's answer. A failure
- * is reported by the loadHtml() that needs it.
+ * Starts loading the HTML stack (html-pool.ts loadHtml), without waiting, for a target whose
+ * mode reads an HTML page through it (every mode but raw), so the first load overlaps the
+ * server's answer. A failure is reported by the loadHtml() that needs it.
  */
 export function prefetchHtml(options: Options): void {
-  if (htmlModule === undefined && extractionMode(options) !== 'raw') loadHtml().catch(() => undefined);
+  if (extractionMode(options) !== 'raw') loadHtml().catch(() => undefined);
 }
+
+/** The part of an article a mode returns: markdown, text or html (links, meta and raw read no article). */
+export function articlePart(mode: string): ArticlePart[] {
+  return mode === 'markdown' || mode === 'text' || mode === 'html' ? [mode] : [];
+}
+
 let feedModule: Promise<typeof FeedModule> | undefined;
 const loadFeed = (): Promise<typeof FeedModule> => (feedModule ??= import('./feed'));
 
@@ -48,6 +45,8 @@ export interface ExtractContext {
   signal: AbortSignal;
   pdf: PdfPool;
   compute: ComputePool;
+  /** Reads HTML pages, a large one in a worker thread. */
+  html: HtmlPool;
   /** The body already decoded by the fetcher (used only when it is this very buffer). */
   decoded?: Decoded;
 }
@@ -109,7 +108,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     const { text, charset, detected } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
     meta.charset = charset;
     if (detected) meta.charset_detected = true;
-    if (kind === 'html') content = await htmlContent(text, mode, ctx.url, meta, pre?.article);
+    if (kind === 'html') content = await htmlContent(text, mode, ctx, meta, pre?.article);
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {
       const feed = feedFormat(text);
@@ -279,30 +278,31 @@ async function feedContent(feed: Feed, mode: string, url: string, meta: Record<s
 // Attributes bounded and stopped at "<": a page of unclosed "<title" read to its end from each.
 const titleOfMarkup = (html: string): string => decodeEntities(/<title\b[^<>]{0,1024}>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
 
-async function htmlContent(html: string, mode: string, url: string, meta: Record<string, unknown>, article?: Article): Promise<string> {
+async function htmlContent(html: string, mode: string, ctx: ExtractContext, meta: Record<string, unknown>, article?: Article): Promise<string> {
   if (mode === 'raw') {
     meta.title = titleOfMarkup(html);
     return html;
   }
-  const { extractArticle, extractLinks, extractMeta } = await loadHtml();
   // A page saved to a file links where it linked on the web, not to file:///tennis/… on this disk.
+  let url = ctx.url;
   const web = url.startsWith('file:') && !article && mode !== 'text' ? savedFrom(html) : undefined;
   if (web) {
     url = web;
     meta.base_url = web;
   }
   if (mode === 'links') {
-    const links = extractLinks(html, url);
+    const links = await ctx.html.links(html, url, ctx.signal);
     meta.title = titleOfMarkup(html);
     meta.links = links.length;
     return links.join('\n');
   }
   if (mode === 'meta') {
-    const m = extractMeta(html, url);
+    const m = await ctx.html.meta(html, url, ctx.signal);
     meta.title = m.title;
     return JSON.stringify(m, null, 2);
   }
-  const a = article ?? extractArticle(html, url);
+  // The text too where the paywall check will read it.
+  const a = article ?? (await ctx.html.article(html, url, [...articlePart(mode), ...(mode !== 'text' && marksNotFree(html) ? (['text'] as const) : [])], ctx.signal));
   if (paywallTeaser(html, () => a.text)) meta.warnings = ['paywall'];
   meta.title = a.title;
   if (a.byline) meta.byline = a.byline;

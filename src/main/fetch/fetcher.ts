@@ -9,7 +9,8 @@ import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './rende
 import { ComputePool } from './compute';
 import { classifyPage, isNotFoundText } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
-import { decodeHtml, extractBody, loadHtml, prefetchHtml, type Decoded, type Extracted } from './extract';
+import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
+import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
 import { Gate } from './gate';
 import { linkSignals } from './linked-signal';
@@ -39,6 +40,8 @@ export interface FetcherDeps {
   renderer?: RendererFactory;
   /** How long the soft-404 probe may take (default PROBE_BUDGET_MS); tests shorten it. */
   probeBudgetMs?: number;
+  /** Which pages the HTML worker reads and its heap (html-pool.ts); tests change both. */
+  html?: HtmlPoolOptions;
 }
 
 export interface Fetcher {
@@ -54,6 +57,8 @@ export interface Fetcher {
   /** The guarding proxy rendered pages go through (tests watch what it refuses). */
   proxy: GuardProxy;
   pdf: PdfPool;
+  /** Reads HTML pages, large ones in a worker (tests watch it). */
+  html: HtmlPool;
   close(): Promise<void>;
 }
 
@@ -178,6 +183,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   const gate = new Gate(settings.gateSize, settings.gateWaitMs);
   const pdf = new PdfPool(deps.pdfWorkers ?? 2);
   const compute = new ComputePool(2);
+  const htmlPool = new HtmlPool(deps.html);
   const probe = new SoftNotFoundProbe(now);
 
   /**
@@ -366,8 +372,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         decoded ??= decodeHtml(res.body, res.contentType);
         const html = decoded.text;
         // Readability runs here only on a page that carries scripts (is it thin?); the
-        // extraction then reuses its article instead of running it again.
+        // extraction then reuses its article instead of running it again, so the part its
+        // mode returns is made now too.
         let article: Article | undefined;
+        const read = (): Promise<Article> => underDeadline(signal, deadline, (s) => htmlPool.article(html, res.finalUrl, ['text', ...articlePart(options.mode ?? 'markdown')], s));
         // A route's page is whatever the app's scripts make of it: the static HTML is the app's
         // whatever the route, so a page with scripts is rendered, full of text or not.
         const why =
@@ -376,7 +384,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             : hasScriptBundles(html)
               ? route
                 ? 'route'
-                : shouldRender(mode, html, (article = (await loadHtml()).extractArticle(html, res.finalUrl)).text, false)
+                : shouldRender(mode, html, (article = await read()).text, false)
               : undefined;
         if (article) decoded = { ...decoded, article };
         if (why) {
@@ -400,7 +408,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
       }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, decoded }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, html: htmlPool, decoded }),
       );
       const meta: Record<string, unknown> = {
         url: withRoute(url, route),
@@ -450,7 +458,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const gz = unwrapGzip(bytes, contentType, ctx.url ?? '', settings.maxBodyBytes);
     const timer = linkSignals([], settings.deadlineMs);
     const out = await underDeadline(signal, timer.signal, (s) =>
-      extractBody(gz?.body ?? bytes, gz?.contentType ?? contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute }),
+      extractBody(gz?.body ?? bytes, gz?.contentType ?? contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, html: htmlPool }),
     ).finally(() => timer.dispose());
     return { content: out.content, meta: { ...(ctx.url ? { url: ctx.url } : {}), ...out.meta, ...(gz ? packedMeta(bytes.byteLength) : {}), fetched_ms: Math.round(now() - started) } };
   }
@@ -473,8 +481,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     browser: () => renderer.browser(),
     proxy,
     pdf,
+    html: htmlPool,
     async close() {
-      await Promise.all([pdf.close(), compute.close(), client.close(), renderer.close().then(() => proxy.close())]);
+      await Promise.all([pdf.close(), compute.close(), htmlPool.close(), client.close(), renderer.close().then(() => proxy.close())]);
     },
   };
 }

@@ -2,7 +2,8 @@
  * The fetch pipeline (SPEC §5): everything between a Target and its Result. createFetcher
  * is the entry point; the pieces are exported for tests and for the app's preview.
  * Not html.ts: the HTML stack (linkedom, Readability, turndown, domino: 1.4 MB of the CLI
- * bundle) loads when a page needs it (extract.ts, fetcher.ts); import it from './html'.
+ * bundle) loads when a page needs it, in this thread or in the HTML worker (html-pool.ts);
+ * import it from './html'.
  */
 export { createFetcher, recoverable, type Caller, type Fetcher, type FetcherDeps } from './fetcher';
 export { FetchError, codeFor, pageError, timeoutError } from './errors';
@@ -19,6 +20,7 @@ export { classify, sniffBody, mediaType, type Kind } from './sniff';
 export { extractBody, type ExtractContext, type Extracted } from './extract';
 export { PdfPool, type PdfText, type PageRanges, type PdfPoolStats } from './pdf-pool';
 export { ComputePool } from './compute';
+export { HtmlPool, WORKER_FROM_CHARS, type HtmlPoolOptions } from './html-pool';
 export { parsePages, PAGES_SYNTAX } from './pages';
 export { answer, splitPassages, type Passage } from './question';
 export { shouldRender, hasScriptBundles, type RenderWhy } from './render/decide';

@@ -1,0 +1,153 @@
+/**
+ * Large HTML pages are read in a worker thread (src/main/fetch/html-pool.ts): through the
+ * real fetcher against a loopback server, the event loop keeps running while one is read, a
+ * cancel or the deadline ends the reading at once, a page past the worker's heap fails as too
+ * long, and what the worker makes is what the thread makes, on the article benchmark's pages.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { createFetcher, FetchError, type Fetcher } from '../../src/main/fetch';
+import type { Options, Result } from '../../src/shared/types';
+import { bigArticle } from '../helpers/big-page';
+import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+
+/** ~1 MB of HTML: four times the worker's threshold, a few seconds of reading. */
+const BIG = bigArticle(1_000_000);
+const caller = { name: 'test' };
+let srv: TestServer;
+const fetchers: Fetcher[] = [];
+
+function fetcher(html?: { workerFrom?: number; heapMb?: number }): Fetcher {
+  const f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}), ...(html ? { html } : {}) });
+  fetchers.push(f);
+  return f;
+}
+
+/** A result without the one field that differs between two runs of the same extraction. */
+const comparable = (r: Result): Result => ({ content: r.content, meta: { ...r.meta, fetched_ms: 0 } });
+
+beforeAll(async () => {
+  srv = await startServer({
+    '/big': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(BIG),
+    '/big-too': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bigArticle(600_000, 'The next page')),
+  });
+});
+afterAll(async () => {
+  await Promise.all(fetchers.map((f) => f.close()));
+  await srv.close();
+});
+
+describe('a large page is read in the worker', () => {
+  test('while it is read the event loop runs, and the result is what the thread makes', async () => {
+    const f = fetcher();
+    let settled = false;
+    const pending = f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/big` }).finally(() => (settled = true));
+    // Polled by the event loop: it runs while the worker holds the page.
+    await expect.poll(() => f.html.inWorker).toBe(1);
+    const ranFirst = await new Promise<boolean>((resolve) => setImmediate(() => resolve(!settled)));
+    expect(ranFirst).toBe(true);
+    const r = await pending;
+    expect(f.html.spawned).toBe(1);
+    expect(r.content).toMatch(/^# The long specification\n\n## Section 0\n/);
+    expect(r.content).toContain('| Port | High water |');
+    const inThread = await fetcher({ workerFrom: Infinity }).fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/big` });
+    expect(comparable(r)).toEqual(comparable(inThread));
+  });
+
+  test('a cancel while it is read rejects with the cancel at once; the next large page is read by a fresh worker', async () => {
+    const f = fetcher();
+    const ac = new AbortController();
+    const pending = f.fetchTarget(ac.signal, caller, { url: `${srv.origin}/big` });
+    await expect.poll(() => f.html.inWorker).toBe(1);
+    const reason = new Error('cancelled by the user');
+    ac.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    // The worker holding the page was terminated, not left to finish it: the next page starts another.
+    expect(f.html.inWorker).toBe(0);
+    const next = await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/big-too` });
+    expect(next.content).toMatch(/^# The next page\n/);
+    expect(f.html.spawned).toBe(2);
+  });
+
+  test("the target's deadline passing while it is read is a timeout of the extraction, not an internal error", async () => {
+    const f = fetcher();
+    const ac = new AbortController();
+    const pending = fail(f.fetchTarget(ac.signal, caller, { url: `${srv.origin}/big` }));
+    await expect.poll(() => f.html.inWorker).toBe(1);
+    // What the batch wiring's own deadline (an AbortSignal.timeout) aborts with.
+    ac.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    const err = await pending;
+    expect(err).toMatchObject({ status: 504, code: 'timeout' });
+    expect(err.message).toMatch(/while extracting/);
+  });
+
+  test('a page past the worker heap fails as too long, and the worker reads the next page', async () => {
+    // 64 MB: the HTML stack and a page of 150,000 characters fit, a page of 3 million does not.
+    const f = fetcher({ heapMb: 64, workerFrom: 100_000 });
+    const err = await fail(f.extractBuffer(Buffer.from(bigArticle(3_000_000)), 'text/html', {}));
+    expect(err).toBeInstanceOf(FetchError);
+    expect(err).toMatchObject({ status: 422, code: 'too_long' });
+    expect(err.message).toMatch(/^document too long: reading the page took more than 64 MB of memory/);
+    expect(err.hint).toMatch(/mode=raw/);
+    const next = await f.extractBuffer(Buffer.from(bigArticle(150_000, 'Small enough')), 'text/html', {});
+    expect(next.content).toMatch(/^# Small enough\n/);
+    expect(f.html.spawned).toBe(2);
+  });
+
+  test("a page nested too deep fails in the worker with the thread's error", async () => {
+    const deep = `<html><body>${'<div>'.repeat(5000)}${'x'.repeat(300_000)}${'</div>'.repeat(5000)}</body></html>`;
+    const worker = fetcher({ workerFrom: 0 });
+    const inWorker = await fail(worker.extractBuffer(Buffer.from(deep), 'text/html', {}));
+    const inThread = await fail(fetcher({ workerFrom: Infinity }).extractBuffer(Buffer.from(deep), 'text/html', {}));
+    expect(worker.html.spawned).toBe(1);
+    expect(inWorker).toBeInstanceOf(FetchError);
+    expect(inWorker.toInfo()).toEqual(inThread.toInfo());
+    expect(inWorker.code).toBe('too_long');
+  });
+});
+
+/** The benchmark half of the article-extraction corpus, found as bench/_fidelity-html.ts finds it. */
+function corpusDir(): string | undefined {
+  const rel = 'shared/corpora/article-extraction/html';
+  if (process.env.SIFT_CORPORA) return path.join(process.env.SIFT_CORPORA, 'article-extraction', 'html');
+  for (let dir = path.resolve(__dirname); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
+  }
+  return undefined;
+}
+
+describe('the worker makes what the thread makes', () => {
+  const modes: Options['mode'][] = ['markdown', 'text', 'html', 'links', 'meta'];
+
+  test('on a large page, in every mode', async () => {
+    const worker = fetcher({ workerFrom: 0 });
+    const thread = fetcher({ workerFrom: Infinity });
+    const page = Buffer.from(BIG);
+    for (const mode of modes) {
+      const url = 'https://docs.example/spec';
+      const [a, b] = await Promise.all([worker.extractBuffer(page, 'text/html', { mode }, { url }), thread.extractBuffer(page, 'text/html', { mode }, { url })]);
+      expect(comparable(a), mode).toEqual(comparable(b));
+    }
+    expect(worker.html.spawned).toBe(1);
+  });
+
+  const dir = corpusDir();
+  test.skipIf(!dir)("on the article benchmark's 91 pages, in every mode", async () => {
+    const worker = fetcher({ workerFrom: 0 });
+    const thread = fetcher({ workerFrom: Infinity });
+    const files = readdirSync(dir!).filter((n) => n.endsWith('.html.gz'));
+    expect(files).toHaveLength(91);
+    for (const name of files) {
+      const page = gunzipSync(readFileSync(path.join(dir!, name)));
+      const url = `https://corpus.example/${name.slice(0, 12)}`;
+      for (const mode of modes) {
+        const [a, b] = await Promise.all([worker.extractBuffer(page, 'text/html', { mode }, { url }), thread.extractBuffer(page, 'text/html', { mode }, { url })]);
+        expect(comparable(a), `${name} ${mode}`).toEqual(comparable(b));
+      }
+    }
+    // One worker for them all: it is kept between pages.
+    expect(worker.html.spawned).toBe(1);
+  }, 600_000);
+});
