@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { ErrorInfo } from '../../shared/errors';
 import { FetchError } from './errors';
 import type * as HtmlModule from './html';
@@ -53,13 +52,10 @@ export const loadHtml = (): Promise<typeof HtmlModule> => (htmlModule ??= import
 
 /**
  * The worker's script: html-worker.mjs, bundled beside the code that starts it (out/cli,
- * out/main); run from the sources (the tests, a checkout without its bundle), the
- * TypeScript file itself, through tsx's loader.
+ * out/main); run from the sources (the tests, a checkout without its bundle), html-worker.ts
+ * through tsx (html-worker-tsx.cjs).
  */
-function workerEntry(): { script: string; execArgv?: string[] } {
-  if (!__filename.endsWith('.ts')) return { script: workerScript('html-worker.mjs') };
-  return { script: workerScript('html-worker.ts'), execArgv: ['--require', createRequire(__filename).resolve('tsx/cjs')] };
-}
+const workerEntry = (): string => workerScript(__filename.endsWith('.ts') ? 'html-worker-tsx.cjs' : 'html-worker.mjs');
 
 /**
  * Reads HTML pages: a small page in this thread, a large one in a worker thread, where a
@@ -105,8 +101,7 @@ export class HtmlPool {
 
   private async run(msg: HtmlRequest, signal: AbortSignal): Promise<HtmlReply> {
     if (!this.pool) {
-      const { script, execArgv } = workerEntry();
-      this.pool = new WorkerPool(script, 1, this.heapMb, execArgv);
+      this.pool = new WorkerPool(workerEntry(), 1, this.heapMb);
     }
     this.inWorker++;
     let reply: HtmlReply;

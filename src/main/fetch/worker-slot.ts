@@ -32,13 +32,11 @@ export class WorkerSlot {
     private readonly script: string,
     /** 1 GiB of heap: a jq program printing forever dies here instead of taking the app down. */
     private readonly heapMb = 1024,
-    /** The thread's Node options (a TypeScript worker run from the sources needs tsx's loader). */
-    private readonly execArgv?: string[],
   ) {}
 
   private spawn(): Worker {
     if (!this.worker) {
-      const w = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb }, ...(this.execArgv ? { execArgv: this.execArgv } : {}) });
+      const w = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
       this.spawned++;
       w.unref();
       w.on('error', () => {});
@@ -110,8 +108,8 @@ export class WorkerSlot {
 export class WorkerPool {
   readonly slots: WorkerSlot[];
   private readonly queue: { grant: (s: WorkerSlot) => void; signal: AbortSignal }[] = [];
-  constructor(script: string, size: number, heapMb?: number, execArgv?: string[]) {
-    this.slots = Array.from({ length: Math.max(1, size) }, () => new WorkerSlot(script, heapMb, execArgv));
+  constructor(script: string, size: number, heapMb?: number) {
+    this.slots = Array.from({ length: Math.max(1, size) }, () => new WorkerSlot(script, heapMb));
   }
 
   /** Threads started so far, by all the slots. */
