@@ -612,13 +612,19 @@ describe('hostile and slow servers', () => {
       await Promise.all([raw, other].map((x) => new Promise((resolve) => x.close(resolve))));
     }
   });
-  it('reads an answer in loose HTTP as browsers do: bare LF line ends, a folded header, an unasked 100 Continue, a blank after a chunk size', async () => {
+  it('reads an answer in loose HTTP as browsers do: bare LF line ends, a folded header, an unasked 100 Continue, a blank after a chunk size, a length beside chunks', async () => {
     const page = '<html><head><title>Loose</title></head><body><article><h1>Loose HTTP</h1><p>This page comes from a server whose HTTP is loose, as old embedded devices and hand-written CGI send it.</p></article></body></html>';
+    const long = page.replace('</article>', `${'<p>More of the page, long enough to come in many packets after the headers.</p>'.repeat(3000)}</article>`);
+    const chunked = (text: string): string => `${(text.match(/[\s\S]{1,16384}/g) ?? []).map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('')}0\r\n\r\n`;
     const answers: Record<string, string> = {
       '/bare-lf': `HTTP/1.1 200 OK\nContent-Type: text/html\nContent-Length: ${page.length}\nConnection: close\n\n${page}`,
       '/folded': `HTTP/1.1 200 OK\r\nContent-Type: text/html;\r\n charset=utf-8\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
       '/continue': `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
       '/chunk': `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${page.length.toString(16)} \r\n${page}\r\n0\r\n\r\n`,
+      // A length and chunks both: the chunks say where the body ends, as browsers read it.
+      '/both': `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${page.length.toString(16)}\r\n${page}\r\n0\r\n\r\n`,
+      // The same with a body long enough to come in many packets, in chunks of 16 KiB.
+      '/both-long': `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${long.length}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked(long)}`,
       // A redirect in bare LF to a page in bare LF: each hop is read leniently.
       '/moved': 'HTTP/1.1 302 Found\nLocation: /bare-lf\nContent-Length: 0\nConnection: close\n\n',
       '/gone': `HTTP/1.1 404 Not Found\nContent-Type: text/plain\nContent-Length: 4\nConnection: close\n\ngone`,
@@ -641,7 +647,7 @@ describe('hostile and slow servers', () => {
     const lookup = fixedResolver({ 'loose.test': ['127.0.0.1'] });
     const f = createFetcher({ allowPrivate: true }, { lookup });
     try {
-      for (const p of ['/bare-lf', '/folded', '/continue', '/chunk', '/moved']) {
+      for (const p of ['/bare-lf', '/folded', '/continue', '/chunk', '/both', '/both-long', '/moved']) {
         const r = await f.fetchTarget(new AbortController().signal, caller, at(p));
         expect(r.content, p).toContain('This page comes from a server whose HTTP is loose');
         expect(r.meta, p).toMatchObject({ status: 200, http_lenient: true });

@@ -23,13 +23,20 @@ export interface LenientOptions {
 
 /**
  * Whether undici refused an answer's HTTP itself: its parser (bare LF line ends, a header
- * folded onto the next line, a chunk size with a blank after it, both Content-Length and
- * Transfer-Encoding), or a 100 Continue that nobody asked for ("bad response").
+ * folded onto the next line, a chunk size with a blank after it), a 100 Continue that nobody
+ * asked for ("bad response"), or a body that does not match its Content-Length, which is what
+ * undici makes of an answer that also says it is chunked (browsers read the chunks). A body
+ * really cut short fails the lenient try the same way.
  */
 export function isMalformedAnswer(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
-  return code.startsWith('HPE_') || e?.name === 'HTTPParserError' || (code === 'UND_ERR_SOCKET' && e?.message === 'bad response');
+  return (
+    code.startsWith('HPE_') ||
+    e?.name === 'HTTPParserError' ||
+    (code === 'UND_ERR_SOCKET' && e?.message === 'bad response') ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+  );
 }
 
 /**
