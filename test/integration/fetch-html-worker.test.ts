@@ -118,6 +118,28 @@ function corpusDir(): string | undefined {
   return undefined;
 }
 
+describe('a large page is judged in the worker', () => {
+  // A real challenge page (test/fixtures/outcomes) carrying 400 KB of inline script, as
+  // bot-check pages that ship their solver inline do: judged off this thread, the same verdict.
+  const challenge = readFileSync(path.join(__dirname, '../fixtures/outcomes/pages/cf_interactive_security_check_2021.html'), 'utf8').replace(
+    '</head>',
+    `<script>var solver = ${JSON.stringify('x'.repeat(400_000))};</script></head>`,
+  );
+  test('a challenge with a large inline script is a challenge, judged while the event loop runs', async () => {
+    srv.route('/big-challenge-ok', (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(challenge));
+    const f = fetcher();
+    const inThread = fetcher({ workerFrom: Infinity });
+    const pending = fail(f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/big-challenge-ok`, options: { render: 'never' } }));
+    await expect.poll(() => f.html.inWorker).toBe(1);
+    const e = await pending;
+    expect(e).toMatchObject({ reason: 'challenge' });
+    expect(f.html.spawned).toBe(1);
+    const same = await fail(inThread.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/big-challenge-ok`, options: { render: 'never' } }));
+    expect({ status: e.status, msg: e.msg, reason: e.reason }).toEqual({ status: same.status, msg: same.msg, reason: same.reason });
+    expect(inThread.html.spawned).toBe(0);
+  });
+});
+
 describe('the worker makes what the thread makes', () => {
   const modes: Options['mode'][] = ['markdown', 'text', 'html', 'links', 'meta'];
 

@@ -7,7 +7,7 @@ import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
-import { classifyPage, isNotFoundText } from './classify';
+import { classifyPage, isNotFoundText, type Classification, type ClassifyInput } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
@@ -202,13 +202,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const decoded = decodeHtml(res.body, res.contentType);
     const html = decoded.text;
     const input = { html, status: res.status, url: res.finalUrl };
-    let c = classifyPage(input);
+    const classify = (given: ClassifyInput): Promise<Classification> => underDeadline(signal, deadline, (s) => htmlPool.classify(given, s));
+    let c = await classify(input);
     // A route target's path is its app's, which a host answering every path with the app
     // (as hash-routed apps are served) has whatever the route: the fragment names the page.
     if (!c.reason && !route && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
       const similarity = await probe.similarity(probeScope(caller), res.url, res.finalUrl, html, (u) => probeDownload(u, signal, deadline));
-      if (similarity !== undefined) c = classifyPage({ ...input, randomPathSimilarity: similarity });
+      if (similarity !== undefined) c = await classify({ ...input, randomPathSimilarity: similarity });
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.

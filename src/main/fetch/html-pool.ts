@@ -1,4 +1,5 @@
 import type { ErrorInfo } from '../../shared/errors';
+import { classifyPage, type Classification, type ClassifyInput } from './classify';
 import { FetchError } from './errors';
 import type * as HtmlModule from './html';
 import type { Article } from './html';
@@ -7,13 +8,19 @@ import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 /** The parts of an Article that cost a pass over it: each is made only when asked for. */
 export type ArticlePart = 'markdown' | 'text' | 'html';
 
-export type HtmlRequest = { html: string; url: string } & ({ op: 'article'; parts: ArticlePart[] } | { op: 'links' } | { op: 'meta' });
+export type HtmlRequest = { html: string; url: string } & (
+  | { op: 'article'; parts: ArticlePart[] }
+  | { op: 'links' }
+  | { op: 'meta' }
+  | { op: 'classify'; input: Omit<ClassifyInput, 'html' | 'url'> }
+);
 
 export interface HtmlReply {
   id: number;
   article?: Omit<Article, ArticlePart> & Partial<Record<ArticlePart, string>>;
   links?: string[];
   meta?: Record<string, unknown>;
+  classification?: Classification;
   /** A FetchError's parts (a page nested too deep), or any other error's message. */
   error?: Partial<ErrorInfo> & { message: string };
 }
@@ -98,6 +105,16 @@ export class HtmlPool {
   async meta(html: string, url: string, signal: AbortSignal): Promise<Record<string, unknown>> {
     if (html.length < this.workerFrom) return (await loadHtml()).extractMeta(html, url);
     return (await this.run({ op: 'meta', html, url }, signal)).meta!;
+  }
+
+  /**
+   * What the page is (classify.ts: a challenge, a sign-in wall, a soft 404… or the content).
+   * Its scans cost ~0.3 s per MB: a large page is judged in the worker too.
+   */
+  async classify(input: ClassifyInput, signal: AbortSignal): Promise<Classification> {
+    if (input.html.length < this.workerFrom) return classifyPage(input);
+    const { html, url, ...rest } = input;
+    return (await this.run({ op: 'classify', html, url, input: rest }, signal)).classification!;
   }
 
   private async run(msg: HtmlRequest, signal: AbortSignal): Promise<HtmlReply> {

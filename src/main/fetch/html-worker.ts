@@ -2,6 +2,7 @@
 // per MB of HTML, most of a gigabyte for 15 MB), in a thread the pipeline can terminate and
 // whose heap is capped, so the process's event loop keeps answering meanwhile (html-pool.ts).
 import { parentPort } from 'node:worker_threads';
+import { classifyPage } from './classify';
 import { FetchError } from './errors';
 import { extractArticle, extractLinks, extractMeta } from './html';
 import type { ArticlePart, HtmlReply, HtmlRequest } from './html-pool';
@@ -18,6 +19,8 @@ function answer(msg: HtmlRequest): Omit<HtmlReply, 'id'> {
       return { links: extractLinks(msg.html, msg.url) };
     case 'meta':
       return { meta: extractMeta(msg.html, msg.url) };
+    case 'classify':
+      return { classification: classifyPage({ ...msg.input, html: msg.html, url: msg.url }) };
   }
 }
 
