@@ -56,7 +56,7 @@ const rangeWords = (range: string): string => RANGE_WORDS[range] ?? 'a reserved 
 export function blockedReason(address: string): string | null {
   let ip: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    ip = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    ip = ipaddr.parse(bareHost(address).replace(/%.*$/, ''));
   } catch {
     return 'not an IP address';
   }
@@ -82,13 +82,14 @@ function embedded(four: number[], via: string): string | null {
   return inner === 'unicast' ? null : `${rangeWords(inner)}, inside ${CARRIER_WORDS[via] ?? 'an IPv6 address'}`;
 }
 
-const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
+/** A host as a socket takes it: an IPv6 address without the brackets a URL writes it in. */
+export const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 
 export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
   // An IPv6 address is listed as the URL writes it ([::1]) or bare (::1): either matches.
-  const h = bare(hostname.toLowerCase()).replace(/\.$/, '');
+  const h = bareHost(hostname.toLowerCase()).replace(/\.$/, '');
   return allowHosts.some((a) => {
-    const p = bare(a.toLowerCase().trim()).replace(/\.$/, '');
+    const p = bareHost(a.toLowerCase().trim()).replace(/\.$/, '');
     if (!p) return false;
     if (p.startsWith('.')) return h === p.slice(1) || h.endsWith(p);
     return h === p;
@@ -101,7 +102,7 @@ export function isLocalhostName(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost');
 }
 
-export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bare(hostname));
+export const isIpLiteral = (hostname: string): boolean => ipaddr.isValid(bareHost(hostname));
 
 /** Throws 403 when an address may not be connected to under the policy. */
 export function checkAddress(address: string, hostname: string, policy: GuardPolicy): void {
@@ -117,7 +118,7 @@ export function checkAddress(address: string, hostname: string, policy: GuardPol
  * public and a private address is an attack, not an accident.
  */
 export async function resolveGuarded(hostname: string, policy: GuardPolicy, resolve: Resolver): Promise<ResolvedAddress[]> {
-  const h = bare(hostname);
+  const h = bareHost(hostname);
   if (ipaddr.isValid(h)) {
     checkAddress(h, h, policy);
     return [{ address: h, family: h.includes(':') ? 6 : 4 }];

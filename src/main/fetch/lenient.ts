@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
+import { bareHost, isIpLiteral } from './guard';
 
 /** An answer's status, headers and body, as HttpClient reads undici's and this module's alike. */
 export interface Answer {
@@ -50,10 +51,9 @@ export function isMalformedAnswer(err: unknown): boolean {
  */
 export function lenientGet(url: URL, opts: LenientOptions): Promise<Answer> {
   const https = url.protocol === 'https:';
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const hostname = bareHost(url.hostname);
   const port = Number(url.port) || (https ? 443 : 80);
   return new Promise<Answer>((resolve, reject) => {
-    let headersTimer: NodeJS.Timeout | undefined;
     const options: RequestOptions = {
       method: 'GET',
       host: hostname,
@@ -67,24 +67,21 @@ export function lenientGet(url: URL, opts: LenientOptions): Promise<Answer> {
       // the address it reached and does the TLS handshake (with the name's certificate check).
       // (Node takes the socket from the callback when this returns none: agent.createConnection's contract.)
       createConnection: (_options, done) => {
-        opts.connect({ hostname, host: url.host, protocol: url.protocol, port: String(port), servername: https ? servername(hostname) : undefined }, (err, socket) =>
-          done(err, socket as Socket),
-        );
+        // TLS names no IP address.
+        const servername = https && !isIpLiteral(hostname) ? hostname : undefined;
+        opts.connect({ hostname, host: url.host, protocol: url.protocol, port: String(port), servername }, (err, socket) => done(err, socket as Socket));
         return undefined as unknown as Socket;
       },
     };
     const req = request(options);
-    const fail = (code: string, message: string): void => {
-      req.destroy(Object.assign(new Error(message), { code }));
-    };
-    headersTimer = setTimeout(() => fail('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'), opts.headersTimeoutMs);
+    // As undici's headersTimeout, with its code.
+    const headersTimer = setTimeout(() => req.destroy(Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' })), opts.headersTimeoutMs);
     req.on('error', (err) => {
       clearTimeout(headersTimer);
       reject(err);
     });
     req.on('response', (res) => {
       clearTimeout(headersTimer);
-      headersTimer = undefined;
       // As undici's bodyTimeout: the longest silence while the body comes.
       res.socket.setTimeout(opts.bodyTimeoutMs, () => res.destroy(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' })));
       const dump = (): Promise<void> => {
@@ -96,9 +93,4 @@ export function lenientGet(url: URL, opts: LenientOptions): Promise<Answer> {
     });
     req.end();
   });
-}
-
-/** The TLS server name for a host: none for an IP address (TLS forbids one there). */
-function servername(hostname: string): string | undefined {
-  return /^[\d.]+$/.test(hostname) || hostname.includes(':') ? undefined : hostname;
 }

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { checkAddress, guardedLookup, resolveGuarded, type GuardPolicy, type Resolver } from '../guard';
+import { bareHost, checkAddress, guardedLookup, resolveGuarded, type GuardPolicy, type Resolver } from '../guard';
 import { FetchError } from '../errors';
 
 /** Where a browser finds the guarding proxy, and the credentials it must send. */
@@ -130,7 +130,7 @@ export class GuardProxy {
       this.emit({ kind: 'refused', via: 'bad', host: '' });
       return refuseRaw(client, 400);
     }
-    const host = (m[1] as string).replace(/^\[|\]$/g, '');
+    const host = bareHost(m[1] as string);
     let upstream: Socket;
     try {
       upstream = await this.dial(host, Number(m[2]));
@@ -157,7 +157,7 @@ export class GuardProxy {
       res.writeHead(400, { 'content-length': '0' }).end();
       return;
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const host = bareHost(target.hostname);
     try {
       await resolveGuarded(host, this.policy(), this.resolve);
     } catch (err) {
@@ -220,7 +220,7 @@ export class GuardProxy {
       this.emit({ kind: 'refused', via: 'bad', host: '' });
       return refuseRaw(client, 400);
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const host = bareHost(target.hostname);
     let upstream: Socket;
     try {
       upstream = await this.dial(host, Number(target.port || 80));
