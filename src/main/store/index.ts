@@ -150,19 +150,22 @@ export function storeError(err: unknown, path: string): unknown {
   return sqliteCode(err).startsWith('SQLITE_') ? openError(err, path) : err;
 }
 
+/** openError's kinds of a database Sift cannot go on with, as a stopped job's error says them. */
+const STOPPED_BY: Partial<Record<string, StoreStop>> = {
+  disk_full: 'disk full',
+  db_damaged: 'database damaged',
+  db_not_sift: 'database damaged',
+  db_not_writable: 'database could not be written',
+};
+
 /**
- * The error stored on a job the store stopped (STORE_STOPS): the cause in a few words, from
- * SQLite's code as openError reads it; anything else stays "internal error". Without the
- * path, which the job list and an export's listing would carry.
+ * The error stored on a job the store stopped (STORE_STOPS): the cause in a few words, as
+ * openError reads SQLite's code; anything else stays "internal error". Without the path,
+ * which the job list and an export's listing would carry.
  */
 export function stoppedJobError(err: unknown): StoreStop | 'internal error' {
-  const code = sqliteCode(err);
-  if (code === 'SQLITE_FULL') return 'disk full';
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'database damaged';
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM') {
-    return 'database could not be written';
-  }
-  return 'internal error';
+  const read = openError(err, '');
+  return (read instanceof SiftError && STOPPED_BY[read.code]) || 'internal error';
 }
 
 /**
