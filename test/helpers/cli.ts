@@ -18,6 +18,14 @@ export function runSift(args: string[], opts: { env?: NodeJS.ProcessEnv; input?:
   return collect(child, opts.timeoutMs ?? 120_000);
 }
 
+/** The objects of `--json` output, one a line (blank lines skipped). */
+export const jsonLines = (out: string): Record<string, unknown>[] =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
 export function startSift(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
   return spawn(process.execPath, [SIFT_BIN, ...args], {
     cwd: opts.cwd,

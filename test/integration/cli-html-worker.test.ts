@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createFetcher } from '../../src/main/fetch';
 import { bigArticle } from '../helpers/big-page';
-import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
+import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 
 /** Preloaded into each child: a line on stderr when a worker thread starts. */
@@ -33,13 +33,6 @@ afterAll(async () => {
   await site.close();
   rmSync(home, { recursive: true, force: true });
 });
-
-const jsonLines = (s: string): Record<string, unknown>[] =>
-  s
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('the CLI reads a large page in its HTML worker', () => {
   test('sift extract of a large file: the bundled worker reads it, and it comes out as the thread makes it', async () => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
-import { collect, runSift, startSift } from '../helpers/cli';
+import { collect, jsonLines, runSift, startSift } from '../helpers/cli';
 import { openStore } from '../../src/main/store';
 
 let site: Site;
@@ -78,13 +78,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site.close();
 });
-
-const jsonLines = (out: string): Record<string, unknown>[] =>
-  out
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 // Each test spawns `sift` a few times; each spawn compiles the CLI through tsx.
 describe('sift search', { timeout: 180_000 }, () => {

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runSift, startSift } from '../helpers/cli';
+import { jsonLines, runSift, startSift } from '../helpers/cli';
 import { writeResult } from '../helpers/faults-report';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
@@ -102,13 +102,6 @@ function checkFile(db: string, where: string): Row[] {
   expect(docs, where).toBe(done.length);
   return rows;
 }
-
-const jsonLines = (s: string): Record<string, unknown>[] =>
-  s
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('SIGKILL of `sift batch`, then the rest of the CLI', () => {
   test(`every finished target stays stored, indexed and found; status says what happened; --rest finishes the list (${KILLS} kills)`, async () => {
