@@ -381,7 +381,7 @@ function needsJs(p: Page): string | undefined {
  */
 const NOT_FREE_JSON = /["']isAccessibleForFree["']\s*:\s*["']?false\b/i;
 const NOT_FREE_META = /<meta\b(?=[^<>]*\bitemprop\s*=\s*["']?isAccessibleForFree\b)(?=[^<>]*\bcontent\s*=\s*["']?false\b)[^<>]*>/i;
-/** Whether paywallTeaser will read the article's text: only a page marked as not free. */
+/** Whether a page marks its article as for subscribers: only then is it asked whether it is a teaser. */
 export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html);
 /** The length the page's own structured data gives its article, in words. */
 const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
@@ -398,8 +398,12 @@ const wordsIn = (text: string): number => text.split(/\s+/).filter(Boolean).leng
  * of a teaser.
  */
 export function paywallTeaser(html: string, article: () => string): boolean {
-  if (!marksNotFree(html)) return false;
-  const text = article().replace(/\s+/g, ' ').trim();
+  return marksNotFree(html) && isTeaser(html, article());
+}
+
+/** Of a page marked as not free (marksNotFree): whether its article's text is less than it claims. */
+export function isTeaser(html: string, article: string): boolean {
+  const text = article.replace(/\s+/g, ' ').trim();
   const declared = Number(WORD_COUNT.exec(html)?.[1] ?? 0);
   return declared > 0 ? wordsIn(text) < declared / 2 : text.length < SHORT_CHARS;
 }

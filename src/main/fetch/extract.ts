@@ -11,7 +11,7 @@ import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
-import { marksNotFree, paywallTeaser } from './classify';
+import { isTeaser, marksNotFree } from './classify';
 import { attributeOf } from './markup';
 import type * as FeedModule from './feed';
 import type { Feed } from './feed';
@@ -302,8 +302,9 @@ async function htmlContent(html: string, mode: string, ctx: ExtractContext, meta
     return JSON.stringify(m, null, 2);
   }
   // The text too where the paywall check will read it.
-  const a = article ?? (await ctx.html.article(html, url, [...articlePart(mode), ...(mode !== 'text' && marksNotFree(html) ? (['text'] as const) : [])], ctx.signal));
-  if (paywallTeaser(html, () => a.text)) meta.warnings = ['paywall'];
+  const notFree = marksNotFree(html);
+  const a = article ?? (await ctx.html.article(html, url, [...articlePart(mode), ...(mode !== 'text' && notFree ? (['text'] as const) : [])], ctx.signal));
+  if (notFree && isTeaser(html, a.text)) meta.warnings = ['paywall'];
   meta.title = a.title;
   if (a.byline) meta.byline = a.byline;
   if (a.lang) meta.language = a.lang;
