@@ -13,12 +13,15 @@ export interface TestServer {
   /** Request headers of every request, in order. */
   headers: IncomingMessage['headers'][];
   route(path: string, h: Handler): void;
+  /** Answers every path without a route (a catch-all host), instead of the 404. */
+  fallback(h: Handler): void;
   close(): Promise<void>;
 }
 
-/** A real HTTP server on a loopback port (listen(0)); routes by exact path, 404 otherwise. */
+/** A real HTTP server on a loopback port (listen(0)); routes by exact path, 404 (or the fallback) otherwise. */
 export async function startServer(routes: Record<string, Handler> = {}): Promise<TestServer> {
   const table = new Map(Object.entries(routes));
+  let otherwise: Handler | undefined;
   const hits: string[] = [];
   const headers: IncomingMessage['headers'][] = [];
   const sockets = new Set<Socket>();
@@ -28,6 +31,7 @@ export async function startServer(routes: Record<string, Handler> = {}): Promise
     headers.push(req.headers);
     const h = table.get(path);
     if (h) h(req, res);
+    else if (otherwise) otherwise(req, res);
     else {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
@@ -45,6 +49,7 @@ export async function startServer(routes: Record<string, Handler> = {}): Promise
     hits,
     headers,
     route: (p, h) => table.set(p, h),
+    fallback: (h) => (otherwise = h),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -5,7 +5,7 @@ import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import type { Article } from './html';
-import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
+import { loadFeed, loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
@@ -13,8 +13,7 @@ import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
 import { attributeOf } from './markup';
-import type * as FeedModule from './feed';
-import type { Feed } from './feed';
+import type { FeedRead } from './feed';
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
@@ -33,8 +32,6 @@ export function articlePart(mode: string): ArticlePart[] {
   return mode === 'markdown' || mode === 'text' || mode === 'html' ? [mode] : [];
 }
 
-let feedModule: Promise<typeof FeedModule> | undefined;
-const loadFeed = (): Promise<typeof FeedModule> => (feedModule ??= import('./feed'));
 
 export interface ExtractContext {
   /** The URL the body came from: base for relative links, and meta.url. */
@@ -112,7 +109,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {
       const feed = feedFormat(text);
-      if (feed) content = await xmlFeedContent(text, feed, mode, ctx.url, meta);
+      if (feed) content = await xmlFeedContent(text, feed, mode, ctx, meta);
       else {
         content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
         meta.title = textTitle(text, meta.content_type as string);
@@ -241,37 +238,18 @@ function textTitle(text: string, type: string): string {
 }
 
 /** A feed in XML in every mode but raw (which gives its XML, titled by the feed). */
-async function xmlFeedContent(xml: string, format: FeedFormat, mode: string, url: string, meta: Record<string, unknown>): Promise<string> {
+async function xmlFeedContent(xml: string, format: FeedFormat, mode: string, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   if (mode === 'raw') {
     meta.title = textTitle(xml, 'application/xml');
     return xml;
   }
-  return feedContent((await loadFeed()).parseFeed(xml, url, format), mode, url, meta);
+  return feedContent(await ctx.html.feed({ xml, format }, xml.length, mode, ctx.url, ctx.signal), meta);
 }
 
-/**
- * A feed (RSS, Atom, JSON Feed) as the document of its entries (markdown, text, html), the
- * links of its entries, or its entries' titles, links and dates (meta).
- */
-async function feedContent(feed: Feed, mode: string, url: string, meta: Record<string, unknown>): Promise<string> {
-  const { feedDocument, feedLinks } = await loadFeed();
-  meta.title = feed.title;
-  meta.feed = feed.format;
-  meta.entries = feed.entries.length;
-  // A feed with no entries says nothing yet: ok, but not what anyone asked for.
-  if (feed.entries.length === 0) meta.warnings = ['no_entries'];
-  if (mode === 'meta') {
-    const entries = feed.entries.map(({ title, link, date, author, enclosures }) => ({ title, link, date, author, ...(enclosures.length ? { enclosures } : {}) }));
-    return JSON.stringify({ feed: feed.format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2);
-  }
-  if (mode === 'links') {
-    const links = feedLinks(feed);
-    meta.links = links.length;
-    return links.join('\n');
-  }
-  const doc = feedDocument(feed, url);
-  const { markdownOf, textOf } = await loadHtml();
-  return mode === 'text' ? textOf(doc.body) : mode === 'html' ? doc.html : markdownOf(doc.html);
+/** A feed read (feed.ts readFeed): its content, its meta added to the document's. */
+function feedContent(read: FeedRead, meta: Record<string, unknown>): string {
+  Object.assign(meta, read.meta);
+  return read.content;
 }
 
 /** The <title> as read without parsing the page: its entities decoded ("Tom &amp; Jerry" was the raw mode's title), its blanks one space. */
@@ -334,7 +312,7 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   if (jq) return ctx.compute.jq(text, jq, ctx.signal);
   if (mode === 'raw') return text;
   const feed = isJsonFeed(value) ? (await loadFeed()).jsonFeed(value, ctx.url) : undefined;
-  if (feed) return feedContent(feed, mode, ctx.url, meta);
+  if (feed) return feedContent(await ctx.html.feed({ feed }, text.length, mode, ctx.url, ctx.signal), meta);
   if (mode === 'links') return linksIn(text);
   if (mode === 'meta') {
     return JSON.stringify(

@@ -9,7 +9,7 @@ import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { isJsonFeed } from '../../shared/json';
 import type { FeedFormat } from './sniff';
-import { absoluteLinks, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
+import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 
 export interface FeedEntry {
   title: string;
@@ -234,6 +234,38 @@ function opening(text: string): string {
 }
 
 /** The pages of a feed's entries, once each, in its order. */
+/** A feed to read: its XML, or one already read (a JSON Feed). */
+export type FeedSource = { xml: string; format: FeedFormat } | { feed: Feed };
+
+/** A feed read in a mode: the content, and what meta says of it. */
+export interface FeedRead {
+  content: string;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * A feed (RSS, Atom, JSON Feed) in every mode but raw: the document of its entries
+ * (markdown, text, html), the links of its entries, or its entries' titles, links and dates
+ * (meta).
+ */
+export function readFeed(source: FeedSource, mode: string, url: string): FeedRead {
+  const feed = 'xml' in source ? parseFeed(source.xml, url, source.format) : source.feed;
+  const meta: Record<string, unknown> = { title: feed.title, feed: feed.format, entries: feed.entries.length };
+  // A feed with no entries says nothing yet: ok, but not what anyone asked for.
+  if (feed.entries.length === 0) meta.warnings = ['no_entries'];
+  if (mode === 'meta') {
+    const entries = feed.entries.map(({ title, link, date, author, enclosures }) => ({ title, link, date, author, ...(enclosures.length ? { enclosures } : {}) }));
+    return { content: JSON.stringify({ feed: feed.format, title: feed.title, link: feed.link, description: feed.description, entries }, null, 2), meta };
+  }
+  if (mode === 'links') {
+    const links = feedLinks(feed);
+    meta.links = links.length;
+    return { content: links.join('\n'), meta };
+  }
+  const doc = feedDocument(feed, url);
+  return { content: mode === 'text' ? textOf(doc.body) : mode === 'html' ? doc.html : markdownOf(doc.html), meta };
+}
+
 export const feedLinks = (feed: Feed): string[] => [...new Set(feed.entries.map((e) => e.link).filter(Boolean))];
 
 // Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.

@@ -208,8 +208,11 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // (as hash-routed apps are served) has whatever the route: the fragment names the page.
     if (!c.reason && !route && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
-      const similarity = await probe.similarity(probeScope(caller), res.url, res.finalUrl, html, (u) => probeDownload(u, signal, deadline));
-      if (similarity !== undefined) c = await classify({ ...input, randomPathSimilarity: similarity });
+      const other = await probe.randomPathPage(probeScope(caller), res.url, res.finalUrl, (u) => probeDownload(u, signal, deadline));
+      if (other) {
+        const similarity = await underDeadline(signal, deadline, (s) => htmlPool.similarity(html, other.page, other.echoes, s));
+        c = await classify({ ...input, randomPathSimilarity: similarity });
+      }
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.

@@ -1,6 +1,8 @@
 import type { ErrorInfo } from '../../shared/errors';
-import { classifyPage, type Classification, type ClassifyInput } from './classify';
+import { classifyPage, pageSimilarity, type Classification, type ClassifyInput } from './classify';
 import { FetchError } from './errors';
+import type * as FeedModule from './feed';
+import type { FeedRead, FeedSource } from './feed';
 import type * as HtmlModule from './html';
 import type { Article } from './html';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
@@ -13,6 +15,8 @@ export type HtmlRequest = { html: string; url: string } & (
   | { op: 'links' }
   | { op: 'meta' }
   | { op: 'classify'; input: Omit<ClassifyInput, 'html' | 'url'> }
+  | { op: 'similarity'; other: string; echoes: string[] }
+  | { op: 'feed'; source: FeedSource; mode: string; size: number }
 );
 
 export interface HtmlReply {
@@ -21,6 +25,8 @@ export interface HtmlReply {
   links?: string[];
   meta?: Record<string, unknown>;
   classification?: Classification;
+  similarity?: number;
+  feed?: FeedRead;
   /** A FetchError's parts (a page nested too deep), or any other error's message. */
   error?: Partial<ErrorInfo> & { message: string };
 }
@@ -58,6 +64,10 @@ export const WORKER_HEAP_MB = 2048;
 let htmlModule: Promise<typeof HtmlModule> | undefined;
 export const loadHtml = (): Promise<typeof HtmlModule> => (htmlModule ??= import('./html'));
 
+/** The feed reader (feed.ts), loaded with the HTML stack it uses by the first feed. */
+let feedModule: Promise<typeof FeedModule> | undefined;
+export const loadFeed = (): Promise<typeof FeedModule> => (feedModule ??= import('./feed'));
+
 /**
  * The worker's script: html-worker.mjs, bundled beside the code that starts it (out/cli,
  * out/main); run from the sources (the tests, a checkout without its bundle), html-worker.ts
@@ -77,6 +87,8 @@ export class HtmlPool {
   private pool: WorkerPool | undefined;
   /** Pages being read in the worker now, and waiting for it. */
   inWorker = 0;
+  /** What the worker was asked, by kind, since the start. */
+  readonly asked: Partial<Record<HtmlRequest['op'], number>> = {};
 
   constructor(opts: HtmlPoolOptions = {}) {
     this.workerFrom = opts.workerFrom ?? WORKER_FROM_CHARS;
@@ -117,21 +129,43 @@ export class HtmlPool {
     return (await this.run({ op: 'classify', html, url, input: rest }, signal)).classification!;
   }
 
+  /**
+   * How alike a page is to its host's page for a random path (classify.ts pageSimilarity):
+   * both are parsed, ~0.15 s per MB, so where either is large it is done in the worker.
+   */
+  async similarity(html: string, other: string, echoes: string[], signal: AbortSignal): Promise<number> {
+    if (Math.max(html.length, other.length) < this.workerFrom) return pageSimilarity(html, other, echoes);
+    return (await this.run({ op: 'similarity', html, url: '', other, echoes }, signal)).similarity!;
+  }
+
+  /**
+   * A feed read in a mode (feed.ts readFeed). Its entries become one document, read as a page
+   * is (~1.2 s per MB of markdown): a feed of `size` characters from the worker's threshold on
+   * is read in the worker.
+   */
+  async feed(source: FeedSource, size: number, mode: string, url: string, signal: AbortSignal): Promise<FeedRead> {
+    if (size < this.workerFrom) return (await loadFeed()).readFeed(source, mode, url);
+    return (await this.run({ op: 'feed', html: '', url, source, mode, size }, signal)).feed!;
+  }
+
   private async run(msg: HtmlRequest, signal: AbortSignal): Promise<HtmlReply> {
     if (!this.pool) {
       this.pool = new WorkerPool(workerEntry(), 1, this.heapMb);
     }
     this.inWorker++;
+    this.asked[msg.op] = (this.asked[msg.op] ?? 0) + 1;
     let reply: HtmlReply;
     try {
       reply = await this.pool.run<HtmlReply>(msg, signal);
     } catch (err) {
       if (!(err instanceof WorkerCrash)) throw err;
       if (/memory/i.test(err.message)) {
+        const what = msg.op === 'feed' ? 'feed' : 'page';
+        const chars = ((msg.op === 'feed' ? msg.size : msg.html.length) / 1024 / 1024).toFixed(1);
         throw new FetchError(
           422,
-          `document too long: reading the page took more than ${this.heapMb} MB of memory`,
-          `Sift cannot read the article in a page of ${(msg.html.length / 1024 / 1024).toFixed(1)} million characters; mode=raw still returns it as it is.`,
+          `document too long: reading the ${what} took more than ${this.heapMb} MB of memory`,
+          `Sift cannot read the ${msg.op === 'feed' ? 'entries of a feed' : 'article in a page'} of ${chars} million characters; mode=raw still returns it as it is.`,
           'too_long',
         );
       }

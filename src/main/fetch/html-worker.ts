@@ -1,9 +1,10 @@
-// The HTML worker: a large page's parse, Readability and turndown run here (about a second
+// The HTML worker: a large page's (or feed's) parse, Readability and turndown run here (about a second
 // per MB of HTML, most of a gigabyte for 15 MB), in a thread the pipeline can terminate and
 // whose heap is capped, so the process's event loop keeps answering meanwhile (html-pool.ts).
 import { parentPort } from 'node:worker_threads';
-import { classifyPage } from './classify';
+import { classifyPage, pageSimilarity } from './classify';
 import { FetchError } from './errors';
+import { readFeed } from './feed';
 import { extractArticle, extractLinks, extractMeta } from './html';
 import type { ArticlePart, HtmlReply, HtmlRequest } from './html-pool';
 
@@ -21,6 +22,10 @@ function answer(msg: HtmlRequest): Omit<HtmlReply, 'id'> {
       return { meta: extractMeta(msg.html, msg.url) };
     case 'classify':
       return { classification: classifyPage({ ...msg.input, html: msg.html, url: msg.url }) };
+    case 'similarity':
+      return { similarity: pageSimilarity(msg.html, msg.other, msg.echoes) };
+    case 'feed':
+      return { feed: readFeed(msg.source, msg.mode, msg.url) };
   }
 }
 

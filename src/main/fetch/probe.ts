@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { pageSimilarity } from './classify';
 import { decodeText } from './charset';
 import type { HttpResponse } from './client';
 
@@ -9,6 +8,12 @@ const MAX_ENTRIES = 1000;
 const TTL_MS = 30 * 60 * 1000;
 
 type Download = (url: string) => Promise<HttpResponse>;
+
+/** A host's page for a random path, and the words of either path, which do not count in comparing it (pageSimilarity). */
+export interface RandomPathPage {
+  page: string;
+  echoes: string[];
+}
 interface Asked {
   at: number;
   token: string;
@@ -36,22 +41,21 @@ export class SoftNotFoundProbe {
   }
 
   /**
-   * How alike `html` (the target's answer, from `finalUrl`) is to the host's answer for a
-   * random path, 0..1; undefined when the host answers such paths with an error (it has real
-   * 404s). The host is the one the target landed on. Where that is the asked URL's own site
-   * under another scheme or "www." (http: to https:, a.org to www.a.org), the ask made beside
-   * the target (prefetch) went the same way and serves; a redirect to another site (a
-   * shortened link) is asked of that site.
+   * The host's answer for a random path, to compare with a target's answer (from `finalUrl`),
+   * with the words that do not count in the comparison (`echoes`: catch-all pages echo the
+   * path they were asked for); undefined when the host answers such paths with an error (it
+   * has real 404s). The host is the one the target landed on. Where that is the asked URL's
+   * own site under another scheme or "www." (http: to https:, a.org to www.a.org), the ask
+   * made beside the target (prefetch) went the same way and serves; a redirect to another
+   * site (a shortened link) is asked of that site.
    */
-  async similarity(key: string, askedUrl: string, finalUrl: string, html: string, download: Download): Promise<number | undefined> {
+  async randomPathPage(key: string, askedUrl: string, finalUrl: string, download: Download): Promise<RandomPathPage | undefined> {
     const u = new URL(finalUrl);
     const asked = new URL(askedUrl);
     const hit = this.ask(key, sameSite(asked, u) ? asked.origin : u.origin, download);
     const page = await hit.page;
     if (page === undefined) return undefined;
-    // Catch-all pages echo the path they were asked for: the words of either path do not count.
-    const echoes = [hit.token, ...u.pathname.split(/[/._-]+/).filter((w) => w.length > 2)];
-    return pageSimilarity(html, page, echoes);
+    return { page, echoes: [hit.token, ...u.pathname.split(/[/._-]+/).filter((w) => w.length > 2)] };
   }
 
   /** The job's ask of `origin` for a random path: the remembered one, or a new one. */
