@@ -193,7 +193,7 @@ describe('a large feed is read in the worker', () => {
       const [a, b] = await Promise.all([worker.extractBuffer(Buffer.from(body), type, { mode }, { url }), thread.extractBuffer(Buffer.from(body), type, { mode }, { url })]);
       expect(comparable(a), mode).toEqual(comparable(b));
       if (mode === 'markdown') expect(a.content).toMatch(heading);
-      expect(a.meta.entries, mode).toBe(250);
+      expect(a.meta?.entries, mode).toBe(250);
     }
     expect(worker.html.asked.feed).toBe(modes.length);
     expect(thread.html.spawned).toBe(0);

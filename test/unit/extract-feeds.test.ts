@@ -98,6 +98,25 @@ describe('feeds read as their entries', () => {
     expect(other.meta?.feed).toBeUndefined();
   });
 
+  it('resolves the relative links of a feed read from a file against the address it names, not against this disk', async () => {
+    const fromFile = (buf: Buffer | string, type: string, url: string) => f.extractBuffer(Buffer.from(buf), type, { mode: 'markdown' }, { url });
+    const rss = await fromFile(feed('wordpress-rss2'), 'application/rss+xml', 'file:///home/me/saved/wordpress-rss2.xml');
+    expect(rss.content).toContain('[last year’s post on knots](https://harbour.example/2023/11/knots/)');
+    expect(rss.content).not.toContain('file:');
+    const json = JSON.stringify({
+      version: 'https://jsonfeed.org/version/1.1',
+      title: 'Saved',
+      feed_url: 'https://notes.example/feeds/all.json',
+      items: [{ id: '1', title: 'One', url: '/2024/one', content_html: '<p>See <a href="two">the next</a>.</p>' }],
+    });
+    const j = await fromFile(json, 'application/feed+json', 'file:///home/me/saved/all.json');
+    expect(j.content).toContain('## [One](https://notes.example/2024/one)');
+    expect(j.content).toContain('[the next](https://notes.example/feeds/two)');
+    // A feed that names no web address of its own keeps the file's.
+    const bare = await fromFile('<rss version="2.0"><channel><title>T</title><item><title>A</title><description>&lt;a href="b.html"&gt;b&lt;/a&gt;</description></item></channel></rss>', 'application/rss+xml', 'file:///home/me/saved/t.xml');
+    expect(bare.content).toContain('[b](file:///home/me/saved/b.html)');
+  });
+
   it('gives the entries as text, as clean HTML, as their links, and as a JSON outline', async () => {
     const text = await read(feed('wordpress-rss2'), 'text');
     expect(text.content).toMatch(/^Harbour Notes\n\nTides, boats & the people who mend them\n\nMending nets in the off season\n\n2024-05-14/);

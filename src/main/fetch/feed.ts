@@ -128,12 +128,27 @@ function atomLink(el: Node, base: string): string {
   return (alt && webAddress(alt.getAttribute('href') ?? '', base)) || (/^https?:/i.test(id) ? id : '');
 }
 
+const isWeb = (url: string): boolean => /^https?:/i.test(url);
+
+/**
+ * The site a feed names as its own (RSS's channel link, Atom's alternate link), when it is
+ * an absolute web address. A feed read from a file resolves its relative links against it,
+ * as a page saved to a file does against the address it was saved from: a link of an entry
+ * to "/2023/11/knots/" pointed at file:///2023/11/knots/ on this disk.
+ */
+function siteOf(root: Node, format: FeedFormat): string {
+  if (format === 'atom') return atomLink(root, '');
+  const channel = child(root, 'channel') ?? root;
+  return webAddress(textIn(child(channel, 'link')), '');
+}
+
 /** The feed in a document feedFormat named. */
 export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
   if (markupDepth(xml, MAX_PARSE_DEPTH) > MAX_PARSE_DEPTH) throw tooDeep(MAX_PARSE_DEPTH, 'XML');
   const doc = new DOMParser().parseFromString(xml, 'text/xml') as unknown as { documentElement: Node | null };
   const root = doc.documentElement;
   if (!root) return { format, title: '', link: '', description: '', entries: [] };
+  if (!isWeb(url)) url = siteOf(root, format) || url;
   const feedBase = baseOf(root, url);
   if (format === 'atom') {
     const entries = children(root, 'entry', true).map((e): FeedEntry => {
@@ -199,6 +214,8 @@ const authorsOf = (o: JsonObject): string =>
  */
 export function jsonFeed(value: unknown, url: string): Feed | undefined {
   if (!isJsonFeed(value)) return undefined;
+  // Read from a file: its links resolve against the address it names for itself (siteOf).
+  if (!isWeb(url)) url = webAddress(stringIn(value, 'feed_url', 'home_page_url'), '') || url;
   const feedAuthor = authorsOf(value);
   const entries = value.items.filter(isObject).map((item): FeedEntry => {
     const id = stringIn(item, 'id');
