@@ -211,6 +211,33 @@ describe('a large feed is read in the worker', () => {
   });
 });
 
+describe("a large text's passages are ranked for a question in the worker", () => {
+  // Indexing every passage of a 15 MB text for a question held this thread 7.8 s.
+  const words = ['harbour', 'tide', 'net', 'boat', 'season', 'rope', 'knot', 'quay', 'lantern', 'storm', 'gull'];
+  const text = Array.from({ length: 12_000 }, (_, i) => `${words[i % 11]} ${words[(i * 7) % 11]} ${words[(i * 3) % 11]}, line ${i}.${i % 10 === 9 ? '\n' : ''}`).join('\n');
+  const question = 'when does the storm reach the quay lantern?';
+
+  test('the same passages as in the thread, and a cancel while it ranks is the cancel', async () => {
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    const worker = fetcher();
+    const thread = fetcher({ workerFrom: Infinity });
+    const opts = { question, context: true };
+    const [a, b] = await Promise.all([worker.extractBuffer(Buffer.from(text), 'text/plain', opts), thread.extractBuffer(Buffer.from(text), 'text/plain', opts)]);
+    expect(comparable(a)).toEqual(comparable(b));
+    expect(a.meta?.passages).toBeGreaterThan(0);
+    expect(worker.html.asked.answer).toBe(1);
+    expect(thread.html.spawned).toBe(0);
+
+    const ac = new AbortController();
+    // Four times as long: ranking it outlasts the poll that sees it in the worker.
+    const pending = worker.extractBuffer(Buffer.from(text.repeat(4)), 'text/plain', { question }, { signal: ac.signal });
+    await expect.poll(() => worker.html.inWorker).toBe(1);
+    const reason = new Error('cancelled by the user');
+    ac.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+});
+
 describe('the worker makes what the thread makes', () => {
   const modes: Options['mode'][] = ['markdown', 'text', 'html', 'links', 'meta'];
 

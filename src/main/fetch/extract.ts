@@ -9,7 +9,6 @@ import { loadFeed, loadHtml, type ArticlePart, type HtmlPool } from './html-pool
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
-import { answer } from './question';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
 import { attributeOf } from './markup';
@@ -166,7 +165,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     }
   }
   if (options.question?.trim()) {
-    const a = answer(content, options.question, options.context === true);
+    const a = await ctx.html.answer(content, options.question, options.context === true, ctx.signal);
     if (pageLines) {
       const next: number[] = [];
       a.content.split('\n\n').forEach((passage, j) => {

@@ -5,6 +5,7 @@ import type * as FeedModule from './feed';
 import type { FeedRead, FeedSource } from './feed';
 import type * as HtmlModule from './html';
 import type { Article } from './html';
+import { answer, type Answer } from './question';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 
 /** The parts of an Article that cost a pass over it: each is made only when asked for. */
@@ -17,6 +18,7 @@ export type HtmlRequest = { html: string; url: string } & (
   | { op: 'classify'; input: Omit<ClassifyInput, 'html' | 'url'> }
   | { op: 'similarity'; other: string; echoes: string[] }
   | { op: 'feed'; source: FeedSource; mode: string; size: number }
+  | { op: 'answer'; question: string; context: boolean }
 );
 
 export interface HtmlReply {
@@ -27,6 +29,7 @@ export interface HtmlReply {
   classification?: Classification;
   similarity?: number;
   feed?: FeedRead;
+  answer?: Answer;
   /** A FetchError's parts (a page nested too deep), or any other error's message. */
   error?: Partial<ErrorInfo> & { message: string };
 }
@@ -146,6 +149,15 @@ export class HtmlPool {
   async feed(source: FeedSource, size: number, mode: string, url: string, signal: AbortSignal): Promise<FeedRead> {
     if (size < this.workerFrom) return (await loadFeed()).readFeed(source, mode, url);
     return (await this.run({ op: 'feed', html: '', url, source, mode, size }, signal)).feed!;
+  }
+
+  /**
+   * The passages of a text that answer a question (question.ts answer). Indexing every
+   * passage costs ~0.5 s per MB: a text of the worker's threshold or more is ranked there.
+   */
+  async answer(text: string, question: string, context: boolean, signal: AbortSignal): Promise<Answer> {
+    if (text.length < this.workerFrom) return answer(text, question, context);
+    return (await this.run({ op: 'answer', html: text, url: '', question, context }, signal)).answer!;
   }
 
   private async run(msg: HtmlRequest, signal: AbortSignal): Promise<HtmlReply> {

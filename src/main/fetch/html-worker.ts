@@ -1,12 +1,14 @@
-// The HTML worker: a large page's (or feed's) parse, Readability and turndown run here (about a second
-// per MB of HTML, most of a gigabyte for 15 MB), in a thread the pipeline can terminate and
-// whose heap is capped, so the process's event loop keeps answering meanwhile (html-pool.ts).
+// The HTML worker: a large page's parse, Readability and turndown run here (about a second
+// per MB of HTML, most of a gigabyte for 15 MB), and a large feed's, and the ranking of a
+// large text's passages for a question, in a thread the pipeline can terminate and whose
+// heap is capped, so the process's event loop keeps answering meanwhile (html-pool.ts).
 import { parentPort } from 'node:worker_threads';
 import { classifyPage, pageSimilarity } from './classify';
 import { FetchError } from './errors';
 import { readFeed } from './feed';
 import { extractArticle, extractLinks, extractMeta } from './html';
 import type { ArticlePart, HtmlReply, HtmlRequest } from './html-pool';
+import { answer as answerQuestion } from './question';
 
 function answer(msg: HtmlRequest): Omit<HtmlReply, 'id'> {
   switch (msg.op) {
@@ -26,6 +28,8 @@ function answer(msg: HtmlRequest): Omit<HtmlReply, 'id'> {
       return { similarity: pageSimilarity(msg.html, msg.other, msg.echoes) };
     case 'feed':
       return { feed: readFeed(msg.source, msg.mode, msg.url) };
+    case 'answer':
+      return { answer: answerQuestion(msg.html, msg.question, msg.context) };
   }
 }
 

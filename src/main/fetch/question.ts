@@ -95,6 +95,13 @@ export function questionTerms(text: string): string[] {
 /** A word as ranking compares it: without case, accents or vowel marks, as people type them ("Ask this job" too). */
 export const processTerm = (term: string): string | null => foldTerm(term) || null;
 
+/** The passages that answer a question: `content`, how many were chosen, and the line of the text each shown one starts on. */
+export interface Answer {
+  content: string;
+  passages: number;
+  lines: number[];
+}
+
 /** 3 best passages, plus any scoring at least half the best, up to 5: one answer rarely needs more. */
 const BEST = 3;
 const MAX = 5;
@@ -104,7 +111,7 @@ const MAX = 5;
  * document order; with context, each one's neighbours too. `lines`: the line of `text` each
  * passage of `content` starts on.
  */
-export function answer(text: string, question: string, context: boolean): { content: string; passages: number; lines: number[] } {
+export function answer(text: string, question: string, context: boolean): Answer {
   const passages = splitPassages(text);
   if (passages.length === 0) return { content: '', passages: 0, lines: [] };
   const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [], tokenize: questionTerms, processTerm });
