@@ -238,6 +238,37 @@ describe("a large text's passages are ranked for a question in the worker", () =
   });
 });
 
+describe('a large JSON document is read in the worker', () => {
+  // Parsing and laying out 38 MB of JSON held this thread for seconds.
+  const doc = JSON.stringify({ title: 'The catalogue', items: Array.from({ length: 6000 }, (_, i) => ({ id: i, url: `https://shop.example/p/${i}`, price: 1.1e2, tags: ['a', 'b'] })) });
+
+  test('in every mode, and for jq, what the thread makes; invalid JSON is text, as in the thread', async () => {
+    expect(doc.length).toBeGreaterThan(256 * 1024);
+    const worker = fetcher();
+    const thread = fetcher({ workerFrom: Infinity });
+    const url = 'https://shop.example/catalogue.json';
+    const cases: [string, Options][] = [
+      ...(['markdown', 'text', 'html', 'links', 'meta', 'raw'] as const).map((mode): [string, Options] => [doc, { mode }]),
+      [doc, { jq: '.items | length' }],
+      [`${doc.slice(0, -1)},]`, { mode: 'markdown' }],
+    ];
+    for (const [body, options] of cases) {
+      const [a, b] = await Promise.all([worker.extractBuffer(Buffer.from(body), 'application/json', options, { url }), thread.extractBuffer(Buffer.from(body), 'application/json', options, { url })]);
+      expect(comparable(a), JSON.stringify(options)).toEqual(comparable(b));
+    }
+    expect(worker.html.asked.json).toBe(cases.length);
+    expect(thread.html.spawned).toBe(0);
+    const laid = await worker.extractBuffer(Buffer.from(doc), 'application/json', {}, { url });
+    expect(laid.content).toMatch(/^\{\n {2}"title": "The catalogue",\n {2}"items": \[\n {4}\{\n {6}"id": 0,/);
+    expect(laid.meta).toMatchObject({ title: 'The catalogue', kind: 'json' });
+    const jq = await worker.extractBuffer(Buffer.from(doc), 'application/json', { jq: '.items | length' }, { url });
+    expect(jq.content).toBe('6000');
+    const bad = await fail(worker.extractBuffer(Buffer.from(`${doc}x`), 'application/json', { jq: '.' }, { url }));
+    expect(bad).toMatchObject({ status: 422, code: 'bad_option' });
+    expect(bad.message).toMatch(/^jq: the document is not valid JSON \(/);
+  });
+});
+
 describe('the worker makes what the thread makes', () => {
   const modes: Options['mode'][] = ['markdown', 'text', 'html', 'links', 'meta'];
 

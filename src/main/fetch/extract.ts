@@ -1,11 +1,10 @@
 import type { Mode, Options } from '../../shared/types';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
-import { isJsonFeed, layoutJson } from '../../shared/json';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import type { Article } from './html';
-import { loadFeed, loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
+import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
@@ -13,6 +12,7 @@ import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind 
 import { isTeaser, marksNotFree } from './classify';
 import { attributeOf } from './markup';
 import type { FeedRead } from './feed';
+import { linksIn } from './json-doc';
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
@@ -66,16 +66,6 @@ export const decodeHtml = (body: Uint8Array, contentType: string): Decoded => ({
 export interface Extracted {
   content: string;
   meta: Record<string, unknown>;
-}
-
-const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
-// In XML (a sitemap, say) the addresses that name its namespaces and schemas are no links.
-const XML_NAMING = /\s(?:xmlns(?::[\w.-]+)?|[\w.-]+:schemaLocation)\s*=\s*(?:"[^"]*"|'[^']*')/g;
-/** Every address in a text, once each; in markup (XML), its references decoded: "?a=1&amp;b=2" is "?a=1&b=2". */
-function linksIn(text: string): string {
-  const markup = /^\uFEFF?\s*</.test(text);
-  const urls = (markup ? text.replace(XML_NAMING, ' ') : text).match(URL_RE) ?? [];
-  return [...new Set(urls.map((u) => u.replace(/[.,;:!?]+$/, '')).map((u) => (markup ? decodeEntities(u) : u)))].join('\n');
 }
 
 /** Turns a body into a Result's content and meta: dispatch by kind, then pages, grep, question (SPEC §5.5–5.6). */
@@ -289,10 +279,8 @@ async function htmlContent(html: string, mode: string, ctx: ExtractContext, meta
 }
 
 async function jsonContent(text: string, mode: string, jq: string | undefined, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
+  const read = await ctx.html.json(text, jq ? 'jq' : mode, ctx.url, ctx.signal);
+  if (!read.valid) {
     if (jq) {
       // JSON Lines (a log, an export, a streaming API's answer): jq reads each line as one
       // input, as `jq PROG file.jsonl` does.
@@ -301,31 +289,14 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
         meta.json_lines = records;
         return ctx.compute.jq(text, jq, ctx.signal);
       }
-      throw badOption(`jq: the document is not valid JSON (${(err as Error).message})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
+      throw badOption(`jq: the document is not valid JSON (${read.error})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
     }
     meta.kind = 'text';
     return text;
   }
-  const title = jsonTitle(value);
-  if (title) meta.title = title;
+  Object.assign(meta, read.meta);
   if (jq) return ctx.compute.jq(text, jq, ctx.signal);
-  if (mode === 'raw') return text;
-  const feed = isJsonFeed(value) ? (await loadFeed()).jsonFeed(value, ctx.url) : undefined;
-  if (feed) return feedContent(await ctx.html.feed({ feed }, text.length, mode, ctx.url, ctx.signal), meta);
-  if (mode === 'links') return linksIn(text);
-  if (mode === 'meta') {
-    return JSON.stringify(
-      Array.isArray(value) ? { type: 'array', length: value.length } : value && typeof value === 'object' ? { type: 'object', keys: Object.keys(value) } : { type: typeof value },
-      null,
-      2,
-    );
-  }
-  // Laid out from the text, so every number and key stays as sent (shared/json.ts). Nested
-  // too deep to indent, the document is still valid JSON, and comes back as it was sent.
-  const laid = layoutJson(text);
-  if (laid !== undefined) return laid;
-  meta.pretty = false;
-  return text;
+  return read.content ?? text;
 }
 
 /** How many JSON values a JSON Lines text holds (one per non-blank line), or 0 when a line is not one. */
@@ -341,22 +312,6 @@ function jsonLines(text: string): number {
     records++;
   }
   return records;
-}
-
-/**
- * A JSON document's title: the text of its top-level "title", "headline" or "name" (an
- * article's, a schema.org item's, a repository's or a package's), as one line. A result
- * without one had an empty title in the app's list, and was exported under its URL.
- */
-export function jsonTitle(value: unknown): string | undefined {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  for (const key of ['title', 'headline', 'name']) {
-    const v = (value as Record<string, unknown>)[key];
-    if (typeof v !== 'string') continue;
-    const line = v.replace(/\s+/g, ' ').trim();
-    if (line) return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-  }
-  return undefined;
 }
 
 /** What the worker did to put the pages in reading order (meta.pdf). */

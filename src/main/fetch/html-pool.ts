@@ -5,6 +5,7 @@ import type * as FeedModule from './feed';
 import type { FeedRead, FeedSource } from './feed';
 import type * as HtmlModule from './html';
 import type { Article } from './html';
+import { readJson, type JsonRead } from './json-doc';
 import { answer, type Answer } from './question';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 
@@ -19,6 +20,7 @@ export type HtmlRequest = { html: string; url: string } & (
   | { op: 'similarity'; other: string; echoes: string[] }
   | { op: 'feed'; source: FeedSource; mode: string; size: number }
   | { op: 'answer'; question: string; context: boolean }
+  | { op: 'json'; mode: string }
 );
 
 export interface HtmlReply {
@@ -30,6 +32,7 @@ export interface HtmlReply {
   similarity?: number;
   feed?: FeedRead;
   answer?: Answer;
+  json?: JsonRead;
   /** A FetchError's parts (a page nested too deep), or any other error's message. */
   error?: Partial<ErrorInfo> & { message: string };
 }
@@ -158,6 +161,15 @@ export class HtmlPool {
   async answer(text: string, question: string, context: boolean, signal: AbortSignal): Promise<Answer> {
     if (text.length < this.workerFrom) return answer(text, question, context);
     return (await this.run({ op: 'answer', html: text, url: '', question, context }, signal)).answer!;
+  }
+
+  /**
+   * A JSON document read in a mode (json-doc.ts readJson): parsing and laying out take ~0.1 s
+   * per MB, so a document of the worker's threshold or more is read there.
+   */
+  async json(text: string, mode: string, url: string, signal: AbortSignal): Promise<JsonRead> {
+    if (text.length < this.workerFrom) return readJson(text, mode, url, loadFeed);
+    return (await this.run({ op: 'json', html: text, url, mode }, signal)).json!;
   }
 
   private async run(msg: HtmlRequest, signal: AbortSignal): Promise<HtmlReply> {

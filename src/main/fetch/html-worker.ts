@@ -1,16 +1,18 @@
-// The HTML worker: a large page's parse, Readability and turndown run here (about a second
-// per MB of HTML, most of a gigabyte for 15 MB), and a large feed's, and the ranking of a
-// large text's passages for a question, in a thread the pipeline can terminate and whose
-// heap is capped, so the process's event loop keeps answering meanwhile (html-pool.ts).
+// The HTML worker, where large documents are read (html-pool.ts): a page's parse,
+// Readability and turndown (about a second per MB of HTML, most of a gigabyte for 15 MB), a
+// feed's entries, a JSON document's parse and layout, and a text's passages ranked for a
+// question. The pipeline can terminate this thread and its heap is capped, so the process's
+// event loop keeps answering meanwhile.
 import { parentPort } from 'node:worker_threads';
 import { classifyPage, pageSimilarity } from './classify';
 import { FetchError } from './errors';
-import { readFeed } from './feed';
+import * as feeds from './feed';
 import { extractArticle, extractLinks, extractMeta } from './html';
 import type { ArticlePart, HtmlReply, HtmlRequest } from './html-pool';
+import { readJson } from './json-doc';
 import { answer as answerQuestion } from './question';
 
-function answer(msg: HtmlRequest): Omit<HtmlReply, 'id'> {
+async function answer(msg: HtmlRequest): Promise<Omit<HtmlReply, 'id'>> {
   switch (msg.op) {
     case 'article': {
       const a = extractArticle(msg.html, msg.url);
@@ -27,16 +29,18 @@ function answer(msg: HtmlRequest): Omit<HtmlReply, 'id'> {
     case 'similarity':
       return { similarity: pageSimilarity(msg.html, msg.other, msg.echoes) };
     case 'feed':
-      return { feed: readFeed(msg.source, msg.mode, msg.url) };
+      return { feed: feeds.readFeed(msg.source, msg.mode, msg.url) };
     case 'answer':
       return { answer: answerQuestion(msg.html, msg.question, msg.context) };
+    case 'json':
+      return { json: await readJson(msg.html, msg.mode, msg.url, () => Promise.resolve(feeds)) };
   }
 }
 
-parentPort!.on('message', (msg: HtmlRequest & { id: number }) => {
+parentPort!.on('message', async (msg: HtmlRequest & { id: number }) => {
   let reply: Omit<HtmlReply, 'id'>;
   try {
-    reply = answer(msg);
+    reply = await answer(msg);
   } catch (err) {
     // A FetchError (too deep) crosses as its parts and is made again on the other side.
     reply = { error: err instanceof FetchError ? err.toInfo() : { message: String((err as Error | undefined)?.message ?? err) } };

@@ -1,0 +1,78 @@
+/**
+ * A JSON document read in a mode: checked, titled, and laid out, given as its links or its
+ * outline, or read as the feed it is (a JSON Feed). A large one is read in the HTML worker
+ * (html-pool.ts json): parsing and laying out 38 MB held the thread for seconds.
+ */
+import { decodeEntities } from '../../shared/entities';
+import { isJsonFeed, layoutJson } from '../../shared/json';
+import type * as FeedModule from './feed';
+
+/**
+ * What a JSON document gives: not JSON at all (with JSON.parse's reason), or its meta and
+ * its content, where undefined is the text as it came (mode raw, and a document nested too
+ * deep to lay out).
+ */
+export type JsonRead = { valid: false; error: string } | { valid: true; meta: Record<string, unknown>; content?: string };
+
+/**
+ * Reads a JSON text in a mode: 'jq' checks and titles it only (the compute pool runs the
+ * program). The feed reader is loaded only for a JSON Feed.
+ */
+export async function readJson(text: string, mode: string, url: string, loadFeed: () => Promise<typeof FeedModule>): Promise<JsonRead> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { valid: false, error: (err as Error).message };
+  }
+  const meta: Record<string, unknown> = {};
+  const title = jsonTitle(value);
+  if (title) meta.title = title;
+  if (mode === 'jq' || mode === 'raw') return { valid: true, meta };
+  if (isJsonFeed(value)) {
+    const feeds = await loadFeed();
+    const feed = feeds.jsonFeed(value, url);
+    if (feed) {
+      const read = feeds.readFeed({ feed }, mode, url);
+      return { valid: true, meta: Object.assign(meta, read.meta), content: read.content };
+    }
+  }
+  if (mode === 'links') return { valid: true, meta, content: linksIn(text) };
+  if (mode === 'meta') {
+    const outline = Array.isArray(value) ? { type: 'array', length: value.length } : value && typeof value === 'object' ? { type: 'object', keys: Object.keys(value) } : { type: typeof value };
+    return { valid: true, meta, content: JSON.stringify(outline, null, 2) };
+  }
+  // Laid out from the text, so every number and key stays as sent (shared/json.ts). Nested
+  // too deep to indent, the document is still valid JSON, and comes back as it was sent.
+  const laid = layoutJson(text);
+  if (laid !== undefined) return { valid: true, meta, content: laid };
+  meta.pretty = false;
+  return { valid: true, meta };
+}
+
+/**
+ * A JSON document's title: the text of its top-level "title", "headline" or "name" (an
+ * article's, a schema.org item's, a repository's or a package's), as one line. A result
+ * without one had an empty title in the app's list, and was exported under its URL.
+ */
+export function jsonTitle(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const key of ['title', 'headline', 'name']) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v !== 'string') continue;
+    const line = v.replace(/\s+/g, ' ').trim();
+    if (line) return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  }
+  return undefined;
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
+// In XML (a sitemap, say) the addresses that name its namespaces and schemas are no links.
+const XML_NAMING = /\s(?:xmlns(?::[\w.-]+)?|[\w.-]+:schemaLocation)\s*=\s*(?:"[^"]*"|'[^']*')/g;
+/** Every address in a text, once each; in markup (XML), its references decoded: "?a=1&amp;b=2" is "?a=1&b=2". */
+export function linksIn(text: string): string {
+  const markup = /^\uFEFF?\s*</.test(text);
+  const urls = (markup ? text.replace(XML_NAMING, ' ') : text).match(URL_RE) ?? [];
+  return [...new Set(urls.map((u) => u.replace(/[.,;:!?]+$/, '')).map((u) => (markup ? decodeEntities(u) : u)))].join('\n');
+}
+
