@@ -114,15 +114,21 @@ export function pageErrors(page: Page): string[] {
 
 /** What a user must never read unless a test means it: the marks of an unexpected error. */
 export const INTERNAL_ERROR_TEXT = /internal error|bug in Sift/i;
+/**
+ * A value the UI printed with no words for it. Case-sensitive: "nan" and "Undefined" are
+ * words a fetched page may hold; "NaN" is JavaScript's, and a unit may follow it ("NaNs").
+ */
+export const RAW_VALUE_TEXT = /\bundefined\b|\bNaN|\[object Object\]/;
 
 /**
  * Fails when the page's visible text says "internal error" or "bug in Sift" (issue 11: a
- * cancel shown as a bug). Run after every e2e test; a test that expects it says so.
+ * cancel shown as a bug), or shows a value printed raw. Run after every e2e test; a test that
+ * expects it says so.
  */
 export async function expectNoInternalErrorText(page: Page, expected = false): Promise<void> {
   if (page.isClosed() || expected) return;
   const text = await page.locator('body').innerText();
-  const hit = INTERNAL_ERROR_TEXT.exec(text);
+  const hit = INTERNAL_ERROR_TEXT.exec(text) ?? RAW_VALUE_TEXT.exec(text);
   if (hit) {
     const at = Math.max(0, hit.index - 200);
     throw new Error(`the page says "${hit[0]}": …${text.slice(at, hit.index + 200)}…`);
