@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { FetchFunc } from '../../src/main/batch';
-import { isUnfinished } from '../../src/shared/types';
+import { openStore, stoppedJobError } from '../../src/main/store';
+import { isUnfinished, type StoreStop } from '../../src/shared/types';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
@@ -78,6 +80,66 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   expect(unfinished).toBeLessThanOrEqual(5);
   expect(await again.getByTestId('target-row').count()).toBe(unfinished);
   expect(pageErrors(again)).toEqual([]);
+});
+
+test('a job the store stopped says why in the job list and in its header', async () => {
+  // A database as the runner leaves it when SQLite answers a write with each of these codes:
+  // 3 of 10 targets stored, the job failed with stoppedJobError's few words.
+  const dataDir = tempDir('sift-ui-stopped-');
+  const store = openStore(path.join(dataDir, 'sift.db'));
+  const codes = { SQLITE_CORRUPT: 'database damaged', SQLITE_READONLY: 'database could not be written', SQLITE_FULL: 'disk full' } as const;
+  const ids: Record<string, StoreStop> = {};
+  let now = Date.now();
+  for (const [code, stop] of Object.entries(codes)) {
+    const id = (++now).toString(16).padStart(16, '0');
+    const targets = Array.from({ length: 10 }, (_, i) => ({ url: `https://example.org/${code.toLowerCase()}/${i}` }));
+    store.insertJob({ id, caller: 'app', callerClass: 'user', idemKey: `k-${id}`, targetsTotal: 10, nowMs: now, leaseExpires: now + 86_400_000, label: 'reading-list.txt' }, targets);
+    store.transition(id, 'queued', 'running', '', now);
+    for (let idx = 0; idx < 3; idx++) {
+      store.startTarget(id, idx, now);
+      const content = `# Page ${idx}\n\nKept before the store stopped.`;
+      store.finishTarget(id, idx, { status: 'done', result: { content, meta: { title: `Page ${idx}` } }, error: '', hint: '', bytes: content.length, title: `Page ${idx}`, errorStatus: 0, reason: '' }, now, now + 86_400_000);
+    }
+    const error = stoppedJobError(Object.assign(new Error('SQLite said no'), { code }));
+    expect(error).toBe(stop);
+    expect(store.transition(id, 'running', 'failed', error, now)).toBeDefined();
+    ids[id] = stop;
+  }
+  store.close();
+
+  const app = await startUiApp({ dataDir });
+  apps.push(app);
+  const page = await open(app);
+  await expect.poll(() => page.getByTestId('job-item').count()).toBe(3);
+  const words = { 'disk full': 'disk full', 'database damaged': 'database damaged', 'database could not be written': 'database not writable' };
+  for (const [id, stop] of Object.entries(ids)) {
+    const badge = page.locator(`[data-testid="job-item"][data-job-id="${id}"] [data-testid="status-badge"]`);
+    expect(await badge.textContent()).toBe(`stopped: ${words[stop]}`);
+    expect(await badge.getAttribute('title')).toMatch(/^Stopped because .+\. Its finished results are kept; .+, then run the rest again\.$/);
+  }
+  // Each badge is shown whole on one line, and neither it nor the job's time runs past the
+  // 250 px sidebar (buttons do not wrap: "database damaged" pushed the time out of sight).
+  const cut = await page.getByTestId('job-item').evaluateAll((items) =>
+    items
+      .filter((item) => {
+        const edge = item.closest('.job-list')!.getBoundingClientRect().right;
+        const badge = item.querySelector('.badge')!;
+        const oneLine = badge.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(badge).fontSize);
+        return !oneLine || [...item.querySelectorAll('.job-item-top > *')].some((e) => e.getBoundingClientRect().right > edge);
+      })
+      .map((item) => item.textContent),
+  );
+  expect(cut).toEqual([]);
+
+  const full = Object.keys(ids).find((id) => ids[id] === 'disk full')!;
+  await page.locator(`[data-testid="job-item"][data-job-id="${full}"]`).click();
+  await expect.poll(() => page.getByTestId('store-stop-notice').textContent()).toBe(
+    "This job stopped after 3 targets because the disk that holds Sift's database was full. Their results are kept. Free some space on that disk, then run the rest again to fetch the other 7.",
+  );
+  expect(await page.getByTestId('job-header').getByTestId('status-badge').textContent()).toBe('stopped: disk full');
+  expect(await page.getByTestId('run-rest').isEnabled()).toBe(true);
+  await page.screenshot({ path: screenshotPath('ui-store-stopped') });
+  expect(pageErrors(page)).toEqual([]);
 });
 
 test('a long export shows its progress, then the files it wrote', async () => {

@@ -1,4 +1,4 @@
-import { storeStopOf, type Job } from '../../../shared/types';
+import { storeStopOf, type Job, type StoreStop } from '../../../shared/types';
 import { plural } from './format';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
@@ -24,4 +24,35 @@ export function storeStopNotice(j: Pick<Job, 'status' | 'error'>, kept: number, 
   const first = stop.first.charAt(0).toUpperCase() + stop.first.slice(1);
   const rest = unfinished > 0 ? `, then run the rest again to fetch the other ${unfinished.toLocaleString()}` : '';
   return `This job stopped after ${plural(kept, 'target')} because ${stop.why}. Their results are kept. ${first}${rest}.`;
+}
+
+/** A store stop in the few words a badge in the 250 px job list has room for. */
+const STOP_WORDS: Record<StoreStop, string> = {
+  'disk full': 'disk full',
+  'database damaged': 'database damaged',
+  'database could not be written': 'database not writable',
+};
+
+export interface StopBadge {
+  kind: 'interrupted' | 'stopped';
+  label: string;
+  title: string;
+}
+
+/**
+ * What the badge of a job that did not end by itself says instead of "failed": that Sift was
+ * closed while it ran, or why the store stopped it, with a title that says what to do;
+ * undefined for any other job.
+ */
+export function stopBadge(j: Pick<Job, 'status' | 'error'>): StopBadge | undefined {
+  if (isInterrupted(j)) {
+    return { kind: 'interrupted', label: 'interrupted', title: 'Sift was closed while this job ran. Its finished results are kept; run the rest again to fetch the others.' };
+  }
+  const stop = storeStopOf(j);
+  if (!stop) return undefined;
+  return {
+    kind: 'stopped',
+    label: `stopped: ${STOP_WORDS[j.error as StoreStop]}`,
+    title: `Stopped because ${stop.why}. Its finished results are kept; ${stop.first}, then run the rest again.`,
+  };
 }

@@ -1,4 +1,5 @@
 import type { JobStatus, TargetState } from '../../../../shared/types';
+import type { StopBadge } from '../../lib/jobs';
 
 const LABELS: Record<JobStatus | TargetState, string> = {
   queued: 'queued',
@@ -10,10 +11,11 @@ const LABELS: Record<JobStatus | TargetState, string> = {
   pending: 'pending',
 };
 
-export function StatusBadge({ status, interrupted }: { status: JobStatus | TargetState; interrupted?: boolean }): React.JSX.Element {
+/** A status in a word; `stop` says instead why a failed job stopped (stopBadge). */
+export function StatusBadge({ status, stop }: { status: JobStatus | TargetState; stop?: StopBadge | undefined }): React.JSX.Element {
   return (
-    <span className={`badge badge-${interrupted ? 'interrupted' : status}`} data-status={status}>
-      {interrupted ? 'interrupted' : LABELS[status]}
+    <span className={`badge badge-${stop ? stop.kind : status}`} data-status={status} data-testid="status-badge" title={stop?.title}>
+      {stop ? stop.label : LABELS[status]}
     </span>
   );
 }

@@ -3,7 +3,7 @@ import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { isInterrupted, isLive, jobName, okCount, storeStopNotice } from '../../lib/jobs';
+import { isInterrupted, isLive, jobName, okCount, stopBadge, storeStopNotice } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -40,7 +40,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
     <header className="job-header" data-testid="job-header" data-status={job.status}>
       <div className="job-title">
         <h2 data-testid="job-name">{jobName(job)}</h2>
-        <StatusBadge status={job.status} interrupted={interrupted} />
+        <StatusBadge status={job.status} stop={stopBadge(job)} />
         <span className="muted job-id" title="Job id">
           {job.id}
         </span>

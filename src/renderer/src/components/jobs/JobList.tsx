@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated } from '../../lib/format';
-import { isInterrupted, jobName, okCount } from '../../lib/jobs';
+import { jobName, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -41,7 +41,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
           {jobName(job)}
         </span>
         <span className="job-item-top">
-          <StatusBadge status={job.status} interrupted={isInterrupted(job)} />
+          <StatusBadge status={job.status} stop={stopBadge(job)} />
           <span className="muted">{formatCreated(job.createdAt)}</span>
         </span>
         <ProgressBar ok={okCount(job)} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
