@@ -60,6 +60,7 @@ test('a dropped file shows valid, invalid and duplicate counts, with each URL’
   await expect.poll(text('count-valid')).toBe('5');
   expect(await text('count-invalid')()).toBe('1');
   expect(await text('count-duplicates')()).toBe('1');
+  expect(await page.locator('.counts').innerText()).toMatch(/^5 valid\s+1 invalid\s+1 duplicate\s/);
   expect(await page.getByTestId('invalid-list').textContent()).toMatch(/line 6/);
   expect(await page.getByTestId('own-options').allTextContents()).toEqual(['mode=text', 'jq=.items[].name']);
   expect(await page.getByTestId('list-file').textContent()).toMatch(/reading\.txt/);
@@ -403,6 +404,7 @@ test('a long pasted list: counts follow typing, the box is never written back, p
   await expect.poll(ownText('count-valid')).toBe('300');
   expect(await ownText('count-invalid')()).toBe('150');
   expect(await ownText('count-duplicates')()).toBe('20');
+  expect(await own.locator('.counts').first().innerText()).toMatch(/\b20 duplicates\b/);
   expect(await own.getByTestId('invalid-list').locator('li').count()).toBe(100);
   expect(await ownText('invalid-list')()).toMatch(/Invalid: 150[\s\S]*and 50 more/);
   expect(await ownText('duplicate-list')()).toMatch(/Duplicates \(dropped\): 20/);

@@ -11,7 +11,7 @@ export function ParseSummary(): React.JSX.Element | null {
       <div className="counts">
         <Count n={parsed.length} label="valid" tone="ok" testId="count-valid" />
         <Count n={parsed.invalidCount} label="invalid" tone={parsed.invalidCount ? 'bad' : 'muted'} testId="count-invalid" />
-        <Count n={parsed.duplicatesCount} label="duplicates" tone={parsed.duplicatesCount ? 'warn' : 'muted'} testId="count-duplicates" />
+        <Count n={parsed.duplicatesCount} label={parsed.duplicatesCount === 1 ? 'duplicate' : 'duplicates'} tone={parsed.duplicatesCount ? 'warn' : 'muted'} testId="count-duplicates" />
         <span className="muted">read as {parsed.format}</span>
         {parsing && <span className="muted">updating…</span>}
       </div>
