@@ -160,7 +160,7 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   expect(await text('export-dialog')()).toContain('Include failed and unfetched targets (1 failed, 3 not fetched)');
   await page.getByTestId('export-format').selectOption('jsonl');
   await page.getByTestId('export-start').click();
-  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets, 1 failed, 3 not fetched to /);
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets \(1 failed, 3 not fetched\) to /);
   await page.screenshot({ path: screenshotPath('ui-export-cancelled') });
   await page.getByTestId('export-close').click();
 

@@ -4,11 +4,11 @@ import { exportSummaryText, includeFailedLabel } from '../../src/renderer/src/li
 describe('the export dialog counts as the job header does', () => {
   test("a cancelled job's never-fetched targets are said apart from the failed ones", () => {
     expect(exportSummaryText({ files: 155, bytes: 6_400_000, targets: 300, failed: 147, notRun: 107 })).toBe(
-      'Wrote 155 files (6.1 MB) for 300 targets, 40 failed, 107 not fetched',
+      'Wrote 155 files (6.1 MB) for 300 targets (40 failed, 107 not fetched)',
     );
   });
   test('a finished job says its failures; an all-ok one says none', () => {
-    expect(exportSummaryText({ files: 1, bytes: 2048, targets: 5, failed: 2, notRun: 0 })).toBe('Wrote 1 file (2.0 KB) for 5 targets, 2 failed');
+    expect(exportSummaryText({ files: 1, bytes: 2048, targets: 5, failed: 2, notRun: 0 })).toBe('Wrote 1 file (2.0 KB) for 5 targets (2 failed)');
     expect(exportSummaryText({ files: 5, bytes: 100, targets: 5, failed: 0, notRun: 0 })).toBe('Wrote 5 files (100 B) for 5 targets');
   });
   test('"include failed" names what it takes in', () => {

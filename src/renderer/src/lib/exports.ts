@@ -17,10 +17,12 @@ export interface ExportCounts {
  */
 export function exportSummaryText(s: ExportCounts): string {
   const failed = s.failed - s.notRun;
-  let text = `Wrote ${plural(s.files, 'file')} (${formatBytes(s.bytes)}) for ${plural(s.targets, 'target')}`;
-  if (failed > 0) text += `, ${failed.toLocaleString()} failed`;
-  if (s.notRun > 0) text += `, ${s.notRun.toLocaleString()} not fetched`;
-  return text;
+  const parts: string[] = [];
+  if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
+  if (s.notRun > 0) parts.push(`${s.notRun.toLocaleString()} not fetched`);
+  // In parentheses: the dialog adds " to <folder>", and "…, 1 failed to /tmp/out" read as a
+  // write that failed.
+  return `Wrote ${plural(s.files, 'file')} (${formatBytes(s.bytes)}) for ${plural(s.targets, 'target')}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /** The "include failed" choice, with what it takes in: a cancelled job's unfetched rest too. */
