@@ -8,7 +8,7 @@ import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
-import { estimateRemaining, formatBytes, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
+import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 import { pageSegments } from '../../src/renderer/src/lib/pages';
@@ -147,6 +147,13 @@ describe('formatting', () => {
     expect(formatDuration(65_000)).toBe('1m 05s');
     expect(estimateRemaining(0, 10, 1000)).toBeNull();
     expect(estimateRemaining(5, 10, 1000)).toBe(1000);
+  });
+
+  test("a job's time is written as the locale writes a short time, with no 0 forced on a 12-hour clock", () => {
+    const nine = new Date(2026, 2, 3, 9, 5).getTime();
+    expect(formatCreated(nine, nine, 'en-US')).toMatch(/^9:05\sAM$/);
+    expect(formatCreated(nine, nine, 'en-GB')).toBe('09:05');
+    expect(formatCreated(nine, nine + 86_400_000, 'en-GB')).toBe('3 Mar 09:05');
   });
 
   test('cumulative histogram buckets become per-bucket counts', () => {

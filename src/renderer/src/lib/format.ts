@@ -23,13 +23,16 @@ export function formatDuration(ms: number): string {
   return `${h}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** "14:02" today, "3 Mar 14:02" before. */
-export function formatCreated(ms: number, now = Date.now()): string {
+/**
+ * "14:02" today, "3 Mar 14:02" before, as the user's locale writes a short time: a forced
+ * 2-digit hour read "05:02 PM" in a 12-hour locale.
+ */
+export function formatCreated(ms: number, now = Date.now(), locale?: string): string {
   const d = new Date(ms);
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = d.toLocaleTimeString(locale, { timeStyle: 'short' });
   const today = new Date(now);
   if (d.toDateString() === today.toDateString()) return time;
-  return `${d.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
+  return `${d.toLocaleDateString(locale, { day: 'numeric', month: 'short' })} ${time}`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
