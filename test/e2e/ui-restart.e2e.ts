@@ -158,6 +158,8 @@ test('a long export shows its progress, then the files it wrote', async () => {
 
   await page.getByTestId('export-job').click();
   await page.getByTestId('export-format').selectOption('md');
+  // Nothing failed and nothing was left: no choice about failed targets to make.
+  expect(await page.getByTestId('export-include-failed').count()).toBe(0);
   // Record every progress value the dialog showed, from inside the page.
   await page.evaluate(() => {
     const seen: number[] = [];

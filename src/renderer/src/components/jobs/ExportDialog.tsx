@@ -59,13 +59,18 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           </select>
           <span className="muted">{FORMATS.find((f) => f.value === format)?.note}</span>
         </label>
-        <label className="check">
-          <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
-          {includeFailedLabel(failedCount, notFetched)}
-        </label>
-        <p className="muted listing-note" data-testid="export-listing-note">
-          The manifest, the CSV summary and the JSONL file always list every target, with its error.
-        </p>
+        {/* A job with nothing failed or left has nothing for this choice to take in. */}
+        {failedCount + notFetched > 0 && (
+          <>
+            <label className="check">
+              <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
+              {includeFailedLabel(failedCount, notFetched)}
+            </label>
+            <p className="muted listing-note" data-testid="export-listing-note">
+              The manifest, the CSV summary and the JSONL file always list every target, with its error.
+            </p>
+          </>
+        )}
         <label className="check">
           <input type="checkbox" checked={includeMeta} onChange={(e) => setIncludeMeta(e.target.checked)} data-testid="export-include-meta" />
           Include meta (front matter in Markdown files)
