@@ -113,7 +113,20 @@ test('a row opens its result by click, and by arrow keys and Enter: markdown, te
 
 test('export through the UI writes the files and shows progress and the result', async () => {
   await page.getByTestId('export-job').click();
-  await page.getByTestId('export-format').selectOption('md');
+  // "Include meta" says what it adds in each format, and is not offered where it adds nothing.
+  for (const [format, says] of [
+    ['json', 'Include meta (a "meta" field in each file)'],
+    ['combined', 'Include meta (a YAML block under each result)'],
+    ['jsonl', null],
+    ['csv', null],
+    ['txt', null],
+    ['md', 'Include meta (front matter in each Markdown file)'],
+  ] as const) {
+    await page.getByTestId('export-format').selectOption(format);
+    const meta = page.locator('label', { has: page.getByTestId('export-include-meta') });
+    if (says === null) expect(await meta.count(), format).toBe(0);
+    else expect((await meta.textContent())?.trim(), format).toBe(says);
+  }
   await page.getByTestId('export-include-failed').check();
   await page.getByTestId('export-start').click();
   await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/Wrote/);

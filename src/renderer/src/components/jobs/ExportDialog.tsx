@@ -5,14 +5,15 @@ import { exportJob } from '../../store/actions';
 import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { ErrorMessage } from '../common/ErrorMessage';
 
-const FORMATS: { value: ExportFormatName; label: string; note: string }[] = [
-  { value: 'md', label: 'Folder of Markdown files', note: 'One .md file per URL, plus manifest.jsonl and failed.txt.' },
+/** `meta`: what "include meta" adds in the format; none where the format has no room for it or always has it. */
+const FORMATS: { value: ExportFormatName; label: string; note: string; meta?: string }[] = [
+  { value: 'md', label: 'Folder of Markdown files', note: 'One .md file per URL, plus manifest.jsonl and failed.txt.', meta: 'front matter in each Markdown file' },
   { value: 'txt', label: 'Folder of text files', note: 'One .txt file per URL.' },
-  { value: 'json', label: 'Folder of JSON files', note: 'One .json file per URL with content and meta.' },
-  { value: 'jsonl', label: 'One JSONL file', note: 'One JSON object per line, in list order.' },
+  { value: 'json', label: 'Folder of JSON files', note: 'One .json file per URL with content and meta.', meta: 'a "meta" field in each file' },
+  { value: 'jsonl', label: 'One JSONL file', note: 'One JSON object per line, in list order, each with its meta.' },
   { value: 'csv', label: 'CSV summary', note: 'One row per URL: status, title, size, error.' },
-  { value: 'combined', label: 'One combined Markdown file', note: 'Every result in one document with a table of contents.' },
-  { value: 'zip', label: 'Zip archive', note: 'The folder layout, in one .zip file.' },
+  { value: 'combined', label: 'One combined Markdown file', note: 'Every result in one document with a table of contents.', meta: 'a YAML block under each result' },
+  { value: 'zip', label: 'Zip archive', note: 'The folder layout, in one .zip file.', meta: 'front matter in its Markdown files' },
 ];
 
 export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
@@ -25,6 +26,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
   const [includeFailed, setIncludeFailed] = useState(false);
   const [includeMeta, setIncludeMeta] = useState(true);
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const chosen = FORMATS.find((f) => f.value === format);
 
   useEffect(() => {
     const d = dialogRef.current;
@@ -57,7 +59,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
               </option>
             ))}
           </select>
-          <span className="muted">{FORMATS.find((f) => f.value === format)?.note}</span>
+          <span className="muted">{chosen?.note}</span>
         </label>
         {/* A job with nothing failed or left has nothing for this choice to take in. */}
         {failedCount + notFetched > 0 && (
@@ -71,10 +73,12 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
             </p>
           </>
         )}
-        <label className="check">
-          <input type="checkbox" checked={includeMeta} onChange={(e) => setIncludeMeta(e.target.checked)} data-testid="export-include-meta" />
-          Include meta (front matter in Markdown files)
-        </label>
+        {chosen?.meta && (
+          <label className="check">
+            <input type="checkbox" checked={includeMeta} onChange={(e) => setIncludeMeta(e.target.checked)} data-testid="export-include-meta" />
+            Include meta ({chosen.meta})
+          </label>
+        )}
       </fieldset>
       {run && (
         <div className="export-status" data-testid="export-status" data-state={run.state}>
