@@ -157,7 +157,7 @@ test('"Retry these" starts a fresh job from one reason, with recover on, and the
   expect(await page.getByTestId('target-row').count()).toBe(1);
   expect(await text('job-name')()).toBe('reading-list.txt · challenge · 1 URL');
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
-  await expect.poll(text('result-meta')).toMatch(/recovered/);
+  await expect.poll(text('result-meta')).toMatch(/From an archived copy\s*yes/);
   await page.screenshot({ path: screenshotPath('ui-outcomes-retried') });
 });
 

@@ -48,7 +48,7 @@ test('the composer offers render for the whole list, and the preview can render'
   await page.getByTestId('opt-render').selectOption('auto');
   await page.getByTestId('preview-button').click();
   // Plain preview of an app shell: the static HTML under render=auto is rendered already.
-  await expect.poll(text('result-meta'), { timeout: 60_000 }).toMatch(/rendered/);
+  await expect.poll(text('result-meta'), { timeout: 60_000 }).toMatch(/Rendered in a browser\s*yes/);
   await expect.poll(text('preview-button'), { timeout: 60_000 }).toBe('Preview');
   await page.getByTestId('preview-render-button').click();
   await expect.poll(text('preview-button')).toBe('Fetching…');
@@ -71,7 +71,7 @@ test('a job with rendering on recovers the app shells, keeps the static page sta
   expect(rows[3]).toMatchObject({ status: 'failed', reason: 'needs_js' });
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[0] ?? '');
-  expect(await text('result-meta')()).toMatch(/rendered/);
+  expect(await text('result-meta')()).toMatch(/Rendered in a browser\s*yes/);
   expect(sites.forbidden.connections).toBe(0);
   await page.screenshot({ path: screenshotPath('ui-job-rendered') });
 });

@@ -9,6 +9,7 @@ import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
 import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
+import { metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 import { pageSegments } from '../../src/renderer/src/lib/pages';
@@ -170,6 +171,42 @@ describe('formatting', () => {
     expect(metaValue('text/html')).toBe('text/html');
     // A PDF without a title says so, rather than leaving its row blank.
     expect(metaValue('')).toBe('—');
+  });
+
+  test("the Meta table names each field in people's words, first fields first, with sizes, times and yes/no as people read them", () => {
+    const rows = metaRows({
+      fetched_ms: 2345,
+      content_type: 'text/html',
+      title: 'A page',
+      bytes: 40_960,
+      status: 200,
+      final_url: 'https://a.example/b',
+      url: 'https://a.example/a',
+      recovered: false,
+      warnings: ['thin', 'some_new_one'],
+      render_ms: 412,
+      page_lines: [1, 2],
+      http_lenient: true,
+      future_field: 'x',
+    });
+    expect(rows.map((r) => [r.label, r.value])).toEqual([
+      ['Title', 'A page'],
+      ['URL', 'https://a.example/a'],
+      ['Final URL', 'https://a.example/b'],
+      ['HTTP status', '200'],
+      ['Content type', 'text/html'],
+      ['Size', '40 KB'],
+      ['From an archived copy', 'no'],
+      ['Fetched in', '2.3 s'],
+      ['Warnings', 'thin page, some new one'],
+      ['Rendered in', '412 ms'],
+      ['Read as loose HTTP', 'yes'],
+      // A field this build does not know keeps its name, readable.
+      ['Future field', 'x'],
+    ]);
+    // Each row keeps the field's own name, as --json and the exports write it.
+    expect(rows.map((r) => r.key)).toContain('final_url');
+    expect(metaLabel('pages_total')).toBe('Pages in the PDF');
   });
 
   test('JSON is pretty-printed; anything else is left alone', () => {

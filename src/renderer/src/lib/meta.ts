@@ -1,0 +1,86 @@
+import { warningLabel } from '../../../shared/reasons';
+import { formatBytes, metaValue } from './format';
+
+// The fields people look for first; the rest follow in the order main sent them.
+const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
+
+// Bookkeeping for search citations, not something a reader looks up.
+const HIDDEN = new Set(['page_lines']);
+
+/**
+ * The result's meta fields (SPEC §5's names, as the CLI's --json and the exports' front
+ * matter write them) in people's words. A field not named here is shown by its name, its
+ * underscores as spaces.
+ */
+const LABELS: Record<string, string> = {
+  title: 'Title',
+  url: 'URL',
+  final_url: 'Final URL',
+  status: 'HTTP status',
+  content_type: 'Content type',
+  kind: 'Read as',
+  bytes: 'Size',
+  charset: 'Character set',
+  charset_detected: 'Character set guessed',
+  pages_total: 'Pages in the PDF',
+  pages_returned: 'Pages returned',
+  matches: 'Lines matching grep',
+  match_pages: 'Pages with matches',
+  passages: 'Passages answering',
+  passage_pages: 'Pages of the passages',
+  recovered: 'From an archived copy',
+  recovered_from: 'Status of the live page',
+  snapshot_url: 'Archived copy',
+  snapshot_time: 'Archived at',
+  fetched_ms: 'Fetched in',
+  redirects: 'Redirects',
+  http_lenient: 'Read as loose HTTP',
+  compressed: 'Compressed as',
+  compressed_bytes: 'Compressed size',
+  rendered: 'Rendered in a browser',
+  render: 'Render option',
+  render_why: 'Why rendered',
+  render_ms: 'Rendered in',
+  render_partial: 'Rendering cut short',
+  warnings: 'Warnings',
+  language: 'Language',
+  lang: 'Language',
+  byline: 'Byline',
+  author: 'Author',
+  excerpt: 'Excerpt',
+  base_url: 'Links resolved against',
+  title_from: 'Title taken from',
+  text_layer: 'Text layer',
+  pretty: 'Laid out',
+  json_lines: 'JSON lines',
+  links: 'Links',
+  feed: 'Feed format',
+  entries: 'Feed entries',
+  pdf: 'PDF reading',
+};
+
+const SIZES = new Set(['bytes', 'compressed_bytes']);
+const DURATIONS = new Set(['fetched_ms', 'render_ms']);
+
+export interface MetaRow {
+  key: string;
+  label: string;
+  value: string;
+}
+
+export const metaLabel = (key: string): string => LABELS[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, ' ');
+
+/** A field's value as people read it: sizes in KB, times in ms or s, yes and no, warnings by their labels. */
+export function metaFieldValue(key: string, v: unknown): string {
+  if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
+  if (typeof v === 'number' && DURATIONS.has(key)) return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (key === 'warnings' && Array.isArray(v)) return v.length ? v.map((w) => (typeof w === 'string' ? warningLabel(w) : metaValue(w))).join(', ') : '—';
+  return metaValue(v);
+}
+
+/** The rows of the Meta table: the first fields first, then the rest in main's order, bookkeeping left out. */
+export function metaRows(meta: Record<string, unknown>): MetaRow[] {
+  const keys = [...FIRST.filter((k) => k in meta), ...Object.keys(meta).filter((k) => !FIRST.includes(k) && !HIDDEN.has(k))];
+  return keys.map((key) => ({ key, label: metaLabel(key), value: metaFieldValue(key, meta[key]) }));
+}
