@@ -110,6 +110,18 @@ describe('sift parse', () => {
     }
   });
 
+  it('reads a list saved in windows-1252 (Excel\'s "CSV", Notepad\'s "ANSI") with its accented hosts and paths', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+    const file = path.join(dir, 'ansi.txt');
+    writeFileSync(file, Buffer.from('https://café.example/menü\nhttps://bücher.example/straße\n', 'latin1'));
+    const r = await runParse([file]);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '2 targets, 0 invalid, 0 duplicates (read as text)\n' });
+    expect(r.out.trimEnd().split('\n').map((l) => (JSON.parse(l) as { url: string }).url)).toEqual([
+      'https://xn--caf-dma.example/men%C3%BC',
+      'https://xn--bcher-kva.example/stra%C3%9Fe',
+    ]);
+  });
+
   it('says a file is no list when it is a PDF, an archive or binary, instead of a line per byte run', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
     const pdf = path.join(ROOT, 'test', 'fixtures', 'pdfs', 'ArabicCIDTrueType.pdf');

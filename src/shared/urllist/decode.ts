@@ -39,8 +39,8 @@ function utf16WithoutBom(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined 
 }
 
 /**
- * The text of a list: UTF-8 (with or without its byte order mark) or UTF-16 (with one, or
- * ASCII-range text without); `ok: false` with what the file seems to be when it is no text
+ * The text of a list: UTF-8 (with or without its byte order mark), UTF-16 (with one, or
+ * ASCII-range text without), else windows-1252; `ok: false` with what the file seems to be when it is no text
  * at all, so the user is told so instead of getting one "not a URL" per line of binary.
  */
 export function decodeListBytes(bytes: Uint8Array): DecodedList {
@@ -52,7 +52,15 @@ export function decodeListBytes(bytes: Uint8Array): DecodedList {
   if (utf16) return { ok: true, text: new TextDecoder(utf16).decode(bytes) };
   // No text format carries a NUL outside UTF-16 (the fetcher sniffs bodies by the same rule).
   if (head.includes(0)) return { ok: false, kind: 'a binary file' };
-  return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    // Not UTF-8: Excel's "CSV" and Notepad's "ANSI" write the Windows code page, windows-1252
+    // in the West, where `café` is one byte 0xE9. Read as UTF-8 that byte is U+FFFD, and a
+    // host or path with an accent fails as "not a valid URL"; browsers read an unlabelled
+    // page that is not UTF-8 as windows-1252 too.
+    return { ok: true, text: new TextDecoder('windows-1252').decode(bytes) };
+  }
 }
 
 /** What the app says of a file that is no list (the CLI names its own commands instead). */
