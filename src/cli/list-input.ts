@@ -31,10 +31,11 @@ export async function readListInput(file: string, io: CliIO): Promise<string> {
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 /**
  * A line of the user's input as a problem report quotes it, control characters escaped: a
- * list with an ESC in it must not restyle or rewrite the terminal it is reported on.
+ * list with an ESC in it must not restyle or rewrite the terminal it is reported on, and a
+ * CSV cell over several lines stays on its report's line.
  */
 const shown = (s: string): string => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 

@@ -147,6 +147,17 @@ describe('sift parse', () => {
     expect([...r.err].filter((c) => c < ' ' && c !== '\n')).toEqual([]);
   });
 
+  it('reports a CSV URL cell left open over the next rows on one line, with the quote to close', async () => {
+    const r = await runParse(['-', '--as', 'csv'], 'url,title\n"https://a.example/1,oops\nhttps://b.example/2,x\n');
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.split('\n')).toEqual([
+      'line 2: invalid: the URL cell runs over several lines: close the quote (") it opens with, or put one URL in each cell (https://a.example/1,oops\\x0ahttps://b.example/2,x\\x0a)',
+      '0 targets, 1 invalid, 0 duplicates (read as csv)',
+      '',
+    ]);
+  });
+
   it('runs as a child process through bin/sift.cjs', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
     const file = path.join(dir, 'sheet.csv');

@@ -588,6 +588,24 @@ describe('a plain-text line without a URL', () => {
   });
 });
 
+describe('a CSV row whose URL cell runs over several lines', () => {
+  it('is refused with where the quote opens, not fetched as one URL made of the rows after it', () => {
+    const list = parseList('url,title\n"https://a.example/1,oops\nhttps://b.example/2,x\n', { filename: 'list.csv' });
+    expect(list.targets).toEqual([]);
+    expect(list.invalid).toHaveLength(1);
+    expect(list.invalid[0]).toMatchObject({ line: 2, reason: expect.stringMatching(/runs over several lines: close the quote/) as unknown });
+  });
+
+  it('keeps a quoted URL that only ends in a line break, and a title cell over two lines', () => {
+    const list = parseList('url,title\n"https://a.example/1\n","two\nlines"\nhttps://b.example/2,x\n', { filename: 'list.csv' });
+    expect(list.invalid).toEqual([]);
+    expect(list.targets.map((t) => [t.line, t.url])).toEqual([
+      [2, 'https://a.example/1'],
+      [5, 'https://b.example/2'],
+    ]);
+  });
+});
+
 describe('a job label from its first URL', () => {
   it('is the host with its port, or the start of what does not parse', () => {
     expect(hostLabel('https://example.org/a/b?c')).toBe('example.org');

@@ -65,6 +65,12 @@ export function readTable(input: string, sep: ',' | '\t', c: Collector, maxLineL
       c.reject(row.line, text, `no URL in column ${urlCol + 1}${hasHeader ? ` (${names[urlCol]})` : ''}`);
       continue;
     }
+    // A quote left open runs the cell on over the next rows, and URL parsing drops line
+    // breaks: two URLs would be fetched as one made of both, and the rows after it lost.
+    if (/[\r\n]/.test(url)) {
+      c.reject(row.line, text, 'the URL cell runs over several lines: close the quote (") it opens with, or put one URL in each cell');
+      continue;
+    }
     let options: Options | undefined;
     let err: string | undefined;
     for (const { col, key } of optionCols) {
