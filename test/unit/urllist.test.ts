@@ -323,6 +323,8 @@ describe('plain text lines', () => {
     ['https://a.org/x grep=""', /^option grep has an empty value$/],
     ['https://a.org/x grep="a"b', /text right after the closing "/],
     [`https://a.org/x q="${'x'.repeat(2001)}"`, /^question: /],
+    ['https://a.org/x https://a.org/y', /^more than one URL on this line: put each URL on a line of its own$/],
+    ['https://a.org/x mode=text http://a.org/y', /^more than one URL on this line/],
   ])('refuses %s with a reason', (line, reason) => {
     const r = parseList(line);
     expect(r.targets).toEqual([]);

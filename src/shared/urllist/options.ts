@@ -146,6 +146,8 @@ export function parseOptionsText(s: string): OptionsResult {
     }
     const name = s.slice(keyStart, i);
     const key = optionKey(name);
+    // URLs pasted from a chat or a sentence, one after the other: no option to look up.
+    if (!key && /^[a-z][a-z0-9+.-]*:\/\//i.test(name)) return { ok: false, reason: 'more than one URL on this line: put each URL on a line of its own' };
     if (!key) {
       return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context, recover or render` };
     }
