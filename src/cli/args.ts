@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Options } from '../shared/types';
 import { MODES, RENDER_MODES } from '../shared/types';
-import { setOption } from '../shared/urllist/options';
+import { setOption, validateOptions } from '../shared/urllist/options';
 import { UsageError } from './io';
 
 /** The target options every fetching command takes (SPEC §6). */
@@ -36,8 +36,9 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
 
 /**
  * The Options object from parsed flags; empty fields left out. A page range or regular
- * expression is checked here as a list line's is (setOption): given as a flag it applies to
- * every URL, and unchecked it would fetch the whole list only to fail each target with it.
+ * expression is checked here as a list line's is (setOption), and every value's length
+ * (validateOptions): given as a flag it applies to every URL, and unchecked it would fetch
+ * the whole list only to fail each target with it.
  */
 export function optionsFromFlags(values: Record<string, unknown>): Options {
   const o: Options = {};
@@ -62,6 +63,8 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
     }
     o.render = values.render as Options['render'];
   }
+  const tooLong = validateOptions(o);
+  if (tooLong) throw new UsageError(`--${tooLong}`);
   return o;
 }
 

@@ -21,6 +21,7 @@ import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
+import { validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
   name: string;
@@ -116,10 +117,7 @@ const PROBE_BUDGET_MS = 10_000;
 
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw badOption(`invalid option ${issue?.path.join('.') || ''}: ${issue?.message ?? 'bad value'}`.replace(/ :/, ':'), 'Options are mode, question, pages, grep, jq, context, recover and render.');
-  }
+  if (!r.success) throw badOption(`invalid ${validateOptions(options ?? {}) ?? 'options'}`, 'Options are mode, question, pages, grep, jq, context, recover and render.');
   return r.data;
 }
 

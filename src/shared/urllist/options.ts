@@ -84,11 +84,17 @@ function clipValue(v: string): string {
 }
 
 /** Checks the lengths OptionsSchema caps (question 2000, jq 8000, …) after parsing. */
-export function validateOptions(o: Options): string | undefined {
+export function validateOptions(o: unknown): string | undefined {
   const r = OptionsSchema.safeParse(o);
   if (r.success) return undefined;
   const issue = r.error.issues[0];
   const where = issue?.path.join('.') || 'options';
+  // zod's own words ("Too big: expected string to have <=2000 characters") say neither how
+  // long the value is nor what to do.
+  const value: unknown = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[where] : undefined;
+  if (issue?.code === 'too_big' && typeof value === 'string') {
+    return `${where}: ${value.length} characters, at most ${String(issue.maximum)}; shorten it`;
+  }
   return `${where}: ${issue?.message ?? 'invalid'}`;
 }
 
