@@ -59,12 +59,16 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
       }
       o.render = value as Options['render'];
       return undefined;
-    case 'pages':
-      if (!PAGES.test(value.replace(/\s+/g, ''))) {
-        return `pages must look like 1-3,7,10- (got "${clipValue(value)}")`;
-      }
+    case 'pages': {
+      const spec = value.replace(/\s+/g, '');
+      if (!PAGES.test(spec)) return `pages must look like 1-3,7,10- (got "${clipValue(value)}")`;
+      // What the fetcher refuses (parsePages) is refused here too, or every target of the
+      // list fails with it after the whole list was submitted.
+      const wrong = pagesProblem(spec);
+      if (wrong) return wrong;
       o.pages = value;
       return undefined;
+    }
     case 'grep':
       try {
         grepParts(value);
@@ -77,6 +81,17 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
       o[key as 'question' | 'jq'] = value;
       return undefined;
   }
+}
+
+/** Why a page selection of PAGES' syntax names no page: page 0, a range that runs backwards, a number past 6 digits. */
+function pagesProblem(spec: string): string | undefined {
+  for (const part of spec.split(',')) {
+    const [from = '', to = ''] = part.split('-');
+    if (from.length > 6 || to.length > 6) return `pages ${clipValue(part)}: no document has that many pages`;
+    if (Number(from) < 1) return `pages ${part}: pages count from 1`;
+    if (to !== '' && Number(to) < Number(from)) return `pages ${part} runs backwards: write ${to}-${from}`;
+  }
+  return undefined;
 }
 
 function clipValue(v: string): string {
