@@ -75,6 +75,13 @@ describe('sift fetch', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/scheme ftp/);
   });
+  it('says which part of a URL it cannot read: a port past 65535, a host with a space', async () => {
+    const port = await sift('fetch', 'http://127.0.0.1:99999/x', '--json');
+    expect(port.code).toBe(2);
+    expect(JSON.parse(port.out)).toMatchObject({ ok: false, status: 400, error: 'invalid URL: port 99999 is over 65535' });
+    const host = await sift('fetch', 'https://exa mple.org/x', '--json');
+    expect(JSON.parse(host.out)).toMatchObject({ ok: false, status: 400, error: 'invalid URL: "exa mple.org" is not a host name or address' });
+  });
 });
 
 describe('sift extract', () => {

@@ -404,6 +404,15 @@ describe('normalizeUrl', () => {
     expect(list.targets.map((t) => t.url)).toContain('http://www.salon.com/2014/06/28/conspiracy_of_the_plutocrats_secrets_of_the_wealth_inequality_explosion_revealed/?utm_source=hootsuite&utm_campaign=hootsuite');
   });
 
+  it.each([
+    ['http://127.0.0.1:99999/x', 'not a valid URL: port 99999 is over 65535'],
+    ['http://a.example:8o/x', 'not a valid URL: the port "8o" is not a number'],
+    ['https://999.1.1.1/', 'not a valid URL: "999.1.1.1" is not a host name or address'],
+    ['https://[::1/', 'not a valid URL: "[::1" is not a host name or address'],
+  ])('says which part of %s it cannot read', (raw, reason) => {
+    expect(parseList(raw).invalid).toEqual([{ line: 1, text: raw, reason }]);
+  });
+
   it('refuses a URL that percent-encoding pushes over 8 KiB', () => {
     expect(normalizeUrl(`https://a.org/${'ä'.repeat(4000)}`)).toBeNull();
   });

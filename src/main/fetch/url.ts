@@ -1,4 +1,5 @@
 import { FetchError } from './errors';
+import { unparsableWhy } from '../../shared/urllist/url';
 
 /** 8 KiB: longer URLs are almost always pasted data, and many servers refuse them (414). */
 export const MAX_URL_BYTES = 8192;
@@ -15,7 +16,7 @@ export function validateUrl(raw: string): URL {
   try {
     u = new URL(raw.trim());
   } catch {
-    throw new FetchError(400, 'invalid URL: not an absolute URL', HINT, 'bad_url');
+    throw new FetchError(400, `invalid URL: ${unparsableWhy(raw.trim()) ?? 'not an absolute URL'}`, HINT, 'bad_url');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new FetchError(400, `invalid URL: scheme ${u.protocol.replace(/:$/, '')} is not supported`, HINT, 'bad_url');

@@ -50,6 +50,23 @@ export function routeOf(raw: string): string {
   }
 }
 
+// scheme://[userinfo@]host[:port]: WHATWG URL refuses a URL of this shape only for its host or its port.
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\]?|[^/?#:]*)(?::([^/?#]*))?/i;
+
+/**
+ * Why `new URL` refused a URL that has a scheme and `//`, in words: its port or its host
+ * ("port 99999 is over 65535"); undefined when it has no such shape.
+ */
+export function unparsableWhy(s: string): string | undefined {
+  const m = AUTHORITY.exec(s);
+  if (!m) return undefined;
+  const [, host = '', port] = m;
+  if (port && !/^\d+$/.test(port)) return `the port "${clip(port, 20)}" is not a number`;
+  if (port && Number(port) > 65535) return `port ${clip(port, 20)} is over 65535`;
+  if (host === '') return 'no host';
+  return `"${clip(host, 60)}" is not a host name or address`;
+}
+
 /**
  * Checks one URL as a list gives it and returns the normalised form or why it is refused.
  *
@@ -80,7 +97,8 @@ export function checkUrl(raw: string): UrlCheck {
   try {
     u = new URL(s);
   } catch {
-    return { ok: false, reason: 'not a valid URL' };
+    const why = unparsableWhy(s);
+    return { ok: false, reason: why ? `not a valid URL: ${why}` : 'not a valid URL' };
   }
   if (!u.hostname) return { ok: false, reason: 'not a valid URL: no host' };
   // The fragment never reaches the server, so two URLs that differ only by an anchor
