@@ -557,6 +557,14 @@ describe('bad URLs and options', () => {
 });
 
 describe('hostile and slow servers', () => {
+  it('fails a 206 that holds a part of the document Sift asked for whole, and takes one that holds all of it', async () => {
+    srv.route('/part', (_q, r) => r.writeHead(206, { 'content-type': 'text/html', 'content-range': 'bytes 0-9/1000' }).end(ARTICLE.slice(0, 10)));
+    srv.route('/all', (_q, r) => r.writeHead(206, { 'content-type': 'text/html; charset=utf-8', 'content-range': `bytes 0-${Buffer.byteLength(ARTICLE) - 1}/${Buffer.byteLength(ARTICLE)}` }).end(ARTICLE));
+    const e = await fail(get('/part'));
+    expect(e).toMatchObject({ status: 502, msg: 'HTTP 206 Partial Content: the server sent bytes 0-9 of 1000 only', code: 'upstream_status' });
+    expect(e.hint).toMatch(/try again later/);
+    expect((await get('/all')).content).toContain('Spring tides come with the full');
+  });
   it('times out stalled headers with 504', async () => {
     srv.route('/stall', () => {});
     const quick = fetcher({ headersTimeoutMs: 300 });

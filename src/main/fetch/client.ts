@@ -226,6 +226,13 @@ export class HttpClient {
         }
         throw err;
       }
+      // Sift asks for the whole document, never a range: a 206 whose Content-Range names a
+      // part was stored as the document, cut short and marked ok.
+      const part = res.statusCode === 206 ? partOnly(headers['content-range']) : undefined;
+      if (part) {
+        await res.body.dump().catch(() => {});
+        throw new FetchError(502, `HTTP 206 Partial Content: the server sent ${part} only`, 'The server sent a piece of the document when Sift asked for all of it; try again later, or open the URL in a browser.', 'upstream_status');
+      }
       const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline).catch(async (err: unknown) => {
         // A body whose framing undici refuses (a blank after a chunk size): once more through
         // Node's lenient parser, as the headers above would have gone.
@@ -329,6 +336,15 @@ const REASONS: Record<number, string> = {
   406: 'Not Acceptable', 408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 451: 'Unavailable For Legal Reasons',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
+
+/** "bytes 0-9 of 1000" for a Content-Range that is not the whole document; undefined when it is, or says nothing readable. */
+function partOnly(contentRange: string | undefined): string | undefined {
+  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(contentRange ?? '');
+  if (!m) return undefined;
+  const [, first = '', last = '', total = ''] = m;
+  if (first === '0' && total !== '*' && Number(last) + 1 === Number(total)) return undefined;
+  return `bytes ${first}-${last} of ${total === '*' ? 'an unknown length' : total}`;
+}
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
