@@ -356,6 +356,15 @@ describe('charsets', () => {
     srv.route('/nul-binary', body(Buffer.from('a\u0000b\u0000c\u0000', 'latin1'), 'text/plain'));
     expect(await fail(get('/nul-binary'))).toMatchObject({ status: 415 });
   });
+  it('reads JSON in UTF-16 without a byte order mark or a label by its NULs (RFC 4627), so --jq runs on it', async () => {
+    const doc = '{"name": "Ωmega", "n": [1, 2]}';
+    srv.route('/json-utf16le', body(Buffer.from(doc, 'utf16le'), 'application/json'));
+    srv.route('/json-utf16be', body(Buffer.from(doc, 'utf16le').swap16(), 'application/json'));
+    for (const p of ['/json-utf16le', '/json-utf16be']) {
+      const r = await get(p, { jq: '.name' });
+      expect({ p, content: r.content, kind: r.meta?.kind, charset: r.meta?.charset }).toEqual({ p, content: '"Ωmega"', kind: 'json', charset: p.endsWith('le') ? 'utf-16le' : 'utf-16be' });
+    }
+  });
 });
 
 describe('redirects', () => {

@@ -261,6 +261,18 @@ function bomOf(b: Uint8Array): { charset: 'utf-8' | 'utf-16le' | 'utf-16be'; len
   return undefined;
 }
 
+/**
+ * UTF-16 told by where the NULs of JSON's first two characters fall (RFC 4627, section 3):
+ * JSON opens with ASCII, so UTF-16 without a byte-order mark is `{ 00 " 00` or `00 { 00 "`.
+ * For JSON only: a page or a binary file may begin so by chance.
+ */
+export function jsonUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (b.length < 4) return undefined;
+  if (b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0) return 'utf-16be';
+  if (b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0) return 'utf-16le';
+  return undefined;
+}
+
 /** True when neither the header nor the body (a byte-order mark, its first 1024 bytes) names a charset. */
 export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !headerCharset(contentType) && !bomOf(b) && !declaredCharset(b);
 
@@ -278,7 +290,7 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   const bom = bomOf(b);
   if (bom?.charset === 'utf-8') return { text: b.subarray(bom.length).toString('utf8'), charset: 'utf-8' };
   if (bom) return { text: iconv().decode(b.subarray(bom.length), bom.charset), charset: bom.charset };
-  // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not.
+  // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not, unless its NULs say UTF-16.
   let cs = known(headerCharset(contentType));
   let detected = false;
   if (!cs && sniffDocument) {
@@ -287,6 +299,8 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
     else if (declared) cs = declared;
     else ({ charset: cs, detected = false } = unlabelled(b));
   }
+  // JSON in UTF-16 without a byte-order mark, as older Windows and .NET services send it.
+  if (!cs && !sniffDocument) cs = jsonUtf16(b) ?? '';
   cs ||= 'utf-8';
   if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';
   if (cs === 'utf-8' || cs === 'utf8') return { text: b.toString('utf8'), charset: 'utf-8' };

@@ -1,4 +1,4 @@
-import { headerCharset } from './charset';
+import { headerCharset, jsonUtf16 } from './charset';
 import { FetchError } from './errors';
 import { xmlRootTag } from '../../shared/xml';
 
@@ -84,7 +84,7 @@ function kindOf(type: string): Kind | undefined {
  */
 export function classify(contentType: string, buf: Uint8Array): Kind {
   const declared = mediaType(contentType);
-  const sniffed = sniffBody(buf, /^(?:utf-16|ucs-2)/.test(headerCharset(contentType)));
+  const sniffed = sniffBody(buf, /^(?:utf-16|ucs-2)/.test(headerCharset(contentType)) || (kindOf(declared) === 'json' && jsonUtf16(buf) !== undefined));
   if (sniffed === 'application/pdf') return 'pdf';
   if (sniffed && !kindOf(sniffed)) throw unsupported(sniffed === 'application/octet-stream' && declared ? declared : sniffed);
   const fromHeader = kindOf(declared);
