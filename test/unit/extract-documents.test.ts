@@ -366,4 +366,9 @@ describe('decoding and sniffing', () => {
     expect(classify('text/plain', Buffer.from('<html>not rendered</html>'))).toBe('text');
     expect(() => classify('application/octet-stream', Buffer.from([1, 0, 2, 0]))).toThrow(/unsupported: application\/octet-stream/);
   });
+  it('says binary bytes under a text type are binary, not that the text type is unsupported', () => {
+    for (const type of ['text/plain', 'text/html; charset=utf-8', 'application/json']) {
+      expect(() => classify(type, Buffer.from('a\u0000b\u0001c', 'latin1')), type).toThrow(`unsupported: binary data (NUL bytes) labelled ${type.split(';')[0] as string}`);
+    }
+  });
 });

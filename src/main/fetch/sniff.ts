@@ -86,6 +86,9 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   const declared = mediaType(contentType);
   const sniffed = sniffBody(buf, /^(?:utf-16|ucs-2)/.test(headerCharset(contentType)) || (kindOf(declared) === 'json' && jsonUtf16(buf) !== undefined));
   if (sniffed === 'application/pdf') return 'pdf';
+  // Binary bytes under a text type: "unsupported: text/plain" would contradict the hint, which
+  // says text is extracted.
+  if (sniffed === 'application/octet-stream' && kindOf(declared)) throw unsupported(`binary data (NUL bytes) labelled ${declared}`);
   if (sniffed && !kindOf(sniffed)) throw unsupported(sniffed === 'application/octet-stream' && declared ? declared : sniffed);
   const fromHeader = kindOf(declared);
   if (fromHeader === 'pdf') {
