@@ -881,7 +881,9 @@ describe('hostile and slow servers', () => {
       expect(e.hint, String(status)).not.toMatch(/does not handle/);
     }
     srv.route('/status-302-nowhere', (_q, r) => r.writeHead(302, { 'content-type': 'text/html' }).end('<p>moved</p>'));
-    expect((await fail(get('/status-302-nowhere'))).hint).toMatch(/redirect that does not say where/);
+    const nowhere = await fail(get('/status-302-nowhere'));
+    expect(nowhere.hint).toMatch(/redirect that does not say where/);
+    expect(nowhere.msg).toBe('HTTP 302 Found');
   });
   it('sends a real User-Agent', async () => {
     const n = srv.headers.length;

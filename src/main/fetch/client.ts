@@ -332,6 +332,8 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
 }
 
 const REASONS: Record<number, string> = {
+  // A redirect that came without a Location (or one Sift does not follow) is reported as one, not as an "Unexpected Status".
+  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   406: 'Not Acceptable', 408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 451: 'Unavailable For Legal Reasons',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
