@@ -75,10 +75,14 @@ describe('sift fetch', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/scheme ftp/);
   });
-  it('says which part of a URL it cannot read: a port past 65535, a host with a space', async () => {
+  it('says which part of a URL it cannot read: a port past 65535, a host with a space; and quotes one over 8 KiB cut short', async () => {
     const port = await sift('fetch', 'http://127.0.0.1:99999/x', '--json');
     expect(port.code).toBe(2);
     expect(JSON.parse(port.out)).toMatchObject({ ok: false, status: 400, error: 'invalid URL: port 99999 is over 65535' });
+    const long = `https://a.example/${'a'.repeat(9000)}`;
+    const tooLong = await sift('fetch', long);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.err).toBe(`sift fetch: ${long.slice(0, 199)}…: invalid URL: longer than 8192 bytes\n  Shorten the URL; a URL this long is usually pasted data.\n`);
     const host = await sift('fetch', 'https://exa mple.org/x', '--json');
     expect(JSON.parse(host.out)).toMatchObject({ ok: false, status: 400, error: 'invalid URL: "exa mple.org" is not a host name or address' });
   });

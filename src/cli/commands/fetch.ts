@@ -10,9 +10,12 @@ import { CLI_CALLER, cliSettings } from '../settings';
 import { fetchSettingsOf } from '../../main/settings';
 import { resultWarnings, type Result } from '../../shared/types';
 import { jsonLine } from '../../shared/json';
+import { clip } from '../../shared/urllist/url';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
+  // What stderr names the target by: a URL refused for being over 8 KiB filled the screen.
+  const shown = clip(url, 200);
   if ('result' in outcome) {
     const meta = outcome.result.meta ?? {};
     const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
@@ -20,10 +23,10 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     else {
       io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
       // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
-      for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${url}: ${warningLabel(w)}: ${WARNING_LABELS[w]?.why ?? 'see meta.warnings'}\n`);
+      for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${WARNING_LABELS[w]?.why ?? 'see meta.warnings'}\n`);
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
       const where = pagesNote(meta) || nothingKeptNote(meta);
-      if (where) io.stderr.write(`sift ${cmd}: ${url}: ${where}\n`);
+      if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);
     }
     return;
   }
@@ -34,7 +37,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     // The message says what happened; a server's status is in it ("HTTP 404 Not Found"). The
     // status Sift gives its own findings (404 for a soft 404 the server sent as 200, 422 for a
     // malformed PDF) read as the server's, so it is in --json only.
-    io.stderr.write(`sift ${cmd}: ${url}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
+    io.stderr.write(`sift ${cmd}: ${shown}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
   }
 }
 
