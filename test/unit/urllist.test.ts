@@ -541,6 +541,18 @@ describe('a JSON object that holds the list', () => {
     ]);
     expect(obj.duplicates.map((d) => [d.line, d.reason])).toEqual([[6, 'duplicate of line 4']]);
   });
+  it('reads the URLs of an array with a few wrong entries and reports those, instead of refusing the whole list', () => {
+    const r = parseList('{\n  "urls": [\n    "https://a.example/1",\n    5,\n    {"url": 7},\n    null,\n    "https://a.example/2"\n  ]\n}\n', { format: 'json' });
+    expect(r.targets).toEqual([
+      { line: 3, url: 'https://a.example/1' },
+      { line: 7, url: 'https://a.example/2' },
+    ]);
+    expect(r.invalid.map((p) => [p.text, p.reason])).toEqual([
+      ['5', 'expected a URL string or an object {"url": …, "options": {…}}'],
+      ['{"url":7}', 'no "url" string in this object'],
+      ['null', 'expected a URL string or an object {"url": …, "options": {…}}'],
+    ]);
+  });
   it('says so of an object without a list, and still reads one object a line (JSON Lines)', () => {
     const none = parseList('{\n  "name": "x",\n  "n": [1, 2]\n}\n', { format: 'json' });
     expect(none.targets).toEqual([]);

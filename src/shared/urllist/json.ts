@@ -163,15 +163,24 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     for (const url of urls) if (url && !take(url, (at) => c.add(at, url, url))) break;
     return true;
   }
-  const isTarget = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>).url === 'string');
-  const list = Object.values(o).find((v): v is unknown[] => Array.isArray(v) && v.length > 0 && v.every(isTarget));
+  const urlOf = (v: unknown): string | undefined => {
+    if (typeof v === 'string') return v;
+    const url = typeof v === 'object' && v !== null ? (v as Record<string, unknown>).url : undefined;
+    return typeof url === 'string' ? url : undefined;
+  };
+  const arrays = Object.values(o).filter((v): v is unknown[] => Array.isArray(v) && v.length > 0);
+  // Else an array of URLs with a few wrong entries (a number, a null): the URLs are read and the
+  // others reported, not the whole list refused as "no list of URLs".
+  const list = arrays.find((v) => v.every((e) => urlOf(e) !== undefined)) ?? arrays.find((v) => v.some((e) => /^\s*https?:\/\//i.test(urlOf(e) ?? '')));
   if (!list) {
     c.reject(1, input.trimStart().split('\n', 1)[0] ?? '', 'a JSON object with no list of URLs in it: give an array of URL strings or of {"url": …} objects, or one such object a line');
     return true;
   }
   for (const v of list) {
-    const url = typeof v === 'string' ? v : ((v as Record<string, unknown>).url as string);
-    if (!take(url, (at) => element(v, at, JSON.stringify(v), c))) break;
+    const url = urlOf(v);
+    // No URL to find it by: reported on the line of the entry before it.
+    if (url === undefined) element(v, line, JSON.stringify(v), c);
+    else if (!take(url, (at) => element(v, at, JSON.stringify(v), c))) break;
   }
   return true;
 }
