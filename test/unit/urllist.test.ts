@@ -249,13 +249,17 @@ describe('XML lists', () => {
     expect(detectFormat('<?xml version="1.0"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><body><a href="https://a.example/">a</a></body></html>')).toBe('html');
     expect(parseList('<?xml version="1.0"?><html><body><a href="https://a.example/">a</a></body></html>', { format: 'xml' }).targets.map((t) => t.url)).toEqual(['https://a.example/']);
   });
-  it('says what it reads of XML that is no list, and reads a cut-off sitemap as far as it goes', () => {
+  it('says what it reads of XML that is no list, and reads a cut-off sitemap as far as it goes, saying it is cut off', () => {
     const other = parseList('<?xml version="1.0"?>\n<catalog><book id="1"/></catalog>');
     expect(other.targets).toEqual([]);
     expect(other.invalid).toEqual([{ line: 1, text: '<?xml version="1.0"?>', reason: 'not a list Sift reads from XML (its root element is <catalog>): it reads sitemaps, OPML outlines and RSS or Atom feeds' }]);
     expect(parseList('not xml at all', { format: 'xml' }).invalid[0]?.reason).toMatch(/^not a list Sift reads from XML: it reads sitemaps/);
-    const cut = parseList('<urlset><url><loc>https://a.example/1</loc></url><url><loc>https://a.example/2</lo', { format: 'xml' });
+    const cut = parseList('<urlset>\n<url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</lo', { format: 'xml' });
     expect(cut.targets.map((t) => t.url)).toEqual(['https://a.example/1']);
+    expect(cut.invalid).toEqual([
+      { line: 3, text: '<url><loc>https://a.example/2</lo', reason: 'the file ends before its closing </urlset>: it looks cut short (a download that stopped?), and any URLs after this point are missing' },
+    ]);
+    expect(parseList('<rdf:RDF xmlns:rdf="x"><item rdf:about="https://a.example/1"></item></rdf:RDF>\n', { format: 'xml' }).invalid).toEqual([]);
   });
   // A hang guard, not a timing: one pass takes well under a second, a pass per entry minutes.
   it('reads unclosed elements and quotes in one pass (a regex over them went back over the rest of the file for each)', { timeout: 20_000 }, () => {

@@ -141,4 +141,10 @@ export function readXml(input: string, c: Collector): void {
     from = offset;
     c.add(line, url, url);
   });
+  // A download that stopped part way: what came before is read, and the user is told the rest is missing.
+  if (!c.full && !new RegExp(`</(?:[\\w.-]+:)?${root}\\s*>`).test(input)) {
+    const last = input.trimEnd();
+    const lastLine = lineAt(last, 0, 1, last.length);
+    c.reject(lastLine, last.slice(last.lastIndexOf('\n') + 1), `the file ends before its closing </${root}>: it looks cut short (a download that stopped?), and any URLs after this point are missing`);
+  }
 }
