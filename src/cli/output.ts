@@ -24,12 +24,21 @@ const FORMAT_OF_FILE: Record<string, string> = { '.zip': 'zip', '.jsonl': 'jsonl
  */
 export function exportFormatFor(format: string | undefined, out: string | undefined): string {
   const byName = out ? FORMAT_OF_FILE[path.extname(out).toLowerCase()] : undefined;
-  const named = byName && !statSync(out!, { throwIfNoEntry: false })?.isDirectory() ? byName : undefined;
+  const named = byName && !isFolder(out!) ? byName : undefined;
   // `--out results.zip --format csv` made a folder named results.zip with a CSV in it.
   if (format !== undefined && named && format !== named) {
     throw new UsageError(`--out ${path.basename(out!)} names a ${named} file, but --format is ${format}: drop --format, or give --out a name for ${format}`);
   }
   return format ?? named ?? 'md';
+}
+
+/** Whether a folder is at `p`; false for a path that cannot be looked at (a file in its way), which the export's own check names. */
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
 }
 
 /** --format checked before any work starts: a bad one is a usage error (exit 2). */
