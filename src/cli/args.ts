@@ -42,6 +42,11 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
  */
 export function optionsFromFlags(values: Record<string, unknown>): Options {
   const o: Options = {};
+  // `--grep "$PATTERN"` with PATTERN unset fetched every URL whole, as if the flag were not
+  // there; a list line's `grep=` is refused the same way (setOption).
+  for (const key of ['question', 'pages', 'grep', 'jq'] as const) {
+    if (values[key] === '') throw new UsageError(`--${key} is empty: give it a value, or leave --${key} out`);
+  }
   if (typeof values.mode === 'string') {
     if (!(MODES as string[]).includes(values.mode)) {
       throw new UsageError(`unknown mode "${values.mode}": use one of ${MODES.join(', ')}`);

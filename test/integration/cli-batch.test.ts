@@ -423,7 +423,7 @@ describe('sift batch', () => {
     expect(site.hits.get('/article/unwritable')).toBeUndefined();
   }, 300_000);
 
-  test('a --grep, --pages or --jq that cannot work, or a --question over its length, stops the batch before it fetches anything (exit 2)', async () => {
+  test('a --grep, --pages or --jq that cannot work or is empty, or a --question over its length, stops the batch before it fetches anything (exit 2)', async () => {
     const file = path.join(home, 'bad-options.txt');
     writeFileSync(file, `${site.base}/article/bad-option-1\n${site.base}/article/bad-option-2\n`);
     const runs: [string[], string][] = [
@@ -431,6 +431,7 @@ describe('sift batch', () => {
       [['--pages', 'first'], 'sift batch: --pages: pages must look like 1-3,7,10- (got "first")\n'],
       [['--jq', '.items[] | {name: }'], 'sift batch: --jq: jq: syntax error'],
       [['--question', 'why '.repeat(600)], 'sift batch: --question: 2400 characters, at most 2000; shorten it\n'],
+      [['--grep', ''], 'sift batch: --grep is empty: give it a value, or leave --grep out\n'],
     ];
     for (const [flags, said] of runs) {
       const r = await runSift(['batch', file, '--db', path.join(home, 'bad-options.db'), ...flags], { env });
