@@ -154,6 +154,14 @@ describe('sift extract', () => {
     const json = JSON.parse((await sift('extract', 'scan.pdf', '--json')).out) as Record<string, unknown>;
     expect(json).toMatchObject({ ok: true, warnings: ['no_text'], meta: { text_layer: false } });
   });
+  it('reads stdin for -, as sift parse and sift batch do, beside files', async () => {
+    const r = await runSift(['extract', '-', 'notes.txt', '--json'], { cwd: dir, env: { HOME: dir, XDG_DATA_HOME: dir }, input: '<html><head><title>Piped</title></head><body><p>From a pipe, with <a href="/x">a link</a>.</p></body></html>' });
+    expect(r.code, r.stderr).toBe(0);
+    const [piped, file] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { url: string; ok: boolean; content: string; meta: Record<string, unknown> });
+    expect(piped).toMatchObject({ url: '-', ok: true, content: '# Piped\n\nFrom a pipe, with [a link](/x).', meta: { kind: 'html', title: 'Piped' } });
+    expect(piped?.meta.url).toBeUndefined();
+    expect(file).toMatchObject({ url: 'notes.txt', ok: true, content: 'one\ntwo\nthree\n' });
+  });
   it('exits 1 when a file fails to extract and 2 when a file cannot be read', async () => {
     const jqOnText = await sift('extract', 'notes.txt', '--jq', '.', '--json');
     expect(jqOnText.code).toBe(1);

@@ -6,7 +6,7 @@ import { FetchError } from '../../main/fetch';
 import { bodyTooLong } from '../../main/fetch/errors';
 import { cliFetcher, printOutcome } from './fetch';
 import { CLI_CALLER } from '../settings';
-import { readFileUpTo, TooLarge, unreadableWhy } from '../read-file';
+import { readFileUpTo, readStreamUpTo, TooLarge, unreadableWhy } from '../read-file';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -28,12 +28,12 @@ export const extractCommand: Command = {
   name: 'extract',
   summary: 'extract local files (html, pdf, json, txt) without fetching',
   usage: [
-    'usage: sift extract FILE... [options] [--json]',
+    'usage: sift extract FILE...|- [options] [--json]',
     '',
-    'Extracts local files as sift fetch would extract them from the web. The type comes from',
-    'the extension (.html .pdf .json .txt .md), else from the first bytes. A web page saved',
-    'to a file links where it linked on the web: to the address the browser noted when it was',
-    'saved, else to its canonical link or og:url (meta.base_url says which address).',
+    'Extracts local files (- reads stdin) as sift fetch would extract them from the web. The',
+    'type comes from the extension (.html .pdf .json .txt .md), else from the first bytes. A',
+    'web page saved to a file links where it linked on the web: to the address the browser',
+    'noted when it was saved, else to its canonical link or og:url (meta.base_url says which).',
     '',
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --json',
     '--json: one line per file, in order: {"url":FILE,"ok":true,"content","meta"} or {"url":FILE,"ok":false,"status","error","hint"}',
@@ -53,7 +53,9 @@ export const extractCommand: Command = {
         let buf: Buffer;
         try {
           // As much as a download may be: a pipe or a device is read up to it, not without end.
-          buf = await readFileUpTo(path.resolve(io.cwd, file), fetcher.settings().maxBodyBytes, signal);
+          // "-" is stdin, as for sift parse and sift batch (`curl … | sift extract -`).
+          const max = fetcher.settings().maxBodyBytes;
+          buf = file === '-' ? await readStreamUpTo(io.stdin as AsyncIterable<Buffer | string>, max) : await readFileUpTo(path.resolve(io.cwd, file), max, signal);
         } catch (err) {
           if (signal.aborted) return EXIT.interrupted;
           if (err instanceof TooLarge) {
@@ -66,8 +68,9 @@ export const extractCommand: Command = {
           continue;
         }
         try {
-          const url = `file://${path.resolve(io.cwd, file)}`;
-          const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, url, signal });
+          // stdin has no address: its links stay as written unless the page names its own (saved from, canonical).
+          const url = file === '-' ? undefined : `file://${path.resolve(io.cwd, file)}`;
+          const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal });
           printOutcome(io, json, file, { result }, 'extract');
         } catch (error) {
           if (signal.aborted && !(error instanceof FetchError)) return EXIT.interrupted;
