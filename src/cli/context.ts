@@ -65,7 +65,10 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
  * is no such job, or that several jobs' IDs start so.
  */
 export function namedJob(store: Store, given: string): { job: Job } | { problem: string } {
-  const found = store.jobsNamed(given, 6);
+  // IDs are lower-case hex: one copied from a document that capitalised it, or with the
+  // spaces of a selection around it, names the same job (it was "no job 3F2A9C…").
+  const id = given.trim();
+  const found = store.jobsNamed(/^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : given, 6);
   if (found.length === 1) return { job: found[0] as Job };
   // A start too short to name a job is said so: "it may have expired" sent people looking
   // for a job that was there.

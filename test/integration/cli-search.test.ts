@@ -151,6 +151,10 @@ describe('sift search', { timeout: 180_000 }, () => {
     }
     const whole = await runSift(['status', '3f2a9c0000000001', '--json', '--db', twins], { env });
     expect(jsonLines(whole.stdout)[0]).toMatchObject({ id: '3f2a9c0000000001' });
+    // Copied in capitals, or with the spaces of a selection around it: the same job.
+    const copied = await runSift(['status', ' 3F2A9C0000000001 ', '--json', '--db', twins], { env });
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(jsonLines(copied.stdout)[0]).toMatchObject({ id: '3f2a9c0000000001' });
   });
 
   test('finds accents, CJK and Arabic text, and prints a readable hit', async () => {
