@@ -19,17 +19,12 @@ const FORMAT_OF_FILE: Record<string, string> = { '.zip': 'zip', '.jsonl': 'jsonl
 
 /**
  * The --format in force: the one given; else the one --out's file name says (`.zip`, `.jsonl`,
- * `.csv`, unless a folder of that name is there already); else md, a file per target. A
- * --format that contradicts the file name is a usage error.
+ * `.csv`, unless a folder of that name is there already); else md, a file per target.
  */
 export function exportFormatFor(format: string | undefined, out: string | undefined): string {
+  if (format !== undefined) return format;
   const byName = out ? FORMAT_OF_FILE[path.extname(out).toLowerCase()] : undefined;
-  const named = byName && !isFolder(out!) ? byName : undefined;
-  // `--out results.zip --format csv` made a folder named results.zip with a CSV in it.
-  if (format !== undefined && named && format !== named) {
-    throw new UsageError(`--out ${path.basename(out!)} names a ${named} file, but --format is ${format}: drop --format, or give --out a name for ${format}`);
-  }
-  return format ?? named ?? 'md';
+  return byName && !isFolder(out!) ? byName : 'md';
 }
 
 /** Whether a folder is at `p`; false for a path that cannot be looked at (a file in its way), which the export's own check names. */

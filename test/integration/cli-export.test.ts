@@ -7,7 +7,6 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { exportCommand } from '../../src/cli/commands/jobs';
-import { main } from '../../src/cli/main';
 import { EXIT, type CliIO } from '../../src/cli/io';
 import { openStore } from '../../src/main/store';
 import { tempDir } from '../helpers/store';
@@ -48,14 +47,6 @@ function terminalIO(onWrite: (text: string) => void): { io: CliIO; text: () => s
 }
 
 describe('sift export', () => {
-  test('an --out file name and a --format that disagree stop the export with both named, and nothing is written', async () => {
-    const { io, text } = terminalIO(() => {});
-    const code = await main(['export', JOB, '--db', db, '--out', 'results.zip', '--format', 'csv'], io);
-    expect(code).toBe(EXIT.usage);
-    expect(text()).toBe('sift export: --out results.zip names a zip file, but --format is csv: drop --format, or give --out a name for csv\n');
-    expect(readdirSync(tmp.dir).filter((f) => f.startsWith('results'))).toEqual([]);
-  });
-
   test.each(['jsonl', 'md', 'zip', 'combined'])('Ctrl-C during a %s export stops it, exits 130 and leaves nothing behind, hidden partials included', async (format) => {
     const ac = new AbortController();
     // Ctrl-C as soon as the export draws its first progress line: it has started writing.
