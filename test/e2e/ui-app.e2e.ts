@@ -153,6 +153,10 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   await page.keyboard.press('Escape');
   await expect.poll(jobStatus, { timeout: 60_000 }).toBe('cancelled');
   await expect.poll(rowStatus(4)).toBe('pending');
+  // The cancelled job will not fetch it: its badge says so, not "pending".
+  const neverReached = page.locator('[data-testid="target-row"][data-idx="4"] [data-testid="status-badge"]');
+  expect(await neverReached.textContent()).toBe('not fetched');
+  expect(await neverReached.getAttribute('title')).toMatch(/Run the rest again/);
   expect(await rowStatus(0)()).toBe('done');
   // The row in flight when the user cancelled says so: not an internal error, not a bug.
   const failedRows = page.locator('[data-testid="target-row"][data-status="failed"]');

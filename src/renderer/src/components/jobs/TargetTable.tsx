@@ -8,6 +8,7 @@ import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
+import { isLive } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
@@ -252,6 +253,11 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
 const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
   const row = useStore((s) => s.rows[idx]);
   const selected = useStore((s) => s.selectedIdx === idx);
+  // The job this table shows has ended: a target still pending will not be fetched by it.
+  const ended = useStore((s) => {
+    const job = s.detailJobId ? s.jobs[s.detailJobId] : undefined;
+    return job ? !isLive(job) : false;
+  });
   const url = row?.url ?? '';
   const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
   // A target waiting on a busy site counts down to its next try; only such a row ticks.
@@ -275,7 +281,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
     >
       <span role="gridcell" className="c-idx muted">{idx + 1}</span>
       <span role="gridcell" className="c-status">
-        <StatusBadge status={row.status} />
+        <StatusBadge status={row.status} ended={ended} />
       </span>
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
         {shownUrl}
