@@ -135,9 +135,24 @@ export async function loadSource(source: ListSource | null): Promise<void> {
     return;
   }
   get().setParsing(true);
-  const parsed = await parseInWorker(source.text, { filename: source.kind === 'file' ? source.name : undefined, mimeType: source.mimeType });
-  // null: a newer source replaced this one while it was parsing.
-  if (parsed) get().setParsed(parsed);
+  await readingList(
+    (async () => {
+      const parsed = await parseInWorker(source.text, { filename: source.kind === 'file' ? source.name : undefined, mimeType: source.mimeType });
+      // null: a newer source replaced this one while it was parsing.
+      if (parsed) get().setParsed(parsed);
+    })(),
+  );
+}
+
+/** Lists being read (a dropped file's bytes, then its parse): a Submit that comes meanwhile waits for them. */
+const listsUnderWay = new Set<Promise<unknown>>();
+
+/** Marks `work` as a list being read until it settles; returns it. */
+export function readingList<T>(work: Promise<T>): Promise<T> {
+  listsUnderWay.add(work);
+  const done = (): void => void listsUnderWay.delete(work);
+  work.then(done, done);
+  return work;
 }
 
 // Parse after a short pause in typing, not on every key: a long list takes a moment.
@@ -215,6 +230,9 @@ async function checkListOptions(): Promise<boolean> {
 
 export async function submitList(): Promise<void> {
   await flushPaste();
+  // A list still being read (a large file just dropped) is submitted once read: the click
+  // did nothing, and the button gave no sign of it. A newer drop meanwhile is waited for too.
+  while (listsUnderWay.size > 0) await Promise.allSettled([...listsUnderWay]);
   const s = get();
   if (s.submitting || s.parsing) return;
   const targets = submittedTargets();

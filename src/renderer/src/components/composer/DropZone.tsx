@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { MAX_LIST_BYTES, decodeListBytes, notAList, parseList } from '../../../../shared/urllist';
 import { useStore } from '../../store';
-import { loadSource, openListFile } from '../../store/actions';
+import { loadSource, openListFile, readingList } from '../../store/actions';
 import { formatBytes } from '../../lib/format';
 
 /** URLs from links dragged out of a browser: uri-list first (every browser sets it), then html, then text. */
@@ -60,7 +60,8 @@ export function DropZone({ children }: { children: React.ReactNode }): React.JSX
     const first = files[0];
     if (first) {
       if (files.length > 1) useStore.getState().notify('info', { message: `Read ${first.name} only: drop one list at a time.` });
-      void readDroppedFile(first);
+      // Reading its bytes comes before its parse: a Submit meanwhile waits for both.
+      void readingList(readDroppedFile(first));
       return;
     }
     const links = linksFromDrop(e.dataTransfer);
