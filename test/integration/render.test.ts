@@ -117,6 +117,24 @@ describe('the guard covers everything a rendered page does', () => {
       expect(paths, `refused ${[...paths].join(' ')}`).toContain(p);
     }
   });
+  it('still goes through the proxy when the environment tells playwright-core to let loopback bypass it', async () => {
+    // A developer's shell may set this for their own Playwright tests; Chromium then sent the
+    // page's requests to 127.0.0.0/8 straight to the host, past the guard.
+    const name = 'PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK';
+    const was = process.env[name];
+    process.env[name] = '1';
+    try {
+      refused.length = 0;
+      const before = sites.forbidden.connections;
+      const r = await fetchPage('ssrf.html', 'always');
+      expect(hasArticle(r.content)).toBe(true);
+      expect(sites.forbidden.connections).toBe(before);
+      expect(refused.map((e) => e.path)).toContain('/image.png');
+    } finally {
+      if (was === undefined) delete process.env[name];
+      else process.env[name] = was;
+    }
+  });
 });
 
 describe('a page whose script moves it on after it loaded', () => {
