@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
 import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
 
@@ -149,6 +150,32 @@ describe('a page whose script moves it on after it loaded', () => {
     expect(sites.forbidden.connections).toBe(before);
   });
 });
+
+describe('a page whose script sends the reader where the browser cannot go', () => {
+  const to = (url: string): string => `navigate-to.html?to=${encodeURIComponent(url)}`;
+  it('to a host that does not answer, over https or http, is a network failure, not "blocked"', async () => {
+    const dead = await closedPort();
+    for (const url of [`https://127.0.0.1:${dead}/gone`, `http://127.0.0.1:${dead}/gone`]) {
+      const err = await fetchPage(to(url), 'always').catch((e: unknown) => e);
+      expect(err, url).toMatchObject({ status: 502, reason: 'network' });
+      expect((err as FetchError).hint, url).not.toMatch(/allow/i);
+    }
+  });
+  it('to a forbidden host over https is blocked, and that host sees no connection', async () => {
+    const before = sites.forbidden.connections;
+    await expect(fetchPage(to(`${sites.forbidden.origin.replace(/^http:/, 'https:')}/tls`), 'always')).rejects.toMatchObject({ status: 403, reason: 'blocked' });
+    expect(sites.forbidden.connections).toBe(before);
+  });
+});
+
+/** A loopback port nothing listens on: one the kernel gave and took back. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((resolve) => s.close(resolve));
+  return port;
+}
 
 describe("the browser's own requests", () => {
   it('a page with a sign-in form makes the browser ask no one about it: no name is looked up beside the page', async () => {

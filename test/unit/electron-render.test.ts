@@ -23,7 +23,7 @@ function setup(page: FakePage = { html: ARTICLE }) {
     },
     chromeVersion: '140.0.0.0',
   };
-  const env: RendererEnv = { proxy: async () => ENDPOINT, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
+  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents: () => () => {}, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
   return { renderer: new ElectronRenderer(env, deps), sessions, windows };
 }
 

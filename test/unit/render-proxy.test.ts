@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { GuardProxy, type ProxyEndpoint } from '../../src/main/fetch';
+import { GuardProxy, type ProxyEndpoint, type ProxyEvent } from '../../src/main/fetch';
 import { startRenderSites, type RenderSites } from '../helpers/render-sites';
 
 /** The guarding proxy spoken to as a browser would: raw HTTP over a loopback socket. */
@@ -74,6 +74,19 @@ describe('the guarding proxy', () => {
     expect(await raw(`CONNECT rebind.test:${portOf(sites.forbidden.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 403/);
     expect(await raw(`CONNECT [::ffff:127.0.0.2]:${portOf(sites.forbidden.origin)} HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 403/);
     expect(sites.forbidden.connections).toBe(before);
+  });
+  it('answers a name that does not resolve 502, not as the guard: the page failed, it was not refused', async () => {
+    const events: ProxyEvent[] = [];
+    const off = proxy.on((e) => events.push(e));
+    try {
+      const r = await raw(`GET http://nowhere.test/x HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`);
+      expect(r).toMatch(/^HTTP\/1\.1 502/);
+      expect(r).not.toMatch(/x-sift-guard/i);
+      expect(await raw(`CONNECT nowhere.test:443 HTTP/1.1\r\n${auth()}\r\n`)).toMatch(/^HTTP\/1\.1 502/);
+      expect(events.map((e) => `${e.kind} ${e.via}`)).toEqual(['failed http', 'failed connect']);
+    } finally {
+      off();
+    }
   });
   it('refuses any other scheme and origin-form requests', async () => {
     expect(await raw(`GET ftp://127.0.0.1/x HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);

@@ -163,6 +163,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         if (r.refused) {
           throw blocked('The rendered page went (by a redirect or a script) to an address Sift does not fetch');
         }
+        if (r.unreachable) {
+          throw new FetchError(502, 'the rendered page went (by a redirect or a script) to a site that did not answer', 'The page sends the reader to a host that does not resolve or answer; open it in a browser to see where it goes.', 'unreachable');
+        }
         if (r.status >= 400) throw upstreamError(r.status, {});
         return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started) };
       } finally {
@@ -230,6 +233,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   const proxy = new GuardProxy(() => settings, resolver, () => settings.connectTimeoutMs);
   const renderer: Renderer = (deps.renderer ?? ((env) => new ChromiumRenderer(env)))({
     proxy: () => proxy.start(),
+    proxyEvents: (listener) => proxy.on(listener),
     policy: () => settings,
     chromiumPath: () => settings.chromiumPath,
     userAgent: () => settings.userAgent,

@@ -116,6 +116,12 @@ export class ChromiumRenderer implements Renderer {
     const launched = this.launch();
     let context: BrowserContext | undefined;
     let stuck = false;
+    // The hosts the guard refused while this page rendered (other pages' refusals of the same
+    // host are the same policy's, so sharing the proxy does not confuse them).
+    const refusedHosts = new Set<string>();
+    const unlisten = this.env.proxyEvents((e) => {
+      if (e.kind === 'refused') refusedHosts.add(e.host);
+    });
     try {
       const { browser } = await launched;
       signal.throwIfAborted();
@@ -139,7 +145,7 @@ export class ChromiumRenderer implements Renderer {
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
       });
-      const out = await settle(page, url, signal, budgetMs, GRACE_MS);
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => refusedHosts.has(host));
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
@@ -150,6 +156,7 @@ export class ChromiumRenderer implements Renderer {
       if (signal.aborted) throw signal.reason ?? err;
       throw mapBrowserError(err);
     } finally {
+      unlisten();
       if (context) {
         const closed = await withTimeout(context.close().then(() => true), stuck ? CLOSE_MS : CLOSE_MS * 2, false).catch(() => false);
         // A renderer so stuck that its context cannot close takes the browser with it; the

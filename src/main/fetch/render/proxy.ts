@@ -15,7 +15,8 @@ export interface ProxyEndpoint {
 
 /** What the proxy let through or refused, for tests and the log; never a URL or host name. */
 export interface ProxyEvent {
-  kind: 'allowed' | 'refused';
+  /** refused: the guard said no; failed: allowed, but the host did not resolve or answer. */
+  kind: 'allowed' | 'refused' | 'failed';
   /** connect (CONNECT tunnel: https, wss), http (absolute-form), upgrade (ws over absolute-form), bad (anything else). */
   via: 'connect' | 'http' | 'upgrade' | 'bad';
   /** The host asked for; handed to listeners (tests), never logged. */
@@ -135,7 +136,7 @@ export class GuardProxy {
     try {
       upstream = await this.dial(host, Number(m[2]));
     } catch (err) {
-      this.emit({ kind: 'refused', via: 'connect', host });
+      this.emit({ kind: kindOf(err), via: 'connect', host });
       return refuseRaw(client, statusOf(err));
     }
     this.emit({ kind: 'allowed', via: 'connect', host });
@@ -161,9 +162,11 @@ export class GuardProxy {
     try {
       await resolveGuarded(host, this.policy(), this.resolve);
     } catch (err) {
-      this.emit({ kind: 'refused', via: 'http', host, path: target.pathname });
-      // The mark lets the renderer tell the guard's refusal of a navigation from a site's own 403.
-      res.writeHead(statusOf(err), { 'content-length': '0', [GUARD_HEADER]: 'refused' }).end();
+      const kind = kindOf(err);
+      this.emit({ kind, via: 'http', host, path: target.pathname });
+      // The mark lets the renderer tell the guard's refusal of a navigation from a site's own
+      // 403; a name that does not resolve is no refusal, and is not marked as one.
+      res.writeHead(statusOf(err), { 'content-length': '0', ...(kind === 'refused' ? { [GUARD_HEADER]: 'refused' } : {}) }).end();
       return;
     }
     this.emit({ kind: 'allowed', via: 'http', host, path: target.pathname });
@@ -225,7 +228,7 @@ export class GuardProxy {
     try {
       upstream = await this.dial(host, Number(target.port || 80));
     } catch (err) {
-      this.emit({ kind: 'refused', via: 'upgrade', host });
+      this.emit({ kind: kindOf(err), via: 'upgrade', host });
       return refuseRaw(client, statusOf(err));
     }
     this.emit({ kind: 'allowed', via: 'upgrade', host });
@@ -265,6 +268,8 @@ function statusOf(err: unknown): number {
   }
   return 502;
 }
+
+const kindOf = (err: unknown): 'refused' | 'failed' => (statusOf(err) === 403 ? 'refused' : 'failed');
 
 const REASON: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 407: 'Proxy Authentication Required', 502: 'Bad Gateway', 504: 'Gateway Timeout' };
 

@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core';
-import type { Response } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { timeoutError } from '../errors';
+import { bareHost } from '../guard';
 import { THIN_CHARS } from './decide';
 import { GUARD_HEADER } from './proxy';
 import { SETTLE_IDLE_MS, type Rendered } from './types';
@@ -156,9 +156,12 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
 /**
  * Loads a page and waits until it settles: the load event, then no request in flight and no
  * DOM change for SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
- * thread never answers (a busy loop): nothing can be read from it.
+ * thread never answers (a busy loop): nothing can be read from it. `refusedHost` says
+ * whether the guard refused a host: a navigation that ends on the browser's error page is
+ * the guard's doing only then (https goes through a CONNECT tunnel, whose refusal and whose
+ * failure to resolve or connect the browser reports alike).
  */
-export async function settle(page: Page, url: string, signal: AbortSignal, budgetMs: number, graceMs: number): Promise<Rendered | 'stuck'> {
+export async function settle(page: Page, url: string, signal: AbortSignal, budgetMs: number, graceMs: number, refusedHost: (host: string) => boolean): Promise<Rendered | 'stuck'> {
   const deadline = Date.now() + budgetMs;
   const net = new NetActivity();
   const up = (): void => net.started();
@@ -175,6 +178,12 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
     refused = r.headers()[GUARD_HEADER] === 'refused';
   };
   page.on('response', onResponse);
+  // The host of the main frame's last navigation that failed in the browser.
+  let failedHost: string | undefined;
+  const onFailed = (r: Request): void => {
+    if (r.frame() === page.mainFrame() && r.isNavigationRequest()) failedHost = bareHost(new URL(r.url()).hostname);
+  };
+  page.on('requestfailed', onFailed);
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -207,13 +216,18 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
       if (out === 'stuck') return 'stuck';
       settled = out === 'settled';
     }
-    const gone = refused || /^chrome-error:/.test(page.url());
+    const errorPage = /^chrome-error:/.test(page.url());
+    const gone = refused || errorPage;
+    // A page that sent the reader to a dead or misspelled site failed as "blocked", with a
+    // hint to allow private addresses, which changed nothing.
+    const unreachable = errorPage && !refused && failedHost !== undefined && !refusedHost(failedHost);
     const html = await bounded(page.content(), Math.max(0, deadline - Date.now()) + graceMs);
     if (html === undefined && !gone) return 'stuck';
-    return { finalUrl: page.url(), html: html ?? '', status: mainStatus, partial: !settled, ...(gone ? { refused: true } : {}) };
+    return { finalUrl: page.url(), html: html ?? '', status: mainStatus, partial: !settled, ...(unreachable ? { unreachable: true } : gone ? { refused: true } : {}) };
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
+    page.off('requestfailed', onFailed);
     page.off('request', up);
     page.off('requestfinished', down);
     page.off('requestfailed', down);

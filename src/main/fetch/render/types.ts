@@ -1,5 +1,5 @@
 import type { GuardPolicy } from '../guard';
-import type { ProxyEndpoint } from './proxy';
+import type { ProxyEndpoint, ProxyEvent } from './proxy';
 
 /** A page after its JavaScript ran: where it ended up and its serialized DOM. */
 export interface Rendered {
@@ -11,6 +11,8 @@ export interface Rendered {
   partial: boolean;
   /** The page (or a script or redirect of it) navigated where the guard refused to go. */
   refused?: boolean;
+  /** The page navigated to a host the guard let through, which did not resolve or answer. */
+  unreachable?: boolean;
 }
 
 /** Which browser renders, or why none can. */
@@ -41,6 +43,8 @@ export interface Renderer {
 /** What the fetch pipeline hands a renderer: the proxy to use and the settings it reads. */
 export interface RendererEnv {
   proxy: () => Promise<ProxyEndpoint>;
+  /** Listens to what the proxy refuses (the guard) or cannot reach; returns the unsubscribe. */
+  proxyEvents: (listener: (e: ProxyEvent) => void) => () => void;
   policy: () => GuardPolicy;
   /** '' = SIFT_CHROMIUM, then the usual places (the CLI's renderer reads it). */
   chromiumPath: () => string;
