@@ -934,6 +934,27 @@ describe('recover', () => {
   });
 });
 
+describe('recover from an archive service the guard refuses', () => {
+  it('says the archive is at an address Sift does not fetch, and never connects to it', async () => {
+    let connections = 0;
+    const archive = createNetServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => archive.listen(0, '127.0.0.2', resolve));
+    const rec = fetcher({ allowPrivate: false, allowHosts: ['127.0.0.1'], archiveService: `http://127.0.0.2:${(archive.address() as AddressInfo).port}/wayback` });
+    try {
+      const e = await fail(rec.fetchTarget(new AbortController().signal, caller, target('/lost-too', { recover: true })));
+      expect(e.status).toBe(404);
+      expect(e.hint).toMatch(/No archived copy: the archive service is at an address Sift does not fetch; allow its host in Settings \(Network\) or with --allow-host\.$/);
+      expect(connections).toBe(0);
+    } finally {
+      await rec.close();
+      await new Promise((resolve) => archive.close(resolve));
+    }
+  });
+});
+
 describe('the gate', () => {
   it('fails a fetch that waits too long for one of the slots with 503 busy', async () => {
     const g = fetcher({ gateSize: 2, gateWaitMs: 150 });

@@ -296,6 +296,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       found = body.archived_snapshots?.closest;
     } catch (err) {
       if (signal.aborted) throw err;
+      // An archive on the intranet (a pywb of one's own) that the guard refused "did not
+      // answer" before: it was never asked, and allowing its host is what helps.
+      if (err instanceof FetchError && err.code === 'blocked') throw noCopy('the archive service is at an address Sift does not fetch; allow its host in Settings (Network) or with --allow-host');
       throw noCopy('the archive service did not answer');
     }
     if (!found || found.available === false || typeof found.url !== 'string') throw noCopy('the archive has no snapshot of this URL');
