@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
@@ -22,6 +23,8 @@ export interface RenderSites {
   allowed: Site;
   /** 127.0.0.2: the host no channel of a rendered page may reach. */
   forbidden: Site;
+  /** A UDP port on 127.0.0.2 (WebRTC, WebTransport): it must receive no datagram. */
+  forbiddenUdp: { port: number; datagrams: number };
   close(): Promise<void>;
 }
 
@@ -61,7 +64,14 @@ async function listen(host: string, handle: (url: string, res: ServerResponse) =
  */
 export async function startRenderSites(): Promise<RenderSites> {
   const forbidden = await listen('127.0.0.2', (_url, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('forbidden host reached'));
-  const files = new Map(readdirSync(FIXTURES).map((f) => [`/${f}`, readFileSync(path.join(FIXTURES, f), 'utf8').split('{{FORBIDDEN}}').join(forbidden.origin)]));
+  const udp = createSocket('udp4');
+  const forbiddenUdp = { port: 0, datagrams: 0 };
+  udp.on('message', () => forbiddenUdp.datagrams++);
+  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.2', resolve));
+  forbiddenUdp.port = udp.address().port;
+  const files = new Map(
+    readdirSync(FIXTURES).map((f) => [`/${f}`, readFileSync(path.join(FIXTURES, f), 'utf8').split('{{FORBIDDEN}}').join(forbidden.origin).split('{{FORBIDDEN_UDP}}').join(String(forbiddenUdp.port))]),
+  );
   files.set('/api/article.json', files.get('/article.json') ?? '');
   let answeredOnce = false;
   const allowed = await listen('127.0.0.1', (url, res) => {
@@ -89,8 +99,9 @@ export async function startRenderSites(): Promise<RenderSites> {
   return {
     allowed,
     forbidden,
+    forbiddenUdp,
     close: async () => {
-      await Promise.all([allowed.close(), forbidden.close()]);
+      await Promise.all([allowed.close(), forbidden.close(), new Promise<void>((resolve) => udp.close(() => resolve()))]);
     },
   };
 }

@@ -118,6 +118,20 @@ describe('the guard covers everything a rendered page does', () => {
       expect(paths, `refused ${[...paths].join(' ')}`).toContain(p);
     }
   });
+  it('nor from the rarer channels: CSS, media, pings, forms, every spelling of its address, WebRTC and WebTransport', async () => {
+    refused.length = 0;
+    const before = sites.forbidden.connections;
+    const r = await fetchPage('ssrf-more.html', 'always');
+    expect(hasArticle(r.content)).toBe(true);
+    expect(sites.forbidden.connections).toBe(before);
+    // UDP would go past the proxy altogether: Chromium's WebRTC flags keep it in (without
+    // them STUN and TURN sent 4 datagrams here).
+    expect(sites.forbiddenUdp.datagrams).toBe(0);
+    const paths = new Set(refused.map((e) => e.path ?? `(${e.via})`));
+    for (const p of ['/import.css', '/bg.png', '/font.woff', '/video.mp4', '/object', '/svg.png', '/ping', '/form', '/keepalive', '/decimal', '/hex', '/octal', '/short', '/mapped', '/dot', '/percent', '(connect)']) {
+      expect(paths, `refused ${[...paths].join(' ')}`).toContain(p);
+    }
+  });
   it('still goes through the proxy when the environment tells playwright-core to let loopback bypass it', async () => {
     // A developer's shell may set this for their own Playwright tests; Chromium then sent the
     // page's requests to 127.0.0.0/8 straight to the host, past the guard.
