@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
 import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
@@ -178,6 +179,40 @@ describe('a page whose script sends the reader where the browser cannot go', () 
   it('to a forbidden host over https is blocked, and that host sees no connection', async () => {
     const before = sites.forbidden.connections;
     await expect(fetchPage(to(`${sites.forbidden.origin.replace(/^http:/, 'https:')}/tls`), 'always')).rejects.toMatchObject({ status: 403, reason: 'blocked' });
+    expect(sites.forbidden.connections).toBe(before);
+  });
+});
+
+describe('a page whose server sends the browser elsewhere than it sent the static fetch', () => {
+  /** Serves /page once (the static fetch), then redirects the browser's request for it to `to`. */
+  async function redirectsTheBrowser(to: string, work: (url: string) => Promise<void>): Promise<void> {
+    let served = 0;
+    const page = `<!doctype html><html><head><title>Tides</title></head><body><article>${'<p>Spring tides come with the full and the new moon.</p>'.repeat(20)}</article></body></html>`;
+    const s = createHttpServer((req, res) => {
+      if (req.url !== '/page') return void res.writeHead(404).end();
+      if (served++ === 0) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      res.writeHead(302, { location: to }).end();
+    });
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    try {
+      await work(`http://127.0.0.1:${(s.address() as AddressInfo).port}/page`);
+    } finally {
+      await new Promise((resolve) => s.close(resolve));
+    }
+  }
+  const render = (url: string) => fetcher.fetchTarget(new AbortController().signal, caller, { url, options: { mode: 'text', render: 'always' } });
+  it('to an https address that does not answer: a network failure, not "blocked"', async () => {
+    await redirectsTheBrowser(`https://127.0.0.1:${await closedPort()}/moved`, async (url) => {
+      const err = await render(url).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 502, reason: 'network' });
+      expect((err as FetchError).hint).not.toMatch(/allow/i);
+    });
+  });
+  it('to a forbidden https address: blocked, and that host sees no connection', async () => {
+    const before = sites.forbidden.connections;
+    await redirectsTheBrowser(`${sites.forbidden.origin.replace(/^http:/, 'https:')}/moved`, async (url) => {
+      await expect(render(url)).rejects.toMatchObject({ status: 403, reason: 'blocked' });
+    });
     expect(sites.forbidden.connections).toBe(before);
   });
 });

@@ -154,7 +154,7 @@ export class ChromiumRenderer implements Renderer {
     } catch (err) {
       if (err instanceof FetchError) throw err;
       if (signal.aborted) throw signal.reason ?? err;
-      throw mapBrowserError(err);
+      throw mapBrowserError(err, refusedHosts.size > 0);
     } finally {
       unlisten();
       if (context) {
@@ -291,10 +291,17 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<
   });
 }
 
-function mapBrowserError(err: unknown): FetchError {
+/**
+ * A failed page load as the user reads it. `guardRefused`: the guard refused a host while the
+ * page loaded. Only then is a tunnel that failed the guard's doing: Chromium reports the
+ * proxy's refusal and its failure to reach a host alike (ERR_TUNNEL_CONNECTION_FAILED), and a
+ * page the server redirected to a dead https address failed as "blocked".
+ */
+function mapBrowserError(err: unknown, guardRefused: boolean): FetchError {
   const m = err instanceof Error ? err.message : String(err);
   if (/Executable doesn't exist|ENOENT|spawn/i.test(m)) return new FetchError(422, 'rendering unavailable: the browser did not start', NO_BROWSER_HINT, 'no_browser');
-  if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return new FetchError(403, 'blocked', 'The rendered page went to an address Sift does not fetch (private, loopback or reserved); allow it in Settings (Network) if you mean it.', 'blocked');
+  if (guardRefused && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return new FetchError(403, 'blocked', 'The rendered page went to an address Sift does not fetch (private, loopback or reserved); allow it in Settings (Network) if you mean it.', 'blocked');
+  if (/ERR_TUNNEL_CONNECTION_FAILED/.test(m)) return new FetchError(502, 'rendering failed: the page went to an address that did not answer', 'The server sent the browser to a host that does not resolve or answer; open the URL in a browser to see where it goes.', 'unreachable');
   if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
   // The message names the URL; the user sees only what kind of failure it was.
   return new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
