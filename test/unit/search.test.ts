@@ -358,6 +358,16 @@ describe('query syntax', () => {
   });
 });
 
+describe('Greek in capitals', () => {
+  it('is found by a word typed with a final sigma, and cited by its line, not "in the url"', () => {
+    storeJob('el', [{ url: 'https://el.test/b', title: 'Βιβλιοθήκη', content: 'Η βιβλιοθήκη.\nΟ ΑΡΙΣΤΟΤΕΛΗΣ έγραψε πολλά βιβλία.' }]);
+    const h = searchStore(store, 'αριστοτελης').hits[0] as SearchHit;
+    expect(h).toMatchObject({ idx: 0, field: 'body', line: 2 });
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Ο «ΑΡΙΣΤΟΤΕΛΗΣ» έγραψε');
+    expect(markedText(makeSnippet('Ο Αριστοτελης έγραψε', [{ text: 'ΑΡΙΣΤΟΤΕΛΗΣ', prefix: false }])!)).toBe('Ο «Αριστοτελης» έγραψε');
+  });
+});
+
 describe('a snippet of text without spaces', () => {
   // A lone surrogate is what makes "\ufffd" on a terminal and "\udxxx" in --json.
   const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -45,6 +45,9 @@ function foldChar(ch: string): string {
   let f = charCache.get(ch);
   if (f === undefined) {
     f = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    // Final sigma: 'Σ' alone lowers to σ, so ΑΡΙΣΤΟΤΕΛΗΣ never matched a typed αριστοτελης
+    // (the index folds both alike) and the hit was cited "in the url", without its line.
+    if (f === 'ς') f = 'σ';
     // Hangul decomposes under NFD into jamo; compare whole syllables instead.
     if (CJK_CHAR.test(ch)) f = ch;
     if (charCache.size < 20_000) charCache.set(ch, f);
