@@ -358,12 +358,21 @@ describe('query syntax', () => {
   });
 });
 
-describe('Greek in capitals', () => {
-  it('is found by a word typed with a final sigma, and cited by its line, not "in the url"', () => {
-    storeJob('el', [{ url: 'https://el.test/b', title: 'Βιβλιοθήκη', content: 'Η βιβλιοθήκη.\nΟ ΑΡΙΣΤΟΤΕΛΗΣ έγραψε πολλά βιβλία.' }]);
-    const h = searchStore(store, 'αριστοτελης').hits[0] as SearchHit;
-    expect(h).toMatchObject({ idx: 0, field: 'body', line: 2 });
-    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Ο «ΑΡΙΣΤΟΤΕΛΗΣ» έγραψε');
+describe('letters that lower case keeps apart and the index folds alike', () => {
+  it('are marked and cited by their line, not "in the url": a final sigma, the micro sign, a long s', () => {
+    storeJob('fold', [
+      { url: 'https://el.test/b', title: 'Βιβλιοθήκη', content: 'Η βιβλιοθήκη.\nΟ ΑΡΙΣΤΟΤΕΛΗΣ έγραψε πολλά βιβλία.' },
+      { url: 'https://lab.test/cells', title: 'Cells', content: 'Method\nThe cells measured 5 µm across.' },
+      { url: 'https://old.test/book', title: 'Book', content: 'Preface\n\nThe ſtar of the ſhow.' },
+    ]);
+    const marked = (q: string, idx: number, line: number): string => {
+      const h = searchStore(store, q, { jobId: 'fold' }).hits[0] as SearchHit;
+      expect(h, q).toMatchObject({ idx, field: 'body', line });
+      return markedText({ text: h.snippet, marks: h.marks });
+    };
+    expect(marked('αριστοτελης', 0, 2)).toContain('Ο «ΑΡΙΣΤΟΤΕΛΗΣ» έγραψε');
+    expect(marked('μm', 1, 2)).toContain('5 «µm» across');
+    expect(marked('star', 2, 3)).toContain('The «ſtar» of');
     expect(markedText(makeSnippet('Ο Αριστοτελης έγραψε', [{ text: 'ΑΡΙΣΤΟΤΕΛΗΣ', prefix: false }])!)).toBe('Ο «Αριστοτελης» έγραψε');
   });
 });

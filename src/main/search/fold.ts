@@ -45,9 +45,13 @@ function foldChar(ch: string): string {
   let f = charCache.get(ch);
   if (f === undefined) {
     f = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-    // Final sigma: 'Σ' alone lowers to σ, so ΑΡΙΣΤΟΤΕΛΗΣ never matched a typed αριστοτελης
-    // (the index folds both alike) and the hit was cited "in the url", without its line.
-    if (f === 'ς') f = 'σ';
+    // The index folds case as Unicode's case folding does, where lower case keeps a few
+    // letters apart: final ς and σ, the micro sign µ and μ, long ſ and s, Greek symbol forms
+    // (ϐ ϑ ϕ ϖ ϰ ϱ ϵ). Such a hit (ΑΡΙΣΤΟΤΕΛΗΣ for a typed αριστοτελης, "5 µm" for μm) had
+    // no match to mark and was cited "in the url", without its line. Upper then lower case
+    // folds them alike; a letter whose capital is longer (ß, ŉ) the index keeps as it is.
+    const upper = f.toUpperCase();
+    if (upper.length === f.length) f = upper.toLowerCase();
     // Hangul decomposes under NFD into jamo; compare whole syllables instead.
     if (CJK_CHAR.test(ch)) f = ch;
     if (charCache.size < 20_000) charCache.set(ch, f);
