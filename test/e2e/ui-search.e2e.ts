@@ -11,6 +11,7 @@ import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { makePdf } from '../helpers/fetch-pdf';
 import { pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { SiftApi } from '../../src/shared/ipc/contract';
 
 let browser: Browser;
 let app: UiApp;
@@ -203,5 +204,26 @@ test('after "Fetch all again" every result is one hit, the new job’s, marked a
   const where = await page.getByTestId('search-results-all').locator('.hit-where').allTextContents();
   expect(where).toEqual([expect.stringMatching(new RegExp(`^job ${fresh!.slice(0, 8)} · #\\d · line \\d+ · also in 1 older job$`)), expect.stringMatching(/also in 1 older job$/)]);
   await page.screenshot({ path: screenshotPath('ui-search-copies') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('a job deleted while its hits are shown (the expiry sweep, another window) leaves them: each hit opens the older copy', async () => {
+  // The last test left two jobs of the same list, the sidebar's hits the newer one's.
+  await page.getByTestId('sidebar-search-input').fill('');
+  await page.getByTestId('sidebar-search-input').fill('creme brulee OR 人口');
+  await expect.poll(searchDone('all')).toBe('done');
+  const jobs = await page.evaluate(async () => (await (window as unknown as { sift: SiftApi }).sift.listJobs()).sort((a, b) => b.createdAt - a.createdAt).map((j) => j.id));
+  expect(jobs).toHaveLength(2);
+  const [fresh, older] = jobs as [string, string];
+  expect(await page.getByTestId('search-results-all').locator('.hit-where').first().textContent()).toMatch(new RegExp(`^job ${fresh.slice(0, 8)} `));
+  // Deleted the way the expiry sweep does it: main tells the window, which is showing the hits.
+  await page.evaluate((id) => (window as unknown as { sift: SiftApi }).sift.deleteJob({ id }), fresh);
+  await expect.poll(() => page.getByTestId('search-results-all').locator('.hit-where').allTextContents()).toEqual([
+    expect.stringMatching(new RegExp(`^job ${older.slice(0, 8)} · #\\d · line \\d+$`)),
+    expect.stringMatching(new RegExp(`^job ${older.slice(0, 8)} · #\\d · line \\d+$`)),
+  ]);
+  await page.locator('[data-testid="search-hit"][data-idx="3"]').click();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(older);
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('人口');
   expect(pageErrors(page)).toEqual([]);
 });

@@ -316,3 +316,36 @@ describe('the open result’s highlight follows the search box', () => {
     }
   });
 });
+
+describe('a deleted or expired job leaves the search boxes', () => {
+  const searchStore = () => createStore<SearchSlice>()((set, get, api) => createSearchSlice(set as never, get as () => State, api as never));
+  const hit = (jobId: string, idx: number, sameIn?: { jobId: string; idx: number }[]): SearchHit => ({
+    jobId, idx, url: `https://example.org/${idx}`, title: `T${idx}`, score: 1, field: 'body', snippet: 'net revenue rose', marks: [[0, 11]], line: 4, ...(sameIn ? { sameIn } : {}),
+  });
+
+  test('its hits go; one that older jobs stored alike becomes the newest copy’s; its highlight and answers go', () => {
+    const store = searchStore();
+    store.getState().setSearchQuery('all', 'revenue', null);
+    store.getState().setSearchHits('all', 'revenue', [hit('new', 0, [{ jobId: 'mid', idx: 2 }, { jobId: 'old', idx: 0 }]), hit('new', 1), hit('other', 3, [{ jobId: 'new', idx: 3 }])], false);
+    store.getState().setSearchQuery('job', 'revenue', 'new');
+    store.getState().setSearchHits('job', 'revenue', [hit('new', 1)], false);
+    store.getState().setFocus(focusOfHit(hit('new', 1)));
+    store.getState().setAsk({ jobId: 'new', question: 'q', passages: [], loading: false, error: null, asked: 'q' });
+
+    store.getState().dropJob('new');
+    const s = store.getState();
+    expect(s.searchBoxes.all.hits.map((h) => [h.jobId, h.idx, h.sameIn])).toEqual([
+      ['mid', 2, [{ jobId: 'old', idx: 0 }]],
+      ['other', 3, undefined],
+    ]);
+    expect(s.searchBoxes.all.query).toBe('revenue');
+    expect(s.searchBoxes.job).toMatchObject({ query: '', hits: [] });
+    expect(s.focus).toBeNull();
+    expect(s.ask).toBeNull();
+
+    // Another job's deletion leaves what it does not touch as it was.
+    const before = store.getState().searchBoxes;
+    store.getState().dropJob('elsewhere');
+    expect(store.getState().searchBoxes.all).toBe(before.all);
+  });
+});

@@ -23,6 +23,7 @@ export function startSync(): () => void {
     window.sift.on('targetsChanged', ({ jobId, rows }) => get().applyRows(jobId, rows)),
     window.sift.on('jobRemoved', ({ id }) => {
       get().removeJob(id);
+      get().dropJob(id);
       if (get().detailJobId === id) get().clearDetail();
     }),
     window.sift.on('exportProgress', ({ token, done, total }) => get().exportProgressed(token, done, total)),
@@ -91,6 +92,7 @@ export async function deleteJob(id: string): Promise<void> {
     await window.sift.deleteJob({ id });
     // The jobRemoved event does this too; doing it now keeps the click from feeling slow.
     get().removeJob(id);
+    get().dropJob(id);
     if (get().detailJobId === id) get().clearDetail();
     const next = get().jobOrder[0];
     if (next) showJob(next);

@@ -52,6 +52,8 @@ export interface SearchSlice {
   clearSearch(box: SearchBoxName): void;
   setFocus(focus: ResultFocus | null): void;
   setAsk(ask: AskState | null): void;
+  /** A job was deleted (or expired): its hits, highlight and answers go. */
+  dropJob(id: string): void;
 }
 
 const emptyBox = (jobId: string | null = null): SearchBox => ({ query: '', jobId, hits: [], plain: false, loading: false, error: null, answered: '' });
@@ -72,6 +74,22 @@ function refocus(focus: ResultFocus | null, hits: readonly SearchHit[]): ResultF
   if (!focus) return null;
   const same = hits.find((h) => h.jobId === focus.jobId && h.idx === focus.idx);
   return same ? focusOfHit(same) : null;
+}
+
+/**
+ * The hits once job `id` is gone. A hit of it that other jobs stored alike (sameIn, newest
+ * first) becomes the newest copy's, which reads the same on the same line; any other goes.
+ * Kept, a hit led to "This job is gone" though an older job still held the same result.
+ */
+function withoutJob(hits: readonly SearchHit[], id: string): SearchHit[] {
+  const out: SearchHit[] = [];
+  for (const h of hits) {
+    const [newest, ...older] = (h.sameIn ?? []).filter((c) => c.jobId !== id);
+    const { sameIn: _, ...hit } = h;
+    if (h.jobId !== id) out.push(newest ? { ...hit, sameIn: [newest, ...older] } : hit);
+    else if (newest) out.push(older.length ? { ...hit, ...newest, sameIn: older } : { ...hit, ...newest });
+  }
+  return out;
 }
 
 export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set) => ({
@@ -98,4 +116,18 @@ export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set)
   clearSearch: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: emptyBox(s.searchBoxes[box].jobId) }, focus: null })),
   setFocus: (focus) => set({ focus }),
   setAsk: (ask) => set({ ask }),
+  dropJob: (id) =>
+    set((s) => {
+      const boxes = { ...s.searchBoxes };
+      for (const box of ['job', 'all'] as const) {
+        const b = boxes[box];
+        if (b.jobId === id) boxes[box] = emptyBox();
+        else if (b.hits.some((h) => h.jobId === id || h.sameIn?.some((c) => c.jobId === id))) boxes[box] = { ...b, hits: withoutJob(b.hits, id) };
+      }
+      return {
+        searchBoxes: boxes,
+        focus: s.focus?.jobId === id ? null : s.focus,
+        ask: s.ask?.jobId === id ? null : s.ask,
+      };
+    }),
 });
