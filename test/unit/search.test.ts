@@ -304,6 +304,19 @@ describe('Ask this job', () => {
     expect(() => askJob(store, 'j1', long.split(' ').slice(0, 2 * MAX_SEARCH_TERMS).join(' '))).not.toThrow();
   });
 
+  it("quotes a page's passage as it reads, without its links' addresses or bold marks, at its line", () => {
+    storeJob('md', [
+      {
+        url: 'https://news.test/moon',
+        title: 'Moon shot',
+        content: '# Moon shot\n\nThe [United States](https://news.test/topics/united-states.html) space agency **NASA** plans a crewed\nlanding in 2024.\n\nOther news of the week.',
+        meta: { kind: 'html' },
+      },
+    ]);
+    const a = askJob(store, 'md', 'when does NASA plan the crewed landing?');
+    expect(a[0]).toMatchObject({ idx: 0, line: 3, text: 'The United States space agency NASA plans a crewed\nlanding in 2024.' });
+  });
+
   it('answers a question asked in Japanese or Chinese, written without spaces', () => {
     storeJob('ja', TOKYO_PASSAGES.map((content, i) => ({ url: `https://ja.test/${i}`, title: `記事 ${i}`, content })));
     storeJob('zh', [

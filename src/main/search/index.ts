@@ -200,7 +200,10 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   const docs: Doc[] = [];
   for (const r of rows) {
     const t = store.targetResult(r.jobId, r.idx);
-    const content = t && searchableText(t.result, t.options?.mode);
+    // A page's Markdown as its words read (snippetText, line for line): a passage showed its
+    // links' addresses ("[United States's](https://…/united-states.html) space agency") and
+    // ranked on the words in them.
+    const content = t && snippetText(t.result, t.options?.mode);
     if (!t || !content) continue;
     for (const p of splitPassages(content)) {
       const doc: Doc = { id: docs.length, text: p.text, row: r, url: t.url, title: t.title, line: p.line };
