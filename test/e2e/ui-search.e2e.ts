@@ -189,6 +189,17 @@ test('Ask this job returns the passages that answer a question, with where each 
   expect(pageErrors(page)).toEqual([]);
 });
 
+test('a passage that is a heading opens at that heading, lit, not at a stray "#"', async () => {
+  await page.getByTestId('ask-input').fill('which annual report is from 2022?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  const first = page.getByTestId('ask-passage').first();
+  expect(await first.locator('.snippet').textContent()).toBe('Annual report 2022');
+  await first.click();
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('Annual report 2022');
+  expect(pageErrors(page)).toEqual([]);
+});
+
 test('after "Fetch all again" every result is one hit, the new job’s, marked as also in the older job', async () => {
   const old = await page.getByTestId('job-view').getAttribute('data-job-id');
   await page.getByTestId('run-all').click();

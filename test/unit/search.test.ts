@@ -317,6 +317,21 @@ describe('Ask this job', () => {
     expect(a[0]).toMatchObject({ idx: 0, line: 3, text: 'The United States space agency NASA plans a crewed\nlanding in 2024.' });
   });
 
+  it("quotes a passage without Markdown's heading, quote and list marks, which the page does not show", () => {
+    storeJob('marks', [
+      {
+        url: 'https://zoo.test/',
+        title: 'Zoo',
+        content: '# Zoo animals\n\nThe zoo keeps many animals.\n\n- a marmoset from Brazil\n- a wombat from Tasmania\n\n> > The quokka smiles, visitors say.',
+        meta: { kind: 'html' },
+      },
+    ]);
+    const one = (q: string) => askJob(store, 'marks', q)[0];
+    expect(one('which zoo animals?')).toMatchObject({ line: 1, text: 'Zoo animals' });
+    expect(one('where is the wombat from?')).toMatchObject({ line: 5, text: 'a marmoset from Brazil\na wombat from Tasmania' });
+    expect(one('does the quokka smile?')).toMatchObject({ line: 8, text: 'The quokka smiles, visitors say.' });
+  });
+
   it('answers a question asked in Japanese or Chinese, written without spaces', () => {
     storeJob('ja', TOKYO_PASSAGES.map((content, i) => ({ url: `https://ja.test/${i}`, title: `記事 ${i}`, content })));
     storeJob('zh', [

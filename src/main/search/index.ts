@@ -169,6 +169,13 @@ function collapseCopies(store: Store, rows: readonly SearchRow[], limit: number,
 /** The hits as plain text with «marks», for the CLI and exports. */
 export const hitText = (h: SearchHit): string => markedText({ text: h.snippet, marks: h.marks });
 
+/**
+ * A passage's lines without Markdown's heading, quote and list marks, as the page shows them.
+ * A passage is opened at its first line's words: "# Annual report 2023" was not in the
+ * rendered page, and its last resort, the word "#" (or a list's "-"), lit a stray one or none.
+ */
+const withoutBlockMarks = (text: string): string => text.replace(/^[ \t]*(?:(?:#{1,6}|>|[-*+])[ \t]+)+/gm, '');
+
 /** How many of a job's best-matching results "Ask this job" reads passages from. */
 const ASK_TARGETS = 30;
 const ASK_PASSAGES = 5;
@@ -206,7 +213,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     const content = t && snippetText(t.result, t.options?.mode);
     if (!t || !content) continue;
     for (const p of splitPassages(content)) {
-      const doc: Doc = { id: docs.length, text: p.text, row: r, url: t.url, title: t.title, line: p.line };
+      const doc: Doc = { id: docs.length, text: withoutBlockMarks(p.text), row: r, url: t.url, title: t.title, line: p.line };
       const page = pageOfLine(t.result?.meta, p.line);
       if (page !== undefined) doc.page = page;
       docs.push(doc);
