@@ -15,7 +15,7 @@ import { EventBatcher } from './events';
 import { loadSettings, mergeSettings, saveSettings } from './settings';
 import { defaultLogPath, settingsPath } from './paths';
 import { exportJob, exportOptionsFromCli, exportSourceOf } from './export';
-import { writeHits } from './export/hits';
+import { hitsFileName, writeHits } from './export/hits';
 import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { openEngine } from './engine';
@@ -278,7 +278,7 @@ export function createServices(opts: ServicesOptions): Services {
     exportHits: async ({ query, id, format, limit }) => {
       if (id !== undefined && !store.getJob(id)) throw notFound('This job');
       const { hits } = searchStore(store, query, { jobId: id, limit });
-      const file = await opts.dialogs?.saveFile(`sift-search-${query.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'hits'}.${format}`);
+      const file = await opts.dialogs?.saveFile(hitsFileName(query, format));
       if (!file) return null;
       await writeFile(file, writeHits(format, { query, jobId: id, hits, at: Date.now() }), 'utf8');
       return { path: file, hits: hits.length };

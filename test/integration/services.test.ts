@@ -415,6 +415,14 @@ describe('services over the contract', () => {
     expect(await cancelled.call('chooseExportTarget', { id, format: 'zip' })).toBeNull();
   });
 
+  test('Export hits suggests a name made of the query, never half a character nor a trailing dash', async () => {
+    const names: string[] = [];
+    const r = rig({ dialogs: { saveFile: async (name) => (names.push(name), null) } });
+    // A rare ideograph is two UTF-16 units; the 40th character is a space.
+    for (const query of [`a${'𠀋'.repeat(50)}`, 'annual report 2023 net revenue and cost fell']) await r.call('exportHits', { query, format: 'md' });
+    expect(names).toEqual([`sift-search-a${'𠀋'.repeat(39)}.md`, 'sift-search-annual-report-2023-net-revenue-and-cost.md']);
+  });
+
   test('metrics: the Activity snapshot counts what ran', async () => {
     const r = rig();
     const { id } = await r.call('submit', { targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/missing/2` }] });

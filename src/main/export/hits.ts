@@ -69,4 +69,15 @@ export function hitsCsv(e: HitsExport): string {
   return stringify(rows, { header: true, columns: [...HITS_CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
 }
 
+/**
+ * The file name a save dialog suggests for a search's hits: the query's words joined by
+ * dashes, 40 characters at most. Cut at 40 UTF-16 units, a rare ideograph (𠀋, outside the
+ * BMP) lost its low half and named the file with "\ufffd"; cut after the dashes were
+ * trimmed, "net revenue 2023" could end in "-".
+ */
+export function hitsFileName(query: string, format: HitsFormat): string {
+  const words = Array.from(query.replace(/[^\p{L}\p{N}]+/gu, '-')).slice(0, 40).join('').replace(/^-+|-+$/g, '');
+  return `sift-search-${words || 'hits'}.${format}`;
+}
+
 export const writeHits = (format: HitsFormat, e: HitsExport): string => (format === 'csv' ? hitsCsv(e) : hitsMarkdown(e));
