@@ -154,6 +154,9 @@ describe('search over stored results', () => {
     expect(ids(searchStore(store, 'revenue NOT currency').hits)).toEqual(['j1:0']);
     expect(ids(searchStore(store, 'café OR 東京').hits).sort()).toEqual(['j1:2', 'j1:3']);
     expect(ids(searchStore(store, '(gare OR outlook) AND steady').hits)).toEqual(['j1:0']);
+    // A leading minus leaves out, as in web searches: it found, and marked, "currency".
+    expect(ids(searchStore(store, 'revenue -currency').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'revenue -"currency moves"').hits)).toEqual(['j1:0']);
   });
 
   it('searches a query FTS5 would reject as plain words, never an error', () => {
@@ -353,6 +356,13 @@ describe('query syntax', () => {
     expect(parseQuery('a NOT (b OR c)')).toMatchObject({ match: '"a" NOT ( "b" OR "c" )', terms: [{ text: 'a', prefix: false }], plain: false });
     expect(parseQuery('say "hi')).toMatchObject({ match: '"say" "hi"', plain: true });
     expect(parseQuery('東京')?.match).toBe('"東  京"');
+    // -word leaves out. A hyphen inside a word, a minus before a number, and one with
+    // nothing to leave it out of (first, or after OR) stay part of the word, as before.
+    expect(parseQuery('trees -forests')).toMatchObject({ match: '"trees" NOT "forests"', terms: [{ text: 'trees' }], plain: false });
+    expect(parseQuery('a -"b c" d')?.match).toBe('"a" NOT "b c" AND "d"');
+    expect(parseQuery('well-known -5')?.match).toBe('"well-known" AND "-5"');
+    expect(parseQuery('-forests')?.match).toBe('"-forests"');
+    expect(parseQuery('a OR -b')?.match).toBe('"a" OR "-b"');
     expect(parseQuery('   ')).toBeUndefined();
   });
 

@@ -26,7 +26,7 @@ export interface SearchOutcome {
   plain: boolean;
 }
 
-export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT work too, e.g. "net revenue" OR profit*.';
+export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT (or -word) work too, e.g. "net revenue" OR profit* -draft.';
 const MAX_LIMIT = 1000;
 
 export function emptyQueryError(): SiftError {

@@ -35,6 +35,12 @@ function lex(q: string): Token[] {
     const c = q[i] as string;
     if (/\s/.test(c)) {
       i++;
+    } else if (c === '-' && /^[\p{L}"]/u.test(q[i + 1] ?? '') && out.length > 0 && out[out.length - 1]?.kind !== 'op') {
+      // "-word" or -"a phrase" after something to find: leave out what holds it, as web
+      // searches read a leading minus ("trees -forests" found and marked "forests"). Not
+      // before a digit: "-5" is a number.
+      out.push({ kind: 'op', op: 'NOT' });
+      i++;
     } else if (c === '"') {
       const end = q.indexOf('"', i + 1);
       if (end < 0) throw new Malformed('unterminated phrase');
@@ -134,7 +140,8 @@ function plainWords(q: string): { match: string; terms: Term[]; count: number } 
 }
 
 /**
- * Reads what the user typed: words, "exact phrases", prefix*, OR, NOT, AND and parentheses.
+ * Reads what the user typed: words, "exact phrases", prefix*, OR, NOT (or a leading minus:
+ * -word), AND and parentheses.
  * Anything that is not valid syntax is searched as its plain words, never an error.
  * Returns undefined when there is nothing to search for.
  */

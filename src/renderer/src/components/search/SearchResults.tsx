@@ -6,7 +6,7 @@ import type { SearchBoxName } from '../../store/search';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
 
-export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT work too.';
+export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too.';
 
 function where(h: SearchHit, showJob: boolean): string {
   const parts: string[] = [];
