@@ -14,9 +14,9 @@ Finds the stored results that contain the words, best first (BM25; a match in th
 counts more than one in the text), each with the text around the match and where it is.
 
   WORDS       words to find, all of them; "an exact phrase" (quote it for your shell too),
-              prefix* , a OR b, a NOT b (or a -b), (a OR b) c. Anything else is searched as plain
-              words. Accents do not matter; Chinese, Japanese and Korean are found inside
-              unspaced text.
+              prefix* , a OR b, a NOT b (or a -b), (a OR b) c. Anything else is searched
+              as plain words. Accents do not matter; Chinese, Japanese and Korean are
+              found inside unspaced text.
   --job ID    only this job's results (its ID from sift jobs, or the start of it)
   --limit N   at most N hits (default 20, at most 1000)
   --json      one object per hit {"jobId","idx","url","title","score","snippet","text",
