@@ -11,7 +11,6 @@ import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
 import { attributeOf } from './markup';
-import type { FeedRead } from './feed';
 import { linksIn } from './json-doc';
 
 /** The mode a target's content is extracted in. */
@@ -232,11 +231,7 @@ async function xmlFeedContent(xml: string, format: FeedFormat, mode: string, ctx
     meta.title = textTitle(xml, 'application/xml');
     return xml;
   }
-  return feedContent(await ctx.html.feed({ xml, format }, xml.length, mode, ctx.url, ctx.signal), meta);
-}
-
-/** A feed read (feed.ts readFeed): its content, its meta added to the document's. */
-function feedContent(read: FeedRead, meta: Record<string, unknown>): string {
+  const read = await ctx.html.feed(xml, format, mode, ctx.url, ctx.signal);
   Object.assign(meta, read.meta);
   return read.content;
 }

@@ -2,9 +2,10 @@ import type { ErrorInfo } from '../../shared/errors';
 import { classifyPage, pageSimilarity, type Classification, type ClassifyInput } from './classify';
 import { FetchError } from './errors';
 import type * as FeedModule from './feed';
-import type { FeedRead, FeedSource } from './feed';
+import type { FeedRead } from './feed';
 import type * as HtmlModule from './html';
 import type { Article } from './html';
+import type { FeedFormat } from './sniff';
 import { readJson, type JsonRead } from './json-doc';
 import { answer, type Answer } from './question';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
@@ -18,7 +19,7 @@ export type HtmlRequest = { html: string; url: string } & (
   | { op: 'meta' }
   | { op: 'classify'; input: Omit<ClassifyInput, 'html' | 'url'> }
   | { op: 'similarity'; other: string; echoes: string[] }
-  | { op: 'feed'; source: FeedSource; mode: string; size: number }
+  | { op: 'feed'; format: FeedFormat; mode: string }
   | { op: 'answer'; question: string; context: boolean }
   | { op: 'json'; mode: string }
 );
@@ -145,13 +146,12 @@ export class HtmlPool {
   }
 
   /**
-   * A feed read in a mode (feed.ts readFeed). Its entries become one document, read as a page
-   * is (~1.2 s per MB of markdown): a feed of `size` characters from the worker's threshold on
-   * is read in the worker.
+   * An RSS, Atom or RDF feed read in a mode (feed.ts readFeed). Its entries become one
+   * document, read as a page is (~1.2 s per MB of markdown): a large feed is read in the worker.
    */
-  async feed(source: FeedSource, size: number, mode: string, url: string, signal: AbortSignal): Promise<FeedRead> {
-    if (size < this.workerFrom) return (await loadFeed()).readFeed(source, mode, url);
-    return (await this.run({ op: 'feed', html: '', url, source, mode, size }, signal)).feed!;
+  async feed(xml: string, format: FeedFormat, mode: string, url: string, signal: AbortSignal): Promise<FeedRead> {
+    if (xml.length < this.workerFrom) return (await loadFeed()).readFeed({ xml, format }, mode, url);
+    return (await this.run({ op: 'feed', html: xml, url, format, mode }, signal)).feed!;
   }
 
   /**
@@ -184,12 +184,12 @@ export class HtmlPool {
     } catch (err) {
       if (!(err instanceof WorkerCrash)) throw err;
       if (/memory/i.test(err.message)) {
-        const what = msg.op === 'feed' ? 'feed' : 'page';
-        const chars = ((msg.op === 'feed' ? msg.size : msg.html.length) / 1024 / 1024).toFixed(1);
+        const feed = msg.op === 'feed';
+        const chars = (msg.html.length / 1024 / 1024).toFixed(1);
         throw new FetchError(
           422,
-          `document too long: reading the ${what} took more than ${this.heapMb} MB of memory`,
-          `Sift cannot read the ${msg.op === 'feed' ? 'entries of a feed' : 'article in a page'} of ${chars} million characters; mode=raw still returns it as it is.`,
+          `document too long: reading the ${feed ? 'feed' : 'page'} took more than ${this.heapMb} MB of memory`,
+          `Sift cannot read the ${feed ? 'entries of a feed' : 'article in a page'} of ${chars} million characters; mode=raw still returns it as it is.`,
           'too_long',
         );
       }

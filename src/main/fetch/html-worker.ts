@@ -29,7 +29,7 @@ async function answer(msg: HtmlRequest): Promise<Omit<HtmlReply, 'id'>> {
     case 'similarity':
       return { similarity: pageSimilarity(msg.html, msg.other, msg.echoes) };
     case 'feed':
-      return { feed: feeds.readFeed(msg.source, msg.mode, msg.url) };
+      return { feed: feeds.readFeed({ xml: msg.html, format: msg.format }, msg.mode, msg.url) };
     case 'answer':
       return { answer: answerQuestion(msg.html, msg.question, msg.context) };
     case 'json':
