@@ -34,7 +34,7 @@ const STOP_WORDS: Record<StoreStop, string> = {
 };
 
 export interface StopBadge {
-  kind: 'interrupted' | 'stopped';
+  kind: 'interrupted' | 'stopped' | 'not-fetched';
   label: string;
   title: string;
 }
@@ -56,3 +56,9 @@ export function stopBadge(j: Pick<Job, 'status' | 'error'>): StopBadge | undefin
     title: `Stopped because ${stop.why}. Its finished results are kept; ${stop.first}, then run the rest again.`,
   };
 }
+
+/**
+ * The badge of a target still pending in a job that has ended (cancelled, interrupted,
+ * stopped): the job will not fetch it, where "pending" read as still to come.
+ */
+export const NOT_FETCHED: StopBadge = { kind: 'not-fetched', label: 'not fetched', title: 'Not fetched: the job ended before it. Run the rest again to fetch it.' };

@@ -8,7 +8,7 @@ import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-import { isLive } from '../../lib/jobs';
+import { isLive, NOT_FETCHED } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
@@ -281,7 +281,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
     >
       <span role="gridcell" className="c-idx muted">{idx + 1}</span>
       <span role="gridcell" className="c-status">
-        <StatusBadge status={row.status} ended={ended} />
+        <StatusBadge status={row.status} stop={ended && row.status === 'pending' ? NOT_FETCHED : undefined} />
       </span>
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
         {shownUrl}
