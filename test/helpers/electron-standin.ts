@@ -135,6 +135,12 @@ export interface FakePage {
   navigate?: FakePage & { url: string; status?: number };
   /** At its first probe the renderer process ends for this reason (render-process-gone). */
   crash?: string;
+  /**
+   * The main frame's load fails, as Chromium reports a failed navigation: did-start-navigation,
+   * did-fail-load (net error `code`, the URL), then the error page's did-finish-load; loadURL
+   * rejects. `shownUrl` is what getURL gives then (the error page's, or the URL that failed).
+   */
+  fail?: { code: number; shownUrl: string };
 }
 
 /** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
@@ -151,7 +157,17 @@ export class FakeRenderContents extends FakeWebContents {
     super();
   }
   async loadURL(url: string): Promise<void> {
-    this.url = this.page.finalUrl ?? url;
+    const { fail } = this.page;
+    if (!fail) {
+      this.url = this.page.finalUrl ?? url;
+      return;
+    }
+    this.emit('did-start-navigation', { url, isMainFrame: true, isSameDocument: false }, url, false, true, 1, 1);
+    this.emit('did-fail-load', {}, fail.code, 'net error', url, true, 1, 1);
+    this.url = fail.shownUrl;
+    this.emit('did-finish-load');
+    this.emit('did-stop-loading');
+    throw new Error(`ERR_FAILED (${fail.code}) loading '${url}'`);
   }
   executeJavaScript(code: string): Promise<unknown> {
     this.scripts.push(code);
@@ -168,6 +184,13 @@ export class FakeRenderContents extends FakeWebContents {
         this.emit('did-start-navigation', { url: navigate.url, isMainFrame: true, isSameDocument: false }, navigate.url, false, true, 1, 1);
         setImmediate(() => {
           this.page = navigate;
+          if (navigate.fail) {
+            this.emit('did-fail-load', {}, navigate.fail.code, 'net error', navigate.url, true, 1, 1);
+            this.url = navigate.fail.shownUrl;
+            this.emit('did-finish-load');
+            this.emit('did-stop-loading');
+            return;
+          }
           this.url = navigate.url;
           this.navigations.push(navigate.url);
           this.emit('did-navigate', {}, navigate.url, navigate.status ?? 200, 'OK');

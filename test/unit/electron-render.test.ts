@@ -1,13 +1,23 @@
-import { describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ElectronRenderer, RENDER_SWITCHES, renderWindowOptions } from '../../src/main/app/render-window';
 import type { ElectronRenderDeps } from '../../src/main/app/render-window';
-import type { RendererEnv } from '../../src/main/fetch';
+import { createFetcher, type RendererEnv } from '../../src/main/fetch';
 import { FakeRenderContents, FakeRenderSession, FakeRenderWindow, type FakePage } from '../helpers/electron-standin';
+import { startRenderSites, type RenderSites } from '../helpers/render-sites';
+
+let sites: RenderSites;
+beforeAll(async () => {
+  sites = await startRenderSites();
+});
+afterAll(() => sites.close());
 
 const ENDPOINT = { server: 'http://127.0.0.1:40123', username: 'sift-u', password: 'secret-p' };
 const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.repeat(30)}</p></article></body></html>`;
 
-function setup(page: FakePage = { html: ARTICLE }) {
+/** What the guarding proxy reports while a page renders (ProxyEvent), handed to the renderer's listener. */
+type ProxyReport = { kind: 'refused' | 'failed'; host: string };
+
+function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = []) {
   const sessions: FakeRenderSession[] = [];
   const windows: FakeRenderWindow[] = [];
   const deps: ElectronRenderDeps = {
@@ -23,7 +33,12 @@ function setup(page: FakePage = { html: ARTICLE }) {
     },
     chromeVersion: '140.0.0.0',
   };
-  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents: () => () => {}, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
+  // The proxy's reports reach the listener as soon as it listens, as the page's requests would.
+  const proxyEvents: RendererEnv['proxyEvents'] = (listener) => {
+    for (const r of proxyReports) listener({ ...r, via: 'connect' });
+    return () => {};
+  };
+  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
   return { renderer: new ElectronRenderer(env, deps), sessions, windows };
 }
 
@@ -147,6 +162,45 @@ describe('the app render window (Electron stand-in)', () => {
     void sessions[0]?.request('completed', { webContentsId: page.id, resourceType: 'mainFrame', statusCode: 403, responseHeaders: { 'x-sift-guard': ['refused'] } });
     const r = await pending;
     expect(r).toMatchObject({ status: 403, refused: true });
+  });
+
+  // https goes through a CONNECT tunnel: the browser reports the guard's refusal and a dead
+  // host alike (ERR_TUNNEL_CONNECTION_FAILED); the proxy's own report says which it was.
+  const TUNNEL_FAILED = -111;
+  for (const shownUrl of ['chrome-error://chromewebdata/', 'https://dead.example/']) {
+    test(`a page that could not be reached is unreachable, not refused (getURL: ${shownUrl.slice(0, 13)})`, async () => {
+      const { renderer } = setup({ html: '<html><body>This site can’t be reached</body></html>', fail: { code: TUNNEL_FAILED, shownUrl } }, [{ kind: 'failed', host: 'dead.example' }]);
+      const r = await renderer.render('https://dead.example/', new AbortController().signal, 5_000);
+      expect(r).toMatchObject({ unreachable: true });
+      expect(r.refused).toBeUndefined();
+    });
+  }
+
+  test('a page whose host the guard refused is refused, though the browser shows the same error page', async () => {
+    const { renderer } = setup({ html: '', fail: { code: TUNNEL_FAILED, shownUrl: 'chrome-error://chromewebdata/' } }, [{ kind: 'refused', host: 'intranet.example' }]);
+    const r = await renderer.render('https://intranet.example/', new AbortController().signal, 5_000);
+    expect(r).toMatchObject({ refused: true });
+    expect(r.unreachable).toBeUndefined();
+  });
+
+  test('a page whose script sends it to a dead site is unreachable; one Sift itself stopped (a scheme it does not fetch) is refused', async () => {
+    const start = '<html><body>Loading…</body></html>';
+    const dead = setup({ html: start, navigate: { url: 'https://gone.example/', html: '', fail: { code: TUNNEL_FAILED, shownUrl: 'chrome-error://chromewebdata/' } } }, [{ kind: 'failed', host: 'gone.example' }]);
+    expect(await dead.renderer.render('https://example.org/start', new AbortController().signal, 60_000)).toMatchObject({ unreachable: true });
+    const ERR_BLOCKED_BY_CLIENT = -20;
+    const stopped = setup({ html: start, navigate: { url: 'https://example.org/next', html: '', fail: { code: ERR_BLOCKED_BY_CLIENT, shownUrl: 'chrome-error://chromewebdata/' } } });
+    expect(await stopped.renderer.render('https://example.org/start', new AbortController().signal, 60_000)).toMatchObject({ refused: true });
+  });
+
+  test('through the fetch pipeline: a rendered page that went to a dead site fails as unreachable (502), not as blocked', async () => {
+    const { renderer } = setup({ html: '', fail: { code: TUNNEL_FAILED, shownUrl: 'chrome-error://chromewebdata/' } });
+    const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] }, { renderer: () => renderer });
+    try {
+      const err = await fetcher.fetchTarget(new AbortController().signal, { name: 't' }, { url: `${sites.allowed.origin}/static.html`, options: { render: 'always', mode: 'text' } }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 502, code: 'unreachable', msg: expect.stringMatching(/did not answer/) });
+    } finally {
+      await fetcher.close();
+    }
   });
 
   test("gives a page that names no charset the one the static fetch read it in (the render hint), only in this window's main document", async () => {

@@ -5,6 +5,7 @@ import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
 import { bounded, NetActivity, PROBE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
+import { bareHost } from '../fetch/guard';
 
 /**
  * The app's renderer (SPEC §5.10): Electron's own Chromium in a hidden window. Written
@@ -150,8 +151,13 @@ export class ElectronRenderer implements Renderer {
     signal.addEventListener('abort', onAbort, { once: true });
     let stuck = false;
     const doc = new DocumentWatch(wc);
+    // The hosts the guard refused while this page rendered, as the Chromium path keeps them.
+    const refusedHosts = new Set<string>();
+    const unlisten = this.env.proxyEvents((e) => {
+      if (e.kind === 'refused') refusedHosts.add(e.host);
+    });
     try {
-      const out = await this.settle(wc, doc, slot, url, signal, budgetMs);
+      const out = await this.settle(wc, doc, slot, url, signal, budgetMs, refusedHosts);
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
@@ -163,6 +169,7 @@ export class ElectronRenderer implements Renderer {
       if (signal.aborted) throw signal.reason ?? err;
       throw new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
     } finally {
+      unlisten();
       signal.removeEventListener('abort', onAbort);
       if (!win.isDestroyed()) {
         // A renderer stuck in a busy loop is killed, not asked to close.
@@ -177,7 +184,7 @@ export class ElectronRenderer implements Renderer {
     }
   }
 
-  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number): Promise<Rendered | 'stuck' | 'crashed'> {
+  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, refusedHosts: ReadonlySet<string>): Promise<Rendered | 'stuck' | 'crashed'> {
     const start = Date.now();
     const deadline = start + budgetMs;
     let loaded = false;
@@ -217,15 +224,36 @@ export class ElectronRenderer implements Renderer {
     }
     if (doc.crashed) return 'crashed';
     const html = (await doc.ask(SERIALIZE, Math.max(0, deadline - Date.now()) + GRACE_MS)) as string | 'gone' | undefined;
-    const refused = slot.refused || !HTTP_ONLY.test(wc.getURL());
-    if (html === undefined && !refused) return 'stuck';
+    // The browser's error page: https goes through a CONNECT tunnel, whose refusal by the guard
+    // and whose failure to resolve or connect the browser reports alike, so the guard's own
+    // record says which it was. A script that sent the reader to a dead or misspelled site
+    // failed as "blocked", with a hint to allow private addresses, which changed nothing.
+    const errorPage = doc.failedHost !== undefined || !HTTP_ONLY.test(wc.getURL());
+    const unreachable = errorPage && !slot.refused && doc.failedHost !== undefined && doc.failedHost !== '' && !refusedHosts.has(doc.failedHost);
+    const refused = slot.refused || (errorPage && !unreachable);
+    if (html === undefined && !refused && !unreachable) return 'stuck';
     if (doc.crashed) return 'crashed';
     const finalUrl = wc.getURL();
-    return { finalUrl, html: typeof html === 'string' && html !== 'gone' ? html : '', status: slot.mainStatus, partial: !settled, ...(refused ? { refused: true } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' ? html : '', status: slot.mainStatus, partial: !settled, ...(unreachable ? { unreachable: true } : refused ? { refused: true } : {}) };
   }
 
   async close(): Promise<void> {
     await Promise.all(this.slots.map((s) => Promise.all([s.session.clearStorageData(), s.session.clearCache()]).catch(() => {})));
+  }
+}
+
+// Chromium's net error codes (net/base/net_error_list.h) that did-fail-load reports.
+const ERR_ABORTED = -3;
+/** A request the session's own hooks cancelled (hardenRenderSession: a scheme Sift does not fetch). */
+const ERR_BLOCKED_BY_CLIENT = -20;
+
+/** The bare host of an http(s) URL; '' for anything else. */
+function httpHost(url: string): string {
+  if (!HTTP_ONLY.test(url)) return '';
+  try {
+    return bareHost(new URL(url).hostname);
+  } catch {
+    return '';
   }
 }
 
@@ -249,6 +277,12 @@ class DocumentWatch {
   private wake: (() => void)[] = [];
   /** A main-frame navigation started and its document has not finished (or failed) loading. */
   private loading = false;
+  /**
+   * The host whose load failed in the main frame's last navigation, in the browser (its error
+   * page shows); '' when Sift itself stopped it (a scheme it does not fetch) or it was no http
+   * address. Undefined while the last navigation has not failed.
+   */
+  failedHost: string | undefined;
 
   // The listeners live as long as the window, which is made for one target and destroyed.
   constructor(private readonly wc: ContentsLike) {
@@ -256,6 +290,7 @@ class DocumentWatch {
       if (!details.isMainFrame || details.isSameDocument) return;
       this.navigations++;
       this.loading = true;
+      this.failedHost = undefined;
       this.poke();
     });
     const loaded = (): void => {
@@ -264,8 +299,11 @@ class DocumentWatch {
     };
     wc.on('did-finish-load', loaded);
     wc.on('did-stop-loading', loaded);
-    wc.on('did-fail-load', (_e, _code, _desc, _url, isMainFrame) => {
-      if (isMainFrame) loaded();
+    wc.on('did-fail-load', (_e, code, _desc, failedUrl, isMainFrame) => {
+      if (!isMainFrame) return;
+      // ERR_ABORTED: the navigation was replaced by another one (or stopped); nothing failed.
+      if (code !== ERR_ABORTED) this.failedHost = code === ERR_BLOCKED_BY_CLIENT ? '' : httpHost(failedUrl);
+      loaded();
     });
     wc.on('render-process-gone', (_e, details) => {
       this.crashed = details.reason;
@@ -310,9 +348,9 @@ class DocumentWatch {
     this.seen = this.navigations - 1;
   }
 
-  /** After a document went away: nothing more will load (the renderer ended, or the guard refused where it went). */
+  /** After a document went away: nothing more will load (the renderer ended, the guard refused where it went, the browser could not go). */
   ended(slot: Pick<Slot, 'refused'>): boolean {
-    return this.crashed !== undefined || slot.refused;
+    return this.crashed !== undefined || slot.refused || this.failedHost !== undefined;
   }
 
   /** Waits, at most ms, for the main frame to finish (or fail) loading the document it went to. */

@@ -142,6 +142,8 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
       if (st === 'gone') {
         if (page.ended()) return 'unsettled';
         await page.nextDocument(deadline - Date.now());
+        // The document it went to failed to load (the browser's error page): nothing to wait for.
+        if (page.ended()) return 'unsettled';
         loadedAt = Date.now();
       } else if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
         return 'settled';
