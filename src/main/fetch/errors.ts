@@ -53,7 +53,7 @@ export const blocked = (why: string): FetchError =>
   new FetchError(
     403,
     'blocked',
-    `${why}. Sift does not fetch private, loopback or reserved addresses unless private addresses are allowed in Settings (Network) or with --allow-private.`,
+    `${why}. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (Settings, Network; or --allow-host HOST) or all private addresses are (--allow-private).`,
   );
 
 export const timeoutError = (what: string, hint = 'The server was too slow; try again later, or with a smaller document.'): FetchError =>
