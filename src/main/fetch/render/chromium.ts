@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
-import { FetchError, timeoutError } from '../errors';
+import { blocked, FetchError, timeoutError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
 import { settle, SETTLE_SCRIPT } from './settle';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
@@ -300,7 +300,7 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<
 function mapBrowserError(err: unknown, guardRefused: boolean): FetchError {
   const m = err instanceof Error ? err.message : String(err);
   if (/Executable doesn't exist|ENOENT|spawn/i.test(m)) return new FetchError(422, 'rendering unavailable: the browser did not start', NO_BROWSER_HINT, 'no_browser');
-  if (guardRefused && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return new FetchError(403, 'blocked', 'The rendered page went to an address Sift does not fetch (private, loopback or reserved); allow it in Settings (Network) if you mean it.', 'blocked');
+  if (guardRefused && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return blocked('The rendered page went to an address Sift does not fetch');
   if (/ERR_TUNNEL_CONNECTION_FAILED/.test(m)) return new FetchError(502, 'rendering failed: the page went to an address that did not answer', 'The server sent the browser to a host that does not resolve or answer; open the URL in a browser to see where it goes.', 'unreachable');
   if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
   // The message names the URL; the user sees only what kind of failure it was.
