@@ -208,6 +208,45 @@ describe('a page whose server sends the browser elsewhere than it sent the stati
       expect((err as FetchError).hint).not.toMatch(/allow/i);
     });
   });
+  it("to a dead https address is a network failure though another page rendering at the same time had a request refused", async () => {
+    const both = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: BUDGET_MS, renderPages: 2 });
+    const refusedNow = new Promise<void>((resolve) => both.proxy.on((e) => e.kind === 'refused' && resolve()));
+    // The other page asks the forbidden host for a script (refused) while it renders.
+    let signalled!: () => void;
+    const otherRefused = new Promise<void>((r) => (signalled = r));
+    const other = createHttpServer((req, res) => {
+      if (req.url === '/signal') {
+        signalled();
+        return void res.writeHead(204).end();
+      }
+      const script = `${sites.forbidden.origin.replace(/^http:/, 'https:')}/x.js`;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Other</title></head><body><article>${'<p>The other page renders beside it.</p>'.repeat(20)}</article><script src="${script}" onerror="fetch('/signal')"></script></body></html>`);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      // This page's browser request is redirected to a dead https port only once the other page's request was refused.
+      let served = 0;
+      const page = `<!doctype html><html><head><title>Tides</title></head><body><article>${'<p>Spring tides come with the full and the new moon.</p>'.repeat(20)}</article></body></html>`;
+      const dead = `https://127.0.0.1:${await closedPort()}/moved`;
+      const s = createHttpServer((req, res) => {
+        if (req.url !== '/page') return void res.writeHead(404).end();
+        if (served++ === 0) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+        void Promise.all([otherRefused, refusedNow]).then(() => res.writeHead(302, { location: dead }).end());
+      });
+      await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+      try {
+        const render2 = (url: string) => both.fetchTarget(new AbortController().signal, caller, { url, options: { mode: 'text', render: 'always' } });
+        const [mine, theirs] = await Promise.allSettled([render2(`http://127.0.0.1:${(s.address() as AddressInfo).port}/page`), render2(`http://127.0.0.1:${(other.address() as AddressInfo).port}/other`)]);
+        expect(theirs.status).toBe('fulfilled');
+        expect(mine).toMatchObject({ status: 'rejected', reason: { status: 502, reason: 'network' } });
+      } finally {
+        await new Promise((resolve) => s.close(resolve));
+      }
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+      await both.close();
+    }
+  });
   it('to a forbidden https address: blocked, and that host sees no connection', async () => {
     const before = sites.forbidden.connections;
     await redirectsTheBrowser(`${sites.forbidden.origin.replace(/^http:/, 'https:')}/moved`, async (url) => {

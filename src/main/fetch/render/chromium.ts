@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
 import { blocked, FetchError, timeoutError } from '../errors';
+import { bareHost } from '../guard';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
 import { settle, SETTLE_SCRIPT } from './settle';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
@@ -122,6 +123,10 @@ export class ChromiumRenderer implements Renderer {
     const unlisten = this.env.proxyEvents((e) => {
       if (e.kind === 'refused') refusedHosts.add(e.host);
     });
+    // The host of this page's main-frame navigation that failed: the refusal that counts is
+    // of that host. Any refusal while it loaded read a dead site as "blocked" whenever another
+    // page rendering at the same time had a request of its own refused.
+    let failedHost: string | undefined;
     try {
       const { browser } = await launched;
       signal.throwIfAborted();
@@ -140,6 +145,9 @@ export class ChromiumRenderer implements Renderer {
       });
       await context.addInitScript({ content: SETTLE_SCRIPT });
       const page = await context.newPage();
+      page.on('requestfailed', (r) => {
+        if (r.frame() === page.mainFrame() && r.isNavigationRequest()) failedHost = bareHost(new URL(r.url()).hostname);
+      });
       await labelDocuments(await context.newCDPSession(page), endpoint);
       // A popup (window.open past the init script, target=_blank) is closed as it appears.
       context.on('page', (p: Page) => {
@@ -154,7 +162,7 @@ export class ChromiumRenderer implements Renderer {
     } catch (err) {
       if (err instanceof FetchError) throw err;
       if (signal.aborted) throw signal.reason ?? err;
-      throw mapBrowserError(err, refusedHosts.size > 0);
+      throw mapBrowserError(err, failedHost === undefined ? refusedHosts.size > 0 : refusedHosts.has(failedHost));
     } finally {
       unlisten();
       if (context) {
@@ -292,8 +300,8 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<
 }
 
 /**
- * A failed page load as the user reads it. `guardRefused`: the guard refused a host while the
- * page loaded. Only then is a tunnel that failed the guard's doing: Chromium reports the
+ * A failed page load as the user reads it. `guardRefused`: the guard refused the host whose
+ * load failed (or, when the browser named none, any host while the page loaded). Only then is a tunnel that failed the guard's doing: Chromium reports the
  * proxy's refusal and its failure to reach a host alike (ERR_TUNNEL_CONNECTION_FAILED), and a
  * page the server redirected to a dead https address failed as "blocked".
  */
