@@ -562,6 +562,17 @@ ${site.base}/subscribers
     // The newest job is the one the same list reuses from now on.
     expect((await runSift(['batch', '-', '--db', db], { env, input })).stderr.split('\n')[0]).toBe(`job ${freshId} reused`);
   }, 300_000);
+  test('--rest with no earlier job of the list (another database) fetches the whole list and says why', async () => {
+    const db = path.join(home, 'rest-fresh.db');
+    const input = `${site.base}/article/3\n${site.base}/article/4\n`;
+    const run = await runSift(['batch', '-', '--db', db, '--rest'], { env, input });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^job [0-9a-f]+$/),
+      '  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all 2 targets are fetched',
+    ]);
+    expect(run.stderr).toMatch(/done: 2\/2 · ok 2/);
+  }, 120_000);
   test('--out writes each page while the job runs, not after the last one', async () => {
     const hold = deferred();
     const held = await startSite({

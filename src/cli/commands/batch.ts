@@ -157,6 +157,11 @@ export const batchCommand: Command = {
           return reportError(err, io);
         }
       }
+      if (values.rest && !sub.reused) {
+        // Nothing to take the rest of (a fresh or other database, a job past its lifetime, a
+        // changed list): the whole list runs, and the user who asked for less is told why.
+        restNote = `\n  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all ${counted(targets.length, 'target')} are fetched`;
+      }
       if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${problems}`);
       else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
