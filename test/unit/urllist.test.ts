@@ -229,6 +229,34 @@ describe('parseList reads each format as browsers and spreadsheets export it', (
   });
 });
 
+describe('a saved web page as the list', () => {
+  const links = '<body><a href="/story/1">one</a> <a href="story/2?x=1&amp;y=2">two</a> <a href="https://abs.example/3">three</a> <a href="#top">top</a> <a href="//cdn.example/4">four</a></body></html>';
+  const urls = (page: string) => parseList(page);
+  it('resolves its relative links against the address it names: <base>, the "saved from" mark, its canonical link or og:url', () => {
+    const under = (base: string) => ['https://news.example/story/1', `${base}story/2?x=1&y=2`, 'https://abs.example/3', 'https://cdn.example/4'];
+    const heads = {
+      base: '<html><head><base href="https://news.example/section/"><link rel="canonical" href="https://other.example/"></head>',
+      saved: '<!DOCTYPE html>\n<!-- saved from url=(0036)https://news.example/section/today -->\n<html><head><link rel="canonical" href="https://other.example/"></head>',
+      canonical: '<html><head><LINK REL="alternate canonical" HREF="https://news.example/section/today"></head>',
+      ogUrl: "<html><head><meta property='og:url' content='https://news.example/section/today'></head>",
+    };
+    for (const [kind, head] of Object.entries(heads)) {
+      const r = urls(head + links);
+      expect(r.format, kind).toBe('html');
+      expect(r.targets.map((t) => t.url), kind).toEqual(under('https://news.example/section/'));
+      expect(r.invalid, kind).toEqual([]);
+    }
+  });
+  it('a page that names no web address (or only a relative or non-http one) still says its relative links need one', () => {
+    for (const head of ['<html><head>', '<html><head><base href="/docs/"><meta property="og:url" content="file:///home/me/page.html">']) {
+      const r = urls(head + links);
+      expect(r.targets.map((t) => t.url)).toEqual(['https://abs.example/3']);
+      const noBase = expect.stringMatching(/^relative URL: the page names no web address of its own/);
+      expect(r.invalid.map((i) => [i.line, i.reason])).toEqual([[1, noBase], [1, noBase], [1, 'missing scheme: did you mean https://cdn.example/4?']]);
+    }
+  });
+});
+
 describe('XML lists', () => {
   const feeds = path.join(__dirname, '..', 'fixtures', 'feeds');
   const feed = (name: string): string => readFileSync(path.join(feeds, `${name}.xml`), 'latin1');
