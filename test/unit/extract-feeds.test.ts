@@ -227,6 +227,14 @@ describe('the title and links of other text', () => {
     const txt = await f.extractBuffer(Buffer.from('\n  # not a heading in plain text\nmore'), 'text/plain', {});
     expect(txt.meta?.title).toBe('# not a heading in plain text');
   });
+  it("titles a table (CSV, TSV) by its file's name, not by its header row or a comment line", async () => {
+    const table = '# prices in pence\nitem,price\ntea,300\n';
+    const csv = await f.extractBuffer(Buffer.from(table), 'text/csv; charset=utf-8', {}, { url: 'https://data.example/shop/prices%202024.csv?v=2' });
+    expect(csv.meta?.title).toBe('prices 2024.csv');
+    expect(csv.content).toBe(table);
+    const tsv = await f.extractBuffer(Buffer.from('item\tprice\n'), 'text/tab-separated-values', {}, { url: 'https://data.example/export/' });
+    expect(tsv.meta?.title).toBe('');
+  });
   // A hang guard, not a timing: one pass is milliseconds; the regexes before it ran minutes on a page of unclosed "<title".
   it('reads a title from markup of unclosed tags and stray "<" in one pass, in XML and in raw HTML', { timeout: 20_000 }, async () => {
     const unclosed = await f.extractBuffer(Buffer.from(`<?xml version="1.0"?><root>${'<title'.repeat(10_000)}`), 'application/xml', {});

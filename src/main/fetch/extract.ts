@@ -100,7 +100,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
       if (feed) content = await xmlFeedContent(text, feed, mode, ctx, meta);
       else {
         content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
-        meta.title = textTitle(text, meta.content_type as string);
+        meta.title = textTitle(text, meta.content_type as string, ctx.url);
       }
     }
   }
@@ -207,9 +207,12 @@ export function savedFrom(html: string): string | undefined {
 
 /**
  * A text document's title: an XML document's <title> (an SVG's, say), never its markup; a
- * Markdown file's first line without its heading marks; else the first line that is not blank.
+ * Markdown file's first line without its heading marks; a table's (CSV, TSV) file name, as its
+ * first line is a header row or a comment ("item,price", "# prices in pence"), not a title;
+ * else the first line that is not blank.
  */
-function textTitle(text: string, type: string): string {
+function textTitle(text: string, type: string, url: string): string {
+  if (TABLE_TYPE.test(type)) return fileNameOf(url);
   const head = text.slice(0, 64 * 1024);
   if (/xml/.test(type) || /^\uFEFF?\s*</.test(head)) {
     // The open tag, then its end from there: one pass each, however many unclosed <title>s.
@@ -225,10 +228,28 @@ function textTitle(text: string, type: string): string {
   return (/markdown/.test(type) ? first.replace(/^#{1,6}\s+|\s+#+$/g, '') : first).slice(0, 200);
 }
 
+const TABLE_TYPE = /^(?:text|application)\/(?:csv|x-csv|comma-separated-values|tab-separated-values)$/;
+
+/** The last segment of a URL's path, decoded ("prices 2024.csv"); '' when it names no file. */
+function fileNameOf(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return '';
+  }
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last).slice(0, 200);
+  } catch {
+    return last.slice(0, 200);
+  }
+}
+
 /** A feed in XML in every mode but raw (which gives its XML, titled by the feed). */
 async function xmlFeedContent(xml: string, format: FeedFormat, mode: string, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   if (mode === 'raw') {
-    meta.title = textTitle(xml, 'application/xml');
+    meta.title = textTitle(xml, 'application/xml', ctx.url);
     return xml;
   }
   const read = await ctx.html.feed(xml, format, mode, ctx.url, ctx.signal);
