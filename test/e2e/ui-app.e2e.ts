@@ -413,10 +413,31 @@ test('in a 900 × 600 window the target table is readable and the composer fits'
   expect(await cutInCells(narrow, 'row-reason')).toEqual([]);
   const right = (sel: string) => narrow.locator(sel).first().evaluate((e) => e.getBoundingClientRect().right);
   expect(await right('[data-testid="result-pane"]')).toBeLessThanOrEqual(900);
+  // In the narrower job list a long name gives way and its URL count stays whole.
+  const totals = await narrow.getByTestId('job-item-total').evaluateAll((els) =>
+    els.map((e) => {
+      const name = (e.parentElement as HTMLElement).getBoundingClientRect();
+      const total = e.getBoundingClientRect();
+      return { text: e.textContent, whole: total.width > 0 && total.left >= name.left - 0.5 && total.right <= name.right + 0.5 };
+    }),
+  );
+  expect(totals.length).toBeGreaterThan(0);
+  expect(totals.filter((t) => !t.whole)).toEqual([]);
+  expect(totals.every((t) => /\d URLs?$/.test(t.text ?? ''))).toBe(true);
   await narrow.screenshot({ path: screenshotPath('ui-job-narrow') });
   // The composer's two columns needed 696 px of the 650 left beside the sidebar.
   await narrow.getByTestId('nav-new').click();
   expect(await right('.composer-review')).toBeLessThanOrEqual(900);
+  // Each Extract choice reads whole in its select ("markdown — the readable articl…" did not).
+  const cut = await narrow.getByTestId('opt-mode').evaluate((sel: HTMLSelectElement) => {
+    const style = getComputedStyle(sel);
+    const ctx = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    // Room for the text: the box less its padding, borders and the drop-down arrow (~20 px).
+    const room = sel.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2 * parseFloat(style.borderLeftWidth) - 20;
+    return [...sel.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => o.text);
+  });
+  expect(cut).toEqual([]);
   await narrow.screenshot({ path: screenshotPath('ui-composer-narrow') });
   await expectNoInternalErrorText(narrow);
   expect(pageErrors(narrow)).toEqual([]);

@@ -10,9 +10,12 @@ export const okCount = (j: Pick<Job, 'targetsDone' | 'targetsFailed'>): number =
 
 /** A job as the job list names it: its list's name (a file's, or the first URL's host) and the count. */
 export function jobName(j: Pick<Job, 'label' | 'targetsTotal'>): string {
-  const count = plural(j.targetsTotal, 'URL');
-  return j.label ? `${j.label} · ${count}` : count;
+  const { label, count } = jobNameParts(j);
+  return label ? `${label} · ${count}` : count;
 }
+
+/** jobName's two parts, for a narrow list that shortens the name and keeps the count. */
+export const jobNameParts = (j: Pick<Job, 'label' | 'targetsTotal'>): { label: string; count: string } => ({ label: j.label ?? '', count: plural(j.targetsTotal, 'URL') });
 
 /**
  * The notice of a job the store stopped (a full disk): why, that the `kept` finished results

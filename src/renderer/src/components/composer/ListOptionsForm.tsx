@@ -11,13 +11,14 @@ const RENDER_NOTES: Record<RenderMode, string> = {
   never: 'no page (fastest)',
 };
 
+// Short enough for the select of a 900 px window's composer: the mode's name says the format.
 const MODE_NOTES: Record<Mode, string> = {
-  markdown: 'the readable article as Markdown',
-  text: 'the readable article as plain text',
-  html: 'the readable article as HTML',
+  markdown: 'the readable article',
+  text: 'the article as plain text',
+  html: 'the article as clean HTML',
   raw: 'the document as served',
   links: 'every link on the page',
-  meta: 'title, description and other metadata',
+  meta: 'title, description and more',
 };
 
 /** Asks main whether pages / grep / jq are valid, when the user leaves one of them. */

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated } from '../../lib/format';
-import { jobName, okCount, stopBadge } from '../../lib/jobs';
+import { jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -26,6 +26,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
   const job = useStore((s) => s.jobs[id]);
   const selected = useStore((s) => s.view.kind === 'job' && s.view.id === id);
   if (!job) return null;
+  const { label, count } = jobNameParts(job);
   return (
     <li>
       <button
@@ -38,7 +39,11 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
         data-status={job.status}
       >
         <span className="job-item-name" data-testid="job-item-name" title={jobName(job)}>
-          {jobName(job)}
+          {/* The name gives way in a narrow list; the count stays ("127.0.0.1:43329 · 1…" lost it). */}
+          {label && <span className="job-item-label">{label}</span>}
+          <span className="job-item-total" data-testid="job-item-total">
+            {label ? ` · ${count}` : count}
+          </span>
         </span>
         <span className="job-item-top">
           <StatusBadge status={job.status} stop={stopBadge(job)} />
