@@ -67,8 +67,13 @@ describe('sift fetch', () => {
     expect(r.err).toMatch(/HTTP 404 Not Found\n {2}.*recover/);
   });
   it('exits 2 on bad usage: no URL, two URLs, unknown flag, unknown mode, an invalid URL', async () => {
-    expect((await sift('fetch')).code).toBe(2);
-    expect((await sift('fetch', 'http://a.example/', 'http://b.example/')).code).toBe(2);
+    const none = await sift('fetch');
+    expect(none.code).toBe(2);
+    // What to type, as every other command's missing argument says it (not "missing URL").
+    expect(none.err).toMatch(/^sift fetch: give one URL, e.g\. sift fetch https:\/\/example\.org\/report\.pdf\n/);
+    const two = await sift('fetch', 'http://a.example/', 'http://b.example/');
+    expect(two.code).toBe(2);
+    expect(two.err).toMatch(/takes exactly one URL \(use sift batch for a list\)/);
     expect((await sift('fetch', 'http://a.example/', '--frobnicate')).code).toBe(2);
     expect((await sift('fetch', 'http://a.example/', '--mode', 'pdf')).code).toBe(2);
     const bad = await sift('fetch', 'ftp://a.example/');

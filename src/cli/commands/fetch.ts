@@ -104,7 +104,7 @@ export const fetchCommand: Command = {
   ].join('\n'),
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });
-    if (positionals.length !== 1) throw new UsageError(positionals.length ? 'takes exactly one URL (use sift batch for a list)' : 'missing URL');
+    if (positionals.length !== 1) throw new UsageError(positionals.length ? 'takes exactly one URL (use sift batch for a list)' : 'give one URL, e.g. sift fetch https://example.org/report.pdf');
     const url = positionals[0] as string;
     const options = optionsFromFlags(values);
     const fetcher = cliFetcher(values, io);
