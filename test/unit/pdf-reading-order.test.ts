@@ -268,6 +268,16 @@ describe('PDF furniture', () => {
     expect(dropFurniture(footer).pages.join('\n')).not.toContain(clause[0]);
   });
 
+  it('keeps pages of a few short lines of one shape (tickets, receipts): their repeats are the text, not an empty ok', async () => {
+    const tickets = Array.from({ length: 6 }, (_, i) => [`Ticket ${1041 + i}`, `Row ${i + 3} Seat ${12 + i}`, `Gate ${i + 1}`]);
+    const r = await extract(makePdf({ pages: tickets }));
+    expect(r.content).toBe(tickets.map((t) => t.join('\n')).join('\n\n'));
+    expect(pdfMeta(r.meta)).toMatchObject({ furniture_removed: 0 });
+    // A book's blank page keeps losing its running head and number: most pages keep their text.
+    const book = Array.from({ length: 6 }, (_, i) => `Harbour Report\n${i === 2 ? '' : `Body of page ${i + 1} on the ${['first', 'second', 'third', 'fourth', 'fifth', 'sixth'][i]} harbour.\n`}${i + 1}`);
+    expect(dropFurniture(book).pages[2]).toBe('');
+  });
+
   it('leaves a document of two pages as it is (no repeat to go on)', () => {
     expect(dropFurniture(['Title\nbody one\n1', 'Title\nbody two\n2'])).toEqual({ pages: ['Title\nbody one\n1', 'Title\nbody two\n2'], removed: 0 });
   });

@@ -107,11 +107,20 @@ export function dropFurniture(pages: string[]): { pages: string[]; removed: numb
     for (const k of new Set(exact)) if (k !== '') anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
   }
   const most = Math.max(3, Math.ceil(pages.length * 0.6));
-  let removed = 0;
-  const out = split.map((lines, p) => {
-    const { keys, exact, edges } = keyed[p] as (typeof keyed)[number];
+  const drops = keyed.map(({ keys, exact, edges }) => {
     const drop = exact.map((e, i) => e !== '' && ((edges.has(i) && (edge.get(keys[i] as string) ?? 0) >= 3) || (anywhere.get(e) ?? 0) >= most));
     keepRepeatedParagraphs(exact, edges, drop);
+    return drop;
+  });
+  // Furniture frames a page's text. Pages of a few short lines of the same shape (tickets,
+  // receipts, labels: "Seat 12", "Total 23.50") repeat in every line, and all of them went:
+  // 500 pages of two such lines came back as an empty ok. Where most pages would be left with nothing,
+  // the repeats are the text.
+  const emptied = keyed.filter(({ exact }, p) => exact.some((e) => e !== '') && exact.every((e, i) => e === '' || drops[p]?.[i])).length;
+  if (emptied * 2 > pages.length) return { pages, removed: 0 };
+  let removed = 0;
+  const out = split.map((lines, p) => {
+    const drop = drops[p] as boolean[];
     removed += drop.filter(Boolean).length;
     return lines
       .filter((_l, i) => !drop[i])
