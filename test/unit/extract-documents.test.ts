@@ -366,6 +366,15 @@ describe('decoding and sniffing', () => {
     expect(classify('text/plain', Buffer.from('<html>not rendered</html>'))).toBe('text');
     expect(() => classify('application/octet-stream', Buffer.from([1, 0, 2, 0]))).toThrow(/unsupported: application\/octet-stream/);
   });
+  it('reads a page that quotes "%PDF-1.7" near its top as the page, and a PDF after a little junk as a PDF', async () => {
+    const page = `<!doctype html><html><head><title>How PDF files start</title></head><body><article><h1>How PDF files start</h1><p>Every PDF file starts with the bytes %PDF-1.7 or a similar version line.</p>${'<p>The header is followed by a comment of binary bytes, so that transfer tools treat the file as binary.</p>'.repeat(8)}</article></body></html>`;
+    for (const type of ['text/html', 'application/pdf', '']) {
+      const r = await f.extractBuffer(Buffer.from(page), type, { mode: 'text' });
+      expect(r.meta?.title, type).toBe('How PDF files start');
+      expect(r.content, type).toContain('starts with the bytes %PDF-1.7');
+    }
+    expect(classify('text/html', Buffer.concat([Buffer.from('Warning: headers already sent\n'), makePdf({ pages: [['x']] })]))).toBe('pdf');
+  });
   it('says binary bytes under a text type are binary, not that the text type is unsupported', () => {
     for (const type of ['text/plain', 'text/html; charset=utf-8', 'application/json']) {
       expect(() => classify(type, Buffer.from('a\u0000b\u0001c', 'latin1')), type).toThrow(`unsupported: binary data (NUL bytes) labelled ${type.split(';')[0] as string}`);

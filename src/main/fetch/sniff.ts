@@ -27,21 +27,29 @@ function startsWith(buf: Uint8Array, bytes: number[], at = 0): boolean {
  * a UTF-16 charset, whose text is half NUL bytes.
  */
 export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
-  // %PDF- may follow a little junk; readers accept it within the first 1024 bytes.
+  // %PDF- may follow a little junk; readers accept it within the first 1024 bytes. Not a
+  // page's own markup, though: an article on PDFs quoting "%PDF-1.7" near its top is a page.
   const head = Buffer.from(buf.subarray(0, 1024)).toString('latin1');
-  if (head.includes('%PDF-')) return 'application/pdf';
+  const pdfAt = head.indexOf('%PDF-');
+  if (pdfAt === 0 || (pdfAt > 0 && !opensAsHtml(head.slice(0, pdfAt)))) return 'application/pdf';
   for (const [type, magic] of BINARY_MAGIC) if (startsWith(buf, magic)) return type;
   const lead = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
   // Before the markup tests: a feed may open with a comment, as pages do.
   const feed = feedFormat(lead);
   if (feed) return FEED_TYPES[feed];
   const text = lead.trimStart().toLowerCase();
-  if (/^<!doctype html|^<html|^<head|^<body|^<!--/.test(text) || /^<(div|p|title|meta|table|h[1-6])[\s>]/.test(text)) return 'text/html';
+  if (opensAsHtml(lead)) return 'text/html';
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
   // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, or its charset in the header: `utf16`).
   if (!utf16 && buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
   return undefined;
+}
+
+/** Text that opens as an HTML document or fragment (after a byte-order mark and blanks). */
+function opensAsHtml(lead: string): boolean {
+  const text = lead.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  return /^<!doctype html|^<html|^<head|^<body|^<!--/.test(text) || /^<(div|p|title|meta|table|h[1-6])[\s>]/.test(text);
 }
 
 /**
