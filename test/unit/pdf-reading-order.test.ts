@@ -139,6 +139,18 @@ describe('PDF text in reading order', () => {
     expect(text.split('\n')).toEqual([...Array.from({ length: 10 }, (_, r) => line('left', r)), ...Array.from({ length: 10 }, (_, r) => line('right', r))]);
   });
 
+  it('reads text drawn turned (up or down the page) a line per baseline, not run together', async () => {
+    const up = (x: number, y: number, text: string) => `BT /F1 10 Tf 0 1 -1 0 ${x} ${y} Tm (${text}) Tj ET`;
+    const ops = [
+      'BT /F1 12 Tf 72 740 Td (Upright heading of the page.) Tj ET',
+      up(300, 100, 'Sideways line one.'),
+      up(314, 100, 'Sideways line two.'),
+      'BT /F1 10 Tf 0 -1 1 0 560 700 Tm (A margin note going down.) Tj ET',
+    ];
+    const r = await extract(makePdf({ pages: [], ops: [ops.join('\n')] }));
+    expect(r.content).toBe('Upright heading of the page.\n\nSideways line one.\nSideways line two.\n\nA margin note going down.');
+  });
+
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
     const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
     expect(pageText({ items }).columns).toBe(1);

@@ -120,21 +120,34 @@ function visualOf(item) {
   return bidi().getReorderedString(item.str, levels);
 }
 
+/**
+ * The page's items, and those drawn turned (a landscape table on a portrait page, a margin
+ * note up the side) by the angle of their baseline, each placed in its own upright frame: they
+ * are laid out like the page's, a line per baseline. Joined into one string, the lines of a
+ * turned table ran together ("line one.Sideways line two.").
+ */
 function toItems(content) {
   const flat = [];
-  const turned = [];
+  const turned = new Map();
   for (const it of content.items) {
     if (typeof it.str !== 'string' || !Array.isArray(it.transform)) continue;
     const [a, b, c, d, e, f] = it.transform;
     if (Math.abs(b) > Math.abs(a) * 0.05 || Math.abs(c) > Math.abs(d) * 0.05) {
-      if (!BLANK.test(it.str)) turned.push(it.str);
+      const angle = Math.round((Math.atan2(b, a) * 180) / Math.PI);
+      const cos = Math.cos((angle * Math.PI) / 180);
+      const sin = Math.sin((angle * Math.PI) / 180);
+      const size = Math.hypot(c, d) || Math.hypot(a, b) || 1;
+      const x = e * cos + f * sin;
+      const width = it.width > 0 ? it.width : it.str.length * size * 0.5;
+      if (!turned.has(angle)) turned.set(angle, []);
+      turned.get(angle).push({ str: it.str, dir: it.dir, x0: x, x1: x + width, y: f * cos - e * sin, size, blank: BLANK.test(it.str) });
       continue;
     }
     const size = Math.abs(d) || Math.abs(a) || 1;
     const width = it.width > 0 ? it.width : it.str.length * size * 0.5;
     flat.push({ str: it.str, dir: it.dir, x0: e, x1: e + width, y: f, size, blank: BLANK.test(it.str) });
   }
-  return { flat, turned };
+  return { flat, turned: [...turned.values()] };
 }
 
 function segmentsOf(items) {
@@ -469,7 +482,12 @@ export function pageText(content) {
   if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
   const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0, lines: [] };
   const blocks = layout(segs, ctx, 0);
-  if (turned.length) blocks.push([lineText([{ items: [{ str: turned.join(''), x0: 0, x1: 0, y: 0, size: 1, space: false }], y: 0, size: 1 }], ctx)]);
+  for (const items of turned) {
+    const segs = segmentsOf(items);
+    const own = { ...ctx, em: median(segs.map((s) => s.size)), columns: 1, bidiLines: 0, lines: [] };
+    blocks.push(...layout(segs, own, 0));
+    ctx.bidiLines += own.bidiLines;
+  }
   const text = blocks
     .map((lines) =>
       lines
