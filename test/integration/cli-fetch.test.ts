@@ -159,6 +159,16 @@ describe('sift extract', () => {
     const json = JSON.parse((await sift('extract', 'scan.pdf', '--json')).out) as Record<string, unknown>;
     expect(json).toMatchObject({ ok: true, warnings: ['no_text'], meta: { text_layer: false } });
   });
+  it('names the pages of a PDF that have no text among pages that have some (a scanned page in a typed report)', async () => {
+    const typed = (line: string) => `BT /F1 12 Tf 72 700 Td (${line}) Tj ET`;
+    writeFileSync(path.join(dir, 'mixed.pdf'), makePdf({ pages: [], ops: [typed('The typed first page.'), '0.9 g 72 72 400 600 re f', typed('The typed third page.'), '0.9 g 72 72 400 600 re f'] }));
+    const r = await sift('extract', 'mixed.pdf');
+    expect(r).toMatchObject({ code: 0, out: 'The typed first page.\n\n\n\nThe typed third page.\n' });
+    expect(r.err).toBe('sift extract: mixed.pdf: no text on pages 2 and 4 (blank, or a scanned image: OCR, e.g. ocrmypdf, reads those)\n');
+    const json = JSON.parse((await sift('extract', 'mixed.pdf', '--json')).out) as { meta: Record<string, unknown> };
+    expect(json.meta).toMatchObject({ pages_total: 4, pages_no_text: [2, 4] });
+    expect(json.meta.text_layer).toBeUndefined();
+  });
   it('reads stdin for -, as sift parse and sift batch do, beside files', async () => {
     const r = await runSift(['extract', '-', 'notes.txt', '--json'], { cwd: dir, env: { HOME: dir, XDG_DATA_HOME: dir }, input: '<html><head><title>Piped</title></head><body><p>From a pipe, with <a href="/x">a link</a>.</p></body></html>' });
     expect(r.code, r.stderr).toBe(0);

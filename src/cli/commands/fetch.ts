@@ -27,6 +27,8 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
       const where = pagesNote(meta) || nothingKeptNote(meta);
       if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);
+      const textless = pageList(meta.pages_no_text);
+      if (textless) io.stderr.write(`sift ${cmd}: ${shown}: no text on ${textless} (blank, or a scanned image: OCR, e.g. ocrmypdf, reads those)\n`);
     }
     return;
   }
@@ -41,18 +43,20 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
   }
 }
 
+/** "pages 2, 5 and 9", "page 4"; '' for no page numbers. */
+function pageList(v: unknown): string {
+  const pages = Array.isArray(v) ? v.filter((p): p is number => typeof p === 'number') : [];
+  if (pages.length === 0) return '';
+  const shown = pages.length > 1 ? `${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}` : String(pages[0]);
+  return `${pages.length > 1 ? 'pages' : 'page'} ${shown}`;
+}
+
 /** "3 matches, on pages 2, 5 and 9" for a PDF's grep, "passages from pages 4 and 7" for its question; '' otherwise. */
 export function pagesNote(meta: Record<string, unknown>): string {
-  const list = (v: unknown): string => {
-    const pages = Array.isArray(v) ? v.filter((p): p is number => typeof p === 'number') : [];
-    if (pages.length === 0) return '';
-    const shown = pages.length > 1 ? `${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}` : String(pages[0]);
-    return `${pages.length > 1 ? 'pages' : 'page'} ${shown}`;
-  };
   const notes: string[] = [];
-  const matches = list(meta.match_pages);
+  const matches = pageList(meta.match_pages);
   if (matches) notes.push(`${typeof meta.matches === 'number' ? `${meta.matches} ${meta.matches === 1 ? 'match' : 'matches'}, ` : ''}on ${matches}`);
-  const passages = list(meta.passage_pages);
+  const passages = pageList(meta.passage_pages);
   if (passages) notes.push(`passages from ${passages}`);
   return notes.join('; ');
 }

@@ -429,6 +429,10 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
     meta.warnings = ['no_text'];
     meta.hint = 'This PDF has no text layer (scanned pages are images); run it through OCR first.';
   }
+  // A page without text among pages with some (a scanned page in a typed document, or a blank
+  // one): by number, since the text around it does not show that a page is missing.
+  const textless = r.pages.filter((p) => p.text.trim() === '').map((p) => p.n);
+  if (textless.length > 0 && textless.length < r.pages.length) meta.pages_no_text = textless;
   const texts = mode === 'raw' || mode === 'links' || mode === 'meta' ? r.pages.map((p) => p.text) : readable(r, meta);
   if (mode !== 'meta') meta.pdf = { ...layoutMeta(r), ...((meta.pdf as object | undefined) ?? {}) };
   switch (mode) {
