@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
@@ -22,6 +23,11 @@ describe('PDF documents', () => {
     expect(e.msg).toMatch(/^malformed PDF/);
     const typed = await fail(f.extractBuffer(Buffer.from('plain words'), 'application/pdf', {}));
     expect(typed.status).toBe(422);
+  });
+  it("gives a filled form's values, which only its fields hold, and not a hidden field's", async () => {
+    const r = await f.extractBuffer(readFileSync(path.join(__dirname, '../fixtures/pdfs/filled-form.pdf')), 'application/pdf', { mode: 'text' });
+    for (const text of ['Name:', 'City:', 'Ada Lovelace', 'London', 'Prefers mornings.\nBring the engine notes.']) expect(r.content).toContain(text);
+    expect(r.content).not.toContain('hidden-clerk-code');
   });
   it('says in a hint when a PDF has no text layer', async () => {
     const r = await f.extractBuffer(makePdf({ pages: [[], []], noText: true }), 'application/pdf', {});

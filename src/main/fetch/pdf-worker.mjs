@@ -47,9 +47,11 @@ function release() {
 
 async function texts(doc, numbers, links) {
   const pages = [];
+  const form = await hasForm(doc);
   for (const n of numbers) {
     const page = await doc.getPage(n);
     const content = await page.getTextContent(TEXT_OPTIONS);
+    if (form) content.items.push(...fieldValues(await page.getAnnotations({ intent: 'display' })));
     const { text, columns, bidiLines, heading } = pageText(content);
     // The first page's heading is the title as printed, for a document whose info has none.
     const p = n === 1 && heading ? { n, text, columns, bidiLines, heading } : { n, text, columns, bidiLines };
@@ -58,6 +60,42 @@ async function texts(doc, numbers, links) {
     page.cleanup();
   }
   return pages;
+}
+
+/**
+ * Whether the document has form fields, asked once per document: a filled form's values are
+ * drawn by its fields' widgets, which the page's text leaves out (a filled application read
+ * "Name:" and "City:" without the name and the city, where pdftotext gives them). Reading a
+ * page's annotations costs, so only a document with fields does.
+ */
+function hasForm(doc) {
+  let known = forms.get(doc);
+  if (!known) {
+    known = doc.getFieldObjects().then(
+      (fields) => fields !== null && Object.keys(fields).length > 0,
+      () => false,
+    );
+    forms.set(doc, known);
+  }
+  return known;
+}
+const forms = new WeakMap();
+
+/** The values of a page's visible text and choice fields, as text items where their widgets stand. */
+function fieldValues(annotations) {
+  const items = [];
+  for (const a of annotations) {
+    if (a.subtype !== 'Widget' || a.hidden || (a.fieldType !== 'Tx' && a.fieldType !== 'Ch') || !Array.isArray(a.rect)) continue;
+    const value = Array.isArray(a.fieldValue) ? a.fieldValue.join(', ') : a.fieldValue;
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    const [x0, y0, , y1] = a.rect;
+    // An auto-sized field (font size 0) is drawn to fit its box.
+    const size = a.defaultAppearanceData?.fontSize || Math.min(12, Math.max(1, (y1 - y0) * 0.7));
+    const lines = value.split(/\r\n|\r|\n/);
+    const top = lines.length > 1 ? y1 - size * 1.2 : y0 + Math.max(0, (y1 - y0 - size) / 2);
+    lines.forEach((str, i) => items.push({ str, dir: 'ltr', transform: [size, 0, 0, size, x0 + 2, top - i * size * 1.2], width: str.length * size * 0.5, hasEOL: false }));
+  }
+  return items;
 }
 
 /**
