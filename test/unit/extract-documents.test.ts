@@ -24,6 +24,16 @@ describe('PDF documents', () => {
     const typed = await fail(f.extractBuffer(Buffer.from('plain words'), 'application/pdf', {}));
     expect(typed.status).toBe(422);
   });
+  it('says a PDF that stops before its end is cut short, and what to do', async () => {
+    const whole = makePdf({ pages: Array.from({ length: 10 }, (_, i) => [`Page ${i + 1} of a report that a download cut short.`]) });
+    const e = await fail(f.extractBuffer(whole.subarray(0, 1500), 'application/pdf', {}));
+    expect(e.status).toBe(422);
+    expect(e.msg).toMatch(/^malformed PDF: cut short after 1,500 bytes \(its end, %%EOF, is missing\): /);
+    expect(e.hint).toMatch(/download the file again/);
+    // Damaged, not cut short: the general words.
+    const damaged = await fail(f.extractBuffer(Buffer.from('%PDF-1.7\nthis is not a pdf at all\n%%EOF\n'), 'application/pdf', {}));
+    expect(damaged.msg).not.toMatch(/cut short/);
+  });
   it("gives a filled form's values, which only its fields hold, and not a hidden field's", async () => {
     const r = await f.extractBuffer(readFileSync(path.join(__dirname, '../fixtures/pdfs/filled-form.pdf')), 'application/pdf', { mode: 'text' });
     for (const text of ['Name:', 'City:', 'Ada Lovelace', 'London', 'Prefers mornings.\nBring the engine notes.']) expect(r.content).toContain(text);

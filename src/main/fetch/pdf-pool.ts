@@ -220,7 +220,7 @@ export class PdfPool {
       .run<R>({ ...msg, data: copy }, job.ac.signal, [copy.buffer])
       .then(
         (r) => {
-          if (r.error) throw r.error.kind === 'encrypted' ? encrypted() : malformed(r.error.message);
+          if (r.error) throw r.error.kind === 'encrypted' ? encrypted() : malformed(r.error.message, job.msg.data);
           if (!job.done) onReply(r);
         },
         (err: unknown) => {
@@ -269,5 +269,17 @@ export class PdfPool {
 
 const encrypted = (): FetchError =>
   new FetchError(422, 'encrypted PDF: it needs a password', 'Sift cannot open password-protected PDFs; save an unprotected copy and use sift extract.', 'bad_document');
-const malformed = (why: string): FetchError =>
-  new FetchError(422, `malformed PDF: ${why.slice(0, 200)}`, 'The file is damaged or not really a PDF; open it in a PDF reader to check.', 'bad_document');
+function malformed(why: string, data?: Uint8Array): FetchError {
+  // A PDF ends with %%EOF (writers may add a few bytes after it). Without one, the likeliest
+  // damage is a download or a copy that stopped early, and pdf.js's own words for it
+  // ("Invalid PDF structure.") do not say so.
+  if (data && !Buffer.from(data.subarray(Math.max(0, data.byteLength - 1024))).toString('latin1').includes('%%EOF')) {
+    return new FetchError(
+      422,
+      `malformed PDF: cut short after ${data.byteLength.toLocaleString('en-US')} bytes (its end, %%EOF, is missing): ${why.slice(0, 200)}`,
+      'A download or a copy stopped early: download the file again, or ask its owner for a whole copy.',
+      'bad_document',
+    );
+  }
+  return new FetchError(422, `malformed PDF: ${why.slice(0, 200)}`, 'The file is damaged or not really a PDF; open it in a PDF reader to check.', 'bad_document');
+}
