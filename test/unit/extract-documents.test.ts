@@ -391,6 +391,13 @@ describe('decoding and sniffing', () => {
     }
     expect(classify('text/html', Buffer.concat([Buffer.from('Warning: headers already sent\n'), makePdf({ pages: [['x']] })]))).toBe('pdf');
   });
+  it('reads a page sent as HTML that opens with a PDF header line but is no PDF (a polyglot) as the page; sent as a PDF it stays a malformed PDF', async () => {
+    const polyglot = Buffer.from(`%PDF-1.4\n<!doctype html><html><head><title>Not a PDF</title></head><body><article><h1>Not a PDF</h1><p>${'This page is HTML that begins with a PDF header line. '.repeat(20)}</p></article></body></html>`);
+    const r = await f.extractBuffer(polyglot, 'text/html; charset=utf-8', { mode: 'text', pages: '1' });
+    expect(r.meta).toMatchObject({ title: 'Not a PDF', kind: 'html', content_type: 'text/html', warnings: ['pages_ignored'] });
+    expect(r.content).toContain('This page is HTML that begins with a PDF header line.');
+    expect((await fail(f.extractBuffer(polyglot, 'application/pdf', {}))).msg).toMatch(/^malformed PDF/);
+  });
   it('says binary bytes under a text type are binary, not that the text type is unsupported', () => {
     for (const type of ['text/plain', 'text/html; charset=utf-8', 'application/json']) {
       expect(() => classify(type, Buffer.from('a\u0000b\u0001c', 'latin1')), type).toThrow(`unsupported: binary data (NUL bytes) labelled ${type.split(';')[0] as string}`);

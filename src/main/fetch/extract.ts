@@ -85,10 +85,20 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     kind,
     bytes: buf.byteLength,
   };
-  let content: string;
+  let content: string | undefined;
   if (kind === 'pdf') {
-    content = await pdfContent(buf, mode, ranges, ctx, meta);
-  } else {
+    try {
+      content = await pdfContent(buf, mode, ranges, ctx, meta);
+    } catch (err) {
+      // A page sent as text/html that opens with %PDF- but is no PDF (a polyglot, a page that
+      // prints a PDF's header first): a browser shows the page, so Sift reads it, rather
+      // than failing as a PDF cut short.
+      if (!(err instanceof FetchError && err.msg.startsWith('malformed PDF')) || mediaType(contentType) !== 'text/html' || !HTML_INSIDE.test(Buffer.from(buf.subarray(0, 4096)).toString('latin1'))) throw err;
+      kind = 'html';
+      Object.assign(meta, { content_type: 'text/html', kind });
+    }
+  }
+  if (content === undefined) {
     const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
     const { text, charset, detected } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
     meta.charset = charset;
@@ -113,6 +123,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta);
   return { content, meta };
 }
+
+/** Markup of an HTML document, anywhere in a body's first bytes. */
+const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
 
 /** A body whose first character (after a byte-order mark and blanks) opens a JSON object or array. */
 const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[[{]/.test(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
