@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -168,6 +168,13 @@ describe('sift extract', () => {
     const json = JSON.parse((await sift('extract', 'mixed.pdf', '--json')).out) as { meta: Record<string, unknown> };
     expect(json.meta).toMatchObject({ pages_total: 4, pages_no_text: [2, 4] });
     expect(json.meta.text_layer).toBeUndefined();
+  });
+  it('names the files attached to a PDF, which it does not read', async () => {
+    copyFileSync(path.join(__dirname, '../fixtures/pdfs/attachment.pdf'), path.join(dir, 'attachment.pdf'));
+    const r = await sift('extract', 'attachment.pdf');
+    expect(r).toMatchObject({ code: 0, out: 'See the attached spreadsheet.\n' });
+    expect(r.err).toBe('sift extract: attachment.pdf: a file attached to it was not read (data.csv); save it from a PDF reader to read it\n');
+    expect((JSON.parse((await sift('extract', 'attachment.pdf', '--json')).out) as { meta: Record<string, unknown> }).meta.attachments).toEqual(['data.csv']);
   });
   it('reads stdin for -, as sift parse and sift batch do, beside files', async () => {
     const r = await runSift(['extract', '-', 'notes.txt', '--json'], { cwd: dir, env: { HOME: dir, XDG_DATA_HOME: dir }, input: '<html><head><title>Piped</title></head><body><p>From a pipe, with <a href="/x">a link</a>.</p></body></html>' });

@@ -431,6 +431,7 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   meta.title = heading || (namesFile ? sourceFileName(infoTitle) : infoTitle);
   if (heading) meta.title_from = 'page_1_heading';
   if (r.info.author) meta.author = r.info.author;
+  if (r.info.attachments?.length) meta.attachments = r.info.attachments;
   // A PDF of no pages (its page tree counts 0) is a valid file with nothing in it: said, as an
   // empty answer is, not an ok that looks like a blank document.
   if (r.pagesTotal === 0) {

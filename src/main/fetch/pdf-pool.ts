@@ -20,7 +20,7 @@ export interface PdfPage {
 export interface PdfText {
   pagesTotal: number;
   pages: PdfPage[];
-  info: { title?: string; author?: string };
+  info: { title?: string; author?: string; attachments?: string[] };
   /** Set instead of pages when the selection (or the whole document) is over the page limit. */
   tooLong?: boolean;
 }

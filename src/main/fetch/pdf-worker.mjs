@@ -141,6 +141,13 @@ async function openDoc({ key, data, ranges, maxPages, links, first }) {
     const i = md.info || {};
     info = { title: typeof i.Title === 'string' ? i.Title : '', author: typeof i.Author === 'string' ? i.Author : '' };
   } catch {}
+  // Files attached to the document (a spreadsheet behind a report, a portfolio's parts) are
+  // not its text: named, so a reader knows what was left out.
+  try {
+    const files = await doc.getAttachments();
+    const names = Object.values(files ?? {}).map((f) => f && f.filename).filter((n) => typeof n === 'string' && n !== '');
+    if (names.length > 0) info.attachments = names;
+  } catch {}
   const pages = await texts(doc, w.wanted.slice(0, first), links);
   return { pagesTotal: total, wanted: w.wanted, pages, info };
 }

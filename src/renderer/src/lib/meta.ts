@@ -25,6 +25,7 @@ const LABELS: Record<string, string> = {
   pages_total: 'Pages in the PDF',
   pages_returned: 'Pages returned',
   pages_no_text: 'Pages without text',
+  attachments: 'Attached files (not read)',
   matches: 'Lines matching grep',
   match_pages: 'Pages with matches',
   passages: 'Passages answering',
