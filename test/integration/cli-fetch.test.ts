@@ -113,6 +113,10 @@ describe('sift extract', () => {
     const grep = await sift('extract', 'doc.pdf', '--grep', 'item[13]');
     expect(grep.out).toBe('The word for page 1 is item1.\nThe word for page 3 is item3.\n');
     expect(grep.err).toMatch(/^sift extract: .*doc\.pdf: 2 matches, on pages 1 and 3\n$/);
+    // A match on each of 30 pages names the first dozen and counts the rest, not a screenful of numbers.
+    writeFileSync(path.join(dir, 'long.pdf'), numberedPdf(30, 'Long'));
+    const many = await sift('extract', 'long.pdf', '--grep', 'item');
+    expect(many.err).toMatch(/long\.pdf: 30 matches, on pages 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 18 more\n$/);
     const one = await sift('extract', 'doc.pdf', '--question', 'which word is item2?');
     // Few passages: the question keeps its three best, one a page here.
     expect(one.err).toMatch(/doc\.pdf: passages from pages 1, 2 and 3\n$/);

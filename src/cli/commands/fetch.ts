@@ -45,10 +45,15 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
   }
 }
 
-/** "pages 2, 5 and 9", "page 4"; '' for no page numbers. */
+/** Page numbers a note names one by one; more are counted ("pages 1, 2, … 12 and 40 more"). */
+const PAGES_NAMED = 12;
+
+/** "pages 2, 5 and 9", "page 4", "pages 1, 3, … 23 and 140 more"; '' for no page numbers. */
 function pageList(v: unknown): string {
   const pages = Array.isArray(v) ? v.filter((p): p is number => typeof p === 'number') : [];
   if (pages.length === 0) return '';
+  // A book's blank pages, or a grep that matched on most pages: a line of every number was a screenful.
+  if (pages.length > PAGES_NAMED) return `pages ${pages.slice(0, PAGES_NAMED).join(', ')} and ${pages.length - PAGES_NAMED} more`;
   const shown = pages.length > 1 ? `${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}` : String(pages[0]);
   return `${pages.length > 1 ? 'pages' : 'page'} ${shown}`;
 }
