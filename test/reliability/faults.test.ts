@@ -12,10 +12,12 @@ import { sampleMemory, writeResult } from '../helpers/faults-report';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir, terminal } from '../helpers/store';
 
-// 6 s per target: long enough for every fault that ends by itself (a 50 MB line, a 2,000,000
-// deep DOM, 50 MiB out of a gzip bomb — at 3 s a fresh-clone CI run once timed out on the bomb
-// and tripped the size limit the next time), short enough that the stalls cost seconds.
-const DEADLINE_MS = 6000;
+// 15 s per target: long enough for every fault that ends by itself (a 50 MB line, a 2,000,000
+// deep DOM, 50 MiB out of a gzip bomb) on a machine far busier than its cores — at 3 s a
+// fresh-clone CI run once timed out on the bomb and tripped the size limit the next time, and
+// at 6 s a run beside other work (load 10 on 2 cores) did the same — short enough that the
+// stalls, four at a time, cost seconds.
+const DEADLINE_MS = 15_000;
 // RSS may grow this much over the baseline while the faults run: the gzip bomb and the
 // 50 MB line each hold ≤ 50 MiB of body, a 10 MB DOM a few hundred MiB, and the workers
 // are capped at 1 GiB each by resourceLimits. Measured: +578 MiB; +1 GiB means a cap broke.
