@@ -25,10 +25,34 @@ export const commonSpec = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
+/**
+ * A negative number after an option that takes a value (`--limit -1`), joined to it as
+ * `--limit=-1`. parseArgs refuses any value that starts with a dash as "ambiguous" (it may
+ * be a forgotten value followed by the next flag), and that told the user how to spell the
+ * value, not that -1 is no limit; no flag of Sift's is a dash and a digit, so the number
+ * is the value, and the option's own check says what it accepts.
+ */
+function joinNegativeValues(argv: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const name = arg.startsWith('--') ? arg.slice(2) : Object.keys(options).find((k) => arg === `-${options[k]?.short}`);
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d|^-\.\d/.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 /** parseArgs with errors turned into UsageError (exit code 2) that name the bad flag. */
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message.replace(/^TypeError \[[A-Z_]+\]: /, '') : String(err));
   }

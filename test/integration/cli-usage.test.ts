@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { siftInProcess } from '../helpers/cli-main';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-usage-'));
+const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir });
+
+describe('a negative number given to an option', () => {
+  it('is refused by the option itself, saying what it accepts, with exit 2', async () => {
+    for (const limit of ['-1', '-0', '-2.5']) {
+      const r = await sift('search', 'words', '--limit', limit, '--db', path.join(dir, 'none.db'));
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toBe(`sift search: --limit takes a whole number from 1 to 1000, not "${limit}"\n`);
+    }
+    // No URL is fetched: the option fails before the loopback address meets the guard.
+    const pages = await sift('fetch', 'http://127.0.0.1:9/', '--pages', '-1');
+    expect(pages.code).toBe(2);
+    expect(pages.err).toBe('sift fetch: --pages: pages must look like 1-3,7,10- (got "-1")\n');
+  });
+  it('is the value of an option that takes any text: --grep -1, -q -1', async () => {
+    for (const argv of [['--grep', '-1'], ['-q', '-1']]) {
+      const r = await sift('fetch', 'http://127.0.0.1:9/', ...argv, '--json');
+      // The guard refuses loopback (no --allow-private): the options were read, the target ran.
+      expect(r.code, r.err).toBe(1);
+      expect(JSON.parse(r.out)).toMatchObject({ ok: false, reason: 'blocked' });
+    }
+  });
+});
