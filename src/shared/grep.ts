@@ -28,5 +28,43 @@ export function grepParts(grep: string): GrepParts {
   }
 }
 
+/**
+ * What the JavaScript engine's complaints about an expression mean, in words about the
+ * pattern (V8's, as Node 20 and Electron word them). Its own message, "Invalid regular
+ * expression: /(/: Unterminated group", names the engine and the slashes, not the bracket.
+ */
+const SYNTAX_PROBLEMS: [RegExp, string][] = [
+  [/^Unterminated group/, 'a ( has no ) to close it'],
+  [/^Unmatched '\)'/, 'a ) has no ( before it to open it'],
+  [/^Unterminated character class/, 'a [ has no ] to close it'],
+  [/^Nothing to repeat/, 'a *, +, ? or {n} comes where there is nothing to repeat; put a \\ before it to match the character itself'],
+  [/^Lone quantifier brackets/, 'a { or } stands alone; put a \\ before it to match the character itself'],
+  [/^Incomplete quantifier/, 'a { starts a count such as {2,5} that it does not finish'],
+  [/^numbers out of order/, 'the numbers in a {min,max} count are the wrong way round'],
+  [/^Range out of order/, 'a range in [...] runs backwards; write it low to high, as a-z'],
+  [/^Invalid character class/, 'a range in [...] has a class such as \\d at one end'],
+  [/^Duplicate capture group name/, 'two groups have the same name'],
+  [/^Invalid capture group name/, 'a group name (?<name>...) must start with a letter'],
+  [/^Invalid named (capture )?reference|^Invalid named capture referenced/, 'a \\k<name> names no group'],
+  [/^Invalid group/, 'a (? is followed by what JavaScript does not take: it takes (?:, (?=, (?!, (?<=, (?<! and (?<name>, and (?i) only at the very start'],
+  [/^\\ at end of pattern/, 'it ends in a lone \\; write \\\\ to match a backslash'],
+  [/^Invalid property name/, 'a \\p{...} names no Unicode property'],
+  [/^Invalid (Unicode )?escape/, 'a \\ escape is one JavaScript does not know, or is unfinished'],
+  [/^Regular expression too large/, 'it is too large'],
+];
+
+/** Why a grep option is not a valid expression, in plain words; undefined when it is valid. */
+export function grepProblem(grep: string): string | undefined {
+  try {
+    grepParts(grep);
+    return undefined;
+  } catch (err) {
+    const engine = err instanceof Error ? err.message : String(err);
+    // The engine's reason comes after "Invalid regular expression: /PATTERN/FLAGS: ".
+    const why = engine.slice(engine.lastIndexOf(': ') + 2);
+    return SYNTAX_PROBLEMS.find(([re]) => re.test(why))?.[1] ?? why.charAt(0).toLowerCase() + why.slice(1);
+  }
+}
+
 /** What a user is told of an invalid grep option: what it takes, with an example of each kind. */
 export const GREP_HINT = 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)"; (?i) at its start ignores case.';

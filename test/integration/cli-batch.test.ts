@@ -427,7 +427,7 @@ describe('sift batch', () => {
     const file = path.join(home, 'bad-options.txt');
     writeFileSync(file, `${site.base}/article/bad-option-1\n${site.base}/article/bad-option-2\n`);
     const runs: [string[], string][] = [
-      [['--grep', 'net (revenue'], 'sift batch: --grep: grep is not a valid regular expression: "net (revenue"\n'],
+      [['--grep', 'net (revenue'], 'sift batch: --grep: grep "net (revenue" is not a valid regular expression: a ( has no ) to close it\n'],
       [['--pages', 'first'], 'sift batch: --pages: pages must look like 1-3,7,10- (got "first")\n'],
       [['--jq', '.items[] | {name: }'], 'sift batch: --jq: jq: syntax error'],
       [['--question', 'why '.repeat(600)], 'sift batch: --question: 2400 characters, at most 2000; shorten it\n'],

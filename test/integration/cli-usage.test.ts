@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
@@ -26,5 +26,31 @@ describe('a negative number given to an option', () => {
       expect(r.code, r.err).toBe(1);
       expect(JSON.parse(r.out)).toMatchObject({ ok: false, reason: 'blocked' });
     }
+  });
+});
+
+describe('a --grep the regular expression engine refuses', () => {
+  it('is named with its problem in plain words, not in the engine’s, with exit 2', async () => {
+    const cases: [string, string][] = [
+      ['net (revenue', 'a ( has no ) to close it'],
+      ['revenue)', 'a ) has no ( before it to open it'],
+      ['[a-z', 'a [ has no ] to close it'],
+      ['*.pdf', 'a *, +, ? or {n} comes where there is nothing to repeat; put a \\ before it to match the character itself'],
+      ['a{5,2}', 'the numbers in a {min,max} count are the wrong way round'],
+      ['[z-a]', 'a range in [...] runs backwards; write it low to high, as a-z'],
+      ['net(?i)income', 'a (? is followed by what JavaScript does not take: it takes (?:, (?=, (?!, (?<=, (?<! and (?<name>, and (?i) only at the very start'],
+      ['C:\\', 'it ends in a lone \\; write \\\\ to match a backslash'],
+    ];
+    for (const [grep, why] of cases) {
+      const r = await sift('fetch', 'http://127.0.0.1:9/', '--grep', grep);
+      expect(r.code, grep).toBe(2);
+      expect(r.err, grep).toBe(`sift fetch: --grep: grep "${grep}" is not a valid regular expression: ${why}\n`);
+    }
+  });
+  it('in a list, is the line’s problem in the same words', async () => {
+    writeFileSync(path.join(dir, 'grep-list.json'), JSON.stringify([{ url: 'http://127.0.0.1:9/x', options: { grep: '(' } }]));
+    const json = await sift('parse', 'grep-list.json');
+    expect(json.code).toBe(2);
+    expect(json.err).toMatch(/^line 1: invalid: grep "\(" is not a valid regular expression: a \( has no \) to close it /);
   });
 });

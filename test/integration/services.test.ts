@@ -336,7 +336,8 @@ describe('services over the contract', () => {
     expect(pages.ok).toBe(false);
     expect(pages.error?.hint).toMatch(/1-3,7,10-/);
     const grep = await r.call('checkOptions', { options: { grep: '(unclosed' } });
-    expect(grep.error?.message).toMatch(/invalid grep expression/);
+    // The app shows this message under the field: the pattern and its problem, not V8's wording.
+    expect(grep.error?.message).toBe('invalid grep expression "(unclosed": a ( has no ) to close it');
     const jq = await r.call('checkOptions', { options: { jq: '.items[' } });
     expect(jq.error?.message).toMatch(/^jq: syntax error/);
     // jq's message quotes the user's program, never the check's own wrapping of it.

@@ -350,7 +350,7 @@ describe('plain text lines', () => {
   it.each([
     ['https://a.org/x question', /^option question needs a value/],
     ['https://a.org/x context=maybe', /^context must be true or false/],
-    ['https://a.org/x grep=( ', /^grep is not a valid regular expression/],
+    ['https://a.org/x grep=( ', /^grep "\(" is not a valid regular expression: a \( has no \) to close it$/],
     ['https://a.org/x q=a question=b', /^option question given twice$/],
     ['https://a.org/x grep=""', /^option grep has an empty value$/],
     ['https://a.org/x grep="a"b', /text right after the closing "/],

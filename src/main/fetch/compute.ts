@@ -1,15 +1,14 @@
 import { FetchError } from './errors';
-import { GREP_HINT, grepParts, type GrepParts } from '../../shared/grep';
+import { GREP_HINT, grepParts, grepProblem, type GrepParts } from '../../shared/grep';
+import { clip } from '../../shared/urllist/url';
 
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 
 /** A grep option's pattern and flags; an invalid one fails as the target (or the up-front check) reports it. */
 export function compileGrep(grep: string): GrepParts {
-  try {
-    return grepParts(grep);
-  } catch (err) {
-    throw new FetchError(422, `invalid grep expression: ${(err as Error).message}`, GREP_HINT, 'bad_option');
-  }
+  const why = grepProblem(grep);
+  if (why) throw new FetchError(422, `invalid grep expression "${clip(grep, 60)}": ${why}`, GREP_HINT, 'bad_option');
+  return grepParts(grep);
 }
 
 interface Reply {

@@ -1,4 +1,4 @@
-import { grepParts } from '../grep';
+import { grepProblem } from '../grep';
 import { MODES, OptionsSchema, RENDER_MODES, type Options } from '../types';
 
 /** The keys a list may name, and what each means. `q` is short for question (SPEC §6). */
@@ -69,14 +69,12 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
       o.pages = value;
       return undefined;
     }
-    case 'grep':
-      try {
-        grepParts(value);
-      } catch {
-        return `grep is not a valid regular expression: "${clipValue(value)}"`;
-      }
+    case 'grep': {
+      const why = grepProblem(value);
+      if (why) return `grep "${clipValue(value)}" is not a valid regular expression: ${why}`;
       o.grep = value;
       return undefined;
+    }
     default:
       o[key as 'question' | 'jq'] = value;
       return undefined;
