@@ -93,6 +93,59 @@ describe('sift fetch', () => {
   });
 });
 
+describe('sift fetch of a body its Content-Encoding misdescribes', () => {
+  const article = `<!doctype html><html><head><title>Encoded</title></head><body><article>${'<p>Words a reader came for, in a page of some length.</p>'.repeat(40)}</article></body></html>`;
+  const gz = gzipSync(article);
+  const routes: Record<string, [string, Buffer]> = {
+    '/enc/gzip-is-plain': ['gzip', Buffer.from(article)],
+    '/enc/br-is-gzip': ['br', gz],
+    '/enc/gzip-and-br-is-gzip': ['gzip, br', gz],
+    '/enc/gzip-no-trailer': ['gzip', gz.subarray(0, gz.length - 8)],
+    '/enc/gzip-half': ['gzip', gz.subarray(0, gz.length >> 1)],
+    '/enc/zstd': ['zstd', Buffer.from(article)],
+  };
+  beforeAll(() => {
+    for (const [route, [encoding, body]] of Object.entries(routes)) {
+      srv.route(route, (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding }).end(body));
+    }
+  });
+  const fetchJson = async (route: string) => {
+    const r = await sift('fetch', `${srv.origin}${route}`, '--allow-private', '--json');
+    expect(r.code, r.err).toBe(1);
+    return JSON.parse(r.out) as { status: number; error: string; hint: string; reason: string };
+  };
+  it('fails saying the headers misdescribe the body, and what to do: retry later or report it to the site', async () => {
+    for (const [route, declared] of [['/enc/gzip-is-plain', 'gzip'], ['/enc/br-is-gzip', 'br'], ['/enc/gzip-and-br-is-gzip', 'gzip, br']]) {
+      expect(await fetchJson(route as string), route).toEqual({
+        url: `${srv.origin}${route}`,
+        ok: false,
+        status: 502,
+        error: 'corrupt compressed body',
+        hint: `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site.`,
+        reason: 'network',
+      });
+    }
+  });
+  it('fails a gzip stream that stops part way, even one missing only its trailer, saying only part came', async () => {
+    for (const route of ['/enc/gzip-no-trailer', '/enc/gzip-half']) {
+      expect(await fetchJson(route), route).toMatchObject({
+        status: 502,
+        error: 'corrupt compressed body',
+        hint: "The server's gzip-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site.",
+        reason: 'network',
+      });
+    }
+  });
+  it('fails a compression Sift did not ask for with what to do', async () => {
+    expect(await fetchJson('/enc/zstd')).toMatchObject({
+      status: 415,
+      error: 'unsupported: content-encoding zstd',
+      hint: 'The server compressed the body as zstd, which Sift cannot read and did not ask for (it asks for gzip, deflate or br): try again later, or report it to the site.',
+      reason: 'unsupported',
+    });
+  });
+});
+
 describe('sift extract', () => {
   it('extracts local files of each kind in order, one JSON line each', async () => {
     // "Page N of 3" heads every page of doc.pdf: furniture, dropped from text; grep its body line.

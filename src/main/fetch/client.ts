@@ -542,6 +542,28 @@ function decoderFor(coding: string): Transform | undefined {
 }
 
 /**
+ * What to do about a body that came whole (the HTTP framing ended as announced) and does not
+ * decompress as its Content-Encoding says: the server's headers misdescribe it (a plain page
+ * labelled gzip, gzip labelled br), or its compressed stream stops part way.
+ *
+ * A stream that stops part way fails rather than keeping what decompressed. curl 7.88.1 and
+ * wget 1.21.3 keep it and exit 0 (measured on this project's machine with a 2,756-byte page
+ * gzipped: cut before its 8-byte gzip trailer, both saved the whole page; cut at half, both
+ * saved its first 61 bytes, a page stopping inside its <head>, just as silently). The bytes
+ * that would tell a whole document from a part are the trailer's length and checksum, which
+ * are what is missing, so Sift cannot keep the first case without keeping the second; a
+ * stored result is read as the page, and a part of one is a wrong answer, where a failure
+ * with the next step is an honest one.
+ */
+function corruptBodyHint(err: unknown, contentEncoding: string): string {
+  const declared = contentEncoding.trim().toLowerCase();
+  if ((err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') {
+    return `The server's ${declared}-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site.`;
+  }
+  return `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site.`;
+}
+
+/**
  * Reads the body, decompressing it ourselves so the cap counts decompressed bytes: a 50 KB
  * gzip bomb that inflates to gigabytes stops at maxBytes.
  *
@@ -558,7 +580,12 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   const unreadable = codings.find((c) => UNREADABLE_CODINGS.has(c));
   if (unreadable) {
     discard(body);
-    throw new FetchError(415, `unsupported: content-encoding ${unreadable}`, 'The server compressed the body in a way Sift cannot read.', 'unsupported');
+    throw new FetchError(
+      415,
+      `unsupported: content-encoding ${unreadable}`,
+      `The server compressed the body as ${unreadable}, which Sift cannot read and did not ask for (it asks for gzip, deflate or br): try again later, or report it to the site.`,
+      'unsupported',
+    );
   }
   const decoders = codings
     .reverse()
@@ -603,7 +630,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
       // No bytes at all under a Content-Encoding (servers label an empty answer gzip too):
       // nothing was compressed, and browsers show the empty page.
       if (received === 0) return Buffer.alloc(0);
-      throw new FetchError(502, 'corrupt compressed body', 'The server sent a body that does not decompress.', 'unreachable');
+      throw new FetchError(502, 'corrupt compressed body', corruptBodyHint(err, headers['content-encoding'] ?? ''), 'unreachable');
     }
     throw mapError(err, signal, deadline, 'reading the body');
   }
