@@ -58,6 +58,7 @@ export function fetchSettingsOf(s: Settings): Partial<FetchSettings> {
     maxBodyBytes: Math.round(s.maxBodyMiB * MIB),
     deadlineMs: s.deadlineSeconds * 1000,
     connectTimeoutMs: s.connectTimeoutSeconds * 1000,
+    jqLimitMs: s.jqSeconds * 1000,
     archiveService: s.archiveService,
     maxPdfPages: s.maxPdfPages,
     render: s.render,

@@ -16,6 +16,8 @@ export const SettingsSchema = z
     maxBodyMiB: z.number().min(1).max(1024),
     deadlineSeconds: z.number().int().min(5).max(3600),
     connectTimeoutSeconds: z.number().int().min(1).max(300),
+    /** How long one jq program may run before it is stopped. */
+    jqSeconds: z.number().int().min(1).max(3600),
     maxPdfPages: z.number().int().min(1).max(100_000),
     allowPrivate: z.boolean(),
     allowHosts: z.array(z.string().min(1).max(253)).max(1000),
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxBodyMiB: 50,
   deadlineSeconds: 210,
   connectTimeoutSeconds: 30,
+  jqSeconds: 60,
   maxPdfPages: 500,
   allowPrivate: false,
   allowHosts: [],

@@ -196,6 +196,22 @@ describe('sift extract', () => {
     expect(r.err).toMatch(/^sift extract: deep\.json: jq: jq ran out of memory or stack: the document may be nested too deeply/);
     expect(r.err).not.toMatch(/Aborted|ASSERTIONS/);
   });
+  it('stops a jq program that never ends at the jq time limit, naming it and what to do, and runs the next program', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sift-cli-jq-limit-'));
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ jqSeconds: 1 }));
+    const limited = siftInProcess(dir, { SIFT_HOME: home });
+    const said =
+      'jq: the program was still running after 1 s, the time Sift gives a jq program\n' +
+      '  Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program may run".\n';
+    const r = await limited('extract', 'data.json', 'data.json', '--jq', 'repeat(1)');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`sift extract: data.json: ${said}sift extract: data.json: ${said}`);
+    const f = await limited('fetch', `${srv.origin}/data`, '--allow-private', '--jq', 'last(range(1e12))', '--json');
+    expect(f.code).toBe(1);
+    expect(JSON.parse(f.out)).toMatchObject({ ok: false, status: 422, error: 'jq: the program was still running after 1 s, the time Sift gives a jq program', reason: 'bad_option' });
+    // The stopped thread is replaced: the next program runs.
+    expect(await limited('extract', 'data.json', '--jq', '.k')).toMatchObject({ code: 0, out: '"v"\n' });
+  });
   it('says of a local .pdf that is not one what it is, with no server in the hint', async () => {
     writeFileSync(path.join(dir, 'empty.pdf'), '');
     writeFileSync(path.join(dir, 'words.pdf'), 'plain words, not a PDF');

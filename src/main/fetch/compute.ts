@@ -1,4 +1,5 @@
 import { FetchError } from './errors';
+import { defaultFetchSettings } from './settings';
 import { GREP_HINT, grepParts, grepProblem, type GrepParts } from '../../shared/grep';
 import { clip } from '../../shared/urllist/url';
 
@@ -9,6 +10,17 @@ export function compileGrep(grep: string): GrepParts {
   const why = grepProblem(grep);
   if (why) throw new FetchError(422, `invalid grep expression "${clip(grep, 60)}": ${why}`, GREP_HINT, 'bad_option');
   return grepParts(grep);
+}
+
+/** A jq program stopped at its time limit: the program's to change (or the limit), not the site's. */
+function jqTooLong(limitMs: number): FetchError {
+  const seconds = Math.round(limitMs / 100) / 10;
+  return new FetchError(
+    422,
+    `jq: the program was still running after ${seconds} s, the time Sift gives a jq program`,
+    `Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program may run".`,
+    'bad_option',
+  );
 }
 
 interface Reply {
@@ -33,13 +45,20 @@ export interface GrepOutput {
  */
 export class ComputePool {
   private readonly pool: WorkerPool;
-  constructor(size = 2) {
+  /**
+   * @param jqLimitMs how long one jq program may run (FetchSettings.jqLimitMs, read at each
+   * run so a change in Settings applies to the next program).
+   */
+  constructor(
+    size = 2,
+    private readonly jqLimitMs: () => number = () => defaultFetchSettings().jqLimitMs,
+  ) {
     this.pool = new WorkerPool(workerScript('compute-worker.mjs'), size);
   }
 
-  private async run(msg: Record<string, unknown>, signal: AbortSignal, what: string): Promise<Reply> {
+  private async run(msg: Record<string, unknown>, signal: AbortSignal, what: string, limitMs?: number): Promise<Reply> {
     try {
-      return await this.pool.run<Reply>(msg, signal);
+      return await this.pool.run<Reply>(msg, signal, limitMs);
     } catch (err) {
       if (err instanceof WorkerCrash) {
         throw new FetchError(422, `${what} failed: ${/memory|code 1\b/i.test(err.message) ? 'it used too much memory' : err.message}`, 'Simplify the program or expression.', 'bad_option');
@@ -50,7 +69,17 @@ export class ComputePool {
 
   /** jq's output for a JSON text (jq-wasm: jq 1.8.2 itself, compiled to WebAssembly). */
   async jq(input: string, program: string, signal: AbortSignal): Promise<string> {
-    const r = await this.run({ op: 'jq', input, program }, signal, 'jq');
+    // jq runs in a worker thread, stopped by terminating it (a WebAssembly loop cannot be
+    // interrupted from inside), so a program that never ends (repeat(1), last(range(1e12)))
+    // is stopped at this limit instead of holding a thread until the target's deadline.
+    const limitMs = this.jqLimitMs();
+    let r: Reply;
+    try {
+      r = await this.run({ op: 'jq', input, program }, signal, 'jq', limitMs);
+    } catch (err) {
+      if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw jqTooLong(limitMs);
+      throw err;
+    }
     if (r.error !== undefined) {
       throw new FetchError(422, `jq: ${r.error.replace(/^jq: (error: )?/, '')}`, 'Check the jq program; https://jqlang.org/manual/ has the syntax.', 'bad_option');
     }

@@ -183,7 +183,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
 
   const gate = new Gate(settings.gateSize, settings.gateWaitMs);
   const pdf = new PdfPool(deps.pdfWorkers ?? 2);
-  const compute = new ComputePool(2);
+  const compute = new ComputePool(2, () => settings.jqLimitMs);
   const htmlPool = new HtmlPool(deps.html);
   const probe = new SoftNotFoundProbe(now);
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
+import { linkSignals } from './linked-signal';
 
 /**
  * Where the worker scripts live: next to this file (src/main/fetch, or its build output).
@@ -144,13 +145,20 @@ export class WorkerPool {
     }
   }
 
-  /** The task's reply, once a slot is free; a crash rejects with a WorkerCrash, an abort with the signal's reason. */
-  async run<T>(msg: Record<string, unknown>, signal: AbortSignal): Promise<T> {
+  /**
+   * The task's reply, once a slot is free; a crash rejects with a WorkerCrash, an abort with
+   * the signal's reason. With limitMs the task is stopped (its thread terminated) when it has
+   * run that long, and rejects with a TimeoutError: counted from when it starts, so a task
+   * waiting behind others is not charged for their time.
+   */
+  async run<T>(msg: Record<string, unknown>, signal: AbortSignal, limitMs?: number): Promise<T> {
     const s = await this.slot(signal);
+    const limited = limitMs === undefined ? undefined : linkSignals([signal], limitMs);
     try {
       s.busy = false; // WorkerSlot.run marks it busy again for the task's span.
-      return await s.run<T>(msg, signal);
+      return await s.run<T>(msg, limited?.signal ?? signal);
     } finally {
+      limited?.dispose();
       this.release(s);
     }
   }
