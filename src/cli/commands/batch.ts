@@ -14,6 +14,7 @@ import { storeError } from '../../main/store';
 import { checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
+import { expandSitemapIndex, indexNote, isSitemapIndex, type ExpandedIndex } from '../sitemap-index';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
@@ -24,7 +25,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
 
   FILE|-              the list (text with per-line options, CSV/TSV, Markdown, HTML
                       bookmarks, JSON, uri-list, a sitemap, OPML or a feed's entries);
-                      - reads stdin
+                      - reads stdin. A sitemap index's child sitemaps are fetched (as
+                      any URL is) and their pages are the list
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
   --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default:
@@ -99,7 +101,7 @@ export const batchCommand: Command = {
       io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
       return EXIT.usage;
     }
-    const targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
+    let targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
     holdSettingsNote();
     if (values.out) {
       try {
@@ -125,6 +127,26 @@ export const batchCommand: Command = {
           if (err instanceof SiftError) throw new UsageError(`--jq: ${err.message}`);
           throw err;
         }
+      }
+      let indexed = '';
+      if (list.format === 'xml' && isSitemapIndex(input)) {
+        // Its <loc>s are sitemaps: their pages are the list (sitemap-index.ts).
+        const live = io.isTTY ? (done: number, total: number, pages: number) => io.stderr.write(`\r\x1b[Kreading child sitemaps: ${formatCount(done)} of ${formatCount(total)}, ${counted(pages, 'page')}`) : undefined;
+        let x: ExpandedIndex;
+        try {
+          x = await expandSitemapIndex(list.targets, { fetcher: ctx.fetcher, defaults, maxTargets: cliSettings({}, io).targetsPerJob, signal, progress: live });
+        } catch (err) {
+          if (!signal.aborted) throw err;
+          io.stderr.write(`${live ? '\r\x1b[K' : ''}sift batch: interrupted while reading the child sitemaps; nothing was submitted\n`);
+          return EXIT.interrupted;
+        }
+        if (live) io.stderr.write('\r\x1b[K');
+        indexed = indexNote(file === '-' ? 'stdin' : file, x, list.targets.length);
+        if (x.targets.length === 0) {
+          io.stderr.write(`${indexed}sift batch: no child sitemap of the index gave a page to fetch; nothing was submitted\n`);
+          return EXIT.usage;
+        }
+        targets = x.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
       }
       let sub: { id: string; reused: boolean };
       try {
@@ -162,8 +184,8 @@ export const batchCommand: Command = {
         // changed list): the whole list runs, and the user who asked for less is told why.
         restNote = `\n  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all ${counted(targets.length, 'target')} are fetched`;
       }
-      if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${problems}`);
-      else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${problems}`);
+      if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);
+      else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
       const started = values.out && !values.json ? ctx.store.getJob(sub.id) : undefined;
       const exporting = started
