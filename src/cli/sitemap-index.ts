@@ -2,7 +2,7 @@ import type { Fetcher } from '../main/fetch';
 import { SiftError } from '../shared/errors';
 import type { Options } from '../shared/types';
 import { parseList, type ParsedTarget } from '../shared/urllist';
-import { xmlRoot } from '../shared/urllist/xml';
+import { isSitemapIndex } from '../shared/urllist/xml';
 import { CLI_CALLER } from './settings';
 import { formatCount } from './progress';
 
@@ -22,8 +22,6 @@ import { formatCount } from './progress';
 export const MAX_CHILD_SITEMAPS = 1000;
 const MAX_DEPTH = 3;
 const AT_ONCE = 4;
-
-export const isSitemapIndex = (input: string): boolean => xmlRoot(input) === 'sitemapindex';
 
 export interface ExpandedIndex {
   targets: ParsedTarget[];

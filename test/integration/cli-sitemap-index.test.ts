@@ -69,6 +69,14 @@ describe('sift batch of a sitemap index from a file', () => {
     expect(r.err).toMatch(/^sift batch: index\.xml is a sitemap index of 4 child sitemaps; Sift fetched them over HTTP and reads their 0 pages \(0 sitemaps read, 4 failed\)\n {2}child sitemap failed: http:\/\/127\.0\.0\.1:\d+\/sitemap-posts\.xml: blocked/);
     expect(r.err).toMatch(/\nsift batch: no child sitemap of the index gave a page to fetch; nothing was submitted\n$/);
   });
+  it('sift parse lists the child sitemaps, which it does not fetch, and says sift batch reads their pages', async () => {
+    const before = srv.hits.length;
+    const r = await sift('parse', 'index.xml');
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url.slice(srv.origin.length))).toEqual(['/sitemap-posts.xml', '/sitemap-pages.xml.gz', '/sitemap-gone.xml', '/sitemap-more.xml']);
+    expect(r.err).toBe('4 targets, 0 invalid, 0 duplicates (read as xml)\nthese are the child sitemaps of a sitemap index: sift batch fetches them and runs the pages they list\n');
+    expect(srv.hits.length).toBe(before);
+  });
   it('on a terminal, counts the child sitemaps read on a live line, cleared before the job line', async () => {
     const stderr = new PassThrough();
     let err = '';

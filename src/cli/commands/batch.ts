@@ -14,7 +14,8 @@ import { storeError } from '../../main/store';
 import { checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
-import { expandSitemapIndex, indexNote, isSitemapIndex, type ExpandedIndex } from '../sitemap-index';
+import { expandSitemapIndex, indexNote, type ExpandedIndex } from '../sitemap-index';
+import { isSitemapIndex } from '../../shared/urllist/xml';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]

@@ -5,6 +5,7 @@ import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
 import { problemLines, readListInput } from '../list-input';
 import { counted } from '../progress';
 import { jsonLine } from '../../shared/json';
+import { isSitemapIndex } from '../../shared/urllist/xml';
 
 const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
 
@@ -53,6 +54,10 @@ export const parseCommand: Command = {
     io.stderr.write(
       `${counted(list.targets.length, 'target')}, ${list.invalid.length} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
     );
+    // parse reads the list and fetches nothing, so an index's targets here are its sitemaps.
+    if (list.format === 'xml' && list.targets.length > 0 && isSitemapIndex(input)) {
+      io.stderr.write('these are the child sitemaps of a sitemap index: sift batch fetches them and runs the pages they list\n');
+    }
     return list.targets.length > 0 ? EXIT.ok : EXIT.usage;
   },
 };

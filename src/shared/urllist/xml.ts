@@ -7,6 +7,9 @@ import { xmlRootTag } from '../xml';
 /** The local name of the root element of an XML document ("RDF" for rdf:RDF), or undefined. */
 export const xmlRoot = (input: string): string | undefined => xmlRootTag(input)?.name;
 
+/** A sitemap index: its <loc>s are sitemaps, not pages (the CLI's sitemap-index.ts reads them). */
+export const isSitemapIndex = (input: string): boolean => xmlRoot(input) === 'sitemapindex';
+
 /** An element's text: its CDATA unwrapped, its references decoded, trimmed. */
 const valueOf = (raw: string): string => {
   const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw);
