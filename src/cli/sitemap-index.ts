@@ -22,6 +22,7 @@ import { formatCount } from './progress';
 export const MAX_CHILD_SITEMAPS = 1000;
 const MAX_DEPTH = 3;
 const AT_ONCE = 4;
+const SHOWN_FAILURES = 20;
 
 export interface ExpandedIndex {
   targets: ParsedTarget[];
@@ -88,8 +89,10 @@ export async function expandSitemapIndex(
 export function indexNote(name: string, x: ExpandedIndex, children: number): string {
   const lines = [
     `sift batch: ${name} is a sitemap index of ${formatCount(children)} child sitemap${children === 1 ? '' : 's'}; Sift fetched them over HTTP and reads their ${formatCount(x.targets.length)} page${x.targets.length === 1 ? '' : 's'} (${formatCount(x.read)} sitemap${x.read === 1 ? '' : 's'} read${x.failures.length ? `, ${formatCount(x.failures.length)} failed` : ''})`,
-    ...x.failures.map((f) => `  child sitemap failed: ${f}`),
+    // The first 20: an index of 1,000 children all blocked is one cause, said 1,000 times.
+    ...x.failures.slice(0, SHOWN_FAILURES).map((f) => `  child sitemap failed: ${f}`),
   ];
+  if (x.failures.length > SHOWN_FAILURES) lines.push(`  … and ${formatCount(x.failures.length - SHOWN_FAILURES)} more child sitemaps failed`);
   if (x.skipped) lines.push(`  ${formatCount(x.skipped)} more child sitemaps not read: Sift reads at most ${formatCount(MAX_CHILD_SITEMAPS)}, nested at most ${MAX_DEPTH} deep; give the rest as a list of their own`);
   return `${lines.join('\n')}\n`;
 }

@@ -69,6 +69,19 @@ describe('sift batch of a sitemap index from a file', () => {
     expect(r.err).toMatch(/^sift batch: index\.xml is a sitemap index of 4 child sitemaps; Sift fetched them over HTTP and reads their 0 pages \(0 sitemaps read, 4 failed\)\n {2}child sitemap failed: http:\/\/127\.0\.0\.1:\d+\/sitemap-posts\.xml: blocked/);
     expect(r.err).toMatch(/\nsift batch: no child sitemap of the index gave a page to fetch; nothing was submitted\n$/);
   });
+  it('reads at most 1,000 child sitemaps, names the rest as not read, and lists the first 20 failures', async () => {
+    writeFileSync(path.join(dir, 'huge.xml'), index(...Array.from({ length: 1003 }, (_, i) => `/huge/sitemap-${i}.xml`)));
+    // Without --allow-private each child fails at the guard, before any request.
+    const r = await sift('batch', 'huge.xml', '--db', path.join(dir, 'd.db'));
+    expect(r.code).toBe(2);
+    const err = r.err.split('\n');
+    expect(err[0]).toBe('sift batch: huge.xml is a sitemap index of 1,003 child sitemaps; Sift fetched them over HTTP and reads their 0 pages (0 sitemaps read, 1,000 failed)');
+    expect(err.slice(1, 21).every((l) => /^ {2}child sitemap failed: http:\/\/127\.0\.0\.1:\d+\/huge\/sitemap-\d+\.xml: blocked/.test(l))).toBe(true);
+    expect(err.slice(21, 23)).toEqual([
+      '  … and 980 more child sitemaps failed',
+      '  3 more child sitemaps not read: Sift reads at most 1,000, nested at most 3 deep; give the rest as a list of their own',
+    ]);
+  });
   it('sift parse lists the child sitemaps, which it does not fetch, and says sift batch reads their pages', async () => {
     const before = srv.hits.length;
     const r = await sift('parse', 'index.xml');
