@@ -32,14 +32,12 @@ export interface ExpandedIndex {
   skipped: number;
 }
 
-interface Progress {
-  /** Called after each child sitemap, with the numbers so far. */
-  (done: number, total: number, pages: number): void;
-}
+/** Called after each child sitemap, with the numbers so far (the live line on a terminal). */
+type OnChildRead = (done: number, total: number, pages: number) => void;
 
 export async function expandSitemapIndex(
   children: ParsedTarget[],
-  deps: { fetcher: Pick<Fetcher, 'fetchTarget'>; defaults: Options; maxTargets: number; signal: AbortSignal; progress?: Progress },
+  deps: { fetcher: Pick<Fetcher, 'fetchTarget'>; defaults: Options; maxTargets: number; signal: AbortSignal; progress?: OnChildRead },
 ): Promise<ExpandedIndex> {
   const seen = new Set<string>();
   const pages = new Map<string, ParsedTarget>();
@@ -71,7 +69,9 @@ export async function expandSitemapIndex(
           else for (const t of list.targets) if (!pages.has(t.url)) pages.set(t.url, t);
         } catch (err) {
           if (deps.signal.aborted) throw err;
-          const e = err instanceof SiftError ? `${err.message}${err.hint ? ` (${err.hint})` : ''}` : String(err);
+          // The guard's hint says how to let the address through; a target's other hints
+          // (recover from an archive, say) are for a page, not a sitemap.
+          const e = err instanceof SiftError ? `${err.message}${err.code === 'blocked' && err.hint ? ` (${err.hint})` : ''}` : String(err);
           failures.push(`${url}: ${e}`);
         }
         deps.progress?.(++done, total, pages.size);
