@@ -540,7 +540,7 @@ ${site.base}/subscribers
     expect(run.code).toBe(1);
     const id = /^job ([0-9a-f]+)\n/.exec(run.stderr)![1]!;
     // The progress lines give each target's error; the hint comes once for both, after the results.
-    expect(run.stderr).toMatch(/what to do:\n {2}2 × blocked\n {6}The address is a private address\. .*--allow-private\.\n/);
+    expect(run.stderr).toMatch(/what to do:\n {2}2 × blocked\n {6}The address is a private address\. .*--allow-host HOST.*--allow-private\)\.\n/);
     expect(run.stderr.indexOf('what to do:')).toBeGreaterThan(run.stderr.indexOf('partial: 3/3'));
     const status = await runSift(['status', id, '--db', db], { env });
     expect(status.stdout).toMatch(/10\.0\.0\.1\/a {2}\[blocked\]\n/);
