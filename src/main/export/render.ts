@@ -16,11 +16,19 @@ export function contentOf(t: TargetStatus): string {
   return t.result?.content ?? '';
 }
 
-/** The name a target goes by: its title, the title its meta found, or its URL. */
+// A page's <title> keeps the control characters its author put there (an HTML parser only
+// reports them): an ESC in a combined Markdown heading recoloured the terminal that showed
+// it, a NUL made grep call the file binary, and both landed in the CSV's title cell.
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** The name a target goes by: its title, the title its meta found, or its URL; without control characters. */
 export function titleOf(t: TargetStatus): string {
-  const metaTitle = t.result?.meta?.['title'];
-  if (t.title.trim()) return t.title;
-  if (typeof metaTitle === 'string' && metaTitle.trim()) return metaTitle;
+  const title = t.title.replace(CONTROLS, '');
+  const found = t.result?.meta?.['title'];
+  const metaTitle = typeof found === 'string' ? found.replace(CONTROLS, '') : '';
+  if (title.trim()) return title;
+  if (metaTitle.trim()) return metaTitle;
   return t.url;
 }
 
@@ -156,7 +164,8 @@ const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
  */
 export function nestedMarkdown(content: string, title: string): string {
   const lines = content.split('\n');
-  const same = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(/\s+/g, ' ').trim().toLowerCase();
+  // The heading repeats the title as the page wrote it, control characters and all.
+  const same = (a: string, b: string): boolean => a.replace(CONTROLS, '').replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(CONTROLS, '').replace(/\s+/g, ' ').trim().toLowerCase();
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first >= 0 && /^# /.test(lines[first]!) && same(lines[first]!.slice(2), title)) {
     lines.splice(first, 1);

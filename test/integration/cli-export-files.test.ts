@@ -1,0 +1,58 @@
+/**
+ * What a user finds in the files `sift batch --out` and `sift export` write, for pages
+ * fetched from a loopback site through the real pipeline into a real database.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { siftInProcess } from '../helpers/cli-main';
+import { startSite, type Site } from '../helpers/sites';
+import { tempDir } from '../helpers/store';
+
+let site: Site;
+let tmp: ReturnType<typeof tempDir>;
+let sift: ReturnType<typeof siftInProcess>;
+let db: string;
+let job: string;
+
+// A title as a page may carry it: a bell, an ESC that starts a terminal colour, a NUL.
+const HOSTILE_TITLE = 'Alarm\u0007 \u001b[31mred\u0000 alert';
+const SHOWN_TITLE = 'Alarm [31mred alert';
+
+beforeAll(async () => {
+  site = await startSite({
+    '/alarm': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>${HOSTILE_TITLE}</title></head><body><main><article><h1>Alarm</h1><p>${'The alarm rang across the harbour at dawn, and the boats came in one by one. '.repeat(8)}</p></article></main></body></html>`);
+    },
+  });
+  tmp = tempDir('sift-cli-export-files-');
+  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
+  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
+  db = path.join(tmp.dir, 'sift.db');
+  writeFileSync(path.join(tmp.dir, 'list.txt'), `${site.base}/alarm\n${site.base}/article/1\n${site.base}/missing/1\n`);
+  const run = await sift('batch', 'list.txt', '--db', db);
+  expect(run.code, run.err).toBe(1);
+  job = /^job ([0-9a-f]+)/.exec(run.err)![1]!;
+}, 120_000);
+afterAll(async () => {
+  await site.close();
+  tmp.remove();
+});
+
+describe('exported files', { timeout: 120_000 }, () => {
+  test("a page title's control characters reach neither the combined Markdown nor the CSV summary", async () => {
+    const out = path.join(tmp.dir, 'titles');
+    for (const format of ['combined', 'csv']) {
+      const r = await sift('export', job, '--db', db, '--out', out, '--format', format);
+      expect(r.code, r.err).toBe(0);
+    }
+    const md = readFileSync(path.join(out, `sift-${job}.md`), 'utf8');
+    // eslint-disable-next-line no-control-regex -- control characters are what is checked
+    expect(md).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+    expect(md).toContain(`## ${SHOWN_TITLE.replace('[', '\\[')}\n`);
+    const rows = parseCsv(readFileSync(path.join(out, `sift-${job}.csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r['title'])).toEqual([SHOWN_TITLE, 'Article 1', `${site.base}/missing/1`]);
+  });
+});
