@@ -2,7 +2,7 @@
  * What a user finds in the files `sift batch --out` and `sift export` write, for pages
  * fetched from a loopback site through the real pipeline into a real database.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -54,5 +54,32 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(md).toContain(`## ${SHOWN_TITLE.replace('[', '\\[')}\n`);
     const rows = parseCsv(readFileSync(path.join(out, `sift-${job}.csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r['title'])).toEqual([SHOWN_TITLE, 'Article 1', `${site.base}/missing/1`]);
+  });
+
+  test.each(['csv', 'jsonl', 'combined', 'zip'])('a second %s export into the same folder keeps the first one', async (format) => {
+    const out = path.join(tmp.dir, `again-${format}`);
+    const first = await sift('export', job, '--db', db, '--out', out, '--format', format);
+    expect(first.code, first.err).toBe(0);
+    const [name] = readdirSync(out);
+    const ext = path.extname(name!);
+    const earlier = path.join(out, name!);
+    // The earlier export, kept with what the user added to it.
+    writeFileSync(earlier, 'my notes\n', { flag: 'a' });
+    const kept = readFileSync(earlier);
+    const second = await sift('export', job, '--db', db, '--out', out, '--format', format);
+    expect(second.code, second.err).toBe(0);
+    expect(second.err).toContain(`to ${path.join(out, `sift-${job} (2)${ext}`)}:`);
+    expect(readdirSync(out).sort()).toEqual([`sift-${job} (2)${ext}`, `sift-${job}${ext}`]);
+    expect(readFileSync(earlier)).toEqual(kept);
+  });
+
+  test('a file the user names is replaced by the next export to that name', async () => {
+    const out = path.join(tmp.dir, 'named', 'results.csv');
+    for (let i = 0; i < 2; i++) {
+      const r = await sift('export', job, '--db', db, '--out', out);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain(`to ${out}:`);
+    }
+    expect(readdirSync(path.dirname(out))).toEqual(['results.csv']);
   });
 });

@@ -9,8 +9,9 @@
  *   touched). It holds one file per done target, manifest.jsonl and failed.txt.
  * - zip, jsonl, csv, combined-md: `out` is the file itself when it ends in the format's
  *   extension (.zip, .jsonl, .csv, .md) and is not an existing folder; otherwise it is a
- *   folder (created if missing) that receives `sift-<jobid>.<ext>`. An existing file of
- *   that name is replaced, atomically.
+ *   folder (created if missing) that receives `sift-<jobid>.<ext>` (`sift-<jobid> (2).<ext>`,
+ *   … when that name is taken: an earlier export is never replaced). A file `out` names is
+ *   replaced, atomically, when it exists.
  * Everything is first written under a hidden `.….partial-<pid>-<random>` name beside its
  * final place and renamed when complete, so an interrupted export never looks finished.
  *
@@ -25,7 +26,7 @@ import { SiftError } from '../../shared/errors';
 import type { Job, TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
-import { ensureDir, exists, isDirectory, removeStalePartials, toExportError } from './output';
+import { ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
 import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
 
 export { safeFileName, fileNameKey, MAX_NAME_LENGTH } from './names';
@@ -137,38 +138,39 @@ export async function prepareDestination(out: string, format: ExportFormat): Pro
   return isFile;
 }
 
-/** The final path of the export (not yet written), after making sure its folder exists. */
-async function resolveOut(job: Job, opts: ExportOptions): Promise<string> {
+/**
+ * The final path of the export (not yet written), after making sure its folder exists, and
+ * how a single file is sealed there: a file the user named replaces one of that name; one
+ * Sift names takes the next free name, as a folder does.
+ */
+async function resolveOut(job: Job, opts: ExportOptions): Promise<{ finalPath: string; seal: Seal }> {
   const out = path.resolve(opts.out);
   const base = baseName(job);
   const namesFile = await prepareDestination(out, opts.format);
   if (opts.format === 'folder') {
     for (let n = 1; ; n++) {
       const p = path.join(out, n === 1 ? base : `${base} (${n})`);
-      if (!(await exists(p))) return p;
+      if (!(await exists(p))) return { finalPath: p, seal: sealAs(p) };
     }
   }
-  if (namesFile) return out;
+  if (namesFile) return { finalPath: out, seal: sealAs(out) };
   const p = path.join(out, `${base}.${EXT[opts.format]}`);
-  if (await isDirectory(p)) {
-    throw new SiftError('out_not_writable', 400, `cannot write ${p}: a folder of that name is in the way`, 'Choose another destination or move that folder.');
-  }
-  return p;
+  return { finalPath: p, seal: sealBeside(p) };
 }
 
-async function openWriter(job: Job, finalPath: string, opts: ExportOptions): Promise<Writer> {
+async function openWriter(job: Job, finalPath: string, seal: Seal, opts: ExportOptions): Promise<Writer> {
   const o: WriterOptions = { includeFailed: opts.includeFailed ?? false, includeMeta: opts.includeMeta ?? false, fileKind: opts.fileKind };
   switch (opts.format) {
     case 'folder':
       return layoutWriter(await folderSink(finalPath), o);
     case 'zip':
-      return layoutWriter(await zipSink(finalPath, baseName(job)), o);
+      return layoutWriter(await zipSink(finalPath, baseName(job), seal), o);
     case 'jsonl':
-      return jsonlWriter(finalPath);
+      return jsonlWriter(finalPath, seal);
     case 'csv':
-      return csvWriter(finalPath);
+      return csvWriter(finalPath, seal);
     case 'combined-md':
-      return combinedMdWriter(finalPath, job.id, o);
+      return combinedMdWriter(finalPath, job.id, o, seal);
   }
 }
 
@@ -182,10 +184,10 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     throw new SiftError('bad_format', 400, `unknown export format ${JSON.stringify(opts.format)}`, 'Use folder, jsonl, csv, combined-md or zip.');
   }
   if (opts.signal?.aborted) throw cancelled();
-  const finalPath = await resolveOut(src.job, opts);
+  const { finalPath, seal } = await resolveOut(src.job, opts);
   // Every partial of an export is written beside its final path (partialPath).
   await removeStalePartials(path.dirname(finalPath));
-  const writer = await openWriter(src.job, finalPath, opts);
+  const writer = await openWriter(src.job, finalPath, seal, opts);
   const total = src.count();
   let done = 0;
   let failed = 0;

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { ZipFile } from 'yazl';
 import { childPath } from './names';
-import { OutFile, commit, commitFolder, discard, partialPath, toExportError } from './output';
+import { OutFile, commitFolder, discard, partialPath, toExportError, type Seal } from './output';
 
 export interface LayoutSink {
   /** Adds one file of the layout. Resolves once the data has left memory for the disk/zip. */
@@ -85,7 +85,7 @@ class OnceReadable extends Readable {
  * 100 KB would stay in memory), and it writes without waiting for the disk; entries go in
  * as streams instead, one at a time, each awaited until yazl has read it.
  */
-export async function zipSink(finalZip: string, root: string): Promise<LayoutSink> {
+export async function zipSink(finalZip: string, root: string, seal: Seal): Promise<LayoutSink> {
   const tmp = partialPath(finalZip);
   const out = await OutFile.open(tmp, finalZip);
   const zip = new ZipFile();
@@ -135,8 +135,7 @@ export async function zipSink(finalZip: string, root: string): Promise<LayoutSin
       check();
       for (const { file } of sides) await discard(file.path);
       const size = (await stat(tmp)).size;
-      await commit(tmp, finalZip);
-      return { bytes: size, path: finalZip };
+      return { bytes: size, path: await seal(tmp) };
     },
     async abort() {
       out.destroy();

@@ -4,7 +4,7 @@
  * cancel never leaves a half-written file under a name that looks complete.
  */
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -147,6 +147,53 @@ export async function commit(from: string, to: string): Promise<void> {
 export function nextFolderName(p: string): string {
   const m = / \((\d+)\)$/.exec(p);
   return m ? `${p.slice(0, m.index)} (${Number(m[1]) + 1})` : `${p} (2)`;
+}
+
+/** `name (2).csv` after `name.csv`: the names a file export Sift names itself takes when its own is taken. */
+function nextFileName(p: string): string {
+  const ext = path.extname(p);
+  return nextFolderName(p.slice(0, p.length - ext.length)) + ext;
+}
+
+/** Puts a finished ".partial" file in its final place and says which path that is. */
+export type Seal = (partial: string) => Promise<string>;
+
+/** The seal for a file the user named (`--out hits.csv`): it replaces one of that name, as `>` would. */
+export function sealAs(to: string): Seal {
+  return async (from) => {
+    await commit(from, to);
+    return to;
+  };
+}
+
+/**
+ * The seal for a file Sift names itself (`sift-<id>.csv` in the folder chosen): the next
+ * free `sift-<id> (n).csv` when that name is taken, so an earlier export of the job is never
+ * replaced, as an earlier export folder never is (a CSV opened in a spreadsheet and saved
+ * with notes was lost to the next export). Each name is claimed by creating it ('wx', which
+ * only one process wins) and the claim is then replaced by the rename.
+ */
+export function sealBeside(to: string): Seal {
+  return async (from) => {
+    let p = to;
+    // A bound, not an expectation, as in commitFolder.
+    for (let tries = 0; tries < 1000; tries++, p = nextFileName(p)) {
+      try {
+        await (await open(p, 'wx')).close();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw toExportError(err, p);
+      }
+      try {
+        await commit(from, p);
+      } catch (err) {
+        await unlink(p).catch(() => undefined);
+        throw err;
+      }
+      return p;
+    }
+    throw toExportError(Object.assign(new Error('no free name'), { code: 'EEXIST' }), to);
+  };
 }
 
 /**

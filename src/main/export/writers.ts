@@ -11,7 +11,7 @@ import { resultWarnings, type TargetStatus } from '../../shared/types';
 import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
-import { OutFile, commit, discard, partialPath, toExportError } from './output';
+import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
 import { contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
 
@@ -101,7 +101,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
 }
 
 /** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint, reason}. */
-export async function jsonlWriter(finalPath: string): Promise<Writer> {
+export async function jsonlWriter(finalPath: string, seal: Seal): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   return {
     async add(t) {
@@ -120,8 +120,7 @@ export async function jsonlWriter(finalPath: string): Promise<Writer> {
     },
     async finish() {
       await out.close();
-      await commit(out.path, finalPath);
-      return { files: 1, bytes: out.bytes };
+      return { files: 1, bytes: out.bytes, path: await seal(out.path) };
     },
     async abort() {
       out.destroy();
@@ -137,7 +136,7 @@ export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', '
  * Excel reads titles in any script. Cells that a spreadsheet would run as a formula
  * (=, +, -, @ first: titles come from the web) get a leading apostrophe.
  */
-export async function csvWriter(finalPath: string): Promise<Writer> {
+export async function csvWriter(finalPath: string, seal: Seal): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
   let failed: unknown = null;
@@ -160,9 +159,8 @@ export async function csvWriter(finalPath: string): Promise<Writer> {
       csv.end();
       await closed;
       if (failed) throw toExportError(failed, finalPath);
-      await commit(out.path, finalPath);
-      const { size } = await stat(finalPath);
-      return { files: 1, bytes: size };
+      const { size } = await stat(out.path);
+      return { files: 1, bytes: size, path: await seal(out.path) };
     },
     async abort() {
       csv.destroy();
@@ -179,7 +177,7 @@ const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json'
  * contents and the sections are streamed to two scratch files while targets come in and
  * joined at the end, so the table can come first without holding the job in memory.
  */
-export async function combinedMdWriter(finalPath: string, jobId: string, o: WriterOptions): Promise<Writer> {
+export async function combinedMdWriter(finalPath: string, jobId: string, o: WriterOptions, seal: Seal): Promise<Writer> {
   const main = await OutFile.open(partialPath(finalPath), finalPath);
   const toc = await OutFile.open(partialPath(`${finalPath}-toc`), finalPath);
   const body = await OutFile.open(partialPath(`${finalPath}-body`), finalPath);
@@ -216,8 +214,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       for await (const chunk of createReadStream(body.path)) await main.write(chunk as Buffer);
       await main.close();
       for (const f of scratch) await discard(f.path);
-      await commit(main.path, finalPath);
-      return { files: 1, bytes: main.bytes };
+      return { files: 1, bytes: main.bytes, path: await seal(main.path) };
     },
     async abort() {
       for (const f of [main, ...scratch]) {
