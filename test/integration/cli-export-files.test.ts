@@ -73,6 +73,25 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(readFileSync(earlier)).toEqual(kept);
   });
 
+  test('sift batch --json --out prints the results and writes the export too', async () => {
+    const out = path.join(tmp.dir, 'json-and-out');
+    writeFileSync(path.join(tmp.dir, 'two.txt'), `${site.base}/article/2\n${site.base}/article/3\n`);
+    const r = await sift('batch', 'two.txt', '--db', db, '--json', '--out', out, '--format', 'jsonl');
+    expect(r.code, r.err).toBe(0);
+    const printed = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; ok: boolean });
+    expect(printed.map((p) => [p.url, p.ok])).toEqual([
+      [`${site.base}/article/2`, true],
+      [`${site.base}/article/3`, true],
+    ]);
+    const id = /^job ([0-9a-f]+)/.exec(r.err)![1]!;
+    expect(r.err).toContain(`exported 2 targets (0 failed) to ${path.join(out, `sift-${id}.jsonl`)}`);
+    const rows = readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: string });
+    expect(rows.map((row) => [row.url, row.status])).toEqual([
+      [`${site.base}/article/2`, 'done'],
+      [`${site.base}/article/3`, 'done'],
+    ]);
+  });
+
   test('a file the user names is replaced by the next export to that name', async () => {
     const out = path.join(tmp.dir, 'named', 'results.csv');
     for (let i = 0; i < 2; i++) {

@@ -21,7 +21,7 @@ import { checkExportDestination, checkExportFormat, exportFormatFor, printTarget
 const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
 
 Submits a list of URLs as one job, shows its progress on stderr, waits, then prints the
-results (--json: one JSON object per target, in list order) or exports them (--out).
+results (--json: one JSON object per target, in list order), exports them (--out) or both.
 The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is still live).
 
   FILE|-              the list (text with per-line options, CSV/TSV, Markdown, HTML
@@ -188,7 +188,8 @@ export const batchCommand: Command = {
       if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);
       else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
-      const started = values.out && !values.json ? ctx.store.getJob(sub.id) : undefined;
+      // With --json too: both were asked for (the export was left out, its folder empty).
+      const started = values.out ? ctx.store.getJob(sub.id) : undefined;
       const exporting = started
         ? runExport(
             ctx.store,
@@ -211,10 +212,10 @@ export const batchCommand: Command = {
       }
 
       if (values.json) printTargetsJson(ctx.store, job.id, io);
-      else if (exporting) {
+      if (exporting) {
         const failed = await exporting;
         if (failed) throw failed.err;
-      } else printSummary(ctx, job.id, io);
+      } else if (!values.json) printSummary(ctx, job.id, io);
       // After the results it explains; on stderr, so --json's stdout stays one object a line.
       io.stderr.write(failureAdvice(ctx.store.targetRows(job.id), job.id));
       if (!values.json && !exporting) io.stderr.write('(--json prints the results, --out DIR exports them)\n');
