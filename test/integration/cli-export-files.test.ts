@@ -3,18 +3,24 @@
  * fetched from a loopback site through the real pipeline into a real database.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CliIO } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
 import { siftInProcess } from '../helpers/cli-main';
 import { startSite, type Site } from '../helpers/sites';
-import { tempDir } from '../helpers/store';
+import { deferred, tempDir } from '../helpers/store';
 
 let site: Site;
 let tmp: ReturnType<typeof tempDir>;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 let job: string;
+const hanging = new Set<ServerResponse>();
+const hangArrived = deferred();
 
 // A title as a page may carry it: a bell, an ESC that starts a terminal colour, a NUL.
 const HOSTILE_TITLE = 'Alarm\u0007 \u001b[31mred\u0000 alert';
@@ -22,6 +28,11 @@ const SHOWN_TITLE = 'Alarm [31mred alert';
 
 beforeAll(async () => {
   site = await startSite({
+    // Answers only when the test ends: the job is cancelled while it waits here.
+    '/hang': (_req, res) => {
+      hanging.add(res);
+      hangArrived.resolve();
+    },
     '/alarm': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>${HOSTILE_TITLE}</title></head><body><main><article><h1>Alarm</h1><p>${'The alarm rang across the harbour at dawn, and the boats came in one by one. '.repeat(8)}</p></article></main></body></html>`);
@@ -37,6 +48,7 @@ beforeAll(async () => {
   job = /^job ([0-9a-f]+)/.exec(run.err)![1]!;
 }, 120_000);
 afterAll(async () => {
+  for (const res of hanging) res.destroy();
   await site.close();
   tmp.remove();
 });
@@ -90,6 +102,38 @@ describe('exported files', { timeout: 120_000 }, () => {
       [`${site.base}/article/2`, 'done'],
       [`${site.base}/article/3`, 'done'],
     ]);
+  });
+
+  test('a cancelled job exports the targets it never reached as not fetched, as the app says, not as pending', async () => {
+    writeFileSync(path.join(tmp.dir, 'cancel.txt'), `${site.base}/article/4\n${site.base}/hang\n${site.base}/article/5\n`);
+    // The batch's stderr as it is written: its first line names the job to cancel.
+    const stderr = new PassThrough();
+    let said = '';
+    stderr.on('data', (d: Buffer) => (said += d.toString()));
+    const io: CliIO = { stdout: new PassThrough().resume(), stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, SIFT_HOME: tmp.dir }, cwd: tmp.dir };
+    const running = main(['batch', 'cancel.txt', '--db', db], io);
+    await hangArrived.promise;
+    const id = /^job ([0-9a-f]{16})/.exec(said)?.[1];
+    expect(id, said).toBeDefined();
+    const cancel = await sift('cancel', id!, '--db', db);
+    expect(cancel.code, cancel.err).toBe(0);
+    expect(await running).toBe(1);
+    const out = path.join(tmp.dir, 'cancelled');
+    for (const format of ['md', 'combined']) {
+      const r = await sift('export', id!, '--db', db, '--out', out, '--format', format, '--include-failed');
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain('exported 3 targets (1 failed, 1 not run)');
+    }
+    const folder = path.join(out, `sift-${id}`);
+    const notFetched = readdirSync(folder).filter((n) => n.includes('(not fetched)'));
+    expect(notFetched).toEqual(['127.0.0.1_' + String(site.port) + ' article 5 (not fetched).txt']);
+    expect(readFileSync(path.join(folder, notFetched[0]!), 'utf8')).toBe(
+      `${site.base}/article/5\n\nnot fetched: the job had not reached this target when it was exported\nRun the rest again to fetch it.\n`,
+    );
+    const md = readFileSync(path.join(out, `sift-${id}.md`), 'utf8');
+    expect(md).toContain('(not fetched)\n');
+    expect(md).toContain('> **not fetched**: the job had not reached this target when it was exported');
+    expect(md).not.toContain('pending');
   });
 
   test('a file the user names is replaced by the next export to that name', async () => {

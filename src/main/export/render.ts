@@ -12,6 +12,15 @@ export function isDone(t: TargetStatus): boolean {
   return t.status === 'done';
 }
 
+/**
+ * What a target that is not done is called where a person reads it (its file's name and body,
+ * its combined Markdown section): "failed", or "not fetched" for one the job never reached, as
+ * the app's table and export dialog say; "(pending)" read as if it were still to come.
+ */
+export function notDoneWord(t: TargetStatus): string {
+  return t.status === 'failed' ? 'failed' : 'not fetched';
+}
+
 export function contentOf(t: TargetStatus): string {
   return t.result?.content ?? '';
 }

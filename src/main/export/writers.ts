@@ -12,7 +12,7 @@ import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
-import { contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, titleOf, yamlLines, type FileKind } from './render';
+import { contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
 
 export interface Writer {
@@ -34,6 +34,12 @@ export const FAILED_LIST = 'failed.txt';
 /** A target's reason as exports print it: the stored one when failed, else '' (done, or never run). */
 export function reasonOfTarget(t: TargetStatus): string {
   return t.status === 'failed' ? t.reason || 'internal' : '';
+}
+
+/** What a target that is not done says of itself: its failure, or that the job had not reached it. */
+function notFetchedOr(t: TargetStatus): { error: string; hint: string } {
+  if (t.status === 'failed') return shownFailure(t);
+  return { error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' };
 }
 
 /** One line of manifest.jsonl. */
@@ -83,9 +89,9 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       let bytes = 0;
       if (o.includeFailed) {
         // Asked for: the failed target gets a file of its own saying what went wrong.
-        file = safeFileName(`${fileNameOf(t)} (${t.status})`, taken, 'txt');
-        const said = shownFailure(t);
-        const data = Buffer.from(`${t.url}\n\n${t.status}${said.error ? `: ${said.error}` : ''}\n${said.hint ? `${said.hint}\n` : ''}`);
+        file = safeFileName(`${fileNameOf(t)} (${notDoneWord(t)})`, taken, 'txt');
+        const said = notFetchedOr(t);
+        const data = Buffer.from(`${t.url}\n\n${notDoneWord(t)}${said.error ? `: ${said.error}` : ''}\n${said.hint ? `${said.hint}\n` : ''}`);
         await sink.put(file, data);
         files++;
         bytes = data.length;
@@ -190,7 +196,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       count++;
       const anchor = `target-${t.idx + 1}`;
       const title = mdInline(titleOf(t)) || mdInline(t.url);
-      await toc.write(`- [${title}](#${anchor})${done ? '' : ` (${t.status})`}\n`);
+      await toc.write(`- [${title}](#${anchor})${done ? '' : ` (${notDoneWord(t)})`}\n`);
       // Percent-encoding < and > keeps the URL inside its <…> autolink.
       const url = t.url.replace(/</g, '%3C').replace(/>/g, '%3E');
       let section = `<a id="${anchor}"></a>\n\n## ${title}\n\n<${url}>\n\n`;
@@ -200,8 +206,8 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         const content = contentOf(t);
         section += kind === 'md' ? nestedMarkdown(content, titleOf(t)) : mdFence(content, FENCE_LANG[kind]);
       } else {
-        const said = shownFailure(t);
-        section += `> **${t.status}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
+        const said = notFetchedOr(t);
+        section += `> **${notDoneWord(t)}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
       }
       await body.write(`${section.replace(/\n*$/, '')}\n\n`);
     },
