@@ -178,7 +178,13 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   await page.getByTestId('export-format').selectOption('jsonl');
   await page.getByTestId('export-start').click();
   await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets \(1 failed, 3 not fetched\) to /);
+  expect(await text('export-result')()).toContain(`sift-${id}.jsonl`);
   await page.screenshot({ path: screenshotPath('ui-export-cancelled') });
+  // Export again into the same folder: the first file stays, the second takes the next name.
+  await page.getByTestId('export-start').click();
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toContain(`sift-${id} (2).jsonl`);
+  expect(readdirSync(app.exportDir).filter((n) => n.startsWith(`sift-${id}`)).sort()).toEqual([`sift-${id} (2).jsonl`, `sift-${id}.jsonl`]);
+  await page.screenshot({ path: screenshotPath('ui-export-again') });
   await page.getByTestId('export-close').click();
 
   await page.getByTestId('run-rest').click();
