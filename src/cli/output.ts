@@ -89,7 +89,7 @@ export async function runExport(
         // While the job runs, its progress line owns stderr.
         if (o.io.isTTY && !live && (now - last > 100 || done === total)) {
           last = now;
-          o.io.stderr.write(`\r\x1b[2Kexporting ${done}/${total}`);
+          o.io.stderr.write(`\r\x1b[2Kexporting ${formatCount(done)}/${formatCount(total)}`);
         }
       },
     },

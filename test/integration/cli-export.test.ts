@@ -1,6 +1,6 @@
 /**
  * `sift export` as a user runs it, in-process over a real database file: what Ctrl-C does to
- * an export in progress.
+ * an export in progress, and what its progress line says.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -60,6 +60,26 @@ describe('sift export', () => {
     expect(text()).toContain('export cancelled; nothing was written');
     expect(text()).not.toMatch(/exported \d+ targets/);
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  test('its progress counts as the summary does, 1,200 and not 1200', async () => {
+    const store = openStore(db);
+    const BIG = 'b1b2c3d4e5f60718';
+    const n = 1_200;
+    store.insertJob({ id: BIG, caller: 'cli', callerClass: 'cli', idemKey: 'k2', targetsTotal: n, nowMs: 1_000, leaseExpires: 9e15 }, Array.from({ length: n }, (_, i) => ({ url: `https://example.test/small/${i}` })));
+    store.transition(BIG, 'queued', 'running', '', 1_000);
+    for (let i = 0; i < n; i++) {
+      store.startTarget(BIG, i, 2_000);
+      store.finishTarget(BIG, i, { status: 'done', result: { content: `# Small ${i}\n`, meta: {} }, error: '', hint: '', bytes: 10, title: `Small ${i}`, errorStatus: 0 }, 2_000, 9e15);
+    }
+    store.transition(BIG, 'running', 'done', '', 3_000);
+    store.close();
+    const { io, text } = terminalIO(() => {});
+    const code = await exportCommand.run([BIG, '--db', db, '--out', path.join(tmp.dir, 'out'), '--format', 'csv'], io, new AbortController().signal);
+    expect(code).toBe(EXIT.ok);
+    expect(text()).toContain('exporting 1,200/1,200');
+    expect(text()).not.toMatch(/exporting [\d,]*\d{4}/);
+    expect(text()).toContain('exported 1,200 targets (0 failed)');
   });
 
   test('without Ctrl-C the same export is written whole', async () => {
