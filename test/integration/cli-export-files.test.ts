@@ -25,9 +25,19 @@ const hangArrived = deferred();
 // A title as a page may carry it: a bell, an ESC that starts a terminal colour, a NUL.
 const HOSTILE_TITLE = 'Alarm\u0007 \u001b[31mred\u0000 alert';
 const SHOWN_TITLE = 'Alarm [31mred alert';
+const LOG = '# build 42\n1. fetched sources\n2. compiled\nwarning: *unused* variable `x`\n';
 
 beforeAll(async () => {
   site = await startSite({
+    // A log fetched as text: its '#' lines are not headings, its numbered lines not a list.
+    '/build.log': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(LOG);
+    },
+    '/items.json': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ name: 'anchor' }, { name: 'buoy' }] }));
+    },
     // Answers only when the test ends: the job is cancelled while it waits here.
     '/hang': (_req, res) => {
       hanging.add(res);
@@ -134,6 +144,27 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(md).toContain('(not fetched)\n');
     expect(md).toContain('> **not fetched**: the job had not reached this target when it was exported');
     expect(md).not.toContain('pending');
+  });
+
+  test('a folder of Markdown files shows a text document and a jq result fenced, as the combined Markdown does', async () => {
+    writeFileSync(path.join(tmp.dir, 'kinds.txt'), `${site.base}/build.log\n${site.base}/items.json jq='.items[] | .name'\n${site.base}/article/6\n`);
+    const out = path.join(tmp.dir, 'kinds');
+    const r = await sift('batch', 'kinds.txt', '--db', db, '--out', out, '--format', 'md');
+    expect(r.code, r.err).toBe(0);
+    const id = /^job ([0-9a-f]+)/.exec(r.err)![1]!;
+    const folder = path.join(out, `sift-${id}`);
+    const fileOf = new Map(
+      readFileSync(path.join(folder, 'manifest.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { url: string; file: string })
+        .map((m) => [m.url.replace(site.base, ''), path.join(folder, m.file)]),
+    );
+    expect(readFileSync(fileOf.get('/build.log')!, 'utf8')).toBe(`\`\`\`text\n${LOG}\`\`\`\n`);
+    expect(fileOf.get('/items.json')).toMatch(/\.md$/);
+    expect(readFileSync(fileOf.get('/items.json')!, 'utf8')).toMatch(/^```json\n[\s\S]*"anchor"[\s\S]*"buoy"[\s\S]*\n```\n$/);
+    // A page read as Markdown stays as it is.
+    expect(readFileSync(fileOf.get('/article/6')!, 'utf8')).toMatch(/^# Article 6\n/);
   });
 
   test('a file the user names is replaced by the next export to that name', async () => {

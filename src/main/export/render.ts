@@ -134,6 +134,9 @@ export function frontMatter(t: TargetStatus): string {
   return `---\n${yamlLines(metaFields(t))}---\n\n`;
 }
 
+/** The fence language a kind of content is shown in inside Markdown. */
+export const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', html: 'html' };
+
 /** The bytes of a target's own file in a folder or zip export. */
 export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, includeMeta: boolean): string {
   const content = contentOf(t);
@@ -143,7 +146,15 @@ export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, inclu
     if (includeMeta) obj['meta'] = t.result?.meta ?? {};
     return `${JSON.stringify(obj, null, 2)}\n`;
   }
-  if (kind === 'md' && includeMeta) return frontMatter(t) + content;
+  if (kind === 'md') {
+    // A folder of Markdown files (the app's and the CLI's default) holds every result as .md:
+    // one that is not Markdown (a jq program's JSON, a log or a CSV fetched as text, a page's
+    // HTML) is fenced there, as the combined Markdown does; bare, a log's '#' lines were
+    // headings and a CSV's rows one paragraph.
+    const own = defaultKind(t);
+    const body = own === 'md' ? content : mdFence(content, FENCE_LANG[own]);
+    return includeMeta ? frontMatter(t) + body : body;
+  }
   return content;
 }
 

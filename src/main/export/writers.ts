@@ -12,7 +12,7 @@ import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
-import { contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, titleOf, yamlLines, type FileKind } from './render';
+import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
 
 export interface Writer {
@@ -175,8 +175,6 @@ export async function csvWriter(finalPath: string, seal: Seal): Promise<Writer> 
     },
   };
 }
-
-const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', html: 'html' };
 
 /**
  * One Markdown file: a title, a table of contents, then each target as a section. The
