@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askJob, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
+import { foldForIndex, foldWithMap } from '../../src/main/search/fold';
 import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { searchableText } from '../../src/main/search/text';
 import { openStore, type Store } from '../../src/main/store';
@@ -412,6 +413,106 @@ describe('letters that lower case keeps apart and the index folds alike', () => 
     expect(marked('μm', 1, 2)).toContain('5 «µm» across');
     expect(marked('star', 2, 3)).toContain('The «ſtar» of');
     expect(markedText(makeSnippet('Ο Αριστοτελης έγραψε', [{ text: 'ΑΡΙΣΤΟΤΕΛΗΣ', prefix: false }])!)).toBe('Ο «Αριστοτελης» έγραψε');
+  });
+});
+
+describe('words typed in their usual form', () => {
+  // Each word is on its line 2 or 3, so a hit cited "in the url" or at line 1 shows.
+  const FORMS: Doc[] = [
+    { url: 'https://el.test/a', title: 'Άρθρο', content: 'Εισαγωγή\nΗ βιβλιοθήκη της πόλης.\nΗ πρωτεΐνη του γάλακτος και το ταΰγετο.' },
+    { url: 'https://ru.test/a', title: 'Праздник', content: 'Праздник\nНовогодняя ёлка стояла в зале.' },
+    { url: 'https://ru.test/b', title: 'Лес', content: 'Лес\nЕлка росла у дороги.\nҐанок будинку.' },
+    { url: 'https://de.test/a', title: 'Verkehr', content: 'Verkehr\nDie Straßenbahn fährt um acht.' },
+    { url: 'https://ch.test/a', title: 'Verkehr', content: 'Verkehr\nDie Strassenbahn in Zürich.\nDIE STRAẞENBAHN IN BERN.' },
+    { url: 'https://ar.test/a', title: 'مقالة', content: 'مقدمة\nأنواع الكتب في المكتبة.\nذهب إلى المستشفى مع آخر إسلامي.' },
+    { url: 'https://th.test/a', title: 'บทนำ', content: 'บทนำ\nฉันกินข้าวที่บ้าน\nພາສາລາວເປັນພາສາ ភាសាខ្មែរជាភាសា မြန်မာဘာသာစကား\nព្រះរាជាណាចក្រ\u200Bកម្ពុជា' },
+    { url: 'https://en.test/a', title: 'Typesetting', content: 'Typesetting\nHyphen\u00ADation and super\u200Bcalifragilistic words.\nThe Auf\u200Clage, a word\u2060joiner, a zero\u200Dwidth joiner and a \uFEFFbyte order mark.\nکتاب\u200Cها' },
+  ];
+  beforeEach(() => storeJob('forms', FORMS));
+  /** The best hit's target, line and marked snippet; only that target matches. */
+  const found = (q: string): { idx: number; line: number | undefined; text: string } => {
+    const hits = searchStore(store, q, { jobId: 'forms' }).hits;
+    expect(hits.length, q).toBeGreaterThan(0);
+    const h = hits[0] as SearchHit;
+    expect(h.field, q).toBe('body');
+    return { idx: h.idx, line: h.line, text: markedText({ text: h.snippet, marks: h.marks }) };
+  };
+  const idxs = (q: string): number[] => searchStore(store, q, { jobId: 'forms' }).hits.map((h) => h.idx).sort();
+
+  it('Greek without its accents, with a final sigma typed as σ, and with dialytika and tonos', () => {
+    expect(found('βιβλιοθηκη')).toEqual({ idx: 0, line: 2, text: 'Εισαγωγή Η «βιβλιοθήκη» της πόλης. Η πρωτεΐνη του γάλακτος και το ταΰγετο.' });
+    for (const q of ['πολης', 'ΠΟΛΗΣ', 'πολησ']) expect(found(q), q).toMatchObject({ idx: 0, line: 2, text: expect.stringContaining('της «πόλης».') });
+    for (const q of ['πρωτεινη', 'ΠΡΩΤΕΪΝΗ', 'πρωτεϊνη', 'ταυγετο']) expect(found(q), q).toMatchObject({ idx: 0, line: 3 });
+    expect(found('πρωτεινη').text).toContain('Η «πρωτεΐνη» του');
+  });
+
+  it('Russian and Belarusian ё as е and the other way round, Ukrainian ґ as г', () => {
+    expect(idxs('елка')).toEqual([1, 2]);
+    expect(idxs('ёлка')).toEqual([1, 2]);
+    expect(idxs('ЁЛКА')).toEqual([1, 2]);
+    const hits = searchStore(store, 'елка', { jobId: 'forms' }).hits;
+    expect(hits.map((h) => [h.idx, h.line, markedText({ text: h.snippet, marks: h.marks })]).sort()).toEqual([
+      [1, 2, 'Праздник Новогодняя «ёлка» стояла в зале.'],
+      [2, 2, 'Лес «Елка» росла у дороги. Ґанок будинку.'],
+    ]);
+    expect(found('ганок')).toMatchObject({ idx: 2, line: 3, text: expect.stringContaining('«Ґанок» будинку.') });
+    // й is a letter of its own, not и with a mark.
+    expect(idxs('стоиала')).toEqual([]);
+  });
+
+  it('German ß as ss and the other way round', () => {
+    expect(idxs('strassenbahn')).toEqual([3, 4]);
+    expect(idxs('straßenbahn')).toEqual([3, 4]);
+    expect(found('STRAẞENBAHN')).toMatchObject({ line: 2 });
+    const hits = searchStore(store, 'strassenbahn', { jobId: 'forms' }).hits;
+    expect(hits.map((h) => [h.idx, h.line, markedText({ text: h.snippet, marks: h.marks })]).sort()).toEqual([
+      [3, 2, 'Verkehr Die «Straßenbahn» fährt um acht.'],
+      [4, 2, 'Verkehr Die «Strassenbahn» in Zürich. DIE «STRAẞENBAHN» IN BERN.'],
+    ]);
+  });
+
+  it('Arabic alef with hamza or madda as the bare alef, final ى as ي, ة as ه', () => {
+    for (const q of ['انواع', 'أنواع']) expect(found(q), q).toMatchObject({ idx: 5, line: 2, text: expect.stringContaining('«أنواع» الكتب') });
+    for (const q of ['المكتبه', 'المكتبة']) expect(found(q), q).toMatchObject({ idx: 5, line: 2, text: expect.stringContaining('في «المكتبة».') });
+    for (const q of ['المستشفي', 'اخر', 'اسلامي', 'ٱخر']) expect(found(q), q).toMatchObject({ idx: 5, line: 3 });
+    expect(found('المستشفي').text).toContain('إلى «المستشفى» مع آخر');
+    expect(found('اخر').text).toContain('«آخر» إسلامي');
+  });
+
+  it('Thai, Lao, Khmer and Burmese words inside a run without spaces', () => {
+    expect(found('กิน')).toEqual({ idx: 6, line: 2, text: 'บทนำ ฉัน«กิน»ข้าวที่บ้าน ພາສາລາວເປັນພາສາ ភាសាខ្មែរជាភាសា မြန်မာဘာသာစကား ព្រះរាជាណាចក្រ\u200Bកម្ពុជា' });
+    expect(found('ข้าว')).toMatchObject({ idx: 6, line: 2 });
+    expect(found('ລາວ')).toMatchObject({ idx: 6, line: 3, text: expect.stringContaining('ພາສາ«ລາວ»ເປັນພາສາ') });
+    expect(found('ជា')).toMatchObject({ idx: 6, line: 3, text: expect.stringContaining('ភាសាខ្មែរ«ជា»ភាសា') });
+    expect(found('စကား')).toMatchObject({ idx: 6, line: 3, text: expect.stringContaining('မြန်မာဘာသာ«စကား»') });
+    // Khmer writes a zero-width space between words: there it parts them, as a space would.
+    expect(found('កម្ពុជា')).toMatchObject({ idx: 6, line: 4, text: expect.stringContaining('ព្រះរាជាណាចក្រ\u200B«កម្ពុជា»') });
+    // A phrase of two words typed without a space, as they are written.
+    expect(found('กินข้าว').text).toContain('ฉัน«กินข้าว»ที่บ้าน');
+  });
+
+  it('a word a soft hyphen or a zero-width character splits, but a Persian half-space still parts a word from its suffix', () => {
+    for (const q of ['hyphenation', 'supercalifragilistic']) expect(found(q), q).toMatchObject({ idx: 7, line: 2 });
+    expect(found('hyphenation').text).toContain('Typesetting «Hyphen\u00ADation» and super\u200Bcalifragilistic words.');
+    expect(found('supercalifragilistic').text).toContain('and «super\u200Bcalifragilistic» words.');
+    for (const q of ['auflage', 'wordjoiner', 'zerowidth', 'byte']) expect(found(q), q).toMatchObject({ idx: 7, line: 3 });
+    expect(found('wordjoiner').text).toContain('a «word\u2060joiner»,');
+    expect(found('کتاب')).toMatchObject({ idx: 7, line: 4, text: expect.stringMatching(/ mark\. «کتاب»\u200Cها$/) });
+  });
+
+  it('cites the PDF page of such a hit', () => {
+    storeJob('pdf-el', [{ url: 'https://el.test/a.pdf', title: 'Τόμος', content: 'Πρώτη σελίδα.\n\nΔεύτερη σελίδα\nγια την Straßenbahn και την ёлка.', meta: { page_lines: [[1, 1], [2, 3]] } }]);
+    for (const q of ['δευτερη', 'strassenbahn', 'елка']) expect(searchStore(store, q, { jobId: 'pdf-el' }).hits[0], q).toMatchObject({ field: 'body', line: q === 'δευτερη' ? 3 : 4, page: 2 });
+  });
+});
+
+describe('the fold of plain ASCII text', () => {
+  it('is the text itself, with no copy made, and maps no offsets', () => {
+    const text = 'Net revenue rose to 4.2 billion.\n'.repeat(200);
+    expect(foldForIndex(text)).toBe(text);
+    expect(foldWithMap(text)).toEqual({ folded: text.toLowerCase(), at: undefined });
+    // Accented Latin is unicode61's to fold: left as it is.
+    expect(foldForIndex('crème brûlée à Zürich')).toBe('crème brûlée à Zürich');
   });
 });
 

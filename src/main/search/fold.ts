@@ -3,7 +3,7 @@
  * tokenizer (unicode61 remove_diacritics 2) runs over it. Queries pass through the same
  * function, so index and query always agree.
  *
- * Two things unicode61 does not do on its own, measured on the fixtures in
+ * What unicode61 does not do on its own, measured on the fixtures in
  * test/unit/search.test.ts:
  * - Arabic and Hebrew vowel marks (harakat, niqqud) split a word into one-letter tokens,
  *   so the unvoweled كتب (how people type) never found the voweled كَتَبَ. They are dropped.
@@ -12,6 +12,13 @@
  *   Each such character becomes its own token; a query's run of them becomes a phrase, so
  *   any substring of one or more characters is found (the trigram tokenizer needs three,
  *   and most Chinese words are two).
+ * - Thai, Lao, Khmer and Burmese are written without spaces too, but a character is no word
+ *   there: such a run is cut into words by ICU's dictionaries (Intl.Segmenter), so กิน is
+ *   found in ฉันกินข้าว.
+ * - remove_diacritics covers Latin letters only: βιβλιοθηκη did not find βιβλιοθήκη. Letters
+ *   people type in another form (LETTER_FORMS) are written in the one they type.
+ * - A soft hyphen or a zero-width character inside a word cut it in two, so Straßen\u00ADbahn
+ *   was the tokens straßen and bahn (INVISIBLE).
  */
 
 // Arabic harakat, Quranic marks, superscript alef and tatweel; Hebrew cantillation and niqqud.
@@ -23,15 +30,117 @@ const SEMITIC_MARKS = /[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u0610-
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
 
-// Hebrew to Arabic, Hangul Jamo, CJK radicals to Yi, Hangul syllables, compatibility ideographs,
-// half-width forms, and surrogates (supplementary ideographs): a superset of both sets above.
-const MAYBE_FOLDED = /[\u0591-\u06ED\u1100-\u11FF\u2E80-\uA4CF\uA960-\uA97F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/;
+/** Thai, Lao, Khmer and Burmese: written without spaces between words, in words of several letters. */
+const SEA_LETTER = '[\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}]';
+const SEA_RUN = new RegExp(`${SEA_LETTER}+`, 'gu');
+const SEA_ANY = new RegExp(SEA_LETTER, 'u');
+// ICU picks its dictionary by script, not by locale: 'th' cuts Lao, Khmer and Burmese too.
+const WORDS = new Intl.Segmenter('th', { granularity: 'word' });
+
+/** Where each word after the first starts in a run of SEA_LETTER (UTF-16 offsets into the run). */
+function wordStarts(run: string): number[] {
+  const out: number[] = [];
+  for (const s of WORDS.segment(run)) if (s.index > 0) out.push(s.index);
+  return out;
+}
+
+/**
+ * Characters that only hide a word's letters from the tokenizer, which split the word at
+ * them: the soft hyphen, zero-width space, zero-width joiner, word joiner and the BOM (a
+ * zero-width no-break space). Two of them are kept where they are a word's boundary: a
+ * zero-width non-joiner after Arabic script, where Persian writes it between a word and its
+ * suffix (کتاب‌ها, books; removing it made کتاب no longer find them, Lucene's Persian analyzer
+ * reads it as a space too), and a zero-width space after Thai, Lao, Khmer or Burmese, which
+ * is those scripts' word boundary. Elsewhere (Indic scripts, Latin ligature control) a
+ * non-joiner only picks a letter's shape inside a word.
+ */
+// Each one on its own is meant, the joiner too.
+// eslint-disable-next-line no-misleading-character-class
+const INVISIBLE = new RegExp(`[\\u00AD\\u200D\\u2060\\uFEFF]|(?<!\\p{Script=Arabic}\\p{M}*)\\u200C|(?<!${SEA_LETTER})\\u200B`, 'gu');
+const MAYBE_INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/;
+// eslint-disable-next-line no-misleading-character-class
+const INVISIBLE_AT = new RegExp(INVISIBLE.source, 'uy');
+/** Whether the character at text[i] is one INVISIBLE removes there. */
+function invisibleAt(text: string, i: number): boolean {
+  INVISIBLE_AT.lastIndex = i;
+  return INVISIBLE_AT.test(text);
+}
+
+/**
+ * Letters written in the form people type, as search engines for these languages read them:
+ * - German ß as ss: Swiss German writes ss, and a keyboard without ß types it so.
+ * - Russian and Belarusian ё as е: print mostly leaves its dots off, and people type е.
+ *   Ukrainian ґ as г: its orthography had no ґ from 1933 to 1990, so older texts write г.
+ *   Other letters with marks (й, ї, ў) are letters of their own and stay.
+ * - Arabic alef with hamza or madda (أ إ آ) and alef wasla (ٱ) as the bare alef most people
+ *   type; final ى (alef maksura) as ي and ة (teh marbuta) as ه, which writers use for each
+ *   other at a word's end (Egyptian print writes ى for final ي). This is the normalisation of
+ *   Larkey et al.'s light stemmer that Lucene's ArabicNormalizer applies; hamza on waw and
+ *   yeh (ؤ ئ) is spelled consistently and stays.
+ * - Greek with its accents and breathings (tonos, dialytika, polytonic marks) as the bare
+ *   letter, as remove_diacritics does for Latin: βιβλιοθηκη finds βιβλιοθήκη, πρωτεινη
+ *   πρωτεΐνη.
+ */
+const LETTER_FORMS: Record<string, string> = {
+  ß: 'ss',
+  ẞ: 'ss',
+  ё: 'е',
+  Ё: 'е',
+  ґ: 'г',
+  Ґ: 'г',
+  أ: 'ا',
+  إ: 'ا',
+  آ: 'ا',
+  ٱ: 'ا',
+  ى: 'ي',
+  ة: 'ه',
+};
+const GREEK_MARKED = '\\u0386\\u0388-\\u038A\\u038C\\u038E-\\u0390\\u03AA-\\u03B0\\u03CA-\\u03CE\\u03D3\\u03D4\\u1F00-\\u1FFF';
+const OTHER_FORM = new RegExp(`[${Object.keys(LETTER_FORMS).join('')}${GREEK_MARKED}]`, 'g');
+const formCache = new Map<string, string>();
+function typedForm(ch: string): string {
+  let f = LETTER_FORMS[ch] ?? formCache.get(ch);
+  if (f === undefined) {
+    f = ch.normalize('NFD').replace(/\p{M}/gu, '');
+    formCache.set(ch, f);
+  }
+  return f;
+}
+
+// Latin-1's soft hyphen and ß, Greek, ё and ґ, Hebrew to Arabic, Thai and Lao, Myanmar,
+// Hangul Jamo, Khmer, Greek extended and ẞ, the zero-width characters, CJK radicals to Yi,
+// Myanmar extensions, Hangul syllables, compatibility ideographs, half-width forms, the BOM
+// and surrogates (supplementary ideographs): a superset of every set above.
+// eslint-disable-next-line no-misleading-character-class
+const MAYBE_FOLDED = /[\u00AD\u00DF\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFEFF-\uFFEF]/;
+
+/** Whether foldForIndex may change the text: false for text it returns as it is. */
+export const mayFold = (text: string): boolean => MAYBE_FOLDED.test(text);
 
 /** The text handed to FTS5 for a title, URL, body or query term. */
 export function foldForIndex(text: string): string {
-  // Most results have neither; one scan for the blocks both live in skips two full passes.
+  // Most results have none of these; one scan for the blocks they live in skips five full passes.
   if (!MAYBE_FOLDED.test(text)) return text;
-  return text.replace(SEMITIC_MARKS, '').replace(CJK_ALL, ' $& ');
+  return (
+    text
+      // First, so each run is cut as it is stored, as foldWithMap cuts it.
+      .replace(SEA_RUN, spacedWords)
+      .replace(INVISIBLE, '')
+      .replace(SEMITIC_MARKS, '')
+      .replace(OTHER_FORM, typedForm)
+      .replace(CJK_ALL, ' $& ')
+  );
+}
+
+/** A run of SEA_LETTER with a space before each word but the first. */
+function spacedWords(run: string): string {
+  let out = '';
+  let from = 0;
+  for (const at of wordStarts(run)) {
+    out += `${run.slice(from, at)} `;
+    from = at;
+  }
+  return out + run.slice(from);
 }
 
 /** A query term as FTS5 string syntax: quoted, with its quotes doubled (any text is safe). */
@@ -49,9 +158,13 @@ function foldChar(ch: string): string {
     // letters apart: final ς and σ, the micro sign µ and μ, long ſ and s, Greek symbol forms
     // (ϐ ϑ ϕ ϖ ϰ ϱ ϵ). Such a hit (ΑΡΙΣΤΟΤΕΛΗΣ for a typed αριστοτελης, "5 µm" for μm) had
     // no match to mark and was cited "in the url", without its line. Upper then lower case
-    // folds them alike; a letter whose capital is longer (ß, ŉ) the index keeps as it is.
+    // folds them alike; a letter whose capital is longer (ß, ŉ) the index keeps as it is,
+    // but for the forms foldForIndex writes as typed.
     const upper = f.toUpperCase();
     if (upper.length === f.length) f = upper.toLowerCase();
+    f = f.replace(OTHER_FORM, typedForm);
+    // Invisible: foldWithMap keeps the few that are a word's boundary where they stand.
+    if (MAYBE_INVISIBLE.test(ch)) f = '';
     // Hangul decomposes under NFD into jamo; compare whole syllables instead.
     if (CJK_CHAR.test(ch)) f = ch;
     if (charCache.size < 20_000) charCache.set(ch, f);
@@ -78,10 +191,17 @@ export function foldWithMap(text: string): { folded: string; at: Int32Array | un
       for (let k = i; k < m.index; k++) at[n++] = k;
     }
     const run = m[0];
+    // Thai, Lao, Khmer and Burmese words apart, as the index has them: a space before each.
+    const starts = new Set<number>();
+    if (SEA_ANY.test(run)) for (const w of run.matchAll(SEA_RUN)) for (const s of wordStarts(w[0])) starts.add(w.index + s);
     for (let j = 0; j < run.length; ) {
       const cp = run.codePointAt(j) as number;
       const ch = String.fromCodePoint(cp);
-      const f = foldChar(ch);
+      if (starts.has(j)) {
+        parts.push(' ');
+        at[n++] = m.index + j;
+      }
+      const f = MAYBE_INVISIBLE.test(ch) && !invisibleAt(text, m.index + j) ? ch : foldChar(ch);
       parts.push(f);
       for (let k = 0; k < f.length; k++) at[n++] = m.index + j;
       j += ch.length;
