@@ -61,8 +61,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5 and 6)', () => {
-    expect(SCHEMA_VERSION).toBe(7);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6 and 7)', () => {
+    expect(SCHEMA_VERSION).toBe(8);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -231,6 +231,76 @@ describe('migrations', () => {
     expect(hit).toMatchObject({ idx: 0, line: 3 });
     expect(hitText(hit!)).toBe('The «wombat» & friends.');
     expect(searchStore(store, 'numbat').hits.map((h) => h.idx)).toEqual([1]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
+  it('migrates a version 7 database: results indexed before the fold read words as people type them are found by those words', () => {
+    const raw = atVersion(p, 7);
+    insertOldJob(raw, 'j8', 'erin', 5, 5, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = [
+      'Εισαγωγή\nΗ βιβλιοθήκη της πόλης.',
+      'Праздник\nНовогодняя ёлка.\nDie Straßenbahn fährt.',
+      'مقدمة\nأنواع الكتب في المكتبة.',
+      'บทนำ\nฉันกินข้าวที่บ้าน',
+      'Typesetting\nHyphen\u00ADation rules.',
+    ];
+    // Version 7 handed FTS5 these texts as they are: its fold changed only vowel marks and CJK.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j8', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      fts.run(doc.run('j8', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j8');
+    });
+    // The old index did not know these words as typed.
+    expect(searchTable(raw).query('"βιβλιοθηκη" OR "елка" OR "strassenbahn" OR "انواع" OR "กิน" OR "hyphenation"', undefined, 10)).toEqual([]);
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('βιβλιοθηκη')).toEqual([{ idx: 0, line: 2, text: 'Εισαγωγή Η «βιβλιοθήκη» της πόλης.' }]);
+    expect(found('елка')).toEqual([{ idx: 1, line: 2, text: 'Праздник Новогодняя «ёлка». Die Straßenbahn fährt.' }]);
+    expect(found('strassenbahn')).toEqual([{ idx: 1, line: 3, text: 'Праздник Новогодняя ёлка. Die «Straßenbahn» fährt.' }]);
+    expect(found('انواع')).toEqual([{ idx: 2, line: 2, text: 'مقدمة «أنواع» الكتب في المكتبة.' }]);
+    expect(found('กิน')).toEqual([{ idx: 3, line: 2, text: 'บทนำ ฉัน«กิน»ข้าวที่บ้าน' }]);
+    expect(found('hyphenation')).toEqual([{ idx: 4, line: 2, text: 'Typesetting «Hyphen\u00ADation» rules.' }]);
+    // Re-indexed in place: one entry per result still, the file intact.
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+    const check = new Database(p, { readonly: true });
+    expect((check.prepare('SELECT count(*) AS n FROM search_docs').get() as { n: number }).n).toBe(5);
+    expect((check.prepare("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH 'job : j8'").get() as { n: number }).n).toBe(5);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
+    const raw = atVersion(p, 7);
+    insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    // The first result is in the old index as version 7 wrote it; the second was stored
+    // without one, so re-indexing inserts its key, where a trigger makes the step fail.
+    ins.run('j9', 0, 'https://f.test/0', 'done', JSON.stringify({ content: 'Η βιβλιοθήκη.' }), 20, 'A');
+    ins.run('j9', 1, 'https://f.test/1', 'done', JSON.stringify({ content: 'Η πόλη.' }), 20, 'B');
+    const rowid = raw.prepare('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)').run('j9', 0).lastInsertRowid;
+    raw.prepare('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)').run(rowid, 'A', 'https://f.test/0', 'Η βιβλιοθήκη.', 'j9');
+    raw.exec("CREATE TRIGGER halfway BEFORE INSERT ON search_docs WHEN NEW.idx = 1 BEGIN SELECT RAISE(ABORT, 'disk went away'); END");
+    raw.close();
+
+    expect(() => openStore(p)).toThrow(/disk went away/);
+    expect(version(p)).toBe(7);
+    const check = new Database(p);
+    // The first result's old entry is still there, not deleted and not half rewritten.
+    expect(searchTable(check).query('"βιβλιοθήκη"', undefined, 10).map((r) => r.idx)).toEqual([0]);
+    expect(searchTable(check).query('"βιβλιοθηκη"', undefined, 10)).toEqual([]);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.exec('DROP TRIGGER halfway');
+    check.close();
+
+    const store = openStore(p);
+    expect(searchStore(store, 'βιβλιοθηκη').hits.map((h) => h.idx)).toEqual([0]);
+    expect(searchStore(store, 'πολη').hits.map((h) => h.idx)).toEqual([1]);
     store.close();
     expect(version(p)).toBe(SCHEMA_VERSION);
   });

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexMarkup } from './search';
+import { buildSearchIndex, reindexFolded, reindexMarkup } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -193,6 +193,12 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // 7: results in markup (a page in mode raw or html) were indexed with their tags, scripts
   // and styles; they are indexed again as the text a person reads in them.
   (db) => reindexMarkup(db),
+  // 8 (issue 16): the index folds more of how people type words (search/fold.ts: Greek
+  // without accents, е for ё, ss for ß, the bare Arabic alef, Thai and its neighbours cut into
+  // words, no soft hyphens or zero-width characters); the results it folds differently are
+  // indexed again. In this step's one transaction, as every step: a crash halfway leaves the
+  // old index whole, at version 7, and the next open does it again.
+  (db) => reindexFolded(db),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

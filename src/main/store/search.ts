@@ -93,13 +93,18 @@ export function searchTable(db: Database.Database) {
      JOIN search_docs d ON d.rowid = f.rowid
      ORDER BY f.cost`,
   );
+  /** Indexes (or re-indexes) one target's searchable text. */
+  function indexText(jobId: string, idx: number, url: string, title: string, text: string): void {
+    const old = docOf.get(jobId, idx);
+    if (old) deleteFts.run(old.rowid);
+    const rowid = old?.rowid ?? (insertDoc.get(jobId, idx) as { rowid: number }).rowid;
+    insertFts.run(rowid, foldForIndex(title), foldForIndex(url), foldForIndex(text), jobId);
+  }
   return {
+    indexText,
     /** Indexes (or re-indexes) one target's result, as its mode shaped it; call inside the transaction that stores it. */
     index(jobId: string, idx: number, url: string, title: string, result: Result | undefined, mode: Mode | undefined): void {
-      const old = docOf.get(jobId, idx);
-      if (old) deleteFts.run(old.rowid);
-      const rowid = old?.rowid ?? (insertDoc.get(jobId, idx) as { rowid: number }).rowid;
-      insertFts.run(rowid, foldForIndex(title), foldForIndex(url), foldForIndex(searchableText(result, mode)), jobId);
+      indexText(jobId, idx, url, title, searchableText(result, mode));
     },
     deleteOfJob(jobId: string): void {
       deleteFtsOfJob.run(jobId);
@@ -130,8 +135,29 @@ export function reindexMarkup(db: Database.Database): void {
   indexStored(db, "json_valid(options) AND json_extract(options, '$.mode') IN ('raw', 'html')");
 }
 
-/** (Re-)indexes each done target that `where` (SQL over targets' columns) picks, one row per step. */
-function indexStored(db: Database.Database, where: string): void {
+/**
+ * What the fold of step 8 (issue 16) reads differently from the one before it: the soft
+ * hyphen and ß, accented Greek, ё and ґ, Arabic alef with hamza, madda or wasla, final ى and
+ * ة, Thai, Lao, Myanmar and Khmer, ẞ and polytonic Greek, the zero-width characters and the BOM.
+ * A text without any of them was indexed as the fold indexes it now.
+ */
+const REFOLDED = /[\u00AD\u00DF\u0386-\u03D4\u0401\u0451\u0490\u0491\u0622\u0623\u0625\u0629\u0649\u0671\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\uA9E0-\uA9FF\uAA60-\uAA7F\uFEFF]/;
+
+/**
+ * Re-indexes the stored results whose words the fold now reads differently (search/fold.ts):
+ * an index made before held βιβλιοθήκη where a query for βιβλιοθηκη looks for βιβλιοθηκη.
+ * Only those are written again; the rest (most results: English, French, Chinese) are read
+ * and left as they are.
+ */
+export function reindexFolded(db: Database.Database): void {
+  indexStored(db, '1', (title, url, text) => REFOLDED.test(title) || REFOLDED.test(url) || REFOLDED.test(text));
+}
+
+/**
+ * (Re-)indexes each done target that `where` (SQL over targets' columns) picks and `keep`
+ * (over its title, URL and searchable text) keeps, one row per step.
+ */
+function indexStored(db: Database.Database, where: string, keep: (title: string, url: string, text: string) => boolean = () => true): void {
   const table = searchTable(db);
   const next = db.prepare<[string, string, number], { job_id: string; idx: number; url: string; options: string | null; title: string; result: string | null }>(
     `SELECT job_id, idx, url, options, title, result FROM targets
@@ -145,6 +171,7 @@ function indexStored(db: Database.Database, where: string): void {
     } catch {
       result = undefined;
     }
-    table.index(r.job_id, r.idx, r.url, r.title, result, modeOf(r.options));
+    const text = searchableText(result, modeOf(r.options));
+    if (keep(r.title, r.url, text)) table.indexText(r.job_id, r.idx, r.url, r.title, text);
   }
 }
