@@ -159,12 +159,16 @@ export function reindexFolded(db: Database.Database): void {
  */
 function indexStored(db: Database.Database, where: string, keep: (title: string, url: string, text: string) => boolean = () => true): void {
   const table = searchTable(db);
-  const next = db.prepare<[string, string, number], { job_id: string; idx: number; url: string; options: string | null; title: string; result: string | null }>(
+  // The row after the last as one row-value comparison, which SQLite answers from the primary
+  // key in order. Written as job_id > ? OR (job_id = ? AND idx > ?) it took the OR's two index
+  // searches and sorted all the rows they found, every step: 234 s for 10,000 results of
+  // 20 KB, 9 s this way.
+  const next = db.prepare<[string, number], { job_id: string; idx: number; url: string; options: string | null; title: string; result: string | null }>(
     `SELECT job_id, idx, url, options, title, result FROM targets
-     WHERE status = 'done' AND (${where}) AND (job_id > ? OR (job_id = ? AND idx > ?))
+     WHERE status = 'done' AND (${where}) AND (job_id, idx) > (?, ?)
      ORDER BY job_id, idx LIMIT 1`,
   );
-  for (let r = next.get('', '', -1); r; r = next.get(r.job_id, r.job_id, r.idx)) {
+  for (let r = next.get('', -1); r; r = next.get(r.job_id, r.idx)) {
     let result: Result | undefined;
     try {
       result = r.result === null ? undefined : (JSON.parse(r.result) as Result);
