@@ -60,6 +60,13 @@ beforeAll(async () => {
           '<body><nav class="quokka-menu"><a href="/quokka">Home</a></nav>\n<main><h1>Corner shop</h1>\n<p>The corner shop sells fresh bread &amp; wombat-shaped biscuits every morning, and the owner knows each customer by name.</p></main></body></html>',
       );
     },
+    // Words as people type them differ from these: accents, ё, ß, hamza, no spaces in Thai, a zero-width space (the page's soft hyphen the extractor drops).
+    '/forms/el': page('Πόλη', paras('Η βιβλιοθήκη της πόλης άνοιξε ξανά μετά από δύο χρόνια εργασιών και περιμένει τους αναγνώστες της κάθε πρωί.', 'Οι επισκέπτες βρίσκουν εκεί χιλιάδες βιβλία, περιοδικά και παλιούς χάρτες της περιοχής.')),
+    '/forms/ru': page('Праздник', paras('Новогодняя ёлка стояла в большом зале городской библиотеки, и дети пели песни вокруг неё весь вечер.', 'Родители фотографировали детей и пили горячий чай с пирогами.')),
+    '/forms/de': page('Verkehr', paras('Die Straßenbahn fährt jeden Morgen um sechs Uhr durch die Altstadt bis zum Hauptbahnhof und zurück.', 'Im Winter fährt sie seltener, weil die Gleise oft vereist sind.')),
+    '/forms/ar': page('المكتبة', paras('أنواع الكتب في المكتبة كثيرة، ويجد القارئ فيها ما يريد من الأدب والتاريخ والعلوم.', 'وتفتح المكتبة أبوابها كل يوم من الصباح حتى المساء.')),
+    '/forms/th': page('บ้าน', paras('ฉันกินข้าวที่บ้านกับครอบครัวทุกวันก่อนไปทำงานที่สำนักงานในเมือง', 'วันหยุดเราไปเที่ยวทะเลกับเพื่อนหลายคน')),
+    '/forms/shy': page('Typesetting', paras('Typesetting rules: long words such as hyphen&shy;ation and super&#x200B;califragilistic may break at the end of a line.', 'The reader never sees the marks that allow it.')),
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -167,6 +174,23 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^1\. Le café de la gare {2}http:\/\/127\.0\.0\.1:\d+\/cafe\n {3}job \w+ #4 · line \d+ · score \d/);
     expect(text.stdout).toContain('Sa «crème» «brûlée» est célèbre');
+  });
+
+  test('finds words typed as people type them: Greek without accents, е for ё, ss for ß, the bare alef, a Thai word in its run, a word a zero-width space splits', async () => {
+    const forms = ['el', 'ru', 'de', 'ar', 'th', 'shy'];
+    const run = await runSift(['batch', '-', '--db', db], { env, input: forms.map((f) => `${site.base}/forms/${f}\n`).join('') });
+    expect(run.code, run.stderr).toBe(0);
+    const job = /^job (\S+)/.exec(run.stderr)![1]!;
+    const r = await runSift(['search', 'βιβλιοθηκη OR елка OR strassenbahn OR انواع OR กิน OR supercalifragilistic', '--job', job, '--json', '--db', db], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const hits = jsonLines(r.stdout).sort((a, b) => Number(a.idx) - Number(b.idx));
+    expect(hits.map((h) => [h.idx, h.field])).toEqual(forms.map((_, i) => [i, 'body']));
+    const marked = ['«βιβλιοθήκη» της πόλης', 'Новогодняя «ёлка» стояла', 'Die «Straßenbahn» fährt', '«أنواع» الكتب', 'ฉัน«กิน»ข้าว', 'and «super\u200Bcalifragilistic» may'];
+    hits.forEach((h, i) => {
+      expect(h.snippet, forms[i]).toContain(marked[i]);
+      // Cited at the paragraph's line below the heading, not "in the url" or at the title.
+      expect(h.line, forms[i]).toBeGreaterThan(1);
+    });
   });
 
   test('--json marks the matched words by offsets a page\'s own «» cannot be taken for', async () => {
