@@ -180,7 +180,7 @@ export default async function main(): Promise<void> {
     const msWith = ms(tWith) / TARGETS;
     console.log(
       `  per result: without index ${f2(msWithout)} ms, with ${f2(msWith)} ms; of the index's ${f2(msWith - msWithout)} ms, FTS5 indexing the text in memory ` +
-        `(tokenizer and postings, one transaction, no file) takes ${f2(floor.tokenize)} ms and the JS fold ${f2(floor.fold)} ms, ` +
+        `(tokenizer and postings, one transaction, no file) takes ${f2(floor.tokenize)} ms and the JS fold ${f2(floor.fold * 1000)} µs, ` +
         `so even if writing, committing and merging the index cost nothing the ratio could be at most ${f2(msWithout / (msWithout + floor.tokenize))}`,
     );
 
