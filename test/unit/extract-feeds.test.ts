@@ -227,6 +227,14 @@ describe('the title and links of other text', () => {
     const txt = await f.extractBuffer(Buffer.from('\n  # not a heading in plain text\nmore'), 'text/plain', {});
     expect(txt.meta?.title).toBe('# not a heading in plain text');
   });
+  it('stores a title without the control characters a page, a text or a feed put in it', async () => {
+    const page = await f.extractBuffer(Buffer.from('<html><head><title>Red\u001b[31m alert\u0007 \u0000now</title></head><body><article><p>Words.</p></article></body></html>'), 'text/html', { mode: 'raw' });
+    expect(page.meta?.title).toBe('Red[31m alert now');
+    const txt = await f.extractBuffer(Buffer.from('Line\tone\u0008 begins\nmore'), 'text/plain', {});
+    expect(txt.meta?.title).toBe('Line one begins');
+    const svg = await f.extractBuffer(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><title>Logo\u001b</title></svg>'), 'image/svg+xml', {});
+    expect(svg.meta?.title).toBe('Logo');
+  });
   it("titles a table (CSV, TSV) by its file's name, not by its header row or a comment line", async () => {
     const table = '# prices in pence\nitem,price\ntea,300\n';
     const csv = await f.extractBuffer(Buffer.from(table), 'text/csv; charset=utf-8', {}, { url: 'https://data.example/shop/prices%202024.csv?v=2' });

@@ -121,8 +121,19 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   if (ranges && kind !== 'pdf') warn(meta, 'pages_ignored');
   // A question of blanks asks nothing, as an empty one does: the whole text, not nothing.
   if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta);
+  if (typeof meta.title === 'string') meta.title = withoutControls(meta.title);
   return { content, meta };
 }
+
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * A title as stored and shown: without the control characters a page's <title> (or a PDF's
+ * info, a feed's) may carry. An ESC in one recoloured the terminal of `sift status` and
+ * `sift search`, a NUL cut the job view's title short; a tab or line break is a space.
+ */
+const withoutControls = (title: string): string => title.replace(CONTROLS, (m) => (/[\t\n\r]/.test(m) ? ' ' : '')).replace(/ {2,}/g, ' ').trim();
 
 /** Markup of an HTML document, anywhere in a body's first bytes. */
 const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
