@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SiftError } from '../../src/shared/errors';
-import { OutFile } from '../../src/main/export/output';
+import { OutFile, toExportError } from '../../src/main/export/output';
 
 /** OutFile gathers small writes before they reach the disk; the file must still get them all, in order. */
 const dirs: string[] = [];
@@ -53,5 +53,16 @@ describe('OutFile', () => {
     expect(err).toBeInstanceOf(SiftError);
     expect(err).toMatchObject({ code: 'disk_full' });
     expect((err as SiftError).message).toBe('the disk is full while writing /home/me/results.jsonl');
+  });
+});
+
+describe('an export the file system refuses', () => {
+  it('names the folder that refused when the path asked for is below it and not there yet', () => {
+    const root = tmp();
+    const denied = (code: string) => Object.assign(new Error(`${code}: mkdir`), { code });
+    const deep = path.join(root, 'x', 'y');
+    expect(toExportError(denied('EACCES'), deep).message).toBe(`cannot write to ${deep}: permission denied (${root} is not writable)`);
+    // The folder asked for exists and refused: it is the one named, once.
+    expect(toExportError(denied('EPERM'), root).message).toBe(`cannot write to ${root}: permission denied`);
   });
 });

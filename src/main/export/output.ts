@@ -3,7 +3,7 @@
  * ".…partial-…" name next to its final place and renamed at the end, so a crash or a
  * cancel never leaves a half-written file under a name that looks complete.
  */
-import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, rmSync, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -18,8 +18,13 @@ export function toExportError(err: unknown, where: string): SiftError {
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-    case 'EROFS':
-      return new SiftError('out_not_writable', 403, `cannot write to ${where}: permission denied`, 'Choose a folder you can write to, or change its permissions.');
+    case 'EROFS': {
+      // Writing under a folder that is not there yet fails in the nearest one that is: that
+      // one refused, and naming only the path asked for left the user to find it.
+      const refused = nearestExisting(where);
+      const inside = refused !== undefined && refused !== path.resolve(where) ? ` (${refused} is not writable)` : '';
+      return new SiftError('out_not_writable', 403, `cannot write to ${where}: permission denied${inside}`, 'Choose a folder you can write to, or change its permissions.');
+    }
     case 'ENOTDIR':
     case 'EEXIST':
       return new SiftError('out_not_writable', 400, `cannot write to ${where}: a file is in the way of the export folder`, 'Choose a folder, not a file, as the export destination.');
@@ -30,6 +35,14 @@ export function toExportError(err: unknown, where: string): SiftError {
       return new SiftError('out_not_writable', 400, `the export path is too long: ${where}`, 'Choose a folder with a shorter path.');
     default:
       return new SiftError('export_failed', 500, `export failed while writing ${where}${code ? ` (${code})` : ''}`, 'Try again; if it keeps failing, choose another folder and check the log.');
+  }
+}
+
+/** `p` itself or the closest of its parent folders that exists. */
+function nearestExisting(p: string): string | undefined {
+  for (let at = path.resolve(p); ; at = path.dirname(at)) {
+    if (existsSync(at)) return at;
+    if (path.dirname(at) === at) return undefined;
   }
 }
 
