@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { makePdf } from '../helpers/fetch-pdf';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
 import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
@@ -572,6 +573,17 @@ ${site.base}/subscribers
       '  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all 2 targets are fetched',
     ]);
     expect(run.stderr).toMatch(/done: 2\/2 · ok 2/);
+
+    // With the list's job found stopped short (as a crash leaves it: failed "restart", a
+    // target never reached), --rest runs that rest as a new job and says so, and only that.
+    const raw = new Database(db);
+    raw.prepare("UPDATE targets SET status = 'pending', result = NULL, title = '' WHERE idx = 1").run();
+    raw.prepare("UPDATE jobs SET status = 'failed', error = 'restart', targets_done = 1").run();
+    raw.close();
+    const rest = await runSift(['batch', '-', '--db', db, '--rest'], { env, input });
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).toMatch(/^job [0-9a-f]{16}\n {2}the rest of job [0-9a-f]{16}: the 1 target it did not finish\n/);
+    expect(rest.stderr).not.toContain('no earlier job');
   }, 120_000);
   test('--out writes each page while the job runs, not after the last one', async () => {
     const hold = deferred();

@@ -167,6 +167,9 @@ export const batchCommand: Command = {
         return reportError(storeError(err, ctx.store.path), io);
       }
       let restNote = '';
+      // Whether the list's own job was found: --rest takes the rest of that one (and the job
+      // running that rest is then a new one, sub.reused false, with its own note).
+      const listJobFound = sub.reused;
       if (values.rest && sub.reused) {
         // Run the rest again (the app's action of that name): a job of the unfinished targets.
         try {
@@ -180,7 +183,7 @@ export const batchCommand: Command = {
           return reportError(err, io);
         }
       }
-      if (values.rest && !sub.reused) {
+      if (values.rest && !listJobFound) {
         // Nothing to take the rest of (a fresh or other database, a job past its lifetime, a
         // changed list): the whole list runs, and the user who asked for less is told why.
         restNote = `\n  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all ${counted(targets.length, 'target')} are fetched`;
