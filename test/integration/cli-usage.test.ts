@@ -17,7 +17,10 @@ describe('a negative number given to an option', () => {
     // No URL is fetched: the option fails before the loopback address meets the guard.
     const pages = await sift('fetch', 'http://127.0.0.1:9/', '--pages', '-1');
     expect(pages.code).toBe(2);
-    expect(pages.err).toBe('sift fetch: --pages: pages must look like 1-3,7,10- (got "-1")\n');
+    // "-3" meant up to page 3: the message says how to write that.
+    expect(pages.err).toBe('sift fetch: --pages: pages "-1": a range names its first page too; for page 1 write 1\n');
+    const upTo = await sift('fetch', 'http://127.0.0.1:9/', '--pages', '-3');
+    expect(upTo.err).toBe('sift fetch: --pages: pages "-3": a range names its first page too; for the first 3 write 1-3\n');
   });
   it('is the value of an option that takes any text: --grep -1, -q -1', async () => {
     for (const argv of [['--grep', '-1'], ['-q', '-1']]) {

@@ -61,6 +61,9 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
       return undefined;
     case 'pages': {
       const spec = value.replace(/\s+/g, '');
+      // "-3" is "up to page 3" to someone who writes "10-" for "from page 10 on".
+      const upTo = /^-(\d+)$/.exec(spec);
+      if (upTo) return `pages "${spec}": a range names its first page too; ${upTo[1] === '1' ? 'for page 1 write 1' : `for the first ${upTo[1]} write 1-${upTo[1]}`}`;
       if (!PAGES.test(spec)) return `pages must look like 1-3,7,10- (got "${clipValue(value)}")`;
       // What the fetcher refuses (parsePages) is refused here too, or every target of the
       // list fails with it after the whole list was submitted.
