@@ -203,7 +203,7 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
       ['done', ''],
       ['done', ''],
       ['failed', 'cancelled'],
-      ['pending', ''],
+      ['pending', 'the job had not reached this target when it was exported'],
     ]);
   }, 300_000);
 

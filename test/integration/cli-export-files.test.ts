@@ -129,7 +129,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(cancel.code, cancel.err).toBe(0);
     expect(await running).toBe(1);
     const out = path.join(tmp.dir, 'cancelled');
-    for (const format of ['md', 'combined']) {
+    for (const format of ['md', 'combined', 'csv', 'jsonl']) {
       const r = await sift('export', id!, '--db', db, '--out', out, '--format', format, '--include-failed');
       expect(r.code, r.err).toBe(0);
       expect(r.err).toContain('exported 3 targets (1 failed, 1 not run)');
@@ -144,6 +144,14 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(md).toContain('(not fetched)\n');
     expect(md).toContain('> **not fetched**: the job had not reached this target when it was exported');
     expect(md).not.toContain('pending');
+    // The listings keep the stored status, and say of it what the files say.
+    const csvRow = readFileSync(path.join(out, `sift-${id}.csv`), 'utf8').split('\r\n').find((l) => l.includes('/article/5'));
+    expect(csvRow).toContain(',pending,');
+    expect(csvRow).toContain('the job had not reached this target when it was exported,Run the rest again to fetch it.');
+    const jsonl = readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: string; error: string; hint: string });
+    expect(jsonl.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' });
+    const manifest = readFileSync(path.join(folder, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: string; error: string });
+    expect(manifest.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported' });
   });
 
   test('a folder of Markdown files shows a text document and a jq result fenced, as the combined Markdown does', async () => {

@@ -36,11 +36,21 @@ export function reasonOfTarget(t: TargetStatus): string {
   return t.status === 'failed' ? t.reason || 'internal' : '';
 }
 
+const NOT_REACHED = { error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' };
+
 /** What a target that is not done says of itself: its failure, or that the job had not reached it. */
 function notFetchedOr(t: TargetStatus): { error: string; hint: string } {
   if (t.status === 'failed') return shownFailure(t);
-  return { error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' };
+  return NOT_REACHED;
 }
+
+/**
+ * A target's error and hint in the listings (manifest, JSONL, CSV): as stored, and for one the
+ * job had not reached (still `pending` in its status column) what the files say of it. A
+ * cancelled job's summary opened in a spreadsheet showed such rows as "pending" with nothing
+ * after, which read as still to come.
+ */
+const listedError = (t: TargetStatus): { error: string; hint: string } => (t.status === 'done' || t.status === 'failed' ? { error: t.error, hint: t.hint } : NOT_REACHED);
 
 /** One line of manifest.jsonl. */
 export interface ManifestLine {
@@ -96,7 +106,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         files++;
         bytes = data.length;
       }
-      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, error: t.error, hint: t.hint, reason: reasonOfTarget(t) };
+      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, ...listedError(t), reason: reasonOfTarget(t) };
       await manifest.write(`${jsonLine(line)}\n`);
     },
     async finish() {
@@ -118,8 +128,7 @@ export async function jsonlWriter(finalPath: string, seal: Seal): Promise<Writer
         status: t.status,
         content: done ? contentOf(t) : null,
         meta: done ? (t.result?.meta ?? {}) : null,
-        error: t.error,
-        hint: t.hint,
+        ...listedError(t),
         reason: reasonOfTarget(t),
       };
       await out.write(`${jsonLine(obj)}\n`);
@@ -156,7 +165,8 @@ export async function csvWriter(finalPath: string, seal: Seal): Promise<Writer> 
       // A summary lists every target with its status, error and hint.
       const done = isDone(t);
       // warnings: an ok page that may not be what was wanted (thin, no_text), ';'-separated.
-      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, t.error, t.hint, reasonOfTarget(t), done ? resultWarnings(t.result).join(';') : ''];
+      const { error, hint } = listedError(t);
+      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, error, hint, reasonOfTarget(t), done ? resultWarnings(t.result).join(';') : ''];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
     },
