@@ -10,9 +10,9 @@ import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
 import { linkSignals } from './linked-signal';
 import { ChainCookies } from './chain-cookies';
-import { attributeOf } from './markup';
 import { decodeEntities } from '../../shared/entities';
 import { isMalformedAnswer, lenientGet, type Answer } from './lenient';
+import { attributeOf } from '../../shared/page-address';
 
 export interface HttpResponse {
   url: string;

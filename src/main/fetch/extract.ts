@@ -1,5 +1,6 @@
 import type { Mode, Options } from '../../shared/types';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
+import { savedFrom } from '../../shared/page-address';
 import { decodeText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
@@ -10,7 +11,6 @@ import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
-import { attributeOf } from './markup';
 import { linksIn } from './json-doc';
 
 /** The mode a target's content is extracted in. */
@@ -198,35 +198,6 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     if (kept.length > 0) meta.page_lines = kept;
   }
   return content;
-}
-
-/**
- * Where a page saved to a file came from: the address a browser's "Save page as" notes at its
- * top ("<!-- saved from url=(0042)https://… -->"), else its canonical link, else its og:url.
- * Only an absolute http(s) address counts. Read from the markup, unparsed.
- */
-export function savedFrom(html: string): string | undefined {
-  // Not only the head: pages write these tags after a stray <body> too.
-  const head = html.slice(0, 256 * 1024);
-  const attr = (tag: RegExp, name: string): string | undefined => {
-    const el = tag.exec(head)?.[0];
-    return el ? attributeOf(el, name) : undefined;
-  };
-  const candidates = [
-    /<!--\s*saved from url=\(\d+\)(\S+?)\s*-->/i.exec(head)?.[1],
-    attr(/<link\b[^>]*\brel\s*=\s*["']?canonical\b[^>]*>/i, 'href'),
-    attr(/<meta\b[^>]*\bproperty\s*=\s*["']?og:url\b[^>]*>/i, 'content'),
-  ];
-  for (const c of candidates) {
-    if (!c) continue;
-    try {
-      const u = new URL(decodeEntities(c.trim()));
-      if (u.protocol === 'http:' || u.protocol === 'https:') return u.href;
-    } catch {
-      // Not an address: try the next.
-    }
-  }
-  return undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Collector } from './collect';
 import { lineAt } from './lines';
 import { decodeEntities } from '../entities';
+import { baseHref, savedFrom } from '../page-address';
 
 const A_START = /<a[\s>]/gi;
 const HREF = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
@@ -11,7 +12,11 @@ const HREF = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
  * anchors without href are skipped; `place:`, `javascript:` and other schemes are reported.
  */
 export function readHtml(input: string, c: Collector): void {
-  const base = pageAddress(input);
+  // A saved web page's relative links resolve against the address it names: its <base href>,
+  // as a browser resolves them, else where it was saved from (savedFrom). A list of them
+  // refused every relative link ("relative URL: needs https://host/…"); a bookmarks file names
+  // none, and needs none.
+  const base = baseHref(input) ?? savedFrom(input);
   let line = 1;
   let lineFrom = 0;
   A_START.lastIndex = 0;
@@ -54,48 +59,6 @@ export function readHtml(input: string, c: Collector): void {
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const NO_BASE = 'relative URL: the page names no web address of its own to resolve it against (a <base href>, a canonical link, or the "saved from" mark a browser writes)';
-// Where a saved page says it came from, in the order a browser would resolve its links by.
-const BASE_TAG = /<base\s[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
-// The mark of the web that Chrome, Edge and Internet Explorer write into a page they save.
-const SAVED_FROM = /<!--\s*saved from url=\(\d+\)(\S+?)\s*-->/i;
-const LINK_OR_META = /<(?:link|meta)\s[^>]*>/gi;
-const ATTR = (name: string): RegExp => new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, 'i');
-const REL = ATTR('rel');
-const HREF_ATTR = ATTR('href');
-const PROPERTY = ATTR('property');
-const CONTENT = ATTR('content');
-/** How far into a page its head is looked for: the address is declared near the top. */
-const HEAD_CHARS = 256 * 1024;
-
-const attr = (re: RegExp, tag: string): string | undefined => {
-  const m = re.exec(tag);
-  return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? '').trim() : undefined;
-};
-const absoluteHttp = (u: string | undefined): string | undefined => (u && /^https?:\/\/[^/]/i.test(u) ? u : undefined);
-
-/**
- * The web address a saved page's relative links resolve against: its <base href>, else the
- * "saved from" mark a browser wrote into it, else its canonical link or og:url. A saved page
- * given as the list refused every relative link ("relative URL: needs https://host/…") though
- * the page named where it came from. Undefined for a bookmarks file or a page that names none.
- */
-function pageAddress(input: string): string | undefined {
-  const head = input.slice(0, HEAD_CHARS);
-  const b = BASE_TAG.exec(head);
-  const fromBase = absoluteHttp(b ? decodeEntities(b[1] ?? b[2] ?? b[3] ?? '').trim() : undefined);
-  if (fromBase) return fromBase;
-  const saved = absoluteHttp(SAVED_FROM.exec(head)?.[1]);
-  if (saved) return saved;
-  for (const m of head.matchAll(LINK_OR_META)) {
-    const tag = m[0];
-    const named = /^<link/i.test(tag)
-      ? /(?:^|\s)canonical(?:\s|$)/i.test(attr(REL, tag) ?? '') ? attr(HREF_ATTR, tag) : undefined
-      : attr(PROPERTY, tag) === 'og:url' ? attr(CONTENT, tag) : undefined;
-    const found = absoluteHttp(named);
-    if (found) return found;
-  }
-  return undefined;
-}
 
 function resolve(href: string, base: string): string {
   try {
