@@ -3,9 +3,8 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
 import { blocked, FetchError, timeoutError } from '../errors';
-import { bareHost } from '../guard';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
-import { settle, SETTLE_SCRIPT } from './settle';
+import { settle, SETTLE_SCRIPT, watchFailedNavigation } from './settle';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
 
 /**
@@ -126,7 +125,7 @@ export class ChromiumRenderer implements Renderer {
     // The host of this page's main-frame navigation that failed: the refusal that counts is
     // of that host. Any refusal while it loaded read a dead site as "blocked" whenever another
     // page rendering at the same time had a request of its own refused.
-    let failedHost: string | undefined;
+    let failedHost: () => string | undefined = () => undefined;
     try {
       const { browser } = await launched;
       signal.throwIfAborted();
@@ -145,15 +144,13 @@ export class ChromiumRenderer implements Renderer {
       });
       await context.addInitScript({ content: SETTLE_SCRIPT });
       const page = await context.newPage();
-      page.on('requestfailed', (r) => {
-        if (r.frame() === page.mainFrame() && r.isNavigationRequest()) failedHost = bareHost(new URL(r.url()).hostname);
-      });
+      failedHost = watchFailedNavigation(page);
       await labelDocuments(await context.newCDPSession(page), endpoint);
       // A popup (window.open past the init script, target=_blank) is closed as it appears.
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
       });
-      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => refusedHosts.has(host));
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => refusedHosts.has(host), failedHost);
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
@@ -162,7 +159,8 @@ export class ChromiumRenderer implements Renderer {
     } catch (err) {
       if (err instanceof FetchError) throw err;
       if (signal.aborted) throw signal.reason ?? err;
-      throw mapBrowserError(err, failedHost === undefined ? refusedHosts.size > 0 : refusedHosts.has(failedHost));
+      const failed = failedHost();
+      throw mapBrowserError(err, failed === undefined ? refusedHosts.size > 0 : refusedHosts.has(failed));
     } finally {
       unlisten();
       if (context) {
@@ -301,9 +299,10 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<
 
 /**
  * A failed page load as the user reads it. `guardRefused`: the guard refused the host whose
- * load failed (or, when the browser named none, any host while the page loaded). Only then is a tunnel that failed the guard's doing: Chromium reports the
- * proxy's refusal and its failure to reach a host alike (ERR_TUNNEL_CONNECTION_FAILED), and a
- * page the server redirected to a dead https address failed as "blocked".
+ * load failed (or, when the browser named none, any host while the page loaded). Only then is
+ * a tunnel that failed the guard's doing: Chromium reports the proxy's refusal and its failure
+ * to reach a host alike (ERR_TUNNEL_CONNECTION_FAILED), and a page the server redirected to a
+ * dead https address failed as "blocked".
  */
 function mapBrowserError(err: unknown, guardRefused: boolean): FetchError {
   const m = err instanceof Error ? err.message : String(err);

@@ -156,14 +156,36 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
 }
 
 /**
+ * Follows the host of the page's main-frame navigation that last failed in the browser (its
+ * error page shows): the host whose refusal by the guard decides between "blocked" and a site
+ * that did not answer, for the settled page and for a load that throws alike.
+ */
+export function watchFailedNavigation(page: Page): () => string | undefined {
+  let host: string | undefined;
+  page.on('requestfailed', (r: Request) => {
+    if (r.frame() === page.mainFrame() && r.isNavigationRequest()) host = bareHost(new URL(r.url()).hostname);
+  });
+  return () => host;
+}
+
+/**
  * Loads a page and waits until it settles: the load event, then no request in flight and no
  * DOM change for SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
  * thread never answers (a busy loop): nothing can be read from it. `refusedHost` says
  * whether the guard refused a host: a navigation that ends on the browser's error page is
  * the guard's doing only then (https goes through a CONNECT tunnel, whose refusal and whose
- * failure to resolve or connect the browser reports alike).
+ * failure to resolve or connect the browser reports alike); `failedHost` is the host whose
+ * navigation failed (watchFailedNavigation).
  */
-export async function settle(page: Page, url: string, signal: AbortSignal, budgetMs: number, graceMs: number, refusedHost: (host: string) => boolean): Promise<Rendered | 'stuck'> {
+export async function settle(
+  page: Page,
+  url: string,
+  signal: AbortSignal,
+  budgetMs: number,
+  graceMs: number,
+  refusedHost: (host: string) => boolean,
+  failedHost: () => string | undefined,
+): Promise<Rendered | 'stuck'> {
   const deadline = Date.now() + budgetMs;
   const net = new NetActivity();
   const up = (): void => net.started();
@@ -180,12 +202,6 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
     refused = r.headers()[GUARD_HEADER] === 'refused';
   };
   page.on('response', onResponse);
-  // The host of the main frame's last navigation that failed in the browser.
-  let failedHost: string | undefined;
-  const onFailed = (r: Request): void => {
-    if (r.frame() === page.mainFrame() && r.isNavigationRequest()) failedHost = bareHost(new URL(r.url()).hostname);
-  };
-  page.on('requestfailed', onFailed);
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -222,14 +238,14 @@ export async function settle(page: Page, url: string, signal: AbortSignal, budge
     const gone = refused || errorPage;
     // A page that sent the reader to a dead or misspelled site failed as "blocked", with a
     // hint to allow private addresses, which changed nothing.
-    const unreachable = errorPage && !refused && failedHost !== undefined && !refusedHost(failedHost);
+    const failed = failedHost();
+    const unreachable = errorPage && !refused && failed !== undefined && !refusedHost(failed);
     const html = await bounded(page.content(), Math.max(0, deadline - Date.now()) + graceMs);
     if (html === undefined && !gone) return 'stuck';
     return { finalUrl: page.url(), html: html ?? '', status: mainStatus, partial: !settled, ...(unreachable ? { unreachable: true } : gone ? { refused: true } : {}) };
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
-    page.off('requestfailed', onFailed);
     page.off('request', up);
     page.off('requestfinished', down);
     page.off('requestfailed', down);
