@@ -12,6 +12,7 @@ import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
 import { linksIn } from './json-doc';
+import { fileNameOfUrl } from './url';
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
@@ -207,7 +208,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
  * else the first line that is not blank.
  */
 function textTitle(text: string, type: string, url: string): string {
-  if (TABLE_TYPE.test(type)) return fileNameOf(url);
+  if (TABLE_TYPE.test(type)) return fileNameOfUrl(url).slice(0, 200);
   const head = text.slice(0, 64 * 1024);
   if (/xml/.test(type) || /^\uFEFF?\s*</.test(head)) {
     // The open tag, then its end from there: one pass each, however many unclosed <title>s.
@@ -224,22 +225,6 @@ function textTitle(text: string, type: string, url: string): string {
 }
 
 const TABLE_TYPE = /^(?:text|application)\/(?:csv|x-csv|comma-separated-values|tab-separated-values)$/;
-
-/** The last segment of a URL's path, decoded ("prices 2024.csv"); '' when it names no file. */
-function fileNameOf(url: string): string {
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return '';
-  }
-  const last = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    return decodeURIComponent(last).slice(0, 200);
-  } catch {
-    return last.slice(0, 200);
-  }
-}
 
 /** A feed in XML in every mode but raw (which gives its XML, titled by the feed). */
 async function xmlFeedContent(xml: string, format: FeedFormat, mode: string, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {

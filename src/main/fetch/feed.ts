@@ -9,6 +9,7 @@ import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { isJsonFeed } from '../../shared/json';
 import type { FeedFormat } from './sniff';
+import { fileNameOfUrl } from './url';
 import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 
 export interface FeedEntry {
@@ -236,14 +237,6 @@ export function jsonFeed(value: unknown, url: string): Feed | undefined {
   return { format: 'json', title: stringIn(value, 'title'), link: webAddress(stringIn(value, 'home_page_url'), url), description: stringIn(value, 'description'), entries };
 }
 
-const decodeURIComponentSafe = (s: string): string => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
-
 /** The first words of a text, for an entry without a title. */
 function opening(text: string): string {
   const words = text.split(/\s+/).filter(Boolean);
@@ -351,7 +344,7 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
     for (const x of e.enclosures) {
       // The file by its name, and what it is: "episode-12.mp3 (audio/mpeg)".
       const p = add(section, 'p');
-      add(p, 'a', decodeURIComponentSafe(new URL(x.url).pathname.split('/').pop() || x.url)).setAttribute('href', x.url);
+      add(p, 'a', fileNameOfUrl(x.url) || x.url).setAttribute('href', x.url);
       if (x.type) p.appendChild(document.createTextNode(` (${x.type})`));
     }
   }
