@@ -4,7 +4,7 @@ import type { Options } from '../shared/types';
 import { parseList, type ParsedTarget } from '../shared/urllist';
 import { isSitemapIndex } from '../shared/urllist/xml';
 import { CLI_CALLER } from './settings';
-import { formatCount } from './progress';
+import { counted, formatCount } from './progress';
 
 /**
  * A sitemap index (<sitemapindex>: each <loc> a child sitemap, as large sites split theirs)
@@ -88,7 +88,7 @@ export async function expandSitemapIndex(
 /** What the user is told after the job's first line: that the pages came over HTTP, and what failed. */
 export function indexNote(name: string, x: ExpandedIndex, children: number): string {
   const lines = [
-    `sift batch: ${name} is a sitemap index of ${formatCount(children)} child sitemap${children === 1 ? '' : 's'}; Sift fetched them over HTTP and reads their ${formatCount(x.targets.length)} page${x.targets.length === 1 ? '' : 's'} (${formatCount(x.read)} sitemap${x.read === 1 ? '' : 's'} read${x.failures.length ? `, ${formatCount(x.failures.length)} failed` : ''})`,
+    `sift batch: ${name} is a sitemap index of ${counted(children, 'child sitemap')}; Sift fetched them over HTTP and reads their ${counted(x.targets.length, 'page')} (${counted(x.read, 'sitemap')} read${x.failures.length ? `, ${formatCount(x.failures.length)} failed` : ''})`,
     // The first 20: an index of 1,000 children all blocked is one cause, said 1,000 times.
     ...x.failures.slice(0, SHOWN_FAILURES).map((f) => `  child sitemap failed: ${f}`),
   ];

@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { reportError } from '../report';
-import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat } from '../../shared/urllist';
+import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat, type ParsedTarget } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { isTerminal, isUnfinished, targetOfRow, type Job, type Target } from '../../shared/types';
@@ -102,7 +102,7 @@ export const batchCommand: Command = {
       io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
       return EXIT.usage;
     }
-    let targets: Target[] = list.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
+    let targets = asTargets(list.targets);
     holdSettingsNote();
     if (values.out) {
       try {
@@ -147,7 +147,7 @@ export const batchCommand: Command = {
           io.stderr.write(`${indexed}sift batch: no child sitemap of the index gave a page to fetch; nothing was submitted\n`);
           return EXIT.usage;
         }
-        targets = x.targets.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
+        targets = asTargets(x.targets);
       }
       let sub: { id: string; reused: boolean };
       try {
@@ -338,3 +338,5 @@ function printSummary(ctx: Engine, id: string, io: CliIO): void {
   }
 }
 
+/** A list's entries as the runner takes them: the URL, and the options when there are any. */
+const asTargets = (entries: ParsedTarget[]): Target[] => entries.map((t) => (t.options ? { url: t.url, options: t.options } : { url: t.url }));
