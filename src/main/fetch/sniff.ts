@@ -31,14 +31,14 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   // page's own markup, though: an article on PDFs quoting "%PDF-1.7" near its top is a page.
   const head = Buffer.from(buf.subarray(0, 1024)).toString('latin1');
   const pdfAt = head.indexOf('%PDF-');
-  if (pdfAt === 0 || (pdfAt > 0 && !opensAsHtml(head.slice(0, pdfAt)))) return 'application/pdf';
+  if (pdfAt === 0 || (pdfAt > 0 && !opensAsHtml(leadText(head.slice(0, pdfAt))))) return 'application/pdf';
   for (const [type, magic] of BINARY_MAGIC) if (startsWith(buf, magic)) return type;
   const lead = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
   // Before the markup tests: a feed may open with a comment, as pages do.
   const feed = feedFormat(lead);
   if (feed) return FEED_TYPES[feed];
   const text = lead.trimStart().toLowerCase();
-  if (opensAsHtml(lead)) return 'text/html';
+  if (opensAsHtml(text)) return 'text/html';
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
   // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, or its charset in the header: `utf16`).
@@ -46,9 +46,11 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   return undefined;
 }
 
-/** Text that opens as an HTML document or fragment (after a byte-order mark and blanks). */
-function opensAsHtml(lead: string): boolean {
-  const text = lead.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+/** A body's first characters as the tests below read them: without a byte-order mark or leading blanks, in lower case. */
+const leadText = (head: string): string => head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+
+/** Whether leadText opens an HTML document or fragment. */
+function opensAsHtml(text: string): boolean {
   return /^<!doctype html|^<html|^<head|^<body|^<!--/.test(text) || /^<(div|p|title|meta|table|h[1-6])[\s>]/.test(text);
 }
 
