@@ -101,9 +101,17 @@ export function createServices(opts: ServicesOptions): Services {
   const offWaiting = runner.on('waiting', (jobId, row) => batcher.target(jobId, row));
   const offRemoved = runner.on('removed', (id) => emit('jobRemoved', { id }));
 
-  // Export destinations the user chose in a dialog; exportJob accepts only these tokens, so
-  // the renderer can never name a path of its own.
+  // Export destinations the user chose in a dialog, each for one export; exportJob accepts
+  // only these tokens, so the renderer can never name a path of its own.
   const exportTargets = new Map<string, string>();
+  // Each chosen destination's stop switch: cancelExport may come before exportJob's request
+  // does (the two travel apart), so the switch exists from the moment either asks for it.
+  const exportStops = new Map<string, AbortController>();
+  const stopOf = (token: string): AbortController => {
+    let stop = exportStops.get(token);
+    if (!stop) exportStops.set(token, (stop = new AbortController()));
+    return stop;
+  };
 
   const handlers: Handlers = {
     appInfo: (): AppInfo => ({
@@ -254,6 +262,7 @@ export function createServices(opts: ServicesOptions): Services {
         out,
         includeFailed,
         includeMeta,
+        signal: stopOf(token).signal,
         onProgress: (done, total) => {
           const now = Date.now();
           // Progress at most every 100 ms, and always the last one.
@@ -262,7 +271,17 @@ export function createServices(opts: ServicesOptions): Services {
             emit('exportProgress', { token, done, total });
           }
         },
+      }).finally(() => {
+        // A destination serves one export: Export again asks for a folder again.
+        exportTargets.delete(token);
+        exportStops.delete(token);
       });
+    },
+
+    cancelExport: ({ token }) => {
+      if (!exportTargets.has(token)) return { cancelled: false };
+      stopOf(token).abort();
+      return { cancelled: true };
     },
 
     search: ({ query, id, limit }) => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { bridgeClientScript } from '../bridge/build-client';
 
 export const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
@@ -26,11 +26,22 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A page whose window.sift talks to the bridge at wsUrl, installed before any page script runs. */
-export async function openBridgedPage(browser: Browser, appUrl: string, wsUrl: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+/**
+ * A page whose window.sift talks to the bridge at wsUrl, installed before any page script runs.
+ * `prepare` runs on the context before the page opens (routes the bridge's socket, say).
+ */
+export async function openBridgedPage(
+  browser: Browser,
+  appUrl: string,
+  wsUrl: string,
+  colorScheme: 'light' | 'dark' = 'light',
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<Page> {
   // Reduced motion: the progress bars take their width at once, so a screenshot taken as a
   // job ends shows the bar the user sees a moment later, not one caught mid-transition.
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme, reducedMotion: 'reduce' });
+  // Before the bridge's script: a routed socket must be routed when that script opens it.
+  await prepare?.(context);
   const code = await bridgeClientScript();
   await context.addInitScript({ content: `${code}\ninstallSiftBridge(${JSON.stringify(wsUrl)});` });
   // Every action waits for its element (an event); on a busy 2-core CI machine that can

@@ -416,6 +416,35 @@ describe('services over the contract', () => {
     expect(await cancelled.call('chooseExportTarget', { id, format: 'zip' })).toBeNull();
   });
 
+  test('an export stopped while it runs, or before its request arrives, writes nothing and says so', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-export-stop-'));
+    const r = rig({ dialogs: { chooseFolder: async () => out } });
+    const { id } = await r.call('submit', { targets: [1, 2, 3, 4].map((n) => ({ url: `${site.base}/article/${n}` })) });
+    await until(r, id);
+    for (const format of ['md', 'zip', 'jsonl'] as const) {
+      const { token } = (await r.call('chooseExportTarget', { id, format }))!;
+      // Stopped at its first progress event, before any target is written.
+      const stopped = r.waitEvent((e) => e.event === 'exportProgress' && (e.payload as { token: string }).token === token);
+      const running = r.raw('exportJob', { id, token, format });
+      await stopped;
+      expect(await r.call('cancelExport', { token })).toEqual({ cancelled: true });
+      expect(await running).toMatchObject({ ok: false, error: { code: 'cancelled', message: 'export cancelled; nothing was written' } });
+      expect(readdirSync(out)).toEqual([]);
+      // The destination served that export; stopping it again stops nothing.
+      expect(await r.call('cancelExport', { token })).toEqual({ cancelled: false });
+    }
+    // The stop arrives first (the two requests travel apart): the export does not start.
+    const { token } = (await r.call('chooseExportTarget', { id, format: 'md' }))!;
+    expect(await r.call('cancelExport', { token })).toEqual({ cancelled: true });
+    expect(await r.raw('exportJob', { id, token, format: 'md' })).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(readdirSync(out)).toEqual([]);
+    // A finished export cannot be stopped, and a token from nowhere stops nothing.
+    const next = (await r.call('chooseExportTarget', { id, format: 'csv' }))!;
+    expect(await r.call('exportJob', { id, token: next.token, format: 'csv' })).toMatchObject({ targets: 4 });
+    expect(await r.call('cancelExport', { token: next.token })).toEqual({ cancelled: false });
+    expect(await r.call('cancelExport', { token: 'made-up' })).toEqual({ cancelled: false });
+  });
+
   test('Export hits suggests a name made of the query, never half a character nor a trailing dash', async () => {
     const names: string[] = [];
     const r = rig({ dialogs: { saveFile: async (name) => (names.push(name), null) } });

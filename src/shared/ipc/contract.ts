@@ -120,6 +120,11 @@ export const invokeContract = {
       .strict(),
     res: ExportSummarySchema,
   },
+  /**
+   * Stops the export that runs (or is about to run) with this token; it ends with the error
+   * `cancelled` and leaves nothing written. False when the token is not one chooseExportTarget gave.
+   */
+  cancelExport: { req: z.object({ token: z.string().min(1).max(128) }).strict(), res: z.object({ cancelled: z.boolean() }) },
 
   // ---- Search over stored results (issue 16) ----
   /** Full-text search, best first; one job or (no id) all jobs. An empty query is an error that says what to type. */

@@ -287,6 +287,16 @@ export async function previewTarget(override: Options = {}): Promise<void> {
   }
 }
 
+/** Stops the export being written; it ends (exportJob's answer) with nothing written. */
+export async function stopExport(token: string): Promise<void> {
+  get().exportStopping(token);
+  try {
+    await window.sift.cancelExport({ token });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
 export async function exportJob(jobId: string, format: ExportFormatName, includeFailed: boolean, includeMeta: boolean): Promise<void> {
   let target: { token: string; path: string } | null;
   try {

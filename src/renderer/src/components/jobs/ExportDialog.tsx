@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ExportFormatName } from '../../../../shared/ipc/contract';
 import { useStore } from '../../store';
-import { exportJob } from '../../store/actions';
+import { exportJob, stopExport } from '../../store/actions';
+import { isWriting } from '../../store/exports';
 import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { ErrorMessage } from '../common/ErrorMessage';
 
@@ -33,7 +34,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
     if (d && !d.open) d.showModal();
   }, []);
 
-  const running = run?.state === 'running';
+  const running = run !== null && isWriting(run);
   const pct = run && run.total > 0 ? Math.round((100 * run.done) / run.total) : 0;
 
   return (
@@ -83,11 +84,17 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
       {run && (
         <div className="export-status" data-testid="export-status" data-state={run.state}>
           <p className="muted">To {run.path}</p>
-          {run.state === 'running' && (
+          {running && (
             <>
               <progress max={run.total || 1} value={run.done} data-testid="export-progress" />
-              <span>{run.total > 0 ? `${run.done.toLocaleString()} of ${run.total.toLocaleString()} (${pct}%)` : 'Starting…'}</span>
+              <span>
+                {run.state === 'stopping' ? 'Stopping… ' : ''}
+                {run.total > 0 ? `${run.done.toLocaleString()} of ${run.total.toLocaleString()} (${pct}%)` : 'Starting…'}
+              </span>
             </>
+          )}
+          {run.state === 'stopped' && (
+            <p data-testid="export-stopped">Export stopped. Nothing was written.</p>
           )}
           {run.state === 'done' && run.summary && (
             <p data-testid="export-result">
@@ -98,9 +105,16 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
         </div>
       )}
       <div className="dialog-actions">
-        <button type="button" onClick={() => close(null)} disabled={running} data-testid="export-close">
-          {run?.state === 'done' ? 'Close' : 'Cancel'}
-        </button>
+        {running ? (
+          // Stops the writing, not the dialog: it stays to say how the export ended.
+          <button type="button" onClick={() => void stopExport(run.token)} disabled={run.state === 'stopping'} data-testid="export-stop">
+            Stop export
+          </button>
+        ) : (
+          <button type="button" onClick={() => close(null)} data-testid="export-close">
+            {run?.state === 'done' || run?.state === 'stopped' ? 'Close' : 'Cancel'}
+          </button>
+        )}
         <button type="button" className="primary" disabled={running} onClick={() => void exportJob(jobId, format, includeFailed, includeMeta)} data-testid="export-start">
           {running ? 'Exporting…' : run?.state === 'done' ? 'Export again…' : 'Choose where and export…'}
         </button>
