@@ -1,96 +1,14 @@
-import type { Fetcher } from '../main/fetch';
-import { SiftError } from '../shared/errors';
-import type { Options } from '../shared/types';
-import { parseList, type ParsedTarget } from '../shared/urllist';
-import { isSitemapIndex } from '../shared/urllist/xml';
-import { CLI_CALLER } from './settings';
+import { MAX_CHILD_SITEMAPS, MAX_DEPTH, type ExpandedIndex } from '../main/sitemap-index';
 import { counted, formatCount } from './progress';
 
-/**
- * A sitemap index (<sitemapindex>: each <loc> a child sitemap, as large sites split theirs)
- * read as the pages its child sitemaps list, not as the child sitemaps themselves, which
- * fetched as targets gave their XML. The children are fetched over HTTP through the same
- * fetcher as every target (the guard, the gate, the download limit, gzip: sitemap.xml.gz),
- * whether the index came from a file or stdin.
- *
- * Limits: 1,000 children (the sitemaps protocol allows 50,000, each of up to 50,000 URLs,
- * far past a job's 10,000 targets); an index inside an index is read to a depth of 3, and a
- * sitemap is read once however often it is named (no loops); reading stops once the pages
- * found pass the job's cap, which then says so. Four children are fetched at a time: the
- * gate's 8 slots leave room, and one site is not sent more at once than a browser would.
- */
-export const MAX_CHILD_SITEMAPS = 1000;
-const MAX_DEPTH = 3;
-const AT_ONCE = 4;
 const SHOWN_FAILURES = 20;
-
-export interface ExpandedIndex {
-  targets: ParsedTarget[];
-  /** Child sitemaps read (fetched and parsed), failed, and named past the count limit. */
-  read: number;
-  failures: string[];
-  skipped: number;
-}
-
-/** Called after each child sitemap, with the numbers so far (the live line on a terminal). */
-type OnChildRead = (done: number, total: number, pages: number) => void;
-
-export async function expandSitemapIndex(
-  children: ParsedTarget[],
-  deps: { fetcher: Pick<Fetcher, 'fetchTarget'>; defaults: Options; maxTargets: number; signal: AbortSignal; progress?: OnChildRead },
-): Promise<ExpandedIndex> {
-  const seen = new Set<string>();
-  const pages = new Map<string, ParsedTarget>();
-  const failures: string[] = [];
-  let read = 0;
-  let skipped = 0;
-  let done = 0;
-  let total = 0;
-  let level = children.map((c) => c.url);
-  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
-    const fresh = level.filter((u) => !seen.has(u) && (seen.add(u), true));
-    const room = Math.max(0, MAX_CHILD_SITEMAPS - (seen.size - fresh.length));
-    skipped += Math.max(0, fresh.length - room);
-    const queue = fresh.slice(0, room);
-    total += queue.length;
-    // The sitemaps an index child names, kept in the order of the children that name them.
-    const nested: string[][] = queue.map(() => []);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < queue.length && pages.size <= deps.maxTargets && !deps.signal.aborted) {
-        const i = next++;
-        const url = queue[i] as string;
-        try {
-          const r = await deps.fetcher.fetchTarget(deps.signal, CLI_CALLER, { url, options: { mode: 'raw' } });
-          const list = parseList(r.content, { format: 'xml', defaults: deps.defaults });
-          if (list.targets.length === 0) failures.push(`${url}: ${list.invalid[0]?.reason ?? 'it lists no pages'}`);
-          else read++;
-          if (isSitemapIndex(r.content)) nested[i] = list.targets.map((t) => t.url);
-          else for (const t of list.targets) if (!pages.has(t.url)) pages.set(t.url, t);
-        } catch (err) {
-          if (deps.signal.aborted) throw err;
-          // The guard's hint says how to let the address through; a target's other hints
-          // (recover from an archive, say) are for a page, not a sitemap.
-          const e = err instanceof SiftError ? `${err.message}${err.code === 'blocked' && err.hint ? ` (${err.hint})` : ''}` : String(err);
-          failures.push(`${url}: ${e}`);
-        }
-        deps.progress?.(++done, total, pages.size);
-      }
-    };
-    await Promise.all(Array.from({ length: AT_ONCE }, worker));
-    level = nested.flat();
-  }
-  // A nested index deeper than MAX_DEPTH is named, not read.
-  skipped += level.filter((u) => !seen.has(u)).length;
-  return { targets: [...pages.values()], read, failures, skipped };
-}
 
 /** What the user is told after the job's first line: that the pages came over HTTP, and what failed. */
 export function indexNote(name: string, x: ExpandedIndex, children: number): string {
   const lines = [
     `sift batch: ${name} is a sitemap index of ${counted(children, 'child sitemap')}; Sift fetched them over HTTP and reads their ${counted(x.targets.length, 'page')} (${counted(x.read, 'sitemap')} read${x.failures.length ? `, ${formatCount(x.failures.length)} failed` : ''})`,
     // The first 20: an index of 1,000 children all blocked is one cause, said 1,000 times.
-    ...x.failures.slice(0, SHOWN_FAILURES).map((f) => `  child sitemap failed: ${f}`),
+    ...x.failures.slice(0, SHOWN_FAILURES).map((f) => `  child sitemap failed: ${f.url}: ${f.why}`),
   ];
   if (x.failures.length > SHOWN_FAILURES) lines.push(`  … and ${formatCount(x.failures.length - SHOWN_FAILURES)} more child sitemaps failed`);
   if (x.skipped) lines.push(`  ${formatCount(x.skipped)} more child sitemaps not read: Sift reads at most ${formatCount(MAX_CHILD_SITEMAPS)}, nested at most ${MAX_DEPTH} deep; give the rest as a list of their own`);

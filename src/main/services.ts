@@ -19,6 +19,7 @@ import { hitsFileName, writeHits } from './export/hits';
 import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { openEngine } from './engine';
+import { expandSitemapIndex } from './sitemap-index';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
 import { decodeListBytes, notAList } from '../shared/urllist/decode';
@@ -104,6 +105,8 @@ export function createServices(opts: ServicesOptions): Services {
   // Export destinations the user chose in a dialog, each for one export; exportJob accepts
   // only these tokens, so the renderer can never name a path of its own.
   const exportTargets = new Map<string, string>();
+  // Sitemap indexes being read for the composer, by the renderer's token.
+  const sitemapReadings = new Map<string, AbortController>();
   // Each chosen destination's stop switch: cancelExport may come before exportJob's request
   // does (the two travel apart), so the switch exists from the moment either asks for it.
   const exportStops = new Map<string, AbortController>();
@@ -242,6 +245,43 @@ export function createServices(opts: ServicesOptions): Services {
       return { name, text: decoded.text, bytes: st.size };
     },
 
+    readSitemapIndex: async ({ token, sitemaps }) => {
+      if (sitemapReadings.has(token)) throw new SiftError('busy', 409, 'These sitemaps are being read already.', 'Wait for the reading to end, or stop it.');
+      const stop = new AbortController();
+      sitemapReadings.set(token, stop);
+      let last = 0;
+      try {
+        const maxTargets = settings.targetsPerJob;
+        const x = await expandSitemapIndex(sitemaps, {
+          fetcher,
+          caller: DESKTOP,
+          defaults: {},
+          maxTargets,
+          signal: stop.signal,
+          progress: (done, total, pages) => {
+            const now = Date.now();
+            // At most every 100 ms, and always the last one.
+            if (done === total || now - last >= 100) {
+              last = now;
+              emit('sitemapProgress', { token, done, total, pages });
+            }
+          },
+        });
+        return { pages: x.targets, read: x.read, failures: x.failures, skipped: x.skipped, capped: x.targets.length > maxTargets, cap: maxTargets };
+      } catch (err) {
+        if (stop.signal.aborted) throw new SiftError('cancelled', 499, 'Reading the sitemaps stopped.', 'The list is the index’s sitemaps themselves until they are read.');
+        throw err;
+      } finally {
+        sitemapReadings.delete(token);
+      }
+    },
+
+    stopReadingSitemaps: ({ token }) => {
+      const stop = sitemapReadings.get(token);
+      stop?.abort();
+      return { stopped: stop !== undefined };
+    },
+
     chooseExportTarget: async () => {
       const dir = await opts.dialogs?.chooseFolder();
       if (!dir) return null;
@@ -314,6 +354,7 @@ export function createServices(opts: ServicesOptions): Services {
       log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
     async close(closeOpts) {
+      for (const stop of sitemapReadings.values()) stop.abort();
       // The runner stores the targets it interrupts before the listeners go: the app's last
       // events then say so too (the window may still be up for a moment).
       await engine.runner.close(closeOpts);

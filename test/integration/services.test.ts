@@ -13,13 +13,36 @@ import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 
 let site: Site;
+/** A sitemap whose answer waits for holdRelease; `held` resolves when its request has come. */
+const resolvers = (): { promise: Promise<void>; resolve: () => void } => {
+  let resolve = (): void => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+};
+const held = resolvers();
+const holdRelease = resolvers();
+const xml = (root: 'urlset' | 'sitemapindex', paths: string[]): string =>
+  `<?xml version="1.0"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths
+    .map((p) => (root === 'urlset' ? `<url><loc>${site.base}${p}</loc></url>` : `<sitemap><loc>${site.base}${p}</loc></sitemap>`))
+    .join('\n')}</${root}>`;
+const sendXml = (root: 'urlset' | 'sitemapindex', paths: string[]) => (_req: unknown, res: import('node:http').ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/xml' }).end(xml(root, paths));
 beforeAll(async () => {
   site = await startSite({
+    '/sitemap-a.xml': sendXml('urlset', ['/article/1', '/article/2']),
+    '/sitemap-b.xml': sendXml('urlset', ['/article/2', '/article/3']),
+    '/sitemap-nested.xml': sendXml('sitemapindex', ['/sitemap-c.xml']),
+    '/sitemap-c.xml': sendXml('urlset', ['/article/4']),
+    '/sitemap-held.xml': (_req, res) => {
+      held.resolve();
+      void holdRelease.promise.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/9'])));
+    },
     // Busy for good, asking for a wait of 30 s: a target that waits while the test looks at it.
     '/busy-long': (_req, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '30' }).end('slow down'),
   });
 });
 afterAll(async () => {
+  holdRelease.resolve();
   await site.close();
 });
 
@@ -443,6 +466,45 @@ describe('services over the contract', () => {
     expect(await r.call('exportJob', { id, token: next.token, format: 'csv' })).toMatchObject({ targets: 4 });
     expect(await r.call('cancelExport', { token: next.token })).toEqual({ cancelled: false });
     expect(await r.call('cancelExport', { token: 'made-up' })).toEqual({ cancelled: false });
+  });
+
+  test("a sitemap index's sitemaps are read for their pages, with the index's lines, progress and what failed", async () => {
+    const r = rig();
+    const sitemaps = [
+      { url: `${site.base}/sitemap-a.xml`, line: 3 },
+      { url: `${site.base}/sitemap-gone.xml`, line: 4 },
+      { url: `${site.base}/sitemap-b.xml`, line: 5 },
+      { url: `${site.base}/sitemap-nested.xml`, line: 6 },
+    ];
+    const x = await r.call('readSitemapIndex', { token: 't1', sitemaps });
+    // Pages once each, in the order the sitemaps list them; a nested index's pages take its line.
+    expect(x.pages.map((p) => [p.url.slice(site.base.length), p.line])).toEqual([
+      ['/article/1', 3],
+      ['/article/2', 3],
+      ['/article/3', 5],
+      ['/article/4', 6],
+    ]);
+    expect(x).toMatchObject({ read: 4, skipped: 0, capped: false, failures: [{ url: `${site.base}/sitemap-gone.xml`, line: 4, why: expect.stringMatching(/404/) }] });
+    const progress = r.events.filter((e) => e.event === 'sitemapProgress').map((e) => e.payload);
+    expect(progress.at(-1)).toEqual({ token: 't1', done: 5, total: 5, pages: 4 });
+    // The pages are a list the runner takes as it is.
+    const { id } = await r.call('submit', { targets: x.pages.map((p) => ({ url: p.url })) });
+    expect((await until(r, id)).targetsDone).toBe(4);
+  });
+
+  test('reading a sitemap index stops when asked, and another reading, or none, is not stopped', async () => {
+    const r = rig();
+    expect(await r.call('stopReadingSitemaps', { token: 'none' })).toEqual({ stopped: false });
+    const reading = r.raw('readSitemapIndex', { token: 't2', sitemaps: [{ url: `${site.base}/sitemap-held.xml`, line: 1 }] });
+    await held.promise;
+    expect(await r.call('stopReadingSitemaps', { token: 'other' })).toEqual({ stopped: false });
+    expect(await r.call('stopReadingSitemaps', { token: 't2' })).toEqual({ stopped: true });
+    expect(await reading).toMatchObject({ ok: false, error: { code: 'cancelled', message: 'Reading the sitemaps stopped.' } });
+    expect(await r.call('stopReadingSitemaps', { token: 't2' })).toEqual({ stopped: false });
+    // A blocked sitemap says how to let it through; bad payloads are refused by the contract.
+    const blocked = await r.call('readSitemapIndex', { token: 't3', sitemaps: [{ url: 'http://127.0.0.2:9/sitemap.xml', line: 2 }] });
+    expect(blocked).toMatchObject({ pages: [], read: 0, failures: [{ line: 2, why: expect.stringMatching(/--allow-host|allow/i) }] });
+    expect(await r.raw('readSitemapIndex', { token: 't4', sitemaps: [] })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
   test('Export hits suggests a name made of the query, never half a character nor a trailing dash', async () => {

@@ -127,6 +127,11 @@ function field(name: string): fc.Arbitrary<unknown> {
       return fc.oneof(fc.constantFrom('unfinished', 'failed', 'all'), fc.anything());
     case 'format':
       return fc.oneof(fc.constantFrom('md', 'txt', 'json', 'jsonl', 'csv', 'combined', 'zip', 'exe', '../md'), fc.anything());
+    case 'sitemaps':
+      return fc.oneof(
+        fc.array(fc.record({ url: fc.constantFrom('http://127.0.0.1:9/sitemap.xml', 'ftp://127.0.0.1/s.xml', '', 'http://'), line: fc.oneof(fc.nat(), fc.integer({ min: -3, max: -1 })) }), { maxLength: 3 }),
+        fc.anything(),
+      );
     case 'token':
       return fc.oneof(fc.string(), fc.constant('x'.repeat(129)), fc.anything());
     case 'includeFailed':

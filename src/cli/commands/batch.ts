@@ -14,7 +14,8 @@ import { storeError } from '../../main/store';
 import { checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
-import { expandSitemapIndex, indexNote, type ExpandedIndex } from '../sitemap-index';
+import { indexNote } from '../sitemap-index';
+import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
 import { isSitemapIndex } from '../../shared/urllist/xml';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
@@ -135,7 +136,7 @@ export const batchCommand: Command = {
         const live = io.isTTY ? (done: number, total: number, pages: number) => io.stderr.write(`\r\x1b[Kreading child sitemaps: ${formatCount(done)} of ${formatCount(total)}, ${counted(pages, 'page')}`) : undefined;
         let x: ExpandedIndex;
         try {
-          x = await expandSitemapIndex(list.targets, { fetcher: ctx.fetcher, defaults, maxTargets: cliSettings({}, io).targetsPerJob, signal, progress: live });
+          x = await expandSitemapIndex(list.targets, { fetcher: ctx.fetcher, caller: CLI_CALLER, defaults, maxTargets: cliSettings({}, io).targetsPerJob, signal, progress: live });
         } catch (err) {
           if (!signal.aborted) throw err;
           io.stderr.write(`${live ? '\r\x1b[K' : ''}sift batch: interrupted while reading the child sitemaps; nothing was submitted\n`);

@@ -103,6 +103,32 @@ export const invokeContract = {
   browserInfo: { req: Empty, res: BrowserInfoSchema },
   /** The system open dialog; main reads the chosen file (the renderer never names a path). */
   openListFile: { req: Empty, res: ListFileSchema.nullable() },
+  /**
+   * A sitemap index's child sitemaps fetched and read (the guard, the gate and the download
+   * limit of every fetch) for the pages they list, each with the index's line naming the
+   * sitemap that listed it. `token` (the renderer's) names the reading in sitemapProgress and
+   * stopReadingSitemaps; a stopped reading ends with the error `cancelled`.
+   */
+  readSitemapIndex: {
+    req: z
+      .object({
+        token: z.string().min(1).max(128),
+        sitemaps: z.array(z.object({ url: z.string().max(8192), line: z.number().int().min(0) }).strict()).min(1).max(MAX_SUBMIT_TARGETS),
+      })
+      .strict(),
+    res: z.object({
+      pages: z.array(z.object({ url: z.string(), line: z.number(), options: OptionsSchema.optional() })),
+      read: z.number(),
+      failures: z.array(z.object({ url: z.string(), line: z.number(), why: z.string() })),
+      /** Child sitemaps not read: past the count or depth limit. */
+      skipped: z.number(),
+      /** Reading stopped at the job's URL cap (Settings: URLs per job), which the pages now pass. */
+      capped: z.boolean(),
+      cap: z.number(),
+    }),
+  },
+  /** Stops the reading with this token; false when none runs. */
+  stopReadingSitemaps: { req: z.object({ token: z.string().min(1).max(128) }).strict(), res: z.object({ stopped: z.boolean() }) },
   /** The system save/folder dialog for an export; returns a token for exportJob. */
   chooseExportTarget: {
     req: z.object({ id: JobId, format: ExportFormatSchema }).strict(),
@@ -152,6 +178,8 @@ export const eventContract = {
   /** A job was deleted (by the user or the expiry sweep). */
   jobRemoved: z.object({ id: z.string() }),
   exportProgress: z.object({ token: z.string(), done: z.number(), total: z.number() }),
+  /** Child sitemaps read so far of those known (a nested index adds to total), and the pages found. */
+  sitemapProgress: z.object({ token: z.string(), done: z.number(), total: z.number(), pages: z.number() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type InvokeContract = typeof invokeContract;

@@ -25,6 +25,8 @@ export interface PackedList {
   invalidCount: number;
   duplicates: ListProblem[];
   duplicatesCount: number;
+  /** A sitemap index: its entries are sitemaps, whose pages are the list (readSitemapIndex). */
+  sitemapIndex?: boolean;
 }
 
 export function packList(p: ParsedList): PackedList {
@@ -74,6 +76,7 @@ export class ComposerList {
   readonly invalidCount: number;
   readonly duplicates: ListProblem[];
   readonly duplicatesCount: number;
+  readonly sitemapIndex: boolean;
   private readonly made: ParsedTarget[] = [];
 
   constructor(private readonly packed: PackedList) {
@@ -83,6 +86,7 @@ export class ComposerList {
     this.invalidCount = packed.invalidCount;
     this.duplicates = packed.duplicates;
     this.duplicatesCount = packed.duplicatesCount;
+    this.sitemapIndex = packed.sitemapIndex === true;
   }
 
   static of(p: ParsedList): ComposerList {

@@ -7,6 +7,7 @@ import { isTerminal, type Job, type Options, type Target } from '../../../shared
 import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
+import { ComposerList } from '../lib/packed-list';
 import { formatCreated, plural } from '../lib/format';
 import { cleanOptions, effectiveOptions, noTargetsError, type ListSource } from './composer';
 import { useStore } from './index';
@@ -27,6 +28,7 @@ export function startSync(): () => void {
       if (get().detailJobId === id) get().clearDetail();
     }),
     window.sift.on('exportProgress', ({ token, done, total }) => get().exportProgressed(token, done, total)),
+    window.sift.on('sitemapProgress', ({ token, done, total, pages }) => get().setSitemaps(token, { done, total, pages })),
   ];
   // Subscribe first, then load: a change that lands between the two is then not lost
   // (the store keeps whichever copy is newer).
@@ -141,9 +143,53 @@ export async function loadSource(source: ListSource | null): Promise<void> {
     (async () => {
       const parsed = await parseInWorker(source.text, { filename: source.kind === 'file' ? source.name : undefined, mimeType: source.mimeType });
       // null: a newer source replaced this one while it was parsing.
-      if (parsed) get().setParsed(parsed);
+      if (!parsed) return;
+      get().setParsed(parsed);
+      // Its entries are sitemaps: the pages they list are the list (fetched by main).
+      if (parsed.sitemapIndex) void readSitemaps();
     })(),
   );
+}
+
+/** Sitemaps of an index that gave no page, shown in the composer; the rest are counted. */
+const SHOWN_SITEMAP_FAILURES = 20;
+
+/**
+ * Reads the composer's sitemap index: main fetches its sitemaps and the pages they list
+ * become the list. Submit waits for it, as for any list being read; the list stays the
+ * index's own entries if the reading is stopped or finds no page.
+ */
+export async function readSitemaps(): Promise<void> {
+  const index = get().parsed;
+  if (!index?.sitemapIndex) return;
+  const token = `sitemaps-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  get().startSitemaps({ token, sitemaps: index.length, state: 'reading', done: 0, total: index.length, pages: 0 });
+  await readingList(
+    (async () => {
+      try {
+        const x = await window.sift.readSitemapIndex({ token, sitemaps: index.all().map((t) => ({ url: t.url, line: t.line })) });
+        // A newer list (or reading) took the composer meanwhile.
+        if (get().sitemaps?.token !== token || get().parsed !== index) return;
+        const failures = x.failures.slice(0, SHOWN_SITEMAP_FAILURES).map((f) => ({ line: f.line, text: f.url, reason: f.why }));
+        get().setSitemaps(token, { state: 'read', read: x.read, failures, failureCount: x.failures.length, skipped: x.skipped, capped: x.capped ? x.cap : undefined, pages: x.pages.length });
+        if (x.pages.length > 0) get().setParsed(ComposerList.of({ format: 'xml', targets: x.pages, invalid: [], duplicates: [], truncated: false }));
+      } catch (err) {
+        const e = toUserError(err);
+        get().setSitemaps(token, e.code === 'cancelled' ? { state: 'stopped' } : { state: 'failed', error: e });
+      }
+    })(),
+  );
+}
+
+export async function stopReadingSitemaps(): Promise<void> {
+  const reading = get().sitemaps;
+  if (reading?.state !== 'reading') return;
+  get().setSitemaps(reading.token, { state: 'stopping' });
+  try {
+    await window.sift.stopReadingSitemaps({ token: reading.token });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
 }
 
 /** Lists being read (a dropped file's bytes, then its parse): a Submit that comes meanwhile waits for them. */

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { Options, Result } from '../../../shared/types';
 import type { ComposerList } from '../lib/packed-list';
+import type { ListProblem } from '../../../shared/urllist';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -10,6 +11,26 @@ export interface ListSource {
   name: string;
   text: string;
   mimeType?: string;
+}
+
+/** A sitemap index of the composer's list being read for its pages (main's readSitemapIndex). */
+export interface SitemapReading {
+  token: string;
+  /** The index's own entries: the sitemaps it names. */
+  sitemaps: number;
+  state: 'reading' | 'stopping' | 'read' | 'stopped' | 'failed';
+  /** Sitemaps read of those known so far (a nested index adds to total), and the pages found. */
+  done: number;
+  total: number;
+  pages: number;
+  /** Once read: sitemaps read, those that gave no page (the first ones shown), those not read. */
+  read?: number;
+  failures?: ListProblem[];
+  failureCount?: number;
+  skipped?: number;
+  /** The job's URL cap, when reading stopped once the pages passed it. */
+  capped?: number;
+  error?: UserError;
 }
 
 export interface ComposerSlice {
@@ -27,6 +48,7 @@ export interface ComposerSlice {
   optionsError: UserError | null;
   submitting: boolean;
   submitError: UserError | null;
+  sitemaps: SitemapReading | null;
 
   setSource(source: ListSource | null): void;
   setParsed(parsed: ComposerList | null): void;
@@ -39,6 +61,9 @@ export interface ComposerSlice {
   setOptionsError(e: UserError | null): void;
   setSubmitting(v: boolean): void;
   setSubmitError(e: UserError | null): void;
+  startSitemaps(reading: SitemapReading): void;
+  /** Changes the reading with this token; a newer reading, or none, ignores it. */
+  setSitemaps(token: string, patch: Partial<SitemapReading>): void;
   resetComposer(): void;
 }
 
@@ -92,12 +117,13 @@ const EMPTY = {
   optionsError: null,
   submitting: false,
   submitError: null,
+  sitemaps: null,
 } as const;
 
 export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (set) => ({
   ...EMPTY,
   listOptions: {},
-  setSource: (source) => set({ source, submitError: null }),
+  setSource: (source) => set({ source, submitError: null, sitemaps: null }),
   setParsed: (parsed) => set({ parsed, parsing: false, previewIdx: 0 }),
   setParsing: (parsing) => set({ parsing }),
   setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, submitError: null })),
@@ -108,5 +134,7 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   setOptionsError: (optionsError) => set({ optionsError }),
   setSubmitting: (submitting) => set({ submitting }),
   setSubmitError: (submitError) => set({ submitError, submitting: false }),
+  startSitemaps: (sitemaps) => set({ sitemaps }),
+  setSitemaps: (token, patch) => set((s) => (s.sitemaps?.token === token ? { sitemaps: { ...s.sitemaps, ...patch } } : {})),
   resetComposer: () => set({ ...EMPTY }),
 });

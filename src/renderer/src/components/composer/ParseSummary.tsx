@@ -1,6 +1,7 @@
 import { useStore } from '../../store';
 import type { ListProblem } from '../../../../shared/urllist';
 import { plural } from '../../lib/format';
+import { SitemapIndexNote } from './SitemapIndexNote';
 
 export function ParseSummary(): React.JSX.Element | null {
   const parsed = useStore((s) => s.parsed);
@@ -15,6 +16,7 @@ export function ParseSummary(): React.JSX.Element | null {
         <span className="muted">read as {parsed.format}</span>
         {parsing && <span className="muted">updating…</span>}
       </div>
+      <SitemapIndexNote />
       {parsed.truncated && (
         <p className="warn-text" data-testid="parse-truncated">
           The list is longer than Sift reads at once; only the first {plural(parsed.length, 'URL')} were taken. Split it into smaller lists.

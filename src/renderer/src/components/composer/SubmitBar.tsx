@@ -8,7 +8,13 @@ const MOD = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ?
 
 export function SubmitBar(): React.JSX.Element {
   const { n, submitting, parsing, error } = useStore(
-    useShallow((s) => ({ n: s.parsed?.length ?? 0, submitting: s.submitting, parsing: s.parsing, error: s.submitError })),
+    useShallow((s) => ({
+      n: s.parsed?.length ?? 0,
+      submitting: s.submitting,
+      // A sitemap index's pages being read: Submit waits for them, as for a list being parsed.
+      parsing: s.parsing || s.sitemaps?.state === 'reading' || s.sitemaps?.state === 'stopping',
+      error: s.submitError,
+    })),
   );
   return (
     <div className="submit-bar">

@@ -1,0 +1,107 @@
+import { useStore } from '../../store';
+import { readSitemaps, stopReadingSitemaps } from '../../store/actions';
+import { plural } from '../../lib/format';
+import { ErrorMessage } from '../common/ErrorMessage';
+
+/**
+ * A sitemap index in the composer: its entries are sitemaps, so Sift reads them for the
+ * pages they list, and says how that went. Without it the job fetched each sitemap's XML.
+ */
+export function SitemapIndexNote(): React.JSX.Element | null {
+  const r = useStore((s) => s.sitemaps);
+  if (!r) return null;
+  const sitemaps = plural(r.sitemaps, 'sitemap');
+  const body = ((): React.JSX.Element => {
+    switch (r.state) {
+      case 'reading':
+      case 'stopping':
+        return (
+          <>
+            <p>
+              This list is a sitemap index: it names {sitemaps}, not pages. Sift is reading {r.sitemaps === 1 ? 'it' : 'them'} for the pages they list:{' '}
+              <span data-testid="sitemap-progress-text">
+                {r.done.toLocaleString()} of {plural(r.total, 'sitemap')} read, {plural(r.pages, 'page')} so far
+              </span>
+              .
+            </p>
+            <div className="sitemap-actions">
+              <progress max={r.total || 1} value={r.done} aria-label="Sitemaps read" />
+              <button type="button" onClick={() => void stopReadingSitemaps()} disabled={r.state === 'stopping'} data-testid="sitemap-stop">
+                {r.state === 'stopping' ? 'Stopping…' : 'Stop'}
+              </button>
+            </div>
+          </>
+        );
+      case 'read':
+        return r.pages > 0 ? (
+          <p>
+            This list was a sitemap index of {sitemaps}; the list below is the {plural(r.pages, 'page')} they list ({plural(r.read ?? 0, 'sitemap')} read). Its
+            Line column is the index&apos;s line naming each page&apos;s sitemap.
+          </p>
+        ) : (
+          <>
+            <p className="warn-text">
+              No sitemap of the index gave a page to fetch. The list below holds the index&apos;s own entries ({sitemaps}): fetched as they are, they give
+              XML, not pages.
+            </p>
+            <Again label="Read them again" />
+          </>
+        );
+      case 'stopped':
+        return (
+          <>
+            <p className="warn-text">
+              Reading stopped. The list below holds the index&apos;s own entries ({sitemaps}): fetched as they are, they give XML, not pages.
+            </p>
+            <Again label="Read their pages" />
+          </>
+        );
+      case 'failed':
+        return (
+          <>
+            {r.error && <ErrorMessage error={r.error} testId="sitemap-error" />}
+            <Again label="Try again" />
+          </>
+        );
+    }
+  })();
+  return (
+    <div className="sitemap-note" data-testid="sitemap-note" data-state={r.state}>
+      {body}
+      {r.capped && (
+        <p className="warn-text" data-testid="sitemap-capped">
+          Reading stopped once the pages passed {r.capped.toLocaleString()}, the most one job holds (Settings: URLs per job). Give the index&apos;s
+          sitemaps in parts, or raise that setting.
+        </p>
+      )}
+      {r.skipped ? (
+        <p className="muted" data-testid="sitemap-skipped">
+          {plural(r.skipped, 'more sitemap')} not read: Sift reads at most 1,000 from one index, nested at most 3 deep. Give the rest as a list of their own.
+        </p>
+      ) : null}
+      {r.failureCount ? (
+        <details className="problems" data-testid="sitemap-failures" open={r.failureCount <= 5}>
+          <summary>Sitemaps that gave no page: {r.failureCount.toLocaleString()}</summary>
+          <ul>
+            {(r.failures ?? []).map((f, i) => (
+              <li key={`${f.line}-${i}`}>
+                <span className="line-no">line {f.line}</span> <code>{f.text}</code> <span className="reason">{f.reason}</span>
+              </li>
+            ))}
+          </ul>
+          {r.failureCount > (r.failures?.length ?? 0) && <p className="muted">and {(r.failureCount - (r.failures?.length ?? 0)).toLocaleString()} more</p>}
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function Again({ label }: { label: string }): React.JSX.Element {
+  return (
+    <div className="sitemap-actions">
+      <button type="button" onClick={() => void readSitemaps()} data-testid="sitemap-read">
+        {label}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type http from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { dropFile, expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import { startSite, type Site } from '../helpers/sites';
+
+/**
+ * A sitemap index dropped on the composer: its sitemaps are fetched by main (through the
+ * guarded fetcher, from a loopback site) and the pages they list become the list, with
+ * progress, a stop, and the sitemaps that failed. Without it the job fetched each sitemap's XML.
+ */
+let browser: Browser;
+let site: Site;
+let app: UiApp;
+let page: Page;
+/** The held sitemap: its request has come (asked), and its answer waits for release. */
+let asked: () => void = () => {};
+const askedOnce = new Promise<void>((r) => (asked = r));
+let release: () => void = () => {};
+const released = new Promise<void>((r) => (release = r));
+
+const xml = (root: 'urlset' | 'sitemapindex', paths: string[]): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${paths
+    .map((p) => (root === 'urlset' ? `  <url><loc>${site.base}${p}</loc></url>` : `  <sitemap><loc>${site.base}${p}</loc></sitemap>`))
+    .join('\n')}\n</${root}>\n`;
+const send = (paths: string[]) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', paths));
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startSite({
+    '/sitemap-posts.xml': send(['/article/1', '/article/2']),
+    '/sitemap-pages.xml': send(['/article/2', '/article/3']),
+    '/sitemap-held.xml': (_req, res) => {
+      asked();
+      void released.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/7'])));
+    },
+  });
+  app = await startUiApp();
+  browser = await launchChromium();
+  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+});
+
+afterAll(async () => {
+  release();
+  await browser?.close();
+  await app?.close();
+  await site?.close();
+});
+
+const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
+const rowUrls = (): Promise<string[]> => page.getByTestId('parsed-row').locator('.parsed-url').allTextContents();
+
+test("a dropped sitemap index becomes the pages its sitemaps list, and says which sitemap failed", async () => {
+  await dropFile(page, 'sitemap_index.xml', xml('sitemapindex', ['/sitemap-posts.xml', '/sitemap-gone.xml', '/sitemap-pages.xml']), 'application/xml');
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state'), { timeout: 60_000 }).toBe('read');
+  expect(await text('count-valid')()).toBe('3');
+  expect(await rowUrls()).toEqual([1, 2, 3].map((n) => `${site.base}/article/${n}`));
+  // The Line column is the index's line naming each page's sitemap.
+  expect(await page.getByTestId('parsed-row').locator('.line-no').allTextContents()).toEqual(['3', '3', '5']);
+  expect(await text('sitemap-note')()).toContain('This list was a sitemap index of 3 sitemaps; the list below is the 3 pages they list (2 sitemaps read).');
+  expect(await text('sitemap-failures')()).toMatch(new RegExp(`Sitemaps that gave no page: 1\\s*line 4 ${site.base}/sitemap-gone.xml HTTP 404`));
+  expect(await text('submit')()).toContain('Fetch 3 URLs');
+  await page.screenshot({ path: screenshotPath('ui-sitemap-index-read') });
+  await expectNoInternalErrorText(page);
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  const id = (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+  expect(app.services.store.targetRows(id).map((r) => r.url)).toEqual([1, 2, 3].map((n) => `${site.base}/article/${n}`));
+});
+
+test('reading the sitemaps can be stopped; the list is then the sitemaps, and reading again gets the pages', async () => {
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, 'big_index.xml', xml('sitemapindex', ['/sitemap-held.xml']), 'application/xml');
+  await askedOnce;
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('reading');
+  await expect.poll(text('sitemap-note')).toContain('This list is a sitemap index: it names 1 sitemap, not pages. Sift is reading it for the pages they list: 0 of 1 sitemap read, 0 pages so far.');
+  await expect.poll(text('submit')).toContain('Reading the list…');
+  await page.getByTestId('sitemap-stop').click();
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('stopped');
+  expect(await text('sitemap-note')()).toBe("Reading stopped. The list below holds the index's own entries (1 sitemap): fetched as they are, they give XML, not pages.Read their pages");
+  expect(await rowUrls()).toEqual([`${site.base}/sitemap-held.xml`]);
+  await page.screenshot({ path: screenshotPath('ui-sitemap-index-stopped') });
+  await expectNoInternalErrorText(page);
+  release();
+  await page.getByTestId('sitemap-read').click();
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state'), { timeout: 60_000 }).toBe('read');
+  expect(await rowUrls()).toEqual([`${site.base}/article/7`]);
+});
+
+test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+});
