@@ -14,12 +14,15 @@ export async function checkExportDestination(out: string, format: string): Promi
   await prepareDestination(out, exportOptionsFromCli(format).format);
 }
 
-/** The export a file name says, for an --out without --format: `--out results.zip` wants a zip, not a folder of that name. */
-const FORMAT_OF_FILE: Record<string, string> = { '.zip': 'zip', '.jsonl': 'jsonl', '.csv': 'csv' };
+/**
+ * The export a file name says, for an --out without --format: `--out results.zip` wants a zip,
+ * and `--out notes.md` one Markdown file of every result, not a folder of that name.
+ */
+const FORMAT_OF_FILE: Record<string, string> = { '.zip': 'zip', '.jsonl': 'jsonl', '.csv': 'csv', '.md': 'combined' };
 
 /**
  * The --format in force: the one given; else the one --out's file name says (`.zip`, `.jsonl`,
- * `.csv`, unless a folder of that name is there already); else md, a file per target.
+ * `.csv`, `.md`, unless a folder of that name is there already); else md, a file per target.
  */
 export function exportFormatFor(format: string | undefined, out: string | undefined): string {
   if (format !== undefined) return format;

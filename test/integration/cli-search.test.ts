@@ -235,10 +235,10 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(badLimit.stderr).toMatch(/--limit takes a whole number/);
   });
 
-  test('an export whose --out is named .zip, .jsonl or .csv, without --format, is that file', async () => {
+  test('an export whose --out is named .zip, .jsonl, .csv or .md, without --format, is that file', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-named-'));
     const run = (name: string, ...more: string[]) => runSift(['export', jobB, '--out', path.join(out, name), ...more, '--db', db], { env });
-    for (const name of ['results.zip', 'results.jsonl', 'Results.CSV']) {
+    for (const name of ['results.zip', 'results.jsonl', 'Results.CSV', 'notes.md']) {
       const r = await run(name);
       expect(r.code, r.stderr).toBe(0);
       expect(statSync(path.join(out, name)).isFile(), name).toBe(true);
@@ -246,6 +246,8 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(readFileSync(path.join(out, 'results.zip')).subarray(0, 2).toString()).toBe('PK');
     expect(jsonLines(readFileSync(path.join(out, 'results.jsonl'), 'utf8')).length).toBeGreaterThan(0);
     expect(readFileSync(path.join(out, 'Results.CSV'), 'utf8')).toMatch(/^\ufeffidx,url,/);
+    // One Markdown document of every result, with its table of contents.
+    expect(readFileSync(path.join(out, 'notes.md'), 'utf8')).toMatch(/^# .+\n[\s\S]*## Contents/);
     // A folder of that name already there is where a folder export goes; --format wins over the name.
     mkdirSync(path.join(out, 'old.zip'));
     expect((await run('old.zip')).code).toBe(0);

@@ -32,7 +32,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
   --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default:
-                      zip, jsonl or csv for an --out named so, else md)
+                      zip, jsonl, csv or combined for an --out named .zip, .jsonl,
+                      .csv or .md, else md)
   --include-failed    with --out: a file (a section in combined) per failed target too;
                       manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file
