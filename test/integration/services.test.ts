@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ServerResponse } from 'node:http';
 import { createServices, type Dialogs, type Services } from '../../src/main/services';
 import { dispatch } from '../../src/main/ipc/dispatch';
 import type { Envelope, EventName, Method, Res } from '../../src/shared/ipc/contract';
@@ -25,7 +26,7 @@ const xml = (root: 'urlset' | 'sitemapindex', paths: string[]): string =>
   `<?xml version="1.0"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths
     .map((p) => (root === 'urlset' ? `<url><loc>${site.base}${p}</loc></url>` : `<sitemap><loc>${site.base}${p}</loc></sitemap>`))
     .join('\n')}</${root}>`;
-const sendXml = (root: 'urlset' | 'sitemapindex', paths: string[]) => (_req: unknown, res: import('node:http').ServerResponse) =>
+const sendXml = (root: 'urlset' | 'sitemapindex', paths: string[]) => (_req: unknown, res: ServerResponse) =>
   res.writeHead(200, { 'content-type': 'application/xml' }).end(xml(root, paths));
 beforeAll(async () => {
   site = await startSite({
