@@ -15,11 +15,12 @@ import { checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { indexNote } from '../sitemap-index';
+import { fetchListInput, isListUrl } from '../list-url';
 import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
 import { isSitemapIndex } from '../../shared/urllist/xml';
 import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
 
-const USAGE = `usage: sift batch FILE|- [options] [--json] [--out DIR --format FORMAT]
+const USAGE = `usage: sift batch FILE|-|URL [options] [--json] [--out DIR --format FORMAT]
 
 Submits a list of URLs as one job, shows its progress on stderr, waits, then prints the
 results (--json: one JSON object per target, in list order), exports them (--out) or both.
@@ -29,6 +30,9 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
                       bookmarks, JSON, uri-list, a sitemap, OPML or a feed's entries);
                       - reads stdin. A sitemap index's child sitemaps are fetched (as
                       any URL is) and their pages are the list
+  URL                 a list at an http(s) address, fetched through the guard as a
+                      target is: a sitemap, a feed, a text or CSV list, or a web page
+                      (its links, relative ones resolved against it)
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
   --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default:
@@ -71,7 +75,7 @@ export const batchCommand: Command = {
       again: { type: 'boolean' },
       rest: { type: 'boolean' },
     });
-    if (positionals.length !== 1) throw new UsageError('give one list FILE, or - for stdin');
+    if (positionals.length !== 1) throw new UsageError('give one list FILE, - for stdin, or the URL of a list');
     if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
     if (values.rest && values.again) throw new UsageError('--rest fetches what the job did not finish, --again the whole list: give one of them');
     if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
@@ -80,10 +84,18 @@ export const batchCommand: Command = {
     const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
     if (values.out) checkExportFormat(format);
     const file = positionals[0] as string;
-    const input = await readListInput(file, io);
+    // A list given by its address is fetched (through the guard) and read as a file would be.
+    const fetched = isListUrl(file) ? await fetchListInput(file, values, io, signal) : undefined;
+    if (fetched === null) {
+      io.stderr.write('sift batch: interrupted while fetching the list; nothing was submitted\n');
+      return EXIT.interrupted;
+    }
+    const input = fetched ? fetched.text : await readListInput(file, io);
     const defaults = optionsFromFlags(values);
     const list = parseList(input, {
-      filename: file === '-' ? undefined : file,
+      filename: fetched ? fetched.filename : file === '-' ? undefined : file,
+      mimeType: fetched?.mimeType,
+      baseUrl: fetched?.base,
       format: values.as as ListFormat | undefined,
       defaults,
     });

@@ -6,6 +6,9 @@ import { problemLines, readListInput } from '../list-input';
 import { counted } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { isSitemapIndex } from '../../shared/urllist/xml';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { isListUrl } from '../list-url';
 
 const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
 
@@ -38,6 +41,10 @@ export const parseCommand: Command = {
     }
     const defaults = optionsFromFlags(values);
 
+    // parse fetches nothing; the address of a list is no file of that name.
+    if (isListUrl(file) && !existsSync(path.resolve(io.cwd, file))) {
+      throw new UsageError(`${file} is an address: sift parse reads a list from a file or stdin and fetches nothing (curl -s ${file} | sift parse - reads it; sift batch ${file} fetches and runs it)`);
+    }
     const input = await readListInput(file, io);
 
     const list = parseList(input, {

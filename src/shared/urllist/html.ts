@@ -11,12 +11,12 @@ const HREF = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
  * this in Node and the renderer must not need one either. Links into the page (`#…`) and
  * anchors without href are skipped; `place:`, `javascript:` and other schemes are reported.
  */
-export function readHtml(input: string, c: Collector): void {
+export function readHtml(input: string, c: Collector, fetchedFrom?: string): void {
   // A saved web page's relative links resolve against the address it names: its <base href>,
-  // as a browser resolves them, else where it was saved from (savedFrom). A list of them
-  // refused every relative link ("relative URL: needs https://host/…"); a bookmarks file names
-  // none, and needs none.
-  const base = baseHref(input) ?? savedFrom(input);
+  // as a browser resolves them, else where it was saved from (savedFrom); a page fetched as the
+  // list, against the address it came from. A list of them refused every relative link
+  // ("relative URL: needs https://host/…"); a bookmarks file names none, and needs none.
+  const base = baseHref(input) ?? (fetchedFrom || savedFrom(input));
   let line = 1;
   let lineFrom = 0;
   A_START.lastIndex = 0;

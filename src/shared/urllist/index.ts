@@ -33,6 +33,8 @@ export interface ParseListOptions {
   mimeType?: string;
   /** Force a format instead of detecting one. */
   format?: ListFormat;
+  /** Where the list was fetched from (`sift batch URL`): a web page's relative links resolve against it. */
+  baseUrl?: string;
   /** Options for the whole list; an entry's own options win. */
   defaults?: Options;
   /** Nothing after this line is read. */
@@ -87,7 +89,7 @@ export function parseList(input: string, opts: ParseListOptions = {}): ParsedLis
         readTable(cut, format === 'csv' ? ',' : '\t', c, maxLineLength);
         break;
       case 'html':
-        readHtml(cut, c);
+        readHtml(cut, c, opts.baseUrl);
         break;
       case 'xml':
         readXml(cut, c);
