@@ -60,7 +60,9 @@ test("a dropped sitemap index becomes the pages its sitemaps list, and says whic
   expect(await rowUrls()).toEqual([1, 2, 3].map((n) => `${site.base}/article/${n}`));
   // The Line column is the index's line naming each page's sitemap.
   expect(await page.getByTestId('parsed-row').locator('.line-no').allTextContents()).toEqual(['3', '3', '5']);
-  expect(await text('sitemap-note')()).toContain('This list was a sitemap index of 3 sitemaps; the list below is the 3 pages they list (2 sitemaps read).');
+  expect(await text('sitemap-note')()).toContain(
+    "This list was a sitemap index of 3 sitemaps; the list below is the 3 pages they list (2 sitemaps read). Its Line column is the line naming each page's sitemap.",
+  );
   expect(await text('sitemap-failures')()).toMatch(new RegExp(`Sitemaps that gave no page: 1\\s*line 4 ${site.base}/sitemap-gone.xml HTTP 404`));
   expect(await text('submit')()).toContain('Fetch 3 URLs');
   await page.screenshot({ path: screenshotPath('ui-sitemap-index-read') });
@@ -88,6 +90,23 @@ test('reading the sitemaps can be stopped; the list is then the sitemaps, and re
   await page.getByTestId('sitemap-read').click();
   await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state'), { timeout: 60_000 }).toBe('read');
   expect(await rowUrls()).toEqual([`${site.base}/article/7`]);
+});
+
+test("pasted sitemaps' addresses are offered to be read for their pages; a page's address is not", async () => {
+  await page.getByTestId('list-file').getByRole('button', { name: 'Clear and paste instead' }).click();
+  await page.getByTestId('paste-box').fill(`${site.base}/article/1\n${site.base}/sitemap-posts.xml`);
+  await expect.poll(text('count-valid')).toBe('2');
+  expect(await page.getByTestId('sitemap-note').count()).toBe(0);
+  await page.getByTestId('paste-box').fill(`${site.base}/sitemap-posts.xml\n${site.base}/sitemap-pages.xml`);
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('offered');
+  expect(await text('sitemap-note')()).toBe('These addresses look like sitemaps: fetched as they are, they give XML, not pages.Read the pages they list');
+  await page.screenshot({ path: screenshotPath('ui-sitemaps-offered') });
+  await page.getByTestId('sitemap-read').click();
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state'), { timeout: 60_000 }).toBe('read');
+  expect(await rowUrls()).toEqual([1, 2, 3].map((n) => `${site.base}/article/${n}`));
+  expect(await text('sitemap-note')()).toContain('This list was 2 sitemaps; the list below is the 3 pages they list (2 sitemaps read).');
+  await page.screenshot({ path: screenshotPath('ui-sitemaps-read') });
+  await expectNoInternalErrorText(page);
 });
 
 test('no errors were logged in the page', () => {

@@ -155,15 +155,16 @@ export async function loadSource(source: ListSource | null): Promise<void> {
 const SHOWN_SITEMAP_FAILURES = 20;
 
 /**
- * Reads the composer's sitemap index: main fetches its sitemaps and the pages they list
- * become the list. Submit waits for it, as for any list being read; the list stays the
- * index's own entries if the reading is stopped or finds no page.
+ * Reads the composer's sitemap index (or its list of sitemaps' addresses, when the user asks):
+ * main fetches the sitemaps and the pages they list become the list. Submit waits for it, as
+ * for any list being read; the list stays as it was if the reading is stopped or finds no page.
  */
 export async function readSitemaps(): Promise<void> {
   const index = get().parsed;
-  if (!index?.sitemapIndex) return;
+  if (!index || index.length === 0) return;
   const token = `sitemaps-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  get().startSitemaps({ token, sitemaps: index.length, state: 'reading', done: 0, total: index.length, pages: 0 });
+  const kind = index.sitemapIndex ? 'index' : 'sitemaps';
+  get().startSitemaps({ token, kind, sitemaps: index.length, state: 'reading', done: 0, total: index.length, pages: 0 });
   await readingList(
     (async () => {
       try {
@@ -172,7 +173,7 @@ export async function readSitemaps(): Promise<void> {
         if (get().sitemaps?.token !== token || get().parsed !== index) return;
         const failures = x.failures.slice(0, SHOWN_SITEMAP_FAILURES).map((f) => ({ line: f.line, text: f.url, reason: f.why }));
         get().setSitemaps(token, { state: 'read', read: x.read, failures, failureCount: x.failures.length, skipped: x.skipped, capped: x.capped ? x.cap : undefined, pages: x.pages.length });
-        if (x.pages.length > 0) get().setParsed(ComposerList.of({ format: 'xml', targets: x.pages, invalid: [], duplicates: [], truncated: false }));
+        if (x.pages.length > 0) get().setParsed(ComposerList.of({ format: index.format, targets: x.pages, invalid: [], duplicates: [], truncated: false }));
       } catch (err) {
         const e = toUserError(err);
         get().setSitemaps(token, e.code === 'cancelled' ? { state: 'stopped' } : { state: 'failed', error: e });

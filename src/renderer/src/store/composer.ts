@@ -16,6 +16,8 @@ export interface ListSource {
 /** A sitemap index of the composer's list being read for its pages (main's readSitemapIndex). */
 export interface SitemapReading {
   token: string;
+  /** What the list was: a sitemap index (read at once), or sitemaps' addresses (read when asked). */
+  kind: 'index' | 'sitemaps';
   /** The index's own entries: the sitemaps it names. */
   sitemaps: number;
   state: 'reading' | 'stopping' | 'read' | 'stopped' | 'failed';

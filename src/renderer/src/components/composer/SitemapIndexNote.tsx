@@ -2,15 +2,28 @@ import { useStore } from '../../store';
 import { readSitemaps, stopReadingSitemaps } from '../../store/actions';
 import { plural } from '../../lib/format';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { looksLikeSitemaps } from '../../lib/sitemaps';
 
 /**
  * A sitemap index in the composer: its entries are sitemaps, so Sift reads them for the
  * pages they list, and says how that went. Without it the job fetched each sitemap's XML.
+ * A list of sitemaps' addresses gets the same reading when the user asks for it.
  */
 export function SitemapIndexNote(): React.JSX.Element | null {
   const r = useStore((s) => s.sitemaps);
+  const offer = useStore((s) => s.sitemaps === null && !s.parsing && looksLikeSitemaps(s.parsed));
+  if (offer) {
+    return (
+      <div className="sitemap-note" data-testid="sitemap-note" data-state="offered">
+        <p>These addresses look like sitemaps: fetched as they are, they give XML, not pages.</p>
+        <Again label="Read the pages they list" />
+      </div>
+    );
+  }
   if (!r) return null;
   const sitemaps = plural(r.sitemaps, 'sitemap');
+  // What the list stays when no page comes of it.
+  const own = r.kind === 'index' ? `the index's own entries (${sitemaps})` : `the ${sitemaps} themselves`;
   const body = ((): React.JSX.Element => {
     switch (r.state) {
       case 'reading':
@@ -18,7 +31,8 @@ export function SitemapIndexNote(): React.JSX.Element | null {
         return (
           <>
             <p>
-              This list is a sitemap index: it names {sitemaps}, not pages. Sift is reading {r.sitemaps === 1 ? 'it' : 'them'} for the pages they list:{' '}
+              {r.kind === 'index' ? `This list is a sitemap index: it names ${sitemaps}, not pages. ` : ''}Sift is reading{' '}
+              {r.kind === 'index' ? (r.sitemaps === 1 ? 'it' : 'them') : `the ${sitemaps}`} for the pages they list:{' '}
               <span data-testid="sitemap-progress-text">
                 {r.done.toLocaleString()} of {plural(r.total, 'sitemap')} read, {plural(r.pages, 'page')} so far
               </span>
@@ -35,14 +49,13 @@ export function SitemapIndexNote(): React.JSX.Element | null {
       case 'read':
         return r.pages > 0 ? (
           <p>
-            This list was a sitemap index of {sitemaps}; the list below is the {plural(r.pages, 'page')} they list ({plural(r.read ?? 0, 'sitemap')} read). Its
-            Line column is the index&apos;s line naming each page&apos;s sitemap.
+            {`This list was ${r.kind === 'index' ? `a sitemap index of ${sitemaps}` : sitemaps}; the list below is the ${plural(r.pages, 'page')} they list (${plural(r.read ?? 0, 'sitemap')} read).`}{' '}
+            Its Line column is the line naming each page&apos;s sitemap.
           </p>
         ) : (
           <>
             <p className="warn-text">
-              No sitemap of the index gave a page to fetch. The list below holds the index&apos;s own entries ({sitemaps}): fetched as they are, they give
-              XML, not pages.
+              No sitemap gave a page to fetch. The list below holds {own}: fetched as they are, they give XML, not pages.
             </p>
             <Again label="Read them again" />
           </>
@@ -51,7 +64,7 @@ export function SitemapIndexNote(): React.JSX.Element | null {
         return (
           <>
             <p className="warn-text">
-              Reading stopped. The list below holds the index&apos;s own entries ({sitemaps}): fetched as they are, they give XML, not pages.
+              Reading stopped. The list below holds {own}: fetched as they are, they give XML, not pages.
             </p>
             <Again label="Read their pages" />
           </>
