@@ -50,9 +50,9 @@ export const FAULTS: Fault[] = [
   { name: 'PDF empty', path: '/pdf-empty', expect: ['malformed PDF'] },
   // JSON.stringify cannot pretty-print it (stack); it comes back as sent.
   { name: 'JSON nested 10,000 deep', path: '/json-deep', expect: 'done' },
-  { name: 'JSON nested 10,000 deep through jq', path: '/json-deep', options: { jq: '.' }, expect: ['jq: jq ran out of memory'] },
-  { name: 'jq that never ends (def f: f; f)', path: '/data.json', options: { jq: 'def f: f; f' }, expect: ['timeout', 'jq: jq ran out of memory'] },
-  { name: 'jq that never ends ([range(infinite)])', path: '/data.json', options: { jq: '[range(infinite)]' }, expect: ['timeout', 'jq: jq ran out of memory'] },
+  { name: 'JSON nested 10,000 deep through jq', path: '/json-deep', options: { jq: '.' }, expect: ['jq: out of memory'] },
+  { name: 'jq that never ends (def f: f; f)', path: '/data.json', options: { jq: 'def f: f; f' }, expect: ['timeout', 'jq: out of memory'] },
+  { name: 'jq that never ends ([range(infinite)])', path: '/data.json', options: { jq: '[range(infinite)]' }, expect: ['timeout', 'jq: out of memory'] },
   // V8 runs it again on its linear-time engine once it backtracks too long: an answer, fast.
   { name: 'catastrophic regex in grep', path: '/redos', options: { grep: '^(a+)+$' }, expect: 'done' },
   // One that only the u flag can read (a \p{…} class) stays on the backtracking engine: the deadline stops it.

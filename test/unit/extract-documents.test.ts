@@ -215,11 +215,40 @@ describe('jq on JSON Lines', () => {
     }
     expect((await f.extractBuffer(Buffer.from(lines), 'application/json', { jq: '[inputs.n] | add' })).content).toBe('5');
   });
+  it('fails when the program fails on one record, as jq exits 5, instead of leaving that record out', async () => {
+    const mixed = '{"n":1}\n{"n":"two"}\n{"n":3}\n';
+    const e = await fail(f.extractBuffer(Buffer.from(mixed), 'application/x-ndjson', { jq: '.n + 1' }));
+    expect(e).toMatchObject({ status: 422, reason: 'bad_option' });
+    expect(e.msg).toMatch(/^jq: error \(at [^)]*\): string \("two"\) and number \(1\) cannot be added$/);
+    // The program compiled: the hint is about the values, not the syntax.
+    expect(e.hint).toMatch(/try … catch/);
+    const twice = await fail(f.extractBuffer(Buffer.from(`${mixed}{"n":"four"}\n{"n":5}\n`), 'application/x-ndjson', { jq: '.n + 1' }));
+    expect(twice.msg).toMatch(/cannot be added \(2 inputs failed\)$/);
+    // What jq writes to stderr without failing (debug) is no failure.
+    expect((await f.extractBuffer(Buffer.from(mixed), 'application/x-ndjson', { jq: 'try (.n + 1) catch empty | debug' })).content).toBe('2\n4');
+  });
   it('still says a broken document is not JSON', async () => {
     const e = await fail(f.extractBuffer(Buffer.from('{"name":"alpha"}\n{"name":'), 'application/json', { jq: '.name' }));
     expect(e).toMatchObject({ status: 422, reason: 'bad_option' });
     expect(e.msg).toMatch(/^jq: the document is not valid JSON/);
   });
+});
+
+describe('jq on a document too large for it', () => {
+  it('says a document too large for jq is too large, and what to do', async () => {
+    // 256 MB is all jq-wasm has: 30 MB of records read, 38 MB did not (`length` or any other program).
+    const big = createFetcher({ deadlineMs: 120_000 });
+    try {
+      const record = JSON.stringify({ name: 'a record of a large export', tags: ['alpha', 'beta', 'gamma'], price: 12.5, note: 'lorem ipsum dolor sit amet '.repeat(3) });
+      const doc = `{"items":[${Array.from({ length: 240_000 }, () => record).join(',')}]}`;
+      const e = await fail(big.extractBuffer(Buffer.from(doc), 'application/json', { jq: '.items | length' }));
+      expect(e).toMatchObject({ status: 422, reason: 'bad_option' });
+      expect(e.msg).toMatch(/^jq: out of memory: jq has 256 MB here, and reading a JSON document of 4\d MB takes more$/);
+      expect(e.hint).toMatch(/--mode raw/);
+    } finally {
+      await big.close();
+    }
+  }, 180_000);
 });
 
 describe('runaway programs stop at the deadline', () => {

@@ -18,6 +18,9 @@ if (!process.versions.electron) setFlagsFromString('--enable-experimental-regexp
 const require = createRequire(import.meta.url);
 let jqHandle;
 
+/** Characters of JSON past which a trap is the document's size, not its depth or the program: 30 MB read in 256 MB, 38 MB did not. */
+const JQ_LARGE = 30 * 2 ** 20;
+
 // jq-wasm's runtime writes "Aborted(…)" to stderr when a program traps (out of memory, a
 // stack overflow), before the trap reaches jq() below, which answers it as the target's
 // error. The line came before that error on the terminal, in no words of Sift's.
@@ -40,11 +43,23 @@ async function jq({ input, program }) {
     // instance's memory corrupt: every later program would fail the same way. Start afresh.
     jqHandle = undefined;
     // The trap's own words ("Aborted(). Build with -sASSERTIONS for more info.") are the
-    // WebAssembly runtime's, of no use to the person who wrote the program.
-    return { error: 'jq ran out of memory or stack: the document may be nested too deeply, or the program may build too large a value or never end' };
+    // WebAssembly runtime's, of no use to the person who wrote the program. jq-wasm's memory
+    // ends at 256 MB, which a document of 30 to 40 MB fills on its own (a 45 MB list of
+    // 250,000 records failed even `length`): no program can help that one.
+    if (input.length > JQ_LARGE) {
+      const mb = Math.round(input.length / 2 ** 20);
+      return { error: `out of memory: jq has 256 MB here, and reading a JSON document of ${mb} MB takes more`, cause: 'size' };
+    }
+    return { error: 'out of memory or stack: the document may be nested too deeply, or the program may build too large a value or never end', cause: 'trap' };
   }
   const { stdout, stderr, exitCode } = out;
-  if (exitCode !== 0 && stderr) return { error: stderr.trim(), exitCode };
+  if (/compile error/.test(stderr)) return { error: stderr.trim(), cause: 'compile' };
+  // jq goes on to the next input after one fails (JSON Lines), and jq-wasm's exit code is the
+  // last input's: `.a + 1` over {"a":1}, {"a":"two"}, {"a":3} exited 0 with 2 and 4, and the
+  // record that failed was left out without a word. jq itself exits 5 there.
+  const failed = stderr.split('\n').filter((l) => l.startsWith('jq: error'));
+  if (failed.length > 0) return { error: failed.length > 1 ? `${failed[0]} (${failed.length} inputs failed)` : failed[0], cause: 'run' };
+  if (exitCode !== 0 && stderr) return { error: stderr.trim(), cause: 'run' };
   return { output: stdout.replace(/\n$/, '') };
 }
 

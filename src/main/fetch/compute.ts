@@ -23,9 +23,17 @@ function jqTooLong(limitMs: number): FetchError {
   );
 }
 
+const JQ_SYNTAX = 'Check the jq program; https://jqlang.org/manual/ has the syntax.';
+/** A program that compiled and then failed on what this document holds (on one record of JSON Lines, say). */
+const JQ_RUN_ERROR = 'The program failed on a value of this document; "?" or try … catch skips the values it cannot take (.a? // empty, try (.a + 1) catch empty).';
+const JQ_TRAP = 'Select what you need before the step that builds a large value; jq reads JSON nested up to a few thousand levels.';
+const JQ_TOO_LARGE = 'Sift runs jq on JSON documents of up to about 30 MB; fetch this one in mode raw (--mode raw) and run jq on the file it gives.';
+
 interface Reply {
   output?: string;
   error?: string;
+  /** What made jq fail: its program would not compile, it failed on a value, it trapped (memory or stack), the document is too large for it. */
+  cause?: 'compile' | 'run' | 'trap' | 'size';
   matches?: number;
   hits?: number[];
   from?: number[];
@@ -81,7 +89,8 @@ export class ComputePool {
       throw err;
     }
     if (r.error !== undefined) {
-      throw new FetchError(422, `jq: ${r.error.replace(/^jq: (error: )?/, '')}`, 'Check the jq program; https://jqlang.org/manual/ has the syntax.', 'bad_option');
+      const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? JQ_RUN_ERROR : JQ_SYNTAX;
+      throw new FetchError(422, `jq: ${r.error.replace(/^jq: (error: )?/, '')}`, hint, 'bad_option');
     }
     return r.output ?? '';
   }
