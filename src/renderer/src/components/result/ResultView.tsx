@@ -24,6 +24,9 @@ function shapeOf(mode: Mode | undefined, result: Result): Shape {
   // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
   // and an XML file lost its tags.
   if (isPlainText(result.meta)) return 'text';
+  // grep's lines, as grep prints them: read as Markdown, matches a line apart ran into one
+  // paragraph, and the "--" between two groups of context made the line above it a heading.
+  if (typeof result.meta?.matches === 'number') return 'text';
   if (mode === undefined || mode === 'markdown') return 'markdown';
   return 'text';
 }

@@ -1,0 +1,84 @@
+/**
+ * Results of the modes that keep part of a document, read in the app's result view: grep's
+ * lines (with context), a question's passages and jq's outputs, fetched through the real
+ * services from a loopback site.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+const PARAGRAPHS = [
+  'The widget was introduced in 2019 by a small company in Lyon, where it is still made.',
+  'It is made of recycled aluminium, which keeps it light: a widget weighs 120 grams.',
+  'The widget costs 25 euros in shops and 20 euros online; shipping is free above 50 euros.',
+  'Customers say it lasts about ten years when kept dry, and repairs are done in Lyon.',
+  'The company also sells a larger model for workshops, at 80 euros, with a longer warranty.',
+  'Orders placed before noon leave the warehouse on the same day, except on public holidays.',
+];
+const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The widget</title></head><body><article><h1>The widget</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+
+beforeAll(async () => {
+  site = await startServer({
+    '/widget': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
+    '/items.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"name":"alpha","id":12345678901234567890},{"name":"beta","id":2}]}'),
+  });
+  opened = await openApp();
+  page = opened.page;
+});
+
+afterAll(async () => {
+  await opened?.close();
+  await site?.close();
+});
+
+async function open(idx: number): Promise<void> {
+  await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
+  await page.keyboard.press('Enter');
+}
+
+test("grep's lines, a question's passages and jq's outputs read as they came back", async () => {
+  await pasteList(
+    page,
+    [
+      `${site.origin}/widget grep="euros"`,
+      `${site.origin}/widget grep="Lyon" context`,
+      `${site.origin}/widget q="how much does the widget cost?"`,
+      `${site.origin}/items.json jq=".items[] | .id"`,
+    ].join('\n'),
+  );
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+
+  // grep: one line a line, as grep prints them. Read as Markdown, the two lines ran into one
+  // paragraph, and with context the "--" between two groups underlined the line above it
+  // into a heading.
+  await open(0);
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-shape')).toBe('text');
+  expect(await page.getByTestId('result-text').textContent()).toBe(`${PARAGRAPHS[2]}\n${PARAGRAPHS[4]}`);
+  await page.screenshot({ path: screenshotPath('ui-modes-grep') });
+  await open(1);
+  await expect.poll(() => page.getByTestId('result-text').textContent()).toMatch(/\n--\n/);
+  const lines = ((await page.getByTestId('result-text').textContent()) ?? '').split('\n');
+  expect(lines).toContain(PARAGRAPHS[0]);
+  expect(lines).toContain(PARAGRAPHS[3]);
+  expect(await page.getByTestId('result-view').locator('h1, h2').count()).toBe(0);
+  await page.screenshot({ path: screenshotPath('ui-modes-grep-context') });
+
+  // question: its passages, each a paragraph of the article, rendered.
+  await open(2);
+  await expect.poll(() => page.getByTestId('result-markdown').textContent()).toContain(PARAGRAPHS[2]);
+  await page.screenshot({ path: screenshotPath('ui-modes-question') });
+
+  // jq: each output on its line, a 64-bit id as sent.
+  await open(3);
+  await expect.poll(() => page.getByTestId('result-text').textContent()).toBe('12345678901234567890\n2');
+  await page.screenshot({ path: screenshotPath('ui-modes-jq') });
+  expect(pageErrors(page)).toEqual([]);
+});
