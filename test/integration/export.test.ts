@@ -373,6 +373,20 @@ describe('combined Markdown export', () => {
   });
 });
 
+describe("grep's lines in Markdown", () => {
+  it('are fenced as text, in a folder of Markdown files and in the combined file, so they stay one line a line', async () => {
+    // Bare, the two lines ran into one paragraph in any Markdown viewer, and the "--" between
+    // two groups of context underlined the line above it into a heading.
+    const content = ['Tides rise at noon.', 'Tides fall at six.', '--', 'Spring tides are higher.'].join('\n');
+    const spec = { url: 'https://a.example/tides', title: 'Tide tables', options: { grep: 'Tides', context: true }, content, meta: { matches: 3 } };
+    const combined = readFileSync((await run([spec], { format: 'combined-md' })).path, 'utf8');
+    expect(combined).toContain(`\`\`\`text\n${content}\n\`\`\`\n`);
+    const folder = await run([spec], { format: 'folder', fileKind: 'md' });
+    const file = tree(folder.path).find((f) => f.endsWith('.md'));
+    expect(readFileSync(path.join(folder.path, file ?? ''), 'utf8')).toBe(`\`\`\`text\n${content}\n\`\`\`\n`);
+  });
+});
+
 describe('combined Markdown titles', () => {
   it('drop bidi overrides and isolates, so an override left open cannot turn its line around', async () => {
     const s = await run(

@@ -72,7 +72,7 @@ function looksLikeJson(s: string): boolean {
 
 /**
  * The file kind of a target by what it asked for: a jq program or `meta` gives JSON,
- * text/raw/links give text, html gives HTML. Markdown is the default mode, and for a JSON
+ * text/raw/links and grep give text, html gives HTML. Markdown is the default mode, and for a JSON
  * document the pipeline returns pretty JSON instead, and a text document as it is, so the
  * content decides there.
  */
@@ -90,6 +90,9 @@ export function defaultKind(t: TargetStatus): FileKind {
       return 'html';
     default:
       if (looksLikeJson(contentOf(t))) return 'json';
+      // grep's lines are lines: as Markdown, two of them ran into one paragraph, and the "--"
+      // between two groups of context made the line above it a heading.
+      if (o?.grep) return 'txt';
       return isPlainText(t.result?.meta) ? 'txt' : 'md';
   }
 }
