@@ -227,6 +227,16 @@ describe('jq on JSON Lines', () => {
     // What jq writes to stderr without failing (debug) is no failure.
     expect((await f.extractBuffer(Buffer.from(mixed), 'application/x-ndjson', { jq: 'try (.n + 1) catch empty | debug' })).content).toBe('2\n4');
   });
+  it("reads the JSON of the page a browser saves of it (Chrome's lone <pre>)", async () => {
+    const json = '{"items":[{"name":"Tom &amp; Jerry <3"},{"name":"b"}]}';
+    const page = `<html><head><meta name="color-scheme" content="light dark"><meta charset="utf-8"></head><body><pre style="word-wrap: break-word; white-space: pre-wrap;">${json.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre><div class="json-formatter-container"></div></body></html>`;
+    const r = await f.extractBuffer(Buffer.from(page), 'text/html', { jq: '.items[0].name' }, { url: 'file:///home/me/items.json.html' });
+    expect(r.content).toBe('"Tom &amp; Jerry <3"');
+    expect(r.meta).toMatchObject({ kind: 'json' });
+    // A page with more than that is a page: jq still says so.
+    const more = page.replace('<body>', '<body><p>Items</p>');
+    expect((await fail(f.extractBuffer(Buffer.from(more), 'text/html', { jq: '.' }))).msg).toBe('jq needs a JSON document, and this one is HTML');
+  });
   it('still says a broken document is not JSON', async () => {
     const e = await fail(f.extractBuffer(Buffer.from('{"name":"alpha"}\n{"name":'), 'application/json', { jq: '.name' }));
     expect(e).toMatchObject({ status: 422, reason: 'bad_option' });

@@ -78,6 +78,10 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // to read, as a browser shows it, but jq is asked of it as of any JSON: it failed with
   // "jq needs a JSON document, and this one is text".
   if (jq && kind === 'text' && opensAsJson(buf)) kind = 'json';
+  if (jq && kind === 'html') {
+    const json = jsonOfViewer(buf);
+    if (json) return extractBody(json, 'application/json', options, ctx);
+  }
   if (jq && kind !== 'json') {
     throw badOption(`jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'}`, 'Drop the jq option for this URL, or point it at the JSON API behind the page.');
   }
@@ -141,6 +145,21 @@ const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
 
 /** A body whose first character (after a byte-order mark and blanks) opens a JSON object or array. */
 const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[[{]/.test(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
+
+/**
+ * The page a browser makes of a JSON document it shows, and saves as the document's own
+ * ("Save page as…" in Chrome): the JSON's text, escaped, in a lone <pre>, with an empty
+ * container for Chrome's pretty-print. Up to 1 KiB of markup around it, so the test stays
+ * one pass over a large document.
+ */
+const JSON_VIEWER = /^\s*(?:<!doctype html>\s*)?<html\b[^>]{0,200}>\s*<head>(?:\s*<meta\b[^>]{0,200}>)*\s*<\/head>\s*<body\b[^>]{0,200}>\s*<pre\b[^>]{0,200}>([^<]*)<\/pre>(?:\s*<div class="json-formatter-container"><\/div>)?\s*<\/body>\s*<\/html>\s*$/i;
+
+/** The JSON a browser's page of it holds (JSON_VIEWER), or undefined for any other page. */
+function jsonOfViewer(buf: Uint8Array): Buffer | undefined {
+  const m = JSON_VIEWER.exec(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8'));
+  const json = m ? decodeEntities(m[1] ?? '') : '';
+  return /^\s*[[{]/.test(json) ? Buffer.from(json) : undefined;
+}
 
 /** Adds a warning (WARNING_LABELS) to those the extraction gave. */
 function warn(meta: Record<string, unknown>, w: string): void {
