@@ -113,7 +113,7 @@ describe('a page of unclosed tags, as a hostile server may send', () => {
     const { createFetcher } = await import('../../src/main/fetch');
     const f = createFetcher({});
     try {
-      for (const tag of ['<meta ', '<link ', '<script ', '<img ', '<div class="', '<div id="', '<!-- ', '<title ', '<input ', '<form ', '<noscript ', '<h1 ']) {
+      for (const tag of ['<meta ', '<link ', '<script ', '<img ', '<div class="', '<div id="', '<!-- ', '<title ', '<input ', '<form ', '<noscript ', '<h1 ', '<p ', '<p>']) {
         const html = `<html><head>${tag.repeat(20_000)}`;
         expect(classifyPage({ html, status: 200, url: 'https://a.example/x' }).reason, tag).not.toBe('challenge');
         const r = await f.extractBuffer(Buffer.from(html), 'text/html', {}, { url: 'https://a.example/x' });
@@ -141,5 +141,50 @@ describe("what the judge reads as a page's visible text", () => {
   test('reads a noscript apart: an app shell that asks for JavaScript there needs it', () => {
     const shell = `<html><head><title>App</title><script>${'var a=1;'.repeat(400)}</script></head><body><NOSCRIPT>You need to enable JavaScript to run this app.</noscript ><div id="root"></div></body></html>`;
     expect(classifyPage({ html: shell, status: 200, url: 'https://a.example/' }).reason).toBe('needs_js');
+  });
+});
+
+/** A page in a site's template: a header, the given main part, a footer. */
+const site = (title: string, main: string, head = ''): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><header><a href="/">The Ledger</a> <nav><a href="/news">News</a> <a href="/tech">Tech</a></nav></header><main>${main}</main><footer><a href="/privacy">Privacy</a> · <a href="/contact">Contact</a></footer></body></html>`;
+const judge = (html: string): string => classifyPage({ html, status: 200, url: 'https://news.example/2024/03/story' }).reason ?? 'ok';
+
+describe('a real article about the very things the rules look for', () => {
+  // Four paragraphs, ~900 characters: a news brief, shorter than any rule's "short page".
+  const brief = (h1: string, paras: string[]): string => `<article><h1>${h1}</h1><p>By Dana Whitfield</p>${paras.map((t) => `<p>${t}</p>`).join('')}</article>`;
+  const passwords = [
+    'Passwords have been the front door of the web for thirty years, and for thirty years they have been the easiest way in for attackers. Passkeys replace the typed secret with a key pair.',
+    'When you sign in with a passkey, the site sends a challenge that your phone or laptop signs after you unlock it with a fingerprint or a PIN. There is nothing you could type into a fake page.',
+    'The change is not free of friction: moving between a phone and a laptop still means scanning a code, and losing every device at once leaves you with the recovery process, often the weakest part.',
+    'Security researchers recommend enabling passkeys where offered while keeping a strong, unique password and a second factor for the accounts that matter most.',
+  ];
+
+  test('stays ok under a title or heading that names a wall', () => {
+    expect(judge(site('Just a moment… How bot checks decide who reads the web | The Ledger', brief('Are you a robot?', passwords)))).toBe('ok');
+    expect(judge(site('Cookie consent banners: what the law requires | The Ledger', brief('Cookie consent, explained', passwords)))).toBe('ok');
+    expect(judge(site('How to design a 404 page that keeps visitors | The Ledger', brief('Page not found? Keep the visitor', passwords)))).toBe('ok');
+    // A newsletter box asks for an e-mail address: with "Sign in" in the title it looked like a sign-in page.
+    const newsletter = '<aside><form action="/newsletter"><input type="email" name="email"><button>Subscribe</button></form></aside>';
+    expect(judge(site('Sign in with passkeys: what changes for your login security | The Ledger', brief('Sign in with passkeys', passwords) + newsletter))).toBe('ok');
+  });
+
+  test('stays ok beside a sign-in box and under a consent overlay', () => {
+    const sidebar = '<aside><h3>Login Form</h3><form action="/index.php?task=user.login" method="post"><input name="username"><input type="password" name="password"><button>Log in</button></form></aside>';
+    expect(judge(site('Council extends night buses | The Ledger', brief('Council extends night buses', passwords) + sidebar))).toBe('ok');
+    const overlay =
+      '<div role="dialog"><h2>We value your privacy</h2><p>We and our 143 partners store and access information on your device, such as cookies, and process personal data for personalised ads and content, measurement and audience research.</p><button>Accept all</button><button>Reject all</button></div>';
+    expect(judge(site('Council extends night buses | The Ledger', brief('Council extends night buses', passwords) + overlay))).toBe('ok');
+  });
+
+  test('paragraphs whose end tags were left out count as well, and a wall with two paragraphs is still a wall', () => {
+    const sidebar = '<aside><h3>Log in</h3><form action="/login" method="post"><input name="username"><input type="password" name="password"></form></aside>';
+    const open = `<article><h1>Night buses</h1>${passwords.map((t) => `<p>${t}`).join('')}</article>`;
+    expect(judge(site('Night buses | The Ledger', open + sidebar))).toBe('ok');
+    const wall = `<h1>Before you continue</h1>${passwords.slice(0, 2).map((t) => `<p>${t} We use cookies and personal data.</p>`).join('')}<button>Accept all</button>`;
+    expect(judge(site('Before you continue', wall))).toBe('consent');
+    expect(judge(site('Log in | The Ledger', `<h1>Log in</h1><p>${passwords[0]}</p><p>${passwords[1]}</p><form action="/login"><input type="password" name="pw"></form>`))).toBe('login');
+    // Three excerpts that end in "…" are a list of posts, not an article: a not-found page's "recent posts".
+    const excerpts = passwords.slice(0, 3).map((t) => `<p>${t.slice(0, -1)} …</p>`).join('');
+    expect(judge(site('Page not found | The Ledger', `<h1>Page not found</h1>${excerpts}`))).toBe('soft404');
   });
 });

@@ -55,6 +55,8 @@ interface Page {
   visible: string;
   noscript: string;
   scriptBytes: number;
+  /** The body with comments and UNSEEN elements taken out, for the rules that read its markup. */
+  body: string;
 }
 
 /**
@@ -151,6 +153,7 @@ function parsePage(html: string): Page {
     visible: squash(body),
     noscript: squash(noscripts.join(' ')),
     scriptBytes,
+    body,
   };
 }
 
@@ -181,6 +184,37 @@ function firstElement(text: string, name: string): string | undefined {
     return close && text.slice(open + 1, close.start);
   }
   return undefined;
+}
+
+// ---- an article's prose ---------------------------------------------------------------
+
+/** Where a paragraph whose end tag was left out (HTML allows it) ends at the latest: the next block. */
+const BLOCK_EDGE = /<\/?(?:p|div|h[1-6]|ul|ol|li|dl|table|form|section|article|main|aside|header|footer|nav|blockquote|pre|body)\b/gi;
+/** A paragraph that ends a sentence, in the scripts the corpora have; an excerpt's "…" does not. */
+const SENTENCE_END = /[.!?。！？؟।]["”’»)\]]?$/;
+
+/**
+ * Whether the page holds an article of its own: at least 3 paragraphs of 120 or more
+ * characters that end a sentence, 600 characters in all. No stand-in in the corpora has
+ * more than 2 such paragraphs outside a vendor's challenge form (a consent wall explaining
+ * its purposes has 2, a bank's sign-in page 1), while a three-paragraph news brief has them.
+ * It keeps the rules that read only words (a title's "Just a moment", a heading's "Page not
+ * found", "Cookie consent") off a real article about those very things.
+ */
+function hasArticleProse(p: Page): boolean {
+  let count = 0;
+  let chars = 0;
+  const opens = /<p\b[^<>]*>/gi;
+  for (let m = opens.exec(p.body); m; m = opens.exec(p.body)) {
+    BLOCK_EDGE.lastIndex = opens.lastIndex;
+    const edge = BLOCK_EDGE.exec(p.body);
+    const text = squash(p.body.slice(opens.lastIndex, edge ? edge.index : p.body.length));
+    if (text.length < 120 || !SENTENCE_END.test(text)) continue;
+    count++;
+    chars += text.length;
+    if (count >= 3 && chars >= 600) return true;
+  }
+  return false;
 }
 
 // ---- challenge ------------------------------------------------------------------------
@@ -215,7 +249,7 @@ const CHALLENGE_MARKERS: readonly [string, RegExp][] = [
 const CHALLENGE_PHRASES =
   /\b(?:just a moment|attention required|access denied|access to this page has been denied|request (?:unsuccessful|blocked|rejected)|you have been blocked|checking (?:your browser|if the site connection is secure)|verify(?:ing)? (?:you are|that you are|you're) (?:a )?human|are you a (?:robot|human)|i'?m not a robot|security check|bot (?:check|verification|detection)|press (?:&|and) hold|human verification|one more step|unusual traffic|please (?:wait|stand by)[^|]{0,40}(?:redirect|verif|check)|ddos protection|please complete the security check|blocked diagnostic|pardon our interruption|additional security check is required)\b/;
 
-function challenge(p: Page, short: boolean, status: number): string | undefined {
+function challenge(p: Page, short: boolean, prose: boolean, status: number): string | undefined {
   // The length first, the markers only where it lets them decide: each is a scan of the
   // whole page, and an article (160 KB of HTML) took 5 ms to judge, most of it here.
   // 20,000: ten times the largest interstitial's visible text, well below an article's.
@@ -224,7 +258,7 @@ function challenge(p: Page, short: boolean, status: number): string | undefined 
   // ride along on real pages the vendor protects.
   if (short || p.visible.length < TEMPLATE_CHARS / 2) for (const [name, re] of CHALLENGE_MARKERS) if (re.test(p.html)) return name;
   const head = `${p.title} | ${p.headings}`.toLowerCase();
-  if (short && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
+  if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
   if (p.visible.length < 600 && CHALLENGE_PHRASES.test(p.visible.toLowerCase())) return 'challenge-text';
   // A bare CAPTCHA widget is the page: a reCAPTCHA/hCaptcha/Turnstile form with almost no text.
   if (p.visible.length < 600 && /class="(?:g-recaptcha|h-captcha|cf-turnstile)"|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i.test(p.html) && /captcha|robot|human|verif/.test(`${head} ${p.visible.toLowerCase()}`)) {
@@ -264,8 +298,9 @@ function titledLogin(title: string): boolean {
 const SIGN_IN_TO_ACCESS =
   /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))/i;
 
-function login(p: Page, short: boolean): string | undefined {
-  if (!short) return undefined;
+function login(p: Page, short: boolean, prose: boolean): string | undefined {
+  // A sign-in box beside an article, or a teaser above a sign-in form: the article came back.
+  if (!short || prose) return undefined;
   if (p.visible.length < 1200 && SIGN_IN_TO_ACCESS.test(p.visible)) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
   if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html)) return 'login-form-returns';
@@ -285,8 +320,9 @@ const CONSENT_TITLES =
 const CONSENT_BODY = /\b(?:cookies?|consent|partners|personal data|privacy|datenschutz|données|privacidad|einwilligung|consentement)\b/gi;
 const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|rechazar todo|accetta tutto|rifiuta tutto|manage (?:options|settings|cookies)|customi[sz]e)\b/i;
 
-function consent(p: Page, short: boolean): string | undefined {
-  if (!short) return undefined;
+function consent(p: Page, short: boolean, prose: boolean): string | undefined {
+  // An article under a consent overlay came back: the overlay is no wall to a reader of the HTML.
+  if (!short || prose) return undefined;
   const headed = CONSENT_TITLES.test(p.title) || CONSENT_TITLES.test(p.headings);
   const words = p.visible.match(CONSENT_BODY)?.length ?? 0;
   if (headed && (words >= 2 || CONSENT_BUTTONS.test(p.visible))) return 'consent-wall';
@@ -308,11 +344,11 @@ export function isNotFoundText(text: string): boolean {
   return t.length > 0 && t.length <= 200 && (NOT_FOUND.test(t) || /^(?:404\s*[:\-–—]?\s*)?(?:file |page |resource )?not found[.!]?$/i.test(t));
 }
 
-function soft404(p: Page, status: number, similarity: number | undefined): string | undefined {
+function soft404(p: Page, status: number, prose: boolean, similarity: number | undefined): string | undefined {
   // The same answer for a path that cannot exist: whatever this page says, it is the
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
   if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
-  if (p.visible.length > TEMPLATE_CHARS) return undefined;
+  if (p.visible.length > TEMPLATE_CHARS || prose) return undefined;
   if (NOT_FOUND.test(p.title) || /^\s*404\b/.test(p.title)) return 'not-found-title';
   if (NOT_FOUND.test(p.headings)) return 'not-found-heading';
   // No heading says so, but the first sentences do, in a page with little else.
@@ -421,13 +457,16 @@ export function classifyPage(input: ClassifyInput): Classification {
   const short = p.visible.length < SHORT_CHARS;
   const decide = (reason: PageReason, signal: string): Classification => ({ reason, warnings: [], signals: [signal] });
 
-  const c = challenge(p, short, input.status);
+  // Read only where a rule that reads words may decide: on longer pages none does.
+  const prose = p.visible.length <= TEMPLATE_CHARS && hasArticleProse(p);
+
+  const c = challenge(p, short, prose, input.status);
   if (c) return decide('challenge', c);
-  const k = consent(p, short);
+  const k = consent(p, short, prose);
   if (k) return decide('consent', k);
-  const l = login(p, short);
+  const l = login(p, short, prose);
   if (l) return decide('login', l);
-  const s = soft404(p, input.status, input.randomPathSimilarity);
+  const s = soft404(p, input.status, prose, input.randomPathSimilarity);
   if (s) return decide('soft404', s);
   const j = needsJs(p);
   if (j) return decide('needs_js', j);
