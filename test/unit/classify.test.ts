@@ -188,3 +188,27 @@ describe('a real article about the very things the rules look for', () => {
     expect(judge(site('Page not found | The Ledger', `<h1>Page not found</h1>${excerpts}`))).toBe('soft404');
   });
 });
+
+describe('stand-ins in other languages', () => {
+  test.each([
+    ['pt', 'Página não encontrada - Prefeitura', '<h1>Página não encontrada</h1><p>A página que você procura não existe ou foi removida.</p>'],
+    ['tr', 'Sayfa bulunamadı | Belediye', '<h1>Sayfa bulunamadı</h1><p>Aradığınız sayfa kaldırılmış olabilir.</p>'],
+    ['ar', 'الصفحة غير موجودة - الموقع الرسمي', '<h1>عذراً، الصفحة غير موجودة</h1><p>يرجى العودة إلى الصفحة الرئيسية.</p>'],
+    ['zh', '页面未找到 - 新闻网', '<h1>抱歉，您访问的页面未找到</h1><p>您可以返回首页。</p>'],
+    ['zh-TW', '找不到此頁面 - 新聞網', '<h1>找不到您要的頁面</h1><p>此頁面可能已被移除。</p>'],
+    ['uk', 'Помилка', '<h1>Сторінку не знайдено</h1><p>Поверніться на головну.</p>'],
+  ])('a %s not-found page is a soft 404', (_lang, title, main) => {
+    expect(judge(site(title, main))).toBe('soft404');
+  });
+
+  test('sign-in walls in Arabic and Russian are sign-in walls', () => {
+    const form = '<form action="/account/signin" method="post"><input type="email" name="email"><input type="password" name="password"><button>دخول</button></form>';
+    expect(judge(site('تسجيل الدخول - حسابي', `<h1>تسجيل الدخول</h1>${form}`))).toBe('login');
+    expect(judge(site('Закрытый раздел — Форум', '<h1>Закрытый раздел</h1><p>Чтобы просмотреть эту страницу, необходимо войти на сайт.</p><p><a href="/login">Войти</a></p>'))).toBe('login');
+  });
+
+  test('a consent wall in Russian is one: its words were never matched inside \\b', () => {
+    const wall = '<h1>Прежде чем продолжить</h1><p>Мы используем файлы cookie и данные, чтобы предоставлять сервисы.</p><button>Принять все</button><button>Отклонить все</button>';
+    expect(judge(site('Прежде чем продолжить', wall))).toBe('consent');
+  });
+});

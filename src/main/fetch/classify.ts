@@ -277,7 +277,7 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
 
 /** A sign-in page's name, in the languages the corpora and the big sites use. */
 const LOGIN_NAME =
-  /^(?:sign[ -]?in|log[ -]?in|login|signin|sign on|single sign-on|authenticat(?:e|ion) required|anmelden|einloggen|iniciar sesi[oó]n|inicia sesi[oó]n|connexion|se connecter|accedi|entrar|inloggen|aanmelden|zaloguj|войти|вход|ログイン|登录|登入|로그인)(?=$|[\s|:–—\-·•)!.,])/i;
+  /^(?:sign[ -]?in|log[ -]?in|login|signin|sign on|single sign-on|authenticat(?:e|ion) required|anmelden|einloggen|iniciar sesi[oó]n|inicia sesi[oó]n|connexion|se connecter|accedi|entrar|inloggen|aanmelden|zaloguj|giri[sş] yap|oturum a[cç]|войти|вход|увійти|вхід|تسجيل الدخول|ログイン|登录|登入|로그인)(?=$|[\s|:–—\-·•)!.,])/i;
 const PASSWORD_FIELD = /<input\b[^<>]*\btype\s*=\s*["']?password/i;
 const LOGIN_FORM = /<form\b[^<>]*\baction\s*=\s*["'][^"']*(?:login|signin|sign-in|sign_in|session|auth|sso|oauth|identifier)[^"']*["']/i;
 /** A sign-in form that sends the visitor back to what they asked for once signed in: the wall itself. */
@@ -296,7 +296,7 @@ function titledLogin(title: string): boolean {
  * sits under a long text.
  */
 const SIGN_IN_TO_ACCESS =
-  /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))/i;
+  /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))|необходимо (?:войти|авторизоваться)|войдите,? чтобы|потрібно увійти|请先登录|請先登入|登录后(?:查看|才能|可以)|登入後(?:查看|才能|即可)|ログインしてください|ログインが必要|يجب (?:عليك )?تسجيل الدخول|로그인이 필요/i;
 
 function login(p: Page, short: boolean, prose: boolean): string | undefined {
   // A sign-in box beside an article, or a teaser above a sign-in form: the article came back.
@@ -315,10 +315,14 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
 
 // ---- consent --------------------------------------------------------------------------
 
+/**
+ * Words in Cyrillic, Arabic and the scripts without spaces sit outside the \b…\b groups: \b
+ * sees only [A-Za-z0-9_] as word characters, so "прежде чем продолжить" inside one never matched.
+ */
 const CONSENT_TITLES =
-  /\b(?:before you continue|before you go on|we value your privacy|your privacy choices|privacy settings|cookie (?:consent|settings|preferences)|consent|antes de (?:ir a|continuar)|bevor sie (?:fortfahren|weitergehen)|avant de continuer|avant d'accéder|prima di continuare|voordat je verdergaat|zanim przejdziesz|перш ніж продовжити|прежде чем продолжить)\b/i;
+  /\b(?:before you continue|before you go on|we value your privacy|your privacy choices|privacy settings|cookie (?:consent|settings|preferences)|consent|antes de (?:ir a|continuar)|bevor sie (?:fortfahren|weitergehen)|avant de continuer|avant d'accéder|prima di continuare|voordat je verdergaat|zanim przejdziesz)\b|перш ніж продовжити|прежде чем продолжить/i;
 const CONSENT_BODY = /\b(?:cookies?|consent|partners|personal data|privacy|datenschutz|données|privacidad|einwilligung|consentement)\b/gi;
-const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|rechazar todo|accetta tutto|rifiuta tutto|manage (?:options|settings|cookies)|customi[sz]e)\b/i;
+const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|rechazar todo|accetta tutto|rifiuta tutto|manage (?:options|settings|cookies)|customi[sz]e)\b|принять все|отклонить все|прийняти все|すべて(?:同意|受け入れ)|全部接受|모두 (?:동의|수락)/i;
 
 function consent(p: Page, short: boolean, prose: boolean): string | undefined {
   // An article under a consent overlay came back: the overlay is no wall to a reader of the HTML.
@@ -332,7 +336,7 @@ function consent(p: Page, short: boolean, prose: boolean): string | undefined {
 // ---- soft 404 -------------------------------------------------------------------------
 
 const NOT_FOUND =
-  /(?:page (?:was )?not found|not be found|(?:can[’'ʼ]?t|cannot|can ?not|could ?n[’'ʼ]?t|could not|unable to) (?:find|locate) (?:the|this|that|what|it|your|page)|(?:page|url|file|link|content)(?: you (?:are|were|re) looking for| you requested)?[^.]{0,40}(?:does ?n[’'ʼ]?t|does not|no longer) exists?|no longer (?:available|exists)|nothing (?:was )?found here|(?:this|the) page (?:is (?:missing|gone)|has (?:been )?(?:moved|removed|deleted))|\b404\b[^a-z0-9]{0,4}(?:error|not found|page)|error[^a-z0-9]{0,4}\b404\b|^\s*(?:4 ?0 ?4)\s*(?:[|\-–—:]|$)|seite (?:wurde )?nicht gefunden|página no encontrada|no se (?:ha )?encontr|page introuvable|pagina non trovata|pagina niet gevonden|strona nie (?:została )?znaleziona|страница не найдена|ページが見つかりません|ページは見つかりません|页面不存在|找不到(?:页面|網頁|网页)|페이지를 찾을 수 없습니다)/i;
+  /(?:page (?:was )?not found|not be found|(?:can[’'ʼ]?t|cannot|can ?not|could ?n[’'ʼ]?t|could not|unable to) (?:find|locate) (?:the|this|that|what|it|your|page)|(?:page|url|file|link|content)(?: you (?:are|were|re) looking for| you requested)?[^.]{0,40}(?:does ?n[’'ʼ]?t|does not|no longer) exists?|no longer (?:available|exists)|nothing (?:was )?found here|(?:this|the) page (?:is (?:missing|gone)|has (?:been )?(?:moved|removed|deleted))|\b404\b[^a-z0-9]{0,4}(?:error|not found|page)|error[^a-z0-9]{0,4}\b404\b|^\s*(?:4 ?0 ?4)\s*(?:[|\-–—:]|$)|seite (?:wurde )?nicht gefunden|página no encontrada|no se (?:ha )?encontr|page introuvable|pagina non trovata|pagina niet gevonden|strona nie (?:została )?znaleziona|p[aá]gina n[aã]o (?:foi )?encontrada|sayfa bulunamad[ıi]|halaman tidak ditemukan|kh[oô]ng t[iì]m th[aấ]y trang|страница не найдена|сторінк[уа] не знайдено|الصفحة (?:المطلوبة )?غير موجودة|لم يتم العثور على الصفحة|पृष्ठ नहीं मिला|ページが見つかりません|ページは見つかりません|ページ(?:が|は)存在しません|页面不存在|頁面不存在|页面未找到|頁面未找到|找不到(?:您要的|此|该|該)?(?:页面|頁面|網頁|网页)|페이지를 찾을 수 없습니다)/i;
 
 /**
  * A plain-text answer that is only a "not found" message ("404 page not found", Go's own;
