@@ -212,3 +212,22 @@ describe('stand-ins in other languages', () => {
     expect(judge(site('Прежде чем продолжить', wall))).toBe('consent');
   });
 });
+
+describe('pages that say "not found" about something else', () => {
+  const at = (html: string, url: string): string => classifyPage({ html, status: 200, url }).reason ?? 'ok';
+  const noResults = site('Search: zyxwv | The Ledger', '<h1>Search</h1><form action="/search"><input name="q" value="zyxwv"><button>Search</button></form><p>Sorry, we couldn’t find what you were looking for.</p>');
+
+  test("a search with no results is the search's answer, not a missing page", () => {
+    expect(at(noResults, 'https://news.example/search?q=zyxwv')).toBe('ok');
+    expect(at(noResults.replace('value="zyxwv"', "value='ZYXWV'"), 'https://news.example/search?query=zyxwv&page=1')).toBe('ok');
+    // The same words where the search box does not hold the query, or no search was asked: not found.
+    expect(at(noResults.replace('value="zyxwv"', 'value=""'), 'https://news.example/search?q=zyxwv')).toBe('soft404');
+    expect(at(noResults, 'https://news.example/2024/story')).toBe('soft404');
+  });
+
+  test('a product named "Error 404" is a product', () => {
+    const main = '<h1>Error 404 T-Shirt</h1><p>$19.99</p><p>Soft cotton shirt printed with the classic joke.</p><button>Add to cart</button>';
+    expect(judge(site('Error 404 T-Shirt | Geek Threads', main, '<meta property="og:type" content="product">'))).toBe('ok');
+    expect(judge(site('Error 404 | Geek Threads', '<h1>Error 404</h1><p>This page does not exist.</p>', '<meta property="og:type" content="website">'))).toBe('soft404');
+  });
+});

@@ -348,11 +348,36 @@ export function isNotFoundText(text: string): boolean {
   return t.length > 0 && t.length <= 200 && (NOT_FOUND.test(t) || /^(?:404\s*[:\-–—]?\s*)?(?:file |page |resource )?not found[.!]?$/i.test(t));
 }
 
-function soft404(p: Page, status: number, prose: boolean, similarity: number | undefined): string | undefined {
+/** The query parameters sites put a search's words in. */
+const SEARCH_PARAMS = new Set(['q', 'query', 'search', 's', 'keyword', 'keywords', 'term', 'k', 'text', 'searchterm', 'search_query']);
+
+/**
+ * A search's answer: the URL asks a search (?q=…) and the page's search box holds those
+ * words. "We couldn't find what you were looking for" there is the answer to the search the
+ * user asked for, not a missing page (whose hint would send them to an archived copy).
+ */
+function searchAnswer(html: string, url: string): boolean {
+  let words: string[];
+  try {
+    words = [...new URL(url).searchParams].filter(([k, v]) => SEARCH_PARAMS.has(k.toLowerCase()) && v.trim()).map(([, v]) => v.trim().toLowerCase());
+  } catch {
+    return false;
+  }
+  if (!words.length) return false;
+  for (const m of html.matchAll(/<input\b[^<>]*?\bvalue\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))/gi)) {
+    if (words.includes(decodeEntities(m[1] ?? m[2] ?? m[3] ?? '').trim().toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** A page that names itself a product (Open Graph's og:type): one called "Not Found" or "Error 404" is for sale. */
+const PRODUCT_PAGE = /<meta\b(?=[^<>]*\bproperty\s*=\s*["']?og:type\b)(?=[^<>]*\bcontent\s*=\s*["']?product\b)[^<>]*>/i;
+
+function soft404(p: Page, status: number, prose: boolean, url: string, similarity: number | undefined): string | undefined {
   // The same answer for a path that cannot exist: whatever this page says, it is the
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
   if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
-  if (p.visible.length > TEMPLATE_CHARS || prose) return undefined;
+  if (p.visible.length > TEMPLATE_CHARS || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
   if (NOT_FOUND.test(p.title) || /^\s*404\b/.test(p.title)) return 'not-found-title';
   if (NOT_FOUND.test(p.headings)) return 'not-found-heading';
   // No heading says so, but the first sentences do, in a page with little else.
@@ -470,7 +495,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (k) return decide('consent', k);
   const l = login(p, short, prose);
   if (l) return decide('login', l);
-  const s = soft404(p, input.status, prose, input.randomPathSimilarity);
+  const s = soft404(p, input.status, prose, input.url, input.randomPathSimilarity);
   if (s) return decide('soft404', s);
   const j = needsJs(p);
   if (j) return decide('needs_js', j);
