@@ -97,6 +97,16 @@ describe('paywallTeaser', () => {
     expect(paywallTeaser(ld({ isAccessibleForFree: false, wordCount: 300 }), () => '東京の港では毎朝'.repeat(40))).toBe(false);
   });
 
+  test('a page without the markup that asks, under a short text, to subscribe to read on is a teaser', () => {
+    const box = '<div class="paywall"><h2>Subscribe to continue reading</h2><p>Already a subscriber? <a href="/login">Sign in</a></p></div>';
+    expect(paywallTeaser(`<p>${teaser}</p>${box}`, () => teaser)).toBe(true);
+    expect(paywallTeaser(`<p>${teaser}</p><p>This article is for subscribers only.</p>`, () => teaser)).toBe(true);
+    // The same box under a whole article (a metered site sends it to everyone): no teaser.
+    expect(paywallTeaser(`<p>${teaser}</p>${box}`, () => words(600))).toBe(false);
+    // A footer's "Already a subscriber?" alone asks nothing.
+    expect(paywallTeaser(`<p>${teaser}</p><p>Already a subscriber? Sign in.</p>`, () => teaser)).toBe(false);
+  });
+
   test('a free page, or one without the markup, is never a teaser, and its article is not read', () => {
     const never = (): string => {
       throw new Error('read the article');

@@ -446,8 +446,18 @@ function needsJs(p: Page): string | undefined {
  */
 const NOT_FREE_JSON = /["']isAccessibleForFree["']\s*:\s*["']?false\b/i;
 const NOT_FREE_META = /<meta\b(?=[^<>]*\bitemprop\s*=\s*["']?isAccessibleForFree\b)(?=[^<>]*\bcontent\s*=\s*["']?false\b)[^<>]*>/i;
-/** Whether a page marks its article as for subscribers: only then is it asked whether it is a teaser. */
-export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html);
+/**
+ * A paywall's own words, for the sites that leave out the markup: a box under the teaser that
+ * asks the reader to subscribe, or sign in, to read on. Not "Already a subscriber?" alone: a
+ * metered site's full article carries that in its footer.
+ */
+const PAYWALL_ASKS =
+  /\b(?:subscribe (?:now )?to (?:continue|keep) reading|(?:subscribe|sign in|log in|register) to (?:read|continue reading) (?:the|this) (?:full |whole |rest of the )?(?:article|story)|to (?:continue|keep) reading,? (?:please )?(?:subscribe|sign in|log in)|(?:this|the rest of this) (?:article|story) is (?:only )?(?:for|available to|exclusive to|reserved for) (?:paying )?(?:subscribers|members))\b/i;
+/**
+ * Whether a page marks its article as for subscribers, or asks in words to subscribe to read
+ * on: only then is it asked whether it is a teaser.
+ */
+export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html) || PAYWALL_ASKS.test(html);
 /** The length the page's own structured data gives its article, in words. */
 const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
