@@ -55,7 +55,7 @@ export const REASON_LABELS: Record<Reason, string> = {
 export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
   thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
-  paywall: { label: 'paywalled', why: 'The page marks its article as for subscribers, and less of it came back than it claims: likely only its opening.' },
+  paywall: { label: 'paywalled', why: 'The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.' },
   empty: { label: 'empty', why: 'Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later.' },
   no_entries: { label: 'no entries', why: 'The feed lists no entries (yet): its title came back, nothing else. Try it again later, or check it is the feed you meant.' },
   pages_ignored: { label: 'pages ignored', why: 'Pages choose parts of a PDF, and this document is not one: all of it came back. Drop the pages option for this document.' },

@@ -20,6 +20,13 @@ beforeAll(async () => {
   srv = await startServer({
     '/page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>CLI page</title></head><body><article><p>Hello from the command line. It has words.</p></article></body></html>'),
     '/data': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"a":[1,2,3]}'),
+    // A paywall's teaser with no schema.org markup: two paragraphs, then the box asking to subscribe.
+    '/teaser': (_q, r) =>
+      r
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><title>Night buses</title></head><body><article><h1>Council extends night buses</h1><p>The city council voted on Tuesday to extend the night bus network to the eastern suburbs, ending a two-year campaign by residents.</p><p>Four new routes will run every twenty minutes between midnight and five in the morning from September.</p><div class="paywall"><h2>Subscribe to continue reading</h2><p>Already a subscriber? <a href="/login">Sign in</a></p></div></article></body></html>',
+        ),
     // A gzip file that is the document, as data portals and archives serve them.
     '/export/items.json.gz': (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync('{"items":[{"name":"alpha"},{"name":"beta"}]}')),
   });
@@ -36,6 +43,14 @@ describe('sift fetch', () => {
     expect(r.out).toBe('Hello from the command line. It has words.\n');
     // Ok, but a page of one sentence: stderr says so, stdout stays the content.
     expect(r.err).toBe(`sift fetch: ${srv.origin}/page: thin page: Little text came back: a short page, or a teaser in front of a paywall or a sign-in.\n`);
+  });
+  it("says a paywall's teaser is one, in words true of a page without the markup", async () => {
+    const r = await sift('fetch', `${srv.origin}/teaser`, '--allow-private');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('The city council voted on Tuesday');
+    expect(r.err).toBe(
+      `sift fetch: ${srv.origin}/teaser: paywalled: The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.\n`,
+    );
   });
   it('unpacks a .json.gz served as application/gzip and runs jq on what it holds', async () => {
     const r = await sift('fetch', `${srv.origin}/export/items.json.gz`, '--allow-private', '--jq', '[.items[].name] | join(",")', '--json');
