@@ -241,3 +241,22 @@ describe('pages that say "not found" about something else', () => {
     expect(judge(site('Error 404 | Geek Threads', '<h1>Error 404</h1><p>This page does not exist.</p>', '<meta property="og:type" content="website">'))).toBe('soft404');
   });
 });
+
+describe('words a page quotes are mentioned, not said', () => {
+  const two = [
+    'Search engines crawl billions of addresses a day, and every one that leads nowhere is a small waste of the budget they spend on your site and its new pages.',
+    'The worst case is the soft error: a page that tells people the content is gone while telling crawlers everything is fine. Audit tools flag these.',
+  ];
+  const post = (title: string, h1: string): string => site(title, `<article><h1>${h1}</h1>${two.map((t) => `<p>${t}</p>`).join('')}<p>Redirect what moved.</p></article>`);
+
+  test('a short post about "Page not found" errors is ok, quoted in any style', () => {
+    expect(judge(post("Why 'Page not found' errors hurt your ranking | The Ledger", 'Why ‘Page not found’ errors hurt your ranking'))).toBe('ok');
+    expect(judge(post('Why "Page not found" errors hurt | The Ledger', 'Why “Page not found” errors hurt'))).toBe('ok');
+    expect(judge(post('«Just a moment»: bot checks explained | The Ledger', 'Bot checks explained'))).toBe('ok');
+  });
+
+  test('an apostrophe quotes nothing: a not-found page that says it is one', () => {
+    expect(judge(site("We can't find that page | The Ledger", "<h1>Sorry, we couldn't find the page you're looking for</h1><p>Try the search.</p>"))).toBe('soft404');
+    expect(judge(site('The Ledger', "<h1>'Oops'</h1><p>We can’t find the page you’re looking for.</p>"))).toBe('soft404');
+  });
+});

@@ -186,6 +186,14 @@ function firstElement(text: string, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A title or heading without what it quotes: "Why ‘Page not found’ errors hurt your ranking"
+ * mentions the words, a stand-in says them. An ASCII ' quotes only where it opens after a
+ * blank and closes before one: an apostrophe ("can't find") does neither.
+ */
+const QUOTED = /[“„«‹][^“”„«»‹›]{1,80}[”“»›]|‘[^‘’]{1,80}’|"[^"]{1,80}"|(?<=^|[\s([])'[^']{1,80}'(?=$|[\s.,:;!?)\]])/g;
+const said = (s: string): string => s.replace(QUOTED, ' ');
+
 // ---- an article's prose ---------------------------------------------------------------
 
 /** Where a paragraph whose end tag was left out (HTML allows it) ends at the latest: the next block. */
@@ -257,7 +265,7 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
   // A vendor's marker decides alone only on a page with little to say: the same scripts
   // ride along on real pages the vendor protects.
   if (short || p.visible.length < TEMPLATE_CHARS / 2) for (const [name, re] of CHALLENGE_MARKERS) if (re.test(p.html)) return name;
-  const head = `${p.title} | ${p.headings}`.toLowerCase();
+  const head = said(`${p.title} | ${p.headings}`).toLowerCase();
   if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
   if (p.visible.length < 600 && CHALLENGE_PHRASES.test(p.visible.toLowerCase())) return 'challenge-text';
   // A bare CAPTCHA widget is the page: a reCAPTCHA/hCaptcha/Turnstile form with almost no text.
@@ -327,7 +335,7 @@ const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continu
 function consent(p: Page, short: boolean, prose: boolean): string | undefined {
   // An article under a consent overlay came back: the overlay is no wall to a reader of the HTML.
   if (!short || prose) return undefined;
-  const headed = CONSENT_TITLES.test(p.title) || CONSENT_TITLES.test(p.headings);
+  const headed = CONSENT_TITLES.test(said(p.title)) || CONSENT_TITLES.test(said(p.headings));
   const words = p.visible.match(CONSENT_BODY)?.length ?? 0;
   if (headed && (words >= 2 || CONSENT_BUTTONS.test(p.visible))) return 'consent-wall';
   return undefined;
@@ -378,10 +386,11 @@ function soft404(p: Page, status: number, prose: boolean, url: string, similarit
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
   if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
   if (p.visible.length > TEMPLATE_CHARS || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
-  if (NOT_FOUND.test(p.title) || /^\s*404\b/.test(p.title)) return 'not-found-title';
-  if (NOT_FOUND.test(p.headings)) return 'not-found-heading';
+  const title = said(p.title);
+  if (NOT_FOUND.test(title) || /^\s*404\b/.test(title)) return 'not-found-title';
+  if (NOT_FOUND.test(said(p.headings))) return 'not-found-heading';
   // No heading says so, but the first sentences do, in a page with little else.
-  if (p.visible.length < SHORT_CHARS && NOT_FOUND.test(p.visible.slice(0, 600))) return 'not-found-text';
+  if (p.visible.length < SHORT_CHARS && NOT_FOUND.test(said(p.visible.slice(0, 600)))) return 'not-found-text';
   return undefined;
 }
 
