@@ -260,3 +260,32 @@ describe('words a page quotes are mentioned, not said', () => {
     expect(judge(site('The Ledger', "<h1>'Oops'</h1><p>We can’t find the page you’re looking for.</p>"))).toBe('soft404');
   });
 });
+
+describe('an article in few characters', () => {
+  const ja = [
+    'ウェブサイトの運営者にとって、リンク切れは避けられない問題です。ページの移動や商品の販売終了、入力ミスなど、原因はさまざまです。',
+    '大切なのは、訪問者がその後に何を見るかです。分かりやすいエラーページには検索窓と主要なページへのリンクがあり、訪問者が迷子になりません。',
+    'また、正しいステータスコードを返すことも重要です。内容が見つからないのに成功を返すと、検索エンジンがエラーページを本物の内容として登録してしまいます。',
+    'アクセスログを定期的に確認すれば、人気のページからの壊れたリンクを数分で直せることも少なくありません。',
+  ];
+  const brief = (paras: string[]): string => `<article><h1>記事</h1>${paras.map((t) => `<p>${t}</p>`).join('')}</article>`;
+
+  test('in Japanese, three paragraphs of some sixty characters are an article, beside a sign-in box, and not thin', () => {
+    const sidebar = '<aside><h3>ログイン</h3><form action="/member/login" method="post"><input name="username"><input type="password" name="password"></form></aside>';
+    expect(judge(site('リンク切れを減らす方法 | テックニュース', brief(ja) + sidebar))).toBe('ok');
+    expect(classifyPage({ html: site('リンク切れを減らす方法 | テックニュース', brief(ja)), status: 200, url: 'https://news.example/a' }).warnings).toEqual([]);
+  });
+
+  test('a title that quotes 「ページが見つかりません」 mentions it', () => {
+    expect(judge(site('「ページが見つかりません」を減らす方法 | テックニュース', brief(ja.slice(0, 2))))).toBe('ok');
+  });
+
+  test('three paragraphs of some 160 characters are an article, whatever they add up to', () => {
+    const de = [
+      'Kaum etwas im Netz ist so unbeliebt wie das Cookie-Banner. Dabei sagen Datenschutzbehörden, dass die meisten davon gar nicht nötig wären und viele das Gesetz falsch umsetzen.',
+      'Eine Einwilligung braucht eine Website nur für Cookies, die nicht unbedingt erforderlich sind: Statistik, Werbung und Tracking durch Partner. Ein Warenkorb braucht kein Banner.',
+      'Ablehnen muss so einfach sein wie Zustimmen, und ein vorab gesetztes Häkchen ist keine Einwilligung. Mehrere Verlage wurden dafür bereits mit Bußgeldern belegt.',
+    ];
+    expect(judge(site('Bevor Sie fortfahren: Wie Cookie-Banner uns lenken | Tagesblick', `<article><h1>Cookie-Banner</h1>${de.map((t) => `<p>${t}</p>`).join('')}</article>`))).toBe('ok');
+  });
+});

@@ -36,7 +36,7 @@ export interface Classification {
   signals?: string[];
 }
 
-/** Below this much visible text a real page is "thin": ok, but worth a warning. ~60 words. */
+/** Below this much visible text a real page is "thin": ok, but worth a warning. ~60 words; a Chinese, Japanese or Korean character counts twice. */
 export const THIN_CHARS = 400;
 /**
  * Interstitials say little: the largest stand-ins in the corpora (a consent wall listing its
@@ -191,10 +191,12 @@ function firstElement(text: string, name: string): string | undefined {
  * mentions the words, a stand-in says them. An ASCII ' quotes only where it opens after a
  * blank and closes before one: an apostrophe ("can't find") does neither.
  */
-const QUOTED = /[“„«‹][^“”„«»‹›]{1,80}[”“»›]|‘[^‘’]{1,80}’|"[^"]{1,80}"|(?<=^|[\s([])'[^']{1,80}'(?=$|[\s.,:;!?)\]])/g;
+const QUOTED = /[“„«‹][^“”„«»‹›]{1,80}[”“»›]|‘[^‘’]{1,80}’|「[^「」]{1,80}」|『[^『』]{1,80}』|"[^"]{1,80}"|(?<=^|[\s([])'[^']{1,80}'(?=$|[\s.,:;!?)\]])/g;
 const said = (s: string): string => s.replace(QUOTED, ' ');
 
 // ---- an article's prose ---------------------------------------------------------------
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
 /** Where a paragraph whose end tag was left out (HTML allows it) ends at the latest: the next block. */
 const BLOCK_EDGE = /<\/?(?:p|div|h[1-6]|ul|ol|li|dl|table|form|section|article|main|aside|header|footer|nav|blockquote|pre|body)\b/gi;
@@ -203,7 +205,8 @@ const SENTENCE_END = /[.!?。！？؟।]["”’»)\]]?$/;
 
 /**
  * Whether the page holds an article of its own: at least 3 paragraphs of 120 or more
- * characters that end a sentence, 600 characters in all. No stand-in in the corpora has
+ * characters that end a sentence (a Chinese, Japanese or Korean character counts twice: a
+ * sentence there takes about half the characters). No stand-in in the corpora has
  * more than 2 such paragraphs outside a vendor's challenge form (a consent wall explaining
  * its purposes has 2, a bank's sign-in page 1), while a three-paragraph news brief has them.
  * It keeps the rules that read only words (a title's "Just a moment", a heading's "Page not
@@ -211,16 +214,13 @@ const SENTENCE_END = /[.!?。！？؟।]["”’»)\]]?$/;
  */
 function hasArticleProse(p: Page): boolean {
   let count = 0;
-  let chars = 0;
   const opens = /<p\b[^<>]*>/gi;
   for (let m = opens.exec(p.body); m; m = opens.exec(p.body)) {
     BLOCK_EDGE.lastIndex = opens.lastIndex;
     const edge = BLOCK_EDGE.exec(p.body);
     const text = squash(p.body.slice(opens.lastIndex, edge ? edge.index : p.body.length));
-    if (text.length < 120 || !SENTENCE_END.test(text)) continue;
-    count++;
-    chars += text.length;
-    if (count >= 3 && chars >= 600) return true;
+    if (text.length + (text.match(CJK)?.length ?? 0) < 120 || !SENTENCE_END.test(text)) continue;
+    if (++count >= 3) return true;
   }
   return false;
 }
@@ -469,7 +469,6 @@ const PAYWALL_ASKS =
 export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html) || PAYWALL_ASKS.test(html);
 /** The length the page's own structured data gives its article, in words. */
 const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
 /** Words as a site counts them: runs between spaces, and each Chinese, Japanese or Korean character. */
 const wordsIn = (text: string): number => text.split(/\s+/).filter(Boolean).length + (text.match(CJK)?.length ?? 0);
@@ -518,7 +517,8 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (s) return decide('soft404', s);
   const j = needsJs(p);
   if (j) return decide('needs_js', j);
-  const warnings = readable.length < THIN_CHARS ? ['thin'] : [];
+  // A Chinese, Japanese or Korean character counts twice, as in hasArticleProse.
+  const warnings = readable.length + (readable.match(CJK)?.length ?? 0) < THIN_CHARS ? ['thin'] : [];
   return { warnings };
 }
 
