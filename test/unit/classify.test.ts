@@ -289,3 +289,18 @@ describe('an article in few characters', () => {
     expect(judge(site('Bevor Sie fortfahren: Wie Cookie-Banner uns lenken | Tagesblick', `<article><h1>Cookie-Banner</h1>${de.map((t) => `<p>${t}</p>`).join('')}</article>`))).toBe('ok');
   });
 });
+
+describe('"error 404" and "does not exist" in other languages', () => {
+  test.each([
+    ['Fehler 404 - Stadtwerke', '<h1>Fehler 404</h1><p>Diese Seite existiert nicht.</p>'],
+    ['Mairie', '<h1>Oups</h1><p>Cette page n’existe pas.</p>'],
+    ['Comune', '<h1>Errore 404</h1><p>Spiacenti.</p>'],
+    ['Prefeitura', '<h1>Ops</h1><p>A página não existe.</p>'],
+    ['Городской портал', '<h1>Ошибка 404</h1><p>Запрашиваемая страница не существует.</p>'],
+    ['Belediye', '<h1>Hata 404</h1><p>Sayfa mevcut değil.</p>'],
+    ['Urząd', '<h1>Błąd 404</h1><p>Strona nie istnieje.</p>'],
+    ['新闻网', '<h1>404 错误</h1><p>抱歉。</p>'],
+  ])('%s is a soft 404', (title, main) => {
+    expect(judge(site(title, main))).toBe('soft404');
+  });
+});
