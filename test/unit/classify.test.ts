@@ -304,3 +304,13 @@ describe('"error 404" and "does not exist" in other languages', () => {
     expect(judge(site(title, main))).toBe('soft404');
   });
 });
+
+describe('a page without scripts', () => {
+  test('that says something needs no JavaScript, whatever its root is called or its noscript says', () => {
+    const notice = '<h1>Closed Monday</h1><p>We are closed on Monday, May 27. We reopen Tuesday at 8 am.</p>';
+    expect(classifyPage({ html: `<html><head><title>Closed</title></head><body><div id="app">${notice}</div></body></html>`, status: 200, url: 'https://a.example/news' })).toEqual({ warnings: ['thin'] });
+    expect(classifyPage({ html: `<html><head><title>Closed</title></head><body>${notice}<noscript>This site works best with JavaScript enabled.</noscript></body></html>`, status: 200, url: 'https://a.example/news' })).toEqual({ warnings: ['thin'] });
+    // The same root with the app's bundle is a shell.
+    expect(judge(`<html><head><title>App</title><script src="/main.js"></script></head><body><div id="app"></div></body></html>`)).toBe('needs_js');
+  });
+});

@@ -432,6 +432,10 @@ function islandText(island: string): number {
 }
 
 function needsJs(p: Page): string | undefined {
+  // Nothing would run: a page that says something and has no script is all there is, however
+  // little it says (a one-line notice in a <div id="app">, a noscript that only recommends
+  // JavaScript). Rendered, it would "stay empty when its scripts ran", which it is not.
+  if (p.visible.length > 0 && !/<script\b/i.test(p.html)) return undefined;
   const chars = p.visible.length;
   if (chars < 200) {
     if (NOSCRIPT_JS.test(p.noscript) || NOSCRIPT_JS.test(p.visible)) return 'noscript-asks-for-js';
