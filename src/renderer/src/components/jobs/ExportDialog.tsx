@@ -5,6 +5,7 @@ import { exportJob, stopExport } from '../../store/actions';
 import { isWriting } from '../../store/exports';
 import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { useRestoreFocus } from '../../lib/useRestoreFocus';
 
 /** `meta`: what "include meta" adds in the format; none where the format has no room for it or always has it. */
 const FORMATS: { value: ExportFormatName; label: string; note: string; meta?: string }[] = [
@@ -29,6 +30,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const chosen = FORMATS.find((f) => f.value === format);
 
+  useRestoreFocus();
   useEffect(() => {
     const d = dialogRef.current;
     if (d && !d.open) d.showModal();

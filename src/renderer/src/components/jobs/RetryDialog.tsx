@@ -3,6 +3,7 @@ import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
 import type { Options } from '../../../../shared/types';
 import { retryReason } from '../../store/actions';
 import { plural } from '../../lib/format';
+import { useRestoreFocus } from '../../lib/useRestoreFocus';
 
 /** What usually helps, per reason: said before the user starts the retry. */
 const ADVICE: Partial<Record<Reason, string>> = {
@@ -26,6 +27,7 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
   const ref = useRef<HTMLDialogElement>(null);
   const [recover, setRecover] = useState(RECOVER_HELPS.has(reason));
   const [busy, setBusy] = useState(false);
+  useRestoreFocus();
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
