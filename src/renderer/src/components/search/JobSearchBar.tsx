@@ -10,11 +10,23 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
   const [question, setQuestion] = useState(ask?.jobId === id ? ask.question : '');
   return (
     <div className="job-search" data-testid="job-search">
-      <div className="segmented" role="radiogroup" aria-label="Search mode">
-        <button type="button" role="radio" aria-checked={mode === 'find'} className={mode === 'find' ? 'active' : ''} onClick={() => setMode('find')} data-testid="search-mode-find">
+      {/* A radio group: one Tab stop (the checked one), arrows move and choose, as native radios do. */}
+      <div
+        className="segmented"
+        role="radiogroup"
+        aria-label="Search mode"
+        onKeyDown={(e) => {
+          if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) return;
+          e.preventDefault();
+          const next = mode === 'find' ? 'ask' : 'find';
+          setMode(next);
+          e.currentTarget.querySelector<HTMLElement>(`[data-testid="search-mode-${next}"]`)?.focus();
+        }}
+      >
+        <button type="button" role="radio" aria-checked={mode === 'find'} tabIndex={mode === 'find' ? 0 : -1} className={mode === 'find' ? 'active' : ''} onClick={() => setMode('find')} data-testid="search-mode-find">
           Find
         </button>
-        <button type="button" role="radio" aria-checked={mode === 'ask'} className={mode === 'ask' ? 'active' : ''} onClick={() => setMode('ask')} data-testid="search-mode-ask">
+        <button type="button" role="radio" aria-checked={mode === 'ask'} tabIndex={mode === 'ask' ? 0 : -1} className={mode === 'ask' ? 'active' : ''} onClick={() => setMode('ask')} data-testid="search-mode-ask">
           Ask this job
         </button>
       </div>
