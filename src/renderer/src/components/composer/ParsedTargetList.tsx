@@ -2,6 +2,7 @@ import { memo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatOptionsLine } from '../../../../shared/urllist';
 import { useStore } from '../../store';
+import { previewTarget } from '../../store/actions';
 
 const ROW_HEIGHT = 30;
 
@@ -15,14 +16,42 @@ export function ParsedTargetList(): React.JSX.Element | null {
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
   });
+  const selected = useStore((s) => s.previewIdx);
   if (count === 0) return null;
+  // The rows had only a click: a keyboard user could preview the first URL and no other.
+  const onKeyDown = (e: React.KeyboardEvent): void => {
+    // Ctrl+Enter is the composer's submit, not a preview.
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 6) / ROW_HEIGHT) - 1);
+    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -count, End: count };
+    const by = step[e.key];
+    if (e.key === 'Enter') {
+      void previewTarget();
+    } else if (by !== undefined) {
+      const next = Math.min(count - 1, Math.max(0, selected + by));
+      useStore.getState().setPreviewIdx(next);
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+    } else {
+      return;
+    }
+    e.preventDefault();
+  };
   return (
     <div className="parsed-list" data-testid="parsed-list">
-      <div className="parsed-head muted">
+      <div className="parsed-head muted" aria-hidden="true">
         <span>Line</span>
-        <span>URL and its own options (these win over the options for every URL) — click one to preview it</span>
+        <span>URL and its own options (these win over the options for every URL) — click one, or pick it with ↑ ↓ and Enter, to preview it</span>
       </div>
-      <div className="parsed-scroll" ref={scrollRef}>
+      <div
+        className="parsed-scroll"
+        ref={scrollRef}
+        role="listbox"
+        aria-label="URLs in the list"
+        tabIndex={0}
+        aria-activedescendant={`parsed-${selected}`}
+        onKeyDown={onKeyDown}
+        data-testid="parsed-scroll"
+      >
         <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => (
             <ParsedRow key={v.index} i={v.index} top={v.start} />
@@ -41,6 +70,8 @@ const ParsedRow = memo(function ParsedRow({ i, top }: { i: number; top: number }
   const own = t.options && Object.keys(t.options).length ? formatOptionsLine({ url: '', options: t.options }).trim() : '';
   return (
     <div
+      id={`parsed-${i}`}
+      role="option"
       className={`parsed-row${selected ? ' selected' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={() => select(i)}
