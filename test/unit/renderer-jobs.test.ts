@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { stopBadge, storeStopNotice } from '../../src/renderer/src/lib/jobs';
+import { progressAnnouncement, stopBadge, storeStopNotice } from '../../src/renderer/src/lib/jobs';
 
 describe("the job header's notice of a job the store stopped", () => {
   test('says why in plain words, that the results are kept, and what to do before running the rest again', () => {
@@ -39,5 +39,22 @@ describe("the job list's badge of a job that did not end by itself", () => {
     expect(stopBadge({ status: 'failed', error: 'internal error' })).toBeUndefined();
     expect(stopBadge({ status: 'partial', error: 'disk full' })).toBeUndefined();
     expect(stopBadge({ status: 'failed', error: 'constructor' })).toBeUndefined();
+  });
+});
+
+describe("the job's live region for a screen reader", () => {
+  const job = (status: 'queued' | 'running' | 'done' | 'partial' | 'failed' | 'cancelled', done: number, failed = 0, error = '') => ({ status, error, targetsDone: done, targetsFailed: failed, targetsTotal: 1000 });
+
+  test('a running job of 1,000 URLs is heard five times, not once per URL', () => {
+    const said = new Set<string>();
+    for (let done = 0; done < 1000; done++) said.add(progressAnnouncement(job('running', done)));
+    said.add(progressAnnouncement(job('done', 1000)));
+    expect([...said]).toEqual(['Fetching 1,000 URLs.', '25% fetched.', '50% fetched.', '75% fetched.', 'Done: 1,000 OK, 0 failed.']);
+  });
+
+  test('an ended job says how it ended and what it left', () => {
+    expect(progressAnnouncement(job('partial', 1000, 3))).toBe('Done, some failed: 997 OK, 3 failed.');
+    expect(progressAnnouncement(job('cancelled', 400, 1))).toBe('Cancelled: 399 OK, 1 failed, 600 not fetched.');
+    expect(progressAnnouncement(job('failed', 10, 0, 'restart'))).toBe('Interrupted: 10 OK, 0 failed, 990 not fetched.');
   });
 });

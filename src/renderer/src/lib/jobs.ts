@@ -65,3 +65,21 @@ export function stopBadge(j: Pick<Job, 'status' | 'error'>): StopBadge | undefin
  * stopped): the job will not fetch it, where "pending" read as still to come.
  */
 export const NOT_FETCHED: StopBadge = { kind: 'not-fetched', label: 'not fetched', title: 'Not fetched: the job ended before it. Run the rest again to fetch it.' };
+
+const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: 'Done, some failed', failed: 'Failed', cancelled: 'Cancelled' };
+
+/**
+ * What the job's live region says to a screen reader: its progress by quarters while it runs,
+ * then how it ended. Each change of this text is heard, so it changes at most five times a
+ * job: said per target, a list of 1,000 URLs was 1,000 interruptions.
+ */
+export function progressAnnouncement(j: Pick<Job, 'status' | 'error' | 'targetsDone' | 'targetsFailed' | 'targetsTotal'>): string {
+  if (isLive(j)) {
+    const quarter = j.targetsTotal > 0 ? Math.floor((4 * j.targetsDone) / j.targetsTotal) : 0;
+    return quarter === 0 ? `Fetching ${plural(j.targetsTotal, 'URL')}.` : `${quarter * 25}% fetched.`;
+  }
+  const stop = stopBadge(j)?.label;
+  const how = stop ? stop.charAt(0).toUpperCase() + stop.slice(1) : (ENDED[j.status] ?? j.status);
+  const left = j.targetsTotal - j.targetsDone;
+  return `${how}: ${okCount(j).toLocaleString()} OK, ${j.targetsFailed.toLocaleString()} failed${left > 0 ? `, ${left.toLocaleString()} not fetched` : ''}.`;
+}

@@ -3,7 +3,7 @@ import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { isInterrupted, isLive, jobName, okCount, stopBadge, storeStopNotice } from '../../lib/jobs';
+import { isInterrupted, isLive, jobName, okCount, progressAnnouncement, stopBadge, storeStopNotice } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -46,6 +46,10 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         </span>
       </div>
       <ProgressBar ok={ok} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
+      {/* The bar and the counts change silently for a screen reader; this says it, sparingly. */}
+      <p className="visually-hidden" role="status" data-testid="job-announce">
+        {progressAnnouncement(job)}
+      </p>
       <dl className="job-stats">
         <Stat label="Done" value={`${job.targetsDone.toLocaleString()} / ${job.targetsTotal.toLocaleString()}`} testId="stat-done" />
         <Stat label="OK" value={ok.toLocaleString()} testId="stat-ok" />
