@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useStore } from './store';
 import { Sidebar } from './components/jobs/Sidebar';
 import { JobView } from './components/jobs/JobView';
@@ -9,10 +10,32 @@ import { SearchView } from './components/search/SearchView';
 
 export function App(): React.JSX.Element {
   const view = useStore((s) => s.view);
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(view);
+  const owed = useRef(false);
+  // A new job's heading comes with its first event, after the view that shows it.
+  const ready = useStore((s) => s.view.kind !== 'job' || !!s.jobs[s.view.id]);
+  // A view that replaced the one holding focus (a submit from the paste box, a delete) gives
+  // its heading the focus: left on the body, a keyboard user's next Tab started over in the
+  // sidebar and a screen reader said nothing of the new view. The first view leaves focus be.
+  useEffect(() => {
+    if (shown.current !== view) owed.current = true;
+    shown.current = view;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!owed.current || !lost) {
+      owed.current = false;
+      return;
+    }
+    const heading = main.current?.querySelector('h2');
+    if (!heading) return;
+    owed.current = false;
+    heading.tabIndex = -1;
+    heading.focus();
+  }, [view, ready]);
   return (
     <div className="app">
       <Sidebar />
-      <main className="main">
+      <main className="main" ref={main}>
         {view.kind === 'job' ? (
           <JobView key={view.id} id={view.id} />
         ) : view.kind === 'settings' ? (
