@@ -50,6 +50,18 @@ describe('client-side rendered articles are recovered', () => {
   }
 });
 
+describe('web components', () => {
+  it('reads text in shadow roots, open and closed, with slotted content where its slot is', async () => {
+    const r = await fetchPage('shadow.html');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(hasArticle(r.content)).toBe(true);
+    // In the order a reader sees it: the slot's content where the slot stands, unslotted children left out.
+    const at = ARTICLE.paragraphs.map((p) => r.content.indexOf(p));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(r.content).not.toMatch(/not slotted|no body given/);
+  });
+});
+
 describe('when the page has settled', () => {
   it('reads a page that polls for ever once its DOM stays the same, not at the end of the budget', async () => {
     const r = await fetchPage('polling.html');

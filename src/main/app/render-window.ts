@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, NetActivity, PROBE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
+import { bounded, NetActivity, PROBE, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 import { bareHost } from '../fetch/guard';
 
@@ -256,8 +256,6 @@ function httpHost(url: string): string {
     return '';
   }
 }
-
-const SERIALIZE = "(document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML";
 
 /**
  * The window's main document as the settle loop asks it. Electron 41's executeJavaScript

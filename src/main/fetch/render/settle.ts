@@ -7,17 +7,60 @@ import { SETTLE_IDLE_MS, type Rendered } from './types';
 
 /**
  * Runs in every frame before the page's own scripts: records the last DOM change (so
- * "settled" means quiet, not just loaded) and takes window.open away (a popup would be a
- * second page outside the one being rendered; the context closes any that appear anyway).
+ * "settled" means quiet, not just loaded), takes window.open away (a popup would be a
+ * second page outside the one being rendered; the context closes any that appear anyway)
+ * and keeps each closed shadow root the page attaches where SERIALIZE can read it.
  */
 export const SETTLE_SCRIPT = `(() => {
   try { Object.defineProperty(window, 'open', { value: function () { return null; }, writable: false, configurable: false }); } catch (e) {}
+  try {
+    var closed = new WeakMap(), attach = Element.prototype.attachShadow;
+    Object.defineProperty(window, '__siftClosedShadow', { value: closed });
+    Element.prototype.attachShadow = function (init) {
+      var root = attach.call(this, init);
+      if (init && init.mode === 'closed') closed.set(this, root);
+      return root;
+    };
+  } catch (e) {}
   window.__siftChanged = Date.now();
   try {
     new MutationObserver(function () { window.__siftChanged = Date.now(); })
       .observe(document, { subtree: true, childList: true, characterData: true, attributes: false });
   } catch (e) {}
 })();`;
+
+/**
+ * The rendered page as HTML, its shadow roots laid into it as the reader sees them: each
+ * host's shadow content in place of its children, a slot replaced by what is assigned to it
+ * (else its fallback), children assigned to no slot left out. The page's HTML alone
+ * (Playwright's page.content()) holds no shadow root, so a page made of web components (Lit,
+ * Stencil, LWC) came out as its light DOM: an article in shadow roots was "an app shell that
+ * stayed empty". The page is changed in place, once it has settled and just before its
+ * context is closed. Hosts are taken outside in, so a slot inside a shadow root gets its
+ * host's children before any host among them is laid out in turn.
+ */
+export const SERIALIZE = `(() => {
+  var closed = window.__siftClosedShadow;
+  var hosts = [];
+  var collect = function (root) {
+    var all = root.querySelectorAll('*');
+    for (var i = 0; i < all.length; i++) {
+      var sr = all[i].shadowRoot || (closed && closed.get(all[i]));
+      if (sr) { hosts.push([all[i], sr]); collect(sr); }
+    }
+  };
+  collect(document);
+  hosts.forEach(function (h) {
+    var slots = h[1].querySelectorAll('slot');
+    var filled = Array.prototype.map.call(slots, function (s) {
+      var got = s.assignedNodes();
+      return got.length ? got : Array.prototype.slice.call(s.childNodes);
+    });
+    for (var i = 0; i < slots.length; i++) slots[i].replaceWith.apply(slots[i], filled[i]);
+    h[0].replaceChildren.apply(h[0], Array.prototype.slice.call(h[1].childNodes));
+  });
+  return (document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML;
+})()`;
 
 /** [ms since the DOM last changed, visible text length]: what both renderers poll. */
 export const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length : 0]';
@@ -240,7 +283,7 @@ export async function settle(
     // hint to allow private addresses, which changed nothing.
     const failed = failedHost();
     const unreachable = errorPage && !refused && failed !== undefined && !refusedHost(failed);
-    const html = await bounded(page.content(), Math.max(0, deadline - Date.now()) + graceMs);
+    const html = await bounded(page.evaluate(SERIALIZE) as Promise<string>, Math.max(0, deadline - Date.now()) + graceMs);
     if (html === undefined && !gone) return 'stuck';
     return { finalUrl: page.url(), html: html ?? '', status: mainStatus, partial: !settled, ...(unreachable ? { unreachable: true } : gone ? { refused: true } : {}) };
   } finally {
