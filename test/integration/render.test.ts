@@ -322,6 +322,24 @@ describe('a page that never yields', () => {
   });
 });
 
+describe('a page that crashes its tab', () => {
+  it('fails as a crash, while loading or after, not as a page that "did not yield", and the next target renders', async () => {
+    // A budget well past the ~10 s a tab takes to run out of memory here: the crash ends the render, not the budget.
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 120_000 });
+    try {
+      for (const page of ['crash-later.html', 'crash-loading.html']) {
+        const err = await fetchOn(f, page).catch((e: unknown) => e);
+        expect(err, page).toMatchObject({ status: 502, message: 'rendering failed: the page crashed the browser' });
+        expect((err as FetchError).hint).toMatch(/page process ended \(out of memory, or a crash\)/);
+      }
+      const next = await fetchOn(f, 'inline.html');
+      expect(hasArticle(next.content)).toBe(true);
+    } finally {
+      await f.close();
+    }
+  }, 400_000);
+});
+
 describe('a page the server never sends to the browser', () => {
   it('is a timeout that says so, not a page whose JavaScript kept the browser busy', async () => {
     const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });

@@ -1,5 +1,5 @@
 import type { Page, Request, Response } from 'playwright-core';
-import { timeoutError } from '../errors';
+import { FetchError, timeoutError } from '../errors';
 import { bareHost } from '../guard';
 import { THIN_CHARS } from './decide';
 import { GUARD_HEADER } from './proxy';
@@ -212,6 +212,15 @@ export function watchFailedNavigation(page: Page): () => string | undefined {
 }
 
 /**
+ * The page's renderer process ended under it: a page that allocates until the tab runs out of
+ * memory. Said as the app's render window says it. Before, such a page failed as "the page's
+ * JavaScript did not yield" at the end of the budget (the crash read as a document that went
+ * away, then as a page that never answered), or as "the browser could not load the page".
+ */
+export const pageCrashed = (): FetchError =>
+  new FetchError(502, 'rendering failed: the page crashed the browser', "The browser's page process ended (out of memory, or a crash) while the page ran; try again, or render=never.", 'unreachable');
+
+/**
  * Loads a page and waits until it settles: the load event, then no request in flight and no
  * DOM change for SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
  * thread never answers (a busy loop): nothing can be read from it. `refusedHost` says
@@ -245,6 +254,9 @@ export async function settle(
     refused = r.headers()[GUARD_HEADER] === 'refused';
   };
   page.on('response', onResponse);
+  let crashed = false;
+  const onCrash = (): void => void (crashed = true);
+  page.on('crash', onCrash);
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -254,6 +266,7 @@ export async function settle(
       loaded = true;
     } catch (err) {
       signal.throwIfAborted();
+      if (crashed) throw pageCrashed();
       if ((err as Error).name !== 'TimeoutError') throw err;
       // No document at all: the server never answered the browser's request for the page
       // (the static fetch's it had). Nothing of the page ran, so this is not a page keeping
@@ -265,7 +278,7 @@ export async function settle(
       const out = await settleLoaded(
         {
           probe: (ms) => probe(page, ms),
-          ended: () => refused || page.isClosed() || /^chrome-error:/.test(page.url()),
+          ended: () => crashed || refused || page.isClosed() || /^chrome-error:/.test(page.url()),
           nextDocument: async (ms) => void (await bounded(page.waitForLoadState('load'), ms)),
         },
         net,
@@ -274,6 +287,7 @@ export async function settle(
         deadline,
         graceMs,
       );
+      if (crashed) throw pageCrashed();
       if (out === 'stuck') return 'stuck';
       settled = out === 'settled';
     }
@@ -289,6 +303,7 @@ export async function settle(
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
+    page.off('crash', onCrash);
     page.off('request', up);
     page.off('requestfinished', down);
     page.off('requestfailed', down);
