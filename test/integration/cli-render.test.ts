@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
@@ -77,4 +77,17 @@ describe('sift batch with render options', () => {
     expect(lines[5]).toMatchObject({ ok: false, status: 504 });
     expect(sites.forbidden.connections).toBe(0);
   }, 180_000);
+});
+
+describe('a browser path that names a program which is not a browser', () => {
+  it('says rendering is unavailable and how to point Sift at a browser, not that the page failed to load', async () => {
+    // /usr/bin/false is executable, so it is found and launched; it exits at once.
+    const home = path.join(dir, 'not-a-browser');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ chromiumPath: '/usr/bin/false' }));
+    const r = await siftInProcess(home, { HOME: home, SIFT_HOME: home })('fetch', `${sites.allowed.origin}/static.html`, '--render', 'always', '--allow-host', '127.0.0.1', '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out) as Line).toMatchObject({ ok: false, status: 422, error: 'rendering unavailable: /usr/bin/false did not start as a browser', reason: 'bad_option' });
+    expect((JSON.parse(r.out) as { hint: string }).hint).toMatch(/^Install Chromium or Google Chrome, or point Sift at one/);
+  });
 });

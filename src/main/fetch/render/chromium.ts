@@ -95,7 +95,14 @@ export class ChromiumRenderer implements Renderer {
       // Imported here, not at the top: only a run that renders pays for loading playwright-core.
       const { chromium } = await import('playwright-core');
       const before = childPids();
-      const browser = await chromium.launch({ executablePath: info.path, headless: true, args: chromiumArgs(endpoint.server), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+      const browser = await chromium
+        .launch({ executablePath: info.path, headless: true, args: chromiumArgs(endpoint.server), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+        .catch(() => {
+          // An executable that is not a browser (a typo'd path to another program, a broken
+          // install) exits at once; that failed every page as "the browser could not load the
+          // page", with a hint to try render=never, where the browser path was what to fix.
+          throw new FetchError(422, `rendering unavailable: ${info.path} did not start as a browser`, NO_BROWSER_HINT, 'no_browser');
+        });
       const pid = childPids().find((c) => !before.includes(c));
       this.env.log({ msg: 'browser started', ms: Date.now() - started, browser: info.name });
       browser.on('disconnected', () => {
