@@ -368,6 +368,12 @@ describe('isolation', () => {
     expect(hits).not.toContain('/popup-target');
     expect(hits).not.toContain('/popup-target-frame');
   });
+  it('reads a page that sent the browser to a download while it loaded once it settles, not at the end of the budget', async () => {
+    const r = await fetchPage('download-moves.html', 'always');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title, final_url: `${sites.allowed.origin}/download-moves.html` });
+    expect(r.meta?.render_partial).toBeUndefined();
+    expect(hasArticle(r.content)).toBe(true);
+  });
   it('leaves no cookie, storage, IndexedDB or cache from one target to the next', async () => {
     const cachedBefore = sites.allowed.hits.filter((h) => h === '/cached.js').length;
     for (let i = 0; i < 2; i++) {

@@ -257,12 +257,24 @@ export async function settle(
   let crashed = false;
   const onCrash = (): void => void (crashed = true);
   page.on('crash', onCrash);
+  // A script that sends the browser to a file while the page loads (location.href to an
+  // attachment) turns that navigation into a download, refused, and the page stays and
+  // loads; but Playwright 1.65's goto never reports its load (the page's readyState was
+  // "complete" within 0.5 s), and such a page was read only at the end of the budget, as
+  // render_partial. The page's settling is then watched from the download on.
+  let onDownload = (): void => {};
+  const downloaded = new Promise<void>((resolve) => (onDownload = resolve));
+  page.on('download', onDownload);
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     let loaded = false;
     try {
-      await page.goto(url, { waitUntil: 'load', timeout: budgetMs });
+      const going = page.goto(url, { waitUntil: 'load', timeout: budgetMs });
+      going.catch(() => {});
+      await Promise.race([going, downloaded]);
+      // The page itself was the download: nothing loaded, and goto says why.
+      if (page.url() === 'about:blank') await going;
       loaded = true;
     } catch (err) {
       signal.throwIfAborted();
@@ -304,6 +316,7 @@ export async function settle(
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
     page.off('crash', onCrash);
+    page.off('download', onDownload);
     page.off('request', up);
     page.off('requestfinished', down);
     page.off('requestfailed', down);
