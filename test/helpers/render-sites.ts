@@ -79,6 +79,8 @@ export async function startRenderSites(): Promise<RenderSites> {
     if (p === '/redirect') return void res.writeHead(302, { location: `${forbidden.origin}/redirected` }).end();
     if (p === '/download.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="x.bin"' }).end(Buffer.alloc(4096));
     if (p === '/popup-target' || p === '/popup-target-frame') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>popup</p>');
+    // A stream of server-sent events that never ends: a comment now, then nothing.
+    if (p === '/events') return void res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }).write(':\n\n');
     if (p === '/api/poll.json') return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{}');
     // An API that takes 3 s: longer than the DOM quiet a polling page is settled after.
     if (p === '/slow/article.json') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(files.get('/article.json')), 3_000);

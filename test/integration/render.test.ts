@@ -69,6 +69,13 @@ describe('when the page has settled', () => {
     expect(r.meta?.render_partial).toBeUndefined();
     expect(hasArticle(r.content)).toBe(true);
   });
+  it('reads a page with a stream of server-sent events open once it settles, not at the end of the budget', async () => {
+    const r = await fetchPage('eventsource.html');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(r.meta?.render_partial).toBeUndefined();
+    expect(hasArticle(r.content)).toBe(true);
+    expect(sites.allowed.hits).toContain('/events');
+  });
   it('waits for one slow request the article comes from, though the page already shows its chrome', async () => {
     const r = await fetchPage('slow-api.html');
     expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });

@@ -240,8 +240,16 @@ export async function settle(
 ): Promise<Rendered | 'stuck'> {
   const deadline = Date.now() + budgetMs;
   const net = new NetActivity();
-  const up = (): void => net.started();
-  const down = (): void => net.ended();
+  // A stream of server-sent events stays open as long as the page does: counted, it kept the
+  // network busy, and a live page (its article there at once) was read only at the end of the
+  // budget, as render_partial. Its messages change the DOM, which the settle rule watches.
+  const counted = (r: Request): boolean => r.resourceType() !== 'eventsource';
+  const up = (r: Request): void => {
+    if (counted(r)) net.started();
+  };
+  const down = (r: Request): void => {
+    if (counted(r)) net.ended();
+  };
   page.on('request', up);
   page.on('requestfinished', down);
   page.on('requestfailed', down);
