@@ -381,6 +381,11 @@ describe('isolation', () => {
     expect(r.meta?.render_partial).toBeUndefined();
     expect(hasArticle(r.content)).toBe(true);
   });
+  it('says a page the server sends as a download is one, which a browser saves instead of showing', async () => {
+    const err = await fetchPage('attachment.html', 'always').catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 415, reason: 'unsupported', message: 'rendering failed: the server sends the page as a file to download (Content-Disposition: attachment), which a browser saves instead of showing' });
+    expect((err as FetchError).hint).toMatch(/render=never/);
+  });
   it('leaves no cookie, storage, IndexedDB or cache from one target to the next', async () => {
     const cachedBefore = sites.allowed.hits.filter((h) => h === '/cached.js').length;
     for (let i = 0; i < 2; i++) {

@@ -316,6 +316,16 @@ function mapBrowserError(err: unknown, guardRefused: boolean): FetchError {
   if (/Executable doesn't exist|ENOENT|spawn/i.test(m)) return new FetchError(422, 'rendering unavailable: the browser did not start', NO_BROWSER_HINT, 'no_browser');
   if (guardRefused && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY/i.test(m)) return blocked('The rendered page went to an address Sift does not fetch');
   if (/ERR_TUNNEL_CONNECTION_FAILED/.test(m)) return new FetchError(502, 'rendering failed: the page went to an address that did not answer', 'The server sent the browser to a host that does not resolve or answer; open the URL in a browser to see where it goes.', 'unreachable');
+  // The page itself came as an attachment (Content-Disposition): it failed as "the browser
+  // could not load the page", a network error, where the server had sent it whole.
+  if (/Download is starting/.test(m)) {
+    return new FetchError(
+      415,
+      'rendering failed: the server sends the page as a file to download (Content-Disposition: attachment), which a browser saves instead of showing',
+      'Read its HTML as the server sends it, without running it: render=never.',
+      'unsupported',
+    );
+  }
   if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
   // The message names the URL; the user sees only what kind of failure it was.
   return new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
