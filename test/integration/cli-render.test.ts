@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { collect, startSift } from '../helpers/cli';
 import { siftInProcess } from '../helpers/cli-main';
+import { until } from '../helpers/store';
 import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -90,4 +92,52 @@ describe('a browser path that names a program which is not a browser', () => {
     expect(JSON.parse(r.out) as Line).toMatchObject({ ok: false, status: 422, error: 'rendering unavailable: /usr/bin/false did not start as a browser', reason: 'bad_option' });
     expect((JSON.parse(r.out) as { hint: string }).hint).toMatch(/^Install Chromium or Google Chrome, or point Sift at one/);
   });
+});
+
+/** The processes under pid (Linux /proc): pid → its parent, read once. */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      parent.set(Number(d), parentOf(Number(d)));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const under = (p: number): boolean => p === pid || (p > 1 && parent.has(p) && under(parent.get(p)!));
+  return [...parent.keys()].filter((p) => p !== pid && under(p));
+}
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+/** Running or sleeping: not gone, and not a zombie waiting for its parent. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('Ctrl-C while a page renders', () => {
+  it('exits 130 and leaves no browser process behind, though the page keeps its tab busy', async () => {
+    const home = path.join(dir, 'ctrl-c');
+    mkdirSync(home, { recursive: true });
+    const child = startSift(['fetch', `${sites.allowed.origin}/busy.html`, '--render', 'always', '--allow-host', '127.0.0.1', '--json'], { env: { HOME: home, SIFT_HOME: home } });
+    child.stdin!.end();
+    const done = collect(child);
+    // Only the browser asks for the page's script (the static fetch reads the HTML alone).
+    await until(() => sites.allowed.hits.includes('/busy.js'), 120_000);
+    const tree = descendants(child.pid!);
+    const browser = tree.filter((p) => parentOf(p) === child.pid && /chrom/i.test(readFileSync(`/proc/${p}/comm`, 'utf8')));
+    expect(browser).toHaveLength(1);
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    // The browser is closed before sift exits; the rest of its tree (zygotes, the page's renderer) follows it out.
+    expect(alive(browser[0]!)).toBe(false);
+    await until(() => !tree.some(alive), 30_000);
+  }, 180_000);
 });
