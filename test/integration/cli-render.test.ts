@@ -125,11 +125,12 @@ describe('Ctrl-C while a page renders', () => {
   it('exits 130 and leaves no browser process behind, though the page keeps its tab busy', async () => {
     const home = path.join(dir, 'ctrl-c');
     mkdirSync(home, { recursive: true });
+    const seen = sites.allowed.hits.length;
     const child = startSift(['fetch', `${sites.allowed.origin}/busy.html`, '--render', 'always', '--allow-host', '127.0.0.1', '--json'], { env: { HOME: home, SIFT_HOME: home } });
     child.stdin!.end();
     const done = collect(child);
     // Only the browser asks for the page's script (the static fetch reads the HTML alone).
-    await until(() => sites.allowed.hits.includes('/busy.js'), 120_000);
+    await until(() => sites.allowed.hits.slice(seen).includes('/busy.js'), 120_000);
     const tree = descendants(child.pid!);
     const browser = tree.filter((p) => parentOf(p) === child.pid && /chrom/i.test(readFileSync(`/proc/${p}/comm`, 'utf8')));
     expect(browser).toHaveLength(1);
