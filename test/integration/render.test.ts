@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
+import { THIN_PATIENCE_MS } from '../../src/main/fetch/render/settle';
 import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -59,6 +60,18 @@ describe('web components', () => {
     const at = ARTICLE.paragraphs.map((p) => r.content.indexOf(p));
     expect(at).toEqual([...at].sort((a, b) => a - b));
     expect(r.content).not.toMatch(/not slotted|no body given/);
+  });
+  it('counts the text in shadow roots when it asks whether the page has settled', async () => {
+    // A budget under the 5 s a thin page is given to fill in: a page read as thin runs to its
+    // end (render_partial); one whose shadow roots' text is counted settles once quiet.
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: THIN_PATIENCE_MS - 500 });
+    try {
+      const r = await f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/shadow.html`, options: { mode: 'text' } });
+      expect(hasArticle(r.content)).toBe(true);
+      expect(r.meta?.render_partial).toBeUndefined();
+    } finally {
+      await f.close();
+    }
   });
 });
 

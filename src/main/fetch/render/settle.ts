@@ -9,23 +9,29 @@ import { SETTLE_IDLE_MS, type Rendered } from './types';
  * Runs in every frame before the page's own scripts: records the last DOM change (so
  * "settled" means quiet, not just loaded), takes window.open away (a popup would be a
  * second page outside the one being rendered; the context closes any that appear anyway)
- * and keeps each closed shadow root the page attaches where SERIALIZE can read it.
+ * and follows each shadow root the page attaches: its changes count as the DOM's, PROBE
+ * counts its text, and a closed one is kept where SERIALIZE can read it.
  */
 export const SETTLE_SCRIPT = `(() => {
   try { Object.defineProperty(window, 'open', { value: function () { return null; }, writable: false, configurable: false }); } catch (e) {}
+  window.__siftChanged = Date.now();
+  var watch = { subtree: true, childList: true, characterData: true, attributes: false };
+  var observer;
   try {
-    var closed = new WeakMap(), attach = Element.prototype.attachShadow;
+    observer = new MutationObserver(function () { window.__siftChanged = Date.now(); });
+    observer.observe(document, watch);
+  } catch (e) {}
+  try {
+    var closed = new WeakMap(), roots = [], attach = Element.prototype.attachShadow;
     Object.defineProperty(window, '__siftClosedShadow', { value: closed });
+    Object.defineProperty(window, '__siftShadowRoots', { value: roots });
     Element.prototype.attachShadow = function (init) {
       var root = attach.call(this, init);
+      roots.push(root);
       if (init && init.mode === 'closed') closed.set(this, root);
+      try { observer.observe(root, watch); } catch (e) {}
       return root;
     };
-  } catch (e) {}
-  window.__siftChanged = Date.now();
-  try {
-    new MutationObserver(function () { window.__siftChanged = Date.now(); })
-      .observe(document, { subtree: true, childList: true, characterData: true, attributes: false });
   } catch (e) {}
 })();`;
 
@@ -62,8 +68,14 @@ export const SERIALIZE = `(() => {
   return (document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML;
 })()`;
 
-/** [ms since the DOM last changed, visible text length]: what both renderers poll. */
-export const PROBE = '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length : 0]';
+/**
+ * [ms since the DOM last changed, visible text length]: what both renderers poll. The body's
+ * innerText holds nothing of a shadow root, so the text of the roots the page attached is
+ * added: a page of web components read as thin and waited THIN_PATIENCE_MS (6.2 s where its
+ * light-DOM twin took 1.7 s).
+ */
+export const PROBE =
+  '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length + (window.__siftShadowRoots || []).reduce(function (n, r) { return r.host.isConnected ? n + r.textContent.length : n; }, 0) : 0]';
 
 // A page that is still thin when the network goes quiet may be waiting on a timer (content
 // "after a delay"); it gets this much longer, within the budget, to fill in.
