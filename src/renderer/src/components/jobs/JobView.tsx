@@ -38,10 +38,13 @@ export function JobView({ id }: { id: string }): React.JSX.Element {
     if (useStore.getState().detailJobId !== id) void openJob(id);
   }, [id]);
 
-  // Esc cancels the job on screen while it runs (what finished stays kept).
+  // Esc cancels the job on screen while it runs (what finished stays kept), but not from a
+  // field or a list box, where Esc is the control's own (a select's list closing, a box's text
+  // given up): a user closing the status filter's list stopped the job.
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (e.target instanceof Element && e.target.closest('select, textarea, input:not([type="checkbox"], [type="radio"], [type="button"]), [role="listbox"], [role="combobox"]')) return;
       const s = useStore.getState();
       const job = s.jobs[id];
       if (s.exportFor || !job || !isLive(job)) return;
