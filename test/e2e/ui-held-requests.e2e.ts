@@ -7,9 +7,10 @@ import { expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '.
 import { startSite, type Site } from '../helpers/sites';
 
 /**
- * Stopping an export from its dialog, through the real services behind the bridge. The
- * export's request is held on the bridge's socket until the user has pressed Stop, so the
- * stop always comes while the export is pending, however fast the machine writes.
+ * What the user does while a request is on its way, through the real services behind the
+ * bridge, with the request (or its answer) held on the bridge's socket until the user has
+ * acted, so the order is the test's, however fast or busy the machine: stopping an export
+ * from its dialog; clearing a bad grep while its check is being answered.
  */
 let browser: Browser;
 let site: Site;
@@ -17,6 +18,10 @@ let app: UiApp;
 let page: Page;
 const held: { send(): void; method: string }[] = [];
 let holding = true;
+/** Answers to checkOptions calls are held while this is set. */
+let holdingChecks = false;
+const checkIds = new Set<number>();
+const heldAnswers: (() => void)[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
@@ -27,11 +32,17 @@ beforeAll(async () => {
     context.routeWebSocket(app.bridge.wsUrl, (ws) => {
       const server = ws.connectToServer();
       ws.onMessage((m) => {
-        const method = typeof m === 'string' ? ((JSON.parse(m) as { method?: string }).method ?? '') : '';
+        const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
+        const method = call.method ?? '';
+        if (method === 'checkOptions' && call.id !== undefined) checkIds.add(call.id);
         if (holding && method === 'exportJob') held.push({ method, send: () => server.send(m) });
         else server.send(m);
       });
-      server.onMessage((m) => ws.send(m));
+      server.onMessage((m) => {
+        const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
+        if (holdingChecks && answer.t === 'res' && answer.id !== undefined && checkIds.has(answer.id)) heldAnswers.push(() => ws.send(m));
+        else ws.send(m);
+      });
     }),
   );
 });
@@ -69,6 +80,26 @@ test('Stop export ends the export with nothing written, and the dialog says so',
   expect(readdirSync(app.exportDir)).toHaveLength(1);
   await page.getByTestId('export-close').click();
   expect(await page.getByTestId('export-dialog').count()).toBe(0);
+});
+
+test("a grep check answered after the grep was cleared does not bring its error back", async () => {
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill(`${site.base}/article/1`);
+  await expect.poll(text('count-valid')).toBe('1');
+  holdingChecks = true;
+  await page.getByTestId('opt-grep').fill('(unclosed');
+  // Leaving the field asks main whether the pattern is valid; the answer is held.
+  await page.getByTestId('opt-grep').blur();
+  await expect.poll(() => heldAnswers.length).toBe(1);
+  await page.getByTestId('opt-grep').fill('');
+  holdingChecks = false;
+  heldAnswers.shift()?.();
+  // The preview's answer comes after the held one on the same socket: once it is shown, the
+  // check's answer has been read too.
+  await page.getByTestId('preview-button').click();
+  await expect.poll(text('result-markdown')).toContain('Paragraph 1 of article 1');
+  expect(await page.getByTestId('options-error').count()).toBe(0);
+  await expectNoInternalErrorText(page);
 });
 
 test('no errors were logged in the page', () => {

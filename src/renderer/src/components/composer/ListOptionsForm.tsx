@@ -26,11 +26,14 @@ async function checkNow(): Promise<void> {
   const { listOptions, setOptionsError } = useStore.getState();
   const opts = cleanOptions(listOptions);
   if (!opts.pages && !opts.grep && !opts.jq) return;
+  // The answer is about these options: if the user changed them while it was on its way (the
+  // bad grep cleared), it is stale, and an error it brought back would stay on a valid form.
+  const current = (): boolean => useStore.getState().listOptions === listOptions;
   try {
     const res = await window.sift.checkOptions({ options: opts });
-    setOptionsError(res.ok ? null : res.error ? toUserError(res.error) : null);
+    if (current()) setOptionsError(res.ok ? null : res.error ? toUserError(res.error) : null);
   } catch (err) {
-    setOptionsError(toUserError(err));
+    if (current()) setOptionsError(toUserError(err));
   }
 }
 
