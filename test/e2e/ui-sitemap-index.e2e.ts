@@ -65,6 +65,7 @@ test("a dropped sitemap index becomes the pages its sitemaps list, and says whic
   );
   expect(await text('sitemap-failures')()).toMatch(new RegExp(`Sitemaps that gave no page: 1\\s*line 4 ${site.base}/sitemap-gone.xml HTTP 404`));
   expect(await text('submit')()).toContain('Fetch 3 URLs');
+  expect(await text('read-as')()).toBe('read from sitemaps');
   await page.screenshot({ path: screenshotPath('ui-sitemap-index-read') });
   await expectNoInternalErrorText(page);
   await page.keyboard.press('Control+Enter');
@@ -84,6 +85,7 @@ test('reading the sitemaps can be stopped; the list is then the sitemaps, and re
   await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('stopped');
   expect(await text('sitemap-note')()).toBe("Reading stopped. The list below holds the index's own entries (1 sitemap): fetched as they are, they give XML, not pages.Read their pages");
   expect(await rowUrls()).toEqual([`${site.base}/sitemap-held.xml`]);
+  expect(await text('read-as')()).toBe('read as xml');
   await page.screenshot({ path: screenshotPath('ui-sitemap-index-stopped') });
   await expectNoInternalErrorText(page);
   release();
