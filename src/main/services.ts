@@ -71,6 +71,21 @@ const DESKTOP = { name: 'desktop' } as const;
 // A list file bigger than this is not a list of URLs; 64 MiB holds ~500,000 long URLs.
 const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A progress callback that passes on at most one call every 100 ms, and always the last one
+ * (done === total): an export or a sitemap reading sends the window ~10 events a second.
+ */
+function everyTenthOfASecond<A extends unknown[]>(send: (done: number, total: number, ...rest: A) => void): (done: number, total: number, ...rest: A) => void {
+  let last = 0;
+  return (done, total, ...rest) => {
+    const now = Date.now();
+    if (done === total || now - last >= 100) {
+      last = now;
+      send(done, total, ...rest);
+    }
+  };
+}
+
 const notFound = (what: string): SiftError =>
   new SiftError('not_found', 404, `${what} was not found.`, 'It may have expired or been deleted; refresh the job list.');
 
@@ -249,7 +264,6 @@ export function createServices(opts: ServicesOptions): Services {
       if (sitemapReadings.has(token)) throw new SiftError('busy', 409, 'These sitemaps are being read already.', 'Wait for the reading to end, or stop it.');
       const stop = new AbortController();
       sitemapReadings.set(token, stop);
-      let last = 0;
       try {
         const maxTargets = settings.targetsPerJob;
         const x = await expandSitemapIndex(sitemaps, {
@@ -258,14 +272,7 @@ export function createServices(opts: ServicesOptions): Services {
           defaults: {},
           maxTargets,
           signal: stop.signal,
-          progress: (done, total, pages) => {
-            const now = Date.now();
-            // At most every 100 ms, and always the last one.
-            if (done === total || now - last >= 100) {
-              last = now;
-              emit('sitemapProgress', { token, done, total, pages });
-            }
-          },
+          progress: everyTenthOfASecond((done, total, pages: number) => emit('sitemapProgress', { token, done, total, pages })),
         });
         return { pages: x.targets, read: x.read, failures: x.failures, skipped: x.skipped, capped: x.targets.length > maxTargets, cap: maxTargets };
       } catch (err) {
@@ -296,21 +303,13 @@ export function createServices(opts: ServicesOptions): Services {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
       runner.touch(id);
-      let last = 0;
       return exportJob(exportSourceOf(store, job), {
         ...exportOptionsFromCli(format),
         out,
         includeFailed,
         includeMeta,
         signal: stopOf(token).signal,
-        onProgress: (done, total) => {
-          const now = Date.now();
-          // Progress at most every 100 ms, and always the last one.
-          if (done === total || now - last >= 100) {
-            last = now;
-            emit('exportProgress', { token, done, total });
-          }
-        },
+        onProgress: everyTenthOfASecond((done, total) => emit('exportProgress', { token, done, total })),
       }).finally(() => {
         // A destination serves one export: Export again asks for a folder again.
         exportTargets.delete(token);
