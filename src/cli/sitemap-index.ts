@@ -1,4 +1,5 @@
-import { MAX_CHILD_SITEMAPS, MAX_DEPTH, type ExpandedIndex } from '../main/sitemap-index';
+import type { ExpandedIndex } from '../main/sitemap-index';
+import { MAX_CHILD_SITEMAPS, MAX_SITEMAP_DEPTH } from '../shared/urllist/xml';
 import { counted, formatCount } from './progress';
 
 const SHOWN_FAILURES = 20;
@@ -11,6 +12,6 @@ export function indexNote(name: string, x: ExpandedIndex, children: number): str
     ...x.failures.slice(0, SHOWN_FAILURES).map((f) => `  child sitemap failed: ${f.url}: ${f.why}`),
   ];
   if (x.failures.length > SHOWN_FAILURES) lines.push(`  … and ${formatCount(x.failures.length - SHOWN_FAILURES)} more child sitemaps failed`);
-  if (x.skipped) lines.push(`  ${formatCount(x.skipped)} more child sitemaps not read: Sift reads at most ${formatCount(MAX_CHILD_SITEMAPS)}, nested at most ${MAX_DEPTH} deep; give the rest as a list of their own`);
+  if (x.skipped) lines.push(`  ${formatCount(x.skipped)} more child sitemaps not read: Sift reads at most ${formatCount(MAX_CHILD_SITEMAPS)}, nested at most ${MAX_SITEMAP_DEPTH} deep; give the rest as a list of their own`);
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@ import type { Caller, Fetcher } from './fetch';
 import { SiftError } from '../shared/errors';
 import type { Options } from '../shared/types';
 import { parseList, type ParsedTarget } from '../shared/urllist';
-import { isSitemapIndex } from '../shared/urllist/xml';
+import { isSitemapIndex, MAX_CHILD_SITEMAPS, MAX_SITEMAP_DEPTH } from '../shared/urllist/xml';
 
 /**
  * A sitemap index (<sitemapindex>: each <loc> a child sitemap, as large sites split theirs)
@@ -17,8 +17,6 @@ import { isSitemapIndex } from '../shared/urllist/xml';
  * found pass the job's cap, which then says so. Four children are fetched at a time: the
  * gate's 8 slots leave room, and one site is not sent more at once than a browser would.
  */
-export const MAX_CHILD_SITEMAPS = 1000;
-export const MAX_DEPTH = 3;
 const AT_ONCE = 4;
 
 /** A child sitemap that gave no page: its address, the index's line that named it, and why. */
@@ -55,7 +53,7 @@ export async function expandSitemapIndex(
   let done = 0;
   let total = 0;
   let level = children.map((c) => c.url);
-  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
+  for (let depth = 1; depth <= MAX_SITEMAP_DEPTH && level.length > 0; depth++) {
     const fresh = level.filter((u) => !seen.has(u) && (seen.add(u), true));
     const room = Math.max(0, MAX_CHILD_SITEMAPS - (seen.size - fresh.length));
     skipped += Math.max(0, fresh.length - room);
@@ -91,7 +89,7 @@ export async function expandSitemapIndex(
     await Promise.all(Array.from({ length: AT_ONCE }, worker));
     level = nested.flat();
   }
-  // A nested index deeper than MAX_DEPTH is named, not read.
+  // A nested index deeper than MAX_SITEMAP_DEPTH is named, not read.
   skipped += level.filter((u) => !seen.has(u)).length;
   return { targets: [...pages.values()], read, failures, skipped };
 }

@@ -7,8 +7,12 @@ import { xmlRootTag } from '../xml';
 /** The local name of the root element of an XML document ("RDF" for rdf:RDF), or undefined. */
 export const xmlRoot = (input: string): string | undefined => xmlRootTag(input)?.name;
 
-/** A sitemap index: its <loc>s are sitemaps, not pages (the CLI's sitemap-index.ts reads them). */
+/** A sitemap index: its <loc>s are sitemaps, not pages (src/main/sitemap-index.ts reads them). */
 export const isSitemapIndex = (input: string): boolean => xmlRoot(input) === 'sitemapindex';
+
+/** The most sitemaps Sift reads for one list, and how deep an index inside an index is followed. */
+export const MAX_CHILD_SITEMAPS = 1000;
+export const MAX_SITEMAP_DEPTH = 3;
 
 /** An element's text: its CDATA unwrapped, its references decoded, trimmed. */
 const valueOf = (raw: string): string => {

@@ -1,7 +1,6 @@
 import type { ComposerList } from './packed-list';
+import { MAX_CHILD_SITEMAPS } from '../../../shared/urllist/xml';
 
-/** The most addresses the composer offers to read as sitemaps (main reads at most 1,000). */
-const MAX_OFFERED = 1000;
 /** A sitemap's address by the sitemaps protocol's convention: sitemap.xml, sitemap-posts.xml.gz, post-sitemap.xml. */
 const SITEMAP_FILE = /sitemap[^/]*\.xml(?:\.gz)?$/i;
 
@@ -11,7 +10,7 @@ const SITEMAP_FILE = /sitemap[^/]*\.xml(?:\.gz)?$/i;
  * one sitemap's address a user pasted).
  */
 export function looksLikeSitemaps(list: ComposerList | null): boolean {
-  if (!list || list.sitemapIndex || list.length === 0 || list.length > MAX_OFFERED) return false;
+  if (!list || list.sitemapIndex || list.length === 0 || list.length > MAX_CHILD_SITEMAPS) return false;
   // Asked at every change of the store (a job's events, ~10 a second): answered once a list.
   let answer = answers.get(list);
   if (answer === undefined) {

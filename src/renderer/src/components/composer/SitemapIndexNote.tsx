@@ -3,6 +3,7 @@ import { readSitemaps, stopReadingSitemaps } from '../../store/actions';
 import { plural } from '../../lib/format';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { looksLikeSitemaps } from '../../lib/sitemaps';
+import { MAX_CHILD_SITEMAPS, MAX_SITEMAP_DEPTH } from '../../../../shared/urllist/xml';
 
 /**
  * A sitemap index in the composer: its entries are sitemaps, so Sift reads them for the
@@ -89,7 +90,7 @@ export function SitemapIndexNote(): React.JSX.Element | null {
       )}
       {r.skipped ? (
         <p className="muted" data-testid="sitemap-skipped">
-          {plural(r.skipped, 'more sitemap')} not read: Sift reads at most 1,000 from one index, nested at most 3 deep. Give the rest as a list of their own.
+          {plural(r.skipped, 'more sitemap')} not read: Sift reads at most {MAX_CHILD_SITEMAPS.toLocaleString()} from one index, nested at most {MAX_SITEMAP_DEPTH} deep. Give the rest as a list of their own.
         </p>
       ) : null}
       {r.failureCount ? (
