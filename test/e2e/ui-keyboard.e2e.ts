@@ -160,6 +160,8 @@ test('Tab goes through the job view in reading order; arrows and Enter open a re
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
   await expect.poll(() => page.getByTestId('result-error').getAttribute('role')).toBe('alert');
+  // The screenshot shows the pane as the user reads it, not while its result is still loading.
+  await expect.poll(() => page.getByText('Loading the result…').count()).toBe(0);
   await page.screenshot({ path: screenshotPath('keys-job') });
   // The whole view as a screen reader has it: named regions and controls, roles where they belong.
   const tree = await page.locator('main').ariaSnapshot();
@@ -303,8 +305,9 @@ test('delete by keyboard: Enter asks, Enter again deletes, focus lands on the ne
   expect(await page.getByTestId('delete-job').textContent()).toBe('Really delete?');
   await page.keyboard.press('Enter');
   await expect.poll(() => page.locator(`[data-testid="job-item"][data-job-id="${id}"]`).count()).toBe(0);
+  // The next view takes focus in an effect after it renders, not with the row's removal.
+  await expect.poll(async () => (await focused(page)).id).toBe('job-name');
   const f = await focused(page);
-  expect(f.id).toBe('job-name');
   expect(f.aria).toMatch(/^heading /);
 });
 
