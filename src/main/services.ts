@@ -20,6 +20,7 @@ import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { openEngine } from './engine';
 import { expandSitemapIndex } from './sitemap-index';
+import { fetchListAt, isListType } from './list-at';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
 import { decodeListBytes, notAList } from '../shared/urllist/decode';
@@ -120,8 +121,9 @@ export function createServices(opts: ServicesOptions): Services {
   // Export destinations the user chose in a dialog, each for one export; exportJob accepts
   // only these tokens, so the renderer can never name a path of its own.
   const exportTargets = new Map<string, string>();
-  // Sitemap indexes being read for the composer, by the renderer's token.
+  // Sitemap indexes, and lists at an address, being read for the composer, by the renderer's token.
   const sitemapReadings = new Map<string, AbortController>();
+  const listReadings = new Map<string, AbortController>();
   // Each chosen destination's stop switch: cancelExport may come before exportJob's request
   // does (the two travel apart), so the switch exists from the moment either asks for it.
   const exportStops = new Map<string, AbortController>();
@@ -289,6 +291,31 @@ export function createServices(opts: ServicesOptions): Services {
       return { stopped: stop !== undefined };
     },
 
+    readListAt: async ({ token, url }) => {
+      if (listReadings.has(token)) throw new SiftError('busy', 409, 'This list is being read already.', 'Wait for the reading to end, or stop it.');
+      const stop = new AbortController();
+      listReadings.set(token, stop);
+      try {
+        const list = await fetchListAt(fetcher, DESKTOP, url, stop.signal);
+        if (!isListType(list.mimeType)) {
+          throw new SiftError('not_a_list', 415, `The address gives ${list.mimeType}, not a list of URLs.`, 'Fetch it as a page instead: submit the address as it is.');
+        }
+        const name = list.base.replace(/^https?:\/\//i, '');
+        return { ...list, name, bytes: Buffer.byteLength(list.text) };
+      } catch (err) {
+        if (stop.signal.aborted) throw new SiftError('cancelled', 499, 'Reading the list stopped.', 'The list is the address itself until it is read.');
+        throw err;
+      } finally {
+        listReadings.delete(token);
+      }
+    },
+
+    stopReadingList: ({ token }) => {
+      const stop = listReadings.get(token);
+      stop?.abort();
+      return { stopped: stop !== undefined };
+    },
+
     chooseExportTarget: async () => {
       const dir = await opts.dialogs?.chooseFolder();
       if (!dir) return null;
@@ -353,7 +380,7 @@ export function createServices(opts: ServicesOptions): Services {
       log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
     async close(closeOpts) {
-      for (const stop of sitemapReadings.values()) stop.abort();
+      for (const stop of [...sitemapReadings.values(), ...listReadings.values()]) stop.abort();
       // The runner stores the targets it interrupts before the listeners go: the app's last
       // events then say so too (the window may still be up for a moment).
       await engine.runner.close(closeOpts);

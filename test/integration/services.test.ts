@@ -22,6 +22,8 @@ const resolvers = (): { promise: Promise<void>; resolve: () => void } => {
 };
 const held = resolvers();
 const holdRelease = resolvers();
+const listHeld = resolvers();
+const listRelease = resolvers();
 const xml = (root: 'urlset' | 'sitemapindex', paths: string[]): string =>
   `<?xml version="1.0"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths
     .map((p) => (root === 'urlset' ? `<url><loc>${site.base}${p}</loc></url>` : `<sitemap><loc>${site.base}${p}</loc></sitemap>`))
@@ -38,6 +40,11 @@ beforeAll(async () => {
       held.resolve();
       void holdRelease.promise.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/9'])));
     },
+    '/list-held.txt': (_req, res) => {
+      listHeld.resolve();
+      void listRelease.promise.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/9\n`));
+    },
+    '/go-to-sitemap': (_req, res) => res.writeHead(301, { location: '/sitemap-a.xml' }).end(),
     // Busy for good, asking for a wait of 30 s: a target that waits while the test looks at it.
     '/busy-long': (_req, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '30' }).end('slow down'),
   });
@@ -506,6 +513,32 @@ describe('services over the contract', () => {
     const blocked = await r.call('readSitemapIndex', { token: 't3', sitemaps: [{ url: 'http://127.0.0.2:9/sitemap.xml', line: 2 }] });
     expect(blocked).toMatchObject({ pages: [], read: 0, failures: [{ line: 2, why: expect.stringMatching(/--allow-host|allow/i) }] });
     expect(await r.raw('readSitemapIndex', { token: 't4', sitemaps: [] })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+
+  test('the list at an address is fetched as it is, named by where it came from, and a stop or a refusal says so', async () => {
+    const r = rig();
+    const x = await r.call('readListAt', { token: 'l1', url: `${site.base}/go-to-sitemap` });
+    // After the redirect: the name, the file name (its format) and what links resolve against.
+    expect(x).toMatchObject({ name: `${site.base.replace('http://', '')}/sitemap-a.xml`, filename: 'sitemap-a.xml', base: `${site.base}/sitemap-a.xml`, mimeType: 'application/xml' });
+    expect(x.text).toContain(`<loc>${site.base}/article/2</loc>`);
+    expect(x.bytes).toBe(Buffer.byteLength(x.text));
+    // A document is no list; the guard's refusal says how to let the address through.
+    expect(await r.raw('readListAt', { token: 'l2', url: `${site.base}/doc/1.pdf` })).toMatchObject({
+      ok: false,
+      error: { code: 'not_a_list', message: 'The address gives application/pdf, not a list of URLs.' },
+    });
+    expect(await r.raw('readListAt', { token: 'l3', url: 'http://127.0.0.2:9/list.txt' })).toMatchObject({ ok: false, error: { code: 'blocked', hint: expect.stringMatching(/allow/i) } });
+    expect(await r.raw('readListAt', { token: 'l4', url: '' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    // Stopped when asked; another token, or one already ended, stops nothing.
+    expect(await r.call('stopReadingList', { token: 'none' })).toEqual({ stopped: false });
+    const reading = r.raw('readListAt', { token: 'l5', url: `${site.base}/list-held.txt` });
+    await listHeld.promise;
+    expect(await r.raw('readListAt', { token: 'l5', url: `${site.base}/list-held.txt` })).toMatchObject({ ok: false, error: { code: 'busy' } });
+    expect(await r.call('stopReadingList', { token: 'l1' })).toEqual({ stopped: false });
+    expect(await r.call('stopReadingList', { token: 'l5' })).toEqual({ stopped: true });
+    expect(await reading).toMatchObject({ ok: false, error: { code: 'cancelled', message: 'Reading the list stopped.' } });
+    expect(await r.call('stopReadingList', { token: 'l5' })).toEqual({ stopped: false });
+    listRelease.resolve();
   });
 
   test('Export hits suggests a name made of the query, never half a character nor a trailing dash', async () => {

@@ -127,6 +127,19 @@ export const invokeContract = {
       cap: z.number(),
     }),
   },
+  /**
+   * The list at an address (a web page of links, a feed, a sitemap, a list file) fetched as it
+   * is, through the guard, the gate and the download limit of every fetch, for the composer
+   * to read as a dropped file. `name` is the address it came from after redirects, `base`
+   * what its relative links resolve against. An answer that cannot be a list (a PDF, an
+   * image) is the error `not_a_list`; stopReadingList with the same token ends it as `cancelled`.
+   */
+  readListAt: {
+    req: z.object({ token: z.string().min(1).max(128), url: z.string().min(1).max(8192) }).strict(),
+    res: z.object({ name: z.string(), text: z.string(), bytes: z.number(), mimeType: z.string(), filename: z.string(), base: z.string() }),
+  },
+  /** Stops the reading of readListAt with this token; false when none runs. */
+  stopReadingList: { req: z.object({ token: z.string().min(1).max(128) }).strict(), res: z.object({ stopped: z.boolean() }) },
   /** Stops the reading with this token; false when none runs. */
   stopReadingSitemaps: { req: z.object({ token: z.string().min(1).max(128) }).strict(), res: z.object({ stopped: z.boolean() }) },
   /** The system save/folder dialog for an export; returns a token for exportJob. */

@@ -141,7 +141,8 @@ export async function loadSource(source: ListSource | null): Promise<void> {
   get().setParsing(true);
   await readingList(
     (async () => {
-      const parsed = await parseInWorker(source.text, { filename: source.kind === 'file' ? source.name : undefined, mimeType: source.mimeType });
+      const filename = source.filename ?? (source.kind === 'file' ? source.name : undefined);
+      const parsed = await parseInWorker(source.text, { filename, mimeType: source.mimeType, baseUrl: source.base });
       // null: a newer source replaced this one while it was parsing.
       if (!parsed) return;
       get().setParsed(parsed);
@@ -188,6 +189,53 @@ export async function stopReadingSitemaps(): Promise<void> {
   get().setSitemaps(reading.token, { state: 'stopping' });
   try {
     await window.sift.stopReadingSitemaps({ token: reading.token });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
+}
+
+/**
+ * Reads the list at the composer's one address (a web page of links, a feed's entries, a
+ * sitemap, a list file), as `sift batch URL` does: main fetches it and it becomes the list,
+ * as a dropped file would. The address stays the list if the reading is stopped or fails,
+ * or if no URL is found in what came back.
+ */
+export async function readListAt(): Promise<void> {
+  const list = get().parsed;
+  const url = list?.length === 1 ? list.all()[0]?.url : undefined;
+  if (!list || !url) return;
+  const token = `list-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  get().startListAt({ token, url, state: 'reading' });
+  // A newer list (or reading) took the composer meanwhile.
+  const stale = (): boolean => get().listAt?.token !== token || get().parsed !== list;
+  await readingList(
+    (async () => {
+      try {
+        const x = await window.sift.readListAt({ token, url });
+        if (stale()) return;
+        const found = await parseInWorker(x.text, { filename: x.filename, mimeType: x.mimeType, baseUrl: x.base });
+        if (!found || stale()) return;
+        if (found.length === 0) {
+          get().setListAt(token, { state: 'empty', format: found.format });
+          return;
+        }
+        get().setSource({ kind: 'file', name: x.name, text: x.text, mimeType: x.mimeType, filename: x.filename, base: x.base });
+        get().setParsed(found);
+        if (found.sitemapIndex) void readSitemaps();
+      } catch (err) {
+        const e = toUserError(err);
+        get().setListAt(token, e.code === 'cancelled' ? { state: 'stopped' } : { state: 'failed', error: e });
+      }
+    })(),
+  );
+}
+
+export async function stopReadingList(): Promise<void> {
+  const reading = get().listAt;
+  if (reading?.state !== 'reading') return;
+  get().setListAt(reading.token, { state: 'stopping' });
+  try {
+    await window.sift.stopReadingList({ token: reading.token });
   } catch (err) {
     get().notify('error', toUserError(err));
   }

@@ -5,12 +5,26 @@ import type { ListProblem } from '../../../shared/urllist';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
-/** Where the list came from: a file (dropped or opened) or the paste box. */
+/** Where the list came from: a file (dropped or opened, or fetched from an address) or the paste box. */
 export interface ListSource {
   kind: 'file' | 'paste';
   name: string;
   text: string;
   mimeType?: string;
+  /** A list fetched from an address: the file name its address ends in (for the format) and what its relative links resolve against. */
+  filename?: string;
+  base?: string;
+}
+
+/** The list at the one address in the composer being fetched, when the user asks (main's readListAt). */
+export interface ListAtReading {
+  token: string;
+  url: string;
+  /** `empty`: the answer came, and no URL was found in it. */
+  state: 'reading' | 'stopping' | 'stopped' | 'failed' | 'empty';
+  error?: UserError;
+  /** For `empty`: what the answer was read as. */
+  format?: string;
 }
 
 /** A sitemap index of the composer's list being read for its pages (main's readSitemapIndex). */
@@ -51,6 +65,7 @@ export interface ComposerSlice {
   submitting: boolean;
   submitError: UserError | null;
   sitemaps: SitemapReading | null;
+  listAt: ListAtReading | null;
 
   setSource(source: ListSource | null): void;
   setParsed(parsed: ComposerList | null): void;
@@ -66,6 +81,9 @@ export interface ComposerSlice {
   startSitemaps(reading: SitemapReading): void;
   /** Changes the reading with this token; a newer reading, or none, ignores it. */
   setSitemaps(token: string, patch: Partial<SitemapReading>): void;
+  startListAt(reading: ListAtReading): void;
+  /** Changes the reading with this token; a newer reading, or none, ignores it. */
+  setListAt(token: string, patch: Partial<ListAtReading>): void;
   resetComposer(): void;
 }
 
@@ -120,12 +138,13 @@ const EMPTY = {
   submitting: false,
   submitError: null,
   sitemaps: null,
+  listAt: null,
 } as const;
 
 export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (set) => ({
   ...EMPTY,
   listOptions: {},
-  setSource: (source) => set({ source, submitError: null, sitemaps: null }),
+  setSource: (source) => set({ source, submitError: null, sitemaps: null, listAt: null }),
   setParsed: (parsed) => set({ parsed, parsing: false, previewIdx: 0 }),
   setParsing: (parsing) => set({ parsing }),
   setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, submitError: null })),
@@ -138,5 +157,7 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   setSubmitError: (submitError) => set({ submitError, submitting: false }),
   startSitemaps: (sitemaps) => set({ sitemaps }),
   setSitemaps: (token, patch) => set((s) => (s.sitemaps?.token === token ? { sitemaps: { ...s.sitemaps, ...patch } } : {})),
+  startListAt: (listAt) => set({ listAt }),
+  setListAt: (token, patch) => set((s) => (s.listAt?.token === token ? { listAt: { ...s.listAt, ...patch } } : {})),
   resetComposer: () => set({ ...EMPTY }),
 });

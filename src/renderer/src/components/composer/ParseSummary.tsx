@@ -2,6 +2,7 @@ import { useStore } from '../../store';
 import type { ListProblem } from '../../../../shared/urllist';
 import { plural } from '../../lib/format';
 import { SitemapIndexNote } from './SitemapIndexNote';
+import { ListAtNote } from './ListAtNote';
 
 export function ParseSummary(): React.JSX.Element | null {
   const parsed = useStore((s) => s.parsed);
@@ -19,6 +20,7 @@ export function ParseSummary(): React.JSX.Element | null {
         {parsing && <span className="muted">updating…</span>}
       </div>
       <SitemapIndexNote />
+      <ListAtNote />
       {parsed.truncated && (
         <p className="warn-text" data-testid="parse-truncated">
           The list is longer than Sift reads at once; only the first {plural(parsed.length, 'URL')} were taken. Split it into smaller lists.
