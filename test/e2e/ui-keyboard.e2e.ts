@@ -303,6 +303,18 @@ test('delete by keyboard: Enter asks, Enter again deletes, focus lands on the ne
   await page.getByTestId('delete-job').focus();
   await page.keyboard.press('Enter');
   expect(await page.getByTestId('delete-job').textContent()).toBe('Really delete?');
+  // The question stays until answered (it lasted 4 s), and is taken back by Escape or by leaving it.
+  await page.keyboard.press('Escape');
+  expect(await page.getByTestId('delete-job').textContent()).toBe('Delete');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  expect(await focused(page)).toMatchObject({ id: 'delete-job' });
+  expect(await page.getByTestId('delete-job').textContent()).toBe('Delete');
+  await page.keyboard.press('Enter');
+  // Past the 4 s the question used to last: nothing is awaited here but the absence of that timer.
+  await page.waitForTimeout(4500);
+  expect(await page.getByTestId('delete-job').textContent()).toBe('Really delete?');
   await page.keyboard.press('Enter');
   await expect.poll(() => page.locator(`[data-testid="job-item"][data-job-id="${id}"]`).count()).toBe(0);
   // The next view takes focus in an effect after it renders, not with the row's removal.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
@@ -9,22 +9,16 @@ import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 import { useNow } from '../../lib/useNow';
 
-// Long enough to move the pointer to "Really delete?", short enough that a stray second
-// click later does not delete.
-const CONFIRM_MS = 4000;
-
 export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const job = useStore((s) => s.jobs[id]);
   const openExport = useStore((s) => s.openExport);
   const live = job ? isLive(job) : false;
   const now = useNow(live);
   const cutShort = useStore((s) => (s.detailJobId === id ? s.rows.filter((r) => r?.status === 'failed' && isUnfinished(r)).length : 0));
+  // "Really delete?" asks until the user answers, leaves the button or presses Escape. It used
+  // to ask for 4 s only: too short for someone hearing the button's new name read out before
+  // pressing it again, and a stray click elsewhere still takes the question back.
   const [confirmDelete, setConfirmDelete] = useState(false);
-  useEffect(() => {
-    if (!confirmDelete) return;
-    const t = setTimeout(() => setConfirmDelete(false), CONFIRM_MS);
-    return () => clearTimeout(t);
-  }, [confirmDelete]);
   if (!job) return null;
 
   const interrupted = isInterrupted(job);
@@ -107,6 +101,14 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           disabled={live}
           title={live ? 'Cancel the job first' : undefined}
           onClick={() => (confirmDelete ? void deleteJob(id) : setConfirmDelete(true))}
+          onBlur={() => setConfirmDelete(false)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && confirmDelete) {
+              // Taken back here, not read by the job view as "cancel the job".
+              e.preventDefault();
+              setConfirmDelete(false);
+            }
+          }}
           data-testid="delete-job"
         >
           {confirmDelete ? 'Really delete?' : 'Delete'}
