@@ -217,7 +217,7 @@ describe('sift extract', () => {
     const limited = siftInProcess(dir, { SIFT_HOME: home });
     const said =
       'jq: the program was still running after 1 s, the time Sift gives a jq program\n' +
-      '  Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program may run".\n';
+      '  Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program or grep pattern may run".\n';
     const r = await limited('extract', 'data.json', 'data.json', '--jq', 'repeat(1)');
     expect(r.code).toBe(1);
     expect(r.err).toBe(`sift extract: data.json: ${said}sift extract: data.json: ${said}`);
@@ -226,6 +226,22 @@ describe('sift extract', () => {
     expect(JSON.parse(f.out)).toMatchObject({ ok: false, status: 422, error: 'jq: the program was still running after 1 s, the time Sift gives a jq program', reason: 'bad_option' });
     // The stopped thread is replaced: the next program runs.
     expect(await limited('extract', 'data.json', '--jq', '.k')).toMatchObject({ code: 0, out: '"v"\n' });
+  });
+  it('stops a grep pattern that backtracks without end at the same limit, naming it and what to do, and runs the next target', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sift-cli-grep-limit-'));
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ jqSeconds: 1 }));
+    const limited = siftInProcess(dir, { SIFT_HOME: home });
+    // 2^40 ways to split 40 a's between the repeats, each tried before the "!" fails them; with
+    // the backreference, V8's linear-time engine cannot take over.
+    writeFileSync(path.join(dir, 'almost.txt'), `${'a'.repeat(40)}!\nbbb\n`);
+    const said =
+      'grep: the pattern was still running after 1 s on this document, the time Sift gives a pattern\n' +
+      '  A backreference (\\1) with repeats inside repeats ((a+)+) tries every way to split a line; make the repeated part match less, or do without the backreference. The limit is in Settings, "Time a jq program or grep pattern may run".\n';
+    const r = await limited('extract', 'almost.txt', 'almost.txt', '--grep', '^(a+)+\\1$');
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`sift extract: almost.txt: ${said}sift extract: almost.txt: ${said}`);
+    // The stopped thread is replaced: the next pattern runs.
+    expect(await limited('extract', 'almost.txt', '--grep', '^b+$')).toMatchObject({ code: 0, out: 'bbb\n' });
   });
   it('says of a local .pdf that is not one what it is, with no server in the hint', async () => {
     writeFileSync(path.join(dir, 'empty.pdf'), '');

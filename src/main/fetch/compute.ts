@@ -18,7 +18,23 @@ function jqTooLong(limitMs: number): FetchError {
   return new FetchError(
     422,
     `jq: the program was still running after ${seconds} s, the time Sift gives a jq program`,
-    `Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program may run".`,
+    `Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program or grep pattern may run".`,
+    'bad_option',
+  );
+}
+
+/**
+ * A grep pattern stopped at the same limit. A pattern that backtracks without end runs again
+ * on V8's linear-time engine (compute-worker.mjs), except one with a backreference (\1, \k<name>),
+ * which that engine cannot run: ^(a+)+\1$ on a line of 40 a's and a "!" ran to the target's
+ * deadline (210 s), for every target of the job.
+ */
+function grepTooLong(limitMs: number): FetchError {
+  const seconds = Math.round(limitMs / 100) / 10;
+  return new FetchError(
+    422,
+    `grep: the pattern was still running after ${seconds} s on this document, the time Sift gives a pattern`,
+    `A backreference (\\1) with repeats inside repeats ((a+)+) tries every way to split a line; make the repeated part match less, or do without the backreference. The limit is in Settings, "Time a jq program or grep pattern may run".`,
     'bad_option',
   );
 }
@@ -54,8 +70,8 @@ export interface GrepOutput {
 export class ComputePool {
   private readonly pool: WorkerPool;
   /**
-   * @param jqLimitMs how long one jq program may run (FetchSettings.jqLimitMs, read at each
-   * run so a change in Settings applies to the next program).
+   * @param jqLimitMs how long one jq program, or one grep of a document, may run
+   * (FetchSettings.jqLimitMs, read at each run so a change in Settings applies to the next).
    */
   constructor(
     size = 2,
@@ -98,7 +114,14 @@ export class ComputePool {
   /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
   async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false): Promise<GrepOutput> {
     const { pattern, flags } = compileGrep(grep);
-    const r = await this.run({ op: 'grep', text, pattern, flags, context, origins }, signal, 'grep');
+    const limitMs = this.jqLimitMs();
+    let r: Reply;
+    try {
+      r = await this.run({ op: 'grep', text, pattern, flags, context, origins }, signal, 'grep', limitMs);
+    } catch (err) {
+      if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw grepTooLong(limitMs);
+      throw err;
+    }
     if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, GREP_HINT, 'bad_option');
     const out: GrepOutput = { output: r.output ?? '', matches: r.matches ?? 0 };
     if (r.hits && r.from) Object.assign(out, { hits: r.hits, from: r.from });

@@ -35,7 +35,7 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
       { key: 'maxBodyMiB', label: 'Largest download', unit: 'MiB', step: 1, help: 'Counted after decompression.' },
       { key: 'maxResultMiB', label: 'Largest result', unit: 'MiB', step: 0.0625, help: 'A longer extracted result fails as too long.' },
       { key: 'maxPdfPages', label: 'PDF pages without a selection', help: 'Longer PDFs need a pages= option.' },
-      { key: 'jqSeconds', label: 'Time a jq program may run', unit: 'seconds', help: 'A program still running then is stopped: most take a few seconds.' },
+      { key: 'jqSeconds', label: 'Time a jq program or grep pattern may run', unit: 'seconds', help: 'A program, or a pattern on one page, still running then is stopped: most take a few seconds.' },
     ],
   },
   {
