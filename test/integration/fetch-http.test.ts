@@ -692,6 +692,22 @@ describe('hostile and slow servers', () => {
       await new Promise((resolve) => loose.close(resolve));
     }
   });
+  it('says a body whose chunked framing breaks part way is a malformed answer, not a connection the server reset', async () => {
+    // A chunk size that is no number, after a first good chunk: undici refuses it, and so does
+    // Node's lenient parser on the second try, whose body then ended as a bare "aborted" reset.
+    const broken = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', () => sock.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<html><head><tit\r\nZZ\r\nle>x</title>\r\n'));
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    try {
+      const err = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/page` }));
+      expect(err).toMatchObject({ status: 502, msg: 'malformed HTTP response', reason: 'network' });
+      expect(err.hint).toMatch(/broke its own framing part way through the body/);
+    } finally {
+      await new Promise((resolve) => broken.close(resolve));
+    }
+  });
   it('says why a secure connection failed: a self-signed certificate, a server that speaks plain HTTP on an https port', async () => {
     // A throwaway self-signed certificate for 127.0.0.1 (test/fixtures/tls), valid for a century.
     const tlsDir = path.join(__dirname, '../fixtures/tls');

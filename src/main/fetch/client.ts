@@ -459,7 +459,14 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       // undici 7's parser errors carry no code (it looks the name up by number in a table
       // keyed by name): their name says what they are.
       if (code.startsWith('HPE_') || (err as { name?: unknown }).name === 'HTTPParserError') {
-        return new FetchError(502, MALFORMED, 'The server answered, but not in valid HTTP: check the URL’s scheme and port, or try again later.', 'unreachable');
+        return new FetchError(
+          502,
+          MALFORMED,
+          phase === 'reading the body'
+            ? 'The server’s answer broke its own framing part way through the body (a chunk it cannot have meant), so only part of the document came. Try again later; if it keeps happening, report it to the site.'
+            : 'The server answered, but not in valid HTTP: check the URL’s scheme and port, or try again later.',
+          'unreachable',
+        );
       }
       if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
         return new FetchError(502, `connection reset (${phase})`, 'The body ended before its announced length.', 'unreachable');

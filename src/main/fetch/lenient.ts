@@ -1,4 +1,4 @@
-import { request, type RequestOptions } from 'node:http';
+import { request, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Socket } from 'node:net';
@@ -76,11 +76,17 @@ export function lenientGet(url: URL, opts: LenientOptions): Promise<Answer> {
     const req = request(options);
     // As undici's headersTimeout, with its code.
     const headersTimer = setTimeout(() => req.destroy(Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' })), opts.headersTimeoutMs);
+    let answer: IncomingMessage | undefined;
     req.on('error', (err) => {
       clearTimeout(headersTimer);
-      reject(err);
+      // A parse error in the body (a chunk size that is no number) comes here, and the body
+      // itself ends with a bare ECONNRESET "aborted": the body carries the parser's error
+      // instead, so the failure says the answer broke its framing, not that the server reset.
+      if (answer) answer.destroy(err);
+      else reject(err);
     });
     req.on('response', (res) => {
+      answer = res;
       clearTimeout(headersTimer);
       // As undici's bodyTimeout: the longest silence while the body comes.
       res.socket.setTimeout(opts.bodyTimeoutMs, () => res.destroy(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' })));
