@@ -883,7 +883,7 @@ describe('hostile and slow servers', () => {
     expect(await fail(get('/gone'))).toMatchObject({ status: 410 });
     expect(await fail(get('/boom'))).toMatchObject({ status: 500, code: 'upstream_5xx' });
   });
-  it('says what a 4xx means and what to do, not that Sift does not handle the status', async () => {
+  it('says what a 4xx, a 3xx with nowhere to go and a 304 mean and what to do, not that Sift does not handle the status', async () => {
     for (const [status, hint] of [
       [451, /legal reasons/],
       [400, /check the URL/],
@@ -900,6 +900,12 @@ describe('hostile and slow servers', () => {
     const nowhere = await fail(get('/status-302-nowhere'));
     expect(nowhere.hint).toMatch(/redirect that does not say where/);
     expect(nowhere.msg).toBe('HTTP 302 Found');
+    // Sift asks unconditionally: a 304 is a confused cache's, named as what it is, not "Unexpected Status".
+    srv.route('/status-304', (_q, r) => r.writeHead(304).end());
+    const notModified = await fail(get('/status-304'));
+    expect(notModified).toMatchObject({ status: 502, msg: 'HTTP 304 Not Modified', reason: 'upstream' });
+    expect(notModified.hint).toMatch(/"not modified" though Sift asked for the whole page/);
+    expect(notModified.hint).not.toMatch(/does not handle/);
   });
   it('sends a real User-Agent', async () => {
     const n = srv.headers.length;

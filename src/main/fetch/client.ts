@@ -333,7 +333,7 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
 
 const REASONS: Record<number, string> = {
   // A redirect that came without a Location (or one Sift does not follow) is reported as one, not as an "Unexpected Status".
-  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
+  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   406: 'Not Acceptable', 408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 451: 'Unavailable For Legal Reasons',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
@@ -369,8 +369,11 @@ function upstreamHint(status: number): string {
   if (status === 400 || status === 414) return 'The site refused the request as malformed; check the URL for typos or an address cut short.';
   if (status >= 500) return 'The server failed; try again later, or use the recover option.';
   if (status >= 400) return 'The site refused the request; open the URL in a browser to see why.';
-  // A 3xx that is not a redirect Sift follows (no Location; 300, 305), but 304, which answers a question Sift never asks.
-  if (status >= 300 && status !== 304) return 'The server answered with a redirect that does not say where to; open the URL in a browser to see where it goes.';
+  // Sift asks unconditionally (no If-None-Match, no If-Modified-Since) and keeps no copy: a
+  // 304 then comes from a cache in front of the site that mixed up requests, not from Sift.
+  if (status === 304) return 'The server answered "not modified" though Sift asked for the whole page and keeps no copy of it: a cache in front of the site is confused. Try again later, or open the URL in a browser.';
+  // A 3xx that is not a redirect Sift follows (no Location; 300, 305).
+  if (status >= 300) return 'The server answered with a redirect that does not say where to; open the URL in a browser to see where it goes.';
   return status < 200 || status >= 300 ? 'The server answered with a status Sift does not handle.' : '';
 }
 
