@@ -445,6 +445,15 @@ describe('normalizeUrl', () => {
     expect(parseList(raw).invalid).toEqual([{ line: 1, text: raw, reason }]);
   });
 
+  it('refuses a URL with a user name or password as the fetch would, so the password is never stored with the job', () => {
+    const list = parseList('https://user:s3cret@intranet.example/report\nhttps://anna@intranet.example/wiki\nhttps://intranet.example/ok\n');
+    expect(list.targets.map((t) => t.url)).toEqual(['https://intranet.example/ok']);
+    expect(list.invalid.map((i) => [i.line, i.reason])).toEqual([
+      [1, 'credentials in the URL are not supported: remove the user:password@ part'],
+      [2, 'credentials in the URL are not supported: remove the user:password@ part'],
+    ]);
+  });
+
   it('refuses a URL that percent-encoding pushes over 8 KiB', () => {
     expect(normalizeUrl(`https://a.org/${'ä'.repeat(4000)}`)).toBeNull();
   });

@@ -101,6 +101,10 @@ export function checkUrl(raw: string): UrlCheck {
     return { ok: false, reason: why ? `not a valid URL: ${why}` : 'not a valid URL' };
   }
   if (!u.hostname) return { ok: false, reason: 'not a valid URL: no host' };
+  // The fetch refuses them (SPEC §5.1), so the list does: taken, such a URL failed only when
+  // its turn came, and meanwhile its password sat in the database, the progress lines and
+  // every export of the job.
+  if (u.username || u.password) return { ok: false, reason: 'credentials in the URL are not supported: remove the user:password@ part' };
   // The fragment never reaches the server, so two URLs that differ only by an anchor
   // (#section) are one page. A route (#/reports/1, #!/item/2) is kept: a single-page app
   // shows a different page for each, once rendered. The root route (#/, #!, #!/) is the page
