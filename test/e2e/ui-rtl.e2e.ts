@@ -71,6 +71,21 @@ async function gaps(selector: string, needle: string): Promise<{ left: number; r
   );
 }
 
+test('a list in Japanese, Russian and Arabic shows its URLs in their own letters, not as Punycode and percent escapes', async () => {
+  // Stored as WHATWG URL writes them (xn--r8jz45g.jp/%E3%83%91%E3%82%B9); shown as the address bar shows them.
+  await pasteList(page, 'https://例え.jp/パス\nhttps://президент.рф/новости?q=москва\nhttps://موقع.وزارة-الاتصالات.مصر/\nhttps://аррӏе.com/');
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
+  expect(await page.getByTestId('parsed-row').locator('.parsed-url').allTextContents()).toEqual([
+    'https://例え.jp/パス',
+    'https://президент.рф/новости?q=москва',
+    'https://موقع.وزارة-الاتصالات.مصر/',
+    // All Cyrillic letters that pass for Latin ones: left as Punycode, as browsers leave it.
+    'https://xn--80ak6aa92e.com/',
+  ]);
+  expect(await page.getByTestId('parsed-row').first().locator('.parsed-url').getAttribute('title')).toBe('https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9');
+  await pasteList(page, '');
+});
+
 test('an Arabic article and an Arabic PDF read from the right, each paragraph and line flush right', async () => {
   await pasteList(page, `${site.origin}/cairo\n${site.origin}/arabic.pdf`);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');

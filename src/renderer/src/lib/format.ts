@@ -1,5 +1,7 @@
 /** Small formatters shared by the views; pure, so the unit tests pin them down. */
 
+import { readableUrl } from './readable-url';
+
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '—';
   if (n < 1024) return `${n} B`;
@@ -56,7 +58,11 @@ export function shortUrl(url: string, max = 64): string {
   let text: string;
   try {
     const u = new URL(url);
-    text = `${u.host}${u.pathname === '/' && !u.search ? '' : u.pathname}${u.search}`;
+    const root = u.pathname === '/' && !u.search;
+    u.hash = '';
+    // As the address bar shows it (readable-url.ts): 例え.jp/パス, not xn--r8jz45g.jp/%E3%83%91%E3%82%B9.
+    text = readableUrl(u.href).replace(/^[a-z]+:\/\//, '');
+    if (root) text = text.replace(/\/$/, '');
   } catch {
     text = url;
   }

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatOptionsLine } from '../../../../shared/urllist';
 import { useStore } from '../../store';
 import { previewTarget } from '../../store/actions';
+import { readableUrl } from '../../lib/readable-url';
 
 const ROW_HEIGHT = 30;
 
@@ -80,7 +81,7 @@ const ParsedRow = memo(function ParsedRow({ i, top }: { i: number; top: number }
     >
       <span className="muted line-no">{t.line}</span>
       <span className="parsed-url" title={t.url}>
-        {t.url}
+        {readableUrl(t.url)}
       </span>
       {own && (
         <span className="own-options" data-testid="own-options" title="This URL's own options">

@@ -4,6 +4,7 @@ import { effectiveOptions } from '../../store/composer';
 import { previewTarget } from '../../store/actions';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { ResultView } from '../result/ResultView';
+import { readableUrl } from '../../lib/readable-url';
 
 /** Fetches one URL of the list now, with the options it would run with, before submitting. */
 export function PreviewPanel(): React.JSX.Element | null {
@@ -28,7 +29,7 @@ export function PreviewPanel(): React.JSX.Element | null {
           Preview rendered
         </button>
         <span className="parsed-url" title={target.url}>
-          {target.url}
+          {readableUrl(target.url)}
         </span>
         {options && <code className="muted">{JSON.stringify(options)}</code>}
       </div>

@@ -7,6 +7,7 @@ import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
+import { readableUrl } from '../../lib/readable-url';
 
 /** The selected target: its result when opened, else what the row knows. */
 export function ResultPane(): React.JSX.Element {
@@ -36,7 +37,7 @@ export function ResultPane(): React.JSX.Element {
       <div className="result-head">
         <StatusBadge status={row.status} />
         <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
-          {row.url}
+          {readableUrl(row.url)}
         </a>
       </div>
       {row.title && <h3 className="result-title">{row.title}</h3>}

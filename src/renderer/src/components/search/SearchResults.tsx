@@ -5,6 +5,7 @@ import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
+import { readableUrl } from '../../lib/readable-url';
 
 export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too.';
 
@@ -69,9 +70,9 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
           return (
             <li key={`${h.jobId}:${h.idx}`}>
               <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
-                <span className="hit-title">{h.title || h.url}</span>
+                <span className="hit-title">{h.title || readableUrl(h.url)}</span>
                 <span className="hit-where muted">{where(h, showJob)}</span>
-                <span className="hit-url muted">{h.url}</span>
+                <span className="hit-url muted">{readableUrl(h.url)}</span>
                 <Snippet text={h.snippet} marks={h.marks} />
               </button>
             </li>

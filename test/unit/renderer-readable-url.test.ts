@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { domainToASCII, domainToUnicode } from 'node:url';
+import { shortUrl } from '../../src/renderer/src/lib/format';
+import { decodePunycode, readableUrl } from '../../src/renderer/src/lib/readable-url';
+
+describe('URLs shown as the address bar shows them', () => {
+  it('shows an IDN host in its own letters and a UTF-8 path as its characters in the target table', () => {
+    // As Sift stores them: WHATWG URL's serialisation of https://例え.jp/パス?q=straße and friends.
+    expect(shortUrl('https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=stra%C3%9Fe')).toBe('例え.jp/パス?q=straße');
+    expect(shortUrl('https://xn--d1abbgf6aiiy.xn--p1ai/')).toBe('президент.рф');
+    expect(shortUrl('https://xn--bcher-kva.example/%C3%BCber#kapitel-2')).toBe('bücher.example/über');
+    expect(readableUrl('http://xn--hxargifdar.gr:8080/%CE%B1')).toBe('http://ελληνικά.gr:8080/α');
+  });
+
+  it('keeps encoded what could mislead: look-alike and mixed-script hosts, emoji, ASCII escapes, invisible and direction characters', () => {
+    // аррӏе.com: all Cyrillic letters that pass for Latin ones.
+    expect(readableUrl(`https://${domainToASCII('аррӏе.com')}/`)).toBe('https://xn--80ak6aa92e.com/');
+    // pаypal.com with one Cyrillic а among Latin letters.
+    const mixed = domainToASCII('pаypal.com');
+    expect(readableUrl(`https://${mixed}/`)).toBe(`https://${mixed}/`);
+    expect(readableUrl('https://xn--ls8h.la/')).toBe('https://xn--ls8h.la/');
+    // A %2F is not a path separator, a %20 not a visible space, U+202E turns the text after it around.
+    expect(readableUrl('https://a.example/x%2Fy%20z/%E2%80%AEgpj.exe')).toBe('https://a.example/x%2Fy%20z/%E2%80%AEgpj.exe');
+    // Bytes that are not UTF-8, and a label that is not Punycode, stay as they came.
+    expect(readableUrl('https://a.example/caf%E9')).toBe('https://a.example/caf%E9');
+    expect(readableUrl('https://xn--zz!.example/')).toBe('https://xn--zz!.example/');
+    expect(readableUrl('not a url')).toBe('not a url');
+  });
+
+  it('decodes Punycode as Node’s own IDNA does', () => {
+    for (const name of ['例え.jp', 'bücher.example', 'президент.рф', 'ελληνικά.gr', '中国.中国', '한국.kr', 'faß.de', 'mañana.com', 'ほげ.jp', 'موقع.وزارة-الاتصالات.مصر', 'उदाहरण.परीक्षा']) {
+      const ascii = domainToASCII(name);
+      const decoded = ascii
+        .split('.')
+        .map((l) => (l.startsWith('xn--') ? decodePunycode(l.slice(4)) : l))
+        .join('.');
+      expect(decoded, name).toBe(domainToUnicode(ascii));
+    }
+    expect(decodePunycode('ls8h')).toBe('💩');
+    expect(decodePunycode('99999999999999')).toBeUndefined();
+  });
+});
