@@ -883,7 +883,7 @@ describe('hostile and slow servers', () => {
     expect(await fail(get('/gone'))).toMatchObject({ status: 410 });
     expect(await fail(get('/boom'))).toMatchObject({ status: 500, code: 'upstream_5xx' });
   });
-  it('says what a 4xx, a 3xx with nowhere to go and a 304 mean and what to do, not that Sift does not handle the status', async () => {
+  it('says what a 4xx, a 3xx with nowhere to go, a 304 and a status past 5xx mean and what to do, not that Sift does not handle the status', async () => {
     for (const [status, hint] of [
       [451, /legal reasons/],
       [400, /check the URL/],
@@ -906,6 +906,12 @@ describe('hostile and slow servers', () => {
     expect(notModified).toMatchObject({ status: 502, msg: 'HTTP 304 Not Modified', reason: 'upstream' });
     expect(notModified.hint).toMatch(/"not modified" though Sift asked for the whole page/);
     expect(notModified.hint).not.toMatch(/does not handle/);
+    // LinkedIn's refusal: no server failed, and trying again later does not help.
+    srv.route('/status-999', (_q, r) => r.writeHead(999, 'Request denied', { 'content-type': 'text/plain' }).end('no'));
+    const denied = await fail(get('/status-999'));
+    expect(denied).toMatchObject({ status: 999, msg: 'HTTP 999 (a status HTTP does not define)', reason: 'upstream' });
+    expect(denied.hint).toMatch(/outside HTTP’s/);
+    expect(denied.hint).not.toMatch(/server failed/);
   });
   it('sends a real User-Agent', async () => {
     const n = srv.headers.length;

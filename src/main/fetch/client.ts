@@ -357,10 +357,18 @@ export function parseRetryAfter(v: string | undefined, now = Date.now()): number
 }
 
 /**
+ * A status past HTTP's 1xx-5xx. undici keeps no reason phrase, so LinkedIn's "999 Request
+ * denied" read "HTTP 999 Server Error … The server failed; try again later", a wrong name and
+ * a wrong next step for a refusal.
+ */
+const nonStandard = (status: number): boolean => status < 100 || status > 599;
+
+/**
  * What a person can do about an HTTP status. Every 4xx but 401/403/404/410 said "a status
  * Sift does not handle", as if Sift were at fault: each says what the site meant.
  */
 function upstreamHint(status: number): string {
+  if (nonStandard(status)) return 'The site answered with a status outside HTTP’s, as some sites refuse automated requests (LinkedIn answers 999): open the URL in a browser.';
   if (status === 404 || status === 410) return 'The page is gone; the recover option looks for an archived copy.';
   if (status === 401 || status === 403) return 'The site refuses Sift; the page may need a login.';
   if (status === 451) return 'The site withholds this page for legal reasons, often only in some countries.';
@@ -378,7 +386,7 @@ function upstreamHint(status: number): string {
 }
 
 export function upstreamError(status: number, headers: Record<string, string>): FetchError {
-  const reason = REASONS[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unexpected Status');
+  const reason = REASONS[status] ?? (nonStandard(status) ? '(a status HTTP does not define)' : status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unexpected Status');
   const msg = `HTTP ${status} ${reason}`;
   if (status === 429 || status === 503) {
     return new FetchError(status, msg, 'The server asks to slow down; Sift retries batch targets later.', 'busy', parseRetryAfter(headers['retry-after']));
