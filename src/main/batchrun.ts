@@ -14,7 +14,7 @@ import {
   type Logger,
   type RunnerConfig,
 } from './batch';
-import { FetchError, linkSignals, type Fetcher } from './fetch';
+import { FetchError, linkSignals, waitWords, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
 
@@ -64,7 +64,9 @@ export function mapFetchError(
       // is the site's ("HTTP 429 Too Many Requests"); a bare "busy" is Sift's own limit (the
       // fetch gate, the render slots), which the wait must not blame on the site.
       const why = /^HTTP \d{3}\b/.test(err.msg) ? `the site answered ${err.msg}` : 'Sift is already fetching as many pages as it may at once';
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why });
+      // Stored once the retries ran out: a site that asked for an hour said so, and "later" is then that hour.
+      const hint = err.retryAfterMs && err.retryAfterMs >= 1000 ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.` : undefined;
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, ...(hint ? { hint } : {}) });
     }
     if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
     if (err.status === 502) {

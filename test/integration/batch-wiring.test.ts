@@ -156,6 +156,19 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
+  test('a target whose site asked for hours fails busy saying how long it asked for, not just "later"', async () => {
+    const busySite = await startSite({ '/closed-for-the-day': (_req, res) => res.writeHead(503, { 'retry-after': String(6 * 3600) }).end('back tomorrow') });
+    try {
+      const r = rig({ runner: { retryWaitMs: 20, retryForMs: 200 } });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${busySite.base}/closed-for-the-day` }]);
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      const [row] = r.store.targetRows(id);
+      expect(row).toMatchObject({ errorStatus: 503, hint: 'The site stayed busy; its last answer asked Sift to wait 6 h before asking again. Run the rest again after that.' });
+    } finally {
+      await busySite.close();
+    }
+  });
+
   test('a busy site that recovers is retried until success', async () => {
     let n = 0;
     const flaky = await startSite({

@@ -863,6 +863,11 @@ describe('hostile and slow servers', () => {
     const u = await fail(get('/unavailable'));
     expect(u.status).toBe(503);
     expect(u.retryAfterMs).toBeGreaterThan(25_000);
+    // How long the server asked for is said: an hour is not a plain "slow down".
+    srv.route('/come-back-in-an-hour', (_q, r) => r.writeHead(429, { 'retry-after': '3600' }).end());
+    expect((await fail(get('/come-back-in-an-hour'))).hint).toBe('The server asks Sift to wait 60 min before asking again; Sift retries batch targets later.');
+    srv.route('/no-wait', (_q, r) => r.writeHead(503, { 'retry-after': 'soon' }).end());
+    expect((await fail(get('/no-wait'))).hint).toBe('The server asks to slow down; Sift retries batch targets later.');
   });
   it('reads a gzip file that is the page as the page: judged like one (a packed challenge is a challenge), never rendered', async () => {
     const fixture = (name: string): string => readFileSync(path.resolve(__dirname, '../fixtures/outcomes/batch', name), 'utf8');

@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw }
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, FetchError, timeoutError } from './errors';
+import { bodyTooLong, FetchError, timeoutError, waitWords } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -389,7 +389,10 @@ export function upstreamError(status: number, headers: Record<string, string>): 
   const reason = REASONS[status] ?? (nonStandard(status) ? '(a status HTTP does not define)' : status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unexpected Status');
   const msg = `HTTP ${status} ${reason}`;
   if (status === 429 || status === 503) {
-    return new FetchError(status, msg, 'The server asks to slow down; Sift retries batch targets later.', 'busy', parseRetryAfter(headers['retry-after']));
+    const wait = parseRetryAfter(headers['retry-after']);
+    // How long the server asked for, when it said: a Retry-After of an hour read as a plain "slow down".
+    const asked = wait && wait >= 1000 ? `The server asks Sift to wait ${waitWords(wait)} before asking again` : 'The server asks to slow down';
+    return new FetchError(status, msg, `${asked}; Sift retries batch targets later.`, 'busy', wait);
   }
   const hint = upstreamHint(status);
   const code = status >= 500 ? 'upstream_5xx' : status >= 400 ? 'upstream_4xx' : 'upstream_status';

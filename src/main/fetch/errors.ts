@@ -127,3 +127,12 @@ export const bodyTooLong = (max: number): FetchError =>
     'Raise "Largest download" in Settings if you need documents this large.',
     'too_long',
   );
+
+/** A server's Retry-After in a person's words: "45 s", "20 min", "3 h", "2 days". */
+export function waitWords(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  if (s < 120) return `${s} s`;
+  if (s < 120 * 60) return `${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
