@@ -849,6 +849,34 @@ describe('hostile and slow servers', () => {
     const e = await fail(get('/png-as-html'));
     expect(e).toMatchObject({ status: 415, msg: 'unsupported: image/png' });
   });
+  it("names a document that names itself nothing after the server's Content-Disposition file name, as a browser names the download", async () => {
+    const untitled = numberedPdf(1, '');
+    srv.route('/download', (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="Annual report 2024.pdf"' }).end(untitled));
+    // RFC 6266's filename* in UTF-8 wins over the ASCII fallback; raw UTF-8 in filename is read as UTF-8.
+    srv.route('/download-utf8', (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="report.pdf"; filename*=UTF-8''Jahresbericht%20f%C3%BCr%202024.pdf` }).end(untitled));
+    // A document's own title stays its title; the file name is in meta beside it.
+    srv.route('/titled', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-disposition': 'inline; filename="page.html"' }).end(ARTICLE));
+    expect((await get('/download')).meta).toMatchObject({ title: 'Annual report 2024', title_from: 'filename', filename: 'Annual report 2024.pdf' });
+    expect((await get('/download-utf8')).meta).toMatchObject({ title: 'Jahresbericht für 2024', filename: 'Jahresbericht für 2024.pdf' });
+    // Raw UTF-8 bytes in filename, as many servers send them (Node's own server will not write them: a socket does).
+    const raw = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', () => {
+        const head = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Disposition: inline; filename="Отчёт.pdf"\r\nContent-Length: ${untitled.length}\r\nConnection: close\r\n\r\n`, 'utf8');
+        sock.end(Buffer.concat([head, untitled]));
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await f.fetchTarget(new AbortController().signal, caller, { url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/download?id=7` });
+      expect(r.meta).toMatchObject({ title: 'Отчёт', filename: 'Отчёт.pdf' });
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+    const titled = await get('/titled');
+    expect(titled.meta).toMatchObject({ title: 'Tides, explained', filename: 'page.html' });
+    expect(titled.meta?.title_from).toBeUndefined();
+  });
   it('refuses other types with 415 naming the type', async () => {
     srv.route('/zip', (_q, r) => r.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])));
     srv.route('/font', (_q, r) => r.writeHead(200, { 'content-type': 'font/woff2' }).end(Buffer.from('wOF2\0\0\0')));

@@ -325,6 +325,31 @@ export function headerUrl(value: string): string {
   return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
+/**
+ * The file name a Content-Disposition gives (RFC 6266): filename* (percent-encoded, UTF-8 or
+ * ISO-8859-1) first, else filename, whose raw bytes are read as UTF-8 when they are (as
+ * headerUrl reads a Location); without any folder or control character; '' for none.
+ */
+export function dispositionFileName(value: string | undefined): string {
+  if (!value) return '';
+  let name = '';
+  const star = /\bfilename\*\s*=\s*([\w!#$&+^`{}~-]+)'[^']*'([^;\s]+)/i.exec(value);
+  if (star) {
+    const [, charset = '', encoded = ''] = star;
+    try {
+      name = /^utf-8$/i.test(charset) ? decodeURIComponent(encoded) : encoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    } catch {
+      name = '';
+    }
+  }
+  if (!name) {
+    const plain = /\bfilename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(value);
+    name = headerUrl(plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2] ?? '') : '');
+  }
+  // eslint-disable-next-line no-control-regex
+  return (name.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+}
+
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;

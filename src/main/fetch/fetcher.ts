@@ -1,5 +1,5 @@
 import { OptionsSchema, type Options, type RenderMode, type Result, type Target } from '../../shared/types';
-import { HttpClient, mapError, upstreamError, type HttpResponse } from './client';
+import { dispositionFileName, HttpClient, mapError, upstreamError, type HttpResponse } from './client';
 import { decodeText, namesNoCharset } from './charset';
 import type { Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
@@ -429,6 +429,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         ...recovered,
         fetched_ms: Math.round(now() - started),
       };
+      // The name the server gives the file (a download link's "report.pdf?id=7" is "Annual
+      // report 2024.pdf"): in meta, and the title of a document that names itself nothing, as
+      // a browser names the download. Untitled, it was listed and exported as "download".
+      const filename = dispositionFileName(res.headers['content-disposition']);
+      if (filename) {
+        meta.filename = filename;
+        if (!meta.title) Object.assign(meta, { title: filename.replace(/\.[a-z0-9]{1,5}$/i, '').trim() || filename, title_from: 'filename' });
+      }
       if (res.redirects) meta.redirects = res.redirects;
       if (res.lenient) meta.http_lenient = true;
       if (res.packed !== undefined) Object.assign(meta, packedMeta(res.packed));

@@ -52,6 +52,7 @@ const LABELS: Record<string, string> = {
   excerpt: 'Excerpt',
   base_url: 'Links resolved against',
   title_from: 'Title taken from',
+  filename: 'File name the server gave',
   text_layer: 'Text layer',
   pretty: 'Laid out',
   json_lines: 'JSON lines',
