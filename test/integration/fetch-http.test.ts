@@ -894,6 +894,8 @@ describe('hostile and slow servers', () => {
     // How long the server asked for is said: an hour is not a plain "slow down".
     srv.route('/come-back-in-an-hour', (_q, r) => r.writeHead(429, { 'retry-after': '3600' }).end());
     expect((await fail(get('/come-back-in-an-hour'))).hint).toBe('The server asks Sift to wait 60 min before asking again; Sift retries batch targets later.');
+    srv.route('/never', (_q, r) => r.writeHead(429, { 'retry-after': '999999999' }).end());
+    expect((await fail(get('/never'))).hint).toBe('The server asks Sift to wait more than a year before asking again; Sift retries batch targets later.');
     srv.route('/no-wait', (_q, r) => r.writeHead(503, { 'retry-after': 'soon' }).end());
     expect((await fail(get('/no-wait'))).hint).toBe('The server asks to slow down; Sift retries batch targets later.');
   });

@@ -128,11 +128,13 @@ export const bodyTooLong = (max: number): FetchError =>
     'too_long',
   );
 
-/** A server's Retry-After in a person's words: "45 s", "20 min", "3 h", "2 days". */
+/** A server's Retry-After in a person's words: "45 s", "20 min", "3 h", "2 days", "more than a year". */
 export function waitWords(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
   if (s < 120) return `${s} s`;
   if (s < 120 * 60) return `${Math.round(s / 60)} min`;
   if (s < 48 * 3600) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} days`;
+  // Retry-After: 999999999 (31 years) is a server's "never", not a date to plan for.
+  if (s < 365 * 86400) return `${Math.round(s / 86400)} days`;
+  return 'more than a year';
 }
