@@ -1,5 +1,6 @@
 import { isUnfinished, storeStopOf, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
+import { readableUrl } from '../shared/readable-url';
 import type { CliIO } from './io';
 
 export function formatDuration(ms: number): string {
@@ -76,7 +77,7 @@ export class Progress {
       this.draw(false);
     } else {
       const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : `failed: ${shownFailure(row).error}`;
-      this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${what} ${row.url}\n`);
+      this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${what} ${readableUrl(row.url)}\n`);
     }
   }
 

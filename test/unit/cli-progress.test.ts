@@ -40,6 +40,13 @@ const job = (done: number, failed: number, status: Job['status']): Job => ({
 });
 
 describe('sift batch progress on stderr', () => {
+  test('names a target by its URL as the address bar shows it, not in Punycode and percent escapes', () => {
+    const t = io(false);
+    const p = new Progress(t.io, 1);
+    p.target(row(0, 'done', { url: 'https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9' }));
+    expect(t.text()).toContain('#1 ok 2.0 kB https://例え.jp/パス\n');
+  });
+
   test('on a terminal: one line redrawn with done/total, ok/failed, the current index, elapsed and ETA', () => {
     const t = io(true);
     const p = new Progress(t.io, 4);

@@ -1,6 +1,6 @@
 /** Small formatters shared by the views; pure, so the unit tests pin them down. */
 
-import { readableUrl } from './readable-url';
+import { readableUrl } from '../../../shared/readable-url';
 
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '—';
@@ -60,7 +60,7 @@ export function shortUrl(url: string, max = 64): string {
     const u = new URL(url);
     const root = u.pathname === '/' && !u.search;
     u.hash = '';
-    // As the address bar shows it (readable-url.ts): 例え.jp/パス, not xn--r8jz45g.jp/%E3%83%91%E3%82%B9.
+    // As the address bar shows it (shared/readable-url.ts): 例え.jp/パス, not xn--r8jz45g.jp/%E3%83%91%E3%82%B9.
     text = readableUrl(u.href).replace(/^[a-z]+:\/\//, '');
     if (root) text = text.replace(/\/$/, '');
   } catch {

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatOptionsLine } from '../../../../shared/urllist';
 import { useStore } from '../../store';
 import { previewTarget } from '../../store/actions';
-import { readableUrl } from '../../lib/readable-url';
+import { readableUrl } from '../../../../shared/readable-url';
 
 const ROW_HEIGHT = 30;
 

@@ -4,7 +4,7 @@ import { effectiveOptions } from '../../store/composer';
 import { previewTarget } from '../../store/actions';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { ResultView } from '../result/ResultView';
-import { readableUrl } from '../../lib/readable-url';
+import { readableUrl } from '../../../../shared/readable-url';
 
 /** Fetches one URL of the list now, with the options it would run with, before submitting. */
 export function PreviewPanel(): React.JSX.Element | null {

@@ -7,7 +7,7 @@ import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
-import { readableUrl } from '../../lib/readable-url';
+import { readableUrl } from '../../../../shared/readable-url';
 
 /** The selected target: its result when opened, else what the row knows. */
 export function ResultPane(): React.JSX.Element {

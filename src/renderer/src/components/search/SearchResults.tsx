@@ -5,7 +5,7 @@ import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
-import { readableUrl } from '../../lib/readable-url';
+import { readableUrl } from '../../../../shared/readable-url';
 
 export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too.';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { shortUrl } from '../../src/renderer/src/lib/format';
-import { decodePunycode, readableUrl } from '../../src/renderer/src/lib/readable-url';
+import { decodePunycode, readableUrl } from '../../src/shared/readable-url';
 
 describe('URLs shown as the address bar shows them', () => {
   it('shows an IDN host in its own letters and a UTF-8 path as its characters in the target table', () => {

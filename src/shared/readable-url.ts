@@ -2,8 +2,9 @@
  * A URL as a browser's address bar shows it: an IDN host in its own letters (xn--r8jz45g.jp
  * is 例え.jp) and a path's percent-encoded UTF-8 as the characters it spells
  * (/%E3%83%91%E3%82%B9 is /パス). Sift stores URLs as WHATWG URL serialises them, and a list
- * in Japanese, Russian or Greek showed rows no one who wrote it could read. Display only:
- * links, titles and copies keep the stored URL.
+ * in Japanese, Russian or Greek showed rows no one who wrote it could read (in the app and in
+ * `sift batch`'s progress lines). Display only: links, titles, copies and --json keep the
+ * stored URL.
  *
  * What could mislead stays encoded, as in Chromium and Firefox: a host label that mixes
  * scripts or is all Cyrillic or Greek letters that pass for Latin ones (аррӏе.com), and in a
