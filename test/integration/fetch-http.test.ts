@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -763,6 +764,16 @@ describe('hostile and slow servers', () => {
       const e = await fail(capped.fetchTarget(new AbortController().signal, caller, target('/bomb')));
       expect(e).toMatchObject({ status: 422, code: 'too_long' });
       expect(e.msg).toMatch(/^document too long/);
+      // At the default limit it is said as what it is: a few bytes that unpack past the limit, which raising the limit only feeds.
+      const bomb50 = await fail(get('/bomb'));
+      expect(bomb50).toMatchObject({ status: 422, code: 'too_long' });
+      expect(bomb50.msg).toMatch(/^document too long: body over 50 MiB once decompressed \(from \d+ KB sent compressed as gzip\)$/);
+      expect(bomb50.hint).toMatch(/decompression bomb/);
+      // A large document that came compressed is not a bomb: the limit is what to raise.
+      srv.route('/big-gzip', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(randomBytes(1536 * 1024).toString('base64'))));
+      const big = await fail(capped.fetchTarget(new AbortController().signal, caller, target('/big-gzip')));
+      expect(big).toMatchObject({ status: 422, code: 'too_long' });
+      expect(big.hint).toMatch(/Raise "Largest download"/);
     } finally {
       await capped.close();
     }

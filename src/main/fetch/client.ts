@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw }
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, FetchError, timeoutError, waitWords } from './errors';
+import { bodyTooLong, FetchError, timeoutError, unpackedTooLong, waitWords } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -664,7 +664,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
     for await (const chunk of stream) {
       const b = chunk as Buffer;
       total += b.length;
-      if (total > maxBytes) throw bodyTooLong(maxBytes);
+      if (total > maxBytes) throw last ? unpackedTooLong(maxBytes, received, codings.join(', ')) : bodyTooLong(maxBytes);
       chunks.push(b);
     }
   } catch (err) {

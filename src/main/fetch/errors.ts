@@ -119,6 +119,23 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
   }
 }
 
+/**
+ * A compressed body that unpacks past the download limit. One that does so from a hundredth
+ * of it is a decompression bomb, not a document (165 bytes of brotli unpack to 100 MiB, 100 KB
+ * of gzip to 100 MiB; pages and data compress 3-20x): "raise the limit" would only feed it.
+ * `sent` counts what reached the decoder, a chunk ahead of what it has unpacked.
+ */
+export function unpackedTooLong(max: number, sent: number, coding: string): FetchError {
+  const size = sent < 1024 ? `${sent} bytes` : sent < 1024 * 1024 ? `${Math.round(sent / 1024)} KB` : `${Math.round(sent / 1024 / 1024)} MiB`;
+  const base = bodyTooLong(max);
+  return new FetchError(
+    422,
+    `${base.msg} once decompressed (from ${size} sent compressed as ${coding})`,
+    sent * 100 < max ? 'So few bytes that unpack to so much are a decompression bomb, not a document: raising "Largest download" would not help. Report the site if it claims to serve a document here.' : base.hint,
+    'too_long',
+  );
+}
+
 /** A body over the download limit, counted after decompression (a gzip bomb stops there). */
 export const bodyTooLong = (max: number): FetchError =>
   new FetchError(
