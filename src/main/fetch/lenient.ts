@@ -82,8 +82,9 @@ export function lenientGet(url: URL, opts: LenientOptions): Promise<Answer> {
       // A parse error in the body (a chunk size that is no number) comes here, and the body
       // itself ends with a bare ECONNRESET "aborted": the body carries the parser's error
       // instead, so the failure says the answer broke its framing, not that the server reset.
-      if (answer) answer.destroy(err);
-      else reject(err);
+      // A socket error after the whole answer came (a reset as the server closes) spoils nothing.
+      if (!answer) reject(err);
+      else if (!answer.complete) answer.destroy(err);
     });
     req.on('response', (res) => {
       answer = res;
