@@ -43,7 +43,8 @@ export const jobsCommand: Command = {
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length) throw new UsageError('sift jobs takes no arguments');
     return withStore(values, io, (store) => {
-      for (const j of store.listJobs(10_000)) {
+      // Every job: a cap of 10,000 dropped the oldest of a longer list without a word.
+      for (const j of store.listJobs(Infinity)) {
         if (values.json) {
           const { id, status, error, targetsTotal, targetsDone, createdAt } = j;
           io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);

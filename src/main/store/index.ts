@@ -22,7 +22,7 @@ const RESTART_HINT = 'Sift stopped while this target was being fetched; run the 
 export interface Store {
   readonly path: string;
   getJob(id: string): Job | undefined;
-  /** Newest first. */
+  /** Newest first, at most `limit` (default 1,000, what the app lists); Infinity: every job. */
   listJobs(limit?: number): Job[];
   /**
    * The jobs a person's ID names: the one with that whole ID, or else those whose ID starts

@@ -79,7 +79,8 @@ export function jobsTable(db: Database.Database) {
     byIdem: (caller: string, idemKey: string, nowMs: number): JobRecord | undefined => byIdem.get(caller, idemKey, nowMs),
     liveOfCaller: (caller: string): number => liveOfCaller.get(caller)?.n ?? 0,
     liveTotal: (): number => liveTotal.get()?.n ?? 0,
-    list: (limit: number): JobRecord[] => list.all(limit),
+    // SQLite reads a negative LIMIT as none.
+    list: (limit: number): JobRecord[] => list.all(Number.isFinite(limit) ? limit : -1),
     byPrefix: (prefix: string, limit: number): JobRecord[] => byPrefix.all(prefix, limit),
     insert: (j: NewJob): void => {
       insert.run(j.id, j.caller, j.callerClass, j.idemKey, j.targetsTotal, j.nowMs, j.nowMs, j.leaseExpires, j.label ?? '');

@@ -1,0 +1,44 @@
+/**
+ * The CLI with a database grown large: more jobs than any one screen of them, every one listed.
+ */
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { openStore } from '../../src/main/store';
+import { siftInProcess } from '../helpers/cli-main';
+import { tempDir } from '../helpers/store';
+
+let tmp: ReturnType<typeof tempDir>;
+let db: string;
+
+beforeEach(() => {
+  tmp = tempDir('sift-cli-scale-');
+  db = path.join(tmp.dir, 'sift.db');
+});
+afterEach(() => tmp.remove());
+
+/** `n` finished one-target jobs, the oldest first, as a script running `sift batch` in a loop leaves them. */
+function manyJobs(n: number): string[] {
+  const store = openStore(db);
+  const now = Date.now();
+  const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
+  store.immediate(() => {
+    ids.forEach((id, i) => {
+      store.insertJob({ id, caller: 'cli', callerClass: 'cli', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 24 * 3600_000 }, [{ url: `https://example.test/${i}` }]);
+    });
+  });
+  store.close();
+  return ids;
+}
+
+describe('sift jobs', () => {
+  test('lists every job of a database holding more than 10,000, newest first', async () => {
+    // 10,000 was the cap: the oldest job past it was left out, and nothing said so.
+    const ids = manyJobs(10_001);
+    const r = await siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir })('jobs', '--json', '--db', db);
+    expect(r.code).toBe(0);
+    const listed = r.out.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(listed).toHaveLength(ids.length);
+    expect(listed[0]).toBe(ids.at(-1));
+    expect(listed.at(-1)).toBe(ids[0]);
+  });
+});
