@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppInfo, EventName, EventPayload } from '../shared/ipc/contract';
+import { LISTED_JOBS, type AppInfo, type EventName, type EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
 import { isTerminal, isUnfinished, targetOfRow, type Target, type TargetRow } from '../shared/types';
 import type { Settings } from '../shared/settings';
@@ -154,7 +154,10 @@ export function createServices(opts: ServicesOptions): Services {
       }
     },
 
-    listJobs: () => store.listJobs(1000),
+    listJobs: () => {
+      const jobs = store.listJobs(LISTED_JOBS);
+      return { jobs, unlisted: jobs.length < LISTED_JOBS ? 0 : store.countJobs() - jobs.length };
+    },
 
     jobDetail: ({ id }) => {
       const job = store.getJob(id);

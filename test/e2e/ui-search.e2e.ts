@@ -223,7 +223,7 @@ test('a job deleted while its hits are shown (the expiry sweep, another window) 
   await page.getByTestId('sidebar-search-input').fill('');
   await page.getByTestId('sidebar-search-input').fill('creme brulee OR 人口');
   await expect.poll(searchDone('all')).toBe('done');
-  const jobs = await page.evaluate(async () => (await (window as unknown as { sift: SiftApi }).sift.listJobs()).sort((a, b) => b.createdAt - a.createdAt).map((j) => j.id));
+  const jobs = await page.evaluate(async () => (await (window as unknown as { sift: SiftApi }).sift.listJobs()).jobs.sort((a, b) => b.createdAt - a.createdAt).map((j) => j.id));
   expect(jobs).toHaveLength(2);
   const [fresh, older] = jobs as [string, string];
   expect(await page.getByTestId('search-results-all').locator('.hit-where').first().textContent()).toMatch(new RegExp(`^job ${fresh.slice(0, 8)} `));

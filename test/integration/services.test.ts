@@ -142,7 +142,7 @@ describe('services over the contract', () => {
     expect(reused).toBe(false);
     const job = await until(r, id);
     expect(job).toMatchObject({ status: 'partial', targetsDone: 3, targetsFailed: 1, caller: 'desktop', callerClass: 'desktop' });
-    const jobs = await r.call('listJobs');
+    const { jobs } = await r.call('listJobs');
     expect(jobs.map((j) => j.id)).toEqual([id]);
     const detail = await r.call('jobDetail', { id });
     expect(detail.targets.map((t) => [t.status, t.errorStatus])).toEqual([
@@ -208,7 +208,7 @@ describe('services over the contract', () => {
     expect(await r.raw('runRest', { id: rest.id })).toMatchObject({ ok: false, error: { code: 'nothing_to_run' } });
     expect(await r.call('deleteJob', { id })).toEqual({ deleted: true });
     expect(r.events.some((e) => e.event === 'jobRemoved' && (e.payload as { id: string }).id === id)).toBe(true);
-    expect((await r.call('listJobs')).map((j) => j.id)).toEqual([rest.id]);
+    expect((await r.call('listJobs')).jobs.map((j) => j.id)).toEqual([rest.id]);
   });
 
   test('a job interrupted by a restart shows as failed (restart) and its rest runs again', async () => {
@@ -359,7 +359,7 @@ describe('services over the contract', () => {
     const r = rig();
     const res = await r.call('preview', { target: { url: `${site.base}/article/5`, options: { mode: 'text' } } });
     expect(res.content).toContain('Paragraph 1 of article 5');
-    expect((await r.call('listJobs')).length).toBe(0);
+    expect((await r.call('listJobs')).jobs.length).toBe(0);
     const blocked = await r.raw('preview', { target: { url: 'http://10.9.8.7/' } });
     expect(blocked).toMatchObject({ ok: false, error: { status: 403, message: 'blocked' } });
     expect(await r.call('checkOptions', { options: { pages: '1-3,7,10-', grep: 'net (revenue|income)', jq: '.items[] | .name' } })).toEqual({ ok: true });

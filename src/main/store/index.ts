@@ -35,6 +35,8 @@ export interface Store {
   liveJobsOfCaller(caller: string): number;
   /** queued + running jobs in total. */
   liveJobsTotal(): number;
+  /** Every job, whatever its status. */
+  countJobs(): number;
   /** Inserts the job `queued` with its targets `pending`. */
   insertJob(job: NewJob, targets: readonly Target[]): Job;
   /** from → to, only when the job is in `from`; undefined otherwise. */
@@ -371,6 +373,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     },
     liveJobsOfCaller: (caller) => jobs.liveOfCaller(caller),
     liveJobsTotal: () => jobs.liveTotal(),
+    countJobs: () => jobs.total(),
     insertJob: (job, ts) =>
       immediate(() => {
         jobs.insert(job);

@@ -55,6 +55,7 @@ export function jobsTable(db: Database.Database) {
     "SELECT count(*) AS n FROM jobs WHERE caller = ? AND status IN ('queued','running')",
   );
   const liveTotal = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE status IN ('queued','running')");
+  const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM jobs');
   const list = db.prepare<[number], JobRecord>('SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?');
   const byPrefix = db.prepare<[string, number], JobRecord>('SELECT * FROM jobs WHERE instr(id, ?) = 1 ORDER BY created_at DESC, rowid DESC LIMIT ?');
   const insert = db.prepare<[string, string, string, string, number, number, number, number, string]>(
@@ -79,6 +80,7 @@ export function jobsTable(db: Database.Database) {
     byIdem: (caller: string, idemKey: string, nowMs: number): JobRecord | undefined => byIdem.get(caller, idemKey, nowMs),
     liveOfCaller: (caller: string): number => liveOfCaller.get(caller)?.n ?? 0,
     liveTotal: (): number => liveTotal.get()?.n ?? 0,
+    total: (): number => total.get()?.n ?? 0,
     // SQLite reads a negative LIMIT as none.
     list: (limit: number): JobRecord[] => list.all(Number.isFinite(limit) ? limit : -1),
     byPrefix: (prefix: string, limit: number): JobRecord[] => byPrefix.all(prefix, limit),

@@ -44,7 +44,8 @@ export function startSync(): () => void {
 
 export async function loadJobs(): Promise<void> {
   try {
-    get().setJobs(await window.sift.listJobs());
+    const { jobs, unlisted } = await window.sift.listJobs();
+    get().setJobs(jobs, unlisted);
   } catch (err) {
     get().notify('error', toUserError(err));
   }

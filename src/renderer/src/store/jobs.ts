@@ -8,7 +8,9 @@ export interface JobsSlice {
   /** Ids, newest first; recomputed only when a job appears or goes away. */
   jobOrder: string[];
   jobsLoaded: boolean;
-  setJobs(jobs: Job[]): void;
+  /** Older jobs main did not list (it lists the newest LISTED_JOBS), as of the listing. */
+  jobsUnlisted: number;
+  setJobs(jobs: Job[], unlisted?: number): void;
   applyJob(job: Job): void;
   removeJob(id: string): void;
 }
@@ -31,11 +33,12 @@ export const createJobsSlice: StateCreator<State, [], [], JobsSlice> = (set) => 
   jobs: {},
   jobOrder: [],
   jobsLoaded: false,
-  setJobs: (list) =>
+  jobsUnlisted: 0,
+  setJobs: (list, unlisted = 0) =>
     set((s) => {
       const jobs: Record<string, Job> = {};
       for (const j of list) jobs[j.id] = newer(s.jobs[j.id], j) ? j : s.jobs[j.id]!;
-      return { jobs, jobOrder: order(jobs), jobsLoaded: true };
+      return { jobs, jobOrder: order(jobs), jobsLoaded: true, jobsUnlisted: unlisted };
     }),
   applyJob: (job) =>
     set((s) => {

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
-import { formatCreated } from '../../lib/format';
+import { formatCreated, plural } from '../../lib/format';
+import { LISTED_JOBS } from '../../../../shared/ipc/contract';
 import { jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -9,6 +10,7 @@ import { StatusBadge } from '../common/StatusBadge';
 export function JobList(): React.JSX.Element {
   const order = useStore((s) => s.jobOrder);
   const loaded = useStore((s) => s.jobsLoaded);
+  const unlisted = useStore((s) => s.jobsUnlisted);
   if (loaded && order.length === 0) {
     return <p className="sidebar-empty" data-testid="jobs-empty">No jobs yet. A list you submit shows up here, with its progress.</p>;
   }
@@ -17,6 +19,12 @@ export function JobList(): React.JSX.Element {
       {order.map((id) => (
         <JobListItem key={id} id={id} />
       ))}
+      {unlisted > 0 && (
+        // At the end of the list, where someone scrolling for an older job looks.
+        <li className="job-list-note muted" data-testid="jobs-unlisted">
+          {plural(unlisted, 'older job')} {unlisted === 1 ? 'is' : 'are'} not listed here: only the newest {LISTED_JOBS.toLocaleString()} are. Search finds their results; <code>sift jobs</code> lists every job.
+        </li>
+      )}
     </ul>
   );
 }

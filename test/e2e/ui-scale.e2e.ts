@@ -1,0 +1,69 @@
+/**
+ * The app with a database grown large, through the real services and the bridge in Chromium.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { openStore } from '../../src/main/store';
+import { LISTED_JOBS } from '../../src/shared/ipc/contract';
+import { ensureBuilt } from '../helpers/build';
+import { launchChromium, openBridgedPage } from '../helpers/chromium';
+import { expectNoInternalErrorText, pageErrors, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+
+let browser: Browser;
+const apps: UiApp[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const a of apps) await a.close().catch(() => {});
+});
+
+/** `n` finished one-target jobs in a new data folder, the oldest first, as `sift batch` in a loop leaves them. */
+function dataDirWithJobs(n: number): { dataDir: string; ids: string[] } {
+  const dataDir = tempDir('sift-ui-scale-');
+  const store = openStore(path.join(dataDir, 'sift.db'));
+  const now = Date.now();
+  const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
+  store.immediate(() => {
+    ids.forEach((id, i) => {
+      store.insertJob({ id, caller: 'cli', callerClass: 'cli', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 24 * 3600_000 }, [{ url: `https://example.test/${i}` }]);
+    });
+  });
+  store.close();
+  return { dataDir, ids };
+}
+
+test('the job list says how many older jobs it does not list', async () => {
+  // Two more than the list holds: the two oldest were left out, and nothing said so.
+  const { dataDir, ids } = dataDirWithJobs(LISTED_JOBS + 2);
+  const app = await startUiApp({ dataDir });
+  apps.push(app);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const items = page.getByTestId('job-item');
+  await expect.poll(() => items.count()).toBe(LISTED_JOBS);
+  // The list and its note come from one answer: once the items are drawn, so is the note.
+  expect(await page.getByTestId('jobs-unlisted').count()).toBe(1);
+  expect(await page.getByTestId('jobs-unlisted').textContent()).toBe(
+    `2 older jobs are not listed here: only the newest ${LISTED_JOBS.toLocaleString('en-US')} are. Search finds their results; sift jobs lists every job.`,
+  );
+  expect(await items.first().getAttribute('data-job-id')).toBe(ids.at(-1));
+  expect(await items.last().getAttribute('data-job-id')).toBe(ids[2]);
+  // The note comes last in the list, where someone scrolling down for an older job arrives.
+  expect(await page.getByTestId('job-list').evaluate((ul) => ul.lastElementChild?.getAttribute('data-testid'))).toBe('jobs-unlisted');
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
+});
+
+test('a list of exactly as many jobs as it holds has no such note', async () => {
+  const { dataDir } = dataDirWithJobs(LISTED_JOBS);
+  const app = await startUiApp({ dataDir });
+  apps.push(app);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  await expect.poll(() => page.getByTestId('job-item').count()).toBe(LISTED_JOBS);
+  expect(await page.getByTestId('jobs-unlisted').count()).toBe(0);
+});
