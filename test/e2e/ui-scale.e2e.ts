@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { openStore } from '../../src/main/store';
-import { LISTED_JOBS } from '../../src/shared/ipc/contract';
+import { LISTED_JOBS, MAX_SUBMIT_TARGETS, type SiftApi } from '../../src/shared/ipc/contract';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 
 let browser: Browser;
 const apps: UiApp[] = [];
@@ -66,4 +66,25 @@ test('a list of exactly as many jobs as it holds has no such note', async () => 
   const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
   await expect.poll(() => page.getByTestId('job-item').count()).toBe(LISTED_JOBS);
   expect(await page.getByTestId('jobs-unlisted').count()).toBe(0);
+});
+
+test('a list longer than Sift reads at once is not submitted in part', async () => {
+  // One URL past what the composer reads, with a job cap that would take all it read: the
+  // first 100,000 were submitted, the job ended "done", and the last URL was never fetched.
+  const app = await startUiApp({ settings: { targetsPerJob: MAX_SUBMIT_TARGETS } });
+  apps.push(app);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const n = MAX_SUBMIT_TARGETS + 1;
+  await pasteList(page, Array.from({ length: n }, (_, i) => `http://127.0.0.1:9/page/${i}`).join('\n'));
+  await expect.poll(() => page.getByTestId('parse-truncated').count(), { timeout: 120_000 }).toBe(1);
+  await page.getByTestId('submit').click();
+  // Either answer to the click: the job's view (the part submitted) or a message.
+  await page.waitForFunction(() => location.hash.startsWith('#job/') || !!document.querySelector('[data-testid="submit-error"]'));
+  expect(await page.evaluate(() => location.hash)).toBe('');
+  expect(await page.getByTestId('submit-error').getAttribute('data-code')).toBe('list_too_long');
+  expect(await page.getByTestId('submit-error').innerText()).toMatch(/only its first 100,000 URLs were read, so none of it was submitted/);
+  // The click is answered by the message alone: no job was made of the list's first part.
+  const listed = await page.evaluate(async () => (await (window as unknown as { sift: SiftApi }).sift.listJobs()).jobs.length);
+  expect(listed).toBe(0);
+  expect(pageErrors(page)).toEqual([]);
 });

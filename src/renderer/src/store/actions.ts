@@ -9,7 +9,7 @@ import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { ComposerList } from '../lib/packed-list';
 import { formatCreated, plural } from '../lib/format';
-import { cleanOptions, effectiveOptions, noTargetsError, type ListSource } from './composer';
+import { cleanOptions, effectiveOptions, noTargetsError, truncatedListError, type ListSource } from './composer';
 import { useStore } from './index';
 
 const get = useStore.getState;
@@ -333,6 +333,10 @@ export async function submitList(): Promise<void> {
   while (listsUnderWay.size > 0) await Promise.allSettled([...listsUnderWay]);
   const s = get();
   if (s.submitting || s.parsing) return;
+  if (s.parsed?.truncated) {
+    s.setSubmitError(truncatedListError(s.parsed.length));
+    return;
+  }
   const targets = submittedTargets();
   if (targets.length === 0) {
     s.setSubmitError(noTargetsError(s.source, s.parsed));

@@ -126,6 +126,19 @@ export function noTargetsError(source: ListSource | null, parsed: ComposerList |
   return { code: 'no_targets', message: 'There is no list yet.', hint: 'Drop a file, paste URLs or open a list first.' };
 }
 
+/**
+ * Why a list cut short is not submitted: the parser stopped reading it, and a job of its
+ * first part would end "done" with the rest never fetched, nothing saying so (the CLI
+ * refuses such a list too).
+ */
+export function truncatedListError(read: number): UserError {
+  return {
+    code: 'list_too_long',
+    message: `The list is longer than Sift reads at once: only its first ${read.toLocaleString()} URLs were read, so none of it was submitted.`,
+    hint: 'Split it into smaller lists and submit each; one job holds at most the "URLs per job" set in Settings.',
+  };
+}
+
 const EMPTY = {
   source: null,
   parsed: null,

@@ -23,7 +23,7 @@ export function ParseSummary(): React.JSX.Element | null {
       <ListAtNote />
       {parsed.truncated && (
         <p className="warn-text" data-testid="parse-truncated">
-          The list is longer than Sift reads at once; only the first {plural(parsed.length, 'URL')} were taken. Split it into smaller lists.
+          The list is longer than Sift reads at once; only the first {plural(parsed.length, 'URL')} were read. Split it into smaller lists and submit each.
         </p>
       )}
       <Problems title="Invalid" items={parsed.invalid} count={parsed.invalidCount} testId="invalid-list" />
