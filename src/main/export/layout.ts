@@ -84,6 +84,11 @@ class OnceReadable extends Readable {
  * yazl's addBuffer keeps each compressed buffer reachable until the zip ends (10,000 ×
  * 100 KB would stay in memory), and it writes without waiting for the disk; entries go in
  * as streams instead, one at a time, each awaited until yazl has read it.
+ *
+ * yazl finds the next entry to write by scanning its list of entries from the first, at
+ * every step of every entry: the scan grows with the square of the entries, and zipping
+ * 100,000 targets took 171 s (the same export as JSONL, 2.7 s; 50,000 took 40 s). Entries
+ * already written are set aside while the zip is written and put back before it ends.
  */
 export async function zipSink(finalZip: string, root: string, seal: Seal): Promise<LayoutSink> {
   const tmp = partialPath(finalZip);
@@ -98,6 +103,7 @@ export async function zipSink(finalZip: string, root: string, seal: Seal): Promi
   });
   zip.outputStream.pipe(out.stream);
   const sides: { name: string; file: OutFile }[] = [];
+  const written: unknown[] = [];
   const mtime = new Date();
   const check = (): void => {
     if (failed) throw toExportError(failed, finalZip);
@@ -108,6 +114,7 @@ export async function zipSink(finalZip: string, root: string, seal: Seal): Promi
       check();
       const src = new OnceReadable(data);
       const ended = once(src, 'end');
+      setAsideWritten(zip, written);
       zip.addReadStream(src, `${root}/${name}`, { size: data.length, mtime });
       await ended;
       // The zip's output goes through a pipe that respects the disk's pace; waiting for it
@@ -121,6 +128,7 @@ export async function zipSink(finalZip: string, root: string, seal: Seal): Promi
       return f;
     },
     async finish() {
+      putBackWritten(zip, written);
       for (const { name, file } of sides) {
         await file.close();
         const src = createReadStream(file.path);
@@ -146,4 +154,24 @@ export async function zipSink(finalZip: string, root: string, seal: Seal): Promi
       await discard(tmp);
     },
   };
+}
+
+/** yazl's list of entries, in the order they are written (not in its types; yazl 3.3.1). */
+const entriesOf = (zip: ZipFile): { entries: unknown[] } => zip as unknown as { entries: unknown[] };
+
+/**
+ * Moves every entry but the last out of yazl's list into `aside`. Called before an entry is
+ * added, after the last one's data was read: yazl writes entries in order, one at a time,
+ * so every entry before the one it read last is written.
+ */
+function setAsideWritten(zip: ZipFile, aside: unknown[]): void {
+  const { entries } = entriesOf(zip);
+  if (entries.length > 1) aside.push(...entries.splice(0, entries.length - 1));
+}
+
+/** Puts the entries set aside back in front, in order: the central directory is written from the whole list. */
+function putBackWritten(zip: ZipFile, aside: unknown[]): void {
+  const z = entriesOf(zip);
+  z.entries = aside.concat(z.entries);
+  aside.length = 0;
 }
