@@ -52,3 +52,9 @@ export type HitsFormat = z.infer<typeof HitsFormatSchema>;
 
 /** What a search box sends; typed text is capped well above any real query. */
 export const SearchQuerySchema = z.string().max(2000);
+
+/**
+ * Hits a search box shows, best first. It asks for one more, so a search matching thousands
+ * of results says that more match instead of reading as "50 hits".
+ */
+export const SHOWN_HITS = 50;

@@ -9,18 +9,23 @@ import { LISTED_JOBS, MAX_SUBMIT_TARGETS, type SiftApi } from '../../src/shared/
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage } from '../helpers/chromium';
 import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { startTestSite, type TestSite } from '../helpers/ui-servers';
+import { SHOWN_HITS } from '../../src/shared/search';
 
 let browser: Browser;
+let site: TestSite;
 const apps: UiApp[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
+  site = await startTestSite();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   for (const a of apps) await a.close().catch(() => {});
+  await site?.close();
 });
 
 /** `n` finished one-target jobs in a new data folder, the oldest first, as `sift batch` in a loop leaves them. */
@@ -87,4 +92,26 @@ test('a list longer than Sift reads at once is not submitted in part', async () 
   const listed = await page.evaluate(async () => (await (window as unknown as { sift: SiftApi }).sift.listJobs()).jobs.length);
   expect(listed).toBe(0);
   expect(pageErrors(page)).toEqual([]);
+});
+
+test('a search matching more results than it shows says so', async () => {
+  const app = await startUiApp();
+  apps.push(app);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  // Every article holds "readable"; one more of them than the box shows.
+  const n = SHOWN_HITS + 1;
+  await pasteList(page, Array.from({ length: n }, (_, i) => `${site.url}/article/${i + 1}`).join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe(String(n));
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 120_000 }).toBe('done');
+  await page.getByTestId('job-search-input').fill('readable');
+  await expect.poll(() => page.getByTestId('search-results-job').getAttribute('data-state')).toBe('done');
+  // It read "50 hits for readable": a search matching thousands of pages looked like one matching 50.
+  expect(await page.getByTestId('search-count').textContent()).toBe(`The best ${SHOWN_HITS} hits for readable; more results match: add a word to narrow them`);
+  expect(await page.getByTestId('search-hit').count()).toBe(SHOWN_HITS);
+  // One word more, and the one page it finds is counted as before.
+  await page.getByTestId('job-search-input').fill('readable "article 7"');
+  await expect.poll(() => page.getByTestId('search-count').textContent()).toBe('1 hit for readable "article 7"');
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
 });

@@ -1,4 +1,4 @@
-import type { HitsFormat, JobAnswer, SearchHit } from '../../../shared/search';
+import { SHOWN_HITS, type HitsFormat, type JobAnswer, type SearchHit } from '../../../shared/search';
 import { toUserError } from '../lib/errors';
 import { openJob, openResult } from './actions';
 import { useStore } from './index';
@@ -33,8 +33,9 @@ export async function runSearch(box: SearchBoxName): Promise<void> {
   const seq = ++latest[box];
   get().setSearchLoading(box);
   try {
-    const res = await window.sift.search(jobId ? { query, id: jobId } : { query });
-    if (seq === latest[box]) get().setSearchHits(box, query, res.hits, res.plain);
+    const limit = SHOWN_HITS + 1;
+    const res = await window.sift.search(jobId ? { query, id: jobId, limit } : { query, limit });
+    if (seq === latest[box]) get().setSearchHits(box, query, res.hits.slice(0, SHOWN_HITS), res.plain, res.hits.length > SHOWN_HITS);
   } catch (err) {
     if (seq === latest[box]) get().setSearchError(box, query, toUserError(err));
   }

@@ -13,6 +13,8 @@ export interface SearchBox {
   hits: SearchHit[];
   /** The query was not valid syntax and was searched as plain words. */
   plain: boolean;
+  /** More results match than the SHOWN_HITS best shown. */
+  more: boolean;
   loading: boolean;
   error: UserError | null;
   /** The query the hits answer (the box may already hold a newer one). */
@@ -47,7 +49,7 @@ export interface SearchSlice {
   setSearchMode(mode: 'find' | 'ask'): void;
   setSearchQuery(box: SearchBoxName, query: string, jobId: string | null): void;
   setSearchLoading(box: SearchBoxName): void;
-  setSearchHits(box: SearchBoxName, query: string, hits: SearchHit[], plain: boolean): void;
+  setSearchHits(box: SearchBoxName, query: string, hits: SearchHit[], plain: boolean, more?: boolean): void;
   setSearchError(box: SearchBoxName, query: string, error: UserError): void;
   clearSearch(box: SearchBoxName): void;
   setFocus(focus: ResultFocus | null): void;
@@ -56,7 +58,7 @@ export interface SearchSlice {
   dropJob(id: string): void;
 }
 
-const emptyBox = (jobId: string | null = null): SearchBox => ({ query: '', jobId, hits: [], plain: false, loading: false, error: null, answered: '' });
+const emptyBox = (jobId: string | null = null): SearchBox => ({ query: '', jobId, hits: [], plain: false, more: false, loading: false, error: null, answered: '' });
 
 /** Where a hit opens its result: at its first marked words on their line. */
 export function focusOfHit(hit: SearchHit): ResultFocus {
@@ -106,13 +108,13 @@ export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set)
       return { searchBoxes: { ...s.searchBoxes, [box]: next } };
     }),
   setSearchLoading: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], loading: true } } })),
-  setSearchHits: (box, query, hits, plain) =>
+  setSearchHits: (box, query, hits, plain, more = false) =>
     set((s) => ({
-      searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits, plain, loading: false, error: null, answered: query } },
+      searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits, plain, more, loading: false, error: null, answered: query } },
       focus: refocus(s.focus, hits),
     })),
   setSearchError: (box, query, error) =>
-    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits: [], loading: false, error, answered: query } }, focus: null })),
+    set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits: [], more: false, loading: false, error, answered: query } }, focus: null })),
   clearSearch: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: emptyBox(s.searchBoxes[box].jobId) }, focus: null })),
   setFocus: (focus) => set({ focus }),
   setAsk: (ask) => set({ ask }),

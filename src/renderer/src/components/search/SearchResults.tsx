@@ -23,7 +23,7 @@ function where(h: SearchHit, showJob: boolean): string {
 
 /** The hits of one search box, best first; a hit opens its result at the match. */
 export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: boolean }): React.JSX.Element {
-  const { query, hits, plain, loading, error, answered, focus } = useStore(
+  const { query, hits, plain, more, loading, error, answered, focus } = useStore(
     useShallow((s) => ({ ...s.searchBoxes[box], focus: s.focus })),
   );
   if (!query.trim()) {
@@ -43,7 +43,8 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
             error.code === 'query_too_long' || error.code === 'empty_query' ? 'Not searched' : 'Search failed'
           ) : answered ? (
             <>
-              {hits.length === 0 ? 'No' : hits.length} {hits.length === 1 ? 'hit' : 'hits'} for <strong className="search-query">{answered}</strong>
+              {hits.length === 0 ? 'No' : more ? `The best ${hits.length}` : hits.length} {hits.length === 1 ? 'hit' : 'hits'} for <strong className="search-query">{answered}</strong>
+              {more && '; more results match: add a word to narrow them'}
             </>
           ) : (
             'Searching…'
