@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { MIN_ID_PREFIX, openOwnedStore, type Store } from '../main/store';
+import { MIN_ID_PREFIX, openOwnedStore, openStore, type Store } from '../main/store';
+import { removeSnapshot, requestSnapshot } from '../main/control';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
@@ -58,6 +59,39 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
     throw new SiftError('no_database', 400, `no database at ${db}`, 'Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.');
   }
   return openOwnedStore(db, cliLog(flags, io));
+}
+
+/**
+ * The database for a command that only reads (jobs, status, search, export): opened as its
+ * owner when no other Sift has it, else a snapshot the owner writes on request. With the app
+ * open, every one of these commands stopped at "in use by another Sift", so a script could
+ * not even list the jobs the app was running. The copy is read as it is (the owner's running
+ * jobs are running) and removed at close.
+ */
+export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> {
+  try {
+    return openCliStore(flags, io);
+  } catch (err) {
+    if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
+    const dbPath = cliDbPath(flags, io);
+    const copy = await requestSnapshot(dbPath);
+    if (!copy) throw err;
+    let store: Store;
+    try {
+      store = openStore(copy);
+    } catch (openErr) {
+      removeSnapshot(copy);
+      throw openErr;
+    }
+    return {
+      ...store,
+      path: dbPath,
+      close: () => {
+        store.close();
+        removeSnapshot(copy);
+      },
+    };
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +10,10 @@ import { makeDirsSync } from './mkdirs';
  * for its whole life, so `sift cancel ID` from another terminal cannot open the database;
  * it drops a request file in a folder beside it instead, and the owner answers within a
  * poll (500 ms: a cancel a person typed can wait that long; a readdir costs microseconds).
+ *
+ * `sift jobs`, `status`, `search` and `export` ask the owner for a snapshot the same way:
+ * the owner copies the database with SQLite's backup API (a consistent copy, made in steps
+ * so the app stays responsive) into the folder, and the command reads the copy.
  */
 export const controlDir = (dbPath: string): string => `${dbPath}.control`;
 
@@ -16,7 +21,26 @@ const ID = /^[0-9a-zA-Z_-]{1,64}$/;
 
 export type CancelAnswer = 'cancelled' | 'not_running';
 
-export function watchControl(dbPath: string, cancel: (id: string) => boolean, log: Logger, everyMs = 500): () => void {
+export interface ControlHandlers {
+  cancel(id: string): boolean;
+  /** Writes a consistent copy of the database to dest. */
+  snapshot(dest: string): Promise<void>;
+}
+
+/** Where the owner writes the snapshot a request names; never a path the request gives. */
+const snapshotPath = (dir: string, nonce: string): string => path.join(dir, `snapshot-${nonce}.db`);
+
+/** The snapshot's files: the copy, and the journal files SQLite keeps beside it once it is read. */
+export function removeSnapshot(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+}
+
+function answer(dir: string, name: string, text: string): void {
+  writeFileSync(path.join(dir, `${name}.tmp`), text);
+  renameSync(path.join(dir, `${name}.tmp`), path.join(dir, `${name}.ans`));
+}
+
+export function watchControl(dbPath: string, handlers: ControlHandlers, log: Logger, everyMs = 500): () => void {
   const dir = controlDir(dbPath);
   const tick = (): void => {
     let names: string[];
@@ -26,23 +50,91 @@ export function watchControl(dbPath: string, cancel: (id: string) => boolean, lo
       return; // no requests yet
     }
     for (const name of names) {
+      const snap = /^snapshot-(.+)\.req$/.exec(name);
+      if (snap && ID.test(snap[1]!)) {
+        takeSnapshot(dir, snap[1]!, handlers, log);
+        continue;
+      }
       const m = /^cancel-(.+)\.req$/.exec(name);
       if (!m || !ID.test(m[1]!)) continue;
       const id = m[1]!;
-      const answer: CancelAnswer = cancel(id) ? 'cancelled' : 'not_running';
+      const answered: CancelAnswer = handlers.cancel(id) ? 'cancelled' : 'not_running';
       try {
-        writeFileSync(path.join(dir, `cancel-${id}.tmp`), answer);
-        renameSync(path.join(dir, `cancel-${id}.tmp`), path.join(dir, `cancel-${id}.ans`));
+        answer(dir, `cancel-${id}`, answered);
         rmSync(path.join(dir, name), { force: true });
       } catch (err) {
         log.warn({ jobId: id, err: err instanceof Error ? err.name : typeof err }, 'could not answer a cancel request');
       }
-      log.info({ jobId: id, answer }, 'cancel requested by another process');
+      log.info({ jobId: id, answer: answered }, 'cancel requested by another process');
     }
   };
   const timer = setInterval(tick, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * The request is taken at once (renamed .wip, so the next poll does not start it again) and
+ * answered "ok" when the copy is written, "failed" when it could not be.
+ */
+function takeSnapshot(dir: string, nonce: string, handlers: ControlHandlers, log: Logger): void {
+  try {
+    renameSync(path.join(dir, `snapshot-${nonce}.req`), path.join(dir, `snapshot-${nonce}.wip`));
+  } catch {
+    return; // withdrawn meanwhile
+  }
+  const dest = snapshotPath(dir, nonce);
+  removeSnapshot(dest);
+  void handlers.snapshot(dest).then(
+    () => 'ok',
+    (err: unknown) => {
+      removeSnapshot(dest);
+      log.warn({ err: err instanceof Error ? err.name : typeof err }, 'could not write a snapshot for another process');
+      return 'failed';
+    },
+  ).then((said) => {
+    try {
+      answer(dir, `snapshot-${nonce}`, said);
+      rmSync(path.join(dir, `snapshot-${nonce}.wip`), { force: true });
+    } catch (err) {
+      log.warn({ err: err instanceof Error ? err.name : typeof err }, 'could not answer a snapshot request');
+    }
+  });
+}
+
+/**
+ * Asks the owner of dbPath for a snapshot of the database; the copy's path, or undefined when
+ * the owner did not take the request within ackMs (a Sift that answers no requests: a
+ * `sift export` running) or could not write it. The caller removes the copy (removeSnapshot).
+ */
+export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300_000): Promise<string | undefined> {
+  const dir = controlDir(dbPath);
+  makeDirsSync(dir);
+  const nonce = randomBytes(8).toString('hex');
+  const req = path.join(dir, `snapshot-${nonce}.req`);
+  const ans = path.join(dir, `snapshot-${nonce}.ans`);
+  writeFileSync(req, String(process.pid));
+  const started = Date.now();
+  for (;;) {
+    await sleep(50);
+    let said: string | undefined;
+    try {
+      said = readFileSync(ans, 'utf8');
+    } catch {}
+    if (said !== undefined) {
+      rmSync(ans, { force: true });
+      return said === 'ok' ? snapshotPath(dir, nonce) : undefined;
+    }
+    const waited = Date.now() - started;
+    // Not taken: withdrawn (a rename by the owner first means it was taken after all).
+    if (waited > ackMs) {
+      try {
+        rmSync(req);
+        return undefined;
+      } catch {}
+    }
+    if (waited > doneMs) return undefined;
+  }
 }
 
 /** Asks the owner of dbPath to cancel job id; undefined when no answer came in time. */

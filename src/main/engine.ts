@@ -47,13 +47,17 @@ export function openEngine(o: EngineOptions): Engine {
   const runner = o.fetch
     ? new Runner(store, o.fetch, { ...runnerConfigOf(o.settings), hooks: {} }, o.log)
     : createBatchRunner(store, fetcher, runnerConfigOf(o.settings), metrics, o.log, () => deadlineMs);
-  // `sift cancel ID` from another terminal reaches the owner through request files.
+  // `sift cancel ID` from another terminal reaches the owner through request files, and so
+  // do `sift jobs`, `status`, `search` and `export`, which read a snapshot the owner writes.
   // The ID may be only the start of one (sift cancel 3f2a): the job it alone names.
   const stopControl = watchControl(
     store.path,
-    (given) => {
-      const named = store.jobsNamed(given, 2);
-      return named.length === 1 && runner.cancel((named[0] as Job).id);
+    {
+      cancel: (given) => {
+        const named = store.jobsNamed(given, 2);
+        return named.length === 1 && runner.cancel((named[0] as Job).id);
+      },
+      snapshot: (dest) => store.snapshot(dest),
     },
     o.log,
   );

@@ -320,7 +320,7 @@ describe('sift batch', () => {
     expect(targets.some((t) => t.status === 'pending')).toBe(true);
   }, 300_000);
 
-  test('sift cancel from another terminal cancels the running batch; other commands get a clear "in use" error', async () => {
+  test('sift cancel from another terminal cancels the running batch; sift status reads it running; another batch gets a clear "in use" error', async () => {
     // Its own data folder with a 10-minute deadline: the hanging target keeps the batch
     // running (and owning the database) however long the other commands take to start.
     const home2 = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-remote-'));
@@ -335,11 +335,15 @@ describe('sift batch', () => {
     const done = collect(child);
     const id = /job ([0-9a-f]+)/.exec(await waitForStderr(child, /job [0-9a-f]+\n/))![1]!;
     await arrived;
-    const status = await runSift(['status', id, '--db', db], { env });
-    expect(status.code, `${status.stdout}\n${status.stderr}\nbatch exit: ${child.exitCode}`).toBe(2);
-    expect(status.stderr).toMatch(/in use by another Sift/);
-    expect(status.stderr).toMatch(/Wait for the other sift command to finish, or close the other Sift window/);
-    expect(status.stderr).toContain(db);
+    // Read from the snapshot the batch writes on request: the job as it is, running.
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    expect(status.code, `${status.stdout}\n${status.stderr}\nbatch exit: ${child.exitCode}`).toBe(0);
+    expect(jsonLines(status.stdout)[0]).toMatchObject({ id, status: 'running', targetsTotal: 3 });
+    const second = await runSift(['batch', file, '--db', db], { env });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/in use by another Sift/);
+    expect(second.stderr).toMatch(/Wait for the other sift command to finish, or close the other Sift window/);
+    expect(second.stderr).toContain(db);
     const cancel = await runSift(['cancel', id, '--db', db], { env });
     expect(cancel.code, cancel.stderr).toBe(0);
     expect(cancel.stderr).toMatch(/cancelled/);

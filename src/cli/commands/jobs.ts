@@ -3,7 +3,7 @@ import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { reportError } from '../report';
-import { cliDbPath, namedJob, openCliStore } from '../context';
+import { cliDbPath, namedJob, openCliReader, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import { storeError, type Store } from '../../main/store';
 import type { TargetRow } from '../../shared/types';
@@ -15,11 +15,11 @@ import { jsonLine } from '../../shared/json';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
-/** Opens the database as its owner for one short command, always closing it. */
+/** Opens the database (or the owner's snapshot of it) for one short command, always closing it. */
 async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (store: Store) => Promise<number> | number): Promise<number> {
   let store: Store;
   try {
-    store = openCliStore(values, io);
+    store = await openCliReader(values, io);
   } catch (err) {
     return reportError(err, io);
   }

@@ -2,7 +2,7 @@ import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { reportError } from '../report';
-import { namedJob, openCliStore } from '../context';
+import { namedJob, openCliReader } from '../context';
 import { codePointMarks, hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore } from '../../shared/search';
@@ -66,7 +66,7 @@ export const searchCommand: Command = {
     }
     let store: Store;
     try {
-      store = openCliStore(values, io);
+      store = await openCliReader(values, io);
     } catch (err) {
       return reportError(err, io);
     }

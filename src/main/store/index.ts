@@ -75,6 +75,12 @@ export interface Store {
   markInFlightFailed(reason: string, nowMs: number): number;
   /** Runs fn in one BEGIN IMMEDIATE transaction (read-then-write work). */
   immediate<T>(fn: () => T): T;
+  /**
+   * A consistent copy of the database at dest, for a process that cannot open it while this
+   * one owns it (control.ts). SQLite's backup, a few pages a step, between which this
+   * process goes on; its own writes meanwhile are carried into the copy.
+   */
+  snapshot(dest: string): Promise<void>;
   close(): void;
 }
 
@@ -420,6 +426,9 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
         return failLiveJobs.run(reason, nowMs).changes;
       }),
     immediate,
+    snapshot: async (dest) => {
+      await db.backup(dest);
+    },
     close: () => {
       if (closed) return;
       closed = true;

@@ -1,0 +1,217 @@
+/**
+ * The app and the command line on one database, as a person uses them: the app's real
+ * services (what the window talks to) open on a database while `sift` commands, run from the
+ * built bundle, work on the same file; loopback sites whose held answers say when a target
+ * is in flight.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { createServices, type Services } from '../../src/main/services';
+import { dispatch } from '../../src/main/ipc/dispatch';
+import { controlDir } from '../../src/main/control';
+import type { EventName } from '../../src/shared/ipc/contract';
+import type { Job } from '../../src/shared/types';
+import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helpers/cli';
+import { startSite, type Site } from '../helpers/sites';
+
+let site: Site;
+/** Held answers by name: `arrived` resolves when the request came, release() answers it. */
+const holds = new Map<string, { arrived: Promise<void>; came: () => void; res?: ServerResponse }>();
+function hold(name: string): { arrived: Promise<void> } {
+  let came = (): void => {};
+  const arrived = new Promise<void>((r) => (came = r));
+  holds.set(name, { arrived, came });
+  return { arrived };
+}
+function release(name: string): void {
+  const res = holds.get(name)?.res;
+  if (!res || res.headersSent || res.destroyed) return;
+  res.writeHead(200, { 'content-type': 'text/plain' }).end(`The held answer of ${name}, long enough to be a page of its own. `.repeat(4));
+}
+
+beforeAll(async () => {
+  site = await startSite({
+    '/hold': (req, res) => {
+      const name = new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '';
+      const h = holds.get(name);
+      if (!h) return res.writeHead(404).end();
+      h.res = res;
+      h.came();
+    },
+  });
+});
+afterAll(async () => {
+  for (const name of holds.keys()) release(name);
+  await site.close();
+});
+
+const open: Services[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+/** A data folder with the loopback site allowed, as the app and the CLI both read it. */
+function home(): { dir: string; db: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-app-'));
+  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'] }));
+  return { dir, db: path.join(dir, 'sift.db'), env: { SIFT_HOME: dir } };
+}
+
+/** The app's services on db, with the events its window receives. */
+function app(dir: string, db: string): { s: Services; events: { event: EventName; payload: unknown }[] } {
+  const events: { event: EventName; payload: unknown }[] = [];
+  const s = createServices({ dbPath: db, host: 'bridge', dataDir: dir, logFiles: [path.join(dir, 'sift.log')], emit: (event, payload) => events.push({ event, payload }) });
+  open.push(s);
+  return { s, events };
+}
+
+/** Resolves with the job once the app's runner reports it terminal (its event, not a clock). */
+function ended(s: Services, id: string): Promise<Job> {
+  return new Promise((resolve) => {
+    const now = s.store.getJob(id);
+    if (now && now.status !== 'running' && now.status !== 'queued') return void s.runner.settled(id).then(() => resolve(s.store.getJob(id)!));
+    const off = s.runner.on('job', (j) => {
+      if (j.id !== id || j.status === 'running' || j.status === 'queued') return;
+      off();
+      void s.runner.settled(id).then(() => resolve(s.store.getJob(id)!));
+    });
+  });
+}
+
+const call = async (s: Services, m: string, req: unknown): Promise<unknown> => {
+  const env = await dispatch(s.handlers, m, req, { checkResponses: true });
+  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error);
+  return env.value;
+};
+
+describe('the app and sift on one database', () => {
+  test('with the app open, sift jobs, status, search and export read its database as it is; the job it runs goes on untouched', async () => {
+    const { dir, db, env } = home();
+    const { s } = app(dir, db);
+    const { arrived } = hold('read');
+    const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/article/1` }, { url: `${site.base}/hold?n=read` }, { url: `${site.base}/article/2` }]);
+    // Serial drain: the second target is asked for only once the first is stored.
+    await arrived;
+
+    const jobs = await runSift(['jobs', '--json', '--db', db], { env });
+    expect(jobs.code, jobs.stderr).toBe(0);
+    expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id, status: 'running', targetsTotal: 3, targetsDone: 1 })]);
+
+    const status = await runSift(['status', id.slice(0, 6), '--json', '--db', db], { env });
+    expect(status.code, status.stderr).toBe(0);
+    const [job, ...targets] = jsonLines(status.stdout);
+    expect(job).toMatchObject({ id, status: 'running', targetsDone: 1 });
+    expect(targets.map((t) => t.status)).toEqual(['done', 'running', 'pending']);
+
+    const search = await runSift(['search', 'Paragraph', '--json', '--db', db], { env });
+    expect(search.code, search.stderr).toBe(0);
+    expect(jsonLines(search.stdout)).toEqual([expect.objectContaining({ jobId: id, idx: 0, title: 'Article 1' })]);
+
+    const out = path.join(dir, 'out.jsonl');
+    const exported = await runSift(['export', id, '--out', out, '--format', 'jsonl', '--db', db], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('Paragraph 1 of article 1');
+
+    // A second writer is still refused, and says what to do.
+    const list = path.join(dir, 'list.txt');
+    writeFileSync(list, `${site.base}/article/3\n`);
+    const batch = await runSift(['batch', list, '--db', db], { env });
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toMatch(/in use by another Sift\.\n {2}Wait for the other sift command to finish, or close the other Sift window/);
+
+    // The app's job was neither failed nor held up by the readers, and the copies are gone.
+    expect(s.store.getJob(id)).toMatchObject({ status: 'running', error: '' });
+    release('read');
+    expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
+    expect(readdirSync(controlDir(db))).toEqual([]);
+  }, 120_000);
+
+  test('sift cancel of a job the app runs: the app ends it cancelled and its window is told; nothing is stored as an internal error', async () => {
+    const { dir, db, env } = home();
+    const { s, events } = app(dir, db);
+    const { arrived } = hold('cancel');
+    const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/article/4` }, { url: `${site.base}/hold?n=cancel` }, { url: `${site.base}/article/5` }]);
+    await arrived;
+    const cancel = await runSift(['cancel', id, '--db', db], { env });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stderr).toBe(`job ${id} cancelled\n`);
+    const job = await ended(s, id);
+    expect(job).toMatchObject({ status: 'cancelled', error: '' });
+    // The window's last word on the job: cancelled (the job list and the job view read it).
+    const changes = events.filter((e) => e.event === 'jobChanged' && (e.payload as Job).id === id);
+    expect(changes.at(-1)?.payload).toMatchObject({ id, status: 'cancelled' });
+    const rows = s.store.targetRows(id);
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['done', ''],
+      ['failed', 'cancelled'],
+      ['pending', ''],
+    ]);
+    expect(rows.some((r) => /internal/.test(r.error))).toBe(false);
+    const again = await runSift(['cancel', id, '--db', db], { env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/not running/);
+  }, 120_000);
+
+  test('a sift batch killed with SIGKILL: the app cannot open meanwhile and says why; opened after, it shows the job failed (restart) and runs the rest again', async () => {
+    const { dir, db, env } = home();
+    const { arrived } = hold('kill');
+    const list = path.join(dir, 'list.txt');
+    writeFileSync(list, [`${site.base}/article/6`, `${site.base}/hold?n=kill`, `${site.base}/article/7`].join('\n'));
+    const child = startSift(['batch', list, '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    const id = /job ([0-9a-f]{16})/.exec(await waitForStderr(child, /job [0-9a-f]{16}\n/))![1]!;
+    await arrived;
+
+    // The app started now: the error its "could not start" box shows, and the CLI's job untouched.
+    expect(() => app(dir, db)).toThrow(expect.objectContaining({ code: 'db_locked', hint: expect.stringMatching(/Wait for the other sift command to finish/) }));
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    expect(jsonLines(status.stdout)[0]).toMatchObject({ id, status: 'running' });
+
+    child.kill('SIGKILL');
+    expect((await done).signal).toBe('SIGKILL');
+    const { s } = app(dir, db);
+    const rows = s.store.targetRows(id);
+    expect(s.store.getJob(id)).toMatchObject({ status: 'failed', error: 'restart' });
+    expect(rows.map((r) => [r.status, r.reason])).toEqual([
+      ['done', ''],
+      ['failed', 'restart'],
+      ['pending', ''],
+    ]);
+    // "Run the rest again" in the app: the interrupted target and the one never started.
+    hold('kill');
+    const rest = (await call(s, 'runRest', { id })) as { id: string; targets: number };
+    expect(rest.targets).toBe(2);
+    await holds.get('kill')!.arrived;
+    release('kill');
+    expect(await ended(s, rest.id)).toMatchObject({ status: 'done', targetsDone: 2 });
+  }, 120_000);
+
+  test('an owner that answers no requests (a Sift without the control folder): sift jobs still says "in use", and leaves no request behind', async () => {
+    const { db, env } = home();
+    // A bare store and runner in a child (test/helpers/store-child.ts): it owns the database
+    // and watches for nothing.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      await new Promise<void>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('ready ')) resolve();
+        });
+      });
+      const jobs = await runSift(['jobs', '--db', db], { env });
+      expect(jobs.code).toBe(2);
+      expect(jobs.stderr).toMatch(/in use by another Sift\.\n {2}Wait for the other sift command to finish/);
+      expect(readdirSync(controlDir(db))).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }, 120_000);
+});
