@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { bindContract, trustedSenderFor } from './ipc/bind';
 import { eventChannelOf } from '../shared/ipc/contract';
 import { createServices } from './services';
+import { SiftError } from '../shared/errors';
 import { defaultDbPath } from './paths';
 import { hardenSession, hardenWebContents, windowOptions } from './app/window';
 import { electronRendererFactory, RENDER_SWITCHES } from './app/render-window';
@@ -94,6 +95,9 @@ async function boot(): Promise<void> {
 }
 
 boot().catch((err: unknown) => {
-  dialog.showErrorBox('Sift could not start', err instanceof Error ? err.message : String(err));
+  // A typed error's hint says what to do ("wait for the other sift command to finish"): a
+  // `sift batch` owning the database left the box at "in use by another Sift" and no more.
+  const said = err instanceof SiftError && err.hint ? `${err.message}\n\n${err.hint}` : err instanceof Error ? err.message : String(err);
+  dialog.showErrorBox('Sift could not start', said);
   app.exit(1);
 });

@@ -1,0 +1,50 @@
+/**
+ * src/main/index.ts started while another Sift (a `sift batch` from a terminal) owns the
+ * database: the box it shows must say what to do, not only what went wrong.
+ */
+import { afterAll, expect, test, vi } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FakeIpcMain, FakeSession, FakeShell } from '../helpers/electron-standin';
+import { openStore } from '../../src/main/store';
+
+const h = vi.hoisted(() => ({ userData: '', shown: [] as [string, string][], exitCode: undefined as number | undefined }));
+h.userData = mkdtempSync(path.join(os.tmpdir(), 'sift-main-locked-'));
+
+vi.mock('electron', () => ({
+  app: {
+    enableSandbox: () => {},
+    commandLine: { appendSwitch: () => {} },
+    setName: () => {},
+    whenReady: () => Promise.resolve(),
+    getPath: () => h.userData,
+    on: () => {},
+    quit: () => {},
+    exit: (code: number) => (h.exitCode = code),
+  },
+  BrowserWindow: class {
+    constructor() {
+      throw new Error('no window may open over a database Sift could not open');
+    }
+  },
+  ipcMain: new FakeIpcMain(),
+  session: { defaultSession: new FakeSession() },
+  shell: new FakeShell(),
+  dialog: { showErrorBox: (title: string, content: string) => h.shown.push([title, content]) },
+}));
+
+// The other Sift: this process's own connection holds the lock as another process's would.
+const other = openStore(path.join(h.userData, 'sift.db'));
+afterAll(() => other.close());
+
+test('started while a sift command owns the database, the app says so and what to do, then exits', async () => {
+  await import('../../src/main/index');
+  await vi.waitFor(() => expect(h.exitCode).toBe(1));
+  expect(h.shown).toEqual([
+    [
+      'Sift could not start',
+      `The database ${path.join(h.userData, 'sift.db')} is in use by another Sift.\n\nWait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.`,
+    ],
+  ]);
+});
