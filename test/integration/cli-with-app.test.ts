@@ -15,6 +15,7 @@ import { dispatch } from '../../src/main/ipc/dispatch';
 import { controlDir } from '../../src/main/control';
 import type { EventName } from '../../src/shared/ipc/contract';
 import type { Job } from '../../src/shared/types';
+import type { FetchFunc } from '../../src/main/batch';
 import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 
@@ -62,9 +63,9 @@ function home(): { dir: string; db: string; env: NodeJS.ProcessEnv } {
 }
 
 /** The app's services on db, with the events its window receives. */
-function app(dir: string, db: string): { s: Services; events: { event: EventName; payload: unknown }[] } {
+function app(dir: string, db: string, fetch?: FetchFunc): { s: Services; events: { event: EventName; payload: unknown }[] } {
   const events: { event: EventName; payload: unknown }[] = [];
-  const s = createServices({ dbPath: db, host: 'bridge', dataDir: dir, logFiles: [path.join(dir, 'sift.log')], emit: (event, payload) => events.push({ event, payload }) });
+  const s = createServices({ dbPath: db, host: 'bridge', dataDir: dir, logFiles: [path.join(dir, 'sift.log')], emit: (event, payload) => events.push({ event, payload }), fetch });
   open.push(s);
   return { s, events };
 }
@@ -214,4 +215,46 @@ describe('the app and sift on one database', () => {
       await exited;
     }
   }, 120_000);
+
+  test("what sift status and sift search read while the app stores a target every few milliseconds is one moment of the database: the job's counts agree with its rows, and the index has every result stored before", async () => {
+    const { dir, db, env } = home();
+    const { arrived } = hold('last');
+    let releaseLast = (): void => {};
+    const last = new Promise<void>((r) => (releaseLast = r));
+    // A fetch of a millisecond, so the app writes hundreds of targets a second while the
+    // copies are made (the pace only spreads the writes; no check waits on it); the last
+    // target waits, so the job is still running at every read.
+    const fetch: FetchFunc = async (_signal, _c, t) => {
+      await new Promise((r) => setTimeout(r, 1));
+      if (t.url.endsWith('/last')) {
+        holds.get('last')!.came();
+        await last;
+      }
+      return { content: `stored words ${t.url}`, meta: { title: t.url } };
+    };
+    const { s } = app(dir, db, fetch);
+    const targets = Array.from({ length: 3000 }, (_, i) => ({ url: `https://example.test/${i}` }));
+    const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [...targets, { url: 'https://example.test/last' }]);
+    const seen: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const status = await runSift(['status', id, '--json', '--db', db], { env });
+      expect(status.code, status.stderr).toBe(0);
+      const [job, ...rows] = jsonLines(status.stdout);
+      const finished = rows.filter((r) => r.status === 'done' || r.status === 'failed').length;
+      expect(job).toMatchObject({ id, status: 'running', targetsDone: finished });
+      // Serial drain: the finished ones are the first ones, and at most one is running.
+      expect(rows.slice(0, finished).every((r) => r.status === 'done')).toBe(true);
+      expect(rows.filter((r) => r.status === 'running').length).toBeLessThanOrEqual(1);
+      seen.push(finished);
+      const search = await runSift(['search', 'stored', '--job', id, '--limit', '1000', '--json', '--db', db], { env });
+      expect(search.code, search.stderr).toBe(0);
+      // Read after the status: the index holds at least every result that status saw stored.
+      expect(jsonLines(search.stdout).length).toBeGreaterThanOrEqual(Math.min(finished, 1000));
+    }
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    await arrived;
+    releaseLast();
+    expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3001 });
+    expect(readdirSync(controlDir(db))).toEqual([]);
+  }, 180_000);
 });
