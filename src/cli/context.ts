@@ -75,7 +75,10 @@ export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> 
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
     const dbPath = cliDbPath(flags, io);
     const copy = await requestSnapshot(dbPath);
-    if (!copy) throw err;
+    // No answer: the owner was a Sift that answers no requests, or it closed meanwhile (a
+    // `sift batch` that ended while this asked). Once more as the owner: the database is this
+    // command's now, or the same clear "in use" again.
+    if (!copy) return openCliStore(flags, io);
     let store: Store;
     try {
       store = openStore(copy);

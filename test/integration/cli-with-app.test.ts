@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -257,4 +257,41 @@ describe('the app and sift on one database', () => {
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3001 });
     expect(readdirSync(controlDir(db))).toEqual([]);
   }, 180_000);
+
+  test('an owner that closes while sift jobs asks it for a snapshot: sift jobs then opens the database itself', async () => {
+    const { db, env } = home();
+    const holder = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
+    try {
+      const jobId = await new Promise<string>((resolve) => {
+        let out = '';
+        holder.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /ready (\S+)\n/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+      });
+      const child = startSift(['jobs', '--json', '--db', db], { env });
+      child.stdin!.end();
+      const done = collect(child);
+      // The request is in the folder: the owner goes away before anyone answers it.
+      await new Promise<void>((resolve) => {
+        const look = (): void => {
+          if (existsSync(controlDir(db)) && readdirSync(controlDir(db)).some((n) => n.endsWith('.req'))) return resolve();
+          setTimeout(look, 20);
+        };
+        look();
+      });
+      holder.kill('SIGKILL');
+      await exited;
+      const jobs = await done;
+      expect(jobs.code, jobs.stderr).toBe(0);
+      // Opened as the owner: the dead holder's job is interrupted (rule 8).
+      expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id: jobId, status: 'failed', error: 'restart' })]);
+      expect(readdirSync(controlDir(db))).toEqual([]);
+    } finally {
+      holder.kill('SIGKILL');
+      await exited;
+    }
+  }, 120_000);
 });
