@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './batch';
@@ -15,7 +15,20 @@ import { makeDirsSync } from './mkdirs';
  * the owner copies the database with SQLite's backup API (a consistent copy, made in steps
  * so the app stays responsive) into the folder, and the command reads the copy.
  */
-export const controlDir = (dbPath: string): string => `${dbPath}.control`;
+export const controlDir = (dbPath: string): string => `${realPath(dbPath)}.control`;
+
+/**
+ * SQLite follows a symlinked database to its file (its lock and WAL are the file's), so the
+ * folder is named by the file too: `--db ~/sift.db` linked to the app's database asked a
+ * folder the app never looked in, and every request went unanswered.
+ */
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p; // not made yet
+  }
+}
 
 const ID = /^[0-9a-zA-Z_-]{1,64}$/;
 

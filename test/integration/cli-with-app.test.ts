@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -293,5 +293,21 @@ describe('the app and sift on one database', () => {
       holder.kill('SIGKILL');
       await exited;
     }
+  }, 120_000);
+
+  test('a --db that is a symlink to the app\'s database reaches the app like its own path: jobs and cancel are answered', async () => {
+    const { dir, db, env } = home();
+    const { s } = app(dir, db);
+    const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-cli-link-')), 'linked.db');
+    symlinkSync(db, link);
+    const { arrived } = hold('link');
+    const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/hold?n=link` }]);
+    await arrived;
+    const jobs = await runSift(['jobs', '--json', '--db', link], { env });
+    expect(jobs.code, jobs.stderr).toBe(0);
+    expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id, status: 'running' })]);
+    const cancel = await runSift(['cancel', id, '--db', link], { env });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(await ended(s, id)).toMatchObject({ status: 'cancelled' });
   }, 120_000);
 });
