@@ -94,10 +94,27 @@ async function boot(): Promise<void> {
   app.on('window-all-closed', () => app.quit());
 }
 
-boot().catch((err: unknown) => {
+/** A second start of the app shows the window already open. */
+function showWindow(): void {
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+}
+
+// One app per data folder: a second start (a double click too many, a dock icon clicked while
+// the window hides behind others) could not open the database the first one owns, and
+// showed "Sift could not start … in use by another Sift" over the window that was running.
+if (app.requestSingleInstanceLock()) {
+  app.on('second-instance', showWindow);
+  boot().catch(failedToStart);
+} else {
+  app.quit();
+}
+
+function failedToStart(err: unknown): void {
   // A typed error's hint says what to do ("wait for the other sift command to finish"): a
   // `sift batch` owning the database left the box at "in use by another Sift" and no more.
   const said = err instanceof SiftError && err.hint ? `${err.message}\n\n${err.hint}` : err instanceof Error ? err.message : String(err);
   dialog.showErrorBox('Sift could not start', said);
   app.exit(1);
-});
+}

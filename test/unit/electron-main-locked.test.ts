@@ -22,6 +22,7 @@ vi.mock('electron', () => ({
     on: () => {},
     quit: () => {},
     exit: (code: number) => (h.exitCode = code),
+    requestSingleInstanceLock: () => true,
   },
   BrowserWindow: class {
     constructor() {

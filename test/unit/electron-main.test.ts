@@ -14,6 +14,7 @@ const h = vi.hoisted(() => ({
   windows: [] as { options: Record<string, unknown>; url: string; webContents: unknown }[],
   appListeners: new Map<string, ((...a: unknown[]) => void)[]>(),
   sandboxEnabled: false,
+  shown: [] as string[],
   switches: [] as string[],
 }));
 h.userData = mkdtempSync(path.join(os.tmpdir(), 'sift-main-'));
@@ -33,6 +34,15 @@ vi.mock('electron', () => {
     once(): void {}
     on(): void {}
     show(): void {}
+    isMinimized(): boolean {
+      return true;
+    }
+    restore(): void {
+      h.shown.push('restore');
+    }
+    focus(): void {
+      h.shown.push('focus');
+    }
     async loadURL(url: string): Promise<void> {
       this.record.url = url;
     }
@@ -46,6 +56,7 @@ vi.mock('electron', () => {
     on: (ev: string, l: (...a: unknown[]) => void) => h.appListeners.set(ev, [...(h.appListeners.get(ev) ?? []), l]),
     quit: () => {},
     exit: () => {},
+    requestSingleInstanceLock: () => true,
   };
   return {
     app,
@@ -86,4 +97,8 @@ test('the main process enables the sandbox, hardens the session, binds the contr
   expect(wc.fire('will-navigate', 'https://example.org/')).toBe(true);
   expect(wc.openHandler!({ url: 'https://example.org/' })).toEqual({ action: 'deny' });
   expect(shell.opened).toEqual(['https://example.org/']);
+
+  // A second start of the app brings this window back instead of a "could not start" box.
+  for (const l of h.appListeners.get('second-instance') ?? []) l({}, [], '');
+  expect(h.shown).toEqual(['restore', 'focus']);
 });
