@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './batch';
 import { makeDirsSync } from './mkdirs';
+import { processGone } from './process-gone';
 
 /**
  * Requests to the process that owns a database. The owner holds SQLite's exclusive lock
@@ -48,6 +49,9 @@ export function removeSnapshot(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
+/** A reader's snapshot files, named by its pid ("snapshot-<pid>-<hex>"); not .wip, which is the owner's. */
+const SNAPSHOT_FILE = /^snapshot-([1-9][0-9]{0,9})-[0-9a-f]+\.(?:req|ans|tmp|db|db-wal|db-shm|db-journal)$/;
+
 function answer(dir: string, name: string, text: string): void {
   writeFileSync(path.join(dir, `${name}.tmp`), text);
   renameSync(path.join(dir, `${name}.tmp`), path.join(dir, `${name}.ans`));
@@ -63,6 +67,13 @@ export function watchControl(dbPath: string, handlers: ControlHandlers, log: Log
       return; // no requests yet
     }
     for (const name of names) {
+      // A reader killed while it had a copy (a second Ctrl-C, a closed terminal) left it
+      // here, as big as the database: removed once its process is gone.
+      const left = SNAPSHOT_FILE.exec(name);
+      if (left && processGone(Number(left[1]))) {
+        rmSync(path.join(dir, name), { force: true });
+        continue;
+      }
       const snap = /^snapshot-(.+)\.req$/.exec(name);
       if (snap && ID.test(snap[1]!)) {
         takeSnapshot(dir, snap[1]!, handlers, log);
@@ -123,7 +134,8 @@ function takeSnapshot(dir: string, nonce: string, handlers: ControlHandlers, log
 export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300_000): Promise<string | undefined> {
   const dir = controlDir(dbPath);
   makeDirsSync(dir);
-  const nonce = randomBytes(8).toString('hex');
+  // The pid names the files for the owner to remove if this process dies holding them.
+  const nonce = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const req = path.join(dir, `snapshot-${nonce}.req`);
   const ans = path.join(dir, `snapshot-${nonce}.ans`);
   writeFileSync(req, String(process.pid));

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -309,5 +309,26 @@ describe('the app and sift on one database', () => {
     const cancel = await runSift(['cancel', id, '--db', link], { env });
     expect(cancel.code, cancel.stderr).toBe(0);
     expect(await ended(s, id)).toMatchObject({ status: 'cancelled' });
+  }, 120_000);
+
+  test("a reader killed while it held a snapshot (a closed terminal): the app removes the copy once that process is gone, and keeps a live reader's", async () => {
+    const { dir, db } = home();
+    app(dir, db);
+    // A process that has ended: its pid names files no one will remove.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const control = controlDir(db);
+    mkdirSync(control, { recursive: true });
+    const dead = ['db', 'db-wal', 'db-shm', 'ans'].map((ext) => `snapshot-${gone.pid}-0123abcd.${ext}`);
+    const live = `snapshot-${process.pid}-0123abcd.db`;
+    for (const name of [...dead, live]) writeFileSync(path.join(control, name), 'a copy of the database');
+    await new Promise<void>((resolve) => {
+      const look = (): void => {
+        if (readdirSync(control).every((n) => !dead.includes(n))) return resolve();
+        setTimeout(look, 20);
+      };
+      look();
+    });
+    expect(readdirSync(control)).toEqual([live]);
   }, 120_000);
 });

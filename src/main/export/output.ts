@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
 import { makeDirs } from '../mkdirs';
+import { processGone } from '../process-gone';
 
 /** Any file-system failure as a SiftError that says which path and what to do. */
 export function toExportError(err: unknown, where: string): SiftError {
@@ -80,19 +81,6 @@ export function partialPath(finalPath: string): string {
 
 /** A name partialPath gives, ".<final>.partial-<pid>-<8 hex>", with its writer's pid. */
 const PARTIAL_NAME = /^\..+\.partial-([1-9][0-9]{0,9})-[0-9a-f]{8}$/s;
-
-/**
- * Whether no process has this pid. Signal 0 only asks; EPERM is another user's live process,
- * and any other answer keeps the partial too.
- */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 /**
  * Removes the ".partial" files and folders in `dir` that an export killed mid-way left there
