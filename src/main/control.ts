@@ -49,8 +49,11 @@ export function removeSnapshot(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
-/** A reader's snapshot files, named by its pid ("snapshot-<pid>-<hex>"); not .wip, which is the owner's. */
-const SNAPSHOT_FILE = /^snapshot-([1-9][0-9]{0,9})-[0-9a-f]+\.(?:req|ans|tmp|db|db-wal|db-shm|db-journal)$/;
+/**
+ * A reader's snapshot files, named by its pid ("snapshot-<pid>-<hex>"), the request taken
+ * (.wip) too: an owner that died while copying left it, and the reader is gone as well.
+ */
+const SNAPSHOT_FILE = /^snapshot-([1-9][0-9]{0,9})-[0-9a-f]+\.(?:req|wip|ans|tmp|db|db-wal|db-shm|db-journal)$/;
 
 function answer(dir: string, name: string, text: string): void {
   writeFileSync(path.join(dir, `${name}.tmp`), text);

@@ -319,7 +319,7 @@ describe('the app and sift on one database', () => {
     await new Promise((resolve) => gone.once('exit', resolve));
     const control = controlDir(db);
     mkdirSync(control, { recursive: true });
-    const dead = ['db', 'db-wal', 'db-shm', 'ans'].map((ext) => `snapshot-${gone.pid}-0123abcd.${ext}`);
+    const dead = ['db', 'db-wal', 'db-shm', 'ans', 'wip'].map((ext) => `snapshot-${gone.pid}-0123abcd.${ext}`);
     const live = `snapshot-${process.pid}-0123abcd.db`;
     for (const name of [...dead, live]) writeFileSync(path.join(control, name), 'a copy of the database');
     await new Promise<void>((resolve) => {
