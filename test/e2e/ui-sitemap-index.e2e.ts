@@ -33,6 +33,14 @@ beforeAll(async () => {
   site = await startSite({
     '/sitemap-posts.xml': send(['/article/1', '/article/2']),
     '/sitemap-pages.xml': send(['/article/2', '/article/3']),
+    '/feeds/rss': (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/rss+xml' })
+        .end(`<?xml version="1.0"?><rss version="2.0"><channel><title>A</title><item><link>${site.base}/article/11</link></item><item><link>${site.base}/article/12</link></item></channel></rss>`),
+    '/feeds/atom': (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/atom+xml' })
+        .end(`<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>B</title><entry><link href="${site.base}/article/12"/></entry><entry><link rel="alternate" href="${site.base}/article/13"/></entry></feed>`),
     '/sitemap-held.xml': (_req, res) => {
       asked();
       void released.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/7'])));
@@ -108,6 +116,30 @@ test("pasted sitemaps' addresses are offered to be read for their pages; a page'
   expect(await rowUrls()).toEqual([1, 2, 3].map((n) => `${site.base}/article/${n}`));
   expect(await text('sitemap-note')()).toContain('This list was 2 sitemaps; the list below is the 3 pages they list (2 sitemaps read).');
   await page.screenshot({ path: screenshotPath('ui-sitemaps-read') });
+  await expectNoInternalErrorText(page);
+});
+
+test("an OPML outline's feeds are offered to be read for their entries' pages", async () => {
+  await page.getByTestId('nav-new').click();
+  const outline = (paths: string[]): string =>
+    `<?xml version="1.0"?>\n<opml version="2.0"><head><title>Subscriptions</title></head><body>\n${paths
+      .map((p) => `  <outline text="${p}" type="rss" xmlUrl="${site.base}${p}"/>`)
+      .join('\n')}\n</body></opml>\n`;
+  await dropFile(page, 'subscriptions.opml', outline(['/feeds/rss', '/feeds/gone', '/feeds/atom']), 'text/x-opml');
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('offered');
+  expect(await text('sitemap-note')()).toBe(
+    "These are the feeds of a feed reader's subscriptions: fetched as they are, each gives its entries' text in one result.Read the pages their entries link to",
+  );
+  expect(await rowUrls()).toEqual(['/feeds/rss', '/feeds/gone', '/feeds/atom'].map((p) => `${site.base}${p}`));
+  await page.getByTestId('sitemap-read').click();
+  await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state'), { timeout: 60_000 }).toBe('read');
+  expect(await rowUrls()).toEqual([11, 12, 13].map((n) => `${site.base}/article/${n}`));
+  expect(await text('sitemap-note')()).toContain(
+    "This list was 3 feeds; the list below is the 3 pages their entries link to (2 feeds read). Its Line column is the line naming each page's feed.",
+  );
+  expect(await text('sitemap-failures')()).toMatch(new RegExp(`Feeds that gave no page: 1\\s*line 4 ${site.base}/feeds/gone HTTP 404`));
+  expect(await text('read-as')()).toBe('read from feeds');
+  await page.screenshot({ path: screenshotPath('ui-opml-feeds-read') });
   await expectNoInternalErrorText(page);
 });
 

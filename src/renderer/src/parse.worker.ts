@@ -5,7 +5,7 @@
  * is packed (lib/packed-list.ts), so taking it in is cheap for the window too.
  */
 import { parseList, type ParseListOptions } from '../../shared/urllist';
-import { isSitemapIndex } from '../../shared/urllist/xml';
+import { isSitemapIndex, xmlRoot } from '../../shared/urllist/xml';
 import { packList, transferables } from './lib/packed-list';
 
 export interface ParseRequest {
@@ -17,6 +17,7 @@ export interface ParseRequest {
 self.onmessage = (e: MessageEvent<ParseRequest>) => {
   const { seq, text, opts } = e.data;
   const list = parseList(text, opts);
-  const packed = { ...packList(list), sitemapIndex: list.format === 'xml' && list.targets.length > 0 && isSitemapIndex(text) };
+  const xml = list.format === 'xml' && list.targets.length > 0;
+  const packed = { ...packList(list), sitemapIndex: xml && isSitemapIndex(text), opml: xml && xmlRoot(text) === 'opml' };
   self.postMessage({ seq, packed }, transferables(packed));
 };

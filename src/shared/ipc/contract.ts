@@ -111,9 +111,9 @@ export const invokeContract = {
   /** The system open dialog; main reads the chosen file (the renderer never names a path). */
   openListFile: { req: Empty, res: ListFileSchema.nullable() },
   /**
-   * A sitemap index's child sitemaps fetched and read (the guard, the gate and the download
-   * limit of every fetch) for the pages they list, each with the index's line naming the
-   * sitemap that listed it. `token` (the renderer's) names the reading in sitemapProgress and
+   * A sitemap index's child sitemaps (or an OPML outline's feeds) fetched and read (the guard,
+   * the gate and the download limit of every fetch) for the pages they list (a feed's entries),
+   * each with the index's line naming the sitemap that listed it. `token` (the renderer's) names the reading in sitemapProgress and
    * stopReadingSitemaps; a stopped reading ends with the error `cancelled`.
    */
   readSitemapIndex: {

@@ -27,6 +27,8 @@ export interface PackedList {
   duplicatesCount: number;
   /** A sitemap index: its entries are sitemaps, whose pages are the list (readSitemapIndex). */
   sitemapIndex?: boolean;
+  /** An OPML outline: its entries are feeds, whose entries' pages can be the list (when asked). */
+  opml?: boolean;
 }
 
 export function packList(p: ParsedList): PackedList {
@@ -77,6 +79,7 @@ export class ComposerList {
   readonly duplicates: ListProblem[];
   readonly duplicatesCount: number;
   readonly sitemapIndex: boolean;
+  readonly opml: boolean;
   private readonly made: ParsedTarget[] = [];
 
   constructor(private readonly packed: PackedList) {
@@ -87,6 +90,7 @@ export class ComposerList {
     this.duplicates = packed.duplicates;
     this.duplicatesCount = packed.duplicatesCount;
     this.sitemapIndex = packed.sitemapIndex === true;
+    this.opml = packed.opml === true;
   }
 
   static of(p: ParsedList): ComposerList {

@@ -157,15 +157,16 @@ export async function loadSource(source: ListSource | null): Promise<void> {
 const SHOWN_SITEMAP_FAILURES = 20;
 
 /**
- * Reads the composer's sitemap index (or its list of sitemaps' addresses, when the user asks):
- * main fetches the sitemaps and the pages they list become the list. Submit waits for it, as
+ * Reads the composer's sitemap index (or its list of sitemaps' addresses, or an OPML outline's
+ * feeds, when the user asks): main fetches the sitemaps (or feeds) and the pages they list (a
+ * feed's entries) become the list. Submit waits for it, as
  * for any list being read; the list stays as it was if the reading is stopped or finds no page.
  */
 export async function readSitemaps(): Promise<void> {
   const index = get().parsed;
   if (!index || index.length === 0) return;
   const token = `sitemaps-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const kind = index.sitemapIndex ? 'index' : 'sitemaps';
+  const kind = index.sitemapIndex ? 'index' : index.opml ? 'feeds' : 'sitemaps';
   get().startSitemaps({ token, kind, sitemaps: index.length, state: 'reading', done: 0, total: index.length, pages: 0 });
   await readingList(
     (async () => {

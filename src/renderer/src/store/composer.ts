@@ -30,8 +30,11 @@ export interface ListAtReading {
 /** A sitemap index of the composer's list being read for its pages (main's readSitemapIndex). */
 export interface SitemapReading {
   token: string;
-  /** What the list was: a sitemap index (read at once), or sitemaps' addresses (read when asked). */
-  kind: 'index' | 'sitemaps';
+  /**
+   * What the list was: a sitemap index (read at once), sitemaps' addresses, or an OPML
+   * outline's feeds (both read when asked). The feeds' entries are read as a sitemap's pages.
+   */
+  kind: 'index' | 'sitemaps' | 'feeds';
   /** The index's own entries: the sitemaps it names. */
   sitemaps: number;
   state: 'reading' | 'stopping' | 'read' | 'stopped' | 'failed';

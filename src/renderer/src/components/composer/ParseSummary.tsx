@@ -8,7 +8,7 @@ export function ParseSummary(): React.JSX.Element | null {
   const parsed = useStore((s) => s.parsed);
   const parsing = useStore((s) => s.parsing);
   // Once a sitemap reading replaced the list, its URLs came from the sitemaps, not the format the list was in.
-  const fromSitemaps = useStore((s) => s.sitemaps?.state === 'read' && s.sitemaps.pages > 0);
+  const fromSitemaps = useStore((s) => (s.sitemaps?.state === 'read' && s.sitemaps.pages > 0 ? (s.sitemaps.kind === 'feeds' ? 'feeds' : 'sitemaps') : null));
   if (!parsed) return parsing ? <p className="muted" data-testid="parse-status">Reading the list…</p> : null;
   return (
     <section className="parse-summary" data-testid="parse-summary" aria-live="polite">
@@ -16,7 +16,7 @@ export function ParseSummary(): React.JSX.Element | null {
         <Count n={parsed.length} label="valid" tone="ok" testId="count-valid" />
         <Count n={parsed.invalidCount} label="invalid" tone={parsed.invalidCount ? 'bad' : 'muted'} testId="count-invalid" />
         <Count n={parsed.duplicatesCount} label={parsed.duplicatesCount === 1 ? 'duplicate' : 'duplicates'} tone={parsed.duplicatesCount ? 'warn' : 'muted'} testId="count-duplicates" />
-        <span className="muted" data-testid="read-as">{fromSitemaps ? 'read from sitemaps' : `read as ${parsed.format}`}</span>
+        <span className="muted" data-testid="read-as">{fromSitemaps ? `read from ${fromSitemaps}` : `read as ${parsed.format}`}</span>
         {parsing && <span className="muted">updating…</span>}
       </div>
       <SitemapIndexNote />
