@@ -73,6 +73,13 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(markdownOf('<pre>a<br>b</pre><pre> </pre><p>after</p>')).toBe('```\na\nb\n```\n\nafter');
   });
 
+  it('keeps the code\'s runs of blank lines, which are collapsed only outside a fenced block', () => {
+    const md = extractArticle(page('<pre><code class="language-python">import os\n\n\ndef main():\n    pass</code></pre><pre>a\n\n\n\nb</pre>'), 'https://docs.example/notes').markdown;
+    expect(md).toContain('```python\nimport os\n\n\ndef main():\n    pass\n```');
+    expect(md).toContain('```\na\n\n\n\nb\n```');
+    expect(markdownOf('<pre><code></code></pre><p>one</p><pre>x\n\n\ny</pre><p>two</p>')).toBe('one\n\n```\nx\n\n\ny\n```\n\ntwo');
+  });
+
   it('leaves <pre><code> to turndown\'s fenced rule, with its language, and text mode as laid out', () => {
     const html = page('<pre><code class="language-js">const a = 1;\nconst b = a * 2;</code></pre><pre>x  y\n1  2</pre>');
     const a = extractArticle(html, 'https://docs.example/notes');

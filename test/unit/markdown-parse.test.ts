@@ -17,6 +17,8 @@ const cases = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/turndown
 const OWN_RULES = new Map([
   // A <pre> without <code> is preformatted text: a fenced block, not a paragraph escaped.
   ['escaping ~~~', '```\n~~~ foo\n```'],
+  // The code's blank lines are its own: Sift collapses runs of them only outside a fence.
+  ['pre/code block with multiple new lines', '```\nMultiple new lines\n\n\nshould not be\n\n\nremoved\n```'],
 ]);
 
 function upstream(html: string): string {

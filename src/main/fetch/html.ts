@@ -554,8 +554,17 @@ function convert(root: HTMLElement): string {
       replacement: () => '',
     });
   }
-  return turndown.turndown(root).replace(INVISIBLE, '').replace(/\n{3,}/g, '\n\n').trim();
+  return collapseBlankLines(turndown.turndown(root).replace(INVISIBLE, '')).trim();
 }
+
+/**
+ * Runs of blank lines as one, but inside a fenced code block, where they are the code's: two
+ * blank lines between a module's functions (as Python's style guide asks) were one. A fence
+ * opens at a line's start (turndown escapes a ``` or ~~~ there in text) and closes at the
+ * first line of at least as many of its characters.
+ */
+const collapseBlankLines = (md: string): string =>
+  md.replace(/^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|\n{3,}/gm, (m) => (m.startsWith('\n') ? '\n\n' : m));
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 /** Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that Markdown itself reads there (a link's ")"). */
