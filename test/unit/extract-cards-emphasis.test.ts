@@ -16,6 +16,12 @@ describe('a link around blocks (a card)', () => {
     expect(markdownOf('<a href="/b c"><ul><li>one</li><li>two</li></ul></a>')).toBe('-   one\n-   two\n\n[/b c](</b c>)');
   });
 
+  it('puts it inside a heading that is the only block, where "[## Title](url)" was no heading at all', () => {
+    expect(markdownOf('<p>Sections:</p><a href="/install"><h2>Install</h2></a><a href="/use"><div><h3>Use</h3></div></a>')).toBe(
+      'Sections:\n\n## [Install](/install)\n\n### [Use](/use)',
+    );
+  });
+
   it('is an ordinary link when its blocks come out as one line (a <div> holding a picture)', () => {
     expect(markdownOf('<p>x</p><a href="/big.jpg"><div><img src="/small.jpg" alt="Photo"></div></a>')).toBe('x\n\n[![Photo](/small.jpg)](/big.jpg)');
   });

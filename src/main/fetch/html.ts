@@ -484,13 +484,14 @@ function convert(root: HTMLElement): string {
         const title = (el.getAttribute('title') ?? '').replace(/(\n+\s*)+/g, '\n').replace(/"/g, '\\"');
         const link = (text: string): string => `[${text}](${dest}${title ? ` "${title}"` : ''})`;
         const body = content.replace(/^\n+|\n+$/g, '');
-        // Blocks that came out as one line (a <div> holding a picture) are simply its text.
-        if (!body.includes('\n')) return body.trim() ? `\n\n${link(body.trim())}\n\n` : '';
         const lines = body.split('\n');
         // A line that holds a link or picture already cannot be one (links do not nest).
         const free = (l: string): boolean => !l.includes('](');
         let i = lines.findIndex((l) => /^#{1,6} \S/.test(l) && free(l));
+        // The link goes inside a heading, a heading alone too: "[## Title](url)" was no heading.
         if (i >= 0) lines[i] = lines[i]!.replace(/^(#{1,6} )(.*)$/, (_m, hashes: string, text: string) => `${hashes}${link(text)}`);
+        // Blocks that came out as one line (a <div> holding a picture) are simply its text.
+        else if (lines.length === 1) return body.trim() ? `\n\n${link(body.trim())}\n\n` : '';
         else {
           i = lines.findIndex((l) => l.trim() !== '' && free(l) && !/^(?:[-*+] |\d+[.)] |>|```|~~~|\||!\[| {4})/.test(l));
           if (i >= 0) lines[i] = link(lines[i]!.replace(/ {2}$/, ''));
