@@ -405,6 +405,9 @@ describe('combined Markdown export', () => {
     expect(section).toBe(
       ['<a id="target-1"></a>', '', '## Tide tables', '', '<https://a.example/tides>', '', 'The soundings.', '', '#### Spring tides', '', '```sh', '# not a heading', '```', '', '###### Deep', '###### Deepest', '', ''].join('\n'),
     );
+    // The heading's text escaped as Markdown is the title all the same.
+    const escaped = await run([{ url: 'https://a.example/t', title: 'The <template> element, C# ###', content: '# The \\<template> element, C# \\###\n\nBody.' }], { format: 'combined-md' });
+    expect(readFileSync(escaped.path, 'utf8').match(/template/g)).toHaveLength(2);
   });
 });
 

@@ -190,7 +190,8 @@ export function nestedMarkdown(content: string, title: string): string {
   // The heading repeats the title as the page wrote it, control characters and all.
   const same = (a: string, b: string): boolean => a.replace(CONTROLS, '').replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(CONTROLS, '').replace(/\s+/g, ' ').trim().toLowerCase();
   const first = lines.findIndex((l) => l.trim() !== '');
-  if (first >= 0 && /^# /.test(lines[first]!) && same(lines[first]!.slice(2), title)) {
+  // Its text escaped as Markdown ("The \<template> element"), the title is not.
+  if (first >= 0 && /^# /.test(lines[first]!) && same(lines[first]!.slice(2).replace(/\\([!-/:-@[-`{-~])/g, '$1'), title)) {
     lines.splice(first, 1);
     while (first < lines.length && lines[first]!.trim() === '') lines.splice(first, 1);
   }

@@ -8,6 +8,7 @@ import { isDisplayMath, isMath, linearMath, liftMath, mathText, texOf, type Math
 import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneArticle, type PruneElement } from './prune';
 import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
+import { decodeEntities } from '../../shared/entities';
 
 installTagSelect();
 
@@ -393,6 +394,7 @@ function convert(root: HTMLElement): string {
   if (!turndown) {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
+    turndown.escape = escapeText;
     turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
     // A video, a sound or an embedded page that the article keeps (Readability keeps the frames
     // of video sites only) is a link to it: it was nothing ("A video of the flock:" and no
@@ -530,6 +532,10 @@ function convert(root: HTMLElement): string {
       filter: 'dl',
       replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '')}\n\n`,
     });
+    turndown.addRule('heading', {
+      filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+      replacement: (content, node) => `\n\n${atxHeading(Number(node.nodeName.charAt(1)), content)}\n\n`,
+    });
     // A line break in a heading: an ATX heading is one line, so the words after the break were
     // a paragraph under it ("## First line  " then "second line").
     turndown.addRule('headingBreak', {
@@ -557,6 +563,41 @@ function convert(root: HTMLElement): string {
   }
   return collapseBlankLines(turndown.turndown(root).replace(INVISIBLE, '')).trim();
 }
+
+/**
+ * A text node's words as Markdown that renders as those words: turndown's escapes, and
+ * - a "<" that would open a tag, a comment or an autolink ("the <template> element": the
+ *   tag was rendered, hiding the rest of the page in a browser), and an "&" that would make
+ *   an entity ("&copy;" showed "©");
+ * - an ordered list's marker with ")" too, and a marker or heading with nothing after it
+ *   ("2) two" and a lone "1." were lists, a lone "#" an empty heading), but not a lone "+":
+ *   the text between two keys (<kbd>Ctrl</kbd>+<kbd>C</kbd>) is one;
+ * - a "~" that could close a strikethrough (GFM's "~~word~~"),
+ * but no "_" inside a word: CommonMark never reads one there as emphasis, and API docs'
+ * snake_case names were "snake\_case".
+ */
+function escapeText(text: string): string {
+  return text
+    .replace(/[\\*`[\]]/g, '\\$&')
+    .replace(/_+/g, (run, at: number, s: string) => (WORD_CHAR.test(s[at - 1] ?? '') && WORD_CHAR.test(s[at + run.length] ?? '') ? run : run.replace(/_/g, '\\_')))
+    .replace(/(?<=[^\s~])~+/g, (run) => run.replace(/~/g, '\\~'))
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/&#?[A-Za-z0-9]+;/g, (ref) => (decodeEntities(ref) === ref ? ref : `\\${ref}`))
+    .replace(/^-/, '\\-')
+    .replace(/^\+ /, '\\+ ')
+    .replace(/^(=+)/, '\\$1')
+    .replace(/^(#{1,6})(?=[ \t]|$)/, '\\$1')
+    .replace(/^~~~/, '\\~~~')
+    .replace(/^>/, '\\>')
+    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2');
+}
+
+/**
+ * An ATX heading of the given level. A run of "#" at its end, after a blank, is escaped:
+ * CommonMark reads it as the heading's closing sequence and drops it ("## Issue ###" showed
+ * "Issue").
+ */
+const atxHeading = (level: number, content: string): string => `${'#'.repeat(level)} ${content.replace(/(^|[ \t])(#+[ \t]*)$/, '$1\\$2')}`;
 
 /**
  * Runs of blank lines as one, but inside a fenced code block, where they are the code's: two
@@ -1324,7 +1365,8 @@ export function extractArticle(html: string, url: string): Article {
     get markdown(): string {
       if (markdown === undefined) {
         const body = root ? markdownOfTree(root as unknown as SourceNode) : '';
-        markdown = title && !body.startsWith('# ') ? `# ${title}\n\n${body}` : body;
+        // The title is text, escaped as the article's is: "The <template> element" lost its tag's name.
+        markdown = title && !body.startsWith('# ') ? `${atxHeading(1, escapeText(title))}\n\n${body}` : body;
       }
       return markdown;
     },

@@ -1,0 +1,72 @@
+/**
+ * Text in Markdown renders as that text: what a page wrote as words (an API's snake_case
+ * names, "the <template> element", "2) two", "C# ###") must not become emphasis, a tag, a
+ * list or a heading's closing marks once the Markdown is read, nor gain backslashes where
+ * CommonMark needs none. Read back with marked, the renderer the app shows results with.
+ */
+import fc from 'fast-check';
+import { marked } from 'marked';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { extractArticle, markdownOf } from '../../src/main/fetch/html';
+import { escapeHtml } from '../../src/shared/entities';
+
+/** The Markdown's rendered elements and text. */
+function rendered(md: string): { tags: string[]; text: string } {
+  const { document } = parseHTML(`<!doctype html><html><body>${marked.parse(md, { async: false, gfm: true })}</body></html>`);
+  return { tags: Array.from(document.body.querySelectorAll('*')).map((e) => e.localName), text: (document.body.textContent ?? '').trim() };
+}
+
+const paragraph = (text: string): string => markdownOf(`<p>${escapeHtml(text)}</p>`);
+
+describe('text in Markdown', () => {
+  it.each([
+    ['a tag, a comment and an end tag', 'Use the <template> element, not </div> or <!-- this -->; x<y too'],
+    ['a character reference', 'Write &copy; or &#169; for the sign'],
+    ['a list marker with ")", and one with nothing after it', '2) two'],
+    ['a lone list marker', '1.'],
+    ['a lone heading marker', '#'],
+    ['strikethrough marks', '~~not struck~~ and a~b~c'],
+  ])('stays text: %s', (_what, text) => {
+    expect(rendered(paragraph(text))).toEqual({ tags: ['p'], text });
+  });
+
+  it('keeps an underscore inside a word as it is, and escapes one that could be emphasis', () => {
+    expect(paragraph('Call get_user_name or __init__, not _private')).toBe('Call get_user_name or \\_\\_init\\_\\_, not \\_private');
+    expect(paragraph('Ünïcödé_wörd and 日本_語')).toBe('Ünïcödé_wörd and 日本_語');
+    expect(rendered(paragraph('Call get_user_name or __init__, not _private'))).toEqual({ tags: ['p'], text: 'Call get_user_name or __init__, not _private' });
+  });
+
+  it('leaves a tilde that cannot close a strikethrough, and an ampersand that makes no reference, as they are', () => {
+    expect(paragraph('~5 min in ~/src, R&D; AT&T')).toBe('~5 min in ~/src, R&D; AT&T');
+  });
+
+  it('renders as the text for any mix of Markdown\'s marks', () => {
+    const chars = fc.constantFrom(...'ab1 _*~<>&#;-+.)[]`\\!=/'.split(''));
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 1, maxLength: 16 }), (list) => {
+        const text = list.join('').replace(/\s+/g, ' ').trim();
+        // A paragraph of "+" alone is an empty list item; the "+" between two keys is text enough.
+        fc.pre(text !== '' && text !== '+');
+        const out = rendered(paragraph(text));
+        expect(out.tags.every((t) => t === 'p')).toBe(true);
+        expect(out.text).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('a heading', () => {
+  it('keeps a run of "#" at its end, which CommonMark reads as closing marks', () => {
+    expect(markdownOf('<h2>Issue ###</h2><h3>C# and F#</h3><h2>#</h2>')).toBe('## Issue \\###\n\n### C# and F#\n\n## \\#');
+    expect(rendered(markdownOf('<h2>Issue ###</h2>')).text).toBe('Issue ###');
+  });
+
+  it('made of the title is escaped as the article\'s text is', () => {
+    const fill = '<p>This paragraph carries enough words for the page to read as an article about one element.</p>'.repeat(3);
+    const md = extractArticle(`<!doctype html><html><head><title>The &lt;template&gt; element #</title></head><body><article>${fill}</article></body></html>`, 'https://docs.example/t').markdown;
+    expect(md.split('\n')[0]).toBe('# The \\<template> element \\#');
+    expect(rendered(md.split('\n')[0]!)).toEqual({ tags: ['h1'], text: 'The <template> element #' });
+  });
+});
