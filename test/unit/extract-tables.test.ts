@@ -3,6 +3,8 @@
  * columns, so the line under a spanning header had a cell too many (no renderer read a table)
  * and the row under a rowspan was one column to the left.
  */
+import { marked } from 'marked';
+import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/main/fetch/html';
 import { markdownOf } from '../../src/main/fetch/html';
@@ -87,6 +89,12 @@ describe('a table with spanning cells', () => {
     expect(md).toContain('colspan="2"');
   });
 
+  it('has one cell a column when a cell holds inline code (it was not regularized, and its divider line broke)', () => {
+    const md = markdownOf('<table><tr><th>Name</th><th colspan="2">Scores</th></tr><tr><td><code>alice</code></td><td>1</td><td>2</td></tr></table>');
+    expect(tableOf(md).widths).toEqual([3, 3, 3]);
+    expect(tableOf(md).lines[1]).toBe('| --- | --- | --- |');
+  });
+
   it('drops spans that would add too many cells, so the Markdown stays the size of the table', () => {
     const row = `<tr>${'<td colspan="1000" rowspan="1000">x</td>'.repeat(20)}</tr>`;
     const t0 = performance.now();
@@ -96,6 +104,33 @@ describe('a table with spanning cells', () => {
     // The plugin wrote out each colspan itself: 6 MB of Markdown from 40 KB of HTML.
     expect(md.length).toBeLessThan(20_000);
     expect(tableOf(md).widths.every((w) => w === 20)).toBe(true);
+  });
+});
+
+describe('a table with a block of code in a cell', () => {
+  const table = '<table><tr><th>Option</th><th>Example</th></tr><tr><td>-v</td><td><pre><code class="language-sh">sift -v\n\nsift --verbose | less</code></pre></td></tr></table>';
+
+  it('is kept as HTML, as a Markdown cell holds one line (the fence was a code span showing "<br>")', () => {
+    const md = markdownOf(`<p>Options:</p>${table}<p>after</p>`);
+    expect(md).toBe(
+      'Options:\n\n<table><tbody><tr><th>Option</th><th>Example</th></tr><tr><td>-v</td><td><pre><code class="language-sh">sift -v&#10;&#10;sift --verbose | less</code></pre></td></tr></tbody></table>\n\nafter',
+    );
+    expect(md).not.toContain('```');
+    // Rendered, the code keeps its blank line inside the table (a blank line ends an HTML block).
+    const { document } = parseHTML(`<!doctype html><html><body>${marked.parse(md, { async: false, gfm: true })}</body></html>`);
+    expect(document.querySelector('table pre')?.textContent).toBe('sift -v\n\nsift --verbose | less');
+    expect(document.body.lastElementChild?.outerHTML).toBe('<p>after</p>');
+  });
+
+  it('is a table of its code in an article, and its text as laid out', () => {
+    const fill = '<p>This paragraph carries enough words for the page to read as an article about the options of a tool.</p>';
+    const a = extractArticle(`<!doctype html><html><head><title>Options</title></head><body><article>${fill}${table}${fill}${fill}</article></body></html>`, 'https://docs.example/o');
+    expect(a.markdown).toContain('<pre><code class="language-sh">sift -v&#10;&#10;sift --verbose | less</code></pre>');
+    expect(a.text).toContain('sift -v\n\nsift --verbose | less');
+  });
+
+  it('in a table of one cell is a fenced block, as the plugin reads such a table as none', () => {
+    expect(markdownOf('<table><tr><td><pre>one cell</pre></td></tr></table>')).toBe('```\none cell\n```');
   });
 });
 

@@ -227,8 +227,12 @@ export function markdownOf(html: string): string {
 /** A table row's cells, without the text and other elements between them. */
 const tableCells = (tr: Element): Element[] => Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th');
 
-/** What makes the tables plugin keep a table as HTML (a Markdown cell holds one line of inline text). */
-const KEPT_AS_HTML = 'table,ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote,pre,code';
+/**
+ * What keeps a table as HTML (a Markdown cell holds one line of inline text): the tables
+ * plugin's blocks, and a <pre> (codeTable). Inline <code> does not: such a table was written
+ * as Markdown but not regularized, so a colspan beside a cell of `code` broke its divider line.
+ */
+const KEPT_AS_HTML = 'table,ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote,pre';
 /** The most cells spans may add to one table (colspan=1000 on every cell of a long table); past it they are dropped. */
 const MAX_SPAN_CELLS = 20_000;
 
@@ -410,6 +414,15 @@ function convert(root: HTMLElement): string {
         // A paragraph of its own, as a player shows on the page.
         return `\n\n[${turndown!.escape(label)}](${src})\n\n`;
       },
+    });
+    // A table with a block of code in a cell, as HTML: the plugin meant to keep one so, but
+    // asks turndown for an isCodeBlock it does not have, and the fence in a cell was a code
+    // span showing "<br>" ("| ```<br>sift -v<br>``` |"). Its line ends are references, so a
+    // blank line in the code does not end the HTML block. A table the plugin reads as no
+    // table (one cell, or tables inside) is its cells' blocks, the code fenced.
+    turndown.addRule('codeTable', {
+      filter: (node) => node.nodeName === 'TABLE' && holdsTag(node, PRE) && !holdsTag(node, TABLE) && tableCellCount(node) > 1,
+      replacement: (_content, node) => `\n\n${(node as HTMLElement).outerHTML.replace(/\r?\n/g, '&#10;')}\n\n`,
     });
     // 10<sup>6</sup> is not 106: an exponent or index stays marked (GFM renders the tag).
     turndown.addRule('supSub', {
@@ -658,6 +671,7 @@ const LINK_BLOCKS = tags(
 const KBD = tags('kbd');
 const BR = tags('br');
 const PRE = tags('pre');
+const TABLE = tags('table');
 const CELLS = tags('td,th');
 const HEADINGS = tags('h1,h2,h3,h4,h5,h6');
 const PICTURES = tags('img,picture,video,audio');
@@ -678,6 +692,13 @@ function holdsTag(node: Node, names: ReadonlySet<string>): boolean {
     if (n.nodeType === 1 && (names.has(n.nodeName) || holdsTag(n, names))) return true;
   }
   return false;
+}
+
+/** How many cells a table's rows hold: the tables plugin reads a table of one cell as none. */
+function tableCellCount(table: Node): number {
+  let n = 0;
+  for (const row of Array.from((table as HTMLTableElement).rows)) n += tableCells(row).length;
+  return n;
 }
 
 /** Whether an ancestor of `node` is one of `names`: node.parentElement.closest for a list of tags. */
