@@ -87,6 +87,14 @@ describe('a definition list', () => {
   });
 });
 
+describe('highlighted and inserted words (<mark>, <ins>)', () => {
+  it('stay marked, as GFM renders the tags, with their Markdown inside; empty ones are nothing', () => {
+    expect(markdownOf('<p>Found <mark>three <b>tides</b></mark> and <ins>a new line</ins>, not <del>old</del>; <mark> </mark>end.</p>')).toBe(
+      'Found <mark>three **tides**</mark> and <ins>a new line</ins>, not ~~old~~; end.',
+    );
+  });
+});
+
 describe('a key to press (<kbd>)', () => {
   it('stays marked, as GFM renders the tag; a combination of keys marks each key', () => {
     expect(markdownOf('<p>Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, or <kbd><kbd>Cmd</kbd>+<kbd>C</kbd></kbd>; <kbd> </kbd> is nothing.</p>')).toBe(

@@ -435,6 +435,12 @@ function convert(root: HTMLElement): string {
       filter: (node) => node.nodeName === 'KBD' && !!(node.textContent ?? '').trim() && !holdsTag(node, KBD),
       replacement: (content) => `<kbd>${content.trim()}</kbd>`,
     });
+    // Highlighted and inserted words (a search's matches, an edit's additions) stay marked, as
+    // GFM renders the tags; they were plain text, so what the page pointed at was lost.
+    turndown.addRule('markIns', {
+      filter: (node) => (node.nodeName === 'MARK' || node.nodeName === 'INS') && !!(node.textContent ?? '').trim(),
+      replacement: (content, node) => `<${node.nodeName.toLowerCase()}>${content}</${node.nodeName.toLowerCase()}>`,
+    });
     // A line break in a table cell: the tables plugin writes the cell's line ends as <br>, and
     // the two blanks turndown puts before a line end stayed in front of it ("Multi  <br>line").
     turndown.addRule('cellBreak', {
