@@ -18,6 +18,8 @@ const OWN_RULES = new Map([
   // A <pre> without <code> is preformatted text: a fenced block, not a paragraph escaped.
   ['escaping ~~~', '```\n~~~ foo\n```'],
   // The code's blank lines are its own: Sift collapses runs of them only outside a fence.
+  // A leading no-break space stays (trim() took it, and the text became a list), as turndown has it.
+  ['list-like text with non-breaking spaces', '\u00a01. First  \n\u00a02. Second'],
   // An underscore inside a word is no emphasis in CommonMark: it needs no backslash.
   ['escaping _ inside em tags', '_test_italics_'],
   ['pre/code block with multiple new lines', '```\nMultiple new lines\n\n\nshould not be\n\n\nremoved\n```'],

@@ -580,7 +580,8 @@ function convert(root: HTMLElement): string {
       replacement: () => '',
     });
   }
-  return collapseBlankLines(turndown.turndown(root).replace(INVISIBLE, '')).trim();
+  // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
+  return collapseBlankLines(turndown.turndown(root).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
 }
 
 /**
