@@ -95,6 +95,14 @@ describe('a table with spanning cells', () => {
     expect(tableOf(md).lines[1]).toBe('| --- | --- | --- |');
   });
 
+  it('has one divider line when its <thead> has two rows (the second was followed by a row of "---" cells)', () => {
+    const md = markdownOf(
+      '<table><thead><tr><th rowspan="2">Name</th><th colspan="2">Score</th></tr><tr><th>R1</th><th>R2</th></tr></thead><tbody><tr><td>a</td><td>1</td><td>2</td></tr></tbody></table>',
+    );
+    expect(md).toBe('| Name | Score |     |\n| --- | --- | --- |\n|     | R1  | R2  |\n| a   | 1   | 2   |');
+    expect(markdownOf('<table><thead><tr><th>A</th></tr><tr><th>B</th></tr></thead></table>')).toBe('| A   |\n| --- |\n| B   |');
+  });
+
   it('drops spans that would add too many cells, so the Markdown stays the size of the table', () => {
     const row = `<tr>${'<td colspan="1000" rowspan="1000">x</td>'.repeat(20)}</tr>`;
     const t0 = performance.now();

@@ -329,6 +329,17 @@ function regularizeTables(root: HTMLElement): void {
       while (pad && out.length < width) out.push(empty(out.at(-1)?.localName === 'th' ? 'th' : 'td'));
       for (const el of out) tr.appendChild(el);
     }
+    // GFM has one header line: the plugin wrote a divider under each row of a <thead>, so
+    // the second header row was followed by a row of "---" cells. The later ones open the body.
+    const head = Array.from(table.children).find((c) => c.localName === 'thead');
+    const later = head ? Array.from(head.children).filter((c) => c.localName === 'tr').slice(1) : [];
+    if (head && later.length) {
+      let body = Array.from(table.children).find((c) => c.localName === 'tbody');
+      if (!body) head.after((body = doc.createElement('tbody')));
+      // insertBefore: domino, turndown's DOM, has no prepend().
+      const first = body.firstChild;
+      for (const tr of later) body.insertBefore(tr, first);
+    }
   }
 }
 
