@@ -63,6 +63,11 @@ describe('a heading', () => {
     expect(rendered(markdownOf('<h2>Issue ###</h2>')).text).toBe('Issue ###');
   });
 
+  it('has no backslash before a list marker, which a heading\'s line cannot hold', () => {
+    expect(markdownOf('<h4>1) Install</h4><h4>2. Build</h4><p>3) Test</p>')).toBe('#### 1) Install\n\n#### 2. Build\n\n3\\) Test');
+    expect(rendered(markdownOf('<h4>1) Install</h4>'))).toEqual({ tags: ['h4'], text: '1) Install' });
+  });
+
   it('made of the title is escaped as the article\'s text is', () => {
     const fill = '<p>This paragraph carries enough words for the page to read as an article about one element.</p>'.repeat(3);
     const md = extractArticle(`<!doctype html><html><head><title>The &lt;template&gt; element #</title></head><body><article>${fill}</article></body></html>`, 'https://docs.example/t').markdown;
