@@ -627,7 +627,7 @@ function escapeText(text: string): string {
  * An ATX heading of the given level. A run of "#" at its end, after a blank, is escaped:
  * CommonMark reads it as the heading's closing sequence and drops it ("## Issue ###" showed
  * "Issue"). A list's marker at its start is not: a heading's line holds no list, and steps
- * written as headings were "#### 1\) Install" (23 of 17 READMEs' escapes).
+ * written as headings were "#### 1\) Install" (23 such backslashes in 17 READMEs).
  */
 const atxHeading = (level: number, content: string): string =>
   `${'#'.repeat(level)} ${content.replace(/(^|[ \t])(#+[ \t]*)$/, '$1\\$2').replace(/^(\d{1,9})\\([.)])/, '$1$2')}`;
