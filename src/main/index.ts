@@ -111,10 +111,17 @@ if (app.requestSingleInstanceLock()) {
   app.quit();
 }
 
+/**
+ * With one app per data folder, the other Sift holding the database is a command in a
+ * terminal; the store's own hint names --db and "the other Sift window", which mean nothing here.
+ */
+const LOCKED_HINT = 'A sift command (sift batch, say) is using it: wait for it to finish, or stop it with Ctrl-C, then start Sift again.';
+
 function failedToStart(err: unknown): void {
   // A typed error's hint says what to do ("wait for the other sift command to finish"): a
   // `sift batch` owning the database left the box at "in use by another Sift" and no more.
-  const said = err instanceof SiftError && err.hint ? `${err.message}\n\n${err.hint}` : err instanceof Error ? err.message : String(err);
+  const hint = err instanceof SiftError ? (err.code === 'db_locked' ? LOCKED_HINT : err.hint) : '';
+  const said = err instanceof SiftError && hint ? `${err.message}\n\n${hint}` : err instanceof Error ? err.message : String(err);
   dialog.showErrorBox('Sift could not start', said);
   app.exit(1);
 }

@@ -45,7 +45,7 @@ test('started while a sift command owns the database, the app says so and what t
   expect(h.shown).toEqual([
     [
       'Sift could not start',
-      `The database ${path.join(h.userData, 'sift.db')} is in use by another Sift.\n\nWait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.`,
+      `The database ${path.join(h.userData, 'sift.db')} is in use by another Sift.\n\nA sift command (sift batch, say) is using it: wait for it to finish, or stop it with Ctrl-C, then start Sift again.`,
     ],
   ]);
 });
