@@ -21,7 +21,11 @@ export const SettingsSchema = z
     maxPdfPages: z.number().int().min(1).max(100_000),
     allowPrivate: z.boolean(),
     allowHosts: z.array(z.string().min(1).max(253)).max(1000),
-    userAgent: z.string().min(1).max(512),
+    /**
+     * Sent as a header on every fetch: a line break or a character outside ASCII (an "—" typed
+     * by a phone keyboard) made every fetch fail as "connection failed", with no word why.
+     */
+    userAgent: z.string().min(1).max(512).regex(/^[\x20-\x7e]*$/),
     archiveService: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]),
     /** A target's render option when it names none (SPEC §5.10). */
     render: z.enum(['auto', 'always', 'never']),

@@ -14,6 +14,8 @@ import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 
 let site: Site;
+/** The User-Agent of each request for /ua, in order. */
+const agents: string[] = [];
 /** A sitemap whose answer waits for holdRelease; `held` resolves when its request has come. */
 const resolvers = (): { promise: Promise<void>; resolve: () => void } => {
   let resolve = (): void => {};
@@ -43,6 +45,10 @@ beforeAll(async () => {
     '/list-held.txt': (_req, res) => {
       listHeld.resolve();
       void listRelease.promise.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/9\n`));
+    },
+    '/ua': (req, res) => {
+      agents.push(String(req.headers['user-agent']));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('recorded');
     },
     '/go-to-sitemap': (_req, res) => res.writeHead(301, { location: '/sitemap-a.xml' }).end(),
     // Busy for good, asking for a wait of 30 s: a target that waits while the test looks at it.
@@ -353,6 +359,18 @@ describe('services over the contract', () => {
     rigs.splice(rigs.indexOf(r.s), 1);
     const again = rig({ dir, settings: {} });
     expect(await again.call('getSettings')).toMatchObject({ workers: 2, userAgent: 'TestAgent/1' });
+  });
+
+  test('a user agent saved in Settings is the one the next job sends; one that could not be a header is refused', async () => {
+    const r = rig({ dir: mkdtempSync(path.join(os.tmpdir(), 'sift-settings-')), settings: {} });
+    // A line break or a non-ASCII character made every fetch fail as "connection failed".
+    for (const userAgent of ['Mine/2\nX-Other: 1', 'Mine—2']) {
+      expect(await r.raw('setSettings', { settings: { userAgent } })).toMatchObject({ ok: false });
+    }
+    await r.call('setSettings', { settings: { userAgent: 'Mine/2 (+https://example.org)' } });
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/ua?job=1` }] });
+    expect(await until(r, id)).toMatchObject({ status: 'done' });
+    expect(agents.at(-1)).toBe('Mine/2 (+https://example.org)');
   });
 
   test('preview fetches one URL as the interactive caller, and checkOptions reports bad pages, grep and jq', async () => {

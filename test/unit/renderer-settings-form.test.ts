@@ -15,6 +15,12 @@ describe("Settings fields say what is wrong in the form's words", () => {
     expect(settingError('archiveService', 'not a url')).toBe('Enter a web address starting with http:// or https://, or leave it empty.');
     expect(settingError('archiveService', '')).toBeNull();
   });
+  test('a user agent is one line of ASCII: a header with anything else failed every fetch', () => {
+    for (const ua of ['Sift/1\nX-Evil: 1', 'Sift/1\r', 'Sift—app/1', 'Sift/1 é', 'a\tb']) {
+      expect(settingError('userAgent', ua)).toMatch(/^Use plain letters, digits and punctuation \(ASCII\) on one line/);
+    }
+    expect(settingError('userAgent', 'Mozilla/5.0 (compatible; Mine/2; +https://example.org)')).toBeNull();
+  });
   test('no message is zod’s own', () => {
     for (const [k, v] of [['workers', -1], ['maxBodyMiB', Number.NaN], ['userAgent', ''], ['chromiumPath', 'x'.repeat(5000)], ['renderPages', 99]] as const) {
       expect(settingError(k, v)).not.toMatch(/expected|Invalid input|>=|<=/);

@@ -23,6 +23,9 @@ function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | 
     case 'too_small':
       if (issue.origin === 'string') return key === 'allowHosts' ? 'A host name cannot be empty.' : 'This cannot be empty.';
       return `At least ${amount(issue.minimum, unit)}.`;
+    case 'invalid_format':
+      if (key === 'userAgent') return 'Use plain letters, digits and punctuation (ASCII) on one line: no line breaks, accents or dashes like “—”.';
+      return 'Not valid.';
     case 'too_big':
       if (issue.origin === 'string') return `At most ${amount(issue.maximum, 'characters')}.`;
       if (issue.origin === 'array') return `At most ${amount(issue.maximum, 'entries')}.`;
