@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LISTED_JOBS, type AppInfo, type EventName, type EventPayload } from '../shared/ipc/contract';
@@ -87,6 +88,22 @@ function everyTenthOfASecond<A extends unknown[]>(send: (done: number, total: nu
   };
 }
 
+/**
+ * A settings.json Sift could not use is copied aside before anything can overwrite it (the
+ * next Save writes a new one), and the user is told: the defaults replaced every setting.
+ */
+function keepDamagedSettings(file: string, problem: string, log: Log): { message: string; hint: string } {
+  const message = `Your saved settings were not used: ${problem}. Sift runs with the default settings.`;
+  const kept = `${file}.bad`;
+  try {
+    copyFileSync(file, kept);
+    return { message, hint: `The file as it was is kept as ${kept}. Check Settings: saving there writes a new settings.json.` };
+  } catch (err) {
+    log.warn({ code: (err as NodeJS.ErrnoException).code }, 'damaged settings not copied aside');
+    return { message, hint: `Check ${file}, then Settings: saving there writes a new settings.json.` };
+  }
+}
+
 const notFound = (what: string): SiftError =>
   new SiftError('not_found', 404, `${what} was not found.`, 'It may have expired or been deleted; refresh the job list.');
 
@@ -102,6 +119,7 @@ export function createServices(opts: ServicesOptions): Services {
   const settingsFile = settingsPath(dataDir);
   const loaded = loadSettings(settingsFile);
   if (loaded.problem) log.warn({ problem: loaded.problem }, 'settings reset to defaults');
+  const settingsNote = loaded.problem ? keepDamagedSettings(settingsFile, loaded.problem, log) : undefined;
   let saved = loaded.settings;
   let settings = opts.settings ? mergeSettings(saved, opts.settings) : saved;
 
@@ -140,6 +158,7 @@ export function createServices(opts: ServicesOptions): Services {
       dbPath: opts.dbPath,
       platform: opts.platform ?? process.platform,
       host: opts.host,
+      ...(settingsNote ? { settingsNote } : {}),
     }),
 
     submit: ({ targets, label }) => {

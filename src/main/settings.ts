@@ -13,8 +13,11 @@ export function loadSettings(file: string): { settings: Settings; problem?: stri
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
-  } catch {
-    return { settings: { ...DEFAULT_SETTINGS } };
+  } catch (err) {
+    // No file is a fresh install; one Sift may not read (a folder, no permission) is a problem to tell.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { settings: { ...DEFAULT_SETTINGS } };
+    return { settings: { ...DEFAULT_SETTINGS }, problem: `settings.json could not be read (${code ?? 'unknown error'})` };
   }
   try {
     const parsed = SettingsSchema.partial().safeParse(JSON.parse(raw));

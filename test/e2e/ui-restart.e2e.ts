@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { FetchFunc } from '../../src/main/batch';
@@ -80,6 +81,18 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   expect(unfinished).toBeLessThanOrEqual(5);
   expect(await again.getByTestId('target-row').count()).toBe(unfinished);
   expect(pageErrors(again)).toEqual([]);
+});
+
+test('settings.json damaged while the app was closed: the window says the defaults run and where the file went', async () => {
+  const dataDir = tempDir('sift-ui-settings-');
+  writeFileSync(path.join(dataDir, 'settings.json'), '{ "workers": 4, "userAgent": "Kept/1", }\n');
+  const app = await startUiApp({ dataDir });
+  apps.push(app);
+  const page = await open(app);
+  const notice = page.locator('[data-testid="notice"][data-code="settings_reset"]');
+  await expect.poll(() => notice.textContent()).toMatch(/^Your saved settings were not used: settings\.json is not valid JSON\. Sift runs with the default settings\./);
+  expect(await notice.textContent()).toContain('settings.json.bad');
+  await page.screenshot({ path: screenshotPath('ui-settings-damaged') });
 });
 
 test('a job the store stopped says why in the job list and in its header', async () => {

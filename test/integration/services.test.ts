@@ -3,7 +3,7 @@
  * them (through dispatch: validation, envelopes), on a real database and loopback sites.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -359,6 +359,26 @@ describe('services over the contract', () => {
     rigs.splice(rigs.indexOf(r.s), 1);
     const again = rig({ dir, settings: {} });
     expect(await again.call('getSettings')).toMatchObject({ workers: 2, userAgent: 'TestAgent/1' });
+  });
+
+  test('a damaged settings.json is told at start, and kept aside before a save writes a new one', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-settings-'));
+    const file = path.join(dir, 'settings.json');
+    const damaged = '{ "workers": "two", "userAgent": "Kept/1" }\n';
+    writeFileSync(file, damaged);
+    const r = rig({ dir, settings: {} });
+    const { settingsNote } = await r.call('appInfo');
+    expect(settingsNote?.message).toMatch(/^Your saved settings were not used: .*workers.*\. Sift runs with the default settings\.$/);
+    expect(settingsNote?.hint).toContain(`${file}.bad`);
+    await r.call('setSettings', { settings: { workers: 2 } });
+    expect(readFileSync(`${file}.bad`, 'utf8')).toBe(damaged);
+    // A file Sift may not read at all (here a folder by that name) is told too, not taken for a fresh install.
+    const other = mkdtempSync(path.join(os.tmpdir(), 'sift-settings-'));
+    mkdirSync(path.join(other, 'settings.json'));
+    const q = rig({ dir: other, settings: {} });
+    expect((await q.call('appInfo')).settingsNote?.message).toMatch(/settings\.json could not be read \(EISDIR\)/);
+    // A fresh install has nothing to tell.
+    expect((await rig({ settings: {} }).call('appInfo')).settingsNote).toBeUndefined();
   });
 
   test('a user agent saved in Settings is the one the next job sends; one that could not be a header is refused', async () => {

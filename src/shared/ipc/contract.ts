@@ -21,6 +21,8 @@ export const AppInfoSchema = z.object({
   platform: z.string(),
   /** Which host the renderer talks to: 'electron' or 'bridge'. */
   host: z.enum(['electron', 'bridge']),
+  /** Why the saved settings were not used at start (a damaged settings.json), for a notice. */
+  settingsNote: z.object({ message: z.string(), hint: z.string() }).optional(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 

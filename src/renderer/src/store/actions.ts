@@ -33,6 +33,7 @@ export function startSync(): () => void {
   // Subscribe first, then load: a change that lands between the two is then not lost
   // (the store keeps whichever copy is newer).
   void loadJobs();
+  void tellSettingsNote();
   const view = get().view;
   if (view.kind === 'job') void openJob(view.id);
   unsubscribe = () => {
@@ -40,6 +41,16 @@ export function startSync(): () => void {
     unsubscribe = null;
   };
   return unsubscribe;
+}
+
+/** A settings.json main could not use at start: an error notice, which stays until dismissed. */
+async function tellSettingsNote(): Promise<void> {
+  try {
+    const { settingsNote } = await window.sift.appInfo();
+    if (settingsNote) get().notify('error', { code: 'settings_reset', ...settingsNote });
+  } catch (err) {
+    get().notify('error', toUserError(err));
+  }
 }
 
 export async function loadJobs(): Promise<void> {
