@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings';
 import { SiftError } from '../shared/errors';
@@ -47,10 +47,17 @@ export function mergeSettings(current: Settings, change: Partial<Settings>): Set
 
 /** Writes settings.json atomically (temp file, then rename), so a crash never leaves half a file. */
 export function saveSettings(file: string, s: Settings): void {
-  makeDirsSync(path.dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
-  renameSync(tmp, file);
+  try {
+    makeDirsSync(path.dirname(file));
+    writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
+    renameSync(tmp, file);
+  } catch (err) {
+    // A full disk or a read-only folder is the user's to fix, not "internal error … a bug in Sift".
+    rmSync(tmp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new SiftError('settings_not_saved', 500, `The settings could not be saved (${code} writing ${file}).`, 'Nothing was changed. Check that the folder is writable and has space, then save again.');
+  }
 }
 
 export function fetchSettingsOf(s: Settings): Partial<FetchSettings> {

@@ -381,6 +381,18 @@ describe('services over the contract', () => {
     expect((await rig({ settings: {} }).call('appInfo')).settingsNote).toBeUndefined();
   });
 
+  test('settings that cannot be written are refused in words the user can act on, and nothing changes', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-settings-'));
+    const r = rig({ dir, settings: {} });
+    // What stands where settings.json goes cannot be replaced (root writes through read-only modes).
+    mkdirSync(path.join(dir, 'settings.json'));
+    writeFileSync(path.join(dir, 'settings.json', 'x'), '');
+    const res = await r.raw('setSettings', { settings: { workers: 3 } });
+    expect(res).toMatchObject({ ok: false, error: { code: 'settings_not_saved', message: expect.stringMatching(/^The settings could not be saved \(E[A-Z]+ writing .*settings\.json\)\.$/) } });
+    expect((await r.call('getSettings')).workers).toBe(4);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   test('a user agent saved in Settings is the one the next job sends; one that could not be a header is refused', async () => {
     const r = rig({ dir: mkdtempSync(path.join(os.tmpdir(), 'sift-settings-')), settings: {} });
     // A line break or a non-ASCII character made every fetch fail as "connection failed".
