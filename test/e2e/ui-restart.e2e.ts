@@ -9,6 +9,7 @@ import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
+import { formatBytes } from '../../src/renderer/src/lib/format';
 
 let browser: Browser;
 let site: TestSite;
@@ -93,6 +94,44 @@ test('settings.json damaged while the app was closed: the window says the defaul
   await expect.poll(() => notice.textContent()).toMatch(/^Your saved settings were not used: settings\.json is not valid JSON\. Sift runs with the default settings\./);
   expect(await notice.textContent()).toContain('settings.json.bad');
   await page.screenshot({ path: screenshotPath('ui-settings-damaged') });
+});
+
+test('Activity counts what a real job did in plain words, and after a restart says its counts start again', async () => {
+  const dataDir = tempDir('sift-ui-activity-');
+  const first = await startUiApp({ dataDir });
+  apps.push(first);
+  const page = await open(first);
+  await page.getByTestId('nav-activity').click();
+  await expect.poll(() => page.getByTestId('activity-empty').textContent()).toBe('Nothing fetched yet. Submit a list and its outcomes show up here.');
+  await page.getByTestId('nav-new').click();
+  await dropLinks(page, [`${site.url}/article/1`, `${site.url}/article/2`, `${site.url}/no-such-page`]);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status')).toBe('partial');
+  const jobId = first.services.store.listJobs(1)[0]!.id;
+  const bytes = first.services.store.targetRows(jobId).reduce((a, r) => a + (r.bytes ?? 0), 0);
+  await page.getByTestId('nav-activity').click();
+  const text = (id: string) => () => page.getByTestId(id).textContent();
+  await expect.poll(text('metric-targets')).toBe('3');
+  expect(await text('metric-jobs')()).toBe('1');
+  expect(await text('metric-bytes')()).toBe(formatBytes(bytes));
+  expect(await page.getByTestId('chart-reasons').locator('text.chart-label').allTextContents()).toEqual(['HTTP error']);
+  const panel = (await page.getByTestId('activity-panel').textContent()) ?? '';
+  expect(panel).not.toMatch(/sift_|_total|targets?\b/i);
+  await page.screenshot({ path: screenshotPath('ui-activity-counted') });
+  await page.close();
+  await first.close();
+  apps.splice(apps.indexOf(first), 1);
+
+  // The counters live in memory; the job list comes from the database: the panel says which.
+  const second = await startUiApp({ dataDir });
+  apps.push(second);
+  const again = await open(second);
+  await expect.poll(() => again.getByTestId('job-item').count()).toBe(1);
+  await again.getByTestId('nav-activity').click();
+  await expect.poll(() => again.getByTestId('activity-empty').textContent()).toMatch(/^Nothing fetched since Sift started\. The jobs in the list on the left ran before/);
+  expect(await again.getByTestId('activity-panel').textContent()).toContain('the counts start at zero each time');
+  await again.screenshot({ path: screenshotPath('ui-activity-restarted') });
 });
 
 test('a job the store stopped says why in the job list and in its header', async () => {

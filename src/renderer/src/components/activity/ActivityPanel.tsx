@@ -3,6 +3,8 @@ import type { MetricsSnapshot } from '../../../../shared/metrics';
 import { histogramBars, outcomeBars, reasonBars } from '../../lib/metrics';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { formatBytes } from '../../lib/format';
+import { useStore } from '../../store';
 import { BarChart } from './BarChart';
 
 // Metrics are counters in main with no event of their own; while this panel is open a
@@ -10,6 +12,7 @@ import { BarChart } from './BarChart';
 const REFRESH_MS = 3000;
 
 export function ActivityPanel(): React.JSX.Element {
+  const hasJobs = useStore((s) => s.jobOrder.length > 0);
   const [m, setM] = useState<MetricsSnapshot | null>(null);
   const [error, setError] = useState<UserError | null>(null);
   useEffect(() => {
@@ -40,23 +43,29 @@ export function ActivityPanel(): React.JSX.Element {
   return (
     <section className="panel activity" data-testid="activity-panel">
       <h2>Activity</h2>
-      <p className="muted">Since Sift started. Refreshes every few seconds while this panel is open.</p>
+      <p className="muted">Counted since Sift last started: the counts start at zero each time. Refreshes every few seconds while this panel is open.</p>
       <dl className="job-stats">
         <div className="stat"><dt>Jobs finished</dt><dd data-testid="metric-jobs">{jobsTotal.toLocaleString()}</dd></div>
-        <div className="stat"><dt>Targets fetched</dt><dd data-testid="metric-targets">{targetsTotal.toLocaleString()}</dd></div>
-        <div className="stat"><dt>Jobs live</dt><dd>{m.queueDepth}</dd></div>
-        <div className="stat"><dt>Fetching now</dt><dd>{m.inflight}</dd></div>
-        <div className="stat"><dt>Blocked</dt><dd>{m.blocked}</dd></div>
-        <div className="stat"><dt>Average per target</dt><dd>{avg < 1 ? `${Math.round(avg * 1000)} ms` : `${avg.toFixed(1)} s`}</dd></div>
+        <div className="stat"><dt>URLs finished</dt><dd data-testid="metric-targets">{targetsTotal.toLocaleString()}</dd></div>
+        <div className="stat"><dt>Jobs live</dt><dd data-testid="metric-live">{m.queueDepth}</dd></div>
+        <div className="stat"><dt>Fetching now</dt><dd data-testid="metric-inflight">{m.inflight}</dd></div>
+        <div className="stat"><dt>Refused: private address</dt><dd data-testid="metric-blocked">{m.blocked}</dd></div>
+        <div className="stat"><dt>Results stored</dt><dd data-testid="metric-bytes">{formatBytes(m.resultBytes.sum)}</dd></div>
+        <div className="stat"><dt>Average per URL</dt><dd data-testid="metric-average">{avg < 1 ? `${Math.round(avg * 1000)} ms` : `${avg.toFixed(1)} s`}</dd></div>
       </dl>
       {targetsTotal === 0 && jobsTotal === 0 ? (
-        <p className="empty-state">Nothing fetched yet. Submit a list and its outcomes show up here.</p>
+        <p className="empty-state" data-testid="activity-empty">
+          {/* After a restart the job list is full while these counts are zero: say which is which. */}
+          {hasJobs
+            ? 'Nothing fetched since Sift started. The jobs in the list on the left ran before; what a new list does shows up here.'
+            : 'Nothing fetched yet. Submit a list and its outcomes show up here.'}
+        </p>
       ) : (
         <div className="charts">
-          <BarChart title="Targets by outcome" bars={outcomeBars(Object.fromEntries(Object.entries(m.targets).filter(([k, v]) => v > 0 || k === 'ok')))} testId="chart-targets" />
-          <BarChart title="Why targets failed" bars={reasonBars(m.targets)} testId="chart-reasons" />
+          <BarChart title="URLs by outcome" bars={outcomeBars(Object.fromEntries(Object.entries(m.targets).filter(([k, v]) => v > 0 || k === 'ok')))} testId="chart-targets" />
+          <BarChart title="Why URLs failed" bars={reasonBars(m.targets)} testId="chart-reasons" />
           <BarChart title="Jobs by outcome" bars={outcomeBars(m.jobs)} testId="chart-jobs" />
-          <BarChart title="Time per target" bars={histogramBars(m.targetSeconds)} testId="chart-durations" />
+          <BarChart title="Time per URL" bars={histogramBars(m.targetSeconds)} testId="chart-durations" />
         </div>
       )}
       {error && <ErrorMessage error={error} />}
