@@ -35,6 +35,12 @@ describe('allowed hosts are host names, as the guard compares them', () => {
       bad: [],
     });
   });
+  test('an IPv6 address is taken bare, in brackets, or with a port, as the guard matches it', () => {
+    expect(parseAllowHosts('::1 FD00::5 [fd00::6]:8080 http://[fd00::7]/x 10.0.0.5:8443')).toEqual({
+      hosts: ['[::1]', '[fd00::5]', '[fd00::6]', '[fd00::7]', '10.0.0.5'],
+      bad: [],
+    });
+  });
   test('a leading dot (every subdomain) is kept', () => {
     expect(parseAllowHosts('.corp.example')).toEqual({ hosts: ['.corp.example'], bad: [] });
   });

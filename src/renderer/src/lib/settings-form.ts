@@ -49,7 +49,8 @@ export function parseAllowHosts(text: string): { hosts: string[]; bad: string[] 
   const bad: string[] = [];
   for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
     const dot = entry.startsWith('.') && !entry.includes('://') ? '.' : '';
-    const rest = dot ? entry.slice(1) : entry;
+    // An IPv6 address typed bare ("fd00::5") is no URL host without its brackets; the guard takes either.
+    const rest = dot ? entry.slice(1) : /^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/i.test(entry) ? `[${entry}]` : entry;
     let host = '';
     try {
       host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(rest) ? rest : `http://${rest}`).hostname;
