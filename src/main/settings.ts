@@ -40,7 +40,7 @@ export function mergeSettings(current: Settings, change: Partial<Settings>): Set
     throw new SiftError('bad_setting', 400, `${issue?.path.join('.') ?? 'setting'}: ${issue?.message ?? 'invalid'}`, 'Correct the value and save again.');
   }
   if (next.data.jobsPerCaller > next.data.jobsTotal) {
-    throw new SiftError('bad_setting', 400, 'live jobs per caller cannot exceed live jobs in total', 'Lower "jobs per caller" or raise "jobs in total".');
+    throw new SiftError('bad_setting', 400, 'Live jobs at once (this app) cannot exceed live jobs at once (all).', 'Lower the first or raise the second in Settings.');
   }
   return next.data;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseAllowHosts, settingError } from '../../src/renderer/src/lib/settings-form';
+import { crossFieldErrors, parseAllowHosts, settingError } from '../../src/renderer/src/lib/settings-form';
 
 describe("Settings fields say what is wrong in the form's words", () => {
   test('numbers: empty, not whole, below or above the range, with the unit', () => {
@@ -20,6 +20,10 @@ describe("Settings fields say what is wrong in the form's words", () => {
       expect(settingError('userAgent', ua)).toMatch(/^Use plain letters, digits and punctuation \(ASCII\) on one line/);
     }
     expect(settingError('userAgent', 'Mozilla/5.0 (compatible; Mine/2; +https://example.org)')).toBeNull();
+  });
+  test('more live jobs for this app than in all is named at the first, in the form’s words', () => {
+    expect(crossFieldErrors({ jobsPerCaller: 9, jobsTotal: 8 })).toEqual({ jobsPerCaller: 'At most “Live jobs at once (all)”, now 8.' });
+    expect(crossFieldErrors({ jobsPerCaller: 8, jobsTotal: 8 })).toEqual({});
   });
   test('no message is zod’s own', () => {
     for (const [k, v] of [['workers', -1], ['maxBodyMiB', Number.NaN], ['userAgent', ''], ['chromiumPath', 'x'.repeat(5000)], ['renderPages', 99]] as const) {

@@ -13,6 +13,15 @@ export function settingError(key: keyof Settings, value: unknown, unit?: string)
   return issue ? issueText(key, issue, unit) : 'Not valid.';
 }
 
+/**
+ * Problems between two fields, next to the field to change, as main would refuse them on Save
+ * (mergeSettings) in words the form does not use ("jobs per caller").
+ */
+export function crossFieldErrors(s: Pick<Settings, 'jobsPerCaller' | 'jobsTotal'>): Partial<Record<keyof Settings, string>> {
+  if (s.jobsPerCaller > s.jobsTotal) return { jobsPerCaller: `At most “Live jobs at once (all)”, now ${s.jobsTotal.toLocaleString()}.` };
+  return {};
+}
+
 const amount = (n: number | bigint, unit: string | undefined): string => `${Number(n).toLocaleString(undefined, { maximumFractionDigits: 4 })}${unit ? ` ${unit}` : ''}`;
 
 function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | undefined): string {

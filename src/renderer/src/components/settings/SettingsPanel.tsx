@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/settings';
-import { parseAllowHosts, settingError } from '../../lib/settings-form';
+import { crossFieldErrors, parseAllowHosts, settingError } from '../../lib/settings-form';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
@@ -102,6 +102,7 @@ export function SettingsPanel(): React.JSX.Element {
   const errors = Object.fromEntries(
     (Object.keys(next) as (keyof Settings)[]).map((k) => [k, settingError(k, next[k], UNITS[k])]).filter(([, e]) => e),
   ) as Partial<Record<keyof Settings, string>>;
+  for (const [k, e] of Object.entries(crossFieldErrors(next)) as [keyof Settings, string][]) errors[k] ??= e;
   if (badHosts.length && !errors.allowHosts) {
     errors.allowHosts = `Not a host name: ${badHosts.map((h) => `“${h}”`).join(', ')}. Write a name such as wiki.internal.example, or an address.`;
   }

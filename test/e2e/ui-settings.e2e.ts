@@ -1,0 +1,62 @@
+/**
+ * Settings as a user changes them, in real Chromium over the real services: a bad value is
+ * named next to its field before Save, and a saved one is what the next job does.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { startSite, type Site } from '../helpers/sites';
+
+let opened: OpenedApp;
+let page: Page;
+let site: Site;
+/** The User-Agent of each request for /ua, in order. */
+const agents: string[] = [];
+
+beforeAll(async () => {
+  site = await startSite({
+    '/ua': (req, res) => {
+      agents.push(String(req.headers['user-agent']));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('recorded');
+    },
+  });
+  opened = await openApp();
+  page = opened.page;
+});
+
+afterAll(async () => {
+  await opened?.close();
+  await site?.close();
+});
+
+const fieldError = (key: string) => () => page.getByTestId(`setting-${key}`).locator('xpath=ancestor::label').locator('.field-error').textContent();
+
+test('values that cannot be saved are named next to their field, and Save waits for them', async () => {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('setting-jobsPerCaller').fill('9');
+  await expect.poll(fieldError('jobsPerCaller')).toBe('At most “Live jobs at once (all)”, now 8.');
+  await page.getByTestId('setting-userAgent').fill('Sift—mine/1');
+  await expect.poll(fieldError('userAgent')).toMatch(/^Use plain letters, digits and punctuation \(ASCII\) on one line/);
+  await page.getByTestId('setting-allowHosts').fill('fd00::5\nwiki.example:8080');
+  expect(await page.getByTestId('setting-allowHosts').locator('xpath=ancestor::label').locator('.field-error').count()).toBe(0);
+  expect(await page.getByTestId('settings-status').textContent()).toBe('Fix the fields marked in red to save.');
+  expect(await page.getByTestId('settings-save').isDisabled()).toBe(true);
+  await page.getByTestId('setting-userAgent').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('ui-settings-invalid') });
+  await expectNoInternalErrorText(page);
+});
+
+test('a user agent saved in Settings is the one the next job sends', async () => {
+  await page.getByTestId('setting-jobsPerCaller').fill('4');
+  await page.getByTestId('setting-userAgent').fill('Mine/2 (+https://example.org)');
+  await page.getByTestId('settings-save').click();
+  await expect.poll(() => page.getByTestId('settings-status').textContent()).toBe('Saved. New jobs use these settings.');
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.base}/ua`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status')).toBe('done');
+  expect(agents).toEqual(['Mine/2 (+https://example.org)']);
+  expect(pageErrors(page)).toEqual([]);
+});
