@@ -34,6 +34,9 @@ const fieldError = (key: string) => () => page.getByTestId(`setting-${key}`).loc
 
 test('values that cannot be saved are named next to their field, and Save waits for them', async () => {
   await page.getByTestId('nav-settings').click();
+  // The runner sets a job's expiry when it ends and when it is opened: a new time is not applied to the jobs already kept.
+  const ttlHelp = await page.getByTestId('setting-ttlHours').locator('xpath=ancestor::label').locator('.muted').last().textContent();
+  expect(ttlHelp).toMatch(/a job that ended before a change keeps its old time until opened/);
   await page.getByTestId('setting-jobsPerCaller').fill('9');
   await expect.poll(fieldError('jobsPerCaller')).toBe('At most “Live jobs at once (all)”, now 8.');
   await page.getByTestId('setting-userAgent').fill('Sift—mine/1');

@@ -24,7 +24,7 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
       { key: 'jobsPerCaller', label: 'Live jobs at once (this app)', help: 'Jobs of yours that may be queued or running together.' },
       { key: 'jobsTotal', label: 'Live jobs at once (all)', help: 'Queued or running together, however they were started.' },
       { key: 'workers', label: 'Jobs fetching in parallel', help: 'Each job fetches one URL at a time.' },
-      { key: 'ttlHours', label: 'Keep finished jobs for', unit: 'hours', help: 'Opening a job keeps it longer.' },
+      { key: 'ttlHours', label: 'Keep finished jobs for', unit: 'hours', help: 'Counted from a job’s end, or from when you last open it: a job that ended before a change keeps its old time until opened.' },
     ],
   },
   {
