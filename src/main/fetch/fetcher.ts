@@ -115,6 +115,27 @@ const probeScope = (caller: Caller): string => caller.jobId ?? caller.name;
  */
 const PROBE_BUDGET_MS = 10_000;
 
+/**
+ * A Wayback-style snapshot URL (the Wayback Machine's, pywb's: …/<timestamp><modifier>/<url>)
+ * in its parts: the page as a person views it in the archive, and the captured URL.
+ */
+function waybackParts(snapshot: string): { timestamp: string; page: string; raw: string; original: string } | undefined {
+  const u = new URL(snapshot);
+  const m = /^(.*\/)(\d{4,14})(?:[a-z]{2}_)?\/(https?:\/\/?.+)$/i.exec(u.pathname + u.search);
+  if (!m) return undefined;
+  const [, prefix = '', timestamp = '', captured = ''] = m;
+  // A path keeps "https://" as it came, but some proxies fold it to "https:/".
+  const original = captured.replace(/^(https?:)\/(?!\/)/i, '$1//');
+  if (!URL.canParse(original)) return undefined;
+  return { timestamp, page: `${u.origin}${prefix}${timestamp}/${original}`, raw: `${u.origin}${prefix}${timestamp}id_/${original}`, original };
+}
+
+/**
+ * The snapshot as the site sent it: the `id_` replay, without the archive's toolbar and with
+ * the page's own links. The plain replay rewrites every link to point into the archive.
+ */
+const rawSnapshot = (snapshot: string): string => waybackParts(snapshot)?.raw ?? snapshot;
+
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
   if (!r.success) throw badOption(`invalid ${validateOptions(options ?? {}) ?? 'options'}`, 'Options are mode, question, pages, grep, jq, context, recover and render.');
@@ -285,7 +306,11 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     return gz ? { ...res, body: gz.body, contentType: gz.contentType, packed: res.body.byteLength } : res;
   }
 
-  async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; snapshot: Record<string, unknown> }> {
+  /**
+   * Looks the URL up in the archive service (SPEC §5.6) and downloads its closest snapshot as
+   * the site sent it: `base` is the page's own URL, the base of its relative links.
+   */
+  async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; snapshot: Record<string, unknown> }> {
     const noCopy = (why: string): FetchError => new FetchError(original.status, original.msg, `${original.hint ? `${original.hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
     const lookup = new URL(settings.archiveService);
     lookup.searchParams.set('url', url);
@@ -302,13 +327,23 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       throw noCopy('the archive service did not answer');
     }
     if (!found || found.available === false || typeof found.url !== 'string') throw noCopy('the archive has no snapshot of this URL');
-    const res = await download(found.url, signal, deadline).catch((err: unknown) => {
+    // The Wayback Machine names it in full; an archive of one's own may name it from its root.
+    if (!URL.canParse(found.url, lookup)) throw noCopy('the archive service named a snapshot that is not an address');
+    const named = new URL(found.url, lookup).href;
+    const snap = await download(rawSnapshot(named), signal, deadline).catch((err: unknown) => {
       throw err instanceof FetchError ? noCopy(`the snapshot failed too (${err.msg})`) : err;
     });
-    const ts = typeof found.timestamp === 'string' ? found.timestamp : '';
+    // A redirect may have gone to another capture (the nearest one) or another page: the
+    // snapshot's own URL says which, and when it was taken.
+    const at = waybackParts(snap.finalUrl);
+    const ts = at?.timestamp ?? (typeof found.timestamp === 'string' ? found.timestamp : '');
     const m = /^(\d{4})(\d{2})(\d{2})(\d{2})?(\d{2})?(\d{2})?/.exec(ts);
     const time = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}Z` : ts;
-    return { res, snapshot: { recovered: true, snapshot_url: found.url, snapshot_time: time, recovered_from: original.status } };
+    return {
+      res: snap,
+      base: at?.original ?? snap.finalUrl,
+      snapshot: { recovered: true, snapshot_url: at?.page ?? named, snapshot_time: time, recovered_from: original.status },
+    };
   }
 
   async function fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx: { batch?: boolean } = {}): Promise<Result> {
@@ -355,7 +390,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         } catch (err) {
           if (!options.recover || !recoverable(err)) throw err;
           const r = await recover(url, err as FetchError, signal, deadline);
-          res = r.res;
+          res = { ...r.res, finalUrl: r.base };
           recovered = r.snapshot;
         }
       } finally {

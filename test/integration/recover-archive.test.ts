@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFetcher, type Fetcher, type FetchSettings } from '../../src/main/fetch';
+import type { Target } from '../../src/shared/types';
+import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+import { startFakeWayback, type FakeWayback } from '../helpers/fake-wayback';
+import { numberedPdf } from '../helpers/fetch-pdf';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Harbour lights</title></head><body>
+<nav><a href="/">Home</a></nav>
+<article><h1>Harbour lights</h1>
+<p>${'The old lighthouse keeper climbed the stairs every evening to light the lamp above the harbour. '.repeat(5)}</p>
+<p>Read <a href="/keepers">the keepers' log</a> and <a href="https://coast.example/map">the coast map</a>.</p>
+<p>${'Ships coming home in the fog counted the flashes to know which harbour they had found. '.repeat(5)}</p>
+</article></body></html>`;
+
+let site: TestServer;
+let wb: FakeWayback;
+let f: Fetcher;
+const caller = { name: 'test' };
+const target = (p: string, options: Target['options'] = { recover: true }): Target => ({ url: p.startsWith('http') ? p : `${site.origin}${p}`, options });
+const fetcher = (s: Partial<FetchSettings> = {}): Fetcher => createFetcher({ allowPrivate: true, archiveService: wb.service, ...s }, { lookup: fixedResolver({}) });
+const get = (p: string, fx = f, options?: Target['options']) => fx.fetchTarget(new AbortController().signal, caller, target(p, options));
+/** The availability lookups the archive was asked, for one page. */
+const lookups = (p: string): number => wb.server.hits.filter((h) => h.startsWith('/wayback/available') && decodeURIComponent(h).endsWith(`url=${site.origin}${p}`)).length;
+const capture = (p: string, body: string | Buffer, more: { timestamp?: string; status?: number; contentType?: string } = {}): void => {
+  wb.captures.set(`${site.origin}${p}`, [{ timestamp: '20230102030405', body, ...more }]);
+};
+
+beforeAll(async () => {
+  site = await startServer({
+    '/gone': (_q, r) => r.writeHead(410, { 'content-type': 'text/html' }).end('<html><body><h1>Gone</h1></body></html>'),
+    '/broken': (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('oops'),
+    '/forbidden': (_q, r) => r.writeHead(403, { 'content-type': 'text/plain' }).end('no'),
+  });
+  wb = await startFakeWayback();
+  f = fetcher();
+});
+afterAll(async () => {
+  await f.close();
+  await wb.close();
+  await site.close();
+});
+
+describe('recover through a Wayback-shaped archive', () => {
+  it("extracts the page as the site sent it: no archive toolbar, links to the site's own addresses", async () => {
+    capture('/lost', ARTICLE);
+    for (const mode of ['markdown', 'text', 'links'] as const) {
+      const r = await get('/lost', f, { recover: true, mode });
+      if (mode !== 'links') expect(r.content).toContain('lighthouse keeper');
+      expect(r.content).not.toMatch(/Wayback|\/web\/2023/);
+      if (mode !== 'text') {
+        expect(r.content).toContain(`${site.origin}/keepers`);
+        expect(r.content).toContain('https://coast.example/map');
+      }
+      expect(r.meta).toMatchObject({
+        url: `${site.origin}/lost`,
+        final_url: `${site.origin}/lost`,
+        title: 'Harbour lights',
+        recovered: true,
+        snapshot_url: `${wb.server.origin}/web/20230102030405/${site.origin}/lost`,
+        snapshot_time: '2023-01-02T03:04:05Z',
+        recovered_from: 404,
+      });
+    }
+    expect(wb.server.hits).toContain(`/web/20230102030405id_/${site.origin}/lost`);
+  });
+
+  it('says which capture it took when the archive redirects to the nearest one', async () => {
+    wb.captures.set(`${site.origin}/moved-capture`, [{ timestamp: '20190606060606', body: ARTICLE }]);
+    // The availability API names a moment; the replay sends the reader on to the capture nearest it.
+    wb.available = (req, res) => {
+      if (!req.url?.includes('moved-capture')) return false;
+      const closest = { status: '200', available: true, url: `${wb.server.origin}/web/2019/${site.origin}/moved-capture`, timestamp: '2019' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ archived_snapshots: { closest } }));
+      return true;
+    };
+    try {
+      const r = await get('/moved-capture');
+      expect(r.content).toContain('lighthouse keeper');
+      expect(r.meta).toMatchObject({ recovered: true, snapshot_time: '2019-06-06T06:06:06Z', snapshot_url: `${wb.server.origin}/web/20190606060606/${site.origin}/moved-capture` });
+    } finally {
+      wb.available = undefined;
+    }
+  });
+
+  it('recovers a 410, a 5xx and a host that does not resolve, and never asks the archive about a 403', async () => {
+    capture('/gone', ARTICLE);
+    capture('/broken', ARTICLE);
+    wb.captures.set('http://no-such-host.test/page', [{ timestamp: '20230102030405', body: ARTICLE }]);
+    expect((await get('/gone')).meta).toMatchObject({ recovered: true, recovered_from: 410 });
+    expect((await get('/broken')).meta).toMatchObject({ recovered: true, recovered_from: 500 });
+    expect((await get('http://no-such-host.test/page')).meta).toMatchObject({ recovered: true, recovered_from: 502 });
+    capture('/forbidden', ARTICLE);
+    const e = await fail(get('/forbidden'));
+    expect(e).toMatchObject({ status: 403 });
+    expect(lookups('/forbidden')).toBe(0);
+  });
+
+  it('takes an archived PDF or JSON document as the document', async () => {
+    capture('/report.pdf', numberedPdf(2, 'Archived Report'), { contentType: 'application/pdf' });
+    capture('/data.json', '{"items":[{"name":"a"},{"name":"b"}]}', { contentType: 'application/json' });
+    const pdf = await get('/report.pdf');
+    expect(pdf.meta).toMatchObject({ recovered: true, pages_total: 2 });
+    const json = await get('/data.json', f, { recover: true, jq: '.items[].name' });
+    expect(json.content).toBe('"a"\n"b"');
+    expect(json.meta).toMatchObject({ recovered: true });
+  });
+});
