@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createFetcher, type Fetcher, type FetchSettings } from '../../src/main/fetch';
 import type { Target } from '../../src/shared/types';
 import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
@@ -12,6 +14,8 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>Harbour lights</tit
 <p>Read <a href="/keepers">the keepers' log</a> and <a href="https://coast.example/map">the coast map</a>.</p>
 <p>${'Ships coming home in the fog counted the flashes to know which harbour they had found. '.repeat(5)}</p>
 </article></body></html>`;
+
+const page = (name: string): string => readFileSync(path.join(__dirname, '../fixtures/outcomes/batch', name), 'utf8');
 
 let site: TestServer;
 let wb: FakeWayback;
@@ -104,5 +108,39 @@ describe('recover through a Wayback-shaped archive', () => {
     const json = await get('/data.json', f, { recover: true, jq: '.items[].name' });
     expect(json.content).toBe('"a"\n"b"');
     expect(json.meta).toMatchObject({ recovered: true });
+  });
+});
+
+describe('recovery that finds nothing says why, on the original error', () => {
+  it('no snapshot', async () => {
+    const e = await fail(get('/never-archived'));
+    expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+    expect(e.hint).toMatch(/No archived copy: the archive has no snapshot of this URL\.$/);
+  });
+
+  it('a snapshot that is the archive\'s "not archived" page, served as a success', async () => {
+    wb.snapshot = (req, res) => {
+      if (!req.url?.includes('/archive-soft404')) return false;
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><head><title>Wayback Machine</title></head><body><h2>Hrm.</h2><p>The Wayback Machine has not archived that URL.</p><p>This page is not available on the web because page does not exist</p></body></html>');
+      return true;
+    };
+    try {
+      capture('/archive-soft404', ARTICLE);
+      const e = await fail(get('/archive-soft404'));
+      expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(e.hint).toMatch(/No archived copy: the snapshot is not the page either \(soft 404/);
+    } finally {
+      wb.snapshot = undefined;
+    }
+  });
+
+  it('a snapshot that is itself a 404, or an anti-bot check the archive captured', async () => {
+    capture('/captured-404', '<html><body><h1>Not Found</h1></body></html>', { status: 404 });
+    const missing = await fail(get('/captured-404'));
+    expect(missing.hint).toMatch(/No archived copy: the snapshot failed too \(HTTP 404 Not Found\)\.$/);
+    capture('/captured-check', page('cf_uam_just_a_moment_2021.html'));
+    const check = await fail(get('/captured-check'));
+    expect(check).toMatchObject({ status: 404, reason: 'upstream' });
+    expect(check.hint).toMatch(/No archived copy: the snapshot is not the page either \(challenge/);
   });
 });

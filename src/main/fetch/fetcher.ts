@@ -333,6 +333,12 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const snap = await download(rawSnapshot(named), signal, deadline).catch((err: unknown) => {
       throw err instanceof FetchError ? noCopy(`the snapshot failed too (${err.msg})`) : err;
     });
+    // The archive's copy of a check, a sign-in wall or a "not found" page is not the page either.
+    if (isHtml(snap.contentType, snap.body)) {
+      const html = decodeHtml(snap.body, snap.contentType).text;
+      const c = await underDeadline(signal, deadline, (s) => htmlPool.classify({ html, status: snap.status, url: snap.finalUrl }, s));
+      if (c.reason) throw noCopy(`the snapshot is not the page either (${pageError(c.reason, snap.status).msg})`);
+    }
     // A redirect may have gone to another capture (the nearest one) or another page: the
     // snapshot's own URL says which, and when it was taken.
     const at = waybackParts(snap.finalUrl);
