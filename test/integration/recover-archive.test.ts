@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createFetcher, type Fetcher, type FetchSettings } from '../../src/main/fetch';
 import type { Target } from '../../src/shared/types';
 import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
@@ -142,5 +143,90 @@ describe('recovery that finds nothing says why, on the original error', () => {
     const check = await fail(get('/captured-check'));
     expect(check).toMatchObject({ status: 404, reason: 'upstream' });
     expect(check.hint).toMatch(/No archived copy: the snapshot is not the page either \(challenge/);
+  });
+
+  it('an archive that fails says it failed, not that it did not answer', async () => {
+    wb.available = (req, res) => {
+      if (!req.url?.includes('archive-down')) return false;
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');
+      return true;
+    };
+    try {
+      const e = await fail(get('/archive-down'));
+      expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(e.hint).toMatch(/No archived copy: the archive service answered HTTP 502 Bad Gateway\.$/);
+    } finally {
+      wb.available = undefined;
+    }
+  });
+
+  it("an archive that answers 429 is not asked again before its Retry-After", async () => {
+    const rl = fetcher();
+    let asked = 0;
+    wb.available = (req, res) => {
+      if (!req.url?.includes('limited-')) return false;
+      asked++;
+      res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '120' }).end('<html><body>Too many requests</body></html>');
+      return true;
+    };
+    try {
+      const first = await fail(get('/limited-1', rl));
+      expect(first).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(first.hint).toMatch(/No archived copy: the archive service is busy \(HTTP 429 Too Many Requests\); retry these later\.$/);
+      const second = await fail(get('/limited-2', rl));
+      expect(second).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(second.hint).toMatch(/No archived copy: the archive service asked Sift to wait (2 min|1\d\d s) before asking again; retry these then\.$/);
+      expect(asked).toBe(1);
+    } finally {
+      wb.available = undefined;
+      await rl.close();
+    }
+  });
+
+  it("a target whose deadline has passed says the archive was not asked", async () => {
+    // A site that never answers: the target's own deadline ends it, and there is no time left.
+    const held = new Set<Socket>();
+    const silent = createNetServer((s) => void held.add(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/slow`;
+    const short = fetcher({ deadlineMs: 1_000 });
+    try {
+      const e = await fail(short.fetchTarget(new AbortController().signal, caller, { url, options: { recover: true } }));
+      expect(e).toMatchObject({ status: 504, reason: 'timeout' });
+      expect(e.hint).toMatch(/No archived copy: the target's deadline had passed before the archive could be asked\.$/);
+      expect(wb.server.hits.some((h) => h.includes('slow'))).toBe(false);
+    } finally {
+      await short.close();
+      for (const s of held) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe('the archive is fetched through the guard', () => {
+  it('a snapshot that redirects to an address Sift does not fetch is refused, and never connected to', async () => {
+    let connections = 0;
+    const inside = createNetServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.3', resolve));
+    const guarded = fetcher({ allowPrivate: false, allowHosts: ['127.0.0.1'] });
+    wb.snapshot = (req, res) => {
+      if (!req.url?.includes('/to-inside')) return false;
+      res.writeHead(302, { location: `http://127.0.0.3:${(inside.address() as AddressInfo).port}/admin` }).end();
+      return true;
+    };
+    try {
+      capture('/to-inside', ARTICLE);
+      const e = await fail(get('/to-inside', guarded));
+      expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(e.hint).toMatch(/No archived copy: the snapshot is at \(or redirects to\) an address Sift does not fetch\.$/);
+      expect(connections).toBe(0);
+    } finally {
+      wb.snapshot = undefined;
+      await guarded.close();
+      await new Promise((resolve) => inside.close(resolve));
+    }
   });
 });

@@ -8,7 +8,7 @@ import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, isNotFoundText, type Classification, type ClassifyInput } from './classify';
-import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError } from './errors';
+import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -307,31 +307,55 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   }
 
   /**
+   * Until when the archive service asked not to be asked (its 429/503 Retry-After): a batch
+   * of dead links asked it once per target, and went on asking through its refusals.
+   */
+  let archiveQuietUntil = 0;
+  /** Notes the archive's 429/503 and how long it asked for; gives its message. */
+  const archiveBusy = (err: FetchError): string => {
+    // A 429 without a Retry-After: a minute, as the Wayback Machine counts its limit per minute.
+    archiveQuietUntil = Math.max(archiveQuietUntil, now() + (err.retryAfterMs ?? (err.status === 429 ? 60_000 : 0)));
+    return err.msg;
+  };
+
+  /**
    * Looks the URL up in the archive service (SPEC §5.6) and downloads its closest snapshot as
    * the site sent it: `base` is the page's own URL, the base of its relative links.
    */
   async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; snapshot: Record<string, unknown> }> {
     const noCopy = (why: string): FetchError => new FetchError(original.status, original.msg, `${original.hint ? `${original.hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
+    if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
+    const quiet = archiveQuietUntil - now();
+    if (quiet > 0) throw noCopy(`the archive service asked Sift to wait ${waitWords(quiet)} before asking again; retry these then`);
     const lookup = new URL(settings.archiveService);
     lookup.searchParams.set('url', url);
     let found: { url?: unknown; timestamp?: unknown; available?: unknown; status?: unknown } | undefined;
+    let res: HttpResponse;
     try {
-      const res = await download(lookup.toString(), signal, deadline);
-      const body = JSON.parse(res.body.toString('utf8')) as { archived_snapshots?: { closest?: typeof found } };
-      found = body.archived_snapshots?.closest;
+      res = await download(lookup.toString(), signal, deadline);
     } catch (err) {
       if (signal.aborted) throw err;
       // An archive on the intranet (a pywb of one's own) that the guard refused "did not
       // answer" before: it was never asked, and allowing its host is what helps.
       if (err instanceof FetchError && err.code === 'blocked') throw noCopy('the archive service is at an address Sift does not fetch; allow its host in Settings (Network) or with --allow-host');
+      if (err instanceof FetchError && err.code === 'busy') throw noCopy(`the archive service is busy (${archiveBusy(err)}); retry these later`);
+      if (err instanceof FetchError && err.reason === 'upstream') throw noCopy(`the archive service answered ${err.msg}`);
       throw noCopy('the archive service did not answer');
+    }
+    try {
+      const body = JSON.parse(res.body.toString('utf8')) as { archived_snapshots?: { closest?: typeof found } };
+      found = body.archived_snapshots?.closest;
+    } catch {
+      throw noCopy("the archive service's answer is not an availability lookup's; check the archive service in Settings");
     }
     if (!found || found.available === false || typeof found.url !== 'string') throw noCopy('the archive has no snapshot of this URL');
     // The Wayback Machine names it in full; an archive of one's own may name it from its root.
     if (!URL.canParse(found.url, lookup)) throw noCopy('the archive service named a snapshot that is not an address');
     const named = new URL(found.url, lookup).href;
     const snap = await download(rawSnapshot(named), signal, deadline).catch((err: unknown) => {
-      throw err instanceof FetchError ? noCopy(`the snapshot failed too (${err.msg})`) : err;
+      if (!(err instanceof FetchError)) throw err;
+      if (err.code === 'blocked') throw noCopy('the snapshot is at (or redirects to) an address Sift does not fetch');
+      throw noCopy(`the snapshot failed too (${err.code === 'busy' ? archiveBusy(err) : err.msg})`);
     });
     // The archive's copy of a check, a sign-in wall or a "not found" page is not the page either.
     if (isHtml(snap.contentType, snap.body)) {
