@@ -45,6 +45,12 @@ describe('sift --recover', () => {
     expect(String(r!.content)).not.toContain('/web/2023');
   }, 120_000);
 
+  test('fetch --help names the failures --recover acts on', async () => {
+    const run = await runSift(['fetch', '--help']);
+    const help = run.stdout + run.stderr;
+    expect(help).toMatch(/--recover {9}on 404\/410\/5xx, a timeout, a dead host, an anti-bot check, a sign-in\n {20}wall or a soft 404/);
+  });
+
   test("batch: an archive that answers 429 is asked at most once per worker, not once per dead link", async () => {
     let asked = 0;
     let inFlight = 0;

@@ -101,6 +101,12 @@ describe('recover through a Wayback-shaped archive', () => {
     expect(lookups('/forbidden')).toBe(0);
   });
 
+  it('a host that does not resolve says the recover option may have its archived copy', async () => {
+    const e = await fail(get('http://gone-for-good.test/page', f, {}));
+    expect(e).toMatchObject({ status: 502, code: 'dns' });
+    expect(e.hint).toMatch(/if the site is gone, the recover option looks for an archived copy/);
+  });
+
   it('takes an archived PDF or JSON document as the document', async () => {
     capture('/report.pdf', numberedPdf(2, 'Archived Report'), { contentType: 'application/pdf' });
     capture('/data.json', '{"items":[{"name":"a"},{"name":"b"}]}', { contentType: 'application/json' });

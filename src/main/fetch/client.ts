@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw }
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, FetchError, timeoutError, unpackedTooLong, waitWords } from './errors';
+import { bodyTooLong, DNS_HINT, FetchError, timeoutError, unpackedTooLong, waitWords } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -484,7 +484,7 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       return new FetchError(502, 'response headers too large', `The server sent more than ${MAX_HEADER_BYTES / 1024} KiB of headers.`, 'unreachable');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
+      return new FetchError(502, 'DNS lookup failed', DNS_HINT, 'dns');
     case 'ECONNREFUSED':
       return new FetchError(502, 'connection refused', 'Nothing listens at that address; check the URL or try later.', 'unreachable');
     case 'ECONNRESET':

@@ -68,6 +68,12 @@ export const badOption = (msg: string, hint: string): FetchError => new FetchErr
 const RECOVER_HINT = 'The recover option looks for an archived copy.';
 
 /**
+ * A name that does not resolve is a typo or a site that is gone; recover (SPEC §5.6) reads the
+ * latter's archived copy, and the hint said only "check the URL for typos".
+ */
+export const DNS_HINT = 'The host name does not resolve: check the URL for typos; if the site is gone, the recover option looks for an archived copy.';
+
+/**
  * A page that came back but is not the content (SPEC §5.9). The status is the server's when
  * it answered with an error, else the nearest HTTP-like one (a challenge is a refusal, a
  * sign-in wall an "unauthorized", a soft 404 a 404). A challenge answered with 429/503 keeps

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { blocked, FetchError } from './errors';
+import { blocked, DNS_HINT, FetchError } from './errors';
 
 export interface ResolvedAddress {
   address: string;
@@ -133,7 +133,7 @@ export async function resolveGuarded(hostname: string, policy: GuardPolicy, reso
   try {
     addrs = await resolve(h);
   } catch {
-    throw new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
+    throw new FetchError(502, 'DNS lookup failed', DNS_HINT, 'dns');
   }
   if (addrs.length === 0) throw new FetchError(502, 'DNS lookup failed', 'The host name has no addresses.', 'dns');
   for (const a of addrs) checkAddress(a.address, h, policy);
