@@ -45,6 +45,16 @@ describe('sift --recover', () => {
     expect(String(r!.content)).not.toContain('/web/2023');
   }, 120_000);
 
+  test('fetch: with the archive service left empty in Settings, a dead page fails as itself and says recovery is off', async () => {
+    const off = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-recover-off-'));
+    writeFileSync(path.join(off, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], archiveService: '' }));
+    const run = await runSift(['fetch', `${site.origin}/lost-too`, '--recover', '--json', '--db', path.join(off, 'db.sqlite')], { env: { SIFT_HOME: off }, timeoutMs: 90_000 });
+    expect(run.code).toBe(1);
+    const [r] = jsonLines(run.stdout);
+    expect(r).toMatchObject({ ok: false, status: 404, reason: 'upstream', error: 'HTTP 404 Not Found' });
+    expect(String(r!.hint)).toMatch(/No archived copy: no archive service is set \(Settings, Archive service\)\.$/);
+  }, 120_000);
+
   test('fetch --help names the failures --recover acts on', async () => {
     const run = await runSift(['fetch', '--help']);
     const help = run.stdout + run.stderr;

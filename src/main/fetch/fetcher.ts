@@ -327,6 +327,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
     const quiet = archiveQuietUntil - now();
     if (quiet > 0) throw noCopy(`the archive service asked Sift to wait ${waitWords(quiet)} before asking again; retry these then`);
+    // Settings take an empty one for "never look up archived copies": it threw here, an internal error.
+    if (!URL.canParse(settings.archiveService)) throw noCopy('no archive service is set (Settings, Archive service)');
     const lookup = new URL(settings.archiveService);
     lookup.searchParams.set('url', url);
     let found: { url?: unknown; timestamp?: unknown; available?: unknown; status?: unknown } | undefined;
