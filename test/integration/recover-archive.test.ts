@@ -183,6 +183,15 @@ describe('recovery that finds nothing says why, on the original error', () => {
       expect(second).toMatchObject({ status: 404, reason: 'upstream' });
       expect(second.hint).toMatch(/No archived copy: the archive service asked Sift to wait (2 min|1\d\d s) before asking again; retry these then\.$/);
       expect(asked).toBe(1);
+      // Another archive, set in Settings meanwhile, is asked at once.
+      const other = await startFakeWayback();
+      try {
+        other.captures.set(`${site.origin}/limited-3`, [{ timestamp: '20230102030405', body: ARTICLE }]);
+        rl.updateSettings({ archiveService: other.service });
+        expect((await get('/limited-3', rl)).meta).toMatchObject({ recovered: true });
+      } finally {
+        await other.close();
+      }
     } finally {
       wb.available = undefined;
       await rl.close();

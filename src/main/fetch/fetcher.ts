@@ -308,13 +308,16 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
 
   /**
    * Until when the archive service asked not to be asked (its 429/503 Retry-After): a batch
-   * of dead links asked it once per target, and went on asking through its refusals.
+   * of dead links asked it once per target, and went on asking through its refusals. Kept
+   * for the service that asked: another one set in Settings is asked at once.
    */
-  let archiveQuietUntil = 0;
+  let archiveQuiet = { service: '', until: 0 };
   /** Notes the archive's 429/503 and how long it asked for; gives its message. */
   const archiveBusy = (err: FetchError): string => {
     // A 429 without a Retry-After: a minute, as the Wayback Machine counts its limit per minute.
-    archiveQuietUntil = Math.max(archiveQuietUntil, now() + (err.retryAfterMs ?? (err.status === 429 ? 60_000 : 0)));
+    const until = now() + (err.retryAfterMs ?? (err.status === 429 ? 60_000 : 0));
+    const service = settings.archiveService;
+    archiveQuiet = { service, until: archiveQuiet.service === service ? Math.max(archiveQuiet.until, until) : until };
     return err.msg;
   };
 
@@ -325,7 +328,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; snapshot: Record<string, unknown> }> {
     const noCopy = (why: string): FetchError => new FetchError(original.status, original.msg, `${original.hint ? `${original.hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
     if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
-    const quiet = archiveQuietUntil - now();
+    const quiet = archiveQuiet.service === settings.archiveService ? archiveQuiet.until - now() : 0;
     if (quiet > 0) throw noCopy(`the archive service asked Sift to wait ${waitWords(quiet)} before asking again; retry these then`);
     // Settings take an empty one for "never look up archived copies": it threw here, an internal error.
     if (!URL.canParse(settings.archiveService)) throw noCopy('no archive service is set (Settings, Archive service)');
