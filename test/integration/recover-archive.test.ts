@@ -101,6 +101,15 @@ describe('recover through a Wayback-shaped archive', () => {
     expect(lookups('/forbidden')).toBe(0);
   });
 
+  it('recovers a soft 404 (a "not found" page served with 200), as its hint says', async () => {
+    site.route('/moved-away', (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(__dirname, '../fixtures/outcomes/batch/soft404_harvest.html'))));
+    const plain = await fail(get('/moved-away', f, {}));
+    expect(plain).toMatchObject({ reason: 'soft404' });
+    expect(plain.hint).toMatch(/recover option/);
+    capture('/moved-away', ARTICLE);
+    expect((await get('/moved-away')).meta).toMatchObject({ recovered: true });
+  });
+
   it('a host that does not resolve says the recover option may have its archived copy', async () => {
     const e = await fail(get('http://gone-for-good.test/page', f, {}));
     expect(e).toMatchObject({ status: 502, code: 'dns' });
@@ -195,6 +204,23 @@ describe('recovery that finds nothing says why, on the original error', () => {
     } finally {
       wb.available = undefined;
       await rl.close();
+    }
+  });
+
+  it('an archive that never answers fails the lookup at the headers timeout, well inside the deadline', async () => {
+    const held = new Set<Socket>();
+    const mute = createNetServer((s) => void held.add(s));
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const hung = fetcher({ archiveService: `http://127.0.0.1:${(mute.address() as AddressInfo).port}/wayback/available`, headersTimeoutMs: 300 });
+    try {
+      const e = await fail(get('/lost-while-hung', hung));
+      expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(e.hint).toMatch(/No archived copy: the archive service did not answer\.$/);
+      expect(held.size).toBe(1);
+    } finally {
+      await hung.close();
+      for (const s of held) s.destroy();
+      await new Promise((resolve) => mute.close(resolve));
     }
   });
 
