@@ -192,6 +192,17 @@ describe('recovery that finds nothing says why, on the original error', () => {
       expect(second).toMatchObject({ status: 404, reason: 'upstream' });
       expect(second.hint).toMatch(/No archived copy: the archive service asked Sift to wait (2 min|1\d\d s) before asking again; retry these then\.$/);
       expect(asked).toBe(1);
+      // A capture of the site's own 429, replayed as it came, is the page's failure, not the archive's refusal.
+      const capturedLimit = fetcher();
+      try {
+        capture('/captured-429', '<html><body>Too many requests</body></html>', { status: 429 });
+        const e = await fail(get('/captured-429', capturedLimit));
+        expect(e.hint).toMatch(/No archived copy: the snapshot failed too \(HTTP 429 Too Many Requests\)\.$/);
+        capture('/after-captured-429', ARTICLE);
+        expect((await get('/after-captured-429', capturedLimit)).meta).toMatchObject({ recovered: true });
+      } finally {
+        await capturedLimit.close();
+      }
       // Another archive, set in Settings meanwhile, is asked at once.
       const other = await startFakeWayback();
       try {

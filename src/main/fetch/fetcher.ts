@@ -360,7 +360,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const snap = await download(rawSnapshot(named), signal, deadline).catch((err: unknown) => {
       if (!(err instanceof FetchError)) throw err;
       if (err.code === 'blocked') throw noCopy('the snapshot is at (or redirects to) an address Sift does not fetch');
-      throw noCopy(`the snapshot failed too (${err.code === 'busy' ? archiveBusy(err) : err.msg})`);
+      // Not a reason to stop asking the archive: a replay answers with the status the site
+      // gave when captured, a 429 or 503 among them.
+      throw noCopy(`the snapshot failed too (${err.msg})`);
     });
     // The archive's copy of a check, a sign-in wall or a "not found" page is not the page either.
     if (isHtml(snap.contentType, snap.body)) {
