@@ -110,6 +110,14 @@ describe('recover through a Wayback-shaped archive', () => {
     expect((await get('/moved-away')).meta).toMatchObject({ recovered: true });
   });
 
+  it("keeps a snapshot's warnings: an archived page with a line of text is thin, as it would be live", async () => {
+    const thin = '<!doctype html><html lang="en"><head><title>Lights</title></head><body><article><h1>Lights</h1><p>The lamp is lit at dusk.</p></article></body></html>';
+    site.route('/thin-live', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(thin));
+    expect((await get('/thin-live', f, {})).meta?.warnings).toEqual(['thin']);
+    capture('/thin-lost', thin);
+    expect((await get('/thin-lost')).meta).toMatchObject({ recovered: true, warnings: ['thin'] });
+  });
+
   it('a host that does not resolve says the recover option may have its archived copy', async () => {
     const e = await fail(get('http://gone-for-good.test/page', f, {}));
     expect(e).toMatchObject({ status: 502, code: 'dns' });

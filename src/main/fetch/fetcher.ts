@@ -325,7 +325,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * Looks the URL up in the archive service (SPEC §5.6) and downloads its closest snapshot as
    * the site sent it: `base` is the page's own URL, the base of its relative links.
    */
-  async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; snapshot: Record<string, unknown> }> {
+  async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; warnings: string[]; snapshot: Record<string, unknown> }> {
     const noCopy = (why: string): FetchError => new FetchError(original.status, original.msg, `${original.hint ? `${original.hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
     if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
     const quiet = archiveQuiet.service === settings.archiveService ? archiveQuiet.until - now() : 0;
@@ -364,11 +364,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // gave when captured, a 429 or 503 among them.
       throw noCopy(`the snapshot failed too (${err.msg})`);
     });
-    // The archive's copy of a check, a sign-in wall or a "not found" page is not the page either.
+    // The archive's copy of a check, a sign-in wall or a "not found" page is not the page
+    // either; one that is the page keeps its warnings (a thin page, a paywall's teaser).
+    let warnings: string[] = [];
     if (isHtml(snap.contentType, snap.body)) {
       const html = decodeHtml(snap.body, snap.contentType).text;
       const c = await underDeadline(signal, deadline, (s) => htmlPool.classify({ html, status: snap.status, url: snap.finalUrl }, s));
       if (c.reason) throw noCopy(`the snapshot is not the page either (${pageError(c.reason, snap.status).msg})`);
+      warnings = c.warnings;
     }
     // A redirect may have gone to another capture (the nearest one) or another page: the
     // snapshot's own URL says which, and when it was taken.
@@ -379,6 +382,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     return {
       res: snap,
       base: at?.original ?? snap.finalUrl,
+      warnings,
       snapshot: { recovered: true, snapshot_url: at?.page ?? named, snapshot_time: time, recovered_from: original.status },
     };
   }
@@ -429,6 +433,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           const r = await recover(url, err as FetchError, signal, deadline);
           res = { ...r.res, finalUrl: r.base };
           recovered = r.snapshot;
+          verdict = { warnings: r.warnings, needsJs: false };
         }
       } finally {
         if (probing) await probing;
