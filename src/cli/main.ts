@@ -20,8 +20,18 @@ const HELP = (list: CommandEntry[]): string =>
   ].join('\n');
 
 /**
- * Runs the CLI. Ctrl-C aborts the signal the command got (a batch cancels its job and stores
- * its in-flight target); a second Ctrl-C exits at once.
+ * The signals that stop a command as Ctrl-C does, with the exit code each ends it with: the
+ * 128 + signal number a shell reports for a process the signal killed, which is what `kill`
+ * (SIGTERM) and a closed terminal (SIGHUP) gave before sift caught them. Uncaught, they killed
+ * a batch mid-write: its job stayed "running" until the next sift found it, and an export
+ * under way left its hidden ".partial" folder behind.
+ */
+const STOP_SIGNALS = { SIGINT: EXIT.interrupted, SIGTERM: 143, SIGHUP: 129 } as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
+
+/**
+ * Runs the CLI. Ctrl-C (or SIGTERM, SIGHUP) aborts the signal the command got (a batch cancels
+ * its job and stores its in-flight target); a second one exits at once.
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
@@ -46,20 +56,21 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return EXIT.ok;
   }
   const ac = new AbortController();
-  let interrupts = 0;
-  const onSigint = (): void => {
-    interrupts++;
+  let stoppedBy: StopSignal | undefined;
+  const onSignal = (sig: StopSignal): void => {
     // Exits now, whatever is still running; the 'exit' listeners still run first, among them
     // the export's, which removes the hidden ".partial" an export under way was writing.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
+    if (stoppedBy) process.exit(STOP_SIGNALS[stoppedBy]);
+    stoppedBy = sig;
     ac.abort(new Error('interrupted'));
   };
   if (isProcess) {
-    process.on('SIGINT', onSigint);
+    for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(sig, onSignal);
     stopOnClosedPipe = () => ac.abort(new Error('interrupted'));
   }
   try {
-    return await cmd.run(rest, io, ac.signal);
+    const code = await cmd.run(rest, io, ac.signal);
+    return code === EXIT.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`sift ${name}: ${err.message}\n`);
@@ -67,7 +78,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
     throw err;
   } finally {
-    if (isProcess) process.off('SIGINT', onSigint);
+    if (isProcess) for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.off(sig, onSignal);
   }
 }
 

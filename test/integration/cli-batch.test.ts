@@ -70,6 +70,14 @@ beforeAll(async () => {
       hanging.add(res);
       hangArrived.get('hard')?.();
     },
+    '/hang/SIGTERM': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('SIGTERM')?.();
+    },
+    '/hang/SIGHUP': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('SIGHUP')?.();
+    },
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-'));
   // The CLI reads the app's settings: loopback by name is allowed, 10.x stays blocked.
@@ -204,6 +212,39 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
       ['done', ''],
       ['failed', 'cancelled'],
       ['pending', 'the job had not reached this target when it was exported'],
+    ]);
+  }, 300_000);
+
+  // `kill` sends SIGTERM, a closed terminal SIGHUP. Uncaught, each killed sift mid-job: the
+  // job stayed "running" (failed as "restart" by the next sift) and --out left its hidden
+  // ".partial" folder behind.
+  test.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s with --out stops the job as Ctrl-C does: cancelled, in-flight target stored, export sealed, exit %i', async (sig, code) => {
+    const db = path.join(home, `${sig}-out.db`);
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const file = path.join(home, `${sig}-out.txt`);
+    writeFileSync(file, list(sig));
+    const arrived = hangSeen(sig);
+    const child = startSift(['batch', file, '--db', db, '--out', out, '--format', 'jsonl'], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await arrived;
+    child.kill(sig);
+    const run = await done;
+    expect([run.code, run.signal], run.stderr).toEqual([code, null]);
+    expect(run.stderr).not.toMatch(/internal error|bug in Sift/);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    expect(readdirSync(out)).toEqual([`sift-${id}.jsonl`]);
+    const status = await runSift(['status', id, '--json', '--db', db], { env });
+    const [job, ...targets] = jsonLines(status.stdout);
+    expect(job).toMatchObject({ id, status: 'cancelled' });
+    expect(targets.map((t) => [t.status, t.error])).toEqual([
+      ['done', ''],
+      ['done', ''],
+      ['failed', 'cancelled'],
+      ['pending', ''],
     ]);
   }, 300_000);
 
