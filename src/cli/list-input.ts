@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { MAX_LIST_BYTES, decodeListBytes, type ListProblem } from '../shared/urllist';
 import { UsageError, type CliIO } from './io';
-import { readFileUpTo, readStreamUpTo, TooLarge, unreadableWhy } from './read-file';
+import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
 
 /** What to do with a file that is not a list, by what it seems to be. */
 const NOT_A_LIST_HINT: Record<string, string> = {
@@ -13,13 +13,18 @@ const NOT_A_LIST_HINT: Record<string, string> = {
 /**
  * A list from FILE, or stdin for "-"; an unreadable file, or one that is no text (a PDF,
  * an archive, a program), is a usage error (exit 2). UTF-16 lists (Windows Notepad's
- * "Unicode", PowerShell's `>`) are read as such.
+ * "Unicode", PowerShell's `>`) are read as such. Once the signal is aborted it throws its
+ * reason: the caller checks `signal.aborted`.
  */
-export async function readListInput(file: string, io: CliIO): Promise<string> {
+export async function readListInput(file: string, io: CliIO, signal: AbortSignal, command: string): Promise<string> {
   let bytes: Buffer;
   try {
-    bytes = file === '-' ? await readStreamUpTo(io.stdin as AsyncIterable<Buffer | string>, MAX_LIST_BYTES) : await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES);
+    bytes =
+      file === '-'
+        ? await readStdinUpTo(io, MAX_LIST_BYTES, signal, { command, what: 'the list' })
+        : await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES, signal);
   } catch (err) {
+    if (signal.aborted) throw err;
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${file}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
     throw new UsageError(`cannot read ${file}: ${unreadableWhy(err)}`);
   }

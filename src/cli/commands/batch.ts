@@ -90,7 +90,14 @@ export const batchCommand: Command = {
       io.stderr.write('sift batch: interrupted while fetching the list; nothing was submitted\n');
       return EXIT.interrupted;
     }
-    const input = fetched ? fetched.text : await readListInput(file, io);
+    let input: string;
+    try {
+      input = fetched ? fetched.text : await readListInput(file, io, signal, 'batch');
+    } catch (err) {
+      if (!signal.aborted) throw err;
+      io.stderr.write('sift batch: interrupted while reading the list; nothing was submitted\n');
+      return EXIT.interrupted;
+    }
     const defaults = optionsFromFlags(values);
     const list = parseList(input, {
       filename: fetched ? fetched.filename : file === '-' ? undefined : file,

@@ -6,7 +6,7 @@ import { FetchError } from '../../main/fetch';
 import { bodyTooLong } from '../../main/fetch/errors';
 import { cliFetcher, printOutcome } from './fetch';
 import { CLI_CALLER } from '../settings';
-import { readFileUpTo, readStreamUpTo, TooLarge, unreadableWhy } from '../read-file';
+import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from '../read-file';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -55,7 +55,7 @@ export const extractCommand: Command = {
           // As much as a download may be: a pipe or a device is read up to it, not without end.
           // "-" is stdin, as for sift parse and sift batch (`curl … | sift extract -`).
           const max = fetcher.settings().maxBodyBytes;
-          buf = file === '-' ? await readStreamUpTo(io.stdin as AsyncIterable<Buffer | string>, max) : await readFileUpTo(path.resolve(io.cwd, file), max, signal);
+          buf = file === '-' ? await readStdinUpTo(io, max, signal, { command: 'extract', what: 'the document' }) : await readFileUpTo(path.resolve(io.cwd, file), max, signal);
         } catch (err) {
           if (signal.aborted) return EXIT.interrupted;
           if (err instanceof TooLarge) {

@@ -31,7 +31,7 @@ export const parseCommand: Command = {
   name: 'parse',
   summary: 'show how Sift reads a URL list: one JSON line per target',
   usage: USAGE,
-  async run(argv: string[], io: CliIO): Promise<number> {
+  async run(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, as: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('give one FILE, or - for stdin');
     const file = positionals[0] as string;
@@ -45,7 +45,13 @@ export const parseCommand: Command = {
     if (isListUrl(file) && !existsSync(path.resolve(io.cwd, file))) {
       throw new UsageError(`${file} is an address: sift parse reads a list from a file or stdin and fetches nothing (curl -s ${file} | sift parse - reads it; sift batch ${file} fetches and runs it)`);
     }
-    const input = await readListInput(file, io);
+    let input: string;
+    try {
+      input = await readListInput(file, io, signal, 'parse');
+    } catch (err) {
+      if (!signal.aborted) throw err;
+      return EXIT.interrupted;
+    }
 
     const list = parseList(input, {
       filename: file === '-' ? undefined : file,
