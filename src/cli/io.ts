@@ -5,7 +5,11 @@ export interface CliIO {
   stdout: Writable;
   stderr: Writable;
   stdin: NodeJS.ReadableStream;
-  /** True when stderr is a terminal (live progress line instead of a line per target). */
+  /**
+   * True when stderr is a terminal that redraws a line (live progress line instead of a line
+   * per target). TERM=dumb (Emacs' M-x shell, some CI consoles) is a terminal that does not:
+   * it showed each redraw's "\r\x1b[2K" as ^M^[[2K garbage.
+   */
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -15,7 +19,7 @@ export const processIO = (): CliIO => ({
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
-  isTTY: Boolean(process.stderr.isTTY),
+  isTTY: Boolean(process.stderr.isTTY) && process.env.TERM !== 'dumb',
   env: process.env,
   cwd: process.cwd(),
 });

@@ -33,8 +33,8 @@ const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * A shell command run on a pseudo-terminal: what it prints on the terminal arrives on
  * `output`, what is written to `keys` is typed on it. Resolves with the command's exit code.
  */
-function onTerminal(command: string): { child: ChildProcess; output: () => string; seen: (re: RegExp) => Promise<void>; done: Promise<number | null> } {
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...process.env, SIFT_HOME: home, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+function onTerminal(command: string, term = 'xterm'): { child: ChildProcess; output: () => string; seen: (re: RegExp) => Promise<void>; done: Promise<number | null> } {
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...process.env, SIFT_HOME: home, TERM: term }, stdio: ['pipe', 'pipe', 'pipe'] });
   terminals.add(child);
   let out = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];
@@ -90,5 +90,26 @@ describe.skipIf(!hasScript)('sift reading - on a terminal', () => {
     expect(t.output()).toMatch(/sift batch: interrupted while reading the list; nothing was submitted/);
     const jobs = await runSift(['jobs', '--json', '--db', db], { env: { SIFT_HOME: home } });
     expect(jobs.stdout).toBe('');
+  }, 120_000);
+});
+
+describe.skipIf(!hasScript)('sift batch progress on a terminal', () => {
+  const batch = (db: string): string => {
+    const list = path.join(home, 'progress.txt');
+    writeFileSync(list, `${site.base}/article/1\n${site.base}/article/2\n`);
+    return `${quote(process.execPath)} ${quote(SIFT_BIN)} batch ${quote(list)} --db ${quote(db)}`;
+  };
+
+  test('a terminal that redraws gets the live line, drawn with \\r and an erase', async () => {
+    const t = onTerminal(batch(path.join(home, 'xterm.db')));
+    expect(await t.done, t.output()).toBe(0);
+    expect(t.output()).toContain('\r\x1b[2K');
+  }, 120_000);
+
+  test('TERM=dumb gets a plain line per target and no escape codes, as a log does', async () => {
+    const t = onTerminal(batch(path.join(home, 'dumb.db')), 'dumb');
+    expect(await t.done, t.output()).toBe(0);
+    expect(t.output()).toMatch(/\[1\/2\] #1 ok/);
+    expect(t.output()).not.toContain('\x1b');
   }, 120_000);
 });
