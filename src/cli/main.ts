@@ -93,9 +93,23 @@ let stopOnClosedPipe = (): void => {};
  * batch stores its in-flight target as cancelled), and what is left to print is dropped. The
  * handlers stay for the life of the process, since a failed write is reported after the
  * command has returned.
+ *
+ * Any other failed write of stdout (`sift fetch URL > out.md` on a full disk: ENOSPC) lost
+ * results that nobody asked to drop, and sift said nothing and exited 0, so a script went on
+ * with a cut file. It is said on stderr, and the exit code is 1 at best.
  */
 function watchPipes(): void {
   if (pipesWatched) return;
   pipesWatched = true;
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => stopOnClosedPipe());
+  process.stderr.on('error', () => stopOnClosedPipe());
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    stopOnClosedPipe();
+    if (err.code === 'EPIPE' || outputLost) return;
+    outputLost = true;
+    process.stderr.write(`sift: could not write the output: ${err.code === 'ENOSPC' ? 'no space left on device' : err.message}; what was written is incomplete\n`);
+    process.on('exit', () => {
+      if (!process.exitCode) process.exitCode = EXIT.someFailed;
+    });
+  });
 }
+let outputLost = false;

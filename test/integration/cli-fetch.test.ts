@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { closeSync, copyFileSync, createWriteStream, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { siftInProcess } from '../helpers/cli-main';
-import { runSift } from '../helpers/cli';
+import { SIFT_BIN, runSift } from '../helpers/cli';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 
@@ -44,6 +44,22 @@ describe('sift fetch', () => {
     // Ok, but a page of one sentence: stderr says so, stdout stays the content.
     expect(r.err).toBe(`sift fetch: ${srv.origin}/page: thin page: Little text came back: a short page, or a teaser in front of a paywall or a sign-in.\n`);
   });
+  // /dev/full fails every write with ENOSPC, as a full disk does under `sift fetch URL > out.md`.
+  it.skipIf(!existsSync('/dev/full'))('says so when stdout cannot be written (a full disk) and exits 1, not 0 with the result lost', async () => {
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [SIFT_BIN, 'fetch', `${srv.origin}/page`, '--allow-private'], {
+      env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir },
+      stdio: ['ignore', full, 'pipe'],
+    });
+    closeSync(full);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/^sift: could not write the output: no space left on device; what was written is incomplete$/m);
+    expect(stderr).not.toMatch(/Error:| {4}at /);
+  });
+
   it("says a paywall's teaser is one, in words true of a page without the markup", async () => {
     const r = await sift('fetch', `${srv.origin}/teaser`, '--allow-private');
     expect(r.code, r.err).toBe(0);
