@@ -17,6 +17,7 @@ const NOT_A_LIST_HINT: Record<string, string> = {
  * reason: the caller checks `signal.aborted`.
  */
 export async function readListInput(file: string, io: CliIO, signal: AbortSignal, command: string): Promise<string> {
+  const name = file === '-' ? 'stdin' : file;
   let bytes: Buffer;
   try {
     bytes =
@@ -25,12 +26,11 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
         : await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES, signal);
   } catch (err) {
     if (signal.aborted) throw err;
-    if (err instanceof TooLarge) throw new UsageError(`cannot read ${file}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
-    throw new UsageError(`cannot read ${file}: ${unreadableWhy(err)}`);
+    if (err instanceof TooLarge) throw new UsageError(`cannot read ${name}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
+    throw new UsageError(`cannot read ${name}: ${unreadableWhy(err)}`);
   }
   const decoded = decodeListBytes(bytes);
   if (decoded.ok) return decoded.text;
-  const name = file === '-' ? 'stdin' : file;
   const hint = (NOT_A_LIST_HINT[decoded.kind] ?? 'give a text file of URLs, one a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file').replace('FILE', name);
   throw new UsageError(`${name} is ${decoded.kind}, not a list of URLs: ${hint}`);
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -167,5 +167,18 @@ describe('sift parse', () => {
     });
     expect(stdout).toBe('{"url":"https://example.org/q3.pdf","options":{"question":"what, exactly?"}}\n');
     expect(stderr).toContain('line 3: invalid: not an http(s) URL: mailto:a@b.org');
+  });
+
+  it('names stdin as stdin when a piped list is too long, not as "-"', async () => {
+    // `yes URL | sift parse -`: a producer that would never stop, cut at the list limit.
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sift.cjs'), 'parse', '-'], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // sift stops reading at the limit and exits; the rest of this write then fails with EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(Buffer.alloc(65 * 1024 * 1024, 'https://a.example/\n'));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe('sift parse: cannot read stdin: a list of URLs over 64 MiB is more than Sift reads; split it into smaller lists\n');
   });
 });
