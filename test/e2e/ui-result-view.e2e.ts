@@ -1,0 +1,115 @@
+/**
+ * Stored results as the user reads them in the result pane: Markdown with tables, code, lists,
+ * quotes, images and raw HTML from the page; a big PDF; a 5 MB Markdown file; fetched through
+ * the real services from a loopback site.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { numberedPdf } from '../helpers/fetch-pdf';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+const LONG_URL = `https://example.org/${'segment-without-breaks-'.repeat(20)}end`;
+const MD = [
+  '# Reading a result',
+  '',
+  '| Name | Price | Notes |',
+  '| --- | ---: | --- |',
+  '| Widget | 25 € | light |',
+  `| Gadget | 80 € | ${'wide '.repeat(60)}|`,
+  `| Link | 0 € | ${LONG_URL} |`,
+  '',
+  '```js',
+  `const aVeryLongLine = ${JSON.stringify('x'.repeat(400))};`,
+  '```',
+  '',
+  '- one',
+  '  - one.a',
+  '    - one.a.i',
+  '- two',
+  '',
+  '> A quoted passage.',
+  '',
+  `A link: [site](https://example.org/) and a long one: ${LONG_URL}`,
+  '',
+  '![A chart of sales](https://example.org/chart.png)',
+  '',
+  'Raw HTML: <script>window.__ran = 1</script><img src="x" onerror="window.__ran = 2"> <a href="javascript:window.__ran=3">js link</a>',
+  '',
+  '<iframe src="https://example.org/"></iframe>',
+  '',
+  '<style>body { display: none !important; }</style>',
+  '',
+  'Text after the style.',
+].join('\n');
+
+beforeAll(async () => {
+  site = await startServer({
+    '/article.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(MD),
+    '/big.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(`# Big\n\n${`A paragraph of the big result, said again and again. ${'word '.repeat(40)}\n\n`.repeat(20_000)}`),
+    '/book.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(300, 'Book')),
+  });
+  opened = await openApp();
+  page = opened.page;
+});
+
+afterEach(async () => {
+  await expectNoInternalErrorText(page);
+});
+
+afterAll(async () => {
+  await opened?.close();
+  await site?.close();
+});
+
+async function open(idx: number): Promise<void> {
+  await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
+  await page.keyboard.press('Enter');
+}
+
+test('a table in a Markdown result keeps its words whole and scrolls inside the pane when it is wider', async () => {
+  await pasteList(page, [`${site.origin}/article.md`, `${site.origin}/big.md`, `${site.origin}/book.pdf`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await open(0);
+  const table = page.getByTestId('result-markdown').locator('table');
+  await expect.poll(() => table.count()).toBe(1);
+  // Each short cell on one line: with the pane's overflow-wrap: anywhere, a wide column took
+  // all the room and "Name" stood one letter a line, "25 €" over three.
+  const lines = await table.evaluate((t) =>
+    [...t.querySelectorAll('th, td')]
+      .filter((c) => (c.textContent ?? '').length < 10)
+      .map((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        return [c.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size];
+      }),
+  );
+  expect(lines).toEqual([
+    ['Name', 1],
+    ['Price', 1],
+    ['Notes', 1],
+    ['Widget', 1],
+    ['25 €', 1],
+    ['light', 1],
+    ['Gadget', 1],
+    ['80 €', 1],
+    ['Link', 1],
+    ['0 €', 1],
+  ]);
+  // Nothing of the result runs the page wider than its pane.
+  const pane = await page.getByTestId('result-pane').evaluate((e) => e.scrollWidth - e.clientWidth);
+  expect(pane).toBe(0);
+  await table.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('ui-result-table') });
+});
+
+test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+});
