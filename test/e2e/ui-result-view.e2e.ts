@@ -48,10 +48,14 @@ const MD = [
   'Text after the style.',
 ].join('\n');
 
+// A note a reader follows down the page: the link is a fragment of the result, as footnotes are.
+const NOTES = ['# Notes', '', 'A claim that needs a source.[1](#fn-1)', '', ...Array.from({ length: 80 }, (_, i) => `Filler paragraph ${i + 1}.\n`), '<p id="fn-1">1. The source of the claim.</p>'].join('\n');
+
 beforeAll(async () => {
   site = await startServer({
     '/article.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(MD),
     '/big.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(`# Big\n\n${`A paragraph of the big result, said again and again. ${'word '.repeat(40)}\n\n`.repeat(20_000)}`),
+    '/notes.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(NOTES),
     '/book.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(300, 'Book')),
   });
   opened = await openApp();
@@ -108,6 +112,30 @@ test('a table in a Markdown result keeps its words whole and scrolls inside the 
   expect(pane).toBe(0);
   await table.scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('ui-result-table') });
+});
+
+test("following a link to a place in the result scrolls to it and leaves the app's screen in the address", async () => {
+  await pasteList(page, `${site.origin}/notes.md`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  const hash = await page.evaluate(() => location.hash);
+  expect(hash).toMatch(/^#job\//);
+  await open(0);
+  const note = page.getByTestId('result-markdown').locator('#fn-1');
+  await expect.poll(() => note.count()).toBe(1);
+  const inView = () => note.evaluate((n) => {
+    const pane = n.closest('[data-testid="result-pane"]')!.getBoundingClientRect();
+    const r = n.getBoundingClientRect();
+    return r.top >= pane.top && r.bottom <= pane.bottom;
+  });
+  expect(await inView()).toBe(false);
+  await page.getByTestId('result-markdown').getByRole('link', { name: '1' }).click();
+  await expect.poll(inView).toBe(true);
+  // The screen lives in the hash (store/view.ts): "#fn-1" there made a reload open the composer.
+  expect(await page.evaluate(() => location.hash)).toBe(hash);
+  await page.reload();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(decodeURIComponent(hash.slice('#job/'.length)));
 });
 
 test('no errors were logged in the page', () => {

@@ -31,6 +31,25 @@ function shapeOf(mode: Mode | undefined, result: Result): Shape {
   return 'text';
 }
 
+/**
+ * A link to a place in the result ("#fn-1", a footnote's) scrolls there itself: followed by the
+ * page, it put "#fn-1" where the app keeps its screen (store/view.ts), so a reload opened the
+ * composer, and Back stepped through the notes read.
+ */
+function followInPage(e: React.MouseEvent<HTMLDivElement>): void {
+  const link = e.target instanceof Element ? e.target.closest('a[href^="#"]') : null;
+  if (!link) return;
+  e.preventDefault();
+  let id = (link.getAttribute('href') ?? '').slice(1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // Not percent-encoded: the id as written.
+  }
+  const sel = CSS.escape(id);
+  e.currentTarget.querySelector(`[id="${sel}"], a[name="${sel}"]`)?.scrollIntoView({ block: 'start' });
+}
+
 /** Where to scroll to and what to highlight: a search hit's words on their line. */
 export interface ViewFocus {
   needle: string;
@@ -81,7 +100,7 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
         <p className="muted">The result is empty: the page had nothing that matched.</p>
       ) : html !== null ? (
         // Sanitized by DOMPurify in renderMarkdown; nothing in it can load or run.
-        <div className="markdown" data-testid="result-markdown" dangerouslySetInnerHTML={{ __html: html }} />
+        <div className="markdown" data-testid="result-markdown" onClick={followInPage} dangerouslySetInnerHTML={{ __html: html }} />
       ) : (
         <pre className="result-text" data-testid="result-text">
           {pages
