@@ -138,6 +138,18 @@ test("following a link to a place in the result scrolls to it and leaves the app
   await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(decodeURIComponent(hash.slice('#job/'.length)));
 });
 
+test('a Markdown result too big to render says it is shown as its source', async () => {
+  await pasteList(page, `${site.origin}/big.md`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await open(0);
+  await expect.poll(() => page.getByTestId('result-text').count()).toBe(1);
+  // "Markdown · 4.9 MB" over "# Big" and no way to render it read as a broken renderer.
+  expect(await page.getByTestId('result-view').locator('.result-toolbar').innerText()).toMatch(/Markdown · 4\.\d MB\s+Shown as source: too big to render/);
+  await page.screenshot({ path: screenshotPath('ui-result-big-markdown') });
+});
+
 test('no errors were logged in the page', () => {
   expect(pageErrors(page)).toEqual([]);
 });

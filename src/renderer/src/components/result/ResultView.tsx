@@ -95,6 +95,7 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
             {source ? 'Show rendered' : 'Show source'}
           </button>
         )}
+        {shape === 'markdown' && tooBig && <span className="muted">Shown as source: too big to render</span>}
       </div>
       {result.content === '' ? (
         <p className="muted">The result is empty: the page had nothing that matched.</p>
