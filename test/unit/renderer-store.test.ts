@@ -12,7 +12,8 @@ import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValu
 import { metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
-import { pageSegments } from '../../src/renderer/src/lib/pages';
+import { pageLinesFrom, pageSegments } from '../../src/renderer/src/lib/pages';
+import { MAX_SHOWN_TEXT, shownPart } from '../../src/renderer/src/lib/shown';
 import { errorBesideReason, shownFailure } from '../../src/shared/reasons';
 import { pageError } from '../../src/main/fetch/errors';
 
@@ -347,5 +348,30 @@ describe('a deleted or expired job leaves the search boxes', () => {
     const before = store.getState().searchBoxes;
     store.getState().dropJob('elsewhere');
     expect(store.getState().searchBoxes.all).toBe(before.all);
+  });
+});
+
+describe('a long text shown in part', () => {
+  const lines = (n: number, width: number): string => Array.from({ length: n }, (_, i) => `${i + 1}`.padEnd(width, '.')).join('\n');
+  test('the first MiB, unless a hit is past it: then as much around its line, from a line start', () => {
+    const t = lines(40_000, 49); // 2,000,000 characters, 50 a line
+    expect(shownPart('short\ntext', 2)).toEqual({ text: 'short\ntext', from: 0, firstLine: 1 });
+    expect(shownPart(t)).toMatchObject({ from: 0, firstLine: 1 });
+    expect(shownPart(t).text).toHaveLength(MAX_SHOWN_TEXT);
+    expect(shownPart(t, 100)).toMatchObject({ from: 0, firstLine: 1 });
+    const part = shownPart(t, 30_000);
+    expect(part.from).toBeGreaterThan(0);
+    expect(t[part.from - 1]).toBe('\n');
+    expect(part.text.startsWith(`${part.firstLine}.`)).toBe(true);
+    // The hit's line is in the part, about halfway.
+    const at = part.text.indexOf('\n30000.') + 1;
+    expect(at).toBeGreaterThan(MAX_SHOWN_TEXT / 2 - 100);
+    expect(at).toBeLessThan(MAX_SHOWN_TEXT / 2 + 100);
+  });
+  test("a PDF's pages counted from the part's first line, the page under way starting it", () => {
+    expect(pageLinesFrom([[1, 1], [2, 10], [3, 20]], 1)).toEqual([[1, 1], [2, 10], [3, 20]]);
+    expect(pageLinesFrom([[1, 1], [2, 10], [3, 20]], 15)).toEqual([[2, 1], [3, 6]]);
+    expect(pageLinesFrom([[1, 1], [2, 10], [3, 20]], 10)).toEqual([[2, 1], [3, 11]]);
+    expect(pageLinesFrom([[2, 10]], 5)).toEqual([[2, 6]]);
   });
 });

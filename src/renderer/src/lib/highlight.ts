@@ -75,11 +75,26 @@ export function highlightMatch(root: HTMLElement, content: string, needle: strin
     place(found, false);
     place(found + n.length, true);
     if (typeof CSS !== 'undefined' && 'highlights' in CSS) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(range));
-    const el = range.startContainer.parentElement;
-    el?.scrollIntoView({ block: 'center' });
+    scrollToRange(range);
     return range.toString();
   }
   return null;
+}
+
+/**
+ * Scrolls the range to the middle of the box that scrolls it. Its element centred was enough
+ * for a paragraph; a text result is one <pre> of up to a MiB, whose middle is not the match.
+ */
+function scrollToRange(range: Range): void {
+  const el = range.startContainer.parentElement;
+  if (!el) return;
+  el.scrollIntoView({ block: 'center' });
+  let box: HTMLElement | null = el;
+  while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY))) box = box.parentElement;
+  if (!box) return;
+  const r = range.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - (b.height - r.height) / 2;
 }
 
 export function clearHighlight(): void {

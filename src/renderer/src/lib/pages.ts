@@ -26,3 +26,18 @@ export function pageSegments(text: string, pageLines: unknown): { page: number |
   out.push({ page, text: text.slice(from) });
   return out;
 }
+
+/**
+ * meta.page_lines for a part of the text that starts on `firstLine`: the lines counted from
+ * the part's start, the page under way there starting on its first line.
+ */
+export function pageLinesFrom(pageLines: unknown, firstLine: number): unknown {
+  if (firstLine === 1 || !isPageLines(pageLines)) return pageLines;
+  const out: [number, number][] = [];
+  let under: number | undefined;
+  for (const [page, line] of pageLines) {
+    if (line <= firstLine) under = page;
+    else out.push([page, line - firstLine + 1]);
+  }
+  return under === undefined ? out : [[under, 1], ...out];
+}

@@ -3,11 +3,9 @@ import { isPlainText, type Mode, type Result } from '../../../../shared/types';
 import { MAX_RENDERED_MARKDOWN, prettyJson, renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
-import { pageSegments } from '../../lib/pages';
+import { pageLinesFrom, pageSegments } from '../../lib/pages';
+import { MAX_SHOWN_TEXT, shownPart, type Shown } from '../../lib/shown';
 import { MetaTable } from './MetaTable';
-
-// A <pre> of several MB makes layout crawl; the export has the whole text.
-const MAX_SHOWN_TEXT = 1024 * 1024;
 
 type Shape = 'markdown' | 'json' | 'text';
 
@@ -62,27 +60,35 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
   const [source, setSource] = useState(false);
   const tooBig = result.content.length > MAX_RENDERED_MARKDOWN;
   const html = useMemo(() => (shape === 'markdown' && !source && !tooBig ? renderMarkdown(result.content) : null), [shape, source, tooBig, result.content]);
-  const text = useMemo(() => {
-    if (html !== null) return '';
-    const t = shape === 'json' ? (prettyJson(result.content) ?? result.content) : result.content;
-    return t.length > MAX_SHOWN_TEXT ? t.slice(0, MAX_SHOWN_TEXT) : t;
-  }, [html, shape, result.content]);
-  const pages = useMemo(() => (html === null && shape === 'text' ? pageSegments(text, result.meta?.page_lines) : null), [html, shape, text, result.meta?.page_lines]);
+  const needle = focus?.needle;
+  const line = focus?.line;
+  const shown = useMemo((): Shown => {
+    if (html !== null) return { text: '', from: 0, firstLine: 1 };
+    if (shape !== 'json') return shownPart(result.content, line);
+    // A hit's line is the stored content's; pretty JSON has its own lines.
+    return shownPart(prettyJson(result.content) ?? result.content);
+  }, [html, shape, result.content, line]);
+  const text = shown.text;
+  const pageLines = result.meta?.page_lines;
+  const pages = useMemo(
+    () => (html === null && shape === 'text' ? pageSegments(text, pageLinesFrom(pageLines, shown.firstLine)) : null),
+    [html, shape, text, pageLines, shown.firstLine],
+  );
   const size = useMemo(() => new TextEncoder().encode(result.content).length, [result.content]);
   const cut = html === null && result.content.length > MAX_SHOWN_TEXT;
   const root = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState<string | null>(null);
-  const needle = focus?.needle;
-  const line = focus?.line;
   // After the content is on screen: scroll to the match and highlight it.
   useEffect(() => {
     if (!root.current || needle === undefined || line === undefined) {
       setFound(null);
       return;
     }
-    setFound(highlightMatch(root.current, result.content, needle, line));
+    // In a part shown from further on, the hit's line and the occurrences before it count from there.
+    const part = html === null && shown.from > 0;
+    setFound(highlightMatch(root.current, part ? text : result.content, needle, part ? line - shown.firstLine + 1 : line));
     return clearHighlight;
-  }, [html, text, needle, line, result.content]);
+  }, [html, text, needle, line, result.content, shown]);
 
   return (
     <div className="result-view" data-testid="result-view" data-shape={shape} data-highlight={found ?? undefined} ref={root}>
@@ -115,7 +121,13 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
             : text}
         </pre>
       )}
-      {cut && <p className="muted">Showing the first {formatBytes(MAX_SHOWN_TEXT)}; export the job to get all of it.</p>}
+      {cut && (
+        <p className="muted" data-testid="result-cut">
+          {shown.from > 0
+            ? `Showing ${formatBytes(MAX_SHOWN_TEXT)} around the match, from line ${shown.firstLine.toLocaleString()}; export the job to get all of it.`
+            : `Showing the first ${formatBytes(MAX_SHOWN_TEXT)}; export the job to get all of it.`}
+        </p>
+      )}
       {result.meta && <MetaTable meta={result.meta} />}
     </div>
   );
