@@ -64,7 +64,7 @@ test("a hit past the first MiB of a long text opens at its line, highlighted, an
     return { inView: r.height > 0 && r.top >= p.top && r.bottom <= p.bottom, line: node.slice(lineStart, node.indexOf('\n', range.startOffset)) };
   });
   expect(seen).toEqual({ inView: true, line: 'Line 27000: the old lighthouse keeper wrote down the tides.' });
-  expect(await page.getByTestId('result-cut').textContent()).toMatch(/^Showing 1\.0 MB around the match, from line [\d,]+; export the job to get all of it\.$/);
+  expect(await page.getByTestId('result-cut').textContent()).toMatch(/^Showing 1\.0 MB around the match, from line [\d,]+; Copy takes all of it, as does exporting the job\.$/);
   await page.screenshot({ path: screenshotPath('ui-long-result-hit') });
   await expectNoInternalErrorText(page);
 });

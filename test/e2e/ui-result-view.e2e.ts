@@ -40,6 +40,8 @@ const MD = [
   '![A chart of sales](https://example.org/chart.png)',
 ].join('\n');
 
+const BIG = `# Big\n\n${`A paragraph of the big result, said again and again. ${'word '.repeat(40)}\n\n`.repeat(20_000)}The last line, past all the pane shows.`;
+
 // What a page's own HTML may leave in a Markdown result: none of it may run, load or restyle the app.
 const HOSTILE = [
   '# Hostile',
@@ -59,7 +61,7 @@ const NOTES = ['# Notes', '', 'A claim that needs a source.[1](#fn-1)', '', ...A
 beforeAll(async () => {
   site = await startServer({
     '/article.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(MD),
-    '/big.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(`# Big\n\n${`A paragraph of the big result, said again and again. ${'word '.repeat(40)}\n\n`.repeat(20_000)}`),
+    '/big.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(BIG),
     '/hostile.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(HOSTILE),
     '/notes.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(NOTES),
     '/book.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(300, 'Book')),
@@ -154,6 +156,30 @@ test('a Markdown result too big to render says it is shown as its source', async
   // "Markdown · 4.9 MB" over "# Big" and no way to render it read as a broken renderer.
   expect(await page.getByTestId('result-view').locator('.result-toolbar').innerText()).toMatch(/Markdown · 4\.\d MB\s+Shown as source: too big to render/);
   await page.screenshot({ path: screenshotPath('ui-result-big-markdown') });
+});
+
+test('Copy puts the whole result on the clipboard, past the part the pane shows, and says so', async () => {
+  await runJob(`${site.origin}/big.md`, 1);
+  await open(0);
+  await expect.poll(() => page.getByTestId('result-cut').count()).toBe(1);
+  expect(await page.getByTestId('result-text').innerText()).not.toContain('The last line');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.getByTestId('result-copy').click();
+  await expect.poll(() => page.getByTestId('result-copy-status').textContent()).toMatch(/^Copied 4\.\d MB$/);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  // As stored: the served Markdown, trimmed at its end as every result is.
+  expect(copied.length).toBeGreaterThan(4_000_000);
+  expect(copied).toBe(BIG.trim());
+  await page.screenshot({ path: screenshotPath('ui-result-copied') });
+
+  // A clipboard that refuses: the reason and what to do instead, not a silent nothing.
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+  });
+  await page.getByTestId('result-copy').click();
+  await expect
+    .poll(() => page.getByTestId('result-copy-status').textContent())
+    .toBe('Could not copy: Write permission denied. Select the text and press Ctrl+C, or export the job.');
 });
 
 test("a result's own scripts, handlers, frames and styles neither run nor show", async () => {

@@ -51,7 +51,7 @@ export class FakeWebContents {
 
 export class FakeSession {
   permissionRequest: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null;
-  permissionCheck: (() => boolean) | null = null;
+  permissionCheck: ((wc: unknown, permission: string) => boolean) | null = null;
   headersHook: ((d: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders?: Record<string, string[]> }) => void) => void) | null = null;
   setPermissionRequestHandler(h: FakeSession['permissionRequest']): void {
     this.permissionRequest = h;
@@ -80,7 +80,7 @@ export class FakeRenderSession {
   proxy: { proxyRules?: string; proxyBypassRules?: string } | null = null;
   userAgent = '';
   permissionRequest: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null;
-  permissionCheck: (() => boolean) | null = null;
+  permissionCheck: ((wc: unknown, permission: string) => boolean) | null = null;
   listeners = new Map<string, Listener[]>();
   hooks = new Map<string, WebRequestListener>();
   cleared = 0;

@@ -113,15 +113,20 @@ describe('window and session hardening', () => {
     }
   });
 
-  test('every permission request and check is denied, and responses carry the CSP', () => {
+  test('every permission request and check is denied but writing the clipboard, and responses carry the CSP', () => {
     const s = new FakeSession();
     hardenSession(s as never);
-    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal']) {
+    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'unknown']) {
       let answer: boolean | undefined;
       s.permissionRequest!(null, p, (ok) => (answer = ok));
       expect(answer).toBe(false);
+      expect(s.permissionCheck!(null, p)).toBe(false);
     }
-    expect(s.permissionCheck!()).toBe(false);
+    // The result pane's Copy button: navigator.clipboard.writeText asks for this one.
+    let answer: boolean | undefined;
+    s.permissionRequest!(null, 'clipboard-sanitized-write', (ok) => (answer = ok));
+    expect(answer).toBe(true);
+    expect(s.permissionCheck!(null, 'clipboard-sanitized-write')).toBe(true);
     let headers: Record<string, string[]> | undefined;
     s.headersHook!({ responseHeaders: { 'X-Other': ['1'] } }, (r) => (headers = r.responseHeaders));
     expect(headers!['Content-Security-Policy']).toEqual([CSP]);

@@ -79,7 +79,7 @@ describe('the app render window (Electron stand-in)', () => {
     let granted: boolean | undefined;
     s.permissionRequest?.({}, 'geolocation', (ok) => (granted = ok));
     expect(granted).toBe(false);
-    expect(s.permissionCheck?.()).toBe(false);
+    expect(s.permissionCheck?.({}, 'clipboard-sanitized-write')).toBe(false);
     expect(wc.openHandler?.({ url: 'https://example.org/popup' })).toEqual({ action: 'deny' });
     expect(wc.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
     expect(wc.fire('will-navigate', 'javascript:alert(1)')).toBe(true);

@@ -78,10 +78,17 @@ export function hardenWebContents(contents: Pick<WebContents, 'on' | 'setWindowO
   });
 }
 
-/** Deny every permission request (camera, notifications, geolocation, …) and set the CSP header. */
+/**
+ * Writing text to the clipboard: the result pane's Copy button (navigator.clipboard.writeText).
+ * Chromium asks for it by this name; denied, Copy failed in the app while it worked in a browser.
+ * Only writing, and only on a click; reading the clipboard stays denied.
+ */
+const ALLOWED_PERMISSION = 'clipboard-sanitized-write';
+
+/** Deny every permission request (camera, notifications, geolocation, …) but writing the clipboard, and set the CSP header. */
 export function hardenSession(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'webRequest'>): void {
-  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === ALLOWED_PERMISSION));
+  session.setPermissionCheckHandler((_wc, permission) => permission === ALLOWED_PERMISSION);
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] },

@@ -48,6 +48,36 @@ function followInPage(e: React.MouseEvent<HTMLDivElement>): void {
   e.currentTarget.querySelector(`[id="${sel}"], a[name="${sel}"]`)?.scrollIntoView({ block: 'start' });
 }
 
+const SHAPE_NAMES: Record<Shape, string> = { markdown: 'Markdown', json: 'JSON', text: 'Text' };
+
+/**
+ * The whole result to the clipboard, as stored and as an export writes it (Markdown as its
+ * source): selecting it by hand took one screen at a time, and past the first MiB the pane
+ * does not show it at all. What happened stays beside the button until the result changes.
+ */
+function CopyButton({ text, what, bytes }: { text: string; what: string; bytes: number }): React.JSX.Element {
+  const [outcome, setOutcome] = useState<{ of: string; error?: string } | null>(null);
+  const shown = outcome?.of === text ? outcome : null;
+  const copy = (): void => {
+    const done = (error?: string): void => setOutcome({ of: text, error });
+    if (!navigator.clipboard) return done('this window has no clipboard');
+    navigator.clipboard.writeText(text).then(
+      () => done(),
+      (e: unknown) => done(e instanceof Error && e.message ? e.message.replace(/\.$/, '') : 'the system refused'),
+    );
+  };
+  return (
+    <>
+      <button type="button" className="link-button" onClick={copy} title={`Copy the whole result (${what}) to the clipboard`} data-testid="result-copy">
+        Copy
+      </button>
+      <span className={shown?.error ? 'warn-text' : 'muted'} role="status" data-testid="result-copy-status">
+        {shown && (shown.error ? `Could not copy: ${shown.error}. Select the text and press Ctrl+C, or export the job.` : `Copied ${formatBytes(bytes)}`)}
+      </span>
+    </>
+  );
+}
+
 /** Where to scroll to and what to highlight: a search hit's words on their line. */
 export interface ViewFocus {
   needle: string;
@@ -94,14 +124,17 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
     <div className="result-view" data-testid="result-view" data-shape={shape} data-highlight={found ?? undefined} ref={root}>
       <div className="result-toolbar">
         <span className="muted">
-          {shape === 'markdown' ? 'Markdown' : shape === 'json' ? 'JSON' : 'Text'} · {formatBytes(size)}
+          {SHAPE_NAMES[shape]} · {formatBytes(size)}
         </span>
-        {shape === 'markdown' && !tooBig && (
-          <button type="button" className="link-button" onClick={() => setSource((v) => !v)}>
-            {source ? 'Show rendered' : 'Show source'}
-          </button>
-        )}
-        {shape === 'markdown' && tooBig && <span className="muted">Shown as source: too big to render</span>}
+        <span className="result-actions">
+          {shape === 'markdown' && !tooBig && (
+            <button type="button" className="link-button" onClick={() => setSource((v) => !v)}>
+              {source ? 'Show rendered' : 'Show source'}
+            </button>
+          )}
+          {shape === 'markdown' && tooBig && <span className="muted">Shown as source: too big to render</span>}
+          {result.content !== '' && <CopyButton text={result.content} what={SHAPE_NAMES[shape]} bytes={size} />}
+        </span>
       </div>
       {result.content === '' ? (
         <p className="muted">The result is empty: the page had nothing that matched.</p>
@@ -124,8 +157,8 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
       {cut && (
         <p className="muted" data-testid="result-cut">
           {shown.from > 0
-            ? `Showing ${formatBytes(MAX_SHOWN_TEXT)} around the match, from line ${shown.firstLine.toLocaleString()}; export the job to get all of it.`
-            : `Showing the first ${formatBytes(MAX_SHOWN_TEXT)}; export the job to get all of it.`}
+            ? `Showing ${formatBytes(MAX_SHOWN_TEXT)} around the match, from line ${shown.firstLine.toLocaleString()}; Copy takes all of it, as does exporting the job.`
+            : `Showing the first ${formatBytes(MAX_SHOWN_TEXT)}; Copy takes all of it, as does exporting the job.`}
         </p>
       )}
       {result.meta && <MetaTable meta={result.meta} />}
