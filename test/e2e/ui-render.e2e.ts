@@ -76,6 +76,42 @@ test('a job with rendering on recovers the app shells, keeps the static page sta
   await page.screenshot({ path: screenshotPath('ui-job-rendered') });
 });
 
+test('retrying the needs-JavaScript target offers rendering, on, and the new job renders it', async () => {
+  const first = await page.getByTestId('job-view').getAttribute('data-job-id');
+  await page.locator('[data-testid="reason-chip"][data-reason="needs_js"]').click();
+  await page.getByTestId('retry-reason').click();
+  await expect.poll(() => page.getByTestId('retry-dialog').count()).toBe(1);
+  // Its advice says these pages need rendering; the line's own render=never is overridden.
+  await expect.poll(() => page.getByTestId('retry-render').isChecked()).toBe(true);
+  expect(await page.getByTestId('retry-render').isDisabled()).toBe(false);
+  expect(await page.getByTestId('retry-recover').isChecked()).toBe(false);
+  await page.screenshot({ path: screenshotPath('ui-retry-render-dialog') });
+  await page.getByTestId('retry-start').click();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(first);
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 120_000 }).toBe('done');
+  const id = (await page.getByTestId('job-view').getAttribute('data-job-id')) ?? '';
+  expect(app.services.store.targetResult(id, 0)?.result?.meta).toMatchObject({ rendered: true, render_why: 'always' });
+  expect(sites.forbidden.connections).toBe(0);
+});
+
+test('with no browser to render with, the retry dialog says why and does not offer rendering', async () => {
+  const { chromiumPath } = await app.services.handlers.getSettings(undefined as never);
+  await app.services.handlers.setSettings({ settings: { chromiumPath: '/nonexistent/chromium' } });
+  try {
+    await page.getByTestId('job-item').last().click();
+    await page.locator('[data-testid="reason-chip"][data-reason="needs_js"]').click();
+    await page.getByTestId('retry-reason').click();
+    await expect.poll(text('retry-no-browser')).toMatch(/^No browser to render with: "Browser for the command line" in Settings names no executable browser\. Install Chromium/);
+    expect(await page.getByTestId('retry-render').isChecked()).toBe(false);
+    expect(await page.getByTestId('retry-render').isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('ui-retry-no-browser') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('retry-dialog').count()).toBe(0);
+  } finally {
+    await app.services.handlers.setSettings({ settings: { chromiumPath } });
+  }
+});
+
 test('no errors were logged in the page', () => {
   expect(pageErrors(page)).toEqual([]);
 });

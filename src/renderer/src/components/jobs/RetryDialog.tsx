@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
 import type { Options } from '../../../../shared/types';
+import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { retryReason } from '../../store/actions';
 import { plural } from '../../lib/format';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
@@ -26,19 +27,38 @@ const RECOVER_HELPS: ReadonlySet<Reason> = new Set(['challenge', 'login', 'soft4
 export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; reason: Reason; count: number; onClose: () => void }): React.JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
   const [recover, setRecover] = useState(RECOVER_HELPS.has(reason));
+  // needs_js said "they need rendering to be read" and offered only recover: a target whose
+  // list line or Settings said render=never failed the same way again.
+  const [render, setRender] = useState(reason === 'needs_js');
+  const [browser, setBrowser] = useState<BrowserInfoView | null>(null);
   const [busy, setBusy] = useState(false);
   useRestoreFocus();
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);
+  useEffect(() => {
+    let live = true;
+    window.sift.browserInfo().then(
+      (info) => {
+        if (!live) return;
+        setBrowser(info);
+        // With no browser every target would fail as "render=always cannot be met".
+        if (!info.ok) setRender(false);
+      },
+      () => undefined, // Unknown: the job itself says if no browser can render.
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const noBrowser = browser !== null && !browser.ok ? browser : null;
 
   const start = async (): Promise<void> => {
     setBusy(true);
     const options: Options = {};
     if (recover) options.recover = true;
-    // Rendering (issue 13) adds its option here: `options.render = 'always'` from a
-    // "Run the pages in a browser" checkbox, on by default for needs_js.
+    if (render) options.render = 'always';
     await retryReason(jobId, reason, options);
     setBusy(false);
     onClose();
@@ -62,6 +82,15 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
           <input type="checkbox" checked={recover} onChange={(e) => setRecover(e.target.checked)} data-testid="retry-recover" />
           <span>Look for an archived copy when the page is not there (recover)</span>
         </label>
+        <label className="check">
+          <input type="checkbox" checked={render} disabled={noBrowser !== null} onChange={(e) => setRender(e.target.checked)} data-testid="retry-render" />
+          <span>Run the pages in a browser, their JavaScript included (render)</span>
+        </label>
+        {noBrowser && (
+          <p className="field-error" data-testid="retry-no-browser">
+            No browser to render with: {noBrowser.why}. {noBrowser.hint}
+          </p>
+        )}
       </fieldset>
       <div className="dialog-actions">
         <button type="button" onClick={onClose} disabled={busy}>
