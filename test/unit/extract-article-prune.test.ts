@@ -96,6 +96,17 @@ describe('the article pruning pass', () => {
     expect(t).not.toContain('uses cookies');
   });
 
+  it("drops an ad slot's label and a widget's notice that it needs scripts, and keeps prose about ads and JavaScript", () => {
+    const labels = ['<p>Advert</p>', '<p>ADVERTISEMENT</p>', '<div>Anzeige</div>', '<p>Sponsored</p>', '<p>This slideshow requires JavaScript.</p>', '<p>The video player needs JavaScript enabled to play.</p>'];
+    const t = text(page(labels.join('\n')));
+    keepsProse(t);
+    for (const l of ['Advert', 'ADVERTISEMENT', 'Anzeige', 'Sponsored', 'requires JavaScript', 'needs JavaScript']) expect(t).not.toContain(l);
+    const about = '<p>Advertising paid for the ferry until 1990.</p><p>This site requires JavaScript for nothing: the tide tables are plain pages.</p>';
+    const kept = text(page(about));
+    expect(kept).toContain('Advertising paid for the ferry');
+    expect(kept).toContain('This site requires JavaScript for nothing');
+  });
+
   it('drops asides, navigation roles and print-only copies', () => {
     const aside = '<aside><p>Most read this week: the lighthouse auction and the new ferry timetable.</p></aside>';
     const nav = '<div role="navigation"><p>Home / Rivers / Estuaries / This story in the archive</p></div>';

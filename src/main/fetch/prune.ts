@@ -71,12 +71,15 @@ const hasPair = (words: string[], pairs: string[][]): boolean =>
 
 /**
  * Short blocks that are calls to action or pointers elsewhere, in any site's words: "Related:",
- * "READ MORE:", "Sign up for our newsletter", "This post may contain affiliate links".
+ * "READ MORE:", "Sign up for our newsletter", "This post may contain affiliate links"; an ad
+ * slot's label left alone between paragraphs ("Advert", "Anzeige"); and a widget's notice that
+ * it needs scripts ("This slideshow requires JavaScript."), which says nothing once extracted.
  */
 const PHRASE = new RegExp(
   [
     '^(related|read more|read next|see more|more|also read|read also|recommended|watch|listen|click here|advertisement)\\b\\s*[:|-]',
-    '^advertisement$',
+    '^(advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама)$',
+    '^(this|the) (slideshow|slider|gallery|carousel|video|player|map|embed|widget|content|form|feature)\\b.{0,40}\\b(requires|needs) javascript\\b',
     '\\b(sign up|subscribe)\\b.{0,60}\\b(newsletter|inbox|updates|channel)',
     '\\bnewsletter\\b.{0,40}\\b(sign up|subscribe)',
     '\\b(follow us|share this|share on)\\b',
