@@ -80,6 +80,16 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(markdownOf('<pre><code></code></pre><p>one</p><pre>x\n\n\ny</pre><p>two</p>')).toBe('one\n\n```\nx\n\n\ny\n```\n\ntwo');
   });
 
+  it('writes no line of only blanks and no blanks at a paragraph\'s end outside a fenced block', () => {
+    // A list item's indent under its image, a paragraph of &nbsp; and a <br>, a <br> ending a paragraph.
+    expect(markdownOf('<ul><li><p><img src="https://x.example/a.png" alt="pic"></p>\n<p>Image 1 of 3</p></li></ul><p>text</p>')).toBe(
+      '-   ![pic](https://x.example/a.png)\n\n    Image 1 of 3\n\ntext',
+    );
+    expect(markdownOf('<p>one</p><p>&nbsp;&nbsp;<br></p><p>two<br></p><p> <br> </p><h3>Three</h3>')).toBe('one\n\ntwo\n\n### Three');
+    // A <br> inside a paragraph is still a hard break; a code block's blank-looking line is the code's.
+    expect(markdownOf('<p>line one<br>line two</p><pre>x\n   \ny</pre>')).toBe('line one  \nline two\n\n```\nx\n   \ny\n```');
+  });
+
   it('leaves <pre><code> to turndown\'s fenced rule, with its language, and text mode as laid out', () => {
     const html = page('<pre><code class="language-js">const a = 1;\nconst b = a * 2;</code></pre><pre>x  y\n1  2</pre>');
     const a = extractArticle(html, 'https://docs.example/notes');

@@ -29,7 +29,8 @@ function upstream(html: string): string {
   const t = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
   t.use(gfm);
   t.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button']);
-  return t.turndown(html).replace(/\n{3,}/g, '\n\n').trim();
+  // Sift's own blank lines (collapseBlankLines): runs as one, a line of only blanks blank, no blanks before one.
+  return t.turndown(html).replace(/[ \t]*\n(?:[ \t\u00a0]*\n)+/g, '\n\n').trim();
 }
 
 describe('markdownOf parses as turndown does', () => {

@@ -636,10 +636,13 @@ const atxHeading = (level: number, content: string): string =>
  * Runs of blank lines as one, but inside a fenced code block, where they are the code's: two
  * blank lines between a module's functions (as Python's style guide asks) were one. A fence
  * opens at a line's start (turndown escapes a ``` or ~~~ there in text) and closes at the
- * first line of at least as many of its characters.
+ * first line of at least as many of its characters. A line of only blanks (a list item's
+ * indent under an image, a paragraph that held only a <br> or &nbsp;) is blank too, and a
+ * paragraph's last line loses its trailing blanks (a <br> at its end): they left lines of
+ * spaces, and spaces at line ends, in the exported files.
  */
 const collapseBlankLines = (md: string): string =>
-  md.replace(/^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|\n{3,}/gm, (m) => (m.startsWith('\n') ? '\n\n' : m));
+  md.replace(/^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|[ \t]*\n(?:[ \t\u00a0]*\n)+/gm, (m) => (/^[`~]/.test(m) ? m : '\n\n'));
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 /** Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that Markdown itself reads there (a link's ")"). */

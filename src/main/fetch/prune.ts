@@ -72,14 +72,17 @@ const hasPair = (words: string[], pairs: string[][]): boolean =>
 /**
  * Short blocks that are calls to action or pointers elsewhere, in any site's words: "Related:",
  * "READ MORE:", "Sign up for our newsletter", "This post may contain affiliate links"; an ad
- * slot's label left alone between paragraphs ("Advert", "Anzeige"); and a widget's notice that
- * it needs scripts ("This slideshow requires JavaScript."), which says nothing once extracted.
+ * slot's label left alone between paragraphs ("Advert", "Anzeige"); a widget's notice that
+ * it needs scripts ("This slideshow requires JavaScript."), a gallery's counter ("Image 1 of
+ * 23") and its buttons' words ("Caption", "Enlarge", "Next"), which say nothing once extracted.
  */
 const PHRASE = new RegExp(
   [
     '^(related|read more|read next|see more|more|also read|read also|recommended|watch|listen|click here|advertisement)\\b\\s*[:|-]',
     '^(advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама)$',
     '^(this|the) (slideshow|slider|gallery|carousel|video|player|map|embed|widget|content|form|feature)\\b.{0,40}\\b(requires|needs) javascript\\b',
+    '^(image|photo|picture|slide|foto|bild)s? \\d+ ?(of|/|von|de|di|sur) ?/? ?\\d*$',
+    '^(caption|hide caption|show caption|toggle caption|enlarge( this)?( image)?|expand|view gallery|open gallery|fullscreen|full screen|close|previous|next|prev)$',
     '\\b(sign up|subscribe)\\b.{0,60}\\b(newsletter|inbox|updates|channel)',
     '\\bnewsletter\\b.{0,40}\\b(sign up|subscribe)',
     '\\b(follow us|share this|share on)\\b',
