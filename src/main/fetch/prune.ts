@@ -74,14 +74,18 @@ const hasPair = (words: string[], pairs: string[][]): boolean =>
  * "READ MORE:", "Sign up for our newsletter", "This post may contain affiliate links"; an ad
  * slot's label left alone between paragraphs ("Advert", "Anzeige"); a widget's notice that
  * it needs scripts ("This slideshow requires JavaScript."), a gallery's counter ("Image 1 of
- * 23") and its buttons' words ("Caption", "Enlarge", "Next"), which say nothing once extracted.
+ * 23", "1 of 6") and its buttons' words ("Caption", "Enlarge", "Next"), "Loading…", and a
+ * pointer to other stories left without its list ("You may also like...", "DON'T MISS"),
+ * which say nothing once extracted.
  */
 const PHRASE = new RegExp(
   [
     '^(related|read more|read next|see more|more|also read|read also|recommended|watch|listen|click here|advertisement)\\b\\s*[:|-]',
-    '^(advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|реклама)$',
+    '^(advertisement|advertising|advert|ads?|sponsored|anzeige|werbung|publicidad|publicidade|publicité|pubblicità|advertentie|annons|annonse|mainos|reklam|reklama|hirdetés|iklan|реклама|διαφήμιση|广告|広告|광고)$',
     '^(this|the) (slideshow|slider|gallery|carousel|video|player|map|embed|widget|content|form|feature)\\b.{0,40}\\b(requires|needs) javascript\\b',
-    '^(image|photo|picture|slide|foto|bild)s? \\d+ ?(of|/|von|de|di|sur) ?/? ?\\d*$',
+    '^((image|photo|picture|slide|foto|bild)s? )?\\d+ ?(of|/|von|de|di|sur) ?/? ?\\d*$',
+    '^loading\\b.{0,30}(\\.\\.\\.|…)$',
+    "^(you (may|might) also like|don'?t miss|more from|more on this|recommended for you|trending now|popular now|most popular|most read|editor'?s picks|related (stories|articles|posts|content))\\b.{0,20}$",
     '^(caption|hide caption|show caption|toggle caption|enlarge( this)?( image)?|expand|view gallery|open gallery|fullscreen|full screen|close|previous|next|prev)$',
     '\\b(sign up|subscribe)\\b.{0,60}\\b(newsletter|inbox|updates|channel)',
     '\\bnewsletter\\b.{0,40}\\b(sign up|subscribe)',
