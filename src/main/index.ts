@@ -2,7 +2,7 @@
  * The Electron shell: app lifecycle, the window, the system dialogs. Everything it calls is
  * plain Node (services, store, runner, fetch) and is what the CLI and the tests use.
  */
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, session, shell } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bindContract, trustedSenderFor } from './ipc/bind';
@@ -33,7 +33,12 @@ async function boot(): Promise<void> {
   // every other web contents is the app's.
   const renderSessions = new Set<Electron.Session>();
   app.on('web-contents-created', (_e, contents) => {
-    if (!renderSessions.has(contents.session)) hardenWebContents(contents, rendererUrl, shell);
+    if (!renderSessions.has(contents.session)) {
+      hardenWebContents(contents, rendererUrl, shell, {
+        popup: (template) => Menu.buildFromTemplate(template).popup({ window: BrowserWindow.fromWebContents(contents) ?? undefined }),
+        copyText: (text) => clipboard.writeText(text),
+      });
+    }
   });
 
   const services = createServices({

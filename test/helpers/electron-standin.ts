@@ -40,6 +40,10 @@ export class FakeWebContents {
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload });
   }
+  /** Fires an event with these arguments after the event object. */
+  fireWith(event: string, ...args: unknown[]): void {
+    for (const l of this.listeners.get(event) ?? []) l({ preventDefault: () => undefined }, ...args);
+  }
   /** Fires a navigation-like event; returns true when the glue prevented it. */
   fire(event: string, url: string): boolean {
     let prevented = false;

@@ -6,6 +6,7 @@ import { bindContract, trustedSenderFor } from '../../src/main/ipc/bind';
 import type { Handlers } from '../../src/main/ipc/dispatch';
 import { METHODS, channelOf } from '../../src/shared/ipc/contract';
 import { CSP, hardenSession, hardenWebContents, isExternalSafe, secureWebPreferences, windowOptions } from '../../src/main/app/window';
+import type { MenuItemConstructorOptions } from 'electron';
 import { createServices, type Services } from '../../src/main/services';
 import { FakeIpcMain, FakeSession, FakeShell, FakeWebContents } from '../helpers/electron-standin';
 
@@ -103,6 +104,30 @@ describe('window and session hardening', () => {
     expect(wc.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(wc.openHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
     expect(shell.opened).toEqual(['https://example.org/a']);
+  });
+
+  test('a right-click shows the menu a desktop app has: editing in a text field, Copy on a selection, Copy Link Address on a web link', () => {
+    const wc = new FakeWebContents();
+    const shown: MenuItemConstructorOptions[][] = [];
+    const copied: string[] = [];
+    hardenWebContents(wc as never, APP_URL, new FakeShell(), { popup: (t) => shown.push(t), copyText: (s) => copied.push(s) });
+    const flags = { canUndo: false, canRedo: false, canCut: false, canCopy: false, canPaste: true, canSelectAll: true };
+    const names = (t: MenuItemConstructorOptions[] | undefined) => (t ?? []).map((i) => (i.type === 'separator' ? '-' : (i.role ?? i.label)));
+    // The list box, empty: Paste (the way many people paste a list) and Select All work, the rest is greyed.
+    wc.fireWith('context-menu', { isEditable: true, selectionText: '', linkURL: '', editFlags: flags });
+    expect(names(shown[0])).toEqual(['undo', 'redo', '-', 'cut', 'copy', 'paste', '-', 'selectAll']);
+    expect(shown[0]!.filter((i) => i.enabled).map((i) => i.role)).toEqual(['paste', 'selectAll']);
+    // Selected text of a result.
+    wc.fireWith('context-menu', { isEditable: false, selectionText: 'net revenue', linkURL: '', editFlags: { ...flags, canCopy: true } });
+    expect(names(shown[1])).toEqual(['copy']);
+    // A result's link, with its text selected.
+    wc.fireWith('context-menu', { isEditable: false, selectionText: 'the report', linkURL: 'https://example.org/report', editFlags: flags });
+    expect(names(shown[2])).toEqual(['Copy Link Address', '-', 'copy']);
+    (shown[2]![0]!.click as () => void)();
+    expect(copied).toEqual(['https://example.org/report']);
+    // Nothing to act on (a click on the page's background, a javascript: link): no empty menu.
+    wc.fireWith('context-menu', { isEditable: false, selectionText: '  ', linkURL: 'javascript:alert(1)', editFlags: flags });
+    expect(shown).toHaveLength(3);
   });
 
   test('openExternal is only for http(s) URLs', () => {

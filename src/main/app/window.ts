@@ -1,4 +1,4 @@
-import type { BrowserWindowConstructorOptions, Session, WebContents, WebPreferences } from 'electron';
+import type { BrowserWindowConstructorOptions, ContextMenuParams, MenuItemConstructorOptions, Session, WebContents, WebPreferences } from 'electron';
 
 /**
  * The Electron glue, written against the few Electron APIs it touches so tests can drive it
@@ -63,8 +63,54 @@ export function isExternalSafe(url: string): boolean {
   }
 }
 
-/** No navigation away from the app and no new windows; http(s) links open in the browser. */
-export function hardenWebContents(contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>, appUrl: string, shell: ShellLike): void {
+/** Shows a context menu (Electron's Menu) and writes the clipboard (Electron's clipboard). */
+export interface ContextMenuHost {
+  popup(template: MenuItemConstructorOptions[]): void;
+  copyText(text: string): void;
+}
+
+type MenuParams = Pick<ContextMenuParams, 'isEditable' | 'selectionText' | 'linkURL'> & { editFlags: Pick<ContextMenuParams['editFlags'], 'canUndo' | 'canRedo' | 'canCut' | 'canCopy' | 'canPaste' | 'canSelectAll'> };
+
+/**
+ * The right-click menu a desktop app is expected to have; Electron shows none of its own, so a
+ * right-click on the list box offered no Paste, and one on a result's text no Copy. A text field
+ * gets the editing commands, selected text Copy, a web link "Copy Link Address"; elsewhere
+ * there is no menu.
+ */
+export function contextMenuTemplate(p: MenuParams, copyText: (text: string) => void): MenuItemConstructorOptions[] {
+  const groups: MenuItemConstructorOptions[][] = [];
+  if (p.linkURL && isExternalSafe(p.linkURL)) groups.push([{ label: 'Copy Link Address', click: () => copyText(p.linkURL) }]);
+  const f = p.editFlags;
+  if (p.isEditable) {
+    groups.push(
+      [
+        { role: 'undo', enabled: f.canUndo },
+        { role: 'redo', enabled: f.canRedo },
+      ],
+      [
+        { role: 'cut', enabled: f.canCut },
+        { role: 'copy', enabled: f.canCopy },
+        { role: 'paste', enabled: f.canPaste },
+      ],
+      [{ role: 'selectAll', enabled: f.canSelectAll }],
+    );
+  } else if (p.selectionText.trim()) {
+    groups.push([{ role: 'copy' }]);
+  }
+  return groups.flatMap((g, i) => (i === 0 ? g : [{ type: 'separator' as const }, ...g]));
+}
+
+/**
+ * No navigation away from the app and no new windows; http(s) links open in the browser; a
+ * right-click shows the menu contextMenuTemplate makes, when there is a host to show it.
+ */
+export function hardenWebContents(contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>, appUrl: string, shell: ShellLike, menus?: ContextMenuHost): void {
+  if (menus) {
+    contents.on('context-menu', (_event, params) => {
+      const template = contextMenuTemplate(params, (text) => menus.copyText(text));
+      if (template.length) menus.popup(template);
+    });
+  }
   contents.on('will-navigate', (event, url) => {
     if (url !== appUrl) event.preventDefault();
   });
