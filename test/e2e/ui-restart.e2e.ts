@@ -230,6 +230,49 @@ test('a long export shows its progress, then the files it wrote', async () => {
   expect(pageErrors(page)).toEqual([]);
 });
 
+test('a list not submitted yet is back in the composer, with its options, after the window goes; once submitted it is not', async () => {
+  const app = await startUiApp({});
+  apps.push(app);
+  const page = await open(app);
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.url}/article/1\n${site.url}/article/2`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.getByTestId('opt-mode').selectOption('text');
+  // A line typed just before the window goes, not parsed yet, is kept too.
+  await page.getByTestId('paste-box').focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(`\n${site.url}/article/3`);
+  await page.reload();
+  await expect.poll(() => page.getByTestId('paste-box').inputValue()).toBe(`${site.url}/article/1\n${site.url}/article/2\n${site.url}/article/3`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  expect(await page.getByTestId('opt-mode').inputValue()).toBe('text');
+  await expect.poll(() => page.getByTestId('notice').locator('strong').allTextContents()).toContain('The list you had not submitted is back in the composer (3 lines). Clear it there if you no longer need it.');
+  await page.screenshot({ path: screenshotPath('ui-draft-restored') });
+
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(jobStatus(page), { timeout: 60_000 }).toBe('done');
+  await page.reload();
+  await page.getByTestId('nav-new').click();
+  expect(await page.getByTestId('paste-box').inputValue()).toBe('');
+  expect((await page.getByTestId('notice').allTextContents()).filter((t) => t.includes('back in the composer'))).toEqual([]);
+
+  // A kept draft that cannot be read (another version, damaged storage) is dropped, not shown.
+  const KEY = 'sift.composer-draft.v1';
+  const kept = () => page.evaluate((k) => localStorage.getItem(k), KEY);
+  await page.evaluate((k) => localStorage.setItem(k, '{"source":{"kind":"paste","name":"pasted","text":42}}'), KEY);
+  await page.reload();
+  await expect.poll(kept).toBeNull();
+  await page.getByTestId('nav-new').click();
+  expect(await page.getByTestId('paste-box').inputValue()).toBe('');
+
+  // A list too long to keep (past 1,000,000 characters) is not kept; the file or the paste's source still has it.
+  await pasteList(page, `${site.url}/article/9`);
+  await expect.poll(kept).toContain('/article/9');
+  await pasteList(page, Array.from({ length: 25_000 }, (_, i) => `${site.url}/article/${i}?padding=${'x'.repeat(10)}`).join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent(), { timeout: 60_000 }).toBe('25,000');
+  await expect.poll(kept).toBeNull();
+});
+
 test('a 50,000-line pasted list is read without freezing the window', async () => {
   const app = await startUiApp();
   apps.push(app);

@@ -295,6 +295,11 @@ export function pastedText(): string {
   return source?.kind === 'paste' ? source.text : '';
 }
 
+/** What was typed in the paste box and not parsed yet, or null. */
+export function typedText(): string | null {
+  return pendingPaste ? pendingPaste() : null;
+}
+
 /** Parses what was typed now rather than after the pause (Submit right after typing). */
 export async function flushPaste(): Promise<void> {
   const read = pendingPaste;
