@@ -15,6 +15,8 @@ export interface Site {
   hits: string[];
   /** TCP connections accepted: a forbidden host must see none, of any kind. */
   connections: number;
+  /** Resolves once a request for this path has come (at once if one has). */
+  hit(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,10 +32,21 @@ export interface RenderSites {
 
 async function listen(host: string, handle: (url: string, res: ServerResponse) => void): Promise<Site> {
   const hits: string[] = [];
+  const waiting: Array<{ path: string; resolve: () => void }> = [];
   const sockets = new Set<Socket>();
-  const site: Site = { origin: '', hits, connections: 0, close: async () => {} };
+  const site: Site = {
+    origin: '',
+    hits,
+    connections: 0,
+    hit: (p) => (hits.includes(p) ? Promise.resolve() : new Promise((resolve) => waiting.push({ path: p, resolve }))),
+    close: async () => {},
+  };
   const server: Server = createServer((req, res) => {
     hits.push(req.url ?? '/');
+    for (const w of waiting.filter((x) => x.path === req.url)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
     handle(req.url ?? '/', res);
   });
   server.on('upgrade', (req, socket) => {
@@ -83,6 +96,8 @@ export async function startRenderSites(): Promise<RenderSites> {
     if (p === '/popup-target' || p === '/popup-target-frame') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>popup</p>');
     // A stream of server-sent events that never ends: a comment now, then nothing.
     if (p === '/events') return void res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }).write(':\n\n');
+    // Held for as long as the page lives: a page that asks for it synchronously is stuck.
+    if (p === '/held-while-asked') return;
     if (p === '/api/poll.json') return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{}');
     // An API that takes 3 s: longer than the DOM quiet a polling page is settled after.
     if (p === '/slow/article.json') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(files.get('/article.json')), 3_000);

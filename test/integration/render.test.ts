@@ -3,6 +3,13 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
 import { PROBE, SETTLE_SCRIPT } from '../../src/main/fetch/render/settle';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore } from '../../src/main/store';
+import { BatchMetrics } from '../../src/main/metrics';
+import { silentLog } from '../../src/main/log';
+import { createBatchRunner } from '../../src/main/batchrun';
 import { launchChromium } from '../helpers/chromium';
 import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
 
@@ -413,6 +420,30 @@ describe('isolation', () => {
     }
     // cached.js may be cached for an hour; each target fetched it anew.
     expect(sites.allowed.hits.filter((h) => h === '/cached.js').length - cachedBefore).toBe(2);
+  });
+});
+
+describe('a job cancelled while its page renders', () => {
+  it('stores the target as cancelled, though the page was not answering, not as a page that "did not yield"', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-render-cancel-'));
+    const store = openStore(path.join(dir, 'sift.db'));
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 60_000 });
+    const runner = createBatchRunner(store, f, {}, new BatchMetrics(), silentLog());
+    try {
+      const { id } = runner.submit(caller, 'test', [{ url: `${sites.allowed.origin}/stuck-when-asked.html`, options: { mode: 'text', render: 'always' } }]);
+      // The page blocks as Sift asks it whether it has settled: the render is waiting on it.
+      await sites.allowed.hit('/held-while-asked');
+      expect(runner.cancel(id)).toBe(true);
+      await runner.settled(id);
+      expect(store.getJob(id)?.status).toBe('cancelled');
+      const target = store.targetResult(id, 0);
+      expect(target).toMatchObject({ reason: 'cancelled' });
+      expect(target?.error).not.toMatch(/timeout|yield|internal/);
+    } finally {
+      await runner.close();
+      await f.close();
+      store.close();
+    }
   });
 });
 

@@ -165,8 +165,10 @@ export class ElectronRenderer implements Renderer {
       if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); try again, or render=never.`, 'unreachable');
       return out;
     } catch (err) {
-      if (err instanceof FetchError) throw err;
+      // Cancelled first: the abort destroys the window, which reads as a page that never
+      // answered or crashed (as the Chromium path says).
       if (signal.aborted) throw signal.reason ?? err;
+      if (err instanceof FetchError) throw err;
       throw new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
     } finally {
       unlisten();

@@ -164,8 +164,11 @@ export class ChromiumRenderer implements Renderer {
       }
       return out;
     } catch (err) {
-      if (err instanceof FetchError) throw err;
+      // Cancelled (or out of time) first: the abort closes the page, and a page closed while
+      // Sift waited on it reads as one that never answered. A job cancelled while its page
+      // was busy stored that target as "timeout: the page's JavaScript did not yield".
       if (signal.aborted) throw signal.reason ?? err;
+      if (err instanceof FetchError) throw err;
       const failed = failedHost();
       throw mapBrowserError(err, failed === undefined ? refusedHosts.size > 0 : refusedHosts.has(failed));
     } finally {
