@@ -102,6 +102,14 @@ describe('when the page has settled', () => {
     expect(hasArticle(r.content)).toBe(true);
     expect(sites.allowed.hits).toContain('/events');
   });
+  it('reads what loads as the reader scrolls: at the end of the page, or of the pane the page scrolls in', async () => {
+    for (const page of ['scroll.html', 'scroll-inner.html']) {
+      const r = await fetchPage(page);
+      expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+      expect(r.meta?.render_partial).toBeUndefined();
+      expect(hasArticle(r.content)).toBe(true);
+    }
+  });
   it('waits for one slow request the article comes from, though the page already shows its chrome', async () => {
     const r = await fetchPage('slow-api.html');
     expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });

@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, NetActivity, PROBE, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
+import { bounded, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 import { bareHost } from '../fetch/guard';
 
@@ -219,6 +219,7 @@ export class ElectronRenderer implements Renderer {
           await doc.nextDocument(ms);
           await prepare();
         },
+        scroll: async (ms) => void (await doc.ask(SCROLL, ms)),
       };
       const out = (await prepare()) || !unanswered ? await settleLoaded(page, slot.net, signal, budgetMs, deadline, GRACE_MS) : 'stuck';
       if (out === 'stuck') return 'stuck';

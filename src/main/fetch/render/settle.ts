@@ -80,6 +80,43 @@ export const PROBE =
 // A page that is still thin when the network goes quiet may be waiting on a timer (content
 // "after a delay"); it gets this much longer, within the budget, to fill in.
 export const THIN_PATIENCE_MS = 5_000;
+
+/**
+ * Scrolls the page down to its end, a viewport at a time (at most SCROLL_STEPS steps, a frame
+ * each), then the element the page scrolls in, if it is not the document: content that loads
+ * as the reader scrolls (an IntersectionObserver on a sentinel, a scroll listener, "load
+ * more" on reaching the end) loads once. Without it such a page rendered as the shell it
+ * starts as, and failed as an app shell that "stayed empty". Resolves two frames after the
+ * last step, so the page's own callbacks have run; a frame is at most 100 ms (a window that
+ * draws no frames still scrolls).
+ */
+export const SCROLL_STEPS = 20;
+export const SCROLL = `new Promise(function (resolve) {
+  var frame = function (f) {
+    var called = false, once = function () { if (!called) { called = true; f(); } };
+    requestAnimationFrame(once);
+    setTimeout(once, 100);
+  };
+  var doc = document.scrollingElement || document.documentElement;
+  var steps = 0;
+  var finish = function () {
+    var inner = null, most = doc.clientHeight;
+    var all = document.body ? document.body.querySelectorAll('*') : [];
+    for (var i = 0; i < all.length && i < 20000; i++) {
+      var el = all[i];
+      if (el.scrollHeight - el.clientHeight > 1 && el.clientHeight > most / 2 && /auto|scroll/.test(getComputedStyle(el).overflowY)) { inner = el; most = el.clientHeight; }
+    }
+    if (inner) inner.scrollTop = inner.scrollHeight;
+    frame(function () { frame(function () { resolve(true); }); });
+  };
+  var step = function () {
+    var view = window.innerHeight || doc.clientHeight || 900;
+    if (steps++ >= ${SCROLL_STEPS} || doc.scrollTop + view >= doc.scrollHeight - 1) return finish();
+    window.scrollTo(0, doc.scrollTop + Math.max(view, Math.ceil(doc.scrollHeight / ${SCROLL_STEPS})));
+    frame(step);
+  };
+  step();
+})`;
 export const TICK_MS = 100;
 /**
  * A page whose network never goes quiet (it polls, sends beacons, streams ads) is read once
@@ -134,6 +171,10 @@ export class NetActivity {
     this.lastProbe = now;
     return true;
   }
+  /** Whether a PROBE answer says the page is still: its network and its DOM quiet, text or not. */
+  still([quietMs]: readonly [number, number], now = Date.now()): boolean {
+    return this.quiet(now) && quietMs >= SETTLE_IDLE_MS;
+  }
   /** Whether a PROBE answer means the page has settled. */
   settled([quietMs, textChars]: readonly [number, number], sinceLoadMs: number, budgetMs: number, now = Date.now()): boolean {
     if (this.quiet(now)) return quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= Math.min(THIN_PATIENCE_MS, budgetMs));
@@ -179,16 +220,21 @@ export interface SettlingPage {
   ended(): boolean;
   /** Waits, at most ms, for the document the page went to to load and be ready to probe. */
   nextDocument(ms: number): Promise<void>;
+  /** Runs SCROLL in the page, at most ms. */
+  scroll(ms: number): Promise<void>;
 }
 
 /**
  * The settle rule both renderers follow once the page has loaded: probe when NetActivity
  * says so until the page has settled, the budget runs out ('settled' false) or the page never
- * answers ('stuck'). A document that goes away while asked is not a stuck page: the page it
- * went to is read as the first was, from its load, until it settles.
+ * answers ('stuck'). The first time the page is still (or settled, for a page that keeps its
+ * network busy), it is scrolled to its end once (SCROLL), and settles from there: what loads
+ * on scrolling is waited for like the rest. A document that goes away while asked is not a
+ * stuck page: the page it went to is read as the first was, from its load, until it settles.
  */
 export async function settleLoaded(page: SettlingPage, net: NetActivity, signal: AbortSignal, budgetMs: number, deadline: number, graceMs: number): Promise<'settled' | 'unsettled' | 'stuck'> {
   let loadedAt = Date.now();
+  let scrolled = false;
   while (Date.now() < deadline) {
     const now = Date.now();
     if (net.probeDue(now)) {
@@ -200,8 +246,15 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
         // The document it went to failed to load (the browser's error page): nothing to wait for.
         if (page.ended()) return 'unsettled';
         loadedAt = Date.now();
-      } else if (net.settled(st, Date.now() - loadedAt, budgetMs)) {
-        return 'settled';
+        scrolled = false;
+      } else {
+        const settled = net.settled(st, Date.now() - loadedAt, budgetMs);
+        if (!scrolled && (settled || net.still(st))) {
+          scrolled = true;
+          await page.scroll(Math.max(0, deadline - Date.now()));
+        } else if (settled) {
+          return 'settled';
+        }
       }
     }
     signal.throwIfAborted();
@@ -312,6 +365,7 @@ export async function settle(
           probe: (ms) => probe(page, ms),
           ended: () => crashed || refused || page.isClosed() || /^chrome-error:/.test(page.url()),
           nextDocument: async (ms) => void (await bounded(page.waitForLoadState('load'), ms)),
+          scroll: async (ms) => void (await bounded(page.evaluate(SCROLL), ms)),
         },
         net,
         signal,
