@@ -110,6 +110,16 @@ describe('when the page has settled', () => {
       expect(hasArticle(r.content)).toBe(true);
     }
   });
+  it('gives a page that fills in late longer under a longer render budget, as its failure says to try', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 30_000 });
+    try {
+      const r = await f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/late.html`, options: { mode: 'text' } });
+      expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+      expect(hasArticle(r.content)).toBe(true);
+    } finally {
+      await f.close();
+    }
+  });
   it('waits for one slow request the article comes from, though the page already shows its chrome', async () => {
     const r = await fetchPage('slow-api.html');
     expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });

@@ -82,6 +82,16 @@ export const PROBE =
 export const THIN_PATIENCE_MS = 5_000;
 
 /**
+ * How long a thin page gets to fill in under a render budget: THIN_PATIENCE_MS under the
+ * default 15 s, a third of a larger one. A flat 5 s made "raise Time a page may run", the hint
+ * an app shell that stayed empty gets, change nothing: a page whose article came after 8 s
+ * failed as empty at 5 s under a 60 s budget as under 15 s.
+ */
+export function thinPatienceMs(budgetMs: number): number {
+  return Math.min(budgetMs, Math.max(THIN_PATIENCE_MS, Math.round(budgetMs / 3)));
+}
+
+/**
  * Scrolls the page down to its end, a viewport at a time (at most SCROLL_STEPS steps, a frame
  * each), then the element the page scrolls in, if it is not the document: content that loads
  * as the reader scrolls (an IntersectionObserver on a sentinel, a scroll listener, "load
@@ -177,7 +187,7 @@ export class NetActivity {
   }
   /** Whether a PROBE answer means the page has settled. */
   settled([quietMs, textChars]: readonly [number, number], sinceLoadMs: number, budgetMs: number, now = Date.now()): boolean {
-    if (this.quiet(now)) return quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= Math.min(THIN_PATIENCE_MS, budgetMs));
+    if (this.quiet(now)) return quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= thinPatienceMs(budgetMs));
     return this.repeating(now) && quietMs >= DOM_QUIET_MS && textChars >= THIN_CHARS;
   }
 }
