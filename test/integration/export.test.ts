@@ -11,6 +11,7 @@ import type { Job, Options, TargetStatus } from '../../src/shared/types';
 import { CSV_COLUMNS, exportJob, exportOptionsFromCli, type ExportOptions, type ExportSource, type ManifestLine } from '../../src/main/export/index';
 import { folderSink } from '../../src/main/export/layout';
 import { ZipFile } from 'yazl';
+import { marked, type Tokens } from 'marked';
 
 const JOB: Job = {
   id: 'job-7f3a',
@@ -408,6 +409,58 @@ describe('combined Markdown export', () => {
     // The heading's text escaped as Markdown is the title all the same.
     const escaped = await run([{ url: 'https://a.example/t', title: 'The <template> element, C# ###', content: '# The \\<template> element, C# \\###\n\nBody.' }], { format: 'combined-md' });
     expect(readFileSync(escaped.path, 'utf8').match(/template/g)).toHaveLength(2);
+  });
+});
+
+describe('combined Markdown headings', () => {
+  /** The document's outline as a Markdown reader builds it: [depth, text] of every heading. */
+  const outline = (md: string): [number, string][] =>
+    marked.lexer(md).flatMap((t) => (t.type === 'heading' ? [[(t as Tokens.Heading).depth, (t as Tokens.Heading).text] as [number, string]] : []));
+
+  it('nest a Markdown document whose headings are underlined or indented under its section, as ATX ones do', async () => {
+    // A README fetched as text/markdown is exported as it was written: setext headings, an
+    // ATX heading indented two spaces, a rule under a list, a table, and code that looks alike.
+    const readme = [
+      'Project Lantern',
+      '===============',
+      '',
+      'A tool that lights the way.',
+      '',
+      'Install',
+      'the tool',
+      '-------',
+      '',
+      '  ## Usage',
+      '',
+      '- a list item',
+      '---',
+      '',
+      'a | b',
+      '--- | ---',
+      '1 | 2',
+      '',
+      '```',
+      'Not a heading',
+      '=============',
+      '```',
+      '',
+      '    Indented code',
+      '    -------------',
+    ].join('\n');
+    const s = await run([{ url: 'https://a.example/readme.md', title: 'Project Lantern', content: readme }], { format: 'combined-md' });
+    const md = readFileSync(s.path, 'utf8');
+    expect(outline(md)).toEqual([
+      [1, 'Sift export: job job-7f3a'],
+      [2, 'Contents'],
+      [2, 'Project Lantern'],
+      [4, 'Install the tool'],
+      [4, 'Usage'],
+    ]);
+    // What is not a heading stays as it was.
+    expect(md).toContain('- a list item\n---\n');
+    expect(md).toContain('a | b\n--- | ---\n1 | 2');
+    expect(md).toContain('```\nNot a heading\n=============\n```');
+    expect(md).toContain('    Indented code\n    -------------');
   });
 });
 

@@ -178,35 +178,95 @@ export function mdInline(s: string): string {
  */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
+// CommonMark's block starts, as far as headings need them. A heading may be indented up to
+// three spaces; four make it code.
+const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+// A block that an underline cannot turn into a heading: a quote, a list item, a table row,
+// HTML ("- item" over "---" is a list and a rule, not a heading).
+const NOT_A_PARAGRAPH = /^ {0,3}(?:[>|<]|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
+
+/** Whether `line` closes the fence that `fence` (its opening run of ` or ~) opened. */
+function closesFence(line: string, fence: string): boolean {
+  const f = FENCE.exec(line);
+  return f !== null && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1];
+}
+
+/**
+ * Markdown lines with every setext heading ("Title" over "=====" or "-----") written as the
+ * ATX heading it is ("# Title", "## Title"), so that its level can be moved like any other:
+ * a fetched README that underlines its headings kept an h1 inside a "##" section.
+ */
+function setextAsAtx(lines: string[]): string[] {
+  const out: string[] = [];
+  let fence = '';
+  // The paragraph being read: where it starts in `out`, and whether an underline makes it a heading.
+  let para: { at: number; heading: boolean } | null = null;
+  for (const line of lines) {
+    if (fence) {
+      if (closesFence(line, fence)) fence = '';
+      out.push(line);
+      continue;
+    }
+    const f = FENCE.exec(line);
+    const u = SETEXT_UNDERLINE.exec(line);
+    if (f) {
+      fence = f[1]!;
+      para = null;
+    } else if (line.trim() === '') {
+      para = null;
+    } else if (u && para?.heading) {
+      const text = out.splice(para.at);
+      const indent = /^ */.exec(text[0]!)![0];
+      out.push(`${indent}${u[1]![0] === '=' ? '#' : '##'} ${text.map((l) => l.trim()).join(' ')}`);
+      para = null;
+      continue;
+    } else if (ATX.test(line) || THEMATIC_BREAK.test(line)) {
+      para = null;
+    } else if (!para && !/^( {4}|\t)/.test(line)) {
+      // Four spaces with no paragraph open are indented code; anything else opens a paragraph.
+      para = { at: out.length, heading: !NOT_A_PARAGRAPH.test(line) };
+    }
+    out.push(line);
+  }
+  return out;
+}
+
 /**
  * A result's Markdown as one section of a combined file, under the "## title" that heads it:
- * a first "# heading" that only repeats the title goes (Sift's markdown opens with one, so
- * every section said its title twice), and the other headings move two levels down (at most
- * to ######) so they nest under the section instead of outranking it. Lines inside fenced
- * code are left as they are.
+ * a first heading that only repeats the title goes (Sift's markdown opens with one, so every
+ * section said its title twice), and the other headings move two levels down (at most to
+ * ######) so they nest under the section instead of outranking it. Setext headings and
+ * headings indented up to three spaces are headings too; lines inside fenced code are left
+ * as they are.
  */
 export function nestedMarkdown(content: string, title: string): string {
-  const lines = content.split('\n');
+  const lines = setextAsAtx(content.split('\n'));
   // The heading repeats the title as the page wrote it, control characters and all.
   const same = (a: string, b: string): boolean => a.replace(CONTROLS, '').replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(CONTROLS, '').replace(/\s+/g, ' ').trim().toLowerCase();
   const first = lines.findIndex((l) => l.trim() !== '');
-  // Its text escaped as Markdown ("The \<template> element"), the title is not.
-  if (first >= 0 && /^# /.test(lines[first]!) && same(lines[first]!.slice(2).replace(/\\([!-/:-@[-`{-~])/g, '$1'), title)) {
+  // Its text escaped as Markdown ("The \<template> element"), the title is not; a closing run of #s is not part of it.
+  const h1 = first >= 0 ? /^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(lines[first]!) : null;
+  if (h1 && same(h1[1]!.replace(/\\([!-/:-@[-`{-~])/g, '$1'), title)) {
     lines.splice(first, 1);
     while (first < lines.length && lines[first]!.trim() === '') lines.splice(first, 1);
   }
   let fence = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (!fence) fence = f[1]!;
-      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = '';
+    if (fence) {
+      if (closesFence(line, fence)) fence = '';
       continue;
     }
-    if (fence) continue;
-    const h = /^(#{1,6})(?= |$)/.exec(line);
-    if (h) lines[i] = '#'.repeat(Math.min(6, h[1]!.length + 2)) + line.slice(h[1]!.length);
+    const f = FENCE.exec(line);
+    if (f) {
+      fence = f[1]!;
+      continue;
+    }
+    const h = ATX.exec(line);
+    if (h) lines[i] = h[1]! + '#'.repeat(Math.min(6, h[2]!.length + 2)) + line.slice(h[0].length);
   }
   return lines.join('\n');
 }
