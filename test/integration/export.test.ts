@@ -398,6 +398,26 @@ describe('combined Markdown export', () => {
     expect(md).toContain('> **failed** (soft404): HTTP 404: not found');
   });
 
+  it('says how many targets it leaves out, and why, when failed ones are not included', async () => {
+    const specs: Spec[] = [
+      { url: 'https://a.example/1', title: 'One' },
+      { url: 'https://a.example/2', title: 'Two' },
+      { url: 'https://b.example/dead', status: 'failed' },
+      { url: 'https://b.example/later', status: 'pending' },
+      { url: 'https://b.example/also-later', status: 'pending' },
+    ];
+    const countLine = (md: string): string => md.split('\n')[2] ?? '';
+    const without = readFileSync((await run(specs, { format: 'combined-md' })).path, 'utf8');
+    expect(countLine(without)).toBe('2 of 5 targets (1 failed and 2 not fetched, not included)');
+    const failedOnly = readFileSync((await run(specs.slice(0, 3), { format: 'combined-md' })).path, 'utf8');
+    expect(countLine(failedOnly)).toBe('2 of 3 targets (1 failed, not included)');
+    // Every target has a section: the count is all of them.
+    const withFailed = readFileSync((await run(specs, { format: 'combined-md', includeFailed: true })).path, 'utf8');
+    expect(countLine(withFailed)).toBe('5 targets');
+    const allDone = readFileSync((await run(specs.slice(0, 1), { format: 'combined-md' })).path, 'utf8');
+    expect(countLine(allDone)).toBe('1 target');
+  });
+
   it("nests each result's headings under its section, without the title twice, and leaves code alone", async () => {
     const content = ['# Tide tables', '', 'The soundings.', '', '## Spring tides', '', '```sh', '# not a heading', '```', '', '##### Deep', '###### Deepest'].join('\n');
     const s = await run([{ url: 'https://a.example/tides', title: 'Tide tables', content }], { format: 'combined-md' });

@@ -186,6 +186,16 @@ export async function csvWriter(finalPath: string, seal: Seal): Promise<Writer> 
   };
 }
 
+const targets = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'target' : 'targets'}`;
+
+/** "24 of 25 targets (1 failed, not included)": how many the document holds, and which it leaves out. */
+function countLine(count: number, leftOut: number, failed: number): string {
+  if (leftOut === 0) return targets(count);
+  const notFetched = leftOut - failed;
+  const what = [failed ? `${failed.toLocaleString('en-US')} failed` : '', notFetched ? `${notFetched.toLocaleString('en-US')} not fetched` : ''].filter(Boolean).join(' and ');
+  return `${count.toLocaleString('en-US')} of ${targets(count + leftOut)} (${what}, not included)`;
+}
+
 /**
  * One Markdown file: a title, a table of contents, then each target as a section. The
  * contents and the sections are streamed to two scratch files while targets come in and
@@ -196,11 +206,19 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
   const toc = await OutFile.open(partialPath(`${finalPath}-toc`), finalPath);
   const body = await OutFile.open(partialPath(`${finalPath}-body`), finalPath);
   let count = 0;
+  // Not done and not given a section: the count line says so, or a job of 25 with one that
+  // failed read "24 targets" and nothing in the document told that a URL was missing.
+  let leftOut = 0;
+  let leftOutFailed = 0;
   const scratch = [toc, body];
   return {
     async add(t) {
       const done = isDone(t);
-      if (!done && !o.includeFailed) return;
+      if (!done && !o.includeFailed) {
+        leftOut++;
+        if (t.status === 'failed') leftOutFailed++;
+        return;
+      }
       count++;
       const anchor = `target-${t.idx + 1}`;
       const title = mdInline(titleOf(t)) || mdInline(t.url);
@@ -222,7 +240,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
     async finish() {
       await toc.close();
       await body.close();
-      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${count} ${count === 1 ? 'target' : 'targets'}\n\n## Contents\n\n`);
+      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${countLine(count, leftOut, leftOutFailed)}\n\n## Contents\n\n`);
       for await (const chunk of createReadStream(toc.path)) await main.write(chunk as Buffer);
       await main.write('\n');
       for await (const chunk of createReadStream(body.path)) await main.write(chunk as Buffer);
