@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../main/store';
 import type { Job } from '../shared/types';
-import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportSource, type ExportSummary } from '../main/export';
+import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportFormat, type ExportSource, type ExportSummary } from '../main/export';
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';
@@ -39,14 +39,38 @@ function isFolder(p: string): boolean {
   }
 }
 
-/** --format checked before any work starts: a bad one is a usage error (exit 2). */
-export function checkExportFormat(format: string): void {
+/** The file kinds a folder export writes one of per target, which no format writes as one file. */
+const PER_TARGET_EXTS = new Set(['.json', '.txt', '.html', '.htm']);
+
+/**
+ * --format checked before any work starts, with the --out it writes to: a bad one is a usage
+ * error (exit 2). So is an --out named like a file that the format would make a folder of:
+ * `--out results.json` made a folder "results.json" of Markdown files, and `--out hits.zip
+ * --format csv` a folder "hits.zip" holding a CSV. An --out that is a folder already is one.
+ */
+export function checkExportFormat(format: string, out?: string): void {
+  let chosen: ExportFormat;
   try {
-    exportOptionsFromCli(format);
+    chosen = exportOptionsFromCli(format).format;
   } catch (err) {
     throw new UsageError(err instanceof SiftError ? `${err.message}. ${err.hint}`.trim() : String(err));
   }
+  if (out === undefined || isFolder(out)) return;
+  const ext = path.extname(out).toLowerCase();
+  const name = path.basename(out);
+  const named = FORMAT_OF_FILE[ext];
+  if (named !== undefined && exportOptionsFromCli(named).format !== chosen) {
+    const writes = chosen === 'folder' ? 'a folder of files, one per target' : `one ${EXT_OF[chosen]} file`;
+    throw new UsageError(`--out ${name} names one ${ext} file, but --format ${format} writes ${writes}: use --format ${named} for ${name}, or give --out a folder`);
+  }
+  if (PER_TARGET_EXTS.has(ext)) {
+    throw new UsageError(
+      `--out ${name} names one ${ext} file, and no export writes one: --format json, txt or md writes a file per target into the folder --out names. Give --out a folder, or a .md, .jsonl, .csv or .zip file to get every target in one file`,
+    );
+  }
 }
+
+const EXT_OF: Record<Exclude<ExportFormat, 'folder'>, string> = { zip: '.zip', jsonl: '.jsonl', csv: '.csv', 'combined-md': '.md' };
 
 /**
  * SPEC §6 --json: one object per target in list order,

@@ -2,7 +2,7 @@
  * What a user finds in the files `sift batch --out` and `sift export` write, for pages
  * fetched from a loopback site through the real pipeline into a real database.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -173,6 +173,38 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(readFileSync(fileOf.get('/items.json')!, 'utf8')).toMatch(/^```json\n[\s\S]*"anchor"[\s\S]*"buoy"[\s\S]*\n```\n$/);
     // A page read as Markdown stays as it is.
     expect(readFileSync(fileOf.get('/article/6')!, 'utf8')).toMatch(/^# Article 6\n/);
+  });
+
+  test('an --out named like a file the format would make a folder of is refused before anything is written or fetched', async () => {
+    const dir = path.join(tmp.dir, 'misnamed');
+    mkdirSync(dir);
+    const cases: [string[], string][] = [
+      [['--out', 'results.json'], 'sift export: --out results.json names one .json file, and no export writes one'],
+      [['--out', 'notes.txt', '--format', 'txt'], 'sift export: --out notes.txt names one .txt file, and no export writes one'],
+      [['--out', 'hits.zip', '--format', 'csv'], 'sift export: --out hits.zip names one .zip file, but --format csv writes one .csv file: use --format zip for hits.zip, or give --out a folder'],
+      [['--out', 'notes.md', '--format', 'md'], 'sift export: --out notes.md names one .md file, but --format md writes a folder of files, one per target: use --format combined for notes.md, or give --out a folder'],
+    ];
+    for (const [args, said] of cases) {
+      const r = await sift('export', job, '--db', db, ...args.map((a) => (a.includes('.') ? path.join(dir, a) : a)));
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(said);
+    }
+    // sift batch says so before it fetches: no job is made.
+    const jobsBefore = (await sift('jobs', '--db', db)).out;
+    const batch = await sift('batch', 'list.txt', '--db', db, '--again', '--out', path.join(dir, 'results.json'));
+    expect(batch.code, batch.err).toBe(2);
+    expect(batch.err).toContain('sift batch: --out results.json names one .json file');
+    expect((await sift('jobs', '--db', db)).out).toBe(jobsBefore);
+    expect(readdirSync(dir)).toEqual([]);
+    // A folder of that name, there already, is a folder: the export goes into it.
+    mkdirSync(path.join(dir, 'site.json'));
+    const into = await sift('export', job, '--db', db, '--out', path.join(dir, 'site.json'), '--format', 'json');
+    expect(into.code, into.err).toBe(0);
+    expect(into.err).toContain(`to ${path.join(dir, 'site.json', `sift-${job}`)}:`);
+    // A name the format writes, in any case, is that file.
+    const csv = await sift('export', job, '--db', db, '--out', path.join(dir, 'Results.CSV'));
+    expect(csv.code, csv.err).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['Results.CSV', 'site.json']);
   });
 
   test('a file the user names is replaced by the next export to that name', async () => {

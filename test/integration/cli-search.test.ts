@@ -248,12 +248,15 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(readFileSync(path.join(out, 'Results.CSV'), 'utf8')).toMatch(/^\ufeffidx,url,/);
     // One Markdown document of every result, with its table of contents.
     expect(readFileSync(path.join(out, 'notes.md'), 'utf8')).toMatch(/^# .+\n[\s\S]*## Contents/);
-    // A folder of that name already there is where a folder export goes; --format wins over the name.
+    // A folder of that name already there is where a folder export goes.
     mkdirSync(path.join(out, 'old.zip'));
     expect((await run('old.zip')).code).toBe(0);
     expect(readdirSync(path.join(out, 'old.zip'))).toEqual([`sift-${jobB}`]);
-    expect((await run('named.zip', '--format', 'jsonl')).code).toBe(0);
-    expect(readdirSync(path.join(out, 'named.zip'))).toEqual([`sift-${jobB}.jsonl`]);
+    // A --format that writes another file is refused: it made a folder "named.zip" holding a JSONL file.
+    const other = await run('named.zip', '--format', 'jsonl');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^sift export: --out named\.zip names one \.zip file, but --format jsonl writes one \.jsonl file/);
+    expect(existsSync(path.join(out, 'named.zip'))).toBe(false);
     const bad = await run('x', '--format', 'pdf');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sift export: unknown export format "pdf". Use --format md, txt, json, folder, jsonl, csv, combined or zip.\n');

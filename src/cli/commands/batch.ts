@@ -82,7 +82,7 @@ export const batchCommand: Command = {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
     }
     const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
-    if (values.out) checkExportFormat(format);
+    if (values.out) checkExportFormat(format, path.resolve(io.cwd, values.out));
     const file = positionals[0] as string;
     // A list given by its address is fetched (through the guard) and read as a file would be.
     const fetched = isListUrl(file) ? await fetchListInput(file, values, io, signal) : undefined;

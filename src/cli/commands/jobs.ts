@@ -186,7 +186,7 @@ ${ID_NOTE}
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (!values.out) throw new UsageError('--out DIR is required');
     const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
-    checkExportFormat(format);
+    checkExportFormat(format, path.resolve(io.cwd, values.out));
     return withStore(values, io, async (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
