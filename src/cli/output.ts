@@ -128,6 +128,8 @@ export async function runExport(
 /** What an export says when it is written: counts as the progress line gives them (3,000). */
 export function exportedLine(summary: ExportSummary): string {
   // A cancelled job's targets that never ran are not failures of the site or of Sift.
-  const notRun = summary.notRun ? `, ${formatCount(summary.notRun)} not run` : '';
-  return `exported ${counted(summary.targets, 'target')} (${formatCount(summary.failed - summary.notRun)} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n`;
+  // Of a job still running they are still to come: the export is a snapshot, said so.
+  const notRun = summary.notRun ? `, ${formatCount(summary.notRun)} ${summary.stillRunning ? 'not fetched yet' : 'not run'}` : '';
+  const later = summary.stillRunning ? '  the job is still running: export again when it has finished to have every target\n' : '';
+  return `exported ${counted(summary.targets, 'target')} (${formatCount(summary.failed - summary.notRun)} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n${later}`;
 }

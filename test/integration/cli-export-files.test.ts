@@ -21,6 +21,7 @@ let db: string;
 let job: string;
 const hanging = new Set<ServerResponse>();
 const hangArrived = deferred();
+const secondHangArrived = deferred();
 
 // A title as a page may carry it: a bell, an ESC that starts a terminal colour, a NUL.
 const HOSTILE_TITLE = 'Alarm\u0007 \u001b[31mred\u0000 alert';
@@ -42,6 +43,10 @@ beforeAll(async () => {
     '/hang': (_req, res) => {
       hanging.add(res);
       hangArrived.resolve();
+    },
+    '/hang-too': (_req, res) => {
+      hanging.add(res);
+      secondHangArrived.resolve();
     },
     '/alarm': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -152,6 +157,37 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(jsonl.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' });
     const manifest = readFileSync(path.join(folder, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: string; error: string });
     expect(manifest.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported' });
+  });
+
+  test('a job still running exports what it has, and says the rest is still to come, not to be run again', async () => {
+    writeFileSync(path.join(tmp.dir, 'running.txt'), `${site.base}/article/7\n${site.base}/hang-too\n${site.base}/article/8\n`);
+    const stderr = new PassThrough();
+    let said = '';
+    stderr.on('data', (d: Buffer) => (said += d.toString()));
+    const io: CliIO = { stdout: new PassThrough().resume(), stderr, stdin: new PassThrough(), isTTY: false, env: { ...process.env, SIFT_HOME: tmp.dir }, cwd: tmp.dir };
+    const running = main(['batch', 'running.txt', '--db', db], io);
+    await secondHangArrived.promise;
+    const id = /^job ([0-9a-f]{16})/.exec(said)?.[1];
+    expect(id, said).toBeDefined();
+    const out = path.join(tmp.dir, 'still-running');
+    let r: Awaited<ReturnType<typeof sift>>;
+    try {
+      r = await sift('export', id!, '--db', db, '--out', out, '--format', 'csv');
+    } finally {
+      // Cancelled, what it never reached is left over: the advice then is to run the rest again.
+      expect((await sift('cancel', id!, '--db', db)).code).toBe(0);
+      expect(await running).toBe(1);
+    }
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('exported 3 targets (0 failed, 2 not fetched yet) to ');
+    expect(r.err).toContain('\n  the job is still running: export again when it has finished to have every target\n');
+    const rows = parseCsv(readFileSync(path.join(out, `sift-${id}.csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.find((row) => row['url']!.endsWith('/article/8'))).toMatchObject({ status: 'pending', hint: 'The job is still running: export again when it has finished.' });
+    const after = await sift('export', id!, '--db', db, '--out', out, '--format', 'csv');
+    expect(after.err).toContain('exported 3 targets (1 failed, 1 not run) to ');
+    expect(after.err).not.toContain('still running');
+    const rowsAfter = parseCsv(readFileSync(path.join(out, `sift-${id} (2).csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rowsAfter.find((row) => row['url']!.endsWith('/article/8'))).toMatchObject({ status: 'pending', hint: 'Run the rest again to fetch it.' });
   });
 
   test('a folder of Markdown files shows a text document and a jq result fenced, as the combined Markdown does', async () => {

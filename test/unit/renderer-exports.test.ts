@@ -7,6 +7,11 @@ describe('the export dialog counts as the job header does', () => {
       'Wrote 155 files (6.1 MB) for 300 targets (40 failed, 107 not fetched)',
     );
   });
+  test("a job still running says its unfetched targets are still to come", () => {
+    expect(exportSummaryText({ files: 3, bytes: 2048, targets: 5, failed: 2, notRun: 2, stillRunning: true })).toBe(
+      'Wrote 3 files (2.0 KB) for 5 targets (2 not fetched yet: the job is still running, export again when it has finished)',
+    );
+  });
   test('a finished job says its failures; an all-ok one says none', () => {
     expect(exportSummaryText({ files: 1, bytes: 2048, targets: 5, failed: 2, notRun: 0 })).toBe('Wrote 1 file (2.0 KB) for 5 targets (2 failed)');
     expect(exportSummaryText({ files: 5, bytes: 100, targets: 5, failed: 0, notRun: 0 })).toBe('Wrote 5 files (100 B) for 5 targets');

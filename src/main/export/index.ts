@@ -23,7 +23,7 @@
  */
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
-import type { Job, TargetStatus } from '../../shared/types';
+import { isTerminal, type Job, type TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
 import { ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
@@ -43,11 +43,16 @@ export interface ExportSource {
    * export written while its job runs: each target is yielded when it is finished.
    */
   targets(): Iterable<TargetStatus> | AsyncIterable<TargetStatus>;
+  /**
+   * The job was still running when its targets were read: the ones it had not reached are
+   * still to come, not left over. False for a source that yields each target once finished.
+   */
+  stillRunning?: boolean;
 }
 
 /** A stored job as the exporters read it: one target at a time, in idx order. */
 export function exportSourceOf(store: Store, job: Job): ExportSource {
-  return { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id) };
+  return { job, count: () => job.targetsTotal, targets: () => store.iterateTargets(job.id), stillRunning: !isTerminal(job.status) };
 }
 
 export interface ExportOptions {
@@ -83,6 +88,8 @@ export interface ExportSummary {
   notRun: number;
   /** Bytes of the output on disk (a folder: the sum of its files). */
   bytes: number;
+  /** The job was still running: the notRun targets are still to come, and a later export will have them. */
+  stillRunning?: boolean;
 }
 
 // Progress goes over IPC to the renderer and to stderr in the CLI; 10 updates a second is
@@ -158,17 +165,17 @@ async function resolveOut(job: Job, opts: ExportOptions): Promise<{ finalPath: s
   return { finalPath: p, seal: sealBeside(p) };
 }
 
-async function openWriter(job: Job, finalPath: string, seal: Seal, opts: ExportOptions): Promise<Writer> {
-  const o: WriterOptions = { includeFailed: opts.includeFailed ?? false, includeMeta: opts.includeMeta ?? false, fileKind: opts.fileKind };
+async function openWriter(job: Job, finalPath: string, seal: Seal, opts: ExportOptions, stillRunning: boolean): Promise<Writer> {
+  const o: WriterOptions = { includeFailed: opts.includeFailed ?? false, includeMeta: opts.includeMeta ?? false, fileKind: opts.fileKind, stillRunning };
   switch (opts.format) {
     case 'folder':
       return layoutWriter(await folderSink(finalPath), o);
     case 'zip':
       return layoutWriter(await zipSink(finalPath, baseName(job), seal), o);
     case 'jsonl':
-      return jsonlWriter(finalPath, seal);
+      return jsonlWriter(finalPath, seal, o);
     case 'csv':
-      return csvWriter(finalPath, seal);
+      return csvWriter(finalPath, seal, o);
     case 'combined-md':
       return combinedMdWriter(finalPath, job.id, o, seal);
   }
@@ -187,7 +194,8 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
   const { finalPath, seal } = await resolveOut(src.job, opts);
   // Every partial of an export is written beside its final path (partialPath).
   await removeStalePartials(path.dirname(finalPath));
-  const writer = await openWriter(src.job, finalPath, seal, opts);
+  const stillRunning = src.stillRunning ?? false;
+  const writer = await openWriter(src.job, finalPath, seal, opts, stillRunning);
   const total = src.count();
   let done = 0;
   let failed = 0;
@@ -211,7 +219,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     const { files, bytes, path: written = finalPath } = await writer.finish();
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
-    return { path: written, files, targets: done, failed, notRun, bytes };
+    return { path: written, files, targets: done, failed, notRun, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();
     throw toExportError(err, finalPath);

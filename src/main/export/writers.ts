@@ -26,6 +26,8 @@ export interface WriterOptions {
   includeFailed: boolean;
   includeMeta: boolean;
   fileKind?: 'md' | 'txt' | 'json';
+  /** The job was still running when the export read it: the targets it had not reached are still to come. */
+  stillRunning?: boolean;
 }
 
 export const MANIFEST = 'manifest.jsonl';
@@ -36,12 +38,20 @@ export function reasonOfTarget(t: TargetStatus): string {
   return t.status === 'failed' ? t.reason || 'internal' : '';
 }
 
-const NOT_REACHED = { error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' };
+const NOT_REACHED = 'the job had not reached this target when it was exported';
+
+/**
+ * What a target the job had not reached says of itself. Of a job still running it is still
+ * to come: "Run the rest again" there would fetch it twice.
+ */
+function notReached(o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } {
+  return { error: NOT_REACHED, hint: o.stillRunning ? 'The job is still running: export again when it has finished.' : 'Run the rest again to fetch it.' };
+}
 
 /** What a target that is not done says of itself: its failure, or that the job had not reached it. */
-function notFetchedOr(t: TargetStatus): { error: string; hint: string } {
+function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } {
   if (t.status === 'failed') return shownFailure(t);
-  return NOT_REACHED;
+  return notReached(o);
 }
 
 /**
@@ -50,7 +60,8 @@ function notFetchedOr(t: TargetStatus): { error: string; hint: string } {
  * cancelled job's summary opened in a spreadsheet showed such rows as "pending" with nothing
  * after, which read as still to come.
  */
-const listedError = (t: TargetStatus): { error: string; hint: string } => (t.status === 'done' || t.status === 'failed' ? { error: t.error, hint: t.hint } : NOT_REACHED);
+const listedError = (t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } =>
+  t.status === 'done' || t.status === 'failed' ? { error: t.error, hint: t.hint } : notReached(o);
 
 /** One line of manifest.jsonl. */
 export interface ManifestLine {
@@ -100,13 +111,13 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       if (o.includeFailed) {
         // Asked for: the failed target gets a file of its own saying what went wrong.
         file = safeFileName(`${fileNameOf(t)} (${notDoneWord(t)})`, taken, 'txt');
-        const said = notFetchedOr(t);
+        const said = notFetchedOr(t, o);
         const data = Buffer.from(`${t.url}\n\n${notDoneWord(t)}${said.error ? `: ${said.error}` : ''}\n${said.hint ? `${said.hint}\n` : ''}`);
         await sink.put(file, data);
         files++;
         bytes = data.length;
       }
-      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, ...listedError(t), reason: reasonOfTarget(t) };
+      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, ...listedError(t, o), reason: reasonOfTarget(t) };
       await manifest.write(`${jsonLine(line)}\n`);
     },
     async finish() {
@@ -117,7 +128,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
 }
 
 /** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint, reason}. */
-export async function jsonlWriter(finalPath: string, seal: Seal): Promise<Writer> {
+export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   return {
     async add(t) {
@@ -128,7 +139,7 @@ export async function jsonlWriter(finalPath: string, seal: Seal): Promise<Writer
         status: t.status,
         content: done ? contentOf(t) : null,
         meta: done ? (t.result?.meta ?? {}) : null,
-        ...listedError(t),
+        ...listedError(t, o),
         reason: reasonOfTarget(t),
       };
       await out.write(`${jsonLine(obj)}\n`);
@@ -151,7 +162,7 @@ export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', '
  * Excel reads titles in any script. Cells that a spreadsheet would run as a formula
  * (=, +, -, @ first: titles come from the web) get a leading apostrophe.
  */
-export async function csvWriter(finalPath: string, seal: Seal): Promise<Writer> {
+export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
   let failed: unknown = null;
@@ -165,7 +176,7 @@ export async function csvWriter(finalPath: string, seal: Seal): Promise<Writer> 
       // A summary lists every target with its status, error and hint.
       const done = isDone(t);
       // warnings: an ok page that may not be what was wanted (thin, no_text), ';'-separated.
-      const { error, hint } = listedError(t);
+      const { error, hint } = listedError(t, o);
       const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, error, hint, reasonOfTarget(t), done ? resultWarnings(t.result).join(';') : ''];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
@@ -232,7 +243,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         const content = contentOf(t);
         section += kind === 'md' ? nestedMarkdown(content, titleOf(t)) : mdFence(content, FENCE_LANG[kind]);
       } else {
-        const said = notFetchedOr(t);
+        const said = notFetchedOr(t, o);
         section += `> **${notDoneWord(t)}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
       }
       await body.write(`${section.replace(/\n*$/, '')}\n\n`);

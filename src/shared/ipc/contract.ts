@@ -46,6 +46,8 @@ export const ExportSummarySchema = z.object({
   /** Of the failed, how many never ran (pending, or running when the export read the job). */
   notRun: z.number(),
   bytes: z.number(),
+  /** The job was still running: the notRun targets are still to come. */
+  stillRunning: z.boolean().optional(),
 });
 
 /** The browser rendered pages run in (SPEC §5.10), or why there is none and how to get one. */

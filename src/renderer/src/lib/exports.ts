@@ -8,6 +8,8 @@ export interface ExportCounts {
   /** Not done: failed, plus the ones never fetched (notRun). */
   failed: number;
   notRun: number;
+  /** The job was still running: the notRun targets are still to come. */
+  stillRunning?: boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export function exportSummaryText(s: ExportCounts): string {
   const failed = s.failed - s.notRun;
   const parts: string[] = [];
   if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
-  if (s.notRun > 0) parts.push(`${s.notRun.toLocaleString()} not fetched`);
+  if (s.notRun > 0) parts.push(`${s.notRun.toLocaleString()} not fetched${s.stillRunning ? ' yet: the job is still running, export again when it has finished' : ''}`);
   // In parentheses: the dialog adds " to <folder>", and "…, 1 failed to /tmp/out" read as a
   // write that failed.
   return `Wrote ${plural(s.files, 'file')} (${formatBytes(s.bytes)}) for ${plural(s.targets, 'target')}${parts.length ? ` (${parts.join(', ')})` : ''}`;
