@@ -13,6 +13,7 @@ import { main } from '../../src/cli/main';
 import { siftInProcess } from '../helpers/cli-main';
 import { startSite, type Site } from '../helpers/sites';
 import { deferred, tempDir } from '../helpers/store';
+import { execFileSync } from 'node:child_process';
 
 let site: Site;
 let tmp: ReturnType<typeof tempDir>;
@@ -22,6 +23,8 @@ let job: string;
 const hanging = new Set<ServerResponse>();
 const hangArrived = deferred();
 const secondHangArrived = deferred();
+const gateArrived = deferred();
+const gateOpen = deferred();
 
 // A title as a page may carry it: a bell, an ESC that starts a terminal colour, a NUL.
 const HOSTILE_TITLE = 'Alarm\u0007 \u001b[31mred\u0000 alert';
@@ -43,6 +46,14 @@ beforeAll(async () => {
     '/hang': (_req, res) => {
       hanging.add(res);
       hangArrived.resolve();
+    },
+    // Answers when the test says so: the export's folder is made unwritable meanwhile.
+    '/gate': (_req, res) => {
+      gateArrived.resolve();
+      void gateOpen.promise.then(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><html><head><title>Gate</title></head><body><main><article><h1>Gate</h1><p>${'The gate opened onto the quay, and the carts rolled through in the morning light. '.repeat(8)}</p></article></main></body></html>`);
+      });
     },
     '/hang-too': (_req, res) => {
       hanging.add(res);
@@ -67,6 +78,26 @@ afterAll(async () => {
   await site.close();
   tmp.remove();
 });
+
+/**
+ * Makes `dir` take no new entries, even from root (whom permission bits do not stop), and
+ * returns the undo; undefined where chattr or the file system cannot.
+ */
+function unwritable(dir: string): (() => void) | undefined {
+  try {
+    execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return () => execFileSync('chattr', ['-i', dir], { stdio: 'ignore' });
+}
+const canLock = ((): boolean => {
+  const probe = tempDir('sift-chattr-probe-');
+  const undo = unwritable(probe.dir);
+  undo?.();
+  probe.remove();
+  return undo !== undefined;
+})();
 
 describe('exported files', { timeout: 120_000 }, () => {
   test("a page title's control characters reach neither the combined Markdown nor the CSV summary", async () => {
@@ -241,6 +272,54 @@ describe('exported files', { timeout: 120_000 }, () => {
     const csv = await sift('export', job, '--db', db, '--out', path.join(dir, 'Results.CSV'));
     expect(csv.code, csv.err).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['Results.CSV', 'site.json']);
+  });
+
+  test.skipIf(!canLock)('sift batch --out a folder that takes no files says so before it fetches anything', async () => {
+    const locked = path.join(tmp.dir, 'locked');
+    mkdirSync(locked);
+    const undo = unwritable(locked)!;
+    try {
+      const jobsBefore = (await sift('jobs', '--db', db)).out;
+      writeFileSync(path.join(tmp.dir, 'locked.txt'), `${site.base}/article/9\n`);
+      const r = await sift('batch', 'locked.txt', '--db', db, '--out', locked);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toBe(`sift: cannot write to ${locked}: permission denied\n  Choose a folder you can write to, or change its permissions.\n`);
+      expect((await sift('jobs', '--db', db)).out).toBe(jobsBefore);
+      expect(site.hits.get('/article/9') ?? 0).toBe(0);
+      for (const format of ['md', 'csv', 'zip']) {
+        const e = await sift('export', job, '--db', db, '--out', locked, '--format', format);
+        expect(e.code, format).toBe(2);
+        expect(e.err, format).toContain(`cannot write to ${locked}: permission denied`);
+      }
+    } finally {
+      undo();
+    }
+    expect(readdirSync(locked)).toEqual([]);
+  });
+
+  test.skipIf(!canLock)('an export that fails at its end in sift batch says the results are kept and how to export them', async () => {
+    const out = path.join(tmp.dir, 'locked-later');
+    mkdirSync(out);
+    writeFileSync(path.join(tmp.dir, 'gate.txt'), `${site.base}/gate\n`);
+    const running = sift('batch', 'gate.txt', '--db', db, '--out', out, '--format', 'csv');
+    await gateArrived.promise;
+    // The export's file is open; its folder now takes no new name, so it cannot be sealed there.
+    const undo = unwritable(out)!;
+    let r: Awaited<typeof running>;
+    try {
+      gateOpen.resolve();
+      r = await running;
+    } finally {
+      undo();
+    }
+    expect(r.code, r.err).toBe(2);
+    const id = /^job ([0-9a-f]{16})/.exec(r.err)![1]!;
+    // Refused when the export opened its file or when it sealed it, whichever came after the lock.
+    expect(r.err).toMatch(new RegExp(`\\nsift: cannot write to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/sift-${id}\\.csv)?: permission denied\\n`));
+    expect(r.err).toContain(`\n  The results are stored: \`sift export ${id} --out DIR\` writes them without fetching again.\n`);
+    const again = await sift('export', id, '--db', db, '--out', out, '--format', 'csv');
+    expect(again.code, again.err).toBe(0);
+    expect(readFileSync(path.join(out, `sift-${id}.csv`), 'utf8')).toContain(`${site.base}/gate,done,Gate,`);
   });
 
   test('a file the user names is replaced by the next export to that name', async () => {

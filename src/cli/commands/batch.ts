@@ -238,7 +238,14 @@ export const batchCommand: Command = {
       if (values.json) printTargetsJson(ctx.store, job.id, io);
       if (exporting) {
         const failed = await exporting;
-        if (failed) throw failed.err;
+        if (failed) {
+          if (!(failed.err instanceof SiftError)) throw failed.err;
+          // The files failed, not the fetching: "choose a folder you can write to" alone read as
+          // if the whole list had to be fetched again.
+          const code = reportError(failed.err, io);
+          io.stderr.write(`  The results are stored: \`sift export ${job.id} --out DIR\` writes them without fetching again.\n`);
+          return code;
+        }
       } else if (!values.json) printSummary(ctx, job.id, io);
       // After the results it explains; on stderr, so --json's stdout stays one object a line.
       io.stderr.write(failureAdvice(ctx.store.targetRows(job.id), job.id));

@@ -26,7 +26,7 @@ import { SiftError } from '../../shared/errors';
 import { isTerminal, type Job, type TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
-import { ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
+import { checkWritable, ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
 import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
 
 export { safeFileName, fileNameKey, MAX_NAME_LENGTH } from './names';
@@ -141,7 +141,11 @@ async function namesTheFile(out: string, format: ExportFormat): Promise<boolean>
 export async function prepareDestination(out: string, format: ExportFormat): Promise<boolean> {
   const o = path.resolve(out);
   const isFile = await namesTheFile(o, format);
-  await ensureDir(isFile ? path.dirname(o) : o);
+  const dir = isFile ? path.dirname(o) : o;
+  await ensureDir(dir);
+  // A folder that is there but takes no files (read-only, another user's, a full disk) was
+  // found only when the export wrote its first file: `sift batch --out` fetched every URL first.
+  await checkWritable(dir);
   return isFile;
 }
 

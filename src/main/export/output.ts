@@ -121,6 +121,22 @@ export async function ensureDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Throws the SiftError that says why `dir` takes no new file, by making one (a hidden
+ * ".partial" name) and removing it: permission bits say nothing of a read-only mount, an
+ * immutable folder or root, and only a write tells.
+ */
+export async function checkWritable(dir: string): Promise<void> {
+  const probe = partialPath(path.join(dir, 'write-check'));
+  try {
+    await (await open(probe, 'wx')).close();
+  } catch (err) {
+    throw toExportError(err, dir);
+  } finally {
+    await discard(probe);
+  }
+}
+
 export async function isDirectory(p: string): Promise<boolean> {
   return stat(p).then(
     (s) => s.isDirectory(),
