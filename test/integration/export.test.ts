@@ -383,6 +383,33 @@ describe('JSONL and CSV exports', () => {
   });
 });
 
+describe('the CSV summary in a spreadsheet', () => {
+  it('starts no cell with a formula, whether the spreadsheet splits cells at commas, semicolons or tabs, and reads back as written', async () => {
+    const specs: Spec[] = [
+      { url: 'https://a.example/1', title: 'Prices;=1+2' },
+      { url: 'https://a.example/2', title: 'Stock\t@SUM(A1:A9)' },
+      { url: 'https://a.example/3', title: '-2+3 degrees; +4' },
+      { url: 'https://a.example/4', title: 'Line one\n=2+2' },
+      { url: 'https://b.example/dead', status: 'failed', error: 'refused;=HYPERLINK(1)', hint: 'Try later;-1' },
+    ];
+    const raw = readFileSync((await run(specs, { format: 'csv' })).path, 'utf8');
+    // Excel takes the list separator of the region (';' in much of Europe); LibreOffice asks, with tab among the choices.
+    // Read so, a field's opening quote comes mid-cell and is no quote: a line break in it ends the row.
+    for (const delimiter of [',', ';', '\t']) {
+      const cells = (parseCsv(raw, { bom: true, delimiter, quote: delimiter === ',' ? '"' : false, relax_column_count: true }) as string[][]).flat()
+        .flatMap((c) => (delimiter === ',' ? [c] : c.split(/\r\n|\r|\n/)))
+        .map((c) => c.replace(/^[ \t]+/, ''));
+      expect(cells.filter((c) => /^[=+\-@]/.test(c)), JSON.stringify(delimiter)).toEqual([]);
+    }
+    const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
+    // Read as CSV, the words are all there: an apostrophe stands before each would-be formula.
+    expect(rows.map((r) => r['title'])).toEqual(["Prices;'=1+2", "Stock\t'@SUM(A1:A9)", "'-2+3 degrees; '+4", "Line one\n'=2+2", 'https://b.example/dead']);
+    expect(rows[4]).toMatchObject({ error: "refused;'=HYPERLINK(1)", hint: "Try later;'-1" });
+    // What a spreadsheet would not run stays as it was.
+    expect(rows.map((r) => r['url'])).toEqual(specs.map((sp) => sp.url));
+  });
+});
+
 describe('combined Markdown export', () => {
   it('starts with a table of contents whose every link lands on a section, in target order', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'combined-md', includeFailed: true });

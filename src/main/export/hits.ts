@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { alsoIn, formatScore, type HitsFormat, type SearchHit } from '../../shared/search';
+import { SPREADSHEET_SAFE } from './csv';
 
 export interface HitsExport {
   query: string;
@@ -49,8 +50,8 @@ export function hitsMarkdown(e: HitsExport): string {
 export const HITS_CSV_COLUMNS = ['rank', 'job', 'target', 'url', 'title', 'field', 'line', 'page', 'score', 'snippet', 'also_in'] as const;
 
 /**
- * The hits as CSV (RFC 4180, UTF-8 BOM, formula-looking cells neutralised, as the job CSV
- * export does); matches in the snippet are marked «like this».
+ * The hits as CSV, safe to open in a spreadsheet as the job CSV export is (SPREADSHEET_SAFE);
+ * matches in the snippet are marked «like this».
  */
 export function hitsCsv(e: HitsExport): string {
   const rows = e.hits.map((h, i) => [
@@ -66,7 +67,7 @@ export function hitsCsv(e: HitsExport): string {
     marked(h, (s) => s, (s) => `«${s}»`),
     alsoIn(h),
   ]);
-  return stringify(rows, { header: true, columns: [...HITS_CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
+  return stringify(rows, { header: true, columns: [...HITS_CSV_COLUMNS], ...SPREADSHEET_SAFE });
 }
 
 /**

@@ -14,6 +14,7 @@ import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
 import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
+import { SPREADSHEET_SAFE } from './csv';
 
 export interface Writer {
   add(t: TargetStatus): Promise<void>;
@@ -157,14 +158,10 @@ export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterO
 
 export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint', 'reason', 'warnings'] as const;
 
-/**
- * A CSV summary of every target, RFC 4180 (CRLF, quotes doubled) through csv-stringify, with a UTF-8 BOM so
- * Excel reads titles in any script. Cells that a spreadsheet would run as a formula
- * (=, +, -, @ first: titles come from the web) get a leading apostrophe.
- */
+/** A CSV summary of every target, safe to open in a spreadsheet (SPREADSHEET_SAFE). */
 export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
-  const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows', escape_formulas: true });
+  const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], ...SPREADSHEET_SAFE });
   let failed: unknown = null;
   csv.on('error', (err) => {
     failed ??= err;
