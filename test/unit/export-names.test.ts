@@ -13,6 +13,7 @@ function portableProblem(name: string): string | null {
   if (/[<>:"/\\|?*\u0000-\u001f\u007f]/.test(name)) return 'character refused by Windows or a path separator';
   if (/[. ]$/.test(name)) return 'trailing dot or space (Windows drops it)';
   if (name.startsWith('.')) return 'leading dot (hidden on macOS/Linux)';
+  if (name.startsWith('-')) return 'leading dash (an option to a command given the folder\'s files)';
   const base = (name.split('.')[0] ?? '').trimEnd();
   if (/^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i.test(base)) return 'Windows reserved device name';
   if (name.length > 120) return `longer than 120 characters (${name.length})`;
@@ -56,6 +57,9 @@ const HOSTILE = [
   '',
   'a<b>c:d"e/f\\g|h?i*j',
   '\u202etxt.exe',
+  '-rf',
+  '--help',
+  '- Home',
   '\ud800 lone surrogate',
   'https://www.example.org/a/b/c.pdf?x=1&y=2#frag',
   'https://example.org/',
@@ -80,6 +84,11 @@ describe('safeFileName', () => {
     // Real files: every name is created as is and reads back as the same single entry.
     for (const n of names) writeFileSync(childPath(dir, n), n, { flag: 'wx' });
     expect(readdirSync(dir).sort()).toEqual([...names].sort());
+  });
+
+  it('starts no name with a dash, which a command given the files would read as its option', () => {
+    const taken = new Set<string>();
+    expect(['-v', '--- Minutes ---', '- Home', '-'].map((t) => safeFileName(t, taken, 'md'))).toEqual(['v.md', 'Minutes ---.md', 'Home.md', 'untitled.md']);
   });
 
   it('prefixes Windows device names whatever their case or extension', () => {

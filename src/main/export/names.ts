@@ -70,9 +70,10 @@ function fromUrl(s: string): string {
 function cleanStem(raw: string): string {
   let s = raw.slice(0, 4096).normalize('NFC');
   s = s.replace(BAD_CHARS, '_').replace(/\s+/gu, ' ').replace(/_{2,}/g, '_');
-  // Leading dots hide a file on macOS/Linux (and ".." is the parent); Windows drops
-  // trailing dots and spaces, so "a." and "a" would collide there.
-  s = s.replace(/^[\s._]+/u, '').replace(/[\s.]+$/u, '');
+  // Leading dots hide a file on macOS/Linux (and ".." is the parent); a leading dash makes a
+  // command given the folder's files (`grep -l tide *`) read "-v.md" as its option; Windows
+  // drops trailing dots and spaces, so "a." and "a" would collide there.
+  s = s.replace(/^[\s._-]+/u, '').replace(/[\s.]+$/u, '');
   return s;
 }
 
