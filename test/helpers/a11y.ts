@@ -42,7 +42,7 @@ export async function tabWalk(page: Page, max = 40): Promise<Focused[]> {
 /**
  * Every visible piece of text under `root` whose colour, over the backgrounds behind it
  * (blended where they are translucent, opacity included), has a contrast below 4.5:1.
- * Disabled controls are left out: WCAG exempts them.
+ * Disabled controls (disabled or aria-disabled) are left out: WCAG exempts them.
  */
 export function lowContrast(page: Page, root = 'body'): Promise<string[]> {
   return page.evaluate((sel) => {
@@ -71,7 +71,7 @@ export function lowContrast(page: Page, root = 'body'): Promise<string[]> {
       if (!Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim())) continue;
       const box = el.getBoundingClientRect();
       const cs = getComputedStyle(el);
-      if (box.width === 0 || box.height === 0 || cs.visibility === 'hidden' || el.closest('.visually-hidden, :disabled, [aria-hidden="true"]')) continue;
+      if (box.width === 0 || box.height === 0 || cs.visibility === 'hidden' || el.closest('.visually-hidden, :disabled, [aria-disabled="true"], [aria-hidden="true"]')) continue;
       let opacity = 1;
       for (let e: Element | null = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
       const bg = backdrop(el);

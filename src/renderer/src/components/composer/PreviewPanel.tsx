@@ -3,6 +3,7 @@ import { useStore } from '../../store';
 import { effectiveOptions } from '../../store/composer';
 import { previewTarget } from '../../store/actions';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 import { ResultView } from '../result/ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 
@@ -19,22 +20,28 @@ export function PreviewPanel(): React.JSX.Element | null {
   );
   if (!target) return null;
   const options = effectiveOptions(listOptions, target.options);
+  const shown = preview && preview.url === target.url ? preview : null;
+  const title = typeof shown?.result.meta?.title === 'string' ? shown.result.meta.title : '';
   return (
     <section className="preview-panel" data-testid="preview-panel">
       <div className="preview-head">
-        <button type="button" onClick={() => void previewTarget()} disabled={loading} data-testid="preview-button">
+        <FocusSafeButton onClick={() => void previewTarget()} unavailable={loading} data-testid="preview-button">
           {loading ? 'Fetching…' : 'Preview'}
-        </button>
-        <button type="button" onClick={() => void previewTarget({ render: 'always' })} disabled={loading} title="Run the page's JavaScript in a browser first, as for an app that shows nothing without it" data-testid="preview-render-button">
+        </FocusSafeButton>
+        <FocusSafeButton onClick={() => void previewTarget({ render: 'always' })} unavailable={loading} title="Run the page's JavaScript in a browser first, as for an app that shows nothing without it" data-testid="preview-render-button">
           Preview rendered
-        </button>
+        </FocusSafeButton>
         <span className="parsed-url" title={target.url}>
           {readableUrl(target.url)}
         </span>
         {options && <code className="muted">{JSON.stringify(options)}</code>}
+        {/* The result appears below the buttons without a word to a screen reader; a failure is the alert below. */}
+        <span className="visually-hidden" role="status" data-testid="preview-announce">
+          {loading ? 'Fetching the preview…' : shown ? `Preview ready${title ? `: ${title}` : ''}.` : ''}
+        </span>
       </div>
       {error && <ErrorMessage error={error} testId="preview-error" />}
-      {preview && preview.url === target.url && <ResultView result={preview.result} mode={options?.mode} />}
+      {shown && <ResultView result={shown.result} mode={options?.mode} />}
     </section>
   );
 }

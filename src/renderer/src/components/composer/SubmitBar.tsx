@@ -3,6 +3,7 @@ import { useStore } from '../../store';
 import { submitList } from '../../store/actions';
 import { plural } from '../../lib/format';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 
 const MOD = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform) ? '⌘' : 'Ctrl';
 
@@ -19,9 +20,9 @@ export function SubmitBar(): React.JSX.Element {
   return (
     <div className="submit-bar">
       {error && <ErrorMessage error={error} testId="submit-error" />}
-      <button type="button" className="primary" onClick={() => void submitList()} disabled={submitting} data-testid="submit">
+      <FocusSafeButton className="primary" onClick={() => void submitList()} unavailable={submitting} data-testid="submit">
         {submitting ? 'Submitting…' : parsing ? 'Reading the list…' : n > 0 ? `Fetch ${plural(n, 'URL')}` : 'Fetch'} <kbd>{MOD}+Enter</kbd>
-      </button>
+      </FocusSafeButton>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { retryReason } from '../../store/actions';
 import { plural } from '../../lib/format';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 
 /** What usually helps, per reason: said before the user starts the retry. */
 const ADVICE: Partial<Record<Reason, string>> = {
@@ -93,12 +94,12 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
         )}
       </fieldset>
       <div className="dialog-actions">
-        <button type="button" onClick={onClose} disabled={busy}>
+        <FocusSafeButton onClick={onClose} unavailable={busy}>
           Cancel
-        </button>
-        <button type="button" className="primary" onClick={() => void start()} disabled={busy} data-testid="retry-start">
+        </FocusSafeButton>
+        <FocusSafeButton className="primary" onClick={() => void start()} unavailable={busy} data-testid="retry-start">
           Start a new job
-        </button>
+        </FocusSafeButton>
       </div>
     </dialog>
   );

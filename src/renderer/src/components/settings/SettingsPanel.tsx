@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/settings';
 import { crossFieldErrors, parseAllowHosts, settingError } from '../../lib/settings-form';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { RENDER_MODES, type RenderMode } from '../../../../shared/types';
 
@@ -154,7 +155,7 @@ export function SettingsPanel(): React.JSX.Element {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (!invalid && changed.length) void save();
+          if (!invalid && changed.length && status !== 'saving') void save();
         }}
       >
         {GROUPS.filter((g) => g !== RENDER_GROUP).map((g) => (
@@ -192,7 +193,7 @@ export function SettingsPanel(): React.JSX.Element {
           </label>
           <label className="field">
             <span>Hosts allowed even when private addresses are blocked</span>
-            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" data-testid="setting-allowHosts" />
+            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" aria-invalid={!!errors.allowHosts} data-testid="setting-allowHosts" />
             {errors.allowHosts && <span className="field-error">{errors.allowHosts}</span>}
           </label>
           <label className="field">
@@ -208,12 +209,12 @@ export function SettingsPanel(): React.JSX.Element {
         </fieldset>
         {saveError && <ErrorMessage error={saveError} testId="settings-error" />}
         <div className="form-actions">
-          <button type="submit" className="primary" disabled={invalid || changed.length === 0 || status === 'saving'} data-testid="settings-save">
+          <FocusSafeButton type="submit" className="primary" unavailable={invalid || changed.length === 0 || status === 'saving'} data-testid="settings-save">
             {status === 'saving' ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" disabled={changed.length === 0} onClick={() => { setDraft(saved); setHosts(saved.allowHosts.join('\n')); setSaveError(null); }}>
+          </FocusSafeButton>
+          <FocusSafeButton unavailable={changed.length === 0} data-testid="settings-undo" onClick={() => { setDraft(saved); setHosts(saved.allowHosts.join('\n')); setSaveError(null); }}>
             Undo changes
-          </button>
+          </FocusSafeButton>
           <span className="muted" role="status" data-testid="settings-status">
             {invalid ? 'Fix the fields marked in red to save.' : status === 'saved' ? 'Saved. New jobs use these settings.' : changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : ''}
           </span>

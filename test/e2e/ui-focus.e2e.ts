@@ -1,0 +1,82 @@
+/**
+ * Where the focus goes after an action taken from the keyboard, and what a screen reader hears
+ * of its outcome, in real Chromium against the real services: a control that turns busy or goes
+ * away must not drop the focus to the page's body (the next Tab would start over in the
+ * sidebar), and a result that appears elsewhere on screen is said. The tests run in order on
+ * one page: each starts where the one before left off.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { focused } from '../helpers/a11y';
+import { expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
+import { startTestSite, type TestSite } from '../helpers/ui-servers';
+
+let o: OpenedApp;
+let site: TestSite;
+let page: Page;
+
+beforeAll(async () => {
+  site = await startTestSite();
+  o = await openApp();
+  page = o.page;
+});
+
+afterEach(async () => {
+  if (page) await expectNoInternalErrorText(page);
+});
+
+afterAll(async () => {
+  await o?.close();
+  await site?.close();
+});
+
+const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
+const focusedId = async () => (await focused(page)).id;
+
+/** Presses Tab until the control with this test id has the focus (at most `max` presses). */
+async function tabTo(testId: string, max = 40): Promise<void> {
+  for (let i = 0; i < max && (await focusedId()) !== testId; i++) await page.keyboard.press('Tab');
+  expect(await focusedId()).toBe(testId);
+}
+
+test('Preview pressed with Enter keeps the focus on it while it fetches, and says when the result is there', async () => {
+  await page.getByTestId('jobs-empty').waitFor();
+  await page.getByTestId('paste-box').focus();
+  await page.keyboard.insertText(`${site.url}/article/1\n${site.url}/article/2\n${site.url}/missing`);
+  await expect.poll(text('count-valid')).toBe('3');
+  await tabTo('preview-button');
+  await page.keyboard.press('Enter');
+  expect(await focusedId()).toBe('preview-button');
+  await expect.poll(text('result-markdown')).toMatch(/topic 1/);
+  expect(await focused(page)).toMatchObject({ id: 'preview-button', aria: 'button "Preview"' });
+  expect(await page.getByTestId('preview-announce').getAttribute('role')).toBe('status');
+  expect(await page.getByTestId('preview-announce').textContent()).toBe('Preview ready: Article 1.');
+  // The next Tab goes on from the button, not from the top of the window.
+  await page.keyboard.press('Tab');
+  expect(await focusedId()).toBe('preview-render-button');
+});
+
+test('Save and Undo changes pressed with Enter keep the focus, though each has nothing left to do', async () => {
+  await page.getByTestId('nav-settings').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('settings-panel').waitFor();
+  const ttl = page.getByTestId('setting-ttlHours');
+  await ttl.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('48');
+  await tabTo('settings-save');
+  await page.keyboard.press('Enter');
+  await expect.poll(text('settings-status')).toBe('Saved. New jobs use these settings.');
+  expect(await focused(page)).toMatchObject({ id: 'settings-save', aria: 'button "Save" [disabled]' });
+  expect(await ttl.inputValue()).toBe('48');
+  // A press of the unavailable Save saves nothing and leaves the focus where it is.
+  await page.keyboard.press('Enter');
+  expect(await focusedId()).toBe('settings-save');
+  await ttl.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('72');
+  await page.getByTestId('settings-undo').focus();
+  await page.keyboard.press('Enter');
+  expect(await ttl.inputValue()).toBe('48');
+  expect(await focused(page)).toMatchObject({ id: 'settings-undo', aria: 'button "Undo changes" [disabled]' });
+});
