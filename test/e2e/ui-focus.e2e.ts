@@ -32,6 +32,7 @@ afterAll(async () => {
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
 const focusedId = async () => (await focused(page)).id;
+const jobStatus = () => page.getByTestId('job-header').getAttribute('data-status');
 
 /** Presses Tab until the control with this test id has the focus (at most `max` presses). */
 async function tabTo(testId: string, max = 40): Promise<void> {
@@ -54,6 +55,20 @@ test('Preview pressed with Enter keeps the focus on it while it fetches, and say
   // The next Tab goes on from the button, not from the top of the window.
   await page.keyboard.press('Tab');
   expect(await focusedId()).toBe('preview-render-button');
+});
+
+test('Cancel pressed with Enter hands the focus to "Run the rest again", which took its place', async () => {
+  await page.getByTestId('paste-box').focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText([`${site.url}/article/3`, ...[1, 2].map((i) => `${site.url}/slow/${i}?ms=120000`)].join('\n'));
+  await expect.poll(text('count-valid')).toBe('3');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.locator('[data-testid="target-row"][data-status="running"]').count(), { timeout: 60_000 }).toBe(1);
+  await page.getByTestId('cancel-job').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('cancelled');
+  await expect.poll(focusedId).toBe('run-rest');
+  expect((await focused(page)).outlined).toBe(true);
 });
 
 test('Save and Undo changes pressed with Enter keep the focus, though each has nothing left to do', async () => {
