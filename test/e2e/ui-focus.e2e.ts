@@ -71,6 +71,15 @@ test('Cancel pressed with Enter hands the focus to "Run the rest again", which t
   expect((await focused(page)).outlined).toBe(true);
 });
 
+test('the sidebar names a job by its words once: the bar beside "1 / 3 done" is not read as another number', async () => {
+  const item = page.getByTestId('job-item').first();
+  const tree = await item.ariaSnapshot();
+  expect(tree).not.toContain('progressbar');
+  const name = /^- button "(.*)"/.exec(tree)?.[1] ?? '';
+  expect(name).toMatch(/ \d+ \/ 3 done$/);
+  expect(name).not.toMatch(/ (\d+) \1 \/ 3 done$/);
+});
+
 test('Save and Undo changes pressed with Enter keep the focus, though each has nothing left to do', async () => {
   await page.getByTestId('nav-settings').focus();
   await page.keyboard.press('Enter');

@@ -57,7 +57,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
           <StatusBadge status={job.status} stop={stopBadge(job)} />
           <span className="muted">{formatCreated(job.createdAt)}</span>
         </span>
-        <ProgressBar ok={okCount(job)} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
+        <ProgressBar ok={okCount(job)} failed={job.targetsFailed} total={job.targetsTotal} />
         <span className="job-item-count muted">
           {job.targetsDone.toLocaleString()} / {job.targetsTotal.toLocaleString()} done
         </span>
