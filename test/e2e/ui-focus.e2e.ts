@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { focused } from '../helpers/a11y';
+import { screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 
@@ -78,6 +79,21 @@ test('the sidebar names a job by its words once: the bar beside "1 / 3 done" is 
   const name = /^- button "(.*)"/.exec(tree)?.[1] ?? '';
   expect(name).toMatch(/ \d+ \/ 3 done$/);
   expect(name).not.toMatch(/ (\d+) \1 \/ 3 done$/);
+});
+
+test('an export started with Enter keeps the focus on its button and says what it wrote', async () => {
+  await page.getByTestId('export-job').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('export-dialog').waitFor();
+  await tabTo('export-start', 10);
+  await page.keyboard.press('Enter');
+  await expect.poll(text('export-announce')).toMatch(/^Wrote \d+ files .* for 3 targets \(1 failed, 1 not fetched\) to \/.+\.$/);
+  expect(await page.getByTestId('export-announce').getAttribute('role')).toBe('status');
+  expect(await focused(page)).toMatchObject({ id: 'export-start', aria: 'button "Export again…"' });
+  await page.screenshot({ path: screenshotPath('focus-export-done') });
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByTestId('export-dialog').count()).toBe(0);
+  expect(await focusedId()).toBe('export-job');
 });
 
 test('Save and Undo changes pressed with Enter keep the focus, though each has nothing left to do', async () => {

@@ -5,6 +5,7 @@ import { exportJob, stopExport } from '../../store/actions';
 import { isWriting } from '../../store/exports';
 import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
 
 /** `meta`: what "include meta" adds in the format; none where the format has no room for it or always has it. */
@@ -88,7 +89,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           <p className="muted">To {run.path}</p>
           {running && (
             <>
-              <progress max={run.total || 1} value={run.done} data-testid="export-progress" />
+              <progress max={run.total || 1} value={run.done} aria-label="Export progress" data-testid="export-progress" />
               <span>
                 {run.state === 'stopping' ? 'Stopping… ' : ''}
                 {run.total > 0 ? `${run.done.toLocaleString()} of ${run.total.toLocaleString()} (${pct}%)` : 'Starting…'}
@@ -106,20 +107,25 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           {run.state === 'failed' && run.error && <ErrorMessage error={run.error} testId="export-error" />}
         </div>
       )}
+      {/* Kept in the dialog from its opening, so a screen reader hears how the export ended (a
+          region that appears with its text is often not read); a failure is the alert above. */}
+      <p className="visually-hidden" role="status" data-testid="export-announce">
+        {run?.state === 'done' && run.summary ? `${exportSummaryText(run.summary)} to ${run.summary.path}.` : run?.state === 'stopped' ? 'Export stopped. Nothing was written.' : running ? 'Exporting…' : ''}
+      </p>
       <div className="dialog-actions">
         {running ? (
           // Stops the writing, not the dialog: it stays to say how the export ended.
-          <button type="button" onClick={() => void stopExport(run.token)} disabled={run.state === 'stopping'} data-testid="export-stop">
+          <FocusSafeButton onClick={() => void stopExport(run.token)} unavailable={run.state === 'stopping'} data-testid="export-stop">
             Stop export
-          </button>
+          </FocusSafeButton>
         ) : (
           <button type="button" onClick={() => close(null)} data-testid="export-close">
             {run?.state === 'done' || run?.state === 'stopped' ? 'Close' : 'Cancel'}
           </button>
         )}
-        <button type="button" className="primary" disabled={running} onClick={() => void exportJob(jobId, format, includeFailed, includeMeta)} data-testid="export-start">
+        <FocusSafeButton className="primary" unavailable={running} onClick={() => void exportJob(jobId, format, includeFailed, includeMeta)} data-testid="export-start">
           {running ? 'Exporting…' : run?.state === 'done' ? 'Export again…' : 'Choose where and export…'}
-        </button>
+        </FocusSafeButton>
       </div>
     </dialog>
   );
