@@ -96,6 +96,16 @@ test('an export started with Enter keeps the focus on its button and says what i
   expect(await focusedId()).toBe('export-job');
 });
 
+test('find in this job says how many hits it found, as a status a screen reader reads', async () => {
+  await page.getByTestId('job-search-input').focus();
+  await page.keyboard.type('topic 3');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('search-hit').count()).toBe(1);
+  expect(await page.locator('[data-testid="search-results-job"] [role="status"]').textContent()).toBe('1 hit for topic 3');
+  expect(await focusedId()).toBe('job-search-input');
+  await page.keyboard.press('Escape');
+});
+
 test('Save and Undo changes pressed with Enter keep the focus, though each has nothing left to do', async () => {
   await page.getByTestId('nav-settings').focus();
   await page.keyboard.press('Enter');

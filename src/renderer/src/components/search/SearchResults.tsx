@@ -37,7 +37,8 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
   return (
     <div className="search-results" data-testid={`search-results-${box}`} data-state={loading || stale ? 'loading' : 'done'} aria-busy={loading || stale}>
       <div className="search-head">
-        <span className="muted" data-testid="search-count">
+        {/* A status: typing in a search box, a screen-reader user heard nothing of what it found. */}
+        <span className="muted" role="status" data-testid="search-count">
           {error ? (
             // A query Sift will not run (too many words) is not a failure of the search.
             error.code === 'query_too_long' || error.code === 'empty_query' ? 'Not searched' : 'Search failed'
