@@ -106,6 +106,28 @@ test('find in this job says how many hits it found, as a status a screen reader 
   await page.keyboard.press('Escape');
 });
 
+test('"Show all" pressed with Enter hands the focus to the status filter it undid, not to the page\'s start', async () => {
+  await page.getByTestId('filter-status').selectOption('failed');
+  await expect.poll(text('filter-count')).toBe('1 of 3');
+  await page.getByTestId('filter-status').focus();
+  await tabTo('filter-clear', 3);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('filter-clear').count()).toBe(0);
+  expect(await focused(page)).toMatchObject({ id: 'filter-status', aria: expect.stringMatching(/^combobox "Show targets with status"/) });
+});
+
+test('"Open result" pressed with Enter hands the focus to the result pane it filled', async () => {
+  await page.getByTestId('target-scroll').focus();
+  await page.keyboard.press('Home');
+  const open = page.getByRole('button', { name: /^Open result/ });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(text('result-markdown')).toMatch(/topic 3/);
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="result-pane"]'))).toBe(true);
+  expect((await focused(page)).outlined).toBe(true);
+});
+
+
 test('Save and Undo changes pressed with Enter keep the focus, though each has nothing left to do', async () => {
   await page.getByTestId('nav-settings').focus();
   await page.keyboard.press('Enter');

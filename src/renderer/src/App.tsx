@@ -7,6 +7,7 @@ import { SettingsPanel } from './components/settings/SettingsPanel';
 import { ActivityPanel } from './components/activity/ActivityPanel';
 import { Notices } from './components/common/Notices';
 import { SearchView } from './components/search/SearchView';
+import { focusHeading, useFocusRescue } from './lib/useFocusRescue';
 
 export function App(): React.JSX.Element {
   const view = useStore((s) => s.view);
@@ -15,6 +16,7 @@ export function App(): React.JSX.Element {
   const owed = useRef(false);
   // A new job's heading comes with its first event, after the view that shows it.
   const ready = useStore((s) => s.view.kind !== 'job' || !!s.jobs[s.view.id]);
+  useFocusRescue(main);
   // A view that replaced the one holding focus (a submit from the paste box, a delete) gives
   // its heading the focus: left on the body, a keyboard user's next Tab started over in the
   // sidebar and a screen reader said nothing of the new view. The first view leaves focus be.
@@ -26,11 +28,7 @@ export function App(): React.JSX.Element {
       owed.current = false;
       return;
     }
-    const heading = main.current?.querySelector('h2');
-    if (!heading) return;
-    owed.current = false;
-    heading.tabIndex = -1;
-    heading.focus();
+    if (focusHeading(main.current)) owed.current = false;
   }, [view, ready]);
   return (
     <div className="app">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
@@ -19,16 +19,6 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // to ask for 4 s only: too short for someone hearing the button's new name read out before
   // pressing it again, and a stray click elsewhere still takes the question back.
   const [confirmDelete, setConfirmDelete] = useState(false);
-  // Cancel goes with the run it stops. When it held the focus (pressed, or the job ended while a
-  // keyboard user was on it), that focus fell to the page's body: the next Tab started over in
-  // the sidebar. It goes to the first action that took Cancel's place ("Run the rest again").
-  const actions = useRef<HTMLDivElement>(null);
-  const cancelHeld = useRef(false);
-  useEffect(() => {
-    if (live || !cancelHeld.current) return;
-    cancelHeld.current = false;
-    if (!document.activeElement || document.activeElement === document.body) actions.current?.querySelector('button')?.focus();
-  }, [live]);
   if (!job) return null;
 
   const interrupted = isInterrupted(job);
@@ -79,17 +69,11 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           {unfinished === 1 ? 'it' : 'them'}.
         </p>
       )}
-      <div className="job-actions" ref={actions}>
+      {/* Cancel goes with the run it stops; the focus it held goes to "Run the rest again",
+          the first action here (lib/useFocusRescue.ts). */}
+      <div className="job-actions">
         {live && (
-          <button
-            type="button"
-            onClick={() => void cancelJob(id)}
-            onFocus={() => (cancelHeld.current = true)}
-            // Focus moved on to another control; a blur with nowhere to go is the button's removal.
-            onBlur={(e) => e.relatedTarget && (cancelHeld.current = false)}
-            data-testid="cancel-job"
-            title="Cancel (Esc)"
-          >
+          <button type="button" onClick={() => void cancelJob(id)} data-testid="cancel-job" title="Cancel (Esc)">
             Cancel <kbd>Esc</kbd>
           </button>
         )}
