@@ -152,3 +152,22 @@ test('Save and Undo changes pressed with Enter keep the focus, though each has n
   expect(await ttl.inputValue()).toBe('48');
   expect(await focused(page)).toMatchObject({ id: 'settings-undo', aria: 'button "Undo changes" [disabled]' });
 });
+
+test('a row of a long job is said with its place in the whole table, though only the rows in view exist', async () => {
+  await page.getByTestId('nav-new').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('paste-box').focus();
+  await page.keyboard.insertText(Array.from({ length: 60 }, (_, i) => `${site.url}/article/${i + 10}`).join('\n'));
+  await expect.poll(text('count-valid')).toBe('60');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(jobStatus, { timeout: 90_000 }).toBe('done');
+  await page.getByTestId('target-scroll').focus();
+  await page.keyboard.press('End');
+  const grid = page.getByTestId('target-table');
+  expect(await grid.getAttribute('aria-rowcount')).toBe('61');
+  expect(await page.locator('[data-testid="target-row"]').count()).toBeLessThan(60);
+  const last = page.locator('[data-testid="target-row"][aria-selected="true"]');
+  expect(await last.getAttribute('data-idx')).toBe('59');
+  expect(await last.getAttribute('aria-rowindex')).toBe('61');
+  expect(await grid.locator('[role="row"]').first().getAttribute('aria-rowindex')).toBe('1');
+});

@@ -108,9 +108,11 @@ export function TargetTable(): React.JSX.Element {
   }, [selectedIdx, virtualizer, posOf]);
 
   return (
-    <div className="target-table" role="grid" aria-rowcount={count} aria-label="Targets" data-testid="target-table">
+    // Only the rows in view exist, so each says where it stands: a screen reader counted the rows
+    // drawn and said "row 3" of the 503rd. The header is row 1.
+    <div className="target-table" role="grid" aria-rowcount={count + 1} aria-label="Targets" data-testid="target-table">
       <TargetFilter shown={count} total={total} filtering={filtering} />
-      <div className="target-row target-head" role="row">
+      <div className="target-row target-head" role="row" aria-rowindex={1}>
         <span role="columnheader" className="c-idx">#</span>
         <span role="columnheader" className="c-status">Status</span>
         <span role="columnheader" className="c-url" ref={urlHeadRef}>
@@ -127,7 +129,7 @@ export function TargetTable(): React.JSX.Element {
         {!loaded && <p className="muted pad">Loading targets…</p>}
         <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => (
-            <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} top={v.start} urlFit={urlFit} />
+            <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} />
           ))}
         </div>
         {loaded && filtering && count === 0 && <p className="muted pad">No target matches this filter.</p>}
@@ -250,7 +252,8 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
   );
 }
 
-const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
+/** `pos`: the row's place among the rows shown (filtered or not), `idx` its place in the job. */
+const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: { idx: number; pos: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
   const row = useStore((s) => s.rows[idx]);
   const selected = useStore((s) => s.selectedIdx === idx);
   // The job this table shows has ended: a target still pending will not be fetched by it.
@@ -271,6 +274,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, top, urlFit }: { idx:
     <div
       id={`row-${idx}`}
       role="row"
+      aria-rowindex={pos + 2}
       aria-selected={selected}
       className={`target-row${selected ? ' selected' : ''}${failed ? ' failed' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
