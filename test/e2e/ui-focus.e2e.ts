@@ -41,6 +41,22 @@ async function tabTo(testId: string, max = 40): Promise<void> {
   expect(await focusedId()).toBe(testId);
 }
 
+test('a list typed in is counted aloud in one sentence, not as a bare number that changed', async () => {
+  await page.getByTestId('jobs-empty').waitFor();
+  await page.getByTestId('paste-box').focus();
+  await page.keyboard.insertText(`${site.url}/article/1\nnot a url\n${site.url}/article/1\n`);
+  await expect.poll(text('parse-announce')).toBe('1 valid URL, 1 invalid, 1 duplicate dropped.');
+  await page.keyboard.insertText(`${site.url}/article/2`);
+  await expect.poll(text('parse-announce')).toBe('2 valid URLs, 1 invalid, 1 duplicate dropped.');
+  expect(await page.getByTestId('parse-announce').getAttribute('role')).toBe('status');
+  // The counts themselves are not a live region: there each number changed alone ("2").
+  expect(await page.getByTestId('parse-summary').evaluate((e) => !!e.closest('[aria-live], [role="status"], [role="alert"]'))).toBe(false);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  await expect.poll(() => page.getByTestId('parse-summary').count()).toBe(0);
+});
+
+
 test('Preview pressed with Enter keeps the focus on it while it fetches, and says when the result is there', async () => {
   await page.getByTestId('jobs-empty').waitFor();
   await page.getByTestId('paste-box').focus();

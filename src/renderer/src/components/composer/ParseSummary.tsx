@@ -4,14 +4,41 @@ import { plural } from '../../lib/format';
 import { SitemapIndexNote } from './SitemapIndexNote';
 import { ListAtNote } from './ListAtNote';
 
-export function ParseSummary(): React.JSX.Element | null {
+export function ParseSummary(): React.JSX.Element {
+  return (
+    <>
+      <ParseAnnouncement />
+      <ParseCounts />
+    </>
+  );
+}
+
+/**
+ * What the counts say, in one sentence a screen reader reads when they change. The counts'
+ * section was the live region: its numbers changed alone, so a user typing a URL heard "5", and
+ * a section that appears with its text is often not read at all. Kept from the first render.
+ */
+function ParseAnnouncement(): React.JSX.Element {
+  const said = useStore((s) => {
+    if (!s.parsed) return s.parsing ? 'Reading the list…' : '';
+    const { length, invalidCount, duplicatesCount } = s.parsed;
+    return `${plural(length, 'valid URL')}, ${invalidCount.toLocaleString()} invalid, ${plural(duplicatesCount, 'duplicate')} dropped.`;
+  });
+  return (
+    <p className="visually-hidden" role="status" data-testid="parse-announce">
+      {said}
+    </p>
+  );
+}
+
+function ParseCounts(): React.JSX.Element | null {
   const parsed = useStore((s) => s.parsed);
   const parsing = useStore((s) => s.parsing);
   // Once a sitemap reading replaced the list, its URLs came from the sitemaps, not the format the list was in.
   const fromSitemaps = useStore((s) => (s.sitemaps?.state === 'read' && s.sitemaps.pages > 0 ? (s.sitemaps.kind === 'feeds' ? 'feeds' : 'sitemaps') : null));
   if (!parsed) return parsing ? <p className="muted" data-testid="parse-status">Reading the list…</p> : null;
   return (
-    <section className="parse-summary" data-testid="parse-summary" aria-live="polite">
+    <section className="parse-summary" data-testid="parse-summary">
       <div className="counts">
         <Count n={parsed.length} label="valid" tone="ok" testId="count-valid" />
         <Count n={parsed.invalidCount} label="invalid" tone={parsed.invalidCount ? 'bad' : 'muted'} testId="count-invalid" />
