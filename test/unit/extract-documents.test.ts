@@ -64,6 +64,13 @@ describe('PDF documents', () => {
     expect(r.content).toBe('');
     expect(r.meta).toMatchObject({ pages_total: 0, warnings: ['empty'], hint: 'The PDF holds no pages.' });
   });
+  it('fails a PDF whose page tree counts fewer than no pages as malformed, not an ok of -1 pages', async () => {
+    // Same length, so the xref stays right: pdf.js reads the page, then trusts the count.
+    const pdf = Buffer.from(makePdf({ pages: [['The only page.']] }).toString('latin1').replace('/Count 1 >>', '/Count -1>>'), 'latin1');
+    const e = await fail(f.extractBuffer(pdf, 'application/pdf', {}));
+    expect(e).toMatchObject({ status: 422, code: 'bad_document', msg: 'malformed PDF: its page tree counts -1 pages' });
+    expect(e.hint).toMatch(/damaged/);
+  });
   it('keeps the order of selected pages and ignores pages past the end', async () => {
     const r = await f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '4-9,1' });
     // "Page N of 5" heads every page: furniture, dropped from text; each page's own line stays.

@@ -133,6 +133,12 @@ async function openDoc({ key, data, ranges, maxPages, links, first }) {
     return { error: { kind: name === 'PasswordException' ? 'encrypted' : 'malformed', message: String((err && err.message) || err) } };
   }
   const total = doc.numPages;
+  // pdf.js takes the page tree's /Count as it is written, and recounts only a count too high:
+  // one below zero made an ok result of no text that said the PDF had -5 pages.
+  if (!Number.isInteger(total) || total < 0) {
+    release();
+    return { error: { kind: 'malformed', message: `its page tree counts ${total} pages` } };
+  }
   const w = wantedPages(total, ranges, maxPages);
   if (w.tooLong) return { pagesTotal: total, tooLong: true };
   let info = {};
