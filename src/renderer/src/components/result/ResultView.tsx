@@ -5,6 +5,7 @@ import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
 import { MAX_SHOWN_TEXT, shownPart, type Shown } from '../../lib/shown';
+import { emptyResultText } from '../../lib/empty';
 import { MetaTable } from './MetaTable';
 
 type Shape = 'markdown' | 'json' | 'text';
@@ -137,7 +138,9 @@ export function ResultView({ result, mode, focus }: { result: Result; mode?: Mod
         </span>
       </div>
       {result.content === '' ? (
-        <p className="muted">The result is empty: the page had nothing that matched.</p>
+        <p className="muted" data-testid="result-empty">
+          {emptyResultText(result)}
+        </p>
       ) : html !== null ? (
         // Sanitized by DOMPurify in renderMarkdown; nothing in it can load or run.
         <div className="markdown" data-testid="result-markdown" onClick={followInPage} dangerouslySetInnerHTML={{ __html: html }} />

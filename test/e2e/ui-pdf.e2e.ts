@@ -1,0 +1,68 @@
+/**
+ * PDF results as the user reads them in the result pane: a scanned PDF, a PDF of no pages and
+ * a grep that keeps nothing, fetched through the real services from a loopback site.
+ */
+import type { ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { makePdf } from '../helpers/fetch-pdf';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+const pdf = (body: Buffer) => (_q: unknown, r: ServerResponse) => void r.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
+
+beforeAll(async () => {
+  site = await startServer({
+    '/scan.pdf': pdf(makePdf({ pages: [[], [], []], noText: true })),
+    '/none.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/zero-pages.pdf'))),
+    '/report.pdf': pdf(makePdf({ pages: [['Quarterly report'], ['Net revenue rose.']] })),
+  });
+  opened = await openApp();
+  page = opened.page;
+});
+
+afterEach(async () => {
+  await expectNoInternalErrorText(page);
+});
+
+afterAll(async () => {
+  await opened?.close();
+  await site?.close();
+});
+
+async function runJob(list: string, count: number): Promise<void> {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, list);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe(String(count));
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+}
+
+async function emptyText(idx: number): Promise<string> {
+  await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
+  await page.keyboard.press('Enter');
+  const empty = page.getByTestId('result-empty');
+  await expect.poll(() => empty.count()).toBe(1);
+  return empty.innerText();
+}
+
+test('an empty PDF result says why: no text layer (OCR it), no pages, or a grep that matched nothing', async () => {
+  await runJob([`${site.origin}/scan.pdf`, `${site.origin}/none.pdf`, `${site.origin}/report.pdf grep=profit`].join('\n'), 3);
+  // Each read "the page had nothing that matched", with no grep asked for the first two.
+  const scan = await emptyText(0);
+  expect(scan).toMatch(/no text layer.*OCR/);
+  await page.screenshot({ path: screenshotPath('ui-pdf-scanned') });
+  expect(await emptyText(1)).toMatch(/holds no pages/);
+  expect(await emptyText(2)).toMatch(/no line matches the grep expression/);
+});
+
+test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+});
