@@ -5,7 +5,7 @@
  * With `cjk`, the text is Chinese in a font that is not embedded and is addressed through
  * a predefined CMap (UniGB-UCS2-H, STSong-Light), as many CJK PDFs are made.
  */
-import { deflateSync } from 'node:zlib';
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 
 /** A run of text at a position (points from the bottom left of a US-letter page). */
 export interface Placed {
@@ -86,4 +86,52 @@ export function makePdf(spec: PdfSpec): Buffer {
 /** N pages whose text names the page: "Page 3 of 7" and a line of its own words. */
 export function numberedPdf(n: number, title = 'Numbered'): Buffer {
   return makePdf({ title, pages: Array.from({ length: n }, (_, i) => [`Page ${i + 1} of ${n}`, `The word for page ${i + 1} is item${i + 1}.`]) });
+}
+
+/**
+ * A one-page PDF whose content stream says "Bomb start" and then inflates to `mib` MiB of
+ * blanks, from a few hundred KB (a decompression bomb). The zlib stream is a 1 MiB block of
+ * blanks repeated, with a correct Adler-32, so it is made in milliseconds, not by deflating
+ * the whole.
+ */
+export function bombPdf(mib: number): Buffer {
+  const text = Buffer.from('BT /F1 12 Tf 72 700 Td (Bomb start) Tj ET\n', 'latin1');
+  const block = deflateRawSync(Buffer.alloc(1 << 20, 0x20), { finishFlush: constants.Z_SYNC_FLUSH });
+  const n = BigInt(text.length + mib * (1 << 20));
+  // Adler-32 of the text and the blanks: a = 1 + sum of bytes, b = sum of a after each byte.
+  let a = 1n;
+  let b = 0n;
+  for (const c of text) {
+    a += BigInt(c);
+    b += a;
+  }
+  const blanks = n - BigInt(text.length);
+  b += blanks * a + 32n * ((blanks * (blanks + 1n)) / 2n);
+  a += 32n * blanks;
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(Number(((b % 65521n) << 16n) | (a % 65521n)));
+  const stream = Buffer.concat([
+    Buffer.from([0x78, 0x9c]),
+    deflateRawSync(text, { finishFlush: constants.Z_SYNC_FLUSH }),
+    ...Array.from({ length: mib }, () => block),
+    deflateRawSync(Buffer.alloc(0)),
+    adler,
+  ]);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n${stream.toString('latin1')}\nendstream`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
 }

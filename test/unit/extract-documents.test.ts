@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
-import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
+import { bombPdf, makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { fail } from '../helpers/fetch-server';
 import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
 
@@ -70,6 +70,15 @@ describe('PDF documents', () => {
     const e = await fail(f.extractBuffer(pdf, 'application/pdf', {}));
     expect(e).toMatchObject({ status: 422, code: 'bad_document', msg: 'malformed PDF: its page tree counts -1 pages' });
     expect(e.hint).toMatch(/damaged/);
+  });
+  it('fails a PDF whose content inflates past 256 MiB (a decompression bomb) as too long, at once, and reads a modest one', async () => {
+    // 300 KB that inflate to 300 MiB: read whole, it held the worker 7 s and the process at
+    // 1 GB (1.5 GB of blanks: 37 s and 4.7 GB); zlib's own ceiling is 4 GiB.
+    const e = await fail(f.extractBuffer(bombPdf(300), 'application/pdf', {}));
+    expect(e).toMatchObject({ status: 422, code: 'too_long', msg: 'document too long: a stream in it inflates to more than 256 MiB' });
+    expect(e.hint).toMatch(/decompression bomb/);
+    // The worker goes on: the next PDF, with a stream of 2 MiB, is read.
+    expect((await f.extractBuffer(bombPdf(2), 'application/pdf', {})).content).toBe('Bomb start');
   });
   it('keeps the order of selected pages and ignores pages past the end', async () => {
     const r = await f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '4-9,1' });

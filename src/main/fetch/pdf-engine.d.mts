@@ -7,3 +7,7 @@ export const DOC_OPTIONS: DocumentInitParameters;
 export const TEXT_OPTIONS: { disableNormalization: boolean; includeMarkedContent: boolean };
 /** The zlib inflate pdf.js gets as DecompressionStream in a thread that loads this module. */
 export const InflateAtOnce: typeof DecompressionStream;
+/** The most one stream may inflate to; a stream past it gives no bytes and is counted. */
+export const MAX_STREAM_BYTES: number;
+/** How many streams went past MAX_STREAM_BYTES since the last call. */
+export function takeStreamsTooLarge(): number;

@@ -17,6 +17,24 @@ import { inflateSync } from 'node:zlib';
  * brotli, which Node 20 lacks) get the web stream.
  */
 const WebDecompressionStream = globalThis.DecompressionStream;
+
+/**
+ * The most one stream may inflate to. A page's content is kilobytes, a book's largest font a
+ * few megabytes; a 1.5 MB file whose one content stream inflated to 1.5 GB of blanks held the
+ * thread 37 s and the process at 4.7 GB, and zlib's own ceiling (4 GiB) would let a bigger
+ * one take the machine's memory. A stream past this gives no bytes (pdf.js would otherwise
+ * decode it again with its own decoder, without a ceiling), and is counted: the worker fails
+ * the document, never a silent page without its text.
+ */
+export const MAX_STREAM_BYTES = 256 * 1024 * 1024;
+let streamsTooLarge = 0;
+/** How many streams went past MAX_STREAM_BYTES since the last call. */
+export function takeStreamsTooLarge() {
+  const n = streamsTooLarge;
+  streamsTooLarge = 0;
+  return n;
+}
+
 export class InflateAtOnce {
   constructor(format) {
     // The web stream itself, for what this one does not do.
@@ -28,9 +46,12 @@ export class InflateAtOnce {
         ready: Promise.resolve(),
         write: (bytes) => {
           try {
-            out = inflateSync(bytes);
+            out = inflateSync(bytes, { maxOutputLength: MAX_STREAM_BYTES });
           } catch (err) {
-            failure = err;
+            if (err && err.code === 'ERR_BUFFER_TOO_LARGE') {
+              streamsTooLarge++;
+              out = new Uint8Array(0);
+            } else failure = err;
           }
           return Promise.resolve();
         },

@@ -220,7 +220,7 @@ export class PdfPool {
       .run<R>({ ...msg, data: copy }, job.ac.signal, [copy.buffer])
       .then(
         (r) => {
-          if (r.error) throw r.error.kind === 'encrypted' ? encrypted() : malformed(r.error.message, job.msg.data);
+          if (r.error) throw r.error.kind === 'encrypted' ? encrypted() : r.error.kind === 'stream_too_large' ? streamTooLarge(r.error.message) : malformed(r.error.message, job.msg.data);
           if (!job.done) onReply(r);
         },
         (err: unknown) => {
@@ -269,6 +269,13 @@ export class PdfPool {
 
 const encrypted = (): FetchError =>
   new FetchError(422, 'encrypted PDF: it needs a password', 'Sift cannot open password-protected PDFs; save an unprotected copy and use sift extract.', 'bad_document');
+const streamTooLarge = (why: string): FetchError =>
+  new FetchError(
+    422,
+    `document too long: ${why}`,
+    'No page needs that much: the file is likely made to exhaust memory (a decompression bomb). Open it in a PDF reader only if you trust its source.',
+    'too_long',
+  );
 function malformed(why: string, data?: Uint8Array): FetchError {
   // A PDF ends with %%EOF (writers may add a few bytes after it). Without one, the likeliest
   // damage is a download or a copy that stopped early, and pdf.js's own words for it

@@ -7,7 +7,7 @@
 // - pages: return the text of the given pages of a document opened before (this worker or
 //   another may have opened it; each worker keeps the last document it parsed, by key).
 import { parentPort } from 'node:worker_threads';
-import { DOC_OPTIONS, TEXT_OPTIONS, pdfjs } from './pdf-engine.mjs';
+import { DOC_OPTIONS, MAX_STREAM_BYTES, TEXT_OPTIONS, pdfjs, takeStreamsTooLarge } from './pdf-engine.mjs';
 import { pageText } from './pdf-layout.mjs';
 
 /** A parsed document nobody asks for again is let go after this long. */
@@ -165,11 +165,14 @@ async function morePages({ key, data, pages, links }) {
 
 parentPort.on('message', async (msg) => {
   let reply;
+  takeStreamsTooLarge();
   try {
     reply = msg.op === 'pages' ? await morePages(msg) : await openDoc(msg);
   } catch (err) {
     reply = { error: { kind: 'malformed', message: String((err && err.message) || err) } };
   }
+  // A stream cut at the ceiling left its page without text: the document fails, saying why.
+  if (takeStreamsTooLarge() > 0) reply = { error: { kind: 'stream_too_large', message: `a stream in it inflates to more than ${MAX_STREAM_BYTES / 1024 / 1024} MiB` } };
   keepForAWhile();
   parentPort.postMessage({ id: msg.id, ...reply });
 });
