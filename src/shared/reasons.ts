@@ -38,7 +38,8 @@ export const REASON_LABELS: Record<Reason, string> = {
   timeout: 'timed out',
   busy: 'site busy',
   too_long: 'too long',
-  unsupported: 'unsupported type',
+  // Not 'unsupported type': an encrypted or damaged PDF fails so too, and its type is one Sift reads.
+  unsupported: 'unreadable file',
   bad_option: 'bad URL or option',
   // A 404 is an error of the site's but not a server error: one word for 4xx and 5xx.
   upstream: 'HTTP error',

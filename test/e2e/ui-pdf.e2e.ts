@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { makePdf } from '../helpers/fetch-pdf';
+import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 
@@ -23,6 +23,8 @@ beforeAll(async () => {
     '/scan.pdf': pdf(makePdf({ pages: [[], [], []], noText: true })),
     '/none.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/zero-pages.pdf'))),
     '/report.pdf': pdf(makePdf({ pages: [['Quarterly report'], ['Net revenue rose.']] })),
+    '/locked.pdf': pdf(makePdf({ pages: [['Secret']], encrypted: true })),
+    '/cut.pdf': pdf(numberedPdf(10).subarray(0, 1500)),
   });
   opened = await openApp();
   page = opened.page;
@@ -61,6 +63,22 @@ test('an empty PDF result says why: no text layer (OCR it), no pages, or a grep 
   await page.screenshot({ path: screenshotPath('ui-pdf-scanned') });
   expect(await emptyText(1)).toMatch(/holds no pages/);
   expect(await emptyText(2)).toMatch(/no line matches the grep expression/);
+});
+
+test('a PDF that cannot be opened fails with what to do, and its chip does not call PDF an unsupported type', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${site.origin}/locked.pdf`, `${site.origin}/cut.pdf`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
+  const rows = page.getByTestId('target-row');
+  // "unsupported type · encrypted PDF: it needs a password" told the user Sift does not read PDFs.
+  expect(await rows.getByTestId('row-reason').allInnerTexts()).toEqual(['unreadable file', 'unreadable file']);
+  expect(await rows.getByTestId('row-error').allInnerTexts()).toEqual([
+    expect.stringMatching(/encrypted PDF: it needs a password — .*unprotected copy/),
+    expect.stringMatching(/malformed PDF: cut short after 1,500 bytes .* — A download or a copy stopped early/),
+  ]);
+  await page.screenshot({ path: screenshotPath('ui-pdf-unreadable') });
 });
 
 test('no errors were logged in the page', () => {
