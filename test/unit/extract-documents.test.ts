@@ -59,6 +59,16 @@ describe('PDF documents', () => {
     // The text modes read no annotations, and print the address as it is printed.
     expect((await f.extractBuffer(pdf, 'application/pdf', { mode: 'text' })).content).toContain('https://doi.org/10\n.1115/1.4042912');
   });
+  it("lists an address a line end broke whole, where no link annotation gives it, and ends one at CJK punctuation", async () => {
+    const pdf = makePdf({
+      pages: [['[1] LuaJIT roadmap 2008 - http://lua-users.org/lists/lua-l/2008-', '02/msg00051.html.', '[2] Mozilla - http://www.mozilla.com.', '[3] SPECJVM98 - http://www.spec.org/jvm98/', 'Next, a sentence.']],
+    });
+    const r = await f.extractBuffer(pdf, 'application/pdf', { mode: 'links' });
+    // The first was listed as "http://lua-users.org/lists/lua-l/2008-", a dead link.
+    expect(r.content).toBe(['http://lua-users.org/lists/lua-l/2008-02/msg00051.html', 'http://www.mozilla.com', 'http://www.spec.org/jvm98/'].join('\n'));
+    const zh = await f.extractBuffer(makePdf({ cjk: true, pages: [['请看 https://wiki.example.org/Hardware/。这个列表远不完整']] }), 'application/pdf', { mode: 'links' });
+    expect(zh.content).toBe('https://wiki.example.org/Hardware/');
+  });
   it('warns that a PDF of no pages is empty, not a blank ok', async () => {
     const r = await f.extractBuffer(readFileSync(new URL('../fixtures/pdfs/zero-pages.pdf', import.meta.url)), 'application/pdf', {});
     expect(r.content).toBe('');

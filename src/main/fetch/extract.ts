@@ -365,11 +365,32 @@ function pdfLinks(pages: PdfPage[], texts: string[]): string[] {
   pages.forEach((p, i) => {
     const own = p.links ?? [];
     for (const u of own) out.add(u);
-    for (const u of linksIn(texts[i] ?? '').split('\n')) {
+    for (const u of linksIn(joinBrokenAddresses(texts[i] ?? '')).split('\n')) {
       if (u && !own.some((a) => a.length > u.length && a.startsWith(u))) out.add(u);
     }
   });
   return [...out];
+}
+
+/** An address that runs to a line's end on a mark it goes on after ("…/lua-l/2008-", "…/current/"), and the next line's first word. */
+const BROKEN_ADDRESS = /(https?:\/\/[^\s<>"'`)\]}]*[-/._=&?#%~])\n([A-Za-z0-9%_~-][^\s<>"'`)\]}]*)/g;
+
+/**
+ * Joins an address that a line end broke: the paper's "http://lua-users.org/lists/lua-l/2008-"
+ * over "02/msg00051.html." was listed as the first half, a dead link, where no link
+ * annotation gives it whole. A line goes on with the address only when its first word starts
+ * in ASCII and holds a mark of a path ("/", ".", "=", "?", "#", "&"): "[3] SPECJVM98" after
+ * "http://www.mozilla.com." and a sentence in Chinese after "http://10.0.2." stay apart.
+ */
+export function joinBrokenAddresses(text: string): string {
+  let out = text;
+  // An address may break over more than two lines; each pass joins one break of each.
+  for (let i = 0; i < 8; i++) {
+    const next = out.replace(BROKEN_ADDRESS, (m, head: string, word: string) => (/[/.=?#&]./.test(word) || word.endsWith('/') ? head + word : m));
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 /**

@@ -66,7 +66,9 @@ export function jsonTitle(value: unknown): string | undefined {
   return undefined;
 }
 
-const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
+// An address ends at a space or a closing mark, and at CJK and full-width punctuation: Chinese
+// and Japanese text runs on after an address without a space ("…/Hardware/。这个列表").
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+/g;
 // In XML (a sitemap, say) the addresses that name its namespaces and schemas are no links.
 const XML_NAMING = /\s(?:xmlns(?::[\w.-]+)?|[\w.-]+:schemaLocation)\s*=\s*(?:"[^"]*"|'[^']*')/g;
 /** Every address in a text, once each; in markup (XML), its references decoded: "?a=1&amp;b=2" is "?a=1&b=2". */
