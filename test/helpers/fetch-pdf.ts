@@ -31,6 +31,11 @@ export interface PdfSpec {
   deflate?: boolean;
   /** Per page, the addresses of its link annotations (URI actions), each over a strip of the page. */
   links?: string[][];
+  /**
+   * Per page, text boxes typed onto it (FreeText annotations, a viewer's "Add text"): drawn by
+   * an appearance stream, or (`drawn: false`) only in their /Contents; `hidden` sets the Hidden flag.
+   */
+  textBoxes?: { x: number; y: number; text: string; drawn?: boolean; hidden?: boolean }[][];
 }
 
 const esc = (s: string): string => s.replace(/[\\()]/g, (c) => `\\${c}`);
@@ -63,6 +68,12 @@ export function makePdf(spec: PdfSpec): Buffer {
     const data = spec.deflate ? deflateSync(Buffer.from(ops, 'latin1')).toString('latin1') : ops;
     const content = add(`<< /Length ${Buffer.byteLength(data, 'latin1')}${spec.deflate ? ' /Filter /FlateDecode' : ''} >>\nstream\n${data}\nendstream`);
     const annots = (spec.links?.[kids.length] ?? []).map((uri, i) => add(`<< /Type /Annot /Subtype /Link /Rect [72 ${700 - 20 * i} 300 ${712 - 20 * i}] /Border [0 0 0] /A << /S /URI /URI (${esc(uri)}) >> >>`));
+    for (const box of spec.textBoxes?.[kids.length] ?? []) {
+      const rect = `[${box.x} ${box.y} ${box.x + 300} ${box.y + 20}]`;
+      const drawing = `BT /F1 12 Tf 2 5 Td (${esc(box.text)}) Tj ET`;
+      const ap = box.drawn === false ? 0 : add(`<< /Type /XObject /Subtype /Form /BBox [0 0 300 20] /Resources << /Font << /F1 ${font} 0 R >> >> /Length ${drawing.length} >>\nstream\n${drawing}\nendstream`);
+      annots.push(add(`<< /Type /Annot /Subtype /FreeText /Rect ${rect} /Contents (${esc(box.text)}) /DA (/F1 12 Tf 0 g) /F ${box.hidden ? 2 : 4}${ap ? ` /AP << /N ${ap} 0 R >>` : ''} >>`));
+    }
     const annotsEntry = annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : '';
     kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R${annotsEntry} >>`));
   }

@@ -39,6 +39,29 @@ describe('PDF documents', () => {
     for (const text of ['Name:', 'City:', 'Ada Lovelace', 'London', 'Prefers mornings.\nBring the engine notes.']) expect(r.content).toContain(text);
     expect(r.content).not.toContain('hidden-clerk-code');
   });
+  it("gives the text typed onto a page with a text box (a viewer's Add text), on its line, and not a hidden box's", async () => {
+    const pdf = makePdf({
+      pages: [['Applicant name:', '', 'Signed:'], ['Page two.']],
+      textBoxes: [
+        [
+          { x: 200, y: 735, text: 'Ada Lovelace' },
+          { x: 200, y: 703, text: 'A. Lovelace', drawn: false },
+          { x: 200, y: 600, text: 'clerk-only-note', hidden: true },
+        ],
+        [{ x: 200, y: 600, text: 'Initialled on page two' }],
+      ],
+    });
+    // The names were missing: "Applicant name:" and "Signed:" alone, where pdftotext gives them.
+    const r = await f.extractBuffer(pdf, 'application/pdf', { mode: 'text' });
+    expect(r.content).toContain('Applicant name: Ada Lovelace');
+    expect(r.content).toContain('Signed: A. Lovelace');
+    expect(r.content).toContain('Initialled on page two');
+    expect(r.content).not.toContain('clerk-only-note');
+    // A page chosen alone has its own boxes, and only those.
+    const two = await f.extractBuffer(pdf, 'application/pdf', { mode: 'text', pages: '2' });
+    expect(two.content).toContain('Initialled on page two');
+    expect(two.content).not.toContain('Ada Lovelace');
+  });
   it('says in a hint when a PDF has no text layer', async () => {
     const r = await f.extractBuffer(makePdf({ pages: [[], []], noText: true }), 'application/pdf', {});
     expect(r.content).toBe('');

@@ -48,10 +48,12 @@ function release() {
 async function texts(doc, numbers, links) {
   const pages = [];
   const form = await hasForm(doc);
+  const typed = await freeTexts(doc, numbers);
   for (const n of numbers) {
     const page = await doc.getPage(n);
     const content = await page.getTextContent(TEXT_OPTIONS);
     if (form) content.items.push(...fieldValues(await page.getAnnotations({ intent: 'display' })));
+    content.items.push(...(typed.get(n) ?? []));
     const { text, columns, bidiLines, heading } = pageText(content);
     // The first page's heading is the title as printed, for a document whose info has none.
     const p = n === 1 && heading ? { n, text, columns, bidiLines, heading } : { n, text, columns, bidiLines };
@@ -88,14 +90,52 @@ function fieldValues(annotations) {
     if (a.subtype !== 'Widget' || a.hidden || (a.fieldType !== 'Tx' && a.fieldType !== 'Ch') || !Array.isArray(a.rect)) continue;
     const value = Array.isArray(a.fieldValue) ? a.fieldValue.join(', ') : a.fieldValue;
     if (typeof value !== 'string' || value.trim() === '') continue;
-    const [x0, y0, , y1] = a.rect;
-    // An auto-sized field (font size 0) is drawn to fit its box.
-    const size = a.defaultAppearanceData?.fontSize || Math.min(12, Math.max(1, (y1 - y0) * 0.7));
-    const lines = value.split(/\r\n|\r|\n/);
-    const top = lines.length > 1 ? y1 - size * 1.2 : y0 + Math.max(0, (y1 - y0 - size) / 2);
-    lines.forEach((str, i) => items.push({ str, dir: 'ltr', transform: [size, 0, 0, size, x0 + 2, top - i * size * 1.2], width: str.length * size * 0.5, hasEOL: false }));
+    items.push(...boxLines(a.rect, value.split(/\r\n|\r|\n/), a.defaultAppearanceData?.fontSize));
   }
   return items;
+}
+
+/** Lines of text as text items in a box (an annotation's rect), from its top, or centred when one. */
+function boxLines(rect, lines, fontSize) {
+  const [x0, y0, , y1] = rect;
+  // An auto-sized field (font size 0) is drawn to fit its box.
+  const size = fontSize || Math.min(12, Math.max(1, (y1 - y0) * 0.7));
+  const top = lines.length > 1 ? y1 - size * 1.2 : y0 + Math.max(0, (y1 - y0 - size) / 2);
+  return lines.map((str, i) => ({ str, dir: 'ltr', transform: [size, 0, 0, size, x0 + 2, top - i * size * 1.2], width: str.length * size * 0.5, hasEOL: false }));
+}
+
+/** An annotation's flags that keep it off the screen: Hidden (2) and NoView (32). */
+const NOT_SHOWN = 0x02 | 0x20;
+
+/**
+ * The text typed onto the given pages with a text box (FreeText annotations), by page number:
+ * what a PDF viewer's "Add text" or typewriter tool writes, and how a form without fields is
+ * filled in. A page's own text leaves it out, as it leaves out a form's fields ("Applicant
+ * name:" without the name, where pdftotext gives both). The text as drawn (the appearance),
+ * else the annotation's contents. Asked of the document for those pages only: pdf.js then
+ * builds no annotation of another kind, where a page's getAnnotations builds all of them.
+ */
+async function freeTexts(doc, numbers) {
+  const byPage = new Map();
+  const wanted = new Set(numbers);
+  const skip = new Set();
+  for (let i = 0; i < doc.numPages; i++) if (!wanted.has(i + 1)) skip.add(i);
+  let annotations = [];
+  try {
+    annotations = await doc.getAnnotationsByType(new Set([pdfjs.AnnotationType.FREETEXT]), skip);
+  } catch {
+    return byPage;
+  }
+  for (const a of annotations) {
+    if (!a || (a.annotationFlags & NOT_SHOWN) !== 0 || !Array.isArray(a.rect)) continue;
+    const drawn = Array.isArray(a.textContent) ? a.textContent.filter((t) => typeof t === 'string' && t.trim() !== '') : [];
+    const lines = drawn.length > 0 ? drawn : (a.contentsObj?.str ?? '').split(/\r\n|\r|\n/);
+    if (lines.every((l) => l.trim() === '')) continue;
+    const n = a.pageIndex + 1;
+    if (!byPage.has(n)) byPage.set(n, []);
+    byPage.get(n).push(...boxLines(a.rect, lines, a.defaultAppearanceData?.fontSize));
+  }
+  return byPage;
 }
 
 /**
