@@ -59,6 +59,7 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
   paywall: { label: 'paywalled', why: 'The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.' },
   empty: { label: 'empty', why: 'Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later.' },
   no_entries: { label: 'no entries', why: 'The feed lists no entries (yet): its title came back, nothing else. Try it again later, or check it is the feed you meant.' },
+  damaged_pages: { label: 'damaged pages', why: 'Some pages of the PDF are damaged and could not be read; the others came back. A PDF reader may show what is left of them.' },
   pages_ignored: { label: 'pages ignored', why: 'Pages choose parts of a PDF, and this document is not one: all of it came back. Drop the pages option for this document.' },
 };
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');

@@ -289,6 +289,17 @@ describe('sift extract', () => {
     expect(json.meta).toMatchObject({ pages_total: 4, pages_no_text: [2, 4] });
     expect(json.meta.text_layer).toBeUndefined();
   });
+  it('reads a PDF around a damaged page and says on stderr which page it left out', async () => {
+    const whole = makePdf({ pages: [['The first page reads.'], ['The second page.']] }).toString('latin1');
+    // Page 2's entry in the page tree points at a content stream, not a page; the xref stays right.
+    const kids = /\/Kids \[(\d+) 0 R (\d+) 0 R/.exec(whole)!;
+    writeFileSync(path.join(dir, 'damaged.pdf'), Buffer.from(whole.replace(kids[0], `/Kids [${kids[1]} 0 R ${Number(kids[2]) - 1} 0 R`), 'latin1'));
+    const r = await sift('extract', 'damaged.pdf');
+    // It failed whole: "malformed PDF: Page dictionary kid reference points to wrong type of object."
+    expect(r).toMatchObject({ code: 0, out: 'The first page reads.\n' });
+    expect(r.err).toMatch(/: damaged pages: Some pages of the PDF are damaged/);
+    expect(r.err).toMatch(/damaged\.pdf: page 2 could not be read \(damaged\) and is left out\n$/);
+  });
   it('names the files attached to a PDF, which it does not read', async () => {
     copyFileSync(path.join(__dirname, '../fixtures/pdfs/attachment.pdf'), path.join(dir, 'attachment.pdf'));
     const r = await sift('extract', 'attachment.pdf');

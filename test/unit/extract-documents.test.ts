@@ -62,6 +62,20 @@ describe('PDF documents', () => {
     expect(two.content).toContain('Initialled on page two');
     expect(two.content).not.toContain('Ada Lovelace');
   });
+  it('reads the pages of a PDF around a damaged one, names the damaged one, and fails a PDF whose every chosen page is damaged', async () => {
+    const whole = makePdf({ pages: [['The first page reads.'], ['The second page.'], ['The third page reads.']] }).toString('latin1');
+    // Page 2's entry in the page tree points at a content stream, not a page (same length: the xref stays right).
+    const kids = /\/Kids \[(\d+) 0 R (\d+) 0 R/.exec(whole)!;
+    const pdf = Buffer.from(whole.replace(kids[0], `/Kids [${kids[1]} 0 R ${Number(kids[2]) - 1} 0 R`), 'latin1');
+    // The whole document failed, "malformed PDF: Page dictionary kid reference points to wrong type of object."
+    const r = await f.extractBuffer(pdf, 'application/pdf', { mode: 'text' });
+    expect(r.content).toContain('The first page reads.');
+    expect(r.meta).toMatchObject({ pages_failed: [2], warnings: ['damaged_pages'] });
+    expect(r.meta?.pages_no_text).toBeUndefined();
+    const e = await fail(f.extractBuffer(pdf, 'application/pdf', { pages: '2' }));
+    expect(e).toMatchObject({ status: 422, code: 'bad_document' });
+    expect(e.msg).toMatch(/^malformed PDF: no page could be read: /);
+  });
   it('says in a hint when a PDF has no text layer', async () => {
     const r = await f.extractBuffer(makePdf({ pages: [[], []], noText: true }), 'application/pdf', {});
     expect(r.content).toBe('');

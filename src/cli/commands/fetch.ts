@@ -29,6 +29,8 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);
       const textless = pageList(meta.pages_no_text);
       if (textless) io.stderr.write(`sift ${cmd}: ${shown}: no text on ${textless} (blank, or a scanned image: OCR, e.g. ocrmypdf, reads those)\n`);
+      const damaged = pageList(meta.pages_failed);
+      if (damaged) io.stderr.write(`sift ${cmd}: ${shown}: ${damaged} could not be read (damaged) and ${damaged.startsWith('pages') ? 'are' : 'is'} left out\n`);
       const attached = Array.isArray(meta.attachments) ? meta.attachments.filter((n): n is string => typeof n === 'string') : [];
       if (attached.length) io.stderr.write(`sift ${cmd}: ${shown}: ${attached.length === 1 ? 'a file attached to it was' : `${attached.length} files attached to it were`} not read (${clip(attached.join(', '), 200)}); save ${attached.length === 1 ? 'it' : 'them'} from a PDF reader to read ${attached.length === 1 ? 'it' : 'them'}\n`);
     }

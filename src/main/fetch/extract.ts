@@ -413,12 +413,12 @@ function sourceFileName(infoTitle: string): string {
 
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
-  const r = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links');
-  meta.pages_total = r.pagesTotal;
-  if (r.tooLong) {
+  const all = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links');
+  meta.pages_total = all.pagesTotal;
+  if (all.tooLong) {
     throw new FetchError(
       422,
-      `document too long: ${r.pagesTotal} pages`,
+      `document too long: ${all.pagesTotal} pages`,
       ranges
         ? `Choose at most ${ctx.maxPdfPages} pages at a time.`
         : `Sift reads at most ${ctx.maxPdfPages} pages at once; choose pages, e.g. pages=1-${Math.min(20, ctx.maxPdfPages)}.`,
@@ -426,9 +426,25 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
     );
   }
   // Pages chosen past the last one: an empty success would look like a blank document.
-  if (ranges && r.pages.length === 0 && r.pagesTotal > 0) {
-    throw badOption(`no such pages: the document has ${r.pagesTotal} page${r.pagesTotal === 1 ? '' : 's'}`, `Choose pages from 1 to ${r.pagesTotal}, e.g. pages=1-${Math.min(20, r.pagesTotal)}.`);
+  if (ranges && all.pages.length === 0 && all.pagesTotal > 0) {
+    throw badOption(`no such pages: the document has ${all.pagesTotal} page${all.pagesTotal === 1 ? '' : 's'}`, `Choose pages from 1 to ${all.pagesTotal}, e.g. pages=1-${Math.min(20, all.pagesTotal)}.`);
   }
+  // Damaged pages are named and left out; a document none of whose chosen pages reads is a
+  // damaged file, not an empty ok.
+  const failed = all.pages.filter((p) => p.failed !== undefined);
+  if (failed.length > 0 && failed.length === all.pages.length) {
+    throw new FetchError(
+      422,
+      `malformed PDF: no page could be read: ${failed[0]?.failed ?? ''}`,
+      'The file is damaged; open it in a PDF reader to check, or download it again.',
+      'bad_document',
+    );
+  }
+  if (failed.length > 0) {
+    meta.pages_failed = failed.map((p) => p.n);
+    warn(meta, 'damaged_pages');
+  }
+  const r: PdfText = { ...all, pages: all.pages.filter((p) => p.failed === undefined) };
   meta.pages_returned = r.pages.length;
   // The document's info names it; failing that (or where it names a file the PDF was made
   // from), the first page's heading, when that page was read.
@@ -447,7 +463,7 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   }
   if (r.pages.length > 0 && r.pages.every((p) => p.text.trim() === '')) {
     meta.text_layer = false;
-    meta.warnings = ['no_text'];
+    warn(meta, 'no_text');
     meta.hint = 'This PDF has no text layer (scanned pages are images); run it through OCR first.';
   }
   // A page without text among pages with some (a scanned page in a typed document, or a blank

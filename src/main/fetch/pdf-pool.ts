@@ -15,6 +15,8 @@ export interface PdfPage {
   heading?: string;
   /** The http(s) addresses of the page's link annotations, when asked for (mode links). */
   links?: string[];
+  /** Why the page could not be read (it is damaged); its text is then ''. */
+  failed?: string;
 }
 
 export interface PdfText {

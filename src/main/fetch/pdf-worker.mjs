@@ -50,8 +50,17 @@ async function texts(doc, numbers, links) {
   const form = await hasForm(doc);
   const typed = await freeTexts(doc, numbers);
   for (const n of numbers) {
-    const page = await doc.getPage(n);
-    const content = await page.getTextContent(TEXT_OPTIONS);
+    let page;
+    let content;
+    try {
+      page = await doc.getPage(n);
+      content = await page.getTextContent(TEXT_OPTIONS);
+    } catch (err) {
+      // One damaged page (a page tree entry of the wrong type, say) failed the whole document,
+      // and with it the pages that read fine, which pdftotext gives. It is named instead.
+      pages.push({ n, text: '', columns: 1, bidiLines: 0, failed: String((err && err.message) || err).slice(0, 200) });
+      continue;
+    }
     if (form) content.items.push(...fieldValues(await page.getAnnotations({ intent: 'display' })));
     content.items.push(...(typed.get(n) ?? []));
     const { text, columns, bidiLines, heading } = pageText(content);

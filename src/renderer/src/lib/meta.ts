@@ -2,7 +2,7 @@ import { warningLabel } from '../../../shared/reasons';
 import { formatBytes, metaValue } from './format';
 
 // The fields people look for first; the rest follow in the order main sent them.
-const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
+const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
 
 // Bookkeeping for search citations, not something a reader looks up.
 const HIDDEN = new Set(['page_lines']);
@@ -25,6 +25,7 @@ const LABELS: Record<string, string> = {
   pages_total: 'Pages in the PDF',
   pages_returned: 'Pages returned',
   pages_no_text: 'Pages without text',
+  pages_failed: 'Pages damaged (not read)',
   attachments: 'Attached files (not read)',
   matches: 'Lines matching grep',
   match_pages: 'Pages with matches',
