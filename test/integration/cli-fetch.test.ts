@@ -289,6 +289,12 @@ describe('sift extract', () => {
     expect(json.meta).toMatchObject({ pages_total: 4, pages_no_text: [2, 4] });
     expect(json.meta.text_layer).toBeUndefined();
   });
+  it('says of a PDF of no pages that it holds none, not that the file was empty', async () => {
+    copyFileSync(path.join(__dirname, '../fixtures/pdfs/zero-pages.pdf'), path.join(dir, 'zero-pages.pdf'));
+    const r = await sift('extract', 'zero-pages.pdf');
+    // It said "Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later." of a 405-byte file.
+    expect(r).toMatchObject({ code: 0, out: '', err: 'sift extract: zero-pages.pdf: empty: The PDF holds no pages.\n' });
+  });
   it('reads a PDF around a damaged page and says on stderr which page it left out', async () => {
     const whole = makePdf({ pages: [['The first page reads.'], ['The second page.']] }).toString('latin1');
     // Page 2's entry in the page tree points at a content stream, not a page; the xref stays right.
