@@ -60,6 +60,11 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
   empty: { label: 'empty', why: 'Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later.' },
   no_entries: { label: 'no entries', why: 'The feed lists no entries (yet): its title came back, nothing else. Try it again later, or check it is the feed you meant.' },
   damaged_pages: { label: 'damaged pages', why: 'Some pages of the PDF are damaged and could not be read; the others came back. A PDF reader may show what is left of them.' },
+  no_match: {
+    label: 'no match',
+    why: 'No line matches the grep expression: the page was read, and nothing in it matched. The expression tells capitals from small letters; (?i) at its start ignores case.',
+  },
+  no_answer: { label: 'no answer', why: 'No passage shares a word with the question: the page was read, and nothing in it answers it. Ask with words the document would use.' },
   pages_ignored: { label: 'pages ignored', why: 'Pages choose parts of a PDF, and this document is not one: all of it came back. Drop the pages option for this document.' },
 };
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');

@@ -82,3 +82,25 @@ test("grep's lines, a question's passages and jq's outputs read as they came bac
   await page.screenshot({ path: screenshotPath('ui-modes-jq') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('a grep that matches no line and a question nothing answers are ok, and the row and the result say nothing was kept', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${site.origin}/widget grep="dollars"`, `${site.origin}/widget q="zebra crossings?"`, `${site.origin}/widget grep="(?i)LYON"`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  // Before, each was an "OK" row of 0 B with nothing beside its title, like a page with nothing on it.
+  const chips = () => page.getByTestId('row-warning').evaluateAll((els) => els.map((e) => [e.closest('[data-idx]')?.getAttribute('data-idx'), e.textContent]));
+  await expect.poll(chips).toEqual([
+    ['0', 'no match'],
+    ['1', 'no answer'],
+  ]);
+  await open(0);
+  await expect.poll(() => page.getByTestId('result-empty').textContent()).toMatch(/^No line matches the grep expression: the page was read, and nothing in it matched\. .*\(\?i\) at its start ignores case\.$/);
+  await page.screenshot({ path: screenshotPath('ui-modes-no-match') });
+  await open(1);
+  await expect.poll(() => page.getByTestId('result-empty').textContent()).toMatch(/^No passage shares a word with the question: .* Ask with words the document would use\.$/);
+  await open(2);
+  await expect.poll(() => page.getByTestId('result-text').textContent()).toBe(`${PARAGRAPHS[0]}\n${PARAGRAPHS[3]}`);
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -567,6 +567,33 @@ ${site.base}/subscribers
     expect(csv[0]).toMatch(/,reason,warnings$/);
     expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['thin', 'no_text', '', 'empty', 'paywall']);
   }, 300_000);
+  test('a grep that matches no line and a question no passage answers are ok, and every listing says nothing was kept, not "ok 0 B" alone', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const db = path.join(home, 'kept-nothing.db');
+    const run = await runSift(['batch', '-', '--db', db, '--out', out, '--format', 'csv'], {
+      env,
+      input: `${site.base}/article/1 grep="ADS"
+${site.base}/article/2 grep="(?i)ADS"
+${site.base}/article/3 q="zebra crossings?"
+${site.base}/article/4 q="what does sift drop?"
+${site.base}/doc/1.pdf grep=dividend
+`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    expect(run.stderr).toMatch(/#1 ok 0 B \(no match\) http/);
+    expect(run.stderr).toMatch(/#2 ok [\d.]+ \w?B http/);
+    expect(run.stderr).toMatch(/#3 ok 0 B \(no answer\) http/);
+    expect(run.stderr).toMatch(/#4 ok [\d.]+ \w?B http/);
+    expect(run.stderr).toMatch(/#5 ok 0 B \(no match\) http/);
+    expect(run.stderr).toMatch(/done: 5\/5 · ok 5 \(3 with warnings\) · failed 0/);
+    expect((await runSift(['status', id, '--db', db], { env })).stdout).toMatch(/\/article\/1 {2}0 B \(no match\)/);
+    const csv = readFileSync(path.join(out, `sift-${id}.csv`), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['no_match', '', 'no_answer', '', 'no_match']);
+    // --json: the result's meta says so, beside its count.
+    const json = jsonLines((await runSift(['batch', '-', '--db', db, '--json'], { env, input: `${site.base}/article/1 grep="ADS"\n` })).stdout);
+    expect(json[0]).toMatchObject({ ok: true, content: '', meta: { matches: 0 }, warnings: ['no_match'] });
+  }, 300_000);
   test('a dead link says what happened on stderr and in sift status; --json keeps the stored "internal error" and its hint', async () => {
     const db = path.join(home, 'dead.db');
     // Port 1 on loopback is refused at once: a bad gateway, which the wiring stores as "internal error" (seed 03 rule 1).

@@ -6,6 +6,7 @@ import { answer, classify, createFetcher, decodeText, FetchError, parsePages, sp
 import { bombPdf, makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { fail } from '../helpers/fetch-server';
 import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
+import type { Options } from '../../src/shared/types';
 
 // 6 s: long enough for a PDF on a busy 2-core CI machine, short enough for the runaway tests.
 const f = createFetcher({ deadlineMs: 6000 });
@@ -358,7 +359,19 @@ describe('grep', () => {
   });
   it('returns nothing and 0 matches when no line matches', async () => {
     const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'absent' });
-    expect(r).toMatchObject({ content: '', meta: { matches: 0 } });
+    expect(r).toMatchObject({ content: '', meta: { matches: 0, warnings: ['no_match'] } });
+  });
+  it('says no_match or no_answer only when a grep or a question kept nothing of a document that had text', async () => {
+    const get = async (body: string, options: Options) => (await f.extractBuffer(Buffer.from(body), 'text/plain', options)).meta?.warnings;
+    expect(await get(lines, { grep: 'hit' })).toBeUndefined();
+    // A match on a blank line keeps an empty line: it matched.
+    expect(await get('one\n\ntwo', { grep: '^$' })).toBeUndefined();
+    expect(await get(lines, { question: 'zebra crossing' })).toEqual(['no_answer']);
+    expect(await get(lines, { question: 'which line has a hit?' })).toBeUndefined();
+    // The grep kept nothing, so the question had nothing to rank: the grep is what to change.
+    expect(await get(lines, { grep: 'absent', question: 'line' })).toEqual(['no_match']);
+    // An empty document says it is empty; that nothing in it matched follows.
+    expect(await get('', { grep: 'x' })).toEqual(['empty']);
   });
   it('ignores case after a leading (?i), as grep -i does, in every script; without it case counts', async () => {
     const text = ['High tide at noon', 'TIDE TABLES', 'no match here', 'Ébène ÉTÉ', 'Σίσυφος ΣΊΣΥΦΟΣ', 'the (?i) marker'].join('\n');

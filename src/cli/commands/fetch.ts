@@ -28,7 +28,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       const own = typeof meta.hint === 'string' && meta.hint !== '' ? meta.hint : undefined;
       for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${(w === 'empty' && own) || (WARNING_LABELS[w]?.why ?? 'see meta.warnings')}\n`);
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
-      const where = pagesNote(meta) || nothingKeptNote(meta);
+      const where = pagesNote(meta);
       if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);
       const textless = pageList(meta.pages_no_text);
       if (textless) io.stderr.write(`sift ${cmd}: ${shown}: no text on ${textless} (blank, or a scanned image: OCR, e.g. ocrmypdf, reads those)\n`);
@@ -71,16 +71,6 @@ export function pagesNote(meta: Record<string, unknown>): string {
   const passages = pageList(meta.passage_pages);
   if (passages) notes.push(`passages from ${passages}`);
   return notes.join('; ');
-}
-
-/**
- * Why a grep or a question gave nothing back: an empty stdout alone reads as an empty
- * document, or as Sift failing. '' when something was kept.
- */
-export function nothingKeptNote(meta: Record<string, unknown>): string {
-  if (meta.matches === 0) return 'no line matches the grep expression (it tells capitals from small letters; (?i) at its start ignores case)';
-  if (meta.passages === 0) return 'no passage shares a word with the question; ask with words the document would use';
-  return '';
 }
 
 /**

@@ -213,6 +213,14 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     content = a.content;
     meta.passages = a.passages;
   }
+  // Read, and nothing kept: ok, as the page was fetched, but said where a list shows its rows
+  // (an "ok 0 B" row read as a page with nothing on it). A document that had nothing to search
+  // already says so (empty, no text layer); a grep that kept nothing left the question nothing.
+  const had = Array.isArray(meta.warnings) ? (meta.warnings as string[]) : [];
+  if (!had.includes('empty') && !had.includes('no_text')) {
+    if (meta.matches === 0) warn(meta, 'no_match');
+    else if (meta.passages === 0) warn(meta, 'no_answer');
+  }
   if (pageLines && origin && content !== '') {
     const kept = pageLinesOf(pageLines, origin);
     if (kept.length > 0) meta.page_lines = kept;

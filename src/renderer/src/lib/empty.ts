@@ -2,7 +2,7 @@ import { WARNING_LABELS } from '../../../shared/reasons';
 import { resultWarnings, type Result } from '../../../shared/types';
 
 /** The warnings that say why nothing came back (others, such as pages_ignored, do not). */
-const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries'];
+const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries', 'no_match', 'no_answer'];
 
 /**
  * Why a result is empty, as the pane says it. A scanned PDF, a PDF of no pages and an empty
@@ -14,7 +14,8 @@ export function emptyResultText(result: Result): string {
   if (typeof meta.hint === 'string' && meta.hint.trim() !== '') return `The result is empty. ${meta.hint.trim()}`;
   for (const w of resultWarnings(result)) {
     const why = EXPLAINS_EMPTY.includes(w) ? WARNING_LABELS[w]?.why : undefined;
-    if (why) return why.startsWith('Nothing came back') ? why : `The result is empty. ${why}`;
+    // Those that say what happened in their first words read as they are.
+    if (why) return why.startsWith('Nothing came back') || w === 'no_match' || w === 'no_answer' ? why : `The result is empty. ${why}`;
   }
   if (meta.matches === 0) return 'The result is empty: no line matches the grep expression (it tells capitals from small letters; (?i) at its start ignores case).';
   if (meta.passages === 0) return 'The result is empty: no passage shares a word with the question; ask with words the document would use.';
