@@ -574,7 +574,7 @@ ${site.base}/subscribers
       env,
       input: `${site.base}/article/1 grep="ADS"
 ${site.base}/article/2 grep="(?i)ADS"
-${site.base}/article/3 q="zebra crossings?"
+${site.base}/article/3 q="when do the trains leave?"
 ${site.base}/article/4 q="what does sift drop?"
 ${site.base}/doc/1.pdf grep=dividend
 `,

@@ -412,6 +412,17 @@ describe('question', () => {
   it('returns nothing when no passage shares a word with the question', () => {
     expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0, lines: [] });
   });
+  it('does not take a passage that shares only the words a question is built with (the, do, what) for an answer', () => {
+    // Every page has "the": a page about anything answered "when do the trains leave?" with three passages.
+    expect(answer(doc, 'when do the trains leave?', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(doc, 'Wann fahren die Züge ab?', false).passages).toBe(0);
+    expect(answer(doc, 'À quelle heure partent les trains ?', false).passages).toBe(0);
+    // The words that say what is asked choose the passages, not how often "the" and "of" come up.
+    const a = answer([...doc.split('\n\n'), 'The history of the museum is the story of the city and of the river that runs through the city.'].join('\n\n'), 'what is the price of the tickets?', false);
+    expect(a.content).toBe('Tickets cost 12 euros for adults and 6 euros for children.');
+    // A question of such words only has nothing else to go on: they count then.
+    expect(answer('He was here.\n\nShe left.', 'who was he?', false).content).toBe('He was here.');
+  });
   it('answers in Chinese and Japanese, written without spaces, by pairs of characters', () => {
     const a = answer(TOKYO_PASSAGES.slice(0, 6).join('\n\n'), '東京の人口は何人ですか', false);
     expect(a.content.split('\n\n')).toContain(TOKYO_PASSAGES[1]);

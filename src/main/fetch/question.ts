@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import { CJK_CHAR, foldTerm } from '../search/fold';
 import { lineAt } from '../../shared/urllist/lines';
+import { FUNCTION_WORDS } from './function-words';
 
 export interface Passage {
   idx: number;
@@ -116,7 +117,19 @@ export function answer(text: string, question: string, context: boolean): Answer
   if (passages.length === 0) return { content: '', passages: 0, lines: [] };
   const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [], tokenize: questionTerms, processTerm });
   ms.addAll(passages);
-  const hits = ms.search(question, { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
+  // The question's words that say what it asks; a question of function words only ("who is
+  // he?") keeps them all, as there is nothing else to go on.
+  const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
+  const asks = words.filter((t) => !FUNCTION_WORDS.has(t));
+  const hits = ms.search(question, {
+    processTerm: (term) => {
+      const t = processTerm(term);
+      return t !== null && (asks.length === 0 || asks.includes(t)) ? t : null;
+    },
+    prefix: (term) => term.length > 3,
+    fuzzy: (term) => (term.length > 5 ? 0.2 : false),
+    combineWith: 'OR',
+  });
   if (hits.length === 0) return { content: '', passages: 0, lines: [] };
   const top = hits[0]?.score ?? 0;
   const chosen = hits.filter((h, i) => i < BEST || (i < MAX && h.score >= top / 2)).map((h) => Number(h.id));

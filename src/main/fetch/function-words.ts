@@ -1,0 +1,55 @@
+import { foldTerm } from '../search/fold';
+
+/**
+ * Words a question is built with but that say nothing of what it asks: question words,
+ * articles, pronouns, auxiliaries, prepositions, conjunctions. Every page has them, so a
+ * passage that shares only these with "when do the trains leave?" is no answer to it: a page
+ * about anything else gave back three passages for "the" and "do", and a question no page
+ * could answer was never told so (SPEC §5.6: "ranked passages").
+ *
+ * English first, then the languages most pages Sift reads are in. A word that is also a
+ * content word in English is left out of the other languages' lists: German "war" (was) is
+ * English "war", German and Dutch "die" an English "die", French "son" (his) an English "son",
+ * Portuguese "os" (the) an English "OS", Dutch "van" (of) a "van"; and a word whose
+ * accents the fold drops to one (German "für" and "über" are "fur" and "uber", Portuguese "são"
+ * the "Sao" of São Paulo).
+ */
+const LISTS = [
+  // English
+  `a about above after again against all am an and any are aren't as at be because been before being below between both but by
+   can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for from further had hadn't has hasn't
+   have haven't having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've if in into is
+   isn't it it's its itself let's me more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out
+   over own same shan't she she'd she'll she's should shouldn't so some such than that that's the their theirs them themselves then
+   there there's these they they'd they'll they're they've this those through to too under until up very was wasn't we we'd we'll
+   we're we've were weren't what what's when when's where where's which while who who's whom why why's will with won't would
+   wouldn't you you'd you'll you're you've your yours yourself yourselves also many much just does did tell me please whose`,
+  // German
+  `der das den dem des ein eine einer einen einem eines und oder aber ist sind wird werden wurde wurden hat haben hatte
+   hatten sein seine ihr ihre ich du er sie es wir ihnen mich dich sich nicht kein keine mit von zu zum zur im in auf aus bei
+   nach vor unter um wie wo wer wann warum was welche welcher welches wieviel wie viele viel dass ob noch schon`,
+  // French
+  `le la les un une des du de et ou mais est sont été être avoir ont il elle ils elles je tu nous vous ce cet cette ces qui
+   que quoi quel quelle quels quelles où quand comment pourquoi combien dans sur sous avec pour par pas ne au aux leur leurs`,
+  // Spanish, Portuguese, Italian
+  `el los las y o pero es son fue ser estar está están del al lo qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
+   una unos unas que quien quién se su sus le les en de la
+   as um uma uns umas e ou mas é foi ser estar do da dos das no na nos nas ao aos quem qual quais onde quando como quanto
+   quantos porque para por não em
+   il gli lo la le uno una e o ma è sono essere di del della dei delle nel nella che chi quale quali quando perché quanto quanti per non un`,
+  // Dutch
+  `de het een en of maar is zijn was waren wordt worden heeft hebben ik jij hij zij wij jullie niet geen met voor op aan uit bij
+   naar over onder wie waar wanneer waarom hoe hoeveel welke dat deze dit`,
+  // Russian
+  `и в во не на что как кто где когда сколько почему зачем какой какая какие это этот эта эти с со по к у же ли бы от из о об
+   за для до а но или то он она оно они мы вы я его ее её их был была было были есть будет`,
+];
+
+/** The words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  LISTS.join(' ')
+    .split(/\s+/)
+    .flatMap((w) => [w, ...w.split(/['’]/)])
+    .map(foldTerm)
+    .filter(Boolean),
+);
