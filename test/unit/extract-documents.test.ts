@@ -423,6 +423,18 @@ describe('question', () => {
     // A question of such words only has nothing else to go on: they count then.
     expect(answer('He was here.\n\nShe left.', 'who was he?', false).content).toBe('He was here.');
   });
+  it("ranks a page's passages on the words a reader sees, not on its links' addresses", () => {
+    const page = [
+      'The board met on [Tuesday](https://news.example/2019/11/city-trains-timetable-leave-earlier) to discuss the budget.',
+      'Parking is free on Sundays.',
+    ].join('\n\n');
+    // The passage's only "trains" and "timetable" were in a link's address: shown as the answer, it held neither word.
+    expect(answer(page, 'trains timetable', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(page, 'when did the board meet?', false).content).toBe(page.split('\n\n')[0]);
+    // An image's alt text is read; its address is not.
+    expect(answer('![A map of the tram lines](https://x.example/bus-routes.png)', 'tram', false).passages).toBe(1);
+    expect(answer('![A map of the tram lines](https://x.example/bus-routes.png)', 'bus routes', false).passages).toBe(0);
+  });
   it('answers in Chinese and Japanese, written without spaces, by pairs of characters', () => {
     const a = answer(TOKYO_PASSAGES.slice(0, 6).join('\n\n'), '東京の人口は何人ですか', false);
     expect(a.content.split('\n\n')).toContain(TOKYO_PASSAGES[1]);

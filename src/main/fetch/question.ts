@@ -2,6 +2,7 @@ import MiniSearch from 'minisearch';
 import { CJK_CHAR, foldTerm } from '../search/fold';
 import { lineAt } from '../../shared/urllist/lines';
 import { FUNCTION_WORDS } from './function-words';
+import { withoutLinkTargets } from '../search/text';
 
 export interface Passage {
   idx: number;
@@ -115,7 +116,17 @@ const MAX = 5;
 export function answer(text: string, question: string, context: boolean): Answer {
   const passages = splitPassages(text);
   if (passages.length === 0) return { content: '', passages: 0, lines: [] };
-  const ms = new MiniSearch<Passage>({ fields: ['text'], idField: 'idx', storeFields: [], tokenize: questionTerms, processTerm });
+  // Ranked on the words a reader sees: a link's address is not read, and on a news page its
+  // slug (/2019/11/jupiter-moon-europa-water-plume) repeats the article's own words, so a
+  // passage was chosen, and shown as the answer, for words only its links' addresses held.
+  const ms = new MiniSearch<Passage>({
+    fields: ['text'],
+    idField: 'idx',
+    storeFields: [],
+    tokenize: questionTerms,
+    processTerm,
+    extractField: (p, field) => (field === 'idx' ? p.idx : withoutLinkTargets(p.text)),
+  });
   ms.addAll(passages);
   // The question's words that say what it asks; a question of function words only ("who is
   // he?") keeps them all, as there is nothing else to go on.

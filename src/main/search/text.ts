@@ -33,9 +33,7 @@ export function searchableText(result: Result | undefined, mode: Mode | undefine
 export function snippetText(result: Result | undefined, mode: Mode | undefined): string {
   const text = searchableText(result, mode);
   if (result?.meta?.kind !== 'html' || (mode !== undefined && mode !== 'markdown')) return text;
-  return text
-    .replace(MD_IMAGE, '$1')
-    .replace(MD_LINK, '$1')
+  return withoutLinkTargets(text)
     .replace(/<sup>/g, '^')
     .replace(/\*\*|__|<\/sup>|<\/?sub>/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
@@ -52,6 +50,9 @@ const withoutDataUris = (s: string): string => (s.includes('data:') ? s.replace(
 // ![alt](src "title") and [text](href "title"), on one line; a URL may hold one level of parentheses.
 const MD_IMAGE = /!\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 const MD_LINK = /\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
+
+/** Markdown's links and images as they read: a link its text, an image its alt text, without the addresses. */
+export const withoutLinkTargets = (markdown: string): string => (markdown.includes('](') ? markdown.replace(MD_IMAGE, '$1').replace(MD_LINK, '$1') : markdown);
 
 /** A page's result in markup: raw HTML, or the article as HTML. */
 const isMarkup = (result: Result | undefined, mode: Mode | undefined): boolean => result?.meta?.kind === 'html' && (mode === 'raw' || mode === 'html');
