@@ -458,6 +458,26 @@ describe('question', () => {
     expect(ps.length).toBeGreaterThan(5);
     for (const p of ps) expect(p.text.length).toBeLessThan(700);
   });
+  it('cuts a long text with no sentence ends at spaces into passages, so a question answers with a passage, not the whole line', async () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta'];
+    const line = Array.from({ length: 60_000 }, (_, i) => (i === 30_000 ? 'needle' : words[i % 4])).join(' ');
+    const ps = splitPassages(`${line}\nlast`);
+    expect(ps.length).toBeGreaterThan(300);
+    for (const p of ps) expect(p.text.length).toBeLessThan(700);
+    // Cut between words: every piece is whole words of the line.
+    expect(ps.map((p) => p.text).join(' ').replace(/\s+/g, ' ')).toBe(`${line} last`);
+    const a = answer(line, 'where is the needle?', false);
+    expect(a.passages).toBe(1);
+    expect(a.content).toContain('needle');
+    expect(a.content.length).toBeLessThan(700);
+    // The same through the fetcher, where a text this long (330 KB) is ranked in the HTML worker.
+    const r = await f.extractBuffer(Buffer.from(line), 'text/plain', { question: 'where is the needle?' });
+    expect(r.content).toBe(a.content);
+    // No space at all (Chinese without punctuation, a run of base64): cut by length, never inside a character beyond U+FFFF.
+    const han = splitPassages('𠀀𠀁𠀂漢字'.repeat(2_000));
+    expect(han.length).toBeGreaterThan(10);
+    for (const p of han) expect(p.text).toMatch(/^(?:[\uD800-\uDBFF][\uDC00-\uDFFF]|[^\uD800-\uDFFF])+$/);
+  });
   it("gives the line each passage starts on, a long paragraph's pieces included", () => {
     const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} runs on for a while to fill the line.`).join('\n');
     const text = `\n\nFirst paragraph.\n\n\n  Second, after two blank lines.\n${long}\n\nLast.`;

@@ -29,6 +29,33 @@ function lineCounter(text: string): (offset: number) => number {
   };
 }
 
+/**
+ * A paragraph's sentences and where each starts in it. A sentence over twice the passage's
+ * length is cut at the last space before TARGET_CHARS (at TARGET_CHARS when there is none):
+ * text with no sentence ends (a log, a table's row, a transcript, a line of a minified file)
+ * was one passage, and a question over a 7 MB line of it answered with all 7 MB.
+ */
+function* sentences(p: string): Generator<[string, number]> {
+  for (const m of p.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g)) {
+    const sentence = m[0];
+    if (sentence.length <= TARGET_CHARS * 2) {
+      yield [sentence, m.index];
+      continue;
+    }
+    for (let i = 0; i < sentence.length; ) {
+      let end = Math.min(sentence.length, i + TARGET_CHARS);
+      if (end < sentence.length) {
+        const space = sentence.lastIndexOf(' ', end);
+        if (space > i + TARGET_CHARS / 2) end = space + 1;
+        // Not inside a character beyond U+FFFF.
+        else if (/[\uD800-\uDBFF]/.test(sentence.charAt(end - 1))) end--;
+      }
+      yield [sentence.slice(i, end), m.index + i];
+      i = end;
+    }
+  }
+}
+
 /** Paragraphs (blank-line separated); long ones split at sentence ends into ~600-char pieces. */
 export function splitPassages(text: string): Passage[] {
   const out: Passage[] = [];
@@ -52,13 +79,13 @@ export function splitPassages(text: string): Passage[] {
     let cur = '';
     let curAt = start;
     let split = false;
-    for (const sentence of p.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g)) {
-      if (cur && cur.length + sentence[0].length > TARGET_CHARS) {
+    for (const [sentence, at] of sentences(p)) {
+      if (cur && cur.length + sentence.length > TARGET_CHARS) {
         push(cur.trim(), curAt);
         cur = '';
       }
-      if (!cur) curAt = start + sentence.index;
-      cur += sentence[0];
+      if (!cur) curAt = start + at;
+      cur += sentence;
       split = true;
     }
     if (!split) push(p, start);
