@@ -357,6 +357,24 @@ describe('grep', () => {
     expect(r.content).toBe(['line 1', 'line 2', 'line 3 hit', 'line 4', 'line 5 hit', 'line 6', 'line 7', '--', 'line 9', 'line 10', 'line 11 hit', 'line 12'].join('\n'));
     expect(r.meta?.matches).toBe(3);
   });
+  it("matches a page's Markdown as it reads: a link by its text, bold without its marks", async () => {
+    const page = Buffer.from(
+      '<!doctype html><html><head><title>Orders</title></head><body><article><h1>Orders</h1>' +
+        '<p>Emirates will buy 30 of <a href="https://quotes.example/?symbol=BA">Boeing</a>\'s 787-9 jets, the airline said on Wednesday at the air show.</p>' +
+        '<p>In the quarter, <strong>net revenue</strong> grew by 12 percent to 27 billion, short of what analysts expected.</p>' +
+        '<p>Shares fell 5 percent before the opening bell, and the rival also traded lower after the results.</p></article></body></html>',
+    );
+    const grep = async (g: string, mode?: Options['mode']) => (await f.extractBuffer(page, 'text/html', { grep: g, ...(mode ? { mode } : {}) })).meta?.matches;
+    // Before, each matched nothing in the Markdown the page became, though the page reads so.
+    expect(await grep("Boeing's 787")).toBe(1);
+    expect(await grep('net revenue grew')).toBe(1);
+    // The line comes back as it is, link and all.
+    expect((await f.extractBuffer(page, 'text/html', { grep: "Boeing's 787" })).content).toMatch(/^Emirates will buy 30 of \[Boeing\]\(https:\/\/quotes\.example\/\?symbol=BA\)'s 787-9 jets/);
+    // What matched the Markdown still does: a link's address is in the line.
+    expect(await grep('symbol=BA')).toBe(1);
+    expect(await grep('\\*\\*net')).toBe(1);
+    expect(await grep("Boeing's 787", 'text')).toBe(1);
+  });
   it('returns nothing and 0 matches when no line matches', async () => {
     const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'absent' });
     expect(r).toMatchObject({ content: '', meta: { matches: 0, warnings: ['no_match'] } });

@@ -83,7 +83,10 @@ function sameWithoutU(pattern, flags) {
 
 // With origins, also where the output came from: `hits`, the index of every matching line
 // of the text, and `from`, the index each output line had in the text (-1 for a "--").
-function grep({ text, pattern, flags, context, origins }) {
+// `read`, when given, is the text as a reader sees it, line for line (a page's Markdown with a
+// link's text for the link): a line matches when it or its read form does, so "Boeing's 787"
+// finds "[Boeing](https://…)'s 787" as the page shows it.
+function grep({ text, read, pattern, flags, context, origins }) {
   let re;
   try {
     re = new RegExp(pattern, flags);
@@ -92,12 +95,17 @@ function grep({ text, pattern, flags, context, origins }) {
   }
   const bmp = sameWithoutU(pattern, flags) ? new RegExp(pattern, flags.replace('u', '')) : re;
   const lines = text.split(/\r?\n/);
+  let readLines = read === undefined ? undefined : read.split(/\r?\n/);
+  if (readLines && readLines.length !== lines.length) readLines = undefined;
+  const matches = (line) => {
+    const r = bmp !== re && !SURROGATE.test(line) ? bmp : re;
+    r.lastIndex = 0;
+    return r.test(line);
+  };
   const hits = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const r = bmp !== re && !SURROGATE.test(line) ? bmp : re;
-    r.lastIndex = 0;
-    if (r.test(line)) hits.push(i);
+    if (matches(line) || (readLines && readLines[i] !== line && matches(readLines[i]))) hits.push(i);
   }
   const where = (from) => (origins ? { hits, from } : {});
   if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length, ...where(hits) };

@@ -112,12 +112,16 @@ export class ComputePool {
   }
 
   /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
-  async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false): Promise<GrepOutput> {
+  /**
+   * @param read the text as a reader sees it, line for line (a page's Markdown without its
+   * links' addresses, markdownAsRead): a line matches when it or its read form does.
+   */
+  async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false, read?: string): Promise<GrepOutput> {
     const { pattern, flags } = compileGrep(grep);
     const limitMs = this.jqLimitMs();
     let r: Reply;
     try {
-      r = await this.run({ op: 'grep', text, pattern, flags, context, origins }, signal, 'grep', limitMs);
+      r = await this.run({ op: 'grep', text, read, pattern, flags, context, origins }, signal, 'grep', limitMs);
     } catch (err) {
       if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw grepTooLong(limitMs);
       throw err;

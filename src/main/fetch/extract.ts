@@ -13,6 +13,7 @@ import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind 
 import { isTeaser, marksNotFree } from './classify';
 import { linksIn } from './json-doc';
 import { fileNameOfUrl } from './url';
+import { markdownAsRead } from '../search/text';
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
@@ -125,7 +126,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // list run with --pages holds pages and PDFs alike, so this is no reason to fail).
   if (ranges && kind !== 'pdf') warn(meta, 'pages_ignored');
   // A question of blanks asks nothing, as an empty one does: the whole text, not nothing.
-  if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta);
+  if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta, mode === 'markdown' && (kind === 'html' || meta.feed !== undefined));
   if (typeof meta.title === 'string') meta.title = withoutControls(meta.title);
   return { content, meta };
 }
@@ -178,7 +179,7 @@ function isBlank(buf: Uint8Array): boolean {
  * whole text; it is worked out again for the lines kept, so a search hit in them still cites
  * its page, and match_pages and passage_pages say which pages the matches and passages are on.
  */
-async function keepSome(content: string, options: Options, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
+async function keepSome(content: string, options: Options, ctx: ExtractContext, meta: Record<string, unknown>, markdown: boolean): Promise<string> {
   const pageLines = meta.page_lines as PageLines | undefined;
   delete meta.page_lines;
   // The line of the whole text (from 1) each line of content came from, 0 for a line of its
@@ -186,7 +187,10 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   let origin: number[] | undefined;
   const source = (line: number): number => (origin ? (origin[line - 1] ?? 0) : line);
   if (options.grep) {
-    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, pageLines !== undefined);
+    // A page's Markdown is matched as it reads too: "Boeing's 787" matched nothing in
+    // "[Boeing](https://…)'s 787", nor "net revenue grew" in "**net revenue** grew".
+    const read = markdown ? markdownAsRead(content) : undefined;
+    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, pageLines !== undefined, read);
     content = g.output;
     meta.matches = g.matches;
     if (pageLines && g.hits && g.from) {

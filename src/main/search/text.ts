@@ -33,7 +33,15 @@ export function searchableText(result: Result | undefined, mode: Mode | undefine
 export function snippetText(result: Result | undefined, mode: Mode | undefined): string {
   const text = searchableText(result, mode);
   if (result?.meta?.kind !== 'html' || (mode !== undefined && mode !== 'markdown')) return text;
-  return withoutLinkTargets(text)
+  return markdownAsRead(text);
+}
+
+/**
+ * A page's Markdown as its words read, line for line: a link is its text, an image its alt
+ * text, bold and escapes gone, an exponent 10^6.
+ */
+export function markdownAsRead(markdown: string): string {
+  return withoutLinkTargets(markdown)
     .replace(/<sup>/g, '^')
     .replace(/\*\*|__|<\/sup>|<\/?sub>/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
