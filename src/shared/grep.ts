@@ -66,5 +66,23 @@ export function grepProblem(grep: string): string | undefined {
   }
 }
 
+/**
+ * Text as people type it: typographic apostrophes and quotes straight, a non-breaking or thin
+ * space a space, a hyphen or dash used as one (en dash, minus, non-breaking hyphen) a "-".
+ * Books and news pages set "Disney’s" and "1990–2000", and grep "Disney's" found none of a
+ * book's 18 lines. Each character becomes one, so lines and their lengths stay as they were.
+ */
+export function asTyped(text: string): string {
+  return TYPOGRAPHIC.test(text) ? text.replace(TYPOGRAPHIC_ALL, (c) => TYPED[c] ?? c) : text;
+}
+const TYPED: Record<string, string> = {
+  '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u2032': "'", '\u02BC': "'",
+  '\u201C': '"', '\u201D': '"', '\u201E': '"', '\u201F': '"', '\u2033': '"',
+  '\u00A0': ' ', '\u2007': ' ', '\u2009': ' ', '\u202F': ' ',
+  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2212': '-',
+};
+const TYPOGRAPHIC = new RegExp(`[${Object.keys(TYPED).join('')}]`);
+const TYPOGRAPHIC_ALL = new RegExp(TYPOGRAPHIC.source, 'g');
+
 /** What a user is told of an invalid grep option: what it takes, with an example of each kind. */
 export const GREP_HINT = 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)"; (?i) at its start ignores case.';

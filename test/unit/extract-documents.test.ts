@@ -375,6 +375,19 @@ describe('grep', () => {
     expect(await grep('\\*\\*net')).toBe(1);
     expect(await grep("Boeing's 787", 'text')).toBe(1);
   });
+  it('matches typographic apostrophes, quotes, dashes and spaces as people type them', async () => {
+    const text = ['Disney’s Mickey Mouse, 1928–1930', '“Steamboat Willie” was first', 'a plain line', 'cost 10\u00a0dollars'].join('\n');
+    const grep = async (g: string) => (await f.extractBuffer(Buffer.from(text), 'text/plain', { grep: g })).content;
+    // Before, each matched nothing: the book sets ’ and –, people type ' and -.
+    expect(await grep("Disney's")).toBe('Disney’s Mickey Mouse, 1928–1930');
+    expect(await grep('1928-1930')).toBe('Disney’s Mickey Mouse, 1928–1930');
+    expect(await grep('"Steamboat Willie"')).toBe('“Steamboat Willie” was first');
+    expect(await grep('10 dollars')).toBe('cost 10\u00a0dollars');
+    // The characters as set still match, and a straight quote is no wildcard for other lines.
+    expect(await grep('Disney’s')).toBe('Disney’s Mickey Mouse, 1928–1930');
+    expect(await grep("'")).toBe('Disney’s Mickey Mouse, 1928–1930');
+    expect(await grep('–')).toBe('Disney’s Mickey Mouse, 1928–1930');
+  });
   it('returns nothing and 0 matches when no line matches', async () => {
     const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'absent' });
     expect(r).toMatchObject({ content: '', meta: { matches: 0, warnings: ['no_match'] } });

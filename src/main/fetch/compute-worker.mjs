@@ -83,9 +83,9 @@ function sameWithoutU(pattern, flags) {
 
 // With origins, also where the output came from: `hits`, the index of every matching line
 // of the text, and `from`, the index each output line had in the text (-1 for a "--").
-// `read`, when given, is the text as a reader sees it, line for line (a page's Markdown with a
-// link's text for the link): a line matches when it or its read form does, so "Boeing's 787"
-// finds "[Boeing](https://…)'s 787" as the page shows it.
+// `read`, when given, is the text as a reader sees it and types it, line for line (a page's
+// Markdown with a link's text for the link, ’ as '): a line matches when it or its read form
+// does, so "Boeing's 787" finds "[Boeing](https://…)’s 787" as the page shows it.
 function grep({ text, read, pattern, flags, context, origins }) {
   let re;
   try {

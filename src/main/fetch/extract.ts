@@ -14,6 +14,7 @@ import { isTeaser, marksNotFree } from './classify';
 import { linksIn } from './json-doc';
 import { fileNameOfUrl } from './url';
 import { markdownAsRead } from '../search/text';
+import { asTyped } from '../../shared/grep';
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
@@ -187,10 +188,10 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   let origin: number[] | undefined;
   const source = (line: number): number => (origin ? (origin[line - 1] ?? 0) : line);
   if (options.grep) {
-    // A page's Markdown is matched as it reads too: "Boeing's 787" matched nothing in
-    // "[Boeing](https://…)'s 787", nor "net revenue grew" in "**net revenue** grew".
-    const read = markdown ? markdownAsRead(content) : undefined;
-    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, pageLines !== undefined, read);
+    // Matched as it reads too: "Boeing's 787" matched nothing in a page's Markdown
+    // "[Boeing](https://…)’s 787", nor "net revenue grew" in "**net revenue** grew".
+    const read = asTyped(markdown ? markdownAsRead(content) : content);
+    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, pageLines !== undefined, read === content ? undefined : read);
     content = g.output;
     meta.matches = g.matches;
     if (pageLines && g.hits && g.from) {
