@@ -28,6 +28,43 @@ export function grepParts(grep: string): GrepParts {
   }
 }
 
+/** A word character in every script, as grep -w and Python read one: letters, their marks, digits, _ and the like. */
+const WORD = '\\p{L}\\p{M}\\p{N}\\p{Pc}';
+const WORD_ESCAPES: Record<string, string> = {
+  w: `[${WORD}]`,
+  W: `[^${WORD}]`,
+  b: `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`,
+  B: `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`,
+};
+
+/**
+ * A pattern for the u flag whose \w, \W, \b and \B know every script's letters. JavaScript's
+ * are ASCII's: \bкот\b matched no line of Russian, \bcafé\b none with "café" in it (é is
+ * no \w to it), and \w+ stopped inside "naïve". GNU grep and Python read them by Unicode.
+ * Inside [...] a \w is its letters too; \b there is a backspace and \W is left as it is (a
+ * class cannot hold a negated one). The pattern unchanged when it has none of them.
+ */
+export function unicodeWords(pattern: string): string {
+  if (!/\\[wWbB]/.test(pattern)) return pattern;
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const e = pattern[i + 1] as string;
+      i++;
+      if (!inClass && WORD_ESCAPES[e]) out += WORD_ESCAPES[e];
+      else if (inClass && e === 'w') out += WORD;
+      else out += c + e;
+      continue;
+    }
+    if (c === '[' && !inClass) inClass = true;
+    else if (c === ']' && inClass) inClass = false;
+    out += c;
+  }
+  return out;
+}
+
 /**
  * What the JavaScript engine's complaints about an expression mean, in words about the
  * pattern (V8's, as Node 20 and Electron word them). Its own message, "Invalid regular

@@ -388,6 +388,19 @@ describe('grep', () => {
     expect(await grep("'")).toBe('Disney’s Mickey Mouse, 1928–1930');
     expect(await grep('–')).toBe('Disney’s Mickey Mouse, 1928–1930');
   });
+  it('reads \\w and \\b by the letters of every script, as GNU grep and Python do', async () => {
+    const text = ['le café est bon', 'les cafés', 'кот сидит', 'котёнок спит', 'naïve art', 'the cat sat', 'scattered', 'snake_case x'].join('\n');
+    const grep = async (g: string) => (await f.extractBuffer(Buffer.from(text), 'text/plain', { grep: g })).content.split('\n');
+    // Before: \bкот\b and \bcafé\b matched nothing (JavaScript's \w is ASCII), and \w+ stopped inside "naïve".
+    expect(await grep('\\bкот\\b')).toEqual(['кот сидит']);
+    expect(await grep('\\bcafé\\b')).toEqual(['le café est bon']);
+    expect(await grep('^\\w+ art$')).toEqual(['naïve art']);
+    expect(await grep('(?i)^\\W*КОТ\\B')).toEqual(['котёнок спит']);
+    expect(await grep('^[\\w ]+$')).toEqual(text.split('\n'));
+    // ASCII reads as before.
+    expect(await grep('\\bcat\\b')).toEqual(['the cat sat']);
+    expect(await grep('\\w+_\\w+')).toEqual(['snake_case x']);
+  });
   it('returns nothing and 0 matches when no line matches', async () => {
     const r = await f.extractBuffer(Buffer.from(lines), 'text/plain', { grep: 'absent' });
     expect(r).toMatchObject({ content: '', meta: { matches: 0, warnings: ['no_match'] } });

@@ -64,6 +64,8 @@ async function jq({ input, program }) {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- every character past ASCII
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Whether an expression compiled with the u flag matches as it does without it on a line
@@ -86,10 +88,17 @@ function sameWithoutU(pattern, flags) {
 // `read`, when given, is the text as a reader sees it and types it, line for line (a page's
 // Markdown with a link's text for the link, ’ as '): a line matches when it or its read form
 // does, so "Boeing's 787" finds "[Boeing](https://…)’s 787" as the page shows it.
-function grep({ text, read, pattern, flags, context, origins }) {
+//
+// `words`, when given, is the pattern with \w, \b and their negations for every script
+// (unicodeWords in src/shared/grep.ts). A line of ASCII only is matched by the pattern as
+// written, which means the same there and keeps V8's linear-time rescue (which takes no \p{…});
+// any other line by `words`.
+function grep({ text, read, pattern, words, flags, context, origins }) {
   let re;
+  let wide;
   try {
     re = new RegExp(pattern, flags);
+    wide = words === undefined ? undefined : new RegExp(words, flags);
   } catch (err) {
     return { error: String(err.message || err) };
   }
@@ -98,7 +107,7 @@ function grep({ text, read, pattern, flags, context, origins }) {
   let readLines = read === undefined ? undefined : read.split(/\r?\n/);
   if (readLines && readLines.length !== lines.length) readLines = undefined;
   const matches = (line) => {
-    const r = bmp !== re && !SURROGATE.test(line) ? bmp : re;
+    const r = wide && NOT_ASCII.test(line) ? wide : bmp !== re && !SURROGATE.test(line) ? bmp : re;
     r.lastIndex = 0;
     return r.test(line);
   };

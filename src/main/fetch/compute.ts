@@ -1,6 +1,6 @@
 import { FetchError } from './errors';
 import { defaultFetchSettings } from './settings';
-import { GREP_HINT, grepParts, grepProblem, type GrepParts } from '../../shared/grep';
+import { GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
 import { clip } from '../../shared/urllist/url';
 
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
@@ -118,10 +118,16 @@ export class ComputePool {
    */
   async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false, read?: string): Promise<GrepOutput> {
     const { pattern, flags } = compileGrep(grep);
+    let words = flags.includes('u') ? unicodeWords(pattern) : pattern;
+    try {
+      if (words !== pattern) new RegExp(words, flags);
+    } catch {
+      words = pattern;
+    }
     const limitMs = this.jqLimitMs();
     let r: Reply;
     try {
-      r = await this.run({ op: 'grep', text, read, pattern, flags, context, origins }, signal, 'grep', limitMs);
+      r = await this.run({ op: 'grep', text, read, pattern, words: words === pattern ? undefined : words, flags, context, origins }, signal, 'grep', limitMs);
     } catch (err) {
       if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw grepTooLong(limitMs);
       throw err;
