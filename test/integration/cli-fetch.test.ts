@@ -201,9 +201,13 @@ describe('sift extract', () => {
     writeFileSync(path.join(dir, 'long.pdf'), numberedPdf(30, 'Long'));
     const many = await sift('extract', 'long.pdf', '--grep', 'item');
     expect(many.err).toMatch(/long\.pdf: 30 matches, on pages 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 18 more\n$/);
+    // Each page answers as well: the three come back, one a page here.
+    const all = await sift('extract', 'doc.pdf', '--question', 'what is the word for a page?');
+    expect(all.err).toMatch(/doc\.pdf: passages from pages 1, 2 and 3\n$/);
+    // One page answers; the others share only "word" with the question.
     const one = await sift('extract', 'doc.pdf', '--question', 'which word is item2?');
-    // Few passages: the question keeps its three best, one a page here.
-    expect(one.err).toMatch(/doc\.pdf: passages from pages 1, 2 and 3\n$/);
+    expect(one).toMatchObject({ out: 'The word for page 2 is item2.\n' });
+    expect(one.err).toMatch(/doc\.pdf: passages from page 2\n$/);
     // Not for a document without pages.
     expect((await sift('extract', 'notes.txt', '--grep', 'two')).err).toBe('');
   });

@@ -444,6 +444,19 @@ describe('question', () => {
     expect(a.content.split('\n\n')).toContain('Tickets cost 12 euros for adults and 6 euros for children.');
     expect(a.content).not.toContain('roses');
   });
+  it('leaves out a passage scoring under a quarter of the best: in the page order it came before the answer', () => {
+    const page = [
+      'The moons of Jupiter: a guide to Europa and its neighbours',
+      'Europa is a little smaller than our own Moon, and its surface is ice.',
+      'Scientists have argued for decades about what lies beneath the ice of Europa.',
+      'NASA is developing a mission called Europa Clipper, which is scheduled to launch in the mid-2020s.',
+      'Ganymede is the largest moon in the solar system.',
+    ].join('\n\n');
+    const a = answer(page, 'When will Europa Clipper launch?', false);
+    expect(a).toEqual({ content: 'NASA is developing a mission called Europa Clipper, which is scheduled to launch in the mid-2020s.', passages: 1, lines: [7] });
+    // Passages that answer about as well all come back, in the page's order.
+    expect(answer(page, 'Europa ice', false).passages).toBe(2);
+  });
   it('adds the neighbours of each passage with context', () => {
     const a = answer(doc, 'tickets euros', true);
     expect(a.content.split('\n\n')).toEqual([

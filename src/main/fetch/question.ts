@@ -131,7 +131,13 @@ export interface Answer {
   lines: number[];
 }
 
-/** 3 best passages, plus any scoring at least half the best, up to 5: one answer rarely needs more. */
+/**
+ * 3 best passages, plus any scoring at least half the best, up to 5: one answer rarely needs
+ * more. None under a quarter of the best, as "Ask this job" picks them: shown in the page's
+ * order, a passage sharing one word with the question came before the one that answers it
+ * ("when will Europa Clipper launch?" led with the title and the first paragraph, each
+ * holding "Europa" once, scoring 0.7 to the answer's 25).
+ */
 const BEST = 3;
 const MAX = 5;
 
@@ -170,7 +176,7 @@ export function answer(text: string, question: string, context: boolean): Answer
   });
   if (hits.length === 0) return { content: '', passages: 0, lines: [] };
   const top = hits[0]?.score ?? 0;
-  const chosen = hits.filter((h, i) => i < BEST || (i < MAX && h.score >= top / 2)).map((h) => Number(h.id));
+  const chosen = hits.filter((h, i) => (i < BEST && h.score >= top / 4) || (i < MAX && h.score >= top / 2)).map((h) => Number(h.id));
   const keep = new Set<number>(chosen);
   if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
   const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);
