@@ -142,9 +142,30 @@ describe('sift parse', () => {
   });
 
   it('escapes control characters when it quotes an invalid line', async () => {
-    const r = await runParse(['-'], 'https://a.org/ok\n\u001b]0;owned\u0007\r\u001b[2J\n');
-    expect(r.err).toContain('line 2: invalid: not a URL (\\x1b]0;owned\\x07\\x0d\\x1b[2J)\n');
+    const r = await runParse(['-'], 'https://a.org/ok\n\u001b]0;owned\u0007\b\u001b[2J\n');
+    expect(r.err).toContain('line 2: invalid: not a URL (\\x1b]0;owned\\x07\\x08\\x1b[2J)\n');
     expect([...r.err].filter((c) => c < ' ' && c !== '\n')).toEqual([]);
+  });
+
+  it('reads a list whose lines end in a lone CR (classic Mac OS, Excel for Mac\'s "CSV (Macintosh)") line by line', async () => {
+    const text = await runParse(['-'], 'https://a.example/1\rhttps://a.example/2 mode=text\r\rnot a url\rhttps://a.example/1\r');
+    expect(text.out.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { url: 'https://a.example/1' },
+      { url: 'https://a.example/2', options: { mode: 'text' } },
+    ]);
+    expect(text.err.split('\n')).toEqual([
+      'line 4: invalid: not a URL (not a url)',
+      'line 5: duplicate of line 1',
+      '2 targets, 1 invalid, 1 duplicate (read as text)',
+      '',
+    ]);
+    const csv = await runParse(['-', '--as', 'csv'], 'title,url\rA,https://a.example/\rB,nope\rC,https://a.example/\r');
+    expect(csv.err.split('\n')).toEqual([
+      'line 3: invalid: not a URL (B,nope)',
+      'line 4: duplicate of line 2',
+      '1 target, 1 invalid, 1 duplicate (read as csv)',
+      '',
+    ]);
   });
 
   it('reports a CSV URL cell left open over the next rows on one line, with the quote to close', async () => {

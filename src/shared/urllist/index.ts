@@ -67,7 +67,11 @@ export function parseList(input: string, opts: ParseListOptions = {}): ParsedLis
   const maxLines = cap(opts.maxLines, DEFAULT_MAX_LINES);
   const maxLineLength = cap(opts.maxLineLength, DEFAULT_MAX_LINE_LENGTH);
   const maxTargets = cap(opts.maxTargets, Number.MAX_SAFE_INTEGER);
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const unmarked = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  // A CR alone ends a line too, as editors and browsers read it: classic Mac OS and Excel for
+  // Mac's "CSV (Macintosh)" end every line so. Read by LF, such a list was one line ("more
+  // than one URL on this line") and every CSV row was "line 1".
+  const text = /\r(?!\n)/.test(unmarked) ? unmarked.replace(/\r\n?/g, '\n') : unmarked;
   let format: ListFormat = 'text';
   const c = new Collector(opts.defaults, maxTargets);
   try {
