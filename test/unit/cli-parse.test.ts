@@ -122,6 +122,15 @@ describe('sift parse', () => {
     ]);
   });
 
+  it('reads the url column of a CSV that Excel saved with semicolons in windows-1252, as it does in German or French', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+    const file = path.join(dir, 'Leseliste.csv');
+    writeFileSync(file, Buffer.from('Titel;URL;Notiz\r\nMünchen;https://de.example/München?a=1,5;gut\r\nLeer;;\r\n', 'latin1'));
+    const r = await runParse([file]);
+    expect(r.out).toBe('{"url":"https://de.example/M%C3%BCnchen?a=1,5"}\n');
+    expect(r.err.split('\n')).toEqual(['line 3: invalid: no URL in column 2 (URL) (Leer;;)', '1 target, 1 invalid, 0 duplicates (read as csv)', '']);
+  });
+
   it('says a file is no list when it is a PDF, an archive or binary, instead of a line per byte run', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
     const pdf = path.join(ROOT, 'test', 'fixtures', 'pdfs', 'ArabicCIDTrueType.pdf');

@@ -681,3 +681,32 @@ describe('a job label from its first URL', () => {
     expect(hostLabel('file:///tmp/list.txt')).toBe('file:///tmp/list.txt');
   });
 });
+
+describe('a CSV whose separator is not a comma', () => {
+  // Excel writes ";" where the comma is the decimal mark, and a tab for "Unicode Text".
+  it.each([
+    ['semicolons (Excel with a German or French locale)', 'Titel;url;q\r\nA;https://a.example/?x=1,2;was kostet es, netto?\r\nB;nope;\r\n'],
+    ['tabs (Excel\'s "Unicode Text" saved as .csv)', 'Titel\turl\tq\r\nA\thttps://a.example/?x=1,2\twas kostet es, netto?\r\nB\tnope\t\r\n'],
+    ['the separator Excel names on the first line', 'sep=;\r\nTitel;url;q\r\nA;https://a.example/?x=1,2;was kostet es, netto?\r\nB;nope;\r\n'],
+  ])('reads the url column of a file with %s', (_name, input) => {
+    const shift = input.startsWith('sep=') ? 1 : 0;
+    for (const opts of [{ filename: 'export.csv' }, {}]) {
+      const r = parseList(input, opts);
+      // Pasted, tab-separated rows are TSV, which reads them the same.
+      expect(r.format).toBe(input.includes('\t') && !opts.filename ? 'tsv' : 'csv');
+      expect(r.targets).toEqual([{ line: 2 + shift, url: 'https://a.example/?x=1,2', options: { question: 'was kostet es, netto?' } }]);
+      expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[3 + shift, 'not a URL']]);
+    }
+  });
+
+  it('keeps commas as the separator when the header names url under them, whatever else the cells hold', () => {
+    const r = parseList('title,url\r\n"Preise; netto",https://a.example/;jsessionid=1\r\n', { filename: 'list.csv' });
+    expect(r.targets.map((t) => t.url)).toEqual(['https://a.example/;jsessionid=1']);
+    expect(r.invalid).toEqual([]);
+  });
+
+  it('finds the separator that sets a URL in a cell of its own when no header names one', () => {
+    const r = parseList('A;https://a.example/?x=1,2\r\nB;https://b.example/\r\n', { filename: 'list.csv' });
+    expect(r.targets.map((t) => t.url)).toEqual(['https://a.example/?x=1,2', 'https://b.example/']);
+  });
+});

@@ -15,7 +15,9 @@ export interface CsvRow {
  * from csv-parse because src/shared runs in the renderer too and must not pull Node code.
  * A quote inside an unquoted cell is kept as text, as spreadsheets write it.
  */
-export function readCsv(input: string, sep: ',' | '\t'): CsvRow[] {
+export type Separator = ',' | ';' | '\t';
+
+export function readCsv(input: string, sep: Separator): CsvRow[] {
   const rows: CsvRow[] = [];
   const n = input.length;
   const sepCode = sep.charCodeAt(0);

@@ -51,7 +51,7 @@ export const LIST_EXTENSIONS: readonly string[] = Object.keys(BY_EXT);
 // What a plain-text list line looks like: a URL, then a space (options) or the end. A
 // URL may hold commas, so a comma after one does not make the line CSV.
 const TEXT_LINE = /^[a-z][a-z0-9+.-]*:\/\/[^\s,]*(?:\s|$)/i;
-const URL_HEADER = /(?:^|[,\t])\s*"?(?:url|link|href)"?\s*(?:[,\t]|$)/i;
+const URL_HEADER = /(?:^|[,;\t])\s*"?(?:url|link|href)"?\s*(?:[,;\t]|$)/i;
 const MD_LINK = /\[[^\]\n]*\]\(\s*<?[a-z#./]/i;
 const MD_LIST_URL = /^\s{0,3}(?:[-*+]|\d+[.)])\s+.*https?:\/\//im;
 const HTML_START = /^<(?:!doctype|html|head|body|dl|dt|meta|title|h1|p|ul|ol|li|div|a)[\s>]/i;
@@ -74,6 +74,8 @@ export function detectFormat(input: string, filename?: string, mimeType?: string
   // A sitemap, an OPML outline, a feed; an XHTML page is HTML.
   if (/^<\?xml|^<(?:urlset|sitemapindex|opml|rss|feed|rdf:RDF)[\s>]/i.test(start)) return xmlRoot(start)?.toLowerCase() === 'html' ? 'html' : 'xml';
 
+  // Excel's "sep=;" line, naming the separator of the CSV under it.
+  if (/^sep=[,;\t][ \t]*(?:\r?\n|$)/i.test(head)) return 'csv';
   const lines: string[] = [];
   for (const l of head.split('\n', 200)) {
     const t = l.trim();
@@ -85,7 +87,8 @@ export function detectFormat(input: string, filename?: string, mimeType?: string
   const allText = lines.every((l) => TEXT_LINE.test(l));
   if (!allText || URL_HEADER.test(firstLine)) {
     if (lines.every((l) => l.includes('\t'))) return 'tsv';
-    if (lines.length > 1 ? lines.every((l) => l.includes(',')) : URL_HEADER.test(firstLine)) return 'csv';
+    // Commas, or the semicolons Excel writes where the comma is the decimal mark.
+    if (lines.length > 1 ? lines.every((l) => l.includes(',')) || lines.every((l) => l.includes(';')) : URL_HEADER.test(firstLine)) return 'csv';
   }
   if (!allText && (MD_LINK.test(head) || MD_LIST_URL.test(head) || /<https?:\/\/[^>\s]+>/i.test(head))) return 'markdown';
   return 'text';

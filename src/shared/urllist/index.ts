@@ -90,7 +90,7 @@ export function parseList(input: string, opts: ParseListOptions = {}): ParsedLis
         break;
       case 'csv':
       case 'tsv':
-        readTable(cut, format === 'csv' ? ',' : '\t', c, maxLineLength);
+        readTable(cut, format, c, maxLineLength);
         break;
       case 'html':
         readHtml(cut, c, opts.baseUrl);

@@ -1,6 +1,6 @@
 import type { Options } from '../types';
 import type { Collector } from './collect';
-import { readCsv, type CsvRow } from './csv';
+import { readCsv, type CsvRow, type Separator } from './csv';
 import { optionKey, setOption, validateOptions } from './options';
 
 const URL_HEADER = /^(?:url|link|href)$/i;
@@ -12,15 +12,42 @@ function isBlank(row: CsvRow): boolean {
   return row.cells.every((c) => c.trim() === '');
 }
 
+// Excel's first line naming the separator of the rest ("sep=;"), which it also writes itself.
+const SEP_LINE = /^sep=([,;\t])[ \t]*(?:\r?\n|$)/i;
+const SEPARATORS: readonly Separator[] = [',', ';', '\t'];
+
 /**
- * CSV or TSV (a spreadsheet's export): the column named url, link or href (any case), else
+ * The separator of a file called CSV: a comma, or what the file shows it uses instead. Excel
+ * writes ";" where the comma is the decimal mark (German, French, Spanish, Italian, Dutch,
+ * Russian … settings) and a tab for "Unicode Text", which people save as .csv too. Read with
+ * commas, such a file had "no column holds URLs" though its header named one. The header's
+ * url/link/href column decides; else the first separator that sets a URL in a cell of its own.
+ */
+export function csvSeparator(input: string): { sep: Separator; sepLine: boolean } {
+  const declared = SEP_LINE.exec(input);
+  if (declared) return { sep: declared[1] as Separator, sepLine: true };
+  const head = input.slice(0, 16384);
+  const samples = SEPARATORS.map((sep) => ({ sep, rows: readCsv(head, sep).filter((r) => !isBlank(r)).slice(0, 20) }));
+  for (const { sep, rows } of samples) {
+    if (rows[0]?.cells.some((h) => URL_HEADER.test(h.trim()))) return { sep, sepLine: false };
+  }
+  for (const { sep, rows } of samples) {
+    if (rows.some((r) => r.cells.some((cell) => LOOKS_LIKE_URL.test(cell)))) return { sep, sepLine: false };
+  }
+  return { sep: ',', sepLine: false };
+}
+
+/**
+ * CSV or TSV (a spreadsheet's export; CSV separated by commas, semicolons or tabs, see
+ * csvSeparator): the column named url, link or href (any case), else
  * the first column holding http(s) URLs. When the first row is a header, columns named like
  * option keys (mode, question or q, pages, grep, jq, context, recover) give each row its
  * options; other columns (title, notes, …) are ignored.
  */
-export function readTable(input: string, sep: ',' | '\t', c: Collector, maxLineLength: number): void {
+export function readTable(input: string, format: 'csv' | 'tsv', c: Collector, maxLineLength: number): void {
+  const { sep, sepLine } = format === 'tsv' ? { sep: '\t' as const, sepLine: false } : csvSeparator(input);
   const rows = readCsv(input, sep);
-  let first = 0;
+  let first = sepLine ? 1 : 0;
   while (first < rows.length && isBlank(rows[first] as CsvRow)) first++;
   const head = rows[first];
   if (!head) return;
