@@ -710,3 +710,36 @@ describe('a CSV whose separator is not a comma', () => {
     expect(r.targets.map((t) => t.url)).toEqual(['https://a.example/?x=1,2', 'https://b.example/']);
   });
 });
+
+describe('a bookmarks file with links in its descriptions', () => {
+  // shared/corpora/url-lists/bookmarks-netscape/netscape_extended.htm, a Shaarli export: the
+  // <DD> under the bookmark links the thumbnail on the user's own server. Its parser's tests
+  // (upstream-expectations) count 1 bookmark.
+  const shaarli = [
+    '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+    '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
+    '<TITLE>My local links</TITLE>',
+    '<H1>Shaarli export of all bookmarks on Sat, 06 Jun 20 15:50:59 +0200</H1>',
+    '<DL><p>',
+    '<DT><A HREF="https://www.bbc.com/future/article/20190213-the-dramatic-hunt-for-the-fish-pirates-exploiting-our-seas" ADD_DATE="1591451445" PRIVATE="1" TAGS="story,oceans">The hunt for the fish pirates</A>',
+    '<DD>For 10 years, a rogue fishing vessel and its crew plundered the world’s oceans.',
+    '<a href="http://localhost.localdomain:8083/Shaarli/?JVvqCA"><img src="http://localhost.localdomain:8083/Shaarli/cache/thumb/290ccda0.jpg"/></a>',
+    '<DT>',
+    '  <a href="https://example.org/next">Next</a>',
+    '</DL><p>',
+  ].join('\n');
+
+  it('takes the <A> of each <DT> as a bookmark and not the links in its description', () => {
+    const r = parseList(shaarli, { filename: 'bookmarks.htm' });
+    expect(r.targets.map((t) => [t.line, t.url])).toEqual([
+      [6, 'https://www.bbc.com/future/article/20190213-the-dramatic-hunt-for-the-fish-pirates-exploiting-our-seas'],
+      [10, 'https://example.org/next'],
+    ]);
+    expect(r.invalid).toEqual([]);
+  });
+
+  it('still takes every link of a web page that is no bookmarks file', () => {
+    const page = shaarli.replace('<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<!doctype html>');
+    expect(parseList(page, { filename: 'page.html' }).targets).toHaveLength(3);
+  });
+});

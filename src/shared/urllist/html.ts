@@ -17,6 +17,7 @@ export function readHtml(input: string, c: Collector, fetchedFrom?: string): voi
   // list, against the address it came from. A list of them refused every relative link
   // ("relative URL: needs https://host/…"); a bookmarks file names none, and needs none.
   const base = baseHref(input) ?? (fetchedFrom || savedFrom(input));
+  const bookmarksFile = NETSCAPE.test(input.slice(0, 1024));
   let line = 1;
   let lineFrom = 0;
   A_START.lastIndex = 0;
@@ -39,6 +40,10 @@ export function readHtml(input: string, c: Collector, fetchedFrom?: string): voi
     if (i >= input.length) return;
     const tag = input.slice(m.index + 2, i);
     A_START.lastIndex = i + 1;
+    // A bookmarks file's bookmark is the <A> of a <DT>; an <a> after it sits in the <DD> that
+    // describes it (Shaarli exports the thumbnail's link to the user's own server there), and
+    // was counted and fetched as one more bookmark.
+    if (bookmarksFile && !afterDt(input, m.index)) continue;
     const h = HREF.exec(tag);
     if (!h) continue;
     const href = decodeEntities(h[1] ?? h[2] ?? h[3] ?? '').trim();
@@ -55,6 +60,15 @@ export function readHtml(input: string, c: Collector, fetchedFrom?: string): voi
     else if (href.startsWith('//')) c.add(line, href, href);
     else c.reject(line, href, NO_BASE);
   }
+}
+
+const NETSCAPE = /<!doctype\s+netscape-bookmark-file/i;
+
+/** Whether the tag at `at` follows a <DT> (spaces and line breaks between). */
+function afterDt(input: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && /\s/.test(input[k] as string)) k--;
+  return k >= 3 && input.slice(k - 3, k + 1).toLowerCase() === '<dt>';
 }
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
