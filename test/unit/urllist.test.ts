@@ -743,3 +743,28 @@ describe('a bookmarks file with links in its descriptions', () => {
     expect(parseList(page, { filename: 'page.html' }).targets).toHaveLength(3);
   });
 });
+
+describe('a JSON entry with its options beside "url"', () => {
+  it('takes them as its options, checked as in "options", and leaves other keys alone', () => {
+    const r = parseList(
+      [
+        '[',
+        '  {"url": "https://a.example/", "mode": "text", "title": "A", "tags": ["x"]},',
+        '  {"url": "https://b.example/r.pdf", "pages": "1-3", "options": {"q": "what does it cost?"}},',
+        '  {"url": "https://c.example/", "mode": "txt"},',
+        '  {"url": "https://d.example/", "q": "a", "options": {"question": "b"}},',
+        '  {"url": "https://e.example/", "context": true}',
+        ']',
+      ].join('\n'),
+    );
+    expect(r.targets).toEqual([
+      { line: 2, url: 'https://a.example/', options: { mode: 'text' } },
+      { line: 3, url: 'https://b.example/r.pdf', options: { question: 'what does it cost?', pages: '1-3' } },
+      { line: 6, url: 'https://e.example/', options: { context: true } },
+    ]);
+    expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([
+      [4, 'unknown mode "txt": use one of markdown, text, html, raw, links, meta'],
+      [5, 'option question given twice: beside "url" and in "options"'],
+    ]);
+  });
+});

@@ -1,7 +1,8 @@
 import type { Collector } from './collect';
 import { isJsonFeed } from '../json';
 import { forEachLine, lineAt } from './lines';
-import { optionsFromObject } from './options';
+import type { Options } from '../types';
+import { optionKey, optionsFromObject } from './options';
 import { tooLong } from './text';
 
 const SHAPE = 'expected a URL string or an object {"url": …, "options": {…}}';
@@ -25,7 +26,20 @@ function element(v: unknown, line: number, text: string, c: Collector): void {
     c.reject(line, text, opts.reason);
     return;
   }
-  c.add(line, text, o.url, opts.options);
+  // Option keys beside "url", as a CSV's header names them ({"url": …, "mode": "text"}): they
+  // were dropped without a word, and the page came back in the default mode. Other keys
+  // (title, tags, …) are no options and stay unread.
+  const flat = optionsFromObject(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'options' && optionKey(k) !== undefined)));
+  if (!flat.ok) {
+    c.reject(line, text, flat.reason);
+    return;
+  }
+  const twice = Object.keys(flat.options).find((k) => opts.options[k as keyof Options] !== undefined);
+  if (twice) {
+    c.reject(line, text, `option ${twice} given twice: beside "url" and in "options"`);
+    return;
+  }
+  c.add(line, text, o.url, { ...opts.options, ...flat.options });
 }
 
 function parseOne(slice: string, line: number, c: Collector): void {
