@@ -178,12 +178,22 @@ describe('sift parse', () => {
   });
 
   it('reports a CSV URL cell left open over the next rows on one line, with the quote to close', async () => {
-    const r = await runParse(['-', '--as', 'csv'], 'url,title\n"https://a.example/1,oops\nhttps://b.example/2,x\n');
+    const r = await runParse(['-', '--as', 'csv'], 'url,title\n"https://a.example/1\nhttps://b.example/2",x\n');
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err.split('\n')).toEqual([
-      'line 2: invalid: the URL cell runs over several lines: close the quote (") it opens with, or put one URL in each cell (https://a.example/1,oops\\x0ahttps://b.example/2,x\\x0a)',
+      'line 2: invalid: the URL cell runs over several lines: close the quote (") it opens with, or put one URL in each cell (https://a.example/1\\x0ahttps://b.example/2,x)',
       '0 targets, 1 invalid, 0 duplicates (read as csv)',
+      '',
+    ]);
+  });
+
+  it('reads the rows after a CSV quote that is never closed, and says which line opens it', async () => {
+    const r = await runParse(['-', '--as', 'csv'], 'url,title\n"https://a.example/1,oops\nhttps://b.example/2,B\nhttps://c.example/3,C\n');
+    expect(r.out).toBe('{"url":"https://b.example/2"}\n{"url":"https://c.example/3"}\n');
+    expect(r.err.split('\n')).toEqual([
+      'line 2: invalid: the quote (") before the URL is never closed: close it after the URL, or remove it ("https://a.example/1,oops)',
+      '2 targets, 1 invalid, 0 duplicates (read as csv)',
       '',
     ]);
   });

@@ -657,10 +657,25 @@ describe('a plain-text line without a URL', () => {
 
 describe('a CSV row whose URL cell runs over several lines', () => {
   it('is refused with where the quote opens, not fetched as one URL made of the rows after it', () => {
-    const list = parseList('url,title\n"https://a.example/1,oops\nhttps://b.example/2,x\n', { filename: 'list.csv' });
-    expect(list.targets).toEqual([]);
+    const list = parseList('url,title\n"https://a.example/1\nhttps://b.example/2",x\nhttps://c.example/3,y\n', { filename: 'list.csv' });
+    expect(list.targets.map((t) => [t.line, t.url])).toEqual([[4, 'https://c.example/3']]);
     expect(list.invalid).toHaveLength(1);
     expect(list.invalid[0]).toMatchObject({ line: 2, reason: expect.stringMatching(/runs over several lines: close the quote/) as unknown });
+  });
+
+  it('reads the rows after a quote that is never closed instead of losing them in one cell', () => {
+    const title = parseList('url,title\nhttps://a.example/1,"Unclosed title\nhttps://b.example/2,B\nhttps://c.example/3,C\n', { filename: 'list.csv' });
+    expect(title.targets.map((t) => [t.line, t.url])).toEqual([
+      [2, 'https://a.example/1'],
+      [3, 'https://b.example/2'],
+      [4, 'https://c.example/3'],
+    ]);
+    expect(title.invalid).toEqual([]);
+    const url = parseList('url,title\n"https://a.example/1,oops\nhttps://b.example/2,x\n', { filename: 'list.csv' });
+    expect(url.targets.map((t) => [t.line, t.url])).toEqual([[3, 'https://b.example/2']]);
+    expect(url.invalid).toEqual([
+      { line: 2, text: '"https://a.example/1,oops', reason: 'the quote (") before the URL is never closed: close it after the URL, or remove it' },
+    ]);
   });
 
   it('keeps a quoted URL that only ends in a line break, and a title cell over two lines', () => {

@@ -7,13 +7,16 @@ export interface CsvRow {
   line: number;
   /** Characters the record spans in the input, for the line-length cap. */
   length: number;
+  /** The cell (0-based) whose opening quote no quote in the rest of the input closes. */
+  unclosed?: number;
 }
 
 /**
  * A small RFC 4180 reader: `sep`-separated cells, double-quoted cells that may hold the
  * separator, line breaks and `""` for a quote; CRLF or LF. Written here rather than taken
  * from csv-parse because src/shared runs in the renderer too and must not pull Node code.
- * A quote inside an unquoted cell is kept as text, as spreadsheets write it.
+ * A quote inside an unquoted cell is kept as text, as spreadsheets write it; so is an
+ * opening quote that no later quote closes (CsvRow.unclosed says where).
  */
 export type Separator = ',' | ';' | '\t';
 
@@ -27,16 +30,17 @@ export function readCsv(input: string, sep: Separator): CsvRow[] {
     const start = i;
     const startLine = line;
     const cells: string[] = [];
+    let unclosed: number | undefined;
     for (;;) {
       // One cell.
-      if (input.charCodeAt(i) === 34 /* " */) {
+      if (input.charCodeAt(i) === 34 /* " */ && input.indexOf('"', i + 1) !== -1) {
         i++;
         let v = '';
         let from = i;
         for (;;) {
           const q = input.indexOf('"', i);
           if (q === -1) {
-            // Unclosed quote: the rest of the input is this cell, as spreadsheets read it.
+            // Only after a doubled quote: the rest of the input is this cell.
             v += input.slice(from);
             line += countNewlines(input, from, n);
             i = n;
@@ -63,6 +67,9 @@ export function readCsv(input: string, sep: Separator): CsvRow[] {
         if (i > rest) v += input.slice(rest, i);
         cells.push(v);
       } else {
+        // A quote that nothing after it closes is text: read as spreadsheets read it, the rest
+        // of the input was this one cell, and every row after it was lost without a word.
+        if (input.charCodeAt(i) === 34) unclosed ??= cells.length;
         const from = i;
         while (i < n) {
           const c = input.charCodeAt(i);
@@ -84,7 +91,7 @@ export function readCsv(input: string, sep: Separator): CsvRow[] {
       i++;
       line++;
     }
-    rows.push({ cells, line: startLine, length: end - start });
+    rows.push(unclosed === undefined ? { cells, line: startLine, length: end - start } : { cells, line: startLine, length: end - start, unclosed });
   }
   return rows;
 }

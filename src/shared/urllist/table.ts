@@ -88,6 +88,10 @@ export function readTable(input: string, format: 'csv' | 'tsv', c: Collector, ma
       continue;
     }
     const url = (row.cells[urlCol] ?? '').trim();
+    if (row.unclosed === urlCol) {
+      c.reject(row.line, text, 'the quote (") before the URL is never closed: close it after the URL, or remove it');
+      continue;
+    }
     if (url === '') {
       c.reject(row.line, text, `no URL in column ${urlCol + 1}${hasHeader ? ` (${names[urlCol]})` : ''}`);
       continue;
