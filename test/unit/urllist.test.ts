@@ -356,6 +356,8 @@ describe('plain text lines', () => {
     ['https://a.org/x grep="a"b', /text right after the closing "/],
     [`https://a.org/x q="${'x'.repeat(2001)}"`, /^question: 2001 characters, at most 2000; shorten it$/],
     ['https://a.org/x https://a.org/y', /^more than one URL on this line: put each URL on a line of its own$/],
+    ['https://a.org/My Report.pdf pages=1', /^unknown option "Report\.pdf": use mode, .* or render; a space ends the URL, so write a space inside one as %20$/],
+    ['https://a.org/x colour=blue', /^unknown option "colour": use mode, question \(q\), pages, grep, jq, context, recover or render$/],
     ['https://a.org/r.pdf pages=3-1', /^pages 3-1 runs backwards: write 1-3$/],
     ['https://a.org/r.pdf pages=1,0', /^pages 0: pages count from 1$/],
     ['https://a.org/r.pdf pages=99999999999999999999', /^pages 99999999999999999999: no document has that many pages$/],

@@ -171,7 +171,9 @@ export function parseOptionsText(s: string): OptionsResult {
     // URLs pasted from a chat or a sentence, one after the other: no option to look up.
     if (!key && /^[a-z][a-z0-9+.-]*:\/\//i.test(name)) return { ok: false, reason: 'more than one URL on this line: put each URL on a line of its own' };
     if (!key) {
-      return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context, recover or render` };
+      // A word with no "=" is most often the rest of a URL with a space in it ("…/My Report.pdf").
+      const space = i >= n || s.charCodeAt(i) !== 61 ? '; a space ends the URL, so write a space inside one as %20' : '';
+      return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context, recover or render${space}` };
     }
     if (i >= n || s.charCodeAt(i) !== 61) {
       const err = setOption(o, key, true);
