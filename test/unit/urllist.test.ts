@@ -785,3 +785,31 @@ describe('a JSON entry with its options beside "url"', () => {
     ]);
   });
 });
+
+describe('options in typographic quotes', () => {
+  // What macOS, Word, Google Docs and chat apps type for " and ' ("smart quotes").
+  it('reads “…”, ‘…’ and „…“ as quotes, not as part of the value', () => {
+    const r = parseList(
+      [
+        'https://a.example/ q=“what does it cost?”',
+        'https://b.example/ grep=“net revenue” context',
+        'https://c.example/ q=‘hi’',
+        'https://d.example/ q=„Was kostet es?“',
+        'https://e.example/ q=“unclosed',
+      ].join('\n'),
+    );
+    expect(r.targets.map((t) => t.options)).toEqual([
+      { question: 'what does it cost?' },
+      { grep: 'net revenue', context: true },
+      { question: 'hi' },
+      { question: 'Was kostet es?' },
+    ]);
+    expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[5, 'option question: missing closing ”']]);
+  });
+
+  it('writes a value that starts with one in quotes, so the line reads back to the same value', () => {
+    const t = { url: 'https://a.example/', options: { question: '“hi”', grep: '‘x' } };
+    const line = formatOptionsLine(t);
+    expect(parseList(line).targets).toEqual([{ line: 1, ...t }]);
+  });
+});

@@ -144,9 +144,9 @@ export function isEmptyOptions(o: Options): boolean {
 
 /**
  * Parses the options that follow the URL on a plain-text line: `key=value`, `key="a b"`,
- * `key='a b'`, and bare `context` / `recover`. Inside quotes a backslash escapes only the
- * quote character and itself; any other backslash is kept, so regular expressions and jq
- * programs (`\d`, `"\(.name)"`) need no doubling. An unquoted word starting with `#` starts
+ * `key='a b'` (or in typographic quotes, QUOTES), and bare `context` / `recover`. Inside
+ * quotes a backslash escapes only the quote character and itself; any other backslash is
+ * kept, so regular expressions and jq programs (`\d`, `"\(.name)"`) need no doubling. An unquoted word starting with `#` starts
  * a comment that runs to the end of the line.
  */
 export function parseOptionsText(s: string): OptionsResult {
@@ -182,8 +182,8 @@ export function parseOptionsText(s: string): OptionsResult {
     }
     i++; // past '='
     let value: string;
-    const q = s[i];
-    if (q === '"' || q === "'") {
+    const q = QUOTES[s[i] as string];
+    if (q !== undefined) {
       i++;
       let v = '';
       let closed = false;
@@ -220,10 +220,19 @@ export function parseOptionsText(s: string): OptionsResult {
   return { ok: true, options: o };
 }
 
+/**
+ * Each opening quote and the quote that closes it. Besides " and ', the typographic quotes
+ * that macOS, Word, Google Docs and chat apps put in place of typed ones ("smart quotes"),
+ * English and German: unread, q=“what does it cost?” was refused for an "unknown option
+ * does", and q=“hi” asked for “hi” with its quotes, which no passage contains.
+ */
+const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '”': '”', '‘': '’', '„': '“' };
+
 function quoteValue(v: string): string {
   // A list line cannot hold a line break; in a question or jq program it is whitespace.
   const flat = v.replace(/\r\n|[\r\n]/g, ' ');
-  if (flat !== '' && !/[\s"'\\]/.test(flat)) return flat;
+  // A value that starts with a quote of any kind is quoted, or it would be read back without it.
+  if (flat !== '' && !/[\s"'\\]/.test(flat) && !Object.hasOwn(QUOTES, flat[0] as string)) return flat;
   return `"${flat.replace(/[\\"]/g, (m) => `\\${m}`)}"`;
 }
 
