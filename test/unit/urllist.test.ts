@@ -813,3 +813,21 @@ describe('options in typographic quotes', () => {
     expect(parseList(line).targets).toEqual([{ line: 1, ...t }]);
   });
 });
+
+describe('a list copied out of code or prose', () => {
+  it('takes a quoted URL with the comma an array puts after it, and a URL in parentheses', () => {
+    const r = parseList(
+      ['urls = [', '  "https://a.example/",', "  'https://b.example/';", '  "https://c.example/"', ']', '(https://en.wikipedia.org/wiki/Foo_(bar))', 'https://d.example/,'].join('\n'),
+      { format: 'text' },
+    );
+    expect(r.targets.map((t) => [t.line, t.url])).toEqual([
+      [2, 'https://a.example/'],
+      [3, 'https://b.example/'],
+      [4, 'https://c.example/'],
+      [6, 'https://en.wikipedia.org/wiki/Foo_(bar)'],
+      // A comma with no quote before it may be the URL's own: kept.
+      [7, 'https://d.example/,'],
+    ]);
+    expect(r.invalid.map((p) => p.line)).toEqual([1, 5]);
+  });
+});

@@ -13,13 +13,15 @@ export function clip(s: string, max = 200): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-// A URL set off as prose and mail set it off: <https://…> (RFC 3986, appendix C), or in quotes.
-const WRAPPED = /^(?:<(?:URL:)?([^<>]*)>|"([^"]*)"|'([^']*)'|“([^“”]*)”|‘([^‘’]*)’)$/i;
+// A URL set off as prose and mail set it off: <https://…> (RFC 3986, appendix C), in quotes or
+// in parentheses; and as code writes an array's elements, quoted with a comma or semicolon
+// after it ("https://…",), which a list copied out of a program or a config file keeps.
+const WRAPPED = /^(?:<(?:URL:)?([^<>]*)>|"([^"]*)"[,;]?|'([^']*)'[,;]?|“([^“”]*)”|‘([^‘’]*)’|\((.*)\))$/i;
 
-/** What is inside a pair of angle brackets or quotes around the whole URL; else the URL itself. */
+/** What is inside a pair of angle brackets, quotes or parentheses around the whole URL; else the URL itself. */
 const unwrap = (s: string): string => {
   const m = WRAPPED.exec(s);
-  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').trim() : s;
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? '').trim() : s;
 };
 
 /** A hash router's first page: what it shows for the URL without a fragment. */
