@@ -831,3 +831,11 @@ describe('a list copied out of code or prose', () => {
     expect(r.invalid.map((p) => p.line)).toEqual([1, 5]);
   });
 });
+
+describe('a JSON list with a comma missing', () => {
+  it('names the line whose end lacks the comma, not an offset into the entry', () => {
+    const r = parseList(['[', '  {"url": "https://a.example/", "options": {"mode": "text"}}', '  {"url": "https://b.example/"},', '  "https://c.example/"', ']'].join('\r\n'));
+    expect(r.targets.map((t) => t.url)).toEqual(['https://c.example/']);
+    expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[2, 'not valid JSON: a "," is missing at the end of line 2 (between two entries)']]);
+  });
+});

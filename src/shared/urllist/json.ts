@@ -47,10 +47,30 @@ function parseOne(slice: string, line: number, c: Collector): void {
   try {
     v = JSON.parse(slice);
   } catch (err) {
-    c.reject(line, slice, `not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    const comma = missingComma(slice, line);
+    c.reject(line, slice, comma ?? `not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
     return;
   }
   element(v, line, slice, c);
+}
+
+/**
+ * Two entries with no comma between them, as a hand-edited list loses one: the entries' first
+ * lines parse alone. JSON.parse's own words ("Unexpected non-whitespace character after JSON at
+ * position 61") name an offset into the entry, not the line to fix. Looks at the first 20 lines
+ * only: a slice that long is no pair of entries.
+ */
+function missingComma(slice: string, line: number): string | undefined {
+  let at = slice.indexOf('\n');
+  for (let k = 0; at !== -1 && k < 20; k++, at = slice.indexOf('\n', at + 1)) {
+    try {
+      JSON.parse(slice.slice(0, at));
+    } catch {
+      continue;
+    }
+    return `not valid JSON: a "," is missing at the end of line ${line + k} (between two entries)`;
+  }
+  return undefined;
 }
 
 /**
