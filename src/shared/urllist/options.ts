@@ -171,11 +171,13 @@ export function parseOptionsText(s: string): OptionsResult {
     // URLs pasted from a chat or a sentence, one after the other: no option to look up.
     if (!key && /^[a-z][a-z0-9+.-]*:\/\//i.test(name)) return { ok: false, reason: 'more than one URL on this line: put each URL on a line of its own' };
     if (!key) {
-      // A word with no "=" is most often the rest of a URL with a space in it ("…/My Report.pdf").
-      const space = i >= n || s.charCodeAt(i) !== 61 ? '; a space ends the URL, so write a space inside one as %20' : '';
+      // A word with no "=" right after the URL is most often the rest of a URL with a space in it ("…/My Report.pdf").
+      const space = keyStart === s.search(/\S/) && (i >= n || s.charCodeAt(i) !== 61) ? '; a space ends the URL, so write a space inside one as %20' : '';
       return { ok: false, reason: `unknown option "${clipValue(name)}": use mode, question (q), pages, grep, jq, context, recover or render${space}` };
     }
     if (i >= n || s.charCodeAt(i) !== 61) {
+      // "q = what": the "=" parted from its key by spaces.
+      if (/^[ \t]+=/.test(s.slice(i, i + 64))) return { ok: false, reason: `option ${key}: no space before or after "=": write ${key}=…` };
       const err = setOption(o, key, true);
       if (err) return { ok: false, reason: err };
       continue;
@@ -204,7 +206,10 @@ export function parseOptionsText(s: string): OptionsResult {
       }
       if (!closed) return { ok: false, reason: `option ${key}: missing closing ${q}` };
       if (i < n && s[i] !== ' ' && s[i] !== '\t') {
-        return { ok: false, reason: `option ${key}: text right after the closing ${q}; put a space between options` };
+        // q="a"mode=text is two options run together; q="say "hi" please" is a quote inside the value.
+        if (/^[a-z]+=/i.test(s.slice(i, i + 16))) return { ok: false, reason: `option ${key}: text right after the closing ${q}; put a space between options` };
+        const other = q === '"' ? "'" : '"';
+        return { ok: false, reason: `option ${key}: the ${q} inside the value ends it; write it as \\${q}, or quote the value with ${other}…${other}` };
       }
       value = v;
     } else {
