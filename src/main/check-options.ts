@@ -1,4 +1,4 @@
-import { compileGrep } from './fetch/compute';
+import { compileGrep, JqCompileError } from './fetch/compute';
 import type { Options } from '../shared/types';
 import { FetchError, parsePages, type Fetcher } from './fetch';
 
@@ -31,6 +31,6 @@ async function checkJq(program: string, fetcher: Pick<Fetcher, 'extractBuffer'>)
       () => undefined,
       (e: unknown) => e,
     );
-    throw own instanceof FetchError && /compile error/.test(own.message) ? own : err;
+    throw own instanceof JqCompileError ? own : err;
   }
 }

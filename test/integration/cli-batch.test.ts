@@ -475,7 +475,8 @@ describe('sift batch', () => {
     const runs: [string[], string][] = [
       [['--grep', 'net (revenue'], 'sift batch: --grep: grep "net (revenue" is not a valid regular expression: a ( has no ) to close it\n'],
       [['--pages', 'first'], 'sift batch: --pages: pages must look like 1-3,7,10- (got "first")\n'],
-      [['--jq', '.items[] | {name: }'], 'sift batch: --jq: jq: syntax error'],
+      // One line saying what and where, then what to do: jq's caret drawing and "jq: 1 compile error" broke the lines around it.
+      [['--jq', '.items[] | {name: }'], "sift batch: --jq: syntax error, unexpected '}' at column 19 (\"}\")\n  Check the jq program; https://jqlang.org/manual/ has the syntax.\n"],
       [['--question', 'why '.repeat(600)], 'sift batch: --question: 2400 characters, at most 2000; shorten it\n'],
       [['--grep', ''], 'sift batch: --grep is empty: give it a value, or leave --grep out\n'],
     ];

@@ -146,7 +146,8 @@ export const batchCommand: Command = {
         try {
           await checkOptions({ jq: defaults.jq }, ctx.fetcher);
         } catch (err) {
-          if (err instanceof SiftError) throw new UsageError(`--jq: ${err.message}`);
+          // With its hint, as a target's failure has it: what to do is half the message.
+          if (err instanceof SiftError) throw new UsageError(`--jq: ${err.message.replace(/^jq: /, '')}${err.hint ? `\n  ${err.hint}` : ''}`);
           throw err;
         }
       }

@@ -53,12 +53,13 @@ async function jq({ input, program }) {
     return { error: 'out of memory or stack: the document may be nested too deeply, or the program may build too large a value or never end', cause: 'trap' };
   }
   const { stdout, stderr, exitCode } = out;
+  // jq's own words; compute.ts (jq-message.ts) puts them on one line.
   if (/compile error/.test(stderr)) return { error: stderr.trim(), cause: 'compile' };
   // jq goes on to the next input after one fails (JSON Lines), and jq-wasm's exit code is the
   // last input's: `.a + 1` over {"a":1}, {"a":"two"}, {"a":3} exited 0 with 2 and 4, and the
   // record that failed was left out without a word. jq itself exits 5 there.
   const failed = stderr.split('\n').filter((l) => l.startsWith('jq: error'));
-  if (failed.length > 0) return { error: failed.length > 1 ? `${failed[0]} (${failed.length} inputs failed)` : failed[0], cause: 'run' };
+  if (failed.length > 0) return { error: failed.join('\n'), cause: 'run' };
   if (exitCode !== 0 && stderr) return { error: stderr.trim(), cause: 'run' };
   return { output: stdout.replace(/\n$/, '') };
 }

@@ -3,6 +3,7 @@ import { defaultFetchSettings } from './settings';
 import { GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
 import { clip } from '../../shared/urllist/url';
 
+import { jqCompileMessage, jqRunMessage } from './jq-message';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 
 /** A grep option's pattern and flags; an invalid one fails as the target (or the up-front check) reports it. */
@@ -40,10 +41,19 @@ function grepTooLong(limitMs: number): FetchError {
 }
 
 const JQ_SYNTAX = 'Check the jq program; https://jqlang.org/manual/ has the syntax.';
+const JQ_NO_MODULES = 'Sift runs jq with no module files to import or include: define the functions in the program itself (def name: …;).';
+const JQ_NO_ARGS = 'Sift runs jq without --arg: bind a value in the program itself ("Berlin" as $city | …, or {"min": 3} as $opts | …).';
 /** A program that compiled and then failed on what this document holds (on one record of JSON Lines, say). */
 const JQ_RUN_ERROR = 'The program failed on a value of this document; "?" or try … catch skips the values it cannot take (.a? // empty, try (.a + 1) catch empty).';
 const JQ_TRAP = 'Select what you need before the step that builds a large value; jq reads JSON nested up to a few thousand levels.';
 const JQ_TOO_LARGE = 'Sift runs jq on JSON documents of up to about 30 MB; fetch this one in mode raw (--mode raw) and run jq on the file it gives.';
+
+/** A jq program that does not compile: the same on every document, so it can be checked up front. */
+export class JqCompileError extends FetchError {
+  constructor(msg: string, hint: string) {
+    super(422, msg, hint, 'bad_option');
+  }
+}
 
 interface Reply {
   output?: string;
@@ -91,8 +101,11 @@ export class ComputePool {
     }
   }
 
-  /** jq's output for a JSON text (jq-wasm: jq 1.8.2 itself, compiled to WebAssembly). */
-  async jq(input: string, program: string, signal: AbortSignal): Promise<string> {
+  /**
+   * jq's output for a JSON text (jq-wasm: jq 1.8.2 itself, compiled to WebAssembly).
+   * `jsonLines`: the text is JSON Lines, one input a line, so a failure can name its line.
+   */
+  async jq(input: string, program: string, signal: AbortSignal, jsonLines = false): Promise<string> {
     // jq runs in a worker thread, stopped by terminating it (a WebAssembly loop cannot be
     // interrupted from inside), so a program that never ends (repeat(1), last(range(1e12)))
     // is stopped at this limit instead of holding a thread until the target's deadline.
@@ -105,8 +118,15 @@ export class ComputePool {
       throw err;
     }
     if (r.error !== undefined) {
+      if (r.cause === 'compile') {
+        const msg = jqCompileMessage(r.error, program);
+        // jq's --arg and --argjson have no place in a URL list: the value goes in the program.
+        const hint = /\$[A-Za-z_]\w* is not defined/.test(msg) ? `${JQ_SYNTAX} ${JQ_NO_ARGS}` : /^module not found/.test(msg) ? JQ_NO_MODULES : JQ_SYNTAX;
+        throw new JqCompileError(`jq: ${msg}`, hint);
+      }
+      const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');
       const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? JQ_RUN_ERROR : JQ_SYNTAX;
-      throw new FetchError(422, `jq: ${r.error.replace(/^jq: (error: )?/, '')}`, hint, 'bad_option');
+      throw new FetchError(422, `jq: ${msg}`, hint, 'bad_option');
     }
     return r.output ?? '';
   }

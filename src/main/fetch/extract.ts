@@ -315,7 +315,7 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
       const records = jsonLines(text);
       if (records > 0) {
         meta.json_lines = records;
-        return ctx.compute.jq(text, jq, ctx.signal);
+        return ctx.compute.jq(text, jq, ctx.signal, true);
       }
       throw badOption(`jq: the document is not valid JSON (${read.error})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
     }

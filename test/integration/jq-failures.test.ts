@@ -1,0 +1,118 @@
+/**
+ * What a user reads when jq fails, through the wiring the app and the CLI run (batch runner,
+ * fetcher, compute workers) against a loopback server: one line saying what and where, a hint
+ * saying what to do, and the reason of the one at fault (the program, or the document).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore, type Store } from '../../src/main/store';
+import { createFetcher, type Fetcher } from '../../src/main/fetch';
+import { checkOptions } from '../../src/main/check-options';
+import { BatchMetrics } from '../../src/main/metrics';
+import { silentLog } from '../../src/main/log';
+import { createBatchRunner } from '../../src/main/batchrun';
+import type { Runner } from '../../src/main/batch';
+import { isTerminal, type Target } from '../../src/shared/types';
+import { startSite, type Site } from '../helpers/sites';
+
+const json = (body: string | Buffer, type = 'application/json') => (_q: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': type }).end(body);
+
+let site: Site;
+let store: Store;
+let fetcher: Fetcher;
+let runner: Runner;
+beforeAll(async () => {
+  site = await startSite({
+    '/items.json': json('{"title":"Items","items":[{"name":"a","n":1},{"name":"b","n":"two"}]}'),
+    '/log.jsonl': json('{"n":1}\n{"n":"two"}\n\n{"n":"four"}\n{"n":5}\n', 'application/x-ndjson'),
+  });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-jq-'));
+  store = openStore(path.join(dir, 'sift.db'));
+  fetcher = createFetcher({ allowHosts: ['127.0.0.1'], deadlineMs: 60_000 }, { log: silentLog() });
+  runner = createBatchRunner(store, fetcher, { jobsPerCaller: 4 }, new BatchMetrics(), silentLog());
+});
+afterAll(async () => {
+  await runner.close();
+  await fetcher.close();
+  store.close();
+  await site.close();
+});
+
+/** Runs the targets as a job and gives its stored rows once it is over. */
+async function run(targets: Target[]) {
+  const { id } = runner.submit({ name: 'jq-user' }, 'test', targets);
+  await new Promise<void>((resolve) => {
+    const off = runner.on('job', (j) => {
+      if (j.id === id && isTerminal(j.status)) {
+        off();
+        resolve();
+      }
+    });
+    const now = runner.status(id)?.job;
+    if (now && isTerminal(now.status)) {
+      off();
+      resolve();
+    }
+  });
+  return store.targetStatuses(id);
+}
+
+describe('a jq program that does not compile', () => {
+  test('is said on one line, with the column and the text jq points at, and what to do', async () => {
+    const rows = await run([
+      { url: `${site.base}/items.json`, options: { jq: '.items[] | {name: }' } },
+      { url: `${site.base}/items.json`, options: { jq: '.items[] | foo | bar' } },
+      { url: `${site.base}/items.json`, options: { jq: '.items[]\n| select(.n > $min)' } },
+      { url: `${site.base}/items.json`, options: { jq: 'include "helpers"; .items' } },
+    ]);
+    // jq's block for a terminal (a caret under the quoted program, "jq: 1 compile error") broke
+    // the CLI's progress line and "what to do" list, and ran over the app's one-line cell.
+    for (const r of rows) {
+      expect(r).toMatchObject({ status: 'failed', reason: 'bad_option' });
+      expect(r.error).not.toMatch(/\n|compile error|<top-level>|\^/);
+    }
+    expect(rows[0]!.error).toBe(`jq: syntax error, unexpected '}' at column 19 ("}")`);
+    expect(rows[0]!.hint).toBe('Check the jq program; https://jqlang.org/manual/ has the syntax.');
+    // Every error jq found, each where it is.
+    expect(rows[1]!.error).toBe('jq: foo/0 is not defined at column 12 ("foo"); bar/0 is not defined at column 18 ("bar")');
+    // In a program of several lines, the line too; an unbound $name is jq's --arg, which a list has no place for.
+    expect(rows[2]!.error).toBe('jq: $min is not defined at line 2, column 15 ("$min")');
+    expect(rows[2]!.hint).toMatch(/without --arg: bind a value in the program itself \("Berlin" as \$city \| …/);
+    // There are no module files to include: said, with what to do instead.
+    expect(rows[3]!.error).toBe('jq: module not found: helpers');
+    expect(rows[3]!.hint).toMatch(/no module files to import or include: define the functions in the program itself/);
+  });
+
+  test('is checked up front in its own words, the same as a target says it', async () => {
+    const e = await checkOptions({ jq: '.items[]\n| foo' }, fetcher).then(
+      () => undefined,
+      (err: unknown) => err as { message: string; hint: string },
+    );
+    // The check compiles the program inside a wrapper; the line named is the program's own.
+    expect(e?.message).toBe('jq: foo/0 is not defined at line 2, column 3 ("foo")');
+    expect(e?.hint).toMatch(/^Check the jq program/);
+  });
+});
+
+describe('a jq program that fails on a value', () => {
+  test("says what failed, without jq-wasm's file name, and on JSON Lines on which lines", async () => {
+    const rows = await run([
+      { url: `${site.base}/items.json`, options: { jq: '.items[] | .n + 1' } },
+      { url: `${site.base}/items.json`, options: { jq: 'error({"code": 7})' } },
+      { url: `${site.base}/log.jsonl`, options: { jq: '.n + 1' } },
+    ]);
+    for (const r of rows) {
+      expect(r).toMatchObject({ status: 'failed', reason: 'bad_option' });
+      expect(r.error).not.toMatch(/\/dev\/stdin/);
+      expect(r.hint).toMatch(/try … catch/);
+    }
+    // In one document jq's line is where the document ends, whatever the value: left out.
+    expect(rows[0]!.error).toBe('jq: string ("two") and number (1) cannot be added');
+    expect(rows[1]!.error).toBe('jq: error({"code":7})');
+    // A record of JSON Lines is found by its line: the second and the fourth (a blank line between).
+    expect(rows[2]!.error).toBe('jq: line 2: string ("two") and number (1) cannot be added (2 records failed, on lines 2, 4)');
+  });
+});
