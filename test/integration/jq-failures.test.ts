@@ -28,6 +28,9 @@ beforeAll(async () => {
   site = await startSite({
     '/items.json': json('{"title":"Items","items":[{"name":"a","n":1},{"name":"b","n":"two"}]}'),
     '/log.jsonl': json('{"n":1}\n{"n":"two"}\n\n{"n":"four"}\n{"n":5}\n', 'application/x-ndjson'),
+    '/trailing-comma.json': json('{\n  "items": [\n    1,\n    2,\n  ]\n}\n'),
+    '/cut-short.json': json('{"items":[{"name":"a"},{"name":"b"'),
+    '/empty.json': json(''),
   });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-jq-'));
   store = openStore(path.join(dir, 'sift.db'));
@@ -114,5 +117,25 @@ describe('a jq program that fails on a value', () => {
     expect(rows[1]!.error).toBe('jq: error({"code":7})');
     // A record of JSON Lines is found by its line: the second and the fourth (a blank line between).
     expect(rows[2]!.error).toBe('jq: line 2: string ("two") and number (1) cannot be added (2 records failed, on lines 2, 4)');
+  });
+});
+
+describe('a JSON document jq cannot read', () => {
+  test('broken or cut short is the document’s failure, with where and what to do; empty is an empty result', async () => {
+    const rows = await run([
+      { url: `${site.base}/trailing-comma.json`, options: { jq: '.items' } },
+      { url: `${site.base}/cut-short.json`, options: { jq: '.items' } },
+      { url: `${site.base}/empty.json`, options: { jq: '.items' } },
+    ]);
+    // The program is fine: "bad URL or option" sent the user to rewrite it. A damaged PDF is
+    // the same kind of failure, and has this reason.
+    expect(rows[0]).toMatchObject({ status: 'failed', reason: 'unsupported', error: 'jq: the document is not valid JSON: unexpected "]" near "2, ] }"' });
+    expect(rows[0]!.error).not.toMatch(/\n/);
+    expect(rows[0]!.hint).toMatch(/broken at that place/);
+    expect(rows[1]).toMatchObject({ status: 'failed', reason: 'unsupported', error: 'jq: the document is not valid JSON: it stops after 34 characters, inside its JSON' });
+    expect(rows[1]!.hint).toMatch(/only part of the document/);
+    // jq reads no input from an empty answer and gives nothing, as without jq it is ok and warned empty.
+    expect(rows[2]).toMatchObject({ status: 'done', result: { content: '' } });
+    expect(rows[2]!.result?.meta?.warnings).toEqual(['empty']);
   });
 });

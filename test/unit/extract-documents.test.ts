@@ -304,8 +304,10 @@ describe('jq on JSON Lines', () => {
   });
   it('still says a broken document is not JSON', async () => {
     const e = await fail(f.extractBuffer(Buffer.from('{"name":"alpha"}\n{"name":'), 'application/json', { jq: '.name' }));
-    expect(e).toMatchObject({ status: 422, reason: 'bad_option' });
-    expect(e.msg).toMatch(/^jq: the document is not valid JSON/);
+    expect(e).toMatchObject({ status: 422, reason: 'unsupported' });
+    // The record cut short is named by its line.
+    expect(e.msg).toBe('jq: line 2 of these JSON Lines is not valid JSON: it stops after 8 characters, inside its JSON');
+    expect(e.hint).toMatch(/only part of the document/);
   });
 });
 

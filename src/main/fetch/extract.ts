@@ -11,7 +11,7 @@ import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
-import { linksIn } from './json-doc';
+import { jsonProblem, linksIn } from './json-doc';
 import { fileNameOfUrl } from './url';
 import { markdownAsRead } from '../search/text';
 import { asTyped } from '../../shared/grep';
@@ -312,12 +312,28 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
     if (jq) {
       // JSON Lines (a log, an export, a streaming API's answer): jq reads each line as one
       // input, as `jq PROG file.jsonl` does.
-      const records = jsonLines(text);
-      if (records > 0) {
-        meta.json_lines = records;
+      const lines = jsonLines(text);
+      if (lines.bad === undefined && lines.records > 0) {
+        meta.json_lines = lines.records;
         return ctx.compute.jq(text, jq, ctx.signal, true);
       }
-      throw badOption(`jq: the document is not valid JSON (${read.error})`, 'jq runs on JSON documents only; drop the jq option or check the URL.');
+      // jq on no input gives nothing, as `jq PROG < /dev/null` does; the result is ok, and
+      // warned empty (extractBody), as it is without jq: "not valid JSON" blamed a 204.
+      if (text.trim() === '') return '';
+      // The document is broken, not the program: the reason is the document's, as a damaged
+      // PDF's is, and the hint says where to look. Said as the program's (bad_option, "check
+      // the URL"), a list of API URLs with one broken answer sent the user to their jq.
+      // JSON Lines whose first record reads are JSON Lines with one line broken (a log cut off
+      // mid-record): that line is named, not "unexpected character after JSON" at its start.
+      const { why, cutShort } = lines.bad ? jsonProblem(lines.bad.text, lines.bad.error) : jsonProblem(text, read.error);
+      throw new FetchError(
+        422,
+        lines.bad ? `jq: line ${lines.bad.line} of these JSON Lines is not valid JSON: ${why}` : `jq: the document is not valid JSON: ${why}`,
+        cutShort
+          ? 'The server sent only part of the document (a dropped connection, or a limit on its side); try again later. Without jq it comes back as the text that came.'
+          : 'jq reads valid JSON only, and the server sent this document broken at that place (a trailing comma, a stray character). Without jq it comes back as the text that came, to look at.',
+        'bad_document',
+      );
     }
     meta.kind = 'text';
     return text;
@@ -327,19 +343,25 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   return read.content ?? text;
 }
 
-/** How many JSON values a JSON Lines text holds (one per non-blank line), or 0 when a line is not one. */
-function jsonLines(text: string): number {
+/**
+ * How many JSON values a JSON Lines text holds (one per non-blank line). `bad` is the first
+ * line that is not one, once a line before it was: such a text is JSON Lines with a broken
+ * record; a text whose first line is not JSON is a document of its own.
+ */
+function jsonLines(text: string): { records: number; bad?: { line: number; text: string; error: string } } {
   let records = 0;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
     if (line.trim() === '') continue;
     try {
       JSON.parse(line);
-    } catch {
-      return 0;
+    } catch (err) {
+      return records > 0 ? { records, bad: { line: i + 1, text: line, error: (err as Error).message } } : { records: 0 };
     }
     records++;
   }
-  return records;
+  return { records };
 }
 
 /** What the worker did to put the pages in reading order (meta.pdf). */

@@ -78,3 +78,29 @@ export function linksIn(text: string): string {
   return [...new Set(urls.map((u) => u.replace(/[.,;:!?]+$/, '')).map((u) => (markup ? decodeEntities(u) : u)))].join('\n');
 }
 
+
+/**
+ * Why a text is not JSON, for a person: JSON.parse's reason with its place as a line and
+ * column (a position of 5,000,123 in a document laid out on lines says nothing), or that the
+ * text stops before its JSON does: a download cut short, not a document written wrong.
+ */
+export function jsonProblem(text: string, error: string): { why: string; cutShort: boolean } {
+  const body = text.trimEnd();
+  // V8 says "… in JSON at position N", newer ones add " (line L column C)".
+  const at = /\s+(?:in JSON )?at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(error);
+  const position = at ? Number(at[1]) : undefined;
+  if (/^Unexpected end of JSON input$/.test(error) || (position !== undefined && position >= body.length)) {
+    return { why: `it stops after ${body.length.toLocaleString('en-US')} characters, inside its JSON`, cutShort: true };
+  }
+  if (!at || position === undefined) {
+    // "Unexpected token 'N', "{"a":NaN}" is not valid JSON": no place but the text around it,
+    // which may run over lines; the message is one.
+    const token = /^Unexpected token '([\s\S])', (?:\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(error);
+    if (!token) return { why: error.replace(/\s+/g, ' '), cutShort: false };
+    return { why: `unexpected ${JSON.stringify(token[1])} near "${(token[2] ?? '').replace(/\s+/g, ' ').trim()}"`, cutShort: false };
+  }
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return { why: `${error.slice(0, at.index)} at line ${line}, column ${column}`, cutShort: false };
+}
