@@ -31,11 +31,12 @@ beforeAll(async () => {
     '/trailing-comma.json': json('{\n  "items": [\n    1,\n    2,\n  ]\n}\n'),
     '/cut-short.json': json('{"items":[{"name":"a"},{"name":"b"'),
     '/empty.json': json(''),
+    '/many.json': json(JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `record ${i}`, note: 'x'.repeat(40) })) })),
   });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-jq-'));
   store = openStore(path.join(dir, 'sift.db'));
   fetcher = createFetcher({ allowHosts: ['127.0.0.1'], deadlineMs: 60_000 }, { log: silentLog() });
-  runner = createBatchRunner(store, fetcher, { jobsPerCaller: 4 }, new BatchMetrics(), silentLog());
+  runner = createBatchRunner(store, fetcher, { jobsPerCaller: 4, maxBytes: 16_000 }, new BatchMetrics(), silentLog());
 });
 afterAll(async () => {
   await runner.close();
@@ -137,5 +138,15 @@ describe('a JSON document jq cannot read', () => {
     // jq reads no input from an empty answer and gives nothing, as without jq it is ok and warned empty.
     expect(rows[2]).toMatchObject({ status: 'done', result: { content: '' } });
     expect(rows[2]!.result?.meta?.warnings).toEqual(['empty']);
+  });
+});
+
+describe('a jq program that gives more than a result may hold', () => {
+  test('says to narrow the program, not to choose pages or grep', async () => {
+    const [row] = await run([{ url: `${site.base}/many.json`, options: { jq: '.items[]' } }]);
+    expect(row).toMatchObject({ status: 'failed', reason: 'too_long' });
+    expect(row!.error).toMatch(/^document too long: /);
+    expect(row!.hint).toMatch(/^The jq program gave this much: have it give less/);
+    expect(row!.hint).not.toMatch(/pages/);
   });
 });

@@ -1,5 +1,6 @@
 import { SiftError } from '../../shared/errors';
 import { reasonOf, type Reason } from '../../shared/reasons';
+import type { Options } from '../../shared/types';
 
 /**
  * A runner error that callers test by identity (`err === ErrBusy`, as the seed's Go
@@ -187,7 +188,7 @@ const exactBytes = (n: number): string => `${n.toLocaleString('en-US')} ${n === 
  * reason key on it). A result just over its limit gets the decimals that tell the two apart
  * ("8.001 MiB", not "8 MiB" beside "8 MiB"), or both in bytes.
  */
-export function tooLongTargetError(bytes: number, max: number): TargetError {
+export function tooLongTargetError(bytes: number, max: number, options?: Options): TargetError {
   // Settings takes the limit in steps of 1/16 MiB: four decimals say any of them exactly.
   const limit = binarySize(max, 4);
   let size = binarySize(bytes);
@@ -196,7 +197,11 @@ export function tooLongTargetError(bytes: number, max: number): TargetError {
   return new TargetError(
     422,
     `document too long: ${said} of content, the limit is ${saidLimit}`,
-    'Narrow it with pages, grep or a question, or raise "Largest result" in Settings.',
+    // A jq program's output is what the program made it: pages, grep and a question do not
+    // apply to it, and the program is what to narrow.
+    options?.jq
+      ? 'The jq program gave this much: have it give less (select the records or fields you need, or limit(100; …) for the first ones), or raise "Largest result" in Settings.'
+      : 'Narrow it with pages, grep or a question, or raise "Largest result" in Settings.',
     { code: 'too_long' },
   );
 }

@@ -356,7 +356,7 @@ export class Runner {
         err = new TypeError('fetch function returned no content');
       } else {
         bytes = Buffer.byteLength(result.content);
-        if (bytes > this.cfg.maxBytes) err = tooLongTargetError(bytes, this.cfg.maxBytes);
+        if (bytes > this.cfg.maxBytes) err = tooLongTargetError(bytes, this.cfg.maxBytes, target.options);
       }
     }
     if (err !== undefined) err = this.targetFailure(a, idx, err);
