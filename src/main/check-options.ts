@@ -34,3 +34,31 @@ async function checkJq(program: string, fetcher: Pick<Fetcher, 'extractBuffer'>)
     throw own instanceof JqCompileError ? own : err;
   }
 }
+
+/** How many distinct programs of a list's own lines are compiled up front: each takes a few ms; beyond, they fail on their targets. */
+const LINE_PROGRAMS = 100;
+
+/**
+ * The jq programs of a list's lines (jq='…' after a URL) that do not compile, each with the
+ * error its targets would fail with. The list-wide program is checked on its own (checkOptions);
+ * a line's own was not, so a typo in a generated list of 1,000 lines fetched 1,000 pages and
+ * failed each.
+ */
+export async function badLinePrograms(targets: readonly { options?: Options }[], listWide: string | undefined, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<Map<string, FetchError>> {
+  const programs = new Set<string>();
+  for (const t of targets) {
+    const jq = t.options?.jq;
+    if (jq !== undefined && jq.trim() !== '' && jq !== listWide) programs.add(jq);
+    if (programs.size >= LINE_PROGRAMS) break;
+  }
+  const bad = new Map<string, FetchError>();
+  for (const jq of programs) {
+    try {
+      await checkJq(jq, fetcher);
+    } catch (err) {
+      if (err instanceof JqCompileError) bad.set(jq, err);
+      else throw err;
+    }
+  }
+  return bad;
+}

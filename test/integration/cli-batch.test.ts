@@ -489,6 +489,30 @@ describe('sift batch', () => {
     expect(site.hits.get('/article/bad-option-1')).toBeUndefined();
   }, 300_000);
 
+  test("a line's own jq program that does not compile makes that line invalid, said with its line and not fetched", async () => {
+    const file = path.join(home, 'line-jq.txt');
+    writeFileSync(file, [`${site.base}/data/71.json jq='.items[].name'`, `${site.base}/data/72.json jq='.items[] | $min'`, `${site.base}/data/73.json jq='.items[] | {name: }'`].join('\n'));
+    const r = await runSift(['batch', file, '--db', path.join(home, 'line-jq.db'), '--json'], { env });
+    // The lines are reported as a bad grep on a line is, after `job ID`; the rest runs.
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`line 2: invalid: jq: $min is not defined at column 12 ("$min") (${site.base}/data/72.json)\n`);
+    expect(r.stderr).toContain(`line 3: invalid: jq: syntax error, unexpected '}' at column 19 ("}") (${site.base}/data/73.json)\n`);
+    // What to do, once: the longer hint holds the shorter.
+    expect(r.stderr.match(/Check the jq program/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/without --arg/);
+    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url)).toEqual([`${site.base}/data/71.json`]);
+    expect(site.hits.get('/data/72.json')).toBeUndefined();
+    expect(site.hits.get('/data/73.json')).toBeUndefined();
+    // Every line so: nothing to submit, a usage error.
+    const only = path.join(home, 'line-jq-only.txt');
+    writeFileSync(only, `${site.base}/data/74.json jq='.foo('\n`);
+    const none = await runSift(['batch', only, '--db', path.join(home, 'line-jq.db')], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^line 1: invalid: jq: syntax error/);
+    expect(none.stderr).not.toMatch(/^job /m);
+    expect(site.hits.get('/data/74.json')).toBeUndefined();
+  }, 300_000);
+
   test('a list longer than the parser reads is refused, not run as its first part', async () => {
     const file = path.join(home, 'long.txt');
     const comments = '# a note\n'.repeat(200_000);

@@ -11,7 +11,7 @@ import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../co
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError } from '../../main/store';
-import { checkOptions } from '../../main/check-options';
+import { badLinePrograms, checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { indexNote } from '../sitemap-index';
@@ -107,7 +107,7 @@ export const batchCommand: Command = {
       defaults,
     });
     // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
-    const problems = problemLines(list.invalid, list.duplicates);
+    let problems = problemLines(list.invalid, list.duplicates);
     if (list.truncated) {
       // The parser stops reading there; a job of the first part only would end "done", exit 0.
       const max = formatCount(DEFAULT_MAX_LINES);
@@ -150,6 +150,31 @@ export const batchCommand: Command = {
           if (err instanceof SiftError) throw new UsageError(`--jq: ${err.message.replace(/^jq: /, '')}${err.hint ? `\n  ${err.hint}` : ''}`);
           throw err;
         }
+      }
+      // A line's own jq program that does not compile makes that line invalid, as a line's bad
+      // grep or pages does (the parser checks those): said with its line, and not fetched.
+      const bad = await badLinePrograms(list.targets, defaults.jq, ctx.fetcher);
+      if (bad.size > 0) {
+        const lineJq = (t: ParsedTarget) => (t.options?.jq !== undefined ? bad.get(t.options.jq) : undefined);
+        const invalid = list.targets.flatMap((t) => {
+          const err = lineJq(t);
+          return err ? [{ line: t.line, text: t.url, reason: err.message }] : [];
+        });
+        list.targets = list.targets.filter((t) => !lineJq(t));
+        list.invalid = [...list.invalid, ...invalid];
+        // What to do, once for each kind of mistake.
+        const hints = [...new Set([...bad.values()].map((e) => e.hint))]
+          .sort((a, b) => b.length - a.length)
+          .filter((h, i, all) => !all.slice(0, i).some((longer) => longer.startsWith(h)))
+          .map((h) => `  ${h}\n`)
+          .join('');
+        problems = problemLines(list.invalid, list.duplicates) + hints;
+        if (list.targets.length === 0) {
+          io.stderr.write(problems);
+          io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL (${counted(list.invalid.length, 'invalid line')}). Fix the jq programs above.\n`);
+          return EXIT.usage;
+        }
+        targets = asTargets(list.targets);
       }
       let indexed = '';
       if (list.format === 'xml' && isSitemapIndex(input)) {
