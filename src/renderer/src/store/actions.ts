@@ -343,6 +343,37 @@ async function checkListOptions(): Promise<boolean> {
   return false;
 }
 
+/** How many distinct programs of the list's own lines are checked: each is a round trip to main of a few ms. */
+const LINE_PROGRAMS = 100;
+
+/**
+ * A line's own jq program (jq='…' after its URL) is checked before the job is made, as the
+ * list's is: one that does not compile fetched its page only to fail its row, on every line
+ * that had it. The first such line is named, to be fixed in the list.
+ */
+async function checkLinePrograms(): Promise<boolean> {
+  const { parsed, listOptions } = get();
+  if (!parsed) return true;
+  const listWide = cleanOptions(listOptions).jq;
+  const seen = new Set<string>();
+  for (const t of parsed.all()) {
+    const jq = t.options?.jq;
+    if (jq === undefined || jq.trim() === '' || jq === listWide || seen.has(jq)) continue;
+    if (seen.size >= LINE_PROGRAMS) break;
+    seen.add(jq);
+    try {
+      const res = await window.sift.checkOptions({ options: { jq } });
+      if (res.ok) continue;
+      const e = res.error ? toUserError(res.error) : { code: 'bad_option', message: 'This jq program is not valid.', hint: '' };
+      get().setSubmitError({ ...e, message: `Line ${t.line}: ${e.message}` });
+    } catch (err) {
+      get().setSubmitError(toUserError(err));
+    }
+    return false;
+  }
+  return true;
+}
+
 export async function submitList(): Promise<void> {
   await flushPaste();
   // A list still being read (a large file just dropped) is submitted once read: the click
@@ -361,7 +392,7 @@ export async function submitList(): Promise<void> {
   }
   s.setSubmitError(null);
   s.setSubmitting(true);
-  if (!(await checkListOptions())) {
+  if (!(await checkListOptions()) || !(await checkLinePrograms())) {
     get().setSubmitting(false);
     return;
   }

@@ -1,0 +1,52 @@
+/**
+ * A jq program that does not compile, in the composer: the list's (the options form) and a
+ * line's own (jq='…' after its URL), checked through the real services before any fetch.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+beforeAll(async () => {
+  const items = '{"items":[{"name":"alpha","n":3},{"name":"beta","n":7}]}';
+  site = await startServer({
+    '/items.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(items),
+    '/more.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(items),
+  });
+  opened = await openApp();
+  page = opened.page;
+});
+
+afterAll(async () => {
+  await opened?.close();
+  await site?.close();
+});
+
+test("a line's own jq program that does not compile stops the submit, naming its line, before anything is fetched", async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${site.origin}/items.json jq=".items[].name"`, `${site.origin}/more.json jq=".items[] | select(.n > $min)"`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.getByTestId('submit').click();
+  // Before, the job ran: the page was fetched and its row failed, and so on every such line.
+  await expect.poll(() => page.getByTestId('submit-error').locator('strong').textContent()).toBe('Line 2: jq: $min is not defined at column 24 ("$min")');
+  expect(await page.getByTestId('submit-error').locator('.hint').textContent()).toMatch(/without --arg: bind a value in the program itself/);
+  await page.screenshot({ path: screenshotPath('ui-jq-line-program') });
+  expect(await page.getByTestId('job-view').count()).toBe(0);
+  expect(site.hits).toEqual([]);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("the list's jq program is said on one line under the field, where jq's caret drawing ran together", async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/items.json`);
+  await page.getByTestId('opt-jq').fill('.items[] | {name: .name');
+  await page.getByTestId('opt-grep').focus();
+  await expect.poll(() => page.getByTestId('options-error').locator('strong').textContent()).toBe(`jq: syntax error, unexpected end of file, expecting '}' at column 19 (".name")`);
+  await page.screenshot({ path: screenshotPath('ui-jq-list-program') });
+  expect(pageErrors(page)).toEqual([]);
+});
