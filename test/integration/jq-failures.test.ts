@@ -31,6 +31,8 @@ beforeAll(async () => {
     '/trailing-comma.json': json('{\n  "items": [\n    1,\n    2,\n  ]\n}\n'),
     '/cut-short.json': json('{"items":[{"name":"a"},{"name":"b"'),
     '/empty.json': json(''),
+    // Past jq's parse depth (10,000), within JSON.parse's.
+    '/deep.json': json(`${'['.repeat(12_000)}${']'.repeat(12_000)}`),
     '/many.json': json(JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `record ${i}`, note: 'x'.repeat(40) })) })),
   });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-jq-'));
@@ -127,6 +129,7 @@ describe('a JSON document jq cannot read', () => {
       { url: `${site.base}/trailing-comma.json`, options: { jq: '.items' } },
       { url: `${site.base}/cut-short.json`, options: { jq: '.items' } },
       { url: `${site.base}/empty.json`, options: { jq: '.items' } },
+      { url: `${site.base}/deep.json`, options: { jq: 'length' } },
     ]);
     // The program is fine: "bad URL or option" sent the user to rewrite it. A damaged PDF is
     // the same kind of failure, and has this reason.
@@ -138,6 +141,9 @@ describe('a JSON document jq cannot read', () => {
     // jq reads no input from an empty answer and gives nothing, as without jq it is ok and warned empty.
     expect(rows[2]).toMatchObject({ status: 'done', result: { content: '' } });
     expect(rows[2]!.result?.meta?.warnings).toEqual(['empty']);
+    // Nested deeper than jq reads: no program helps, and the hint said to change the program.
+    expect(rows[3]).toMatchObject({ status: 'failed', reason: 'unsupported', error: 'jq: the document is nested deeper than jq reads (10,000 levels): Exceeds depth limit for parsing at line 1, column 10001' });
+    expect(rows[3]!.hint).toBe('No jq program can read it. Without jq the document comes back as it was sent.');
   });
 });
 

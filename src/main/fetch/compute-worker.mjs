@@ -60,6 +60,9 @@ async function jq({ input, program }) {
   // record that failed was left out without a word. jq itself exits 5 there.
   const failed = stderr.split('\n').filter((l) => l.startsWith('jq: error'));
   if (failed.length > 0) return { error: failed.join('\n'), cause: 'run' };
+  // jq's own reader refused what JSON.parse took: a document nested past jq's depth limit.
+  const parse = stderr.split('\n').find((l) => l.startsWith('jq: parse error'));
+  if (parse) return { error: parse, cause: 'parse' };
   if (exitCode !== 0 && stderr) return { error: stderr.trim(), cause: 'run' };
   return { output: stdout.replace(/\n$/, '') };
 }

@@ -59,7 +59,7 @@ interface Reply {
   output?: string;
   error?: string;
   /** What made jq fail: its program would not compile, it failed on a value, it trapped (memory or stack), the document is too large for it. */
-  cause?: 'compile' | 'run' | 'trap' | 'size';
+  cause?: 'compile' | 'run' | 'trap' | 'size' | 'parse';
   matches?: number;
   hits?: number[];
   from?: number[];
@@ -123,6 +123,17 @@ export class ComputePool {
         // jq's --arg and --argjson have no place in a URL list: the value goes in the program.
         const hint = /\$[A-Za-z_]\w* is not defined/.test(msg) ? `${JQ_SYNTAX} ${JQ_NO_ARGS}` : /^module not found/.test(msg) ? JQ_NO_MODULES : JQ_SYNTAX;
         throw new JqCompileError(`jq: ${msg}`, hint);
+      }
+      if (r.cause === 'parse') {
+        // The document, not the program: a document nested past jq's 10,000 levels was "The
+        // program failed on a value of this document; "?" or try … catch skips …".
+        const deep = /depth limit/i.test(r.error);
+        throw new FetchError(
+          422,
+          `jq: ${deep ? 'the document is nested deeper than jq reads (10,000 levels)' : 'jq cannot read this document'}: ${r.error.replace(/^jq: (parse error: )?/, '')}`,
+          `${deep ? 'No jq program can read it. ' : ''}Without jq the document comes back as it was sent.`,
+          'bad_document',
+        );
       }
       const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');
       const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? JQ_RUN_ERROR : JQ_SYNTAX;
