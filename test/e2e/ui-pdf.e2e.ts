@@ -11,6 +11,7 @@ import { screenshotPath } from '../helpers/chromium';
 import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { runListToDone } from '../helpers/ui-run';
 
 let opened: OpenedApp;
 let page: Page;
@@ -39,13 +40,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function runJob(list: string, count: number): Promise<void> {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, list);
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe(String(count));
-  await page.keyboard.press('Control+Enter');
-  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
-}
+const runJob = (list: string, count: number): Promise<void> => runListToDone(page, list, count);
 
 async function emptyText(idx: number): Promise<string> {
   await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();

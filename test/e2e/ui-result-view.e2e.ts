@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { numberedPdf } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, pageErrors, type OpenedApp } from '../helpers/ui-app';
+import { runListToDone } from '../helpers/ui-run';
 
 let opened: OpenedApp;
 let page: Page;
@@ -79,14 +80,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** A new job of these lines from the composer, run to its end. */
-async function runJob(list: string, count: number): Promise<void> {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, list);
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe(String(count));
-  await page.keyboard.press('Control+Enter');
-  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
-}
+const runJob = (list: string, count: number): Promise<void> => runListToDone(page, list, count);
 
 async function open(idx: number): Promise<void> {
   await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();

@@ -81,7 +81,13 @@ export function makePdf(spec: PdfSpec): Buffer {
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const info = spec.title ? add(`<< /Title (${esc(spec.title)}) /Producer (sift-test) >>`) : 0;
   const encrypt = spec.encrypted ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`) : 0;
-  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+  const id = `<${'0123456789abcdef'.repeat(2)}>`;
+  return pdfFile('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', objects, `/Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''}${encrypt ? ` /Encrypt ${encrypt} 0 R /ID [${id} ${id}]` : ''}`);
+}
+
+/** The file of these objects (numbered from 1, latin1 strings), with its xref table and a trailer of these entries. */
+function pdfFile(header: string, objects: string[], trailer: string): Buffer {
+  let out = header;
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(Buffer.byteLength(out, 'latin1'));
@@ -89,8 +95,7 @@ export function makePdf(spec: PdfSpec): Buffer {
   });
   const xref = Buffer.byteLength(out, 'latin1');
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  const id = `<${'0123456789abcdef'.repeat(2)}>`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''}${encrypt ? ` /Encrypt ${encrypt} 0 R /ID [${id} ${id}]` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
@@ -135,14 +140,5 @@ export function bombPdf(mib: number): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
     `<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n${stream.toString('latin1')}\nendstream`,
   ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return pdfFile('%PDF-1.4\n', objects, '/Root 1 0 R');
 }
