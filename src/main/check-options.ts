@@ -62,3 +62,16 @@ export async function badLinePrograms(targets: readonly { options?: Options }[],
   }
   return bad;
 }
+
+/**
+ * The compile error of a jq program, or undefined when it compiles (or the check could not
+ * finish: the target then says what it says). For a command of one program over its documents.
+ */
+export async function jqCompileError(program: string, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<JqCompileError | undefined> {
+  try {
+    await checkJq(program, fetcher);
+    return undefined;
+  } catch (err) {
+    return err instanceof JqCompileError ? err : undefined;
+  }
+}

@@ -75,6 +75,17 @@ describe('sift fetch', () => {
     expect(line.content).toBe('"alpha,beta"');
     expect(line.meta).toMatchObject({ content_type: 'application/json', compressed: 'gzip', status: 200 });
   });
+  it('says a jq program that does not compile before fetching, as a usage error (exit 2)', async () => {
+    const before = srv.hits.length;
+    const r = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a | lenght');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`sift fetch: ${srv.origin}/data: jq: lenght/0 is not defined at column 6 ("lenght")\n  Check the jq program; https://jqlang.org/manual/ has the syntax.\n`);
+    expect(srv.hits.length).toBe(before);
+    const json = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a[', '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ url: `${srv.origin}/data`, ok: false, status: 422, reason: 'bad_option', error: 'jq: syntax error, unexpected end of file at column 3 ("[")' });
+    expect(srv.hits.length).toBe(before);
+  });
   it('prints one JSON line with url, ok, content and meta under --json', async () => {
     const r = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a | length', '--json');
     expect(r.code).toBe(0);
@@ -188,6 +199,15 @@ describe('sift extract', () => {
     expect(lines[0]?.meta).toMatchObject({ pages_total: 3, matches: 1 });
     expect(lines[1]?.content).toBe('  "k": "v"');
     expect(lines[2]?.content).toBe('two\nthree');
+  });
+  it('says a jq program that does not compile once for each file, as a usage error (exit 2)', async () => {
+    const r = await sift('extract', 'data.json', 'notes.txt', '--jq', '$k', '--json');
+    expect(r.code).toBe(2);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; ok: boolean; error: string });
+    expect(lines.map((l) => [l.url, l.ok, l.error])).toEqual([
+      ['data.json', false, 'jq: $k is not defined at column 1 ("$k")'],
+      ['notes.txt', false, 'jq: $k is not defined at column 1 ("$k")'],
+    ]);
   });
   it('applies --pages and --jq', async () => {
     expect((await sift('extract', 'doc.pdf', '--pages', '3')).out).toBe('Page 3 of 3\nThe word for page 3 is item3.\n');

@@ -3,6 +3,7 @@ import type { Command } from '../command';
 import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError } from '../io';
 import { FetchError } from '../../main/fetch';
+import { jqCompileError } from '../../main/check-options';
 import { bodyTooLong } from '../../main/fetch/errors';
 import { cliFetcher, printOutcome } from './fetch';
 import { CLI_CALLER } from '../settings';
@@ -48,6 +49,13 @@ export const extractCommand: Command = {
     const fetcher = cliFetcher(values, io);
     let code: number = EXIT.ok;
     try {
+      // A program that does not compile fails every file the same way, before any is read: a
+      // usage error (exit 2); each file still has its line, as --json promises one per file.
+      const bad = options.jq ? await jqCompileError(options.jq, fetcher) : undefined;
+      if (bad) {
+        for (const file of positionals) printOutcome(io, json, file, { error: bad }, 'extract');
+        return EXIT.usage;
+      }
       for (const file of positionals) {
         if (signal.aborted) return EXIT.interrupted;
         let buf: Buffer;

@@ -4,6 +4,7 @@ import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
+import { jqCompileError } from '../../main/check-options';
 import { toErrorInfo } from '../../shared/errors';
 import { reasonOf, WARNING_LABELS, warningLabel } from '../../shared/reasons';
 import { CLI_CALLER, cliSettings } from '../settings';
@@ -116,6 +117,12 @@ export const fetchCommand: Command = {
     const options = optionsFromFlags(values);
     const fetcher = cliFetcher(values, io);
     try {
+      // A program that does not compile is a usage error (exit 2), said before the page is fetched.
+      const bad = options.jq ? await jqCompileError(options.jq, fetcher) : undefined;
+      if (bad) {
+        printOutcome(io, values.json === true, url, { error: bad }, 'fetch');
+        return EXIT.usage;
+      }
       const result = await fetcher.fetchTarget(signal, CLI_CALLER, { url, options });
       printOutcome(io, values.json === true, url, { result }, 'fetch');
       return EXIT.ok;
