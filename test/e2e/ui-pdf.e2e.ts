@@ -57,7 +57,7 @@ test('an empty PDF result says why: no text layer (OCR it), no pages, or a grep 
   expect(scan).toMatch(/no text layer.*OCR/);
   await page.screenshot({ path: screenshotPath('ui-pdf-scanned') });
   expect(await emptyText(1)).toMatch(/holds no pages/);
-  expect(await emptyText(2)).toMatch(/no line matches the grep expression/);
+  expect(await emptyText(2)).toMatch(/^No line matches the grep expression: /);
 });
 
 test('a PDF that cannot be opened fails with what to do, and its chip does not call PDF an unsupported type', async () => {
