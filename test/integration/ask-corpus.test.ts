@@ -11,18 +11,10 @@ import { gunzipSync } from 'node:zlib';
 import { createFetcher, type Fetcher } from '../../src/main/fetch';
 import type { Options, Result } from '../../src/shared/types';
 import { fixedResolver, startServer, type Handler, type TestServer } from '../helpers/fetch-server';
+import { articleCorpusDir } from '../helpers/corpora';
 
-/** The corpus's folder, found as bench/_fidelity-html.ts finds it. */
-function corpusDir(): string | undefined {
-  const rel = 'shared/corpora/article-extraction/html';
-  if (process.env.SIFT_CORPORA) return path.join(process.env.SIFT_CORPORA, 'article-extraction', 'html');
-  for (let dir = path.resolve(__dirname); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
-  }
-  return undefined;
-}
 
-const dir = corpusDir();
+const dir = articleCorpusDir();
 // A space news page (Europa's plumes) and a business page (an airline's order), by their corpus ids.
 const PAGES = {
   europa: '686bb170effe273eaff1c0f88e412172e8d972518a6d1454c896f52aafaa9643',

@@ -5,13 +5,14 @@
  * long, and what the worker makes is what the thread makes, on the article benchmark's pages.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createFetcher, FetchError, type Fetcher } from '../../src/main/fetch';
 import type { Options, Result } from '../../src/shared/types';
 import { bigArticle } from '../helpers/big-page';
 import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+import { articleCorpusDir } from '../helpers/corpora';
 
 /** ~1 MB of HTML: four times the worker's threshold, a few seconds of reading. */
 const BIG = bigArticle(1_000_000);
@@ -108,15 +109,6 @@ describe('a large page is read in the worker', () => {
   });
 });
 
-/** The benchmark half of the article-extraction corpus, found as bench/_fidelity-html.ts finds it. */
-function corpusDir(): string | undefined {
-  const rel = 'shared/corpora/article-extraction/html';
-  if (process.env.SIFT_CORPORA) return path.join(process.env.SIFT_CORPORA, 'article-extraction', 'html');
-  for (let dir = path.resolve(__dirname); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
-  }
-  return undefined;
-}
 
 describe('a large page is judged in the worker', () => {
   // A real challenge page (test/fixtures/outcomes) carrying 400 KB of inline script, as
@@ -286,7 +278,7 @@ describe('the worker makes what the thread makes', () => {
     expect(worker.html.spawned).toBe(1);
   });
 
-  const dir = corpusDir();
+  const dir = articleCorpusDir();
   test.skipIf(!dir)("on the article benchmark's 91 pages, in every mode", async () => {
     const worker = fetcher({ workerFrom: 0 });
     const thread = fetcher({ workerFrom: Infinity });
