@@ -1,6 +1,7 @@
 /**
- * A jq program that does not compile, in the composer: the list's (the options form) and a
- * line's own (jq='…' after its URL), checked through the real services before any fetch.
+ * A jq program in the composer: one that does not compile, the list's (the options form) and a
+ * line's own (jq='…' after its URL), checked through the real services before any fetch; and
+ * what the Extract choices do to jq's output.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -48,5 +49,17 @@ test("the list's jq program is said on one line under the field, where jq's care
   await page.getByTestId('opt-grep').focus();
   await expect.poll(() => page.getByTestId('options-error').locator('strong').textContent()).toBe(`jq: syntax error, unexpected end of file, expecting '}' at column 19 (".name")`);
   await page.screenshot({ path: screenshotPath('ui-jq-list-program') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('with a jq program, the Extract choices say what they do to its output', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/items.json`);
+  await page.getByTestId('opt-jq').fill('');
+  const notes = () => page.getByTestId('opt-mode').evaluate((sel: HTMLSelectElement) => [...sel.options].filter((o) => ['markdown', 'text'].includes(o.value)).map((o) => o.text));
+  expect(await notes()).toEqual(['markdown — the readable article', 'text — the article as plain text']);
+  await page.getByTestId('opt-jq').fill('.items[].name');
+  // "the article as plain text" said nothing of jq: text is jq -r's output, strings unquoted.
+  expect(await notes()).toEqual(["markdown — jq's output as JSON", "text — jq's strings, unquoted"]);
   expect(pageErrors(page)).toEqual([]);
 });

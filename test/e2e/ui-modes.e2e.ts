@@ -50,9 +50,10 @@ test("grep's lines, a question's passages and jq's outputs read as they came bac
       `${site.origin}/widget grep="Lyon" context`,
       `${site.origin}/widget q="how much does the widget cost?"`,
       `${site.origin}/items.json jq=".items[] | .id"`,
+      `${site.origin}/items.json jq=".items[].name" mode=text`,
     ].join('\n'),
   );
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('5');
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
 
@@ -80,6 +81,10 @@ test("grep's lines, a question's passages and jq's outputs read as they came bac
   await open(3);
   await expect.poll(() => page.getByTestId('result-text').textContent()).toBe('12345678901234567890\n2');
   await page.screenshot({ path: screenshotPath('ui-modes-jq') });
+  // jq asked for text: its strings as jq -r prints them, read as text, not as JSON strings.
+  await open(4);
+  await expect.poll(() => page.getByTestId('result-text').textContent()).toBe('alpha\nbeta');
+  expect(await page.getByTestId('result-view').getAttribute('data-shape')).toBe('text');
   expect(pageErrors(page)).toEqual([]);
 });
 

@@ -513,6 +513,28 @@ describe('sift batch', () => {
     expect(site.hits.get('/data/74.json')).toBeUndefined();
   }, 300_000);
 
+  test("a jq program asked for text gives jq -r's lines, unquoted, and the export writes them as text", async () => {
+    const file = path.join(home, 'jq-text.txt');
+    writeFileSync(file, [`${site.base}/data/81.json jq='.items[].name' mode=text`, `${site.base}/data/82.json jq='.items[].name'`, `${site.base}/data/83.json jq='.items | length' mode=text`].join('\n'));
+    const out = path.join(home, 'jq-text-out');
+    const r = await runSift(['batch', file, '--db', path.join(home, 'jq-text.db'), '--json', '--out', out], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const [asText, asJson, count] = jsonLines(r.stdout);
+    // A list of names to paste or URLs to fetch next, one a line, as `jq -r` prints them:
+    // before, --mode text was ignored under jq and every string came back quoted.
+    expect(asText).toMatchObject({ ok: true, content: 'item-81-a\nitem-81-b', meta: { jq_raw: true } });
+    expect(asJson).toMatchObject({ ok: true, content: '"item-82-a"\n"item-82-b"' });
+    expect((asJson!.meta as Record<string, unknown>).jq_raw).toBeUndefined();
+    // What is not a string is JSON, as jq -r prints it.
+    expect(count).toMatchObject({ ok: true, content: '2' });
+    // The export (Markdown files, the default) fences them as text, and jq's JSON as JSON.
+    const [folder] = readdirSync(out).filter((f) => f.startsWith('sift-'));
+    const file81 = readdirSync(path.join(out, folder!)).find((f) => / 81\.json\.md$/.test(f))!;
+    const file82 = readdirSync(path.join(out, folder!)).find((f) => / 82\.json\.md$/.test(f))!;
+    expect(readFileSync(path.join(out, folder!, file81), 'utf8')).toBe('```text\nitem-81-a\nitem-81-b\n```\n');
+    expect(readFileSync(path.join(out, folder!, file82), 'utf8')).toBe('```json\n"item-82-a"\n"item-82-b"\n```\n');
+  }, 300_000);
+
   test('a list longer than the parser reads is refused, not run as its first part', async () => {
     const file = path.join(home, 'long.txt');
     const comments = '# a note\n'.repeat(200_000);

@@ -65,9 +65,9 @@ export interface ExportOptions {
   includeMeta?: boolean;
   /**
    * Forces every target's file kind in folder/zip exports. Default: by the target's mode
-   * (markdown → .md; text, raw, links → .txt; meta or a jq program → .json; html → .html;
-   * markdown content that is a JSON document → .json). Forced 'json' writes each target as
-   * one JSON object {url, title, content, meta?}.
+   * (markdown → .md; text, raw, links → .txt; meta or a jq program → .json, text asked of
+   * one → .txt; html → .html; markdown content that is a JSON document → .json). Forced
+   * 'json' writes each target as one JSON object {url, title, content, meta?}.
    */
   fileKind?: 'md' | 'txt' | 'json';
   /** Called with (0, total) first, then at most every 100 ms, and always once at the end with done === total. */

@@ -71,14 +71,14 @@ function looksLikeJson(s: string): boolean {
 }
 
 /**
- * The file kind of a target by what it asked for: a jq program or `meta` gives JSON,
- * text/raw/links and grep give text, html gives HTML. Markdown is the default mode, and for a JSON
- * document the pipeline returns pretty JSON instead, and a text document as it is, so the
- * content decides there.
+ * The file kind of a target by what it asked for: a jq program or `meta` gives JSON (a jq
+ * program asked for text gives jq -r's lines: text), text/raw/links and grep give text, html
+ * gives HTML. Markdown is the default mode, and for a JSON document the pipeline returns
+ * pretty JSON instead, and a text document as it is, so the content decides there.
  */
 export function defaultKind(t: TargetStatus): FileKind {
   const o = t.options;
-  if (o?.jq) return 'json';
+  if (o?.jq) return o.mode === 'text' ? 'txt' : 'json';
   switch (o?.mode) {
     case 'text':
     case 'raw':

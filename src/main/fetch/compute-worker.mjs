@@ -30,14 +30,15 @@ console.error = (...args) => {
   consoleError(...args);
 };
 
-async function jq({ input, program }) {
+async function jq({ input, program, raw }) {
   if (!jqHandle) {
     const { loadJq } = require('jq-wasm');
     jqHandle = await loadJq();
   }
   let out;
   try {
-    out = jqHandle.raw(input, program);
+    // raw: strings printed as they are, as `jq -r` prints them (a list of URLs, one a line).
+    out = jqHandle.raw(input, program, raw ? ['-r'] : undefined);
   } catch {
     // A WebAssembly trap (a JSON document 10,000 levels deep overflows jq's stack) leaves the
     // instance's memory corrupt: every later program would fail the same way. Start afresh.

@@ -104,15 +104,16 @@ export class ComputePool {
   /**
    * jq's output for a JSON text (jq-wasm: jq 1.8.2 itself, compiled to WebAssembly).
    * `jsonLines`: the text is JSON Lines, one input a line, so a failure can name its line.
+   * `raw`: strings come out as they are, not as JSON strings, as `jq -r` prints them.
    */
-  async jq(input: string, program: string, signal: AbortSignal, jsonLines = false): Promise<string> {
+  async jq(input: string, program: string, signal: AbortSignal, jsonLines = false, raw = false): Promise<string> {
     // jq runs in a worker thread, stopped by terminating it (a WebAssembly loop cannot be
     // interrupted from inside), so a program that never ends (repeat(1), last(range(1e12)))
     // is stopped at this limit instead of holding a thread until the target's deadline.
     const limitMs = this.jqLimitMs();
     let r: Reply;
     try {
-      r = await this.run({ op: 'jq', input, program }, signal, 'jq', limitMs);
+      r = await this.run({ op: 'jq', input, program, raw }, signal, 'jq', limitMs);
     } catch (err) {
       if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw jqTooLong(limitMs);
       throw err;

@@ -308,6 +308,10 @@ async function htmlContent(html: string, mode: string, ctx: ExtractContext, meta
 
 async function jsonContent(text: string, mode: string, jq: string | undefined, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   const read = await ctx.html.json(text, jq ? 'jq' : mode, ctx.url, ctx.signal);
+  // Text asked of a jq program is jq -r's output: its strings as they are, one a line (a list
+  // of URLs to fetch next, names to paste), where JSON strings came back quoted and escaped.
+  const raw = jq !== undefined && mode === 'text';
+  if (raw) meta.jq_raw = true;
   if (!read.valid) {
     if (jq) {
       // JSON Lines (a log, an export, a streaming API's answer): jq reads each line as one
@@ -315,7 +319,7 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
       const lines = jsonLines(text);
       if (lines.bad === undefined && lines.records > 0) {
         meta.json_lines = lines.records;
-        return ctx.compute.jq(text, jq, ctx.signal, true);
+        return ctx.compute.jq(text, jq, ctx.signal, true, raw);
       }
       // jq on no input gives nothing, as `jq PROG < /dev/null` does; the result is ok, and
       // warned empty (extractBody), as it is without jq: "not valid JSON" blamed a 204.
@@ -339,7 +343,7 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
     return text;
   }
   Object.assign(meta, read.meta);
-  if (jq) return ctx.compute.jq(text, jq, ctx.signal);
+  if (jq) return ctx.compute.jq(text, jq, ctx.signal, false, raw);
   return read.content ?? text;
 }
 

@@ -57,6 +57,7 @@ const LABELS: Record<string, string> = {
   text_layer: 'Text layer',
   pretty: 'Laid out',
   json_lines: 'JSON lines',
+  jq_raw: 'jq strings as plain text',
   links: 'Links',
   feed: 'Feed format',
   entries: 'Feed entries',

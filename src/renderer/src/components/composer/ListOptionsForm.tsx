@@ -21,6 +21,12 @@ const MODE_NOTES: Record<Mode, string> = {
   meta: 'title, description and more',
 };
 
+// With a jq program the mode says how jq's output is written: text is jq -r's, strings without quotes.
+const JQ_MODE_NOTES: Partial<Record<Mode, string>> = {
+  markdown: "jq's output as JSON",
+  text: "jq's strings, unquoted",
+};
+
 /** Asks main whether pages / grep / jq are valid, when the user leaves one of them. */
 async function checkNow(): Promise<void> {
   const { listOptions, setOptionsError } = useStore.getState();
@@ -53,7 +59,7 @@ export function ListOptionsForm(): React.JSX.Element {
         <select value={o.mode ?? 'markdown'} onChange={(e) => set({ mode: e.target.value === 'markdown' ? undefined : (e.target.value as Mode) })} data-testid="opt-mode">
           {MODES.map((m) => (
             <option key={m} value={m}>
-              {m} — {MODE_NOTES[m]}
+              {m} — {(o.jq?.trim() ? JQ_MODE_NOTES[m] : undefined) ?? MODE_NOTES[m]}
             </option>
           ))}
         </select>

@@ -15,6 +15,8 @@ function shapeOf(mode: Mode | undefined, result: Result): Shape {
   if (mode === 'meta') return 'json';
   // A feed (RSS, Atom, JSON Feed) was read into its entries: Markdown, or as asked.
   if (result.meta?.feed) return mode === undefined || mode === 'markdown' ? 'markdown' : 'text';
+  // jq -r's lines (text asked of a jq program) are text, though the document was JSON.
+  if (result.meta?.jq_raw) return 'text';
   // By what Sift read it as, too: JSON sent as text/html is JSON.
   if (/json/i.test(type) || result.meta?.kind === 'json') return 'json';
   // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
