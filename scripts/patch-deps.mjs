@@ -32,6 +32,12 @@
 // first and 1,050-1,430 after both. The text content items (strings, transforms, widths)
 // of all 12 PDFs in the corpora and fixtures are identical.
 //
+// pdfjs-dist 5.6.205, legacy/build/pdf.worker.mjs, DecodeStream.ensureBuffer: the decoders pdf.js
+// runs itself (LZW, run-length, ASCII85, hex, and deflate that zlib refused) double their
+// buffer as far as the data goes, with no ceiling: an 81 KB PDF whose LZW stream decodes to
+// 11 GB held the process at 4.4 GB until the deadline. Before it grows a buffer it now asks
+// pdf-engine.mjs's ceiling (256 MiB, the one zlib's inflate has there), which throws past it.
+//
 // @joplin/turndown-plugin-gfm 1.0.68: the column count and each column's alignment read
 // table.rows at every step of their loops, and domino (turndown's DOM) builds that list anew,
 // walking the whole table, at every read: converting a table of 10 columns and 1,000 rows to
@@ -114,6 +120,13 @@ const pdfTextTransforms = [
     ].join('\n'),
   ],
   ['    const clone = Object.assign(Object.create(this), this);\n    clone.textMatrix', '    const clone = Object.assign(Object.create(TextState.prototype), this);\n    clone.textMatrix'],
+];
+
+const decodeCeiling = [
+  [
+    '  ensureBuffer(requested) {\n    const buffer = this.buffer;\n    if (requested <= buffer.byteLength) {\n      return buffer;\n    }\n    let size = this.minBufferLength;\n',
+    '  ensureBuffer(requested) {\n    const buffer = this.buffer;\n    if (requested <= buffer.byteLength) {\n      return buffer;\n    }\n    globalThis.pdfjsDecodeCeiling?.(requested);\n    let size = this.minBufferLength;\n',
+  ],
 ];
 
 const tableRowsOnce = [
@@ -255,7 +268,7 @@ export const PATCHES = [
   { file: 'node_modules/linkedom/cjs/interface/element.js', edits: classNameFromAttribute },
   { file: 'node_modules/linkedom/esm/shared/utils.js', edits: upperCaseNamesOnce },
   { file: 'node_modules/linkedom/cjs/shared/utils.js', edits: upperCaseNamesOnce },
-  { file: 'node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs', edits: pdfTextTransforms },
+  { file: 'node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs', edits: [...pdfTextTransforms, ...decodeCeiling] },
   { file: 'node_modules/@joplin/turndown-plugin-gfm/lib/turndown-plugin-gfm.cjs.js', edits: tableRowsOnce },
   { file: 'node_modules/@mozilla/readability/Readability.js', edits: [...visibleWithoutStyle, ...pageCacheByClone, ...textLazily] },
 ];

@@ -142,3 +142,58 @@ export function bombPdf(mib: number): Buffer {
   ];
   return pdfFile('%PDF-1.4\n', objects, '/Root 1 0 R');
 }
+
+/**
+ * LZW codes (PDF's LZWDecode, early change 1) for runs of blanks: after each clear code a blank,
+ * then each new code in turn, every one a run one longer than the one before, until the
+ * dictionary is full. One round is 5.5 KB of codes that decode to 7.4 MB.
+ */
+function lzwBlanks(rounds: number): Buffer {
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  const emit = (code: number, width: number): void => {
+    acc = (acc << width) | code;
+    bits += width;
+    while (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+    acc &= (1 << bits) - 1;
+  };
+  let width = 9;
+  emit(256, width);
+  for (let r = 0; r < rounds; r++) {
+    width = 9;
+    emit(0x20, width);
+    for (let next = 258; next < 4094; ) {
+      emit(next, width);
+      next++;
+      // The decoder widens its codes when the next free code plus one is a power of two.
+      if (((next + 1) & next) === 0 && width < 12) width++;
+    }
+    emit(256, width);
+  }
+  emit(257, 9);
+  if (bits > 0) out.push((acc << (8 - bits)) & 0xff);
+  return Buffer.from(out);
+}
+
+/**
+ * A one-page PDF whose text is "Bomb start", and whose second content stream is LZW under
+ * deflate decoding to `rounds` × 7.4 MB of blanks: 300 rounds (2.2 GB) are a file of 20 KB.
+ */
+export function lzwBombPdf(rounds: number): Buffer {
+  const text = 'BT /F1 12 Tf 72 700 Td (Bomb start) Tj ET\n';
+  const stream = deflateSync(lzwBlanks(rounds));
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents [5 0 R 6 0 R] >>',
+    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
+    `<< /Length ${stream.length} /Filter [/FlateDecode /LZWDecode] >>\nstream\n${stream.toString('latin1')}\nendstream`,
+  ];
+  return pdfFile('%PDF-1.4\n', objects, '/Root 1 0 R');
+}
+

@@ -3,14 +3,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { answer, classify, createFetcher, decodeText, FetchError, parsePages, splitPassages } from '../../src/main/fetch';
-import { bombPdf, makePdf, numberedPdf } from '../helpers/fetch-pdf';
+import { bombPdf, lzwBombPdf, makePdf, numberedPdf } from '../helpers/fetch-pdf';
 import { fail } from '../helpers/fetch-server';
 import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
 import type { Options } from '../../src/shared/types';
 
-// 6 s: long enough for a PDF on a busy 2-core CI machine, short enough for the runaway tests.
-const f = createFetcher({ deadlineMs: 6000 });
-afterAll(() => f.close());
+// The deadline is not what most of these tests are about: a 300 MiB inflate or a 60,000-word
+// question took over 6 s on a 2-core machine kept busy by other work, and failed as a timeout.
+const f = createFetcher({ deadlineMs: 60_000 });
+// The runaway tests wait for the deadline itself: a short one.
+const runaway = createFetcher({ deadlineMs: 6000 });
+afterAll(() => Promise.all([f.close(), runaway.close()]));
 
 describe('PDF documents', () => {
   it('fails an encrypted PDF with 422 and says it needs a password', async () => {
@@ -127,6 +130,16 @@ describe('PDF documents', () => {
     expect(e.hint).toMatch(/decompression bomb/);
     // The worker goes on: the next PDF, with a stream of 2 MiB, is read.
     expect((await f.extractBuffer(bombPdf(2), 'application/pdf', {})).content).toBe('Bomb start');
+  });
+  it('fails a PDF whose LZW stream decodes past 256 MiB as too long, and reads a modest one', async () => {
+    // 40 KB that decode to 2.2 GB: pdf.js decodes LZW itself, into a buffer it doubled without
+    // end (an 11 GB one held the process at 4.4 GB until the deadline).
+    const bomb = lzwBombPdf(300);
+    expect(bomb.length).toBeLessThan(50_000);
+    const e = await fail(f.extractBuffer(bomb, 'application/pdf', {}));
+    expect(e).toMatchObject({ status: 422, code: 'too_long', msg: 'document too long: a stream in it inflates to more than 256 MiB' });
+    expect(e.hint).toMatch(/decompression bomb/);
+    expect((await f.extractBuffer(lzwBombPdf(1), 'application/pdf', {})).content).toBe('Bomb start');
   });
   it('keeps the order of selected pages and ignores pages past the end', async () => {
     const r = await f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '4-9,1' });
@@ -331,25 +344,25 @@ describe('jq on a document too large for it', () => {
 describe('runaway programs stop at the deadline', () => {
   it('stops a jq program that never ends with 504', async () => {
     const started = Date.now();
-    const e = await fail(f.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: 'def f: f; f' }));
+    const e = await fail(runaway.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: 'def f: f; f' }));
     expect(e.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect((await f.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: '.a' })).content).toBe('1');
+    expect((await runaway.extractBuffer(Buffer.from('{"a":1}'), 'application/json', { jq: '.a' })).content).toBe('1');
   });
   it('answers a grep that backtracks catastrophically, as V8 runs it again in linear time', async () => {
     const text = `${'a'.repeat(50_000)}!\nnormal line\naaaa`;
     // Hours of backtracking on the first line without V8's guard; the deadline is 6 s.
-    const r = await f.extractBuffer(Buffer.from(text), 'text/plain', { grep: '^(a+)+$' });
+    const r = await runaway.extractBuffer(Buffer.from(text), 'text/plain', { grep: '^(a+)+$' });
     expect(r.content).toBe('aaaa');
-    expect((await f.extractBuffer(Buffer.from(text), 'text/plain', { grep: '(a|aa)+!$' })).content).toBe(`${'a'.repeat(50_000)}!`);
+    expect((await runaway.extractBuffer(Buffer.from(text), 'text/plain', { grep: '(a|aa)+!$' })).content).toBe(`${'a'.repeat(50_000)}!`);
   });
   it('stops with 504 a catastrophic grep that only the u flag reads (no linear-time guard for it)', async () => {
     const text = `${'a'.repeat(40)}!\nnormal line`;
-    const e = await fail(f.extractBuffer(Buffer.from(text), 'text/plain', { grep: '^(\\p{Ll}+)+$' }));
+    const e = await fail(runaway.extractBuffer(Buffer.from(text), 'text/plain', { grep: '^(\\p{Ll}+)+$' }));
     expect(e.status).toBe(504);
     // The server did nothing wrong: the hint points at the expression.
     expect(e.hint).toMatch(/^Extracting took longer than the deadline/);
-    expect((await f.extractBuffer(Buffer.from(text), 'text/plain', { grep: 'normal' })).content).toBe('normal line');
+    expect((await runaway.extractBuffer(Buffer.from(text), 'text/plain', { grep: 'normal' })).content).toBe('normal line');
   });
 });
 

@@ -68,6 +68,21 @@ export class InflateAtOnce {
 }
 globalThis.DecompressionStream = InflateAtOnce;
 
+/**
+ * The same ceiling for the streams pdf.js decodes itself: LZW, run-length, ASCII85, hex, and
+ * deflate data zlib refused. Their decoders grow one buffer as far as the data goes: an 81 KB
+ * file whose LZW content stream decodes to 11 GB of blanks (LZW under deflate multiplies by a
+ * million) held the thread for the whole deadline and the process at 4.4 GB. pdf.js's
+ * DecodeStream.ensureBuffer calls this before it grows a buffer (scripts/patch-deps.mjs): past
+ * the ceiling it throws, and the stream is counted, as an inflate past it is, so the document
+ * fails saying why.
+ */
+globalThis.pdfjsDecodeCeiling = (requested) => {
+  if (requested <= MAX_STREAM_BYTES) return;
+  streamsTooLarge++;
+  throw new Error(`a stream decodes to more than ${MAX_STREAM_BYTES / 1024 / 1024} MiB`);
+};
+
 // pdfjs-dist's legacy build brings core-js, which on Node 20 (V8 11.3, bug 12681: a push
 // onto an array whose length is read-only does not throw) replaces Array.prototype.push for
 // the whole thread with a JavaScript one. pdf.js pushes for every glyph it reads: the
