@@ -8,6 +8,10 @@ describe("Settings fields say what is wrong in the form's words", () => {
     expect(settingError('workers', 0)).toBe('At least 1.');
     expect(settingError('deadlineSeconds', 99_999, 'seconds')).toBe('At most 3,600 seconds.');
     expect(settingError('maxResultMiB', 0.01, 'MiB')).toBe('At least 0.0625 MiB.');
+    // One of a plural unit is singular: "At least 1 hours." read wrong.
+    expect(settingError('ttlHours', 0, 'hours')).toBe('At least 1 hour.');
+    expect(settingError('deadlineSeconds', 0, 'seconds')).toBe('At least 5 seconds.');
+    expect(settingError('maxBodyMiB', 0, 'MiB')).toBe('At least 1 MiB.');
     expect(settingError('ttlHours', 1.5, 'hours')).toBeNull();
   });
   test('text: an empty user agent, a bad archive address', () => {

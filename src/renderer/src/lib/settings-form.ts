@@ -22,7 +22,10 @@ export function crossFieldErrors(s: Pick<Settings, 'jobsPerCaller' | 'jobsTotal'
   return {};
 }
 
-const amount = (n: number | bigint, unit: string | undefined): string => `${Number(n).toLocaleString(undefined, { maximumFractionDigits: 4 })}${unit ? ` ${unit}` : ''}`;
+// A field's unit is plural ("hours"); one of it is said in the singular: "At least 1 hour.", not "1 hours".
+const ONE: Record<string, string> = { hours: 'hour', seconds: 'second', characters: 'character', entries: 'entry' };
+const amount = (n: number | bigint, unit: string | undefined): string =>
+  `${Number(n).toLocaleString(undefined, { maximumFractionDigits: 4 })}${unit ? ` ${Number(n) === 1 ? (ONE[unit] ?? unit) : unit}` : ''}`;
 
 function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | undefined): string {
   if (key === 'archiveService') return 'Enter a web address starting with http:// or https://, or leave it empty.';
