@@ -204,6 +204,25 @@ describe('folder export', () => {
     expect(tree(s.path)).toHaveLength(manifest.length - notDone.length + 2);
   });
 
+  it("lists each done target's warnings in the manifest, as the CSV summary does", async () => {
+    const s = await run(
+      [
+        { url: 'https://a.example/short', title: 'Short', meta: { warnings: ['thin'] } },
+        { url: 'https://a.example/scan.pdf', title: 'Scan', meta: { warnings: ['no_text', 'pages_ignored'] } },
+        { url: 'https://a.example/fine', title: 'Fine' },
+        { url: 'https://b.example/dead', status: 'failed' },
+      ],
+      { format: 'folder' },
+    );
+    // Before, only the CSV said so: a script reading the manifest could not tell a thin page from a full one.
+    expect(manifestOf(s.path).map((m) => [m.url, m.warnings])).toEqual([
+      ['https://a.example/short', ['thin']],
+      ['https://a.example/scan.pdf', ['no_text', 'pages_ignored']],
+      ['https://a.example/fine', []],
+      ['https://b.example/dead', []],
+    ]);
+  });
+
   it('with fileKind json writes every target as one JSON object', async () => {
     const s = await run(HOSTILE_SPECS.slice(0, 3), { format: 'folder', fileKind: 'json', includeMeta: true });
     for (const m of manifestOf(s.path)) {

@@ -76,6 +76,11 @@ export interface ManifestLine {
   hint: string;
   /** Why a failed target failed (SPEC §5.9); '' when done. */
   reason: string;
+  /**
+   * What may be wrong with a done target's result (thin, no_text, no_match…), as the CSV's
+   * warnings column and every other listing say; [] otherwise.
+   */
+  warnings: string[];
 }
 
 /** The folder layout, into a folder or a zip (the sink decides). */
@@ -99,7 +104,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         const data = Buffer.from(fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
-        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '' };
+        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '', warnings: resultWarnings(t.result) };
         await manifest.write(`${jsonLine(line)}\n`);
         return;
       }
@@ -118,7 +123,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         files++;
         bytes = data.length;
       }
-      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, ...listedError(t, o), reason: reasonOfTarget(t) };
+      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, ...listedError(t, o), reason: reasonOfTarget(t), warnings: [] };
       await manifest.write(`${jsonLine(line)}\n`);
     },
     async finish() {
