@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SiftError } from '../shared/errors';
 import type { Logger } from './batch';
+import { isDiskFull, NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES } from './store';
 import { makeDirsSync } from './mkdirs';
 import { processGone } from './process-gone';
 
@@ -116,6 +118,16 @@ function takeSnapshot(dir: string, nonce: string, handlers: ControlHandlers, log
     () => 'ok',
     (err: unknown) => {
       removeSnapshot(dest);
+      // Said as such to the reader, which otherwise heard nothing it could tell from a Sift
+      // that answers no requests, and told its user to wait: waiting frees no space.
+      if (err instanceof NoRoomForSnapshot) {
+        log.warn({ needBytes: err.needBytes, freeBytes: err.freeBytes }, 'no room on the disk for a snapshot for another process');
+        return `no_room ${err.needBytes} ${err.freeBytes}`;
+      }
+      if (isDiskFull(err)) {
+        log.warn({ err: err instanceof Error ? err.name : typeof err }, 'the disk filled while writing a snapshot for another process');
+        return 'no_room';
+      }
       log.warn({ err: err instanceof Error ? err.name : typeof err }, 'could not write a snapshot for another process');
       return 'failed';
     },
@@ -132,7 +144,8 @@ function takeSnapshot(dir: string, nonce: string, handlers: ControlHandlers, log
 /**
  * Asks the owner of dbPath for a snapshot of the database; the copy's path, or undefined when
  * the owner did not take the request within ackMs (a Sift that answers no requests: a
- * `sift export` running) or could not write it. The caller removes the copy (removeSnapshot).
+ * `sift export` running) or could not write it. Throws a SiftError (disk_full) when the owner
+ * had no room on the disk for it. The caller removes the copy (removeSnapshot).
  */
 export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300_000): Promise<string | undefined> {
   const dir = controlDir(dbPath);
@@ -151,6 +164,7 @@ export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300
     } catch {}
     if (said !== undefined) {
       rmSync(ans, { force: true });
+      if (said.startsWith('no_room')) throw noRoomError(dbPath, said);
       return said === 'ok' ? snapshotPath(dir, nonce) : undefined;
     }
     const waited = Date.now() - started;
@@ -163,6 +177,23 @@ export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300
     }
     if (waited > doneMs) return undefined;
   }
+}
+
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** The owner's "no_room NEED FREE" (or "no_room" when the disk filled during the copy) in the reader's words. */
+function noRoomError(dbPath: string, said: string): SiftError {
+  const [need, free] = said.split(' ').slice(1).map(Number);
+  const sizes =
+    need !== undefined && free !== undefined && Number.isFinite(need) && Number.isFinite(free)
+      ? ` (it needs ${mb(need)} and leaves ${mb(SNAPSHOT_HEADROOM_BYTES)} for the other Sift's own results; ${mb(free)} is free)`
+      : '';
+  return new SiftError(
+    'disk_full',
+    507,
+    `The database ${dbPath} is in use by another Sift, and the disk that holds it has no room for the copy this command reads meanwhile${sizes}.`,
+    'Free some space on that disk, or wait for the other sift command to finish (or close the other Sift window), then try again.',
+  );
 }
 
 /** Asks the owner of dbPath to cancel job id; undefined when no answer came in time. */

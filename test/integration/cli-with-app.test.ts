@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -18,6 +18,7 @@ import type { Job } from '../../src/shared/types';
 import type { FetchFunc } from '../../src/main/batch';
 import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
+import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
 let site: Site;
 /** Held answers by name: `arrived` resolves when the request came, release() answers it. */
@@ -330,5 +331,59 @@ describe('the app and sift on one database', () => {
       look();
     });
     expect(readdirSync(control)).toEqual([live]);
+  }, 120_000);
+});
+
+describe('the app and sift on a disk with little room', () => {
+  const mnt = path.join(os.tmpdir(), `sift-cli-app-full-${process.pid}`);
+  let mounted = false;
+  beforeAll(() => {
+    mounted = mountTmpfs(mnt, '16m');
+    if (!mounted) console.log('cli-with-app: cannot mount a tmpfs here (needs root); the little-room test is skipped');
+  });
+  afterAll(() => unmountTmpfs(mnt, mounted));
+
+  /** Bytes still free on the tmpfs. */
+  const free = (): number => {
+    const s = statfsSync(mnt);
+    return s.bavail * s.bsize;
+  };
+
+  test("sift jobs and status while the app runs a job on a nearly full disk: they say the disk has no room for their copy, and the app's job goes on to its end", async (ctx) => {
+    if (!mounted) ctx.skip();
+    const dir = mkdtempSync(path.join(mnt, 'home-'));
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'] }));
+    const db = path.join(dir, 'sift.db');
+    const env = { SIFT_HOME: dir };
+    const { s } = app(dir, db);
+    const { arrived } = hold('room');
+    const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/article/1` }, { url: `${site.base}/hold?n=room` }, { url: `${site.base}/article/2` }]);
+    await arrived;
+
+    // Room for a copy of the database and 2 MB more: the copy fits, and leaves the app's job
+    // less than one result of the default 8 MiB. It was written, and a target stored meanwhile
+    // stopped the job as "disk full".
+    const dbBytes = (['', '-wal'] as const).reduce((n, ext) => n + (existsSync(db + ext) ? statSync(db + ext).size : 0), 0);
+    writeFileSync(path.join(mnt, 'filler-1'), Buffer.alloc(free() - dbBytes - 2 * 1024 * 1024));
+    const said = `The database ${db} is in use by another Sift, and the disk that holds it has no room for the copy this command reads meanwhile`;
+    const jobs = await runSift(['jobs', '--db', db], { env });
+    expect(jobs.code).toBe(2);
+    expect(jobs.stderr).toContain(said);
+    expect(jobs.stderr).toMatch(/\(it needs [\d.]+ MB and leaves 64\.0 MB for the other Sift's own results; [\d.]+ MB is free\)\.\n {2}Free some space on that disk, or wait for the other sift command to finish/);
+
+    // No room even for the copy: it failed half-written, and the command said "in use by
+    // another Sift. Wait for the other sift command to finish", which frees no space.
+    writeFileSync(path.join(mnt, 'filler-2'), Buffer.alloc(Math.max(0, free() - 64 * 1024)));
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain(said);
+    expect(status.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(controlDir(db))).toEqual([]);
+
+    // Space freed, the job is untouched: it ends done, and the commands read it again.
+    rmSync(path.join(mnt, 'filler-1'));
+    rmSync(path.join(mnt, 'filler-2'));
+    release('room');
+    expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
   }, 120_000);
 });

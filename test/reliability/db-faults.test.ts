@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, openSync, closeSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { copyFileSync, openSync, closeSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { collect, runSift, SIFT_BIN } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
+import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
 // A database the user's disk or hands damaged, through the CLI: every command says what
 // happened and what to do, in one message, never SQLite's bare words or a stack trace.
@@ -23,17 +24,6 @@ afterAll(async () => {
 
 const list = (n: number, tag: string): string =>
   Array.from({ length: n }, (_, i) => (i % 2 ? `${site.base}/article/${i}?t=${tag}` : `${site.base}/data/${i}.json?t=${tag}`)).join('\n');
-
-/** A small tmpfs of our own, or undefined where this user may not mount one. */
-function mountTmpfs(dir: string, size: string): boolean {
-  mkdirSync(dir, { recursive: true });
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('a damaged database', () => {
   test('a page overwritten with garbage: jobs, status, search and export say it is damaged and what to do', async () => {
@@ -66,10 +56,7 @@ describe('a full disk', () => {
     mounted = mountTmpfs(mnt, '1m');
     if (!mounted) console.log('db-faults: cannot mount a tmpfs here (needs root); the full-disk test is skipped');
   });
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [mnt]);
-    rmSync(mnt, { recursive: true, force: true });
-  });
+  afterAll(() => unmountTmpfs(mnt, mounted));
 
   test('sift batch --out stops with "the disk is full", exits 2, writes its export; the job is there once space is free, and --rest finishes it', async (ctx) => {
     if (!mounted) ctx.skip();

@@ -7,11 +7,13 @@ import { migrate, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import { targetsTable, type TargetOutcome } from './targets';
 import { walSync } from './wal-sync';
+import { checkRoomForSnapshot } from './snapshot';
 
 export type { NewJob } from './jobs';
 export type { TargetOutcome } from './targets';
 export type { SearchRow } from './search';
 export { SCHEMA_VERSION, migrate } from './migrations';
+export { NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES, isDiskFull } from './snapshot';
 
 /** The shortest start of a job ID that names it (IDs are 16 hex digits). */
 export const MIN_ID_PREFIX = 4;
@@ -78,7 +80,8 @@ export interface Store {
   /**
    * A consistent copy of the database at dest, for a process that cannot open it while this
    * one owns it (control.ts). SQLite's backup, a few pages a step, between which this
-   * process goes on; its own writes meanwhile are carried into the copy.
+   * process goes on; its own writes meanwhile are carried into the copy. Throws
+   * NoRoomForSnapshot, writing nothing, when the copy would leave its disk too full for them.
    */
   snapshot(dest: string): Promise<void>;
   close(): void;
@@ -427,6 +430,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
       }),
     immediate,
     snapshot: async (dest) => {
+      checkRoomForSnapshot(db, dest);
       await db.backup(dest);
     },
     close: () => {
