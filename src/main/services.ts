@@ -111,9 +111,33 @@ const notFound = (what: string): SiftError =>
  * The main-process services behind every IPC channel. Plain Node: the Electron binding
  * and the test bridge both bind these same handlers.
  */
+/**
+ * The data folder's log: the first thing Sift writes there at start. A folder that takes no
+ * writes (a read-only disk, another user's folder, a full disk) stopped the app with Node's
+ * own words in its "could not start" box ("EROFS: read-only file system, open '…/sift.log'");
+ * this says which folder, why, and what to do.
+ */
+function openDataLog(dataDir: string): Log {
+  try {
+    return createLog([defaultLogPath(dataDir)]);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+    const why: Record<string, string> = { EROFS: 'it is on a read-only disk', EACCES: 'permission denied', EPERM: 'permission denied', ENOSPC: 'the disk is full', EDQUOT: 'the disk is full' };
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    throw new SiftError(
+      'data_not_writable',
+      full ? 507 : 403,
+      `Sift cannot write to its data folder ${dataDir}: ${why[code] ?? `it refused a new file${code ? ` (${code})` : ''}`}.`,
+      full
+        ? 'Sift keeps its jobs, results and log there. Free some space on that disk, then start Sift again; nothing stored there is lost.'
+        : 'Sift keeps its jobs, results and log there. Make the folder writable for you, then start Sift again; nothing stored there is lost.',
+    );
+  }
+}
+
 export function createServices(opts: ServicesOptions): Services {
   const dataDir = opts.dataDir ?? path.dirname(opts.dbPath);
-  const log = opts.logFiles ? (opts.logFiles.length ? createLog(opts.logFiles) : silentLog()) : createLog([defaultLogPath(dataDir)]);
+  const log = opts.logFiles ? (opts.logFiles.length ? createLog(opts.logFiles) : silentLog()) : openDataLog(dataDir);
   const emit: Emit = opts.emit ?? (() => {});
 
   const settingsFile = settingsPath(dataDir);
