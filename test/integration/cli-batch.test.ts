@@ -54,6 +54,10 @@ beforeAll(async () => {
       res.end(makePdf({ pages: [[], []], noText: true }));
     },
     '/blank': (_req, res) => res.writeHead(204).end(),
+    '/hang/kill': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('kill')?.();
+    },
     '/hang/out': (_req, res) => {
       hanging.add(res);
       hangArrived.get('out')?.();
@@ -359,6 +363,55 @@ describe('sift batch', () => {
     for (const idx of seen) expect(targets[idx]).toMatchObject({ status: 'done' });
     expect(targets.filter((t) => t.status === 'running')).toHaveLength(0);
     expect(targets.some((t) => t.status === 'pending')).toBe(true);
+  }, 300_000);
+
+  test('kill -9 with a target in flight, then sift status in words: the target cut short is not counted finished, so the counts add up to the list', async () => {
+    const db = path.join(home, 'kill-words.db');
+    const file = path.join(home, 'kill-words.txt');
+    writeFileSync(file, [`${site.base}/article/1`, `${site.base}/article/2`, `${site.base}/hang/kill`, `${site.base}/article/4`, `${site.base}/article/5`].join('\n'));
+    const arrived = hangSeen('kill');
+    const child = startSift(['batch', file, '--db', db], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    // The third target's request came: it is stored running (serial drain), the first two done.
+    await arrived;
+    child.kill('SIGKILL');
+    const id = /^job ([0-9a-f]+)/.exec((await done).stderr)![1]!;
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.code, status.stderr).toBe(0);
+    // It read "3/5 finished, 1 failed" above "3 targets of 5 did not finish": 6 of 5.
+    expect(status.stdout).toMatch(new RegExp(`^job ${id}: failed \\(restart\\), 2/5 finished, 0 failed, 1 stopped mid-way, created `));
+    expect(status.stderr).toContain('3 targets of 5 did not finish');
+  }, 120_000);
+
+  test('kill -9 of sift batch --out, then --rest --out: the export says which job holds the targets finished before, and the command it gives writes them', async () => {
+    const db = path.join(home, 'kill-out.db');
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-rest-out-'));
+    const file = path.join(home, 'slow-out.txt');
+    const urls = Array.from({ length: 20 }, (_, i) => `${site.base}/slow/${400 + i}`);
+    writeFileSync(file, urls.join('\n'));
+    const child = startSift(['batch', file, '--db', db, '--out', out, '--format', 'jsonl'], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await waitForStderr(child, /\[3\/20\]/);
+    child.kill('SIGKILL');
+    expect((await done).signal).toBe('SIGKILL');
+
+    const rest = await runSift(['batch', file, '--db', db, '--rest', '--out', out, '--format', 'jsonl'], { env });
+    expect(rest.code, rest.stderr).toBe(0);
+    const first = /the rest of job ([0-9a-f]{16}): the (\d+) targets it did not finish/.exec(rest.stderr)!;
+    const finishedBefore = 20 - Number(first[2]);
+    // The export holds the rest only; the first part of the list was in no file, and nothing said so.
+    const note = new RegExp(`the ${finishedBefore} targets? of this list that job ${first[1]} finished before are not in this export: \`(sift export ${first[1]} --out \\S+ --format jsonl)\` writes them`).exec(rest.stderr);
+    expect(note, rest.stderr).not.toBeNull();
+    const again = await runSift([...note![1]!.split(' ').slice(1), '--db', db], { env });
+    expect(again.code, again.stderr).toBe(0);
+    // The two exports hold every URL of the list done, each once.
+    const doneUrls = readdirSync(out)
+      .flatMap((f) => jsonLines(readFileSync(path.join(out, f), 'utf8')))
+      .filter((l) => l.status === 'done')
+      .map((l) => l.url);
+    expect([...doneUrls].sort()).toEqual([...urls].sort());
   }, 300_000);
 
   test('sift cancel from another terminal cancels the running batch; sift status reads it running; another batch gets a clear "in use" error', async () => {

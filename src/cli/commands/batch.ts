@@ -10,7 +10,7 @@ import { isTerminal, isUnfinished, targetOfRow, type Job, type Target } from '..
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
-import { storeError } from '../../main/store';
+import { storeError, type Store } from '../../main/store';
 import { badLinePrograms, checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
@@ -214,6 +214,8 @@ export const batchCommand: Command = {
         return reportError(storeError(err, ctx.store.path), io);
       }
       let restNote = '';
+      // The jobs that finished the other part of the list, when this job runs its rest.
+      let restBefore: string[] = [];
       // Whether the list's own job was found: --rest takes the rest of that one (and the job
       // running that rest is then a new one, sub.reused false, with its own note).
       const listJobFound = sub.reused;
@@ -223,6 +225,7 @@ export const batchCommand: Command = {
           const ran = runRest(ctx, sub.id);
           if (ran) {
             sub = ran.sub;
+            restBefore = ran.before;
             restNote = `\n  the rest of job ${ran.of}: the ${counted(ran.targets, 'target')} it did not finish${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
           }
         } catch (err) {
@@ -272,6 +275,10 @@ export const batchCommand: Command = {
           io.stderr.write(`  The results are stored: \`sift export ${job.id} --out DIR\` writes them without fetching again.\n`);
           return code;
         }
+        // The export holds this job: the rest. What the list's earlier jobs finished is not in
+        // it, and nothing said so: a list killed half-way and finished with --rest --out left
+        // its first half out of the folder the user named.
+        io.stderr.write(earlierPartsNote(ctx.store, restBefore, values.out!, values.format));
       } else if (!values.json) printSummary(ctx, job.id, io);
       // After the results it explains; on stderr, so --json's stdout stays one object a line.
       io.stderr.write(failureAdvice(ctx.store.targetRows(job.id), job.id));
@@ -360,20 +367,49 @@ function reuseNote(ctx: Engine, id: string, restAsked: boolean): string {
  * of fetching the same targets again; when that job stopped early too, its own rest is run.
  * Undefined when the job has no rest.
  */
-function runRest(ctx: Engine, id: string): { sub: { id: string; reused: boolean }; of: string; targets: number } | undefined {
-  let found: { sub: { id: string; reused: boolean }; of: string; targets: number } | undefined;
+interface RestRun {
+  sub: { id: string; reused: boolean };
+  /** The job whose rest this is. */
+  of: string;
+  targets: number;
+  /** Every job of the list before this one, the list's own first: each finished part of it. */
+  before: string[];
+}
+
+function runRest(ctx: Engine, id: string): RestRun | undefined {
+  let found: RestRun | undefined;
+  const before: string[] = [];
   for (let of = id, seen = new Set<string>(); !seen.has(of); ) {
     seen.add(of);
     const rest = restOf(ctx, of);
     if (!rest) return found;
+    before.push(of);
     let sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, {});
     // The rest is the whole list (nothing finished): the same list is that very job, so a new one.
     if (sub.reused && sub.id === of) sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, { fresh: true });
-    found = { sub, of, targets: rest.length };
+    found = { sub, of, targets: rest.length, before: [...before] };
     if (!sub.reused) return found;
     of = sub.id;
   }
   return found;
+}
+
+/** A path as one shell word: as it is when that is safe, else in single quotes. */
+const shellWord = (p: string): string => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * For an export of a job that ran the rest of a list: the list's earlier jobs whose finished
+ * targets it does not hold, each with the command that exports them beside it ('' for none).
+ */
+function earlierPartsNote(store: Store, before: readonly string[], out: string, format: string | undefined): string {
+  return before
+    .map((id) => {
+      const finished = store.targetRows(id).filter((r) => !isUnfinished(r)).length;
+      if (finished === 0) return '';
+      const cmd = `sift export ${id} --out ${shellWord(out)}${format ? ` --format ${format}` : ''}`;
+      return `  the ${counted(finished, 'target')} of this list that job ${id} finished before are not in this export: \`${cmd}\` writes them\n`;
+    })
+    .join('');
 }
 
 /** A terminal job's unfinished targets as a list to submit ("run the rest again"), or undefined when it has none. */
