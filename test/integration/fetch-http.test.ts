@@ -612,6 +612,39 @@ describe('hostile and slow servers', () => {
       await quick.close();
     }
   });
+  it('stops a body trickled a byte at a time once a whole body-timeout window brings almost nothing, not at the deadline, and reads a slow real one whole', async () => {
+    srv.route('/drip', (_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/html' });
+      const t = setInterval(() => r.write('.'), 100);
+      r.on('close', () => clearInterval(t));
+    });
+    // 2 KiB every 100 ms for 3 s: slow, but every window of 2 s that brings anything brings more than a trickle.
+    srv.route('/slow-page', (_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/plain' });
+      let left = 30;
+      const t = setInterval(() => {
+        r.write(`${'slow but steady '.repeat(128)}\n`);
+        if (--left === 0) {
+          clearInterval(t);
+          r.end('the end\n');
+        }
+      }, 100);
+      r.on('close', () => clearInterval(t));
+    });
+    const slow = fetcher({ bodyTimeoutMs: 2000, deadlineMs: 60_000 });
+    try {
+      const e = await fail(slow.fetchTarget(new AbortController().signal, caller, target('/drip')));
+      expect(e.status).toBe(504);
+      expect(e.reason).toBe('timeout');
+      expect(e.msg).toMatch(/^timeout: the server sent the body too slowly \(\d+ bytes in 2 s\)$/);
+      expect(e.hint).toMatch(/a few bytes at a time/);
+      const ok = await slow.fetchTarget(new AbortController().signal, caller, target('/slow-page'));
+      expect(ok.content.endsWith('the end\n')).toBe(true);
+      expect(ok.content.split('\n')).toHaveLength(32);
+    } finally {
+      await slow.close();
+    }
+  });
   it('says a server that answers in something other than HTTP answered, not that it could not be reached', async () => {
     const raw = createNetServer((sock) => {
       sock.on('error', () => {});

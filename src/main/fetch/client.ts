@@ -217,7 +217,7 @@ export class HttpClient {
           // An HTML error page is read (a little of it) so the pipeline can tell an anti-bot
           // check or a sign-in wall from a plain error (SPEC §5.9).
           if (/html/i.test(headers['content-type'] ?? '')) {
-            err.page = await readCapped(body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline).catch(() => undefined);
+            err.page = await readCapped(body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline, s.bodyTimeoutMs).catch(() => undefined);
           } else {
             await body.dump().catch(() => {});
           }
@@ -233,7 +233,7 @@ export class HttpClient {
         await res.body.dump().catch(() => {});
         throw new FetchError(502, `HTTP 206 Partial Content: the server sent ${part} only`, 'The server sent a piece of the document when Sift asked for all of it; try again later, or open the URL in a browser.', 'upstream_status');
       }
-      const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline).catch(async (err: unknown) => {
+      const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline, s.bodyTimeoutMs).catch(async (err: unknown) => {
         // A body whose framing undici refuses (a blank after a chunk size): once more through
         // Node's lenient parser, as the headers above would have gone.
         if (lenient || !this.connect || !(err instanceof FetchError && err.msg === MALFORMED)) throw err;
@@ -241,7 +241,7 @@ export class HttpClient {
         const again = await askLeniently().catch((e: unknown) => {
           throw mapError(e, signal, deadline, 'no response');
         });
-        return readCapped(again.body, flatHeaders(again.headers), s.maxBodyBytes, signal, deadline);
+        return readCapped(again.body, flatHeaders(again.headers), s.maxBodyBytes, signal, deadline, s.bodyTimeoutMs);
       });
       // "Go there now" in a page's head (or a Refresh header) is a redirect, as a browser takes it.
       const refresh = refreshTarget(headers, body, url);
@@ -617,7 +617,7 @@ function corruptBodyHint(err: unknown, contentEncoding: string): string {
  * first ("gzip, br": brotli, then gzip). A name that is no compression at all (servers send
  * "utf-8", "none", "text") is read as none, as browsers read it.
  */
-async function readCapped(body: Readable, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, deadline: AbortSignal): Promise<Buffer> {
+async function readCapped(body: Readable, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, deadline: AbortSignal, windowMs: number): Promise<Buffer> {
   const codings = (headers['content-encoding'] ?? '')
     .toLowerCase()
     .split(',')
@@ -646,6 +646,7 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   const last = decoders.at(-1);
   // An error of the body's own (a reset), or of an inner decoder, reaches the loop through the last decoder.
   let bodyFailed = false;
+  // Bytes as they came over the wire (compressed, when they are).
   let received = 0;
   if (last) {
     body.on('data', (c: Buffer) => (received += c.length));
@@ -660,10 +661,13 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   }
   const chunks: Buffer[] = [];
   let total = 0;
+  const reading = stream;
+  const trickle = watchTrickle(() => received, windowMs, (err) => reading.destroy(err));
   try {
     for await (const chunk of stream) {
       const b = chunk as Buffer;
       total += b.length;
+      if (!last) received = total;
       if (total > maxBytes) throw last ? unpackedTooLong(maxBytes, received, codings.join(', ')) : bodyTooLong(maxBytes);
       chunks.push(b);
     }
@@ -679,6 +683,34 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
       throw new FetchError(502, 'corrupt compressed body', corruptBodyHint(err, headers['content-encoding'] ?? ''), 'unreachable');
     }
     throw mapError(err, signal, deadline, 'reading the body');
+  } finally {
+    clearInterval(trickle);
   }
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * Fewer bytes than this in a whole body-silence window (30 s by default) is a server
+ * trickling the body, not a slow link: 34 B/s, where a 2G mobile link carries 5,000. The
+ * body timeout counts silence only, so a byte a second never set it off, and such a body
+ * held its target (and one of the process's 8 fetch slots) for the whole 210 s deadline.
+ */
+const TRICKLE_BYTES = 1024;
+
+/**
+ * Checks, every `windowMs`, what came in that window: some, but fewer than TRICKLE_BYTES,
+ * stops the body with a timeout. A window with nothing in it is the body timeout's to report.
+ */
+function watchTrickle(received: () => number, windowMs: number, stop: (err: FetchError) => void): NodeJS.Timeout | undefined {
+  if (!(windowMs > 0)) return undefined;
+  let before = 0;
+  const t = setInterval(() => {
+    const came = received() - before;
+    before += came;
+    if (came > 0 && came < TRICKLE_BYTES) {
+      stop(timeoutError(`the server sent the body too slowly (${came} bytes in ${waitWords(windowMs)})`, 'The server sends the document a few bytes at a time, too slowly to ever finish; try again later.'));
+    }
+  }, windowMs);
+  t.unref();
+  return t;
 }
