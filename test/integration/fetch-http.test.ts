@@ -393,6 +393,32 @@ describe('redirects', () => {
     expect(await fail(get('/to-ftp'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (scheme ftp is not supported)', hint: expect.stringMatching(/open the URL in a browser/) });
     expect(await fail(get('/to-broken'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (not a valid address)', hint: expect.stringMatching(/open the URL in a browser/) });
   });
+  it('reads a header a server sent twice as one: the same Location twice is followed, two different ones are refused, the last Content-Type counts', async () => {
+    // node sends an array as one header line per value, as a framework and its proxy each adding one do.
+    const twice = (status: number, name: string, values: string[], body = '') => (_q: unknown, r: ServerResponse) => r.setHeader(name, values).writeHead(status).end(body);
+    srv.route('/moved-twice', twice(301, 'location', ['/notes.txt', '/notes.txt']));
+    srv.route('/moved-both-ways', twice(302, 'location', ['/notes.txt', '/data.json']));
+    srv.route('/typed-twice.xml', twice(200, 'content-type', ['application/xml', 'application/xml'], '<?xml version="1.0"?><stock><item sku="a1">rope</item></stock>'));
+    srv.route('/typed-two-ways', twice(200, 'content-type', ['text/plain', 'application/json'], '{"a": [1, 2]}'));
+    const before = srv.hits.length;
+    const r = await get('/moved-twice');
+    expect(r.content).toContain('alpha line');
+    expect(r.meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 1 });
+    expect(await fail(get('/moved-both-ways'))).toMatchObject({
+      status: 502,
+      reason: 'network',
+      msg: 'redirect to two different places (two Location headers)',
+      hint: expect.stringMatching(/open the URL in a browser/),
+    });
+    // Neither of the two was asked for.
+    expect(srv.hits.slice(before).filter((h) => h === '/data.json' || h.startsWith('/notes.txt'))).toEqual(['/notes.txt']);
+    const xml = await get('/typed-twice.xml');
+    expect(xml.content).toContain('<item sku="a1">rope</item>');
+    expect(xml.meta?.content_type).toBe('application/xml');
+    const json = await get('/typed-two-ways', { jq: '.a[1]' });
+    expect(json.content.trim()).toBe('2');
+    expect(json.meta?.content_type).toBe('application/json');
+  });
   it('sends a cookie a redirect set back along the same chain, to that site only, and forgets it with the target', async () => {
     const named = fetcher({}, { 'a.test': ['127.0.0.1'], 'b.test': ['127.0.0.1'] });
     const seen: { host: string; url: string; cookie: string }[] = [];

@@ -183,6 +183,14 @@ export class HttpClient {
       const headers = flatHeaders(res.headers);
       if (REDIRECTS.has(res.statusCode) && headers.location) {
         await res.body.dump().catch(() => {});
+        if (twoPlaces(res.headers.location)) {
+          throw new FetchError(
+            502,
+            'redirect to two different places (two Location headers)',
+            'The server’s redirect names two addresses at once, and browsers refuse such a redirect too; open the URL in a browser to see what it does, or report it to the site.',
+            'redirects',
+          );
+        }
         if (hop >= s.maxRedirects) {
           throw tooManyRedirects(s.maxRedirects);
         }
@@ -350,10 +358,32 @@ export function dispositionFileName(value: string | undefined): string {
   return (name.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
 }
 
+/**
+ * Headers an answer carries once. Servers send some of them twice (a framework and the proxy
+ * in front of it each add one), and a list joined with ", " made "/page, /page" of a Location,
+ * a page that does not exist (a 404 for a link that works in a browser), and "application/xml,
+ * application/xml" of a Content-Type, a type Sift does not know (415). The same value twice is
+ * that value; of two different Content-Types the last counts, as the Fetch standard reads
+ * them; two different Locations are refused (twoPlaces), as browsers refuse them.
+ */
+const ONCE = new Set(['location', 'content-type', 'content-length', 'content-disposition', 'content-range', 'refresh', 'retry-after']);
+
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    const key = k.toLowerCase();
+    let values = Array.isArray(v) ? v : [v];
+    if (ONCE.has(key)) values = [...new Set(values.map((x) => x.trim()))];
+    if (key === 'content-type') values = values.slice(-1);
+    out[key] = values.join(', ');
+  }
   return out;
+}
+
+/** A redirect that names two different places to go (two Location headers that differ). */
+function twoPlaces(location: string | string[] | undefined): boolean {
+  return Array.isArray(location) && new Set(location.map((x) => x.trim())).size > 1;
 }
 
 const REASONS: Record<number, string> = {
