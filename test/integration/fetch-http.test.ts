@@ -419,6 +419,29 @@ describe('redirects', () => {
     expect(json.content.trim()).toBe('2');
     expect(json.meta?.content_type).toBe('application/json');
   });
+  it('follows a redirect whose own page stalls, trickles or is shorter than its Content-Length, as a browser follows at the headers', async () => {
+    srv.route('/moved-stalling', (_q, r) => {
+      r.writeHead(302, { location: '/notes.txt', 'content-type': 'text/html' });
+      r.write('<p>Moved to');
+    });
+    srv.route('/moved-trickling', (_q, r) => {
+      r.writeHead(301, { location: '/notes.txt', 'content-type': 'text/html' });
+      const t = setInterval(() => r.write('.'), 100);
+      r.on('close', () => clearInterval(t));
+    });
+    srv.route('/moved-short', (_q, r) => r.writeHead(307, { location: '/notes.txt', 'content-length': '120' }).end());
+    // Both timeouts past the deadline: the page of the redirect must not be waited for at all.
+    const patient = fetcher({ bodyTimeoutMs: 120_000, deadlineMs: 20_000 });
+    try {
+      for (const p of ['/moved-stalling', '/moved-trickling', '/moved-short']) {
+        const r = await patient.fetchTarget(new AbortController().signal, caller, target(p));
+        expect(r.content, p).toContain('alpha line');
+        expect(r.meta, p).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 1 });
+      }
+    } finally {
+      await patient.close();
+    }
+  });
   it('sends a cookie a redirect set back along the same chain, to that site only, and forgets it with the target', async () => {
     const named = fetcher({}, { 'a.test': ['127.0.0.1'], 'b.test': ['127.0.0.1'] });
     const seen: { host: string; url: string; cookie: string }[] = [];

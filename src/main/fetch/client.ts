@@ -182,7 +182,7 @@ export class HttpClient {
       cookies.take(res.headers['set-cookie'], url);
       const headers = flatHeaders(res.headers);
       if (REDIRECTS.has(res.statusCode) && headers.location) {
-        await res.body.dump().catch(() => {});
+        await dropPage(res.body, combined);
         if (twoPlaces(res.headers.location)) {
           throw new FetchError(
             502,
@@ -238,7 +238,7 @@ export class HttpClient {
       // part was stored as the document, cut short and marked ok.
       const part = res.statusCode === 206 ? partOnly(headers['content-range']) : undefined;
       if (part) {
-        await res.body.dump().catch(() => {});
+        await dropPage(res.body, combined);
         throw new FetchError(502, `HTTP 206 Partial Content: the server sent ${part} only`, 'The server sent a piece of the document when Sift asked for all of it; try again later, or open the URL in a browser.', 'upstream_status');
       }
       const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline, s.bodyTimeoutMs).catch(async (err: unknown) => {
@@ -281,6 +281,27 @@ export class HttpClient {
 function redirectedTo(err: unknown, hop: number): unknown {
   if (hop === 0 || !(err instanceof FetchError) || err.code !== 'blocked') return err;
   return new FetchError(err.status, err.msg, `The page redirects to an address Sift does not fetch. ${err.hint}`, err.code);
+}
+
+/**
+ * How long the page of an answer Sift does not keep (a redirect's) is read, so its connection
+ * serves the next hop, before it is dropped with its connection. A browser follows a redirect
+ * at its headers; Sift read the page to its end, so a 302 whose page stalled held its target
+ * for the 30 s body timeout, and one whose page trickled failed it at the 210 s deadline as
+ * "no response". Such a page is a few hundred bytes that come with the headers: 1 s is long.
+ */
+const DROPPED_PAGE_MS = 1_000;
+
+async function dropPage(body: Answer['body'], signal: AbortSignal): Promise<void> {
+  const bound = linkSignals([signal], DROPPED_PAGE_MS);
+  const stop = (): void => discard(body);
+  bound.signal.addEventListener('abort', stop, { once: true });
+  try {
+    await body.dump().catch(() => {});
+  } finally {
+    bound.signal.removeEventListener('abort', stop);
+    bound.dispose();
+  }
 }
 
 const tooManyRedirects = (max: number): FetchError =>
