@@ -667,6 +667,10 @@ describe('hostile and slow servers', () => {
       const t = setInterval(() => r.write('.'), 100);
       r.on('close', () => clearInterval(t));
     });
+    srv.route('/drip-then-stop', (_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/html' });
+      r.write('<p>A little, then nothing more.');
+    });
     // 2 KiB every 100 ms for 3 s: slow, but every window of 2 s that brings anything brings more than a trickle.
     srv.route('/slow-page', (_q, r) => {
       r.writeHead(200, { 'content-type': 'text/plain' });
@@ -687,6 +691,9 @@ describe('hostile and slow servers', () => {
       expect(e.reason).toBe('timeout');
       expect(e.msg).toMatch(/^timeout: the server sent the body too slowly \(\d+ bytes in 2 s\)$/);
       expect(e.hint).toMatch(/a few bytes at a time/);
+      // A little that then stops is a silence, as the body timeout says, not a trickle.
+      const stopped = await fail(slow.fetchTarget(new AbortController().signal, caller, target('/drip-then-stop')));
+      expect(stopped).toMatchObject({ status: 504, msg: 'timeout: the server stopped sending the body' });
       const ok = await slow.fetchTarget(new AbortController().signal, caller, target('/slow-page'));
       expect(ok.content.endsWith('the end\n')).toBe(true);
       expect(ok.content.split('\n')).toHaveLength(32);

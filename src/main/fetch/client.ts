@@ -749,19 +749,24 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
 const TRICKLE_BYTES = 1024;
 
 /**
- * Checks, every `windowMs`, what came in that window: some, but fewer than TRICKLE_BYTES,
- * stops the body with a timeout. A window with nothing in it is the body timeout's to report.
+ * Checks, every half `windowMs`, what came in the last whole window: fewer than TRICKLE_BYTES
+ * that kept coming (some in each half) stops the body with a timeout. A body that went
+ * silent after a little (its last half brought nothing) is the body timeout's to report,
+ * as "the server stopped sending the body".
  */
 function watchTrickle(received: () => number, windowMs: number, stop: (err: FetchError) => void): NodeJS.Timeout | undefined {
   if (!(windowMs > 0)) return undefined;
-  let before = 0;
+  let seen = 0;
+  let halves: number[] = [];
   const t = setInterval(() => {
-    const came = received() - before;
-    before += came;
-    if (came > 0 && came < TRICKLE_BYTES) {
-      stop(timeoutError(`the server sent the body too slowly (${came} bytes in ${waitWords(windowMs)})`, 'The server sends the document a few bytes at a time, too slowly to ever finish; try again later.'));
+    const came = received() - seen;
+    seen += came;
+    halves = [...halves.slice(-1), came];
+    const [first = 0, second = 0] = halves;
+    if (halves.length === 2 && first > 0 && second > 0 && first + second < TRICKLE_BYTES) {
+      stop(timeoutError(`the server sent the body too slowly (${first + second} bytes in ${waitWords(windowMs)})`, 'The server sends the document a few bytes at a time, too slowly to ever finish; try again later.'));
     }
-  }, windowMs);
+  }, windowMs / 2);
   t.unref();
   return t;
 }
