@@ -885,6 +885,19 @@ describe('hostile and slow servers', () => {
       expect(await fail(get(`/enc/bad-${encoding}`)), encoding).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
     }
   });
+  it('reads a deflate body followed by stray bytes (a newline a script printed after it) as browsers do, instead of hanging until the deadline', async () => {
+    const send = (body: Buffer) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'deflate' }).end(body);
+    srv.route('/enc/deflate-newline', send(Buffer.concat([deflateSync('hello zlib deflate'), Buffer.from('\n')])));
+    srv.route('/enc/raw-deflate-junk', send(Buffer.concat([deflateRawSync('hello raw deflate'), Buffer.from('\r\n<!-- 0.02 s -->\n')])));
+    const quick = fetcher({ deadlineMs: 20_000 });
+    try {
+      const at = (p: string) => quick.fetchTarget(new AbortController().signal, caller, target(p));
+      expect((await at('/enc/deflate-newline')).content).toBe('hello zlib deflate');
+      expect((await at('/enc/raw-deflate-junk')).content).toBe('hello raw deflate');
+    } finally {
+      await quick.close();
+    }
+  });
   it('reads an empty answer labelled as compressed as empty, as browsers do, not as a corrupt body', async () => {
     for (const [i, encoding] of ['gzip', 'br', 'deflate', 'gzip, br'].entries()) {
       srv.route(`/enc/empty-${i}`, (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding }).end());

@@ -601,19 +601,30 @@ function tlsHint(code: string): string {
  */
 function inflateEither(): Transform {
   let inner: Transform | undefined;
+  // zlib ends a deflate stream at its last block, bytes after it or not (a newline a script
+  // printed after the compressed page): its 'end' came before the flush below waited for
+  // it, and such a body hung until the target's deadline. What follows the end is ignored,
+  // as browsers ignore it.
+  let ended = false;
+  let onEnd: (() => void) | undefined;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (ended) return done();
       if (!inner) {
         const zlibHeader = chunk.length >= 2 && ((chunk[0] ?? 0) & 0x0f) === 8 && (((chunk[0] ?? 0) << 8) | (chunk[1] ?? 0)) % 31 === 0;
         inner = zlibHeader ? createInflate() : createInflateRaw();
         inner.on('data', (d: Buffer) => this.push(d));
         inner.on('error', (e) => this.destroy(e));
+        inner.once('end', () => {
+          ended = true;
+          onEnd?.();
+        });
       }
       inner.write(chunk, () => done());
     },
     flush(done) {
-      if (!inner) return done();
-      inner.once('end', () => done());
+      if (!inner || ended) return done();
+      onEnd = () => done();
       inner.end();
     },
   });
