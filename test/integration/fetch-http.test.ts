@@ -996,6 +996,16 @@ describe('hostile and slow servers', () => {
     expect(await fail(get('/zip'))).toMatchObject({ status: 415, msg: 'unsupported: application/zip' });
     expect(await fail(get('/font'))).toMatchObject({ status: 415, msg: 'unsupported: font/woff2' });
   });
+  it("names a type it does not read as the server names it, not by the family its bytes belong to (a Word file is a zip, a WAV a RIFF)", async () => {
+    const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    srv.route('/letter.docx', (_q, r) => r.writeHead(200, { 'content-type': DOCX }).end(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0])));
+    srv.route('/call.wav', (_q, r) => r.writeHead(200, { 'content-type': 'audio/wav' }).end(Buffer.from('RIFF\x24\0\0\0WAVEfmt ', 'latin1')));
+    srv.route('/download', (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0])));
+    expect(await fail(get('/letter.docx'))).toMatchObject({ status: 415, reason: 'unsupported', msg: `unsupported: ${DOCX}` });
+    expect(await fail(get('/call.wav'))).toMatchObject({ status: 415, msg: 'unsupported: audio/wav' });
+    // A type that says only "bytes" is named by what the bytes are.
+    expect(await fail(get('/download'))).toMatchObject({ status: 415, msg: 'unsupported: application/zip' });
+  });
   it('carries Retry-After of a 429 and a 503 as retryAfterMs', async () => {
     srv.route('/slow-down', (_q, r) => r.writeHead(429, { 'retry-after': '7' }).end());
     srv.route('/unavailable', (_q, r) => r.writeHead(503, { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }).end());

@@ -99,7 +99,10 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   // Binary bytes under a text type: "unsupported: text/plain" would contradict the hint, which
   // says text is extracted.
   if (sniffed === 'application/octet-stream' && kindOf(declared)) throw unsupported(`binary data (NUL bytes) labelled ${declared}`);
-  if (sniffed && !kindOf(sniffed)) throw unsupported(sniffed === 'application/octet-stream' && declared ? declared : sniffed);
+  // Of two types Sift does not read, the server's says more than the bytes' family: every
+  // Word, Excel and EPUB file is a zip by its first bytes, and every WAV and AVI a RIFF, which
+  // the magic table calls WebP ("unsupported: image/webp" for a recording).
+  if (sniffed && !kindOf(sniffed)) throw unsupported(declared && !kindOf(declared) && !GENERIC_TYPES.has(declared) ? declared : sniffed);
   const fromHeader = kindOf(declared);
   if (fromHeader === 'pdf') {
     // Declared a PDF but the bytes are not one: say what it really is, or fail as malformed.
@@ -123,6 +126,9 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   if (!declared || declared === 'application/octet-stream' || declared === 'binary/octet-stream') return 'text';
   throw unsupported(declared);
 }
+
+/** Types that say only "bytes": the body's own magic names it better. */
+const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/unknown', 'application/x-download', 'application/force-download']);
 
 export const unsupported = (type: string): FetchError =>
   new FetchError(415, `unsupported: ${type}`, 'Sift extracts HTML, PDF, JSON and text; this document is none of them.', 'unsupported');
