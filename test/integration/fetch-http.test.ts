@@ -885,6 +885,26 @@ describe('hostile and slow servers', () => {
       expect(await fail(get(`/enc/bad-${encoding}`)), encoding).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
     }
   });
+  it('reads a gzip body followed by stray bytes (a newline, a comment a script printed after it) as browsers do, and still fails one cut in its trailer or whose checksum is wrong', async () => {
+    const page = `${'<p>Stray bytes after the compressed page. '.repeat(400)}</p>`;
+    const gz = gzipSync(page);
+    const send = (body: Buffer, pieces = 0) => (_q: unknown, r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      // In small pieces, so a header, a member's end and its trailer fall across reads.
+      for (let at = 0; pieces && at < body.length; at += pieces) r.write(body.subarray(at, at + pieces));
+      r.end(pieces ? undefined : body);
+    };
+    srv.route('/gz/newline', send(Buffer.concat([gz, Buffer.from('\n')])));
+    srv.route('/gz/comment', send(Buffer.concat([gz, Buffer.from('\r\n<!-- 0.02 s -->\n')]), 7));
+    srv.route('/gz/two-members', send(Buffer.concat([gzipSync(page.slice(0, 5000)), gzipSync(page.slice(5000)), Buffer.from('\n')]), 5));
+    srv.route('/gz/no-trailer', send(gz.subarray(0, gz.length - 8)));
+    const badCrc = Buffer.from(gz);
+    badCrc.writeUInt32LE(badCrc.readUInt32LE(gz.length - 8) ^ 1, gz.length - 8);
+    srv.route('/gz/bad-crc', send(badCrc));
+    for (const p of ['/gz/newline', '/gz/comment', '/gz/two-members']) expect((await get(p)).content, p).toBe(page);
+    expect(await fail(get('/gz/no-trailer'))).toMatchObject({ status: 502, msg: 'corrupt compressed body', hint: expect.stringMatching(/stops part way/) });
+    expect(await fail(get('/gz/bad-crc'))).toMatchObject({ status: 502, msg: 'corrupt compressed body' });
+  });
   it('reads a deflate body followed by stray bytes (a newline a script printed after it) as browsers do, instead of hanging until the deadline', async () => {
     const send = (body: Buffer) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'deflate' }).end(body);
     srv.route('/enc/deflate-newline', send(Buffer.concat([deflateSync('hello zlib deflate'), Buffer.from('\n')])));

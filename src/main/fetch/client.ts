@@ -1,6 +1,6 @@
 import type * as UndiciModule from 'undici';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { crc32, createBrotliDecompress, createInflate, createInflateRaw, type InflateRaw } from 'node:zlib';
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
@@ -631,6 +631,143 @@ function inflateEither(): Transform {
 }
 
 /**
+ * One gzip member being read: its deflate stream, the CRC-32 and length of what it unpacked
+ * to so far, whether zlib has stopped taking its bytes (`used`) and ended its output.
+ */
+interface Member {
+  inflate: InflateRaw;
+  crc: number;
+  size: number;
+  used: boolean;
+  ended: boolean;
+  then?: () => void;
+}
+
+/** An error as zlib's own: corruptBodyHint reads its code. */
+const zlibError = (message: string, code: 'Z_DATA_ERROR' | 'Z_BUF_ERROR'): Error => Object.assign(new Error(message), { code });
+
+/**
+ * gzip as browsers read it: members one after another, and whatever follows the last one
+ * ignored. Node's Gunzip reads any bytes after a member as the next member's header and fails
+ * on all but NUL padding, so a page a script followed with a newline (PHP's output after its
+ * closing tag) failed as "stops part way", and one followed with "\r\n" as corrupt; Chrome,
+ * Firefox and urllib3 show it. A member is checked as Gunzip checks it: its trailer must come
+ * whole (a body cut there fails as one cut anywhere, see corruptBodyHint) with the CRC-32 and
+ * length of what it unpacked to.
+ */
+function gunzipMembers(): Transform {
+  const EMPTY = Buffer.alloc(0);
+  /** Bytes not yet read: a header, the current member's deflate data, or its trailer. */
+  let pending: Buffer = EMPTY;
+  let member: Member | undefined;
+  let members = 0;
+  let ignoring = false;
+  let seen = false;
+  const cut = (): Error => zlibError('unexpected end of file', 'Z_BUF_ERROR');
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen ||= chunk.length > 0;
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      step(done);
+    },
+    flush(done) {
+      const finish = (): void => step((err) => (err ? done(err) : done(ignoring || (!member && (members > 0 || !seen)) ? null : cut())));
+      if (member && !member.used) {
+        // Its last block may be in what came; zlib says at the end.
+        const m = member;
+        m.then = () => {
+          m.used = true;
+          finish();
+        };
+        m.inflate.end();
+        return;
+      }
+      finish();
+    },
+  });
+  /** Reads `pending` as far as it goes; `done` when more bytes are needed, or with the error that stops the body. */
+  function step(done: (err?: Error | null) => void): void {
+    for (;;) {
+      if (ignoring) {
+        pending = EMPTY;
+        return done();
+      }
+      if (member && !member.used) {
+        const data = pending;
+        pending = EMPTY;
+        if (data.length === 0) return done();
+        const m = member;
+        const before = m.inflate.bytesWritten;
+        m.inflate.write(data, () => {
+          const used = m.inflate.bytesWritten - before;
+          if (used === data.length) return done();
+          // zlib stops at the member's last block and leaves the rest: its trailer, and what follows.
+          m.used = true;
+          pending = data.subarray(used);
+          if (m.ended) return step(done);
+          m.then = () => step(done);
+        });
+        return;
+      }
+      if (member) {
+        // The trailer (RFC 1952 §2.3): CRC-32 and length of what the member unpacked to.
+        if (pending.length < 8) return done();
+        if (pending.readUInt32LE(0) !== member.crc >>> 0 || pending.readUInt32LE(4) !== member.size % 2 ** 32) return done(zlibError('incorrect data check', 'Z_DATA_ERROR'));
+        pending = pending.subarray(8);
+        member = undefined;
+        members++;
+        continue;
+      }
+      if (pending.length === 0) return done();
+      if (pending[0] !== 0x1f || (pending.length > 1 && pending[1] !== 0x8b)) {
+        if (members === 0) return done(zlibError('incorrect header check', 'Z_DATA_ERROR'));
+        ignoring = true;
+        continue;
+      }
+      const at = headerLength(pending);
+      if (at === undefined) return done();
+      if (at < 0) return done(zlibError('unknown compression method', 'Z_DATA_ERROR'));
+      pending = pending.subarray(at);
+      const m: Member = { inflate: createInflateRaw(), crc: 0, size: 0, used: false, ended: false };
+      m.inflate.on('data', (b: Buffer) => {
+        m.crc = crc32(b, m.crc);
+        m.size += b.length;
+        out.push(b);
+      });
+      m.inflate.on('error', (e) => out.destroy(e));
+      m.inflate.once('end', () => {
+        m.ended = true;
+        const then = m.then;
+        m.then = undefined;
+        then?.();
+      });
+      member = m;
+    }
+  }
+  return out;
+}
+
+/** The length of the gzip header at the start of `b`; undefined when more bytes are needed, -1 for a method that is not deflate. */
+function headerLength(b: Buffer): number | undefined {
+  if (b.length < 10) return undefined;
+  if (b[2] !== 8) return -1;
+  const flags = b[3] ?? 0;
+  let at = 10;
+  if (flags & 4) {
+    if (b.length < at + 2) return undefined;
+    at += 2 + b.readUInt16LE(at);
+  }
+  for (const bit of [8, 16]) {
+    if (!(flags & bit)) continue;
+    const nul = b.indexOf(0, at);
+    if (nul < 0) return undefined;
+    at = nul + 1;
+  }
+  if (flags & 2) at += 2;
+  return b.length < at ? undefined : at;
+}
+
+/**
  * Stops reading a body. undici's body emits an abort error when destroyed, and an 'error'
  * with no listener would end the whole process, a batch and the app with it.
  */
@@ -643,7 +780,7 @@ function discard(body: Readable): void {
 const UNREADABLE_CODINGS = new Set(['zstd', 'compress', 'x-compress', 'dcb', 'dcz']);
 
 function decoderFor(coding: string): Transform | undefined {
-  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip();
+  if (coding === 'gzip' || coding === 'x-gzip') return gunzipMembers();
   if (coding === 'deflate') return inflateEither();
   if (coding === 'br') return createBrotliDecompress();
   return undefined;
