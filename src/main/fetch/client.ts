@@ -627,6 +627,10 @@ function inflateEither(): Transform {
       onEnd = () => done();
       inner.end();
     },
+    destroy(err, done) {
+      inner?.destroy();
+      done(err);
+    },
   });
 }
 
@@ -683,6 +687,12 @@ function gunzipMembers(): Transform {
         return;
       }
       finish();
+    },
+    // A body stopped (its cap reached, a reset) stops its inflater too: one write of a bomb
+    // unpacks to a thousand times its size, which zlib went on making for nobody.
+    destroy(err, done) {
+      member?.inflate.destroy();
+      done(err);
     },
   });
   /** Reads `pending` as far as it goes; `done` when more bytes are needed, or with the error that stops the body. */
