@@ -532,6 +532,50 @@ describe('a snippet of text without spaces', () => {
   });
 });
 
+describe('a snippet of a stored result without spaces around its match', () => {
+  const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+  const breaks = (seg: Intl.Segmenter, text: string): Set<number> => new Set([...[...seg.segment(text)].map((s) => s.index), text.length]);
+  /** Stores `content` as a job of its own, searches it for `q` and says where its snippet was cut (without "… " and " …"). */
+  function cut(jobId: string, content: string, q: string): { start: number; end: number; text: string } {
+    storeJob(jobId, [{ url: `https://posts.test/${jobId}`, title: 'Post', content }]);
+    const hit = searchStore(store, q, { jobId }).hits[0];
+    expect(hit, `${jobId}: ${q}`).toMatchObject({ field: 'body', line: 1 });
+    const text = hit!.snippet.replace(/^… /, '').replace(/ …$/, '');
+    const start = content.indexOf(text);
+    expect(start, `${jobId}: ${text}`).toBeGreaterThanOrEqual(0);
+    return { start, end: start + text.length, text };
+  }
+
+  it('starts and ends on whole characters: no lone vowel sign, half a flag or part of a family emoji', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+    // Thai writes words without spaces, and its vowels and tone marks combine with the letter before.
+    const thai = 'ที่นี่มีน้ำใสและปลาเยอะ';
+    const rows: [string, (pad: number) => string][] = [
+      ['quokka', (pad) => `${'x'.repeat(pad)}${family.repeat(40)}quokka${family.repeat(60)}`],
+      ['quokka', (pad) => `${'x'.repeat(pad)}${'🇫🇷'.repeat(45)}quokka${'🇩🇪'.repeat(90)}`],
+      ['กิน', (pad) => `${'ก'.repeat(pad)}${thai.repeat(6)}กิน${thai.repeat(12)}`],
+    ];
+    // The window falls at every place of a cluster as the padding before it grows.
+    for (let pad = 0; pad < 12; pad++) {
+      rows.forEach(([q, row], i) => {
+        const content = row(pad);
+        const c = cut(`row-${i}-${pad}`, content, q);
+        const at = breaks(graphemes, content);
+        expect(at.has(c.start) && at.has(c.end), `${i}/${pad}: ${JSON.stringify(c.text.slice(0, 3))}…${JSON.stringify(c.text.slice(-3))}`).toBe(true);
+      });
+    }
+  });
+
+  it('starts and ends on a word of Thai, as the index cuts them', () => {
+    const sentence = 'วันหยุดเราไปเที่ยวทะเลกับเพื่อนหลายคน';
+    const content = `${sentence.repeat(5)}ฉันกินข้าวที่บ้าน${sentence.repeat(10)}`;
+    const c = cut('thai', content, 'กินข้าว');
+    const at = breaks(new Intl.Segmenter('th', { granularity: 'word' }), content);
+    expect(at.has(c.start) && at.has(c.end), `${JSON.stringify(c.text.slice(0, 4))}…${JSON.stringify(c.text.slice(-4))}`).toBe(true);
+    expect(c.text).toContain('ฉันกินข้าวที่บ้าน');
+  });
+});
+
 describe('a Latin word written against Chinese or Japanese', () => {
   it('is found in the text and cited by its line, not "in the url"', () => {
     storeJob('mixed', [

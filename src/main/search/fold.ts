@@ -47,11 +47,13 @@ const SEA_ANY = new RegExp(SEA_LETTER);
 // (sift extract of a page, which never meets Thai, took 5% longer).
 let words: Intl.Segmenter | undefined;
 
+/** ICU's word breaks (UAX #29, with its dictionaries for scripts written without spaces), made at first use. */
+export const wordSegmenter = (): Intl.Segmenter => (words ??= new Intl.Segmenter('th', { granularity: 'word' }));
+
 /** Where each word after the first starts in a run of SEA_LETTER (UTF-16 offsets into the run). */
 function wordStarts(run: string): number[] {
-  words ??= new Intl.Segmenter('th', { granularity: 'word' });
   const out: number[] = [];
-  for (const s of words.segment(run)) if (s.index > 0) out.push(s.index);
+  for (const s of wordSegmenter().segment(run)) if (s.index > 0) out.push(s.index);
   return out;
 }
 

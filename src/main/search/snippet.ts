@@ -1,4 +1,4 @@
-import { CJK_CHAR, foldTerm, foldWithMap } from './fold';
+import { CJK_CHAR, foldTerm, foldWithMap, wordSegmenter } from './fold';
 import type { Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 
@@ -9,8 +9,6 @@ export interface Snippet {
   /** 1-based line of the content where the shown match is. */
   line: number;
 }
-
-const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * A character that continues a word, as the index splits words: a letter or digit, but not a
@@ -124,6 +122,40 @@ function foldedOffset(at: Int32Array | undefined, off: number): number {
 }
 
 /**
+ * How far before a cut ICU starts reading to place word breaks. A break depends on the
+ * characters before it: a combining accent or a joined emoji (a family is 11 UTF-16 units)
+ * belongs to what precedes it, and Thai's dictionary reads whole words.
+ */
+const BREAK_CONTEXT = 64;
+const REGIONAL_INDICATOR_PAIR = /\uD83C[\uDDE6-\uDDFF]$/;
+
+/**
+ * The first word break at or after `at` and at most `limit` (the match's start, itself a
+ * break). Cut anywhere else, a snippet of text without spaces began with half a character: a
+ * lone accent or vowel sign, the last members of a family emoji, the second letter of a flag
+ * (🇷 of 🇫🇷), or the tail of a Thai word.
+ */
+function wordBreakFrom(content: string, at: number, limit: number): number {
+  let lo = Math.max(0, at - BREAK_CONTEXT);
+  // A flag is a pair of regional indicators, counted from the start of their run.
+  while (REGIONAL_INDICATOR_PAIR.test(content.slice(Math.max(0, lo - 2), lo))) lo -= 2;
+  for (const s of wordSegmenter().segment(content.slice(lo, limit))) {
+    if (lo + s.index >= at) return lo + s.index;
+  }
+  return limit;
+}
+
+/** The last word break at or before `at` and at least `limit` (the match's end, itself a break). */
+function wordBreakUpTo(content: string, at: number, limit: number): number {
+  let last = limit;
+  for (const s of wordSegmenter().segment(content.slice(limit, Math.min(content.length, at + BREAK_CONTEXT)))) {
+    if (limit + s.index > at) break;
+    last = limit + s.index;
+  }
+  return last;
+}
+
+/**
  * The line holding the most distinct terms (earliest on a tie), shown around its first match
  * with every match in view marked; whitespace collapsed to one space. Undefined when the
  * content itself has no match (the hit was on the title or URL).
@@ -139,21 +171,17 @@ export function makeSnippet(content: string, terms: readonly Term[]): Snippet | 
   const first = at ? { start: at[found.first.s] as number, end: at[found.first.e] as number } : { start: found.first.s, end: found.first.e };
   let from = Math.max(0, first.start - BEFORE);
   let to = Math.min(content.length, first.end + AFTER);
-  // Start and end on a word boundary, not in the middle of one.
+  // Start and end on a word boundary, not in the middle of one: after a space, else (text
+  // without spaces: Chinese, Thai, a row of emoji) where ICU's word breaks fall.
   if (from > 0) {
     const sp = content.slice(from, first.start).search(/\s/);
-    if (sp >= 0) from += sp + 1;
+    from = sp >= 0 ? from + sp + 1 : wordBreakFrom(content, from, first.start);
   }
   if (to < content.length) {
     const tail = content.slice(first.end, to);
     const sp = tail.search(/\s\S*$/);
-    if (sp >= 0) to = first.end + sp;
+    to = sp >= 0 ? first.end + sp : wordBreakUpTo(content, to, first.end);
   }
-  // Text without spaces (Chinese, Japanese, a row of emoji) is cut where the window ends, which
-  // could be inside a character outside the BMP (an emoji, a rare ideograph): its half is
-  // shown as "\ufffd" on a terminal and as a lone "\udxxx" in JSON. The whole character is kept.
-  if (from > 0 && isLowSurrogate(content.charCodeAt(from))) from--;
-  if (to < content.length && isLowSurrogate(content.charCodeAt(to))) to++;
   // Whitespace runs collapse to one space; outAt maps each content offset to the snippet's.
   const lead = from > 0 ? '… ' : '';
   let text = lead;
