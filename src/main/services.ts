@@ -408,11 +408,11 @@ export function createServices(opts: ServicesOptions): Services {
 
     exportHits: async ({ query, id, format, limit }) => {
       if (id !== undefined && !store.getJob(id)) throw notFound('This job');
-      const { hits } = searchStore(store, query, { jobId: id, limit });
+      const { hits, more } = searchStore(store, query, { jobId: id, limit });
       const file = await opts.dialogs?.saveFile(hitsFileName(query, format));
       if (!file) return null;
-      await writeFile(file, writeHits(format, { query, jobId: id, hits, at: Date.now() }), 'utf8');
-      return { path: file, hits: hits.length };
+      await writeFile(file, writeHits(format, { query, jobId: id, hits, more, at: Date.now() }), 'utf8');
+      return { path: file, hits: hits.length, more };
     },
   };
 

@@ -117,6 +117,16 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(status.slice(1).map((t) => t.status)).toEqual(['done', 'done']);
   });
 
+  test('says on stderr when more results match than --limit printed, and not when they are all', async () => {
+    const cut = await runSift(['search', 'lighthouse', '--job', jobBook, '--limit', '1', '--db', db], { env });
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(cut.stdout.match(/^\d+\. /gm)).toHaveLength(1);
+    expect(cut.stderr).toBe('sift search: the best 1 hit is shown; more stored results match: --limit N (up to 1000) shows more, or add a word to narrow them\n');
+    const whole = await runSift(['search', 'lighthouse', '--job', jobBook, '--limit', '2', '--json', '--db', db], { env });
+    expect(jsonLines(whole.stdout)).toHaveLength(2);
+    expect(whole.stderr).toBe('');
+  });
+
   test('searches every job unless --job names one, best first', async () => {
     const all = jsonLines((await runSift(['search', 'revenue', '--json', '--db', db], { env })).stdout);
     expect(all.map((h) => h.jobId).sort()).toEqual([jobA, jobB].sort());

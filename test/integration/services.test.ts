@@ -599,6 +599,20 @@ describe('services over the contract', () => {
     expect(names).toEqual([`sift-search-a${'𠀋'.repeat(39)}.md`, 'sift-search-annual-report-2023-net-revenue-and-cost.md']);
   });
 
+  test('Export hits of a search more results match than it writes says it wrote the best of them, in the file and the reply', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-hits-'));
+    const r = rig({ dialogs: { saveFile: async (name) => path.join(dir, name) } });
+    const { id } = await r.call('submit', { targets: [1, 2, 3].map((n) => ({ url: `${site.base}/article/${n}` })) });
+    await until(r, id);
+    const some = await r.call('exportHits', { query: 'navigation', id, format: 'md', limit: 2 });
+    expect(some).toMatchObject({ hits: 2, more: true });
+    expect(readFileSync(some!.path, 'utf8')).toContain(`The best 2 hits in job ${id} (`);
+    expect(readFileSync(some!.path, 'utf8')).toContain('; more results match than these.');
+    const all = await r.call('exportHits', { query: 'navigation', id, format: 'md', limit: 3 });
+    expect(all).toMatchObject({ hits: 3, more: false });
+    expect(readFileSync(all!.path, 'utf8')).toContain(`3 hits in job ${id}, best first (`);
+  });
+
   test('metrics: the Activity snapshot counts what ran', async () => {
     const r = rig();
     const { id } = await r.call('submit', { targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/missing/2` }] });

@@ -3,7 +3,7 @@ import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { reportError } from '../report';
 import { namedJob, openCliReader } from '../context';
-import { codePointMarks, hitText, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
+import { codePointMarks, hitText, MAX_LIMIT, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
@@ -27,6 +27,8 @@ counts more than one in the text), each with the text around the match and where
               characters (code points), which a page's own «» cannot be mistaken for. A
               result that several jobs stored alike (the same list run again) is one hit,
               the newest job's, with "sameIn": [{"jobId","idx"}] for the others.
+
+When more results match than --limit lets through, stderr says so.
 
 exit codes: 0 searched (also when nothing matched: stderr says so), 2 bad usage, no words,
 or no such job.
@@ -59,8 +61,8 @@ export const searchCommand: Command = {
     if (!parseQuery(query)) throw new UsageError(`give the words to find. ${SEARCH_HELP}`);
     let limit = 20;
     if (values.limit !== undefined) {
-      if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > 1000) {
-        throw new UsageError(`--limit takes a whole number from 1 to 1000, not "${values.limit}"`);
+      if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > MAX_LIMIT) {
+        throw new UsageError(`--limit takes a whole number from 1 to ${MAX_LIMIT}, not "${values.limit}"`);
       }
       limit = Number(values.limit);
     }
@@ -80,7 +82,7 @@ export const searchCommand: Command = {
         }
         jobId = named.job.id;
       }
-      const { hits, plain } = searchStore(store, query, { jobId, limit });
+      const { hits, plain, more } = searchStore(store, query, { jobId, limit });
       if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
       hits.forEach((h, i) => {
         if (values.json) {
@@ -89,6 +91,11 @@ export const searchCommand: Command = {
           io.stdout.write(`${jsonLine({ jobId, idx, url, title, score, snippet: hitText(h), ...text, field, line, page, sameIn })}\n`);
         } else printHit(h, i + 1, (s) => io.stdout.write(s));
       });
+      if (more) {
+        io.stderr.write(
+          `sift search: the best ${hits.length} ${hits.length === 1 ? 'hit is' : 'hits are'} shown; more stored results match: ${limit < MAX_LIMIT ? `--limit N (up to ${MAX_LIMIT}) shows more, or ` : ''}add a word to narrow them\n`,
+        );
+      }
       if (hits.length === 0) {
         // A long query (a pasted paragraph) is not printed back whole.
         const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;

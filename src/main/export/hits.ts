@@ -7,6 +7,8 @@ export interface HitsExport {
   /** The job searched; all jobs when undefined. */
   jobId?: string;
   hits: readonly SearchHit[];
+  /** More results matched than the hits written. */
+  more?: boolean;
   /** When the search ran (ms since epoch). */
   at: number;
 }
@@ -38,7 +40,11 @@ function marked(h: SearchHit, plain: (s: string) => string, mark: (s: string) =>
 /** The hits as one Markdown document: each a quote of its snippet (matches in bold) and where it is. */
 export function hitsMarkdown(e: HitsExport): string {
   const scope = e.jobId ? `job ${e.jobId}` : 'all jobs';
-  const lines = [`# Search: ${mdEscape(e.query)}`, '', `${e.hits.length} ${e.hits.length === 1 ? 'hit' : 'hits'} in ${scope}, best first (${new Date(e.at).toISOString()}).`, ''];
+  const n = `${e.hits.length} ${e.hits.length === 1 ? 'hit' : 'hits'}`;
+  const at = new Date(e.at).toISOString();
+  // Only the best are written when more match: the count alone read as every result there was.
+  const head = e.more ? `The best ${n} in ${scope} (${at}); more results match than these.` : `${n} in ${scope}, best first (${at}).`;
+  const lines = [`# Search: ${mdEscape(e.query)}`, '', head, ''];
   e.hits.forEach((h, i) => {
     lines.push(`## ${i + 1}. ${mdEscape(h.title || h.url)}`, '');
     lines.push(`> ${marked(h, mdEscape, (s) => `**${mdEscape(s)}**`)}`, '');

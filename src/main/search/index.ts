@@ -24,10 +24,13 @@ export interface SearchOutcome {
   hits: SearchHit[];
   /** The query was not valid syntax and was searched as its plain words. */
   plain: boolean;
+  /** More results match than the `limit` best returned. */
+  more: boolean;
 }
 
 export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT (or -word) work too, e.g. "net revenue" OR profit* -draft.';
-const MAX_LIMIT = 1000;
+/** The most hits one search returns. */
+export const MAX_LIMIT = 1000;
 
 export function emptyQueryError(): SiftError {
   return new SiftError('empty_query', 400, 'There is nothing to search for.', SEARCH_HELP);
@@ -113,15 +116,18 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
   if (!parsed) throw emptyQueryError();
   if (parsed.count > MAX_SEARCH_TERMS) throw tooManyTermsError('search', parsed.count, MAX_SEARCH_TERMS);
   const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(opts.limit ?? 50)));
+  // One hit more than asked says whether more results match: 20 hits printed and nothing
+  // else read as all there were, when 5,000 results held the word.
+  const want = limit + 1;
   // The same list run again stores the same results again, and each is one hit. Copies of a
   // result score alike, so the rows asked for are enough once the last scores below the
   // last hit; until then, more are asked for (FTS5 ranks every match however many).
-  for (let n = 2 * limit; ; n *= 4) {
+  for (let n = 2 * want; ; n *= 4) {
     const { rows, q } = runQuery(store, parsed, query, opts.jobId, n);
-    const hits = collapseCopies(store, rows, limit, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms));
+    const hits = collapseCopies(store, rows, want, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms));
     const last = rows.at(-1)?.score ?? 0;
     const lowest = hits.at(-1)?.score ?? Infinity;
-    if (rows.length < n || n >= MAX_ROWS || (hits.length === limit && last < lowest)) return { hits, plain: q.plain };
+    if (rows.length < n || n >= MAX_ROWS || (hits.length === want && last < lowest)) return { hits: hits.slice(0, limit), plain: q.plain, more: hits.length > limit };
   }
 }
 

@@ -190,7 +190,8 @@ export const invokeContract = {
   /** Runs the search again and saves its hits, with citations, where the user chooses (null: cancelled). */
   exportHits: {
     req: z.object({ query: SearchQuerySchema, id: JobId.optional(), format: HitsFormatSchema, limit: z.number().int().min(1).max(1000).default(200) }).strict(),
-    res: z.object({ path: z.string(), hits: z.number() }).nullable(),
+    /** more: more results matched than the hits saved. */
+    res: z.object({ path: z.string(), hits: z.number(), more: z.boolean() }).nullable(),
   },
 } as const;
 

@@ -74,7 +74,10 @@ export async function exportHits(box: SearchBoxName, format: HitsFormat): Promis
   if (!query.trim()) return;
   try {
     const res = await window.sift.exportHits(jobId ? { query, id: jobId, format } : { query, format });
-    if (res) get().notify('info', { message: `Saved ${res.hits} ${res.hits === 1 ? 'hit' : 'hits'} to ${res.path}` });
+    if (res) {
+      const saved = `${res.more ? 'the best ' : ''}${res.hits} ${res.hits === 1 ? 'hit' : 'hits'}`;
+      get().notify('info', { message: `Saved ${saved} to ${res.path}${res.more ? '; more results match' : ''}` });
+    }
   } catch (err) {
     get().notify('error', toUserError(err));
   }
