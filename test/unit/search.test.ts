@@ -95,6 +95,28 @@ describe('search over stored results', () => {
     expect(markedText({ text: inLink.snippet, marks: inLink.marks })).toContain('[Rafael Nadal](https://tennis.test/players/rafael-nadal/«184442»)');
   });
 
+  it("shows a page's italics and code as they read, without the extractor's underscores and backticks", () => {
+    // As the extractor writes <em> and <code>, escaping the page's own underscores and backticks.
+    storeJob('em', [
+      {
+        url: 'https://hike.test/boulder',
+        title: 'Hiking',
+        content:
+          '# Hiking\n\nWater is a _must_ here, says the _Daily Camera_. Set `max_water_litres` to 3 in the app.\n\n_Cover image: the Flatirons at dawn_\n\nThe file is \\_config\\_.yml, a name with \\`ticks\\`; snake_case_words stay.',
+        meta: { kind: 'html' },
+      },
+    ]);
+    const snippet = (q: string): string => {
+      const h = searchStore(store, q, { jobId: 'em' }).hits[0] as SearchHit;
+      return markedText({ text: h.snippet, marks: h.marks });
+    };
+    expect(snippet('must')).toMatch(/^Hiking Water is a «must» here, says the Daily Camera\. Set max_water_litres to 3 in the app\. Cover image: /);
+    expect(snippet('stay')).toMatch(/ The file is _config_\.yml, a name with `ticks`; snake_case_words «stay»\.$/);
+    expect(snippet('"daily camera"')).toContain('says the «Daily Camera». Set');
+    expect(snippet('dawn')).toContain('Cover image: the Flatirons at «dawn» The file');
+    expect(snippet('litres')).toContain('Set max_water_«litres» to 3');
+  });
+
   it('finds the target a phrase comes from first, with a marked snippet and the line', () => {
     const { hits } = searchStore(store, '"net revenue"');
     expect(ids(hits)).toEqual(['j1:0']);
