@@ -389,6 +389,21 @@ describe('query syntax', () => {
     expect(parseQuery('   ')).toBeUndefined();
   });
 
+  it('reads a phrase in the quotation marks of print as a phrase: “…”, „…“, «…», 「…」, as a quote pasted from a document has them', () => {
+    storeJob('j1', REPORTS);
+    for (const q of ['“net revenue”', '„net revenue“', '« net revenue »', '»net revenue«', '「net revenue」', '”net revenue”']) {
+      expect(parseQuery(q), q).toMatchObject({ match: '"net revenue"', terms: [{ text: expect.stringContaining('net revenue') }], plain: false });
+      expect(ids(searchStore(store, q).hits), q).toEqual(['j1:0']);
+    }
+    // The words of a quote in another order are not the quote: j1:1 holds "net" and "revenue" apart.
+    expect(ids(searchStore(store, '“revenue net”').hits)).toEqual([]);
+    expect(ids(searchStore(store, 'revenue net').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(parseQuery('costs -“net effect”')?.match).toBe('"costs" NOT "net effect"');
+    // Unclosed, it is plain words, as an unclosed " is; an apostrophe is part of its word.
+    expect(parseQuery('“net revenue')).toMatchObject({ match: '"net" "revenue"', plain: true });
+    expect(parseQuery('don’t panic')?.match).toBe('"don’t" AND "panic"');
+  });
+
   it('searches a word repeated in a query once (FTS5 would read and rank it once per repeat)', () => {
     expect(parseQuery('net revenue Net "net"')).toMatchObject({ match: '"net" AND "revenue"', terms: [{ text: 'net' }, { text: 'revenue' }] });
     expect(parseQuery('net net*')?.match).toBe('"net" AND "net"*');

@@ -26,6 +26,24 @@ type Token =
 
 const WORDISH = /[\p{L}\p{N}]/u;
 
+/**
+ * Quotation marks that make a phrase: the typewriter's, and those of print that a quote
+ * pasted from a document or a word processor's smart quotes bring: “English”, „German“,
+ * «French» and »Danish«, 「Japanese」 and 『』. Typed or pasted so, “in particular nothing”
+ * was its three words anywhere and found every page holding them. A phrase ends at the next
+ * one of them, whichever (German closes „ with “, Swedish ” with ”). Single quotes are not
+ * among them: ’ is the apostrophe of don’t.
+ */
+const QUOTES = '"\u201C\u201D\u201E\u201F\u00AB\u00BB\u300C\u300D\u300E\u300F\u301D\u301E\u301F';
+const isQuote = (c: string | undefined): boolean => c !== undefined && QUOTES.includes(c);
+const WORD_END = new RegExp(`[\\s()${QUOTES}]`);
+
+/** Where the phrase opened at `from` ends: the next quotation mark, or -1. */
+function closingQuote(q: string, from: number): number {
+  for (let i = from; i < q.length; i++) if (isQuote(q[i])) return i;
+  return -1;
+}
+
 class Malformed extends Error {}
 
 function lex(q: string): Token[] {
@@ -35,14 +53,14 @@ function lex(q: string): Token[] {
     const c = q[i] as string;
     if (/\s/.test(c)) {
       i++;
-    } else if (c === '-' && /^[\p{L}"]/u.test(q[i + 1] ?? '') && out.length > 0 && out[out.length - 1]?.kind !== 'op') {
+    } else if (c === '-' && (/^\p{L}/u.test(q[i + 1] ?? '') || isQuote(q[i + 1])) && out.length > 0 && out[out.length - 1]?.kind !== 'op') {
       // "-word" or -"a phrase" after something to find: leave out what holds it, as web
       // searches read a leading minus ("trees -forests" found and marked "forests"). Not
       // before a digit: "-5" is a number.
       out.push({ kind: 'op', op: 'NOT' });
       i++;
-    } else if (c === '"') {
-      const end = q.indexOf('"', i + 1);
+    } else if (isQuote(c)) {
+      const end = closingQuote(q, i + 1);
       if (end < 0) throw new Malformed('unterminated phrase');
       const text = q.slice(i + 1, end);
       i = end + 1;
@@ -57,7 +75,7 @@ function lex(q: string): Token[] {
       i++;
     } else {
       let j = i;
-      while (j < q.length && !/[\s"()]/.test(q[j] as string)) j++;
+      while (j < q.length && !WORD_END.test(q[j] as string)) j++;
       let word = q.slice(i, j);
       i = j;
       if (word === 'AND' || word === 'OR' || word === 'NOT') {
