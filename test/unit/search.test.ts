@@ -404,6 +404,17 @@ describe('query syntax', () => {
     expect(parseQuery('don’t panic')?.match).toBe('"don’t" AND "panic"');
   });
 
+  it('a query that ends in AND, OR or NOT (as one does while typing it) is its other words, not a search for "or"', () => {
+    storeJob('j1', REPORTS);
+    for (const q of ['revenue OR', 'revenue AND', 'revenue NOT', 'OR revenue', '(revenue OR', 'revenue OR OR']) {
+      expect(parseQuery(q), q).toMatchObject({ match: '"revenue"', plain: true });
+      expect(ids(searchStore(store, q).hits).sort(), q).toEqual(['j1:0', 'j1:1']);
+    }
+    // Alone, the word is what there is to find; in lower case it is always a word.
+    expect(parseQuery('OR')).toMatchObject({ match: '"OR"', plain: true });
+    expect(parseQuery('revenue or')?.match).toBe('"revenue" AND "or"');
+  });
+
   it('searches a word repeated in a query once (FTS5 would read and rank it once per repeat)', () => {
     expect(parseQuery('net revenue Net "net"')).toMatchObject({ match: '"net" AND "revenue"', terms: [{ text: 'net' }, { text: 'revenue' }] });
     expect(parseQuery('net net*')?.match).toBe('"net" AND "net"*');

@@ -147,14 +147,23 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[]; count: number
 /** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
 const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLowerCase() + (prefix ? '*' : '');
 
-/** Every run of letters and digits, each a word to find (what a query FTS5 rejects becomes). */
+/**
+ * Every run of letters and digits, each a word to find (what a query FTS5 rejects becomes).
+ * AND and OR in capitals, and a NOT at the end, are left out when other words remain: they
+ * were meant as operators, and a query still being typed ends in one ("revenue OR", searched
+ * as the box fills) that, made a word, kept only the results holding "or" and showed none of
+ * revenue's. A NOT before words stays a word: without it, "NOT currency" would find just
+ * the results it meant to leave out.
+ */
 function plainWords(q: string): { match: string; terms: Term[]; count: number } {
   const seen = new Set<string>();
-  const words = (q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => {
+  const runs = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
+  const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  return { match: words.map(quoteTerm).join(' '), terms: words.map((text) => ({ text, prefix: false })), count: words.length };
+  return { match: unique.map(quoteTerm).join(' '), terms: unique.map((text) => ({ text, prefix: false })), count: unique.length };
 }
 
 /**
