@@ -29,6 +29,13 @@ const PAGES: Record<string, string> = {
   '/tokyo': `<h1>首都の紹介</h1><p>東京都は日本の首都です。人口は約一千四百万人です。</p><p>交通機関が発達しています。</p>`,
 };
 
+/** /held answers only once released: the job stays running, its first result stored, while a test searches it. */
+let heldArrived: () => void = () => {};
+const heldRequest = new Promise<void>((resolve) => (heldArrived = resolve));
+let releaseHeld: () => void = () => {};
+const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve));
+const QUOKKA = (n: number): string => `<h1>Island notes ${n}</h1><p>The quokka of Rottnest Island smiles at visitors, note ${n} says.</p>${filler('the island', 4)}`;
+
 beforeAll(async () => {
   ensureBuilt();
   const pdf = makePdf({ pages: [['Quarterly figures', 'Nothing to see here'], ['Second page', 'More figures'], ['Third page', 'The hidden needle is here']], title: 'Figures' });
@@ -38,7 +45,15 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       return res.end(pdf);
     }
-    const body = PAGES[p];
+    if (p === '/held') {
+      heldArrived();
+      void heldReleased.then(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Island notes 2</title></head><body><article>${QUOKKA(2)}</article></body></html>`);
+      });
+      return;
+    }
+    const body = p === '/quokka' ? QUOKKA(1) : PAGES[p];
     if (!body) {
       res.writeHead(404, { 'content-type': 'text/html' });
       return res.end('<h1>Not here</h1>');
@@ -55,6 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  releaseHeld();
   await browser?.close();
   await app?.close();
   await new Promise<void>((resolve) => {
@@ -236,5 +252,29 @@ test('a job deleted while its hits are shown (the expiry sweep, another window) 
   await page.locator('[data-testid="search-hit"][data-idx="3"]').click();
   await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(older);
   await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('人口');
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('a search of a running job follows it: a result stored after the words were typed joins the hits, and the count says so', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${base}/quokka`, `${base}/held`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.getByTestId('submit').click();
+  // Targets run in order: the second is asked for once the first is stored.
+  await heldRequest;
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status')).toBe('running');
+  // An earlier test left the box asking questions.
+  await page.getByTestId('search-mode-find').click();
+  await page.getByTestId('job-search-input').fill('quokka');
+  await expect.poll(searchDone('job')).toBe('done');
+  await expect.poll(hitIdxs).toEqual(['0']);
+  expect(await page.getByTestId('search-count').textContent()).toBe('1 hit for quokka');
+
+  releaseHeld();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+  // The box runs its query again once the stored result's event comes (at most once a second).
+  await expect.poll(async () => (await hitIdxs()).sort(), { timeout: 15_000 }).toEqual(['0', '1']);
+  await expect.poll(() => page.getByTestId('search-count').textContent()).toBe('2 hits for quokka');
+  await page.screenshot({ path: screenshotPath('ui-search-running') });
   expect(pageErrors(page)).toEqual([]);
 });

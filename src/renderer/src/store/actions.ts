@@ -11,6 +11,7 @@ import { ComposerList } from '../lib/packed-list';
 import { formatCreated, plural } from '../lib/format';
 import { cleanOptions, effectiveOptions, noTargetsError, truncatedListError, type ListSource } from './composer';
 import { useStore } from './index';
+import { resultsStored } from './search-actions';
 
 const get = useStore.getState;
 
@@ -21,7 +22,10 @@ export function startSync(): () => void {
   if (unsubscribe) return unsubscribe;
   const offs = [
     window.sift.on('jobChanged', (job) => get().applyJob(job)),
-    window.sift.on('targetsChanged', ({ jobId, rows }) => get().applyRows(jobId, rows)),
+    window.sift.on('targetsChanged', ({ jobId, rows }) => {
+      get().applyRows(jobId, rows);
+      if (rows.some((r) => r.status === 'done')) resultsStored(jobId);
+    }),
     window.sift.on('jobRemoved', ({ id }) => {
       get().removeJob(id);
       get().dropJob(id);

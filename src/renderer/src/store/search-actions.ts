@@ -41,6 +41,32 @@ export async function runSearch(box: SearchBoxName): Promise<void> {
   }
 }
 
+/**
+ * How long after a result is stored a box searching its job runs its query again: a job
+ * stores up to ~150 results a second from a fast site, and the box follows it once a second,
+ * so a hit does not move under the pointer between a look and a click.
+ */
+export const SEARCH_REFRESH_MS = 1000;
+const refreshTimers: Record<SearchBoxName, ReturnType<typeof setTimeout> | undefined> = { job: undefined, all: undefined };
+
+/**
+ * Results were stored in `jobId`: each box that searches it and shows an answer runs its
+ * query again, so its hits and count follow a running job. They stayed as they were when
+ * typed: "No hits" in a job that had since stored ten pages holding the word.
+ */
+export function resultsStored(jobId: string): void {
+  for (const box of ['job', 'all'] as const) {
+    const b = get().searchBoxes[box];
+    if (!b.answered || (box === 'job' && b.jobId !== jobId) || refreshTimers[box]) continue;
+    refreshTimers[box] = setTimeout(() => {
+      refreshTimers[box] = undefined;
+      const now = get().searchBoxes[box];
+      // Still showing that answer (typing runs its own search, Esc drops it).
+      if (now.answered && now.answered === now.query) void runSearch(box);
+    }, SEARCH_REFRESH_MS);
+  }
+}
+
 /** Esc in a box: drops the query, any pending run, and the hits. */
 export function cancelSearch(box: SearchBoxName): void {
   clearTimeout(timers[box]);
