@@ -49,20 +49,27 @@ export async function runSearch(box: SearchBoxName): Promise<void> {
 export const SEARCH_REFRESH_MS = 1000;
 const refreshTimers: Record<SearchBoxName, ReturnType<typeof setTimeout> | undefined> = { job: undefined, all: undefined };
 
+/** Whether the box's hits are on screen: this job's in its job view, all jobs' in the search view. */
+function onScreen(box: SearchBoxName, jobId: string): boolean {
+  const { view, searchBoxes } = get();
+  return box === 'job' ? view.kind === 'job' && view.id === jobId && searchBoxes.job.jobId === jobId : view.kind === 'search';
+}
+
 /**
- * Results were stored in `jobId`: each box that searches it and shows an answer runs its
- * query again, so its hits and count follow a running job. They stayed as they were when
- * typed: "No hits" in a job that had since stored ten pages holding the word.
+ * Results were stored in `jobId`: the box on screen that searches it and shows an answer runs
+ * its query again, so its hits and count follow a running job. They stayed as they were when
+ * typed: "No hits" in a job that had since stored ten pages holding the word. A box out of
+ * sight is left alone: its answer would re-aim the open result's highlight (refocus).
  */
 export function resultsStored(jobId: string): void {
   for (const box of ['job', 'all'] as const) {
     const b = get().searchBoxes[box];
-    if (!b.answered || (box === 'job' && b.jobId !== jobId) || refreshTimers[box]) continue;
+    if (!b.answered || !onScreen(box, jobId) || refreshTimers[box]) continue;
     refreshTimers[box] = setTimeout(() => {
       refreshTimers[box] = undefined;
       const now = get().searchBoxes[box];
       // Still showing that answer (typing runs its own search, Esc drops it).
-      if (now.answered && now.answered === now.query) void runSearch(box);
+      if (now.answered && now.answered === now.query && onScreen(box, jobId)) void runSearch(box);
     }, SEARCH_REFRESH_MS);
   }
 }
