@@ -654,6 +654,12 @@ describe('Export hits', () => {
     expect(md).toContain('## 1. Report \\*2023\\*\n\n> so **net revenue** rose\n\n<https://r.test/a> — job j1, target #1, line 4, page 2, also in job j0 #3');
     expect(md).toContain('— job j1, target #5, in the title');
   });
+  it("writes a title or snippet with a bidi override without it, so the heading and the quote do not read backwards", () => {
+    const spoof: SearchHit = { jobId: 'j1', idx: 0, url: 'https://r.test/a', title: 'Invoice \u202Efdp.exe', score: 1, field: 'body', snippet: 'pay \u202Ethe net total', marks: [[9, 12]], line: 2 };
+    const md = hitsMarkdown({ query: 'net', hits: [spoof], at: 0 });
+    expect(md).toContain('## 1. Invoice fdp.exe\n\n> pay the **net** total\n');
+    expect(md).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
   it('writes CSV with a BOM, CRLF, «marks», and formula-looking cells neutralised', () => {
     const lines = hitsCsv({ query: 'net', hits, at: 0 }).split('\r\n');
     expect(lines[0]).toBe('\uFEFFrank,job,target,url,title,field,line,page,score,snippet,also_in');

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { alsoIn, formatScore, type HitsFormat, type SearchHit } from '../../shared/search';
 import { SPREADSHEET_SAFE } from './csv';
+import { mdInline, withoutBidiControls } from './render';
 
 export interface HitsExport {
   query: string;
@@ -46,8 +47,10 @@ export function hitsMarkdown(e: HitsExport): string {
   const head = e.more ? `The best ${n} in ${scope} (${at}); more results match than these.` : `${n} in ${scope}, best first (${at}).`;
   const lines = [`# Search: ${mdEscape(e.query)}`, '', head, ''];
   e.hits.forEach((h, i) => {
-    lines.push(`## ${i + 1}. ${mdEscape(h.title || h.url)}`, '');
-    lines.push(`> ${marked(h, mdEscape, (s) => `**${mdEscape(s)}**`)}`, '');
+    // As the job's combined Markdown writes a title (mdInline): without a bidi override, which
+    // showed the rest of the heading backwards ("\u202Egnp.exe" read "exe.png").
+    lines.push(`## ${i + 1}. ${mdInline(h.title) || mdInline(h.url)}`, '');
+    lines.push(`> ${marked(h, (s) => mdEscape(withoutBidiControls(s)), (s) => `**${mdEscape(withoutBidiControls(s))}**`)}`, '');
     lines.push(`<${h.url}> — ${citation(h)}`, '');
   });
   return lines.join('\n');

@@ -177,6 +177,7 @@ export function mdInline(s: string): string {
  * too). Right-to-left titles read right without them: the bidi algorithm orders their letters.
  */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+export const withoutBidiControls = (s: string): string => s.replace(BIDI_CONTROLS, '');
 
 // CommonMark's block starts, as far as headings need them. A heading may be indented up to
 // three spaces; four make it code.
