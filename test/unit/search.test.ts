@@ -330,6 +330,18 @@ describe('Ask this job', () => {
     expect(() => askJob(store, 'j1', long.split(' ').slice(0, 2 * MAX_SEARCH_TERMS).join(' '))).not.toThrow();
   });
 
+  it("ranks on the question's own words, not on the words every question has, in a job too small to tell them", () => {
+    storeJob('small', [
+      { url: 'https://small.test/weather', title: 'Weather', content: 'What is the weather like? It is the best of the year.' },
+      { url: 'https://small.test/capital', title: 'Capital', content: 'Paris became the capital of France in 987.' },
+    ]);
+    // Before, with under 10 passages nothing was left out: the weather passage answered too, on "what", "is" and "the".
+    const a = askJob(store, 'small', 'what is the capital of France?');
+    expect(a.map((p) => p.url)).toEqual(['https://small.test/capital']);
+    // A question of such words only still asks something.
+    expect(askJob(store, 'small', 'what is it?')[0]).toMatchObject({ url: 'https://small.test/weather' });
+  });
+
   it("quotes a page's passage as it reads, without its links' addresses or bold marks, at its line", () => {
     storeJob('md', [
       {

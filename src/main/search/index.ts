@@ -3,6 +3,7 @@ import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import type { Mode, Result, TargetStatus } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
+import { FUNCTION_WORDS } from '../fetch/function-words';
 import { processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
@@ -197,7 +198,11 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   if (!plain) throw emptyQueryError();
   // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
   // only results that hold the whole question: its character pairs are the words here.
-  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
+  const all = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
+  // The words that say what is asked, as the question option keeps them ("what", "the", "is"
+  // in 8 languages say nothing); a question of those words only keeps them all.
+  const saying = (w: string): boolean => !FUNCTION_WORDS.has(processTerm(w) ?? '');
+  const words = all.some(saying) ? all.filter(saying) : all;
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
   const anyWord = words.map(quoteTerm).join(' OR ');
   const rows = store.searchResults(anyWord, jobId, ASK_TARGETS);
@@ -229,9 +234,12 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // Words as the question option makes them (CJK in character pairs), without case, accents or vowel marks.
   const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm });
   ms.addAll(docs);
-  // A word in more than a third of the passages ("the", "was", "and" in any language) says
-  // nothing about which passage answers; with enough passages to tell, it is left out.
-  const asked = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
+  // The question's function words say nothing of what it asks (unless it has no other). A
+  // word in more than a third of the passages says nothing about which passage answers
+  // either; with enough passages to tell, it is left out. In a small job that rule alone kept
+  // "the" and "is": a passage sharing only those came back as an answer.
+  const terms = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
+  const asked = terms.some((w) => !FUNCTION_WORDS.has(w)) ? terms.filter((w) => !FUNCTION_WORDS.has(w)) : terms;
   const telling = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : asked;
   if (telling.length === 0) return [];
   const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
