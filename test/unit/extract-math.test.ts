@@ -78,6 +78,44 @@ describe('MathML on its own', () => {
   });
 });
 
+describe('TeX a page keeps for a script to typeset', () => {
+  it('in a <script type="math/tex"> (kramdown, MathJax 2) is the formula, where Readability left nothing', () => {
+    const a = extractArticle(
+      page(`<p>${FILL} The energy is <script type="math/tex">E_0 = m c^2</script> at rest. ${FILL}</p><script type="math/tex; mode=display">\\int_0^1 f(x)\\,dx</script><p>${FILL}</p>`),
+      'https://x.example/',
+    );
+    expect(a.markdown).toContain('The energy is $E_0 = m c^2$ at rest.');
+    expect(a.markdown).toContain('\n\n$$\n\\int_0^1 f(x)\\,dx\n$$\n\n');
+    expect(a.text).toContain('The energy is E_0 = m c^2 at rest.');
+    expect(a.html).toContain('<annotation encoding="application/x-tex">E_0 = m c^2</annotation>');
+  });
+
+  it('is written once when MathJax 2 already drew it (a rendered page): its preview and drawing go', () => {
+    const drawn = '<span class="MathJax_Preview">x</span><span class="MathJax" id="MathJax-Element-1-Frame"><nobr><span class="math"><span class="mi">x</span></span></nobr></span>';
+    const md = extractArticle(page(`<p>${FILL} Let ${drawn}<script type="math/tex" id="MathJax-Element-1">x</script> be given. ${FILL}</p><p>${FILL}</p>`), 'https://x.example/').markdown;
+    expect(md).toContain('Let $x$ be given.');
+  });
+
+  it('written out as \\(…\\) or \\[…\\] in an element of class "math" (pandoc, Sphinx) is $TeX$, not escaped text', () => {
+    const a = extractArticle(
+      page(`<p>${FILL} Each <span class="math inline">\\(a_i^2 + b_{*}\\)</span> counts. ${FILL}</p><p><span class="math display">\\[\\sum_{i=1}^n i\\]</span></p><p>${FILL}</p>`),
+      'https://x.example/',
+    );
+    expect(a.markdown).toContain('Each $a_i^2 + b_{*}$ counts.');
+    expect(a.markdown).toContain('\n\n$$\n\\sum_{i=1}^n i\n$$\n\n');
+    expect(a.text).toContain('Each a_i^2 + b_{*} counts.');
+  });
+
+  it('a "math" element of other text, and a script of another type, are left as they were', () => {
+    const a = extractArticle(
+      page(`<p>${FILL} See <span class="math">chapter (2)</span> and <script type="text/javascript">var hidden = 1;</script>the rest. ${FILL}</p><p>${FILL}</p>`),
+      'https://x.example/',
+    );
+    expect(a.markdown).toContain('See chapter (2) and the rest.');
+    expect(a.text).not.toContain('hidden');
+  });
+});
+
 describe('what is left as it was', () => {
   it('an image whose alt merely looks like TeX, with no MathML of it, stays an image', () => {
     const md = extractArticle(page(`<p>${FILL} <img src="/f.png" alt="{\\displaystyle x}"> ${FILL}</p><p>${FILL}</p>`), 'https://x.example/').markdown;

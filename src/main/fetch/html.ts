@@ -4,7 +4,7 @@ import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
-import { isDisplayMath, isMath, linearMath, liftMath, mathText, texOf, type MathNode } from './math';
+import { isDisplayMath, isMath, linearMath, liftMath, mathText, texFormulas, texOf, type MathNode } from './math';
 import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneArticle, type PruneElement } from './prune';
 import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
@@ -1344,6 +1344,7 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   // ("/signin/"). 5 of the article benchmark's 91 pages had such a class. None of these
   // attributes of <html> holds text, so they go before Readability reads the page.
   for (const attr of ['class', 'id', 'role', 'style', 'hidden', 'aria-hidden']) document.documentElement?.removeAttribute(attr);
+  texFormulas(document as unknown as Document);
   liftMath(document as unknown as MathNode);
   dropPermalinks(document);
   dropLineNumbers(document);
@@ -1390,6 +1391,7 @@ export function extractArticle(html: string, url: string): Article {
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
+    texFormulas(fresh as unknown as Document);
     liftMath(fresh as unknown as MathNode);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
     root = fresh.body;

@@ -143,3 +143,50 @@ export function liftMath(root: MathNode): void {
     }
   }
 }
+
+/** MathJax's script of TeX source (kramdown and MathJax 2 write them): "math/tex", a display one with "; mode=display". */
+const TEX_SCRIPT = /^\s*math\/tex\s*(?:;\s*mode\s*=\s*(display)\s*)?$/i;
+/** A formula written out whole for MathJax or KaTeX to typeset (pandoc, Sphinx): \(…\) in a line, \[…\] on its own. */
+const TEX_DELIMITED = /^\s*\\(?:\(([\s\S]+)\\\)|\[([\s\S]+)\\\])\s*$/;
+/** The classes MathJax 2 gives what it draws before a formula's script: its preview and its rendering. */
+const MATHJAX_OUTPUT = /(?:^|\s)MathJax/;
+
+/**
+ * Formulas a page keeps as TeX for a script to typeset, as a <math> element carrying that TeX,
+ * which markdownOf writes as $TeX$ and textOf as the TeX:
+ * - a <script type="math/tex">: Readability removes every script, so the formula was nothing
+ *   ("the energy is  where"); MathJax 2's drawing of it just before, on a rendered page, goes;
+ * - an element of class "math" whose text is \(…\) or \[…\] (pandoc, Sphinx): its TeX was
+ *   escaped as text, "\\(a\_i^2\\)".
+ */
+export function texFormulas(document: Document): void {
+  for (const script of Array.from(document.querySelectorAll('script[type]'))) {
+    const m = TEX_SCRIPT.exec(script.getAttribute('type') ?? '');
+    if (!m) continue;
+    for (let prev = script.previousElementSibling; prev && MATHJAX_OUTPUT.test(prev.getAttribute('class') ?? ''); prev = script.previousElementSibling) prev.remove();
+    const tex = (script.textContent ?? '').trim();
+    if (tex) script.replaceWith(formula(document, tex, m[1] !== undefined));
+    else script.remove();
+  }
+  for (const el of Array.from(document.querySelectorAll('.math'))) {
+    if (el.firstElementChild) continue;
+    const m = TEX_DELIMITED.exec(el.textContent ?? '');
+    if (!m) continue;
+    el.replaceChildren(formula(document, (m[1] ?? m[2]!).trim(), m[2] !== undefined));
+  }
+}
+
+/** A <math> element of the TeX given, shown as that TeX where a browser renders it (html mode). */
+function formula(document: Document, tex: string, display: boolean): Element {
+  const math = document.createElement('math');
+  if (display) math.setAttribute('display', 'block');
+  const semantics = document.createElement('semantics');
+  const shown = document.createElement('mtext');
+  shown.textContent = tex;
+  const annotation = document.createElement('annotation');
+  annotation.setAttribute('encoding', 'application/x-tex');
+  annotation.textContent = tex;
+  semantics.append(shown, annotation);
+  math.append(semantics);
+  return math;
+}
