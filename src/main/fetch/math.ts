@@ -148,8 +148,15 @@ export function liftMath(root: MathNode): void {
 const TEX_SCRIPT = /^\s*math\/tex\s*(?:;\s*mode\s*=\s*(display)\s*)?$/i;
 /** A formula written out whole for MathJax or KaTeX to typeset (pandoc, Sphinx): \(…\) in a line, \[…\] on its own. */
 const TEX_DELIMITED = /^\s*\\(?:\(([\s\S]+)\\\)|\[([\s\S]+)\\\])\s*$/;
-/** The classes MathJax 2 gives what it draws before a formula's script: its preview and its rendering. */
-const MATHJAX_OUTPUT = /(?:^|\s)MathJax/;
+/**
+ * Whether `el` is what MathJax 2 drew of the script just after it: its preview, or its drawing,
+ * which is (or, for a display formula, holds) the element of id "<the script's id>-Frame".
+ */
+function drawnBy(el: Element, script: Element): boolean {
+  if (/(?:^|\s)MathJax_Preview(?:\s|$)/.test(el.getAttribute('class') ?? '')) return true;
+  const frame = script.id ? `${script.id}-Frame` : '';
+  return !!frame && (el.id === frame || Array.from(el.querySelectorAll('[id]')).some((d) => d.id === frame));
+}
 
 /**
  * Formulas a page keeps as TeX for a script to typeset, as a <math> element carrying that TeX,
@@ -163,7 +170,7 @@ export function texFormulas(document: Document): void {
   for (const script of Array.from(document.querySelectorAll('script[type]'))) {
     const m = TEX_SCRIPT.exec(script.getAttribute('type') ?? '');
     if (!m) continue;
-    for (let prev = script.previousElementSibling; prev && MATHJAX_OUTPUT.test(prev.getAttribute('class') ?? ''); prev = script.previousElementSibling) prev.remove();
+    for (let prev = script.previousElementSibling; prev && drawnBy(prev, script); prev = script.previousElementSibling) prev.remove();
     const tex = (script.textContent ?? '').trim();
     if (tex) script.replaceWith(formula(document, tex, m[1] !== undefined));
     else script.remove();
