@@ -52,4 +52,23 @@ describe("a figure's caption", () => {
     expect(a.markdown).toContain('![](https://harbour.example/photos/a.jpg)');
     expect(a.text).not.toMatch(/caption|Photo: J\. Smith/i);
   });
+
+  it('that its pictures do not say (an alt of their own, two pictures, a listing) stays in the Markdown and html under them, once', () => {
+    const a = extractArticle(
+      page(
+        '<figure><img src="/photos/summer.jpg" alt="Summer"><figcaption>Figure 2: The quay at <em>high</em> tide, July.</figcaption></figure>' +
+          '<figure><img src="/photos/a.jpg"><img src="/photos/b.jpg"><figcaption>Before and after the storm</figcaption></figure>' +
+          '<figure><pre><code>ls -l</code></pre><figcaption>Listing 1: the harbour log</figcaption></figure>' +
+          '<figure><img src="/photos/same.jpg" alt="The old lighthouse"><figcaption>The old lighthouse</figcaption></figure>',
+      ),
+      'https://harbour.example/gallery',
+    );
+    expect(a.markdown).toContain('![Summer](https://harbour.example/photos/summer.jpg)\n\nFigure 2: The quay at _high_ tide, July.\n\n');
+    expect(a.markdown).toContain('![](https://harbour.example/photos/b.jpg)\n\nBefore and after the storm\n\n');
+    expect(a.markdown).toContain('```\nls -l\n```\n\nListing 1: the harbour log');
+    expect(a.markdown.match(/The old lighthouse/g)).toHaveLength(1);
+    expect(a.html).toMatch(/<figcaption>Figure 2: The quay at <em>high<\/em> tide, July\.<\/figcaption>/);
+    // The article's text still has no captions, as before.
+    expect(a.text).not.toMatch(/Figure 2|the storm|Listing 1/);
+  });
 });

@@ -908,8 +908,10 @@ function isCell(node: unknown): boolean {
  * its layout. A list item, a table row, a term and a <br> end a line; other blocks a paragraph.
  * The breaks on either side of a block's edge are one break, the larger, so the items of a
  * list are lines, not paragraphs; two <br> in a row, as old pages part paragraphs, are two.
+ * Without `captions`, a figure's <figcaption> is left out: an article's text has none (the
+ * pruning pass keeps one only for the Markdown and html, under its picture).
  */
-export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
+export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = true }: { captions?: boolean } = {}): string {
   // Runs of flowing text, each tidied alone, between the preformatted blocks kept as they are.
   const done: string[] = [];
   let out: string[] = [];
@@ -932,7 +934,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }): string {
     }
     if (node.nodeType !== 1) return;
     const name = node.nodeName.toUpperCase();
-    if (UNREAD.has(name)) return;
+    if (UNREAD.has(name) || (name === 'FIGCAPTION' && !captions)) return;
     if (name === 'BR') return put('\n');
     if (name === 'MATH') {
       const math = node as unknown as MathNode;
@@ -1383,7 +1385,8 @@ export function extractArticle(html: string, url: string): Article {
   }
   const { document, lang, docTitle, names, article } = page;
   let root = article?.content;
-  if (root && (article?.textContent ?? '').trim()) {
+  const isArticle = !!root && !!(article?.textContent ?? '').trim();
+  if (root && isArticle) {
     dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());
     pruneArticle(root as unknown as PruneElement);
     // Readability made the srcset's URLs absolute.
@@ -1417,7 +1420,7 @@ export function extractArticle(html: string, url: string): Article {
       return markdown;
     },
     get text(): string {
-      return (text ??= root ? textOf(root) : '');
+      return (text ??= root ? textOf(root, { captions: !isArticle }) : '');
     },
     byline: decodeReferences((article?.byline ?? '').trim(), document),
     lang: article?.lang || lang,

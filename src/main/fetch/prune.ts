@@ -220,12 +220,14 @@ function carryLanguage(pre: PruneElement, lang: string): void {
 /**
  * A caption leaves the text (the benchmark's articles have none), but its words are what a
  * figure's one picture shows: they become the picture's alt when the page gave it none, so
- * the Markdown reads "![Protesters on Nathan Road](…)" and not "![](…)".
+ * the Markdown reads "![Protesters on Nathan Road](…)" and not "![](…)". Returns whether the
+ * figure's pictures now say what the caption says (its alt, given here or by the page), so
+ * the caption may go; a caption outside a figure, or an empty one, may go too.
  */
-function captionAsAlt(caption: PruneElement): void {
+function captionAsAlt(caption: PruneElement): boolean {
   let figure = caption.parentElement;
   for (let level = 0; figure && figure.tagName.toUpperCase() !== 'FIGURE' && level < 2; level++) figure = figure.parentElement;
-  if (!figure || figure.tagName.toUpperCase() !== 'FIGURE') return;
+  if (!figure || figure.tagName.toUpperCase() !== 'FIGURE') return true;
   const images: PruneElement[] = [];
   const find = (el: PruneElement): void => {
     for (const child of Array.from(el.children)) {
@@ -235,8 +237,12 @@ function captionAsAlt(caption: PruneElement): void {
   };
   find(figure);
   const text = norm(caption.textContent);
-  if (images.length !== 1 || !text || (images[0]!.getAttribute('alt') ?? '').trim()) return;
-  images[0]!.setAttribute('alt', text.length > 300 ? `${text.slice(0, 299)}…` : text);
+  if (!text) return true;
+  if (images.length === 1 && !(images[0]!.getAttribute('alt') ?? '').trim()) {
+    images[0]!.setAttribute('alt', text.length > 300 ? `${text.slice(0, 299)}…` : text);
+    return true;
+  }
+  return images.some((img) => norm(img.getAttribute('alt')) === text);
 }
 
 /** Share of a block's text in links above which it is a list of links, not prose. */
@@ -275,10 +281,15 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
   /** Prunes inside `el`, and `el` itself unless it is the root; returns its [text, link text] lengths after. */
   const walk = (el: PruneElement, isRoot: boolean): [number, number] => {
     const tag = el.tagName.toUpperCase();
+    // A figure's <figcaption> that its pictures do not say (they have alts of their own, there
+    // are several, or none: a listing's "Figure 3: Latency under load") stays for the Markdown
+    // and html, under what it names; it was lost. The text still leaves it out (textOf's captions).
     if (!isRoot && dropOnEntry(el, tag)) {
-      if (tag === 'FIGCAPTION' || classKind(el, seen) === 'caption') captionAsAlt(el);
-      el.remove();
-      return [0, 0];
+      const said = tag === 'FIGCAPTION' || classKind(el, seen) === 'caption' ? captionAsAlt(el) : true;
+      if (tag !== 'FIGCAPTION' || said) {
+        el.remove();
+        return [0, 0];
+      }
     }
     const cls = el.getAttribute('class');
     const lang = cls !== null && (tag === 'PRE' || tag === 'CODE') ? codeLanguage(cls) : undefined;
