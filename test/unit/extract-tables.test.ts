@@ -177,3 +177,29 @@ describe('a table of one very wide row over many short ones', () => {
     expect(md.length).toBeLessThan(200_000);
   });
 });
+
+describe('a table that lays the page out', () => {
+  const fill = 'This paragraph carries enough words for the page to read as an article about the harbour and its boats.';
+  const article = (body: string): string =>
+    `<!doctype html><html><head><title>Harbour</title></head><body><article><h1>Harbour</h1><p>${fill}</p>${body}<p>${fill}</p></article></body></html>`;
+
+  it('marked role="presentation" is its cells\' blocks in order, not a table under an empty header', () => {
+    const a = extractArticle(
+      article('<table role="presentation"><tr><td><p>The ferry leaves at nine.</p><p>It returns at noon.</p></td><td><img src="/ferry.jpg" alt="The ferry"></td></tr></table>'),
+      'https://harbour.example/ferry',
+    );
+    expect(a.markdown).toContain('The ferry leaves at nine.\n\nIt returns at noon.\n\n![The ferry](https://harbour.example/ferry.jpg)');
+    expect(a.markdown).not.toMatch(/^\||<br>|<table/m);
+  });
+
+  it('without header cells, holding a list, is its blocks, where it was raw HTML in the plugin\'s wrapper', () => {
+    const md = markdownOf('<table><tr><td><p>Boats in the harbour:</p><ul><li>Ferry</li><li>Tug</li></ul></td><td><p>Moorings are free in winter.</p></td></tr></table>');
+    expect(md).toBe('Boats in the harbour:\n\n-   Ferry\n-   Tug\n\nMoorings are free in winter.');
+  });
+
+  it('is told from data: a table with header cells and a list in a cell stays HTML, without the wrapper; one of short cells stays a table', () => {
+    const kept = markdownOf('<p>Steps:</p><table><tr><th>Step</th><th>What</th></tr><tr><td>1</td><td><ul><li>moor</li><li>pay</li></ul></td></tr></table>');
+    expect(kept).toBe('Steps:\n\n<table><tbody><tr><th>Step</th><th>What</th></tr><tr><td>1</td><td><ul><li>moor</li><li>pay</li></ul></td></tr></tbody></table>');
+    expect(tableOf(markdownOf('<table><tr><td>Ferry</td><td>9:00</td></tr><tr><td>Tug</td><td>10:00</td></tr></table>')).widths).toEqual([2, 2, 2, 2]);
+  });
+});

@@ -220,8 +220,39 @@ export function markdownOf(html: string): string {
   const root = scratchRoot();
   root.innerHTML = html;
   makeConvertible(root);
+  unwrapLayoutTables(root);
   regularizeTables(root);
   return convert(root);
+}
+
+/** Blocks a Markdown cell cannot hold, for which the tables plugin keeps a table as HTML. */
+const CELL_BLOCKS = 'ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote,pre';
+
+/**
+ * A table that lays a page out rather than holding data, as its cells' blocks one after the
+ * other, as a screen reader reads it: one the page marks so (role "presentation" or "none"),
+ * or one without header cells or caption whose cells hold lists, headings, quotes or code. The
+ * tables plugin wrote such a table as raw HTML in a wrapper of its own (`<div
+ * class="joplin-table-wrapper"><table role="presentation">…`), or, with short cells, as a
+ * Markdown table under an empty header. A table with header cells stays a table.
+ */
+function unwrapLayoutTables(root: HTMLElement): void {
+  const doc = root.ownerDocument;
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const own = (el: Element): boolean => el.closest('table') === table;
+    const role = (table.getAttribute('role') ?? '').trim().toLowerCase();
+    const marked = role === 'presentation' || role === 'none';
+    if (!marked && (Array.from(table.querySelectorAll('th,thead,caption')).some(own) || !Array.from(table.querySelectorAll(CELL_BLOCKS)).some((b) => own(b.parentElement!)))) continue;
+    const cells = Array.from(table.querySelectorAll('td,th')).filter(own);
+    const blocks = cells.map((cell) => {
+      const block = doc.createElement('div');
+      while (cell.firstChild) block.appendChild(cell.firstChild);
+      return block;
+    });
+    // insertBefore: domino, turndown's DOM, has no replaceWith(...nodes).
+    for (const block of blocks) table.parentNode!.insertBefore(block, table);
+    table.remove();
+  }
 }
 
 /** A table row's cells, without the text and other elements between them. */
@@ -431,8 +462,11 @@ function convert(root: HTMLElement): string {
     // span showing "<br>" ("| ```<br>sift -v<br>``` |"). Its line ends are references, so a
     // blank line in the code does not end the HTML block. A table the plugin reads as no
     // table (one cell, or tables inside) is its cells' blocks, the code fenced.
+    // Any other table the plugin keeps as HTML (a list in a cell of a table with a header) is
+    // the table alone, not in the <div class="joplin-table-wrapper"> the plugin puts around it
+    // for its own app's style sheet.
     turndown.addRule('codeTable', {
-      filter: (node) => node.nodeName === 'TABLE' && holdsTag(node, PRE) && !holdsTag(node, TABLE) && tableCellCount(node) > 1,
+      filter: (node) => node.nodeName === 'TABLE' && holdsTag(node, HTML_CELL_BLOCKS) && !holdsTag(node, TABLE) && tableCellCount(node) > 1,
       replacement: (_content, node) => `\n\n${(node as HTMLElement).outerHTML.replace(/\r?\n/g, '&#10;')}\n\n`,
     });
     // 10<sup>6</sup> is not 106: an exponent or index stays marked (GFM renders the tag).
@@ -694,6 +728,7 @@ const LINK_BLOCKS = tags(
 const KBD = tags('kbd');
 const BR = tags('br');
 const PRE = tags('pre');
+const HTML_CELL_BLOCKS = tags(CELL_BLOCKS);
 const TABLE = tags('table');
 const CELLS = tags('td,th');
 const HEADINGS = tags('h1,h2,h3,h4,h5,h6');
