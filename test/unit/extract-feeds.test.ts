@@ -120,7 +120,7 @@ describe('feeds read as their entries', () => {
   it('gives the entries as text, as clean HTML, as their links, and as a JSON outline', async () => {
     const text = await read(feed('wordpress-rss2'), 'text');
     expect(text.content).toMatch(/^Harbour Notes\n\nTides, boats & the people who mend them\n\nMending nets in the off season\n\n2024-05-14/);
-    expect(text.content).toContain('A netting needle, filled\nA mesh gauge the width of the old mesh');
+    expect(text.content).toContain('• A netting needle, filled\n• A mesh gauge the width of the old mesh');
     expect(text.content).not.toMatch(/[<>]|trackRead/);
     const html = await read(feed('wordpress-rss2'), 'html');
     expect(html.content).toContain('<h2><a href="https://harbour.example/2024/05/mending-nets/">Mending nets in the off season</a></h2>');
