@@ -154,6 +154,18 @@ describe("a table's text", () => {
     );
     expect(a.text).toContain('\nName\tRound 1\tRound 2\nBob Jr.\t\t6 7\n');
   });
+
+  it('has a row on one line when a cell holds a line break; a layout table (no header cells) keeps its breaks', () => {
+    const fill = 'The harbour office lists its contacts below, with the hours each desk is open to the public during the season.';
+    const a = extractArticle(
+      `<html><head><title>Contacts</title></head><body><article><h1>Contacts</h1><p>${fill}</p>` +
+        '<table><tr><th>Desk</th><th>Address</th><th>Hours</th></tr><tr><td>Pilots</td><td>1 Quay Street<br>Port Estuary</td><td>8-12</td></tr></table>' +
+        `<table><tr><td>Posted by the harbour master<br>Tides are high this week.</td></tr></table><p>${fill}</p></article></body></html>`,
+      'https://harbour.example/contacts',
+    );
+    expect(a.text).toContain('\nDesk\tAddress\tHours\nPilots\t1 Quay Street Port Estuary\t8-12\n');
+    expect(a.text).toContain('Posted by the harbour master\nTides are high this week.');
+  });
 });
 
 describe('a long table', () => {

@@ -960,6 +960,9 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
   };
   // The lists the walk is in, and the marker owed before the next text of an item.
   const lists: boolean[] = [];
+  // Whether each table the walk is in has header cells, and how many cells it is in.
+  const tables: boolean[] = [];
+  let cells = 0;
   let marker = '';
   const put = (s: string): void => {
     if (owed) out.push('\n'.repeat(owed));
@@ -978,7 +981,10 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     if (node.nodeType !== 1) return;
     const name = node.nodeName.toUpperCase();
     if (UNREAD.has(name) || (name === 'FIGCAPTION' && !captions)) return;
-    if (name === 'BR') return put('\n');
+    // In a cell of a table with header cells (data, not a page's layout), a line break is a
+    // blank: the row stays one line, its cells apart by tabs, where "line one<br>line two" made
+    // the cell's second line a row of its own under the wrong columns.
+    if (name === 'BR') return put(tables.at(-1) && cells > 0 ? ' ' : '\n');
     if (name === 'MATH') {
       const math = node as unknown as MathNode;
       const block = isDisplayMath(math);
@@ -1003,12 +1009,18 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     // Cells of a row apart by a tab, as a spreadsheet copies them ("Bob Jr.\t5\t6", where one
     // space made "Bob Jr. 5 6" and no one could tell the columns).
     if ((name === 'TD' || name === 'TH') && isCell(node.previousSibling)) put('\t');
+    const table = name === 'TABLE';
+    if (table) tables.push(!!(node as unknown as { querySelector(s: string): unknown }).querySelector('th'));
+    const cell = name === 'TD' || name === 'TH';
+    if (cell) cells++;
     const list = name === 'UL' || name === 'OL';
     if (list) lists.push(name === 'OL');
     const within = name === 'LI' && lists.length > 0;
     if (within) marker = `${INDENT_MARK.repeat(lists.length - 1)}${itemMarker(node as unknown as ItemNode, lists.at(-1)!, lists.length)}`;
     for (const c of Array.from(node.childNodes)) walk(c as TextNode);
     if (list) lists.pop();
+    if (cell) cells--;
+    if (table) tables.pop();
     // An item without text has no marker to show.
     if (within) marker = '';
     if (block) owe(LINE_BLOCK.has(name) ? 1 : 2);
