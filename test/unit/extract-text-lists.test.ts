@@ -16,12 +16,12 @@ describe('a list in text', () => {
       page('<ul><li><p>Clothes</p><ul><li>Oilskins</li><li>Boots<ul><li>spare laces</li></ul></li></ul></li><li>Food</li><li></li></ul>'),
       'https://guide.example/packing',
     ).text;
-    expect(t).toContain(`${FILL}\n\n• Clothes\n\n  ◦ Oilskins\n  ◦ Boots\n    ▪ spare laces\n\n• Food\n\n${FILL}`);
+    expect(t).toContain(`${FILL}\n\n• Clothes\n\n  ◦ Oilskins\n  ◦ Boots\n    ▪ spare laces\n• Food\n\n${FILL}`);
   });
 
   it('keeps an ordered list\'s items as lines, its nested items indented, with no Markdown marks', () => {
     const t = extractArticle(page('<ol><li>Check the forecast<ol><li>wind</li><li>tide</li></ol></li><li>File a plan</li></ol>'), 'https://guide.example/packing').text;
-    expect(t).toContain('\n\nCheck the forecast\n  wind\n  tide\n\nFile a plan\n\n');
+    expect(t).toContain('\n\nCheck the forecast\n  wind\n  tide\nFile a plan\n\n');
     expect(t).not.toMatch(/^\s*(?:[-*+]|\d+\.)\s/m);
   });
 

@@ -1023,7 +1023,8 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     if (table) tables.pop();
     // An item without text has no marker to show.
     if (within) marker = '';
-    if (block) owe(LINE_BLOCK.has(name) ? 1 : 2);
+    // A nested list ends its item's line, not a paragraph: the outer list's next item follows.
+    if (block) owe(LINE_BLOCK.has(name) || (list && lists.length > 0) ? 1 : 2);
   };
   for (const c of Array.from(root.childNodes)) walk(c as TextNode);
   done.push(tidyLines(out.join('')));
