@@ -27,6 +27,16 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>The Tide Report</ti
 <p>${'Neap tides are weaker: the sun and the moon pull at right angles to each other. '.repeat(6)}</p>
 </article><footer>© tides</footer></body></html>`;
 
+// Structures a reader keeps: a formula left as TeX for MathJax, a figure's caption beside an
+// alt, a table laying the page out, a nested list.
+const STRUCTURES = `<!doctype html><html><head><title>Gauges</title></head><body><article><h1>Gauges</h1>
+<p>${'A tide gauge reads the height of the water every six minutes, day and night. '.repeat(4)}</p>
+<p>The height is <script type="math/tex">h(t) = a \\cos(\\omega t)</script> at the gauge.</p>
+<figure><img src="/gauge.jpg" alt="A tide gauge"><figcaption>Figure 1: The gauge at Brest.</figcaption></figure>
+<table role="presentation"><tr><td><p>${'Gauges are checked by hand each spring against a staff fixed to the quay. '.repeat(3)}</p></td><td><ul><li>staff</li><li>level</li></ul></td></tr></table>
+<ul><li>Brest<ul><li>since 1711</li></ul></li><li>Dover</li></ul>
+</article></body></html>`;
+
 const MINIFIED = ARTICLE.replace(/\n/g, '').replace(/<\/?(?:html|head|body)\b[^>]*>/g, '').replace('<!doctype html>', '<!doctype html><html lang=en>');
 
 let srv: TestServer;
@@ -46,6 +56,7 @@ beforeAll(async () => {
     '/data.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"name":"a","n":1},{"name":"b","n":2}],"next":"https://api.example/p2"}'),
     '/notes.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('alpha line\nbeta line\ngamma https://x.example/doc\ndelta\nepsilon alpha\n'),
     // The article minified as html-minifier's removeOptionalTags leaves it: no <head>, <body>, </html>.
+    '/structures': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(STRUCTURES),
     '/minified': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(MINIFIED),
     '/empty.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(),
     '/shy': (_q, r) =>
@@ -76,6 +87,18 @@ describe('HTML', () => {
     expect(r.meta?.bytes).toBe(Buffer.byteLength(ARTICLE));
     expect(typeof r.meta?.fetched_ms).toBe('number');
   });
+  it("keeps a page's structures: a TeX formula, a figure's caption, a layout table's blocks, a nested list", async () => {
+    const md = (await get('/structures')).content;
+    expect(md).toContain('The height is $h(t) = a \\cos(\\omega t)$ at the gauge.');
+    expect(md).toContain(`![A tide gauge](${srv.origin}/gauge.jpg)\n\nFigure 1: The gauge at Brest.`);
+    expect(md).toContain('against a staff fixed to the quay.\n\n-   staff\n-   level');
+    expect(md).not.toMatch(/<table|joplin|^\|/m);
+    const text = (await get('/structures', { mode: 'text' })).content;
+    expect(text).toContain('The height is h(t) = a \\cos(\\omega t) at the gauge.');
+    expect(text).toContain('• Brest\n  ◦ since 1711\n• Dover');
+    expect(text).not.toContain('Figure 1');
+  });
+
   it('returns text without markup and html without the page chrome', async () => {
     const t = await get('/article', { mode: 'text' });
     expect(t.content).toContain('Spring tides come with the full');
