@@ -225,13 +225,17 @@ export function markdownOf(html: string): string {
   return convert(root);
 }
 
-/** Blocks a Markdown cell cannot hold, for which the tables plugin keeps a table as HTML. */
-const CELL_BLOCKS = 'ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote,pre';
+/**
+ * Blocks a Markdown cell cannot hold, for which the tables plugin keeps a table as HTML; in a
+ * table without header cells they lay a page out. A <pre> does not tell: code beside its
+ * output or its numbers is laid out in tables of data too (codeTable keeps those as HTML).
+ */
+const LAYOUT_BLOCKS = 'ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote';
 
 /**
  * A table that lays a page out rather than holding data, as its cells' blocks one after the
  * other, as a screen reader reads it: one the page marks so (role "presentation" or "none"),
- * or one without header cells or caption whose cells hold lists, headings, quotes or code. The
+ * or one without header cells or caption whose cells hold lists, headings or quotes. The
  * tables plugin wrote such a table as raw HTML in a wrapper of its own (`<div
  * class="joplin-table-wrapper"><table role="presentation">…`), or, with short cells, as a
  * Markdown table under an empty header. A table with header cells stays a table.
@@ -242,7 +246,7 @@ function unwrapLayoutTables(root: HTMLElement): void {
     const own = (el: Element): boolean => el.closest('table') === table;
     const role = (table.getAttribute('role') ?? '').trim().toLowerCase();
     const marked = role === 'presentation' || role === 'none';
-    if (!marked && (Array.from(table.querySelectorAll('th,thead,caption')).some(own) || !Array.from(table.querySelectorAll(CELL_BLOCKS)).some((b) => own(b.parentElement!)))) continue;
+    if (!marked && (Array.from(table.querySelectorAll('th,thead,caption')).some(own) || !Array.from(table.querySelectorAll(LAYOUT_BLOCKS)).some((b) => own(b.parentElement!)))) continue;
     const cells = Array.from(table.querySelectorAll('td,th')).filter(own);
     const blocks = cells.map((cell) => {
       const block = doc.createElement('div');
@@ -728,7 +732,7 @@ const LINK_BLOCKS = tags(
 const KBD = tags('kbd');
 const BR = tags('br');
 const PRE = tags('pre');
-const HTML_CELL_BLOCKS = tags(CELL_BLOCKS);
+const HTML_CELL_BLOCKS = tags(`${LAYOUT_BLOCKS},pre`);
 const TABLE = tags('table');
 const CELLS = tags('td,th');
 const HEADINGS = tags('h1,h2,h3,h4,h5,h6');
