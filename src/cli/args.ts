@@ -3,6 +3,7 @@ import type { Options } from '../shared/types';
 import { MODES, RENDER_MODES } from '../shared/types';
 import { setOption, validateOptions } from '../shared/urllist/options';
 import { UsageError } from './io';
+import { closestName } from './suggest';
 
 /** The target options every fetching command takes (SPEC §6). */
 export const targetOptionSpec = {
@@ -54,8 +55,50 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   try {
     return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
+    const problem = err instanceof Error ? flagProblem(err, argv, options) : undefined;
+    if (problem) throw new UsageError(problem.text, { seeHelp: problem.seeHelp });
     throw new UsageError(err instanceof Error ? err.message.replace(/^TypeError \[[A-Z_]+\]: /, '') : String(err));
   }
+}
+
+/**
+ * parseArgs's complaint about a flag in the user's words, or undefined for one it does not
+ * know. Its own were Node's: `--jsn` was "Unknown option '--jsn'. To specify a positional
+ * argument starting with a '-', place it at the end of the command after '--', as in '--
+ * "--jsn"" (advice for a file named --jsn, its quote left open), and Go-style `-json` was
+ * "Unknown option '-j'", a flag nobody typed. Now the flag is named as typed, with the one
+ * meant when it is a slip.
+ */
+function flagProblem(err: Error, argv: string[], options: NonNullable<ParseArgsConfig['options']>): { text: string; seeHelp: boolean } | undefined {
+  const code = (err as NodeJS.ErrnoException).code;
+  const longOf = (flag: string): string =>
+    flag.startsWith('--') ? flag.slice(2) : (Object.keys(options).find((k) => options[k]?.short === flag.slice(1)) ?? flag.slice(1));
+  const flags = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const reported = /Unknown option '([^']+)'/.exec(err.message)?.[1];
+    if (!reported) return undefined;
+    // parseArgs names one letter of a group of short flags (-json is -j -s -o -n): the word typed.
+    const typed = (reported.startsWith('--') ? reported : (flags.find((a) => /^-[^-]/.test(a) && a.includes(reported.slice(1))) ?? reported)).replace(/=.*$/s, '');
+    const meant = closestName(typed.replace(/^-+/, ''), Object.keys(options));
+    return { text: `unknown option ${typed}${meant ? `; did you mean --${meant}?` : ''}`, seeHelp: true };
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const named = /Option '(?:-\w, )?(--?[\w-]+)/.exec(err.message)?.[1];
+    if (!named) return undefined;
+    const flag = `--${longOf(named)}`;
+    if (/does not take an argument/.test(err.message)) {
+      const given = flags.find((a) => a.startsWith(`${flag}=`));
+      return { text: `${flag} takes no value${given ? ` (${given})` : ''}: give ${flag} alone`, seeHelp: false };
+    }
+    if (/argument missing/.test(err.message)) return { text: `${flag} needs a value`, seeHelp: true };
+    if (/ambiguous/.test(err.message)) {
+      const at = flags.findIndex((a) => a === named || a === flag);
+      const next = at >= 0 ? flags[at + 1] : undefined;
+      const text = `${flag} needs a value${next ? `, and ${next} after it is read as an option` : ''}: give the value after ${flag} (one that starts with a dash as ${flag}=-VALUE)`;
+      return { text, seeHelp: false };
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -29,8 +29,11 @@ export const EXIT = { ok: 0, someFailed: 1, usage: 2, interrupted: 130 } as cons
 
 /** A usage or input error: printed as one line, exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** The command's --help says what it takes: a flag it does not know, or one missing its value. */
+  readonly seeHelp: boolean;
+  constructor(message: string, o: { seeHelp?: boolean } = {}) {
     super(message);
     this.name = 'UsageError';
+    this.seeHelp = o.seeHelp ?? false;
   }
 }

@@ -2,6 +2,7 @@ import type { CommandEntry } from './command';
 import { EXIT, UsageError, processIO, type CliIO } from './io';
 import { VERSION } from '../main/version';
 import { commands } from './commands';
+import { closestName } from './suggest';
 
 const HELP = (list: CommandEntry[]): string =>
   [
@@ -38,7 +39,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const isProcess = io.stdout === process.stdout;
   if (isProcess) watchPipes();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(HELP(commands));
+    // Asked for, the help is the output; as the answer to no command at all it is an error's
+    // text, which `out=$(sift $CMD)` with CMD unset took for the command's output.
+    (name ? io.stdout : io.stderr).write(HELP(commands));
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
@@ -47,7 +50,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`sift: unknown command "${name}". Run \`sift --help\` for the list.\n`);
+    io.stderr.write(`sift: ${unknownCommand(name, rest)}\n`);
     return EXIT.usage;
   }
   const cmd = await entry.load();
@@ -73,13 +76,28 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return code === EXIT.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`sift ${name}: ${err.message}\n`);
+      io.stderr.write(`sift ${name}: ${err.message}${err.seeHelp ? ` (\`sift ${name} --help\` lists its options)` : ''}\n`);
       return EXIT.usage;
     }
     throw err;
   } finally {
     if (isProcess) for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.off(sig, onSignal);
   }
+}
+
+/**
+ * What is wrong with a command name sift does not know, with the command meant when it is a
+ * slip (`fecth`, `Batch`) or comes later (`sift --json fetch URL`: options follow the command).
+ */
+function unknownCommand(name: string, rest: string[]): string {
+  const names = commands.map((c) => c.name);
+  const list = '`sift --help` lists the commands';
+  if (name.startsWith('-')) {
+    const later = rest.find((a) => names.includes(a));
+    return later ? `${name} goes after the command, as in \`sift ${later} ${name} …\`` : `give a command, then its options (${name}); ${list}`;
+  }
+  const meant = closestName(name, names);
+  return `unknown command "${name}"; ${meant ? `did you mean \`sift ${meant}\`? (${list})` : list}`;
 }
 
 let pipesWatched = false;

@@ -57,3 +57,43 @@ describe('a --grep the regular expression engine refuses', () => {
     expect(json.err).toMatch(/^line 1: invalid: grep "\(" is not a valid regular expression: a \( has no \) to close it /);
   });
 });
+
+describe('a mistyped command or flag', () => {
+  it('is named as typed, with the flag meant when it is a slip, and where the options are listed; exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['fetch', '--jsn', 'http://127.0.0.1:9/'], 'sift fetch: unknown option --jsn; did you mean --json? (`sift fetch --help` lists its options)\n'],
+      // Go-style single dash: Node's parser read it as -j -s -o -n and named "-j".
+      [['fetch', '-json', 'http://127.0.0.1:9/'], 'sift fetch: unknown option -json; did you mean --json? (`sift fetch --help` lists its options)\n'],
+      [['export', 'abcd', '--out', 'x', '--fromat', 'csv'], 'sift export: unknown option --fromat; did you mean --format? (`sift export --help` lists its options)\n'],
+      [['jobs', '--JSON'], 'sift jobs: unknown option --JSON; did you mean --json? (`sift jobs --help` lists its options)\n'],
+      [['fetch', '--bogus', 'http://127.0.0.1:9/'], 'sift fetch: unknown option --bogus (`sift fetch --help` lists its options)\n'],
+      [['status', '--db'], 'sift status: --db needs a value (`sift status --help` lists its options)\n'],
+      [['fetch', '-q'], 'sift fetch: --question needs a value (`sift fetch --help` lists its options)\n'],
+      [['fetch', '--json=true', 'http://127.0.0.1:9/'], 'sift fetch: --json takes no value (--json=true): give --json alone\n'],
+      [
+        ['fetch', '--grep', '--json', 'http://127.0.0.1:9/'],
+        'sift fetch: --grep needs a value, and --json after it is read as an option: give the value after --grep (one that starts with a dash as --grep=-VALUE)\n',
+      ],
+      [['fecth', 'http://127.0.0.1:9/'], 'sift: unknown command "fecth"; did you mean `sift fetch`? (`sift --help` lists the commands)\n'],
+      [['Batch', 'list.txt'], 'sift: unknown command "Batch"; did you mean `sift batch`? (`sift --help` lists the commands)\n'],
+      [['frobnicate'], 'sift: unknown command "frobnicate"; `sift --help` lists the commands\n'],
+      [['--json', 'fetch', 'http://127.0.0.1:9/'], 'sift: --json goes after the command, as in `sift fetch --json …`\n'],
+    ];
+    for (const [argv, err] of cases) {
+      const r = await sift(...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err, argv.join(' ')).toBe(err);
+      expect(r.out, argv.join(' ')).toBe('');
+    }
+  });
+  it('sift with no command at all prints the help on stderr, not as output, exit 2; sift --help prints it on stdout, exit 0', async () => {
+    const none = await sift();
+    expect(none.code).toBe(2);
+    expect(none.out).toBe('');
+    expect(none.err).toMatch(/^sift: turn a list of URLs into clean files\n[\s\S]*usage: sift COMMAND/);
+    const asked = await sift('--help');
+    expect(asked.code).toBe(0);
+    expect(asked.out).toBe(none.err);
+    expect(asked.err).toBe('');
+  });
+});
