@@ -7,7 +7,7 @@ import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
 import { createLog, type Log } from '../main/log';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
-import type { CliIO } from './io';
+import { userPath, type CliIO } from './io';
 
 export { CLI_CALLER, cliSettings } from './settings';
 
@@ -21,12 +21,12 @@ export interface CliFlags {
 
 /** The data folder of the --db in use: the app's own folder, or the database's. */
 function dirFor(flags: CliFlags, io: CliIO): string {
-  return flags.db ? path.dirname(path.resolve(io.cwd, flags.db)) : dataDir(io.env);
+  return flags.db ? path.dirname(userPath(io, flags.db)) : dataDir(io.env);
 }
 
 export function cliLog(flags: CliFlags, io: CliIO): Log {
   const files = [defaultLogPath(dirFor(flags, io))];
-  if (flags.log) files.push(path.resolve(io.cwd, flags.log));
+  if (flags.log) files.push(userPath(io, flags.log));
   // Each file alone first, so the error names the one that cannot be written.
   for (const file of files) {
     try {
@@ -46,7 +46,7 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
 }
 
 /** The database a command works on: --db, or the app's own. */
-export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? path.resolve(io.cwd, flags.db) : defaultDbPath(dataDir(io.env)));
+export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? userPath(io, flags.db) : defaultDbPath(dataDir(io.env)));
 
 /**
  * The database opened as its owner, for commands that only read or export. A --db that names

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
 
 /** Where a command writes, so tests can run commands in-process and read what they print. */
@@ -23,6 +25,21 @@ export const processIO = (): CliIO => ({
   env: process.env,
   cwd: process.cwd(),
 });
+
+/**
+ * A path the user gave, absolute: relative to the working folder, and a leading `~` is the
+ * home folder, as a shell would have made it. A shell expands `~` only at the start of a word,
+ * so `--db=~/sift.db`, `--out="~/results"` or a script's quoted "$HOME"-less default reached
+ * Sift as written, and it made a folder named "~" in the working folder, a database in it,
+ * and a later `sift jobs --db ~/sift.db` (expanded by the shell) found none.
+ */
+export function userPath(io: Pick<CliIO, 'cwd' | 'env'>, p: string): string {
+  if (p === '~' || p.startsWith('~/') || (process.platform === 'win32' && p.startsWith('~\\'))) {
+    const home = io.env.HOME || io.env.USERPROFILE || os.homedir();
+    return path.resolve(home, p.slice(2));
+  }
+  return path.resolve(io.cwd, p);
+}
 
 /** Exit codes of SPEC §6. */
 export const EXIT = { ok: 0, someFailed: 1, usage: 2, interrupted: 130 } as const;

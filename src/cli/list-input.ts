@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { MAX_LIST_BYTES, decodeListBytes, type ListProblem } from '../shared/urllist';
-import { UsageError, type CliIO } from './io';
+import { UsageError, userPath, type CliIO } from './io';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
 
 /** What to do with a file that is not a list, by what it seems to be. */
@@ -23,7 +22,7 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
     bytes =
       file === '-'
         ? await readStdinUpTo(io, MAX_LIST_BYTES, signal, { command, what: 'the list' })
-        : await readFileUpTo(path.resolve(io.cwd, file), MAX_LIST_BYTES, signal);
+        : await readFileUpTo(userPath(io, file), MAX_LIST_BYTES, signal);
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${name}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
-import { EXIT, UsageError, type CliIO } from '../io';
+import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { reportError } from '../report';
 import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat, type ParsedTarget } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
@@ -81,8 +80,8 @@ export const batchCommand: Command = {
     if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
     }
-    const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
-    if (values.out) checkExportFormat(format, path.resolve(io.cwd, values.out));
+    const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
+    if (values.out) checkExportFormat(format, userPath(io, values.out));
     const file = positionals[0] as string;
     // A list given by its address is fetched (through the guard) and read as a file would be.
     const fetched = isListUrl(file) ? await fetchListInput(file, values, io, signal) : undefined;
@@ -127,7 +126,7 @@ export const batchCommand: Command = {
     holdSettingsNote();
     if (values.out) {
       try {
-        await checkExportDestination(path.resolve(io.cwd, values.out), format);
+        await checkExportDestination(userPath(io, values.out), format);
       } catch (err) {
         io.stderr.write(problems);
         return reportError(err, io);
@@ -247,7 +246,7 @@ export const batchCommand: Command = {
         ? runExport(
             ctx.store,
             started,
-            { format, out: path.resolve(io.cwd, values.out!), includeFailed: values['include-failed'] ?? false, includeMeta: values['include-meta'] ?? false, io },
+            { format, out: userPath(io, values.out!), includeFailed: values['include-failed'] ?? false, includeMeta: values['include-meta'] ?? false, io },
             liveExportSource(ctx.store, ctx.runner, started),
           ).then(
             () => undefined,

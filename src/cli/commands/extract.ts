@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from '../command';
 import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
-import { EXIT, UsageError } from '../io';
+import { EXIT, UsageError, userPath } from '../io';
 import { FetchError } from '../../main/fetch';
 import { jqCompileError } from '../../main/check-options';
 import { bodyTooLong } from '../../main/fetch/errors';
@@ -63,7 +63,7 @@ export const extractCommand: Command = {
           // As much as a download may be: a pipe or a device is read up to it, not without end.
           // "-" is stdin, as for sift parse and sift batch (`curl … | sift extract -`).
           const max = fetcher.settings().maxBodyBytes;
-          buf = file === '-' ? await readStdinUpTo(io, max, signal, { command: 'extract', what: 'the document' }) : await readFileUpTo(path.resolve(io.cwd, file), max, signal);
+          buf = file === '-' ? await readStdinUpTo(io, max, signal, { command: 'extract', what: 'the document' }) : await readFileUpTo(userPath(io, file), max, signal);
         } catch (err) {
           if (signal.aborted) return EXIT.interrupted;
           if (err instanceof TooLarge) {
@@ -77,7 +77,7 @@ export const extractCommand: Command = {
         }
         try {
           // stdin has no address: its links stay as written unless the page names its own (saved from, canonical).
-          const url = file === '-' ? undefined : `file://${path.resolve(io.cwd, file)}`;
+          const url = file === '-' ? undefined : `file://${userPath(io, file)}`;
           const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal });
           printOutcome(io, json, file, { result }, 'extract');
         } catch (error) {

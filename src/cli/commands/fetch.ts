@@ -1,8 +1,7 @@
 import { appendFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
-import { EXIT, UsageError, type CliIO } from '../io';
+import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { jqCompileError } from '../../main/check-options';
 import { toErrorInfo } from '../../shared/errors';
@@ -79,7 +78,7 @@ export function pagesNote(meta: Record<string, unknown>): string {
  * list, archive service), --allow-private over them, and --log appending JSON lines.
  */
 export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher {
-  const logPath = typeof values.log === 'string' ? path.resolve(io.cwd, values.log) : '';
+  const logPath = typeof values.log === 'string' ? userPath(io, values.log) : '';
   const settings = cliSettings({ allowPrivate: values['allow-private'] === true, allowHosts: allowHostsFromFlags(values) }, io);
   return createFetcher(fetchSettingsOf(settings), {
     log: logPath ? (line) => appendFileSync(logPath, `${jsonLine({ time: new Date().toISOString(), ...line })}\n`) : undefined,

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Command } from '../command';
 import { parse } from '../args';
-import { EXIT, UsageError, type CliIO } from '../io';
+import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { reportError } from '../report';
 import { cliDbPath, namedJob, openCliReader, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
@@ -189,8 +188,8 @@ ${ID_NOTE}
     });
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (!values.out) throw new UsageError('--out DIR is required');
-    const format = exportFormatFor(values.format, values.out && path.resolve(io.cwd, values.out));
-    checkExportFormat(format, path.resolve(io.cwd, values.out));
+    const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
+    checkExportFormat(format, userPath(io, values.out));
     return withStore(values, io, async (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
@@ -201,7 +200,7 @@ ${ID_NOTE}
       try {
         await runExport(store, j, {
           format,
-          out: path.resolve(io.cwd, values.out!),
+          out: userPath(io, values.out!),
           includeFailed: values['include-failed'] ?? false,
           includeMeta: values['include-meta'] ?? false,
           io,

@@ -1,13 +1,12 @@
 import type { Command } from '../command';
 import { optionsFromFlags, parse, targetOptionSpec } from '../args';
-import { EXIT, UsageError, type CliIO } from '../io';
+import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
 import { problemLines, readListInput } from '../list-input';
 import { counted } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { isSitemapIndex } from '../../shared/urllist/xml';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { isListUrl } from '../list-url';
 
 const USAGE = `usage: sift parse FILE|- [--as FORMAT] [options]
@@ -42,7 +41,7 @@ export const parseCommand: Command = {
     const defaults = optionsFromFlags(values);
 
     // parse fetches nothing; the address of a list is no file of that name.
-    if (isListUrl(file) && !existsSync(path.resolve(io.cwd, file))) {
+    if (isListUrl(file) && !existsSync(userPath(io, file))) {
       throw new UsageError(`${file} is an address: sift parse reads a list from a file or stdin and fetches nothing (curl -s ${file} | sift parse - reads it; sift batch ${file} fetches and runs it)`);
     }
     let input: string;
