@@ -52,6 +52,18 @@ function joinNegativeValues(argv: string[], options: NonNullable<ParseArgsConfig
 
 /** parseArgs with errors turned into UsageError (exit code 2) that name the bad flag. */
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  const parsed = parseOrExplain(argv, options);
+  // `--db "$DB"` with DB unset is `--db ""`: it went on as if the flag were not there, so a
+  // script meant for its own database listed, fetched into and exported the app's; `sift batch
+  // --out ""` exported nothing and exited 0, and `--log ""` logged nowhere. No option of
+  // Sift's means anything when it is empty.
+  for (const [key, value] of Object.entries(parsed.values)) {
+    if (value === '' || (Array.isArray(value) && value.includes(''))) throw new UsageError(`--${key} is empty: give it a value, or leave --${key} out`);
+  }
+  return parsed;
+}
+
+function parseOrExplain<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
   try {
     return parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {

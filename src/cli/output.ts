@@ -39,6 +39,17 @@ function isFolder(p: string): boolean {
   }
 }
 
+/**
+ * An --out of "-" refused: Sift reads "-" as stdin, and many tools write to stdout for it, but
+ * an export is files; it made a folder named "-" in the working folder and said so only in
+ * its last line.
+ */
+export function checkOutGiven(out: string): void {
+  if (out === '-') {
+    throw new UsageError('--out - : an export is written to files, not to stdout. Give a folder, or a .jsonl, .csv, .md or .zip file; sift batch LIST --json prints the results on stdout');
+  }
+}
+
 /** The file kinds a folder export writes one of per target, which no format writes as one file. */
 const PER_TARGET_EXTS = new Set(['.json', '.txt', '.html', '.htm']);
 

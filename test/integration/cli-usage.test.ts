@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
@@ -95,5 +95,37 @@ describe('a mistyped command or flag', () => {
     expect(asked.code).toBe(0);
     expect(asked.out).toBe(none.err);
     expect(asked.err).toBe('');
+  });
+});
+
+describe('an option given an empty value or "-" for a folder', () => {
+  const appData = path.join(dir, 'app-data');
+  const home = siftInProcess(dir, { HOME: dir, SIFT_HOME: appData });
+  it('--db "" (a script’s unset $DB) is refused, and the app’s own database is neither made nor read', async () => {
+    for (const argv of [['jobs', '--db', ''], ['status', 'abcd', '--db='], ['search', 'words', '--db', '']]) {
+      const r = await home(...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err, argv.join(' ')).toBe(`sift ${argv[0]}: --db is empty: give it a value, or leave --db out\n`);
+    }
+    writeFileSync(path.join(dir, 'one.txt'), 'http://127.0.0.1:9/a\n');
+    const batch = await home('batch', 'one.txt', '--db', '', '--allow-private');
+    expect(batch).toMatchObject({ code: 2, err: 'sift batch: --db is empty: give it a value, or leave --db out\n' });
+    expect(existsSync(appData), 'the app’s data folder').toBe(false);
+  });
+  it('sift batch --out "" is refused before anything is fetched, not run without its export', async () => {
+    const r = await home('batch', 'one.txt', '--out', '', '--db', path.join(dir, 'out-empty.db'), '--allow-private');
+    expect(r).toMatchObject({ code: 2, out: '', err: 'sift batch: --out is empty: give it a value, or leave --out out\n' });
+    expect(existsSync(path.join(dir, 'out-empty.db'))).toBe(false);
+    const log = await home('batch', 'one.txt', '--log=', '--db', path.join(dir, 'out-empty.db'), '--allow-private');
+    expect(log).toMatchObject({ code: 2, err: 'sift batch: --log is empty: give it a value, or leave --log out\n' });
+  });
+  it('--out - is refused: an export is files, and it made a folder named "-"', async () => {
+    const why = '--out - : an export is written to files, not to stdout. Give a folder, or a .jsonl, .csv, .md or .zip file; sift batch LIST --json prints the results on stdout\n';
+    const batch = await home('batch', 'one.txt', '--out', '-', '--db', path.join(dir, 'out-dash.db'), '--allow-private');
+    expect(batch).toMatchObject({ code: 2, err: `sift batch: ${why}` });
+    const exp = await home('export', 'abcd', '--out', '-', '--format', 'jsonl', '--db', path.join(dir, 'out-dash.db'));
+    expect(exp).toMatchObject({ code: 2, err: `sift export: ${why}` });
+    expect(existsSync(path.join(dir, '-'))).toBe(false);
+    expect(existsSync(path.join(dir, 'out-dash.db'))).toBe(false);
   });
 });

@@ -17,7 +17,7 @@ import { indexNote } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
 import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
 import { isSitemapIndex } from '../../shared/urllist/xml';
-import { checkExportDestination, checkExportFormat, exportFormatFor, printTargetsJson, runExport } from '../output';
+import { checkExportDestination, checkExportFormat, checkOutGiven, exportFormatFor, printTargetsJson, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|-|URL [options] [--json] [--out DIR --format FORMAT]
 
@@ -76,6 +76,7 @@ export const batchCommand: Command = {
     });
     if (positionals.length !== 1) throw new UsageError('give one list FILE, - for stdin, or the URL of a list');
     if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
+    if (values.out) checkOutGiven(values.out);
     if (values.rest && values.again) throw new UsageError('--rest fetches what the job did not finish, --again the whole list: give one of them');
     if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);

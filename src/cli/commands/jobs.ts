@@ -8,7 +8,7 @@ import { storeError, type Store } from '../../main/store';
 import { isUnfinished, type TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
-import { checkExportFormat, exportFormatFor, runExport } from '../output';
+import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
 import { failureAdvice, restAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
 
@@ -188,6 +188,7 @@ ${ID_NOTE}
     });
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (!values.out) throw new UsageError('--out DIR is required');
+    checkOutGiven(values.out);
     const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
     checkExportFormat(format, userPath(io, values.out));
     return withStore(values, io, async (store) => {
