@@ -11,7 +11,7 @@ import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError, type Store } from '../../main/store';
 import { badLinePrograms, checkOptions } from '../../main/check-options';
-import { Progress, counted, failureAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, restAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { problemLines, readListInput } from '../list-input';
 import { indexNote } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
@@ -281,7 +281,10 @@ export const batchCommand: Command = {
         io.stderr.write(earlierPartsNote(ctx.store, restBefore, values.out!, values.format));
       } else if (!values.json) printSummary(ctx, job.id, io);
       // After the results it explains; on stderr, so --json's stdout stays one object a line.
-      io.stderr.write(failureAdvice(ctx.store.targetRows(job.id), job.id));
+      // A job stopped early (Ctrl-C, sift cancel) says how to fetch the rest: its targets'
+      // hints say "run the rest again", the app's button, which a shell has no such thing as.
+      const rows = ctx.store.targetRows(job.id);
+      io.stderr.write(failureAdvice(rows, job.id) + restAdvice(job, rows));
       if (!values.json && !exporting) io.stderr.write('(--json prints the results, --out DIR exports them)\n');
 
       if (interrupted) return EXIT.interrupted;
