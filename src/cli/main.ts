@@ -38,7 +38,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const [name, ...rest] = argv;
   const isProcess = io.stdout === process.stdout;
   if (isProcess) watchPipes();
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  const helpWord = name === '--help' || name === '-h' || name === 'help';
+  // `sift help batch`, as git and go take it: that command's usage, not the list of commands.
+  const helpFor = helpWord ? commands.find((c) => c.name === rest[0]) : undefined;
+  if (helpFor) {
+    const usage = (await helpFor.load()).usage;
+    io.stdout.write(usage.endsWith('\n') ? usage : `${usage}\n`);
+    return EXIT.ok;
+  }
+  if (!name || helpWord) {
     // Asked for, the help is the output; as the answer to no command at all it is an error's
     // text, which `out=$(sift $CMD)` with CMD unset took for the command's output.
     (name ? io.stdout : io.stderr).write(HELP(commands));

@@ -129,3 +129,14 @@ describe('an option given an empty value or "-" for a folder', () => {
     expect(existsSync(path.join(dir, 'out-dash.db'))).toBe(false);
   });
 });
+
+describe('sift help COMMAND', () => {
+  it('prints that command’s usage, as sift COMMAND --help does, not the list of commands', async () => {
+    for (const argv of [['help', 'batch'], ['--help', 'batch'], ['-h', 'batch']]) {
+      const r = await sift(...argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.out, argv.join(' ')).toBe((await sift('batch', '--help')).out);
+      expect(r.out).toMatch(/^usage: sift batch /);
+    }
+  });
+});
