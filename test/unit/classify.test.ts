@@ -314,3 +314,37 @@ describe('a page without scripts', () => {
     expect(judge(`<html><head><title>App</title><script src="/main.js"></script></head><body><div id="app"></div></body></html>`)).toBe('needs_js');
   });
 });
+
+/**
+ * Pages written for this test (test/fixtures/outcomes-written): the shapes the corpora lack.
+ * Real pages that a rule read as a wall (an article about the very thing, a short page under a
+ * cookie banner or beside a sign-in box, a short page with the site's scripts), and stand-ins
+ * in wordings and languages the rules did not know. The same pages go through `sift batch` in
+ * test/integration/cli-outcomes-written.test.ts.
+ */
+describe('pages written by hand, outside the corpora', () => {
+  const WRITTEN = path.resolve(__dirname, '../fixtures/outcomes-written');
+  const written = JSON.parse(readFileSync(path.join(WRITTEN, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number }[];
+
+  test.each(written.map((e) => [e.file, e.class, e.status ?? 200] as const))('%s is %s', (file, want, status) => {
+    const c = classifyPage({ html: readFileSync(path.join(WRITTEN, file), 'utf8'), status, url: 'https://news.example/2024/03/story' });
+    expect(c.reason ?? 'ok').toBe(want);
+  });
+
+  test('an article needs 3 paragraphs of prose to outweigh a wall\'s words, 2 when it is marked as one', () => {
+    const html = readFileSync(path.join(WRITTEN, 'ok_article_captcha_headline.html'), 'utf8');
+    const unmarked = html.replace(/<meta property="og:type"[^>]*>/, '').replace(/<script type="application\/ld\+json">[^<]*<\/script>/, '');
+    expect(judge(unmarked)).toBe('challenge');
+    expect(judge(html.replace(/<script type="application\/ld\+json">[^<]*<\/script>/, ''))).toBe('ok');
+    expect(judge(html.replace(/<meta property="og:type"[^>]*>/, ''))).toBe('ok');
+  });
+
+  test('a wall named by the page\'s own heading is a wall; the same heading in a box beside an h1 is not', () => {
+    const banner = '<div role="dialog"><h2>We value your privacy</h2><p>We and our partners use cookies and personal data.</p><button>Accept all</button></div>';
+    expect(judge(site('Oak & Iron', banner))).toBe('consent');
+    expect(judge(site('Oak & Iron', `<h1>Walnut desk lamp</h1><p>€89.00</p>${banner}`))).toBe('ok');
+    const box = '<h3>Sign in</h3><form action="/account/login"><input type="email" name="email"><input type="password" name="password"></form>';
+    expect(judge(site('Oak & Iron', box))).toBe('login');
+    expect(judge(site('Oak & Iron', `<h1>Walnut desk lamp</h1><p>€89.00</p>${box}`))).toBe('ok');
+  });
+});

@@ -51,6 +51,12 @@ interface Page {
   html: string;
   title: string;
   headings: string;
+  /**
+   * The headings that name the page itself: its h1s with text when it has one, else all its
+   * headings. An h2 "We value your privacy" or an h3 "Sign in" under a page's h1 "Walnut desk
+   * lamp" names a cookie banner or a sign-in box beside the page, not a wall in its place.
+   */
+  ownHeadings: string[];
   /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
   visible: string;
   noscript: string;
@@ -145,11 +151,13 @@ function parsePage(html: string): Page {
   const title = squash(firstElement(stripped, 'title') ?? '');
   const bodyStart = stripped.search(/<body\b/i);
   const body = bodyStart >= 0 ? stripped.slice(bodyStart) : replaceClosed(stripped, /<head\b[\s\S]*?<\/head\s*>/i, () => ' ', '</head');
-  const headings = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h[1-3]\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => squash(m[1] ?? '')).join(' | ');
+  const heads = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h([1-3])\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => ({ level: m[1], text: squash(m[2] ?? '') }));
+  const h1s = heads.filter((h) => h.level === '1' && h.text).map((h) => h.text);
   return {
     html,
     title,
-    headings,
+    headings: heads.map((h) => h.text).join(' | '),
+    ownHeadings: h1s.length ? h1s : heads.map((h) => h.text),
     visible: squash(body),
     noscript: squash(noscripts.join(' ')),
     scriptBytes,
@@ -204,13 +212,23 @@ const BLOCK_EDGE = /<\/?(?:p|div|h[1-6]|ul|ol|li|dl|table|form|section|article|m
 const SENTENCE_END = /[.!?。！？؟।]["”’»)\]]?$/;
 
 /**
+ * A page that names itself an article (Open Graph's og:type, schema.org's JSON-LD type), as
+ * news sites and blogs mark every post. No stand-in in the corpora carries it (their markup,
+ * where they have any, says "website"), so 2 paragraphs of prose under it are an article: a
+ * news brief titled "Are you a robot? Why CAPTCHAs get harder" was a challenge.
+ */
+const ARTICLE_MARKUP =
+  /<meta\b(?=[^<>]*\bproperty\s*=\s*["']?og:type\b)(?=[^<>]*\bcontent\s*=\s*["']?article\b)[^<>]*>|["']@type["']\s*:\s*\[?\s*["'](?:\w*Article|BlogPosting|LiveBlogPosting|Report)["']/i;
+
+/**
  * Whether the page holds an article of its own: at least 3 paragraphs of 120 or more
  * characters that end a sentence (a Chinese, Japanese or Korean character counts twice: a
  * sentence there takes about half the characters). No stand-in in the corpora has
  * more than 2 such paragraphs outside a vendor's challenge form (a consent wall explaining
  * its purposes has 2, a bank's sign-in page 1), while a three-paragraph news brief has them.
  * It keeps the rules that read only words (a title's "Just a moment", a heading's "Page not
- * found", "Cookie consent") off a real article about those very things.
+ * found", "Cookie consent") off a real article about those very things. A page marked as an
+ * article (ARTICLE_MARKUP) needs 2.
  */
 function hasArticleProse(p: Page): boolean {
   let count = 0;
@@ -220,7 +238,7 @@ function hasArticleProse(p: Page): boolean {
     const edge = BLOCK_EDGE.exec(p.body);
     const text = squash(p.body.slice(opens.lastIndex, edge ? edge.index : p.body.length));
     if (text.length + (text.match(CJK)?.length ?? 0) < 120 || !SENTENCE_END.test(text)) continue;
-    if (++count >= 3) return true;
+    if (++count >= 3 || (count === 2 && ARTICLE_MARKUP.test(p.html))) return true;
   }
   return false;
 }
@@ -267,7 +285,7 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
   if (short || p.visible.length < TEMPLATE_CHARS / 2) for (const [name, re] of CHALLENGE_MARKERS) if (re.test(p.html)) return name;
   const head = said(`${p.title} | ${p.headings}`).toLowerCase();
   if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
-  if (p.visible.length < 600 && CHALLENGE_PHRASES.test(p.visible.toLowerCase())) return 'challenge-text';
+  if (p.visible.length < 600 && !prose && CHALLENGE_PHRASES.test(said(p.visible).toLowerCase())) return 'challenge-text';
   // A bare CAPTCHA widget is the page: a reCAPTCHA/hCaptcha/Turnstile form with almost no text.
   if (p.visible.length < 600 && /class="(?:g-recaptcha|h-captcha|cf-turnstile)"|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i.test(p.html) && /captcha|robot|human|verif/.test(`${head} ${p.visible.toLowerCase()}`)) {
     return 'captcha-widget';
@@ -295,8 +313,11 @@ const IDENTIFIER_FIELD = /<input\b[^<>]*\b(?:type\s*=\s*["']?email|name\s*=\s*["
 
 /** A title segment ("Sign in - Accounts", "Shop | Login") that is the sign-in page's name. */
 function titledLogin(title: string): boolean {
-  return title.split(/\s[|\-–—:·•]\s|\s?[|·•]\s?/).some((seg) => LOGIN_NAME.test(seg.trim()));
+  return titleSegments(title).some((seg) => LOGIN_NAME.test(seg));
 }
+
+/** A title's parts: "Sign in - Accounts", "Shop | Login", "429 · Too Many Requests". */
+const titleSegments = (title: string): string[] => title.split(/\s[|\-–—:·•]\s|\s?[|·•]\s?/).map((seg) => seg.trim());
 
 /**
  * A page that says the content needs an account: "you must sign in to view this", in the
@@ -313,7 +334,7 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
   if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html)) return 'login-form-returns';
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
-  const headed = p.headings.split(' | ').some((h) => LOGIN_NAME.test(h.trim()));
+  const headed = p.ownHeadings.some((h) => LOGIN_NAME.test(h));
   if (headed && password) return 'login-heading-form';
   // The form arrives by script: title and heading both name the sign-in, and the page
   // offers single sign-on or says little else.
@@ -335,9 +356,9 @@ const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continu
 function consent(p: Page, short: boolean, prose: boolean): string | undefined {
   // An article under a consent overlay came back: the overlay is no wall to a reader of the HTML.
   if (!short || prose) return undefined;
-  const headed = CONSENT_TITLES.test(said(p.title)) || CONSENT_TITLES.test(said(p.headings));
+  const names = (re: RegExp): boolean => re.test(said(p.title)) || p.ownHeadings.some((h) => re.test(said(h)));
   const words = p.visible.match(CONSENT_BODY)?.length ?? 0;
-  if (headed && (words >= 2 || CONSENT_BUTTONS.test(p.visible))) return 'consent-wall';
+  if (names(CONSENT_TITLES) && (words >= 2 || CONSENT_BUTTONS.test(p.visible))) return 'consent-wall';
   return undefined;
 }
 
@@ -431,6 +452,31 @@ function islandText(island: string): number {
   return n;
 }
 
+/** A noscript that only recommends JavaScript: the page works without it. */
+const RECOMMENDS_JS = /\b(?:for (?:the|a) (?:best|better|full|optimal) (?:experience|experiences|functionality)|works best|some (?:features|parts|content) (?:may|might|will)|to (?:view|see|load|post|read) (?:the )?comments)\b/i;
+
+/** Elements that hold what a page says, as against an app's chrome ("Loading…" in a div). */
+const TEXT_BLOCKS = /<(?:p|h[1-6]|li|blockquote|dd|pre)\b[^<>]*>/gi;
+
+/**
+ * Whether a page with little text says something of its own: 40 characters or more in its
+ * paragraphs, headings and list items (a Chinese, Japanese or Korean character counts twice).
+ * The app shells of the corpora have at most a "Loading..." in a div; a short notice, a poem,
+ * a product's name and price have it, and no script of theirs makes them an empty shell.
+ */
+function saysSomething(p: Page): boolean {
+  let n = 0;
+  TEXT_BLOCKS.lastIndex = 0;
+  for (let m = TEXT_BLOCKS.exec(p.body); m; m = TEXT_BLOCKS.exec(p.body)) {
+    BLOCK_EDGE.lastIndex = TEXT_BLOCKS.lastIndex;
+    const edge = BLOCK_EDGE.exec(p.body);
+    const text = squash(p.body.slice(TEXT_BLOCKS.lastIndex, edge ? edge.index : p.body.length));
+    n += text.length + (text.match(CJK)?.length ?? 0);
+    if (n >= 40) return true;
+  }
+  return false;
+}
+
 function needsJs(p: Page): string | undefined {
   // Nothing would run: a page that says something and has no script is all there is, however
   // little it says (a one-line notice in a <div id="app">, a noscript that only recommends
@@ -438,7 +484,13 @@ function needsJs(p: Page): string | undefined {
   if (p.visible.length > 0 && !/<script\b/i.test(p.html)) return undefined;
   const chars = p.visible.length;
   if (chars < 200) {
-    if (NOSCRIPT_JS.test(p.noscript) || NOSCRIPT_JS.test(p.visible)) return 'noscript-asks-for-js';
+    // The page itself says it needs JavaScript.
+    if (NOSCRIPT_JS.test(p.visible) && !RECOMMENDS_JS.test(p.visible)) return 'noscript-asks-for-js';
+    // A short page that says something is the page, whatever its scripts and its noscript: a
+    // notice with the site's two scripts, a blog post whose comments ask for JavaScript. Judged
+    // a shell, it was rendered and then failed as one "that stayed empty when its scripts ran".
+    if (saysSomething(p)) return undefined;
+    if (NOSCRIPT_JS.test(p.noscript) && !RECOMMENDS_JS.test(p.noscript)) return 'noscript-asks-for-js';
     if (APP_ROOTS.test(p.html)) return 'empty-app-root';
     if (p.scriptBytes > 2000 || (p.html.match(/<script\b[^<>]*\bsrc=/gi)?.length ?? 0) >= 2) return 'script-only';
   }

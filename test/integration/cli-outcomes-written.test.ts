@@ -1,0 +1,76 @@
+/**
+ * Honest outcomes on pages outside the corpora (test/fixtures/outcomes-written), through the
+ * real `sift batch`: a loopback server answers each page with its status, and every real page
+ * comes back ok while every stand-in fails with its reason, in --json and in the summary a
+ * user reads. Unknown paths answer 404, so the random-path probe finds no twin.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { jsonLines, runSift } from '../helpers/cli';
+
+const WRITTEN = path.resolve(__dirname, '../fixtures/outcomes-written');
+const manifest = JSON.parse(readFileSync(path.join(WRITTEN, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number }[];
+const stem = (file: string): string => file.replace(/\.html$/, '');
+
+let server: http.Server;
+let base: string;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
+    const entry = manifest.find((e) => stem(e.file) === name);
+    if (!entry) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    res.writeHead(entry.status ?? 200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(WRITTEN, entry.file)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  home = mkdtempSync(path.join(os.tmpdir(), 'sift-outcomes-written-'));
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 60 }));
+  env = { SIFT_HOME: home };
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe('sift batch on pages outside the corpora', () => {
+  test('real pages are ok, stand-ins fail with their reason, and the summary counts them so', async () => {
+    const db = path.join(home, 'written.db');
+    const file = path.join(home, 'list.txt');
+    // Rendering off: each thin page with scripts would take a browser's seconds; the judge is
+    // the same one (the rendered pages are judged in the next test).
+    writeFileSync(file, `${manifest.map((e) => `${base}/${stem(e.file)} render=never`).join('\n')}\n`);
+    const run = await runSift(['batch', file, '--json', '--db', db], { env, timeoutMs: 120_000 });
+    const count = (c: string): number => manifest.filter((e) => e.class === c).length;
+    const failed = manifest.length - count('ok');
+    expect(run.code, run.stderr.slice(-2000)).toBe(failed ? 1 : 0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.map((l) => [l.url, l.ok ? 'ok' : l.reason])).toEqual(manifest.map((e) => [`${base}/${stem(e.file)}`, e.class]));
+    for (const l of lines.filter((x) => x.ok)) expect(String(l.content).length, String(l.url)).toBeGreaterThan(40);
+
+    // The same list again, as a user reads it: the stored job and its counts.
+    const again = await runSift(['batch', file, '--db', db], { env, timeoutMs: 60_000 });
+    expect(again.stderr).toMatch(new RegExp(`ok ${count('ok')}\\b${failed ? `[^·]*· failed ${failed}\\b` : ''}`));
+    // "what to do": one line per reason, with how many targets have it.
+    const said: Record<string, string> = { soft404: 'soft 404:', consent: 'consent:', login: 'login:', challenge: 'challenge:', needs_js: 'needs JavaScript:' };
+    for (const [reason, words] of Object.entries(said)) if (count(reason)) expect(again.stderr).toContain(`${count(reason)} × ${words}`);
+  }, 180_000);
+
+  test('a short page with the site\'s scripts, rendered as the default does, is ok: it was judged an app shell that "stayed empty"', async () => {
+    const file = path.join(home, 'render.txt');
+    writeFileSync(file, `${base}/ok_notice_two_scripts\n${base}/ok_poem_comments_noscript\n`);
+    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'render.db')], { env, timeoutMs: 120_000 });
+    const [notice, poem] = jsonLines(run.stdout);
+    expect(notice, run.stderr.slice(-2000)).toMatchObject({ ok: true, warnings: ['thin'] });
+    expect(String(notice!.content)).toContain('closed on Friday 12 April');
+    expect(poem).toMatchObject({ ok: true });
+    expect(String(poem!.content)).toContain('little cat feet');
+    expect(run.code).toBe(0);
+  }, 180_000);
+});
