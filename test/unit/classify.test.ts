@@ -347,4 +347,19 @@ describe('pages written by hand, outside the corpora', () => {
     expect(judge(site('Oak & Iron', box))).toBe('login');
     expect(judge(site('Oak & Iron', `<h1>Walnut desk lamp</h1><p>€89.00</p>${box}`))).toBe('ok');
   });
+
+  test('"Too many requests" names a rate-limit page only as a whole title or heading', () => {
+    expect(judge(site('429 - Too Many Requests', '<h1>Slow down</h1><p>Try again in a minute.</p>'))).toBe('challenge');
+    expect(judge(site('Too many requests: how rate limits protect APIs | The Ledger', '<h1>Too many requests: how rate limits protect APIs</h1><p>When an API answers 429, wait.</p>'))).toBe('ok');
+    // Answered with 429 it is the busy answer it says (retried as one), not a challenge.
+    const nginx = '<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center><hr><center>nginx</center></body></html>';
+    expect(classifyPage({ html: nginx, status: 429, url: 'https://a.example/x' }).reason).toBeUndefined();
+    expect(classifyPage({ html: nginx, status: 200, url: 'https://a.example/x' }).reason).toBe('challenge');
+  });
+
+  test('an empty page with one script needs it; an empty page with an image, or with no script, does not', () => {
+    expect(judge('<html><head><title>A</title><script src="/a.js"></script></head><body><div id="shell"></div></body></html>')).toBe('needs_js');
+    expect(judge('<html><head><title>A</title><script src="/a.js"></script></head><body><img src="/photo.jpg" alt=""></body></html>')).toBe('ok');
+    expect(judge('<html><head><title>A</title></head><body><div></div></body></html>')).toBe('ok');
+  });
 });

@@ -274,6 +274,13 @@ const CHALLENGE_MARKERS: readonly [string, RegExp][] = [
 /** Phrases of a block or challenge page, read in the title and headings (or a tiny body). */
 const CHALLENGE_PHRASES =
   /\b(?:just a moment|attention required|access denied|access to this page has been denied|request (?:unsuccessful|blocked|rejected)|you have been blocked|checking (?:your browser|if the site connection is secure)|verify(?:ing)? (?:you are|that you are|you're) (?:a )?human|are you a (?:robot|human)|i'?m not a robot|security check|bot (?:check|verification|detection)|press (?:&|and) hold|human verification|one more step|unusual traffic|please (?:wait|stand by)[^|]{0,40}(?:redirect|verif|check)|ddos protection|please complete the security check|blocked diagnostic|pardon our interruption|additional security check is required)\b/;
+/**
+ * A rate-limit page served as a success: named so in a whole title segment or heading ("Too
+ * Many Requests", "429 - Rate limit exceeded"), or said so in a few words. A headline that
+ * goes on ("Too many requests: how rate limits protect APIs") is about one.
+ */
+const RATE_LIMIT_NAME = /^(?:(?:error |http )?429\W*)?(?:too many requests|rate limit(?:ed| exceeded| reached)?)\W*$/i;
+const RATE_LIMIT_TEXT = /\b(?:you(?:'ve| have) (?:sent|made) too many requests|you(?:'ve| have) been rate[- ]limited|rate limit (?:exceeded|reached))\b/i;
 
 function challenge(p: Page, short: boolean, prose: boolean, status: number): string | undefined {
   // The length first, the markers only where it lets them decide: each is a scan of the
@@ -286,6 +293,11 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
   const head = said(`${p.title} | ${p.headings}`).toLowerCase();
   if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
   if (p.visible.length < 600 && !prose && CHALLENGE_PHRASES.test(said(p.visible).toLowerCase())) return 'challenge-text';
+  // Served as a success only: a 429's or a 503's page is the busy answer it says, and retried as one.
+  // 1,200: a rate-limit page is a line or two; a reference page on status 429 says more.
+  const success = status >= 200 && status < 300;
+  if (success && p.visible.length < 1200 && !prose && [...titleSegments(p.title), ...p.ownHeadings].some((h) => RATE_LIMIT_NAME.test(h))) return 'rate-limit-title';
+  if (success && p.visible.length < 600 && !prose && RATE_LIMIT_TEXT.test(said(p.visible))) return 'rate-limit-text';
   // A bare CAPTCHA widget is the page: a reCAPTCHA/hCaptcha/Turnstile form with almost no text.
   if (p.visible.length < 600 && /class="(?:g-recaptcha|h-captcha|cf-turnstile)"|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i.test(p.html) && /captcha|robot|human|verif/.test(`${head} ${p.visible.toLowerCase()}`)) {
     return 'captcha-widget';
@@ -339,6 +351,8 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   // The form arrives by script: title and heading both name the sign-in, and the page
   // offers single sign-on or says little else.
   if (headed && titledLogin(p.title) && (p.visible.length < 1200 || /href="[^"]*\/(?:sso|oauth|saml|login|signin)\b/i.test(p.html))) return 'login-title-heading';
+  // The whole form is built by script: the title names the sign-in, and the page is a shell.
+  if (titledLogin(p.title) && p.visible.length < 80 && /<script\b/i.test(p.html)) return 'login-title-shell';
   return undefined;
 }
 
@@ -353,12 +367,22 @@ const CONSENT_TITLES =
 const CONSENT_BODY = /\b(?:cookies?|consent|partners|personal data|privacy|datenschutz|données|privacidad|einwilligung|consentement)\b/gi;
 const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|rechazar todo|accetta tutto|rifiuta tutto|manage (?:options|settings|cookies)|customi[sz]e)\b|принять все|отклонить все|прийняти все|すべて(?:同意|受け入れ)|全部接受|모두 (?:동의|수락)/i;
 
+/**
+ * Headings a wall shares with a privacy policy or a settings page ("Your privacy matters",
+ * "Paramètres des cookies"): they name a wall only over a button that answers it at once.
+ */
+const PRIVACY_HEADINGS =
+  /\b(?:we (?:respect|care about|value) your privacy|your privacy (?:matters|is important(?: to us)?)|manage (?:your )?(?:cookie|privacy) (?:preferences|settings|choices)|wir respektieren ihre privatsphäre|ihre privatsphäre ist uns wichtig|datenschutz-?einstellungen|cookie-einstellungen|vos choix (?:concernant|en matière de) (?:les )?cookies|gestion des cookies|paramètres (?:des )?cookies|(?:tu|su) privacidad|configuraci[oó]n de (?:las )?cookies|la tua privacy|(?:gestione|impostazioni) (?:dei )?cookie|sua privacidade|(?:configurações|preferências) de cookies|(?:jouw|uw) privacy|cookie-?instellingen)\b|(?:votre|respect de votre) vie privée/i;
+const CONSENT_ANSWERS =
+  /\b(?:accept all|accept (?:all )?cookies|reject all|i agree|i accept|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|akzeptieren und (?:weiter|schließen)|tout accepter|tout refuser|accepter et (?:continuer|fermer)|aceptar (?:todo|todas|y continuar)|rechazar todo|accetta (?:tutto|tutti)|rifiuta tutto|aceitar (?:todos|tudo|e continuar)|rejeitar (?:todos|tudo)|alles accepteren|alles weigeren)\b|принять все|すべて(?:同意|受け入れ)|全部接受|모두 (?:동의|수락)/i;
+
 function consent(p: Page, short: boolean, prose: boolean): string | undefined {
   // An article under a consent overlay came back: the overlay is no wall to a reader of the HTML.
   if (!short || prose) return undefined;
   const names = (re: RegExp): boolean => re.test(said(p.title)) || p.ownHeadings.some((h) => re.test(said(h)));
   const words = p.visible.match(CONSENT_BODY)?.length ?? 0;
   if (names(CONSENT_TITLES) && (words >= 2 || CONSENT_BUTTONS.test(p.visible))) return 'consent-wall';
+  if (names(PRIVACY_HEADINGS) && words >= 1 && CONSENT_ANSWERS.test(p.visible)) return 'consent-wall';
   return undefined;
 }
 
@@ -366,6 +390,15 @@ function consent(p: Page, short: boolean, prose: boolean): string | undefined {
 
 const NOT_FOUND =
   /(?:page (?:was )?not found|not be found|(?:can[’'ʼ]?t|cannot|can ?not|could ?n[’'ʼ]?t|could not|unable to) (?:find|locate) (?:the|this|that|what|it|your|page)|(?:page|url|file|link|content)(?: you (?:are|were|re) looking for| you requested)?[^.]{0,40}(?:does ?n[’'ʼ]?t|does not|no longer) exists?|no longer (?:available|exists)|nothing (?:was )?found here|(?:this|the) page (?:is (?:missing|gone)|has (?:been )?(?:moved|removed|deleted))|\b404\b[^a-z0-9]{0,4}(?:error|not found|page)|error[^a-z0-9]{0,4}\b404\b|^\s*(?:4 ?0 ?4)\s*(?:[|\-–—:]|$)|seite (?:wurde )?nicht gefunden|página no encontrada|no se (?:ha )?encontr|page introuvable|pagina non trovata|pagina niet gevonden|strona nie (?:została )?znaleziona|(?:erreur|fehler|errore|erro|ошибка|помилка|hata|b[łl][ąa]d|fout|chyba|hiba)[^a-z0-9]{0,4}404\b|\b404[^a-z0-9]{0,4}(?:エラー|错误|錯誤|오류)|seite existiert nicht|page n[’'ʼ]existe pas|p[aá]gina no existe|pagina non esiste|p[aá]gina n[aã]o existe|pagina bestaat niet|strona nie istnieje|sayfa mevcut de[gğ]il|страница не существует|сторінка не існує|p[aá]gina n[aã]o (?:foi )?encontrada|sayfa bulunamad[ıi]|halaman tidak ditemukan|kh[oô]ng t[iì]m th[aấ]y trang|страница не найдена|сторінк[уа] не знайдено|الصفحة (?:المطلوبة )?غير موجودة|لم يتم العثور على الصفحة|पृष्ठ नहीं मिला|ページが見つかりません|ページは見つかりません|ページ(?:が|は)存在しません|页面不存在|頁面不存在|页面未找到|頁面未找到|找不到(?:您要的|此|该|該)?(?:页面|頁面|網頁|网页)|페이지를 찾을 수 없습니다)/i;
+/**
+ * More ways a missing page says so: that it is not (or no longer) available, was removed, or is
+ * not there, with the page or its content as the subject ("Sorry, this page isn't available",
+ * "Die angeforderte Seite ist leider nicht verfügbar", "La page que vous recherchez est
+ * introuvable"). The subject keeps a discontinued product's "no longer available in stores" out.
+ */
+const GONE =
+  /(?:this|the|that) (?:page|content|link)(?: you [^.]{0,30})? (?:is ?n[’'ʼ]?t|is not|is no longer) available|there[’'ʼ]?s nothing (?:here|to see here)|(?:page|content|post|article)[^.]{0,40}(?:has|have) been (?:removed|deleted|taken down)|(?:page|url|link)[^.]{0,40}(?:does ?n[’'ʼ]?t|does not) (?:seem to |appear to )?exist|(?:seite|inhalt)[^.]{0,40}(?:nicht (?:mehr )?(?:gefunden|verfügbar|vorhanden)|existiert nicht)|page non trouvée|(?:page|contenu)[^.]{0,40}(?:est introuvable|n[’'ʼ]existe plus|n[’'ʼ]est (?:plus|pas) disponible)|p[aá]gina[^.]{0,40}(?:no existe|no est[aá] disponible|n[aã]o (?:existe|est[aá] dispon[ií]vel)|non (?:esiste|è (?:più )?disponibile)|bestaat niet|niet (?:meer )?beschikbaar)|n[aã]o encontramos (?:a|esta) p[aá]gina|no (?:hemos podido|pudimos) encontrar (?:la|esta) p[aá]gina/i;
+const saysNotFound = (s: string): boolean => NOT_FOUND.test(s) || GONE.test(s);
 
 /**
  * A plain-text answer that is only a "not found" message ("404 page not found", Go's own;
@@ -374,7 +407,7 @@ const NOT_FOUND =
  */
 export function isNotFoundText(text: string): boolean {
   const t = text.trim();
-  return t.length > 0 && t.length <= 200 && (NOT_FOUND.test(t) || /^(?:404\s*[:\-–—]?\s*)?(?:file |page |resource )?not found[.!]?$/i.test(t));
+  return t.length > 0 && t.length <= 200 && (saysNotFound(t) || /^(?:404\s*[:\-–—]?\s*)?(?:file |page |resource )?not found[.!]?$/i.test(t));
 }
 
 /** The query parameters sites put a search's words in. */
@@ -408,10 +441,10 @@ function soft404(p: Page, status: number, prose: boolean, url: string, similarit
   if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
   if (p.visible.length > TEMPLATE_CHARS || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
   const title = said(p.title);
-  if (NOT_FOUND.test(title) || /^\s*404\b/.test(title)) return 'not-found-title';
-  if (NOT_FOUND.test(said(p.headings))) return 'not-found-heading';
+  if (saysNotFound(title) || /^\s*404\b/.test(title)) return 'not-found-title';
+  if (saysNotFound(said(p.headings))) return 'not-found-heading';
   // No heading says so, but the first sentences do, in a page with little else.
-  if (p.visible.length < SHORT_CHARS && NOT_FOUND.test(said(p.visible.slice(0, 600)))) return 'not-found-text';
+  if (p.visible.length < SHORT_CHARS && saysNotFound(said(p.visible.slice(0, 600)))) return 'not-found-text';
   return undefined;
 }
 
@@ -493,6 +526,8 @@ function needsJs(p: Page): string | undefined {
     if (NOSCRIPT_JS.test(p.noscript) && !RECOMMENDS_JS.test(p.noscript)) return 'noscript-asks-for-js';
     if (APP_ROOTS.test(p.html)) return 'empty-app-root';
     if (p.scriptBytes > 2000 || (p.html.match(/<script\b[^<>]*\bsrc=/gi)?.length ?? 0) >= 2) return 'script-only';
+    // Nothing to read but a script (one bundle into a root of any name): the script makes the page.
+    if (/^\W*(?:loading\W*)?$/i.test(p.visible) && /<script\b/i.test(p.html) && !/<(?:img|picture|video|audio|iframe|frame|embed|object|canvas)\b/i.test(p.body)) return 'empty-with-script';
   }
   // The islands decide only on a page with little text of its own (below); on any other they are not read.
   if (chars >= SHORT_CHARS * 2) return undefined;
