@@ -52,8 +52,8 @@ interface Page {
   title: string;
   headings: string;
   /**
-   * The headings that name the page itself: its h1s with text when it has one, else all its
-   * headings. An h2 "We value your privacy" or an h3 "Sign in" under a page's h1 "Walnut desk
+   * The headings that name the page itself: its h1s with text when it has one (not the site's
+   * name, as a logo in an h1 is), else all its headings. An h2 "We value your privacy" or an h3 "Sign in" under a page's h1 "Walnut desk
    * lamp" names a cookie banner or a sign-in box beside the page, not a wall in its place.
    */
   ownHeadings: string[];
@@ -152,7 +152,9 @@ function parsePage(html: string): Page {
   const bodyStart = stripped.search(/<body\b/i);
   const body = bodyStart >= 0 ? stripped.slice(bodyStart) : replaceClosed(stripped, /<head\b[\s\S]*?<\/head\s*>/i, () => ' ', '</head');
   const heads = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h([1-3])\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => ({ level: m[1], text: squash(m[2] ?? '') }));
-  const h1s = heads.filter((h) => h.level === '1' && h.text).map((h) => h.text);
+  // An h1 that is the site's name (the whole title, or its last part: "Sign in | Acme") is its logo.
+  const brand = new Set([title, ...titleSegments(title).slice(1)].filter(Boolean));
+  const h1s = heads.filter((h) => h.level === '1' && h.text && !brand.has(h.text)).map((h) => h.text);
   return {
     html,
     title,
@@ -372,7 +374,7 @@ const CONSENT_BUTTONS = /\b(?:accept all|reject all|i agree|agree and (?:continu
  * "Paramètres des cookies"): they name a wall only over a button that answers it at once.
  */
 const PRIVACY_HEADINGS =
-  /\b(?:we (?:respect|care about|value) your privacy|your privacy (?:matters|is important(?: to us)?)|manage (?:your )?(?:cookie|privacy) (?:preferences|settings|choices)|wir respektieren ihre privatsphäre|ihre privatsphäre ist uns wichtig|datenschutz-?einstellungen|cookie-einstellungen|vos choix (?:concernant|en matière de) (?:les )?cookies|gestion des cookies|paramètres (?:des )?cookies|(?:tu|su) privacidad|configuraci[oó]n de (?:las )?cookies|la tua privacy|(?:gestione|impostazioni) (?:dei )?cookie|sua privacidade|(?:configurações|preferências) de cookies|(?:jouw|uw) privacy|cookie-?instellingen)\b|(?:votre|respect de votre) vie privée/i;
+  /\b(?:we (?:respect|care about|value) your privacy|your privacy (?:matters|is important(?: to us)?)|manage (?:your )?(?:cookie|privacy) (?:preferences|settings|choices)|wir respektieren ihre privatsphäre|ihre privatsphäre ist uns wichtig|datenschutz-?einstellungen|cookie-einstellungen|vos choix (?:concernant|en matière de) (?:les )?cookies|gestion des cookies|paramètres (?:des )?cookies|(?:tu|su) privacidad|configuraci[oó]n de (?:las )?cookies|la tua privacy|(?:gestione|impostazioni) (?:dei )?cookie|sua privacidade|(?:configurações|preferências) de cookies|(?:jouw|uw) privacy|cookie-?instellingen)\b|(?:votre|respect de votre) vie privée|(?:cookie|クッキー)\s?(?:の(?:使用|利用|設定)|について|に関する)/i;
 const CONSENT_ANSWERS =
   /\b(?:accept all|accept (?:all )?cookies|reject all|i agree|i accept|agree and (?:continue|proceed)|alle akzeptieren|alle ablehnen|akzeptieren und (?:weiter|schließen)|tout accepter|tout refuser|accepter et (?:continuer|fermer)|aceptar (?:todo|todas|y continuar)|rechazar todo|accetta (?:tutto|tutti)|rifiuta tutto|aceitar (?:todos|tudo|e continuar)|rejeitar (?:todos|tudo)|alles accepteren|alles weigeren)\b|принять все|すべて(?:同意|受け入れ)|全部接受|모두 (?:동의|수락)/i;
 
@@ -394,10 +396,12 @@ const NOT_FOUND =
  * More ways a missing page says so: that it is not (or no longer) available, was removed, or is
  * not there, with the page or its content as the subject ("Sorry, this page isn't available",
  * "Die angeforderte Seite ist leider nicht verfügbar", "La page que vous recherchez est
- * introuvable"). The subject keeps a discontinued product's "no longer available in stores" out.
+ * introuvable"). Only with the page (or the one asked for) as the subject: "the online catalogue
+ * page is not available on Friday" in a library's notice, or a discontinued product's "no
+ * longer available in stores", is no missing page.
  */
 const GONE =
-  /(?:this|the|that) (?:page|content|link)(?: you [^.]{0,30})? (?:is ?n[’'ʼ]?t|is not|is no longer) available|there[’'ʼ]?s nothing (?:here|to see here)|(?:page|content|post|article)[^.]{0,40}(?:has|have) been (?:removed|deleted|taken down)|(?:page|url|link)[^.]{0,40}(?:does ?n[’'ʼ]?t|does not) (?:seem to |appear to )?exist|(?:seite|inhalt)[^.]{0,40}(?:nicht (?:mehr )?(?:gefunden|verfügbar|vorhanden)|existiert nicht)|page non trouvée|(?:page|contenu)[^.]{0,40}(?:est introuvable|n[’'ʼ]existe plus|n[’'ʼ]est (?:plus|pas) disponible)|p[aá]gina[^.]{0,40}(?:no existe|no est[aá] disponible|n[aã]o (?:existe|est[aá] dispon[ií]vel)|non (?:esiste|è (?:più )?disponibile)|bestaat niet|niet (?:meer )?beschikbaar)|n[aã]o encontramos (?:a|esta) p[aá]gina|no (?:hemos podido|pudimos) encontrar (?:la|esta) p[aá]gina/i;
+  /(?:this|the|that) (?:page|content|link|post|article|video)(?: you [^.]{0,30})? (?:(?:is ?n[’'ʼ]?t|is not|is no longer) available|(?:has|have) been (?:removed|deleted|taken down)|(?:does ?n[’'ʼ]?t|does not) (?:seem to |appear to )?exist)|there[’'ʼ]?s nothing (?:here|to see here)|(?:die|diese) (?:(?:angeforderte|gesuchte|aufgerufene|gewünschte) )?seite (?:ist |wurde |konnte )?(?:leider )?nicht (?:mehr )?(?:gefunden|verfügbar|vorhanden)|(?:angeforderte|gesuchte|aufgerufene|gewünschte) seite existiert nicht|page non trouvée|(?:la|cette) page (?:que vous (?:recherchez|demandez|cherchez) |demandée )?(?:est introuvable|n[’'ʼ]existe (?:pas|plus)|n[’'ʼ]est plus disponible)|p[aá]gina (?:que (?:buscas|busca|has solicitado|solicitaste) |solicitada )?(?:ya )?no (?:existe|est[aá] disponible)|pagina (?:che (?:stai cercando|cerchi|hai richiesto) |richiesta )?non (?:esiste|è (?:più )?disponibile)|p[aá]gina (?:que (?:voc[eê] )?(?:procura|est[aá] procurando|solicitou) |solicitada )?n[aã]o (?:existe|est[aá] dispon[ií]vel)|n[aã]o encontramos (?:a|esta) p[aá]gina|pagina (?:die (?:je|u) zoekt )?(?:bestaat niet|is niet (?:meer )?beschikbaar)|no (?:hemos podido|pudimos) encontrar (?:la|esta) p[aá]gina/i;
 const saysNotFound = (s: string): boolean => NOT_FOUND.test(s) || GONE.test(s);
 
 /**
