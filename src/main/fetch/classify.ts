@@ -339,12 +339,27 @@ const titleSegments = (title: string): string[] => title.split(/\s[|\-–—:·�
  * sits under a long text.
  */
 const SIGN_IN_TO_ACCESS =
-  /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))|необходимо (?:войти|авторизоваться)|войдите,? чтобы|потрібно увійти|请先登录|請先登入|登录后(?:查看|才能|可以)|登入後(?:查看|才能|即可)|ログインしてください|ログインが必要|يجب (?:عليك )?تسجيل الدخول|로그인이 필요/i;
+  /\b(?:(?:you (?:must|need to|have to)|please) (?:sign|log) ?in(?: first)? to (?:access|view|see|continue|read|open|download)|(?:sign|log) ?in to (?:access|view|see) this|login required|(?:debes|necesitas|tienes que) iniciar sesi[oó]n para (?:acceder|ver|continuar)|inicia sesi[oó]n para (?:acceder|ver|continuar)|connectez-vous pour (?:acc[eé]der|continuer|voir)|vous devez vous connecter|melden sie sich an, um|anmelden, um (?:fortzufahren|diese)|fa[cç]a login para (?:continuar|acessar|ver))|необходимо (?:войти|авторизоваться)|войдите,? чтобы|потрібно увійти|请先登录|請先登入|登录后(?:查看|才能|可以)|登入後(?:查看|才能|即可)|ログインしてください|ログインが必要|يجب (?:عليك )?تسجيل الدخول|로그인이 필요/gi;
+
+/**
+ * What a page asks a sign-in for when it is not the page: a part of it ("You must log in to
+ * download attachments" under a forum post, "Connectez-vous pour voir les pièces jointes").
+ */
+const PAGE_PARTS =
+  /^\s*(?:(?:the|this|these|all|any|our|les|la|le|des|die|den|los|las|el|i|gli|os|as)\s+)?(?:attachments?|attached files?|files?|images?|pictures?|photos?|links?|comments?|replies|reply|signatures?|full[- ]size|downloads?|pièces jointes|fichiers|liens|commentaires|anhänge|dateien|bilder|kommentare|adjuntos|archivos|imágenes|enlaces|comentarios|allegati|commenti|anexos|arquivos|imagens|comentários|bijlagen|reacties)\b/i;
+
+/** Whether the text asks to sign in to see the page: SIGN_IN_TO_ACCESS, not about a part of it. */
+function asksToSignIn(text: string): boolean {
+  const re = SIGN_IN_TO_ACCESS;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) if (!PAGE_PARTS.test(text.slice(re.lastIndex, re.lastIndex + 40))) return true;
+  return false;
+}
 
 function login(p: Page, short: boolean, prose: boolean): string | undefined {
   // A sign-in box beside an article, or a teaser above a sign-in form: the article came back.
   if (!short || prose) return undefined;
-  if (p.visible.length < 1200 && SIGN_IN_TO_ACCESS.test(p.visible)) return 'login-asks';
+  if (p.visible.length < 1200 && asksToSignIn(p.visible)) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
   if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html)) return 'login-form-returns';
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
