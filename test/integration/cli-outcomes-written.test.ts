@@ -5,7 +5,7 @@
  * user reads. Unknown paths answer 404, so the random-path probe finds no twin.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -24,9 +24,10 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
-    const entry = manifest.find((e) => stem(e.file) === name);
-    if (!entry) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
-    res.writeHead(entry.status ?? 200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(WRITTEN, entry.file)));
+    const file = readdirSync(WRITTEN).find((f) => f.endsWith('.html') && stem(f) === name);
+    if (!file) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    const status = manifest.find((e) => e.file === file)?.status ?? 200;
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(WRITTEN, file)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -62,15 +63,18 @@ describe('sift batch on pages outside the corpora', () => {
     for (const [reason, words] of Object.entries(said)) if (count(reason)) expect(again.stderr).toContain(`${count(reason)} × ${words}`);
   }, 180_000);
 
-  test('a short page with the site\'s scripts, rendered as the default does, is ok: it was judged an app shell that "stayed empty"', async () => {
+  test('short pages with scripts, rendered as the default does, are ok: they were judged app shells that "stayed empty"', async () => {
     const file = path.join(home, 'render.txt');
-    writeFileSync(file, `${base}/ok_notice_two_scripts\n${base}/ok_poem_comments_noscript\n`);
-    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'render.db')], { env, timeoutMs: 120_000 });
-    const [notice, poem] = jsonLines(run.stdout);
+    writeFileSync(file, `${base}/ok_notice_two_scripts\n${base}/ok_poem_comments_noscript\n${base}/rendered_ok_ssr_product_reviews_in_island\n`);
+    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'render.db')], { env, timeoutMs: 150_000 });
+    const [notice, poem, product] = jsonLines(run.stdout);
     expect(notice, run.stderr.slice(-2000)).toMatchObject({ ok: true, warnings: ['thin'] });
     expect(String(notice!.content)).toContain('closed on Friday 12 April');
     expect(poem).toMatchObject({ ok: true });
     expect(String(poem!.content)).toContain('little cat feet');
+    // Its reviews stay folded in its data island once rendered: the page is its name and price.
+    expect(product, run.stderr.slice(-2000)).toMatchObject({ ok: true, meta: { rendered: true } });
+    expect(String(product!.content)).toContain('Solid walnut base');
     expect(run.code).toBe(0);
-  }, 180_000);
+  }, 240_000);
 });

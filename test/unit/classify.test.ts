@@ -362,4 +362,12 @@ describe('pages written by hand, outside the corpora', () => {
     expect(judge('<html><head><title>A</title><script src="/a.js"></script></head><body><img src="/photo.jpg" alt=""></body></html>')).toBe('ok');
     expect(judge('<html><head><title>A</title></head><body><div></div></body></html>')).toBe('ok');
   });
+
+  test('a data island decides before rendering, not after: a rendered page is what it shows', () => {
+    const html = readFileSync(path.join(WRITTEN, 'rendered_ok_ssr_product_reviews_in_island.html'), 'utf8');
+    expect(classifyPage({ html, status: 200, url: 'https://shop.example/p/lamp' })).toMatchObject({ reason: 'needs_js', signals: ['text-in-data-island'] });
+    expect(classifyPage({ html, status: 200, url: 'https://shop.example/p/lamp', rendered: true }).reason).toBeUndefined();
+    // A shell that stayed empty is one, rendered or not.
+    expect(classifyPage({ html: readFileSync(path.join(WRITTEN, 'needs_js_empty_module_shell.html'), 'utf8'), status: 200, url: 'https://a.example/x', rendered: true }).reason).toBe('needs_js');
+  });
 });

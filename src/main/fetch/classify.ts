@@ -27,6 +27,11 @@ export interface ClassifyInput {
    * cannot exist (0..1, from probeSimilarity); undefined when no probe was made.
    */
   randomPathSimilarity?: number;
+  /**
+   * The page is the DOM after its scripts ran in a browser: the text its data islands carry
+   * and it does not show is no longer a sign that it needs them to run.
+   */
+  rendered?: boolean;
 }
 
 export interface Classification {
@@ -529,7 +534,7 @@ function saysSomething(p: Page): boolean {
   return false;
 }
 
-function needsJs(p: Page): string | undefined {
+function needsJs(p: Page, rendered: boolean): string | undefined {
   // Nothing would run: a page that says something and has no script is all there is, however
   // little it says (a one-line notice in a <div id="app">, a noscript that only recommends
   // JavaScript). Rendered, it would "stay empty when its scripts ran", which it is not.
@@ -541,15 +546,18 @@ function needsJs(p: Page): string | undefined {
     // A short page that says something is the page, whatever its scripts and its noscript: a
     // notice with the site's two scripts, a blog post whose comments ask for JavaScript. Judged
     // a shell, it was rendered and then failed as one "that stayed empty when its scripts ran".
-    if (saysSomething(p)) return undefined;
-    if (NOSCRIPT_JS.test(p.noscript) && !RECOMMENDS_JS.test(p.noscript)) return 'noscript-asks-for-js';
-    if (APP_ROOTS.test(p.html)) return 'empty-app-root';
-    if (p.scriptBytes > 2000 || (p.html.match(/<script\b[^<>]*\bsrc=/gi)?.length ?? 0) >= 2) return 'script-only';
+    // (Its data islands are still read, below.)
+    const shell = !saysSomething(p);
+    if (shell && NOSCRIPT_JS.test(p.noscript) && !RECOMMENDS_JS.test(p.noscript)) return 'noscript-asks-for-js';
+    if (shell && APP_ROOTS.test(p.html)) return 'empty-app-root';
+    if (shell && (p.scriptBytes > 2000 || (p.html.match(/<script\b[^<>]*\bsrc=/gi)?.length ?? 0) >= 2)) return 'script-only';
     // Nothing to read but a script (one bundle into a root of any name): the script makes the page.
-    if (/^\W*(?:loading\W*)?$/i.test(p.visible) && /<script\b/i.test(p.html) && !/<(?:img|picture|video|audio|iframe|frame|embed|object|canvas)\b/i.test(p.body)) return 'empty-with-script';
+    if (shell && /^\W*(?:loading\W*)?$/i.test(p.visible) && /<script\b/i.test(p.html) && !/<(?:img|picture|video|audio|iframe|frame|embed|object|canvas)\b/i.test(p.body)) return 'empty-with-script';
   }
   // The islands decide only on a page with little text of its own (below); on any other they are not read.
-  if (chars >= SHORT_CHARS * 2) return undefined;
+  // Nor on a rendered page: a product page's reviews that stay folded in its island kept it
+  // "an app shell that stayed empty when its scripts ran", its name and price shown.
+  if (chars >= SHORT_CHARS * 2 || rendered) return undefined;
   let island = 0;
   for (const m of p.html.slice(0, lastEnd(p.html, '</script')).matchAll(DATA_ISLANDS)) island += islandText(m[2] ?? m[4] ?? '');
   // The islands carry several times the page's visible text: it is rendered by the client.
@@ -625,7 +633,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (l) return decide('login', l);
   const s = soft404(p, input.status, prose, input.url, input.randomPathSimilarity);
   if (s) return decide('soft404', s);
-  const j = needsJs(p);
+  const j = needsJs(p, input.rendered === true);
   if (j) return decide('needs_js', j);
   // A Chinese, Japanese or Korean character counts twice, as in hasArticleProse.
   const warnings = readable.length + (readable.match(CJK)?.length ?? 0) < THIN_CHARS ? ['thin'] : [];

@@ -487,7 +487,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
             // The rendered page is judged like a fetched one: a shell that stayed empty is
             // still needs_js, a check that did not clear is still a challenge.
-            const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl });
+            const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
             if (after.reason) throw pageError(after.reason, res.status, true);
             warnings = after.warnings;
           }
