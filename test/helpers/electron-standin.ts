@@ -241,3 +241,41 @@ export class FakeRenderWindow {
     return this.destroyed;
   }
 }
+
+/** What a test of a start that must stop sees: the error boxes shown and app.exit's code. */
+export interface StoppedStart {
+  userData: string;
+  shown: [string, string][];
+  exitCode: number | undefined;
+}
+
+/**
+ * Electron as src/main/index.ts meets it in a start that must stop before any window opens
+ * (a database in use, a data folder it cannot write): userData is `seen.userData`, an error
+ * box and app.exit are recorded in `seen`, and a window opening throws `why`. For
+ * `vi.mock('electron', async () => (await import(…)).stoppedStartElectron(h, why))`.
+ */
+export function stoppedStartElectron(seen: StoppedStart, why: string): Record<string, unknown> {
+  return {
+    app: {
+      enableSandbox: () => {},
+      commandLine: { appendSwitch: () => {} },
+      setName: () => {},
+      whenReady: () => Promise.resolve(),
+      getPath: () => seen.userData,
+      on: () => {},
+      quit: () => {},
+      exit: (code: number) => (seen.exitCode = code),
+      requestSingleInstanceLock: () => true,
+    },
+    BrowserWindow: class {
+      constructor() {
+        throw new Error(why);
+      }
+    },
+    ipcMain: new FakeIpcMain(),
+    session: { defaultSession: new FakeSession() },
+    shell: new FakeShell(),
+    dialog: { showErrorBox: (title: string, content: string) => seen.shown.push([title, content]) },
+  };
+}

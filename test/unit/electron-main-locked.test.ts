@@ -6,34 +6,13 @@ import { afterAll, expect, test, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FakeIpcMain, FakeSession, FakeShell } from '../helpers/electron-standin';
+import type { StoppedStart } from '../helpers/electron-standin';
 import { openStore } from '../../src/main/store';
 
-const h = vi.hoisted(() => ({ userData: '', shown: [] as [string, string][], exitCode: undefined as number | undefined }));
+const h = vi.hoisted((): StoppedStart => ({ userData: '', shown: [], exitCode: undefined }));
 h.userData = mkdtempSync(path.join(os.tmpdir(), 'sift-main-locked-'));
 
-vi.mock('electron', () => ({
-  app: {
-    enableSandbox: () => {},
-    commandLine: { appendSwitch: () => {} },
-    setName: () => {},
-    whenReady: () => Promise.resolve(),
-    getPath: () => h.userData,
-    on: () => {},
-    quit: () => {},
-    exit: (code: number) => (h.exitCode = code),
-    requestSingleInstanceLock: () => true,
-  },
-  BrowserWindow: class {
-    constructor() {
-      throw new Error('no window may open over a database Sift could not open');
-    }
-  },
-  ipcMain: new FakeIpcMain(),
-  session: { defaultSession: new FakeSession() },
-  shell: new FakeShell(),
-  dialog: { showErrorBox: (title: string, content: string) => h.shown.push([title, content]) },
-}));
+vi.mock('electron', async () => (await import('../helpers/electron-standin')).stoppedStartElectron(h, 'no window may open over a database Sift could not open'));
 
 // The other Sift: this process's own connection holds the lock as another process's would.
 const other = openStore(path.join(h.userData, 'sift.db'));

@@ -7,33 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FakeIpcMain, FakeSession, FakeShell } from '../helpers/electron-standin';
+import type { StoppedStart } from '../helpers/electron-standin';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
-const h = vi.hoisted(() => ({ userData: '', shown: [] as [string, string][], exitCode: undefined as number | undefined }));
+const h = vi.hoisted((): StoppedStart => ({ userData: '', shown: [], exitCode: undefined }));
 
-vi.mock('electron', () => ({
-  app: {
-    enableSandbox: () => {},
-    commandLine: { appendSwitch: () => {} },
-    setName: () => {},
-    whenReady: () => Promise.resolve(),
-    getPath: () => h.userData,
-    on: () => {},
-    quit: () => {},
-    exit: (code: number) => (h.exitCode = code),
-    requestSingleInstanceLock: () => true,
-  },
-  BrowserWindow: class {
-    constructor() {
-      throw new Error('no window may open over a data folder Sift could not write');
-    }
-  },
-  ipcMain: new FakeIpcMain(),
-  session: { defaultSession: new FakeSession() },
-  shell: new FakeShell(),
-  dialog: { showErrorBox: (title: string, content: string) => h.shown.push([title, content]) },
-}));
+vi.mock('electron', async () => (await import('../helpers/electron-standin')).stoppedStartElectron(h, 'no window may open over a data folder Sift could not write'));
 
 // Root writes through permissions: a tmpfs mounted read-only then. Anyone else: a folder they may not write.
 const root = process.getuid?.() === 0;
