@@ -198,11 +198,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   if (!plain) throw emptyQueryError();
   // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
   // only results that hold the whole question: its character pairs are the words here.
-  const all = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
-  // The words that say what is asked, as the question option keeps them ("what", "the", "is"
-  // in 8 languages say nothing); a question of those words only keeps them all.
-  const saying = (w: string): boolean => !FUNCTION_WORDS.has(processTerm(w) ?? '');
-  const words = all.some(saying) ? all.filter(saying) : all;
+  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
   const anyWord = words.map(quoteTerm).join(' OR ');
   const rows = store.searchResults(anyWord, jobId, ASK_TARGETS);
@@ -234,13 +230,15 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // Words as the question option makes them (CJK in character pairs), without case, accents or vowel marks.
   const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm });
   ms.addAll(docs);
-  // The question's function words say nothing of what it asks (unless it has no other). A
-  // word in more than a third of the passages says nothing about which passage answers
-  // either; with enough passages to tell, it is left out. In a small job that rule alone kept
-  // "the" and "is": a passage sharing only those came back as an answer.
-  const terms = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
-  const asked = terms.some((w) => !FUNCTION_WORDS.has(w)) ? terms.filter((w) => !FUNCTION_WORDS.has(w)) : terms;
-  const telling = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : asked;
+  // A word in more than a third of the passages ("the", "was", "and" in any language) says
+  // nothing about which passage answers; with enough passages to tell, it is left out. With
+  // fewer, the function words are, as the question option leaves them out (unless the
+  // question has no other): in a small job "what", "is" and "the" made a passage sharing only
+  // them an answer.
+  const asked = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
+  const saying = asked.filter((w) => !FUNCTION_WORDS.has(w));
+  const telling =
+    docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : saying.length > 0 ? saying : asked;
   if (telling.length === 0) return [];
   const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
   // As the question option picks one result's passages: the 3 best and any at least half the
