@@ -143,8 +143,8 @@ export class ComputePool {
     return r.output ?? '';
   }
 
-  /** The lines matching a JavaScript regular expression, with ±2 lines of context when asked. */
   /**
+   * The lines matching a JavaScript regular expression, with ±2 lines of context when asked.
    * @param read the text as a reader sees it, line for line (a page's Markdown without its
    * links' addresses, markdownAsRead): a line matches when it or its read form does.
    */

@@ -141,6 +141,12 @@ export interface Answer {
 const BEST = 3;
 const MAX = 5;
 
+/** Of hits ranked best first, the ones to keep by the rule above, at most `max`. */
+export function bestPassages<T extends { score: number }>(hits: readonly T[], max = MAX): T[] {
+  const top = hits[0]?.score ?? 0;
+  return hits.filter((h, i) => (i < BEST && h.score >= top / 4) || (i < max && h.score >= top / 2)).slice(0, max);
+}
+
 /**
  * Ranks passages against a question with BM25 (minisearch's scoring) and returns the best in
  * document order; with context, each one's neighbours too. `lines`: the line of `text` each
@@ -175,8 +181,7 @@ export function answer(text: string, question: string, context: boolean): Answer
     combineWith: 'OR',
   });
   if (hits.length === 0) return { content: '', passages: 0, lines: [] };
-  const top = hits[0]?.score ?? 0;
-  const chosen = hits.filter((h, i) => (i < BEST && h.score >= top / 4) || (i < MAX && h.score >= top / 2)).map((h) => Number(h.id));
+  const chosen = bestPassages(hits).map((h) => Number(h.id));
   const keep = new Set<number>(chosen);
   if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
   const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);

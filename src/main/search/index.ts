@@ -4,7 +4,7 @@ import { SiftError } from '../../shared/errors';
 import type { Mode, Result, TargetStatus } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
-import { processTerm, questionTerms, splitPassages } from '../fetch/question';
+import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { makeSnippet, markedText, pageOfLine } from './snippet';
@@ -242,10 +242,9 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   if (telling.length === 0) return [];
   const found = ms.search(telling.join(' '), { prefix: (term) => term.length > 3, fuzzy: (term) => (term.length > 5 ? 0.2 : false), combineWith: 'OR' });
   // As the question option picks one result's passages: the 3 best and any at least half the
-  // best, up to `max`; here also none under a quarter of the best, since across a whole job
-  // a passage sharing one small word with the question is easy to find.
-  const top = found[0]?.score ?? 0;
-  const chosen = found.filter((f, i) => (i < 3 && f.score >= top / 4) || (i < max && f.score >= top / 2)).slice(0, max);
+  // best, up to `max`, none under a quarter of the best (across a whole job a passage sharing
+  // one small word with the question is easy to find).
+  const chosen = bestPassages(found, max);
   return chosen.map((f) => {
     const d = docs[Number(f.id)] as Doc;
     const a: JobAnswer = { jobId: d.row.jobId, idx: d.row.idx, url: d.url, title: d.title, text: d.text, score: f.score, line: d.line };
