@@ -44,6 +44,21 @@ const HIDDEN_CLASSES = new Set([
   'screen-reader-text', 'screenreader-only', 'offscreen', 'print-only', 'print-header', 'print-footer', 'visible-print', 'show-for-print',
 ]);
 
+/**
+ * Class words of a box a pointer opens over a word of the text (a person's card with their
+ * picture and latest stories, a term's definition). Such a box sits inside the element that
+ * holds the word, which is named the same way ("rollover-people" around the name and its
+ * "rollover-people-block"; "tooltip" around a term and its "tooltiptext"): the box, after the
+ * word, goes; the word stays. Its text ran into the sentence:
+ * "threatened to kill Rep. Ilhan OmarIlhan OmarHillicon Valley: Progressives oppose…".
+ */
+const POPUP_WORDS = new Set(['tooltip', 'tooltiptext', 'popover', 'hovercard', 'rollover', 'popup']);
+
+const namesPopup = (el: PruneElement): boolean => {
+  const value = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return value.trim() !== '' && classWords(value).some((w) => POPUP_WORDS.has(w));
+};
+
 const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'figcaption', 'attribution']);
 
 /** Class/id words of blocks that sit inside an article's container without being its text. */
@@ -279,8 +294,14 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
   };
 
   /** Prunes inside `el`, and `el` itself unless it is the root; returns its [text, link text] lengths after. */
-  const walk = (el: PruneElement, isRoot: boolean): [number, number] => {
+  // `afterWord`: the element follows text inside a pop-up's holder (the word the box is about).
+  const walk = (el: PruneElement, isRoot: boolean, afterWord = false): [number, number] => {
     const tag = el.tagName.toUpperCase();
+    const popup = namesPopup(el);
+    if (afterWord && popup && on.has('hidden')) {
+      el.remove();
+      return [0, 0];
+    }
     // A figure's <figcaption> that its pictures do not say (they have alts of their own, there
     // are several, or none: a listing's "Figure 3: Latency under load") stays for the Markdown
     // and html, under what it names; it was lost. The text still leaves it out (textOf's captions).
@@ -305,7 +326,7 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
     for (const child of Array.from(el.childNodes)) {
       if (child.nodeType === 3) text += textLength(child.textContent);
       else if (child.nodeType === 1) {
-        const [t, l] = walk(child as unknown as PruneElement, false);
+        const [t, l] = walk(child as unknown as PruneElement, false, popup && !isRoot && text > 0);
         text += t;
         links += l;
       }
