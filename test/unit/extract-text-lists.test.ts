@@ -1,7 +1,7 @@
 /**
  * Lists in text mode: an item was a line like any other, so a list read as short paragraphs
  * and a nested list as more items of the outer one. A list of bullets has them, as a browser
- * draws them, and a nested list is indented.
+ * draws them, an ordered list its numbers as a browser counts them, and a nested list is indented.
  */
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from '../../src/main/fetch/html';
@@ -19,10 +19,30 @@ describe('a list in text', () => {
     expect(t).toContain(`${FILL}\n\n• Clothes\n\n  ◦ Oilskins\n  ◦ Boots\n    ▪ spare laces\n• Food\n\n${FILL}`);
   });
 
-  it('keeps an ordered list\'s items as lines, its nested items indented, with no Markdown marks', () => {
+  it('numbers an ordered list\'s items, a nested one from 1 again and indented, with no Markdown marks around them', () => {
     const t = extractArticle(page('<ol><li>Check the forecast<ol><li>wind</li><li>tide</li></ol></li><li>File a plan</li></ol>'), 'https://guide.example/packing').text;
-    expect(t).toContain('\n\nCheck the forecast\n  wind\n  tide\nFile a plan\n\n');
-    expect(t).not.toMatch(/^\s*(?:[-*+]|\d+\.)\s/m);
+    expect(t).toContain('\n\n1. Check the forecast\n  1. wind\n  2. tide\n2. File a plan\n\n');
+    expect(t).not.toMatch(/^\s*[-*+]\s/m);
+  });
+
+  it('counts from <ol start>, down in a reversed list, anew from an item\'s value, as a browser numbers them', () => {
+    const url = 'https://guide.example/packing';
+    expect(extractArticle(page('<ol start="4"><li>Cast off</li><li>Clear the harbour</li></ol>'), url).text).toContain('\n\n4. Cast off\n5. Clear the harbour\n\n');
+    expect(extractArticle(page('<ol reversed><li>Fenders</li><li>Lines</li><li>Engine</li></ol>'), url).text).toContain('\n\n3. Fenders\n2. Lines\n1. Engine\n\n');
+    expect(extractArticle(page('<ol reversed start="10"><li>Fenders</li><li>Lines</li></ol>'), url).text).toContain('\n\n10. Fenders\n9. Lines\n\n');
+    expect(extractArticle(page('<ol><li>Fenders</li><li value="7">Lines</li><li>Engine</li></ol>'), url).text).toContain('\n\n1. Fenders\n7. Lines\n8. Engine\n\n');
+  });
+
+  it('counts an item without text, which a browser numbers too', () => {
+    const t = extractArticle(page('<ol><li>Fenders</li><li></li><li>Engine</li></ol>'), 'https://guide.example/packing').text;
+    expect(t).toContain('\n\n1. Fenders\n3. Engine\n\n');
+  });
+
+  it('numbers in letters or Roman numerals when the list says so', () => {
+    const url = 'https://guide.example/packing';
+    expect(extractArticle(page('<ol type="a"><li>wind</li><li>tide</li></ol>'), url).text).toContain('\n\na. wind\nb. tide\n\n');
+    expect(extractArticle(page('<ol type="I" start="3"><li>wind</li><li>tide</li></ol>'), url).text).toContain('\n\nIII. wind\nIV. tide\n\n');
+    expect(extractArticle(page('<ol type="A" start="27"><li>wind</li></ol>'), url).text).toContain('\n\nAA. wind\n\n');
   });
 
   it("leaves a page's own control characters out, so they cannot pass for an indent", () => {
