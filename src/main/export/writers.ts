@@ -6,8 +6,9 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
+import { emptyResultLabel, emptyResultText, isEmptyResult } from '../../shared/empty';
 import { shownFailure } from '../../shared/reasons';
-import { resultWarnings, type TargetStatus } from '../../shared/types';
+import { resultWarnings, type Result, type TargetStatus } from '../../shared/types';
 import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
@@ -83,6 +84,9 @@ export interface ManifestLine {
   warnings: string[];
 }
 
+/** A done target's result when there is nothing in it, else undefined. */
+const emptyOf = (t: TargetStatus): Result | undefined => (t.result && isEmptyResult(t.result) ? t.result : undefined);
+
 /** The folder layout, into a folder or a zip (the sink decides). */
 export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<Writer> {
   const taken = new Set([fileNameKey(MANIFEST), fileNameKey(FAILED_LIST)]);
@@ -100,8 +104,14 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
     async add(t) {
       if (isDone(t)) {
         const kind: FileKind = o.fileKind ?? defaultKind(t);
-        const name = safeFileName(fileNameOf(t), taken, kind);
-        const data = Buffer.from(fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
+        const empty = emptyOf(t);
+        // A result with nothing in it (a grep that matched no line, a scanned PDF) was an empty
+        // file, or a fence with nothing inside, that said nothing of why: its file says why, and
+        // its name says so too ("Ferry fares (no match).txt"), so no one reads it as the page's.
+        const name = empty
+          ? safeFileName(`${fileNameOf(t)} (${emptyResultLabel(empty)})`, taken, 'txt')
+          : safeFileName(fileNameOf(t), taken, kind);
+        const data = Buffer.from(empty ? `${t.url}\n\n${emptyResultLabel(empty)}: ${emptyResultText(empty)}\n` : fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
         const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '', warnings: resultWarnings(t.result) };
@@ -235,7 +245,9 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       count++;
       const anchor = `target-${t.idx + 1}`;
       const title = mdInline(titleOf(t)) || mdInline(t.url);
-      await toc.write(`- [${title}](#${anchor})${done ? '' : ` (${notDoneWord(t)})`}\n`);
+      const empty = done ? emptyOf(t) : undefined;
+      const note = empty ? emptyResultLabel(empty) : done ? '' : notDoneWord(t);
+      await toc.write(`- [${title}](#${anchor})${note ? ` (${note})` : ''}\n`);
       // Percent-encoding < and > keeps the URL inside its <…> autolink.
       const url = t.url.replace(/</g, '%3C').replace(/>/g, '%3E');
       let section = `<a id="${anchor}"></a>\n\n## ${title}\n\n<${url}>\n\n`;
@@ -243,7 +255,9 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         if (o.includeMeta) section += `${mdFence(yamlLines(metaFields(t)), 'yaml')}\n`;
         const kind = o.fileKind ?? defaultKind(t);
         const content = contentOf(t);
-        section += kind === 'md' ? nestedMarkdown(content, titleOf(t)) : mdFence(content, FENCE_LANG[kind]);
+        // Said in words, as a failure is: an empty fence read as a page with nothing on it.
+        if (empty) section += `> **${emptyResultLabel(empty)}**: ${mdInline(emptyResultText(empty))}\n`;
+        else section += kind === 'md' ? nestedMarkdown(content, titleOf(t)) : mdFence(content, FENCE_LANG[kind]);
       } else {
         const said = notFetchedOr(t, o);
         section += `> **${notDoneWord(t)}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;

@@ -5,7 +5,7 @@ import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
 import { MAX_SHOWN_TEXT, shownPart, type Shown } from '../../lib/shown';
-import { emptyResultText } from '../../lib/empty';
+import { emptyResultText } from '../../../../shared/empty';
 import { MetaTable } from './MetaTable';
 
 type Shape = 'markdown' | 'json' | 'text';

@@ -1,13 +1,22 @@
-import { WARNING_LABELS } from '../../../shared/reasons';
-import { resultWarnings, type Result } from '../../../shared/types';
+import { WARNING_LABELS, warningLabel } from './reasons';
+import { resultWarnings, type Result } from './types';
 
 /** The warnings that say why nothing came back (others, such as pages_ignored, do not). */
 const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries', 'no_match', 'no_answer'];
 
+/** A result with nothing in it: its content is empty or blanks only. */
+export const isEmptyResult = (result: Result | undefined): boolean => (result?.content ?? '').trim() === '';
+
+/** What an empty result is called where a list or a file name says it in a word or two: "no match", "no text layer", "empty". */
+export function emptyResultLabel(result: Result): string {
+  const w = resultWarnings(result).find((x) => EXPLAINS_EMPTY.includes(x));
+  return w ? warningLabel(w) : 'empty';
+}
+
 /**
- * Why a result is empty, as the pane says it. A scanned PDF, a PDF of no pages and an empty
- * file all read "the page had nothing that matched", with no grep or question asked; what
- * the pipeline found (meta.hint, the warnings) says what to do instead.
+ * Why a result is empty, as the result pane and an export say it. A scanned PDF, a PDF of no
+ * pages and an empty file all read "the page had nothing that matched", with no grep or
+ * question asked; what the pipeline found (meta.hint, the warnings) says what to do instead.
  */
 export function emptyResultText(result: Result): string {
   const meta = result.meta ?? {};
