@@ -202,7 +202,7 @@ describe('the article pruning pass', () => {
     keepsProse(t);
     expect(t).toContain('Harbour Office\n1 Quay Street\nPort Estuary\n\n');
     expect(t).toContain('The first notice.\n\nThe second notice');
-    expect(t).toContain('\n\n• Flood tide\n• Ebb tide\n  ◦ Slack water\n\nNeap\nA weak tide.\nSpring\nA strong tide.\n\nBrest\t06:12\nDover\t07:40\n\n');
+    expect(t).toContain('\n\n• Flood tide\n• Ebb tide\n  ◦ Slack water\n\nNeap\n  A weak tide.\nSpring\n  A strong tide.\n\nBrest\t06:12\nDover\t07:40\n\n');
   });
 
   it('gives an image that has only a srcset its largest candidate, a URL with commas whole', () => {

@@ -50,3 +50,22 @@ describe('a list in text', () => {
     expect(t).toContain('Tidetables at the office.\n\n• one');
   });
 });
+
+describe("an item's or a definition's lines in text", () => {
+  const url = 'https://guide.example/packing';
+
+  it("indents an item's second paragraph and a line after a <br> under the item, so they do not read as text after the list", () => {
+    const t = extractArticle(page('<ul><li>Oilskins<br>the long ones</li><li><p>Boots</p><p>Dry them after each trip.</p></li></ul>'), url).text;
+    expect(t).toContain('\n\n• Oilskins\n  the long ones\n• Boots\n\n  Dry them after each trip.\n\n');
+  });
+
+  it("indents a nested item's own lines under it", () => {
+    const t = extractArticle(page('<ol><li>Check the forecast<ol><li><p>wind</p><p>Above force 6, stay in.</p></li></ol></li><li>File a plan</li></ol>'), url).text;
+    expect(t).toContain('\n\n1. Check the forecast\n  1. wind\n\n    Above force 6, stay in.\n\n2. File a plan\n\n');
+  });
+
+  it('indents a definition under its term, and a list inside it', () => {
+    const t = extractArticle(page('<dl><dt>Neap</dt><dd>A weak tide.<ul><li>twice a month</li></ul></dd><dt>Spring</dt><dd>A strong tide.</dd></dl>'), url).text;
+    expect(t).toContain('\n\nNeap\n  A weak tide.\n  • twice a month\n\nSpring\n  A strong tide.\n\n');
+  });
+});

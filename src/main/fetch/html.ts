@@ -967,13 +967,32 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
   // Whether each table the walk is in has header cells, and how many cells it is in.
   const tables: boolean[] = [];
   let cells = 0;
-  let marker = '';
+  let marker: string | null = null;
+  // The list items and definitions the walk is in: a line of theirs that no marker starts (an
+  // item's second paragraph, a line after a <br>, a definition) is indented under the item,
+  // as a browser shows it; flush, "• A\n\nB" read B as a paragraph after the list.
+  let items = 0;
+  let definitions = 0;
+  const hang = (): number => (items > 0 ? lists.length : 0) + definitions;
+  // Whether the next text starts a line.
+  let fresh = true;
   const put = (s: string): void => {
     if (owed) out.push('\n'.repeat(owed));
+    if (owed) fresh = true;
     owed = 0;
-    if (marker) out.push(marker);
-    marker = '';
+    // An item's marker, '' before a task's box, which is its marker.
+    if (marker !== null) {
+      out.push(marker);
+      fresh = false;
+    } else if (fresh && s !== '\n' && hang() > 0) {
+      // tidyLines keeps the blanks after the indent: the line's own go first.
+      s = s.replace(/^[ \t]+/, '');
+      if (!s) return;
+      out.push(INDENT_MARK.repeat(hang()));
+    }
+    marker = null;
     out.push(s);
+    if (s) fresh = s.endsWith('\n');
   };
   const walk = (node: TextNode): void => {
     if (node.nodeType === 3) {
@@ -1020,13 +1039,18 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     const list = name === 'UL' || name === 'OL';
     if (list) lists.push(listState(node as unknown as ListNode));
     const within = name === 'LI' && lists.length > 0;
-    if (within) marker = `${INDENT_MARK.repeat(lists.length - 1)}${itemMarker(node as unknown as ItemNode, lists.at(-1)!, lists.length)}`;
+    if (within) marker = `${INDENT_MARK.repeat(lists.length - 1 + definitions)}${itemMarker(node as unknown as ItemNode, lists.at(-1)!, lists.length)}`;
+    if (within) items++;
+    const definition = name === 'DD';
+    if (definition) definitions++;
     for (const c of Array.from(node.childNodes)) walk(c as TextNode);
     if (list) lists.pop();
+    if (definition) definitions--;
+    if (within) items--;
     if (cell) cells--;
     if (table) tables.pop();
     // An item without text has no marker to show.
-    if (within) marker = '';
+    if (within) marker = null;
     // A nested list ends its item's line, not a paragraph: the outer list's next item follows.
     if (block) owe(LINE_BLOCK.has(name) || (list && lists.length > 0) ? 1 : 2);
   };
