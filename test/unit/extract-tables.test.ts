@@ -64,6 +64,15 @@ describe('a table with spanning cells', () => {
     expect(tableOf(markdownOf('<table><tr><th>A</th><td>1</td></tr><tr><th>B</th><td>2</td></tr></table>')).lines[0]).toBe('|     |     |');
   });
 
+  it('reads a first row written in bold as the header, where it sat under a header line of empty cells', () => {
+    const md = markdownOf('<table><tbody><tr><td><b>Pos.</b></td><td><strong>Driver</strong></td><td></td></tr><tr><td>1</td><td>Ada Quay</td><td>5040</td></tr></tbody></table>');
+    expect(tableOf(md).lines).toEqual(['| **Pos.** | **Driver** |     |', '| --- | --- | --- |', '| 1   | Ada Quay | 5040 |']);
+    // A first row with text outside the bold is a row of data: the empty header line stays.
+    expect(tableOf(markdownOf('<table><tr><td><b>Note:</b> wet</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>')).lines[0]).toBe('|     |     |');
+    // So is a table of one row, which has no rows under its header.
+    expect(tableOf(markdownOf('<table><tr><td><b>A</b></td><td><b>B</b></td></tr></table>')).lines[0]).toBe('|     |     |');
+  });
+
   it('clamps a rowspan past the last row, and a rowspan of 0 or junk is one row', () => {
     const md = markdownOf('<table><tr><th>X</th><th>Y</th></tr><tr><td rowspan="99">x</td><td rowspan="0">y</td></tr><tr><td>z</td></tr></table>');
     expect(tableOf(md).lines.map(cells)).toEqual([

@@ -280,6 +280,19 @@ const MAX_SPAN_CELLS = 20_000;
  * cell keeps its place and content; the places it covered are empty cells, and each row has
  * as many cells as the widest. Tables the plugin keeps as HTML keep their spans.
  */
+/** A cell whose text, if any, is all in bold. */
+function isBoldCell(cell: Element): boolean {
+  const text = (cell.textContent ?? '').replace(/\s+/g, '');
+  if (!text) return true;
+  // The outermost bold elements of the cell: a <b> inside a <strong> is counted once.
+  const outermost = (b: Element): boolean => {
+    for (let p = b.parentElement; p && p !== cell; p = p.parentElement) if (p.localName === 'b' || p.localName === 'strong') return false;
+    return true;
+  };
+  const bold = Array.from(cell.querySelectorAll('b, strong')).filter(outermost);
+  return bold.map((b) => b.textContent ?? '').join('').replace(/\s+/g, '') === text;
+}
+
 function regularizeTables(root: HTMLElement): void {
   const doc = root.ownerDocument;
   for (const table of Array.from(root.querySelectorAll('table'))) {
@@ -287,10 +300,12 @@ function regularizeTables(root: HTMLElement): void {
     const rows = Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
     // A first row of header cells with no <thead> is the header: the plugin took it for one
     // only when nothing came before its <tbody>, so a <caption> (or a <colgroup>) made it a
-    // row under an empty header line.
+    // row under an empty header line. So is a first row written in bold ("<td><b>Pos.</b>"),
+    // as pages without <th> write their headers; it sat under a header line of empty cells.
     const top = rows[0];
     const topCells = top ? tableCells(top) : [];
-    if (top && !table.querySelector('thead') && top.parentElement?.localName === 'tbody' && topCells.length > 0 && topCells.every((c) => c.localName === 'th')) {
+    const header = topCells.every((c) => c.localName === 'th') || (rows.length > 1 && topCells.some((c) => c.textContent?.trim()) && topCells.every(isBoldCell));
+    if (top && !table.querySelector('thead') && top.parentElement?.localName === 'tbody' && topCells.length > 0 && header) {
       const head = doc.createElement('thead');
       top.parentElement.before(head);
       head.appendChild(top);
