@@ -182,6 +182,31 @@ describe('search over stored results', () => {
     expect(ids(searchStore(store, 'revenue -"currency moves"').hits)).toEqual(['j1:0']);
   });
 
+  it('finds C++, C#, F# and .NET with their signs: not every page with a lone c, f or net', () => {
+    storeJob('lang', [
+      { url: 'https://food.test/vitamins', title: 'Vitamin C', content: 'Vitamin C, a.k.a. c, is in citrus.\nc) the third point: c and C again.\nA net of fish.' },
+      { url: 'https://dev.test/cpp', title: 'Templates', content: 'Notes\nModern C++17 templates, in depth.\nBuilt with g++ and Notepad++.' },
+      { url: 'https://dev.test/cs', title: 'Records', content: 'Records in C# and F#, on ASP.NET Core.' },
+      { url: 'https://dev.test/plus', title: 'Arithmetic', content: 'c+d and C+++ are not the language; C#m is a chord.' },
+    ]);
+    const found = (q: string): string[] => ids(searchStore(store, q, { jobId: 'lang' }).hits);
+    expect(found('C++')).toEqual(['lang:1']);
+    expect(found('c#')).toEqual(['lang:2']);
+    expect(found('F#')).toEqual(['lang:2']);
+    expect(found('.NET')).toEqual(['lang:2']);
+    expect(found('"C++17 templates"')).toEqual(['lang:1']);
+    expect(found('notepad++ templates')).toEqual(['lang:1']);
+    // The letters alone still find every page that holds them, C++'s too.
+    expect(found('c').sort()).toEqual(['lang:0', 'lang:1', 'lang:2', 'lang:3']);
+    expect(found('net').sort()).toEqual(['lang:0', 'lang:2']);
+    // The match is marked with its signs, on the line that holds it.
+    const h = searchStore(store, 'C++', { jobId: 'lang' }).hits[0] as SearchHit;
+    expect(h).toMatchObject({ field: 'body', line: 2 });
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Modern «C++»17 templates, in depth.');
+    const r = searchStore(store, 'c# records', { jobId: 'lang' }).hits[0] as SearchHit;
+    expect(markedText({ text: r.snippet, marks: r.marks })).toBe('«Records» in «C#» and F#, on ASP.NET Core.');
+  });
+
   it('searches a query FTS5 would reject as plain words, never an error', () => {
     for (const q of ['"net revenue', 'revenue AND', 'NOT revenue', '(revenue', 'revenue)', 'rev(enue', 'OR OR', 'a ) ( b', 'net*revenue', '***', 'title:revenue', '^revenue', 'NEAR(net revenue)', '"', "'; DROP TABLE targets; --"]) {
       expect(() => searchStore(store, q), q).not.toThrow(/fts5|syntax/);

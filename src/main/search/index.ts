@@ -5,9 +5,9 @@ import type { Mode, Result, TargetStatus } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
-import { CJK_CHAR, quoteTerm } from './fold';
+import { CJK_CHAR, foldWithMap, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
-import { makeSnippet, markedText, pageOfLine } from './snippet';
+import { holdsTerm, makeSnippet, markedText, pageOfLine } from './snippet';
 import { searchableText, snippetText } from './text';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
@@ -125,7 +125,8 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
   // last hit; until then, more are asked for (FTS5 ranks every match however many).
   for (let n = 2 * want; ; n *= 4) {
     const { rows, q } = runQuery(store, parsed, query, opts.jobId, n);
-    const hits = collapseCopies(store, rows, want, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms));
+    const holds = q.literal.length > 0 ? (t: TargetStatus) => holdsAsTyped(t, q.literal) : undefined;
+    const hits = collapseCopies(store, rows, want, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms), holds);
     const last = rows.at(-1)?.score ?? 0;
     const lowest = hits.at(-1)?.score ?? Infinity;
     if (rows.length < n || n >= MAX_ROWS || (hits.length === want && last < lowest)) return { hits: hits.slice(0, limit), plain: q.plain, more: hits.length > limit };
@@ -135,8 +136,27 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
 /** The most rows one search reads looking for copies of its hits. */
 const MAX_ROWS = 20 * MAX_LIMIT;
 
-/** Up to `limit` hits from ranked rows, one per result that several jobs stored alike, the newest job's. */
-function collapseCopies(store: Store, rows: readonly SearchRow[], limit: number, toHit: (r: SearchRow, t: TargetStatus) => SearchHit): SearchHit[] {
+/**
+ * Whether a result holds every term as typed, signs and all (ParsedQuery.literal): in its
+ * text as the index read it, or as it reads, its title or its URL.
+ */
+function holdsAsTyped(t: TargetStatus, terms: readonly Term[]): boolean {
+  const mode = t.options?.mode;
+  const texts = [t.title, t.url, snippetText(t.result, mode), searchableText(t.result, mode)].map((x) => foldWithMap(x).folded);
+  return terms.every((term) => texts.some((x) => holdsTerm(x, term)));
+}
+
+/**
+ * Up to `limit` hits from ranked rows, one per result that several jobs stored alike, the
+ * newest job's; with `holds`, only of the results it keeps.
+ */
+function collapseCopies(
+  store: Store,
+  rows: readonly SearchRow[],
+  limit: number,
+  toHit: (r: SearchRow, t: TargetStatus) => SearchHit,
+  holds?: (t: TargetStatus) => boolean,
+): SearchHit[] {
   const hits: SearchHit[] = [];
   const shown = new Map<string, Shown[]>();
   // Most rows are of a few jobs: each job is read once.
@@ -150,7 +170,7 @@ function collapseCopies(store: Store, rows: readonly SearchRow[], limit: number,
     // Past the last hit a row is read only when it may be a copy of one shown.
     if (hits.length === limit && !shown.has(store.targetUrl(r.jobId, r.idx))) continue;
     const t = store.targetResult(r.jobId, r.idx);
-    if (!t) continue;
+    if (!t || (holds && !holds(t))) continue;
     const content = t.result?.content ?? '';
     const copies = shown.get(t.url) ?? [];
     const same = copies.find((s) => s.content === content && s.hit.jobId !== r.jobId);

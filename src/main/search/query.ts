@@ -12,6 +12,12 @@ export interface ParsedQuery {
   match: string;
   /** Terms to mark in snippets (not those after NOT). */
   terms: Term[];
+  /**
+   * Terms with a signed word (SIGNED_WORD) that every hit must hold as typed, signs and all:
+   * the index only holds their letters. Those of a query of words and phrases joined by AND
+   * or nothing; a term under OR or in parentheses is left to the index.
+   */
+  literal: Term[];
   /** The query was not valid syntax and is searched as plain words. */
   plain: boolean;
   /** How many words and phrases it asks FTS5 for (those after NOT included). */
@@ -25,6 +31,19 @@ type Token =
   | { kind: 'close' };
 
 const WORDISH = /[\p{L}\p{N}]/u;
+
+/**
+ * A word whose signs are part of its name: C++, C#, F#, g++, Notepad++, Disney+ (a run of
+ * letters or digits and one or two + or a #, digits may follow: C++17), and .NET (a dot
+ * before letters, where no word stands before it). FTS5's unicode61 tokenizer keeps letters
+ * and digits only, so "C++" was the word "c" and found every page with a lone c in it (a
+ * vitamin C, "c) the third point") before, or instead of, the pages about C++.
+ */
+export const SIGNED_WORD = /(?<![\p{L}\p{N}.])\.\p{L}[\p{L}\p{N}]*|[\p{L}\p{N}]+(?:\+\+?|#)(?![\p{L}+#])/u;
+const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}]+`, 'gu');
+
+/** The words of a term as the highlighter and the literal check read them: signed words with their signs. */
+export const signedWords = (text: string): string[] => text.match(SIGNED_OR_WORD) ?? [];
 
 /**
  * Quotation marks that make a phrase: the typewriter's, and those of print that a quote
@@ -95,7 +114,7 @@ function lex(q: string): Token[] {
  * Checks the token list is a well-formed expression (operands joined by AND/OR/NOT or by
  * nothing, parentheses balanced, none empty) and writes it as FTS5 syntax.
  */
-function toMatch(tokens: Token[]): { match: string; terms: Term[]; count: number } {
+function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal: Term[]; count: number } {
   const parts: string[] = [];
   const terms: Term[] = [];
   let count = 0;
@@ -141,7 +160,10 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[]; count: number
     }
   }
   if (expectOperand || depth !== 0) throw new Malformed('the query ends early');
-  return { match: parts.join(' '), terms, count };
+  // Without OR and parentheses every term marked is one each hit holds (those after NOT are not marked).
+  const conjunctive = tokens.every((t) => t.kind === 'term' || (t.kind === 'op' && t.op !== 'OR'));
+  const literal = conjunctive ? terms.filter((t) => SIGNED_WORD.test(t.text)) : [];
+  return { match: parts.join(' '), terms, literal, count };
 }
 
 /** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
@@ -155,7 +177,7 @@ const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLow
  * revenue's. A NOT before words stays a word: without it, "NOT currency" would find just
  * the results it meant to leave out.
  */
-function plainWords(q: string): { match: string; terms: Term[]; count: number } {
+function plainWords(q: string): { match: string; terms: Term[]; literal: Term[]; count: number } {
   const seen = new Set<string>();
   const runs = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
@@ -163,7 +185,7 @@ function plainWords(q: string): { match: string; terms: Term[]; count: number } 
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  return { match: unique.map(quoteTerm).join(' '), terms: unique.map((text) => ({ text, prefix: false })), count: unique.length };
+  return { match: unique.map(quoteTerm).join(' '), terms: unique.map((text) => ({ text, prefix: false })), literal: [], count: unique.length };
 }
 
 /**
@@ -173,7 +195,7 @@ function plainWords(q: string): { match: string; terms: Term[]; count: number } 
  * Returns undefined when there is nothing to search for.
  */
 export function parseQuery(q: string): ParsedQuery | undefined {
-  let parsed: { match: string; terms: Term[]; count: number };
+  let parsed: { match: string; terms: Term[]; literal: Term[]; count: number };
   let plain = false;
   try {
     const tokens = lex(q);

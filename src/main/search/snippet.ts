@@ -1,5 +1,5 @@
 import { CJK_CHAR, foldTerm, foldWithMap, wordSegmenter } from './fold';
-import type { Term } from './query';
+import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 
 /** A piece of a result around a match; marks are [start, end) offsets into text. */
@@ -24,7 +24,12 @@ const isCjk = (s: string): boolean => CJK_CHAR.test(s);
 /** A regex over folded text that finds one term the way FTS5 matched it: whole words, in order. */
 function termRegex(term: Term): RegExp | undefined {
   const pieces: string[] = [];
-  for (const run of foldTerm(term.text).match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const run of signedWords(foldTerm(term.text))) {
+    // A signed word (C++, .NET) is found with its signs, as typed.
+    if (/[^\p{L}\p{N}]/u.test(run)) {
+      pieces.push(run);
+      continue;
+    }
     // A CJK run is one token per character, as the index has it.
     let word = '';
     for (const ch of run) {
@@ -39,13 +44,16 @@ function termRegex(term: Term): RegExp | undefined {
   if (pieces.length === 0) return undefined;
   let src = '';
   pieces.forEach((p, i) => {
-    if (i > 0) src += isCjk(p) || isCjk(pieces[i - 1] as string) ? `${SEP}*?` : `${SEP}+?`;
+    const prev = pieces[i - 1] as string;
+    // C++17: the signs already part the words.
+    if (i > 0) src += isCjk(p) || isCjk(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
     src += p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   });
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;
-  const before = isCjk(first) ? '' : `(?<!${WORD_CHAR})`;
-  const after = term.prefix ? `${WORD_CHAR}*` : isCjk(last) ? '' : `(?!${WORD_CHAR})`;
+  // ASP.NET holds .NET; C++ is C++ in C++17, not in C+++ or C++x.
+  const before = isCjk(first) ? '' : first.startsWith('.') ? '(?<!\\.)' : `(?<!${WORD_CHAR})`;
+  const after = term.prefix ? `${WORD_CHAR}*` : isCjk(last) ? '' : /[+#]$/.test(last) ? '(?![\\p{L}+#])' : `(?!${WORD_CHAR})`;
   return new RegExp(before + src + after, 'gu');
 }
 
@@ -212,6 +220,12 @@ export function makeSnippet(content: string, terms: readonly Term[]): Snippet | 
   }
   if (to < content.length) text += ' …';
   return { text, marks, line };
+}
+
+/** Whether the text holds the term as the highlighter finds it: whole words in order, a signed word with its signs. */
+export function holdsTerm(folded: string, term: Term): boolean {
+  const re = termRegex(term);
+  return re !== undefined && nextMatch(re, folded, 0) !== undefined;
 }
 
 /** The snippet's text with its marks written as «…» (the CLI and Markdown/CSV export). */
