@@ -18,6 +18,12 @@ export const SearchHitSchema = z.object({
   line: z.number().int().optional(),
   /** PDF page of that line, when the result is a PDF's text. */
   page: z.number().int().optional(),
+  /**
+   * The line of the whole document (as extracted) that `line` was, when the result keeps some
+   * of its lines (grep, question): what a reader finds in the page, where `line` counts the
+   * kept lines.
+   */
+  sourceLine: z.number().int().optional(),
   /** Older jobs that stored this same result (same URL, same content): one hit stands for all. */
   sameIn: z.array(z.object({ jobId: z.string(), idx: z.number().int() })).optional(),
 });
@@ -31,6 +37,10 @@ export const alsoIn = (h: Pick<SearchHit, 'sameIn'>, separator = '; '): string =
  * BM25 gives a word in nearly every result a score near 0 (0.000012), which two decimals
  * showed as 0.00 on every hit, as if none had matched.
  */
+/** Where a hit's or passage's line is, as a reader finds it: "line 5231 of the document" for a result of some of its lines. */
+export const lineLabel = (h: { line?: number; sourceLine?: number }): string | undefined =>
+  h.sourceLine !== undefined ? `line ${h.sourceLine} of the document` : h.line !== undefined ? `line ${h.line}` : undefined;
+
 export const formatScore = (score: number, digits: number): string =>
   score === 0 || Math.abs(score) >= 1 ? score.toFixed(digits) : String(Number(score.toPrecision(digits)));
 
@@ -44,6 +54,8 @@ export const JobAnswerSchema = z.object({
   score: z.number(),
   line: z.number().int(),
   page: z.number().int().optional(),
+  /** As SearchHit's: the passage's line in the whole document, when the result keeps some of its lines. */
+  sourceLine: z.number().int().optional(),
 });
 export type JobAnswer = z.infer<typeof JobAnswerSchema>;
 

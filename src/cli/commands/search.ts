@@ -5,7 +5,7 @@ import { reportError } from '../report';
 import { namedJob, openCliReader } from '../context';
 import { codePointMarks, hitText, MAX_LIMIT, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import { storeError, type Store } from '../../main/store';
-import { alsoIn, formatScore } from '../../shared/search';
+import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
@@ -20,9 +20,10 @@ counts more than one in the text), each with the text around the match and where
   --job ID    only this job's results (its ID from sift jobs, or the start of it)
   --limit N   at most N hits (default 20, at most 1000)
   --json      one object per hit {"jobId","idx","url","title","score","snippet","text",
-              "marks","field","line","page"}: field is where the match is (body, title or
-              url); line (of the result's text) and page (of a PDF) when the match is in
-              the text. Matched words are marked «like this» in snippet; text is the
+              "marks","field","line","page","sourceLine"}: field is where the match is
+              (body, title or url); line (of the result's text) and page (of a PDF) when
+              the match is in the text; sourceLine, for a result of some lines of a
+              document (--grep, --question), that line's number in the whole document. Matched words are marked «like this» in snippet; text is the
               snippet unmarked and marks the matched words' [start, end) in it, counted in
               characters (code points), which a page's own «» cannot be mistaken for. A
               result that several jobs stored alike (the same list run again) is one hit,
@@ -36,7 +37,8 @@ or no such job.
 
 function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   const where = [`job ${h.jobId} #${h.idx + 1}`];
-  if (h.line !== undefined) where.push(`line ${h.line}`);
+  const line = lineLabel(h);
+  if (line !== undefined) where.push(line);
   if (h.page !== undefined) where.push(`page ${h.page}`);
   if (h.field !== 'body') where.push(`in the ${h.field}`);
   where.push(`score ${formatScore(h.score, 2)}`);
@@ -86,9 +88,9 @@ export const searchCommand: Command = {
       if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
       hits.forEach((h, i) => {
         if (values.json) {
-          const { jobId, idx, url, title, score, field, line, page, sameIn } = h;
+          const { jobId, idx, url, title, score, field, line, page, sourceLine, sameIn } = h;
           const text = { text: h.snippet, marks: codePointMarks({ text: h.snippet, marks: h.marks }) };
-          io.stdout.write(`${jsonLine({ jobId, idx, url, title, score, snippet: hitText(h), ...text, field, line, page, sameIn })}\n`);
+          io.stdout.write(`${jsonLine({ jobId, idx, url, title, score, snippet: hitText(h), ...text, field, line, page, sourceLine, sameIn })}\n`);
         } else printHit(h, i + 1, (s) => io.stdout.write(s));
       });
       if (more) {

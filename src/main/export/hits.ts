@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { alsoIn, formatScore, type HitsFormat, type SearchHit } from '../../shared/search';
+import { alsoIn, formatScore, lineLabel, type HitsFormat, type SearchHit } from '../../shared/search';
 import { SPREADSHEET_SAFE } from './csv';
 import { mdInline, withoutBidiControls } from './render';
 
@@ -19,7 +19,8 @@ const mdEscape = (s: string): string => s.replace(/([\\`*_[\]<>#|])/g, '\\$1');
 /** Where a hit is, in words: "job J, target #3, line 12, page 2". */
 export function citation(h: SearchHit): string {
   const parts = [`job ${h.jobId}`, `target #${h.idx + 1}`];
-  if (h.line !== undefined) parts.push(`line ${h.line}`);
+  const line = lineLabel(h);
+  if (line !== undefined) parts.push(line);
   if (h.page !== undefined) parts.push(`page ${h.page}`);
   if (h.field !== 'body') parts.push(`in the ${h.field}`);
   const also = alsoIn(h);

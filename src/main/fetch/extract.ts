@@ -7,6 +7,7 @@ import { badOption, FetchError } from './errors';
 import type { Article } from './html';
 import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
+import { sourceLinesOf } from '../../shared/source-lines';
 import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
@@ -179,6 +180,8 @@ function isBlank(buf: Uint8Array): boolean {
  * grep, then question: each keeps some lines of the content. A PDF's page_lines described the
  * whole text; it is worked out again for the lines kept, so a search hit in them still cites
  * its page, and match_pages and passage_pages say which pages the matches and passages are on.
+ * source_lines says which line of the whole text each kept line was, so a hit is cited by
+ * the line a reader finds in the page, not by its line in grep's output.
  */
 async function keepSome(content: string, options: Options, ctx: ExtractContext, meta: Record<string, unknown>, markdown: boolean): Promise<string> {
   const pageLines = meta.page_lines as PageLines | undefined;
@@ -191,30 +194,28 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     // Matched as it reads too: "Boeing's 787" matched nothing in a page's Markdown
     // "[Boeing](https://…)’s 787", nor "net revenue grew" in "**net revenue** grew".
     const read = asTyped(markdown ? markdownAsRead(content) : content);
-    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, pageLines !== undefined, read === content ? undefined : read);
+    const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, true, read === content ? undefined : read);
     content = g.output;
     meta.matches = g.matches;
-    if (pageLines && g.hits && g.from) {
+    if (g.hits && g.from) {
       // A blank line (the gap between two pages, in a match's context) starts no page.
       const lines = content.split('\n');
       origin = g.from.map((i, k) => (i >= 0 && lines[k]?.trim() ? i + 1 : 0));
-      const pages = pagesOf(pageLines, g.hits.map((i) => i + 1));
+      const pages = pageLines ? pagesOf(pageLines, g.hits.map((i) => i + 1)) : [];
       if (pages.length > 0) meta.match_pages = pages;
     }
   }
   if (options.question?.trim()) {
     const a = await ctx.html.answer(content, options.question, options.context === true, ctx.signal);
-    if (pageLines) {
-      const next: number[] = [];
-      a.content.split('\n\n').forEach((passage, j) => {
-        if (j > 0) next.push(0);
-        const start = a.lines[j] ?? 0;
-        passage.split('\n').forEach((_, k) => next.push(start > 0 ? source(start + k) : 0));
-      });
-      const pages = pagesOf(pageLines, a.lines.map(source));
-      if (pages.length > 0) meta.passage_pages = pages;
-      origin = next;
-    }
+    const next: number[] = [];
+    a.content.split('\n\n').forEach((passage, j) => {
+      if (j > 0) next.push(0);
+      const start = a.lines[j] ?? 0;
+      passage.split('\n').forEach((_, k) => next.push(start > 0 ? source(start + k) : 0));
+    });
+    const pages = pageLines ? pagesOf(pageLines, a.lines.map(source)) : [];
+    if (pages.length > 0) meta.passage_pages = pages;
+    origin = next;
     content = a.content;
     meta.passages = a.passages;
   }
@@ -226,9 +227,10 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     if (meta.matches === 0) warn(meta, 'no_match');
     else if (meta.passages === 0) warn(meta, 'no_answer');
   }
-  if (pageLines && origin && content !== '') {
-    const kept = pageLinesOf(pageLines, origin);
+  if (origin && content !== '') {
+    const kept = pageLines ? pageLinesOf(pageLines, origin) : [];
     if (kept.length > 0) meta.page_lines = kept;
+    if (origin.some((line) => line > 0)) meta.source_lines = sourceLinesOf(origin);
   }
   return content;
 }

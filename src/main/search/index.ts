@@ -7,11 +7,11 @@ import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, foldWithMap, quoteTerm } from './fold';
 import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
-import { holdsTerm, makeSnippet, markedText, pageOfLine } from './snippet';
+import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
-export { codePointMarks, makeSnippet, markedText, pageOfLine } from './snippet';
+export { codePointMarks, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 
 export type { SearchHit, JobAnswer } from '../../shared/search';
 
@@ -88,6 +88,8 @@ export function hitOf(
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);
     if (page !== undefined) hit.page = page;
+    const sourceLine = sourceLineOf(result?.meta, s.line);
+    if (sourceLine !== undefined) hit.sourceLine = sourceLine;
     return hit;
   }
   const inTitle = makeSnippet(title, terms);
@@ -230,6 +232,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     title: string;
     line: number;
     page?: number;
+    sourceLine?: number;
   }
   const docs: Doc[] = [];
   for (const r of rows) {
@@ -243,6 +246,8 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
       const doc: Doc = { id: docs.length, text: withoutBlockMarks(p.text), row: r, url: t.url, title: t.title, line: p.line };
       const page = pageOfLine(t.result?.meta, p.line);
       if (page !== undefined) doc.page = page;
+      const sourceLine = sourceLineOf(t.result?.meta, p.line);
+      if (sourceLine !== undefined) doc.sourceLine = sourceLine;
       docs.push(doc);
     }
   }
@@ -269,6 +274,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     const d = docs[Number(f.id)] as Doc;
     const a: JobAnswer = { jobId: d.row.jobId, idx: d.row.idx, url: d.url, title: d.title, text: d.text, score: f.score, line: d.line };
     if (d.page !== undefined) a.page = d.page;
+    if (d.sourceLine !== undefined) a.sourceLine = d.sourceLine;
     return a;
   });
 }

@@ -1,6 +1,7 @@
 import { CJK_CHAR, foldTerm, foldWithMap, wordSegmenter } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
+import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
 
 /** A piece of a result around a match; marks are [start, end) offsets into text. */
 export interface Snippet {
@@ -256,6 +257,12 @@ export function codePointMarks(s: Pick<Snippet, 'text' | 'marks'>): [number, num
     return points;
   };
   return s.marks.map(([a, b]) => [count(a), count(b)]);
+}
+
+/** The line of the whole document a line of a result of some of its lines (grep, question) was (meta.source_lines). */
+export function sourceLineOf(meta: Record<string, unknown> | undefined, line: number): number | undefined {
+  const sl = meta?.source_lines;
+  return isSourceLines(sl) ? sourceLineAt(sl, line) : undefined;
 }
 
 /** The PDF page a line of a PDF result's content is on (meta.page_lines: [page, first line] pairs). */

@@ -5,7 +5,7 @@ import { formatBytes, metaValue } from './format';
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
 
 // Bookkeeping for search citations, not something a reader looks up.
-const HIDDEN = new Set(['page_lines']);
+const HIDDEN = new Set(['page_lines', 'source_lines']);
 
 /**
  * The result's meta fields (SPEC §5's names, as the CLI's --json and the exports' front

@@ -1,6 +1,7 @@
 import { useStore } from '../../store';
 import { openPassage } from '../../store/search-actions';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { lineLabel } from '../../../../shared/search';
 
 /** The passages that answer the question, each with the result it comes from. */
 export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
@@ -27,7 +28,7 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
               <span className="hit-title">{p.title || p.url}</span>
               <span className="hit-where muted">
                 #{p.idx + 1}
-                {p.page !== undefined ? ` · page ${p.page}` : ''} · line {p.line}
+                {p.page !== undefined ? ` · page ${p.page}` : ''} · {lineLabel(p)}
               </span>
               <span className="snippet passage">{p.text}</span>
             </button>

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import type { SearchHit } from '../../../../shared/search';
+import { lineLabel, type SearchHit } from '../../../../shared/search';
 import { useStore } from '../../store';
 import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
@@ -14,7 +14,8 @@ function where(h: SearchHit, showJob: boolean): string {
   if (showJob) parts.push(`job ${h.jobId.slice(0, 8)}`);
   parts.push(`#${h.idx + 1}`);
   if (h.page !== undefined) parts.push(`page ${h.page}`);
-  if (h.line !== undefined) parts.push(`line ${h.line}`);
+  const line = lineLabel(h);
+  if (line !== undefined) parts.push(line);
   if (h.field !== 'body') parts.push(`in the ${h.field}`);
   // The same list run again: one hit for the result every run stored alike.
   if (showJob && h.sameIn) parts.push(`also in ${h.sameIn.length === 1 ? '1 older job' : `${h.sameIn.length} older jobs`}`);
