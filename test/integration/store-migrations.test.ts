@@ -61,8 +61,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6 and 7)', () => {
-    expect(SCHEMA_VERSION).toBe(8);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7 and 8)', () => {
+    expect(SCHEMA_VERSION).toBe(9);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -275,6 +275,34 @@ describe('migrations', () => {
     check.close();
   });
 
+  it('migrates a version 8 database: results indexed before emoji were words are found by their emoji', () => {
+    const raw = atVersion(p, 8);
+    insertOldJob(raw, 'j9', 'finn', 3, 3, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = ['Menu\nOur 🍕 is baked daily.', 'Reviews\nGreat service 👍🏽 would come back.', 'Hours\nOpen from nine to five.'];
+    // Version 8 handed FTS5 these texts as they are, where unicode61 reads no emoji.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j9', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      fts.run(doc.run('j9', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j9');
+    });
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('🍕')).toEqual([{ idx: 0, line: 2, text: 'Menu Our «🍕» is baked daily.' }]);
+    expect(found('👍')).toEqual([{ idx: 1, line: 2, text: 'Reviews Great service «👍»🏽 would come back.' }]);
+    expect(found('baked')).toEqual([{ idx: 0, line: 2, text: 'Menu Our 🍕 is «baked» daily.' }]);
+    expect(found('nine')).toEqual([{ idx: 2, line: 2, text: 'Hours Open from «nine» to five.' }]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+    const check = new Database(p, { readonly: true });
+    expect((check.prepare('SELECT count(*) AS n FROM search_docs').get() as { n: number }).n).toBe(3);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -307,7 +335,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7 and 8 read the targets with, one row per step.
+    // The statements steps 7, 8 and 9 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -316,7 +344,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(2);
+    expect(walks).toHaveLength(3);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

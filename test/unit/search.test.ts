@@ -207,6 +207,40 @@ describe('search over stored results', () => {
     expect(markedText({ text: r.snippet, marks: r.marks })).toBe('«Records» in «C#» and F#, on ASP.NET Core.');
   });
 
+  it('finds an emoji as a word of its own: inside a word, with a skin tone, a flag, a family; and says what a query of signs alone lacks', () => {
+    storeJob('emoji', [
+      { url: 'https://food.test/menu', title: 'Menu', content: 'Specials\nOur 🍕 is baked daily.\nhello😀world' },
+      { url: 'https://food.test/reviews', title: 'Reviews', content: 'Great 👍🏽 service ❤️\nFrom 🇫🇷 with 👨‍👩‍👧 in tow.' },
+      { url: 'https://food.test/weather', title: 'Weather', content: 'It was 25°C © the office → outside.' },
+    ]);
+    const found = (q: string): string[] => ids(searchStore(store, q, { jobId: 'emoji' }).hits);
+    expect(found('🍕')).toEqual(['emoji:0']);
+    expect(found('pizza 🍕 baked')).toEqual([]);
+    expect(found('🍕 baked')).toEqual(['emoji:0']);
+    expect(found('😀')).toEqual(['emoji:0']);
+    expect(found('hello')).toEqual(['emoji:0']);
+    expect(found('👍')).toEqual(['emoji:1']);
+    expect(found('👍🏽')).toEqual(['emoji:1']);
+    expect(found('❤')).toEqual(['emoji:1']);
+    expect(found('🇫🇷')).toEqual(['emoji:1']);
+    expect(found('👨‍👩‍👧')).toEqual(['emoji:1']);
+    expect(found('🇩🇪')).toEqual([]);
+    // A sign next to a number stays apart from it.
+    expect(found('25')).toEqual(['emoji:2']);
+    const h = searchStore(store, '🍕', { jobId: 'emoji' }).hits[0] as SearchHit;
+    expect(h).toMatchObject({ field: 'body', line: 2 });
+    expect(markedText({ text: h.snippet, marks: h.marks })).toBe('Specials Our «🍕» is baked daily. hello😀world');
+    // Signs alone are no words: the answer says so, not that nothing was typed.
+    let err: unknown;
+    try {
+      searchStore(store, '→ ±');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SiftError);
+    expect((err as SiftError).message).toBe('Search finds words, numbers and emoji; "→ ±" has none of them.');
+  });
+
   it('searches a query FTS5 would reject as plain words, never an error', () => {
     for (const q of ['"net revenue', 'revenue AND', 'NOT revenue', '(revenue', 'revenue)', 'rev(enue', 'OR OR', 'a ) ( b', 'net*revenue', '***', 'title:revenue', '^revenue', 'NEAR(net revenue)', '"', "'; DROP TABLE targets; --"]) {
       expect(() => searchStore(store, q), q).not.toThrow(/fts5|syntax/);

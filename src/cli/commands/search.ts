@@ -3,7 +3,7 @@ import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { reportError } from '../report';
 import { namedJob, openCliReader } from '../context';
-import { codePointMarks, hitText, MAX_LIMIT, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
+import { codePointMarks, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
 import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
@@ -60,7 +60,7 @@ export const searchCommand: Command = {
     });
     const query = positionals.join(' ');
     // Nothing but signs ('(((', '"') is no words either.
-    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${SEARCH_HELP}`);
+    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${[noWordsIn(query), SEARCH_HELP].filter(Boolean).join(' ')}`);
     let limit = 20;
     if (values.limit !== undefined) {
       if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > MAX_LIMIT) {

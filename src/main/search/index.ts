@@ -33,8 +33,19 @@ export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, 
 /** The most hits one search returns. */
 export const MAX_LIMIT = 1000;
 
-export function emptyQueryError(): SiftError {
-  return new SiftError('empty_query', 400, 'There is nothing to search for.', SEARCH_HELP);
+/**
+ * No word in the query. Typed signs ("→", "°", "$") are no words to the index, which reads
+ * letters, digits and emoji; "There is nothing to search for" read as if the box were empty.
+ */
+export function emptyQueryError(query = ''): SiftError {
+  return new SiftError('empty_query', 400, noWordsIn(query) ?? 'There is nothing to search for.', SEARCH_HELP);
+}
+
+/** For a query of signs alone, a sentence saying search reads none of them; undefined for one empty but for syntax ("", '"" ()'). */
+export function noWordsIn(query: string): string | undefined {
+  const typed = query.trim();
+  if (!/[^\s"()*]/.test(typed)) return undefined;
+  return `Search finds words, numbers and emoji; "${typed.length > 40 ? `${typed.slice(0, 39)}…` : typed}" has none of them.`;
 }
 
 /**
@@ -116,7 +127,7 @@ interface Shown {
  */
 export function searchStore(store: Store, query: string, opts: SearchOptions = {}): SearchOutcome {
   const parsed = parseQuery(query);
-  if (!parsed) throw emptyQueryError();
+  if (!parsed) throw emptyQueryError(query);
   if (parsed.count > MAX_SEARCH_TERMS) throw tooManyTermsError('search', parsed.count, MAX_SEARCH_TERMS);
   const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(opts.limit ?? 50)));
   // One hit more than asked says whether more results match: 20 hits printed and nothing
@@ -217,7 +228,7 @@ const ASK_PASSAGES = 5;
  */
 export function askJob(store: Store, jobId: string, question: string, max = ASK_PASSAGES): JobAnswer[] {
   const plain = plainQuery(question);
-  if (!plain) throw emptyQueryError();
+  if (!plain) throw emptyQueryError(question);
   // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
   // only results that hold the whole question: its character pairs are the words here.
   const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];

@@ -1,4 +1,4 @@
-import { quoteTerm } from './fold';
+import { PICTOGRAPH, quoteTerm } from './fold';
 
 /** One thing to find, as the highlighter looks for it. */
 export interface Term {
@@ -30,7 +30,8 @@ type Token =
   | { kind: 'open' }
   | { kind: 'close' };
 
-const WORDISH = /[\p{L}\p{N}]/u;
+/** Something the index holds: a letter, a digit or a pictograph (fold.ts). */
+const WORDISH = new RegExp(`[\\p{L}\\p{N}]|${PICTOGRAPH.source}`, 'u');
 
 /**
  * A word whose signs are part of its name: C++, C#, F#, g++, Notepad++, Disney+ (a run of
@@ -40,9 +41,9 @@ const WORDISH = /[\p{L}\p{N}]/u;
  * vitamin C, "c) the third point") before, or instead of, the pages about C++.
  */
 export const SIGNED_WORD = /(?<![\p{L}\p{N}.])\.\p{L}[\p{L}\p{N}]*|[\p{L}\p{N}]+(?:\+\+?|#)(?![\p{L}+#])/u;
-const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}]+`, 'gu');
+const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}]+|${PICTOGRAPH.source}`, 'gu');
 
-/** The words of a term as the highlighter and the literal check read them: signed words with their signs. */
+/** The words of a term as the highlighter and the literal check read them: signed words with their signs, each pictograph alone. */
 export const signedWords = (text: string): string[] => text.match(SIGNED_OR_WORD) ?? [];
 
 /**
@@ -179,7 +180,7 @@ const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLow
  */
 function plainWords(q: string): { match: string; terms: Term[]; literal: Term[]; count: number } {
   const seen = new Set<string>();
-  const runs = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const runs = q.match(new RegExp(`[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu')) ?? [];
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
   const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);

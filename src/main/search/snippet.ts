@@ -1,4 +1,4 @@
-import { CJK_CHAR, foldTerm, foldWithMap, wordSegmenter } from './fold';
+import { CJK_CHAR, foldTerm, foldWithMap, PICTOGRAPH, wordSegmenter } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
@@ -20,7 +20,8 @@ export interface Snippet {
 const WORD_CHAR = `(?:(?!${CJK_CHAR.source})[\\p{L}\\p{N}])`;
 
 const SEP = '[^\\p{L}\\p{N}]';
-const isCjk = (s: string): boolean => CJK_CHAR.test(s);
+/** A word of one character: a CJK character or a pictograph, found inside a run without spaces. */
+const isCharWord = (s: string): boolean => CJK_CHAR.test(s) || PICTOGRAPH.test(s);
 
 /** A regex over folded text that finds one term the way FTS5 matched it: whole words, in order. */
 function termRegex(term: Term): RegExp | undefined {
@@ -34,7 +35,7 @@ function termRegex(term: Term): RegExp | undefined {
     // A CJK run is one token per character, as the index has it.
     let word = '';
     for (const ch of run) {
-      if (isCjk(ch)) {
+      if (isCharWord(ch)) {
         if (word) pieces.push(word);
         word = '';
         pieces.push(ch);
@@ -47,14 +48,14 @@ function termRegex(term: Term): RegExp | undefined {
   pieces.forEach((p, i) => {
     const prev = pieces[i - 1] as string;
     // C++17: the signs already part the words.
-    if (i > 0) src += isCjk(p) || isCjk(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
+    if (i > 0) src += isCharWord(p) || isCharWord(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
     src += p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   });
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;
   // ASP.NET holds .NET; C++ is C++ in C++17, not in C+++ or C++x.
-  const before = isCjk(first) ? '' : first.startsWith('.') ? '(?<!\\.)' : `(?<!${WORD_CHAR})`;
-  const after = term.prefix ? `${WORD_CHAR}*` : isCjk(last) ? '' : /[+#]$/.test(last) ? '(?![\\p{L}+#])' : `(?!${WORD_CHAR})`;
+  const before = isCharWord(first) ? '' : first.startsWith('.') ? '(?<!\\.)' : `(?<!${WORD_CHAR})`;
+  const after = term.prefix ? `${WORD_CHAR}*` : isCharWord(last) ? '' : /[+#]$/.test(last) ? '(?![\\p{L}+#])' : `(?!${WORD_CHAR})`;
   return new RegExp(before + src + after, 'gu');
 }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexFolded, reindexMarkup } from './search';
+import { buildSearchIndex, reindexFolded, reindexMarkup, reindexPictographs } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -199,6 +199,9 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // indexed again. In this step's one transaction, as every step: a crash halfway leaves the
   // old index whole, at version 7, and the next open does it again.
   (db) => reindexFolded(db),
+  // 9: emoji and pictographs are words of the index (search/fold.ts, PICTOGRAPH); the results
+  // that hold any are indexed again, the rest read and left as they are.
+  (db) => reindexPictographs(db),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, quoteTerm } from '../search/fold';
+import { foldForIndex, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { modeOf } from './targets';
 
@@ -151,6 +151,12 @@ const REFOLDED = /[\u00AD\u00DF\u0386-\u03D4\u0401\u0451\u0490\u0491\u0622\u0623
  */
 export function reindexFolded(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => REFOLDED.test(title) || REFOLDED.test(url) || REFOLDED.test(text));
+}
+
+/** Re-indexes the stored results that hold an emoji or pictograph, which the index now holds as words (search/fold.ts). */
+export function reindexPictographs(db: Database.Database): void {
+  const holds = (s: string): boolean => mayHavePictograph(s) && PICTOGRAPH.test(s);
+  indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
 }
 
 /**
