@@ -6,7 +6,7 @@ import type { JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, foldWithMap, quoteTerm } from './fold';
-import { parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
+import { literalNeedles, parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
 
@@ -70,7 +70,7 @@ const isFtsSyntaxError = (err: unknown): boolean => err instanceof Error && /^ft
 
 function runQuery(store: Store, q: ParsedQuery, raw: string, jobId: string | undefined, limit: number): { rows: ReturnType<Store['searchResults']>; q: ParsedQuery } {
   try {
-    return { rows: store.searchResults(q.match, jobId, limit), q };
+    return { rows: store.searchResults(q.match, jobId, limit, literalNeedles(q.literal)), q };
   } catch (err) {
     // Every term reaches FTS5 quoted, so this is a safety net: whatever FTS5 still rejects
     // is searched as plain words, never shown as an error.

@@ -43,6 +43,15 @@ const WORDISH = new RegExp(`[\\p{L}\\p{N}]|${PICTOGRAPH.source}`, 'u');
 export const SIGNED_WORD = /(?<![\p{L}\p{N}.])\.\p{L}[\p{L}\p{N}]*|[\p{L}\p{N}]+(?:\+\+?|#)(?![\p{L}+#])/u;
 const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}]+|${PICTOGRAPH.source}`, 'gu');
 
+/**
+ * What a result that holds the literal terms as typed must hold in any case, as a cheap
+ * first check in SQL: their signed words (c++, .net) in lower case, those in ASCII only
+ * (SQLite's lower() folds no other letter). A superset of the results that hold them.
+ */
+export const literalNeedles = (terms: readonly Term[]): string[] => [
+  ...new Set(terms.flatMap((t) => signedWords(t.text.toLowerCase()).filter((w) => SIGNED_WORD.test(w) && /^[\x20-\x7e]+$/.test(w)))),
+];
+
 /** The words of a term as the highlighter and the literal check read them: signed words with their signs, each pictograph alone. */
 export const signedWords = (text: string): string[] => text.match(SIGNED_OR_WORD) ?? [];
 

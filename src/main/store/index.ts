@@ -63,9 +63,10 @@ export interface Store {
   iterateTargets(jobId: string): IterableIterator<TargetStatus>;
   /**
    * Full-text search over stored results, best first (FTS5 MATCH syntax, see
-   * src/main/search/query.ts); `jobId` scopes it to one job.
+   * src/main/search/query.ts); `jobId` scopes it to one job; with `needles`, only the results
+   * whose title, URL or stored result holds each of them (ASCII, lower case) in any case.
    */
-  searchResults(match: string, jobId: string | undefined, limit: number): SearchRow[];
+  searchResults(match: string, jobId: string | undefined, limit: number, needles?: readonly string[]): SearchRow[];
   deleteJob(id: string): boolean;
   /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns their ids. */
   sweepExpired(nowMs: number): string[];
@@ -401,7 +402,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     targetUrl: (jobId, idx) => targets.indexKeyOf(jobId, idx).url,
     targetStatuses: (jobId) => targets.all(jobId),
     iterateTargets: (jobId) => targets.iterate(jobId),
-    searchResults: (match, jobId, limit) => search.query(match, jobId, limit),
+    searchResults: (match, jobId, limit, needles) => search.query(match, jobId, limit, needles),
     deleteJob: (id) =>
       immediate(() => {
         search.deleteOfJob(id);
