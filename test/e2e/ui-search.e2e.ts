@@ -278,3 +278,23 @@ test('a search of a running job follows it: a result stored after the words were
   await page.screenshot({ path: screenshotPath('ui-search-running') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test("a hit in a grep's result is cited by its line in the page, and opens the stored lines at the match", async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${base}/report grep="net revenue|currency"`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await page.getByTestId('search-mode-find').click();
+  await page.getByTestId('job-search-input').fill('revenue');
+  await expect.poll(searchDone('job')).toBe('done');
+  expect(await hitIdxs()).toEqual(['0']);
+  // The grep kept one line; the page's Markdown has it far down, after 40 sections.
+  const where = (await page.getByTestId('search-hit').first().textContent()) ?? '';
+  const line = Number(/line (\d+) of the document/.exec(where)?.[1]);
+  expect(line).toBeGreaterThan(40);
+  await page.getByTestId('search-hit').first().click();
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('revenue');
+  await page.screenshot({ path: screenshotPath('ui-search-grep-line') });
+  expect(pageErrors(page)).toEqual([]);
+});
