@@ -14,7 +14,7 @@ import {
   type Logger,
   type RunnerConfig,
 } from './batch';
-import { FetchError, linkSignals, waitWords, type Fetcher } from './fetch';
+import { FetchError, linkSignals, RATE_LIMITED, waitWords, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
 
@@ -63,9 +63,18 @@ export function mapFetchError(
       // rest again later"), not the fetch's "Sift retries batch targets later". An HTTP answer
       // is the site's ("HTTP 429 Too Many Requests"); a bare "busy" is Sift's own limit (the
       // fetch gate, the render slots), which the wait must not blame on the site.
-      const why = /^HTTP \d{3}\b/.test(err.msg) ? `the site answered ${err.msg}` : 'Sift is already fetching as many pages as it may at once';
+      const why = /^HTTP \d{3}\b/.test(err.msg)
+        ? `the site answered ${err.msg}`
+        : err.msg === RATE_LIMITED
+          ? 'the site answered with a page saying it gets too many requests'
+          : 'Sift is already fetching as many pages as it may at once';
       // Stored once the retries ran out: a site that asked for an hour said so, and "later" is then that hour.
-      const hint = err.retryAfterMs && err.retryAfterMs >= 1000 ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.` : undefined;
+      const hint =
+        err.retryAfterMs && err.retryAfterMs >= 1000
+          ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
+          : err.msg === RATE_LIMITED
+            ? 'The site kept saying it gets too many requests: run the rest again in a few minutes; a list with many of its pages may need running in parts, a while apart.'
+            : undefined;
       return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, ...(hint ? { hint } : {}) });
     }
     if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();

@@ -15,7 +15,7 @@ import { RetryLaterError, type TargetError, isRetryLater, type Runner } from '..
 import { busyWhy } from '../../src/main/batch/errors';
 import { upstreamError } from '../../src/main/fetch/client';
 import { isTerminal, type Job, type Target } from '../../src/shared/types';
-import { startSite, type Site } from '../helpers/sites';
+import { articleHtml, startSite, type Site } from '../helpers/sites';
 
 let site: Site;
 beforeAll(async () => {
@@ -153,6 +153,45 @@ describe('batchFetch error mapping and outcomes', () => {
       for (const t of rows) expect(t.hint).toBe('The site stayed busy; run the rest again later.');
     } finally {
       await busySite.close();
+    }
+  });
+
+  test('a "Too Many Requests" page served with 200 is the busy answer it stands for: retried as a 429, then failed saying the site limits requests and what to do', async () => {
+    const page = readFileSync(path.join(__dirname, '../fixtures/outcomes-written/challenge_rate_limit_200.html'));
+    let calls = 0;
+    let open = false;
+    const limiting = await startSite({
+      '/limited': (_req, res) => {
+        calls++;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      },
+      // Limits the first two asks only: a target the runner asks again comes back.
+      '/limited-then-open': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(open ? articleHtml(7) : page);
+        open = true;
+      },
+    });
+    try {
+      const r = rig({ runner: { retryWaitMs: 30, retryForMs: 1500 } });
+      // Asked once (a preview, `sift fetch`): what the site said and what to do, not an anti-bot check.
+      const once = await r.fetcher.fetchTarget(AbortSignal.timeout(20_000), { name: 't' }, { url: `${limiting.base}/limited` }).catch((e: unknown) => e);
+      expect(once).toMatchObject({ status: 429, reason: 'busy', msg: expect.stringMatching(/^rate limited: the site answered with a page saying it gets too many requests/) });
+      expect((once as FetchError).msg).not.toMatch(/anti-bot/);
+      expect((once as FetchError).hint).toMatch(/wait a few minutes and try again/);
+      calls = 0;
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${limiting.base}/limited` }, { url: `${limiting.base}/limited-then-open` }]);
+      const job = await finished(r.runner, id);
+      expect(job.status).toBe('partial');
+      expect(calls).toBeGreaterThanOrEqual(2);
+      const rows = r.store.targetRows(id);
+      expect(rows[0]).toMatchObject({ status: 'failed', errorStatus: 429, reason: 'busy' });
+      expect(rows[0]!.error).toMatch(/^rate limited: /);
+      expect(rows[0]!.hint).toMatch(/^The site kept saying it gets too many requests: run the rest again in a few minutes/);
+      expect(rows[1]).toMatchObject({ status: 'done' });
+      expect(r.store.targetResult(id, 1)!.result!.content).toContain('Paragraph 1 of article 7');
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(1);
+    } finally {
+      await limiting.close();
     }
   });
 

@@ -83,6 +83,10 @@ export const DNS_HINT = 'The host name does not resolve: check the URL for typos
  */
 export function pageError(reason: PageReason, upstream: number, rendered = false, signal = ''): FetchError {
   const given = upstream >= 400 ? upstream : 0;
+  // A "Too Many Requests" page served as a success is no anti-bot check to pass in a browser:
+  // the site is limiting requests, as a 429 says, and is retried later as one (SPEC §5.9's
+  // busy). Its reason text said "anti-bot check", which sent people to solve a CAPTCHA.
+  if (reason === 'challenge' && signal.startsWith('rate-limit')) return rateLimited(rendered);
   switch (reason) {
     case 'challenge':
       return new FetchError(
@@ -123,6 +127,22 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
             'needs_js',
           );
   }
+}
+
+/** The message of a rate-limit page served as a success (the batch wiring's wait says it so too). */
+export const RATE_LIMITED = 'rate limited: the site answered with a page saying it gets too many requests, instead of the page';
+
+/**
+ * A rate-limit page served as a success: busy with the 429 it stands for, so a batch waits
+ * and asks again as it does for a real 429, and a person reads what to do.
+ */
+function rateLimited(rendered: boolean): FetchError {
+  return new FetchError(
+    429,
+    RATE_LIMITED,
+    `${rendered ? 'It said so in a browser too. ' : ''}The site limits how often it may be asked: wait a few minutes and try again. In a batch Sift waits and asks again by itself; a list with many of its pages may need running in parts, a while apart.`,
+    'busy',
+  );
 }
 
 /**

@@ -488,7 +488,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             // The rendered page is judged like a fetched one: a shell that stayed empty is
             // still needs_js, a check that did not clear is still a challenge.
             const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
-            if (after.reason) throw pageError(after.reason, res.status, true);
+            if (after.reason) throw pageError(after.reason, res.status, true, after.signals?.[0]);
             warnings = after.warnings;
           }
         }

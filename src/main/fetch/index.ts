@@ -6,7 +6,7 @@
  * import it from './html'.
  */
 export { createFetcher, recoverable, type Caller, type Fetcher, type FetcherDeps } from './fetcher';
-export { FetchError, codeFor, pageError, timeoutError, waitWords } from './errors';
+export { FetchError, codeFor, pageError, RATE_LIMITED, timeoutError, waitWords } from './errors';
 export { classifyPage, pageSimilarity, THIN_CHARS, type Classification, type ClassifyInput, type PageReason } from './classify';
 export { SoftNotFoundProbe } from './probe';
 export { defaultFetchSettings, USER_AGENT, type FetchSettings } from './settings';
