@@ -477,6 +477,16 @@ describe('a shell that stays empty in the browser', () => {
   });
 });
 
+describe('a parked domain', () => {
+  it("is a soft 404 once its script draws the placeholder, not an ok thin page of the seller's links", async () => {
+    // Its HTML is an empty shell, so it is rendered; rendered, it says the domain is for sale.
+    const e = await fetchPage('parked-lander.html').catch((err: unknown) => err);
+    expect(e).toMatchObject({ status: 404, code: 'soft404', reason: 'soft404' });
+    expect((e as FetchError).message).toMatch(/^soft 404: the domain is parked/);
+    expect((e as FetchError).hint).toMatch(/recover option looks for an archived copy/);
+  });
+});
+
 describe('without a browser', () => {
   it('auto fails an app shell as needs_js with a hint how to get one; always fails with that hint; a static page is fine', async () => {
     const f = createFetcher({ allowHosts: ['127.0.0.1'], chromiumPath: '/nonexistent/chrome' });

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyPage, pageSimilarity, paywallTeaser } from '../../src/main/fetch/classify';
+import { classifyPage, pageSimilarity, paywallTeaser, type Classification } from '../../src/main/fetch/classify';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -239,6 +239,37 @@ describe('pages that say "not found" about something else', () => {
     const main = '<h1>Error 404 T-Shirt</h1><p>$19.99</p><p>Soft cotton shirt printed with the classic joke.</p><button>Add to cart</button>';
     expect(judge(site('Error 404 T-Shirt | Geek Threads', main, '<meta property="og:type" content="product">'))).toBe('ok');
     expect(judge(site('Error 404 | Geek Threads', '<h1>Error 404</h1><p>This page does not exist.</p>', '<meta property="og:type" content="website">'))).toBe('soft404');
+  });
+});
+
+describe('a parked domain', () => {
+  const at = (html: string, url = 'https://shop.example/'): Classification => classifyPage({ html, status: 200, url });
+  const page = (title: string, body: string): string => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+  const links = '<h2>Related searches</h2><ul><li><a href="/s?q=1">Cheap flights</a></li><li><a href="/s?q=2">Car insurance</a></li></ul>';
+
+  test.each([
+    ['for sale', page('shop.example', `<h1>shop.example</h1><p>This domain may be for sale. <a href="/buy">Buy this domain</a></p>${links}`)],
+    ['parked by its registrar', page('shop.example', '<p>shop.example is parked free, courtesy of the registrar.</p><p><a href="/get">Get this domain</a></p>')],
+    ['its own name for sale', page('shop.example for sale', '<h1>The domain shop.example is for sale!</h1><p>Make an offer today.</p>')],
+    ['in German', page('shop.example', '<h1>Diese Domain steht zum Verkauf</h1><p>Jetzt ein Angebot machen.</p>')],
+    ['in French', page('shop.example', '<h1>Ce nom de domaine est à vendre</h1><p>Faites une offre.</p>')],
+  ])('a placeholder %s is a soft 404 that says it is parked', (_kind, html) => {
+    expect(at(html)).toMatchObject({ reason: 'soft404', signals: ['parked-domain'] });
+  });
+
+  test('a page that talks about domains for sale is a page', () => {
+    // Another domain for sale, in a short news brief on a news site.
+    const brief = page('Domain sales | The Ledger', '<h1>Record domain sale</h1><p>The domain shop.example is for sale for $2m, its owner says.</p>');
+    expect(at(brief, 'https://news.example/2024/domains').reason).toBeUndefined();
+    // A registrar's help page on parking.
+    const help = page('What is domain parking? | Help', '<h1>What is domain parking?</h1><p>Parking holds a name you own until you build its site. Park a domain in two clicks from your dashboard.</p>');
+    expect(at(help, 'https://registrar.example/help/parking').reason).toBeUndefined();
+    // An article about one, marked as an article.
+    const article = page('Why this domain is for sale', '<h1>Why this domain is for sale</h1><p>After twelve years I am closing the shop. This domain is for sale, and so is the stock.</p>').replace('</head>', '<meta property="og:type" content="article"></head>');
+    expect(at(article).reason).toBeUndefined();
+    // A long page with a "buy this domain" link among much else.
+    const long = page('Shop', `<h1>Shop</h1>${'<p>Walnut lamps, oak desks and iron hooks, made in our workshop and shipped within the week.</p>'.repeat(40)}<a href="/x">Buy this domain</a>`);
+    expect(at(long).reason).toBeUndefined();
   });
 });
 

@@ -459,10 +459,44 @@ function searchAnswer(html: string, url: string): boolean {
 /** A page that names itself a product (Open Graph's og:type): one called "Not Found" or "Error 404" is for sale. */
 const PRODUCT_PAGE = /<meta\b(?=[^<>]*\bproperty\s*=\s*["']?og:type\b)(?=[^<>]*\bcontent\s*=\s*["']?product\b)[^<>]*>/i;
 
+/**
+ * A parked domain: the registrar's or a domain seller's placeholder where a site was (or was
+ * never built), saying so with the domain as its subject ("This domain may be for sale", "…is
+ * parked free, courtesy of…", "It is currently being parked by the owner", "Buy this domain").
+ * Its home page is no missing page to the random-path probe, which does not ask for "/", and
+ * came back ok, thin or with the seller's links as its text.
+ */
+const PARKED =
+  /\b(?:this domain(?: name)? (?:(?:is|may be|might be|could be) (?:currently |now )?(?:for sale|parked|listed for sale|available for (?:sale|purchase))|has been registered (?:with|at|via|through) [\w-]+\.[a-z]{2,})|(?:buy|purchase|make an offer (?:on|for)|inquire about(?: buying| purchasing)?) this domain|is parked free,? courtesy of|(?:currently )?being parked by (?:the|its) owner|(?:diese|die) domain (?:steht zum verkauf|(?:ist|wurde) geparkt|kaufen)|ce (?:nom de )?domaine (?:est (?:à vendre|parqué)|peut être à vendre)|este dominio (?:está (?:a la venta|aparcado|estacionado)|puede estar a la venta))\b/i;
+
+/**
+ * The same said of the page's own host, where the domain's name stands in for "this domain":
+ * "The domain shop.example is for sale", "shop.example may be for sale". Only its own: a news
+ * brief's "the domain x.example is for sale for $2m" is about another.
+ */
+function parkedHere(text: string, url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return false;
+  }
+  if (!host.includes('.')) return false;
+  const name = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[^\\w.-])(?:www\\.)?${name} (?:is|may be|might be) (?:(?:currently |now )?(?:for sale|parked)|available for (?:sale|purchase))\\b`, 'i').test(text);
+}
+
 function soft404(p: Page, status: number, prose: boolean, url: string, similarity: number | undefined): string | undefined {
   // The same answer for a path that cannot exist: whatever this page says, it is the
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
   if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
+  // A placeholder says little else (the registrar's, in three languages, 1,500 characters),
+  // though its sales pitch reads as prose: three paragraphs on "hosting from €4 a month". A
+  // page that names itself an article is one about domains.
+  if (p.visible.length < SHORT_CHARS && !ARTICLE_MARKUP.test(p.html)) {
+    const says = said(`${p.title} | ${p.visible}`);
+    if (PARKED.test(says) || parkedHere(says, url)) return 'parked-domain';
+  }
   if (p.visible.length > TEMPLATE_CHARS || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
   const title = said(p.title);
   if (saysNotFound(title) || /^\s*404\b/.test(title)) return 'not-found-title';

@@ -102,6 +102,16 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
     case 'soft404':
       // A catch-all page (found by asking the host for a path that cannot exist) says nothing
       // of the kind: it is a home page or a shop's front, and "the page says" read as untrue.
+      // A parked domain's placeholder (its registrar's, or a seller's) stands where a site was:
+      // "ok" with the seller's links as its text read as if the site had answered.
+      if (signal === 'parked-domain') {
+        return new FetchError(
+          given || 404,
+          'soft 404: the domain is parked: its registrar or a seller shows a placeholder where the site was, so this page is not there',
+          'Check the URL for a typo in the domain; if the site moved or closed, the recover option looks for an archived copy.',
+          'soft404',
+        );
+      }
       return new FetchError(
         given || 404,
         signal === 'random-path-twin'
