@@ -717,6 +717,8 @@ describe('hostile and slow servers', () => {
       // A little that then stops is a silence, as the body timeout says, not a trickle.
       const stopped = await fail(slow.fetchTarget(new AbortController().signal, caller, target('/drip-then-stop')));
       expect(stopped).toMatchObject({ status: 504, msg: 'timeout: the server stopped sending the body' });
+      // Not "or with a smaller document": the size was not the trouble, the silence was.
+      expect(stopped.hint).toMatch(/^The server sent part of the document, then nothing more: try again later/);
       const ok = await slow.fetchTarget(new AbortController().signal, caller, target('/slow-page'));
       expect(ok.content.endsWith('the end\n')).toBe(true);
       expect(ok.content.split('\n')).toHaveLength(32);
@@ -860,6 +862,21 @@ describe('hostile and slow servers', () => {
       await patient.close();
     }
   }, 20_000);
+  it('says a chunked page the server closed before its last chunk came only in part', async () => {
+    // The whole page and then the close, without the 0-size chunk that ends it: nothing says it was all.
+    const cut = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', () => sock.end(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(ARTICLE).toString(16)}\r\n${ARTICLE}\r\n`));
+    });
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    try {
+      const err = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `http://127.0.0.1:${(cut.address() as AddressInfo).port}/page` }));
+      expect(err).toMatchObject({ status: 502, msg: 'connection reset (reading the body)', reason: 'network' });
+      expect(err.hint).toBe('The server closed the connection part way through the document, so only part of it came; try again later.');
+    } finally {
+      await new Promise((resolve) => cut.close(resolve));
+    }
+  });
   it('fails a connection reset mid-body with 502', async () => {
     srv.route('/reset', (q, r) => {
       r.writeHead(200, { 'content-type': 'text/plain', 'content-length': '10000' });

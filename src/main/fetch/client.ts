@@ -528,7 +528,9 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
     case 'UND_ERR_HEADERS_TIMEOUT':
       return timeoutError('the server sent no response headers in time');
     case 'UND_ERR_BODY_TIMEOUT':
-      return timeoutError('the server stopped sending the body');
+      // The default hint's "or with a smaller document" is for a deadline: a body that went
+      // silent part way is the server's, whatever the document's size.
+      return timeoutError('the server stopped sending the body', 'The server sent part of the document, then nothing more: try again later; if it keeps happening, the site’s server is at fault.');
     case 'UND_ERR_CONNECT_TIMEOUT':
       return timeoutError('could not connect in time');
     case 'UND_ERR_HEADERS_OVERFLOW':
@@ -541,7 +543,14 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
-      return new FetchError(502, `connection reset (${phase})`, 'The server closed the connection; try again later.', 'unreachable');
+      // Part way through the body (a chunked page without its last chunk) the page came in part:
+      // "closed the connection" alone read as though nothing had.
+      return new FetchError(
+        502,
+        `connection reset (${phase})`,
+        phase === 'reading the body' ? 'The server closed the connection part way through the document, so only part of it came; try again later.' : 'The server closed the connection; try again later.',
+        'unreachable',
+      );
     default:
       if (/^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)) {
         return new FetchError(502, 'TLS handshake failed', tlsHint(code), 'tls');
