@@ -251,6 +251,7 @@ describe('a parked domain', () => {
     ['for sale', page('shop.example', `<h1>shop.example</h1><p>This domain may be for sale. <a href="/buy">Buy this domain</a></p>${links}`)],
     ['parked by its registrar', page('shop.example', '<p>shop.example is parked free, courtesy of the registrar.</p><p><a href="/get">Get this domain</a></p>')],
     ['its own name for sale', page('shop.example for sale', '<h1>The domain shop.example is for sale!</h1><p>Make an offer today.</p>')],
+    ['left to expire', page('shop.example', '<h1>shop.example</h1><p>This domain expired on 2024-03-01 and is pending renewal or deletion.</p>')],
     ['in German', page('shop.example', '<h1>Diese Domain steht zum Verkauf</h1><p>Jetzt ein Angebot machen.</p>')],
     ['in French', page('shop.example', '<h1>Ce nom de domaine est à vendre</h1><p>Faites une offre.</p>')],
   ])('a placeholder %s is a soft 404 that says it is parked', (_kind, html) => {
@@ -264,6 +265,9 @@ describe('a parked domain', () => {
     // A registrar's help page on parking.
     const help = page('What is domain parking? | Help', '<h1>What is domain parking?</h1><p>Parking holds a name you own until you build its site. Park a domain in two clicks from your dashboard.</p>');
     expect(at(help, 'https://registrar.example/help/parking').reason).toBeUndefined();
+    // A registrar's help on a name that lapsed.
+    const renew = page('Renewals | Help', '<h1>Renewals</h1><p>If this domain has expired, renew it from your dashboard within 30 days.</p>');
+    expect(at(renew, 'https://registrar.example/help/renew').reason).toBeUndefined();
     // An article about one, marked as an article.
     const article = page('Why this domain is for sale', '<h1>Why this domain is for sale</h1><p>After twelve years I am closing the shop. This domain is for sale, and so is the stock.</p>').replace('</head>', '<meta property="og:type" content="article"></head>');
     expect(at(article).reason).toBeUndefined();

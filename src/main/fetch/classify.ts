@@ -462,12 +462,14 @@ const PRODUCT_PAGE = /<meta\b(?=[^<>]*\bproperty\s*=\s*["']?og:type\b)(?=[^<>]*\
 /**
  * A parked domain: the registrar's or a domain seller's placeholder where a site was (or was
  * never built), saying so with the domain as its subject ("This domain may be for sale", "…is
- * parked free, courtesy of…", "It is currently being parked by the owner", "Buy this domain").
+ * parked free, courtesy of…", "It is currently being parked by the owner", "Buy this domain"), or
+ * the registrar's notice of a name left to expire ("This domain expired on 2024-03-01"). Not a
+ * help page's "If this domain has expired, renew it".
  * Its home page is no missing page to the random-path probe, which does not ask for "/", and
  * came back ok, thin or with the seller's links as its text.
  */
 const PARKED =
-  /\b(?:this domain(?: name)? (?:(?:is|may be|might be|could be) (?:currently |now )?(?:for sale|parked|listed for sale|available for (?:sale|purchase))|has been registered (?:with|at|via|through) [\w-]+\.[a-z]{2,})|(?:buy|purchase|make an offer (?:on|for)|inquire about(?: buying| purchasing)?) this domain|is parked free,? courtesy of|(?:currently )?being parked by (?:the|its) owner|(?:diese|die) domain (?:steht zum verkauf|(?:ist|wurde) geparkt|kaufen)|ce (?:nom de )?domaine (?:est (?:à vendre|parqué)|peut être à vendre)|este dominio (?:está (?:a la venta|aparcado|estacionado)|puede estar a la venta))\b/i;
+  /\b(?:(?<!\b(?:if|whether|when|once) )this domain(?: name)? (?:(?:is|may be|might be|could be) (?:currently |now )?(?:for sale|parked|listed for sale|available for (?:sale|purchase))|has expired|expired on|has been registered (?:with|at|via|through) [\w-]+\.[a-z]{2,})|(?:buy|purchase|make an offer (?:on|for)|inquire about(?: buying| purchasing)?) this domain|is parked free,? courtesy of|(?:currently )?being parked by (?:the|its) owner|(?:diese|die) domain (?:steht zum verkauf|(?:ist|wurde) geparkt|kaufen)|ce (?:nom de )?domaine (?:est (?:à vendre|parqué)|peut être à vendre)|este dominio (?:está (?:a la venta|aparcado|estacionado)|puede estar a la venta))\b/i;
 
 /**
  * The same said of the page's own host, where the domain's name stands in for "this domain":
