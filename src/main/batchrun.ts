@@ -69,11 +69,12 @@ export function mapFetchError(
           ? 'the site answered with a page saying it gets too many requests'
           : 'Sift is already fetching as many pages as it may at once';
       // Stored once the retries ran out: a site that asked for an hour said so, and "later" is then that hour.
+      // (A rate-limit page asked for no wait: the one it carries is Sift's own.)
       const hint =
-        err.retryAfterMs && err.retryAfterMs >= 1000
-          ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
-          : err.msg === RATE_LIMITED
-            ? 'The site kept saying it gets too many requests: run the rest again in a few minutes; a list with many of its pages may need running in parts, a while apart.'
+        err.msg === RATE_LIMITED
+          ? 'The site kept saying it gets too many requests: run the rest again in a few minutes; a list with many of its pages may need running in parts, a while apart.'
+          : err.retryAfterMs && err.retryAfterMs >= 1000
+            ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
             : undefined;
       return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, ...(hint ? { hint } : {}) });
     }

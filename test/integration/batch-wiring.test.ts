@@ -178,6 +178,8 @@ describe('batchFetch error mapping and outcomes', () => {
       expect(once).toMatchObject({ status: 429, reason: 'busy', msg: expect.stringMatching(/^rate limited: the site answered with a page saying it gets too many requests/) });
       expect((once as FetchError).msg).not.toMatch(/anti-bot/);
       expect((once as FetchError).hint).toMatch(/wait a few minutes and try again/);
+      // It gives no Retry-After: a batch asks again after 15 s, not every 2 s of the runner's minute.
+      expect(mapFetchError(once, { caller: { name: 'c' }, log: silentLog(), onBlocked: () => {} })).toMatchObject({ retryAfterMs: 15_000 });
       calls = 0;
       const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${limiting.base}/limited` }, { url: `${limiting.base}/limited-then-open` }]);
       const job = await finished(r.runner, id);

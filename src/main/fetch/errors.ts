@@ -143,6 +143,13 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
 export const RATE_LIMITED = 'rate limited: the site answered with a page saying it gets too many requests, instead of the page';
 
 /**
+ * How long a batch waits before it asks a site that said it gets too many requests again. Its
+ * page gives no Retry-After, and the runner's own 2 s asked 30 times in its minute a site that
+ * had just said it was asked too often; limits are counted per minute or so, and 15 s asks 4.
+ */
+export const RATE_LIMIT_WAIT_MS = 15_000;
+
+/**
  * A rate-limit page served as a success: busy with the 429 it stands for, so a batch waits
  * and asks again as it does for a real 429, and a person reads what to do.
  */
@@ -152,6 +159,7 @@ function rateLimited(rendered: boolean): FetchError {
     RATE_LIMITED,
     `${rendered ? 'It said so in a browser too. ' : ''}The site limits how often it may be asked: wait a few minutes and try again. In a batch Sift waits and asks again by itself; a list with many of its pages may need running in parts, a while apart.`,
     'busy',
+    RATE_LIMIT_WAIT_MS,
   );
 }
 
