@@ -690,6 +690,11 @@ describe('hostile and slow servers', () => {
       const t = setInterval(() => r.write('.'), 100);
       r.on('close', () => clearInterval(t));
     });
+    // Headers, a length, and no body, the connection held open: a GET answered as a HEAD.
+    srv.route('/headers-only', (_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/html', 'content-length': '5000' });
+      r.flushHeaders();
+    });
     srv.route('/drip-then-stop', (_q, r) => {
       r.writeHead(200, { 'content-type': 'text/html' });
       r.write('<p>A little, then nothing more.');
@@ -719,6 +724,10 @@ describe('hostile and slow servers', () => {
       expect(stopped).toMatchObject({ status: 504, msg: 'timeout: the server stopped sending the body' });
       // Not "or with a smaller document": the size was not the trouble, the silence was.
       expect(stopped.hint).toMatch(/^The server sent part of the document, then nothing more: try again later/);
+      // None of it came: not "part of the document".
+      const none = await fail(slow.fetchTarget(new AbortController().signal, caller, target('/headers-only')));
+      expect(none).toMatchObject({ status: 504, reason: 'timeout', msg: 'timeout: the server sent the headers, then no body' });
+      expect(none.hint).toMatch(/^The server answered with headers only and then nothing/);
       const ok = await slow.fetchTarget(new AbortController().signal, caller, target('/slow-page'));
       expect(ok.content.endsWith('the end\n')).toBe(true);
       expect(ok.content.split('\n')).toHaveLength(32);

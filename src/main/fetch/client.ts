@@ -900,6 +900,11 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
       if (received === 0) return Buffer.alloc(0);
       throw new FetchError(502, 'corrupt compressed body', corruptBodyHint(err, headers['content-encoding'] ?? ''), 'unreachable');
     }
+    // The headers, then silence: none of the body came (a GET answered as a HEAD is), which
+    // "sent part of the document" would misstate.
+    if (received === 0 && (err as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT' && !deadline.aborted && !signal.aborted) {
+      throw timeoutError('the server sent the headers, then no body', 'The server answered with headers only and then nothing, as if it had been asked for them alone: try again later; if it keeps happening, the site’s server is at fault.');
+    }
     throw mapError(err, signal, deadline, 'reading the body');
   } finally {
     clearInterval(trickle);
