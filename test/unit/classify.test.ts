@@ -258,6 +258,11 @@ describe('a parked domain', () => {
     expect(at(html)).toMatchObject({ reason: 'soft404', signals: ['parked-domain'] });
   });
 
+  test('a deep link into a parked host is said to be parked, not only a page the host answers every address with', () => {
+    const html = page('shop.example', '<p>This domain may be for sale.</p>');
+    expect(classifyPage({ html, status: 200, url: 'https://shop.example/2019/spring-catalogue', randomPathSimilarity: 1 })).toMatchObject({ reason: 'soft404', signals: ['parked-domain'] });
+  });
+
   test('a page that talks about domains for sale is a page', () => {
     // Another domain for sale, in a short news brief on a news site.
     const brief = page('Domain sales | The Ledger', '<h1>Record domain sale</h1><p>The domain shop.example is for sale for $2m, its owner says.</p>');

@@ -489,16 +489,17 @@ function parkedHere(text: string, url: string): boolean {
 }
 
 function soft404(p: Page, status: number, prose: boolean, url: string, similarity: number | undefined): string | undefined {
-  // The same answer for a path that cannot exist: whatever this page says, it is the
-  // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
-  if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
   // A placeholder says little else (the registrar's, in three languages, 1,500 characters),
   // though its sales pitch reads as prose: three paragraphs on "hosting from €4 a month". A
-  // page that names itself an article is one about domains.
+  // page that names itself an article is one about domains. Before the random-path twin,
+  // which a parked host answers every path with too: "the domain is parked" says more.
   if (p.visible.length < SHORT_CHARS && !ARTICLE_MARKUP.test(p.html)) {
     const says = said(`${p.title} | ${p.visible}`);
     if (PARKED.test(says) || parkedHere(says, url)) return 'parked-domain';
   }
+  // The same answer for a path that cannot exist: whatever this page says, it is the
+  // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
+  if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
   if (p.visible.length > TEMPLATE_CHARS || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
   const title = said(p.title);
   if (saysNotFound(title) || /^\s*404\b/.test(title)) return 'not-found-title';
