@@ -100,8 +100,6 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
     case 'consent':
       return new FetchError(given || 451, 'consent: the site answered with a cookie or consent wall and no content behind it', 'Open the URL in a browser to answer the consent question; Sift does not accept or refuse on your behalf.', 'consent');
     case 'soft404':
-      // A catch-all page (found by asking the host for a path that cannot exist) says nothing
-      // of the kind: it is a home page or a shop's front, and "the page says" read as untrue.
       // A parked domain's placeholder (its registrar's, or a seller's) stands where a site was:
       // "ok" with the seller's links as its text read as if the site had answered.
       if (signal === 'parked-domain') {
@@ -112,6 +110,8 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
           'soft404',
         );
       }
+      // A catch-all page (found by asking the host for a path that cannot exist) says nothing
+      // of the kind: it is a home page or a shop's front, and "the page says" read as untrue.
       return new FetchError(
         given || 404,
         signal === 'random-path-twin'
