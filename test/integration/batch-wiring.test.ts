@@ -156,11 +156,12 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
-  test('a "Too Many Requests" page served with 200 is the busy answer it stands for: retried as a 429, then failed saying the site limits requests and what to do', async () => {
+  test('a "Too Many Requests" page served with 200 (or a firewall\'s 403) is the busy answer it stands for: retried as a 429, then failed saying the site limits requests and what to do', async () => {
     const page = readFileSync(path.join(__dirname, '../fixtures/outcomes-written/challenge_rate_limit_200.html'));
     let calls = 0;
     let open = false;
     const limiting = await startSite({
+      '/limited-403': (_req, res) => res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(page),
       '/limited': (_req, res) => {
         calls++;
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
@@ -180,6 +181,9 @@ describe('batchFetch error mapping and outcomes', () => {
       expect((once as FetchError).hint).toMatch(/wait a few minutes and try again/);
       // It gives no Retry-After: a batch asks again after 15 s, not every 2 s of the runner's minute.
       expect(mapFetchError(once, { caller: { name: 'c' }, log: silentLog(), onBlocked: () => {} })).toMatchObject({ retryAfterMs: 15_000 });
+      // A firewall answers a rate limit with 403 too: not "the page may need a login".
+      const refused = await r.fetcher.fetchTarget(AbortSignal.timeout(20_000), { name: 't' }, { url: `${limiting.base}/limited-403` }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ status: 429, reason: 'busy', msg: (once as FetchError).msg });
       calls = 0;
       const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${limiting.base}/limited` }, { url: `${limiting.base}/limited-then-open` }]);
       const job = await finished(r.runner, id);

@@ -395,6 +395,8 @@ describe('pages written by hand, outside the corpora', () => {
     const nginx = '<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center><hr><center>nginx</center></body></html>';
     expect(classifyPage({ html: nginx, status: 429, url: 'https://a.example/x' }).reason).toBeUndefined();
     expect(classifyPage({ html: nginx, status: 200, url: 'https://a.example/x' }).reason).toBe('challenge');
+    // A firewall's 403 that says so is the same rate limit (the fetch makes it a busy 429).
+    expect(classifyPage({ html: nginx, status: 403, url: 'https://a.example/x' }).signals).toEqual(['rate-limit-title']);
   });
 
   test('an empty page with one script needs it; an empty page with an image, or with no script, does not', () => {

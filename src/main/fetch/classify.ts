@@ -300,11 +300,12 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
   const head = said(`${p.title} | ${p.headings}`).toLowerCase();
   if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
   if (p.visible.length < 600 && !prose && CHALLENGE_PHRASES.test(said(p.visible).toLowerCase())) return 'challenge-text';
-  // Served as a success only: a 429's or a 503's page is the busy answer it says, and retried as one.
-  // 1,200: a rate-limit page is a line or two; a reference page on status 429 says more.
-  const success = status >= 200 && status < 300;
-  if (success && p.visible.length < 1200 && !prose && [...titleSegments(p.title), ...p.ownHeadings].some((h) => RATE_LIMIT_NAME.test(h))) return 'rate-limit-title';
-  if (success && p.visible.length < 600 && !prose && RATE_LIMIT_TEXT.test(said(p.visible))) return 'rate-limit-text';
+  // Served as a success, or as a 403 (firewalls answer a rate limit so too, and "the page may
+  // need a login" was no answer to it): a 429's or a 503's page is the busy answer it says, and
+  // retried as one. 1,200: a rate-limit page is a line or two; a reference page on 429 says more.
+  const limited = (status >= 200 && status < 300) || status === 403;
+  if (limited && p.visible.length < 1200 && !prose && [...titleSegments(p.title), ...p.ownHeadings].some((h) => RATE_LIMIT_NAME.test(h))) return 'rate-limit-title';
+  if (limited && p.visible.length < 600 && !prose && RATE_LIMIT_TEXT.test(said(p.visible))) return 'rate-limit-text';
   // A bare CAPTCHA widget is the page: a reCAPTCHA/hCaptcha/Turnstile form with almost no text.
   if (p.visible.length < 600 && /class="(?:g-recaptcha|h-captcha|cf-turnstile)"|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i.test(p.html) && /captcha|robot|human|verif/.test(`${head} ${p.visible.toLowerCase()}`)) {
     return 'captcha-widget';

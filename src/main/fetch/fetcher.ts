@@ -247,7 +247,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   function judgeErrorPage(err: unknown): unknown {
     if (!(err instanceof FetchError) || !err.page || !isHtml('text/html', err.page)) return err;
     const c = classifyPage({ html: decodeText(err.page, 'text/html', true).text, status: err.status, url: '' });
-    return c.reason && c.reason !== 'soft404' && c.reason !== 'needs_js' ? pageError(c.reason, err.status) : err;
+    return c.reason && c.reason !== 'soft404' && c.reason !== 'needs_js' ? pageError(c.reason, err.status, false, c.signals?.[0]) : err;
   }
 
   const resolver = deps.lookup ?? systemResolver;
