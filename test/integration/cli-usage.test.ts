@@ -32,6 +32,14 @@ describe('a negative number given to an option', () => {
   });
 });
 
+describe('sift jobs given an argument', () => {
+  it('says so once, with the command that shows one job', async () => {
+    const r = await sift('jobs', '3f2a', '--db', path.join(dir, 'none.db'));
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("sift jobs: takes no arguments (3f2a); for one job's targets: sift status ID\n");
+  });
+});
+
 describe('a --grep the regular expression engine refuses', () => {
   it('is named with its problem in plain words, not in the engine’s, with exit 2', async () => {
     const cases: [string, string][] = [

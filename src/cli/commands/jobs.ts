@@ -40,7 +40,8 @@ export const jobsCommand: Command = {
 `,
   async run(argv, io) {
     const { values, positionals } = parse(argv, dbSpec);
-    if (positionals.length) throw new UsageError('sift jobs takes no arguments');
+    // A job's ID given here meant that job: said as "sift jobs: sift jobs takes no arguments".
+    if (positionals.length) throw new UsageError(`takes no arguments (${positionals[0]}); for one job's targets: sift status ID`);
     return withStore(values, io, (store) => {
       // Every job: a cap of 10,000 dropped the oldest of a longer list without a word.
       for (const j of store.listJobs(Infinity)) {
