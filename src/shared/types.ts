@@ -61,6 +61,12 @@ export const JobSchema = z.object({
   targetsDone: z.number().int(),
   /** Of targetsDone, how many failed. */
   targetsFailed: z.number().int(),
+  /**
+   * Of targetsFailed, how many were cut short rather than failed (CUT_SHORT_ERRORS: the
+   * target in flight when the job was cancelled or Sift was closed); absent when none. They
+   * are not finished: "run the rest again" takes them.
+   */
+  targetsCutShort: z.number().int().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   leaseExpires: z.number(),

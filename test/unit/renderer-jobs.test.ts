@@ -57,4 +57,9 @@ describe("the job's live region for a screen reader", () => {
     expect(progressAnnouncement(job('cancelled', 400, 1))).toBe('Cancelled: 399 OK, 1 failed, 600 not fetched.');
     expect(progressAnnouncement(job('failed', 10, 0, 'restart'))).toBe('Interrupted: 10 OK, 0 failed, 990 not fetched.');
   });
+
+  test('the target a cancel or a crash cut short is said as not fetched, not as failed', () => {
+    expect(progressAnnouncement({ ...job('failed', 168, 1, 'restart'), targetsCutShort: 1 })).toBe('Interrupted: 167 OK, 0 failed, 833 not fetched.');
+    expect(progressAnnouncement({ ...job('cancelled', 400, 3), targetsCutShort: 1 })).toBe('Cancelled: 397 OK, 2 failed, 601 not fetched.');
+  });
 });

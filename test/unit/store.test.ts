@@ -187,6 +187,26 @@ describe('markInFlightFailed', () => {
     expect(store.markInFlightFailed('restart', 9_500)).toBe(0);
   });
 
+  it('counts the target it cut short apart, so the app can say "finished" and "failed" of the others only', () => {
+    newJob('live', 4);
+    store.transition('live', 'queued', 'running', '', 1_000);
+    finish('live', 0, true);
+    finish('live', 1, false);
+    store.startTarget('live', 2, 3_000);
+    newJob('clean', 2);
+    store.transition('clean', 'queued', 'running', '', 1_000);
+    finish('clean', 0, true);
+    finish('clean', 1, false);
+    store.transition('clean', 'running', 'partial', '', 2_000);
+
+    store.markInFlightFailed('restart', 9_000);
+    // Stored as failed (the seed's counts stay), with how many of those were cut short.
+    expect(store.getJob('live')).toMatchObject({ targetsDone: 3, targetsFailed: 2, targetsCutShort: 1 });
+    expect(store.listJobs().find((j) => j.id === 'live')).toMatchObject({ targetsCutShort: 1 });
+    expect(store.jobsNamed('live')[0]).toMatchObject({ targetsCutShort: 1 });
+    expect(store.getJob('clean')).not.toHaveProperty('targetsCutShort');
+  });
+
   it('gives a job whose every target was written its terminal status, not restart (a crash before the last status write)', () => {
     newJob('allok', 2);
     store.transition('allok', 'queued', 'running', '', 1_000);

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
 import type { Job, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
-import { jobsTable, toJob, type NewJob } from './jobs';
+import { jobsTable, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import { targetsTable, type TargetOutcome } from './targets';
@@ -357,6 +357,7 @@ export function openOwnedStore(dbPath: string, log: { info(obj: object, msg: str
 function storeOver(db: Database.Database, path: string, how: { indexing: boolean; lock?: Database.Database; readOnly?: boolean }): Store {
   const { indexing, lock } = how;
   const jobs = jobsTable(db);
+  const toJob = jobs.toJob;
   const targets = targetsTable(db);
   const search = searchTable(db);
   const failRunningTargets = db.prepare<[string, string, string, number]>(

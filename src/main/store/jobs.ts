@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Job, JobStatus } from '../../shared/types';
+import { CUT_SHORT_ERRORS, type Job, type JobStatus } from '../../shared/types';
 
 /** A jobs row as SQLite returns it. */
 export interface JobRecord {
@@ -18,7 +18,7 @@ export interface JobRecord {
   label: string;
 }
 
-export const toJob = (r: JobRecord): Job => ({
+const toJob = (r: JobRecord): Job => ({
   id: r.id,
   caller: r.caller,
   callerClass: r.caller_class,
@@ -70,11 +70,25 @@ export function jobsTable(db: Database.Database) {
      WHERE id = ? RETURNING *`,
   );
   const lease = db.prepare<[number, string]>('UPDATE jobs SET lease_expires = ? WHERE id = ?');
+  const cutShort = db.prepare<string[], { n: number }>(
+    `SELECT count(*) AS n FROM targets WHERE job_id = ? AND status = 'failed' AND error IN (${CUT_SHORT_ERRORS.map(() => '?').join(', ')})`,
+  );
   const del = db.prepare<[string]>('DELETE FROM jobs WHERE id = ?');
   const expired = db.prepare<[number], { id: string }>(
     "SELECT id FROM jobs WHERE lease_expires <= ? AND status NOT IN ('queued','running')",
   );
   return {
+    /**
+     * A row as the app and the CLI read it, with how many of its failed targets were cut short.
+     * Only a job that ended with failures can hold one (a cancel's or a crash's in-flight
+     * target), so a running job's write per target never pays for the count.
+     */
+    toJob: (r: JobRecord): Job => {
+      const job = toJob(r);
+      if (r.targets_failed === 0 || r.status === 'queued' || r.status === 'running') return job;
+      const n = cutShort.get(r.id, ...CUT_SHORT_ERRORS)?.n ?? 0;
+      return n ? { ...job, targetsCutShort: n } : job;
+    },
     get: (id: string): JobRecord | undefined => byId.get(id),
     /** The job for (caller, idem_key) whose lease has not lapsed, whatever its status. */
     byIdem: (caller: string, idemKey: string, nowMs: number): JobRecord | undefined => byIdem.get(caller, idemKey, nowMs),

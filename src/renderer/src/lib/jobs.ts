@@ -8,6 +8,19 @@ export const isInterrupted = (j: Pick<Job, 'status' | 'error'>): boolean => j.st
 export const isLive = (j: Pick<Job, 'status'>): boolean => j.status === 'queued' || j.status === 'running';
 export const okCount = (j: Pick<Job, 'targetsDone' | 'targetsFailed'>): number => j.targetsDone - j.targetsFailed;
 
+/*
+ * The counts a person reads. The store counts the target a cancel or a crash cut short as
+ * done and failed; it is neither, and "run the rest again" fetches it: after a crash the
+ * header said "Done 168 / 200" and "Failed 1" above "stopped after 167 targets".
+ */
+type Counts = Pick<Job, 'targetsTotal' | 'targetsDone' | 'targetsFailed' | 'targetsCutShort'>;
+/** Targets that ran to their end, ok or failed. */
+export const finishedCount = (j: Counts): number => j.targetsDone - (j.targetsCutShort ?? 0);
+/** Targets that failed for a reason of their own (not cut short). */
+export const failedCount = (j: Counts): number => j.targetsFailed - (j.targetsCutShort ?? 0);
+/** Targets not finished: never reached, or cut short; what "run the rest again" takes. */
+export const unfinishedCount = (j: Counts): number => j.targetsTotal - finishedCount(j);
+
 /** A job as the job list names it: its list's name (a file's, or the first URL's host) and the count. */
 export function jobName(j: Pick<Job, 'label' | 'targetsTotal'>): string {
   const { label, count } = jobNameParts(j);
@@ -66,6 +79,12 @@ export function stopBadge(j: Pick<Job, 'status' | 'error'>): StopBadge | undefin
  */
 export const NOT_FETCHED: StopBadge = { kind: 'not-fetched', label: 'not fetched', title: 'Not fetched: the job ended before it. Run the rest again to fetch it.' };
 
+/**
+ * The badge of a target cut short (isUnfinished): being fetched when the job was cancelled or
+ * Sift was closed. Stored as failed, it read "failed" in a job whose header counts it apart.
+ */
+export const STOPPED_MIDWAY: StopBadge = { kind: 'not-fetched', label: 'stopped mid-way', title: 'Stopped while it was being fetched. Run the rest again to fetch it.' };
+
 const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: 'Done, some failed', failed: 'Failed', cancelled: 'Cancelled' };
 
 /**
@@ -73,13 +92,13 @@ const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: '
  * then how it ended. Each change of this text is heard, so it changes at most five times a
  * job: said per target, a list of 1,000 URLs was 1,000 interruptions.
  */
-export function progressAnnouncement(j: Pick<Job, 'status' | 'error' | 'targetsDone' | 'targetsFailed' | 'targetsTotal'>): string {
+export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & Counts): string {
   if (isLive(j)) {
     const quarter = j.targetsTotal > 0 ? Math.floor((4 * j.targetsDone) / j.targetsTotal) : 0;
     return quarter === 0 ? `Fetching ${plural(j.targetsTotal, 'URL')}.` : `${quarter * 25}% fetched.`;
   }
   const stop = stopBadge(j)?.label;
   const how = stop ? stop.charAt(0).toUpperCase() + stop.slice(1) : (ENDED[j.status] ?? j.status);
-  const left = j.targetsTotal - j.targetsDone;
-  return `${how}: ${okCount(j).toLocaleString()} OK, ${j.targetsFailed.toLocaleString()} failed${left > 0 ? `, ${left.toLocaleString()} not fetched` : ''}.`;
+  const left = unfinishedCount(j);
+  return `${how}: ${okCount(j).toLocaleString()} OK, ${failedCount(j).toLocaleString()} failed${left > 0 ? `, ${left.toLocaleString()} not fetched` : ''}.`;
 }

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { TargetRow, TargetState, TargetStatus } from '../../../shared/types';
+import { isUnfinished, type TargetRow, type TargetState, type TargetStatus } from '../../../shared/types';
 import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
@@ -106,6 +106,8 @@ export const isFiltered = (s: Pick<DetailSlice, 'filterStatus' | 'filterReason' 
 export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
   if (!r) return false;
   if (status !== 'all' && r.status !== status) return false;
+  // "Failed" is what the header counts as failed: a target cut short is not.
+  if (status === 'failed' && isUnfinished(r)) return false;
   if (reason && r.reason !== reason) return false;
   if (warning && !(r.status === 'done' && r.warnings?.includes(warning))) return false;
   return true;
@@ -118,9 +120,9 @@ export function warningCounts(rows: readonly (TargetRow | undefined)[]): [string
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
-/** Failed targets per reason, most first. */
+/** Failed targets per reason, most first; not the ones cut short, which the header does not count as failed. */
 export function reasonCounts(rows: readonly (TargetRow | undefined)[]): [Reason, number][] {
   const counts = new Map<Reason, number>();
-  for (const r of rows) if (r?.status === 'failed' && r.reason) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
+  for (const r of rows) if (r?.status === 'failed' && r.reason && !isUnfinished(r)) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }

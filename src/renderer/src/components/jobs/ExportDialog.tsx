@@ -4,6 +4,7 @@ import { useStore } from '../../store';
 import { exportJob, stopExport } from '../../store/actions';
 import { isWriting } from '../../store/exports';
 import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
+import { failedCount, unfinishedCount } from '../../lib/jobs';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
@@ -21,9 +22,9 @@ const FORMATS: { value: ExportFormatName; label: string; note: string; meta?: st
 
 export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
   const run = useStore((s) => (s.exportRun?.jobId === jobId ? s.exportRun : null));
-  const failedCount = useStore((s) => s.jobs[jobId]?.targetsFailed ?? 0);
-  // Never reached (a cancelled or interrupted job's rest): the export counts them apart.
-  const notFetched = useStore((s) => (s.jobs[jobId] ? s.jobs[jobId].targetsTotal - s.jobs[jobId].targetsDone : 0));
+  const failed = useStore((s) => (s.jobs[jobId] ? failedCount(s.jobs[jobId]) : 0));
+  // Never reached or cut short (a cancelled or interrupted job's rest): the export counts them apart.
+  const notFetched = useStore((s) => (s.jobs[jobId] ? unfinishedCount(s.jobs[jobId]) : 0));
   const close = useStore((s) => s.openExport);
   const [format, setFormat] = useState<ExportFormatName>('md');
   const [includeFailed, setIncludeFailed] = useState(false);
@@ -66,11 +67,11 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           <span className="muted">{chosen?.note}</span>
         </label>
         {/* A job with nothing failed or left has nothing for this choice to take in. */}
-        {failedCount + notFetched > 0 && (
+        {failed + notFetched > 0 && (
           <>
             <label className="check">
               <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
-              {includeFailedLabel(failedCount, notFetched)}
+              {includeFailedLabel(failed, notFetched)}
             </label>
             <p className="muted listing-note" data-testid="export-listing-note">
               The manifest, the CSV summary and the JSONL file always list every target, with its error.

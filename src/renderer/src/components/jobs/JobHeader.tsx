@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { isUnfinished } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { isInterrupted, isLive, jobName, okCount, progressAnnouncement, stopBadge, storeStopNotice } from '../../lib/jobs';
+import { failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -14,7 +13,6 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const openExport = useStore((s) => s.openExport);
   const live = job ? isLive(job) : false;
   const now = useNow(live);
-  const cutShort = useStore((s) => (s.detailJobId === id ? s.rows.filter((r) => r?.status === 'failed' && isUnfinished(r)).length : 0));
   // "Really delete?" asks until the user answers, leaves the button or presses Escape. It used
   // to ask for 4 s only: too short for someone hearing the button's new name read out before
   // pressing it again, and a stray click elsewhere still takes the question back.
@@ -23,12 +21,14 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
 
   const interrupted = isInterrupted(job);
   const ok = okCount(job);
-  // What "run the rest again" takes: the targets never reached and the ones stopped mid-way
-  // (stored as failed, cancelled or interrupted, so counted in targetsDone).
-  const unfinished = job.targetsTotal - job.targetsDone + cutShort;
+  const finished = finishedCount(job);
+  const failed = failedCount(job);
+  const cutShort = job.targetsCutShort ?? 0;
+  // What "run the rest again" takes: the targets never reached and the ones stopped mid-way.
+  const unfinished = unfinishedCount(job);
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
   const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
-  const stopped = storeStopNotice(job, job.targetsDone - cutShort, unfinished);
+  const stopped = storeStopNotice(job, finished, unfinished);
 
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
@@ -39,22 +39,22 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           {job.id}
         </span>
       </div>
-      <ProgressBar ok={ok} failed={job.targetsFailed} total={job.targetsTotal} label="Job progress" />
+      <ProgressBar ok={ok} failed={failed} total={job.targetsTotal} label="Job progress" />
       {/* The bar and the counts change silently for a screen reader; this says it, sparingly. */}
       <p className="visually-hidden" role="status" data-testid="job-announce">
         {progressAnnouncement(job)}
       </p>
       <dl className="job-stats">
-        <Stat label="Done" value={`${job.targetsDone.toLocaleString()} / ${job.targetsTotal.toLocaleString()}`} testId="stat-done" />
+        <Stat label="Done" value={`${finished.toLocaleString()} / ${job.targetsTotal.toLocaleString()}`} testId="stat-done" />
         <Stat label="OK" value={ok.toLocaleString()} testId="stat-ok" />
-        <Stat label="Failed" value={job.targetsFailed.toLocaleString()} testId="stat-failed" />
+        <Stat label="Failed" value={failed.toLocaleString()} testId="stat-failed" />
         <Stat label="Elapsed" value={formatDuration(elapsed)} testId="stat-elapsed" />
         {live && <Stat label="Remaining" value={eta === null ? 'estimating…' : `about ${formatDuration(eta)}`} testId="stat-eta" />}
       </dl>
       <ReasonSummary id={id} />
       {interrupted && (
         <p className="restart-notice" role="status" data-testid="restart-notice">
-          Sift was closed while this job ran, so it stopped after {plural(job.targetsDone - cutShort, 'target')}. Their results are kept.
+          Sift was closed while this job ran, so it stopped after {plural(finished, 'target')}. Their results are kept.
           {unfinished > 0 && ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.`}
         </p>
       )}
@@ -84,7 +84,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
             Run the rest again
           </button>
         )}
-        {!live && job.targetsFailed > 0 && (
+        {!live && failed > 0 && (
           <button type="button" onClick={() => void runRest(id, 'failed')} data-testid="run-failed">
             Retry the failed ones
           </button>

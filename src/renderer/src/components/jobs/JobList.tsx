@@ -3,7 +3,7 @@ import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated, plural } from '../../lib/format';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
-import { jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
+import { failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -57,9 +57,9 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
           <StatusBadge status={job.status} stop={stopBadge(job)} />
           <span className="muted">{formatCreated(job.createdAt)}</span>
         </span>
-        <ProgressBar ok={okCount(job)} failed={job.targetsFailed} total={job.targetsTotal} />
+        <ProgressBar ok={okCount(job)} failed={failedCount(job)} total={job.targetsTotal} />
         <span className="job-item-count muted">
-          {job.targetsDone.toLocaleString()} / {job.targetsTotal.toLocaleString()} done
+          {finishedCount(job).toLocaleString()} / {job.targetsTotal.toLocaleString()} done
         </span>
       </button>
     </li>

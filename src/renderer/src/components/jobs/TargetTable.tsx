@@ -2,13 +2,13 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { errorBesideReason, REASON_LABELS, shownFailure, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
-import { waitingText, type TargetState } from '../../../../shared/types';
+import { isUnfinished, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-import { isLive, NOT_FETCHED } from '../../lib/jobs';
+import { isLive, NOT_FETCHED, STOPPED_MIDWAY } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
@@ -285,7 +285,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
     >
       <span role="gridcell" className="c-idx muted">{idx + 1}</span>
       <span role="gridcell" className="c-status">
-        <StatusBadge status={row.status} stop={ended && row.status === 'pending' ? NOT_FETCHED : undefined} />
+        <StatusBadge status={row.status} stop={ended && row.status === 'pending' ? NOT_FETCHED : failed && isUnfinished(row) ? STOPPED_MIDWAY : undefined} />
       </span>
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
         {shownUrl}
