@@ -217,6 +217,23 @@ describe('services over the contract', () => {
     expect((await r.call('listJobs')).jobs.map((j) => j.id)).toEqual([rest.id]);
   });
 
+  test('"run the rest again" asked twice starts one job: the second ask is answered with the job the first started', async () => {
+    const r = rig();
+    const targets = Array.from({ length: 3 }, (_, i) => ({ url: `${site.base}/slow/${60_000 + i}` }));
+    const { id } = await r.call('submit', { targets });
+    await rowEvent(r, id, (t) => t.idx === 0 && t.status === 'running');
+    await r.call('cancelJob', { id });
+    await until(r, id);
+    await expect.poll(() => r.s.store.targetRows(id).some((t) => t.status === 'running')).toBe(false);
+    // A double-click: the second ask leaves before the first is answered.
+    const [first, second] = await Promise.all([r.call('runRest', { id }), r.call('runRest', { id })]);
+    expect(first).toMatchObject({ reused: false, targets: 3 });
+    expect(second).toEqual({ ...first, reused: true });
+    expect((await r.call('listJobs')).jobs.map((j) => j.id)).toEqual([first.id, id]);
+    r.s.runner.cancel(first.id);
+    await until(r, first.id);
+  });
+
   test('a job interrupted by a restart shows as failed (restart) and its rest runs again', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart-'));
     const first = rig({ dir });

@@ -146,16 +146,39 @@ describe('idempotent submit (rule 1)', () => {
     expect(store.listJobs()).toHaveLength(1);
   });
 
-  it('a fresh submit (an explicit run-again) starts a new job under the caps, and later submits reuse it', async () => {
+  it('a fresh submit (an explicit run-again) starts a new job once the job of the list has ended, and later submits reuse it', async () => {
     const r = runner(async (_s, _c, t) => ok(t));
     const a = r.submit({ name: 'alice' }, 'user', list(2));
-    expect(() => r.submit({ name: 'alice' }, 'user', list(2), { fresh: true })).toThrow(ErrCallerBusy);
     await terminal(r, a.id);
     const b = r.submit({ name: 'alice' }, 'user', list(2), { fresh: true });
     expect(b.reused).toBe(false);
     expect(b.id).not.toBe(a.id);
     await terminal(r, b.id);
     expect(r.submit({ name: 'alice' }, 'user', list(2))).toEqual({ id: b.id, reused: true });
+    // Under the caps too: a fresh submit is not a way round them.
+    r.submit({ name: 'alice' }, 'user', list(3));
+    expect(() => r.submit({ name: 'alice' }, 'user', list(2), { fresh: true })).toThrow(ErrCallerBusy);
+  });
+
+  it('a fresh submit while the same list still runs is that job: a run-again clicked twice starts one job', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const r = runner(
+      async (_s, _c, t) => {
+        await held;
+        return ok(t);
+      },
+      { jobsPerCaller: 4 },
+    );
+    const a = r.submit({ name: 'alice' }, 'user', list(2), { fresh: true });
+    try {
+      expect(a.reused).toBe(false);
+      expect(r.submit({ name: 'alice' }, 'user', list(2), { fresh: true })).toEqual({ id: a.id, reused: true });
+      expect(store.listJobs()).toHaveLength(1);
+    } finally {
+      release();
+    }
+    await terminal(r, a.id);
   });
 
   it('keys the list the same whatever its key order and whitespace', () => {

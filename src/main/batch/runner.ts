@@ -145,8 +145,10 @@ export class Runner {
    *
    * `fresh` is for a person's explicit "run it again": idempotency (rule 1) is there so a
    * retried submit does not start a second job, but the rest of an interrupted job is often
-   * its whole list, and reusing would hand back the dead job. The caps still apply, and the
-   * new job is the one later identical submits reuse (the newest wins).
+   * its whole list, and reusing would hand back the dead job. A job of that list still live is
+   * reused all the same: "Run the rest again" clicked twice started two jobs fetching the
+   * same URLs. The caps still apply, and the new job is the one later identical submits
+   * reuse (the newest wins).
    */
   submit(caller: Caller, callerClass: string, targets: Target[], opts: { fresh?: boolean; label?: string } = {}): { id: string; reused: boolean } {
     if (this.closing) throw ErrRunnerClosed;
@@ -156,8 +158,8 @@ export class Runner {
     // Read-then-write in one immediate transaction: the caps read what no one can change
     // before the insert lands.
     const created = this.db.immediate(() => {
-      const hit = opts.fresh ? undefined : this.db.jobByIdem(caller.name, key, now);
-      if (hit) return { job: hit, reused: true };
+      const hit = this.db.jobByIdem(caller.name, key, now);
+      if (hit && (!opts.fresh || !isTerminal(hit.status))) return { job: hit, reused: true };
       if (canon.length === 0) throw ErrNoTargets;
       if (canon.length > this.cfg.targetsPerJob) throw ErrTooManyTargets;
       if (this.db.liveJobsOfCaller(caller.name) >= this.cfg.jobsPerCaller) throw ErrCallerBusy;

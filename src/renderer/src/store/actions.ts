@@ -120,14 +120,33 @@ export async function deleteJob(id: string): Promise<void> {
   }
 }
 
-export async function runRest(id: string, which: 'unfinished' | 'failed' | 'all' = 'unfinished'): Promise<void> {
+/**
+ * The jobs whose run-again is on its way to main: a second click (a double-click, a key
+ * held down) before the new job shows is dropped here. Main reuses a live job of the same
+ * targets too; this spares the second notice.
+ */
+const rerunning = new Set<string>();
+
+async function rerun(id: string, submit: () => Promise<{ id: string; reused: boolean; targets: number }>, started: (targets: number) => string): Promise<void> {
+  if (rerunning.has(id)) return;
+  rerunning.add(id);
   try {
-    const res = await window.sift.runRest({ id, which });
-    get().notify('info', { message: res.reused ? 'That job is already running; showing it.' : `Started a new job with ${plural(res.targets, 'target')}.` });
+    const res = await submit();
+    get().notify('info', { message: res.reused ? 'That job is already running; showing it.' : started(res.targets) });
     showJob(res.id);
   } catch (err) {
     get().notify('error', toUserError(err));
+  } finally {
+    rerunning.delete(id);
   }
+}
+
+export function runRest(id: string, which: 'unfinished' | 'failed' | 'all' = 'unfinished'): Promise<void> {
+  return rerun(
+    id,
+    () => window.sift.runRest({ id, which }),
+    (n) => `Started a new job with ${plural(n, 'target')}.`,
+  );
 }
 
 /**
@@ -135,14 +154,12 @@ export async function runRest(id: string, which: 'unfinished' | 'failed' | 'all'
  * the user chose for the retry (recover on, and rendering once issue 13 adds it) laid over
  * each target's own.
  */
-export async function retryReason(id: string, reason: Reason, options: Options): Promise<void> {
-  try {
-    const res = await window.sift.runRest({ id, which: 'failed', reason, options });
-    get().notify('info', { message: `Started a new job with ${plural(res.targets, 'target')} that failed as ${REASON_LABELS[reason]}.` });
-    showJob(res.id);
-  } catch (err) {
-    get().notify('error', toUserError(err));
-  }
+export function retryReason(id: string, reason: Reason, options: Options): Promise<void> {
+  return rerun(
+    id,
+    () => window.sift.runRest({ id, which: 'failed', reason, options }),
+    (n) => `Started a new job with ${plural(n, 'target')} that failed as ${REASON_LABELS[reason]}.`,
+  );
 }
 
 /** Reads a dropped, opened or pasted list into the composer (parsed in the worker). */
