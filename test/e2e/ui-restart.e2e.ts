@@ -7,7 +7,7 @@ import { openStore, stoppedJobError } from '../../src/main/store';
 import { isUnfinished, type StoreStop } from '../../src/shared/types';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { cutInCells, dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 import { formatBytes } from '../../src/renderer/src/lib/format';
 
@@ -81,6 +81,56 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   expect(unfinished).toBeGreaterThanOrEqual(1);
   expect(unfinished).toBeLessThanOrEqual(5);
   expect(await again.getByTestId('target-row').count()).toBe(unfinished);
+  expect(pageErrors(again)).toEqual([]);
+});
+
+test('a job cut short by a crash counts the same in its header, the job list and its notice; run the rest again clicked twice starts one job', async () => {
+  const dataDir = tempDir('sift-ui-crash-');
+  const first = await startUiApp({ dataDir });
+  apps.push(first);
+  const page = await open(first);
+  const urls = [`${site.url}/article/1`, `${site.url}/article/2`, `${site.url}/slow/3?ms=120000`, `${site.url}/article/4`];
+  await dropLinks(page, urls);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
+  await page.getByTestId('submit').click();
+  await expect.poll(rowStatus(page, 2), { timeout: 60_000 }).toBe('running');
+  await page.close();
+  // The process dies mid-target: nothing more reaches the database, the slow page stays "running".
+  first.services.store.close();
+  apps.splice(apps.indexOf(first), 1);
+  await first.bridge.close();
+  await first.services.close({ graceMs: 0 }).catch(() => {});
+
+  const second = await startUiApp({ dataDir });
+  apps.push(second);
+  const again = await open(second);
+  await again.getByTestId('job-item').first().click();
+  await expect.poll(() => again.getByTestId('restart-notice').textContent()).toBe(
+    'Sift was closed while this job ran, so it stopped after 2 targets. Their results are kept. Run the rest again to fetch the other 2.',
+  );
+  // The slow page was neither done nor failed: every count says 2 finished, none failed.
+  expect(await again.getByTestId('stat-done').textContent()).toBe('2 / 4');
+  expect(await again.getByTestId('stat-ok').textContent()).toBe('2');
+  expect(await again.getByTestId('stat-failed').textContent()).toBe('0');
+  expect(await again.getByTestId('job-item').first().textContent()).toContain('2 / 4 done');
+  expect(await again.getByTestId('job-announce').textContent()).toBe('Interrupted: 2 OK, 0 failed, 2 not fetched.');
+  const cut = again.locator('[data-testid="target-row"][data-idx="2"]');
+  expect(await cut.getByTestId('status-badge').textContent()).toBe('stopped');
+  expect(await cut.getByTestId('row-error').textContent()).toBe('interruptedSift stopped while this target was being fetched; run the rest again to fetch it.');
+  expect(await cutInCells(again, 'status-badge')).toEqual([]);
+  expect(await again.getByTestId('reason-summary').count()).toBe(0);
+  expect(await again.getByTestId('run-failed').count()).toBe(0);
+  await again.screenshot({ path: screenshotPath('ui-crashed-counts') });
+
+  const oldId = await again.getByTestId('job-view').getAttribute('data-job-id');
+  await again.getByTestId('run-rest').dblclick();
+  await expect.poll(() => again.getByTestId('job-view').getAttribute('data-job-id')).not.toBe(oldId);
+  const newId = await again.getByTestId('job-view').getAttribute('data-job-id');
+  await expect.poll(() => again.getByTestId('job-item').count()).toBe(2);
+  expect(second.services.store.listJobs().map((j) => j.id)).toEqual([newId, oldId]);
+  expect(second.services.store.targetRows(newId ?? '').map((r) => r.url)).toEqual(urls.slice(2));
+  expect(await again.getByTestId('job-item').first().getAttribute('aria-current')).toBe('page');
+  second.services.runner.cancel(newId ?? '');
   expect(pageErrors(again)).toEqual([]);
 });
 

@@ -83,7 +83,7 @@ export const NOT_FETCHED: StopBadge = { kind: 'not-fetched', label: 'not fetched
  * The badge of a target cut short (isUnfinished): being fetched when the job was cancelled or
  * Sift was closed. Stored as failed, it read "failed" in a job whose header counts it apart.
  */
-export const STOPPED_MIDWAY: StopBadge = { kind: 'not-fetched', label: 'stopped mid-way', title: 'Stopped while it was being fetched. Run the rest again to fetch it.' };
+export const STOPPED_MIDWAY: StopBadge = { kind: 'not-fetched', label: 'stopped', title: 'Stopped while it was being fetched. Run the rest again to fetch it.' };
 
 const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: 'Done, some failed', failed: 'Failed', cancelled: 'Cancelled' };
 
