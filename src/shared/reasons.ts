@@ -78,9 +78,6 @@ export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w
  */
 export function shownFailure(f: { error: string; hint: string; reason?: Reason | '' }): { error: string; hint: string } {
   if (f.error === 'internal error' && f.reason && f.reason !== 'internal' && f.hint) return { error: f.hint, hint: '' };
-  // A target cut short by a cancel or a restart is stored with a code word for its error
-  // ("restart", "interrupted", "cancelled"); its hint is the sentence that says what happened.
-  if ((f.reason === 'restart' || f.reason === 'cancelled') && f.hint) return { error: f.hint, hint: '' };
   return { error: f.error, hint: f.hint };
 }
 

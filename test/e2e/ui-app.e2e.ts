@@ -171,13 +171,16 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-cancelled') });
 
-  // Its export counts the 3 never reached apart from the 1 that failed, as the header does
-  // (it said "4 failed" beside "Failed 1").
+  // The header counts the one stopped mid-way with the 3 never reached, not as failed, and so
+  // do the job list and the export (they said "Done 2 / 5", "Failed 1" and "1 failed").
+  expect(await text('stat-done')()).toBe('1 / 5');
+  expect(await text('stat-failed')()).toBe('0');
+  expect(await page.locator(`[data-testid="job-item"][data-job-id="${id}"]`).textContent()).toContain('1 / 5 done');
   await page.getByTestId('export-job').click();
-  expect(await text('export-dialog')()).toContain('Include failed and unfetched targets (1 failed, 3 not fetched)');
+  expect(await text('export-dialog')()).toContain('Include failed and unfetched targets (4 not fetched)');
   await page.getByTestId('export-format').selectOption('jsonl');
   await page.getByTestId('export-start').click();
-  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets \(1 failed, 3 not fetched\) to /);
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets \(4 not fetched\) to /);
   expect(await text('export-result')()).toContain(`sift-${id}.jsonl`);
   await page.screenshot({ path: screenshotPath('ui-export-cancelled') });
   // Export again into the same folder: the first file stays, the second takes the next name.

@@ -15,6 +15,8 @@ describe('the export dialog counts as the job header does', () => {
   test('a finished job says its failures; an all-ok one says none', () => {
     expect(exportSummaryText({ files: 1, bytes: 2048, targets: 5, failed: 2, notRun: 0 })).toBe('Wrote 1 file (2.0 KB) for 5 targets (2 failed)');
     expect(exportSummaryText({ files: 5, bytes: 100, targets: 5, failed: 0, notRun: 0 })).toBe('Wrote 5 files (100 B) for 5 targets');
+    // The target a cancel stopped mid-way: main counts it failed, the header not fetched.
+    expect(exportSummaryText({ files: 1, bytes: 2048, targets: 5, failed: 4, notRun: 3 }, 1)).toBe('Wrote 1 file (2.0 KB) for 5 targets (4 not fetched)');
   });
   test('"include failed" names what it takes in', () => {
     expect(includeFailedLabel(40, 107)).toBe('Include failed and unfetched targets (40 failed, 107 not fetched) as files or sections');

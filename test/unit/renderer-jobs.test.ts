@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { progressAnnouncement, stopBadge, storeStopNotice } from '../../src/renderer/src/lib/jobs';
+import { progressAnnouncement, rowFailure, stopBadge, storeStopNotice } from '../../src/renderer/src/lib/jobs';
 
 describe("the job header's notice of a job the store stopped", () => {
   test('says why in plain words, that the results are kept, and what to do before running the rest again', () => {
@@ -61,5 +61,16 @@ describe("the job's live region for a screen reader", () => {
   test('the target a cancel or a crash cut short is said as not fetched, not as failed', () => {
     expect(progressAnnouncement({ ...job('failed', 168, 1, 'restart'), targetsCutShort: 1 })).toBe('Interrupted: 167 OK, 0 failed, 833 not fetched.');
     expect(progressAnnouncement({ ...job('cancelled', 400, 3), targetsCutShort: 1 })).toBe('Cancelled: 397 OK, 2 failed, 601 not fetched.');
+  });
+});
+
+describe("a failed row's words", () => {
+  test('a target cut short reads as the sentence its hint holds, not the code word stored as its error', () => {
+    const restart = { status: 'failed' as const, error: 'restart', hint: 'Sift stopped while this target was being fetched; run the rest again to fetch it.', reason: 'restart' as const };
+    expect(rowFailure(restart)).toEqual({ error: restart.hint, hint: '' });
+    const cancelled = { status: 'failed' as const, error: 'cancelled', hint: 'The job was cancelled while this target was being fetched; run the rest again to fetch it.', reason: 'cancelled' as const };
+    expect(rowFailure(cancelled)).toEqual({ error: cancelled.hint, hint: '' });
+    // Any other failure reads as shownFailure has it.
+    expect(rowFailure({ status: 'failed', error: 'HTTP 404 Not Found', hint: 'The page is gone.', reason: 'upstream' })).toEqual({ error: 'HTTP 404 Not Found', hint: 'The page is gone.' });
   });
 });

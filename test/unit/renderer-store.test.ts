@@ -51,12 +51,6 @@ describe('target rows', () => {
     expect(shownFailure({ error: 'internal error', hint: '', reason: 'network' })).toEqual({ error: 'internal error', hint: '' });
     expect(shownFailure({ error: 'HTTP 404 Not Found', hint: 'The page is gone.', reason: 'upstream' })).toEqual({ error: 'HTTP 404 Not Found', hint: 'The page is gone.' });
   });
-  test('a target cut short reads as the sentence its hint holds, not the code word stored as its error', () => {
-    const restart = { error: 'restart', hint: 'Sift stopped while this target was being fetched; run the rest again to fetch it.', reason: 'restart' as const };
-    expect(shownFailure(restart)).toEqual({ error: restart.hint, hint: '' });
-    const cancelled = { error: 'cancelled', hint: 'The job was cancelled while this target was being fetched; run the rest again to fetch it.', reason: 'cancelled' as const };
-    expect(shownFailure(cancelled)).toEqual({ error: cancelled.hint, hint: '' });
-  });
 
   test('a late jobDetail answer never rolls a row back to an earlier state', () => {
     expect(laterRow(row(0, 'done', 5), row(0, 'running')).status).toBe('done');

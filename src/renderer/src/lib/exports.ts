@@ -16,12 +16,15 @@ export interface ExportCounts {
  * What an export wrote, in the job header's words. Main counts every target that is not
  * done as "failed"; a cancelled job's rest was never fetched, so it is said apart: a job of
  * 40 failed and 107 never reached read "147 failed" beside a header saying "Failed 40".
+ * `cutShort`: the ended job's targets stopped mid-way (Job.targetsCutShort), which main
+ * counts as failed and the header as not fetched.
  */
-export function exportSummaryText(s: ExportCounts): string {
-  const failed = s.failed - s.notRun;
+export function exportSummaryText(s: ExportCounts, cutShort = 0): string {
+  const notFetched = s.notRun + (s.stillRunning ? 0 : cutShort);
+  const failed = s.failed - notFetched;
   const parts: string[] = [];
   if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
-  if (s.notRun > 0) parts.push(`${s.notRun.toLocaleString()} not fetched${s.stillRunning ? ' yet: the job is still running, export again when it has finished' : ''}`);
+  if (notFetched > 0) parts.push(`${notFetched.toLocaleString()} not fetched${s.stillRunning ? ' yet: the job is still running, export again when it has finished' : ''}`);
   // In parentheses: the dialog adds " to <folder>", and "…, 1 failed to /tmp/out" read as a
   // write that failed.
   return `Wrote ${plural(s.files, 'file')} (${formatBytes(s.bytes)}) for ${plural(s.targets, 'target')}${parts.length ? ` (${parts.join(', ')})` : ''}`;

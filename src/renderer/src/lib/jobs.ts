@@ -1,4 +1,5 @@
-import { storeStopOf, type Job, type StoreStop } from '../../../shared/types';
+import { shownFailure } from '../../../shared/reasons';
+import { isUnfinished, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
 import { plural } from './format';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
@@ -101,4 +102,14 @@ export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & Counts):
   const how = stop ? stop.charAt(0).toUpperCase() + stop.slice(1) : (ENDED[j.status] ?? j.status);
   const left = unfinishedCount(j);
   return `${how}: ${okCount(j).toLocaleString()} OK, ${failedCount(j).toLocaleString()} failed${left > 0 ? `, ${left.toLocaleString()} not fetched` : ''}.`;
+}
+
+/**
+ * A failed row's error and hint as the table and the result pane show them. A target cut short
+ * is stored with a code word for its error ("restart", "interrupted", "cancelled"): its row read
+ * "restart" in red. Its hint is the sentence that says what happened and what to do.
+ */
+export function rowFailure(row: Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>): { error: string; hint: string } {
+  if (isUnfinished(row) && row.hint) return { error: row.hint, hint: '' };
+  return shownFailure(row);
 }

@@ -1,14 +1,14 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { errorBesideReason, REASON_LABELS, shownFailure, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
+import { errorBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { isUnfinished, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-import { isLive, NOT_FETCHED, STOPPED_MIDWAY } from '../../lib/jobs';
+import { isLive, NOT_FETCHED, rowFailure, STOPPED_MIDWAY } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
@@ -268,7 +268,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   const now = useNow(wait !== undefined);
   if (!row) return null;
   const failed = row.status === 'failed';
-  const shown = shownFailure(row);
+  const shown = rowFailure(row);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
   return (
     <div

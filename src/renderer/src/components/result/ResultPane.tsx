@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
-import { shownFailure } from '../../../../shared/reasons';
+import { rowFailure } from '../../lib/jobs';
 import { waitingText, type TargetRow } from '../../../../shared/types';
 import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
@@ -73,6 +73,6 @@ function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
 }
 
 function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
-  const { error, hint } = shownFailure(row);
+  const { error, hint } = rowFailure(row);
   return <ErrorMessage error={{ code: 'target_failed', message: error || 'This target failed.', hint }} testId="result-error" />;
 }
