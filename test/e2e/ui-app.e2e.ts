@@ -2,22 +2,20 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { cutInCells, dropFile, dropLinks, expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import { openBridgedPage, screenshotPath } from '../helpers/chromium';
+import { cutInCells, dropFile, dropLinks, expectNoInternalErrorText, openApp, pageErrors, type OpenedApp, type UiApp } from '../helpers/ui-app';
 import { feed, startTestSite, type TestSite } from '../helpers/ui-servers';
 
+let o: OpenedApp;
 let browser: Browser;
 let site: TestSite;
 let app: UiApp;
 let page: Page;
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startTestSite();
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  o = await openApp();
+  ({ app, browser, page } = o);
 });
 
 // No test of this file expects the marks of a bug on screen.
@@ -26,8 +24,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await o?.close();
   await site?.close();
 });
 
