@@ -118,6 +118,9 @@ test('a job cut short by a crash counts the same in its header, the job list and
   expect(await cut.getByTestId('status-badge').textContent()).toBe('stopped');
   expect(await cut.getByTestId('row-error').textContent()).toBe('interruptedSift stopped while this target was being fetched; run the rest again to fetch it.');
   expect(await cutInCells(again, 'status-badge')).toEqual([]);
+  // Its result pane says the same sentence, not the code word "restart" stored as its error.
+  await cut.click();
+  await expect.poll(() => again.getByTestId('result-error').textContent()).toMatch(/^Sift stopped while this target was being fetched; run the rest again to fetch it\.?$/);
   expect(await again.getByTestId('reason-summary').count()).toBe(0);
   expect(await again.getByTestId('run-failed').count()).toBe(0);
   await again.screenshot({ path: screenshotPath('ui-crashed-counts') });
