@@ -98,6 +98,8 @@ export async function startRenderSites(): Promise<RenderSites> {
     if (p === '/events') return void res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }).write(':\n\n');
     // Held for as long as the page lives: a page that asks for it synchronously is stuck.
     if (p === '/held-while-asked') return;
+    // Never answered (a tracker, an ad's image or script whose server hangs); the page itself is whole without it.
+    if (p.startsWith('/hung/')) return;
     if (p === '/api/poll.json') return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{}');
     // An API that takes 3 s: longer than the DOM quiet a polling page is settled after.
     if (p === '/slow/article.json') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(files.get('/article.json')), 3_000);

@@ -127,6 +127,37 @@ describe('when the page has settled', () => {
   });
 });
 
+describe('a request that never ends', () => {
+  // The proxy gives up on a silent server after its connect timeout (10 s by default); here it
+  // waits longer than the budget, so only the settle rule can end the render early.
+  const patient = () => createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: BUDGET_MS, connectTimeoutMs: 120_000 });
+  it('does not hold a page whose content is there: an image, a tracker request or an async script whose server never answers', async () => {
+    const f = patient();
+    try {
+      for (const page of ['hung-image.html', 'hung-xhr.html', 'hung-script.html']) {
+        const r = await f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/${page}`, options: { mode: 'text' } });
+        expect(r.meta, page).toMatchObject({ rendered: true, title: ARTICLE.title });
+        // Settled, not read when the budget ran out.
+        expect(r.meta?.render_partial, page).toBeUndefined();
+        expect(hasArticle(r.content), page).toBe(true);
+      }
+    } finally {
+      await f.close();
+    }
+  });
+  it('still waits for the slow request the article comes from, beside one that never ends', async () => {
+    const f = patient();
+    try {
+      const r = await f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/hung-and-slow.html`, options: { mode: 'text' } });
+      expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+      expect(r.meta?.render_partial).toBeUndefined();
+      expect(hasArticle(r.content)).toBe(true);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
 describe('under auto', () => {
   it('does not render a page whose article is in the HTML', async () => {
     const before = sites.allowed.hits.length;

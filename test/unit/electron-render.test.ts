@@ -110,6 +110,14 @@ describe('the app render window (Electron stand-in)', () => {
     expect(sessions[0]?.cleared).toBe(2);
   });
 
+  test('a page that never finishes loading (a script or frame of it hangs) is read once it settles, not when the budget runs out', async () => {
+    const { renderer } = setup({ html: ARTICLE, loadHangs: true });
+    // The load counts as a request in flight until it is taken as hung (5 s under the default
+    // 15 s budget); waited for, it held the render to the budget's end, read as partial.
+    const r = await renderer.render('https://example.org/hangs', new AbortController().signal, 15_000);
+    expect(r).toMatchObject({ finalUrl: 'https://example.org/hangs', html: ARTICLE, partial: false });
+  }, 60_000);
+
   test('a busy page is a 504 within the budget plus the grace, and its renderer is killed', async () => {
     const { renderer, windows } = setup({ html: '', busy: true });
     const err = await renderer.render('https://example.org/busy', new AbortController().signal, 300).catch((e: unknown) => e);

@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
+import { bounded, LOAD, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 import { bareHost } from '../fetch/guard';
 
@@ -114,13 +114,13 @@ export class ElectronRenderer implements Renderer {
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
     this.endpoint ??= await this.env.proxy();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, net: new NetActivity(), contentsId: -1, mainStatus: 0, refused: false, charset: undefined };
+    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, charset: undefined };
     await hardenRenderSession(session, this.endpoint, this.env.userAgent(), {
-      started: (id) => {
-        if (id === slot.contentsId) slot.net.started();
+      started: (id, request, type) => {
+        if (id === slot.contentsId) slot.net.started(request, type);
       },
-      ended: (id) => {
-        if (id === slot.contentsId) slot.net.ended();
+      ended: (id, request) => {
+        if (id === slot.contentsId) slot.net.ended(request);
       },
       document: (id, status, refused) => {
         if (id !== slot.contentsId) return;
@@ -140,7 +140,7 @@ export class ElectronRenderer implements Renderer {
     const win = this.deps.createWindow(renderWindowOptions(slot.session));
     const wc = win.webContents;
     slot.contentsId = wc.id;
-    slot.net.reset();
+    slot.net = new NetActivity(budgetMs);
     slot.mainStatus = 0;
     slot.refused = false;
     slot.charset = hint.charset;
@@ -189,13 +189,23 @@ export class ElectronRenderer implements Renderer {
   private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, refusedHosts: ReadonlySet<string>): Promise<Rendered | 'stuck' | 'crashed'> {
     const start = Date.now();
     const deadline = start + budgetMs;
-    let loaded = false;
-    // did-finish-load, or the budget: a page whose scripts never let it load is read as it is.
+    // dom-ready (DOMContentLoaded), did-finish-load, or the budget: a page whose scripts never
+    // let it load is read as it is. The load event counts as a request in flight from dom-ready
+    // until it comes, and stops counting when it hangs (NetActivity): waiting for the load
+    // itself, a script or frame whose server never answered held the page to the budget's end.
+    let failed = false;
     const load = wc.loadURL(url).then(
-      () => (loaded = true),
-      () => undefined,
+      () => true,
+      () => ((failed = true), false),
     );
-    await bounded(load, budgetMs);
+    const ready = new Promise<true>((resolve) => wc.on('dom-ready', () => resolve(true)));
+    wc.on('dom-ready', () => slot.net.started(LOAD, 'document'));
+    wc.on('did-finish-load', () => slot.net.ended(LOAD));
+    wc.on('did-fail-load', (_e, _code, _desc, _url, isMainFrame) => {
+      if (isMainFrame) slot.net.ended(LOAD);
+    });
+    wc.on('did-stop-loading', () => slot.net.ended(LOAD));
+    const loaded = (await bounded(Promise.race([load, ready]), budgetMs)) === true && !failed && doc.failedHost === undefined;
     signal.throwIfAborted();
     let settled = false;
     if (loaded) {
@@ -374,8 +384,9 @@ export async function hardenRenderSession(
   endpoint: ProxyEndpoint,
   userAgent: string,
   track: {
-    started(webContentsId: number): void;
-    ended(webContentsId: number): void;
+    /** A request of the window started: `request` names it to ended(), `type` is its resourceType. */
+    started(webContentsId: number, request: unknown, type: string): void;
+    ended(webContentsId: number, request: unknown): void;
     document?(webContentsId: number, status: number, refused: boolean): void;
     /** The charset to give the window's main document when its header names none. */
     charset?(webContentsId: number): string | undefined;
@@ -391,14 +402,14 @@ export async function hardenRenderSession(
   });
   session.webRequest.onBeforeRequest((details, callback) => {
     const cancel = BLOCKED_TYPES.has(details.resourceType) || !ALLOWED_SCHEMES.test(details.url);
-    if (!cancel && details.webContentsId !== undefined) track.started(details.webContentsId);
+    if (!cancel && details.webContentsId !== undefined) track.started(details.webContentsId, details.id, details.resourceType);
     callback({ cancel });
   });
   // Chromium marks a service worker's script fetch with this header; refusing it keeps
   // workers (and their cache, which outlives the page) from being installed.
   session.webRequest.onBeforeSendHeaders((details, callback) => {
     const sw = Object.entries(details.requestHeaders).some(([k, v]) => k.toLowerCase() === 'service-worker' && v === 'script');
-    if (sw && details.webContentsId !== undefined) track.ended(details.webContentsId);
+    if (sw && details.webContentsId !== undefined) track.ended(details.webContentsId, details.id);
     callback(sw ? { cancel: true } : { requestHeaders: details.requestHeaders });
   });
   // A page that names no charset is read by Chromium as windows-1252; the static fetch read it
@@ -414,14 +425,14 @@ export async function hardenRenderSession(
   });
   session.webRequest.onCompleted((details) => {
     if (details.webContentsId === undefined) return;
-    track.ended(details.webContentsId);
+    track.ended(details.webContentsId, details.id);
     if (details.resourceType === 'mainFrame') {
       const refused = Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
       track.document?.(details.webContentsId, details.statusCode, refused);
     }
   });
   session.webRequest.onErrorOccurred((details) => {
-    if (details.webContentsId !== undefined) track.ended(details.webContentsId);
+    if (details.webContentsId !== undefined) track.ended(details.webContentsId, details.id);
   });
 }
 

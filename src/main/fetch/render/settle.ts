@@ -138,38 +138,72 @@ export const DOM_QUIET_MS = 2_000;
 export const PROBE_BUSY_MS = 500;
 
 /**
+ * Requests that bring no text to the page (images, media, fonts, beacons, reports): one still
+ * in flight after TEXTLESS_STALL_MS stops counting. An ad's pixel whose server never answered
+ * kept the network busy, and the page's article was read only when the proxy gave up on it
+ * (10 s) or the budget ran out.
+ */
+const TEXTLESS = new Set(['image', 'imageset', 'media', 'font', 'ping', 'beacon', 'cspreport', 'csp_report', 'cspviolationreport', 'manifest', 'texttrack', 'object']);
+export const TEXTLESS_STALL_MS = 1_000;
+
+/**
+ * How long a request that may bring text (a script, an API call, a frame) counts while it is in
+ * flight: as long as a thin page gets to fill in (5 s under the default 15 s budget, a third of
+ * a longer one). Past that it is taken as hung: a tracker's request that never ended kept a
+ * page whose article was there at once until the end of the budget. A slower answer the page
+ * waits on needs a longer budget, as a page that fills in late does.
+ */
+export function stalledAfterMs(budgetMs: number): number {
+  return thinPatienceMs(budgetMs);
+}
+
+interface Open {
+  at: number;
+  /** How long it counts: past this it is hung, and the page settles without it. */
+  countsMs: number;
+}
+
+/**
  * A rendered page's requests, as both renderers count them, and the settle rule they follow.
  * Settled: with the network quiet for SETTLE_IDLE_MS, the DOM quiet as long and text in it (a
  * thin page gets THIN_PATIENCE_MS to fill in); or, while requests keep starting (a page that
  * polls or beacons), the DOM quiet for DOM_QUIET_MS with text in it. One slow request the
- * page may be waiting on (its article from an API) is waited for, as before.
+ * page may be waiting on (its article from an API) is waited for, as before, up to
+ * stalledAfterMs; a request that never ends (hung) stops counting then (TEXTLESS_STALL_MS for
+ * one that brings no text), so the page settles as if it had failed.
  */
 export class NetActivity {
-  private inflight = 0;
+  private readonly open = new Map<unknown, Open>();
   private changed = Date.now();
   /** When the request before the latest one started: the latest is newer still. */
   private previousStart = -Infinity;
   private latestStart = -Infinity;
   private lastProbe = -Infinity;
+  private readonly stallMs: number;
 
-  reset(now = Date.now()): void {
-    this.inflight = 0;
-    this.changed = now;
-    this.previousStart = this.latestStart = -Infinity;
-    this.lastProbe = -Infinity;
+  /** `budgetMs`: the render budget, which sets how long a request may hang (stalledAfterMs). */
+  constructor(budgetMs: number) {
+    this.stallMs = stalledAfterMs(budgetMs);
   }
-  started(now = Date.now()): void {
-    this.inflight++;
+
+  /** A request started; `id` names it to ended(), `type` is its resource type (Playwright's or Electron's). */
+  started(id: unknown, type = '', now = Date.now()): void {
+    this.open.set(id, { at: now, countsMs: TEXTLESS.has(type.toLowerCase()) ? TEXTLESS_STALL_MS : this.stallMs });
     this.changed = now;
     this.previousStart = this.latestStart;
     this.latestStart = now;
   }
-  ended(now = Date.now()): void {
-    this.inflight = Math.max(0, this.inflight - 1);
-    this.changed = now;
+  ended(id: unknown, now = Date.now()): void {
+    if (this.open.delete(id)) this.changed = now;
   }
   private quiet(now: number): boolean {
-    return this.inflight === 0 && now - this.changed >= SETTLE_IDLE_MS;
+    // A request that stopped counting is a change of its own: the network is quiet from then.
+    let last = this.changed;
+    for (const r of this.open.values()) {
+      if (now - r.at < r.countsMs) return false;
+      last = Math.max(last, r.at + r.countsMs);
+    }
+    return now - last >= SETTLE_IDLE_MS;
   }
   /** Requests keep starting: at least two within the last DOM_QUIET_MS. */
   private repeating(now: number): boolean {
@@ -295,9 +329,13 @@ export function watchFailedNavigation(page: Page): () => string | undefined {
 export const pageCrashed = (): FetchError =>
   new FetchError(502, 'rendering failed: the page crashed the browser', "The browser's page process ended (out of memory, or a crash) while the page ran; try again, or render=never.", 'unreachable');
 
+/** The main document's load event, counted as a request in flight from its DOMContentLoaded. */
+export const LOAD = Symbol('load');
+
 /**
- * Loads a page and waits until it settles: the load event, then no request in flight and no
- * DOM change for SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
+ * Loads a page and waits until it settles: DOMContentLoaded, then no request in flight (the
+ * load event counted as one; a hung one not: NetActivity) and no DOM change for
+ * SETTLE_IDLE_MS, or the budget runs out. 'stuck' when the page's main
  * thread never answers (a busy loop): nothing can be read from it. `refusedHost` says
  * whether the guard refused a host: a navigation that ends on the browser's error page is
  * the guard's doing only then (https goes through a CONNECT tunnel, whose refusal and whose
@@ -314,17 +352,15 @@ export async function settle(
   failedHost: () => string | undefined,
 ): Promise<Rendered | 'stuck'> {
   const deadline = Date.now() + budgetMs;
-  const net = new NetActivity();
+  const net = new NetActivity(budgetMs);
   // A stream of server-sent events stays open as long as the page does: counted, it kept the
   // network busy, and a live page (its article there at once) was read only at the end of the
   // budget, as render_partial. Its messages change the DOM, which the settle rule watches.
   const counted = (r: Request): boolean => r.resourceType() !== 'eventsource';
   const up = (r: Request): void => {
-    if (counted(r)) net.started();
+    if (counted(r)) net.started(r, r.resourceType());
   };
-  const down = (r: Request): void => {
-    if (counted(r)) net.ended();
-  };
+  const down = (r: Request): void => net.ended(r);
   page.on('request', up);
   page.on('requestfinished', down);
   page.on('requestfailed', down);
@@ -348,12 +384,20 @@ export async function settle(
   let onDownload = (): void => {};
   const downloaded = new Promise<void>((resolve) => (onDownload = resolve));
   page.on('download', onDownload);
+  // The page is read from its DOMContentLoaded on; its load event counts as a request in flight
+  // until it fires (a page may build its article in onload, after its images), and like one it
+  // stops counting when it hangs. Waiting for the load itself, an image or script whose server
+  // never answered held every such page until the proxy gave up on it (10 s) or the budget ran out.
+  const onDocument = (): void => net.started(LOAD, 'document');
+  const onLoad = (): void => net.ended(LOAD);
+  page.on('domcontentloaded', onDocument);
+  page.on('load', onLoad);
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     let loaded = false;
     try {
-      const going = page.goto(url, { waitUntil: 'load', timeout: budgetMs });
+      const going = page.goto(url, { waitUntil: 'domcontentloaded', timeout: budgetMs });
       going.catch(() => {});
       await Promise.race([going, downloaded]);
       // The page itself was the download: nothing loaded, and goto says why.
@@ -374,7 +418,7 @@ export async function settle(
         {
           probe: (ms) => probe(page, ms),
           ended: () => crashed || refused || page.isClosed() || /^chrome-error:/.test(page.url()),
-          nextDocument: async (ms) => void (await bounded(page.waitForLoadState('load'), ms)),
+          nextDocument: async (ms) => void (await bounded(page.waitForLoadState('domcontentloaded'), ms)),
           scroll: async (ms) => void (await bounded(page.evaluate(SCROLL), ms)),
         },
         net,
@@ -401,6 +445,8 @@ export async function settle(
     page.off('response', onResponse);
     page.off('crash', onCrash);
     page.off('download', onDownload);
+    page.off('domcontentloaded', onDocument);
+    page.off('load', onLoad);
     page.off('request', up);
     page.off('requestfinished', down);
     page.off('requestfailed', down);

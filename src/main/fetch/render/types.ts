@@ -28,8 +28,8 @@ export interface RenderHint {
 }
 
 /**
- * Runs a page's JavaScript (SPEC §5.10). Resolves once the page has settled (load, then the
- * network idle for ~500 ms) or the budget ran out; a page that yields nothing within the
+ * Runs a page's JavaScript (SPEC §5.10). Resolves once the page has settled (DOMContentLoaded,
+ * then the network idle for ~500 ms, a hung request not counted) or the budget ran out; a page that yields nothing within the
  * budget (a busy loop) rejects with a 504 FetchError. Every request goes through the
  * guarding proxy; each call gets a fresh browser context, so no state crosses targets.
  */
