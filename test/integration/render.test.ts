@@ -3,6 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
 import { PROBE, SETTLE_SCRIPT } from '../../src/main/fetch/render/settle';
+import { ChromiumRenderer } from '../../src/main/fetch/render/chromium';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -420,6 +421,33 @@ describe('a page that crashes its tab', () => {
       await f.close();
     }
   }, 400_000);
+});
+
+describe('a browser that quits while a page renders', () => {
+  it('fails the page as a browser that quit, whether it was loading or being asked whether it had settled, and the next target renders', async () => {
+    let renderer!: ChromiumRenderer;
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 60_000 }, { renderer: (env) => (renderer = new ChromiumRenderer(env)) });
+    try {
+      // Killed as the page loads (its script asked for), and as the settle loop waits on the page.
+      for (const [page, when] of [
+        ['hung-script.html', '/hung/tag.js'],
+        ['stuck-when-asked.html', '/held-while-asked'],
+      ] as const) {
+        const rendering = fetchOn(f, page).catch((e: unknown) => e);
+        await sites.allowed.hit(when);
+        process.kill((await renderer.browserPid()) as number, 'SIGKILL');
+        const err = await rendering;
+        // Before: "the browser could not load the page; try render=never", or "the page's
+        // JavaScript did not yield within the render budget (60 s)" a moment into it.
+        expect(err, page).toMatchObject({ status: 502, message: 'rendering failed: the browser quit while the page rendered' });
+        expect((err as FetchError).hint, page).toMatch(/try this one again/);
+      }
+      const next = await fetchOn(f, 'inline.html');
+      expect(hasArticle(next.content)).toBe(true);
+    } finally {
+      await f.close();
+    }
+  });
 });
 
 describe('a page the server never sends to the browser', () => {

@@ -133,8 +133,9 @@ export class ChromiumRenderer implements Renderer {
     // of that host. Any refusal while it loaded read a dead site as "blocked" whenever another
     // page rendering at the same time had a request of its own refused.
     let failedHost: () => string | undefined = () => undefined;
+    let browser: Browser | undefined;
     try {
-      const { browser } = await launched;
+      ({ browser } = await launched);
       signal.throwIfAborted();
       const endpoint = await this.env.proxy();
       context = await browser.newContext({
@@ -158,6 +159,8 @@ export class ChromiumRenderer implements Renderer {
         if (p !== page) void p.close().catch(() => {});
       });
       const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => refusedHosts.has(host), failedHost);
+      // A page closed under the settle loop reads as one that went away or never answered.
+      if (!browser.isConnected()) throw browserQuit();
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
@@ -169,6 +172,7 @@ export class ChromiumRenderer implements Renderer {
       // was busy stored that target as "timeout: the page's JavaScript did not yield".
       if (signal.aborted) throw signal.reason ?? err;
       if (err instanceof FetchError) throw err;
+      if (browser && !browser.isConnected()) throw browserQuit();
       const failed = failedHost();
       throw mapBrowserError(err, failed === undefined ? refusedHosts.size > 0 : refusedHosts.has(failed));
     } finally {
@@ -306,6 +310,15 @@ export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<
     );
   });
 }
+
+/**
+ * The browser itself ended while a page rendered (killed for memory, crashed): the page failed
+ * as "the browser could not load the page" (try render=never), or, ended while the page was
+ * asked whether it had settled, as "the page's JavaScript did not yield within the render
+ * budget" a moment into it. The next target starts a new browser, so trying again may do.
+ */
+const browserQuit = (): FetchError =>
+  new FetchError(502, 'rendering failed: the browser quit while the page rendered', 'The browser process ended (out of memory, or killed) under the page; Sift starts a new one for the next page: try this one again.', 'unreachable');
 
 /**
  * A failed page load as the user reads it. `guardRefused`: the guard refused the host whose
