@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { createFetcher, FetchError, type Fetcher, type ProxyEvent } from '../../src/main/fetch';
 import { PROBE, SETTLE_SCRIPT } from '../../src/main/fetch/render/settle';
 import { ChromiumRenderer } from '../../src/main/fetch/render/chromium';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore } from '../../src/main/store';
@@ -562,6 +562,67 @@ describe('without a browser', () => {
       await expect(fetchNoBrowser(f, 'inline.html', 'never')).rejects.toMatchObject({ status: 422, reason: 'needs_js' });
     } finally {
       await f.close();
+    }
+  });
+});
+
+describe('a browser that never finishes starting', () => {
+  /**
+   * An executable that starts and then neither answers nor exits (a wrapper script waiting on
+   * something): it tells the test its pid over loopback, then idles. Each test gets its own.
+   */
+  async function hangingBrowser(): Promise<{ path: string; started: Promise<number>; close: () => Promise<void> }> {
+    let onStart!: (pid: number) => void;
+    const started = new Promise<number>((r) => (onStart = r));
+    const hook = createHttpServer((req, res) => {
+      onStart(Number(req.url?.slice(1)));
+      res.end();
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-hanging-browser-')), 'chrome');
+    const port = (hook.address() as AddressInfo).port;
+    writeFileSync(file, `#!${process.execPath}\nrequire('http').get('http://127.0.0.1:${port}/' + process.pid, (r) => r.resume());\nsetInterval(() => {}, 1 << 30);\n`, { mode: 0o755 });
+    return { path: file, started, close: () => new Promise((resolve) => hook.close(() => resolve())) };
+  }
+  /** Running or sleeping: not gone, and not a zombie waiting for its parent. */
+  const alive = (pid: number): boolean => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  it('fails the page as a browser that did not start, after its start time, not after the target deadline, and leaves no process', async () => {
+    const b = await hangingBrowser();
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], chromiumPath: b.path }, { renderer: (env) => new ChromiumRenderer(env, { launchMs: 3_000 }) });
+    try {
+      const err = await fetchNoBrowser(f, 'static.html', 'always').catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 422, code: 'no_browser', message: `rendering unavailable: ${b.path} did not start as a browser (no answer within 3 s of its start)` });
+      expect((err as FetchError).hint).toMatch(/^Install Chromium or Google Chrome, or point Sift at one/);
+      expect(alive(await b.started)).toBe(false);
+    } finally {
+      await f.close();
+      await b.close();
+    }
+  });
+  it('lets a target cancelled while the browser starts end at once, and closing ends the start', async () => {
+    const b = await hangingBrowser();
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], chromiumPath: b.path }, { renderer: (env) => new ChromiumRenderer(env, { launchMs: 600_000 }) });
+    try {
+      const ac = new AbortController();
+      const rendering = f.fetchTarget(ac.signal, caller, { url: `${sites.allowed.origin}/static.html`, options: { mode: 'text', render: 'always' } }).catch((e: unknown) => e);
+      await b.started;
+      const why = new Error('cancelled');
+      ac.abort(why);
+      // The cancellation itself, as for any fetch cancelled (the runner stores it as cancelled).
+      expect(await rendering).toBe(why);
+      // Closing (sift exiting after Ctrl-C) ends the start under way, rather than waiting for it.
+      await f.close();
+      expect(alive(await b.started)).toBe(false);
+    } finally {
+      await f.close();
+      await b.close();
     }
   });
 });

@@ -54,6 +54,12 @@ const IDLE_CLOSE_MS = 30_000;
 const GRACE_MS = 2_000;
 // Closing a context whose renderer is stuck; longer and the browser is killed and restarted.
 const CLOSE_MS = 3_000;
+// A browser that has not answered this long after its start never will (a wrapper script that
+// waits on something, a program that is no browser and does not exit): playwright-core's own
+// 180 s ran into the target's deadline, and every page of a list waited on the same start,
+// failing one by one as "the target's deadline passed while rendering". A start on a loaded
+// 2-core machine takes up to ~10 s.
+const LAUNCH_MS = 30_000;
 
 interface Launched {
   browser: Browser;
@@ -68,12 +74,14 @@ interface Launched {
  */
 export class ChromiumRenderer implements Renderer {
   private launched: Promise<Launched> | undefined;
+  /** A browser start under way: its program, and this process's children before it. */
+  private starting: { exe: string; before: number[] } | undefined;
   private active = 0;
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly env: RendererEnv,
-    private readonly opts: { idleCloseMs?: number } = {},
+    private readonly opts: { idleCloseMs?: number; launchMs?: number } = {},
   ) {}
 
   async browser(): Promise<BrowserInfo> {
@@ -95,14 +103,20 @@ export class ChromiumRenderer implements Renderer {
       // Imported here, not at the top: only a run that renders pays for loading playwright-core.
       const { chromium } = await import('playwright-core');
       const before = childPids();
+      const launchMs = this.opts.launchMs ?? LAUNCH_MS;
+      this.starting = { exe: info.path, before };
       const browser = await chromium
-        .launch({ executablePath: info.path, headless: true, args: chromiumArgs(endpoint.server), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
-        .catch(() => {
+        .launch({ executablePath: info.path, headless: true, args: chromiumArgs(endpoint.server), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false, timeout: launchMs })
+        .catch(async (err: unknown) => {
+          // playwright-core leaves a program that never answered running when its start times out.
+          await killStarted(info.path, before);
           // An executable that is not a browser (a typo'd path to another program, a broken
           // install) exits at once; that failed every page as "the browser could not load the
           // page", with a hint to try render=never, where the browser path was what to fix.
-          throw new FetchError(422, `rendering unavailable: ${info.path} did not start as a browser`, NO_BROWSER_HINT, 'no_browser');
-        });
+          const late = (err as Error | undefined)?.name === 'TimeoutError' ? ` (no answer within ${Math.round(launchMs / 1000)} s of its start)` : '';
+          throw new FetchError(422, `rendering unavailable: ${info.path} did not start as a browser${late}`, NO_BROWSER_HINT, 'no_browser');
+        })
+        .finally(() => (this.starting = undefined));
       const pid = childPids().find((c) => !before.includes(c));
       this.env.log({ msg: 'browser started', ms: Date.now() - started, browser: info.name });
       browser.on('disconnected', () => {
@@ -135,7 +149,8 @@ export class ChromiumRenderer implements Renderer {
     let failedHost: () => string | undefined = () => undefined;
     let browser: Browser | undefined;
     try {
-      ({ browser } = await launched);
+      // Cancelled while the browser starts: the start goes on for the next target, this one ends.
+      ({ browser } = await untilAborted(launched, signal));
       signal.throwIfAborted();
       const endpoint = await this.env.proxy();
       context = await browser.newContext({
@@ -210,6 +225,9 @@ export class ChromiumRenderer implements Renderer {
     clearTimeout(this.idleTimer);
     const launched = this.launched;
     this.launched = undefined;
+    // A start under way ends with it: closing waited for it (up to LAUNCH_MS, playwright-core's
+    // 180 s before), and Ctrl-C on a batch whose browser hung at its start did not end sift.
+    if (this.starting) await killStarted(this.starting.exe, this.starting.before);
     const l = await launched?.catch(() => undefined);
     if (!l) return;
     const closed = await withTimeout(l.browser.close().then(() => true), CLOSE_MS * 2, false).catch(() => false);
@@ -295,6 +313,25 @@ async function relabel(cdp: CDPSession, e: PausedResponse): Promise<void> {
   await cdp.send('Fetch.fulfillRequest', { requestId: e.requestId, responseCode: status, responseHeaders, body: body.toString('base64') });
 }
 
+/** p's outcome, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
+    );
+  });
+}
+
 export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => resolve(fallback), ms);
@@ -345,6 +382,45 @@ function mapBrowserError(err: unknown, guardRefused: boolean): FetchError {
   if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
   // The message names the URL; the user sees only what kind of failure it was.
   return new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
+}
+
+/**
+ * Kills the processes this one started from `exe` since `before` (a browser start that
+ * never answered), each with its process group (playwright-core starts a browser as its own
+ * group), and waits, at most CLOSE_MS, until they are gone.
+ */
+async function killStarted(exe: string, before: number[]): Promise<void> {
+  const pids = childPids().filter((p) => !before.includes(p) && commandOf(p).slice(0, 2).includes(exe));
+  for (const pid of pids) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        /* no such group, or gone */
+      }
+    }
+  }
+  const until = Date.now() + CLOSE_MS;
+  while (pids.some(running) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** The command line of a process (Linux /proc), [] when it is gone. */
+function commandOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/** Not gone, and not a zombie its parent has yet to reap. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 /** Process ids whose parent is this process (Linux /proc); [] elsewhere. */
