@@ -145,8 +145,6 @@ export interface FakePage {
    * rejects. `shownUrl` is what getURL gives then (the error page's, or the URL that failed).
    */
   fail?: { code: number; shownUrl: string };
-  /** The document is parsed (dom-ready) but never loads: a script or frame of it whose server never answers. */
-  loadHangs?: boolean;
 }
 
 /** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
@@ -163,12 +161,7 @@ export class FakeRenderContents extends FakeWebContents {
     super();
   }
   async loadURL(url: string): Promise<void> {
-    const { fail, loadHangs } = this.page;
-    if (loadHangs) {
-      this.url = url;
-      setImmediate(() => this.emit('dom-ready', {}));
-      return new Promise(() => {});
-    }
+    const { fail } = this.page;
     if (!fail) {
       this.url = this.page.finalUrl ?? url;
       return;

@@ -17,6 +17,8 @@ export interface Site {
   connections: number;
   /** Resolves once a request for this path has come (at once if one has). */
   hit(path: string): Promise<void>;
+  /** Resolves when the next request for this path comes (not one that came before). */
+  next(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ async function listen(host: string, handle: (url: string, res: ServerResponse) =
     hits,
     connections: 0,
     hit: (p) => (hits.includes(p) ? Promise.resolve() : new Promise((resolve) => waiting.push({ path: p, resolve }))),
+    next: (p) => new Promise((resolve) => waiting.push({ path: p, resolve })),
     close: async () => {},
   };
   const server: Server = createServer((req, res) => {

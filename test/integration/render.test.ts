@@ -433,8 +433,9 @@ describe('a browser that quits while a page renders', () => {
         ['hung-script.html', '/hung/tag.js'],
         ['stuck-when-asked.html', '/held-while-asked'],
       ] as const) {
+        const asked = sites.allowed.next(when);
         const rendering = fetchOn(f, page).catch((e: unknown) => e);
-        await sites.allowed.hit(when);
+        await asked;
         process.kill((await renderer.browserPid()) as number, 'SIGKILL');
         const err = await rendering;
         // Before: "the browser could not load the page; try render=never", or "the page's

@@ -17,7 +17,7 @@ const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.re
 /** What the guarding proxy reports while a page renders (ProxyEvent), handed to the renderer's listener. */
 type ProxyReport = { kind: 'refused' | 'failed'; host: string };
 
-function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = []) {
+function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = [], onWindow: (wc: FakeRenderContents) => void = () => {}) {
   const sessions: FakeRenderSession[] = [];
   const windows: FakeRenderWindow[] = [];
   const deps: ElectronRenderDeps = {
@@ -29,6 +29,7 @@ function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] =
     createWindow: (options) => {
       const w = new FakeRenderWindow(options as Record<string, unknown>, new FakeRenderContents(page));
       windows.push(w);
+      onWindow(w.webContents);
       return w as unknown as ReturnType<ElectronRenderDeps['createWindow']>;
     },
     chromeVersion: '140.0.0.0',
@@ -110,10 +111,13 @@ describe('the app render window (Electron stand-in)', () => {
     expect(sessions[0]?.cleared).toBe(2);
   });
 
-  test('a page that never finishes loading (a script or frame of it hangs) is read once it settles, not when the budget runs out', async () => {
-    const { renderer } = setup({ html: ARTICLE, loadHangs: true });
-    // The load counts as a request in flight until it is taken as hung (5 s under the default
-    // 15 s budget); waited for, it held the render to the budget's end, read as partial.
+  test("a page with a request that never ends (a tracker's) is read once it settles, not when the budget runs out", async () => {
+    const { renderer, sessions } = setup({ html: ARTICLE }, [], (wc) => {
+      // The page's script asks for something its server never answers: started, never completed.
+      setImmediate(() => void sessions[0]?.request('beforeRequest', { webContentsId: wc.id, id: 7, resourceType: 'xhr', url: 'https://example.org/collect' }));
+    });
+    // Counted until it is taken as hung (5 s under the default 15 s budget); counted for ever,
+    // it held the render to the budget's end, read as partial.
     const r = await renderer.render('https://example.org/hangs', new AbortController().signal, 15_000);
     expect(r).toMatchObject({ finalUrl: 'https://example.org/hangs', html: ARTICLE, partial: false });
   }, 60_000);

@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, LOAD, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
+import { bounded, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
 import { bareHost } from '../fetch/guard';
 
@@ -189,23 +189,16 @@ export class ElectronRenderer implements Renderer {
   private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, refusedHosts: ReadonlySet<string>): Promise<Rendered | 'stuck' | 'crashed'> {
     const start = Date.now();
     const deadline = start + budgetMs;
-    // dom-ready (DOMContentLoaded), did-finish-load, or the budget: a page whose scripts never
-    // let it load is read as it is. The load event counts as a request in flight from dom-ready
-    // until it comes, and stops counting when it hangs (NetActivity): waiting for the load
-    // itself, a script or frame whose server never answered held the page to the budget's end.
-    let failed = false;
+    let loaded = false;
+    // did-finish-load, or the budget: a page whose scripts never let it load is read as it is.
+    // Not dom-ready, as the Chromium path reads a page: Electron 41's executeJavaScript waits
+    // while the page loads, so a page asked before its load would not answer either. Requests
+    // that hang after the load stop counting (NetActivity); images are never loaded here.
     const load = wc.loadURL(url).then(
-      () => true,
-      () => ((failed = true), false),
+      () => (loaded = true),
+      () => undefined,
     );
-    const ready = new Promise<true>((resolve) => wc.on('dom-ready', () => resolve(true)));
-    wc.on('dom-ready', () => slot.net.started(LOAD, 'document'));
-    wc.on('did-finish-load', () => slot.net.ended(LOAD));
-    wc.on('did-fail-load', (_e, _code, _desc, _url, isMainFrame) => {
-      if (isMainFrame) slot.net.ended(LOAD);
-    });
-    wc.on('did-stop-loading', () => slot.net.ended(LOAD));
-    const loaded = (await bounded(Promise.race([load, ready]), budgetMs)) === true && !failed && doc.failedHost === undefined;
+    await bounded(load, budgetMs);
     signal.throwIfAborted();
     let settled = false;
     if (loaded) {
