@@ -382,6 +382,9 @@ describe('sift batch', () => {
     // It read "3/5 finished, 1 failed" above "3 targets of 5 did not finish": 6 of 5.
     expect(status.stdout).toMatch(new RegExp(`^job ${id}: failed \\(restart\\), 2/5 finished, 0 failed, 1 stopped mid-way, created `));
     expect(status.stderr).toContain('3 targets of 5 did not finish');
+    // The list of jobs counts them alike (it said 3/5).
+    const jobs = await runSift(['jobs', '--db', db], { env });
+    expect(jobs.stdout).toMatch(new RegExp(`^${id}  failed +2/5  `, 'm'));
   }, 120_000);
 
   test('kill -9 of sift batch --out, then --rest --out: the export says which job holds the targets finished before, and the command it gives writes them', async () => {

@@ -50,7 +50,10 @@ export const jobsCommand: Command = {
           io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
         } else {
           const err = j.error ? `  (${j.error})` : '';
-          io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${j.targetsDone}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${err}\n`);
+          // Finished as sift status and the app count them: a target cut short by a crash or a
+          // cancel is stored failed, and listed "3/5" here beside status's "2/5 finished".
+          const finished = j.targetsDone - (j.targetsCutShort ?? 0);
+          io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${finished}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${err}\n`);
         }
       }
       return EXIT.ok;
