@@ -247,7 +247,14 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     // We own the file, so only our own nested use could be busy; 5 s is better-sqlite3's default.
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw tooNewError(path, version);
+    if (version > SCHEMA_VERSION) {
+      throw new SiftError(
+        'db_too_new',
+        409,
+        `The database ${path} was written by a newer Sift (schema ${version}, this one reads ${SCHEMA_VERSION}).`,
+        'Update Sift, or pass --db with another path.',
+      );
+    }
     migrate(db);
     tuneSearchIndex(db);
   } catch (err) {
@@ -256,16 +263,6 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     throw openError(err, path);
   }
   return storeOver(db, path, { indexing: opts.searchIndex !== false, lock });
-}
-
-/** A database a newer Sift wrote, which this one must not read or migrate. */
-function tooNewError(path: string, version: number): SiftError {
-  return new SiftError(
-    'db_too_new',
-    409,
-    `The database ${path} was written by a newer Sift (schema ${version}, this one reads ${SCHEMA_VERSION}).`,
-    'Update Sift, or pass --db with another path.',
-  );
 }
 
 /**
@@ -307,7 +304,14 @@ export function openStoreReader(path: string, opts: OpenStoreOptions = {}): Stor
   }
   try {
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw tooNewError(path, version);
+    if (version > SCHEMA_VERSION) {
+      throw new SiftError(
+        'db_too_new',
+        409,
+        `The database ${path} was written by a newer Sift (schema ${version}, this one reads ${SCHEMA_VERSION}).`,
+        'Update Sift, or pass --db with another path.',
+      );
+    }
     // The owner migrates it at its open, so an older schema is an older Sift's, which this one
     // cannot read in place: the caller asks that Sift for a copy to migrate.
     if (version < SCHEMA_VERSION) throw new SiftError('db_locked', 409, `The database ${path} is in use by an older Sift.`, 'Close the other Sift (or update it), then try again.');
