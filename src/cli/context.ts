@@ -62,52 +62,48 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
 }
 
 /**
- * The database for a command that only reads (jobs, status, search, export), read in place,
- * read-only, as it is when the command starts (the running jobs of the Sift that owns it are
+ * The database for a command that only reads (jobs, status, search, export): opened as its
+ * owner when no other Sift has it (so a job a dead process left running is marked failed and
+ * lapsed jobs are swept first), else read in place, as it is (the owner's running jobs are
  * running). With the app open, every one of these commands stopped at "in use by another
  * Sift"; then each had the app copy the whole database for it (5 to 7 s for a 555 MB
  * database, and as much disk again); in place it is the 0.3 s it is without the app.
- *
- * When no other Sift has the database, the command owns it only for the open, which marks a
- * job a dead process left running as failed and sweeps lapsed jobs, and then reads it as
- * another process would: owned for the whole command, a `sift export` of a big job kept the
- * app from starting ("in use by another Sift") until it ended.
  *
  * A Sift from before holds the file to itself: then a snapshot it writes on request is read,
  * and removed at close.
  */
 export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> {
   try {
-    openCliStore(flags, io).close();
+    return openCliStore(flags, io);
   } catch (err) {
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
-  }
-  const dbPath = cliDbPath(flags, io);
-  try {
-    return openStoreReader(dbPath);
-  } catch (readErr) {
-    if (!(readErr instanceof SiftError && readErr.code === 'db_locked')) throw readErr;
-  }
-  const copy = await requestSnapshot(dbPath);
-  // No answer: the owner was a Sift that answers no requests, or it closed meanwhile (a
-  // `sift batch` that ended while this asked). Once more as the owner: the database is this
-  // command's now, or the same clear "in use" again.
-  if (!copy) return openCliStore(flags, io);
-  let store: Store;
-  try {
-    store = openStore(copy);
-  } catch (openErr) {
-    removeSnapshot(copy);
-    throw openErr;
-  }
-  return {
-    ...store,
-    path: dbPath,
-    close: () => {
-      store.close();
+    const dbPath = cliDbPath(flags, io);
+    try {
+      return openStoreReader(dbPath);
+    } catch (readErr) {
+      if (!(readErr instanceof SiftError && readErr.code === 'db_locked')) throw readErr;
+    }
+    const copy = await requestSnapshot(dbPath);
+    // No answer: the owner was a Sift that answers no requests, or it closed meanwhile (a
+    // `sift batch` that ended while this asked). Once more as the owner: the database is this
+    // command's now, or the same clear "in use" again.
+    if (!copy) return openCliStore(flags, io);
+    let store: Store;
+    try {
+      store = openStore(copy);
+    } catch (openErr) {
       removeSnapshot(copy);
-    },
-  };
+      throw openErr;
+    }
+    return {
+      ...store,
+      path: dbPath,
+      close: () => {
+        store.close();
+        removeSnapshot(copy);
+      },
+    };
+  }
 }
 
 /**

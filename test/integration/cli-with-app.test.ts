@@ -10,12 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
 import { createServices, type Services } from '../../src/main/services';
 import { dispatch } from '../../src/main/ipc/dispatch';
 import { controlDir } from '../../src/main/control';
-import { openCliReader } from '../../src/cli/context';
-import type { CliIO } from '../../src/cli/io';
 import type { EventName } from '../../src/shared/ipc/contract';
 import type { Job } from '../../src/shared/types';
 import type { FetchFunc } from '../../src/main/batch';
@@ -136,29 +133,6 @@ describe('the app and sift on one database', () => {
     release('read');
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
     expect(requestsIn(db)).toEqual([]);
-  }, 120_000);
-
-  test('the app starts while sift export (or jobs, status, search) reads a database no other Sift had: the command read it in place, not as its owner', async () => {
-    const { dir, db, env } = home();
-    // A job of an earlier batch, finished.
-    const list = path.join(dir, 'list.txt');
-    writeFileSync(list, `${site.base}/article/6\n`);
-    const batch = await runSift(['batch', list, '--db', db], { env });
-    expect(batch.code, batch.stderr).toBe(0);
-    const io: CliIO = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), isTTY: false, env: { ...process.env, ...env }, cwd: dir };
-    // What the four commands open, as they hold it while they read or write their files.
-    const reading = await openCliReader({ db }, io);
-    try {
-      // Owned by the command for as long as it ran, the app said "in use by another Sift".
-      const { s } = app(dir, db);
-      const [job] = reading.listJobs();
-      expect(job).toMatchObject({ status: 'done', targetsDone: 1 });
-      s.store.deleteJob(job!.id);
-      // The command goes on reading the database as it was when it started.
-      expect(reading.targetResult(job!.id, 0)?.result?.content).toContain('Paragraph 1 of article 6');
-    } finally {
-      reading.close();
-    }
   }, 120_000);
 
   test('sift cancel of a job the app runs: the app ends it cancelled and its window is told; nothing is stored as an internal error', async () => {
