@@ -9,16 +9,14 @@ import { makeDirsSync } from './mkdirs';
 import { processGone } from './process-gone';
 
 /**
- * Requests to the process that owns a database. Only the owner writes it (store/index.ts,
- * ownerLock), so `sift cancel ID` from another terminal cannot cancel a job itself;
+ * Requests to the process that owns a database. The owner holds SQLite's exclusive lock
+ * for its whole life, so `sift cancel ID` from another terminal cannot open the database;
  * it drops a request file in a folder beside it instead, and the owner answers within a
  * poll (500 ms: a cancel a person typed can wait that long; a readdir costs microseconds).
  *
- * `sift jobs`, `status`, `search` and `export` read the database in place (openStoreReader),
- * except while a Sift from before holds the file to itself: then they ask it for a snapshot
- * the same way, which it copies with SQLite's backup API (a consistent copy, made in steps so
- * the app stays responsive) into the folder, and the command reads the copy. This Sift
- * answers such requests too, for an older sift command.
+ * `sift jobs`, `status`, `search` and `export` ask the owner for a snapshot the same way:
+ * the owner copies the database with SQLite's backup API (a consistent copy, made in steps
+ * so the app stays responsive) into the folder, and the command reads the copy.
  */
 export const controlDir = (dbPath: string): string => `${realPath(dbPath)}.control`;
 

@@ -48,8 +48,7 @@ export function openEngine(o: EngineOptions): Engine {
     ? new Runner(store, o.fetch, { ...runnerConfigOf(o.settings), hooks: {} }, o.log)
     : createBatchRunner(store, fetcher, runnerConfigOf(o.settings), metrics, o.log, () => deadlineMs);
   // `sift cancel ID` from another terminal reaches the owner through request files, and so
-  // does an older sift's `jobs`, `status`, `search` or `export`, which reads a snapshot the
-  // owner writes (this one's read the database in place: openStoreReader).
+  // do `sift jobs`, `status`, `search` and `export`, which read a snapshot the owner writes.
   // The ID may be only the start of one (sift cancel 3f2a): the job it alone names.
   const stopControl = watchControl(
     store.path,

@@ -432,7 +432,7 @@ describe('sift batch', () => {
     const done = collect(child);
     const id = /job ([0-9a-f]+)/.exec(await waitForStderr(child, /job [0-9a-f]+\n/))![1]!;
     await arrived;
-    // Read in place while the batch writes: the job as it is, running.
+    // Read from the snapshot the batch writes on request: the job as it is, running.
     const status = await runSift(['status', id, '--json', '--db', db], { env });
     expect(status.code, `${status.stdout}\n${status.stderr}\nbatch exit: ${child.exitCode}`).toBe(0);
     expect(jsonLines(status.stdout)[0]).toMatchObject({ id, status: 'running', targetsTotal: 3 });
