@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { MIN_ID_PREFIX, openOwnedStore, openStore, openStoreReader, type Store } from '../main/store';
+import { MIN_ID_PREFIX, openOwnedStore, openStore, type Store } from '../main/store';
 import { removeSnapshot, requestSnapshot } from '../main/control';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
@@ -63,14 +63,10 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
 
 /**
  * The database for a command that only reads (jobs, status, search, export): opened as its
- * owner when no other Sift has it (so a job a dead process left running is marked failed and
- * lapsed jobs are swept first), else read in place, as it is (the owner's running jobs are
- * running). With the app open, every one of these commands stopped at "in use by another
- * Sift"; then each had the app copy the whole database for it (5 to 7 s for a 555 MB
- * database, and as much disk again); in place it is the 0.3 s it is without the app.
- *
- * A Sift from before holds the file to itself: then a snapshot it writes on request is read,
- * and removed at close.
+ * owner when no other Sift has it, else a snapshot the owner writes on request. With the app
+ * open, every one of these commands stopped at "in use by another Sift", so a script could
+ * not even list the jobs the app was running. The copy is read as it is (the owner's running
+ * jobs are running) and removed at close.
  */
 export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> {
   try {
@@ -78,11 +74,6 @@ export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> 
   } catch (err) {
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
     const dbPath = cliDbPath(flags, io);
-    try {
-      return openStoreReader(dbPath);
-    } catch (readErr) {
-      if (!(readErr instanceof SiftError && readErr.code === 'db_locked')) throw readErr;
-    }
     const copy = await requestSnapshot(dbPath);
     // No answer: the owner was a Sift that answers no requests, or it closed meanwhile (a
     // `sift batch` that ended while this asked). Once more as the owner: the database is this

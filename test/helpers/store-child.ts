@@ -5,19 +5,15 @@
  *   hold:  owns the database with one job whose second target never finishes; prints
  *          `ready JOB` once the first target is stored done and the second running, then
  *          waits to be killed.
- *   hold-exclusive: the same job, left so by a store that then closed, and the database held
- *          as a Sift from before this one held it: the file itself locked exclusively, so no
- *          other process can read it in place; prints `ready JOB`, then waits to be killed.
  */
 import { writeSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { Runner, type FetchFunc } from '../../src/main/batch';
 import { openStore } from '../../src/main/store';
 import type { Target } from '../../src/shared/types';
 
 const [dbPath, mode] = process.argv.slice(2);
-if (!dbPath || (mode !== 'crash' && mode !== 'hold' && mode !== 'hold-exclusive')) {
-  process.stderr.write('usage: store-child.ts DB crash|hold|hold-exclusive\n');
+if (!dbPath || (mode !== 'crash' && mode !== 'hold')) {
+  process.stderr.write('usage: store-child.ts DB crash|hold\n');
   process.exit(2);
 }
 const say = (line: string): void => {
@@ -26,26 +22,6 @@ const say = (line: string): void => {
 
 const store = openStore(dbPath);
 store.markInFlightFailed('restart', Date.now());
-
-if (mode === 'hold-exclusive') {
-  const id = 'e0e0e0e0e0e0e0e0';
-  const now = Date.now();
-  store.insertJob({ id, caller: 'holder', callerClass: 'user', idemKey: 'k', targetsTotal: 2, nowMs: now, leaseExpires: now + 3_600_000 }, [{ url: 'https://x.test/0' }, { url: 'https://x.test/1' }]);
-  store.transition(id, 'queued', 'running', '', now);
-  store.startTarget(id, 0, now);
-  store.finishTarget(id, 0, { status: 'done', result: { content: 'content of https://x.test/0' }, error: '', hint: '', bytes: 27, title: '', errorStatus: 0 }, now, now + 3_600_000);
-  store.startTarget(id, 1, now);
-  store.close();
-  const held = new Database(dbPath, { timeout: 0 });
-  held.pragma('locking_mode = EXCLUSIVE');
-  // A read inside: in WAL mode the exclusive lock is taken at the first read, and kept.
-  held.exec('BEGIN EXCLUSIVE');
-  held.prepare('SELECT count(*) FROM sqlite_master').get();
-  held.exec('COMMIT');
-  say(`ready ${id}`);
-  // Referenced by the timer: a connection nothing refers to is closed when it is collected.
-  setInterval(() => held.open, 60_000);
-}
 
 export const contentOf = (t: Target): string => `content of ${t.url}`;
 
@@ -60,7 +36,7 @@ if (mode === 'hold') {
     if (jobId === id && row.idx === 1 && row.status === 'running') say(`ready ${id}`);
   });
   setInterval(() => {}, 60_000);
-} else if (mode === 'crash') {
+} else {
   // 0–2 ms per fetch: fast enough that a kill lands at every point of a target's life.
   const fetch: FetchFunc = (_s, _c, t) =>
     new Promise((resolve) => setTimeout(() => resolve({ content: contentOf(t), meta: { title: t.url } }), Math.floor(Math.random() * 3)));

@@ -63,9 +63,6 @@ function home(): { dir: string; db: string; env: NodeJS.ProcessEnv } {
   return { dir, db: path.join(dir, 'sift.db'), env: { SIFT_HOME: dir } };
 }
 
-/** What is in the control folder of db: the requests and copies the commands left (none when it was never made). */
-const requestsIn = (db: string): string[] => (existsSync(controlDir(db)) ? readdirSync(controlDir(db)) : []);
-
 /** The app's services on db, with the events its window receives. */
 function app(dir: string, db: string, fetch?: FetchFunc): { s: Services; events: { event: EventName; payload: unknown }[] } {
   const events: { event: EventName; payload: unknown }[] = [];
@@ -132,7 +129,7 @@ describe('the app and sift on one database', () => {
     expect(s.store.getJob(id)).toMatchObject({ status: 'running', error: '' });
     release('read');
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
-    expect(requestsIn(db)).toEqual([]);
+    expect(readdirSync(controlDir(db))).toEqual([]);
   }, 120_000);
 
   test('sift cancel of a job the app runs: the app ends it cancelled and its window is told; nothing is stored as an internal error', async () => {
@@ -196,55 +193,27 @@ describe('the app and sift on one database', () => {
     expect(await ended(s, rest.id)).toMatchObject({ status: 'done', targetsDone: 2 });
   }, 120_000);
 
-  /** store-child.ts in MODE on db, once it says `ready JOB`: the job's ID and a way to kill it. */
-  async function holder(db: string, mode: 'hold' | 'hold-exclusive'): Promise<{ jobId: string; kill: () => Promise<void> }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const kill = async (): Promise<void> => {
-      child.kill('SIGKILL');
-      await exited;
-    };
-    const jobId = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /ready (\S+)\n/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      void exited.then(() => reject(new Error(`store-child ${mode} ended before it was ready`)));
-    });
-    return { jobId, kill };
-  }
-
-  test('an owner that answers no requests (a sift batch, a bare store): sift jobs and status read the database in place, as it is, and ask it nothing', async () => {
+  test('an owner that answers no requests (a Sift without the control folder): sift jobs still says "in use", and leaves no request behind', async () => {
     const { db, env } = home();
     // A bare store and runner in a child (test/helpers/store-child.ts): it owns the database
-    // and watches for nothing. sift jobs asked it for a copy, heard nothing, and said "in use".
-    const { jobId, kill } = await holder(db, 'hold');
+    // and watches for nothing.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
-      const jobs = await runSift(['jobs', '--json', '--db', db], { env });
-      expect(jobs.code, jobs.stderr).toBe(0);
-      // As the owner has it: running, not failed as "restart" by a reader that took over.
-      expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id: jobId, status: 'running', targetsDone: 1 })]);
-      const status = await runSift(['status', jobId, '--json', '--db', db], { env });
-      expect(status.code, status.stderr).toBe(0);
-      expect(jsonLines(status.stdout).slice(1).map((t) => t.status)).toEqual(['done', 'running']);
-      expect(requestsIn(db)).toEqual([]);
-    } finally {
-      await kill();
-    }
-  }, 120_000);
-
-  test('an owner from before that holds the file to itself and answers no requests: sift jobs still says "in use", and leaves no request behind', async () => {
-    const { db, env } = home();
-    const { kill } = await holder(db, 'hold-exclusive');
-    try {
+      await new Promise<void>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('ready ')) resolve();
+        });
+      });
       const jobs = await runSift(['jobs', '--db', db], { env });
       expect(jobs.code).toBe(2);
       expect(jobs.stderr).toMatch(/in use by another Sift\.\n {2}Wait for the other sift command to finish/);
-      expect(requestsIn(db)).toEqual([]);
+      expect(readdirSync(controlDir(db))).toEqual([]);
     } finally {
-      await kill();
+      child.kill('SIGKILL');
+      await exited;
     }
   }, 120_000);
 
@@ -287,13 +256,22 @@ describe('the app and sift on one database', () => {
     await arrived;
     releaseLast();
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3001 });
-    expect(requestsIn(db)).toEqual([]);
+    expect(readdirSync(controlDir(db))).toEqual([]);
   }, 180_000);
 
-  test('an owner from before that closes while sift jobs asks it for a snapshot: sift jobs then opens the database itself', async () => {
+  test('an owner that closes while sift jobs asks it for a snapshot: sift jobs then opens the database itself', async () => {
     const { db, env } = home();
-    const { jobId, kill } = await holder(db, 'hold-exclusive');
+    const holder = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
     try {
+      const jobId = await new Promise<string>((resolve) => {
+        let out = '';
+        holder.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /ready (\S+)\n/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+      });
       const child = startSift(['jobs', '--json', '--db', db], { env });
       child.stdin!.end();
       const done = collect(child);
@@ -305,14 +283,16 @@ describe('the app and sift on one database', () => {
         };
         look();
       });
-      await kill();
+      holder.kill('SIGKILL');
+      await exited;
       const jobs = await done;
       expect(jobs.code, jobs.stderr).toBe(0);
       // Opened as the owner: the dead holder's job is interrupted (rule 8).
       expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id: jobId, status: 'failed', error: 'restart' })]);
       expect(readdirSync(controlDir(db))).toEqual([]);
     } finally {
-      await kill();
+      holder.kill('SIGKILL');
+      await exited;
     }
   }, 120_000);
 
@@ -369,7 +349,7 @@ describe('the app and sift on a disk with little room', () => {
     return s.bavail * s.bsize;
   };
 
-  test("sift jobs and status while the app runs a job on a nearly full disk read its database in place: no copy to make room for, and the app's job goes on to its end", async (ctx) => {
+  test("sift jobs and status while the app runs a job on a nearly full disk: they say the disk has no room for their copy, and the app's job goes on to its end", async (ctx) => {
     if (!mounted) ctx.skip();
     const dir = mkdtempSync(path.join(mnt, 'home-'));
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'] }));
@@ -380,20 +360,29 @@ describe('the app and sift on a disk with little room', () => {
     const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/article/1` }, { url: `${site.base}/hold?n=room` }, { url: `${site.base}/article/2` }]);
     await arrived;
 
-    // Less room than a copy of the database: the commands asked the app for one and said
-    // "the disk that holds it has no room for the copy this command reads meanwhile".
+    // Room for a copy of the database and 2 MB more: the copy fits, and leaves the app's job
+    // less than one result of the default 8 MiB. It was written, and a target stored meanwhile
+    // stopped the job as "disk full".
     const dbBytes = (['', '-wal'] as const).reduce((n, ext) => n + (existsSync(db + ext) ? statSync(db + ext).size : 0), 0);
-    writeFileSync(path.join(mnt, 'filler'), Buffer.alloc(Math.max(0, free() - Math.floor(dbBytes / 2))));
-    const jobs = await runSift(['jobs', '--json', '--db', db], { env });
-    expect(jobs.code, jobs.stderr).toBe(0);
-    expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id, status: 'running', targetsDone: 1 })]);
-    const status = await runSift(['status', id, '--json', '--db', db], { env });
-    expect(status.code, status.stderr).toBe(0);
-    expect(jsonLines(status.stdout).slice(1).map((t) => t.status)).toEqual(['done', 'running', 'pending']);
-    expect(requestsIn(db)).toEqual([]);
+    writeFileSync(path.join(mnt, 'filler-1'), Buffer.alloc(free() - dbBytes - 2 * 1024 * 1024));
+    const said = `The database ${db} is in use by another Sift, and the disk that holds it has no room for the copy this command reads meanwhile`;
+    const jobs = await runSift(['jobs', '--db', db], { env });
+    expect(jobs.code).toBe(2);
+    expect(jobs.stderr).toContain(said);
+    expect(jobs.stderr).toMatch(/\(it needs [\d.]+ MB and leaves 64\.0 MB for the other Sift's own results; [\d.]+ MB is free\)\.\n {2}Free some space on that disk, or wait for the other sift command to finish/);
 
-    // Space freed, the job is untouched: it ends done.
-    rmSync(path.join(mnt, 'filler'));
+    // No room even for the copy: it failed half-written, and the command said "in use by
+    // another Sift. Wait for the other sift command to finish", which frees no space.
+    writeFileSync(path.join(mnt, 'filler-2'), Buffer.alloc(Math.max(0, free() - 64 * 1024)));
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain(said);
+    expect(status.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(controlDir(db))).toEqual([]);
+
+    // Space freed, the job is untouched: it ends done, and the commands read it again.
+    rmSync(path.join(mnt, 'filler-1'));
+    rmSync(path.join(mnt, 'filler-2'));
     release('room');
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
   }, 120_000);

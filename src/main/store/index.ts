@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
@@ -197,21 +196,14 @@ function foreignSchema(db: Database.Database): string {
 /**
  * Opens (creating if needed) the database at `path`, owned by this process until close().
  *
- * Ownership is an SQLite file lock the OS drops when the owner dies, so a kill -9 leaves no
- * stale lock to clean up (a pid file would): an exclusive lock held for the owner's whole life
- * on a lock file beside the database (ownerLock), taken before anything is written. A second
+ * Ownership is SQLite's own file lock: locking_mode=EXCLUSIVE plus an empty exclusive
+ * transaction takes the lock before anything is read or written, and keeps it. A second
  * process fails right there with `db_locked` and has changed nothing; it never reaches
- * markInFlightFailed.
- *
- * The database itself is in WAL mode with the usual shared locks, so another process can read
- * it in place while this one writes (openStoreReader). It used to be held with
- * locking_mode=EXCLUSIVE, which kept every other process out: `sift jobs` with the app open had
- * the app copy the whole database for it (5 to 7 s and 555 MB of disk for a 555 MB database,
- * against 0.3 s in place). A Sift from before still holds it so: its lock makes the schema read
- * below fail busy, which is `db_locked` too.
+ * markInFlightFailed. The OS drops the lock when the owner dies, so a kill -9 leaves no
+ * stale lock to clean up (a pid file would).
  *
  * Another program's SQLite database (a --db typed wrong) is refused before anything is
- * written to it or beside it, its journal mode included.
+ * written to it, its journal mode included.
  */
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   let db: Database.Database;
@@ -221,10 +213,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   } catch (err) {
     throw openError(err, path);
   }
-  let lock: Database.Database | undefined;
   try {
-    // One read transaction: a busy answer here is a Sift from before that holds the file.
-    const foreign = db.transaction(() => foreignSchema(db))();
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    const foreign = foreignSchema(db);
+    db.exec('COMMIT');
     if (foreign) {
       throw new SiftError(
         'db_not_sift',
@@ -233,11 +226,10 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
         'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing in that file.',
       );
     }
-    lock = ownerLock(path, opts);
     db.pragma('journal_mode = WAL');
+    db.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (err) {
     db.close();
-    lock?.close();
     throw openError(err, path);
   }
   try {
@@ -259,71 +251,9 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     tuneSearchIndex(db);
   } catch (err) {
     db.close();
-    lock?.close();
     throw openError(err, path);
   }
-  return storeOver(db, path, { indexing: opts.searchIndex !== false, lock });
-}
-
-/**
- * The owner's lock: an exclusive lock on `<database>.lock`, kept until close (locking_mode
- * EXCLUSIVE keeps what the first transaction took; its journal in memory, as nothing in the
- * file needs keeping). Named by the database's real file, as SQLite's own locks
- * are, so two symlinks to one database meet at one lock. The file stays when the owner closes:
- * removing it would let one process lock the old file while another made and locked a new one.
- * Undefined for a database in memory, which no other process can open.
- */
-function ownerLock(path: string, opts: OpenStoreOptions): Database.Database | undefined {
-  if (path === ':memory:' || path === '') return undefined;
-  const lock = new Database(`${realpathSync(path)}.lock`, { timeout: 0, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
-  try {
-    lock.pragma('journal_mode = MEMORY');
-    lock.pragma('locking_mode = EXCLUSIVE');
-    lock.exec('BEGIN EXCLUSIVE; COMMIT');
-  } catch (err) {
-    lock.close();
-    throw err;
-  }
-  return lock;
-}
-
-/**
- * The database another process owns, opened to read in place (sift jobs, status, search and
- * export with the app open). Read-only, so nothing of the owner's can be changed, and in one
- * read transaction, so the command sees the database as it was at the open, whatever the owner
- * writes meanwhile (an export of a running job does not gain targets halfway; the owner's
- * checkpoints wait for the close, which a long export makes the WAL grow by what the owner
- * writes meanwhile). Throws `db_locked` when a Sift from before holds the file to itself.
- */
-export function openStoreReader(path: string, opts: OpenStoreOptions = {}): Store {
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true, timeout: 0, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
-  } catch (err) {
-    throw openError(err, path);
-  }
-  try {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new SiftError(
-        'db_too_new',
-        409,
-        `The database ${path} was written by a newer Sift (schema ${version}, this one reads ${SCHEMA_VERSION}).`,
-        'Update Sift, or pass --db with another path.',
-      );
-    }
-    // The owner migrates it at its open, so an older schema is an older Sift's, which this one
-    // cannot read in place: the caller asks that Sift for a copy to migrate.
-    if (version < SCHEMA_VERSION) throw new SiftError('db_locked', 409, `The database ${path} is in use by an older Sift.`, 'Close the other Sift (or update it), then try again.');
-    // Prepared before the transaction: SQLite refuses the safety-level pragmas storeOver prepares inside one.
-    const store = storeOver(db, path, { indexing: false, readOnly: true });
-    db.exec('BEGIN');
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-    return store;
-  } catch (err) {
-    db.close();
-    throw openError(err, path);
-  }
+  return storeOver(db, path, opts.searchIndex !== false);
 }
 
 /**
@@ -354,8 +284,7 @@ export function openOwnedStore(dbPath: string, log: { info(obj: object, msg: str
   return store;
 }
 
-function storeOver(db: Database.Database, path: string, how: { indexing: boolean; lock?: Database.Database; readOnly?: boolean }): Store {
-  const { indexing, lock } = how;
+function storeOver(db: Database.Database, path: string, indexing: boolean): Store {
   const jobs = jobsTable(db);
   const toJob = jobs.toJob;
   const targets = targetsTable(db);
@@ -416,7 +345,7 @@ function storeOver(db: Database.Database, path: string, how: { indexing: boolean
   // A target's outcome: committed to the WAL before the next target starts, and synced to the
   // disk in the background (group commit, wal-sync.ts); with FULL where that cannot be done
   // or an fsync failed (SQLite then reports the disk's error on the commit itself).
-  const wal = path === ':memory:' || path === '' || how.readOnly ? undefined : walSync(`${path}-wal`);
+  const wal = path === ':memory:' || path === '' ? undefined : walSync(`${path}-wal`);
   const committed = <T>(fn: () => T): T => {
     if (!wal?.healthy || db.inTransaction) return fn();
     const out = relaxed(fn);
@@ -510,9 +439,7 @@ function storeOver(db: Database.Database, path: string, how: { indexing: boolean
       if (closed) return;
       closed = true;
       wal?.close();
-      // A reader's read transaction ends with it.
       db.close();
-      lock?.close();
     },
   };
 }
