@@ -392,7 +392,26 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
         return toJob(jobs.get(job.id)!);
       }),
     transition: (id, from, to, error, nowMs) => {
-      const r = jobs.transition(id, from, to, error, nowMs);
+      // In a transaction of its own: UPDATE … RETURNING run bare hands back its row at the first
+      // step and commits at the statement's reset, whose error better-sqlite3 drops. On a full
+      // disk a job's "failed (disk full)" was returned, never stored, and read "restart" after.
+      const write = () => immediate(() => jobs.transition(id, from, to, error, nowMs));
+      let r: ReturnType<typeof write>;
+      try {
+        r = write();
+      } catch (err) {
+        // The WAL could not grow (a full disk, a file-size limit), most often as a job is
+        // stopped for that very reason. A checkpoint copies the WAL into the database and has
+        // the next write start the WAL from its beginning, in room it already has: the job's
+        // "failed (disk full)" is stored rather than read "restart" at the next start.
+        if (!wal || db.inTransaction) throw err;
+        try {
+          db.pragma('wal_checkpoint(RESTART)');
+        } catch {
+          throw err;
+        }
+        r = write();
+      }
       return r && toJob(r);
     },
     startTarget: (jobId, idx, nowMs) => relaxed(() => targets.start(jobId, idx, nowMs)),
