@@ -1,3 +1,5 @@
+import { isLinePairs, lastPairAtOrBefore, type LinePairs } from './line-pairs';
+
 /**
  * Where the lines of a result that keeps some lines of a document (grep's, a question's
  * passages) were in the whole document, as extracted: [content line, document line] pairs
@@ -6,24 +8,16 @@
  * lines of the result's own (grep's "--", the blank line between passages). A search hit on
  * line 3 of a grep's output is cited as the line of the page a reader can find, 5,231.
  */
-export type SourceLines = [number, number][];
+export type SourceLines = LinePairs;
 
-/** Whether a meta value is source_lines as the pipeline writes them (meta comes back from the store as JSON). */
-export function isSourceLines(v: unknown): v is SourceLines {
-  return Array.isArray(v) && v.every((e) => Array.isArray(e) && typeof e[0] === 'number' && typeof e[1] === 'number');
-}
+/** Whether a meta value is source_lines as the pipeline writes them. */
+export const isSourceLines: (v: unknown) => v is SourceLines = isLinePairs;
 
 /** The document line of a content line (from 1); undefined for a line of the result's own. */
 export function sourceLineAt(sourceLines: SourceLines, line: number): number | undefined {
-  let lo = 0;
-  let hi = sourceLines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sourceLines[mid] as [number, number])[0] <= line) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo === 0) return undefined;
-  const [first, from] = sourceLines[lo - 1] as [number, number];
+  const run = lastPairAtOrBefore(sourceLines, 0, line);
+  if (run === undefined) return undefined;
+  const [first, from] = run;
   return from > 0 ? from + line - first : undefined;
 }
 
