@@ -141,6 +141,10 @@ export function exportedLine(summary: ExportSummary): string {
   // A cancelled job's targets that never ran are not failures of the site or of Sift.
   // Of a job still running they are still to come: the export is a snapshot, said so.
   const notRun = summary.notRun ? `, ${formatCount(summary.notRun)} ${summary.stillRunning ? 'not fetched yet' : 'not run'}` : '';
+  // Nor is the target a crash, a restart or a cancel stopped in flight: counted failed here, it
+  // read "2 failed" beside sift status's "1 failed, 1 stopped mid-way" for the same job.
+  const cut = summary.cutShort ? `, ${formatCount(summary.cutShort)} stopped mid-way` : '';
   const later = summary.stillRunning ? '  the job is still running: export again when it has finished to have every target\n' : '';
-  return `exported ${counted(summary.targets, 'target')} (${formatCount(summary.failed - summary.notRun)} failed${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n${later}`;
+  const failed = summary.failed - summary.notRun - summary.cutShort;
+  return `exported ${counted(summary.targets, 'target')} (${formatCount(failed)} failed${cut}${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n${later}`;
 }

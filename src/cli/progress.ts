@@ -36,6 +36,12 @@ export class Progress {
   private failed = 0;
   /** Done targets with warnings (a thin page, a PDF without text): ok, but maybe not what was wanted. */
   private warned = 0;
+  /**
+   * Of the failed, the ended job's targets stopped mid-way (Job.targetsCutShort: in flight at
+   * a cancel or a close). The final line counts them apart, as sift status does: Ctrl-C's
+   * "cancelled: 2/4 · ok 1 · failed 1" beside status's "1/4 finished, 0 failed, 1 stopped mid-way".
+   */
+  private cutShort = 0;
   private current = -1;
   /** The target in flight while it waits to try again after a busy answer (429/503). */
   private wait: { idx: number; wait: TargetWait } | null = null;
@@ -101,7 +107,10 @@ export class Progress {
     const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}${waiting}` : '';
     const warned = this.warned ? ` (${this.warned} with warnings)` : '';
-    return `${this.done}/${this.total} · ok ${this.done - this.failed}${warned} · failed ${this.failed}${cur} · ${formatDuration(elapsed)}${eta}`;
+    const cut = this.cutShort ? ` · stopped mid-way ${this.cutShort}` : '';
+    const done = this.done - this.cutShort;
+    const failed = this.failed - this.cutShort;
+    return `${done}/${this.total} · ok ${done - failed}${warned} · failed ${failed}${cut}${cur} · ${formatDuration(elapsed)}${eta}`;
   }
 
   note(text: string): void {
@@ -118,6 +127,7 @@ export class Progress {
     this.wait = null;
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
+    this.cutShort = job.targetsCutShort ?? 0;
     if (rows) this.warned = okWithWarnings(rows);
     if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
     this.io.stderr.write(`${job.status}: ${this.line()}\n`);

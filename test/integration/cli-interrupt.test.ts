@@ -16,6 +16,9 @@ const env = { SIFT_HOME: home, HOME: home, NO_COLOR: '1' };
 /** /hang answers nothing the first time (the target in flight at Ctrl-C), a page after that. */
 let held: ServerResponse | undefined;
 let arrived: () => void = () => {};
+/** /stall never answers: the target in flight when the batch is killed. */
+const stalled: ServerResponse[] = [];
+let stallArrived: () => void = () => {};
 
 beforeAll(async () => {
   site = await startSite({
@@ -24,10 +27,15 @@ beforeAll(async () => {
       held = res;
       arrived();
     },
+    '/stall': (_req, res) => {
+      stalled.push(res);
+      stallArrived();
+    },
   });
 });
 afterAll(async () => {
   held?.destroy();
+  for (const res of stalled) res.destroy();
   await site.close();
   rmSync(home, { recursive: true, force: true });
 });
@@ -45,7 +53,8 @@ describe('sift batch stopped by Ctrl-C', () => {
     child.kill('SIGINT');
     const run = await done;
     expect(run.code, run.stderr).toBe(130);
-    expect(run.stderr).toMatch(/^cancelled: 2\/4 /m);
+    // The target in flight is stopped mid-way, as sift status counts it: not finished, not failed.
+    expect(run.stderr).toMatch(/^cancelled: 1\/4 · ok 1 · failed 0 · stopped mid-way 1 · /m);
     expect(run.stderr).toContain('It was cancelled: 3 targets of 4 did not finish; the finished ones are kept.\n  To fetch just those, run the same `sift batch` again with --rest.\n');
 
     const rest = await runSift(['batch', file, '--db', db, '--allow-private', '--rest'], { env });
@@ -53,5 +62,34 @@ describe('sift batch stopped by Ctrl-C', () => {
     expect(rest.stderr).toMatch(/the 3 targets it did not finish/);
     expect(rest.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/).at(-1))).toEqual([`${site.base}/hang`, `${site.base}/article/2`, `${site.base}/article/3`]);
     expect(site.hits.get('/article/1')).toBe(1);
+  }, 120_000);
+});
+
+describe('a sift batch killed mid-target (a crash)', () => {
+  test('sift export counts the target cut short as sift jobs and sift status do: stopped mid-way, not failed', async () => {
+    const db = path.join(home, 'crash.db');
+    const file = path.join(home, 'crash.txt');
+    writeFileSync(file, [`${site.base}/article/1`, `${site.base}/missing/2`, `${site.base}/stall?n=2`, `${site.base}/article/3`].join('\n'));
+    const inFlight = new Promise<void>((resolve) => (stallArrived = resolve));
+    const child = startSift(['batch', file, '--db', db, '--allow-private'], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await inFlight;
+    child.kill('SIGKILL');
+    await done;
+
+    // The next sift marks the dead batch's job failed (restart), its in-flight target cut short.
+    const jobs = await runSift(['jobs', '--db', db], { env });
+    expect(jobs.code, jobs.stderr).toBe(0);
+    expect(jobs.stdout).toMatch(/failed\s+2\/4 .*\(restart\)/);
+    const id = jobs.stdout.split(/\s+/)[0]!;
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.stdout).toContain('2/4 finished, 1 failed, 1 stopped mid-way');
+
+    for (const [format, name] of [['csv', 'crash.csv'], ['md', 'crash-md']] as const) {
+      const exported = await runSift(['export', id, '--db', db, '--out', path.join(home, name), '--format', format], { env });
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toMatch(/exported 4 targets \(1 failed, 1 stopped mid-way, 1 not run\) to /);
+    }
   }, 120_000);
 });

@@ -106,6 +106,16 @@ describe('sift batch progress on stderr', () => {
     expect(t.text()).not.toContain('\x1b');
   });
 
+  test('the last line counts a target stopped mid-way apart, as sift status does, not as finished and failed', () => {
+    const t = io(false);
+    const p = new Progress(t.io, 4);
+    p.target(row(0, 'done'));
+    p.target(row(1, 'failed'));
+    // Cancelled while #3 was in flight: it is stored failed (cancelled) and counted done by the job.
+    p.finish({ ...job(3, 2, 'cancelled'), targetsCutShort: 1 });
+    expect(t.text()).toMatch(/\ncancelled: 2\/4 · ok 1 · failed 1 · stopped mid-way 1 · \d+:\d\d\n$/);
+  });
+
   test('durations read as m:ss and h:mm:ss', () => {
     expect(formatDuration(0)).toBe('0:00');
     expect(formatDuration(61_000)).toBe('1:01');
@@ -157,7 +167,7 @@ describe('failureAdvice', () => {
 describe('the line an export ends with', () => {
   test('counts as the progress line does, with thousands separated', async () => {
     const { exportedLine } = await import('../../src/cli/output');
-    const line = exportedLine({ path: '/tmp/out/sift-1', files: 3_002, targets: 3_001, failed: 3_000, notRun: 2_999, bytes: 2048 });
+    const line = exportedLine({ path: '/tmp/out/sift-1', files: 3_002, targets: 3_001, failed: 3_000, notRun: 2_999, cutShort: 0, bytes: 2048 });
     expect(line).toBe('exported 3,001 targets (1 failed, 2,999 not run) to /tmp/out/sift-1: 3,002 files, 2.0 kB\n');
   });
 });

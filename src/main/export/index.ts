@@ -23,7 +23,7 @@
  */
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
-import { isTerminal, type Job, type TargetStatus } from '../../shared/types';
+import { isTerminal, isUnfinished, type Job, type TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
 import { checkWritable, ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
@@ -86,6 +86,12 @@ export interface ExportSummary {
   failed: number;
   /** Of the not done, how many never ran (pending or running): a cancelled job's rest. */
   notRun: number;
+  /**
+   * Of the not done, how many were stopped mid-way (failed with a CUT_SHORT_ERRORS error: in
+   * flight at a cancel, a close or a crash), which the job's counts (Job.targetsCutShort) and
+   * "run the rest again" take as unfinished, not failed.
+   */
+  cutShort: number;
   /** Bytes of the output on disk (a folder: the sum of its files). */
   bytes: number;
   /** The job was still running: the notRun targets are still to come, and a later export will have them. */
@@ -204,6 +210,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
   let done = 0;
   let failed = 0;
   let notRun = 0;
+  let cutShort = 0;
   let lastProgress = Date.now();
   try {
     opts.onProgress?.(0, total);
@@ -211,6 +218,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
       if (opts.signal?.aborted) throw cancelled();
       if (t.status !== 'done') failed++;
       if (t.status === 'pending' || t.status === 'running') notRun++;
+      else if (t.status === 'failed' && isUnfinished(t)) cutShort++;
       await writer.add(t);
       done++;
       const now = Date.now();
@@ -223,7 +231,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     const { files, bytes, path: written = finalPath } = await writer.finish();
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
-    return { path: written, files, targets: done, failed, notRun, bytes, stillRunning: stillRunning && notRun > 0 };
+    return { path: written, files, targets: done, failed, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();
     throw toExportError(err, finalPath);
