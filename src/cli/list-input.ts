@@ -1,5 +1,6 @@
 import { MAX_LIST_BYTES, decodeListBytes, type ListProblem } from '../shared/urllist';
 import { UsageError, userPath, type CliIO } from './io';
+import { counted, formatCount } from './progress';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
 
 /** What to do with a file that is not a list, by what it seems to be. */
@@ -56,4 +57,38 @@ export function problemLines(invalid: ListProblem[], duplicates: ListProblem[]):
   // Stable sort: problems on one line keep the order the parser found them in.
   all.sort((a, b) => a.line - b.line);
   return all.map((p) => `${p.text}\n`).join('');
+}
+
+/**
+ * How many invalid lines, and how many duplicates, sift batch lists before the job's progress.
+ * A bookmarks export or a spreadsheet column can hold thousands of either (a list of 13,800
+ * lines with 4,800 problems printed 4,800 lines before the first target's), which push the
+ * progress and the job's ID off the screen; sift parse lists every one.
+ */
+export const LISTED_PROBLEMS = 20;
+
+/**
+ * sift batch's report of a list's problems: at most LISTED_PROBLEMS invalid lines and as many
+ * duplicates, in line order, then how many more there are and the command (`parseCmd`) that
+ * lists them all.
+ */
+export function batchProblemLines(invalid: ListProblem[], duplicates: ListProblem[], parseCmd: string): string {
+  const listed = problemLines(invalid.slice(0, LISTED_PROBLEMS), duplicates.slice(0, LISTED_PROBLEMS));
+  const more = [
+    invalid.length > LISTED_PROBLEMS ? `${formatCount(invalid.length - LISTED_PROBLEMS)} more invalid ${invalid.length - LISTED_PROBLEMS === 1 ? 'line' : 'lines'}` : '',
+    duplicates.length > LISTED_PROBLEMS ? counted(duplicates.length - LISTED_PROBLEMS, 'more duplicate') : '',
+  ].filter(Boolean);
+  return more.length ? `${listed}… and ${more.join(' and ')}: \`${parseCmd}\` lists every one\n` : listed;
+}
+
+/**
+ * What sift batch made of a list that had lines it skipped: how many URLs it read and how many
+ * lines it left out, and why, in one line after them (the problems alone said neither: a
+ * bookmarks file's 3 "place:" lines were listed, and nothing said 21 URLs were read); '' when
+ * it skipped nothing, as the progress's "[1/21]" then says it all.
+ */
+export function listReadNote(name: string, urls: number, invalid: number, duplicates: number): string {
+  if (invalid === 0 && duplicates === 0) return '';
+  const skipped = [invalid ? counted(invalid, 'invalid line') : '', duplicates ? counted(duplicates, 'duplicate') : ''].filter(Boolean).join(' and ');
+  return `read ${counted(urls, 'URL')} from ${name}; skipped ${skipped}\n`;
 }

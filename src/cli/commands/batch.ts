@@ -12,7 +12,7 @@ import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError, type Store } from '../../main/store';
 import { badLinePrograms, checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, restAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
-import { problemLines, readListInput } from '../list-input';
+import { batchProblemLines, listReadNote, readListInput } from '../list-input';
 import { indexNote } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
 import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
@@ -107,7 +107,9 @@ export const batchCommand: Command = {
       defaults,
     });
     // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
-    let problems = problemLines(list.invalid, list.duplicates);
+    const as = values.as ? ` --as ${values.as}` : '';
+    const parseCmd = fetched ? `curl -s ${shellWord(file)} | sift parse -${as}` : file === '-' ? `sift parse -${as} (given the same list)` : `sift parse ${shellWord(file)}${as}`;
+    let problems = batchProblemLines(list.invalid, list.duplicates, parseCmd);
     if (list.truncated) {
       // The parser stops reading there; a job of the first part only would end "done", exit 0.
       const max = formatCount(DEFAULT_MAX_LINES);
@@ -168,7 +170,7 @@ export const batchCommand: Command = {
           .filter((h, i, all) => !all.slice(0, i).some((longer) => longer.startsWith(h)))
           .map((h) => `  ${h}\n`)
           .join('');
-        problems = problemLines(list.invalid, list.duplicates) + hints;
+        problems = batchProblemLines(list.invalid, list.duplicates, parseCmd) + hints;
         if (list.targets.length === 0) {
           io.stderr.write(problems);
           io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL (${counted(list.invalid.length, 'invalid line')}). Fix the jq programs above.\n`);
@@ -238,6 +240,7 @@ export const batchCommand: Command = {
         // changed list): the whole list runs, and the user who asked for less is told why.
         restNote = `\n  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all ${counted(targets.length, 'target')} are fetched`;
       }
+      problems += listReadNote(file === '-' ? 'stdin' : file, list.targets.length, list.invalid.length, list.duplicates.length);
       if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);
       else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
