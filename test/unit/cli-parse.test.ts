@@ -110,6 +110,12 @@ describe('sift parse', () => {
     }
   });
 
+  it('counts thousands in its summary alike: 1,800 invalid beside 9,000 targets, not 1800', async () => {
+    const lines = Array.from({ length: 9_000 }, (_, i) => `https://a.example/${i}${i % 5 === 0 ? `\njunk ${i}` : ''}`);
+    const r = await runParse(['-'], `${lines.join('\n')}\n`);
+    expect(r.err.split('\n').at(-2)).toBe('9,000 targets, 1,800 invalid, 0 duplicates (read as text)');
+  });
+
   it('reads a list saved in windows-1252 (Excel\'s "CSV", Notepad\'s "ANSI") with its accented hosts and paths', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
     const file = path.join(dir, 'ansi.txt');

@@ -3,7 +3,7 @@ import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
 import { problemLines, readListInput } from '../list-input';
-import { counted } from '../progress';
+import { counted, formatCount } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { isSitemapIndex } from '../../shared/urllist/xml';
 import { existsSync } from 'node:fs';
@@ -64,7 +64,7 @@ export const parseCommand: Command = {
     io.stderr.write(problemLines(list.invalid, list.duplicates));
     if (list.truncated) io.stderr.write('the list was cut short: it is longer than 200,000 lines\n');
     io.stderr.write(
-      `${counted(list.targets.length, 'target')}, ${list.invalid.length} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
+      `${counted(list.targets.length, 'target')}, ${formatCount(list.invalid.length)} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
     );
     // parse reads the list and fetches nothing, so an index's targets here are its sitemaps.
     if (list.format === 'xml' && list.targets.length > 0 && isSitemapIndex(input)) {
