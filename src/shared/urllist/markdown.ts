@@ -9,6 +9,12 @@ const LINK_START = /(!?)\[(?:[^[\]]|\[[^\]]*\])*\]\(/g;
 // literal backtick in a URL is percent-encoded (%60) by everything that writes one.
 const BARE = /https?:\/\/[^\s<>`]+/gi;
 const TRAILING = /[.,;:!?*_~'"]+$/;
+// The address of what an HTML tag in the Markdown shows inside the document (a logo's
+// <img src>, a <picture>'s <source srcset>, a video's poster), as READMEs write them: a
+// picture, not a page to read. sindresorhus/awesome's readme gave 5 logos and banners to fetch,
+// each a failure ("unsupported") in a batch of its links. <a href> is a link and stays.
+// An attribute follows a space in its tag, so a query's `?src=feed` is no attribute.
+const EMBEDDED = /(?<=\s)(?:src|srcset|poster|data-src|data-srcset)=(?:"[^"]*"|'[^']*'|[^\s>"']+)/gi;
 
 /**
  * Reads the destination of an inline link from `i` (just past the `(`): `<…>` or a run
@@ -62,7 +68,8 @@ function trimBare(u: string): string {
 /**
  * Markdown: every inline link `[text](url)` (images `![]()` are not pages to read, and
  * `(#section)` links point inside the document, so both are skipped), then every bare
- * http(s) URL and `<https://…>` autolink outside those links, in reading order.
+ * http(s) URL and `<https://…>` autolink outside those links and outside an HTML tag's
+ * picture (EMBEDDED), in reading order.
  */
 export function readMarkdown(input: string, c: Collector, maxLineLength: number): void {
   forEachLine(input, (raw, n) => {
@@ -94,6 +101,7 @@ export function readMarkdown(input: string, c: Collector, maxLineLength: number)
       rest = blanked + raw.slice(last);
     }
     if (rest.indexOf('://') !== -1) {
+      if (rest.indexOf('=') !== -1) rest = rest.replace(EMBEDDED, (a) => ' '.repeat(a.length));
       BARE.lastIndex = 0;
       let m: RegExpExecArray | null;
       while ((m = BARE.exec(rest)) !== null) found.push({ at: m.index, url: trimBare(m[0]) });
