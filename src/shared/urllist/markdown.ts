@@ -11,8 +11,8 @@ const BARE = /https?:\/\/[^\s<>`]+/gi;
 const TRAILING = /[.,;:!?*_~'"]+$/;
 // The address of what an HTML tag in the Markdown shows inside the document (a logo's
 // <img src>, a <picture>'s <source srcset>, a video's poster), as READMEs write them: a
-// picture, not a page to read. sindresorhus/awesome's readme gave 5 logos and banners to fetch,
-// each a failure ("unsupported") in a batch of its links. <a href> is a link and stays.
+// picture, not a page to read: a readme's logos and banners were fetched with its links, each
+// a failure ("unsupported") or an image's markup counted ok. <a href> is a link and stays.
 // An attribute follows a space in its tag, so a query's `?src=feed` is no attribute.
 const EMBEDDED = /(?<=\s)(?:src|srcset|poster|data-src|data-srcset)=(?:"[^"]*"|'[^']*'|[^\s>"']+)/gi;
 
