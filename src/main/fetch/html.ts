@@ -615,6 +615,30 @@ function convert(root: HTMLElement): string {
       filter: 'dl',
       replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '')}\n\n`,
     });
+    // An ordered list's items numbered as the page shows them (orderedMarker); the rest is
+    // turndown's own listItem rule: two blanks after the marker, the item's lines under its text.
+    turndown.addRule('orderedItem', {
+      filter: (node) => node.nodeName === 'LI' && node.parentNode?.nodeName === 'OL',
+      replacement: (content, node) => {
+        const prefix = `${orderedMarker(node)}  `;
+        const paragraph = /\n$/.test(content);
+        const body = content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
+        return `${prefix}${body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`)}${node.nextSibling ? '\n' : ''}`;
+      },
+    });
+    // A list inside an item, under the item's text: turndown's own rule with one change. An
+    // ordered list that starts at other than 1 cannot interrupt a paragraph in CommonMark, so
+    // under the item's text on the next line ("2.  two\n    5.  a") it was read as more of
+    // that text ("two 5. a"); a blank line before it makes it a list.
+    turndown.addRule('list', {
+      filter: ['ul', 'ol'],
+      replacement: (content, node) => {
+        const parent = node.parentNode as HTMLElement | null;
+        if (parent?.nodeName !== 'LI' || parent.lastElementChild !== node) return `\n\n${content}\n\n`;
+        const first = node.nodeName === 'OL' ? Array.from(node.childNodes).find((c) => c.nodeName === 'LI') : undefined;
+        return `${first && !/^1[.)]$/.test(orderedMarker(first)) ? '\n\n' : '\n'}${content}`;
+      },
+    });
     turndown.addRule('heading', {
       filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
       replacement: (content, node) => `\n\n${atxHeading(Number(node.nodeName.charAt(1)), content)}\n\n`,
@@ -1156,6 +1180,44 @@ function itemNumber(n: number, type: string): string {
   return String(n);
 }
 
+/** An ordered item's number, as a browser counts: its own value, else the one after the item before it. */
+function nextNumber(li: { getAttribute(name: string): string | null }, list: ListState): number {
+  const n = integerAttribute(li, 'value') ?? list.next;
+  list.next = n + list.step;
+  return n;
+}
+
+/**
+ * Each item of an ordered list (in turndown's DOM) with its number, as a browser counts it
+ * (listState, nextNumber), and the delimiter its Markdown marker takes. A Markdown list
+ * counts up by one from its first number whatever the later markers say, so a list that
+ * counts otherwise (reversed, or an item's value) goes on as a new list at each item whose
+ * number is not the one before plus one: CommonMark starts a new list where the delimiter
+ * changes, "." to ")" and back. Both the file and its rendering then show the page's numbers
+ * ("3. Fenders", "2) Lines", "1. Engine"), where turndown wrote "1. 2. 3." for <ol reversed>
+ * and lost an item's value.
+ */
+const orderedMarkers = new WeakMap<Node, Map<Node, string>>();
+function orderedMarker(li: Node): string {
+  const list = li.parentNode as unknown as ListNode & Node;
+  let markers = orderedMarkers.get(list);
+  if (!markers) {
+    markers = new Map();
+    const state = listState(list);
+    let delimiter = '.';
+    let before: number | undefined;
+    for (const item of Array.from(list.childNodes)) {
+      if (item.nodeName.toUpperCase() !== 'LI') continue;
+      const n = nextNumber(item as unknown as Element, state);
+      if (before !== undefined && n !== before + 1) delimiter = delimiter === '.' ? ')' : '.';
+      markers.set(item as unknown as Node, `${n}${delimiter}`);
+      before = n;
+    }
+    orderedMarkers.set(list, markers);
+  }
+  return markers.get(li) ?? '1.';
+}
+
 /**
  * The marker before an item's text: its number in an ordered list ("3. ", counted as a browser
  * counts: from the list's start, down when it is reversed, anew from an item's value), a bullet
@@ -1163,11 +1225,7 @@ function itemNumber(n: number, type: string): string {
  * items had no number, so steps read as bare lines and "the third step" could not be found.
  */
 function itemMarker(li: ItemNode, list: ListState, depth: number): string {
-  if (list.ordered) {
-    const n = integerAttribute(li, 'value') ?? list.next;
-    list.next = n + list.step;
-    return `${itemNumber(n, list.type)}. `;
-  }
+  if (list.ordered) return `${itemNumber(nextNumber(li, list), list.type)}. `;
   let first = li.firstChild;
   while (first && first.nodeType === 3 && !(first.textContent ?? '').trim()) first = first.nextSibling as typeof first;
   if (first?.nodeType === 1 && first.getAttribute?.('role') === 'checkbox') return '';
