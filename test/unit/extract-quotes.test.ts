@@ -40,7 +40,7 @@ describe('a note or warning of documentation (an admonition)', () => {
   ])('is a quote led by its title in bold: %s', (_what, box, title) => {
     const a = extractArticle(page(box), 'https://docs.example/guide');
     expect(a.markdown).toContain(`\n\n> **${title}**\n> \n> Back up the disk first.\n\n`);
-    expect(a.text).toContain(`\n\n${title}\n\nBack up the disk first.\n\n`);
+    expect(a.text).toContain(`\n\n> ${title}\n>\n> Back up the disk first.\n\n`);
   });
 
   it('leaves a box that only has "admonition" inside a longer class name, and one without a title, as text', () => {
@@ -64,5 +64,34 @@ describe('an inline quotation (<q>)', () => {
     expect(extractArticle(page('de', '<p>Er sagte <q>nein</q>.</p>'), 'https://talks.example/q').text).toContain('Er sagte „nein“.');
     expect(extractArticle(page('fr', '<p>Il a dit <q>non</q>.</p>'), 'https://talks.example/q').text).toContain('Il a dit « non ».');
     expect(extractArticle(page('en', '<p lang="ja">彼は<q>いいえ</q>と言った。</p>'), 'https://talks.example/q').text).toContain('彼は「いいえ」と言った。');
+  });
+});
+
+describe('a quotation (<blockquote>) in text', () => {
+  const page = (body: string): string =>
+    `<!doctype html><html><head><title>Talk</title></head><body><main><article><h1>Talk</h1><p>${FILL}</p>${body}<p>${FILL}</p></article></main></body></html>`;
+  const url = 'https://talks.example/quote';
+
+  it('has each line marked "> " as email and Markdown mark one, its blank lines ">", so it does not read as the author\'s words', () => {
+    const t = extractArticle(page('<blockquote><p>Simple things should be simple.</p><p>Complex things should be possible.</p></blockquote><p>He was right.</p>'), url).text;
+    expect(t).toContain(`${FILL}\n\n> Simple things should be simple.\n>\n> Complex things should be possible.\n\nHe was right.`);
+  });
+
+  it('marks a quote inside a quote twice, and a list, a line break and preformatted lines inside one', () => {
+    const t = extractArticle(
+      page('<blockquote><p>She wrote:</p><blockquote><p>Pack light.</p></blockquote><ul><li>boots</li><li>oilskins<br>the long ones</li></ul><pre>tide  06:10\n\nwind  NW 4</pre></blockquote>'),
+      url,
+    ).text;
+    expect(t).toContain('\n\n> She wrote:\n>\n> > Pack light.\n>\n> • boots\n> • oilskins\n>   the long ones\n>\n> tide  06:10\n>\n> wind  NW 4\n\n');
+  });
+
+  it("indents a quote in a list item under the item, its mark after the indent", () => {
+    const t = extractArticle(page('<ul><li>From the manual:<blockquote><p>Reef early.</p><p>Reef often.</p></blockquote></li><li>From the skipper</li></ul>'), url).text;
+    expect(t).toContain('\n\n• From the manual:\n  > Reef early.\n  >\n  > Reef often.\n\n• From the skipper\n\n');
+  });
+
+  it("leaves the page's own control characters out, so none can pass for a quote's mark", () => {
+    const t = extractArticle(page('<p>Tide\u0002tables at the office.</p>'), url).text;
+    expect(t).toContain('Tidetables at the office.');
   });
 });

@@ -988,7 +988,8 @@ function isCell(node: unknown): boolean {
  * list are lines, not paragraphs; two <br> in a row, as old pages part paragraphs, are two.
  * An item of a list of bullets starts with one, and a nested list's items are indented two
  * blanks a level, as a browser shows them: the items were lines like any other, so a list
- * read as short paragraphs and a nested list as more items of the outer one.
+ * read as short paragraphs and a nested list as more items of the outer one. A quotation's
+ * lines start with "> " (its blank lines ">"), a quote's inside a quote with "> > ".
  * Without `captions`, a figure's <figcaption> is left out: an article's text has none (the
  * pruning pass keeps one only for the Markdown and html, under its picture).
  */
@@ -1013,29 +1014,47 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
   let items = 0;
   let definitions = 0;
   const hang = (): number => (items > 0 ? lists.length : 0) + definitions;
+  // The quotes the walk is in: each at the indent it opened at, and whether a line of it was
+  // written yet (a blank line is the quote's only once the quote has begun).
+  const quotes: { at: number; begun: boolean }[] = [];
+  // A line's start `indent` levels deep: the indents, with each quote's mark after the indents it opened at.
+  const lineStart = (indent: number, within = quotes): string => {
+    let s = '';
+    let q = 0;
+    for (let level = 0; level <= indent; level++) {
+      for (; q < within.length && within[q]!.at <= level; q++) s += QUOTE_MARK;
+      if (level < indent) s += INDENT_MARK;
+    }
+    return s;
+  };
   // Whether the next text starts a line.
   let fresh = true;
   const put = (s: string): void => {
-    if (owed) out.push('\n'.repeat(owed));
-    if (owed) fresh = true;
+    if (owed) {
+      // A blank line inside a quote is the quote's too (">"), so its paragraphs read as one quote.
+      const begun = quotes.filter((q) => q.begun);
+      out.push(begun.length ? `\n${`${lineStart(begun.at(-1)!.at, begun)}\n`.repeat(owed - 1)}` : '\n'.repeat(owed));
+      fresh = true;
+    }
     owed = 0;
     // An item's marker, '' before a task's box, which is its marker.
     if (marker !== null) {
       out.push(marker);
       fresh = false;
-    } else if (fresh && s !== '\n' && hang() > 0) {
+    } else if (fresh && s !== '\n' && (hang() > 0 || quotes.length > 0)) {
       // tidyLines keeps the blanks after the indent: the line's own go first.
       s = s.replace(/^[ \t]+/, '');
       if (!s) return;
-      out.push(INDENT_MARK.repeat(hang()));
+      out.push(lineStart(hang()));
     }
     marker = null;
     out.push(s);
     if (s) fresh = s.endsWith('\n');
+    if (s.trim()) for (const q of quotes) q.begun = true;
   };
   const walk = (node: TextNode): void => {
     if (node.nodeType === 3) {
-      const text = (node.textContent ?? '').replace(INVISIBLE, '').replace(INDENT, '').replace(/\s+/g, ' ');
+      const text = (node.textContent ?? '').replace(INVISIBLE, '').replace(OUR_MARKS, '').replace(/\s+/g, ' ');
       // Blanks beside a break are no text (the indentation between two list items).
       if (text !== ' ' || !owed) put(text);
       return;
@@ -1059,8 +1078,16 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     if (name === 'SUP' && isScript(node.textContent ?? '')) put('^');
     const pre = name === 'PRE' ? preText(node) : undefined;
     if (pre) {
-      put('\n');
-      done.push(tidyLines(out.join('')), pre.replace(INVISIBLE, ''));
+      // On a line of its own after a blank one (in a quote, the quote's blank line, ">").
+      if (owed && marker === null) {
+        owe(2);
+        put('');
+      } else put('\n');
+      // In a quote, each of its lines is marked as the quote's; elsewhere it stays as laid out.
+      const start = quotes.length ? lineStart(hang()).replace(INDENT, '  ').replace(QUOTES, '> ') : '';
+      const lines = pre.replace(INVISIBLE, '').split('\n');
+      done.push(tidyLines(out.join('')), start ? lines.map((l) => (l ? start + l : start.trimEnd())).join('\n') : lines.join('\n'));
+      if (quotes.length) for (const q of quotes) q.begun = true;
       out = [];
       owed = 2;
       return;
@@ -1077,13 +1104,16 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     if (cell) cells++;
     const list = name === 'UL' || name === 'OL';
     if (list) lists.push(listState(node as unknown as ListNode));
+    const quote = name === 'BLOCKQUOTE';
+    if (quote) quotes.push({ at: hang(), begun: false });
     const within = name === 'LI' && lists.length > 0;
-    if (within) marker = `${INDENT_MARK.repeat(lists.length - 1 + definitions)}${itemMarker(node as unknown as ItemNode, lists.at(-1)!, lists.length)}`;
+    if (within) marker = `${lineStart(lists.length - 1 + definitions)}${itemMarker(node as unknown as ItemNode, lists.at(-1)!, lists.length)}`;
     if (within) items++;
     const definition = name === 'DD';
     if (definition) definitions++;
     for (const c of Array.from(node.childNodes)) walk(c as TextNode);
     if (list) lists.pop();
+    if (quote) quotes.pop();
     if (definition) definitions--;
     if (within) items--;
     if (cell) cells--;
@@ -1096,7 +1126,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
   for (const c of Array.from(root.childNodes)) walk(c as TextNode);
   done.push(tidyLines(out.join('')));
   return done
-    .map((part, i) => (i % 2 ? part : part.replace(INDENT, '  ')))
+    .map((part, i) => (i % 2 ? part : marks(part)))
     .join('')
     .replace(/^\n+|\s+$/g, '');
 }
@@ -1148,6 +1178,18 @@ function listState(list: ListNode): ListState {
  */
 const INDENT_MARK = '\u0001';
 const INDENT = new RegExp(INDENT_MARK, 'g');
+/**
+ * A quote's mark at a line's start, kept apart likewise: "> " in the text, as email and
+ * Markdown mark a quotation, ">" alone on a blank line of the quote. Text mode had no mark for
+ * a <blockquote>, so a quote read as the author's own words.
+ */
+const QUOTE_MARK = '\u0002';
+/** Our marks, taken out of the page's own text so none can pass for one. */
+const OUR_MARKS = new RegExp(`[${INDENT_MARK}${QUOTE_MARK}]`, 'g');
+/** A quote's mark with nothing after it on its line but marks: a blank line of the quote. */
+const BARE_QUOTE = new RegExp(`${QUOTE_MARK}(?=[${INDENT_MARK}${QUOTE_MARK}]*$)`, 'gm');
+const QUOTES = new RegExp(QUOTE_MARK, 'g');
+const marks = (s: string): string => s.replace(BARE_QUOTE, '>').replace(INDENT, '  ').replace(QUOTES, '> ').replace(/(?<=>) +$/gm, '');
 
 /** Bullets by depth as a browser draws them (disc, circle, square). */
 const BULLETS = ['• ', '◦ ', '▪ '];
