@@ -75,3 +75,40 @@ describe('a heading', () => {
     expect(rendered(md.split('\n')[0]!)).toEqual({ tags: ['h1'], text: 'The <template> element #' });
   });
 });
+
+describe('a list, heading or quote marker inside a line', () => {
+  it('has no backslash, where turndown escaped it at the start of every text node: bold steps, a table\'s losses, a link\'s words', () => {
+    expect(markdownOf('<h3><strong>1. Prioritize</strong></h3><p><b>2. Drink</b> water</p>')).toBe('### **1. Prioritize**\n\n**2. Drink** water');
+    expect(markdownOf('<table><tr><th>Ticker</th><th>Change</th></tr><tr><td>HD</td><td>-12.99</td></tr></table>')).toMatch(/^\| HD +\| -12\.99 +\|$/m);
+    expect(markdownOf('<p><a href="https://docs.example/s">1. Setup</a> and <em>- more</em> and <b># tag</b> <i>&gt; quoted</i></p>')).toBe(
+      '[1. Setup](https://docs.example/s) and _- more_ and **# tag** _> quoted_',
+    );
+  });
+
+  it('is escaped where a line starts: a paragraph, an item, a quote, after a line break', () => {
+    expect(markdownOf('<p>1. not a list</p><ul><li>- not nested</li></ul><blockquote><p># not a heading</p></blockquote><p>foo<br>===</p>')).toBe(
+      '1\\. not a list\n\n-   \\- not nested\n\n> \\# not a heading\n\nfoo  \n\\===',
+    );
+  });
+
+  const contexts: [string, (t: string) => string, string[]][] = [
+    ['in bold at a paragraph\'s start', (t) => `<p><b>${t}</b> after</p>`, ['p', 'strong']],
+    ['in an item', (t) => `<ul><li>${t}</li></ul>`, ['ul', 'li']],
+    ['after a line break', (t) => `<p>before<br>${t}</p>`, ['p', 'br']],
+    ['in a quote', (t) => `<blockquote><p>${t}</p></blockquote>`, ['blockquote', 'p']],
+    ['in a table\'s cell', (t) => `<table><tr><th>h</th></tr><tr><td>${t}</td></tr></table>`, ['table', 'thead', 'tr', 'th', 'tbody', 'tr', 'td']],
+  ];
+  it.each(contexts)('renders as the text for any mix of Markdown\'s marks %s', (_where, wrap, tags) => {
+    const chars = fc.constantFrom(...'ab1 *~<>&#-+.)[]=\\'.split(''));
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 1, maxLength: 12 }), (list) => {
+        const text = list.join('').replace(/\s+/g, ' ').trim();
+        fc.pre(text !== '' && text !== '+' && !/^[-+*]$/.test(text));
+        const out = rendered(markdownOf(wrap(escapeHtml(text))));
+        expect(out.tags).toEqual(tags);
+        expect(out.text.replace(/\s+/g, ' ')).toContain(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -669,7 +669,7 @@ function convert(root: HTMLElement): string {
     });
   }
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
-  return collapseBlankLines(turndown.turndown(root).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
+  return collapseBlankLines(lineStartEscapes(turndown.turndown(root)).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
 }
 
 /**
@@ -691,14 +691,37 @@ function escapeText(text: string): string {
     .replace(/(?<=[^\s~])~+/g, (run) => run.replace(/~/g, '\\~'))
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
     .replace(/&#?[A-Za-z0-9]+;/g, (ref) => (decodeEntities(ref) === ref ? ref : `\\${ref}`))
-    .replace(/^-/, '\\-')
-    .replace(/^\+ /, '\\+ ')
-    .replace(/^(=+)/, '\\$1')
-    .replace(/^(#{1,6})(?=[ \t]|$)/, '\\$1')
-    .replace(/^~~~/, '\\~~~')
-    .replace(/^>/, '\\>')
-    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2');
+    .replace(LINE_START_ESCAPES, '')
+    .replace(/^-/, `${LINE_START_ESCAPE}\\-`)
+    .replace(/^\+ /, `${LINE_START_ESCAPE}\\+ `)
+    .replace(/^(=+)/, `${LINE_START_ESCAPE}\\$1`)
+    .replace(/^(#{1,6})(?=[ \t]|$)/, `${LINE_START_ESCAPE}\\$1`)
+    .replace(/^~~~/, `${LINE_START_ESCAPE}\\~~~`)
+    .replace(/^>/, `${LINE_START_ESCAPE}\\>`)
+    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, `${LINE_START_ESCAPE}$1\\$2`);
 }
+
+/**
+ * Marks an escape that only a line's start needs (a list marker, a heading's or a quote's, a
+ * setext underline, a fence) until the Markdown is written: turndown escapes them at the start
+ * of every text node, and most text nodes start inside a line, after a "**", a "[", a table's
+ * "| ". A listicle's bold steps were "**1\. Prioritize**", a table's losses "| \-12.99 |",
+ * backslashes in the file that no renderer needed. A noncharacter (U+FDD0): no text holds one,
+ * and escapeText drops any the page has.
+ */
+const LINE_START_ESCAPE = '\ufdd0';
+const LINE_START_ESCAPES = /\ufdd0/g;
+/**
+ * What may come before a line's text and still leave it where a block starts: indents,
+ * quotes' marks, list markers and a definition's ":".
+ */
+const LINE_START = /^((?:[ \t]*(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)]|:)[ \t]+))*[ \t]*)\ufdd0/gm;
+
+/** The escapes escapeText marked (LINE_START_ESCAPE) kept where a line's text starts, dropped elsewhere. */
+const lineStartEscapes = (md: string): string =>
+  md.includes(LINE_START_ESCAPE) ? withinLine(md.replace(LINE_START, '$1')) : md;
+/** Text whose line-start escapes (escapeText) are all inside a line: they go. */
+const withinLine = (md: string): string => md.replace(/\ufdd0(?:(\d{1,9})\\|\\)/g, '$1');
 
 /**
  * An ATX heading of the given level. A run of "#" at its end, after a blank, is escaped:
@@ -706,8 +729,7 @@ function escapeText(text: string): string {
  * "Issue"). A list's marker at its start is not: a heading's line holds no list, and steps
  * written as headings were "#### 1\) Install" (23 such backslashes in 17 READMEs).
  */
-const atxHeading = (level: number, content: string): string =>
-  `${'#'.repeat(level)} ${content.replace(/(^|[ \t])(#+[ \t]*)$/, '$1\\$2').replace(/^(\d{1,9})\\([.)])/, '$1$2')}`;
+const atxHeading = (level: number, content: string): string => `${'#'.repeat(level)} ${withinLine(content).replace(/(^|[ \t])(#+[ \t]*)$/, '$1\\$2')}`;
 
 /**
  * Runs of blank lines as one, but inside a fenced code block, where they are the code's: two
@@ -1721,7 +1743,7 @@ export function extractArticle(html: string, url: string): Article {
       if (markdown === undefined) {
         const body = root ? markdownOfTree(root as unknown as SourceNode) : '';
         // The title is text, escaped as the article's is: "The <template> element" lost its tag's name.
-        markdown = title && !body.startsWith('# ') ? `${atxHeading(1, escapeText(title))}\n\n${body}` : body;
+        markdown = title && !body.startsWith('# ') ? `${lineStartEscapes(atxHeading(1, escapeText(title)))}\n\n${body}` : body;
       }
       return markdown;
     },
