@@ -64,6 +64,11 @@ describe("an item's or a definition's lines in text", () => {
     expect(t).toContain('\n\n1. Check the forecast\n  1. wind\n\n    Above force 6, stay in.\n\n2. File a plan\n\n');
   });
 
+  it("indents an item's preformatted lines (its code) under the item, keeping their own indent, so they do not read as text after the list", () => {
+    const t = extractArticle(page('<ol><li>Install:<pre><code>npm ci\n\nnpm test</code></pre></li><li>Run<ul><li>with a flag<pre>sift fetch URL\n  --mode text</pre></li></ul></li></ol>'), url).text;
+    expect(t).toContain('\n\n1. Install:\n  npm ci\n\n  npm test\n\n2. Run\n  ◦ with a flag\n    sift fetch URL\n      --mode text\n\n');
+  });
+
   it('indents a definition under its term, and a list inside it', () => {
     const t = extractArticle(page('<dl><dt>Neap</dt><dd>A weak tide.<ul><li>twice a month</li></ul></dd><dt>Spring</dt><dd>A strong tide.</dd></dl>'), url).text;
     expect(t).toContain('\n\nNeap\n  A weak tide.\n  • twice a month\n\nSpring\n  A strong tide.\n\n');

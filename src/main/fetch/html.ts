@@ -1105,8 +1105,10 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
         owe(2);
         put('');
       } else put('\n');
-      // In a quote, each of its lines is marked as the quote's; elsewhere it stays as laid out.
-      const start = quotes.length ? lineStart(hang()).replace(INDENT, '  ').replace(QUOTES, '> ') : '';
+      // In a quote each of its lines is marked as the quote's, in a list item indented under
+      // the item, as a browser shows it (flush, an item's code read as text after the list);
+      // elsewhere it stays as laid out.
+      const start = quotes.length || hang() > 0 ? lineStart(hang()).replace(INDENT, '  ').replace(QUOTES, '> ') : '';
       const lines = pre.replace(INVISIBLE, '').split('\n');
       done.push(tidyLines(out.join('')), start ? lines.map((l) => (l ? start + l : start.trimEnd())).join('\n') : lines.join('\n'));
       if (quotes.length) for (const q of quotes) q.begun = true;
