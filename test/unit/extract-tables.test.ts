@@ -175,6 +175,20 @@ describe("a table's text", () => {
     expect(a.text).toContain('\nDesk\tAddress\tHours\nPilots\t1 Quay Street Port Estuary\t8-12\n');
     expect(a.text).toContain('Posted by the harbour master\nTides are high this week.');
   });
+
+  it("has a row on one line when a cell holds paragraphs, blocks or a list (the cells after them were lines of their own); a layout table keeps its paragraphs", () => {
+    const fill = 'The harbour office lists its contacts below, with the hours each desk is open to the public during the season.';
+    const a = extractArticle(
+      `<html><head><title>Contacts</title></head><body><article><h1>Contacts</h1><p>${fill}</p>` +
+        '<table><thead><tr><th>Desk</th><th>Address</th><th>Hours</th></tr></thead><tbody>' +
+        '<tr><td><p>Pilots</p><p>(night line)</p></td><td><div>1 Quay Street</div><div>Port Estuary</div></td><td>8-12</td></tr>' +
+        '<tr><td>Customs</td><td><ul><li>Pier 2</li><li>Pier 4</li></ul></td><td>9-5</td></tr></tbody></table>' +
+        `<table><tr><td><p>Posted by the harbour master</p><p>Tides are high this week.</p></td></tr></table><p>${fill}</p></article></body></html>`,
+      'https://harbour.example/contacts',
+    );
+    expect(a.text).toContain('\nDesk\tAddress\tHours\nPilots (night line)\t1 Quay Street Port Estuary\t8-12\nCustoms\t• Pier 2 • Pier 4\t9-5\n');
+    expect(a.text).toContain('Posted by the harbour master\n\nTides are high this week.');
+  });
 });
 
 describe('a long table', () => {

@@ -1118,7 +1118,14 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     }
     if (pre === '') return;
     const block = BLOCK.has(name);
-    if (block) owe(1);
+    // Blocks inside a cell of a data table (its paragraphs, a <div>) are blanks, as its line
+    // breaks are: the row stays one line. A cell of two paragraphs broke its row in three, and
+    // the cells after it were lines of their own, under no column.
+    const inCell = (): boolean => !!tables.at(-1) && cells > 0;
+    if (block) {
+      if (inCell()) put(' ');
+      else owe(1);
+    }
     // Cells of a row apart by a tab, as a spreadsheet copies them ("Bob Jr.\t5\t6", where one
     // space made "Bob Jr. 5 6" and no one could tell the columns).
     if ((name === 'TD' || name === 'TH') && isCell(node.previousSibling)) put('\t');
@@ -1145,7 +1152,10 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     // An item without text has no marker to show.
     if (within) marker = null;
     // A nested list ends its item's line, not a paragraph: the outer list's next item follows.
-    if (block) owe(LINE_BLOCK.has(name) || (list && lists.length > 0) ? 1 : 2);
+    if (block) {
+      if (inCell()) put(' ');
+      else owe(LINE_BLOCK.has(name) || (list && lists.length > 0) ? 1 : 2);
+    }
   };
   for (const c of Array.from(root.childNodes)) walk(c as TextNode);
   done.push(tidyLines(out.join('')));
