@@ -37,6 +37,26 @@ describe('the article pruning pass', () => {
     expect(t).not.toContain('Dredging plan');
   });
 
+  it("keeps a heading that is a link once the article's text has begun: a roundup's names of what it reviews", () => {
+    const md = (html: string): string => extractArticle(html, 'https://news.example/estuary').markdown;
+    const item = (name: string, href: string): string => `<h3><a href="${href}">${name}</a></h3>`;
+    const html = page(`${item('Tidemaster 3 Chart Plotter', 'https://shop.example/tidemaster')}${prose[1]}${item('Harbour Pro Binoculars', 'https://shop.example/binoculars')}`, 1);
+    const m = md(html);
+    expect(m).toContain(`\n\n### [Tidemaster 3 Chart Plotter](https://shop.example/tidemaster)\n\n${PROSE[1]}`);
+    expect(m).toContain('\n\n### [Harbour Pro Binoculars](https://shop.example/binoculars)\n\n');
+    expect(text(html)).toContain('\n\nTidemaster 3 Chart Plotter\n\n');
+  });
+
+  it("drops a linked heading before any of the article's text (the section's name over it), and a rail of linked headings", () => {
+    const kicker = '<h3><a href="/estuary-news/">Estuary News: the week on the water</a></h3>';
+    const rail = '<div><h4>More:</h4><ul><li><h4><a href="/a">Ferry fares rise again this spring</a></h4></li><li><h4><a href="/b">Dredging plan delayed to next year</a></h4></li></ul></div>';
+    const t = text(page(kicker, 0).replace(PROSE[3]!, `${PROSE[3]}</p>${rail}<p>`));
+    keepsProse(t);
+    expect(t).not.toContain('Estuary News');
+    expect(t).not.toContain('Ferry fares');
+    expect(t).not.toContain('More:');
+  });
+
   it('keeps a paragraph that merely holds a link', () => {
     const p = '<p>The soundings are published weekly by <a href="/hm">the harbour master</a>, whose office keeps records back to 1850 for anyone who asks at the desk.</p>';
     const t = text(page(p));

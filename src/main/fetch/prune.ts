@@ -260,6 +260,27 @@ function captionAsAlt(caption: PruneElement): boolean {
   return images.some((img) => norm(img.getAttribute('alt')) === text);
 }
 
+/**
+ * Headings, which the link-density rule leaves alone once the article's text has begun: a
+ * heading that is a link names what the section under it is about (a roundup's "### [Satechi
+ * 72W Car Charger](…)" over its review), and a roundup lost every product's name. One before
+ * any text is the section's or site's name over the article, and goes; a list or box of linked
+ * headings (a "More stories" rail) is still dropped whole, as its holder is link-dense too; a
+ * pointer such as "More:" still goes by its phrase.
+ */
+const HEADINGS = new Set(['H2', 'H3', 'H4', 'H5', 'H6']);
+
+/** Whether any of the article's text (what the pass has kept so far) comes before `el` inside `root`. */
+function textBefore(el: PruneElement, root: PruneElement): boolean {
+  for (let n = el; n !== root && n.parentElement; n = n.parentElement) {
+    for (const sibling of Array.from(n.parentElement.childNodes)) {
+      if (sibling === (n as unknown)) break;
+      if (norm(sibling.textContent)) return true;
+    }
+  }
+  return false;
+}
+
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
 
@@ -333,7 +354,7 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
     }
     if (tag === 'A') links = text;
     if (isRoot || !LINK_BLOCKS.has(tag) || text === 0) return [text, links];
-    if (on.has('linkDense') && text < guard && links / text >= LINK_DENSITY) {
+    if (on.has('linkDense') && text < guard && links / text >= LINK_DENSITY && (!HEADINGS.has(tag) || !textBefore(el, root))) {
       el.remove();
       return [0, 0];
     }
