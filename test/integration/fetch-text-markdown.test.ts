@@ -1,0 +1,53 @@
+/**
+ * What a user gets from an article page in markdown and text mode, through the real fetcher
+ * against a loopback server: a countdown's numbers as the page shows them, a quotation marked
+ * as one, a data table's rows on one line each, a roundup's linked headings, and no backslash
+ * a renderer does not need.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createFetcher, type Fetcher } from '../../src/main/fetch';
+import { fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+
+const PAGE = `<!doctype html><html lang="en"><head><title>Three harbours worth the trip</title></head><body>
+<header><a href="/">The Harbour Times</a></header>
+<main><article><h1>Three harbours worth the trip</h1>
+<p>We sailed into every harbour on the coast this summer and ranked them by shelter, water and the welcome at the quay.</p>
+<ol reversed><li>Old Mill, for its shelter from the west</li><li>Quay Town, for its fuel berth</li><li>Port Estuary, for its welcome</li></ol>
+<blockquote><p>The best harbour is the one you reach before the storm.</p><p>Every skipper we met</p></blockquote>
+<h3><a href="https://charts.example/port-estuary">Port Estuary</a></h3>
+<p><b>1. Arrive</b> on the flood; the bar has two metres at half tide and the pilots answer on channel 12 all night.</p>
+<table><thead><tr><th>Harbour</th><th>Berth change</th></tr></thead><tbody><tr><td><p>Old Mill</p><p>(north quay)</p></td><td>-2</td></tr></tbody></table>
+<p>That is the list for this year; next year we go further north along the coast and into the fjords.</p>
+</article></main><footer><p>© The Harbour Times</p></footer></body></html>`;
+
+const caller = { name: 'test' };
+let srv: TestServer;
+let f: Fetcher;
+
+beforeAll(async () => {
+  srv = await startServer({ '/harbours': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE) });
+  f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
+});
+afterAll(async () => {
+  await f.close();
+  await srv.close();
+});
+
+const get = async (mode: 'markdown' | 'text'): Promise<string> => (await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/harbours`, options: { mode } })).content;
+
+describe('an article page fetched', () => {
+  test('as Markdown: the countdown numbered as shown, the linked heading kept, no backslash inside a line', async () => {
+    const md = await get('markdown');
+    expect(md).toContain('\n\n3.  Old Mill, for its shelter from the west\n2)  Quay Town, for its fuel berth\n1.  Port Estuary, for its welcome\n\n');
+    expect(md).toContain('\n\n> The best harbour is the one you reach before the storm.\n> \n> Every skipper we met\n\n');
+    expect(md).toContain(`\n\n### [Port Estuary](https://charts.example/port-estuary)\n\n**1. Arrive** on the flood;`);
+    expect(md).toMatch(/^\| Old Mill<br><br>\(north quay\) \| -2 +\|$/m);
+  });
+
+  test('as text: the countdown numbered, the quote marked "> ", the table row on one line', async () => {
+    const t = await get('text');
+    expect(t).toContain('\n\n3. Old Mill, for its shelter from the west\n2. Quay Town, for its fuel berth\n1. Port Estuary, for its welcome\n\n');
+    expect(t).toContain('\n\n> The best harbour is the one you reach before the storm.\n>\n> Every skipper we met\n\nPort Estuary\n\n1. Arrive on the flood;');
+    expect(t).toContain('\nHarbour\tBerth change\nOld Mill (north quay)\t-2\n');
+  });
+});
