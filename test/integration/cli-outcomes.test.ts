@@ -57,6 +57,17 @@ beforeAll(async () => {
     '/app': { status: 200, body: page('batch/needs_js_cra_react_app.html') },
     '/marketplace': { status: 200, body: page('batch/needs_js_next_data_att_api_marketplace.html') },
     '/short': { status: 200, body: page('pages/ok_example_domain_short_2014.html') },
+    '/bookmarks': { status: 200, body: page('pages/ok_bookmarks_export_ie11_flat.html') },
+    // A blog's front page: its headlines are links to the posts, and they name what the posts are about.
+    '/blog': {
+      status: 200,
+      body:
+        '<!doctype html><html><head><meta charset="utf-8"><title>The Ops Notebook</title></head><body><header><a href="/">The Ops Notebook</a></header><main>' +
+        '<article><h2><a href="/2024/cdn-checks">Just a moment: what a CDN checks before your page loads</a></h2><p>A walk through the checks a CDN runs …</p></article>' +
+        '<article><h2><a href="/2024/broken-links">Page not found: tracing broken links with a crawler</a></h2><p>How we found 400 broken links …</p></article>' +
+        '<article><h2><a href="/2024/consent">Cookie consent banners, measured</a></h2><p>We counted cookies, consent prompts and partners on 100 sites …</p></article>' +
+        '</main><footer>© 2024</footer></body></html>',
+    },
   };
   site = await serve('127.0.0.1', (p) => routes[p]);
   // A site that answers every path with 200 and its not-found page, as such sites do.
@@ -143,6 +154,17 @@ describe('sift batch reports what came back', () => {
       ['failed', 'soft404'],
     ]);
   }, 180_000);
+
+  test('a page of links is ok, whatever its links are called: a bookmarks export, a blog front page with such headlines', async () => {
+    const file = path.join(home, 'links.txt');
+    writeFileSync(file, `${site.base}/bookmarks\n${site.base}/blog\n`);
+    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'links.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    const [bookmarks, blog] = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(bookmarks).toMatchObject({ ok: true });
+    expect(String(bookmarks!.content)).toContain('could not be found');
+    expect(blog).toMatchObject({ ok: true });
+  }, 120_000);
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {
     const snapshot = page('pages/ok_example_domain_short_2014.html');

@@ -223,6 +223,27 @@ describe('stand-ins in other languages', () => {
   });
 });
 
+describe('a page of links: a link names the page it leads to', () => {
+  const post = (headline: string, excerpt: string): string => `<article><h2><a href="/2024/${headline.length}">${headline}</a></h2><p>${excerpt} …</p></article>`;
+  const front = (posts: string): string => site('The Ledger', posts + post('Council extends night buses', 'The number 12 now runs until 2 a.m.'));
+
+  test.each([
+    ['an anti-bot check', post('Just a moment: what a CDN checks before your page loads', 'A walk through the checks')],
+    ['a consent wall', post('Cookie consent banners, measured', 'We counted cookies, consent prompts and partners on 100 sites') + post('Personal data in server logs', 'What cookies end up in logs')],
+    ['a missing page', post('Page not found: tracing broken links with a crawler', 'How we found 400 broken links')],
+  ])("a blog's front page whose headline links name %s is the front page", (_what, posts) => {
+    expect(judge(front(posts))).toBe('ok');
+  });
+
+  test('a list of links whose first title says "could not be found" is a list, not a missing page', () => {
+    const list = site('Reading list', '<ul><li><a href="https://a.example/kittens">Storage engine which returns images of kittens if files could not be found</a></li><li><a href="https://b.example/logs">Rotating logs</a></li></ul>');
+    expect(judge(list)).toBe('ok');
+    // The same words said by the page itself, beside a link home, still make a soft 404.
+    expect(judge(site('The Ledger', '<p>The file you asked for could not be found.</p><p><a href="/">Back to the front page</a></p>'))).toBe('soft404');
+    expect(judge(site('The Ledger', '<h1>Just a moment...</h1><p><a href="/">The Ledger</a></p>'))).toBe('challenge');
+  });
+});
+
 describe('pages that say "not found" about something else', () => {
   const at = (html: string, url: string): string => classifyPage({ html, status: 200, url }).reason ?? 'ok';
   const noResults = site('Search: zyxwv | The Ledger', '<h1>Search</h1><form action="/search"><input name="q" value="zyxwv"><button>Search</button></form><p>Sorry, we couldn’t find what you were looking for.</p>');

@@ -156,7 +156,7 @@ function parsePage(html: string): Page {
   const title = squash(firstElement(stripped, 'title') ?? '');
   const bodyStart = stripped.search(/<body\b/i);
   const body = bodyStart >= 0 ? stripped.slice(bodyStart) : replaceClosed(stripped, /<head\b[\s\S]*?<\/head\s*>/i, () => ' ', '</head');
-  const heads = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h([1-3])\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => ({ level: m[1], text: squash(m[2] ?? '') }));
+  const heads = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h([1-3])\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => ({ level: m[1], text: squash(unlinked(m[2] ?? '')) }));
   // An h1 that is the site's name (the whole title, or its last part: "Sign in | Acme") is its logo.
   const brand = new Set([title, ...titleSegments(title).slice(1)].filter(Boolean));
   const h1s = heads.filter((h) => h.level === '1' && h.text && !brand.has(h.text)).map((h) => h.text);
@@ -171,6 +171,16 @@ function parsePage(html: string): Page {
     body,
   };
 }
+
+/**
+ * Markup without the text of its links. A link's text names the page it leads to: a blog's
+ * front page with a post "Just a moment: what a CDN checks" as an h2 link read as a challenge,
+ * one "Cookie consent banners, measured" as a consent wall, and a bookmarks page whose first
+ * link says "…returns kittens if files could not be found" as a soft 404. A stand-in's own
+ * words ("Page not found", "Just a moment...", "Sign in") are not links in any page of the
+ * corpora.
+ */
+const unlinked = (html: string): string => (html.includes('<') ? replaceClosed(html, /<a\b[^>]*>[\s\S]*?<\/a\s*>/gi, () => ' ', '</a') : html);
 
 /** The tag name that starts at `i` (just past a "<"), lower case: its run of word characters, as /<name\b/i reads it. */
 function tagNameAt(text: string, i: number): string {
@@ -299,7 +309,7 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
   if (short || p.visible.length < TEMPLATE_CHARS / 2) for (const [name, re] of CHALLENGE_MARKERS) if (re.test(p.html)) return name;
   const head = said(`${p.title} | ${p.headings}`).toLowerCase();
   if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
-  if (p.visible.length < 600 && !prose && CHALLENGE_PHRASES.test(said(p.visible).toLowerCase())) return 'challenge-text';
+  if (p.visible.length < 600 && !prose && CHALLENGE_PHRASES.test(said(squash(unlinked(p.body))).toLowerCase())) return 'challenge-text';
   // Served as a success, or as a 403 (firewalls answer a rate limit so too, and "the page may
   // need a login" was no answer to it): a 429's or a 503's page is the busy answer it says, and
   // retried as one. 1,200: a rate-limit page is a line or two; a reference page on 429 says more.
@@ -506,7 +516,7 @@ function soft404(p: Page, status: number, prose: boolean, url: string, similarit
   if (saysNotFound(title) || /^\s*404\b/.test(title)) return 'not-found-title';
   if (saysNotFound(said(p.headings))) return 'not-found-heading';
   // No heading says so, but the first sentences do, in a page with little else.
-  if (p.visible.length < SHORT_CHARS && saysNotFound(said(p.visible.slice(0, 600)))) return 'not-found-text';
+  if (p.visible.length < SHORT_CHARS && saysNotFound(said(squash(unlinked(p.body)).slice(0, 600)))) return 'not-found-text';
   return undefined;
 }
 
