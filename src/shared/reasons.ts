@@ -105,6 +105,7 @@ export function reasonOf(code: string, status: number): Reason {
     case 'bad_input':
       return 'bad_option';
     case 'bad_document':
+    case 'corrupt_body':
       return 'unsupported';
     case 'dns':
     case 'unreachable':

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { openStore, type Store } from '../../src/main/store';
 import { createFetcher, FetchError, pageError, type Fetcher } from '../../src/main/fetch';
@@ -124,6 +125,29 @@ describe('batchFetch error mapping and outcomes', () => {
     // The outcome labels, read back from the metrics the hooks fed: the seed's, extended with the reasons.
     for (const [label, n] of Object.entries({ ok: 1, upstream_4xx: 1, upstream_5xx: 1, unsupported: 1, blocked: 1, timeout: 1, too_long: 1, bad_option: 2 })) {
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: label }), label).toBe(n);
+    }
+  });
+
+  test('a body that does not decompress is stored as an unreadable answer of the site, saying so, not as "internal error" of the network', async () => {
+    const gz = gzipSync(articleHtml(5));
+    const damaged = await startSite({
+      '/plain-said-gzip': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(articleHtml(5)),
+      '/gzip-cut': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gz.subarray(0, gz.length >> 1)),
+      '/gzip-said-br': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' }).end(gz),
+    });
+    try {
+      const r = rig();
+      const { id } = r.runner.submit({ name: 'test' }, 'test', ['/plain-said-gzip', '/gzip-cut', '/gzip-said-br'].map((p) => ({ url: `${damaged.base}${p}` })));
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      const rows = r.store.targetRows(id);
+      for (const t of rows) expect(t).toMatchObject({ status: 'failed', error: 'corrupt compressed body', errorStatus: 422, reason: 'unsupported' });
+      expect(rows[0]!.hint).toMatch(/^The server says the body is compressed as gzip, but it does not decompress as that/);
+      expect(rows[1]!.hint).toMatch(/^The server's gzip-compressed body stops part way/);
+      expect(rows[2]!.hint).toMatch(/compressed as br/);
+      for (const t of rows) expect(t.hint).toMatch(/report it to the site\. The recover option looks for an archived copy\.$/);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'unsupported' })).toBe(3);
+    } finally {
+      await damaged.close();
     }
   });
 

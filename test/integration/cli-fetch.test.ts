@@ -161,20 +161,20 @@ describe('sift fetch of a body its Content-Encoding misdescribes', () => {
       expect(await fetchJson(route as string), route).toEqual({
         url: `${srv.origin}${route}`,
         ok: false,
-        status: 502,
+        status: 422,
         error: 'corrupt compressed body',
-        hint: `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site.`,
-        reason: 'network',
+        hint: `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site. The recover option looks for an archived copy.`,
+        reason: 'unsupported',
       });
     }
   });
   it('fails a gzip stream that stops part way, even one missing only its trailer, saying only part came', async () => {
     for (const route of ['/enc/gzip-no-trailer', '/enc/gzip-half']) {
       expect(await fetchJson(route), route).toMatchObject({
-        status: 502,
+        status: 422,
         error: 'corrupt compressed body',
-        hint: "The server's gzip-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site.",
-        reason: 'network',
+        hint: "The server's gzip-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site. The recover option looks for an archived copy.",
+        reason: 'unsupported',
       });
     }
   });

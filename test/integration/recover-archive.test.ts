@@ -101,6 +101,15 @@ describe('recover through a Wayback-shaped archive', () => {
     expect(lookups('/forbidden')).toBe(0);
   });
 
+  it('recovers a page whose body does not decompress, as its hint says: the archived copy is whole', async () => {
+    site.route('/garbled', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(ARTICLE));
+    const plain = await fail(get('/garbled', f, {}));
+    expect(plain).toMatchObject({ status: 422, reason: 'unsupported', msg: 'corrupt compressed body' });
+    expect(plain.hint).toMatch(/recover option/);
+    capture('/garbled', ARTICLE);
+    expect((await get('/garbled')).meta).toMatchObject({ recovered: true, recovered_from: 422 });
+  });
+
   it('recovers a soft 404 (a "not found" page served with 200), as its hint says', async () => {
     site.route('/moved-away', (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(__dirname, '../fixtures/outcomes/batch/soft404_harvest.html'))));
     const plain = await fail(get('/moved-away', f, {}));

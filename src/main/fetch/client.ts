@@ -4,7 +4,7 @@ import { crc32, createBrotliDecompress, createInflate, createInflateRaw, type In
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, DNS_HINT, FetchError, timeoutError, unpackedTooLong, waitWords } from './errors';
+import { bodyTooLong, DNS_HINT, FetchError, RECOVER_HINT, timeoutError, unpackedTooLong, waitWords } from './errors';
 import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -822,9 +822,9 @@ function decoderFor(coding: string): Transform | undefined {
 function corruptBodyHint(err: unknown, contentEncoding: string): string {
   const declared = contentEncoding.trim().toLowerCase();
   if ((err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') {
-    return `The server's ${declared}-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site.`;
+    return `The server's ${declared}-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site. ${RECOVER_HINT}`;
   }
-  return `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site.`;
+  return `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site. ${RECOVER_HINT}`;
 }
 
 /**
@@ -898,7 +898,10 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
       // No bytes at all under a Content-Encoding (servers label an empty answer gzip too):
       // nothing was compressed, and browsers show the empty page.
       if (received === 0) return Buffer.alloc(0);
-      throw new FetchError(502, 'corrupt compressed body', corruptBodyHint(err, headers['content-encoding'] ?? ''), 'unreachable');
+      // The network carried every byte the server framed: a damaged document (reason
+      // unsupported, "unreadable file", as a damaged PDF is), not a network failure. Stored as a
+      // 502 it read "internal error" / "network error" in a batch, and sent people to their network.
+      throw new FetchError(422, 'corrupt compressed body', corruptBodyHint(err, headers['content-encoding'] ?? ''), 'corrupt_body');
     }
     // The headers, then silence: none of the body came (a GET answered as a HEAD is), which
     // "sent part of the document" would misstate.

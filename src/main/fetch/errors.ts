@@ -65,7 +65,7 @@ export const EXTRACT_TIMEOUT_HINT =
 
 export const badOption = (msg: string, hint: string): FetchError => new FetchError(422, msg, hint, 'bad_option');
 
-const RECOVER_HINT = 'The recover option looks for an archived copy.';
+export const RECOVER_HINT = 'The recover option looks for an archived copy.';
 
 /**
  * A name that does not resolve is a typo or a site that is gone; recover (SPEC §5.6) reads the

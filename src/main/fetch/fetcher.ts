@@ -71,7 +71,8 @@ export function recoverable(err: unknown): boolean {
   if (!(err instanceof FetchError)) return false;
   if (err.reason === 'challenge' || err.reason === 'login' || err.reason === 'soft404') return true;
   if (err.reason === 'consent' || err.reason === 'needs_js') return false;
-  return err.status === 404 || err.status === 410 || (err.status >= 500 && err.status !== 503) || err.code === 'dns';
+  // A body that does not decompress is the server's fault as a 5xx is; an archived copy is whole.
+  return err.status === 404 || err.status === 410 || (err.status >= 500 && err.status !== 503) || err.code === 'dns' || err.code === 'corrupt_body';
 }
 
 /** What the page classification made of a static answer that did not fail it. */
