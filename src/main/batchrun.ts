@@ -63,20 +63,24 @@ export function mapFetchError(
       // rest again later"), not the fetch's "Sift retries batch targets later". An HTTP answer
       // is the site's ("HTTP 429 Too Many Requests"); a bare "busy" is Sift's own limit (the
       // fetch gate, the render slots), which the wait must not blame on the site.
-      const why = /^HTTP \d{3}\b/.test(err.msg)
-        ? `the site answered ${err.msg}`
+      const site = /^HTTP \d{3}\b/.test(err.msg);
+      // The site's 429/503 without a Retry-After (Retry-After: 0 says "now"): asked again at
+      // growing waits, and the row says why they grow.
+      const backoff = site && err.retryAfterMs === undefined;
+      const why = site
+        ? `the site answered ${err.msg}${backoff ? ' without saying when to ask again, so Sift waits longer after each such answer' : ''}`
         : err.msg === RATE_LIMITED
           ? 'the site answered with a page saying it gets too many requests'
           : 'Sift is already fetching as many pages as it may at once';
       // Stored once the retries ran out: a site that asked for an hour said so, and "later" is then that hour.
       // (A rate-limit page asked for no wait: the one it carries is Sift's own.)
       const hint =
-        err.msg === RATE_LIMITED
+        err.msg === RATE_LIMITED || (backoff && status === 429)
           ? 'The site kept saying it gets too many requests: run the rest again in a few minutes; a list with many of its pages may need running in parts, a while apart.'
           : err.retryAfterMs && err.retryAfterMs >= 1000
             ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
             : undefined;
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, ...(hint ? { hint } : {}) });
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, backoff, ...(hint ? { hint } : {}) });
     }
     if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
     if (err.status === 502) {

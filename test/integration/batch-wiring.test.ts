@@ -15,7 +15,7 @@ import { batchOutcome, createBatchRunner, describe as describeErr, mapFetchError
 import { RetryLaterError, type TargetError, isRetryLater, type Runner } from '../../src/main/batch';
 import { busyWhy } from '../../src/main/batch/errors';
 import { upstreamError } from '../../src/main/fetch/client';
-import { isTerminal, type Job, type Target } from '../../src/shared/types';
+import { isTerminal, type Job, type Target, type TargetWait } from '../../src/shared/types';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
 
 let site: Site;
@@ -225,6 +225,39 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
+  test('a 429 without Retry-After is asked again further apart each time, the row saying why, not every retryWait for the whole window', async () => {
+    let calls = 0;
+    const limiting = await startSite({
+      '/no-retry-after': (_req, res) => {
+        calls++;
+        res.writeHead(429, { 'content-type': 'text/plain' }).end('slow down');
+      },
+    });
+    try {
+      // A window of 50 retryWaits: at a fixed wait that is up to 50 asks; doubling from 20 ms
+      // (20, 40, 80, 160, 320, then the window's end) it is at most 7.
+      const r = rig({ runner: { retryWaitMs: 20, retryForMs: 1000 } });
+      const waits: TargetWait[] = [];
+      r.runner.on('waiting', (_jobId, row) => {
+        if (row.wait) waits.push(row.wait);
+      });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${limiting.base}/no-retry-after` }]);
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      expect(calls).toBeLessThanOrEqual(7);
+      expect(waits.length).toBeGreaterThanOrEqual(1);
+      for (const w of waits) expect(w.why).toBe('the site answered HTTP 429 Too Many Requests without saying when to ask again, so Sift waits longer after each such answer');
+      // Each wait (but one cut to the window's end) at least 1.6 times the one before: doubled, with up to a quarter of jitter.
+      const grown = waits.filter((w) => !w.last).map((w) => w.waitMs);
+      expect(grown[0]).toBeGreaterThanOrEqual(20);
+      for (let i = 1; i < grown.length; i++) expect(grown[i]!, `wait ${i}: ${grown.join(', ')}`).toBeGreaterThanOrEqual(Math.floor(grown[i - 1]! * 1.6));
+      const [row] = r.store.targetRows(id);
+      expect(row).toMatchObject({ errorStatus: 429, reason: 'busy' });
+      expect(row!.hint).toMatch(/^The site kept saying it gets too many requests: run the rest again in a few minutes/);
+    } finally {
+      await limiting.close();
+    }
+  });
+
   test('a target whose site asked for hours fails busy saying how long it asked for, not just "later"', async () => {
     const busySite = await startSite({ '/closed-for-the-day': (_req, res) => res.writeHead(503, { 'retry-after': String(6 * 3600) }).end('back tomorrow') });
     try {
@@ -360,7 +393,11 @@ describe('batchOutcome and mapFetchError (rule 1 and 2, table)', () => {
 
   test("a wait says whose busy it is: the site's HTTP answer, or Sift's own limit on fetches at once", () => {
     const ctx = { caller: { name: 'c' }, log, onBlocked: () => {} };
-    expect(busyWhy(mapFetchError(upstreamError(429, {}), ctx))).toBe('the site answered HTTP 429 Too Many Requests');
+    expect(busyWhy(mapFetchError(upstreamError(429, { 'retry-after': '0' }), ctx))).toBe('the site answered HTTP 429 Too Many Requests');
+    // With no Retry-After the wait grows, and says why.
+    expect(busyWhy(mapFetchError(upstreamError(429, {}), ctx))).toBe(
+      'the site answered HTTP 429 Too Many Requests without saying when to ask again, so Sift waits longer after each such answer',
+    );
     expect(busyWhy(mapFetchError(upstreamError(503, { 'retry-after': '5' }), ctx))).toBe('the site answered HTTP 503 Service Unavailable');
     const gate = new FetchError(503, 'busy', 'Sift is fetching as much as it may at once; try again in a few seconds.', 'busy', 2_000);
     expect(busyWhy(mapFetchError(gate, ctx))).toBe('Sift is already fetching as many pages as it may at once');

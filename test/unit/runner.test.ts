@@ -13,10 +13,10 @@ import {
   type FetchFunc,
   type RunnerConfig,
 } from '../../src/main/batch';
-import { tooLongTargetError } from '../../src/main/batch/errors';
+import { BACKOFF_CAP_MS, backoffWaitMs, tooLongTargetError } from '../../src/main/batch/errors';
 import { batchOutcome } from '../../src/main/batchrun';
 import type { Store } from '../../src/main/store';
-import type { Result, Target, TargetRow } from '../../src/shared/types';
+import type { Result, Target, TargetRow, TargetWait } from '../../src/shared/types';
 import { cancelLive, deferred, hang, memoryLogger, tempStore, terminal, until } from '../helpers/store';
 
 const HOST = 'example.test';
@@ -422,6 +422,47 @@ describe('retry on ErrRetryLater (task 06 rule 10)', () => {
     const { id } = r.submit({ name: 'alice' }, 'user', list(1));
     await terminal(r, id);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(75);
+  });
+
+  it('a site that asked to slow down without saying for how long is asked again at doubling waits, capped, jittered, never sooner than retryWait', async () => {
+    const waits: TargetWait[] = [];
+    let calls = 0;
+    const r = runner(async () => {
+      calls++;
+      throw new RetryLaterError('HTTP 429 Too Many Requests', { status: 429, backoff: true });
+    }, { retryWaitMs: 10, retryForMs: 700 });
+    r.on('waiting', (_id, row) => {
+      if (row.wait) waits.push(row.wait);
+    });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    expect((await terminal(r, id)).status).toBe('failed');
+    // 10, 20, 40, 80, 160, 320: the window ends inside the sixth; a fixed 10 ms would ask up to 70 times.
+    expect(calls).toBeLessThanOrEqual(7);
+    const grown = waits.filter((w) => !w.last).map((w) => w.waitMs);
+    expect(grown[0]).toBeGreaterThanOrEqual(10);
+    for (let i = 1; i < grown.length; i++) expect(grown[i]!, grown.join(', ')).toBeGreaterThanOrEqual(Math.floor(grown[i - 1]! * 1.6));
+  });
+
+  it('a backoff wait doubles from retryWait, stops growing at its cap, and its jitter only adds, up to a quarter', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffWaitMs(2_000, n, () => 0))).toEqual([2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect(backoffWaitMs(2_000, 1, () => 0.999)).toBe(2_500);
+    expect(backoffWaitMs(2_000, 1_000, () => 0.999)).toBeLessThanOrEqual(BACKOFF_CAP_MS * 1.25);
+    // A retryWait set longer than the cap is kept: the backoff never waits less than it.
+    expect(backoffWaitMs(45_000, 3, () => 0)).toBe(45_000);
+  });
+
+  it('a busy answer without backoff is still asked again every retryWait (the gate, a Retry-After of 0)', async () => {
+    const waits: number[] = [];
+    const r = runner(async () => {
+      throw new RetryLaterError('busy');
+    }, { retryWaitMs: 10, retryForMs: 60 });
+    r.on('waiting', (_id, row) => {
+      if (row.wait && !row.wait.last) waits.push(row.wait.waitMs);
+    });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    await terminal(r, id);
+    expect(waits.length).toBeGreaterThanOrEqual(1);
+    for (const w of waits) expect(w).toBe(10);
   });
 
   it('ends a retry wait at once when the job is cancelled', async () => {

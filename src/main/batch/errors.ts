@@ -55,14 +55,45 @@ export class RetryLaterError extends Error {
   readonly retryAfterMs: number | undefined;
   /** What was busy, in a person's words, said while the runner waits to try again. */
   readonly why: string | undefined;
-  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503; why?: string } = {}) {
+  /**
+   * The site asked to slow down and did not say for how long (a 429 or 503 without
+   * Retry-After): each wait doubles from retryWait (backoffWaitMs), instead of asking a site
+   * that just said it is asked too often again every 2 s, 30 times in the minute.
+   */
+  readonly backoff: boolean;
+  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503; why?: string; backoff?: boolean } = {}) {
     super(`${message}: ${ErrRetryLater.message}`);
     this.name = 'RetryLaterError';
     this.status = opts.status ?? 503;
     this.retryAfterMs = opts.retryAfterMs;
     this.hint = opts.hint ?? ErrRetryLater.hint;
     this.why = opts.why;
+    this.backoff = opts.backoff === true;
   }
+}
+
+/** Whether err's cause chain asks for a growing wait (RetryLaterError's backoff). */
+export function backsOff(err: unknown): boolean {
+  for (const e of causes(err)) if ((e as { backoff?: unknown }).backoff === true) return true;
+  return false;
+}
+
+/**
+ * The longest wait a backoff grows to before its jitter: 30 s, so a minute's retry window
+ * (the default) asks at about 0, 2, 6, 14, 30 and 60 s, six times where it asked thirty, and
+ * a longer window (Settings) asks twice a minute, not once in its whole length.
+ */
+export const BACKOFF_CAP_MS = 30_000;
+
+/**
+ * The wait before try n + 1 of a site that keeps asking to slow down without a Retry-After:
+ * retryWait doubled per answer (n = 1 for the first), at most BACKOFF_CAP_MS (or retryWait, if
+ * that is longer), and up to a quarter more at random, so that jobs held by the same site
+ * spread their tries instead of asking again all at once. Never less than retryWait.
+ */
+export function backoffWaitMs(retryWaitMs: number, n: number, random: () => number = Math.random): number {
+  const base = Math.min(Math.max(retryWaitMs, BACKOFF_CAP_MS), retryWaitMs * 2 ** Math.min(Math.max(n - 1, 0), 30));
+  return Math.round(base * (1 + random() / 4));
 }
 
 /**

@@ -5,6 +5,8 @@ import { isTerminal, resultWarnings, type Job, type JobStatus, type Result, type
 import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
 import {
+  backoffWaitMs,
+  backsOff,
   busyWhy,
   cancelledTargetError,
   ErrBusy,
@@ -396,7 +398,9 @@ export class Runner {
   /**
    * Calls the fetch function, retrying an error that wraps ErrRetryLater every retryWaitMs
    * (or the server's Retry-After when longer) until retryForMs has passed. The window caps
-   * Retry-After too: a wait never runs past it, so the last try lands at its end.
+   * Retry-After too: a wait never runs past it, so the last try lands at its end. A site that
+   * asked to slow down without a Retry-After is asked again further apart each time
+   * (backoffWaitMs), never sooner than retryWaitMs.
    */
   private async fetchWithRetry(a: Active, idx: number, started: number): Promise<Result> {
     const t = a.targets[idx]!;
@@ -404,6 +408,8 @@ export class Runner {
     // Set once a wait is cut to the window's end: the try after it is the last. Timers fire up
     // to a millisecond early, so without it a sliver of window could buy a burst of tries.
     let last = false;
+    // The busy answers so far that asked for a growing wait (backsOff).
+    let unnamed = 0;
     for (;;) {
       try {
         // Inside an async arrow so a synchronous throw becomes a rejection.
@@ -414,7 +420,8 @@ export class Runner {
         if (a.stop.signal.aborted) throw a.stop.signal.reason;
         const left = deadline - performance.now();
         if (left <= 0 || last) throw err;
-        const wanted = Math.max(this.cfg.retryWaitMs, retryAfterOf(err) ?? 0);
+        const asked = retryAfterOf(err);
+        const wanted = Math.max(this.cfg.retryWaitMs, asked ?? (backsOff(err) ? backoffWaitMs(this.cfg.retryWaitMs, ++unnamed) : 0));
         last = wanted >= left;
         const wait = Math.min(left, wanted);
         // Said, so a target that waits up to a minute does not look hung: the row (app, CLI)
