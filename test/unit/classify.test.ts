@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyPage, pageSimilarity, paywallTeaser, type Classification } from '../../src/main/fetch/classify';
+import { classifyPage, drawnByScripts, pageSimilarity, paywallTeaser, type Classification } from '../../src/main/fetch/classify';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -241,6 +241,16 @@ describe('a page of links: a link names the page it leads to', () => {
     // The same words said by the page itself, beside a link home, still make a soft 404.
     expect(judge(site('The Ledger', '<p>The file you asked for could not be found.</p><p><a href="/">Back to the front page</a></p>'))).toBe('soft404');
     expect(judge(site('The Ledger', '<h1>Just a moment...</h1><p><a href="/">The Ledger</a></p>'))).toBe('challenge');
+  });
+});
+
+describe('drawnByScripts: did rendering put text of its own into the page', () => {
+  const page = (root: string): string => site('Acme Reports', `<p>Acme Reports is where the finance team publishes what it measures.</p><div id="root">${root}</div>`);
+  test("a route's report drawn into the app's root is; a page left as it was, or given a line, is not", () => {
+    const report = '<h1>Quarterly revenue report</h1><p>Revenue in the first quarter rose by eleven percent, driven by the northern warehouses and a mild winter that kept the delivery routes open.</p>';
+    expect(drawnByScripts(page(''), page(report))).toBe(true);
+    expect(drawnByScripts(page(''), page(''))).toBe(false);
+    expect(drawnByScripts(page(''), page('<p>Loading the latest figures now</p>'))).toBe(false);
   });
 });
 

@@ -688,23 +688,48 @@ export function classifyPage(input: ClassifyInput): Classification {
   return { warnings };
 }
 
+/** A page's visible text as word trigrams, without the given echoes (the asked path's words). */
+function trigrams(html: string, echoes: readonly string[] = []): Set<string> {
+  let text = parsePage(html).visible.toLowerCase();
+  for (const e of echoes) if (e) text = text.split(e.toLowerCase()).join(' ');
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const out = new Set<string>();
+  for (let i = 0; i + 2 < words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+  if (words.length > 0 && words.length < 3) out.add(words.join(' '));
+  return out;
+}
+
+/**
+ * Whether the page has an app's root element (<div id="root">, <app-root>, …). A host that
+ * answers every path with such a page and its scripts is an app that routes by path (React
+ * Router, Vue Router behind a host's single-page fallback) as likely as a catch-all: only its
+ * scripts can tell which.
+ */
+export const hasAppRoot = (html: string): boolean => APP_ROOTS.test(html);
+
+/**
+ * Word trigrams a page's scripts added to it: in the rendered page's visible text and not in
+ * the static one's. 20: a sentence of the app's own (a route's heading and a paragraph are
+ * dozens); a host's catch-all whose scripts draw nothing adds none.
+ */
+const DRAWN_TRIGRAMS = 20;
+
+/** Whether rendering drew text of its own into the page (DRAWN_TRIGRAMS), rather than leaving the static page as it was. */
+export function drawnByScripts(staticHtml: string, renderedHtml: string): boolean {
+  const before = trigrams(staticHtml);
+  let added = 0;
+  for (const g of trigrams(renderedHtml)) if (!before.has(g) && ++added >= DRAWN_TRIGRAMS) return true;
+  return false;
+}
+
 /**
  * How alike two pages' visible texts are (0..1): the Dice coefficient of their word
  * trigrams, after the requested path's own words are taken out (a catch-all page often
  * echoes the path it was asked for).
  */
 export function pageSimilarity(a: string, b: string, echoes: readonly string[] = []): number {
-  const grams = (html: string): Set<string> => {
-    let text = parsePage(html).visible.toLowerCase();
-    for (const e of echoes) if (e) text = text.split(e.toLowerCase()).join(' ');
-    const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    const out = new Set<string>();
-    for (let i = 0; i + 2 < words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
-    if (words.length > 0 && words.length < 3) out.add(words.join(' '));
-    return out;
-  };
-  const x = grams(a);
-  const y = grams(b);
+  const x = trigrams(a, echoes);
+  const y = trigrams(b, echoes);
   if (x.size === 0 && y.size === 0) return a.trim() === b.trim() ? 1 : 0;
   let shared = 0;
   for (const g of x) if (y.has(g)) shared++;

@@ -7,7 +7,7 @@ import { GuardProxy } from './render/proxy';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
-import { classifyPage, isNotFoundText, type Classification, type ClassifyInput } from './classify';
+import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput } from './classify';
 import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
@@ -85,6 +85,13 @@ interface Verdict {
    * this instead of decoding the body again.
    */
   decoded?: Decoded;
+  /**
+   * The host answers every path with this page, which is to be rendered before it is judged:
+   * an app (its root and scripts) that may route by path, or any page under render=always.
+   * Rendered, a page its scripts drew nothing into is the catch-all (soft404); one they drew a
+   * page into is judged as that page.
+   */
+  catchAll?: boolean;
 }
 
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
@@ -236,6 +243,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         const similarity = await underDeadline(signal, deadline, (s) => htmlPool.similarity(html, other.page, other.echoes, s));
         c = await classify({ ...input, randomPathSimilarity: similarity });
       }
+    }
+    // An app the host answers every path with: each real route of a single-page app that
+    // routes by path (behind a host's fallback to its index page) read as the same page, and
+    // failed as a soft 404 without being run. Its scripts tell a route they draw from a path
+    // they do not know; without them (render=never) the page is the app's to show.
+    if (c.signals?.[0] === 'random-path-twin' && (render === 'always' || (hasAppRoot(html) && hasScriptBundles(html)))) {
+      if (render === 'never') throw pageError('needs_js', res.status);
+      return { warnings: c.warnings, needsJs: false, decoded, catchAll: true };
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.
@@ -468,7 +483,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         const why =
           verdict.needsJs || mode === 'always'
             ? shouldRender(mode, html, '', verdict.needsJs)
-            : hasScriptBundles(html)
+            : verdict.catchAll
+              ? 'catch_all'
+              : hasScriptBundles(html)
               ? route
                 ? 'route'
                 : shouldRender(mode, html, (article = await read()).text, false)
@@ -477,7 +494,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         if (why) {
           const info = await renderer.browser();
           if (!info.ok) {
-            if (mode === 'always' || why === 'needs_js' || why === 'route') throw noBrowser(info, mode);
+            if (mode === 'always' || why === 'needs_js' || why === 'route' || why === 'catch_all') throw noBrowser(info, mode);
             render.render_skipped = `${info.why}. ${info.hint}`;
           } else {
             const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
@@ -490,6 +507,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             // still needs_js, a check that did not clear is still a challenge.
             const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
             if (after.reason) throw pageError(after.reason, res.status, true, after.signals?.[0]);
+            if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');
             warnings = after.warnings;
           }
         }

@@ -3,11 +3,12 @@ import { THIN_CHARS } from '../classify';
 
 /**
  * Why a page is rendered under `auto`: an app shell whose content appears only after its
- * JavaScript runs, a thin page that carries script bundles, or a page with script bundles
- * whose address names a single-page app's route (#/…, which only the app's scripts read).
- * `undefined` = not rendered.
+ * JavaScript runs, a thin page that carries script bundles, a page with script bundles
+ * whose address names a single-page app's route (#/…, which only the app's scripts read), or
+ * an app the host answers every path with (`catch_all`: an app that routes by path draws
+ * each path's page; a host's catch-all draws none). `undefined` = not rendered.
  */
-export type RenderWhy = 'needs_js' | 'thin_with_scripts' | 'route';
+export type RenderWhy = 'needs_js' | 'thin_with_scripts' | 'route' | 'catch_all';
 
 // "Thin" as the page classification means it (a short real page is ok with warnings: ["thin"]).
 export { THIN_CHARS };
