@@ -100,6 +100,12 @@ describe('sift batch of an app that routes by path, behind a host that answers e
     expect(r.code).toBe(1);
   }, 180_000);
 
+  it('with --render always a catch-all is a soft 404 as under auto, not the ok page it read as once rendered', async () => {
+    const r = await batch([`${shopOrigin}/2019/autumn-catalogue`], '--render', 'always');
+    expect(r.code).toBe(1);
+    expect(r.lines[0]).toMatchObject({ ok: false, reason: 'soft404', status: 404 });
+  }, 120_000);
+
   it('with --render never says the route needs JavaScript, not that it does not exist', async () => {
     const r = await batch([`${origin}/app/reports/1`], '--render', 'never');
     expect(r.code).toBe(1);

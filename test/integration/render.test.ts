@@ -314,6 +314,8 @@ describe('a page whose server sends the browser elsewhere than it sent the stati
         signalled();
         return void res.writeHead(204).end();
       }
+      // Its own page only: a host that answers every path with it is a catch-all (a soft 404).
+      if (req.url !== '/other') return void res.writeHead(404).end();
       const script = `${sites.forbidden.origin.replace(/^http:/, 'https:')}/x.js`;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Other</title></head><body><article>${'<p>The other page renders beside it.</p>'.repeat(20)}</article><script src="${script}" onerror="fetch('/signal')"></script></body></html>`);
     });
