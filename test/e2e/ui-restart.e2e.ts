@@ -121,6 +121,19 @@ test('a job cut short by a crash counts the same in its header, the job list and
   // Its result pane says the same sentence, not the code word "restart" stored as its error.
   await cut.click();
   await expect.poll(() => again.getByTestId('result-error').textContent()).toMatch(/^Sift stopped while this target was being fetched; run the rest again to fetch it\.?$/);
+  // Its pane's badge reads as its row's: it read "failed" beside the row's "stopped".
+  const pane = again.getByTestId('result-pane');
+  expect(await pane.getAttribute('data-idx')).toBe('2');
+  expect(await pane.getByTestId('status-badge').textContent()).toBe('stopped');
+  // The target never reached: "not fetched" in its row and its pane, where the pane said "pending" and "Not fetched yet."
+  const never = again.locator('[data-testid="target-row"][data-idx="3"]');
+  expect(await never.getByTestId('status-badge').textContent()).toBe('not fetched');
+  await never.click();
+  await expect.poll(() => pane.getAttribute('data-idx')).toBe('3');
+  expect(await pane.getByTestId('status-badge').textContent()).toBe('not fetched');
+  expect(await pane.textContent()).toContain('Not fetched: the job ended before it. Run the rest again to fetch it.');
+  await cut.click();
+  await expect.poll(() => pane.getAttribute('data-idx')).toBe('2');
   expect(await again.getByTestId('reason-summary').count()).toBe(0);
   expect(await again.getByTestId('run-failed').count()).toBe(0);
   await again.screenshot({ path: screenshotPath('ui-crashed-counts') });

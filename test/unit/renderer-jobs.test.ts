@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { progressAnnouncement, rowFailure, stopBadge, storeStopNotice } from '../../src/renderer/src/lib/jobs';
+import { progressAnnouncement, rowFailure, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
 
 describe("the job header's notice of a job the store stopped", () => {
   test('says why in plain words, that the results are kept, and what to do before running the rest again', () => {
@@ -72,5 +72,22 @@ describe("a failed row's words", () => {
     expect(rowFailure(cancelled)).toEqual({ error: cancelled.hint, hint: '' });
     // Any other failure reads as shownFailure has it.
     expect(rowFailure({ status: 'failed', error: 'HTTP 404 Not Found', hint: 'The page is gone.', reason: 'upstream' })).toEqual({ error: 'HTTP 404 Not Found', hint: 'The page is gone.' });
+  });
+});
+
+describe("a target's badge, in its row and in its result pane", () => {
+  test('a target cut short by a cancel, a crash or a close reads "stopped", not "failed"', () => {
+    for (const error of ['cancelled', 'restart', 'interrupted']) expect(targetStop({ status: 'failed', error }, true)?.label).toBe('stopped');
+  });
+
+  test('a target an ended job left pending reads "not fetched"; in a running job it is still to come', () => {
+    expect(targetStop({ status: 'pending', error: '' }, true)?.label).toBe('not fetched');
+    expect(targetStop({ status: 'pending', error: '' }, false)).toBeUndefined();
+  });
+
+  test('a target that failed for a reason of its own, or is done, keeps its status word', () => {
+    expect(targetStop({ status: 'failed', error: 'HTTP 404' }, true)).toBeUndefined();
+    expect(targetStop({ status: 'done', error: '' }, true)).toBeUndefined();
+    expect(targetStop({ status: 'running', error: '' }, false)).toBeUndefined();
   });
 });

@@ -86,6 +86,17 @@ export const NOT_FETCHED: StopBadge = { kind: 'not-fetched', label: 'not fetched
  */
 export const STOPPED_MIDWAY: StopBadge = { kind: 'not-fetched', label: 'stopped', title: 'Stopped while it was being fetched. Run the rest again to fetch it.' };
 
+/**
+ * What a target's badge says instead of its stored status, wherever the target is shown (its
+ * row, its result pane): NOT_FETCHED for one left pending by a job that has ended,
+ * STOPPED_MIDWAY for one cut short; undefined when its status says it. The pane read "failed"
+ * for the row that said "stopped", and "pending" for the one that said "not fetched".
+ */
+export function targetStop(row: Pick<TargetRow, 'status' | 'error'>, jobEnded: boolean): StopBadge | undefined {
+  if (row.status === 'pending') return jobEnded ? NOT_FETCHED : undefined;
+  return row.status === 'failed' && isUnfinished(row) ? STOPPED_MIDWAY : undefined;
+}
+
 const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: 'Done, some failed', failed: 'Failed', cancelled: 'Cancelled' };
 
 /**

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import { isUnfinished, type TargetRow, type TargetState, type TargetStatus } from '../../../shared/types';
 import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
+import { isLive } from '../lib/jobs';
 import type { State } from './index';
 
 /** The rows of the job on screen. Only one job's rows are held: a job can have 10,000. */
@@ -97,6 +98,12 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   setResultError: (resultError) => set({ resultError, resultLoading: false }),
   clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
 });
+
+/** Whether the job on screen has ended: a target it left pending will not be fetched by it. */
+export function detailJobEnded(s: Pick<State, 'detailJobId' | 'jobs'>): boolean {
+  const job = s.detailJobId ? s.jobs[s.detailJobId] : undefined;
+  return job ? !isLive(job) : false;
+}
 
 /** Whether the table's filter is on (any status, reason or warning chosen). */
 export const isFiltered = (s: Pick<DetailSlice, 'filterStatus' | 'filterReason' | 'filterWarning'>): boolean =>

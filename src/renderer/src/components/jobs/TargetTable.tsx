@@ -2,13 +2,13 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { errorBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
-import { isUnfinished, waitingText, type TargetState } from '../../../../shared/types';
+import { waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { isFiltered, reasonCounts, rowMatches } from '../../store/detail';
+import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-import { isLive, NOT_FETCHED, rowFailure, STOPPED_MIDWAY } from '../../lib/jobs';
+import { rowFailure, targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
@@ -257,10 +257,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   const row = useStore((s) => s.rows[idx]);
   const selected = useStore((s) => s.selectedIdx === idx);
   // The job this table shows has ended: a target still pending will not be fetched by it.
-  const ended = useStore((s) => {
-    const job = s.detailJobId ? s.jobs[s.detailJobId] : undefined;
-    return job ? !isLive(job) : false;
-  });
+  const ended = useStore(detailJobEnded);
   const url = row?.url ?? '';
   const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
   // A target waiting on a busy site counts down to its next try; only such a row ticks.
@@ -285,7 +282,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
     >
       <span role="gridcell" className="c-idx muted">{idx + 1}</span>
       <span role="gridcell" className="c-status">
-        <StatusBadge status={row.status} stop={ended && row.status === 'pending' ? NOT_FETCHED : failed && isUnfinished(row) ? STOPPED_MIDWAY : undefined} />
+        <StatusBadge status={row.status} stop={targetStop(row, ended)} />
       </span>
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
         {shownUrl}

@@ -1,7 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
-import { rowFailure } from '../../lib/jobs';
+import { NOT_FETCHED, rowFailure, targetStop } from '../../lib/jobs';
+import { detailJobEnded } from '../../store/detail';
 import { waitingText, type TargetRow } from '../../../../shared/types';
 import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
@@ -11,7 +12,7 @@ import { readableUrl } from '../../../../shared/readable-url';
 
 /** The selected target: its result when opened, else what the row knows. */
 export function ResultPane(): React.JSX.Element {
-  const { idx, row, result, loading, error, focus } = useStore(
+  const { idx, row, result, loading, error, focus, ended } = useStore(
     useShallow((s) => ({
       idx: s.selectedIdx,
       focus: s.focus && s.focus.jobId === s.detailJobId && s.focus.idx === s.selectedIdx ? s.focus : null,
@@ -19,6 +20,8 @@ export function ResultPane(): React.JSX.Element {
       result: s.result,
       loading: s.resultLoading,
       error: s.resultError,
+      // As the row's badge reads it: a target still pending in a job that has ended will not be fetched.
+      ended: detailJobEnded(s),
     })),
   );
   if (idx === null || !row) {
@@ -35,14 +38,14 @@ export function ResultPane(): React.JSX.Element {
   return (
     <aside className="result-pane" data-testid="result-pane" data-idx={idx}>
       <div className="result-head">
-        <StatusBadge status={row.status} />
+        <StatusBadge status={row.status} stop={targetStop(row, ended)} />
         <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
           {readableUrl(row.url)}
         </a>
       </div>
       {row.title && <h3 className="result-title">{row.title}</h3>}
       {row.status === 'failed' && <FailedTarget row={row} />}
-      {row.status === 'pending' && <p className="muted">Not fetched yet.</p>}
+      {row.status === 'pending' && <p className="muted">{ended ? NOT_FETCHED.title : 'Not fetched yet.'}</p>}
       {row.status === 'running' && <RunningTarget row={row} />}
       {row.status === 'done' && !status && !loading && !error && (
         <button type="button" onClick={() => void openResult(idx)}>
