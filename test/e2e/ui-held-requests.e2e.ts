@@ -1,9 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -12,7 +11,7 @@ import { startSite, type Site } from '../helpers/sites';
  * acted, so the order is the test's, however fast or busy the machine: stopping an export
  * from its dialog; clearing a bad grep while its check is being answered.
  */
-let browser: Browser;
+let opened: OpenedApp;
 let site: Site;
 let app: UiApp;
 let page: Page;
@@ -24,32 +23,30 @@ const checkIds = new Set<number>();
 const heldAnswers: (() => void)[] = [];
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startSite();
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl, 'light', (context) =>
-    context.routeWebSocket(app.bridge.wsUrl, (ws) => {
-      const server = ws.connectToServer();
-      ws.onMessage((m) => {
-        const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
-        const method = call.method ?? '';
-        if (method === 'checkOptions' && call.id !== undefined) checkIds.add(call.id);
-        if (holding && method === 'exportJob') held.push({ method, send: () => server.send(m) });
-        else server.send(m);
-      });
-      server.onMessage((m) => {
-        const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
-        if (holdingChecks && answer.t === 'res' && answer.id !== undefined && checkIds.has(answer.id)) heldAnswers.push(() => ws.send(m));
-        else ws.send(m);
-      });
-    }),
-  );
+  opened = await openApp({
+    prepare: (context, bridged) =>
+      context.routeWebSocket(bridged.bridge.wsUrl, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((m) => {
+          const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
+          const method = call.method ?? '';
+          if (method === 'checkOptions' && call.id !== undefined) checkIds.add(call.id);
+          if (holding && method === 'exportJob') held.push({ method, send: () => server.send(m) });
+          else server.send(m);
+        });
+        server.onMessage((m) => {
+          const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
+          if (holdingChecks && answer.t === 'res' && answer.id !== undefined && checkIds.has(answer.id)) heldAnswers.push(() => ws.send(m));
+          else ws.send(m);
+        });
+      }),
+  });
+  ({ app, page } = opened);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await site?.close();
 });
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -11,7 +10,7 @@ import { startSite, type Site } from '../helpers/sites';
  * they become the list, as `sift batch URL` makes them. A reading can be stopped; an address
  * that is no list, or holds no URL, leaves the address as the list and says why.
  */
-let browser: Browser;
+let opened: OpenedApp;
 let site: Site;
 let app: UiApp;
 let page: Page;
@@ -22,7 +21,6 @@ let release: () => void = () => {};
 const released = new Promise<void>((r) => (release = r));
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startSite({
     '/blog/feed': (_req, res) =>
       res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(
@@ -41,15 +39,13 @@ beforeAll(async () => {
     '/download': (_req, res) => res.writeHead(302, { location: '/doc/1.pdf' }).end(),
     '/no-links': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quiet</title><p>Nothing to follow here.</p>'),
   });
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp();
+  ({ app, page } = opened);
 });
 
 afterAll(async () => {
   release();
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await site?.close();
 });
 

@@ -1,22 +1,18 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
 
 /**
  * Lists as spreadsheets and bookmark services write them, dropped on the composer: the counts
  * the user sees before submitting are the ones the file holds. Nothing is fetched.
  */
-let browser: Browser;
-let app: UiApp;
+let opened: OpenedApp;
 let page: Page;
 
 beforeAll(async () => {
-  ensureBuilt();
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp();
+  page = opened.page;
 });
 
 afterEach(async () => {
@@ -24,8 +20,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

@@ -4,14 +4,12 @@
  * showed the first MiB only: the view stayed at the top, or marked another occurrence.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
 
-let browser: Browser;
-let app: UiApp;
+let opened: OpenedApp;
 let page: Page;
 let site: Site;
 
@@ -27,16 +25,13 @@ const text = Array.from({ length: LINES }, (_, i) => {
 }).join('\n');
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(text) });
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp();
+  page = opened.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await site?.close();
 });
 

@@ -8,16 +8,14 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { cutInCells, dropFile, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { cutInCells, dropFile, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page$ = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
 
-let browser: Browser;
-let app: UiApp;
+let opened: OpenedApp;
 let page: Page;
 const servers: http.Server[] = [];
 let base = '';
@@ -31,7 +29,6 @@ async function listen(host: string, handler: http.RequestListener): Promise<stri
 }
 
 beforeAll(async () => {
-  ensureBuilt();
   const routes: Record<string, [number, string]> = {
     '/news/challenge-page': [503, page$('batch/cf_uam_just_a_moment_2021.html')],
     '/account/overview': [200, page$('batch/login_bank_of_ireland_365.html')],
@@ -57,14 +54,12 @@ beforeAll(async () => {
   // A site that answers every path with 200 and its not-found page.
   const notFound = page$('batch/soft404_harvest.html');
   catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
-  app = await startUiApp({ settings: { archiveService: `${base}/wayback/available` } });
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp({ settings: { archiveService: `${base}/wayback/available` } });
+  page = opened.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 

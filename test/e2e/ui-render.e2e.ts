@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -10,22 +9,19 @@ import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-s
  * guarding proxy and a system Chromium driven by playwright-core) behind the bridge. Only the
  * fixtures' origin is allowed; the second loopback host must see nothing.
  */
-let browser: Browser;
+let opened: OpenedApp;
 let sites: RenderSites;
 let app: UiApp;
 let page: Page;
 
 beforeAll(async () => {
-  ensureBuilt();
   sites = await startRenderSites();
-  app = await startUiApp({ settings: { allowPrivate: false, allowHosts: ['127.0.0.1'], renderBudgetSeconds: 10 } });
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp({ settings: { allowPrivate: false, allowHosts: ['127.0.0.1'], renderBudgetSeconds: 10 } });
+  ({ app, page } = opened);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await sites?.close();
 });
 

@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
 import { makePdf } from '../helpers/fetch-pdf';
-import { pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+import { openApp, type OpenedApp, pageErrors, pasteList, type UiApp } from '../helpers/ui-app';
 import type { SiftApi } from '../../src/shared/ipc/contract';
 
-let browser: Browser;
+let opened: OpenedApp;
 let app: UiApp;
 let page: Page;
 let server: http.Server;
@@ -37,7 +36,6 @@ const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve));
 const QUOKKA = (n: number): string => `<h1>Island notes ${n}</h1><p>The quokka of Rottnest Island smiles at visitors, note ${n} says.</p>${filler('the island', 4)}`;
 
 beforeAll(async () => {
-  ensureBuilt();
   const pdf = makePdf({ pages: [['Quarterly figures', 'Nothing to see here'], ['Second page', 'More figures'], ['Third page', 'The hidden needle is here']], title: 'Figures' });
   server = http.createServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
@@ -64,15 +62,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp();
+  ({ app, page } = opened);
 });
 
 afterAll(async () => {
   releaseHeld();
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await new Promise<void>((resolve) => {
     if (!server) return resolve();
     server.closeAllConnections();

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type http from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, pageErrors, startUiApp, type UiApp } from '../helpers/ui-app';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -11,7 +10,7 @@ import { startSite, type Site } from '../helpers/sites';
  * guarded fetcher, from a loopback site) and the pages they list become the list, with
  * progress, a stop, and the sitemaps that failed. Without it the job fetched each sitemap's XML.
  */
-let browser: Browser;
+let opened: OpenedApp;
 let site: Site;
 let app: UiApp;
 let page: Page;
@@ -29,7 +28,6 @@ const send = (paths: string[]) => (_req: http.IncomingMessage, res: http.ServerR
   res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', paths));
 
 beforeAll(async () => {
-  ensureBuilt();
   site = await startSite({
     '/sitemap-posts.xml': send(['/article/1', '/article/2']),
     '/sitemap-pages.xml': send(['/article/2', '/article/3']),
@@ -46,15 +44,13 @@ beforeAll(async () => {
       void released.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/7'])));
     },
   });
-  app = await startUiApp();
-  browser = await launchChromium();
-  page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  opened = await openApp();
+  ({ app, page } = opened);
 });
 
 afterAll(async () => {
   release();
-  await browser?.close();
-  await app?.close();
+  await opened?.close();
   await site?.close();
 });
 

@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createServices, type Services, type ServicesOptions } from '../../src/main/services';
 import type { Settings } from '../../src/shared/settings';
 import { startBridge, type Bridge } from '../bridge/host';
@@ -155,11 +155,16 @@ export interface OpenedApp {
   close(): Promise<void>;
 }
 
-export async function openApp(o: Parameters<typeof startUiApp>[0] = {}): Promise<OpenedApp> {
+/**
+ * `prepare` runs on the page's browser context before the page opens, with the app whose
+ * bridge the page will talk to (to route the bridge's socket, say).
+ */
+export async function openApp(o: Parameters<typeof startUiApp>[0] & { prepare?: (context: BrowserContext, app: UiApp) => Promise<void> } = {}): Promise<OpenedApp> {
   ensureBuilt();
-  const app = await startUiApp(o);
+  const { prepare, ...appOptions } = o;
+  const app = await startUiApp(appOptions);
   const browser = await launchChromium();
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl, 'light', prepare && ((context) => prepare(context, app)));
   return {
     app,
     browser,
