@@ -109,6 +109,25 @@ test('a job with one page of each class shows why each failed, named after its l
   expect(await cutInCells(page, 'row-reason')).toEqual([]);
   expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-outcomes-job') });
+  // Each failed row's pane names its reason as the row's chip does, and says the row's words:
+  // it read the stored code word instead ("challenge: the site answered…", no chip).
+  const pane = page.getByTestId('result-pane');
+  for (const [idx, reason, words] of [
+    [0, 'anti-bot check', /^the site answered with an anti-bot check instead of the page/],
+    [1, 'sign-in wall', /^the site answered with a sign-in page/],
+    [3, 'not found (soft 404)', /^the page says it does not exist/],
+  ] as const) {
+    await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
+    await expect.poll(() => pane.getAttribute('data-idx')).toBe(String(idx));
+    expect(await pane.getByTestId('result-reason').textContent()).toBe(reason);
+    const row = page.locator(`[data-testid="target-row"][data-idx="${idx}"] [data-testid="row-reason"]`);
+    expect(await row.textContent()).toBe(reason);
+    expect(await pane.getByTestId('result-error').locator('strong').textContent()).toMatch(words);
+    // On one line beside the badge, the URL giving way: "not found (soft 404)" wrapped in two.
+    const [chipBox, badgeBox] = [await pane.getByTestId('result-reason').boundingBox(), await pane.getByTestId('status-badge').boundingBox()];
+    expect(chipBox?.height ?? 0).toBeLessThan(1.5 * (badgeBox?.height ?? 0));
+  }
+  await page.screenshot({ path: screenshotPath('ui-outcomes-pane-reason') });
 });
 
 test('the table filters by reason and by status', async () => {

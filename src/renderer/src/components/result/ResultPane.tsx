@@ -1,4 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
+import { errorBesideReason, REASON_LABELS } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
 import { NOT_FETCHED, rowFailure, targetStop } from '../../lib/jobs';
@@ -39,6 +40,12 @@ export function ResultPane(): React.JSX.Element {
     <aside className="result-pane" data-testid="result-pane" data-idx={idx}>
       <div className="result-head">
         <StatusBadge status={row.status} stop={targetStop(row, ended)} />
+        {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
+        {row.status === 'failed' && row.reason && (
+          <span className={`reason-chip small reason-${row.reason}`} data-testid="result-reason" data-reason={row.reason}>
+            {REASON_LABELS[row.reason]}
+          </span>
+        )}
         <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
           {readableUrl(row.url)}
         </a>
@@ -77,5 +84,6 @@ function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
 
 function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
   const { error, hint } = rowFailure(row);
-  return <ErrorMessage error={{ code: 'target_failed', message: error || 'This target failed.', hint }} testId="result-error" />;
+  // Beside the reason's chip, as in the row: a page reason's error no longer names the reason again.
+  return <ErrorMessage error={{ code: 'target_failed', message: errorBesideReason(error, row.reason) || 'This target failed.', hint }} testId="result-error" />;
 }
