@@ -28,5 +28,7 @@ export function emptyResultText(result: Result): string {
   }
   if (meta.matches === 0) return 'The result is empty: no line matches the grep expression (it tells capitals from small letters; (?i) at its start ignores case).';
   if (meta.passages === 0) return 'The result is empty: no passage shares a word with the question; ask with words the document would use.';
+  // mode links of a page with text and no links said "the document had no text".
+  if (meta.links === 0) return 'The result is empty: the document has no links.';
   return 'The result is empty: the document had no text.';
 }

@@ -88,10 +88,10 @@ test("grep's lines, a question's passages and jq's outputs read as they came bac
   expect(pageErrors(page)).toEqual([]);
 });
 
-test('a grep that matches no line and a question nothing answers are ok, and the row and the result say nothing was kept', async () => {
+test('a grep that matches no line, a question nothing answers and a page with no links are ok, and the row and the result say nothing was kept', async () => {
   await page.getByTestId('nav-new').click();
-  await pasteList(page, [`${site.origin}/widget grep="dollars"`, `${site.origin}/widget q="zebra crossings?"`, `${site.origin}/widget grep="(?i)LYON"`].join('\n'));
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  await pasteList(page, [`${site.origin}/widget grep="dollars"`, `${site.origin}/widget q="zebra crossings?"`, `${site.origin}/widget grep="(?i)LYON"`, `${site.origin}/widget mode=links`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
   await page.keyboard.press('Control+Enter');
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
   // Before, each was an "OK" row of 0 B with nothing beside its title, like a page with nothing on it.
@@ -107,5 +107,8 @@ test('a grep that matches no line and a question nothing answers are ok, and the
   await expect.poll(() => page.getByTestId('result-empty').textContent()).toMatch(/^No passage shares a word with the question: .* Ask with words the document would use\.$/);
   await open(2);
   await expect.poll(() => page.getByTestId('result-text').textContent()).toBe(`${PARAGRAPHS[0]}\n${PARAGRAPHS[3]}`);
+  // The links of an article that links nowhere: it read "the document had no text" above its six paragraphs' worth of meta.
+  await open(3);
+  await expect.poll(() => page.getByTestId('result-empty').textContent()).toBe('The result is empty: the document has no links.');
   expect(pageErrors(page)).toEqual([]);
 });

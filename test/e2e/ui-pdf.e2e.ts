@@ -60,6 +60,15 @@ test('an empty PDF result says why: no text layer (OCR it), no pages, or a grep 
   expect(await emptyText(2)).toMatch(/^No line matches the grep expression: /);
 });
 
+test("a PDF's meta says in words how its pages were put in reading order", async () => {
+  await runJob(`${site.origin}/report.pdf`, 1);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await page.keyboard.press('Enter');
+  const reading = page.locator('[data-testid="result-meta"] [data-key="pdf"] dd');
+  // It printed the stored object: "bidi: false, bidi_lines: 0, columns: 1, multi_column_pages: 0, dehyphenated: 0, …".
+  await expect.poll(() => reading.textContent()).toBe('as laid out: one column, nothing joined or left out');
+});
+
 test('a PDF that cannot be opened fails with what to do, and its chip does not call PDF an unsupported type', async () => {
   await page.getByTestId('nav-new').click();
   await pasteList(page, [`${site.origin}/locked.pdf`, `${site.origin}/cut.pdf`].join('\n'));

@@ -9,7 +9,8 @@ import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
 import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
-import { metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
+import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
+import { emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 import { pageLinesFrom, pageSegments } from '../../src/renderer/src/lib/pages';
@@ -208,6 +209,22 @@ describe('formatting', () => {
     // Each row keeps the field's own name, as --json and the exports write it.
     expect(rows.map((r) => r.key)).toContain('final_url');
     expect(metaLabel('pages_total')).toBe('Pages in the PDF');
+  });
+
+  test("a PDF's reading order in the Meta table is said in words, the steps that did nothing left out", () => {
+    const plain = { bidi: false, bidi_lines: 0, columns: 1, multi_column_pages: 0, dehyphenated: 0, compound_hyphens_kept: 0, furniture_removed: 0 };
+    expect(metaFieldValue('pdf', plain)).toBe('as laid out: one column, nothing joined or left out');
+    expect(metaFieldValue('pdf', { ...plain, bidi: true, bidi_lines: 3, columns: 2, multi_column_pages: 1, dehyphenated: 12, compound_hyphens_kept: 1, furniture_removed: 40 })).toBe(
+      "1 page read column by column (up to 2); 3 right-to-left lines put in reading order; 12 words hyphenated at a line end joined; 1 hyphen of compound words kept; 40 lines repeated on the pages' edges (headers, footers, page numbers) left out",
+    );
+    // A step this build does not know keeps its name; no field name with underscores is left.
+    expect(metaFieldValue('pdf', { ...plain, ligatures_split: 2 })).toBe('ligatures split: 2');
+    expect(metaRows({ pdf: plain }).map((r) => r.value).join(' ')).not.toMatch(/_|false/);
+  });
+
+  test('an empty result says what it lacks: the links of a page that has none are not "no text"', () => {
+    expect(emptyResultText({ content: '', meta: { links: 0, kind: 'html' } })).toBe('The result is empty: the document has no links.');
+    expect(emptyResultText({ content: '', meta: { kind: 'html' } })).toBe('The result is empty: the document had no text.');
   });
 
   test('JSON is pretty-printed; anything else is left alone', () => {

@@ -1,5 +1,5 @@
 import { warningLabel } from '../../../shared/reasons';
-import { formatBytes, metaValue } from './format';
+import { formatBytes, metaValue, plural } from './format';
 
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
@@ -75,8 +75,30 @@ export interface MetaRow {
 
 export const metaLabel = (key: string): string => LABELS[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, ' ');
 
+const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+
+/**
+ * What putting a PDF's pages in reading order did (meta.pdf), in words, the steps that did
+ * nothing left out. The pane printed the object as it is stored: "bidi: false, bidi_lines: 0,
+ * columns: 1, multi_column_pages: 0, dehyphenated: 0, compound_hyphens_kept: 0,
+ * furniture_removed: 0". A field not named here keeps its name.
+ */
+export function pdfReadingText(v: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const { bidi: _bidi, bidi_lines, columns, multi_column_pages, dehyphenated, compound_hyphens_kept, furniture_removed, ...rest } = v;
+  const multi = count(multi_column_pages);
+  if (multi > 0) parts.push(`${plural(multi, 'page')} read column by column (up to ${count(columns)})`);
+  if (count(bidi_lines) > 0) parts.push(`${plural(count(bidi_lines), 'right-to-left line')} put in reading order`);
+  if (count(dehyphenated) > 0) parts.push(`${plural(count(dehyphenated), 'word')} hyphenated at a line end joined`);
+  if (count(compound_hyphens_kept) > 0) parts.push(`${plural(count(compound_hyphens_kept), 'hyphen')} of compound words kept`);
+  if (count(furniture_removed) > 0) parts.push(`${plural(count(furniture_removed), 'line')} repeated on the pages' edges (headers, footers, page numbers) left out`);
+  for (const [k, x] of Object.entries(rest)) parts.push(`${k.replace(/_/g, ' ')}: ${metaValue(x)}`);
+  return parts.length ? parts.join('; ') : 'as laid out: one column, nothing joined or left out';
+}
+
 /** A field's value as people read it: sizes in KB, times in ms or s, yes and no, warnings by their labels. */
 export function metaFieldValue(key: string, v: unknown): string {
+  if (key === 'pdf' && typeof v === 'object' && v !== null && !Array.isArray(v)) return pdfReadingText(v as Record<string, unknown>);
   if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
   if (typeof v === 'number' && DURATIONS.has(key)) return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
