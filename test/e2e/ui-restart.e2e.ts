@@ -134,6 +134,15 @@ test('a job cut short by a crash counts the same in its header, the job list and
   expect(await pane.textContent()).toContain('Not fetched: the job ended before it. Run the rest again to fetch it.');
   await cut.click();
   await expect.poll(() => pane.getAttribute('data-idx')).toBe('2');
+  // The status filter of the ended job shows what "run the rest again" takes, as its header counts
+  // it: "Waiting" showed the one never reached, not the one stopped mid-way.
+  const filter = again.getByTestId('filter-status');
+  expect(await filter.locator('option[value="pending"]').textContent()).toBe('Not fetched');
+  await filter.selectOption('pending');
+  await expect.poll(() => again.getByTestId('target-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-idx')))).toEqual(['2', '3']);
+  expect(await again.getByTestId('filter-count').textContent()).toBe('2 of 4');
+  await again.getByTestId('filter-clear').click();
+  await expect.poll(() => again.getByTestId('target-row').count()).toBe(4);
   expect(await again.getByTestId('reason-summary').count()).toBe(0);
   expect(await again.getByTestId('run-failed').count()).toBe(0);
   await again.screenshot({ path: screenshotPath('ui-crashed-counts') });

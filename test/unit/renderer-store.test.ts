@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { waitingText, type TargetRow } from '../../src/shared/types';
-import { laterRow, mergeRows } from '../../src/renderer/src/store/detail';
+import { laterRow, mergeRows, rowMatches } from '../../src/renderer/src/store/detail';
 import { cleanOptions, createComposerSlice, effectiveOptions, noTargetsError, type ComposerSlice } from '../../src/renderer/src/store/composer';
 import { ComposerList, type PackedList } from '../../src/renderer/src/lib/packed-list';
 import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
@@ -51,6 +51,15 @@ describe('target rows', () => {
     expect(shownFailure(bug)).toEqual({ error: bug.error, hint: bug.hint });
     expect(shownFailure({ error: 'internal error', hint: '', reason: 'network' })).toEqual({ error: 'internal error', hint: '' });
     expect(shownFailure({ error: 'HTTP 404 Not Found', hint: 'The page is gone.', reason: 'upstream' })).toEqual({ error: 'HTTP 404 Not Found', hint: 'The page is gone.' });
+  });
+
+  test('the "not fetched" filter takes what "run the rest again" takes: never reached, or cut short', () => {
+    const cut = { ...row(0, 'failed', 3), error: 'cancelled', reason: 'cancelled' as const };
+    const failed = { ...row(1, 'failed', 3), error: 'HTTP 404 Not Found', reason: 'upstream' as const };
+    const rows = [cut, failed, row(2, 'pending'), row(3, 'running'), row(4, 'done', 2)];
+    expect(rows.filter((r) => rowMatches(r, 'pending', '')).map((r) => r.idx)).toEqual([0, 2]);
+    expect(rows.filter((r) => rowMatches(r, 'failed', '')).map((r) => r.idx)).toEqual([1]);
+    expect(rows.filter((r) => rowMatches(r, 'running', '')).map((r) => r.idx)).toEqual([3]);
   });
 
   test('a late jobDetail answer never rolls a row back to an earlier state', () => {

@@ -112,7 +112,12 @@ export const isFiltered = (s: Pick<DetailSlice, 'filterStatus' | 'filterReason' 
 /** Whether a row passes the table's filter. */
 export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
   if (!r) return false;
-  if (status !== 'all' && r.status !== status) return false;
+  // "Waiting" (a live job) or "Not fetched" (an ended one): what "run the rest again" takes,
+  // so an ended job's count agrees with its header, the target a cancel or a crash cut short
+  // (stored as failed) included. A live job has none of those.
+  if (status === 'pending') {
+    if (r.status === 'running' || !isUnfinished(r)) return false;
+  } else if (status !== 'all' && r.status !== status) return false;
   // "Failed" is what the header counts as failed: a target cut short is not.
   if (status === 'failed' && isUnfinished(r)) return false;
   if (reason && r.reason !== reason) return false;

@@ -203,6 +203,8 @@ const STATUSES: { value: TargetState | 'all'; label: string }[] = [
 /** The table's filter: by status and, for failures, by reason. */
 function TargetFilter({ shown, total, filtering }: { shown: number; total: number; filtering: boolean }): React.JSX.Element {
   const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));
+  // An ended job waits for nothing: its rows read "not fetched" and "stopped", and so does the filter that shows them.
+  const ended = useStore(detailJobEnded);
   // The reasons this job has, as a string so the filter re-renders only when one appears.
   const present = useStore((s) => reasonCounts(s.rows).map(([r]) => r).join(','));
   const reasons = present ? (present.split(',') as Reason[]) : [];
@@ -213,7 +215,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
         <select value={status} onChange={(e) => setFilter({ status: e.target.value as TargetState | 'all' })} data-testid="filter-status" aria-label="Show targets with status">
           {STATUSES.map((s) => (
             <option key={s.value} value={s.value}>
-              {s.label}
+              {ended && s.value === 'pending' ? 'Not fetched' : s.label}
             </option>
           ))}
         </select>
