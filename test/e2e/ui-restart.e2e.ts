@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { FetchFunc } from '../../src/main/batch';
@@ -143,6 +143,20 @@ test('a job cut short by a crash counts the same in its header, the job list and
   expect(await again.getByTestId('filter-count').textContent()).toBe('2 of 4');
   await again.getByTestId('filter-clear').click();
   await expect.poll(() => again.getByTestId('target-row').count()).toBe(4);
+  // The combined Markdown export says of them what the dialog counts, "2 not fetched", none failed:
+  // the one the crash stopped in flight "stopped mid-way" as its row says "stopped".
+  // The stopped one was "(failed)" in its contents and "**failed** (restart): restart" in its section.
+  await again.getByTestId('export-job').click();
+  await again.getByTestId('export-format').selectOption('combined');
+  await again.getByTestId('export-include-failed').check();
+  await again.getByTestId('export-start').click();
+  await expect.poll(() => again.getByTestId('export-status').getAttribute('data-state')).toBe('done');
+  expect(await again.getByTestId('export-status').textContent()).toMatch(/for 4 targets \(2 not fetched\) to /);
+  const exported = readFileSync(path.join(second.exportDir, readdirSync(second.exportDir)[0] ?? ''), 'utf8');
+  expect(exported.match(/^- \[.*\]\(#target-\d\)( \(.*\))?$/gm)?.map((l) => /\((failed|not fetched|stopped mid-way)\)$/.exec(l)?.[1] ?? 'ok')).toEqual(['ok', 'ok', 'stopped mid-way', 'not fetched']);
+  expect(exported).toContain(`> **stopped mid-way** (restart): Sift stopped while this target was being fetched; run the rest again to fetch it.`);
+  expect(exported).not.toMatch(/\*\*failed\*\*/);
+  await again.getByTestId('export-close').click();
   expect(await again.getByTestId('reason-summary').count()).toBe(0);
   expect(await again.getByTestId('run-failed').count()).toBe(0);
   await again.screenshot({ path: screenshotPath('ui-crashed-counts') });

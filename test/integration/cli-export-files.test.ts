@@ -177,6 +177,10 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(readFileSync(path.join(folder, notFetched[0]!), 'utf8')).toBe(
       `${site.base}/article/5\n\nnot fetched: the job had not reached this target when it was exported\nRun the rest again to fetch it.\n`,
     );
+    // The one the cancel cut short says what happened in words, not "failed: cancelled".
+    const stopped = readdirSync(folder).filter((n) => n.includes('(stopped mid-way)'));
+    expect(stopped).toEqual(['127.0.0.1_' + String(site.port) + ' hang (stopped mid-way).txt']);
+    expect(readFileSync(path.join(folder, stopped[0]!), 'utf8')).toMatch(new RegExp(`^${site.base}/hang\\n\\nstopped mid-way: \\S.*cancel.*run the rest again.*\\n$`, 'i'));
     const md = readFileSync(path.join(out, `sift-${id}.md`), 'utf8');
     expect(md).toContain('(not fetched)\n');
     expect(md).toContain('> **not fetched**: the job had not reached this target when it was exported');

@@ -2,7 +2,7 @@
  * What one target becomes in an export: its file kind, the bytes of its file, its YAML
  * front matter, its Markdown.
  */
-import { isPlainText, type TargetStatus } from '../../shared/types';
+import { isPlainText, isUnfinished, type TargetStatus } from '../../shared/types';
 import { routeOf } from '../../shared/urllist/url';
 
 export type FileKind = 'md' | 'txt' | 'json' | 'html';
@@ -14,11 +14,14 @@ export function isDone(t: TargetStatus): boolean {
 
 /**
  * What a target that is not done is called where a person reads it (its file's name and body,
- * its combined Markdown section): "failed", or "not fetched" for one the job never reached, as
- * the app's table and export dialog say; "(pending)" read as if it were still to come.
+ * its combined Markdown section): "failed"; "stopped mid-way" for one a cancel or a crash cut
+ * short (stored as failed), as sift status and the row's "stopped" say; "not fetched" for one
+ * the job never reached, as the app's table and export dialog say. "(pending)" read as if it
+ * were still to come, and the cut-short one read "failed (cancelled): cancelled".
  */
 export function notDoneWord(t: TargetStatus): string {
-  return t.status === 'failed' ? 'failed' : 'not fetched';
+  if (t.status !== 'failed') return 'not fetched';
+  return isUnfinished(t) ? 'stopped mid-way' : 'failed';
 }
 
 export function contentOf(t: TargetStatus): string {

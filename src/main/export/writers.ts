@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { emptyResultLabel, emptyResultText, isEmptyResult } from '../../shared/empty';
 import { shownFailure } from '../../shared/reasons';
-import { resultWarnings, type Result, type TargetStatus } from '../../shared/types';
+import { isUnfinished, resultWarnings, type Result, type TargetStatus } from '../../shared/types';
 import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
@@ -52,6 +52,8 @@ function notReached(o: Pick<WriterOptions, 'stillRunning'>): { error: string; hi
 
 /** What a target that is not done says of itself: its failure, or that the job had not reached it. */
 function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } {
+  // Cut short: its hint is the sentence that says so; its error is a code word ("cancelled", "restart").
+  if (t.status === 'failed' && isUnfinished(t) && t.hint) return { error: t.hint, hint: '' };
   if (t.status === 'failed') return shownFailure(t);
   return notReached(o);
 }
@@ -239,7 +241,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       const done = isDone(t);
       if (!done && !o.includeFailed) {
         leftOut++;
-        if (t.status === 'failed') leftOutFailed++;
+        if (notDoneWord(t) === 'failed') leftOutFailed++;
         return;
       }
       count++;

@@ -45,6 +45,8 @@ export const ExportSummarySchema = z.object({
   failed: z.number(),
   /** Of the failed, how many never ran (pending, or running when the export read the job). */
   notRun: z.number(),
+  /** Of the failed, how many a cancel or a crash stopped mid-way (the job header counts them not fetched). */
+  cutShort: z.number(),
   bytes: z.number(),
   /** The job was still running: the notRun targets are still to come. */
   stillRunning: z.boolean().optional(),

@@ -5,22 +5,23 @@ export interface ExportCounts {
   files: number;
   bytes: number;
   targets: number;
-  /** Not done: failed, plus the ones never fetched (notRun). */
+  /** Not done: failed, plus the ones never reached (notRun) and the ones cut short (cutShort). */
   failed: number;
   notRun: number;
+  /** Stopped mid-way by a cancel or a crash: the job header counts them not fetched. */
+  cutShort: number;
   /** The job was still running: the notRun targets are still to come. */
   stillRunning?: boolean;
 }
 
 /**
  * What an export wrote, in the job header's words. Main counts every target that is not
- * done as "failed"; a cancelled job's rest was never fetched, so it is said apart: a job of
- * 40 failed and 107 never reached read "147 failed" beside a header saying "Failed 40".
- * `cutShort`: the ended job's targets stopped mid-way (Job.targetsCutShort), which main
- * counts as failed and the header as not fetched.
+ * done in `failed`; a cancelled job's rest was never fetched, so it is said apart: a job of
+ * 40 failed and 107 never reached read "147 failed" beside a header saying "Failed 40". The
+ * target a cancel or a crash stopped mid-way is not fetched too, as the header says.
  */
-export function exportSummaryText(s: ExportCounts, cutShort = 0): string {
-  const notFetched = s.notRun + (s.stillRunning ? 0 : cutShort);
+export function exportSummaryText(s: ExportCounts): string {
+  const notFetched = s.notRun + s.cutShort;
   const failed = s.failed - notFetched;
   const parts: string[] = [];
   if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);

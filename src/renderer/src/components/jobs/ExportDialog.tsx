@@ -25,7 +25,6 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
   const failed = useStore((s) => (s.jobs[jobId] ? failedCount(s.jobs[jobId]) : 0));
   // Never reached or cut short (a cancelled or interrupted job's rest): the export counts them apart.
   const notFetched = useStore((s) => (s.jobs[jobId] ? unfinishedCount(s.jobs[jobId]) : 0));
-  const cutShort = useStore((s) => s.jobs[jobId]?.targetsCutShort ?? 0);
   const close = useStore((s) => s.openExport);
   const [format, setFormat] = useState<ExportFormatName>('md');
   const [includeFailed, setIncludeFailed] = useState(false);
@@ -103,7 +102,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           )}
           {run.state === 'done' && run.summary && (
             <p data-testid="export-result">
-              {exportSummaryText(run.summary, cutShort)} to <code>{run.summary.path}</code>.
+              {exportSummaryText(run.summary)} to <code>{run.summary.path}</code>.
             </p>
           )}
           {run.state === 'failed' && run.error && <ErrorMessage error={run.error} testId="export-error" />}
@@ -112,7 +111,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
       {/* Kept in the dialog from its opening, so a screen reader hears how the export ended (a
           region that appears with its text is often not read); a failure is the alert above. */}
       <p className="visually-hidden" role="status" data-testid="export-announce">
-        {run?.state === 'done' && run.summary ? `${exportSummaryText(run.summary, cutShort)} to ${run.summary.path}.` : run?.state === 'stopped' ? 'Export stopped. Nothing was written.' : running ? 'Exporting…' : ''}
+        {run?.state === 'done' && run.summary ? `${exportSummaryText(run.summary)} to ${run.summary.path}.` : run?.state === 'stopped' ? 'Export stopped. Nothing was written.' : running ? 'Exporting…' : ''}
       </p>
       <div className="dialog-actions">
         {running ? (
