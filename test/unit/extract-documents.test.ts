@@ -482,6 +482,18 @@ describe('question', () => {
     ]);
     expect(a.passages).toBe(1);
   });
+  it('reads C#, F#, C++ and an emoji touching a word as words of their own, as search does', () => {
+    const page = [
+      'Section c of the guide: the c grade.',
+      'Records in C# are immutable; F# has them too.',
+      'C++ templates are resolved at compile time.',
+      'Menu of the day:🍕with olives.',
+    ].join('\n\n');
+    // "#" parted C# into c and nothing: the question matched the passage about section c as well.
+    expect(answer(page, 'what is C#?', false).content).toBe('Records in C# are immutable; F# has them too.');
+    expect(answer(page, 'C++?', false).content).toBe('C++ templates are resolved at compile time.');
+    expect(answer(page, '🍕', false).content).toBe('Menu of the day:🍕with olives.');
+  });
   it('returns nothing when no passage shares a word with the question', () => {
     expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0, lines: [] });
   });

@@ -429,6 +429,30 @@ describe('Ask this job', () => {
     expect(one('does the quokka smile?')).toMatchObject({ line: 8, text: 'The quokka smiles, visitors say.' });
   });
 
+  it('reads C#, C++, .NET and emoji in a question as search does: not as the letters c and net, or nothing', () => {
+    // 40 short results that hold a lone c (and the other words) often: BM25 put them all
+    // before the pages about C# and C++, and Ask read only its 30 best results.
+    const lone = Array.from({ length: 40 }, (_, i) => ({
+      url: `https://notes.test/${i}`,
+      title: `Note ${i}`,
+      content: `Section c records: see c, c and c (${i}). Templates c.\n\nThe net of point c in part ${i}.`,
+    }));
+    storeJob('lang', [
+      ...lone,
+      { url: 'https://dev.test/cs', title: 'Records', content: 'Intro.\n\nRecords in C# are immutable by default.\n\nEnd.' },
+      { url: 'https://dev.test/cpp', title: 'Templates', content: 'Intro.\n\nTemplates in C++ are resolved at compile time.\n\nEnd.' },
+      { url: 'https://dev.test/asp', title: 'Web', content: 'Intro.\n\nThe site runs on ASP.NET Core 8.\n\nEnd.' },
+      { url: 'https://food.test/menu', title: 'Menu', content: 'Intro.\n\nToday:🍕baked in the wood oven.\n\nEnd.' },
+    ]);
+    const first = (q: string) => askJob(store, 'lang', q)[0];
+    expect(first('what is C# for?')).toMatchObject({ url: 'https://dev.test/cs', line: 3 });
+    expect(first('why C++?')).toMatchObject({ url: 'https://dev.test/cpp', line: 3 });
+    expect(first('who uses .NET?')).toMatchObject({ url: 'https://dev.test/asp', line: 3 });
+    expect(first('where is the 🍕 baked?')).toMatchObject({ url: 'https://food.test/menu', text: 'Today:🍕baked in the wood oven.' });
+    // The letters alone are still the letters: "c" is in every note, so it tells nothing.
+    expect(askJob(store, 'lang', 'c?')).toEqual([]);
+  });
+
   it('answers a question asked in Japanese or Chinese, written without spaces', () => {
     storeJob('ja', TOKYO_PASSAGES.map((content, i) => ({ url: `https://ja.test/${i}`, title: `記事 ${i}`, content })));
     storeJob('zh', [

@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
-import { CJK_CHAR, foldTerm } from '../search/fold';
+import { CJK_CHAR, foldTerm, PICTOGRAPH } from '../search/fold';
+import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { FUNCTION_WORDS } from './function-words';
 import { withoutLinkTargets } from '../search/text';
@@ -94,20 +95,35 @@ export function splitPassages(text: string): Passage[] {
   return out;
 }
 
-/** minisearch's own word boundaries: white space and punctuation. */
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
+/**
+ * A word of the question or a passage: a signed word (C++, C#, F#, .NET: SIGNED_WORD, as
+ * search reads it), a flag (a pair of regional indicators), any other pictograph, or a run
+ * of what is neither white space, punctuation, a pictograph nor what only draws one (a skin
+ * tone, a variation selector). minisearch's own words, split at white space and
+ * punctuation only, read "C#" as "c" (# is punctuation) and "hello😀world" as one word: a
+ * question about C# ranked every passage with a lone c ("vitamin c", "section c") with
+ * the passages about C#, and 😀 found no passage where it touched a word.
+ */
+const WORD = new RegExp(
+  `${SIGNED_WORD.source}|[\\u{1F1E6}-\\u{1F1FF}]{2}|${PICTOGRAPH.source}|(?:(?!${PICTOGRAPH.source})[^\\s\\p{P}\\u{1F3FB}-\\u{1F3FF}\\uFE0E\\uFE0F])+`,
+  'gu',
+);
 const CJK_OR_NOT = new RegExp(`${CJK_CHAR.source}+|(?:(?!${CJK_CHAR.source}).)+`, 'gu');
+/** A word that follows a dot inside a name (ASP.NET, Node.js): it is found by .NET as search finds it, so it is that word too. */
+const AFTER_INNER_DOT = /(?<=[\p{L}\p{N}]\.)\p{L}/uy;
 
 /**
- * Words for ranking: minisearch's (split at spaces and punctuation), except that Chinese,
- * Japanese and Korean, written without spaces, would make a whole clause one word, so no
- * question ever shared a word with a passage. Their runs become overlapping character pairs
- * (東京都は → 東京 京都 都は), the usual unit of CJK retrieval: most words are two characters.
+ * Words for ranking (WORD), except that Chinese, Japanese and Korean, written without spaces,
+ * would make a whole clause one word, so no question ever shared a word with a passage.
+ * Their runs become overlapping character pairs (東京都は → 東京 京都 都は), the usual unit of
+ * CJK retrieval: most words are two characters.
  */
 export function questionTerms(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.split(SPACE_OR_PUNCTUATION)) {
-    if (!word) continue;
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    AFTER_INNER_DOT.lastIndex = m.index;
+    if (AFTER_INNER_DOT.test(text)) out.push(`.${word}`);
     if (!CJK_CHAR.test(word)) {
       out.push(word);
       continue;

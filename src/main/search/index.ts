@@ -216,6 +216,15 @@ export const hitText = (h: SearchHit): string => markedText({ text: h.snippet, m
  */
 const withoutBlockMarks = (text: string): string => text.replace(/^[ \t]*(?:(?:#{1,6}|>|[-*+])[ \t]+)+/gm, '');
 
+/** The rows, each result once, where it first is. */
+function uniqueRows(rows: readonly SearchRow[]): SearchRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = `${r.jobId}\n${r.idx}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+}
+
 /** How many of a job's best-matching results "Ask this job" reads passages from. */
 const ASK_TARGETS = 30;
 const ASK_PASSAGES = 5;
@@ -234,7 +243,12 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
   const anyWord = words.map(quoteTerm).join(' OR ');
-  const rows = store.searchResults(anyWord, jobId, ASK_TARGETS);
+  // The index holds a signed word's letters only: among results that hold a lone c, those
+  // holding C++ are found by their needle (as search finds them), then the rest by any word.
+  const rows = uniqueRows([
+    ...literalNeedles([{ text: question, prefix: false }]).flatMap((needle) => store.searchResults(quoteTerm(needle), jobId, ASK_TARGETS, [needle])),
+    ...store.searchResults(anyWord, jobId, ASK_TARGETS),
+  ]).slice(0, ASK_TARGETS);
   interface Doc {
     id: number;
     text: string;
