@@ -207,6 +207,33 @@ describe('search over stored results', () => {
     expect(markedText({ text: r.snippet, marks: r.marks })).toBe('«Records» in «C#» and F#, on ASP.NET Core.');
   });
 
+  it('finds C++, C# and F# with their signs under OR, in parentheses and after NOT too', () => {
+    storeJob('lang', [
+      { url: 'https://food.test/vitamins', title: 'Vitamin C', content: 'Vitamin C, a.k.a. c, is in citrus.\nf) the sixth point: f and c again.' },
+      { url: 'https://dev.test/cpp', title: 'Templates', content: 'Notes\nModern C++17 templates, in depth.' },
+      { url: 'https://dev.test/cs', title: 'Records', content: 'Records in C# and F#, on ASP.NET Core.' },
+      { url: 'https://dev.test/java', title: 'Interop', content: 'Calling F# from Java: records in depth.' },
+      { url: 'https://dev.test/rust', title: 'Ownership', content: 'Rust has ownership; section c explains it.' },
+    ]);
+    const found = (q: string): string[] => ids(searchStore(store, q, { jobId: 'lang' }).hits).sort();
+    // Each found every page with a lone c or f: the vitamins page first, as it holds the most.
+    expect(found('C++ OR Rust')).toEqual(['lang:1', 'lang:4']);
+    expect(found('(C++)')).toEqual(['lang:1']);
+    expect(found('(C# OR F#) NOT java')).toEqual(['lang:2']);
+    expect(found('(C# OR F#) records')).toEqual(['lang:2', 'lang:3']);
+    expect(found('depth (C++ OR java)')).toEqual(['lang:1', 'lang:3']);
+    // Leaving out C++ left out every page with a lone c: the Rust page here.
+    expect(found('ownership -C++')).toEqual(['lang:4']);
+    expect(found('depth NOT C++')).toEqual(['lang:3']);
+    expect(found('depth NOT (C++ OR records)')).toEqual([]);
+    expect(found('in NOT (C# AND records)')).toEqual(['lang:0', 'lang:1', 'lang:3']);
+    const h = searchStore(store, 'Rust OR C++', { jobId: 'lang' }).hits.find((x) => x.idx === 1) as SearchHit;
+    expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Modern «C++»17 templates');
+    // What FTS5 is asked holds the letters of what is to be found, and nothing of a signed word to leave out.
+    expect(parseQuery('ownership -C++')?.match).toBe('"ownership"');
+    expect(parseQuery('(C# OR F#) NOT java')?.literal?.needles).toEqual([['c#', 'f#']]);
+  });
+
   it('finds an emoji as a word of its own: inside a word, with a skin tone, a flag, a family; and says what a query of signs alone lacks', () => {
     storeJob('emoji', [
       { url: 'https://food.test/menu', title: 'Menu', content: 'Specials\nOur 🍕 is baked daily.\nhello😀world' },

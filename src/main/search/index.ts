@@ -6,7 +6,7 @@ import type { JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { CJK_CHAR, foldWithMap, quoteTerm } from './fold';
-import { literalNeedles, parseQuery, plainQuery, type ParsedQuery, type Term } from './query';
+import { literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
 
@@ -70,7 +70,7 @@ const isFtsSyntaxError = (err: unknown): boolean => err instanceof Error && /^ft
 
 function runQuery(store: Store, q: ParsedQuery, raw: string, jobId: string | undefined, limit: number): { rows: ReturnType<Store['searchResults']>; q: ParsedQuery } {
   try {
-    return { rows: store.searchResults(q.match, jobId, limit, literalNeedles(q.literal)), q };
+    return { rows: store.searchResults(q.match, jobId, limit, q.literal?.needles), q };
   } catch (err) {
     // Every term reaches FTS5 quoted, so this is a safety net: whatever FTS5 still rejects
     // is searched as plain words, never shown as an error.
@@ -138,7 +138,8 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
   // last hit; until then, more are asked for (FTS5 ranks every match however many).
   for (let n = 2 * want; ; n *= 4) {
     const { rows, q } = runQuery(store, parsed, query, opts.jobId, n);
-    const holds = q.literal.length > 0 ? (t: TargetStatus) => holdsAsTyped(t, q.literal) : undefined;
+    const literal = q.literal;
+    const holds = literal ? (t: TargetStatus) => holdsAsTyped(t, literal) : undefined;
     const hits = collapseCopies(store, rows, want, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms), holds);
     const last = rows.at(-1)?.score ?? 0;
     const lowest = hits.at(-1)?.score ?? Infinity;
@@ -150,13 +151,14 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
 const MAX_ROWS = 20 * MAX_LIMIT;
 
 /**
- * Whether a result holds every term as typed, signs and all (ParsedQuery.literal): in its
- * text as the index read it, or as it reads, its title or its URL.
+ * Whether a result matches a query with signed words as typed, signs and all
+ * (ParsedQuery.literal): each term in its text as the index read it, or as it reads, its
+ * title or its URL.
  */
-function holdsAsTyped(t: TargetStatus, terms: readonly Term[]): boolean {
+function holdsAsTyped(t: TargetStatus, literal: Literal): boolean {
   const mode = t.options?.mode;
   const texts = [t.title, t.url, snippetText(t.result, mode), searchableText(t.result, mode)].map((x) => foldWithMap(x).folded);
-  return terms.every((term) => texts.some((x) => holdsTerm(x, term)));
+  return literal.matches((term) => texts.some((x) => holdsTerm(x, term)));
 }
 
 /**
@@ -246,7 +248,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // The index holds a signed word's letters only: among results that hold a lone c, those
   // holding C++ are found by their needle (as search finds them), then the rest by any word.
   const rows = uniqueRows([
-    ...literalNeedles([{ text: question, prefix: false }]).flatMap((needle) => store.searchResults(quoteTerm(needle), jobId, ASK_TARGETS, [needle])),
+    ...literalNeedles({ text: question, prefix: false }).flatMap((needle) => store.searchResults(quoteTerm(needle), jobId, ASK_TARGETS, [[needle]])),
     ...store.searchResults(anyWord, jobId, ASK_TARGETS),
   ]).slice(0, ASK_TARGETS);
   interface Doc {

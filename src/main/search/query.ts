@@ -13,15 +13,25 @@ export interface ParsedQuery {
   /** Terms to mark in snippets (not those after NOT). */
   terms: Term[];
   /**
-   * Terms with a signed word (SIGNED_WORD) that every hit must hold as typed, signs and all:
-   * the index only holds their letters. Those of a query of words and phrases joined by AND
-   * or nothing; a term under OR or in parentheses is left to the index.
+   * Set when a term holds a signed word (SIGNED_WORD), of which the index holds only the
+   * letters: how a hit must hold the query as typed, signs and all.
    */
-  literal: Term[];
+  literal?: Literal;
   /** The query was not valid syntax and is searched as plain words. */
   plain: boolean;
   /** How many words and phrases it asks FTS5 for (those after NOT included). */
   count: number;
+}
+
+/**
+ * A query with signed words, as typed: `matches` says whether a result matches the whole
+ * query given whether it holds each term (its signs and all); `needles` are what such a
+ * result must hold in any case, a cheap first check in SQL (literalNeedles): one needle of
+ * each group.
+ */
+export interface Literal {
+  matches(holds: (term: Term) => boolean): boolean;
+  needles: string[][];
 }
 
 type Token =
@@ -44,12 +54,11 @@ export const SIGNED_WORD = /(?<![\p{L}\p{N}.])\.\p{L}[\p{L}\p{N}]*|[\p{L}\p{N}]+
 const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}]+|${PICTOGRAPH.source}`, 'gu');
 
 /**
- * What a result that holds the literal terms as typed must hold in any case, as a cheap
- * first check in SQL: their signed words (c++, .net) in lower case, those in ASCII only
- * (SQLite's lower() folds no other letter). A superset of the results that hold them.
+ * What a result that holds the term as typed must hold in any case: its signed words (c++,
+ * .net) in lower case, those in ASCII only (SQLite's lower() folds no other letter).
  */
-export const literalNeedles = (terms: readonly Term[]): string[] => [
-  ...new Set(terms.flatMap((t) => signedWords(t.text.toLowerCase()).filter((w) => SIGNED_WORD.test(w) && /^[\x20-\x7e]+$/.test(w)))),
+export const literalNeedles = (term: Term): string[] => [
+  ...new Set(signedWords(term.text.toLowerCase()).filter((w) => SIGNED_WORD.test(w) && /^[\x20-\x7e]+$/.test(w))),
 ];
 
 /** The words of a term as the highlighter and the literal check read them: signed words with their signs, each pictograph alone. */
@@ -120,60 +129,153 @@ function lex(q: string): Token[] {
   return out;
 }
 
+/** A query as FTS5 reads it: NOT binds closest, then AND (written or not), then OR; a group is a pair of parentheses typed. */
+type Node =
+  | { kind: 'term'; term: Term }
+  | { kind: 'group'; of: Node }
+  | { kind: 'AND' | 'OR' | 'NOT'; a: Node; b: Node };
+
+/** Reads the token list as an expression: operands joined by AND/OR/NOT or by nothing, parentheses balanced, none empty. */
+function parse(tokens: readonly Token[]): Node {
+  let i = 0;
+  const peek = (): Token | undefined => tokens[i];
+  const isOp = (t: Token | undefined, op: string): boolean => t?.kind === 'op' && t.op === op;
+  function operand(): Node {
+    const t = tokens[i++];
+    if (t?.kind === 'term') return { kind: 'term', term: { text: t.text, prefix: t.prefix } };
+    if (t?.kind === 'open') {
+      const of = or();
+      if (tokens[i++]?.kind !== 'close') throw new Malformed('unbalanced parentheses');
+      return { kind: 'group', of };
+    }
+    throw new Malformed(t ? `${t.kind === 'op' ? t.op : ')'} needs words on both sides` : 'the query ends early');
+  }
+  function not(): Node {
+    let n = operand();
+    while (isOp(peek(), 'NOT')) {
+      i++;
+      n = { kind: 'NOT', a: n, b: operand() };
+    }
+    return n;
+  }
+  function and(): Node {
+    let n = not();
+    for (let t = peek(); t && (t.kind === 'term' || t.kind === 'open' || isOp(t, 'AND')); t = peek()) {
+      if (isOp(t, 'AND')) i++;
+      n = { kind: 'AND', a: n, b: not() };
+    }
+    return n;
+  }
+  function or(): Node {
+    let n = and();
+    while (isOp(peek(), 'OR')) {
+      i++;
+      n = { kind: 'OR', a: n, b: and() };
+    }
+    return n;
+  }
+  const n = or();
+  if (i < tokens.length) throw new Malformed('unbalanced parentheses');
+  return n;
+}
+
+const isSigned = (n: Node): boolean => (n.kind === 'term' ? SIGNED_WORD.test(n.term.text) : n.kind === 'group' ? isSigned(n.of) : isSigned(n.a) || isSigned(n.b));
+
 /**
- * Checks the token list is a well-formed expression (operands joined by AND/OR/NOT or by
- * nothing, parentheses balanced, none empty) and writes it as FTS5 syntax.
+ * The expression as FTS5 syntax, every term quoted. The index holds a signed word's letters
+ * only, so what FTS5 is asked must find every result that holds the query as typed (the
+ * literal check then keeps those that do): a signed word to find stands as its letters
+ * (C++ as c: more results), one to leave out as nothing (rust -C++ as rust: else every
+ * result with a lone c was left out). Undefined for nothing.
  */
-function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal: Term[]; count: number } {
-  const parts: string[] = [];
-  const terms: Term[] = [];
-  let count = 0;
-  let depth = 0;
-  let expectOperand = true;
-  // Depth at which a NOT's operand began; terms inside it are not marked.
-  let negatedFrom = -1;
-  let pendingNot = false;
-  // Words and phrases alone (all must match): a repeated one changes nothing about which
-  // results match, yet FTS5 would read its postings and rank it once per repeat. It counts once.
-  const seen = tokens.every((t) => t.kind === 'term') ? new Set<string>() : undefined;
-  for (const t of tokens) {
-    if (t.kind === 'term') {
-      if (seen) {
-        const key = termKey(t.text, t.prefix);
-        if (seen.has(key)) continue;
-        seen.add(key);
-      }
-      if (!expectOperand) parts.push('AND');
-      parts.push(quoteTerm(t.text) + (t.prefix ? '*' : ''));
-      count++;
-      if (negatedFrom < 0 && !pendingNot) terms.push({ text: t.text, prefix: t.prefix });
-      pendingNot = false;
-      expectOperand = false;
-    } else if (t.kind === 'open') {
-      if (!expectOperand) parts.push('AND');
-      if (pendingNot && negatedFrom < 0) negatedFrom = depth;
-      pendingNot = false;
-      parts.push('(');
-      depth++;
-      expectOperand = true;
-    } else if (t.kind === 'close') {
-      if (expectOperand || depth === 0) throw new Malformed('empty or unbalanced parentheses');
-      depth--;
-      if (negatedFrom === depth) negatedFrom = -1;
-      parts.push(')');
-      expectOperand = false;
-    } else {
-      if (expectOperand) throw new Malformed(`${t.op} needs words on both sides`);
-      parts.push(t.op);
-      pendingNot = t.op === 'NOT';
-      expectOperand = true;
+function ftsOf(n: Node, negated = false): string | undefined {
+  switch (n.kind) {
+    case 'term':
+      return negated && SIGNED_WORD.test(n.term.text) ? undefined : quoteTerm(n.term.text) + (n.term.prefix ? '*' : '');
+    case 'group': {
+      const of = ftsOf(n.of, negated);
+      return of === undefined ? undefined : `( ${of} )`;
+    }
+    case 'NOT': {
+      const a = ftsOf(n.a, negated);
+      const b = ftsOf(n.b, !negated);
+      return a === undefined || b === undefined ? a : `${a} NOT ${b}`;
+    }
+    default: {
+      const a = ftsOf(n.a, negated);
+      const b = ftsOf(n.b, negated);
+      if (a === undefined || b === undefined) return n.kind === 'OR' ? (a ?? b) : undefined;
+      return `${a} ${n.kind} ${b}`;
     }
   }
-  if (expectOperand || depth !== 0) throw new Malformed('the query ends early');
-  // Without OR and parentheses every term marked is one each hit holds (those after NOT are not marked).
-  const conjunctive = tokens.every((t) => t.kind === 'term' || (t.kind === 'op' && t.op !== 'OR'));
-  const literal = conjunctive ? terms.filter((t) => SIGNED_WORD.test(t.text)) : [];
-  return { match: parts.join(' '), terms, literal, count };
+}
+
+/** Whether a result matches the expression, given whether it holds each term. */
+function matches(n: Node, holds: (term: Term) => boolean): boolean {
+  switch (n.kind) {
+    case 'term':
+      return holds(n.term);
+    case 'group':
+      return matches(n.of, holds);
+    case 'AND':
+      return matches(n.a, holds) && matches(n.b, holds);
+    case 'OR':
+      return matches(n.a, holds) || matches(n.b, holds);
+    case 'NOT':
+      return matches(n.a, holds) && !matches(n.b, holds);
+  }
+}
+
+/** The most needle groups one query checks in SQL; an OR of ORs multiplies them. */
+const MAX_NEEDLE_GROUPS = 16;
+
+/**
+ * Groups of needles a result matching the expression holds one of each, as far as they can
+ * be told (a term without a signed word in ASCII tells none): C++ AND F# needs c++ and f#,
+ * C++ OR F# one of them, C++ OR rust nothing the SQL check reads.
+ */
+function needlesOf(n: Node): string[][] {
+  switch (n.kind) {
+    case 'term':
+      return literalNeedles(n.term).map((w) => [w]);
+    case 'group':
+      return needlesOf(n.of);
+    case 'NOT':
+      return needlesOf(n.a);
+    case 'AND':
+      return [...needlesOf(n.a), ...needlesOf(n.b)].slice(0, MAX_NEEDLE_GROUPS);
+    case 'OR': {
+      const a = needlesOf(n.a);
+      const b = needlesOf(n.b);
+      return a.flatMap((x) => b.map((y) => [...new Set([...x, ...y])])).slice(0, MAX_NEEDLE_GROUPS);
+    }
+  }
+}
+
+/** The terms a hit is marked for: all but those a NOT leaves out. */
+function markedTerms(n: Node, out: Term[] = []): Term[] {
+  if (n.kind === 'term') out.push(n.term);
+  else if (n.kind === 'group') markedTerms(n.of, out);
+  else {
+    markedTerms(n.a, out);
+    if (n.kind !== 'NOT') markedTerms(n.b, out);
+  }
+  return out;
+}
+
+/** Checks the token list is a well-formed expression and writes it as FTS5 syntax, with how a hit holds its signed words. */
+function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal?: Literal; count: number } {
+  // Words and phrases alone (all must match): a repeated one changes nothing about which
+  // results match, yet FTS5 would read its postings and rank it once per repeat. It counts once.
+  if (tokens.every((t) => t.kind === 'term')) {
+    const seen = new Set<string>();
+    tokens = tokens.filter((t) => t.kind === 'term' && !seen.has(termKey(t.text, t.prefix)) && Boolean(seen.add(termKey(t.text, t.prefix))));
+  }
+  const tree = parse(tokens);
+  const count = tokens.filter((t) => t.kind === 'term').length;
+  const match = ftsOf(tree) as string;
+  if (!isSigned(tree)) return { match, terms: markedTerms(tree), count };
+  return { match, terms: markedTerms(tree), literal: { matches: (holds) => matches(tree, holds), needles: needlesOf(tree) }, count };
 }
 
 /** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
@@ -187,7 +289,7 @@ const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLow
  * revenue's. A NOT before words stays a word: without it, "NOT currency" would find just
  * the results it meant to leave out.
  */
-function plainWords(q: string): { match: string; terms: Term[]; literal: Term[]; count: number } {
+function plainWords(q: string): { match: string; terms: Term[]; literal?: Literal; count: number } {
   const seen = new Set<string>();
   const runs = q.match(new RegExp(`[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu')) ?? [];
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
@@ -195,7 +297,7 @@ function plainWords(q: string): { match: string; terms: Term[]; literal: Term[];
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  return { match: unique.map(quoteTerm).join(' '), terms: unique.map((text) => ({ text, prefix: false })), literal: [], count: unique.length };
+  return { match: unique.map(quoteTerm).join(' '), terms: unique.map((text) => ({ text, prefix: false })), count: unique.length };
 }
 
 /**
@@ -205,7 +307,7 @@ function plainWords(q: string): { match: string; terms: Term[]; literal: Term[];
  * Returns undefined when there is nothing to search for.
  */
 export function parseQuery(q: string): ParsedQuery | undefined {
-  let parsed: { match: string; terms: Term[]; literal: Term[]; count: number };
+  let parsed: { match: string; terms: Term[]; literal?: Literal; count: number };
   let plain = false;
   try {
     const tokens = lex(q);

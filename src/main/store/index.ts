@@ -64,9 +64,9 @@ export interface Store {
   /**
    * Full-text search over stored results, best first (FTS5 MATCH syntax, see
    * src/main/search/query.ts); `jobId` scopes it to one job; with `needles`, only the results
-   * whose title, URL or stored result holds each of them (ASCII, lower case) in any case.
+   * whose title, URL or stored result holds one of each group (ASCII, lower case) in any case.
    */
-  searchResults(match: string, jobId: string | undefined, limit: number, needles?: readonly string[]): SearchRow[];
+  searchResults(match: string, jobId: string | undefined, limit: number, needles?: readonly (readonly string[])[]): SearchRow[];
   deleteJob(id: string): boolean;
   /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns their ids. */
   sweepExpired(nowMs: number): string[];

@@ -93,17 +93,18 @@ export function searchTable(db: Database.Database) {
      JOIN search_docs d ON d.rowid = f.rowid
      ORDER BY f.cost`,
   );
-  // With needles: the matches whose target holds each needle (its title, URL or stored result,
-  // lower-cased: SQLite's lower() folds ASCII only, and needles are ASCII) before the LIMIT.
-  // C++ among 2,000 results of 20 KB that all hold a lone c took 1.8-2.2 s read and checked
-  // in JS, one result at a time; this reads each match's row once, in SQLite.
+  // With needles: the matches whose target holds one needle of each group (in its title, URL
+  // or stored result, lower-cased: SQLite's lower() folds ASCII only, and needles are ASCII)
+  // before the LIMIT. C++ among 2,000 results of 20 KB that all hold a lone c took 1.8-2.2 s
+  // read and checked in JS, one result at a time; this reads each match's row once, in SQLite.
   const queryHolding = db.prepare<[string, string, number], { job_id: string; idx: number; cost: number }>(
     `SELECT d.job_id, d.idx, f.cost
      FROM (SELECT rowid, ${BM25_RANK} AS cost FROM search_fts WHERE search_fts MATCH ?) f
      JOIN search_docs d ON d.rowid = f.rowid
      JOIN targets t ON t.job_id = d.job_id AND t.idx = d.idx
-     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) n
-                       WHERE instr(lower(t.title), n.value) = 0 AND instr(lower(t.url), n.value) = 0 AND instr(lower(coalesce(t.result, '')), n.value) = 0)
+     WHERE NOT EXISTS (SELECT 1 FROM json_each(?) g
+                       WHERE NOT EXISTS (SELECT 1 FROM json_each(g.value) n
+                                         WHERE instr(lower(t.title), n.value) > 0 OR instr(lower(t.url), n.value) > 0 OR instr(lower(coalesce(t.result, '')), n.value) > 0))
      ORDER BY f.cost LIMIT ?`,
   );
   /** Indexes (or re-indexes) one target's searchable text. */
@@ -125,9 +126,10 @@ export function searchTable(db: Database.Database) {
     },
     /**
      * Best first; `match` is FTS5 syntax (see parseQuery), `jobId` scopes it to one job, and
-     * `needles` (ASCII, lower case) keep only the targets that hold each of them.
+     * `needles` (groups of ASCII words in lower case) keep only the targets that hold one
+     * needle of each group.
      */
-    query(match: string, jobId: string | undefined, limit: number, needles: readonly string[] = []): SearchRow[] {
+    query(match: string, jobId: string | undefined, limit: number, needles: readonly (readonly string[])[] = []): SearchRow[] {
       const scoped = jobId === undefined ? match : `job : ${quoteTerm(jobId)} AND (${match})`;
       const rows = needles.length > 0 ? queryHolding.all(scoped, JSON.stringify(needles), limit) : query.all(scoped, limit);
       return rows.map((r) => ({ jobId: r.job_id, idx: r.idx, score: -r.cost }));
