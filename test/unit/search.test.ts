@@ -428,6 +428,25 @@ describe('Ask this job', () => {
     expect(askJob(store, 'small', 'what is it?')[0]).toMatchObject({ url: 'https://small.test/weather' });
   });
 
+  it('lets the function words of a question break ties only, in a job with passages enough to count them', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => ({ url: `https://rivers.test/${i}`, title: `River ${i}`, content: `The rivers of town ${i} were written on old maps.` }));
+    storeJob('vm', [
+      ...filler,
+      { url: 'https://book.test/', title: 'Book', content: 'What is it? It is what it is: what is in it is in it, and what is not in it is not.' },
+      {
+        url: 'https://paper.test/',
+        title: 'Paper',
+        content: 'SpiderMonkey runs scripts.\n\nSpiderMonkey has a tracing compiler.\n\nSpiderMonkey is implemented in C++, and its interpreter is one large loop over bytecodes.',
+      },
+    ]);
+    // "written" is in most passages, so it tells nothing; "is", "in" and "what" are in 2 of 16,
+    // so they counted in full: the passage thick with them answered first.
+    const a = askJob(store, 'vm', 'what is SpiderMonkey written in?');
+    expect(a[0]).toMatchObject({ url: 'https://paper.test/', line: 5 });
+    // And a passage holding none of the words that say what is asked is no answer.
+    expect(a.map((p) => p.url)).not.toContain('https://book.test/');
+  });
+
   it("quotes a page's passage as it reads, without its links' addresses or bold marks, at its line", () => {
     storeJob('md', [
       {
