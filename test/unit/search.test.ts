@@ -227,6 +227,9 @@ describe('search over stored results', () => {
     expect(found('depth NOT C++')).toEqual(['lang:3']);
     expect(found('depth NOT (C++ OR records)')).toEqual([]);
     expect(found('in NOT (C# AND records)')).toEqual(['lang:0', 'lang:1', 'lang:3']);
+    // A query not valid as typed ("C++ AND" while the next word is typed) is its plain words, C++ with its signs.
+    expect(found('C++ AND')).toEqual(['lang:1']);
+    expect(found('"C# records')).toEqual(['lang:2']);
     const h = searchStore(store, 'Rust OR C++', { jobId: 'lang' }).hits.find((x) => x.idx === 1) as SearchHit;
     expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Modern «C++»17 templates');
     // What FTS5 is asked holds the letters of what is to be found, and nothing of a signed word to leave out.

@@ -76,7 +76,7 @@ function runQuery(store: Store, q: ParsedQuery, raw: string, jobId: string | und
     // is searched as plain words, never shown as an error.
     const plain = plainQuery(raw);
     if (!isFtsSyntaxError(err) || !plain || q.plain) throw err;
-    return { rows: store.searchResults(plain.match, jobId, limit), q: plain };
+    return { rows: store.searchResults(plain.match, jobId, limit, plain.literal?.needles), q: plain };
   }
 }
 

@@ -281,9 +281,13 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal?: Lit
 /** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
 const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLowerCase() + (prefix ? '*' : '');
 
+/** A word of a query read as plain words: a signed word with its signs, a run of letters, digits and marks, or a pictograph. */
+const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu');
+
 /**
- * Every run of letters and digits, each a word to find (what a query FTS5 rejects becomes).
- * AND and OR in capitals, and a NOT at the end, are left out when other words remain: they
+ * Every signed word and run of letters and digits, each a word to find (what a query FTS5
+ * rejects becomes); a signed word keeps its signs: "C++ AND", a query still being typed,
+ * found every page with a lone c. AND and OR in capitals, and a NOT at the end, are left out when other words remain: they
  * were meant as operators, and a query still being typed ends in one ("revenue OR", searched
  * as the box fills) that, made a word, kept only the results holding "or" and showed none of
  * revenue's. A NOT before words stays a word: without it, "NOT currency" would find just
@@ -291,13 +295,17 @@ const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLow
  */
 function plainWords(q: string): { match: string; terms: Term[]; literal?: Literal; count: number } {
   const seen = new Set<string>();
-  const runs = q.match(new RegExp(`[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu')) ?? [];
+  const runs = q.match(PLAIN_WORD) ?? [];
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
   const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  return { match: unique.map(quoteTerm).join(' '), terms: unique.map((text) => ({ text, prefix: false })), count: unique.length };
+  const terms = unique.map((text) => ({ text, prefix: false }));
+  const match = unique.map(quoteTerm).join(' ');
+  if (!terms.some((t) => SIGNED_WORD.test(t.text))) return { match, terms, count: terms.length };
+  const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => literalNeedles(t).map((w) => [w])) };
+  return { match, terms, literal, count: terms.length };
 }
 
 /**
