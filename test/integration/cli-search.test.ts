@@ -245,6 +245,20 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(badLimit.stderr).toMatch(/--limit takes a whole number/);
   });
 
+  test('a -word typed as an argument of its own leaves out what holds it, as the usage says; a dash word that names an option stays that option', async () => {
+    // `sift search voyageurs -brûlée` was "unknown option -brûlée": only quoted as one argument did the usage's "a -b" work.
+    const kept = await runSift(['search', 'voyageurs', '-zzyzx', '--json', '--db', db], { env });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(jsonLines(kept.stdout).map((h) => h.url)).toEqual([`${site.base}/cafe`]);
+    const left = await runSift(['search', 'voyageurs', '-brûlée', '--db', db], { env });
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stdout).toBe('');
+    expect(left.stderr).toMatch(/no stored result matches voyageurs -brûlée/);
+    const flag = await runSift(['search', 'voyageurs', '-json', '--db', db], { env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/unknown option -json; did you mean --json\?/);
+  });
+
   test('an export whose --out is named .zip, .jsonl, .csv or .md, without --format, is that file', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-named-'));
     const run = (name: string, ...more: string[]) => runSift(['export', jobB, '--out', path.join(out, name), ...more, '--db', db], { env });

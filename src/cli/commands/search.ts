@@ -46,19 +46,42 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   write(`${n}. ${h.title || '(no title)'}  ${h.url}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
 }
 
+/** What an argument that is a word of the query stands as while the flags are read. */
+const WORD_MARK = '\u0000';
+
+/**
+ * The query's words that start with a dash (-draft, -"a phrase", -C++, -5) set apart from
+ * the flags: the usage's own "a -b", typed unquoted (`sift search revenue -draft`), was
+ * "unknown option -draft". A dash word that names one of the options (-json, -job) stays a
+ * flag, whose error says which was meant, as does one after an option that takes a value.
+ * `word` turns a positional back into what was typed.
+ */
+function dashWords(argv: readonly string[], spec: Record<string, { type: string }>): { args: string[]; word: (positional: string) => string } {
+  const args = argv.map((a, i) => {
+    const prev = argv[i - 1];
+    const takesValue = prev !== undefined && /^--[^=]+$/.test(prev) && spec[prev.slice(2)]?.type === 'string';
+    const name = a.slice(1).replace(/=.*$/s, '');
+    if (argv.slice(0, i).includes('--') || !/^-[^-]/.test(a) || takesValue || name in spec || name === 'h') return a;
+    return `${WORD_MARK}${i}`;
+  });
+  return { args, word: (p) => (p.startsWith(WORD_MARK) ? (argv[Number(p.slice(1))] as string) : p) };
+}
+
 export const searchCommand: Command = {
   name: 'search',
   summary: 'find stored results that contain words, best first, with where they are',
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, {
+    const spec = {
       job: { type: 'string' },
       limit: { type: 'string' },
       json: { type: 'boolean' },
       db: { type: 'string' },
       log: { type: 'string' },
-    });
-    const query = positionals.join(' ');
+    } as const;
+    const { args, word } = dashWords(argv, spec);
+    const { values, positionals } = parse(args, spec);
+    const query = positionals.map(word).join(' ');
     // Nothing but signs ('(((', '"') is no words either.
     if (!parseQuery(query)) throw new UsageError(`give the words to find. ${[noWordsIn(query), SEARCH_HELP].filter(Boolean).join(' ')}`);
     let limit = 20;
