@@ -346,6 +346,24 @@ function indexRows(path: string, jobId: string): { docs: number; fts: number } {
   return { docs, fts };
 }
 
+describe("a snippet of a book's contents page", () => {
+  it("shows the words in the text, not the contents page's line of dot leaders, when both hold them", () => {
+    const toc = ['Contents', '1 Trace trees . . . . . . . . . . . . . . . . 3', '2 Results ........................ 9', '3.2.1 安装 . . . . . . . . . . . . . . . 5', ''];
+    const body = ['Body', 'Trace trees are the unit of compilation: each covers a loop.', '在你安装 Debian Edu 时，你有一些要选择的选项。'];
+    const content = [...toc, ...body].join('\n');
+    const at = (q: string) => {
+      const s = makeSnippet(content, [{ text: q, prefix: false }]);
+      return s && { line: s.line, text: markedText(s) };
+    };
+    // The contents page comes first in a book: every hit showed a row of dots and a page number.
+    expect(at('trace trees')).toMatchObject({ line: 7 });
+    expect(at('trace trees')?.text).toContain('«Trace trees» are the unit of compilation');
+    expect(at('安装')).toMatchObject({ line: 8 });
+    // A word only the contents page holds is shown there.
+    expect(at('results')).toMatchObject({ line: 3 });
+  });
+});
+
 describe('the index lives and dies with the store', () => {
   it('removes a deleted job from the index', () => {
     storeJob('gone', REPORTS.slice(0, 2));

@@ -87,7 +87,7 @@ function nextMatch(re: RegExp, folded: string, from: number): { s: number; e: nu
  */
 function bestLine(folded: string, res: readonly RegExp[]): { first: { s: number; e: number }; start: number } | undefined {
   const next = res.map((re) => nextMatch(re, folded, 0));
-  let best: { first: { s: number; e: number }; start: number; n: number } | undefined;
+  let best: { first: { s: number; e: number }; start: number; n: number; leaders: boolean } | undefined;
   for (;;) {
     let first: { s: number; e: number } | undefined;
     for (const m of next) if (m && (!first || m.s < first.s || (m.s === first.s && m.e > first.e))) first = m;
@@ -101,11 +101,22 @@ function bestLine(folded: string, res: readonly RegExp[]): { first: { s: number;
       n++;
       next[i] = nextMatch(res[i] as RegExp, folded, end);
     });
-    if (!best || n > best.n) best = { first, start, n };
-    if (n === res.length) break;
+    if (!best || n > best.n || (n === best.n && best.leaders)) {
+      const leaders = DOT_LEADERS.test(folded.slice(start, end));
+      if (!best || n > best.n || !leaders) best = { first, start, n, leaders };
+    }
+    if (best.n === res.length && !best.leaders) break;
   }
   return best;
 }
+
+/**
+ * A line of a contents page or an index: a title, a row of dots, a page number. A book's
+ * comes first, so every word of a chapter's title was shown there ("3.2.1 安装 . . . . . 5")
+ * though the chapter's own text held it too; such a line is shown only when no other holds
+ * as many of the words.
+ */
+const DOT_LEADERS = /(?:\. ?){8}|…{3}/;
 
 /** The matches of res in folded[from, to), mapped to offsets into the text, in order. */
 function matchesIn(folded: string, at: Int32Array | undefined, res: readonly RegExp[], from: number, to: number): Match[] {
