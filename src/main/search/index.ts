@@ -292,8 +292,11 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // them an answer.
   const asked = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
   const saying = asked.filter((w) => !FUNCTION_WORDS.has(w));
-  const telling =
-    docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : saying.length > 0 ? saying : asked;
+  // When every word is that common ("c?" where each result holds a lone c), they are all
+  // there is to go on, as when there are few passages: leaving them all out answered with
+  // nothing, and the app said no result shared a word with the question.
+  const common = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : [];
+  const telling = common.length > 0 ? common : saying.length > 0 ? saying : asked;
   if (telling.length === 0) return [];
   // A function word that is rare enough to count only breaks ties between passages holding
   // the words that say what is asked, and makes no answer of a passage without them: at full
