@@ -209,6 +209,14 @@ test('a passage that is a heading opens at that heading, lit, not at a stray "#"
   expect(await first.locator('.snippet').textContent()).toBe('Annual report 2022');
   await first.click();
   await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('Annual report 2022');
+  // A question of signs is not asked, and says so in a question's terms (it had search's hint about OR and NOT,
+  // under "No passages answering: ???").
+  await page.getByTestId('ask-input').fill('???');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-count').textContent()).toBe('Not asked');
+  expect(await page.getByTestId('ask-results').textContent()).toMatch(/A question is read by its words, numbers and emoji; "\?\?\?" has none of them\..*Ask in words/);
+  expect(await page.getByTestId('ask-results').textContent()).not.toMatch(/OR and NOT/);
+  await page.screenshot({ path: screenshotPath('ui-search-ask-signs') });
   expect(pageErrors(page)).toEqual([]);
 });
 

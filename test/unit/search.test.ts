@@ -431,6 +431,10 @@ describe('Ask this job', () => {
     expect(a.every((p) => p.jobId === 'j1')).toBe(true);
     expect(askJob(store, 'j1', 'unicorns and dragons')).toEqual([]);
     expect(() => askJob(store, 'j1', '  ')).toThrow(SiftError);
+    // A question of signs says so in a question's terms: it had search's hint about OR, NOT and "exact phrases".
+    expect(() => askJob(store, 'j1', '???')).toThrow(
+      expect.objectContaining({ code: 'empty_query', message: 'A question is read by its words, numbers and emoji; "???" has none of them.', hint: 'Ask in words, e.g. what did net revenue rise to?' }),
+    );
     // A pasted page is not a question: it says so rather than holding the app.
     const long = Array.from({ length: 2 * MAX_SEARCH_TERMS + 1 }, (_, i) => `word${i}`).join(' ');
     expect(() => askJob(store, 'j1', long)).toThrow(expect.objectContaining({ code: 'query_too_long', status: 400 }));

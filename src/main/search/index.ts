@@ -41,11 +41,19 @@ export function emptyQueryError(query = ''): SiftError {
   return new SiftError('empty_query', 400, noWordsIn(query) ?? 'There is nothing to search for.', SEARCH_HELP);
 }
 
-/** For a query of signs alone, a sentence saying search reads none of them; undefined for one empty but for syntax ("", '"" ()'). */
-export function noWordsIn(query: string): string | undefined {
+/** For a query of signs alone, a sentence saying search (or `reader`) reads none of them; undefined for one empty but for syntax ("", '"" ()'). */
+export function noWordsIn(query: string, reader = 'Search finds'): string | undefined {
   const typed = query.trim();
   if (!/[^\s"()*]/.test(typed)) return undefined;
-  return `Search finds words, numbers and emoji; "${typed.length > 40 ? `${typed.slice(0, 39)}…` : typed}" has none of them.`;
+  return `${reader} words, numbers and emoji; "${typed.length > 40 ? `${typed.slice(0, 39)}…` : typed}" has none of them.`;
+}
+
+/**
+ * A question with no word in it. It said what search says, with search's hint: OR, NOT and
+ * "exact phrases", none of which a question reads.
+ */
+function emptyQuestionError(question: string): SiftError {
+  return new SiftError('empty_query', 400, noWordsIn(question, 'A question is read by its') ?? 'There is no question to ask.', 'Ask in words, e.g. what did net revenue rise to?');
 }
 
 /**
@@ -242,7 +250,7 @@ const ASK_PASSAGES = 5;
  */
 export function askJob(store: Store, jobId: string, question: string, max = ASK_PASSAGES): JobAnswer[] {
   const plain = plainQuery(question);
-  if (!plain) throw emptyQueryError(question);
+  if (!plain) throw emptyQuestionError(question);
   // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
   // only results that hold the whole question: its character pairs are the words here.
   const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];

@@ -17,7 +17,16 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
   return (
     <div className="search-results" data-testid="ask-results" data-state={ask.loading ? 'loading' : 'done'} aria-busy={ask.loading}>
       <div className="search-head">
-        <span className="muted" role="status" data-testid="ask-count">{ask.loading ? 'Reading the results…' : `${ask.passages.length === 0 ? 'No' : ask.passages.length} ${ask.passages.length === 1 ? 'passage' : 'passages'} answering: ${ask.asked}`}</span>
+        {/* A question Sift will not read (no words, too many) was not asked; "No passages answering: ???" above it read as an answer. */}
+        <span className="muted" role="status" data-testid="ask-count">
+          {ask.loading
+            ? 'Reading the results…'
+            : ask.error
+              ? ask.error.code === 'query_too_long' || ask.error.code === 'empty_query'
+                ? 'Not asked'
+                : 'Ask failed'
+              : `${ask.passages.length === 0 ? 'No' : ask.passages.length} ${ask.passages.length === 1 ? 'passage' : 'passages'} answering: ${ask.asked}`}
+        </span>
       </div>
       {ask.error && <ErrorMessage error={ask.error} />}
       {!ask.loading && !ask.error && ask.passages.length === 0 && <p className="muted">No result in this job shares words with the question; try other words.</p>}
