@@ -462,6 +462,19 @@ describe('Ask this job', () => {
     expect(a[0]).toMatchObject({ url: 'https://garden.test/storm' });
   });
 
+  it('answers with a passage two results hold word for word once, leaving room for others', () => {
+    const para = 'The installer asks for a profile: main server, workstation or thin client server.';
+    storeJob('manual', [
+      { url: 'https://docs.test/manual.pdf', title: 'Manual', content: `Installing\n\n${para}\n\nA profile can be changed after installing.` },
+      { url: 'https://docs.test/manual.html', title: 'Manual', content: `Installing\n\n${para}\n\nThe profile decides what is installed.` },
+    ]);
+    const a = askJob(store, 'manual', 'which profile does the installer ask for?');
+    // The same passage came back once per copy of the manual.
+    expect(a.filter((p) => p.text === para)).toHaveLength(1);
+    expect(a[0]).toMatchObject({ text: para, line: 3 });
+    expect(a.length).toBeGreaterThan(1);
+  });
+
   it('lets the function words of a question break ties only, in a job with passages enough to count them', () => {
     const filler = Array.from({ length: 12 }, (_, i) => ({ url: `https://rivers.test/${i}`, title: `River ${i}`, content: `The rivers of town ${i} were written on old maps.` }));
     storeJob('vm', [

@@ -318,7 +318,14 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     combineWith: 'OR',
     boostTerm: (term) => (saysWhat && FUNCTION_WORDS.has(term) ? FUNCTION_WORD_WEIGHT : 1),
   });
-  const found = saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => !FUNCTION_WORDS.has(w))) : ranked;
+  // A passage two results hold word for word (a manual as a PDF and as a web page, a notice
+  // every page of a site repeats) is one answer, the first's: shown twice, two of the five
+  // places went to the same text.
+  const seen = new Set<string>();
+  const found = (saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => !FUNCTION_WORDS.has(w))) : ranked).filter((f) => {
+    const text = (docs[Number(f.id)] as Doc).text;
+    return !seen.has(text) && Boolean(seen.add(text));
+  });
   // As the question option picks one result's passages: the 3 best and any at least half the
   // best, up to `max`, none under a quarter of the best (across a whole job a passage sharing
   // one small word with the question is easy to find).
