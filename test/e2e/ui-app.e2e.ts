@@ -320,7 +320,7 @@ test('a dead link says what happened (nothing listens there), not "internal erro
   expect(await page.getByTestId('row-reason').getAttribute('data-reason')).toBe('network');
   expect(await page.getByTestId('row-error').textContent()).toMatch(/network error\s*connection refused\. Nothing listens at that address/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
-  await expect.poll(text('result-error')).toMatch(/^connection refused\. Nothing listens at that address/);
+  await expect.poll(text('result-error')).toMatch(/^Connection refused\. Nothing listens at that address/);
   await page.screenshot({ path: screenshotPath('ui-result-dead-link') });
 });
 

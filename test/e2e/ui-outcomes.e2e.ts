@@ -110,12 +110,13 @@ test('a job with one page of each class shows why each failed, named after its l
   expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-outcomes-job') });
   // Each failed row's pane names its reason as the row's chip does, and says the row's words:
-  // it read the stored code word instead ("challenge: the site answered…", no chip).
+  // it read the stored code word instead ("challenge: the site answered…", no chip). As the
+  // pane's headline the words start a sentence.
   const pane = page.getByTestId('result-pane');
   for (const [idx, reason, words] of [
-    [0, 'anti-bot check', /^the site answered with an anti-bot check instead of the page/],
-    [1, 'sign-in wall', /^the site answered with a sign-in page/],
-    [3, 'not found (soft 404)', /^the page says it does not exist/],
+    [0, 'anti-bot check', /^The site answered with an anti-bot check instead of the page/],
+    [1, 'sign-in wall', /^The site answered with a sign-in page/],
+    [3, 'not found (soft 404)', /^The page says it does not exist/],
   ] as const) {
     await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
     await expect.poll(() => pane.getAttribute('data-idx')).toBe(String(idx));

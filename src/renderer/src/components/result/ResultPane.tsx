@@ -85,5 +85,7 @@ function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
 function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
   const { error, hint } = rowFailure(row);
   // Beside the reason's chip, as in the row: a page reason's error no longer names the reason again.
-  return <ErrorMessage error={{ code: 'target_failed', message: errorBesideReason(error, row.reason) || 'This target failed.', hint }} testId="result-error" />;
+  // The pane's headline is a sentence of its own: "the page says…" follows a chip in the row only.
+  const said = errorBesideReason(error, row.reason);
+  return <ErrorMessage error={{ code: 'target_failed', message: said ? said.charAt(0).toUpperCase() + said.slice(1) : 'This target failed.', hint }} testId="result-error" />;
 }
