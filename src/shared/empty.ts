@@ -2,7 +2,7 @@ import { WARNING_LABELS, warningLabel } from './reasons';
 import { resultWarnings, type Result } from './types';
 
 /** The warnings that say why nothing came back (others, such as pages_ignored, do not). */
-const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries', 'no_match', 'no_answer'];
+const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries', 'no_match', 'no_answer', 'no_links'];
 
 /** A result with nothing in it: its content is empty or blanks only. */
 export const isEmptyResult = (result: Result | undefined): boolean => (result?.content ?? '').trim() === '';
@@ -24,11 +24,12 @@ export function emptyResultText(result: Result): string {
   for (const w of resultWarnings(result)) {
     const why = EXPLAINS_EMPTY.includes(w) ? WARNING_LABELS[w]?.why : undefined;
     // Those that say what happened in their first words read as they are.
-    if (why) return why.startsWith('Nothing came back') || w === 'no_match' || w === 'no_answer' ? why : `The result is empty. ${why}`;
+    if (why) return /^(Nothing came back|The result is empty)/.test(why) || w === 'no_match' || w === 'no_answer' ? why : `The result is empty. ${why}`;
   }
   if (meta.matches === 0) return 'The result is empty: no line matches the grep expression (it tells capitals from small letters; (?i) at its start ignores case).';
   if (meta.passages === 0) return 'The result is empty: no passage shares a word with the question; ask with words the document would use.';
-  // mode links of a page with text and no links said "the document had no text".
+  // mode links of a page with text and no links said "the document had no text" (a result
+  // stored before the no_links warning).
   if (meta.links === 0) return 'The result is empty: the document has no links.';
   return 'The result is empty: the document had no text.';
 }

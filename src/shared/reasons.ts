@@ -64,6 +64,7 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
     label: 'no match',
     why: 'No line matches the grep expression: the page was read, and nothing in it matched. The expression tells capitals from small letters; (?i) at its start ignores case.',
   },
+  no_links: { label: 'no links', why: 'The result is empty: the document was read, and it has no links.' },
   no_answer: { label: 'no answer', why: 'No passage shares a word with the question: the page was read, and nothing in it answers it. Ask with words the document would use.' },
   pages_ignored: { label: 'pages ignored', why: 'Pages choose parts of a PDF, and this document is not one: all of it came back. Drop the pages option for this document.' },
 };

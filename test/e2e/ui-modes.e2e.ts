@@ -99,6 +99,7 @@ test('a grep that matches no line, a question nothing answers and a page with no
   await expect.poll(chips).toEqual([
     ['0', 'no match'],
     ['1', 'no answer'],
+    ['3', 'no links'],
   ]);
   await open(0);
   await expect.poll(() => page.getByTestId('result-empty').textContent()).toMatch(/^No line matches the grep expression: the page was read, and nothing in it matched\. .*\(\?i\) at its start ignores case\.$/);
@@ -109,6 +110,6 @@ test('a grep that matches no line, a question nothing answers and a page with no
   await expect.poll(() => page.getByTestId('result-text').textContent()).toBe(`${PARAGRAPHS[0]}\n${PARAGRAPHS[3]}`);
   // The links of an article that links nowhere: it read "the document had no text" above its six paragraphs' worth of meta.
   await open(3);
-  await expect.poll(() => page.getByTestId('result-empty').textContent()).toBe('The result is empty: the document has no links.');
+  await expect.poll(() => page.getByTestId('result-empty').textContent()).toBe('The result is empty: the document was read, and it has no links.');
   expect(pageErrors(page)).toEqual([]);
 });

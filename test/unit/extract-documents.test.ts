@@ -433,6 +433,17 @@ describe('grep', () => {
     // An empty document says it is empty; that nothing in it matched follows.
     expect(await get('', { grep: 'x' })).toEqual(['empty']);
   });
+  it('says no_links when links were asked of a document that has none, and only then', async () => {
+    const warnings = async (body: string, type: string) => (await f.extractBuffer(Buffer.from(body), type, { mode: 'links' })).meta?.warnings;
+    expect(await warnings('<html><body><p>A page of prose with no link in it at all.</p></body></html>', 'text/html')).toEqual(['no_links']);
+    expect(await warnings('<html><body><p>See <a href="https://example.org/a">this</a>.</p></body></html>', 'text/html')).toBeUndefined();
+    expect(await warnings('plain words, no address', 'text/plain')).toEqual(['no_links']);
+    expect(await warnings('read https://example.org/b', 'text/plain')).toBeUndefined();
+    // An empty answer says it is empty; that it has no links follows.
+    expect(await warnings('', 'text/plain')).toEqual(['empty']);
+    // Other modes never say it.
+    expect((await f.extractBuffer(Buffer.from('<p>No links.</p>'), 'text/html', { mode: 'text' })).meta?.warnings).toBeUndefined();
+  });
   it('ignores case after a leading (?i), as grep -i does, in every script; without it case counts', async () => {
     const text = ['High tide at noon', 'TIDE TABLES', 'no match here', 'Ébène ÉTÉ', 'Σίσυφος ΣΊΣΥΦΟΣ', 'the (?i) marker'].join('\n');
     const get = async (grep: string) => (await f.extractBuffer(Buffer.from(text), 'text/plain', { grep })).content;

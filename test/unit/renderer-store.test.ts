@@ -10,7 +10,7 @@ import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/rende
 import type { SearchHit } from '../../src/shared/search';
 import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
-import { emptyResultText } from '../../src/shared/empty';
+import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 import { pageLinesFrom, pageSegments } from '../../src/renderer/src/lib/pages';
@@ -234,6 +234,8 @@ describe('formatting', () => {
   test('an empty result says what it lacks: the links of a page that has none are not "no text"', () => {
     expect(emptyResultText({ content: '', meta: { links: 0, kind: 'html' } })).toBe('The result is empty: the document has no links.');
     expect(emptyResultText({ content: '', meta: { kind: 'html' } })).toBe('The result is empty: the document had no text.');
+    expect(emptyResultText({ content: '', meta: { links: 0, kind: 'html', warnings: ['no_links'] } })).toBe('The result is empty: the document was read, and it has no links.');
+    expect(emptyResultLabel({ content: '', meta: { links: 0, warnings: ['no_links'] } })).toBe('no links');
   });
 
   test('JSON is pretty-printed; anything else is left alone', () => {

@@ -127,6 +127,10 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // Pages choose parts of a PDF. Any other document came back whole: said, not silent (a
   // list run with --pages holds pages and PDFs alike, so this is no reason to fail).
   if (ranges && kind !== 'pdf') warn(meta, 'pages_ignored');
+  // Links asked for, and the document has none: ok, as it was read, but said where a list shows
+  // its rows, as a grep that matched nothing is ("ok 0 B" read as a page with nothing on it).
+  // A document with nothing in it already says so (empty, no text layer).
+  if (mode === 'links' && content.trim() === '' && !hasWarning(meta, 'empty') && !hasWarning(meta, 'no_text')) warn(meta, 'no_links');
   // A question of blanks asks nothing, as an empty one does: the whole text, not nothing.
   if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta, mode === 'markdown' && (kind === 'html' || meta.feed !== undefined));
   if (typeof meta.title === 'string') meta.title = withoutControls(meta.title);
@@ -166,9 +170,10 @@ function jsonOfViewer(buf: Uint8Array): Buffer | undefined {
 
 /** Adds a warning (WARNING_LABELS) to those the extraction gave. */
 function warn(meta: Record<string, unknown>, w: string): void {
-  const had = Array.isArray(meta.warnings) ? (meta.warnings as string[]) : [];
-  if (!had.includes(w)) meta.warnings = [...had, w];
+  if (!hasWarning(meta, w)) meta.warnings = [...(Array.isArray(meta.warnings) ? (meta.warnings as string[]) : []), w];
 }
+
+const hasWarning = (meta: Record<string, unknown>, w: string): boolean => Array.isArray(meta.warnings) && (meta.warnings as unknown[]).includes(w);
 
 /** No bytes, or only spaces, tabs and line breaks. */
 function isBlank(buf: Uint8Array): boolean {
@@ -222,8 +227,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   // Read, and nothing kept: ok, as the page was fetched, but said where a list shows its rows
   // (an "ok 0 B" row read as a page with nothing on it). A document that had nothing to search
   // already says so (empty, no text layer); a grep that kept nothing left the question nothing.
-  const had = Array.isArray(meta.warnings) ? (meta.warnings as string[]) : [];
-  if (!had.includes('empty') && !had.includes('no_text')) {
+  if (!hasWarning(meta, 'empty') && !hasWarning(meta, 'no_text')) {
     if (meta.matches === 0) warn(meta, 'no_match');
     else if (meta.passages === 0) warn(meta, 'no_answer');
   }
