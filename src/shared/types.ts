@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ReasonSchema } from './reasons';
+import { ReasonSchema, shownFailure } from './reasons';
 
 /** What to extract from one URL. All optional; canonical JSON omits empty/false/undefined. */
 export const OptionsSchema = z
@@ -146,10 +146,23 @@ export type TargetRow = z.infer<typeof TargetRowSchema>;
  */
 export const CUT_SHORT_ERRORS: readonly string[] = ['restart', 'cancelled', 'interrupted'];
 
+/** Stored as failed, but stopped mid-way (CUT_SHORT_ERRORS: in flight at a cancel, a close or a crash), not failed by its site. */
+export const isCutShort = (r: Pick<TargetRow, 'status' | 'error'>): boolean => r.status === 'failed' && CUT_SHORT_ERRORS.includes(r.error);
+
 /** Not finished: never started, or cut short; what "run the rest again" submits. */
 export function isUnfinished(r: Pick<TargetRow, 'status' | 'error'>): boolean {
-  if (r.status === 'pending' || r.status === 'running') return true;
-  return r.status === 'failed' && CUT_SHORT_ERRORS.includes(r.error);
+  return r.status === 'pending' || r.status === 'running' || isCutShort(r);
+}
+
+/**
+ * A failed target's error and hint as the app's table and result pane and the exported files
+ * show them. A target cut short is stored with a code word for its error ("restart",
+ * "interrupted", "cancelled"): its row read "restart" in red. Its hint is the sentence that
+ * says what happened and what to do.
+ */
+export function rowFailure(row: Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>): { error: string; hint: string } {
+  if (isCutShort(row) && row.hint) return { error: row.hint, hint: '' };
+  return shownFailure(row);
 }
 
 /**

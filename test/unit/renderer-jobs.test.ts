@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { progressAnnouncement, rowFailure, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { progressAnnouncement, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { rowFailure } from '../../src/shared/types';
 
 describe("the job header's notice of a job the store stopped", () => {
   test('says why in plain words, that the results are kept, and what to do before running the rest again', () => {

@@ -5,7 +5,7 @@ import { reportError } from '../report';
 import { cliDbPath, namedJob, openCliReader, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import { storeError, type Store } from '../../main/store';
-import { isUnfinished, type TargetRow } from '../../shared/types';
+import { isCutShort, type TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
@@ -94,7 +94,7 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
         // A target cut short (a crash, a cancel) is stored failed, so counted in targetsDone,
         // and is one of the "did not finish" said below: "168/5000 finished" then "4,833 of
         // 5,000 did not finish" counted it twice. It is told apart here.
-        const cut = rows.filter((r) => r.status === 'failed' && isUnfinished(r)).length;
+        const cut = rows.filter(isCutShort).length;
         io.stdout.write(
           `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone - cut}/${j.targetsTotal} finished, ${j.targetsFailed - cut} failed${cut ? `, ${cut} stopped mid-way` : ''}${warned ? `, ${warned} ok with warnings` : ''}, created ${formatWhen(j.createdAt)}\n`,
         );

@@ -23,7 +23,7 @@
  */
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
-import { isTerminal, isUnfinished, type Job, type TargetStatus } from '../../shared/types';
+import { isCutShort, isTerminal, type Job, type TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
 import { checkWritable, ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
@@ -218,7 +218,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
       if (opts.signal?.aborted) throw cancelled();
       if (t.status !== 'done') failed++;
       if (t.status === 'pending' || t.status === 'running') notRun++;
-      else if (t.status === 'failed' && isUnfinished(t)) cutShort++;
+      else if (isCutShort(t)) cutShort++;
       await writer.add(t);
       done++;
       const now = Date.now();

@@ -2,7 +2,7 @@
  * What one target becomes in an export: its file kind, the bytes of its file, its YAML
  * front matter, its Markdown.
  */
-import { isPlainText, isUnfinished, type TargetStatus } from '../../shared/types';
+import { isCutShort, isPlainText, type TargetStatus } from '../../shared/types';
 import { routeOf } from '../../shared/urllist/url';
 
 export type FileKind = 'md' | 'txt' | 'json' | 'html';
@@ -21,7 +21,7 @@ export function isDone(t: TargetStatus): boolean {
  */
 export function notDoneWord(t: TargetStatus): string {
   if (t.status !== 'failed') return 'not fetched';
-  return isUnfinished(t) ? 'stopped mid-way' : 'failed';
+  return isCutShort(t) ? 'stopped mid-way' : 'failed';
 }
 
 export function contentOf(t: TargetStatus): string {

@@ -7,8 +7,7 @@ import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { emptyResultLabel, emptyResultText, isEmptyResult } from '../../shared/empty';
-import { shownFailure } from '../../shared/reasons';
-import { isUnfinished, resultWarnings, type Result, type TargetStatus } from '../../shared/types';
+import { resultWarnings, rowFailure, type Result, type TargetStatus } from '../../shared/types';
 import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
@@ -52,9 +51,8 @@ function notReached(o: Pick<WriterOptions, 'stillRunning'>): { error: string; hi
 
 /** What a target that is not done says of itself: its failure, or that the job had not reached it. */
 function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } {
-  // Cut short: its hint is the sentence that says so; its error is a code word ("cancelled", "restart").
-  if (t.status === 'failed' && isUnfinished(t) && t.hint) return { error: t.hint, hint: '' };
-  if (t.status === 'failed') return shownFailure(t);
+  // Cut short, its hint is the sentence that says so; its error is a code word ("cancelled", "restart").
+  if (t.status === 'failed') return rowFailure(t);
   return notReached(o);
 }
 

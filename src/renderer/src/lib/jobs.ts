@@ -1,5 +1,4 @@
-import { shownFailure } from '../../../shared/reasons';
-import { isUnfinished, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
+import { isCutShort, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
 import { plural } from './format';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
@@ -81,7 +80,7 @@ export function stopBadge(j: Pick<Job, 'status' | 'error'>): StopBadge | undefin
 export const NOT_FETCHED: StopBadge = { kind: 'not-fetched', label: 'not fetched', title: 'Not fetched: the job ended before it. Run the rest again to fetch it.' };
 
 /**
- * The badge of a target cut short (isUnfinished): being fetched when the job was cancelled or
+ * The badge of a target cut short (isCutShort): being fetched when the job was cancelled or
  * Sift was closed. Stored as failed, it read "failed" in a job whose header counts it apart.
  */
 export const STOPPED_MIDWAY: StopBadge = { kind: 'not-fetched', label: 'stopped', title: 'Stopped while it was being fetched. Run the rest again to fetch it.' };
@@ -94,7 +93,7 @@ export const STOPPED_MIDWAY: StopBadge = { kind: 'not-fetched', label: 'stopped'
  */
 export function targetStop(row: Pick<TargetRow, 'status' | 'error'>, jobEnded: boolean): StopBadge | undefined {
   if (row.status === 'pending') return jobEnded ? NOT_FETCHED : undefined;
-  return row.status === 'failed' && isUnfinished(row) ? STOPPED_MIDWAY : undefined;
+  return isCutShort(row) ? STOPPED_MIDWAY : undefined;
 }
 
 const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: 'Done, some failed', failed: 'Failed', cancelled: 'Cancelled' };
@@ -115,12 +114,3 @@ export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & Counts):
   return `${how}: ${okCount(j).toLocaleString()} OK, ${failedCount(j).toLocaleString()} failed${left > 0 ? `, ${left.toLocaleString()} not fetched` : ''}.`;
 }
 
-/**
- * A failed row's error and hint as the table and the result pane show them. A target cut short
- * is stored with a code word for its error ("restart", "interrupted", "cancelled"): its row read
- * "restart" in red. Its hint is the sentence that says what happened and what to do.
- */
-export function rowFailure(row: Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>): { error: string; hint: string } {
-  if (isUnfinished(row) && row.hint) return { error: row.hint, hint: '' };
-  return shownFailure(row);
-}

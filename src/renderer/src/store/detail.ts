@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import { isUnfinished, type TargetRow, type TargetState, type TargetStatus } from '../../../shared/types';
+import { isCutShort, isUnfinished, type TargetRow, type TargetState, type TargetStatus } from '../../../shared/types';
 import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
 import { isLive } from '../lib/jobs';
@@ -119,7 +119,7 @@ export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all'
     if (r.status === 'running' || !isUnfinished(r)) return false;
   } else if (status !== 'all' && r.status !== status) return false;
   // "Failed" is what the header counts as failed: a target cut short is not.
-  if (status === 'failed' && isUnfinished(r)) return false;
+  if (status === 'failed' && isCutShort(r)) return false;
   if (reason && r.reason !== reason) return false;
   if (warning && !(r.status === 'done' && r.warnings?.includes(warning))) return false;
   return true;
@@ -135,6 +135,6 @@ export function warningCounts(rows: readonly (TargetRow | undefined)[]): [string
 /** Failed targets per reason, most first; not the ones cut short, which the header does not count as failed. */
 export function reasonCounts(rows: readonly (TargetRow | undefined)[]): [Reason, number][] {
   const counts = new Map<Reason, number>();
-  for (const r of rows) if (r?.status === 'failed' && r.reason && !isUnfinished(r)) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
+  for (const r of rows) if (r?.status === 'failed' && r.reason && !isCutShort(r)) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }

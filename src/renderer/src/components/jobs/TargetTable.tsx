@@ -2,13 +2,13 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { errorBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
-import { waitingText, type TargetState } from '../../../../shared/types';
+import { rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-import { rowFailure, targetStop } from '../../lib/jobs';
+import { targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
