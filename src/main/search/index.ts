@@ -303,8 +303,9 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // When every word is that common ("c?" where each result holds a lone c), they are all
   // there is to go on, as when there are few passages: leaving them all out answered with
   // nothing, and the app said no result shared a word with the question.
-  const common = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : [];
-  const telling = common.length > 0 ? common : saying.length > 0 ? saying : asked;
+  // The words in at most a third of the passages: the ones that tell passages apart.
+  const rare = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : [];
+  const telling = rare.length > 0 ? rare : saying.length > 0 ? saying : asked;
   if (telling.length === 0) return [];
   // A function word that is rare enough to count only breaks ties between passages holding
   // the words that say what is asked, and makes no answer of a passage without them: at full
