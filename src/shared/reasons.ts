@@ -83,14 +83,31 @@ export function shownFailure(f: { error: string; hint: string; reason?: Reason |
 }
 
 /**
- * An error as it reads beside its reason's chip. A page reason's error starts by naming it
- * ("challenge: the site answered with an anti-bot check…"), which the chip already says; in
- * a one-line cell the rest is what fits.
+ * A failure as it reads beside its reason's chip, in a row of the table and the result
+ * pane's headline. The chip already says what kind of failure it is, so the error does not
+ * say it again:
+ * - a page reason's error starts by naming it ("challenge: the site answered with an anti-bot
+ *   check…"): the rest is what fits in a one-line cell;
+ * - a timeout's starts with its code word ("timeout: could not connect in time", beside
+ *   "timed out"): the rest;
+ * - a blocked or busy target's error is the code word alone ("blocked" beside "blocked
+ *   address", "busy" beside "site busy"), and what happened is its hint ("The address is
+ *   private. Sift does not fetch…"): the hint's first sentence takes its place.
  */
-export function errorBesideReason(error: string, reason: Reason | '' | undefined): string {
-  if (!isPageReason(reason)) return error;
-  const m = /^[^:]{1,24}: (\S[\s\S]*)$/.exec(error);
-  return m?.[1] ?? error;
+export function failureBesideReason(f: { error: string; hint: string }, reason: Reason | '' | undefined): { error: string; hint: string } {
+  if (!reason) return f;
+  if (f.error === reason && f.hint) {
+    // Its first sentence says what happened; the rest, what to do.
+    const m = /^(.+?)\. (\S[\s\S]*)$/.exec(f.hint);
+    return m ? { error: m[1]!, hint: m[2]! } : { error: f.hint, hint: '' };
+  }
+  if (isPageReason(reason)) {
+    const m = /^[^:]{1,24}: (\S[\s\S]*)$/.exec(f.error);
+    return { error: m?.[1] ?? f.error, hint: f.hint };
+  }
+  const own = `${reason}: `;
+  if (f.error.startsWith(own) && f.error.length > own.length) return { error: f.error.slice(own.length), hint: f.hint };
+  return f;
 }
 
 /**

@@ -54,7 +54,9 @@ beforeAll(async () => {
   // A site that answers every path with 200 and its not-found page.
   const notFound = page$('batch/soft404_harvest.html');
   catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
-  opened = await openApp({ settings: { archiveService: `${base}/wayback/available` } });
+  // Only the two loopback sites are allowed, not every private address: a target on any other
+  // host of this computer is refused as it is on a user's machine (no traffic is sent).
+  opened = await openApp({ settings: { archiveService: `${base}/wayback/available`, allowPrivate: false, allowHosts: ['127.0.0.1', '127.0.0.2'] } });
   page = opened.page;
 });
 
@@ -201,5 +203,21 @@ test('a target waiting on a busy site says so on its row, counting down, until i
   await expect.poll(jobStatus).toBe('cancelled');
   await expect.poll(() => page.locator('[data-testid="target-row"][data-idx="0"]').getAttribute('data-status')).toBe('failed');
   expect(await waiting.count()).toBe(0);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('a blocked address says why beside its chip, without its code word again', async () => {
+  await page.getByTestId('nav-new').click();
+  // localhost is refused by its name, before any lookup: nothing is sent anywhere.
+  await page.getByTestId('paste-box').fill('http://localhost:1/admin');
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('failed');
+  expect(await page.getByTestId('row-reason').getAttribute('data-reason')).toBe('blocked');
+  // The row read "blocked address blocked — The name is localhost…".
+  expect(await page.getByTestId('row-error').textContent()).toMatch(/^blocked addressThe name is localhost, which always means this computer — Sift does not fetch private/);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await expect.poll(text('result-error')).toMatch(/^The name is localhost, which always means this computer\s*Sift does not fetch private, loopback or reserved addresses unless their host is allowed/);
+  await page.screenshot({ path: screenshotPath('ui-outcomes-blocked') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -15,8 +15,8 @@ import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/l
 import { prettyJson } from '../../src/renderer/src/lib/markdown';
 import { pageLinesFrom, pageSegments } from '../../src/renderer/src/lib/pages';
 import { MAX_SHOWN_TEXT, shownPart } from '../../src/renderer/src/lib/shown';
-import { errorBesideReason, shownFailure } from '../../src/shared/reasons';
-import { pageError } from '../../src/main/fetch/errors';
+import { failureBesideReason, shownFailure } from '../../src/shared/reasons';
+import { blocked, pageError, timeoutError } from '../../src/main/fetch/errors';
 
 const row = (idx: number, status: TargetRow['status'], finishedAt: number | null = null): TargetRow => ({
   idx,
@@ -35,14 +35,32 @@ describe('target rows', () => {
   test("a page reason's error, beside its chip, does not name the reason again", () => {
     for (const reason of ['challenge', 'login', 'consent', 'soft404', 'needs_js'] as const) {
       const e = pageError(reason, 200);
-      const shown = errorBesideReason(e.msg, e.reason);
-      expect(shown).toMatch(/^the (site|page) /);
-      expect(e.msg.endsWith(shown)).toBe(true);
+      const shown = failureBesideReason({ error: e.msg, hint: e.hint }, e.reason);
+      expect(shown.error).toMatch(/^the (site|page) /);
+      expect(e.msg.endsWith(shown.error)).toBe(true);
+      expect(shown.hint).toBe(e.hint);
     }
-    // Any other error reads as it is: its first words are not the chip's.
-    expect(errorBesideReason('timeout: no answer within 30 s', 'timeout')).toBe('timeout: no answer within 30 s');
-    expect(errorBesideReason('HTTP 404: Not Found', 'upstream')).toBe('HTTP 404: Not Found');
-    expect(errorBesideReason('challenge: the site answered', undefined)).toBe('challenge: the site answered');
+    // Any other error reads as it is where its first words are not the chip's.
+    const notFound = { error: 'HTTP 404: Not Found', hint: 'The page is gone.' };
+    expect(failureBesideReason(notFound, 'upstream')).toEqual(notFound);
+    const unlabelled = { error: 'challenge: the site answered', hint: '' };
+    expect(failureBesideReason(unlabelled, undefined)).toEqual(unlabelled);
+  });
+  test('a timeout, a blocked address and a busy site, beside their chips, say what happened without the code word', () => {
+    // Beside "timed out" the row read "timeout: could not connect in time".
+    const late = timeoutError('could not connect in time');
+    expect(failureBesideReason({ error: late.msg, hint: late.hint }, late.reason)).toEqual({ error: 'could not connect in time', hint: late.hint });
+    // Beside "blocked address" the row read "blocked — The address is private. Sift does not fetch…".
+    const refused = blocked('The address is private');
+    const shown = failureBesideReason({ error: refused.msg, hint: refused.hint }, refused.reason);
+    expect(shown.error).toBe('The address is private');
+    expect(shown.hint).toMatch(/^Sift does not fetch private, loopback or reserved addresses unless/);
+    const why = { error: 'busy', hint: 'Too many pages are rendering; try again in a few seconds.' };
+    expect(failureBesideReason(why, 'busy')).toEqual({ error: why.hint, hint: '' });
+    // A bare code word with nothing to say in its place stays as it is.
+    expect(failureBesideReason({ error: 'busy', hint: '' }, 'busy')).toEqual({ error: 'busy', hint: '' });
+    // Only the chip's own code word goes: a timeout's words under another chip stay.
+    expect(failureBesideReason({ error: 'timeout: could not connect in time', hint: '' }, 'network').error).toBe('timeout: could not connect in time');
   });
   test('a bad gateway the wiring stored as "internal error" reads as what happened; a real internal error stays one', () => {
     const refused = { error: 'internal error', hint: 'connection refused. Nothing listens at that address; check the URL or try later.', reason: 'network' as const };

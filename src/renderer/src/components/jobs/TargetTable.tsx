@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { errorBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
+import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
@@ -268,6 +268,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   if (!row) return null;
   const failed = row.status === 'failed';
   const shown = rowFailure(row);
+  const beside = failureBesideReason(shown, row.reason);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
   return (
     <div
@@ -308,8 +309,8 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
               </span>
             )}
             <span className="row-error-text">
-              {errorBesideReason(shown.error, row.reason)}
-              {shown.hint && <span className="muted"> — {shown.hint}</span>}
+              {beside.error}
+              {beside.hint && <span className="muted"> — {beside.hint}</span>}
             </span>
           </span>
         ) : row.warnings?.length ? (

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { errorBesideReason, REASON_LABELS } from '../../../../shared/reasons';
+import { failureBesideReason, REASON_LABELS } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
@@ -83,9 +83,8 @@ function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
 }
 
 function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
-  const { error, hint } = rowFailure(row);
-  // Beside the reason's chip, as in the row: a page reason's error no longer names the reason again.
+  // Beside the reason's chip, as in the row: the error no longer names the reason again.
   // The pane's headline is a sentence of its own: "the page says…" follows a chip in the row only.
-  const said = errorBesideReason(error, row.reason);
-  return <ErrorMessage error={{ code: 'target_failed', message: said ? said.charAt(0).toUpperCase() + said.slice(1) : 'This target failed.', hint }} testId="result-error" />;
+  const { error, hint } = failureBesideReason(rowFailure(row), row.reason);
+  return <ErrorMessage error={{ code: 'target_failed', message: error ? error.charAt(0).toUpperCase() + error.slice(1) : 'This target failed.', hint }} testId="result-error" />;
 }
