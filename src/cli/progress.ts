@@ -83,7 +83,7 @@ export class Progress {
       this.draw(false);
     } else {
       const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : `failed: ${shownFailure(row).error}`;
-      this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${what} ${readableUrl(row.url)}\n`);
+      this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${what} ${readableUrl(row.url)}\n`);
     }
   }
 
@@ -97,7 +97,7 @@ export class Progress {
     this.wait = { idx: row.idx, wait: row.wait };
     this.current = row.idx;
     if (this.io.isTTY) this.draw(true);
-    else this.io.stderr.write(`[${this.done}/${this.total}] #${row.idx + 1} ${waitingText(row.wait, Date.now())}\n`);
+    else this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${waitingText(row.wait, Date.now())}\n`);
   }
 
   line(): string {
@@ -105,12 +105,12 @@ export class Progress {
     const left = this.ended ? 0 : this.total - this.done;
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
     const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : '';
-    const cur = this.current >= 0 && left > 0 ? ` · #${this.current + 1}${waiting}` : '';
-    const warned = this.warned ? ` (${this.warned} with warnings)` : '';
-    const cut = this.cutShort ? ` · stopped mid-way ${this.cutShort}` : '';
+    const cur = this.current >= 0 && left > 0 ? ` · #${formatCount(this.current + 1)}${waiting}` : '';
+    const warned = this.warned ? ` (${formatCount(this.warned)} with warnings)` : '';
+    const cut = this.cutShort ? ` · stopped mid-way ${formatCount(this.cutShort)}` : '';
     const done = this.done - this.cutShort;
     const failed = this.failed - this.cutShort;
-    return `${done}/${this.total} · ok ${done - failed}${warned} · failed ${failed}${cut}${cur} · ${formatDuration(elapsed)}${eta}`;
+    return `${formatCount(done)}/${formatCount(this.total)} · ok ${formatCount(done - failed)}${warned} · failed ${formatCount(failed)}${cut}${cur} · ${formatDuration(elapsed)}${eta}`;
   }
 
   note(text: string): void {

@@ -60,6 +60,15 @@ describe('sift batch progress on stderr', () => {
     expect(t.text()).toMatch(/partial: 4\/4 · ok 3 · failed 1/);
   });
 
+  test('a big list counts with thousands separators, as the summary lines do', () => {
+    const t = io(false);
+    const p = new Progress(t.io, 12_000);
+    for (let i = 0; i < 1_234; i++) p.target(row(i, 'done'));
+    p.target(row(1_234, 'running'));
+    expect(t.text()).toContain('\n[1,234/12,000] #1,234 ok 2.0 kB https://example.org/1233\n');
+    expect(p.line()).toMatch(/^1,234\/12,000 · ok 1,234 · failed 0 · #1,235 · /);
+  });
+
   test('on a terminal: a target waiting on a busy site says so on the live line, counting down, until its next change', () => {
     const t = io(true);
     const p = new Progress(t.io, 4);
