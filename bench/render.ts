@@ -98,7 +98,7 @@ export default async function run(): Promise<void> {
 
     // 3. Memory: the browser's process tree after 20 and after 200 renders, 2 at a time.
     const proxy = new GuardProxy(() => ({ allowPrivate: false, allowHosts: ['127.0.0.1'] }), systemResolver);
-    const renderer = new ChromiumRenderer({ proxy: () => proxy.start(), proxyEvents: (l) => proxy.on(l), policy: () => ({ allowPrivate: false, allowHosts: ['127.0.0.1'] }), chromiumPath: () => '', userAgent: () => 'Sift-bench', log: () => {} });
+    const renderer = new ChromiumRenderer({ proxy: () => proxy.start(), proxyEvents: (l) => proxy.on(l), proxySession: () => proxy.session(), policy: () => ({ allowPrivate: false, allowHosts: ['127.0.0.1'] }), chromiumPath: () => '', userAgent: () => 'Sift-bench', log: () => {} });
     const pages = ['inline.html', 'fetch.html', 'next.html', 'module.html', 'static.html', 'state.html'];
     let done = 0;
     const renderN = async (n: number): Promise<void> => {

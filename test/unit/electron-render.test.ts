@@ -12,10 +12,12 @@ beforeAll(async () => {
 afterAll(() => sites.close());
 
 const ENDPOINT = { server: 'http://127.0.0.1:40123', username: 'sift-u', password: 'secret-p' };
+// Each render slot's credentials of its own (the stand-in has one slot's worth).
+const SESSION = { ...ENDPOINT, id: 'slot-0', end: () => {} };
 const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.repeat(30)}</p></article></body></html>`;
 
 /** What the guarding proxy reports while a page renders (ProxyEvent), handed to the renderer's listener. */
-type ProxyReport = { kind: 'refused' | 'failed'; host: string };
+type ProxyReport = { kind: 'refused' | 'failed'; host: string; why?: string; session?: string };
 
 function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = [], onWindow: (wc: FakeRenderContents) => void = () => {}) {
   const sessions: FakeRenderSession[] = [];
@@ -36,10 +38,10 @@ function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] =
   };
   // The proxy's reports reach the listener as soon as it listens, as the page's requests would.
   const proxyEvents: RendererEnv['proxyEvents'] = (listener) => {
-    for (const r of proxyReports) listener({ ...r, via: 'connect' });
+    for (const r of proxyReports) listener({ session: SESSION.id, ...r, via: 'connect' });
     return () => {};
   };
-  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
+  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents, proxySession: async () => SESSION, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
   return { renderer: new ElectronRenderer(env, deps), sessions, windows };
 }
 
@@ -193,6 +195,20 @@ describe('the app render window (Electron stand-in)', () => {
     const r = await renderer.render('https://intranet.example/', new AbortController().signal, 5_000);
     expect(r).toMatchObject({ refused: true });
     expect(r.unreachable).toBeUndefined();
+  });
+
+  test("a page that rendered says what the guard refused of its own requests, not of another slot's window", async () => {
+    const why = 'The address is a private address';
+    const { renderer } = setup({ html: ARTICLE }, [
+      { kind: 'refused', host: 'intranet.example', why },
+      { kind: 'refused', host: 'intranet.example', why },
+      { kind: 'failed', host: 'dead.example' },
+      { kind: 'refused', host: 'other-slot.example', why, session: 'slot-1' },
+    ]);
+    const r = await renderer.render('https://example.org/a', new AbortController().signal, 5_000);
+    expect(r.guardRefused).toEqual({ requests: 2, hosts: ['intranet.example'], why: [why] });
+    const clean = setup({ html: ARTICLE }, [{ kind: 'refused', host: 'other-slot.example', why, session: 'slot-1' }]);
+    expect((await clean.renderer.render('https://example.org/a', new AbortController().signal, 5_000)).guardRefused).toBeUndefined();
   });
 
   test('a page whose script sends it to a dead site is unreachable; one Sift itself stopped (a scheme it does not fetch) is refused', async () => {

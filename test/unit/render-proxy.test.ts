@@ -88,6 +88,33 @@ describe('the guarding proxy', () => {
       off();
     }
   });
+  it("tags each event with the session whose credentials came, says why it refused, and answers an ended session's credentials 407", async () => {
+    const session = await proxy.session();
+    const other = await proxy.session();
+    const events: ProxyEvent[] = [];
+    const off = proxy.on((e) => events.push(e));
+    const as = (s: { username: string; password: string }): string => `Proxy-Authorization: Basic ${Buffer.from(`${s.username}:${s.password}`).toString('base64')}\r\n`;
+    try {
+      expect(session.server).toBe(ep.server);
+      expect(session.username).not.toBe(other.username);
+      expect(await raw(`GET ${sites.forbidden.origin}/photo.png HTTP/1.1\r\nHost: x\r\n${as(session)}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403/);
+      expect(await raw(`CONNECT 127.0.0.2:${portOf(sites.forbidden.origin)} HTTP/1.1\r\n${as(other)}\r\n`)).toMatch(/^HTTP\/1\.1 403/);
+      expect(await raw(`GET ${sites.allowed.origin}/static.html HTTP/1.1\r\nHost: 127.0.0.1\r\n${as(session)}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200/);
+      const why = 'The address is a loopback address (this computer)';
+      expect(events).toEqual([
+        { kind: 'refused', via: 'http', host: '127.0.0.2', path: '/photo.png', session: session.id, why },
+        { kind: 'refused', via: 'connect', host: '127.0.0.2', session: other.id, why },
+        { kind: 'allowed', via: 'http', host: '127.0.0.1', path: '/static.html', session: session.id },
+      ]);
+      session.end();
+      expect(await raw(`GET ${sites.allowed.origin}/static.html HTTP/1.1\r\nHost: 127.0.0.1\r\n${as(session)}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 407/);
+      expect(await raw(`CONNECT 127.0.0.1:${portOf(sites.allowed.origin)} HTTP/1.1\r\n${as(session)}\r\n`)).toMatch(/^HTTP\/1\.1 407/);
+      expect(events).toHaveLength(3);
+    } finally {
+      off();
+      other.end();
+    }
+  });
   it('refuses any other scheme and origin-form requests', async () => {
     expect(await raw(`GET ftp://127.0.0.1/x HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
     expect(await raw(`GET file:///etc/passwd HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);

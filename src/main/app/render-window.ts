@@ -4,7 +4,8 @@ import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type R
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
 import { bounded, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
-import { GUARD_HEADER, type ProxyEndpoint } from '../fetch/render/proxy';
+import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
+import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
 
 /**
@@ -83,6 +84,8 @@ interface Slot {
   refused: boolean;
   /** The render hint's charset for the main document (see hardenRenderSession). */
   charset: string | undefined;
+  /** The slot's own proxy credentials: the guard's events of its window are told from the other slots'. */
+  proxy: ProxySession;
 }
 
 /**
@@ -92,7 +95,6 @@ interface Slot {
  */
 export class ElectronRenderer implements Renderer {
   private readonly slots: Slot[] = [];
-  private endpoint: ProxyEndpoint | undefined;
 
   constructor(
     private readonly env: RendererEnv,
@@ -112,10 +114,10 @@ export class ElectronRenderer implements Renderer {
     }
     // The fetch pipeline's render gate caps concurrent renders; this cap only guards a bug.
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
-    this.endpoint ??= await this.env.proxy();
+    const proxy = await this.env.proxySession();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, charset: undefined };
-    await hardenRenderSession(session, this.endpoint, this.env.userAgent(), {
+    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, charset: undefined, proxy };
+    await hardenRenderSession(session, proxy, this.env.userAgent(), {
       started: (id, request, type) => {
         if (id === slot.contentsId) slot.net.started(request, type);
       },
@@ -136,7 +138,6 @@ export class ElectronRenderer implements Renderer {
   async render(url: string, signal: AbortSignal, budgetMs: number, hint: RenderHint = {}): Promise<Rendered> {
     if (!HTTP_ONLY.test(url)) throw new FetchError(400, 'only http and https pages are rendered', '', 'bad_url');
     const slot = await this.slot();
-    const endpoint = this.endpoint as ProxyEndpoint;
     const win = this.deps.createWindow(renderWindowOptions(slot.session));
     const wc = win.webContents;
     slot.contentsId = wc.id;
@@ -144,26 +145,28 @@ export class ElectronRenderer implements Renderer {
     slot.mainStatus = 0;
     slot.refused = false;
     slot.charset = hint.charset;
-    hardenRenderContents(wc, endpoint);
+    hardenRenderContents(wc, slot.proxy);
     const onAbort = (): void => {
       if (!win.isDestroyed()) win.destroy();
     };
     signal.addEventListener('abort', onAbort, { once: true });
     let stuck = false;
     const doc = new DocumentWatch(wc);
-    // The hosts the guard refused while this page rendered, as the Chromium path keeps them.
-    const refusedHosts = new Set<string>();
+    // What the guard refused of this page, as the Chromium path keeps it: the slot's own
+    // credentials tell its requests from those of a window rendering in another slot.
+    const tally = new RefusalTally();
     const unlisten = this.env.proxyEvents((e) => {
-      if (e.kind === 'refused') refusedHosts.add(e.host);
+      if (e.session === slot.proxy.id) tally.add(e);
     });
     try {
-      const out = await this.settle(wc, doc, slot, url, signal, budgetMs, refusedHosts);
+      const out = await this.settle(wc, doc, slot, url, signal, budgetMs, tally);
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
       }
       if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); try again, or render=never.`, 'unreachable');
-      return out;
+      const guardRefused = out.refused || out.unreachable ? undefined : tally.result();
+      return guardRefused ? { ...out, guardRefused } : out;
     } catch (err) {
       // Cancelled first: the abort destroys the window, which reads as a page that never
       // answered or crashed (as the Chromium path says).
@@ -186,7 +189,7 @@ export class ElectronRenderer implements Renderer {
     }
   }
 
-  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, refusedHosts: ReadonlySet<string>): Promise<Rendered | 'stuck' | 'crashed'> {
+  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, tally: RefusalTally): Promise<Rendered | 'stuck' | 'crashed'> {
     const start = Date.now();
     const deadline = start + budgetMs;
     let loaded = false;
@@ -235,7 +238,7 @@ export class ElectronRenderer implements Renderer {
     // record says which it was. A script that sent the reader to a dead or misspelled site
     // failed as "blocked", with a hint to allow private addresses, which changed nothing.
     const errorPage = doc.failedHost !== undefined || !HTTP_ONLY.test(wc.getURL());
-    const unreachable = errorPage && !slot.refused && doc.failedHost !== undefined && doc.failedHost !== '' && !refusedHosts.has(doc.failedHost);
+    const unreachable = errorPage && !slot.refused && doc.failedHost !== undefined && doc.failedHost !== '' && !tally.refused(doc.failedHost);
     const refused = slot.refused || (errorPage && !unreachable);
     if (html === undefined && !refused && !unreachable) return 'stuck';
     if (doc.crashed) return 'crashed';

@@ -49,12 +49,10 @@ export function codeFor(status: number, msg = ''): string {
   }
 }
 
-export const blocked = (why: string): FetchError =>
-  new FetchError(
-    403,
-    'blocked',
-    `${why}. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (Settings, Network; or --allow-host HOST) or all private addresses are (--allow-private).`,
-  );
+const BLOCKED_TAIL = '. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (Settings, Network; or --allow-host HOST) or all private addresses are (--allow-private).';
+export const blocked = (why: string): FetchError => new FetchError(403, 'blocked', `${why}${BLOCKED_TAIL}`);
+/** The words a blocked() error was made with ("The address is a private address"), else ''. */
+export const blockedWhy = (err: FetchError): string => (err.status === 403 && err.hint.endsWith(BLOCKED_TAIL) ? err.hint.slice(0, -BLOCKED_TAIL.length) : '');
 
 export const timeoutError = (what: string, hint = 'The server was too slow; try again later, or with a smaller document.'): FetchError =>
   new FetchError(504, `timeout: ${what}`, hint);

@@ -4,6 +4,7 @@ import { decodeText, namesNoCharset } from './charset';
 import type { Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
+import { refusalWords, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
@@ -175,7 +176,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * Renders a page that the static fetch found to need it: a render slot (renderPages at
    * once), then a gate slot like any fetch, then the browser under the render budget.
    */
-  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number }> {
+  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals }> {
     const started = now();
     const linked = linkSignals([signal, deadline]);
     const combined = linked.signal;
@@ -196,7 +197,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           throw new FetchError(502, 'the rendered page went (by a redirect or a script) to a site that did not answer', 'The page sends the reader to a host that does not resolve or answer; open it in a browser to see where it goes.', 'unreachable');
         }
         if (r.status >= 400) throw upstreamError(r.status, {});
-        return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started) };
+        return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}) };
       } finally {
         release();
       }
@@ -271,6 +272,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   const renderer: Renderer = (deps.renderer ?? ((env) => new ChromiumRenderer(env)))({
     proxy: () => proxy.start(),
     proxyEvents: (listener) => proxy.on(listener),
+    proxySession: () => proxy.session(),
     policy: () => settings,
     chromiumPath: () => settings.chromiumPath,
     userAgent: () => settings.userAgent,
@@ -503,6 +505,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             contentType = 'text/html; charset=utf-8';
             finalUrl = r.finalUrl;
             Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
+            // A page that rendered without what the guard refused it (an intranet API, images on
+            // a private host) says so: its result held less than the page shows in a browser,
+            // and nothing said why.
+            if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused) });
             // The rendered page is judged like a fetched one: a shell that stayed empty is
             // still needs_js, a check that did not clear is still a challenge.
             const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });

@@ -5,6 +5,8 @@ import { mediaType } from '../sniff';
 import { blocked, FetchError, timeoutError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
 import { settle, SETTLE_SCRIPT, watchFailedNavigation } from './settle';
+import type { ProxySession } from './proxy';
+import { RefusalTally } from './refusals';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
 
 /**
@@ -137,22 +139,24 @@ export class ChromiumRenderer implements Renderer {
     const launched = this.launch();
     let context: BrowserContext | undefined;
     let stuck = false;
-    // The hosts the guard refused while this page rendered (other pages' refusals of the same
-    // host are the same policy's, so sharing the proxy does not confuse them).
-    const refusedHosts = new Set<string>();
-    const unlisten = this.env.proxyEvents((e) => {
-      if (e.kind === 'refused') refusedHosts.add(e.host);
-    });
+    // What the guard refused of this page: its context has proxy credentials of its own, so the
+    // refusals of a page rendering beside it (renderPages at once) are not counted as its own.
+    const tally = new RefusalTally();
+    let session: ProxySession | undefined;
+    let unlisten = (): void => {};
     // The host of this page's main-frame navigation that failed: the refusal that counts is
-    // of that host. Any refusal while it loaded read a dead site as "blocked" whenever another
-    // page rendering at the same time had a request of its own refused.
+    // of that host.
     let failedHost: () => string | undefined = () => undefined;
     let browser: Browser | undefined;
     try {
       // Cancelled while the browser starts: the start goes on for the next target, this one ends.
       ({ browser } = await untilAborted(launched, signal));
       signal.throwIfAborted();
-      const endpoint = await this.env.proxy();
+      const endpoint = (session = await this.env.proxySession());
+      const own = endpoint.id;
+      unlisten = this.env.proxyEvents((e) => {
+        if (e.session === own) tally.add(e);
+      });
       context = await browser.newContext({
         // The bypass list said here, not left to playwright-core: it adds `<-loopback>` itself
         // only while PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK is unset. With that set
@@ -173,14 +177,15 @@ export class ChromiumRenderer implements Renderer {
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
       });
-      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => refusedHosts.has(host), failedHost);
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost);
       // A page closed under the settle loop reads as one that went away or never answered.
       if (!browser.isConnected()) throw browserQuit();
       if (out === 'stuck') {
         stuck = true;
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
       }
-      return out;
+      const guardRefused = out.refused || out.unreachable ? undefined : tally.result();
+      return guardRefused ? { ...out, guardRefused } : out;
     } catch (err) {
       // Cancelled (or out of time) first: the abort closes the page, and a page closed while
       // Sift waited on it reads as one that never answered. A job cancelled while its page
@@ -189,7 +194,7 @@ export class ChromiumRenderer implements Renderer {
       if (err instanceof FetchError) throw err;
       if (browser && !browser.isConnected()) throw browserQuit();
       const failed = failedHost();
-      throw mapBrowserError(err, failed === undefined ? refusedHosts.size > 0 : refusedHosts.has(failed));
+      throw mapBrowserError(err, failed === undefined ? tally.any : tally.refused(failed));
     } finally {
       unlisten();
       if (context) {
@@ -198,6 +203,8 @@ export class ChromiumRenderer implements Renderer {
         // next target starts a fresh one.
         if (!closed) await this.kill(launched);
       }
+      // After the context: a request it still had on its way is answered 407, not let through.
+      session?.end();
       this.active--;
       if (this.active === 0) {
         this.idleTimer = setTimeout(() => void this.close(), this.opts.idleCloseMs ?? IDLE_CLOSE_MS);

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { bareHost, checkAddress, guardedLookup, resolveGuarded, type GuardPolicy, type Resolver } from '../guard';
-import { FetchError } from '../errors';
+import { blockedWhy, FetchError } from '../errors';
 
 /** Where a browser finds the guarding proxy, and the credentials it must send. */
 export interface ProxyEndpoint {
@@ -23,6 +23,21 @@ export interface ProxyEvent {
   host: string;
   /** The path of an absolute-form request (a CONNECT tunnel hides it). */
   path?: string;
+  /** The session whose credentials the request came with (ProxySession.id); absent for the shared ones. */
+  session?: string;
+  /** refused: the guard's words for why, e.g. "The address is a loopback address (this computer)". */
+  why?: string;
+}
+
+/**
+ * Credentials of their own for one browser context (one rendered page, or one render slot):
+ * the proxy tags every event of a request that comes with them, so a renderer counts its own
+ * page's refusals and not those of a page rendering beside it.
+ */
+export interface ProxySession extends ProxyEndpoint {
+  id: string;
+  /** The credentials stop working; requests that still come with them are answered 407. */
+  end(): void;
 }
 
 /** Set on the proxy's own refusals (never on a forwarded response: upstream copies are dropped). */
@@ -46,13 +61,15 @@ export class GuardProxy {
   private readonly username = `sift-${randomBytes(6).toString('hex')}`;
   private readonly password = randomBytes(24).toString('base64url');
   private readonly expected: Buffer;
+  /** Live sessions: their Proxy-Authorization header's value, and their id. */
+  private readonly sessions = new Map<string, Buffer>();
 
   constructor(
     private readonly policy: () => GuardPolicy,
     private readonly resolve: Resolver,
     private readonly connectTimeoutMs: () => number = () => 10_000,
   ) {
-    this.expected = Buffer.from(`Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`);
+    this.expected = basic(this.username, this.password);
   }
 
   /** Starts listening (once) and says where. */
@@ -71,6 +88,16 @@ export class GuardProxy {
     const port = (server.address() as { port: number }).port;
     this.endpoint = { server: `http://127.0.0.1:${port}`, username: this.username, password: this.password };
     return this.endpoint;
+  }
+
+  /** New credentials for one browser context; the proxy listens first (start). */
+  async session(): Promise<ProxySession> {
+    const endpoint = await this.start();
+    const id = randomBytes(6).toString('hex');
+    const username = `sift-${id}`;
+    const password = randomBytes(24).toString('base64url');
+    this.sessions.set(id, basic(username, password));
+    return { ...endpoint, id, username, password, end: () => void this.sessions.delete(id) };
   }
 
   /** Listens to what the proxy allows and refuses (tests); returns the unsubscribe. */
@@ -96,9 +123,13 @@ export class GuardProxy {
     for (const l of this.listeners) l(e);
   }
 
-  private authorized(req: IncomingMessage): boolean {
+  /** The session the request's credentials belong to ('' for the shared ones), or undefined: not this run's. */
+  private authorized(req: IncomingMessage): string | undefined {
     const got = Buffer.from(req.headers['proxy-authorization'] ?? '');
-    return got.length === this.expected.length && timingSafeEqual(got, this.expected);
+    const same = (want: Buffer): boolean => got.length === want.length && timingSafeEqual(got, want);
+    if (same(this.expected)) return '';
+    for (const [id, want] of this.sessions) if (same(want)) return id;
+    return undefined;
   }
 
   /** Connects to host:port through the guard: resolve and check, connect, check the peer. */
@@ -125,10 +156,12 @@ export class GuardProxy {
 
   private async onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
-    if (!this.authorized(req)) return refuseRaw(client, 407);
+    const session = this.authorized(req);
+    if (session === undefined) return refuseRaw(client, 407);
+    const tag = session ? { session } : {};
     const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+):(\d{1,5})$/i.exec(req.url ?? '');
     if (!m) {
-      this.emit({ kind: 'refused', via: 'bad', host: '' });
+      this.emit({ kind: 'refused', via: 'bad', host: '', ...tag });
       return refuseRaw(client, 400);
     }
     const host = bareHost(m[1] as string);
@@ -136,25 +169,27 @@ export class GuardProxy {
     try {
       upstream = await this.dial(host, Number(m[2]));
     } catch (err) {
-      this.emit({ kind: kindOf(err), via: 'connect', host });
+      this.emit({ ...outcome(err), via: 'connect', host, ...tag });
       return refuseRaw(client, statusOf(err));
     }
-    this.emit({ kind: 'allowed', via: 'connect', host });
+    this.emit({ kind: 'allowed', via: 'connect', host, ...tag });
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length) upstream.write(head);
     pipeBoth(client, upstream);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.authorized(req)) {
+    const session = this.authorized(req);
+    if (session === undefined) {
       res.writeHead(407, { 'proxy-authenticate': 'Basic realm="sift"', 'content-length': '0' }).end();
       return;
     }
+    const tag = session ? { session } : {};
     const target = absoluteHttp(req.url);
     if (!target) {
       // Origin-form (someone talking to the proxy as a server) or a scheme other than http:
       // https and wss come as CONNECT; ftp, file, data and the rest are refused.
-      this.emit({ kind: 'refused', via: 'bad', host: '' });
+      this.emit({ kind: 'refused', via: 'bad', host: '', ...tag });
       res.writeHead(400, { 'content-length': '0' }).end();
       return;
     }
@@ -163,13 +198,13 @@ export class GuardProxy {
       await resolveGuarded(host, this.policy(), this.resolve);
     } catch (err) {
       const kind = kindOf(err);
-      this.emit({ kind, via: 'http', host, path: target.pathname });
+      this.emit({ ...outcome(err), via: 'http', host, path: target.pathname, ...tag });
       // The mark lets the renderer tell the guard's refusal of a navigation from a site's own
       // 403; a name that does not resolve is no refusal, and is not marked as one.
       res.writeHead(statusOf(err), { 'content-length': '0', ...(kind === 'refused' ? { [GUARD_HEADER]: 'refused' } : {}) }).end();
       return;
     }
-    this.emit({ kind: 'allowed', via: 'http', host, path: target.pathname });
+    this.emit({ kind: 'allowed', via: 'http', host, path: target.pathname, ...tag });
     const headers = forwardHeaders(req.headers);
     const up = httpRequest({
       host,
@@ -217,10 +252,12 @@ export class GuardProxy {
   /** ws:// asked for in absolute form (a browser normally tunnels it with CONNECT). */
   private async onUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
-    if (!this.authorized(req)) return refuseRaw(client, 407);
+    const session = this.authorized(req);
+    if (session === undefined) return refuseRaw(client, 407);
+    const tag = session ? { session } : {};
     const target = absoluteHttp(req.url?.replace(/^ws:/i, 'http:'));
     if (!target) {
-      this.emit({ kind: 'refused', via: 'bad', host: '' });
+      this.emit({ kind: 'refused', via: 'bad', host: '', ...tag });
       return refuseRaw(client, 400);
     }
     const host = bareHost(target.hostname);
@@ -228,10 +265,10 @@ export class GuardProxy {
     try {
       upstream = await this.dial(host, Number(target.port || 80));
     } catch (err) {
-      this.emit({ kind: kindOf(err), via: 'upgrade', host });
+      this.emit({ ...outcome(err), via: 'upgrade', host, ...tag });
       return refuseRaw(client, statusOf(err));
     }
-    this.emit({ kind: 'allowed', via: 'upgrade', host });
+    this.emit({ kind: 'allowed', via: 'upgrade', host, ...tag });
     const lines = [`${req.method ?? 'GET'} ${target.pathname}${target.search} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const k = req.rawHeaders[i] as string;
@@ -270,6 +307,15 @@ function statusOf(err: unknown): number {
 }
 
 const kindOf = (err: unknown): 'refused' | 'failed' => (statusOf(err) === 403 ? 'refused' : 'failed');
+
+/** An error as an event's kind, and the guard's words for a refusal. */
+function outcome(err: unknown): Pick<ProxyEvent, 'kind' | 'why'> {
+  const kind = kindOf(err);
+  const why = kind === 'refused' && err instanceof FetchError ? blockedWhy(err) : undefined;
+  return why ? { kind, why } : { kind };
+}
+
+const basic = (username: string, password: string): Buffer => Buffer.from(`Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`);
 
 const REASON: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 407: 'Proxy Authentication Required', 502: 'Bad Gateway', 504: 'Gateway Timeout' };
 

@@ -1,5 +1,6 @@
 import type { GuardPolicy } from '../guard';
-import type { ProxyEndpoint, ProxyEvent } from './proxy';
+import type { ProxyEndpoint, ProxyEvent, ProxySession } from './proxy';
+import type { GuardRefusals } from './refusals';
 
 /** A page after its JavaScript ran: where it ended up and its serialized DOM. */
 export interface Rendered {
@@ -13,6 +14,8 @@ export interface Rendered {
   refused?: boolean;
   /** The page navigated to a host the guard let through, which did not resolve or answer. */
   unreachable?: boolean;
+  /** What the guard refused of the page's own requests (images, scripts, XHR, frames, sockets). */
+  guardRefused?: GuardRefusals;
 }
 
 /** Which browser renders, or why none can. */
@@ -45,6 +48,8 @@ export interface RendererEnv {
   proxy: () => Promise<ProxyEndpoint>;
   /** Listens to what the proxy refuses (the guard) or cannot reach; returns the unsubscribe. */
   proxyEvents: (listener: (e: ProxyEvent) => void) => () => void;
+  /** Credentials of their own for one browser context, so its events are told from others' (ProxyEvent.session). */
+  proxySession: () => Promise<ProxySession>;
   policy: () => GuardPolicy;
   /** '' = SIFT_CHROMIUM, then the usual places (the CLI's renderer reads it). */
   chromiumPath: () => string;

@@ -45,6 +45,8 @@ const LABELS: Record<string, string> = {
   render_why: 'Why rendered',
   render_ms: 'Rendered in',
   render_partial: 'Rendering cut short',
+  render_refused: 'Requests the guard refused',
+  render_refused_why: 'What the guard refused',
   warnings: 'Warnings',
   language: 'Language',
   lang: 'Language',

@@ -1,0 +1,59 @@
+import type { ProxyEvent } from './proxy';
+
+/** What the guard refused of one rendered page: how many requests, to which hosts, and why. */
+export interface GuardRefusals {
+  requests: number;
+  /** The hosts refused, in the order first refused (a request that named none is counted only). */
+  hosts: string[];
+  /** The guard's words, each once: "The address is a loopback address (this computer)". */
+  why: string[];
+}
+
+/** Tallies the refusals of one page's requests as the proxy reports them. */
+export class RefusalTally {
+  private requests = 0;
+  private readonly hosts = new Set<string>();
+  private readonly why = new Set<string>();
+
+  add(e: ProxyEvent): void {
+    if (e.kind !== 'refused') return;
+    this.requests++;
+    if (e.host) this.hosts.add(e.host);
+    if (e.why) this.why.add(e.why);
+  }
+  /** Whether the guard refused this host while the page rendered. */
+  refused(host: string): boolean {
+    return this.hosts.has(host);
+  }
+  get any(): boolean {
+    return this.requests > 0;
+  }
+  /** The tally, or undefined when nothing was refused. */
+  result(): GuardRefusals | undefined {
+    return this.requests ? { requests: this.requests, hosts: [...this.hosts], why: [...this.why] } : undefined;
+  }
+}
+
+/** "The address is a private address" as a list item: "a private address". */
+const whyWords = (w: string): string => w.replace(/^The address is /, '').replace(/^./, (c) => c.toLowerCase());
+
+// Enough hosts for a user to see what to allow; a page of ad hosts would fill a screen.
+const HOSTS_NAMED = 5;
+
+/**
+ * The refusals in words for the result's meta: what was refused, why, and what to do. A page
+ * whose images or data came from an intranet host rendered without them, and nothing in the
+ * result said why.
+ */
+export function refusalWords(r: GuardRefusals): string {
+  const n = r.requests;
+  const named = r.hosts.slice(0, HOSTS_NAMED).join(', ');
+  const more = r.hosts.length > HOSTS_NAMED ? ` and ${r.hosts.length - HOSTS_NAMED} more` : '';
+  const to = named ? `, to ${named}${more}` : '';
+  const why = r.why.length ? `: ${r.why.map(whyWords).join('; ')}` : '';
+  const what = n === 1 ? 'request' : 'requests';
+  return (
+    `Sift's guard refused ${n} ${what} the page made${to}${why}. What ${n === 1 ? 'it' : 'they'} would have loaded (images, scripts, data) is not in the result. ` +
+    'If the page needs a host on your network, allow it (Settings, Network; or --allow-host HOST).'
+  );
+}
