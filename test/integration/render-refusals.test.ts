@@ -33,6 +33,9 @@ beforeAll(async () => {
     '/with-intranet-parts.html': `<!doctype html><title>${ARTICLE.title}</title><div id="root"></div><img src="${F}/photo.png" alt="">
       <script>document.getElementById('root').innerHTML = ${JSON.stringify(article)};
       fetch('${F.replace('http:', 'https:')}/figures.json').catch(function () {});</script>`,
+    // An app shell whose article comes from an API on a host the guard refuses (the intranet's).
+    '/intranet-app.html': `<!doctype html><html><head><meta charset="utf-8"><title>Loading</title></head><body><div id="app"></div><script src="/intranet-app.js"></script></body></html>`,
+    '/intranet-app.js': `fetch('${F}/api/article.json').then(function (r) { return r.json(); }).then(function (d) { document.getElementById('app').textContent = d.title; });`,
     // Nothing refused: its article comes from its own host, once the test lets the request go.
     '/clean.html': `<!doctype html><title>${ARTICLE.title}</title><div id="root"></div>
       <script>fetch('/held.html').then(function (r) { return r.text(); }).then(function (t) { document.getElementById('root').innerHTML = t; });</script>`,
@@ -45,7 +48,7 @@ beforeAll(async () => {
     }
     const body = pages[req.url ?? ''];
     if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+    res.writeHead(200, { 'content-type': req.url?.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -58,7 +61,7 @@ afterAll(async () => {
   await sites.close();
 });
 
-const render = (path: string) => fetcher.fetchTarget(new AbortController().signal, { name: 'test' }, { url: `${origin}${path}`, options: { mode: 'text', render: 'always' } });
+const render = (path: string, mode: 'auto' | 'always' = 'always') => fetcher.fetchTarget(new AbortController().signal, { name: 'test' }, { url: `${origin}${path}`, options: { mode: 'text', render: mode } });
 
 describe('a page that rendered without what the guard refused it', () => {
   it('says in its meta how many requests were refused, to which host, why, and what to do', async () => {
@@ -68,6 +71,15 @@ describe('a page that rendered without what the guard refused it', () => {
     const words = String(r.meta?.render_refused_why);
     expect(words).toContain("Sift's guard refused 2 requests the page made, to 127.0.0.2: a loopback address (this computer).");
     expect(words).toContain('--allow-host HOST');
+    expect(sites.forbidden.connections).toBe(0);
+  });
+  it('an app shell that stayed empty because its data was refused says so first, not only "give it more time"', async () => {
+    const err = await render('/intranet-app.html', 'auto').catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js', message: expect.stringContaining('stayed empty when its scripts ran in a browser') });
+    const hint = (err as { hint: string }).hint;
+    expect(hint).toMatch(/^Sift's guard refused 1 request the page made, to 127\.0\.0\.2: a loopback address \(this computer\)\. The page's content may come from it\. /);
+    expect(hint).toContain('--allow-host HOST');
+    expect(hint).toContain('Otherwise: its scripts may need a sign-in');
     expect(sites.forbidden.connections).toBe(0);
   });
   it("counts only its own page's refusals, not those of a page rendering beside it", async () => {

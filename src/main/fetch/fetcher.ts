@@ -4,7 +4,7 @@ import { decodeText, namesNoCharset } from './charset';
 import type { Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
-import { refusalWords, type GuardRefusals } from './render/refusals';
+import { emptyShellHint, refusalWords, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
@@ -512,7 +512,13 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             // The rendered page is judged like a fetched one: a shell that stayed empty is
             // still needs_js, a check that did not clear is still a challenge.
             const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
-            if (after.reason) throw pageError(after.reason, res.status, true, after.signals?.[0]);
+            if (after.reason) {
+              const err = pageError(after.reason, res.status, true, after.signals?.[0]);
+              // A shell that stayed empty while the guard refused some of its requests (its data
+              // API on a private host) says so first: more time, which the hint offered, changes nothing.
+              if (after.reason === 'needs_js' && r.guardRefused) throw new FetchError(err.status, err.message, emptyShellHint(r.guardRefused, err.hint), err.code);
+              throw err;
+            }
             if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');
             warnings = after.warnings;
           }

@@ -34,11 +34,25 @@ export class RefusalTally {
   }
 }
 
+/** An IPv6 address as a URL writes it ([::1]), so the colons do not read as punctuation. */
+const shownHost = (h: string): string => (h.includes(':') ? `[${h}]` : h);
+
 /** "The address is a private address" as a list item: "a private address". */
 const whyWords = (w: string): string => w.replace(/^The address is /, '').replace(/^./, (c) => c.toLowerCase());
 
 // Enough hosts for a user to see what to allow; a page of ad hosts would fill a screen.
 const HOSTS_NAMED = 5;
+
+const ALLOW = 'If the page needs a host on your network, allow it (Settings, Network; or --allow-host HOST).';
+
+/** "Sift's guard refused 2 requests the page made, to 10.0.0.5: a private address." */
+function refusedSentence(r: GuardRefusals): string {
+  const named = r.hosts.slice(0, HOSTS_NAMED).map(shownHost).join(', ');
+  const more = r.hosts.length > HOSTS_NAMED ? ` and ${r.hosts.length - HOSTS_NAMED} more` : '';
+  const to = named ? `, to ${named}${more}` : '';
+  const why = r.why.length ? `: ${r.why.map(whyWords).join('; ')}` : '';
+  return `Sift's guard refused ${r.requests} ${r.requests === 1 ? 'request' : 'requests'} the page made${to}${why}.`;
+}
 
 /**
  * The refusals in words for the result's meta: what was refused, why, and what to do. A page
@@ -46,14 +60,15 @@ const HOSTS_NAMED = 5;
  * result said why.
  */
 export function refusalWords(r: GuardRefusals): string {
-  const n = r.requests;
-  const named = r.hosts.slice(0, HOSTS_NAMED).join(', ');
-  const more = r.hosts.length > HOSTS_NAMED ? ` and ${r.hosts.length - HOSTS_NAMED} more` : '';
-  const to = named ? `, to ${named}${more}` : '';
-  const why = r.why.length ? `: ${r.why.map(whyWords).join('; ')}` : '';
-  const what = n === 1 ? 'request' : 'requests';
-  return (
-    `Sift's guard refused ${n} ${what} the page made${to}${why}. What ${n === 1 ? 'it' : 'they'} would have loaded (images, scripts, data) is not in the result. ` +
-    'If the page needs a host on your network, allow it (Settings, Network; or --allow-host HOST).'
-  );
+  return `${refusedSentence(r)} What ${r.requests === 1 ? 'it' : 'they'} would have loaded (images, scripts, data) is not in the result. ${ALLOW}`;
+}
+
+/**
+ * The hint of an app shell that stayed empty in the browser while the guard refused some of
+ * its requests: those are the likely reason, first. It read "its scripts may need a sign-in,
+ * cookies or more time … raise Time a page may run", and more time changed nothing when the
+ * page's data came from a host on the user's network that Sift does not fetch.
+ */
+export function emptyShellHint(r: GuardRefusals, hint: string): string {
+  return `${refusedSentence(r)} The page's content may come from ${r.requests === 1 ? 'it' : 'them'}. ${ALLOW} Otherwise: ${hint.charAt(0).toLowerCase()}${hint.slice(1)}`;
 }
