@@ -115,6 +115,20 @@ describe('the guarding proxy', () => {
       other.end();
     }
   });
+  it('starts one server however many ask at once, and closing closes it', async () => {
+    const p = new GuardProxy(() => ({ allowPrivate: false, allowHosts: [] }), async () => []);
+    const [a, b, c] = await Promise.all([p.start(), p.start(), p.session()]);
+    expect(b.server).toBe(a.server);
+    expect(c.server).toBe(a.server);
+    await p.close();
+    const { port } = new URL(a.server);
+    await expect(
+      new Promise((resolve, reject) => {
+        const s = connect(Number(port), '127.0.0.1', () => resolve(s.destroy()));
+        s.on('error', reject);
+      }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
   it('refuses any other scheme and origin-form requests', async () => {
     expect(await raw(`GET ftp://127.0.0.1/x HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
     expect(await raw(`GET file:///etc/passwd HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);

@@ -55,7 +55,7 @@ const HOP = new Set([GUARD_HEADER, 'connection', 'keep-alive', 'proxy-connection
  */
 export class GuardProxy {
   private server: Server | undefined;
-  private endpoint: ProxyEndpoint | undefined;
+  private starting: Promise<ProxyEndpoint> | undefined;
   private readonly sockets = new Set<Socket | Duplex>();
   private readonly listeners = new Set<(e: ProxyEvent) => void>();
   private readonly username = `sift-${randomBytes(6).toString('hex')}`;
@@ -72,9 +72,23 @@ export class GuardProxy {
     this.expected = basic(this.username, this.password);
   }
 
-  /** Starts listening (once) and says where. */
-  async start(): Promise<ProxyEndpoint> {
-    if (this.endpoint) return this.endpoint;
+  /**
+   * Starts listening (once) and says where. Calls that come while it starts share the start:
+   * two render slots opened at once (the app's first two pages) each started a server of its
+   * own, and the first, no longer the proxy's, was never closed.
+   */
+  start(): Promise<ProxyEndpoint> {
+    if (!this.starting) {
+      const p = this.listen();
+      this.starting = p;
+      p.catch(() => {
+        if (this.starting === p) this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  private async listen(): Promise<ProxyEndpoint> {
     const server = createServer((req, res) => void this.onRequest(req, res));
     server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.onConnect(req, socket, head));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.onUpgrade(req, socket, head));
@@ -86,8 +100,7 @@ export class GuardProxy {
     });
     this.server = server;
     const port = (server.address() as { port: number }).port;
-    this.endpoint = { server: `http://127.0.0.1:${port}`, username: this.username, password: this.password };
-    return this.endpoint;
+    return { server: `http://127.0.0.1:${port}`, username: this.username, password: this.password };
   }
 
   /** New credentials for one browser context; the proxy listens first (start). */
@@ -107,10 +120,12 @@ export class GuardProxy {
   }
 
   async close(): Promise<void> {
+    // A start under way is waited for, so the server it opens is the one closed.
+    await this.starting?.catch(() => undefined);
+    this.starting = undefined;
     for (const s of this.sockets) s.destroy();
     const server = this.server;
     this.server = undefined;
-    this.endpoint = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
