@@ -16,13 +16,3 @@ export function articleCorpusDir(): string | undefined {
   }
   return undefined;
 }
-
-/** The SSRF payload corpus's table (all.tsv), found as articleCorpusDir finds its corpus; undefined where it is not there. */
-export function ssrfCorpusTable(): string | undefined {
-  const rel = path.join('shared', 'corpora', 'ssrf', 'all.tsv');
-  if (process.env.SIFT_CORPORA) return path.join(process.env.SIFT_CORPORA, 'ssrf', 'all.tsv');
-  for (let dir = path.resolve(__dirname); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, rel))) return path.join(dir, rel);
-  }
-  return undefined;
-}
