@@ -101,17 +101,28 @@ function clipValue(v: string): string {
 
 /** Checks the lengths OptionsSchema caps (question 2000, jq 8000, …) after parsing. */
 export function validateOptions(o: unknown): string | undefined {
+  const long = tooLongOption(o);
+  if (long) return `${long.key}: ${long.length} characters, at most ${long.max}; shorten it`;
   const r = OptionsSchema.safeParse(o);
   if (r.success) return undefined;
   const issue = r.error.issues[0];
-  const where = issue?.path.join('.') || 'options';
-  // zod's own words ("Too big: expected string to have <=2000 characters") say neither how
-  // long the value is nor what to do.
-  const value: unknown = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[where] : undefined;
-  if (issue?.code === 'too_big' && typeof value === 'string') {
-    return `${where}: ${value.length} characters, at most ${String(issue.maximum)}; shorten it`;
+  return `${issue?.path.join('.') || 'options'}: ${issue?.message ?? 'invalid'}`;
+}
+
+/**
+ * The first option longer than OptionsSchema takes, with its length and the cap. zod's own
+ * words ("Too big: expected string to have <=2000 characters") say neither how long the value
+ * is nor what to do; the CLI and the app's composer say both.
+ */
+export function tooLongOption(o: unknown): { key: keyof Options; length: number; max: number } | undefined {
+  const r = OptionsSchema.safeParse(o);
+  if (r.success) return undefined;
+  for (const issue of r.error.issues) {
+    const key = issue.path[0];
+    const value: unknown = typeof o === 'object' && o !== null && typeof key === 'string' ? (o as Record<string, unknown>)[key] : undefined;
+    if (issue.code === 'too_big' && typeof value === 'string') return { key: key as keyof Options, length: value.length, max: Number(issue.maximum) };
   }
-  return `${where}: ${issue?.message ?? 'invalid'}`;
+  return undefined;
 }
 
 /** Per-line options win over the list's defaults. */

@@ -9,7 +9,7 @@ import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { ComposerList } from '../lib/packed-list';
 import { formatCreated, plural } from '../lib/format';
-import { cleanOptions, effectiveOptions, noTargetsError, truncatedListError, type ListSource } from './composer';
+import { cleanOptions, effectiveOptions, noTargetsError, tooLongError, truncatedListError, type ListSource } from './composer';
 import { useStore } from './index';
 import { resultsStored } from './search-actions';
 
@@ -353,6 +353,11 @@ function submittedTargets(): Target[] {
  */
 async function checkListOptions(): Promise<boolean> {
   const opts = cleanOptions(get().listOptions);
+  const long = tooLongError(opts);
+  if (long) {
+    get().setOptionsError(long);
+    return false;
+  }
   if (!opts.pages && !opts.grep && !opts.jq) return true;
   try {
     const res = await window.sift.checkOptions({ options: opts });
@@ -448,6 +453,11 @@ export async function previewTarget(override: Options = {}): Promise<void> {
   get().setPreviewError(null);
   get().setPreviewLoading(true);
   const options = effectiveOptions({ ...listOptions, ...t.options, ...override }, undefined);
+  const long = options && tooLongError(options);
+  if (long) {
+    get().setPreviewError(long);
+    return;
+  }
   try {
     const result = await window.sift.preview({ target: options ? { url: t.url, options } : { url: t.url } });
     get().setPreview({ url: t.url, result });

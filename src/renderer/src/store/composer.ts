@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { Options, Result } from '../../../shared/types';
 import type { ComposerList } from '../lib/packed-list';
-import type { ListProblem } from '../../../shared/urllist';
+import { tooLongOption, type ListProblem } from '../../../shared/urllist';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -98,6 +98,31 @@ export function cleanOptions(o: Options): Options {
     (out as Record<string, unknown>)[k] = v;
   }
   return out;
+}
+
+/** What each option of the form is called where its length is said. */
+const OPTION_FIELDS: Partial<Record<keyof Options, { name: string; shorten: string }>> = {
+  question: { name: 'question', shorten: 'Ask it in fewer words: passages are ranked on the words that say what you ask.' },
+  grep: { name: 'grep expression', shorten: 'Shorten it: an alternation of many words (a|b|c…) is often one pattern, or several lists run one after another.' },
+  jq: { name: 'jq program', shorten: 'Shorten it: define what repeats once (def f: …;), or select the records before the steps that shape them.' },
+  pages: { name: 'page selection', shorten: 'Shorten it: ranges such as 1-40 stand for many pages.' },
+};
+
+/**
+ * The list's option that is longer than Sift takes, said of the field with what to do. main's
+ * request check refused it in zod's words, with "restart the window": a question pasted from
+ * a document of 2,399 characters read as a broken app.
+ */
+export function tooLongError(o: Options): UserError | null {
+  const long = tooLongOption(o);
+  if (!long) return null;
+  const field = OPTION_FIELDS[long.key];
+  const n = (v: number) => v.toLocaleString('en-US');
+  return {
+    code: 'bad_option',
+    message: `The ${field?.name ?? long.key} is ${n(long.length)} characters long; Sift takes at most ${n(long.max)}.`,
+    hint: field?.shorten ?? 'Shorten it.',
+  };
 }
 
 /** A URL's options as submitted: the list's, then its own on top. */

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { MODES, RENDER_MODES, type Mode, type Options, type RenderMode } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { cleanOptions } from '../../store/composer';
+import { cleanOptions, tooLongError } from '../../store/composer';
 import { toUserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 
@@ -27,10 +27,15 @@ const JQ_MODE_NOTES: Partial<Record<Mode, string>> = {
   text: "jq's strings, unquoted",
 };
 
-/** Asks main whether pages / grep / jq are valid, when the user leaves one of them. */
+/** Asks main whether pages / grep / jq are valid, when the user leaves one of them; a value too long is said here. */
 async function checkNow(): Promise<void> {
   const { listOptions, setOptionsError } = useStore.getState();
   const opts = cleanOptions(listOptions);
+  const long = tooLongError(opts);
+  if (long) {
+    setOptionsError(long);
+    return;
+  }
   if (!opts.pages && !opts.grep && !opts.jq) return;
   // The answer is about these options: if the user changed them while it was on its way (the
   // bad grep cleared), it is stale, and an error it brought back would stay on a valid form.
@@ -77,7 +82,7 @@ export function ListOptionsForm(): React.JSX.Element {
       </label>
       <label className="field">
         <span>Question</span>
-        <input type="text" placeholder="Keep the passages that answer this" {...text('question')} />
+        <input type="text" placeholder="Keep the passages that answer this" {...text('question')} onBlur={() => void checkNow()} />
       </label>
       <div className="field-row">
         <label className="field">
