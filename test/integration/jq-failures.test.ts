@@ -123,6 +123,23 @@ describe('a jq program that fails on a value', () => {
   });
 });
 
+describe('a jq program that reads past the last input', () => {
+  test("says there was no more input and how to do without, not jq-wasm's 'break'", async () => {
+    const rows = await run([
+      { url: `${site.base}/items.json`, options: { jq: '[., input]' } },
+      { url: `${site.base}/log.jsonl`, options: { jq: '[., input, input]' } },
+    ]);
+    for (const r of rows) {
+      expect(r).toMatchObject({ status: 'failed', reason: 'bad_option' });
+      expect(r.error).not.toMatch(/\bbreak\b/);
+      expect(r.hint).toMatch(/\(input\? \/\/ null\)/);
+    }
+    expect(rows[0]!.error).toBe('jq: no more inputs: input reads the JSON value after the current one, and there was none left');
+    // Records on lines 1, 2, 4 and 5: the second pair starts on line 5 and has nothing after it.
+    expect(rows[1]!.error).toBe('jq: line 5: no more inputs: input reads the JSON value after the current one, and there was none left');
+  });
+});
+
 describe('a JSON document jq cannot read', () => {
   test('broken or cut short is the document’s failure, with where and what to do; empty is an empty result', async () => {
     const rows = await run([

@@ -3,7 +3,7 @@ import { defaultFetchSettings } from './settings';
 import { GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
 import { clip } from '../../shared/urllist/url';
 
-import { jqCompileMessage, jqRunMessage } from './jq-message';
+import { jqCompileMessage, jqRunMessage, NO_MORE_INPUTS } from './jq-message';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
 
 /** A grep option's pattern and flags; an invalid one fails as the target (or the up-front check) reports it. */
@@ -45,6 +45,7 @@ const JQ_NO_MODULES = 'Sift runs jq with no module files to import or include: d
 const JQ_NO_ARGS = 'Sift runs jq without --arg: bind a value in the program itself ("Berlin" as $city | …, or {"min": 3} as $opts | …).';
 /** A program that compiled and then failed on what this document holds (on one record of JSON Lines, say). */
 const JQ_RUN_ERROR = 'The program failed on a value of this document; "?" or try … catch skips the values it cannot take (.a? // empty, try (.a + 1) catch empty).';
+const JQ_NO_INPUT = 'In one JSON document there is no value after it; in JSON Lines, the last line has none. first(inputs) or (input? // null) gives nothing (or null) there instead of failing.';
 const JQ_TRAP = 'Select what you need before the step that builds a large value; jq reads JSON nested up to a few thousand levels.';
 const JQ_TOO_LARGE = 'Sift runs jq on JSON documents of up to about 30 MB; fetch this one in mode raw (--mode raw) and run jq on the file it gives.';
 
@@ -137,7 +138,7 @@ export class ComputePool {
         );
       }
       const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');
-      const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? JQ_RUN_ERROR : JQ_SYNTAX;
+      const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? (msg.includes(NO_MORE_INPUTS) ? JQ_NO_INPUT : JQ_RUN_ERROR) : JQ_SYNTAX;
       throw new FetchError(422, `jq: ${msg}`, hint, 'bad_option');
     }
     return r.output ?? '';

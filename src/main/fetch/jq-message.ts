@@ -49,6 +49,14 @@ export function jqCompileMessage(stderr: string, program: string): string {
   return `${errors.slice(0, SHOWN_ERRORS).join('; ')}${more}`;
 }
 
+/**
+ * `input` with no value left to read (in one document, or on the last line of JSON Lines):
+ * jq says "No more inputs", and jq-wasm, whose reader ends by breaking out of jq's loop, says
+ * "break", a word that told the user nothing of input.
+ */
+const JQ_WASM_NO_INPUT = 'break';
+export const NO_MORE_INPUTS = 'no more inputs: input reads the JSON value after the current one, and there was none left';
+
 /** A runtime error line: "jq: error (at /dev/stdin:N): what", or "… (at /dev/stdin:N) (not a string): value". */
 const RUN_ERROR = /^jq: error \(at [^)]*?:(\d+)\)(:| \(not a string\):) ?(.*)$/;
 
@@ -63,7 +71,8 @@ export function jqRunMessage(failed: string[], jsonLines: boolean): string {
     const m = RUN_ERROR.exec(l);
     if (!m) return { line: undefined, what: l.replace(/^jq: (?:error: )?/, '') };
     // A value given to error() that is not a string: jq prints it as JSON, after "(not a string)".
-    return { line: Number(m[1]), what: m[2] === ':' ? (m[3] ?? '') : `error(${m[3] ?? ''})` };
+    const what = m[2] === ':' ? (m[3] ?? '') : `error(${m[3] ?? ''})`;
+    return { line: Number(m[1]), what: what === JQ_WASM_NO_INPUT ? NO_MORE_INPUTS : what };
   });
   const first = read[0];
   if (!first) return '';
