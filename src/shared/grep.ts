@@ -123,3 +123,35 @@ const TYPOGRAPHIC_ALL = new RegExp(TYPOGRAPHIC.source, 'g');
 
 /** What a user is told of an invalid grep option: what it takes, with an example of each kind. */
 export const GREP_HINT = 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)"; (?i) at its start ignores case.';
+
+/** A pattern written as JavaScript code writes one, between slashes with flags after: /error/i. */
+const SLASHED = /^\/(.+)\/([dgimsuvy]*)$/s;
+
+/**
+ * Why a grep option matched no line, when more can be said than "it tells capitals from small
+ * letters; (?i) at its start ignores case": that advice was given to (?i)error and to 404,
+ * whose case nothing changes, and said nothing to /error/i, whose slashes grep looked for in
+ * every line (a pattern as JavaScript code writes it, and as people paste it). Undefined when
+ * the case advice is the one to give.
+ */
+export function noMatchWhy(grep: string): string | undefined {
+  const slashed = SLASHED.exec(grep);
+  // A path (/usr/local/) has slashes inside too; a pattern between slashes escapes its own (\/).
+  if (slashed && !/(?<!\\)\//.test(slashed[1] ?? '')) {
+    const inner = slashed[1] ?? '';
+    const ignoreCase = slashed[2]?.includes('i') === true;
+    return `No line matches ${grep}, slashes included: if they wrap the pattern, as JavaScript code writes one, write ${ignoreCase ? IGNORE_CASE : ''}${inner} instead (Sift's grep takes the pattern alone, as grep does${ignoreCase ? ', and (?i) at its start ignores case' : ''}).`;
+  }
+  const { pattern, flags } = (() => {
+    try {
+      return grepParts(grep);
+    } catch {
+      return { pattern: grep, flags: '' };
+    }
+  })();
+  if (flags.includes('i')) return 'No line matches the grep expression, with capitals and small letters alike: the page was read, and nothing in it matched.';
+  // No letter that has a capital (digits, punctuation, Chinese) outside escapes and group names: \b, \d or \p{L} match no letter.
+  const letters = pattern.replace(/\\(?:[pPu]\{[^}]*\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z]|k<[^>]*>|[\s\S])|\(\?<[^>=!]*>/g, '');
+  if (letters.toLowerCase() === letters.toUpperCase()) return 'No line matches the grep expression: the page was read, and nothing in it matched.';
+  return undefined;
+}

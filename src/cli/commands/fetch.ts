@@ -26,7 +26,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       // An empty result's own why, where the document says it (a PDF of no pages): "the answer (or
       // the file) was empty … try again later" read as a failed download of a whole file.
       const own = typeof meta.hint === 'string' && meta.hint !== '' ? meta.hint : undefined;
-      for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${(w === 'empty' && own) || (WARNING_LABELS[w]?.why ?? 'see meta.warnings')}\n`);
+      for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${((w === 'empty' || w === 'no_match') && own) || (WARNING_LABELS[w]?.why ?? 'see meta.warnings')}\n`);
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
       const where = pagesNote(meta);
       if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);

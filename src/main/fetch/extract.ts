@@ -15,7 +15,7 @@ import { isTeaser, marksNotFree } from './classify';
 import { jsonProblem, linksIn } from './json-doc';
 import { fileNameOfUrl } from './url';
 import { markdownAsRead } from '../search/text';
-import { asTyped } from '../../shared/grep';
+import { asTyped, noMatchWhy } from '../../shared/grep';
 
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
@@ -228,7 +228,12 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   // (an "ok 0 B" row read as a page with nothing on it). A document that had nothing to search
   // already says so (empty, no text layer); a grep that kept nothing left the question nothing.
   if (!hasWarning(meta, 'empty') && !hasWarning(meta, 'no_text')) {
-    if (meta.matches === 0) warn(meta, 'no_match');
+    if (meta.matches === 0) {
+      warn(meta, 'no_match');
+      // What to try when the advice on capitals is not it (the result pane, exports and the CLI say meta.hint).
+      const why = options.grep ? noMatchWhy(options.grep) : undefined;
+      if (why && meta.hint === undefined) meta.hint = why;
+    }
     else if (meta.passages === 0) warn(meta, 'no_answer');
   }
   if (origin && content !== '') {
