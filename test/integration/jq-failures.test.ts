@@ -31,6 +31,9 @@ beforeAll(async () => {
     '/trailing-comma.json': json('{\n  "items": [\n    1,\n    2,\n  ]\n}\n'),
     '/cut-short.json': json('{"items":[{"name":"a"},{"name":"b"'),
     '/empty.json': json(''),
+    // A proxy's or an API's error page under the JSON type its answers have.
+    '/gateway.json': json('\n<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>'),
+    '/fault.json': json('<?xml version="1.0"?><fault><code>500</code></fault>'),
     // Past jq's parse depth (10,000), within JSON.parse's.
     '/deep.json': json(`${'['.repeat(12_000)}${']'.repeat(12_000)}`),
     '/many.json': json(JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `record ${i}`, note: 'x'.repeat(40) })) })),
@@ -161,6 +164,21 @@ describe('a JSON document jq cannot read', () => {
     // Nested deeper than jq reads: no program helps, and the hint said to change the program.
     expect(rows[3]).toMatchObject({ status: 'failed', reason: 'unsupported', error: 'jq: the document is nested deeper than jq reads (10,000 levels): Exceeds depth limit for parsing at line 1, column 10001' });
     expect(rows[3]!.hint).toBe('No jq program can read it. Without jq the document comes back as it was sent.');
+  });
+});
+
+describe('a page sent as JSON', () => {
+  test('is said to be the page it is, not JSON "broken at that place (a trailing comma, a stray character)"', async () => {
+    const rows = await run([
+      { url: `${site.base}/gateway.json`, options: { jq: '.items' } },
+      { url: `${site.base}/fault.json`, options: { jq: '.items' } },
+    ]);
+    for (const r of rows) {
+      expect(r).toMatchObject({ status: 'failed', reason: 'unsupported' });
+      expect(r.hint).toBe('Servers answer so with an error or sign-in page in place of the JSON; without jq it comes back as the text that came, to read what it says.');
+    }
+    expect(rows[0]!.error).toBe('jq: the document is labelled JSON, and it is an HTML page, not JSON');
+    expect(rows[1]!.error).toBe('jq: the document is labelled JSON, and it is markup (XML), not JSON');
   });
 });
 

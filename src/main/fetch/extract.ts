@@ -149,6 +149,8 @@ const withoutControls = (title: string): string => title.replace(CONTROLS, (m) =
 
 /** Markup of an HTML document, anywhere in a body's first bytes. */
 const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
+/** A text that opens with a tag (after a byte-order mark and blanks): no JSON does. */
+const MARKUP_START = /^\uFEFF?\s*<[!?a-zA-Z]/;
 
 /** A body whose first character (after a byte-order mark and blanks) opens a JSON object or array. */
 const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[[{]/.test(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
@@ -340,6 +342,16 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
       // the URL"), a list of API URLs with one broken answer sent the user to their jq.
       // JSON Lines whose first record reads are JSON Lines with one line broken (a log cut off
       // mid-record): that line is named, not "unexpected character after JSON" at its start.
+      // A page where JSON was promised (an API's error or sign-in page, a proxy's, under
+      // application/json) was "broken at that place (a trailing comma, a stray character)".
+      if (!lines.bad && MARKUP_START.test(text)) {
+        throw new FetchError(
+          422,
+          `jq: the document is labelled JSON, and it is ${HTML_INSIDE.test(text.slice(0, 4096)) ? 'an HTML page' : 'markup (XML)'}, not JSON`,
+          'Servers answer so with an error or sign-in page in place of the JSON; without jq it comes back as the text that came, to read what it says.',
+          'bad_document',
+        );
+      }
       const { why, cutShort } = lines.bad ? jsonProblem(lines.bad.text, lines.bad.error) : jsonProblem(text, read.error);
       throw new FetchError(
         422,
