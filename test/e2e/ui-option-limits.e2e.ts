@@ -2,6 +2,7 @@
  * The composer's options past the lengths Sift takes (a question or grep of 2,000 characters,
  * a jq program of 8,000): said in words about the field, before any fetch, through the real
  * services. main's request check answered them with zod's words and "restart the window".
+ * And the options a preview runs with, as the list writes them, on one line.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -16,6 +17,10 @@ let site: TestServer;
 beforeAll(async () => {
   site = await startServer({
     '/a': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('alpha\nbeta\n'),
+    '/shop': (_q, r) =>
+      r
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><title>Shop</title></head><body><article><h1>Shop</h1><p>The price is 10 dollars a unit in the store.</p><p>Delivery takes three days and costs nothing.</p></article></body></html>'),
   });
   opened = await openApp();
   page = opened.page;
@@ -56,5 +61,30 @@ test('a grep expression too long is said under the field when the user leaves it
   const error = page.getByTestId('options-error');
   await expect.poll(() => error.locator('strong').textContent()).toBe('The grep expression is 2,389 characters long; Sift takes at most 2,000.');
   expect(await error.textContent()).not.toMatch(RAW);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('the preview says the options it runs with as the list writes them, on one line, and the URL stays in view', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/shop grep=(?i)price|delivery context`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.getByTestId('opt-grep').fill('');
+  const question = 'how much does the thing cost when I buy it in the store or online and have it delivered to my house in the country, and how long does it take?';
+  await page.getByTestId('opt-question').fill(question);
+  // The first test's preview error was of the question it had then.
+  expect(await page.getByTestId('preview-error').count()).toBe(0);
+  const shown = page.getByTestId('preview-options');
+  // It was {"question":"how much…","grep":"(?i)price|delivery","context":true}, over five lines
+  // that ran past the panel's edge, and the URL beside the buttons was squeezed to nothing.
+  await expect.poll(() => shown.textContent()).toBe(`question="${question}" grep=(?i)price|delivery context`);
+  const panel = (await page.getByTestId('preview-panel').boundingBox())!;
+  const box = (await shown.boundingBox())!;
+  const url = (await page.getByTestId('preview-panel').locator('.parsed-url').boundingBox())!;
+  const button = (await page.getByTestId('preview-button').boundingBox())!;
+  expect(box.height).toBeLessThanOrEqual(button.height);
+  expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+  expect(url.width).toBeGreaterThan(100);
+  expect(await shown.getAttribute('title')).toContain(question);
+  await page.screenshot({ path: screenshotPath('ui-option-limits-preview-options') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -188,7 +188,9 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   setSource: (source) => set({ source, submitError: null, sitemaps: null, listAt: null }),
   setParsed: (parsed) => set({ parsed, parsing: false, previewIdx: 0 }),
   setParsing: (parsing) => set({ parsing }),
-  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, submitError: null })),
+  // A preview's error is of the options it ran with: kept, "the question is 2,399 characters
+  // long" stayed under the panel once the question was short.
+  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, submitError: null, previewError: null })),
   setPreviewIdx: (previewIdx) => set({ previewIdx }),
   setPreview: (preview) => set({ preview, previewLoading: false, previewError: null }),
   setPreviewLoading: (previewLoading) => set({ previewLoading }),

@@ -6,6 +6,10 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import { ResultView } from '../result/ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
+import { formatOptionsLine } from '../../../../shared/urllist';
+import type { Options } from '../../../../shared/types';
+
+const shownOptions = (options: Options): string => formatOptionsLine({ url: '', options }).trim();
 
 /** Fetches one URL of the list now, with the options it would run with, before submitting. */
 export function PreviewPanel(): React.JSX.Element | null {
@@ -34,7 +38,13 @@ export function PreviewPanel(): React.JSX.Element | null {
         <span className="parsed-url" title={target.url}>
           {readableUrl(target.url)}
         </span>
-        {options && <code className="muted">{JSON.stringify(options)}</code>}
+        {/* As the list writes them (grep="…" context), on one line: as JSON, a question's quotes came
+            escaped, and a long one ran past the panel and squeezed the URL out of sight. */}
+        {options && (
+          <code className="preview-options muted" title={`The options this URL runs with: ${shownOptions(options)}`} data-testid="preview-options">
+            {shownOptions(options)}
+          </code>
+        )}
         {/* The result appears below the buttons without a word to a screen reader; a failure is the alert below. */}
         <span className="visually-hidden" role="status" data-testid="preview-announce">
           {loading ? 'Fetching the preview…' : shown ? `Preview ready${title ? `: ${title}` : ''}.` : ''}
