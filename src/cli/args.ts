@@ -124,7 +124,9 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
   // `--grep "$PATTERN"` with PATTERN unset fetched every URL whole, as if the flag were not
   // there; a list line's `grep=` is refused the same way (setOption).
   for (const key of ['question', 'pages', 'grep', 'jq'] as const) {
-    if (values[key] === '') throw new UsageError(`--${key} is empty: give it a value, or leave --${key} out`);
+    // A question of blanks too: it fetched every page whole, as if there were no question.
+    const v = values[key];
+    if (v === '' || (key === 'question' && typeof v === 'string' && v.trim() === '')) throw new UsageError(`--${key} is empty: give it a value, or leave --${key} out`);
   }
   if (typeof values.mode === 'string') {
     if (!(MODES as string[]).includes(values.mode)) {

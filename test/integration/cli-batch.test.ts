@@ -536,6 +536,8 @@ describe('sift batch', () => {
       [['--jq', '.items[] | {name: }'], "sift batch: --jq: syntax error, unexpected '}' at column 19 (\"}\")\n  Check the jq program; https://jqlang.org/manual/ has the syntax.\n"],
       [['--question', 'why '.repeat(600)], 'sift batch: --question: 2400 characters, at most 2000; shorten it\n'],
       [['--grep', ''], 'sift batch: --grep is empty: give it a value, or leave --grep out\n'],
+      // Blanks ask nothing: every page came back whole, as if there were no question.
+      [['--question', '  '], 'sift batch: --question is empty: give it a value, or leave --question out\n'],
     ];
     for (const [flags, said] of runs) {
       const r = await runSift(['batch', file, '--db', path.join(home, 'bad-options.db'), ...flags], { env });

@@ -353,6 +353,7 @@ describe('plain text lines', () => {
     ['https://a.org/x grep=( ', /^grep "\(" is not a valid regular expression: a \( has no \) to close it$/],
     ['https://a.org/x q=a question=b', /^option question given twice$/],
     ['https://a.org/x grep=""', /^option grep has an empty value$/],
+    ['https://a.org/x q="   "', /^option question has an empty value$/],
     ['https://a.org/x grep="a"b', /^option grep: the " inside the value ends it/],
     [`https://a.org/x q="${'x'.repeat(2001)}"`, /^question: 2001 characters, at most 2000; shorten it$/],
     ['https://a.org/x https://a.org/y', /^more than one URL on this line: put each URL on a line of its own$/],

@@ -45,7 +45,8 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
     return undefined;
   }
   if (value === true) return `option ${key} needs a value (${key}=…)`;
-  if (value === '') return `option ${key} has an empty value`;
+  // A question of blanks asks nothing: it gave the whole page, as if there were no question.
+  if (value === '' || (key === 'question' && value.trim() === '')) return `option ${key} has an empty value`;
   switch (key) {
     case 'mode':
       if (!(MODES as readonly string[]).includes(value)) {
