@@ -242,8 +242,8 @@ describe('sift extract', () => {
     const asked = await sift('extract', 'doc.pdf', '--question', 'harbour tides?');
     expect(asked).toMatchObject({ code: 0, out: '' });
     expect(asked.err).toMatch(/doc\.pdf: no answer: No passage shares a word with the question: the page was read, and nothing in it answers it\. Ask with words the document would use\.\n$/);
-    // A question of blanks asks nothing, as an empty one: the whole text, no note.
-    expect(await sift('extract', 'notes.txt', '--question', '   ')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n', err: '' });
+    // A question of blanks asks nothing, and is refused as an empty one is: it gave the whole text, as if not asked.
+    expect(await sift('extract', 'notes.txt', '--question', '   ')).toMatchObject({ code: 2, out: '', err: 'sift extract: --question is empty: give it a value, or leave --question out\n' });
     expect(JSON.parse((await sift('extract', 'notes.txt', '--grep', 'TWO', '--json')).out)).toMatchObject({ meta: { matches: 0 }, warnings: ['no_match'] });
   });
   it('says a jq program ran out of stack in its own words, with no line of the WebAssembly runtime', async () => {
