@@ -50,6 +50,9 @@ beforeAll(async () => {
   routes['/one-byte.html'] = serve(Buffer.from([0xe9]));
   routes['/quotes.html'] = serve(iconv.encode('<p>“OK”</p>', 'windows-1252'));
   routes['/noise.html'] = serve(Buffer.from(Array.from({ length: 4096 }, (_, i) => 0x80 + ((i * 151 + 7) % 128))));
+  // Declarations as the HTML spec's prescan reads them.
+  routes['/meta-in-comment.html'] = serve(iconv.encode(page(RUSSIAN, '<!-- <meta charset="shift_jis"> --><meta charset="windows-1251">'), 'windows-1251'));
+  routes['/meta-description.html'] = serve(iconv.encode(page(RUSSIAN, '<meta name="description" content="Set charset=utf-8 in every page"><meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'), 'windows-1251'));
   srv = await startServer(routes);
 });
 afterAll(async () => {
@@ -133,5 +136,19 @@ describe('what the detector is never asked about', () => {
     const r = await sift('fetch', `${srv.origin}/noise.html`, '--allow-private', '--json');
     const line = JSON.parse(r.out) as { ok: boolean; reason?: string };
     expect(line.reason).not.toBe('internal');
+  });
+});
+
+describe('declarations as the HTML spec reads them', () => {
+  it('a <meta> inside a comment names nothing: the page is read in the charset its real <meta> names', async () => {
+    const r = await fetchJson('/meta-in-comment.html');
+    expect(r.meta).toMatchObject({ title: RUSSIAN.title, charset: 'windows-1251' });
+    for (const t of RUSSIAN.paragraphs) expect(r.content).toContain(t);
+  });
+
+  it('a description that mentions charset=utf-8 names nothing; the http-equiv after it does', async () => {
+    const r = await fetchJson('/meta-description.html');
+    expect(r.meta).toMatchObject({ title: RUSSIAN.title, charset: 'windows-1251' });
+    for (const t of RUSSIAN.paragraphs) expect(r.content).toContain(t);
   });
 });

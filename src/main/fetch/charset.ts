@@ -18,17 +18,46 @@ export function headerCharset(contentType: string): string {
   return m?.[1]?.toLowerCase() ?? '';
 }
 
-/** The charset a <meta> or an XML declaration names in `head` (markup read as latin1), lower-cased, or ''. */
+/** A tag's attributes, names lower-cased (the first of a name wins, as the HTML parser keeps it). */
+function attributesOf(tag: string): Map<string, string> {
+  const attrs = new Map<string, string>();
+  const re = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]*)))?/g;
+  for (let m = re.exec(tag); m; m = re.exec(tag)) {
+    const name = (m[1] ?? '').toLowerCase();
+    if (!attrs.has(name)) attrs.set(name, m[2] ?? m[3] ?? m[4] ?? '');
+  }
+  return attrs;
+}
+
+/**
+ * The charset one <meta> tag names, lower-cased, or '': its charset attribute, or the charset=
+ * of its content when http-equiv says Content-Type (the HTML spec's prescan). A description
+ * that mentions "charset=utf-8" names nothing.
+ */
+function metaCharset(tag: string): string {
+  const attrs = attributesOf(tag.replace(/^<meta/i, ''));
+  const label = (v: string | undefined): string => /^\s*([A-Za-z0-9_:.+-]+)/.exec(v ?? '')?.[1]?.toLowerCase() ?? '';
+  const own = label(attrs.get('charset'));
+  if (own) return own;
+  if (attrs.get('http-equiv')?.trim().toLowerCase() !== 'content-type') return '';
+  return label(/charset\s*=\s*["']?(.*)/i.exec(attrs.get('content') ?? '')?.[1]);
+}
+
+/** Comments, which the prescan skips: a page's `<!-- <meta charset="shift_jis"> -->` left from an older version names nothing. */
+const COMMENTS = /<!--[\s\S]*?(?:-->|$)/g;
+
+/** The charset a <meta> or an XML declaration names in `head` (markup read as latin1, comments out), lower-cased, or ''. */
 function charsetIn(head: string): string {
-  const meta =
-    /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.+-]+)/i.exec(head) ??
-    /<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_:.+-]+)/i.exec(head);
-  return meta?.[1]?.toLowerCase() ?? '';
+  for (const m of head.matchAll(/<meta[\s/][^>]*>?/gi)) {
+    const cs = metaCharset(m[0]);
+    if (cs) return cs;
+  }
+  return /<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_:.+-]+)/i.exec(head)?.[1]?.toLowerCase() ?? '';
 }
 
 /** A charset declared inside the first 1024 bytes of an HTML document (the HTML spec's prescan window), or in an XML declaration. */
 export function declaredCharset(buf: Uint8Array): string {
-  return charsetIn(Buffer.from(buf.subarray(0, 1024)).toString('latin1'));
+  return charsetIn(Buffer.from(buf.subarray(0, 1024)).toString('latin1').replace(COMMENTS, ' '));
 }
 
 /**
