@@ -25,6 +25,8 @@ const LEGACY = PAGES.filter((p) => p.charset !== 'windows-1252');
 const WESTERN = PAGES.filter((p) => p.charset === 'windows-1252');
 const RUSSIAN = PAGES.find((p) => p.lang === 'ru')!;
 const JAPANESE = PAGES.find((p) => p.charset === 'shift_jis')!;
+/** 「日本語の本文」 as Japanese mail is written: ISO-2022-JP's escapes into JIS X 0208 and back to ASCII. */
+const ISO_2022_JP = 'Subject: test\n\n\x1b$B!VF|K\\8l$NK\\J8!W\x1b(B\n';
 
 const HEAD = `<style>${'.nav a { color: #336; padding: 0 4px } .post p { margin: 0 0 1em } '.repeat(40)}</style>
 <script>window.dataLayer = window.dataLayer || []; function gtag(){ dataLayer.push(arguments); } gtag('js', new Date()); gtag('config', 'UA-000000-1');</script>`;
@@ -53,6 +55,10 @@ beforeAll(async () => {
   // Declarations as the HTML spec's prescan reads them.
   routes['/meta-in-comment.html'] = serve(iconv.encode(page(RUSSIAN, '<!-- <meta charset="shift_jis"> --><meta charset="windows-1251">'), 'windows-1251'));
   routes['/meta-description.html'] = serve(iconv.encode(page(RUSSIAN, '<meta name="description" content="Set charset=utf-8 in every page"><meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'), 'windows-1251'));
+  // Labels the Encoding Standard names and iconv-lite does not know, or knows by another name.
+  routes['/x-sjis.html'] = serve(iconv.encode(page(JAPANESE), 'shift_jis'), 'text/html; charset=x-sjis');
+  routes['/mac-cyrillic.html'] = serve(iconv.encode(page(RUSSIAN), 'maccyrillic'), 'text/html; charset=x-mac-cyrillic');
+  routes['/iso-2022-jp.txt'] = serve(Buffer.from(ISO_2022_JP, 'latin1'), 'text/plain; charset=ISO-2022-JP');
   srv = await startServer(routes);
 });
 afterAll(async () => {
@@ -150,5 +156,23 @@ describe('declarations as the HTML spec reads them', () => {
     const r = await fetchJson('/meta-description.html');
     expect(r.meta).toMatchObject({ title: RUSSIAN.title, charset: 'windows-1251' });
     for (const t of RUSSIAN.paragraphs) expect(r.content).toContain(t);
+  });
+});
+
+describe('labels as the Encoding Standard reads them', () => {
+  it.each([
+    ['x-sjis', '/x-sjis.html', JAPANESE, 'shift_jis'],
+    ['x-mac-cyrillic', '/mac-cyrillic.html', RUSSIAN, 'x-mac-cyrillic'],
+  ] as const)('a page labelled %s is read in the encoding the label names, and meta gives its standard name', async (_label, p, prose, name) => {
+    const r = await fetchJson(p);
+    expect(r.meta).toMatchObject({ title: prose.title, charset: name });
+    expect(r.meta).not.toHaveProperty('charset_detected');
+    for (const t of prose.paragraphs) expect(r.content).toContain(t);
+  });
+
+  it('a text in ISO-2022-JP (Japanese mail, its archives) is read as Japanese', async () => {
+    const r = await fetchJson('/iso-2022-jp.txt');
+    expect(r.meta.charset).toBe('iso-2022-jp');
+    expect(r.content).toBe('Subject: test\n\n「日本語の本文」\n');
   });
 });

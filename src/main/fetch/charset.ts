@@ -14,7 +14,7 @@ const iconv = (): Iconv => (iconvLite ??= createRequire(__filename)('iconv-lite'
 
 /** The charset parameter of a Content-Type header, lower-cased, or ''. */
 export function headerCharset(contentType: string): string {
-  const m = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
+  const m = /;\s*charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType);
   return m?.[1]?.toLowerCase() ?? '';
 }
 
@@ -94,12 +94,36 @@ function lateDeclaredCharset(buf: Uint8Array): string {
 }
 
 /**
- * A label iconv-lite can decode, or '' (an unknown label counts as none, as browsers take
- * it). UTF-8 is answered without loading iconv-lite, which nearly every page never needs.
+ * The encoding a label names, by its name in the WHATWG Encoding Standard (x-sjis and
+ * windows-31j are shift_jis, gb2312 is gbk, ks_c_5601-1987 is euc-kr, unicode-1-1-utf-8 is
+ * utf-8), or '' for a label no decoder here knows: browsers ignore such a label and go on to
+ * the next source. The table is the one Node's TextDecoder keeps; where it has none (a runtime
+ * built without ICU's converters), iconv-lite's names are the answer, as they were before.
+ * UTF-8 is answered without loading iconv-lite, which nearly every page never needs.
  */
 function known(label: string): string {
-  if (label === 'utf-8' || label === 'utf8') return label;
-  return label && iconv().encodingExists(label) ? label : '';
+  if (label === 'utf-8' || label === 'utf8') return 'utf-8';
+  // Left to iconv-lite, which reads a byte-order mark or the NULs' side: UTF-16 big-endian
+  // without a mark, labelled so, was read by it before and the standard's little-endian garbles it.
+  if (label === 'utf-16') return label;
+  if (!label) return '';
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return iconv().encodingExists(label) ? label : '';
+  }
+}
+
+/**
+ * `buf` decoded as the encoding `name` (known's answer). iconv-lite decodes what it knows,
+ * GBK by GB18030's table as the Encoding Standard's gbk decoder does (a gb2312 page's
+ * four-byte characters); TextDecoder decodes the rest (iso-2022-jp, the charset of Japanese
+ * mail and of the mailing-list archives made from it, and x-mac-cyrillic, which iconv-lite
+ * lacks and which were read as UTF-8 or guessed as windows-1251).
+ */
+function decodeAs(buf: Buffer, name: string): string {
+  const table = name === 'gbk' ? 'gb18030' : name;
+  return iconv().encodingExists(table) ? iconv().decode(buf, table) : new TextDecoder(name).decode(buf);
 }
 
 /** chardet (ICU's detector), loaded the first time a body names no charset and is not UTF-8. */
@@ -275,9 +299,9 @@ const NAMES_UTF16 = /^(?:utf-?16|ucs-?2|unicode)/;
 
 function unlabelled(b: Uint8Array): { charset: string; detected?: boolean } {
   if (isUtf8(b)) return { charset: 'utf-8' };
-  const late = lateDeclaredCharset(b);
+  const late = known(lateDeclaredCharset(b));
   // A UTF-16 or UTF-8 label in ASCII markup is a mistake the HTML spec reads past.
-  if (late && !/^utf-?8/.test(late) && !NAMES_UTF16.test(late) && known(late)) return { charset: late };
+  if (late && late !== 'utf-8' && !NAMES_UTF16.test(late)) return { charset: late };
   const detected = detectedCharset(b);
   return detected ? { charset: detected, detected: true } : { charset: 'windows-1252' };
 }
@@ -307,7 +331,7 @@ export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !
 
 /**
  * Decodes a body: a byte-order mark wins, then the header's charset, then the document's own
- * declaration, else unlabelledCharset (UTF-8 for JSON). A label iconv-lite does not know
+ * declaration, else unlabelledCharset (UTF-8 for JSON). A label no decoder here knows (known)
  * counts as none (browsers ignore such a label and go on to the next source: a
  * `charset=x-unknown` page of Latin-1 bytes is windows-1252, not U+FFFD). A document that
  * names UTF-16 in its own ASCII markup is UTF-8, as the HTML spec reads it. As browsers do,
@@ -333,5 +357,5 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   cs ||= 'utf-8';
   if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';
   if (cs === 'utf-8' || cs === 'utf8') return { text: b.toString('utf8'), charset: 'utf-8' };
-  return { text: iconv().decode(b, cs), charset: cs, ...(detected ? { detected: true as const } : {}) };
+  return { text: decodeAs(b, cs), charset: cs, ...(detected ? { detected: true as const } : {}) };
 }
