@@ -25,6 +25,7 @@ const LEGACY = PAGES.filter((p) => p.charset !== 'windows-1252');
 const WESTERN = PAGES.filter((p) => p.charset === 'windows-1252');
 const RUSSIAN = PAGES.find((p) => p.lang === 'ru')!;
 const JAPANESE = PAGES.find((p) => p.charset === 'shift_jis')!;
+const FRENCH = PAGES.find((p) => p.lang === 'fr')!;
 /** 「日本語の本文」 as Japanese mail is written: ISO-2022-JP's escapes into JIS X 0208 and back to ASCII. */
 const ISO_2022_JP = 'Subject: test\n\n\x1b$B!VF|K\\8l$NK\\J8!W\x1b(B\n';
 
@@ -59,6 +60,10 @@ beforeAll(async () => {
   routes['/x-sjis.html'] = serve(iconv.encode(page(JAPANESE), 'shift_jis'), 'text/html; charset=x-sjis');
   routes['/mac-cyrillic.html'] = serve(iconv.encode(page(RUSSIAN), 'maccyrillic'), 'text/html; charset=x-mac-cyrillic');
   routes['/iso-2022-jp.txt'] = serve(Buffer.from(ISO_2022_JP, 'latin1'), 'text/plain; charset=ISO-2022-JP');
+  // Said to be UTF-8, in the header or the page, and written in windows-1252.
+  routes['/utf8-header-1252.html'] = serve(iconv.encode(page(FRENCH), 'windows-1252'), 'text/html; charset=utf-8');
+  routes['/utf8-meta-1252.html'] = serve(iconv.encode(page(FRENCH, '<meta charset="utf-8">'), 'windows-1252'));
+  routes['/utf8-stray-byte.html'] = serve(Buffer.concat([Buffer.from(page(RUSSIAN, '<meta charset="utf-8">')), Buffer.from([0xe9])]));
   srv = await startServer(routes);
 });
 afterAll(async () => {
@@ -174,5 +179,34 @@ describe('labels as the Encoding Standard reads them', () => {
     const r = await fetchJson('/iso-2022-jp.txt');
     expect(r.meta.charset).toBe('iso-2022-jp');
     expect(r.content).toBe('Subject: test\n\n「日本語の本文」\n');
+  });
+});
+
+describe('a page said to be UTF-8 whose bytes are windows-1252', () => {
+  it.each([
+    ['in its header', '/utf8-header-1252.html'],
+    ['in its <meta>', '/utf8-meta-1252.html'],
+  ])('labelled %s, it is read as its bytes are written, and meta names the label it belies', async (_name, p) => {
+    const r = await fetchJson(p);
+    expect(r.meta).toMatchObject({ title: FRENCH.title, charset: 'windows-1252', charset_declared: 'utf-8' });
+    expect(r.content).not.toContain('\uFFFD');
+    for (const t of FRENCH.paragraphs) expect(r.content).toContain(t);
+  });
+
+  it('is found in search by its accented words once a batch has stored it, under its title', async () => {
+    const list = path.join(dir, 'mislabelled.txt');
+    writeFileSync(list, `${srv.origin}/utf8-header-1252.html\n`);
+    const db = path.join(dir, 'mislabelled.db');
+    expect((await sift('batch', list, '--allow-private', '--db', db, '--json')).code).toBe(0);
+    const word = FRENCH.paragraphs.join(' ').split(/\s+/).find((w) => /^[a-zà-ÿ]*[à-ÿ][a-zà-ÿ]*$/.test(w))!;
+    const hits = (await sift('search', word, '--db', db, '--json')).out.trim().split('\n');
+    expect(hits).toHaveLength(1);
+    expect(JSON.parse(hits[0]!)).toMatchObject({ title: FRENCH.title });
+  });
+
+  it('a UTF-8 page with one stray legacy byte stays UTF-8', async () => {
+    const r = await fetchJson('/utf8-stray-byte.html');
+    expect(r.meta).toMatchObject({ title: RUSSIAN.title, charset: 'utf-8' });
+    expect(r.meta).not.toHaveProperty('charset_declared');
   });
 });

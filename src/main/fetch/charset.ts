@@ -330,15 +330,35 @@ export function jsonUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
 export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !headerCharset(contentType) && !bomOf(b) && !declaredCharset(b);
 
 /**
+ * Whether a body said to be UTF-8 is mostly something else: more of its characters outside
+ * ASCII are errors (U+FFFD) than are well-formed. A page whose header or <meta> says UTF-8
+ * while its bytes are windows-1252 (a template changed, the files not) read "Caf\uFFFD d\uFFFD\uFFFDu"
+ * in the title, the text and the exported file's name, and "café" found nothing in it. A UTF-8
+ * page with a few stray legacy bytes (a pasted snippet, a body cut at the size cap) has far
+ * more well-formed characters than errors and stays UTF-8, as browsers read it.
+ */
+function mostlyNotUtf8(text: string): boolean {
+  let bad = 0;
+  let good = 0;
+  for (const ch of text) {
+    if (ch === '\uFFFD') bad++;
+    else if (ch > '\x7f') good++;
+  }
+  return bad > good;
+}
+
+/**
  * Decodes a body: a byte-order mark wins, then the header's charset, then the document's own
  * declaration, else unlabelledCharset (UTF-8 for JSON). A label no decoder here knows (known)
  * counts as none (browsers ignore such a label and go on to the next source: a
  * `charset=x-unknown` page of Latin-1 bytes is windows-1252, not U+FFFD). A document that
  * names UTF-16 in its own ASCII markup is UTF-8, as the HTML spec reads it. As browsers do,
  * iso-8859-1 and us-ascii are read as windows-1252. `detected` is set when the charset is a
- * detector's reading of the text (an unlabelled legacy page), not a label's.
+ * detector's reading of the text (an unlabelled legacy page), not a label's. A page or text
+ * labelled UTF-8 whose bytes are mostly not (mostlyNotUtf8) is read as an unlabelled one, and
+ * `overruled` names the label that was not taken.
  */
-export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string; detected?: true } {
+export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string; detected?: true; overruled?: string } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const bom = bomOf(b);
   if (bom?.charset === 'utf-8') return { text: b.subarray(bom.length).toString('utf8'), charset: 'utf-8' };
@@ -356,6 +376,12 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   if (!cs && !sniffDocument) cs = jsonUtf16(b) ?? '';
   cs ||= 'utf-8';
   if (cs === 'iso-8859-1' || cs === 'latin1' || cs === 'us-ascii' || cs === 'ascii') cs = 'windows-1252';
-  if (cs === 'utf-8' || cs === 'utf8') return { text: b.toString('utf8'), charset: 'utf-8' };
+  if (cs === 'utf-8' || cs === 'utf8') {
+    const text = b.toString('utf8');
+    // A label's UTF-8 only: an unlabelled body comes here only when its bytes are UTF-8.
+    if (!sniffDocument || isUtf8(b) || !mostlyNotUtf8(text)) return { text, charset: 'utf-8' };
+    const legacy = unlabelled(b);
+    return { text: decodeAs(b, legacy.charset), charset: legacy.charset, ...(legacy.detected ? { detected: true as const } : {}), overruled: 'utf-8' };
+  }
   return { text: decodeAs(b, cs), charset: cs, ...(detected ? { detected: true as const } : {}) };
 }

@@ -60,6 +60,8 @@ export interface Decoded {
   charset: string;
   /** The charset is a detector's reading of an unlabelled legacy page's text (decodeText). */
   detected?: true;
+  /** The label the page gave (UTF-8) that its bytes belie, so it was read as unlabelled (decodeText). */
+  overruled?: string;
   article?: Article;
 }
 
@@ -108,9 +110,11 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   }
   if (content === undefined) {
     const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
-    const { text, charset, detected } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
+    const { text, charset, detected, overruled } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
     meta.charset = charset;
     if (detected) meta.charset_detected = true;
+    // The label its bytes belie: said, so a reader comparing with the page's source is not puzzled.
+    if (overruled) meta.charset_declared = overruled;
     if (kind === 'html') content = await htmlContent(text, mode, ctx, meta, pre?.article);
     else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
     else {

@@ -22,6 +22,7 @@ const LABELS: Record<string, string> = {
   bytes: 'Size',
   charset: 'Character set',
   charset_detected: 'Character set guessed',
+  charset_declared: 'Character set it names (its bytes are not)',
   pages_total: 'Pages in the PDF',
   pages_returned: 'Pages returned',
   pages_no_text: 'Pages without text',
