@@ -5,13 +5,14 @@
  * outweighs its text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { siftInProcess } from '../helpers/cli-main';
 import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
 import { runSift } from '../helpers/cli';
+import { makePdf } from '../helpers/fetch-pdf';
 
 interface Prose {
   lang: string;
@@ -26,6 +27,7 @@ const WESTERN = PAGES.filter((p) => p.charset === 'windows-1252');
 const RUSSIAN = PAGES.find((p) => p.lang === 'ru')!;
 const JAPANESE = PAGES.find((p) => p.charset === 'shift_jis')!;
 const FRENCH = PAGES.find((p) => p.lang === 'fr')!;
+const PDF_TITLE = 'Café déçu — résumé 2024';
 /** 「日本語の本文」 as Japanese mail is written: ISO-2022-JP's escapes into JIS X 0208 and back to ASCII. */
 const ISO_2022_JP = 'Subject: test\n\n\x1b$B!VF|K\\8l$NK\\J8!W\x1b(B\n';
 
@@ -64,6 +66,11 @@ beforeAll(async () => {
   routes['/utf8-header-1252.html'] = serve(iconv.encode(page(FRENCH), 'windows-1252'), 'text/html; charset=utf-8');
   routes['/utf8-meta-1252.html'] = serve(iconv.encode(page(FRENCH, '<meta charset="utf-8">'), 'windows-1252'));
   routes['/utf8-stray-byte.html'] = serve(Buffer.concat([Buffer.from(page(RUSSIAN, '<meta charset="utf-8">')), Buffer.from([0xe9])]));
+  // A PDF's info title as its writer put it: UTF-8 bytes (against the PDF standard, as many
+  // writers do), or PDFDocEncoding's own Latin-1 (makePdf writes the title's chars as bytes).
+  const pdfTitled = (bytes: Buffer): Buffer => makePdf({ title: bytes.toString('latin1'), pages: [['The report itself, on its first page.']] });
+  routes['/utf8-title.pdf'] = serve(pdfTitled(Buffer.from(PDF_TITLE, 'utf8')), 'application/pdf');
+  routes['/latin1-title.pdf'] = serve(pdfTitled(Buffer.from('Café déçu', 'latin1')), 'application/pdf');
   srv = await startServer(routes);
 });
 afterAll(async () => {
@@ -208,5 +215,21 @@ describe('a page said to be UTF-8 whose bytes are windows-1252', () => {
     const r = await fetchJson('/utf8-stray-byte.html');
     expect(r.meta).toMatchObject({ title: RUSSIAN.title, charset: 'utf-8' });
     expect(r.meta).not.toHaveProperty('charset_declared');
+  });
+});
+
+describe("a PDF's info title", () => {
+  it('written in UTF-8 bytes is read as UTF-8, in the result and the exported file\'s name', async () => {
+    const r = await fetchJson('/utf8-title.pdf');
+    expect(r.meta.title).toBe(PDF_TITLE);
+    const list = path.join(dir, 'pdf-title.txt');
+    writeFileSync(list, `${srv.origin}/utf8-title.pdf\n`);
+    const out = path.join(dir, 'pdf-title-out');
+    expect((await sift('batch', list, '--allow-private', '--db', path.join(dir, 'pdf-title.db'), '--out', out, '--format', 'md')).code).toBe(0);
+    expect(readdirSync(out, { recursive: true, encoding: 'utf8' }).some((f) => path.basename(f).startsWith('Café déçu — résumé'))).toBe(true);
+  });
+
+  it('in PDFDocEncoding (Latin-1) stays as written', async () => {
+    expect((await fetchJson('/latin1-title.pdf')).meta.title).toBe('Café déçu');
   });
 });

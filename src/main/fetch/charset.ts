@@ -385,3 +385,32 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   }
   return { text: decodeAs(b, cs), charset: cs, ...(detected ? { detected: true as const } : {}) };
 }
+
+/** PDFDocEncoding's characters that are not Latin-1's, by their byte (ISO 32000 annex D). */
+const PDF_DOC: Record<string, number> = Object.fromEntries(
+  [...'˘ˇˆ˙˝˛˚˜'].map((c, i) => [c, 0x18 + i] as const).concat(
+    [...'•†‡…—–ƒ⁄‹›−‰„“”‘’‚™ﬁﬂŁŒŠŸŽıłœšž'].map((c, i) => [c, 0x80 + i] as const),
+    [['€', 0xa0]],
+  ),
+);
+
+/**
+ * A PDF's info string (a title, an author) as pdf.js read it, in PDFDocEncoding, repaired
+ * when its bytes are UTF-8: the PDF standard allows only PDFDocEncoding or UTF-16 with a mark,
+ * but many writers (Ruby's combine_pdf, dompdf, SILE, hand-set pdfTeX info) put UTF-8 there,
+ * and 'Café — résumé' was the title 'CafÃ© â•ﬂ rÃ©sumÃ©' in the result, the job's table and the
+ * exported file's name. poppler's pdfinfo reads such a string as UTF-8 too. A string with a
+ * character PDFDocEncoding has no byte for is taken as read, and so is one whose bytes are
+ * not UTF-8 (a Latin-1 title's 'é' alone never is).
+ */
+export function pdfInfoText(s: string): string {
+  if (!/[^ -~\t\n\r]/.test(s)) return s;
+  const bytes: number[] = [];
+  for (const ch of s) {
+    const code = PDF_DOC[ch] ?? ch.codePointAt(0) ?? 0;
+    if (code > 0xff) return s;
+    bytes.push(code);
+  }
+  const b = Buffer.from(bytes);
+  return isUtf8(b) ? b.toString('utf8') : s;
+}

@@ -1,7 +1,7 @@
 import type { Mode, Options } from '../../shared/types';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { savedFrom } from '../../shared/page-address';
-import { decodeText } from './charset';
+import { decodeText, pdfInfoText } from './charset';
 import type { ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import type { Article } from './html';
@@ -514,12 +514,12 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   meta.pages_returned = r.pages.length;
   // The document's info names it; failing that (or where it names a file the PDF was made
   // from), the first page's heading, when that page was read.
-  const infoTitle = r.info.title?.trim() ?? '';
+  const infoTitle = pdfInfoText(r.info.title?.trim() ?? '');
   const namesFile = infoTitle !== '' && NOT_A_TITLE.test(infoTitle);
   const heading = infoTitle && !namesFile ? undefined : r.pages.find((p) => p.n === 1)?.heading;
   meta.title = heading || (namesFile ? sourceFileName(infoTitle) : infoTitle);
   if (heading) meta.title_from = 'page_1_heading';
-  if (r.info.author) meta.author = r.info.author;
+  if (r.info.author) meta.author = pdfInfoText(r.info.author);
   if (r.info.attachments?.length) meta.attachments = r.info.attachments;
   // A PDF of no pages (its page tree counts 0) is a valid file with nothing in it: said, as an
   // empty answer is, not an ok that looks like a blank document.
@@ -547,7 +547,7 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       return links.join('\n');
     }
     case 'meta':
-      return JSON.stringify({ title: meta.title, author: r.info.author ?? '', pages_total: r.pagesTotal }, null, 2);
+      return JSON.stringify({ title: meta.title, author: meta.author ?? '', pages_total: r.pagesTotal }, null, 2);
     default: {
       // Pages are separated by a blank line; grep and question see one text, like pdftotext's.
       // mode raw keeps every line as laid out: furniture and line-end hyphens included.
