@@ -71,6 +71,9 @@ beforeAll(async () => {
   const pdfTitled = (bytes: Buffer): Buffer => makePdf({ title: bytes.toString('latin1'), pages: [['The report itself, on its first page.']] });
   routes['/utf8-title.pdf'] = serve(pdfTitled(Buffer.from(PDF_TITLE, 'utf8')), 'application/pdf');
   routes['/latin1-title.pdf'] = serve(pdfTitled(Buffer.from('Café déçu', 'latin1')), 'application/pdf');
+  // JSON labelled in a legacy charset: its bytes UTF-8 (a service's default label), or the label's.
+  routes['/json-utf8-latin1-label.json'] = serve(Buffer.from(JSON.stringify({ name: 'Café déçu — 日本' })), 'application/json; charset=ISO-8859-1');
+  routes['/json-1251.json'] = serve(iconv.encode(JSON.stringify({ name: RUSSIAN.title }), 'windows-1251'), 'application/json; charset=windows-1251');
   srv = await startServer(routes);
 });
 afterAll(async () => {
@@ -231,5 +234,18 @@ describe("a PDF's info title", () => {
 
   it('in PDFDocEncoding (Latin-1) stays as written', async () => {
     expect((await fetchJson('/latin1-title.pdf')).meta.title).toBe('Café déçu');
+  });
+});
+
+describe('JSON labelled in a legacy charset', () => {
+  it('whose bytes are UTF-8 is read as UTF-8, as its RFC says, and jq gets the words', async () => {
+    const r = await sift('fetch', `${srv.origin}/json-utf8-latin1-label.json`, '--allow-private', '--jq', '.name');
+    expect(r.out).toBe('"Café déçu — 日本"\n');
+  });
+
+  it('whose bytes are not UTF-8 is read in the charset it names', async () => {
+    const r = await fetchJson('/json-1251.json');
+    expect(r.meta.charset).toBe('windows-1251');
+    expect(r.content).toContain(RUSSIAN.title);
   });
 });

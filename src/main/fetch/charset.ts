@@ -365,6 +365,10 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   if (bom) return { text: iconv().decode(b.subarray(bom.length), bom.charset), charset: bom.charset };
   // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not, unless its NULs say UTF-16.
   let cs = known(headerCharset(contentType));
+  // RFC 8259 defines no charset for JSON and fetch's json() ignores one: a Java service's
+  // "application/json; charset=ISO-8859-1" over UTF-8 bytes gave jq "CafÃ© â€” æ—¥æœ¬". A label
+  // is taken only for bytes that are not UTF-8 (a legacy service that meant it).
+  if (!sniffDocument && cs && !NAMES_UTF16.test(cs) && isUtf8(b)) cs = 'utf-8';
   let detected = false;
   if (!cs && sniffDocument) {
     const declared = known(declaredCharset(b));
