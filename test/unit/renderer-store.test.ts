@@ -238,6 +238,13 @@ describe('formatting', () => {
     expect(metaLabel('pages_total')).toBe('Pages in the PDF');
   });
 
+  test('a page whose bytes belie the UTF-8 it names: the Meta table says the set it was read in and the one it names', () => {
+    expect(metaRows({ charset: 'windows-1252', charset_declared: 'utf-8' }).map((r) => [r.label, r.value])).toEqual([
+      ['Character set', 'windows-1252'],
+      ['Character set it names (its bytes are not)', 'utf-8'],
+    ]);
+  });
+
   test("a PDF's reading order in the Meta table is said in words, the steps that did nothing left out", () => {
     const plain = { bidi: false, bidi_lines: 0, columns: 1, multi_column_pages: 0, dehyphenated: 0, compound_hyphens_kept: 0, furniture_removed: 0 };
     expect(metaFieldValue('pdf', plain)).toBe('as laid out: one column, nothing joined or left out');
