@@ -74,6 +74,9 @@ beforeAll(async () => {
   // JSON labelled in a legacy charset: its bytes UTF-8 (a service's default label), or the label's.
   routes['/json-utf8-latin1-label.json'] = serve(Buffer.from(JSON.stringify({ name: 'Café déçu — 日本' })), 'application/json; charset=ISO-8859-1');
   routes['/json-1251.json'] = serve(iconv.encode(JSON.stringify({ name: RUSSIAN.title }), 'windows-1251'), 'application/json; charset=windows-1251');
+  // Said to be Latin-1 (an old server's default) and written in UTF-8.
+  routes['/latin1-header-utf8.html'] = serve(Buffer.from(page(JAPANESE, '<meta charset="utf-8">')), 'text/html; charset=ISO-8859-1');
+  routes['/latin1-header-utf8.txt'] = serve(Buffer.from(`${FRENCH.title}\n\n${FRENCH.paragraphs.join('\n\n')}\n`), 'text/plain; charset=iso-8859-1');
   srv = await startServer(routes);
 });
 afterAll(async () => {
@@ -247,5 +250,21 @@ describe('JSON labelled in a legacy charset', () => {
     const r = await fetchJson('/json-1251.json');
     expect(r.meta.charset).toBe('windows-1251');
     expect(r.content).toContain(RUSSIAN.title);
+  });
+});
+
+describe('a page said to be in a legacy charset whose bytes are UTF-8', () => {
+  it.each([
+    ['a page', '/latin1-header-utf8.html', JAPANESE],
+    ['a text', '/latin1-header-utf8.txt', FRENCH],
+  ])('%s is read as UTF-8, and meta names the label it belies', async (_name, p, prose) => {
+    const r = await fetchJson(p);
+    expect(r.meta).toMatchObject({ title: prose.title, charset: 'utf-8', charset_declared: 'windows-1252' });
+    for (const t of prose.paragraphs) expect(r.content).toContain(t);
+  });
+
+  it('JSON is too, as its RFC says, and meta names the label', async () => {
+    const r = await fetchJson('/json-utf8-latin1-label.json');
+    expect(r.meta).toMatchObject({ charset: 'utf-8', charset_declared: 'windows-1252' });
   });
 });

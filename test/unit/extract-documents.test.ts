@@ -622,8 +622,10 @@ describe('decoding and sniffing', () => {
     expect(decodeText(Buffer.from('<p>We’d “end” café</p>'), 'text/html')).toEqual({ text: '<p>We’d “end” café</p>', charset: 'utf-8' });
     // An unlabelled legacy page: “café” in windows-1252 bytes was "�caf�" read as UTF-8.
     expect(decodeText(Buffer.from([0x93, 0x63, 0x61, 0x66, 0xe9, 0x94]), 'text/html')).toEqual({ text: '“café”', charset: 'windows-1252' });
-    // A label, in the header or the document, still wins over the bytes.
-    expect(decodeText(Buffer.from([0xe9]), 'text/html; charset=utf-8').text).toBe('\ufffd');
+    // A label, in the header or the document, still wins over bytes that mostly agree with it
+    // (a UTF-8 page with a stray byte), not over bytes that belie it (cli-charset).
+    expect(decodeText(Buffer.concat([Buffer.from('“café” '), Buffer.from([0xe9])]), 'text/html; charset=utf-8').text).toBe('“café” \ufffd');
+    expect(decodeText(Buffer.from([0xe9]), 'text/html; charset=utf-8')).toEqual({ text: 'é', charset: 'windows-1252', overruled: 'utf-8' });
     expect(decodeText(Buffer.from('<meta charset="utf-8"><p>\u00e9'.replace('\u00e9', 'é')), 'text/html').charset).toBe('utf-8');
   });
   it('falls back to UTF-8 for an unknown charset label', () => {

@@ -355,8 +355,9 @@ function mostlyNotUtf8(text: string): boolean {
  * names UTF-16 in its own ASCII markup is UTF-8, as the HTML spec reads it. As browsers do,
  * iso-8859-1 and us-ascii are read as windows-1252. `detected` is set when the charset is a
  * detector's reading of the text (an unlabelled legacy page), not a label's. A page or text
- * labelled UTF-8 whose bytes are mostly not (mostlyNotUtf8) is read as an unlabelled one, and
- * `overruled` names the label that was not taken.
+ * labelled UTF-8 whose bytes are mostly not (mostlyNotUtf8) is read as an unlabelled one, one
+ * labelled in a legacy charset whose bytes are UTF-8 as UTF-8, and `overruled` names the label
+ * that was not taken.
  */
 export function decodeText(buf: Uint8Array, contentType: string, sniffDocument = true): { text: string; charset: string; detected?: true; overruled?: string } {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -365,10 +366,6 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   if (bom) return { text: iconv().decode(b.subarray(bom.length), bom.charset), charset: bom.charset };
   // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not, unless its NULs say UTF-16.
   let cs = known(headerCharset(contentType));
-  // RFC 8259 defines no charset for JSON and fetch's json() ignores one: a Java service's
-  // "application/json; charset=ISO-8859-1" over UTF-8 bytes gave jq "CafÃ© â€” æ—¥æœ¬". A label
-  // is taken only for bytes that are not UTF-8 (a legacy service that meant it).
-  if (!sniffDocument && cs && !NAMES_UTF16.test(cs) && isUtf8(b)) cs = 'utf-8';
   let detected = false;
   if (!cs && sniffDocument) {
     const declared = known(declaredCharset(b));
@@ -387,6 +384,13 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
     const legacy = unlabelled(b);
     return { text: decodeAs(b, legacy.charset), charset: legacy.charset, ...(legacy.detected ? { detected: true as const } : {}), overruled: 'utf-8' };
   }
+  // A legacy label over bytes that are UTF-8 with characters outside ASCII: real text in a
+  // legacy charset is next to never valid UTF-8 (a lead byte, then exactly its continuations),
+  // and read in the label's charset it is mojibake for certain. An old server's default
+  // "charset=ISO-8859-1" over a UTF-8 page gave "CafÃ© â€” æ—¥æœ¬" in the title, the text and
+  // the exported file's name; RFC 8259 defines no charset for JSON at all, and fetch's json()
+  // ignores one. A label is still taken for bytes that are not UTF-8 (a legacy page that meant it).
+  if (!detected && !NAMES_UTF16.test(cs) && isUtf8(b) && b.some((x) => x > 0x7f)) return { text: b.toString('utf8'), charset: 'utf-8', overruled: cs };
   return { text: decodeAs(b, cs), charset: cs, ...(detected ? { detected: true as const } : {}) };
 }
 

@@ -60,7 +60,7 @@ export interface Decoded {
   charset: string;
   /** The charset is a detector's reading of an unlabelled legacy page's text (decodeText). */
   detected?: true;
-  /** The label the page gave (UTF-8) that its bytes belie, so it was read as unlabelled (decodeText). */
+  /** The label the page gave that its bytes belie: UTF-8 over legacy bytes, a legacy charset over UTF-8 (decodeText). */
   overruled?: string;
   article?: Article;
 }
