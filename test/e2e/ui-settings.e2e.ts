@@ -63,3 +63,38 @@ test('a user agent saved in Settings is the one the next job sends', async () =>
   expect(agents).toEqual(['Mine/2 (+https://example.org)']);
   expect(pageErrors(page)).toEqual([]);
 });
+
+/**
+ * The texts in the settings panel that run past its right edge, where the panel's sideways
+ * scroll hides them: a field's help, unit or error at a narrow window's width. Empty when
+ * every one is whole.
+ */
+const cutInSettings = (): Promise<string[]> =>
+  page.getByTestId('settings-panel').evaluate((panel) => {
+    const edge = panel.getBoundingClientRect().right - (panel.offsetWidth - panel.clientWidth);
+    const cut = Array.from(panel.querySelectorAll('.field > *, .setting-input > *, legend, .form-actions > *'))
+      .filter((e) => e.getBoundingClientRect().right > edge + 1 || e.scrollWidth > e.clientWidth + 1)
+      .map((e) => (e.textContent || (e as HTMLInputElement).dataset.testid || e.tagName).trim());
+    return panel.scrollWidth > panel.clientWidth + 1 ? [`the panel scrolls sideways by ${panel.scrollWidth - panel.clientWidth} px`, ...cut] : cut;
+  });
+
+test('in an 800 px window and at 200% zoom every label, unit, help and error of Settings is whole', async () => {
+  await page.getByTestId('nav-settings').click();
+  // 200% zoom of a 1280 × 820 window lays out as a 640 × 410 one.
+  for (const [w, h, name] of [
+    [800, 700, 'ui-settings-800'],
+    [640, 410, 'ui-settings-zoom200'],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    try {
+      await page.getByTestId('setting-jobsPerCaller').fill('9');
+      await expect.poll(fieldError('jobsPerCaller')).toBe('At most “Live jobs at once (all)”, now 8.');
+      await page.getByTestId('setting-jobsPerCaller').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath(name) });
+      expect(await cutInSettings(), name).toEqual([]);
+    } finally {
+      await page.getByTestId('settings-undo').click();
+      await page.setViewportSize({ width: 1280, height: 820 });
+    }
+  }
+});
