@@ -2,11 +2,14 @@
  * Settings as a user changes them, in real Chromium over the real services: a bad value is
  * named next to its field before Save, and a saved one is what the next job does.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 
 let opened: OpenedApp;
 let page: Page;
@@ -64,16 +67,48 @@ test('a user agent saved in Settings is the one the next job sends', async () =>
   expect(pageErrors(page)).toEqual([]);
 });
 
+test('Restore defaults puts every field back to what a new install has, and once saved the next job uses them', async () => {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('setting-ttlHours').fill('5');
+  await page.getByTestId('setting-maxPdfPages').fill('20');
+  await page.getByTestId('settings-save').click();
+  await expect.poll(() => page.getByTestId('settings-status').textContent()).toBe('Saved. New jobs use these settings.');
+  expect(await page.getByTestId('settings-defaults').count()).toBe(1);
+  await page.getByTestId('settings-defaults').click();
+  // Restored in the form, not yet saved: the user sees what would change and may undo it.
+  expect(await page.getByTestId('setting-ttlHours').inputValue()).toBe(String(DEFAULT_SETTINGS.ttlHours));
+  expect(await page.getByTestId('setting-maxPdfPages').inputValue()).toBe(String(DEFAULT_SETTINGS.maxPdfPages));
+  expect(await page.getByTestId('setting-userAgent').inputValue()).toBe(DEFAULT_SETTINGS.userAgent);
+  expect(await page.getByTestId('setting-allowPrivate').isChecked()).toBe(false);
+  expect(await page.getByTestId('settings-status').textContent()).toMatch(/^\d+ unsaved changes$/);
+  expect(await page.getByTestId('settings-defaults').getAttribute('aria-disabled')).toBe('true');
+  // The test's site is on loopback: the user keeps private addresses allowed.
+  await page.getByTestId('setting-allowPrivate').check();
+  await page.getByTestId('settings-save').click();
+  await expect.poll(() => page.getByTestId('settings-status').textContent()).toBe('Saved. New jobs use these settings.');
+  const onDisk = JSON.parse(readFileSync(path.join(opened.app.dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+  // allowPrivate: the test's app runs with it on for the session, so ticking it changed nothing to write.
+  expect({ ...onDisk, allowPrivate: true }).toEqual({ ...DEFAULT_SETTINGS, allowPrivate: true });
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.base}/ua?after-defaults`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => agents.length).toBe(2);
+  expect(agents.at(-1)).toBe(DEFAULT_SETTINGS.userAgent);
+  await expectNoInternalErrorText(page);
+});
+
 /**
  * The texts in the settings panel that run past its right edge, where the panel's sideways
  * scroll hides them: a field's help, unit or error at a narrow window's width. Empty when
  * every one is whole.
  */
 const cutInSettings = (): Promise<string[]> =>
-  page.getByTestId('settings-panel').evaluate((panel) => {
+  page.getByTestId('settings-panel').evaluate((panel: HTMLElement) => {
     const edge = panel.getBoundingClientRect().right - (panel.offsetWidth - panel.clientWidth);
     const cut = Array.from(panel.querySelectorAll('.field > *, .setting-input > *, legend, .form-actions > *'))
-      .filter((e) => e.getBoundingClientRect().right > edge + 1 || e.scrollWidth > e.clientWidth + 1)
+      // A text box scrolls a long value within itself; anything else wider than its box is cut.
+      .filter((e) => e.getBoundingClientRect().right > edge + 1 || (!e.matches('input, textarea') && e.scrollWidth > e.clientWidth + 1))
       .map((e) => (e.textContent || (e as HTMLInputElement).dataset.testid || e.tagName).trim());
     return panel.scrollWidth > panel.clientWidth + 1 ? [`the panel scrolls sideways by ${panel.scrollWidth - panel.clientWidth} px`, ...cut] : cut;
   });

@@ -107,7 +107,9 @@ export function SettingsPanel(): React.JSX.Element {
   if (badHosts.length && !errors.allowHosts) {
     errors.allowHosts = `Not a host name: ${badHosts.map((h) => `“${h}”`).join(', ')}. Write a name such as wiki.internal.example, or an address.`;
   }
-  const changed = (Object.keys(next) as (keyof Settings)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(saved[k]));
+  const differs = (a: Settings, b: Settings): (keyof Settings)[] => (Object.keys(a) as (keyof Settings)[]).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const changed = differs(next, saved);
+  const atDefaults = differs(next, DEFAULT_SETTINGS).length === 0;
   const invalid = Object.keys(errors).length > 0;
 
   const save = async (): Promise<void> => {
@@ -124,6 +126,14 @@ export function SettingsPanel(): React.JSX.Element {
       setSaveError(toUserError(err));
       setStatus('idle');
     }
+  };
+
+  // Into the form, not saved: the user sees what would change, and Undo takes it back.
+  const showSettings = (s: Settings): void => {
+    setDraft(s);
+    setHosts(s.allowHosts.join('\n'));
+    setSaveError(null);
+    setStatus('idle');
   };
 
   const set = <K extends keyof Settings>(k: K, v: Settings[K]): void => {
@@ -212,8 +222,11 @@ export function SettingsPanel(): React.JSX.Element {
           <FocusSafeButton type="submit" className="primary" unavailable={invalid || changed.length === 0 || status === 'saving'} data-testid="settings-save">
             {status === 'saving' ? 'Saving…' : 'Save'}
           </FocusSafeButton>
-          <FocusSafeButton unavailable={changed.length === 0} data-testid="settings-undo" onClick={() => { setDraft(saved); setHosts(saved.allowHosts.join('\n')); setSaveError(null); }}>
+          <FocusSafeButton unavailable={changed.length === 0} data-testid="settings-undo" onClick={() => showSettings(saved)}>
             Undo changes
+          </FocusSafeButton>
+          <FocusSafeButton unavailable={atDefaults} data-testid="settings-defaults" onClick={() => showSettings(DEFAULT_SETTINGS)}>
+            Restore defaults
           </FocusSafeButton>
           <span className="muted" role="status" data-testid="settings-status">
             {invalid ? 'Fix the fields marked in red to save.' : status === 'saved' ? 'Saved. New jobs use these settings.' : changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : ''}
