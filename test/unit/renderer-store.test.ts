@@ -4,6 +4,7 @@ import { waitingText, type TargetRow } from '../../src/shared/types';
 import { laterRow, mergeRows, rowMatches } from '../../src/renderer/src/store/detail';
 import { cleanOptions, createComposerSlice, effectiveOptions, noTargetsError, type ComposerSlice } from '../../src/renderer/src/store/composer';
 import { ComposerList, type PackedList } from '../../src/renderer/src/lib/packed-list';
+import { parseList } from '../../src/shared/urllist';
 import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '../../src/renderer/src/store/view';
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
@@ -129,8 +130,24 @@ describe('nothing to submit', () => {
   });
   test('no list, and a list without a URL, keep their own words', () => {
     expect(noTargetsError(null, null).message).toBe('There is no list yet.');
-    const parsed = { format: 'text', targets: [], invalid: [], duplicates: [], truncated: false } as unknown as Parameters<typeof noTargetsError>[1];
+    const parsed = ComposerList.of(parseList('nope', { format: 'text' }));
     expect(noTargetsError({ kind: 'paste', name: 'pasted', text: 'nope' }, parsed).message).toBe('Nothing in this list is a URL Sift can fetch.');
+  });
+  test('a list of only bad lines points at them where they are shown, not "below" the Fetch button', () => {
+    const parsed = ComposerList.of(parseList('not a url\nftp://x.example/a\n', { format: 'text' }));
+    const err = noTargetsError({ kind: 'paste', name: 'pasted', text: '' }, parsed);
+    expect(err.hint).toBe('Each entry needs an absolute http:// or https:// address: the 2 lines Sift could not read are listed under “Invalid”, with why.');
+    expect(err.hint).not.toMatch(/below/);
+  });
+  test('a list with no URL and no bad line says what Sift looked for in it, not that problems are listed', () => {
+    const page = '<html><body><h1>Notes</h1><p>No links here.</p></body></html>';
+    const err = noTargetsError({ kind: 'file', name: 'saved.html', text: page }, ComposerList.of(parseList(page, { filename: 'saved.html' })));
+    expect(err.message).toBe('Sift found no URL in this list.');
+    expect(err.hint).toBe('The page has no links in it. Drop or paste a list of http:// or https:// addresses.');
+    const json = noTargetsError({ kind: 'file', name: 'l.json', text: '[]' }, ComposerList.of(parseList('[]', { filename: 'l.json' })));
+    expect(json.hint).toMatch(/^It holds no URLs: Sift reads an array of URL strings/);
+    const comments = noTargetsError({ kind: 'paste', name: 'pasted', text: '# later\n' }, ComposerList.of(parseList('# later\n', { format: 'text' })));
+    expect(comments.hint).toMatch(/^It has only blank lines and # comments\./);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { Options, Result } from '../../../shared/types';
 import type { ComposerList } from '../lib/packed-list';
-import { tooLongOption, type ListProblem } from '../../../shared/urllist';
+import { tooLongOption, type ListFormat, type ListProblem } from '../../../shared/urllist';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -137,6 +137,29 @@ export function isEmptyFile(source: ListSource | null): source is ListSource {
 }
 
 /**
+ * What Sift looked for in a list where it read no URL and no line it could not read (a saved
+ * page without links, a Markdown note, an empty JSON array or sitemap, only comments): the
+ * counts said 0 and 0, and nothing said why.
+ */
+export function nothingFound(format: ListFormat): string {
+  switch (format) {
+    case 'html':
+      return 'The page has no links in it.';
+    case 'markdown':
+      return 'It has no links and no bare web addresses in it.';
+    case 'json':
+      return 'It holds no URLs: Sift reads an array of URL strings or of {"url": …} objects.';
+    case 'xml':
+      return 'The sitemap or feed lists no pages.';
+    case 'csv':
+    case 'tsv':
+      return 'It has no row with a URL in it.';
+    default:
+      return 'It has only blank lines and # comments.';
+  }
+}
+
+/**
  * Why Submit has nothing to send. A dropped empty file was told "There is no list yet. Drop
  * a file…" with the file's name on screen: it names the file and says it is empty.
  */
@@ -144,11 +167,15 @@ export function noTargetsError(source: ListSource | null, parsed: ComposerList |
   if (isEmptyFile(source)) {
     return { code: 'no_targets', message: `${source.name} is empty.`, hint: 'Drop or open a list that has URLs in it, or paste URLs instead.' };
   }
+  if (parsed && parsed.invalidCount === 0) {
+    return { code: 'no_targets', message: 'Sift found no URL in this list.', hint: `${nothingFound(parsed.format)} Drop or paste a list of http:// or https:// addresses.` };
+  }
   if (parsed) {
     return {
       code: 'no_targets',
       message: 'Nothing in this list is a URL Sift can fetch.',
-      hint: 'Each entry needs an absolute http:// or https:// address; the problems are listed below.',
+      // The list is beside or above the Fetch button, never below it.
+      hint: `Each entry needs an absolute http:// or https:// address: the ${parsed.invalidCount === 1 ? 'line' : `${parsed.invalidCount.toLocaleString()} lines`} Sift could not read ${parsed.invalidCount === 1 ? 'is' : 'are'} listed under “Invalid”, with why.`,
     };
   }
   return { code: 'no_targets', message: 'There is no list yet.', hint: 'Drop a file, paste URLs or open a list first.' };

@@ -1,6 +1,7 @@
 import { useStore } from '../../store';
 import type { ListProblem } from '../../../../shared/urllist';
 import { plural } from '../../lib/format';
+import { nothingFound } from '../../store/composer';
 import { SitemapIndexNote } from './SitemapIndexNote';
 import { ListAtNote } from './ListAtNote';
 
@@ -46,6 +47,11 @@ function ParseCounts(): React.JSX.Element | null {
         <span className="muted" data-testid="read-as">{fromSitemaps ? `read from ${fromSitemaps}` : `read as ${parsed.format}`}</span>
         {parsing && <span className="muted">updating…</span>}
       </div>
+      {parsed.length === 0 && parsed.invalidCount === 0 && !parsed.sitemapIndex && !parsed.opml && (
+        <p data-testid="parse-nothing">
+          Sift found no URL in this list. {nothingFound(parsed.format)}
+        </p>
+      )}
       <SitemapIndexNote />
       <ListAtNote />
       {parsed.truncated && (
