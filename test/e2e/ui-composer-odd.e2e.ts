@@ -42,3 +42,33 @@ test('a list of only bad lines sends the user to the lines marked invalid, where
   await page.screenshot({ path: screenshotPath('ui-composer-only-bad') });
   await expectNoInternalErrorText(page);
 });
+
+test('in an 800 px window the list keeps the end of each URL in view, so the rows of one site read apart', async () => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  try {
+    await page.getByTestId('paste-box').fill('');
+    const base = 'https://reports.example.org/archive/2024/quarterly-results/regional-breakdown';
+    const urls = Array.from({ length: 12 }, (_, i) => `${base}/section-${i + 1}.html`);
+    urls[3] += ' grep="net revenue" pages=1-5';
+    await pasteList(page, urls.join('\n'));
+    await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('12');
+    const rows = page.getByTestId('parsed-row').locator('.parsed-url');
+    await expect.poll(() => rows.count()).toBe(12);
+    const shown = await rows.evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 })));
+    await page.screenshot({ path: screenshotPath('ui-composer-urls-800') });
+    // Cut in the middle by Sift, not at the end by CSS: each row ends with what tells it apart.
+    expect(shown.filter((r) => r.cut).map((r) => r.text)).toEqual([]);
+    const plain = shown.filter((_, i) => i !== 3);
+    expect(plain.map((r) => /-\d+\.html$/.exec(r.text)?.[0])).toEqual(urls.filter((_, i) => i !== 3).map((u) => /-\d+\.html$/.exec(u.split(' ')[0]!)?.[0]));
+    expect(shown[0]?.text).toMatch(/^reports\..*…/);
+    expect(await rows.first().getAttribute('title')).toBe(`${base}/section-1.html`);
+    // The row with options of its own shows both, and the preview's buttons stay inside the pane.
+    expect(shown[3]?.text).toMatch(/^re.*….*4\.html$/);
+    const pane = await page.getByTestId('composer').locator('.composer-review').evaluate((e) => e.getBoundingClientRect().right);
+    for (const id of ['preview-button', 'preview-render-button']) {
+      expect(await page.getByTestId(id).evaluate((e) => e.getBoundingClientRect().right), id).toBeLessThanOrEqual(pane);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 820 });
+  }
+});

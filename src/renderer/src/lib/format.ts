@@ -50,6 +50,14 @@ export function estimateRemaining(done: number, total: number, elapsedMs: number
   return ((total - done) * elapsedMs) / done;
 }
 
+/** `text` cut to `max` characters in its middle ("example.org/arti…/page-12"), its start and end kept. */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
+}
+
 /**
  * What tells targets of one list apart: host and path (and query), without the scheme,
  * shortened in the middle so both the host and the end of the path stay in view.
@@ -66,10 +74,7 @@ export function shortUrl(url: string, max = 64): string {
   } catch {
     text = url;
   }
-  if (text.length <= max) return text;
-  const keep = max - 1;
-  const head = Math.ceil(keep / 2);
-  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
+  return cutMiddle(text, max);
 }
 
 /**

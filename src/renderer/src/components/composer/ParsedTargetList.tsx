@@ -1,15 +1,22 @@
-import { memo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatOptionsLine } from '../../../../shared/urllist';
 import { useStore } from '../../store';
 import { previewTarget } from '../../store/actions';
 import { readableUrl } from '../../../../shared/readable-url';
+import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
+import { cutMiddle, shortUrl } from '../../lib/format';
 
 const ROW_HEIGHT = 30;
 
 /** The list as Sift will submit it: each URL with the options it carries itself. */
 export function ParsedTargetList(): React.JSX.Element | null {
   const count = useStore((s) => s.parsed?.length ?? 0);
+  // Mounted with its rows, so the probe below exists when it is measured.
+  return count === 0 ? null : <ParsedTable count={count} />;
+}
+
+function ParsedTable({ count }: { count: number }): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -18,7 +25,14 @@ export function ParsedTargetList(): React.JSX.Element | null {
     overscan: 10,
   });
   const selected = useStore((s) => s.previewIdx);
-  if (count === 0) return null;
+  // A hidden row of the rows' own layout: its URL cell is as wide as a row's without options of its own.
+  const probeRef = useRef<HTMLSpanElement>(null);
+  const ownProbeRef = useRef<HTMLSpanElement>(null);
+  const urlFit = useColumnFit(probeRef, probeRef);
+  const [ownFont, setOwnFont] = useState<string | null>(null);
+  useEffect(() => {
+    if (ownProbeRef.current) setOwnFont(getComputedStyle(ownProbeRef.current).font);
+  }, []);
   // The rows had only a click: a keyboard user could preview the first URL and no other.
   const onKeyDown = (e: React.KeyboardEvent): void => {
     // Ctrl+Enter is the composer's submit, not a preview.
@@ -54,8 +68,13 @@ export function ParsedTargetList(): React.JSX.Element | null {
         data-testid="parsed-scroll"
       >
         <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="parsed-row parsed-probe" aria-hidden="true">
+            <span className="line-no" />
+            <span className="parsed-url" ref={probeRef} />
+            <span className="own-options" ref={ownProbeRef} />
+          </div>
           {virtualizer.getVirtualItems().map((v) => (
-            <ParsedRow key={v.index} i={v.index} top={v.start} />
+            <ParsedRow key={v.index} i={v.index} top={v.start} urlFit={urlFit} ownFont={ownFont} />
           ))}
         </div>
       </div>
@@ -63,12 +82,40 @@ export function ParsedTargetList(): React.JSX.Element | null {
   );
 }
 
-const ParsedRow = memo(function ParsedRow({ i, top }: { i: number; top: number }): React.JSX.Element | null {
+// The gap between a row's cells and the own-options chip's padding and widest (styles.css).
+const GAP = 8;
+const OWN_PADDING = 12;
+const OWN_MAX = 260;
+
+/**
+ * The URL as the address bar shows it, or cut in the middle to what its cell holds: CSS cut its
+ * end, and the rows of one site's list (example.org/p/1, /p/2, …) all read "https://example.or…"
+ * in a narrow window. A row with options of its own leaves them their width.
+ */
+function shownUrl(url: string, own: string, fit: ColumnFit | null, ownFont: string | null): { url: string; ownMax?: number } {
+  const full = readableUrl(url);
+  if (!fit) return { url: full };
+  let width = fit.width;
+  let ownMax: number | undefined;
+  if (own) {
+    const ownWidth = ownFont ? textWidth(own, ownFont) : null;
+    if (ownWidth === null) return { url: full };
+    // At most a quarter of the cell: in an 800 px window the options took all of it, and the URL none.
+    ownMax = Math.min(OWN_MAX, Math.ceil(ownWidth) + OWN_PADDING, Math.floor(fit.width / 4));
+    width -= GAP + ownMax;
+  }
+  // Cut, it drops the scheme first ("https://" is 8 characters of a 20-character cell), as the job's table does.
+  const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
+  return { url: fitText(full, (n) => cutMiddle(bare, n), width, fit.font) ?? full, ownMax };
+}
+
+const ParsedRow = memo(function ParsedRow({ i, top, urlFit, ownFont }: { i: number; top: number; urlFit: ColumnFit | null; ownFont: string | null }): React.JSX.Element | null {
   const t = useStore((s) => s.parsed?.at(i));
   const selected = useStore((s) => s.previewIdx === i);
   const select = useStore((s) => s.setPreviewIdx);
+  const own = t?.options && Object.keys(t.options).length ? formatOptionsLine({ url: '', options: t.options }).trim() : '';
+  const shown = useMemo(() => (t ? shownUrl(t.url, own, urlFit, ownFont) : { url: '' }), [t, own, urlFit, ownFont]);
   if (!t) return null;
-  const own = t.options && Object.keys(t.options).length ? formatOptionsLine({ url: '', options: t.options }).trim() : '';
   return (
     <div
       id={`parsed-${i}`}
@@ -81,10 +128,10 @@ const ParsedRow = memo(function ParsedRow({ i, top }: { i: number; top: number }
     >
       <span className="muted line-no">{t.line}</span>
       <span className="parsed-url" title={t.url}>
-        {readableUrl(t.url)}
+        {shown.url}
       </span>
       {own && (
-        <span className="own-options" data-testid="own-options" title="This URL's own options">
+        <span className="own-options" data-testid="own-options" title="This URL's own options" style={shown.ownMax ? { maxWidth: shown.ownMax } : undefined}>
           {own}
         </span>
       )}

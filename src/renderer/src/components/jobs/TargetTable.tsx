@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
@@ -8,6 +8,7 @@ import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../stor
 import { openResult } from '../../store/actions';
 import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
+import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -138,58 +139,13 @@ export function TargetTable(): React.JSX.Element {
   );
 }
 
-/** The URL column's width and the font of the rows' cells, for fitUrl. */
-interface ColumnFit {
-  width: number;
-  font: string;
-}
-
 /**
- * The URL column's width, again whenever it is resized, and the font a row's URL cell has (read
- * from a hidden cell of the rows' own style, as the header's font differs).
- */
-function useColumnFit(column: React.RefObject<HTMLElement | null>, probe: React.RefObject<HTMLElement | null>): ColumnFit | null {
-  const [fit, setFit] = useState<ColumnFit | null>(null);
-  useEffect(() => {
-    const col = column.current;
-    const cell = probe.current;
-    if (!col || !cell) return;
-    const measure = (): void => {
-      // A pixel to spare: clientWidth is rounded, measured text is not.
-      const width = col.clientWidth - 1;
-      const font = getComputedStyle(cell).font;
-      if (width > 0) setFit((old) => (old && old.width === width && old.font === font ? old : { width, font }));
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(col);
-    return () => observer.disconnect();
-  }, [column, probe]);
-  return fit;
-}
-
-let measureCtx: CanvasRenderingContext2D | null | undefined;
-
-/**
- * The URL cut in the middle (shortUrl) to the most characters whose text fits `fit.width` in
- * the cell's font, measured, so CSS never has to cut the end of the path off.
+ * The URL cut in the middle (shortUrl) to the most characters that fit the column in the
+ * cell's font, measured, so CSS never has to cut the end of the path off.
  */
 function fitUrl(url: string, fit: ColumnFit | null): string {
   if (!fit) return shortUrl(url, URL_CHARS);
-  measureCtx ??= document.createElement('canvas').getContext('2d');
-  const ctx = measureCtx;
-  if (!ctx) return shortUrl(url, URL_CHARS);
-  ctx.font = fit.font;
-  const full = shortUrl(url, Number.MAX_SAFE_INTEGER);
-  if (ctx.measureText(full).width <= fit.width) return full;
-  let lo = 8;
-  let hi = full.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ctx.measureText(shortUrl(url, mid)).width <= fit.width) lo = mid;
-    else hi = mid - 1;
-  }
-  return shortUrl(url, lo);
+  return fitText(shortUrl(url, Number.MAX_SAFE_INTEGER), (n) => shortUrl(url, n), fit.width, fit.font) ?? shortUrl(url, URL_CHARS);
 }
 
 const STATUSES: { value: TargetState | 'all'; label: string }[] = [
