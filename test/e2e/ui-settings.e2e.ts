@@ -98,6 +98,24 @@ test('Restore defaults puts every field back to what a new install has, and once
   await expectNoInternalErrorText(page);
 });
 
+test('changes not yet saved are still there after a look at another view, to save or undo', async () => {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('setting-ttlHours').fill('12');
+  await page.getByTestId('setting-allowHosts').fill('wiki.internal.example');
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('composer').waitFor();
+  await page.getByTestId('nav-settings').click();
+  await expect.poll(() => page.getByTestId('setting-ttlHours').inputValue()).toBe('12');
+  expect(await page.getByTestId('setting-allowHosts').inputValue()).toBe('wiki.internal.example');
+  expect(await page.getByTestId('settings-status').textContent()).toBe('2 unsaved changes');
+  await page.getByTestId('settings-undo').click();
+  expect(await page.getByTestId('setting-ttlHours').inputValue()).toBe(String(DEFAULT_SETTINGS.ttlHours));
+  await page.getByTestId('nav-activity').click();
+  await page.getByTestId('nav-settings').click();
+  await expect.poll(() => page.getByTestId('setting-ttlHours').inputValue()).toBe(String(DEFAULT_SETTINGS.ttlHours));
+  expect(await page.getByTestId('settings-status').textContent()).toBe('');
+});
+
 /**
  * The texts in the settings panel that run past its right edge, where the panel's sideways
  * scroll hides them: a field's help, unit or error at a narrow window's width. Empty when

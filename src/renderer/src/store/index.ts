@@ -4,9 +4,10 @@ import { createDetailSlice, type DetailSlice } from './detail';
 import { createExportSlice, type ExportSlice } from './exports';
 import { createJobsSlice, type JobsSlice } from './jobs';
 import { createSearchSlice, type SearchSlice } from './search';
+import { createSettingsFormSlice, type SettingsFormSlice } from './settings-form';
 import { createViewSlice, type ViewSlice } from './view';
 
-export type State = JobsSlice & DetailSlice & ViewSlice & ComposerSlice & ExportSlice & SearchSlice;
+export type State = JobsSlice & DetailSlice & ViewSlice & ComposerSlice & ExportSlice & SearchSlice & SettingsFormSlice;
 
 /**
  * The one store. Actions are plain functions on it, so the IPC events (sync.ts) feed it
@@ -19,4 +20,5 @@ export const useStore = create<State>()((...a) => ({
   ...createComposerSlice(...a),
   ...createExportSlice(...a),
   ...createSearchSlice(...a),
+  ...createSettingsFormSlice(...a),
 }));

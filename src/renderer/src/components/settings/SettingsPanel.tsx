@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/settings';
 import { crossFieldErrors, parseAllowHosts, settingError } from '../../lib/settings-form';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { useStore } from '../../store';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { RENDER_MODES, type RenderMode } from '../../../../shared/types';
@@ -83,12 +84,17 @@ export function SettingsPanel(): React.JSX.Element {
     window.sift.getSettings().then(
       (s) => {
         setSaved(s);
-        setDraft(s);
-        setHosts(s.allowHosts.join('\n'));
+        // The changes the user made before opening another view are still theirs to save.
+        const kept = useStore.getState().settingsForm;
+        setDraft(kept?.draft ?? s);
+        setHosts(kept?.hosts ?? s.allowHosts.join('\n'));
       },
       (err: unknown) => setLoadError(toUserError(err)),
     );
   }, []);
+  useEffect(() => {
+    if (draft) useStore.getState().keepSettingsForm({ draft, hosts });
+  }, [draft, hosts]);
   // Asked again after a save: a new browser path may find one, or lose it.
   useEffect(() => {
     window.sift.browserInfo().then(setBrowser, () => setBrowser('error'));
