@@ -72,3 +72,14 @@ test('in an 800 px window the list keeps the end of each URL in view, so the row
     await page.setViewportSize({ width: 1280, height: 820 });
   }
 });
+
+test('the URL about to be previewed shows its options as a list line writes them, not as JSON', async () => {
+  await page.getByTestId('paste-box').fill('');
+  await pasteList(page, 'https://example.org/q3.pdf pages=1-5 grep="net revenue"');
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.getByTestId('opt-mode').selectOption('text');
+  await expect.poll(() => page.getByTestId('preview-options').textContent()).toBe('mode=text pages=1-5 grep="net revenue"');
+  // Where both fit, the row's own options are shown whole beside its URL.
+  expect(await page.getByTestId('own-options').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  await expectNoInternalErrorText(page);
+});

@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatOptionsLine } from '../../../../shared/urllist';
 import { useStore } from '../../store';
@@ -27,12 +27,7 @@ function ParsedTable({ count }: { count: number }): React.JSX.Element {
   const selected = useStore((s) => s.previewIdx);
   // A hidden row of the rows' own layout: its URL cell is as wide as a row's without options of its own.
   const probeRef = useRef<HTMLSpanElement>(null);
-  const ownProbeRef = useRef<HTMLSpanElement>(null);
   const urlFit = useColumnFit(probeRef, probeRef);
-  const [ownFont, setOwnFont] = useState<string | null>(null);
-  useEffect(() => {
-    if (ownProbeRef.current) setOwnFont(getComputedStyle(ownProbeRef.current).font);
-  }, []);
   // The rows had only a click: a keyboard user could preview the first URL and no other.
   const onKeyDown = (e: React.KeyboardEvent): void => {
     // Ctrl+Enter is the composer's submit, not a preview.
@@ -71,10 +66,9 @@ function ParsedTable({ count }: { count: number }): React.JSX.Element {
           <div className="parsed-row parsed-probe" aria-hidden="true">
             <span className="line-no" />
             <span className="parsed-url" ref={probeRef} />
-            <span className="own-options" ref={ownProbeRef} />
           </div>
           {virtualizer.getVirtualItems().map((v) => (
-            <ParsedRow key={v.index} i={v.index} top={v.start} urlFit={urlFit} ownFont={ownFont} />
+            <ParsedRow key={v.index} i={v.index} top={v.start} urlFit={urlFit} />
           ))}
         </div>
       </div>
@@ -82,9 +76,8 @@ function ParsedTable({ count }: { count: number }): React.JSX.Element {
   );
 }
 
-// The gap between a row's cells and the own-options chip's padding and widest (styles.css).
+// The gap between a row's cells and the own-options chip's widest (styles.css).
 const GAP = 8;
-const OWN_PADDING = 12;
 const OWN_MAX = 260;
 
 /**
@@ -92,16 +85,16 @@ const OWN_MAX = 260;
  * end, and the rows of one site's list (example.org/p/1, /p/2, …) all read "https://example.or…"
  * in a narrow window. A row with options of its own leaves them their width.
  */
-function shownUrl(url: string, own: string, fit: ColumnFit | null, ownFont: string | null): { url: string; ownMax?: number } {
+function shownUrl(url: string, own: boolean, fit: ColumnFit | null): { url: string; ownMax?: number } {
   const full = readableUrl(url);
   if (!fit) return { url: full };
   let width = fit.width;
   let ownMax: number | undefined;
   if (own) {
-    const ownWidth = ownFont ? textWidth(own, ownFont) : null;
-    if (ownWidth === null) return { url: full };
-    // At most a quarter of the cell: in an 800 px window the options took all of it, and the URL none.
-    ownMax = Math.min(OWN_MAX, Math.ceil(ownWidth) + OWN_PADDING, Math.floor(fit.width / 4));
+    const urlWidth = textWidth(full, fit.font);
+    if (urlWidth === null) return { url: full };
+    // What the URL leaves, and at least a quarter of the cell: in an 800 px window the options took all of it, and the URL none.
+    ownMax = Math.min(OWN_MAX, Math.max(Math.floor(fit.width / 4), Math.floor(fit.width - GAP - urlWidth)));
     width -= GAP + ownMax;
   }
   // Cut, it drops the scheme first ("https://" is 8 characters of a 20-character cell), as the job's table does.
@@ -109,12 +102,12 @@ function shownUrl(url: string, own: string, fit: ColumnFit | null, ownFont: stri
   return { url: fitText(full, (n) => cutMiddle(bare, n), width, fit.font) ?? full, ownMax };
 }
 
-const ParsedRow = memo(function ParsedRow({ i, top, urlFit, ownFont }: { i: number; top: number; urlFit: ColumnFit | null; ownFont: string | null }): React.JSX.Element | null {
+const ParsedRow = memo(function ParsedRow({ i, top, urlFit }: { i: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
   const t = useStore((s) => s.parsed?.at(i));
   const selected = useStore((s) => s.previewIdx === i);
   const select = useStore((s) => s.setPreviewIdx);
   const own = t?.options && Object.keys(t.options).length ? formatOptionsLine({ url: '', options: t.options }).trim() : '';
-  const shown = useMemo(() => (t ? shownUrl(t.url, own, urlFit, ownFont) : { url: '' }), [t, own, urlFit, ownFont]);
+  const shown = useMemo(() => (t ? shownUrl(t.url, own !== '', urlFit) : { url: '' }), [t, own, urlFit]);
   if (!t) return null;
   return (
     <div
