@@ -2,7 +2,9 @@
  * The composer fed what is not a list of URLs, in real Chromium over the real services: what
  * the user reads beside the counts and when Fetch has nothing to send.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ZipFile } from 'yazl';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { dropFile, expectNoInternalErrorText, openApp, pasteList, type OpenedApp } from '../helpers/ui-app';
@@ -81,5 +83,34 @@ test('the URL about to be previewed shows its options as a list line writes them
   await expect.poll(() => page.getByTestId('preview-options').textContent()).toBe('mode=text pages=1-5 grep="net revenue"');
   // Where both fit, the row's own options are shown whole beside its URL.
   expect(await page.getByTestId('own-options').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  await expectNoInternalErrorText(page);
+});
+
+/** A zip of `files` as yazl writes it: the container of an .xlsx, .docx or .ods. */
+function zipOf(files: Record<string, string>): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, text] of Object.entries(files)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+test('a dropped spreadsheet, document or compressed sitemap says how to give its URLs to Sift', async () => {
+  const notice = page.locator('[data-testid="notice"][data-code="not_a_list"]').last();
+  const workbook = await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/workbook.xml': '<workbook/>', 'xl/sharedStrings.xml': '<sst><si><t>https://example.org/a</t></si></sst>' });
+  await dropFile(page, 'links.xlsx', workbook, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  await expect.poll(() => notice.textContent()).toMatch(/^links\.xlsx is a spreadsheet workbook, which Sift cannot read as a list\.Save the sheet that holds the URLs as CSV/);
+  await page.screenshot({ path: screenshotPath('ui-composer-drop-xlsx') });
+  // An Excel 97 workbook: an OLE compound file, binary.
+  await dropFile(page, 'old.xls', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)]), 'application/vnd.ms-excel');
+  await expect.poll(() => notice.textContent()).toMatch(/^old\.xls is a spreadsheet workbook/);
+  await dropFile(page, 'notes.docx', await zipOf({ 'word/document.xml': '<document/>' }));
+  await expect.poll(() => notice.textContent()).toMatch(/^notes\.docx is a word-processor document, which Sift cannot read as a list\.Save it as a web page/);
+  await dropFile(page, 'sitemap.xml.gz', gzipSync('<urlset/>'), 'application/gzip');
+  await expect.poll(() => notice.textContent()).toMatch(/^sitemap\.xml\.gz is a gzip file, not a list of URLs\.Unpack it first/);
   await expectNoInternalErrorText(page);
 });

@@ -63,8 +63,29 @@ export function decodeListBytes(bytes: Uint8Array): DecodedList {
   }
 }
 
+// A workbook or a document is a zip (xlsx, docx, ods, odt) or an older Office binary (xls, doc):
+// named "a zip archive" or "a binary file", the user with the URLs in a spreadsheet's column
+// was not told how to give them to Sift.
+const WORKBOOK = /\.(xlsx|xlsm|xls|ods|numbers)$/i;
+const DOCUMENT = /\.(docx|doc|odt|pages)$/i;
+
 /** What the app says of a file that is no list (the CLI names its own commands instead). */
 export function notAList(name: string, kind: string): { message: string; hint: string } {
+  if (WORKBOOK.test(name)) {
+    return {
+      message: `${name} is a spreadsheet workbook, which Sift cannot read as a list.`,
+      hint: 'Save the sheet that holds the URLs as CSV (in Excel: File › Save As › CSV UTF-8) and drop the .csv file, or copy the column and paste it here.',
+    };
+  }
+  if (DOCUMENT.test(name)) {
+    return {
+      message: `${name} is a word-processor document, which Sift cannot read as a list.`,
+      hint: 'Save it as a web page (HTML keeps its links) or as plain text and drop that, or copy its links and paste them here.',
+    };
+  }
+  if (kind === 'a gzip file') {
+    return { message: `${name} is ${kind}, not a list of URLs.`, hint: 'Unpack it first (a compressed sitemap unpacks to a .xml file) and drop the file inside.' };
+  }
   return {
     message: `${name} is ${kind}, not a list of URLs.`,
     hint: 'Give a text file of URLs, one a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.',
