@@ -6,9 +6,10 @@ import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
 import { isDisplayMath, isMath, linearMath, liftMath, mathText, texFormulas, texOf, type MathNode } from './math';
 import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneArticle, type PruneElement } from './prune';
+import { listedPosts, postsToRead, type ListedPost, type ListingElement } from './listing';
 import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
-import { decodeEntities } from '../../shared/entities';
+import { decodeEntities, escapeHtml } from '../../shared/entities';
 
 installTagSelect();
 
@@ -1660,6 +1661,8 @@ interface ReadPage {
   docTitle: string;
   names: { headlines: string[]; sites: string[] };
   article: ReturnType<Readability<Doc['body']>['parse']>;
+  /** The posts the page lists (listing.ts), as it had them before any pass changed it. */
+  posts: ListedPost[];
 }
 
 /**
@@ -1673,6 +1676,7 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   }
   const lang = document.documentElement?.getAttribute('lang') ?? '';
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
+  const posts = document.body ? listedPosts(document.body as unknown as ListingElement) : [];
   // Before Readability, which removes the heading that repeats the title from the page.
   const names = titleNames(document);
   type El = Doc['body'];
@@ -1710,7 +1714,30 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   } catch {
     article = null;
   }
-  return { document, lang, docTitle, names, article };
+  return { document, lang, docTitle, names, article, posts };
+}
+
+/**
+ * Posts of a page (listing.ts), each read as a page of its own, one <article> after another
+ * in an article root like Readability's; undefined when none reads.
+ */
+function readPosts(posts: readonly ListedPost[], base: string, lang: string): Doc['body'] | undefined {
+  const read: string[] = [];
+  for (const post of posts) {
+    const { article } = readPage(`<!doctype html><html lang="${escapeHtml(lang)}"><head></head><body>${post.html}</body></html>`, base, false);
+    const content = article?.content;
+    const text = content ? oneLine(article.textContent ?? '') : '';
+    if (!content || !text) continue;
+    // Readability takes the post's body, and leaves its heading (and the date under it) as
+    // chrome: each post came without its title.
+    const heading = post.heading && !text.startsWith(post.heading) ? post.headingHtml : '';
+    read.push(`<article>${heading}${articleHtml(content)}</article>`);
+  }
+  if (read.length === 0) return undefined;
+  const { document } = parseHTML(`<!doctype html><html><body><div><div id="readability-page-1" class="page">${read.join('')}</div></div></body></html>`);
+  const root = document.body?.firstElementChild as Doc['body'] | null;
+  if (root) absoluteLinks(root, base);
+  return root ?? undefined;
 }
 
 /** The readable article of an HTML page. */
@@ -1725,6 +1752,10 @@ export function extractArticle(html: string, url: string): Article {
   }
   const { document, lang, docTitle, names, article } = page;
   let root = article?.content;
+  // A blog's front page or an archive: Readability kept one post of several, or the posts
+  // without their headings; or a post's page, and Readability took the next post.
+  const posts = postsToRead(page.posts, article?.textContent ?? '', docTitle);
+  if (posts.length > 0) root = readPosts(posts, baseOf(document, url), lang) ?? root;
   const isArticle = !!root && !!(article?.textContent ?? '').trim();
   if (root && isArticle) {
     dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());

@@ -281,6 +281,21 @@ function textBefore(el: PruneElement, root: PruneElement): boolean {
   return false;
 }
 
+/**
+ * Whether `el` heads one of several posts the article holds side by side, each an <article>
+ * (a blog's front page, an archive): the first post's linked heading names that post, as the
+ * others' do, and is no section's name over the article. It was dropped, so the first post
+ * of a front page came without its title.
+ */
+function headsListedPost(el: PruneElement, root: PruneElement): boolean {
+  for (let n = el.parentElement; n && n !== root; n = n.parentElement) {
+    if (n.tagName.toUpperCase() !== 'ARTICLE') continue;
+    const siblings = Array.from(n.parentElement?.children ?? []);
+    return siblings.filter((c) => c.tagName.toUpperCase() === 'ARTICLE').length >= 2;
+  }
+  return false;
+}
+
 /** Share of a block's text in links above which it is a list of links, not prose. */
 const LINK_DENSITY = 0.8;
 
@@ -354,7 +369,7 @@ export function pruneArticle(root: PruneElement, rules: readonly PruneRule[] = P
     }
     if (tag === 'A') links = text;
     if (isRoot || !LINK_BLOCKS.has(tag) || text === 0) return [text, links];
-    if (on.has('linkDense') && text < guard && links / text >= LINK_DENSITY && (!HEADINGS.has(tag) || !textBefore(el, root))) {
+    if (on.has('linkDense') && text < guard && links / text >= LINK_DENSITY && (!HEADINGS.has(tag) || !(textBefore(el, root) || headsListedPost(el, root)))) {
       el.remove();
       return [0, 0];
     }
