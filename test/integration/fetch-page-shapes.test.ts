@@ -1,6 +1,8 @@
 /**
- * Pages that are not one article, read in markdown and text through the real fetcher against
- * a loopback server: a blog's front page and an archive of several posts.
+ * Pages that are not one article, and shapes inside an article that Markdown has no plain
+ * way to write, read in markdown and text through the real fetcher against a loopback
+ * server: a blog's front page and an archive of several posts; lists numbered in letters,
+ * Roman numerals, below zero or past nine digits; ruby readings; a table in a table.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -53,6 +55,19 @@ const TAG = page('Tag: notes – Notes from the Plot', [post('beans', 'Runner be
 // One post's own page, with the next post shown in full below it: the user asked for this post.
 const SINGLE = page('Runner beans at last – Notes from the Plot', `${post('beans', 'Runner beans at last', GARDEN)}\n${post('winter-riding', 'Riding through the winter', BIKES)}`);
 
+const SHAPES = `<!doctype html><html lang="en"><head><title>Reading the club rules</title></head><body><main><article>
+<h1>Reading the club rules</h1>
+<p>The club's rules were rewritten this winter, and the committee asked for them to be set out here, clause by clause, with the changes marked, so that members can read them before the meeting.</p>
+<ol type="a"><li>Members pay their dues by March.</li><li>Guests sign the book at the door.</li></ol>
+<ol type="I" start="4"><li>The committee meets monthly.</li><li>Minutes are posted within a week.</li></ol>
+<p>The floors of the club house, from the cellar up:</p>
+<ol start="-2"><li>Boiler room</li><li>Cellar bar</li><li>Ground floor</li></ol>
+<ol start="1234567890"><li>Membership number one</li><li>Membership number two</li></ol>
+<p>The club's name is written <ruby>東京<rt>とうきょう</rt></ruby> <ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby> on the sign.</p>
+<table><tr><th>Night</th><th>Fees</th></tr><tr><td><table><tr><td>Members</td><td>free</td></tr><tr><td>Guests</td><td>£5</td></tr></table></td><td>Quiz</td></tr><tr><td>Friday</td><td>Music</td></tr></table>
+<p>Questions about the rules go to the secretary, in writing, at least a week before the meeting in April.</p>
+</article></main></body></html>`;
+
 const caller = { name: 'test' };
 let srv: TestServer;
 let f: Fetcher;
@@ -60,7 +75,7 @@ let f: Fetcher;
 const html = (body: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
 
 beforeAll(async () => {
-  srv = await startServer({ '/': html(FRONT), '/2024/05/': html(ARCHIVE), '/beans/': html(SINGLE), '/tag/notes/': html(TAG) });
+  srv = await startServer({ '/': html(FRONT), '/2024/05/': html(ARCHIVE), '/beans/': html(SINGLE), '/tag/notes/': html(TAG), '/rules/': html(SHAPES) });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
 });
 afterAll(async () => {
@@ -99,5 +114,18 @@ describe('a page that lists several posts', () => {
     const md = await get('/beans/', 'markdown');
     for (const p of GARDEN) expect(md).toContain(p);
     expect(md).not.toContain(BIKES[0]);
+  });
+});
+
+describe('shapes Markdown has no plain way to write', () => {
+  test('a list numbered in letters, Roman numerals, below zero or past nine digits keeps the numbers the page shows', async () => {
+    const md = await get('/rules/', 'markdown');
+    expect(md).toContain('\n\n-   a\\. Members pay their dues by March.\n-   b\\. Guests sign the book at the door.\n\n');
+    expect(md).toContain('\n\n-   IV\\. The committee meets monthly.\n-   V\\. Minutes are posted within a week.\n\n');
+    expect(md).toContain('\n\n-   -2\\. Boiler room\n-   -1\\. Cellar bar\n-   0\\. Ground floor\n\n');
+    expect(md).toContain('\n\n-   1234567890\\. Membership number one\n-   1234567891\\. Membership number two\n\n');
+    const text = await get('/rules/', 'text');
+    expect(text).toContain('\n\na. Members pay their dues by March.\nb. Guests sign the book at the door.\n\n');
+    expect(text).toContain('\n\n-2. Boiler room\n-1. Cellar bar\n0. Ground floor\n\n');
   });
 });

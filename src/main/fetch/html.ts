@@ -621,9 +621,11 @@ function convert(root: HTMLElement): string {
     turndown.addRule('orderedItem', {
       filter: (node) => node.nodeName === 'LI' && node.parentNode?.nodeName === 'OL',
       replacement: (content, node) => {
-        const prefix = `${orderedMarker(node)}  `;
+        const marker = orderedMarker(node);
+        // A number Markdown has no marker for leads the item's text, under a bullet (orderedMarker).
+        const [prefix, label] = marker.startsWith('-') ? ['-   ', marker.slice(1)] : [`${marker}  `, ''];
         const paragraph = /\n$/.test(content);
-        const body = content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
+        const body = label + content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
         return `${prefix}${body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`)}${node.nextSibling ? '\n' : ''}`;
       },
     });
@@ -1281,19 +1283,32 @@ function orderedMarker(li: Node): string {
   if (!markers) {
     markers = new Map();
     const state = listState(list);
-    let delimiter = '.';
-    let before: number | undefined;
-    for (const item of Array.from(list.childNodes)) {
-      if (item.nodeName.toUpperCase() !== 'LI') continue;
-      const n = nextNumber(item as unknown as Element, state);
-      if (before !== undefined && n !== before + 1) delimiter = delimiter === '.' ? ')' : '.';
-      markers.set(item as unknown as Node, `${n}${delimiter}`);
-      before = n;
+    const items = Array.from(list.childNodes).filter((item) => item.nodeName.toUpperCase() === 'LI');
+    const numbers = items.map((item) => nextNumber(item as unknown as Element, state));
+    const labels = numbers.map((n) => itemNumber(n, state.type));
+    if (numbers.some((n, i) => n < 0 || n > MAX_MARKER_NUMBER || labels[i] !== String(n))) {
+      items.forEach((item, i) => markers!.set(item as unknown as Node, `-${labels[i]}\\. `));
+    } else {
+      let delimiter = '.';
+      numbers.forEach((n, i) => {
+        if (i > 0 && n !== numbers[i - 1]! + 1) delimiter = delimiter === '.' ? ')' : '.';
+        markers!.set(items[i] as unknown as Node, `${n}${delimiter}`);
+      });
     }
     orderedMarkers.set(list, markers);
   }
   return markers.get(li) ?? '1.';
 }
+
+/**
+ * The largest number a Markdown list marker holds (CommonMark: nine digits, none negative). A
+ * list numbered outside 0 to this, or in letters or Roman numerals (<ol type="a">, "i", "A",
+ * "I"), which Markdown cannot number, is a list of bullets, each item's text led by its number
+ * as the page shows it, escaped ("- b\. Second", "- -1\. Minus one"). The numbers were
+ * digits ("2. Second" for the page's "b."), and a list from -2 or past 999999999 was one
+ * paragraph of its items run together ("-2. a -1. b 0. c").
+ */
+const MAX_MARKER_NUMBER = 999_999_999;
 
 /**
  * The marker before an item's text: its number in an ordered list ("3. ", counted as a browser
