@@ -128,4 +128,8 @@ describe('shapes Markdown has no plain way to write', () => {
     expect(text).toContain('\n\na. Members pay their dues by March.\nb. Guests sign the book at the door.\n\n');
     expect(text).toContain('\n\n-2. Boiler room\n-1. Cellar bar\n0. Ground floor\n\n');
   });
+
+  test('a ruby reading stands in parentheses after its word, whether or not the page wrote them', async () => {
+    for (const mode of ['markdown', 'text'] as const) expect(await get('/rules/', mode)).toContain('written 東京(とうきょう) 漢(kan) on the sign.');
+  });
 });

@@ -1553,6 +1553,24 @@ function markAdmonitions(document: Doc): void {
 }
 
 /**
+ * A ruby annotation (<rt>: the reading printed above its word) written without the <rp>
+ * parentheses a browser without ruby shows, as the HTML standard allows and most Japanese
+ * pages do: in markdown and text the reading ran into its word, "東京とうきょう". Each such
+ * annotation gets its <rp>s, so it reads "東京(とうきょう)", and html mode still shows ruby.
+ */
+function parenthesizeRuby(document: Doc): void {
+  for (const rt of Array.from(document.querySelectorAll('rt'))) {
+    if (!(rt.textContent ?? '').trim() || rt.closest('ruby')?.querySelector('rp')) continue;
+    const open = document.createElement('rp');
+    open.textContent = '(';
+    const close = document.createElement('rp');
+    close.textContent = ')';
+    rt.before(open);
+    rt.after(close);
+  }
+}
+
+/**
  * A heading that a wrapper holds with a few words beside it (MediaWiki's "[edit]" link, a
  * theme's anchor or share link; at most two links), moved out in front of the wrapper.
  * Readability judges the wrapper as a block: short and a third of it a link, it was removed
@@ -1717,6 +1735,7 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   revealLazyImages(document);
   nameCodeLanguages(document);
   emojiAsText(document);
+  parenthesizeRuby(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);
@@ -1780,6 +1799,7 @@ export function extractArticle(html: string, url: string): Article {
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
+    parenthesizeRuby(fresh);
     texFormulas(fresh as unknown as Document);
     liftMath(fresh as unknown as MathNode);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
