@@ -132,4 +132,11 @@ describe('shapes Markdown has no plain way to write', () => {
   test('a ruby reading stands in parentheses after its word, whether or not the page wrote them', async () => {
     for (const mode of ['markdown', 'text'] as const) expect(await get('/rules/', mode)).toContain('written 東京(とうきょう) 漢(kan) on the sign.');
   });
+
+  test("a table in a table: the outer table's cells one after another, none run together", async () => {
+    const md = await get('/rules/', 'markdown');
+    expect(md).toContain('\n\nNight\n\nFees\n\n');
+    expect(md).toMatch(/^\| Members +\| free +\|$/m);
+    expect(md).toContain('\n\nQuiz\n\nFriday\n\nMusic\n\n');
+  });
 });

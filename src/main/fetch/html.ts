@@ -236,7 +236,8 @@ const LAYOUT_BLOCKS = 'ul,ol,h1,h2,h3,h4,h5,h6,hr,blockquote';
 /**
  * A table that lays a page out rather than holding data, as its cells' blocks one after the
  * other, as a screen reader reads it: one the page marks so (role "presentation" or "none"),
- * or one without header cells or caption whose cells hold lists, headings or quotes. The
+ * one that holds another table, or one without header cells or caption whose cells hold
+ * lists, headings or quotes. The
  * tables plugin wrote such a table as raw HTML in a wrapper of its own (`<div
  * class="joplin-table-wrapper"><table role="presentation">…`), or, with short cells, as a
  * Markdown table under an empty header. A table with header cells stays a table.
@@ -247,7 +248,10 @@ function unwrapLayoutTables(root: HTMLElement): void {
     const own = (el: Element): boolean => el.closest('table') === table;
     const role = (table.getAttribute('role') ?? '').trim().toLowerCase();
     const marked = role === 'presentation' || role === 'none';
-    if (!marked && (Array.from(table.querySelectorAll('th,thead,caption')).some(own) || !Array.from(table.querySelectorAll(LAYOUT_BLOCKS)).some((b) => own(b.parentElement!)))) continue;
+    // A table in a cell: Markdown has no table in a table, and the tables plugin, which reads
+    // the outer one as no table, ran its cells' words together ("OuterCell", "plainmore").
+    const nested = Array.from(table.querySelectorAll('table')).some((t) => own(t.parentElement!));
+    if (!marked && !nested && (Array.from(table.querySelectorAll('th,thead,caption')).some(own) || !Array.from(table.querySelectorAll(LAYOUT_BLOCKS)).some((b) => own(b.parentElement!)))) continue;
     const cells = Array.from(table.querySelectorAll('td,th')).filter(own);
     const blocks = cells.map((cell) => {
       const block = doc.createElement('div');
