@@ -48,6 +48,10 @@ const page = (title: string, main: string): string => `<!doctype html><html lang
 
 // Two posts in full: Readability scores each post's body above the list that holds both.
 const FRONT = page('Notes from the Plot', `${post('beans', 'Runner beans at last', GARDEN)}\n${post('winter-riding', 'Riding through the winter', BIKES)}\n<nav class="pagination"><a href="/page/2/">Older posts</a></nav>`);
+// The same as cards: each post in a column of its own, its heading inside its link.
+const CARDS = FRONT.replace(/<h2 class="entry-title"><a href="([^"]+)" rel="bookmark">([^<]+)<\/a><\/h2>/g, '<a href="$1"><h2>$2</h2></a>')
+  .replace(/<article class="post">/g, '<div class="col"><article class="post">')
+  .replace(/<\/article>/g, '</article></div>');
 // Three short posts, all kept by Readability, but without their headings.
 const ARCHIVE = page('May – Notes from the Plot', [post('beans', 'Runner beans at last', GARDEN.slice(0, 2), 'entry-header'), post('winter-riding', 'Riding through the winter', BIKES.slice(0, 2), 'entry-header'), post('starter', 'A starter from scratch', BREAD, 'entry-header')].join('\n'));
 // The same archive with plain headers: Readability keeps each post under its heading.
@@ -75,7 +79,7 @@ let f: Fetcher;
 const html = (body: string) => (_q: unknown, r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
 
 beforeAll(async () => {
-  srv = await startServer({ '/': html(FRONT), '/2024/05/': html(ARCHIVE), '/beans/': html(SINGLE), '/tag/notes/': html(TAG), '/rules/': html(SHAPES) });
+  srv = await startServer({ '/': html(FRONT), '/2024/05/': html(ARCHIVE), '/beans/': html(SINGLE), '/tag/notes/': html(TAG), '/rules/': html(SHAPES), '/cards/': html(CARDS) });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
 });
 afterAll(async () => {
@@ -87,14 +91,14 @@ const get = async (path: string, mode: 'markdown' | 'text'): Promise<string> =>
   (await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}${path}`, options: { mode } })).content;
 
 describe('a page that lists several posts', () => {
-  test("a blog's front page comes back with every post, each under its linked heading", async () => {
-    const md = await get('/', 'markdown');
+  test.each(['/', '/cards/'])("a blog's front page comes back with every post, each under its linked heading (%s)", async (path) => {
+    const md = await get(path, 'markdown');
     expect(md).toContain(`## [Runner beans at last](${srv.origin}/beans/)`);
     expect(md).toContain(`## [Riding through the winter](${srv.origin}/winter-riding/)`);
     for (const p of [...GARDEN, ...BIKES]) expect(md).toContain(p);
     expect(md.indexOf(GARDEN[3]!)).toBeLessThan(md.indexOf('Riding through the winter'));
     expect(md).not.toContain('Recent posts');
-    const text = await get('/', 'text');
+    const text = await get(path, 'text');
     expect(text).toContain(`Runner beans at last\n\n${GARDEN[0]}`);
     expect(text).toContain(`Riding through the winter\n\n${BIKES[0]}`);
   });

@@ -77,7 +77,9 @@ export function listedPosts(body: ListingElement): ListedPost[] {
       if (t.length > probe.length) probe = t;
     }
     const heading = a.querySelector('h1, h2, h3');
-    return { html: a.outerHTML, probe: probe.slice(0, 120), heading: norm(heading?.textContent ?? null), headingHtml: heading?.outerHTML ?? '' };
+    // A card's heading inside its link (<a href><h2>…</h2></a>) keeps the link.
+    const linked = heading?.parentElement?.localName === 'a' && heading.parentElement.children.length === 1 ? heading.parentElement : heading;
+    return { html: a.outerHTML, probe: probe.slice(0, 120), heading: norm(heading?.textContent ?? null), headingHtml: linked?.outerHTML ?? '' };
   });
 }
 
