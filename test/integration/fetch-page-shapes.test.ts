@@ -2,7 +2,8 @@
  * Pages that are not one article, and shapes inside an article that Markdown has no plain
  * way to write, read in markdown and text through the real fetcher against a loopback
  * server: a blog's front page and an archive of several posts; lists numbered in letters,
- * Roman numerals, below zero or past nine digits; ruby readings; a table in a table.
+ * Roman numerals, below zero or past nine digits; ruby readings; a table in a table; a
+ * glossary whose terms are grouped with their definitions.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -69,6 +70,7 @@ const SHAPES = `<!doctype html><html lang="en"><head><title>Reading the club rul
 <ol start="1234567890"><li>Membership number one</li><li>Membership number two</li></ol>
 <p>The club's name is written <ruby>東京<rt>とうきょう</rt></ruby> <ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby> on the sign.</p>
 <table><tr><th>Night</th><th>Fees</th></tr><tr><td><table><tr><td>Members</td><td>free</td></tr><tr><td>Guests</td><td>£5</td></tr></table></td><td>Quiz</td></tr><tr><td>Friday</td><td>Music</td></tr></table>
+<dl><div><dt>Quorum</dt><dd>Ten members present in the room.</dd></div><div><dt>Proxy</dt><dd>A member who votes for another.</dd></div></dl>
 <p>Questions about the rules go to the secretary, in writing, at least a week before the meeting in April.</p>
 </article></main></body></html>`;
 
@@ -142,5 +144,10 @@ describe('shapes Markdown has no plain way to write', () => {
     expect(md).toContain('\n\nNight\n\nFees\n\n');
     expect(md).toMatch(/^\| Members +\| free +\|$/m);
     expect(md).toContain('\n\nQuiz\n\nFriday\n\nMusic\n\n');
+  });
+
+  test('a glossary whose terms the page groups with their definitions keeps each definition under its term', async () => {
+    expect(await get('/rules/', 'markdown')).toContain('\n\nQuorum\n:   Ten members present in the room.\n\nProxy\n:   A member who votes for another.\n\n');
+    expect(await get('/rules/', 'text')).toContain('\nQuorum\n  Ten members present in the room.\nProxy\n  A member who votes for another.\n');
   });
 });

@@ -1557,6 +1557,16 @@ function markAdmonitions(document: Doc): void {
 }
 
 /**
+ * The <div>s that group a term with its definitions in a <dl>, as HTML allows, taken away
+ * (their terms and definitions stay, in order). Readability reads such a <div> as a paragraph
+ * and makes it one, so the Markdown had each term and definition as a paragraph of its own,
+ * and which term a definition belonged to was lost.
+ */
+function ungroupDefinitions(document: Doc): void {
+  for (const div of Array.from(document.querySelectorAll('dl > div'))) div.replaceWith(...Array.from(div.childNodes));
+}
+
+/**
  * A ruby annotation (<rt>: the reading printed above its word) written without the <rp>
  * parentheses a browser without ruby shows, as the HTML standard allows and most Japanese
  * pages do: in markdown and text the reading ran into its word, "東京とうきょう". Each such
@@ -1740,6 +1750,7 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   nameCodeLanguages(document);
   emojiAsText(document);
   parenthesizeRuby(document);
+  ungroupDefinitions(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
   const create = document.createElement.bind(document);
