@@ -1,4 +1,4 @@
-import { MAX_LIST_BYTES, decodeListBytes, type ListProblem } from '../shared/urllist';
+import { MAX_LIST_BYTES, decodeListBytes, officeFile, type ListProblem } from '../shared/urllist';
 import { UsageError, userPath, type CliIO } from './io';
 import { counted, formatCount } from './progress';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
@@ -31,6 +31,15 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
   }
   const decoded = decodeListBytes(bytes);
   if (decoded.ok) return decoded.text;
+  // An .xlsx is a zip and an .xls an office binary: "unpack it first" sent the user with URLs in
+  // a spreadsheet's column into its XML.
+  const office = officeFile(name);
+  if (office === 'workbook') {
+    throw new UsageError(`${name} is a spreadsheet workbook, not a list of URLs: save the sheet that holds the URLs as CSV (in Excel: File › Save As › CSV UTF-8) and give the .csv file`);
+  }
+  if (office === 'document') {
+    throw new UsageError(`${name} is a word-processor document, not a list of URLs: save it as a web page (HTML keeps its links) or as plain text and give that file`);
+  }
   const hint = (NOT_A_LIST_HINT[decoded.kind] ?? 'give a text file of URLs, one a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file').replace('FILE', name);
   throw new UsageError(`${name} is ${decoded.kind}, not a list of URLs: ${hint}`);
 }

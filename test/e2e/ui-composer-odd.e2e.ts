@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ZipFile } from 'yazl';
+import { zipOf } from '../helpers/zip';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { dropFile, expectNoInternalErrorText, openApp, pasteList, type OpenedApp } from '../helpers/ui-app';
@@ -85,19 +85,6 @@ test('the URL about to be previewed shows its options as a list line writes them
   expect(await page.getByTestId('own-options').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
   await expectNoInternalErrorText(page);
 });
-
-/** A zip of `files` as yazl writes it: the container of an .xlsx, .docx or .ods. */
-function zipOf(files: Record<string, string>): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (const [name, text] of Object.entries(files)) zip.addBuffer(Buffer.from(text), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
 
 test('a dropped spreadsheet, document or compressed sitemap says how to give its URLs to Sift', async () => {
   const notice = page.locator('[data-testid="notice"][data-code="not_a_list"]').last();

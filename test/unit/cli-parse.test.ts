@@ -10,6 +10,7 @@ import { parseCommand } from '../../src/cli/commands/parse';
 import { commands } from '../../src/cli/commands';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/io';
+import { zipOf } from '../helpers/zip';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'lists');
@@ -142,10 +143,18 @@ describe('sift parse', () => {
     const pdf = path.join(ROOT, 'test', 'fixtures', 'pdfs', 'ArabicCIDTrueType.pdf');
     writeFileSync(path.join(dir, 'sitemap.xml.gz'), gzipSync(readFileSync(path.join(FIXTURES, 'sitemap.xml'))));
     writeFileSync(path.join(dir, 'data.bin'), Buffer.from('https://a.org/1\n\0\0\u0001\u0002 https://a.org/2\n'));
+    // An Office Open XML file starts as every zip does; an old .xls with the OLE compound file's signature.
+    writeFileSync(path.join(dir, 'links.xlsx'), await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/sharedStrings.xml': '<sst><si><t>https://example.org/a</t></si></sst>' }));
+    writeFileSync(path.join(dir, 'notes.docx'), await zipOf({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' }));
+    writeFileSync(path.join(dir, 'links.xls'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(60, 0)]));
     const cases: [string, RegExp][] = [
       [pdf, /^sift parse: \S+ArabicCIDTrueType\.pdf is a PDF document, not a list of URLs: sift extract \S+ reads its text/],
       [path.join(dir, 'sitemap.xml.gz'), /^sift parse: \S+sitemap\.xml\.gz is a gzip file, not a list of URLs: unpack it first \(gunzip -k /],
       [path.join(dir, 'data.bin'), /^sift parse: \S+data\.bin is a binary file, not a list of URLs: give a text file of URLs/],
+      // A workbook is a zip, an old one an office binary: "unpack it first" led into its XML.
+      [path.join(dir, 'links.xlsx'), /^sift parse: \S+links\.xlsx is a spreadsheet workbook, not a list of URLs: save the sheet that holds the URLs as CSV /],
+      [path.join(dir, 'links.xls'), /^sift parse: \S+links\.xls is a spreadsheet workbook, not a list of URLs: save the sheet/],
+      [path.join(dir, 'notes.docx'), /^sift parse: \S+notes\.docx is a word-processor document, not a list of URLs: save it as a web page /],
     ];
     for (const [file, message] of cases) {
       const r = await runParse([file]);

@@ -69,15 +69,21 @@ export function decodeListBytes(bytes: Uint8Array): DecodedList {
 const WORKBOOK = /\.(xlsx|xlsm|xls|ods|numbers)$/i;
 const DOCUMENT = /\.(docx|doc|odt|pages)$/i;
 
+/** A file that is no list as its name says it is an office file, or undefined: what the app and the CLI advise on it. */
+export function officeFile(name: string): 'workbook' | 'document' | undefined {
+  return WORKBOOK.test(name) ? 'workbook' : DOCUMENT.test(name) ? 'document' : undefined;
+}
+
 /** What the app says of a file that is no list (the CLI names its own commands instead). */
 export function notAList(name: string, kind: string): { message: string; hint: string } {
-  if (WORKBOOK.test(name)) {
+  const office = officeFile(name);
+  if (office === 'workbook') {
     return {
       message: `${name} is a spreadsheet workbook, which Sift cannot read as a list.`,
       hint: 'Save the sheet that holds the URLs as CSV (in Excel: File › Save As › CSV UTF-8) and drop the .csv file, or copy the column and paste it here.',
     };
   }
-  if (DOCUMENT.test(name)) {
+  if (office === 'document') {
     return {
       message: `${name} is a word-processor document, which Sift cannot read as a list.`,
       hint: 'Save it as a web page (HTML keeps its links) or as plain text and drop that, or copy its links and paste them here.',

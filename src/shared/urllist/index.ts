@@ -115,4 +115,4 @@ export { detectFormat };
 export { LIST_EXTENSIONS } from './detect';
 export { normalizeUrl, checkUrl, isRouteFragment, MAX_URL_LENGTH } from './url';
 export { formatOptionsLine, canonicalOptions, tooLongOption } from './options';
-export { decodeListBytes, notAList, type DecodedList } from './decode';
+export { decodeListBytes, notAList, officeFile, type DecodedList } from './decode';
