@@ -232,6 +232,8 @@ describe('formatting', () => {
       warnings: ['thin', 'some_new_one'],
       render_ms: 412,
       page_lines: [1, 2],
+      // Said by the pane as the empty result's what-to-do (emptyResultText), not again as "Hint".
+      hint: 'Drop the slashes: grep searched for them too.',
       http_lenient: true,
       future_field: 'x',
     });
