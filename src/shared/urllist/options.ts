@@ -1,5 +1,6 @@
 import { grepProblem } from '../grep';
 import { MODES, OptionsSchema, RENDER_MODES, type Options } from '../types';
+import type * as z from 'zod';
 
 /** The keys a list may name, and what each means. `q` is short for question (SPEC §6). */
 const KEY_ALIASES: Record<string, keyof Options> = {
@@ -102,23 +103,29 @@ function clipValue(v: string): string {
 
 /** Checks the lengths OptionsSchema caps (question 2000, jq 8000, …) after parsing. */
 export function validateOptions(o: unknown): string | undefined {
-  const long = tooLongOption(o);
-  if (long) return `${long.key}: ${long.length} characters, at most ${long.max}; shorten it`;
   const r = OptionsSchema.safeParse(o);
   if (r.success) return undefined;
+  const long = tooLongIn(o, r.error.issues);
+  if (long) return `${long.key}: ${long.length} characters, at most ${long.max}; shorten it`;
   const issue = r.error.issues[0];
   return `${issue?.path.join('.') || 'options'}: ${issue?.message ?? 'invalid'}`;
 }
+
+type TooLong = { key: keyof Options; length: number; max: number };
 
 /**
  * The first option longer than OptionsSchema takes, with its length and the cap. zod's own
  * words ("Too big: expected string to have <=2000 characters") say neither how long the value
  * is nor what to do; the CLI and the app's composer say both.
  */
-export function tooLongOption(o: unknown): { key: keyof Options; length: number; max: number } | undefined {
+export function tooLongOption(o: unknown): TooLong | undefined {
   const r = OptionsSchema.safeParse(o);
-  if (r.success) return undefined;
-  for (const issue of r.error.issues) {
+  return r.success ? undefined : tooLongIn(o, r.error.issues);
+}
+
+/** The first of a failed parse's issues that is an option too long (tooLongOption). */
+function tooLongIn(o: unknown, issues: readonly z.core.$ZodIssue[]): TooLong | undefined {
+  for (const issue of issues) {
     const key = issue.path[0];
     const value: unknown = typeof o === 'object' && o !== null && typeof key === 'string' ? (o as Record<string, unknown>)[key] : undefined;
     if (issue.code === 'too_big' && typeof value === 'string') return { key: key as keyof Options, length: value.length, max: Number(issue.maximum) };

@@ -6,7 +6,7 @@ import { rowFailure, waitingText, type TargetState } from '../../../../shared/ty
 import { useStore } from '../../store';
 import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
-import { formatBytes, formatDuration, shortUrl } from '../../lib/format';
+import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { targetStop } from '../../lib/jobs';
@@ -145,7 +145,9 @@ export function TargetTable(): React.JSX.Element {
  */
 function fitUrl(url: string, fit: ColumnFit | null): string {
   if (!fit) return shortUrl(url, URL_CHARS);
-  return fitText(shortUrl(url, Number.MAX_SAFE_INTEGER), (n) => shortUrl(url, n), fit.width, fit.font) ?? shortUrl(url, URL_CHARS);
+  // Read once: shortUrl(url, n) is this cut in the middle, and parsing the URL at each step of the search cost it again.
+  const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
+  return fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? cutMiddle(bare, URL_CHARS);
 }
 
 const STATUSES: { value: TargetState | 'all'; label: string }[] = [
