@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Options } from '../shared/types';
 import { MODES, RENDER_MODES } from '../shared/types';
-import { setOption, validateOptions } from '../shared/urllist/options';
+import { optionsConflict, setOption, validateOptions } from '../shared/urllist/options';
 import { UsageError } from './io';
 import { closestName } from './suggest';
 
@@ -149,6 +149,8 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
     }
     o.render = values.render as Options['render'];
   }
+  const clash = optionsConflict(o);
+  if (clash) throw new UsageError(`--${clash.key} and --mode ${clash.mode} do not go together: ${clash.why}. ${clash.hint}`);
   const tooLong = validateOptions(o);
   if (tooLong) throw new UsageError(`--${tooLong}`);
   return o;

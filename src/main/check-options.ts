@@ -1,6 +1,8 @@
 import { compileGrep, JqCompileError } from './fetch/compute';
 import type { Options } from '../shared/types';
 import { FetchError, parsePages, type Fetcher } from './fetch';
+import { badOption } from './fetch/errors';
+import { conflictMessage, optionsConflict } from '../shared/urllist/options';
 
 /**
  * Checks a list's options before it is submitted, so a typo in a page range, a regular
@@ -8,6 +10,8 @@ import { FetchError, parsePages, type Fetcher } from './fetch';
  * Throws the same 422 FetchError a target would fail with.
  */
 export async function checkOptions(options: Options, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<void> {
+  const clash = optionsConflict(options);
+  if (clash) throw badOption(conflictMessage(clash), clash.hint);
   parsePages(options.pages);
   if (options.grep !== undefined) compileGrep(options.grep);
   if (options.jq !== undefined && options.jq.trim() !== '') await checkJq(options.jq, fetcher);

@@ -19,6 +19,15 @@ export type RenderMode = NonNullable<Options['render']>;
 export const RENDER_MODES: readonly RenderMode[] = ['auto', 'always', 'never'];
 export type Mode = NonNullable<Options['mode']>;
 export const MODES: readonly Mode[] = ['markdown', 'text', 'html', 'raw', 'links', 'meta'];
+/** What each mode gives, in a few words (the app's mode select; what leaving an option out would give). */
+export const MODE_NOTES: Readonly<Record<Mode, string>> = {
+  markdown: 'the readable article',
+  text: 'the article as plain text',
+  html: 'the article as clean HTML',
+  raw: 'the document as served',
+  links: 'every link on the page',
+  meta: 'title, description and more',
+};
 
 export const TargetSchema = z.object({
   url: z.string().max(8192),

@@ -88,3 +88,30 @@ test('the preview says the options it runs with as the list writes them, on one 
   await page.screenshot({ path: screenshotPath('ui-option-limits-preview-options') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('a jq program with Extract set to raw is said to conflict when the mode is chosen, and the select says which modes go with jq', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/a`);
+  await expect.poll(() => page.getByTestId('preview-panel').locator('.parsed-url').textContent()).toBe(`${site.origin}/a`);
+  await page.getByTestId('opt-question').fill('');
+  await page.getByTestId('opt-grep').fill('');
+  await page.getByTestId('opt-jq').fill('.items');
+  const mode = page.getByTestId('opt-mode');
+  // Which modes mean anything beside jq, in the select itself.
+  expect(await mode.locator('option[value="raw"]').textContent()).toBe('raw — not with a jq program');
+  expect(await mode.locator('option[value="text"]').textContent()).toBe("text — jq's strings, unquoted");
+  await mode.selectOption('raw');
+  const error = page.getByTestId('options-error');
+  // It submitted, and each row came back with jq's output where the body as served was asked for.
+  await expect.poll(() => error.locator('strong').textContent()).toBe("A jq program does not go with Extract set to raw: with jq, the result is jq's output.");
+  expect(await error.locator('.hint').textContent()).toMatch(/^Set Extract to markdown for jq's output as JSON, or text for its strings unquoted; or clear the jq program for the document as served\.$/);
+  await page.screenshot({ path: screenshotPath('ui-option-limits-jq-raw') });
+  await page.getByTestId('submit').click();
+  await expect.poll(() => error.locator('strong').textContent()).toMatch(/^A jq program does not go with Extract set to raw/);
+  expect(await page.getByTestId('job-view').count()).toBe(0);
+  // Text goes with jq: the error leaves with the conflict.
+  await mode.selectOption('text');
+  await expect.poll(() => error.count()).toBe(0);
+  expect(site.hits).toEqual([]);
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -118,6 +118,10 @@ describe('sift fetch', () => {
     expect(two.err).toMatch(/takes exactly one URL \(use sift batch for a list\)/);
     expect((await sift('fetch', 'http://a.example/', '--frobnicate')).code).toBe(2);
     expect((await sift('fetch', 'http://a.example/', '--mode', 'pdf')).code).toBe(2);
+    // Two options that ask for different results: said before any request, with what to do.
+    const clash = await sift('fetch', 'http://a.example/', '--mode', 'raw', '--jq', '.a');
+    expect(clash.code).toBe(2);
+    expect(clash.err).toMatch(/^sift fetch: --jq and --mode raw do not go together: with jq, the result is jq's output\. Leave the mode out for jq's output as JSON/);
     const bad = await sift('fetch', 'ftp://a.example/');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/scheme ftp/);

@@ -632,6 +632,13 @@ describe('bad URLs and options', () => {
     expect(e.msg).toMatch(why);
     expect(e.hint).not.toBe('');
   });
+  it('refuses jq with mode raw, and a question with mode meta, as a bad option with what to do (not jq output in place of the body)', async () => {
+    const jq = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/notes.txt`, options: { mode: 'raw', jq: '.a' } }));
+    expect(jq).toMatchObject({ status: 422, code: 'bad_option', msg: "jq and mode raw do not go together: with jq, the result is jq's output" });
+    expect(jq.hint).toMatch(/^Leave the mode out for jq's output as JSON/);
+    const q = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/notes.txt`, options: { mode: 'meta', question: 'why?' } }));
+    expect(q).toMatchObject({ status: 422, code: 'bad_option', msg: 'a question and mode meta do not go together: passages are ranked in the readable text' });
+  });
   it('rejects an unknown mode with 422', async () => {
     const e = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/notes.txt`, options: { mode: 'pdf' as 'text' } }));
     expect(e.status).toBe(422);

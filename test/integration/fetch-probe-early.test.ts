@@ -172,7 +172,7 @@ describe('the soft-404 probe', () => {
       await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/data/items.json`, options: { mode: 'raw' } });
       await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/notes.txt`, options: { mode: 'raw' } });
       await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/`, options: { mode: 'raw' } });
-      const r = await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/api/items`, options: { mode: 'raw', jq: '.a' } });
+      const r = await fetcher.fetchTarget(signal, caller, { url: `${h.origin}/api/items`, options: { jq: '.a' } });
       expect(r.content.trim()).toBe('1');
       expect(h.asked).toEqual(['/data/items.json', '/notes.txt', '/', '/api/items']);
     } finally {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MODES, type Options } from '../../src/shared/types';
-import { LIST_FORMATS, formatOptionsLine, isRouteFragment, normalizeUrl, parseList, type ParsedList } from '../../src/shared/urllist';
+import { LIST_FORMATS, formatOptionsLine, isRouteFragment, normalizeUrl, optionsConflict, parseList, type ParsedList } from '../../src/shared/urllist';
 
 // Pieces of every format's syntax, so random lists hit the readers' edge cases far more
 // often than random text would.
@@ -94,7 +94,9 @@ describe('parseList under fuzzing', () => {
         recover: fc.boolean(),
       },
       { requiredKeys: [] },
-    );
+    // Options that ask for different results (jq with mode raw) are refused by design: the
+    // round trip is of those a line can hold.
+    ).filter((o) => optionsConflict(o) === undefined);
     fc.assert(
       fc.property(fc.webUrl({ withQueryParameters: true }), options, (raw, o) => {
         const url = normalizeUrl(raw);

@@ -368,6 +368,8 @@ describe('plain text lines', () => {
     ['https://a.org/r.pdf pages=1,0', /^pages 0: pages count from 1$/],
     ['https://a.org/r.pdf pages=99999999999999999999', /^pages 99999999999999999999: no document has that many pages$/],
     ['https://a.org/x mode=text http://a.org/y', /^more than one URL on this line/],
+    ["https://a.org/api mode=raw jq='.items'", /^jq and mode raw do not go together: with jq, the result is jq's output; leave the mode out .* or leave jq out for the document as served\.$/],
+    ['https://a.org/x q="what does it cost?" mode=links', /^a question and mode links do not go together: passages are ranked in the readable text; leave the mode out/],
   ])('refuses %s with a reason', (line, reason) => {
     const r = parseList(line);
     expect(r.targets).toEqual([]);
@@ -388,6 +390,16 @@ describe('plain text lines', () => {
     expect(r.duplicates).toEqual([
       { line: 3, text: 'https://a.org/1 mode=markdown context', reason: 'duplicate of line 1' },
     ]);
+  });
+
+  it("refuses a line whose own mode conflicts with the list's jq, and takes one whose mode goes with it", () => {
+    const r = parseList(['https://a.org/1.json', 'https://a.org/2.json mode=raw', 'https://a.org/3.json mode=text'].join('\n'), { defaults: { jq: '.items' } });
+    expect(r.targets.map((t) => [t.line, t.options])).toEqual([
+      [1, { jq: '.items' }],
+      [3, { jq: '.items', mode: 'text' }],
+    ]);
+    expect(r.invalid).toHaveLength(1);
+    expect(r.invalid[0]).toMatchObject({ line: 2, reason: expect.stringMatching(/^jq and mode raw do not go together/) });
   });
 
   it('keeps the same URL with different options as two targets', () => {

@@ -22,7 +22,7 @@ import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
-import { validateOptions } from '../../shared/urllist/options';
+import { conflictMessage, optionsConflict, validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
   name: string;
@@ -148,6 +148,8 @@ const rawSnapshot = (snapshot: string): string => waybackParts(snapshot)?.raw ??
 function checkOptions(options: unknown): Options {
   const r = OptionsSchema.safeParse(options ?? {});
   if (!r.success) throw badOption(`invalid ${validateOptions(options ?? {}) ?? 'options'}`, 'Options are mode, question, pages, grep, jq, context, recover and render.');
+  const clash = optionsConflict(r.data);
+  if (clash) throw badOption(conflictMessage(clash), clash.hint);
   return r.data;
 }
 

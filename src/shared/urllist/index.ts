@@ -114,5 +114,5 @@ export function parseList(input: string, opts: ParseListOptions = {}): ParsedLis
 export { detectFormat };
 export { LIST_EXTENSIONS } from './detect';
 export { normalizeUrl, checkUrl, isRouteFragment, MAX_URL_LENGTH } from './url';
-export { formatOptionsLine, canonicalOptions, tooLongOption } from './options';
+export { formatOptionsLine, canonicalOptions, tooLongOption, optionsConflict, conflictMessage, type OptionsConflict } from './options';
 export { decodeListBytes, notAList, officeFile, type DecodedList } from './decode';

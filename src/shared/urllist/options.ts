@@ -1,5 +1,5 @@
 import { grepProblem } from '../grep';
-import { MODES, OptionsSchema, RENDER_MODES, type Options } from '../types';
+import { MODES, MODE_NOTES, OptionsSchema, RENDER_MODES, type Mode, type Options } from '../types';
 import type * as z from 'zod';
 
 /** The keys a list may name, and what each means. `q` is short for question (SPEC §6). */
@@ -97,14 +97,63 @@ function pagesProblem(spec: string): string | undefined {
   return undefined;
 }
 
+const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
+
 function clipValue(v: string): string {
   return v.length <= 60 ? v : `${v.slice(0, 59)}…`;
 }
 
-/** Checks the lengths OptionsSchema caps (question 2000, jq 8000, …) after parsing. */
+/** Two options that ask for different results, with what to do: said, as neither can be honoured beside the other. */
+export interface OptionsConflict {
+  key: 'jq' | 'question';
+  mode: Mode;
+  /** Why the two do not go together ("with jq, the result is jq's output"). */
+  why: string;
+  hint: string;
+}
+
+/** The modes whose output is not text that passages can be ranked in: markup, the body as served, a list of links, the document's facts. */
+const NO_PASSAGE_MODES = new Set<Mode>(['html', 'raw', 'links', 'meta']);
+
+/**
+ * Options that cannot both be honoured. jq's output is the result whatever the mode says,
+ * so "jq with mode raw" gave jq's output where the body as served was asked for, and no word
+ * of it; a question ranks passages of the readable text, and in markup, the body as served,
+ * a page's links or its facts it found none ("no answer" on a page that answers it).
+ */
+export function optionsConflict(o: Options): OptionsConflict | undefined {
+  const mode = o.mode;
+  if (mode === undefined || !NO_PASSAGE_MODES.has(mode)) return undefined;
+  if (o.jq !== undefined && o.jq.trim() !== '') {
+    return {
+      key: 'jq',
+      mode,
+      why: "with jq, the result is jq's output",
+      hint: `Leave the mode out for jq's output as JSON, or make it text for its strings unquoted; or leave jq out for ${MODE_NOTES[mode]}.`,
+    };
+  }
+  if (o.question !== undefined && o.question.trim() !== '') {
+    return {
+      key: 'question',
+      mode,
+      why: 'passages are ranked in the readable text',
+      hint: `Leave the mode out (Markdown) or make it text to rank passages; or leave the question out for ${MODE_NOTES[mode]}.`,
+    };
+  }
+  return undefined;
+}
+
+/** A conflict in one line, as a list's parse report and a failed target say it. */
+export const conflictMessage = (c: OptionsConflict): string => `${c.key === 'jq' ? 'jq' : 'a question'} and mode ${c.mode} do not go together: ${c.why}`;
+
+
+/** Checks the lengths OptionsSchema caps (question 2000, jq 8000, …) after parsing, and options that ask for different results. */
 export function validateOptions(o: unknown): string | undefined {
   const r = OptionsSchema.safeParse(o);
-  if (r.success) return undefined;
+  if (r.success) {
+    const clash = optionsConflict(r.data);
+    return clash && `${conflictMessage(clash)}; ${lowerFirst(clash.hint)}`;
+  }
   const long = tooLongIn(o, r.error.issues);
   if (long) return `${long.key}: ${long.length} characters, at most ${long.max}; shorten it`;
   const issue = r.error.issues[0];

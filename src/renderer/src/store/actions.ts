@@ -9,7 +9,7 @@ import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { ComposerList } from '../lib/packed-list';
 import { formatCreated, plural } from '../lib/format';
-import { cleanOptions, effectiveOptions, noTargetsError, tooLongError, truncatedListError, type ListSource } from './composer';
+import { cleanOptions, effectiveOptions, noTargetsError, formOptionsError, truncatedListError, type ListSource } from './composer';
 import { useStore } from './index';
 import { resultsStored } from './search-actions';
 
@@ -353,7 +353,7 @@ function submittedTargets(): Target[] {
  */
 async function checkListOptions(): Promise<boolean> {
   const opts = cleanOptions(get().listOptions);
-  const long = tooLongError(opts);
+  const long = formOptionsError(opts);
   if (long) {
     get().setOptionsError(long);
     return false;
@@ -453,7 +453,7 @@ export async function previewTarget(override: Options = {}): Promise<void> {
   get().setPreviewError(null);
   get().setPreviewLoading(true);
   const options = effectiveOptions({ ...listOptions, ...t.options, ...override }, undefined);
-  const long = options && tooLongError(options);
+  const long = options && formOptionsError(options);
   if (long) {
     get().setPreviewError(long);
     return;

@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type { Options, Result } from '../../../shared/types';
+import { MODE_NOTES } from '../../../shared/types';
 import type { ComposerList } from '../lib/packed-list';
-import { tooLongOption, type ListFormat, type ListProblem } from '../../../shared/urllist';
+import { optionsConflict, tooLongOption, type ListFormat, type ListProblem } from '../../../shared/urllist';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -124,6 +125,27 @@ export function tooLongError(o: Options): UserError | null {
     hint: field?.shorten ?? 'Shorten it.',
   };
 }
+
+/**
+ * Options that ask for different results (optionsConflict), said of the form's fields: a jq
+ * program with Extract set to raw gave jq's output and no word that raw was not honoured.
+ */
+export function conflictError(o: Options): UserError | null {
+  const c = optionsConflict(o);
+  if (!c) return null;
+  const what = c.key === 'jq' ? 'A jq program' : 'A question';
+  return {
+    code: 'bad_option',
+    message: `${what} does not go with Extract set to ${c.mode}: ${c.why}.`,
+    hint:
+      c.key === 'jq'
+        ? `Set Extract to markdown for jq's output as JSON, or text for its strings unquoted; or clear the jq program for ${MODE_NOTES[c.mode]}.`
+        : `Set Extract to markdown or text to rank passages; or clear the question for ${MODE_NOTES[c.mode]}.`,
+  };
+}
+
+/** What the form can say of its options without asking main: one too long, or two that conflict. */
+export const formOptionsError = (o: Options): UserError | null => tooLongError(o) ?? conflictError(o);
 
 /** A URL's options as submitted: the list's, then its own on top. */
 export function effectiveOptions(listOptions: Options, own: Options | undefined): Options | undefined {

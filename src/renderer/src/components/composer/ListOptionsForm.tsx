@@ -1,7 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
-import { MODES, RENDER_MODES, type Mode, type Options, type RenderMode } from '../../../../shared/types';
+import { MODE_NOTES, MODES, RENDER_MODES, type Mode, type Options, type RenderMode } from '../../../../shared/types';
+import { optionsConflict } from '../../../../shared/urllist';
 import { useStore } from '../../store';
-import { cleanOptions, tooLongError } from '../../store/composer';
+import { cleanOptions, formOptionsError } from '../../store/composer';
 import { toUserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 
@@ -11,15 +12,7 @@ const RENDER_NOTES: Record<RenderMode, string> = {
   never: 'no page (fastest)',
 };
 
-// Short enough for the select of a 900 px window's composer: the mode's name says the format.
-const MODE_NOTES: Record<Mode, string> = {
-  markdown: 'the readable article',
-  text: 'the article as plain text',
-  html: 'the article as clean HTML',
-  raw: 'the document as served',
-  links: 'every link on the page',
-  meta: 'title, description and more',
-};
+// MODE_NOTES are short enough for the select of a 900 px window's composer: the mode's name says the format.
 
 // With a jq program the mode says how jq's output is written: text is jq -r's, strings without quotes.
 const JQ_MODE_NOTES: Partial<Record<Mode, string>> = {
@@ -27,11 +20,18 @@ const JQ_MODE_NOTES: Partial<Record<Mode, string>> = {
   text: "jq's strings, unquoted",
 };
 
+/** What a mode gives beside the other options: jq's output written one way or another, or why it does not go with them. */
+function modeNote(o: Options, m: Mode): string {
+  const clash = optionsConflict({ ...o, mode: m });
+  if (clash) return clash.key === 'jq' ? 'not with a jq program' : 'not with a question';
+  return (o.jq?.trim() ? JQ_MODE_NOTES[m] : undefined) ?? MODE_NOTES[m];
+}
+
 /** Asks main whether pages / grep / jq are valid, when the user leaves one of them; a value too long is said here. */
 async function checkNow(): Promise<void> {
   const { listOptions, setOptionsError } = useStore.getState();
   const opts = cleanOptions(listOptions);
-  const long = tooLongError(opts);
+  const long = formOptionsError(opts);
   if (long) {
     setOptionsError(long);
     return;
@@ -61,10 +61,17 @@ export function ListOptionsForm(): React.JSX.Element {
       <legend>Options for every URL</legend>
       <label className="field">
         <span>Extract</span>
-        <select value={o.mode ?? 'markdown'} onChange={(e) => set({ mode: e.target.value === 'markdown' ? undefined : (e.target.value as Mode) })} data-testid="opt-mode">
+        <select
+          value={o.mode ?? 'markdown'}
+          onChange={(e) => {
+            set({ mode: e.target.value === 'markdown' ? undefined : (e.target.value as Mode) });
+            void checkNow();
+          }}
+          data-testid="opt-mode"
+        >
           {MODES.map((m) => (
             <option key={m} value={m}>
-              {m} — {(o.jq?.trim() ? JQ_MODE_NOTES[m] : undefined) ?? MODE_NOTES[m]}
+              {m} — {modeNote(o, m)}
             </option>
           ))}
         </select>
