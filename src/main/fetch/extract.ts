@@ -8,7 +8,7 @@ import type { Article } from './html';
 import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import { sourceLinesOf } from '../../shared/source-lines';
-import type { PdfPage, PdfPool, PdfText } from './pdf-pool';
+import type { PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
@@ -477,6 +477,26 @@ function sourceFileName(infoTitle: string): string {
   return file.replace(SOURCE_EXTENSION, '').trim();
 }
 
+/**
+ * The chosen pages after a document's last page, as a selection ("15-20,40"), or '' for none.
+ * An open range ("10-") asks for the pages to the end, and misses some only when it starts
+ * past the end.
+ */
+export function pagesPastEnd(ranges: PageRanges, total: number): string {
+  const END = Number.MAX_SAFE_INTEGER;
+  const past = ranges
+    .filter(([from, to]) => to > total && (to !== END || from > total))
+    .map(([from, to]): [number, number] => [Math.max(from, total + 1), to])
+    .sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [from, to] of past) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged.map(([from, to]) => (to === END ? `${from}-` : from === to ? `${from}` : `${from}-${to}`)).join(',');
+}
+
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
   const all = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links');
@@ -494,6 +514,13 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   // Pages chosen past the last one: an empty success would look like a blank document.
   if (ranges && all.pages.length === 0 && all.pagesTotal > 0) {
     throw badOption(`no such pages: the document has ${all.pagesTotal} page${all.pagesTotal === 1 ? '' : 's'}`, `Choose pages from 1 to ${all.pagesTotal}, e.g. pages=1-${Math.min(20, all.pagesTotal)}.`);
+  }
+  // Pages chosen past the last one, beside pages it has: "2,40" of a 14-page file came back as
+  // page 2 alone, an ok that said nothing of page 40. Named, as damaged pages are.
+  const missing = ranges ? pagesPastEnd(ranges, all.pagesTotal) : '';
+  if (missing) {
+    meta.pages_missing = missing;
+    warn(meta, 'pages_missing');
   }
   // Damaged pages are named and left out; a document none of whose chosen pages reads is a
   // damaged file, not an empty ok.

@@ -2,7 +2,7 @@ import { warningLabel } from '../../../shared/reasons';
 import { formatBytes, metaValue, plural } from './format';
 
 // The fields people look for first; the rest follow in the order main sent them.
-const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
+const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'pages_missing', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
 
 // Bookkeeping for search citations, not something a reader looks up; and what to do about an
 // empty result (a scanned PDF, a grep written as /x/i), which the pane says above the table in
@@ -29,6 +29,7 @@ const LABELS: Record<string, string> = {
   pages_returned: 'Pages returned',
   pages_no_text: 'Pages without text',
   pages_failed: 'Pages damaged (not read)',
+  pages_missing: 'Pages chosen past the end',
   attachments: 'Attached files (not read)',
   matches: 'Lines matching grep',
   match_pages: 'Pages with matches',

@@ -1,0 +1,53 @@
+/**
+ * What a user is told about a PDF fetched through the real fetcher from a loopback server:
+ * the pages chosen that it does not have, what its layout was read as, what it is when the
+ * server labels something else a PDF, and its title when page 1 is not among those chosen.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFetcher, type Fetcher } from '../../src/main/fetch';
+import type { Result, Target } from '../../src/shared/types';
+import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
+import { numberedPdf } from '../helpers/fetch-pdf';
+
+let srv: TestServer;
+let f: Fetcher;
+const caller = { name: 'test' };
+const get = (path: string, options: Target['options'] = {}): Promise<Result> =>
+  f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}${path}`, options });
+
+beforeAll(async () => {
+  srv = await startServer({
+    '/fourteen.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(14, 'Fourteen Pages')),
+  });
+  f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
+});
+
+afterAll(async () => {
+  await f.close();
+  await srv.close();
+});
+
+describe('pages chosen past the end of a PDF', () => {
+  it('names the pages the document does not have, beside the pages that came back', async () => {
+    const r = await get('/fourteen.pdf', { pages: '2,40' });
+    expect(r.content).toContain('item2');
+    expect(r.meta).toMatchObject({ pages_total: 14, pages_returned: 1, pages_missing: '40', warnings: ['pages_missing'] });
+  });
+
+  it('names the part of a range past the end, and an open range starting past it', async () => {
+    expect((await get('/fourteen.pdf', { pages: '12-20,30-' })).meta).toMatchObject({ pages_returned: 3, pages_missing: '15-20,30-' });
+  });
+
+  it('says nothing of an open range or of pages the document has', async () => {
+    for (const pages of ['10-', '1-14', '3,5']) {
+      const r = await get('/fourteen.pdf', { pages });
+      expect(r.meta?.pages_missing, pages).toBeUndefined();
+      expect(r.meta?.warnings, pages).toBeUndefined();
+    }
+  });
+
+  it('still fails when none of the chosen pages is in the document', async () => {
+    const e = await fail(get('/fourteen.pdf', { pages: '40-50' }));
+    expect(e.msg).toBe('no such pages: the document has 14 pages');
+  });
+});
