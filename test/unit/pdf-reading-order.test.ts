@@ -88,7 +88,9 @@ describe('PDF text in reading order', () => {
     ['\\first', '\\second', '\\third'].forEach((t, k) => items.push(item(t, 300, 676 - k * 24, 'ltr', 40)));
     const r = pageText({ items });
     expect(r.text).toBe(`${body.join("\n")}\n\n\\first\n\n\\second\n\n\\third`);
-    expect(r.columns).toBe(2);
+    // Read as a column of their own, but margin notes do not make the page one of two columns.
+    expect(r.columns).toBe(1);
+    expect(r.narrowColumns).toBe(true);
   });
 
   it('puts a space after a raised number that opens a line (a footnote mark), not after one that follows a word', () => {

@@ -268,8 +268,13 @@ describe('formatting', () => {
     const plain = { bidi: false, bidi_lines: 0, columns: 1, multi_column_pages: 0, dehyphenated: 0, compound_hyphens_kept: 0, furniture_removed: 0 };
     expect(metaFieldValue('pdf', plain)).toBe('as laid out: one column, nothing joined or left out');
     expect(metaFieldValue('pdf', { ...plain, bidi: true, bidi_lines: 3, columns: 2, multi_column_pages: 1, dehyphenated: 12, compound_hyphens_kept: 1, furniture_removed: 40 })).toBe(
-      "1 page read column by column (up to 2); 3 right-to-left lines put in reading order; 12 words hyphenated at a line end joined; 1 hyphen of compound words kept; 40 lines repeated on the pages' edges (headers, footers, page numbers) left out",
+      "1 page in 2 columns read column by column; 3 right-to-left lines put in reading order; 12 words hyphenated at a line end joined; 1 hyphen of compound words kept; 40 lines repeated on the pages' edges (headers, footers, page numbers) left out",
     );
+    // A table's narrow columns are not the page's columns ("read column by column (up to 9)" of a two-column paper).
+    expect(metaFieldValue('pdf', { ...plain, columns: 2, multi_column_pages: 14, narrow_column_pages: 3 })).toBe(
+      '14 pages in 2 columns read column by column; 3 pages with narrow columns side by side (tables, figure labels) read one column after the other',
+    );
+    expect(metaFieldValue('pdf', { ...plain, narrow_column_pages: 0 })).toBe('as laid out: one column, nothing joined or left out');
     // A step this build does not know keeps its name; no field name with underscores is left.
     expect(metaFieldValue('pdf', { ...plain, ligatures_split: 2 })).toBe('ligatures split: 2');
     expect(metaRows({ pdf: plain }).map((r) => r.value).join(' ')).not.toMatch(/_|false/);

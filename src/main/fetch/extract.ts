@@ -398,7 +398,13 @@ function jsonLines(text: string): { records: number; bad?: { line: number; text:
 /** What the worker did to put the pages in reading order (meta.pdf). */
 function layoutMeta(r: PdfText): Record<string, unknown> {
   const bidiLines = r.pages.reduce((a, p) => a + p.bidiLines, 0);
-  return { bidi: bidiLines > 0, bidi_lines: bidiLines, columns: r.pages.reduce((a, p) => Math.max(a, p.columns), 1), multi_column_pages: r.pages.filter((p) => p.columns > 1).length };
+  return {
+    bidi: bidiLines > 0,
+    bidi_lines: bidiLines,
+    columns: r.pages.reduce((a, p) => Math.max(a, p.columns), 1),
+    multi_column_pages: r.pages.filter((p) => p.columns > 1).length,
+    narrow_column_pages: r.pages.filter((p) => p.narrowColumns).length,
+  };
 }
 
 /**

@@ -53,6 +53,17 @@ const MAX_COLUMN_STEP_EM = 4;
  * manual's blocks for less agreement.
  */
 const CUT_EM = 2;
+/**
+ * Columns of running text, as a reader counts a page's columns, are at least this many ems
+ * wide and this many lines long; narrower or shorter ones side by side are a table's, a
+ * figure's labels, margin notes or code beside its comments, read one after the other all
+ * the same. Counted as columns, a two-column paper was said to have 9 (a table's), and a
+ * book's cover notes 4. Measured on the bench's PDFs: a two-column paper's columns are 26-30
+ * ems wide, a book index's 17-18; a table's or a figure's under 12 (one of 17 beside one of 7,
+ * inside a column), and code beside its comments 20-35 ems wide over 3 or 4 lines.
+ */
+const TEXT_COLUMN_EM = 12;
+const TEXT_COLUMN_LINES = 5;
 /** Columns inside columns are looked for this deep, no deeper. */
 const MAX_DEPTH = 3;
 /**
@@ -339,6 +350,12 @@ function lineText(segs, ctx) {
   return parts.map((t) => (RTL_CHAR.test(t) ? logicalLine(t) : t)).join(' ');
 }
 
+/** Whether a column's segments are a column of running text (TEXT_COLUMN_EM, TEXT_COLUMN_LINES). */
+function isTextColumn(segs, em) {
+  const width = Math.max(...segs.map((s) => s.x1)) - Math.min(...segs.map((s) => s.x0));
+  return width >= TEXT_COLUMN_EM * em && new Set(segs.map((s) => Math.round(s.y))).size >= TEXT_COLUMN_LINES;
+}
+
 /** Whether every segment lies within the x range of one of the columns. */
 function insideColumns(segs, columns) {
   const ranges = columns.map((c) => [Math.min(...c.map((s) => s.x0)), Math.max(...c.map((s) => s.x1))]);
@@ -391,8 +408,9 @@ function headingOf(lines, em) {
 }
 
 /**
- * Reading order of the segments as blocks of lines. `ctx.columns` records the most columns
- * seen side by side, `ctx.rtlPage` orders columns right to left.
+ * Reading order of the segments as blocks of lines. `ctx.columns` records the most columns of
+ * text seen side by side, `ctx.narrowColumns` whether narrower ones (a table's) were read one
+ * after the other, `ctx.rtlPage` orders columns right to left.
  */
 function layout(segs, ctx, depth) {
   const blocks = [];
@@ -433,7 +451,8 @@ function layout(segs, ctx, depth) {
           }
         }
         flush();
-        ctx.columns = Math.max(ctx.columns, columns.length);
+        if (columns.every((c) => isTextColumn(c, ctx.em))) ctx.columns = Math.max(ctx.columns, columns.length);
+        else ctx.narrowColumns = true;
         if (ctx.rtlPage) columns.reverse();
         for (const col of columns) blocks.push(...layout(col, ctx, depth + 1));
         i = j + 1;
@@ -466,7 +485,8 @@ function paragraphs(lines) {
 
 /**
  * One page's text in reading order: blocks of lines, blocks separated by a blank line.
- * Returns the text, what was done (columns: most side by side; bidiLines: lines reordered),
+ * Returns the text, what was done (columns: most columns of text side by side; narrowColumns:
+ * narrower ones, a table's, read one after the other; bidiLines: lines reordered),
  * and the page's heading (headingOf).
  */
 export function pageText(content) {
@@ -480,13 +500,14 @@ export function pageText(content) {
     ltr += (it.str.match(LTR_CHARS) ?? []).length;
   }
   if (rtl > 0) for (const it of flat) if (!RTL_CHAR.test(it.str)) ltr += (it.str.match(LTR_CHARS) ?? []).length;
-  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, rtlPage: rtl > ltr, bidiLines: 0, lines: [] };
+  const ctx = { em: median(segs.map((s) => s.size)), columns: 1, narrowColumns: false, rtlPage: rtl > ltr, bidiLines: 0, lines: [] };
   const blocks = layout(segs, ctx, 0);
   for (const items of turned) {
     const segs = segmentsOf(items);
-    const own = { ...ctx, em: median(segs.map((s) => s.size)), columns: 1, bidiLines: 0, lines: [] };
+    const own = { ...ctx, em: median(segs.map((s) => s.size)), columns: 1, narrowColumns: false, bidiLines: 0, lines: [] };
     blocks.push(...layout(segs, own, 0));
     ctx.bidiLines += own.bidiLines;
+    ctx.narrowColumns ||= own.narrowColumns;
   }
   const text = blocks
     .map((lines) =>
@@ -497,5 +518,5 @@ export function pageText(content) {
     )
     .filter((b) => b !== '')
     .join('\n\n');
-  return { text, columns: ctx.columns, bidiLines: ctx.bidiLines, heading: headingOf(ctx.lines, ctx.em) };
+  return { text, columns: ctx.columns, narrowColumns: ctx.narrowColumns, bidiLines: ctx.bidiLines, heading: headingOf(ctx.lines, ctx.em) };
 }

@@ -7,8 +7,10 @@ export type PageRanges = [number, number][];
 export interface PdfPage {
   n: number;
   text: string;
-  /** The most columns read side by side on this page (1: one column). */
+  /** The most columns of running text side by side on this page (1: one column). */
   columns: number;
+  /** Narrower columns side by side (a table's, a figure's labels) were read one after the other. */
+  narrowColumns: boolean;
   /** Lines with right-to-left letters put in logical order by the bidi algorithm. */
   bidiLines: number;
   /** Page 1 only: its lines in the largest type, when clearly larger than the body (the title as printed). */

@@ -58,14 +58,14 @@ async function texts(doc, numbers, links) {
     } catch (err) {
       // One damaged page (a page tree entry of the wrong type, say) failed the whole document,
       // and with it the pages that read fine, which pdftotext gives. It is named instead.
-      pages.push({ n, text: '', columns: 1, bidiLines: 0, failed: String((err && err.message) || err).slice(0, 200) });
+      pages.push({ n, text: '', columns: 1, narrowColumns: false, bidiLines: 0, failed: String((err && err.message) || err).slice(0, 200) });
       continue;
     }
     if (form) content.items.push(...fieldValues(await page.getAnnotations({ intent: 'display' })));
     content.items.push(...(typed.get(n) ?? []));
-    const { text, columns, bidiLines, heading } = pageText(content);
+    const { text, columns, narrowColumns, bidiLines, heading } = pageText(content);
     // The first page's heading is the title as printed, for a document whose info has none.
-    const p = n === 1 && heading ? { n, text, columns, bidiLines, heading } : { n, text, columns, bidiLines };
+    const p = n === 1 && heading ? { n, text, columns, narrowColumns, bidiLines, heading } : { n, text, columns, narrowColumns, bidiLines };
     if (links) p.links = await linkTargets(page);
     pages.push(p);
     page.cleanup();

@@ -91,9 +91,11 @@ const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(
  */
 export function pdfReadingText(v: Record<string, unknown>): string {
   const parts: string[] = [];
-  const { bidi: _bidi, bidi_lines, columns, multi_column_pages, dehyphenated, compound_hyphens_kept, furniture_removed, ...rest } = v;
+  const { bidi: _bidi, bidi_lines, columns, multi_column_pages, narrow_column_pages, dehyphenated, compound_hyphens_kept, furniture_removed, ...rest } = v;
   const multi = count(multi_column_pages);
-  if (multi > 0) parts.push(`${plural(multi, 'page')} read column by column (up to ${count(columns)})`);
+  if (multi > 0) parts.push(`${plural(multi, 'page')} in ${count(columns) > 2 ? `up to ${count(columns)}` : count(columns)} columns read column by column`);
+  const narrow = count(narrow_column_pages);
+  if (narrow > 0) parts.push(`${plural(narrow, 'page')} with narrow columns side by side (tables, figure labels) read one column after the other`);
   if (count(bidi_lines) > 0) parts.push(`${plural(count(bidi_lines), 'right-to-left line')} put in reading order`);
   if (count(dehyphenated) > 0) parts.push(`${plural(count(dehyphenated), 'word')} hyphenated at a line end joined`);
   if (count(compound_hyphens_kept) > 0) parts.push(`${plural(count(compound_hyphens_kept), 'hyphen')} of compound words kept`);
