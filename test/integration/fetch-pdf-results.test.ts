@@ -71,3 +71,29 @@ describe("what a PDF's layout is said to be", () => {
     expect(r.meta?.pdf).toMatchObject({ columns: 2, multi_column_pages: 1, narrow_column_pages: 1 });
   });
 });
+
+describe('a body labelled a PDF that is not one', () => {
+  const ERROR = '{"error":{"code":"AccessDenied","message":"Request has expired"},\n "requestId":"4F2A"}';
+
+  it('fails JSON sent as application/pdf (an expired link\'s answer), saying what it says, not an ok JSON result', async () => {
+    srv.route('/expired.pdf', (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(ERROR));
+    const e = await fail(get('/expired.pdf'));
+    expect(e.status).toBe(422);
+    expect(e.reason).toBe('unsupported'); // 'unreadable file', as a damaged PDF's
+    expect(e.msg).toBe('not a PDF: it is labelled a PDF and holds JSON: {"error":{"code":"AccessDenied","message":"Request has expired"}, "requestId":"4F2A"}');
+    expect(e.hint).toMatch(/expired or signed link/);
+  });
+
+  it('reads it as the JSON it is when asked with jq', async () => {
+    srv.route('/api.pdf', (_q, r) => r.writeHead(200, { 'content-type': 'application/x-pdf' }).end(ERROR));
+    expect((await get('/api.pdf', { jq: '.error.message' })).content).toBe('"Request has expired"');
+  });
+
+  it('still reads a real PDF sent as application/octet-stream, and one behind a redirect', async () => {
+    srv.route('/download', (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(numberedPdf(3, 'Three Pages')));
+    srv.route('/go', (_q, r) => r.writeHead(302, { location: '/download' }).end());
+    const r = await get('/go', { pages: '2' });
+    expect(r.content).toContain('item2');
+    expect(r.meta).toMatchObject({ final_url: `${srv.origin}/download`, content_type: 'application/pdf', kind: 'pdf', pages_total: 3, pages_returned: 1, title: 'Three Pages' });
+  });
+});

@@ -87,6 +87,10 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     const json = jsonOfViewer(buf);
     if (json) return extractBody(json, 'application/json', options, ctx);
   }
+  // JSON where a PDF was promised is an API's or a storage link's answer in place of the file
+  // (an expired signed link, a missing key): it came back ok as the JSON, a success that
+  // holds no document. Failed, saying what it says; asked with jq, it is read as JSON.
+  if (kind === 'json' && !jq && PDF_TYPES.has(mediaType(contentType))) throw jsonForPdf(buf);
   if (jq && kind !== 'json') {
     throw badOption(`jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'}`, 'Drop the jq option for this URL, or point it at the JSON API behind the page.');
   }
@@ -150,6 +154,20 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
  * `sift search`, a NUL cut the job view's title short; a tab or line break is a space.
  */
 const withoutControls = (title: string): string => title.replace(CONTROLS, (m) => (/[\t\n\r]/.test(m) ? ' ' : '')).replace(/ {2,}/g, ' ').trim();
+
+const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf']);
+
+/** The failure of a body labelled PDF that is JSON: its words, on one line and cut, say why the file is not there. */
+function jsonForPdf(buf: Uint8Array): FetchError {
+  const text = Buffer.from(buf.subarray(0, 4096)).toString('utf8').replace(/^\uFEFF/, '').replace(/\s+/g, ' ').trim();
+  const said = text.length > 160 ? `${text.slice(0, 159)}…` : text;
+  return new FetchError(
+    422,
+    `not a PDF: it is labelled a PDF and holds JSON: ${withoutControls(said)}`,
+    'Servers answer so in place of a file they refuse or cannot find (an expired or signed link, a missing key): the JSON says why. Ask for it with jq to read it as JSON.',
+    'bad_document',
+  );
+}
 
 /** Markup of an HTML document, anywhere in a body's first bytes. */
 const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
