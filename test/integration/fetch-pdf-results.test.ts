@@ -97,3 +97,22 @@ describe('a body labelled a PDF that is not one', () => {
     expect(r.meta).toMatchObject({ final_url: `${srv.origin}/download`, content_type: 'application/pdf', kind: 'pdf', pages_total: 3, pages_returned: 1, title: 'Three Pages' });
   });
 });
+
+describe("a PDF's title", () => {
+  // A paper whose info has no title: its title is page 1's heading, in type twice the body's.
+  const paper = (): Buffer => {
+    const body = (page: number): Placed[] => Array.from({ length: 6 }, (_, i) => ({ x: 72, y: 600 - i * 14, text: `Body line ${i + 1} of page ${page} on tidal gauges and harbour charts.` }));
+    return makePdf({ pages: [], placed: [[{ x: 72, y: 700, text: 'Tidal Gauges of the North Sea', size: 20 }, ...body(1)], body(2), body(3)] });
+  };
+
+  it('is page 1\'s heading when only later pages are chosen, as when the whole document is read', async () => {
+    srv.route('/paper.pdf', (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(paper()));
+    const whole = await get('/paper.pdf');
+    expect(whole.meta).toMatchObject({ title: 'Tidal Gauges of the North Sea', title_from: 'page_1_heading' });
+    const later = await get('/paper.pdf', { pages: '2-3' });
+    expect(later.content).not.toContain('Tidal Gauges');
+    expect(later.meta).toMatchObject({ pages_returned: 2, title: 'Tidal Gauges of the North Sea', title_from: 'page_1_heading' });
+    const asked = await get('/paper.pdf', { pages: '3', question: 'which page has harbour charts?' });
+    expect(asked.meta).toMatchObject({ title: 'Tidal Gauges of the North Sea', passage_pages: [3] });
+  });
+});

@@ -564,10 +564,10 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   const r: PdfText = { ...all, pages: all.pages.filter((p) => p.failed === undefined) };
   meta.pages_returned = r.pages.length;
   // The document's info names it; failing that (or where it names a file the PDF was made
-  // from), the first page's heading, when that page was read.
+  // from), the first page's heading, read for it when page 1 is not among the pages chosen.
   const infoTitle = pdfInfoText(r.info.title?.trim() ?? '');
   const namesFile = infoTitle !== '' && NOT_A_TITLE.test(infoTitle);
-  const heading = infoTitle && !namesFile ? undefined : r.pages.find((p) => p.n === 1)?.heading;
+  const heading = infoTitle && !namesFile ? undefined : (r.pages.find((p) => p.n === 1)?.heading ?? r.info.heading);
   meta.title = heading || (namesFile ? sourceFileName(infoTitle) : infoTitle);
   if (heading) meta.title_from = 'page_1_heading';
   if (r.info.author) meta.author = pdfInfoText(r.info.author);

@@ -24,7 +24,8 @@ export interface PdfPage {
 export interface PdfText {
   pagesTotal: number;
   pages: PdfPage[];
-  info: { title?: string; author?: string; attachments?: string[] };
+  /** `heading`: page 1's (PdfPage.heading), when page 1 is not among the pages chosen. */
+  info: { title?: string; author?: string; attachments?: string[]; heading?: string };
   /** Set instead of pages when the selection (or the whole document) is over the page limit. */
   tooLong?: boolean;
 }
