@@ -66,7 +66,7 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
   },
   no_links: { label: 'no links', why: 'The result is empty: the document was read, and it has no links.' },
   no_answer: { label: 'no answer', why: 'No passage shares a word with the question: the page was read, and nothing in it answers it. Ask with words the document would use.' },
-  pages_missing: { label: 'pages past the end', why: 'Some of the pages chosen are past the last page of the PDF: the pages it has came back, and the missing ones are named. Choose pages from 1 to its page count.' },
+  pages_missing: { label: 'pages past the end', why: 'Some of the pages chosen are past the last page of the PDF: the pages it has came back. Choose pages from 1 to its page count.' },
   pages_ignored: { label: 'pages ignored', why: 'Pages choose parts of a PDF, and this document is not one: all of it came back. Drop the pages option for this document.' },
 };
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');

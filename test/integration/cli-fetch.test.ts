@@ -319,6 +319,14 @@ describe('sift extract', () => {
     expect(json.meta).toMatchObject({ pages_total: 4, pages_no_text: [2, 4] });
     expect(json.meta.text_layer).toBeUndefined();
   });
+  it('names on stderr the pages chosen past the end of a PDF, with the pages it has on stdout', async () => {
+    const r = await sift('extract', 'doc.pdf', '--pages', '2,7-9');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('item2');
+    // "the missing ones are named" named none.
+    expect(r.err).toBe('sift extract: doc.pdf: pages past the end: the PDF has 3 pages: pages 7-9 are past its end; the pages it has came back\n');
+    expect(JSON.parse((await sift('extract', 'doc.pdf', '--pages', '2,40', '--json')).out)).toMatchObject({ warnings: ['pages_missing'], meta: { pages_missing: '40' } });
+  });
   it('says of a PDF of no pages that it holds none, not that the file was empty', async () => {
     copyFileSync(path.join(__dirname, '../fixtures/pdfs/zero-pages.pdf'), path.join(dir, 'zero-pages.pdf'));
     const r = await sift('extract', 'zero-pages.pdf');

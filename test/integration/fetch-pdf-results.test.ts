@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, type Fetcher } from '../../src/main/fetch';
 import type { Result, Target } from '../../src/shared/types';
+import { pagesMissingText } from '../../src/shared/pages';
 import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
 import { makePdf, numberedPdf, type Placed } from '../helpers/fetch-pdf';
 
@@ -32,10 +33,13 @@ describe('pages chosen past the end of a PDF', () => {
     const r = await get('/fourteen.pdf', { pages: '2,40' });
     expect(r.content).toContain('item2');
     expect(r.meta).toMatchObject({ pages_total: 14, pages_returned: 1, pages_missing: '40', warnings: ['pages_missing'] });
+    expect(pagesMissingText(r.meta ?? {})).toBe('the PDF has 14 pages: page 40 is past its end');
   });
 
   it('names the part of a range past the end, and an open range starting past it', async () => {
-    expect((await get('/fourteen.pdf', { pages: '12-20,30-' })).meta).toMatchObject({ pages_returned: 3, pages_missing: '15-20,30-' });
+    const r = await get('/fourteen.pdf', { pages: '12-20,30-' });
+    expect(r.meta).toMatchObject({ pages_returned: 3, pages_missing: '15-20,30-' });
+    expect(pagesMissingText(r.meta ?? {})).toBe('the PDF has 14 pages: pages 15-20 and 30 on are past its end');
   });
 
   it('says nothing of an open range or of pages the document has', async () => {

@@ -9,6 +9,7 @@ import { reasonOf, WARNING_LABELS, warningLabel } from '../../shared/reasons';
 import { CLI_CALLER, cliSettings } from '../settings';
 import { fetchSettingsOf } from '../../main/settings';
 import { resultWarnings, type Result } from '../../shared/types';
+import { pagesMissingText } from '../../shared/pages';
 import { jsonLine } from '../../shared/json';
 import { clip } from '../../shared/urllist/url';
 
@@ -26,7 +27,12 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       // An empty result's own why, where the document says it (a PDF of no pages): "the answer (or
       // the file) was empty … try again later" read as a failed download of a whole file.
       const own = typeof meta.hint === 'string' && meta.hint !== '' ? meta.hint : undefined;
-      for (const w of resultWarnings(outcome.result)) io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${((w === 'empty' || w === 'no_match') && own) || (WARNING_LABELS[w]?.why ?? 'see meta.warnings')}\n`);
+      // Which pages were past the end: "the missing ones are named" named none.
+      const past = pagesMissingText(meta);
+      for (const w of resultWarnings(outcome.result)) {
+        const why = ((w === 'empty' || w === 'no_match') && own) || (w === 'pages_missing' && past && `${past}; the pages it has came back`) || (WARNING_LABELS[w]?.why ?? 'see meta.warnings');
+        io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${why}\n`);
+      }
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
       const where = pagesNote(meta);
       if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);
