@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { makePdf, numberedPdf } from '../helpers/fetch-pdf';
+import { makePdf, numberedPdf, twoColumnPaper } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 import { runListToDone } from '../helpers/ui-run';
@@ -26,6 +26,7 @@ beforeAll(async () => {
     '/report.pdf': pdf(makePdf({ pages: [['Quarterly report'], ['Net revenue rose.']] })),
     '/locked.pdf': pdf(makePdf({ pages: [['Secret']], encrypted: true })),
     '/cut.pdf': pdf(numberedPdf(10).subarray(0, 1500)),
+    '/paper.pdf': pdf(twoColumnPaper()),
   });
   opened = await openApp();
   page = opened.page;
@@ -83,6 +84,24 @@ test('a PDF that cannot be opened fails with what to do, and its chip does not c
     expect.stringMatching(/malformed PDF: cut short after 1,500 bytes .* — A download or a copy stopped early/),
   ]);
   await page.screenshot({ path: screenshotPath('ui-pdf-unreadable') });
+});
+
+test("a two-column paper asked for pages past its end: the row warns, the Meta table names them and counts the paper's columns, not its table's", async () => {
+  await runJob(`${site.origin}/paper.pdf pages=1,9-12`, 1);
+  const row = page.locator('[data-testid="target-row"][data-idx="0"]');
+  // It came back ok with page 1, and nothing said pages 9 to 12 were not there.
+  expect(await row.getByTestId('row-warning').allInnerTexts()).toEqual(['pages past the end']);
+  await row.click();
+  await page.keyboard.press('Enter');
+  const meta = page.getByTestId('result-meta');
+  await expect.poll(() => meta.locator('[data-key="pages_missing"] dd').textContent()).toBe('9-12');
+  expect(await meta.locator('[data-key="pages_missing"] dt').textContent()).toBe('Pages chosen past the end');
+  // It said "1 page read column by column (up to 7)": the table's seven narrow columns.
+  expect(await meta.locator('[data-key="pdf"] dd').textContent()).toBe(
+    '1 page in 2 columns read column by column; 1 page with narrow columns side by side (tables, figure labels) read one column after the other',
+  );
+  await meta.locator('[data-key="pdf"]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('ui-pdf-pages-past-end') });
 });
 
 test('no errors were logged in the page', () => {

@@ -197,3 +197,21 @@ export function lzwBombPdf(rounds: number): Buffer {
   return pdfFile('%PDF-1.4\n', objects, '/Root 1 0 R');
 }
 
+
+/** The lines of twoColumnPaper's two columns of text. */
+export const TWO_COLUMNS = {
+  left: ['Tides rise twice a day on most coasts of the', 'world, pulled by the moon and by the sun', 'as the earth turns beneath the two of them;', 'the height of each tide depends on where', 'the moon stands and on the shape of the', 'coast, the depth of the sea and the wind.'],
+  right: ['Harbour masters print tables of the times', 'of high and low water for every day of the', 'year, worked out from the gauges read by', 'hand for two centuries and by machines', 'since; sailors read them before they go', 'out, and fishermen before they set nets.'],
+};
+
+/**
+ * A page of two columns of text (TWO_COLUMNS) with a table of seven narrow columns under
+ * them, as a paper's results table: the table's columns are read one after the other too,
+ * but the page has two columns.
+ */
+export function twoColumnPaper(): Buffer {
+  const runs: Placed[] = [];
+  TWO_COLUMNS.left.forEach((l, i) => runs.push({ x: 72, y: 700 - i * 12, text: l }, { x: 320, y: 700 - i * 12, text: TWO_COLUMNS.right[i] as string }));
+  for (let row = 0; row < 5; row++) for (let col = 0; col < 7; col++) runs.push({ x: 72 + col * 66, y: 560 - row * 12, text: `${row + 1}${col}.25` });
+  return makePdf({ pages: [], placed: [runs] });
+}

@@ -8,7 +8,7 @@ import { createFetcher, type Fetcher } from '../../src/main/fetch';
 import type { Result, Target } from '../../src/shared/types';
 import { pagesMissingText } from '../../src/shared/pages';
 import { fail, fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
-import { makePdf, numberedPdf, type Placed } from '../helpers/fetch-pdf';
+import { makePdf, numberedPdf, TWO_COLUMNS, twoColumnPaper, type Placed } from '../helpers/fetch-pdf';
 
 let srv: TestServer;
 let f: Fetcher;
@@ -57,21 +57,10 @@ describe('pages chosen past the end of a PDF', () => {
 });
 
 describe("what a PDF's layout is said to be", () => {
-  // A two-column page with a table of seven narrow columns under its text, as a paper's
-  // results table: the table's columns are read one after the other too, but the page has two.
-  const left = ['Tides rise twice a day on most coasts of the', 'world, pulled by the moon and by the sun', 'as the earth turns beneath the two of them;', 'the height of each tide depends on where', 'the moon stands and on the shape of the', 'coast, the depth of the sea and the wind.'];
-  const right = ['Harbour masters print tables of the times', 'of high and low water for every day of the', 'year, worked out from the gauges read by', 'hand for two centuries and by machines', 'since; sailors read them before they go', 'out, and fishermen before they set nets.'];
-  const twoColumnsAndATable = (): Buffer => {
-    const runs: Placed[] = [];
-    left.forEach((l, i) => runs.push({ x: 72, y: 700 - i * 12, text: l }, { x: 320, y: 700 - i * 12, text: right[i] as string }));
-    for (let row = 0; row < 5; row++) for (let col = 0; col < 7; col++) runs.push({ x: 72 + col * 66, y: 560 - row * 12, text: `${row + 1}${col}.25` });
-    return makePdf({ pages: [], placed: [runs] });
-  };
-
   it('counts the columns of text on a page, not a table of narrow columns under them', async () => {
-    srv.route('/two-columns.pdf', (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(twoColumnsAndATable()));
+    srv.route('/two-columns.pdf', (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(twoColumnPaper()));
     const r = await get('/two-columns.pdf', { mode: 'text' });
-    expect(r.content.startsWith(`${left.join('\n')}\n\n${right.join('\n')}`)).toBe(true);
+    expect(r.content.startsWith(`${TWO_COLUMNS.left.join('\n')}\n\n${TWO_COLUMNS.right.join('\n')}`)).toBe(true);
     expect(r.meta?.pdf).toMatchObject({ columns: 2, multi_column_pages: 1, narrow_column_pages: 1 });
   });
 });
