@@ -109,3 +109,20 @@ describe("a PDF's title", () => {
     expect(asked.meta).toMatchObject({ title: 'Tidal Gauges of the North Sea', passage_pages: [3] });
   });
 });
+
+describe('pages chosen over the page limit', () => {
+  it('names how many pages were chosen, not only the document\'s count, and a choice that fits', async () => {
+    const small = createFetcher({ allowPrivate: true, maxPdfPages: 5 }, { lookup: fixedResolver({}) });
+    try {
+      const e = await fail(small.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/fourteen.pdf`, options: { pages: '3-10' } }));
+      expect(e.reason).toBe('too_long');
+      // It said "document too long: 14 pages", with "Choose at most 5 pages at a time."
+      expect(e.msg).toBe('document too long: 8 pages chosen of its 14');
+      expect(e.hint).toBe('Sift reads at most 5 pages at once; choose fewer at a time, e.g. pages=3-7.');
+      const whole = await fail(small.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/fourteen.pdf` }));
+      expect(whole.msg).toBe('document too long: 14 pages');
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -526,11 +526,14 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   const all = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links');
   meta.pages_total = all.pagesTotal;
   if (all.tooLong) {
+    // Pages chosen over the limit: "document too long: 14 pages" for pages=1-10 of 14 under a
+    // limit of 5 named the document's count, not the choice that was too long.
+    const first = ranges?.[0]?.[0] ?? 1;
     throw new FetchError(
       422,
-      `document too long: ${all.pagesTotal} pages`,
+      ranges && all.selected !== undefined ? `document too long: ${all.selected} pages chosen of its ${all.pagesTotal}` : `document too long: ${all.pagesTotal} pages`,
       ranges
-        ? `Choose at most ${ctx.maxPdfPages} pages at a time.`
+        ? `Sift reads at most ${ctx.maxPdfPages} pages at once; choose fewer at a time, e.g. pages=${first}-${Math.min(all.pagesTotal, first + ctx.maxPdfPages - 1)}.`
         : `Sift reads at most ${ctx.maxPdfPages} pages at once; choose pages, e.g. pages=1-${Math.min(20, ctx.maxPdfPages)}.`,
       'too_long',
     );

@@ -28,6 +28,8 @@ export interface PdfText {
   info: { title?: string; author?: string; attachments?: string[]; heading?: string };
   /** Set instead of pages when the selection (or the whole document) is over the page limit. */
   tooLong?: boolean;
+  /** With tooLong for a selection: how many of the document's pages it chose. */
+  selected?: number;
 }
 
 interface Waiter {
@@ -37,7 +39,7 @@ interface Waiter {
 }
 
 type WorkerError = { error?: { kind: string; message: string } };
-type OpenReply = WorkerError & { pagesTotal: number; tooLong?: boolean; wanted?: number[]; pages?: PdfPage[]; info?: PdfText['info'] };
+type OpenReply = WorkerError & { pagesTotal: number; tooLong?: boolean; selected?: number; wanted?: number[]; pages?: PdfPage[]; info?: PdfText['info'] };
 type PagesReply = WorkerError & { pages?: PdfPage[] };
 
 interface Job {
@@ -198,7 +200,8 @@ export class PdfPool {
     const { ranges, maxPages, links } = job.msg;
     this.run<OpenReply>(slot, job, { op: 'open', key: job.key, ranges, maxPages, links, first: FIRST_PAGES }, (r) => {
       if (r.tooLong) {
-        this.finish(job, (w) => w.resolve({ pagesTotal: r.pagesTotal, pages: [], info: {}, tooLong: true }));
+        const selected = r.selected !== undefined ? { selected: r.selected } : {};
+        this.finish(job, (w) => w.resolve({ pagesTotal: r.pagesTotal, pages: [], info: {}, tooLong: true, ...selected }));
         return;
       }
       const wanted = r.wanted ?? [];

@@ -189,7 +189,7 @@ async function openDoc({ key, data, ranges, maxPages, links, first }) {
     return { error: { kind: 'malformed', message: `its page tree counts ${total} pages` } };
   }
   const w = wantedPages(total, ranges, maxPages);
-  if (w.tooLong) return { pagesTotal: total, tooLong: true };
+  if (w.tooLong) return { pagesTotal: total, tooLong: true, selected: w.selected };
   let info = {};
   try {
     const md = await doc.getMetadata();
