@@ -339,11 +339,15 @@ describe('the title of a PDF whose info gives none', () => {
     }
   });
 
-  it('is left empty where no type stands out (a page all in one size), or page 1 was not read', async () => {
+  it('is left empty where no type stands out (a page all in one size)', async () => {
     const plain = await extract(makePdf({ pages: [['Dear reader,', 'the meeting moves to Tuesday.', 'Regards']] }));
     expect(plain.meta?.title).toBe('');
-    const page2 = await fetcher.extractBuffer(makePdf({ pages: [], placed: [titlePage(), titlePage()] }), 'application/pdf', { mode: 'text', pages: '2' });
-    expect(page2.meta?.title).toBe('');
+  });
+
+  it('is page 1\'s heading when only later pages are chosen (it names the document; the content stays the pages chosen)', async () => {
+    const page2 = await fetcher.extractBuffer(makePdf({ pages: [], placed: [titlePage(), [{ x: 72, y: 700, text: 'Page two has a heading too', size: 18 }, { x: 72, y: 680, text: 'and body text.' }]] }), 'application/pdf', { mode: 'text', pages: '2' });
+    expect(page2.meta).toMatchObject({ title: 'Trace Trees for Loops in Dynamic Languages', title_from: 'page_1_heading', pages_returned: 1 });
+    expect(page2.content).toBe('Page two has a heading too\nand body text.');
   });
 
   it('takes neither a mark without words, nor a footnote’s mark after the title, nor the next heading below a gap', () => {
