@@ -71,6 +71,19 @@ describe('PDF text in reading order', () => {
     expect(pdfMeta(r.meta)).toMatchObject({ columns: 2, multi_column_pages: 1 });
   });
 
+  it('keeps a slanted (oblique) word in its line: a slant is italics, not text turned on the page', async () => {
+    // An oblique drawn from an upright font, as a book sets a title in italics: the text
+    // matrix slants (its c), the baseline stays level. It went to the page's end.
+    const ops = [
+      'BT /F1 12 Tf 1 0 0 1 72 700 Tm (This PDF version of) Tj ET',
+      'BT /F1 12 Tf 1 0 0.268 1 181 700 Tm (Free Culture) Tj ET',
+      'BT /F1 12 Tf 1 0 0 1 255 700 Tm (is licensed) Tj ET',
+      'BT /F1 12 Tf 1 0 0 1 72 685 Tm (under a Creative Commons license.) Tj ET',
+    ].join('\n');
+    const r = await extract(makePdf({ pages: [], ops: [ops] }));
+    expect(r.content).toBe('This PDF version of Free Culture is licensed\nunder a Creative Commons license.');
+  });
+
   it('reads headings whose parts stand far apart row by row, not as columns (their lines are rows apart)', () => {
     // A journal page: each day's heading has its date, weekday and weather in cells, with a line of text between headings.
     const items = [0, 1, 2].flatMap((k) => {

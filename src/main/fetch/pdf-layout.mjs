@@ -143,7 +143,11 @@ function toItems(content) {
   for (const it of content.items) {
     if (typeof it.str !== 'string' || !Array.isArray(it.transform)) continue;
     const [a, b, c, d, e, f] = it.transform;
-    if (Math.abs(b) > Math.abs(a) * 0.05 || Math.abs(c) > Math.abs(d) * 0.05) {
+    // Turned is a baseline at an angle. A slant alone (c without b: the oblique a writer
+    // makes of an upright font for italics) keeps the baseline level: taken for turned, a
+    // book's italic title left its sentence for the page's end ("This PDF version of is
+    // licensed", then "Free Culture" alone under the page).
+    if (Math.abs(b) > Math.abs(a) * 0.05) {
       const angle = Math.round((Math.atan2(b, a) * 180) / Math.PI);
       const cos = Math.cos((angle * Math.PI) / 180);
       const sin = Math.sin((angle * Math.PI) / 180);
