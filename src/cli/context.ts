@@ -74,8 +74,8 @@ export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> 
   } catch (err) {
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
     const dbPath = cliDbPath(flags, io);
-    const copy = await requestSnapshot(dbPath);
-    // No answer: the owner was a Sift that answers no requests, or it closed meanwhile (a
+    const copy = await requestSnapshot(dbPath, { ownerGone: () => lockFree(dbPath) });
+    // No answer: the owner was a Sift that answers no requests, or it closed or died meanwhile (a
     // `sift batch` that ended while this asked). Once more as the owner: the database is this
     // command's now, or the same clear "in use" again.
     if (!copy) return openCliStore(flags, io);
@@ -94,6 +94,19 @@ export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> 
         removeSnapshot(copy);
       },
     };
+  }
+}
+
+/**
+ * Whether no process owns the database now: opened and closed at once, or refused for
+ * something other than its lock (which the open as owner then reports).
+ */
+function lockFree(dbPath: string): boolean {
+  try {
+    openStore(dbPath).close();
+    return true;
+  } catch (err) {
+    return !(err instanceof SiftError && err.code === 'db_locked');
   }
 }
 

@@ -141,13 +141,27 @@ function takeSnapshot(dir: string, nonce: string, handlers: ControlHandlers, log
   });
 }
 
+export interface SnapshotWait {
+  /**
+   * Whether the owner has gone (its lock is free), asked about once a second while no answer
+   * has come: an owner killed after it took the request never answers it.
+   */
+  ownerGone?: () => boolean;
+  /** How long the owner has to take the request. */
+  ackMs?: number;
+  /** How long a taken request may go unanswered. */
+  doneMs?: number;
+}
+
 /**
  * Asks the owner of dbPath for a snapshot of the database; the copy's path, or undefined when
  * the owner did not take the request within ackMs (a Sift that answers no requests: a
- * `sift export` running) or could not write it. Throws a SiftError (disk_full) when the owner
- * had no room on the disk for it. The caller removes the copy (removeSnapshot).
+ * `sift export` running), could not write it, or went away (ownerGone). Throws a SiftError
+ * (disk_full) when the owner had no room on the disk for it. The caller removes the copy
+ * (removeSnapshot).
  */
-export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300_000): Promise<string | undefined> {
+export async function requestSnapshot(dbPath: string, wait: SnapshotWait = {}): Promise<string | undefined> {
+  const { ownerGone, ackMs = 5000, doneMs = 300_000 } = wait;
   const dir = controlDir(dbPath);
   makeDirsSync(dir);
   // The pid names the files for the owner to remove if this process dies holding them.
@@ -156,6 +170,7 @@ export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300
   const ans = path.join(dir, `snapshot-${nonce}.ans`);
   writeFileSync(req, String(process.pid));
   const started = Date.now();
+  let asked = started;
   for (;;) {
     await sleep(50);
     let said: string | undefined;
@@ -174,6 +189,17 @@ export async function requestSnapshot(dbPath: string, ackMs = 5000, doneMs = 300
         rmSync(req);
         return undefined;
       } catch {}
+    }
+    // An owner killed while it copied (a `sift batch` ended with kill -9, the app crashing)
+    // left the request taken and unanswered: `sift jobs` waited the full 5 minutes, deaf to
+    // its first Ctrl-C. Its lock went with it, so the database is this command's to open.
+    if (ownerGone && Date.now() - asked >= 1000) {
+      asked = Date.now();
+      if (ownerGone()) {
+        for (const f of [req, ans, path.join(dir, `snapshot-${nonce}.wip`)]) rmSync(f, { force: true });
+        removeSnapshot(snapshotPath(dir, nonce));
+        return undefined;
+      }
     }
     if (waited > doneMs) return undefined;
   }

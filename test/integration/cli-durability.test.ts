@@ -1,0 +1,81 @@
+/**
+ * The store when the process that owns it dies, as a person at the command line meets it: a
+ * real owner of the database in a child process (test/helpers/store-child.ts), killed with
+ * SIGKILL at a moment an event chooses, and `sift` commands from the built bundle.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { controlDir } from '../../src/main/control';
+import { collect, jsonLines, startSift } from '../helpers/cli';
+import { tempDir } from '../helpers/store';
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) {
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await gone;
+    }
+  }
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+/** A process that owns db with one job, its first target done and its second in flight; resolves with the job's ID. */
+async function holder(db: string): Promise<{ child: ChildProcess; jobId: string; exited: Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const jobId = await new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /ready (\S+)\n/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+  });
+  return { child, jobId, exited };
+}
+
+/** Resolves with the name of the first file in dir that matches re, once there is one. */
+function fileAppears(dir: string, re: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    const look = (): void => {
+      const name = existsSync(dir) ? readdirSync(dir).find((n) => re.test(n)) : undefined;
+      if (name) return resolve(name);
+      setTimeout(look, 20);
+    };
+    look();
+  });
+}
+
+describe('a reader whose database owner dies', () => {
+  test('the owner killed while it writes the copy sift jobs asked for: sift jobs opens the database itself at once, shows the job interrupted, and leaves no copy behind', async () => {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const db = path.join(t.dir, 'sift.db');
+    const { child, jobId, exited } = await holder(db);
+    const reader = startSift(['jobs', '--json', '--db', db], { env: { SIFT_HOME: t.dir } });
+    reader.stdin!.end();
+    const done = collect(reader);
+    // What an owner does first with a request (control.ts, takeSnapshot): takes it, and starts
+    // the copy beside it. Then it dies, as a `sift batch` killed or an app crashing mid-copy.
+    const control = controlDir(db);
+    const req = await fileAppears(control, /^snapshot-.+\.req$/);
+    const nonce = req.slice(0, -'.req'.length);
+    renameSync(path.join(control, req), path.join(control, `${nonce}.wip`));
+    writeFileSync(path.join(control, `${nonce}.db`), 'the first pages of a copy');
+    child.kill('SIGKILL');
+    await exited;
+
+    // It waited 5 minutes for an answer that could not come (this test's cap is 2).
+    const jobs = await done;
+    expect(jobs.code, jobs.stderr).toBe(0);
+    expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id: jobId, status: 'failed', error: 'restart', targetsTotal: 2 })]);
+    expect(jobs.stderr).toBe('');
+    expect(readdirSync(control)).toEqual([]);
+  }, 120_000);
+});
