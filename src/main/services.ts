@@ -19,7 +19,7 @@ import { exportJob, exportOptionsFromCli, exportSourceOf } from './export';
 import { hitsFileName, writeHits } from './export/hits';
 import { askJob, searchStore } from './search';
 import { checkOptions } from './check-options';
-import { openEngine } from './engine';
+import { openEngine, type Engine } from './engine';
 import { expandSitemapIndex } from './sitemap-index';
 import { fetchListAt, isListType } from './list-at';
 import type { RendererFactory } from './fetch';
@@ -135,6 +135,26 @@ function openDataLog(dataDir: string): Log {
   }
 }
 
+/**
+ * What to do about a database the app cannot open, in the app's words: the store's hints are
+ * the command line's ("pass --db with another path"), and the app has no --db. A damaged or
+ * newer database, a full disk or a file it may not write left the "could not start" box
+ * pointing at an option the person cannot give. (In use by a `sift` command: index.ts.)
+ */
+function forTheApp(err: unknown, dbPath: string): unknown {
+  if (!(err instanceof SiftError)) return err;
+  const file = path.basename(dbPath);
+  const hints: Partial<Record<string, string>> = {
+    db_damaged: `Quit Sift and move ${file} out of its folder (with ${file}-wal beside it, if there is one), then start Sift again: it starts a new, empty database. \`sqlite3 ${file} .recover\` can often save the rows the old one still holds.`,
+    db_not_sift: `Quit Sift and move ${file} out of its folder, then start Sift again: it makes a new database there. Sift changed nothing in that file.`,
+    db_too_new: 'Start the newer Sift that wrote it (or update this one to it): its jobs and results are all still there.',
+    disk_full: 'Free some space on that disk, then start Sift again; what was stored before is kept.',
+    db_not_writable: 'Sift writes to its database and to a journal file beside it: make the file and its folder writable for you, then start Sift again; nothing stored there is lost.',
+  };
+  const hint = hints[err.code];
+  return hint ? new SiftError(err.code, err.status, err.message, hint) : err;
+}
+
 export function createServices(opts: ServicesOptions): Services {
   const dataDir = opts.dataDir ?? path.dirname(opts.dbPath);
   const log = opts.logFiles ? (opts.logFiles.length ? createLog(opts.logFiles) : silentLog()) : openDataLog(dataDir);
@@ -147,7 +167,12 @@ export function createServices(opts: ServicesOptions): Services {
   let saved = loaded.settings;
   let settings = opts.settings ? mergeSettings(saved, opts.settings) : saved;
 
-  const engine = openEngine({ dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, settings, log, fetch: opts.fetch, renderer: opts.renderer });
+  let engine: Engine;
+  try {
+    engine = openEngine({ dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, settings, log, fetch: opts.fetch, renderer: opts.renderer });
+  } catch (err) {
+    throw forTheApp(err, opts.dbPath);
+  }
   const { store, fetcher, metrics, runner } = engine;
 
   const batcher = new EventBatcher(emit, opts.eventIntervalMs ?? 200);
