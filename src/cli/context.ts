@@ -68,13 +68,13 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
  * not even list the jobs the app was running. The copy is read as it is (the owner's running
  * jobs are running) and removed at close.
  */
-export async function openCliReader(flags: CliFlags, io: CliIO): Promise<Store> {
+export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSignal): Promise<Store> {
   try {
     return openCliStore(flags, io);
   } catch (err) {
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
     const dbPath = cliDbPath(flags, io);
-    const copy = await requestSnapshot(dbPath, { ownerGone: () => lockFree(dbPath) });
+    const copy = await requestSnapshot(dbPath, { ownerGone: () => lockFree(dbPath), signal });
     // No answer: the owner was a Sift that answers no requests, or it closed or died meanwhile (a
     // `sift batch` that ended while this asked). Once more as the owner: the database is this
     // command's now, or the same clear "in use" again.

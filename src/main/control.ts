@@ -151,6 +151,8 @@ export interface SnapshotWait {
   ackMs?: number;
   /** How long a taken request may go unanswered. */
   doneMs?: number;
+  /** Ctrl-C: the request is withdrawn and requestSnapshot rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -161,7 +163,7 @@ export interface SnapshotWait {
  * (removeSnapshot).
  */
 export async function requestSnapshot(dbPath: string, wait: SnapshotWait = {}): Promise<string | undefined> {
-  const { ownerGone, ackMs = 5000, doneMs = 300_000 } = wait;
+  const { ownerGone, signal, ackMs = 5000, doneMs = 300_000 } = wait;
   const dir = controlDir(dbPath);
   makeDirsSync(dir);
   // The pid names the files for the owner to remove if this process dies holding them.
@@ -181,6 +183,13 @@ export async function requestSnapshot(dbPath: string, wait: SnapshotWait = {}): 
       rmSync(ans, { force: true });
       if (said.startsWith('no_room')) throw noRoomError(dbPath, said);
       return said === 'ok' ? snapshotPath(dir, nonce) : undefined;
+    }
+    // A copy of a big database takes a while, and the wait ignored Ctrl-C (only a second one
+    // ended it). A request already taken is answered into files named by this process, which
+    // the owner removes once it is gone.
+    if (signal?.aborted) {
+      for (const f of [req, ans]) rmSync(f, { force: true });
+      throw signal.reason;
     }
     const waited = Date.now() - started;
     // Not taken: withdrawn (a rename by the owner first means it was taken after all).

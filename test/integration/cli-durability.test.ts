@@ -78,4 +78,25 @@ describe('a reader whose database owner dies', () => {
     expect(jobs.stderr).toBe('');
     expect(readdirSync(control)).toEqual([]);
   }, 120_000);
+
+  test('Ctrl-C while the owner writes the copy sift status asked for ends sift status at once (130), and the owner\'s job goes on', async () => {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const db = path.join(t.dir, 'sift.db');
+    const { child, jobId } = await holder(db);
+    const reader = startSift(['status', jobId, '--db', db], { env: { SIFT_HOME: t.dir } });
+    reader.stdin!.end();
+    const done = collect(reader);
+    // Taken, as an owner copying a big database has it for a while.
+    const control = controlDir(db);
+    const req = await fileAppears(control, /^snapshot-.+\.req$/);
+    renameSync(path.join(control, req), path.join(control, req.replace(/\.req$/, '.wip')));
+    reader.kill('SIGINT');
+
+    // It went on waiting for the copy, up to 5 minutes; only a second Ctrl-C ended it.
+    const status = await done;
+    expect(status.code, status.stderr).toBe(130);
+    expect(status.stderr).toBe('');
+    expect(child.exitCode).toBe(null);
+  }, 120_000);
 });

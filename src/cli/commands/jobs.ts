@@ -15,11 +15,13 @@ import { jsonLine } from '../../shared/json';
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
 /** Opens the database (or the owner's snapshot of it) for one short command, always closing it. */
-async function withStore(values: { db?: string; log?: string }, io: CliIO, fn: (store: Store) => Promise<number> | number): Promise<number> {
+async function withStore(values: { db?: string; log?: string }, io: CliIO, signal: AbortSignal, fn: (store: Store) => Promise<number> | number): Promise<number> {
   let store: Store;
   try {
-    store = await openCliReader(values, io);
+    store = await openCliReader(values, io, signal);
   } catch (err) {
+    // Ctrl-C while the other Sift wrote the copy to read.
+    if (signal.aborted) return EXIT.interrupted;
     return reportError(err, io);
   }
   try {
@@ -38,11 +40,11 @@ export const jobsCommand: Command = {
 
 --json: one object per job {"id","status","error","targetsTotal","targetsDone","createdAt"}
 `,
-  async run(argv, io) {
+  async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
     // A job's ID given here meant that job: said as "sift jobs: sift jobs takes no arguments".
     if (positionals.length) throw new UsageError(`takes no arguments (${positionals[0]}); for one job's targets: sift status ID`);
-    return withStore(values, io, (store) => {
+    return withStore(values, io, signal, (store) => {
       // Every job: a cap of 10,000 dropped the oldest of a longer list without a word.
       for (const j of store.listJobs(Infinity)) {
         if (values.json) {
@@ -74,10 +76,10 @@ ${ID_NOTE}
 (reason, for a failed target, says why: challenge, login, consent, soft404, needs_js, blocked,
 timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, restart, internal)
 `,
-  async run(argv, io) {
+  async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
-    return withStore(values, io, (store) => {
+    return withStore(values, io, signal, (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
         io.stderr.write(`sift status: ${named.problem}\n`);
@@ -195,7 +197,7 @@ ${ID_NOTE}
     checkOutGiven(values.out);
     const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
     checkExportFormat(format, userPath(io, values.out));
-    return withStore(values, io, async (store) => {
+    return withStore(values, io, signal, async (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
         io.stderr.write(`sift export: ${named.problem}\n`);

@@ -71,7 +71,7 @@ export const searchCommand: Command = {
   name: 'search',
   summary: 'find stored results that contain words, best first, with where they are',
   usage: USAGE,
-  async run(argv, io) {
+  async run(argv, io, signal) {
     const spec = {
       job: { type: 'string' },
       limit: { type: 'string' },
@@ -93,8 +93,10 @@ export const searchCommand: Command = {
     }
     let store: Store;
     try {
-      store = await openCliReader(values, io);
+      store = await openCliReader(values, io, signal);
     } catch (err) {
+      // Ctrl-C while the other Sift wrote the copy to read.
+      if (signal.aborted) return EXIT.interrupted;
       return reportError(err, io);
     }
     try {
