@@ -24,6 +24,17 @@ function dirFor(flags: CliFlags, io: CliIO): string {
   return flags.db ? path.dirname(userPath(io, flags.db)) : dataDir(io.env);
 }
 
+/**
+ * What to do when the database's folder takes no log. For a database that is there (on a
+ * read-only disk: a backup, a mounted snapshot) "pass --db with a path in a folder you can
+ * write to" sent people to a path with no database in it: the way to read it is a copy.
+ */
+function logBesideHint(flags: CliFlags, io: CliIO): string {
+  const db = cliDbPath(flags, io);
+  if (!existsSync(db)) return 'Sift keeps its log beside the database: pass --db with a path in a folder you can write to.';
+  return `Sift writes its log and a journal beside the database, even to read it: copy ${path.basename(db)} (with ${path.basename(db)}-wal, if there is one) to a folder you can write to, and pass --db with the copy.`;
+}
+
 export function cliLog(flags: CliFlags, io: CliIO): Log {
   const files = [defaultLogPath(dirFor(flags, io))];
   if (flags.log) files.push(userPath(io, flags.log));
@@ -38,7 +49,7 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
         'log_not_writable',
         400,
         `cannot write the log ${file}${code ? ` (${code})` : ''}`,
-        file === files[0] ? 'Sift keeps its log beside the database: pass --db with a path in a folder you can write to.' : 'Pass --log with a path you can write to.',
+        file !== files[0] ? 'Pass --log with a path you can write to.' : logBesideHint(flags, io),
       );
     }
   }

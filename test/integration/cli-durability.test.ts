@@ -4,11 +4,14 @@
  * SIGKILL at a moment an event chooses, and `sift` commands from the built bundle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controlDir } from '../../src/main/control';
-import { collect, jsonLines, startSift } from '../helpers/cli';
+import { collect, jsonLines, runSift, startSift } from '../helpers/cli';
+import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
+import { openStore } from '../../src/main/store';
 import { tempDir } from '../helpers/store';
 
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -98,5 +101,38 @@ describe('a reader whose database owner dies', () => {
     expect(status.code, status.stderr).toBe(130);
     expect(status.stderr).toBe('');
     expect(child.exitCode).toBe(null);
+  }, 120_000);
+});
+
+describe('a database on a read-only disk', () => {
+  test('sift jobs says to read a copy, and a copy made so lists the jobs', async (ctx) => {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const mnt = path.join(t.dir, 'backup');
+    // A read-only disk (a backup, a mounted snapshot): a tmpfs remounted read-only, where this user may mount one.
+    if (!mountTmpfs(mnt, '4m')) return ctx.skip();
+    try {
+      const db = path.join(mnt, 'sift.db');
+      const s = openStore(db);
+      s.insertJob({ id: 'a1b2c3d4e5f60718', caller: 'cli', callerClass: 'cli', idemKey: 'k', targetsTotal: 1, nowMs: 1, leaseExpires: 2 ** 50 }, [{ url: 'https://example.org/' }]);
+      s.transition('a1b2c3d4e5f60718', 'queued', 'cancelled', '', 2);
+      s.close();
+      execFileSync('mount', ['-o', 'remount,ro', mnt]);
+
+      const jobs = await runSift(['jobs', '--db', db], { env: { SIFT_HOME: t.dir } });
+      expect(jobs.code).toBe(2);
+      // It said "pass --db with a path in a folder you can write to": a path with no database there.
+      expect(jobs.stderr).toBe(
+        `sift: cannot write the log ${path.join(mnt, 'sift.log')} (EROFS)\n  Sift writes its log and a journal beside the database, even to read it: copy sift.db (with sift.db-wal, if there is one) to a folder you can write to, and pass --db with the copy.\n`,
+      );
+      const copy = path.join(t.dir, 'copy', 'sift.db');
+      mkdirSync(path.dirname(copy));
+      copyFileSync(db, copy);
+      const fromCopy = await runSift(['jobs', '--json', '--db', copy], { env: { SIFT_HOME: t.dir } });
+      expect(fromCopy.code, fromCopy.stderr).toBe(0);
+      expect(jsonLines(fromCopy.stdout)).toEqual([expect.objectContaining({ id: 'a1b2c3d4e5f60718', status: 'cancelled' })]);
+    } finally {
+      unmountTmpfs(mnt, true);
+    }
   }, 120_000);
 });
