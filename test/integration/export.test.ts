@@ -457,9 +457,9 @@ describe('combined Markdown export', () => {
     expect(countLine(without)).toBe('2 of 5 targets (1 failed and 2 not fetched, not included)');
     const failedOnly = readFileSync((await run(specs.slice(0, 3), { format: 'combined-md' })).path, 'utf8');
     expect(countLine(failedOnly)).toBe('2 of 3 targets (1 failed, not included)');
-    // Every target has a section: the count is all of them.
+    // Every target has a section: the count is all of them, and says how many are not pages.
     const withFailed = readFileSync((await run(specs, { format: 'combined-md', includeFailed: true })).path, 'utf8');
-    expect(countLine(withFailed)).toBe('5 targets');
+    expect(countLine(withFailed)).toBe('5 targets (1 failed and 2 not fetched)');
     const allDone = readFileSync((await run(specs.slice(0, 1), { format: 'combined-md' })).path, 'utf8');
     expect(countLine(allDone)).toBe('1 target');
   });

@@ -211,12 +211,22 @@ export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOpt
 
 const targets = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'target' : 'targets'}`;
 
-/** "24 of 25 targets (1 failed, not included)": how many the document holds, and which it leaves out. */
-function countLine(count: number, leftOut: number, failed: number): string {
-  if (leftOut === 0) return targets(count);
-  const notFetched = leftOut - failed;
-  const what = [failed ? `${failed.toLocaleString('en-US')} failed` : '', notFetched ? `${notFetched.toLocaleString('en-US')} not fetched` : ''].filter(Boolean).join(' and ');
-  return `${count.toLocaleString('en-US')} of ${targets(count + leftOut)} (${what}, not included)`;
+/** "1 failed and 2 not fetched": the targets that are not done, by what became of them. */
+function notDoneWords(failed: number, notFetched: number): string {
+  return [failed ? `${failed.toLocaleString('en-US')} failed` : '', notFetched ? `${notFetched.toLocaleString('en-US')} not fetched` : ''].filter(Boolean).join(' and ');
+}
+
+/**
+ * "24 of 25 targets (1 failed, not included)": how many the document holds, and which it
+ * leaves out; with the not-done ones included, "25 targets (1 failed)". Included, they read
+ * "25 targets" as if every page were there, and a reader had to go through the contents to
+ * find the one that failed.
+ */
+function countLine(count: number, notDone: { failed: number; notFetched: number }, included: boolean): string {
+  const what = notDoneWords(notDone.failed, notDone.notFetched);
+  if (!what) return targets(count);
+  if (included) return `${targets(count)} (${what})`;
+  return `${count.toLocaleString('en-US')} of ${targets(count + notDone.failed + notDone.notFetched)} (${what}, not included)`;
 }
 
 /**
@@ -229,18 +239,18 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
   const toc = await OutFile.open(partialPath(`${finalPath}-toc`), finalPath);
   const body = await OutFile.open(partialPath(`${finalPath}-body`), finalPath);
   let count = 0;
-  // Not done and not given a section: the count line says so, or a job of 25 with one that
-  // failed read "24 targets" and nothing in the document told that a URL was missing.
-  let leftOut = 0;
-  let leftOutFailed = 0;
+  // The targets that are not done, in the document or not: the count line says how many, or
+  // a job of 25 with one that failed read "24 targets" (or "25 targets", the failed one
+  // included) and nothing at the top told that a URL was missing.
+  const notDone = { failed: 0, notFetched: 0 };
   const scratch = [toc, body];
   return {
     async add(t) {
       const done = isDone(t);
-      if (!done && !o.includeFailed) {
-        leftOut++;
-        if (notDoneWord(t) === 'failed') leftOutFailed++;
-        return;
+      if (!done) {
+        if (notDoneWord(t) === 'failed') notDone.failed++;
+        else notDone.notFetched++;
+        if (!o.includeFailed) return;
       }
       count++;
       const anchor = `target-${t.idx + 1}`;
@@ -267,7 +277,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
     async finish() {
       await toc.close();
       await body.close();
-      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${countLine(count, leftOut, leftOutFailed)}\n\n## Contents\n\n`);
+      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${countLine(count, notDone, o.includeFailed)}\n\n## Contents\n\n`);
       for await (const chunk of createReadStream(toc.path)) await main.write(chunk as Buffer);
       await main.write('\n');
       for await (const chunk of createReadStream(body.path)) await main.write(chunk as Buffer);
