@@ -4,10 +4,11 @@
  * grep lines and passages are in the document, and whether a jq program's file opens as what
  * its name says.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { siftInProcess } from '../helpers/cli-main';
+import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
 
@@ -19,6 +20,16 @@ let db: string;
 const page = (title: string, paras: string[]): string =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>${paras.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
 
+// Three pages, the tide on the first and the third: a grep or a question finds lines on both.
+const HARBOUR_PDF = makePdf({
+  title: 'Harbour report',
+  pages: [
+    ['Spring tides', 'The tide rose two metres above the quay in March.'],
+    ['Moorings', 'Forty boats moor in the inner basin all year.'],
+    ['Neap tides', 'At neap tide the ferry still reaches the quay at low water.'],
+  ],
+});
+
 beforeAll(async () => {
   site = await startSite({
     '/tides': (_req, res) => {
@@ -28,6 +39,10 @@ beforeAll(async () => {
     '/fares': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(page('Ferry fares', ['Fares for foot passengers rise by ten percent from January, the operator said.', "Season tickets stay at last year's price for residents of the islands."]));
+    },
+    '/harbour.pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(HARBOUR_PDF);
     },
     '/gone': (_req, res) => {
       res.writeHead(410, { 'content-type': 'text/plain' });
@@ -59,5 +74,32 @@ describe('combined Markdown with the failed targets included', () => {
     expect(md.split('\n')[2]).toBe('4 targets (2 failed)');
     // And every one of them has its section.
     expect(md.match(/^## /gm)).toHaveLength(5);
+  });
+});
+
+describe("a PDF's results exported say which page each part is from", () => {
+  const lines = (): string[] => [`${site.base}/harbour.pdf`, `${site.base}/harbour.pdf grep=quay`, `${site.base}/harbour.pdf q="how high did the tide rise above the quay?"`, `${site.base}/harbour.pdf pages=3`];
+
+  test('a folder of files: each marks where its pages start, the grep lines in text, the rest in Markdown', async () => {
+    const dir = await batchTo('pdf-folder', lines(), 'folder');
+    const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string });
+    const file = (i: number): string => readFileSync(path.join(dir, manifest[i]!.file), 'utf8');
+    expect(file(0)).toMatch(/^\*\*Page 1\*\*\n\nSpring tides\n.*\n\n\*\*Page 2\*\*\n\nMoorings\n.*\n\n\*\*Page 3\*\*\n\nNeap tides\n/);
+    expect(manifest[1]!.file).toMatch(/\.txt$/);
+    expect(file(1)).toBe('[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide the ferry still reaches the quay at low water.');
+    // The passage a question found cites its page.
+    expect(file(2)).toMatch(/^\*\*Page 1\*\*\n\n.*The tide rose two metres/s);
+    expect(file(3)).toMatch(/^\*\*Page 3\*\*\n\nNeap tides\n/);
+    expect(readdirSync(dir)).toHaveLength(6);
+  });
+
+  test('--format txt and the combined Markdown mark the pages too', async () => {
+    const dir = await batchTo('pdf-txt', lines().slice(0, 1), 'txt');
+    expect(readFileSync(path.join(dir, 'Harbour report.txt'), 'utf8')).toMatch(/^\[page 1\]\nSpring tides\n.*\n\n\[page 2\]\nMoorings\n.*\n\n\[page 3\]\nNeap tides\n/);
+    const md = readFileSync(await batchTo('pdf-combined', lines(), 'combined'), 'utf8');
+    expect(md).toContain('```text\n[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide');
+    // The whole document, the question's passage from page 3 and pages=3: every section that has page 3 marks it.
+    expect(md.match(/^\*\*Page 3\*\*$/gm)).toHaveLength(3);
+    expect(md).toContain('<harbour.pdf>\n\n**Page 3**\n\nNeap tides\n'.replace('<harbour.pdf>', `<${site.base}/harbour.pdf>`));
   });
 });

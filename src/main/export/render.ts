@@ -2,6 +2,7 @@
  * What one target becomes in an export: its file kind, the bytes of its file, its YAML
  * front matter, its Markdown.
  */
+import { isPageLines } from '../../shared/pages';
 import { isCutShort, isPlainText, type TargetStatus } from '../../shared/types';
 import { routeOf } from '../../shared/urllist/url';
 
@@ -140,13 +141,41 @@ export function frontMatter(t: TargetStatus): string {
   return `---\n${yamlLines(metaFields(t))}---\n\n`;
 }
 
+/**
+ * A PDF result's content with a line where each of its pages starts (meta.page_lines):
+ * "**Page 2**" in Markdown, "[page 2]" in text. The app marks the pages of a result it
+ * shows and sift fetch names them, but an exported file had none: the passages a question
+ * found, or the lines a grep kept, came without the page they cite, and a whole document
+ * without its page breaks. Other kinds, and results without pages, are as stored.
+ */
+export function pagedContent(t: TargetStatus, kind: FileKind): string {
+  const content = contentOf(t);
+  const pageLines = t.result?.meta?.page_lines;
+  if ((kind !== 'md' && kind !== 'txt') || !isPageLines(pageLines) || pageLines.length === 0) return content;
+  // Pages with no line of their own (blank pages) start on the line the next one does; that one is marked.
+  const starts = new Map(pageLines.map(([page, line]) => [line, page]));
+  const out: string[] = [];
+  content.split('\n').forEach((line, i) => {
+    const page = starts.get(i + 1);
+    if (page !== undefined) {
+      // One blank line before the mark, whatever the content had there.
+      while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
+      if (out.length > 0) out.push('');
+      // In Markdown a mark needs a blank line after it too, or it runs into the page's first paragraph.
+      out.push(...(kind === 'md' ? [`**Page ${page}**`, ''] : [`[page ${page}]`]));
+    }
+    out.push(line);
+  });
+  return out.join('\n');
+}
+
 /** The fence language a kind of content is shown in inside Markdown. */
 export const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', html: 'html' };
 
 /** The bytes of a target's own file in a folder or zip export. */
 export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, includeMeta: boolean): string {
-  const content = contentOf(t);
   if (kind === 'json' && forced) {
+    const content = contentOf(t);
     // --format json: every file is one JSON object, whatever the target's mode produced.
     const obj: Record<string, unknown> = { url: t.url, title: titleOf(t), content };
     if (includeMeta) obj['meta'] = t.result?.meta ?? {};
@@ -158,10 +187,10 @@ export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, inclu
     // HTML) is fenced there, as the combined Markdown does; bare, a log's '#' lines were
     // headings and a CSV's rows one paragraph.
     const own = defaultKind(t);
-    const body = own === 'md' ? content : mdFence(content, FENCE_LANG[own]);
+    const body = own === 'md' ? pagedContent(t, 'md') : mdFence(pagedContent(t, own), FENCE_LANG[own]);
     return includeMeta ? frontMatter(t) + body : body;
   }
-  return content;
+  return pagedContent(t, kind);
 }
 
 /** Markdown inline text that stays text: no emphasis, links, HTML or line breaks. */

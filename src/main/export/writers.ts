@@ -12,7 +12,7 @@ import { formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
-import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, titleOf, yamlLines, type FileKind } from './render';
+import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, pagedContent, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
 import { SPREADSHEET_SAFE } from './csv';
 
@@ -264,10 +264,9 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       if (done) {
         if (o.includeMeta) section += `${mdFence(yamlLines(metaFields(t)), 'yaml')}\n`;
         const kind = o.fileKind ?? defaultKind(t);
-        const content = contentOf(t);
         // Said in words, as a failure is: an empty fence read as a page with nothing on it.
         if (empty) section += `> **${emptyResultLabel(empty)}**: ${mdInline(emptyResultText(empty))}\n`;
-        else section += kind === 'md' ? nestedMarkdown(content, titleOf(t)) : mdFence(content, FENCE_LANG[kind]);
+        else section += kind === 'md' ? nestedMarkdown(pagedContent(t, 'md'), titleOf(t)) : mdFence(pagedContent(t, kind), FENCE_LANG[kind]);
       } else {
         const said = notFetchedOr(t, o);
         section += `> **${notDoneWord(t)}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
