@@ -44,6 +44,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(HARBOUR_PDF);
     },
+    '/boats.json': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ harbour: 'Inner basin', boats: [{ name: 'Kittiwake', berth: 'A 3', crew: ['Ann', 'Bo'] }, { name: 'Tern "II"', berth: 'B 1', crew: [] }] }));
+    },
     '/gone': (_req, res) => {
       res.writeHead(410, { 'content-type': 'text/plain' });
       res.end('gone');
@@ -101,5 +105,21 @@ describe("a PDF's results exported say which page each part is from", () => {
     // The whole document, the question's passage from page 3 and pages=3: every section that has page 3 marks it.
     expect(md.match(/^\*\*Page 3\*\*$/gm)).toHaveLength(3);
     expect(md).toContain('<harbour.pdf>\n\n**Page 3**\n\nNeap tides\n'.replace('<harbour.pdf>', `<${site.base}/harbour.pdf>`));
+  });
+});
+
+describe("a jq program's output exported", () => {
+  test('several values are a .jsonl file, one value a line, that a JSON reader opens; one value stays a .json file', async () => {
+    const dir = await batchTo('jq', [`${site.base}/boats.json jq='.boats[]'`, `${site.base}/boats.json jq='.harbour'`, `${site.base}/boats.json jq='.boats | length'`], 'folder');
+    const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string });
+    expect(manifest.map((m) => path.extname(m.file))).toEqual(['.jsonl', '.json', '.json']);
+    const boats = readFileSync(path.join(dir, manifest[0]!.file), 'utf8');
+    expect(boats.endsWith('\n')).toBe(true);
+    expect(boats.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { name: 'Kittiwake', berth: 'A 3', crew: ['Ann', 'Bo'] },
+      { name: 'Tern "II"', berth: 'B 1', crew: [] },
+    ]);
+    expect(JSON.parse(readFileSync(path.join(dir, manifest[1]!.file), 'utf8'))).toBe('Inner basin');
+    expect(JSON.parse(readFileSync(path.join(dir, manifest[2]!.file), 'utf8'))).toBe(2);
   });
 });

@@ -6,7 +6,7 @@ import { isPageLines } from '../../shared/pages';
 import { isCutShort, isPlainText, type TargetStatus } from '../../shared/types';
 import { routeOf } from '../../shared/urllist/url';
 
-export type FileKind = 'md' | 'txt' | 'json' | 'html';
+export type FileKind = 'md' | 'txt' | 'json' | 'jsonl' | 'html';
 
 /** A target that finished with a result; everything else (failed, pending, running) is "not done". */
 export function isDone(t: TargetStatus): boolean {
@@ -74,15 +74,74 @@ function looksLikeJson(s: string): boolean {
   }
 }
 
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * jq's output when it is more than one JSON value ('.items[]' gives one per item, each
+ * pretty-printed): each value on one line, its tokens as jq wrote them (a number is not
+ * re-read, so 12345678901234567890 stays so). Undefined for one value, or for text that is
+ * not a stream of JSON values.
+ */
+export function jsonStreamLines(s: string): string[] | undefined {
+  const lines: string[] = [];
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isBlank(s.charCodeAt(i))) i++;
+    if (i >= n) break;
+    let value = '';
+    let from = i;
+    let depth = 0;
+    let inString = false;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (inString) {
+        if (c === 0x5c) i++;
+        else if (c === 0x22) {
+          inString = false;
+          if (depth === 0) {
+            i++;
+            break;
+          }
+        }
+        continue;
+      }
+      if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        if (--depth === 0) {
+          i++;
+          break;
+        }
+      } else if (isBlank(c)) {
+        if (depth === 0) break;
+        // Blanks between tokens go; those inside strings were skipped above.
+        value += s.slice(from, i);
+        from = i + 1;
+      }
+    }
+    value += s.slice(from, i);
+    try {
+      JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+    lines.push(value);
+  }
+  return lines.length > 1 ? lines : undefined;
+}
+
 /**
  * The file kind of a target by what it asked for: a jq program or `meta` gives JSON (a jq
+ * program that gives several values gives JSON Lines, one value a line: its output as it
+ * was, two pretty objects one after the other, is no JSON a viewer or a program opens; a jq
  * program asked for text gives jq -r's lines: text), text/raw/links and grep give text, html
  * gives HTML. Markdown is the default mode, and for a JSON document the pipeline returns
  * pretty JSON instead, and a text document as it is, so the content decides there.
  */
 export function defaultKind(t: TargetStatus): FileKind {
   const o = t.options;
-  if (o?.jq) return o.mode === 'text' ? 'txt' : 'json';
+  if (o?.jq) return o.mode === 'text' ? 'txt' : jsonStreamLines(contentOf(t)) ? 'jsonl' : 'json';
   switch (o?.mode) {
     case 'text':
     case 'raw':
@@ -170,7 +229,7 @@ export function pagedContent(t: TargetStatus, kind: FileKind): string {
 }
 
 /** The fence language a kind of content is shown in inside Markdown. */
-export const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', html: 'html' };
+export const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', jsonl: 'json', html: 'html' };
 
 /** The bytes of a target's own file in a folder or zip export. */
 export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, includeMeta: boolean): string {
@@ -190,6 +249,7 @@ export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, inclu
     const body = own === 'md' ? pagedContent(t, 'md') : mdFence(pagedContent(t, own), FENCE_LANG[own]);
     return includeMeta ? frontMatter(t) + body : body;
   }
+  if (kind === 'jsonl') return `${(jsonStreamLines(contentOf(t)) ?? [contentOf(t)]).join('\n')}\n`;
   return pagedContent(t, kind);
 }
 
