@@ -207,8 +207,12 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(id, said).toBeDefined();
     const out = path.join(tmp.dir, 'still-running');
     let r: Awaited<ReturnType<typeof sift>>;
+    let folder: Awaited<ReturnType<typeof sift>>;
+    let combined: Awaited<ReturnType<typeof sift>>;
     try {
       r = await sift('export', id!, '--db', db, '--out', out, '--format', 'csv');
+      folder = await sift('export', id!, '--db', db, '--out', out, '--format', 'md');
+      combined = await sift('export', id!, '--db', db, '--out', out, '--format', 'combined');
     } finally {
       // Cancelled, what it never reached is left over: the advice then is to run the rest again.
       expect((await sift('cancel', id!, '--db', db)).code).toBe(0);
@@ -219,11 +223,21 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(r.err).toContain('\n  the job is still running: export again when it has finished to have every target\n');
     const rows = parseCsv(readFileSync(path.join(out, `sift-${id}.csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
     expect(rows.find((row) => row['url']!.endsWith('/article/8'))).toMatchObject({ status: 'pending', hint: 'The job is still running: export again when it has finished.' });
+    // failed.txt is what to run again: the targets still to come are not in it (dropped back
+    // into Sift, they were fetched twice), and the combined Markdown says it is a snapshot.
+    expect(folder.code, folder.err).toBe(0);
+    expect(readFileSync(path.join(out, `sift-${id}`, 'failed.txt'), 'utf8')).toBe('');
+    expect(combined.code, combined.err).toBe(0);
+    const md = readFileSync(path.join(out, `sift-${id}.md`), 'utf8').split('\n');
+    expect(md.slice(2, 5)).toEqual(['1 of 3 targets (2 not fetched yet, not included)', '', 'The job was still running when this was exported: export it again when it has finished to have every target.']);
     const after = await sift('export', id!, '--db', db, '--out', out, '--format', 'csv');
     expect(after.err).toContain('exported 3 targets (0 failed, 1 stopped mid-way, 1 not run) to ');
     expect(after.err).not.toContain('still running');
     const rowsAfter = parseCsv(readFileSync(path.join(out, `sift-${id} (2).csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
     expect(rowsAfter.find((row) => row['url']!.endsWith('/article/8'))).toMatchObject({ status: 'pending', hint: 'Run the rest again to fetch it.' });
+    // Cancelled, they are left over: failed.txt lists them to run again.
+    expect((await sift('export', id!, '--db', db, '--out', out, '--format', 'md')).code).toBe(0);
+    expect(readFileSync(path.join(out, `sift-${id} (2)`, 'failed.txt'), 'utf8')).toBe(`${site.base}/hang-too\n${site.base}/article/8\n`);
   });
 
   test('a folder of Markdown files shows a text document and a jq result fenced, as the combined Markdown does', async () => {

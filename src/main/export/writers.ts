@@ -121,7 +121,10 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       // failed.txt lists every target that did not finish, so "run the rest again" is one
       // drop of this file; the manifest lists every target, whatever includeFailed says:
       // a summary that hides failures would contradict "exported 15 targets (1 failed)".
-      await failedList.write(`${formatOptionsLine(t)}\n`);
+      // Of a job still running, the targets it has not reached are still to come, not left
+      // over: listed, a snapshot of a long job had a failed.txt of thousands of URLs that
+      // had not failed, and dropping it back into Sift fetched each of them twice.
+      if (!(o.stillRunning && (t.status === 'pending' || t.status === 'running'))) await failedList.write(`${formatOptionsLine(t)}\n`);
       let file: string | null = null;
       let bytes = 0;
       if (o.includeFailed) {
@@ -212,8 +215,9 @@ export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOpt
 const targets = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'target' : 'targets'}`;
 
 /** "1 failed and 2 not fetched": the targets that are not done, by what became of them. */
-function notDoneWords(failed: number, notFetched: number): string {
-  return [failed ? `${failed.toLocaleString('en-US')} failed` : '', notFetched ? `${notFetched.toLocaleString('en-US')} not fetched` : ''].filter(Boolean).join(' and ');
+function notDoneWords(failed: number, notFetched: number, stillRunning: boolean): string {
+  const later = stillRunning ? 'not fetched yet' : 'not fetched';
+  return [failed ? `${failed.toLocaleString('en-US')} failed` : '', notFetched ? `${notFetched.toLocaleString('en-US')} ${later}` : ''].filter(Boolean).join(' and ');
 }
 
 /**
@@ -222,11 +226,13 @@ function notDoneWords(failed: number, notFetched: number): string {
  * "25 targets" as if every page were there, and a reader had to go through the contents to
  * find the one that failed.
  */
-function countLine(count: number, notDone: { failed: number; notFetched: number }, included: boolean): string {
-  const what = notDoneWords(notDone.failed, notDone.notFetched);
+function countLine(count: number, notDone: { failed: number; notFetched: number }, o: Pick<WriterOptions, 'includeFailed' | 'stillRunning'>): string {
+  const what = notDoneWords(notDone.failed, notDone.notFetched, o.stillRunning ?? false);
   if (!what) return targets(count);
-  if (included) return `${targets(count)} (${what})`;
-  return `${count.toLocaleString('en-US')} of ${targets(count + notDone.failed + notDone.notFetched)} (${what}, not included)`;
+  // Of a job still running, the document is a snapshot: read later, "2 not fetched" said those pages were given up on.
+  const later = o.stillRunning && notDone.notFetched > 0 ? '\n\nThe job was still running when this was exported: export it again when it has finished to have every target.' : '';
+  if (o.includeFailed) return `${targets(count)} (${what})${later}`;
+  return `${count.toLocaleString('en-US')} of ${targets(count + notDone.failed + notDone.notFetched)} (${what}, not included)${later}`;
 }
 
 /**
@@ -276,7 +282,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
     async finish() {
       await toc.close();
       await body.close();
-      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${countLine(count, notDone, o.includeFailed)}\n\n## Contents\n\n`);
+      await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${countLine(count, notDone, o)}\n\n## Contents\n\n`);
       for await (const chunk of createReadStream(toc.path)) await main.write(chunk as Buffer);
       await main.write('\n');
       for await (const chunk of createReadStream(body.path)) await main.write(chunk as Buffer);
