@@ -338,7 +338,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(r.err).toContain(`\n  The results are stored: \`sift export ${id} --out DIR\` writes them without fetching again.\n`);
     const again = await sift('export', id, '--db', db, '--out', out, '--format', 'csv');
     expect(again.code, again.err).toBe(0);
-    expect(readFileSync(path.join(out, `sift-${id}.csv`), 'utf8')).toContain(`${site.base}/gate,done,Gate,`);
+    expect(readFileSync(path.join(out, `sift-${id}.csv`), 'utf8')).toContain(`${site.base}/gate,,done,Gate,`);
   });
 
   test('a file the user names is replaced by the next export to that name', async () => {

@@ -77,7 +77,7 @@ describe('a target whose grep matched no line, exported', () => {
   test('--format combined says so in the contents and in its section, not with an empty fence', async () => {
     const md = readFileSync(await batchTo('combined'), 'utf8');
     expect(md).toContain('- [Ferry fares](#target-2) (no match)\n');
-    expect(md).toMatch(/## Ferry fares\n\n<http:[^>]+\/fares>\n\n> \*\*no match\*\*: No line matches the grep expression/);
+    expect(md).toMatch(/## Ferry fares\n\n<http:[^>]+\/fares>\n\nAsked with `grep=water`\n\n> \*\*no match\*\*: No line matches the grep expression/);
     expect(md).not.toMatch(/```text\n```/);
   });
 

@@ -5,6 +5,7 @@
  * its name says.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { siftInProcess } from '../helpers/cli-main';
@@ -104,7 +105,28 @@ describe("a PDF's results exported say which page each part is from", () => {
     expect(md).toContain('```text\n[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide');
     // The whole document, the question's passage from page 3 and pages=3: every section that has page 3 marks it.
     expect(md.match(/^\*\*Page 3\*\*$/gm)).toHaveLength(3);
-    expect(md).toContain('<harbour.pdf>\n\n**Page 3**\n\nNeap tides\n'.replace('<harbour.pdf>', `<${site.base}/harbour.pdf>`));
+    expect(md).toContain('<harbour.pdf>\n\nAsked with `pages=3`\n\n**Page 3**\n\nNeap tides\n'.replace('<harbour.pdf>', `<${site.base}/harbour.pdf>`));
+  });
+});
+
+describe('one URL asked four ways', () => {
+  const lines = (): string[] => [`${site.base}/harbour.pdf`, `${site.base}/harbour.pdf grep=quay`, `${site.base}/harbour.pdf q="how high did the tide rise?"`, `${site.base}/harbour.pdf pages=3`];
+
+  test('the combined Markdown says under each section what it asked, the question above its passages', async () => {
+    const md = readFileSync(await batchTo('asked-combined', lines(), 'combined'), 'utf8');
+    const sections = md.split('<a id="target-').slice(1);
+    expect(sections.map((sec) => /^Asked with (.*)$/m.exec(sec)?.[1])).toEqual([undefined, '`grep=quay`', '`question="how high did the tide rise?"`', '`pages=3`']);
+    expect(sections[2]).toMatch(/<[^>]+\/harbour\.pdf>\n\nAsked with `question="how high did the tide rise\?"`\n\n\*\*Page 1\*\*\n/);
+  });
+
+  test('the CSV, the JSONL and the manifest tell the four rows apart by their options', async () => {
+    const rows = parseCsv(readFileSync(await batchTo('asked-csv', lines(), 'csv'), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r['options'])).toEqual(['', 'grep=quay', 'question="how high did the tide rise?"', 'pages=3']);
+    const jsonl = readFileSync(await batchTo('asked-jsonl', lines(), 'jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { options: unknown });
+    expect(jsonl.map((o) => o.options)).toEqual([{}, { grep: 'quay' }, { question: 'how high did the tide rise?' }, { pages: '3' }]);
+    const dir = await batchTo('asked-folder', lines(), 'md');
+    const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { options: unknown });
+    expect(manifest.map((o) => o.options)).toEqual([{}, { grep: 'quay' }, { question: 'how high did the tide rise?' }, { pages: '3' }]);
   });
 });
 

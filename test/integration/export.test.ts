@@ -7,6 +7,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SiftError } from '../../src/shared/errors';
 import { parseList } from '../../src/shared/urllist/index';
+import { formatOptionsLine } from '../../src/shared/urllist/options';
 import type { Job, Options, TargetStatus } from '../../src/shared/types';
 import { CSV_COLUMNS, exportJob, exportOptionsFromCli, type ExportOptions, type ExportSource, type ManifestLine } from '../../src/main/export/index';
 import { folderSink } from '../../src/main/export/layout';
@@ -355,8 +356,8 @@ describe('JSONL and CSV exports', () => {
     const s = await run(HOSTILE_SPECS, { format: 'jsonl', includeFailed: true });
     const rows = readFileSync(s.path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(HOSTILE_SPECS.length);
-    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', status: 'done', content: 'content of 0', meta: {}, error: '', hint: '', reason: '' });
-    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.', reason: 'soft404' });
+    expect(rows[0]).toEqual({ idx: 0, url: 'https://a.example/1', options: {}, status: 'done', content: 'content of 0', meta: {}, error: '', hint: '', reason: '' });
+    expect(rows[14]).toEqual({ idx: 14, url: 'https://b.example/dead', options: { pages: '1-5', grep: 'net revenue', context: true }, status: 'failed', content: null, meta: null, error: 'HTTP 404: not found', hint: 'Check the URL.', reason: 'soft404' });
     // The JSONL lists every target whatever includeFailed says: it is a listing, not content.
     const plain = await run(HOSTILE_SPECS, { format: 'jsonl', out: path.join(root, 'plain.jsonl') });
     expect(readFileSync(plain.path, 'utf8')).toBe(readFileSync(s.path, 'utf8'));
@@ -377,7 +378,7 @@ describe('JSONL and CSV exports', () => {
   it('writes a CSV summary of every target, failed ones included without asking, that csv-parse reads back to the same rows', async () => {
     const s = await run(HOSTILE_SPECS, { format: 'csv', out: path.join(root, 'summary.csv') });
     const raw = readFileSync(s.path, 'utf8');
-    expect(raw.startsWith('\ufeffidx,url,status,title,bytes,error,hint,reason,warnings\r\n')).toBe(true);
+    expect(raw.startsWith('\ufeffidx,url,options,status,title,bytes,error,hint,reason,warnings\r\n')).toBe(true);
     const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
     const expected = [...source(HOSTILE_SPECS).targets()].map((t) => {
       // A title's control characters are left out (a NUL or an ESC in a cell).
@@ -385,6 +386,8 @@ describe('JSONL and CSV exports', () => {
       return {
         idx: String(t.idx),
         url: t.url,
+        // As a list line writes them ('mode=text'), so one URL asked two ways is two rows told apart.
+        options: formatOptionsLine({ url: '', options: t.options }).trim(),
         status: t.status,
         // A cell a spreadsheet would evaluate is written with a leading apostrophe.
         title: /^[=+\-@\t\r]/.test(title) ? `'${title}` : title,

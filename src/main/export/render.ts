@@ -364,6 +364,17 @@ export function nestedMarkdown(content: string, title: string): string {
   return lines.join('\n');
 }
 
+/** Text as one Markdown code span: delimited by a backtick run longer than any inside it. */
+export function mdCode(s: string): string {
+  const flat = withoutBidiControls(s).replace(/\s+/gu, ' ');
+  let longest = 0;
+  for (const m of flat.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const ticks = '`'.repeat(longest + 1);
+  // A span that starts or ends with a backtick needs a space between it and the delimiters.
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
+
 /** Content shown verbatim in Markdown: a fence longer than any backtick run inside it. */
 export function mdFence(content: string, lang: string): string {
   let longest = 0;

@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { emptyResultLabel, emptyResultText, isEmptyResult } from '../../shared/empty';
-import { resultWarnings, rowFailure, type Result, type TargetStatus } from '../../shared/types';
-import { formatOptionsLine } from '../../shared/urllist/options';
+import { resultWarnings, rowFailure, type Options, type Result, type TargetStatus } from '../../shared/types';
+import { canonicalOptions, formatOptionsLine } from '../../shared/urllist/options';
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
-import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, pagedContent, titleOf, yamlLines, type FileKind } from './render';
+import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdCode, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, pagedContent, titleOf, yamlLines, type FileKind } from './render';
 import { jsonLine } from '../../shared/json';
 import { SPREADSHEET_SAFE } from './csv';
 
@@ -65,10 +65,19 @@ function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): 
 const listedError = (t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } =>
   t.status === 'done' || t.status === 'failed' ? { error: t.error, hint: t.hint } : notReached(o);
 
+/**
+ * What a target asked for beyond its URL, as a list line writes it ('pages=3 grep=quay'; ''
+ * for none). One URL asked four ways (whole, a grep, a question, some pages) made four rows
+ * and sections that nothing told apart, and a question's passages came without the question.
+ */
+export const askedOf = (t: Pick<TargetStatus, 'url' | 'options'>): string => formatOptionsLine({ url: '', options: t.options }).trim();
+
 /** One line of manifest.jsonl. */
 export interface ManifestLine {
   idx: number;
   url: string;
+  /** The target's options, as the list gave them ({} for none). */
+  options: Options;
   status: TargetStatus['status'];
   /** The target's file in the folder, or null when it has none (not done, and failed ones not included). */
   file: string | null;
@@ -114,7 +123,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         const data = Buffer.from(empty ? `${t.url}\n\n${emptyResultLabel(empty)}: ${emptyResultText(empty)}\n` : fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
-        const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '', warnings: resultWarnings(t.result) };
+        const line: ManifestLine = { idx: t.idx, url: t.url, options: canonicalOptions(t.options), status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '', warnings: resultWarnings(t.result) };
         await manifest.write(`${jsonLine(line)}\n`);
         return;
       }
@@ -136,7 +145,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
         files++;
         bytes = data.length;
       }
-      const line: ManifestLine = { idx: t.idx, url: t.url, status: t.status, file, bytes, ...listedError(t, o), reason: reasonOfTarget(t), warnings: [] };
+      const line: ManifestLine = { idx: t.idx, url: t.url, options: canonicalOptions(t.options), status: t.status, file, bytes, ...listedError(t, o), reason: reasonOfTarget(t), warnings: [] };
       await manifest.write(`${jsonLine(line)}\n`);
     },
     async finish() {
@@ -146,7 +155,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
   };
 }
 
-/** One JSON object per target, failed ones included: {idx, url, status, content, meta, error, hint, reason}. */
+/** One JSON object per target, failed ones included: {idx, url, options, status, content, meta, error, hint, reason}. */
 export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   return {
@@ -155,6 +164,7 @@ export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterO
       const obj = {
         idx: t.idx,
         url: t.url,
+        options: canonicalOptions(t.options),
         status: t.status,
         content: done ? contentOf(t) : null,
         meta: done ? (t.result?.meta ?? {}) : null,
@@ -174,7 +184,7 @@ export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterO
   };
 }
 
-export const CSV_COLUMNS = ['idx', 'url', 'status', 'title', 'bytes', 'error', 'hint', 'reason', 'warnings'] as const;
+export const CSV_COLUMNS = ['idx', 'url', 'options', 'status', 'title', 'bytes', 'error', 'hint', 'reason', 'warnings'] as const;
 
 /** A CSV summary of every target, safe to open in a spreadsheet (SPREADSHEET_SAFE). */
 export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
@@ -192,7 +202,7 @@ export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOpt
       const done = isDone(t);
       // warnings: an ok page that may not be what was wanted (thin, no_text), ';'-separated.
       const { error, hint } = listedError(t, o);
-      const row = [t.idx, t.url, t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, error, hint, reasonOfTarget(t), done ? resultWarnings(t.result).join(';') : ''];
+      const row = [t.idx, t.url, askedOf(t), t.status, titleOf(t), done ? Buffer.byteLength(contentOf(t)) : 0, error, hint, reasonOfTarget(t), done ? resultWarnings(t.result).join(';') : ''];
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
     },
@@ -267,6 +277,8 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       // Percent-encoding < and > keeps the URL inside its <…> autolink.
       const url = t.url.replace(/</g, '%3C').replace(/>/g, '%3E');
       let section = `<a id="${anchor}"></a>\n\n## ${title}\n\n<${url}>\n\n`;
+      const asked = askedOf(t);
+      if (asked) section += `Asked with ${mdCode(asked)}\n\n`;
       if (done) {
         if (o.includeMeta) section += `${mdFence(yamlLines(metaFields(t)), 'yaml')}\n`;
         const kind = o.fileKind ?? defaultKind(t);
