@@ -128,6 +128,18 @@ describe('one URL asked four ways', () => {
     const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { options: unknown });
     expect(manifest.map((o) => o.options)).toEqual([{}, { grep: 'quay' }, { question: 'how high did the tide rise?' }, { pages: '3' }]);
   });
+  test("--include-meta: a file's front matter says what it asked, and leaves out the line bookkeeping its page marks moved", async () => {
+    const dir = await batchTo('asked-meta', lines(), 'md', '--include-meta');
+    const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string });
+    const question = readFileSync(path.join(dir, manifest[2]!.file), 'utf8');
+    const front = /^---\n([\s\S]*?)\n---\n\n/.exec(question)![1]!;
+    expect(front).toContain('\noptions: {"question":"how high did the tide rise?"}\n');
+    expect(front).toContain('\npages_total: 3\n');
+    expect(front).not.toMatch(/^(page_lines|source_lines):/m);
+    expect(question.slice(front.length + 10)).toMatch(/^\*\*Page 1\*\*\n/);
+    // A target asked nothing more than its URL has no options line.
+    expect(readFileSync(path.join(dir, manifest[0]!.file), 'utf8')).not.toMatch(/^options:/m);
+  });
 });
 
 describe("a jq program's output exported", () => {

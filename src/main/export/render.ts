@@ -4,6 +4,7 @@
  */
 import { isPageLines } from '../../shared/pages';
 import { isCutShort, isPlainText, type TargetStatus } from '../../shared/types';
+import { canonicalOptions } from '../../shared/urllist/options';
 import { routeOf } from '../../shared/urllist/url';
 
 export type FileKind = 'md' | 'txt' | 'json' | 'jsonl' | 'html';
@@ -191,9 +192,18 @@ export function yamlLines(fields: Record<string, unknown>): string {
   return out;
 }
 
+/**
+ * A file's meta (YAML front matter, the combined Markdown's meta block): the target's URL,
+ * title and options (what a question's passages answer), then the result's meta without
+ * page_lines and source_lines. Those count the lines of the content as stored, which the
+ * file's page marks have moved: a citation read from them named the wrong line, and the
+ * app's meta table leaves them out as bookkeeping. The JSONL keeps every field with the
+ * content they count.
+ */
 export function metaFields(t: TargetStatus): Record<string, unknown> {
-  const { url: _url, title: _title, ...rest } = t.result?.meta ?? {};
-  return { url: t.url, title: titleOf(t), ...rest };
+  const { url: _url, title: _title, page_lines: _pages, source_lines: _lines, ...rest } = t.result?.meta ?? {};
+  const options = canonicalOptions(t.options);
+  return { url: t.url, title: titleOf(t), ...(Object.keys(options).length > 0 ? { options } : {}), ...rest };
 }
 
 export function frontMatter(t: TargetStatus): string {
