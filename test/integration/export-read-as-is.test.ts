@@ -4,8 +4,9 @@
  * grep lines and passages are in the document, and whether a jq program's file opens as what
  * its name says.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { marked } from 'marked';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { siftInProcess } from '../helpers/cli-main';
@@ -22,11 +23,12 @@ const page = (title: string, paras: string[]): string =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>${paras.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
 
 // Three pages, the tide on the first and the third: a grep or a question finds lines on both.
+// A line that Markdown would read as a list item, as a report's numbered sections are.
 const HARBOUR_PDF = makePdf({
   title: 'Harbour report',
   pages: [
     ['Spring tides', 'The tide rose two metres above the quay in March.'],
-    ['Moorings', 'Forty boats moor in the inner basin all year.'],
+    ['Moorings', '1. Forty boats moor in the inner basin all year.'],
     ['Neap tides', 'At neap tide the ferry still reaches the quay at low water.'],
   ],
 });
@@ -82,30 +84,34 @@ describe('combined Markdown with the failed targets included', () => {
   });
 });
 
-describe("a PDF's results exported say which page each part is from", () => {
+describe("a PDF's results exported are its text as laid out, with its pages marked", () => {
   const lines = (): string[] => [`${site.base}/harbour.pdf`, `${site.base}/harbour.pdf grep=quay`, `${site.base}/harbour.pdf q="how high did the tide rise above the quay?"`, `${site.base}/harbour.pdf pages=3`];
+  const WHOLE = /^\[page 1\]\nSpring tides\nThe tide rose two metres above the quay in March\.\n\n\[page 2\]\nMoorings\n1\. Forty boats moor in the inner basin all year\.\n\n\[page 3\]\nNeap tides\n/;
 
-  test('a folder of files: each marks where its pages start, the grep lines in text, the rest in Markdown', async () => {
+  test('a folder of files: text files, each marking where its pages start, so a passage or a grep line cites its page', async () => {
     const dir = await batchTo('pdf-folder', lines(), 'folder');
     const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string });
+    expect(manifest.map((m) => path.extname(m.file))).toEqual(['.txt', '.txt', '.txt', '.txt']);
     const file = (i: number): string => readFileSync(path.join(dir, manifest[i]!.file), 'utf8');
-    expect(file(0)).toMatch(/^\*\*Page 1\*\*\n\nSpring tides\n.*\n\n\*\*Page 2\*\*\n\nMoorings\n.*\n\n\*\*Page 3\*\*\n\nNeap tides\n/);
-    expect(manifest[1]!.file).toMatch(/\.txt$/);
+    expect(file(0)).toMatch(WHOLE);
     expect(file(1)).toBe('[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide the ferry still reaches the quay at low water.');
-    // The passage a question found cites its page.
-    expect(file(2)).toMatch(/^\*\*Page 1\*\*\n\n.*The tide rose two metres/s);
-    expect(file(3)).toMatch(/^\*\*Page 3\*\*\n\nNeap tides\n/);
-    expect(readdirSync(dir)).toHaveLength(6);
+    expect(file(2)).toMatch(/^\[page 1\]\n.*The tide rose two metres/s);
+    expect(file(3)).toMatch(/^\[page 3\]\nNeap tides\n/);
   });
 
-  test('--format txt and the combined Markdown mark the pages too', async () => {
-    const dir = await batchTo('pdf-txt', lines().slice(0, 1), 'txt');
-    expect(readFileSync(path.join(dir, 'Harbour report.txt'), 'utf8')).toMatch(/^\[page 1\]\nSpring tides\n.*\n\n\[page 2\]\nMoorings\n.*\n\n\[page 3\]\nNeap tides\n/);
+  test('Markdown (--format md, the combined file) fences it as text, as the app shows it: its numbered line is no list item', async () => {
+    const dir = await batchTo('pdf-md', lines().slice(0, 1), 'md');
+    const own = readFileSync(path.join(dir, 'Harbour report.md'), 'utf8');
+    expect(own.startsWith('```text\n')).toBe(true);
+    expect(own.slice('```text\n'.length)).toMatch(WHOLE);
     const md = readFileSync(await batchTo('pdf-combined', lines(), 'combined'), 'utf8');
     expect(md).toContain('```text\n[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide');
     // The whole document, the question's passage from page 3 and pages=3: every section that has page 3 marks it.
-    expect(md.match(/^\*\*Page 3\*\*$/gm)).toHaveLength(3);
-    expect(md).toContain('<harbour.pdf>\n\nAsked with `pages=3`\n\n**Page 3**\n\nNeap tides\n'.replace('<harbour.pdf>', `<${site.base}/harbour.pdf>`));
+    expect(md.match(/^\[page 3\]$/gm)).toHaveLength(4);
+    expect(md).toContain(`<${site.base}/harbour.pdf>\n\nAsked with \`pages=3\`\n\n\`\`\`text\n[page 3]\nNeap tides\n`);
+    const html = await marked.parse(md);
+    expect(html).not.toContain('<ol');
+    expect(html).toContain('1. Forty boats moor');
   });
 });
 
@@ -116,7 +122,7 @@ describe('one URL asked four ways', () => {
     const md = readFileSync(await batchTo('asked-combined', lines(), 'combined'), 'utf8');
     const sections = md.split('<a id="target-').slice(1);
     expect(sections.map((sec) => /^Asked with (.*)$/m.exec(sec)?.[1])).toEqual([undefined, '`grep=quay`', '`question="how high did the tide rise?"`', '`pages=3`']);
-    expect(sections[2]).toMatch(/<[^>]+\/harbour\.pdf>\n\nAsked with `question="how high did the tide rise\?"`\n\n\*\*Page 1\*\*\n/);
+    expect(sections[2]).toMatch(/<[^>]+\/harbour\.pdf>\n\nAsked with `question="how high did the tide rise\?"`\n\n```text\n\[page 1\]\n/);
   });
 
   test('the CSV, the JSONL and the manifest tell the four rows apart by their options', async () => {
@@ -136,7 +142,7 @@ describe('one URL asked four ways', () => {
     expect(front).toContain('\noptions: {"question":"how high did the tide rise?"}\n');
     expect(front).toContain('\npages_total: 3\n');
     expect(front).not.toMatch(/^(page_lines|source_lines):/m);
-    expect(question.slice(front.length + 10)).toMatch(/^\*\*Page 1\*\*\n/);
+    expect(question.slice(front.length + 10)).toMatch(/^```text\n\[page 1\]\n/);
     // A target asked nothing more than its URL has no options line.
     expect(readFileSync(path.join(dir, manifest[0]!.file), 'utf8')).not.toMatch(/^options:/m);
   });

@@ -157,6 +157,10 @@ export function defaultKind(t: TargetStatus): FileKind {
       // grep's lines are lines: as Markdown, two of them ran into one paragraph, and the "--"
       // between two groups of context made the line above it a heading.
       if (o?.grep) return 'txt';
+      // A PDF's text is laid out, not written in Markdown, as the app shows it: as Markdown its
+      // lines ran into one paragraph (a heading into the text below it), "1. Introduction"
+      // became a list item and an indented line code.
+      if (t.result?.meta?.kind === 'pdf') return 'txt';
       return isPlainText(t.result?.meta) ? 'txt' : 'md';
   }
 }
@@ -211,16 +215,16 @@ export function frontMatter(t: TargetStatus): string {
 }
 
 /**
- * A PDF result's content with a line where each of its pages starts (meta.page_lines):
- * "**Page 2**" in Markdown, "[page 2]" in text. The app marks the pages of a result it
- * shows and sift fetch names them, but an exported file had none: the passages a question
- * found, or the lines a grep kept, came without the page they cite, and a whole document
- * without its page breaks. Other kinds, and results without pages, are as stored.
+ * A PDF result's text with a line "[page 2]" where each of its pages starts
+ * (meta.page_lines). The app marks the pages of a result it shows and sift fetch names them,
+ * but an exported file had none: the passages a question found, or the lines a grep kept,
+ * came without the page they cite, and a whole document without its page breaks. Other
+ * kinds, and results without pages, are as stored.
  */
 export function pagedContent(t: TargetStatus, kind: FileKind): string {
   const content = contentOf(t);
   const pageLines = t.result?.meta?.page_lines;
-  if ((kind !== 'md' && kind !== 'txt') || !isPageLines(pageLines) || pageLines.length === 0) return content;
+  if (kind !== 'txt' || !isPageLines(pageLines) || pageLines.length === 0) return content;
   // Pages with no line of their own (blank pages) start on the line the next one does; that one is marked.
   const starts = new Map(pageLines.map(([page, line]) => [line, page]));
   const out: string[] = [];
@@ -230,8 +234,7 @@ export function pagedContent(t: TargetStatus, kind: FileKind): string {
       // One blank line before the mark, whatever the content had there.
       while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
       if (out.length > 0) out.push('');
-      // In Markdown a mark needs a blank line after it too, or it runs into the page's first paragraph.
-      out.push(...(kind === 'md' ? [`**Page ${page}**`, ''] : [`[page ${page}]`]));
+      out.push(`[page ${page}]`);
     }
     out.push(line);
   });
@@ -243,8 +246,8 @@ export const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json:
 
 /** The bytes of a target's own file in a folder or zip export. */
 export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, includeMeta: boolean): string {
+  const content = contentOf(t);
   if (kind === 'json' && forced) {
-    const content = contentOf(t);
     // --format json: every file is one JSON object, whatever the target's mode produced.
     const obj: Record<string, unknown> = { url: t.url, title: titleOf(t), content };
     if (includeMeta) obj['meta'] = t.result?.meta ?? {};
@@ -256,10 +259,10 @@ export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, inclu
     // HTML) is fenced there, as the combined Markdown does; bare, a log's '#' lines were
     // headings and a CSV's rows one paragraph.
     const own = defaultKind(t);
-    const body = own === 'md' ? pagedContent(t, 'md') : mdFence(pagedContent(t, own), FENCE_LANG[own]);
+    const body = own === 'md' ? content : mdFence(pagedContent(t, own), FENCE_LANG[own]);
     return includeMeta ? frontMatter(t) + body : body;
   }
-  if (kind === 'jsonl') return `${(jsonStreamLines(contentOf(t)) ?? [contentOf(t)]).join('\n')}\n`;
+  if (kind === 'jsonl') return `${(jsonStreamLines(content) ?? [content]).join('\n')}\n`;
   return pagedContent(t, kind);
 }
 
