@@ -857,3 +857,38 @@ describe('a JSON list with a comma missing', () => {
     expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[2, 'not valid JSON: a "," is missing at the end of line 2 (between two entries)']]);
   });
 });
+
+describe('prose with URLs in it, pasted out of an e-mail or a chat', () => {
+  const inProse = [
+    [3, 'https://example.org/reports/2024-q3.pdf'],
+    [4, 'https://news.example.net/markets/summary?id=7&lang=en'],
+    [6, 'https://en.wikipedia.org/wiki/Index_(economics)'],
+    [7, 'https://blog.example.com/posts/rates'],
+  ];
+
+  it('takes the URLs out of the sentences, with the punctuation after them cut, and counts no sentence as an invalid line', () => {
+    const r = parseList(fixture('prose-email.txt'));
+    expect(r.targets.map((t) => [t.line, t.url])).toEqual(inProse);
+    expect(r.invalid).toEqual([]);
+    // The same page with an anchor (#comments) is the page already taken.
+    expect(r.duplicates).toEqual([{ line: 8, text: 'https://blog.example.com/posts/rates#comments', reason: 'duplicate of line 7' }]);
+  });
+
+  it('reads a line of words with URLs in a plain-text list for its URLs, and keeps the list\'s options', () => {
+    const r = parseList(['https://a.org/r.pdf pages=1-3', 'See also https://b.org/y, and (https://c.org/z).', 'Title: https://d.org/w', 'nothing to read here'].join('\n'));
+    expect(r.format).toBe('text');
+    expect(r.targets.map((t) => [t.line, t.url, t.options])).toEqual([
+      [1, 'https://a.org/r.pdf', { pages: '1-3' }],
+      [2, 'https://b.org/y', undefined],
+      [2, 'https://c.org/z', undefined],
+      [3, 'https://d.org/w', undefined],
+    ]);
+    expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[4, 'not a URL']]);
+  });
+
+  it('does not take a sentence whose commas run through every line for a CSV without a URL column', () => {
+    const r = parseList('Hi all, please read https://a.org/x, it is short.\nAlso, this one: https://b.org/y, thanks!\n');
+    expect(r.targets.map((t) => t.url)).toEqual(['https://a.org/x', 'https://b.org/y']);
+    expect(r.invalid).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import type { ListFormat } from './index';
+import { parseOptionsText } from './options';
 import { xmlRoot } from './xml';
 
 const BY_MIME: Record<string, ListFormat> = {
@@ -54,7 +55,17 @@ const TEXT_LINE = /^[a-z][a-z0-9+.-]*:\/\/[^\s,]*(?:\s|$)/i;
 const URL_HEADER = /(?:^|[,;\t])\s*"?(?:url|link|href)"?\s*(?:[,;\t]|$)/i;
 const MD_LINK = /\[[^\]\n]*\]\(\s*<?[a-z#./]/i;
 const MD_LIST_URL = /^\s{0,3}(?:[-*+]|\d+[.)])\s+.*https?:\/\//im;
+// A URL after a word and a space, as a sentence has it; a spreadsheet's cell follows its separator.
+const PROSE_URL = /\S[ ]+[(<"'“‘]?https?:\/\//i;
 const HTML_START = /^<(?:!doctype|html|head|body|dl|dt|meta|title|h1|p|ul|ol|li|div|a)[\s>]/i;
+
+/** A plain-text list's line: a URL, then options ("pages=1-5 context"). */
+function urlWithOptions(line: string): boolean {
+  const ws = line.search(/\s/);
+  if (ws === -1 || !TEXT_LINE.test(line)) return false;
+  const rest = line.slice(ws + 1).trim();
+  return rest !== '' && !rest.startsWith('#') && parseOptionsText(rest).ok;
+}
 
 /**
  * The format of a list: the MIME type when given (a drop or a paste says it), else the file
@@ -85,6 +96,11 @@ export function detectFormat(input: string, filename?: string, mimeType?: string
   if (lines.length === 0) return 'text';
   const firstLine = lines[0] as string;
   const allText = lines.every((l) => TEXT_LINE.test(l));
+  // Prose with URLs in it (an e-mail, a chat message, notes): commas in every sentence made it
+  // a CSV with "no column holds URLs", and a line of words a text list's "not a URL". Read as
+  // Markdown, the URLs are taken and the words around them are not entries to count. A line
+  // that is a URL with options keeps the list plain text, whose options Markdown would drop.
+  if (!allText && !URL_HEADER.test(firstLine) && lines.some((l) => PROSE_URL.test(l) && !TEXT_LINE.test(l)) && !lines.some(urlWithOptions)) return 'markdown';
   if (!allText || URL_HEADER.test(firstLine)) {
     if (lines.every((l) => l.includes('\t'))) return 'tsv';
     // Commas, or the semicolons Excel writes where the comma is the decimal mark.

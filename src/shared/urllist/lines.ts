@@ -42,3 +42,8 @@ export function lineAt(input: string, from: number, fromLine: number, offset: nu
   for (let i = from; i < offset; i++) if (input.charCodeAt(i) === 10) line++;
   return line;
 }
+
+/** Why a line over the length cap is refused. */
+export function tooLong(line: string, max: number): string {
+  return `line too long (${line.length} characters; at most ${max})`;
+}

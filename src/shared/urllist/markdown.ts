@@ -1,6 +1,5 @@
 import type { Collector } from './collect';
-import { forEachLine } from './lines';
-import { tooLong } from './text';
+import { forEachLine, tooLong } from './lines';
 
 // The start of an inline link or image: `[text](` or `![alt](`, text with one level of
 // nested brackets (`[a [b] c](…)`), as reading lists and READMEs write them.
@@ -66,11 +65,43 @@ function trimBare(u: string): string {
 }
 
 /**
- * Markdown: every inline link `[text](url)` (images `![]()` are not pages to read, and
- * `(#section)` links point inside the document, so both are skipped), then every bare
- * http(s) URL and `<https://…>` autolink outside those links and outside an HTML tag's
- * picture (EMBEDDED), in reading order.
+ * The links of one line of Markdown or prose, in reading order: every inline link
+ * `[text](url)` (images `![]()` are not pages to read, and `(#section)` links point inside the
+ * document, so both are skipped), then every bare http(s) URL and `<https://…>` autolink
+ * outside those links and outside an HTML tag's picture (EMBEDDED), with what a sentence adds
+ * after it cut off (trimBare).
  */
+export function lineLinks(raw: string): string[] {
+  if (raw.indexOf('](') === -1 && raw.indexOf('://') === -1) return [];
+  const found: { at: number; url: string }[] = [];
+  let rest = raw;
+  if (raw.indexOf('](') !== -1) {
+    LINK_START.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let blanked = '';
+    let last = 0;
+    while ((m = LINK_START.exec(raw)) !== null) {
+      const d = destination(raw, m.index + m[0].length);
+      if (!d) continue;
+      const url = d.url.trim();
+      if (m[1] !== '!' && url !== '' && !url.startsWith('#')) found.push({ at: m.index, url });
+      blanked += raw.slice(last, m.index) + ' '.repeat(d.end - m.index);
+      last = d.end;
+      LINK_START.lastIndex = d.end;
+    }
+    rest = blanked + raw.slice(last);
+  }
+  if (rest.indexOf('://') !== -1) {
+    if (rest.indexOf('=') !== -1) rest = rest.replace(EMBEDDED, (a) => ' '.repeat(a.length));
+    BARE.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = BARE.exec(rest)) !== null) found.push({ at: m.index, url: trimBare(m[0]) });
+  }
+  found.sort((a, b) => a.at - b.at);
+  return found.map((f) => f.url);
+}
+
+/** Markdown, and prose with URLs in it (an e-mail, a chat message, notes): the links of each line (lineLinks). */
 export function readMarkdown(input: string, c: Collector, maxLineLength: number): void {
   forEachLine(input, (raw, n) => {
     if (c.full) {
@@ -81,32 +112,6 @@ export function readMarkdown(input: string, c: Collector, maxLineLength: number)
       c.reject(n, raw.trim(), tooLong(raw, maxLineLength));
       return;
     }
-    if (raw.indexOf('](') === -1 && raw.indexOf('://') === -1) return;
-    const found: { at: number; url: string }[] = [];
-    let rest = raw;
-    if (raw.indexOf('](') !== -1) {
-      LINK_START.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      let blanked = '';
-      let last = 0;
-      while ((m = LINK_START.exec(raw)) !== null) {
-        const d = destination(raw, m.index + m[0].length);
-        if (!d) continue;
-        const url = d.url.trim();
-        if (m[1] !== '!' && url !== '' && !url.startsWith('#')) found.push({ at: m.index, url });
-        blanked += raw.slice(last, m.index) + ' '.repeat(d.end - m.index);
-        last = d.end;
-        LINK_START.lastIndex = d.end;
-      }
-      rest = blanked + raw.slice(last);
-    }
-    if (rest.indexOf('://') !== -1) {
-      if (rest.indexOf('=') !== -1) rest = rest.replace(EMBEDDED, (a) => ' '.repeat(a.length));
-      BARE.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = BARE.exec(rest)) !== null) found.push({ at: m.index, url: trimBare(m[0]) });
-    }
-    found.sort((a, b) => a.at - b.at);
-    for (const f of found) c.add(n, f.url, f.url);
+    for (const url of lineLinks(raw)) c.add(n, url, url);
   });
 }

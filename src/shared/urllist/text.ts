@@ -1,11 +1,8 @@
 import type { Collector } from './collect';
-import { forEachLine } from './lines';
+import { forEachLine, tooLong } from './lines';
+import { lineLinks } from './markdown';
 import { parseOptionsText } from './options';
 import { checkUrl } from './url';
-
-function tooLong(line: string, max: number): string {
-  return `line too long (${line.length} characters; at most ${max})`;
-}
 
 /**
  * Plain text: one URL a line, optionally followed by options (`pages=1-5 grep="x" context`);
@@ -24,6 +21,17 @@ export function readText(input: string, c: Collector, maxLineLength: number): vo
       return;
     }
     const ws = line.search(/\s/);
+    // A sentence with URLs in it ("Read https://a.org/x and https://b.org/y.", "Title:
+    // https://…"), as a list written in an e-mail or a chat has them: its first word is no URL
+    // and was refused as "not a URL" (or "Title:" as a URL scheme), with the URLs in it lost.
+    // A first word with "://" is a URL the user meant, and its own problem is reported.
+    if (ws !== -1 && !line.slice(0, ws).includes('://') && /https?:\/\//i.test(line)) {
+      const urls = lineLinks(line);
+      if (urls.length > 0) {
+        for (const u of urls) c.add(n, line, u);
+        return;
+      }
+    }
     if (ws === -1) {
       c.add(n, line, line);
       return;
