@@ -119,11 +119,12 @@ const cases: Case[] = [
       [2, 'https://example.org/a'],
       [3, 'https://api.example.org/items.json', { jq: '.items[] | .name' }],
       [4, 'https://example.org/report.pdf', { pages: '1-3', context: true }],
+      // "link", as a CSV's column may be named.
+      [6, 'https://example.org/c'],
       [9, 'https://example.org/d', { question: 'what is new?' }],
     ],
     invalid: [
       [5, /^unknown mode "fancy"/],
-      [6, /^no "url" string/],
       [8, /^not an http\(s\) URL: mailto:/],
     ],
     duplicates: [[7, 2]],
@@ -610,7 +611,7 @@ describe('a JSON object that holds the list', () => {
     ]);
     expect(r.invalid.map((p) => [p.text, p.reason])).toEqual([
       ['5', 'expected a URL string or an object {"url": …, "options": {…}}'],
-      ['{"url":7}', 'no "url" string in this object'],
+      ['{"url":7}', 'no "url" (or "href", "link") string in this object'],
       ['null', 'expected a URL string or an object {"url": …, "options": {…}}'],
     ]);
   });
@@ -890,5 +891,24 @@ describe('prose with URLs in it, pasted out of an e-mail or a chat', () => {
     const r = parseList('Hi all, please read https://a.org/x, it is short.\nAlso, this one: https://b.org/y, thanks!\n');
     expect(r.targets.map((t) => t.url)).toEqual(['https://a.org/x', 'https://b.org/y']);
     expect(r.invalid).toEqual([]);
+  });
+});
+
+describe('a read-later or bookmark service\'s JSON export', () => {
+  it('reads each entry\'s address from "href" (Pinboard\'s export) as from a CSV\'s href column, and skips its bookmarklet with the reason', () => {
+    const r = parseList(fixture('pinboard-export.json'), { filename: 'pinboard-export.json' });
+    expect(r.format).toBe('json');
+    expect(r.targets.map((t) => [t.line, t.url])).toEqual([
+      [1, 'https://example.org/essays/slow-software'],
+      [2, 'https://docs.example.net/guide/install?os=linux&arch=x64'],
+    ]);
+    expect(r.invalid.map((p) => [p.line, p.reason.slice(0, 32)])).toEqual([[3, 'not an http(s) URL: javascript:(']]);
+    expect(r.duplicates.map((p) => [p.line, p.reason])).toEqual([[4, 'duplicate of line 1']]);
+  });
+
+  it('reads an object\'s "link" list, and a single object naming its address so as one target', () => {
+    const feed = parseList(JSON.stringify({ title: 'A feed as JSON', link: 'https://a.example/', items: [{ title: 'one', link: 'https://a.example/1' }, { title: 'two', link: 'https://a.example/2' }] }, null, 2));
+    expect(feed.targets.map((t) => t.url)).toEqual(['https://a.example/1', 'https://a.example/2']);
+    expect(parseList('{"href": "https://a.example/x", "mode": "text"}').targets).toEqual([{ line: 1, url: 'https://a.example/x', options: { mode: 'text' } }]);
   });
 });

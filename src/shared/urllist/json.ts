@@ -7,6 +7,17 @@ import { tooLong } from './text';
 
 const SHAPE = 'expected a URL string or an object {"url": …, "options": {…}}';
 
+/**
+ * An entry's address: its "url", else its "href" or "link", the names a CSV's URL column goes
+ * by too. Read-later and bookmark services export under those (Pinboard's JSON is an array of
+ * {"href": …}; feeds turned into JSON give each item's "link"), and such a list was one "no
+ * url" per entry, with nothing read.
+ */
+export function urlField(o: Record<string, unknown>): string | undefined {
+  for (const k of ['url', 'href', 'link'] as const) if (typeof o[k] === 'string') return o[k];
+  return undefined;
+}
+
 function element(v: unknown, line: number, text: string, c: Collector): void {
   if (typeof v === 'string') {
     c.add(line, text, v);
@@ -17,8 +28,9 @@ function element(v: unknown, line: number, text: string, c: Collector): void {
     return;
   }
   const o = v as Record<string, unknown>;
-  if (typeof o.url !== 'string') {
-    c.reject(line, text, 'no "url" string in this object');
+  const url = urlField(o);
+  if (url === undefined) {
+    c.reject(line, text, 'no "url" (or "href", "link") string in this object');
     return;
   }
   const opts = optionsFromObject(o.options);
@@ -39,7 +51,7 @@ function element(v: unknown, line: number, text: string, c: Collector): void {
     c.reject(line, text, `option ${twice} given twice: beside "url" and in "options"`);
     return;
   }
-  c.add(line, text, o.url, { ...opts.options, ...flat.options });
+  c.add(line, text, url, { ...opts.options, ...flat.options });
 }
 
 function parseOne(slice: string, line: number, c: Collector): void {
@@ -161,7 +173,8 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
     return false;
   }
   const o = value as Record<string, unknown>;
-  if (typeof o.url === 'string') return false;
+  // One target, unless it holds the list: a feed turned into JSON names its site's "link" beside its items.
+  if (urlField(o) !== undefined && !Object.values(o).some((v) => Array.isArray(v) && v.length > 0)) return false;
   let line = 1;
   let from = 0;
   // The line of a URL: where it is written (as JSON writes it), on from the last one found.
@@ -199,8 +212,7 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
   }
   const urlOf = (v: unknown): string | undefined => {
     if (typeof v === 'string') return v;
-    const url = typeof v === 'object' && v !== null ? (v as Record<string, unknown>).url : undefined;
-    return typeof url === 'string' ? url : undefined;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? urlField(v as Record<string, unknown>) : undefined;
   };
   const arrays = Object.values(o).filter((v): v is unknown[] => Array.isArray(v) && v.length > 0);
   // Else an array of URLs with a few wrong entries (a number, a null): the URLs are read and the
