@@ -1,4 +1,4 @@
-import { MAX_LIST_BYTES, decodeListBytes, officeFile, type ListProblem } from '../shared/urllist';
+import { DAMAGED_GZIP, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFile, type ListProblem } from '../shared/urllist';
 import { UsageError, userPath, type CliIO } from './io';
 import { counted, formatCount } from './progress';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
@@ -11,7 +11,7 @@ const NOT_A_LIST_HINT: Record<string, string> = {
 };
 
 /**
- * A list from FILE, or stdin for "-"; an unreadable file, or one that is no text (a PDF,
+ * A list from FILE, or stdin for "-" (gzip unpacked); an unreadable file, or one that is no text (a PDF,
  * an archive, a program), is a usage error (exit 2). UTF-16 lists (Windows Notepad's
  * "Unicode", PowerShell's `>`) are read as such. Once the signal is aborted it throws its
  * reason: the caller checks `signal.aborted`.
@@ -29,8 +29,13 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${name}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
     throw new UsageError(`cannot read ${name}: ${unreadableWhy(err)}`);
   }
-  const decoded = decodeListBytes(bytes);
+  // A sitemap.xml.gz is read as the sitemap inside it.
+  const decoded = await decodeListFile(bytes, MAX_LIST_BYTES);
   if (decoded.ok) return decoded.text;
+  if (decoded.kind === GZIP_TOO_LARGE) {
+    throw new UsageError(`cannot read ${name}: it unpacks to more than ${MAX_LIST_BYTES / 1048576} MiB, more than Sift reads as a list of URLs; unpack it (gunzip -k ${name}) and split the list inside into smaller lists`);
+  }
+  if (decoded.kind === DAMAGED_GZIP) throw new UsageError(`cannot read ${name}: it is a damaged gzip file (it ends early, or is no gzip inside); download it again`);
   // An .xlsx is a zip and an .xls an office binary: "unpack it first" sent the user with URLs in
   // a spreadsheet's column into its XML.
   const office = officeFile(name);

@@ -24,7 +24,7 @@ import { expandSitemapIndex } from './sitemap-index';
 import { fetchListAt, isListType } from './list-at';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
-import { decodeListBytes, notAList } from '../shared/urllist/decode';
+import { decodeListFile, notAList } from '../shared/urllist/decode';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -325,7 +325,7 @@ export function createServices(opts: ServicesOptions): Services {
         throw new SiftError('list_too_big', 413, `${path.basename(file)} is ${Math.round(st.size / 1048576)} MiB, too big for a list of URLs.`, 'Split it into files under 64 MiB.');
       }
       const name = path.basename(file);
-      const decoded = decodeListBytes(await readFile(file));
+      const decoded = await decodeListFile(await readFile(file), MAX_LIST_FILE_BYTES);
       if (!decoded.ok) {
         const { message, hint } = notAList(name, decoded.kind);
         throw new SiftError('not_a_list', 415, message, hint);

@@ -2,6 +2,8 @@
  * The composer fed what is not a list of URLs, in real Chromium over the real services: what
  * the user reads beside the counts and when Fetch has nothing to send.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { zipOf } from '../helpers/zip';
@@ -86,7 +88,7 @@ test('the URL about to be previewed shows its options as a list line writes them
   await expectNoInternalErrorText(page);
 });
 
-test('a dropped spreadsheet, document or compressed sitemap says how to give its URLs to Sift', async () => {
+test('a dropped spreadsheet, document or damaged gzip file says how to give its URLs to Sift', async () => {
   const notice = page.locator('[data-testid="notice"][data-code="not_a_list"]').last();
   const workbook = await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/workbook.xml': '<workbook/>', 'xl/sharedStrings.xml': '<sst><si><t>https://example.org/a</t></si></sst>' });
   await dropFile(page, 'links.xlsx', workbook, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -97,7 +99,17 @@ test('a dropped spreadsheet, document or compressed sitemap says how to give its
   await expect.poll(() => notice.textContent()).toMatch(/^old\.xls is a spreadsheet workbook/);
   await dropFile(page, 'notes.docx', await zipOf({ 'word/document.xml': '<document/>' }));
   await expect.poll(() => notice.textContent()).toMatch(/^notes\.docx is a word-processor document, which Sift cannot read as a list\.Save it as a web page/);
-  await dropFile(page, 'sitemap.xml.gz', gzipSync('<urlset/>'), 'application/gzip');
-  await expect.poll(() => notice.textContent()).toMatch(/^sitemap\.xml\.gz is a gzip file, not a list of URLs\.Unpack it first/);
+  const packed = gzipSync('<urlset><url><loc>https://example.org/a</loc></url></urlset>');
+  await dropFile(page, 'cut.xml.gz', packed.subarray(0, packed.length - 12), 'application/gzip');
+  await expect.poll(() => notice.textContent()).toMatch(/^cut\.xml\.gz is a damaged gzip file: it ends early or is no gzip inside\.Download it again/);
+  await expectNoInternalErrorText(page);
+});
+
+test('a dropped sitemap.xml.gz, as sites publish their sitemaps, is read as the sitemap inside', async () => {
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, 'sitemap.xml.gz', readFileSync(path.join(__dirname, '..', 'fixtures', 'lists', 'sitemap.xml.gz')), 'application/gzip');
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  expect(await page.getByTestId('count-invalid').textContent()).toBe('1');
+  await page.screenshot({ path: screenshotPath('ui-composer-drop-sitemap-gz') });
   await expectNoInternalErrorText(page);
 });

@@ -481,7 +481,7 @@ describe('services over the contract', () => {
     expect(await r.raw('openListFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
-  test('openListFile reads a UTF-16 list as text and names a PDF for what it is', async () => {
+  test('openListFile reads a UTF-16 list as text, a sitemap.xml.gz as the sitemap inside, and names a PDF for what it is', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
     const utf16 = path.join(dir, 'notepad-unicode.txt');
     // Notepad's "Unicode": UTF-16LE with a byte order mark; read as UTF-8 no line would be a URL.
@@ -496,6 +496,9 @@ describe('services over the contract', () => {
       ok: false,
       error: { code: 'not_a_list', message: 'report.pdf is a PDF document, not a list of URLs.', hint: expect.stringMatching(/text file of URLs/) },
     });
+    // A sitemap saved compressed, as sites publish it: the sitemap inside is the list.
+    chosen = path.join(__dirname, '..', 'fixtures', 'lists', 'sitemap.xml.gz');
+    expect(await r.call('openListFile')).toMatchObject({ name: 'sitemap.xml.gz', text: readFileSync(path.join(__dirname, '..', 'fixtures', 'lists', 'sitemap.xml'), 'utf8') });
   });
 
   test('export writes only where the user chose, with progress events', async () => {

@@ -141,7 +141,8 @@ describe('sift parse', () => {
   it('says a file is no list when it is a PDF, an archive or binary, instead of a line per byte run', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
     const pdf = path.join(ROOT, 'test', 'fixtures', 'pdfs', 'ArabicCIDTrueType.pdf');
-    writeFileSync(path.join(dir, 'sitemap.xml.gz'), gzipSync(readFileSync(path.join(FIXTURES, 'sitemap.xml'))));
+    // A gzip file inside a gzip file: what the one inside is, is not read.
+    writeFileSync(path.join(dir, 'sitemap.xml.gz.gz'), gzipSync(readFileSync(path.join(FIXTURES, 'sitemap.xml.gz'))));
     writeFileSync(path.join(dir, 'data.bin'), Buffer.from('https://a.org/1\n\0\0\u0001\u0002 https://a.org/2\n'));
     // An Office Open XML file starts as every zip does; an old .xls with the OLE compound file's signature.
     writeFileSync(path.join(dir, 'links.xlsx'), await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/sharedStrings.xml': '<sst><si><t>https://example.org/a</t></si></sst>' }));
@@ -149,7 +150,7 @@ describe('sift parse', () => {
     writeFileSync(path.join(dir, 'links.xls'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(60, 0)]));
     const cases: [string, RegExp][] = [
       [pdf, /^sift parse: \S+ArabicCIDTrueType\.pdf is a PDF document, not a list of URLs: sift extract \S+ reads its text/],
-      [path.join(dir, 'sitemap.xml.gz'), /^sift parse: \S+sitemap\.xml\.gz is a gzip file, not a list of URLs: unpack it first \(gunzip -k /],
+      [path.join(dir, 'sitemap.xml.gz.gz'), /^sift parse: \S+sitemap\.xml\.gz\.gz is a gzip file, not a list of URLs: unpack it first \(gunzip -k /],
       [path.join(dir, 'data.bin'), /^sift parse: \S+data\.bin is a binary file, not a list of URLs: give a text file of URLs/],
       // A workbook is a zip, an old one an office binary: "unpack it first" led into its XML.
       [path.join(dir, 'links.xlsx'), /^sift parse: \S+links\.xlsx is a spreadsheet workbook, not a list of URLs: save the sheet that holds the URLs as CSV /],
@@ -163,6 +164,26 @@ describe('sift parse', () => {
       expect(r.err).toMatch(message);
       expect(r.err.split('\n')).toHaveLength(2);
     }
+  });
+
+  it('reads a sitemap saved compressed (sitemap.xml.gz) as the sitemap inside, and names a damaged or oversized one', async () => {
+    const plain = await runParse(['sitemap.xml']);
+    const packed = await runParse(['sitemap.xml.gz']);
+    expect(packed).toEqual(plain);
+    expect(packed.out.trimEnd().split('\n')).toHaveLength(3);
+    expect(packed.err).toMatch(/\(read as xml\)\n$/);
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-gz-'));
+    const gz = readFileSync(path.join(FIXTURES, 'sitemap.xml.gz'));
+    writeFileSync(path.join(dir, 'cut.xml.gz'), gz.subarray(0, gz.length - 20));
+    // 65 MiB of URL lines packed into a few hundred KiB: unpacked no further than the 64 MiB a list may have.
+    writeFileSync(path.join(dir, 'huge.txt.gz'), gzipSync(Buffer.from('https://a.example/x\n'.repeat(65 * 1024 * 52))));
+    const cut = await runParse([path.join(dir, 'cut.xml.gz')]);
+    expect([cut.code, cut.out]).toEqual([2, '']);
+    expect(cut.err).toMatch(/^sift parse: cannot read \S+cut\.xml\.gz: it is a damaged gzip file \(it ends early, or is no gzip inside\); download it again\n$/);
+    const huge = await runParse([path.join(dir, 'huge.txt.gz')]);
+    expect([huge.code, huge.out]).toEqual([2, '']);
+    expect(huge.err).toMatch(/^sift parse: cannot read \S+huge\.txt\.gz: it unpacks to more than 64 MiB, more than Sift reads as a list of URLs; unpack it \(gunzip -k \S+\) and split the list inside into smaller lists\n$/);
   });
 
   it('escapes control characters when it quotes an invalid line', async () => {

@@ -8,11 +8,13 @@
  */
 export type DecodedList = { ok: true; text: string } | { ok: false; kind: string };
 
+const GZIP_MAGIC = [0x1f, 0x8b];
+
 // Formats a user may give by mistake (the wrong file of a folder, a download), by their first bytes.
 const MAGIC: readonly [string, number[]][] = [
   ['a PDF document', [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-
   ['a zip archive', [0x50, 0x4b, 0x03, 0x04]],
-  ['a gzip file', [0x1f, 0x8b]],
+  ['a gzip file', GZIP_MAGIC],
   ['a PNG image', [0x89, 0x50, 0x4e, 0x47]],
   ['a JPEG image', [0xff, 0xd8, 0xff]],
   ['a GIF image', [0x47, 0x49, 0x46, 0x38]],
@@ -63,6 +65,51 @@ export function decodeListBytes(bytes: Uint8Array): DecodedList {
   }
 }
 
+/** What a gzip file that is no list is called: damaged, or past the bytes a list may have once unpacked. */
+export const DAMAGED_GZIP = 'a damaged gzip file';
+export const GZIP_TOO_LARGE = 'a gzip file that unpacks to more than Sift reads as a list';
+
+/** The bytes a gzip file unpacks to, read no further than `maxBytes` (a small file may unpack to gigabytes). */
+async function gunzipUpTo(bytes: Uint8Array, maxBytes: number): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; kind: string }> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  // A file's bytes (readFile, File.arrayBuffer) are never a SharedArrayBuffer's, which Blob refuses.
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > maxBytes) {
+        await reader.cancel();
+        return { ok: false, kind: GZIP_TOO_LARGE };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { ok: false, kind: DAMAGED_GZIP };
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return { ok: true, bytes: out };
+}
+
+/**
+ * A list file's text as decodeListBytes reads it, a gzip file unpacked first: sites publish
+ * their sitemaps as sitemap.xml.gz (the sitemaps protocol allows it), and one saved from a
+ * site was refused with "unpack it first", a step Windows has no tool for. DecompressionStream
+ * is in Node and in Chromium alike, so the app and the CLI unpack it the same way.
+ */
+export async function decodeListFile(bytes: Uint8Array, maxBytes: number): Promise<DecodedList> {
+  if (!startsWith(bytes, GZIP_MAGIC)) return decodeListBytes(bytes);
+  const unpacked = await gunzipUpTo(bytes, maxBytes);
+  return unpacked.ok ? decodeListBytes(unpacked.bytes) : unpacked;
+}
+
 // A workbook or a document is a zip (xlsx, docx, ods, odt) or an older Office binary (xls, doc):
 // named "a zip archive" or "a binary file", the user with the URLs in a spreadsheet's column
 // was not told how to give them to Sift.
@@ -91,6 +138,12 @@ export function notAList(name: string, kind: string): { message: string; hint: s
   }
   if (kind === 'a gzip file') {
     return { message: `${name} is ${kind}, not a list of URLs.`, hint: 'Unpack it first (a compressed sitemap unpacks to a .xml file) and drop the file inside.' };
+  }
+  if (kind === DAMAGED_GZIP) {
+    return { message: `${name} is ${kind}: it ends early or is no gzip inside.`, hint: 'Download it again; a download that stopped part way cannot be unpacked.' };
+  }
+  if (kind === GZIP_TOO_LARGE) {
+    return { message: `${name} unpacks to more than 64 MiB, too big for a list of URLs.`, hint: 'Unpack it and split the list inside into files under 64 MiB.' };
   }
   return {
     message: `${name} is ${kind}, not a list of URLs.`,

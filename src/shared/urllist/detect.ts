@@ -75,7 +75,8 @@ function urlWithOptions(line: string): boolean {
 export function detectFormat(input: string, filename?: string, mimeType?: string): ListFormat {
   const mime = mimeType?.split(';')[0]?.trim().toLowerCase();
   if (mime && Object.hasOwn(BY_MIME, mime)) return BY_MIME[mime] as ListFormat;
-  const ext = filename?.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  // links.csv.gz is read unpacked (decodeListFile), as a .csv.
+  const ext = filename?.toLowerCase().replace(/\.gz$/, '').match(/\.([a-z0-9]+)$/)?.[1];
   if (ext && Object.hasOwn(BY_EXT, ext)) return BY_EXT[ext] as ListFormat;
 
   const head = input.slice(0, 65536).replace(/^\uFEFF/, '');

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MAX_LIST_BYTES, decodeListBytes, notAList, parseList } from '../../../../shared/urllist';
+import { MAX_LIST_BYTES, decodeListFile, notAList, parseList } from '../../../../shared/urllist';
 import { useStore } from '../../store';
 import { loadSource, openListFile, readingList } from '../../store/actions';
 import { formatBytes } from '../../lib/format';
@@ -31,8 +31,9 @@ async function readDroppedFile(file: File): Promise<void> {
     notify('error', { code: 'unreadable', message: `Could not read ${file.name}.`, hint: 'Check that the file still exists and that you can open it.' });
     return;
   }
-  // A UTF-16 list (Windows Notepad's "Unicode") is read as such; a PDF or an archive is named, not read as lines.
-  const decoded = decodeListBytes(bytes);
+  // A UTF-16 list (Windows Notepad's "Unicode") is read as such, a sitemap.xml.gz as the sitemap
+  // inside; a PDF or an archive is named, not read as lines.
+  const decoded = await decodeListFile(bytes, MAX_LIST_BYTES);
   if (!decoded.ok) {
     notify('error', { code: 'not_a_list', ...notAList(file.name, decoded.kind) });
     return;
