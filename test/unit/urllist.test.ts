@@ -270,6 +270,25 @@ describe('XML lists', () => {
     // No link: the entry's id, an address.
     expect(parseList('<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>https://a.example/1</id><link rel="edit" href="https://a.example/edit/1"/></entry></feed>').targets.map((t) => t.url)).toEqual(['https://a.example/1']);
   });
+  it("resolves a feed's relative links as a feed reader does: against xml:base, else the address the feed came from", () => {
+    // An Atom feed as the RFC's examples write one: xml:base on <feed>, a relative alternate link.
+    const atom = parseList(feed('xhtml-atom'), { filename: 'xhtml-atom.xml' });
+    expect(atom.targets.map((t) => [t.line, t.url])).toEqual([
+      [7, 'https://notes.example/blog/owls'],
+      [19, 'https://notes.example/blog/bats'],
+    ]);
+    expect(atom.invalid).toEqual([]);
+    // An entry's own xml:base, itself relative to the feed's.
+    const nested = parseList('<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://a.example/blog/"><entry xml:base="2024/"><link href="owls.html"/></entry></feed>');
+    expect(nested.targets.map((t) => t.url)).toEqual(['https://a.example/blog/2024/owls.html']);
+    // An RSS feed fetched by its address (sift batch URL, the composer's address box) whose links are written from the site's root.
+    const rss = '<rss version="2.0"><channel><item><link>/2024/06/tides</link></item><item><link>https://b.example/x</link></item></channel></rss>';
+    expect(parseList(rss, { baseUrl: 'https://a.example/feed.xml' }).targets.map((t) => t.url)).toEqual(['https://a.example/2024/06/tides', 'https://b.example/x']);
+    // With no address to resolve against, the relative link is still reported, not guessed.
+    expect(parseList(rss).invalid.map((p) => [p.line, p.reason])).toEqual([[1, 'relative URL: needs https://host/…']]);
+    // A sitemap's <loc> must be absolute (the sitemaps protocol): not resolved.
+    expect(parseList('<urlset><url><loc>/contact</loc></url></urlset>', { baseUrl: 'https://a.example/sitemap.xml' }).targets).toEqual([]);
+  });
   it('knows XML lists by type, extension and content; an XHTML page stays HTML', () => {
     expect(detectFormat('anything', undefined, 'application/rss+xml')).toBe('xml');
     expect(detectFormat('anything', 'subs.OPML')).toBe('xml');

@@ -96,7 +96,7 @@ export function parseList(input: string, opts: ParseListOptions = {}): ParsedLis
         readHtml(cut, c, opts.baseUrl);
         break;
       case 'xml':
-        readXml(cut, c);
+        readXml(cut, c, opts.baseUrl);
         break;
       case 'json':
         // Given whole: cutting an array mid-way would make every element after it invalid.

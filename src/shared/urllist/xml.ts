@@ -27,6 +27,27 @@ const attr = (tag: string, name: string): string | undefined => {
 /** Where each address found was, by offset, so the reader reports its line. */
 type Found = (offset: number, url: string) => void;
 
+/**
+ * A feed's link as a feed reader follows it: resolved against the base in force (RFC 4287
+ * §2 and XML Base: the entry's xml:base, else the feed's, else the address the feed was
+ * fetched from). Unresolved, an Atom feed written with xml:base and relative links (the RFC's
+ * own examples are) was one "not a URL" per entry.
+ */
+function resolveAgainst(href: string, base: string | undefined): string {
+  if (!base || /^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return href;
+  }
+}
+
+/** The base an element's xml:base sets, resolved against the one around it. */
+const xmlBase = (attrs: string, outer: string | undefined): string | undefined => {
+  const own = attr(attrs, 'xml:base');
+  return own ? resolveAgainst(own, outer) : outer;
+};
+
 /** The offset of the '>' that ends the tag opened at `at`, outside quoted values; -1 when none does. */
 function tagEnd(input: string, at: number): number {
   let quote = 0;
@@ -86,12 +107,12 @@ function firstElement(input: string, name: string): { attrs: string; body: strin
 }
 
 /** A sitemap's pages (or a sitemap index's sitemaps): every <loc>, not an image's or a video's. */
-function sitemap(input: string, found: Found): void {
+function sitemap(input: string, found: Found, _base?: string): void {
   eachElement(input, 'loc', (at, _attrs, body) => found(at, valueOf(body)));
 }
 
 /** A feed reader's subscriptions: each outline's feed (xmlUrl), else its link (url), else its site (htmlUrl). */
-function opml(input: string, found: Found): void {
+function opml(input: string, found: Found, _base?: string): void {
   eachTag(input, 'outline', (at, attrs) => {
     const url = attr(attrs, 'xmlUrl') || attr(attrs, 'url') || attr(attrs, 'htmlUrl');
     if (url) found(at, url);
@@ -99,21 +120,23 @@ function opml(input: string, found: Found): void {
 }
 
 /** An RSS feed's entries: each item's link, else its permalink guid, else its rdf:about. */
-function rss(input: string, found: Found): void {
+function rss(input: string, found: Found, base?: string): void {
   eachElement(input, 'item', (at, attrs, body) => {
     const link = firstElement(body, 'link');
     const guid = firstElement(body, 'guid');
     const url = (link && valueOf(link.body)) || (guid && attr(guid.attrs, 'isPermaLink') !== 'false' && valueOf(guid.body)) || attr(attrs, 'rdf:about');
-    if (url) found(at, url);
+    if (url) found(at, resolveAgainst(url, xmlBase(attrs, base)));
   });
 }
 
 /** An Atom feed's entries: each entry's alternate link (or one without rel), else its id when that is an address. */
-function atom(input: string, found: Found): void {
-  eachElement(input, 'entry', (at, _attrs, body) => {
+function atom(input: string, found: Found, base?: string): void {
+  eachElement(input, 'entry', (at, entryAttrs, body) => {
+    const entryBase = xmlBase(entryAttrs, base);
     let url: string | undefined;
     eachTag(body, 'link', (_at, attrs) => {
-      if (!url && (attr(attrs, 'rel') ?? 'alternate') === 'alternate') url = attr(attrs, 'href');
+      const href = attr(attrs, 'href');
+      if (!url && href && (attr(attrs, 'rel') ?? 'alternate') === 'alternate') url = resolveAgainst(href, xmlBase(attrs, entryBase));
     });
     const id = valueOf(firstElement(body, 'id')?.body ?? '');
     url ||= /^https?:/i.test(id) ? id : undefined;
@@ -121,7 +144,7 @@ function atom(input: string, found: Found): void {
   });
 }
 
-const READERS: Record<string, (input: string, found: Found) => void> = { urlset: sitemap, sitemapindex: sitemap, opml, rss, RDF: rss, feed: atom };
+const READERS: Record<string, (input: string, found: Found, base?: string) => void> = { urlset: sitemap, sitemapindex: sitemap, opml, rss, RDF: rss, feed: atom };
 
 /**
  * XML lists: a sitemap (each <loc>: a site's own list of its pages), an OPML outline (a feed
@@ -129,7 +152,7 @@ const READERS: Record<string, (input: string, found: Found) => void> = { urlset:
  * element. A tokenizer over the text, as for HTML. An XHTML page is read as HTML; other XML
  * is one problem that says what Sift reads.
  */
-export function readXml(input: string, c: Collector): void {
+export function readXml(input: string, c: Collector, fetchedFrom?: string): void {
   const root = xmlRoot(input);
   if (root?.toLowerCase() === 'html') return readHtml(input, c);
   const reader = root ? READERS[root] : undefined;
@@ -139,6 +162,8 @@ export function readXml(input: string, c: Collector): void {
   }
   let line = 1;
   let from = 0;
+  // A feed's relative links resolve against its xml:base, else where it was fetched from (resolveAgainst).
+  const base = xmlBase(xmlRootTag(input)?.attrs ?? '', fetchedFrom);
   reader(input, (offset, url) => {
     if (c.full) {
       c.truncated = true;
@@ -147,7 +172,7 @@ export function readXml(input: string, c: Collector): void {
     line = lineAt(input, from, line, offset);
     from = offset;
     c.add(line, url, url);
-  });
+  }, base);
   // A download that stopped part way: what came before is read, and the user is told the rest is missing.
   if (!c.full && !new RegExp(`</(?:[\\w.-]+:)?${root}\\s*>`).test(input)) {
     const last = input.trimEnd();
