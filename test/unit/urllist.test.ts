@@ -931,3 +931,27 @@ describe('a read-later or bookmark service\'s JSON export', () => {
     expect(parseList('{"href": "https://a.example/x", "mode": "text"}').targets).toEqual([{ line: 1, url: 'https://a.example/x', options: { mode: 'text' } }]);
   });
 });
+
+describe('a URL with its title after it on each line', () => {
+  it('reads a tab saver\'s "URL | title" export for its URLs, the titles left as a CSV\'s title column is', () => {
+    const r = parseList(fixture('tab-saver-export.txt'), { filename: 'tab-saver-export.txt' });
+    expect(r.targets.map((t) => [t.line, t.url, t.options])).toEqual([
+      [1, 'https://example.org/essays/slow-software', undefined],
+      [2, 'https://docs.example.net/guide/install?os=linux', undefined],
+      [3, 'https://news.example.com/2024/06/tides', undefined],
+      [6, 'https://video.example/watch?v=abc123', undefined],
+    ]);
+    expect(r.invalid).toEqual([]);
+    expect(r.duplicates.map((p) => [p.line, p.reason])).toEqual([[5, 'duplicate of line 1']]);
+  });
+
+  it('reads two columns pasted from a sheet (URL, tab, title) and a dash before the title, and still names a mistyped option', () => {
+    const r = parseList(['https://a.org/1\tThe first', 'https://a.org/2 - The second', 'https://a.org/3\tpages=1-2', 'https://a.org/4 colour=blue'].join('\n'));
+    expect(r.targets.map((t) => [t.line, t.url, t.options])).toEqual([
+      [1, 'https://a.org/1', undefined],
+      [2, 'https://a.org/2', undefined],
+      [3, 'https://a.org/3', { pages: '1-2' }],
+    ]);
+    expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[4, expect.stringMatching(/^unknown option "colour"/)]]);
+  });
+});

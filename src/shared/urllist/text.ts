@@ -4,6 +4,9 @@ import { lineLinks } from './markdown';
 import { parseOptionsText } from './options';
 import { checkUrl } from './url';
 
+// What sets a title off from the URL before it: a tab, or a bar or dash between spaces.
+const TITLE_AFTER = /^(?:[ ]*\t|\s+[|\-–—](?:\s|$))/;
+
 /**
  * Plain text: one URL a line, optionally followed by options (`pages=1-5 grep="x" context`);
  * blank lines and lines starting with `#` are skipped.
@@ -45,7 +48,11 @@ export function readText(input: string, c: Collector, maxLineLength: number): vo
     }
     const opts = parseOptionsText(line.slice(ws + 1));
     if (!opts.ok) {
-      c.reject(n, line, opts.reason);
+      // A URL and its title, as tab savers export a list ("https://… | Title") and a sheet's
+      // two columns paste ("https://…<TAB>Title"): every line was "unknown option", and nothing
+      // was read. The title is no option, and is left as a CSV's title column is.
+      if (TITLE_AFTER.test(line.slice(ws))) c.add(n, line, line.slice(0, ws));
+      else c.reject(n, line, opts.reason);
       return;
     }
     c.add(n, line, line.slice(0, ws), opts.options);
