@@ -955,3 +955,16 @@ describe('a URL with its title after it on each line', () => {
     expect(r.invalid.map((p) => [p.line, p.reason])).toEqual([[4, expect.stringMatching(/^unknown option "colour"/)]]);
   });
 });
+
+describe('URLs in Chinese or Japanese prose', () => {
+  it('ends a URL at the full-width punctuation after it, which sets no space around a URL, and keeps a path in the script', () => {
+    const r = parseList(fixture('notes-ja.txt'));
+    expect(r.targets.map((t) => [t.line, t.url])).toEqual([
+      [2, 'https://example.jp/docs/setup'],
+      [2, 'https://example.jp/faq'],
+      [2, 'https://example.jp/contact'],
+      [3, 'https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC'],
+    ]);
+    expect(r.invalid).toEqual([]);
+  });
+});

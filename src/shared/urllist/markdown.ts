@@ -5,8 +5,11 @@ import { forEachLine, tooLong } from './lines';
 // nested brackets (`[a [b] c](…)`), as reading lists and READMEs write them.
 const LINK_START = /(!?)\[(?:[^[\]]|\[[^\]]*\])*\]\(/g;
 // A backtick ends a bare URL: READMEs put URLs in inline code (`https://x.org/a`), and a
-// literal backtick in a URL is percent-encoded (%60) by everything that writes one.
-const BARE = /https?:\/\/[^\s<>`]+/gi;
+// literal backtick in a URL is percent-encoded (%60) by everything that writes one. So does
+// the punctuation of Chinese and Japanese text (、。「」（）！：…: CJK symbols and the full-width
+// forms' punctuation), which sets no space before or after a URL: "（https://x.jp/a）。次に"
+// was fetched as https://x.jp/a%EF%BC%89%E3%80%82%E6%AC%A1… . Their letters may be a path's.
+const BARE = /https?:\/\/[^\s<>`\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+/gi;
 const TRAILING = /[.,;:!?*_~'"]+$/;
 // The address of what an HTML tag in the Markdown shows inside the document (a logo's
 // <img src>, a <picture>'s <source srcset>, a video's poster), as READMEs write them: a
