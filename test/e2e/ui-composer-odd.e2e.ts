@@ -113,3 +113,17 @@ test('a dropped sitemap.xml.gz, as sites publish their sitemaps, is read as the 
   await page.screenshot({ path: screenshotPath('ui-composer-drop-sitemap-gz') });
   await expectNoInternalErrorText(page);
 });
+
+test('an e-mail pasted whole gives the URLs in its sentences, and counts none of its words as invalid lines', async () => {
+  // The sitemap dropped before is the list: back to the paste box.
+  const loaded = page.getByTestId('list-file');
+  if ((await loaded.count()) > 0) await loaded.getByRole('button', { name: 'Clear and paste instead' }).click();
+  await pasteList(page, readFileSync(path.join(__dirname, '..', 'fixtures', 'lists', 'prose-email.txt'), 'utf8'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
+  expect(await page.getByTestId('count-invalid').textContent()).toBe('0');
+  expect(await page.getByTestId('count-duplicates').textContent()).toBe('1');
+  const rows = page.getByTestId('parsed-row').locator('.parsed-url');
+  expect(await rows.first().getAttribute('title')).toBe('https://example.org/reports/2024-q3.pdf');
+  await page.screenshot({ path: screenshotPath('ui-composer-pasted-email') });
+  await expectNoInternalErrorText(page);
+});
