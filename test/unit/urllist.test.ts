@@ -29,7 +29,7 @@ const cases: Case[] = [
       [28, 'https://de.wikipedia.org/wiki/M%C3%BCnchen'],
     ],
     invalid: [
-      [19, /^not an http\(s\) URL: place:sort=8&maxResults=10$/],
+      [19, /^not an http\(s\) URL: place:sort=8&maxResults=10 \(a browser.s saved search or smart folder, not a page\)$/],
       [23, /^not an http\(s\) URL: javascript:/],
     ],
     duplicates: [[25, 22]],
@@ -966,5 +966,20 @@ describe('URLs in Chinese or Japanese prose', () => {
       [3, 'https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC'],
     ]);
     expect(r.invalid).toEqual([]);
+  });
+});
+
+describe('an entry Sift does not fetch', () => {
+  it('says in words what a bookmarklet, a data: or mailto: URL and a browser page are, so a skipped bookmark does not look misread', () => {
+    const r = parseList(fixture('firefox-bookmarks.html') + '\n<DT><A HREF="data:text/html,<h1>hi</h1>">d</A>\n<DT><A HREF="mailto:me@example.org">m</A>\n<DT><A HREF="about:config">a</A>\n<DT><A HREF="gopher://old.example/1">g</A>', { format: 'html' });
+    const why = r.invalid.map((p) => p.reason.replace(/^not an http\(s\) URL: .*? \((.*)\)$/, '$1'));
+    expect(why.slice(1)).toEqual([
+      'a bookmarklet: a script the browser runs on the page open in it, not a page to fetch',
+      'its content is written in the URL itself: there is no page to fetch',
+      'an e-mail address, not a web page',
+      "a page of the browser's own, which only the browser opens",
+      'not an http(s) URL: gopher://old.example/1',
+    ]);
+    expect(r.targets.map((t) => t.url).filter((u) => !u.startsWith('http'))).toEqual([]);
   });
 });

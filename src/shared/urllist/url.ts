@@ -69,6 +69,32 @@ export function unparsableWhy(s: string): string | undefined {
   return `"${clip(host, 60)}" is not a host name or address`;
 }
 
+const BROWSER_PAGE = "a page of the browser's own, which only the browser opens";
+/**
+ * What an entry of a scheme Sift does not fetch is, in words: a bookmarks export holds
+ * bookmarklets, a browser's own pages and saved searches beside its pages, and "not an http(s)
+ * URL" alone left the user to wonder whether Sift had misread them.
+ */
+const SCHEME_WHY: Record<string, string> = {
+  javascript: 'a bookmarklet: a script the browser runs on the page open in it, not a page to fetch',
+  data: 'its content is written in the URL itself: there is no page to fetch',
+  mailto: 'an e-mail address, not a web page',
+  tel: 'a phone number, not a web page',
+  file: 'a file on a computer, not a web address',
+  place: "a browser's saved search or smart folder, not a page",
+  about: BROWSER_PAGE,
+  chrome: BROWSER_PAGE,
+  edge: BROWSER_PAGE,
+  brave: BROWSER_PAGE,
+  opera: BROWSER_PAGE,
+  vivaldi: BROWSER_PAGE,
+  'chrome-extension': BROWSER_PAGE,
+  'moz-extension': BROWSER_PAGE,
+  'view-source': BROWSER_PAGE,
+  feed: 'a feed link: write it with https:// or http:// in place of feed:',
+  ftp: 'Sift fetches http and https only',
+};
+
 /**
  * Checks one URL as a list gives it and returns the normalised form or why it is refused.
  *
@@ -93,7 +119,8 @@ export function checkUrl(raw: string): UrlCheck {
     return { ok: false, reason: s.startsWith('/') || s.startsWith('.') ? 'relative URL: needs https://host/…' : 'not a URL' };
   }
   if (scheme !== 'http' && scheme !== 'https') {
-    return { ok: false, reason: `not an http(s) URL: ${clip(s, 100)}` };
+    const why = Object.hasOwn(SCHEME_WHY, scheme) ? SCHEME_WHY[scheme] : undefined;
+    return { ok: false, reason: `not an http(s) URL: ${clip(s, 100)}${why ? ` (${why})` : ''}` };
   }
   let u: URL;
   try {
