@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { progressAnnouncement, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, progressAnnouncement, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
 import { rowFailure } from '../../src/shared/types';
 
 describe("the job header's notice of a job the store stopped", () => {
@@ -90,5 +90,32 @@ describe("a target's badge, in its row and in its result pane", () => {
     expect(targetStop({ status: 'failed', error: 'HTTP 404' }, true)).toBeUndefined();
     expect(targetStop({ status: 'done', error: '' }, true)).toBeUndefined();
     expect(targetStop({ status: 'running', error: '' }, false)).toBeUndefined();
+  });
+});
+
+describe('when the expiry sweep deletes a job', () => {
+  // Noon where the test runs: two hours on is the same day, a day on the next, in any time zone.
+  const now = new Date(2026, 2, 3, 12, 0).getTime();
+  const hour = 3600_000;
+
+  test('a finished job expires when its lease lapses; a running one has no such time yet', () => {
+    expect(expiresAt({ status: 'done', leaseExpires: now + hour })).toBe(now + hour);
+    expect(expiresAt({ status: 'cancelled', leaseExpires: now + hour })).toBe(now + hour);
+    expect(expiresAt({ status: 'running', leaseExpires: now + hour })).toBeNull();
+    expect(expiresAt({ status: 'queued', leaseExpires: now + hour })).toBeNull();
+  });
+
+  test('the job view says until when, and that opening the job keeps it', () => {
+    expect(expiryNotice(now + 2 * hour, now, 'en-GB')).toMatch(/^Kept until \d\d:\d\d, then Sift deletes this job and its results\. Opening it again before then keeps it longer\.$/);
+    expect(expiryNotice(now + 7 * 24 * hour, now, 'en-GB')).toMatch(/^Kept until 10 Mar \d\d:\d\d, then/);
+    expect(expiryNotice(now, now, 'en-GB')).toBe('Its time is up: Sift deletes this job and its results within a minute.');
+  });
+
+  test('the job list warns only within a day of it', () => {
+    expect(expiryWarning(now + EXPIRY_WARNING_MS + 1, now, 'en-GB')).toBeUndefined();
+    expect(expiryWarning(null, now, 'en-GB')).toBeUndefined();
+    expect(expiryWarning(now + EXPIRY_WARNING_MS, now, 'en-GB')).toMatch(/^expires 4 Mar \d\d:\d\d$/);
+    expect(expiryWarning(now + hour, now, 'en-GB')).toMatch(/^expires \d\d:\d\d$/);
+    expect(expiryWarning(now - 1, now, 'en-GB')).toBe('expires now');
   });
 });

@@ -1,5 +1,5 @@
-import { isCutShort, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
-import { plural } from './format';
+import { isCutShort, isTerminal, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
+import { formatCreated, plural } from './format';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
 export const RESTART_ERROR = 'restart';
@@ -114,3 +114,30 @@ export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & Counts):
   return `${how}: ${okCount(j).toLocaleString()} OK, ${failedCount(j).toLocaleString()} failed${left > 0 ? `, ${left.toLocaleString()} not fetched` : ''}.`;
 }
 
+
+/**
+ * How long before the expiry sweep deletes a finished job its item in the job list says when:
+ * a day, so someone who opens Sift once a day sees it coming and can open (keep) or export it.
+ */
+export const EXPIRY_WARNING_MS = 24 * 3600_000;
+
+/**
+ * When the expiry sweep deletes this job with its results (its lease lapses, SPEC §3 rule
+ * 11); null while it runs, as every target it stores pushes that back.
+ */
+export const expiresAt = (j: Pick<Job, 'status' | 'leaseExpires'>): number | null => (isTerminal(j.status) ? j.leaseExpires : null);
+
+/**
+ * The job view's line on its expiry. Nothing said it: a job the user came back to after a week
+ * was gone, and the only word of a lifetime was a field in Settings.
+ */
+export function expiryNotice(at: number, now: number, locale?: string): string {
+  if (at <= now) return 'Its time is up: Sift deletes this job and its results within a minute.';
+  return `Kept until ${formatCreated(at, now, locale)}, then Sift deletes this job and its results. Opening it again before then keeps it longer.`;
+}
+
+/** The job list's few words for a job the sweep deletes within EXPIRY_WARNING_MS; undefined for any other. */
+export function expiryWarning(at: number | null, now: number, locale?: string): string | undefined {
+  if (at === null || at - now > EXPIRY_WARNING_MS) return undefined;
+  return at <= now ? 'expires now' : `expires ${formatCreated(at, now, locale)}`;
+}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
+import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -29,6 +29,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
   const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
   const stopped = storeStopNotice(job, finished, unfinished);
+  const expires = expiresAt(job);
 
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
@@ -67,6 +68,11 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         <p className="muted" data-testid="cancel-notice">
           Cancelled with {plural(unfinished, 'target')} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}. Run the rest again to fetch{' '}
           {unfinished === 1 ? 'it' : 'them'}.
+        </p>
+      )}
+      {expires !== null && (
+        <p className="muted job-expiry" data-testid="job-expiry">
+          {expiryNotice(expires, now)}
         </p>
       )}
       {/* Cancel goes with the run it stops; the focus it held goes to "Run the rest again",

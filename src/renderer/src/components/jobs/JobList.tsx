@@ -1,9 +1,9 @@
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated, plural } from '../../lib/format';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
-import { failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -33,6 +33,7 @@ export function JobList(): React.JSX.Element {
 const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX.Element | null {
   const job = useStore((s) => s.jobs[id]);
   const selected = useStore((s) => s.view.kind === 'job' && s.view.id === id);
+  const expiry = useExpiryWarning(job ? expiresAt(job) : null);
   if (!job) return null;
   const { label, count } = jobNameParts(job);
   return (
@@ -60,8 +61,37 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
         <ProgressBar ok={okCount(job)} failed={failedCount(job)} total={job.targetsTotal} />
         <span className="job-item-count muted">
           {finishedCount(job).toLocaleString()} / {job.targetsTotal.toLocaleString()} done
+          {expiry && (
+            <>
+              {' · '}
+              <span className="job-item-expiry" data-testid="job-item-expiry" title="Sift then deletes this job and its results. Open it to keep it longer.">
+                {expiry}
+              </span>
+            </>
+          )}
         </span>
       </button>
     </li>
   );
 });
+
+// setTimeout's longest delay (about 24.8 days); a later expiry is not near enough to wait for.
+const LONGEST_TIMEOUT = 2 ** 31 - 1;
+
+/**
+ * expiryWarning for a job that expires at `at`, drawn again when the job enters the warning
+ * window and when it lapses: one timer for the next of those moments, not a clock per item.
+ */
+function useExpiryWarning(at: number | null): string | undefined {
+  // Changed by the timer only to draw the item again: the time read then is Date.now()'s.
+  const [woke, setWoke] = useState(0);
+  useEffect(() => {
+    if (at === null) return;
+    const t0 = Date.now();
+    const next = [at - EXPIRY_WARNING_MS, at].find((t) => t > t0);
+    if (next === undefined || next - t0 > LONGEST_TIMEOUT) return;
+    const timer = setTimeout(() => setWoke((n) => n + 1), next - t0);
+    return () => clearTimeout(timer);
+  }, [at, woke]);
+  return expiryWarning(at, Date.now());
+}
