@@ -1,13 +1,16 @@
 /**
  * The life of a job as the app shows it, through the real services and the bridge in
- * Chromium: when the expiry sweep will delete it.
+ * Chromium: when the expiry sweep will delete it, which job the list shows as current, and
+ * what a delete leaves on screen.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openStore } from '../../src/main/store';
 import type { Browser, Page } from 'playwright-core';
 import type { SiftApi } from '../../src/shared/ipc/contract';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, type UiApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 
 let browser: Browser;
@@ -67,6 +70,83 @@ test('a job kept for a week says so in its view and not in the job list', async 
   const day = await page.evaluate((t) => new Date(t).toLocaleDateString(undefined, { day: 'numeric', month: 'short' }), lease);
   expect(await expiry.textContent()).toContain(`Kept until ${day} ${await timeIn(page, lease)}, then Sift deletes this job`);
   expect(await page.getByTestId('job-item-expiry').count()).toBe(0);
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
+});
+
+/**
+ * An app whose database holds `n` one-target jobs, the oldest first, left running by a Sift
+ * that was closed (so they open as interrupted, and can be deleted), and a page of it.
+ */
+async function appWithJobs(n: number): Promise<{ page: Page; ids: string[] }> {
+  const dataDir = tempDir('sift-ui-jobs-');
+  const store = openStore(path.join(dataDir, 'sift.db'));
+  const now = Date.now();
+  const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
+  store.immediate(() => {
+    ids.forEach((id, i) => {
+      store.insertJob({ id, caller: 'desktop', callerClass: 'desktop', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 7 * 24 * 3600_000, label: `list ${i}` }, [{ url: `https://example.test/${i}` }]);
+    });
+  });
+  store.close();
+  const app = await startUiApp({ dataDir });
+  apps.push(app);
+  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  await expect.poll(() => page.getByTestId('job-item').count()).toBe(n);
+  return { page, ids };
+}
+
+/** The job the view shows, and whether its item is current and wholly inside the job list's visible part. */
+function currentItem(page: Page): Promise<{ view: string | null; current: string | null; inView: boolean }> {
+  return page.evaluate(() => {
+    const view = document.querySelector('[data-testid="job-view"]')?.getAttribute('data-job-id') ?? null;
+    const item = document.querySelector('[data-testid="job-item"][aria-current="page"]');
+    const list = document.querySelector('[data-testid="job-list"]')!.getBoundingClientRect();
+    const box = item?.getBoundingClientRect();
+    return { view, current: item?.getAttribute('data-job-id') ?? null, inView: !!box && box.top >= list.top && box.bottom <= list.bottom };
+  });
+}
+
+test('the job on screen is in view in a long job list, however it was opened', async () => {
+  const { page, ids } = await appWithJobs(60);
+  // The oldest job, opened by its address (a reload, a search hit's job): its item was far
+  // below the list's fold, and nothing in sight said which job the view showed.
+  await page.evaluate((id) => {
+    location.hash = `#job/${id}`;
+  }, ids[0]!);
+  await page.reload();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(ids[0]);
+  await expect.poll(() => currentItem(page)).toEqual({ view: ids[0], current: ids[0], inView: true });
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
+});
+
+test('deleting a job shows the next older one, in view in the list, with the focus on its name', async () => {
+  const { page, ids } = await appWithJobs(60);
+  const del = async (): Promise<void> => {
+    await page.getByTestId('delete-job').click();
+    expect(await page.getByTestId('delete-job').textContent()).toBe('Really delete?');
+    await page.getByTestId('delete-job').click();
+  };
+  // A job near the end of the list, as someone clearing out old jobs reaches it: the delete
+  // showed the newest job instead, at the top, and the list stayed scrolled where it was.
+  await page.locator(`[data-testid="job-item"][data-job-id="${ids[10]}"]`).click();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(ids[10]);
+  await del();
+  await expect.poll(() => page.getByTestId('job-item').count()).toBe(59);
+  await expect.poll(() => currentItem(page)).toEqual({ view: ids[9], current: ids[9], inView: true });
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('job-name');
+  // The oldest job has none older: the one above it is next.
+  await page.locator(`[data-testid="job-item"][data-job-id="${ids[0]}"]`).click();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(ids[0]);
+  await del();
+  await expect.poll(() => currentItem(page)).toEqual({ view: ids[1], current: ids[1], inView: true });
+  // The newest job scrolled out of sight, then deleted from the top: the one below it is next.
+  await page.locator(`[data-testid="job-item"][data-job-id="${ids[59]}"]`).click();
+  await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(ids[59]);
+  await del();
+  await expect.poll(() => currentItem(page)).toEqual({ view: ids[58], current: ids[58], inView: true });
+  await page.screenshot({ path: screenshotPath('jobs-after-delete') });
   expect(pageErrors(page)).toEqual([]);
   await expectNoInternalErrorText(page);
 });

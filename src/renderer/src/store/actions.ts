@@ -106,13 +106,22 @@ export async function cancelJob(id: string): Promise<void> {
 }
 
 export async function deleteJob(id: string): Promise<void> {
+  // Its neighbours, read before the jobRemoved event can take it out of the list.
+  const order = get().jobOrder;
+  const at = order.indexOf(id);
+  const neighbours = at < 0 ? [] : [order[at + 1], order[at - 1]];
   try {
     await window.sift.deleteJob({ id });
     // The jobRemoved event does this too; doing it now keeps the click from feeling slow.
     get().removeJob(id);
     get().dropJob(id);
     if (get().detailJobId === id) get().clearDetail();
-    const next = get().jobOrder[0];
+    // Only the view of the deleted job moves on: one the user opened meanwhile stays.
+    const view = get().view;
+    if (view.kind !== 'job' || view.id !== id) return;
+    // The next older job, as a mail client shows the next message: it showed the newest, so
+    // someone clearing out old jobs from the end of a long list was sent to its top each time.
+    const next = neighbours.find((n) => n !== undefined && get().jobs[n]) ?? get().jobOrder[0];
     if (next) showJob(next);
     else get().setView({ kind: 'compose' });
   } catch (err) {

@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated, plural } from '../../lib/format';
@@ -34,11 +34,19 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
   const job = useStore((s) => s.jobs[id]);
   const selected = useStore((s) => s.view.kind === 'job' && s.view.id === id);
   const expiry = useExpiryWarning(job ? expiresAt(job) : null);
+  const ref = useRef<HTMLButtonElement>(null);
+  // The job on screen is in view in the list too, however it was opened (a search hit, the job
+  // after a deleted one, a new run): in a list of hundreds it was scrolled out of sight, and
+  // nothing in the list said which job the view showed.
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
   if (!job) return null;
   const { label, count } = jobNameParts(job);
   return (
     <li>
       <button
+        ref={ref}
         type="button"
         className={`job-item${selected ? ' selected' : ''}`}
         aria-current={selected ? 'page' : undefined}
