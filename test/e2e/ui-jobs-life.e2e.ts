@@ -3,11 +3,13 @@
  * Chromium: when the expiry sweep will delete it, which job the list shows as current, and
  * what a delete leaves on screen.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openStore } from '../../src/main/store';
 import type { Browser, Page } from 'playwright-core';
 import type { SiftApi } from '../../src/shared/ipc/contract';
+import { nestedLiveRegions } from '../helpers/a11y';
 import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
@@ -78,14 +80,15 @@ test('a job kept for a week says so in its view and not in the job list', async 
  * An app whose database holds `n` one-target jobs, the oldest first, left running by a Sift
  * that was closed (so they open as interrupted, and can be deleted), and a page of it.
  */
-async function appWithJobs(n: number): Promise<{ page: Page; ids: string[] }> {
+async function appWithJobs(n: number, prepare?: (dataDir: string) => void): Promise<{ page: Page; ids: string[] }> {
   const dataDir = tempDir('sift-ui-jobs-');
+  prepare?.(dataDir);
   const store = openStore(path.join(dataDir, 'sift.db'));
   const now = Date.now();
   const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
   store.immediate(() => {
     ids.forEach((id, i) => {
-      store.insertJob({ id, caller: 'desktop', callerClass: 'desktop', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 7 * 24 * 3600_000, label: `list ${i}` }, [{ url: `https://example.test/${i}` }]);
+      store.insertJob({ id, caller: 'desktop', callerClass: 'desktop', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 7 * 24 * 3600_000, label: `list ${i}` }, [{ url: `http://127.0.0.1:9/${i}` }]);
     });
   });
   store.close();
@@ -147,6 +150,24 @@ test('deleting a job shows the next older one, in view in the list, with the foc
   await del();
   await expect.poll(() => currentItem(page)).toEqual({ view: ids[58], current: ids[58], inView: true });
   await page.screenshot({ path: screenshotPath('jobs-after-delete') });
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
+});
+
+test('an error notice and an info notice are each in one live region, read once', async () => {
+  // A damaged settings.json is an error notice at start; running a job's rest is an info one.
+  const { page, ids } = await appWithJobs(2, (dataDir) => writeFileSync(path.join(dataDir, 'settings.json'), '{ "workers": 4, }\n'));
+  await expect.poll(() => page.locator('[data-testid="notice"][data-code="settings_reset"]').count()).toBe(1);
+  await page.locator(`[data-testid="job-item"][data-job-id="${ids[0]}"]`).click();
+  await page.getByTestId('run-rest').click();
+  await expect.poll(() => page.getByTestId('notice').allTextContents()).toContainEqual(expect.stringMatching(/^Started a new job with 1 target\./));
+  // Each notice had a role of its own inside a polite region: both announced it.
+  expect(await nestedLiveRegions(page)).toEqual([]);
+  const regionOf = (code: string): Promise<string | null | undefined> =>
+    page.locator(`[data-testid="notice"][data-code="${code}"]`).evaluate((n) => n.closest('[role="alert"], [role="status"]')?.getAttribute('role'));
+  expect(await regionOf('settings_reset')).toBe('alert');
+  expect(await regionOf('info')).toBe('status');
+  await page.screenshot({ path: screenshotPath('jobs-notices') });
   expect(pageErrors(page)).toEqual([]);
   await expectNoInternalErrorText(page);
 });

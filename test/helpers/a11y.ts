@@ -84,3 +84,26 @@ export function lowContrast(page: Page, root = 'body'): Promise<string[]> {
     return out;
   }, root);
 }
+
+/**
+ * Live regions inside another live region, each as `outer > inner` (test id, else tag, with
+ * its role or aria-live): a change in the inner one is announced by both, so a screen reader
+ * reads it twice. Empty when no live region nests.
+ */
+export function nestedLiveRegions(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const live = (e: Element): boolean => {
+      const l = e.getAttribute('aria-live');
+      if (l) return l !== 'off';
+      return ['alert', 'status', 'log', 'marquee', 'timer'].includes(e.getAttribute('role') ?? '');
+    };
+    const name = (e: Element): string => `${(e as HTMLElement).dataset.testid ?? e.tagName.toLowerCase()}[${e.getAttribute('role') ?? `aria-live=${e.getAttribute('aria-live')}`}]`;
+    const out: string[] = [];
+    for (const inner of Array.from(document.querySelectorAll('[aria-live], [role]')).filter(live)) {
+      for (let outer = inner.parentElement; outer; outer = outer.parentElement) {
+        if (live(outer)) out.push(`${name(outer)} > ${name(inner)}`);
+      }
+    }
+    return out;
+  });
+}
