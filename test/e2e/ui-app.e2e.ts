@@ -94,7 +94,7 @@ test('a row opens its result by click, and by arrow keys and Enter: markdown, te
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-markdown')).toMatch(/Article 1|topic 1/);
   await page.screenshot({ path: screenshotPath('ui-result') });
-  await page.getByTestId('target-scroll').focus();
+  await page.getByTestId('target-grid').focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   expect(await page.getByTestId('result-pane').getAttribute('data-idx')).toBe('2');

@@ -135,7 +135,7 @@ test('"Show all" pressed with Enter hands the focus to the status filter it undi
 });
 
 test('"Open result" pressed with Enter hands the focus to the result pane it filled', async () => {
-  await page.getByTestId('target-scroll').focus();
+  await page.getByTestId('target-grid').focus();
   await page.keyboard.press('Home');
   const open = page.getByRole('button', { name: /^Open result/ });
   await open.focus();
@@ -179,9 +179,9 @@ test('a row of a long job is said with its place in the whole table, though only
   await expect.poll(text('count-valid')).toBe('60');
   await page.keyboard.press('Control+Enter');
   await expect.poll(jobStatus, { timeout: 90_000 }).toBe('done');
-  await page.getByTestId('target-scroll').focus();
+  await page.getByTestId('target-grid').focus();
   await page.keyboard.press('End');
-  const grid = page.getByTestId('target-table');
+  const grid = page.getByTestId('target-grid');
   expect(await grid.getAttribute('aria-rowcount')).toBe('61');
   expect(await page.locator('[data-testid="target-row"]').count()).toBeLessThan(60);
   const last = page.locator('[data-testid="target-row"][aria-selected="true"]');

@@ -150,11 +150,19 @@ test('Tab goes through the job view in reading order; arrows and Enter open a re
     'button',
     'filter-status',
     'filter-reason',
-    'target-scroll',
+    'target-grid',
   ]);
-  expectNamedAndOutlined(walk.filter((f) => f.id !== 'target-scroll'));
-  expect(walk.at(-1)?.outlined).toBe(true);
+  // The focus is on the grid itself, named: it sat on a nameless scrolling part inside it.
+  expectNamedAndOutlined(walk);
+  expect(walk.at(-1)?.aria).toMatch(/^grid "Targets"/);
   await page.keyboard.press('ArrowDown');
+  // The row the grid points at is its own; the filter's selects are no cells of the grid.
+  const activeRow = await page.evaluate(() => {
+    const grid = document.activeElement!;
+    const row = document.getElementById(grid.getAttribute('aria-activedescendant') ?? '');
+    return { role: grid.getAttribute('role'), rowIn: !!row && grid.contains(row) && row.getAttribute('role') === 'row', selects: grid.querySelectorAll('select').length };
+  });
+  expect(activeRow).toEqual({ role: 'grid', rowIn: true, selects: 0 });
   await page.keyboard.press('Enter');
   await expect.poll(text('result-markdown')).toMatch(/topic 1/);
   await page.keyboard.press('End');
@@ -332,7 +340,7 @@ test('main text and buttons have a contrast of 4.5:1 at least, light and dark, o
       await p.getByTestId('job-item').first().click();
       await p.getByTestId('job-view').waitFor();
       await p.locator('[data-testid="target-row"]').first().waitFor();
-      await p.getByTestId('target-scroll').focus();
+      await p.getByTestId('target-grid').focus();
       await p.keyboard.press('Home');
       found.push(...(await lowContrast(p)).map((s) => `${scheme} job: ${s}`));
       await p.getByTestId('export-job').click();
@@ -366,7 +374,7 @@ test('at 320 px wide and at 200% zoom nothing is cut off and every control of th
         if (view === 'job') await page.getByTestId('job-item').first().click();
         if (view === 'composer') await page.getByTestId('nav-new').click();
         if (view === 'settings') await page.getByTestId('nav-settings').click();
-        const must = { job: ['export-job', 'delete-job', 'job-search-input', 'target-scroll'], composer: ['paste-box', 'opt-mode', 'submit'], settings: ['setting-ttlHours', 'settings-save'] }[view];
+        const must = { job: ['export-job', 'delete-job', 'job-search-input', 'target-grid'], composer: ['paste-box', 'opt-mode', 'submit'], settings: ['setting-ttlHours', 'settings-save'] }[view];
         await page.getByTestId(must[0]!).waitFor();
         await page.screenshot({ path: screenshotPath(`${name}-${view}`) });
         // Nothing runs past the window's right edge, so nothing needs a sideways scroll.

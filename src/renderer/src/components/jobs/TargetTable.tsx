@@ -46,6 +46,7 @@ export function TargetTable(): React.JSX.Element {
   const idxAt = useCallback((pos: number): number => (shown ? (shown[pos] ?? -1) : pos), [shown]);
   const loaded = useStore((s) => s.rowsLoaded);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
   const urlHeadRef = useRef<HTMLSpanElement>(null);
   const probeRef = useRef<HTMLSpanElement>(null);
   const urlFit = useColumnFit(urlHeadRef, probeRef);
@@ -109,31 +110,50 @@ export function TargetTable(): React.JSX.Element {
   }, [selectedIdx, virtualizer, posOf]);
 
   return (
-    // Only the rows in view exist, so each says where it stands: a screen reader counted the rows
-    // drawn and said "row 3" of the 503rd. The header is row 1.
-    <div className="target-table" role="grid" aria-rowcount={count + 1} aria-label="Targets" data-testid="target-table">
+    <div className="target-table" data-testid="target-table">
+      {/* The filter is the table's, not a cell of its grid: inside the grid a screen reader
+          took its selects for part of the rows. */}
       <TargetFilter shown={count} total={total} filtering={filtering} />
-      <div className="target-row target-head" role="row" aria-rowindex={1}>
-        <span role="columnheader" className="c-idx">#</span>
-        <span role="columnheader" className="c-status">Status</span>
-        <span role="columnheader" className="c-url" ref={urlHeadRef}>
-          URL
-        </span>
-        <span role="columnheader" className="c-detail">Title or error</span>
-        <span role="columnheader" className="c-size">Size</span>
-        <span role="columnheader" className="c-time">Time</span>
-      </div>
-      <div className="target-row target-probe" aria-hidden="true">
-        <span className="c-url" ref={probeRef} />
-      </div>
-      <div className="target-scroll" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} data-testid="target-scroll" aria-activedescendant={selectedIdx !== null ? `row-${selectedIdx}` : undefined}>
-        {!loaded && <p className="muted pad">Loading targets…</p>}
-        <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((v) => (
-            <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} />
-          ))}
+      {/* The grid is the element that holds the focus and names the row it is on
+          (aria-activedescendant): the focus sat on the scrolling part, a nameless group, while
+          the grid role was on its parent, so the row in focus was not read. Only the rows in
+          view exist, so each says where it stands: a screen reader counted the rows drawn and
+          said "row 3" of the 503rd. The header is row 1. */}
+      <div
+        className="target-grid"
+        ref={gridRef}
+        role="grid"
+        aria-rowcount={count + 1}
+        aria-label="Targets"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        aria-activedescendant={selectedIdx !== null && posOf(selectedIdx) !== null ? `row-${selectedIdx}` : undefined}
+        data-testid="target-grid"
+      >
+        <div className="target-row target-head" role="row" aria-rowindex={1}>
+          <span role="columnheader" className="c-idx">#</span>
+          <span role="columnheader" className="c-status">Status</span>
+          <span role="columnheader" className="c-url" ref={urlHeadRef}>
+            URL
+          </span>
+          <span role="columnheader" className="c-detail">Title or error</span>
+          <span role="columnheader" className="c-size">Size</span>
+          <span role="columnheader" className="c-time">Time</span>
         </div>
-        {loaded && filtering && count === 0 && <p className="muted pad">No target matches this filter.</p>}
+        <div className="target-row target-probe" aria-hidden="true">
+          <span className="c-url" ref={probeRef} />
+        </div>
+        {/* Out of the Tab order (Chromium makes a scroller without focusable children a stop of
+            its own); a click in it gives the focus to the grid. */}
+        <div className="target-scroll" ref={scrollRef} tabIndex={-1} onFocus={() => gridRef.current?.focus({ preventScroll: true })} data-testid="target-scroll">
+          {!loaded && <p className="muted pad">Loading targets…</p>}
+          <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((v) => (
+              <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} />
+            ))}
+          </div>
+          {loaded && filtering && count === 0 && <p className="muted pad">No target matches this filter.</p>}
+        </div>
       </div>
     </div>
   );
