@@ -171,3 +171,36 @@ test('an error notice and an info notice are each in one live region, read once'
   expect(pageErrors(page)).toEqual([]);
   await expectNoInternalErrorText(page);
 });
+
+test('the job list is one Tab stop, with arrows to move in it: 60 jobs do not take 60 presses of Tab', async () => {
+  const { page, ids } = await appWithJobs(60);
+  const focusedId = (): Promise<string | null | undefined> => page.evaluate(() => document.activeElement?.getAttribute('data-job-id') ?? document.activeElement?.getAttribute('data-testid'));
+  await page.getByTestId('sidebar-search-input').focus();
+  // No job on screen: the newest is the stop, and the next Tab leaves the list.
+  await page.keyboard.press('Tab');
+  expect(await focusedId()).toBe(ids[59]);
+  await page.keyboard.press('Tab');
+  expect(await focusedId()).toBe('nav-activity');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  expect(await focusedId()).toBe(ids[57]);
+  // Back into the list, the focus returns to the job it left.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusedId()).toBe(ids[57]);
+  await page.keyboard.press('Home');
+  expect(await focusedId()).toBe(ids[59]);
+  await page.keyboard.press('End');
+  expect(await focusedId()).toBe(ids[0]);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => currentItem(page)).toEqual({ view: ids[1], current: ids[1], inView: true });
+  // From the search box, Tab reaches the job on screen, far down the list.
+  await page.getByTestId('sidebar-search-input').focus();
+  await page.keyboard.press('Tab');
+  expect(await focusedId()).toBe(ids[1]);
+  await page.keyboard.press('Tab');
+  expect(await focusedId()).toBe('nav-activity');
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -10,6 +10,9 @@ export interface JobsSlice {
   jobsLoaded: boolean;
   /** Older jobs main did not list (it lists the newest LISTED_JOBS), as of the listing. */
   jobsUnlisted: number;
+  /** The job list's item that last had the focus: the list's one Tab stop (JobList.tsx). */
+  listFocus: string | null;
+  setListFocus(id: string | null): void;
   setJobs(jobs: Job[], unlisted?: number): void;
   applyJob(job: Job): void;
   removeJob(id: string): void;
@@ -34,6 +37,8 @@ export const createJobsSlice: StateCreator<State, [], [], JobsSlice> = (set) => 
   jobOrder: [],
   jobsLoaded: false,
   jobsUnlisted: 0,
+  listFocus: null,
+  setListFocus: (listFocus) => set((s) => (s.listFocus === listFocus ? {} : { listFocus })),
   setJobs: (list, unlisted = 0) =>
     set((s) => {
       const jobs: Record<string, Job> = {};

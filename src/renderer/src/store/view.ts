@@ -43,7 +43,8 @@ export const createViewSlice: StateCreator<State, [], [], ViewSlice> = (set, get
     // replaceState, not a hash assignment: no history entries to step back through, and
     // no navigation event for main's will-navigate guard to weigh.
     if (typeof history !== 'undefined') history.replaceState(null, '', hashOf(view) === '#' ? location.pathname : hashOf(view));
-    set({ view });
+    // The job list's Tab stop goes back to the job on screen (JobList.tsx).
+    set({ view, listFocus: null });
   },
   notify: (level, n) => {
     const id = ++noticeSeq;

@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState } from 'react';
-import { useStore } from '../../store';
+import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated, plural } from '../../lib/format';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
@@ -15,7 +15,9 @@ export function JobList(): React.JSX.Element {
     return <p className="sidebar-empty" data-testid="jobs-empty">No jobs yet. A list you submit shows up here, with its progress.</p>;
   }
   return (
-    <ul className="job-list" data-testid="job-list">
+    // One Tab stop for the whole list, arrows within it: every job was a stop of its own, and
+    // with 250 jobs the keyboard took 250 presses of Tab to get past the list to the job view.
+    <ul className="job-list" aria-label="Jobs" onKeyDown={moveInList} data-testid="job-list">
       {order.map((id) => (
         <JobListItem key={id} id={id} />
       ))}
@@ -29,10 +31,33 @@ export function JobList(): React.JSX.Element {
   );
 }
 
+/** Arrows, Home and End move the focus between the list's jobs; Enter or Space opens one. */
+function moveInList(e: React.KeyboardEvent<HTMLUListElement>): void {
+  const items = Array.from(e.currentTarget.querySelectorAll<HTMLButtonElement>('[data-testid="job-item"]'));
+  const at = items.indexOf(document.activeElement as HTMLButtonElement);
+  if (at < 0) return;
+  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  items[Math.max(0, Math.min(items.length - 1, to))]?.focus();
+}
+
+/**
+ * Whether this item is the list's Tab stop: the item last focused while it is listed, else
+ * the job on screen, else the newest job.
+ */
+function isTabStop(s: State, id: string): boolean {
+  if (s.listFocus && s.jobs[s.listFocus]) return s.listFocus === id;
+  if (s.view.kind === 'job' && s.jobs[s.view.id]) return s.view.id === id;
+  return s.jobOrder[0] === id;
+}
+
 /** One job; subscribes to that job only, so a progress event re-renders one item. */
 const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX.Element | null {
   const job = useStore((s) => s.jobs[id]);
   const selected = useStore((s) => s.view.kind === 'job' && s.view.id === id);
+  const tabStop = useStore((s) => isTabStop(s, id));
+  const setListFocus = useStore((s) => s.setListFocus);
   const expiry = useExpiryWarning(job ? expiresAt(job) : null);
   const ref = useRef<HTMLButtonElement>(null);
   // The job on screen is in view in the list too, however it was opened (a search hit, the job
@@ -50,6 +75,8 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
         type="button"
         className={`job-item${selected ? ' selected' : ''}`}
         aria-current={selected ? 'page' : undefined}
+        tabIndex={tabStop ? 0 : -1}
+        onFocus={() => setListFocus(id)}
         onClick={() => showJob(id)}
         data-testid="job-item"
         data-job-id={id}
