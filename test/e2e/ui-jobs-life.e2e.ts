@@ -204,3 +204,24 @@ test('the job list is one Tab stop, with arrows to move in it: 60 jobs do not ta
   expect(await focusedId()).toBe('nav-activity');
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('searching all jobs for a list name finds the job of that name, and opens it', async () => {
+  const { page, ids } = await appWithJobs(60);
+  // "Search all jobs" looked only in what the jobs fetched: a list's name found nothing.
+  await page.getByTestId('sidebar-search-input').fill('LIST 17');
+  const found = page.getByTestId('search-job');
+  await expect.poll(() => found.count()).toBe(1);
+  expect(await found.textContent()).toBe('list 17 · 1 URL interrupted');
+  expect(await page.getByTestId('search-jobs').innerText()).toMatch(/^A job named so:/);
+  // Each word is found in the name (1, 10 to 19, 21, 31, 41, 51); the count it ends with ("1 URL") is no part of it.
+  await page.getByTestId('sidebar-search-input').fill('list 1');
+  await expect.poll(() => page.getByTestId('search-jobs').innerText()).toMatch(/^Jobs named so \(15\):[\s\S]*and 7 more; add a word to narrow them$/);
+  expect(await found.count()).toBe(8);
+  await page.getByTestId('sidebar-search-input').fill('list 17');
+  await expect.poll(() => found.count()).toBe(1);
+  await page.screenshot({ path: screenshotPath('jobs-search-name') });
+  await found.click();
+  await expect.poll(() => currentItem(page)).toEqual({ view: ids[17], current: ids[17], inView: true });
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
+});

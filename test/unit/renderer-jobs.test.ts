@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, progressAnnouncement, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
-import { rowFailure } from '../../src/shared/types';
+import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, progressAnnouncement, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { rowFailure, type Job } from '../../src/shared/types';
 
 describe("the job header's notice of a job the store stopped", () => {
   test('says why in plain words, that the results are kept, and what to do before running the rest again', () => {
@@ -117,5 +117,21 @@ describe('when the expiry sweep deletes a job', () => {
     expect(expiryWarning(now + EXPIRY_WARNING_MS, now, 'en-GB')).toMatch(/^expires 4 Mar \d\d:\d\d$/);
     expect(expiryWarning(now + hour, now, 'en-GB')).toMatch(/^expires \d\d:\d\d$/);
     expect(expiryWarning(now - 1, now, 'en-GB')).toBe('expires now');
+  });
+});
+
+describe('jobs found by name in "Search all jobs"', () => {
+  const job = (id: string, label: string | undefined, targetsTotal = 1) => ({ id, label, targetsTotal }) as unknown as Job;
+  const jobs = [job('a', 'Reports-March.csv'), job('b', 'reports-april.csv', 12), job('c', undefined), job('d', 'news.example')];
+
+  test('every word, in any case, in the label; in the jobs\' order', () => {
+    expect(jobNamesMatching(jobs, 'reports')).toEqual(['a', 'b']);
+    expect(jobNamesMatching(jobs, 'REPORTS march')).toEqual(['a']);
+    expect(jobNamesMatching(jobs, '  ')).toEqual([]);
+  });
+
+  test('the count a name ends with matches nothing, nor does a job without a label', () => {
+    expect(jobNamesMatching(jobs, 'URL')).toEqual([]);
+    expect(jobNamesMatching(jobs, '12')).toEqual([]);
   });
 });

@@ -141,3 +141,19 @@ export function expiryWarning(at: number | null, now: number, locale?: string): 
   if (at === null || at - now > EXPIRY_WARNING_MS) return undefined;
   return at <= now ? 'expires now' : `expires ${formatCreated(at, now, locale)}`;
 }
+
+/**
+ * The ids of the jobs, in their order, whose label (a list's file name, or its first URL's
+ * host) holds every word of `query`, in any case; none for a query of no words. The count the
+ * name ends with is left out: every job of one URL matched "1".
+ */
+export function jobNamesMatching(jobs: readonly Job[], query: string): string[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [];
+  return jobs
+    .filter((j) => {
+      const label = j.label?.toLowerCase();
+      return label && words.every((w) => label.includes(w));
+    })
+    .map((j) => j.id);
+}

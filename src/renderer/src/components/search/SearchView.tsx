@@ -1,5 +1,6 @@
 import { SearchInput } from './SearchInput';
 import { SearchResults } from './SearchResults';
+import { JobNameMatches } from './JobNameMatches';
 
 /** Search across every job (the sidebar's box leads here). */
 export function SearchView(): React.JSX.Element {
@@ -9,6 +10,7 @@ export function SearchView(): React.JSX.Element {
         <h2>Search all jobs</h2>
         <SearchInput box="all" jobId={null} label="Search every job's results" placeholder="Search every job's results…" testId="search-view-input" />
       </header>
+      <JobNameMatches />
       <SearchResults box="all" showJob />
     </section>
   );
