@@ -36,6 +36,8 @@ export class Progress {
   private failed = 0;
   /** Done targets with warnings (a thin page, a PDF without text): ok, but maybe not what was wanted. */
   private warned = 0;
+  /** Done targets that came from an archived copy (--recover): ok, but not the live page. */
+  private recovered = 0;
   /**
    * Of the failed, the ended job's targets stopped mid-way (Job.targetsCutShort: in flight at
    * a cancel or a close). The final line counts them apart, as sift status does: Ctrl-C's
@@ -78,7 +80,10 @@ export class Progress {
     if (row.status !== 'done' && row.status !== 'failed') return;
     this.done++;
     if (row.status === 'failed') this.failed++;
-    else if (row.warnings?.length) this.warned++;
+    else {
+      if (hasOtherWarnings(row)) this.warned++;
+      if (isRecovered(row)) this.recovered++;
+    }
     if (this.io.isTTY) {
       this.draw(false);
     } else {
@@ -106,7 +111,8 @@ export class Progress {
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
     const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${formatCount(this.current + 1)}${waiting}` : '';
-    const warned = this.warned ? ` (${formatCount(this.warned)} with warnings)` : '';
+    const notes = [this.recovered ? `${formatCount(this.recovered)} from an archive` : '', this.warned ? `${formatCount(this.warned)} with warnings` : ''].filter(Boolean);
+    const warned = notes.length ? ` (${notes.join(', ')})` : '';
     const cut = this.cutShort ? ` · stopped mid-way ${formatCount(this.cutShort)}` : '';
     const done = this.done - this.cutShort;
     const failed = this.failed - this.cutShort;
@@ -128,7 +134,10 @@ export class Progress {
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
     this.cutShort = job.targetsCutShort ?? 0;
-    if (rows) this.warned = okWithWarnings(rows);
+    if (rows) {
+      this.warned = okWithWarnings(rows);
+      this.recovered = okRecovered(rows);
+    }
     if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
     this.io.stderr.write(`${job.status}: ${this.line()}\n`);
   }
@@ -146,8 +155,17 @@ export class Progress {
   }
 }
 
-/** How many targets are done with warnings (ok, but maybe not what was wanted). */
-export const okWithWarnings = (rows: readonly Pick<TargetRow, 'status' | 'warnings'>[]): number => rows.filter((r) => r.status === 'done' && r.warnings?.length).length;
+type WarningFields = Pick<TargetRow, 'status' | 'warnings'>;
+
+/** Done from an archived copy (--recover): counted apart, as "with warnings" hid how many came back so. */
+const isRecovered = (r: WarningFields): boolean => r.status === 'done' && r.warnings?.includes('recovered') === true;
+const hasOtherWarnings = (r: WarningFields): boolean => r.status === 'done' && r.warnings?.some((w) => w !== 'recovered') === true;
+
+/** How many targets are done with warnings (ok, but maybe not what was wanted), an archived copy aside. */
+export const okWithWarnings = (rows: readonly WarningFields[]): number => rows.filter(hasOtherWarnings).length;
+
+/** How many targets came back from an archived copy. */
+export const okRecovered = (rows: readonly WarningFields[]): number => rows.filter(isRecovered).length;
 
 /** " (thin page)" after a done target with warnings; "" without. */
 export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {

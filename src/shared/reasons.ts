@@ -54,6 +54,10 @@ export const REASON_LABELS: Record<Reason, string> = {
  * §5.9's "ok with warnings"): what the UI and the CLI call each, and why it was given.
  */
 export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
+  recovered: {
+    label: 'archived copy',
+    why: 'The live page failed, so this came from the archive service: the page as it was when the archive captured it, which may be out of date. Its meta says when (snapshot_time) and where (snapshot_url).',
+  },
   thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
   paywall: { label: 'paywalled', why: 'The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.' },

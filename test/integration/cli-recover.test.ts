@@ -45,6 +45,30 @@ describe('sift --recover', () => {
     expect(String(r!.content)).not.toContain('/web/2023');
   }, 120_000);
 
+  test('fetch: a recovered page says on stderr that it is the archive\'s copy, from when, and which snapshot', async () => {
+    wb.captures.set(`${site.origin}/lost-plain`, [{ timestamp: '20230102030405', body: ARTICLE }]);
+    const run = await sift(['fetch', `${site.origin}/lost-plain`, '--recover']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('lighthouse keeper');
+    expect(run.stderr).toContain(
+      `sift fetch: ${site.origin}/lost-plain: archived copy: the live page failed, so this is the archive's copy, captured 2023-01-02 03:04:05 UTC, which may be out of date: ${wb.server.origin}/web/20230102030405/${site.origin}/lost-plain\n`,
+    );
+  }, 120_000);
+
+  test('batch: each recovered target and the summary say how many came from an archive', async () => {
+    wb.captures.set(`${site.origin}/gone-a`, [{ timestamp: '20230102030405', body: ARTICLE }]);
+    wb.captures.set(`${site.origin}/gone-b`, [{ timestamp: '20230102030405', body: ARTICLE }]);
+    const file = path.join(home, 'gone.txt');
+    writeFileSync(file, `${site.origin}/gone-a\n${site.origin}/gone-b\n${site.origin}/gone-c\n`);
+    const run = await sift(['batch', file, '--recover']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/\] #1 ok [\d.]+ k?B \(archived copy\) /);
+    expect(run.stderr).toMatch(/\npartial: 3\/3 · ok 2 \(2 from an archive\) · failed 1 · /);
+    const id = /^job (\S+)/.exec(run.stderr)?.[1] ?? '';
+    const status = await sift(['status', id]);
+    expect(status.stdout).toContain(': partial, 3/3 finished, 1 failed, 2 from an archive, created ');
+  }, 120_000);
+
   test('fetch: with the archive service left empty in Settings, a dead page fails as itself and says recovery is off', async () => {
     const off = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-recover-off-'));
     writeFileSync(path.join(off, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], archiveService: '' }));

@@ -65,6 +65,8 @@ describe('recover through a Wayback-shaped archive', () => {
         snapshot_url: `${wb.server.origin}/web/20230102030405/${site.origin}/lost`,
         snapshot_time: '2023-01-02T03:04:05Z',
         recovered_from: 404,
+        // Where the row, the summary and the export look: an archived copy is not the live page.
+        warnings: ['recovered'],
       });
     }
     expect(wb.server.hits).toContain(`/web/20230102030405id_/${site.origin}/lost`);
@@ -124,7 +126,7 @@ describe('recover through a Wayback-shaped archive', () => {
     site.route('/thin-live', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(thin));
     expect((await get('/thin-live', f, {})).meta?.warnings).toEqual(['thin']);
     capture('/thin-lost', thin);
-    expect((await get('/thin-lost')).meta).toMatchObject({ recovered: true, warnings: ['thin'] });
+    expect((await get('/thin-lost')).meta).toMatchObject({ recovered: true, warnings: ['recovered', 'thin'] });
   });
 
   it('a host that does not resolve says the recover option may have its archived copy', async () => {
@@ -137,10 +139,10 @@ describe('recover through a Wayback-shaped archive', () => {
     capture('/report.pdf', numberedPdf(2, 'Archived Report'), { contentType: 'application/pdf' });
     capture('/data.json', '{"items":[{"name":"a"},{"name":"b"}]}', { contentType: 'application/json' });
     const pdf = await get('/report.pdf');
-    expect(pdf.meta).toMatchObject({ recovered: true, pages_total: 2 });
+    expect(pdf.meta).toMatchObject({ recovered: true, pages_total: 2, warnings: ['recovered'] });
     const json = await get('/data.json', f, { recover: true, jq: '.items[].name' });
     expect(json.content).toBe('"a"\n"b"');
-    expect(json.meta).toMatchObject({ recovered: true });
+    expect(json.meta).toMatchObject({ recovered: true, warnings: ['recovered'] });
   });
 });
 

@@ -30,7 +30,11 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       // Which pages were past the end: "the missing ones are named" named none.
       const past = pagesMissingText(meta);
       for (const w of resultWarnings(outcome.result)) {
-        const why = ((w === 'empty' || w === 'no_match') && own) || (w === 'pages_missing' && past && `${past}; the pages it has came back`) || (WARNING_LABELS[w]?.why ?? 'see meta.warnings');
+        const why =
+          ((w === 'empty' || w === 'no_match') && own) ||
+          (w === 'pages_missing' && past && `${past}; the pages it has came back`) ||
+          (w === 'recovered' && snapshotNote(meta)) ||
+          (WARNING_LABELS[w]?.why ?? 'see meta.warnings');
         io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${why}\n`);
       }
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
@@ -54,6 +58,17 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     // malformed PDF) read as the server's, so it is in --json only.
     io.stderr.write(`sift ${cmd}: ${shown}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
   }
+}
+
+/**
+ * Which archived copy came back, and from when: the content alone read as the live page, and
+ * a snapshot may be years old. '' when meta names no snapshot.
+ */
+export function snapshotNote(meta: Record<string, unknown>): string {
+  if (typeof meta.snapshot_url !== 'string' || !meta.snapshot_url) return '';
+  const time = typeof meta.snapshot_time === 'string' ? meta.snapshot_time : '';
+  const when = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(time) ? `captured ${time.replace('T', ' ').replace('Z', ' UTC')}` : time ? `captured ${time}` : 'captured at a time the archive did not say';
+  return `the live page failed, so this is the archive's copy, ${when}, which may be out of date: ${clip(meta.snapshot_url, 300)}`;
 }
 
 /** Page numbers a note names one by one; more are counted ("pages 1, 2, … 12 and 40 more"). */

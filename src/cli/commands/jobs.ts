@@ -9,7 +9,7 @@ import { isCutShort, type TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
-import { failureAdvice, restAdvice, formatBytes, formatWhen, okWithWarnings, warningsNote } from '../progress';
+import { failureAdvice, restAdvice, formatBytes, formatWhen, okRecovered, okWithWarnings, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -93,12 +93,13 @@ timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, 
         io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
       } else {
         const warned = okWithWarnings(rows);
+        const recovered = okRecovered(rows);
         // A target cut short (a crash, a cancel) is stored failed, so counted in targetsDone,
         // and is one of the "did not finish" said below: "168/5000 finished" then "4,833 of
         // 5,000 did not finish" counted it twice. It is told apart here.
         const cut = rows.filter(isCutShort).length;
         io.stdout.write(
-          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone - cut}/${j.targetsTotal} finished, ${j.targetsFailed - cut} failed${cut ? `, ${cut} stopped mid-way` : ''}${warned ? `, ${warned} ok with warnings` : ''}, created ${formatWhen(j.createdAt)}\n`,
+          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone - cut}/${j.targetsTotal} finished, ${j.targetsFailed - cut} failed${cut ? `, ${cut} stopped mid-way` : ''}${recovered ? `, ${recovered} from an archive` : ''}${warned ? `, ${warned} ok with warnings` : ''}, created ${formatWhen(j.createdAt)}\n`,
         );
       }
       for (const t of rows) {

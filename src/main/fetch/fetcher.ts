@@ -553,7 +553,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The page's (thin) and the document's own (a PDF without text).
       const own = Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [];
       // An empty body or a paywall's teaser is thin too; "empty" and "paywall" say more.
-      const all = [...(own.includes('empty') || own.includes('paywall') ? warnings.filter((w) => w !== 'thin') : warnings), ...own];
+      // An archived copy is ok, but not the live page (it may be years old): said where the
+      // row, the summary counts and the export list warnings, not only deep in meta.
+      const all = [...(recovered.recovered ? ['recovered'] : []), ...(own.includes('empty') || own.includes('paywall') ? warnings.filter((w) => w !== 'thin') : warnings), ...own];
       if (all.length) meta.warnings = [...new Set(all)];
       return { content: out.content, meta };
     } catch (caught) {
