@@ -153,6 +153,19 @@ describe('recovery that finds nothing says why, on the original error', () => {
     expect(e.hint).toMatch(/No archived copy: the archive has no snapshot of this URL\.$/);
   });
 
+  it('does not advise the recover option it has just tried: each failure keeps its own advice and says why no copy came', async () => {
+    // Paths of their own: the tests above capture /gone and /broken.
+    site.route('/gone-uncaptured', (_q, r) => r.writeHead(410, { 'content-type': 'text/html' }).end('<html><body><h1>Gone</h1></body></html>'));
+    site.route('/broken-uncaptured', (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('oops'));
+    site.route('/live-check', (_q, r) => r.writeHead(403, { 'content-type': 'text/html' }).end(page('cf_uam_just_a_moment_2021.html')));
+    const none = 'No archived copy: the archive has no snapshot of this URL.';
+    const hints = await Promise.all(['/never-archived-too', '/gone-uncaptured', '/broken-uncaptured', '/live-check', 'http://never-was.test/lost'].map(async (p) => (await fail(get(p))).hint));
+    expect(hints.slice(0, 3)).toEqual([`The page is gone. ${none}`, `The page is gone. ${none}`, `The server failed; try again later. ${none}`]);
+    expect(hints[3]).toBe(`Open the URL in a browser to pass the check, or try again later. ${none}`);
+    expect(hints[4]).toBe(`The host name does not resolve: check the URL for typos. ${none}`);
+    for (const h of hints) expect(h).not.toMatch(/recover option/);
+  });
+
   it('a snapshot that is the archive\'s "not archived" page, served as a success', async () => {
     wb.snapshot = (req, res) => {
       if (!req.url?.includes('/archive-soft404')) return false;

@@ -66,6 +66,18 @@ export const badOption = (msg: string, hint: string): FetchError => new FetchErr
 export const RECOVER_HINT = 'The recover option looks for an archived copy.';
 
 /**
+ * A failure's hint with its advice to use the recover option taken out: said after recovery
+ * was tried and found nothing, "The page is gone; the recover option looks for an archived
+ * copy. No archived copy: …" told the user to do what had just failed.
+ */
+export function withoutRecoverAdvice(hint: string): string {
+  return hint
+    .replace(/ ?The recover option looks for an archived copy\./g, '')
+    .replace(/(?:;|,) (?:or )?(?:if [^;,.]+, )?(?:use )?the recover option(?: looks for an archived copy)?\./g, '.')
+    .trim();
+}
+
+/**
  * A name that does not resolve is a typo or a site that is gone; recover (SPEC §5.6) reads the
  * latter's archived copy, and the hint said only "check the URL for typos".
  */

@@ -9,7 +9,7 @@ import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput } from './classify';
-import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords } from './errors';
+import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords, withoutRecoverAdvice } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -346,7 +346,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * the site sent it: `base` is the page's own URL, the base of its relative links.
    */
   async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; warnings: string[]; snapshot: Record<string, unknown> }> {
-    const noCopy = (why: string): FetchError => new FetchError(original.status, original.msg, `${original.hint ? `${original.hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
+    const noCopy = (why: string): FetchError => {
+      const hint = withoutRecoverAdvice(original.hint);
+      return new FetchError(original.status, original.msg, `${hint ? `${hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
+    };
     if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
     const quiet = archiveQuiet.service === settings.archiveService ? archiveQuiet.until - now() : 0;
     if (quiet > 0) throw noCopy(`the archive service asked Sift to wait ${waitWords(quiet)} before asking again; retry these then`);
