@@ -173,6 +173,9 @@ test('"Retry these" starts a fresh job from one reason, with recover on, and the
   await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
   expect(await page.getByTestId('target-row').count()).toBe(1);
   expect(await text('job-name')()).toBe('reading-list.txt · challenge · 1 URL');
+  // The row and the summary say it is the archive's copy, not the live page.
+  expect(await page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-warning"][data-warning="recovered"]').textContent()).toBe('archived copy');
+  expect(await text('warning-summary')()).toMatch(/archived copy\s*1/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-meta')).toMatch(/From an archived copy\s*yes/);
   await page.screenshot({ path: screenshotPath('ui-outcomes-retried') });
