@@ -103,6 +103,19 @@ describe('recover through a Wayback-shaped archive', () => {
     expect(lookups('/forbidden')).toBe(0);
   });
 
+  it('recovers a 503 of a fetch of one (sift fetch, the preview), which nothing asks again; leaves a batch\'s to the runner\'s retries', async () => {
+    const down = '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>';
+    site.route('/suspended', (_q, r) => r.writeHead(503, { 'content-type': 'text/html' }).end(down));
+    capture('/suspended', ARTICLE);
+    const one = await get('/suspended');
+    expect(one.content).toContain('lighthouse keeper');
+    expect(one.meta).toMatchObject({ recovered: true, recovered_from: 503, warnings: ['recovered'] });
+    expect(lookups('/suspended')).toBe(1);
+    const batch = await fail(f.fetchTarget(new AbortController().signal, caller, target('/suspended'), { batch: true }));
+    expect(batch).toMatchObject({ status: 503, reason: 'busy' });
+    expect(lookups('/suspended')).toBe(1);
+  });
+
   it('recovers a page whose body does not decompress, as its hint says: the archived copy is whole', async () => {
     site.route('/garbled', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(ARTICLE));
     const plain = await fail(get('/garbled', f, {}));

@@ -67,13 +67,18 @@ export interface Fetcher {
 /**
  * After these failures an archived snapshot may still have the page (SPEC §5.6): a page
  * gone or failing, and (§5.9) an anti-bot check, a sign-in wall or a soft 404 in its place.
+ * A 503 in a batch is left to the runner, which asks again for up to a minute (the site may
+ * only be busy); a fetch of one target (`sift fetch`, the app's preview) is never asked again,
+ * so there a 503 is as final as a 500: a dead site's host that answers every path with 503
+ * came back "busy" with no archived copy, though the user had asked for one.
  */
-export function recoverable(err: unknown): boolean {
+export function recoverable(err: unknown, retried = true): boolean {
   if (!(err instanceof FetchError)) return false;
   if (err.reason === 'challenge' || err.reason === 'login' || err.reason === 'soft404') return true;
   if (err.reason === 'consent' || err.reason === 'needs_js') return false;
+  if (err.status === 503) return !retried;
   // A body that does not decompress is the server's fault as a 5xx is; an archived copy is whole.
-  return err.status === 404 || err.status === 410 || (err.status >= 500 && err.status !== 503) || err.code === 'dns' || err.code === 'corrupt_body';
+  return err.status === 404 || err.status === 410 || err.status >= 500 || err.code === 'dns' || err.code === 'corrupt_body';
 }
 
 /** What the page classification made of a static answer that did not fail it. */
@@ -452,7 +457,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           // A packed file is a file, not a live page: a browser would download it, not run it.
           verdict = await judge(res, caller, signal, deadline, res.packed !== undefined ? 'never' : mode, route);
         } catch (err) {
-          if (!options.recover || !recoverable(err)) throw err;
+          if (!options.recover || !recoverable(err, ctx.batch === true)) throw err;
           const r = await recover(url, err as FetchError, signal, deadline);
           res = { ...r.res, finalUrl: r.base };
           recovered = r.snapshot;
