@@ -273,6 +273,11 @@ describe('recovery that finds nothing says why, on the original error', () => {
       expect(e).toMatchObject({ status: 404, reason: 'upstream' });
       expect(e.hint).toMatch(/No archived copy: the archive service did not answer\.$/);
       expect(held.size).toBe(1);
+      // The next dead link is not held up by it again: the archive is down for it too.
+      const next = await fail(get('/lost-after-hung', hung));
+      expect(next).toMatchObject({ status: 404, reason: 'upstream' });
+      expect(next.hint).toMatch(/No archived copy: the archive service did not answer a moment ago, so Sift waits (1 min|\d\d s) before asking it again; retry these then\.$/);
+      expect(held.size).toBe(1);
     } finally {
       await hung.close();
       for (const s of held) s.destroy();

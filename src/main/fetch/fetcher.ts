@@ -130,6 +130,13 @@ const probeScope = (caller: Caller): string => caller.jobId ?? caller.name;
 const PROBE_BUDGET_MS = 10_000;
 
 /**
+ * How long an archive service that did not answer is not asked again: a minute, the runner's
+ * retry window, so a list of dead links finds out once per minute, not once per link (each
+ * waited out the 30 s headers timeout: 100 links, 4 at once, took 12 minutes to say nothing).
+ */
+const ARCHIVE_SILENT_MS = 60_000;
+
+/**
  * A Wayback-style snapshot URL (the Wayback Machine's, pywb's: …/<timestamp><modifier>/<url>)
  * in its parts: the page as a person views it in the archive, and the captured URL.
  */
@@ -336,13 +343,15 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * of dead links asked it once per target, and went on asking through its refusals. Kept
    * for the service that asked: another one set in Settings is asked at once.
    */
-  let archiveQuiet = { service: '', until: 0 };
+  let archiveQuiet: { service: string; until: number; why: 'asked' | 'silent' } = { service: '', until: 0, why: 'asked' };
+  const quietUntil = (until: number, why: 'asked' | 'silent'): void => {
+    const service = settings.archiveService;
+    if (archiveQuiet.service !== service || until > archiveQuiet.until) archiveQuiet = { service, until, why };
+  };
   /** Notes the archive's 429/503 and how long it asked for; gives its message. */
   const archiveBusy = (err: FetchError): string => {
     // A 429 without a Retry-After: a minute, as the Wayback Machine counts its limit per minute.
-    const until = now() + (err.retryAfterMs ?? (err.status === 429 ? 60_000 : 0));
-    const service = settings.archiveService;
-    archiveQuiet = { service, until: archiveQuiet.service === service ? Math.max(archiveQuiet.until, until) : until };
+    quietUntil(now() + (err.retryAfterMs ?? (err.status === 429 ? 60_000 : 0)), 'asked');
     return err.msg;
   };
 
@@ -357,7 +366,13 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     };
     if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
     const quiet = archiveQuiet.service === settings.archiveService ? archiveQuiet.until - now() : 0;
-    if (quiet > 0) throw noCopy(`the archive service asked Sift to wait ${waitWords(quiet)} before asking again; retry these then`);
+    if (quiet > 0) {
+      throw noCopy(
+        archiveQuiet.why === 'asked'
+          ? `the archive service asked Sift to wait ${waitWords(quiet)} before asking again; retry these then`
+          : `the archive service did not answer a moment ago, so Sift waits ${waitWords(quiet)} before asking it again; retry these then`,
+      );
+    }
     // Settings take an empty one for "never look up archived copies": it threw here, an internal error.
     if (!URL.canParse(settings.archiveService)) throw noCopy('no archive service is set (Settings, Archive service)');
     const lookup = new URL(settings.archiveService);
@@ -373,6 +388,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (err instanceof FetchError && err.code === 'blocked') throw noCopy('the archive service is at an address Sift does not fetch; allow its host in Settings (Network) or with --allow-host');
       if (err instanceof FetchError && err.code === 'busy') throw noCopy(`the archive service is busy (${archiveBusy(err)}); retry these later`);
       if (err instanceof FetchError && err.reason === 'upstream') throw noCopy(`the archive service answered ${err.msg}`);
+      // An archive that is down (no answer in the headers timeout, refused, no such host) is
+      // down for the next dead link too: a list of 100 waited 30 s on it for each.
+      quietUntil(now() + ARCHIVE_SILENT_MS, 'silent');
       throw noCopy('the archive service did not answer');
     }
     try {
