@@ -389,8 +389,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (err instanceof FetchError && err.code === 'busy') throw noCopy(`the archive service is busy (${archiveBusy(err)}); retry these later`);
       if (err instanceof FetchError && err.reason === 'upstream') throw noCopy(`the archive service answered ${err.msg}`);
       // An archive that is down (no answer in the headers timeout, refused, no such host) is
-      // down for the next dead link too: a list of 100 waited 30 s on it for each.
-      quietUntil(now() + ARCHIVE_SILENT_MS, 'silent');
+      // down for the next dead link too: a list of 100 waited 30 s on it for each. One that the
+      // target's own deadline cut short (a site that took most of it) may be fine.
+      if (!deadline.aborted) quietUntil(now() + ARCHIVE_SILENT_MS, 'silent');
       throw noCopy('the archive service did not answer');
     }
     try {
