@@ -195,6 +195,13 @@ describe('recovery that finds nothing says why, on the original error', () => {
     }
   });
 
+  it('a snapshot that is a plain-text "404 page not found" sent as a success is not the page', async () => {
+    capture('/captured-plain-404', '404 page not found\n', { contentType: 'text/plain; charset=utf-8' });
+    const e = await fail(get('/captured-plain-404'));
+    expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+    expect(e.hint).toMatch(/No archived copy: the snapshot is not the page either \(soft 404/);
+  });
+
   it('a snapshot that is itself a 404, or an anti-bot check the archive captured', async () => {
     capture('/captured-404', '<html><body><h1>Not Found</h1></body></html>', { status: 404 });
     const missing = await fail(get('/captured-404'));

@@ -103,6 +103,10 @@ interface Verdict {
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
 const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
 
+/** A success whose whole text is "404 page not found" (a plain-text answer) is not the document either. */
+const isNotFoundPlain = (res: HttpResponse): boolean =>
+  res.body.byteLength <= 1024 && /^text\/plain\b/i.test(res.contentType) && isNotFoundText(decodeText(res.body, res.contentType, true).text);
+
 /** A path whose name says it is a document, data or media, not a page. */
 const NOT_A_PAGE = /\.(?:pdf|json|txt|csv|tsv|xml|rss|atom|ya?ml|zip|gz|tgz|bz2|xz|7z|png|jpe?g|gif|webp|avif|svg|ico|mp[34]|m4a|webm|ogg|wav|docx?|xlsx?|pptx?|odt|epub)$/i;
 
@@ -238,10 +242,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    */
   async function judge(res: HttpResponse, caller: Caller, signal: AbortSignal, deadline: AbortSignal, render: RenderMode, route: string): Promise<Verdict> {
     if (!isHtml(res.contentType, res.body)) {
-      // A success whose whole text is "404 page not found" is not the document either.
-      if (res.body.byteLength <= 1024 && /^text\/plain\b/i.test(res.contentType) && isNotFoundText(decodeText(res.body, res.contentType, true).text)) {
-        throw pageError('soft404', res.status);
-      }
+      if (isNotFoundPlain(res)) throw pageError('soft404', res.status);
       return { warnings: [], needsJs: false };
     }
     const decoded = decodeHtml(res.body, res.contentType);
@@ -419,6 +420,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       const c = await underDeadline(signal, deadline, (s) => htmlPool.classify({ html, status: snap.status, url: snap.finalUrl }, s));
       if (c.reason) throw noCopy(`the snapshot is not the page either (${pageError(c.reason, snap.status).msg})`);
       warnings = c.warnings;
+    } else if (isNotFoundPlain(snap)) {
+      // An archive captures a server's plain "404 page not found" sent as a success, too.
+      throw noCopy(`the snapshot is not the page either (${pageError('soft404', snap.status).msg})`);
     }
     // A redirect may have gone to another capture (the nearest one) or another page: the
     // snapshot's own URL says which, and when it was taken.
