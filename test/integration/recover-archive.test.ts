@@ -227,6 +227,31 @@ describe('recovery that finds nothing says why, on the original error', () => {
     }
   });
 
+  it('an archive service whose JSON is not an availability lookup says the setting is wrong, not that there is no snapshot', async () => {
+    const answers: Record<string, unknown> = {
+      'cdx-rows': [['urlkey', 'timestamp', 'original'], ['x', '20230102030405', 'http://x/']],
+      'error-object': { error: 'the service is in maintenance' },
+      'url-not-text': { archived_snapshots: { closest: { available: true, url: 42, timestamp: '20230102030405' } } },
+    };
+    wb.available = (req, res) => {
+      const key = Object.keys(answers).find((k) => req.url?.includes(k));
+      if (!key) return false;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers[key]));
+      return true;
+    };
+    try {
+      for (const key of Object.keys(answers)) {
+        const e = await fail(get(`/${key}`));
+        expect(e).toMatchObject({ status: 404, reason: 'upstream' });
+        expect(e.hint, key).toMatch(/No archived copy: the archive service's answer is not an availability lookup's; check the archive service in Settings\.$/);
+      }
+      // The real "none": {"url": …, "archived_snapshots": {}}.
+      expect((await fail(get('/never-archived-either'))).hint).toMatch(/No archived copy: the archive has no snapshot of this URL\.$/);
+    } finally {
+      wb.available = undefined;
+    }
+  });
+
   it("an archive that answers 429 is not asked again before its Retry-After", async () => {
     const rl = fetcher();
     let asked = 0;

@@ -103,6 +103,8 @@ interface Verdict {
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
 const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A success whose whole text is "404 page not found" (a plain-text answer) is not the document either. */
 const isNotFoundPlain = (res: HttpResponse): boolean =>
   res.body.byteLength <= 1024 && /^text\/plain\b/i.test(res.contentType) && isNotFoundText(decodeText(res.body, res.contentType, true).text);
@@ -378,7 +380,6 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     if (!URL.canParse(settings.archiveService)) throw noCopy('no archive service is set (Settings, Archive service)');
     const lookup = new URL(settings.archiveService);
     lookup.searchParams.set('url', url);
-    let found: { url?: unknown; timestamp?: unknown; available?: unknown; status?: unknown } | undefined;
     let res: HttpResponse;
     try {
       res = await download(lookup.toString(), signal, deadline);
@@ -395,12 +396,20 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (!deadline.aborted) quietUntil(now() + ARCHIVE_SILENT_MS, 'silent');
       throw noCopy('the archive service did not answer');
     }
+    const notLookup = (): FetchError => noCopy("the archive service's answer is not an availability lookup's; check the archive service in Settings");
+    let body: unknown;
     try {
-      const body = JSON.parse(res.body.toString('utf8')) as { archived_snapshots?: { closest?: typeof found } };
-      found = body.archived_snapshots?.closest;
+      body = JSON.parse(res.body.toString('utf8'));
     } catch {
-      throw noCopy("the archive service's answer is not an availability lookup's; check the archive service in Settings");
+      throw notLookup();
     }
+    // JSON of another kind (a CDX search's rows, an error object) said "the archive has no
+    // snapshot of this URL": an answer about the page, when the setting was what was wrong.
+    // An availability lookup always has archived_snapshots, {} when there is none.
+    const snapshots = isObject(body) ? body.archived_snapshots : undefined;
+    if (!isObject(snapshots)) throw notLookup();
+    const found = isObject(snapshots.closest) ? snapshots.closest : undefined;
+    if (found && found.available !== false && found.url !== undefined && typeof found.url !== 'string') throw notLookup();
     if (!found || found.available === false || typeof found.url !== 'string') throw noCopy('the archive has no snapshot of this URL');
     // The Wayback Machine names it in full; an archive of one's own may name it from its root.
     if (!URL.canParse(found.url, lookup)) throw noCopy('the archive service named a snapshot that is not an address');
