@@ -212,10 +212,10 @@ test('searching all jobs for a list name finds the job of that name, and opens i
   const found = page.getByTestId('search-job');
   await expect.poll(() => found.count()).toBe(1);
   expect(await found.textContent()).toBe('list 17 · 1 URL interrupted');
-  expect(await page.getByTestId('search-jobs').innerText()).toMatch(/^A job named so:/);
+  expect(await page.getByTestId('search-jobs').innerText()).toMatch(/^The job whose name matches:/);
   // Each word is found in the name (1, 10 to 19, 21, 31, 41, 51); the count it ends with ("1 URL") is no part of it.
   await page.getByTestId('sidebar-search-input').fill('list 1');
-  await expect.poll(() => page.getByTestId('search-jobs').innerText()).toMatch(/^Jobs named so \(15\):[\s\S]*and 7 more; add a word to narrow them$/);
+  await expect.poll(() => page.getByTestId('search-jobs').innerText()).toMatch(/^Jobs whose names match \(15\):[\s\S]*and 7 more; add a word to narrow them$/);
   expect(await found.count()).toBe(8);
   await page.getByTestId('sidebar-search-input').fill('list 17');
   await expect.poll(() => found.count()).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, progressAnnouncement, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
 import { rowFailure, type Job } from '../../src/shared/types';
 
 describe("the job header's notice of a job the store stopped", () => {
@@ -8,8 +8,19 @@ describe("the job header's notice of a job the store stopped", () => {
       "This job stopped after 12 targets because the disk that holds Sift's database was full. Their results are kept. Free some space on that disk, then run the rest again to fetch the other 388.",
     );
     expect(storeStopNotice({ status: 'failed', error: 'database could not be written' }, 1, 0)).toBe(
-      'This job stopped after 1 target because Sift could not write its database. Their results are kept. Make the database file and its folder writable.',
+      'This job stopped after 1 target because Sift could not write its database. Its result is kept. Make the database file and its folder writable.',
     );
+    // Stopped before any target finished: "after 0 targets. Their results are kept." said of none.
+    expect(storeStopNotice({ status: 'failed', error: 'disk full' }, 0, 5)).toBe(
+      "This job stopped before any target finished, because the disk that holds Sift's database was full. Free some space on that disk, then run the rest again to fetch all 5.",
+    );
+  });
+
+  test("says of a job Sift was closed under how far it got, in words that fit none, one or many", () => {
+    expect(restartNotice(0, 1)).toBe('Sift was closed while this job ran, before any target finished. Run the rest again to fetch it.');
+    expect(restartNotice(0, 1200)).toBe('Sift was closed while this job ran, before any target finished. Run the rest again to fetch all 1,200.');
+    expect(restartNotice(1, 3)).toBe('Sift was closed while this job ran, so it stopped after 1 target. Its result is kept. Run the rest again to fetch the other 3.');
+    expect(restartNotice(2, 2)).toBe('Sift was closed while this job ran, so it stopped after 2 targets. Their results are kept. Run the rest again to fetch the other 2.');
   });
 
   test('no notice for any other job: a bug, a crash, a finished job', () => {

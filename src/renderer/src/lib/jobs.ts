@@ -38,8 +38,27 @@ export function storeStopNotice(j: Pick<Job, 'status' | 'error'>, kept: number, 
   const stop = storeStopOf(j);
   if (!stop) return undefined;
   const first = stop.first.charAt(0).toUpperCase() + stop.first.slice(1);
+  if (kept === 0) {
+    const rest = unfinished > 0 ? `, then run the rest again to fetch ${unfinished === 1 ? 'it' : `all ${unfinished.toLocaleString()}`}` : '';
+    return `This job stopped before any target finished, because ${stop.why}. ${first}${rest}.`;
+  }
   const rest = unfinished > 0 ? `, then run the rest again to fetch the other ${unfinished.toLocaleString()}` : '';
-  return `This job stopped after ${plural(kept, 'target')} because ${stop.why}. Their results are kept. ${first}${rest}.`;
+  return `This job stopped after ${plural(kept, 'target')} because ${stop.why}. ${keptWords(kept)} ${first}${rest}.`;
+}
+
+/** "Its result is kept." or "Their results are kept.", as many finished. */
+const keptWords = (kept: number): string => (kept === 1 ? 'Its result is kept.' : 'Their results are kept.');
+
+/**
+ * What the job view says of a job Sift was closed under (SPEC §3 rule 8): how far it got, and
+ * what to do. "It stopped after 0 targets. Their results are kept." was said of a job closed
+ * before its first target finished.
+ */
+export function restartNotice(finished: number, unfinished: number): string {
+  if (finished === 0) {
+    return `Sift was closed while this job ran, before any target finished.${unfinished > 0 ? ` Run the rest again to fetch ${unfinished === 1 ? 'it' : `all ${unfinished.toLocaleString()}`}.` : ''}`;
+  }
+  return `Sift was closed while this job ran, so it stopped after ${plural(finished, 'target')}. ${keptWords(finished)}${unfinished > 0 ? ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.` : ''}`;
 }
 
 /** A store stop in the few words a badge in the 250 px job list has room for. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
+import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
@@ -55,8 +55,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
       <ReasonSummary id={id} />
       {interrupted && (
         <p className="restart-notice" role="status" data-testid="restart-notice">
-          Sift was closed while this job ran, so it stopped after {plural(finished, 'target')}. Their results are kept.
-          {unfinished > 0 && ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.`}
+          {restartNotice(finished, unfinished)}
         </p>
       )}
       {stopped && (

@@ -18,7 +18,7 @@ export function JobNameMatches(): React.JSX.Element | null {
   if (ids.length === 0) return null;
   return (
     <div className="job-name-matches" data-testid="search-jobs">
-      <span className="muted">{ids.length === 1 ? 'A job named so:' : `Jobs named so (${ids.length.toLocaleString()}):`}</span>
+      <span className="muted">{ids.length === 1 ? 'The job whose name matches:' : `Jobs whose names match (${ids.length.toLocaleString()}):`}</span>
       {ids.slice(0, SHOWN_JOBS).map((id) => (
         <JobNameMatch key={id} id={id} />
       ))}
