@@ -58,6 +58,17 @@ describe.runIf(present)('questions and grep on real news pages', () => {
     expect(worth.meta?.passages).toBe(3);
   });
 
+  test("a question in other forms of the page's words (-ed, -ing, plurals) finds the passage that has them", async () => {
+    // Before: 'cancelled' shared no word with the page's 'cancel', and the page had no answer.
+    const cancelled = await ask('airline', { question: 'What was cancelled?' });
+    expect(cancelled.content).toContain('The A350 order had been revised to cancel a prior order of A330neo jets');
+    expect(cancelled.meta?.warnings).toBeUndefined();
+    // 'delaying' and 'tests' did not meet 'delays' and 'testing': no answer either.
+    const delays = await ask('airline', { question: 'What is delaying the tests?' });
+    expect(delays.content).toMatch(/^The deal sets up .*The 777 program has faced delays due to engine problems and other technical issues in its testing phase\./);
+    expect(delays.meta?.passages).toBe(1);
+  });
+
   test('a question the page has nothing on is said to have no answer, not answered with its "the"s', async () => {
     const r = await ask('europa', { question: 'When do the trains leave the station?' });
     expect(r).toMatchObject({ content: '', meta: { passages: 0, warnings: ['no_answer'] } });

@@ -3,6 +3,7 @@ import { CJK_CHAR, foldTerm, PICTOGRAPH } from '../search/fold';
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { FUNCTION_WORDS } from './function-words';
+import { wordForm } from './word-forms';
 import { withoutLinkTargets } from '../search/text';
 
 export interface Passage {
@@ -137,8 +138,8 @@ export function questionTerms(text: string): string[] {
   return out;
 }
 
-/** A word as ranking compares it: without case, accents or vowel marks, as people type them ("Ask this job" too). */
-export const processTerm = (term: string): string | null => foldTerm(term) || null;
+/** A word as ranking compares it: without case, accents or vowel marks, as people type them, in the form its plural and -ing and -ed forms share (wordForm; "Ask this job" too). */
+export const processTerm = (term: string): string | null => wordForm(foldTerm(term)) || null;
 
 /** The passages that answer a question: `content`, how many were chosen, and the line of the text each shown one starts on. */
 export interface Answer {

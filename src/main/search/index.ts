@@ -5,7 +5,8 @@ import type { Mode, Result, TargetStatus } from '../../shared/types';
 import type { JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
-import { CJK_CHAR, foldWithMap, quoteTerm } from './fold';
+import { wordForm } from '../fetch/word-forms';
+import { CJK_CHAR, foldTerm, foldWithMap, quoteTerm } from './fold';
 import { literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
@@ -255,7 +256,14 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // only results that hold the whole question: its character pairs are the words here.
   const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
-  const anyWord = words.map(quoteTerm).join(' OR ');
+  // Each word also as the start of its form (wordForm), so the index finds a result holding
+  // another form of it: "launching" found only results holding "launching", and a job whose
+  // page said "launched" answered that no result shared words with the question.
+  const forms = words.flatMap((w) => {
+    const form = wordForm(foldTerm(w));
+    return /^[a-z]{3,}$/.test(form) ? [`${quoteTerm(form)}*`] : [];
+  });
+  const anyWord = [...new Set([...words.map(quoteTerm), ...forms])].join(' OR ');
   // The index holds a signed word's letters only: among results that hold a lone c, those
   // holding C++ are found by their needle (as search finds them), then the rest by any word.
   const rows = uniqueRows([

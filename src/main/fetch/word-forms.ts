@@ -1,0 +1,43 @@
+import { FUNCTION_WORDS } from './function-words';
+
+/** Letters a suffix rule reads: a folded word of Latin letters only (the fold has dropped case and accents). */
+const LATIN_WORD = /^[a-z]+$/;
+const VOWEL = /[aeiouy]/;
+
+/** One suffix off, or the word itself when no rule applies; each rule leaves at least 3 letters with a vowel among them. */
+function stripOnce(w: string): string {
+  const keeps = (stem: string): boolean => stem.length >= 3 && VOWEL.test(stem);
+  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`; // studies, companies
+  if (w.endsWith('ied') && w.length > 4) return `${w.slice(0, -3)}y`; // studied, carried
+  if (w.endsWith('sses')) return w.slice(0, -2); // classes
+  if (/(?:ch|sh|x|z)es$/.test(w) && keeps(w.slice(0, -2))) return w.slice(0, -2); // launches, taxes
+  if (/[^su]s$/.test(w) && !/is$/.test(w) && keeps(w.slice(0, -1))) return w.slice(0, -1); // cats, delays (not bus, glass, analysis)
+  for (const suffix of ['ing', 'ed']) {
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    if (!keeps(stem)) return w;
+    // stopped, planning: the doubled consonant the suffix brought (not the ll, ss, zz a word has: "called", "passed").
+    return /([^aeiouylsz])\1$/.test(stem) ? stem.slice(0, -1) : stem;
+  }
+  // A final silent e, so "merge" meets "merged" and "merging" (both merg).
+  if (w.endsWith('e') && w.length > 3 && !w.endsWith('ee')) return w.slice(0, -1);
+  return w;
+}
+
+/**
+ * The form of a folded word that its plural and its -ing and -ed forms share (cats → cat,
+ * launching and launched → launch, studies → study), so a question asked in other forms than
+ * the page's words finds the passage: "when was it launched?" found "the launch was delayed"
+ * only by prefix, and "launching", "delays", "tests" or "cat" found nothing at all in a page
+ * saying "launch", "delayed", "testing" and "cats" (minisearch's prefix runs one way, and its
+ * fuzzy match allows one letter in five). A light rule set (the first steps of Porter's, whose
+ * full stemmer also merges words a reader keeps apart: "general" and "generous"), for words
+ * of Latin letters; function words stay as they are, so they are still known as such.
+ * Applied until nothing changes, so a form of a form is the same word (speeds → speed → spe).
+ */
+export function wordForm(folded: string): string {
+  if (!LATIN_WORD.test(folded) || folded.length < 4 || FUNCTION_WORDS.has(folded)) return folded;
+  let w = folded;
+  for (let next = stripOnce(w); next !== w; next = stripOnce(w)) w = next;
+  return w;
+}
