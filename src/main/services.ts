@@ -17,7 +17,7 @@ import { loadSettings, mergeSettings, saveSettings } from './settings';
 import { defaultLogPath, settingsPath } from './paths';
 import { exportJob, exportOptionsFromCli, exportSourceOf } from './export';
 import { hitsFileName, writeHits } from './export/hits';
-import { askJob, searchStore } from './search';
+import { askJob, askScope, searchStore } from './search';
 import { checkOptions } from './check-options';
 import { openEngine, type Engine } from './engine';
 import { expandSitemapIndex } from './sitemap-index';
@@ -428,7 +428,7 @@ export function createServices(opts: ServicesOptions): Services {
 
     askJob: ({ id, question }) => {
       if (!store.getJob(id)) throw notFound('This job');
-      return { passages: askJob(store, id, question) };
+      return { passages: askJob(store, id, question), scope: askScope(store, id) };
     },
 
     exportHits: async ({ query, id, format, limit }) => {

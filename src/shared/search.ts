@@ -59,6 +59,40 @@ export const JobAnswerSchema = z.object({
 });
 export type JobAnswer = z.infer<typeof JobAnswerSchema>;
 
+/** What "Ask this job" read: the job's targets by what they gave it to read. */
+export const AskScopeSchema = z.object({
+  /** Results with text: the ones whose passages were ranked. */
+  read: z.number().int(),
+  /** Done with nothing in them (bytes 0): nothing to read. */
+  empty: z.number().int(),
+  failed: z.number().int(),
+  /** Not fetched yet (pending or running). */
+  unfinished: z.number().int(),
+});
+export type AskScope = z.infer<typeof AskScopeSchema>;
+
+const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What an answer of a job, or its lack, was read from, in a reader's words. Without it a job
+ * whose targets had mostly failed said "No result in this job shares words with the question"
+ * when one result of ten had been read, and a job with nothing read yet said the same.
+ */
+export function askScopeNote(scope: AskScope, answered: boolean): string {
+  const unread = [
+    scope.failed > 0 ? `${scope.failed} failed` : '',
+    scope.empty > 0 ? `${scope.empty} came back empty` : '',
+    scope.unfinished > 0 ? `${scope.unfinished} ${scope.unfinished === 1 ? 'is' : 'are'} not fetched yet` : '',
+  ].filter(Boolean);
+  const others = unread.length > 0 ? ` Not read: ${unread.join(', ')}.` : '';
+  if (scope.read === 0) {
+    return `Nothing to ask yet: no target of this job has a result with text.${others}${scope.unfinished > 0 ? ' Ask again when they are fetched.' : scope.failed > 0 ? ' Run the failed ones again, then ask.' : ''}`;
+  }
+  const read = `Read ${count(scope.read, 'result')} of ${count(scope.read + scope.empty + scope.failed + scope.unfinished, 'target')}.${others}`;
+  if (answered) return unread.length > 0 ? read : '';
+  return `No passage of the ${count(scope.read, 'result')} read shares words with the question; try other words, ones the pages would use.${others}`;
+}
+
 export const HitsFormatSchema = z.enum(['md', 'csv']);
 export type HitsFormat = z.infer<typeof HitsFormatSchema>;
 

@@ -302,3 +302,24 @@ test("a hit in a grep's result is cited by its line in the page, and opens the s
   await page.screenshot({ path: screenshotPath('ui-search-grep-line') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('Ask this job on a job with a failed target says what it read: an answer, and no answer, name the target not read', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${base}/quokka`, `${base}/missing`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('partial');
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('what does the quokka smile at?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  expect(await page.getByTestId('ask-passage').first().textContent()).toMatch(/smiles at visitors/);
+  expect(await page.getByTestId('ask-scope').textContent()).toBe('Read 1 result of 2 targets. Not read: 1 failed.');
+  // Before: 'No result in this job shares words with the question', with half the job never read.
+  await page.getByTestId('ask-input').fill('when do the trains leave?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-count').textContent()).toBe('No passages answering: when do the trains leave?');
+  expect(await page.getByTestId('ask-scope').textContent()).toBe('No passage of the 1 result read shares words with the question; try other words, ones the pages would use. Not read: 1 failed.');
+  await page.screenshot({ path: screenshotPath('ui-search-ask-scope') });
+  expect(pageErrors(page)).toEqual([]);
+});

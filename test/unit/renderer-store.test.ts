@@ -408,7 +408,7 @@ describe('a deleted or expired job leaves the search boxes', () => {
     store.getState().setSearchQuery('job', 'revenue', 'new');
     store.getState().setSearchHits('job', 'revenue', [hit('new', 1)], false);
     store.getState().setFocus(focusOfHit(hit('new', 1)));
-    store.getState().setAsk({ jobId: 'new', question: 'q', passages: [], loading: false, error: null, asked: 'q' });
+    store.getState().setAsk({ jobId: 'new', question: 'q', passages: [], scope: null, loading: false, error: null, asked: 'q' });
 
     store.getState().dropJob('new');
     const s = store.getState();

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { askJob, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
+import { askJob, askScope, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
 import { foldForIndex, foldWithMap } from '../../src/main/search/fold';
 import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { searchableText } from '../../src/main/search/text';
 import { openStore, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
-import { formatScore } from '../../src/shared/search';
+import { askScopeNote, formatScore } from '../../src/shared/search';
 import { tempStore } from '../helpers/store';
 import { hitsCsv, hitsMarkdown } from '../../src/main/export/hits';
 import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
@@ -439,6 +439,31 @@ describe('Ask this job', () => {
     const long = Array.from({ length: 2 * MAX_SEARCH_TERMS + 1 }, (_, i) => `word${i}`).join(' ');
     expect(() => askJob(store, 'j1', long)).toThrow(expect.objectContaining({ code: 'query_too_long', status: 400 }));
     expect(() => askJob(store, 'j1', long.split(' ').slice(0, 2 * MAX_SEARCH_TERMS).join(' '))).not.toThrow();
+  });
+
+  it('says what it read of a job with failed, empty and unfinished targets, with an answer and without one', () => {
+    const docs = ['Tides rise twice a day.', '', 'x', 'y', 'z'].map((content, i) => ({ url: `https://tides.test/${i}`, title: `T${i}`, content }));
+    store.insertJob({ id: 'tides', caller: 'alice', callerClass: 'user', idemKey: 'k-tides', targetsTotal: docs.length, nowMs: 1_000, leaseExpires: 60_000 }, docs.map((d) => ({ url: d.url })));
+    store.transition('tides', 'queued', 'running', '', 1_000);
+    // Done with text, done empty, failed twice; the last is still pending.
+    for (const [idx, status] of [[0, 'done'], [1, 'done'], [2, 'failed'], [3, 'failed']] as const) {
+      const content = docs[idx]!.content;
+      expect(store.startTarget('tides', idx, 2_000)).toBe(true);
+      const outcome = status === 'done'
+        ? { status, result: { content, meta: {} }, error: '', hint: '', bytes: content.length, title: '', errorStatus: 0 }
+        : { status, error: 'HTTP 404', hint: '', bytes: 0, title: '', errorStatus: 404 };
+      expect(store.finishTarget('tides', idx, outcome, 2_000, 60_000)).toBeDefined();
+    }
+    const scope = askScope(store, 'tides');
+    expect(scope).toEqual({ read: 1, empty: 1, failed: 2, unfinished: 1 });
+    expect(askJob(store, 'tides', 'when do tides rise?')).toHaveLength(1);
+    expect(askScopeNote(scope, true)).toBe('Read 1 result of 5 targets. Not read: 2 failed, 1 came back empty, 1 is not fetched yet.');
+    // Before, the app said only 'No result in this job shares words with the question', whatever it had read.
+    expect(askScopeNote(scope, false)).toBe('No passage of the 1 result read shares words with the question; try other words, ones the pages would use. Not read: 2 failed, 1 came back empty, 1 is not fetched yet.');
+    expect(askScopeNote({ read: 0, empty: 0, failed: 3, unfinished: 0 }, false)).toBe('Nothing to ask yet: no target of this job has a result with text. Not read: 3 failed. Run the failed ones again, then ask.');
+    expect(askScopeNote({ read: 0, empty: 0, failed: 0, unfinished: 2 }, false)).toBe('Nothing to ask yet: no target of this job has a result with text. Not read: 2 are not fetched yet. Ask again when they are fetched.');
+    // Every target read: an answer needs no note.
+    expect(askScopeNote({ read: 3, empty: 0, failed: 0, unfinished: 0 }, true)).toBe('');
   });
 
   it("finds a result holding other forms of the question's words: -ed and -ing, plurals", () => {

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import type { Mode, Result, TargetStatus } from '../../shared/types';
-import type { JobAnswer, SearchHit } from '../../shared/search';
+import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { wordForm } from '../fetch/word-forms';
@@ -234,6 +234,18 @@ function uniqueRows(rows: readonly SearchRow[]): SearchRow[] {
     const key = `${r.jobId}\n${r.idx}`;
     return !seen.has(key) && Boolean(seen.add(key));
   });
+}
+
+/** What "Ask this job" reads of a job: its results with text, and the targets it cannot read, by why. */
+export function askScope(store: Store, jobId: string): AskScope {
+  const scope: AskScope = { read: 0, empty: 0, failed: 0, unfinished: 0 };
+  for (const t of store.targetRows(jobId)) {
+    if (t.status === 'failed') scope.failed++;
+    else if (t.status !== 'done') scope.unfinished++;
+    else if (t.bytes > 0) scope.read++;
+    else scope.empty++;
+  }
+  return scope;
 }
 
 /** What a function word of a question counts for beside the words that say what it asks. */

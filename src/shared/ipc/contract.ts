@@ -4,7 +4,7 @@ import { ErrorInfoSchema } from '../errors';
 import { JobSchema, OptionsSchema, ResultSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
 import { SettingsSchema } from '../settings';
 import { MetricsSnapshotSchema } from '../metrics';
-import { HitsFormatSchema, JobAnswerSchema, SearchHitSchema, SearchQuerySchema } from '../search';
+import { AskScopeSchema, HitsFormatSchema, JobAnswerSchema, SearchHitSchema, SearchQuerySchema } from '../search';
 
 /**
  * The one table of the IPC surface. Every invoke channel maps a request schema to a
@@ -187,7 +187,7 @@ export const invokeContract = {
   /** "Ask this job": the passages of the job's results that best answer a question, with citations. */
   askJob: {
     req: z.object({ id: JobId, question: SearchQuerySchema }).strict(),
-    res: z.object({ passages: z.array(JobAnswerSchema) }),
+    res: z.object({ passages: z.array(JobAnswerSchema), scope: AskScopeSchema }),
   },
   /** Runs the search again and saves its hits, with citations, where the user chooses (null: cancelled). */
   exportHits: {

@@ -119,11 +119,11 @@ export async function exportHits(box: SearchBoxName, format: HitsFormat): Promis
 /** "Ask this job": the passages across the job's results that best answer the question. */
 export async function askJob(jobId: string, question: string): Promise<void> {
   if (!question.trim()) return;
-  get().setAsk({ jobId, question, passages: [], loading: true, error: null, asked: question });
+  get().setAsk({ jobId, question, passages: [], scope: null, loading: true, error: null, asked: question });
   try {
-    const { passages } = await window.sift.askJob({ id: jobId, question });
+    const { passages, scope } = await window.sift.askJob({ id: jobId, question });
     const cur = get().ask;
-    if (cur?.jobId === jobId && cur.asked === question) get().setAsk({ ...cur, passages, loading: false });
+    if (cur?.jobId === jobId && cur.asked === question) get().setAsk({ ...cur, passages, scope, loading: false });
   } catch (err) {
     const cur = get().ask;
     if (cur?.jobId === jobId && cur.asked === question) get().setAsk({ ...cur, loading: false, error: toUserError(err) });

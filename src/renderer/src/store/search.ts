@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { JobAnswer, SearchHit } from '../../../shared/search';
+import type { AskScope, JobAnswer, SearchHit } from '../../../shared/search';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -35,6 +35,8 @@ export interface AskState {
   jobId: string;
   question: string;
   passages: JobAnswer[];
+  /** What the answer was read from; null until it comes. */
+  scope: AskScope | null;
   loading: boolean;
   error: UserError | null;
   asked: string;

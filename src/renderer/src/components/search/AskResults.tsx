@@ -1,7 +1,7 @@
 import { useStore } from '../../store';
 import { openPassage } from '../../store/search-actions';
 import { ErrorMessage } from '../common/ErrorMessage';
-import { lineLabel } from '../../../../shared/search';
+import { askScopeNote, lineLabel } from '../../../../shared/search';
 
 /** The passages that answer the question, each with the result it comes from. */
 export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
@@ -14,6 +14,8 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
       </div>
     );
   }
+  // What the answer was read from: said with no answer (why none), and beside one when some targets were not read.
+  const note = !ask.loading && !ask.error && ask.scope ? askScopeNote(ask.scope, ask.passages.length > 0) : '';
   return (
     <div className="search-results" data-testid="ask-results" data-state={ask.loading ? 'loading' : 'done'} aria-busy={ask.loading}>
       <div className="search-head">
@@ -29,7 +31,11 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
         </span>
       </div>
       {ask.error && <ErrorMessage error={ask.error} />}
-      {!ask.loading && !ask.error && ask.passages.length === 0 && <p className="muted">No result in this job shares words with the question; try other words.</p>}
+      {note && (
+        <p className="muted ask-scope" data-testid="ask-scope">
+          {note}
+        </p>
+      )}
       <ol className="hit-list">
         {ask.passages.map((p) => (
           <li key={`${p.idx}:${p.line}`}>
