@@ -49,6 +49,11 @@ function fetcher(s: Partial<FetchSettings> = {}, table: Record<string, string[]>
   return createFetcher({ allowPrivate: true, ...s }, { lookup: fixedResolver(table) });
 }
 
+/** One long paragraph, as a PDF's or a text file's often is, with a sentence of abbreviations and a decimal where a passage ends. */
+const HARBOUR = (i: number): string => `Sentence ${i} tells of the harbour and its long history of trade with many ports along the coast. `;
+const ORDER = 'The order is valued at $8.8 billion by the U.S. Department of Commerce and Mr. Smith in Washington, D.C. on Monday.';
+const MINUTES = `Intro ends here. ${[0, 1, 2, 3, 4].map(HARBOUR).join('')}${ORDER} ${[5, 6, 7, 8, 9, 10, 11].map(HARBOUR).join('')}`.trim();
+
 beforeAll(async () => {
   srv = await startServer({
     '/article': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
@@ -59,6 +64,7 @@ beforeAll(async () => {
     '/structures': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(STRUCTURES),
     '/minified': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(MINIFIED),
     '/empty.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(),
+    '/minutes.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(MINUTES),
     '/shy': (_q, r) =>
       r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head><title>Schiffe</title></head><body><article><h1>Schiffe</h1>${'<p>Die Donau&shy;dampf&shy;schiff&shy;fahrts&shy;gesellschaft fuhr jeden Sommer auf der Donau, von Passau bis zum Schwarzen Meer, mit Dampfern.</p>'.repeat(3)}</article></body></html>`),
     '/empty.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('\n'),
@@ -173,6 +179,13 @@ describe('HTML', () => {
     expect(r.meta?.passages).toBeGreaterThan(0);
     expect(r.content.split('\n\n')[0]).not.toBe('');
     expect(r.content).toContain('Neap tides are weaker');
+  });
+  it('cuts a long paragraph into passages at sentence ends, not after U.S., Mr., D.C. or inside $8.8', async () => {
+    const r = await get('/minutes.txt', { question: 'what is the order valued at?', context: true });
+    // Before: '… in Washington, D.C.' ended a passage and 'on Monday. Sentence 5 …' began the next.
+    const passages = r.content.split('\n\n');
+    expect(passages.some((p) => p.includes(ORDER))).toBe(true);
+    for (const p of passages) expect(p).toMatch(/^[A-Z].*\.$/s);
   });
 });
 

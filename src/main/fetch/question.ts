@@ -32,16 +32,50 @@ function lineCounter(text: string): (offset: number) => number {
 }
 
 /**
+ * A dot that ends no sentence: after an initial or a short title or abbreviation (U.S., D.C.,
+ * J. Smith, Mr., Dr., Fig., No., e.g.). Ending a sentence there cut a long paragraph's
+ * passage at "… the U.S." with "Department of Commerce …" beginning the next.
+ */
+const ABBREVIATION = /(?:^|[\s("'.])(?:\p{L}|mr|mrs|ms|dr|prof|st|jr|sr|no|nos|vs|etc|inc|co|corp|ltd|fig|figs|eq|vol|pp|ca|approx|dept|e\.g|i\.e|cf|al)\.$/iu;
+
+/**
+ * Whether a piece cut at . ! ? or a line end ends its sentence: not where the sign touches
+ * the next word ("$8.8", "example.com", "3.5%": "$8." and "8 billion" were two sentences), nor
+ * before a word in lower case, nor after an abbreviation.
+ */
+function endsSentence(piece: string, next: string): boolean {
+  if (piece.endsWith('\n')) return true;
+  if (/[.!?]$/.test(piece)) return false;
+  if (!/[.!?]\s+$/.test(piece)) return true;
+  if (/^\p{Ll}/u.test(next)) return false;
+  return !ABBREVIATION.test(piece.trimEnd());
+}
+
+/** A paragraph's sentences as a reader finds them (endsSentence), with where each starts. */
+function* wholeSentences(p: string): Generator<[string, number]> {
+  let cur = '';
+  let at = 0;
+  for (const m of p.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g)) {
+    if (cur && endsSentence(cur, m[0])) {
+      yield [cur, at];
+      cur = '';
+    }
+    if (!cur) at = m.index;
+    cur += m[0];
+  }
+  if (cur) yield [cur, at];
+}
+
+/**
  * A paragraph's sentences and where each starts in it. A sentence over twice the passage's
  * length is cut at the last space before TARGET_CHARS (at TARGET_CHARS when there is none):
  * text with no sentence ends (a log, a table's row, a transcript, a line of a minified file)
  * was one passage, and a question over a 7 MB line of it answered with all 7 MB.
  */
 function* sentences(p: string): Generator<[string, number]> {
-  for (const m of p.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g)) {
-    const sentence = m[0];
+  for (const [sentence, index] of wholeSentences(p)) {
     if (sentence.length <= TARGET_CHARS * 2) {
-      yield [sentence, m.index];
+      yield [sentence, index];
       continue;
     }
     for (let i = 0; i < sentence.length; ) {
@@ -52,7 +86,7 @@ function* sentences(p: string): Generator<[string, number]> {
         // Not inside a character beyond U+FFFF.
         else if (/[\uD800-\uDBFF]/.test(sentence.charAt(end - 1))) end--;
       }
-      yield [sentence.slice(i, end), m.index + i];
+      yield [sentence.slice(i, end), index + i];
       i = end;
     }
   }
