@@ -25,7 +25,7 @@ type BatchCaller = Caller & { jobId?: string };
  * Rule 1: fetchTarget with the batch mark (the PDF pool then uses caller + "/batch"), its
  * errors mapped: busy (a 429/503, or the fetch gate) → retry later (with the server's
  * Retry-After), but not a challenge page that came with a 429/503; other FetchErrors →
- * TargetError, 502 rewritten to 500 "internal error"; 403 counted as a block; anything else
+ * TargetError, 502 rewritten to 500 "internal error"; the guard's 403 counted as a block; anything else
  * → 500 "internal error", logged with the caller and job id (never the URL or host).
  * A fetch the runner aborted (cancel, Ctrl-C, quit) is not a failure of the pipeline: it
  * comes back as the runner's own reason (cancelled / interrupted), unlogged.
@@ -82,7 +82,9 @@ export function mapFetchError(
             : undefined;
       return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, backoff, ...(hint ? { hint } : {}) });
     }
-    if (err.reason === 'blocked' || (err.reason === 'upstream' && err.status === 403)) ctx.onBlocked();
+    // The seed's 403 is the guard's: a site's own 403 Forbidden is an HTTP error, and counted
+    // as a block it read as 'Refused: private address' in the Activity panel.
+    if (err.reason === 'blocked') ctx.onBlocked();
     if (err.status === 502) {
       // As the seed's writeFetchErr: a bad gateway is reported as our internal error, but the
       // user still sees what happened in the hint.

@@ -315,6 +315,24 @@ describe('batchFetch error mapping and outcomes', () => {
     expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'blocked' })).toBe(3);
   });
 
+  test("a site's own 403 Forbidden is an HTTP error, not an address the guard refused: the block counter (the Activity panel's \"Refused: private address\") counts only the guard's", async () => {
+    const forbidding = await startSite({
+      '/forbidden': (_req, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden'),
+    });
+    try {
+      const r = rig();
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${forbidding.base}/forbidden` }, { url: 'http://internal.test/' }, { url: `${site.base}/article/7` }]);
+      await finished(r.runner, id);
+      const rows = r.store.targetRows(id);
+      expect(rows.map((t) => t.reason)).toEqual(['upstream', 'blocked', '']);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'upstream_4xx' })).toBe(1);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'blocked' })).toBe(1);
+      expect(await metricValue(r.metrics, 'sift_batch_blocked_total')).toBe(1);
+    } finally {
+      await forbidding.close();
+    }
+  });
+
   test('each hook moves its metric', async () => {
     const r = rig();
     const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/article/4` }, { url: `${site.base}/text` }, { url: `${site.base}/missing/2` }]);
