@@ -31,6 +31,20 @@ function manyJobs(n: number): string[] {
 }
 
 describe('sift jobs', () => {
+  test('a database with no jobs says so on stderr, and --json prints nothing', async () => {
+    // A fresh install's `sift jobs` printed nothing at all: no list, no word why.
+    openStore(db).close();
+    const sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
+    const r = await sift('jobs', '--db', db);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('');
+    expect(r.err).toBe('sift jobs: no jobs in this database yet; sift batch FILE submits a list\n');
+    const json = await sift('jobs', '--json', '--db', db);
+    expect(json.code).toBe(0);
+    expect(json.out).toBe('');
+    expect(json.err).toBe('');
+  });
+
   test('lists every job of a database holding more than 10,000, newest first', async () => {
     // 10,000 was the cap: the oldest job past it was left out, and nothing said so.
     const ids = manyJobs(10_001);

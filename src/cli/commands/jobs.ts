@@ -46,7 +46,10 @@ export const jobsCommand: Command = {
     if (positionals.length) throw new UsageError(`takes no arguments (${positionals[0]}); for one job's targets: sift status ID`);
     return withStore(values, io, signal, (store) => {
       // Every job: a cap of 10,000 dropped the oldest of a longer list without a word.
-      for (const j of store.listJobs(Infinity)) {
+      const jobs = store.listJobs(Infinity);
+      // A fresh install's list printed nothing at all. Said on stderr: stdout stays the list.
+      if (jobs.length === 0 && !values.json) io.stderr.write('sift jobs: no jobs in this database yet; sift batch FILE submits a list\n');
+      for (const j of jobs) {
         if (values.json) {
           const { id, status, error, targetsTotal, targetsDone, createdAt } = j;
           io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
