@@ -124,7 +124,7 @@ export function createBatchRunner(
   deadlineMs: () => number = () => 210_000,
 ): Runner {
   const fetch = makeBatchFetch(fetcher, metrics, log, deadlineMs);
-  return new Runner(
+  const runner = new Runner(
     store,
     fetch,
     {
@@ -143,6 +143,11 @@ export function createBatchRunner(
     },
     log,
   );
+  // The target hook (SPEC §3) carries no result: a done target's warnings come with its event.
+  runner.on('target', (_jobId, row) => {
+    if (row.status === 'done' && row.warnings) metrics.observeWarnings(row.warnings);
+  });
+  return runner;
 }
 
 /**

@@ -15,6 +15,9 @@ export const MetricsSnapshotSchema = z.object({
   queueDepth: z.number(),
   inflight: z.number(),
   blocked: z.number(),
+  /** Targets done (ok) with at least one warning, and the warnings by name (meta.warnings). */
+  warned: z.number(),
+  warnings: z.record(z.string(), z.number()),
   jobSeconds: HistogramSchema,
   targetSeconds: HistogramSchema,
   resultBytes: HistogramSchema,

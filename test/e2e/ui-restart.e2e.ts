@@ -192,19 +192,25 @@ test('Activity counts what a real job did in plain words, and after a restart sa
   const page = await open(first);
   await page.getByTestId('nav-activity').click();
   await expect.poll(() => page.getByTestId('activity-empty').textContent()).toBe('Nothing fetched yet. Submit a list and its outcomes show up here.');
+  // No URL has been timed: no average to show (it read "0 ms").
+  expect(await page.getByTestId('metric-average').textContent()).toBe('—');
   await page.getByTestId('nav-new').click();
-  await dropLinks(page, [`${site.url}/article/1`, `${site.url}/article/2`, `${site.url}/no-such-page`]);
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('3');
+  // The last is ok with a warning (its grep matches no line): ok, and counted as warned too.
+  await pasteList(page, `${site.url}/article/1\n${site.url}/article/2\n${site.url}/no-such-page\n${site.url}/prices.csv grep=nowhere\n`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
   await page.getByTestId('submit').click();
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status')).toBe('partial');
   const jobId = first.services.store.listJobs(1)[0]!.id;
   const bytes = first.services.store.targetRows(jobId).reduce((a, r) => a + (r.bytes ?? 0), 0);
   await page.getByTestId('nav-activity').click();
   const text = (id: string) => () => page.getByTestId(id).textContent();
-  await expect.poll(text('metric-targets')).toBe('3');
+  await expect.poll(text('metric-targets')).toBe('4');
   expect(await text('metric-jobs')()).toBe('1');
   expect(await text('metric-bytes')()).toBe(formatBytes(bytes));
+  expect(await text('metric-warned')()).toBe('1');
+  expect(await text('metric-average')()).toMatch(/^\d+(\.\d)? m?s$/);
   expect(await page.getByTestId('chart-reasons').locator('text.chart-label').allTextContents()).toEqual(['HTTP error']);
+  expect(await page.getByTestId('chart-warnings').locator('text.chart-label').allTextContents()).toEqual(['no match']);
   const panel = (await page.getByTestId('activity-panel').textContent()) ?? '';
   expect(panel).not.toMatch(/sift_|_total|targets?\b/i);
   await page.screenshot({ path: screenshotPath('ui-activity-counted') });

@@ -333,6 +333,23 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
+  test('an ok target with a warning (a thin page, a grep with no match) is counted as ok and as warned, by warning, as sift batch says "ok 3 (2 with warnings)"', async () => {
+    const r = rig();
+    const { id } = r.runner.submit({ name: 'test' }, 'test', [
+      { url: `${site.base}/article/5` },
+      { url: `${site.base}/text`, options: { grep: 'zzz' } },
+      { url: `${site.base}/text`, options: { grep: 'nothing here either' } },
+      { url: `${site.base}/missing/5` },
+    ]);
+    await finished(r.runner, id);
+    expect(r.store.targetRows(id).map((t) => t.warnings ?? [])).toEqual([[], ['no_match'], ['no_match'], []]);
+    const snap = await r.metrics.snapshot();
+    expect(snap.targets.ok).toBe(3);
+    expect(snap.warned).toBe(2);
+    expect(snap.warnings).toEqual({ no_match: 2 });
+    expect(await r.metrics.text()).toContain('sift_batch_target_warnings_total{warning="no_match"} 2');
+  });
+
   test('each hook moves its metric', async () => {
     const r = rig();
     const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/article/4` }, { url: `${site.base}/text` }, { url: `${site.base}/missing/2` }]);

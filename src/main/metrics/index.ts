@@ -59,6 +59,11 @@ export class BatchMetrics {
     registers: [this.registry],
   });
   private readonly blocked = new Counter({ name: 'sift_batch_blocked_total', help: 'Batch targets refused by the address guard.', registers: [this.registry] });
+  // An ok target may not be what was wanted (a thin page, a grep with no match, a PDF with no
+  // text): counted only as ok, a list of 100 empty results read "ok 100" here while sift batch
+  // said "ok 100 (100 with warnings)".
+  private readonly warned = new Counter({ name: 'sift_batch_targets_warned_total', help: 'Batch targets done with at least one warning.', registers: [this.registry] });
+  private readonly warnings = new Counter({ name: 'sift_batch_target_warnings_total', help: 'Warnings of done batch targets, by warning.', labelNames: ['warning'], registers: [this.registry] });
 
   constructor() {
     // Zero series for every label, so the Activity panel shows them before the first job.
@@ -90,6 +95,12 @@ export class BatchMetrics {
   countBlocked(): void {
     this.blocked.inc();
   }
+  /** A done target's warnings (meta.warnings); nothing for none. */
+  observeWarnings(warnings: readonly string[]): void {
+    if (warnings.length === 0) return;
+    this.warned.inc();
+    for (const w of new Set(warnings)) this.warnings.inc({ warning: w });
+  }
 
   /** Prometheus text exposition. */
   text(): Promise<string> {
@@ -100,9 +111,9 @@ export class BatchMetrics {
     const all = await this.registry.getMetricsAsJSON();
     const byName = new Map(all.map((m) => [m.name, m]));
     const values = (name: string) => (byName.get(name)?.values ?? []) as { value: number; labels: Record<string, string | number>; metricName?: string }[];
-    const counts = (name: string): Record<string, number> => {
+    const counts = (name: string, label = 'outcome'): Record<string, number> => {
       const out: Record<string, number> = {};
-      for (const v of values(name)) out[String(v.labels.outcome)] = v.value;
+      for (const v of values(name)) out[String(v.labels[label])] = v.value;
       return out;
     };
     const single = (name: string): number => values(name)[0]?.value ?? 0;
@@ -123,6 +134,8 @@ export class BatchMetrics {
       queueDepth: single('sift_batch_queue_depth'),
       inflight: single('sift_batch_targets_inflight'),
       blocked: single('sift_batch_blocked_total'),
+      warned: single('sift_batch_targets_warned_total'),
+      warnings: counts('sift_batch_target_warnings_total', 'warning'),
       jobSeconds: hist('sift_batch_job_seconds'),
       targetSeconds: hist('sift_batch_target_seconds'),
       resultBytes: hist('sift_batch_result_bytes'),

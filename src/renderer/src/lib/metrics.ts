@@ -1,5 +1,5 @@
 import type { HistogramSnapshot } from '../../../shared/metrics';
-import { isReason, REASON_LABELS } from '../../../shared/reasons';
+import { isReason, REASON_LABELS, warningLabel } from '../../../shared/reasons';
 
 /** One bar of a chart in the Activity panel. */
 export interface Bar {
@@ -69,4 +69,12 @@ export function reasonBars(counts: Record<string, number>): Bar[] {
   return [...sum.entries()]
     .sort((a, b) => b[1] - a[1])
     .map(([key, value]) => ({ label: outcomeLabel(key), value, tone: toneOf(key) }));
+}
+
+/** The warnings of ok targets (a thin page, no match, …) in people's words, most first. */
+export function warningBars(counts: Record<string, number>): Bar[] {
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([w, value]) => ({ label: warningLabel(w), value, tone: 'warn' as const }));
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MetricsSnapshot } from '../../../../shared/metrics';
-import { histogramBars, outcomeBars, reasonBars } from '../../lib/metrics';
+import { histogramBars, outcomeBars, reasonBars, warningBars } from '../../lib/metrics';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { formatBytes } from '../../lib/format';
@@ -39,7 +39,7 @@ export function ActivityPanel(): React.JSX.Element {
   if (!m) return <section className="panel"><p className="muted">Loading activity…</p></section>;
   const targetsTotal = Object.values(m.targets).reduce((a, b) => a + b, 0);
   const jobsTotal = Object.values(m.jobs).reduce((a, b) => a + b, 0);
-  const avg = m.targetSeconds.count > 0 ? m.targetSeconds.sum / m.targetSeconds.count : 0;
+  const avg = m.targetSeconds.count > 0 ? m.targetSeconds.sum / m.targetSeconds.count : undefined;
   return (
     <section className="panel activity" data-testid="activity-panel">
       <h2>Activity</h2>
@@ -47,11 +47,12 @@ export function ActivityPanel(): React.JSX.Element {
       <dl className="job-stats">
         <div className="stat"><dt>Jobs finished</dt><dd data-testid="metric-jobs">{jobsTotal.toLocaleString()}</dd></div>
         <div className="stat"><dt>URLs finished</dt><dd data-testid="metric-targets">{targetsTotal.toLocaleString()}</dd></div>
+        <div className="stat"><dt>OK with warnings</dt><dd data-testid="metric-warned">{m.warned.toLocaleString()}</dd></div>
         <div className="stat"><dt>Jobs live</dt><dd data-testid="metric-live">{m.queueDepth}</dd></div>
         <div className="stat"><dt>Fetching now</dt><dd data-testid="metric-inflight">{m.inflight}</dd></div>
         <div className="stat"><dt>Refused: private address</dt><dd data-testid="metric-blocked">{m.blocked}</dd></div>
         <div className="stat"><dt>Results stored</dt><dd data-testid="metric-bytes">{formatBytes(m.resultBytes.sum)}</dd></div>
-        <div className="stat"><dt>Average per URL</dt><dd data-testid="metric-average">{avg < 1 ? `${Math.round(avg * 1000)} ms` : `${avg.toFixed(1)} s`}</dd></div>
+        <div className="stat"><dt>Average per URL</dt><dd data-testid="metric-average">{avg === undefined ? '—' : avg < 1 ? `${Math.round(avg * 1000)} ms` : `${avg.toFixed(1)} s`}</dd></div>
       </dl>
       {targetsTotal === 0 && jobsTotal === 0 ? (
         <p className="empty-state" data-testid="activity-empty">
@@ -64,6 +65,7 @@ export function ActivityPanel(): React.JSX.Element {
         <div className="charts">
           <BarChart title="URLs by outcome" bars={outcomeBars(Object.fromEntries(Object.entries(m.targets).filter(([k, v]) => v > 0 || k === 'ok')))} testId="chart-targets" />
           <BarChart title="Why URLs failed" bars={reasonBars(m.targets)} testId="chart-reasons" />
+          {m.warned > 0 && <BarChart title="Warnings on OK URLs" bars={warningBars(m.warnings)} testId="chart-warnings" />}
           <BarChart title="Jobs by outcome" bars={outcomeBars(m.jobs)} testId="chart-jobs" />
           <BarChart title="Time per URL" bars={histogramBars(m.targetSeconds)} testId="chart-durations" />
         </div>
