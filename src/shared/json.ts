@@ -73,10 +73,12 @@ for (const ch of ' \t\n\r') BLANK[ch.charCodeAt(0)] = 1;
 const ENDS_LITERAL = new Uint8Array(128);
 for (const ch of ' \t\n\r,:]}') ENDS_LITERAL[ch.charCodeAt(0)] = 1;
 
+/** A JSON object: not null, not an array. */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A JSON Feed (jsonfeed.org, 1.0 and 1.1): an object whose "version" names it, with its "items". */
 export const isJsonFeed = (v: unknown): v is Record<string, unknown> & { items: unknown[] } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>).version === 'string' &&
-  /^https?:\/\/jsonfeed\.org\/version\//.test((v as Record<string, unknown>).version as string) && Array.isArray((v as Record<string, unknown>).items);
+  isJsonObject(v) && typeof v.version === 'string' && /^https?:\/\/jsonfeed\.org\/version\//.test(v.version) && Array.isArray(v.items);
 
 const LINE_ENDS_IN_STRINGS = /[\u0085\u2028\u2029]/g;
 

@@ -7,7 +7,7 @@
  */
 import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
-import { isJsonFeed } from '../../shared/json';
+import { isJsonFeed, isJsonObject } from '../../shared/json';
 import type { FeedFormat } from './sniff';
 import { fileNameOfUrl } from './url';
 import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
@@ -196,15 +196,14 @@ export function parseFeed(xml: string, url: string, format: FeedFormat): Feed {
 }
 
 type JsonObject = Record<string, unknown>;
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stringIn = (o: JsonObject, ...keys: string[]): string => {
   for (const k of keys) if (typeof o[k] === 'string' && o[k]) return (o[k] as string).trim();
   return '';
 };
 /** JSON Feed's authors (1.1) or author (1.0): their names, joined. */
 const authorsOf = (o: JsonObject): string =>
-  (Array.isArray(o.authors) ? o.authors : isObject(o.author) ? [o.author] : [])
-    .filter(isObject)
+  (Array.isArray(o.authors) ? o.authors : isJsonObject(o.author) ? [o.author] : [])
+    .filter(isJsonObject)
     .map((a) => stringIn(a, 'name'))
     .filter(Boolean)
     .join(', ');
@@ -218,7 +217,7 @@ export function jsonFeed(value: unknown, url: string): Feed | undefined {
   // Read from a file: its links resolve against the address it names for itself (siteOf).
   if (!isWeb(url)) url = webAddress(stringIn(value, 'feed_url', 'home_page_url'), '') || url;
   const feedAuthor = authorsOf(value);
-  const entries = value.items.filter(isObject).map((item): FeedEntry => {
+  const entries = value.items.filter(isJsonObject).map((item): FeedEntry => {
     const id = stringIn(item, 'id');
     const text = stringIn(item, 'content_text', 'summary');
     return {
@@ -229,7 +228,7 @@ export function jsonFeed(value: unknown, url: string): Feed | undefined {
       html: stringIn(item, 'content_html') || textAsHtml(text),
       base: url,
       enclosures: (Array.isArray(item.attachments) ? item.attachments : [])
-        .filter(isObject)
+        .filter(isJsonObject)
         .map((a) => ({ url: webAddress(stringIn(a, 'url'), url), type: stringIn(a, 'mime_type') }))
         .filter((a) => a.url),
     };

@@ -22,6 +22,7 @@ import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
+import { isJsonObject } from '../../shared/json';
 import { conflictMessage, optionsConflict, validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
@@ -102,8 +103,6 @@ interface Verdict {
 
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
 const isHtml = (contentType: string, body: Uint8Array): boolean => sniffKind(contentType, body) === 'html';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A success whose whole text is "404 page not found" (a plain-text answer) is not the document either. */
 const isNotFoundPlain = (res: HttpResponse): boolean =>
@@ -406,9 +405,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // JSON of another kind (a CDX search's rows, an error object) said "the archive has no
     // snapshot of this URL": an answer about the page, when the setting was what was wrong.
     // An availability lookup always has archived_snapshots, {} when there is none.
-    const snapshots = isObject(body) ? body.archived_snapshots : undefined;
-    if (!isObject(snapshots)) throw notLookup();
-    const found = isObject(snapshots.closest) ? snapshots.closest : undefined;
+    const snapshots = isJsonObject(body) ? body.archived_snapshots : undefined;
+    if (!isJsonObject(snapshots)) throw notLookup();
+    const found = isJsonObject(snapshots.closest) ? snapshots.closest : undefined;
     if (found && found.available !== false && found.url !== undefined && typeof found.url !== 'string') throw notLookup();
     if (!found || found.available === false || typeof found.url !== 'string') throw noCopy('the archive has no snapshot of this URL');
     // The Wayback Machine names it in full; an archive of one's own may name it from its root.

@@ -1,5 +1,5 @@
 import type { Collector } from './collect';
-import { isJsonFeed } from '../json';
+import { isJsonFeed, isJsonObject } from '../json';
 import { forEachLine, lineAt } from './lines';
 import type { Options } from '../types';
 import { optionKey, optionsFromObject } from './options';
@@ -212,7 +212,7 @@ function readListInObject(input: string, c: Collector, maxLines: number): boolea
   }
   const urlOf = (v: unknown): string | undefined => {
     if (typeof v === 'string') return v;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? urlField(v as Record<string, unknown>) : undefined;
+    return isJsonObject(v) ? urlField(v) : undefined;
   };
   const arrays = Object.values(o).filter((v): v is unknown[] => Array.isArray(v) && v.length > 0);
   // Else an array of URLs with a few wrong entries (a number, a null): the URLs are read and the

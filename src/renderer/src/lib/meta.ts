@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../shared/json';
 import { warningLabel } from '../../../shared/reasons';
 import { formatBytes, metaValue, plural } from './format';
 
@@ -106,7 +107,7 @@ export function pdfReadingText(v: Record<string, unknown>): string {
 
 /** A field's value as people read it: sizes in KB, times in ms or s, yes and no, warnings by their labels. */
 export function metaFieldValue(key: string, v: unknown): string {
-  if (key === 'pdf' && typeof v === 'object' && v !== null && !Array.isArray(v)) return pdfReadingText(v as Record<string, unknown>);
+  if (key === 'pdf' && isJsonObject(v)) return pdfReadingText(v);
   if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
   if (typeof v === 'number' && DURATIONS.has(key)) return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
