@@ -133,8 +133,11 @@ export function reasonOf(code: string, status: number): Reason {
     case 'dns':
     case 'unreachable':
     case 'tls':
-    case 'redirects':
       return 'network';
+    // A redirect loop, a chain too long, a Location Sift cannot follow: the site answered, in
+    // HTTP, and its answers lead nowhere. Read as `network` they sent people to check their
+    // connection for a fault of the site's.
+    case 'redirects':
     case 'upstream_4xx':
     case 'upstream_5xx':
     case 'upstream_status':

@@ -151,6 +151,47 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
+  test('a redirect loop, a chain with no end and a redirect Sift cannot follow are the site\'s HTTP errors, each said as what it is, not network errors', async () => {
+    let step = 0;
+    const redirecting = await startSite({
+      '/loop': (_req, res) => res.writeHead(302, { location: '/loop' }).end(),
+      '/ping': (_req, res) => res.writeHead(301, { location: '/pong' }).end(),
+      '/pong': (_req, res) => res.writeHead(301, { location: '/ping' }).end(),
+      // A new address every time: no loop, only a chain that never reaches a page.
+      '/onward': (_req, res) => res.writeHead(302, { location: `/onward?step=${++step}` }).end(),
+      '/to-ftp': (_req, res) => res.writeHead(302, { location: 'ftp://127.0.0.1/report.pdf' }).end(),
+      // The same address again, but with the cookie it set: a handshake that ends on the page.
+      '/handshake': (req, res) => {
+        if (/seen=1/.test(req.headers.cookie ?? '')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(articleHtml(7));
+        res.writeHead(302, { location: '/handshake', 'set-cookie': 'seen=1; Path=/' }).end();
+      },
+    });
+    try {
+      const r = rig();
+      const { id } = r.runner.submit({ name: 'test' }, 'test', ['/loop', '/ping', '/onward', '/to-ftp', '/handshake'].map((p) => ({ url: `${redirecting.base}${p}` })));
+      expect((await finished(r.runner, id)).status).toBe('partial');
+      const rows = r.store.targetRows(id);
+      expect(rows.map((t) => [t.status, t.reason])).toEqual([
+        ['failed', 'upstream'],
+        ['failed', 'upstream'],
+        ['failed', 'upstream'],
+        ['failed', 'upstream'],
+        ['done', ''],
+      ]);
+      expect(rows[0]!.hint).toMatch(/^redirect loop: the site sent Sift back to an address it had already asked \(after 1 redirect\)\. The site redirects in a circle/);
+      expect(rows[1]!.hint).toMatch(/^redirect loop: .*\(after 2 redirects\)/);
+      expect(rows[2]!.hint).toMatch(/^too many redirects \(more than 10\)\. The site sends Sift on through more than 10 redirects without reaching a page/);
+      expect(rows[3]!.hint).toMatch(/^redirect to an invalid URL \(scheme ftp is not supported\)/);
+      // A loop is seen when it closes: asked once more, not ten times more.
+      expect([redirecting.hits.get('/loop'), redirecting.hits.get('/ping'), redirecting.hits.get('/pong')]).toEqual([1, 1, 1]);
+      expect(redirecting.hits.get('/onward')).toBe(11);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'network' })).toBe(0);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'upstream_5xx' })).toBe(4);
+    } finally {
+      await redirecting.close();
+    }
+  });
+
   test('a 503 and a 429 are retried, then the target fails busy', async () => {
     let calls = 0;
     const busySite = await startSite({

@@ -426,7 +426,7 @@ describe('redirects', () => {
   it('says where a redirect it cannot follow goes, and what to do, with a hint even for a Location that does not parse', async () => {
     srv.route('/to-ftp', (_q, r) => r.writeHead(302, { location: 'ftp://files.example/report.pdf' }).end());
     srv.route('/to-broken', (_q, r) => r.writeHead(302, { location: 'http://[::1' }).end());
-    expect(await fail(get('/to-ftp'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (scheme ftp is not supported)', hint: expect.stringMatching(/open the URL in a browser/) });
+    expect(await fail(get('/to-ftp'))).toMatchObject({ status: 502, reason: 'upstream', msg: 'redirect to an invalid URL (scheme ftp is not supported)', hint: expect.stringMatching(/open the URL in a browser/) });
     expect(await fail(get('/to-broken'))).toMatchObject({ status: 502, msg: 'redirect to an invalid URL (not a valid address)', hint: expect.stringMatching(/open the URL in a browser/) });
   });
   it('reads a header a server sent twice as one: the same Location twice is followed, two different ones are refused, the last Content-Type counts', async () => {
@@ -442,7 +442,7 @@ describe('redirects', () => {
     expect(r.meta).toMatchObject({ final_url: `${srv.origin}/notes.txt`, redirects: 1 });
     expect(await fail(get('/moved-both-ways'))).toMatchObject({
       status: 502,
-      reason: 'network',
+      reason: 'upstream',
       msg: 'redirect to two different places (two Location headers)',
       hint: expect.stringMatching(/open the URL in a browser/),
     });
@@ -512,13 +512,18 @@ describe('redirects', () => {
       await named.close();
     }
   });
-  it('stops a loop after 10 redirects with 502', async () => {
+  it('stops a loop as soon as it comes back to an address, and a chain that never ends after 10 redirects, with 502', async () => {
     srv.route('/loop', (_q, r) => r.writeHead(302, { location: '/loop' }).end());
+    let n = 0;
+    srv.route('/onward', (_q, r) => r.writeHead(302, { location: `/onward?n=${++n}` }).end());
     const before = srv.hits.length;
     const e = await fail(get('/loop'));
-    expect(e.status).toBe(502);
-    expect(e.msg).toMatch(/too many redirects/);
-    expect(srv.hits.length - before).toBe(11);
+    expect(e).toMatchObject({ status: 502, reason: 'upstream' });
+    expect(e.msg).toMatch(/^redirect loop/);
+    expect(srv.hits.length - before).toBe(1);
+    const long = await fail(get('/onward'));
+    expect(long).toMatchObject({ status: 502, reason: 'upstream', msg: 'too many redirects (more than 10)' });
+    expect(srv.hits.length - before).toBe(12);
   });
   it('blocks a redirect to a private address with 403 before connecting', async () => {
     const guarded = fetcher({ allowPrivate: false, allowHosts: ['site.test'] }, { 'site.test': ['127.0.0.1'], 'inner.test': ['127.0.0.1'] });
@@ -571,7 +576,7 @@ describe('redirects', () => {
   it('stops a refresh loop like a redirect loop, and a refresh to a private address is blocked before connecting', async () => {
     srv.route('/refresh/loop-a', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', refresh: '0; url=/refresh/loop-b' }).end('a'));
     srv.route('/refresh/loop-b', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', refresh: '0; url=/refresh/loop-a' }).end('b'));
-    expect(await fail(get('/refresh/loop-a'))).toMatchObject({ status: 502, msg: 'too many redirects (more than 10)' });
+    expect(await fail(get('/refresh/loop-a'))).toMatchObject({ status: 502, msg: 'redirect loop: the site sent Sift back to an address it had already asked (after 2 redirects)' });
     const guarded = fetcher({ allowPrivate: false, allowHosts: ['site.test'] }, { 'site.test': ['127.0.0.1'] });
     try {
       srv.route('/refresh/to-private', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(`<meta http-equiv="refresh" content="0;url=${srv.origin}/refresh/secret">`));

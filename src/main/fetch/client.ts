@@ -142,13 +142,21 @@ export class HttpClient {
     const cookies = new ChainCookies();
     // Whether an answer of the chain came in loose HTTP (lenient.ts).
     let lenient = false;
+    // Each address asked, with the cookies it was asked with: one asked again the same way is
+    // a loop, said as one at once, where the 10th hop said only "too many redirects" (after 10
+    // more requests to a site that would never answer otherwise). The same address with a
+    // cookie the chain has set since is a sign-in or consent handshake, not a loop.
+    const visited = new Set<string>();
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
       if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver).catch((err: unknown) => {
         throw redirectedTo(err, hop);
       });
       const cookie = cookies.header(url);
-      const asked = {
+      const visit = `${url.href}\n${cookie ?? ''}`;
+      if (visited.has(visit)) throw redirectLoop(hop);
+      visited.add(visit);
+      const headersSent = {
         'user-agent': s.userAgent,
         accept: ACCEPT,
         'accept-encoding': 'gzip, deflate, br',
@@ -156,9 +164,9 @@ export class HttpClient {
         ...(cookie ? { cookie } : {}),
       };
       const ask = async (): Promise<Dispatcher.ResponseData> =>
-        untilAborted(request(url, { method: 'GET', dispatcher: await this.dispatcher(), signal: combined, headers: asked }), combined);
+        untilAborted(request(url, { method: 'GET', dispatcher: await this.dispatcher(), signal: combined, headers: headersSent }), combined);
       const askLeniently = (): Promise<Answer> =>
-        lenientGet(url, { connect: this.connect!, headers: asked, signal: combined, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxHeaderSize: MAX_HEADER_BYTES });
+        lenientGet(url, { connect: this.connect!, headers: headersSent, signal: combined, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxHeaderSize: MAX_HEADER_BYTES });
       let res: Answer;
       try {
         res = await ask().catch((err: unknown): Promise<Answer> => {
@@ -304,8 +312,23 @@ async function dropPage(body: Answer['body'], signal: AbortSignal): Promise<void
   }
 }
 
+/** A chain that goes on past the limit without coming back to an address (a loop is redirectLoop). */
 const tooManyRedirects = (max: number): FetchError =>
-  new FetchError(502, `too many redirects (more than ${max})`, 'The site redirects in a loop; open it in a browser to see where it goes.', 'redirects');
+  new FetchError(
+    502,
+    `too many redirects (more than ${max})`,
+    `The site sends Sift on through more than ${max} redirects without reaching a page; open it in a browser to see where it goes, and give Sift the address it ends at.`,
+    'redirects',
+  );
+
+/** A chain that came back to an address it had asked already, with the same cookies: it would go round for ever. */
+const redirectLoop = (hops: number): FetchError =>
+  new FetchError(
+    502,
+    `redirect loop: the site sent Sift back to an address it had already asked (after ${hops} ${hops === 1 ? 'redirect' : 'redirects'})`,
+    'The site redirects in a circle, so no page ever comes (a browser says "too many redirects"). Open it in a browser to see whether it loads there; if it does only when signed in, the page needs an account. Otherwise try again later, or report it to the site.',
+    'redirects',
+  );
 
 /** Longest wait a refresh may ask for and still be a redirect; longer ones reload a live page. */
 const MAX_REFRESH_SECONDS = 10;
