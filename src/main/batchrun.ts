@@ -78,9 +78,11 @@ export function mapFetchError(
         err.msg === RATE_LIMITED || (backoff && status === 429)
           ? 'The site kept saying it gets too many requests: run the rest again in a few minutes; a list with many of its pages may need running in parts, a while apart.'
           : err.retryAfterMs && err.retryAfterMs >= 1000
-            ? `The site stayed busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
+            ? `The site is busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
             : undefined;
-      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, backoff, ...(hint ? { hint } : {}) });
+      // A site's Retry-After is the server's word; a rate-limit page's wait is Sift's own guess.
+      const serverWait = site && err.retryAfterMs !== undefined;
+      return new RetryLaterError(err.msg, { retryAfterMs: err.retryAfterMs, status, why, backoff, serverWait, ...(hint ? { hint } : {}) });
     }
     // The seed's 403 is the guard's: a site's own 403 Forbidden is an HTTP error, and counted
     // as a block it read as 'Refused: private address' in the Activity panel.

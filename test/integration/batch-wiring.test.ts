@@ -306,9 +306,43 @@ describe('batchFetch error mapping and outcomes', () => {
       const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${busySite.base}/closed-for-the-day` }]);
       expect((await finished(r.runner, id)).status).toBe('failed');
       const [row] = r.store.targetRows(id);
-      expect(row).toMatchObject({ errorStatus: 503, hint: 'The site stayed busy; its last answer asked Sift to wait 6 h before asking again. Run the rest again after that.' });
+      expect(row).toMatchObject({ errorStatus: 503, hint: 'The site is busy; its last answer asked Sift to wait 6 h before asking again. Run the rest again after that.' });
     } finally {
       await busySite.close();
+    }
+  });
+
+  test('a site that asks for longer than the retry window (Retry-After in seconds or as a date) is not waited for: each target fails busy at once and the list goes on', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
+    const closed = await startSite({
+      '/seconds': (_req, res) => res.writeHead(429, { 'retry-after': '86400' }).end('come back tomorrow'),
+      '/date': (_req, res) => res.writeHead(503, { 'retry-after': tomorrow }).end('closed for the day'),
+      '/never': (_req, res) => res.writeHead(503, { 'retry-after': '999999999' }).end('closed'),
+    });
+    try {
+      // A window wide enough that waiting it out would ask each URL again inside it.
+      const r = rig({ runner: { retryWaitMs: 20, retryForMs: 5_000 } });
+      const waits: number[] = [];
+      r.runner.on('waiting', (_id, row) => {
+        if (row.wait) waits.push(row.wait.waitMs);
+      });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', ['/seconds', '/date', '/never', '/article/2'].map((p) => ({ url: `${p.startsWith('/article') ? site.base : closed.base}${p}` })));
+      expect((await finished(r.runner, id)).status).toBe('partial');
+      // Asked once each: nothing waited, nothing asked again before the server said.
+      expect(waits).toEqual([]);
+      expect([closed.hits.get('/seconds'), closed.hits.get('/date'), closed.hits.get('/never')]).toEqual([1, 1, 1]);
+      const rows = r.store.targetRows(id);
+      expect(rows.map((t) => [t.status, t.reason, t.errorStatus])).toEqual([
+        ['failed', 'busy', 429],
+        ['failed', 'busy', 503],
+        ['failed', 'busy', 503],
+        ['done', '', 0],
+      ]);
+      expect(rows[0]!.hint).toBe('The site is busy; its last answer asked Sift to wait 24 h before asking again. Run the rest again after that.');
+      expect(rows[1]!.hint).toMatch(/^The site is busy; its last answer asked Sift to wait (24|23) h before asking again/);
+      expect(rows[2]!.hint).toMatch(/wait more than a year before asking again/);
+    } finally {
+      await closed.close();
     }
   });
 

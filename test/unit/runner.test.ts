@@ -403,13 +403,32 @@ describe('retry on ErrRetryLater (task 06 rule 10)', () => {
     const r = runner(
       async () => {
         calls++;
-        throw new RetryLaterError('503', { retryAfterMs: 10_000 });
+        throw new RetryLaterError('busy');
       },
-      { retryWaitMs: 10, retryForMs: 40 },
+      { retryWaitMs: 10_000, retryForMs: 40 },
     );
     const { id } = r.submit({ name: 'alice' }, 'user', list(1));
     expect((await terminal(r, id)).status).toBe('failed');
     expect(calls).toBe(2);
+  });
+
+  it('a Retry-After longer than the retry window has left is not waited out: the target fails busy at once', async () => {
+    let calls = 0;
+    const waits: TargetWait[] = [];
+    const r = runner(
+      async () => {
+        calls++;
+        throw new RetryLaterError('503', { retryAfterMs: 10_000, serverWait: true });
+      },
+      { retryWaitMs: 10, retryForMs: 5_000 },
+    );
+    r.on('waiting', (_id, row) => {
+      if (row.wait) waits.push(row.wait);
+    });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    expect((await terminal(r, id)).status).toBe('failed');
+    expect(calls).toBe(1);
+    expect(waits).toEqual([]);
   });
 
   it("waits the server's Retry-After when it is longer than retryWait", async () => {

@@ -61,7 +61,12 @@ export class RetryLaterError extends Error {
    * that just said it is asked too often again every 2 s, 30 times in the minute.
    */
   readonly backoff: boolean;
-  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503; why?: string; backoff?: boolean } = {}) {
+  /**
+   * retryAfterMs is the server's own Retry-After, not a wait Sift chose (a rate-limit page's):
+   * no try before it is any use, so one longer than the retry window has left ends the retries.
+   */
+  readonly serverWait: boolean;
+  constructor(message: string, opts: { retryAfterMs?: number; hint?: string; status?: 429 | 503; why?: string; backoff?: boolean; serverWait?: boolean } = {}) {
     super(`${message}: ${ErrRetryLater.message}`);
     this.name = 'RetryLaterError';
     this.status = opts.status ?? 503;
@@ -69,7 +74,14 @@ export class RetryLaterError extends Error {
     this.hint = opts.hint ?? ErrRetryLater.hint;
     this.why = opts.why;
     this.backoff = opts.backoff === true;
+    this.serverWait = opts.serverWait === true;
   }
+}
+
+/** Whether err's cause chain carries a wait the server asked for (RetryLaterError's serverWait). */
+export function isServerWait(err: unknown): boolean {
+  for (const e of causes(err)) if ((e as { serverWait?: unknown }).serverWait === true) return true;
+  return false;
 }
 
 /** Whether err's cause chain asks for a growing wait (RetryLaterError's backoff). */
