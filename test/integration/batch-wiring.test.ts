@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { openStore, type Store } from '../../src/main/store';
 import { createFetcher, FetchError, pageError, type Fetcher } from '../../src/main/fetch';
 import { BatchMetrics } from '../../src/main/metrics';
@@ -189,6 +190,36 @@ describe('batchFetch error mapping and outcomes', () => {
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'upstream_5xx' })).toBe(4);
     } finally {
       await redirecting.close();
+    }
+  });
+
+  test('a body the connection ends early (shorter than its Content-Length, chunked without its last chunk, reset) says how much came and who ended it, not "connection reset" for a server that closed', async () => {
+    const body = 'x'.repeat(3000);
+    const raw = createNetServer((sock) => {
+      sock.on('error', () => {});
+      sock.once('data', (d: Buffer) => {
+        const path = d.toString('latin1').split(' ')[1];
+        if (path === '/short') return void sock.end(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n${body}`);
+        if (path === '/chunked') return void sock.end(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n${(3000).toString(16)}\r\n${body}\r\n`);
+        sock.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 12000\r\n\r\n${body}`, () => sock.resetAndDestroy());
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      const r = rig();
+      const { id } = r.runner.submit({ name: 'test' }, 'test', ['/short', '/chunked', '/reset'].map((p) => ({ url: `${base}${p}` })));
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      const rows = r.store.targetRows(id);
+      for (const t of rows) expect(t).toMatchObject({ status: 'failed', reason: 'network' });
+      expect(rows[0]!.hint).toBe(
+        'body cut short: 3000 bytes of the 5000 bytes announced came, then the server closed the connection. Only part of the document came. Try again later; if it keeps stopping at the same point, the site’s server is at fault.',
+      );
+      expect(rows[1]!.hint).toMatch(/^body cut short: the server closed the connection after 3000 bytes, before the end of the document\. Only part of the document came/);
+      // Whether the reset or the end of the stream reaches the client first is the kernel's call.
+      expect(rows[2]!.hint).toMatch(/^body cut short: 3000 bytes of the 12 KB announced came, then (the connection was reset|the server closed the connection)\. Only part of the document came/);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
     }
   });
 

@@ -905,8 +905,8 @@ describe('hostile and slow servers', () => {
     await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
     try {
       const err = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `http://127.0.0.1:${(cut.address() as AddressInfo).port}/page` }));
-      expect(err).toMatchObject({ status: 502, msg: 'connection reset (reading the body)', reason: 'network' });
-      expect(err.hint).toBe('The server closed the connection part way through the document, so only part of it came; try again later.');
+      expect(err).toMatchObject({ status: 502, msg: `body cut short: the server closed the connection after ${Buffer.byteLength(ARTICLE)} bytes, before the end of the document`, reason: 'network' });
+      expect(err.hint).toBe('Only part of the document came. Try again later; if it keeps stopping at the same point, the site’s server is at fault.');
     } finally {
       await new Promise((resolve) => cut.close(resolve));
     }

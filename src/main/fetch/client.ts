@@ -931,11 +931,42 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
     if (received === 0 && (err as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT' && !deadline.aborted && !signal.aborted) {
       throw timeoutError('the server sent the headers, then no body', 'The server answered with headers only and then nothing, as if it had been asked for them alone: try again later; if it keeps happening, the site’s server is at fault.');
     }
-    throw mapError(err, signal, deadline, 'reading the body');
+    const cut = !deadline.aborted && !signal.aborted ? bodyCutShort(err, received, headers) : undefined;
+    throw cut ?? mapError(err, signal, deadline, 'reading the body');
   } finally {
     clearInterval(trickle);
   }
   return Buffer.concat(chunks, total);
+}
+
+/** "812 bytes", "12 KB", "3.4 MB": how much of a body came. */
+function byteWords(n: number): string {
+  if (n < 10_000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)} KB`;
+  return `${(n / 1_000_000).toFixed(1)} MB`;
+}
+
+/**
+ * A body the connection ended before it was whole: fewer bytes than its Content-Length, or a
+ * chunked body without its last chunk. Both read "connection reset (reading the body)", which
+ * was untrue of a server that closed the connection (undici's "other side closed") and said
+ * nothing of how much came. `received` counts bytes as they came over the wire, as
+ * Content-Length does. undefined for any other error.
+ */
+function bodyCutShort(err: unknown, received: number, headers: Record<string, string>): FetchError | undefined {
+  const code = (err as { code?: unknown }).code;
+  if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return undefined;
+  const ended = code === 'ECONNRESET' ? 'the connection was reset' : 'the server closed the connection';
+  const declared = Number(headers['content-length'] || NaN);
+  const msg =
+    Number.isFinite(declared) && declared > received
+      ? `body cut short: ${byteWords(received)} of the ${byteWords(declared)} announced came, then ${ended}`
+      : `body cut short: ${ended} after ${byteWords(received)}, before the end of the document`;
+  const hint =
+    code === 'ECONNRESET'
+      ? 'Only part of the document came: the server, or a proxy or firewall on the way, broke the connection off. Try again later.'
+      : 'Only part of the document came. Try again later; if it keeps stopping at the same point, the site’s server is at fault.';
+  return new FetchError(502, msg, hint, 'unreachable');
 }
 
 /**
