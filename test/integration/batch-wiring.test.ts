@@ -223,6 +223,23 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
+  test('a URL too long for its server (414) is said to be too long, with what to shorten, not malformed or "cut short"', async () => {
+    // Servers cap the request line (Apache 8,190 bytes, many APIs 2,000): this one at 2,000.
+    const strict = await startSite({ '/search': (req, res) => res.writeHead((req.url ?? '').length > 2000 ? 414 : 200, { 'content-type': 'text/plain' }).end('ok') });
+    try {
+      const r = rig();
+      const long = `${strict.base}/search?q=${'word+'.repeat(600)}&utm_source=newsletter`;
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: long }]);
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      const [row] = r.store.targetRows(id);
+      expect(row).toMatchObject({ errorStatus: 414, reason: 'upstream', error: 'HTTP 414 URI Too Long' });
+      expect(row!.hint).toMatch(/^The server refuses addresses this long: shorten the URL/);
+      expect(row!.hint).not.toMatch(/cut short|malformed/);
+    } finally {
+      await strict.close();
+    }
+  });
+
   test('a 503 and a 429 are retried, then the target fails busy', async () => {
     let calls = 0;
     const busySite = await startSite({

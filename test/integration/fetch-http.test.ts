@@ -1141,6 +1141,8 @@ describe('hostile and slow servers', () => {
       [400, /check the URL/],
       [405, /refused the request; open the URL in a browser/],
       [408, /try again later/],
+      [414, /refuses addresses this long: shorten the URL/],
+      [431, /too long for it\. Shorten the URL/],
     ] as const) {
       srv.route(`/status-${status}`, (_q, r) => r.writeHead(status, { 'content-type': 'text/plain' }).end('no'));
       const e = await fail(get(`/status-${status}`));

@@ -434,7 +434,7 @@ const REASONS: Record<number, string> = {
   // A redirect that came without a Location (or one Sift does not follow) is reported as one, not as an "Unexpected Status".
   300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 451: 'Unavailable For Legal Reasons',
+  406: 'Not Acceptable', 408: 'Request Timeout', 410: 'Gone', 414: 'URI Too Long', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 451: 'Unavailable For Legal Reasons',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
@@ -473,7 +473,11 @@ function upstreamHint(status: number): string {
   if (status === 451) return 'The site withholds this page for legal reasons, often only in some countries.';
   if (status === 408) return 'The server gave up waiting for the request; try again later.';
   if (status === 402) return 'The page is for paying readers; open it in a browser with an account.';
-  if (status === 400 || status === 414) return 'The site refused the request as malformed; check the URL for typos or an address cut short.';
+  if (status === 400) return 'The site refused the request as malformed; check the URL for typos or an address cut short.';
+  // The URL is whole and too long for the server: "an address cut short" sent people looking for the opposite.
+  if (status === 414) return 'The server refuses addresses this long: shorten the URL (tracking parameters such as utm_… can go), or open it in a browser to find a shorter address for the page.';
+  // Sift's request is a few hundred bytes of headers besides the URL and the cookies the site set on the way.
+  if (status === 431) return 'The server refuses a request this large: the URL, or the cookies the site set along its redirects, are too long for it. Shorten the URL, or open it in a browser.';
   if (status >= 500) return 'The server failed; try again later, or use the recover option.';
   if (status >= 400) return 'The site refused the request; open the URL in a browser to see why.';
   // Sift asks unconditionally (no If-None-Match, no If-Modified-Since) and keeps no copy: a
