@@ -46,12 +46,12 @@ const lookup = async (host: string) => {
   return [{ address: '127.0.0.1', family: 4 as const }];
 };
 
-function rig(opts: { fetch?: Parameters<typeof createFetcher>[0]; runner?: Parameters<typeof createBatchRunner>[2]; logFile?: string } = {}): Rig {
+function rig(opts: { fetch?: Parameters<typeof createFetcher>[0]; runner?: Parameters<typeof createBatchRunner>[2]; logFile?: string; lookup?: typeof lookup } = {}): Rig {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-wiring-'));
   const store = openStore(path.join(dir, 'sift.db'));
   const log = opts.logFile ? createLog([opts.logFile]) : silentLog();
   // Loopback is allowed by host name only, so internal.test (10.0.0.5) is still blocked.
-  const fetcher = createFetcher({ allowHosts: ['127.0.0.1', 'canary-reading-list.test'], ...opts.fetch }, { lookup, log });
+  const fetcher = createFetcher({ allowHosts: ['127.0.0.1', 'canary-reading-list.test'], ...opts.fetch }, { lookup: opts.lookup ?? lookup, log });
   const metrics = new BatchMetrics();
   const runner = createBatchRunner(store, fetcher, { retryWaitMs: 20, retryForMs: 300, jobsPerCaller: 4, ...opts.runner }, metrics, log);
   const r: Rig = {
@@ -238,6 +238,23 @@ describe('batchFetch error mapping and outcomes', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  test('a DNS server that gives no answer (offline) is said so, not as a host name that does not exist, whose hint is to check for typos', async () => {
+    // What dns.lookup (getaddrinfo) gives: EAI_AGAIN when no DNS server answers, ENOTFOUND for a name that does not exist.
+    const r = rig({
+      lookup: async (host: string) => {
+        const code = host === 'offline.test' ? 'EAI_AGAIN' : 'ENOTFOUND';
+        throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code });
+      },
+    });
+    const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: 'https://offline.test/report' }, { url: 'https://no-such-name.test/report' }]);
+    expect((await finished(r.runner, id)).status).toBe('failed');
+    const [offline, missing] = r.store.targetRows(id);
+    for (const t of [offline, missing]) expect(t).toMatchObject({ status: 'failed', reason: 'network' });
+    expect(offline!.hint).toMatch(/^DNS lookup failed: no answer from the DNS server\. Sift could not get an answer about this host name: this computer may be offline/);
+    expect(offline!.hint).not.toMatch(/typos/);
+    expect(missing!.hint).toMatch(/^DNS lookup failed\. The host name does not resolve: check the URL for typos/);
   });
 
   test('a 503 and a 429 are retried, then the target fails busy', async () => {

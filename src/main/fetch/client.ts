@@ -4,8 +4,8 @@ import { crc32, createBrotliDecompress, createInflate, createInflateRaw, type In
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, DNS_HINT, FetchError, RECOVER_HINT, timeoutError, unpackedTooLong, waitWords } from './errors';
-import { checkAddress, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
+import { bodyTooLong, FetchError, RECOVER_HINT, timeoutError, unpackedTooLong, waitWords } from './errors';
+import { checkAddress, dnsFailure, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
 import { linkSignals } from './linked-signal';
@@ -564,7 +564,7 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       return new FetchError(502, 'response headers too large', `The server sent more than ${MAX_HEADER_BYTES / 1024} KiB of headers.`, 'unreachable');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new FetchError(502, 'DNS lookup failed', DNS_HINT, 'dns');
+      return dnsFailure(err);
     case 'ECONNREFUSED':
       return new FetchError(502, 'connection refused', 'Nothing listens at that address; check the URL or try later.', 'unreachable');
     case 'ECONNRESET':

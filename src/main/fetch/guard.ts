@@ -15,6 +15,22 @@ export interface GuardPolicy {
   allowHosts: string[];
 }
 
+/** Lookup errors of a DNS server that gave no answer (dns.lookup's EAI_AGAIN; c-ares's codes for the same). */
+const DNS_NO_ANSWER = new Set(['EAI_AGAIN', 'ETIMEOUT', 'ESERVFAIL', 'ECONNREFUSED', 'ETIMEDOUT']);
+const DNS_NO_ANSWER_HINT =
+  'Sift could not get an answer about this host name: this computer may be offline, or its DNS server down or slow. Check the connection and try again; if other sites load, the site’s own DNS is failing: try again later.';
+
+/**
+ * A lookup that failed. getaddrinfo's EAI_AGAIN is a DNS server that did not answer (offline,
+ * its server down or slow), which says nothing of the name: "does not resolve: check the URL
+ * for typos" on every URL of a list sent people hunting typos in addresses that were right.
+ */
+export function dnsFailure(err: unknown): FetchError {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && DNS_NO_ANSWER.has(code)) return new FetchError(502, 'DNS lookup failed: no answer from the DNS server', DNS_NO_ANSWER_HINT, 'dns');
+  return new FetchError(502, 'DNS lookup failed', DNS_HINT, 'dns');
+}
+
 export const systemResolver: Resolver = (hostname) =>
   new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs) => (err ? reject(err) : resolve(addrs)));
@@ -132,8 +148,8 @@ export async function resolveGuarded(hostname: string, policy: GuardPolicy, reso
   let addrs: ResolvedAddress[];
   try {
     addrs = await resolve(h);
-  } catch {
-    throw new FetchError(502, 'DNS lookup failed', DNS_HINT, 'dns');
+  } catch (err) {
+    throw dnsFailure(err);
   }
   if (addrs.length === 0) throw new FetchError(502, 'DNS lookup failed', 'The host name has no addresses.', 'dns');
   for (const a of addrs) checkAddress(a.address, h, policy);
