@@ -257,6 +257,39 @@ describe('batchFetch error mapping and outcomes', () => {
     expect(missing!.hint).toMatch(/^DNS lookup failed\. The host name does not resolve: check the URL for typos/);
   });
 
+  test('a page that redirects to a host that is gone or does not answer says the redirect leads there, not to check the URL the user gave for typos', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const moved = await startSite({
+      '/to-gone': (_req, res) => res.writeHead(301, { location: 'https://old-cdn.test/report.pdf' }).end(),
+      '/to-closed': (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${closedPort}/report.pdf` }).end(),
+    });
+    try {
+      const r = rig({
+        lookup: async (host: string) => {
+          if (host === 'old-cdn.test') throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+          return [{ address: '127.0.0.1', family: 4 as const }];
+        },
+      });
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${moved.base}/to-gone` }, { url: `${moved.base}/to-closed` }, { url: 'https://old-cdn.test/report.pdf' }]);
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      const [gone, closed, direct] = r.store.targetRows(id);
+      for (const t of [gone, closed, direct]) expect(t).toMatchObject({ status: 'failed', reason: 'network' });
+      expect(gone!.hint).toBe(
+        'DNS lookup failed after a redirect. The URL answered, with a redirect to old-cdn.test, a host name that does not resolve: the site’s redirect points to a host that is gone or misspelt. Open the URL in a browser to see where it goes, or report it to the site. The recover option looks for an archived copy.',
+      );
+      expect(closed!.hint).toMatch(new RegExp(`^connection refused after a redirect\\. The URL answered, with a redirect to 127\\.0\\.0\\.1:${closedPort}, and that fails\\.`));
+      // Asked directly, the name is the user's own: check it for typos.
+      expect(direct!.hint).toMatch(/^DNS lookup failed\. The host name does not resolve: check the URL for typos/);
+    } finally {
+      await moved.close();
+    }
+  });
+
   test('a 503 and a 429 are retried, then the target fails busy', async () => {
     let calls = 0;
     const busySite = await startSite({

@@ -4,7 +4,7 @@ import { crc32, createBrotliDecompress, createInflate, createInflateRaw, type In
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, FetchError, RECOVER_HINT, timeoutError, unpackedTooLong, waitWords } from './errors';
+import { bodyTooLong, DNS_HINT, FetchError, RECOVER_HINT, timeoutError, unpackedTooLong, waitWords } from './errors';
 import { checkAddress, dnsFailure, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -150,7 +150,7 @@ export class HttpClient {
     for (let hop = 0; ; hop++) {
       // IP literals never reach the lookup; check them before any packet leaves.
       if (isIpLiteral(url.hostname)) await resolveGuarded(url.hostname, s, systemResolver).catch((err: unknown) => {
-        throw redirectedTo(err, hop);
+        throw redirectedTo(err, hop, url);
       });
       const cookie = cookies.header(url);
       const visit = `${url.href}\n${cookie ?? ''}`;
@@ -184,7 +184,7 @@ export class HttpClient {
           return ask();
         });
       } catch (err) {
-        throw redirectedTo(mapError(err, signal, deadline, 'no response'), hop);
+        throw redirectedTo(mapError(err, signal, deadline, 'no response'), hop, url);
       }
       // Before flatHeaders: it joins a list with ", ", which an Expires date holds too.
       cookies.take(res.headers['set-cookie'], url);
@@ -286,9 +286,19 @@ export class HttpClient {
  * A hop refused by the guard says it was a redirect: the URL the person gave may be one they
  * allowed (or a public one), and "The address is a private address" alone read as wrong.
  */
-function redirectedTo(err: unknown, hop: number): unknown {
-  if (hop === 0 || !(err instanceof FetchError) || err.code !== 'blocked') return err;
-  return new FetchError(err.status, err.msg, `The page redirects to an address Sift does not fetch. ${err.hint}`, err.code);
+function redirectedTo(err: unknown, hop: number, url: URL): unknown {
+  if (hop === 0 || !(err instanceof FetchError)) return err;
+  if (err.code === 'blocked') return new FetchError(err.status, err.msg, `The page redirects to an address Sift does not fetch. ${err.hint}`, err.code);
+  // The same for a host the redirect leads to that cannot be reached: "The host name does not
+  // resolve: check the URL for typos" about a URL that has none (its page answered, with a
+  // redirect to a host that is gone) sent people to look for a typo in the wrong place.
+  if (err.code !== 'dns' && err.code !== 'unreachable' && err.code !== 'tls') return err;
+  const where = `The URL answered, with a redirect to ${url.host}`;
+  const hint =
+    err.hint === DNS_HINT
+      ? `${where}, a host name that does not resolve: the site’s redirect points to a host that is gone or misspelt. Open the URL in a browser to see where it goes, or report it to the site. ${RECOVER_HINT}`
+      : `${where}, and that fails. ${err.hint}`;
+  return new FetchError(err.status, `${err.msg} after a redirect`, hint, err.code);
 }
 
 /**
