@@ -56,11 +56,12 @@ describe('a connection closed before any answer', () => {
     expect(s.connections()).toBe(2);
   });
 
-  it('fails as a reset when the second try is dropped too, after two requests and no more', async () => {
+  it('fails as a connection closed without an answer (not a reset) when the second try is dropped too, after two requests and no more', async () => {
     const s = await dropping(Infinity);
     const err = await fetchOnce(`${s.origin}/page.txt`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
-    expect((err as FetchError).msg).toBe('connection reset (no response)');
+    expect(err).toMatchObject({ status: 502, reason: 'network', msg: 'no answer: the server closed the connection without answering' });
+    expect((err as FetchError).hint).toMatch(/^The server \(or a proxy in front of it\) took the request and closed the connection without a word; try again later/);
     expect(s.requests()).toBe(2);
   });
 });
