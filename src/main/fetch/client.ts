@@ -577,10 +577,12 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
       return dnsFailure(err);
     case 'ECONNREFUSED':
       return new FetchError(502, 'connection refused', 'Nothing listens at that address; check the URL or try later.', 'unreachable');
+    case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
+    case 'EPIPE':
       // undici's "other side closed": the server ended the connection in order, where a reset
       // is an abort. Before any answer, "connection reset" was untrue of it.
-      if (phase === 'no response' && /other side closed/.test((err as Error).message ?? '')) {
+      if (code === 'UND_ERR_SOCKET' && phase === 'no response' && /other side closed/.test((err as Error).message ?? '')) {
         return new FetchError(
           502,
           'no answer: the server closed the connection without answering',
@@ -588,9 +590,6 @@ export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSigna
           'unreachable',
         );
       }
-    // falls through
-    case 'ECONNRESET':
-    case 'EPIPE':
       // Part way through the body (a chunked page without its last chunk) the page came in part:
       // "closed the connection" alone read as though nothing had.
       return new FetchError(
