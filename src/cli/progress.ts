@@ -27,6 +27,12 @@ export function formatBytes(n: number): string {
 }
 
 /**
+ * How far apart a log (stderr that is not a terminal) hears of one target's waits for the same
+ * reason: twice in the runner's default minute of retries, with the last try said too.
+ */
+const SAY_WAIT_AGAIN_MS = 30_000;
+
+/**
  * Live progress of a batch on stderr: on a terminal one line redrawn at most every 100 ms
  * (done/total, ok/failed, the current index, elapsed, ETA); otherwise a plain line per
  * finished target, which is what a log file or CI wants.
@@ -47,6 +53,10 @@ export class Progress {
   private current = -1;
   /** The target in flight while it waits to try again after a busy answer (429/503). */
   private wait: { idx: number; wait: TargetWait } | null = null;
+  /** How many tries of the target that waits (or last waited) have failed busy so far. */
+  private tries = { idx: -1, n: 0 };
+  /** The last wait said as a line of its own (not on a terminal): which target, why, and when it began. */
+  private saidWait: { idx: number; why: string; at: number } | undefined;
   private lastDraw = 0;
   /** The job has ended: a cancelled one has targets left, but none in flight and none to wait for. */
   private ended = false;
@@ -93,16 +103,30 @@ export class Progress {
   }
 
   /**
-   * The target in flight waits to try again (its site answered 429/503): said at once, as a
-   * line of its own without a terminal, on the live line (counting down) with one, so a wait
-   * of up to a minute does not look hung.
+   * The target in flight waits to try again (its site answered 429/503): said at once, on the
+   * live line (counting down) on a terminal, so a wait of up to a minute does not look hung.
+   * Without one, as lines of their own, but not every wait: a site that kept answering 503
+   * wrote the same line 30 times in a minute into a log (the runner asks every 2 s). A line
+   * says the first wait of a target, a change of why, the last try, and otherwise one wait in
+   * SAY_WAIT_AGAIN_MS, with how many tries have failed so far.
    */
   waiting(row: TargetRow): void {
     if (!row.wait) return;
+    const tries = this.tries.idx === row.idx ? this.tries.n + 1 : 1;
+    this.tries = { idx: row.idx, n: tries };
     this.wait = { idx: row.idx, wait: row.wait };
     this.current = row.idx;
-    if (this.io.isTTY) this.draw(true);
-    else this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${waitingText(row.wait, Date.now())}\n`);
+    if (this.io.isTTY) {
+      this.draw(true);
+      return;
+    }
+    // The wait's own start, not the clock: the runner set `until` as it began.
+    const began = row.wait.until - row.wait.waitMs;
+    const said = this.saidWait?.idx === row.idx ? this.saidWait : undefined;
+    if (said && said.why === row.wait.why && !row.wait.last && began - said.at < SAY_WAIT_AGAIN_MS) return;
+    this.saidWait = { idx: row.idx, why: row.wait.why, at: began };
+    const again = said ? `still busy after ${counted(tries, 'try', 'tries')}: ` : '';
+    this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${again}${waitingText(row.wait, began)}\n`);
   }
 
   line(): string {

@@ -89,12 +89,53 @@ describe('sift batch progress on stderr', () => {
     expect(drawn.endsWith('…')).toBe(true);
   });
 
-  test('not on a terminal: a line for each wait on a busy site, without the URL', () => {
+  test('not on a terminal: a line for a target\'s first wait on a busy site, without the URL', () => {
     const t = io(false);
     const p = new Progress(t.io, 4);
     p.target(row(0, 'running'));
     p.waiting(row(0, 'running', { wait: { until: Date.now() + 2_000, waitMs: 2_000, why: 'the site answered HTTP 429 Too Many Requests', last: true } }));
     expect(t.text()).toBe('[0/4] #1 waiting 2 s, then trying a last time: the site answered HTTP 429 Too Many Requests\n');
+  });
+
+  test('not on a terminal: a site that stays busy for its minute of retries is said a few times, not once per try', () => {
+    const t = io(false);
+    const p = new Progress(t.io, 4);
+    p.target(row(0, 'done'));
+    p.target(row(1, 'running'));
+    const busy = 'the site answered HTTP 503 Service Unavailable';
+    // The runner's default: a try every 2 s for a minute, the last one at its end.
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 30; i++) {
+      const began = start + i * 2_000;
+      p.waiting(row(1, 'running', { wait: { until: began + 2_000, waitMs: 2_000, why: busy, last: i === 29 } }));
+    }
+    p.target(row(1, 'failed'));
+    expect(t.text().split('\n').slice(1)).toEqual([
+      `[1/4] #2 waiting 2 s, then trying again: ${busy}`,
+      `[1/4] #2 still busy after 16 tries: waiting 2 s, then trying again: ${busy}`,
+      `[1/4] #2 still busy after 30 tries: waiting 2 s, then trying a last time: ${busy}`,
+      '[2/4] #2 failed: HTTP 404 Not Found https://example.org/1',
+      '',
+    ]);
+  });
+
+  test('not on a terminal: a new reason to wait, or another target, is said at once', () => {
+    const t = io(false);
+    const p = new Progress(t.io, 4);
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const wait = (idx: number, at: number, why: string) => p.waiting(row(idx, 'running', { wait: { until: start + at + 2_000, waitMs: 2_000, why, last: false } }));
+    wait(0, 0, 'the site answered HTTP 429 Too Many Requests');
+    wait(0, 2_000, 'the site answered HTTP 429 Too Many Requests');
+    wait(0, 4_000, 'Sift is already fetching as many pages as it may at once');
+    p.target(row(0, 'done'));
+    wait(1, 6_000, 'the site answered HTTP 429 Too Many Requests');
+    expect(t.text().split('\n')).toEqual([
+      '[0/4] #1 waiting 2 s, then trying again: the site answered HTTP 429 Too Many Requests',
+      '[0/4] #1 still busy after 3 tries: waiting 2 s, then trying again: Sift is already fetching as many pages as it may at once',
+      '[1/4] #1 ok 2.0 kB https://example.org/0',
+      '[1/4] #2 waiting 2 s, then trying again: the site answered HTTP 429 Too Many Requests',
+      '',
+    ]);
   });
 
   test('not on a terminal: a plain line per finished target', () => {
