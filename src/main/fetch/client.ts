@@ -4,7 +4,7 @@ import { crc32, createBrotliDecompress, createInflate, createInflateRaw, type In
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, DNS_HINT, FetchError, RECOVER_HINT, timeoutError, unpackedTooLong, waitWords } from './errors';
+import { bodyTooLong, DNS_HINT, FetchError, timeoutError, unpackedTooLong, waitWords, type RecoverOffer } from './errors';
 import { checkAddress, dnsFailure, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -294,10 +294,12 @@ function redirectedTo(err: unknown, hop: number, url: URL): unknown {
   // redirect to a host that is gone) sent people to look for a typo in the wrong place.
   if (err.code !== 'dns' && err.code !== 'unreachable' && err.code !== 'tls') return err;
   const where = `The URL answered, with a redirect to ${url.host}`;
-  const hint =
-    err.hint === DNS_HINT
-      ? `${where}, a host name that does not resolve: the site’s redirect points to a host that is gone or misspelt. Open the URL in a browser to see where it goes, or report it to the site. ${RECOVER_HINT}`
-      : `${where}, and that fails. ${err.hint}`;
+  const hint: string | RecoverOffer =
+    err.recoverOffer === DNS_HINT
+      ? { advice: `${where}, a host name that does not resolve: the site’s redirect points to a host that is gone or misspelt. Open the URL in a browser to see where it goes, or report it to the site`, join: 'sentence' }
+      : err.recoverOffer
+        ? { ...err.recoverOffer, advice: `${where}, and that fails. ${err.recoverOffer.advice}` }
+        : `${where}, and that fails. ${err.hint}`;
   return new FetchError(err.status, `${err.msg} after a redirect`, hint, err.code);
 }
 
@@ -476,9 +478,9 @@ const nonStandard = (status: number): boolean => status < 100 || status > 599;
  * What a person can do about an HTTP status. Every 4xx but 401/403/404/410 said "a status
  * Sift does not handle", as if Sift were at fault: each says what the site meant.
  */
-function upstreamHint(status: number): string {
+function upstreamHint(status: number): string | RecoverOffer {
   if (nonStandard(status)) return 'The site answered with a status outside HTTP’s, as some sites refuse automated requests (LinkedIn answers 999): open the URL in a browser.';
-  if (status === 404 || status === 410) return 'The page is gone; the recover option looks for an archived copy.';
+  if (status === 404 || status === 410) return { advice: 'The page is gone', join: 'clause' };
   if (status === 401 || status === 403) return 'The site refuses Sift; the page may need a login.';
   if (status === 451) return 'The site withholds this page for legal reasons, often only in some countries.';
   if (status === 408) return 'The server gave up waiting for the request; try again later.';
@@ -488,7 +490,7 @@ function upstreamHint(status: number): string {
   if (status === 414) return 'The server refuses addresses this long: shorten the URL (tracking parameters such as utm_… can go), or open it in a browser to find a shorter address for the page.';
   // Sift's request is a few hundred bytes of headers besides the URL and the cookies the site set on the way.
   if (status === 431) return 'The server refuses a request this large: the URL, or the cookies the site set along its redirects, are too long for it. Shorten the URL, or open it in a browser.';
-  if (status >= 500) return 'The server failed; try again later, or use the recover option.';
+  if (status >= 500) return { advice: 'The server failed; try again later', join: 'or' };
   if (status >= 400) return 'The site refused the request; open the URL in a browser to see why.';
   // Sift asks unconditionally (no If-None-Match, no If-Modified-Since) and keeps no copy: a
   // 304 then comes from a cache in front of the site that mixed up requests, not from Sift.
@@ -866,12 +868,18 @@ function decoderFor(coding: string): Transform | undefined {
  * stored result is read as the page, and a part of one is a wrong answer, where a failure
  * with the next step is an honest one.
  */
-function corruptBodyHint(err: unknown, contentEncoding: string): string {
+function corruptBodyHint(err: unknown, contentEncoding: string): RecoverOffer {
   const declared = contentEncoding.trim().toLowerCase();
   if ((err as NodeJS.ErrnoException).code === 'Z_BUF_ERROR') {
-    return `The server's ${declared}-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site. ${RECOVER_HINT}`;
+    return {
+      advice: `The server's ${declared}-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site`,
+      join: 'sentence',
+    };
   }
-  return `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site. ${RECOVER_HINT}`;
+  return {
+    advice: `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site`,
+    join: 'sentence',
+  };
 }
 
 /**

@@ -12,13 +12,23 @@ export class FetchError extends SiftError {
   retryAfterMs?: number;
   /** The body of an HTML error answer, for the page classification; never shown. */
   page?: Buffer;
-  constructor(status: number, msg: string, hint = '', code = codeFor(status, msg), retryAfterMs?: number) {
-    super(code, status, msg, hint);
+  /** The hint's parts when it offers the recover option: the advice alone is what is left once recovery was tried. */
+  readonly recoverOffer?: RecoverOffer;
+  constructor(status: number, msg: string, hint: string | RecoverOffer = '', code = codeFor(status, msg), retryAfterMs?: number) {
+    super(code, status, msg, typeof hint === 'string' ? hint : recoverHint(hint, true));
     this.name = 'FetchError';
+    if (typeof hint !== 'string') this.recoverOffer = hint;
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
   get msg(): string {
     return this.message;
+  }
+  /**
+   * The hint as it reads after recovery was tried and found nothing: its own advice, without
+   * the offer of the recover option that had just failed.
+   */
+  get hintAfterRecovery(): string {
+    return this.recoverOffer ? recoverHint(this.recoverOffer, false) : this.hint;
   }
   /** Why it failed, in SPEC §5.9's words (from the code). */
   get reason(): Reason {
@@ -63,25 +73,38 @@ export const EXTRACT_TIMEOUT_HINT =
 
 export const badOption = (msg: string, hint: string): FetchError => new FetchError(422, msg, hint, 'bad_option');
 
-export const RECOVER_HINT = 'The recover option looks for an archived copy.';
-
 /**
- * A failure's hint with its advice to use the recover option taken out: said after recovery
- * was tried and found nothing, "The page is gone; the recover option looks for an archived
- * copy. No archived copy: …" told the user to do what had just failed.
+ * A hint that ends by offering the recover option (SPEC §5.6), kept in its parts: the advice
+ * of its own, and how the offer joins it. A failure that recovery was tried on says the advice
+ * alone, then why no archived copy came. The offer used to be composed in and then cut out
+ * again by patterns, which a new wording they did not know would have slipped past, telling
+ * the user to do what had just failed.
  */
-export function withoutRecoverAdvice(hint: string): string {
-  return hint
-    .replace(/ ?The recover option looks for an archived copy\./g, '')
-    .replace(/(?:;|,) (?:or )?(?:if [^;,.]+, )?(?:use )?the recover option(?: looks for an archived copy)?\./g, '.')
-    .trim();
+export interface RecoverOffer {
+  /** What to do without an archived copy, without its closing full stop: "The page is gone". */
+  advice: string;
+  /**
+   * How the offer follows the advice: a sentence of its own, a clause after a semicolon, an
+   * "or use …", or "; if WHEN, …" for the case it fits (a name that does not resolve may be a typo).
+   */
+  join: 'sentence' | 'clause' | 'or' | { if: string };
+}
+
+/** A hint's words from its parts: with the offer of the recover option, or (`offered` false) without it. */
+export function recoverHint(h: RecoverOffer, offered: boolean): string {
+  if (!offered) return `${h.advice}.`;
+  const offer = 'the recover option looks for an archived copy.';
+  if (h.join === 'sentence') return `${h.advice}. The recover option looks for an archived copy.`;
+  if (h.join === 'clause') return `${h.advice}; ${offer}`;
+  if (h.join === 'or') return `${h.advice}, or use the recover option.`;
+  return `${h.advice}; if ${h.join.if}, ${offer}`;
 }
 
 /**
  * A name that does not resolve is a typo or a site that is gone; recover (SPEC §5.6) reads the
  * latter's archived copy, and the hint said only "check the URL for typos".
  */
-export const DNS_HINT = 'The host name does not resolve: check the URL for typos; if the site is gone, the recover option looks for an archived copy.';
+export const DNS_HINT: RecoverOffer = { advice: 'The host name does not resolve: check the URL for typos', join: { if: 'the site is gone' } };
 
 /**
  * A page that came back but is not the content (SPEC §5.9). The status is the server's when
@@ -102,11 +125,11 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
       return new FetchError(
         given || 403,
         'challenge: the site answered with an anti-bot check instead of the page',
-        `${rendered ? 'It did not clear in a browser either. ' : ''}Open the URL in a browser to pass the check, or try again later. ${RECOVER_HINT}`,
+        { advice: `${rendered ? 'It did not clear in a browser either. ' : ''}Open the URL in a browser to pass the check, or try again later`, join: 'sentence' },
         'challenge',
       );
     case 'login':
-      return new FetchError(given || 401, 'login: the site answered with a sign-in page instead of the page', `The page needs an account: open it in a browser and sign in. ${RECOVER_HINT}`, 'login');
+      return new FetchError(given || 401, 'login: the site answered with a sign-in page instead of the page', { advice: 'The page needs an account: open it in a browser and sign in', join: 'sentence' }, 'login');
     case 'consent':
       return new FetchError(given || 451, 'consent: the site answered with a cookie or consent wall and no content behind it', 'Open the URL in a browser to answer the consent question; Sift does not accept or refuse on your behalf.', 'consent');
     case 'soft404':
@@ -116,7 +139,7 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
         return new FetchError(
           given || 404,
           'soft 404: the domain is parked: its registrar or a seller shows a placeholder where the site was, so this page is not there',
-          'Check the URL for a typo in the domain; if the site moved or closed, the recover option looks for an archived copy.',
+          { advice: 'Check the URL for a typo in the domain', join: { if: 'the site moved or closed' } },
           'soft404',
         );
       }
@@ -127,7 +150,7 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
         signal === 'random-path-twin'
           ? 'soft 404: the site answers every address with this same page, so this one does not exist there'
           : 'soft 404: the page says it does not exist, though the server answered with success',
-        `Check the URL for typos or a moved page. ${RECOVER_HINT}`,
+        { advice: 'Check the URL for typos or a moved page', join: 'sentence' },
         'soft404',
       );
     case 'needs_js':

@@ -9,7 +9,7 @@ import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput } from './classify';
-import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords, withoutRecoverAdvice } from './errors';
+import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -363,7 +363,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    */
   async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; warnings: string[]; snapshot: Record<string, unknown> }> {
     const noCopy = (why: string): FetchError => {
-      const hint = withoutRecoverAdvice(original.hint);
+      const hint = original.hintAfterRecovery;
       return new FetchError(original.status, original.msg, `${hint ? `${hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
     };
     if (deadline.aborted) throw noCopy("the target's deadline had passed before the archive could be asked");
