@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
@@ -145,6 +147,51 @@ describe('sift help COMMAND', () => {
       expect(r.code, argv.join(' ')).toBe(0);
       expect(r.out, argv.join(' ')).toBe((await sift('batch', '--help')).out);
       expect(r.out).toMatch(/^usage: sift batch /);
+    }
+  });
+});
+
+/** The field names of each object a command's --help says --json prints: the quoted names in its {…}. */
+function helpJsonShapes(usage: string): string[][] {
+  const from = usage.indexOf('--json');
+  return [...usage.slice(from).matchAll(/\{[^{}]*\}/g)].map((m) => [...m[0].matchAll(/"(\w+)"/g)].map((k) => k[1]!));
+}
+
+describe('what each --help promises is what the command does', () => {
+  it('every command says its exit codes', async () => {
+    for (const cmd of ['fetch', 'extract', 'parse', 'batch', 'jobs', 'status', 'cancel', 'export', 'search']) {
+      const r = await sift(cmd, '--help');
+      expect(r.code, cmd).toBe(0);
+      expect(r.out, cmd).toMatch(/\nexit codes: 0 /);
+    }
+  });
+
+  it('sift fetch and sift extract print under --json only the fields their --help names, a failure\'s reason and a result\'s warnings among them', async () => {
+    const site = http.createServer((req, res) => {
+      if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/plain' }).end('A plain text document with a line of words in it.\n');
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      writeFileSync(path.join(dir, 'empty.txt'), '');
+      const runs = {
+        fetch: [await sift('fetch', `${base}/page`, '--json', '--allow-private'), await sift('fetch', `${base}/gone`, '--json', '--allow-private')],
+        extract: [await sift('extract', 'empty.txt', 'missing.txt', '--json')],
+      };
+      for (const [cmd, results] of Object.entries(runs)) {
+        const shapes = helpJsonShapes((await sift(cmd, '--help')).out);
+        const lines = results.flatMap((r) => r.out.trim().split('\n')).map((l) => JSON.parse(l) as Record<string, unknown>);
+        expect(lines.map((l) => l.ok)).toEqual([true, false]);
+        for (const line of lines) {
+          const keys = Object.keys(line);
+          expect(shapes.some((shape) => keys.every((k) => shape.includes(k))), `${cmd}: ${keys.join(',')} in ${JSON.stringify(shapes)}`).toBe(true);
+        }
+        expect(lines.find((l) => l.ok === false)).toHaveProperty('reason');
+      }
+      expect(runs.extract[0]!.out).toContain('"warnings":["empty"]');
+    } finally {
+      site.close();
     }
   });
 });

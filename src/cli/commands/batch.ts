@@ -55,6 +55,7 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
 
 Ctrl-C cancels the job: the target in flight is stored, the rest stay pending (exit 130).
 A second Ctrl-C exits at once, without the export (its unfinished files are removed).
+kill (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does, with exit 143 and 129.
 exit codes: 0 all ok, 1 some target failed, 2 bad usage or input, 130 interrupted
 `;
 

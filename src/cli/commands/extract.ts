@@ -37,7 +37,8 @@ export const extractCommand: Command = {
     'noted when it was saved, else to its canonical link or og:url (meta.base_url says which).',
     '',
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --json',
-    '--json: one line per file, in order: {"url":FILE,"ok":true,"content","meta"} or {"url":FILE,"ok":false,"status","error","hint"}',
+    '--json: one line per file, in order: {"url":FILE,"ok":true,"content","meta"[,"warnings"]} or',
+    '        {"url":FILE,"ok":false,"status","error","hint","reason"}',
     'exit codes: 0 all ok, 1 some file failed, 2 bad usage or an unreadable file, 130 interrupted',
   ].join('\n'),
   async run(argv, io, signal) {

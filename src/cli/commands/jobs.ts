@@ -39,6 +39,8 @@ export const jobsCommand: Command = {
   usage: `usage: sift jobs [--json] [--db PATH]
 
 --json: one object per job {"id","status","error","targetsTotal","targetsDone","createdAt"}
+exit codes: 0 listed (also when there are none: stderr says so), 2 bad usage or the database
+cannot be read, 130 interrupted
 `,
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
@@ -78,6 +80,8 @@ ${ID_NOTE}
 --json: the job object, then one line per target {"idx","url","status","error","hint","reason","bytes"}
 (reason, for a failed target, says why: challenge, login, consent, soft404, needs_js, blocked,
 timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, restart, internal)
+exit codes: 0 the job was found (whatever its status: read it from the output), 2 bad usage,
+no such job or the database cannot be read, 130 interrupted
 `,
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
@@ -187,6 +191,10 @@ export const exportCommand: Command = {
                    [--include-failed] [--include-meta] [--db PATH]
 
 ${ID_NOTE}
+
+Writes the job's stored results, as sift batch --out does, without fetching anything.
+exit codes: 0 exported, 2 bad usage, no such job, or the files could not be written,
+130 interrupted (what it had written is removed)
 `,
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, {
