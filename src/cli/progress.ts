@@ -1,4 +1,4 @@
-import { isUnfinished, storeStopOf, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
+import { isCutShort, isUnfinished, storeStopOf, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
 import type { CliIO } from './io';
@@ -97,7 +97,10 @@ export class Progress {
     if (this.io.isTTY) {
       this.draw(false);
     } else {
-      const what = row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : `failed: ${shownFailure(row).error}`;
+      // Cut short by a cancel or a close, not failed by its site: "failed: cancelled" read as
+      // a failure, beside the last line's "failed 0 · stopped mid-way 1".
+      const what =
+        row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : isCutShort(row) ? `stopped mid-way (${row.error})` : `failed: ${shownFailure(row).error}`;
       this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${what} ${readableUrl(row.url)}\n`);
     }
   }
@@ -217,7 +220,9 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
   // `parts`: the first error's numberParts, a number turned "…" once another error of the kind differs there.
   const kinds = new Map<string, { parts: string[]; hint: string; n: number }>();
   for (const row of rows) {
-    if (row.status !== 'failed') continue;
+    // A target cut short (a cancel, a crash) is the rest's, and restAdvice says how to fetch it
+    // from a shell; its own hint ("run the rest again", the app's button) listed it here too.
+    if (row.status !== 'failed' || isCutShort(row)) continue;
     const { error, hint } = shownFailure(row);
     if (!hint) continue;
     // Failures that differ only in their numbers are one kind ("document too long: 29.8 MiB

@@ -146,11 +146,13 @@ describe('sift batch progress on stderr', () => {
     p.target(row(1, 'failed'));
     // Cancelled while #3 was in flight: the job is over, so no current target and no ETA.
     p.target(row(2, 'running'));
-    p.finish(job(2, 1, 'cancelled'));
+    p.target(row(2, 'failed', { error: 'cancelled', reason: 'cancelled', errorStatus: 499 }));
+    p.finish({ ...job(3, 2, 'cancelled'), targetsCutShort: 1 });
     expect(t.text().split('\n')).toEqual([
       '[1/4] #1 ok 2.0 kB https://example.org/0',
       '[2/4] #2 failed: HTTP 404 Not Found https://example.org/1',
-      expect.stringMatching(/^cancelled: 2\/4 · ok 1 · failed 1 · \d+:\d\d$/),
+      '[3/4] #3 stopped mid-way (cancelled) https://example.org/2',
+      expect.stringMatching(/^cancelled: 2\/4 · ok 1 · failed 1 · stopped mid-way 1 · \d+:\d\d$/),
       '',
     ]);
     expect(t.text()).not.toContain('\x1b');
@@ -203,6 +205,13 @@ describe('failureAdvice', () => {
     expect(failureAdvice([long(0, '29.8 MiB'), long(1, '29.8 MiB')], 'j1')).toMatch(/2 × document too long: 29\.8 MiB of content, the limit is 8 MiB\n/);
     const missing = (idx: number, status: number) => row(idx, 'failed', { error: `HTTP ${status} Not Found`, hint: 'The page is gone.', reason: 'upstream', errorStatus: status });
     expect(failureAdvice([missing(0, 404), missing(1, 410)], 'j1')).toMatch(/2 × HTTP … Not Found\n/);
+  });
+
+  test('a target cut short by a cancel or a crash is left to the rest\'s advice, not listed as a kind of failure', () => {
+    const cut = (idx: number, error: string) => row(idx, 'failed', { error, hint: 'The job was cancelled while this target was being fetched; run the rest again to fetch it.', reason: 'cancelled', errorStatus: 499 });
+    const rows = [row(0, 'failed', { hint: 'The page is gone.', reason: 'upstream' }), cut(1, 'cancelled'), cut(2, 'restart'), row(3, 'pending')];
+    expect(failureAdvice(rows, 'j1')).toBe('what to do:\n  1 × HTTP 404 Not Found\n      The page is gone.\n');
+    expect(failureAdvice([cut(0, 'interrupted')], 'j1')).toBe('');
   });
 
   test('past `max` kinds it points to sift status for the rest', () => {
