@@ -271,3 +271,17 @@ export function restAdvice(job: Pick<Job, 'status' | 'error' | 'targetsTotal'>, 
     `  To fetch just those, run the same \`sift batch\` again with --rest.\n`
   );
 }
+
+/** Reasons a failure may pass with time: the site was busy, too slow, or out of reach for a moment. */
+const PASSING: readonly string[] = ['busy', 'timeout', 'network'];
+
+/**
+ * How to fetch the failed targets again, when some failed for a reason that may pass, or ''.
+ * Their hints say "retry the failed ones later", the app's button; `sift batch --rest` takes
+ * only the targets a job did not finish, and said there was no rest to run.
+ */
+export function retryAdvice(rows: readonly Pick<TargetRow, 'status' | 'error' | 'reason'>[]): string {
+  const failed = rows.filter((r) => r.status === 'failed' && !isCutShort(r));
+  if (!failed.some((r) => PASSING.includes(r.reason ?? ''))) return '';
+  return `Some failures may pass with time (a busy site, a timeout, the network): to fetch the ${counted(failed.length, 'target')} that failed again, run the same \`sift batch\` later with --retry-failed.\n`;
+}

@@ -59,8 +59,8 @@ export function mapFetchError(
   if (err instanceof FetchError) {
     if (err.reason === 'busy') {
       const status = err.status === 429 ? 429 : 503;
-      // Its hint is stored only once the retries ran out, so it says that ("stayed busy; run the
-      // rest again later"), not the fetch's "Sift retries batch targets later". An HTTP answer
+      // Its hint is stored only once the retries ran out, so it says that ("stayed busy; retry the
+      // failed ones later"), not the fetch's "Sift retries batch targets later". An HTTP answer
       // is the site's ("HTTP 429 Too Many Requests"); a bare "busy" is Sift's own limit (the
       // fetch gate, the render slots), which the wait must not blame on the site.
       const site = /^HTTP \d{3}\b/.test(err.msg);
@@ -76,9 +76,9 @@ export function mapFetchError(
       // (A rate-limit page asked for no wait: the one it carries is Sift's own.)
       const hint =
         err.msg === RATE_LIMITED || (backoff && status === 429)
-          ? 'The site kept saying it gets too many requests: run the rest again in a few minutes; a list with many of its pages may need running in parts, a while apart.'
+          ? 'The site kept saying it gets too many requests: retry the failed ones in a few minutes; a list with many of its pages may need running in parts, a while apart.'
           : err.retryAfterMs && err.retryAfterMs >= 1000
-            ? `The site is busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Run the rest again after that.`
+            ? `The site is busy; its last answer asked Sift to wait ${waitWords(err.retryAfterMs)} before asking again. Retry the failed ones after that.`
             : undefined;
       // A site's Retry-After is the server's word; a rate-limit page's wait is Sift's own guess.
       const serverWait = site && err.retryAfterMs !== undefined;

@@ -313,7 +313,7 @@ describe('batchFetch error mapping and outcomes', () => {
       // Each is stored with the status the site gave: a 429 stays a 429 (the CLI prints it so).
       expect(rows.map((t) => t.errorStatus)).toEqual([503, 429]);
       // Stored once the retries ran out: it says so, not that Sift will retry.
-      for (const t of rows) expect(t.hint).toBe('The site stayed busy; run the rest again later.');
+      for (const t of rows) expect(t.hint).toBe('The site stayed busy; retry the failed ones later.');
     } finally {
       await busySite.close();
     }
@@ -355,7 +355,7 @@ describe('batchFetch error mapping and outcomes', () => {
       const rows = r.store.targetRows(id);
       expect(rows[0]).toMatchObject({ status: 'failed', errorStatus: 429, reason: 'busy' });
       expect(rows[0]!.error).toMatch(/^rate limited: /);
-      expect(rows[0]!.hint).toMatch(/^The site kept saying it gets too many requests: run the rest again in a few minutes/);
+      expect(rows[0]!.hint).toMatch(/^The site kept saying it gets too many requests: retry the failed ones in a few minutes/);
       expect(rows[1]).toMatchObject({ status: 'done' });
       expect(r.store.targetResult(id, 1)!.result!.content).toContain('Paragraph 1 of article 7');
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(1);
@@ -391,7 +391,7 @@ describe('batchFetch error mapping and outcomes', () => {
       for (let i = 1; i < grown.length; i++) expect(grown[i]!, `wait ${i}: ${grown.join(', ')}`).toBeGreaterThanOrEqual(Math.floor(grown[i - 1]! * 1.6));
       const [row] = r.store.targetRows(id);
       expect(row).toMatchObject({ errorStatus: 429, reason: 'busy' });
-      expect(row!.hint).toMatch(/^The site kept saying it gets too many requests: run the rest again in a few minutes/);
+      expect(row!.hint).toMatch(/^The site kept saying it gets too many requests: retry the failed ones in a few minutes/);
     } finally {
       await limiting.close();
     }
@@ -404,7 +404,7 @@ describe('batchFetch error mapping and outcomes', () => {
       const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${busySite.base}/closed-for-the-day` }]);
       expect((await finished(r.runner, id)).status).toBe('failed');
       const [row] = r.store.targetRows(id);
-      expect(row).toMatchObject({ errorStatus: 503, hint: 'The site is busy; its last answer asked Sift to wait 6 h before asking again. Run the rest again after that.' });
+      expect(row).toMatchObject({ errorStatus: 503, hint: 'The site is busy; its last answer asked Sift to wait 6 h before asking again. Retry the failed ones after that.' });
     } finally {
       await busySite.close();
     }
@@ -436,7 +436,7 @@ describe('batchFetch error mapping and outcomes', () => {
         ['failed', 'busy', 503],
         ['done', '', 0],
       ]);
-      expect(rows[0]!.hint).toBe('The site is busy; its last answer asked Sift to wait 24 h before asking again. Run the rest again after that.');
+      expect(rows[0]!.hint).toBe('The site is busy; its last answer asked Sift to wait 24 h before asking again. Retry the failed ones after that.');
       expect(rows[1]!.hint).toMatch(/^The site is busy; its last answer asked Sift to wait (24|23) h before asking again/);
       expect(rows[2]!.hint).toMatch(/wait more than a year before asking again/);
     } finally {

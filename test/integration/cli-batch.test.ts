@@ -728,7 +728,7 @@ ${site.base}/doc/1.pdf grep=dividend
     const again = await runSift(['batch', '-', '--db', db, '--allow-private'], { env, input });
     expect(again.stderr.split('\n').slice(0, 2)).toEqual([
       `job ${id} reused`,
-      expect.stringMatching(/^ {2}the same list ran as this job on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(partial\); these are its stored results\. --again fetches the list again$/),
+      expect.stringMatching(/^ {2}the same list ran as this job on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(partial\); these are its stored results\. --retry-failed fetches the 2 targets that failed; --again fetches the list again$/),
     ]);
     expect(again.stdout).toBe(run.stdout);
 

@@ -5,13 +5,13 @@ import { reportError } from '../report';
 import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat, type ParsedTarget } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
-import { isTerminal, isUnfinished, targetOfRow, type Job, type Target } from '../../shared/types';
+import { isCutShort, isTerminal, isUnfinished, targetOfRow, type Job, type Target, type TargetRow } from '../../shared/types';
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError, type Store } from '../../main/store';
 import { badLinePrograms, checkOptions } from '../../main/check-options';
-import { Progress, counted, failureAdvice, restAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { batchProblemLines, listReadNote, readListInput } from '../list-input';
 import { indexNote } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
@@ -45,6 +45,9 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
   --rest              run the rest again: when the list's job stopped before its end (Sift was
                       killed or crashed, Ctrl-C, sift cancel), fetch only the targets it did
                       not finish, as a new job
+  --retry-failed      retry the failed ones: fetch only the targets of the list's job that
+                      failed (a busy site, a timeout), as a new job; again, the ones that
+                      failed in that job
   --mode M --question Q --pages P --grep RE --jq PROG --context --recover
   --render auto|always|never
                       options for every line (a line's own options win)
@@ -74,11 +77,16 @@ export const batchCommand: Command = {
       'include-meta': { type: 'boolean' },
       again: { type: 'boolean' },
       rest: { type: 'boolean' },
+      'retry-failed': { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('give one list FILE, - for stdin, or the URL of a list');
     if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
     if (values.out) checkOutGiven(values.out);
-    if (values.rest && values.again) throw new UsageError('--rest fetches what the job did not finish, --again the whole list: give one of them');
+    const reruns = [values.rest && '--rest', values['retry-failed'] && '--retry-failed', values.again && '--again'].filter(Boolean);
+    if (reruns.length > 1) {
+      throw new UsageError(`${reruns.join(' and ')}: --rest fetches what the job did not finish, --retry-failed what failed, --again the whole list; give one of them`);
+    }
+    const rerun = values.rest ? REST : values['retry-failed'] ? FAILED : undefined;
     if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
       throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
     }
@@ -222,28 +230,29 @@ export const batchCommand: Command = {
       // Whether the list's own job was found: --rest takes the rest of that one (and the job
       // running that rest is then a new one, sub.reused false, with its own note).
       const listJobFound = sub.reused;
-      if (values.rest && sub.reused) {
-        // Run the rest again (the app's action of that name): a job of the unfinished targets.
+      if (rerun && sub.reused) {
+        // Run the rest again, or retry the failed ones (the app's actions of those names): a
+        // job of the targets they take.
         try {
-          const ran = runRest(ctx, sub.id);
+          const ran = runRest(ctx, sub.id, rerun);
           if (ran) {
             sub = ran.sub;
             restBefore = ran.before;
-            restNote = `\n  the rest of job ${ran.of}: the ${counted(ran.targets, 'target')} it did not finish${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
+            restNote = `\n  ${rerun.took(ran.of, counted(ran.targets, 'target'))}${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
           }
         } catch (err) {
           io.stderr.write(problems);
           return reportError(err, io);
         }
       }
-      if (values.rest && !listJobFound) {
+      if (rerun && !listJobFound) {
         // Nothing to take the rest of (a fresh or other database, a job past its lifetime, a
         // changed list): the whole list runs, and the user who asked for less is told why.
-        restNote = `\n  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all ${counted(targets.length, 'target')} are fetched`;
+        restNote = `\n  ${rerun.flag}: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "keep jobs"), so all ${counted(targets.length, 'target')} are fetched`;
       }
       problems += listReadNote(file === '-' ? 'stdin' : file, list.targets.length, list.invalid.length, list.duplicates.length);
       if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);
-      else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, values.rest ?? false)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
+      else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, rerun)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
       // --out: the export is written while the job runs, each file as its target finishes.
       // With --json too: both were asked for (the export was left out, its folder empty).
       const started = values.out ? ctx.store.getJob(sub.id) : undefined;
@@ -282,13 +291,13 @@ export const batchCommand: Command = {
         // The export holds this job: the rest. What the list's earlier jobs finished is not in
         // it, and nothing said so: a list killed half-way and finished with --rest --out left
         // its first half out of the folder the user named.
-        io.stderr.write(earlierPartsNote(ctx.store, restBefore, values.out!, values.format));
+        io.stderr.write(earlierPartsNote(ctx.store, restBefore, rerun ?? REST, values.out!, values.format));
       } else if (!values.json) printSummary(ctx, job.id, io);
       // After the results it explains; on stderr, so --json's stdout stays one object a line.
       // A job stopped early (Ctrl-C, sift cancel) says how to fetch the rest: its targets'
       // hints say "run the rest again", the app's button, which a shell has no such thing as.
       const rows = ctx.store.targetRows(job.id);
-      io.stderr.write(failureAdvice(rows, job.id) + restAdvice(job, rows));
+      io.stderr.write(failureAdvice(rows, job.id) + retryAdvice(rows) + restAdvice(job, rows));
       if (!values.json && !exporting) io.stderr.write('(--json prints the results, --out DIR exports them)\n');
 
       if (interrupted) return EXIT.interrupted;
@@ -357,22 +366,54 @@ async function waitForJob(
  * job): a finished one's results are from then, and a user who changed a flag since
  * (--allow-private after "blocked") needs to know how to fetch it again.
  */
-function reuseNote(ctx: Engine, id: string, restAsked: boolean): string {
+function reuseNote(ctx: Engine, id: string, asked: Rerun | undefined): string {
   const job = ctx.store.getJob(id);
   if (!job) return '';
-  if (!isTerminal(job.status)) return '  the same list is running as this job; following it';
+  if (!isTerminal(job.status)) return `  the same list is running as this job; following it${asked ? ` (${asked.flag} takes from it once it has ended)` : ''}`;
   const ran = `  the same list ran as this job on ${formatWhen(job.createdAt)} UTC (${job.status}); these are its stored results.`;
-  if (restAsked) return `${ran} Every target of it finished: there is no rest to run. --again fetches the list again`;
-  const left = ctx.store.targetRows(id).filter(isUnfinished).length;
-  if (left === 0) return `${ran} --again fetches the list again`;
-  return `${ran}\n  ${unfinishedText(job, left)}. --rest fetches just those as a new job; --again fetches the whole list again`;
+  if (asked) return `${ran} ${asked.none}. --again fetches the list again`;
+  const rows = ctx.store.targetRows(id);
+  const left = rows.filter(isUnfinished).length;
+  const failed = rows.filter((r) => r.status === 'failed' && !isCutShort(r)).length;
+  const retry = failed ? `--retry-failed fetches the ${counted(failed, 'target')} that failed; ` : '';
+  if (left === 0) return `${ran} ${retry}--again fetches the list again`;
+  return `${ran}\n  ${unfinishedText(job, left)}. --rest fetches just those as a new job; ${retry}--again fetches the whole list again`;
 }
 
+/** Which targets of the list's job a rerun fetches: --rest the unfinished ones, --retry-failed the failed ones. */
+interface Rerun {
+  flag: '--rest' | '--retry-failed';
+  takes: (r: TargetRow) => boolean;
+  /** The note under the job line: which targets of which job this job fetches. */
+  took: (of: string, targets: string) => string;
+  /** Why there was nothing to take. */
+  none: string;
+  /** The targets of an earlier job that this rerun's export does not hold. */
+  kept: string;
+}
+
+const REST: Rerun = {
+  flag: '--rest',
+  takes: isUnfinished,
+  took: (of, targets) => `the rest of job ${of}: the ${targets} it did not finish`,
+  none: 'Every target of it finished: there is no rest to run',
+  kept: 'finished',
+};
+
+/** "Retry the failed ones", as the app's button of that name: a busy site's or a timeout's targets, later. */
+const FAILED: Rerun = {
+  flag: '--retry-failed',
+  takes: (r) => r.status === 'failed',
+  took: (of, targets) => `the failed ones of job ${of}: the ${targets} that failed there, fetched again`,
+  none: 'No target of it failed: there is nothing to retry',
+  kept: 'fetched',
+};
+
 /**
- * Submits the rest of a terminal job: its unfinished targets, as one list. That list is
- * idempotent like any other, so a second --rest finds the job the first one made instead
- * of fetching the same targets again; when that job stopped early too, its own rest is run.
- * Undefined when the job has no rest.
+ * Submits what a rerun takes of a terminal job (its unfinished targets, or its failed ones) as
+ * one list. That list is idempotent like any other, so a second --rest finds the job the first
+ * one made instead of fetching the same targets again; when that job stopped early too (or
+ * some of its targets failed again), its own rest is run. Undefined when the job has no rest.
  */
 interface RestRun {
   sub: { id: string; reused: boolean };
@@ -383,12 +424,12 @@ interface RestRun {
   before: string[];
 }
 
-function runRest(ctx: Engine, id: string): RestRun | undefined {
+function runRest(ctx: Engine, id: string, rerun: Rerun): RestRun | undefined {
   let found: RestRun | undefined;
   const before: string[] = [];
   for (let of = id, seen = new Set<string>(); !seen.has(of); ) {
     seen.add(of);
-    const rest = restOf(ctx, of);
+    const rest = restOf(ctx, of, rerun);
     if (!rest) return found;
     before.push(of);
     let sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, {});
@@ -408,22 +449,22 @@ const shellWord = (p: string): string => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p
  * For an export of a job that ran the rest of a list: the list's earlier jobs whose finished
  * targets it does not hold, each with the command that exports them beside it ('' for none).
  */
-function earlierPartsNote(store: Store, before: readonly string[], out: string, format: string | undefined): string {
+function earlierPartsNote(store: Store, before: readonly string[], rerun: Rerun, out: string, format: string | undefined): string {
   return before
     .map((id) => {
-      const finished = store.targetRows(id).filter((r) => !isUnfinished(r)).length;
+      const finished = store.targetRows(id).filter((r) => !rerun.takes(r)).length;
       if (finished === 0) return '';
       const cmd = `sift export ${id} --out ${shellWord(out)}${format ? ` --format ${format}` : ''}`;
-      return `  the ${counted(finished, 'target')} of this list that job ${id} finished before are not in this export: \`${cmd}\` writes them\n`;
+      return `  the ${counted(finished, 'target')} of this list that job ${id} ${rerun.kept} before are not in this export: \`${cmd}\` writes them\n`;
     })
     .join('');
 }
 
-/** A terminal job's unfinished targets as a list to submit ("run the rest again"), or undefined when it has none. */
-function restOf(ctx: Engine, id: string): Target[] | undefined {
+/** The targets of a terminal job that a rerun takes, as a list to submit, or undefined when it has none. */
+function restOf(ctx: Engine, id: string, rerun: Rerun): Target[] | undefined {
   const job = ctx.store.getJob(id);
   if (!job || !isTerminal(job.status)) return undefined;
-  const rows = ctx.store.targetRows(id).filter(isUnfinished);
+  const rows = ctx.store.targetRows(id).filter(rerun.takes);
   if (rows.length === 0) return undefined;
   return rows.map((r) => targetOfRow(r));
 }

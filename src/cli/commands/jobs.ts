@@ -9,7 +9,7 @@ import { isCutShort, type TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
-import { failureAdvice, restAdvice, formatBytes, formatWhen, okRecovered, okWithWarnings, warningsNote } from '../progress';
+import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okRecovered, okWithWarnings, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -117,7 +117,7 @@ no such job or the database cannot be read, 130 interrupted
         }
       }
       // Every kind of failure there is, with what to do about it, after the list it explains.
-      if (!values.json) io.stderr.write(`${failureAdvice(rows, id, Infinity)}${restAdvice(j, rows)}`);
+      if (!values.json) io.stderr.write(`${failureAdvice(rows, id, Infinity)}${retryAdvice(rows)}${restAdvice(j, rows)}`);
       return EXIT.ok;
     });
   },

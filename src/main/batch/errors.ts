@@ -43,7 +43,7 @@ export const ErrRunnerClosed = new RunnerError('closed', 503, 'Sift is shutting 
  * The cause a fetch function wraps to ask for a retry (the site or the fetch gate answered
  * busy): `throw new RetryLaterError(msg)`, or any error whose `.cause` chain reaches it.
  */
-export const ErrRetryLater = new RunnerError('busy', 503, 'busy, retry later', 'The site stayed busy; run the rest again later.');
+export const ErrRetryLater = new RunnerError('busy', 503, 'busy, retry later', 'The site stayed busy; retry the failed ones later.');
 
 /** A fetch error that asks the runner to retry, optionally after the server's Retry-After. */
 export class RetryLaterError extends Error {

@@ -75,7 +75,7 @@ function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
       <p className="warn-text">{waitingText(row.wait, now)}.</p>
       <p className="muted">
         {row.wait.last
-          ? 'If the site is still busy then, this target fails as busy; run the rest again later to fetch it.'
+          ? 'If the site is still busy then, this target fails as busy; retry the failed ones later to fetch it.'
           : 'Sift tries a busy site again for up to a minute; cancel the job to stop waiting.'}
       </p>
     </div>
