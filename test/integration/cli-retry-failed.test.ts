@@ -48,7 +48,8 @@ describe('sift batch --retry-failed', () => {
 
     down = false;
     const hitsBefore = { flaky: site.hits.get('/flaky') ?? 0, a1: site.hits.get('/article/1') ?? 0 };
-    const retry = await runSift(['batch', list, '--db', db, '--retry-failed', '--json'], { env });
+    const out = path.join(home, 'retried.jsonl');
+    const retry = await runSift(['batch', list, '--db', db, '--retry-failed', '--json', '--out', out], { env });
     expect(retry.code, retry.stderr).toBe(0);
     const retryId = /^job ([0-9a-f]+)\n/.exec(retry.stderr)![1]!;
     expect(retryId).not.toBe(firstId);
@@ -56,6 +57,8 @@ describe('sift batch --retry-failed', () => {
     expect(jsonLines(retry.stdout)).toEqual([expect.objectContaining({ url: `${site.base}/flaky`, ok: true })]);
     expect(site.hits.get('/flaky')).toBe(hitsBefore.flaky + 1);
     expect(site.hits.get('/article/1') ?? 0).toBe(hitsBefore.a1);
+    // The export holds this job's one target; the list's first job fetched the other two.
+    expect(retry.stderr).toContain(`  the 2 targets of this list that job ${firstId} fetched before are not in this export: \`sift export ${firstId} --out ${out}\` writes them\n`);
 
     // Again: that job is found, nothing failed in it, and nothing is fetched.
     const again = await runSift(['batch', list, '--db', db, '--retry-failed'], { env });

@@ -388,8 +388,8 @@ interface Rerun {
   took: (of: string, targets: string) => string;
   /** Why there was nothing to take. */
   none: string;
-  /** The targets of an earlier job that this rerun's export does not hold. */
-  kept: string;
+  /** The targets of an earlier job that this rerun's export does not hold, and the word for them. */
+  kept: { is: (r: TargetRow) => boolean; word: string };
 }
 
 const REST: Rerun = {
@@ -397,7 +397,7 @@ const REST: Rerun = {
   takes: isUnfinished,
   took: (of, targets) => `the rest of job ${of}: the ${targets} it did not finish`,
   none: 'Every target of it finished: there is no rest to run',
-  kept: 'finished',
+  kept: { is: (r) => !isUnfinished(r), word: 'finished' },
 };
 
 /** "Retry the failed ones", as the app's button of that name: a busy site's or a timeout's targets, later. */
@@ -406,7 +406,7 @@ const FAILED: Rerun = {
   takes: (r) => r.status === 'failed',
   took: (of, targets) => `the failed ones of job ${of}: the ${targets} that failed there, fetched again`,
   none: 'No target of it failed: there is nothing to retry',
-  kept: 'fetched',
+  kept: { is: (r) => r.status === 'done', word: 'fetched' },
 };
 
 /**
@@ -452,10 +452,10 @@ const shellWord = (p: string): string => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p
 function earlierPartsNote(store: Store, before: readonly string[], rerun: Rerun, out: string, format: string | undefined): string {
   return before
     .map((id) => {
-      const finished = store.targetRows(id).filter((r) => !rerun.takes(r)).length;
+      const finished = store.targetRows(id).filter(rerun.kept.is).length;
       if (finished === 0) return '';
       const cmd = `sift export ${id} --out ${shellWord(out)}${format ? ` --format ${format}` : ''}`;
-      return `  the ${counted(finished, 'target')} of this list that job ${id} ${rerun.kept} before are not in this export: \`${cmd}\` writes them\n`;
+      return `  the ${counted(finished, 'target')} of this list that job ${id} ${rerun.kept.word} before are not in this export: \`${cmd}\` writes them\n`;
     })
     .join('');
 }
