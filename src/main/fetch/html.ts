@@ -675,8 +675,32 @@ function convert(root: HTMLElement): string {
       replacement: () => '',
     });
   }
+  dataImagesAsAlt(root);
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
   return collapseBlankLines(lineStartEscapes(turndown.turndown(root)).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
+}
+
+/**
+ * A picture written into the page itself (a data: URI: an inline icon, a chart, a photo pasted
+ * into an editor) is its alt text, or nothing. The Markdown carried the whole encoded file
+ * ("![chart](data:image/png;base64,iVBORw0KGgo…)", often tens of kilobytes on one line), which
+ * no reader reads, grep and a question matched inside, and a renderer may refuse to show.
+ * A link around it keeps the alt as its text; one with nothing left goes (emptyLink).
+ */
+function dataImagesAsAlt(root: HTMLElement): void {
+  const doc = root.ownerDocument;
+  for (const img of Array.from(root.getElementsByTagName('img'))) {
+    if (!/^\s*data:/i.test(img.getAttribute('src') ?? '')) continue;
+    // A browser shows the srcset's picture over the src, which is then only a placeholder.
+    const shown = largestCandidate(img.getAttribute('srcset') ?? '');
+    if (shown && !/^data:/i.test(shown)) {
+      img.setAttribute('src', shown);
+      continue;
+    }
+    const alt = (img.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
+    if (alt) img.parentNode!.insertBefore(doc.createTextNode(alt), img);
+    img.remove();
+  }
 }
 
 /**

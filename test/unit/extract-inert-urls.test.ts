@@ -1,0 +1,38 @@
+/**
+ * Addresses that lead to no page: a picture written into the page as a data: URI, and a link
+ * that runs a script or holds a document of its own. The Markdown carried them whole: a
+ * base64 file on one line where the picture was, "[Print](javascript:window.print\(\))".
+ */
+import { describe, expect, it } from 'vitest';
+import { extractArticle, markdownOf } from '../../src/main/fetch/html';
+
+const FILL = 'The harbour office publishes its tide tables every week, with the pilots\u2019 notes on the bar and the berths free at the quay.';
+const page = (body: string): string =>
+  `<!doctype html><html><head><title>Tides</title></head><body><main><article><h1>Tides</h1><p>${FILL}</p>${body}<p>${FILL}</p></article></main></body></html>`;
+// 3 KB of a picture's bytes, as an editor pastes one into a page.
+const PNG = `data:image/png;base64,iVBORw0KGgo${'AAAAEUlEQVR42mNk'.repeat(200)}=`;
+
+describe('a picture written into the page (a data: URI)', () => {
+  it('is its alt text in the Markdown, or nothing, and never its bytes', () => {
+    const a = extractArticle(
+      page(`<p>The week at a glance: <img src="${PNG}" alt="Tide chart for the week"> and the moon <img src=" DATA:image/gif;base64,R0lGODlhAQABAAAAACw="> as usual.</p>`),
+      'https://tides.example/week',
+    );
+    expect(a.markdown).toContain('The week at a glance: Tide chart for the week and the moon as usual.');
+    expect(a.markdown).not.toMatch(/data:|base64/i);
+  });
+
+  it('keeps a link around it with the alt as its words, and drops a link left with none', () => {
+    const md = markdownOf(`<p><a href="https://tides.example/"><img src="${PNG}" alt="Tides home"></a> <a href="https://tides.example/print"><img src="${PNG}"></a> end</p>`);
+    expect(md).toBe('[Tides home](https://tides.example/) end');
+  });
+
+  it('is the srcset\u2019s picture when it has one, as a browser shows it over the src', () => {
+    const md = markdownOf(`<p><img src="${PNG}" srcset="https://tides.example/c-400.png 400w, https://tides.example/c-800.png 800w" alt="Chart"></p>`);
+    expect(md).toBe('![Chart](https://tides.example/c-800.png)');
+  });
+
+  it('leaves a picture on the web as it was', () => {
+    expect(markdownOf('<p><img src="https://tides.example/c.png" alt="Chart"></p>')).toBe('![Chart](https://tides.example/c.png)');
+  });
+});
