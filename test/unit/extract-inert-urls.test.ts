@@ -36,3 +36,25 @@ describe('a picture written into the page (a data: URI)', () => {
     expect(markdownOf('<p><img src="https://tides.example/c.png" alt="Chart"></p>')).toBe('![Chart](https://tides.example/c.png)');
   });
 });
+
+describe('a link that runs a script or holds a document', () => {
+  const links =
+    '<p>Print it: <a href="JavaScript:window.print()">Print</a>, <a href="java&#9;script:share()">Share</a>, ' +
+    '<a href=" vbscript:msgbox(1)">Old</a>, <a href="data:text/csv;base64,bW9udGgsdGlkZQ==">Download the table</a>, ' +
+    'or <a href="/tables/2024">read last year</a>.</p>';
+  const words = 'Print it: Print, Share, Old, Download the table, or [read last year](https://tides.example/tables/2024).';
+
+  it('is its words in an article, whatever the case or blanks of its scheme; the Markdown and the html keep no such address', () => {
+    const a = extractArticle(page(links), 'https://tides.example/week');
+    expect(a.markdown).toContain(words);
+    expect(a.markdown).not.toMatch(/script:|data:/i);
+    expect(a.html).not.toMatch(/script:|data:/i);
+    expect(a.html).toContain('href="https://tides.example/tables/2024"');
+  });
+
+  it('is its words on a page with no article (a list of links) too', () => {
+    const a = extractArticle(`<!doctype html><html><head><title>Links</title></head><body>${links}</body></html>`, 'https://tides.example/links');
+    expect(a.markdown).toContain(words);
+    expect(a.markdown).not.toMatch(/script:|data:/i);
+  });
+});

@@ -1837,8 +1837,9 @@ export function extractArticle(html: string, url: string): Article {
   if (root && isArticle) {
     dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());
     pruneArticle(root as unknown as PruneElement);
-    // Readability made the srcset's URLs absolute.
-    srcFromSrcset(root);
+    // Readability made the links absolute, but left a script's link that does not spell its
+    // scheme in lower case ("JavaScript:", "java&#9;script:", "vbscript:").
+    absoluteLinks(root, baseOf(document, url));
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
@@ -1953,23 +1954,23 @@ function articleHtml(root: Doc['body']): string {
 const baseOf = (document: Doc, url: string): string => document.querySelector('base[href]')?.getAttribute('href') ?? url;
 
 /**
- * Links and images made absolute against `base`, and javascript: links made their text, as
- * Readability does to the article it finds; the body kept when it finds none (a list of
- * links, most often) had them as the page wrote them, "/signin/", which lead nowhere once
- * out of the page.
+ * Links and images made absolute against `base`, and links that run a script or carry a
+ * document of their own made their text, as Readability does to a javascript: link of the
+ * article it finds; the body kept when it finds none (a list of links, most often) had them
+ * as the page wrote them, "/signin/", which lead nowhere once out of the page.
  */
 export function absoluteLinks(root: Doc['body'], base: string): void {
   srcFromSrcset(root);
   for (const el of Array.from(root.querySelectorAll('a[href], img[src], video[src], audio[src], source[src], video[poster]'))) {
     for (const attr of ['href', 'src', 'poster']) {
       const v = el.getAttribute(attr)?.trim();
-      if (!v || v.startsWith('#') || /^data:/i.test(v)) continue;
-      if (attr === 'href' && /^javascript:/i.test(v)) {
+      if (!v || v.startsWith('#')) continue;
+      const abs = absolute(v, base);
+      if (attr === 'href' && INERT_LINK.test(abs ?? v)) {
         el.replaceWith(...Array.from(el.childNodes));
         break;
       }
-      const abs = absolute(v, base);
-      if (abs) el.setAttribute(attr, abs);
+      if (abs && !/^data:/i.test(v)) el.setAttribute(attr, abs);
     }
   }
 }
@@ -2017,6 +2018,14 @@ export function largestCandidate(srcset: string): string | undefined {
 }
 
 const NAMED_REFERENCE = /&[A-Za-z][A-Za-z0-9]{1,31};/g;
+
+/**
+ * A link's scheme (as the URL parser reads it: any case, tabs and line breaks inside it
+ * dropped) that leads to no page: a script to run ("JavaScript:void(0)", vbscript:), or a
+ * document written into the link (data:, a "Download CSV" of the whole file, base64). Its
+ * Markdown was "[Print](javascript:window.print\(\))", or the file on one line.
+ */
+const INERT_LINK = /^(?:javascript|vbscript|data):/i;
 
 /**
  * Readability unescapes only &amp; &lt; &gt; &quot; &apos; and numeric references in what it
