@@ -191,6 +191,51 @@ describe("a table's text", () => {
   });
 });
 
+describe("a data table's text, cell by column", () => {
+  const fill = 'The league table after the autumn round, with every crew\u2019s wins and losses and the races still to sail.';
+  const text = (table: string): string =>
+    extractArticle(`<html><head><title>League</title></head><body><article><h1>League</h1><p>${fill}</p>${table}<p>${fill}</p></article></body></html>`, 'https://league.example/table').text;
+  const rows = (t: string, first: string): string[][] => {
+    const lines = t.split('\n');
+    const at = lines.indexOf(first);
+    return lines.slice(at, lines.indexOf('', at)).map((l) => l.split('\t'));
+  };
+
+  it('keeps a row under a rowspan in its columns (it was one to the left, its first number under the names)', () => {
+    const t = text(
+      '<table><thead><tr><th>Club</th><th>Crew</th><th>Wins</th></tr></thead><tbody>' +
+        '<tr><td rowspan="2">North</td><td>Gig</td><td>3</td></tr><tr><td>Skiff</td><td>1</td></tr><tr><td>South</td><td>Gig</td><td>2</td></tr></tbody></table>',
+    );
+    expect(rows(t, 'Club\tCrew\tWins')).toEqual([
+      ['Club', 'Crew', 'Wins'],
+      ['North', 'Gig', '3'],
+      ['', 'Skiff', '1'],
+      ['South', 'Gig', '2'],
+    ]);
+  });
+
+  it('keeps a row whose first cells are empty in its columns, and a cell after a colspan under its header', () => {
+    const t = text(
+      '<table><tr><th></th><th>Won</th><th>Lost</th><th>Note</th></tr>' +
+        '<tr><td></td><td></td><td>2</td><td>late start</td></tr><tr><th>Gig</th><td colspan="2">did not sail</td><td>storm</td></tr></table>',
+    );
+    expect(rows(t, '\tWon\tLost\tNote')).toEqual([
+      ['', 'Won', 'Lost', 'Note'],
+      ['', '', '2', 'late start'],
+      ['Gig', 'did not sail', '', 'storm'],
+    ]);
+  });
+
+  it('keeps a cell covered from above after the row\u2019s last cell; a rowspan past the last row ends with its table', () => {
+    const t = text(
+      '<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td>a1</td><td>b1</td><td rowspan="2">c</td></tr><tr><td>a2</td></tr><tr><td>a3</td><td>b3</td><td>c3</td></tr>' +
+        '<tr><td rowspan="9">z</td><td>y</td></tr></table><table><tr><th>D</th><th>E</th></tr><tr><td>d</td><td>e</td></tr></table>',
+    );
+    expect(rows(t, 'A\tB\tC')).toEqual([['A', 'B', 'C'], ['a1', 'b1', 'c'], ['a2'], ['a3', 'b3', 'c3'], ['z', 'y']]);
+    expect(rows(t, 'D\tE')).toEqual([['D', 'E'], ['d', 'e']]);
+  });
+});
+
 describe('a long table', () => {
   // The tables plugin read table.rows at every step of two loops, and domino builds that list
   // anew at every read: 10 columns and 1,000 rows took 77 s (scripts/patch-deps.mjs). A hang

@@ -966,12 +966,18 @@ const UNREAD = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'VIDEO', 'AUD
 
 /**
  * Lines without runs of blanks or blanks at their ends, and at most one empty line in a row.
- * A tab is the one between two cells of a table row (textOf), kept so columns stay apart.
+ * A tab is the one between two cells of a table row (textOf), kept so columns stay apart; a
+ * data table's (CELL_MARK) stays at a line's start too, where its first cells are empty.
  */
 const tidyLines = (s: string): string =>
   s
     .split('\n')
-    .map((l) => l.replace(/ +/g, ' ').replace(/ ?\t ?/g, '\t').replace(/^[ \t]+|[ \t]+$/g, ''))
+    .map((l) =>
+      l
+        .replace(/ +/g, ' ')
+        .replace(/ ?([\t\u0003]) ?/g, '$1')
+        .replace(/^[ \t]+|[ \t\u0003]+$/g, ''),
+    )
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
 
@@ -1057,8 +1063,8 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
   };
   // The lists the walk is in, and the marker owed before the next text of an item.
   const lists: ListState[] = [];
-  // Whether each table the walk is in has header cells, and how many cells it is in.
-  const tables: boolean[] = [];
+  // The tables the walk is in (innermost last), and how many cells it is in.
+  const tables: TableState[] = [];
   let cells = 0;
   let marker: string | null = null;
   // The list items and definitions the walk is in: a line of theirs that no marker starts (an
@@ -1118,7 +1124,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     // In a cell of a table with header cells (data, not a page's layout), a line break is a
     // blank: the row stays one line, its cells apart by tabs, where "line one<br>line two" made
     // the cell's second line a row of its own under the wrong columns.
-    if (name === 'BR') return put(tables.at(-1) && cells > 0 ? ' ' : '\n');
+    if (name === 'BR') return put(tables.at(-1)?.data && cells > 0 ? ' ' : '\n');
     if (name === 'MATH') {
       const math = node as unknown as MathNode;
       const block = isDisplayMath(math);
@@ -1152,17 +1158,25 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     // Blocks inside a cell of a data table (its paragraphs, a <div>) are blanks, as its line
     // breaks are: the row stays one line. A cell of two paragraphs broke its row in three, and
     // the cells after it were lines of their own, under no column.
-    const inCell = (): boolean => !!tables.at(-1) && cells > 0;
+    const inCell = (): boolean => !!tables.at(-1)?.data && cells > 0;
     if (block) {
       if (inCell()) put(' ');
       else owe(1);
     }
-    // Cells of a row apart by a tab, as a spreadsheet copies them ("Bob Jr.\t5\t6", where one
-    // space made "Bob Jr. 5 6" and no one could tell the columns).
-    if ((name === 'TD' || name === 'TH') && isCell(node.previousSibling)) put('\t');
-    const table = name === 'TABLE';
-    if (table) tables.push(!!(node as unknown as { querySelector(s: string): unknown }).querySelector('th'));
     const cell = name === 'TD' || name === 'TH';
+    // Cells of a row apart by a tab, as a spreadsheet copies them ("Bob Jr.\t5\t6", where one
+    // space made "Bob Jr. 5 6" and no one could tell the columns); in a data table each cell
+    // after as many tabs as columns come before it (cellColumn).
+    const data = tables.at(-1)?.data ? tables.at(-1) : undefined;
+    if (cell && data) {
+      const column = cellColumn(data, node as unknown as SpanCell);
+      put(CELL_MARK.repeat(column - data.tabs));
+      data.tabs = column;
+    } else if (cell && isCell(node.previousSibling)) put('\t');
+    const row = name === 'TR' ? tables.at(-1) : undefined;
+    if (row) row.tabs = row.column = 0;
+    const table = name === 'TABLE';
+    if (table) tables.push(tableState(!!(node as unknown as { querySelector(s: string): unknown }).querySelector('th')));
     if (cell) cells++;
     const list = name === 'UL' || name === 'OL';
     if (list) lists.push(listState(node as unknown as ListNode));
@@ -1180,6 +1194,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     if (within) items--;
     if (cell) cells--;
     if (table) tables.pop();
+    if (row) endRow(row);
     // An item without text has no marker to show.
     if (within) marker = null;
     // A nested list ends its item's line, not a paragraph: the outer list's next item follows.
@@ -1194,6 +1209,53 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     .map((part, i) => (i % 2 ? part : marks(part)))
     .join('')
     .replace(/^\n+|\s+$/g, '');
+}
+
+/**
+ * A table the text walk is in: whether it holds data (it has header cells; else it lays a page
+ * out), and in its row being read the column the next cell takes, how many tabs were written,
+ * and per column how many rows below a rowspan still covers it.
+ */
+interface TableState {
+  data: boolean;
+  column: number;
+  tabs: number;
+  covered: number[];
+  /** How many columns spans may still add (MAX_SPAN_CELLS); past it a cell is one column. */
+  budget: number;
+}
+
+const tableState = (data: boolean): TableState => ({ data, column: 0, tabs: 0, covered: [], budget: MAX_SPAN_CELLS });
+
+/** What cellColumn reads of a cell. */
+interface SpanCell {
+  getAttribute(name: string): string | null;
+}
+
+/**
+ * The column a data table's cell stands in, as a browser lays the table out: after the columns
+ * that cells above cover with their rowspan, and after the columns a colspan before it takes.
+ * The text had the row's cells one after the other, so a row under a rowspan, or one whose
+ * first cells were empty, read one column to the left ("3\t4" under "Alice\t1\t2": 3 under
+ * the names), and a cell after a colspan sat under the wrong header.
+ */
+function cellColumn(table: TableState, cell: SpanCell): number {
+  while ((table.covered[table.column] ?? 0) > 0) table.covered[table.column++]!--;
+  const at = table.column;
+  const span = (name: string): number => Math.min(Math.max(integerAttribute(cell, name) ?? 1, 1), 1000);
+  let across = span('colspan');
+  let down = span('rowspan');
+  if ((table.budget -= across * down - 1) < 0) across = down = 1;
+  if (down > 1) for (let k = 0; k < across; k++) table.covered[at + k] = Math.max(table.covered[at + k] ?? 0, down - 1);
+  table.column = at + across;
+  return at;
+}
+
+/** A row's end: the columns after its last cell that a rowspan covered are covered one row less. */
+function endRow(table: TableState): void {
+  for (let k = table.column; k < table.covered.length; k++) if ((table.covered[k] ?? 0) > 0) table.covered[k]!--;
+  // Columns no longer covered at the end go, so a long table's rows do not each walk them.
+  while (table.covered.length > 0 && !table.covered.at(-1)) table.covered.pop();
 }
 
 /** What textOf reads of a list item. */
@@ -1249,12 +1311,18 @@ const INDENT = new RegExp(INDENT_MARK, 'g');
  * a <blockquote>, so a quote read as the author's own words.
  */
 const QUOTE_MARK = '\u0002';
+/**
+ * The tab before a cell of a data table, kept apart likewise: it stays where a row's first
+ * cells are empty (tidyLines takes a line's leading tabs). A tidyLines pattern spells it.
+ */
+const CELL_MARK = '\u0003';
+const CELL_MARKS = new RegExp(CELL_MARK, 'g');
 /** Our marks, taken out of the page's own text so none can pass for one. */
-const OUR_MARKS = new RegExp(`[${INDENT_MARK}${QUOTE_MARK}]`, 'g');
+const OUR_MARKS = new RegExp(`[${INDENT_MARK}${QUOTE_MARK}${CELL_MARK}]`, 'g');
 /** A quote's mark with nothing after it on its line but marks: a blank line of the quote. */
 const BARE_QUOTE = new RegExp(`${QUOTE_MARK}(?=[${INDENT_MARK}${QUOTE_MARK}]*$)`, 'gm');
 const QUOTES = new RegExp(QUOTE_MARK, 'g');
-const marks = (s: string): string => s.replace(BARE_QUOTE, '>').replace(INDENT, '  ').replace(QUOTES, '> ').replace(/(?<=>) +$/gm, '');
+const marks = (s: string): string => s.replace(BARE_QUOTE, '>').replace(INDENT, '  ').replace(QUOTES, '> ').replace(/(?<=>) +$/gm, '').replace(CELL_MARKS, '\t');
 
 /** Bullets by depth as a browser draws them (disc, circle, square). */
 const BULLETS = ['• ', '◦ ', '▪ '];
@@ -1976,6 +2044,14 @@ export function absoluteLinks(root: Doc['body'], base: string): void {
 }
 
 /**
+ * A link's scheme (as the URL parser reads it: any case, tabs and line breaks inside it
+ * dropped) that leads to no page: a script to run ("JavaScript:void(0)", vbscript:), or a
+ * document written into the link (data:, a "Download CSV" of the whole file, base64). Its
+ * Markdown was "[Print](javascript:window.print\(\))", or the file on one line.
+ */
+const INERT_LINK = /^(?:javascript|vbscript|data):/i;
+
+/**
  * An image given only as a srcset (which browsers show) gets its largest candidate as src,
  * the one attribute Markdown's image reads; without it the image was left out.
  */
@@ -2018,14 +2094,6 @@ export function largestCandidate(srcset: string): string | undefined {
 }
 
 const NAMED_REFERENCE = /&[A-Za-z][A-Za-z0-9]{1,31};/g;
-
-/**
- * A link's scheme (as the URL parser reads it: any case, tabs and line breaks inside it
- * dropped) that leads to no page: a script to run ("JavaScript:void(0)", vbscript:), or a
- * document written into the link (data:, a "Download CSV" of the whole file, base64). Its
- * Markdown was "[Print](javascript:window.print\(\))", or the file on one line.
- */
-const INERT_LINK = /^(?:javascript|vbscript|data):/i;
 
 /**
  * Readability unescapes only &amp; &lt; &gt; &quot; &apos; and numeric references in what it
