@@ -1,7 +1,7 @@
 /**
  * What a user gets from an article page in markdown and text mode, through the real fetcher
  * against a loopback server: a countdown's numbers as the page shows them, a quotation marked
- * as one, a data table's rows on one line each, a roundup's linked headings, and no backslash
+ * as one, a data table's rows on one line each, a roundup's linked headings, no backslash
  * a renderer does not need.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -20,12 +20,27 @@ const PAGE = `<!doctype html><html lang="en"><head><title>Three harbours worth t
 <p>That is the list for this year; next year we go further north along the coast and into the fjords.</p>
 </article></main><footer><p>© The Harbour Times</p></footer></body></html>`;
 
+// 2 KB of a picture's bytes pasted into the page, a print button and a table of crews by club.
+const CHART = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAA'.repeat(90)}`;
+const RESULTS = `<!doctype html><html lang="en"><head><title>Autumn regatta results</title></head><body>
+<main><article><h1>Autumn regatta results</h1>
+<p>Four crews from two clubs sailed the autumn regatta in a stiff westerly; the results are below, crew by crew.</p>
+<p>The finishing times: <img src="${CHART}" alt="Chart of the finishing times">; <a href="JavaScript:window.print()">print the results</a> to pin them up at the club house.</p>
+<table><thead><tr><th>Club</th><th>Crew</th><th>Place</th></tr></thead><tbody>
+<tr><td rowspan="2">North</td><td>Gig</td><td>1</td></tr><tr><td>Skiff</td><td>3</td></tr>
+<tr><td>South</td><td>Gig</td><td>2</td></tr></tbody></table>
+<p>The spring regatta is in April; entries open in January at the club house and on the club's pages.</p>
+</article></main></body></html>`;
+
 const caller = { name: 'test' };
 let srv: TestServer;
 let f: Fetcher;
 
 beforeAll(async () => {
-  srv = await startServer({ '/harbours': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE) });
+  srv = await startServer({
+    '/harbours': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+    '/results': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(RESULTS),
+  });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
 });
 afterAll(async () => {
@@ -33,7 +48,8 @@ afterAll(async () => {
   await srv.close();
 });
 
-const get = async (mode: 'markdown' | 'text'): Promise<string> => (await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/harbours`, options: { mode } })).content;
+const get = async (mode: 'markdown' | 'text', path = '/harbours'): Promise<string> =>
+  (await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}${path}`, options: { mode } })).content;
 
 describe('an article page fetched', () => {
   test('as Markdown: the countdown numbered as shown, the linked heading kept, no backslash inside a line', async () => {
@@ -49,5 +65,18 @@ describe('an article page fetched', () => {
     expect(t).toContain('\n\n3. Old Mill, for its shelter from the west\n2. Quay Town, for its fuel berth\n1. Port Estuary, for its welcome\n\n');
     expect(t).toContain('\n\n> The best harbour is the one you reach before the storm.\n>\n> Every skipper we met\n\nPort Estuary\n\n1. Arrive on the flood;');
     expect(t).toContain('\nHarbour\tBerth change\nOld Mill (north quay)\t-2\n');
+  });
+});
+
+describe('a results page fetched', () => {
+  test('as Markdown: the pasted chart is its alt text, the print button its words, no bytes or script in the file', async () => {
+    const md = await get('markdown', '/results');
+    expect(md).toContain('\n\nThe finishing times: Chart of the finishing times; print the results to pin them up at the club house.\n\n');
+    expect(md).not.toMatch(/data:|base64|script:/i);
+  });
+
+  test('as text: the row under a rowspan keeps its columns (its crew was under Club, its place under Crew)', async () => {
+    const t = await get('text', '/results');
+    expect(t).toContain('\nClub\tCrew\tPlace\nNorth\tGig\t1\n\tSkiff\t3\nSouth\tGig\t2\n');
   });
 });
