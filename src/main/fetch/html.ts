@@ -975,8 +975,8 @@ const tidyLines = (s: string): string =>
     .map((l) =>
       l
         .replace(/ +/g, ' ')
-        .replace(/ ?([\t\u0003]) ?/g, '$1')
-        .replace(/^[ \t]+|[ \t\u0003]+$/g, ''),
+        .replace(CELL_APART, '$1')
+        .replace(LINE_ENDS, ''),
     )
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
@@ -1313,10 +1313,13 @@ const INDENT = new RegExp(INDENT_MARK, 'g');
 const QUOTE_MARK = '\u0002';
 /**
  * The tab before a cell of a data table, kept apart likewise: it stays where a row's first
- * cells are empty (tidyLines takes a line's leading tabs). A tidyLines pattern spells it.
+ * cells are empty (tidyLines takes a line's leading tabs).
  */
 const CELL_MARK = '\u0003';
 const CELL_MARKS = new RegExp(CELL_MARK, 'g');
+/** A tab between cells with the blanks beside it, and a line's blanks at its start and blanks or tabs at its end (tidyLines). */
+const CELL_APART = new RegExp(` ?([\t${CELL_MARK}]) ?`, 'g');
+const LINE_ENDS = new RegExp(`^[ \t]+|[ \t${CELL_MARK}]+$`, 'g');
 /** Our marks, taken out of the page's own text so none can pass for one. */
 const OUR_MARKS = new RegExp(`[${INDENT_MARK}${QUOTE_MARK}${CELL_MARK}]`, 'g');
 /** A quote's mark with nothing after it on its line but marks: a blank line of the quote. */
