@@ -210,6 +210,15 @@ describe('the article pruning pass', () => {
     expect(a.markdown).toContain('The basin holds 10<sup>6</sup> m<sup>3</sup> at 10<sup>-3</sup> salinity, as H<sub>2</sub>O goes, say the surveys[\\[1\\]](https://news.example/estuary#fn1) of the pilots.');
   });
 
+  it('reads a note\u2019s raised number as "[1]" and an ordinal\u2019s raised suffix as part of it, not as exponents ("surveys^1", "the 21^st century")', () => {
+    const a = extractArticle(
+      page('<p>The 21<sup>st</sup> survey, the 2<sup>nd</sup> of its kind and the 3<sup>e</sup> in French, put the basin at 10<sup>6</sup> m<sup>3</sup>, say the pilots<sup class="footnote-ref"><a href="#fn1" id="fnref1">1</a></sup> and the harbour master<sup><a href="#fn2">b</a></sup>.</p>'),
+      'https://news.example/estuary',
+    );
+    expect(a.text).toContain('The 21st survey, the 2nd of its kind and the 3e in French, put the basin at 10^6 m^3, say the pilots[1] and the harbour master[b].');
+    expect(a.markdown).toContain('The 21<sup>st</sup> survey, the 2<sup>nd</sup> of its kind and the 3<sup>e</sup> in French, put the basin at 10<sup>6</sup> m<sup>3</sup>, say the pilots<sup>[1](https://news.example/estuary#fn1)</sup>');
+  });
+
   it('lays text out as it reads: a <br>, a list item, a row or a term ends a line, a paragraph or a list ends a paragraph', () => {
     const blocks = [
       '<p>Harbour Office<br>1 Quay Street<br>Port Estuary</p>',

@@ -887,6 +887,33 @@ function embedSource(node: Node): string | undefined {
  */
 const isScript = (text: string): boolean => /^[\p{L}\p{N}+\-−=()′″*]{1,8}$/u.test(text.trim());
 
+/** What supMark reads of a <sup> (linkedom's). */
+interface SupNode {
+  textContent: string | null;
+  previousSibling: { nodeType: number; textContent: string | null } | null;
+  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+}
+
+/** The suffix of an ordinal number as it is set raised: 21st, 2nd, 3rd, 4th; 1er, 2e, 3ème (French); 1o, 1a (Spanish, Italian, Portuguese). */
+const ORDINAL = /^(?:st|nd|rd|th|e|er|re|ère|ème|eme|es|ers|res|o|a|os|as)$/i;
+
+/**
+ * How text mode shows a raised number or word: "^" before an exponent (10^6, not 106); "]" for a
+ * note's reference, a raised link alone ("1"), which text mode writes as "[1]", as a note's
+ * number reads in running text; and nothing for an ordinal's suffix after its digits (the 21st
+ * century), or for other raised text (a bracketed "[2]", an icon). A note's number and an
+ * ordinal read as exponents: "the article^1", "the 21^st century".
+ */
+function supMark(sup: SupNode): '^' | ']' | '' {
+  const text = (sup.textContent ?? '').trim();
+  if (!isScript(text)) return '';
+  const links = sup.querySelectorAll('a[href]');
+  if (links.length === 1 && (links[0]!.textContent ?? '').trim() === text) return ']';
+  const before = sup.previousSibling?.nodeType === 3 ? (sup.previousSibling.textContent ?? '') : '';
+  if (/\d$/.test(before) && ORDINAL.test(text)) return '';
+  return '^';
+}
+
 /** The linkedom node types markdownOfTree reads. */
 interface SourceNode {
   innerHTML?: string;
@@ -1133,8 +1160,9 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
       if (block) owe(2);
       return;
     }
-    // 10^6, not 106; a subscript (H2O) reads as it is.
-    if (name === 'SUP' && isScript(node.textContent ?? '')) put('^');
+    // 10^6, not 106; a subscript (H2O) reads as it is; a note's number as "[1]" (supMark).
+    const sup = name === 'SUP' ? supMark(node as unknown as SupNode) : '';
+    if (sup) put(sup === ']' ? '[' : sup);
     const pre = name === 'PRE' ? preText(node) : undefined;
     if (pre) {
       // On a line of its own after a blank one (in a quote, the quote's blank line, ">").
@@ -1195,6 +1223,7 @@ export function textOf(root: { childNodes: ArrayLike<unknown> }, { captions = tr
     if (cell) cells--;
     if (table) tables.pop();
     if (row) endRow(row);
+    if (sup === ']') put(']');
     // An item without text has no marker to show.
     if (within) marker = null;
     // A nested list ends its item's line, not a paragraph: the outer list's next item follows.
