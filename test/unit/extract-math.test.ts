@@ -73,6 +73,17 @@ describe('MathML on its own', () => {
     expect(a.markdown).toContain('So x=y^2+1/(n+1)+a_i+√z holds.');
   });
 
+  it('without TeX keeps its terms apart: bounds, a function\u2019s name, a matrix, words, fences (they ran together: "∑i=1nx_i", "limx→0(sinx)/x", "(1234)")', () => {
+    const sum = '<math><munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><msub><mi>x</mi><mi>i</mi></msub></math>';
+    const limit = '<math><munder><mo>lim</mo><mrow><mi>x</mi><mo>→</mo><mn>0</mn></mrow></munder><mfrac><mrow><mi>sin</mi><mi>x</mi></mrow><mi>x</mi></mfrac></math>';
+    const matrix = '<math><mi>M</mi><mo>=</mo><mrow><mo>(</mo><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>2</mn></mtd></mtr><mtr><mtd><mn>3</mn></mtd><mtd><mn>4</mn></mtd></mtr></mtable><mo>)</mo></mrow></math>';
+    const words = '<math><mi>f</mi><mo>=</mo><mn>1</mn><mtext> if </mtext><mi>x</mi><mo>&gt;</mo><mn>0</mn></math>';
+    const fenced = '<math><mfenced><mi>a</mi><mi>b</mi></mfenced><mo>,</mo><mover><mi>x</mi><mo>¯</mo></mover><mo>,</mo><mover><mi>X</mi><mi>T</mi></mover></math>';
+    const a = extractArticle(page(`<p>${FILL} The mean is ${sum} over n, the limit ${limit} is 1, ${matrix}, ${words}, and ${fenced}. ${FILL}</p><p>${FILL}</p>`), 'https://x.example/');
+    expect(a.text).toContain('The mean is ∑_(i=1)^n x_i over n, the limit lim_(x→0)(sin x)/x is 1, M=(1 2; 3 4), f=1 if x>0, and (a,b),x¯,X^T.');
+    expect(a.markdown).toContain('The mean is ∑\\_(i=1)^n x_i over n, the limit lim\\_(x→0)(sin x)/x is 1, M=(1 2; 3 4), f=1 if x>0, and (a,b),x¯,X^T.');
+  });
+
   it('in a table (the Markdown path that parses the article again) is its TeX too', () => {
     const md = markdownOf('<table><tr><th>law</th></tr><tr><td><math alttext="F=ma"><mi>F</mi></math></td></tr></table>');
     expect(md).toContain('| $F=ma$ |');

@@ -63,38 +63,83 @@ function unwrapStyle(tex: string): string {
 }
 
 /** A group of more than one character in parentheses, so "x^(n+1)" reads as it is meant. */
-const group = (s: string): string => (s.length > 1 ? `(${s})` : s);
+const group = (s: string): string => {
+  const t = s.trim();
+  return t.length > 1 ? `(${t})` : t;
+};
 
-/** MathML without TeX read as a line: scripts with ^ and _, a fraction with /, a root with √. */
+/** Elements that put scripts or limits on a base: after one, a letter or digit starts a new term. */
+const SCRIPTED = new Set(['msup', 'msub', 'msubsup', 'munder', 'mover', 'munderover', 'mmultiscripts']);
+/** Marks that an <mover> (an accent: x̄, â, ẋ, a vector's arrow) puts over its base, read after it. */
+const ACCENTS = new Set(['\u00af', '\u02c9', '\u0304', '^', '\u02c6', '\u0302', '~', '\u02dc', '\u0303', '\u02d9', '\u0307', '\u00a8', '\u0308', '\u2192', '\u20d7', '\u2190', '\u2194', '\u203e', '\u23de', '\u23df']);
+
+/**
+ * MathML without TeX read as a line: scripts with ^ and _, a fraction with /, a root with √;
+ * a sum's or a limit's bounds as scripts ("∑_(i=1)^n x_i", "lim_(x→0)"), a matrix's rows apart
+ * by ";" and its cells by blanks ("(1 2; 3 4)"), a function's name apart from what follows
+ * ("sin x"), and the words of <mtext> apart ("if x>0"). Those ran together: "∑i=1nx_i",
+ * "limx→0(sinx)/x", "(1234)", "ifx>0".
+ */
 export function linearMath(node: MathNode): string {
-  const parts = (n: MathNode): string[] =>
-    Array.from(n.childNodes as ArrayLike<MathNode>)
-      .filter((c) => c.nodeType === 1 || c.nodeType === 3)
-      .map(read);
+  const element = (c: MathNode): boolean => c.nodeType === 1;
+  // A term's parts side by side, a blank between two where letters or digits would otherwise
+  // run together after a scripted element or a function's name (an <mi> of several letters).
+  const row = (kids: MathNode[]): string => {
+    let out = '';
+    let apart = false;
+    for (const k of kids) {
+      const s = read(k);
+      if (!s) continue;
+      if (apart && /[\p{L}\p{N}]$/u.test(out) && /^[\p{L}\p{N}(]/u.test(s)) out += ' ';
+      out += s;
+      const name = k.nodeType === 1 ? k.nodeName.toLowerCase() : '';
+      apart = SCRIPTED.has(name) || (name === 'mi' && /^\p{L}{2,}$/u.test(s));
+    }
+    return out;
+  };
   const read = (n: MathNode): string => {
     if (n.nodeType === 3) return (n.textContent ?? '').trim();
     const name = n.nodeName.toLowerCase();
     if (name === 'annotation' || name === 'annotation-xml') return '';
-    const kids = Array.from(n.childNodes as ArrayLike<MathNode>).filter((c) => c.nodeType === 1);
+    const kids = Array.from(n.childNodes as ArrayLike<MathNode>).filter(element);
     const at = (i: number): string => (kids[i] ? read(kids[i]) : '');
     switch (name) {
       case 'msup':
         return `${at(0)}^${group(at(1))}`;
       case 'msub':
+      case 'munder':
         return `${at(0)}_${group(at(1))}`;
       case 'msubsup':
+      case 'munderover':
         return `${at(0)}_${group(at(1))}^${group(at(2))}`;
+      case 'mover': {
+        const over = at(1);
+        return n.getAttribute?.('accent')?.toLowerCase() === 'true' || ACCENTS.has(over) ? `${at(0)}${over}` : `${at(0)}^${group(over)}`;
+      }
       case 'mfrac':
         return `${group(at(0))}/${group(at(1))}`;
       case 'msqrt':
-        return `√${group(parts(n).join(''))}`;
+        return `√${group(row(kids))}`;
       case 'mroot':
         return `${group(at(1))}√${group(at(0))}`;
+      case 'mtext':
+        return ` ${(n.textContent ?? '').replace(/\s+/g, ' ').trim()} `;
+      case 'mtable':
+        return kids.map(read).filter(Boolean).join('; ');
+      case 'mtr':
+      case 'mlabeledtr':
+        return kids.map((c) => read(c).trim()).filter(Boolean).join(' ');
+      case 'mfenced': {
+        const attr = (a: string, d: string): string => n.getAttribute?.(a) ?? d;
+        const separators = attr('separators', ',').replace(/\s+/g, '');
+        const inner = kids.map((c, i) => `${i > 0 ? (separators[Math.min(i - 1, separators.length - 1)] ?? '') : ''}${read(c)}`).join('');
+        return `${attr('open', '(').trim()}${inner}${attr('close', ')').trim()}`;
+      }
       default:
-        return parts(n).join('');
+        return row(Array.from(n.childNodes as ArrayLike<MathNode>).filter((c) => c.nodeType === 1 || c.nodeType === 3));
     }
   };
-  return read(node);
+  return read(node).replace(/\s+/g, ' ').trim();
 }
 
 /** A formula as text: its TeX where the page gives it, else its MathML read as a line. */
