@@ -151,6 +151,19 @@ describe('a table with a block of code in a cell', () => {
   });
 });
 
+describe("a table cell's pipes", () => {
+  it('are each escaped, so a run of them stays a run: the code "a || b" was "a \\| b"', () => {
+    const md = markdownOf('<table><tr><th>Operator</th><th>Example</th></tr><tr><td>or</td><td><code>a || b</code>, or ||| in text</td></tr></table>');
+    expect(md).toContain('| or  | `a \\|\\| b`, or \\|\\|\\| in text |');
+    // Read back as GFM, the cell holds the code as written.
+    expect(marked.parse(md, { async: false })).toContain('<td><code>a || b</code>, or ||| in text</td>');
+  });
+
+  it('stay as they are in a table the tables plugin writes as its cell alone', () => {
+    expect(markdownOf('<table><tr><td><code>a || b</code></td></tr></table>')).toBe('`a || b`');
+  });
+});
+
 describe("a table's text", () => {
   it('has its cells apart by a tab, an empty cell kept, and a cell\'s own blanks and tabs as one space', () => {
     const fill = 'The results of the trial are in the table below, which lists every participant and their scores across both rounds.';

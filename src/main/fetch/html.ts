@@ -510,6 +510,20 @@ function convert(root: HTMLElement): string {
       filter: (node) => (node.nodeName === 'MARK' || node.nodeName === 'INS') && !!(node.textContent ?? '').trim(),
       replacement: (content, node) => `<${node.nodeName.toLowerCase()}>${content}</${node.nodeName.toLowerCase()}>`,
     });
+    // A table cell as the tables plugin writes it, but with each "|" escaped: the plugin made a
+    // run of them one ("a || b" was "a \\| b", so a table of operators lost a character of the
+    // code it showed, and "||" in text read as "|").
+    turndown.addRule('tableCell', {
+      filter: ['th', 'td'],
+      replacement: (content, node) => {
+        const table = tableOf(node);
+        if (!table || pluginSkipsTable(table)) return content;
+        const text = content.trim().replace(/\n\r?/g, '<br>').replace(/\|/g, '\\|').padEnd(3, ' ');
+        const across = Number.parseInt((node as HTMLElement).getAttribute('colspan') ?? '', 10) || 1;
+        const index = Array.prototype.indexOf.call(node.parentNode!.childNodes, node);
+        return `${index === 0 ? '| ' : ' '}${text}${' |    '.repeat(Math.max(across - 1, 0))} |`;
+      },
+    });
     // A line break in a table cell: the tables plugin writes the cell's line ends as <br>, and
     // the two blanks turndown puts before a line end stayed in front of it ("Multi  <br>line").
     turndown.addRule('cellBreak', {
@@ -846,6 +860,28 @@ function holdsTag(node: Node, names: ReadonlySet<string>): boolean {
     if (n.nodeType === 1 && (names.has(n.nodeName) || holdsTag(n, names))) return true;
   }
   return false;
+}
+
+/** The table a cell is in, as the tables plugin finds it. */
+function tableOf(node: Node): HTMLTableElement | undefined {
+  for (let p = node.parentNode; p; p = p.parentNode) if (p.nodeName === 'TABLE') return p as HTMLTableElement;
+  return undefined;
+}
+
+/**
+ * Whether the tables plugin writes a table's cells as they are, not as a table: one cell, or a
+ * table inside. Asked once a table, as the plugin does: per cell, a table of 2,000 rows walked
+ * itself 20,000 times.
+ */
+const skippedTables = new WeakMap<Node, boolean>();
+function pluginSkipsTable(table: HTMLTableElement): boolean {
+  let skips = skippedTables.get(table);
+  if (skips === undefined) {
+    const rows = table.rows;
+    skips = (rows.length === 1 && rows[0]!.childNodes.length <= 1) || holdsTag(table, TABLE);
+    skippedTables.set(table, skips);
+  }
+  return skips;
 }
 
 /** How many cells a table's rows hold: the tables plugin reads a table of one cell as none. */
