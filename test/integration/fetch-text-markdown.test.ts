@@ -32,6 +32,25 @@ const RESULTS = `<!doctype html><html lang="en"><head><title>Autumn regatta resu
 <p>The spring regatta is in April; entries open in January at the club house and on the club's pages.</p>
 </article></main></body></html>`;
 
+// Chinese and Japanese as authors and Markdown or reST sources wrap them: a line may end
+// inside a word (交通|拥堵, 忘れ|ずに), also at a link's or an emphasis's edge. Korean and
+// English lines wrapped the same way keep their spaces.
+const WRAPPED = `<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>城市交通
+新闻</title></head><body><main><article><h1>城市交通新闻</h1>
+<p>北京市今天发布了新的<a href="/rules">交通规定</a>
+。新规定将于下个月
+  开始实施。据报道，这项规定旨在缓解城市<b>交通</b>
+拥堵问题。市民对此反应不一，专家表示效果还需要时间来检验。</p>
+<p>週末は全国的に天気が崩れる見込みです。傘を忘れ
+ずにお持ちください。気象庁によると、来週は気温が平年より
+高くなる予想です。</p>
+<p>서울시는 오늘 새로운 교통
+정책을 발표했습니다. The English summary
+follows on the next line, with its words apart.</p>
+<pre>代码块
+保持原样</pre>
+</article></main></body></html>`;
+
 const caller = { name: 'test' };
 let srv: TestServer;
 let f: Fetcher;
@@ -40,6 +59,7 @@ beforeAll(async () => {
   srv = await startServer({
     '/harbours': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
     '/results': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(RESULTS),
+    '/wrapped': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(WRAPPED),
   });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
 });
@@ -78,5 +98,31 @@ describe('a results page fetched', () => {
   test('as text: the row under a rowspan keeps its columns (its crew was under Club, its place under Crew)', async () => {
     const t = await get('text', '/results');
     expect(t).toContain('\nClub\tCrew\tPlace\nNorth\tGig\t1\n\tSkiff\t3\nSouth\tGig\t2\n');
+  });
+});
+
+describe('a Chinese and Japanese page whose source lines break inside words', () => {
+  const fetchWrapped = async (options: Record<string, string>): Promise<{ content: string; title: unknown }> => {
+    const r = await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/wrapped`, options });
+    return { content: r.content, title: r.meta?.title };
+  };
+
+  test('reads each paragraph without a space where a line broke between two CJK characters, in text and Markdown', async () => {
+    const text = (await fetchWrapped({ mode: 'text' })).content;
+    expect(text).toContain('北京市今天发布了新的交通规定。新规定将于下个月开始实施。据报道，这项规定旨在缓解城市交通拥堵问题。');
+    expect(text).toContain('傘を忘れずにお持ちください。気象庁によると、来週は気温が平年より高くなる予想です。');
+    // Korean sets spaces between words, and so does English: their breaks stay spaces.
+    expect(text).toContain('서울시는 오늘 새로운 교통 정책을 발표했습니다. The English summary follows on the next line');
+    expect(text).toContain('代码块\n保持原样');
+    const { content: md, title } = await fetchWrapped({});
+    expect(title).toBe('城市交通新闻');
+    expect(md).toContain('北京市今天发布了新的[交通规定](');
+    expect(md).toContain(')。新规定将于下个月开始实施。据报道，这项规定旨在缓解城市**交通**拥堵问题。');
+    expect(md).toContain('傘を忘れずにお持ちください。');
+  });
+
+  test('grep finds a word a line break split in the source', async () => {
+    expect((await fetchWrapped({ mode: 'text', grep: '交通拥堵' })).content).toBe('北京市今天发布了新的交通规定。新规定将于下个月开始实施。据报道，这项规定旨在缓解城市交通拥堵问题。市民对此反应不一，专家表示效果还需要时间来检验。');
+    expect((await fetchWrapped({ mode: 'text', grep: '忘れずに' })).content).toContain('傘を忘れずに');
   });
 });

@@ -9,6 +9,7 @@ import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneA
 import { listedPosts, postsToRead, type ListedPost, type ListingElement } from './listing';
 import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
+import { joinWideBreaks, joinWideLineBreaks, mayHaveWide } from './segment-breaks';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 
 installTagSelect();
@@ -1914,6 +1915,8 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
   nameCodeLanguages(document);
   emojiAsText(document);
   if (/<rt[\s>]/i.test(html)) parenthesizeRuby(document);
+  // The title too: Readability compares it with the page's headings.
+  if (document.documentElement && mayHaveWide(html)) joinWideLineBreaks(document.documentElement);
   if (/<dl[\s>]/i.test(html)) ungroupDefinitions(document);
   // Readability creates elements by capital names ("DIV", "P"), and linkedom keeps a name's
   // case: the html mode wrote <DIV> and <P>, and localName read "DIV" for those elements only.
@@ -1980,6 +1983,7 @@ export function extractArticle(html: string, url: string): Article {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
     if (/<rt[\s>]/i.test(html)) parenthesizeRuby(fresh);
+    if (fresh.body && mayHaveWide(html)) joinWideLineBreaks(fresh.body);
     texFormulas(fresh as unknown as Document);
     liftMath(fresh as unknown as MathNode);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
@@ -2014,8 +2018,8 @@ export function extractArticle(html: string, url: string): Article {
   };
 }
 
-/** Text as one line, as a browser shows a title: no invisible marks, each run of ASCII white space one space. */
-const oneLine = (s: string): string => s.replace(INVISIBLE, '').replace(/[ \t\n\r\f]+/g, ' ').trim();
+/** Text as one line, as a browser shows a title: no invisible marks, no line break between two CJK characters (segment-breaks.ts), each run of ASCII white space one space. */
+const oneLine = (s: string): string => joinWideBreaks(s.replace(INVISIBLE, '')).replace(/[ \t\n\r\f]+/g, ' ').trim();
 
 /** In the page's <header>, not an article's (HTML5 gives each article a header of its own). */
 function inPageHeader(el: Element): boolean {
