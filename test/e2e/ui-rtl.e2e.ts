@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 
 let opened: OpenedApp;
 let page: Page;
@@ -27,8 +27,15 @@ const ENGLISH = 'Figures from the 2023 census of the Cairo Governorate, in Engli
 const LIST = ['الأهرامات', 'المتحف المصري', 'خان الخليلي'];
 const ARTICLE = `<!doctype html><html lang="ar" dir="rtl"><head><meta charset="utf-8"><title>مدينة القاهرة</title></head><body><article><h1>مدينة القاهرة</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}<ul>${LIST.map((l) => `<li>${l}</li>`).join('')}</ul><p>${ENGLISH}</p></article></body></html>`;
 
+// A Hebrew page whose title ends in a question mark, and a list file named in Hebrew (no
+// extension, as a file saved from a phone's notes often is), long enough to be cut in the jobs list.
+const HEBREW_TITLE = 'מה חדש בירושלים?';
+const HEBREW_PAGE = `<!doctype html><html lang="he" dir="rtl"><head><meta charset="utf-8"><title>${HEBREW_TITLE}</title></head><body><article><h1>${HEBREW_TITLE}</h1><p>ירושלים היא בירת ישראל והעיר הגדולה ביותר בה. בעיר מתגוררים כמיליון תושבים, והיא מרכז דתי חשוב לשלוש הדתות.</p><p>העיר העתיקה מוקפת חומה שנבנתה במאה השש עשרה, ובתוכה ארבעה רובעים. תיירים רבים מגיעים לבקר בה בכל שנה.</p><p>בשנת 2023 ביקרו בעיר יותר משלושה מיליון תיירים, לפי נתוני משרד התיירות, והמספר עולה משנה לשנה.</p></article></body></html>`;
+const HEBREW_LIST = 'קישורים לחדשות ירושלים ותל אביב מהשבוע האחרון';
+
 beforeAll(async () => {
   site = await startServer({
+    '/jerusalem': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HEBREW_PAGE),
     '/arabic.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(ARABIC_PDF),
     '/cairo': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
   });
@@ -116,5 +123,85 @@ test('an Arabic article and an Arabic PDF read from the right, each paragraph an
   expect(line!.right).toBeLessThan(2);
   expect(line!.left).toBeGreaterThan(line!.right + 50);
   await page.screenshot({ path: screenshotPath('ui-rtl-pdf') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+/**
+ * The left edge (px) of each character of `needle` where it is shown under `selector` (the
+ * first text node holding it); a right-to-left run shows its first character rightmost.
+ */
+async function charLefts(selector: string, needle: string): Promise<number[] | null> {
+  return page.evaluate(
+    ({ selector, needle }) => {
+      const root = document.querySelector(selector);
+      if (!root) return null;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const at = (n as Text).data.indexOf(needle);
+        if (at < 0) continue;
+        const range = document.createRange();
+        return Array.from(needle, (_, i) => {
+          range.setStart(n!, at + i);
+          range.setEnd(n!, at + i + 1);
+          return range.getBoundingClientRect().left;
+        });
+      }
+      return null;
+    },
+    { selector, needle },
+  );
+}
+
+test("a Hebrew title and list name read from the right beside the app's English: the '?' at the title's end, the count after the name", async () => {
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, HEBREW_LIST, `${site.origin}/jerusalem\n`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+
+  // The job's name: "קישורים … · 1 URL", the count to the right of the whole name. As one
+  // left-to-right string, "1" joined the Hebrew run and showed at its left.
+  expect(await page.getByTestId('job-name').textContent()).toBe(`${HEBREW_LIST} · 1 URL`);
+  const name = await charLefts('[data-testid="job-name"]', HEBREW_LIST);
+  const count = await charLefts('[data-testid="job-name"]', '1 URL');
+  expect(name && count, 'the name and its count are on screen').toBeTruthy();
+  expect(count![0]).toBeGreaterThan(Math.max(...name!));
+
+  // In the narrow jobs list the name is cut: its first words stay, the ellipsis takes its last
+  // ones (left to right, the cut took the start of a right-to-left name).
+  const item = page.locator(`[data-testid="job-item"][data-job-id="${await page.getByTestId('job-header').locator('.job-id').textContent()}"] .job-item-label`);
+  const cut = await item.evaluate((el, first) => {
+    const box = el.getBoundingClientRect();
+    const range = document.createRange();
+    range.setStart(el.firstChild!, 0);
+    range.setEnd(el.firstChild!, first.length);
+    const r = range.getBoundingClientRect();
+    return { overflows: el.scrollWidth > el.clientWidth, firstWordInside: r.left >= box.left - 1 && r.right <= box.right + 1 };
+  }, HEBREW_LIST.split(' ')[0]!);
+  expect(cut).toEqual({ overflows: true, firstWordInside: true });
+
+  // The title ends in '?': shown right to left, the '?' is the leftmost character, in the
+  // target table, the result's heading and its Meta row alike.
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('result-meta').textContent()).toContain(HEBREW_TITLE);
+  for (const where of ['[data-testid="target-row"] .c-detail', '.result-title', '[data-testid="result-meta"] [data-key="title"] dd']) {
+    const xs = await charLefts(where, HEBREW_TITLE);
+    expect(xs, `${where} shows the title`).not.toBeNull();
+    expect(Math.min(...xs!), `the '?' is leftmost in ${where}`).toBe(xs!.at(-1));
+    expect(Math.max(...xs!), `the first letter is rightmost in ${where}`).toBe(xs![0]);
+  }
+  await page.screenshot({ path: screenshotPath('ui-rtl-title') });
+
+  // A search hit's title, and the job named in the search's list of matching names.
+  await page.getByTestId('sidebar-search-input').fill('ירושלים');
+  await expect.poll(() => page.getByTestId('search-results-all').getAttribute('data-state')).toBe('done');
+  const hit = await charLefts('[data-testid="search-hit"] .hit-title', HEBREW_TITLE);
+  expect(hit, 'the hit shows the title').not.toBeNull();
+  expect(Math.min(...hit!)).toBe(hit!.at(-1));
+  const matched = await charLefts('[data-testid="search-job"]', HEBREW_LIST);
+  const matchedCount = await charLefts('[data-testid="search-job"]', '1 URL');
+  expect(matchedCount![0]).toBeGreaterThan(Math.max(...matched!));
+  await page.screenshot({ path: screenshotPath('ui-rtl-search') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration, plural } from '../../lib/format';
-import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
+import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
+import { JobName } from '../common/JobName';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 import { useNow } from '../../lib/useNow';
@@ -34,7 +35,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
       <div className="job-title">
-        <h2 data-testid="job-name">{jobName(job)}</h2>
+        <h2 data-testid="job-name">
+          <JobName job={job} />
+        </h2>
         <StatusBadge status={job.status} stop={stopBadge(job)} />
         <span className="muted job-id" title="Job id">
           {job.id}

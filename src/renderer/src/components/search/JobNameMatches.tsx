@@ -1,7 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { showJob } from '../../store/actions';
-import { jobName, jobNamesMatching, stopBadge } from '../../lib/jobs';
+import { jobNamesMatching, stopBadge } from '../../lib/jobs';
+import { JobName } from '../common/JobName';
 import { StatusBadge } from '../common/StatusBadge';
 
 // A row of names above the hits, not a second list: past this many, a word more narrows them.
@@ -32,7 +33,7 @@ function JobNameMatch({ id }: { id: string }): React.JSX.Element | null {
   if (!job) return null;
   return (
     <button type="button" className="job-name-match" onClick={() => showJob(id)} data-testid="search-job" data-job-id={id}>
-      {jobName(job)} <StatusBadge status={job.status} stop={stopBadge(job)} />
+      <JobName job={job} /> <StatusBadge status={job.status} stop={stopBadge(job)} />
     </button>
   );
 }
