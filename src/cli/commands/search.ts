@@ -7,6 +7,7 @@ import { codePointMarks, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore,
 import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
+import { readableUrl } from '../../shared/readable-url';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
 
@@ -43,7 +44,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   if (h.field !== 'body') where.push(`in the ${h.field}`);
   where.push(`score ${formatScore(h.score, 2)}`);
   if (h.sameIn) where.push(`also in ${alsoIn(h, ', ')}`);
-  write(`${n}. ${h.title || '(no title)'}  ${h.url}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
+  write(`${n}. ${h.title || '(no title)'}  ${readableUrl(h.url)}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
 }
 
 /** What an argument that is a word of the query stands as while the flags are read. */
