@@ -120,6 +120,15 @@ describe('safeFileName', () => {
     expect(safeFileName('https://www.example.org/a/b/c.pdf?x=1', new Set(), 'txt')).toBe('example.org a b c.pdf x=1.txt');
   });
 
+  it("names a URL in its own letters: an IDN host as the app shows it, a path's escapes read though one byte is not UTF-8", () => {
+    expect(safeFileName('https://xn--r8jz45g.jp/%E8%B3%87%E6%96%99/%E5%A0%B1%E5%91%8A.pdf', new Set(), 'txt')).toBe('例え.jp 資料 報告.pdf.txt');
+    expect(safeFileName('https://xn--e1afmkfd.xn--p1ai/%D0%BE%D1%82%D1%87%D1%91%D1%82.pdf', new Set(), 'txt')).toBe('пример.рф отчёт.pdf.txt');
+    // A Latin-1 page's path: its %E9 stays, the spaces around it are read.
+    expect(safeFileName('https://example.org/rapport%20annuel%20%E9t%E9.pdf', new Set(), 'txt')).toBe('example.org rapport annuel %E9t%E9.pdf.txt');
+    // A look-alike host stays as Punycode, as in the app's address column.
+    expect(safeFileName('https://xn--80ak6aa92e.com/', new Set(), 'txt')).toBe('xn--80ak6aa92e.com.txt');
+  });
+
   it('gives 10,000 identical titles distinct names quickly', () => {
     const taken = new Set<string>();
     const t0 = Date.now();

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
+import { readableUrl } from '../../shared/readable-url';
 
 /** 120 UTF-16 units including the extension: short enough that "folder/name" stays far below Windows' 260-character MAX_PATH for ordinary folders. */
 export const MAX_NAME_LENGTH = 120;
@@ -57,13 +58,18 @@ function truncateToFit(stem: string, suffix: string): string {
   return graphemes.slice(0, lo).join('');
 }
 
-/** A URL as a readable name: "https://www.example.org/a/b.pdf?x=1" → "example.org a b.pdf x=1". */
+/**
+ * A URL as a readable name: "https://www.example.org/a/b.pdf?x=1" → "example.org a b.pdf x=1";
+ * its host and path in their own letters, as the app shows them (readableUrl): a PDF without a
+ * title from xn--r8jz45g.jp was named "xn--r8jz45g.jp 資料.pdf". ASCII escapes are read one by
+ * one after that, so one byte that is not UTF-8 (a Latin-1 path's %E9) leaves only itself encoded.
+ */
 function fromUrl(s: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return s;
-  let rest = s.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^www\./i, '');
-  try {
-    rest = decodeURIComponent(rest);
-  } catch {}
+  const rest = readableUrl(s)
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/^www\./i, '')
+    .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return rest.replace(/[/?#&]+/g, ' ');
 }
 
