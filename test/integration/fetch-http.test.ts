@@ -54,8 +54,16 @@ const HARBOUR = (i: number): string => `Sentence ${i} tells of the harbour and i
 const ORDER = 'The order is valued at $8.8 billion by the U.S. Department of Commerce and Mr. Smith in Washington, D.C. on Monday.';
 const MINUTES = `Intro ends here. ${[0, 1, 2, 3, 4].map(HARBOUR).join('')}${ORDER} ${[5, 6, 7, 8, 9, 10, 11].map(HARBOUR).join('')}`.trim();
 
+/** Bangkok in Thai, written as Thai is, without spaces between words: its size, its weather, its traffic. */
+const BANGKOK = [
+  'กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย มีประชากรมากกว่าสิบล้านคน',
+  'วันนี้อากาศร้อนมาก อุณหภูมิสูงสุดสามสิบเจ็ดองศา กรมอุตุนิยมวิทยาเตือนให้ดื่มน้ำมากๆ',
+  'การจราจรในกรุงเทพติดขัดมากในช่วงเย็น โดยเฉพาะบริเวณถนนสุขุมวิท',
+];
+
 beforeAll(async () => {
   srv = await startServer({
+    '/bangkok.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(BANGKOK.join('\n\n')),
     '/article': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
     '/doc.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(4, 'Four Pages')),
     '/data.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"name":"a","n":1},{"name":"b","n":2}],"next":"https://api.example/p2"}'),
@@ -179,6 +187,13 @@ describe('HTML', () => {
     expect(r.meta?.passages).toBeGreaterThan(0);
     expect(r.content.split('\n\n')[0]).not.toBe('');
     expect(r.content).toContain('Neap tides are weaker');
+  });
+  it('answers a question asked in Thai, whose words are written without spaces', async () => {
+    // "How many people live in Bangkok?" and "the evening traffic": one "word" each, that no passage held.
+    const people = (await get('/bangkok.txt', { question: 'ประชากรในกรุงเทพมีกี่คน' })).content.split('\n\n');
+    expect(people[0]).toBe(BANGKOK[0]);
+    expect(people).not.toContain(BANGKOK[1]);
+    expect((await get('/bangkok.txt', { question: 'การจราจรช่วงเย็น' })).content).toBe(BANGKOK[2]);
   });
   it('cuts a long paragraph into passages at sentence ends, not after U.S., Mr., D.C. or inside $8.8', async () => {
     const r = await get('/minutes.txt', { question: 'what is the order valued at?', context: true });

@@ -598,6 +598,17 @@ describe('Ask this job', () => {
     expect(askJob(store, 'ja', '観光客はどこへ行く')[0]).toMatchObject({ idx: 3 });
     expect(askJob(store, 'zh', '上海有多少人口？')[0]).toMatchObject({ jobId: 'zh', idx: 1 });
   });
+
+  it('answers a question asked in Thai, written without spaces between words', () => {
+    storeJob('th', [
+      { url: 'https://th.test/0', title: 'กรุงเทพ', content: 'กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย มีประชากรมากกว่าสิบล้านคน' },
+      { url: 'https://th.test/1', title: 'อากาศ', content: 'วันนี้อากาศร้อนมาก อุณหภูมิสูงสุดสามสิบเจ็ดองศา' },
+      { url: 'https://th.test/2', title: 'จราจร', content: 'การจราจรในกรุงเทพติดขัดมากในช่วงเย็น โดยเฉพาะบริเวณถนนสุขุมวิท' },
+    ]);
+    // As one phrase, the question matched no result, and no passage shared its one "word".
+    expect(askJob(store, 'th', 'ประชากรในกรุงเทพมีกี่คน')[0]).toMatchObject({ jobId: 'th', idx: 0 });
+    expect(askJob(store, 'th', 'อุณหภูมิวันนี้เท่าไร')[0]).toMatchObject({ jobId: 'th', idx: 1 });
+  });
 });
 
 describe('query syntax', () => {

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { CJK_CHAR, foldTerm, PICTOGRAPH } from '../search/fold';
+import { CJK_CHAR, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords } from '../search/fold';
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { FUNCTION_WORDS } from './function-words';
@@ -151,7 +151,9 @@ const AFTER_INNER_DOT = /(?<=[\p{L}\p{N}]\.)\p{L}/uy;
  * Words for ranking (WORD), except that Chinese, Japanese and Korean, written without spaces,
  * would make a whole clause one word, so no question ever shared a word with a passage.
  * Their runs become overlapping character pairs (東京都は → 東京 京都 都は), the usual unit of
- * CJK retrieval: most words are two characters.
+ * CJK retrieval: most words are two characters. Thai, Lao, Khmer and Burmese, written without
+ * spaces too, are cut into their words by ICU's dictionaries, as the search index cuts them:
+ * a Thai question was one word that no passage held, and got no answer.
  */
 export function questionTerms(text: string): string[] {
   const out: string[] = [];
@@ -160,7 +162,8 @@ export function questionTerms(text: string): string[] {
     AFTER_INNER_DOT.lastIndex = m.index;
     if (AFTER_INNER_DOT.test(text)) out.push(`.${word}`);
     if (!CJK_CHAR.test(word)) {
-      out.push(word);
+      if (hasUnspacedLetter(word)) out.push(...unspacedWords(word));
+      else out.push(word);
       continue;
     }
     for (const part of word.match(CJK_OR_NOT) ?? []) {

@@ -50,6 +50,16 @@ let words: Intl.Segmenter | undefined;
 /** ICU's word breaks (UAX #29, with its dictionaries for scripts written without spaces), made at first use. */
 export const wordSegmenter = (): Intl.Segmenter => (words ??= new Intl.Segmenter('th', { granularity: 'word' }));
 
+/** Whether text holds a letter of Thai, Lao, Khmer or Burmese, written without spaces between words. */
+export const hasUnspacedLetter = (text: string): boolean => SEA_ANY.test(text);
+
+/** The words of such text, as ICU's dictionaries cut it (and the index holds them): ประชากรกรุงเทพ is ประชากร, กรุงเทพ. */
+export function unspacedWords(text: string): string[] {
+  const out: string[] = [];
+  for (const s of wordSegmenter().segment(text)) if (s.isWordLike) out.push(s.segment);
+  return out;
+}
+
 /** Where each word after the first starts in a run of SEA_LETTER (UTF-16 offsets into the run). */
 function wordStarts(run: string): number[] {
   const out: number[] = [];

@@ -6,7 +6,7 @@ import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { wordForm } from '../fetch/word-forms';
-import { CJK_CHAR, foldTerm, foldWithMap, quoteTerm } from './fold';
+import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
@@ -264,9 +264,10 @@ const ASK_PASSAGES = 5;
 export function askJob(store: Store, jobId: string, question: string, max = ASK_PASSAGES): JobAnswer[] {
   const plain = plainQuery(question);
   if (!plain) throw emptyQuestionError(question);
-  // A Chinese or Japanese question has no spaces, so its one "word" as a phrase would match
-  // only results that hold the whole question: its character pairs are the words here.
-  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) ? questionTerms(t.text) : [t.text])))];
+  // A Chinese, Japanese or Thai question has no spaces, so its one "word" as a phrase would
+  // match only results that hold the whole question: its character pairs (its words, in Thai)
+  // are the words here.
+  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) || hasUnspacedLetter(t.text) ? questionTerms(t.text) : [t.text])))];
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
   // Each word also as the start of its form (wordForm), so the index finds a result holding
   // another form of it: "launching" found only results holding "launching", and a job whose
