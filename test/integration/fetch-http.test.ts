@@ -61,8 +61,19 @@ const BANGKOK = [
   'การจราจรในกรุงเทพติดขัดมากในช่วงเย็น โดยเฉพาะบริเวณถนนสุขุมวิท',
 ];
 
+/** Delhi in Hindi: sentences ended by the danda (।), in one paragraph of 1,600 characters. */
+const DELHI = [
+  'दिल्ली भारत की राजधानी है और यहाँ दो करोड़ से अधिक लोग रहते हैं जो देश के हर हिस्से से आए हैं',
+  'शहर में कई ऐतिहासिक इमारतें हैं जिन्हें देखने के लिए हर साल लाखों पर्यटक आते हैं',
+  'आज दिल्ली में मौसम साफ रहेगा और अधिकतम तापमान पैंतीस डिग्री रहने की संभावना है',
+  'लाल किला और कुतुब मीनार यहाँ के प्रमुख पर्यटन स्थल हैं जो मुगल काल में बनाए गए थे',
+  'यमुना नदी शहर के पूर्वी हिस्से से होकर बहती है और इसका पानी बहुत प्रदूषित हो चुका है',
+  'दिल्ली मेट्रो देश की सबसे बड़ी मेट्रो प्रणालियों में से एक है और रोज़ लाखों लोग इससे यात्रा करते हैं',
+];
+
 beforeAll(async () => {
   srv = await startServer({
+    '/delhi.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`${[...DELHI, ...DELHI, ...DELHI].join('। ')}।\n`),
     '/bangkok.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(BANGKOK.join('\n\n')),
     '/article': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
     '/doc.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(4, 'Four Pages')),
@@ -194,6 +205,15 @@ describe('HTML', () => {
     expect(people[0]).toBe(BANGKOK[0]);
     expect(people).not.toContain(BANGKOK[1]);
     expect((await get('/bangkok.txt', { question: 'การจราจรช่วงเย็น' })).content).toBe(BANGKOK[2]);
+  });
+  it('cuts a long Hindi paragraph into passages at its sentence ends (।), not mid-sentence', async () => {
+    const r = await get('/delhi.txt', { question: 'यमुना नदी का पानी कैसा है?' });
+    const passages = r.content.split('\n\n');
+    expect(passages.some((p) => p.includes(DELHI[4]!))).toBe(true);
+    for (const p of passages) {
+      expect(p.endsWith('।')).toBe(true);
+      expect(DELHI.some((d) => p.startsWith(d))).toBe(true);
+    }
   });
   it('cuts a long paragraph into passages at sentence ends, not after U.S., Mr., D.C. or inside $8.8', async () => {
     const r = await get('/minutes.txt', { question: 'what is the order valued at?', context: true });

@@ -51,11 +51,20 @@ function endsSentence(piece: string, next: string): boolean {
   return !ABBREVIATION.test(piece.trimEnd());
 }
 
+/**
+ * A piece of a paragraph up to a sign that may end its sentence: . ! ? and, always ending one,
+ * those of other scripts: 。！？ (Chinese, Japanese), । ॥ (Hindi, Marathi, Nepali, Bengali),
+ * ؟ ۔ (Arabic's question mark, Urdu's full stop), ። (Amharic), ။ (Burmese), ។ (Khmer). Without
+ * them a long Hindi paragraph was cut at a space every 600 characters, mid-sentence, and a
+ * question's answer came back as the whole paragraph in three broken pieces.
+ */
+const SENTENCE_PIECE = /[^.!?。！？।॥؟۔።။។\n]+(?:[.!?。！？।॥؟۔።။។]+|\n|$)\s*/g;
+
 /** A paragraph's sentences as a reader finds them (endsSentence), with where each starts. */
 function* wholeSentences(p: string): Generator<[string, number]> {
   let cur = '';
   let at = 0;
-  for (const m of p.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)\s*/g)) {
+  for (const m of p.matchAll(SENTENCE_PIECE)) {
     if (cur && endsSentence(cur, m[0])) {
       yield [cur, at];
       cur = '';
