@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Options } from '../shared/types';
 import { MODES, RENDER_MODES } from '../shared/types';
@@ -156,12 +157,21 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
   return o;
 }
 
+/** A host name in its own letters (wiki.例え.jp) as the URL parser writes it, to be checked so; '' when it cannot be one. */
+function asciiHost(h: string): string {
+  // ASCII, or more than a name (a path, a port, a user): left as it is, for the check to refuse.
+  if (!/[^\x20-\x7e]/.test(h) || /[\s/\\?#@:%]/.test(h)) return h;
+  const dot = h.startsWith('.') ? '.' : '';
+  const ascii = domainToASCII(h.slice(dot.length));
+  return ascii && dot + ascii;
+}
+
 /** --allow-host values, checked: a host name or an address, no scheme, port or path. */
 export function allowHostsFromFlags(values: Record<string, unknown>): string[] {
   const raw = values['allow-host'];
   const list = Array.isArray(raw) ? (raw as unknown[]).filter((v): v is string => typeof v === 'string') : [];
   for (const h of list) {
-    const v = h.trim();
+    const v = asciiHost(h.trim());
     // An IPv6 address is all colons; a name or IPv4 address with a colon has a port.
     const hasPort = /:\d+$/.test(v) && (v.match(/:/g) ?? []).length === 1;
     if (!/^\.?[a-z0-9._:[\]-]+$/i.test(v) || hasPort) {

@@ -2,7 +2,8 @@
  * A list's URLs in Japanese or Russian as `sift` prints them for a person: the summary after
  * `sift batch`, `sift status` and `sift search` name a target as its progress lines do, in
  * its own letters (/記事/東京?q=москва), not as the stored percent escapes. --json keeps the
- * stored URL. A real `sift` against a loopback site, in a temp SIFT_HOME.
+ * stored URL; --allow-host takes such a host name as typed. A real `sift` against a loopback
+ * site, in a temp SIFT_HOME.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -59,4 +60,15 @@ test('sift batch, status and search name a target by its readable URL; --json ke
   expect(jsonLines(json.stdout)[1]).toMatchObject({ url: `${site.base}${ENCODED}` });
   const hits = jsonLines((await runSift(['search', '首都', '--json', '--db', db], { env })).stdout);
   expect(hits[0]).toMatchObject({ url: `${site.base}${ENCODED}` });
+});
+
+test('--allow-host takes a host name in its own letters, as a person types it', { timeout: 120_000 }, async () => {
+  // Refused before as "not a host name or address", so an intranet named so could not be let through.
+  const r = await runSift(['fetch', `${site.base}${PATH}`, '--allow-host', 'wiki.例え.test', '--allow-host', '.пример.рф', '--mode', 'text', '--db', db], { env });
+  expect(r.stderr).not.toMatch(/not a host name/);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('東京都は日本の首都です。');
+  const bad = await runSift(['fetch', `${site.base}${PATH}`, '--allow-host', 'wiki.例え.test/path', '--db', db], { env });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--allow-host "wiki\.例え\.test\/path" is not a host name or address/);
 });

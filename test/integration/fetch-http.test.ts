@@ -560,6 +560,29 @@ describe('redirects', () => {
     expect(long).toMatchObject({ status: 502, reason: 'upstream', msg: 'too many redirects (more than 10)' });
     expect(srv.hits.length - before).toBe(12);
   });
+  it('fetches an intranet host with an internationalized name listed in its own letters, through its Punycode name', async () => {
+    // The URL parser writes 例え.test as xn--r8jz45g.test: that is the name resolved and
+    // connected to. Listed as the person types it, the host was never matched, so stayed blocked.
+    const table = { 'xn--r8jz45g.test': ['127.0.0.1'], 'wiki.xn--r8jz45g.test': ['127.0.0.1'] };
+    for (const listed of ['例え.test', '.例え.test', 'xn--r8jz45g.test']) {
+      const guarded = fetcher({ allowPrivate: false, allowHosts: [listed] }, table);
+      try {
+        const host = listed.startsWith('.') ? 'wiki.例え.test' : '例え.test';
+        const r = await guarded.fetchTarget(new AbortController().signal, caller, { url: `http://${host}:${srv.port}/notes.txt` });
+        expect(r.content, listed).toContain('alpha line');
+        expect(r.meta?.final_url).toBe(`http://${listed.startsWith('.') ? 'wiki.' : ''}xn--r8jz45g.test:${srv.port}/notes.txt`);
+      } finally {
+        await guarded.close();
+      }
+    }
+    // A listed name that only looks alike is no match.
+    const other = fetcher({ allowPrivate: false, allowHosts: ['例え2.test'] }, table);
+    try {
+      expect(await fail(other.fetchTarget(new AbortController().signal, caller, { url: `http://例え.test:${srv.port}/notes.txt` }))).toMatchObject({ status: 403, reason: 'blocked' });
+    } finally {
+      await other.close();
+    }
+  });
   it('blocks a redirect to a private address with 403 before connecting', async () => {
     const guarded = fetcher({ allowPrivate: false, allowHosts: ['site.test'] }, { 'site.test': ['127.0.0.1'], 'inner.test': ['127.0.0.1'] });
     try {

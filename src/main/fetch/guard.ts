@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
+import { domainToASCII } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { blocked, DNS_HINT, FetchError } from './errors';
 
@@ -101,11 +102,25 @@ function embedded(four: number[], via: string): string | null {
 /** A host as a socket takes it: an IPv6 address without the brackets a URL writes it in. */
 export const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 
+/**
+ * A listed host as a URL's host name is written: an internationalized name in Punycode, as the
+ * URL parser writes the name fetched (wiki.例え.jp is wiki.xn--r8jz45g.jp). Listed in its own
+ * letters, it never matched, and the intranet it named stayed blocked.
+ */
+function listedAsUrlHost(listed: string): string {
+  const p = listed.toLowerCase().trim();
+  // ASCII, or more than a name (a path, a port, a user): left as it is, matching no host.
+  if (!/[^\x20-\x7e]/.test(p) || /[\s/\\?#@:%]/.test(p)) return p;
+  const dot = p.startsWith('.') ? '.' : '';
+  const ascii = domainToASCII(p.slice(dot.length));
+  return ascii ? dot + ascii : p;
+}
+
 export function hostAllowed(hostname: string, allowHosts: string[]): boolean {
   // An IPv6 address is listed as the URL writes it ([::1]) or bare (::1): either matches.
   const h = bareHost(hostname.toLowerCase()).replace(/\.$/, '');
   return allowHosts.some((a) => {
-    const p = bareHost(a.toLowerCase().trim()).replace(/\.$/, '');
+    const p = bareHost(listedAsUrlHost(a)).replace(/\.$/, '');
     if (!p) return false;
     if (p.startsWith('.')) return h === p.slice(1) || h.endsWith(p);
     return h === p;
