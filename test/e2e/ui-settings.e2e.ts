@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { axOf } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
@@ -46,8 +47,16 @@ test('values that cannot be saved are named next to their field, and Save waits 
   await expect.poll(fieldError('userAgent')).toMatch(/^Use plain letters, digits and punctuation \(ASCII\) on one line/);
   await page.getByTestId('setting-allowHosts').fill('fd00::5\nwiki.example:8080');
   expect(await page.getByTestId('setting-allowHosts').locator('xpath=ancestor::label').locator('.field-error').count()).toBe(0);
-  expect(await page.getByTestId('settings-status').textContent()).toBe('Fix the fields marked in red to save.');
+  // The status names the fields to fix: "the fields marked in red" said nothing to a screen reader.
+  expect(await page.getByTestId('settings-status').textContent()).toBe('Fix 2 fields to save: “Live jobs at once (this app)”, “User agent”.');
   expect(await page.getByTestId('settings-save').isDisabled()).toBe(true);
+  // A screen reader hears the field by its label (and unit), then its error, and that it is invalid;
+  // the error or the help was read as part of the name.
+  expect(await axOf(page, '[data-testid="setting-jobsPerCaller"]')).toEqual({ name: 'Live jobs at once (this app)', description: 'At most “Live jobs at once (all)”, now 8.', invalid: true });
+  expect(await axOf(page, '[data-testid="setting-ttlHours"]')).toEqual({ name: 'Keep finished jobs for hours', description: expect.stringMatching(/^Counted from a job’s end/), invalid: false });
+  expect(await axOf(page, '[data-testid="setting-userAgent"]')).toMatchObject({ name: 'User agent', description: expect.stringMatching(/^Use plain letters/), invalid: true });
+  expect(await axOf(page, '[data-testid="setting-allowHosts"]')).toEqual({ name: 'Hosts allowed even when private addresses are blocked', description: '', invalid: false });
+  expect(await axOf(page, '[data-testid="setting-render"]')).toMatchObject({ name: 'Run a page’s JavaScript', invalid: false });
   await page.getByTestId('setting-userAgent').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('ui-settings-invalid') });
   await expectNoInternalErrorText(page);

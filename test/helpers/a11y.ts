@@ -107,3 +107,24 @@ export function nestedLiveRegions(page: Page): Promise<string[]> {
     return out;
   });
 }
+
+/**
+ * The name and the description Chromium's accessibility tree gives the element `selector` finds
+ * (what a screen reader reads as the control, then after it), and whether it is marked invalid.
+ */
+export async function axOf(page: Page, selector: string): Promise<{ name: string; description: string; invalid: boolean }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+    const { nodeId } = (await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector })) as { nodeId: number };
+    if (!nodeId) throw new Error(`no element for ${selector}`);
+    const { nodes } = (await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })) as {
+      nodes: { name?: { value?: string }; description?: { value?: string }; properties?: { name: string; value: { value?: unknown } }[] }[];
+    };
+    const n = nodes[0];
+    const invalid = n?.properties?.find((p) => p.name === 'invalid')?.value.value;
+    return { name: n?.name?.value ?? '', description: n?.description?.value ?? '', invalid: invalid !== undefined && invalid !== 'false' };
+  } finally {
+    await cdp.detach();
+  }
+}

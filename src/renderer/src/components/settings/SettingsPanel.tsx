@@ -71,6 +71,55 @@ function BrowserStatus({ info }: { info: BrowserInfoView | null | 'error' }): Re
 
 const UNITS: Partial<Record<keyof Settings, string>> = Object.fromEntries(GROUPS.flatMap((g) => g.fields.map((f) => [f.key, f.unit])));
 
+const numberLabels = (g: (typeof GROUPS)[number]): Record<string, string> => Object.fromEntries(g.fields.map((f) => [f.key, f.label]));
+
+/** Each field's label as the form shows it, in the form's order, for the status that names the fields to fix. */
+const LABELS = {
+  ...numberLabels(GROUPS[0]!),
+  ...numberLabels(GROUPS[1]!),
+  render: 'Run a page’s JavaScript',
+  ...numberLabels(RENDER_GROUP),
+  chromiumPath: 'Browser for the command line',
+  allowPrivate: 'Allow private and loopback addresses',
+  allowHosts: 'Hosts allowed even when private addresses are blocked',
+  userAgent: 'User agent',
+  archiveService: 'Archive service',
+} as Record<keyof Settings, string>;
+const FORM_ORDER = Object.keys(LABELS) as (keyof Settings)[];
+
+/** The ids of a field's label, unit and note (its help or its error), for the aria-* that tie them to the field. */
+const ids = (key: keyof Settings): { label: string; unit: string; note: string } => ({ label: `setting-${key}-label`, unit: `setting-${key}-unit`, note: `setting-${key}-note` });
+
+/**
+ * A field named by its label (and unit) alone, its error or help as its description. Inside its
+ * <label> the field was named by the label's whole text: a screen reader read "Keep finished
+ * jobs for hours At least 1 hour." as the field's name, and nothing said it was a problem
+ * beyond "invalid".
+ */
+function fieldA11y(key: keyof Settings, error: string | undefined, o: { unit?: boolean; help?: boolean } = {}): Record<string, string | boolean | undefined> {
+  const id = ids(key);
+  return {
+    'aria-labelledby': o.unit ? `${id.label} ${id.unit}` : id.label,
+    'aria-describedby': error || o.help ? id.note : undefined,
+    'aria-invalid': !!error,
+  };
+}
+
+/** Under a field: its error when it has one, else its help. */
+function FieldNote({ id, error, help }: { id: keyof Settings; error: string | undefined; help?: string }): React.JSX.Element | null {
+  if (error) return <span className="field-error" id={ids(id).note}>{error}</span>;
+  return help ? <span className="muted" id={ids(id).note}>{help}</span> : null;
+}
+
+/**
+ * What stands between the user and Save, by the fields' names: "Fix the fields marked in red"
+ * told a screen-reader user (and anyone who does not tell red apart) nothing of where to look.
+ */
+function fixToSave(keys: (keyof Settings)[]): string {
+  const names = [...keys].sort((a, b) => FORM_ORDER.indexOf(a) - FORM_ORDER.indexOf(b)).map((k) => `“${LABELS[k]}”`);
+  return names.length === 1 ? `Fix ${names[0]} to save.` : `Fix ${names.length} fields to save: ${names.join(', ')}.`;
+}
+
 export function SettingsPanel(): React.JSX.Element {
   const [saved, setSaved] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
@@ -149,19 +198,19 @@ export function SettingsPanel(): React.JSX.Element {
 
   const numberField = (f: NumberField): React.JSX.Element => (
     <label key={f.key} className="field setting">
-      <span>{f.label}</span>
+      <span id={ids(f.key).label}>{f.label}</span>
       <span className="setting-input">
         <input
           type="number"
           step={f.step ?? 1}
           value={Number.isNaN(draft[f.key]) ? '' : draft[f.key]}
           onChange={(e) => set(f.key, e.target.value === '' ? Number.NaN : Number(e.target.value))}
-          aria-invalid={!!errors[f.key]}
+          {...fieldA11y(f.key, errors[f.key], { unit: !!f.unit, help: true })}
           data-testid={`setting-${f.key}`}
         />
-        {f.unit && <span className="muted">{f.unit}</span>}
+        {f.unit && <span className="muted" id={ids(f.key).unit}>{f.unit}</span>}
       </span>
-      {errors[f.key] ? <span className="field-error">{errors[f.key]}</span> : <span className="muted">{f.help}</span>}
+      <FieldNote id={f.key} error={errors[f.key]} help={f.help} />
     </label>
   );
 
@@ -183,22 +232,22 @@ export function SettingsPanel(): React.JSX.Element {
         <fieldset data-testid="settings-render">
           <legend>Running JavaScript</legend>
           <label className="field setting">
-            <span>Run a page’s JavaScript</span>
-            <select value={draft.render} onChange={(e) => set('render', e.target.value as RenderMode)} data-testid="setting-render">
+            <span id={ids('render').label}>Run a page’s JavaScript</span>
+            <select value={draft.render} onChange={(e) => set('render', e.target.value as RenderMode)} {...fieldA11y('render', errors.render, { help: true })} data-testid="setting-render">
               {RENDER_MODES.map((m) => (
                 <option key={m} value={m}>
                   {m}
                 </option>
               ))}
             </select>
-            <span className="muted">{RENDER_HELP[draft.render]} A list line’s render= wins.</span>
+            <FieldNote id="render" error={errors.render} help={`${RENDER_HELP[draft.render]} A list line’s render= wins.`} />
           </label>
           {RENDER_GROUP.fields.map(numberField)}
           <BrowserStatus info={browser} />
           <label className="field">
-            <span>Browser for the command line</span>
-            <input type="text" value={draft.chromiumPath} onChange={(e) => set('chromiumPath', e.target.value)} placeholder="empty: SIFT_CHROMIUM, then the usual places" aria-invalid={!!errors.chromiumPath} data-testid="setting-chromiumPath" />
-            {errors.chromiumPath ? <span className="field-error">{errors.chromiumPath}</span> : <span className="muted">A Chromium or Chrome executable. The app itself uses its own built-in Chromium.</span>}
+            <span id={ids('chromiumPath').label}>Browser for the command line</span>
+            <input type="text" value={draft.chromiumPath} onChange={(e) => set('chromiumPath', e.target.value)} placeholder="empty: SIFT_CHROMIUM, then the usual places" {...fieldA11y('chromiumPath', errors.chromiumPath, { help: true })} data-testid="setting-chromiumPath" />
+            <FieldNote id="chromiumPath" error={errors.chromiumPath} help="A Chromium or Chrome executable. The app itself uses its own built-in Chromium." />
           </label>
         </fieldset>
         <fieldset>
@@ -208,19 +257,19 @@ export function SettingsPanel(): React.JSX.Element {
             Allow private and loopback addresses (your intranet, localhost)
           </label>
           <label className="field">
-            <span>Hosts allowed even when private addresses are blocked</span>
-            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" aria-invalid={!!errors.allowHosts} data-testid="setting-allowHosts" />
-            {errors.allowHosts && <span className="field-error">{errors.allowHosts}</span>}
+            <span id={ids('allowHosts').label}>Hosts allowed even when private addresses are blocked</span>
+            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" {...fieldA11y('allowHosts', errors.allowHosts)} data-testid="setting-allowHosts" />
+            <FieldNote id="allowHosts" error={errors.allowHosts} />
           </label>
           <label className="field">
-            <span>User agent</span>
-            <input type="text" value={draft.userAgent} onChange={(e) => set('userAgent', e.target.value)} aria-invalid={!!errors.userAgent} data-testid="setting-userAgent" />
-            {errors.userAgent && <span className="field-error">{errors.userAgent}</span>}
+            <span id={ids('userAgent').label}>User agent</span>
+            <input type="text" value={draft.userAgent} onChange={(e) => set('userAgent', e.target.value)} {...fieldA11y('userAgent', errors.userAgent)} data-testid="setting-userAgent" />
+            <FieldNote id="userAgent" error={errors.userAgent} />
           </label>
           <label className="field">
-            <span>Archive service (for "recover")</span>
-            <input type="text" value={draft.archiveService} onChange={(e) => set('archiveService', e.target.value)} placeholder="empty: never look up archived copies" aria-invalid={!!errors.archiveService} data-testid="setting-archiveService" />
-            {errors.archiveService ? <span className="field-error">{errors.archiveService}</span> : <span className="muted">Default: {DEFAULT_SETTINGS.archiveService}</span>}
+            <span id={ids('archiveService').label}>Archive service (for "recover")</span>
+            <input type="text" value={draft.archiveService} onChange={(e) => set('archiveService', e.target.value)} placeholder="empty: never look up archived copies" {...fieldA11y('archiveService', errors.archiveService, { help: true })} data-testid="setting-archiveService" />
+            <FieldNote id="archiveService" error={errors.archiveService} help={`Default: ${DEFAULT_SETTINGS.archiveService}`} />
           </label>
         </fieldset>
         {saveError && <ErrorMessage error={saveError} testId="settings-error" />}
@@ -235,7 +284,7 @@ export function SettingsPanel(): React.JSX.Element {
             Restore defaults
           </FocusSafeButton>
           <span className="muted" role="status" data-testid="settings-status">
-            {invalid ? 'Fix the fields marked in red to save.' : status === 'saved' ? 'Saved. New jobs use these settings.' : changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : ''}
+            {invalid ? fixToSave(Object.keys(errors) as (keyof Settings)[]) : status === 'saved' ? 'Saved. New jobs use these settings.' : changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : ''}
           </span>
         </div>
       </form>
