@@ -10,11 +10,31 @@ import { conflictMessage, optionsConflict } from '../shared/urllist/options';
  * Throws the same 422 FetchError a target would fail with.
  */
 export async function checkOptions(options: Options, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<void> {
+  const problem = await optionsProblem(options, fetcher);
+  if (problem) throw problem.error;
+}
+
+/**
+ * checkOptions' first problem and the options it is about (a conflict is about the mode too), so
+ * a form can mark those fields: the app said "invalid grep expression" under the whole form, and
+ * a screen reader on the Grep box heard nothing wrong with it. Null when the options are fine.
+ */
+export async function optionsProblem(options: Options, fetcher: Pick<Fetcher, 'extractBuffer'>): Promise<{ error: unknown; fields: (keyof Options)[] } | null> {
   const clash = optionsConflict(options);
-  if (clash) throw badOption(conflictMessage(clash), clash.hint);
-  parsePages(options.pages);
-  if (options.grep !== undefined) compileGrep(options.grep);
-  if (options.jq !== undefined && options.jq.trim() !== '') await checkJq(options.jq, fetcher);
+  if (clash) return { error: badOption(conflictMessage(clash), clash.hint), fields: [clash.key, 'mode'] };
+  const checks: [keyof Options, () => unknown][] = [
+    ['pages', () => parsePages(options.pages)],
+    ['grep', () => options.grep !== undefined && compileGrep(options.grep)],
+    ['jq', () => options.jq !== undefined && options.jq.trim() !== '' && checkJq(options.jq, fetcher)],
+  ];
+  for (const [field, check] of checks) {
+    try {
+      await check();
+    } catch (error) {
+      return { error, fields: [field] };
+    }
+  }
+  return null;
 }
 
 /**

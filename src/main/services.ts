@@ -18,7 +18,7 @@ import { defaultLogPath, settingsPath } from './paths';
 import { exportJob, exportOptionsFromCli, exportSourceOf } from './export';
 import { hitsFileName, writeHits } from './export/hits';
 import { askJob, askScope, searchStore } from './search';
-import { checkOptions } from './check-options';
+import { optionsProblem } from './check-options';
 import { openEngine, type Engine } from './engine';
 import { expandSitemapIndex } from './sitemap-index';
 import { fetchListAt, isListType } from './list-at';
@@ -289,13 +289,10 @@ export function createServices(opts: ServicesOptions): Services {
     preview: ({ target }) => fetcher.fetchTarget(new AbortController().signal, DESKTOP, target as Target),
 
     checkOptions: async ({ options }) => {
-      try {
-        await checkOptions(options, fetcher);
-        return { ok: true };
-      } catch (err) {
-        if (err instanceof SiftError) return { ok: false, error: err.toInfo() };
-        throw err;
-      }
+      const problem = await optionsProblem(options, fetcher);
+      if (!problem) return { ok: true };
+      if (problem.error instanceof SiftError) return { ok: false, error: problem.error.toInfo(), fields: problem.fields };
+      throw problem.error;
     },
 
     getSettings: () => settings,

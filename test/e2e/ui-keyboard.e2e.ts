@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { focused, lowContrast, tabWalk } from '../helpers/a11y';
+import { axOf, focused, lowContrast, tabWalk } from '../helpers/a11y';
 import { openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
@@ -101,10 +101,24 @@ test('a list typed in, options set with the keys, a URL picked with the arrows a
   await page.keyboard.type('(unclosed');
   await page.keyboard.press('Tab');
   await expect.poll(() => page.getByTestId('options-error').getAttribute('role')).toBe('alert');
+  // The error is the Grep box's: back on it, a screen reader hears it invalid and why; no other field is marked.
+  expect(await axOf(page, '[data-testid="opt-grep"]')).toEqual({ name: 'Grep', description: expect.stringMatching(/^invalid grep expression "\(unclosed": .+ grep takes a JavaScript regular expression/), invalid: true });
+  expect(await axOf(page, '[data-testid="opt-pages"]')).toEqual({ name: 'PDF pages', description: '', invalid: false });
+  expect(await axOf(page, '[data-testid="opt-mode"]')).toMatchObject({ name: 'Extract', invalid: false });
   await page.getByTestId('opt-grep').focus();
   await page.keyboard.press('Control+a');
   await page.keyboard.press('Delete');
   await page.keyboard.press('Tab');
+  await expect.poll(() => page.getByTestId('options-error').count()).toBe(0);
+  expect(await axOf(page, '[data-testid="opt-grep"]')).toEqual({ name: 'Grep', description: '', invalid: false });
+  // Two options that do not go together: both fields are marked, the error tied to each.
+  await page.getByTestId('opt-jq').focus();
+  await page.keyboard.type('.items');
+  await page.getByTestId('opt-mode').selectOption('raw');
+  await expect.poll(() => page.getByTestId('options-error').count()).toBe(1);
+  for (const id of ['opt-jq', 'opt-mode']) expect(await axOf(page, `[data-testid="${id}"]`), id).toMatchObject({ description: expect.stringMatching(/^A jq program does not go with Extract set to raw/), invalid: true });
+  await page.getByTestId('opt-mode').selectOption('markdown');
+  await page.getByTestId('opt-jq').fill('');
   await expect.poll(() => page.getByTestId('options-error').count()).toBe(0);
 
   // After the options, the list Sift read: a list box the arrows move in.

@@ -459,6 +459,17 @@ describe('services over the contract', () => {
     expect(await r.call('checkOptions', { options: { jq: '.items[] | error("no")' } })).toEqual({ ok: true });
   });
 
+  test('checkOptions names the options its error is about, so the form can mark those fields', async () => {
+    const r = rig();
+    const fields = async (options: Record<string, unknown>) => (await r.call('checkOptions', { options })).fields;
+    expect(await fields({ pages: '3-1', grep: 'fine', jq: '.a' })).toEqual(['pages']);
+    expect(await fields({ pages: '1-3', grep: '(unclosed', jq: '.a' })).toEqual(['grep']);
+    expect(await fields({ grep: 'fine', jq: '.items[' })).toEqual(['jq']);
+    expect(await fields({ mode: 'raw', jq: '.a' })).toEqual(['jq', 'mode']);
+    expect(await fields({ mode: 'links', question: 'what?' })).toEqual(['question', 'mode']);
+    expect(await r.call('checkOptions', { options: { pages: '1-3', grep: 'x', jq: '.a' } })).toEqual({ ok: true });
+  });
+
   test('openListFile reads only the file the user chose in the dialog; a cancelled dialog gives null', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
     const file = path.join(dir, 'reading.csv');

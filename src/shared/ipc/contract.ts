@@ -107,7 +107,8 @@ export const invokeContract = {
   /** Check options before submitting (pages syntax, regex, jq program). */
   checkOptions: {
     req: z.object({ options: OptionsSchema }).strict(),
-    res: z.object({ ok: z.boolean(), error: ErrorInfoSchema.optional() }),
+    /** `fields`: the options the error is about, for the form to mark. */
+    res: z.object({ ok: z.boolean(), error: ErrorInfoSchema.optional(), fields: z.array(OptionsSchema.keyof()).optional() }),
   },
   getSettings: { req: Empty, res: SettingsSchema },
   setSettings: { req: z.object({ settings: SettingsSchema.partial() }).strict(), res: SettingsSchema },

@@ -9,7 +9,7 @@ import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { ComposerList } from '../lib/packed-list';
 import { formatCreated, plural } from '../lib/format';
-import { cleanOptions, effectiveOptions, noTargetsError, formOptionsError, truncatedListError, type ListSource } from './composer';
+import { cleanOptions, effectiveOptions, noTargetsError, formOptionsError, formOptionsFields, truncatedListError, type ListSource } from './composer';
 import { useStore } from './index';
 import { resultsStored } from './search-actions';
 
@@ -364,14 +364,14 @@ async function checkListOptions(): Promise<boolean> {
   const opts = cleanOptions(get().listOptions);
   const long = formOptionsError(opts);
   if (long) {
-    get().setOptionsError(long);
+    get().setOptionsError(long, formOptionsFields(opts));
     return false;
   }
   if (!opts.pages && !opts.grep && !opts.jq) return true;
   try {
     const res = await window.sift.checkOptions({ options: opts });
     if (res.ok) return true;
-    get().setOptionsError(res.error ? toUserError(res.error) : { code: 'bad_option', message: 'These options are not valid.', hint: '' });
+    get().setOptionsError(res.error ? toUserError(res.error) : { code: 'bad_option', message: 'These options are not valid.', hint: '' }, res.fields);
   } catch (err) {
     get().setOptionsError(toUserError(err));
   }

@@ -64,8 +64,10 @@ export interface ComposerSlice {
   preview: { url: string; result: Result } | null;
   previewLoading: boolean;
   previewError: UserError | null;
-  /** An error about the list options as a whole (checkOptions), shown by the form. */
+  /** An error about the list options (checkOptions), shown by the form. */
   optionsError: UserError | null;
+  /** The options optionsError is about: the form marks their fields invalid and ties the error to them. */
+  optionsErrorFields: readonly (keyof Options)[];
   submitting: boolean;
   submitError: UserError | null;
   sitemaps: SitemapReading | null;
@@ -79,7 +81,7 @@ export interface ComposerSlice {
   setPreview(p: ComposerSlice['preview']): void;
   setPreviewLoading(v: boolean): void;
   setPreviewError(e: UserError | null): void;
-  setOptionsError(e: UserError | null): void;
+  setOptionsError(e: UserError | null, fields?: readonly (keyof Options)[]): void;
   setSubmitting(v: boolean): void;
   setSubmitError(e: UserError | null): void;
   startSitemaps(reading: SitemapReading): void;
@@ -146,6 +148,14 @@ export function conflictError(o: Options): UserError | null {
 
 /** What the form can say of its options without asking main: one too long, or two that conflict. */
 export const formOptionsError = (o: Options): UserError | null => tooLongError(o) ?? conflictError(o);
+
+/** The fields formOptionsError is about, for the form to mark. */
+export function formOptionsFields(o: Options): (keyof Options)[] {
+  const long = tooLongOption(o);
+  if (long) return [long.key];
+  const c = optionsConflict(o);
+  return c ? [c.key, 'mode'] : [];
+}
 
 /** A URL's options as submitted: the list's, then its own on top. */
 export function effectiveOptions(listOptions: Options, own: Options | undefined): Options | undefined {
@@ -225,6 +235,7 @@ const EMPTY = {
   previewLoading: false,
   previewError: null,
   optionsError: null,
+  optionsErrorFields: [],
   submitting: false,
   submitError: null,
   sitemaps: null,
@@ -239,12 +250,12 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   setParsing: (parsing) => set({ parsing }),
   // A preview's error is of the options it ran with: kept, "the question is 2,399 characters
   // long" stayed under the panel once the question was short.
-  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, submitError: null, previewError: null })),
+  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, optionsErrorFields: [], submitError: null, previewError: null })),
   setPreviewIdx: (previewIdx) => set({ previewIdx }),
   setPreview: (preview) => set({ preview, previewLoading: false, previewError: null }),
   setPreviewLoading: (previewLoading) => set({ previewLoading }),
   setPreviewError: (previewError) => set({ previewError, previewLoading: false }),
-  setOptionsError: (optionsError) => set({ optionsError }),
+  setOptionsError: (optionsError, fields = []) => set({ optionsError, optionsErrorFields: optionsError ? fields : [] }),
   setSubmitting: (submitting) => set({ submitting }),
   setSubmitError: (submitError) => set({ submitError, submitting: false }),
   startSitemaps: (sitemaps) => set({ sitemaps }),

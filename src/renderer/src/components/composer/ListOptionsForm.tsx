@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { MODE_NOTES, MODES, RENDER_MODES, type Mode, type Options, type RenderMode } from '../../../../shared/types';
 import { optionsConflict } from '../../../../shared/urllist';
 import { useStore } from '../../store';
-import { cleanOptions, formOptionsError } from '../../store/composer';
+import { cleanOptions, formOptionsError, formOptionsFields } from '../../store/composer';
 import { toUserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 
@@ -33,7 +33,7 @@ async function checkNow(): Promise<void> {
   const opts = cleanOptions(listOptions);
   const long = formOptionsError(opts);
   if (long) {
-    setOptionsError(long);
+    setOptionsError(long, formOptionsFields(opts));
     return;
   }
   if (!opts.pages && !opts.grep && !opts.jq) return;
@@ -42,18 +42,24 @@ async function checkNow(): Promise<void> {
   const current = (): boolean => useStore.getState().listOptions === listOptions;
   try {
     const res = await window.sift.checkOptions({ options: opts });
-    if (current()) setOptionsError(res.ok ? null : res.error ? toUserError(res.error) : null);
+    if (current()) setOptionsError(res.ok ? null : res.error ? toUserError(res.error) : null, res.fields);
   } catch (err) {
     if (current()) setOptionsError(toUserError(err));
   }
 }
 
+const OPTIONS_ERROR_ID = 'options-error';
+
 /** Options for the whole list. A URL's own options in the list win over these. */
 export function ListOptionsForm(): React.JSX.Element {
-  const { o, set, error } = useStore(useShallow((s) => ({ o: s.listOptions, set: s.setListOptions, error: s.optionsError })));
+  const { o, set, error, errorFields } = useStore(useShallow((s) => ({ o: s.listOptions, set: s.setListOptions, error: s.optionsError, errorFields: s.optionsErrorFields })));
+  // The error is said under the form; the fields it is about are marked invalid and point at it,
+  // so a screen reader on the Grep box hears what is wrong with it.
+  const marked = (key: keyof Options) => (error && errorFields.includes(key) ? { 'aria-invalid': true, 'aria-describedby': OPTIONS_ERROR_ID } : {});
   const text = (key: 'question' | 'pages' | 'grep' | 'jq') => ({
     value: o[key] ?? '',
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set({ [key]: e.target.value || undefined } as Partial<Options>),
+    ...marked(key),
     'data-testid': `opt-${key}`,
   });
   return (
@@ -67,6 +73,7 @@ export function ListOptionsForm(): React.JSX.Element {
             set({ mode: e.target.value === 'markdown' ? undefined : (e.target.value as Mode) });
             void checkNow();
           }}
+          {...marked('mode')}
           data-testid="opt-mode"
         >
           {MODES.map((m) => (
@@ -115,7 +122,7 @@ export function ListOptionsForm(): React.JSX.Element {
           Recover from an archive when a page is gone
         </label>
       </div>
-      {error && <ErrorMessage error={error} testId="options-error" />}
+      {error && <ErrorMessage error={error} id={OPTIONS_ERROR_ID} testId="options-error" />}
     </fieldset>
   );
 }
