@@ -317,6 +317,31 @@ test('settings by keyboard: a number changed, Enter saves, the status says so', 
   expect(await page.getByTestId('settings-status').getAttribute('role')).toBe('status');
 });
 
+test('Activity by keyboard: each chart is a table a screen reader reads, a row per bar with what the bar shows', async () => {
+  await page.getByTestId('nav-activity').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('chart-targets').waitFor();
+  for (const [id, title, head] of [
+    ['chart-targets', 'URLs by outcome', 'Outcome URLs'],
+    ['chart-reasons', 'Why URLs failed', 'Reason URLs'],
+    ['chart-jobs', 'Jobs by outcome', 'Outcome Jobs'],
+    ['chart-durations', 'Time per URL', 'Time URLs'],
+  ] as const) {
+    const chart = page.getByTestId(id);
+    // What a sighted user reads off the bars: each label and the count beside it.
+    const labels = await chart.locator('text.chart-label').allTextContents();
+    const values = await chart.locator('text.chart-value').allTextContents();
+    const tree = await chart.ariaSnapshot();
+    // It was an image named by its title: "URLs by outcome, image", no bar and no count.
+    expect(tree, id).not.toMatch(/- img/);
+    expect(tree, id).toMatch(new RegExp(`^- table "${title}":`));
+    expect(tree, id).toContain(`- row "${head}"`);
+    const rows = [...tree.matchAll(/- row "(.+)":\n\s+- rowheader "(.+)"\n\s+- cell "(.+)"/g)].map((m) => [m[2], m[3]]);
+    expect(rows, id).toEqual(labels.map((l, i) => [l, values[i]]));
+    expect(rows.length, id).toBeGreaterThan(0);
+  }
+});
+
 test('delete by keyboard: Enter asks, Enter again deletes, focus lands on the next view', async () => {
   await page.getByTestId('job-item').first().focus();
   await page.keyboard.press('Enter');

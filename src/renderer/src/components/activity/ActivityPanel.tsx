@@ -63,11 +63,11 @@ export function ActivityPanel(): React.JSX.Element {
         </p>
       ) : (
         <div className="charts">
-          <BarChart title="URLs by outcome" bars={outcomeBars(Object.fromEntries(Object.entries(m.targets).filter(([k, v]) => v > 0 || k === 'ok')))} testId="chart-targets" />
-          <BarChart title="Why URLs failed" bars={reasonBars(m.targets)} testId="chart-reasons" />
-          {m.warned > 0 && <BarChart title="Warnings on OK URLs" bars={warningBars(m.warnings)} testId="chart-warnings" />}
-          <BarChart title="Jobs by outcome" bars={outcomeBars(m.jobs)} testId="chart-jobs" />
-          <BarChart title="Time per URL" bars={histogramBars(m.targetSeconds)} testId="chart-durations" />
+          <BarChart title="URLs by outcome" columns={['Outcome', 'URLs']} bars={outcomeBars(Object.fromEntries(Object.entries(m.targets).filter(([k, v]) => v > 0 || k === 'ok')))} testId="chart-targets" />
+          <BarChart title="Why URLs failed" columns={['Reason', 'URLs']} bars={reasonBars(m.targets)} testId="chart-reasons" />
+          {m.warned > 0 && <BarChart title="Warnings on OK URLs" columns={['Warning', 'URLs']} bars={warningBars(m.warnings)} testId="chart-warnings" />}
+          <BarChart title="Jobs by outcome" columns={['Outcome', 'Jobs']} bars={outcomeBars(m.jobs)} testId="chart-jobs" />
+          <BarChart title="Time per URL" columns={['Time', 'URLs']} bars={histogramBars(m.targetSeconds)} testId="chart-durations" />
         </div>
       )}
       {error && <ErrorMessage error={error} />}
