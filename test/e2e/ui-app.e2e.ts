@@ -269,7 +269,7 @@ test('the typed errors reach the user as clear messages', async () => {
   // Too many targets, after lowering the cap in Settings.
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('setting-targetsPerJob').fill('0');
-  await expect.poll(text('settings-status')).toMatch(/Fix the fields/);
+  await expect.poll(text('settings-status')).toBe('Fix “URLs per job” to save.');
   await page.getByTestId('setting-targetsPerJob').fill('2');
   await page.getByTestId('setting-jobsPerCaller').fill('1');
   await page.getByTestId('settings-save').click();
