@@ -1,9 +1,12 @@
 import type { UserError } from '../../lib/errors';
 
-/** A failure as the user reads it: what happened, then what to do. */
-export function ErrorMessage({ error, id, testId }: { error: UserError; id?: string; testId?: string }): React.JSX.Element {
+/**
+ * A failure as the user reads it: what happened, then what to do. An alert, said as it appears,
+ * unless `live` is false: a failure the user went to see (a failed row's) is no news.
+ */
+export function ErrorMessage({ error, id, testId, live = true }: { error: UserError; id?: string; testId?: string; live?: boolean }): React.JSX.Element {
   return (
-    <div className="error-message" role="alert" id={id} data-testid={testId} data-code={error.code}>
+    <div className="error-message" role={live ? 'alert' : undefined} id={id} data-testid={testId} data-code={error.code}>
       <strong>{error.message}</strong>
       {error.hint && <span className="hint">{error.hint}</span>}
     </div>
