@@ -111,6 +111,17 @@ test('a list typed in, options set with the keys, a URL picked with the arrows a
   await page.keyboard.press('Tab');
   await expect.poll(() => page.getByTestId('options-error').count()).toBe(0);
   expect(await axOf(page, '[data-testid="opt-grep"]')).toEqual({ name: 'Grep', description: '', invalid: false });
+  // Ctrl+Enter from the list with a bad page range: the submit stops and the focus goes to the field to fix.
+  await page.getByTestId('opt-pages').focus();
+  await page.keyboard.type('5-2');
+  await page.getByTestId('paste-box').focus();
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(async () => (await focused(page)).id).toBe('opt-pages');
+  expect(await axOf(page, '[data-testid="opt-pages"]')).toMatchObject({ name: 'PDF pages', invalid: true });
+  expect(await page.getByTestId('job-view').count()).toBe(0);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  await expect.poll(() => page.getByTestId('options-error').count()).toBe(0);
   // Two options that do not go together: both fields are marked, the error tied to each.
   await page.getByTestId('opt-jq').focus();
   await page.keyboard.type('.items');

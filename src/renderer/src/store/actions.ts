@@ -364,14 +364,14 @@ async function checkListOptions(): Promise<boolean> {
   const opts = cleanOptions(get().listOptions);
   const long = formOptionsError(opts);
   if (long) {
-    get().setOptionsError(long, formOptionsFields(opts));
+    get().setOptionsError(long, formOptionsFields(opts), true);
     return false;
   }
   if (!opts.pages && !opts.grep && !opts.jq) return true;
   try {
     const res = await window.sift.checkOptions({ options: opts });
     if (res.ok) return true;
-    get().setOptionsError(res.error ? toUserError(res.error) : { code: 'bad_option', message: 'These options are not valid.', hint: '' }, res.fields);
+    get().setOptionsError(res.error ? toUserError(res.error) : { code: 'bad_option', message: 'These options are not valid.', hint: '' }, res.fields, true);
   } catch (err) {
     get().setOptionsError(toUserError(err));
   }

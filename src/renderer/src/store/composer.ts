@@ -68,6 +68,8 @@ export interface ComposerSlice {
   optionsError: UserError | null;
   /** The options optionsError is about: the form marks their fields invalid and ties the error to them. */
   optionsErrorFields: readonly (keyof Options)[];
+  /** The error stopped a submit: the form moves the focus to its first field, once. */
+  optionsErrorFocus: boolean;
   submitting: boolean;
   submitError: UserError | null;
   sitemaps: SitemapReading | null;
@@ -81,7 +83,9 @@ export interface ComposerSlice {
   setPreview(p: ComposerSlice['preview']): void;
   setPreviewLoading(v: boolean): void;
   setPreviewError(e: UserError | null): void;
-  setOptionsError(e: UserError | null, fields?: readonly (keyof Options)[]): void;
+  setOptionsError(e: UserError | null, fields?: readonly (keyof Options)[], focus?: boolean): void;
+  /** The form has moved the focus to the field of the error that stopped a submit. */
+  optionsErrorFocused(): void;
   setSubmitting(v: boolean): void;
   setSubmitError(e: UserError | null): void;
   startSitemaps(reading: SitemapReading): void;
@@ -236,6 +240,7 @@ const EMPTY = {
   previewError: null,
   optionsError: null,
   optionsErrorFields: [],
+  optionsErrorFocus: false,
   submitting: false,
   submitError: null,
   sitemaps: null,
@@ -250,12 +255,14 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   setParsing: (parsing) => set({ parsing }),
   // A preview's error is of the options it ran with: kept, "the question is 2,399 characters
   // long" stayed under the panel once the question was short.
-  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, optionsErrorFields: [], submitError: null, previewError: null })),
+  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, optionsErrorFields: [], optionsErrorFocus: false, submitError: null, previewError: null })),
   setPreviewIdx: (previewIdx) => set({ previewIdx }),
   setPreview: (preview) => set({ preview, previewLoading: false, previewError: null }),
   setPreviewLoading: (previewLoading) => set({ previewLoading }),
   setPreviewError: (previewError) => set({ previewError, previewLoading: false }),
-  setOptionsError: (optionsError, fields = []) => set({ optionsError, optionsErrorFields: optionsError ? fields : [] }),
+  // A check answered while the focus is still to move (the field's own, on leaving it) leaves that to happen.
+  setOptionsError: (optionsError, fields = [], focus) => set((s) => ({ optionsError, optionsErrorFields: optionsError ? fields : [], optionsErrorFocus: !!optionsError && (focus ?? s.optionsErrorFocus) })),
+  optionsErrorFocused: () => set({ optionsErrorFocus: false }),
   setSubmitting: (submitting) => set({ submitting }),
   setSubmitError: (submitError) => set({ submitError, submitting: false }),
   startSitemaps: (sitemaps) => set({ sitemaps }),

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { MODE_NOTES, MODES, RENDER_MODES, type Mode, type Options, type RenderMode } from '../../../../shared/types';
 import { optionsConflict } from '../../../../shared/urllist';
@@ -52,10 +53,26 @@ const OPTIONS_ERROR_ID = 'options-error';
 
 /** Options for the whole list. A URL's own options in the list win over these. */
 export function ListOptionsForm(): React.JSX.Element {
-  const { o, set, error, errorFields } = useStore(useShallow((s) => ({ o: s.listOptions, set: s.setListOptions, error: s.optionsError, errorFields: s.optionsErrorFields })));
+  const { o, set, error, errorFields, errorFocus } = useStore(
+    useShallow((s) => ({ o: s.listOptions, set: s.setListOptions, error: s.optionsError, errorFields: s.optionsErrorFields, errorFocus: s.optionsErrorFocus })),
+  );
+  const fields = useRef<Partial<Record<keyof Options, HTMLElement | null>>>({});
+  // A submit the options stopped (Ctrl+Enter in the paste box, say) left the focus where it was,
+  // far from the field to fix; it goes to that field, once, so the next keys fix it.
+  useEffect(() => {
+    if (!errorFocus) return;
+    const first = errorFields.map((k) => fields.current[k]).find((el) => el);
+    first?.focus();
+    useStore.getState().optionsErrorFocused();
+  }, [errorFocus, errorFields]);
   // The error is said under the form; the fields it is about are marked invalid and point at it,
   // so a screen reader on the Grep box hears what is wrong with it.
-  const marked = (key: keyof Options) => (error && errorFields.includes(key) ? { 'aria-invalid': true, 'aria-describedby': OPTIONS_ERROR_ID } : {});
+  const marked = (key: keyof Options) => ({
+    ref: (el: HTMLElement | null) => {
+      fields.current[key] = el;
+    },
+    ...(error && errorFields.includes(key) ? { 'aria-invalid': true, 'aria-describedby': OPTIONS_ERROR_ID } : {}),
+  });
   const text = (key: 'question' | 'pages' | 'grep' | 'jq') => ({
     value: o[key] ?? '',
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set({ [key]: e.target.value || undefined } as Partial<Options>),
