@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
+import { axOf } from '../helpers/a11y';
 import { cutInCells, dropFile, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
@@ -167,6 +168,8 @@ test('"Retry these" starts a fresh job from one reason, with recover on, and the
   await page.getByTestId('retry-reason').click();
   await expect.poll(() => page.getByTestId('retry-dialog').count()).toBe(1);
   expect(await page.getByTestId('retry-recover').isChecked()).toBe(true);
+  // A screen reader says the dialog's title and, as its description, what usually helps.
+  expect(await axOf(page, '[data-testid="retry-dialog"]')).toMatchObject({ name: 'Retry 1 target that failed as anti-bot check', description: 'Anti-bot checks rarely clear on their own; an archived copy often has the page.' });
   await page.screenshot({ path: screenshotPath('ui-outcomes-retry-dialog') });
   await page.getByTestId('retry-start').click();
   await expect.poll(currentJobId).not.toBe(first);

@@ -70,6 +70,9 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
       ref={ref}
       className="export-dialog retry-dialog"
       aria-labelledby="retry-title"
+      // The advice is the dialog's description: a screen reader opening it said the title and the
+      // first check box, and skipped the sentence that says what usually helps.
+      aria-describedby={ADVICE[reason] ? 'retry-advice' : undefined}
       data-testid="retry-dialog"
       onCancel={(e) => {
         e.preventDefault();
@@ -77,7 +80,11 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
       }}
     >
       <h2 id="retry-title">Retry {plural(count, 'target')} that failed as {REASON_LABELS[reason]}</h2>
-      {ADVICE[reason] && <p className="muted">{ADVICE[reason]}</p>}
+      {ADVICE[reason] && (
+        <p className="muted" id="retry-advice">
+          {ADVICE[reason]}
+        </p>
+      )}
       <fieldset disabled={busy}>
         <label className="check">
           <input type="checkbox" checked={recover} onChange={(e) => setRecover(e.target.checked)} data-testid="retry-recover" />
