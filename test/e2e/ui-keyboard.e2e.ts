@@ -211,6 +211,7 @@ test('Tab goes through the job view in reading order; arrows and Enter open a re
   expect(tree).toMatch(/- progressbar "Job progress"/);
   expect(tree).toMatch(/- radiogroup "Search mode":\n\s+- radio "Find" \[checked\]\n\s+- radio "Ask this job"/);
   expect(tree).toMatch(/- grid "Targets":/);
+  expect(tree).toMatch(/- complementary "Result":/);
   expect(tree).toMatch(/- row "4 failed .*" \[selected\]/);
   expect(tree.split('\n').filter((l) => /- (button|searchbox|combobox|textbox|checkbox|radio|link)\b(?! ")/.test(l))).toEqual([]);
 });

@@ -27,7 +27,7 @@ export function ResultPane(): React.JSX.Element {
   );
   if (idx === null || !row) {
     return (
-      <aside className="result-pane empty-state" data-testid="result-pane">
+      <aside className="result-pane empty-state" aria-label="Result" data-testid="result-pane">
         <p>Select a row to see its result.</p>
         <p className="muted">
           Click a row, or move with <kbd>↑</kbd> <kbd>↓</kbd> and press <kbd>Enter</kbd>.
@@ -37,7 +37,8 @@ export function ResultPane(): React.JSX.Element {
   }
   const status = result?.idx === idx ? result.status : null;
   return (
-    <aside className="result-pane" data-testid="result-pane" data-idx={idx}>
+    // Named, so a screen reader's list of landmarks says "Result", not a bare "complementary".
+    <aside className="result-pane" aria-label="Result" data-testid="result-pane" data-idx={idx}>
       <div className="result-head">
         <StatusBadge status={row.status} stop={targetStop(row, ended)} />
         {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
