@@ -2,7 +2,7 @@ import { WARNING_LABELS, warningLabel } from './reasons';
 import { resultWarnings, type Result } from './types';
 
 /** The warnings that say why nothing came back (others, such as pages_ignored, do not). */
-const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries', 'no_match', 'no_answer', 'no_links'];
+const EXPLAINS_EMPTY = ['no_text', 'empty', 'no_entries', 'no_match', 'no_answer', 'no_links', 'no_output'];
 
 /** A result with nothing in it: its content is empty or blanks only. */
 export const isEmptyResult = (result: Result | undefined): boolean => (result?.content ?? '').trim() === '';

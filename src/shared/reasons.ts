@@ -68,6 +68,10 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
     label: 'no match',
     why: 'No line matches the grep expression: the page was read, and nothing in it matched. The expression tells capitals from small letters; (?i) at its start ignores case.',
   },
+  no_output: {
+    label: 'no jq output',
+    why: 'The result is empty: the jq program gave no value for this document (a select that let nothing through, .[] of an empty array, a ? that skipped every value). Run it with . to see what the document holds.',
+  },
   no_links: { label: 'no links', why: 'The result is empty: the document was read, and it has no links.' },
   no_answer: { label: 'no answer', why: 'No passage shares a word with the question: the page was read, and nothing in it answers it. Ask with words the document would use.' },
   pages_missing: { label: 'pages past the end', why: 'Some of the pages chosen are past the last page of the PDF: the pages it has came back. Choose pages from 1 to its page count.' },

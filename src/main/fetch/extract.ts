@@ -139,6 +139,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // its rows, as a grep that matched nothing is ("ok 0 B" read as a page with nothing on it).
   // A document with nothing in it already says so (empty, no text layer).
   if (mode === 'links' && content.trim() === '' && !hasWarning(meta, 'empty') && !hasWarning(meta, 'no_text')) warn(meta, 'no_links');
+  // A jq program that let nothing through (a select no value passed, .[]? of a missing key): ok,
+  // as jq exits 0 there, but said; the app and the exports read "the document had no text".
+  if (jq && kind === 'json' && content.trim() === '' && !hasWarning(meta, 'empty')) warn(meta, 'no_output');
   // A question of blanks asks nothing, as an empty one does: the whole text, not nothing.
   if (options.grep || options.question?.trim()) content = await keepSome(content, options, ctx, meta, mode === 'markdown' && (kind === 'html' || meta.feed !== undefined));
   if (typeof meta.title === 'string') meta.title = withoutControls(meta.title);
