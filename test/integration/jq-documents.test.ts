@@ -21,6 +21,22 @@ let db: string;
 beforeAll(async () => {
   site = await startSite({
     '/prices.json': send('{"title":"Prices","items":[{"name":"tea","price":3},{"name":"cake","price":4}]}', 'application/json'),
+    // XSSI guards, as APIs that answer a page's own scripts send them.
+    '/guarded.json': send(`)]}'\n{"title":"Prices","items":[{"name":"tea","price":3}]}`, 'application/json'),
+    '/guarded-comma.json': send(`)]}',\n[["tea",3],["cake",4]]`, 'application/json; charset=utf-8'),
+    '/while.json': send('while(1);{"items":[{"name":"tea"}]}', 'application/json'),
+    // JSONP, as a server answers ?callback=…, under the script types it is sent with.
+    '/prices.js': send('/**/ typeof jQuery3510_17 === \'function\' && jQuery3510_17({"items":[{"name":"tea"},{"name":"cake"}]});', 'application/javascript'),
+    '/prices.jsonp': send('handle.prices({"items":[{"name":"scone"}]})\n', 'text/javascript; charset=utf-8'),
+    // A script that is no JSONP stays a script.
+    '/app.js': send('init({items: [1, 2]});', 'application/javascript'),
+    // Values one after another, as `jq . a.json b.json > all.json` writes them, and NaN as Python writes it.
+    '/records.json': send('{\n  "name": "tea",\n  "price": 3\n}\n{\n  "name": "cake",\n  "price": 4\n}\n', 'application/json'),
+    '/inline.json': send('{"name":"tea"} {"name":"cake"}', 'application/json'),
+    '/python.json': send('{"name": "tea", "price": NaN, "stock": Infinity}', 'application/json'),
+    '/records-broken.json': send('{\n  "name": "tea"\n}\n{\n  "name": "cake",\n  "price": 4,\n}\n', 'application/json'),
+    '/records-cut.json': send('{\n  "name": "tea"\n}\n{\n  "name": "ca', 'application/json'),
+    '/prices.csv': send('name,price\ntea,3\n', 'text/csv'),
   });
   tmp = tempDir('sift-jq-documents-');
   writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
@@ -59,5 +75,51 @@ describe('a jq program that gives no value', () => {
     const text = readFileSync(path.join(out, folder!, file!), 'utf8');
     expect(text).toMatch(/the jq program gave no value for this document/);
     expect(text).not.toMatch(/had no text/);
+  });
+});
+
+describe('JSON behind an XSSI guard or in a JSONP call', () => {
+  test('is read as the JSON inside, as every client of such an API reads it, and meta says which wrapper came off', async () => {
+    const guarded = await fetchJq('/guarded.json', '.items[].name');
+    expect(guarded.line).toMatchObject({ ok: true, content: '"tea"', meta: { json_wrapper: 'xssi', title: 'Prices' } });
+    expect((await fetchJq('/guarded-comma.json', '.[][0]')).line).toMatchObject({ ok: true, content: '"tea"\n"cake"' });
+    expect((await fetchJq('/while.json', '.items[0].name')).line).toMatchObject({ ok: true, content: '"tea"' });
+    // Sent as a script: it was "jq needs a JSON document, and this one is text".
+    expect((await fetchJq('/prices.js', '.items[].name', '--mode', 'text')).line).toMatchObject({ ok: true, content: 'tea\ncake', meta: { json_wrapper: 'jsonp', kind: 'json' } });
+    expect((await fetchJq('/prices.jsonp', '.items[0].name')).line).toMatchObject({ ok: true, content: '"scone"', meta: { json_wrapper: 'jsonp' } });
+  });
+
+  test('is laid out as JSON without jq too, and comes back as sent in mode raw', async () => {
+    const shown = await sift('fetch', `${site.base}/guarded.json`, '--db', db, '--json');
+    expect(JSON.parse(shown.out)).toMatchObject({ ok: true, content: '{\n  "title": "Prices",\n  "items": [\n    {\n      "name": "tea",\n      "price": 3\n    }\n  ]\n}', meta: { kind: 'json', json_wrapper: 'xssi' } });
+    const raw = await sift('fetch', `${site.base}/guarded.json`, '--db', db, '--json', '--mode', 'raw');
+    expect(JSON.parse(raw.out)).toMatchObject({ ok: true, content: `)]}'\n{"title":"Prices","items":[{"name":"tea","price":3}]}` });
+  });
+
+  test('a script that only looks like a call is still no JSON', async () => {
+    const { code, line } = await fetchJq('/app.js', '.items');
+    expect(code).toBe(1);
+    expect(line).toMatchObject({ ok: false, reason: 'bad_option' });
+    expect(line.error).toMatch(/^jq needs a JSON document, and this one is text/);
+  });
+});
+
+describe('JSON that jq reads and JSON.parse does not', () => {
+  test('values one after another, pretty or on one line, and NaN or Infinity, go to jq as jq reads them', async () => {
+    expect((await fetchJq('/records.json', '.name', '--mode', 'text')).line).toMatchObject({ ok: true, content: 'tea\ncake' });
+    expect((await fetchJq('/records.json', '[inputs.price] | add')).line).toMatchObject({ ok: true, content: '4' });
+    expect((await fetchJq('/inline.json', '.name')).line).toMatchObject({ ok: true, content: '"tea"\n"cake"' });
+    // jq 1.8 reads NaN as null and Infinity as the largest number.
+    expect((await fetchJq('/python.json', '[.price, .stock > 1e300]')).line).toMatchObject({ ok: true, content: '[\n  null,\n  true\n]' });
+  });
+
+  test('broken past the first value, says where jq found it broken, not where the first value ended', async () => {
+    const broken = await fetchJq('/records-broken.json', '.name');
+    expect(broken.line).toMatchObject({ ok: false, reason: 'unsupported', error: 'jq: the document is not valid JSON: Expected another key-value pair at line 7, column 1' });
+    expect(broken.line.hint).toMatch(/broken at that place/);
+    const cut = await fetchJq('/records-cut.json', '.name');
+    expect(cut.line).toMatchObject({ ok: false, reason: 'unsupported' });
+    expect(cut.line.error).toMatch(/^jq: the document is not valid JSON: Unfinished .* at EOF at line 5/);
+    expect(cut.line.hint).toMatch(/only part of the document/);
   });
 });

@@ -56,6 +56,20 @@ export class JqCompileError extends FetchError {
   }
 }
 
+/**
+ * jq's own reader refused the document (its words, without "jq: parse error: ", in `why`): the
+ * document's failure. The fetcher says it in its own words where it checked the JSON first.
+ */
+export class JqParseError extends FetchError {
+  constructor(
+    msg: string,
+    hint: string,
+    readonly why: string,
+  ) {
+    super(422, msg, hint, 'bad_document');
+  }
+}
+
 interface Reply {
   output?: string;
   error?: string;
@@ -130,11 +144,11 @@ export class ComputePool {
         // The document, not the program: a document nested past jq's 10,000 levels was "The
         // program failed on a value of this document; "?" or try … catch skips …".
         const deep = /depth limit/i.test(r.error);
-        throw new FetchError(
-          422,
-          `jq: ${deep ? 'the document is nested deeper than jq reads (10,000 levels)' : 'jq cannot read this document'}: ${r.error.replace(/^jq: (parse error: )?/, '')}`,
+        const why = r.error.replace(/^jq: (parse error: )?/, '');
+        throw new JqParseError(
+          `jq: ${deep ? 'the document is nested deeper than jq reads (10,000 levels)' : 'jq cannot read this document'}: ${why}`,
           `${deep ? 'No jq program can read it. ' : ''}Without jq the document comes back as it was sent.`,
-          'bad_document',
+          why,
         );
       }
       const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');

@@ -2,7 +2,7 @@ import type { Mode, Options } from '../../shared/types';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { savedFrom } from '../../shared/page-address';
 import { decodeText, pdfInfoText } from './charset';
-import type { ComputePool } from './compute';
+import { JqParseError, type ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import type { Article } from './html';
 import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
@@ -12,7 +12,7 @@ import type { PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
-import { jsonProblem, linksIn } from './json-doc';
+import { jsonProblem, linksIn, opensWrapped, wrappedJson } from './json-doc';
 import { fileNameOfUrl } from './url';
 import { markdownAsRead } from '../search/text';
 import { asTyped, noMatchWhy } from '../../shared/grep';
@@ -82,7 +82,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // JSON sent as text (raw file hosts serve a .json as text/plain, APIs a .jsonl) stays text
   // to read, as a browser shows it, but jq is asked of it as of any JSON: it failed with
   // "jq needs a JSON document, and this one is text".
-  if (jq && kind === 'text' && opensAsJson(buf)) kind = 'json';
+  if (jq && kind === 'text' && (opensAsJson(buf) || wrapsJson(buf))) kind = 'json';
   if (jq && kind === 'html') {
     const json = jsonOfViewer(buf);
     if (json) return extractBody(json, 'application/json', options, ctx);
@@ -179,6 +179,10 @@ const MARKUP_START = /^\uFEFF?\s*<[!?a-zA-Z]/;
 
 /** A body whose first character (after a byte-order mark and blanks) opens a JSON object or array. */
 const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[[{]/.test(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
+
+/** A body that is JSON behind an XSSI guard or in a JSONP call (json-doc.ts wrappedJson): a JSONP answer comes as JavaScript. */
+const wrapsJson = (buf: Uint8Array): boolean =>
+  opensWrapped(Buffer.from(buf.subarray(0, 256)).toString('latin1')) && wrappedJson(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8')) !== undefined;
 
 /**
  * The page a browser makes of a JSON document it shows, and saves as the document's own
@@ -351,6 +355,14 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
   const raw = jq !== undefined && mode === 'text';
   if (raw) meta.jq_raw = true;
   if (!read.valid) {
+    // JSON behind an XSSI guard ()]}') or in a JSONP call (cb({…});): what every client of
+    // such an API reads. jq failed on it as 'not valid JSON: unexpected ")"', and a JSONP
+    // answer, sent as JavaScript, as 'jq needs a JSON document, and this one is text'.
+    const wrapped = jq || mode !== 'raw' ? wrappedJson(text) : undefined;
+    if (wrapped) {
+      meta.json_wrapper = wrapped.wrapper;
+      return jsonContent(wrapped.json, mode, jq, ctx, meta);
+    }
     if (jq) {
       // JSON Lines (a log, an export, a streaming API's answer): jq reads each line as one
       // input, as `jq PROG file.jsonl` does.
@@ -377,7 +389,23 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
           'bad_document',
         );
       }
-      const { why, cutShort } = lines.bad ? jsonProblem(lines.bad.text, lines.bad.error) : jsonProblem(text, read.error);
+      // What jq reads and JSON.parse does not: values one after another (`jq . a.json b.json > all.json`,
+      // pretty-printed records), NaN and Infinity (Python's json.dumps writes them). Only
+      // when jq too cannot read it is the document broken.
+      let jqWhy: string | undefined;
+      try {
+        return await ctx.compute.jq(text, jq, ctx.signal, false, raw);
+      } catch (err) {
+        if (!(err instanceof JqParseError)) throw err;
+        jqWhy = err.why;
+      }
+      // JSON.parse stops after the first value of several; jq's place is where the values break.
+      const afterFirst = !lines.bad && /^Unexpected non-whitespace character after JSON/.test(read.error);
+      const { why, cutShort } = afterFirst
+        ? { why: jqWhy, cutShort: /^Unfinished .* at EOF/.test(jqWhy) }
+        : lines.bad
+          ? jsonProblem(lines.bad.text, lines.bad.error)
+          : jsonProblem(text, read.error);
       throw new FetchError(
         422,
         lines.bad ? `jq: line ${lines.bad.line} of these JSON Lines is not valid JSON: ${why}` : `jq: the document is not valid JSON: ${why}`,

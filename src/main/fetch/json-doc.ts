@@ -104,3 +104,45 @@ export function jsonProblem(text: string, error: string): { why: string; cutShor
   const column = position - before.lastIndexOf('\n');
   return { why: `${error.slice(0, at.index)} at line ${line}, column ${column}`, cutShort: false };
 }
+
+/**
+ * The guards servers put before JSON so that a page of another site cannot load it as a
+ * script and read it (XSSI): `)]}'` on a line of its own (with a comma or not), `while(1);`,
+ * `for(;;);`. Every client of such an API strips it before JSON.parse.
+ */
+const XSSI_PREFIX = /^\uFEFF?\s*(?:\)\]\}',?|while\s*\(\s*1\s*\)\s*;|for\s*\(\s*;\s*;\s*\)\s*;)\s*(?=[[{"])/;
+/**
+ * A JSONP answer: one JSON value passed to a function named in the request (`cb({…});`), maybe
+ * behind the `/**\/` and the `typeof cb === 'function' &&` that servers add.
+ */
+const JSONP_CALL = /^\uFEFF?\s*(?:\/\*\*\/\s*)?(?:typeof\s+[A-Za-z_$][\w$.]*\s*===?\s*['"]function['"]\s*&&\s*)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*\(\s*(?=[[{"])/;
+
+/** Whether a text's first characters open JSON behind an XSSI guard or in a JSONP call (wrappedJson may then read it). */
+export const opensWrapped = (head: string): boolean => XSSI_PREFIX.test(head) || JSONP_CALL.test(head);
+
+/**
+ * The JSON inside a text that wraps it (XSSI_PREFIX, JSONP_CALL), with which wrapper, or
+ * undefined when the text is not so wrapped or what is inside is no JSON value.
+ */
+export function wrappedJson(text: string): { json: string; wrapper: 'xssi' | 'jsonp' } | undefined {
+  const xssi = XSSI_PREFIX.exec(text);
+  if (xssi) {
+    const json = text.slice(xssi[0].length);
+    return isJson(json) ? { json, wrapper: 'xssi' } : undefined;
+  }
+  const call = JSONP_CALL.exec(text);
+  if (!call) return undefined;
+  const end = text.trimEnd().replace(/;$/, '').trimEnd();
+  if (!end.endsWith(')')) return undefined;
+  const json = end.slice(call[0].length, -1);
+  return isJson(json) ? { json, wrapper: 'jsonp' } : undefined;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
