@@ -96,11 +96,11 @@ describe('JSON behind an XSSI guard or in a JSONP call', () => {
     expect(JSON.parse(raw.out)).toMatchObject({ ok: true, content: `)]}'\n{"title":"Prices","items":[{"name":"tea","price":3}]}` });
   });
 
-  test('a script that only looks like a call is still no JSON', async () => {
+  test('a script that only looks like a call is still no JSON, and the message says what type came', async () => {
     const { code, line } = await fetchJq('/app.js', '.items');
     expect(code).toBe(1);
-    expect(line).toMatchObject({ ok: false, reason: 'bad_option' });
-    expect(line.error).toMatch(/^jq needs a JSON document, and this one is text/);
+    expect(line).toMatchObject({ ok: false, reason: 'bad_option', error: 'jq needs a JSON document, and this one is text (application/javascript)' });
+    expect((await fetchJq('/prices.csv', '.')).line).toMatchObject({ ok: false, error: 'jq needs a JSON document, and this one is text (text/csv)' });
   });
 });
 

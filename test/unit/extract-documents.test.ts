@@ -313,7 +313,7 @@ describe('jq on JSON Lines', () => {
     expect(r.meta).toMatchObject({ kind: 'json' });
     // A page with more than that is a page: jq still says so.
     const more = page.replace('<body>', '<body><p>Items</p>');
-    expect((await fail(f.extractBuffer(Buffer.from(more), 'text/html', { jq: '.' }))).msg).toBe('jq needs a JSON document, and this one is HTML');
+    expect((await fail(f.extractBuffer(Buffer.from(more), 'text/html', { jq: '.' }))).msg).toBe('jq needs a JSON document, and this one is HTML (text/html)');
   });
   it('still says a broken document is not JSON', async () => {
     const e = await fail(f.extractBuffer(Buffer.from('{"name":"alpha"}\n{"name":'), 'application/json', { jq: '.name' }));

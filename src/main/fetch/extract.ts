@@ -92,7 +92,13 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // holds no document. Failed, saying what it says; asked with jq, it is read as JSON.
   if (kind === 'json' && !jq && PDF_TYPES.has(mediaType(contentType))) throw jsonForPdf(buf);
   if (jq && kind !== 'json') {
-    throw badOption(`jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'}`, 'Drop the jq option for this URL, or point it at the JSON API behind the page.');
+    // With the type it came as: "this one is text" of a CSV, a JavaScript file or a page sent
+    // as text/plain left the user to find out what came.
+    const seen = mediaType(contentType);
+    throw badOption(
+      `jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'} (${seen || 'no content type'})`,
+      'Drop the jq option for this URL, or point it at the JSON API behind the page.',
+    );
   }
   const meta: Record<string, unknown> = {
     content_type: mediaType(contentType) || sniffBody(buf) || (kind === 'text' ? 'text/plain' : ''),
