@@ -123,3 +123,14 @@ describe('JSON that jq reads and JSON.parse does not', () => {
     expect(cut.line.hint).toMatch(/only part of the document/);
   });
 });
+
+describe('a jq program that stops itself with halt_error', () => {
+  test('fails with its own message on one line and the exit status it gave, not as inputs that failed', async () => {
+    const stopped = await fetchJq('/prices.json', '.items[] | if .price > 3 then "no price over 3 allowed\\n(found \\(.name))\\n" | halt_error else .name end');
+    // Its two lines read as two inputs of jq's that failed: "no price over 3 allowed (2 inputs failed)".
+    expect(stopped.line).toMatchObject({ ok: false, reason: 'bad_option', error: 'jq: the program stopped with halt_error (exit status 5): no price over 3 allowed (found cake)' });
+    expect(stopped.line.hint).toMatch(/halt_error/);
+    expect(stopped.line.hint).not.toMatch(/try … catch/);
+    expect((await fetchJq('/prices.json', '{code: 7} | halt_error(1)')).line).toMatchObject({ error: 'jq: the program stopped with halt_error (exit status 1): {"code":7}' });
+  });
+});

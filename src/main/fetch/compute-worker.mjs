@@ -64,6 +64,10 @@ async function jq({ input, program, raw }) {
   // jq's own reader refused what JSON.parse took: a document nested past jq's depth limit.
   const parse = stderr.split('\n').find((l) => l.startsWith('jq: parse error'));
   if (parse) return { error: parse, cause: 'parse' };
+  // halt_error: the program stopped itself, its input (a string as it is, else JSON) the whole
+  // message, and the exit status its argument (5 unless given). Read as jq's error lines, a
+  // message of two lines was "line one (2 inputs failed)".
+  if (exitCode !== 0 && stderr && !stderr.startsWith('jq: ')) return { error: stderr.trim(), cause: 'halt', exitCode };
   if (exitCode !== 0 && stderr) return { error: stderr.trim(), cause: 'run' };
   return { output: stdout.replace(/\n$/, '') };
 }

@@ -46,6 +46,7 @@ const JQ_NO_ARGS = 'Sift runs jq without --arg: bind a value in the program itse
 /** A program that compiled and then failed on what this document holds (on one record of JSON Lines, say). */
 const JQ_RUN_ERROR = 'The program failed on a value of this document; "?" or try … catch skips the values it cannot take (.a? // empty, try (.a + 1) catch empty).';
 const JQ_NO_INPUT = 'In one JSON document there is no value after it; in JSON Lines, the last line has none. first(inputs) or (input? // null) gives nothing (or null) there instead of failing.';
+const JQ_HALT = 'The program stopped itself with halt_error and this message, so the target failed; to leave a value out and go on, use empty or select(…) in its place.';
 const JQ_TRAP = 'Select what you need before the step that builds a large value; jq reads JSON nested up to a few thousand levels.';
 const JQ_TOO_LARGE = 'Sift runs jq on JSON documents of up to about 30 MB; fetch this one in mode raw (--mode raw) and run jq on the file it gives.';
 
@@ -74,7 +75,9 @@ interface Reply {
   output?: string;
   error?: string;
   /** What made jq fail: its program would not compile, it failed on a value, it trapped (memory or stack), the document is too large for it. */
-  cause?: 'compile' | 'run' | 'trap' | 'size' | 'parse';
+  cause?: 'compile' | 'run' | 'trap' | 'size' | 'parse' | 'halt';
+  /** With cause halt: the exit status halt_error gave. */
+  exitCode?: number;
   matches?: number;
   hits?: number[];
   from?: number[];
@@ -150,6 +153,11 @@ export class ComputePool {
           `${deep ? 'No jq program can read it. ' : ''}Without jq the document comes back as it was sent.`,
           why,
         );
+      }
+      if (r.cause === 'halt') {
+        // The program's own message, on one line: it said why it stopped.
+        const said = r.error.replace(/\s+/g, ' ');
+        throw new FetchError(422, `jq: the program stopped with halt_error (exit status ${r.exitCode ?? 5}): ${clip(said, 300)}`, JQ_HALT, 'bad_option');
       }
       const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');
       const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? (msg.includes(NO_MORE_INPUTS) ? JQ_NO_INPUT : JQ_RUN_ERROR) : JQ_SYNTAX;
