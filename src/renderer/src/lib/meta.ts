@@ -65,10 +65,17 @@ const LABELS: Record<string, string> = {
   pretty: 'Laid out',
   json_lines: 'JSON lines',
   jq_raw: 'jq strings as plain text',
+  json_wrapper: 'JSON taken out of',
   links: 'Links',
   feed: 'Feed format',
   entries: 'Feed entries',
   pdf: 'PDF reading',
+};
+
+/** What the JSON came wrapped in (json-doc.ts wrappedJson): "Json wrapper: xssi" said nothing to most. */
+const JSON_WRAPPERS: Record<string, string> = {
+  xssi: "a guard against other sites' scripts ()]}', while(1);) before it",
+  jsonp: 'a JSONP call (callback({…});)',
 };
 
 const SIZES = new Set(['bytes', 'compressed_bytes']);
@@ -108,6 +115,7 @@ export function pdfReadingText(v: Record<string, unknown>): string {
 /** A field's value as people read it: sizes in KB, times in ms or s, yes and no, warnings by their labels. */
 export function metaFieldValue(key: string, v: unknown): string {
   if (key === 'pdf' && isJsonObject(v)) return pdfReadingText(v);
+  if (key === 'json_wrapper' && typeof v === 'string') return JSON_WRAPPERS[v] ?? v;
   if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
   if (typeof v === 'number' && DURATIONS.has(key)) return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
