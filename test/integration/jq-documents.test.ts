@@ -134,3 +134,21 @@ describe('a jq program that stops itself with halt_error', () => {
     expect((await fetchJq('/prices.json', '{code: 7} | halt_error(1)')).line).toMatchObject({ error: 'jq: the program stopped with halt_error (exit status 1): {"code":7}' });
   });
 });
+
+describe('a jq program that does not compile', () => {
+  test("is said in the program's own characters and plain words, not the names jq's grammar gives its tokens", async () => {
+    const said = async (program: string): Promise<string> => {
+      const r = await sift('fetch', `${site.base}/prices.json`, '--jq', program, '--db', db);
+      expect(r.code).toBe(2);
+      return r.err.split('\n')[0]!.replace(/^sift fetch: \S+: /, '');
+    };
+    // A string in single quotes, as a shell or a list line writes one: "unexpected INVALID_CHARACTER".
+    expect(await said(`.items[] | select(.name == 'tea')`)).toBe(`jq: syntax error, unexpected "'" (jq writes strings in double quotes: "text", not 'text') at column 28`);
+    // A string left open: "expecting QQSTRING_TEXT or QQSTRING_INTERP_START or QQSTRING_END".
+    expect(await said('.items[] | "tea')).toBe('jq: syntax error, unexpected end of the program, expecting the closing " of a string at column 13 ("tea")');
+    expect(await said('.items[] }')).toBe('jq: syntax error, unexpected "}", expecting end of the program at column 10');
+    expect(await said('{name: 1 2}')).toBe('jq: syntax error, unexpected number, expecting \'}\' at column 10 ("2")');
+    // A label jq names as its own variable: "$*label-out is not defined".
+    expect(await said('label $stop | .items[] | break $out')).toBe('jq: break $out has no label $out around it at column 26 ("break $out")');
+  });
+});

@@ -36,7 +36,8 @@ export function jqCompileMessage(stderr: string, program: string): string {
       const caret = CARET.exec(lines[i + 2] ?? '');
       const span = caret ? quoted.slice((caret[1]?.length ?? 4) - 4, (caret[1]?.length ?? 4) - 4 + (caret[2]?.length ?? 0)).trim() : '';
       const where = oneLine ? `column ${col}` : `line ${row}, column ${col}`;
-      errors.push(`${what} at ${where}${span ? ` (${JSON.stringify(span.length > 40 ? `${span.slice(0, 39)}…` : span)})` : ''}`);
+      const { said, named } = inWords(what, span);
+      errors.push(`${said} at ${where}${span && !named ? ` (${JSON.stringify(span.length > 40 ? `${span.slice(0, 39)}…` : span)})` : ''}`);
       if (caret) i += 2;
       continue;
     }
@@ -47,6 +48,48 @@ export function jqCompileMessage(stderr: string, program: string): string {
   if (errors.length === 0) return stderr.trim().replace(/\s*\n\s*/g, ' ');
   const more = errors.length > SHOWN_ERRORS ? ` (and ${errors.length - SHOWN_ERRORS} more)` : '';
   return `${errors.slice(0, SHOWN_ERRORS).join('; ')}${more}`;
+}
+
+/**
+ * The names jq's parser gives the tokens it wanted or found, in words: "unexpected
+ * INVALID_CHARACTER" of 'x' (a string in single quotes, as a shell writes it) or "expecting
+ * QQSTRING_TEXT or QQSTRING_INTERP_START or QQSTRING_END" of a string left open named the
+ * grammar's symbols, not the program's text.
+ */
+const TOKEN_WORDS: [RegExp, string][] = [
+  [/QQSTRING_TEXT or QQSTRING_INTERP_START or QQSTRING_END/g, 'the closing " of a string'],
+  [/\bend of file\b/g, 'end of the program'],
+  [/\bQQSTRING_START\b/g, 'string'],
+  [/\bQQSTRING_INTERP_END\b/g, 'the ) that closes \\(…)'],
+  [/\bQQSTRING_(?:TEXT|INTERP_START|END)\b/g, 'the rest of a string'],
+  [/\bIDENT\b/g, 'name'],
+  [/\bFIELD\b/g, 'field (.name)'],
+  [/\bBINDING\b/g, 'variable ($name)'],
+  [/\bLITERAL\b/g, 'number'],
+  [/\bFORMAT\b/g, 'format (@name)'],
+];
+
+/** A label jq names as a variable of its own ("$*label-out is not defined" of `break $out` with no `label $out`). */
+const LABEL_UNDEFINED = /^\$\*label-(\S+) is not defined$/;
+
+/**
+ * One compile error's words for a person, and whether they already quote the text jq points at
+ * (`span`), so the caller does not quote it again.
+ */
+function inWords(what: string, span: string): { said: string; named: boolean } {
+  const label = LABEL_UNDEFINED.exec(what);
+  if (label) return { said: `break $${label[1]} has no label $${label[1]} around it`, named: false };
+  let said = what;
+  let named = false;
+  // A character the lexer takes for no token (a quote, a stray bracket, a letter outside ASCII): the character itself.
+  if (/\bunexpected INVALID_CHARACTER\b/.test(said)) {
+    const ch = [...span].length === 1 ? span : '';
+    said = said.replace(/\bunexpected INVALID_CHARACTER\b/, ch ? `unexpected ${JSON.stringify(ch)}` : 'unexpected character');
+    if (ch === "'") said += ` (jq writes strings in double quotes: "text", not 'text')`;
+    named = ch !== '';
+  }
+  for (const [re, words] of TOKEN_WORDS) said = said.replace(re, words);
+  return { said, named };
 }
 
 /**
