@@ -305,7 +305,7 @@ test('the typed errors reach the user as clear messages', async () => {
   await page.getByTestId('paste-box').fill(`${site.url}/data.json jq=".items[" `);
   await expect.poll(text('count-valid')).toBe('1');
   await page.getByTestId('submit').click();
-  await expect.poll(text('submit-error')).toMatch(/^Line 1: jq: syntax error, unexpected end of file at column 7 \("\["\)Check the jq program/);
+  await expect.poll(text('submit-error')).toMatch(/^Line 1: jq: syntax error, unexpected end of the program at column 7 \("\["\)Check the jq program/);
   expect(await page.getByTestId('job-view').count()).toBe(0);
 });
 

@@ -47,7 +47,7 @@ test("the list's jq program is said on one line under the field, where jq's care
   await pasteList(page, `${site.origin}/items.json`);
   await page.getByTestId('opt-jq').fill('.items[] | {name: .name');
   await page.getByTestId('opt-grep').focus();
-  await expect.poll(() => page.getByTestId('options-error').locator('strong').textContent()).toBe(`jq: syntax error, unexpected end of file, expecting '}' at column 19 (".name")`);
+  await expect.poll(() => page.getByTestId('options-error').locator('strong').textContent()).toBe(`jq: syntax error, unexpected end of the program, expecting '}' at column 19 (".name")`);
   await page.screenshot({ path: screenshotPath('ui-jq-list-program') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -83,7 +83,7 @@ describe('sift fetch', () => {
     expect(srv.hits.length).toBe(before);
     const json = await sift('fetch', `${srv.origin}/data`, '--allow-private', '--jq', '.a[', '--json');
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.out)).toMatchObject({ url: `${srv.origin}/data`, ok: false, status: 422, reason: 'bad_option', error: 'jq: syntax error, unexpected end of file at column 3 ("[")' });
+    expect(JSON.parse(json.out)).toMatchObject({ url: `${srv.origin}/data`, ok: false, status: 422, reason: 'bad_option', error: 'jq: syntax error, unexpected end of the program at column 3 ("[")' });
     expect(srv.hits.length).toBe(before);
   });
   it('prints one JSON line with url, ok, content and meta under --json', async () => {

@@ -326,7 +326,7 @@ describe('JSON and text', () => {
   it('fails a jq compile error with 422 and jq’s own message', async () => {
     const e = await fail(get('/data.json', { jq: '.items[' }));
     expect(e.status).toBe(422);
-    expect(e.msg).toBe('jq: syntax error, unexpected end of file at column 7 ("[")');
+    expect(e.msg).toBe('jq: syntax error, unexpected end of the program at column 7 ("[")');
   });
   it('fails jq on a non-JSON document with 422 and a hint', async () => {
     const e = await fail(get('/notes.txt', { jq: '.' }));

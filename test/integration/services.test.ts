@@ -446,7 +446,7 @@ describe('services over the contract', () => {
     // jq's message points into the user's program, never into the check's own wrapping of it,
     // on one line (the form shows it as a sentence, where jq's caret drawing ran together).
     expect(jq.error?.message).not.toMatch(/empty|if false|line 2|\n/);
-    expect(jq.error?.message).toBe('jq: syntax error, unexpected end of file at column 7 ("[")');
+    expect(jq.error?.message).toBe('jq: syntax error, unexpected end of the program at column 7 ("[")');
     // Names are bound when compiled, so an unknown function or variable is caught up front too.
     for (const [program, unknown] of [
       ['.a | nosuchfn(1)', 'nosuchfn/1 is not defined at column 6 ("nosuchfn")'],
