@@ -63,3 +63,18 @@ test('with a jq program, the Extract choices say what they do to its output', as
   expect(await notes()).toEqual(["markdown — jq's output as JSON", "text — jq's strings, unquoted"]);
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('a jq program that gives no value is an ok row marked "no jq output", and the result says the program let nothing through', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/items.json jq=".items[] | select(.n > 100)"`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await expect.poll(() => page.getByTestId('row-warning').allTextContents()).toEqual(['no jq output']);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await page.keyboard.press('Enter');
+  // It read "The result is empty: the document had no text." of a document full of it.
+  await expect.poll(() => page.getByTestId('result-empty').textContent()).toMatch(/^The result is empty: the jq program gave no value for this document .*Run it with \. to see what the document holds\.$/);
+  await page.screenshot({ path: screenshotPath('ui-jq-no-output') });
+  expect(pageErrors(page)).toEqual([]);
+});
