@@ -133,6 +133,13 @@ describe('a jq program that stops itself with halt_error', () => {
     expect(stopped.line.hint).not.toMatch(/try … catch/);
     expect((await fetchJq('/prices.json', '{code: 7} | halt_error(1)')).line).toMatchObject({ error: 'jq: the program stopped with halt_error (exit status 1): {"code":7}' });
   });
+
+  test('an error after what the stderr builtin wrote is still the error, not halt_error', async () => {
+    // stderr writes its value with no line end, so jq's error line began with the value.
+    const r = await fetchJq('/prices.json', '.title | stderr | error("no prices today")');
+    expect(r.line).toMatchObject({ ok: false, reason: 'bad_option', error: 'jq: no prices today' });
+    expect(r.line.hint).toMatch(/try … catch/);
+  });
 });
 
 describe('a jq program that does not compile', () => {

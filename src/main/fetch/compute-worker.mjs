@@ -59,7 +59,12 @@ async function jq({ input, program, raw }) {
   // jq goes on to the next input after one fails (JSON Lines), and jq-wasm's exit code is the
   // last input's: `.a + 1` over {"a":1}, {"a":"two"}, {"a":3} exited 0 with 2 and 4, and the
   // record that failed was left out without a word. jq itself exits 5 there.
-  const failed = stderr.split('\n').filter((l) => l.startsWith('jq: error'));
+  // Found where it is on its line: the stderr builtin writes its value with no line end, so
+  // `stderr | error("boom")` put the error after the value, and it was read as halt_error's text.
+  const failed = stderr
+    .split('\n')
+    .map((l) => l.slice(Math.max(0, l.indexOf('jq: error'))))
+    .filter((l) => l.startsWith('jq: error'));
   if (failed.length > 0) return { error: failed.join('\n'), cause: 'run' };
   // jq's own reader refused what JSON.parse took: a document nested past jq's depth limit.
   const parse = stderr.split('\n').find((l) => l.startsWith('jq: parse error'));
