@@ -30,11 +30,15 @@ console.error = (...args) => {
   consoleError(...args);
 };
 
-async function jq({ input, program, raw }) {
+/** The task's own work begins: its time limit (WorkerPool.run) counts from here, not from the thread's start or jq's loading. */
+const started = (id) => parentPort.postMessage({ id, started: true });
+
+async function jq({ id, input, program, raw }) {
   if (!jqHandle) {
     const { loadJq } = require('jq-wasm');
     jqHandle = await loadJq();
   }
+  started(id);
   let out;
   try {
     // raw: strings printed as they are, as `jq -r` prints them (a list of URLs, one a line).
@@ -157,7 +161,7 @@ function grep({ text, read, pattern, words, flags, context, origins }) {
 parentPort.on('message', async (msg) => {
   let reply;
   try {
-    reply = msg.op === 'jq' ? await jq(msg) : msg.op === 'grep' ? grep(msg) : { error: `unknown op ${msg.op}` };
+    reply = msg.op === 'jq' ? await jq(msg) : msg.op === 'grep' ? (started(msg.id), grep(msg)) : { error: `unknown op ${msg.op}` };
   } catch (err) {
     reply = { error: String((err && err.message) || err) };
   }

@@ -16,7 +16,7 @@ export interface LinkedSignal {
 }
 
 /** The reason AbortSignal.timeout gives, so code that tells a timeout from a cancel reads both alike. */
-function timeoutReason(): DOMException {
+export function timeoutReason(): DOMException {
   return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
-import { linkSignals } from './linked-signal';
+import { linkSignals, timeoutReason } from './linked-signal';
 
 /**
  * Where the worker scripts live: next to this file (src/main/fetch, or its build output).
@@ -49,7 +49,8 @@ export class WorkerSlot {
     return this.worker;
   }
 
-  run<T>(msg: Record<string, unknown>, signal: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
+  /** `onStarted`: called when the worker posts `{id, started: true}` for this task (see WorkerPool.run's limit). */
+  run<T>(msg: Record<string, unknown>, signal: AbortSignal, transfer: ArrayBuffer[] = [], onStarted?: () => void): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const w = this.spawn();
     const id = ++this.seq;
@@ -66,8 +67,12 @@ export class WorkerSlot {
         w.off('exit', onExit);
         signal.removeEventListener('abort', onAbort);
       };
-      const onMessage = (m: { id: number } & T): void => {
+      const onMessage = (m: { id: number; started?: boolean } & T): void => {
         if (m.id !== id) return;
+        if (m.started === true) {
+          onStarted?.();
+          return;
+        }
         done();
         resolve(m);
       };
@@ -148,17 +153,28 @@ export class WorkerPool {
   /**
    * The task's reply, once a slot is free; a crash rejects with a WorkerCrash, an abort with
    * the signal's reason. With limitMs the task is stopped (its thread terminated) when it has
-   * run that long, and rejects with a TimeoutError: counted from when it starts, so a task
-   * waiting behind others is not charged for their time.
+   * run that long, and rejects with a TimeoutError. The time counts from the worker's
+   * `{id, started: true}` message, which a limited task's script posts when the task's own
+   * work begins: not from when it waited behind others, nor while a fresh thread started and
+   * loaded what it needs. A jq program given 1 s was stopped before it had run at all on a busy
+   * machine, where starting the thread and loading jq's WebAssembly took longer than that.
    */
   async run<T>(msg: Record<string, unknown>, signal: AbortSignal, limitMs?: number): Promise<T> {
     const s = await this.slot(signal);
-    const limited = limitMs === undefined ? undefined : linkSignals([signal], limitMs);
+    const limit = limitMs === undefined ? undefined : new AbortController();
+    const linked = limit ? linkSignals([signal, limit.signal]) : undefined;
+    let clock: ReturnType<typeof setTimeout> | undefined;
+    const started = (): void => {
+      if (!limit || clock !== undefined) return;
+      clock = setTimeout(() => limit.abort(timeoutReason()), limitMs);
+      clock.unref?.();
+    };
     try {
       s.busy = false; // WorkerSlot.run marks it busy again for the task's span.
-      return await s.run<T>(msg, limited?.signal ?? signal);
+      return await s.run<T>(msg, linked?.signal ?? signal, [], started);
     } finally {
-      limited?.dispose();
+      clearTimeout(clock);
+      linked?.dispose();
       this.release(s);
     }
   }
