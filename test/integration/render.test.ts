@@ -103,6 +103,12 @@ describe('when the page has settled', () => {
     expect(hasArticle(r.content)).toBe(true);
     expect(sites.allowed.hits).toContain('/events');
   });
+  it('reads a page whose DOM never stays the same (a price, a clock redrawn every frame) once its text holds steady, not at the end of the budget', async () => {
+    const r = await fetchPage('ticker.html');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(r.meta?.render_partial).toBeUndefined();
+    expect(hasArticle(r.content)).toBe(true);
+  });
   it('reads what loads as the reader scrolls: at the end of the page, or of the pane the page scrolls in', async () => {
     for (const page of ['scroll.html', 'scroll-inner.html']) {
       const r = await fetchPage(page);

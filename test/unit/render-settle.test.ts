@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetActivity, stalledAfterMs, TEXTLESS_STALL_MS } from '../../src/main/fetch/render/settle';
+import { DOM_QUIET_MS, NetActivity, stalledAfterMs, TEXTLESS_STALL_MS, textSlack } from '../../src/main/fetch/render/settle';
 import { SETTLE_IDLE_MS } from '../../src/main/fetch/render/types';
 
 /** The settle rule's clock, given explicitly: a page with its text there, its DOM quiet for long. */
@@ -28,5 +28,35 @@ describe('a request the page never gets an answer to', () => {
     expect(net.settled(TEXT, 1_000, 60_000, stalledAfterMs(BUDGET) + SETTLE_IDLE_MS)).toBe(false);
     net.ended('api', 8_000);
     expect(net.settled(TEXT, 1_000, 60_000, 8_000 + SETTLE_IDLE_MS)).toBe(true);
+  });
+});
+
+describe('a page whose DOM never stays the same', () => {
+  /** The network quiet from 0 on: the document loaded then, and nothing was asked since. */
+  const loadedAt0 = (): NetActivity => {
+    const net = new NetActivity(BUDGET);
+    net.started('document', 'document', 0);
+    net.ended('document', 0);
+    return net;
+  };
+  /** Probes every 100 ms of a DOM that changed 10 ms before each, its text `chars(t)` long. */
+  const settledAt = (net: NetActivity, chars: (t: number) => number, until: number): number | undefined => {
+    for (let t = 1_000; t <= until; t += 100) if (net.settled([10, chars(t)], t, BUDGET, t)) return t;
+    return undefined;
+  };
+  it('settles once its text has held steady for DOM_QUIET_MS: a ticker, a clock, a feed whose items come and go', () => {
+    const at = settledAt(loadedAt0(), (t) => 5_000 + ((t / 100) % 7) * 3, BUDGET);
+    expect(at).toBe(1_000 + DOM_QUIET_MS);
+  });
+  it('does not while its text keeps growing, nor while it is thin', () => {
+    expect(settledAt(loadedAt0(), (t) => 2_000 + Math.floor(t / 1_000) * (textSlack(2_000) + 1), BUDGET)).toBeUndefined();
+    expect(settledAt(loadedAt0(), () => 100, BUDGET)).toBeUndefined();
+  });
+  it('waits DOM_QUIET_MS again after a scroll, for what the scroll loads', () => {
+    const net = loadedAt0();
+    expect(settledAt(net, () => 5_000, 3_000)).toBe(3_000);
+    net.textMoved(3_000);
+    expect(net.settled([10, 5_000], 4_000, BUDGET, 4_000)).toBe(false);
+    expect(net.settled([10, 5_000], 5_000, BUDGET, 5_000)).toBe(true);
   });
 });

@@ -170,7 +170,9 @@ interface Open {
  * polls or beacons), the DOM quiet for DOM_QUIET_MS with text in it. One slow request the
  * page may be waiting on (its article from an API) is waited for, as before, up to
  * stalledAfterMs; a request that never ends (hung) stops counting then (TEXTLESS_STALL_MS for
- * one that brings no text), so the page settles as if it had failed.
+ * one that brings no text), so the page settles as if it had failed. A DOM that never stays
+ * the same (a ticker, a live price, a video's clock) counts as quiet once its text has held
+ * steady for DOM_QUIET_MS (textSlack).
  */
 export class NetActivity {
   private readonly open = new Map<unknown, Open>();
@@ -180,6 +182,8 @@ export class NetActivity {
   private latestStart = -Infinity;
   private lastProbe = -Infinity;
   private readonly stallMs: number;
+  /** The text length the probes found, and since when it has stayed within textSlack of it. */
+  private text = { chars: -1, since: 0 };
 
   /** `budgetMs`: the render budget, which sets how long a request may hang (stalledAfterMs). */
   constructor(budgetMs: number) {
@@ -221,10 +225,27 @@ export class NetActivity {
   }
   /** Whether a PROBE answer means the page has settled. */
   settled([quietMs, textChars]: readonly [number, number], sinceLoadMs: number, budgetMs: number, now = Date.now()): boolean {
-    if (this.quiet(now)) return quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= thinPatienceMs(budgetMs));
-    return this.repeating(now) && quietMs >= DOM_QUIET_MS && textChars >= THIN_CHARS;
+    if (Math.abs(textChars - this.text.chars) > textSlack(this.text.chars)) this.text = { chars: textChars, since: now };
+    // Its text held steady while the DOM kept changing: what changes is a ticker, not the article.
+    const steady = textChars >= THIN_CHARS && now - this.text.since >= DOM_QUIET_MS;
+    if (this.quiet(now)) return (quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= thinPatienceMs(budgetMs))) || steady;
+    return this.repeating(now) && (quietMs >= DOM_QUIET_MS || steady) && textChars >= THIN_CHARS;
+  }
+  /** The page was scrolled (or went to another document): its text counts as steady only from now. */
+  textMoved(now = Date.now()): void {
+    this.text = { chars: this.text.chars, since: now };
   }
 }
+
+/**
+ * How much a page's text may change and still count as steady: 64 characters, or 2% of a
+ * longer text. A page that never stopped changing its DOM (a clock or counter redrawn every
+ * frame, a price or a feed over a WebSocket every 300 ms, a video's time) was read only when
+ * the budget ran out, 15 s a page and "Rendering cut short", with its article there at once:
+ * such changes keep the length within a few characters (a feed's items come and go), where an
+ * article that is still arriving grows past this within DOM_QUIET_MS.
+ */
+export const textSlack = (chars: number): number => Math.max(64, Math.round(chars * 0.02));
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref?.());
 
@@ -291,11 +312,14 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
         if (page.ended()) return 'unsettled';
         loadedAt = Date.now();
         scrolled = false;
+        net.textMoved(loadedAt);
       } else {
         const settled = net.settled(st, Date.now() - loadedAt, budgetMs);
         if (!scrolled && (settled || net.still(st))) {
           scrolled = true;
           await page.scroll(Math.max(0, deadline - Date.now()));
+          // What the scroll loads is waited for: the text must hold steady from here.
+          net.textMoved();
         } else if (settled) {
           return 'settled';
         }
