@@ -137,6 +137,8 @@ export interface FakePage {
    * document's did-navigate, did-finish-load and did-stop-loading.
    */
   navigate?: FakePage & { url: string; status?: number };
+  /** `navigate` happens when the page is read (SERIALIZE), once it has settled, not when it is probed. */
+  navigateWhenRead?: boolean;
   /** At its first probe the renderer process ends for this reason (render-process-gone). */
   crash?: string;
   /**
@@ -177,7 +179,8 @@ export class FakeRenderContents extends FakeWebContents {
     this.scripts.push(code);
     // A busy loop: the renderer's main thread never answers.
     if (this.page.busy) return new Promise(() => {});
-    if (code.includes('__siftChanged ||') && (this.page.navigate || this.page.crash)) {
+    const asked = this.page.navigateWhenRead ? code.includes('outerHTML') : code.includes('__siftChanged ||');
+    if (asked && (this.page.navigate || this.page.crash)) {
       const { navigate, crash } = this.page;
       setImmediate(() => {
         if (crash) {

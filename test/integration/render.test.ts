@@ -109,6 +109,11 @@ describe('when the page has settled', () => {
     expect(r.meta?.render_partial).toBeUndefined();
     expect(hasArticle(r.content)).toBe(true);
   });
+  it('reads a page that reloads itself over and over in one of its documents, not as a page that "did not yield"', async () => {
+    const r = await fetchPage('reloads.html');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(hasArticle(r.content)).toBe(true);
+  });
   it('reads what loads as the reader scrolls: at the end of the page, or of the pane the page scrolls in', async () => {
     for (const page of ['scroll.html', 'scroll-inner.html']) {
       const r = await fetchPage(page);

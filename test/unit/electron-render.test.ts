@@ -144,6 +144,15 @@ describe('the app render window (Electron stand-in)', () => {
     expect(wc?.scripts.filter((c) => c.endsWith('; true'))).toHaveLength(2);
   });
 
+  test('a page that moves on as it is read (it reloads itself) is read in the document it went to, not as an empty page', async () => {
+    const next = `<html><body><article><h1>Reloaded</h1><p>${'The page once more. '.repeat(30)}</p></article></body></html>`;
+    const { renderer, windows } = setup({ html: ARTICLE, navigate: { url: 'https://example.org/start', html: next }, navigateWhenRead: true });
+    const r = await renderer.render('https://example.org/start', new AbortController().signal, 60_000);
+    // Read as soon as it loaded, not watched settle: partial.
+    expect(r).toMatchObject({ finalUrl: 'https://example.org/start', html: next, partial: true });
+    expect(windows[0]?.webContents.crashed).toBe(false);
+  });
+
   test('a page whose script moves it where the guard refuses is reported as refused, not stuck', async () => {
     const { renderer, sessions, windows } = setup({ html: '<html><body>Loading…</body></html>', navigate: { url: 'http://10.0.0.1/', html: '<html><body>refused</body></html>', status: 403 } });
     const pending = renderer.render('https://example.org/start', new AbortController().signal, 60_000);

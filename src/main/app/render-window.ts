@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, NetActivity, PROBE, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
+import { bounded, movingPage, NetActivity, PROBE, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -203,36 +203,37 @@ export class ElectronRenderer implements Renderer {
     );
     await bounded(load, budgetMs);
     signal.throwIfAborted();
+    // Electron has no init script for every frame: each main document gets it once loaded.
+    let unanswered = false;
+    const prepare = async (): Promise<boolean> => {
+      const r = await doc.ask(`${SETTLE_SCRIPT}; true`, Math.max(0, deadline - Date.now()) + GRACE_MS);
+      if (r === undefined) unanswered = true;
+      // Gone again before it answered: the next question starts over with the next document.
+      if (r === 'gone') doc.missed();
+      return r !== undefined && r !== 'gone';
+    };
+    const page: SettlingPage = {
+      probe: async (ms) => {
+        if (unanswered) return undefined;
+        const st = await doc.ask(PROBE, ms);
+        return st === 'gone' || st === undefined ? st : (st as [number, number]);
+      },
+      ended: () => doc.ended(slot),
+      nextDocument: async (ms) => {
+        await doc.nextDocument(ms);
+        await prepare();
+      },
+      scroll: async (ms) => void (await doc.ask(SCROLL, ms)),
+    };
     let settled = false;
     if (loaded) {
-      // Electron has no init script for every frame: each main document gets it once loaded.
-      let unanswered = false;
-      const prepare = async (): Promise<boolean> => {
-        const r = await doc.ask(`${SETTLE_SCRIPT}; true`, Math.max(0, deadline - Date.now()) + GRACE_MS);
-        if (r === undefined) unanswered = true;
-        // Gone again before it answered: the next question starts over with the next document.
-        if (r === 'gone') doc.missed();
-        return r !== undefined && r !== 'gone';
-      };
-      const page: SettlingPage = {
-        probe: async (ms) => {
-          if (unanswered) return undefined;
-          const st = await doc.ask(PROBE, ms);
-          return st === 'gone' || st === undefined ? st : (st as [number, number]);
-        },
-        ended: () => doc.ended(slot),
-        nextDocument: async (ms) => {
-          await doc.nextDocument(ms);
-          await prepare();
-        },
-        scroll: async (ms) => void (await doc.ask(SCROLL, ms)),
-      };
       const out = (await prepare()) || !unanswered ? await settleLoaded(page, slot.net, signal, budgetMs, deadline, GRACE_MS) : 'stuck';
       if (out === 'stuck') return 'stuck';
       settled = out === 'settled';
     }
     if (doc.crashed) return 'crashed';
-    const html = (await doc.ask(SERIALIZE, Math.max(0, deadline - Date.now()) + GRACE_MS)) as string | 'gone' | undefined;
+    const read = async (ms: number): Promise<string | 'gone' | undefined> => (await doc.ask(SERIALIZE, ms)) as string | 'gone' | undefined;
+    const { html, reread } = await readPage(page, read, Math.max(deadline, Date.now()) + GRACE_MS);
     // The browser's error page: https goes through a CONNECT tunnel, whose refusal by the guard
     // and whose failure to resolve or connect the browser reports alike, so the guard's own
     // record says which it was. A script that sent the reader to a dead or misspelled site
@@ -240,10 +241,11 @@ export class ElectronRenderer implements Renderer {
     const errorPage = doc.failedHost !== undefined || !HTTP_ONLY.test(wc.getURL());
     const unreachable = errorPage && !slot.refused && doc.failedHost !== undefined && doc.failedHost !== '' && !tally.refused(doc.failedHost);
     const refused = slot.refused || (errorPage && !unreachable);
-    if (html === undefined && !refused && !unreachable) return 'stuck';
     if (doc.crashed) return 'crashed';
+    if (html === 'gone' && !refused && !unreachable) throw movingPage();
+    if (html === undefined && !refused && !unreachable) return 'stuck';
     const finalUrl = wc.getURL();
-    return { finalUrl, html: typeof html === 'string' && html !== 'gone' ? html : '', status: slot.mainStatus, partial: !settled, ...(unreachable ? { unreachable: true } : refused ? { refused: true } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true } : {}) };
   }
 
   async close(): Promise<void> {

@@ -331,6 +331,41 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
   return 'unsettled';
 }
 
+// Documents a page that keeps moving on (a reload every 150 ms) gets to be read in, once it
+// has settled or its budget is over.
+const REREADS = 5;
+
+/** Every document the page went to went away before it could be read. */
+export const movingPage = (): FetchError =>
+  new FetchError(502, 'rendering failed: the page kept moving to another page as it was read', 'It reloads or redirects itself over and over; open it in a browser to see where it goes, or try render=never.', 'unreachable');
+
+/**
+ * Reads the page (`read`: SERIALIZE, at most ms) once it has settled or its budget ran out,
+ * by `readBy`. A document that went away as it was read (a page that reloads itself every
+ * moment, a script that moves it on as the budget ends) is no page that "did not yield within
+ * the render budget", as it read before (or, in the app, an app shell that "stayed empty"):
+ * the document it went to is read once it has loaded and shows text (its scripts may draw it
+ * a moment after), up to REREADS documents. `reread`: the html is of a document not watched
+ * settle.
+ */
+export async function readPage(page: SettlingPage, read: (ms: number) => Promise<string | 'gone' | undefined>, readBy: number): Promise<{ html: string | 'gone' | undefined; reread: boolean }> {
+  const left = (): number => Math.max(0, readBy - Date.now());
+  let html = await read(left());
+  let reread = false;
+  for (let i = 0; html === 'gone' && i < REREADS && !page.ended(); i++) {
+    reread = true;
+    await page.nextDocument(left());
+    while (left() > 0 && !page.ended()) {
+      const st = await page.probe(left());
+      if (st === undefined || (st !== 'gone' && st[1] >= THIN_CHARS)) break;
+      if (st === 'gone') await page.nextDocument(left());
+      else await sleep(TICK_MS);
+    }
+    html = await read(left());
+  }
+  return { html, reread };
+}
+
 /**
  * Follows the host of the page's main-frame navigation that last failed in the browser (its
  * error page shows): the host whose refusal by the guard decides between "blocked" and a site
@@ -436,34 +471,39 @@ export async function settle(
       // the browser busy, as reading it would have said ('stuck', 'did not yield').
       if (page.url() === 'about:blank') throw timeoutError(`the server did not send the page to the browser within the render budget (${Math.round(budgetMs / 1000)} s)`);
     }
+    const settling: SettlingPage = {
+      probe: (ms) => probe(page, ms),
+      ended: () => crashed || refused || page.isClosed() || /^chrome-error:/.test(page.url()),
+      nextDocument: async (ms) => void (await bounded(page.waitForLoadState('domcontentloaded'), ms)),
+      scroll: async (ms) => void (await bounded(page.evaluate(SCROLL), ms)),
+    };
     let settled = false;
     if (loaded) {
-      const out = await settleLoaded(
-        {
-          probe: (ms) => probe(page, ms),
-          ended: () => crashed || refused || page.isClosed() || /^chrome-error:/.test(page.url()),
-          nextDocument: async (ms) => void (await bounded(page.waitForLoadState('domcontentloaded'), ms)),
-          scroll: async (ms) => void (await bounded(page.evaluate(SCROLL), ms)),
-        },
-        net,
-        signal,
-        budgetMs,
-        deadline,
-        graceMs,
-      );
+      const out = await settleLoaded(settling, net, signal, budgetMs, deadline, graceMs);
       if (crashed) throw pageCrashed();
       if (out === 'stuck') return 'stuck';
       settled = out === 'settled';
     }
+    const read = (ms: number): Promise<string | 'gone' | undefined> => bounded((page.evaluate(SERIALIZE) as Promise<string>).catch(() => 'gone' as const), ms);
+    const { html, reread } = await readPage(settling, read, Math.max(deadline, Date.now()) + graceMs);
+    signal.throwIfAborted();
+    if (crashed) throw pageCrashed();
     const errorPage = /^chrome-error:/.test(page.url());
     const gone = refused || errorPage;
     // A page that sent the reader to a dead or misspelled site failed as "blocked", with a
     // hint to allow private addresses, which changed nothing.
     const failed = failedHost();
     const unreachable = errorPage && !refused && failed !== undefined && !refusedHost(failed);
-    const html = await bounded(page.evaluate(SERIALIZE) as Promise<string>, Math.max(0, deadline - Date.now()) + graceMs);
+    if (html === 'gone' && !gone) throw movingPage();
     if (html === undefined && !gone) return 'stuck';
-    return { finalUrl: page.url(), html: html ?? '', status: mainStatus, partial: !settled, ...(unreachable ? { unreachable: true } : gone ? { refused: true } : {}) };
+    return {
+      finalUrl: page.url(),
+      html: html === 'gone' ? '' : (html ?? ''),
+      status: mainStatus,
+      // A document read as soon as it showed text was not watched settle.
+      partial: !settled || reread,
+      ...(unreachable ? { unreachable: true } : gone ? { refused: true } : {}),
+    };
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
