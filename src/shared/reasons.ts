@@ -59,6 +59,10 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
     why: 'The live page failed, so this came from the archive service: the page as it was when the archive captured it, which may be out of date. Its meta says when (snapshot_time) and where (snapshot_url).',
   },
   thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
+  not_rendered: {
+    label: 'not rendered',
+    why: 'Little text came back, and the page carries scripts that may draw the rest, but Sift found no browser to run them (meta render_skipped says why). Install Chromium or Google Chrome, or point Sift at one: SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in Settings.',
+  },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
   paywall: { label: 'paywalled', why: 'The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.' },
   empty: { label: 'empty', why: 'Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later.' },

@@ -94,6 +94,24 @@ describe('a browser path that names a program which is not a browser', () => {
   });
 });
 
+describe('a thin page with scripts and no browser to run them', () => {
+  it('says it was not rendered and how to get a browser, not only that the page is thin', async () => {
+    const home = path.join(dir, 'no-browser');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ chromiumPath: path.join(home, 'no-such-chrome') }));
+    const run = siftInProcess(home, { HOME: home, SIFT_HOME: home });
+    const url = `${sites.allowed.origin}/thin-scripts.html`;
+    const r = await run('fetch', url, '--allow-host', '127.0.0.1', '--mode', 'text');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Our plans start at 5 dollars a month/);
+    expect(r.err).toMatch(/not rendered: .*no browser to run them.*Install Chromium or Google Chrome/);
+    expect(r.err).not.toMatch(/thin page/);
+    const line = JSON.parse((await run('fetch', url, '--allow-host', '127.0.0.1', '--mode', 'text', '--json')).out) as Line;
+    expect(line).toMatchObject({ ok: true, meta: { rendered: false, warnings: ['not_rendered'] } });
+    expect(line.meta?.render_skipped).toMatch(/names no executable browser/);
+  });
+});
+
 /** The processes under pid (Linux /proc): pid → its parent, read once. */
 function descendants(pid: number): number[] {
   const parent = new Map<number, number>();

@@ -594,7 +594,11 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // An empty body or a paywall's teaser is thin too; "empty" and "paywall" say more.
       // An archived copy is ok, but not the live page (it may be years old): said where the
       // row, the summary counts and the export list warnings, not only deep in meta.
-      const all = [...(recovered.recovered ? ['recovered'] : []), ...(own.includes('empty') || own.includes('paywall') ? warnings.filter((w) => w !== 'thin') : warnings), ...own];
+      // A thin page whose scripts were not run for want of a browser (render_skipped) read only
+      // "thin page: a short page, or a teaser in front of a paywall", with no word that its
+      // scripts may draw the rest nor how to get a browser: "not rendered" says both.
+      const pageWarnings = render.render_skipped ? ['not_rendered', ...warnings.filter((w) => w !== 'thin')] : warnings;
+      const all = [...(recovered.recovered ? ['recovered'] : []), ...(own.includes('empty') || own.includes('paywall') ? pageWarnings.filter((w) => w !== 'thin') : pageWarnings), ...own];
       if (all.length) meta.warnings = [...new Set(all)];
       return { content: out.content, meta };
     } catch (caught) {
