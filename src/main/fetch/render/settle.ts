@@ -494,8 +494,9 @@ export async function settle(
     // hint to allow private addresses, which changed nothing.
     const failed = failedHost();
     const unreachable = errorPage && !refused && failed !== undefined && !refusedHost(failed);
-    if (html === 'gone' && !gone) throw movingPage();
-    if (html === undefined && !gone) return 'stuck';
+    // A page that went away for good (the browser quit under it) is said as the caller finds it.
+    if (html === 'gone' && !gone && !settling.ended()) throw movingPage();
+    if ((html === undefined || html === 'gone') && !gone) return 'stuck';
     return {
       finalUrl: page.url(),
       html: html === 'gone' ? '' : (html ?? ''),
