@@ -259,7 +259,8 @@ describe('a large JSON document is read in the worker', () => {
     const bad = await fail(worker.extractBuffer(Buffer.from(`${doc}x`), 'application/json', { jq: '.' }, { url }));
     // The document is broken, not the program: its reason is a damaged document's.
     expect(bad).toMatchObject({ status: 422, code: 'bad_document', reason: 'unsupported' });
-    expect(bad.message).toMatch(/^jq: the document is not valid JSON: Unexpected non-whitespace character after JSON at line \d+, column \d+$/);
+    // jq's place, as jq reads values one after another: the x after the document.
+    expect(bad.message).toMatch(/^jq: the document is not valid JSON: unquoted text or a malformed number at EOF at line 1, column \d+$/);
   });
 });
 

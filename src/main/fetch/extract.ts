@@ -406,9 +406,10 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
         jqWhy = err.why;
       }
       // JSON.parse stops after the first value of several; jq's place is where the values break.
+      // jq calls any bare word "Invalid numeric literal" (the x after a document, a stray word).
       const afterFirst = !lines.bad && /^Unexpected non-whitespace character after JSON/.test(read.error);
       const { why, cutShort } = afterFirst
-        ? { why: jqWhy, cutShort: /^Unfinished .* at EOF/.test(jqWhy) }
+        ? { why: jqWhy.replace(/^Invalid (?:numeric )?literal\b/, 'unquoted text or a malformed number'), cutShort: /^Unfinished .* at EOF/.test(jqWhy) }
         : lines.bad
           ? jsonProblem(lines.bad.text, lines.bad.error)
           : jsonProblem(text, read.error);
