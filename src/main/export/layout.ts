@@ -160,13 +160,17 @@ export async function zipSink(finalZip: string, root: string, seal: Seal): Promi
 const entriesOf = (zip: ZipFile): { entries: unknown[] } => zip as unknown as { entries: unknown[] };
 
 /**
- * Moves every entry but the last out of yazl's list into `aside`. Called before an entry is
- * added, after the last one's data was read: yazl writes entries in order, one at a time,
- * so every entry before the one it read last is written.
+ * Moves every entry but the last out of yazl's list into `aside`, keeping only what the
+ * central directory needs of them. Called before an entry is added, after the last one's
+ * data was read: yazl writes entries in order, one at a time, so every entry before the
+ * one it read last is written.
  */
 function setAsideWritten(zip: ZipFile, aside: unknown[]): void {
   const { entries } = entriesOf(zip);
-  if (entries.length > 1) aside.push(...entries.splice(0, entries.length - 1));
+  if (entries.length <= 1) return;
+  const done = entries.splice(0, entries.length - 1) as WrittenEntry[];
+  for (const e of done) forgetData(e);
+  aside.push(...done);
 }
 
 /** Puts the entries set aside back in front, in order: the central directory is written from the whole list. */
@@ -174,4 +178,24 @@ function putBackWritten(zip: ZipFile, aside: unknown[]): void {
   const z = entriesOf(zip);
   z.entries = aside.concat(z.entries);
   aside.length = 0;
+}
+
+/** What of a yazl entry outlives its data (not in its types; yazl 3.3.1). */
+interface WrittenEntry {
+  utf8FileName: Buffer;
+  doFileDataPump: (() => void) | null;
+}
+
+/**
+ * Lets go of what a written entry holds of its data: the closure that pumped it (the
+ * stream and its pipes), and the 8 KB pool slab its name shares with the small results
+ * written beside it (Buffer.from takes names and results under 4 KB from one pool), so a
+ * zip of 100,000 small results kept them all: 530 MiB of RSS, 238 MiB with the names
+ * copied out.
+ */
+function forgetData(e: WrittenEntry): void {
+  e.doFileDataPump = null;
+  const name = Buffer.allocUnsafeSlow(e.utf8FileName.length);
+  e.utf8FileName.copy(name);
+  e.utf8FileName = name;
 }
