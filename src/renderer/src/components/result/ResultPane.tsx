@@ -62,7 +62,7 @@ export function ResultPane(): React.JSX.Element {
       )}
       {loading && <p className="muted">Loading the result…</p>}
       {error && <ErrorMessage error={error} />}
-      {status?.result && <ResultView result={status.result} mode={status.options?.mode} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
+      {status?.result && <ResultView result={status.result} mode={status.options?.mode} bytes={status.bytes} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
     </aside>
   );
 }
