@@ -15,3 +15,15 @@ export function indexNote(name: string, x: ExpandedIndex, children: number): str
   if (x.skipped) lines.push(`  ${formatCount(x.skipped)} more child sitemaps not read: Sift reads at most ${formatCount(MAX_CHILD_SITEMAPS)}, nested at most ${MAX_SITEMAP_DEPTH} deep; give the rest as a list of their own`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * Why a sitemap index's pages were not submitted: more than a job holds. Reading stops once
+ * the pages pass the cap, so the count is of the child sitemaps read. Told to split the
+ * list by lines, a user cut the index's XML into files that are no sitemap at all.
+ */
+export function indexTooLong(name: string, x: ExpandedIndex, children: number, max: number): string {
+  return (
+    `sift batch: the child sitemaps of ${name} list ${formatCount(x.targets.length)} pages (${formatCount(x.read)} of its ${counted(children, 'child sitemap')} read), and one job holds at most ${formatCount(max)}; nothing was submitted.\n` +
+    `  Raise "URLs per job" in Settings, or give Sift a few of the child sitemaps at a time, each as a list of its own (\`sift parse ${name}\` lists them).\n`
+  );
+}

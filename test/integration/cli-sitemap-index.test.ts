@@ -103,3 +103,21 @@ describe('sift batch of a sitemap index from a file', () => {
     expect(rest).toMatch(/^job [0-9a-f]+\nsift batch: many\.xml is a sitemap index of 12 child sitemaps; Sift fetched them over HTTP and reads their 12 pages \(12 sitemaps read\)\n/);
   });
 });
+
+describe('sift batch of a sitemap index whose pages are more than a job holds', () => {
+  it('says how many pages the child sitemaps it read list, and what to do, not to split the index by lines', async () => {
+    // 3 child sitemaps of 4,000 pages: 12,000, past the 10,000 a job holds by default.
+    for (let i = 1; i <= 3; i++) {
+      srv.route(`/big/sitemap-${i}.xml`, (_q, r) => r.writeHead(200, { 'content-type': 'application/xml' }).end(urlset(...Array.from({ length: 4_000 }, (_, k) => `/post/big-${i}-${k}`))));
+    }
+    writeFileSync(path.join(dir, 'big.xml'), index('/big/sitemap-1.xml', '/big/sitemap-2.xml', '/big/sitemap-3.xml'));
+    const r = await sift('batch', 'big.xml', '--allow-private', '--db', path.join(dir, 'e.db'));
+    expect(r.code).toBe(2);
+    // It read "the list has 12,000 URLs", of a file of 3, and told to `split -l 10000 big.xml`:
+    // an index cut into lines is no sitemap at all.
+    expect(r.err).toBe(
+      'sift batch: the child sitemaps of big.xml list 12,000 pages (3 of its 3 child sitemaps read), and one job holds at most 10,000; nothing was submitted.\n' +
+        '  Raise "URLs per job" in Settings, or give Sift a few of the child sitemaps at a time, each as a list of its own (`sift parse big.xml` lists them).\n',
+    );
+  });
+});

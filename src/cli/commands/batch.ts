@@ -14,7 +14,7 @@ import { storeError, type Store } from '../../main/store';
 import { badLinePrograms, checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { batchProblemLines, listReadNote, readListInput } from '../list-input';
-import { indexNote } from '../sitemap-index';
+import { indexNote, indexTooLong } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
 import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
 import { isSitemapIndex } from '../../shared/urllist/xml';
@@ -189,6 +189,7 @@ export const batchCommand: Command = {
         targets = asTargets(list.targets);
       }
       let indexed = '';
+      let expanded: ExpandedIndex | undefined;
       if (list.format === 'xml' && isSitemapIndex(input)) {
         // Its <loc>s are sitemaps: their pages are the list (sitemap-index.ts).
         const live = io.isTTY ? (done: number, total: number, pages: number) => io.stderr.write(`\r\x1b[Kreading child sitemaps: ${formatCount(done)} of ${formatCount(total)}, ${counted(pages, 'page')}`) : undefined;
@@ -207,6 +208,7 @@ export const batchCommand: Command = {
           return EXIT.usage;
         }
         targets = asTargets(x.targets);
+        expanded = x;
       }
       let sub: { id: string; reused: boolean };
       try {
@@ -216,6 +218,10 @@ export const batchCommand: Command = {
         if (err instanceof SiftError && err.code === 'too_many_targets') {
           // The runner's error has no numbers (it is one sentinel); the user needs them to split the list.
           const max = cliSettings({}, io).targetsPerJob;
+          if (expanded) {
+            io.stderr.write(indexTooLong(file === '-' ? 'stdin' : file, expanded, list.targets.length, max));
+            return EXIT.usage;
+          }
           io.stderr.write(
             `sift batch: the list has ${formatCount(targets.length)} URLs, and one job holds at most ${formatCount(max)}.\n` +
               `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in Settings.\n`,
