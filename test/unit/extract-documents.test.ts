@@ -21,6 +21,21 @@ describe('PDF documents', () => {
     expect(e.status).toBe(422);
     expect(e.msg).toMatch(/^encrypted PDF/);
   });
+  it("names sift extract in an encrypted PDF's hint on the command line only: the app has no such command", async () => {
+    const locked = makePdf({ pages: [['secret']], encrypted: true });
+    // sift extract and sift fetch run as cli, sift batch's fetches as cli/batch.
+    for (const name of ['cli', 'cli/batch']) {
+      const cli = await fail(f.extractBuffer(locked, 'application/pdf', {}, { caller: { name } }));
+      expect(cli.hint).toMatch(/copy without the password.*sift extract/);
+    }
+    // The app's preview runs as desktop, its jobs as desktop/batch.
+    for (const name of ['desktop', 'desktop/batch']) {
+      const app = await fail(f.extractBuffer(locked, 'application/pdf', {}, { caller: { name } }));
+      expect(app.msg).toMatch(/^encrypted PDF/);
+      expect(app.hint).not.toMatch(/\bsift [a-z]|command/);
+      expect(app.hint).toMatch(/PDF reader/);
+    }
+  });
   it('fails a malformed PDF with 422', async () => {
     const e = await fail(f.extractBuffer(Buffer.from('%PDF-1.7\nthis is not a pdf at all\n'), 'application/pdf', {}));
     expect(e.status).toBe(422);

@@ -228,7 +228,7 @@ export class PdfPool {
       .run<R>({ ...msg, data: copy }, job.ac.signal, [copy.buffer])
       .then(
         (r) => {
-          if (r.error) throw r.error.kind === 'encrypted' ? encrypted() : r.error.kind === 'stream_too_large' ? streamTooLarge(r.error.message) : malformed(r.error.message, job.msg.data);
+          if (r.error) throw r.error.kind === 'encrypted' ? encrypted(job.caller) : r.error.kind === 'stream_too_large' ? streamTooLarge(r.error.message) : malformed(r.error.message, job.msg.data);
           if (!job.done) onReply(r);
         },
         (err: unknown) => {
@@ -275,8 +275,19 @@ export class PdfPool {
   }
 }
 
-const encrypted = (): FetchError =>
-  new FetchError(422, 'encrypted PDF: it needs a password', 'Sift cannot open password-protected PDFs; save an unprotected copy and use sift extract.', 'bad_document');
+/**
+ * What to do about a password-protected PDF, for where it is read: the command line's user can
+ * run `sift extract` on a copy without the password; the app has no such command (its hint named
+ * one), and its user reads the document in a PDF reader. A caller's surface is the first part of
+ * its name: cli or cli/batch, desktop or desktop/batch (SPEC §7).
+ */
+function encrypted(caller: string): FetchError {
+  const hint =
+    caller.split('/')[0] === 'cli'
+      ? 'Sift cannot open password-protected PDFs: save a copy without the password (a PDF reader that has it can), then run sift extract on that copy.'
+      : 'Sift cannot open password-protected PDFs: open it in a PDF reader with its password, or ask its owner for an unprotected copy at an address Sift can fetch.';
+  return new FetchError(422, 'encrypted PDF: it needs a password', hint, 'bad_document');
+}
 const streamTooLarge = (why: string): FetchError =>
   new FetchError(
     422,
