@@ -31,12 +31,12 @@ type BatchCaller = Caller & { jobId?: string };
  * comes back as the runner's own reason (cancelled / interrupted), unlogged.
  */
 export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'> & Partial<Pick<Fetcher, 'ready'>>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
-  return async (signal, caller, target) => {
+  return async (signal, caller, target, onPages) => {
     // Loading the HTTP client (once, at the first target) is not the target's time.
     await fetcher.ready?.();
     const deadline = linkSignals([signal], deadlineMs());
     try {
-      return await fetcher.fetchTarget(deadline.signal, caller, target, { batch: true });
+      return await fetcher.fetchTarget(deadline.signal, caller, target, { batch: true, ...(onPages ? { onPages } : {}) });
     } catch (err) {
       throw mapFetchError(err, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url), signal });
     } finally {

@@ -125,6 +125,13 @@ export function waitingText(w: TargetWait, nowMs: number): string {
   return `waiting ${s} s, then trying ${w.last ? 'a last time' : 'again'}: ${w.why}`;
 }
 
+/** A running target's PDF as its reading goes: pages read so far, of the pages chosen. */
+export const PagesReadSchema = z.object({ done: z.number().int().min(0), total: z.number().int().min(1) });
+export type PagesRead = z.infer<typeof PagesReadSchema>;
+
+/** A PDF's reading as people read it: "reading the PDF: 120 of 352 pages". */
+export const pagesReadText = (p: PagesRead): string => `reading the PDF: ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} pages`;
+
 /** One target as the UI lists it: everything but the content. */
 export const TargetRowSchema = z.object({
   idx: z.number().int(),
@@ -145,6 +152,8 @@ export const TargetRowSchema = z.object({
   finishedAt: z.number().nullable(),
   /** Set while a running target waits to try again after a busy answer; never stored. */
   wait: TargetWaitSchema.optional(),
+  /** Set while a running target's PDF is being read, page by page; never stored. */
+  pagesRead: PagesReadSchema.optional(),
 });
 export type TargetRow = z.infer<typeof TargetRowSchema>;
 

@@ -660,3 +660,74 @@ describe('log privacy', () => {
     }
   });
 });
+
+describe("a long PDF's reading, through the real wiring", () => {
+  /** The 352-page book of the fixtures: a second or more of reading, in 16-page chunks after the first 4. */
+  const book = readFileSync(path.join(__dirname, '../fixtures/pdfs/freeculture.pdf'));
+  let bookSite: Site;
+  beforeAll(async () => {
+    bookSite = await startSite({ '/book.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(book) });
+  });
+  afterAll(async () => {
+    await bookSite.close();
+  });
+
+  /** Every event of the job's one target, in the order the runner sent them. */
+  function listen(runner: Runner): { seen: { kind: string; at: number; status: string; done?: number; total?: number; error?: string }[]; off(): void } {
+    const seen: { kind: string; at: number; status: string; done?: number; total?: number; error?: string }[] = [];
+    const offs = [
+      runner.on('pages', (_id, row) => seen.push({ kind: 'pages', at: Date.now(), status: row.status, done: row.pagesRead?.done, total: row.pagesRead?.total })),
+      runner.on('target', (_id, row) => seen.push({ kind: 'target', at: Date.now(), status: row.status, error: row.error })),
+    ];
+    return { seen, off: () => offs.forEach((off) => off()) };
+  }
+
+  test('says how many pages are read as it goes: in order, at most one event per 100 ms, between the running and the done row', async () => {
+    const r = rig({ fetch: { deadlineMs: 120_000 } });
+    const heard = listen(r.runner);
+    const { id } = r.runner.submit({ name: 'reader' }, 'reader', [{ url: `${bookSite.base}/book.pdf` }]);
+    const job = await finished(r.runner, id);
+    heard.off();
+    expect(job.status).toBe('done');
+    expect(r.store.targetRows(id)[0]).toMatchObject({ status: 'done' });
+    const kinds = heard.seen.map((e) => (e.kind === 'target' ? e.status : 'pages'));
+    expect(kinds[0]).toBe('running');
+    expect(kinds[kinds.length - 1]).toBe('done');
+    const pages = heard.seen.filter((e) => e.kind === 'pages');
+    // The first 4 pages as the book opens always pass; then at most one a tenth of a second.
+    expect(pages.length).toBeGreaterThanOrEqual(1);
+    expect(pages[0]).toMatchObject({ status: 'running', done: 4, total: 352 });
+    // Fewer than the pool's reports (one at the open, one per 16-page chunk but the last).
+    expect(pages.length).toBeLessThanOrEqual(Math.ceil((352 - 4) / 16));
+    for (let i = 1; i < pages.length; i++) {
+      expect(pages[i]!.done!).toBeGreaterThan(pages[i - 1]!.done!);
+      expect(pages[i]!.at - pages[i - 1]!.at).toBeGreaterThanOrEqual(100);
+    }
+    expect(pages.every((e) => e.total === 352 && e.done! < 352)).toBe(true);
+    // The row a view opened now gets: no reading left behind.
+    expect(r.runner.readingTarget(id)).toBeUndefined();
+  });
+
+  test('a cancel while it reads stops the reading at once: the target is stored cancelled, not read to its end, and no page count follows', async () => {
+    const r = rig({ fetch: { deadlineMs: 120_000 } });
+    const heard = listen(r.runner);
+    let cancelledAt = -1;
+    const offCancel = r.runner.on('pages', (jobId) => {
+      if (cancelledAt >= 0) return;
+      cancelledAt = heard.seen.length;
+      expect(r.runner.cancel(jobId)).toBe(true);
+    });
+    const { id } = r.runner.submit({ name: 'reader' }, 'reader', [{ url: `${bookSite.base}/book.pdf` }]);
+    const job = await finished(r.runner, id);
+    await r.runner.settled(id);
+    offCancel();
+    heard.off();
+    expect(job.status).toBe('cancelled');
+    // Read to its end, the book would have been stored done, with its 352 pages.
+    expect(r.store.targetRows(id)[0]).toMatchObject({ status: 'failed', error: 'cancelled', reason: 'cancelled' });
+    const after = heard.seen.slice(cancelledAt);
+    expect(after.map((e) => e.kind)).toEqual(['target']);
+    expect(after[0]).toMatchObject({ status: 'failed', error: 'cancelled' });
+    expect(r.runner.readingTarget(id)).toBeUndefined();
+  });
+});

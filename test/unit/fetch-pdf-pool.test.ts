@@ -86,6 +86,38 @@ describe('the PDF pool', () => {
     expect((await pool.extract('a', numberedPdf(2), null, 500, never())).pages).toHaveLength(2);
   });
 
+  it("tells each waiter how far the reading is, in order, while pages are still to come", async () => {
+    pool = new PdfPool(2);
+    const pdf = doc('counted');
+    const heard: Record<string, number[]> = { a: [], b: [] };
+    const totals = new Set<number>();
+    const listen = (who: string) => (done: number, total: number) => (heard[who]!.push(done), totals.add(total));
+    const [ra] = await Promise.all(['a', 'b'].map((c) => pool!.extract(c, pdf, null, 500, never(), false, listen(c))));
+    expect(ra?.pages).toHaveLength(150);
+    expect([...totals]).toEqual([150]);
+    for (const done of Object.values(heard)) {
+      // The first 4 pages as the document opens, then a chunk of 16 at a time, never the whole.
+      expect(done[0]).toBe(4);
+      expect(done.length).toBe(Math.ceil((150 - 4) / 16));
+      expect(done.every((n, i) => i === 0 || n > done[i - 1]!)).toBe(true);
+      expect(Math.max(...done)).toBeLessThan(150);
+    }
+  });
+
+  it('says nothing of the pages of a document its waiter gave up on', async () => {
+    pool = new PdfPool(1);
+    const ac = new AbortController();
+    const heard: number[] = [];
+    const p = pool.extract('a', numberedPdf(400, 'dropped'), null, 500, ac.signal, false, (done) => {
+      heard.push(done);
+      ac.abort(new Error('user cancelled'));
+    });
+    await expect(p).rejects.toThrow('user cancelled');
+    // The next document runs in the same worker, after the first one's reading stopped.
+    expect((await pool.extract('a', numberedPdf(2), null, 500, never())).pages).toHaveLength(2);
+    expect(heard).toEqual([4]);
+  });
+
   it('reports a document over the limit as too long with its page count, without extracting it', async () => {
     pool = new PdfPool(1);
     const r = await pool.extract('a', numberedPdf(12), null, 10, never());

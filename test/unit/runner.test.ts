@@ -816,3 +816,50 @@ describe('cancel and close are told truthfully (issue 11)', () => {
     expect(row.status === 'pending' || row.error === 'upstream 404 Not Found').toBe(true);
   });
 });
+
+describe("a target's pages as they are read", () => {
+  it("passes on at most one count per 100 ms of the runner's clock, in order, drops counts that cannot be, and none after the target is written", async () => {
+    let clock = 1_000_000;
+    let late: ((done: number, total: number) => void) | undefined;
+    const r = runner(async (_s, _c, t, onPages) => {
+      late = onPages;
+      onPages?.(4, 100); // passes: the first
+      onPages?.(20, 100); // dropped: the clock has not moved
+      clock += 99;
+      onPages?.(36, 100); // dropped: 99 ms
+      clock += 1;
+      onPages?.(52, 100); // passes: 100 ms
+      clock += 500;
+      onPages?.(120, 100); // dropped: more than there are
+      onPages?.(1.5, 100); // dropped: not a count
+      onPages?.(68, 100); // passes
+      return ok(t);
+    }, { now: () => clock });
+    const heard: string[] = [];
+    r.on('pages', (_id, row) => heard.push(`${row.status} ${row.pagesRead?.done}/${row.pagesRead?.total}`));
+    r.on('target', (_id, row) => heard.push(row.status));
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    await terminal(r, id);
+    clock += 1000;
+    late?.(80, 100);
+    expect(heard).toEqual(['running', 'running 4/100', 'running 52/100', 'running 68/100', 'done']);
+    expect(r.readingTarget(id)).toBeUndefined();
+  });
+
+  it('keeps the count of the target being read for a view opened while it reads', async () => {
+    const reading = deferred<void>();
+    const release = deferred<void>();
+    const r = runner(async (_s, _c, t, onPages) => {
+      onPages?.(16, 352);
+      reading.resolve();
+      await release.promise;
+      return ok(t);
+    });
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    await reading.promise;
+    expect(r.readingTarget(id)).toEqual({ idx: 0, pagesRead: { done: 16, total: 352 } });
+    release.resolve();
+    await terminal(r, id);
+    expect(r.readingTarget(id)).toBeUndefined();
+  });
+});

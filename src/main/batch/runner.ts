@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stoppedJobError, type Store } from '../store';
-import { isTerminal, resultWarnings, type Job, type JobStatus, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
+import { isTerminal, resultWarnings, type Job, type JobStatus, type PagesRead, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
 import { hostLabel } from '../../shared/urllist/url';
 import { canonicalTargets, idemKey } from './canonical';
 import {
@@ -41,6 +41,14 @@ const DEFAULTS = {
 
 const NOOP_LOGGER: Logger = { info() {}, warn() {}, error() {} };
 
+/**
+ * The least time between two `pages` events of one target. The CLI's progress line redraws
+ * at most every 100 ms and the app's events go out every 200 ms, so nothing shown is lost;
+ * a 1,000-page PDF read in 2 s makes at most 20 events, not one per page (the PDF pool
+ * reports every 16 pages: 63).
+ */
+const PAGES_EVERY_MS = 100;
+
 /** Events the runner emits; `on` returns the function that unsubscribes. */
 export interface RunnerEvents {
   /** Every job change: created (running), a target counted, terminal. */
@@ -55,6 +63,12 @@ export interface RunnerEvents {
    * event of that target supersedes it.
    */
   waiting: (jobId: string, row: TargetRow) => void;
+  /**
+   * A running target's PDF is being read: its row, still running, with `pagesRead` set. At
+   * most one every PAGES_EVERY_MS per target, in order, and none once the target is written
+   * or its job cancelled; the next `target` event of that target supersedes it.
+   */
+  pages: (jobId: string, row: TargetRow) => void;
 }
 
 /** A job this process is draining. */
@@ -75,6 +89,8 @@ interface Active {
   drained: Promise<void>;
   /** The target waiting to try again, while it waits (a job has one target in flight). */
   waiting?: { idx: number; wait: TargetWait };
+  /** The target whose PDF is being read, with how far, while it is read. */
+  reading?: { idx: number; pagesRead: PagesRead };
 }
 
 function resolveConfig(cfg: Partial<RunnerConfig>): RunnerConfig {
@@ -105,7 +121,7 @@ export class Runner {
   private cfg: RunnerConfig;
   private readonly slots: Slots;
   private readonly active = new Map<string, Active>();
-  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set(), removed: new Set(), waiting: new Set() };
+  private readonly listeners: { [E in keyof RunnerEvents]: Set<RunnerEvents[E]> } = { job: new Set(), target: new Set(), removed: new Set(), waiting: new Set(), pages: new Set() };
   private readonly sweepTimer: NodeJS.Timeout;
   private inflight = 0;
   private closing = false;
@@ -289,6 +305,11 @@ export class Runner {
     return this.active.get(id)?.waiting;
   }
 
+  /** The job's target whose PDF is being read, with how far, if one is (a view opened mid-read shows it). */
+  readingTarget(id: string): { idx: number; pagesRead: PagesRead } | undefined {
+    return this.active.get(id)?.reading;
+  }
+
   /**
    * The store's error that stopped the job (a full disk, a damaged database), or undefined.
    * Its failed status may not have reached the store either, so whoever waits for the job
@@ -347,10 +368,13 @@ export class Runner {
     const t0 = performance.now();
     let result: Result | undefined;
     let err: unknown;
+    const reading = this.pagesReporter(a, idx, started);
     try {
-      result = await this.fetchWithRetry(a, idx, started);
+      result = await this.fetchWithRetry(a, idx, started, reading.onPages);
     } catch (e) {
       err = e;
+    } finally {
+      reading.stop();
     }
     const ms = performance.now() - t0;
     this.hook('inflight', --this.inflight);
@@ -404,7 +428,7 @@ export class Runner {
    * asked to slow down without a Retry-After is asked again further apart each time
    * (backoffWaitMs), never sooner than retryWaitMs.
    */
-  private async fetchWithRetry(a: Active, idx: number, started: number): Promise<Result> {
+  private async fetchWithRetry(a: Active, idx: number, started: number, onPages: (done: number, total: number) => void): Promise<Result> {
     const t = a.targets[idx]!;
     const deadline = performance.now() + this.cfg.retryForMs;
     // Set once a wait is cut to the window's end: the try after it is the last. Timers fire up
@@ -415,7 +439,7 @@ export class Runner {
     for (;;) {
       try {
         // Inside an async arrow so a synchronous throw becomes a rejection.
-        return await (async () => this.fetch(a.cancel.signal, a.fetchCaller, t))();
+        return await (async () => this.fetch(a.cancel.signal, a.fetchCaller, t, onPages))();
       } catch (err) {
         if (!isRetryLater(err)) throw err;
         // A retry cut short by cancel or close is that, not "busy": run the rest again takes it.
@@ -446,6 +470,31 @@ export class Runner {
         }
       }
     }
+  }
+
+  /**
+   * The fetch function's `onPages` for one target: passes on how far its PDF's reading is as
+   * `pages` events, at most one every PAGES_EVERY_MS, and nothing once the job is cancelled
+   * or the target's fetch has ended (`stop`), so no late report follows its stored outcome.
+   * A count that cannot be (a fetch function's fault) is dropped.
+   */
+  private pagesReporter(a: Active, idx: number, startedAt: number): { onPages: (done: number, total: number) => void; stop: () => void } {
+    let live = true;
+    let last = -Infinity;
+    const onPages = (done: number, total: number): void => {
+      if (!live || a.cancel.signal.aborted || a.stop.signal.aborted) return;
+      if (!Number.isInteger(done) || !Number.isInteger(total) || done < 0 || done > total || total < 1) return;
+      const now = this.cfg.now();
+      if (now - last < PAGES_EVERY_MS) return;
+      last = now;
+      a.reading = { idx, pagesRead: { done, total } };
+      this.emitRunning('pages', a.id, rowOf(idx, a.targets[idx]!, { status: 'running', startedAt, pagesRead: a.reading.pagesRead }));
+    };
+    const stop = (): void => {
+      live = false;
+      if (a.reading?.idx === idx) a.reading = undefined;
+    };
+    return { onPages, stop };
   }
 
   /** Sets the terminal status once, when every target is written. */
@@ -507,12 +556,16 @@ export class Runner {
 
   private emitWaiting(jobId: string, idx: number, t: Target, startedAt: number, wait: TargetWait): void {
     if (this.listeners.waiting.size === 0) return;
-    const row = rowOf(idx, t, { status: 'running', startedAt, wait });
-    for (const fn of this.listeners.waiting) {
+    this.emitRunning('waiting', jobId, rowOf(idx, t, { status: 'running', startedAt, wait }));
+  }
+
+  /** A running target's row, to the listeners of one of the events that say how it is going. */
+  private emitRunning(event: 'waiting' | 'pages', jobId: string, row: TargetRow): void {
+    for (const fn of this.listeners[event]) {
       try {
         fn(jobId, row);
       } catch (err) {
-        this.log.warn({ jobId, err: errName(err) }, 'waiting listener failed');
+        this.log.warn({ jobId, err: errName(err) }, `${event} listener failed`);
       }
     }
   }
@@ -553,6 +606,7 @@ function rowOf(idx: number, t: Target, s: Partial<Omit<TargetRow, 'idx' | 'url' 
   if (t.options) row.options = t.options;
   if (s.warnings?.length) row.warnings = s.warnings;
   if (s.wait) row.wait = s.wait;
+  if (s.pagesRead) row.pagesRead = s.pagesRead;
   return row;
 }
 

@@ -8,8 +8,9 @@ export interface Caller {
 /**
  * The per-target work. It may throw a TargetError (stored with its status, msg and hint),
  * an error wrapping ErrRetryLater (retried), or anything else (stored as 500 internal error).
+ * `onPages`, when it reads a PDF, says how many of its pages are read so far, of how many.
  */
-export type FetchFunc = (signal: AbortSignal, caller: Caller, t: Target) => Promise<Result>;
+export type FetchFunc = (signal: AbortSignal, caller: Caller, t: Target, onPages?: (done: number, total: number) => void) => Promise<Result>;
 
 /** Where the runner reports, for metrics. Each is optional; a throwing hook is logged and ignored. */
 export interface Hooks {

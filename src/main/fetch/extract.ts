@@ -8,7 +8,7 @@ import type { Article } from './html';
 import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import { sourceLinesOf } from '../../shared/source-lines';
-import type { PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
+import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
@@ -48,6 +48,8 @@ export interface ExtractContext {
   html: HtmlPool;
   /** The body already decoded by the fetcher (used only when it is this very buffer). */
   decoded?: Decoded;
+  /** Hears how many of a PDF's pages are read as its reading goes (PdfPool.extract). */
+  onPages?: OnPages;
 }
 
 /**
@@ -561,7 +563,7 @@ export function pagesPastEnd(ranges: PageRanges, total: number): string {
 
 async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<typeof parsePages>, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   meta.content_type = 'application/pdf';
-  const all = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links');
+  const all = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links', ctx.onPages);
   meta.pages_total = all.pagesTotal;
   if (all.tooLong) {
     // Pages chosen over the limit: "document too long: 14 pages" for pages=1-10 of 14 under a

@@ -16,7 +16,7 @@ import { packedMeta, unwrapGzip } from './packed';
 import { Gate } from './gate';
 import { linkSignals } from './linked-signal';
 import { systemResolver, type ResolvedAddress } from './guard';
-import { PdfPool } from './pdf-pool';
+import { PdfPool, type OnPages } from './pdf-pool';
 import { SoftNotFoundProbe } from './probe';
 import { classify as sniffKind } from './sniff';
 import { defaultFetchSettings, type FetchSettings } from './settings';
@@ -47,10 +47,16 @@ export interface FetcherDeps {
   html?: HtmlPoolOptions;
 }
 
+/** How a fetch of one target is run: as batch work (the PDF pool's NAME/batch slot), and who hears a long PDF's reading go on. */
+export interface FetchContext {
+  batch?: boolean;
+  onPages?: OnPages;
+}
+
 export interface Fetcher {
   /** Resolves when the HTTP client is loaded (it loads at the first fetch, not at start). */
   ready(): Promise<void>;
-  fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx?: { batch?: boolean }): Promise<Result>;
+  fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx?: FetchContext): Promise<Result>;
   extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx?: { caller?: Caller; url?: string; signal?: AbortSignal }): Promise<Result>;
   updateSettings(s: Partial<FetchSettings>): void;
   settings(): FetchSettings;
@@ -446,7 +452,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     };
   }
 
-  async function fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx: { batch?: boolean } = {}): Promise<Result> {
+  async function fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx: FetchContext = {}): Promise<Result> {
     // Loading the HTTP client (once) is not the target's time.
     await client.ready();
     const started = now();
@@ -566,7 +572,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
       }
       const out: Extracted = await underDeadline(signal, deadline, (s) =>
-        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, html: htmlPool, decoded }),
+        extractBody(body, contentType, options, { url: finalUrl, poolCaller, maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, html: htmlPool, decoded, ...(ctx.onPages ? { onPages: ctx.onPages } : {}) }),
       );
       const meta: Record<string, unknown> = {
         url: withRoute(url, route),
