@@ -183,6 +183,10 @@ export function createServices(opts: ServicesOptions): Services {
   const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
   // A target waiting on a busy site travels as its row with `wait` set, so the job view says so.
   const offWaiting = runner.on('waiting', (jobId, row) => batcher.target(jobId, row));
+  // A PDF being read travels as its row with `pagesRead` set: the runner sends one every 100 ms
+  // at most, and the batcher keeps the last of them per tick (200 ms), so a 1,000-page PDF
+  // costs the window ≤ 5 messages a second, and the store nothing.
+  const offPages = runner.on('pages', (jobId, row) => batcher.target(jobId, row));
   const offRemoved = runner.on('removed', (id) => emit('jobRemoved', { id }));
 
   // Export destinations the user chose in a dialog, each for one export; exportJob accepts
@@ -232,12 +236,16 @@ export function createServices(opts: ServicesOptions): Services {
       if (!job) throw notFound('This job');
       runner.touch(id);
       const targets = store.targetRows(id);
-      // The store holds no waits: a view opened while a target waits on a busy site gets it here.
+      // The store holds no waits nor pages read: a view opened while a target waits on a busy
+      // site, or while its PDF is read, gets them here.
+      const running = (idx: number, add: Partial<TargetRow>): void => {
+        const at = targets.findIndex((r) => r.idx === idx && r.status === 'running');
+        if (at >= 0) targets[at] = { ...targets[at]!, ...add };
+      };
       const waiting = runner.waitingTarget(id);
-      if (waiting) {
-        const at = targets.findIndex((r) => r.idx === waiting.idx && r.status === 'running');
-        if (at >= 0) targets[at] = { ...targets[at]!, wait: waiting.wait };
-      }
+      if (waiting) running(waiting.idx, { wait: waiting.wait });
+      const reading = runner.readingTarget(id);
+      if (reading) running(reading.idx, { pagesRead: reading.pagesRead });
       return { job: store.getJob(id) ?? job, targets };
     },
 
@@ -455,6 +463,7 @@ export function createServices(opts: ServicesOptions): Services {
       offJob();
       offTarget();
       offWaiting();
+      offPages();
       offRemoved();
       batcher.close();
       await engine.close();

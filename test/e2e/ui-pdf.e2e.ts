@@ -27,6 +27,8 @@ beforeAll(async () => {
     '/locked.pdf': pdf(makePdf({ pages: [['Secret']], encrypted: true })),
     '/cut.pdf': pdf(numberedPdf(10).subarray(0, 1500)),
     '/paper.pdf': pdf(twoColumnPaper()),
+    // 352 pages: read for a second or more, in 16-page chunks after the first 4.
+    '/book.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/freeculture.pdf'))),
   });
   opened = await openApp();
   page = opened.page;
@@ -103,6 +105,34 @@ test("a two-column paper asked for pages past its end: the row warns, the Meta t
   );
   await meta.locator('[data-key="pdf"]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('ui-pdf-pages-past-end') });
+});
+
+test("a long PDF's row says how many of its pages are read while it reads, then its size once done", async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/book.pdf`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.keyboard.press('Control+Enter');
+  // Read in the page at each frame it draws, so the text is the row's own at that moment,
+  // not a later one after the book was read.
+  const shown = await page.waitForFunction(
+    () => {
+      const row = document.querySelector('[data-testid="target-row"][data-idx="0"]');
+      const pages = row?.querySelector('[data-testid="row-pages"]');
+      return pages && row?.getAttribute('data-status') === 'running' ? { text: pages.textContent, size: row.querySelector('.c-size') !== null } : null;
+    },
+    null,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  const { text, size } = (await shown.jsonValue()) as { text: string; size: boolean };
+  const read = /^reading the PDF: (\d+) of 352 pages$/.exec(text);
+  expect(read, text).not.toBeNull();
+  expect(Number(read![1])).toBeLessThan(352);
+  // The pages take the size column, which a running row leaves empty.
+  expect(size).toBe(false);
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  const row = page.locator('[data-testid="target-row"][data-idx="0"]');
+  expect(await row.getByTestId('row-pages').count()).toBe(0);
+  expect(await row.locator('.c-size').innerText()).toMatch(/^[\d.]+ [KM]B$/);
 });
 
 test('no errors were logged in the page', () => {

@@ -51,6 +51,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('recorded');
     },
     '/go-to-sitemap': (_req, res) => res.writeHead(301, { location: '/sitemap-a.xml' }).end(),
+    // 352 pages: read for a second or more, in 16-page chunks after the first 4.
+    '/book.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(readFileSync(path.join(__dirname, '../fixtures/pdfs/freeculture.pdf'))),
     // Busy for good, asking for a wait of 30 s: a target that waits while the test looks at it.
     '/busy-long': (_req, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '30' }).end('slow down'),
   });
@@ -364,6 +366,30 @@ describe('services over the contract', () => {
     const after = await r.call('jobDetail', { id });
     expect(after.targets[0]).toMatchObject({ status: 'failed', error: 'cancelled' });
     expect(after.targets[0]!.wait).toBeUndefined();
+  });
+
+  test("a PDF being read says how far in its row: in the events, in a job view opened meanwhile, and no more once it is done", async () => {
+    const r = rig();
+    // A view opened at the runner's first count of pages, while the book is still being read.
+    let opened: Promise<Res<'jobDetail'>> | undefined;
+    const off = r.s.runner.on('pages', (jobId) => {
+      opened ??= Promise.resolve(r.s.handlers.jobDetail({ id: jobId }));
+    });
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/book.pdf` }] });
+    await until(r, id);
+    off();
+    await r.waitEvent((e) => e.event === 'jobChanged' && (e.payload as Job).id === id && isTerminal((e.payload as Job).status));
+    const rows = r.events
+      .filter((e) => e.event === 'targetsChanged' && (e.payload as { jobId: string }).jobId === id)
+      .flatMap((e) => (e.payload as { rows: TargetRow[] }).rows);
+    const reading = rows.filter((row) => row.pagesRead);
+    expect(reading.length).toBeGreaterThanOrEqual(1);
+    for (const row of reading) expect(row).toMatchObject({ idx: 0, status: 'running', pagesRead: { total: 352 } });
+    expect(rows.at(-1)).toMatchObject({ status: 'done' });
+    expect(rows.at(-1)!.pagesRead).toBeUndefined();
+    expect(opened).toBeDefined();
+    expect((await opened!).targets[0]).toMatchObject({ status: 'running', pagesRead: { done: 4, total: 352 } });
+    expect((await r.call('jobDetail', { id })).targets[0]!.pagesRead).toBeUndefined();
   });
 
   test('settings: validated, persisted to settings.json, applied to the runner and the guard', async () => {

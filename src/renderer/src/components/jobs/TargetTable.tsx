@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
-import { rowFailure, waitingText, type TargetState } from '../../../../shared/types';
+import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
@@ -243,8 +243,12 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   // A target waiting on a busy site counts down to its next try; only such a row ticks.
   const wait = row?.status === 'running' ? row.wait : undefined;
   const now = useNow(wait !== undefined);
+  // A PDF being read says how far it is, so a book of hundreds of pages does not look stuck.
+  const reading = row?.status === 'running' && !wait ? row.pagesRead : undefined;
   if (!row) return null;
   const failed = row.status === 'failed';
+  // A failed, waiting or reading row has no size, so its error, wait or pages take the size column too.
+  const wide = failed || wait !== undefined || reading !== undefined;
   const shown = rowFailure(row);
   const beside = failureBesideReason(shown, row.reason);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
@@ -268,16 +272,19 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
       <span role="gridcell" className="c-url" title={row.url} data-testid="row-url">
         {shownUrl}
       </span>
-      {/* A failed or waiting row has no size, so its error or wait takes the size column too. */}
       <span
         role="gridcell"
-        className={`c-detail${failed || wait ? ' c-detail-wide' : ''}`}
-        aria-colspan={failed || wait ? 2 : undefined}
-        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : row.title}
+        className={`c-detail${wide ? ' c-detail-wide' : ''}`}
+        aria-colspan={wide ? 2 : undefined}
+        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : reading ? pagesReadText(reading) : row.title}
       >
         {wait ? (
           <span className="row-waiting" data-testid="row-waiting">
             {waitingText(wait, now)}
+          </span>
+        ) : reading ? (
+          <span className="row-pages" data-testid="row-pages">
+            {pagesReadText(reading)}
           </span>
         ) : failed ? (
           <span className="row-error" data-testid="row-error">
@@ -304,7 +311,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
           row.title
         )}
       </span>
-      {!failed && !wait && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}
+      {!wide && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}
       <span role="gridcell" className="c-time muted">{ms !== null ? formatDuration(ms) : ''}</span>
     </div>
   );
