@@ -4,7 +4,7 @@ import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
 import { detailJobEnded } from '../../store/detail';
-import { pagesReadText, rowFailure, waitingText, type TargetRow } from '../../../../shared/types';
+import { rowFailure, waitingText, type TargetRow } from '../../../../shared/types';
 import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
@@ -67,16 +67,9 @@ export function ResultPane(): React.JSX.Element {
   );
 }
 
-/** A target in flight: fetching, reading its PDF, or waiting to try again because its site answered busy (the table's cell is too narrow to say why). */
+/** A target in flight: fetching, or waiting to try again because its site answered busy (the table's cell is too narrow to say why). */
 function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
   const now = useNow(row.wait !== undefined);
-  if (!row.wait && row.pagesRead) {
-    return (
-      <p className="muted" data-testid="result-pages">
-        Fetched; {pagesReadText(row.pagesRead)}…
-      </p>
-    );
-  }
   if (!row.wait) return <p className="muted">Fetching now…</p>;
   return (
     <div data-testid="result-waiting">
