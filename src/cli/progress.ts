@@ -1,4 +1,4 @@
-import { isCutShort, isUnfinished, storeStopOf, waitingText, type Job, type TargetRow, type TargetWait } from '../shared/types';
+import { isCutShort, isUnfinished, pagesReadText, storeStopOf, waitingText, type Job, type PagesRead, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
 import type { CliIO } from './io';
@@ -53,6 +53,8 @@ export class Progress {
   private current = -1;
   /** The target in flight while it waits to try again after a busy answer (429/503). */
   private wait: { idx: number; wait: TargetWait } | null = null;
+  /** The target in flight while its PDF is read, with how far. */
+  private reading: { idx: number; pagesRead: PagesRead } | null = null;
   /** How many tries of the target that waits (or last waited) have failed busy so far. */
   private tries = { idx: -1, n: 0 };
   /** The last wait said as a line of its own (not on a terminal): which target, why, and when it began. */
@@ -80,8 +82,9 @@ export class Progress {
   }
 
   target(row: TargetRow): void {
-    // One target of a job is in flight: any change of a target ends the wait said before.
+    // One target of a job is in flight: any change of a target ends the wait or the reading said before.
     this.wait = null;
+    this.reading = null;
     if (row.status === 'running') {
       this.current = row.idx;
       this.draw(false);
@@ -132,11 +135,28 @@ export class Progress {
     this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${again}${waitingText(row.wait, began)}\n`);
   }
 
+  /**
+   * The target in flight reads its PDF (the runner says so at most every 100 ms): on a
+   * terminal, the live line says how far ("#3 reading the PDF: 120 of 352 pages"), so a book
+   * of hundreds of pages does not look hung. A log gets nothing: a line per count would be
+   * dozens for one PDF, and the target's own line follows when it is read.
+   */
+  pages(row: TargetRow): void {
+    if (!row.pagesRead) return;
+    // The first count is drawn at once: the target's running line, drawn just before, would
+    // otherwise hold it back up to 100 ms, and a book's first count arrives sooner than that.
+    const first = this.reading?.idx !== row.idx;
+    this.wait = null;
+    this.reading = { idx: row.idx, pagesRead: row.pagesRead };
+    this.current = row.idx;
+    this.draw(first);
+  }
+
   line(): string {
     const elapsed = Date.now() - this.started;
     const left = this.ended ? 0 : this.total - this.done;
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
-    const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : '';
+    const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : this.reading && left > 0 ? ` ${pagesReadText(this.reading.pagesRead)}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${formatCount(this.current + 1)}${waiting}` : '';
     const notes = [this.recovered ? `${formatCount(this.recovered)} from an archive` : '', this.warned ? `${formatCount(this.warned)} with warnings` : ''].filter(Boolean);
     const warned = notes.length ? ` (${notes.join(', ')})` : '';
@@ -158,6 +178,7 @@ export class Progress {
     this.timer = null;
     this.ended = true;
     this.wait = null;
+    this.reading = null;
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
     this.cutShort = job.targetsCutShort ?? 0;

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
-import { SIFT_BIN, runSift } from '../helpers/cli';
+import { SIFT_BIN, jsonLines, runSift } from '../helpers/cli';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -104,6 +104,24 @@ describe.skipIf(!hasScript)('sift batch progress on a terminal', () => {
     const t = onTerminal(batch(path.join(home, 'xterm.db')));
     expect(await t.done, t.output()).toBe(0);
     expect(t.output()).toContain('\r\x1b[2K');
+  }, 120_000);
+
+  test("a long PDF's pages read show on the live line as it is read, and Ctrl-C then stops it at once, stored as stopped mid-way", async () => {
+    const book = await startSite({ '/book.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(readFileSync(path.join(__dirname, '../fixtures/pdfs/freeculture.pdf'))) });
+    try {
+      const list = path.join(home, 'book.txt');
+      writeFileSync(list, `${book.base}/book.pdf\n`);
+      const db = path.join(home, 'book.db');
+      const t = onTerminal(`${quote(process.execPath)} ${quote(SIFT_BIN)} batch ${quote(list)} --db ${quote(db)}`);
+      await t.seen(/#1 reading the PDF: \d+ of 352 pages/);
+      t.child.stdin!.write('\x03');
+      expect(await t.done, t.output()).toBe(130);
+      expect(t.output()).toMatch(/cancelled: 0\/1 · ok 0 · failed 0 · stopped mid-way 1/);
+      const status = await runSift(['status', '--db', db, '--json', (/job (\S+)/.exec(t.output()) ?? [])[1] ?? ''], { env: { SIFT_HOME: home } });
+      expect(jsonLines(status.stdout)[1]).toMatchObject({ status: 'failed', error: 'cancelled', reason: 'cancelled' });
+    } finally {
+      await book.close();
+    }
   }, 120_000);
 
   test('TERM=dumb gets a plain line per target and no escape codes, as a log does', async () => {

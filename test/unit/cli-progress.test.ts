@@ -60,6 +60,23 @@ describe('sift batch progress on stderr', () => {
     expect(t.text()).toMatch(/partial: 4\/4 · ok 3 · failed 1/);
   });
 
+  test("on a terminal: a PDF being read says how far on the live line, until its target is written; a log gets no line per count", () => {
+    const t = io(true);
+    const p = new Progress(t.io, 4);
+    p.target(row(2, 'running'));
+    // Drawn at once, though the running line was drawn just before.
+    p.pages(row(2, 'running', { pagesRead: { done: 4, total: 1_352 } }));
+    expect(t.text()).toContain('\r\x1b[2K0/4 · ok 0 · failed 0 · #3 reading the PDF: 4 of 1,352 pages · ');
+    p.pages(row(2, 'running', { pagesRead: { done: 1_020, total: 1_352 } }));
+    expect(p.line()).toMatch(/^0\/4 · ok 0 · failed 0 · #3 reading the PDF: 1,020 of 1,352 pages · \d+:\d\d$/);
+    p.target(row(2, 'done'));
+    expect(p.line()).not.toContain('reading');
+    const log = io(false);
+    const q = new Progress(log.io, 4);
+    q.pages(row(0, 'running', { pagesRead: { done: 20, total: 352 } }));
+    expect(log.text()).toBe('');
+  });
+
   test('a big list counts with thousands separators, as the summary lines do', () => {
     const t = io(false);
     const p = new Progress(t.io, 12_000);

@@ -336,6 +336,9 @@ async function waitForJob(
   const offWaiting = ctx.runner.on('waiting', (jobId, row) => {
     if (jobId === id) progress.waiting(row);
   });
+  const offPages = ctx.runner.on('pages', (jobId, row) => {
+    if (jobId === id) progress.pages(row);
+  });
   const job = await new Promise<Job>((resolve) => {
     const offJob = ctx.runner.on('job', (j) => {
       if (j.id === id && isTerminal(j.status)) done(j);
@@ -360,6 +363,7 @@ async function waitForJob(
   await ctx.runner.settled(id);
   offTarget();
   offWaiting();
+  offPages();
   // The runner's word when the store's is not final: a job whose end could not be written
   // (the disk is full) is over all the same.
   const read = ctx.store.getJob(id);
