@@ -12,7 +12,7 @@ import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool'
 import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
-import { jsonProblem, linksIn, opensWrapped, wrappedJson } from './json-doc';
+import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
 import { fileNameOfUrl } from './url';
 import { markdownAsRead } from '../search/text';
 import { asTyped, noMatchWhy } from '../../shared/grep';
@@ -84,7 +84,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // JSON sent as text (raw file hosts serve a .json as text/plain, APIs a .jsonl) stays text
   // to read, as a browser shows it, but jq is asked of it as of any JSON: it failed with
   // "jq needs a JSON document, and this one is text".
-  if (jq && kind === 'text' && (opensAsJson(buf) || wrapsJson(buf))) kind = 'json';
+  // Told by its first bytes only: the JSON inside a wrapper is parsed once, where it is read (jsonContent).
+  const wrappedOnly = jq && kind === 'text' && !opensAsJson(buf) && opensWrapped(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
+  if (jq && kind === 'text' && (opensAsJson(buf) || wrappedOnly)) kind = 'json';
   if (jq && kind === 'html') {
     const json = jsonOfViewer(buf);
     if (json) return extractBody(json, 'application/json', options, ctx);
@@ -93,15 +95,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // (an expired signed link, a missing key): it came back ok as the JSON, a success that
   // holds no document. Failed, saying what it says; asked with jq, it is read as JSON.
   if (kind === 'json' && !jq && PDF_TYPES.has(mediaType(contentType))) throw jsonForPdf(buf);
-  if (jq && kind !== 'json') {
-    // With the type it came as: "this one is text" of a CSV, a JavaScript file or a page sent
-    // as text/plain left the user to find out what came.
-    const seen = mediaType(contentType);
-    throw badOption(
-      `jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'} (${seen || 'no content type'})`,
-      'Drop the jq option for this URL, or point it at the JSON API behind the page.',
-    );
-  }
+  if (jq && kind !== 'json') throw jqNeedsJson(kind, contentType);
   const meta: Record<string, unknown> = {
     content_type: mediaType(contentType) || sniffBody(buf) || (kind === 'text' ? 'text/plain' : ''),
     kind,
@@ -128,7 +122,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     // The label its bytes belie: said, so a reader comparing with the page's source is not puzzled.
     if (overruled) meta.charset_declared = overruled;
     if (kind === 'html') content = await htmlContent(text, mode, ctx, meta, pre?.article);
-    else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta);
+    else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta, wrappedOnly ? contentType : undefined);
     else {
       const feed = feedFormat(text);
       if (feed) content = await xmlFeedContent(text, feed, mode, ctx, meta);
@@ -188,9 +182,16 @@ const MARKUP_START = /^\uFEFF?\s*<[!?a-zA-Z]/;
 /** A body whose first character (after a byte-order mark and blanks) opens a JSON object or array. */
 const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[[{]/.test(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
 
-/** A body that is JSON behind an XSSI guard or in a JSONP call (json-doc.ts wrappedJson): a JSONP answer comes as JavaScript. */
-const wrapsJson = (buf: Uint8Array): boolean =>
-  opensWrapped(Buffer.from(buf.subarray(0, 256)).toString('latin1')) && wrappedJson(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8')) !== undefined;
+/**
+ * jq asked of a document that is no JSON, with the type it came as: "this one is text" of a
+ * CSV, a JavaScript file or a page sent as text/plain left the user to find out what came.
+ */
+function jqNeedsJson(kind: Kind, contentType: string): FetchError {
+  return badOption(
+    `jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'} (${mediaType(contentType) || 'no content type'})`,
+    'Drop the jq option for this URL, or point it at the JSON API behind the page.',
+  );
+}
 
 /**
  * The page a browser makes of a JSON document it shows, and saves as the document's own
@@ -356,21 +357,36 @@ async function htmlContent(html: string, mode: string, ctx: ExtractContext, meta
   return mode === 'text' ? a.text : mode === 'html' ? a.html : a.markdown;
 }
 
-async function jsonContent(text: string, mode: string, jq: string | undefined, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
-  const read = await ctx.html.json(text, jq ? 'jq' : mode, ctx.url, ctx.signal);
+/**
+ * A JSON document's content in a mode or through jq. `cameAs` is the type of a text taken for
+ * JSON by its wrapper's first bytes alone (a JSONP answer sent as JavaScript): no JSON inside
+ * makes it the text it came as.
+ */
+async function jsonContent(text: string, mode: string, jq: string | undefined, ctx: ExtractContext, meta: Record<string, unknown>, cameAs?: string): Promise<string> {
+  // JSON behind an XSSI guard ()]}') or in a JSONP call (cb({…});): what every client of
+  // such an API reads. jq failed on it as 'not valid JSON: unexpected ")"', and a JSONP
+  // answer, sent as JavaScript, as 'jq needs a JSON document, and this one is text'. A
+  // wrapped text is never JSON itself (the guard or the call opens it), so what is inside is
+  // read first, in the one parse of the document (a 14 MB one was parsed three times).
+  const wrapped = jq || mode !== 'raw' ? wrappedJson(text) : undefined;
+  if (wrapped) {
+    const inside = await ctx.html.json(wrapped.json, jq ? 'jq' : mode, ctx.url, ctx.signal);
+    if (inside.valid) {
+      meta.json_wrapper = wrapped.wrapper;
+      return readJsonContent(wrapped.json, inside, mode, jq, ctx, meta);
+    }
+  }
+  if (cameAs !== undefined) throw jqNeedsJson('text', cameAs);
+  return readJsonContent(text, await ctx.html.json(text, jq ? 'jq' : mode, ctx.url, ctx.signal), mode, jq, ctx, meta);
+}
+
+/** A JSON document's content from its reading (json-doc.ts readJson): laid out, or jq's output, or why it is not JSON. */
+async function readJsonContent(text: string, read: JsonRead, mode: string, jq: string | undefined, ctx: ExtractContext, meta: Record<string, unknown>): Promise<string> {
   // Text asked of a jq program is jq -r's output: its strings as they are, one a line (a list
   // of URLs to fetch next, names to paste), where JSON strings came back quoted and escaped.
   const raw = jq !== undefined && mode === 'text';
   if (raw) meta.jq_raw = true;
   if (!read.valid) {
-    // JSON behind an XSSI guard ()]}') or in a JSONP call (cb({…});): what every client of
-    // such an API reads. jq failed on it as 'not valid JSON: unexpected ")"', and a JSONP
-    // answer, sent as JavaScript, as 'jq needs a JSON document, and this one is text'.
-    const wrapped = jq || mode !== 'raw' ? wrappedJson(text) : undefined;
-    if (wrapped) {
-      meta.json_wrapper = wrapped.wrapper;
-      return jsonContent(wrapped.json, mode, jq, ctx, meta);
-    }
     if (jq) {
       // JSON Lines (a log, an export, a streaming API's answer): jq reads each line as one
       // input, as `jq PROG file.jsonl` does.
