@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { marked } from 'marked';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { siftInProcess } from '../helpers/cli-main';
 import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
@@ -161,5 +161,27 @@ describe("a jq program's output exported", () => {
     ]);
     expect(JSON.parse(readFileSync(path.join(dir, manifest[1]!.file), 'utf8'))).toBe('Inner basin');
     expect(JSON.parse(readFileSync(path.join(dir, manifest[2]!.file), 'utf8'))).toBe(2);
+  });
+
+  test("the values are read once per export to choose the file's kind and write its lines, not once for each", async () => {
+    writeFileSync(path.join(tmp.dir, 'jq-once.txt'), `${site.base}/boats.json jq='.boats[]'\n`);
+    const run = await sift('batch', 'jq-once.txt', '--db', db);
+    expect(run.code, run.err).toBe(0);
+    const id = /^job (\S+)/.exec(run.err)![1]!;
+    // Counted, not replaced: the real JSON.parse reads every value the export checks.
+    const values = new Set(['{"name":"Kittiwake","berth":"A 3","crew":["Ann","Bo"]}', '{"name":"Tern \\"II\\"","berth":"B 1","crew":[]}']);
+    const parse = JSON.parse;
+    let reads = 0;
+    const spy = vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      if (values.has(text)) reads++;
+      return parse(text, reviver) as unknown;
+    });
+    const out = path.join(tmp.dir, 'out-jq-once');
+    const exported = await sift('export', id, '--db', db, '--out', out, '--format', 'folder').finally(() => spy.mockRestore());
+    expect(exported.code, exported.err).toBe(0);
+    const dir = /exported .* to (.+): /.exec(exported.err)![1]!;
+    const [file] = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { file: string }).file);
+    expect(readFileSync(path.join(dir, file!), 'utf8')).toBe(`${[...values].join('\n')}\n`);
+    expect(reads).toBe(values.size);
   });
 });

@@ -140,28 +140,43 @@ export function jsonStreamLines(s: string): string[] | undefined {
  * gives HTML. Markdown is the default mode, and for a JSON document the pipeline returns
  * pretty JSON instead, and a text document as it is, so the content decides there.
  */
-export function defaultKind(t: TargetStatus): FileKind {
+export const defaultKind = (t: TargetStatus): FileKind => ownFile(t).kind;
+
+/**
+ * A target's own file: its kind (defaultKind) and, for JSON Lines, the values one a line, read
+ * once for both (the values were read to choose the kind, then again to write them).
+ */
+export interface OwnFile {
+  kind: FileKind;
+  jsonLines?: string[];
+}
+
+export function ownFile(t: TargetStatus): OwnFile {
   const o = t.options;
-  if (o?.jq) return o.mode === 'text' ? 'txt' : jsonStreamLines(contentOf(t)) ? 'jsonl' : 'json';
+  if (o?.jq && o.mode !== 'text') {
+    const jsonLines = jsonStreamLines(contentOf(t));
+    return jsonLines ? { kind: 'jsonl', jsonLines } : { kind: 'json' };
+  }
+  if (o?.jq) return { kind: 'txt' };
   switch (o?.mode) {
     case 'text':
     case 'raw':
     case 'links':
-      return 'txt';
+      return { kind: 'txt' };
     case 'meta':
-      return 'json';
+      return { kind: 'json' };
     case 'html':
-      return 'html';
+      return { kind: 'html' };
     default:
-      if (looksLikeJson(contentOf(t))) return 'json';
+      if (looksLikeJson(contentOf(t))) return { kind: 'json' };
       // grep's lines are lines: as Markdown, two of them ran into one paragraph, and the "--"
       // between two groups of context made the line above it a heading.
-      if (o?.grep) return 'txt';
+      if (o?.grep) return { kind: 'txt' };
       // A PDF's text is laid out, not written in Markdown, as the app shows it: as Markdown its
       // lines ran into one paragraph (a heading into the text below it), "1. Introduction"
       // became a list item and an indented line code.
-      if (t.result?.meta?.kind === 'pdf') return 'txt';
-      return isPlainText(t.result?.meta) ? 'txt' : 'md';
+      if (t.result?.meta?.kind === 'pdf') return { kind: 'txt' };
+      return { kind: isPlainText(t.result?.meta) ? 'txt' : 'md' };
   }
 }
 
@@ -245,7 +260,7 @@ export function pagedContent(t: TargetStatus, kind: FileKind): string {
 export const FENCE_LANG: Record<FileKind, string> = { md: '', txt: 'text', json: 'json', jsonl: 'json', html: 'html' };
 
 /** The bytes of a target's own file in a folder or zip export. */
-export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, includeMeta: boolean): string {
+export function fileBody(t: TargetStatus, { kind, jsonLines }: OwnFile, forced: boolean, includeMeta: boolean): string {
   const content = contentOf(t);
   if (kind === 'json' && forced) {
     // --format json: every file is one JSON object, whatever the target's mode produced.
@@ -262,7 +277,7 @@ export function fileBody(t: TargetStatus, kind: FileKind, forced: boolean, inclu
     const body = own === 'md' ? content : mdFence(pagedContent(t, own), FENCE_LANG[own]);
     return includeMeta ? frontMatter(t) + body : body;
   }
-  if (kind === 'jsonl') return `${(jsonStreamLines(content) ?? [content]).join('\n')}\n`;
+  if (kind === 'jsonl') return `${(jsonLines ?? [content]).join('\n')}\n`;
   return pagedContent(t, kind);
 }
 

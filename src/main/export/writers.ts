@@ -12,7 +12,7 @@ import { canonicalOptions, formatOptionsLine } from '../../shared/urllist/option
 import { type LayoutSink } from './layout';
 import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
-import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdCode, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, pagedContent, titleOf, yamlLines, type FileKind } from './render';
+import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdCode, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, ownFile, pagedContent, titleOf, yamlLines, type OwnFile } from './render';
 import { jsonLine } from '../../shared/json';
 import { SPREADSHEET_SAFE } from './csv';
 
@@ -112,15 +112,15 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
   return {
     async add(t) {
       if (isDone(t)) {
-        const kind: FileKind = o.fileKind ?? defaultKind(t);
+        const own: OwnFile = o.fileKind ? { kind: o.fileKind } : ownFile(t);
         const empty = emptyOf(t);
         // A result with nothing in it (a grep that matched no line, a scanned PDF) was an empty
         // file, or a fence with nothing inside, that said nothing of why: its file says why, and
         // its name says so too ("Ferry fares (no match).txt"), so no one reads it as the page's.
         const name = empty
           ? safeFileName(`${fileNameOf(t)} (${emptyResultLabel(empty)})`, taken, 'txt')
-          : safeFileName(fileNameOf(t), taken, kind);
-        const data = Buffer.from(empty ? `${t.url}\n\n${emptyResultLabel(empty)}: ${emptyResultText(empty)}\n` : fileBody(t, kind, o.fileKind !== undefined, o.includeMeta));
+          : safeFileName(fileNameOf(t), taken, own.kind);
+        const data = Buffer.from(empty ? `${t.url}\n\n${emptyResultLabel(empty)}: ${emptyResultText(empty)}\n` : fileBody(t, own, o.fileKind !== undefined, o.includeMeta));
         await sink.put(name, data);
         files++;
         const line: ManifestLine = { idx: t.idx, url: t.url, options: canonicalOptions(t.options), status: t.status, file: name, bytes: data.length, error: '', hint: '', reason: '', warnings: resultWarnings(t.result) };
