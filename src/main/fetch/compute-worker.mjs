@@ -93,6 +93,8 @@ const NOT_ASCII = /[^\x00-\x7f]/;
  */
 function sameWithoutU(pattern, flags) {
   if (!flags.includes('u') || /\\[pP]|\\u\{|[\uD800-\uDFFF]/.test(pattern)) return false;
+  // Ignoring case, a letter past ASCII in the pattern may fold to one in it (ſ to s, the Kelvin sign to k) only with u.
+  if (flags.includes('i') && NOT_ASCII.test(pattern)) return false;
   try {
     new RegExp(pattern, flags.replace('u', ''));
     return true;
@@ -124,8 +126,12 @@ function grep({ text, read, pattern, words, flags, context, origins }) {
   const lines = text.split(/\r?\n/);
   let readLines = read === undefined ? undefined : read.split(/\r?\n/);
   if (readLines && readLines.length !== lines.length) readLines = undefined;
+  // Without u, ignoring case folds by toUpperCase, which leaves a letter whose other case is
+  // ASCII or two letters as it is: (?i)straße missed "STRAẞE", (?i)state "ſtate". A line past
+  // ASCII is matched with u then.
+  const foldsPastAscii = flags.includes('i');
   const matches = (line) => {
-    const r = wide && NOT_ASCII.test(line) ? wide : bmp !== re && !SURROGATE.test(line) ? bmp : re;
+    const r = wide && NOT_ASCII.test(line) ? wide : bmp !== re && !SURROGATE.test(line) && !(foldsPastAscii && NOT_ASCII.test(line)) ? bmp : re;
     r.lastIndex = 0;
     return r.test(line);
   };
