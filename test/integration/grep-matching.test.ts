@@ -16,6 +16,8 @@ const text = (body: string) => (_q: unknown, res: ServerResponse) => res.writeHe
 // A German street sign set in capitals with the capital sharp s, a line of an 18th-century
 // book set with the long s, a temperature with the Kelvin sign.
 const FOLDS = ['STRAẞE DES 17. JUNI', 'Hiſtory of the ſtate', 'Boils at 373 \u212A', 'plain ASCII line'].join('\n');
+// Turkish writes the capital of i with a dot (İ) and the small of I without (ı).
+const TURKISH = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul', 'İzmir'].join('\n');
 
 let site: Site;
 let tmp: ReturnType<typeof tempDir>;
@@ -23,7 +25,7 @@ let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
 beforeAll(async () => {
-  site = await startSite({ '/folds.txt': text(FOLDS) });
+  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH) });
   tmp = tempDir('sift-grep-matching-');
   writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
   sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
@@ -49,5 +51,15 @@ describe('(?i) ignores case in every script, on every line', () => {
     // What matched before still does, and case still counts without (?i).
     expect((await grep('/folds.txt', '(?i)PLAIN')).lines).toEqual(['plain ASCII line']);
     expect((await grep('/folds.txt', 'straße')).lines).toEqual([]);
+  });
+
+  test('the dotted capital İ and the dotless ı are an i, as Python reads them: Istanbul is found however Turkish or English set it', async () => {
+    const every = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul'];
+    // Before: (?i)istanbul missed "İstanbul'da", and (?i)İstanbul found that line alone.
+    expect((await grep('/turkish.txt', '(?i)istanbul')).lines).toEqual(every);
+    expect((await grep('/turkish.txt', '(?i)İSTANBUL')).lines).toEqual(every);
+    expect((await grep('/turkish.txt', '(?i)havalimanı')).lines).toEqual(['ISTANBUL HAVALİMANI']);
+    // Case counts without (?i): İ is İ.
+    expect((await grep('/turkish.txt', 'İ')).lines).toEqual(["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'İzmir']);
   });
 });

@@ -103,6 +103,13 @@ function sameWithoutU(pattern, flags) {
   }
 }
 
+// Turkish sets the capital of i with a dot (İ) and the small of I without (ı), and no case
+// folding joins them to I and i: (?i)istanbul missed "İstanbul", (?i)İstanbul found no
+// "ISTANBUL". Ignoring case, both are an i, in the pattern and in a line that has one, as
+// Python's re reads them; one character for one, so the line found is the line as it is.
+const TURKISH_I = /[\u0130\u0131]/;
+const dotlessI = (s) => (TURKISH_I.test(s) ? s.replace(/[\u0130\u0131]/g, 'i') : s);
+
 // With origins, also where the output came from: `hits`, the index of every matching line
 // of the text, and `from`, the index each output line had in the text (-1 for a "--").
 // `read`, when given, is the text as a reader sees it and types it, line for line (a page's
@@ -114,6 +121,11 @@ function sameWithoutU(pattern, flags) {
 // written, which means the same there and keeps V8's linear-time rescue (which takes no \p{…});
 // any other line by `words`.
 function grep({ text, read, pattern, words, flags, context, origins }) {
+  const ignoreCase = flags.includes('i');
+  if (ignoreCase) {
+    pattern = dotlessI(pattern);
+    if (words !== undefined) words = dotlessI(words);
+  }
   let re;
   let wide;
   try {
@@ -135,10 +147,11 @@ function grep({ text, read, pattern, words, flags, context, origins }) {
     r.lastIndex = 0;
     return r.test(line);
   };
+  const holds = (line) => matches(line) || (ignoreCase && TURKISH_I.test(line) && matches(dotlessI(line)));
   const hits = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (matches(line) || (readLines && readLines[i] !== line && matches(readLines[i]))) hits.push(i);
+    if (holds(line) || (readLines && readLines[i] !== line && holds(readLines[i]))) hits.push(i);
   }
   const where = (from) => (origins ? { hits, from } : {});
   if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length, ...where(hits) };
