@@ -93,14 +93,71 @@ const SYNTAX_PROBLEMS: [RegExp, string][] = [
 /** Why a grep option is not a valid expression, in plain words; undefined when it is valid. */
 export function grepProblem(grep: string): string | undefined {
   try {
-    grepParts(grep);
-    return undefined;
+    const { pattern, flags } = grepParts(grep);
+    return posixClassProblem(pattern) ?? (flags.includes('u') ? undefined : foreignSyntaxProblem(pattern));
   } catch (err) {
     const engine = err instanceof Error ? err.message : String(err);
     // The engine's reason comes after "Invalid regular expression: /PATTERN/FLAGS: ".
     const why = engine.slice(engine.lastIndexOf(': ') + 2);
     return SYNTAX_PROBLEMS.find(([re]) => re.test(why))?.[1] ?? why.charAt(0).toLowerCase() + why.slice(1);
   }
+}
+
+/** The class JavaScript writes for each POSIX class grep -E takes: inside [...] too, under the u flag. */
+const POSIX_CLASSES: Record<string, string> = {
+  alpha: '\\p{L}', digit: '\\d', alnum: '\\p{L}\\p{N}', upper: '\\p{Lu}', lower: '\\p{Ll}', space: '\\s', blank: ' \\t',
+  punct: '\\p{P}\\p{S}', xdigit: '0-9A-Fa-f', word: '\\w', cntrl: '\\p{Cc}', print: '^\\p{C}', graph: '^\\s\\p{C}',
+};
+const POSIX_CLASS = /(?<!\\)\[:([a-z]+):\]/;
+
+/**
+ * A POSIX class ([[:digit:]]), which grep -E and sed users type: JavaScript reads it as a class
+ * of its letters and colons and a "]" after it, so [[:digit:]]+ matched "t]" and no digit.
+ */
+function posixClassProblem(pattern: string): string | undefined {
+  const m = POSIX_CLASS.exec(pattern);
+  const js = m ? POSIX_CLASSES[m[1] ?? ''] : undefined;
+  return js === undefined ? undefined : `[:${m![1]}:] is a POSIX class, which JavaScript does not know (it reads the letters one by one): write ${js} in its place`;
+}
+
+/**
+ * What PCRE, Python or grep mean by the escapes JavaScript does not have. Without the u flag
+ * JavaScript reads such an escape as its letter: \A matched an "A", and \Z a "Z".
+ */
+const FOREIGN_ESCAPES: Record<string, string> = {
+  A: 'an escape of PCRE and Python, not of JavaScript, which reads it as the letter A: write ^ for the start of the line',
+  Z: 'an escape of PCRE and Python, not of JavaScript, which reads it as the letter Z: write $ for the end of the line',
+  z: 'an escape of PCRE, not of JavaScript, which reads it as the letter z: write $ for the end of the line',
+  G: 'an escape of PCRE, not of JavaScript, which reads it as the letter G: write ^ for the start of the line',
+  h: 'an escape of PCRE, not of JavaScript, which reads it as the letter h: write [ \\t] for a space or tab',
+  K: 'an escape of PCRE, not of JavaScript, which reads it as the letter K: Sift keeps whole lines, so leave it out',
+  R: 'an escape of PCRE, not of JavaScript, which reads it as the letter R: a line holds no line break, so leave it out',
+  Q: 'an escape of PCRE, not of JavaScript, which reads it as the letter Q: put a \\ before each of . * + ? ^ $ | ( ) [ ] { } in place of \\Q…\\E',
+  E: 'an escape of PCRE, not of JavaScript, which reads it as the letter E: put a \\ before each of . * + ? ^ $ | ( ) [ ] { } in place of \\Q…\\E',
+};
+/** The letters JavaScript escapes without the u flag: classes, controls, \cX, \xHH, \uHHHH, \k<name>. */
+const JS_LETTER_ESCAPE = /^(?:[dDwWsSbBnrtfv]|c[A-Za-z]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|k<)/;
+
+/**
+ * What a pattern valid only without the u flag (it has "\-", which u refuses) holds that
+ * JavaScript then reads as other characters than the writer meant: a letter escape it does not
+ * have (\A, \Z, \h, \K; \p{…} left unfinished), or a count with no lowest number ({,3}).
+ * Each was an ok that matched nothing, or the wrong lines.
+ */
+function foreignSyntaxProblem(pattern: string): string | undefined {
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] !== '\\') continue;
+    const rest = pattern.slice(i + 1, i + 6);
+    i++;
+    const letter = rest[0] ?? '';
+    if (!/[A-Za-z]/.test(letter) || JS_LETTER_ESCAPE.test(rest)) continue;
+    if (letter === 'p' || letter === 'P') return `a \\${letter}{...} is unfinished or names no Unicode property (write it as \\p{L} or \\p{Script=Greek})`;
+    const said = FOREIGN_ESCAPES[letter];
+    return `\\${letter} is ${said ?? `no escape JavaScript knows, and it reads it as the letter ${letter}: leave the \\ out to match ${letter}`}`;
+  }
+  const count = /(?<!\\)\{,(\d+)\}/.exec(pattern);
+  if (count) return `a count {,${count[1]}} needs its lowest number in JavaScript, which reads it as the characters "{,${count[1]}}": write {0,${count[1]}}`;
+  return undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ const text = (body: string) => (_q: unknown, res: ServerResponse) => res.writeHe
 // book set with the long s, a temperature with the Kelvin sign.
 const FOLDS = ['STRAẞE DES 17. JUNI', 'Hiſtory of the ſtate', 'Boils at 373 \u212A', 'plain ASCII line'].join('\n');
 // Turkish writes the capital of i with a dot (İ) and the small of I without (ı).
+const LOG = ['2026-12-01 ERROR disk 3 full', 'retrying in 30 s', 'ERROR: upload of 12 files failed', 'x = a-b'].join('\n');
 const TURKISH = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul', 'İzmir'].join('\n');
 
 let site: Site;
@@ -25,7 +26,7 @@ let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
 beforeAll(async () => {
-  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH) });
+  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH), '/app.log': text(LOG) });
   tmp = tempDir('sift-grep-matching-');
   writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
   sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
@@ -61,5 +62,40 @@ describe('(?i) ignores case in every script, on every line', () => {
     expect((await grep('/turkish.txt', '(?i)havalimanı')).lines).toEqual(['ISTANBUL HAVALİMANI']);
     // Case counts without (?i): İ is İ.
     expect((await grep('/turkish.txt', 'İ')).lines).toEqual(["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'İzmir']);
+  });
+});
+
+describe("what grep -E, PCRE or Python write and JavaScript's expressions read as other characters", () => {
+  /** A usage error (exit 2) before anything is fetched, saying what to write instead. */
+  async function refused(g: string): Promise<string> {
+    const r = await grep('/app.log', g);
+    expect(r.code, r.err).toBe(2);
+    expect(r.lines).toEqual([]);
+    return r.err;
+  }
+
+  test('a POSIX class such as [[:digit:]] is refused with the class JavaScript writes for it', async () => {
+    // Before: [[:digit:]]+ was one of "[:digt" then "]"s, an ok that matched nothing.
+    expect(await refused('[[:digit:]]+ files')).toContain('grep "[[:digit:]]+ files" is not a valid regular expression: [:digit:] is a POSIX class, which JavaScript does not know (it reads the letters one by one): write \\d in its place');
+    expect(await refused('^[[:upper:]]+:')).toContain('[:upper:] is a POSIX class, which JavaScript does not know (it reads the letters one by one): write \\p{Lu} in its place');
+    expect(await refused('[^[:space:]]')).toContain('write \\s in its place');
+  });
+
+  test("an escape JavaScript does not have is refused, not read as its letter: \\A, \\Z, \\h, \\K, \\Q…\\E, and a count {,3}", async () => {
+    // Before, each was an ok with no match: \A was the letter A, {,3} the characters "{,3}".
+    expect(await refused('\\AERROR')).toContain('\\A is an escape of PCRE and Python, not of JavaScript, which reads it as the letter A: write ^ for the start of the line');
+    expect(await refused('failed\\Z')).toContain('write $ for the end of the line');
+    expect(await refused('ERROR\\h+disk')).toContain('write [ \\t] for a space or tab');
+    expect(await refused('ERROR: \\Kupload')).toContain('\\K is an escape of PCRE, not of JavaScript, which reads it as the letter K: Sift keeps whole lines, so leave it out');
+    expect(await refused('\\Qa-b\\E')).toContain('put a \\ before each of . * + ? ^ $ | ( ) [ ] { } in place of \\Q…\\E');
+    expect(await refused('\\y')).toContain('\\y is no escape JavaScript knows, and it reads it as the letter y: leave the \\ out to match y');
+    expect(await refused('ERROR.{,3}disk')).toContain('a count {,3} needs its lowest number in JavaScript, which reads it as the characters "{,3}": write {0,3}');
+  });
+
+  test('escapes JavaScript has, and \\- that it takes without the u flag, still match', async () => {
+    expect((await grep('/app.log', '\\d{2} files')).lines).toEqual(['ERROR: upload of 12 files failed']);
+    expect((await grep('/app.log', 'a\\-b')).lines).toEqual(['x = a-b']);
+    expect((await grep('/app.log', '\\bERROR\\b\\s\\w+ \\d')).lines).toEqual(['2026-12-01 ERROR disk 3 full']);
+    expect((await grep('/app.log', '\\\\A|\\[:digit:\\]|in \\x33\\u0030')).lines).toEqual(['retrying in 30 s']);
   });
 });

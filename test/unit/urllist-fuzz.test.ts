@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { grepProblem } from '../../src/shared/grep';
 import { MODES, type Options } from '../../src/shared/types';
 import { LIST_FORMATS, formatOptionsLine, isRouteFragment, normalizeUrl, optionsConflict, parseList, type ParsedList } from '../../src/shared/urllist';
 
@@ -74,14 +75,8 @@ describe('parseList under fuzzing', () => {
 
   it('reads back every line formatOptionsLine writes as the same target', () => {
     const text = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\r\n]/.test(s));
-    const regex = text.filter((s) => {
-      try {
-        new RegExp(s);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    // A grep option Sift takes: \A, which JavaScript reads as the letter, is refused as a list line's too.
+    const regex = text.filter((s) => grepProblem(s) === undefined);
     const options: fc.Arbitrary<Options> = fc.record(
       {
         mode: fc.constantFrom(...MODES),
