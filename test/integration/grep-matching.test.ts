@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { siftInProcess } from '../helpers/cli-main';
+import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
 
@@ -18,6 +19,10 @@ const text = (body: string) => (_q: unknown, res: ServerResponse) => res.writeHe
 const FOLDS = ['STRAẞE DES 17. JUNI', 'Hiſtory of the ſtate', 'Boils at 373 \u212A', 'plain ASCII line'].join('\n');
 // Turkish writes the capital of i with a dot (İ) and the small of I without (ı).
 const LOG = ['2026-12-01 ERROR disk 3 full', 'retrying in 30 s', 'ERROR: upload of 12 files failed', 'x = a-b'].join('\n');
+// Chinese sets no space between words, and a PDF's line (or a text wrapped at 80 columns) ends
+// anywhere, inside a word too: 整体 ("whole") over two lines.
+const WRAPPED_ZH = ['这个灵活性制定了网络部件的整', '体方案，服务器和客户端机器。', '第二行没有这个词。'];
+const ZH_PDF = makePdf({ cjk: true, pages: [['前言'], WRAPPED_ZH] });
 const TURKISH = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul', 'İzmir'].join('\n');
 
 let site: Site;
@@ -26,7 +31,10 @@ let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
 beforeAll(async () => {
-  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH), '/app.log': text(LOG) });
+  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH), '/app.log': text(LOG),
+    '/wrapped-zh.txt': text(WRAPPED_ZH.join('\n')),
+    '/manual-zh.pdf': (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(ZH_PDF),
+  });
   tmp = tempDir('sift-grep-matching-');
   writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
   sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
@@ -97,5 +105,18 @@ describe("what grep -E, PCRE or Python write and JavaScript's expressions read a
     expect((await grep('/app.log', 'a\\-b')).lines).toEqual(['x = a-b']);
     expect((await grep('/app.log', '\\bERROR\\b\\s\\w+ \\d')).lines).toEqual(['2026-12-01 ERROR disk 3 full']);
     expect((await grep('/app.log', '\\\\A|\\[:digit:\\]|in \\x33\\u0030')).lines).toEqual(['retrying in 30 s']);
+  });
+});
+
+describe('Chinese or Japanese words that a line end breaks in two', () => {
+  test('are found across the break, in a PDF and in wrapped text, with both lines kept and the page cited', async () => {
+    // Before: no match, as each line holds half of 整体.
+    const pdf = await grep('/manual-zh.pdf', '整体方案');
+    expect(pdf.lines).toEqual(WRAPPED_ZH.slice(0, 2));
+    expect(pdf.err).toMatch(/on page 2\n$/);
+    expect((await grep('/wrapped-zh.txt', '网络部件的整体')).lines).toEqual(WRAPPED_ZH.slice(0, 2));
+    // A word on one line is found as before, and a line break between Latin words is no join.
+    expect((await grep('/wrapped-zh.txt', '第二行')).lines).toEqual([WRAPPED_ZH[2]]);
+    expect((await grep('/app.log', 'full retrying')).lines).toEqual([]);
   });
 });

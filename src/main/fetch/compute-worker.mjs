@@ -110,6 +110,35 @@ function sameWithoutU(pattern, flags) {
 const TURKISH_I = /[\u0130\u0131]/;
 const dotlessI = (s) => (TURKISH_I.test(s) ? s.replace(/[\u0130\u0131]/g, 'i') : s);
 
+/**
+ * Chinese and Japanese set no space between words, and a PDF's line (or a text wrapped at 80
+ * columns) ends anywhere, inside a word too: 整体方案 matched neither "…部件的整" nor
+ * "体方案…" under it. Two lines whose break falls between two wide characters (the class
+ * segment-breaks.ts gives, the rule a browser joins such lines by) are matched as one line
+ * too, and a match across the break keeps both. The hits, in order.
+ */
+function acrossWideBreaks(lines, hits, wideClass, re) {
+  const ends = new RegExp(`${wideClass}[ \\t]*$`, 'u');
+  const starts = new RegExp(`^[ \\t]*${wideClass}`, 'u');
+  const all = new RegExp(re.source, `${re.flags}g`);
+  const found = new Set(hits);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if ((found.has(i) && found.has(i + 1)) || !ends.test(lines[i]) || !starts.test(lines[i + 1])) continue;
+    const head = lines[i].replace(/[ \t]+$/, '');
+    const joined = head + lines[i + 1].replace(/^[ \t]+/, '');
+    all.lastIndex = 0;
+    for (let m = all.exec(joined); m !== null && m.index < head.length; m = all.exec(joined)) {
+      if (m.index + m[0].length > head.length) {
+        found.add(i);
+        found.add(i + 1);
+        break;
+      }
+      if (m[0].length === 0) all.lastIndex++;
+    }
+  }
+  return found.size === hits.length ? hits : [...found].sort((a, b) => a - b);
+}
+
 // With origins, also where the output came from: `hits`, the index of every matching line
 // of the text, and `from`, the index each output line had in the text (-1 for a "--").
 // `read`, when given, is the text as a reader sees it and types it, line for line (a page's
@@ -120,7 +149,7 @@ const dotlessI = (s) => (TURKISH_I.test(s) ? s.replace(/[\u0130\u0131]/g, 'i') :
 // (unicodeWords in src/shared/grep.ts). A line of ASCII only is matched by the pattern as
 // written, which means the same there and keeps V8's linear-time rescue (which takes no \p{…});
 // any other line by `words`.
-function grep({ text, read, pattern, words, flags, context, origins }) {
+function grep({ text, read, pattern, words, flags, context, origins, wideClass }) {
   const ignoreCase = flags.includes('i');
   if (ignoreCase) {
     pattern = dotlessI(pattern);
@@ -148,11 +177,12 @@ function grep({ text, read, pattern, words, flags, context, origins }) {
     return r.test(line);
   };
   const holds = (line) => matches(line) || (ignoreCase && TURKISH_I.test(line) && matches(dotlessI(line)));
-  const hits = [];
+  let hits = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (holds(line) || (readLines && readLines[i] !== line && holds(readLines[i]))) hits.push(i);
   }
+  if (wideClass) hits = acrossWideBreaks(lines, hits, wideClass, wide ?? re);
   const where = (from) => (origins ? { hits, from } : {});
   if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length, ...where(hits) };
   // grep -C 2: each hit with 2 lines either side; overlapping windows merge; groups are

@@ -1,6 +1,7 @@
 import { FetchError } from './errors';
 import { defaultFetchSettings } from './settings';
 import { GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
+import { WIDE_CLASS } from './segment-breaks';
 import { clip } from '../../shared/urllist/url';
 
 import { jqCompileMessage, jqRunMessage, NO_MORE_INPUTS } from './jq-message';
@@ -182,7 +183,7 @@ export class ComputePool {
     const limitMs = this.jqLimitMs();
     let r: Reply;
     try {
-      r = await this.run({ op: 'grep', text, read, pattern, words: words === pattern ? undefined : words, flags, context, origins }, signal, 'grep', limitMs);
+      r = await this.run({ op: 'grep', text, read, pattern, words: words === pattern ? undefined : words, flags, context, origins, wideClass: WIDE_CLASS }, signal, 'grep', limitMs);
     } catch (err) {
       if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw grepTooLong(limitMs);
       throw err;

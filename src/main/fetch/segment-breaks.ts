@@ -13,7 +13,7 @@
 // East Asian Width F, W or H, without Hangul: CJK radicals and symbols, kana, Bopomofo,
 // kanbun and strokes, enclosed and compatibility CJK, the ideographs (BMP and planes 2-3),
 // CJK compatibility forms, full-width ASCII and punctuation, half-width katakana, full-width signs.
-const WIDE_CLASS = '[\\u2E80-\\u2FFF\\u3000-\\u303E\\u3041-\\u30FF\\u3105-\\u312F\\u3190-\\u31FF\\u3200-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\uFE30-\\uFE4F\\uFF01-\\uFF9F\\uFFE0-\\uFFE6\\u{20000}-\\u{3FFFD}]';
+export const WIDE_CLASS = '[\\u2E80-\\u2FFF\\u3000-\\u303E\\u3041-\\u30FF\\u3105-\\u312F\\u3190-\\u31FF\\u3200-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\uFE30-\\uFE4F\\uFF01-\\uFF9F\\uFFE0-\\uFFE6\\u{20000}-\\u{3FFFD}]';
 const WIDE = new RegExp(WIDE_CLASS, 'u');
 /** A run of white space holding a line break, between two wide characters. */
 const BREAK_BETWEEN = new RegExp(`(${WIDE_CLASS})[ \\t]*[\\r\\n][ \\t\\r\\n]*(?=${WIDE_CLASS})`, 'gu');
