@@ -170,9 +170,8 @@ function grep({ text, read, pattern, words, flags, context, origins, wideClass }
   // Without u, ignoring case folds by toUpperCase, which leaves a letter whose other case is
   // ASCII or two letters as it is: (?i)straße missed "STRAẞE", (?i)state "ſtate". A line past
   // ASCII is matched with u then.
-  const foldsPastAscii = flags.includes('i');
   const matches = (line) => {
-    const r = wide && NOT_ASCII.test(line) ? wide : bmp !== re && !SURROGATE.test(line) && !(foldsPastAscii && NOT_ASCII.test(line)) ? bmp : re;
+    const r = wide && NOT_ASCII.test(line) ? wide : bmp !== re && !SURROGATE.test(line) && !(ignoreCase && NOT_ASCII.test(line)) ? bmp : re;
     r.lastIndex = 0;
     return r.test(line);
   };
