@@ -1,6 +1,7 @@
 import { isCutShort, isUnfinished, pagesReadText, storeStopOf, waitingText, type Job, type PagesRead, type TargetRow, type TargetWait } from '../shared/types';
 import { shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
+import { countWith } from '../shared/count';
 import type { CliIO } from './io';
 
 export function formatDuration(ms: number): string {
@@ -14,11 +15,11 @@ export function formatDuration(ms: number): string {
 /** A stored time as the CLI prints it: UTC, to the second. */
 export const formatWhen = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
-/** "1 target", "2 targets": a count with its noun. */
-export const counted = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`;
-
 /** A count as the CLI writes one: 3,000. */
 export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
+/** "1 target", "3,000 targets": a count with its noun, as the CLI writes numbers. */
+export const counted = countWith(formatCount);
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

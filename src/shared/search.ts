@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { counted } from './count';
 
 /** One search hit with its citation (src/main/search). */
 export const SearchHitSchema = z.object({
@@ -71,8 +72,6 @@ export const AskScopeSchema = z.object({
 });
 export type AskScope = z.infer<typeof AskScopeSchema>;
 
-const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
 /**
  * What an answer of a job, or its lack, was read from, in a reader's words. Without it a job
  * whose targets had mostly failed said "No result in this job shares words with the question"
@@ -80,17 +79,17 @@ const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n ==
  */
 export function askScopeNote(scope: AskScope, answered: boolean): string {
   const unread = [
-    scope.failed > 0 ? `${scope.failed} failed` : '',
-    scope.empty > 0 ? `${scope.empty} came back empty` : '',
-    scope.unfinished > 0 ? `${scope.unfinished} ${scope.unfinished === 1 ? 'is' : 'are'} not fetched yet` : '',
+    scope.failed > 0 ? `${scope.failed.toLocaleString()} failed` : '',
+    scope.empty > 0 ? `${scope.empty.toLocaleString()} came back empty` : '',
+    scope.unfinished > 0 ? `${scope.unfinished.toLocaleString()} ${scope.unfinished === 1 ? 'is' : 'are'} not fetched yet` : '',
   ].filter(Boolean);
   const others = unread.length > 0 ? ` Not read: ${unread.join(', ')}.` : '';
   if (scope.read === 0) {
     return `Nothing to ask yet: no target of this job has a result with text.${others}${scope.unfinished > 0 ? ' Ask again when they are fetched.' : scope.failed > 0 ? ' Run the failed ones again, then ask.' : ''}`;
   }
-  const read = `Read ${count(scope.read, 'result')} of ${count(scope.read + scope.empty + scope.failed + scope.unfinished, 'target')}.${others}`;
+  const read = `Read ${counted(scope.read, 'result')} of ${counted(scope.read + scope.empty + scope.failed + scope.unfinished, 'target')}.${others}`;
   if (answered) return unread.length > 0 ? read : '';
-  return `No passage of the ${count(scope.read, 'result')} read shares words with the question; try other words, ones the pages would use.${others}`;
+  return `No passage of the ${counted(scope.read, 'result')} read shares words with the question; try other words, ones the pages would use.${others}`;
 }
 
 export const HitsFormatSchema = z.enum(['md', 'csv']);

@@ -37,10 +37,6 @@ export function formatCreated(ms: number, now = Date.now(), locale?: string): st
   return `${d.toLocaleDateString(locale, { day: 'numeric', month: 'short' })} ${time}`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
-}
-
 /**
  * Remaining time from the rate so far. Null until one target is done: a guess from zero
  * finished targets would be noise.

@@ -1,5 +1,6 @@
 import { isCutShort, isTerminal, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
-import { formatCreated, plural } from './format';
+import { formatCreated } from './format';
+import { counted } from '../../../shared/count';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
 export const RESTART_ERROR = 'restart';
@@ -28,7 +29,7 @@ export function jobName(j: Pick<Job, 'label' | 'targetsTotal'>): string {
 }
 
 /** jobName's two parts, for a narrow list that shortens the name and keeps the count. */
-export const jobNameParts = (j: Pick<Job, 'label' | 'targetsTotal'>): { label: string; count: string } => ({ label: j.label ?? '', count: plural(j.targetsTotal, 'URL') });
+export const jobNameParts = (j: Pick<Job, 'label' | 'targetsTotal'>): { label: string; count: string } => ({ label: j.label ?? '', count: counted(j.targetsTotal, 'URL') });
 
 /**
  * The notice of a job the store stopped (a full disk): why, that the `kept` finished results
@@ -43,7 +44,7 @@ export function storeStopNotice(j: Pick<Job, 'status' | 'error'>, kept: number, 
     return `This job stopped before any target finished, because ${stop.why}. ${first}${rest}.`;
   }
   const rest = unfinished > 0 ? `, then run the rest again to fetch the other ${unfinished.toLocaleString()}` : '';
-  return `This job stopped after ${plural(kept, 'target')} because ${stop.why}. ${keptWords(kept)} ${first}${rest}.`;
+  return `This job stopped after ${counted(kept, 'target')} because ${stop.why}. ${keptWords(kept)} ${first}${rest}.`;
 }
 
 /** "Its result is kept." or "Their results are kept.", as many finished. */
@@ -58,7 +59,7 @@ export function restartNotice(finished: number, unfinished: number): string {
   if (finished === 0) {
     return `Sift was closed while this job ran, before any target finished.${unfinished > 0 ? ` Run the rest again to fetch ${unfinished === 1 ? 'it' : `all ${unfinished.toLocaleString()}`}.` : ''}`;
   }
-  return `Sift was closed while this job ran, so it stopped after ${plural(finished, 'target')}. ${keptWords(finished)}${unfinished > 0 ? ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.` : ''}`;
+  return `Sift was closed while this job ran, so it stopped after ${counted(finished, 'target')}. ${keptWords(finished)}${unfinished > 0 ? ` Run the rest again to fetch the other ${unfinished.toLocaleString()}.` : ''}`;
 }
 
 /** A store stop in the few words a badge in the 250 px job list has room for. */
@@ -125,7 +126,7 @@ const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: '
 export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & Counts): string {
   if (isLive(j)) {
     const quarter = j.targetsTotal > 0 ? Math.floor((4 * j.targetsDone) / j.targetsTotal) : 0;
-    return quarter === 0 ? `Fetching ${plural(j.targetsTotal, 'URL')}.` : `${quarter * 25}% fetched.`;
+    return quarter === 0 ? `Fetching ${counted(j.targetsTotal, 'URL')}.` : `${quarter * 25}% fetched.`;
   }
   const stop = stopBadge(j)?.label;
   const how = stop ? stop.charAt(0).toUpperCase() + stop.slice(1) : (ENDED[j.status] ?? j.status);

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../../shared/json';
 import { warningLabel } from '../../../shared/reasons';
-import { formatBytes, metaValue, plural } from './format';
+import { formatBytes, metaValue } from './format';
+import { counted } from '../../../shared/count';
 
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'pages_missing', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
@@ -101,13 +102,13 @@ export function pdfReadingText(v: Record<string, unknown>): string {
   const parts: string[] = [];
   const { bidi: _bidi, bidi_lines, columns, multi_column_pages, narrow_column_pages, dehyphenated, compound_hyphens_kept, furniture_removed, ...rest } = v;
   const multi = count(multi_column_pages);
-  if (multi > 0) parts.push(`${plural(multi, 'page')} in ${count(columns) > 2 ? `up to ${count(columns)}` : count(columns)} columns read column by column`);
+  if (multi > 0) parts.push(`${counted(multi, 'page')} in ${count(columns) > 2 ? `up to ${count(columns)}` : count(columns)} columns read column by column`);
   const narrow = count(narrow_column_pages);
-  if (narrow > 0) parts.push(`${plural(narrow, 'page')} with narrow columns side by side (tables, figure labels) read one column after the other`);
-  if (count(bidi_lines) > 0) parts.push(`${plural(count(bidi_lines), 'right-to-left line')} put in reading order`);
-  if (count(dehyphenated) > 0) parts.push(`${plural(count(dehyphenated), 'word')} hyphenated at a line end joined`);
-  if (count(compound_hyphens_kept) > 0) parts.push(`${plural(count(compound_hyphens_kept), 'hyphen')} of compound words kept`);
-  if (count(furniture_removed) > 0) parts.push(`${plural(count(furniture_removed), 'line')} repeated on the pages' edges (headers, footers, page numbers) left out`);
+  if (narrow > 0) parts.push(`${counted(narrow, 'page')} with narrow columns side by side (tables, figure labels) read one column after the other`);
+  if (count(bidi_lines) > 0) parts.push(`${counted(count(bidi_lines), 'right-to-left line')} put in reading order`);
+  if (count(dehyphenated) > 0) parts.push(`${counted(count(dehyphenated), 'word')} hyphenated at a line end joined`);
+  if (count(compound_hyphens_kept) > 0) parts.push(`${counted(count(compound_hyphens_kept), 'hyphen')} of compound words kept`);
+  if (count(furniture_removed) > 0) parts.push(`${counted(count(furniture_removed), 'line')} repeated on the pages' edges (headers, footers, page numbers) left out`);
   for (const [k, x] of Object.entries(rest)) parts.push(`${k.replace(/_/g, ' ')}: ${metaValue(x)}`);
   return parts.length ? parts.join('; ') : 'as laid out: one column, nothing joined or left out';
 }

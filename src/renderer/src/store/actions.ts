@@ -8,7 +8,8 @@ import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
 import { parseInWorker } from '../lib/parse';
 import { ComposerList } from '../lib/packed-list';
-import { formatCreated, plural } from '../lib/format';
+import { formatCreated } from '../lib/format';
+import { counted } from '../../../shared/count';
 import { cleanOptions, effectiveOptions, noTargetsError, formOptionsError, formOptionsFields, truncatedListError, type ListSource } from './composer';
 import { useStore } from './index';
 import { resultsStored } from './search-actions';
@@ -154,7 +155,7 @@ export function runRest(id: string, which: 'unfinished' | 'failed' | 'all' = 'un
   return rerun(
     id,
     () => window.sift.runRest({ id, which }),
-    (n) => `Started a new job with ${plural(n, 'target')}.`,
+    (n) => `Started a new job with ${counted(n, 'target')}.`,
   );
 }
 
@@ -167,7 +168,7 @@ export function retryReason(id: string, reason: Reason, options: Options): Promi
   return rerun(
     id,
     () => window.sift.runRest({ id, which: 'failed', reason, options }),
-    (n) => `Started a new job with ${plural(n, 'target')} that failed as ${REASON_LABELS[reason]}.`,
+    (n) => `Started a new job with ${counted(n, 'target')} that failed as ${REASON_LABELS[reason]}.`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { useStore } from '../../store';
 import type { ListProblem } from '../../../../shared/urllist';
-import { plural } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { nothingFound } from '../../store/composer';
 import { SitemapIndexNote } from './SitemapIndexNote';
 import { ListAtNote } from './ListAtNote';
@@ -23,7 +23,7 @@ function ParseAnnouncement(): React.JSX.Element {
   const said = useStore((s) => {
     if (!s.parsed) return s.parsing ? 'Reading the list…' : '';
     const { length, invalidCount, duplicatesCount } = s.parsed;
-    return `${plural(length, 'valid URL')}, ${invalidCount.toLocaleString()} invalid, ${plural(duplicatesCount, 'duplicate')} dropped.`;
+    return `${counted(length, 'valid URL')}, ${invalidCount.toLocaleString()} invalid, ${counted(duplicatesCount, 'duplicate')} dropped.`;
   });
   return (
     <p className="visually-hidden" role="status" data-testid="parse-announce">
@@ -56,7 +56,7 @@ function ParseCounts(): React.JSX.Element | null {
       <ListAtNote />
       {parsed.truncated && (
         <p className="warn-text" data-testid="parse-truncated">
-          The list is longer than Sift reads at once; only the first {plural(parsed.length, 'URL')} were read. Split it into smaller lists and submit each.
+          The list is longer than Sift reads at once; only the first {counted(parsed.length, 'URL')} were read. Split it into smaller lists and submit each.
         </p>
       )}
       <Problems title="Invalid" items={parsed.invalid} count={parsed.invalidCount} testId="invalid-list" />

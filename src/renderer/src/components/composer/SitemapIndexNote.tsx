@@ -1,6 +1,6 @@
 import { useStore } from '../../store';
 import { readSitemaps, stopReadingSitemaps } from '../../store/actions';
-import { plural } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { looksLikeSitemaps } from '../../lib/sitemaps';
 import { MAX_CHILD_SITEMAPS, MAX_SITEMAP_DEPTH } from '../../../../shared/urllist/xml';
@@ -34,7 +34,7 @@ export function SitemapIndexNote(): React.JSX.Element | null {
   if (!r) return null;
   const feeds = r.kind === 'feeds';
   const noun = feeds ? 'feed' : 'sitemap';
-  const sitemaps = plural(r.sitemaps, noun);
+  const sitemaps = counted(r.sitemaps, noun);
   // What the list stays when no page comes of it.
   const own = r.kind === 'index' ? `the index's own entries (${sitemaps})` : `the ${sitemaps} themselves`;
   const asTheyAre = feeds ? "fetched as they are, each gives its entries' text in one result" : 'fetched as they are, they give XML, not pages';
@@ -48,7 +48,7 @@ export function SitemapIndexNote(): React.JSX.Element | null {
               {r.kind === 'index' ? `This list is a sitemap index: it names ${sitemaps}, not pages. ` : ''}Sift is reading{' '}
               {r.kind === 'index' ? (r.sitemaps === 1 ? 'it' : 'them') : `the ${sitemaps}`} for the pages {feeds ? 'their entries link to' : 'they list'}:{' '}
               <span data-testid="sitemap-progress-text">
-                {r.done.toLocaleString()} of {plural(r.total, noun)} read, {plural(r.pages, 'page')} so far
+                {r.done.toLocaleString()} of {counted(r.total, noun)} read, {counted(r.pages, 'page')} so far
               </span>
               .
             </p>
@@ -63,7 +63,7 @@ export function SitemapIndexNote(): React.JSX.Element | null {
       case 'read':
         return r.pages > 0 ? (
           <p>
-            {`This list was ${r.kind === 'index' ? `a sitemap index of ${sitemaps}` : sitemaps}; the list below is the ${plural(r.pages, 'page')} ${feeds ? 'their entries link to' : 'they list'} (${plural(r.read ?? 0, noun)} read).`}{' '}
+            {`This list was ${r.kind === 'index' ? `a sitemap index of ${sitemaps}` : sitemaps}; the list below is the ${counted(r.pages, 'page')} ${feeds ? 'their entries link to' : 'they list'} (${counted(r.read ?? 0, noun)} read).`}{' '}
             Its Line column is the line naming each page&apos;s {noun}.
           </p>
         ) : (
@@ -103,7 +103,7 @@ export function SitemapIndexNote(): React.JSX.Element | null {
       )}
       {r.skipped ? (
         <p className="muted" data-testid="sitemap-skipped">
-          {plural(r.skipped, `more ${noun}`)} not read: Sift reads at most {MAX_CHILD_SITEMAPS.toLocaleString()}{' '}
+          {counted(r.skipped, `more ${noun}`)} not read: Sift reads at most {MAX_CHILD_SITEMAPS.toLocaleString()}{' '}
           {feeds ? 'feeds at once' : `from one index, nested at most ${MAX_SITEMAP_DEPTH} deep`}. Give the rest as a list of their own.
         </p>
       ) : null}

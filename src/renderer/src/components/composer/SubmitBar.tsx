@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { submitList } from '../../store/actions';
-import { plural } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 
@@ -21,7 +21,7 @@ export function SubmitBar(): React.JSX.Element {
     <div className="submit-bar">
       {error && <ErrorMessage error={error} testId="submit-error" />}
       <FocusSafeButton className="primary" onClick={() => void submitList()} unavailable={submitting} data-testid="submit">
-        {submitting ? 'Submitting…' : parsing ? 'Reading the list…' : n > 0 ? `Fetch ${plural(n, 'URL')}` : 'Fetch'} <kbd>{MOD}+Enter</kbd>
+        {submitting ? 'Submitting…' : parsing ? 'Reading the list…' : n > 0 ? `Fetch ${counted(n, 'URL')}` : 'Fetch'} <kbd>{MOD}+Enter</kbd>
       </FocusSafeButton>
     </div>
   );

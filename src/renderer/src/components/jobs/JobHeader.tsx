@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
-import { estimateRemaining, formatDuration, plural } from '../../lib/format';
+import { estimateRemaining, formatDuration } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { JobName } from '../common/JobName';
@@ -68,7 +69,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
       )}
       {job.status === 'cancelled' && unfinished > 0 && (
         <p className="muted" data-testid="cancel-notice">
-          Cancelled with {plural(unfinished, 'target')} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}. Run the rest again to fetch{' '}
+          Cancelled with {counted(unfinished, 'target')} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}. Run the rest again to fetch{' '}
           {unfinished === 1 ? 'it' : 'them'}.
         </p>
       )}

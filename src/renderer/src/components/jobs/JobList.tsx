@@ -1,7 +1,8 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
-import { formatCreated, plural } from '../../lib/format';
+import { formatCreated } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
 import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
@@ -24,7 +25,7 @@ export function JobList(): React.JSX.Element {
       {unlisted > 0 && (
         // At the end of the list, where someone scrolling for an older job looks.
         <li className="job-list-note muted" data-testid="jobs-unlisted">
-          {plural(unlisted, 'older job')} {unlisted === 1 ? 'is' : 'are'} not listed here: only the newest {LISTED_JOBS.toLocaleString()} are. Search finds their results; <code>sift jobs</code> lists every job.
+          {counted(unlisted, 'older job')} {unlisted === 1 ? 'is' : 'are'} not listed here: only the newest {LISTED_JOBS.toLocaleString()} are. Search finds their results; <code>sift jobs</code> lists every job.
         </li>
       )}
     </ul>

@@ -3,7 +3,7 @@ import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
 import type { Options } from '../../../../shared/types';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { retryReason } from '../../store/actions';
-import { plural } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 
@@ -79,7 +79,7 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
         if (!busy) onClose();
       }}
     >
-      <h2 id="retry-title">Retry {plural(count, 'target')} that failed as {REASON_LABELS[reason]}</h2>
+      <h2 id="retry-title">Retry {counted(count, 'target')} that failed as {REASON_LABELS[reason]}</h2>
       {ADVICE[reason] && (
         <p className="muted" id="retry-advice">
           {ADVICE[reason]}
