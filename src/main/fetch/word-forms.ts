@@ -3,6 +3,11 @@ import { FUNCTION_WORDS } from './function-words';
 /** Letters a suffix rule reads: a folded word of Latin letters only (the fold has dropped case and accents). */
 const LATIN_WORD = /^[a-z]+$/;
 const VOWEL = /[aeiouy]/;
+/**
+ * Words whose final s is their own, not a plural's: Porter2's (Snowball English) list of them.
+ * "news" lost its s and met every "new" of a page: "what is new?" answered with the news.
+ */
+const OWN_FINAL_S = new Set(['news', 'atlas', 'bias', 'cosmos', 'andes']);
 
 /** One suffix off, or the word itself when no rule applies; each rule leaves at least 3 letters with a vowel among them. */
 function stripOnce(w: string): string {
@@ -11,7 +16,7 @@ function stripOnce(w: string): string {
   if (w.endsWith('ied') && w.length > 4) return `${w.slice(0, -3)}y`; // studied, carried
   if (w.endsWith('sses')) return w.slice(0, -2); // classes
   if (/(?:ch|sh|x|z)es$/.test(w) && keeps(w.slice(0, -2))) return w.slice(0, -2); // launches, taxes
-  if (/[^su]s$/.test(w) && !/is$/.test(w) && keeps(w.slice(0, -1))) return w.slice(0, -1); // cats, delays (not bus, glass, analysis)
+  if (/[^su]s$/.test(w) && !OWN_FINAL_S.has(w) && !/is$/.test(w) && keeps(w.slice(0, -1))) return w.slice(0, -1); // cats, delays (not bus, glass, analysis)
   for (const suffix of ['ing', 'ed']) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.slice(0, -suffix.length);

@@ -1,0 +1,62 @@
+/**
+ * Word forms through the real wiring: `sift batch` fetches pages from a loopback server (a
+ * list's q= asks each its question as it is fetched), then Ask this job asks the stored job.
+ * "news" is no plural of "new"; an Arabic word is found with the letters written joined to
+ * its start (والقلم, بالقلم for القلم).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { siftInProcess } from '../helpers/cli-main';
+import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
+import { askJob } from '../../src/main/search';
+import { openStore } from '../../src/main/store';
+
+const NEWS = ['The new stadium opens in May.', 'News of the vote spread fast.', 'Three reports were filed.'].join('\n\n');
+
+let srv: TestServer;
+let dir: string;
+let db: string;
+let results: { url: string; content?: string }[];
+
+beforeAll(async () => {
+  const text = (body: string): Handler => (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+  srv = await startServer({ '/news': text(NEWS) });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sift-ask-forms-'));
+  const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
+  db = path.join(dir, 'jobs.db');
+  const list = path.join(dir, 'list.txt');
+  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`].join('\n'));
+  const r = await sift('batch', list, '--allow-private', '--db', db, '--json');
+  expect(r.code, r.err).toBe(0);
+  results = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; content?: string });
+});
+afterAll(async () => {
+  await srv?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The passages Ask this job answers `question` with, over the one job the batch made. */
+function ask(question: string): string[] {
+  const store = openStore(db);
+  try {
+    const [job] = store.listJobs();
+    return [...new Set(askJob(store, job!.id, question).map((p) => p.text))];
+  } finally {
+    store.close();
+  }
+}
+
+describe('a word whose final s is its own', () => {
+  it("answers a list's question about what is new without the news, and one about the news without what is new", () => {
+    // Before, "news" was "new": each question came back with both passages.
+    expect(results.map((r) => r.content)).toEqual(['The new stadium opens in May.', 'News of the vote spread fast.', NEWS]);
+  });
+
+  it('Ask this job keeps them apart too, and still finds a plural', () => {
+    expect(ask('what is new?')).toEqual(['The new stadium opens in May.']);
+    expect(ask('latest news')).toEqual(['News of the vote spread fast.']);
+    expect(ask('which report was filed?')).toEqual(['Three reports were filed.']);
+  });
+});
