@@ -14,6 +14,8 @@ import { askJob } from '../../src/main/search';
 import { openStore } from '../../src/main/store';
 
 const NEWS = ['The new stadium opens in May.', 'News of the vote spread fast.', 'Three reports were filed.'].join('\n\n');
+// The pen (القلم) only with "and" (والقلم) and "with the" (بالقلم) joined to it; a passage without it.
+const PEN = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].join('\n\n');
 
 let srv: TestServer;
 let dir: string;
@@ -22,12 +24,12 @@ let results: { url: string; content?: string }[];
 
 beforeAll(async () => {
   const text = (body: string): Handler => (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
-  srv = await startServer({ '/news': text(NEWS) });
+  srv = await startServer({ '/news': text(NEWS), '/pen': text(PEN) });
   dir = mkdtempSync(path.join(os.tmpdir(), 'sift-ask-forms-'));
   const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
   db = path.join(dir, 'jobs.db');
   const list = path.join(dir, 'list.txt');
-  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`].join('\n'));
+  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`, `${srv.origin}/pen q="أين القلم؟"`, `${srv.origin}/pen`].join('\n'));
   const r = await sift('batch', list, '--allow-private', '--db', db, '--json');
   expect(r.code, r.err).toBe(0);
   results = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; content?: string });
@@ -51,12 +53,24 @@ function ask(question: string): string[] {
 describe('a word whose final s is its own', () => {
   it("answers a list's question about what is new without the news, and one about the news without what is new", () => {
     // Before, "news" was "new": each question came back with both passages.
-    expect(results.map((r) => r.content)).toEqual(['The new stadium opens in May.', 'News of the vote spread fast.', NEWS]);
+    expect(results.slice(0, 3).map((r) => r.content)).toEqual(['The new stadium opens in May.', 'News of the vote spread fast.', NEWS]);
   });
 
   it('Ask this job keeps them apart too, and still finds a plural', () => {
     expect(ask('what is new?')).toEqual(['The new stadium opens in May.']);
     expect(ask('latest news')).toEqual(['News of the vote spread fast.']);
     expect(ask('which report was filed?')).toEqual(['Three reports were filed.']);
+  });
+});
+
+describe('an Arabic word with the letters written joined to its start', () => {
+  it("answers a list's question with القلم from the passages holding والقلم and بالقلم", () => {
+    // Before, no passage held القلم itself, and the target came back with nothing.
+    expect(results[3]?.content).toBe(['اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].join('\n\n'));
+  });
+
+  it('Ask this job finds them in the stored job: its index is asked for the spellings too', () => {
+    // Before, the index held no result with the word القلم as typed, so nothing was read.
+    expect(ask('أين القلم؟').sort()).toEqual(['اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].sort());
   });
 });

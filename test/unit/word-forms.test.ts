@@ -1,11 +1,12 @@
 /**
  * The form a question's word and a passage's word are compared in (wordForm): the forms of one
  * word meet, and two words stay apart. English loses a plural's -s, unless the -s is the
- * word's own ("news" is no plural of "new").
+ * word's own ("news" is no plural of "new"); Arabic loses the article and the letters written
+ * joined to a word's start (و and, ف so, ب with, ك as, ل for), so الكتاب meets والكتاب and بالكتاب.
  */
 import { describe, expect, it } from 'vitest';
 import { answer } from '../../src/main/fetch';
-import { wordForm } from '../../src/main/fetch/word-forms';
+import { formSpellings, wordForm } from '../../src/main/fetch/word-forms';
 import { foldTerm } from '../../src/main/search/fold';
 
 const form = (word: string): string => wordForm(foldTerm(word));
@@ -22,5 +23,43 @@ describe('an English word whose final s is its own', () => {
     expect(answer(page, 'what is new?', false).content).toBe('The new stadium opens in May.');
     expect(answer(page, 'latest news', false).content).toBe('News of the vote spread fast.');
     expect(answer(page, 'which report was filed?', false).content).toBe('Three reports were filed.');
+  });
+});
+
+describe('an Arabic word with the letters written joined to its start', () => {
+  it('is the word without them: the article, with و, ف, ب, ك before it, لل, and و alone', () => {
+    const forms = ['الكتاب', 'والكتاب', 'بالكتاب', 'كالكتاب', 'فالكتاب', 'للكتاب', 'وبالكتاب', 'وللكتاب', 'وكتاب', 'كتاب'].map(form);
+    expect(new Set(forms)).toEqual(new Set(['كتاب']));
+    // Vowel marks and the hamza's alef are folded first: وَالْكِتَابُ and الأخبار meet their bare forms.
+    expect(form('وَالْكِتَابُ')).toBe('كتاب');
+    expect(form('الأخبار')).toBe(form('والاخبار'));
+  });
+
+  it('keeps a letter that is the word\'s own: ك of كتاب, ف of فكرة (idea, not كرة ball), ب of بيت, and a rest under three letters', () => {
+    expect(['كتاب', 'فكرة', 'بيت', 'الله', 'والد'].map(form)).toEqual(['كتاب', 'فكره', 'بيت', 'الله', 'والد']);
+    // A word beginning with و meets its forms with the article: وزير, الوزير, والوزير.
+    expect(new Set(['وزير', 'الوزير', 'والوزير'].map(form)).size).toBe(1);
+  });
+
+  it('is asked of the search index in the spellings a page writes it in, each of which has the form', () => {
+    const spellings = formSpellings('كتاب');
+    expect(spellings).toEqual(expect.arrayContaining(['كتاب', 'الكتاب', 'والكتاب', 'بالكتاب', 'للكتاب', 'فالكتاب', 'وكتاب']));
+    expect(spellings.every((w) => wordForm(w) === 'كتاب')).toBe(true);
+    expect(formSpellings(form('الوزير'))).toContain('الوزير');
+    // A Latin form is its own start; a word of another script is asked as typed.
+    expect(formSpellings('launch')).toEqual(['launch']);
+    expect(formSpellings('книга')).toEqual([]);
+  });
+
+  it('leaves a Persian word alone, which writes و apart: واژه stays', () => {
+    expect(form('واژه')).toBe('واژه');
+  });
+
+  it('so a question with القلم (the pen) finds the passages holding والقلم and بالقلم', () => {
+    const page = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].join('\n\n');
+    // Before, only a passage holding القلم itself answered (a word of five letters gets no
+    // fuzzy match, and a prefix match runs from the word's start), and these held none.
+    const a = answer(page, 'أين القلم؟', false);
+    expect(a.content.split('\n\n')).toEqual(['اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.']);
   });
 });

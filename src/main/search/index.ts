@@ -5,7 +5,7 @@ import type { Mode, Result, TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
-import { wordForm } from '../fetch/word-forms';
+import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
@@ -271,11 +271,9 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
   // Each word also as the start of its form (wordForm), so the index finds a result holding
   // another form of it: "launching" found only results holding "launching", and a job whose
-  // page said "launched" answered that no result shared words with the question.
-  const forms = words.flatMap((w) => {
-    const form = wordForm(foldTerm(w));
-    return /^[a-z]{3,}$/.test(form) ? [`${quoteTerm(form)}*`] : [];
-  });
+  // page said "launched" answered that no result shared words with the question; an Arabic
+  // form with what is written joined before it (formSpellings).
+  const forms = words.flatMap((w) => formSpellings(wordForm(foldTerm(w))).map((s) => `${quoteTerm(s)}*`));
   const anyWord = [...new Set([...words.map(quoteTerm), ...forms])].join(' OR ');
   // The index holds a signed word's letters only: among results that hold a lone c, those
   // holding C++ are found by their needle (as search finds them), then the rest by any word.
