@@ -2,6 +2,7 @@ import { useStore } from '../../store';
 import { openPassage } from '../../store/search-actions';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { askScopeNote, lineLabel } from '../../../../shared/search';
+import { counted } from '../../../../shared/count';
 
 /** The passages that answer the question, each with the result it comes from. */
 export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
@@ -27,7 +28,7 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
               ? ask.error.code === 'query_too_long' || ask.error.code === 'empty_query'
                 ? 'Not asked'
                 : 'Ask failed'
-              : `${ask.passages.length === 0 ? 'No' : ask.passages.length} ${ask.passages.length === 1 ? 'passage' : 'passages'} answering: ${ask.asked}`}
+              : `${ask.passages.length === 0 ? 'No passages' : counted(ask.passages.length, 'passage')} answering: ${ask.asked}`}
         </span>
       </div>
       {ask.error && <ErrorMessage error={ask.error} />}
