@@ -16,6 +16,8 @@ import { openStore } from '../../src/main/store';
 const NEWS = ['The new stadium opens in May.', 'News of the vote spread fast.', 'Three reports were filed.'].join('\n\n');
 // The pen (القلم) only with "and" (والقلم) and "with the" (بالقلم) joined to it; a passage without it.
 const PEN = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].join('\n\n');
+// The book (الكتاب) stretched with tatweel, as justified text writes it.
+const KASHIDA = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الكـتاب من السوق.'].join('\n\n');
 
 let srv: TestServer;
 let dir: string;
@@ -24,12 +26,12 @@ let results: { url: string; content?: string }[];
 
 beforeAll(async () => {
   const text = (body: string): Handler => (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
-  srv = await startServer({ '/news': text(NEWS), '/pen': text(PEN) });
+  srv = await startServer({ '/news': text(NEWS), '/pen': text(PEN), '/kashida': text(KASHIDA) });
   dir = mkdtempSync(path.join(os.tmpdir(), 'sift-ask-forms-'));
   const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
   db = path.join(dir, 'jobs.db');
   const list = path.join(dir, 'list.txt');
-  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`, `${srv.origin}/pen q="أين القلم؟"`, `${srv.origin}/pen`].join('\n'));
+  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`, `${srv.origin}/pen q="أين القلم؟"`, `${srv.origin}/pen`, `${srv.origin}/kashida q="أين الكتاب؟"`].join('\n'));
   const r = await sift('batch', list, '--allow-private', '--db', db, '--json');
   expect(r.code, r.err).toBe(0);
   results = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; content?: string });
@@ -72,5 +74,11 @@ describe('an Arabic word with the letters written joined to its start', () => {
   it('Ask this job finds them in the stored job: its index is asked for the spellings too', () => {
     // Before, the index held no result with the word القلم as typed, so nothing was read.
     expect(ask('أين القلم؟').sort()).toEqual(['اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].sort());
+  });
+
+  it('finds a word stretched with tatweel, in a list\'s question and in Ask this job', () => {
+    // Before, the index found the page but ranking kept the tatweel: no passage came back.
+    expect(results[5]?.content).toBe('اشترى المعلم الكـتاب من السوق.');
+    expect(ask('أين الكتاب؟')).toEqual(['اشترى المعلم الكـتاب من السوق.']);
   });
 });

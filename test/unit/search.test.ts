@@ -766,6 +766,14 @@ describe('words typed in their usual form', () => {
     expect(found('اخر').text).toContain('«آخر» إسلامي');
   });
 
+  it('Arabic stretched with tatweel (ـ) as the word without it, marked where it stands', () => {
+    storeJob('kashida', [{ url: 'https://ar.test/k', title: 'مقالة', content: 'مقدمة\nاشترى المعلم الكـتاب من السوق.' }]);
+    const [hit] = searchStore(store, 'الكتاب', { jobId: 'kashida' }).hits;
+    // Before, the index found it but the snippet had no match to mark, and cited it "in the url".
+    expect(hit).toMatchObject({ field: 'body', line: 2 });
+    expect(markedText({ text: hit!.snippet, marks: hit!.marks })).toContain('«الكـتاب»');
+  });
+
   it('Thai, Lao, Khmer and Burmese words inside a run without spaces', () => {
     expect(found('กิน')).toEqual({ idx: 6, line: 2, text: 'บทนำ ฉัน«กิน»ข้าวที่บ้าน ພາສາລາວເປັນພາສາ ភាសាខ្មែរជាភាសា မြန်မာဘာသာစကား ព្រះរាជាណាចក្រ\u200Bកម្ពុជា' });
     expect(found('ข้าว')).toMatchObject({ idx: 6, line: 2 });

@@ -51,6 +51,12 @@ describe('an Arabic word with the letters written joined to its start', () => {
     expect(formSpellings('книга')).toEqual([]);
   });
 
+  it('is the word when stretched with tatweel (ـ), as justified text writes it: الكـتاب is الكتاب', () => {
+    expect(form('الكـتاب')).toBe('كتاب');
+    // Before, the index dropped the tatweel and ranking kept it: the passage was read, never chosen.
+    expect(answer('قرأ الطالب الدرس.\n\nاشترى المعلم الكـتاب من السوق.', 'أين الكتاب؟', false).content).toBe('اشترى المعلم الكـتاب من السوق.');
+  });
+
   it('leaves a Persian word alone, which writes و apart: واژه stays', () => {
     expect(form('واژه')).toBe('واژه');
   });

@@ -230,7 +230,9 @@ const NON_ASCII = /[\u0080-\uffff]/;
 function foldChar(ch: string): string {
   let f = charCache.get(ch);
   if (f === undefined) {
-    f = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    // The marks the index drops (SEMITIC_MARKS), tatweel among them, which is no mark: kept,
+    // a question's الكتاب never met a page's الكـتاب, which the index had found.
+    f = ch.normalize('NFD').replace(/\p{M}/gu, '').replace(SEMITIC_MARKS, '').toLowerCase();
     // The index folds case as Unicode's case folding does, where lower case keeps a few
     // letters apart: final ς and σ, the micro sign µ and μ, long ſ and s, Greek symbol forms
     // (ϐ ϑ ϕ ϖ ϰ ϱ ϵ). Such a hit (ΑΡΙΣΤΟΤΕΛΗΣ for a typed αριστοτελης, "5 µm" for μm) had
