@@ -2,7 +2,7 @@
  * Word forms through the real wiring: `sift batch` fetches pages from a loopback server (a
  * list's q= asks each its question as it is fetched), then Ask this job asks the stored job.
  * "news" is no plural of "new"; an Arabic word is found with the letters written joined to
- * its start (والقلم, بالقلم for القلم).
+ * its start (والقلم, بالقلم for القلم); a question word no passage holds is not all it is asked on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { openStore } from '../../src/main/store';
 const NEWS = ['The new stadium opens in May.', 'News of the vote spread fast.', 'Three reports were filed.'].join('\n\n');
 // The pen (القلم) only with "and" (والقلم) and "with the" (بالقلم) joined to it; a passage without it.
 const PEN = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.'].join('\n\n');
+// A garden's diary: "garden" and "weather" in every passage, a storm in one.
+const GARDEN = [...Array.from({ length: 12 }, (_, i) => `The garden weather on day ${i + 1} was mild.`), 'Garden weather: a storm broke the fence.'].join('\n\n');
 // The book (الكتاب) stretched with tatweel, as justified text writes it.
 const KASHIDA = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الكـتاب من السوق.'].join('\n\n');
 
@@ -26,12 +28,12 @@ let results: { url: string; content?: string }[];
 
 beforeAll(async () => {
   const text = (body: string): Handler => (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
-  srv = await startServer({ '/news': text(NEWS), '/pen': text(PEN), '/kashida': text(KASHIDA) });
+  srv = await startServer({ '/news': text(NEWS), '/pen': text(PEN), '/kashida': text(KASHIDA), '/garden': text(GARDEN) });
   dir = mkdtempSync(path.join(os.tmpdir(), 'sift-ask-forms-'));
   const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
   db = path.join(dir, 'jobs.db');
   const list = path.join(dir, 'list.txt');
-  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`, `${srv.origin}/pen q="أين القلم؟"`, `${srv.origin}/pen`, `${srv.origin}/kashida q="أين الكتاب؟"`].join('\n'));
+  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`, `${srv.origin}/pen q="أين القلم؟"`, `${srv.origin}/pen`, `${srv.origin}/kashida q="أين الكتاب؟"`, `${srv.origin}/garden`].join('\n'));
   const r = await sift('batch', list, '--allow-private', '--db', db, '--json');
   expect(r.code, r.err).toBe(0);
   results = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; content?: string });
@@ -80,5 +82,12 @@ describe('an Arabic word with the letters written joined to its start', () => {
     // Before, the index found the page but ranking kept the tatweel: no passage came back.
     expect(results[5]?.content).toBe('اشترى المعلم الكـتاب من السوق.');
     expect(ask('أين الكتاب؟')).toEqual(['اشترى المعلم الكـتاب من السوق.']);
+  });
+});
+
+describe('a question with a word no passage holds', () => {
+  it('Ask this job answers on its other words, common as they are in the job', () => {
+    // Before, "zebra" was the one word in at most a third of the passages, the only one asked: no answer.
+    expect(ask('garden weather zebra?')[0]).toBe('Garden weather: a storm broke the fence.');
   });
 });

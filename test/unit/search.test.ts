@@ -498,6 +498,13 @@ describe('Ask this job', () => {
     expect(a[0]).toMatchObject({ url: 'https://garden.test/storm' });
   });
 
+  it('answers on those words though the question has one more that no passage holds', () => {
+    const notes = Array.from({ length: 12 }, (_, i) => ({ url: `https://garden.test/${i}`, title: `Day ${i}`, content: `The garden weather on day ${i} was mild.` }));
+    storeJob('garden', [...notes, { url: 'https://garden.test/storm', title: 'Storm', content: 'Garden weather: a storm broke the fence.' }]);
+    // Before, "zebra", in no passage, counted as the one rare word, and was all the question was asked on: no answer.
+    expect(askJob(store, 'garden', 'garden weather zebra?')[0]).toMatchObject({ url: 'https://garden.test/storm' });
+  });
+
   it('answers with a passage two results hold word for word once, leaving room for others', () => {
     const para = 'The installer asks for a profile: main server, workstation or thin client server.';
     storeJob('manual', [

@@ -251,6 +251,9 @@ export function askScope(store: Store, jobId: string): AskScope {
 /** What a function word of a question counts for beside the words that say what it asks. */
 const FUNCTION_WORD_WEIGHT = 0.1;
 
+/** Whether a word in `n` of `passages` tells them apart: in a third of them at most, and in one at least. */
+const isRare = (n: number, passages: number): boolean => n > 0 && n <= passages / 3;
+
 /** How many of a job's best-matching results "Ask this job" reads passages from. */
 const ASK_TARGETS = 30;
 const ASK_PASSAGES = 5;
@@ -322,8 +325,10 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // When every word is that common ("c?" where each result holds a lone c), they are all
   // there is to go on, as when there are few passages: leaving them all out answered with
   // nothing, and the app said no result shared a word with the question.
-  // The words in at most a third of the passages: the ones that tell passages apart.
-  const rare = docs.length >= 10 ? asked.filter((w) => ms.search(w, { prefix: false, fuzzy: false }).length <= docs.length / 3) : [];
+  // The words in at most a third of the passages, and in one at least: the ones that tell
+  // passages apart. A word in none told nothing: "garden weather zebra?" was asked on "zebra"
+  // alone and answered with nothing.
+  const rare = docs.length >= 10 ? asked.filter((w) => isRare(ms.search(w, { prefix: false, fuzzy: false }).length, docs.length)) : [];
   const telling = rare.length > 0 ? rare : saying.length > 0 ? saying : asked;
   if (telling.length === 0) return [];
   // A function word that is rare enough to count only breaks ties between passages holding
