@@ -1,6 +1,6 @@
 /**
- * Ctrl-C during `sift batch`, as a user in a shell meets it: the real command as a child
- * process against a loopback server, on a real database.
+ * Ctrl-C during `sift batch` and `sift fetch`, as a user in a shell (or a script) meets it:
+ * the real command as a child process against a loopback server, on a real database.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,5 +91,42 @@ describe('a sift batch killed mid-target (a crash)', () => {
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stderr).toMatch(/exported 4 targets \(1 failed, 1 stopped mid-way, 1 not run\) to /);
     }
+  }, 120_000);
+});
+
+describe('sift fetch --json stopped while the page is in flight', () => {
+  test.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s prints one JSON line with the cancelled outcome, so a script reading stdout has one, and exits %i', async (sig, code) => {
+    const url = `${site.base}/stall?fetch=${sig}`;
+    const inFlight = new Promise<void>((resolve) => (stallArrived = resolve));
+    const child = startSift(['fetch', url, '--json', '--allow-private', '--db', path.join(home, 'fetch.db')], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await inFlight;
+    child.kill(sig);
+    const run = await done;
+    expect(run.code, run.stderr).toBe(code);
+    const lines = run.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(line)).toEqual(['url', 'ok', 'status', 'error', 'hint', 'reason']);
+    expect(line).toMatchObject({ url, ok: false, status: 499, error: 'cancelled', reason: 'cancelled' });
+    expect(line.hint).toMatch(/run the same sift fetch again/);
+  }, 120_000);
+
+  test('without --json, says on stderr that it was interrupted and how to fetch the page, with nothing on stdout', async () => {
+    const url = `${site.base}/stall?fetch=plain`;
+    const inFlight = new Promise<void>((resolve) => (stallArrived = resolve));
+    const child = startSift(['fetch', url, '--allow-private', '--db', path.join(home, 'fetch.db')], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await inFlight;
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^sift fetch: http:\/\/127\.0\.0\.1:\d+\/stall\?fetch=plain: cancelled\n {2}.*run the same sift fetch again/m);
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionS
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
 import { jqCompileError } from '../../main/check-options';
-import { toErrorInfo } from '../../shared/errors';
+import { SiftError, toErrorInfo } from '../../shared/errors';
 import { reasonOf, WARNING_LABELS, warningLabel } from '../../shared/reasons';
 import { CLI_CALLER, cliSettings } from '../settings';
 import { fetchSettingsOf } from '../../main/settings';
@@ -59,6 +59,14 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     io.stderr.write(`sift ${cmd}: ${shown}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
   }
 }
+
+/**
+ * The outcome of a target that Ctrl-C (or SIGTERM, SIGHUP) stopped before it was done: a failure
+ * with reason `cancelled` and the 499 the runner gives a cancelled target, so `--json` still has
+ * its line for the target. Without one, a script reading stdout got nothing at all.
+ */
+export const interruptedError = (again: string): SiftError =>
+  new SiftError('cancelled', 499, 'cancelled', `Stopped before it was done (Ctrl-C, or the process was told to stop); ${again}.`);
 
 /**
  * Which archived copy came back, and from when: the content alone read as the live page, and
@@ -149,7 +157,10 @@ export const fetchCommand: Command = {
       printOutcome(io, values.json === true, url, { result }, 'fetch');
       return EXIT.ok;
     } catch (error) {
-      if (signal.aborted && !(error instanceof FetchError)) return EXIT.interrupted;
+      if (signal.aborted) {
+        printOutcome(io, values.json === true, url, { error: interruptedError('run the same sift fetch again to fetch it') }, 'fetch');
+        return EXIT.interrupted;
+      }
       printOutcome(io, values.json === true, url, { error }, 'fetch');
       return error instanceof FetchError && error.status === 400 ? EXIT.usage : EXIT.someFailed;
     } finally {
