@@ -14,7 +14,7 @@ const HELP = (list: CommandEntry[]): string =>
     '',
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --recover --render R',
     '         --allow-private --allow-host HOST --db PATH --log PATH --json',
-    'exit codes: 0 all ok, 1 some target failed, 2 bad usage or input, 130 interrupted',
+    'exit codes: 0 all ok, 1 some target failed (or the disk was full), 2 bad usage or input, 130 interrupted',
     '            (Ctrl-C; 143 when stopped by kill, SIGTERM; 129 by a closed terminal, SIGHUP)',
     '',
     'Run `sift COMMAND --help` for one command.',

@@ -13,3 +13,16 @@ export function reportError(err: unknown, io: CliIO): number {
   }
   throw err;
 }
+
+/**
+ * Failures of the disk, not of what the user gave: a full one, or a write the OS refused for
+ * another reason (EIO). Exit 2 told a script its input was wrong, so it never tried again once
+ * space was freed; the work is what failed, as a failed write of stdout exits 1.
+ */
+const WRITE_FAILURES = new Set(['disk_full', 'export_failed']);
+
+/** reportError for a command that stores or writes results (batch, export): exit 1 when the disk failed it. */
+export function reportWriteError(err: unknown, io: CliIO): number {
+  const code = reportError(err, io);
+  return err instanceof SiftError && WRITE_FAILURES.has(err.code) ? EXIT.someFailed : code;
+}

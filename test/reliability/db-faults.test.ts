@@ -58,7 +58,7 @@ describe('a full disk', () => {
   });
   afterAll(() => unmountTmpfs(mnt, mounted));
 
-  test('sift batch --out stops with "the disk is full", exits 2, writes its export; the job is there once space is free, and --rest finishes it', async (ctx) => {
+  test('sift batch --out stops with "the disk is full", exits 1 (the job failed, not its input), writes its export; the job is there once space is free, and --rest finishes it', async (ctx) => {
     if (!mounted) ctx.skip();
     const db = path.join(mnt, 'sift.db');
     const file = path.join(t.dir, 'full.txt');
@@ -66,7 +66,7 @@ describe('a full disk', () => {
     writeFileSync(file, list(400, 'full'));
     const out = path.join(t.dir, 'full.jsonl');
     const run = await runSift(['batch', file, '--db', db, '--allow-private', '--out', out]);
-    expect(run.code, run.stderr).toBe(2);
+    expect(run.code, run.stderr).toBe(1);
     const id = /^job ([0-9a-f]{16})/.exec(run.stderr)![1]!;
     expect(run.stderr).toMatch(new RegExp(`sift batch: job ${id} stopped after \\d+ targets: Sift could not store the next result\\.`));
     expect(run.stderr).toContain(`The disk that holds the database ${db} is full`);
@@ -118,7 +118,8 @@ describe('a disk that refuses to let the database grow', () => {
     // 1 MB: the open and a few targets fit; 200 targets' WAL frames do not.
     const child = spawn('prlimit', ['--fsize=1000000', process.execPath, SIFT_BIN, 'batch', file, '--db', db, '--allow-private'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const run = await collect(child);
-    expect(run.code, run.stderr).toBe(2);
+    // The job ran and could not store the rest: a failed job (1), not bad usage (2).
+    expect(run.code, run.stderr).toBe(1);
     const id = /^job ([0-9a-f]{16})/.exec(run.stderr)![1]!;
     expect(run.stderr).toMatch(new RegExp(`sift batch: job ${id} stopped after \\d+ targets: Sift could not store the next result\\.`));
     expect(run.stderr).toContain(`cannot write the database ${db}`);

@@ -1,7 +1,7 @@
 import type { Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
-import { reportError } from '../report';
+import { reportError, reportWriteError } from '../report';
 import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat, type ParsedTarget } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
@@ -60,7 +60,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
 Ctrl-C cancels the job: the target in flight is stored, the rest stay pending (exit 130).
 A second Ctrl-C exits at once, without the export (its unfinished files are removed).
 kill (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does, with exit 143 and 129.
-exit codes: 0 all ok, 1 some target failed, 2 bad usage or input, 130 interrupted
+exit codes: 0 all ok, 1 some target failed, or the disk was full (said with what to do),
+2 bad usage or input, 130 interrupted
 `;
 
 export const batchCommand: Command = {
@@ -142,7 +143,7 @@ export const batchCommand: Command = {
         await checkExportDestination(userPath(io, values.out), format);
       } catch (err) {
         io.stderr.write(problems);
-        return reportError(err, io);
+        return reportWriteError(err, io);
       }
     }
 
@@ -150,7 +151,7 @@ export const batchCommand: Command = {
     try {
       ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'], allowHosts: allowHostsFromFlags(values) }, io);
     } catch (err) {
-      return reportError(err, io);
+      return reportWriteError(err, io);
     }
     try {
       if (defaults.jq !== undefined) {
@@ -229,7 +230,7 @@ export const batchCommand: Command = {
           return EXIT.usage;
         }
         // Submitting writes the job and its targets: a full disk or a damaged file shows here first.
-        return reportError(storeError(err, ctx.store.path), io);
+        return reportWriteError(storeError(err, ctx.store.path), io);
       }
       let restNote = '';
       // The jobs that finished the other part of the list, when this job runs its rest.
@@ -249,7 +250,7 @@ export const batchCommand: Command = {
           }
         } catch (err) {
           io.stderr.write(problems);
-          return reportError(err, io);
+          return reportWriteError(err, io);
         }
       }
       if (rerun && !listJobFound) {
@@ -281,7 +282,9 @@ export const batchCommand: Command = {
         // under way has written what the store holds; the error says why and what to do.
         await exporting;
         io.stderr.write(`sift batch: job ${job.id} stopped after ${counted(job.targetsDone, 'target')}: Sift could not store the next result.\n`);
-        return reportError(storeError(storeFailed, ctx.store.path), io);
+        // Whatever stopped the store, the job ran and its rest failed: not a usage error (2).
+        reportError(storeError(storeFailed, ctx.store.path), io);
+        return EXIT.someFailed;
       }
 
       if (values.json) printTargetsJson(ctx.store, job.id, io);
@@ -291,7 +294,7 @@ export const batchCommand: Command = {
           if (!(failed.err instanceof SiftError)) throw failed.err;
           // The files failed, not the fetching: "choose a folder you can write to" alone read as
           // if the whole list had to be fetched again.
-          const code = reportError(failed.err, io);
+          const code = reportWriteError(failed.err, io);
           io.stderr.write(`  The results are stored: \`sift export ${job.id} --out DIR\` writes them without fetching again.\n`);
           return code;
         }

@@ -1,7 +1,7 @@
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
-import { reportError } from '../report';
+import { reportError, reportWriteError } from '../report';
 import { cliDbPath, namedJob, openCliReader, openCliStore } from '../context';
 import { requestCancel } from '../../main/control';
 import { storeError, type Store } from '../../main/store';
@@ -194,8 +194,8 @@ export const exportCommand: Command = {
 ${ID_NOTE}
 
 Writes the job's stored results, as sift batch --out does, without fetching anything.
-exit codes: 0 exported, 2 bad usage, no such job, or the files could not be written,
-130 interrupted (what it had written is removed)
+exit codes: 0 exported, 1 the disk was full (or failed) while writing, 2 bad usage, no such job,
+or a folder it may not write to, 130 interrupted (what it had written is removed)
 `,
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, {
@@ -233,7 +233,7 @@ exit codes: 0 exported, 2 bad usage, no such job, or the files could not be writ
           io.stderr.write(`sift export: ${err.message}\n`);
           return EXIT.interrupted;
         }
-        return reportError(storeError(err, store.path), io);
+        return reportWriteError(storeError(err, store.path), io);
       }
       return EXIT.ok;
     });
