@@ -1,4 +1,6 @@
-import { open } from 'node:fs/promises';
+import { constants, openSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
 import type { CliIO } from './io';
 
@@ -86,13 +88,36 @@ export async function readStdinUpTo(io: CliIO, maxBytes: number, signal: AbortSi
  * file over it fails before any read. A directory fails with EISDIR, as readFile would.
  */
 export async function readFileUpTo(file: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  signal?.throwIfAborted();
+  if ((await stat(file)).isFIFO()) return readFifoUpTo(file, maxBytes, signal);
   const fh = await open(file, 'r');
   try {
     const st = await fh.stat();
     if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: is a directory, read`), { code: 'EISDIR' });
     if (st.isFile() && st.size > maxBytes) throw new TooLarge(maxBytes);
-    return await readStreamUpTo(fh.createReadStream({ autoClose: false, ...(signal ? { signal } : {}) }), maxBytes);
+    const stream = fh.createReadStream({ autoClose: false, ...(signal ? { signal } : {}) });
+    // An abort reaches the loop as its error; Node 20 emits it once more after the loop has let
+    // go of the stream, and with no listener left that crashed sift with a stack trace.
+    stream.on('error', () => {});
+    return await readStreamUpTo(stream, maxBytes);
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * A named pipe's bytes (`mkfifo`), read as stdin is: opened without waiting for a writer and
+ * read when the OS says there is something. A plain open and read of one wait for a writer in
+ * libuv's thread pool, which nothing can interrupt: Ctrl-C left sift waiting, a second Ctrl-C
+ * too (process.exit joins those threads), until whatever wrote the pipe ended.
+ */
+async function readFifoUpTo(file: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const pipe = new Socket({ fd, readable: true, writable: false });
+  if (signal) addAbortSignal(signal, pipe);
+  try {
+    return await readStreamUpTo(pipe, maxBytes);
+  } finally {
+    pipe.destroy();
   }
 }

@@ -1,9 +1,11 @@
 /**
- * Ctrl-C during `sift batch` and `sift fetch`, as a user in a shell (or a script) meets it:
+ * Ctrl-C during `sift batch`, `sift fetch` and `sift extract`, as a user in a shell (or a script) meets it:
  * the real command as a child process against a loopback server, on a real database.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -128,5 +130,32 @@ describe('sift fetch --json stopped while the page is in flight', () => {
     expect(run.code, run.stderr).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^sift fetch: http:\/\/127\.0\.0\.1:\d+\/stall\?fetch=plain: cancelled\n {2}.*run the same sift fetch again/m);
+  }, 120_000);
+});
+
+describe('sift extract --json stopped while it reads a file', () => {
+  test('still prints one line per file, in order: the cancelled one and those it did not reach; exit 130', async () => {
+    const first = path.join(home, 'first.txt');
+    writeFileSync(first, 'a short local note\n');
+    // A pipe no one writes to: the read waits, and our open of its other end says it began.
+    const fifo = path.join(home, 'waits.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const last = path.join(home, 'last.txt');
+    writeFileSync(last, 'never read\n');
+    const child = startSift(['extract', first, fifo, last, '--json', '--db', path.join(home, 'extract.db')], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    const writer = await open(fifo, 'w');
+    child.kill('SIGINT');
+    const run = await done;
+    await writer.close();
+    expect(run.code, run.stderr).toBe(130);
+    const lines = run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.url)).toEqual([first, fifo, last]);
+    expect(lines[0]).toMatchObject({ ok: true, content: 'a short local note\n' });
+    expect(lines[1]).toMatchObject({ ok: false, status: 499, error: 'cancelled', reason: 'cancelled' });
+    expect(lines[1]!.hint).toMatch(/run the same sift extract again/);
+    expect(lines[2]).toMatchObject({ ok: false, status: 0, error: 'not run', reason: 'cancelled' });
+    expect(lines[2]!.hint).toMatch(/run the same sift extract again/);
   }, 120_000);
 });

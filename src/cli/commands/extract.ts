@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { Command } from '../command';
 import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
-import { EXIT, UsageError, userPath } from '../io';
+import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { FetchError } from '../../main/fetch';
 import { jqCompileError } from '../../main/check-options';
 import { bodyTooLong } from '../../main/fetch/errors';
-import { cliFetcher, printOutcome } from './fetch';
+import { cliFetcher, interruptedError, printOutcome } from './fetch';
+import { SiftError } from '../../shared/errors';
 import { CLI_CALLER } from '../settings';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from '../read-file';
 
@@ -24,6 +25,21 @@ const TYPES: Record<string, string> = {
 
 /** The content type a file's extension implies; '' lets the sniffer decide. */
 export const typeForFile = (file: string): string => TYPES[path.extname(file).toLowerCase()] ?? '';
+
+const AGAIN = 'run the same sift extract again to read it';
+
+/**
+ * The files a Ctrl-C (or SIGTERM, SIGHUP) left: the one under way cancelled, the rest not run,
+ * as sift batch --json has a job's. --json promises a line per file, and a script reading it
+ * got none for them.
+ */
+function printInterrupted(io: CliIO, json: boolean, files: string[]): number {
+  const [current, ...rest] = files;
+  if (current !== undefined) printOutcome(io, json, current, { error: interruptedError(AGAIN) }, 'extract');
+  const notRun = new SiftError('cancelled', 0, 'not run', `Stopped before this file was read; ${AGAIN}.`);
+  for (const file of rest) printOutcome(io, json, file, { error: notRun }, 'extract');
+  return EXIT.interrupted;
+}
 
 export const extractCommand: Command = {
   name: 'extract',
@@ -57,8 +73,8 @@ export const extractCommand: Command = {
         for (const file of positionals) printOutcome(io, json, file, { error: bad }, 'extract');
         return EXIT.usage;
       }
-      for (const file of positionals) {
-        if (signal.aborted) return EXIT.interrupted;
+      for (const [i, file] of positionals.entries()) {
+        if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
         let buf: Buffer;
         try {
           // As much as a download may be: a pipe or a device is read up to it, not without end.
@@ -66,7 +82,7 @@ export const extractCommand: Command = {
           const max = fetcher.settings().maxBodyBytes;
           buf = file === '-' ? await readStdinUpTo(io, max, signal, { command: 'extract', what: 'the document' }) : await readFileUpTo(userPath(io, file), max, signal);
         } catch (err) {
-          if (signal.aborted) return EXIT.interrupted;
+          if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
           if (err instanceof TooLarge) {
             printOutcome(io, json, file, { error: bodyTooLong(err.maxBytes) }, 'extract');
             if (code === EXIT.ok) code = EXIT.someFailed;
@@ -82,7 +98,7 @@ export const extractCommand: Command = {
           const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal });
           printOutcome(io, json, file, { result }, 'extract');
         } catch (error) {
-          if (signal.aborted && !(error instanceof FetchError)) return EXIT.interrupted;
+          if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
           printOutcome(io, json, file, { error }, 'extract');
           if (code === EXIT.ok) code = EXIT.someFailed;
         }
