@@ -27,7 +27,9 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
   } catch (err) {
     if (signal.aborted) throw err;
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${name}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
-    throw new UsageError(`cannot read ${name}: ${unreadableWhy(err)}`);
+    // What to give instead: "no such file" alone left a script's author to guess whether sift
+    // wanted a file, a URL or stdin.
+    throw new UsageError(`cannot read ${name}: ${unreadableWhy(err)}${file === '-' ? '' : '; give the path of a list of URLs, or - to read one from stdin'}`);
   }
   // A sitemap.xml.gz is read as the sitemap inside it.
   const decoded = await decodeListFile(bytes, MAX_LIST_BYTES);

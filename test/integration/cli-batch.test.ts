@@ -466,7 +466,7 @@ describe('sift batch', () => {
     expect(blank.stderr).toMatch(/empty\.txt holds no valid http\(s\) URL: it is empty\. Give one URL a line/);
     const b = await runSift(['batch', path.join(home, 'nope.txt')], { env });
     expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/cannot read .*nope.txt: no such file\n/);
+    expect(b.stderr).toMatch(/cannot read .*nope.txt: no such file; give the path of a list of URLs, or - to read one from stdin\n/);
     const c = await runSift(['batch', file, '--frobnicate'], { env });
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/frobnicate/);

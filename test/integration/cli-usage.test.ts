@@ -195,3 +195,17 @@ describe('what each --help promises is what the command does', () => {
     }
   });
 });
+
+describe('a list path that cannot be read', () => {
+  it('sift batch says why and what to give instead, a list file or - for stdin, before it opens a database; exit 2', async () => {
+    for (const [given, why] of [
+      ['no-such-list.txt', 'no such file'],
+      ['.', 'is a directory'],
+    ] as const) {
+      const r = await sift('batch', given, '--db', path.join(dir, 'unread.db'));
+      expect(r.code, given).toBe(2);
+      expect(r.err, given).toBe(`sift batch: cannot read ${given}: ${why}; give the path of a list of URLs, or - to read one from stdin\n`);
+    }
+    expect(existsSync(path.join(dir, 'unread.db'))).toBe(false);
+  });
+});

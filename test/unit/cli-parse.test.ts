@@ -81,8 +81,8 @@ describe('sift parse', () => {
   it('exits 2 with the reason when the file cannot be read or the arguments are wrong', async () => {
     const missing = await runParse(['no-such-list.txt']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toBe('sift parse: cannot read no-such-list.txt: no such file\n');
-    expect((await runParse(['.'])).err).toBe('sift parse: cannot read .: is a directory\n');
+    expect(missing.err).toBe('sift parse: cannot read no-such-list.txt: no such file; give the path of a list of URLs, or - to read one from stdin\n');
+    expect((await runParse(['.'])).err).toBe('sift parse: cannot read .: is a directory; give the path of a list of URLs, or - to read one from stdin\n');
     // A list that never ends stops at 64 MiB instead of filling memory.
     const endless = await runParse(['/dev/zero']);
     expect(endless.code).toBe(2);
