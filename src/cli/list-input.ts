@@ -2,6 +2,7 @@ import { DAMAGED_GZIP, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFil
 import { UsageError, userPath, type CliIO } from './io';
 import { counted, formatCount } from './progress';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
+import { oneLine } from './terminal';
 
 /** What to do with a file that is not a list, by what it seems to be. */
 const NOT_A_LIST_HINT: Record<string, string> = {
@@ -51,22 +52,15 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
   throw new UsageError(`${name} is ${decoded.kind}, not a list of URLs: ${hint}`);
 }
 
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-/**
- * A line of the user's input as a problem report quotes it, control characters escaped: a
- * list with an ESC in it must not restyle or rewrite the terminal it is reported on, and a
- * CSV cell over several lines stays on its report's line.
- */
-const shown = (s: string): string => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-
 /** Invalid lines and duplicates, one per line, in line order, as `sift parse` prints them. */
 export function problemLines(invalid: ListProblem[], duplicates: ListProblem[]): string {
   const all = [
     // The input is shown unless the reason already quotes it ("not an http(s) URL: ftp://…").
+    // A line of the user's input is quoted with its control characters written out: a CSV cell
+    // over several lines stays on its report's line.
     ...invalid.map((p) => ({
       line: p.line,
-      text: shown(`line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`),
+      text: oneLine(`line ${p.line}: invalid: ${p.reason}${p.text && !p.reason.includes(p.text) ? ` (${p.text})` : ''}`),
     })),
     ...duplicates.map((p) => ({ line: p.line, text: `line ${p.line}: ${p.reason}` })),
   ];

@@ -2,6 +2,7 @@ import { isCutShort, isUnfinished, pagesReadText, storeStopOf, waitingText, type
 import { shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
 import { countWith } from '../shared/count';
+import { forTerminal } from './terminal';
 import type { CliIO } from './io';
 
 export function formatDuration(ms: number): string {
@@ -105,7 +106,7 @@ export class Progress {
       // a failure, beside the last line's "failed 0 · stopped mid-way 1".
       const what =
         row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : isCutShort(row) ? `stopped mid-way (${row.error})` : `failed: ${shownFailure(row).error}`;
-      this.io.stderr.write(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${what} ${readableUrl(row.url)}\n`);
+      this.io.stderr.write(forTerminal(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${what} ${readableUrl(row.url)}\n`));
     }
   }
 
@@ -263,7 +264,7 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
   const lines = sorted.slice(0, max).map((k) => `  ${k.n} × ${k.parts.join('')}\n      ${k.hint}\n`);
   const more = sorted.length - max;
   const tail = more > 0 ? `  (${more} more ${more === 1 ? 'kind' : 'kinds'} of failure: sift status ${jobId})\n` : '';
-  return `what to do:\n${lines.join('')}${tail}`;
+  return forTerminal(`what to do:\n${lines.join('')}${tail}`);
 }
 
 /** Why a terminal job has targets it did not finish, in the user's words. */

@@ -5,10 +5,11 @@ import type { CliIO } from '../../src/cli/io';
 /**
  * `sift ARGS` run in this process through the CLI's main (no spawn, no tsx start-up), with
  * cwd and the given environment over the process's; its exit code and what it wrote.
+ * `terminal`: stdout is a terminal, as process.stdout says with isTTY.
  */
-export function siftInProcess(cwd: string, env: NodeJS.ProcessEnv): (...argv: string[]) => Promise<{ code: number; out: string; err: string }> {
+export function siftInProcess(cwd: string, env: NodeJS.ProcessEnv, o: { terminal?: boolean } = {}): (...argv: string[]) => Promise<{ code: number; out: string; err: string }> {
   return async (...argv) => {
-    const stdout = new PassThrough();
+    const stdout = Object.assign(new PassThrough(), { isTTY: o.terminal === true });
     const stderr = new PassThrough();
     let out = '';
     let err = '';

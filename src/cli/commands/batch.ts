@@ -6,6 +6,7 @@ import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat, type Parse
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { readableUrl } from '../../shared/readable-url';
+import { forTerminal } from '../terminal';
 import { isCutShort, isTerminal, isUnfinished, targetOfRow, type Job, type Target, type TargetRow } from '../../shared/types';
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
@@ -487,7 +488,7 @@ function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
     const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${shownFailure(row).error}`;
     // As the progress lines above name it: 例え.jp/パス, not xn--r8jz45g.jp/%E3%83%91%E3%82%B9.
-    io.stdout.write(`${String(row.idx + 1).padStart(5)}  ${what}  ${readableUrl(row.url)}${warningsNote(row)}\n`);
+    io.stdout.write(forTerminal(`${String(row.idx + 1).padStart(5)}  ${what}  ${readableUrl(row.url)}${warningsNote(row)}\n`));
   }
 }
 

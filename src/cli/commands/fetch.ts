@@ -12,17 +12,22 @@ import { resultWarnings, type Result } from '../../shared/types';
 import { pagesMissingText } from '../../shared/pages';
 import { jsonLine } from '../../shared/json';
 import { clip } from '../../shared/urllist/url';
+import { forTerminal, isTerminal } from '../terminal';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
   // What stderr names the target by: a URL refused for being over 8 KiB filled the screen.
   const shown = clip(url, 200);
+  // What a page or its server wrote reaches a terminal as text (terminal.ts).
+  const say = (line: string): void => void io.stderr.write(forTerminal(line));
   if ('result' in outcome) {
     const meta = outcome.result.meta ?? {};
     const warnings = Array.isArray(meta.warnings) && meta.warnings.length ? { warnings: meta.warnings } : {};
     if (json) io.stdout.write(`${jsonLine({ url, ok: true, content: outcome.result.content, meta, ...warnings })}\n`);
     else {
-      io.stdout.write(outcome.result.content.endsWith('\n') || outcome.result.content === '' ? outcome.result.content : `${outcome.result.content}\n`);
+      // Piped or redirected, the content stays as the page had it.
+      const content = isTerminal(io.stdout) ? forTerminal(outcome.result.content) : outcome.result.content;
+      io.stdout.write(content.endsWith('\n') || content === '' ? content : `${content}\n`);
       // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
       // An empty result's own why, where the document says it (a PDF of no pages): "the answer (or
       // the file) was empty … try again later" read as a failed download of a whole file.
@@ -35,17 +40,17 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
           (w === 'pages_missing' && past && `${past}; the pages it has came back`) ||
           (w === 'recovered' && snapshotNote(meta)) ||
           (WARNING_LABELS[w]?.why ?? 'see meta.warnings');
-        io.stderr.write(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${why}\n`);
+        say(`sift ${cmd}: ${shown}: ${warningLabel(w)}: ${why}\n`);
       }
       // Which pages of a PDF the kept lines are on: the lines themselves do not say.
       const where = pagesNote(meta);
-      if (where) io.stderr.write(`sift ${cmd}: ${shown}: ${where}\n`);
+      if (where) say(`sift ${cmd}: ${shown}: ${where}\n`);
       const textless = pageList(meta.pages_no_text);
-      if (textless) io.stderr.write(`sift ${cmd}: ${shown}: no text on ${textless} (blank, or a scanned image: OCR, e.g. ocrmypdf, reads those)\n`);
+      if (textless) say(`sift ${cmd}: ${shown}: no text on ${textless} (blank, or a scanned image: OCR, e.g. ocrmypdf, reads those)\n`);
       const damaged = pageList(meta.pages_failed);
-      if (damaged) io.stderr.write(`sift ${cmd}: ${shown}: ${damaged} could not be read (damaged) and ${damaged.startsWith('pages') ? 'are' : 'is'} left out\n`);
+      if (damaged) say(`sift ${cmd}: ${shown}: ${damaged} could not be read (damaged) and ${damaged.startsWith('pages') ? 'are' : 'is'} left out\n`);
       const attached = Array.isArray(meta.attachments) ? meta.attachments.filter((n): n is string => typeof n === 'string') : [];
-      if (attached.length) io.stderr.write(`sift ${cmd}: ${shown}: ${attached.length === 1 ? 'a file attached to it was' : `${attached.length} files attached to it were`} not read (${clip(attached.join(', '), 200)}); save ${attached.length === 1 ? 'it' : 'them'} from a PDF reader to read ${attached.length === 1 ? 'it' : 'them'}\n`);
+      if (attached.length) say(`sift ${cmd}: ${shown}: ${attached.length === 1 ? 'a file attached to it was' : `${attached.length} files attached to it were`} not read (${clip(attached.join(', '), 200)}); save ${attached.length === 1 ? 'it' : 'them'} from a PDF reader to read ${attached.length === 1 ? 'it' : 'them'}\n`);
     }
     return;
   }
@@ -56,7 +61,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     // The message says what happened; a server's status is in it ("HTTP 404 Not Found"). The
     // status Sift gives its own findings (404 for a soft 404 the server sent as 200, 422 for a
     // malformed PDF) read as the server's, so it is in --json only.
-    io.stderr.write(`sift ${cmd}: ${shown}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
+    say(`sift ${cmd}: ${shown}: ${info.message}${info.hint ? `\n  ${info.hint}` : ''}\n`);
   }
 }
 

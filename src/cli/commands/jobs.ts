@@ -12,6 +12,7 @@ import { readableUrl } from '../../shared/readable-url';
 import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
 import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okRecovered, okWithWarnings, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
+import { forTerminal } from '../terminal';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -114,7 +115,7 @@ no such job or the database cannot be read, 130 interrupted
         if (values.json) {
           io.stdout.write(`${jsonLine({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
-          io.stdout.write(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${readableUrl(t.url)}${statusNote(t)}\n`);
+          io.stdout.write(forTerminal(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${readableUrl(t.url)}${statusNote(t)}\n`));
         }
       }
       // Every kind of failure there is, with what to do about it, after the list it explains.

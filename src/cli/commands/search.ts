@@ -8,6 +8,7 @@ import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
+import { forTerminal } from '../terminal';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
 
@@ -44,7 +45,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   if (h.field !== 'body') where.push(`in the ${h.field}`);
   where.push(`score ${formatScore(h.score, 2)}`);
   if (h.sameIn) where.push(`also in ${alsoIn(h, ', ')}`);
-  write(`${n}. ${h.title || '(no title)'}  ${readableUrl(h.url)}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`);
+  write(forTerminal(`${n}. ${h.title || '(no title)'}  ${readableUrl(h.url)}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`));
 }
 
 /** What an argument that is a word of the query stands as while the flags are read. */

@@ -1,0 +1,25 @@
+/**
+ * Text from the web as a terminal shows it. A page's title or text, or a server's header
+ * quoted in an error, may hold what a terminal acts on rather than shows: ESC starts CSI
+ * (colours, clearing the screen), OSC 8 (a link to another address than its text) and OSC 52
+ * (writing the user's clipboard); U+009B is CSI alone where C1 controls are read (xterm); BEL
+ * rings; a CR not before an LF goes back to the line's start, so what follows writes over it.
+ * Each is written out as \xHH instead, so the user sees the page tried something.
+ */
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// Tab and line feed lay text out; a CR before an LF ends a line as a CRLF file writes it.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const ACTED_ON = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/g;
+
+const written = (c: string): string => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/** Every control character written out, line breaks too: a quote that must stay on its one line. */
+export const oneLine = (s: string): string => s.replace(CONTROL, written);
+
+/** Text with its lines and tabs, and every other control written out. */
+export const forTerminal = (s: string): string => s.replace(ACTED_ON, written);
+
+/** Whether a stream is a terminal (process.stdout's isTTY), where forTerminal is wanted. */
+export const isTerminal = (stream: object): boolean => (stream as { isTTY?: unknown }).isTTY === true;

