@@ -39,6 +39,9 @@ const HOSTILE = [
   'COM1',
   'lpt9.md',
   'COM¹',
+  // Cut to fit, it loses its one long grapheme (an e with 200 accents) and is a device name again.
+  `NUL e${'\u0301'.repeat(200)}`,
+  `com1.${'a\u0301'.repeat(200)}`,
   'a\u0000b',
   '\u0001\u0002\u001f\u007f',
   'x'.repeat(300),

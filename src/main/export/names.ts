@@ -108,6 +108,9 @@ export function safeFileName(titleOrUrl: string, taken: Set<string>, ext: string
   if (!stem) stem = 'untitled';
   if (isReserved(stem)) stem = `_${stem}`;
   stem = truncateToFit(stem, dotExt).replace(/[\s.]+$/u, '') || 'untitled';
+  // Cutting drops whole graphemes, and "NUL é́́…" (one e with 200 accents) lost all but "NUL ":
+  // a device name again. Such a name is at most 6 characters, so the '_' fits.
+  if (isReserved(stem)) stem = `_${stem}`;
 
   const first = stem + dotExt;
   if (!taken.has(fileNameKey(first))) {
