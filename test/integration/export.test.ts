@@ -412,6 +412,8 @@ describe('the CSV summary in a spreadsheet', () => {
       { url: 'https://a.example/2', title: 'Stock\t@SUM(A1:A9)' },
       { url: 'https://a.example/3', title: '-2+3 degrees; +4' },
       { url: 'https://a.example/4', title: 'Line one\n=2+2' },
+      // Full-width signs, which csv-stringify escapes at a cell's start as Excel may read them as = + - @.
+      { url: 'https://a.example/5', title: 'Tarifs;＝1+2\t＠SUM(A1)' },
       { url: 'https://b.example/dead', status: 'failed', error: 'refused;=HYPERLINK(1)', hint: 'Try later;-1' },
     ];
     const raw = readFileSync((await run(specs, { format: 'csv' })).path, 'utf8');
@@ -421,12 +423,12 @@ describe('the CSV summary in a spreadsheet', () => {
       const cells = (parseCsv(raw, { bom: true, delimiter, quote: delimiter === ',' ? '"' : false, relax_column_count: true }) as string[][]).flat()
         .flatMap((c) => (delimiter === ',' ? [c] : c.split(/\r\n|\r|\n/)))
         .map((c) => c.replace(/^[ \t]+/, ''));
-      expect(cells.filter((c) => /^[=+\-@]/.test(c)), JSON.stringify(delimiter)).toEqual([]);
+      expect(cells.filter((c) => /^[=+\-@＝＋－＠]/.test(c)), JSON.stringify(delimiter)).toEqual([]);
     }
     const rows = parseCsv(raw, { bom: true, columns: true }) as Record<string, string>[];
     // Read as CSV, the words are all there: an apostrophe stands before each would-be formula.
-    expect(rows.map((r) => r['title'])).toEqual(["Prices;'=1+2", "Stock\t'@SUM(A1:A9)", "'-2+3 degrees; '+4", "Line one\n'=2+2", 'https://b.example/dead']);
-    expect(rows[4]).toMatchObject({ error: "refused;'=HYPERLINK(1)", hint: "Try later;'-1" });
+    expect(rows.map((r) => r['title'])).toEqual(["Prices;'=1+2", "Stock\t'@SUM(A1:A9)", "'-2+3 degrees; '+4", "Line one\n'=2+2", "Tarifs;'＝1+2\t'＠SUM(A1)", 'https://b.example/dead']);
+    expect(rows[5]).toMatchObject({ error: "refused;'=HYPERLINK(1)", hint: "Try later;'-1" });
     // What a spreadsheet would not run stays as it was.
     expect(rows.map((r) => r['url'])).toEqual(specs.map((sp) => sp.url));
   });

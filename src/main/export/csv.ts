@@ -4,8 +4,9 @@ import type { Options } from 'csv-stringify';
 // value: at a ';' (Excel's separator where ',' is the decimal mark, much of Europe), at a tab
 // (LibreOffice's import offers it) or at a line break (a reader that did not take the
 // field's opening quote, which comes mid-cell for it, ends the row there). Spaces between
-// are skipped when the cell is read as a number or formula.
-const CELL_START_IN_VALUE = /([;\t\r\n][ \t\r\n]*)(?=[=+\-@])/g;
+// are skipped when the cell is read as a number or formula. The full-width signs are those
+// escape_formulas takes at a value's start (Excel in East Asian locales may read them as = + - @).
+const CELL_START_IN_VALUE = /([;\t\r\n][ \t\r\n]*)(?=[=+\-@\uff1d\uff0b\uff0d\uff20])/g;
 
 /**
  * csv-stringify's options for a CSV a spreadsheet opens: RFC 4180 (CRLF, quotes doubled), a
