@@ -1,6 +1,7 @@
 import type { ExpandedIndex } from '../main/sitemap-index';
 import { MAX_CHILD_SITEMAPS, MAX_SITEMAP_DEPTH } from '../shared/urllist/xml';
 import { counted, formatCount } from './progress';
+import { forTerminal } from './terminal';
 
 const SHOWN_FAILURES = 20;
 
@@ -13,7 +14,8 @@ export function indexNote(name: string, x: ExpandedIndex, children: number): str
   ];
   if (x.failures.length > SHOWN_FAILURES) lines.push(`  … and ${formatCount(x.failures.length - SHOWN_FAILURES)} more child sitemaps failed`);
   if (x.skipped) lines.push(`  ${formatCount(x.skipped)} more child sitemaps not read: Sift reads at most ${formatCount(MAX_CHILD_SITEMAPS)}, nested at most ${MAX_SITEMAP_DEPTH} deep; give the rest as a list of their own`);
-  return `${lines.join('\n')}\n`;
+  // A child's failure may quote its server (the content type it sent).
+  return forTerminal(`${lines.join('\n')}\n`);
 }
 
 /**

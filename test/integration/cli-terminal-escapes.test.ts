@@ -103,3 +103,13 @@ test('sift fetch writes a page out on a terminal with its escapes shown; piped, 
   expect(article.out).toContain('harbour master');
   expect(article.out).not.toMatch(ACTED_ON);
 });
+
+test('a child sitemap that fails with a server-chosen content type is named without the controls', { timeout: 60_000 }, async () => {
+  writeFileSync(
+    path.join(dir, 'index.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${site.base}/blob</loc></sitemap></sitemapindex>\n`,
+  );
+  const r = await sift('batch', path.join(dir, 'index.xml'), '--db', db);
+  expect(r.err).toContain(`child sitemap failed: ${site.base}/blob: unsupported: application/x-\\x9b2j`);
+  expect(r.err).not.toMatch(ACTED_ON);
+});
