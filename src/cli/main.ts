@@ -1,5 +1,6 @@
 import type { CommandEntry } from './command';
 import { EXIT, UsageError, processIO, type CliIO } from './io';
+import { forTerminal } from './terminal';
 import { VERSION } from '../main/version';
 import { commands } from './commands';
 import { closestName } from './suggest';
@@ -85,7 +86,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return code === EXIT.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`sift ${name}: ${err.message}${err.seeHelp ? ` (\`sift ${name} --help\` lists its options)` : ''}\n`);
+      // A usage error may quote a server (a list fetched by its address) or the user's own input.
+      io.stderr.write(forTerminal(`sift ${name}: ${err.message}${err.seeHelp ? ` (\`sift ${name} --help\` lists its options)` : ''}\n`));
       return EXIT.usage;
     }
     throw err;

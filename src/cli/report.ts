@@ -1,5 +1,6 @@
 import { SiftError } from '../shared/errors';
 import { EXIT, type CliIO } from './io';
+import { forTerminal } from './terminal';
 
 /**
  * A typed error as one line and its hint on stderr; exit 2 (bad usage or input, or busy).
@@ -8,7 +9,7 @@ import { EXIT, type CliIO } from './io';
  */
 export function reportError(err: unknown, io: CliIO): number {
   if (err instanceof SiftError) {
-    io.stderr.write(`sift: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`);
+    io.stderr.write(forTerminal(`sift: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}\n`));
     return EXIT.usage;
   }
   throw err;

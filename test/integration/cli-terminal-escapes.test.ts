@@ -113,3 +113,10 @@ test('a child sitemap that fails with a server-chosen content type is named with
   expect(r.err).toContain(`child sitemap failed: ${site.base}/blob: unsupported: application/x-\\x9b2j`);
   expect(r.err).not.toMatch(ACTED_ON);
 });
+
+test('a list fetched by its address that fails names its server\u2019s content type without the controls', { timeout: 60_000 }, async () => {
+  const r = await sift('batch', `${site.base}/blob`, '--db', db);
+  expect(r.code).toBe(2);
+  expect(r.err).toContain('application/x-\\x9b2j');
+  expect(r.err).not.toMatch(ACTED_ON);
+});
