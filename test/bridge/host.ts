@@ -47,9 +47,17 @@ export async function startBridge(opts: {
     });
   });
   const root = path.resolve(opts.staticDir);
+  let url = '';
   let wsUrl = '';
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.headers.host !== new URL(url).host) {
+      // Another name for this address (localhost, or a site's name rebound to 127.0.0.1): its
+      // socket is refused, so the app would load and do nothing.
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`Sift's development bridge answers only at its own address, so other sites cannot reach it: open ${url}\n`);
+      return;
+    }
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (u.pathname === '/__bridge-client.js') {
       const code = await bridgeClientScript();
@@ -81,7 +89,17 @@ export async function startBridge(opts: {
     res.end(body);
   }
 
-  const wss = new WebSocketServer({ server, path: '/__bridge', maxPayload: 64 * 1024 * 1024 });
+  // Any page in any browser may open a WebSocket to 127.0.0.1, and this one reads every result
+  // and changes the settings: only the app's own page (or a client that is no browser, which
+  // sends no Origin) gets a session. The Host header stops a page whose DNS name was rebound to
+  // 127.0.0.1, which would otherwise be same-origin with the bridge.
+  const wss = new WebSocketServer({
+    server,
+    path: '/__bridge',
+    maxPayload: 64 * 1024 * 1024,
+    verifyClient: ({ origin, req }: { origin?: string; req: http.IncomingMessage }, done: (ok: boolean, code?: number) => void) =>
+      done(req.headers.host === new URL(url).host && (origin === undefined || origin === new URL(url).origin), 403),
+  });
   wss.on('connection', (ws) => {
     clients.add(ws);
     ws.on('close', () => clients.delete(ws));
@@ -102,7 +120,7 @@ export async function startBridge(opts: {
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
-  const url = `http://127.0.0.1:${port}/`;
+  url = `http://127.0.0.1:${port}/`;
   wsUrl = `ws://127.0.0.1:${port}/__bridge`;
 
   return {

@@ -43,7 +43,9 @@ export async function openBridgedPage(
   // Before the bridge's script: a routed socket must be routed when that script opens it.
   await prepare?.(context);
   const code = await bridgeClientScript();
-  await context.addInitScript({ content: `${code}\ninstallSiftBridge(${JSON.stringify(wsUrl)});` });
+  // Only in the app's page: the bridge refuses any other origin, such as the about:blank a new
+  // page starts as, and the refusal was logged there as an error of the page.
+  await context.addInitScript({ content: `${code}\nif (location.host === ${JSON.stringify(new URL(wsUrl).host)}) installSiftBridge(${JSON.stringify(wsUrl)});` });
   // Every action waits for its element (an event); on a busy 2-core CI machine that can
   // take longer than Playwright's 30 s default without anything being wrong.
   context.setDefaultTimeout(120_000);
