@@ -87,3 +87,23 @@ describe('a web page\u2019s link or picture to a file on the reader\u2019s compu
     expect(a.markdown).toContain('The chart ![Tide chart](file:///home/pilot/tides/chart.png) and [the tables](file:///home/pilot/tides/tables.html).');
   });
 });
+
+describe('the article as HTML (mode html), a file a browser may open', () => {
+  const active =
+    '<p>The chart <img src="https://tides.example/c.png" onerror="steal()" alt="Chart" width="400"> and <a href="https://tides.example/t" onclick="steal()">the tables</a>.</p>' +
+    '<p>Drawn <svg width="20" height="20" onload="steal()"><a xlink:href="javascript:steal()"><circle r="5" /></a></svg> by hand, <details open ontoggle="steal()"><summary>notes</summary>kept</details>.</p>' +
+    '<meta http-equiv="refresh" content="0;url=https://evil.test/"><base href="https://evil.test/"><p>Watch <video src="https://tides.example/v.mp4" onplay="steal()"></video> it.</p>';
+
+  it('keeps the article and nothing that runs, loads another page or moves the reader elsewhere', () => {
+    const a = extractArticle(page(active), 'https://tides.example/week');
+    expect(a.html).toContain('<img src="https://tides.example/c.png" alt="Chart" width="400">');
+    expect(a.html).toContain('<a href="https://tides.example/t">the tables</a>');
+    expect(a.html).toContain('notes');
+    expect(a.html).not.toMatch(/\son[a-z]+=|steal|<meta|<base|evil\.test/i);
+  });
+
+  it('leaves the Markdown as it was', () => {
+    const a = extractArticle(page(active), 'https://tides.example/week');
+    expect(a.markdown).toContain('The chart ![Chart](https://tides.example/c.png) and [the tables](https://tides.example/t).');
+  });
+});

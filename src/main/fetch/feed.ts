@@ -11,6 +11,7 @@ import { isJsonFeed, isJsonObject } from '../../shared/json';
 import type { FeedFormat } from './sniff';
 import { fileNameOfUrl } from './url';
 import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
+import { makeInert, type InertEl } from './inert';
 
 export interface FeedEntry {
   title: string;
@@ -277,37 +278,6 @@ export function readFeed(source: FeedSource, mode: string, url: string): FeedRea
 
 export const feedLinks = (feed: Feed): string[] => [...new Set(feed.entries.map((e) => e.link).filter(Boolean))];
 
-// Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
-const UNSAFE_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'IFRAME', 'FRAME', 'FRAMESET', 'OBJECT', 'EMBED', 'APPLET', 'FORM', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA', 'LINK', 'META', 'BASE', 'TEMPLATE']);
-const UNSAFE_ATTRIBUTE = /^on|^style$|^srcdoc$|^formaction$/i;
-
-type El = {
-  nodeName: string;
-  firstElementChild: El | null;
-  nextElementSibling: El | null;
-  getAttribute(name: string): string | null;
-  getAttributeNames(): string[];
-  removeAttribute(name: string): void;
-  remove(): void;
-};
-
-/** Takes out of a tree what runs or submits, tracking pixels and event handlers and styles: one walk, no selector. */
-function sanitize(root: El): void {
-  const stack: El[] = [];
-  for (let c = root.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-  while (stack.length) {
-    const el = stack.pop()!;
-    const name = el.nodeName.toUpperCase();
-    const size = name === 'IMG' ? [el.getAttribute('width'), el.getAttribute('height')] : [];
-    if (UNSAFE_TAGS.has(name) || size.some((v) => v === '0' || v === '1')) {
-      el.remove();
-      continue;
-    }
-    for (const a of el.getAttributeNames()) if (UNSAFE_ATTRIBUTE.test(a)) el.removeAttribute(a);
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-  }
-}
-
 /**
  * The feed as one document: its title and description, then per entry a heading linked to
  * its page, a line with its date and author, and its content, links made absolute and
@@ -330,7 +300,8 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
     const content = document.createElement('div');
     if (markupDepth(e.html, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) content.textContent = plainOf(e.html);
     else content.innerHTML = e.html;
-    sanitize(content as unknown as El);
+    // Nothing in a feed's content runs or submits: feeds carry whatever their sites' editors wrote.
+    makeInert(content as unknown as InertEl);
     // Most feeds resolve every entry against one address: the whole body goes at once below.
     if (e.base && e.base !== url) absoluteLinks(content, e.base, url);
     const title = e.title || opening(textOf(content)) || e.date;

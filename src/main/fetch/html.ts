@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
+import { makeInert, type InertEl } from './inert';
 import { isDisplayMath, isMath, linearMath, liftMath, mathText, texFormulas, texOf, type MathNode } from './math';
 import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneArticle, type PruneElement } from './prune';
 import { listedPosts, postsToRead, type ListedPost, type ListingElement } from './listing';
@@ -2003,7 +2004,7 @@ export function extractArticle(html: string, url: string): Article {
   return {
     title,
     get html(): string {
-      return (cleaned ??= root ? articleHtml(root) : '');
+      return (cleaned ??= root ? inertHtml(root) : '');
     },
     get markdown(): string {
       if (markdown === undefined) {
@@ -2092,6 +2093,17 @@ function articleHtml(root: Doc['body']): string {
     .map((el) => el.innerHTML.trim())
     .join('\n')
     .trim();
+}
+
+/**
+ * The article as HTML to keep: a file a browser may open, so a copy with nothing left that
+ * runs or moves the reader away (an <img onerror>, a <meta refresh>); the Markdown and text are
+ * made from the tree as it is.
+ */
+function inertHtml(root: Doc['body']): string {
+  const copy = root.cloneNode(true) as Doc['body'];
+  makeInert(copy as unknown as InertEl);
+  return articleHtml(copy);
 }
 
 /** What a parsed page's relative links resolve against: its <base> (made absolute by parseDocument), else its URL. */
