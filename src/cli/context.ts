@@ -1,13 +1,14 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { MIN_ID_PREFIX, openOwnedStore, openStore, type Store } from '../main/store';
+import { MIN_ID_PREFIX, openOwnedStore, openStore, storeError, type Store } from '../main/store';
 import { removeSnapshot, requestSnapshot } from '../main/control';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
 import { createLog, type Log } from '../main/log';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
-import { userPath, type CliIO } from './io';
+import { EXIT, userPath, type CliIO } from './io';
+import { reportError } from './report';
 
 export { CLI_CALLER, cliSettings } from './settings';
 
@@ -137,4 +138,23 @@ export function namedJob(store: Store, given: string): { job: Job } | { problem:
   if (found.length === 0) return { problem: `no job ${given} (it may have expired); see sift jobs` };
   const ids = found.slice(0, 5).map((j) => j.id);
   return { problem: `several jobs' IDs start with ${given} (${ids.join(', ')}${found.length > 5 ? ', …' : ''}); give more of the ID` };
+}
+
+/** Opens the database (or the owner's snapshot of it) for one short command, always closing it. */
+export async function withStore(values: CliFlags, io: CliIO, signal: AbortSignal, fn: (store: Store) => Promise<number> | number): Promise<number> {
+  let store: Store;
+  try {
+    store = await openCliReader(values, io, signal);
+  } catch (err) {
+    // Ctrl-C while the other Sift wrote the copy to read.
+    if (signal.aborted) return EXIT.interrupted;
+    return reportError(err, io);
+  }
+  try {
+    return await fn(store);
+  } catch (err) {
+    return reportError(storeError(err, store.path), io);
+  } finally {
+    store.close();
+  }
 }

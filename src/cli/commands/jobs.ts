@@ -1,8 +1,8 @@
 import type { Command } from '../command';
 import { parse } from '../args';
-import { EXIT, UsageError, userPath, type CliIO } from '../io';
+import { EXIT, UsageError, userPath } from '../io';
 import { reportError, reportWriteError } from '../report';
-import { cliDbPath, namedJob, openCliReader, openCliStore } from '../context';
+import { cliDbPath, namedJob, openCliStore, withStore } from '../context';
 import { requestCancel } from '../../main/control';
 import { storeError, type Store } from '../../main/store';
 import { isCutShort, type TargetRow } from '../../shared/types';
@@ -15,25 +15,6 @@ import { jsonLine } from '../../shared/json';
 import { forTerminal } from '../terminal';
 
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
-
-/** Opens the database (or the owner's snapshot of it) for one short command, always closing it. */
-async function withStore(values: { db?: string; log?: string }, io: CliIO, signal: AbortSignal, fn: (store: Store) => Promise<number> | number): Promise<number> {
-  let store: Store;
-  try {
-    store = await openCliReader(values, io, signal);
-  } catch (err) {
-    // Ctrl-C while the other Sift wrote the copy to read.
-    if (signal.aborted) return EXIT.interrupted;
-    return reportError(err, io);
-  }
-  try {
-    return await fn(store);
-  } catch (err) {
-    return reportError(storeError(err, store.path), io);
-  } finally {
-    store.close();
-  }
-}
 
 export const jobsCommand: Command = {
   name: 'jobs',

@@ -1,10 +1,8 @@
 import type { Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
-import { reportError } from '../report';
-import { namedJob, openCliReader } from '../context';
+import { namedJob, withStore } from '../context';
 import { codePointMarks, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
-import { storeError, type Store } from '../../main/store';
 import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
@@ -93,15 +91,7 @@ export const searchCommand: Command = {
       }
       limit = Number(values.limit);
     }
-    let store: Store;
-    try {
-      store = await openCliReader(values, io, signal);
-    } catch (err) {
-      // Ctrl-C while the other Sift wrote the copy to read.
-      if (signal.aborted) return EXIT.interrupted;
-      return reportError(err, io);
-    }
-    try {
+    return withStore(values, io, signal, (store) => {
       let jobId: string | undefined;
       if (values.job !== undefined) {
         const named = namedJob(store, values.job);
@@ -131,10 +121,6 @@ export const searchCommand: Command = {
         io.stderr.write(`sift search: no stored result matches ${shown}${jobId ? ` in job ${jobId}` : ''}\n`);
       }
       return EXIT.ok;
-    } catch (err) {
-      return reportError(storeError(err, store.path), io);
-    } finally {
-      store.close();
-    }
+    });
   },
 };
