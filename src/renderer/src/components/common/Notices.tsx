@@ -35,7 +35,8 @@ function NoticeItem({ notice: n }: { notice: Notice }): React.JSX.Element {
         <strong>{n.message}</strong>
         {n.hint && <span className="hint">{n.hint}</span>}
       </div>
-      <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+      {/* Named for its notice: with two up, a screen reader's list of buttons said "Dismiss, Dismiss". */}
+      <button type="button" className="icon-button" aria-label={`Dismiss: ${n.message}`} onClick={() => dismiss(n.id)}>
         ×
       </button>
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration } from '../../lib/format';
@@ -8,6 +8,7 @@ import { ReasonSummary } from './ReasonSummary';
 import { JobName } from '../common/JobName';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 import { useNow } from '../../lib/useNow';
 
 export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
@@ -19,6 +20,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // to ask for 4 s only: too short for someone hearing the button's new name read out before
   // pressing it again, and a stray click elsewhere still takes the question back.
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const whyId = useId();
   if (!job) return null;
 
   const interrupted = isInterrupted(job);
@@ -32,6 +34,8 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
   const stopped = storeStopNotice(job, finished, unfinished);
   const expires = expiresAt(job);
+  const exportWhy = job.targetsDone === 0 ? 'Nothing has finished yet: export once a target is done.' : '';
+  const deleteWhy = live ? 'A running job cannot be deleted: cancel it first, or wait for it to finish.' : '';
 
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
@@ -103,14 +107,14 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
             Fetch all again
           </button>
         )}
-        <button type="button" onClick={() => openExport(id)} disabled={job.targetsDone === 0} data-testid="export-job" title={job.targetsDone === 0 ? 'Nothing finished yet' : undefined}>
+        {/* Unavailable, not disabled: a disabled button is no Tab stop, and a keyboard user never
+            heard why it could not be pressed. The reason is its description. */}
+        <FocusSafeButton {...unavailableFor(exportWhy, `${whyId}-export`)} onClick={() => openExport(id)} data-testid="export-job">
           Export…
-        </button>
-        <button
-          type="button"
+        </FocusSafeButton>
+        <FocusSafeButton
           className={confirmDelete ? 'danger' : ''}
-          disabled={live}
-          title={live ? 'Cancel the job first' : undefined}
+          {...unavailableFor(deleteWhy, `${whyId}-delete`)}
           onClick={() => (confirmDelete ? void deleteJob(id) : setConfirmDelete(true))}
           onBlur={() => setConfirmDelete(false)}
           onKeyDown={(e) => {
@@ -123,10 +127,25 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           data-testid="delete-job"
         >
           {confirmDelete ? 'Really delete?' : 'Delete'}
-        </button>
+        </FocusSafeButton>
+        {exportWhy && (
+          <span className="visually-hidden" id={`${whyId}-export`}>
+            {exportWhy}
+          </span>
+        )}
+        {deleteWhy && (
+          <span className="visually-hidden" id={`${whyId}-delete`}>
+            {deleteWhy}
+          </span>
+        )}
       </div>
     </header>
   );
+}
+
+/** A button's props while `why` says why it cannot be pressed: unavailable, with that as its tooltip and description. */
+function unavailableFor(why: string, whyId: string): { unavailable: boolean; title?: string; 'aria-describedby'?: string } {
+  return why ? { unavailable: true, title: why, 'aria-describedby': whyId } : { unavailable: false };
 }
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }): React.JSX.Element {

