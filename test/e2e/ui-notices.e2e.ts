@@ -99,3 +99,23 @@ test('while the job runs, Delete and Export are Tab stops that say why they cann
   expect(await axOf(page, '[data-testid="delete-job"]')).toMatchObject({ name: 'Delete', description: '' });
   expect(await page.getByTestId('delete-job').getAttribute('aria-disabled')).toBeNull();
 });
+
+test('a row the filter hides stays open in the pane, which says so and offers the whole table back', async () => {
+  await page.getByTestId('target-row').first().click();
+  await expect.poll(() => page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');
+  await page.getByTestId('filter-status').selectOption('failed');
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(1);
+  // The pane keeps the result being read; a note says why the table has no row for it.
+  expect(await page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');
+  await expect.poll(() => page.getByTestId('result-filtered').allTextContents()).toEqual(['Target 1 is hidden by the table’s filter (Failed). Show all']);
+  await page.screenshot({ path: screenshotPath('ui-notices-filtered-out') });
+  await page.getByTestId('result-filtered').getByRole('button', { name: 'Show all' }).click();
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(3);
+  expect(await page.getByTestId('result-filtered').count()).toBe(0);
+  expect(await page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');
+  // A row the filter keeps has no such note.
+  await page.getByTestId('filter-status').selectOption('done');
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(2);
+  expect(await page.getByTestId('result-filtered').count()).toBe(0);
+  await page.getByTestId('filter-status').selectOption('all');
+});

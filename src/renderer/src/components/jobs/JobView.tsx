@@ -75,7 +75,7 @@ export function JobView({ id }: { id: string }): React.JSX.Element {
       <JobSearchBar id={id} />
       <div className="job-body">
         {searching === 'find' ? <SearchResults box="job" showJob={false} /> : searching === 'ask' ? <AskResults jobId={id} /> : <TargetTable />}
-        <ResultPane />
+        <ResultPane besideTable={searching === null} />
       </div>
       {exportOpen && <ExportDialog jobId={id} />}
     </section>

@@ -178,6 +178,13 @@ const STATUSES: { value: TargetState | 'all'; label: string }[] = [
   { value: 'pending', label: 'Waiting' },
 ];
 
+/** The filter in the words its selects and chips show: "Failed", "Failed, not found", "OK, thin page". */
+export function filterName(status: TargetState | 'all', reason: Reason | '', warning: string, ended: boolean): string {
+  const label = STATUSES.find((s) => s.value === status)?.label ?? '';
+  const statusName = ended && status === 'pending' ? 'Not fetched' : label;
+  return [status === 'all' ? '' : statusName, reason ? REASON_LABELS[reason] : '', warning ? warningLabel(warning) : ''].filter(Boolean).join(', ');
+}
+
 /** The table's filter: by status and, for failures, by reason. */
 function TargetFilter({ shown, total, filtering }: { shown: number; total: number; filtering: boolean }): React.JSX.Element {
   const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));

@@ -3,7 +3,8 @@ import { failureBesideReason, REASON_LABELS } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { openResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
-import { detailJobEnded } from '../../store/detail';
+import { detailJobEnded, isFiltered, rowMatches } from '../../store/detail';
+import { filterName } from '../jobs/TargetTable';
 import { rowFailure, waitingText, type TargetRow } from '../../../../shared/types';
 import { useNow } from '../../lib/useNow';
 import { ErrorMessage } from '../common/ErrorMessage';
@@ -11,8 +12,11 @@ import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 
-/** The selected target: its result when opened, else what the row knows. */
-export function ResultPane(): React.JSX.Element {
+/**
+ * The selected target: its result when opened, else what the row knows. `besideTable`: the
+ * target table is shown beside it (not search hits), so its filter may hide the row shown here.
+ */
+export function ResultPane({ besideTable = false }: { besideTable?: boolean }): React.JSX.Element {
   const { idx, row, result, loading, error, focus, ended } = useStore(
     useShallow((s) => ({
       idx: s.selectedIdx,
@@ -51,6 +55,7 @@ export function ResultPane(): React.JSX.Element {
           {readableUrl(row.url)}
         </a>
       </div>
+      {besideTable && <HiddenByFilter idx={idx} />}
       {row.title && <h3 className="result-title">{row.title}</h3>}
       {row.status === 'failed' && <FailedTarget row={row} />}
       {row.status === 'pending' && <p className="muted">{ended ? NOT_FETCHED.title : 'Not fetched yet.'}</p>}
@@ -64,6 +69,29 @@ export function ResultPane(): React.JSX.Element {
       {error && <ErrorMessage error={error} />}
       {status?.result && <ResultView result={status.result} mode={status.options?.mode} bytes={status.bytes} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
     </aside>
+  );
+}
+
+/**
+ * Said when the table's filter hides the row open here. The pane keeps the result: the user
+ * was reading it, and a row that changes state under a filter ("Running" to done) would
+ * otherwise close it mid-read. Without the note the pane and the table disagreed silently.
+ */
+function HiddenByFilter({ idx }: { idx: number }): React.JSX.Element | null {
+  const { hiddenBy, setFilter } = useStore(
+    useShallow((s) => ({
+      hiddenBy: isFiltered(s) && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning) ? filterName(s.filterStatus, s.filterReason, s.filterWarning, detailJobEnded(s)) : '',
+      setFilter: s.setFilter,
+    })),
+  );
+  if (!hiddenBy) return null;
+  return (
+    <p className="restart-notice" data-testid="result-filtered">
+      Target {(idx + 1).toLocaleString()} is hidden by the table’s filter ({hiddenBy}).{' '}
+      <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '', warning: '' })}>
+        Show all
+      </button>
+    </p>
   );
 }
 
