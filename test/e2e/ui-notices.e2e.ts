@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axOf, focused } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pasteList } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
 
 // An IDN host as a user types it, and one of Cyrillic letters that pass for Latin ones.
 const IDN_HOST = 'bücher.example';
@@ -118,4 +118,35 @@ test('a row the filter hides stays open in the pane, which says so and offers th
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(2);
   expect(await page.getByTestId('result-filtered').count()).toBe(0);
   await page.getByTestId('filter-status').selectOption('all');
+});
+
+/** The text of every live region inside `testId` that says something. */
+const spoken = (testId: string) => () =>
+  page
+    .getByTestId(testId)
+    .evaluate((root) =>
+      Array.from(root.querySelectorAll('[role="alert"], [role="status"], [aria-live]:not([aria-live="off"])'))
+        .map((e) => e.textContent?.trim() ?? '')
+        .filter(Boolean),
+    );
+
+test('a search or a question Sift will not run is said once, with what to do, not "Not searched" then the reason', async () => {
+  await page.getByTestId('job-search-input').fill(Array.from({ length: 80 }, (_, i) => `word${i}`).join(' '));
+  await expect.poll(() => page.getByTestId('search-results-job').getAttribute('data-state')).toBe('done');
+  await expect.poll(spoken('search-results-job')).toEqual([expect.stringMatching(/at most 64 words and phrases; this one has 80\..*exact phrase/)]);
+  expect(await page.getByTestId('search-results-job').textContent()).not.toMatch(/Not searched|Search failed/);
+  await page.screenshot({ path: screenshotPath('ui-notices-search-error') });
+  await page.getByTestId('job-search-input').fill('');
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('???');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  await expect.poll(spoken('ask-results')).toEqual([expect.stringMatching(/"\?\?\?" has none of them\..*Ask in words/)]);
+  expect(await page.getByTestId('ask-results').textContent()).not.toMatch(/Not asked|Ask failed/);
+  // A question answered is still counted in the status.
+  await page.getByTestId('ask-input').fill('when does the ferry leave?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(spoken('ask-results')).toEqual([expect.stringMatching(/^(No|\d) passages? answering: when does the ferry leave\?$/)]);
+  await page.getByTestId('search-mode-find').click();
+  expect(pageErrors(page)).toEqual([]);
 });

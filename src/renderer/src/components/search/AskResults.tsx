@@ -20,14 +20,13 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
   return (
     <div className="search-results" data-testid="ask-results" data-state={ask.loading ? 'loading' : 'done'} aria-busy={ask.loading}>
       <div className="search-head">
-        {/* A question Sift will not read (no words, too many) was not asked; "No passages answering: ???" above it read as an answer. */}
+        {/* Silent on an error: the alert below says what happened and what to do ("No passages
+            answering: ???" read as an answer, and "Ask failed" was a second announcement with no next step). */}
         <span className="muted" role="status" data-testid="ask-count">
           {ask.loading
             ? 'Reading the results…'
             : ask.error
-              ? ask.error.code === 'query_too_long' || ask.error.code === 'empty_query'
-                ? 'Not asked'
-                : 'Ask failed'
+              ? ''
               : `${ask.passages.length === 0 ? 'No passages' : counted(ask.passages.length, 'passage')} answering: ${ask.asked}`}
         </span>
       </div>

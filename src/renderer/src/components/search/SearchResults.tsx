@@ -38,12 +38,11 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
   return (
     <div className="search-results" data-testid={`search-results-${box}`} data-state={loading || stale ? 'loading' : 'done'} aria-busy={loading || stale}>
       <div className="search-head">
-        {/* A status: typing in a search box, a screen-reader user heard nothing of what it found. */}
+        {/* A status: typing in a search box, a screen-reader user heard nothing of what it found.
+            Silent on an error: the alert below says what happened and what to do, and "Search
+            failed" here was heard first, a second announcement with no next step. */}
         <span className="muted" role="status" data-testid="search-count">
-          {error ? (
-            // A query Sift will not run (too many words) is not a failure of the search.
-            error.code === 'query_too_long' || error.code === 'empty_query' ? 'Not searched' : 'Search failed'
-          ) : answered ? (
+          {error ? null : answered ? (
             <>
               {hits.length === 0 ? 'No' : more ? `The best ${hits.length}` : hits.length} {hits.length === 1 ? 'hit' : 'hits'} for <strong className="search-query">{answered}</strong>
               {more && '; more results match: add a word to narrow them'}
