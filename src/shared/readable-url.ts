@@ -17,11 +17,15 @@ export function readableUrl(url: string): string {
   } catch {
     return url;
   }
-  const labels = u.hostname.split('.');
-  const tld = labels.at(-1) ?? '';
-  const host = labels.map((l) => readableLabel(l, tld)).join('.');
   const rest = decodePercent(`${u.pathname}${u.search}${u.hash}`);
-  return `${u.protocol}//${host}${u.port ? `:${u.port}` : ''}${rest}`;
+  return `${u.protocol}//${readableHost(u.hostname)}${u.port ? `:${u.port}` : ''}${rest}`;
+}
+
+/** A host name (a leading dot kept) with its IDN labels in their own letters where that cannot mislead, as readableUrl shows it. */
+export function readableHost(hostname: string): string {
+  const labels = hostname.split('.');
+  const tld = labels.at(-1) ?? '';
+  return labels.map((l) => readableLabel(l, tld)).join('.');
 }
 
 /** Scripts a label may be written in together: one alone, or Japanese, Chinese and Korean writing with Latin. */

@@ -150,3 +150,17 @@ test('a search or a question Sift will not run is said once, with what to do, no
   await page.getByTestId('search-mode-find').click();
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('Settings shows an allowed IDN host as typed, a look-alike one encoded, and saving changes neither', async () => {
+  await page.getByTestId('nav-settings').click();
+  const hosts = page.getByTestId('setting-allowHosts');
+  await expect.poll(() => hosts.inputValue()).toBe(`${IDN_HOST}\n${LOOKALIKE_HOST}`);
+  expect(LOOKALIKE_HOST).toMatch(/^xn--/);
+  // Read back as it was stored: nothing to save.
+  expect(await page.getByTestId('settings-save').getAttribute('aria-disabled')).toBe('true');
+  await page.screenshot({ path: screenshotPath('ui-notices-settings-idn') });
+  await hosts.fill(`${IDN_HOST}\nwiki.bücher.example`);
+  await page.getByTestId('settings-save').click();
+  await expect.poll(async () => (await o.app.services.handlers.getSettings(undefined as never)).allowHosts).toEqual(['xn--bcher-kva.example', 'wiki.xn--bcher-kva.example']);
+  await expect.poll(() => hosts.inputValue()).toBe(`${IDN_HOST}\nwiki.${IDN_HOST}`);
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { shortUrl } from '../../src/renderer/src/lib/format';
-import { decodePunycode, readableUrl } from '../../src/shared/readable-url';
+import { decodePunycode, readableHost, readableUrl } from '../../src/shared/readable-url';
 
 describe('URLs shown as the address bar shows them', () => {
   it('shows an IDN host in its own letters and a UTF-8 path as its characters in the target table', () => {
@@ -25,6 +25,13 @@ describe('URLs shown as the address bar shows them', () => {
     expect(readableUrl('https://a.example/caf%E9')).toBe('https://a.example/caf%E9');
     expect(readableUrl('https://xn--zz!.example/')).toBe('https://xn--zz!.example/');
     expect(readableUrl('not a url')).toBe('not a url');
+  });
+
+  it('shows an allowed host (Settings) as typed, its leading dot kept, a look-alike one encoded', () => {
+    expect(readableHost('xn--bcher-kva.example')).toBe('bücher.example');
+    expect(readableHost('.xn--bcher-kva.example')).toBe('.bücher.example');
+    expect(readableHost(domainToASCII('аррӏе.com'))).toBe('xn--80ak6aa92e.com');
+    expect(readableHost('[fd00::5]')).toBe('[fd00::5]');
   });
 
   it('decodes Punycode as Node’s own IDNA does', () => {

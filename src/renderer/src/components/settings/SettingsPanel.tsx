@@ -7,6 +7,7 @@ import { useStore } from '../../store';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { RENDER_MODES, type RenderMode } from '../../../../shared/types';
+import { readableHost } from '../../../../shared/readable-url';
 
 type NumberKey = { [K in keyof Settings]: Settings[K] extends number ? K : never }[keyof Settings];
 
@@ -120,6 +121,15 @@ function fixToSave(keys: (keyof Settings)[]): string {
   return names.length === 1 ? `Fix ${names[0]} to save.` : `Fix ${names.length} fields to save: ${names.join(', ')}.`;
 }
 
+/**
+ * The allowed hosts as the user typed them: an IDN name in its own letters (bücher.example, not
+ * xn--bcher-kva.example), a look-alike one left encoded. parseAllowHosts encodes them again, so
+ * the form reads back unchanged.
+ */
+function hostsText(hosts: string[]): string {
+  return hosts.map(readableHost).join('\n');
+}
+
 export function SettingsPanel(): React.JSX.Element {
   const [saved, setSaved] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Settings | null>(null);
@@ -136,7 +146,7 @@ export function SettingsPanel(): React.JSX.Element {
         // The changes the user made before opening another view are still theirs to save.
         const kept = useStore.getState().settingsForm;
         setDraft(kept?.draft ?? s);
-        setHosts(kept?.hosts ?? s.allowHosts.join('\n'));
+        setHosts(kept?.hosts ?? hostsText(s.allowHosts));
       },
       (err: unknown) => setLoadError(toUserError(err)),
     );
@@ -175,7 +185,7 @@ export function SettingsPanel(): React.JSX.Element {
       const s = await window.sift.setSettings({ settings: patch });
       setSaved(s);
       setDraft(s);
-      setHosts(s.allowHosts.join('\n'));
+      setHosts(hostsText(s.allowHosts));
       setStatus('saved');
     } catch (err) {
       setSaveError(toUserError(err));
@@ -186,7 +196,7 @@ export function SettingsPanel(): React.JSX.Element {
   // Into the form, not saved: the user sees what would change, and Undo takes it back.
   const showSettings = (s: Settings): void => {
     setDraft(s);
-    setHosts(s.allowHosts.join('\n'));
+    setHosts(hostsText(s.allowHosts));
     setSaveError(null);
     setStatus('idle');
   };
