@@ -156,8 +156,15 @@ test('Settings shows an allowed IDN host as typed, a look-alike one encoded, and
   const hosts = page.getByTestId('setting-allowHosts');
   await expect.poll(() => hosts.inputValue()).toBe(`${IDN_HOST}\n${LOOKALIKE_HOST}`);
   expect(LOOKALIKE_HOST).toMatch(/^xn--/);
-  // Read back as it was stored: nothing to save.
+  // Read back as it was stored: nothing to save, and Save and Undo say so to whoever Tabs to them.
   expect(await page.getByTestId('settings-save').getAttribute('aria-disabled')).toBe('true');
+  expect(await axOf(page, '[data-testid="settings-save"]')).toMatchObject({ name: 'Save', description: 'Nothing to save: no setting has changed.' });
+  expect(await axOf(page, '[data-testid="settings-undo"]')).toMatchObject({ name: 'Undo changes', description: 'Nothing to undo: no setting has changed.' });
+  // A field in error: Save names the field to fix.
+  await page.getByTestId('setting-userAgent').fill('x'.repeat(600));
+  await expect.poll(async () => (await axOf(page, '[data-testid="settings-save"]')).description).toMatch(/^Fix “User agent” to save\.$/);
+  await page.getByTestId('settings-undo').click();
+  await expect.poll(() => hosts.inputValue()).toBe(`${IDN_HOST}\n${LOOKALIKE_HOST}`);
   await page.screenshot({ path: screenshotPath('ui-notices-settings-idn') });
   await hosts.fill(`${IDN_HOST}\nwiki.bücher.example`);
   await page.getByTestId('settings-save').click();

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import { useId, type ButtonHTMLAttributes } from 'react';
 
 /**
  * A button that can turn unavailable while it holds the focus: the one just pressed going busy
@@ -6,18 +6,32 @@ import type { ButtonHTMLAttributes } from 'react';
  * `disabled` would drop that focus to the page's body: a keyboard user's next Tab started over
  * in the sidebar and a screen reader said nothing of what the press did. aria-disabled keeps
  * the focus where it was, is read as unavailable, and a press of it does nothing.
+ *
+ * `why`, while unavailable, says what stands in the way: its tooltip and its description, so a
+ * keyboard user who Tabs to a dimmed Delete hears "cancel it first", not only "dimmed".
  */
-export function FocusSafeButton({ unavailable, onClick, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { unavailable: boolean }): React.JSX.Element {
+export function FocusSafeButton({ unavailable, why, onClick, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { unavailable: boolean; why?: string }): React.JSX.Element {
+  const whyId = useId();
+  const saying = unavailable && why ? why : '';
   return (
-    <button
-      type="button"
-      {...rest}
-      aria-disabled={unavailable || undefined}
-      onClick={(e) => {
-        // A submit button's press would still submit its form.
-        if (unavailable) e.preventDefault();
-        else onClick?.(e);
-      }}
-    />
+    <>
+      <button
+        type="button"
+        {...rest}
+        title={saying || rest.title}
+        aria-describedby={saying ? whyId : rest['aria-describedby']}
+        aria-disabled={unavailable || undefined}
+        onClick={(e) => {
+          // A submit button's press would still submit its form.
+          if (unavailable) e.preventDefault();
+          else onClick?.(e);
+        }}
+      />
+      {saying && (
+        <span className="visually-hidden" id={whyId}>
+          {saying}
+        </span>
+      )}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { estimateRemaining, formatDuration } from '../../lib/format';
@@ -20,7 +20,6 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // to ask for 4 s only: too short for someone hearing the button's new name read out before
   // pressing it again, and a stray click elsewhere still takes the question back.
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const whyId = useId();
   if (!job) return null;
 
   const interrupted = isInterrupted(job);
@@ -108,13 +107,14 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           </button>
         )}
         {/* Unavailable, not disabled: a disabled button is no Tab stop, and a keyboard user never
-            heard why it could not be pressed. The reason is its description. */}
-        <FocusSafeButton {...unavailableFor(exportWhy, `${whyId}-export`)} onClick={() => openExport(id)} data-testid="export-job">
+            heard why it could not be pressed. */}
+        <FocusSafeButton unavailable={!!exportWhy} why={exportWhy} onClick={() => openExport(id)} data-testid="export-job">
           Export…
         </FocusSafeButton>
         <FocusSafeButton
           className={confirmDelete ? 'danger' : ''}
-          {...unavailableFor(deleteWhy, `${whyId}-delete`)}
+          unavailable={!!deleteWhy}
+          why={deleteWhy}
           onClick={() => (confirmDelete ? void deleteJob(id) : setConfirmDelete(true))}
           onBlur={() => setConfirmDelete(false)}
           onKeyDown={(e) => {
@@ -128,24 +128,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         >
           {confirmDelete ? 'Really delete?' : 'Delete'}
         </FocusSafeButton>
-        {exportWhy && (
-          <span className="visually-hidden" id={`${whyId}-export`}>
-            {exportWhy}
-          </span>
-        )}
-        {deleteWhy && (
-          <span className="visually-hidden" id={`${whyId}-delete`}>
-            {deleteWhy}
-          </span>
-        )}
       </div>
     </header>
   );
-}
-
-/** A button's props while `why` says why it cannot be pressed: unavailable, with that as its tooltip and description. */
-function unavailableFor(why: string, whyId: string): { unavailable: boolean; title?: string; 'aria-describedby'?: string } {
-  return why ? { unavailable: true, title: why, 'aria-describedby': whyId } : { unavailable: false };
 }
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }): React.JSX.Element {

@@ -284,13 +284,19 @@ export function SettingsPanel(): React.JSX.Element {
         </fieldset>
         {saveError && <ErrorMessage error={saveError} testId="settings-error" />}
         <div className="form-actions">
-          <FocusSafeButton type="submit" className="primary" unavailable={invalid || changed.length === 0 || status === 'saving'} data-testid="settings-save">
+          <FocusSafeButton
+            type="submit"
+            className="primary"
+            unavailable={invalid || changed.length === 0 || status === 'saving'}
+            why={invalid ? fixToSave(Object.keys(errors) as (keyof Settings)[]) : changed.length === 0 ? 'Nothing to save: no setting has changed.' : ''}
+            data-testid="settings-save"
+          >
             {status === 'saving' ? 'Saving…' : 'Save'}
           </FocusSafeButton>
-          <FocusSafeButton unavailable={changed.length === 0} data-testid="settings-undo" onClick={() => showSettings(saved)}>
+          <FocusSafeButton unavailable={changed.length === 0} why="Nothing to undo: no setting has changed." data-testid="settings-undo" onClick={() => showSettings(saved)}>
             Undo changes
           </FocusSafeButton>
-          <FocusSafeButton unavailable={atDefaults} data-testid="settings-defaults" onClick={() => showSettings(DEFAULT_SETTINGS)}>
+          <FocusSafeButton unavailable={atDefaults} why="Every setting is at its default already." data-testid="settings-defaults" onClick={() => showSettings(DEFAULT_SETTINGS)}>
             Restore defaults
           </FocusSafeButton>
           <span className="muted" role="status" data-testid="settings-status">
