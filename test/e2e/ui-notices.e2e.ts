@@ -100,6 +100,12 @@ test('while the job runs, Delete and Export are Tab stops that say why they cann
   expect(await page.getByTestId('delete-job').getAttribute('aria-disabled')).toBeNull();
 });
 
+test('the header reads its job id as one and a reason chip by what it counts, not "HTTP error 1"', async () => {
+  const id = await page.getByTestId('job-view').getAttribute('data-job-id');
+  expect(await page.getByTestId('job-header').ariaSnapshot()).toContain(`text: partly failed Job id ${id}`);
+  expect(await axOf(page, '[data-testid="reason-chip"]')).toMatchObject({ name: 'HTTP error: 1 target' });
+});
+
 test('a row the filter hides stays open in the pane, which says so and offers the whole table back', async () => {
   await page.getByTestId('target-row').first().click();
   await expect.poll(() => page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');

@@ -157,6 +157,8 @@ test('the table filters by reason and by status', async () => {
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(1);
   expect(await page.getByTestId('target-row').first().getAttribute('data-idx')).toBe('5');
   expect(await page.locator('[data-testid="warning-chip"]').getAttribute('aria-pressed')).toBe('true');
+  // Named with what its number counts: "thin page 1" read like a page number.
+  expect(await axOf(page, '[data-testid="warning-chip"]')).toMatchObject({ name: expect.stringMatching(/^[a-z ]+: 1 target$/) });
   expect(await page.locator('[data-testid="reason-chip"][aria-pressed="true"]').count()).toBe(0);
   await page.locator('[data-testid="warning-chip"][data-warning="thin"]').click();
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(6);

@@ -43,7 +43,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
           <JobName job={job} />
         </h2>
         <StatusBadge status={job.status} stop={stopBadge(job)} />
+        {/* Said with what it is: a screen reader read a bare "c85cab6afb946fd7" after the status (the title is a mouse's only). */}
         <span className="muted job-id" title="Job id">
+          <span className="visually-hidden">Job id </span>
           {job.id}
         </span>
       </div>
