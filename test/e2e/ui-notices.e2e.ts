@@ -25,6 +25,11 @@ let heldArrived: () => void = () => {};
 const heldRequest = new Promise<void>((resolve) => (heldArrived = resolve));
 let releaseHeld: () => void = () => {};
 const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve));
+// A second hold, for a job that has failed a target while it still runs.
+let held2Arrived: () => void = () => {};
+const held2Request = new Promise<void>((resolve) => (held2Arrived = resolve));
+let releaseHeld2: () => void = () => {};
+const held2Released = new Promise<void>((resolve) => (releaseHeld2 = resolve));
 
 const article = (n: number): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Harbour notes ${n}</title></head><body><article><h1>Harbour notes ${n}</h1>${'<p>The ferry leaves the harbour at nine and comes back before the evening tide turns.</p>'.repeat(6)}</article></body></html>`;
@@ -33,13 +38,16 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
     const send = (): void => {
-      const m = /^\/(?:held|a)\/(\d+)$/.exec(p);
+      const m = /^\/(?:held2?|a)\/(\d+)$/.exec(p);
       res.writeHead(m ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(m ? article(Number(m[1])) : '<h1>Not here</h1>');
     };
     if (p.startsWith('/held/')) {
       heldArrived();
       void heldReleased.then(send);
+    } else if (p.startsWith('/held2/')) {
+      held2Arrived();
+      void held2Released.then(send);
     } else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +62,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   releaseHeld();
+  releaseHeld2();
   await o?.close();
   await new Promise((resolve) => server?.close(resolve));
 });
@@ -176,4 +185,22 @@ test('Settings shows an allowed IDN host as typed, a look-alike one encoded, and
   await page.getByTestId('settings-save').click();
   await expect.poll(async () => (await o.app.services.handlers.getSettings(undefined as never)).allowHosts).toEqual(['xn--bcher-kva.example', 'wiki.xn--bcher-kva.example']);
   await expect.poll(() => hosts.inputValue()).toBe(`${IDN_HOST}\nwiki.${IDN_HOST}`);
+});
+
+test('"Retry these…" of a job still running is a Tab stop that says to wait for the job to finish', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${base}/missing`, `${base}/held2/1`].join('\n'));
+  await expect.poll(text('count-valid')).toBe('2');
+  await page.getByTestId('paste-box').press('Control+Enter');
+  await held2Request;
+  await expect.poll(() => page.getByTestId('reason-chip').count()).toBe(1);
+  await page.getByTestId('reason-chip').click();
+  await page.getByTestId('reason-chip').press('Tab');
+  expect((await focused(page)).id).toBe('retry-reason');
+  expect(await axOf(page, '[data-testid="retry-reason"]')).toMatchObject({ name: 'Retry these…', description: 'Wait for the job to finish: its failed targets can be retried once it ends.' });
+  await page.keyboard.press('Enter');
+  expect(await page.getByTestId('retry-dialog').count()).toBe(0);
+  releaseHeld2();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('partial');
+  expect(await axOf(page, '[data-testid="retry-reason"]')).toMatchObject({ description: '' });
 });

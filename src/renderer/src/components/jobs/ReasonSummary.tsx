@@ -5,6 +5,7 @@ import { reasonCounts, warningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
 import { plural } from '../../lib/format';
 import { RetryDialog } from './RetryDialog';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 
 /** "thin:2,no_text:1" back into pairs. */
 const pairs = (key: string): [string, number][] =>
@@ -57,16 +58,15 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
         </span>
       )}
       {active && counts.some(([r]) => r === active) && (
-        <button
-          type="button"
+        <FocusSafeButton
           className="primary"
-          disabled={live}
-          title={live ? 'Wait for the job to finish' : undefined}
+          unavailable={live}
+          why="Wait for the job to finish: its failed targets can be retried once it ends."
           onClick={() => setRetry(active)}
           data-testid="retry-reason"
         >
           Retry these…
-        </button>
+        </FocusSafeButton>
       )}
       {warnings.length > 0 && (
         <span className="reason-group" data-testid="warning-summary">
