@@ -169,7 +169,7 @@ test("a Hebrew title and list name read from the right beside the app's English:
 
   // In the narrow jobs list the name is cut: its first words stay, the ellipsis takes its last
   // ones (left to right, the cut took the start of a right-to-left name).
-  const item = page.locator(`[data-testid="job-item"][data-job-id="${await page.getByTestId('job-header').locator('.job-id').textContent()}"] .job-item-label`);
+  const item = page.locator(`[data-testid="job-item"][data-job-id="${await page.getByTestId('job-view').getAttribute('data-job-id')}"] .job-item-label`);
   const cut = await item.evaluate((el, first) => {
     const box = el.getBoundingClientRect();
     const range = document.createRange();
