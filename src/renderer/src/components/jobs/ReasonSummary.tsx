@@ -3,7 +3,7 @@ import { REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../
 import { useStore } from '../../store';
 import { reasonCounts, warningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
-import { plural } from '../../lib/format';
+import { counted } from '../../../../shared/count';
 import { RetryDialog } from './RetryDialog';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 
@@ -46,7 +46,7 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
               className={`reason-chip reason-${reason}${active === reason ? ' active' : ''}`}
               aria-pressed={active === reason}
               // Its count said as one: "HTTP error 1" read like an error code.
-              aria-label={`${REASON_LABELS[reason]}: ${plural(n, 'target')}`}
+              aria-label={`${REASON_LABELS[reason]}: ${counted(n, 'target')}`}
               title={active === reason ? 'Show every target again' : `Show only the targets that failed as ${REASON_LABELS[reason]}`}
               onClick={() => setFilter(active === reason ? { status: 'all', reason: '' } : { status: 'failed', reason, warning: '' })}
               data-testid="reason-chip"
@@ -77,7 +77,7 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
               type="button"
               className={`warning-chip${activeWarning === w ? ' active' : ''}`}
               aria-pressed={activeWarning === w}
-              aria-label={`${warningLabel(w)}: ${plural(n, 'target')}`}
+              aria-label={`${warningLabel(w)}: ${counted(n, 'target')}`}
               title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
               onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
               data-testid="warning-chip"
