@@ -150,6 +150,8 @@ test('a search or a question Sift will not run is said once, with what to do, no
   await expect.poll(() => page.getByTestId('search-results-job').getAttribute('data-state')).toBe('done');
   await expect.poll(spoken('search-results-job')).toEqual([expect.stringMatching(/at most 64 words and phrases; this one has 80\..*exact phrase/)]);
   expect(await page.getByTestId('search-results-job').textContent()).not.toMatch(/Not searched|Search failed/);
+  // The silent status draws no empty bar above the alert (it was a 1 px line over 16 px of padding).
+  expect((await page.getByTestId('search-results-job').locator('.search-head').boundingBox())?.height).toBe(0);
   await page.screenshot({ path: screenshotPath('ui-notices-search-error') });
   await page.getByTestId('job-search-input').fill('');
   await page.getByTestId('search-mode-ask').click();
@@ -158,6 +160,7 @@ test('a search or a question Sift will not run is said once, with what to do, no
   await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
   await expect.poll(spoken('ask-results')).toEqual([expect.stringMatching(/"\?\?\?" has none of them\..*Ask in words/)]);
   expect(await page.getByTestId('ask-results').textContent()).not.toMatch(/Not asked|Ask failed/);
+  expect((await page.getByTestId('ask-results').locator('.search-head').boundingBox())?.height).toBe(0);
   // A question answered is still counted in the status. (Before a rare word had to be in a
   // passage, "does", in none, was all this was asked on, and it answered "No passages".)
   await page.getByTestId('ask-input').fill('when does the ferry leave?');

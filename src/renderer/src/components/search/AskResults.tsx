@@ -26,7 +26,7 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
           {ask.loading
             ? 'Reading the results…'
             : ask.error
-              ? ''
+              ? null
               : `${ask.passages.length === 0 ? 'No passages' : counted(ask.passages.length, 'passage')} answering: ${ask.asked}`}
         </span>
       </div>
