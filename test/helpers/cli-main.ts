@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/io';
+import { tempDir } from './store';
 
 /**
  * `sift ARGS` run in this process through the CLI's main (no spawn, no tsx start-up), with
@@ -19,4 +22,24 @@ export function siftInProcess(cwd: string, env: NodeJS.ProcessEnv, o: { terminal
     const code = await main(argv, io);
     return { code, out, err };
   };
+}
+
+export interface LoopbackSift {
+  /** The SIFT_HOME, a temp dir. */
+  dir: string;
+  /** sift.db in it. */
+  db: string;
+  sift: ReturnType<typeof siftInProcess>;
+  remove(): void;
+}
+
+/**
+ * A SIFT_HOME in a temp dir whose settings let sift fetch from loopback (127.0.0.1) within a
+ * 20 s deadline, a database path in it, and `sift` run in process there: what a test of a
+ * user's path against a loopback site starts from.
+ */
+export function loopbackSift(prefix: string): LoopbackSift {
+  const tmp = tempDir(prefix);
+  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
+  return { dir: tmp.dir, db: path.join(tmp.dir, 'sift.db'), sift: siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir }), remove: tmp.remove };
 }

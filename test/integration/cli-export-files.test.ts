@@ -10,13 +10,13 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
-import { siftInProcess } from '../helpers/cli-main';
+import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { startSite, type Site } from '../helpers/sites';
 import { deferred, tempDir } from '../helpers/store';
 import { execFileSync } from 'node:child_process';
 
 let site: Site;
-let tmp: ReturnType<typeof tempDir>;
+let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 let job: string;
@@ -64,10 +64,8 @@ beforeAll(async () => {
       res.end(`<!doctype html><html><head><title>${HOSTILE_TITLE}</title></head><body><main><article><h1>Alarm</h1><p>${'The alarm rang across the harbour at dawn, and the boats came in one by one. '.repeat(8)}</p></article></main></body></html>`);
     },
   });
-  tmp = tempDir('sift-cli-export-files-');
-  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
-  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-  db = path.join(tmp.dir, 'sift.db');
+  tmp = loopbackSift('sift-cli-export-files-');
+  ({ sift, db } = tmp);
   writeFileSync(path.join(tmp.dir, 'list.txt'), `${site.base}/alarm\n${site.base}/article/1\n${site.base}/missing/1\n`);
   const run = await sift('batch', 'list.txt', '--db', db);
   expect(run.code, run.err).toBe(1);

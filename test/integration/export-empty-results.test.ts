@@ -10,12 +10,11 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { siftInProcess } from '../helpers/cli-main';
+import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { startSite, type Site } from '../helpers/sites';
-import { tempDir } from '../helpers/store';
 
 let site: Site;
-let tmp: ReturnType<typeof tempDir>;
+let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
@@ -33,10 +32,8 @@ beforeAll(async () => {
       res.end(page('Ferry fares', ['Fares for foot passengers rise by ten percent from January, the operator said.', 'Season tickets stay at last year\'s price for residents of the islands.']));
     },
   });
-  tmp = tempDir('sift-export-empty-');
-  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
-  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-  db = path.join(tmp.dir, 'sift.db');
+  tmp = loopbackSift('sift-export-empty-');
+  ({ sift, db } = tmp);
   writeFileSync(path.join(tmp.dir, 'list.txt'), `${site.base}/tides\n${site.base}/fares\n`);
 }, 120_000);
 afterAll(async () => {

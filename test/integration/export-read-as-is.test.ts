@@ -9,13 +9,12 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { marked } from 'marked';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { siftInProcess } from '../helpers/cli-main';
+import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
-import { tempDir } from '../helpers/store';
 
 let site: Site;
-let tmp: ReturnType<typeof tempDir>;
+let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
@@ -56,10 +55,8 @@ beforeAll(async () => {
       res.end('gone');
     },
   });
-  tmp = tempDir('sift-export-read-');
-  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
-  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-  db = path.join(tmp.dir, 'sift.db');
+  tmp = loopbackSift('sift-export-read-');
+  ({ sift, db } = tmp);
 }, 120_000);
 afterAll(async () => {
   await site.close();

@@ -7,14 +7,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { siftInProcess } from '../helpers/cli-main';
+import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { startSite, type Site } from '../helpers/sites';
-import { tempDir } from '../helpers/store';
 
 const send = (body: string, type: string) => (_q: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': type }).end(body);
 
 let site: Site;
-let tmp: ReturnType<typeof tempDir>;
+let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
@@ -38,10 +37,8 @@ beforeAll(async () => {
     '/records-cut.json': send('{\n  "name": "tea"\n}\n{\n  "name": "ca', 'application/json'),
     '/prices.csv': send('name,price\ntea,3\n', 'text/csv'),
   });
-  tmp = tempDir('sift-jq-documents-');
-  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
-  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-  db = path.join(tmp.dir, 'sift.db');
+  tmp = loopbackSift('sift-jq-documents-');
+  ({ sift, db } = tmp);
 }, 120_000);
 afterAll(async () => {
   await site.close();
