@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { whenSaying } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
@@ -93,7 +94,11 @@ test('reading can be stopped, and the address stays the list; reading again gets
   await expect.poll(state).toBe('reading');
   expect(await text('list-at-note')()).toBe('Fetching the list at this address…Stop');
   await expect.poll(text('submit')).toContain('Reading the list…');
+  // Stopping, it stays a Tab stop that says why it cannot be pressed again (disabled, a
+  // keyboard user never reached it to hear that).
+  const stopping = await whenSaying(page, 'list-at-stop', 'Stopping…');
   await page.getByTestId('list-at-stop').click();
+  expect(await stopping.seen()).toEqual({ disabled: false, ariaDisabled: 'true', description: 'Already stopping: in a moment the reading ends and the list stays this address.' });
   await expect.poll(state).toBe('stopped');
   expect(await text('list-at-note')()).toBe('Reading stopped. The list is the address itself: fetching it gets the page.Read the list at this address');
   expect(await rowUrls()).toEqual([`${site.base}/held-list.txt`]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type http from 'node:http';
 import type { Page } from 'playwright-core';
+import { whenSaying } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
 import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
@@ -85,7 +86,10 @@ test('reading the sitemaps can be stopped; the list is then the sitemaps, and re
   await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('reading');
   await expect.poll(text('sitemap-note')).toContain('This list is a sitemap index: it names 1 sitemap, not pages. Sift is reading it for the pages they list: 0 of 1 sitemap read, 0 pages so far.');
   await expect.poll(text('submit')).toContain('Reading the list…');
+  const stopping = await whenSaying(page, 'sitemap-stop', 'Stopping…');
   await page.getByTestId('sitemap-stop').click();
+  // Not disabled: a keyboard user reaches it and hears why it cannot be pressed again.
+  expect(await stopping.seen()).toEqual({ disabled: false, ariaDisabled: 'true', description: 'Already stopping: in a moment the reading ends and the list stays as it was given.' });
   await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('stopped');
   expect(await text('sitemap-note')()).toBe("Reading stopped. The list below holds the index's own entries (1 sitemap): fetched as they are, they give XML, not pages.Read their pages");
   expect(await rowUrls()).toEqual([`${site.base}/sitemap-held.xml`]);

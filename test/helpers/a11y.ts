@@ -128,3 +128,35 @@ export async function axOf(page: Page, selector: string): Promise<{ name: string
     await cdp.detach();
   }
 }
+
+/** What a screen reader gets from a control: whether it is disabled (no Tab stop), aria-disabled, and its description. */
+export interface ControlState {
+  disabled: boolean;
+  ariaDisabled: string | null;
+  description: string;
+}
+
+/**
+ * Watches the control `testId` and gives its state at the moment its text becomes `text`: for a
+ * state that lasts one round trip to main ("Stopping…"), which a poll after the press can miss.
+ * Resolves once it is watching; `seen` then waits for that text.
+ */
+export async function whenSaying(page: Page, testId: string, text: string): Promise<{ seen: () => Promise<ControlState> }> {
+  const handle = await page.evaluateHandle(
+    ([id, want]) => ({
+      state: new Promise<ControlState>((resolve) => {
+        const look = (): boolean => {
+          const b = document.querySelector<HTMLButtonElement>(`[data-testid="${id}"]`);
+          if (b?.textContent !== want) return false;
+          const described = (b.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+          resolve({ disabled: b.disabled, ariaDisabled: b.getAttribute('aria-disabled'), description: described.map((d) => document.getElementById(d)?.textContent ?? '').join(' ') });
+          return true;
+        };
+        const watch = new MutationObserver(() => look() && watch.disconnect());
+        if (!look()) watch.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      }),
+    }),
+    [testId, text] as const,
+  );
+  return { seen: () => handle.evaluate((h) => h.state) };
+}

@@ -1,6 +1,7 @@
 import { useStore } from '../../store';
 import { readListAt, stopReadingList } from '../../store/actions';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 import { looksLikeSitemaps } from '../../lib/sitemaps';
 
 /** Addresses whose name says they are a document, not a list: no offer for them. */
@@ -39,9 +40,15 @@ export function ListAtNote(): React.JSX.Element | null {
         return (
           <div className="sitemap-actions">
             <p>Fetching the list at this address…</p>
-            <button type="button" onClick={() => void stopReadingList()} disabled={r.state === 'stopping'} data-testid="list-at-stop">
+            {/* Unavailable, not disabled: the Stop just pressed keeps the focus and says why. */}
+            <FocusSafeButton
+              onClick={() => void stopReadingList()}
+              unavailable={r.state === 'stopping'}
+              why="Already stopping: in a moment the reading ends and the list stays this address."
+              data-testid="list-at-stop"
+            >
               {r.state === 'stopping' ? 'Stopping…' : 'Stop'}
-            </button>
+            </FocusSafeButton>
           </div>
         );
       case 'empty':

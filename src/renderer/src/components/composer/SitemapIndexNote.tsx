@@ -2,6 +2,7 @@ import { useStore } from '../../store';
 import { readSitemaps, stopReadingSitemaps } from '../../store/actions';
 import { counted } from '../../../../shared/count';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 import { looksLikeSitemaps } from '../../lib/sitemaps';
 import { MAX_CHILD_SITEMAPS, MAX_SITEMAP_DEPTH } from '../../../../shared/urllist/xml';
 
@@ -54,9 +55,15 @@ export function SitemapIndexNote(): React.JSX.Element | null {
             </p>
             <div className="sitemap-actions">
               <progress max={r.total || 1} value={r.done} aria-label={feeds ? 'Feeds read' : 'Sitemaps read'} />
-              <button type="button" onClick={() => void stopReadingSitemaps()} disabled={r.state === 'stopping'} data-testid="sitemap-stop">
+              {/* Unavailable, not disabled: the Stop just pressed keeps the focus and says why. */}
+              <FocusSafeButton
+                onClick={() => void stopReadingSitemaps()}
+                unavailable={r.state === 'stopping'}
+                why="Already stopping: in a moment the reading ends and the list stays as it was given."
+                data-testid="sitemap-stop"
+              >
                 {r.state === 'stopping' ? 'Stopping…' : 'Stop'}
-              </button>
+              </FocusSafeButton>
             </div>
           </>
         );
