@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { axOf } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
 import { openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
 import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
@@ -100,6 +101,8 @@ test('with no browser to render with, the retry dialog says why and does not off
     await expect.poll(text('retry-no-browser')).toMatch(/^No browser to render with: "Browser for the command line" in Settings names no executable browser\. Install Chromium/);
     expect(await page.getByTestId('retry-render').isChecked()).toBe(false);
     expect(await page.getByTestId('retry-render').isDisabled()).toBe(true);
+    // Read with the check box, not only found by reading on past it.
+    expect(await axOf(page, '[data-testid="retry-render"]')).toMatchObject({ description: expect.stringMatching(/^No browser to render with: "Browser for the command line" in Settings/) });
     await page.screenshot({ path: screenshotPath('ui-retry-no-browser') });
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('retry-dialog').count()).toBe(0);

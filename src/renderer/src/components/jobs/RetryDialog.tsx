@@ -91,11 +91,19 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
           <span>Look for an archived copy when the page is not there (recover)</span>
         </label>
         <label className="check">
-          <input type="checkbox" checked={render} disabled={noBrowser !== null} onChange={(e) => setRender(e.target.checked)} data-testid="retry-render" />
+          <input
+            type="checkbox"
+            checked={render}
+            disabled={noBrowser !== null}
+            // Read with the box: a screen reader said "dimmed" and went on, the why only in the paragraph after.
+            aria-describedby={noBrowser ? 'retry-no-browser' : undefined}
+            onChange={(e) => setRender(e.target.checked)}
+            data-testid="retry-render"
+          />
           <span>Run the pages in a browser, their JavaScript included (render)</span>
         </label>
         {noBrowser && (
-          <p className="field-error" data-testid="retry-no-browser">
+          <p className="field-error" id="retry-no-browser" data-testid="retry-no-browser">
             No browser to render with: {noBrowser.why}. {noBrowser.hint}
           </p>
         )}
