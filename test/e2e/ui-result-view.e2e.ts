@@ -122,6 +122,22 @@ test('a table in a Markdown result keeps its words whole and scrolls inside the 
   await page.screenshot({ path: screenshotPath('ui-result-table') });
 });
 
+test('"Show source" is one toggle that says whether it is pressed, not a button whose name flips', async () => {
+  await runJob(`${site.origin}/article.md`, 1);
+  await open(0);
+  await expect.poll(() => page.getByTestId('result-markdown').count()).toBe(1);
+  const toggle = page.getByTestId('result-view').getByRole('button', { name: 'Show source' });
+  expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+  await toggle.click();
+  await expect.poll(() => page.getByTestId('result-text').count()).toBe(1);
+  expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+  expect(await page.getByTestId('result-view').locator('.result-toolbar').ariaSnapshot()).toContain('button "Show source" [pressed]');
+  await page.screenshot({ path: screenshotPath('ui-result-source-pressed') });
+  await toggle.click();
+  await expect.poll(() => page.getByTestId('result-markdown').count()).toBe(1);
+  expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+});
+
 test("following a link to a place in the result scrolls to it and leaves the app's screen in the address", async () => {
   await runJob(`${site.origin}/notes.md`, 1);
   const hash = await page.evaluate(() => location.hash);

@@ -136,8 +136,10 @@ export function ResultView({ result, mode, focus, bytes }: { result: Result; mod
         </span>
         <span className="result-actions">
           {shape === 'markdown' && !tooBig && (
-            <button type="button" className="link-button" onClick={() => setSource((v) => !v)}>
-              {source ? 'Show rendered' : 'Show source'}
+            // A toggle keeps its name and says pressed or not: "Show source" turning into "Show
+            // rendered" read as a second button, with nothing saying which view was on.
+            <button type="button" className="link-button" aria-pressed={source} onClick={() => setSource((v) => !v)}>
+              Show source
             </button>
           )}
           {shape === 'markdown' && tooBig && <span className="muted">Shown as source: too big to render</span>}
