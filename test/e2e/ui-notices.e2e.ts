@@ -170,6 +170,25 @@ test('a search or a question Sift will not run is said once, with what to do, no
   expect(pageErrors(page)).toEqual([]);
 });
 
+test('Ask with no question yet is a Tab stop that says to type one, and asks nothing when pressed', async () => {
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('');
+  await page.getByTestId('ask-input').press('Escape');
+  // No question asked: the table is back in the results' place.
+  await expect.poll(() => page.getByTestId('ask-results').count()).toBe(0);
+  await page.keyboard.press('Tab');
+  expect((await focused(page)).id).toBe('ask-submit');
+  expect(await axOf(page, '[data-testid="ask-submit"]')).toMatchObject({ name: 'Ask', description: 'Type a question first, then press Ask.' });
+  await page.screenshot({ path: screenshotPath('ui-notices-ask-empty') });
+  await page.keyboard.press('Enter');
+  expect(await page.getByTestId('ask-results').count()).toBe(0);
+  await page.getByTestId('ask-input').fill('ferry');
+  await expect.poll(async () => (await axOf(page, '[data-testid="ask-submit"]')).description).toBe('');
+  expect(await page.getByTestId('ask-submit').getAttribute('aria-disabled')).toBeNull();
+  await page.getByTestId('ask-input').fill('');
+  await page.getByTestId('search-mode-find').click();
+});
+
 test('Settings shows an allowed IDN host as typed, a look-alike one encoded, and saving changes neither', async () => {
   await page.getByTestId('nav-settings').click();
   const hosts = page.getByTestId('setting-allowHosts');

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { askJob, cancelSearch } from '../../store/search-actions';
 import { SearchInput } from './SearchInput';
+import { FocusSafeButton } from '../common/FocusSafeButton';
 
 /** Find words in this job's results, or ask it a question. */
 export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
@@ -56,9 +57,10 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
             }}
             data-testid="ask-input"
           />
-          <button type="submit" disabled={!question.trim()} data-testid="ask-submit">
+          {/* Unavailable, not disabled: a keyboard user Tabbing out of an empty box reaches it and hears what it needs. */}
+          <FocusSafeButton type="submit" unavailable={!question.trim()} why="Type a question first, then press Ask." data-testid="ask-submit">
             Ask
-          </button>
+          </FocusSafeButton>
         </form>
       )}
       {mode === 'find' && (
