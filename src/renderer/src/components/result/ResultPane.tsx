@@ -76,22 +76,29 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
  * Said when the table's filter hides the row open here. The pane keeps the result: the user
  * was reading it, and a row that changes state under a filter ("Running" to done) would
  * otherwise close it mid-read. Without the note the pane and the table disagreed silently.
+ *
+ * The one polite status of a filter change: the count beside the filter ("1 of 3") is not, as
+ * it changes at each row a running job finishes. The region stays in the pane, empty, so the
+ * note is read when it comes: one inserted with its text is often not read at all.
  */
-function HiddenByFilter({ idx }: { idx: number }): React.JSX.Element | null {
+function HiddenByFilter({ idx }: { idx: number }): React.JSX.Element {
   const { hiddenBy, setFilter } = useStore(
     useShallow((s) => ({
       hiddenBy: isFiltered(s) && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning) ? filterName(s.filterStatus, s.filterReason, s.filterWarning, detailJobEnded(s)) : '',
       setFilter: s.setFilter,
     })),
   );
-  if (!hiddenBy) return null;
   return (
-    <p className="restart-notice" data-testid="result-filtered">
-      Target {(idx + 1).toLocaleString()} is hidden by the table’s filter ({hiddenBy}).{' '}
-      <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '', warning: '' })}>
-        Show all
-      </button>
-    </p>
+    <div role="status" data-testid="result-filtered-status">
+      {hiddenBy && (
+        <p className="restart-notice" data-testid="result-filtered">
+          Target {(idx + 1).toLocaleString()} is hidden by the table’s filter ({hiddenBy}).{' '}
+          <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '', warning: '' })}>
+            Show all
+          </button>
+        </p>
+      )}
+    </div>
   );
 }
 
