@@ -41,6 +41,14 @@ beforeAll(async () => {
         `<!doctype html><html><head><title>Quay &#27;]52;c;ZXZpbA==&#7; news &#x9b;31m</title></head><body><article><h1>Quay news</h1><p>${paragraph.repeat(6)}</p><p>The ledger ${ESC}[5m blinks ${LINK} here.</p></article></body></html>`,
       );
     },
+    // A right-to-left override in the title: shown raw, it reverses what follows on the line,
+    // the URL printed after the title among it (Trojan Source). The Hebrew letters are text.
+    '/bidi': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html><head><title>Ferry \u202etxt.exe\u202c \u2067\u05de\u05e2\u05d1\u05d5\u05e8\u05ea\u2069</title></head><body><article><h1>Ferry</h1><p>${'The ferry timetable changes with the season and the tide. '.repeat(6)}</p></article></body></html>`,
+      );
+    },
     // Node writes a header's value as Latin-1: 0x9B is the C1 CSI a terminal may act on.
     '/blob': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/x-\u009b2J\u009b31mblob' });
@@ -73,6 +81,17 @@ test('sift search shows a hostile page title and snippet with its escapes writte
   // --json stays the document's own text, escaped as JSON escapes it.
   const json = await sift('search', 'tides', '--json', '--db', db);
   expect(JSON.parse(json.out.split('\n')[0]!).snippet).toContain(OSC52);
+});
+
+test('sift search writes out the bidi controls of a page title (an override reverses the URL after it), not its RTL letters', { timeout: 60_000 }, async () => {
+  writeFileSync(path.join(dir, 'bidi.txt'), `${site.base}/bidi\n`);
+  expect((await sift('batch', path.join(dir, 'bidi.txt'), '--db', db)).code).toBe(0);
+  const r = await sift('search', 'timetable', '--db', db);
+  expect(r.code).toBe(0);
+  expect(r.out).toContain(`1. Ferry \\u202etxt.exe\\u202c \\u2067\u05de\u05e2\u05d1\u05d5\u05e8\u05ea\\u2069  ${site.base}/bidi\n`);
+  expect(r.out).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  const json = await sift('search', 'timetable', '--json', '--db', db);
+  expect(JSON.parse(json.out.split('\n')[0]!).title).toContain('\u202etxt.exe');
 });
 
 test('a server-chosen content type in an error reaches no terminal as a control: fetch, batch, status', { timeout: 60_000 }, async () => {
