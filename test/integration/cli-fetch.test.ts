@@ -359,6 +359,15 @@ describe('sift extract', () => {
     expect(piped?.meta.url).toBeUndefined();
     expect(file).toMatchObject({ url: 'notes.txt', ok: true, content: 'one\ntwo\nthree\n' });
   });
+  it('says an empty stdin or file is empty, with what to do about it, and no word of a URL there is none of', async () => {
+    writeFileSync(path.join(dir, 'blank.html'), '');
+    const r = await runSift(['extract', '-', 'blank.html'], { cwd: dir, env: { HOME: dir, XDG_DATA_HOME: dir }, input: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'sift extract: -: empty: Nothing came in on stdin (0 bytes): pipe the document in, as in `cat page.html | sift extract -`.\n' +
+        'sift extract: blank.html: empty: The file is empty (0 bytes): check that it is the one you meant, or that it was saved whole.\n',
+    );
+  });
   it('exits 1 when a file fails to extract and 2 when a file cannot be read', async () => {
     const jqOnText = await sift('extract', 'notes.txt', '--jq', '.', '--json');
     expect(jqOnText.code).toBe(1);
@@ -384,7 +393,7 @@ describe('sift extract', () => {
     expect(JSON.parse(zero.out)).toMatchObject({ ok: false, status: 422, reason: 'too_long', error: expect.stringMatching(/^document too long: body over 50 MiB/) });
     const empty = path.join(dir, 'empty.html');
     writeFileSync(empty, '');
-    expect((await sift('extract', 'empty.html')).err).toMatch(/empty: Nothing came back: the answer \(or the file\) was empty/);
+    expect((await sift('extract', 'empty.html')).err).toMatch(/empty: The file is empty \(0 bytes\)/);
   });
   it('appends JSON log lines without the URL to --log', async () => {
     const log = path.join(dir, 'fetch.log');

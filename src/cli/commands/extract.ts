@@ -7,6 +7,7 @@ import { jqCompileError } from '../../main/check-options';
 import { bodyTooLong } from '../../main/fetch/errors';
 import { cliFetcher, interruptedError, printOutcome } from './fetch';
 import { SiftError } from '../../shared/errors';
+import type { Result } from '../../shared/types';
 import { CLI_CALLER } from '../settings';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from '../read-file';
 
@@ -39,6 +40,20 @@ function printInterrupted(io: CliIO, json: boolean, files: string[]): number {
   const notRun = new SiftError('cancelled', 0, 'not run', `Stopped before this file was read; ${AGAIN}.`);
   for (const file of rest) printOutcome(io, json, file, { error: notRun }, 'extract');
   return EXIT.interrupted;
+}
+
+/**
+ * What to do about a document of 0 bytes. The warning's own why ("Check the URL or the file, or
+ * try again later") is a download's; a local file or stdin has no URL, and trying later reads
+ * the same nothing. A why the extractor gave stays.
+ */
+function withEmptyInputHint(result: Result, file: string, bytes: number): Result {
+  if (bytes > 0 || typeof result.meta?.hint === 'string') return result;
+  const hint =
+    file === '-'
+      ? 'Nothing came in on stdin (0 bytes): pipe the document in, as in `cat page.html | sift extract -`.'
+      : 'The file is empty (0 bytes): check that it is the one you meant, or that it was saved whole.';
+  return { ...result, meta: { ...result.meta, hint } };
 }
 
 export const extractCommand: Command = {
@@ -96,7 +111,7 @@ export const extractCommand: Command = {
           // stdin has no address: its links stay as written unless the page names its own (saved from, canonical).
           const url = file === '-' ? undefined : `file://${userPath(io, file)}`;
           const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal });
-          printOutcome(io, json, file, { result }, 'extract');
+          printOutcome(io, json, file, { result: withEmptyInputHint(result, file, buf.length) }, 'extract');
         } catch (error) {
           if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
           printOutcome(io, json, file, { error }, 'extract');
