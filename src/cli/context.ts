@@ -36,8 +36,11 @@ function logBesideHint(flags: CliFlags, io: CliIO): string {
   return `Sift writes its log and a journal beside the database, even to read it: copy ${path.basename(db)} (with ${path.basename(db)}-wal, if there is one) to a folder you can write to, and pass --db with the copy.`;
 }
 
+/** The log a command writes: sift.log in the data folder of the --db in use. */
+export const cliLogPath = (flags: CliFlags, io: CliIO): string => defaultLogPath(dirFor(flags, io));
+
 export function cliLog(flags: CliFlags, io: CliIO): Log {
-  const files = [defaultLogPath(dirFor(flags, io))];
+  const files = [cliLogPath(flags, io)];
   if (flags.log) files.push(userPath(io, flags.log));
   // Each file alone first, so the error names the one that cannot be written.
   for (const file of files) {

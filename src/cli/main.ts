@@ -15,7 +15,7 @@ const HELP = (list: CommandEntry[]): string =>
     '',
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --recover --render R',
     '         --allow-private --allow-host HOST --db PATH --log PATH --json',
-    'exit codes: 0 all ok, 1 some target failed (or the disk was full), 2 bad usage or input, 130 interrupted',
+    'exit codes: 0 all ok, 1 some target failed (or the disk was full, or a bug in Sift), 2 bad usage or input, 130 interrupted',
     '            (Ctrl-C; 143 when stopped by kill, SIGTERM; 129 by a closed terminal, SIGHUP)',
     '',
     'Run `sift COMMAND --help` for one command.',
@@ -90,7 +90,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr.write(forTerminal(`sift ${name}: ${err.message}${err.seeHelp ? ` (\`sift ${name} --help\` lists its options)` : ''}\n`));
       return EXIT.usage;
     }
-    throw err;
+    return (await import('./bug')).reportBug(err, name, rest, io);
   } finally {
     if (isProcess) for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.off(sig, onSignal);
   }
