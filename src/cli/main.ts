@@ -1,4 +1,4 @@
-import type { CommandEntry } from './command';
+import type { Command, CommandEntry } from './command';
 import { EXIT, UsageError, processIO, type CliIO } from './io';
 import { forTerminal } from './terminal';
 import { VERSION } from '../main/version';
@@ -82,8 +82,19 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     stopOnClosedPipe = () => ac.abort(new Error('interrupted'));
   }
   try {
-    const code = await cmd.run(rest, io, ac.signal);
-    return code === EXIT.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
+    const ran = await runCommand(cmd, name, rest, io, ac.signal);
+    const code = ran === EXIT.interrupted && stoppedBy ? STOP_SIGNALS[stoppedBy] : ran;
+    if (isProcess) exitOnLateSignal(code);
+    return code;
+  } finally {
+    if (isProcess) for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.off(sig, onSignal);
+  }
+}
+
+/** The command's exit code, with a usage error or a bug thrown out of its run said on stderr. */
+async function runCommand(cmd: Command, name: string, rest: string[], io: CliIO, signal: AbortSignal): Promise<number> {
+  try {
+    return await cmd.run(rest, io, signal);
   } catch (err) {
     if (err instanceof UsageError) {
       // A usage error may quote a server (a list fetched by its address) or the user's own input.
@@ -91,9 +102,17 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       return EXIT.usage;
     }
     return (await import('./bug')).reportBug(err, name, rest, io);
-  } finally {
-    if (isProcess) for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.off(sig, onSignal);
   }
+}
+
+/**
+ * Once the command has returned, its work is done (an export written and said so): a Ctrl-C
+ * (or SIGTERM, SIGHUP) now exits at once with the command's own code. Uncaught, it killed the
+ * process, which a shell reports as 130 (143, 129), "interrupted", of a run that had finished;
+ * the process lingers there while V8 ends an optimizing compile (130-190 ms, bin/sift.cjs).
+ */
+function exitOnLateSignal(code: number): void {
+  for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.once(sig, () => process.exit(code));
 }
 
 /**

@@ -4,13 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
-import { collect, runSift, startSift } from '../helpers/cli';
+import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
 
 let site: Site;
 const home = mkdtempSync(path.join(tmpdir(), 'sift-cli-interrupt-'));
@@ -157,5 +158,27 @@ describe('sift extract --json stopped while it reads a file', () => {
     expect(lines[1]!.hint).toMatch(/run the same sift extract again/);
     expect(lines[2]).toMatchObject({ ok: false, status: 0, error: 'not run', reason: 'cancelled' });
     expect(lines[2]!.hint).toMatch(/run the same sift extract again/);
+  }, 120_000);
+});
+
+describe('a signal after the command has done its work', () => {
+  const HOOK = `--import=${pathToFileURL(path.join(__dirname, '../helpers/linger-hook.mjs')).href}`;
+  test.each(['SIGINT', 'SIGTERM'] as const)('%s once the export is written leaves its exit 0: the work was done, not interrupted', async (sig) => {
+    const db = path.join(home, `late-${sig}.db`);
+    const file = path.join(home, `late-${sig}.txt`);
+    writeFileSync(file, `${site.base}/article/${sig === 'SIGINT' ? 5 : 6}\n`);
+    const batch = await runSift(['batch', file, '--db', db, '--allow-private'], { env });
+    expect(batch.code, batch.stderr).toBe(0);
+    const id = /^job ([0-9a-f]+)/.exec(batch.stderr)![1]!;
+    const out = path.join(home, `late-${sig}-out`);
+    const child = startSift(['export', id, '--db', db, '--out', out], { env: { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, HOOK].filter(Boolean).join(' ') } });
+    child.stdin!.end();
+    const done = collect(child);
+    await waitForStderr(child, /\[linger-hook\] done\n/);
+    child.kill(sig);
+    const run = await done;
+    expect([run.code, run.signal], run.stderr).toEqual([0, null]);
+    expect(run.stderr).toMatch(/^exported 1 target \(0 failed\) to /m);
+    expect(readdirSync(out)).toEqual([`sift-${id}`]);
   }, 120_000);
 });
