@@ -74,6 +74,10 @@ beforeAll(async () => {
       hanging.add(res);
       hangArrived.get('hard')?.();
     },
+    '/hang/finished': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('finished')?.();
+    },
     '/hang/SIGTERM': (_req, res) => {
       hanging.add(res);
       hangArrived.get('SIGTERM')?.();
@@ -278,6 +282,38 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
     // The hard exit came before the export was sealed (no sift-<id> folder), and took its
     // hidden ".partial" folder along.
     expect(run.stderr).not.toMatch(/exported/);
+    expect(readdirSync(out)).toEqual([]);
+  }, 300_000);
+});
+
+describe('sift batch --out of a job that has ended', () => {
+  test('Ctrl-C while it exports stops the export, removes what it wrote and exits 130, as sift export does', async () => {
+    const db = path.join(home, 'ended-out.db');
+    const file = path.join(home, 'ended-out.txt');
+    // A job cancelled at its first target: exporting its 3,000 targets that never ran
+    // (--include-failed) takes seconds, the time to Ctrl-C it once its hidden folder is there.
+    const rest = Array.from({ length: PENDING_AFTER_HANG }, (_, i) => `${site.base}/article/${i}`);
+    writeFileSync(file, [`${site.base}/hang/finished`, ...rest].join('\n'));
+    const arrived = hangSeen('finished');
+    const first = startSift(['batch', file, '--db', db], { env });
+    first.stdin!.end();
+    const cancelled = collect(first);
+    await arrived;
+    first.kill('SIGINT');
+    expect((await cancelled).code).toBe(130);
+
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const child = startSift(['batch', file, '--db', db, '--out', out, '--include-failed'], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await waitForStderr(child, /^job [0-9a-f]+ reused$/m);
+    await until(() => readdirSync(out).some((n) => n.includes('.partial')), 60_000);
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).not.toMatch(/^exported /m);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    expect(run.stderr).toContain(`sift batch: export cancelled; nothing was written\n  The results are stored: \`sift export ${id} --out DIR\` writes them without fetching again.\n`);
     expect(readdirSync(out)).toEqual([]);
   }, 300_000);
 });

@@ -265,11 +265,22 @@ export const batchCommand: Command = {
       // --out: the export is written while the job runs, each file as its target finishes.
       // With --json too: both were asked for (the export was left out, its folder empty).
       const started = values.out ? ctx.store.getJob(sub.id) : undefined;
+      // Of a job that has ended (reused), the export is all the work there is: Ctrl-C stops it
+      // as it stops `sift export`. It ran to its end and exited as if never asked. Of a running
+      // job, Ctrl-C cancels the job, and the export is sealed with what it holds.
+      const ended = started !== undefined && isTerminal(started.status);
       const exporting = started
         ? runExport(
             ctx.store,
             started,
-            { format, out: userPath(io, values.out!), includeFailed: values['include-failed'] ?? false, includeMeta: values['include-meta'] ?? false, io },
+            {
+              format,
+              out: userPath(io, values.out!),
+              includeFailed: values['include-failed'] ?? false,
+              includeMeta: values['include-meta'] ?? false,
+              io,
+              ...(ended ? { signal } : {}),
+            },
             liveExportSource(ctx.store, ctx.runner, started),
           ).then(
             () => undefined,
@@ -293,10 +304,14 @@ export const batchCommand: Command = {
         const failed = await exporting;
         if (failed) {
           if (!(failed.err instanceof SiftError)) throw failed.err;
+          if (signal.aborted && failed.err.code === 'cancelled') {
+            io.stderr.write(`sift batch: ${failed.err.message}\n${storedNote(job.id)}`);
+            return EXIT.interrupted;
+          }
           // The files failed, not the fetching: "choose a folder you can write to" alone read as
           // if the whole list had to be fetched again.
           const code = reportWriteError(failed.err, io);
-          io.stderr.write(`  The results are stored: \`sift export ${job.id} --out DIR\` writes them without fetching again.\n`);
+          io.stderr.write(storedNote(job.id));
           return code;
         }
         // The export holds this job: the rest. What the list's earlier jobs finished is not in
@@ -318,6 +333,9 @@ export const batchCommand: Command = {
     }
   },
 };
+
+/** What to do when the job's results are stored but its export is not written. */
+const storedNote = (id: string): string => `  The results are stored: \`sift export ${id} --out DIR\` writes them without fetching again.\n`;
 
 /** Everything `sift batch` runs on: the same engine as the app, with the CLI's settings and log. */
 function openBatchContext(flags: CliFlags, io: CliIO): Engine {
