@@ -339,6 +339,12 @@ export async function flushPaste(): Promise<void> {
   await loadSource({ kind: 'paste', name: 'pasted', text: read() });
 }
 
+/** Puts a held paste in the box to edit: the same list, already parsed, shown as text. */
+export function editHeldPaste(): void {
+  const { source } = get();
+  if (source?.held) get().setSource({ ...source, held: false });
+}
+
 export async function openListFile(): Promise<void> {
   try {
     const file = await window.sift.openListFile();

@@ -15,6 +15,8 @@ export interface ListSource {
   /** A list fetched from an address: the file name its address ends in (for the format) and what its relative links resolve against. */
   filename?: string;
   base?: string;
+  /** A paste too long for the box: shown as a summary (PasteBox), its text never put in the textarea. */
+  held?: boolean;
 }
 
 /** The list at the one address in the composer being fetched, when the user asks (main's readListAt). */

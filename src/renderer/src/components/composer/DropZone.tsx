@@ -49,7 +49,8 @@ function addLinks(text: string): void {
   const before = box ? box.value : source?.kind === 'paste' ? source.text : '';
   const next = before.trim() ? `${before.replace(/\s+$/, '')}\n${text}` : text;
   if (box) box.value = next;
-  void loadSource({ kind: 'paste', name: 'pasted', text: next });
+  // A held paste stays held: the links join it, not a box of its whole text.
+  void loadSource({ kind: 'paste', name: 'pasted', text: next, ...(source?.held && { held: true }) });
 }
 
 export function DropZone({ children }: { children: React.ReactNode }): React.JSX.Element {
