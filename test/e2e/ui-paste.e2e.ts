@@ -25,6 +25,14 @@ afterAll(async () => {
  * text (built in the page: 8.7 MB need not cross the bridge). Says whether the browser's own
  * insertion was stopped, and the longest text the box held meanwhile.
  */
+/** The focused element: its test id, else its text (a button's name). */
+function focusedName(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const e = document.activeElement as HTMLElement | null;
+    return !e || e === document.body ? 'body' : (e.dataset.testid ?? e.textContent ?? '');
+  });
+}
+
 function pasteLines(p: Page, n: number): Promise<{ prevented: boolean; longestInBox: number }> {
   return p.getByTestId('paste-box').evaluate((box, count) => {
     const area = box as HTMLTextAreaElement;
@@ -49,6 +57,8 @@ test('a paste of 200,000 URLs is held as a summary, never put in the box, and Fe
   await expect.poll(() => held.getByTestId('held-lines').textContent()).toBe('200,000 lines');
   expect(await held.getByTestId('held-first').textContent()).toBe('http://127.0.0.1:9/page/0\nhttp://127.0.0.1:9/page/1\nhttp://127.0.0.1:9/page/2');
   expect(await page.getByTestId('paste-box').count()).toBe(0);
+  // The box that had the focus is gone: a keyboard user lands on the summary, not the page's start.
+  expect(await focusedName(page)).toBe('Clear');
   // Too long to edit in the box: only clearing is offered.
   expect(await held.getByRole('button', { name: 'Edit in the box' }).count()).toBe(0);
   await expect.poll(() => page.getByTestId('parse-truncated').count(), { timeout: 120_000 }).toBe(1);
@@ -57,6 +67,7 @@ test('a paste of 200,000 URLs is held as a summary, never put in the box, and Fe
   await expect.poll(() => page.getByTestId('submit-error').getAttribute('data-code')).toBe('list_too_long');
   await held.getByRole('button', { name: 'Clear' }).click();
   expect(await page.getByTestId('paste-box').inputValue()).toBe('');
+  expect(await focusedName(page)).toBe('paste-box');
   await expectNoInternalErrorText(page);
   expect(pageErrors(page)).toEqual([]);
 });
@@ -72,6 +83,7 @@ test('a held paste takes dragged links, opens in the box when asked, and makes a
   await held.getByRole('button', { name: 'Edit in the box' }).click();
   const box = page.getByTestId('paste-box');
   expect((await box.inputValue()).split('\n')).toHaveLength(5_002);
+  expect(await focusedName(page)).toBe('paste-box');
   expect(await page.getByTestId('list-held').count()).toBe(0);
   await page.getByTestId('submit').click();
   await page.waitForFunction(() => location.hash.startsWith('#job/'));

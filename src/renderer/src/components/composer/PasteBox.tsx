@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { counted } from '../../../../shared/count';
 import { useStore } from '../../store';
@@ -41,6 +41,12 @@ export function PasteBox(): React.JSX.Element {
   return <PasteArea />;
 }
 
+/**
+ * Set when the box or the summary replaces the element that had the focus (a paste held, Clear,
+ * Edit in the box): the one drawn next takes it, or a keyboard user is thrown elsewhere.
+ */
+let takeFocus = false;
+
 /** Lines in `text` (a last line without its newline counts), found without splitting 8 MB into strings. */
 function countLines(text: string): number {
   let n = 0;
@@ -62,6 +68,16 @@ function HeldPaste(): React.JSX.Element {
   const text = useStore((s) => s.source?.text ?? '');
   const lines = useMemo(() => countLines(text), [text]);
   const first = useMemo(() => firstLines(text), [text]);
+  const actions = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!takeFocus) return;
+    takeFocus = false;
+    actions.current?.querySelector('button')?.focus();
+  }, []);
+  const replaceWith = (change: () => void): void => {
+    takeFocus = true;
+    change();
+  };
   return (
     <div className="file-chip held-paste" data-testid="list-held">
       <div>
@@ -71,13 +87,13 @@ function HeldPaste(): React.JSX.Element {
           {first}
         </pre>
       </div>
-      <div className="held-actions">
+      <div className="held-actions" ref={actions}>
         {text.length <= EDITABLE_PASTE_CHARS && (
-          <button type="button" className="link-button" onClick={editHeldPaste}>
+          <button type="button" className="link-button" onClick={() => replaceWith(editHeldPaste)}>
             Edit in the box
           </button>
         )}
-        <button type="button" className="link-button" onClick={() => void loadSource(null)}>
+        <button type="button" className="link-button" onClick={() => replaceWith(() => void loadSource(null))}>
           Clear
         </button>
       </div>
@@ -111,6 +127,10 @@ function PasteArea(): React.JSX.Element {
     box.addEventListener('input', onInput);
     box.addEventListener('paste', onPaste);
     host.current?.append(box);
+    if (takeFocus) {
+      takeFocus = false;
+      box.focus();
+    }
     return () => {
       box.removeEventListener('input', onInput);
       box.removeEventListener('paste', onPaste);
@@ -129,6 +149,7 @@ function holdLongPaste(box: HTMLTextAreaElement, e: ClipboardEvent): void {
   const pasted = e.clipboardData?.getData('text/plain') ?? '';
   if (pasted.length <= HELD_PASTE_CHARS) return;
   e.preventDefault();
+  takeFocus = document.activeElement === box;
   const text = box.value.slice(0, box.selectionStart) + pasted + box.value.slice(box.selectionEnd);
   void loadSource({ kind: 'paste', name: 'pasted', text, held: true });
 }
