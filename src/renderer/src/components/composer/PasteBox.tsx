@@ -12,7 +12,7 @@ import { formatBytes, cutMiddle } from '../../lib/format';
  * (9.3 MB) 17 s and 6 s a key. 100,000 characters (about 2,300 such lines) keeps both under a
  * frame or two's worth of waiting.
  */
-export const HELD_PASTE_CHARS = 100_000;
+const HELD_PASTE_CHARS = 100_000;
 /** A held paste up to this long may be opened in the box to edit: 10,000 lines' 1.4 s once and 145 ms a key, slow but workable for a fix. */
 const EDITABLE_PASTE_CHARS = 500_000;
 /** The lines a held paste shows, to tell what was pasted. */
