@@ -25,6 +25,7 @@ import { fetchListAt, isListType } from './list-at';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
 import { decodeListFile, notAList } from '../shared/urllist/decode';
+import { partForPane } from '../shared/shown';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -249,10 +250,12 @@ export function createServices(opts: ServicesOptions): Services {
       return { job: store.getJob(id) ?? job, targets };
     },
 
-    targetResult: ({ id, idx }) => {
+    targetResult: ({ id, idx, line, whole }) => {
       const t = store.targetResult(id, idx);
       if (!t) throw notFound(`Target ${idx + 1} of this job`);
-      return t;
+      if (!t.result || whole) return t;
+      const { content, part } = partForPane(t.result, t.options?.mode, line);
+      return { ...t, result: { ...t.result, content }, ...(part ? { part } : {}) };
     },
 
     cancelJob: ({ id }) => ({ cancelled: runner.cancel(id) }),

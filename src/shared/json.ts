@@ -90,3 +90,15 @@ const LINE_ENDS_IN_STRINGS = /[\u0085\u2028\u2029]/g;
  */
 export const jsonLine = (value: unknown): string =>
   JSON.stringify(value).replace(LINE_ENDS_IN_STRINGS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** JSON text laid out, every number as written (layoutJson), or null when it is not JSON. */
+export function prettyJson(text: string): string | null {
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return null;
+  try {
+    JSON.parse(t);
+  } catch {
+    return null;
+  }
+  return layoutJson(t) ?? null;
+}

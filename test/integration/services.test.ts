@@ -12,6 +12,7 @@ import { dispatch } from '../../src/main/ipc/dispatch';
 import type { Envelope, EventName, Method, Res } from '../../src/shared/ipc/contract';
 import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
+import { MAX_SHOWN_TEXT } from '../../src/shared/shown';
 
 let site: Site;
 /** The User-Agent of each request for /ua, in order. */
@@ -22,6 +23,10 @@ const resolvers = (): { promise: Promise<void>; resolve: () => void } => {
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 };
+/** 60,000 lines (3.4 MB, 3.5 MB as UTF-8: each line has an "é"): longer than the 1 MiB the pane shows. */
+const LEDGER = Array.from({ length: 60_000 }, (_, i) => `Line ${i + 1}: a ledger entry of goods, café weights and prices.`).join('\n');
+/** An array of 40,000 objects (1.9 MB), laid out by the pane over 240,000 lines. */
+const BIG_JSON = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ n: i, name: `item ${i}`, tags: ['a', 'b'] })));
 const held = resolvers();
 const holdRelease = resolvers();
 const listHeld = resolvers();
@@ -46,6 +51,8 @@ beforeAll(async () => {
       listHeld.resolve();
       void listRelease.promise.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/9\n`));
     },
+    '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LEDGER),
+    '/big.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_JSON),
     '/ua': (req, res) => {
       agents.push(String(req.headers['user-agent']));
       res.writeHead(200, { 'content-type': 'text/plain' }).end('recorded');
@@ -166,6 +173,36 @@ describe('services over the contract', () => {
       targets: [{ url: `${site.base}/article/1` }, { url: `${site.base}/missing/1` }, { url: `${site.base}/data/1.json`, options: { jq: '.items | length' } }],
     });
     expect(again).toEqual({ id, reused: true });
+  });
+
+  test('a long result crosses as the part the pane shows, with its size; a hit far in gets the part around its line; the whole only when asked', async () => {
+    const r = rig();
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/ledger.txt` }, { url: `${site.base}/big.json` }, { url: `${site.base}/article/1` }] });
+    await until(r, id);
+    const first = await r.call('targetResult', { id, idx: 0 });
+    expect(first.result?.content).toBe(LEDGER.slice(0, MAX_SHOWN_TEXT));
+    expect(first.part).toEqual({ from: 0, firstLine: 1, length: LEDGER.length, laidOut: false });
+    expect(first.bytes).toBe(Buffer.byteLength(LEDGER));
+    // Line 50,000 lies 2.9 MB in: the part starts at a line's start before it and holds it.
+    const atHit = await r.call('targetResult', { id, idx: 0, line: 50_000 });
+    const part = atHit.part!;
+    expect(part.from).toBeGreaterThan(MAX_SHOWN_TEXT);
+    expect(atHit.result?.content).toBe(LEDGER.slice(part.from, part.from + MAX_SHOWN_TEXT));
+    expect(atHit.result?.content.startsWith(`Line ${part.firstLine}: `)).toBe(true);
+    expect(atHit.result?.content).toContain('\nLine 50000: ');
+    const whole = await r.call('targetResult', { id, idx: 0, whole: true });
+    expect(whole.result?.content).toBe(LEDGER);
+    expect(whole.part).toBeUndefined();
+    // JSON as the pane shows it, laid out: its first part of lines, not a cut document.
+    const json = await r.call('targetResult', { id, idx: 1 });
+    const stored = (await r.call('targetResult', { id, idx: 1, whole: true })).result?.content ?? '';
+    expect(json.part).toEqual({ from: 0, firstLine: 1, length: stored.length, laidOut: true });
+    expect(json.result?.content.startsWith('[\n  {\n    "n": 0,')).toBe(true);
+    expect(json.result?.content.length).toBe(MAX_SHOWN_TEXT);
+    // A result the pane shows whole crosses whole, with no part.
+    const short = await r.call('targetResult', { id, idx: 2 });
+    expect(short.part).toBeUndefined();
+    expect(short.result?.content.length).toBeGreaterThan(0);
   });
 
   test('typed errors reach the caller: no targets, too many targets, not found, bad payloads', async () => {

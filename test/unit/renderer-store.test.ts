@@ -13,9 +13,9 @@ import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValu
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
-import { prettyJson } from '../../src/renderer/src/lib/markdown';
+import { prettyJson } from '../../src/shared/json';
 import { pageLinesFrom, pageSegments } from '../../src/renderer/src/lib/pages';
-import { MAX_SHOWN_TEXT, shownPart } from '../../src/renderer/src/lib/shown';
+import { MAX_SHOWN_TEXT, shownPart } from '../../src/shared/shown';
 import { failureBesideReason, shownFailure } from '../../src/shared/reasons';
 import { blocked, pageError, timeoutError } from '../../src/main/fetch/errors';
 

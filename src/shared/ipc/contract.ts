@@ -59,6 +59,14 @@ export const BrowserInfoSchema = z.discriminatedUnion('ok', [
 ]);
 export type BrowserInfoView = z.infer<typeof BrowserInfoSchema>;
 
+/**
+ * Of a result longer than the pane shows (MAX_SHOWN_TEXT), the part that crossed: `content`
+ * holds it, from character `from` (line `firstLine`) of `length` (JSON `laidOut` first, as the
+ * pane shows it). Sent whole, a 40 MB result froze the window for ~9 s to show its first MiB.
+ */
+export const ResultPartSchema = z.object({ from: z.number().int().min(0), firstLine: z.number().int().min(1), length: z.number().int().min(0), laidOut: z.boolean() });
+export type ResultPart = z.infer<typeof ResultPartSchema>;
+
 export const ListFileSchema = z.object({ name: z.string(), text: z.string(), bytes: z.number() });
 
 export const invokeContract = {
@@ -81,9 +89,13 @@ export const invokeContract = {
     req: z.object({ id: JobId }).strict(),
     res: z.object({ job: JobSchema, targets: z.array(TargetRowSchema) }),
   },
+  /**
+   * A target with its result: whole when the pane shows it whole or `whole` asks (Copy), else
+   * the part the pane shows, around `line` (a search hit's) when given, with `part` saying so.
+   */
   targetResult: {
-    req: z.object({ id: JobId, idx: z.number().int().min(0).max(MAX_SUBMIT_TARGETS) }).strict(),
-    res: TargetStatusSchema,
+    req: z.object({ id: JobId, idx: z.number().int().min(0).max(MAX_SUBMIT_TARGETS), line: z.number().int().min(1).optional(), whole: z.boolean().optional() }).strict(),
+    res: TargetStatusSchema.extend({ part: ResultPartSchema.optional() }),
   },
   cancelJob: { req: z.object({ id: JobId }).strict(), res: z.object({ cancelled: z.boolean() }) },
   deleteJob: { req: z.object({ id: JobId }).strict(), res: z.object({ deleted: z.boolean() }) },

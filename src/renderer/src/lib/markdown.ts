@@ -1,6 +1,5 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
-import { layoutJson } from '../../../shared/json';
 
 // Markdown past this size is shown as text: marked takes ~1 s per few MB on the window's
 // thread, and a result can be 8 MiB.
@@ -62,14 +61,3 @@ export function renderMarkdown(md: string): string {
   });
 }
 
-/** JSON text laid out, every number as written (shared/json.ts), or null when it is not JSON. */
-export function prettyJson(text: string): string | null {
-  const t = text.trimStart();
-  if (!t.startsWith('{') && !t.startsWith('[')) return null;
-  try {
-    JSON.parse(t);
-  } catch {
-    return null;
-  }
-  return layoutJson(t) ?? null;
-}

@@ -89,12 +89,21 @@ export async function openResult(idx: number): Promise<void> {
   if (!jobId) return;
   get().selectRow(idx);
   get().setResultLoading(true);
+  // A search hit's line: past the part the pane shows first, main sends the part around it.
+  const focus = get().focus;
+  const line = focus && focus.jobId === jobId && focus.idx === idx ? focus.line : undefined;
   try {
-    const status = await window.sift.targetResult({ id: jobId, idx });
+    const status = await window.sift.targetResult(line === undefined ? { id: jobId, idx } : { id: jobId, idx, line });
     get().setResult(jobId, idx, status);
   } catch (err) {
     get().setResultError(toUserError(err));
   }
+}
+
+/** A result's whole content, for Copy: the pane was sent only the part it shows. */
+export async function wholeResult(jobId: string, idx: number): Promise<string> {
+  const status = await window.sift.targetResult({ id: jobId, idx, whole: true });
+  return status.result?.content ?? '';
 }
 
 export async function cancelJob(id: string): Promise<void> {

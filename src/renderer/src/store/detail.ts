@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
-import { isCutShort, isUnfinished, type TargetRow, type TargetState, type TargetStatus } from '../../../shared/types';
+import { isCutShort, isUnfinished, type TargetRow, type TargetState } from '../../../shared/types';
+import type { Res } from '../../../shared/ipc/contract';
 import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
 import { isLive } from '../lib/jobs';
@@ -16,8 +17,8 @@ export interface DetailSlice {
   /** Changes that arrived while jobDetail was in flight, applied over its answer. */
   pendingRows: TargetRow[];
   selectedIdx: number | null;
-  /** The selected row's full result, when fetched. */
-  result: { jobId: string; idx: number; status: TargetStatus } | null;
+  /** The selected row's result, when fetched: whole, or the part the pane shows (status.part). */
+  result: { jobId: string; idx: number; status: Res<'targetResult'> } | null;
   resultLoading: boolean;
   resultError: UserError | null;
   /** The table shows the rows with this status, this reason and this warning ('all' / '' for every one). */
@@ -31,7 +32,7 @@ export interface DetailSlice {
   setDetailError(jobId: string, err: UserError): void;
   applyRows(jobId: string, rows: TargetRow[]): void;
   selectRow(idx: number | null): void;
-  setResult(jobId: string, idx: number, status: TargetStatus): void;
+  setResult(jobId: string, idx: number, status: Res<'targetResult'>): void;
   setResultLoading(loading: boolean): void;
   setResultError(err: UserError | null): void;
   clearDetail(): void;

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS } from '../../../../shared/reasons';
 import { useStore } from '../../store';
-import { openResult } from '../../store/actions';
+import { openResult, wholeResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
 import { detailJobEnded, isFiltered, rowMatches } from '../../store/detail';
 import { filterName } from '../jobs/TargetTable';
@@ -40,6 +40,7 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
     );
   }
   const status = result?.idx === idx ? result.status : null;
+  const jobId = result?.jobId;
   return (
     // Named, so a screen reader's list of landmarks says "Result", not a bare "complementary".
     <aside className="result-pane" aria-label="Result" data-testid="result-pane" data-idx={idx}>
@@ -67,7 +68,15 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
       )}
       {loading && <p className="muted">Loading the result…</p>}
       {error && <ErrorMessage error={error} />}
-      {status?.result && <ResultView result={status.result} mode={status.options?.mode} bytes={status.bytes} focus={focus ? { needle: focus.needle, line: focus.line } : undefined} />}
+      {status?.result && jobId && (
+        <ResultView
+          result={status.result}
+          mode={status.options?.mode}
+          bytes={status.bytes}
+          part={status.part && { ...status.part, whole: () => wholeResult(jobId, idx) }}
+          focus={focus ? { needle: focus.needle, line: focus.line } : undefined}
+        />
+      )}
     </aside>
   );
 }

@@ -1,36 +1,14 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
-import { isPlainText, type Mode, type Result } from '../../../../shared/types';
-import { MAX_RENDERED_MARKDOWN, prettyJson, renderMarkdown } from '../../lib/markdown';
+import type { Mode, Result } from '../../../../shared/types';
+import type { ResultPart } from '../../../../shared/ipc/contract';
+import { prettyJson } from '../../../../shared/json';
+import { MAX_RENDERED_MARKDOWN, renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
-import { MAX_SHOWN_TEXT, shownPart, type Shown } from '../../lib/shown';
+import { MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
 import { emptyResultText } from '../../../../shared/empty';
 import { MetaTable } from './MetaTable';
-
-type Shape = 'markdown' | 'json' | 'text';
-
-function shapeOf(mode: Mode | undefined, result: Result): Shape {
-  const type = typeof result.meta?.content_type === 'string' ? result.meta.content_type : '';
-  if (mode === 'meta') return 'json';
-  // A feed (RSS, Atom, JSON Feed) was read into its entries: Markdown, or as asked.
-  if (result.meta?.feed) return mode === undefined || mode === 'markdown' ? 'markdown' : 'text';
-  // jq -r's lines (text asked of a jq program) are text, though the document was JSON.
-  if (result.meta?.jq_raw) return 'text';
-  // By what Sift read it as, too: JSON sent as text/html is JSON.
-  if (/json/i.test(type) || result.meta?.kind === 'json') return 'json';
-  // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
-  // one code. It reads as laid out, with its pages marked.
-  if (result.meta?.kind === 'pdf') return 'text';
-  // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
-  // and an XML file lost its tags.
-  if (isPlainText(result.meta)) return 'text';
-  // grep's lines, as grep prints them: read as Markdown, matches a line apart ran into one
-  // paragraph, and the "--" between two groups of context made the line above it a heading.
-  if (typeof result.meta?.matches === 'number') return 'text';
-  if (mode === undefined || mode === 'markdown') return 'markdown';
-  return 'text';
-}
 
 /**
  * A link to a place in the result ("#fn-1", a footnote's) scrolls there itself: followed by the
@@ -56,29 +34,38 @@ const SHAPE_NAMES: Record<Shape, string> = { markdown: 'Markdown', json: 'JSON',
 /**
  * The whole result to the clipboard, as stored and as an export writes it (Markdown as its
  * source): selecting it by hand took one screen at a time, and past the first MiB the pane
- * does not show it at all. What happened stays beside the button until the result changes.
+ * does not show it at all. A long result's pane holds only the part it shows: `whole` fetches
+ * the rest first. What happened stays beside the button until the result changes.
  */
-function CopyButton({ text, what, bytes }: { text: string; what: string; bytes: number }): React.JSX.Element {
-  const [outcome, setOutcome] = useState<{ of: string; error?: string } | null>(null);
-  const shown = outcome?.of === text ? outcome : null;
+function CopyButton({ shown, whole, what, bytes }: { shown: string; whole?: () => Promise<string>; what: string; bytes: number }): React.JSX.Element {
+  const [outcome, setOutcome] = useState<{ of: string; busy?: boolean; error?: string } | null>(null);
+  const now = outcome?.of === shown ? outcome : null;
   const copy = (): void => {
-    const done = (error?: string): void => setOutcome({ of: text, error });
-    if (!navigator.clipboard) return done('this window has no clipboard');
-    navigator.clipboard.writeText(text).then(
+    const done = (error?: string): void => setOutcome({ of: shown, error });
+    const clipboard = navigator.clipboard as Clipboard | undefined;
+    if (!clipboard) return done('this window has no clipboard');
+    if (whole) setOutcome({ of: shown, busy: true });
+    (whole ? whole() : Promise.resolve(shown)).then((text) => clipboard.writeText(text)).then(
       () => done(),
-      (e: unknown) => done(e instanceof Error && e.message ? e.message.replace(/\.$/, '') : 'the system refused'),
+      (e: unknown) => done(copyError(e)),
     );
   };
   return (
     <>
-      <button type="button" className="link-button" onClick={copy} title={`Copy the whole result (${what}) to the clipboard`} data-testid="result-copy">
+      <button type="button" className="link-button" onClick={copy} disabled={now?.busy} title={`Copy the whole result (${what}) to the clipboard`} data-testid="result-copy">
         Copy
       </button>
-      <span className={shown?.error ? 'warn-text' : 'muted'} role="status" data-testid="result-copy-status">
-        {shown && (shown.error ? `Could not copy: ${shown.error}. Select the text and press Ctrl+C, or export the job.` : `Copied ${formatBytes(bytes)}`)}
+      <span className={now?.error ? 'warn-text' : 'muted'} role="status" data-testid="result-copy-status">
+        {now && (now.busy ? `Copying ${formatBytes(bytes)}…` : now.error ? `Could not copy: ${now.error}. Select the text and press Ctrl+C, or export the job.` : `Copied ${formatBytes(bytes)}`)}
       </span>
     </>
   );
+}
+
+/** Why a copy failed, in the clipboard's words or main's (the whole result could not be read). */
+function copyError(e: unknown): string {
+  const message = typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : '';
+  return message ? message.replace(/\.$/, '') : 'the system refused';
 }
 
 /** Where to scroll to and what to highlight: a search hit's words on their line. */
@@ -87,23 +74,31 @@ export interface ViewFocus {
   line: number;
 }
 
+/** Of a long result, the part the pane holds (`result.content`) and how to fetch the whole. */
+export type ViewPart = ResultPart & { whole: () => Promise<string> };
+
 /**
  * A result as the user reads it: markdown rendered (sanitized), JSON pretty, else text; then its meta.
- * `bytes` is its size as stored (UTF-8), when the job stored it.
+ * `bytes` is its size as stored (UTF-8), when the job stored it; `part`, when the content is only the part shown.
  */
-export function ResultView({ result, mode, focus, bytes }: { result: Result; mode?: Mode; focus?: ViewFocus; bytes?: number }): React.JSX.Element {
+export function ResultView({ result, mode, focus, bytes, part }: { result: Result; mode?: Mode; focus?: ViewFocus; bytes?: number; part?: ViewPart }): React.JSX.Element {
   const shape = shapeOf(mode, result);
   const [source, setSource] = useState(false);
-  const tooBig = result.content.length > MAX_RENDERED_MARKDOWN;
+  const tooBig = part !== undefined || result.content.length > MAX_RENDERED_MARKDOWN;
   const html = useMemo(() => (shape === 'markdown' && !source && !tooBig ? renderMarkdown(result.content) : null), [shape, source, tooBig, result.content]);
   const needle = focus?.needle;
   const line = focus?.line;
+  // By value: the pane makes a new part at each render, and a new `shown` highlights again.
+  const partFrom = part?.from;
+  const partLine = part?.firstLine;
   const shown = useMemo((): Shown => {
     if (html !== null) return { text: '', from: 0, firstLine: 1 };
+    // Main cut it (and laid out JSON) as shownPart would.
+    if (partFrom !== undefined && partLine !== undefined) return { text: result.content, from: partFrom, firstLine: partLine };
     if (shape !== 'json') return shownPart(result.content, line);
     // A hit's line is the stored content's; pretty JSON has its own lines.
     return shownPart(prettyJson(result.content) ?? result.content);
-  }, [html, shape, result.content, line]);
+  }, [html, shape, result.content, line, partFrom, partLine]);
   const text = shown.text;
   const pageLines = result.meta?.page_lines;
   const pages = useMemo(
@@ -113,7 +108,7 @@ export function ResultView({ result, mode, focus, bytes }: { result: Result; mod
   // The job stored the size: encoding a 40 MB result again to count it held this thread for
   // 2 to 5.5 s of the 9.6 s it froze on a loaded 2-core machine. A preview has no stored size.
   const size = useMemo(() => (bytes && bytes > 0 ? bytes : new TextEncoder().encode(result.content).length), [bytes, result.content]);
-  const cut = html === null && result.content.length > MAX_SHOWN_TEXT;
+  const cut = part !== undefined || (html === null && result.content.length > MAX_SHOWN_TEXT);
   const root = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState<string | null>(null);
   // After the content is on screen: scroll to the match and highlight it.
@@ -123,8 +118,8 @@ export function ResultView({ result, mode, focus, bytes }: { result: Result; mod
       return;
     }
     // In a part shown from further on, the hit's line and the occurrences before it count from there.
-    const part = html === null && shown.from > 0;
-    setFound(highlightMatch(root.current, part ? text : result.content, needle, part ? line - shown.firstLine + 1 : line));
+    const later = html === null && shown.from > 0;
+    setFound(highlightMatch(root.current, later ? text : result.content, needle, later ? line - shown.firstLine + 1 : line));
     return clearHighlight;
   }, [html, text, needle, line, result.content, shown]);
 
@@ -143,7 +138,7 @@ export function ResultView({ result, mode, focus, bytes }: { result: Result; mod
             </button>
           )}
           {shape === 'markdown' && tooBig && <span className="muted">Shown as source: too big to render</span>}
-          {result.content !== '' && <CopyButton text={result.content} what={SHAPE_NAMES[shape]} bytes={size} />}
+          {result.content !== '' && <CopyButton shown={result.content} whole={part?.whole} what={SHAPE_NAMES[shape]} bytes={size} />}
         </span>
       </div>
       {result.content === '' ? (
