@@ -297,7 +297,11 @@ export function createServices(opts: ServicesOptions): Services {
     },
 
     // The pipeline enforces the deadline itself; a preview has nothing else to abort it.
-    preview: ({ target }) => fetcher.fetchTarget(new AbortController().signal, DESKTOP, target as Target),
+    preview: async ({ target }) => {
+      const result = await fetcher.fetchTarget(new AbortController().signal, DESKTOP, target as Target);
+      // Counted here, natively: the pane encoded a 40 MB preview again to print its size.
+      return { ...result, bytes: Buffer.byteLength(result.content) };
+    },
 
     checkOptions: async ({ options }) => {
       const problem = await optionsProblem(options, fetcher);

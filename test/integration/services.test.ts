@@ -494,6 +494,10 @@ describe('services over the contract', () => {
     const r = rig();
     const res = await r.call('preview', { target: { url: `${site.base}/article/5`, options: { mode: 'text' } } });
     expect(res.content).toContain('Paragraph 1 of article 5');
+    // Its size as a job would store it: the pane encoded the whole content again to count it.
+    const ledger = await r.call('preview', { target: { url: `${site.base}/ledger.txt` } });
+    expect(ledger.bytes).toBe(Buffer.byteLength(ledger.content));
+    expect(ledger.bytes).toBeGreaterThan(ledger.content.length);
     expect((await r.call('listJobs')).jobs.length).toBe(0);
     const blocked = await r.raw('preview', { target: { url: 'http://10.9.8.7/' } });
     expect(blocked).toMatchObject({ ok: false, error: { status: 403, message: 'blocked' } });

@@ -114,8 +114,8 @@ export const invokeContract = {
       .strict(),
     res: z.object({ id: z.string(), reused: z.boolean(), targets: z.number() }),
   },
-  /** Fetch one URL now, as the interactive caller (not a job). */
-  preview: { req: z.object({ target: TargetSchema }).strict(), res: ResultSchema },
+  /** Fetch one URL now, as the interactive caller (not a job); `bytes`: its size as a job stores it (UTF-8). */
+  preview: { req: z.object({ target: TargetSchema }).strict(), res: ResultSchema.extend({ bytes: z.number().int().min(0) }) },
   /** Check options before submitting (pages syntax, regex, jq program). */
   checkOptions: {
     req: z.object({ options: OptionsSchema }).strict(),

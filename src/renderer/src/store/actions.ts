@@ -484,8 +484,8 @@ export async function previewTarget(override: Options = {}): Promise<void> {
     return;
   }
   try {
-    const result = await window.sift.preview({ target: options ? { url: t.url, options } : { url: t.url } });
-    get().setPreview({ url: t.url, result });
+    const { bytes, ...result } = await window.sift.preview({ target: options ? { url: t.url, options } : { url: t.url } });
+    get().setPreview({ url: t.url, result, bytes });
   } catch (err) {
     get().setPreviewError(toUserError(err));
   }

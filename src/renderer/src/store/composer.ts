@@ -63,7 +63,7 @@ export interface ComposerSlice {
   listOptions: Options;
   /** Index into parsed.targets of the row the preview fetches. */
   previewIdx: number;
-  preview: { url: string; result: Result } | null;
+  preview: { url: string; result: Result; bytes: number } | null;
   previewLoading: boolean;
   previewError: UserError | null;
   /** An error about the list options (checkOptions), shown by the form. */

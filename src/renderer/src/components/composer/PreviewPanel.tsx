@@ -51,7 +51,7 @@ export function PreviewPanel(): React.JSX.Element | null {
         </span>
       </div>
       {error && <ErrorMessage error={error} testId="preview-error" />}
-      {shown && <ResultView result={shown.result} mode={options?.mode} />}
+      {shown && <ResultView result={shown.result} mode={options?.mode} bytes={shown.bytes} />}
     </section>
   );
 }

@@ -79,9 +79,9 @@ export type ViewPart = ResultPart & { whole: () => Promise<string> };
 
 /**
  * A result as the user reads it: markdown rendered (sanitized), JSON pretty, else text; then its meta.
- * `bytes` is its size as stored (UTF-8), when the job stored it; `part`, when the content is only the part shown.
+ * `bytes` is its size as stored (UTF-8); `part`, when the content is only the part shown.
  */
-export function ResultView({ result, mode, focus, bytes, part }: { result: Result; mode?: Mode; focus?: ViewFocus; bytes?: number; part?: ViewPart }): React.JSX.Element {
+export function ResultView({ result, mode, focus, bytes, part }: { result: Result; mode?: Mode; focus?: ViewFocus; bytes: number; part?: ViewPart }): React.JSX.Element {
   const shape = shapeOf(mode, result);
   const [source, setSource] = useState(false);
   const tooBig = part !== undefined || result.content.length > MAX_RENDERED_MARKDOWN;
@@ -105,9 +105,6 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
     () => (html === null && shape === 'text' ? pageSegments(text, pageLinesFrom(pageLines, shown.firstLine)) : null),
     [html, shape, text, pageLines, shown.firstLine],
   );
-  // The job stored the size: encoding a 40 MB result again to count it held this thread for
-  // 2 to 5.5 s of the 9.6 s it froze on a loaded 2-core machine. A preview has no stored size.
-  const size = useMemo(() => (bytes && bytes > 0 ? bytes : new TextEncoder().encode(result.content).length), [bytes, result.content]);
   const cut = part !== undefined || (html === null && result.content.length > MAX_SHOWN_TEXT);
   const root = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState<string | null>(null);
@@ -127,7 +124,7 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
     <div className="result-view" data-testid="result-view" data-shape={shape} data-highlight={found ?? undefined} ref={root}>
       <div className="result-toolbar">
         <span className="muted">
-          {SHAPE_NAMES[shape]} · {formatBytes(size)}
+          {SHAPE_NAMES[shape]} · {formatBytes(bytes)}
         </span>
         <span className="result-actions">
           {shape === 'markdown' && !tooBig && (
@@ -138,7 +135,7 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
             </button>
           )}
           {shape === 'markdown' && tooBig && <span className="muted">Shown as source: too big to render</span>}
-          {result.content !== '' && <CopyButton shown={result.content} whole={part?.whole} what={SHAPE_NAMES[shape]} bytes={size} />}
+          {result.content !== '' && <CopyButton shown={result.content} whole={part?.whole} what={SHAPE_NAMES[shape]} bytes={bytes} />}
         </span>
       </div>
       {result.content === '' ? (
