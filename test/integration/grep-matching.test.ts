@@ -119,4 +119,18 @@ describe('Chinese or Japanese words that a line end breaks in two', () => {
     expect((await grep('/wrapped-zh.txt', '第二行')).lines).toEqual([WRAPPED_ZH[2]]);
     expect((await grep('/app.log', 'full retrying')).lines).toEqual([]);
   });
+
+  test('a match across the break is one match, though both its lines are kept', async () => {
+    // Before: meta.matches said 2 for the one 整体方案, and sift fetch "2 matches, on page 2".
+    const pdf = await grep('/manual-zh.pdf', '整体方案');
+    expect(pdf.lines).toEqual(WRAPPED_ZH.slice(0, 2));
+    expect(pdf.err).toContain('1 match, on page 2');
+    const json = await sift('fetch', `${site.base}/wrapped-zh.txt`, '--grep', '整体|第二行', '--json', '--db', db);
+    const meta = (JSON.parse(json.out) as { meta: { matches: number } }).meta;
+    // The word over the break and the line that holds 第二行: two matches on three lines.
+    expect(meta.matches).toBe(2);
+    // A match on a line of its own, beside one across its break, still counts apart.
+    const both = await sift('fetch', `${site.base}/wrapped-zh.txt`, '--grep', '网络|的整体', '--json', '--db', db);
+    expect((JSON.parse(both.out) as { content: string; meta: { matches: number } }).meta.matches).toBe(1);
+  });
 });

@@ -115,13 +115,17 @@ const dotlessI = (s) => (TURKISH_I.test(s) ? s.replace(/[\u0130\u0131]/g, 'i') :
  * columns) ends anywhere, inside a word too: 整体方案 matched neither "…部件的整" nor
  * "体方案…" under it. Two lines whose break falls between two wide characters (the class
  * segment-breaks.ts gives, the rule a browser joins such lines by) are matched as one line
- * too, and a match across the break keeps both. The hits, in order.
+ * too, and a match across the break keeps both. The hits, in order, and how many matching
+ * lines they are: the two halves of a broken line count once, as grep -c counts the line
+ * joined (整体方案 over a break was "2 matches").
  */
 function acrossWideBreaks(lines, hits, wideClass, re) {
   const ends = new RegExp(`${wideClass}[ \\t]*$`, 'u');
   const starts = new RegExp(`^[ \\t]*${wideClass}`, 'u');
   const all = new RegExp(re.source, `${re.flags}g`);
   const found = new Set(hits);
+  // Breaks matched across where neither line matched alone: two lines kept, one line matching.
+  let across = 0;
   for (let i = 0; i + 1 < lines.length; i++) {
     if ((found.has(i) && found.has(i + 1)) || !ends.test(lines[i]) || !starts.test(lines[i + 1])) continue;
     const head = lines[i].replace(/[ \t]+$/, '');
@@ -129,6 +133,7 @@ function acrossWideBreaks(lines, hits, wideClass, re) {
     all.lastIndex = 0;
     for (let m = all.exec(joined); m !== null && m.index < head.length; m = all.exec(joined)) {
       if (m.index + m[0].length > head.length) {
+        if (!found.has(i) && !found.has(i + 1)) across++;
         found.add(i);
         found.add(i + 1);
         break;
@@ -136,7 +141,8 @@ function acrossWideBreaks(lines, hits, wideClass, re) {
       if (m[0].length === 0) all.lastIndex++;
     }
   }
-  return found.size === hits.length ? hits : [...found].sort((a, b) => a - b);
+  if (found.size === hits.length) return { hits, count: hits.length };
+  return { hits: [...found].sort((a, b) => a - b), count: hits.length + across };
 }
 
 // With origins, also where the output came from: `hits`, the index of every matching line
@@ -181,9 +187,10 @@ function grep({ text, read, pattern, words, flags, context, origins, wideClass }
     const line = lines[i];
     if (holds(line) || (readLines && readLines[i] !== line && holds(readLines[i]))) hits.push(i);
   }
-  if (wideClass) hits = acrossWideBreaks(lines, hits, wideClass, wide ?? re);
+  let count = hits.length;
+  if (wideClass) ({ hits, count } = acrossWideBreaks(lines, hits, wideClass, wide ?? re));
   const where = (from) => (origins ? { hits, from } : {});
-  if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: hits.length, ...where(hits) };
+  if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: count, ...where(hits) };
   // grep -C 2: each hit with 2 lines either side; overlapping windows merge; groups are
   // separated by a line "--".
   const C = 2;
@@ -203,7 +210,7 @@ function grep({ text, read, pattern, words, flags, context, origins, wideClass }
     }
     end = Math.max(end, last);
   }
-  return { output: out.join('\n'), matches: hits.length, ...where(from) };
+  return { output: out.join('\n'), matches: count, ...where(from) };
 }
 
 parentPort.on('message', async (msg) => {
