@@ -1,5 +1,5 @@
 import { isCutShort, isUnfinished, pagesReadText, storeStopOf, waitingText, type Job, type PagesRead, type TargetRow, type TargetWait } from '../shared/types';
-import { shownFailure, warningLabel } from '../shared/reasons';
+import { FOUND_NOTHING, shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
 import { countWith } from '../shared/count';
 import { forTerminal } from './terminal';
@@ -42,10 +42,8 @@ const SAY_WAIT_AGAIN_MS = 30_000;
 export class Progress {
   private done = 0;
   private failed = 0;
-  /** Done targets with warnings (a thin page, a PDF without text): ok, but maybe not what was wanted. */
-  private warned = 0;
-  /** Done targets that came from an archived copy (--recover): ok, but not the live page. */
-  private recovered = 0;
+  /** The done targets' warnings, which the line sums up (okNotes). */
+  private ok: WarningFields[] = [];
   /**
    * Of the failed, the ended job's targets stopped mid-way (Job.targetsCutShort: in flight at
    * a cancel or a close). The final line counts them apart, as sift status does: Ctrl-C's
@@ -95,10 +93,7 @@ export class Progress {
     if (row.status !== 'done' && row.status !== 'failed') return;
     this.done++;
     if (row.status === 'failed') this.failed++;
-    else {
-      if (hasOtherWarnings(row)) this.warned++;
-      if (isRecovered(row)) this.recovered++;
-    }
+    else if (row.warnings?.length) this.ok.push({ status: row.status, warnings: row.warnings });
     if (this.io.isTTY) {
       this.draw(false);
     } else {
@@ -160,7 +155,7 @@ export class Progress {
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
     const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : this.reading && left > 0 ? ` ${pagesReadText(this.reading.pagesRead)}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${formatCount(this.current + 1)}${waiting}` : '';
-    const notes = [this.recovered ? `${formatCount(this.recovered)} from an archive` : '', this.warned ? `${formatCount(this.warned)} with warnings` : ''].filter(Boolean);
+    const notes = okNotes(this.ok);
     const warned = notes.length ? ` (${notes.join(', ')})` : '';
     const cut = this.cutShort ? ` · stopped mid-way ${formatCount(this.cutShort)}` : '';
     const done = this.done - this.cutShort;
@@ -184,10 +179,7 @@ export class Progress {
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
     this.cutShort = job.targetsCutShort ?? 0;
-    if (rows) {
-      this.warned = okWithWarnings(rows);
-      this.recovered = okRecovered(rows);
-    }
+    if (rows) this.ok = [...rows];
     if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
     this.io.stderr.write(`${job.status}: ${this.line()}\n`);
   }
@@ -207,15 +199,29 @@ export class Progress {
 
 type WarningFields = Pick<TargetRow, 'status' | 'warnings'>;
 
-/** Done from an archived copy (--recover): counted apart, as "with warnings" hid how many came back so. */
-const isRecovered = (r: WarningFields): boolean => r.status === 'done' && r.warnings?.includes('recovered') === true;
-const hasOtherWarnings = (r: WarningFields): boolean => r.status === 'done' && r.warnings?.some((w) => w !== 'recovered') === true;
+/** Said apart from "with warnings": an archived copy, as "with warnings" hid how many came back so, and what FOUND_NOTHING lists. */
+const SAID_APART: readonly string[] = ['recovered', ...FOUND_NOTHING];
 
-/** How many targets are done with warnings (ok, but maybe not what was wanted), an archived copy aside. */
-export const okWithWarnings = (rows: readonly WarningFields[]): number => rows.filter(hasOtherWarnings).length;
+const okWith = (rows: readonly WarningFields[], warning: string): number => rows.filter((r) => r.status === 'done' && r.warnings?.includes(warning)).length;
 
-/** How many targets came back from an archived copy. */
-export const okRecovered = (rows: readonly WarningFields[]): number => rows.filter(isRecovered).length;
+/** How many targets are done with warnings (ok, but maybe not what was wanted), those said apart aside. */
+const okWithWarnings = (rows: readonly WarningFields[]): number =>
+  rows.filter((r) => r.status === 'done' && r.warnings?.some((w) => !SAID_APART.includes(w))).length;
+
+/**
+ * What the done targets' warnings add to a summary, each with its count: "1 from an archive",
+ * "2 with no match", "3 with warnings" (`warned` words the last).
+ */
+export function okNotes(rows: readonly WarningFields[], warned = 'with warnings'): string[] {
+  const recovered = okWith(rows, 'recovered');
+  const nothing = FOUND_NOTHING.map((w) => [w, okWith(rows, w)] as const).filter(([, n]) => n > 0);
+  const others = okWithWarnings(rows);
+  return [
+    ...(recovered ? [`${formatCount(recovered)} from an archive`] : []),
+    ...nothing.map(([w, n]) => `${formatCount(n)} with ${warningLabel(w)}`),
+    ...(others ? [`${formatCount(others)} ${warned}`] : []),
+  ];
+}
 
 /** " (thin page)" after a done target with warnings; "" without. */
 export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {

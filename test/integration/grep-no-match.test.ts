@@ -69,3 +69,15 @@ test("sift batch's exported file for the target says the same", async () => {
   expect(file).toBeDefined();
   expect(readFileSync(path.join(dir, file!), 'utf8')).toContain('No line matches /upload/, slashes included: if they wrap the pattern, as JavaScript code writes one, write upload instead');
 });
+
+test('sift batch whose grep matched no line on any target says how many had no match, in its last line and in sift status, not "with warnings"', async () => {
+  writeFileSync(path.join(tmp.dir, 'none.txt'), `${site.base}/app.log grep=timeout\n${site.base}/app.log grep="disk [0-9]{2}"\n`);
+  const r = await sift('batch', 'none.txt', '--db', db);
+  expect(r.code, r.err).toBe(0);
+  // Before: "done: 2/2 · ok 2 (2 with warnings) · failed 0", which read as something gone wrong.
+  expect(r.err).toMatch(/^done: 2\/2 · ok 2 \(2 with no match\) · failed 0 · /m);
+  expect(r.err).not.toContain('with warnings');
+  const id = /^job ([0-9a-f]+)/.exec(r.err)![1]!;
+  const status = await sift('status', id, '--db', db);
+  expect(status.out).toMatch(/, 2\/2 finished, 0 failed, 2 with no match, created /);
+});

@@ -10,7 +10,7 @@ import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { readableUrl } from '../../shared/readable-url';
 import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
-import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okRecovered, okWithWarnings, warningsNote } from '../progress';
+import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okNotes, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { forTerminal } from '../terminal';
 
@@ -82,14 +82,13 @@ no such job or the database cannot be read, 130 interrupted
         const { status, error, targetsTotal, targetsDone, createdAt } = j;
         io.stdout.write(`${jsonLine({ id, status, error, targetsTotal, targetsDone, createdAt })}\n`);
       } else {
-        const warned = okWithWarnings(rows);
-        const recovered = okRecovered(rows);
+        const notes = okNotes(rows, 'ok with warnings').map((n) => `, ${n}`).join('');
         // A target cut short (a crash, a cancel) is stored failed, so counted in targetsDone,
         // and is one of the "did not finish" said below: "168/5000 finished" then "4,833 of
         // 5,000 did not finish" counted it twice. It is told apart here.
         const cut = rows.filter(isCutShort).length;
         io.stdout.write(
-          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone - cut}/${j.targetsTotal} finished, ${j.targetsFailed - cut} failed${cut ? `, ${cut} stopped mid-way` : ''}${recovered ? `, ${recovered} from an archive` : ''}${warned ? `, ${warned} ok with warnings` : ''}, created ${formatWhen(j.createdAt)}\n`,
+          `job ${id}: ${j.status}${j.error ? ` (${j.error})` : ''}, ${j.targetsDone - cut}/${j.targetsTotal} finished, ${j.targetsFailed - cut} failed${cut ? `, ${cut} stopped mid-way` : ''}${notes}, created ${formatWhen(j.createdAt)}\n`,
         );
       }
       for (const t of rows) {
