@@ -101,6 +101,17 @@ test('a grep that matches no line, a question nothing answers and a page with no
     ['1', 'no answer'],
     ['3', 'no links'],
   ]);
+  // The job's header counts what found nothing by what, apart from the warnings: "OK with
+  // warnings: no match 1, no answer 1" read as something gone wrong.
+  // Chips of one count come in no set order.
+  const nothing = () => page.locator('[data-testid="found-nothing-summary"] [data-testid="warning-chip"]').allTextContents();
+  await expect.poll(async () => (await nothing()).sort()).toEqual(['no answer 1', 'no match 1']);
+  expect(await page.getByTestId('found-nothing-summary').textContent()).toMatch(/^Found nothing/);
+  expect(await page.getByTestId('warning-summary').textContent()).toMatch(/^OK with warnings\s*no links\s*1$/);
+  await page.locator('[data-testid="found-nothing-summary"] [data-warning="no_match"]').click();
+  await expect.poll(() => page.getByTestId('target-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-idx')))).toEqual(['0']);
+  await page.locator('[data-testid="found-nothing-summary"] [data-warning="no_match"]').click();
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(4);
   await open(0);
   await expect.poll(() => page.getByTestId('result-empty').textContent()).toMatch(/^No line matches the grep expression: the page was read, and nothing in it matched\. .*\(\?i\) at its start ignores case\.$/);
   await page.screenshot({ path: screenshotPath('ui-modes-no-match') });

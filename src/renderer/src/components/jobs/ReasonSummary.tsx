@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
+import { FOUND_NOTHING, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { reasonCounts, warningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
@@ -20,20 +20,22 @@ const pairs = (key: string): [string, number][] =>
  * Why the job's targets failed: one chip per reason with its count. A chip filters the
  * table to that reason; "Retry these" starts a fresh job from that reason's targets. Then
  * the targets that are ok with warnings (a thin page, a PDF without text), one chip per
- * warning, which filters the table to them.
+ * warning, which filters the table to them; those whose grep, question or jq program found
+ * nothing apart (FOUND_NOTHING), as that is an answer, not a fault.
  */
 export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null {
   // Strings, so the header re-renders only when a count changes, not on every row event.
   const key = useStore((s) => (s.detailJobId === id ? reasonCounts(s.rows).map(([r, n]) => `${r}:${n}`).join(',') : ''));
   const warnKey = useStore((s) => (s.detailJobId === id ? warningCounts(s.rows).map(([w, n]) => `${w}:${n}`).join(',') : ''));
   const active = useStore((s) => s.filterReason);
-  const activeWarning = useStore((s) => s.filterWarning);
   const live = useStore((s) => (s.jobs[id] ? isLive(s.jobs[id]) : false));
   const setFilter = useStore((s) => s.setFilter);
   const [retry, setRetry] = useState<Reason | null>(null);
   if (!key && !warnKey) return null;
   const counts = pairs(key) as [Reason, number][];
-  const warnings = pairs(warnKey);
+  const all = pairs(warnKey);
+  const nothing = all.filter(([w]) => FOUND_NOTHING.includes(w));
+  const warnings = all.filter(([w]) => !FOUND_NOTHING.includes(w));
   return (
     <div className="reason-summary" data-testid="reason-summary">
       {counts.length > 0 && (
@@ -68,27 +70,36 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
           Retry these…
         </FocusSafeButton>
       )}
-      {warnings.length > 0 && (
-        <span className="reason-group" data-testid="warning-summary">
-          <span className="muted reason-summary-label">OK with warnings</span>
-          {warnings.map(([w, n]) => (
-            <button
-              key={w}
-              type="button"
-              className={`warning-chip${activeWarning === w ? ' active' : ''}`}
-              aria-pressed={activeWarning === w}
-              aria-label={`${warningLabel(w)}: ${counted(n, 'target')}`}
-              title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
-              onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
-              data-testid="warning-chip"
-              data-warning={w}
-            >
-              {warningLabel(w)} <strong>{n.toLocaleString()}</strong>
-            </button>
-          ))}
-        </span>
-      )}
+      <WarningChips label="Found nothing" warnings={nothing} testId="found-nothing-summary" />
+      <WarningChips label="OK with warnings" warnings={warnings} testId="warning-summary" />
       {retry && <RetryDialog jobId={id} reason={retry} count={counts.find(([r]) => r === retry)?.[1] ?? 0} onClose={() => setRetry(null)} />}
     </div>
+  );
+}
+
+/** One chip per warning with its count, under `label`; a chip filters the table to its targets. */
+function WarningChips({ label, warnings, testId }: { label: string; warnings: [string, number][]; testId: string }): React.JSX.Element | null {
+  const activeWarning = useStore((s) => s.filterWarning);
+  const setFilter = useStore((s) => s.setFilter);
+  if (warnings.length === 0) return null;
+  return (
+    <span className="reason-group" data-testid={testId}>
+      <span className="muted reason-summary-label">{label}</span>
+      {warnings.map(([w, n]) => (
+        <button
+          key={w}
+          type="button"
+          className={`warning-chip${activeWarning === w ? ' active' : ''}`}
+          aria-pressed={activeWarning === w}
+          aria-label={`${warningLabel(w)}: ${counted(n, 'target')}`}
+          title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
+          onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
+          data-testid="warning-chip"
+          data-warning={w}
+        >
+          {warningLabel(w)} <strong>{n.toLocaleString()}</strong>
+        </button>
+      ))}
+    </span>
   );
 }
