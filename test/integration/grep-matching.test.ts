@@ -3,14 +3,11 @@
  * the CLI's own path (sift fetch in this process: fetcher, compute worker, store) against a
  * loopback site.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { siftInProcess } from '../helpers/cli-main';
+import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
-import { tempDir } from '../helpers/store';
 
 const text = (body: string) => (_q: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
 
@@ -26,7 +23,7 @@ const ZH_PDF = makePdf({ cjk: true, pages: [['前言'], WRAPPED_ZH] });
 const TURKISH = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul', 'İzmir'].join('\n');
 
 let site: Site;
-let tmp: ReturnType<typeof tempDir>;
+let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
@@ -35,10 +32,8 @@ beforeAll(async () => {
     '/wrapped-zh.txt': text(WRAPPED_ZH.join('\n')),
     '/manual-zh.pdf': (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(ZH_PDF),
   });
-  tmp = tempDir('sift-grep-matching-');
-  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
-  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-  db = path.join(tmp.dir, 'sift.db');
+  tmp = loopbackSift('sift-grep-matching-');
+  ({ sift, db } = tmp);
 }, 120_000);
 afterAll(async () => {
   await site.close();

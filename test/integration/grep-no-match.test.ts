@@ -7,12 +7,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { siftInProcess } from '../helpers/cli-main';
+import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { startSite, type Site } from '../helpers/sites';
-import { tempDir } from '../helpers/store';
 
 let site: Site;
-let tmp: ReturnType<typeof tempDir>;
+let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
@@ -23,10 +22,8 @@ beforeAll(async () => {
   site = await startSite({
     '/app.log': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LOG),
   });
-  tmp = tempDir('sift-grep-no-match-');
-  writeFileSync(path.join(tmp.dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20 }));
-  sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-  db = path.join(tmp.dir, 'sift.db');
+  tmp = loopbackSift('sift-grep-no-match-');
+  ({ sift, db } = tmp);
 }, 120_000);
 afterAll(async () => {
   await site.close();
