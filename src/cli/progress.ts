@@ -42,8 +42,8 @@ const SAY_WAIT_AGAIN_MS = 30_000;
 export class Progress {
   private done = 0;
   private failed = 0;
-  /** The done targets' warnings, which the line sums up (okNotes). */
-  private ok: WarningFields[] = [];
+  /** The done targets' warnings, counted as they come, which the line sums up (notesOf). */
+  private ok: OkTally = tallyOf([]);
   /**
    * Of the failed, the ended job's targets stopped mid-way (Job.targetsCutShort: in flight at
    * a cancel or a close). The final line counts them apart, as sift status does: Ctrl-C's
@@ -93,7 +93,7 @@ export class Progress {
     if (row.status !== 'done' && row.status !== 'failed') return;
     this.done++;
     if (row.status === 'failed') this.failed++;
-    else if (row.warnings?.length) this.ok.push({ status: row.status, warnings: row.warnings });
+    else tally(this.ok, row);
     if (this.io.isTTY) {
       this.draw(false);
     } else {
@@ -155,7 +155,7 @@ export class Progress {
     const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
     const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : this.reading && left > 0 ? ` ${pagesReadText(this.reading.pagesRead)}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${formatCount(this.current + 1)}${waiting}` : '';
-    const notes = okNotes(this.ok);
+    const notes = notesOf(this.ok);
     const warned = notes.length ? ` (${notes.join(', ')})` : '';
     const cut = this.cutShort ? ` · stopped mid-way ${formatCount(this.cutShort)}` : '';
     const done = this.done - this.cutShort;
@@ -179,7 +179,7 @@ export class Progress {
     this.done = job.targetsDone;
     this.failed = job.targetsFailed;
     this.cutShort = job.targetsCutShort ?? 0;
-    if (rows) this.ok = [...rows];
+    if (rows) this.ok = tallyOf(rows);
     if (this.io.isTTY) this.io.stderr.write('\r\x1b[2K');
     this.io.stderr.write(`${job.status}: ${this.line()}\n`);
   }
@@ -202,26 +202,46 @@ type WarningFields = Pick<TargetRow, 'status' | 'warnings'>;
 /** Said apart from "with warnings": an archived copy, as "with warnings" hid how many came back so, and what FOUND_NOTHING lists. */
 const SAID_APART: readonly string[] = ['recovered', ...FOUND_NOTHING];
 
-const okWith = (rows: readonly WarningFields[], warning: string): number => rows.filter((r) => r.status === 'done' && r.warnings?.includes(warning)).length;
-
-/** How many targets are done with warnings (ok, but maybe not what was wanted), those said apart aside. */
-const okWithWarnings = (rows: readonly WarningFields[]): number =>
-  rows.filter((r) => r.status === 'done' && r.warnings?.some((w) => !SAID_APART.includes(w))).length;
-
 /**
- * What the done targets' warnings add to a summary, each with its count: "1 from an archive",
- * "2 with no match", "3 with warnings" (`warned` words the last).
+ * How many done targets carry what a summary says apart: counted as each target ends, so the
+ * live line, redrawn up to 10 times a second, reads counts instead of going over every warned
+ * target of the job again.
  */
-export function okNotes(rows: readonly WarningFields[], warned = 'with warnings'): string[] {
-  const recovered = okWith(rows, 'recovered');
-  const nothing = FOUND_NOTHING.map((w) => [w, okWith(rows, w)] as const).filter(([, n]) => n > 0);
-  const others = okWithWarnings(rows);
+interface OkTally {
+  recovered: number;
+  /** Per FOUND_NOTHING warning. */
+  nothing: Map<string, number>;
+  /** With a warning not said apart (ok, but maybe not what was wanted). */
+  others: number;
+}
+
+function tally(t: OkTally, r: WarningFields): void {
+  if (r.status !== 'done' || !r.warnings?.length) return;
+  if (r.warnings.includes('recovered')) t.recovered++;
+  for (const w of FOUND_NOTHING) if (r.warnings.includes(w)) t.nothing.set(w, (t.nothing.get(w) ?? 0) + 1);
+  if (r.warnings.some((w) => !SAID_APART.includes(w))) t.others++;
+}
+
+function tallyOf(rows: readonly WarningFields[]): OkTally {
+  const t: OkTally = { recovered: 0, nothing: new Map(), others: 0 };
+  for (const r of rows) tally(t, r);
+  return t;
+}
+
+/** A tally as a summary says it: "1 from an archive", "2 with no match", "3 with warnings" (`warned` words the last). */
+function notesOf(t: OkTally, warned = 'with warnings'): string[] {
   return [
-    ...(recovered ? [`${formatCount(recovered)} from an archive`] : []),
-    ...nothing.map(([w, n]) => `${formatCount(n)} with ${warningLabel(w)}`),
-    ...(others ? [`${formatCount(others)} ${warned}`] : []),
+    ...(t.recovered ? [`${formatCount(t.recovered)} from an archive`] : []),
+    ...FOUND_NOTHING.flatMap((w) => {
+      const n = t.nothing.get(w) ?? 0;
+      return n > 0 ? [`${formatCount(n)} with ${warningLabel(w)}`] : [];
+    }),
+    ...(t.others ? [`${formatCount(t.others)} ${warned}`] : []),
   ];
 }
+
+/** What the done targets' warnings add to a summary, each with its count (notesOf). */
+export const okNotes = (rows: readonly WarningFields[], warned = 'with warnings'): string[] => notesOf(tallyOf(rows), warned);
 
 /** " (thin page)" after a done target with warnings; "" without. */
 export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {
