@@ -85,8 +85,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // to read, as a browser shows it, but jq is asked of it as of any JSON: it failed with
   // "jq needs a JSON document, and this one is text".
   // Told by its first bytes only: the JSON inside a wrapper is parsed once, where it is read (jsonContent).
-  const wrappedOnly = jq && kind === 'text' && !opensAsJson(buf) && opensWrapped(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
-  if (jq && kind === 'text' && (opensAsJson(buf) || wrappedOnly)) kind = 'json';
+  const opensJson = jq && kind === 'text' && opensAsJson(buf);
+  const wrappedOnly = jq && kind === 'text' && !opensJson && opensWrapped(Buffer.from(buf.subarray(0, 256)).toString('latin1'));
+  if (opensJson || wrappedOnly) kind = 'json';
   if (jq && kind === 'html') {
     const json = jsonOfViewer(buf);
     if (json) return extractBody(json, 'application/json', options, ctx);
