@@ -76,7 +76,14 @@ export async function readStdinUpTo(io: CliIO, maxBytes: number, signal: AbortSi
     }
   };
   try {
-    return await readStreamUpTo(counting(), maxBytes);
+    const bytes = await readStreamUpTo(counting(), maxBytes);
+    // A Ctrl-C at a terminal reaches the whole pipeline: the command writing the list dies of
+    // it and the pipe ends, and that end could be read before sift's own SIGINT was handled,
+    // so the list was taken as whole and a job submitted (cli-terminal failed so in CI). One
+    // turn of the event loop lets the signal, already pending, abort first.
+    if (!(stdin as { isTTY?: boolean }).isTTY) await new Promise<void>((resolve) => setImmediate(resolve));
+    signal.throwIfAborted();
+    return bytes;
   } finally {
     clearTimeout(timer);
   }
