@@ -846,6 +846,23 @@ describe("a target's pages as they are read", () => {
     expect(r.readingTarget(id)).toBeUndefined();
   });
 
+  it('passes on the count that ends the reading whatever the clock, once, so a line never stops short of the whole', async () => {
+    const clock = 1_000_000;
+    const r = runner(async (_s, _c, t, onPages) => {
+      onPages?.(4, 40); // passes: the first
+      onPages?.(32, 40); // dropped: the clock has not moved
+      onPages?.(40, 40); // passes: every page is read
+      onPages?.(40, 40); // dropped: said already
+      return ok(t);
+    }, { now: () => clock });
+    const heard: string[] = [];
+    r.on('pages', (_id, row) => heard.push(`${row.status} ${row.pagesRead?.done}/${row.pagesRead?.total}`));
+    r.on('target', (_id, row) => heard.push(row.status));
+    const { id } = r.submit({ name: 'alice' }, 'user', list(1));
+    await terminal(r, id);
+    expect(heard).toEqual(['running', 'running 4/40', 'running 40/40', 'done']);
+  });
+
   it('keeps the count of the target being read for a view opened while it reads', async () => {
     const reading = deferred<void>();
     const release = deferred<void>();

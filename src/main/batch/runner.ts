@@ -44,8 +44,8 @@ const NOOP_LOGGER: Logger = { info() {}, warn() {}, error() {} };
 /**
  * The least time between two `pages` events of one target. The CLI's progress line redraws
  * at most every 100 ms and the app's events go out every 200 ms, so nothing shown is lost;
- * a 1,000-page PDF read in 2 s makes at most 20 events, not one per page (the PDF pool
- * reports every 16 pages: 63).
+ * a 1,000-page PDF read in 2 s makes at most 21 events, not one per page as the PDF pool
+ * reports them. The count of every page read always passes, so a line never stops short of it.
  */
 const PAGES_EVERY_MS = 100;
 
@@ -65,7 +65,7 @@ export interface RunnerEvents {
   waiting: (jobId: string, row: TargetRow) => void;
   /**
    * A running target's PDF is being read: its row, still running, with `pagesRead` set. At
-   * most one every PAGES_EVERY_MS per target, in order, and none once the target is written
+   * most one every PAGES_EVERY_MS per target but the one of every page read, in order, and none once the target is written
    * or its job cancelled; the next `target` event of that target supersedes it.
    */
   pages: (jobId: string, row: TargetRow) => void;
@@ -474,7 +474,8 @@ export class Runner {
 
   /**
    * The fetch function's `onPages` for one target: passes on how far its PDF's reading is as
-   * `pages` events, at most one every PAGES_EVERY_MS, and nothing once the job is cancelled
+   * `pages` events, at most one every PAGES_EVERY_MS but the one of the whole (once), and
+   * nothing once the job is cancelled
    * or the target's fetch has ended (`stop`), so no late report follows its stored outcome.
    * A count that cannot be (a fetch function's fault) is dropped.
    */
@@ -485,7 +486,8 @@ export class Runner {
       if (!live || a.cancel.signal.aborted || a.stop.signal.aborted) return;
       if (!Number.isInteger(done) || !Number.isInteger(total) || done < 0 || done > total || total < 1) return;
       const now = this.cfg.now();
-      if (now - last < PAGES_EVERY_MS) return;
+      const whole = done === total && a.reading?.pagesRead.done !== total;
+      if (now - last < PAGES_EVERY_MS && !whole) return;
       last = now;
       a.reading = { idx, pagesRead: { done, total } };
       this.emitRunning('pages', a.id, rowOf(idx, a.targets[idx]!, { status: 'running', startedAt, pagesRead: a.reading.pagesRead }));

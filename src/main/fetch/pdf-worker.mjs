@@ -45,7 +45,8 @@ function release() {
   doc.then((d) => d.destroy()).catch(() => {});
 }
 
-async function texts(doc, numbers, links) {
+/** `onRead(n)`: n of the pages are read (after each one), so a long reading can be followed page by page. */
+async function texts(doc, numbers, links, onRead = () => {}) {
   const pages = [];
   const form = await hasForm(doc);
   const typed = await freeTexts(doc, numbers);
@@ -59,6 +60,7 @@ async function texts(doc, numbers, links) {
       // One damaged page (a page tree entry of the wrong type, say) failed the whole document,
       // and with it the pages that read fine, which pdftotext gives. It is named instead.
       pages.push({ n, text: '', columns: 1, narrowColumns: false, bidiLines: 0, failed: String((err && err.message) || err).slice(0, 200) });
+      onRead(pages.length);
       continue;
     }
     if (form) content.items.push(...fieldValues(await page.getAnnotations({ intent: 'display' })));
@@ -69,6 +71,7 @@ async function texts(doc, numbers, links) {
     if (links) p.links = await linkTargets(page);
     pages.push(p);
     page.cleanup();
+    onRead(pages.length);
   }
   return pages;
 }
@@ -218,9 +221,10 @@ async function openDoc({ key, data, ranges, maxPages, links, first }) {
   return { pagesTotal: total, wanted: w.wanted, pages, info };
 }
 
-async function morePages({ key, data, pages, links }) {
+async function morePages({ id, key, data, pages, links }) {
   const doc = await open(key, data);
-  return { pages: await texts(doc, pages, links) };
+  // A chunk's 16 pages of heavy drawing take seconds: the pool hears of each page as it is read.
+  return { pages: await texts(doc, pages, links, (read) => parentPort.postMessage({ id, read })) };
 }
 
 parentPort.on('message', async (msg) => {

@@ -49,8 +49,11 @@ export class WorkerSlot {
     return this.worker;
   }
 
-  /** `onStarted`: called when the worker posts `{id, started: true}` for this task (see WorkerPool.run's limit). */
-  run<T>(msg: Record<string, unknown>, signal: AbortSignal, transfer: ArrayBuffer[] = [], onStarted?: () => void): Promise<T> {
+  /**
+   * `onStarted`: called when the worker posts `{id, started: true}` for this task (see WorkerPool.run's limit).
+   * `onRead`: called with n when it posts `{id, read: n}`, how far the task is (the PDF worker's pages).
+   */
+  run<T>(msg: Record<string, unknown>, signal: AbortSignal, transfer: ArrayBuffer[] = [], onStarted?: () => void, onRead?: (n: number) => void): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const w = this.spawn();
     const id = ++this.seq;
@@ -67,10 +70,14 @@ export class WorkerSlot {
         w.off('exit', onExit);
         signal.removeEventListener('abort', onAbort);
       };
-      const onMessage = (m: { id: number; started?: boolean } & T): void => {
+      const onMessage = (m: { id: number; started?: boolean; read?: number } & T): void => {
         if (m.id !== id) return;
         if (m.started === true) {
           onStarted?.();
+          return;
+        }
+        if (typeof m.read === 'number') {
+          onRead?.(m.read);
           return;
         }
         done();
