@@ -272,7 +272,7 @@ export function failureAdvice(rows: readonly FailureFields[], jobId: string, max
     // A target cut short (a cancel, a crash) is the rest's, and restAdvice says how to fetch it
     // from a shell; its own hint ("run the rest again", the app's button) listed it here too.
     if (row.status !== 'failed' || isCutShort(row)) continue;
-    const { error, hint } = shownFailure(row);
+    const { error, hint } = shownFailure(row, 'cli');
     if (!hint) continue;
     // Failures that differ only in their numbers are one kind ("document too long: 29.8 MiB
     // of content" and "…: 512 KiB of content" were two), said with "…" where their numbers differ.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { hintOn, type Surface } from './hints';
 
 /**
  * Why a target failed (SPEC §5.9). The first five are pages that came back but are not the
@@ -96,11 +97,13 @@ export const FOUND_NOTHING: readonly string[] = ['no_match', 'no_answer', 'no_ou
  * refused or reset connection, TLS, an HTTP 502: status 502) as "internal error" with what
  * happened in its hint, as seed 03 rule 1 has it; shown so, every dead link in a list read as
  * a bug in Sift. Such a failure, whose reason is not `internal`, is shown by its hint. The
- * stored error, --json and the export listings keep "internal error".
+ * stored error, --json and the export listings keep "internal error". With `surface`, a hint
+ * worded for another surface (a job the other one ran) is said in this one's words.
  */
-export function shownFailure(f: { error: string; hint: string; reason?: Reason | '' }): { error: string; hint: string } {
-  if (f.error === 'internal error' && f.reason && f.reason !== 'internal' && f.hint) return { error: f.hint, hint: '' };
-  return { error: f.error, hint: f.hint };
+export function shownFailure(f: { error: string; hint: string; reason?: Reason | '' }, surface?: Surface): { error: string; hint: string } {
+  const hint = surface ? hintOn(surface, f.hint) : f.hint;
+  if (f.error === 'internal error' && f.reason && f.reason !== 'internal' && hint) return { error: hint, hint: '' };
+  return { error: f.error, hint };
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ReasonSchema, shownFailure } from './reasons';
+import type { Surface } from './hints';
 
 /** What to extract from one URL. All optional; canonical JSON omits empty/false/undefined. */
 export const OptionsSchema = z
@@ -178,9 +179,9 @@ export function isUnfinished(r: Pick<TargetRow, 'status' | 'error'>): boolean {
  * "interrupted", "cancelled"): its row read "restart" in red. Its hint is the sentence that
  * says what happened and what to do.
  */
-export function rowFailure(row: Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>): { error: string; hint: string } {
+export function rowFailure(row: Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>, surface?: Surface): { error: string; hint: string } {
   if (isCutShort(row) && row.hint) return { error: row.hint, hint: '' };
-  return shownFailure(row);
+  return shownFailure(row, surface);
 }
 
 /**

@@ -3,14 +3,15 @@
  * a grep that keeps nothing, fetched through the real services from a loopback site.
  */
 import type { ServerResponse } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { makePdf, numberedPdf, twoColumnPaper } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, pageErrors, pasteList, tempDir, type OpenedApp } from '../helpers/ui-app';
+import { runSift } from '../helpers/cli';
 import { runListToDone } from '../helpers/ui-run';
 
 let opened: OpenedApp;
@@ -87,6 +88,32 @@ test('a PDF that cannot be opened fails with what to do, and its chip does not c
     expect.stringMatching(/malformed PDF: cut short after 1,500 bytes .* — A download or a copy stopped early/),
   ]);
   await page.screenshot({ path: screenshotPath('ui-pdf-unreadable') });
+});
+
+test("a password-protected PDF that sift batch read shows the app's words in the app: a PDF reader, not a command to run", async () => {
+  const dataDir = tempDir('sift-ui-pdf-cli-');
+  const list = path.join(dataDir, 'list.txt');
+  writeFileSync(list, `${site.origin}/locked.pdf\n`);
+  const cli = await runSift(['batch', list, '--db', path.join(dataDir, 'sift.db'), '--allow-host', '127.0.0.1'], { env: { SIFT_HOME: dataDir } });
+  expect(cli.code, cli.stderr).toBe(1);
+  expect(cli.stderr).toMatch(/run sift extract on that copy/);
+  const other = await openApp({ dataDir });
+  try {
+    const p = other.page;
+    await expect.poll(() => p.getByTestId('job-item').count()).toBe(1);
+    await p.getByTestId('job-item').click();
+    const row = p.locator('[data-testid="target-row"][data-idx="0"]');
+    const appWords = /encrypted PDF: it needs a password — (?!.*sift extract).*open it in a PDF reader with its password/;
+    await expect.poll(() => row.getByTestId('row-error').innerText()).toMatch(appWords);
+    await row.click();
+    await p.keyboard.press('Enter');
+    const pane = p.getByTestId('result-error');
+    await expect.poll(() => pane.innerText()).toMatch(/open it in a PDF reader with its password/);
+    expect(await pane.innerText()).not.toMatch(/sift extract/);
+    expect(pageErrors(p)).toEqual([]);
+  } finally {
+    await other.close();
+  }
 });
 
 test("a two-column paper asked for pages past its end: the row warns, the Meta table names them and counts the paper's columns, not its table's", async () => {

@@ -19,6 +19,7 @@ import type { FetchFunc } from '../../src/main/batch';
 import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
+import { makePdf } from '../helpers/fetch-pdf';
 
 let site: Site;
 /** Held answers by name: `arrived` resolves when the request came, release() answers it. */
@@ -37,6 +38,7 @@ function release(name: string): void {
 
 beforeAll(async () => {
   site = await startSite({
+    '/locked.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(makePdf({ pages: [['Secret']], encrypted: true })),
     '/hold': (req, res) => {
       const name = new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '';
       const h = holds.get(name);
@@ -130,6 +132,19 @@ describe('the app and sift on one database', () => {
     release('read');
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
     expect(readdirSync(controlDir(db))).toEqual([]);
+  }, 120_000);
+
+  test("sift status of a job the app ran says what to do in the command line's words: a password-protected PDF's hint names sift extract, not the app's PDF reader", async () => {
+    const { dir, db, env } = home();
+    const { s } = app(dir, db);
+    const { id } = s.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/locked.pdf` }]);
+    expect(await ended(s, id)).toMatchObject({ status: 'failed' });
+    const status = await runSift(['status', id, '--db', db], { env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stderr).toMatch(/1 × encrypted PDF: it needs a password\n {6}Sift cannot open password-protected PDFs: save a copy without the password .*then run sift extract on that copy/);
+    expect(status.stderr).not.toMatch(/PDF reader with its password/);
+    const json = await runSift(['status', id, '--json', '--db', db], { env });
+    expect(jsonLines(json.stdout)[1]).toMatchObject({ status: 'failed', error: 'encrypted PDF: it needs a password', hint: expect.stringMatching(/run sift extract on that copy/) });
   }, 120_000);
 
   test('sift cancel of a job the app runs: the app ends it cancelled and its window is told; nothing is stored as an internal error', async () => {

@@ -8,6 +8,7 @@ import { storeError, type Store } from '../../main/store';
 import { isCutShort, type TargetRow } from '../../shared/types';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
+import { hintOn } from '../../shared/hints';
 import { readableUrl } from '../../shared/readable-url';
 import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
 import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okNotes, warningsNote } from '../progress';
@@ -93,7 +94,7 @@ no such job or the database cannot be read, 130 interrupted
       }
       for (const t of rows) {
         if (values.json) {
-          io.stdout.write(`${jsonLine({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: t.hint, reason: t.reason ?? '', bytes: t.bytes })}\n`);
+          io.stdout.write(`${jsonLine({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: hintOn('cli', t.hint), reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
           io.stdout.write(forTerminal(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${readableUrl(t.url)}${statusNote(t)}\n`));
         }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ENCRYPTED_PDF_HINT, surfaceOf } from '../../shared/hints';
 import { FetchError } from './errors';
 import { WorkerCrash, WorkerSlot, workerScript } from './worker-slot';
 
@@ -316,19 +317,8 @@ export class PdfPool {
   }
 }
 
-/**
- * What to do about a password-protected PDF, for where it is read: the command line's user can
- * run `sift extract` on a copy without the password; the app has no such command (its hint named
- * one), and its user reads the document in a PDF reader. A caller's surface is the first part of
- * its name: cli or cli/batch, desktop or desktop/batch (SPEC §7).
- */
-function encrypted(caller: string): FetchError {
-  const hint =
-    caller.split('/')[0] === 'cli'
-      ? 'Sift cannot open password-protected PDFs: save a copy without the password (a PDF reader that has it can), then run sift extract on that copy.'
-      : 'Sift cannot open password-protected PDFs: open it in a PDF reader with its password, or ask its owner for an unprotected copy at an address Sift can fetch.';
-  return new FetchError(422, 'encrypted PDF: it needs a password', hint, 'bad_document');
-}
+/** A password-protected PDF, with what to do in the words of the caller's surface. */
+const encrypted = (caller: string): FetchError => new FetchError(422, 'encrypted PDF: it needs a password', ENCRYPTED_PDF_HINT[surfaceOf(caller)], 'bad_document');
 const streamTooLarge = (why: string): FetchError =>
   new FetchError(
     422,

@@ -256,7 +256,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   const failed = row.status === 'failed';
   // A failed, waiting or reading row has no size, so its error, wait or pages take the size column too.
   const wide = failed || wait !== undefined || reading !== undefined;
-  const shown = rowFailure(row);
+  const shown = rowFailure(row, 'app');
   const beside = failureBesideReason(shown, row.reason);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
   return (

@@ -130,7 +130,7 @@ function RunningTarget({ row }: { row: TargetRow }): React.JSX.Element {
 function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
   // Beside the reason's chip, as in the row: the error no longer names the reason again.
   // The pane's headline is a sentence of its own: "the page says…" follows a chip in the row only.
-  const { error, hint } = failureBesideReason(rowFailure(row), row.reason);
+  const { error, hint } = failureBesideReason(rowFailure(row, 'app'), row.reason);
   // Not an alert: the row the grid's focus moved to has said this error already, and an alert
   // said it again, interrupting, at each failed row the arrows passed.
   return <ErrorMessage error={{ code: 'target_failed', message: error ? error.charAt(0).toUpperCase() + error.slice(1) : 'This target failed.', hint }} live={false} testId="result-error" />;
