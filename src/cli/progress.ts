@@ -189,12 +189,16 @@ export class Progress {
     const now = Date.now();
     if (!force && now - this.lastDraw < 100) return;
     this.lastDraw = now;
-    // A line wider than the terminal wraps, and \r then redraws only its last row: cut it.
-    const columns = (this.io.stderr as { columns?: unknown }).columns;
-    let line = this.line();
-    if (typeof columns === 'number' && columns > 1 && line.length >= columns) line = `${line.slice(0, columns - 2)}…`;
-    this.io.stderr.write(`\r\x1b[2K${line}`);
+    drawLive(this.io, this.line());
   }
+}
+
+/** A live line on a terminal's stderr, over the one drawn before. */
+export function drawLive(io: CliIO, line: string): void {
+  // A line wider than the terminal wraps, and \r then redraws only its last row: cut it.
+  const columns = (io.stderr as { columns?: unknown }).columns;
+  const cut = typeof columns === 'number' && columns > 1 && line.length >= columns ? `${line.slice(0, columns - 2)}…` : line;
+  io.stderr.write(`\r\x1b[2K${cut}`);
 }
 
 type WarningFields = Pick<TargetRow, 'status' | 'warnings'>;

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
 import { SIFT_BIN, jsonLines, runSift } from '../helpers/cli';
+import { numberedPdf } from '../helpers/fetch-pdf';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -129,5 +130,58 @@ describe.skipIf(!hasScript)('sift batch progress on a terminal', () => {
     expect(await t.done, t.output()).toBe(0);
     expect(t.output()).toMatch(/\[1\/2\] #1 ok/);
     expect(t.output()).not.toContain('\x1b');
+  }, 120_000);
+});
+
+describe.skipIf(!hasScript)("sift fetch and sift extract of a long PDF on a terminal", () => {
+  /** 200 pages: each count is told as a page is read, the first and the whole drawn at once. */
+  const long = numberedPdf(200, 'Long');
+  let pdfSite: Site;
+  beforeAll(async () => {
+    pdfSite = await startSite({ '/long.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(long) });
+  });
+  afterAll(async () => {
+    await pdfSite.close();
+  });
+  const sift = (args: string): string => `${quote(process.execPath)} ${quote(SIFT_BIN)} ${args}`;
+
+  /** How a live line is drawn over the one before, and erased: back to the line's start, erase it. */
+  const ERASE = '\r\x1b[2K';
+  /** What the terminal showed after the last count: the line erased, so what follows starts clean. */
+  const afterLastCount = (out: string): string => out.slice(out.lastIndexOf('reading the PDF'));
+
+  test('sift fetch says how many pages are read on a live line, to the last, then erases it; the text goes to stdout', async () => {
+    const out = path.join(home, 'fetched.txt');
+    const t = onTerminal(`${sift(`fetch ${quote(`${pdfSite.base}/long.pdf`)}`)} > ${quote(out)}`);
+    expect(await t.done, t.output()).toBe(0);
+    expect(t.output()).toContain(`${ERASE}reading the PDF: 4 of 200 pages`);
+    expect(t.output()).toContain(`${ERASE}reading the PDF: 200 of 200 pages`);
+    expect(afterLastCount(t.output())).toContain(ERASE);
+    expect(readFileSync(out, 'utf8')).toContain('item200');
+  }, 120_000);
+
+  test('sift extract of a PDF file says the same, with the text shown after the erased line', async () => {
+    const file = path.join(home, 'long.pdf');
+    writeFileSync(file, long);
+    const t = onTerminal(sift(`extract ${quote(file)}`));
+    expect(await t.done, t.output()).toBe(0);
+    expect(t.output()).toContain(`${ERASE}reading the PDF: 200 of 200 pages`);
+    const after = afterLastCount(t.output());
+    expect(after.indexOf(ERASE)).toBeGreaterThan(0);
+    expect(after.indexOf('item200')).toBeGreaterThan(after.indexOf(ERASE));
+  }, 120_000);
+
+  test('with --json, or on a terminal that does not redraw, or into a pipe: no count at all', async () => {
+    const file = path.join(home, 'long-quiet.pdf');
+    writeFileSync(file, long);
+    const json = onTerminal(sift(`extract ${quote(file)} --json`));
+    expect(await json.done, json.output()).toBe(0);
+    expect(json.output()).not.toMatch(/reading the PDF/);
+    const dumb = onTerminal(sift(`fetch ${quote(`${pdfSite.base}/long.pdf`)}`), 'dumb');
+    expect(await dumb.done, dumb.output()).toBe(0);
+    expect(dumb.output()).not.toMatch(/reading the PDF/);
+    const piped = await runSift(['extract', file], { env: { SIFT_HOME: home } });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toBe('');
   }, 120_000);
 });

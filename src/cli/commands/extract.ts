@@ -9,6 +9,7 @@ import { cliFetcher, interruptedError, printOutcome } from './fetch';
 import { SiftError } from '../../shared/errors';
 import type { Result } from '../../shared/types';
 import { CLI_CALLER } from '../settings';
+import { pagesLine } from '../pages-line';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from '../read-file';
 
 const TYPES: Record<string, string> = {
@@ -110,7 +111,10 @@ export const extractCommand: Command = {
         try {
           // stdin has no address: its links stay as written unless the page names its own (saved from, canonical).
           const url = file === '-' ? undefined : `file://${userPath(io, file)}`;
-          const result = await fetcher.extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal });
+          const reading = pagesLine(io, json);
+          const result = await fetcher
+            .extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal, ...(reading.onPages ? { onPages: reading.onPages } : {}) })
+            .finally(reading.erase);
           printOutcome(io, json, file, { result: withEmptyInputHint(result, file, buf.length) }, 'extract');
         } catch (error) {
           if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));

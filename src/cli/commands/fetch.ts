@@ -13,6 +13,7 @@ import { pagesMissingText } from '../../shared/pages';
 import { jsonLine } from '../../shared/json';
 import { clip } from '../../shared/urllist/url';
 import { forTerminal, isTerminal } from '../terminal';
+import { pagesLine } from '../pages-line';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
@@ -158,7 +159,8 @@ export const fetchCommand: Command = {
         printOutcome(io, values.json === true, url, { error: bad }, 'fetch');
         return EXIT.usage;
       }
-      const result = await fetcher.fetchTarget(signal, CLI_CALLER, { url, options });
+      const reading = pagesLine(io, values.json === true);
+      const result = await fetcher.fetchTarget(signal, CLI_CALLER, { url, options }, reading.onPages ? { onPages: reading.onPages } : {}).finally(reading.erase);
       printOutcome(io, values.json === true, url, { result }, 'fetch');
       return EXIT.ok;
     } catch (error) {

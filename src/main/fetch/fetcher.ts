@@ -57,7 +57,7 @@ export interface Fetcher {
   /** Resolves when the HTTP client is loaded (it loads at the first fetch, not at start). */
   ready(): Promise<void>;
   fetchTarget(signal: AbortSignal, caller: Caller, target: Target, ctx?: FetchContext): Promise<Result>;
-  extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx?: { caller?: Caller; url?: string; signal?: AbortSignal }): Promise<Result>;
+  extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx?: { caller?: Caller; url?: string; signal?: AbortSignal; onPages?: OnPages }): Promise<Result>;
   updateSettings(s: Partial<FetchSettings>): void;
   settings(): FetchSettings;
   gate: { acquire(signal: AbortSignal): Promise<() => void>; inFlight(): number };
@@ -627,7 +627,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     }
   }
 
-  async function extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx: { caller?: Caller; url?: string; signal?: AbortSignal } = {}): Promise<Result> {
+  async function extractBuffer(buf: Buffer | Uint8Array, contentType: string, options: Options, ctx: { caller?: Caller; url?: string; signal?: AbortSignal; onPages?: OnPages } = {}): Promise<Result> {
     const started = now();
     const opts = checkOptions(options);
     const signal = ctx.signal ?? new AbortController().signal;
@@ -636,7 +636,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const gz = unwrapGzip(bytes, contentType, ctx.url ?? '', settings.maxBodyBytes);
     const timer = linkSignals([], settings.deadlineMs);
     const out = await underDeadline(signal, timer.signal, (s) =>
-      extractBody(gz?.body ?? bytes, gz?.contentType ?? contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, html: htmlPool }),
+      extractBody(gz?.body ?? bytes, gz?.contentType ?? contentType, opts, { url: ctx.url ?? '', poolCaller: ctx.caller?.name ?? 'cli', maxPdfPages: settings.maxPdfPages, signal: s, pdf, compute, html: htmlPool, ...(ctx.onPages ? { onPages: ctx.onPages } : {}) }),
     ).finally(() => timer.dispose());
     return { content: out.content, meta: { ...(ctx.url ? { url: ctx.url } : {}), ...out.meta, ...(gz ? packedMeta(bytes.byteLength) : {}), fetched_ms: Math.round(now() - started) } };
   }
