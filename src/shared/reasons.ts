@@ -85,12 +85,12 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');
 
 /**
- * The warnings that say the option found nothing in a page it read (a grep, a question, a jq
- * program): the answer asked for, not something gone wrong. Summaries count each apart, by
- * its label ("2 with no match"): a batch whose grep matched nothing said "ok 2 (2 with
- * warnings)", which read as a fault.
+ * The warnings that say what was asked found nothing in a page it read (a grep, a question, a
+ * jq program, links mode): the answer asked for, not something gone wrong. Summaries count each
+ * apart, by its label ("2 with no match"): a batch whose grep matched nothing said "ok 2 (2
+ * with warnings)", which read as a fault, and so did a page links mode found no link in.
  */
-export const FOUND_NOTHING: readonly string[] = ['no_match', 'no_answer', 'no_output'];
+export const FOUND_NOTHING: readonly string[] = ['no_match', 'no_answer', 'no_output', 'no_links'];
 
 /**
  * A failure as a person reads it. The batch wiring stores a bad gateway (a DNS failure, a

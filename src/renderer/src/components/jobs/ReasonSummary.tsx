@@ -20,8 +20,8 @@ const pairs = (key: string): [string, number][] =>
  * Why the job's targets failed: one chip per reason with its count. A chip filters the
  * table to that reason; "Retry these" starts a fresh job from that reason's targets. Then
  * the targets that are ok with warnings (a thin page, a PDF without text), one chip per
- * warning, which filters the table to them; those whose grep, question or jq program found
- * nothing apart (FOUND_NOTHING), as that is an answer, not a fault.
+ * warning, which filters the table to them; those whose grep, question, jq program or links
+ * mode found nothing apart (FOUND_NOTHING), as that is an answer, not a fault.
  */
 export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null {
   // Strings, so the header re-renders only when a count changes, not on every row event.
