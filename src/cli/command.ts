@@ -1,5 +1,12 @@
 import type { CliIO } from './io';
 
+/**
+ * What exit code 1 also says, whatever the command: an error its run did not expect, a bug in
+ * Sift (bug.ts). Each help lists it beside its own 1, so a script's author reads that a 1 from
+ * `sift jobs` is not "some target failed".
+ */
+export const EXIT_BUG = 'a bug in Sift (stderr says so and names the log)';
+
 /** One `sift` subcommand. run returns the exit code (SPEC §6). */
 export interface Command {
   name: string;

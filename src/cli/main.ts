@@ -1,4 +1,4 @@
-import type { Command, CommandEntry } from './command';
+import { EXIT_BUG, type Command, type CommandEntry } from './command';
 import { EXIT, UsageError, processIO, type CliIO } from './io';
 import { forTerminal } from './terminal';
 import { VERSION } from '../main/version';
@@ -15,7 +15,9 @@ const HELP = (list: CommandEntry[]): string =>
     '',
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --recover --render R',
     '         --allow-private --allow-host HOST --db PATH --log PATH --json',
-    'exit codes: 0 all ok, 1 some target failed (or the disk was full, or a bug in Sift), 2 bad usage or input, 130 interrupted',
+    'exit codes: 0 all ok, 1 some target failed, the disk was full, or',
+    `            ${EXIT_BUG},`,
+    '            2 bad usage or input, 130 interrupted',
     '            (Ctrl-C; 143 when stopped by kill, SIGTERM; 129 by a closed terminal, SIGHUP)',
     '',
     'Run `sift COMMAND --help` for one command.',

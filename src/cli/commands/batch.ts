@@ -1,4 +1,4 @@
-import type { Command } from '../command';
+import { EXIT_BUG, type Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { reportError, reportWriteError } from '../report';
@@ -61,8 +61,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
 Ctrl-C cancels the job: the target in flight is stored, the rest stay pending (exit 130).
 A second Ctrl-C exits at once, without the export (its unfinished files are removed).
 kill (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does, with exit 143 and 129.
-exit codes: 0 all ok, 1 some target failed, or the disk was full (said with what to do),
-2 bad usage or input, 130 interrupted
+exit codes: 0 all ok, 1 some target failed, the disk was full (said with what to do), or
+${EXIT_BUG}, 2 bad usage or input, 130 interrupted
 `;
 
 export const batchCommand: Command = {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Command } from '../command';
+import { EXIT_BUG, type Command } from '../command';
 import { commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { FetchError } from '../../main/fetch';
@@ -71,7 +71,8 @@ export const extractCommand: Command = {
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --json',
     '--json: one line per file, in order: {"url":FILE,"ok":true,"content","meta"[,"warnings"]} or',
     '        {"url":FILE,"ok":false,"status","error","hint","reason"}',
-    'exit codes: 0 all ok, 1 some file failed, 2 bad usage or an unreadable file, 130 interrupted',
+    `exit codes: 0 all ok, 1 some file failed, or ${EXIT_BUG},`,
+    '            2 bad usage or an unreadable file, 130 interrupted',
   ].join('\n'),
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import type { Command } from '../command';
+import { EXIT_BUG, type Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { createFetcher, FetchError, type Fetcher } from '../../main/fetch';
@@ -144,7 +144,8 @@ export const fetchCommand: Command = {
     '  --json            one JSON line: {"url","ok":true,"content","meta"[,"warnings"]} or',
     '                    {"url","ok":false,"status","error","hint","reason"}',
     '',
-    'exit codes: 0 ok, 1 the target failed, 2 bad usage or URL, 130 interrupted',
+    `exit codes: 0 ok, 1 the target failed, or ${EXIT_BUG},`,
+    '            2 bad usage or URL, 130 interrupted',
   ].join('\n'),
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });

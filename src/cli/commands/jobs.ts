@@ -1,4 +1,4 @@
-import type { Command } from '../command';
+import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError, userPath } from '../io';
 import { reportError, reportWriteError } from '../report';
@@ -23,8 +23,9 @@ export const jobsCommand: Command = {
   usage: `usage: sift jobs [--json] [--db PATH]
 
 --json: one object per job {"id","status","error","targetsTotal","targetsDone","createdAt"}
-exit codes: 0 listed (also when there are none: stderr says so), 2 bad usage or the database
-cannot be read, 130 interrupted
+exit codes: 0 listed (also when there are none: stderr says so),
+1 ${EXIT_BUG}, 2 bad usage or
+the database cannot be read, 130 interrupted
 `,
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
@@ -64,8 +65,9 @@ ${ID_NOTE}
 --json: the job object, then one line per target {"idx","url","status","error","hint","reason","bytes"}
 (reason, for a failed target, says why: challenge, login, consent, soft404, needs_js, blocked,
 timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, restart, internal)
-exit codes: 0 the job was found (whatever its status: read it from the output), 2 bad usage,
-no such job or the database cannot be read, 130 interrupted
+exit codes: 0 the job was found (whatever its status: read it from the output),
+1 ${EXIT_BUG}, 2 bad usage, no such job
+or the database cannot be read, 130 interrupted
 `,
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
@@ -123,7 +125,8 @@ ${ID_NOTE}
 
 Cancels a running job, also one that the app or another \`sift batch\` is running: the
 target in flight is stored, the rest stay pending.
-exit codes: 0 cancelled, 1 the job is not running, 2 no such job or no answer.
+exit codes: 0 cancelled, 1 the job is not running,
+or ${EXIT_BUG}, 2 no such job or no answer.
 `,
   async run(argv, io) {
     const { values, positionals } = parse(argv, dbSpec);
@@ -176,7 +179,8 @@ export const exportCommand: Command = {
 ${ID_NOTE}
 
 Writes the job's stored results, as sift batch --out does, without fetching anything.
-exit codes: 0 exported, 1 the disk was full (or failed) while writing, 2 bad usage, no such job,
+exit codes: 0 exported, 1 the disk was full (or failed) while writing, or
+${EXIT_BUG}, 2 bad usage, no such job,
 or a folder it may not write to, 130 interrupted (what it had written is removed)
 `,
   async run(argv, io, signal) {

@@ -1,4 +1,4 @@
-import type { Command } from '../command';
+import { EXIT_BUG, type Command } from '../command';
 import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
@@ -22,8 +22,9 @@ numbers and why on stderr, and a summary line.
                 are defaults for every line; a line's own options win
 
 exit codes: 0 at least one valid target (invalid lines are reported on stderr but the
-valid targets were printed, so the list is usable); 2 the file cannot be read, the
-arguments are wrong, or the list holds no valid target.
+valid targets were printed, so the list is usable);
+1 ${EXIT_BUG};
+2 the file cannot be read, the arguments are wrong, or the list holds no valid target.
 `;
 
 export const parseCommand: Command = {

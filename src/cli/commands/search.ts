@@ -1,4 +1,4 @@
-import type { Command } from '../command';
+import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { namedJob, withStore } from '../context';
@@ -31,7 +31,8 @@ counts more than one in the text), each with the text around the match and where
 
 When more results match than --limit lets through, stderr says so.
 
-exit codes: 0 searched (also when nothing matched: stderr says so), 2 bad usage, no words,
+exit codes: 0 searched (also when nothing matched: stderr says so),
+1 ${EXIT_BUG}, 2 bad usage, no words,
 or no such job.
 `;
 
