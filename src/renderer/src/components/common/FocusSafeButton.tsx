@@ -1,4 +1,5 @@
-import { useId, type ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
+import { useWhy } from './useWhy';
 
 /**
  * A button that can turn unavailable while it holds the focus: the one just pressed going busy
@@ -11,15 +12,14 @@ import { useId, type ButtonHTMLAttributes } from 'react';
  * keyboard user who Tabs to a dimmed Delete hears "cancel it first", not only "dimmed".
  */
 export function FocusSafeButton({ unavailable, why, onClick, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { unavailable: boolean; why?: string }): React.JSX.Element {
-  const whyId = useId();
-  const saying = unavailable && why ? why : '';
+  const said = useWhy(unavailable && why ? why : '');
   return (
     <>
       <button
         type="button"
         {...rest}
-        title={saying || rest.title}
-        aria-describedby={saying ? whyId : rest['aria-describedby']}
+        title={said.title ?? rest.title}
+        aria-describedby={said.describedBy ?? rest['aria-describedby']}
         aria-disabled={unavailable || undefined}
         onClick={(e) => {
           // A submit button's press would still submit its form.
@@ -27,11 +27,7 @@ export function FocusSafeButton({ unavailable, why, onClick, ...rest }: ButtonHT
           else onClick?.(e);
         }}
       />
-      {saying && (
-        <span className="visually-hidden" id={whyId}>
-          {saying}
-        </span>
-      )}
+      {said.note}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { useNow } from '../../lib/useNow';
 import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
+import { useWhy } from '../common/useWhy';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
@@ -185,6 +186,9 @@ export function filterName(status: TargetState | 'all', reason: Reason | '', war
   return [status === 'all' ? '' : statusName, reason ? REASON_LABELS[reason] : '', warning ? warningLabel(warning) : ''].filter(Boolean).join(', ');
 }
 
+/** Why the reason filter has nothing to offer: no target has failed (yet). */
+const noReasonWhy = (ended: boolean): string => (ended ? 'No target failed: there is no reason to filter by.' : 'No target has failed yet: the reasons appear here when one does.');
+
 /** The table's filter: by status and, for failures, by reason. */
 function TargetFilter({ shown, total, filtering }: { shown: number; total: number; filtering: boolean }): React.JSX.Element {
   const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));
@@ -193,6 +197,10 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
   // The reasons this job has, as a string so the filter re-renders only when one appears.
   const present = useStore((s) => reasonCounts(s.rows).map(([r]) => r).join(','));
   const reasons = present ? (present.split(',') as Reason[]) : [];
+  // Unavailable, not disabled: a disabled select is out of the Tab order, so a keyboard user
+  // never met it nor heard why it was dimmed.
+  const noReason = reasons.length === 0 && !reason;
+  const why = useWhy(noReason ? noReasonWhy(ended) : '');
   return (
     <div className="target-filter" data-testid="target-filter">
       <label>
@@ -215,7 +223,9 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
           }}
           data-testid="filter-reason"
           aria-label="Show targets that failed for"
-          disabled={reasons.length === 0 && !reason}
+          aria-disabled={noReason || undefined}
+          title={why.title}
+          aria-describedby={why.describedBy}
         >
           <option value="">Every reason</option>
           {(reason && !reasons.includes(reason) ? [...reasons, reason] : reasons).map((r) => (
@@ -225,6 +235,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
           ))}
         </select>
       </label>
+      {why.note}
       {filtering && (
         <>
           <span className="muted" data-testid="filter-count">
