@@ -1,6 +1,7 @@
 /**
  * The job view's filter as a keyboard and screen-reader user meets it, on a job that is still
- * running: the reason filter, dimmed while no target has failed, says why. The site holds
+ * running: the reason filter, dimmed while no target has failed, says why; and a change of the
+ * filter says once how many rows it shows, not again at each target that ends. The site holds
  * each answer until the test lets it go, so the job moves at the test's pace, however busy the
  * machine.
  */
@@ -42,7 +43,7 @@ afterAll(async () => {
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
 const rowStatus = (idx: number) => () => page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).getAttribute('data-status');
 
-test('the reason filter says why it is dimmed, and can be reached with Tab to hear it', async () => {
+test('the reason filter says why it is dimmed, and a filter change says once how many targets it shows', async () => {
   await pasteList(page, HELD.map((p) => `${site.base}${p}`).join('\n'));
   await expect.poll(text('count-valid')).toBe('3');
   await page.keyboard.press('Control+Enter');
@@ -59,9 +60,23 @@ test('the reason filter says why it is dimmed, and can be reached with Tab to he
   expect(await axOf(page, '[data-testid="filter-reason"]')).toMatchObject({ description: 'No target has failed yet: the reasons appear here when one does.' });
   await page.screenshot({ path: screenshotPath('ui-filter-reason-why') });
 
+  // The filter's count said nothing to a screen reader: the rows changed under it in silence.
+  const announce = page.getByTestId('filter-announce');
+  expect(await announce.getAttribute('role')).toBe('status');
+  expect(await announce.textContent()).toBe('');
+  await page.getByTestId('filter-status').selectOption('done');
+  await expect.poll(() => announce.textContent()).toBe('1 of 3 targets shown');
+  // A target that ends while the filter is on changes the count beside the selects, and is not
+  // said again: a live job would have it speak at every target.
   await release('/held/2');
+  await expect.poll(text('filter-count')).toBe('2 of 3');
+  expect(await announce.textContent()).toBe('1 of 3 targets shown');
+  await page.screenshot({ path: screenshotPath('ui-filter-live-count') });
+
   await release('/held/3');
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
   expect(await axOf(page, '[data-testid="filter-reason"]')).toMatchObject({ description: 'No target failed: there is no reason to filter by.' });
+  await page.getByTestId('filter-clear').click();
+  await expect.poll(() => announce.textContent()).toBe('All 3 targets shown');
   expect(pageErrors(page)).toEqual([]);
 });

@@ -110,6 +110,10 @@ export function detailJobEnded(s: Pick<State, 'detailJobId' | 'jobs'>): boolean 
 export const isFiltered = (s: Pick<DetailSlice, 'filterStatus' | 'filterReason' | 'filterWarning'>): boolean =>
   s.filterStatus !== 'all' || s.filterReason !== '' || s.filterWarning !== '';
 
+/** Whether the table's filter hides target idx: the result pane, open on it, says so. */
+export const hiddenByFilter = (s: Pick<DetailSlice, 'rows' | 'filterStatus' | 'filterReason' | 'filterWarning'>, idx: number): boolean =>
+  isFiltered(s) && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning);
+
 /** Whether a row passes the table's filter. */
 export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
   if (!r) return false;

@@ -1,10 +1,10 @@
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { detailJobEnded, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -12,6 +12,7 @@ import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 import { useWhy } from '../common/useWhy';
+import { counted } from '../../../../shared/count';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
@@ -186,6 +187,26 @@ export function filterName(status: TargetState | 'all', reason: Reason | '', war
   return [status === 'all' ? '' : statusName, reason ? REASON_LABELS[reason] : '', warning ? warningLabel(warning) : ''].filter(Boolean).join(', ');
 }
 
+/**
+ * What a change of the filter shows, said once as it changes ("12 of 340 targets shown"): the
+ * count beside the selects follows a live job, and a status that followed it would speak at
+ * every target's end. Nothing is said when another job opens (its filter starts cleared), nor
+ * when the filter hides the result open in the pane: the pane's note says that, and two
+ * statuses at once cut each other off.
+ */
+function useFilterAnnouncement(shown: number, total: number, filtering: boolean): string {
+  const key = useStore((s) => `${s.detailJobId ?? ''}\n${s.filterStatus}\n${s.filterReason}\n${s.filterWarning}`);
+  const jobId = useStore((s) => s.detailJobId);
+  const paneSays = useStore((s) => s.selectedIdx !== null && hiddenByFilter(s, s.selectedIdx));
+  const [said, setSaid] = useState({ key, jobId, text: '' });
+  if (said.key !== key) {
+    const quiet = said.jobId !== jobId || paneSays;
+    const text = quiet ? '' : filtering ? `${shown.toLocaleString()} of ${counted(total, 'target')} shown` : `All ${counted(total, 'target')} shown`;
+    setSaid({ key, jobId, text });
+  }
+  return said.text;
+}
+
 /** Why the reason filter has nothing to offer: no target has failed (yet). */
 const noReasonWhy = (ended: boolean): string => (ended ? 'No target failed: there is no reason to filter by.' : 'No target has failed yet: the reasons appear here when one does.');
 
@@ -201,6 +222,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
   // never met it nor heard why it was dimmed.
   const noReason = reasons.length === 0 && !reason;
   const why = useWhy(noReason ? noReasonWhy(ended) : '');
+  const announcement = useFilterAnnouncement(shown, total, filtering);
   return (
     <div className="target-filter" data-testid="target-filter">
       <label>
@@ -236,6 +258,9 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
         </select>
       </label>
       {why.note}
+      <span className="visually-hidden" role="status" data-testid="filter-announce">
+        {announcement}
+      </span>
       {filtering && (
         <>
           <span className="muted" data-testid="filter-count">

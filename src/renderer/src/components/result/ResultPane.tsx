@@ -3,7 +3,7 @@ import { failureBesideReason, REASON_LABELS } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { openResult, wholeResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
-import { detailJobEnded, isFiltered, rowMatches } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter } from '../../store/detail';
 import { filterName } from '../jobs/TargetTable';
 import { rowFailure, waitingText, type TargetRow } from '../../../../shared/types';
 import { useNow } from '../../lib/useNow';
@@ -86,14 +86,15 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
  * was reading it, and a row that changes state under a filter ("Running" to done) would
  * otherwise close it mid-read. Without the note the pane and the table disagreed silently.
  *
- * The one polite status of a filter change: the count beside the filter ("1 of 3") is not, as
- * it changes at each row a running job finishes. The region stays in the pane, empty, so the
- * note is read when it comes: one inserted with its text is often not read at all.
+ * The one polite status of such a filter change: the filter's own ("1 of 3 targets shown",
+ * useFilterAnnouncement) stays quiet then, and the count beside the filter is never one, as it
+ * changes at each row a running job finishes. The region stays in the pane, empty, so the note
+ * is read when it comes: one inserted with its text is often not read at all.
  */
 function HiddenByFilter({ idx }: { idx: number }): React.JSX.Element {
   const { hiddenBy, setFilter } = useStore(
     useShallow((s) => ({
-      hiddenBy: isFiltered(s) && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning) ? filterName(s.filterStatus, s.filterReason, s.filterWarning, detailJobEnded(s)) : '',
+      hiddenBy: hiddenByFilter(s, idx) ? filterName(s.filterStatus, s.filterReason, s.filterWarning, detailJobEnded(s)) : '',
       setFilter: s.setFilter,
     })),
   );
