@@ -94,10 +94,14 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
           <input
             type="checkbox"
             checked={render}
-            disabled={noBrowser !== null}
+            // Unavailable, not disabled: a disabled box is out of the Tab order, so a keyboard user
+            // never reached it to hear why. A press of it changes nothing.
+            aria-disabled={noBrowser !== null || undefined}
             // Read with the box: a screen reader said "dimmed" and went on, the why only in the paragraph after.
             aria-describedby={noBrowser ? 'retry-no-browser' : undefined}
-            onChange={(e) => setRender(e.target.checked)}
+            onChange={(e) => {
+              if (!noBrowser) setRender(e.target.checked);
+            }}
             data-testid="retry-render"
           />
           <span>Run the pages in a browser, their JavaScript included (render)</span>
