@@ -67,7 +67,7 @@ export const AskScopeSchema = z.object({
   /** Done with nothing in them (bytes 0): nothing to read. */
   empty: z.number().int(),
   failed: z.number().int(),
-  /** Not fetched yet (pending or running). */
+  /** Not fetched yet (pending or running), or cut short by a cancel or a close. */
   unfinished: z.number().int(),
 });
 export type AskScope = z.infer<typeof AskScopeSchema>;

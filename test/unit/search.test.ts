@@ -466,6 +466,19 @@ describe('Ask this job', () => {
     expect(askScopeNote({ read: 3, empty: 0, failed: 0, unfinished: 0 }, true)).toBe('');
   });
 
+  it('counts a target cut short as not fetched, as the job header does, not as failed', () => {
+    store.insertJob({ id: 'cut2', caller: 'alice', callerClass: 'user', idemKey: 'k-cut2', targetsTotal: 2, nowMs: 1_000, leaseExpires: 60_000 }, [{ url: 'https://tides.test/0' }, { url: 'https://tides.test/1' }]);
+    store.transition('cut2', 'queued', 'running', '', 1_000);
+    const content = 'Tides rise twice a day.';
+    expect(store.startTarget('cut2', 0, 2_000)).toBe(true);
+    store.finishTarget('cut2', 0, { status: 'done', result: { content, meta: {} }, error: '', hint: '', bytes: content.length, title: '', errorStatus: 0 }, 2_000, 60_000);
+    // In flight when Sift stopped: stored as failed "restart", and run again by "run the rest again".
+    expect(store.startTarget('cut2', 1, 3_000)).toBe(true);
+    store.markInFlightFailed('restart', 4_000);
+    // It said "Not read: 1 failed" under a header that said "Failed 0" and "1 not fetched".
+    expect(askScope(store, 'cut2')).toEqual({ read: 1, empty: 0, failed: 0, unfinished: 1 });
+  });
+
   it("finds a result holding other forms of the question's words: -ed and -ing, plurals", () => {
     storeJob('forms', [
       { url: 'https://forms.test/rocket', title: 'Rocket', content: 'Strong winds delayed the launch twice.\n\nEngineers tested two engines.' },

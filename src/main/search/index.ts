@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
-import type { Mode, Result, TargetStatus } from '../../shared/types';
+import { isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
@@ -240,8 +240,9 @@ function uniqueRows(rows: readonly SearchRow[]): SearchRow[] {
 export function askScope(store: Store, jobId: string): AskScope {
   const scope: AskScope = { read: 0, empty: 0, failed: 0, unfinished: 0 };
   for (const t of store.targetRows(jobId)) {
-    if (t.status === 'failed') scope.failed++;
-    else if (t.status !== 'done') scope.unfinished++;
+    // A target cut short (in flight at a cancel or a close) is not fetched, as the job header counts it.
+    if (isUnfinished(t)) scope.unfinished++;
+    else if (t.status === 'failed') scope.failed++;
     else if (t.bytes > 0) scope.read++;
     else scope.empty++;
   }
