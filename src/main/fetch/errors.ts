@@ -166,7 +166,7 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
             signal === 'route'
               ? "needs JavaScript: the address names a route of a single-page app (#/…), a page only the app's scripts show"
               : 'needs JavaScript: the page is an app shell whose text appears only after its scripts run',
-            'Turn on rendering (--render auto, or Rendering in Settings) so Sift runs the page in a browser.',
+            'Turn on rendering (--render auto, or "Run a page’s JavaScript" in Settings) so Sift runs the page in a browser.',
             'needs_js',
           );
   }
