@@ -974,6 +974,12 @@ describe('what search reads of a result in markup', () => {
     expect(searchableText(page, 'raw').replace(/\s+/g, ' ').trim()).toBe('one two three four');
   });
 
+  it('a tag whose quoted attribute holds a > ends at its own >, as a browser reads it', () => {
+    // An embed's title held a link's markup; Ask's best passage for a question was `View in editor" src="…png">`.
+    const page = html(`<p>before</p><iframe title="<a href='https://x.test/q?a=1'>View in editor</a>" src="https://x.test/plot.png"></iframe><p>after, it's "quoted" > there</p><img alt='1 > 0'>`);
+    expect(searchableText(page, 'html').replace(/\s+/g, ' ').trim()).toBe('before after, it\'s "quoted" > there');
+  });
+
   it('an unclosed comment or tag hides the rest, as a browser would; a lone < is text', () => {
     expect(searchableText(html('<p>kept</p><!-- open\nto the end'), 'raw').trim()).toBe('kept');
     expect(searchableText(html('<p>a < b and 3<4</p>'), 'raw').trim()).toBe('a < b and 3<4');

@@ -112,7 +112,12 @@ function withoutHidden(text: string, fn: (piece: string) => string): string {
   out.push(text.slice(from));
   return out.join('');
 }
-const TAG = /<\/?[a-z!?][^>]*>?/gi;
+/**
+ * A tag, to its own `>`: a > inside a quoted attribute value is the value's (an embed's title
+ * holding a link's markup left `View in editor" src="…png">` as text, Ask's best passage for a
+ * question on the page). A quote counts only after `=`, so an unquoted `don't` does not run on.
+ */
+const TAG = /<\/?[a-z!?](?:=\s*"[^"]*"|=\s*'[^']*'|[^>])*>?/gi;
 
 /** What a removed piece leaves: its line breaks, or one space (words either side stay apart). */
 function lineBreaksOf(piece: string): string {
