@@ -169,6 +169,15 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   // URLs with a query ("…/1?ms=4000") keep their end in view, as the others do.
   expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-cancelled') });
+  // The header's lines stand its grid's gap apart: the cancel and expiry notes kept their
+  // paragraph margins too, 36 px between them where the rest have 8, a blank line's height of
+  // a header that takes half of a 700 px window.
+  const gaps = await page.getByTestId('job-header').evaluate((h) => {
+    const boxes = Array.from(h.children, (e) => e.getBoundingClientRect()).filter((b) => b.height > 1);
+    return { grid: Math.round(parseFloat(getComputedStyle(h).rowGap)), between: boxes.slice(1).map((b, i) => Math.round(b.top - boxes[i]!.bottom)) };
+  });
+  expect(gaps.between.length).toBeGreaterThanOrEqual(5);
+  expect(new Set(gaps.between)).toEqual(new Set([gaps.grid]));
 
   // The header counts the one stopped mid-way with the 3 never reached, not as failed, and so
   // do the job list and the export (they said "Done 2 / 5", "Failed 1" and "1 failed").
