@@ -3,7 +3,7 @@
  * with one real captured page of each class shows why each failed, filters by reason,
  * retries one bucket with recover on, and Activity charts the reasons.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { axOf } from '../helpers/a11y';
-import { cutInCells, dropFile, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
+import { cutInCells, dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page$ = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -59,6 +59,11 @@ beforeAll(async () => {
   // host of this computer is refused as it is on a user's machine (no traffic is sent).
   opened = await openApp({ settings: { archiveService: `${base}/wayback/available`, allowPrivate: false, allowHosts: ['127.0.0.1', '127.0.0.2'] } });
   page = opened.page;
+});
+
+// Every reason is on screen here: each in its words, none as its code ("needs_js").
+afterEach(async () => {
+  await expectNoInternalErrorText(page);
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createServices, type Services, type ServicesOptions } from '../../src/main/services';
 import type { Settings } from '../../src/shared/settings';
+import { REASONS } from '../../src/shared/reasons';
 import { startBridge, type Bridge } from '../bridge/host';
 import { ensureBuilt, RENDERER_DIR } from './build';
 import { launchChromium, openBridgedPage } from './chromium';
@@ -113,7 +114,7 @@ export function pageErrors(page: Page): string[] {
 }
 
 /** What a user must never read unless a test means it: the marks of an unexpected error. */
-export const INTERNAL_ERROR_TEXT = /internal error|bug in Sift/i;
+export const INTERNAL_ERROR_TEXT = /internal error|bug in Sift|Sift bug/i;
 /**
  * A value the UI printed with no words for it. Case-sensitive: "nan" and "Undefined" are
  * words a fetched page may hold; "NaN" is JavaScript's, and a unit may follow it ("NaNs").
@@ -121,14 +122,42 @@ export const INTERNAL_ERROR_TEXT = /internal error|bug in Sift/i;
 export const RAW_VALUE_TEXT = /\bundefined\b|\bNaN|\[object Object\]/;
 
 /**
+ * The codes of Sift's errors (SiftError's `code`, crossing IPC beside the message): names for
+ * programs, each with a message for people. Those of one word ("busy", "blocked") are words.
+ */
+const ERROR_CODES = [
+  'bad_url', 'bad_export_target', 'bad_file_name', 'bad_format', 'bad_setting', 'caller_busy', 'db_not_sift', 'db_not_writable',
+  'disk_full', 'empty_query', 'export_failed', 'forbidden_sender', 'invalid_request', 'job_running', 'list_too_big', 'list_too_long',
+  'no_database', 'no_room', 'no_targets', 'not_a_list', 'not_found', 'not_running', 'out_not_writable', 'query_too_long',
+  'settings_not_saved', 'settings_reset', 'target_failed', 'too_large', 'too_many_targets', 'upstream_4xx', 'upstream_5xx', 'upstream_busy',
+];
+
+/**
+ * Sift's or the system's own words, shown raw: a stored reason or error code where the app
+ * has words for it ("needs_js" for "needs JavaScript", "too_many_targets"), a system error
+ * code (ECONNREFUSED, ERR_…), a JavaScript error's name, a stack frame. Case-sensitive, whole
+ * words: "soft404" inside a file name (soft404_page.html) is the file's.
+ */
+export const CODE_TEXT = new RegExp(
+  [
+    `\\b(?:${[...REASONS.filter((r) => /[_\d]/.test(r)), ...ERROR_CODES].join('|')})\\b`,
+    '\\bE(?:CONN(?:REFUSED|RESET|ABORTED)|NOTFOUND|TIMEDOUT|HOSTUNREACH|NETUNREACH|ADDRINUSE|ACCES|NOENT|PIPE|AI_AGAIN)\\b',
+    '\\bERR_[A-Z_]{3,}\\b',
+    '\\b(?:TypeError|ReferenceError)\\b',
+    '^\\s*at .*:\\d+:\\d+\\)?$',
+  ].join('|'),
+  'm',
+);
+
+/**
  * Fails when the page's visible text says "internal error" or "bug in Sift" (issue 11: a
- * cancel shown as a bug), or shows a value printed raw. Run after every e2e test; a test that
- * expects it says so.
+ * cancel shown as a bug), or shows a value printed raw or a code word. Run after every e2e
+ * test; a test that expects it says so.
  */
 export async function expectNoInternalErrorText(page: Page, expected = false): Promise<void> {
   if (page.isClosed() || expected) return;
   const text = await page.locator('body').innerText();
-  const hit = INTERNAL_ERROR_TEXT.exec(text) ?? RAW_VALUE_TEXT.exec(text);
+  const hit = INTERNAL_ERROR_TEXT.exec(text) ?? RAW_VALUE_TEXT.exec(text) ?? CODE_TEXT.exec(text);
   if (hit) {
     const at = Math.max(0, hit.index - 200);
     throw new Error(`the page says "${hit[0]}": …${text.slice(at, hit.index + 200)}…`);
