@@ -18,6 +18,7 @@ import { ensureBuilt } from '../test/helpers/build';
 import { launchChromium } from '../test/helpers/chromium';
 import { startUiApp } from '../test/helpers/ui-app';
 import { bridgeClientScript } from '../test/bridge/build-client';
+import { PROBE, readProbe, resetProbe } from '../test/helpers/longtask';
 
 const TARGETS = 10_000;
 const SCROLL_STEPS = 60;
@@ -78,38 +79,12 @@ async function pasteAndType(page: Page, box: string, text: string, settled: (typ
   return { paste, keys, pause, typingScript: (after.script - before.script) * 1000, typingTask: (after.task - before.task) * 1000 };
 }
 
-// Installed before any page script: the longest long task and the longest frame gap.
-const PROBE = `
-  window.__probe = { longtask: 0, frameGap: 0 };
-  new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) window.__probe.longtask = Math.max(window.__probe.longtask, e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-  let last = performance.now();
-  const tick = (t) => { window.__probe.frameGap = Math.max(window.__probe.frameGap, t - last); last = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-`;
-
-interface Probe {
-  longtask: number;
-  frameGap: number;
-}
-
 async function heapMiB(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
   const { metrics } = await cdp.send('Performance.getMetrics');
   const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
   return used / 1024 / 1024;
 }
-
-async function resetProbe(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __probe: Probe };
-    w.__probe.longtask = 0;
-    w.__probe.frameGap = 0;
-  });
-}
-
-const readProbe = (page: Page): Promise<Probe> => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);
 
 export default async function bench(): Promise<void> {
   ensureBuilt();
