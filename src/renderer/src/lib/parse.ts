@@ -1,17 +1,19 @@
 import type { ParseListOptions } from '../../../shared/urllist';
 import { MAX_SUBMIT_TARGETS } from '../../../shared/ipc/contract';
-import type { ParseRequest } from '../parse.worker';
+import type { FileAnswer, FileRequest, ParseRequest } from '../parse.worker';
 import { ComposerList, type PackedList } from './packed-list';
 
 let worker: Worker | null = null;
 let seq = 0;
 const waiting = new Map<number, (p: ComposerList | null) => void>();
 
+// Same origin as the page, so the CSP's script-src 'self' (worker-src falls back to it)
+// lets it load; Vite emits it as its own file.
+const newWorker = (): Worker => new Worker(new URL('../parse.worker.ts', import.meta.url), { type: 'module' });
+
 function getWorker(): Worker {
   if (!worker) {
-    // Same origin as the page, so the CSP's script-src 'self' (worker-src falls back to it)
-    // lets it load; Vite emits it as its own file.
-    worker = new Worker(new URL('../parse.worker.ts', import.meta.url), { type: 'module' });
+    worker = newWorker();
     worker.onmessage = (e: MessageEvent<{ seq: number; packed: PackedList }>) => {
       const done = waiting.get(e.data.seq);
       waiting.delete(e.data.seq);
@@ -38,4 +40,37 @@ export function parseInWorker(text: string, opts: Omit<ParseListOptions, 'maxTar
     const req: ParseRequest = { seq: id, text, opts: { ...opts, maxTargets: MAX_SUBMIT_TARGETS } };
     getWorker().postMessage(req);
   });
+}
+
+/** A dropped file as the worker read it: the list, its length in characters (0: blank) and its text when short. */
+export type FileRead = { ok: true; list: ComposerList; chars: number; text?: string } | { ok: false; code: 'unreadable' } | { ok: false; code: 'not_a_list'; kind: string };
+
+/**
+ * Reads, decodes and parses a file in a worker of its own, so that Cancel (or a newer drop)
+ * ends it at once, mid-parse too, and a paste's parses never wait behind it. `progress` is
+ * told the bytes read so far. Resolves null once cancelled.
+ */
+export function readFileInWorker(
+  file: File,
+  o: { maxBytes: number; keepChars: number; opts: Omit<ParseListOptions, 'maxTargets'> },
+  progress: (bytes: number) => void,
+): { read: Promise<FileRead | null>; cancel(): void } {
+  const w = newWorker();
+  let settle: (r: FileRead | null) => void = () => {};
+  const read = new Promise<FileRead | null>((resolve) => {
+    settle = (r) => {
+      w.terminate();
+      resolve(r);
+    };
+  });
+  w.onmessage = (e: MessageEvent<FileAnswer>) => {
+    const a = e.data;
+    if ('progress' in a) progress(a.progress);
+    else if ('packed' in a) settle({ ok: true, list: new ComposerList(a.packed), chars: a.chars, ...(a.text !== undefined && { text: a.text }) });
+    else settle(a.failed === 'not_a_list' ? { ok: false, code: a.failed, kind: a.kind } : { ok: false, code: a.failed });
+  };
+  w.onerror = () => settle({ ok: false, code: 'unreadable' });
+  const req: FileRequest = { seq: 0, file, maxBytes: o.maxBytes, keepChars: o.keepChars, opts: { ...o.opts, maxTargets: MAX_SUBMIT_TARGETS } };
+  w.postMessage(req);
+  return { read, cancel: () => settle(null) };
 }

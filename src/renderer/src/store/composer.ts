@@ -17,6 +17,19 @@ export interface ListSource {
   base?: string;
   /** A paste too long for the box: shown as a summary (PasteBox), its text never put in the textarea. */
   held?: boolean;
+  /**
+   * A file read in the worker: its bytes, and its length in characters (0: only white space).
+   * Its text is then kept only when short enough for the draft, so 50 MB never sits on the window's thread.
+   */
+  bytes?: number;
+  chars?: number;
+}
+
+/** A dropped file being read in the worker (loadFile): its bytes read so far, of its size. */
+export interface FileReading {
+  name: string;
+  read: number;
+  total: number;
 }
 
 /** The list at the one address in the composer being fetched, when the user asks (main's readListAt). */
@@ -76,6 +89,7 @@ export interface ComposerSlice {
   submitError: UserError | null;
   sitemaps: SitemapReading | null;
   listAt: ListAtReading | null;
+  fileReading: FileReading | null;
 
   setSource(source: ListSource | null): void;
   setParsed(parsed: ComposerList | null): void;
@@ -96,6 +110,7 @@ export interface ComposerSlice {
   startListAt(reading: ListAtReading): void;
   /** Changes the reading with this token; a newer reading, or none, ignores it. */
   setListAt(token: string, patch: Partial<ListAtReading>): void;
+  setFileReading(reading: FileReading | null): void;
   resetComposer(): void;
 }
 
@@ -171,7 +186,7 @@ export function effectiveOptions(listOptions: Options, own: Options | undefined)
 
 /** A dropped or opened file with nothing in it but white space (an empty bookmarks export). */
 export function isEmptyFile(source: ListSource | null): source is ListSource {
-  return source?.kind === 'file' && !source.text.trim();
+  return source?.kind === 'file' && !source.chars && !source.text.trim();
 }
 
 /**
@@ -247,6 +262,7 @@ const EMPTY = {
   submitError: null,
   sitemaps: null,
   listAt: null,
+  fileReading: null,
 } as const;
 
 export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (set) => ({
@@ -271,5 +287,6 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   setSitemaps: (token, patch) => set((s) => (s.sitemaps?.token === token ? { sitemaps: { ...s.sitemaps, ...patch } } : {})),
   startListAt: (listAt) => set({ listAt }),
   setListAt: (token, patch) => set((s) => (s.listAt?.token === token ? { listAt: { ...s.listAt, ...patch } } : {})),
+  setFileReading: (fileReading) => set({ fileReading }),
   resetComposer: () => set({ ...EMPTY }),
 });

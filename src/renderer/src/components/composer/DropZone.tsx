@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { MAX_LIST_BYTES, decodeListFile, notAList, parseList } from '../../../../shared/urllist';
+import { parseList } from '../../../../shared/urllist';
 import { useStore } from '../../store';
-import { loadSource, openListFile, readingList } from '../../store/actions';
-import { formatBytes } from '../../lib/format';
+import { loadFile, loadSource, openListFile, readingList } from '../../store/actions';
 
 /** URLs from links dragged out of a browser: uri-list first (every browser sets it), then html, then text. */
 export function linksFromDrop(dt: DataTransfer): string {
@@ -16,29 +15,6 @@ export function linksFromDrop(dt: DataTransfer): string {
   const html = dt.getData('text/html');
   if (html.trim()) return parseList(html, { format: 'html' }).targets.map((t) => t.url).join('\n');
   return dt.getData('text/plain');
-}
-
-async function readDroppedFile(file: File): Promise<void> {
-  const { notify } = useStore.getState();
-  if (file.size > MAX_LIST_BYTES) {
-    notify('error', { code: 'too_large', message: `${file.name} is ${formatBytes(file.size)}, too big for a list.`, hint: `Lists up to ${formatBytes(MAX_LIST_BYTES)} can be read.` });
-    return;
-  }
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await file.arrayBuffer());
-  } catch {
-    notify('error', { code: 'unreadable', message: `Could not read ${file.name}.`, hint: 'Check that the file still exists and that you can open it.' });
-    return;
-  }
-  // A UTF-16 list (Windows Notepad's "Unicode") is read as such, a sitemap.xml.gz as the sitemap
-  // inside; a PDF or an archive is named, not read as lines.
-  const decoded = await decodeListFile(bytes, MAX_LIST_BYTES);
-  if (!decoded.ok) {
-    notify('error', { code: 'not_a_list', ...notAList(file.name, decoded.kind) });
-    return;
-  }
-  await loadSource({ kind: 'file', name: file.name, text: decoded.text, mimeType: file.type || undefined });
 }
 
 /** Appends dropped links to the paste box, so several drags build one list. */
@@ -62,8 +38,8 @@ export function DropZone({ children }: { children: React.ReactNode }): React.JSX
     const first = files[0];
     if (first) {
       if (files.length > 1) useStore.getState().notify('info', { message: `Read ${first.name} only: drop one list at a time.` });
-      // Reading its bytes comes before its parse: a Submit meanwhile waits for both.
-      void readingList(readDroppedFile(first));
+      // Read, decoded and parsed in a worker: a Submit meanwhile waits for it.
+      void readingList(loadFile(first));
       return;
     }
     const links = linksFromDrop(e.dataTransfer);

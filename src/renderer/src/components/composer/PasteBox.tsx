@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { counted } from '../../../../shared/count';
 import { useStore } from '../../store';
-import { editHeldPaste, loadSource, pastedText, schedulePaste } from '../../store/actions';
+import { editHeldPaste, loadSource, pastedText, schedulePaste, stopReadingFile } from '../../store/actions';
 import { formatBytes, cutMiddle } from '../../lib/format';
 
 /**
@@ -21,10 +21,17 @@ const SHOWN_LINES = 3;
 const SHOWN_LINE_CHARS = 200;
 
 export function PasteBox(): React.JSX.Element {
-  const { kind, name, size, held } = useStore(
-    useShallow((s) => ({ kind: s.source?.kind, name: s.source?.name ?? '', size: s.source?.kind === 'file' ? s.source.text.length : 0, held: s.source?.held === true })),
+  const { kind, name, size, held, reading } = useStore(
+    useShallow((s) => ({
+      kind: s.source?.kind,
+      name: s.source?.name ?? '',
+      size: s.source?.kind === 'file' ? (s.source.bytes ?? s.source.text.length) : 0,
+      held: s.source?.held === true,
+      reading: s.fileReading !== null,
+    })),
   );
 
+  if (reading) return <FileReadingChip />;
   if (kind === 'file') {
     return (
       <div className="file-chip" data-testid="list-file">
@@ -39,6 +46,27 @@ export function PasteBox(): React.JSX.Element {
   }
   if (held) return <HeldPaste />;
   return <PasteArea />;
+}
+
+/** A dropped file being read in the worker: how far, and a Cancel (its list, when read, takes this place). */
+function FileReadingChip(): React.JSX.Element | null {
+  const reading = useStore((s) => s.fileReading);
+  if (!reading) return null;
+  const { name, read, total } = reading;
+  // Its last bytes read, the decoding and the parse are left: a 50 MB export takes seconds more.
+  const what = read < total ? '' : '; finding its URLs…';
+  return (
+    <div className="file-chip" data-testid="list-reading">
+      <span role="status">
+        Reading {name}: {formatBytes(read)} of {formatBytes(total)}
+        {what}
+      </span>
+      <progress max={total} value={read} aria-label={`Reading ${name}`} />
+      <button type="button" className="link-button" onClick={stopReadingFile}>
+        Cancel
+      </button>
+    </div>
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ export function SubmitBar(): React.JSX.Element {
       n: s.parsed?.length ?? 0,
       submitting: s.submitting,
       // A sitemap index's pages, or the list at an address, being read: Submit waits for them, as for a list being parsed.
-      parsing: s.parsing || s.sitemaps?.state === 'reading' || s.sitemaps?.state === 'stopping' || s.listAt?.state === 'reading' || s.listAt?.state === 'stopping',
+      parsing: s.parsing || s.fileReading !== null || s.sitemaps?.state === 'reading' || s.sitemaps?.state === 'stopping' || s.listAt?.state === 'reading' || s.listAt?.state === 'stopping',
       error: s.submitError,
     })),
   );
