@@ -250,11 +250,11 @@ export function createServices(opts: ServicesOptions): Services {
       return { job: store.getJob(id) ?? job, targets };
     },
 
-    targetResult: ({ id, idx, line, whole }) => {
+    targetResult: ({ id, idx, line, needle, whole }) => {
       const t = store.targetResult(id, idx);
       if (!t) throw notFound(`Target ${idx + 1} of this job`);
       if (!t.result || whole) return t;
-      const { content, part } = partForPane(t.result, t.options?.mode, line);
+      const { content, part } = partForPane(t.result, t.options, line === undefined ? undefined : { line, needle });
       return { ...t, result: { ...t.result, content }, ...(part ? { part } : {}) };
     },
 

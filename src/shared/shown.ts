@@ -1,9 +1,85 @@
-import { isPlainText, type Mode, type Result } from './types';
+import { isPlainText, type Mode, type Options, type Result } from './types';
 import { prettyJson } from './json';
-import type { ResultPart } from './ipc/contract';
+import { isLinePairs } from './line-pairs';
+import type { LongLine, ResultPart } from './ipc/contract';
 
 // A <pre> of several MB makes layout crawl; the export has the whole text.
 export const MAX_SHOWN_TEXT = 1024 * 1024;
+
+// Markdown past this size is shown as text: marked takes ~1 s per few MB on the window's
+// thread, and a result can be 8 MiB.
+export const MAX_RENDERED_MARKDOWN = 512 * 1024;
+
+/**
+ * Past this many characters a line is shown in part. Chromium lays out a line of the pane
+ * (wrapped anywhere, its direction its own) in time that grows faster than its length past
+ * ~128 KiB: in headless Chromium one line of 256 KiB took 0.6 s and one of 1 MiB 14–16 s,
+ * while 1 MiB in lines of 64 KiB took 0.9–1.1 s, as 1 MiB in lines of 80 characters does.
+ */
+export const MAX_SHOWN_LINE = 64 * 1024;
+
+/** What of such a line is shown: 8 KiB either side of its match, its place in a minified page readable. */
+export const LINE_WINDOW = 16 * 1024;
+
+/** Where a line's match starts (a UTF-16 index), when known. */
+type MatchOf = (line: number, text: string) => number | undefined;
+
+/** `at` moved off the second half of a surrogate pair, so a cut never splits a character. */
+function atCharStart(s: string, at: number): number {
+  const c = s.charCodeAt(at);
+  return c >= 0xdc00 && c <= 0xdfff ? at + 1 : at;
+}
+
+/** LINE_WINDOW characters of a long line, around its match (else its start), with "…" where it is cut. */
+function lineWindow(text: string, at: number | undefined): { shown: string; from: number } {
+  const from = atCharStart(text, Math.max(0, Math.min((at ?? 0) - LINE_WINDOW / 2, text.length - LINE_WINDOW)));
+  const to = atCharStart(text, from + LINE_WINDOW);
+  return { shown: `${from > 0 ? '…' : ''}${text.slice(from, to)}${to < text.length ? '…' : ''}`, from };
+}
+
+/**
+ * The text with each line longer than MAX_SHOWN_LINE cut to a window around its match, and
+ * those lines. Found without splitting the text: a result of short lines may be 40 MB.
+ */
+export function cutLongLines(t: string, matchOf: MatchOf): { text: string; long: LongLine[] } {
+  const long: LongLine[] = [];
+  const out: string[] = [];
+  let copied = 0;
+  for (let at = 0, line = 1; ; line++) {
+    const nl = t.indexOf('\n', at);
+    const end = nl < 0 ? t.length : nl;
+    if (end - at > MAX_SHOWN_LINE) {
+      const text = t.slice(at, end);
+      const match = matchOf(line, text);
+      const { shown, from } = lineWindow(text, match);
+      out.push(t.slice(copied, at), shown);
+      copied = end;
+      long.push({ line, length: text.length, from, match: match !== undefined });
+    }
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  if (long.length === 0) return { text: t, long };
+  out.push(t.slice(copied));
+  return { text: out.join(''), long };
+}
+
+/**
+ * Where a stored result's line matches: a search hit's words on its line (any case), else
+ * the grep's first match, which the pipeline noted for each long line it kept
+ * (meta.match_columns: [line, column] pairs), as the pattern ran where it may run long.
+ */
+function matchOf(result: Result, hit: { line: number; needle?: string } | undefined): MatchOf {
+  const columns = isLinePairs(result.meta?.match_columns) ? new Map(result.meta.match_columns) : undefined;
+  const needle = hit?.needle?.trim().toLowerCase();
+  return (line, text) => {
+    if (needle && hit?.line === line) {
+      const at = text.toLowerCase().indexOf(needle);
+      if (at >= 0) return at;
+    }
+    return columns?.get(line);
+  };
+}
 
 /** What of a text is shown: all of it, or MAX_SHOWN_TEXT characters from `from`, which starts line `firstLine`. */
 export interface Shown {
@@ -64,13 +140,27 @@ export function shapeOf(mode: Mode | undefined, result: Result): Shape {
 
 /**
  * What of a result the pane is sent: the whole when it shows it whole, else the part it shows
- * (around `line`, a search hit's), JSON laid out first as the pane lays it out, with where it lies.
+ * (around `hit`'s line, a search hit's), JSON laid out first as the pane lays it out, each line
+ * too long to lay out cut around its match, with where the part lies and which lines were cut.
  */
-export function partForPane(result: Result, mode: Mode | undefined, line?: number): { content: string; part?: ResultPart } {
+export function partForPane(result: Result, options: Options | undefined, hit?: { line: number; needle?: string }): { content: string; part?: ResultPart } {
   const { content } = result;
-  if (content.length <= MAX_SHOWN_TEXT) return { content };
-  const laid = shapeOf(mode, result) === 'json' ? prettyJson(content) : null;
-  // A hit's line is the stored content's; laid out JSON has its own lines.
-  const shown = laid === null ? shownPart(content, line) : shownPart(laid);
-  return { content: shown.text, part: { from: shown.from, firstLine: shown.firstLine, length: content.length, laidOut: laid !== null } };
+  const shape = shapeOf(options?.mode, result);
+  // Rendered as HTML: a long line is a paragraph there, read whole.
+  if (shape === 'markdown' && content.length <= MAX_RENDERED_MARKDOWN) return { content };
+  const laid = shape === 'json' ? prettyJson(content) : null;
+  // A hit's line and the grep's columns are the stored content's; laid out JSON has its own lines.
+  const { text, long } = cutLongLines(laid ?? content, laid === null ? matchOf(result, hit) : () => undefined);
+  if (content.length <= MAX_SHOWN_TEXT && long.length === 0) return { content };
+  const shown = shownPart(text, laid === null ? hit?.line : undefined);
+  const lastLine = shown.firstLine + countLines(shown.text) - 1;
+  const lines = long.filter((l) => l.line >= shown.firstLine && l.line <= lastLine);
+  const part: ResultPart = { from: shown.from, firstLine: shown.firstLine, length: content.length, laidOut: laid !== null, sized: text.length > MAX_SHOWN_TEXT };
+  return { content: shown.text, part: lines.length > 0 ? { ...part, lines } : part };
+}
+
+function countLines(t: string): number {
+  let n = 1;
+  for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) n++;
+  return n;
 }

@@ -181,7 +181,7 @@ describe('services over the contract', () => {
     await until(r, id);
     const first = await r.call('targetResult', { id, idx: 0 });
     expect(first.result?.content).toBe(LEDGER.slice(0, MAX_SHOWN_TEXT));
-    expect(first.part).toEqual({ from: 0, firstLine: 1, length: LEDGER.length, laidOut: false });
+    expect(first.part).toEqual({ from: 0, firstLine: 1, length: LEDGER.length, laidOut: false, sized: true });
     expect(first.bytes).toBe(Buffer.byteLength(LEDGER));
     // Line 50,000 lies 2.9 MB in: the part starts at a line's start before it and holds it.
     const atHit = await r.call('targetResult', { id, idx: 0, line: 50_000 });
@@ -196,7 +196,7 @@ describe('services over the contract', () => {
     // JSON as the pane shows it, laid out: its first part of lines, not a cut document.
     const json = await r.call('targetResult', { id, idx: 1 });
     const stored = (await r.call('targetResult', { id, idx: 1, whole: true })).result?.content ?? '';
-    expect(json.part).toEqual({ from: 0, firstLine: 1, length: stored.length, laidOut: true });
+    expect(json.part).toEqual({ from: 0, firstLine: 1, length: stored.length, laidOut: true, sized: true });
     expect(json.result?.content.startsWith('[\n  {\n    "n": 0,')).toBe(true);
     expect(json.result?.content.length).toBe(MAX_SHOWN_TEXT);
     // A result the pane shows whole crosses whole, with no part.

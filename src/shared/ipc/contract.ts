@@ -60,11 +60,28 @@ export const BrowserInfoSchema = z.discriminatedUnion('ok', [
 export type BrowserInfoView = z.infer<typeof BrowserInfoSchema>;
 
 /**
- * Of a result longer than the pane shows (MAX_SHOWN_TEXT), the part that crossed: `content`
- * holds it, from character `from` (line `firstLine`) of `length` (JSON `laidOut` first, as the
- * pane shows it). Sent whole, a 40 MB result froze the window for ~9 s to show its first MiB.
+ * A line of a result longer than the pane lays out in time (MAX_SHOWN_LINE): its number, its
+ * length in characters, where the window of it shown starts, and whether that window is
+ * around its match (a grep's, a search hit's words) or at its start.
  */
-export const ResultPartSchema = z.object({ from: z.number().int().min(0), firstLine: z.number().int().min(1), length: z.number().int().min(0), laidOut: z.boolean() });
+export const LongLineSchema = z.object({ line: z.number().int().min(1), length: z.number().int().min(0), from: z.number().int().min(0), match: z.boolean() });
+export type LongLine = z.infer<typeof LongLineSchema>;
+
+/**
+ * Of a result longer than the pane shows (MAX_SHOWN_TEXT) or with lines too long to lay out,
+ * the part that crossed: `content` holds it, from character `from` (line `firstLine`) of the
+ * text as shown (JSON `laidOut` first, long lines cut), of a stored result `length` long;
+ * `sized` when it was cut to MAX_SHOWN_TEXT, `lines` the cut lines it holds. Sent whole, a
+ * 40 MB result froze the window for ~9 s to show its first MiB.
+ */
+export const ResultPartSchema = z.object({
+  from: z.number().int().min(0),
+  firstLine: z.number().int().min(1),
+  length: z.number().int().min(0),
+  laidOut: z.boolean(),
+  sized: z.boolean(),
+  lines: z.array(LongLineSchema).optional(),
+});
 export type ResultPart = z.infer<typeof ResultPartSchema>;
 
 export const ListFileSchema = z.object({ name: z.string(), text: z.string(), bytes: z.number() });
@@ -91,10 +108,19 @@ export const invokeContract = {
   },
   /**
    * A target with its result: whole when the pane shows it whole or `whole` asks (Copy), else
-   * the part the pane shows, around `line` (a search hit's) when given, with `part` saying so.
+   * the part the pane shows, around `line` (a search hit's, its words `needle`) when given, with `part` saying so.
    */
   targetResult: {
-    req: z.object({ id: JobId, idx: z.number().int().min(0).max(MAX_SUBMIT_TARGETS), line: z.number().int().min(1).optional(), whole: z.boolean().optional() }).strict(),
+    req: z
+      .object({
+        id: JobId,
+        idx: z.number().int().min(0).max(MAX_SUBMIT_TARGETS),
+        line: z.number().int().min(1).optional(),
+        // The hit's words, for where on a long line it lies (a search snippet's marks, a passage's first words: ≤ 80 characters).
+        needle: z.string().max(200).optional(),
+        whole: z.boolean().optional(),
+      })
+      .strict(),
     res: TargetStatusSchema.extend({ part: ResultPartSchema.optional() }),
   },
   cancelJob: { req: z.object({ id: JobId }).strict(), res: z.object({ cancelled: z.boolean() }) },

@@ -1,10 +1,6 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 
-// Markdown past this size is shown as text: marked takes ~1 s per few MB on the window's
-// thread, and a result can be 8 MiB.
-export const MAX_RENDERED_MARKDOWN = 512 * 1024;
-
 let hooked = false;
 /**
  * The blocks that take their own direction. A list or a table as a whole: a child with a dir of

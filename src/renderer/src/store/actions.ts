@@ -93,10 +93,11 @@ export async function openResult(idx: number): Promise<void> {
   get().selectRow(idx);
   get().setResultLoading(true);
   // A search hit's line: past the part the pane shows first, main sends the part around it.
+  // Its words too: on a line too long to show whole, main sends the window around them.
   const focus = get().focus;
-  const line = focus && focus.jobId === jobId && focus.idx === idx ? focus.line : undefined;
+  const at = focus && focus.jobId === jobId && focus.idx === idx ? focus : undefined;
   try {
-    const status = await window.sift.targetResult(line === undefined ? { id: jobId, idx } : { id: jobId, idx, line });
+    const status = await window.sift.targetResult(at === undefined ? { id: jobId, idx } : { id: jobId, idx, line: at.line, needle: at.needle.slice(0, 200) });
     get().setResult(jobId, idx, status);
   } catch (err) {
     get().setResultError(toUserError(err));

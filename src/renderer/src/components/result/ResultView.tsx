@@ -1,12 +1,12 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import type { Mode, Result } from '../../../../shared/types';
-import type { ResultPart } from '../../../../shared/ipc/contract';
+import type { LongLine, ResultPart } from '../../../../shared/ipc/contract';
 import { prettyJson } from '../../../../shared/json';
-import { MAX_RENDERED_MARKDOWN, renderMarkdown } from '../../lib/markdown';
+import { renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
-import { MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
+import { LINE_WINDOW, MAX_RENDERED_MARKDOWN, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
 import { emptyResultText } from '../../../../shared/empty';
 import { MetaTable } from './MetaTable';
 
@@ -68,6 +68,22 @@ function copyError(e: unknown): string {
   return message ? message.replace(/\.$/, '') : 'the system refused';
 }
 
+/**
+ * What the pane says of the lines main cut to a window (shown.ts cutLongLines): which, how
+ * long, which part of them shows and where the rest is. Without it a line of a minified page
+ * read as whole, and its match, further on, as missing.
+ */
+export function longLinesText(lines: readonly LongLine[]): string {
+  const n = (v: number): string => v.toLocaleString();
+  const first = lines[0];
+  const around = lines.every((l) => l.match) ? 'around its match' : lines.some((l) => l.match) ? 'around its match, or from its start where Sift does not know it' : 'from its start';
+  const which =
+    lines.length === 1 && first
+      ? `Line ${n(first.line)} is ${n(first.length)} characters long, too long to show whole: showing ${n(LINE_WINDOW)} of them${first.match ? `, around the match (from character ${n(first.from + 1)})` : ', from its start'}.`
+      : `${n(lines.length)} lines are longer than ${n(MAX_SHOWN_LINE)} characters, too long to show whole: each shows ${n(LINE_WINDOW)} of them, ${around}.`;
+  return `${which} Copy takes all of the result, as does exporting the job.`;
+}
+
 /** Where to scroll to and what to highlight: a search hit's words on their line. */
 export interface ViewFocus {
   needle: string;
@@ -105,7 +121,7 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
     () => (html === null && shape === 'text' ? pageSegments(text, pageLinesFrom(pageLines, shown.firstLine)) : null),
     [html, shape, text, pageLines, shown.firstLine],
   );
-  const cut = part !== undefined || (html === null && result.content.length > MAX_SHOWN_TEXT);
+  const cut = part ? part.sized : html === null && result.content.length > MAX_SHOWN_TEXT;
   const root = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState<string | null>(null);
   // After the content is on screen: scroll to the match and highlight it.
@@ -163,6 +179,11 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
           {shown.from > 0
             ? `Showing ${formatBytes(MAX_SHOWN_TEXT)} around the match, from line ${shown.firstLine.toLocaleString()}; Copy takes all of it, as does exporting the job.`
             : `Showing the first ${formatBytes(MAX_SHOWN_TEXT)}; Copy takes all of it, as does exporting the job.`}
+        </p>
+      )}
+      {part?.lines && (
+        <p className="muted" data-testid="result-long-lines">
+          {longLinesText(part.lines)}
         </p>
       )}
       {result.meta && <MetaTable meta={result.meta} />}

@@ -1,0 +1,67 @@
+/**
+ * What main sends the result pane of a result with a line too long to lay out (partForPane):
+ * a window of the line around its match, and which lines were cut, how long they are and where.
+ */
+import { describe, expect, test } from 'vitest';
+import { LINE_WINDOW, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, partForPane } from '../../src/shared/shown';
+import type { Result } from '../../src/shared/types';
+
+// One line of a minified page, 2,000,012 characters, its match 1.5 MB in.
+const MINIFIED = `${'var a=1;'.repeat(187_500)}NEEDLE_HERE;${'var b=2;'.repeat(62_500)}`;
+const AT = MINIFIED.indexOf('NEEDLE_HERE');
+
+const grepped = (content: string, columns?: [number, number][]): Result => ({
+  content,
+  meta: { content_type: 'text/plain', matches: 1, ...(columns ? { match_columns: columns } : {}) },
+});
+
+describe('a line too long to lay out', () => {
+  test("a grep's match past the first MiB of its line: the window around it, with the line's length and where the window starts", () => {
+    const stored = `first line\n${MINIFIED}\nlast line`;
+    const { content, part } = partForPane(grepped(stored, [[2, AT]]), { grep: 'NEEDLE_HERE' });
+    expect(content).toContain('NEEDLE_HERE');
+    expect(content.startsWith('first line\n…')).toBe(true);
+    expect(content.endsWith('…\nlast line')).toBe(true);
+    expect(content.length).toBeLessThan(LINE_WINDOW + 100);
+    const window = content.split('\n')[1] ?? '';
+    // The match near the middle of the window, a few KB either side.
+    expect(Math.abs(window.indexOf('NEEDLE_HERE') - LINE_WINDOW / 2)).toBeLessThan(16);
+    expect(part).toEqual({ from: 0, firstLine: 1, length: stored.length, laidOut: false, sized: false, lines: [{ line: 2, length: MINIFIED.length, from: AT - LINE_WINDOW / 2, match: true }] });
+  });
+
+  test('a search hit on such a line: the window around its words (in any case), whatever the grep', () => {
+    const { content, part } = partForPane(grepped(MINIFIED), undefined, { line: 1, needle: 'needle_here' });
+    expect(content).toContain('NEEDLE_HERE');
+    expect(part?.lines).toEqual([{ line: 1, length: MINIFIED.length, from: AT - LINE_WINDOW / 2, match: true }]);
+  });
+
+  test('a long line with no match known: its start, said as such; a result under a MiB gets a part too, so Copy fetches the whole', () => {
+    const line = 'x'.repeat(MAX_SHOWN_LINE + 1);
+    const { content, part } = partForPane({ content: `${line}\nshort`, meta: { content_type: 'text/plain' } }, { mode: 'text' });
+    expect(content).toBe(`${line.slice(0, LINE_WINDOW)}…\nshort`);
+    expect(part).toEqual({ from: 0, firstLine: 1, length: line.length + 6, laidOut: false, sized: false, lines: [{ line: 1, length: line.length, from: 0, match: false }] });
+    // A line as long as a pane lays out in time is sent whole.
+    const fits = 'x'.repeat(MAX_SHOWN_LINE);
+    expect(partForPane({ content: fits, meta: { content_type: 'text/plain' } }, { mode: 'text' })).toEqual({ content: fits });
+  });
+
+  test("JSON is cut as laid out: a long string value's line, not the document's one line", () => {
+    const doc = JSON.stringify({ name: 'a', data: MINIFIED });
+    const { content, part } = partForPane({ content: doc, meta: { content_type: 'application/json' } }, { mode: 'raw' });
+    expect(content.split('\n')).toHaveLength(4);
+    expect(content.split('\n')[1]).toBe('  "name": "a",');
+    expect(part).toMatchObject({ laidOut: true, sized: false, lines: [{ line: 3, length: MINIFIED.length + 12, from: 0, match: false }] });
+  });
+
+  test('Markdown the pane renders is sent whole: a long paragraph is read as a paragraph', () => {
+    const paragraph = 'word '.repeat(30_000);
+    expect(partForPane({ content: `# Title\n\n${paragraph}`, meta: { content_type: 'text/html' } }, { mode: 'markdown' })).toEqual({ content: `# Title\n\n${paragraph}` });
+  });
+
+  test('a long text of short lines is cut by size only, as before', () => {
+    const text = Array.from({ length: 40_000 }, (_, i) => `${i + 1}`.padEnd(49, '.')).join('\n');
+    const { content, part } = partForPane({ content: text, meta: { content_type: 'text/plain' } }, { mode: 'text' });
+    expect(content).toHaveLength(MAX_SHOWN_TEXT);
+    expect(part).toEqual({ from: 0, firstLine: 1, length: text.length, laidOut: false, sized: true });
+  });
+});
