@@ -12,7 +12,7 @@ import { dispatch } from '../../src/main/ipc/dispatch';
 import type { Envelope, EventName, Method, Res } from '../../src/shared/ipc/contract';
 import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
-import { MAX_SHOWN_TEXT } from '../../src/shared/shown';
+import { LINE_WINDOW, MAX_SHOWN_TEXT } from '../../src/shared/shown';
 
 let site: Site;
 /** The User-Agent of each request for /ua, in order. */
@@ -26,6 +26,8 @@ const resolvers = (): { promise: Promise<void>; resolve: () => void } => {
 /** 60,000 lines (3.4 MB, 3.5 MB as UTF-8: each line has an "é"): longer than the 1 MiB the pane shows. */
 const LEDGER = Array.from({ length: 60_000 }, (_, i) => `Line ${i + 1}: a ledger entry of goods, café weights and prices.`).join('\n');
 /** An array of 40,000 objects (1.9 MB), laid out by the pane over 240,000 lines. */
+// One line of a minified script, 2,000,012 characters, its match 1.5 MB in.
+const MINIFIED = `${'var a=1;'.repeat(187_500)}NEEDLE_HERE;${'var b=2;'.repeat(62_500)}`;
 const BIG_JSON = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ n: i, name: `item ${i}`, tags: ['a', 'b'] })));
 const held = resolvers();
 const holdRelease = resolvers();
@@ -52,6 +54,7 @@ beforeAll(async () => {
       void listRelease.promise.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/9\n`));
     },
     '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(LEDGER),
+    '/min.js': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`first line\n${MINIFIED}\nlast line\n`),
     '/big.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_JSON),
     '/ua': (req, res) => {
       agents.push(String(req.headers['user-agent']));
@@ -203,6 +206,22 @@ describe('services over the contract', () => {
     const short = await r.call('targetResult', { id, idx: 2 });
     expect(short.part).toBeUndefined();
     expect(short.result?.content.length).toBeGreaterThan(0);
+  });
+
+  test("a grep's match 1.5 MB into a line of 2 MB crosses in the window of the line around it; the line whole only when asked", async () => {
+    const r = rig();
+    const { id } = await r.call('submit', { targets: [{ url: `${site.base}/min.js`, options: { grep: 'NEEDLE_HERE', context: true } }] });
+    await until(r, id);
+    const res = await r.call('targetResult', { id, idx: 0 });
+    const lines = res.result?.content.split('\n') ?? [];
+    // Grep's context around the line, and the line cut to a few KB either side of its match.
+    expect(lines[0]).toBe('first line');
+    expect(lines[1]).toContain('NEEDLE_HERE');
+    expect(lines[1]?.length).toBeLessThanOrEqual(LINE_WINDOW + 2);
+    expect(lines[2]).toBe('last line');
+    const whole = (await r.call('targetResult', { id, idx: 0, whole: true })).result?.content ?? '';
+    expect(whole.startsWith(`first line\n${MINIFIED}\nlast line`)).toBe(true);
+    expect(res.part).toEqual({ from: 0, firstLine: 1, length: whole.length, laidOut: false, sized: false, lines: [{ line: 2, length: MINIFIED.length, from: MINIFIED.indexOf('NEEDLE_HERE') - LINE_WINDOW / 2, match: true }] });
   });
 
   test('typed errors reach the caller: no targets, too many targets, not found, bad payloads', async () => {

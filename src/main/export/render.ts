@@ -214,13 +214,13 @@ export function yamlLines(fields: Record<string, unknown>): string {
 /**
  * A file's meta (YAML front matter, the combined Markdown's meta block): the target's URL,
  * title and options (what a question's passages answer), then the result's meta without
- * page_lines and source_lines. Those count the lines of the content as stored, which the
+ * page_lines, source_lines and match_columns. Those count the lines of the content as stored, which the
  * file's page marks have moved: a citation read from them named the wrong line, and the
  * app's meta table leaves them out as bookkeeping. The JSONL keeps every field with the
  * content they count.
  */
 export function metaFields(t: TargetStatus): Record<string, unknown> {
-  const { url: _url, title: _title, page_lines: _pages, source_lines: _lines, ...rest } = t.result?.meta ?? {};
+  const { url: _url, title: _title, page_lines: _pages, source_lines: _lines, match_columns: _columns, ...rest } = t.result?.meta ?? {};
   const options = canonicalOptions(t.options);
   return { url: t.url, title: titleOf(t), ...(Object.keys(options).length > 0 ? { options } : {}), ...rest };
 }

@@ -145,6 +145,16 @@ function acrossWideBreaks(lines, hits, wideClass, re) {
   return { hits: [...found].sort((a, b) => a - b), count: hits.length + across };
 }
 
+/** [output line from 1, column] of each long matching line, by the text's index each output line had (`from`). */
+function columnsOf(from, columns) {
+  if (columns.size === 0) return {};
+  const out = [];
+  from.forEach((i, k) => {
+    if (columns.has(i)) out.push([k + 1, columns.get(i)]);
+  });
+  return { columns: out };
+}
+
 // With origins, also where the output came from: `hits`, the index of every matching line
 // of the text, and `from`, the index each output line had in the text (-1 for a "--").
 // `read`, when given, is the text as a reader sees it and types it, line for line (a page's
@@ -155,7 +165,7 @@ function acrossWideBreaks(lines, hits, wideClass, re) {
 // (unicodeWords in src/shared/grep.ts). A line of ASCII only is matched by the pattern as
 // written, which means the same there and keeps V8's linear-time rescue (which takes no \p{…});
 // any other line by `words`.
-function grep({ text, read, pattern, words, flags, context, origins, wideClass }) {
+function grep({ text, read, pattern, words, flags, context, origins, wideClass, longLine }) {
   const ignoreCase = flags.includes('i');
   if (ignoreCase) {
     pattern = dotlessI(pattern);
@@ -176,20 +186,31 @@ function grep({ text, read, pattern, words, flags, context, origins, wideClass }
   // Without u, ignoring case folds by toUpperCase, which leaves a letter whose other case is
   // ASCII or two letters as it is: (?i)straße missed "STRAẞE", (?i)state "ſtate". A line past
   // ASCII is matched with u then.
-  const matches = (line) => {
+  // Where the match starts, -1 for none: exec costs what test does.
+  const matchAt = (line) => {
     const r = wide && NOT_ASCII.test(line) ? wide : bmp !== re && !SURROGATE.test(line) && !(ignoreCase && NOT_ASCII.test(line)) ? bmp : re;
     r.lastIndex = 0;
-    return r.test(line);
+    return r.exec(line)?.index ?? -1;
   };
-  const holds = (line) => matches(line) || (ignoreCase && TURKISH_I.test(line) && matches(dotlessI(line)));
+  // dotlessI keeps one character for one: its index is the line's.
+  const holdsAt = (line) => {
+    const at = matchAt(line);
+    return at >= 0 || !(ignoreCase && TURKISH_I.test(line)) ? at : matchAt(dotlessI(line));
+  };
   let hits = [];
+  // Where the match is on each matching line longer than `longLine`, by index in the text: the
+  // result pane shows such a line around it (src/shared/shown.ts). None when only the read
+  // form matched, whose indexes are not the line's.
+  const columns = new Map();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (holds(line) || (readLines && readLines[i] !== line && holds(readLines[i]))) hits.push(i);
+    const at = holdsAt(line);
+    if (at >= 0 || (readLines && readLines[i] !== line && holdsAt(readLines[i]) >= 0)) hits.push(i);
+    if (at >= 0 && longLine !== undefined && line.length > longLine) columns.set(i, at);
   }
   let count = hits.length;
   if (wideClass) ({ hits, count } = acrossWideBreaks(lines, hits, wideClass, wide ?? re));
-  const where = (from) => (origins ? { hits, from } : {});
+  const where = (from) => ({ ...(origins ? { hits, from } : {}), ...columnsOf(from, columns) });
   if (!context) return { output: hits.map((i) => lines[i]).join('\n'), matches: count, ...where(hits) };
   // grep -C 2: each hit with 2 lines either side; overlapping windows merge; groups are
   // separated by a line "--".

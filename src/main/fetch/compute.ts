@@ -1,6 +1,7 @@
 import { FetchError } from './errors';
 import { defaultFetchSettings } from './settings';
 import { GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
+import { MAX_SHOWN_LINE } from '../../shared/shown';
 import { WIDE_CLASS } from './segment-breaks';
 import { clip } from '../../shared/urllist/url';
 
@@ -82,6 +83,7 @@ interface Reply {
   matches?: number;
   hits?: number[];
   from?: number[];
+  columns?: [number, number][];
 }
 
 export interface GrepOutput {
@@ -90,6 +92,8 @@ export interface GrepOutput {
   /** With origins: the index of each matching line in the text, and of each output line (-1 for a "--"). */
   hits?: number[];
   from?: number[];
+  /** [output line from 1, column] of the first match on each matching line longer than MAX_SHOWN_LINE. */
+  columns?: [number, number][];
 }
 
 /**
@@ -183,7 +187,7 @@ export class ComputePool {
     const limitMs = this.jqLimitMs();
     let r: Reply;
     try {
-      r = await this.run({ op: 'grep', text, read, pattern, words: words === pattern ? undefined : words, flags, context, origins, wideClass: WIDE_CLASS }, signal, 'grep', limitMs);
+      r = await this.run({ op: 'grep', text, read, pattern, words: words === pattern ? undefined : words, flags, context, origins, wideClass: WIDE_CLASS, longLine: MAX_SHOWN_LINE }, signal, 'grep', limitMs);
     } catch (err) {
       if (!signal.aborted && err instanceof DOMException && err.name === 'TimeoutError') throw grepTooLong(limitMs);
       throw err;
@@ -191,6 +195,7 @@ export class ComputePool {
     if (r.error !== undefined) throw new FetchError(422, `invalid grep expression: ${r.error}`, GREP_HINT, 'bad_option');
     const out: GrepOutput = { output: r.output ?? '', matches: r.matches ?? 0 };
     if (r.hits && r.from) Object.assign(out, { hits: r.hits, from: r.from });
+    if (r.columns) out.columns = r.columns;
     return out;
   }
 

@@ -243,6 +243,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     const g = await ctx.compute.grep(content, options.grep, options.context === true, ctx.signal, true, read === content ? undefined : read);
     content = g.output;
     meta.matches = g.matches;
+    if (g.columns) meta.match_columns = g.columns;
     if (g.hits && g.from) {
       // A blank line (the gap between two pages, in a match's context) starts no page.
       const lines = content.split('\n');
@@ -264,6 +265,8 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     origin = next;
     content = a.content;
     meta.passages = a.passages;
+    // They counted grep's lines, which passages have replaced.
+    delete meta.match_columns;
   }
   // Read, and nothing kept: ok, as the page was fetched, but said where a list shows its rows
   // (an "ok 0 B" row read as a page with nothing on it). A document that had nothing to search

@@ -6,10 +6,10 @@ import { counted } from '../../../shared/count';
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'pages_missing', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
 
-// Bookkeeping for search citations, not something a reader looks up; and what to do about an
+// Bookkeeping for search citations and the pane's cut of long lines, not something a reader looks up; and what to do about an
 // empty result (a scanned PDF, a grep written as /x/i), which the pane says above the table in
 // its words ("The result is empty. …"): the table repeated it as "Hint".
-const HIDDEN = new Set(['page_lines', 'source_lines', 'hint']);
+const HIDDEN = new Set(['page_lines', 'source_lines', 'match_columns', 'hint']);
 
 /**
  * The result's meta fields (SPEC §5's names, as the CLI's --json and the exports' front
