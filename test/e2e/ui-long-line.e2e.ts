@@ -115,6 +115,27 @@ test('a line of 2 MB as text, as the Markdown of a one-paragraph page and in JSO
   expect(pageErrors(page)).toEqual([]);
 }, 300_000);
 
+test("a preview of a line of 2 MB is cut as a job's result is, and Copy still takes all of it", async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/min.js mode=text`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.evaluate(() => {
+    (window as unknown as { __gap: number }).__gap = 0;
+  });
+  await page.getByTestId('preview-button').click();
+  await page.locator('[data-testid="preview-panel"] [data-testid="result-text"]').waitFor();
+  const gap = await page.evaluate(() => new Promise<number>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done((window as unknown as { __gap: number }).__gap)))));
+  const shown = await shownText();
+  expect(shown.longest).toBeLessThanOrEqual(LINE_WINDOW + 2);
+  expect(shown.wraps).toBe(true);
+  expect(await page.getByTestId('result-long-lines').textContent()).toMatch(/^Line 2 is 2,000,012 characters long, too long to show whole: showing 16,384 of them, from its start\./);
+  expect(gap).toBeLessThan(5_000);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.getByTestId('result-copy').click();
+  await expect.poll(() => page.getByTestId('result-copy-status').textContent()).toMatch(/^Copied /);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`first line\n${MINIFIED}\nlast line\n`);
+});
+
 test('a search hit 1.5 MB into a line of 2 MB opens at the match, highlighted and in view', async () => {
   await runList([`${site.origin}/words.txt`]);
   await page.getByTestId('job-search-input').fill('"lighthouse keeper"');

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { effectiveOptions } from '../../store/composer';
@@ -7,7 +8,8 @@ import { FocusSafeButton } from '../common/FocusSafeButton';
 import { ResultView } from '../result/ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 import { formatOptionsLine } from '../../../../shared/urllist';
-import type { Options } from '../../../../shared/types';
+import type { Options, Result } from '../../../../shared/types';
+import { partForPane } from '../../../../shared/shown';
 
 const shownOptions = (options: Options): string => formatOptionsLine({ url: '', options }).trim();
 
@@ -51,7 +53,20 @@ export function PreviewPanel(): React.JSX.Element | null {
         </span>
       </div>
       {error && <ErrorMessage error={error} testId="preview-error" />}
-      {shown && <ResultView result={shown.result} mode={options?.mode} bytes={shown.bytes} />}
+      {shown && <PreviewResult result={shown.result} options={options} bytes={shown.bytes} />}
     </section>
   );
+}
+
+/**
+ * A preview comes whole, as nothing is stored to fetch it from: it is cut here as main cuts a
+ * job's result (partForPane), and Copy takes the whole it holds. Shown as it came, a line of
+ * 2 MB froze the window as a job's result did.
+ */
+function PreviewResult({ result, options, bytes }: { result: Result; options: Options | undefined; bytes: number }): React.JSX.Element {
+  // By the mode alone, what partForPane reads of the options: they are a new object at each render.
+  const mode = options?.mode;
+  const pane = useMemo(() => partForPane(result, mode === undefined ? undefined : { mode }), [result, mode]);
+  const part = pane.part && { ...pane.part, whole: () => Promise.resolve(result.content) };
+  return <ResultView result={pane.part ? { ...result, content: pane.content } : result} mode={mode} bytes={bytes} part={part} />;
 }
