@@ -74,6 +74,27 @@ export function modeOf(options: string | null): Mode | undefined {
   }
 }
 
+/**
+ * How many rows iterate reads at once, and about how many bytes of results: a query per row
+ * was 41 µs a row on a loaded 2-core machine, a page of 64 rows 13 µs (a third of a zip
+ * export of 100,000 small results); 1 MiB keeps a page of large results (up to the 8 MiB
+ * cap each) to a few of them in memory at once.
+ */
+const PAGE_ROWS = 64;
+const PAGE_BYTES = 1024 * 1024;
+
+/** The last idx of the page that starts with `rows`: as many as fit in PAGE_BYTES, at least one. */
+function pageEnd(rows: { idx: number; bytes: number }[]): number | undefined {
+  let sum = 0;
+  let last: number | undefined;
+  for (const r of rows) {
+    sum += r.bytes;
+    if (last !== undefined && sum > PAGE_BYTES) break;
+    last = r.idx;
+  }
+  return last;
+}
+
 /** The targets table: one prepared statement per query or transition. */
 export function targetsTable(db: Database.Database) {
   const insert = db.prepare<[string, number, string, string | null]>(
@@ -82,8 +103,11 @@ export function targetsTable(db: Database.Database) {
   const rows = db.prepare<[string], RowRecord>(`SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? ORDER BY idx`);
   const one = db.prepare<[string, number], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx = ?`);
   const all = db.prepare<[string], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? ORDER BY idx`);
-  const next = db.prepare<[string, number], StatusRecord>(
-    `SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx > ? ORDER BY idx LIMIT 1`,
+  const sizes = db.prepare<[string, number], { idx: number; bytes: number }>(
+    `SELECT idx, bytes FROM targets WHERE job_id = ? AND idx > ? ORDER BY idx LIMIT ${PAGE_ROWS}`,
+  );
+  const page = db.prepare<[string, number, number], StatusRecord>(
+    `SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx > ? AND idx <= ? ORDER BY idx`,
   );
   const start = db.prepare<[number, string, number]>(
     "UPDATE targets SET status = 'running', started_at = ? WHERE job_id = ? AND idx = ? AND status = 'pending'",
@@ -105,12 +129,23 @@ export function targetsTable(db: Database.Database) {
     },
     all: (jobId: string): TargetStatus[] => all.all(jobId).map(toStatus),
     /**
-     * One row per step, by primary key, holding no cursor between steps: better-sqlite3 refuses
-     * every other statement on the connection while a stmt.iterate() cursor is open, and an
-     * export awaits its writer between rows while the runner goes on writing targets.
+     * A page of rows per step, by primary key, holding no cursor between steps: better-sqlite3
+     * refuses every other statement on the connection while a stmt.iterate() cursor is open,
+     * and an export awaits its writer between rows while the runner goes on writing targets.
+     * A target not finished when its page was read is read again at its turn, as it may have
+     * finished meanwhile.
      */
     *iterate(jobId: string): IterableIterator<TargetStatus> {
-      for (let r = next.get(jobId, -1); r; r = next.get(jobId, r.idx)) yield toStatus(r);
+      for (let after = -1; ; ) {
+        const last = pageEnd(sizes.all(jobId, after));
+        if (last === undefined) return;
+        for (const r of page.all(jobId, after, last)) {
+          const now = r.status === 'done' || r.status === 'failed' ? r : one.get(jobId, r.idx);
+          if (!now) return;
+          yield toStatus(now);
+        }
+        after = last;
+      }
     },
     /** pending → running; false when the target was not pending (or is gone). */
     start: (jobId: string, idx: number, nowMs: number): boolean => start.run(nowMs, jobId, idx).changes === 1,
