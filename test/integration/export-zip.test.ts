@@ -9,9 +9,12 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
+import { exportJob } from '../../src/main/export/index';
 import { OutFile } from '../../src/main/export/output';
 import { ZipWriter } from '../../src/main/export/zip';
+import type { Job, TargetStatus } from '../../src/shared/types';
 import { tempDir } from '../helpers/store';
+import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -97,4 +100,29 @@ it('ends a zip of 65,535 entries with zip64 records that unzip reads, every entr
   execFileSync('unzip', ['-q', zip, 'job/0.txt', 'job/65534.txt', '-d', x]);
   expect(readdirSync(path.join(x, 'job')).sort()).toEqual(['0.txt', '65534.txt']);
   expect(readFileSync(path.join(x, 'job', '65534.txt'), 'utf8')).toBe('page 65534');
+});
+
+it("stops a zip export when the disk fills mid-way: says so with the zip's name and what to do, and leaves nothing behind", async (ctx) => {
+  const mnt = path.join(tmp.dir, 'small-disk');
+  // 1 MiB of room, 3 MB of results that do not compress: the disk fills after a few dozen entries.
+  const mounted = mountTmpfs(mnt, '1m');
+  if (!mounted) ctx.skip('cannot mount a tmpfs here (needs root)');
+  try {
+    const n = 60;
+    const job: Job = { id: 'full', caller: 'cli', callerClass: 'cli/batch', status: 'done', error: '', targetsTotal: n, targetsDone: n, targetsFailed: 0, createdAt: 0, updatedAt: 0, leaseExpires: 0 };
+    let read = 0;
+    const targets = function* (): Iterable<TargetStatus> {
+      for (let idx = 0; idx < n; idx++, read++) {
+        const content = randomBytes(25_000).toString('base64');
+        yield { idx, url: `https://a.example/${idx}`, status: 'done', error: '', hint: '', errorStatus: 0, bytes: content.length, title: `Page ${idx}`, startedAt: null, finishedAt: null, result: { content } };
+      }
+    };
+    const err = await exportJob({ job, count: () => n, targets }, { format: 'zip', out: mnt }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'disk_full', message: `the disk is full while writing ${path.join(mnt, 'sift-full.zip')}`, hint: 'Free some space or export to another disk, then export again.' });
+    // Stopped where the disk filled, not after reading the whole job.
+    expect(read).toBeLessThan(n);
+    expect(readdirSync(mnt)).toEqual([]);
+  } finally {
+    unmountTmpfs(mnt, mounted);
+  }
 });
