@@ -232,11 +232,11 @@ export function createServices(opts: ServicesOptions): Services {
       return { jobs, unlisted: jobs.length < LISTED_JOBS ? 0 : store.countJobs() - jobs.length };
     },
 
-    jobDetail: ({ id }) => {
+    jobDetail: ({ id, from, limit }) => {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
       runner.touch(id);
-      const targets = store.targetRows(id);
+      const targets = limit === undefined && from === undefined ? store.targetRows(id) : store.targetRowsPage(id, from ?? 0, limit ?? -1);
       // The store holds no waits nor pages read: a view opened while a target waits on a busy
       // site, or while its PDF is read, gets them here.
       const running = (idx: number, add: Partial<TargetRow>): void => {

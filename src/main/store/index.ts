@@ -53,6 +53,8 @@ export interface Store {
   setLease(id: string, leaseExpires: number): boolean;
   /** A job's targets without their content, in idx order. */
   targetRows(jobId: string): TargetRow[];
+  /** At most `limit` of them, from idx `from` on: a page of a job too big to read at once. */
+  targetRowsPage(jobId: string, from: number, limit: number): TargetRow[];
   /** One target with its result. */
   targetResult(jobId: string, idx: number): TargetStatus | undefined;
   /** One target's URL ('' when there is no such target), without reading its result. */
@@ -418,6 +420,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     finishTarget: (jobId, idx, outcome, nowMs, leaseExpires) => committed(() => finishTx.immediate(jobId, idx, outcome, nowMs, leaseExpires)),
     setLease: (id, leaseExpires) => jobs.setLease(id, leaseExpires),
     targetRows: (jobId) => targets.rows(jobId),
+    targetRowsPage: (jobId, from, limit) => targets.page(jobId, from, limit),
     targetResult: (jobId, idx) => targets.get(jobId, idx),
     targetUrl: (jobId, idx) => targets.indexKeyOf(jobId, idx).url,
     targetStatuses: (jobId) => targets.all(jobId),

@@ -101,9 +101,13 @@ export const invokeContract = {
   },
   /** The newest LISTED_JOBS jobs, and how many older ones there are besides. */
   listJobs: { req: Empty, res: z.object({ jobs: z.array(JobSchema), unlisted: z.number().int().min(0) }) },
-  /** A job with its target rows (no content). Showing a job touches its lease. */
+  /**
+   * A job with its target rows (no content), all of them or `limit` from idx `from` (a page:
+   * 100,000 rows at once are 21 MB of JSON and seconds of work on each side). Showing a job
+   * touches its lease.
+   */
   jobDetail: {
-    req: z.object({ id: JobId }).strict(),
+    req: z.object({ id: JobId, from: z.number().int().min(0).optional(), limit: z.number().int().min(1).optional() }).strict(),
     res: z.object({ job: JobSchema, targets: z.array(TargetRowSchema) }),
   },
   /**

@@ -75,15 +75,36 @@ export function showJob(id: string): void {
   void openJob(id);
 }
 
-/** Loads a job's rows; events that arrive meanwhile are kept and applied over the answer. */
+// The first page fills a screen many times over (34 px rows), so the table shows at once;
+// the rest come in pages small enough that neither side holds its thread long: all 100,000
+// rows of a job in one answer were 21 MB of JSON, 4.2 s of SQL and 1.2 s of JSON in main,
+// and the table showed after 14-17 s.
+export const FIRST_ROWS = 500;
+export const ROWS_PER_PAGE = 5_000;
+
+/** Counts the job views opened, so the pages still coming for one the user left are dropped. */
+let opened = 0;
+
+/**
+ * Loads a job's rows, the first page then the rest, page by page; events that arrive
+ * meanwhile are kept and applied over the pages they concern.
+ */
 export async function openJob(id: string): Promise<void> {
+  const view = ++opened;
   get().beginDetail(id);
   try {
-    const { job, targets } = await window.sift.jobDetail({ id });
+    const { job, targets } = await window.sift.jobDetail({ id, limit: FIRST_ROWS });
+    if (view !== opened) return;
     get().applyJob(job);
-    get().setDetail(id, targets);
+    get().setDetail(id, targets, job.targetsTotal);
+    for (let from = targets.length; from < job.targetsTotal; ) {
+      const page = await window.sift.jobDetail({ id, from, limit: ROWS_PER_PAGE });
+      if (view !== opened || page.targets.length === 0) return;
+      get().addRows(id, page.targets);
+      from += page.targets.length;
+    }
   } catch (err) {
-    get().setDetailError(id, toUserError(err));
+    if (view === opened) get().setDetailError(id, toUserError(err));
   }
 }
 

@@ -6,15 +6,20 @@ import type { UserError } from '../lib/errors';
 import { isLive } from '../lib/jobs';
 import type { State } from './index';
 
-/** The rows of the job on screen. Only one job's rows are held: a job can have 10,000. */
+/** The rows of the job on screen. Only one job's rows are held: a job can have 100,000. */
 export interface DetailSlice {
   detailJobId: string | null;
-  /** Indexed by idx; a row object is replaced only when that row changed, so a row
-   *  component selecting rows[idx] re-renders only for its own change. */
+  /** Indexed by idx, the rows read so far, from idx 0 on and without holes; a row object is
+   *  replaced only when that row changed, so a row component selecting rows[idx] re-renders
+   *  only for its own change. */
   rows: TargetRow[];
+  /** The job's first page of rows is in (the rest may still be coming, see rowsTotal). */
   rowsLoaded: boolean;
+  /** How many rows the job has: once rows.length reaches it, every row is in (rowsComplete). */
+  rowsTotal: number;
   detailError: UserError | null;
-  /** Changes that arrived while jobDetail was in flight, applied over its answer. */
+  /** Changes to rows not read yet (all of them, while the first page is in flight), applied
+   *  over their page when it comes. */
   pendingRows: TargetRow[];
   selectedIdx: number | null;
   /** The selected row's result, when fetched: whole, or the part the pane shows (status.part). */
@@ -28,7 +33,10 @@ export interface DetailSlice {
 
   setFilter(f: { status?: TargetState | 'all'; reason?: Reason | ''; warning?: string }): void;
   beginDetail(jobId: string): void;
-  setDetail(jobId: string, rows: TargetRow[]): void;
+  /** The job's first page of rows, and how many it has in all. */
+  setDetail(jobId: string, rows: TargetRow[], total: number): void;
+  /** The job's next page of rows, read from idx rows.length on. */
+  addRows(jobId: string, rows: TargetRow[]): void;
   setDetailError(jobId: string, err: UserError): void;
   applyRows(jobId: string, rows: TargetRow[]): void;
   selectRow(idx: number | null): void;
@@ -57,10 +65,26 @@ export function mergeRows(rows: TargetRow[], changes: TargetRow[]): TargetRow[] 
   return next;
 }
 
+/** Splits changes into those to rows already read (below `loaded`) and those to rows still to come. */
+function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; later: TargetRow[] } {
+  const now: TargetRow[] = [];
+  const later: TargetRow[] = [];
+  for (const r of changes) (r.idx < loaded ? now : later).push(r);
+  return { now, later };
+}
+
+/** `rows` with a page read after them, and the changes waiting for rows that are now in. */
+function withPage(rows: TargetRow[], page: TargetRow[], pending: TargetRow[]): Pick<DetailSlice, 'rows' | 'pendingRows'> {
+  const next = rows.concat(page);
+  const { now, later } = byLoaded(pending, next.length);
+  return { rows: mergeRows(next, now), pendingRows: later };
+}
+
 export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set) => ({
   detailJobId: null,
   rows: [],
   rowsLoaded: false,
+  rowsTotal: 0,
   detailError: null,
   pendingRows: [],
   selectedIdx: null,
@@ -78,26 +102,32 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
       filterWarning: f.warning ?? s.filterWarning,
     })),
   beginDetail: (jobId) =>
-    set({ detailJobId: jobId, rows: [], rowsLoaded: false, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
-  setDetail: (jobId, rows) =>
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
+  setDetail: (jobId, rows, total) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
-      const sorted: TargetRow[] = [];
-      for (const r of rows) sorted[r.idx] = r;
-      return { rows: mergeRows(sorted, s.pendingRows), pendingRows: [], rowsLoaded: true };
+      const page = rows[0]?.idx === 0 ? rows : [];
+      return { ...withPage([], page, s.pendingRows), rowsLoaded: true, rowsTotal: total };
+    }),
+  addRows: (jobId, rows) =>
+    set((s) => {
+      // A page of another job, or one that does not follow the rows read (a job opened again meanwhile).
+      if (s.detailJobId !== jobId || !s.rowsLoaded || rows.length === 0 || rows[0]!.idx !== s.rows.length) return {};
+      return withPage(s.rows, rows, s.pendingRows);
     }),
   setDetailError: (jobId, err) => set((s) => (s.detailJobId === jobId ? { detailError: err, rowsLoaded: true } : {})),
   applyRows: (jobId, changes) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
       if (!s.rowsLoaded) return { pendingRows: s.pendingRows.concat(changes) };
-      return { rows: mergeRows(s.rows, changes) };
+      const { now, later } = byLoaded(changes, s.rows.length);
+      return { rows: mergeRows(s.rows, now), ...(later.length ? { pendingRows: s.pendingRows.concat(later) } : {}) };
     }),
   selectRow: (idx) => set((s) => (s.selectedIdx === idx ? {} : { selectedIdx: idx, result: null, resultError: null })),
   setResult: (jobId, idx, status) => set((s) => (s.detailJobId === jobId && s.selectedIdx === idx ? { result: { jobId, idx, status }, resultLoading: false } : {})),
   setResultLoading: (resultLoading) => set({ resultLoading }),
   setResultError: (resultError) => set({ resultError, resultLoading: false }),
-  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
+  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
 });
 
 /** Whether the job on screen has ended: a target it left pending will not be fetched by it. */
@@ -106,13 +136,17 @@ export function detailJobEnded(s: Pick<State, 'detailJobId' | 'jobs'>): boolean 
   return job ? !isLive(job) : false;
 }
 
+/** Whether every row of the job on screen has been read: counts over the rows are the job's then, not a part's. */
+export const rowsComplete = (s: Pick<DetailSlice, 'rowsLoaded' | 'rows' | 'rowsTotal'>): boolean => s.rowsLoaded && s.rows.length >= s.rowsTotal;
+
 /** Whether the table's filter is on (any status, reason or warning chosen). */
 export const isFiltered = (s: Pick<DetailSlice, 'filterStatus' | 'filterReason' | 'filterWarning'>): boolean =>
   s.filterStatus !== 'all' || s.filterReason !== '' || s.filterWarning !== '';
 
 /** Whether the table's filter hides target idx: the result pane, open on it, says so. */
 export const hiddenByFilter = (s: Pick<DetailSlice, 'rows' | 'filterStatus' | 'filterReason' | 'filterWarning'>, idx: number): boolean =>
-  isFiltered(s) && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning);
+  // A row not read yet (a big job's later pages) is not known to be hidden.
+  isFiltered(s) && s.rows[idx] !== undefined && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning);
 
 /** Whether a row passes the table's filter. */
 export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {

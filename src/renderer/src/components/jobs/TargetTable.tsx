@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowMatches } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowMatches, rowsComplete } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -43,7 +43,10 @@ export function TargetTable(): React.JSX.Element {
       return out;
     }),
   );
-  const total = useStore((s) => s.rows.length);
+  // The job's rows, read or still coming (a big job's come in pages): the rows not read yet
+  // hold their place, so the scrollbar and the keys reach the end from the first page on.
+  const total = useStore((s) => Math.max(s.rows.length, s.rowsTotal));
+  const complete = useStore(rowsComplete);
   const count = shown ? shown.length : total;
   const idxAt = useCallback((pos: number): number => (shown ? (shown[pos] ?? -1) : pos), [shown]);
   const loaded = useStore((s) => s.rowsLoaded);
@@ -115,7 +118,7 @@ export function TargetTable(): React.JSX.Element {
     <div className="target-table" data-testid="target-table">
       {/* The filter is the table's, not a cell of its grid: inside the grid a screen reader
           took its selects for part of the rows. */}
-      <TargetFilter shown={count} total={total} filtering={filtering} />
+      <TargetFilter shown={count} total={total} filtering={filtering} complete={complete} />
       {/* The grid is the element that holds the focus and names the row it is on
           (aria-activedescendant): the focus sat on the scrolling part, a nameless group, while
           the grid role was on its parent, so the row in focus was not read. Only the rows in
@@ -131,6 +134,7 @@ export function TargetTable(): React.JSX.Element {
         onKeyDown={onKeyDown}
         aria-activedescendant={selectedIdx !== null && posOf(selectedIdx) !== null ? `row-${selectedIdx}` : undefined}
         data-testid="target-grid"
+        data-rows-read={complete ? 'all' : 'some'}
       >
         <div className="target-row target-head" role="row" aria-rowindex={1}>
           <span role="columnheader" className="c-idx">#</span>
@@ -211,7 +215,7 @@ function useFilterAnnouncement(shown: number, total: number, filtering: boolean)
 const noReasonWhy = (ended: boolean): string => (ended ? 'No target failed: there is no reason to filter by.' : 'No target has failed yet: the reasons appear here when one does.');
 
 /** The table's filter: by status and, for failures, by reason. */
-function TargetFilter({ shown, total, filtering }: { shown: number; total: number; filtering: boolean }): React.JSX.Element {
+function TargetFilter({ shown, total, filtering, complete }: { shown: number; total: number; filtering: boolean; complete: boolean }): React.JSX.Element {
   const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));
   // An ended job waits for nothing: its rows read "not fetched" and "stopped", and so does the filter that shows them.
   const ended = useStore(detailJobEnded);
@@ -265,6 +269,8 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
         <>
           <span className="muted" data-testid="filter-count">
             {shown.toLocaleString()} of {total.toLocaleString()}
+            {/* A big job's rows come in pages: until the last, the count is of those read. */}
+            {!complete && ', counting…'}
           </span>
           <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '', warning: '' })} data-testid="filter-clear">
             Show all
@@ -288,7 +294,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   const now = useNow(wait !== undefined);
   // A PDF being read says how far it is, so a book of hundreds of pages does not look stuck.
   const reading = row?.status === 'running' && !wait ? row.pagesRead : undefined;
-  if (!row) return null;
+  if (!row) return <UnreadRow idx={idx} pos={pos} top={top} />;
   const failed = row.status === 'failed';
   // A failed, waiting or reading row has no size, so its error, wait or pages take the size column too.
   const wide = failed || wait !== undefined || reading !== undefined;
@@ -359,3 +365,13 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
     </div>
   );
 });
+
+/** A row whose page has not come yet (a big job's rows come in pages): its place, its number, and that it is coming. */
+function UnreadRow({ idx, pos, top }: { idx: number; pos: number; top: number }): React.JSX.Element {
+  return (
+    <div role="row" aria-rowindex={pos + 2} aria-busy="true" className="target-row" style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }} data-testid="target-row-unread">
+      <span role="gridcell" className="c-idx muted">{idx + 1}</span>
+      <span role="gridcell" className="c-status muted">Loading…</span>
+    </div>
+  );
+}

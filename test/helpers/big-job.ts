@@ -1,0 +1,50 @@
+import type { Store } from '../../src/main/store';
+import type { Reason } from '../../src/shared/reasons';
+
+/** What a big finished job holds, as built by bigFinishedJob: the figures the UI must count. */
+export interface BigJob {
+  id: string;
+  total: number;
+  failed: number;
+  /** Failed targets per reason. */
+  reasons: Partial<Record<Reason, number>>;
+  thin: number;
+}
+
+// Every 10th target failed (a 404, or every 30th a timeout) and every 7th done one is thin:
+// enough of each for the filters to have something to count at every size.
+const failureOf = (i: number): { reason: Reason; status: number; error: string } | undefined =>
+  i % 30 === 9 ? { reason: 'timeout', status: 504, error: 'timed out' } : i % 10 === 9 ? { reason: 'upstream', status: 404, error: 'HTTP 404 Not Found' } : undefined;
+
+/**
+ * A finished job of `n` targets written straight into the store, in one transaction, as a
+ * batch leaves it: results of about `resultBytes` each, some failed, some thin. Writing it
+ * through the runner would fetch n pages; the rows are what opening the job reads.
+ */
+export function bigFinishedJob(store: Store, n: number, o: { id?: string; resultBytes?: number } = {}): BigJob {
+  const id = o.id ?? `big${String(n).padStart(13, '0')}`;
+  const filler = 'x'.repeat(Math.max(0, (o.resultBytes ?? 0) - 40));
+  const now = Date.now();
+  const lease = now + 24 * 3600_000;
+  const job: BigJob = { id, total: n, failed: 0, reasons: {}, thin: 0 };
+  store.immediate(() => {
+    store.insertJob({ id, caller: 'desktop', callerClass: 'desktop/batch', idemKey: id, targetsTotal: n, nowMs: now, leaseExpires: lease }, Array.from({ length: n }, (_, i) => ({ url: `https://example.test/page/${i}` })));
+    store.transition(id, 'queued', 'running', '', now);
+    for (let i = 0; i < n; i++) {
+      store.startTarget(id, i, now);
+      const f = failureOf(i);
+      if (f) {
+        job.failed++;
+        job.reasons[f.reason] = (job.reasons[f.reason] ?? 0) + 1;
+        store.finishTarget(id, i, { status: 'failed', error: f.error, hint: 'Check the address.', bytes: 0, title: '', errorStatus: f.status, reason: f.reason }, now + 1, lease);
+        continue;
+      }
+      const thin = i % 7 === 0;
+      if (thin) job.thin++;
+      const content = `# Page ${i}\n\n${filler}`;
+      store.finishTarget(id, i, { status: 'done', result: { content, meta: { title: `Page ${i}`, ...(thin ? { warnings: ['thin'] } : {}) } }, error: '', hint: '', bytes: content.length, title: `Page ${i}`, errorStatus: 0 }, now + 2, lease);
+    }
+    store.transition(id, 'running', 'partial', '', now + 3);
+  });
+  return job;
+}
