@@ -1,5 +1,9 @@
 import type Database from 'better-sqlite3';
-import { CUT_SHORT_ERRORS, type Job, type JobStatus } from '../../shared/types';
+import type { Job, JobStatus } from '../../shared/types';
+import { CUT_SHORT_TARGETS } from './migrations';
+
+/** A job's targets cut short, counted on the index migration 10 made for them. */
+export const CUT_SHORT_COUNT = `SELECT count(*) AS n FROM targets WHERE job_id = ? AND ${CUT_SHORT_TARGETS}`;
 
 /** A jobs row as SQLite returns it. */
 export interface JobRecord {
@@ -70,9 +74,7 @@ export function jobsTable(db: Database.Database) {
      WHERE id = ? RETURNING *`,
   );
   const lease = db.prepare<[number, string]>('UPDATE jobs SET lease_expires = ? WHERE id = ?');
-  const cutShort = db.prepare<string[], { n: number }>(
-    `SELECT count(*) AS n FROM targets WHERE job_id = ? AND status = 'failed' AND error IN (${CUT_SHORT_ERRORS.map(() => '?').join(', ')})`,
-  );
+  const cutShort = db.prepare<[string], { n: number }>(CUT_SHORT_COUNT);
   const del = db.prepare<[string]>('DELETE FROM jobs WHERE id = ?');
   const expired = db.prepare<[number], { id: string }>(
     "SELECT id FROM jobs WHERE lease_expires <= ? AND status NOT IN ('queued','running')",
@@ -86,7 +88,7 @@ export function jobsTable(db: Database.Database) {
     toJob: (r: JobRecord): Job => {
       const job = toJob(r);
       if (r.targets_failed === 0 || r.status === 'queued' || r.status === 'running') return job;
-      const n = cutShort.get(r.id, ...CUT_SHORT_ERRORS)?.n ?? 0;
+      const n = cutShort.get(r.id)?.n ?? 0;
       return n ? { ...job, targetsCutShort: n } : job;
     },
     get: (id: string): JobRecord | undefined => byId.get(id),

@@ -202,7 +202,17 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // 9: emoji and pictographs are words of the index (search/fold.ts, PICTOGRAPH); the results
   // that hold any are indexed again, the rest read and left as they are.
   (db) => reindexPictographs(db),
+  // 10: the targets of a job that a cancel, a close or a crash cut short (CUT_SHORT_ERRORS),
+  // indexed: a finished job with failures counted them by reading every target of it each
+  // time it was read (jobs.ts toJob), 0.6-1.2 s for 100,000 targets, twice per opening.
+  (db) => db.exec(`CREATE INDEX targets_cut_short ON targets (job_id) WHERE ${CUT_SHORT_TARGETS}`),
 ];
+
+/**
+ * The targets cut short (CUT_SHORT_ERRORS), written out: SQLite uses a partial index only
+ * for a query whose WHERE holds its own terms as written, not bound parameters.
+ */
+export const CUT_SHORT_TARGETS = "status = 'failed' AND error IN ('restart', 'cancelled', 'interrupted')";
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
