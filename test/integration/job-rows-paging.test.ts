@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import path from 'node:path';
 import { createServices, type Services } from '../../src/main/services';
 import { dispatch } from '../../src/main/ipc/dispatch';
-import type { SiftApi } from '../../src/shared/ipc/contract';
+import { FIRST_ROWS, ROWS_PER_PAGE, type SiftApi } from '../../src/shared/ipc/contract';
 import type { TargetRow } from '../../src/shared/types';
 import { bigFinishedJob, type BigJob } from '../helpers/big-job';
 import { tempDir } from '../helpers/store';
@@ -64,7 +64,7 @@ const load = async () => ({ ...(await import('../../src/renderer/src/store/actio
 
 describe('opening a big job', () => {
   test('the first page is small and counted against the job; every row is in after the pages that follow, as the store holds them', async () => {
-    const { openJob, store, rowsComplete, FIRST_ROWS, ROWS_PER_PAGE, reasonCounts, warningCounts } = await load();
+    const { openJob, store, rowsComplete, reasonCounts, warningCounts } = await load();
     calls.length = 0;
     let atFirstPage: { rows: number; total: number } | undefined;
     beforeAnswer = (req) => {
@@ -88,7 +88,7 @@ describe('opening a big job', () => {
   });
 
   test('a change to a row not read yet waits for its page, and an older copy in that page does not roll it back', async () => {
-    const { openJob, store, FIRST_ROWS } = await load();
+    const { openJob, store } = await load();
     const far = N - 3;
     const stored = services.store.targetRows(big.id)[far]!;
     // As a live job's event brings it: newer than the copy the page will read.
@@ -109,7 +109,7 @@ describe('opening a big job', () => {
   });
 
   test('a job opened while the pages of another still come shows its own rows only', async () => {
-    const { openJob, store, FIRST_ROWS } = await load();
+    const { openJob, store } = await load();
     let second: Promise<void> | undefined;
     beforeAnswer = (req) => {
       if (req.id === big.id && req.from === FIRST_ROWS) second ??= openJob(small.id);

@@ -2,7 +2,7 @@
  * Everything that talks to main. Each action reads and writes the store through getState,
  * so components, keyboard shortcuts and IPC events all go through the same functions.
  */
-import type { ExportFormatName } from '../../../shared/ipc/contract';
+import { FIRST_ROWS, ROWS_PER_PAGE, type ExportFormatName } from '../../../shared/ipc/contract';
 import { isTerminal, type Job, type Options, type Target } from '../../../shared/types';
 import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
@@ -74,13 +74,6 @@ export function showJob(id: string): void {
   get().setView({ kind: 'job', id });
   void openJob(id);
 }
-
-// The first page fills a screen many times over (34 px rows), so the table shows at once;
-// the rest come in pages small enough that neither side holds its thread long: all 100,000
-// rows of a job in one answer were 21 MB of JSON, 4.2 s of SQL and 1.2 s of JSON in main,
-// and the table showed after 14-17 s.
-export const FIRST_ROWS = 500;
-export const ROWS_PER_PAGE = 5_000;
 
 /** Counts the job views opened, so the pages still coming for one the user left are dropped. */
 let opened = 0;

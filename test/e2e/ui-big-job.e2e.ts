@@ -1,0 +1,90 @@
+/**
+ * A finished job of 100,000 targets (as many as the app takes from one list) opened in
+ * Chromium over the bridge: its first rows show from a first page of the rows, the rest come
+ * in pages behind it, and the counts, the filters and the keys are the whole job's once they
+ * are in. All 100,000 rows crossed in one answer before (21 MB), and the table was blank for
+ * 14-17 s.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openStore } from '../../src/main/store';
+import { FIRST_ROWS, MAX_SUBMIT_TARGETS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
+import { REASON_LABELS, warningLabel } from '../../src/shared/reasons';
+import { bigFinishedJob, type BigJob } from '../helpers/big-job';
+import { expectNoInternalErrorText, openApp, pageErrors, tempDir, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let big: BigJob;
+
+/** Each jobDetail answer the bridge sent the page, in order: its bytes. */
+const detailAnswers: number[] = [];
+
+beforeAll(async () => {
+  const dataDir = tempDir('sift-ui-big-');
+  const store = openStore(path.join(dataDir, 'sift.db'));
+  big = bigFinishedJob(store, MAX_SUBMIT_TARGETS);
+  store.close();
+  const methods = new Map<number, string>();
+  opened = await openApp({
+    dataDir,
+    prepare: (context, app) =>
+      context.routeWebSocket(app.bridge.wsUrl, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((m) => {
+          const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
+          if (call.id !== undefined && call.method) methods.set(call.id, call.method);
+          server.send(m);
+        });
+        server.onMessage((m) => {
+          const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
+          if (answer.t === 'res' && answer.id !== undefined && methods.get(answer.id) === 'jobDetail') detailAnswers.push(Buffer.byteLength(m));
+          ws.send(m);
+        });
+      }),
+  });
+  page = opened.page;
+});
+
+afterAll(async () => {
+  await opened?.close();
+});
+
+test('a job of 100,000 targets shows its first rows from a small first answer, then counts, filters and reaches every row', async () => {
+  await page.getByTestId('job-item').first().click();
+  await page.locator('[data-testid="target-row"][data-idx="0"]').waitFor();
+  // The first screen came from a first page: well under a MB, where all rows were 21 MB.
+  expect(detailAnswers[0]).toBeLessThan(FIRST_ROWS * 400);
+  // The table holds every row's place from the first page on.
+  expect(await page.getByTestId('target-grid').getAttribute('aria-rowcount')).toBe(String(big.total + 1));
+
+  await page.locator('[data-testid="target-grid"][data-rows-read="all"]').waitFor();
+  expect(detailAnswers.length).toBeGreaterThan(2);
+  expect(Math.max(...detailAnswers)).toBeLessThan(ROWS_PER_PAGE * 400);
+  // The chips count the whole job's failures and warnings.
+  const chips = await page.getByTestId('reason-chip').evaluateAll((els) => els.map((e) => [e.getAttribute('data-reason'), e.querySelector('strong')?.textContent]));
+  expect(chips).toEqual([
+    ['upstream', big.reasons.upstream!.toLocaleString('en-US')],
+    ['timeout', big.reasons.timeout!.toLocaleString('en-US')],
+  ]);
+  const warnings = await page.getByTestId('warning-chip').evaluateAll((els) => els.map((e) => e.textContent));
+  expect(warnings).toEqual([`${warningLabel('thin')} ${big.thin.toLocaleString('en-US')}`]);
+
+  // A reason's chip filters to its targets, counted against the job.
+  await page.locator('[data-testid="reason-chip"][data-reason="timeout"]').click();
+  await expect.poll(() => page.getByTestId('filter-count').textContent()).toBe(`${big.reasons.timeout!.toLocaleString('en-US')} of ${big.total.toLocaleString('en-US')}`);
+  expect(await page.getByTestId('filter-reason').inputValue()).toBe('timeout');
+  expect(await page.locator('[data-testid="row-reason"]').first().textContent()).toBe(REASON_LABELS.timeout);
+  await page.getByTestId('filter-clear').click();
+  await expect.poll(() => page.getByTestId('filter-count').count()).toBe(0);
+
+  // End reaches the last of the 100,000, and it is drawn.
+  await page.getByTestId('target-grid').focus();
+  await page.keyboard.press('End');
+  const last = page.locator(`[data-testid="target-row"][data-idx="${big.total - 1}"]`);
+  await expect.poll(() => last.getAttribute('aria-selected')).toBe('true');
+  expect(await page.getByTestId('target-row-unread').count()).toBe(0);
+  expect(pageErrors(page)).toEqual([]);
+  await expectNoInternalErrorText(page);
+});
