@@ -14,19 +14,11 @@ import { ensureBuilt } from '../test/helpers/build';
 import { bigFinishedJob } from '../test/helpers/big-job';
 import { launchChromium, openBridgedPage } from '../test/helpers/chromium';
 import { startUiApp, tempDir } from '../test/helpers/ui-app';
+import { PROBE, readProbe, resetProbe } from '../test/helpers/longtask';
 
 const RESULT_BYTES = 1024;
 
-// Installed before any page script: the longest long task since the last reset.
-const PROBE = `
-  window.__longest = 0;
-  new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-`;
-
-const longest = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-const resetLongest = (page: Page): Promise<unknown> => page.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+const longest = async (page: Page): Promise<number> => (await readProbe(page)).longtask;
 
 export default async function bench(): Promise<void> {
   ensureBuilt();
@@ -41,16 +33,16 @@ export default async function bench(): Promise<void> {
       await context.addInitScript({ content: PROBE });
     });
     await page.getByTestId('job-item').first().waitFor();
-    await resetLongest(page);
+    await resetProbe(page);
     // Timed in the page, on the DOM's own changes: the click, the first row drawn, the last page read.
     const opened = await page.evaluate(
       () =>
         new Promise<{ firstRows: number; firstTask: number; allRows: number }>((resolve) => {
-          const w = window as unknown as { __longest: number };
+          const w = window as unknown as { __probe: { longtask: number } };
           const start = performance.now();
           let first: { firstRows: number; firstTask: number } | undefined;
           const seen = new MutationObserver(() => {
-            if (!first && document.querySelector('[data-testid="target-row"][data-idx="0"]')) first = { firstRows: performance.now() - start, firstTask: w.__longest };
+            if (!first && document.querySelector('[data-testid="target-row"][data-idx="0"]')) first = { firstRows: performance.now() - start, firstTask: w.__probe.longtask };
             if (first && document.querySelector('[data-testid="target-grid"][data-rows-read="all"]')) {
               seen.disconnect();
               resolve({ ...first, allRows: performance.now() - start });
@@ -64,7 +56,7 @@ export default async function bench(): Promise<void> {
     const allTask = await longest(page);
 
     // Baseline: every row in one answer, in the same page, as the app asked before.
-    await resetLongest(page);
+    await resetProbe(page);
     const whole = await page.evaluate(async (jobId) => {
       const t = performance.now();
       const { targets } = await (window as unknown as { sift: SiftApi }).sift.jobDetail({ id: jobId });
