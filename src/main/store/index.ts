@@ -5,7 +5,7 @@ import type { Job, StoreStop, Target, TargetRow, TargetStatus } from '../../shar
 import { jobsTable, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
-import { targetsTable, type TargetOutcome } from './targets';
+import { RUNNING_TARGETS_JOBS, targetsTable, type TargetOutcome } from './targets';
 import { walSync } from './wal-sync';
 import { checkRoomForSnapshot } from './snapshot';
 
@@ -316,7 +316,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
      WHERE status = 'running' AND targets_total > 0
        AND NOT EXISTS (SELECT 1 FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('pending','running'))`,
   );
-  const orphanedJobs = db.prepare<[], { job_id: string }>("SELECT DISTINCT job_id FROM targets WHERE status = 'running'");
+  const orphanedJobs = db.prepare<[], { job_id: string }>(RUNNING_TARGETS_JOBS);
   const recount = db.prepare<[string]>(
     `UPDATE jobs SET
        targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('done','failed')),

@@ -95,6 +95,9 @@ function pageEnd(rows: { idx: number; bytes: number }[]): number | undefined {
   return last;
 }
 
+/** The jobs with a target left running: read on the index migration 11 made for them. */
+export const RUNNING_TARGETS_JOBS = "SELECT DISTINCT job_id FROM targets WHERE status = 'running'";
+
 /** The targets table: one prepared statement per query or transition. */
 export function targetsTable(db: Database.Database) {
   const insert = db.prepare<[string, number, string, string | null]>(
