@@ -58,12 +58,75 @@ export function laterRow(a: TargetRow | undefined, b: TargetRow): TargetRow {
 export function mergeRows(rows: TargetRow[], changes: TargetRow[]): TargetRow[] {
   if (changes.length === 0) return rows;
   const next = rows.slice();
+  const swaps: [TargetRow | undefined, TargetRow][] = [];
   for (const r of changes) {
     if (r.idx < 0) continue;
-    next[r.idx] = laterRow(next[r.idx], r);
+    const was = next[r.idx];
+    next[r.idx] = laterRow(was, r);
+    if (next[r.idx] !== was) swaps.push([was, next[r.idx]!]);
   }
+  for (const tally of TALLIES) tally.carry(rows, next, swaps);
   return next;
 }
+
+/**
+ * Rows counted by a key each row gives (its reason, its warnings), kept per rows array and
+ * carried to the next array by the rows that changed: the reason chips and the filter read
+ * these at every store change, and a pass over a live job's 100,000 rows at each of its
+ * events was 100,000 row reads per event (renderer-row-counts.test.ts counts them).
+ */
+class Tally {
+  private readonly counts = new WeakMap<readonly (TargetRow | undefined)[], Map<string, number>>();
+  private readonly sorted = new WeakMap<Map<string, number>, [string, number][]>();
+  constructor(private readonly keysOf: (r: TargetRow) => readonly string[]) {}
+
+  /** Most first, then by name; the same array for the same rows. */
+  of(rows: readonly (TargetRow | undefined)[]): [string, number][] {
+    let counts = this.counts.get(rows);
+    if (!counts) {
+      counts = new Map();
+      this.add(counts, rows, 1);
+      this.counts.set(rows, counts);
+    }
+    let out = this.sorted.get(counts);
+    if (!out) {
+      out = [...counts.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      this.sorted.set(counts, out);
+    }
+    return out;
+  }
+
+  /** `next`'s counts from `rows`' when those are known: less what the changed rows were, plus what they are. */
+  carry(rows: readonly (TargetRow | undefined)[], next: readonly (TargetRow | undefined)[], swaps: readonly [TargetRow | undefined, TargetRow][]): void {
+    const counts = this.counts.get(rows);
+    if (!counts) return;
+    const carried = new Map(counts);
+    for (const [was, now] of swaps) {
+      this.add(carried, [was], -1);
+      this.add(carried, [now], 1);
+    }
+    this.counts.set(next, carried);
+  }
+
+  /** `next` is `rows` with `page` after them. */
+  extend(rows: readonly (TargetRow | undefined)[], next: readonly (TargetRow | undefined)[], page: readonly TargetRow[]): void {
+    const counts = this.counts.get(rows);
+    if (!counts) return;
+    const extended = new Map(counts);
+    this.add(extended, page, 1);
+    this.counts.set(next, extended);
+  }
+
+  private add(counts: Map<string, number>, rows: readonly (TargetRow | undefined)[], sign: 1 | -1): void {
+    for (const r of rows) if (r) for (const k of this.keysOf(r)) counts.set(k, (counts.get(k) ?? 0) + sign);
+  }
+}
+
+const NO_KEYS: readonly string[] = [];
+// Not the ones cut short, which the header does not count as failed.
+const reasons = new Tally((r) => (r.status === 'failed' && r.reason && !isCutShort(r) ? [r.reason] : NO_KEYS));
+const warnings = new Tally((r) => (r.status === 'done' ? (r.warnings ?? NO_KEYS) : NO_KEYS));
+const TALLIES = [reasons, warnings];
 
 /** Splits changes into those to rows already read (below `loaded`) and those to rows still to come. */
 function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; later: TargetRow[] } {
@@ -76,6 +139,7 @@ function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; lat
 /** `rows` with a page read after them, and the changes waiting for rows that are now in. */
 function withPage(rows: TargetRow[], page: TargetRow[], pending: TargetRow[]): Pick<DetailSlice, 'rows' | 'pendingRows'> {
   const next = rows.concat(page);
+  for (const tally of TALLIES) tally.extend(rows, next, page);
   const { now, later } = byLoaded(pending, next.length);
   return { rows: mergeRows(next, now), pendingRows: later };
 }
@@ -165,15 +229,39 @@ export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all'
 }
 
 /** Done targets per warning (a thin page, a PDF without text), most first. */
-export function warningCounts(rows: readonly (TargetRow | undefined)[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const r of rows) if (r?.status === 'done') for (const w of r.warnings ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-}
+export const warningCounts = (rows: readonly (TargetRow | undefined)[]): [string, number][] => warnings.of(rows);
 
 /** Failed targets per reason, most first; not the ones cut short, which the header does not count as failed. */
-export function reasonCounts(rows: readonly (TargetRow | undefined)[]): [Reason, number][] {
-  const counts = new Map<Reason, number>();
-  for (const r of rows) if (r?.status === 'failed' && r.reason && !isCutShort(r)) counts.set(r.reason, (counts.get(r.reason) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+export const reasonCounts = (rows: readonly (TargetRow | undefined)[]): [Reason, number][] => reasons.of(rows) as [Reason, number][];
+
+type FilterView = Pick<DetailSlice, 'rows' | 'filterStatus' | 'filterReason' | 'filterWarning'>;
+const shownByRows = new WeakMap<readonly TargetRow[], { filter: string; idx: number[] }>();
+
+/**
+ * The idx of the rows the filter shows, in order; null unfiltered (every row shows in its
+ * place). Kept per rows array and filter: the table selects it at every store change.
+ */
+export function shownIndices(s: FilterView): number[] | null {
+  if (!isFiltered(s)) return null;
+  const filter = `${s.filterStatus}\n${s.filterReason}\n${s.filterWarning}`;
+  const kept = shownByRows.get(s.rows);
+  if (kept?.filter === filter) return kept.idx;
+  const idx: number[] = [];
+  s.rows.forEach((r, i) => {
+    if (rowMatches(r, s.filterStatus, s.filterReason, s.filterWarning)) idx.push(i);
+  });
+  shownByRows.set(s.rows, { filter, idx });
+  return idx;
+}
+
+const positions = new WeakMap<readonly number[], Map<number, number>>();
+
+/** Each shown idx's place in `shown`: a key press in a filtered table of 100,000 looked it up twice with indexOf. */
+export function shownPositions(shown: readonly number[]): Map<number, number> {
+  let at = positions.get(shown);
+  if (!at) {
+    at = new Map(shown.map((idx, pos) => [idx, pos]));
+    positions.set(shown, at);
+  }
+  return at;
 }

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowMatches, rowsComplete } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowsComplete, shownIndices, shownPositions } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -23,8 +23,6 @@ const URL_CHARS = 24;
 // Rows drawn beyond the visible ones, so a fast scroll does not show blanks.
 const OVERSCAN = 12;
 
-const NO_FILTER: null = null;
-
 /**
  * The job's targets, virtualized: only the visible rows exist in the DOM. Unfiltered, the
  * table subscribes to the row count only and each row to its own row; filtered, it holds the
@@ -33,16 +31,7 @@ const NO_FILTER: null = null;
  */
 export function TargetTable(): React.JSX.Element {
   const filtering = useStore(isFiltered);
-  const shown = useStore(
-    useShallow((s) => {
-      if (!isFiltered(s)) return NO_FILTER;
-      const out: number[] = [];
-      s.rows.forEach((r, i) => {
-        if (rowMatches(r, s.filterStatus, s.filterReason, s.filterWarning)) out.push(i);
-      });
-      return out;
-    }),
-  );
+  const shown = useStore(useShallow(shownIndices));
   // The job's rows, read or still coming (a big job's come in pages): the rows not read yet
   // hold their place, so the scrollbar and the keys reach the end from the first page on.
   const total = useStore((s) => Math.max(s.rows.length, s.rowsTotal));
@@ -62,7 +51,7 @@ export function TargetTable(): React.JSX.Element {
     overscan: OVERSCAN,
   });
 
-  const posOf = useCallback((idx: number | null): number | null => (idx === null ? null : shown ? (shown.indexOf(idx) >= 0 ? shown.indexOf(idx) : null) : idx), [shown]);
+  const posOf = useCallback((idx: number | null): number | null => (idx === null ? null : shown ? (shownPositions(shown).get(idx) ?? null) : idx), [shown]);
   const move = useCallback(
     (delta: number) => {
       const s = useStore.getState();
