@@ -80,8 +80,8 @@ class Tally {
   private readonly sorted = new WeakMap<Map<string, number>, [string, number][]>();
   constructor(private readonly keysOf: (r: TargetRow) => readonly string[]) {}
 
-  /** Most first, then by name; the same array for the same rows. */
-  of(rows: readonly (TargetRow | undefined)[]): [string, number][] {
+  /** Most first, then by name; the same array for the same rows, so not to be changed by its reader. */
+  of(rows: readonly (TargetRow | undefined)[]): readonly [string, number][] {
     let counts = this.counts.get(rows);
     if (!counts) {
       counts = new Map();
@@ -229,10 +229,10 @@ export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all'
 }
 
 /** Done targets per warning (a thin page, a PDF without text), most first. */
-export const warningCounts = (rows: readonly (TargetRow | undefined)[]): [string, number][] => warnings.of(rows);
+export const warningCounts = (rows: readonly (TargetRow | undefined)[]): readonly [string, number][] => warnings.of(rows);
 
 /** Failed targets per reason, most first; not the ones cut short, which the header does not count as failed. */
-export const reasonCounts = (rows: readonly (TargetRow | undefined)[]): [Reason, number][] => reasons.of(rows) as [Reason, number][];
+export const reasonCounts = (rows: readonly (TargetRow | undefined)[]): readonly [Reason, number][] => reasons.of(rows) as [Reason, number][];
 
 type FilterView = Pick<DetailSlice, 'rows' | 'filterStatus' | 'filterReason' | 'filterWarning'>;
 const shownByRows = new WeakMap<readonly TargetRow[], { filter: string; idx: number[] }>();
