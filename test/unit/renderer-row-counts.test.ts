@@ -19,11 +19,11 @@ const target = (idx: number, status: TargetRow['status'], extra: Partial<TargetR
 const selectAll = (s: DetailSlice): string =>
   [reasonCounts(s.rows).join(';'), warningCounts(s.rows).join(';'), (shownIndices(s) ?? []).length].join('|');
 
-// A live job of 10,000 targets, a fifth of them failed as not found, some ok but thin.
+// A live job of 10,000 targets, a fifth of them failed with an HTTP error, some ok but thin.
 const N = 10_000;
 const job = (): TargetRow[] =>
   Array.from({ length: N }, (_, i) =>
-    i % 5 === 0 ? target(i, 'failed', { reason: 'not_found', error: 'HTTP 404' }) : i % 7 === 0 ? target(i, 'done', { warnings: ['thin'] }) : target(i, 'pending'),
+    i % 5 === 0 ? target(i, 'failed', { reason: 'upstream', error: 'HTTP 404' }) : i % 7 === 0 ? target(i, 'done', { warnings: ['thin'] }) : target(i, 'pending'),
   );
 
 describe('counts over the rows of a big job', () => {
@@ -33,7 +33,7 @@ describe('counts over the rows of a big job', () => {
     store.getState().setDetail('j', job(), N);
     store.getState().setFilter({ status: 'failed' });
     const first = selectAll(store.getState());
-    expect(first).toBe(`not_found,${N / 5}|thin,${Math.floor(N / 7) - Math.floor(N / 35)}|${N / 5}`);
+    expect(first).toBe(`upstream,${N / 5}|thin,${Math.floor(N / 7) - Math.floor(N / 35)}|${N / 5}`);
     reads = 0;
     for (let i = 0; i < 50; i++) {
       store.getState().selectRow(i);
@@ -58,7 +58,7 @@ describe('counts over the rows of a big job', () => {
     // A pass over the rows per event was 100 × 10,000 reads; the changed rows alone are a few per event.
     expect(reads).toBeLessThan(100 * 20);
     const s = store.getState();
-    expect(Object.fromEntries(reasonCounts(s.rows))).toEqual({ not_found: N / 5, timeout: 50 });
+    expect(Object.fromEntries(reasonCounts(s.rows))).toEqual({ upstream: N / 5, timeout: 50 });
     // The counts kept along agree with counting the rows afresh.
     expect(reasonCounts([...s.rows])).toEqual(reasonCounts(s.rows));
     expect(warningCounts([...s.rows])).toEqual(warningCounts(s.rows));
