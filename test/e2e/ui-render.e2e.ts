@@ -66,6 +66,10 @@ test('a job with rendering on recovers the app shells, keeps the static page sta
   const results = rows.map((r) => app.services.store.targetResult(id, r.idx)?.result?.meta?.rendered);
   expect(results).toEqual([true, true, false, undefined, true]);
   expect(rows[3]).toMatchObject({ status: 'failed', reason: 'needs_js' });
+  // Its hint names the app's own setting and retry option, not the command line's flag.
+  const shell = page.locator('[data-testid="target-row"][data-idx="3"]');
+  await expect.poll(() => shell.getByTestId('row-error').innerText()).toMatch(/Turn on rendering .*“Run a page’s JavaScript” in Settings/);
+  expect(await shell.getByTestId('row-error').innerText()).not.toMatch(/--render/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[0] ?? '');
   expect(await text('result-meta')()).toMatch(/Rendered in a browser\s*yes/);

@@ -548,6 +548,17 @@ describe('a shell that stays empty in the browser', () => {
     const never = await fetchPage('broken-shell.html', 'never').catch((err: unknown) => err);
     expect((never as FetchError).hint).toMatch(/^Turn on rendering/);
   });
+
+  it("says how to turn rendering on in the words of what asked: the app's setting for the app, the flag for the command line", async () => {
+    const asked = (name: string) => fetcher.fetchTarget(new AbortController().signal, { name }, { url: `${sites.allowed.origin}/broken-shell.html`, options: { mode: 'text', render: 'never' } }).catch((err: unknown) => err as FetchError);
+    const app = await asked('desktop');
+    expect(app).toMatchObject({ reason: 'needs_js' });
+    expect(app.hint).toMatch(/“Run a page’s JavaScript” in Settings/);
+    expect(app.hint).not.toMatch(/--render/);
+    const cli = await asked('cli');
+    expect(cli.hint).toMatch(/--render auto/);
+    expect(cli.hint).not.toMatch(/Settings/);
+  });
 });
 
 describe('a parked domain', () => {

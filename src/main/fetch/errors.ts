@@ -1,4 +1,5 @@
 import { SiftError } from '../../shared/errors';
+import { NEEDS_JS_HINT, type Surface } from '../../shared/hints';
 import { reasonOf, type PageReason, type Reason } from '../../shared/reasons';
 
 /**
@@ -112,9 +113,10 @@ export const DNS_HINT: RecoverOffer = { advice: 'The host name does not resolve:
  * sign-in wall an "unauthorized", a soft 404 a 404). A challenge answered with 429/503 keeps
  * that status but not the busy reason: it does not clear in the minute the runner retries.
  * `rendered`: the page was run in a browser first, and is still not the content. `signal`:
- * the classification's deciding signal, where the words depend on it.
+ * the classification's deciding signal, where the words depend on it. `surface`: where what
+ * to do is read (the app has no --render flag to name).
  */
-export function pageError(reason: PageReason, upstream: number, rendered = false, signal = ''): FetchError {
+export function pageError(reason: PageReason, upstream: number, rendered = false, signal = '', surface: Surface = 'cli'): FetchError {
   const given = upstream >= 400 ? upstream : 0;
   // A "Too Many Requests" page served as a success is no anti-bot check to pass in a browser:
   // the site is limiting requests, as a 429 says, and is retried later as one (SPEC §5.9's
@@ -166,7 +168,7 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
             signal === 'route'
               ? "needs JavaScript: the address names a route of a single-page app (#/…), a page only the app's scripts show"
               : 'needs JavaScript: the page is an app shell whose text appears only after its scripts run',
-            'Turn on rendering (--render auto, or "Run a page’s JavaScript" in Settings) so Sift runs the page in a browser.',
+            NEEDS_JS_HINT[surface],
             'needs_js',
           );
   }

@@ -23,6 +23,7 @@ import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
 import { isJsonObject } from '../../shared/json';
+import { surfaceOf } from '../../shared/hints';
 import { conflictMessage, optionsConflict, validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
@@ -272,13 +273,13 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // failed as a soft 404 without being run. Its scripts tell a route they draw from a path
     // they do not know; without them (render=never) the page is the app's to show.
     if (c.signals?.[0] === 'random-path-twin' && (render === 'always' || (hasAppRoot(html) && hasScriptBundles(html)))) {
-      if (render === 'never') throw pageError('needs_js', res.status);
+      if (render === 'never') throw pageError('needs_js', res.status, false, '', surfaceOf(caller.name));
       return { warnings: c.warnings, needsJs: false, decoded, catchAll: true };
     }
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.
     if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true, decoded };
-    if (c.reason && render !== 'always') throw pageError(c.reason, res.status, false, c.signals?.[0]);
+    if (c.reason && render !== 'always') throw pageError(c.reason, res.status, false, c.signals?.[0], surfaceOf(caller.name));
     return { warnings: c.warnings, needsJs: false, decoded };
   }
 
@@ -517,7 +518,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         // Without a browser every route of an app is the same page, its static HTML; one with
         // scripts is the app's, so the route's own page is not there (a shell failed in judge).
         decoded ??= decodeHtml(res.body, res.contentType);
-        if (hasScriptBundles(decoded.text)) throw pageError('needs_js', res.status, false, 'route');
+        if (hasScriptBundles(decoded.text)) throw pageError('needs_js', res.status, false, 'route', surfaceOf(caller.name));
       }
       if (page && mode !== 'never') {
         decoded ??= decodeHtml(res.body, res.contentType);
