@@ -550,7 +550,10 @@ describe('a shell that stays empty in the browser', () => {
   });
 
   it("says how to turn rendering on in the words of what asked: the app's setting for the app, the flag for the command line", async () => {
-    const asked = (name: string) => fetcher.fetchTarget(new AbortController().signal, { name }, { url: `${sites.allowed.origin}/broken-shell.html`, options: { mode: 'text', render: 'never' } }).catch((err: unknown) => err as FetchError);
+    const asked = (name: string) => fetcher.fetchTarget(new AbortController().signal, { name }, { url: `${sites.allowed.origin}/broken-shell.html`, options: { mode: 'text', render: 'never' } }).then(
+        () => expect.fail('the shell came back as a page'),
+        (err: unknown) => err as FetchError,
+      );
     const app = await asked('desktop');
     expect(app).toMatchObject({ reason: 'needs_js' });
     expect(app.hint).toMatch(/“Run a page’s JavaScript” in Settings/);
