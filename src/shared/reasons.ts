@@ -52,17 +52,21 @@ export const REASON_LABELS: Record<Reason, string> = {
 
 /**
  * The warnings of a result that is ok but may not be what was wanted (meta.warnings, SPEC
- * §5.9's "ok with warnings"): what the UI and the CLI call each, and why it was given.
+ * §5.9's "ok with warnings"): what the UI and the CLI call each, and why it was given. `app`:
+ * the why as the app says it, where the CLI's names a meta field or an environment variable
+ * the app shows under another name (its Meta table's labels, its Settings) or not at all.
  */
-export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
+export const WARNING_LABELS: Record<string, { label: string; why: string; app?: string }> = {
   recovered: {
     label: 'archived copy',
     why: 'The live page failed, so this came from the archive service: the page as it was when the archive captured it, which may be out of date. Its meta says when (snapshot_time) and where (snapshot_url).',
+    app: 'The live page failed, so this came from the archive service: the page as it was when the archive captured it, which may be out of date. Its Meta table says when (Archived at) and where (Archived copy).',
   },
   thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
   not_rendered: {
     label: 'not rendered',
     why: 'Little text came back, and the page carries scripts that may draw the rest, but Sift found no browser to run them (meta render_skipped says why). Install Chromium or Google Chrome, or point Sift at one: SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in Settings.',
+    app: 'Little text came back, and the page carries scripts that may draw the rest, but Sift found no browser to run them (its Meta table’s “Not rendered because” says why). Install Chromium or Google Chrome, or choose one in Settings under “Browser for the command line”, then run the page again.',
   },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
   paywall: { label: 'paywalled', why: 'The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.' },
@@ -83,6 +87,11 @@ export const WARNING_LABELS: Record<string, { label: string; why: string }> = {
   pages_ignored: { label: 'pages ignored', why: 'Pages choose parts of a PDF, and this document is not one: all of it came back. Drop the pages option for this document.' },
 };
 export const warningLabel = (w: string): string => WARNING_LABELS[w]?.label ?? w.replace(/_/g, ' ');
+/** Why a warning was given, in the words of the surface that shows it ('' for one Sift has no words for). */
+export const warningWhy = (w: string, surface: Surface): string => {
+  const known = WARNING_LABELS[w];
+  return (surface === 'app' ? known?.app : undefined) ?? known?.why ?? '';
+};
 
 /**
  * The warnings that say what was asked found nothing in a page it read (a grep, a question, a

@@ -186,6 +186,10 @@ test('"Retry these" starts a fresh job from one reason, with recover on, and the
   // The row and the summary say it is the archive's copy, not the live page.
   expect(await page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-warning"][data-warning="recovered"]').textContent()).toBe('archived copy');
   expect(await text('warning-summary')()).toMatch(/archived copy\s*1/);
+  // Its tooltip names the rows of the Meta table below, not the meta fields' own names.
+  const why = await page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-warning"][data-warning="recovered"]').getAttribute('title');
+  expect(why).toMatch(/Archived at.*Archived copy/);
+  expect(why).not.toMatch(/snapshot_/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-meta')).toMatch(/From an archived copy\s*yes/);
   await page.screenshot({ path: screenshotPath('ui-outcomes-retried') });

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createServices, type Services, type ServicesOptions } from '../../src/main/services';
 import type { Settings } from '../../src/shared/settings';
 import { REASONS } from '../../src/shared/reasons';
+import { META_LABELS } from '../../src/renderer/src/lib/meta';
 import { startBridge, type Bridge } from '../bridge/host';
 import { ensureBuilt, RENDERER_DIR } from './build';
 import { launchChromium, openBridgedPage } from './chromium';
@@ -150,18 +151,37 @@ export const CODE_TEXT = new RegExp(
 );
 
 /**
+ * The names of the command line's world in the app's own words: a meta field the Meta table
+ * shows under a label ("snapshot_time" is "Archived at" there), and Sift's environment
+ * variables (SIFT_CHROMIUM), which the app is not started with. Read in the app's own
+ * attributes only: a page's text or a JSON result may hold the same words as its own.
+ */
+export const CLI_NAMES_TEXT = new RegExp(`\\b(?:${Object.keys(META_LABELS).filter((k) => k.includes('_')).join('|')})\\b|\\bSIFT_[A-Z_]{3,}\\b`);
+
+const hitIn = (text: string, patterns: RegExp[]): RegExpExecArray | null => patterns.reduce<RegExpExecArray | null>((hit, re) => hit ?? re.exec(text), null);
+
+function fail(where: string, text: string, hit: RegExpExecArray): never {
+  const at = Math.max(0, hit.index - 200);
+  throw new Error(`the page says "${hit[0]}"${where}: …${text.slice(at, hit.index + 200)}…`);
+}
+
+/**
  * Fails when the page's visible text says "internal error" or "bug in Sift" (issue 11: a
- * cancel shown as a bug), or shows a value printed raw or a code word. Run after every e2e
- * test; a test that expects it says so.
+ * cancel shown as a bug), or shows a value printed raw or a code word; and so when a tooltip
+ * or a screen reader's description (title, aria-description) does, or names a meta field or
+ * an environment variable (s24: a warning's tooltip said "(snapshot_time)"). Run after every
+ * e2e test; a test that expects it says so.
  */
 export async function expectNoInternalErrorText(page: Page, expected = false): Promise<void> {
   if (page.isClosed() || expected) return;
   const text = await page.locator('body').innerText();
-  const hit = INTERNAL_ERROR_TEXT.exec(text) ?? RAW_VALUE_TEXT.exec(text) ?? CODE_TEXT.exec(text);
-  if (hit) {
-    const at = Math.max(0, hit.index - 200);
-    throw new Error(`the page says "${hit[0]}": …${text.slice(at, hit.index + 200)}…`);
-  }
+  const shown = hitIn(text, [INTERNAL_ERROR_TEXT, RAW_VALUE_TEXT, CODE_TEXT]);
+  if (shown) fail('', text, shown);
+  const attributes = await page.locator('[title], [aria-description]').evaluateAll((els) => els.flatMap((e) => [e.getAttribute('title') ?? '', e.getAttribute('aria-description') ?? '']));
+  // The Meta table's labels name their field on hover ("Final URL" is final_url), as the exports write it: a name on its own, not words that point at one.
+  const said = attributes.filter((t) => !Object.hasOwn(META_LABELS, t)).join('\n');
+  const hit = hitIn(said, [INTERNAL_ERROR_TEXT, RAW_VALUE_TEXT, CODE_TEXT, CLI_NAMES_TEXT]);
+  if (hit) fail(' in a tooltip or description', said, hit);
 }
 
 /**

@@ -16,7 +16,7 @@ const HIDDEN = new Set(['page_lines', 'source_lines', 'match_columns', 'hint']);
  * matter write them) in people's words. A field not named here is shown by its name, its
  * underscores as spaces.
  */
-const LABELS: Record<string, string> = {
+export const META_LABELS: Record<string, string> = {
   title: 'Title',
   url: 'URL',
   final_url: 'Final URL',
@@ -51,6 +51,7 @@ const LABELS: Record<string, string> = {
   render_why: 'Why rendered',
   render_ms: 'Rendered in',
   render_partial: 'Rendering cut short',
+  render_skipped: 'Not rendered because',
   render_refused: 'Requests the guard refused',
   render_refused_why: 'What the guard refused',
   warnings: 'Warnings',
@@ -88,7 +89,7 @@ export interface MetaRow {
   value: string;
 }
 
-export const metaLabel = (key: string): string => LABELS[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, ' ');
+export const metaLabel = (key: string): string => META_LABELS[key] ?? (key.charAt(0).toUpperCase() + key.slice(1)).replace(/_/g, ' ');
 
 const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { FOUND_NOTHING, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
+import { FOUND_NOTHING, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { reasonCounts, rowsComplete, warningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
@@ -93,7 +93,7 @@ function WarningChips({ label, warnings, testId }: { label: string; warnings: [s
           className={`warning-chip${activeWarning === w ? ' active' : ''}`}
           aria-pressed={activeWarning === w}
           aria-label={`${warningLabel(w)}: ${counted(n, 'target')}`}
-          title={activeWarning === w ? 'Show every target again' : `${WARNING_LABELS[w]?.why ?? ''} Show only these targets.`.trim()}
+          title={activeWarning === w ? 'Show every target again' : `${warningWhy(w, 'app')} Show only these targets.`.trim()}
           onClick={() => setFilter(activeWarning === w ? { status: 'all', warning: '' } : { status: 'done', reason: '', warning: w })}
           data-testid="warning-chip"
           data-warning={w}

@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { failureBesideReason, REASON_LABELS, WARNING_LABELS, warningLabel, type Reason } from '../../../../shared/reasons';
+import { failureBesideReason, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowsComplete, shownIndices, shownPositions } from '../../store/detail';
@@ -339,7 +339,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
         ) : row.warnings?.length ? (
           <span className="row-title">
             {row.warnings.map((w) => (
-              <span key={w} className="warning-chip small" title={WARNING_LABELS[w]?.why} data-testid="row-warning" data-warning={w}>
+              <span key={w} className="warning-chip small" title={warningWhy(w, 'app') || undefined} data-testid="row-warning" data-warning={w}>
                 {warningLabel(w)}
               </span>
             ))}
