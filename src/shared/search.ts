@@ -69,8 +69,20 @@ export const AskScopeSchema = z.object({
   failed: z.number().int(),
   /** Not fetched yet (pending or running), or cut short by a cancel or a close. */
   unfinished: z.number().int(),
+  /** The job ended (cancelled, or stopped by a close): its unfinished targets wait for "Run the rest again", not for the job. */
+  ended: z.boolean().optional(),
 });
 export type AskScope = z.infer<typeof AskScopeSchema>;
+
+/**
+ * Targets not fetched: a live job will fetch them, an ended one will not (a cancelled job said
+ * "1 is not fetched yet … ask again when they are fetched", for a fetch that never comes).
+ */
+function unfetched(n: number, ended: boolean): string {
+  const count = n.toLocaleString();
+  if (ended) return `${count} ${n === 1 ? 'was' : 'were'} not fetched, as the job ended first`;
+  return `${count} ${n === 1 ? 'is' : 'are'} not fetched yet`;
+}
 
 /**
  * What an answer of a job, or its lack, was read from, in a reader's words. Without it a job
@@ -81,11 +93,12 @@ export function askScopeNote(scope: AskScope, answered: boolean): string {
   const unread = [
     scope.failed > 0 ? `${scope.failed.toLocaleString()} failed` : '',
     scope.empty > 0 ? `${scope.empty.toLocaleString()} came back empty` : '',
-    scope.unfinished > 0 ? `${scope.unfinished.toLocaleString()} ${scope.unfinished === 1 ? 'is' : 'are'} not fetched yet` : '',
+    scope.unfinished > 0 ? unfetched(scope.unfinished, scope.ended === true) : '',
   ].filter(Boolean);
   const others = unread.length > 0 ? ` Not read: ${unread.join(', ')}.` : '';
   if (scope.read === 0) {
-    return `Nothing to ask yet: no target of this job has a result with text.${others}${scope.unfinished > 0 ? ' Ask again when they are fetched.' : scope.failed > 0 ? ' Run the failed ones again, then ask.' : ''}`;
+    const next = scope.unfinished > 0 ? (scope.ended ? ' Run the rest again to fetch them, then ask.' : ' Ask again when they are fetched.') : scope.failed > 0 ? ' Run the failed ones again, then ask.' : '';
+    return `Nothing to ask yet: no target of this job has a result with text.${others}${next}`;
   }
   const read = `Read ${counted(scope.read, 'result')} of ${counted(scope.read + scope.empty + scope.failed + scope.unfinished, 'target')}.${others}`;
   if (answered) return unread.length > 0 ? read : '';

@@ -34,6 +34,9 @@ const heldRequest = new Promise<void>((resolve) => (heldArrived = resolve));
 let releaseHeld: () => void = () => {};
 const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve));
 const QUOKKA = (n: number): string => `<h1>Island notes ${n}</h1><p>The quokka of Rottnest Island smiles at visitors, note ${n} says.</p>${filler('the island', 4)}`;
+/** /hang was asked: its job has a target in flight that will not finish by itself. */
+let hangArrived: () => void = () => {};
+const hangRequest = new Promise<void>((resolve) => (hangArrived = resolve));
 
 beforeAll(async () => {
   const pdf = makePdf({ pages: [['Quarterly figures', 'Nothing to see here'], ['Second page', 'More figures'], ['Third page', 'The hidden needle is here']], title: 'Figures' });
@@ -43,6 +46,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       return res.end(pdf);
     }
+    // Never answered: the job stays running on it until it is cancelled (closeAllConnections ends it).
+    if (p === '/hang') return hangArrived();
     if (p === '/held') {
       heldArrived();
       void heldReleased.then(() => {
@@ -323,5 +328,24 @@ test('Ask this job on a job with a failed target says what it read: an answer, a
   await expect.poll(() => page.getByTestId('ask-count').textContent()).toBe('No passages answering: when do the trains leave?');
   expect(await page.getByTestId('ask-scope').textContent()).toBe('No passage of the 1 result read shares words with the question; try other words, ones the pages would use. Not read: 1 failed.');
   await page.screenshot({ path: screenshotPath('ui-search-ask-scope') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('Ask this job on a cancelled job says its target was not fetched as the job ended, not that it will be', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${base}/quokka`, `${base}/hang`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.getByTestId('submit').click();
+  await hangRequest;
+  await expect.poll(() => page.locator('[data-testid="target-row"][data-idx="0"]').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await page.getByTestId('cancel-job').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('cancelled');
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('what does the quokka smile at?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  expect(await page.getByTestId('ask-passage').first().textContent()).toMatch(/smiles at visitors/);
+  // Before: '1 is not fetched yet', of a job that will fetch nothing more.
+  expect(await page.getByTestId('ask-scope').textContent()).toBe('Read 1 result of 2 targets. Not read: 1 was not fetched, as the job ended first.');
   expect(pageErrors(page)).toEqual([]);
 });

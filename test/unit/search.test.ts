@@ -455,7 +455,7 @@ describe('Ask this job', () => {
       expect(store.finishTarget('tides', idx, outcome, 2_000, 60_000)).toBeDefined();
     }
     const scope = askScope(store, 'tides');
-    expect(scope).toEqual({ read: 1, empty: 1, failed: 2, unfinished: 1 });
+    expect(scope).toEqual({ read: 1, empty: 1, failed: 2, unfinished: 1, ended: false });
     expect(askJob(store, 'tides', 'when do tides rise?')).toHaveLength(1);
     expect(askScopeNote(scope, true)).toBe('Read 1 result of 5 targets. Not read: 2 failed, 1 came back empty, 1 is not fetched yet.');
     // Before, the app said only 'No result in this job shares words with the question', whatever it had read.
@@ -464,6 +464,20 @@ describe('Ask this job', () => {
     expect(askScopeNote({ read: 0, empty: 0, failed: 0, unfinished: 2 }, false)).toBe('Nothing to ask yet: no target of this job has a result with text. Not read: 2 are not fetched yet. Ask again when they are fetched.');
     // Every target read: an answer needs no note.
     expect(askScopeNote({ read: 3, empty: 0, failed: 0, unfinished: 0 }, true)).toBe('');
+  });
+
+  it('says of a cancelled job that its unfetched targets were not fetched, and how to fetch them: not "ask again when they are fetched"', () => {
+    store.insertJob({ id: 'stopped', caller: 'alice', callerClass: 'user', idemKey: 'k-stopped', targetsTotal: 2, nowMs: 1_000, leaseExpires: 60_000 }, [{ url: 'https://tides.test/0' }, { url: 'https://tides.test/1' }]);
+    store.transition('stopped', 'queued', 'running', '', 1_000);
+    const content = 'Tides rise twice a day.';
+    expect(store.startTarget('stopped', 0, 2_000)).toBe(true);
+    store.finishTarget('stopped', 0, { status: 'done', result: { content, meta: {} }, error: '', hint: '', bytes: content.length, title: '', errorStatus: 0 }, 2_000, 60_000);
+    expect(store.transition('stopped', 'running', 'cancelled', '', 3_000)).toBeDefined();
+    const scope = askScope(store, 'stopped');
+    expect(scope).toEqual({ read: 1, empty: 0, failed: 0, unfinished: 1, ended: true });
+    expect(askScopeNote(scope, true)).toBe('Read 1 result of 2 targets. Not read: 1 was not fetched, as the job ended first.');
+    expect(askScopeNote({ ...scope, read: 0 }, false)).toBe('Nothing to ask yet: no target of this job has a result with text. Not read: 1 was not fetched, as the job ended first. Run the rest again to fetch them, then ask.');
+    expect(askScopeNote({ ...scope, read: 0, unfinished: 3 }, false)).toMatch(/Not read: 3 were not fetched, as the job ended first\./);
   });
 
   it('counts a target cut short as not fetched, as the job header does, not as failed', () => {
@@ -476,7 +490,7 @@ describe('Ask this job', () => {
     expect(store.startTarget('cut2', 1, 3_000)).toBe(true);
     store.markInFlightFailed('restart', 4_000);
     // It said "Not read: 1 failed" under a header that said "Failed 0" and "1 not fetched".
-    expect(askScope(store, 'cut2')).toEqual({ read: 1, empty: 0, failed: 0, unfinished: 1 });
+    expect(askScope(store, 'cut2')).toMatchObject({ read: 1, empty: 0, failed: 0, unfinished: 1 });
   });
 
   it("finds a result holding other forms of the question's words: -ed and -ing, plurals", () => {

@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
-import { isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
+import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
@@ -238,7 +238,8 @@ function uniqueRows(rows: readonly SearchRow[]): SearchRow[] {
 
 /** What "Ask this job" reads of a job: its results with text, and the targets it cannot read, by why. */
 export function askScope(store: Store, jobId: string): AskScope {
-  const scope: AskScope = { read: 0, empty: 0, failed: 0, unfinished: 0 };
+  const job = store.getJob(jobId);
+  const scope: AskScope = { read: 0, empty: 0, failed: 0, unfinished: 0, ended: job !== undefined && isTerminal(job.status) };
   for (const t of store.targetRows(jobId)) {
     // A target cut short (in flight at a cancel or a close) is not fetched, as the job header counts it.
     if (isUnfinished(t)) scope.unfinished++;
