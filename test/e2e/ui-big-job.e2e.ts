@@ -13,7 +13,7 @@ import { openStore } from '../../src/main/store';
 import { FIRST_ROWS, MAX_SUBMIT_TARGETS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { REASON_LABELS, warningLabel } from '../../src/shared/reasons';
 import { bigFinishedJob, type BigJob } from '../helpers/big-job';
-import { expectNoInternalErrorText, openApp, pageErrors, tempDir, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, pageErrors, tapAnswers, tempDir, type OpenedApp } from '../helpers/ui-app';
 
 let opened: OpenedApp;
 let page: Page;
@@ -28,22 +28,11 @@ beforeAll(async () => {
   const store = openStore(path.join(dataDir, 'sift.db'));
   big = bigFinishedJob(store, MAX_SUBMIT_TARGETS);
   store.close();
-  const methods = new Map<number, string>();
   opened = await openApp({
     dataDir,
     prepare: (context, app) =>
-      context.routeWebSocket(app.bridge.wsUrl, (ws) => {
-        const server = ws.connectToServer();
-        ws.onMessage((m) => {
-          const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
-          if (call.id !== undefined && call.method) methods.set(call.id, call.method);
-          server.send(m);
-        });
-        server.onMessage((m) => {
-          const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
-          if (answer.t === 'res' && answer.id !== undefined && methods.get(answer.id) === 'jobDetail') detailAnswers.push(Buffer.byteLength(m));
-          ws.send(m);
-        });
+      tapAnswers(context, app, (method, bytes) => {
+        if (method === 'jobDetail') detailAnswers.push(bytes);
       }),
   });
   page = opened.page;

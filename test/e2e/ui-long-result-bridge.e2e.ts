@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, tapAnswers } from '../helpers/ui-app';
 import { runListToDone } from '../helpers/ui-run';
 import { startSite, type Site } from '../helpers/sites';
 import { MAX_SHOWN_TEXT } from '../../src/shared/shown';
@@ -24,22 +24,8 @@ const answers: { method: string; bytes: number }[] = [];
 
 beforeAll(async () => {
   site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT) });
-  const methods = new Map<number, string>();
   opened = await openApp({
-    prepare: (context, app) =>
-      context.routeWebSocket(app.bridge.wsUrl, (ws) => {
-        const server = ws.connectToServer();
-        ws.onMessage((m) => {
-          const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
-          if (call.id !== undefined && call.method) methods.set(call.id, call.method);
-          server.send(m);
-        });
-        server.onMessage((m) => {
-          const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
-          if (answer.t === 'res' && answer.id !== undefined) answers.push({ method: methods.get(answer.id) ?? '', bytes: Buffer.byteLength(m) });
-          ws.send(m);
-        });
-      }),
+    prepare: (context, app) => tapAnswers(context, app, (method, bytes) => answers.push({ method, bytes })),
   });
   page = opened.page;
 });

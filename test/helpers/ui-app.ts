@@ -205,6 +205,27 @@ export interface OpenedApp {
 }
 
 /**
+ * Passes the page's bridge traffic through unchanged, telling `onAnswer` of each answer to a
+ * call: the call's method and the answer's size in bytes, as the page received it.
+ */
+export function tapAnswers(context: BrowserContext, app: UiApp, onAnswer: (method: string, bytes: number) => void): Promise<void> {
+  const methods = new Map<number, string>();
+  return context.routeWebSocket(app.bridge.wsUrl, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
+      if (call.id !== undefined && call.method) methods.set(call.id, call.method);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
+      if (answer.t === 'res' && answer.id !== undefined) onAnswer(methods.get(answer.id) ?? '', Buffer.byteLength(m));
+      ws.send(m);
+    });
+  });
+}
+
+/**
  * `prepare` runs on the page's browser context before the page opens, with the app whose
  * bridge the page will talk to (to route the bridge's socket, say).
  */
