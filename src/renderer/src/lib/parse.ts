@@ -43,7 +43,11 @@ export function parseInWorker(text: string, opts: Omit<ParseListOptions, 'maxTar
 }
 
 /** A dropped file as the worker read it: the list, its length in characters (0: blank) and its text when short. */
-export type FileRead = { ok: true; list: ComposerList; chars: number; text?: string } | { ok: false; code: 'unreadable' } | { ok: false; code: 'not_a_list'; kind: string };
+export type FileRead =
+  | { ok: true; list: ComposerList; chars: number; text?: string }
+  | { ok: false; code: 'unreadable' }
+  | { ok: false; code: 'reader_failed' }
+  | { ok: false; code: 'not_a_list'; kind: string };
 
 /**
  * Reads, decodes and parses a file in a worker of its own, so that Cancel (or a newer drop)
@@ -69,7 +73,8 @@ export function readFileInWorker(
     else if ('packed' in a) settle({ ok: true, list: new ComposerList(a.packed), chars: a.chars, ...(a.text !== undefined && { text: a.text }) });
     else settle(a.failed === 'not_a_list' ? { ok: false, code: a.failed, kind: a.kind } : { ok: false, code: a.failed });
   };
-  w.onerror = () => settle({ ok: false, code: 'unreadable' });
+  // The worker itself failed (out of memory, say): the file may be fine.
+  w.onerror = () => settle({ ok: false, code: 'reader_failed' });
   const req: FileRequest = { seq: 0, file, maxBytes: o.maxBytes, keepChars: o.keepChars, opts: { ...o.opts, maxTargets: MAX_SUBMIT_TARGETS } };
   w.postMessage(req);
   return { read, cancel: () => settle(null) };

@@ -252,6 +252,8 @@ export async function loadFile(file: File): Promise<void> {
   get().setFileReading(null);
   if (!r.ok) {
     if (r.code === 'unreadable') notify('error', { code: 'unreadable', message: `Could not read ${file.name}.`, hint: 'Check that the file still exists and that you can open it.' });
+    else if (r.code === 'reader_failed')
+      notify('error', { code: 'unreadable', message: `Sift could not finish reading ${file.name}.`, hint: 'Reading it stopped unexpectedly, perhaps for lack of memory: drop it again, or restart Sift first if it stops again.' });
     else notify('error', { code: 'not_a_list', ...notAList(file.name, r.kind) });
     return;
   }
