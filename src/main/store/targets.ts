@@ -103,7 +103,6 @@ export function targetsTable(db: Database.Database) {
   const insert = db.prepare<[string, number, string, string | null]>(
     "INSERT INTO targets (job_id, idx, url, options, status) VALUES (?, ?, ?, ?, 'pending')",
   );
-  const rows = db.prepare<[string], RowRecord>(`SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? ORDER BY idx`);
   const rowsFrom = db.prepare<[string, number, number], RowRecord>(`SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ?`);
   const one = db.prepare<[string, number], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx = ?`);
   const all = db.prepare<[string], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? ORDER BY idx`);
@@ -126,7 +125,8 @@ export function targetsTable(db: Database.Database) {
     insert: (jobId: string, targets: readonly Target[]): void => {
       targets.forEach((t, i) => insert.run(jobId, i, t.url, t.options ? JSON.stringify(t.options) : null));
     },
-    rows: (jobId: string): TargetRow[] => rows.all(jobId).map(toRow),
+    // LIMIT -1: no limit.
+    rows: (jobId: string): TargetRow[] => rowsFrom.all(jobId, 0, -1).map(toRow),
     /** The rows from idx `from` on, at most `limit` of them. */
     page: (jobId: string, from: number, limit: number): TargetRow[] => rowsFrom.all(jobId, from, limit).map(toRow),
     get: (jobId: string, idx: number): TargetStatus | undefined => {

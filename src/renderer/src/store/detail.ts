@@ -108,15 +108,6 @@ class Tally {
     this.counts.set(next, carried);
   }
 
-  /** `next` is `rows` with `page` after them. */
-  extend(rows: readonly (TargetRow | undefined)[], next: readonly (TargetRow | undefined)[], page: readonly TargetRow[]): void {
-    const counts = this.counts.get(rows);
-    if (!counts) return;
-    const extended = new Map(counts);
-    this.add(extended, page, 1);
-    this.counts.set(next, extended);
-  }
-
   private add(counts: Map<string, number>, rows: readonly (TargetRow | undefined)[], sign: 1 | -1): void {
     for (const r of rows) if (r) for (const k of this.keysOf(r)) counts.set(k, (counts.get(k) ?? 0) + sign);
   }
@@ -139,7 +130,9 @@ function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; lat
 /** `rows` with a page read after them, and the changes waiting for rows that are now in. */
 function withPage(rows: TargetRow[], page: TargetRow[], pending: TargetRow[]): Pick<DetailSlice, 'rows' | 'pendingRows'> {
   const next = rows.concat(page);
-  for (const tally of TALLIES) tally.extend(rows, next, page);
+  // Each row of the page is a change from no row.
+  const added = page.map((r): [undefined, TargetRow] => [undefined, r]);
+  for (const tally of TALLIES) tally.carry(rows, next, added);
   const { now, later } = byLoaded(pending, next.length);
   return { rows: mergeRows(next, now), pendingRows: later };
 }
