@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LISTED_JOBS, type AppInfo, type EventName, type EventPayload } from '../shared/ipc/contract';
+import { LISTED_JOBS, LIST_PIECE_BYTES, type AppInfo, type EventName, type EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
 import { isTerminal, isUnfinished, targetOfRow, type Target, type TargetRow } from '../shared/types';
 import type { Settings } from '../shared/settings';
@@ -24,7 +24,8 @@ import { expandSitemapIndex } from './sitemap-index';
 import { fetchListAt, isListType } from './list-at';
 import type { RendererFactory } from './fetch';
 import { LIST_EXTENSIONS } from '../shared/urllist/detect';
-import { decodeListFile, notAList } from '../shared/urllist/decode';
+import { unreadableList } from '../shared/urllist/decode';
+import { MAX_LIST_BYTES } from '../shared/urllist';
 import { partForPane } from '../shared/shown';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
@@ -71,8 +72,12 @@ export interface Services {
 
 /** The app's callers (SPEC §7): a job's fetches run as desktop/batch, a preview as desktop. */
 const DESKTOP = { name: 'desktop' } as const;
-// A list file bigger than this is not a list of URLs; 64 MiB holds ~500,000 long URLs.
-const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
+
+/** A chosen list file main could not open or read, in the words a dropped one gets. */
+function unreadable(name: string): SiftError {
+  const { message, hint } = unreadableList(name);
+  return new SiftError('unreadable', 404, message, hint);
+}
 
 /**
  * A progress callback that passes on at most one call every 100 ms, and always the last one
@@ -193,6 +198,8 @@ export function createServices(opts: ServicesOptions): Services {
   // Export destinations the user chose in a dialog, each for one export; exportJob accepts
   // only these tokens, so the renderer can never name a path of its own.
   const exportTargets = new Map<string, string>();
+  // The list file last chosen in Open list…, which readListFile reads by its token, and no other.
+  let chosenList: { token: string; path: string; name: string; size: number } | null = null;
   // Sitemap indexes, and lists at an address, being read for the composer, by the renderer's token.
   const sitemapReadings = new Map<string, AbortController>();
   const listReadings = new Map<string, AbortController>();
@@ -332,17 +339,35 @@ export function createServices(opts: ServicesOptions): Services {
         { name: 'All files', extensions: ['*'] },
       ]);
       if (!file) return null;
-      const st = await stat(file);
-      if (st.size > MAX_LIST_FILE_BYTES) {
-        throw new SiftError('list_too_big', 413, `${path.basename(file)} is ${Math.round(st.size / 1048576)} MiB, too big for a list of URLs.`, 'Split it into files under 64 MiB.');
-      }
       const name = path.basename(file);
-      const decoded = await decodeListFile(await readFile(file), MAX_LIST_FILE_BYTES);
-      if (!decoded.ok) {
-        const { message, hint } = notAList(name, decoded.kind);
-        throw new SiftError('not_a_list', 415, message, hint);
+      // Gone since the dialog closed, or a folder (or a pipe, whose read would never end).
+      const st = await stat(file).catch(() => null);
+      if (!st?.isFile()) throw unreadable(name);
+      chosenList = { token: randomBytes(16).toString('hex'), path: file, name, size: st.size };
+      return { token: chosenList.token, name, bytes: st.size };
+    },
+
+    readListFile: async ({ token, offset }) => {
+      const chosen = chosenList;
+      if (!chosen || chosen.token !== token) {
+        throw new SiftError('not_chosen', 400, 'This file is no longer the one chosen to open.', 'Use Open list… to choose it again.');
       }
-      return { name, text: decoded.text, bytes: st.size };
+      // No more than its size when chosen, nor than a list may be (the renderer refuses a bigger one by its size).
+      const want = Math.max(0, Math.min(LIST_PIECE_BYTES, chosen.size - offset, MAX_LIST_BYTES - offset));
+      if (want === 0) return { data: '', bytes: 0 };
+      const piece = Buffer.alloc(want);
+      let read: number;
+      try {
+        const fh = await open(chosen.path, 'r');
+        try {
+          read = (await fh.read(piece, 0, want, offset)).bytesRead;
+        } finally {
+          await fh.close();
+        }
+      } catch {
+        throw unreadable(chosen.name);
+      }
+      return { data: piece.subarray(0, read).toString('base64'), bytes: read };
     },
 
     readSitemapIndex: async ({ token, sitemaps }) => {

@@ -3,7 +3,7 @@
  * each copy's hosts given a path of its own so the URLs stay distinct. The file is made in the
  * page (a File of repeated parts): 50 MB would take a minute to cross CDP as JSON.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 
@@ -58,13 +58,16 @@ export function bookmarksSeed(dir: string): ListSeed {
  * The strings it was made of are collected before it returns: their GC (hundreds of ms on the
  * window's thread) is the test's, not the drop's.
  */
+/** A copy's hosts, each given `/copy-N` (as source: it is used in the page too). */
+const HOST = String.raw`(https?:\/\/[^/"\s]+)`;
+
 export async function makeBigList(page: Page, seed: ListSeed, bytes: number): Promise<number> {
   const size = await page.evaluate(
-    ({ seed: s, bytes: want }) => {
+    ({ seed: s, bytes: want, host }) => {
       const parts: string[] = [s.head];
       let size = s.head.length;
       for (let n = 1; size < want; n++) {
-        const copy = s.body.replace(/(https?:\/\/[^/"\s]+)/g, `$1/copy-${n}`);
+        const copy = s.body.replace(new RegExp(host, 'g'), `$1/copy-${n}`);
         parts.push(copy);
         size += copy.length;
       }
@@ -73,7 +76,7 @@ export async function makeBigList(page: Page, seed: ListSeed, bytes: number): Pr
       (window as unknown as { __bigList: File }).__bigList = file;
       return file.size;
     },
-    { seed, bytes },
+    { seed, bytes, host: HOST },
   );
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
@@ -88,4 +91,19 @@ export async function dropBigList(page: Page): Promise<void> {
     dt.items.add((window as unknown as { __bigList: File }).__bigList);
     for (const kind of ['dragenter', 'dragover', 'drop']) el.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }));
   });
+}
+
+/** The same file as makeBigList's, written to disk (a list the user opens with Open list…); returns its size. */
+export function writeBigList(file: string, seed: ListSeed, bytes: number): number {
+  const parts: string[] = [seed.head];
+  let size = seed.head.length;
+  for (let n = 1; size < bytes; n++) {
+    const copy = seed.body.replace(new RegExp(HOST, 'g'), `$1/copy-${n}`);
+    parts.push(copy);
+    size += copy.length;
+  }
+  parts.push(seed.tail);
+  const text = parts.join('');
+  writeFileSync(file, text);
+  return Buffer.byteLength(text);
 }

@@ -29,7 +29,7 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startUiApp(o: { dataDir?: string; settings?: Partial<Settings>; fetch?: ServicesOptions['fetch']; listFile?: string } = {}): Promise<UiApp> {
+export async function startUiApp(o: { dataDir?: string; settings?: Partial<Settings>; fetch?: ServicesOptions['fetch']; listFile?: string | (() => string | null) } = {}): Promise<UiApp> {
   const dataDir = o.dataDir ?? tempDir('sift-ui-');
   const dbPath = path.join(dataDir, 'sift.db');
   const exportDir = tempDir('sift-ui-export-');
@@ -47,7 +47,8 @@ export async function startUiApp(o: { dataDir?: string; settings?: Partial<Setti
       sink.bridge?.emit(event, payload);
     },
     dialogs: {
-      openFile: async () => o.listFile ?? null,
+      // What the system open dialog would answer (a function: what it answers this time).
+      openFile: async () => (typeof o.listFile === 'function' ? o.listFile() : (o.listFile ?? null)),
       chooseFolder: async () => exportDir,
       saveFile: async (p) => path.join(exportDir, path.basename(p)),
     },

@@ -3,7 +3,7 @@
  * them (through dispatch: validation, envelopes), on a real database and loopback sites.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -556,46 +556,73 @@ describe('services over the contract', () => {
     expect(await r.call('checkOptions', { options: { pages: '1-3', grep: 'x', jq: '.a' } })).toEqual({ ok: true });
   });
 
-  test('openListFile reads only the file the user chose in the dialog; a cancelled dialog gives null', async () => {
+  /** The chosen file's bytes as the renderer pulls them: one piece at a time, by the dialog's token. */
+  async function readChosen(r: Rig, token: string): Promise<{ bytes: Buffer; pieces: number }> {
+    const parts: Buffer[] = [];
+    for (let offset = 0; ; ) {
+      const piece = await r.call('readListFile', { token, offset });
+      if (piece.bytes === 0) return { bytes: Buffer.concat(parts), pieces: parts.length };
+      parts.push(Buffer.from(piece.data, 'base64'));
+      offset += piece.bytes;
+    }
+  }
+
+  test('openListFile gives a token for the file the user chose, never its text; readListFile reads that file only, by the token', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
     const file = path.join(dir, 'reading.csv');
-    writeFileSync(file, 'title,url\nA,https://example.org/a\n');
+    // 2.5 MiB, bytes of every value: three pieces, and nothing lost to an encoding.
+    const content = Buffer.from(Array.from({ length: 2.5 * 1024 * 1024 }, (_, i) => (i * 7) % 256));
+    writeFileSync(file, content);
+    const other = path.join(dir, 'other.txt');
+    writeFileSync(other, 'https://example.org/other\n');
+    let chosen = file;
     let offered: { name: string; extensions: string[] }[] = [];
     const r = rig({
       dialogs: {
         openFile: async (filters) => {
           offered = filters;
-          return file;
+          return chosen;
         },
       },
     });
-    expect(await r.call('openListFile')).toEqual({ name: 'reading.csv', text: 'title,url\nA,https://example.org/a\n', bytes: 34 });
+    const opened = await r.call('openListFile');
+    expect(opened).toEqual({ token: expect.stringMatching(/^[0-9a-f]{32}$/), name: 'reading.csv', bytes: content.length });
     // The dialog offers every kind of list Sift reads: sitemaps and OPML too.
     expect(offered[0]?.extensions).toEqual(expect.arrayContaining(['txt', 'csv', 'tsv', 'md', 'html', 'json', 'jsonl', 'xml', 'opml', 'rss', 'atom']));
+    const read = await readChosen(r, opened!.token);
+    expect(read.pieces).toBe(3);
+    expect(read.bytes.equals(content)).toBe(true);
+    // The renderer names no path, on either channel; a token it made up reads nothing.
+    expect(await r.raw('openListFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await r.raw('readListFile', { path: '/etc/passwd', offset: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await r.raw('readListFile', { token: opened!.token, path: '/etc/passwd', offset: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await r.raw('readListFile', { token: 'f'.repeat(32), offset: 0 })).toMatchObject({ ok: false, error: { code: 'not_chosen', message: expect.stringMatching(/^This file is no longer/) } });
+    // A newer choice replaces the older: its token reads nothing more.
+    chosen = other;
+    const next = await r.call('openListFile');
+    expect((await readChosen(r, next!.token)).bytes.toString()).toBe('https://example.org/other\n');
+    expect(await r.raw('readListFile', { token: opened!.token, offset: 0 })).toMatchObject({ ok: false, error: { code: 'not_chosen' } });
     const none = rig();
     expect(await none.call('openListFile')).toBeNull();
-    // The channel takes no path from the renderer at all.
-    expect(await r.raw('openListFile', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
-  test('openListFile reads a UTF-16 list as text, a sitemap.xml.gz as the sitemap inside, and names a PDF for what it is', async () => {
+  test('a chosen file that vanished before it was read, or a folder, is said plainly, not as a bug', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-open-'));
-    const utf16 = path.join(dir, 'notepad-unicode.txt');
-    // Notepad's "Unicode": UTF-16LE with a byte order mark; read as UTF-8 no line would be a URL.
-    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('https://example.org/a\r\nhttps://example.org/b\r\n', 'utf16le')]));
-    const pdf = path.join(dir, 'report.pdf');
-    writeFileSync(pdf, '%PDF-1.7\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n');
-    let chosen = utf16;
+    const gone = path.join(dir, 'gone.txt');
+    const later = path.join(dir, 'later.txt');
+    let chosen = gone;
     const r = rig({ dialogs: { openFile: async () => chosen } });
-    expect(await r.call('openListFile')).toMatchObject({ name: 'notepad-unicode.txt', text: 'https://example.org/a\r\nhttps://example.org/b\r\n' });
-    chosen = pdf;
-    expect(await r.raw('openListFile')).toMatchObject({
-      ok: false,
-      error: { code: 'not_a_list', message: 'report.pdf is a PDF document, not a list of URLs.', hint: expect.stringMatching(/text file of URLs/) },
-    });
-    // A sitemap saved compressed, as sites publish it: the sitemap inside is the list.
-    chosen = path.join(__dirname, '..', 'fixtures', 'lists', 'sitemap.xml.gz');
-    expect(await r.call('openListFile')).toMatchObject({ name: 'sitemap.xml.gz', text: readFileSync(path.join(__dirname, '..', 'fixtures', 'lists', 'sitemap.xml'), 'utf8') });
+    const unreadable = (name: string) => ({ ok: false, error: { code: 'unreadable', message: `Could not read ${name}.`, hint: 'Check that the file still exists and that you can open it.' } });
+    // Deleted between the dialog and the read.
+    expect(await r.raw('openListFile')).toMatchObject(unreadable('gone.txt'));
+    chosen = dir;
+    expect(await r.raw('openListFile')).toMatchObject(unreadable(path.basename(dir)));
+    // Deleted once chosen, while its pieces are read.
+    writeFileSync(later, 'https://example.org/a\n');
+    chosen = later;
+    const opened = await r.call('openListFile');
+    rmSync(later);
+    expect(await r.raw('readListFile', { token: opened!.token, offset: 0 })).toMatchObject(unreadable('later.txt'));
   });
 
   test('export writes only where the user chose, with progress events', async () => {

@@ -18,10 +18,14 @@ export interface ParseRequest {
   opts: ParseListOptions;
 }
 
-/** A file to read, decode and parse; its text comes back only when it is no longer than `keepChars`. */
+/**
+ * A file to read, decode and parse; its text comes back only when it is no longer than `keepChars`.
+ * `file`: a dropped File, or one chosen in Open list…, whose bytes main sends a piece at a time
+ * (base64) through the window: a stream of the pieces, and the size main said it has.
+ */
 export interface FileRequest {
   seq: number;
-  file: File;
+  file: File | { size: number; pieces: ReadableStream<string> };
   maxBytes: number;
   keepChars: number;
   opts: ParseListOptions;
@@ -42,10 +46,18 @@ function parsePacked(text: string, opts: ParseListOptions): PackedList {
   return { ...packList(list), sitemapIndex: xml && isSitemapIndex(text), opml: xml && xmlRoot(text) === 'opml' };
 }
 
+// Chromium 140 (Electron 38) and later; not yet in TypeScript's lib.
+const Base64 = Uint8Array as unknown as { fromBase64(s: string): Uint8Array };
+
+function bytesOf(file: FileRequest['file']): ReadableStream<Uint8Array> {
+  if (file instanceof File) return file.stream();
+  return file.pieces.pipeThrough(new TransformStream<string, Uint8Array>({ transform: (piece, out) => out.enqueue(Base64.fromBase64(piece)) }));
+}
+
 /** The file's bytes, read a chunk at a time so the window can say how far it is. */
-async function readBytes(seq: number, file: File): Promise<Uint8Array> {
+async function readBytes(seq: number, file: FileRequest['file']): Promise<Uint8Array> {
   const out = new Uint8Array(file.size);
-  const reader = file.stream().getReader();
+  const reader = bytesOf(file).getReader();
   let at = 0;
   let said = 0;
   for (;;) {

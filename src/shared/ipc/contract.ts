@@ -94,7 +94,11 @@ export const ResultPartSchema = z.object({
 });
 export type ResultPart = z.infer<typeof ResultPartSchema>;
 
-export const ListFileSchema = z.object({ name: z.string(), text: z.string(), bytes: z.number() });
+/** The file chosen in Open list…: its name and size, and the token its bytes are read by (readListFile). */
+export const ListFileSchema = z.object({ token: z.string(), name: z.string(), bytes: z.number() });
+
+/** readListFile's piece: 1 MiB, as the drop's worker reads a File (a 50 MB list in 48 answers, none a freeze to take in). */
+export const LIST_PIECE_BYTES = 1024 * 1024;
 
 export const invokeContract = {
   appInfo: { req: Empty, res: AppInfoSchema },
@@ -167,8 +171,19 @@ export const invokeContract = {
   metrics: { req: Empty, res: MetricsSnapshotSchema },
   /** The browser that renders pages needing JavaScript, or why none can (for Settings). */
   browserInfo: { req: Empty, res: BrowserInfoSchema },
-  /** The system open dialog; main reads the chosen file (the renderer never names a path). */
+  /**
+   * The system open dialog. The renderer never names a path: it gets a token for the chosen file
+   * (the last one chosen only), and reads its bytes by it with readListFile.
+   */
   openListFile: { req: Empty, res: ListFileSchema.nullable() },
+  /**
+   * A piece of the file chosen in openListFile, from `offset`: up to LIST_PIECE_BYTES, base64
+   * (JSON carries the bridge's answers); `bytes` 0 at its end. Decoded and parsed in the worker.
+   */
+  readListFile: {
+    req: z.object({ token: z.string().min(1).max(128), offset: z.number().int().min(0) }).strict(),
+    res: z.object({ data: z.string(), bytes: z.number().int().min(0) }),
+  },
   /**
    * A sitemap index's child sitemaps (or an OPML outline's feeds) fetched and read (the guard,
    * the gate and the download limit of every fetch) for the pages they list (a feed's entries),

@@ -122,6 +122,11 @@ export function officeFile(name: string): 'workbook' | 'document' | undefined {
 }
 
 /** What the app says of a file that is no list (the CLI names its own commands instead). */
+/** A list file that could not be read (gone since it was chosen, a folder, not allowed): said alike for a drop and an open. */
+export function unreadableList(name: string): { message: string; hint: string } {
+  return { message: `Could not read ${name}.`, hint: 'Check that the file still exists and that you can open it.' };
+}
+
 export function notAList(name: string, kind: string): { message: string; hint: string } {
   const office = officeFile(name);
   if (office === 'workbook') {

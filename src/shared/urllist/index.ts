@@ -115,4 +115,4 @@ export { detectFormat };
 export { LIST_EXTENSIONS } from './detect';
 export { normalizeUrl, checkUrl, isRouteFragment, MAX_URL_LENGTH } from './url';
 export { formatOptionsLine, canonicalOptions, tooLongOption, optionsConflict, conflictMessage, type OptionsConflict } from './options';
-export { decodeListBytes, decodeListFile, notAList, officeFile, DAMAGED_GZIP, GZIP_TOO_LARGE, type DecodedList } from './decode';
+export { decodeListBytes, decodeListFile, notAList, unreadableList, officeFile, DAMAGED_GZIP, GZIP_TOO_LARGE, type DecodedList } from './decode';

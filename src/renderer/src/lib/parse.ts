@@ -42,6 +42,12 @@ export function parseInWorker(text: string, opts: Omit<ParseListOptions, 'maxTar
   });
 }
 
+/**
+ * A list file to read: a dropped File, or one chosen in Open list…, whose bytes main sends a
+ * piece at a time (`pieces`, base64, made anew for each reading).
+ */
+export type ListFile = File | { name: string; size: number; type: ''; pieces(): ReadableStream<string> };
+
 /** A dropped file as the worker read it: the list, its length in characters (0: blank) and its text when short. */
 export type FileRead =
   | { ok: true; list: ComposerList; chars: number; text?: string }
@@ -55,7 +61,7 @@ export type FileRead =
  * told the bytes read so far. Resolves null once cancelled.
  */
 export function readFileInWorker(
-  file: File,
+  file: ListFile,
   o: { maxBytes: number; keepChars: number; opts: Omit<ParseListOptions, 'maxTargets'> },
   progress: (bytes: number) => void,
 ): { read: Promise<FileRead | null>; cancel(): void } {
@@ -75,7 +81,8 @@ export function readFileInWorker(
   };
   // The worker itself failed (out of memory, say): the file may be fine.
   w.onerror = () => settle({ ok: false, code: 'reader_failed' });
-  const req: FileRequest = { seq: 0, file, maxBytes: o.maxBytes, keepChars: o.keepChars, opts: { ...o.opts, maxTargets: MAX_SUBMIT_TARGETS } };
-  w.postMessage(req);
+  const source: FileRequest['file'] = file instanceof File ? file : { size: file.size, pieces: file.pieces() };
+  const req: FileRequest = { seq: 0, file: source, maxBytes: o.maxBytes, keepChars: o.keepChars, opts: { ...o.opts, maxTargets: MAX_SUBMIT_TARGETS } };
+  w.postMessage(req, source instanceof File ? [] : [source.pieces]);
   return { read, cancel: () => settle(null) };
 }

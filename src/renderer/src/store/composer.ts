@@ -25,11 +25,13 @@ export interface ListSource {
   chars?: number;
 }
 
-/** A dropped file being read in the worker (loadFile): its bytes read so far, of its size. */
+/** A dropped (or opened) file being read in the worker (loadFile): its bytes read so far, of its size. */
 export interface FileReading {
   name: string;
   read: number;
   total: number;
+  /** Chosen in Open list… rather than dropped: the words say to open it again. */
+  opened: boolean;
 }
 
 /** The list at the one address in the composer being fetched, when the user asks (main's readListAt). */
