@@ -9,7 +9,7 @@
 // takes in a few KB at a time: reading 50 MB took 26–43 s at load 12–16, the drop's test 15 s.
 const BIG_FILE_MS = 300_000;
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
@@ -92,13 +92,18 @@ test.skipIf(!corpus)('Cancel stops reading an opened list, and a file dropped wh
   await expectNoInternalErrorText(page);
 });
 
-test('an opened file that is no list, empty, of no URL, vanished or a folder is said as a dropped one is', async () => {
+test('an opened file too big, no list, empty, of no URL, vanished or a folder is said as a dropped one is', async () => {
   await clearList();
   const write = (name: string, content: string | Buffer): string => {
     const file = path.join(dir, name);
     writeFileSync(file, content);
     return file;
   };
+  // 65 MiB of nothing (a sparse file): refused by its size before a byte is read, as a drop is.
+  const huge = write('huge.txt', '');
+  truncateSync(huge, 65 * 1024 * 1024);
+  await openList(huge);
+  await expect.poll(notice).toMatch(/^huge\.txt is 65 MB, too big for a list\.Lists up to 64 MB can be read\./);
   await openList(write('data.bin', Buffer.from([0x01, 0x00, 0x02, 0x00, 0xff, 0x10, 0x00, 0x00, 0x41])));
   await expect.poll(notice).toMatch(/^data\.bin is a binary file, not a list of URLs\.Give a text file of URLs, one a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file\./);
   await openList(write('report.pdf', '%PDF-1.7\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n'));
