@@ -159,6 +159,14 @@ export const TargetRowSchema = z.object({
 export type TargetRow = z.infer<typeof TargetRowSchema>;
 
 /**
+ * `n` rows alike in what the table's filter and the reason and warning chips read of a row:
+ * its status, reason and warnings, and its error when it was cut short (isCutShort), '' else.
+ * A big job's rows not read yet are counted this way, so the counts are the job's at once.
+ */
+export const RowGroupSchema = TargetRowSchema.pick({ status: true, error: true, reason: true, warnings: true }).extend({ n: z.number().int().min(1) });
+export type RowGroup = z.infer<typeof RowGroupSchema>;
+
+/**
  * The stored errors of targets that were cut short rather than failed: `restart` (found in
  * flight at start-up), `cancelled` (the user's cancel or Ctrl-C), `interrupted` (Sift was
  * closing). SPEC §5.9 reasons `restart` and `cancelled`.

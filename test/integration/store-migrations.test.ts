@@ -6,7 +6,7 @@ import type { Result } from '../../src/shared/types';
 import { migrate, openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
 import { searchTable } from '../../src/main/store/search';
 import { CUT_SHORT_COUNT } from '../../src/main/store/jobs';
-import { RUNNING_TARGETS_JOBS } from '../../src/main/store/targets';
+import { cutShortGroups, OUTCOME_GROUPS, RUNNING_TARGETS_JOBS } from '../../src/main/store/targets';
 import { CUT_SHORT_ERRORS } from '../../src/shared/types';
 import { tempDir } from '../helpers/store';
 
@@ -64,8 +64,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 10)', () => {
-    expect(SCHEMA_VERSION).toBe(11);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 11)', () => {
+    expect(SCHEMA_VERSION).toBe(12);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -396,6 +396,36 @@ describe('migrations', () => {
     );
     check.close();
     for (const plan of plans) expect(plan).toEqual([expect.stringMatching(/^(SCAN|SEARCH) targets USING (COVERING )?INDEX targets_running\b/)]);
+  });
+
+  it('counts the targets after a page by outcome on indexes, the ones cut short apart, without reading stored results', () => {
+    const raw = atVersion(p, 11);
+    insertOldJob(raw, 'j1', 'a', 7, 6, 3);
+    const target = raw.prepare("INSERT INTO targets (job_id, idx, url, status, error, reason, warnings, result) VALUES ('j1', ?, 'https://x.test/', ?, ?, ?, ?, '{}')");
+    target.run(0, 'failed', 'HTTP 404', 'upstream', '');
+    target.run(1, 'done', '', '', 'thin');
+    target.run(2, 'done', '', '', '');
+    target.run(3, 'failed', 'HTTP 404', 'upstream', '');
+    target.run(4, 'done', '', '', 'thin');
+    target.run(5, 'failed', 'cancelled', 'cancelled', '');
+    target.run(6, 'pending', '', '', '');
+    raw.close();
+    const store = openStore(p);
+    const byKey = (from: number) => store.targetGroups('j1', from).sort((a, b) => `${a.status}${a.reason}${a.error}`.localeCompare(`${b.status}${b.reason}${b.error}`));
+    expect(byKey(1)).toEqual([
+      { status: 'done', error: '', reason: '', n: 1 },
+      { status: 'done', error: '', reason: '', warnings: ['thin'], n: 2 },
+      { status: 'failed', error: 'cancelled', reason: 'cancelled', n: 1 },
+      { status: 'failed', error: '', reason: 'upstream', n: 1 },
+      { status: 'pending', error: '', reason: '', n: 1 },
+    ]);
+    expect(byKey(7)).toEqual([]);
+    store.close();
+    const check = new Database(p, { readonly: true });
+    const plans = [OUTCOME_GROUPS, cutShortGroups()].map((sql) => (check.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('j1', 1) as { detail: string }[]).map((r) => r.detail));
+    check.close();
+    expect(plans[0]).toEqual(['SEARCH targets USING COVERING INDEX targets_by_outcome (job_id=?)']);
+    expect(plans[1]![0]).toMatch(/^SEARCH targets USING INDEX targets_cut_short /);
   });
 
   it("gives a search index made before them the index's merge settings, and keeps them", () => {

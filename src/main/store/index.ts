@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
-import type { Job, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
+import type { Job, RowGroup, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
@@ -55,6 +55,8 @@ export interface Store {
   targetRows(jobId: string): TargetRow[];
   /** At most `limit` of them, from idx `from` on: a page of a job too big to read at once. */
   targetRowsPage(jobId: string, from: number, limit: number): TargetRow[];
+  /** A job's rows from idx `from` on, counted by what the table's filter and chips read (RowGroup). */
+  targetGroups(jobId: string, from: number): RowGroup[];
   /** One target with its result. */
   targetResult(jobId: string, idx: number): TargetStatus | undefined;
   /** One target's URL ('' when there is no such target), without reading its result. */
@@ -421,6 +423,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     setLease: (id, leaseExpires) => jobs.setLease(id, leaseExpires),
     targetRows: (jobId) => targets.rows(jobId),
     targetRowsPage: (jobId, from, limit) => targets.page(jobId, from, limit),
+    targetGroups: (jobId, from) => targets.groups(jobId, from),
     targetResult: (jobId, idx) => targets.get(jobId, idx),
     targetUrl: (jobId, idx) => targets.indexKeyOf(jobId, idx).url,
     targetStatuses: (jobId) => targets.all(jobId),

@@ -210,6 +210,11 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // left read every stored target (0.48 s for 100,000 one-line results), where a few at most
   // are running. The index holds only those, so a target's start and end cost one entry.
   (db) => db.exec("CREATE INDEX targets_running ON targets (job_id) WHERE status = 'running'"),
+  // 12: a job's targets by what the table's filter and chips count (targets.ts groups): the
+  // counts of a big job came from its rows, so they waited for the last page (~5 s for
+  // 100,000), and a GROUP BY over the table read every stored result (0.5 s). On this index,
+  // in its order (no sort), 35 ms for 100,000 on a loaded 2-core machine; 4 MB for them.
+  (db) => db.exec('CREATE INDEX targets_by_outcome ON targets (job_id, status, reason, warnings, idx)'),
 ];
 
 /**
