@@ -242,8 +242,8 @@ export function createServices(opts: ServicesOptions): Services {
     jobDetail: ({ id, from, limit }) => {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
-      runner.touch(id);
-      const targets = limit === undefined && from === undefined ? store.targetRows(id) : store.targetRowsPage(id, from ?? 0, limit ?? -1);
+      const paged = limit !== undefined || from !== undefined;
+      const targets = paged ? store.targetRowsPage(id, from ?? 0, limit ?? -1) : store.targetRows(id);
       // The store holds no waits nor pages read: a view opened while a target waits on a busy
       // site, or while its PDF is read, gets them here.
       const running = (idx: number, add: Partial<TargetRow>): void => {
@@ -254,7 +254,11 @@ export function createServices(opts: ServicesOptions): Services {
       if (waiting) running(waiting.idx, { wait: waiting.wait });
       const reading = runner.readingTarget(id);
       if (reading) running(reading.idx, { pagesRead: reading.pagesRead });
-      return { job: store.getJob(id) ?? job, targets };
+      // The rows after this page, read before anything else can write: each row is then
+      // counted once, by the renderer in the rows it holds or here.
+      const rest = paged ? { rest: store.targetGroups(id, (from ?? 0) + targets.length) } : {};
+      runner.touch(id);
+      return { job: store.getJob(id) ?? job, targets, ...rest };
     },
 
     targetResult: ({ id, idx, line, needle, whole }) => {

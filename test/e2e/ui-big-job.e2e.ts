@@ -22,6 +22,8 @@ let dataDir: string;
 
 /** Each jobDetail answer the bridge sent the page, in order: its bytes. */
 const detailAnswers: number[] = [];
+/** The first two jobDetail answers are held until the test lets each go. */
+const releases: (() => void)[] = [];
 
 beforeAll(async () => {
   dataDir = tempDir('sift-ui-big-');
@@ -32,7 +34,9 @@ beforeAll(async () => {
     dataDir,
     prepare: (context, app) =>
       tapAnswers(context, app, (method, bytes) => {
-        if (method === 'jobDetail') detailAnswers.push(bytes);
+        if (method !== 'jobDetail') return;
+        detailAnswers.push(bytes);
+        if (detailAnswers.length <= 2) return new Promise<void>((release) => releases.push(release));
       }),
   });
   page = opened.page;
@@ -46,9 +50,29 @@ afterAll(async () => {
 
 test('a job of 100,000 targets shows its first rows from a small first answer, then counts, filters and reaches every row', async () => {
   await page.getByTestId('job-item').first().click();
-  await page.locator('[data-testid="target-row"][data-idx="0"]').waitFor();
+  // A filter chosen while the first answer is on its way, before any count is in.
+  await expect.poll(() => releases.length).toBe(1);
+  await page.getByTestId('filter-status').selectOption('failed');
+  releases[0]!();
+  const failed = page.locator('[data-testid="target-row"][data-idx="9"]');
+  await failed.waitFor();
   // The first screen came from a first page: well under a MB, where all rows were 21 MB.
   expect(detailAnswers[0]).toBeLessThan(FIRST_ROWS * 400);
+  // With the second page held: the filter's count and the chips are the whole job's already
+  // (they waited for the last page before, ~5 s on a loaded machine).
+  await expect.poll(() => releases.length).toBe(2);
+  const total = big.total.toLocaleString('en-US');
+  expect(await page.getByTestId('filter-count').textContent()).toBe(`${big.failed.toLocaleString('en-US')} of ${total}`);
+  expect(await page.getByTestId('target-grid').getAttribute('data-rows-read')).toBe('some');
+  const chipsAtFirst = await page.getByTestId('reason-chip').evaluateAll((els) => els.map((e) => [e.getAttribute('data-reason'), e.querySelector('strong')?.textContent]));
+  expect(chipsAtFirst).toEqual([
+    ['upstream', big.reasons.upstream!.toLocaleString('en-US')],
+    ['timeout', big.reasons.timeout!.toLocaleString('en-US')],
+  ]);
+  expect(await page.getByTestId('warning-chip').textContent()).toBe(`${warningLabel('thin')} ${big.thin.toLocaleString('en-US')}`);
+  await page.getByTestId('filter-clear').click();
+  releases[1]!();
+  await page.locator('[data-testid="target-row"][data-idx="0"]').waitFor();
   // The table holds every row's place from the first page on.
   expect(await page.getByTestId('target-grid').getAttribute('aria-rowcount')).toBe(String(big.total + 1));
 

@@ -19,9 +19,12 @@ const failureOf = (i: number): { reason: Reason; status: number; error: string }
 /**
  * A finished job of `n` targets written straight into the store, in one transaction, as a
  * batch leaves it: results of about `resultBytes` each, some failed, some thin. Writing it
- * through the runner would fetch n pages; the rows are what opening the job reads.
+ * through the runner would fetch n pages; the rows are what opening the job reads. With
+ * `unfinished`, its last targets are left as a running job leaves them: the first of them
+ * running, the rest pending, and the job running (the counts are of the finished ones).
  */
-export function bigFinishedJob(store: Store, n: number, o: { id?: string; resultBytes?: number } = {}): BigJob {
+export function bigFinishedJob(store: Store, n: number, o: { id?: string; resultBytes?: number; unfinished?: number } = {}): BigJob {
+  const finished = n - (o.unfinished ?? 0);
   const id = o.id ?? `big${String(n).padStart(13, '0')}`;
   const filler = 'x'.repeat(Math.max(0, (o.resultBytes ?? 0) - 40));
   const now = Date.now();
@@ -32,6 +35,7 @@ export function bigFinishedJob(store: Store, n: number, o: { id?: string; result
     store.transition(id, 'queued', 'running', '', now);
     for (let i = 0; i < n; i++) {
       store.startTarget(id, i, now);
+      if (i === finished) break;
       const f = failureOf(i);
       if (f) {
         job.failed++;
@@ -44,7 +48,7 @@ export function bigFinishedJob(store: Store, n: number, o: { id?: string; result
       const content = `# Page ${i}\n\n${filler}`;
       store.finishTarget(id, i, { status: 'done', result: { content, meta: { title: `Page ${i}`, ...(thin ? { warnings: ['thin'] } : {}) } }, error: '', hint: '', bytes: content.length, title: `Page ${i}`, errorStatus: 0 }, now + 2, lease);
     }
-    store.transition(id, 'running', 'partial', '', now + 3);
+    if (finished === n) store.transition(id, 'running', 'partial', '', now + 3);
   });
   return job;
 }

@@ -207,9 +207,11 @@ export interface OpenedApp {
 
 /**
  * Passes the page's bridge traffic through unchanged, telling `onAnswer` of each answer to a
- * call: the call's method and the answer's size in bytes, as the page received it.
+ * call: the call's method and the answer's size in bytes, as the page received it. An
+ * `onAnswer` that returns a promise holds that answer, and every message after it, in their
+ * order, until the promise settles.
  */
-export function tapAnswers(context: BrowserContext, app: UiApp, onAnswer: (method: string, bytes: number) => void): Promise<void> {
+export function tapAnswers(context: BrowserContext, app: UiApp, onAnswer: (method: string, bytes: number) => void | Promise<void>): Promise<void> {
   const methods = new Map<number, string>();
   return context.routeWebSocket(app.bridge.wsUrl, (ws) => {
     const server = ws.connectToServer();
@@ -218,10 +220,13 @@ export function tapAnswers(context: BrowserContext, app: UiApp, onAnswer: (metho
       if (call.id !== undefined && call.method) methods.set(call.id, call.method);
       server.send(m);
     });
+    let held: Promise<void> | undefined;
     server.onMessage((m) => {
       const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
-      if (answer.t === 'res' && answer.id !== undefined) onAnswer(methods.get(answer.id) ?? '', Buffer.byteLength(m));
-      ws.send(m);
+      const hold = answer.t === 'res' && answer.id !== undefined ? onAnswer(methods.get(answer.id) ?? '', Buffer.byteLength(m)) : undefined;
+      if (!hold && !held) return ws.send(m);
+      const before = held ?? Promise.resolve();
+      held = before.then(() => hold).then(() => ws.send(m));
     });
   });
 }

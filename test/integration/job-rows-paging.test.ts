@@ -87,6 +87,53 @@ describe('opening a big job', () => {
     expect(warningCounts(s.rows)).toEqual([['thin', big.thin]]);
   });
 
+  test("the reason and warning chips and the filter's count are the job's from the first page on, with a filter chosen before any row came", async () => {
+    const { openJob, store, jobReasonCounts, jobWarningCounts, restShown, shownIndices } = await load();
+    const counted = () => {
+      const s = store.getState();
+      return { reasons: jobReasonCounts(s), warnings: jobWarningCounts(s), filtered: (shownIndices(s)?.length ?? 0) + restShown(s), rows: s.rows.length };
+    };
+    const job = { reasons: [['upstream', big.reasons.upstream], ['timeout', big.reasons.timeout]], warnings: [['thin', big.thin]], filtered: big.reasons.timeout };
+    let atFirstPage: ReturnType<typeof counted> | undefined;
+    beforeAnswer = (req) => {
+      // The user picks "Failed, timed out" while the table still reads "Loading targets…".
+      if (req.from === undefined) store.getState().setFilter({ status: 'failed', reason: 'timeout' });
+      if (req.from === FIRST_ROWS) atFirstPage ??= counted();
+    };
+    await openJob(big.id);
+    beforeAnswer = undefined;
+    // Before: no chips, and "37 of 12,345, counting…", until the last page was in.
+    expect(atFirstPage).toEqual({ ...job, rows: FIRST_ROWS });
+    expect(counted()).toEqual({ ...job, rows: N });
+    expect(store.getState().filterReason).toBe('timeout');
+  });
+
+  test('a target of a running job that fails while the pages come is counted once, in the counts of the rows to come, then in its row', async () => {
+    const { openJob, store, jobReasonCounts, reasonCounts } = await load();
+    const live = bigFinishedJob(services.store, N, { id: 'live0000000012345', unfinished: 2 });
+    const running = N - 2;
+    const timeouts = (): number => jobReasonCounts(store.getState()).find(([r]) => r === 'timeout')?.[1] ?? 0;
+    const seen: number[] = [];
+    beforeAnswer = (req) => {
+      if (req.id !== live.id) return;
+      if (req.from !== undefined) seen.push(timeouts());
+      if (req.from !== FIRST_ROWS) return;
+      // Its first page and its second are read with the target running; it fails now, and its
+      // event comes before either answer, as the runner's batched events do.
+      expect(services.store.finishTarget(live.id, running, { status: 'failed', error: 'timed out', hint: '', bytes: 0, title: '', errorStatus: 504, reason: 'timeout' }, Date.now(), Date.now() + 3600_000)).toBeDefined();
+      store.getState().applyRows(live.id, services.store.targetRowsPage(live.id, running, 1));
+    };
+    await openJob(live.id);
+    beforeAnswer = undefined;
+    const before = live.reasons.timeout!;
+    // Counted by main from the third page on, and by the row once its page is in: never both.
+    expect(seen[0]).toBe(before);
+    expect(seen.slice(2)).toEqual(seen.slice(2).map(() => before + 1));
+    expect(store.getState().rows[running]?.reason).toBe('timeout');
+    expect(timeouts()).toBe(before + 1);
+    expect(jobReasonCounts(store.getState())).toEqual(reasonCounts(services.store.targetRows(live.id)));
+  });
+
   test('a change to a row not read yet waits for its page, and an older copy in that page does not roll it back', async () => {
     const { openJob, store } = await load();
     const far = N - 3;

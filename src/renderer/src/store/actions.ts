@@ -85,14 +85,14 @@ export async function openJob(id: string): Promise<void> {
   const view = ++opened;
   get().beginDetail(id);
   try {
-    const { job, targets } = await window.sift.jobDetail({ id, limit: FIRST_ROWS });
+    const { job, targets, rest } = await window.sift.jobDetail({ id, limit: FIRST_ROWS });
     if (view !== opened) return;
     get().applyJob(job);
-    get().setDetail(id, targets, job.targetsTotal);
+    get().setDetail(id, targets, job.targetsTotal, rest);
     for (let from = targets.length; from < job.targetsTotal; ) {
       const page = await window.sift.jobDetail({ id, from, limit: ROWS_PER_PAGE });
       if (view !== opened || page.targets.length === 0) return;
-      get().addRows(id, page.targets);
+      get().addRows(id, page.targets, page.rest);
       from += page.targets.length;
     }
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import { isCutShort, isUnfinished, type TargetRow, type TargetState } from '../../../shared/types';
+import { isCutShort, isUnfinished, type RowGroup, type TargetRow, type TargetState } from '../../../shared/types';
 import type { Res } from '../../../shared/ipc/contract';
 import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
@@ -17,6 +17,9 @@ export interface DetailSlice {
   rowsLoaded: boolean;
   /** How many rows the job has: once rows.length reaches it, every row is in (rowsComplete). */
   rowsTotal: number;
+  /** The rows not read yet (idx rows.length on), counted by outcome as main read them with the
+   *  last page: the chips and the filter's count add them to the rows read. */
+  restGroups: RowGroup[];
   detailError: UserError | null;
   /** Changes to rows not read yet (all of them, while the first page is in flight), applied
    *  over their page when it comes. */
@@ -33,10 +36,10 @@ export interface DetailSlice {
 
   setFilter(f: { status?: TargetState | 'all'; reason?: Reason | ''; warning?: string }): void;
   beginDetail(jobId: string): void;
-  /** The job's first page of rows, and how many it has in all. */
-  setDetail(jobId: string, rows: TargetRow[], total: number): void;
-  /** The job's next page of rows, read from idx rows.length on. */
-  addRows(jobId: string, rows: TargetRow[]): void;
+  /** The job's first page of rows, how many it has in all, and the rows after it counted. */
+  setDetail(jobId: string, rows: TargetRow[], total: number, rest?: RowGroup[]): void;
+  /** The job's next page of rows, read from idx rows.length on, and the rows after it counted. */
+  addRows(jobId: string, rows: TargetRow[], rest?: RowGroup[]): void;
   setDetailError(jobId: string, err: UserError): void;
   applyRows(jobId: string, rows: TargetRow[]): void;
   selectRow(idx: number | null): void;
@@ -69,6 +72,12 @@ export function mergeRows(rows: TargetRow[], changes: TargetRow[]): TargetRow[] 
   return next;
 }
 
+/** What a row's counts read of it; a RowGroup has it too. */
+type Outcome = Pick<TargetRow, 'status' | 'error' | 'reason' | 'warnings'>;
+
+const mostFirst = (counts: Map<string, number>): [string, number][] =>
+  [...counts.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+
 /**
  * Rows counted by a key each row gives (its reason, its warnings), kept per rows array and
  * carried to the next array by the rows that changed: the reason chips and the filter read
@@ -78,22 +87,35 @@ export function mergeRows(rows: TargetRow[], changes: TargetRow[]): TargetRow[] 
 class Tally {
   private readonly counts = new WeakMap<readonly (TargetRow | undefined)[], Map<string, number>>();
   private readonly sorted = new WeakMap<Map<string, number>, [string, number][]>();
-  constructor(private readonly keysOf: (r: TargetRow) => readonly string[]) {}
+  constructor(private readonly keysOf: (r: Outcome) => readonly string[]) {}
 
   /** Most first, then by name; the same array for the same rows, so not to be changed by its reader. */
   of(rows: readonly (TargetRow | undefined)[]): readonly [string, number][] {
+    const counts = this.countsOf(rows);
+    let out = this.sorted.get(counts);
+    if (!out) {
+      out = mostFirst(counts);
+      this.sorted.set(counts, out);
+    }
+    return out;
+  }
+
+  /** Those of `rows` and of the rows `groups` count (a big job's rows not read yet), most first. */
+  withGroups(rows: readonly (TargetRow | undefined)[], groups: readonly RowGroup[]): readonly [string, number][] {
+    if (groups.length === 0) return this.of(rows);
+    const counts = new Map(this.countsOf(rows));
+    for (const g of groups) for (const k of this.keysOf(g)) counts.set(k, (counts.get(k) ?? 0) + g.n);
+    return mostFirst(counts);
+  }
+
+  private countsOf(rows: readonly (TargetRow | undefined)[]): Map<string, number> {
     let counts = this.counts.get(rows);
     if (!counts) {
       counts = new Map();
       this.add(counts, rows, 1);
       this.counts.set(rows, counts);
     }
-    let out = this.sorted.get(counts);
-    if (!out) {
-      out = [...counts.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-      this.sorted.set(counts, out);
-    }
-    return out;
+    return counts;
   }
 
   /** `next`'s counts from `rows`' when those are known: less what the changed rows were, plus what they are. */
@@ -142,6 +164,7 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   rows: [],
   rowsLoaded: false,
   rowsTotal: 0,
+  restGroups: [],
   detailError: null,
   pendingRows: [],
   selectedIdx: null,
@@ -159,18 +182,18 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
       filterWarning: f.warning ?? s.filterWarning,
     })),
   beginDetail: (jobId) =>
-    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
-  setDetail: (jobId, rows, total) =>
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
+  setDetail: (jobId, rows, total, rest = []) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
       const page = rows[0]?.idx === 0 ? rows : [];
-      return { ...withPage([], page, s.pendingRows), rowsLoaded: true, rowsTotal: total };
+      return { ...withPage([], page, s.pendingRows), rowsLoaded: true, rowsTotal: total, restGroups: page.length ? rest : [] };
     }),
-  addRows: (jobId, rows) =>
+  addRows: (jobId, rows, rest = []) =>
     set((s) => {
       // A page of another job, or one that does not follow the rows read (a job opened again meanwhile).
       if (s.detailJobId !== jobId || !s.rowsLoaded || rows.length === 0 || rows[0]!.idx !== s.rows.length) return {};
-      return withPage(s.rows, rows, s.pendingRows);
+      return { ...withPage(s.rows, rows, s.pendingRows), restGroups: rest };
     }),
   setDetailError: (jobId, err) => set((s) => (s.detailJobId === jobId ? { detailError: err, rowsLoaded: true } : {})),
   applyRows: (jobId, changes) =>
@@ -184,7 +207,7 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   setResult: (jobId, idx, status) => set((s) => (s.detailJobId === jobId && s.selectedIdx === idx ? { result: { jobId, idx, status }, resultLoading: false } : {})),
   setResultLoading: (resultLoading) => set({ resultLoading }),
   setResultError: (resultError) => set({ resultError, resultLoading: false }),
-  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, pendingRows: [], selectedIdx: null, result: null, resultError: null }),
+  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], pendingRows: [], selectedIdx: null, result: null, resultError: null }),
 });
 
 /** Whether the job on screen has ended: a target it left pending will not be fetched by it. */
@@ -205,8 +228,8 @@ export const hiddenByFilter = (s: Pick<DetailSlice, 'rows' | 'filterStatus' | 'f
   // A row not read yet (a big job's later pages) is not known to be hidden.
   isFiltered(s) && s.rows[idx] !== undefined && !rowMatches(s.rows[idx], s.filterStatus, s.filterReason, s.filterWarning);
 
-/** Whether a row passes the table's filter. */
-export function rowMatches(r: TargetRow | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
+/** Whether a row (or a group of rows alike) passes the table's filter. */
+export function rowMatches(r: Outcome | undefined, status: TargetState | 'all', reason: Reason | '', warning = ''): boolean {
   if (!r) return false;
   // "Waiting" (a live job) or "Not fetched" (an ended one): what "run the rest again" takes,
   // so an ended job's count agrees with its header, the target a cancel or a crash cut short
@@ -226,6 +249,18 @@ export const warningCounts = (rows: readonly (TargetRow | undefined)[]): readonl
 
 /** Failed targets per reason, most first; not the ones cut short, which the header does not count as failed. */
 export const reasonCounts = (rows: readonly (TargetRow | undefined)[]): readonly [Reason, number][] => reasons.of(rows) as [Reason, number][];
+
+type CountView = Pick<DetailSlice, 'rows' | 'restGroups'>;
+
+/** warningCounts of the whole job: the rows read and those still to come (restGroups). */
+export const jobWarningCounts = (s: CountView): readonly [string, number][] => warnings.withGroups(s.rows, s.restGroups);
+
+/** reasonCounts of the whole job: the rows read and those still to come (restGroups). */
+export const jobReasonCounts = (s: CountView): readonly [Reason, number][] => reasons.withGroups(s.rows, s.restGroups) as [Reason, number][];
+
+/** Of the rows not read yet, how many the table's filter will show. */
+export const restShown = (s: Pick<DetailSlice, 'restGroups' | 'filterStatus' | 'filterReason' | 'filterWarning'>): number =>
+  s.restGroups.reduce((n, g) => n + (rowMatches(g, s.filterStatus, s.filterReason, s.filterWarning) ? g.n : 0), 0);
 
 type FilterView = Pick<DetailSlice, 'rows' | 'filterStatus' | 'filterReason' | 'filterWarning'>;
 const shownByRows = new WeakMap<readonly TargetRow[], { filter: string; idx: number[] }>();

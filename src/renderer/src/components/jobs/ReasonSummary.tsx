@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FOUND_NOTHING, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { useStore } from '../../store';
-import { reasonCounts, rowsComplete, warningCounts } from '../../store/detail';
+import { jobReasonCounts, jobWarningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
 import { counted } from '../../../../shared/count';
 import { RetryDialog } from './RetryDialog';
@@ -24,10 +24,10 @@ const pairs = (key: string): [string, number][] =>
  * mode found nothing apart (FOUND_NOTHING), as that is an answer, not a fault.
  */
 export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null {
-  // Strings, so the header re-renders only when a count changes, not on every row event;
-  // none until every row is read: counts of a big job's first pages would read as the job's.
-  const key = useStore((s) => (s.detailJobId === id && rowsComplete(s) ? reasonCounts(s.rows).map(([r, n]) => `${r}:${n}`).join(',') : ''));
-  const warnKey = useStore((s) => (s.detailJobId === id && rowsComplete(s) ? warningCounts(s.rows).map(([w, n]) => `${w}:${n}`).join(',') : ''));
+  // Strings, so the header re-renders only when a count changes, not on every row event; the
+  // job's from its first page on (a big job's rows not read yet are counted by main).
+  const key = useStore((s) => (s.detailJobId === id ? jobReasonCounts(s).map(([r, n]) => `${r}:${n}`).join(',') : ''));
+  const warnKey = useStore((s) => (s.detailJobId === id ? jobWarningCounts(s).map(([w, n]) => `${w}:${n}`).join(',') : ''));
   const active = useStore((s) => s.filterReason);
   const live = useStore((s) => (s.jobs[id] ? isLive(s.jobs[id]) : false));
   const setFilter = useStore((s) => s.setFilter);

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { detailJobEnded, hiddenByFilter, isFiltered, reasonCounts, rowsComplete, shownIndices, shownPositions } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, restShown, rowsComplete, shownIndices, shownPositions } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -37,6 +37,8 @@ export function TargetTable(): React.JSX.Element {
   const total = useStore((s) => Math.max(s.rows.length, s.rowsTotal));
   const complete = useStore(rowsComplete);
   const count = shown ? shown.length : total;
+  // What the filter shows of the whole job: the rows read, and those to come as main counted them.
+  const matching = useStore((s) => (shown ? shown.length + restShown(s) : total));
   const idxAt = useCallback((pos: number): number => (shown ? (shown[pos] ?? -1) : pos), [shown]);
   const loaded = useStore((s) => s.rowsLoaded);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -107,7 +109,7 @@ export function TargetTable(): React.JSX.Element {
     <div className="target-table" data-testid="target-table">
       {/* The filter is the table's, not a cell of its grid: inside the grid a screen reader
           took its selects for part of the rows. */}
-      <TargetFilter shown={count} total={total} filtering={filtering} complete={complete} />
+      <TargetFilter shown={matching} total={total} filtering={filtering} />
       {/* The grid is the element that holds the focus and names the row it is on
           (aria-activedescendant): the focus sat on the scrolling part, a nameless group, while
           the grid role was on its parent, so the row in focus was not read. Only the rows in
@@ -147,7 +149,8 @@ export function TargetTable(): React.JSX.Element {
               <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} />
             ))}
           </div>
-          {loaded && filtering && count === 0 && <p className="muted pad">No target matches this filter.</p>}
+          {/* Not while the rows it matches are still to come. */}
+          {loaded && filtering && matching === 0 && <p className="muted pad">No target matches this filter.</p>}
         </div>
       </div>
     </div>
@@ -204,12 +207,12 @@ function useFilterAnnouncement(shown: number, total: number, filtering: boolean)
 const noReasonWhy = (ended: boolean): string => (ended ? 'No target failed: there is no reason to filter by.' : 'No target has failed yet: the reasons appear here when one does.');
 
 /** The table's filter: by status and, for failures, by reason. */
-function TargetFilter({ shown, total, filtering, complete }: { shown: number; total: number; filtering: boolean; complete: boolean }): React.JSX.Element {
+function TargetFilter({ shown, total, filtering }: { shown: number; total: number; filtering: boolean }): React.JSX.Element {
   const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));
   // An ended job waits for nothing: its rows read "not fetched" and "stopped", and so does the filter that shows them.
   const ended = useStore(detailJobEnded);
   // The reasons this job has, as a string so the filter re-renders only when one appears.
-  const present = useStore((s) => reasonCounts(s.rows).map(([r]) => r).join(','));
+  const present = useStore((s) => jobReasonCounts(s).map(([r]) => r).join(','));
   const reasons = present ? (present.split(',') as Reason[]) : [];
   // Unavailable, not disabled: a disabled select is out of the Tab order, so a keyboard user
   // never met it nor heard why it was dimmed.
@@ -258,8 +261,6 @@ function TargetFilter({ shown, total, filtering, complete }: { shown: number; to
         <>
           <span className="muted" data-testid="filter-count">
             {shown.toLocaleString()} of {total.toLocaleString()}
-            {/* A big job's rows come in pages: until the last, the count is of those read. */}
-            {!complete && ', counting…'}
           </span>
           <button type="button" className="link" onClick={() => setFilter({ status: 'all', reason: '', warning: '' })} data-testid="filter-clear">
             Show all
