@@ -6,7 +6,7 @@ import type { Result } from '../../src/shared/types';
 import { migrate, openStore, SCHEMA_VERSION, type Store } from '../../src/main/store';
 import { searchTable } from '../../src/main/store/search';
 import { CUT_SHORT_COUNT } from '../../src/main/store/jobs';
-import { cutShortGroups, OUTCOME_GROUPS, RUNNING_TARGETS_JOBS } from '../../src/main/store/targets';
+import { cutShortGroups, OUTCOME_GROUPS, ROW_COLUMNS, RUNNING_TARGETS_JOBS } from '../../src/main/store/targets';
 import { CUT_SHORT_ERRORS } from '../../src/shared/types';
 import { tempDir } from '../helpers/store';
 
@@ -64,8 +64,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 11)', () => {
-    expect(SCHEMA_VERSION).toBe(12);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 12)', () => {
+    expect(SCHEMA_VERSION).toBe(13);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -426,6 +426,26 @@ describe('migrations', () => {
     check.close();
     expect(plans[0]).toEqual(['SEARCH targets USING COVERING INDEX targets_by_outcome (job_id=?)']);
     expect(plans[1]![0]).toMatch(/^SEARCH targets USING INDEX targets_cut_short /);
+  });
+
+  it('lists a page of rows from an index of their own, not from the table whose leaf pages hold the results', () => {
+    const raw = atVersion(p, 12);
+    insertOldJob(raw, 'j1', 'a', 3, 3, 1);
+    const target = raw.prepare("INSERT INTO targets (job_id, idx, url, status, error, reason, title, result) VALUES ('j1', ?, ?, ?, ?, ?, ?, ?)");
+    target.run(0, 'https://x.test/0', 'done', '', '', 'Zero', JSON.stringify({ content: 'x'.repeat(5000) }));
+    target.run(1, 'https://x.test/1', 'failed', 'HTTP 404', 'upstream', '', null);
+    target.run(2, 'https://x.test/2', 'done', '', '', 'Two', '{"content":"two"}');
+    raw.close();
+    const store = openStore(p);
+    expect(store.targetRowsPage('j1', 1, 5).map((r) => [r.idx, r.url, r.status, r.reason, r.title])).toEqual([
+      [1, 'https://x.test/1', 'failed', 'upstream', ''],
+      [2, 'https://x.test/2', 'done', '', 'Two'],
+    ]);
+    store.close();
+    const check = new Database(p, { readonly: true });
+    const plan = check.prepare(`EXPLAIN QUERY PLAN SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ?`).all('j1', 1, 5) as { detail: string }[];
+    check.close();
+    expect(plan.map((r) => r.detail)).toEqual(['SEARCH targets USING COVERING INDEX targets_rows (job_id=? AND idx>?)']);
   });
 
   it("gives a search index made before them the index's merge settings, and keeps them", () => {
