@@ -257,7 +257,8 @@ export function createServices(opts: ServicesOptions): Services {
       // The rows after this page, read before anything else can write: each row is then
       // counted once, by the renderer in the rows it holds or here.
       const rest = paged ? { rest: store.targetGroups(id, (from ?? 0) + targets.length) } : {};
-      runner.touch(id);
+      // Showing the job is its first page: a later one is the same view, and each touch is a write.
+      if (!from) runner.touch(id);
       return { job: store.getJob(id) ?? job, targets, ...rest };
     },
 

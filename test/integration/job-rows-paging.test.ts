@@ -134,6 +134,23 @@ describe('opening a big job', () => {
     expect(jobReasonCounts(store.getState())).toEqual(reasonCounts(services.store.targetRows(live.id)));
   });
 
+  test("opening a job bumps its lease once, not at each of its later pages (a write each)", async () => {
+    const { openJob } = await load();
+    const lease = (): number | undefined => services.store.getJob(big.id)?.leaseExpires;
+    const set = 4_000_000_000_000;
+    let touched: number | undefined;
+    beforeAnswer = (req) => {
+      if (req.from !== FIRST_ROWS) return;
+      touched = lease();
+      services.store.setLease(big.id, set);
+    };
+    await openJob(big.id);
+    beforeAnswer = undefined;
+    expect(touched).toBeGreaterThan(Date.now());
+    expect(touched).not.toBe(set);
+    expect(lease()).toBe(set);
+  });
+
   test('a change to a row not read yet waits for its page, and an older copy in that page does not roll it back', async () => {
     const { openJob, store } = await load();
     const far = N - 3;
