@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION, stoppedJobError, type Store } from '../../src/main/store';
+import { ROW_COLUMNS } from '../../src/main/store/targets';
 import { SiftError } from '../../src/shared/errors';
 import type { Target } from '../../src/shared/types';
 import { tempDir, tempStore } from '../helpers/store';
@@ -288,6 +289,7 @@ describe('queries', () => {
   });
 
   /** Counts the statements run (get, all) while `f` runs, and how many rows with a result each all() returned. */
+  const WITH_RESULT = ROW_COLUMNS.split(',').length + 1;
   function statements<T>(f: () => T): { value: T; runs: number; pages: number[] } {
     const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as { get: (...a: unknown[]) => unknown; all: (...a: unknown[]) => unknown[] };
     const { get, all } = proto;
@@ -300,7 +302,8 @@ describe('queries', () => {
     proto.all = function (this: unknown, ...a: unknown[]) {
       runs++;
       const rows = all.apply(this, a);
-      if (rows.some((r) => Object.hasOwn(r as object, 'result'))) pages.push(rows.length);
+      // Rows with their result: read as arrays, the listed columns and the result after them.
+      if (rows.some((r) => Array.isArray(r) && r.length === WITH_RESULT)) pages.push(rows.length);
       return rows;
     };
     try {

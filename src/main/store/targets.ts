@@ -3,51 +3,46 @@ import { resultWarnings, type Mode, type Options, type Result, type RowGroup, ty
 import { isReason, type Reason } from '../../shared/reasons';
 import { CUT_SHORT_TARGETS } from './migrations';
 
-/** A targets row without its result, as listing reads it. */
-interface RowRecord {
-  idx: number;
-  url: string;
-  options: string | null;
-  status: TargetState;
-  error: string;
-  hint: string;
-  bytes: number;
-  title: string;
-  error_status: number;
-  reason: string;
-  warnings: string;
-  started_at: number | null;
-  finished_at: number | null;
-}
-interface StatusRecord extends RowRecord {
-  result: string | null;
-}
+/**
+ * A targets row without its result, as listing reads it: ROW_COLUMNS in their order. Read as
+ * arrays (better-sqlite3's raw mode): a page of 5,000 rows read as objects keyed by column
+ * name cost 2.5× as much to build (median 99 against 38 ms, loaded 2-core machine).
+ */
+type RowRecord = [
+  idx: number,
+  url: string,
+  options: string | null,
+  status: TargetState,
+  error: string,
+  hint: string,
+  bytes: number,
+  title: string,
+  errorStatus: number,
+  reason: string,
+  warnings: string,
+  startedAt: number | null,
+  finishedAt: number | null,
+];
+type StatusRecord = [...RowRecord, result: string | null];
 
 /** What listing reads of a target: migration 13 indexes them, so a column added here is added there. */
 export const ROW_COLUMNS = 'idx, url, options, status, error, hint, bytes, title, error_status, reason, warnings, started_at, finished_at';
 
-function toRow(r: RowRecord): TargetRow {
-  const row: TargetRow = {
-    idx: r.idx,
-    url: r.url,
-    status: r.status,
-    error: r.error,
-    hint: r.hint,
-    bytes: r.bytes,
-    errorStatus: r.error_status,
-    reason: isReason(r.reason) ? r.reason : '',
-    title: r.title,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-  };
-  if (r.options) row.options = JSON.parse(r.options) as Options;
-  if (r.warnings) row.warnings = r.warnings.split(',');
+const idxOf = (r: StatusRecord): number => r[0];
+const statusOf = (r: StatusRecord): TargetState => r[3];
+
+function toRow(r: RowRecord | StatusRecord): TargetRow {
+  const [idx, url, options, status, error, hint, bytes, title, errorStatus, reason, warnings, startedAt, finishedAt] = r;
+  const row: TargetRow = { idx, url, status, error, hint, bytes, errorStatus, reason: isReason(reason) ? reason : '', title, startedAt, finishedAt };
+  if (options) row.options = JSON.parse(options) as Options;
+  if (warnings) row.warnings = warnings.split(',');
   return row;
 }
 
 function toStatus(r: StatusRecord): TargetStatus {
   const s: TargetStatus = toRow(r);
-  if (r.result !== null) s.result = JSON.parse(r.result) as Result;
+  const result = r[13];
+  if (result !== null) s.result = JSON.parse(result) as Result;
   return s;
 }
 
@@ -142,15 +137,15 @@ export function targetsTable(db: Database.Database) {
   const insert = db.prepare<[string, number, string, string | null]>(
     "INSERT INTO targets (job_id, idx, url, options, status) VALUES (?, ?, ?, ?, 'pending')",
   );
-  const rowsFrom = db.prepare<[string, number, number], RowRecord>(`SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ?`);
-  const one = db.prepare<[string, number], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx = ?`);
-  const all = db.prepare<[string], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? ORDER BY idx`);
+  const rowsFrom = db.prepare<[string, number, number], RowRecord>(`SELECT ${ROW_COLUMNS} FROM targets WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ?`).raw();
+  const one = db.prepare<[string, number], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx = ?`).raw();
+  const all = db.prepare<[string], StatusRecord>(`SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? ORDER BY idx`).raw();
   const sizes = db.prepare<[string, number], { idx: number; bytes: number }>(
     `SELECT idx, bytes FROM targets WHERE job_id = ? AND idx > ? ORDER BY idx LIMIT ${PAGE_ROWS}`,
   );
   const page = db.prepare<[string, number, number], StatusRecord>(
     `SELECT ${ROW_COLUMNS}, result FROM targets WHERE job_id = ? AND idx > ? AND idx <= ? ORDER BY idx`,
-  );
+  ).raw();
   const start = db.prepare<[number, string, number]>(
     "UPDATE targets SET status = 'running', started_at = ? WHERE job_id = ? AND idx = ? AND status = 'pending'",
   );
@@ -189,7 +184,7 @@ export function targetsTable(db: Database.Database) {
         const last = pageEnd(sizes.all(jobId, after));
         if (last === undefined) return;
         for (const r of page.all(jobId, after, last)) {
-          const now = r.status === 'done' || r.status === 'failed' ? r : one.get(jobId, r.idx);
+          const now = statusOf(r) === 'done' || statusOf(r) === 'failed' ? r : one.get(jobId, idxOf(r));
           if (!now) return;
           yield toStatus(now);
         }
