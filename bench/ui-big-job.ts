@@ -4,12 +4,19 @@
  * click takes to draw the table's first rows and to have every row read, and the longest
  * main-thread task meanwhile, against a baseline measured in the same run: the job's rows in
  * one answer, as opening a job read them before (its time to arrive and be decoded alone,
- * before any drawing).
+ * before any drawing). Then when the reason chips showed, against every row read (they waited
+ * for the last page before); and in Node, on the same file, a later page of rows and the
+ * counts of the rows after the first page, against the same queries on the table itself
+ * (each row read beside its stored result, as they were read before migrations 12 and 13; the
+ * rows as better-sqlite3's objects, without the copy into TargetRow that followed: a baseline
+ * lower than it was, if anything).
  */
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openStore } from '../src/main/store';
-import { MAX_SUBMIT_TARGETS, type SiftApi } from '../src/shared/ipc/contract';
+import { ROW_COLUMNS } from '../src/main/store/targets';
+import { FIRST_ROWS, MAX_SUBMIT_TARGETS, ROWS_PER_PAGE, type SiftApi } from '../src/shared/ipc/contract';
 import { ensureBuilt } from '../test/helpers/build';
 import { bigFinishedJob } from '../test/helpers/big-job';
 import { launchChromium, openBridgedPage } from '../test/helpers/chromium';
@@ -20,12 +27,44 @@ const RESULT_BYTES = 1024;
 
 const longest = async (page: Page): Promise<number> => (await readProbe(page)).longtask;
 
+const median = (xs: number[]): number => xs.sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+
+/**
+ * Medians over alternated rounds, ms: every later page and the counts after the first page,
+ * now and on the table (before). Each round opens the file twice in turn, as the store holds
+ * it locked while open.
+ */
+function sqlFigures(file: string, id: string): { page: number; pageBefore: number; counts: number; countsBefore: number } {
+  const froms = Array.from({ length: Math.ceil((MAX_SUBMIT_TARGETS - FIRST_ROWS) / ROWS_PER_PAGE) }, (_, i) => FIRST_ROWS + i * ROWS_PER_PAGE);
+  const time = (f: () => unknown): number => {
+    const t = performance.now();
+    f();
+    return performance.now() - t;
+  };
+  const t = { page: [] as number[], pageBefore: [] as number[], counts: [] as number[], countsBefore: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    const raw = new Database(file, { readonly: true });
+    const pageBefore = raw.prepare(`SELECT ${ROW_COLUMNS} FROM targets INDEXED BY sqlite_autoindex_targets_1 WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ?`);
+    const countsBefore = raw.prepare(`SELECT status, reason, warnings, count(*) FROM targets INDEXED BY sqlite_autoindex_targets_1 WHERE job_id = ? AND idx >= ? GROUP BY 1, 2, 3`);
+    for (const from of froms) t.pageBefore.push(time(() => pageBefore.all(id, from, ROWS_PER_PAGE)));
+    t.countsBefore.push(time(() => countsBefore.all(id, FIRST_ROWS)));
+    raw.close();
+    const store = openStore(file);
+    for (const from of froms) t.page.push(time(() => store.targetRowsPage(id, from, ROWS_PER_PAGE)));
+    t.counts.push(time(() => store.targetGroups(id, FIRST_ROWS)));
+    store.close();
+  }
+  return { page: median(t.page), pageBefore: median(t.pageBefore), counts: median(t.counts), countsBefore: median(t.countsBefore) };
+}
+
 export default async function bench(): Promise<void> {
   ensureBuilt();
   const dataDir = tempDir('sift-bench-big-');
-  const store = openStore(path.join(dataDir, 'sift.db'));
+  const file = path.join(dataDir, 'sift.db');
+  const store = openStore(file);
   const { id } = bigFinishedJob(store, MAX_SUBMIT_TARGETS, { resultBytes: RESULT_BYTES });
   store.close();
+  const sql = sqlFigures(file, id);
   const app = await startUiApp({ dataDir });
   const browser = await launchChromium();
   try {
@@ -37,22 +76,24 @@ export default async function bench(): Promise<void> {
     // Timed in the page, on the DOM's own changes: the click, the first row drawn, the last page read.
     const opened = await page.evaluate(
       () =>
-        new Promise<{ firstRows: number; firstTask: number; allRows: number }>((resolve) => {
+        new Promise<{ firstRows: number; firstTask: number; chips: number; allRows: number }>((resolve) => {
           const w = window as unknown as { __probe: { longtask: number } };
           const start = performance.now();
           let first: { firstRows: number; firstTask: number } | undefined;
+          let chips: number | undefined;
           const seen = new MutationObserver(() => {
             if (!first && document.querySelector('[data-testid="target-row"][data-idx="0"]')) first = { firstRows: performance.now() - start, firstTask: w.__probe.longtask };
-            if (first && document.querySelector('[data-testid="target-grid"][data-rows-read="all"]')) {
+            if (chips === undefined && document.querySelector('[data-testid="reason-chip"]')) chips = performance.now() - start;
+            if (first && chips !== undefined && document.querySelector('[data-testid="target-grid"][data-rows-read="all"]')) {
               seen.disconnect();
-              resolve({ ...first, allRows: performance.now() - start });
+              resolve({ ...first, chips, allRows: performance.now() - start });
             }
           });
           seen.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-rows-read'] });
           document.querySelector<HTMLElement>('[data-testid="job-item"]')!.click();
         }),
     );
-    const { firstRows, firstTask, allRows } = opened;
+    const { firstRows, firstTask, chips, allRows } = opened;
     const allTask = await longest(page);
 
     // Baseline: every row in one answer, in the same page, as the app asked before.
@@ -72,6 +113,9 @@ export default async function bench(): Promise<void> {
         `click to the first rows drawn: ${ms(firstRows)} (longest task ${ms(firstTask)}); to every row read: ${ms(allRows)} (longest task ${ms(allTask)})`,
         `baseline, the ${whole.rows.toLocaleString()} rows in one answer (before): ${ms(whole.ms)} to arrive, longest task ${ms(wholeTask)}`,
         `  ratio (first rows / one answer): ${ratio(firstRows, whole.ms)}; longest task while the rest are read / one answer's: ${ratio(allTask, wholeTask)}`,
+        `click to the reason chips drawn: ${ms(chips)}; against every row read (when they showed before): ${ratio(chips, allRows)}`,
+        `SQL, median of ${ROWS_PER_PAGE.toLocaleString()}-row later pages: ${sql.page.toFixed(1)} ms against ${sql.pageBefore.toFixed(1)} ms on the table: ${ratio(sql.page, sql.pageBefore)}`,
+        `SQL, the rows after the first page counted: ${sql.counts.toFixed(1)} ms against ${sql.countsBefore.toFixed(1)} ms on the table: ${ratio(sql.counts, sql.countsBefore)}`,
         '',
       ].join('\n'),
     );
