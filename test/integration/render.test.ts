@@ -270,6 +270,15 @@ describe('a page whose script moves it on after it loaded', () => {
     await expect(fetchPage('moves-on-forbidden.html', 'always')).rejects.toMatchObject({ status: 403, reason: 'blocked' });
     expect(sites.forbidden.connections).toBe(before);
   });
+  it('to a page its server does not have says the page went there, not that the URL is gone', async () => {
+    const err = await fetchPage('moves-on-gone.html', 'always').catch((e: unknown) => e);
+    expect(sites.allowed.hits).toContain('/moved-away.html');
+    // Before: "HTTP 404 Not Found", "The page is gone; the recover option looks for an archived
+    // copy", of a URL that answers 200 and whose own page loads.
+    expect(err).toMatchObject({ status: 404, reason: 'upstream', message: 'the rendered page went (by a redirect or a script) to a page that answered HTTP 404 Not Found' });
+    expect((err as FetchError).hint).not.toMatch(/gone|recover/);
+    expect((err as FetchError).hint).toMatch(/render=never/);
+  });
 });
 
 describe('a page whose script sends the reader where the browser cannot go', () => {

@@ -181,6 +181,23 @@ const isTimeoutAbort = (signal: AbortSignal): boolean =>
   signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
 
 /** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
+/**
+ * A rendered page whose last document answered an error. When the browser was sent on (a
+ * script's location.href, a redirect only the browser got) the URL itself loads: "HTTP 404",
+ * "the page is gone; the recover option looks for an archived copy" sent the user to an
+ * archive of a page that is there. 429/503 stay busy, as the runner asks again later.
+ */
+function renderedStatusError(status: number, url: string, finalUrl: string): FetchError {
+  const err = upstreamError(status, {});
+  if (err.code === 'busy' || !/^https?:/.test(finalUrl) || finalUrl.split('#')[0] === url.split('#')[0]) return err;
+  return new FetchError(
+    err.status,
+    `the rendered page went (by a redirect or a script) to a page that answered ${err.msg}`,
+    'The page itself loads, but its script or a redirect sends the browser on to one that fails; open it in a browser to see where it goes, or read it as the server sends it with render=never.',
+    err.code,
+  );
+}
+
 export function createFetcher(initial: Partial<FetchSettings> = {}, deps: FetcherDeps = {}): Fetcher {
   let settings: FetchSettings = { ...defaultFetchSettings(), ...initial };
   const now = deps.now ?? Date.now;
@@ -222,7 +239,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         if (r.unreachable) {
           throw new FetchError(502, 'the rendered page went (by a redirect or a script) to a site that did not answer', 'The page sends the reader to a host that does not resolve or answer; open it in a browser to see where it goes.', 'unreachable');
         }
-        if (r.status >= 400) throw upstreamError(r.status, {});
+        if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
         return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}) };
       } finally {
         release();
