@@ -25,7 +25,9 @@ const answers: { method: string; bytes: number }[] = [];
 beforeAll(async () => {
   site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT) });
   opened = await openApp({
-    prepare: (context, app) => tapAnswers(context, app, (method, bytes) => answers.push({ method, bytes })),
+    prepare: (context, app) => tapAnswers(context, app, (method, bytes) => {
+      answers.push({ method, bytes });
+    }),
   });
   page = opened.page;
 });

@@ -180,7 +180,6 @@ function checkOptions(options: unknown): Options {
 const isTimeoutAbort = (signal: AbortSignal): boolean =>
   signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
 
-/** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
 /**
  * A rendered page whose last document answered an error. When the browser was sent on (a
  * script's location.href, a redirect only the browser got) the URL itself loads: "HTTP 404",
@@ -198,6 +197,7 @@ function renderedStatusError(status: number, url: string, finalUrl: string): Fet
   );
 }
 
+/** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
 export function createFetcher(initial: Partial<FetchSettings> = {}, deps: FetcherDeps = {}): Fetcher {
   let settings: FetchSettings = { ...defaultFetchSettings(), ...initial };
   const now = deps.now ?? Date.now;
