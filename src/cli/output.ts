@@ -120,6 +120,7 @@ export async function runExport(
     {
       ...exportOptionsFromCli(o.format),
       out: o.out,
+      surface: 'cli',
       includeFailed: o.includeFailed,
       includeMeta: o.includeMeta,
       signal: o.signal,

@@ -17,6 +17,7 @@ import {
 import { FetchError, linkSignals, RATE_LIMITED, waitWords, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
+import { hintOn, surfaceOf } from '../shared/hints';
 
 /** The job a fetch belongs to, when the runner passes it along with the caller (for logs). */
 type BatchCaller = Caller & { jobId?: string };
@@ -87,12 +88,14 @@ export function mapFetchError(
     // The seed's 403 is the guard's: a site's own 403 Forbidden is an HTTP error, and counted
     // as a block it read as 'Refused: private address' in the Activity panel.
     if (err.reason === 'blocked') ctx.onBlocked();
+    // Stored in the words of the surface that ran the job: the guard and the renderer do not know it.
+    const hint = hintOn(surfaceOf(ctx.caller.name), err.hint);
     if (err.status === 502) {
       // As the seed's writeFetchErr: a bad gateway is reported as our internal error, but the
       // user still sees what happened in the hint.
-      return new TargetError(500, 'internal error', err.hint ? `${err.msg}. ${err.hint}` : err.msg, { code: err.code, cause: err });
+      return new TargetError(500, 'internal error', hint ? `${err.msg}. ${hint}` : err.msg, { code: err.code, cause: err });
     }
-    return new TargetError(err.status, err.msg, err.hint, { code: err.code, cause: err });
+    return new TargetError(err.status, err.msg, hint, { code: err.code, cause: err });
   }
   if (err instanceof TargetError) return err;
   ctx.log.error({ caller: ctx.caller.name, jobId: ctx.caller.jobId, err: describe(err, ctx.scrub) }, 'batch fetch failed with an unexpected error');

@@ -27,6 +27,7 @@ import { LIST_EXTENSIONS } from '../shared/urllist/detect';
 import { unreadableList } from '../shared/urllist/decode';
 import { MAX_LIST_BYTES } from '../shared/urllist';
 import { partForPane } from '../shared/shown';
+import { hintOn } from '../shared/hints';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -335,7 +336,10 @@ export function createServices(opts: ServicesOptions): Services {
 
     metrics: () => metrics.snapshot(),
 
-    browserInfo: () => fetcher.browser(),
+    browserInfo: async () => {
+      const info = await fetcher.browser();
+      return info.ok ? info : { ...info, why: hintOn('app', info.why), hint: hintOn('app', info.hint) };
+    },
 
     openListFile: async () => {
       const file = await opts.dialogs?.openFile([
@@ -446,6 +450,7 @@ export function createServices(opts: ServicesOptions): Services {
       return exportJob(exportSourceOf(store, job), {
         ...exportOptionsFromCli(format),
         out,
+        surface: 'app',
         includeFailed,
         includeMeta,
         signal: stopOf(token).signal,

@@ -21,21 +21,78 @@ export const NEEDS_JS_HINT: Readonly<Record<Surface, string>> = {
   app: 'Turn on rendering so Sift runs the page in a browser: set “Run a page’s JavaScript” in Settings to auto, or retry these pages with “Run the pages in a browser” ticked.',
 };
 
+/**
+ * Why the guard refused an address (SPEC §5.2), after what it was: how to allow it. The app's
+ * place is its Settings; the command line's, its two flags (a flag allows for one run).
+ */
+export const BLOCKED_TAIL: Readonly<Record<Surface, string>> = {
+  cli: '. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (--allow-host HOST) or all private addresses are (--allow-private).',
+  app: '. Sift does not fetch private, loopback or reserved addresses unless they are allowed in Settings, under Network: add the host to the hosts allowed, or allow private and loopback addresses.',
+};
+
+/** How to allow a host a rendered page needed, after what the guard refused of it. */
+export const ALLOW_HOST_HINT: Readonly<Record<Surface, string>> = {
+  cli: 'If the page needs a host on your network, allow it (--allow-host HOST).',
+  app: 'If the page needs a host on your network, allow it in Settings, under Network.',
+};
+
+/** Why no archived copy came when the archive service itself is at an address the guard refuses. */
+export const ARCHIVE_BLOCKED: Readonly<Record<Surface, string>> = {
+  cli: 'the archive service is at an address Sift does not fetch; allow its host with --allow-host HOST',
+  app: 'the archive service is at an address Sift does not fetch; allow its host in Settings, under Network',
+};
+
+/**
+ * No browser to render with. The command line's user has a shell: an environment variable
+ * and a flag. The app's has neither, and picks the browser in Settings (the field's label).
+ */
+export const NO_BROWSER_HINT: Readonly<Record<Surface, string>> = {
+  cli: 'Install Chromium or Google Chrome, or point Sift at one: set SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in the app’s Settings. Without a browser use --render never.',
+  app: 'Install Chromium or Google Chrome, or choose one in Settings under "Browser for the command line". Without a browser, set "Run a page’s JavaScript" in Settings to never.',
+};
+
+/** Where the command line's browser is set, as a failure names it: the command line reads the app's settings file. */
+export const BROWSER_SETTING: Readonly<Record<Surface, string>> = {
+  cli: '"Browser for the command line" in the app’s Settings',
+  app: '"Browser for the command line" in Settings',
+};
+
 /** The surface a caller's name stands for (SPEC §7: cli or cli/batch, desktop or desktop/batch). */
 export const surfaceOf = (caller: string): Surface => (caller.split('/')[0] === 'cli' ? 'cli' : 'app');
 
 /**
  * Hints worded for one surface, each with the words a database may hold from before: one
  * surface's hint is stored with the target it ran, and the other surface opens the same job
- * (the app shows a job sift batch ran, sift status one the app ran).
+ * (the app shows a job sift batch ran, sift status one the app ran). Some are a part of a
+ * hint (what was blocked comes before BLOCKED_TAIL), so they are found inside one.
  */
 const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[] = [
   { words: ENCRYPTED_PDF_HINT, older: ['Sift cannot open password-protected PDFs; save an unprotected copy and use sift extract.'] },
   { words: NEEDS_JS_HINT, older: ['Turn on rendering (--render auto, or "Run a page’s JavaScript" in Settings) so Sift runs the page in a browser.'] },
+  {
+    words: BLOCKED_TAIL,
+    older: ['. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (Settings, Network; or --allow-host HOST) or all private addresses are (--allow-private).'],
+  },
+  { words: ALLOW_HOST_HINT, older: ['If the page needs a host on your network, allow it (Settings, Network; or --allow-host HOST).'] },
+  { words: ARCHIVE_BLOCKED, older: ['the archive service is at an address Sift does not fetch; allow its host in Settings (Network) or with --allow-host'] },
+  {
+    words: NO_BROWSER_HINT,
+    older: ['Install Chromium or Google Chrome, or point Sift at one: set SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in Settings. Without a browser use render=never.'],
+  },
+  // After NO_BROWSER_HINT, whose older words hold the app's.
+  { words: BROWSER_SETTING, older: [] },
 ];
+
+/** Every wording kept per surface, for the test that no surface's words name the other's places. */
+export const SURFACE_WORDS: readonly Readonly<Record<Surface, string>>[] = BY_SURFACE.map((h) => h.words);
 
 /** A stored hint in the words of the surface that shows it, whatever surface ran its job. */
 export function hintOn(surface: Surface, hint: string): string {
-  const known = BY_SURFACE.find((h) => h.words.cli === hint || h.words.app === hint || h.older.includes(hint));
-  return known ? known.words[surface] : hint;
+  let out = hint;
+  for (const { words, older } of BY_SURFACE) {
+    if (out.includes(words[surface])) continue;
+    const other = [...Object.values(words), ...older].find((w) => out.includes(w));
+    if (other) out = out.replace(other, () => words[surface]);
+  }
+  return out;
 }

@@ -65,7 +65,7 @@ export const WARNING_LABELS: Record<string, { label: string; why: string; app?: 
   thin: { label: 'thin page', why: 'Little text came back: a short page, or a teaser in front of a paywall or a sign-in.' },
   not_rendered: {
     label: 'not rendered',
-    why: 'Little text came back, and the page carries scripts that may draw the rest, but Sift found no browser to run them (meta render_skipped says why). Install Chromium or Google Chrome, or point Sift at one: SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in Settings.',
+    why: 'Little text came back, and the page carries scripts that may draw the rest, but Sift found no browser to run them (meta render_skipped says why). Install Chromium or Google Chrome, or point Sift at one: SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in the app’s Settings.',
     app: 'Little text came back, and the page carries scripts that may draw the rest, but Sift found no browser to run them (its Meta table’s “Not rendered because” says why). Install Chromium or Google Chrome, or choose one in Settings under “Browser for the command line”, then run the page again.',
   },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
@@ -112,7 +112,8 @@ export const FOUND_NOTHING: readonly string[] = ['no_match', 'no_answer', 'no_ou
 export function shownFailure(f: { error: string; hint: string; reason?: Reason | '' }, surface?: Surface): { error: string; hint: string } {
   const hint = surface ? hintOn(surface, f.hint) : f.hint;
   if (f.error === 'internal error' && f.reason && f.reason !== 'internal' && hint) return { error: hint, hint: '' };
-  return { error: f.error, hint };
+  // An error may name a place too ("rendering unavailable: … in the app’s Settings names no executable browser").
+  return { error: surface ? hintOn(surface, f.error) : f.error, hint };
 }
 
 /**

@@ -1286,7 +1286,10 @@ describe('recover from an archive service the guard refuses', () => {
     try {
       const e = await fail(rec.fetchTarget(new AbortController().signal, caller, target('/lost-too', { recover: true })));
       expect(e.status).toBe(404);
-      expect(e.hint).toMatch(/No archived copy: the archive service is at an address Sift does not fetch; allow its host in Settings \(Network\) or with --allow-host\.$/);
+      // Said where it is read: the app names its Settings, the command line its flag.
+      expect(e.hint).toMatch(/No archived copy: the archive service is at an address Sift does not fetch; allow its host in Settings, under Network\.$/);
+      const cli = await fail(rec.fetchTarget(new AbortController().signal, { name: 'cli' }, target('/lost-too', { recover: true })));
+      expect(cli.hint).toMatch(/No archived copy: the archive service is at an address Sift does not fetch; allow its host with --allow-host HOST\.$/);
       expect(connections).toBe(0);
     } finally {
       await rec.close();

@@ -61,7 +61,8 @@ afterAll(async () => {
   await sites.close();
 });
 
-const render = (path: string, mode: 'auto' | 'always' = 'always') => fetcher.fetchTarget(new AbortController().signal, { name: 'test' }, { url: `${origin}${path}`, options: { mode: 'text', render: mode } });
+// The command line's caller: what to do names its flag (the app's names Settings, hints-surface.test.ts).
+const render = (path: string, mode: 'auto' | 'always' = 'always', caller = 'cli') => fetcher.fetchTarget(new AbortController().signal, { name: caller }, { url: `${origin}${path}`, options: { mode: 'text', render: mode } });
 
 describe('a page that rendered without what the guard refused it', () => {
   it('says in its meta how many requests were refused, to which host, why, and what to do', async () => {
@@ -71,6 +72,8 @@ describe('a page that rendered without what the guard refused it', () => {
     const words = String(r.meta?.render_refused_why);
     expect(words).toContain("Sift's guard refused 2 requests the page made, to 127.0.0.2: a loopback address (this computer).");
     expect(words).toContain('--allow-host HOST');
+    const inApp = await render('/with-intranet-parts.html', 'always', 'desktop');
+    expect(String(inApp.meta?.render_refused_why)).toMatch(/allow it in Settings, under Network\.$/);
     expect(sites.forbidden.connections).toBe(0);
   });
   it('an app shell that stayed empty because its data was refused says so first, not only "give it more time"', async () => {

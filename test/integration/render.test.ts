@@ -592,7 +592,7 @@ describe('without a browser', () => {
       expect((shell as FetchError).hint).toMatch(/SIFT_CHROMIUM/);
       const always = await fetchNoBrowser(f, 'static.html', 'always').catch((e: unknown) => e);
       expect(always).toMatchObject({ status: 422, code: 'no_browser' });
-      expect((always as FetchError).message).toMatch(/rendering unavailable: "Browser for the command line" in Settings names no executable browser/);
+      expect((always as FetchError).message).toMatch(/rendering unavailable: "Browser for the command line" in the app’s Settings names no executable browser/);
       expect((always as FetchError).hint).toMatch(/Install Chromium/);
       const ok = await fetchNoBrowser(f, 'static.html', 'auto');
       expect(ok.meta).toMatchObject({ rendered: false });

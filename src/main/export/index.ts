@@ -23,6 +23,7 @@
  */
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
+import type { Surface } from '../../shared/hints';
 import { isCutShort, isTerminal, type Job, type TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
@@ -59,6 +60,12 @@ export interface ExportOptions {
   format: ExportFormat;
   /** See the top of this file: a parent folder, or for single-file formats the file itself. */
   out: string;
+  /**
+   * Who writes the export, whose words its hints are in: the person who exports acts on them
+   * with the tool they exported from, whichever surface ran the job (a file said "run sift
+   * extract" to the app's user who exported it). Not given (a benchmark, a test): as stored.
+   */
+  surface?: Surface;
   /** Also give failed and unfinished targets entries in the content formats (files, zip, combined Markdown); default false. */
   includeFailed?: boolean;
   /** YAML front matter with the meta in .md files; a meta block in combined Markdown (default false). */
@@ -176,7 +183,7 @@ async function resolveOut(job: Job, opts: ExportOptions): Promise<{ finalPath: s
 }
 
 async function openWriter(job: Job, finalPath: string, seal: Seal, opts: ExportOptions, stillRunning: boolean): Promise<Writer> {
-  const o: WriterOptions = { includeFailed: opts.includeFailed ?? false, includeMeta: opts.includeMeta ?? false, fileKind: opts.fileKind, stillRunning };
+  const o: WriterOptions = { includeFailed: opts.includeFailed ?? false, includeMeta: opts.includeMeta ?? false, fileKind: opts.fileKind, stillRunning, ...(opts.surface ? { surface: opts.surface } : {}) };
   switch (opts.format) {
     case 'folder':
       return layoutWriter(await folderSink(finalPath), o);

@@ -14,6 +14,7 @@ import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
 import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdCode, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, ownFile, pagedContent, titleOf, yamlLines, type OwnFile } from './render';
 import { jsonLine } from '../../shared/json';
+import { hintOn, type Surface } from '../../shared/hints';
 import { SPREADSHEET_SAFE } from './csv';
 
 export interface Writer {
@@ -29,6 +30,8 @@ export interface WriterOptions {
   fileKind?: 'md' | 'txt' | 'json';
   /** The job was still running when the export read it: the targets it had not reached are still to come. */
   stillRunning?: boolean;
+  /** Whose words the hints are in (ExportOptions.surface); as stored when not given. */
+  surface?: Surface;
 }
 
 export const MANIFEST = 'manifest.jsonl';
@@ -50,9 +53,9 @@ function notReached(o: Pick<WriterOptions, 'stillRunning'>): { error: string; hi
 }
 
 /** What a target that is not done says of itself: its failure, or that the job had not reached it. */
-function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } {
+function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning' | 'surface'>): { error: string; hint: string } {
   // Cut short, its hint is the sentence that says so; its error is a code word ("cancelled", "restart").
-  if (t.status === 'failed') return rowFailure(t);
+  if (t.status === 'failed') return rowFailure(t, o.surface);
   return notReached(o);
 }
 
@@ -62,8 +65,8 @@ function notFetchedOr(t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): 
  * cancelled job's summary opened in a spreadsheet showed such rows as "pending" with nothing
  * after, which read as still to come.
  */
-const listedError = (t: TargetStatus, o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } =>
-  t.status === 'done' || t.status === 'failed' ? { error: t.error, hint: t.hint } : notReached(o);
+const listedError = (t: TargetStatus, o: Pick<WriterOptions, 'stillRunning' | 'surface'>): { error: string; hint: string } =>
+  t.status === 'done' || t.status === 'failed' ? { error: t.error, hint: o.surface ? hintOn(o.surface, t.hint) : t.hint } : notReached(o);
 
 /**
  * What a target asked for beyond its URL, as a list line writes it ('pages=3 grep=quay'; ''
@@ -156,7 +159,7 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
 }
 
 /** One JSON object per target, failed ones included: {idx, url, options, status, content, meta, error, hint, reason}. */
-export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
+export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning' | 'surface'> = {}): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   return {
     async add(t) {
@@ -187,7 +190,7 @@ export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterO
 export const CSV_COLUMNS = ['idx', 'url', 'options', 'status', 'title', 'bytes', 'error', 'hint', 'reason', 'warnings'] as const;
 
 /** A CSV summary of every target, safe to open in a spreadsheet (SPREADSHEET_SAFE). */
-export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning'> = {}): Promise<Writer> {
+export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOptions, 'stillRunning' | 'surface'> = {}): Promise<Writer> {
   const out = await OutFile.open(partialPath(finalPath), finalPath);
   const csv: Stringifier = stringify({ header: true, columns: [...CSV_COLUMNS], ...SPREADSHEET_SAFE });
   let failed: unknown = null;

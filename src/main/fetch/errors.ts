@@ -1,5 +1,5 @@
 import { SiftError } from '../../shared/errors';
-import { NEEDS_JS_HINT, type Surface } from '../../shared/hints';
+import { BLOCKED_TAIL, NEEDS_JS_HINT, type Surface } from '../../shared/hints';
 import { reasonOf, type PageReason, type Reason } from '../../shared/reasons';
 
 /**
@@ -60,10 +60,13 @@ export function codeFor(status: number, msg = ''): string {
   }
 }
 
-const BLOCKED_TAIL = '. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (Settings, Network; or --allow-host HOST) or all private addresses are (--allow-private).';
-export const blocked = (why: string): FetchError => new FetchError(403, 'blocked', `${why}${BLOCKED_TAIL}`);
+/**
+ * The guard does not know its caller: its hint is in the command line's words, and the batch
+ * wiring and the app's IPC say it in the app's where the app reads it (hintOn).
+ */
+export const blocked = (why: string): FetchError => new FetchError(403, 'blocked', `${why}${BLOCKED_TAIL.cli}`);
 /** The words a blocked() error was made with ("The address is a private address"), else ''. */
-export const blockedWhy = (err: FetchError): string => (err.status === 403 && err.hint.endsWith(BLOCKED_TAIL) ? err.hint.slice(0, -BLOCKED_TAIL.length) : '');
+export const blockedWhy = (err: FetchError): string => (err.status === 403 && err.hint.endsWith(BLOCKED_TAIL.cli) ? err.hint.slice(0, -BLOCKED_TAIL.cli.length) : '');
 
 export const timeoutError = (what: string, hint = 'The server was too slow; try again later, or with a smaller document.'): FetchError =>
   new FetchError(504, `timeout: ${what}`, hint);

@@ -23,7 +23,7 @@ import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
 import { isJsonObject } from '../../shared/json';
-import { surfaceOf } from '../../shared/hints';
+import { ARCHIVE_BLOCKED, hintOn, surfaceOf, type Surface } from '../../shared/hints';
 import { conflictMessage, optionsConflict, validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
@@ -385,7 +385,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * Looks the URL up in the archive service (SPEC §5.6) and downloads its closest snapshot as
    * the site sent it: `base` is the page's own URL, the base of its relative links.
    */
-  async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: HttpResponse; base: string; warnings: string[]; snapshot: Record<string, unknown> }> {
+  async function recover(url: string, original: FetchError, signal: AbortSignal, deadline: AbortSignal, surface: Surface): Promise<{ res: HttpResponse; base: string; warnings: string[]; snapshot: Record<string, unknown> }> {
     const noCopy = (why: string): FetchError => {
       const hint = original.hintAfterRecovery;
       return new FetchError(original.status, original.msg, `${hint ? `${hint} ` : ''}No archived copy: ${why}.`, original.code, original.retryAfterMs);
@@ -410,7 +410,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (signal.aborted) throw err;
       // An archive on the intranet (a pywb of one's own) that the guard refused "did not
       // answer" before: it was never asked, and allowing its host is what helps.
-      if (err instanceof FetchError && err.code === 'blocked') throw noCopy('the archive service is at an address Sift does not fetch; allow its host in Settings (Network) or with --allow-host');
+      if (err instanceof FetchError && err.code === 'blocked') throw noCopy(ARCHIVE_BLOCKED[surface]);
       if (err instanceof FetchError && err.code === 'busy') throw noCopy(`the archive service is busy (${archiveBusy(err)}); retry these later`);
       if (err instanceof FetchError && err.reason === 'upstream') throw noCopy(`the archive service answered ${err.msg}`);
       // An archive that is down (no answer in the headers timeout, refused, no such host) is
@@ -477,6 +477,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     const timer = linkSignals([], settings.deadlineMs);
     const deadline = timer.signal;
     const poolCaller = ctx.batch ? `${caller.name}/batch` : caller.name;
+    // Where what to do is read: the app has Settings, the command line flags.
+    const surface = surfaceOf(caller.name);
     let outcome = 'ok';
     let reason = '';
     let status = 200;
@@ -513,7 +515,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           verdict = await judge(res, caller, signal, deadline, res.packed !== undefined ? 'never' : mode, route);
         } catch (err) {
           if (!options.recover || !recoverable(err, ctx.batch === true)) throw err;
-          const r = await recover(url, err as FetchError, signal, deadline);
+          const r = await recover(url, err as FetchError, signal, deadline, surface);
           res = { ...r.res, finalUrl: r.base };
           recovered = r.snapshot;
           verdict = { warnings: r.warnings, needsJs: false };
@@ -535,7 +537,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         // Without a browser every route of an app is the same page, its static HTML; one with
         // scripts is the app's, so the route's own page is not there (a shell failed in judge).
         decoded ??= decodeHtml(res.body, res.contentType);
-        if (hasScriptBundles(decoded.text)) throw pageError('needs_js', res.status, false, 'route', surfaceOf(caller.name));
+        if (hasScriptBundles(decoded.text)) throw pageError('needs_js', res.status, false, 'route', surface);
       }
       if (page && mode !== 'never') {
         decoded ??= decodeHtml(res.body, res.contentType);
@@ -562,7 +564,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
           const info = await renderer.browser();
           if (!info.ok) {
             if (mode === 'always' || why === 'needs_js' || why === 'route' || why === 'catch_all') throw noBrowser(info, mode);
-            render.render_skipped = `${info.why}. ${info.hint}`;
+            render.render_skipped = hintOn(surface, `${info.why}. ${info.hint}`);
           } else {
             const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
             body = Buffer.from(r.html, 'utf8');
@@ -573,15 +575,15 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             // A page that rendered without what the guard refused it (an intranet API, images on
             // a private host) says so: its result held less than the page shows in a browser,
             // and nothing said why.
-            if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused) });
+            if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused, surface) });
             // The rendered page is judged like a fetched one: a shell that stayed empty is
             // still needs_js, a check that did not clear is still a challenge.
             const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
             if (after.reason) {
-              const err = pageError(after.reason, res.status, true, after.signals?.[0]);
+              const err = pageError(after.reason, res.status, true, after.signals?.[0], surface);
               // A shell that stayed empty while the guard refused some of its requests (its data
               // API on a private host) says so first: more time, which the hint offered, changes nothing.
-              if (after.reason === 'needs_js' && r.guardRefused) throw new FetchError(err.status, err.message, emptyShellHint(r.guardRefused, err.hint), err.code);
+              if (after.reason === 'needs_js' && r.guardRefused) throw new FetchError(err.status, err.message, emptyShellHint(r.guardRefused, err.hint, surface), err.code);
               throw err;
             }
             if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');

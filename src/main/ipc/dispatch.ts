@@ -1,4 +1,5 @@
 import { toErrorInfo } from '../../shared/errors';
+import { hintOn } from '../../shared/hints';
 import {
   invokeContract,
   type Envelope,
@@ -58,7 +59,8 @@ export async function dispatch(
   } catch (err) {
     const info = toErrorInfo(err);
     if (info.code === 'internal') opts.onInternalError?.(m, err);
-    return { ok: false, error: info };
+    // The IPC is the app's: a hint made for no caller in particular (the guard's) is said in its words.
+    return { ok: false, error: { ...info, hint: hintOn('app', info.hint) } };
   }
 }
 

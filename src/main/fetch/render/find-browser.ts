@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { BROWSER_SETTING, NO_BROWSER_HINT as NO_BROWSER_HINTS } from '../../../shared/hints';
 import type { BrowserInfo } from './types';
 
 /** Where Chromium and Chrome usually live, per platform, most specific first. */
@@ -32,8 +33,8 @@ const executable = (p: string): boolean => {
   }
 };
 
-export const NO_BROWSER_HINT =
-  'Install Chromium or Google Chrome, or point Sift at one: set SIFT_CHROMIUM=/path/to/chrome, or "Browser for the command line" in Settings. Without a browser use render=never.';
+/** In the command line's words, as the guard's: the app's IPC says it in the app's (hintOn). */
+export const NO_BROWSER_HINT = NO_BROWSER_HINTS.cli;
 
 /**
  * The browser the CLI's renderer drives: the setting, then SIFT_CHROMIUM, then the usual
@@ -42,7 +43,7 @@ export const NO_BROWSER_HINT =
  */
 export function findBrowser(setting: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): BrowserInfo {
   for (const [given, where] of [
-    [setting.trim(), '"Browser for the command line" in Settings'],
+    [setting.trim(), BROWSER_SETTING.cli],
     [(env.SIFT_CHROMIUM ?? '').trim(), 'SIFT_CHROMIUM'],
   ] as const) {
     if (!given) continue;

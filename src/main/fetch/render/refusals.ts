@@ -1,3 +1,4 @@
+import { ALLOW_HOST_HINT, type Surface } from '../../../shared/hints';
 import type { ProxyEvent } from './proxy';
 
 /** What the guard refused of one rendered page: how many requests, to which hosts, and why. */
@@ -43,7 +44,6 @@ const whyWords = (w: string): string => w.replace(/^The address is /, '').replac
 // Enough hosts for a user to see what to allow; a page of ad hosts would fill a screen.
 const HOSTS_NAMED = 5;
 
-const ALLOW = 'If the page needs a host on your network, allow it (Settings, Network; or --allow-host HOST).';
 
 /** "Sift's guard refused 2 requests the page made, to 10.0.0.5: a private address." */
 function refusedSentence(r: GuardRefusals): string {
@@ -59,8 +59,8 @@ function refusedSentence(r: GuardRefusals): string {
  * whose images or data came from an intranet host rendered without them, and nothing in the
  * result said why.
  */
-export function refusalWords(r: GuardRefusals): string {
-  return `${refusedSentence(r)} What ${r.requests === 1 ? 'it' : 'they'} would have loaded (images, scripts, data) is not in the result. ${ALLOW}`;
+export function refusalWords(r: GuardRefusals, surface: Surface): string {
+  return `${refusedSentence(r)} What ${r.requests === 1 ? 'it' : 'they'} would have loaded (images, scripts, data) is not in the result. ${ALLOW_HOST_HINT[surface]}`;
 }
 
 /**
@@ -69,6 +69,6 @@ export function refusalWords(r: GuardRefusals): string {
  * cookies or more time … raise Time a page may run", and more time changed nothing when the
  * page's data came from a host on the user's network that Sift does not fetch.
  */
-export function emptyShellHint(r: GuardRefusals, hint: string): string {
-  return `${refusedSentence(r)} The page's content may come from ${r.requests === 1 ? 'it' : 'them'}. ${ALLOW} Otherwise: ${hint.charAt(0).toLowerCase()}${hint.slice(1)}`;
+export function emptyShellHint(r: GuardRefusals, hint: string, surface: Surface): string {
+  return `${refusedSentence(r)} The page's content may come from ${r.requests === 1 ? 'it' : 'them'}. ${ALLOW_HOST_HINT[surface]} Otherwise: ${hint.charAt(0).toLowerCase()}${hint.slice(1)}`;
 }

@@ -1,0 +1,155 @@
+/**
+ * What to do, in the words of the surface that says it: the app's real services (what its
+ * window talks to) and `sift`, from the built bundle, on one database. The app has Settings and
+ * buttons and no shell; the command line has flags and environment variables.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServices, type Services } from '../../src/main/services';
+import { dispatch } from '../../src/main/ipc/dispatch';
+import { rowFailure, type Job } from '../../src/shared/types';
+import { jsonLines, runSift } from '../helpers/cli';
+import { startSite, type Site } from '../helpers/sites';
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site.close();
+});
+
+const open: Services[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+/** Words only the command line can act on: a flag, a sift command, an environment variable. */
+const CLI_ONLY = /(?<![\w-])--[a-z]|\bsift (?:fetch|extract|batch|export|status)\b|\bSIFT_[A-Z]+|\b[a-z]+=[a-z]/;
+/** Words only the app can act on: its Settings, a click, a button. The command line may name the app's Settings as the app's. */
+const APP_ONLY = /\bclick|\bbutton\b|(?<!the app’s |the app's )\bSettings\b/i;
+
+/** A data folder with the loopback site allowed by address (so `localhost` stays blocked), as the app and the CLI both read it. */
+function home(settings: Record<string, unknown> = {}): { dir: string; db: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-hints-'));
+  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], ...settings }));
+  return { dir, db: path.join(dir, 'sift.db'), env: { SIFT_HOME: dir } };
+}
+
+function app(dir: string, db: string, out = dir): Services {
+  const s = createServices({ dbPath: db, host: 'bridge', dataDir: dir, logFiles: [path.join(dir, 'sift.log')], emit: () => {}, dialogs: { openFile: async () => null, saveFile: async () => null, chooseFolder: async () => out } });
+  open.push(s);
+  return s;
+}
+
+const call = async (s: Services, m: string, req: unknown): Promise<unknown> => {
+  const env = await dispatch(s.handlers, m, req, { checkResponses: true });
+  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error);
+  return env.value;
+};
+
+/** Resolves with the job once the app's runner has stored its last target (its event, not a clock). */
+function ended(s: Services, id: string): Promise<Job> {
+  return new Promise((resolve) => {
+    const done = (): void => void s.runner.settled(id).then(() => resolve(s.store.getJob(id)!));
+    const now = s.store.getJob(id);
+    if (now && now.status !== 'running' && now.status !== 'queued') return done();
+    const off = s.runner.on('job', (j) => {
+      if (j.id !== id || j.status === 'running' || j.status === 'queued') return;
+      off();
+      done();
+    });
+  });
+}
+
+/** Two targets the guard refuses before any connection: a private address and localhost by name. */
+const blockedTargets = () => [{ url: 'http://10.0.0.5/intranet' }, { url: `http://localhost:${new URL(site.base).port}/article/1` }];
+
+describe('a blocked address says how to allow it where it is read', () => {
+  test("a job the app ran stores the app's words (Settings, Network), a job sift ran the flags; each surface shows the other's job in its own", async () => {
+    const { dir, db, env } = home();
+    const s = app(dir, db);
+    const mine = s.runner.submit({ name: 'desktop' }, 'desktop', blockedTargets());
+    const theirs = s.runner.submit({ name: 'cli' }, 'cli', blockedTargets());
+    await ended(s, mine.id);
+    await ended(s, theirs.id);
+    const appRows = s.store.targetRows(mine.id);
+    const cliRows = s.store.targetRows(theirs.id);
+    for (const r of appRows) {
+      expect(r).toMatchObject({ status: 'failed', reason: 'blocked' });
+      expect(r.hint).toMatch(/Settings, under Network/);
+      expect(r.hint).not.toMatch(CLI_ONLY);
+    }
+    for (const r of cliRows) {
+      expect(r).toMatchObject({ status: 'failed', reason: 'blocked' });
+      expect(r.hint).toMatch(/--allow-host HOST.*--allow-private/);
+      expect(r.hint).not.toMatch(APP_ONLY);
+    }
+    // The app's table and result pane read the command line's job in the app's words.
+    for (const r of cliRows) expect(rowFailure(r, 'app').hint).toBe(rowFailure(appRows[r.idx]!, 'app').hint);
+    // sift status of the app's job, in the command line's.
+    const status = await runSift(['status', mine.id, '--json', '--db', db], { env });
+    expect(status.code, status.stderr).toBe(0);
+    for (const line of jsonLines(status.stdout).slice(1)) {
+      expect(line.hint).toMatch(/--allow-host/);
+      expect(line.hint).not.toMatch(APP_ONLY);
+    }
+    expect(status.stderr).not.toMatch(APP_ONLY);
+  }, 120_000);
+
+  test("the app's preview of a blocked address says to allow it in Settings, not with a flag", async () => {
+    const { dir, db } = home();
+    const s = app(dir, db);
+    const err = await call(s, 'preview', { target: { url: 'http://10.0.0.5/intranet' } }).then(
+      () => undefined,
+      (e: { code: string; hint: string }) => e,
+    );
+    expect(err).toMatchObject({ code: 'blocked', hint: expect.stringMatching(/Settings, under Network/) });
+    expect(err?.hint).not.toMatch(CLI_ONLY);
+  });
+});
+
+describe('no browser to render with', () => {
+  test('the app says what to choose in Settings, with no environment variable or list option; sift names SIFT_CHROMIUM and --render never', async () => {
+    const { dir, db, env } = home({ chromiumPath: '/nonexistent/chromium' });
+    const s = app(dir, db);
+    const info = (await call(s, 'browserInfo', {})) as { ok: boolean; why: string; hint: string };
+    expect(info).toMatchObject({ ok: false, hint: expect.stringMatching(/Settings/) });
+    expect(`${info.why}. ${info.hint}`).not.toMatch(CLI_ONLY);
+    const r = await runSift(['fetch', `${site.base}/article/1`, '--render', 'always'], { env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/SIFT_CHROMIUM=.*--render never/);
+    expect(r.stderr).not.toMatch(APP_ONLY);
+  }, 60_000);
+});
+
+describe('an exported file says what to do in the words of the surface that wrote it', () => {
+  test("the app's export of a job sift ran names Settings; sift export of a job the app ran names the flags", async () => {
+    const { dir, db, env } = home();
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-hints-out-'));
+    const s = app(dir, db, out);
+    const bySift = s.runner.submit({ name: 'cli' }, 'cli', blockedTargets());
+    const byApp = s.runner.submit({ name: 'desktop' }, 'desktop', blockedTargets());
+    await ended(s, bySift.id);
+    await ended(s, byApp.id);
+    for (const format of ['csv', 'combined']) {
+      const { token } = (await call(s, 'chooseExportTarget', { id: bySift.id, format })) as { token: string };
+      const written = (await call(s, 'exportJob', { id: bySift.id, token, format, includeFailed: true, includeMeta: false })) as { path: string };
+      const text = readFileSync(written.path, 'utf8');
+      expect(text).toMatch(/Settings, under Network/);
+      expect(text).not.toMatch(/--allow/);
+    }
+    await s.close();
+    open.splice(0);
+    for (const format of ['csv', 'combined']) {
+      const dest = mkdtempSync(path.join(os.tmpdir(), 'sift-hints-cli-out-'));
+      const r = await runSift(['export', byApp.id, '--out', dest, '--format', format, '--include-failed', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const text = readFileSync(path.join(dest, readdirSync(dest)[0]!), 'utf8');
+      expect(text).toMatch(/--allow-host HOST/);
+      expect(text).not.toMatch(APP_ONLY);
+    }
+  }, 120_000);
+});
