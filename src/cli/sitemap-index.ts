@@ -26,6 +26,6 @@ export function indexNote(name: string, x: ExpandedIndex, children: number): str
 export function indexTooLong(name: string, x: ExpandedIndex, children: number, max: number): string {
   return (
     `sift batch: the child sitemaps of ${name} list ${formatCount(x.targets.length)} pages (${formatCount(x.read)} of its ${counted(children, 'child sitemap')} read), and one job holds at most ${formatCount(max)}; nothing was submitted.\n` +
-    `  Raise "URLs per job" in Settings, or give Sift a few of the child sitemaps at a time, each as a list of its own (\`sift parse ${name}\` lists them).\n`
+    `  Raise "URLs per job" in the app’s Settings, or give Sift a few of the child sitemaps at a time, each as a list of its own (\`sift parse ${name}\` lists them).\n`
   );
 }

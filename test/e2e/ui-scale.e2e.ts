@@ -55,7 +55,7 @@ test('the job list says how many older jobs it does not list', async () => {
   // The list and its note come from one answer: once the items are drawn, so is the note.
   expect(await page.getByTestId('jobs-unlisted').count()).toBe(1);
   expect(await page.getByTestId('jobs-unlisted').textContent()).toBe(
-    `2 older jobs are not listed here: only the newest ${LISTED_JOBS.toLocaleString('en-US')} are. Search finds their results; sift jobs lists every job.`,
+    `2 older jobs are not listed here: only the newest ${LISTED_JOBS.toLocaleString('en-US')} are. Search finds their results; deleting jobs you no longer need brings older ones into the list.`,
   );
   expect(await items.first().getAttribute('data-job-id')).toBe(ids.at(-1));
   expect(await items.last().getAttribute('data-job-id')).toBe(ids[2]);

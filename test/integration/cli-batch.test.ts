@@ -785,7 +785,7 @@ ${site.base}/doc/1.pdf grep=dividend
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr.split('\n').slice(0, 2)).toEqual([
       expect.stringMatching(/^job [0-9a-f]+$/),
-      '  --rest: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "Keep finished jobs for"), so all 2 targets are fetched',
+      '  --rest: this database holds no earlier job of this list (jobs are kept for the time set in the app’s Settings, "Keep finished jobs for"), so all 2 targets are fetched',
     ]);
     expect(run.stderr).toMatch(/done: 2\/2 · ok 2/);
 

@@ -117,7 +117,7 @@ describe('sift batch of a sitemap index whose pages are more than a job holds', 
     // an index cut into lines is no sitemap at all.
     expect(r.err).toBe(
       'sift batch: the child sitemaps of big.xml list 12,000 pages (3 of its 3 child sitemaps read), and one job holds at most 10,000; nothing was submitted.\n' +
-        '  Raise "URLs per job" in Settings, or give Sift a few of the child sitemaps at a time, each as a list of its own (`sift parse big.xml` lists them).\n',
+        '  Raise "URLs per job" in the app’s Settings, or give Sift a few of the child sitemaps at a time, each as a list of its own (`sift parse big.xml` lists them).\n',
     );
   });
 });

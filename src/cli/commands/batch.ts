@@ -43,8 +43,8 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
                       manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file
   --again             fetch the list again, even if it ran as a job within the jobs' lifetime
-                      (Settings, "Keep finished jobs for"); without it that job's stored
-                      results are shown
+                      (the app’s Settings, "Keep finished jobs for"); without it that job's
+                      stored results are shown
   --rest              run the rest again: when the list's job stopped before its end (Sift was
                       killed or crashed, Ctrl-C, sift cancel), fetch only the targets it did
                       not finish, as a new job
@@ -227,7 +227,7 @@ export const batchCommand: Command = {
           }
           io.stderr.write(
             `sift batch: the list has ${formatCount(targets.length)} URLs, and one job holds at most ${formatCount(max)}.\n` +
-              `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in Settings.\n`,
+              `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in the app’s Settings.\n`,
           );
           return EXIT.usage;
         }
@@ -258,7 +258,7 @@ export const batchCommand: Command = {
       if (rerun && !listJobFound) {
         // Nothing to take the rest of (a fresh or other database, a job past its lifetime, a
         // changed list): the whole list runs, and the user who asked for less is told why.
-        restNote = `\n  ${rerun.flag}: this database holds no earlier job of this list (jobs are kept for the time set in Settings, "Keep finished jobs for"), so all ${counted(targets.length, 'target')} are fetched`;
+        restNote = `\n  ${rerun.flag}: this database holds no earlier job of this list (jobs are kept for the time set in the app’s Settings, "Keep finished jobs for"), so all ${counted(targets.length, 'target')} are fetched`;
       }
       problems += listReadNote(file === '-' ? 'stdin' : file, list.targets.length, list.invalid.length, list.duplicates.length);
       if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);

@@ -25,7 +25,7 @@ export function JobList(): React.JSX.Element {
       {unlisted > 0 && (
         // At the end of the list, where someone scrolling for an older job looks.
         <li className="job-list-note muted" data-testid="jobs-unlisted">
-          {counted(unlisted, 'older job')} {unlisted === 1 ? 'is' : 'are'} not listed here: only the newest {LISTED_JOBS.toLocaleString()} are. Search finds their results; <code>sift jobs</code> lists every job.
+          {counted(unlisted, 'older job')} {unlisted === 1 ? 'is' : 'are'} not listed here: only the newest {LISTED_JOBS.toLocaleString()} are. Search finds their results; deleting jobs you no longer need brings older ones into the list.
         </li>
       )}
     </ul>

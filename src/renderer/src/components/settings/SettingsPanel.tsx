@@ -256,7 +256,7 @@ export function SettingsPanel(): React.JSX.Element {
           <BrowserStatus info={browser} />
           <label className="field">
             <span id={ids('chromiumPath').label}>Browser for the command line</span>
-            <input type="text" value={draft.chromiumPath} onChange={(e) => set('chromiumPath', e.target.value)} placeholder="empty: SIFT_CHROMIUM, then the usual places" {...fieldA11y('chromiumPath', errors.chromiumPath, { help: true })} data-testid="setting-chromiumPath" />
+            <input type="text" value={draft.chromiumPath} onChange={(e) => set('chromiumPath', e.target.value)} placeholder="empty: Chromium or Chrome where it is usually installed" {...fieldA11y('chromiumPath', errors.chromiumPath, { help: true })} data-testid="setting-chromiumPath" />
             <FieldNote id="chromiumPath" error={errors.chromiumPath} help="A Chromium or Chrome executable. The app itself uses its own built-in Chromium." />
           </label>
         </fieldset>

@@ -1,0 +1,75 @@
+/**
+ * No text mixes the two surfaces' words. The app has Settings and buttons and no shell; the
+ * command line has flags, commands and environment variables. A message that names both (s25:
+ * "allowed (Settings, Network; or --allow-host HOST)") sends each reader half to a place they
+ * cannot go. Every string the sources hold is read, so a new message is checked too.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { SURFACE_WORDS } from '../../src/shared/hints';
+
+/** What only the command line can act on: a flag, a sift command, an environment variable. */
+const CLI_ONLY = /(?<![\w-])--[a-z][a-z-]+|\bsift (?:fetch|extract|parse|batch|jobs|status|cancel|export|search)\b|\bSIFT_[A-Z]{3,}/;
+/**
+ * What only the app can act on: a click, a button, its Settings. The command line may send its
+ * user to the app's Settings for what has no flag, said as the app's.
+ */
+const APP_ONLY = /\b[Cc]lick|\b[Bb]utton\b|(?<!the app’s |the app's )\bSettings\b/;
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(rel);
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** Every string a source file holds: literals, templates (their fixed parts joined), JSX text. */
+function stringsOf(file: string): { text: string; line: number }[] {
+  const src = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const out: { text: string; line: number }[] = [];
+  const add = (node: ts.Node, text: string): void => void out.push({ text, line: src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1 });
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isJsxText(node)) add(node, node.text);
+    else if (ts.isTemplateExpression(node)) add(node, [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' … '));
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+  return out;
+}
+
+/** hints.ts keeps each surface's words apart, and the mixed words of older databases to translate. */
+const OWN_WORDS = 'src/shared/hints.ts';
+
+describe("each surface's words", () => {
+  it('no string in the sources names both an app-only place (Settings, a button) and a command-line one (a flag, a command, an environment variable)', () => {
+    const mixed = ['src/main', 'src/shared', 'src/cli', 'src/renderer/src']
+      .flatMap(sourceFiles)
+      .filter((f) => f !== OWN_WORDS)
+      .flatMap((f) => stringsOf(f).filter((s) => CLI_ONLY.test(s.text) && APP_ONLY.test(s.text)).map((s) => `${f}:${s.line}: ${s.text}`));
+    expect(mixed).toEqual([]);
+  });
+
+  it("the app's text names no flag, command or environment variable", () => {
+    const said = sourceFiles('src/renderer/src').flatMap((f) => stringsOf(f).filter((s) => CLI_ONLY.test(s.text)).map((s) => `${f}:${s.line}: ${s.text}`));
+    expect(said).toEqual([]);
+  });
+
+  it("the command line's text names no button or click, and the app's Settings only as the app's", () => {
+    const said = sourceFiles('src/cli').flatMap((f) => stringsOf(f).filter((s) => APP_ONLY.test(s.text)).map((s) => `${f}:${s.line}: ${s.text}`));
+    expect(said).toEqual([]);
+  });
+
+  it("a hint worded per surface says the app's in the app's words and the command line's in its own", () => {
+    expect(SURFACE_WORDS.length).toBeGreaterThan(3);
+    for (const words of SURFACE_WORDS) {
+      expect(words.app).not.toMatch(CLI_ONLY);
+      expect(words.cli).not.toMatch(APP_ONLY);
+    }
+  });
+});
