@@ -21,6 +21,29 @@ export const MAX_SHOWN_LINE = 64 * 1024;
 /** What of such a line is shown: 8 KiB either side of its match, its place in a minified page readable. */
 export const LINE_WINDOW = 16 * 1024;
 
+/**
+ * Bidi embeddings, overrides and isolates: one left open in a title (U+202E, RIGHT-TO-LEFT
+ * OVERRIDE) shows the rest of its line backwards, in a heading and in the contents line that
+ * links to it, as file names would ("U+202E txt.exe" reads "exe.txt"; names.ts drops them
+ * too). Right-to-left titles read right without them: the bidi algorithm orders their letters.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+export const withoutBidiControls = (s: string): string => s.replace(BIDI_CONTROLS, '');
+
+/**
+ * Past this many characters a title is shown cut. The longest of the 167 titles of the pages in
+ * ../shared/corpora has 153; a page's <title> of 2 MB (one word, no place to wrap) froze the
+ * window for 142 s when its result pane opened at 1440 px, laid out in the pane's heading and
+ * its Meta row. The exports and the stored meta keep it whole.
+ */
+export const MAX_SHOWN_TITLE = 300;
+
+/** A page's title as the app shows it: cut past MAX_SHOWN_TITLE with "…", without bidi controls that turned its words around. */
+export function shownTitle(title: string): string {
+  const head = title.length > MAX_SHOWN_TITLE ? `${title.slice(0, atCharStart(title, MAX_SHOWN_TITLE))}…` : title;
+  return withoutBidiControls(head);
+}
+
 /** Where a line's match starts (a UTF-16 index), when known. */
 type MatchOf = (line: number, text: string) => number | undefined;
 

@@ -1,7 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { alsoIn, formatScore, lineLabel, type HitsFormat, type SearchHit } from '../../shared/search';
 import { SPREADSHEET_SAFE } from './csv';
-import { mdInline, withoutBidiControls } from './render';
+import { withoutBidiControls } from '../../shared/shown';
+import { mdInline } from './render';
 
 export interface HitsExport {
   query: string;

@@ -4,6 +4,7 @@
  */
 import { isPageLines } from '../../shared/pages';
 import { isCutShort, isPlainText, type TargetStatus } from '../../shared/types';
+import { withoutBidiControls } from '../../shared/shown';
 import { canonicalOptions } from '../../shared/urllist/options';
 import { routeOf } from '../../shared/urllist/url';
 
@@ -283,21 +284,11 @@ export function fileBody(t: TargetStatus, { kind, jsonLines }: OwnFile, forced: 
 
 /** Markdown inline text that stays text: no emphasis, links, HTML or line breaks. */
 export function mdInline(s: string): string {
-  return s
-    .replace(BIDI_CONTROLS, '')
+  return withoutBidiControls(s)
     .replace(/\s+/gu, ' ')
     .trim()
     .replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
 }
-
-/**
- * Bidi embeddings, overrides and isolates: one left open in a title (U+202E, RIGHT-TO-LEFT
- * OVERRIDE) shows the rest of its line backwards, in a heading and in the contents line that
- * links to it, as file names would ("U+202E txt.exe" reads "exe.txt"; names.ts drops them
- * too). Right-to-left titles read right without them: the bidi algorithm orders their letters.
- */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
-export const withoutBidiControls = (s: string): string => s.replace(BIDI_CONTROLS, '');
 
 // CommonMark's block starts, as far as headings need them. A heading may be indented up to
 // three spaces; four make it code.

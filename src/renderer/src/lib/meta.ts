@@ -2,6 +2,7 @@ import { isJsonObject } from '../../../shared/json';
 import { warningLabel } from '../../../shared/reasons';
 import { formatBytes, metaValue } from './format';
 import { counted } from '../../../shared/count';
+import { shownTitle } from '../../../shared/shown';
 
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'pages_missing', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
@@ -121,6 +122,7 @@ export function metaFieldValue(key: string, v: unknown): string {
   if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
   if (typeof v === 'number' && DURATIONS.has(key)) return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (key === 'title' && typeof v === 'string') return metaValue(shownTitle(v));
   if (key === 'warnings' && Array.isArray(v)) return v.length ? v.map((w) => (typeof w === 'string' ? warningLabel(w) : metaValue(w))).join(', ') : '—';
   return metaValue(v);
 }

@@ -9,7 +9,7 @@ import { ResultView } from '../result/ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 import { formatOptionsLine } from '../../../../shared/urllist';
 import type { Options, Result } from '../../../../shared/types';
-import { partForPane } from '../../../../shared/shown';
+import { partForPane, shownTitle } from '../../../../shared/shown';
 
 const shownOptions = (options: Options): string => formatOptionsLine({ url: '', options }).trim();
 
@@ -27,7 +27,7 @@ export function PreviewPanel(): React.JSX.Element | null {
   if (!target) return null;
   const options = effectiveOptions(listOptions, target.options);
   const shown = preview && preview.url === target.url ? preview : null;
-  const title = typeof shown?.result.meta?.title === 'string' ? shown.result.meta.title : '';
+  const title = typeof shown?.result.meta?.title === 'string' ? shownTitle(shown.result.meta.title) : '';
   return (
     <section className="preview-panel" data-testid="preview-panel">
       <div className="preview-head">

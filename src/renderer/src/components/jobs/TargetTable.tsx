@@ -13,6 +13,7 @@ import { targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 import { useWhy } from '../common/useWhy';
 import { counted } from '../../../../shared/count';
+import { shownTitle } from '../../../../shared/shown';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
@@ -291,6 +292,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
   const shown = rowFailure(row, 'app');
   const beside = failureBesideReason(shown, row.reason);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
+  const title = shownTitle(row.title);
   return (
     <div
       id={`row-${idx}`}
@@ -315,7 +317,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
         role="gridcell"
         className={`c-detail${wide ? ' c-detail-wide' : ''}`}
         aria-colspan={wide ? 2 : undefined}
-        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : reading ? pagesReadText(reading) : row.title}
+        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : reading ? pagesReadText(reading) : title}
       >
         {wait ? (
           <span className="row-waiting" data-testid="row-waiting">
@@ -344,10 +346,10 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
                 {warningLabel(w)}
               </span>
             ))}
-            <span className="row-title-text">{row.title}</span>
+            <span className="row-title-text">{title}</span>
           </span>
         ) : (
-          row.title
+          title
         )}
       </span>
       {!wide && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}

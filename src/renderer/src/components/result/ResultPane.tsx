@@ -11,6 +11,7 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
+import { shownTitle } from '../../../../shared/shown';
 
 /**
  * The selected target: its result when opened, else what the row knows. `besideTable`: the
@@ -57,7 +58,7 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
         </a>
       </div>
       {besideTable && <HiddenByFilter idx={idx} />}
-      {row.title && <h3 className="result-title">{row.title}</h3>}
+      {row.title && <h3 className="result-title">{shownTitle(row.title)}</h3>}
       {row.status === 'failed' && <FailedTarget row={row} />}
       {row.status === 'pending' && <p className="muted">{ended ? NOT_FETCHED.title : 'Not fetched yet.'}</p>}
       {row.status === 'running' && <RunningTarget row={row} />}

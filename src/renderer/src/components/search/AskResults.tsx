@@ -3,6 +3,7 @@ import { openPassage } from '../../store/search-actions';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { askScopeNote, lineLabel } from '../../../../shared/search';
 import { counted } from '../../../../shared/count';
+import { shownTitle } from '../../../../shared/shown';
 
 /** The passages that answer the question, each with the result it comes from. */
 export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
@@ -40,7 +41,7 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
         {ask.passages.map((p) => (
           <li key={`${p.idx}:${p.line}`}>
             <button type="button" className={`hit${focus?.idx === p.idx && focus.line === p.line ? ' active' : ''}`} onClick={() => void openPassage(p)} data-testid="ask-passage">
-              <span className="hit-title">{p.title || p.url}</span>
+              <span className="hit-title">{shownTitle(p.title) || p.url}</span>
               <span className="hit-where muted">
                 #{p.idx + 1}
                 {p.page !== undefined ? ` · page ${p.page}` : ''} · {lineLabel(p)}

@@ -6,6 +6,7 @@ import type { SearchBoxName } from '../../store/search';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
 import { readableUrl } from '../../../../shared/readable-url';
+import { shownTitle } from '../../../../shared/shown';
 
 export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too.';
 
@@ -72,7 +73,7 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
           return (
             <li key={`${h.jobId}:${h.idx}`}>
               <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
-                <span className="hit-title">{h.title || readableUrl(h.url)}</span>
+                <span className="hit-title">{shownTitle(h.title) || readableUrl(h.url)}</span>
                 <span className="hit-where muted">{where(h, showJob)}</span>
                 <span className="hit-url muted">{readableUrl(h.url)}</span>
                 <Snippet text={h.snippet} marks={h.marks} />
