@@ -38,11 +38,11 @@ export const withoutBidiControls = (s: string): string => s.replace(BIDI_CONTROL
  */
 export const MAX_SHOWN_TITLE = 300;
 
-/** A page's title as the app shows it: cut past MAX_SHOWN_TITLE with "…", without bidi controls that turned its words around. */
-export function shownTitle(title: string): string {
-  const head = title.length > MAX_SHOWN_TITLE ? `${title.slice(0, atCharStart(title, MAX_SHOWN_TITLE))}…` : title;
-  return withoutBidiControls(head);
-}
+/** A title cut past MAX_SHOWN_TITLE with "…", where it is shown (a terminal writes its bidi controls out instead). */
+export const cutTitle = (title: string): string => (title.length > MAX_SHOWN_TITLE ? `${title.slice(0, atCharStart(title, MAX_SHOWN_TITLE))}…` : title);
+
+/** A page's title as the app shows it: cut, and without bidi controls that turned its words around. */
+export const shownTitle = (title: string): string => withoutBidiControls(cutTitle(title));
 
 /** Where a line's match starts (a UTF-16 index), when known. */
 type MatchOf = (line: number, text: string) => number | undefined;

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
 import { siftInProcess } from '../helpers/cli-main';
+import { MAX_SHOWN_TITLE } from '../../src/shared/shown';
 
 const ESC = '\x1b';
 const OSC52 = `${ESC}]52;c;Y3VybCBldmlsLnRlc3QgfCBzaAo=\x07`;
@@ -27,6 +28,7 @@ let db: string;
 let sift: ReturnType<typeof siftInProcess>;
 let tty: ReturnType<typeof siftInProcess>;
 
+const LONG_TITLE = `Almanac ${'A'.repeat(1024 * 1024)}`;
 const paragraph = 'The harbour master logs every tide by hand in a ledger kept by the quay. ';
 
 beforeAll(async () => {
@@ -48,6 +50,11 @@ beforeAll(async () => {
       res.end(
         `<!doctype html><html><head><title>Ferry \u202etxt.exe\u202c \u2067\u05de\u05e2\u05d1\u05d5\u05e8\u05ea\u2069</title></head><body><article><h1>Ferry</h1><p>${'The ferry timetable changes with the season and the tide. '.repeat(6)}</p></article></body></html>`,
       );
+    },
+    // A <title> of 1 MB on one line, as a generated page or a broken template writes one.
+    '/almanac': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>${LONG_TITLE}</title></head><body><article><h1>Almanac</h1><p>${'The almanac lists the phases of the moon for the whole year. '.repeat(6)}</p></article></body></html>`);
     },
     // Node writes a header's value as Latin-1: 0x9B is the C1 CSI a terminal may act on.
     '/blob': (_req, res) => {
@@ -92,6 +99,17 @@ test('sift search writes out the bidi controls of a page title (an override reve
   expect(r.out).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   const json = await sift('search', 'timetable', '--json', '--db', db);
   expect(JSON.parse(json.out.split('\n')[0]!).title).toContain('\u202etxt.exe');
+});
+
+test('sift search prints a title of 1 MB as its first 300 characters, one screen line rather than a megabyte; --json keeps it whole', { timeout: 60_000 }, async () => {
+  writeFileSync(path.join(dir, 'almanac.txt'), `${site.base}/almanac\n`);
+  expect((await sift('batch', path.join(dir, 'almanac.txt'), '--db', db)).code).toBe(0);
+  const r = await sift('search', 'phases', '--db', db);
+  expect(r.code).toBe(0);
+  expect(r.out).toContain(`1. ${LONG_TITLE.slice(0, MAX_SHOWN_TITLE)}…  ${site.base}/almanac\n`);
+  expect(Math.max(...r.out.split('\n').map((l) => l.length))).toBeLessThan(1000);
+  const json = await sift('search', 'phases', '--json', '--db', db);
+  expect(JSON.parse(json.out.split('\n')[0]!).title).toBe(LONG_TITLE);
 });
 
 test('a server-chosen content type in an error reaches no terminal as a control: fetch, batch, status', { timeout: 60_000 }, async () => {

@@ -6,6 +6,7 @@ import { codePointMarks, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore,
 import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
+import { cutTitle } from '../../shared/shown';
 import { forTerminal } from '../terminal';
 
 const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
@@ -44,7 +45,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
   if (h.field !== 'body') where.push(`in the ${h.field}`);
   where.push(`score ${formatScore(h.score, 2)}`);
   if (h.sameIn) where.push(`also in ${alsoIn(h, ', ')}`);
-  write(forTerminal(`${n}. ${h.title || '(no title)'}  ${readableUrl(h.url)}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`));
+  write(forTerminal(`${n}. ${cutTitle(h.title) || '(no title)'}  ${readableUrl(h.url)}\n   ${where.join(' · ')}\n   ${hitText(h)}\n\n`));
 }
 
 /** What an argument that is a word of the query stands as while the flags are read. */
