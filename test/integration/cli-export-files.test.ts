@@ -59,6 +59,10 @@ beforeAll(async () => {
       hanging.add(res);
       secondHangArrived.resolve();
     },
+    '/unseen': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>\u200b\u200c\u200d\u2060</title></head><body><main><article><h1>Tides</h1><p>${'The tide tables are printed each spring and pinned by the harbour office door. '.repeat(8)}</p></article></main></body></html>`);
+    },
     '/alarm': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>${HOSTILE_TITLE}</title></head><body><main><article><h1>Alarm</h1><p>${'The alarm rang across the harbour at dawn, and the boats came in one by one. '.repeat(8)}</p></article></main></body></html>`);
@@ -110,6 +114,18 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(md).toContain(`## ${SHOWN_TITLE.replace('[', '\\[')}\n`);
     const rows = parseCsv(readFileSync(path.join(out, `sift-${job}.csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r['title'])).toEqual([SHOWN_TITLE, 'Article 1', `${site.base}/missing/1`]);
+  });
+
+  test('a page whose title is only invisible characters (zero-width spaces and joiners) is named by its URL, not a file that reads ".md"', async () => {
+    writeFileSync(path.join(tmp.dir, 'unseen.txt'), `${site.base}/unseen\n`);
+    const run = await sift('batch', 'unseen.txt', '--db', db);
+    expect(run.code, run.err).toBe(0);
+    const unseenJob = /^job ([0-9a-f]+)/.exec(run.err)![1]!;
+    const out = path.join(tmp.dir, 'unseen');
+    for (const format of ['md', 'combined']) expect((await sift('export', unseenJob, '--db', db, '--out', out, '--format', format)).code).toBe(0);
+    const byUrl = `127.0.0.1_${new URL(site.base).port} unseen`;
+    expect(readdirSync(path.join(out, `sift-${unseenJob}`)).filter((n) => n.endsWith('.md'))).toEqual([`${byUrl}.md`]);
+    expect(readFileSync(path.join(out, `sift-${unseenJob}.md`), 'utf8')).toContain(`## ${site.base}/unseen\n`);
   });
 
   test.each(['csv', 'jsonl', 'combined', 'zip'])('a second %s export into the same folder keeps the first one', async (format) => {

@@ -37,13 +37,20 @@ export function contentOf(t: TargetStatus): string {
 // eslint-disable-next-line no-control-regex -- removing control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
+/**
+ * A character that shows: not a space, a control or a format character (zero-width spaces and
+ * joiners, bidi marks). A title of zero-width characters alone named its file "\u200b\u200c\u200d.md",
+ * which a file manager lists as ".md", and headed its section with nothing.
+ */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
+
 /** The name a target goes by: its title, the title its meta found, or its URL; without control characters. */
 export function titleOf(t: TargetStatus): string {
   const title = t.title.replace(CONTROLS, '');
   const found = t.result?.meta?.['title'];
   const metaTitle = typeof found === 'string' ? found.replace(CONTROLS, '') : '';
-  if (title.trim()) return title;
-  if (metaTitle.trim()) return metaTitle;
+  if (VISIBLE.test(title)) return title;
+  if (VISIBLE.test(metaTitle)) return metaTitle;
   return t.url;
 }
 
