@@ -38,8 +38,11 @@ export const withoutBidiControls = (s: string): string => s.replace(BIDI_CONTROL
  */
 export const MAX_SHOWN_TITLE = 300;
 
-/** A title cut past MAX_SHOWN_TITLE with "…", where it is shown (a terminal writes its bidi controls out instead). */
-export const cutTitle = (title: string): string => (title.length > MAX_SHOWN_TITLE ? `${title.slice(0, atCharStart(title, MAX_SHOWN_TITLE))}…` : title);
+/** Text cut past `max` characters with "…" (max + 2 at most: a character is not split, and the "…"). */
+export const cutText = (s: string, max: number): string => (s.length > max ? `${s.slice(0, atCharStart(s, max))}…` : s);
+
+/** A title cut past MAX_SHOWN_TITLE, where it is shown (a terminal writes its bidi controls out instead). */
+export const cutTitle = (title: string): string => cutText(title, MAX_SHOWN_TITLE);
 
 /** A page's title as the app shows it: cut, and without bidi controls that turned its words around. */
 export const shownTitle = (title: string): string => withoutBidiControls(cutTitle(title));

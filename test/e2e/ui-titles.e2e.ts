@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 import { MAX_SHOWN_TITLE } from '../../src/shared/shown';
 
 let opened: OpenedApp;
@@ -94,5 +94,27 @@ test('a title with a right-to-left override reads in the order it was written, n
   });
   expect(lefts).toEqual([...lefts].sort((a, b) => a - b));
   await page.screenshot({ path: screenshotPath('ui-titles-override-1024') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+// A list file's name as long as Linux allows one (255 bytes), ending in an override that
+// turned the name's end around ("evil name" read "eman live") in the jobs list and the header.
+const LIST_NAME = `Reading list ${'of the season '.repeat(16)}\u202Eevil name.txt`;
+
+test('a dropped list whose file name is 250 characters with an override is submitted (main took 200), and named in its order', async () => {
+  expect(LIST_NAME.length).toBeGreaterThan(240);
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, LIST_NAME, `${site.origin}/override?again\n`);
+  await page.getByTestId('count-valid').filter({ hasText: /^1$/ }).waitFor();
+  // The name, then its size: the override turned them around too ("B 83 txt.eman live").
+  const dropped = (await page.getByTestId('drop-zone').locator('strong').last().textContent()) ?? '';
+  expect(dropped).toBe(LIST_NAME.replace('\u202E', ''));
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  const name = (await page.getByTestId('job-name').textContent()) ?? '';
+  expect(name).toMatch(/^Reading list of the season of the season /);
+  expect(name).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  expect(name).toMatch(/… · 1 URL$/);
+  await page.screenshot({ path: screenshotPath('ui-titles-list-name-1024') });
   expect(pageErrors(page)).toEqual([]);
 });

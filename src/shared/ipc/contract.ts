@@ -14,6 +14,9 @@ import { AskScopeSchema, HitsFormatSchema, JobAnswerSchema, SearchHitSchema, Sea
 const Empty = z.object({}).strict();
 const JobId = z.string().min(1).max(64);
 
+/** The longest job label (a list file's name) main takes; Linux allows a name of 255 bytes. */
+export const MAX_LABEL = 200;
+
 export const AppInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
@@ -108,7 +111,7 @@ export const invokeContract = {
       .object({
         targets: z.array(TargetSchema).max(MAX_SUBMIT_TARGETS),
         /** What the list is called in the job list: the dropped file's name (else the first URL's host). */
-        label: z.string().max(200).optional(),
+        label: z.string().max(MAX_LABEL).optional(),
       })
       .strict(),
     res: z.object({ id: z.string(), reused: z.boolean() }),

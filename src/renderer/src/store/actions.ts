@@ -2,7 +2,8 @@
  * Everything that talks to main. Each action reads and writes the store through getState,
  * so components, keyboard shortcuts and IPC events all go through the same functions.
  */
-import { FIRST_ROWS, ROWS_PER_PAGE, type ExportFormatName, type Res } from '../../../shared/ipc/contract';
+import { FIRST_ROWS, MAX_LABEL, ROWS_PER_PAGE, type ExportFormatName, type Res } from '../../../shared/ipc/contract';
+import { cutText, withoutBidiControls } from '../../../shared/shown';
 import { isTerminal, type Job, type Options, type Target } from '../../../shared/types';
 import { REASON_LABELS, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
@@ -546,8 +547,10 @@ export async function submitList(): Promise<void> {
     return;
   }
   try {
-    // The job list names the job after its list: a dropped or opened file's name.
-    const label = s.source?.kind === 'file' ? s.source.name : undefined;
+    // The job list names the job after its list: a dropped or opened file's name, cut to what
+    // main takes (a name of 250 characters was refused, and the list not submitted) and without
+    // bidi controls, which turned the name's end around in the jobs list and the job's header.
+    const label = s.source?.kind === 'file' ? withoutBidiControls(cutText(s.source.name, MAX_LABEL - 2)) : undefined;
     const res = await window.sift.submit(label ? { targets, label } : { targets });
     get().setSubmitting(false);
     if (res.reused) get().notify('info', { message: reusedMessage(get().jobs[res.id]) });

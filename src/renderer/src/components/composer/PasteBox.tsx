@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { counted } from '../../../../shared/count';
+import { withoutBidiControls } from '../../../../shared/shown';
 import { useStore } from '../../store';
 import { editHeldPaste, loadSource, pastedText, schedulePaste, stopReadingFile } from '../../store/actions';
 import { formatBytes, cutMiddle } from '../../lib/format';
@@ -36,7 +37,7 @@ export function PasteBox(): React.JSX.Element {
     return (
       <div className="file-chip" data-testid="list-file">
         <span>
-          <strong>{name}</strong> <span className="muted">{formatBytes(size)}</span>
+          <strong>{withoutBidiControls(name)}</strong> <span className="muted">{formatBytes(size)}</span>
         </span>
         <button type="button" className="link-button" onClick={() => void loadSource(null)}>
           Clear and paste instead
