@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
 import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
-import { askJob } from '../../src/main/search';
+import { askJob, hitText, searchStore } from '../../src/main/search';
 import { openStore } from '../../src/main/store';
 
 const NEWS = ['The new stadium opens in May.', 'News of the vote spread fast.', 'Three reports were filed.'].join('\n\n');
@@ -82,6 +82,27 @@ describe('an Arabic word with the letters written joined to its start', () => {
     // Before, the index found the page but ranking kept the tatweel: no passage came back.
     expect(results[5]?.content).toBe('اشترى المعلم الكـتاب من السوق.');
     expect(ask('أين الكتاب؟')).toEqual(['اشترى المعلم الكـتاب من السوق.']);
+  });
+});
+
+describe('an Arabic word searched in the stored job', () => {
+  /** The marked snippets of the stored job's hits for `query`, as `sift search` prints them. */
+  function search(query: string): string[] {
+    const store = openStore(db);
+    try {
+      const [job] = store.listJobs();
+      return searchStore(store, query, { jobId: job!.id }).hits.map(hitText).sort();
+    } finally {
+      store.close();
+    }
+  }
+
+  it('is found with و or بال joined to it, and marked whole as the page writes it', () => {
+    // Before, القلم found neither the list's answer nor the page: both hold only والقلم and بالقلم.
+    const pen = ['قرأ الطالب الدرس في البيت. اشترى المعلم الدفتر «والقلم» من السوق. كتبت الرسالة «بالقلم» الأزرق.', 'اشترى المعلم الدفتر «والقلم» من السوق. كتبت الرسالة «بالقلم» الأزرق.'].sort();
+    expect(search('القلم')).toEqual(pen);
+    expect(search('قلم')).toEqual(pen);
+    expect(search('"الدفتر القلم"')).toEqual(['قرأ الطالب الدرس في البيت. اشترى المعلم «الدفتر والقلم» من السوق. كتبت الرسالة بالقلم الأزرق.', 'اشترى المعلم «الدفتر والقلم» من السوق. كتبت الرسالة بالقلم الأزرق.'].sort());
   });
 });
 

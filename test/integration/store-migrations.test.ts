@@ -64,8 +64,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 12)', () => {
-    expect(SCHEMA_VERSION).toBe(13);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 13)', () => {
+    expect(SCHEMA_VERSION).toBe(14);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -306,6 +306,34 @@ describe('migrations', () => {
     check.close();
   });
 
+  it('migrates a version 13 database: Arabic results indexed with their words as written are found by the word without و, ف, ب, ك, ل and the article', () => {
+    const raw = atVersion(p, 13);
+    insertOldJob(raw, 'j12', 'gina', 3, 3, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = ['مقدمة\nقرأ الطالب والكتاب الجديد.', 'مقدمة\nكتبت الرسالة بالقلم.', 'Notes\nThe book and the pen.'];
+    // Version 13 handed FTS5 every Arabic word as written, the letters joined to its start included.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j12', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      fts.run(doc.run('j12', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j12');
+    });
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('الكتاب')).toEqual([{ idx: 0, line: 2, text: 'مقدمة قرأ الطالب «والكتاب» الجديد.' }]);
+    expect(found('"الكتاب الجديد"')).toEqual([{ idx: 0, line: 2, text: 'مقدمة قرأ الطالب «والكتاب الجديد».' }]);
+    expect(found('قلم')).toEqual([{ idx: 1, line: 2, text: 'مقدمة كتبت الرسالة «بالقلم».' }]);
+    expect(found('book')).toEqual([{ idx: 2, line: 2, text: 'Notes The «book» and the pen.' }]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+    const check = new Database(p, { readonly: true });
+    expect((check.prepare('SELECT count(*) AS n FROM search_docs').get() as { n: number }).n).toBe(3);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -338,7 +366,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8 and 9 read the targets with, one row per step.
+    // The statements steps 7, 8, 9 and 12 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -347,7 +375,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(3);
+    expect(walks).toHaveLength(4);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

@@ -835,6 +835,61 @@ describe('words typed in their usual form', () => {
   });
 });
 
+describe('Arabic words with what is written joined to their start', () => {
+  // الكتاب (the book) as a page writes it after و (and), ف (so), ب (with), ك (as), ل (for), and bare; each on line 2 of its own result.
+  const FORMS = ['الكتاب', 'والكتاب', 'فالكتاب', 'بالكتاب', 'كالكتاب', 'للكتاب', 'وبالكتاب', 'كتاب'];
+  beforeEach(() => {
+    storeJob('book', FORMS.map((w, i) => ({ url: `https://ar.test/${i}`, title: 'مقالة', content: `مقدمة\nقرأ الطالب ${w} الجديد في المساء.` })));
+    storeJob('short', [
+      { url: 'https://ar.test/god', title: 'مقالة', content: 'مقدمة\nالله أكبر.' },
+      { url: 'https://ar.test/him', title: 'مقالة', content: 'مقدمة\nقال له صديقه.' },
+      { url: 'https://ar.test/boy', title: 'مقالة', content: 'مقدمة\nولد صغير.' },
+    ]);
+  });
+  const marked = (q: string, jobId: string): string[] => searchStore(store, q, { jobId }).hits.sort((a, b) => a.idx - b.idx).map((h) => markedText({ text: h.snippet, marks: h.marks }));
+
+  it('finds the word after each of و ف ب ك ل and the article, and marks the whole word as the page writes it', () => {
+    for (const q of ['الكتاب', 'كتاب', 'والكتاب', 'بالكتاب', 'لِلْكِتَابِ']) {
+      expect(marked(q, 'book'), q).toEqual(FORMS.map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`));
+    }
+    const hits = searchStore(store, 'الكتاب', { jobId: 'book' }).hits;
+    expect(hits.every((h) => h.field === 'body' && h.line === 2)).toBe(true);
+  });
+
+  it('never takes letters off a short word: الله is no ال before له, ولد no و before لد', () => {
+    expect(marked('له', 'short')).toEqual(['مقدمة قال «له» صديقه.']);
+    expect(marked('الله', 'short')).toEqual(['مقدمة «الله» أكبر.']);
+    expect(marked('لد', 'short')).toEqual([]);
+    expect(marked('ولد', 'short')).toEqual(['مقدمة «ولد» صغير.']);
+    expect(foldForIndex('الله له ولد')).toBe('الله له ولد');
+  });
+
+  it('keeps every word in its place, so an exact phrase matches across a word that lost its letters and nowhere else', () => {
+    const idxs = (q: string): number[] => searchStore(store, q, { jobId: 'book' }).hits.map((h) => h.idx).sort();
+    expect(idxs('"الكتاب الجديد"')).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(idxs('"الطالب والكتاب الجديد"')).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // الطالب and الجديد are two words apart.
+    expect(idxs('"الطالب الجديد"')).toEqual([]);
+    expect(marked('"الطالب بالكتاب"', 'book')[1]).toBe('مقدمة قرأ «الطالب والكتاب» الجديد في المساء.');
+  });
+
+  it('leaves Latin, Chinese, Persian and a word joined to a digit as the fold had them', () => {
+    const latin = 'The book and the library, كتاب apart.';
+    expect(foldForIndex(latin)).toBe(latin);
+    expect(foldForIndex('東京の本')).toBe(' 東  京  の  本 ');
+    // Persian writes و apart: واژه (word) is no و + اژه; a word joined to a digit is one word to the index.
+    expect(foldForIndex('واژه والكتاب2')).toBe('واژه والكتاب2');
+  });
+
+  it('is read the same by Ask this job: a question with الكتاب answers from passages holding والكتاب and بالكتاب', () => {
+    storeJob('ask', [
+      { url: 'https://ar.test/a0', title: 'درس', content: 'ذهب المعلم إلى السوق صباحا.' },
+      { url: 'https://ar.test/a1', title: 'درس', content: 'اشترى الطالب الدفتر والكتاب من المكتبة.' },
+      { url: 'https://ar.test/a2', title: 'درس', content: 'كتبت الرسالة بالقلم الأزرق.' },
+    ]);
+    expect(askJob(store, 'ask', 'أين الكتاب؟').map((a) => a.idx)).toEqual([1]);
+  });
+});
 describe('the fold of plain ASCII text', () => {
   it('is the text itself, with no copy made, and maps no offsets', () => {
     const text = 'Net revenue rose to 4.2 billion.\n'.repeat(200);

@@ -1,3 +1,4 @@
+import { ARABIC_PROCLITICS, ARABIC_STEM_MIN, ARABIC_WORD, arabicForm } from '../search/arabic';
 import { FUNCTION_WORDS } from './function-words';
 
 /** Letters a suffix rule reads: a folded word of Latin letters only (the fold has dropped case and accents). */
@@ -8,24 +9,6 @@ const VOWEL = /[aeiouy]/;
  * "news" lost its s and met every "new" of a page: "what is new?" answered with the news.
  */
 const OWN_FINAL_S = new Set(['news', 'atlas', 'bias', 'cosmos', 'andes']);
-
-/**
- * Letters of Arabic's own alphabet (hamza to yeh), after the fold. A word with Persian or Urdu
- * letters (پ چ ژ گ ک ی) is left alone: those languages write "and" apart, and واژه (word) is no و + اژه.
- */
-const ARABIC_WORD = /^[\u0621-\u064A]+$/;
-/**
- * What Arabic writes joined to a word's start, as light stemmers (Larkey's light10, Lucene's
- * ArabicStemmer) take it off: the article ال with ب (with) or ك (as) before it, لل (ل + ال,
- * for the), either after ف (so) or و (and); or و alone. ب, ك, ل and ف alone stay: they begin
- * too many words (كتاب, بيت, فكرة, idea, which would be كرة, ball). The longer first, so
- * والكتاب loses وال, not و alone.
- */
-const ARABIC_ARTICLES = ['ال', 'بال', 'كال', 'لل'];
-const ARABIC_PROCLITICS = [...['ف', 'و'].flatMap((and) => ARABIC_ARTICLES.map((a) => and + a)), ...ARABIC_ARTICLES, 'و'];
-const ARABIC_PROCLITIC = new RegExp(`^(?:${ARABIC_PROCLITICS.join('|')})`);
-/** Arabic roots have three letters: a shorter rest is the word itself (الله is not ال + له, "to him"). */
-const ARABIC_STEM_MIN = 3;
 
 /** One suffix off, or the word itself when no rule applies; each rule leaves at least 3 letters with a vowel among them. */
 function stripOnce(w: string): string {
@@ -65,18 +48,6 @@ export function wordForm(folded: string): string {
   if (!LATIN_WORD.test(folded) || folded.length < 4) return folded;
   let w = folded;
   for (let next = stripOnce(w); next !== w; next = stripOnce(w)) w = next;
-  return w;
-}
-
-/**
- * An Arabic word without the article and the letters written joined before it (ARABIC_PROCLITIC),
- * so والكتاب and بالكتاب meet الكتاب and كتاب: a question with one found none of the others, as
- * a page writes the word joined to what comes before it. Taken off until nothing changes, so a
- * word beginning with و meets its forms with the article (وزير, الوزير: both زير).
- */
-function arabicForm(word: string): string {
-  let w = word;
-  for (let m = ARABIC_PROCLITIC.exec(w); m && w.length - m[0].length >= ARABIC_STEM_MIN; m = ARABIC_PROCLITIC.exec(w)) w = w.slice(m[0].length);
   return w;
 }
 

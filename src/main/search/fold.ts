@@ -1,3 +1,5 @@
+import { arabicForms, arabicFormsWithMap } from './arabic';
+
 /**
  * The text the full-text index sees, made from a result's text in JS before FTS5's own
  * tokenizer (unicode61 remove_diacritics 2) runs over it. Queries pass through the same
@@ -19,6 +21,9 @@
  *   people type in another form (LETTER_FORMS) are written in the one they type.
  * - A soft hyphen or a zero-width character inside a word cut it in two, so Straßen\u00ADbahn
  *   was the tokens straßen and bahn (INVISIBLE).
+ * - Arabic writes و (and), ف (so), ب (with), ك (as), ل (for) and the article ال joined to the
+ *   word: الكتاب did not find والكتاب or بالكتاب. Each Arabic word is held without them, when
+ *   three letters or more remain (arabic.ts): one word for one, so a phrase's words keep their places.
  */
 
 // Arabic harakat, Quranic marks, superscript alef and tatweel; Hebrew cantillation and niqqud.
@@ -204,6 +209,8 @@ export function foldForIndex(text: string): string {
       .replace(INVISIBLE, '')
       .replace(SEMITIC_MARKS, '')
       .replace(OTHER_FORM, typedForm);
+    // Last: it reads the letters as the passes above leave them (الأخبار as الاخبار).
+    folded = arabicForms(folded);
   }
   if (pictographs) folded = folded.replace(MAYBE_PICTOGRAPH_ALL, indexedPictograph);
   return letters && MAYBE_CJK.test(folded) ? folded.replace(CJK_ALL, ' $& ') : folded;
@@ -292,7 +299,7 @@ export function foldWithMap(text: string): { folded: string; at: Int32Array | un
     for (let k = i; k < text.length; k++) at[n++] = k;
   }
   at[n] = text.length;
-  return { folded: parts.join(''), at: at.subarray(0, n + 1) };
+  return arabicFormsWithMap(parts.join(''), at.subarray(0, n + 1));
 }
 
 /** A query term folded the way foldWithMap folds text. */

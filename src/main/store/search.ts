@@ -178,6 +178,18 @@ export function reindexPictographs(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
 }
 
+/** An Arabic letter (search/arabic.ts's ARABIC_WORD): a result without one holds no word the step below reads differently. */
+const ARABIC_LETTER = /[\u0621-\u064A]/;
+
+/**
+ * Re-indexes the stored results that hold Arabic, whose words the index now holds without the
+ * و, ف, ب, ك, ل and article written joined to their start (search/arabic.ts); the rest are
+ * read and left as they are.
+ */
+export function reindexArabic(db: Database.Database): void {
+  indexStored(db, '1', (title, url, text) => ARABIC_LETTER.test(title) || ARABIC_LETTER.test(url) || ARABIC_LETTER.test(text));
+}
+
 /**
  * (Re-)indexes each done target that `where` (SQL over targets' columns) picks and `keep`
  * (over its title, URL and searchable text) keeps, one row per step.

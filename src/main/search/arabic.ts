@@ -1,0 +1,81 @@
+/**
+ * Arabic words without what is written joined to their start: a light stemmer's prefix step
+ * (Larkey et al.'s light10, as Lucene's ArabicStemmer has it), which the search index and
+ * its queries (fold.ts) and the ranking of passages (fetch/word-forms.ts) share, so a word
+ * reads the same wherever it is compared. No suffix is taken off: a word is one word, in
+ * its place, and a snippet marks it whole.
+ */
+
+/**
+ * Letters of Arabic's own alphabet (hamza to yeh), after the fold. A word with Persian or Urdu
+ * letters (پ چ ژ گ ک ی) is left alone: those languages write "and" apart, and واژه (word) is no و + اژه.
+ */
+export const ARABIC_WORD = /^[\u0621-\u064A]+$/;
+
+/**
+ * What Arabic writes joined to a word's start, as light stemmers (Larkey's light10, Lucene's
+ * ArabicStemmer) take it off: the article ال with ب (with) or ك (as) before it, لل (ل + ال,
+ * for the), either after ف (so) or و (and); or و alone. ب, ك, ل and ف alone stay: they begin
+ * too many words (كتاب, بيت, فكرة, idea, which would be كرة, ball). The longer first, so
+ * والكتاب loses وال, not و alone.
+ */
+const ARABIC_ARTICLES = ['ال', 'بال', 'كال', 'لل'];
+export const ARABIC_PROCLITICS = [...['ف', 'و'].flatMap((and) => ARABIC_ARTICLES.map((a) => and + a)), ...ARABIC_ARTICLES, 'و'];
+const ARABIC_PROCLITIC = new RegExp(`^(?:${ARABIC_PROCLITICS.join('|')})`);
+/** Arabic roots have three letters: a shorter rest is the word itself (الله is not ال + له, "to him"). */
+export const ARABIC_STEM_MIN = 3;
+
+/**
+ * An Arabic word without the article and the letters written joined before it (ARABIC_PROCLITIC),
+ * so والكتاب and بالكتاب meet الكتاب and كتاب: a query with one found none of the others, as
+ * a page writes the word joined to what comes before it. Taken off until nothing changes, so a
+ * word beginning with و meets its forms with the article (وزير, الوزير: both زير).
+ */
+export function arabicForm(word: string): string {
+  let w = word;
+  for (let m = ARABIC_PROCLITIC.exec(w); m && w.length - m[0].length >= ARABIC_STEM_MIN; m = ARABIC_PROCLITIC.exec(w)) w = w.slice(m[0].length);
+  return w;
+}
+
+/**
+ * A word of Arabic letters alone, as FTS5's unicode61 reads a word: letters and digits (and
+ * the private-use characters fold.ts writes emoji as) continue it; a mark, a space, a
+ * zero-width non-joiner end it. A word with a letter of another alphabet or a digit in it
+ * (واژه, والكتاب2) is none, and stays as written.
+ */
+const ARABIC_TOKEN = /(?<![\p{L}\p{N}\p{Co}])[\u0621-\u064A]{4,}(?![\p{L}\p{N}\p{Co}])/gu;
+/** Any letter of ARABIC_WORD's: a text without one is left as it is, unread. */
+const ANY_ARABIC = /[\u0621-\u064A]/;
+
+/** Folded text with each Arabic word as arabicForm has it (fold.ts's foldForIndex). */
+export function arabicForms(folded: string): string {
+  return ANY_ARABIC.test(folded) ? folded.replace(ARABIC_TOKEN, arabicForm) : folded;
+}
+
+/**
+ * arabicForms over folded text with the offset in the original of each folded unit (fold.ts's
+ * foldWithMap): a word's first remaining letter takes the offset of its first letter, so a
+ * match on كتاب marks والكتاب whole, as the page writes it.
+ */
+export function arabicFormsWithMap(folded: string, at: Int32Array): { folded: string; at: Int32Array } {
+  if (!ANY_ARABIC.test(folded)) return { folded, at };
+  const parts: string[] = [];
+  const out = new Int32Array(at.length);
+  let n = 0;
+  let from = 0;
+  for (const m of folded.matchAll(ARABIC_TOKEN)) {
+    const cut = m[0].length - arabicForm(m[0]).length;
+    if (cut === 0) continue;
+    parts.push(folded.slice(from, m.index));
+    out.set(at.subarray(from, m.index), n);
+    n += m.index - from;
+    from = m.index + cut;
+    // The stem's first letter stands for the word's first.
+    at[from] = at[m.index] as number;
+  }
+  if (from === 0) return { folded, at };
+  parts.push(folded.slice(from));
+  out.set(at.subarray(from), n);
+  n += at.length - from;
+  return { folded: parts.join(''), at: out.subarray(0, n) };
+}
