@@ -41,14 +41,14 @@ describe('an Arabic word with the letters written joined to its start', () => {
     expect(new Set(['وزير', 'الوزير', 'والوزير'].map(form)).size).toBe(1);
   });
 
-  it('is asked of the search index in the spellings a page writes it in, each of which has the form', () => {
-    const spellings = formSpellings('كتاب');
-    expect(spellings).toEqual(expect.arrayContaining(['كتاب', 'الكتاب', 'والكتاب', 'بالكتاب', 'للكتاب', 'فالكتاب', 'وكتاب']));
-    expect(spellings.every((w) => wordForm(w) === 'كتاب')).toBe(true);
-    expect(formSpellings(form('الوزير'))).toContain('الوزير');
-    // A Latin form is its own start; a word of another script is asked as typed.
+  it('is asked of the search index as the form alone, which the index holds every spelling of a page as', () => {
+    // Each proclitic before it, and و after that, made 27 spellings of كتاب, which Ask asked FTS5 for one by one.
+    expect(formSpellings('كتاب')).toEqual(['كتاب']);
+    expect(formSpellings(form('الوزير'))).toEqual([form('الوزير')]);
+    // A Latin form is its own start; a word of another script, or an Arabic one under three letters, is asked as typed.
     expect(formSpellings('launch')).toEqual(['launch']);
     expect(formSpellings('книга')).toEqual([]);
+    expect(formSpellings('له')).toEqual([]);
   });
 
   it('is the word when stretched with tatweel (ـ), as justified text writes it: الكـتاب is الكتاب', () => {
