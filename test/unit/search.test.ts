@@ -873,6 +873,15 @@ describe('Arabic words with what is written joined to their start', () => {
     expect(marked('"الطالب بالكتاب"', 'book')[1]).toBe('مقدمة قرأ «الطالب والكتاب» الجديد في المساء.');
   });
 
+  it('finds a prefix typed with the article or و before one or two letters, as it found them when the index held words as written', () => {
+    // الك* is ال before ك: the index holds الكتاب as كتاب, and الله, whose rest is short, as it is.
+    for (const q of ['الك*', 'والك*', 'الكت*', 'الكتا*']) {
+      expect(marked(q, 'book').slice(0, 7), q).toEqual(FORMS.slice(0, 7).map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`));
+    }
+    // ل* finds له too, as الكتاب finds كتاب.
+    expect(marked('الل*', 'short')).toContain('مقدمة «الله» أكبر.');
+  });
+
   it('leaves Latin, Chinese, Persian and a word joined to a digit as the fold had them', () => {
     const latin = 'The book and the library, كتاب apart.';
     expect(foldForIndex(latin)).toBe(latin);

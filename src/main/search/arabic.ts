@@ -38,6 +38,19 @@ export function arabicForm(word: string): string {
 }
 
 /**
+ * The starts an index word may have for a folded prefix typed (الك*): the prefix itself, and
+ * for one whose rest after what is joined before it is too short for arabicForm to take off
+ * (one or two letters), that rest too: the index holds الكتاب as كتاب and الله as it is, so
+ * الك* asks for both ك* and الك*. One start for any other prefix (arabicForm's, as a word's).
+ */
+export function arabicPrefixStarts(folded: string): string[] {
+  const form = arabicForm(folded);
+  if (form !== folded || !ARABIC_WORD.test(folded)) return [form];
+  const p = ARABIC_PROCLITICS.find((c) => folded.startsWith(c) && folded.length > c.length);
+  return p ? [folded, folded.slice(p.length)] : [folded];
+}
+
+/**
  * A word of Arabic letters alone, as FTS5's unicode61 reads a word: letters and digits (and
  * the private-use characters fold.ts writes emoji as) continue it; a mark, a space, a
  * zero-width non-joiner end it. A word with a letter of another alphabet or a digit in it

@@ -1,4 +1,5 @@
-import { PICTOGRAPH, quoteTerm } from './fold';
+import { arabicPrefixStarts } from './arabic';
+import { foldForIndex, PICTOGRAPH, quoteTerm } from './fold';
 
 /** One thing to find, as the highlighter looks for it. */
 export interface Term {
@@ -191,7 +192,7 @@ const isSigned = (n: Node): boolean => (n.kind === 'term' ? SIGNED_WORD.test(n.t
 function ftsOf(n: Node, negated = false): string | undefined {
   switch (n.kind) {
     case 'term':
-      return negated && SIGNED_WORD.test(n.term.text) ? undefined : quoteTerm(n.term.text) + (n.term.prefix ? '*' : '');
+      return negated && SIGNED_WORD.test(n.term.text) ? undefined : n.term.prefix ? prefixOf(n.term.text) : quoteTerm(n.term.text);
     case 'group': {
       const of = ftsOf(n.of, negated);
       return of === undefined ? undefined : `( ${of} )`;
@@ -208,6 +209,12 @@ function ftsOf(n: Node, negated = false): string | undefined {
       return `${a} ${n.kind} ${b}`;
     }
   }
+}
+
+/** A prefix term as FTS5 syntax: each start the index may hold words beginning with it under (arabicPrefixStarts), ORed. */
+function prefixOf(text: string): string {
+  const starts = arabicPrefixStarts(foldForIndex(text).trim());
+  return starts.length > 1 ? `( ${starts.map((s) => `${quoteTerm(s)}*`).join(' OR ')} )` : `${quoteTerm(text)}*`;
 }
 
 /** Whether a result matches the expression, given whether it holds each term. */

@@ -1,3 +1,4 @@
+import { arabicPrefixStarts } from './arabic';
 import { CJK_CHAR, foldTerm, foldWithMap, PICTOGRAPH, wordSegmenter } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
@@ -51,6 +52,8 @@ function termRegex(term: Term): RegExp | undefined {
     if (i > 0) src += isCharWord(p) || isCharWord(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
     src += p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   });
+  // A prefix typed with the article before a letter or two (الك*) is either start, as the index asked for it.
+  if (term.prefix && pieces.length === 1) src = `(?:${arabicPrefixStarts(src).join('|')})`;
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;
   // ASP.NET holds .NET; C++ is C++ in C++17, not in C+++ or C++x.
