@@ -52,6 +52,26 @@ describe('a <pre> that is not <pre><code>', () => {
     expect(extractArticle(page(block), 'https://docs.example/notes').markdown).toContain(`\`\`\`${lang}\n${code}\n\`\`\``);
   });
 
+  it.each([
+    ["GitHub's older renderer: lang on the <pre>", '<pre lang="ruby"><code>puts 1\nputs 2</code></pre>', 'ruby', 'puts 1\nputs 2'],
+    ['a code block plugin: lang on the <code>', '<pre class="wp-block-code"><code lang="bash">ls -la</code></pre>', 'bash', 'ls -la'],
+    ["highlight.js before version 10: its class beside \"hljs\"", '<pre><code class="hljs javascript"><span class="hljs-keyword">var</span> a = 1;</code></pre>', 'javascript', 'var a = 1;'],
+    ['highlight.js, the name first', '<pre><code class="python hljs">x = 1</code></pre>', 'python', 'x = 1'],
+  ])('takes the language a code block names by its lang or next to "hljs": %s', (_what, block, lang, code) => {
+    expect(extractArticle(page(block), 'https://docs.example/notes').markdown).toContain(`\`\`\`${lang}\n${code}\n\`\`\``);
+  });
+
+  it('reads a lang that is the page\'s own language, or a language with its region, as the words\' language, not the code\'s', () => {
+    const md = extractArticle(page('<pre lang="en">plain words</pre><pre lang="en-GB">more words</pre><pre><code class="hljs">x = y</code></pre>'), 'https://docs.example/notes').markdown;
+    expect(md).toContain('```\nplain words\n```');
+    expect(md).toContain('```\nmore words\n```');
+    expect(md).toContain('```\nx = y\n```');
+    const english = page('<pre lang="sh">make all</pre><pre lang="en">plain words</pre>').replace('<html>', '<html lang="en">');
+    const named = extractArticle(english, 'https://docs.example/notes').markdown;
+    expect(named).toContain('```sh\nmake all\n```');
+    expect(named).toContain('```\nplain words\n```');
+  });
+
   it('takes no language from a "language-" class that names no highlighted block, nor from Rouge\'s plain text', () => {
     const md = extractArticle(
       page('<div class="language-selector"><pre>plain words</pre></div><div class="language-plaintext highlighter-rouge"><div class="highlight"><pre class="highlight"><code>x = y</code></pre></div></div>'),

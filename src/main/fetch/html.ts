@@ -1686,7 +1686,31 @@ function namedLanguage(el: Element): string | undefined {
   if (brush) return brush[1]!.toLowerCase();
   const words = cls.split(/\s+/);
   if (words.includes('sourceCode')) return name(words.find((w) => w && w !== 'sourceCode' && !/^number/i.test(w)));
-  return undefined;
+  // highlight.js before version 10 wrote the language as a bare class beside its own ("hljs javascript").
+  if (words.includes('hljs')) {
+    const others = words.filter((w) => w && w !== 'hljs' && !w.startsWith('hljs-'));
+    if (others.length === 1 && others[0] !== 'nohighlight') return name(others[0]);
+  }
+  return codeLang(el, name(el.getAttribute('lang')));
+}
+
+const naturalLanguages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+/**
+ * A lang attribute on a <pre> or <code> as the code's language, as GitHub's older renderer
+ * ("<pre lang=ruby>"), GitLab's and code block plugins write it. In HTML a lang names the
+ * words' language, so one that is the language around it, or one with a region ("en-GB"),
+ * is that; on a page that names no language, one that names a human language is too (ICU
+ * knows "sh" and "ts" as languages, so only there do they lose the fence's name).
+ */
+function codeLang(el: Element, lang: string | undefined): string | undefined {
+  if (!lang || lang.includes('-')) return undefined;
+  const around = (el.parentElement?.closest('[lang]')?.getAttribute('lang') ?? '').trim().toLowerCase().split('-')[0];
+  if (around) return around === lang ? undefined : lang;
+  try {
+    return naturalLanguages.of(lang) ? undefined : lang;
+  } catch {
+    return lang;
+  }
 }
 
 /**
