@@ -146,6 +146,26 @@ describe('code laid out in a table beside its line numbers', () => {
     expect(md).toMatch(new RegExp(`\`\`\`${lang}\n ?package main\n ?func main\\(\\) \\{\\}\n\`\`\``));
   });
 
+  it('is the code alone when each line is a row beside a cell its number is drawn in (data-line-number)', () => {
+    const blob =
+      '<table class="highlight tab-size js-file-line-container"><tr><td id="L1" class="blob-num js-line-number" data-line-number="1"></td><td id="LC1" class="blob-code blob-code-inner js-file-line"><span class="pl-k">import</span> os</td></tr>' +
+      '<tr><td id="L2" class="blob-num js-line-number" data-line-number="2"></td><td id="LC2" class="blob-code blob-code-inner js-file-line">\n</td></tr>' +
+      '<tr><td id="L3" class="blob-num js-line-number" data-line-number="3"></td><td id="LC3" class="blob-code blob-code-inner js-file-line">print(os)</td></tr></table>';
+    const hljs =
+      '<pre><code class="hljs language-js"><table class="hljs-ln"><tbody><tr><td class="hljs-ln-line hljs-ln-numbers" data-line-number="1"><div class="hljs-ln-n" data-line-number="1"></div></td><td class="hljs-ln-line hljs-ln-code" data-line-number="1">var a = 1;</td></tr>' +
+      '<tr><td class="hljs-ln-line hljs-ln-numbers" data-line-number="2"><div class="hljs-ln-n" data-line-number="2"></div></td><td class="hljs-ln-line hljs-ln-code" data-line-number="2">  var b = 2;</td></tr></tbody></table></code></pre>';
+    const a = extractArticle(page(blob + hljs), 'https://docs.example/notes');
+    expect(a.markdown).toContain('```\nimport os\n\nprint(os)\n```');
+    expect(a.markdown).toContain('```js\nvar a = 1;\n  var b = 2;\n```');
+    expect(a.markdown).not.toContain('|');
+    expect(a.text).toContain('var a = 1;\n  var b = 2;');
+  });
+
+  it('leaves a table of two columns whose first holds numbers as words a table', () => {
+    const md = extractArticle(page('<table><tr><td>1</td><td>Kyle Busch</td></tr><tr><td>2</td><td>Martin Truex</td></tr></table>'), 'https://blog.example/post').markdown;
+    expect(md).toContain('| 2   | Martin Truex |');
+  });
+
   it('keeps a number in a <span> of the code that is not a line number', () => {
     const md = extractArticle(page('<pre><code class="language-py">x = <span class="mi">1</span>\ny = <span class="ln-value">2</span></code></pre>'), 'https://docs.example/notes').markdown;
     expect(md).toContain('```py\nx = 1\ny = 2\n```');

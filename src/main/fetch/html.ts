@@ -1599,6 +1599,11 @@ const BACK_ARROWS = new Set(['↩', '⤴', '↑', '⬆', '⇧', '^']);
 function dropLineNumbers(document: Doc): void {
   for (const table of Array.from(document.querySelectorAll('table'))) {
     const rows = table.querySelectorAll('tr');
+    const lines = rowLines(Array.from(rows));
+    if (lines) {
+      codeInPlaceOf(table, lines.join('\n'));
+      continue;
+    }
     if (rows.length !== 1) continue;
     const cells = tableCells(rows[0]!);
     if (cells.length !== 2) continue;
@@ -1617,6 +1622,42 @@ function dropLineNumbers(document: Doc): void {
   for (const span of Array.from(document.querySelectorAll('pre span[class]'))) {
     if (INLINE_LINE_NUMBERS.test(span.getAttribute('class') ?? '') && /^\s*\d+\s*$/.test(span.textContent ?? '')) span.remove();
   }
+}
+
+/**
+ * The code of a table that lays it out a line a row, beside a cell its number is drawn in from
+ * a data-line-number (a code host's file view, highlight.js's line-number plugin), as lines; else
+ * undefined. The Markdown was a table of empty cells beside the lines, or, inside a <pre>, the
+ * lines run together ("var a = 1;var b = 2;"). The attribute tells it from a table of data
+ * whose first column counts its rows.
+ */
+function rowLines(rows: Element[]): string[] | undefined {
+  if (rows.length === 0) return undefined;
+  const lines: string[] = [];
+  for (const tr of rows) {
+    const cells = tableCells(tr);
+    if (cells.length !== 2) return undefined;
+    const [gutter, code] = cells as [Element, Element];
+    const number = gutter.getAttribute('data-line-number') ?? gutter.querySelector('[data-line-number]')?.getAttribute('data-line-number') ?? '';
+    const shown = (gutter.textContent ?? '').trim();
+    if (!/^\d+$/.test(number) || (shown && shown !== number)) return undefined;
+    lines.push((code.textContent ?? '').replace(/\r?\n$/, ''));
+  }
+  return lines;
+}
+
+/** Code that takes a table's place: its text inside the <pre> the table is in, else a <pre><code> of its own. */
+function codeInPlaceOf(table: Element, code: string): void {
+  const doc = table.ownerDocument;
+  if (table.parentElement?.closest('pre')) {
+    table.replaceWith(doc.createTextNode(code));
+    return;
+  }
+  const pre = doc.createElement('pre');
+  const inner = doc.createElement('code');
+  inner.textContent = code;
+  pre.appendChild(inner);
+  table.replaceWith(pre);
 }
 
 const INLINE_LINE_NUMBERS = /(?:^|\s)(?:ln|lnt|lineno|linenos|line-number|line-numbers)(?:\s|$)/;
