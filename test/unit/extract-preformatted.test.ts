@@ -161,6 +161,28 @@ describe('code laid out in a table beside its line numbers', () => {
     expect(a.text).toContain('var a = 1;\n  var b = 2;');
   });
 
+  it('is the code alone when a cell of numbered lines stands beside a cell of as many lines, with no <pre>', () => {
+    // SyntaxHighlighter 3 as its script leaves a page (a rendered page), and a WordPress highlighter's table.
+    const syntaxHighlighter =
+      '<div class="syntaxhighlighter js"><table border="0" cellpadding="0" cellspacing="0"><tbody><tr><td class="gutter"><div class="line number1 index0 alt2">1</div><div class="line number2 index1 alt1">2</div></td>' +
+      '<td class="code"><div class="container"><div class="line number1 index0 alt2"><code class="js keyword">if</code> <code class="js plain">(a) {</code></div>' +
+      '<div class="line number2 index1 alt1"><code class="js spaces">&nbsp;&nbsp;</code><code class="js plain">b = a * 2; }</code></div></div></td></tr></tbody></table></div>';
+    const crayon =
+      '<div class="crayon-syntax"><table class="crayon-table"><tr class="crayon-row"><td class="crayon-nums"><div class="crayon-nums-content"><div class="crayon-num">7</div><div class="crayon-num">8</div><div class="crayon-num">9</div></div></td>' +
+      '<td class="crayon-code"><div class="crayon-pre"><div class="crayon-line">SELECT name</div><div class="crayon-line">FROM users</div><div class="crayon-line">WHERE id = 1;</div></div></td></tr></table></div>';
+    const a = extractArticle(page(syntaxHighlighter + crayon), 'https://blog.example/post');
+    expect(a.markdown).toContain('```js\nif (a) {\n  b = a * 2; }\n```');
+    expect(a.markdown).toContain('```\nSELECT name\nFROM users\nWHERE id = 1;\n```');
+    expect(a.markdown).not.toContain('|');
+    expect(a.text).toContain('SELECT name\nFROM users');
+  });
+
+  it('leaves a row of a number beside words a table', () => {
+    const md = extractArticle(page('<table><tr><td><div>1</div><div>2</div></td><td><div><div>first</div><div>second</div></div></td><td>more</td></tr><tr><td>3</td><td>x</td><td>y</td></tr></table><table><tr><td><div>1</div><div>3</div></td><td><div>a</div><div>b</div></td></tr></table>'), 'https://blog.example/post').markdown;
+    expect(md).toContain('more');
+    expect(md).not.toContain('```');
+  });
+
   it('leaves a table of two columns whose first holds numbers as words a table', () => {
     const md = extractArticle(page('<table><tr><td>1</td><td>Kyle Busch</td></tr><tr><td>2</td><td>Martin Truex</td></tr></table>'), 'https://blog.example/post').markdown;
     expect(md).toContain('| 2   | Martin Truex |');

@@ -1608,6 +1608,11 @@ function dropLineNumbers(document: Doc): void {
     const cells = tableCells(rows[0]!);
     if (cells.length !== 2) continue;
     const [numbers, code] = cells.map((c) => c.querySelector('pre')) as [Element | null, Element | null];
+    const divLines = numbers || code ? undefined : gutterLines(cells[0]!, cells[1]!);
+    if (divLines) {
+      codeInPlaceOf(table, divLines.join('\n'), highlighterBrush(table.parentElement));
+      continue;
+    }
     if (!numbers || !code || !/^[\s\d]+$/.test(cells[0]!.textContent ?? '') || !/\d/.test(numbers.textContent ?? '')) continue;
     // Inside a <pre> already (<pre><code><table>…), the code's lines take the table's place;
     // else its <pre> does.
@@ -1646,14 +1651,48 @@ function rowLines(rows: Element[]): string[] | undefined {
   return lines;
 }
 
+/**
+ * The lines of a code cell beside a gutter cell of numbered lines, each number a block of its
+ * own (SyntaxHighlighter 3 as its script leaves a page, WordPress highlighters' tables), where
+ * neither cell has a <pre>; else undefined. The Markdown was a table of the numbers beside the
+ * lines as `code` spans, its lines joined by <br>. The numbers count up one by one, and the code
+ * cell holds an element of as many blocks of one kind, so a table of data reads as none.
+ */
+function gutterLines(gutter: Element, code: Element): string[] | undefined {
+  const numbers = Array.from(gutter.querySelectorAll('*')).filter((el) => el.childElementCount === 0 && (el.textContent ?? '').trim());
+  const first = Number.parseInt(numbers[0]?.textContent ?? '', 10);
+  if (numbers.length === 0 || !numbers.every((n, i) => (n.textContent ?? '').trim() === String(first + i))) return undefined;
+  if ((gutter.textContent ?? '').replace(/\s+/g, '') !== numbers.map((n) => (n.textContent ?? '').trim()).join('')) return undefined;
+  const sameBlocks = (el: Element): boolean => {
+    const kids = Array.from(el.children);
+    return kids.length === numbers.length && kids.every((k) => k.localName === kids[0]!.localName && LINE_BLOCKS.has(k.localName));
+  };
+  const holder = sameBlocks(code) ? code : Array.from(code.querySelectorAll('*')).find(sameBlocks);
+  // A highlighter indents with no-break spaces, which a code block writes as spaces.
+  return holder && Array.from(holder.children).map((line) => (line.textContent ?? '').replace(/\u00a0/g, ' '));
+}
+
+const LINE_BLOCKS = new Set(['div', 'p', 'li']);
+
+/**
+ * The language SyntaxHighlighter's box names last among its classes ("syntaxhighlighter
+ * collapsed js"), as its "brush: js" did before its script ran.
+ */
+function highlighterBrush(box: Element | null): string | undefined {
+  const words = (box?.getAttribute('class') ?? '').trim().split(/\s+/);
+  const last = words.at(-1) ?? '';
+  return words.includes('syntaxhighlighter') && last !== 'syntaxhighlighter' && /^[\w+#.-]{1,30}$/.test(last) ? last.toLowerCase() : undefined;
+}
+
 /** Code that takes a table's place: its text inside the <pre> the table is in, else a <pre><code> of its own. */
-function codeInPlaceOf(table: Element, code: string): void {
+function codeInPlaceOf(table: Element, code: string, lang?: string): void {
   const doc = table.ownerDocument;
   if (table.parentElement?.closest('pre')) {
     table.replaceWith(doc.createTextNode(code));
     return;
   }
   const pre = doc.createElement('pre');
+  if (lang) pre.setAttribute('class', `language-${lang}`);
   const inner = doc.createElement('code');
   inner.textContent = code;
   pre.appendChild(inner);
