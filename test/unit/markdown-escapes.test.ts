@@ -57,6 +57,30 @@ describe('text in Markdown', () => {
   });
 });
 
+describe("a picture's alt text", () => {
+  const picture = (alt: string): string => markdownOf(`<p><img src="https://x.example/a.png" alt="${escapeHtml(alt)}"></p>`);
+
+  it('has no backslash where CommonMark needs none (an underscore in a word, a list marker inside a line) and one where a line starts', () => {
+    expect(picture('EPA_Visualisierung')).toBe('![EPA_Visualisierung](https://x.example/a.png)');
+    expect(picture('1. Mix the flour')).toBe('![1. Mix the flour](https://x.example/a.png)');
+    expect(picture('- and more\n  - across lines')).toBe('![- and more\n\\- across lines](https://x.example/a.png)');
+    expect(picture('a [b] *c* _d_')).toBe('![a \\[b\\] \\*c\\* \\_d\\_](https://x.example/a.png)');
+  });
+
+  it('renders as the page wrote it for any mix of Markdown\'s marks', () => {
+    const chars = fc.constantFrom(...'ab1 _*~<>&#;-+.)[]`\\!=/'.split(''));
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 1, maxLength: 16 }), (list) => {
+        const alt = list.join('').replace(/\s+/g, ' ').trim();
+        fc.pre(alt !== '');
+        const { document } = parseHTML(`<!doctype html><html><body>${marked.parse(picture(alt), { async: false, gfm: true })}</body></html>`);
+        expect(document.querySelector('img')?.getAttribute('alt')).toBe(alt);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('a heading', () => {
   it('keeps a run of "#" at its end, which CommonMark reads as closing marks', () => {
     expect(markdownOf('<h2>Issue ###</h2><h3>C# and F#</h3><h2>#</h2>')).toBe('## Issue \\###\n\n### C# and F#\n\n## \\#');

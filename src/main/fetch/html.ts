@@ -585,10 +585,7 @@ function convert(root: HTMLElement): string {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && holdsTag(node, LINK_BLOCKS),
       replacement: (content, node) => {
         const el = node as HTMLElement;
-        const href = (el.getAttribute('href') ?? '').replace(/([<>()])/g, '\\$1');
-        const dest = /\s/.test(href) ? `<${href}>` : href;
-        const title = (el.getAttribute('title') ?? '').replace(/(\n+\s*)+/g, '\n').replace(/"/g, '\\"');
-        const link = (text: string): string => `[${text}](${dest}${title ? ` "${title}"` : ''})`;
+        const link = (text: string): string => `[${text}]${destination(el.getAttribute('href') ?? '', el.getAttribute('title') ?? '')}`;
         const body = content.replace(/^\n+|\n+$/g, '');
         const lines = body.split('\n');
         // A line that holds a link or picture already cannot be one (links do not nest).
@@ -684,6 +681,19 @@ function convert(root: HTMLElement): string {
       filter: ['strong', 'b'],
       replacement: (content, node) => delimited(content, node, () => '**'),
     });
+    // A picture's alt text escaped as the article's words are (escapeText), each of its lines:
+    // turndown's own escapes made "EPA_Visualisierung" "EPA\_Visualisierung" and "1. Mix" "1\. Mix"
+    // where nothing could be a list, left "~a~", which GFM strikes out, and a list marker that
+    // starts a later line unescaped. Its line breaks stay one each, as turndown keeps them.
+    turndown.addRule('image', {
+      filter: 'img',
+      replacement: (_content, node) => {
+        const el = node as HTMLElement;
+        const src = el.getAttribute('src') ?? '';
+        const alt = (el.getAttribute('alt') ?? '').replace(/(\n+\s*)+/g, '\n').split('\n').map(escapeText).join('\n');
+        return src ? `![${alt}]${destination(src, el.getAttribute('title') ?? '')}` : '';
+      },
+    });
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
     turndown.addRule('emptyLink', {
@@ -694,6 +704,13 @@ function convert(root: HTMLElement): string {
   dataImagesAsAlt(root);
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
   return collapseBlankLines(lineStartEscapes(turndown.turndown(root)).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
+}
+
+/** A link's or picture's "(destination "title")" as turndown writes it: the address in <> when it holds a blank. */
+function destination(href: string, title: string): string {
+  const escaped = href.replace(/([<>()])/g, '\\$1');
+  const quoted = title.replace(/(\n+\s*)+/g, '\n').replace(/"/g, '\\"');
+  return `(${/\s/.test(escaped) ? `<${escaped}>` : escaped}${quoted ? ` "${quoted}"` : ''})`;
 }
 
 /**
