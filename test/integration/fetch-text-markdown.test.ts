@@ -75,7 +75,7 @@ describe('an article page fetched', () => {
   test('as Markdown: the countdown numbered as shown, the linked heading kept, no backslash inside a line', async () => {
     const md = await get('markdown');
     expect(md).toContain('\n\n3.  Old Mill, for its shelter from the west\n2)  Quay Town, for its fuel berth\n1.  Port Estuary, for its welcome\n\n');
-    expect(md).toContain('\n\n> The best harbour is the one you reach before the storm.\n> \n> Every skipper we met\n\n');
+    expect(md).toContain('\n\n> The best harbour is the one you reach before the storm.\n>\n> Every skipper we met\n\n');
     expect(md).toContain(`\n\n### [Port Estuary](https://charts.example/port-estuary)\n\n**1. Arrive** on the flood;`);
     expect(md).toMatch(/^\| Old Mill<br><br>\(north quay\) \| -2 +\|$/m);
   });

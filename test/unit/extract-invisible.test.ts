@@ -4,7 +4,7 @@
  * search.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch/html';
+import { extractArticle, markdownOf } from '../../src/main/fetch/html';
 
 const PAGE = `<!doctype html><html lang="de"><head><title>Donau&shy;dampf&shy;schiff</title></head><body><main><article><h1>Donau&shy;dampf&shy;schiff</h1>
 <p>Die Donau&shy;dampf&shy;schiff&shy;fahrts&shy;gesellschaft ist ein außer&shy;ordentlich langes Wort, das Zeitungen mit weichen Trennstrichen setzen, damit der Browser es trennen kann.</p>
@@ -26,5 +26,16 @@ describe('soft hyphens and word joiners', () => {
     expect(a.text).toContain('می\u200cخواهم');
     expect(a.text).toContain('ภาษาไทย\u200bไม่มี\u200bช่องว่าง');
     expect(a.html).toContain('Donau\u00addampf');
+  });
+});
+
+describe('a paragraph of nothing but zero-width characters', () => {
+  it('is no line of the Markdown, where it was a line that looked blank but was not, between blank lines', () => {
+    const md = markdownOf('<p>Thank you all.</p><p>&#8203;</p><p>&#8203;&#8204; &#8205;</p><p>See you soon.</p>');
+    expect(md).toBe('Thank you all.\n\nSee you soon.');
+  });
+
+  it('leaves a zero-width space between words as it is', () => {
+    expect(markdownOf('<p>ภาษาไทย&#8203;ไม่มี</p>')).toBe('ภาษาไทย\u200bไม่มี');
   });
 });

@@ -3,7 +3,7 @@
  * footer of the article as page chrome, so the quote lost who said it.
  */
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../../src/main/fetch/html';
+import { extractArticle, markdownOf } from '../../src/main/fetch/html';
 
 const FILL = 'The talk returned again and again to one idea about design, which the speaker credited to an early pioneer of the field.';
 const PAGE = `<!doctype html><html><head><title>Design</title></head><body><main><article><h1>Design</h1><p>${FILL}</p>
@@ -39,7 +39,7 @@ describe('a note or warning of documentation (an admonition)', () => {
     ],
   ])('is a quote led by its title in bold: %s', (_what, box, title) => {
     const a = extractArticle(page(box), 'https://docs.example/guide');
-    expect(a.markdown).toContain(`\n\n> **${title}**\n> \n> Back up the disk first.\n\n`);
+    expect(a.markdown).toContain(`\n\n> **${title}**\n>\n> Back up the disk first.\n\n`);
     expect(a.text).toContain(`\n\n> ${title}\n>\n> Back up the disk first.\n\n`);
   });
 
@@ -93,5 +93,12 @@ describe('a quotation (<blockquote>) in text', () => {
   it("leaves the page's own control characters out, so none can pass for a quote's mark", () => {
     const t = extractArticle(page('<p>Tide\u0002tables at the office.</p>'), url).text;
     expect(t).toContain('Tidetables at the office.');
+  });
+});
+
+describe('a quotation (<blockquote>) in Markdown', () => {
+  it('marks its blank lines ">" with no blank after, a quote inside it and a block of code in it too', () => {
+    expect(markdownOf('<blockquote><p>a</p><blockquote><p>b</p><p>c</p></blockquote><pre>x\n\ny</pre></blockquote>')).toBe('> a\n>\n> > b\n> >\n> > c\n>\n> ```\n> x\n>\n> y\n> ```');
+    expect(markdownOf('<ul><li><p>a</p><blockquote><p>q</p><p>r</p></blockquote></li></ul>')).toBe('-   a\n\n    > q\n    >\n    > r');
   });
 });

@@ -22,6 +22,13 @@ const OWN_RULES = new Map([
   ['list-like text with non-breaking spaces', '\u00a01. First  \n\u00a02. Second'],
   // An underscore inside a word is no emphasis in CommonMark: it needs no backslash.
   ['escaping _ inside em tags', '_test_italics_'],
+  // A quote's blank line is ">" alone, as text mode writes it: "> " left a blank at the line's end.
+  ['blockquote', '> This is a paragraph within a blockquote.\n>\n> This is another paragraph within a blockquote.'],
+  ['nested blockquotes', '> This is the first level of quoting.\n>\n> > This is a paragraph in a nested blockquote.\n>\n> Back to the first level.'],
+  [
+    'html in blockquote',
+    "> ## This is a header.\n>\n> 1.  This is the first list item.\n> 2.  This is the second list item.\n>\n> A code block:\n>\n> ```\n> return 1 < 2 ? shell_exec('echo $input | $markdown_script') : 0;\n> ```",
+  ],
   ['pre/code block with multiple new lines', '```\nMultiple new lines\n\n\nshould not be\n\n\nremoved\n```'],
 ]);
 

@@ -659,6 +659,12 @@ function convert(root: HTMLElement): string {
         return `${first && !/^1[.)]$/.test(orderedMarker(first)) ? '\n\n' : '\n'}${content}`;
       },
     });
+    // A quotation as turndown writes it, but its blank lines ">" alone, as text mode writes them:
+    // they were "> ", a blank at the end of each in the exported files.
+    turndown.addRule('blockquote', {
+      filter: 'blockquote',
+      replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '').split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n')}\n\n`,
+    });
     turndown.addRule('heading', {
       filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
       replacement: (content, node) => `\n\n${atxHeading(Number(node.nodeName.charAt(1)), content)}\n\n`,
@@ -804,12 +810,12 @@ const atxHeading = (level: number, content: string): string => `${'#'.repeat(lev
  * blank lines between a module's functions (as Python's style guide asks) were one. A fence
  * opens at a line's start (turndown escapes a ``` or ~~~ there in text) and closes at the
  * first line of at least as many of its characters. A line of only blanks (a list item's
- * indent under an image, a paragraph that held only a <br> or &nbsp;) is blank too, and a
+ * indent under an image, a paragraph that held only a <br>, &nbsp; or a zero-width space, as editors leave) is blank too, and a
  * paragraph's last line loses its trailing blanks (a <br> at its end): they left lines of
  * spaces, and spaces at line ends, in the exported files.
  */
 const collapseBlankLines = (md: string): string =>
-  md.replace(/^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|[ \t]*\n(?:[ \t\u00a0]*\n)+/gm, (m) => (/^[`~]/.test(m) ? m : '\n\n'));
+  md.replace(/^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|[ \t]*\n(?:[ \t\u00a0\u200b-\u200d]*\n)+/gm, (m) => (/^[`~]/.test(m) ? m : '\n\n'));
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 /** Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that Markdown itself reads there (a link's ")"). */
