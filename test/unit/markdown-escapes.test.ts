@@ -92,6 +92,11 @@ describe('a heading', () => {
     expect(rendered(markdownOf('<h4>1) Install</h4>'))).toEqual({ tags: ['h4'], text: '1) Install' });
   });
 
+  it('holding its words in a block (a <div> or <p> inside it) has them on its line, where it was an empty "##" over a paragraph', () => {
+    expect(markdownOf('<p>x</p><h2><div>Title in a div</div></h2><h3><p>Part one</p><p>and two</p></h3><p>after</p>')).toBe('x\n\n## Title in a div\n\n### Part one and two\n\nafter');
+    expect(rendered(markdownOf('<h2><div>Title in a div</div></h2>'))).toEqual({ tags: ['h2'], text: 'Title in a div' });
+  });
+
   it('made of the title is escaped as the article\'s text is', () => {
     const fill = '<p>This paragraph carries enough words for the page to read as an article about one element.</p>'.repeat(3);
     const md = extractArticle(`<!doctype html><html><head><title>The &lt;template&gt; element #</title></head><body><article>${fill}</article></body></html>`, 'https://docs.example/t').markdown;

@@ -665,9 +665,14 @@ function convert(root: HTMLElement): string {
       filter: 'blockquote',
       replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, '').split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n')}\n\n`,
     });
+    // A heading's words on its one line, blocks inside it too: a page's <h2><div>Title</div></h2>
+    // was an empty "##" over the title as a paragraph.
     turndown.addRule('heading', {
       filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
-      replacement: (content, node) => `\n\n${atxHeading(Number(node.nodeName.charAt(1)), content)}\n\n`,
+      replacement: (content, node) => {
+        const words = content.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '').replace(/[ \t]*\n+[ \t]*/g, ' ');
+        return words ? `\n\n${atxHeading(Number(node.nodeName.charAt(1)), words)}\n\n` : '\n\n';
+      },
     });
     // A line break in a heading: an ATX heading is one line, so the words after the break were
     // a paragraph under it ("## First line  " then "second line").
