@@ -39,3 +39,15 @@ describe('a paragraph of nothing but zero-width characters', () => {
     expect(markdownOf('<p>ภาษาไทย&#8203;ไม่มี</p>')).toBe('ภาษาไทย\u200bไม่มี');
   });
 });
+
+describe('a no-break space at the end of a line (a page\'s "&nbsp;" closing a paragraph or an item)', () => {
+  it('is no part of the Markdown, in a paragraph, a list item or a heading; a code block keeps its own', () => {
+    expect(markdownOf('<p>Ends here.&nbsp;</p><ul><li>one&nbsp;</li><li>two</li></ul><h2>Title&nbsp;&nbsp;</h2><pre>x\u00a0\ny</pre>')).toBe(
+      'Ends here.\n\n-   one\n-   two\n\n## Title\n\n```\nx\u00a0\ny\n```',
+    );
+  });
+
+  it('leaves one at the start of a line, where it keeps "1. First" from being a list, and a line break after one', () => {
+    expect(markdownOf('<p>&nbsp;1. First</p><p>a&nbsp;<br>b</p>')).toBe('\u00a01. First\n\na\u00a0  \nb');
+  });
+});
