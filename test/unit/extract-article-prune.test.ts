@@ -210,6 +210,12 @@ describe('the article pruning pass', () => {
     expect(a.markdown).toContain('The basin holds 10<sup>6</sup> m<sup>3</sup> at 10<sup>-3</sup> salinity, as H<sub>2</sub>O goes, say the surveys[\\[1\\]](https://news.example/estuary#fn1) of the pilots.');
   });
 
+  it('keeps an index or exponent of several parts parted by commas marked (x<sub>i,j</sub> was "xi,j")', () => {
+    const a = extractArticle(page('<p>The grid cell x<sub>i,j</sub> holds the depth, and the tensor T<sup>a,b</sup> its slope, as the survey of the pilots gives them.</p>'), 'https://news.example/estuary');
+    expect(a.markdown).toContain('x<sub>i,j</sub> holds the depth, and the tensor T<sup>a,b</sup> its slope');
+    expect(a.text).toContain('xi,j holds the depth, and the tensor T^a,b its slope');
+  });
+
   it('reads a note\u2019s raised number as "[1]" and an ordinal\u2019s raised suffix as part of it, not as exponents ("surveys^1", "the 21^st century")', () => {
     const a = extractArticle(
       page('<p>The 21<sup>st</sup> survey, the 2<sup>nd</sup> of its kind and the 3<sup>e</sup> in French, put the basin at 10<sup>6</sup> m<sup>3</sup>, say the pilots<sup class="footnote-ref"><a href="#fn1" id="fnref1">1</a></sup> and the harbour master<sup><a href="#fn2">b</a></sup>.</p>'),

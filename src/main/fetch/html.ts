@@ -955,10 +955,11 @@ function embedSource(node: Node): string | undefined {
 }
 
 /**
- * Whether a <sup> or <sub> holds an exponent or an index ("6", "-3", "n+1", "2"): short, and
- * only letters, digits and signs. A footnote marker ("[1]") or an icon reads well as it is.
+ * Whether a <sup> or <sub> holds an exponent or an index ("6", "-3", "n+1", "2", a matrix's
+ * "i,j"): short, and only letters, digits and signs, in parts parted by commas. A footnote
+ * marker ("[1]") or an icon reads well as it is.
  */
-const isScript = (text: string): boolean => /^[\p{L}\p{N}+\-−=()′″*]{1,8}$/u.test(text.trim());
+const isScript = (text: string): boolean => /^(?=.{1,12}$)[\p{L}\p{N}+\-−=()′″*]{1,8}(?:,[\p{L}\p{N}+\-−=()′″*]{1,8})*$/u.test(text.trim());
 
 /** What supMark reads of a <sup> (linkedom's). */
 interface SupNode {
