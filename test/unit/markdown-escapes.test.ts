@@ -37,6 +37,14 @@ describe('text in Markdown', () => {
     expect(rendered(paragraph('Call get_user_name or __init__, not _private'))).toEqual({ tags: ['p'], text: 'Call get_user_name or __init__, not _private' });
   });
 
+  it('leaves an editor\'s brackets inside a line as they are, and escapes those a link, a note or a line\'s start could read', () => {
+    expect(paragraph('"We get our shot [again]," he said of it [the title].')).toBe('"We get our shot [again]," he said of it [the title].');
+    expect(paragraph('a [b](c) d [e]: f [^1] g [h][i] [j]')).toBe('a \\[b\\](c) d \\[e\\]: f \\[^1\\] g \\[h\\]\\[i\\] \\[j\\]');
+    expect(paragraph('[1] Alarm fatigue, a [x] y')).toBe('\\[1\\] Alarm fatigue, a [x] y');
+    expect(markdownOf('<ul><li>  [x] done</li></ul>')).toBe('-   \\[x\\] done');
+    expect(rendered(paragraph('"We get our shot [again]," he said.'))).toEqual({ tags: ['p'], text: '"We get our shot [again]," he said.' });
+  });
+
   it('leaves a tilde that cannot close a strikethrough, and an ampersand that makes no reference, as they are', () => {
     expect(paragraph('~5 min in ~/src, R&D; AT&T')).toBe('~5 min in ~/src, R&D; AT&T');
   });
@@ -64,7 +72,7 @@ describe("a picture's alt text", () => {
     expect(picture('EPA_Visualisierung')).toBe('![EPA_Visualisierung](https://x.example/a.png)');
     expect(picture('1. Mix the flour')).toBe('![1. Mix the flour](https://x.example/a.png)');
     expect(picture('- and more\n  - across lines')).toBe('![- and more\n\\- across lines](https://x.example/a.png)');
-    expect(picture('a [b] *c* _d_')).toBe('![a \\[b\\] \\*c\\* \\_d\\_](https://x.example/a.png)');
+    expect(picture('a [b] *c* _d_')).toBe('![a [b] \\*c\\* \\_d\\_](https://x.example/a.png)');
   });
 
   it('renders as the page wrote it for any mix of Markdown\'s marks', () => {
