@@ -77,6 +77,16 @@ test('a filter whose matches are still being read says so, with how many are lis
   const scroll = (await page.getByTestId('target-scroll').boundingBox())!;
   const shown = (await page.getByTestId('filter-reading').boundingBox())!;
   expect(shown.y + shown.height).toBeLessThanOrEqual(scroll.y + scroll.height + 1);
+  // A key that moves the selection down a screen does not leave the row under the note.
+  await page.getByTestId('target-grid').focus();
+  await page.keyboard.press('Home');
+  await expect.poll(() => page.locator('[data-testid="target-row"][aria-selected="true"]').getAttribute('data-idx')).toBe(String(TOTAL - UNFINISHED));
+  await page.keyboard.press('PageDown');
+  const selected = page.locator('[data-testid="target-row"][aria-selected="true"]');
+  await expect.poll(async () => Number(await selected.getAttribute('data-idx'))).toBeGreaterThan(TOTAL - UNFINISHED + 1);
+  const selectedBox = (await selected.boundingBox())!;
+  const noteBox = (await page.getByTestId('filter-reading').boundingBox())!;
+  expect(selectedBox.y + selectedBox.height).toBeLessThanOrEqual(noteBox.y + 1);
   await page.screenshot({ path: screenshotPath('ui-filter-reading-some') });
 
   // Every row read: nothing is still to come, and the note goes.

@@ -47,11 +47,14 @@ export function TargetTable(): React.JSX.Element {
   const urlHeadRef = useRef<HTMLSpanElement>(null);
   const probeRef = useRef<HTMLSpanElement>(null);
   const urlFit = useColumnFit(urlHeadRef, probeRef);
+  // The note on the matches still being read sits over the foot of the rows: a key's scroll stops above it.
+  const [readingRef, readingHeight] = useHeight();
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
+    scrollPaddingEnd: readingHeight,
   });
 
   const posOf = useCallback((idx: number | null): number | null => (idx === null ? null : shown ? (shownPositions(shown).get(idx) ?? null) : idx), [shown]);
@@ -68,7 +71,7 @@ export function TargetTable(): React.JSX.Element {
   );
 
   const onKeyDown = (e: React.KeyboardEvent): void => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+    const page = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) - readingHeight) / ROW_HEIGHT) - 1);
     switch (e.key) {
       case 'ArrowDown':
         move(1);
@@ -153,7 +156,7 @@ export function TargetTable(): React.JSX.Element {
           {/* Not while the rows it matches are still to come. */}
           {loaded && filtering && matching === 0 && <p className="muted pad">No target matches this filter.</p>}
           {loaded && shown && matching > shown.length && (
-            <p className="muted pad filter-reading" data-testid="filter-reading">
+            <p className="muted pad filter-reading" ref={readingRef} data-testid="filter-reading">
               {readingMatchesText(shown.length, matching)}
             </p>
           )}
@@ -172,6 +175,22 @@ function fitUrl(url: string, fit: ColumnFit | null): string {
   // Read once: shortUrl(url, n) is this cut in the middle, and parsing the URL at each step of the search cost it again.
   const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
   return fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? cutMiddle(bare, URL_CHARS);
+}
+
+/** An element's height, again whenever it changes (a narrower window wraps its text); 0 while it is not there. */
+function useHeight(): [(el: HTMLElement | null) => void, number] {
+  const [height, setHeight] = useState(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((el: HTMLElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!el) return setHeight(0);
+    const measure = (): void => setHeight(el.offsetHeight);
+    measure();
+    observer.current = new ResizeObserver(measure);
+    observer.current.observe(el);
+  }, []);
+  return [ref, height];
 }
 
 /**
