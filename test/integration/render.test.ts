@@ -296,6 +296,14 @@ describe('a page whose script sends the reader where the browser cannot go', () 
     await expect(fetchPage(to(`${sites.forbidden.origin.replace(/^http:/, 'https:')}/tls`), 'always')).rejects.toMatchObject({ status: 403, reason: 'blocked' });
     expect(sites.forbidden.connections).toBe(before);
   });
+  it('to an empty page (about:blank) says the page left itself for an empty one, not ok and empty', async () => {
+    // Before: ok, content '' and marked thin, as if the page were short.
+    const err = await fetchPage(to('about:blank'), 'always').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect(err).toMatchObject({ reason: 'needs_js' });
+    expect((err as FetchError).message).toMatch(/empty page \(about:blank\)/);
+    expect((err as FetchError).hint).toMatch(/open it in a browser/);
+  });
 });
 
 describe('a page whose server sends the browser elsewhere than it sent the static fetch', () => {

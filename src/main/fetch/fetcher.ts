@@ -197,6 +197,20 @@ function renderedStatusError(status: number, url: string, finalUrl: string): Fet
   );
 }
 
+/**
+ * A rendered page whose script sent the browser to an empty document (location.href =
+ * 'about:blank', as a script that turns automated browsers away or fails does): it came back
+ * ok with no content and marked thin, as if the page were short. Its scripts left nothing to
+ * read, SPEC §5.9's needs_js for a rendered page; its HTML as the server sends it may hold the text.
+ */
+const leftForBlank = (): FetchError =>
+  new FetchError(
+    422,
+    'needs JavaScript: the page\'s script sent the browser to an empty page (about:blank), so nothing of the page was left to read',
+    'Some pages do this to turn automated browsers away: open it in a browser to see what it shows, or read its HTML as the server sends it with render=never.',
+    'needs_js',
+  );
+
 /** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
 export function createFetcher(initial: Partial<FetchSettings> = {}, deps: FetcherDeps = {}): Fetcher {
   let settings: FetchSettings = { ...defaultFetchSettings(), ...initial };
@@ -239,6 +253,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         if (r.unreachable) {
           throw new FetchError(502, 'the rendered page went (by a redirect or a script) to a site that did not answer', 'The page sends the reader to a host that does not resolve or answer; open it in a browser to see where it goes.', 'unreachable');
         }
+        if (/^about:/i.test(r.finalUrl)) throw leftForBlank();
         if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
         return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}) };
       } finally {
