@@ -435,6 +435,31 @@ describe('a page that never yields', () => {
   });
 });
 
+describe('a page whose DOM takes long to read', () => {
+  // slow-read.html's read takes ?ms= by its own making, whatever the machine's speed: 4 s is
+  // twice the 2 s that were left past the budget, and the page answers PROBE throughout.
+  it('is read when its budget ran out, though reading takes longer than what was left, not failed as a page that "did not yield"', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });
+    try {
+      const r = await fetchOn(f, 'slow-read.html?ms=4000');
+      expect(r.meta).toMatchObject({ rendered: true, render_partial: true });
+      expect(r.content).toContain("The card's words come from a web component");
+    } finally {
+      await f.close();
+    }
+  });
+  it('is let go of when reading takes longer than the allowance: a page cannot hold the browser by its read', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 }, { renderer: (env) => new ChromiumRenderer(env, { readMs: 1_000 }) });
+    try {
+      await expect(fetchOn(f, 'slow-read.html?ms=4000')).rejects.toMatchObject({ status: 504, code: 'timeout' });
+      const next = await fetchOn(f, 'inline.html');
+      expect(hasArticle(next.content)).toBe(true);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
 describe('a page that crashes its tab', () => {
   it('fails as a crash, while loading or after, not as a page that "did not yield", and the next target renders', async () => {
     // A budget well past the ~10 s a tab takes to run out of memory here: the crash ends the render, not the budget.

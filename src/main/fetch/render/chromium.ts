@@ -51,8 +51,8 @@ export function chromiumArgs(proxyServer: string): string[] {
 // How long a browser with nothing to do stays up: a list renders page after page, so the
 // 0.5–1 s start-up is paid once per run, and an idle app does not hold ~150 MB for nothing.
 const IDLE_CLOSE_MS = 30_000;
-// Past the budget, a page gets this long to hand over its DOM; a renderer stuck in a busy
-// loop never does, and the target ends as a 504 this long after its budget.
+// Past the budget, a page gets this long to answer before its DOM is read (READ_MS); a
+// renderer stuck in a busy loop never does, and the target ends as a 504 this long after its budget.
 const GRACE_MS = 2_000;
 // Closing a context whose renderer is stuck; longer and the browser is killed and restarted.
 const CLOSE_MS = 3_000;
@@ -83,7 +83,8 @@ export class ChromiumRenderer implements Renderer {
 
   constructor(
     private readonly env: RendererEnv,
-    private readonly opts: { idleCloseMs?: number; launchMs?: number } = {},
+    /** `readMs`: how long reading a page that answered may take (READ_MS). */
+    private readonly opts: { idleCloseMs?: number; launchMs?: number; readMs?: number } = {},
   ) {}
 
   async browser(): Promise<BrowserInfo> {
@@ -177,7 +178,7 @@ export class ChromiumRenderer implements Renderer {
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
       });
-      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost);
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost, this.opts.readMs);
       // A page closed under the settle loop reads as one that went away or never answered.
       if (!browser.isConnected()) throw browserQuit();
       if (out === 'stuck') {

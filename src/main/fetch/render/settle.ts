@@ -340,17 +340,36 @@ export const movingPage = (): FetchError =>
   new FetchError(502, 'rendering failed: the page kept moving to another page as it was read', 'It reloads or redirects itself over and over; open it in a browser to see where it goes, or try render=never.', 'unreachable');
 
 /**
- * Reads the page (`read`: SERIALIZE, at most ms) once it has settled or its budget ran out,
- * by `readBy`. A document that went away as it was read (a page that reloads itself every
+ * How long reading a page that has just answered may take (SERIALIZE): as long as its DOM's
+ * size needs, not what is left of the budget. A 10 MB DOM took 3.8–6.3 s to read on a loaded
+ * 2-core machine, and with the 2 s left past the budget it failed as a page that "did not
+ * yield" though it had answered PROBE in 20 ms; 100 MB took 33 s. A page that holds the read
+ * (a script that runs as its DOM is laid out for reading) is let go of this long after.
+ */
+export const READ_MS = 30_000;
+
+/**
+ * Reads the page (`read`: SERIALIZE, at most ms) once it has settled or its budget ran out.
+ * The page is asked first whether it answers, by `readBy`: a main thread stuck in the page's
+ * own loop never does, and is not waited on for `readMs`. A document that went away as it was read (a page that reloads itself every
  * moment, a script that moves it on as the budget ends) is no page that "did not yield within
  * the render budget", as it read before (or, in the app, an app shell that "stayed empty"):
  * the document it went to is read once it has loaded and shows text (its scripts may draw it
  * a moment after), up to REREADS documents. `reread`: the html is of a document not watched
  * settle.
  */
-export async function readPage(page: SettlingPage, read: (ms: number) => Promise<string | 'gone' | undefined>, readBy: number): Promise<{ html: string | 'gone' | undefined; reread: boolean }> {
+export async function readPage(
+  page: SettlingPage,
+  read: (ms: number) => Promise<string | 'gone' | undefined>,
+  readBy: number,
+  readMs = READ_MS,
+): Promise<{ html: string | 'gone' | undefined; reread: boolean }> {
   const left = (): number => Math.max(0, readBy - Date.now());
-  let html = await read(left());
+  const readAnswering = async (): Promise<string | 'gone' | undefined> => {
+    const st = await page.probe(left());
+    return st === undefined || st === 'gone' ? st : read(readMs);
+  };
+  let html = await readAnswering();
   let reread = false;
   for (let i = 0; html === 'gone' && i < REREADS && !page.ended(); i++) {
     reread = true;
@@ -361,7 +380,7 @@ export async function readPage(page: SettlingPage, read: (ms: number) => Promise
       if (st === 'gone') await page.nextDocument(left());
       else await sleep(TICK_MS);
     }
-    html = await read(left());
+    html = await readAnswering();
   }
   return { html, reread };
 }
@@ -409,6 +428,7 @@ export async function settle(
   graceMs: number,
   refusedHost: (host: string) => boolean,
   failedHost: () => string | undefined,
+  readMs = READ_MS,
 ): Promise<Rendered | 'stuck'> {
   const deadline = Date.now() + budgetMs;
   const net = new NetActivity(budgetMs);
@@ -485,7 +505,7 @@ export async function settle(
       settled = out === 'settled';
     }
     const read = (ms: number): Promise<string | 'gone' | undefined> => bounded((page.evaluate(SERIALIZE) as Promise<string>).catch(() => 'gone' as const), ms);
-    const { html, reread } = await readPage(settling, read, Math.max(deadline, Date.now()) + graceMs);
+    const { html, reread } = await readPage(settling, read, Math.max(deadline, Date.now()) + graceMs, readMs);
     signal.throwIfAborted();
     if (crashed) throw pageCrashed();
     const errorPage = /^chrome-error:/.test(page.url());
