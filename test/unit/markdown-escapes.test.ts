@@ -45,6 +45,21 @@ describe('text in Markdown', () => {
     expect(rendered(paragraph('"We get our shot [again]," he said.'))).toEqual({ tags: ['p'], text: '"We get our shot [again]," he said.' });
   });
 
+  it('leaves a "*" or "_" between blanks inside a line as it is, which CommonMark never reads as emphasis', () => {
+    expect(paragraph('5 * 3 = 15, snake _ case, a ** b __ c')).toBe('5 * 3 = 15, snake _ case, a ** b __ c');
+    expect(rendered(paragraph('5 * 3 = 15, snake _ case'))).toEqual({ tags: ['p'], text: '5 * 3 = 15, snake _ case' });
+  });
+
+  it('escapes a "*" or "_" that a word touches, or that starts a line or a text whose neighbour it cannot see', () => {
+    expect(paragraph('a *b* _c_ d* e_')).toBe('a \\*b\\* \\_c\\_ d\\* e\\_');
+    expect(paragraph('* a, b _')).toBe('\\* a, b \\_');
+    expect(paragraph('_ a')).toBe('\\_ a');
+    expect(markdownOf('<p>a<br>* b</p><ul><li>* c</li></ul>')).toBe('a  \n\\* b\n\n-   \\* c');
+    // The texts end and start by a "*": what touches it (an emphasis's "_") is in another node.
+    expect(markdownOf('<p>5 *<em>x</em> * 3</p>')).toBe('5 \\*_x_ \\* 3');
+    expect(rendered(markdownOf('<p>5 *<em>x</em> * 3</p>'))).toEqual({ tags: ['p', 'em'], text: '5 *x * 3' });
+  });
+
   it('leaves a tilde that cannot close a strikethrough, and an ampersand that makes no reference, as they are', () => {
     expect(paragraph('~5 min in ~/src, R&D; AT&T')).toBe('~5 min in ~/src, R&D; AT&T');
   });

@@ -22,6 +22,14 @@ const OWN_RULES = new Map([
   ['list-like text with non-breaking spaces', '\u00a01. First  \n\u00a02. Second'],
   // An underscore inside a word is no emphasis in CommonMark: it needs no backslash.
   ['escaping _ inside em tags', '_test_italics_'],
+  // A "*" or "_" with a blank on each side inside a line can neither open nor close emphasis
+  // (CommonMark's flanking rules): it needs no backslash. One at a line's start still has one,
+  // so "* * *" stays text, not a break.
+  ['escaping *', 'You can use * for multiplication'],
+  ['escaping multiple asterisks', '\\* * ** It aims to be\\*'],
+  ['escaping hr markdown with *', '\\* * \\*'],
+  ['escaping hr markdown with _', '\\_ _ \\_'],
+  ['escaping hr markdown with more than 3 characters', '\\* * * * \\*'],
   // A quote's blank line is ">" alone, as text mode writes it: "> " left a blank at the line's end.
   ['blockquote', '> This is a paragraph within a blockquote.\n>\n> This is another paragraph within a blockquote.'],
   ['nested blockquotes', '> This is the first level of quoting.\n>\n> > This is a paragraph in a nested blockquote.\n>\n> Back to the first level.'],

@@ -767,8 +767,8 @@ function escapeText(text: string): string {
   const start = text.search(/\S/);
   const plain = (c: string, at: number): boolean => (c === '[' ? closingBracket(text, at, start) >= 0 : c === ']' && openingBracket(text, at, start) >= 0);
   return text
-    .replace(/[\\*`[\]]/g, (c: string, at: number) => (plain(c, at) ? c : `\\${c}`))
-    .replace(/_+/g, (run, at: number, s: string) => (WORD_CHAR.test(s[at - 1] ?? '') && WORD_CHAR.test(s[at + run.length] ?? '') ? run : run.replace(/_/g, '\\_')))
+    .replace(/[\\`[\]]/g, (c: string, at: number) => (plain(c, at) ? c : `\\${c}`))
+    .replace(/\*+|_+/g, (run, at: number, s: string) => (emphasizesNothing(s, at, run) ? run : run.replace(/[*_]/g, '\\$&')))
     .replace(/(?<=[^\s~])~+/g, (run) => run.replace(/~/g, '\\~'))
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
     .replace(/&#?[A-Za-z0-9]+;/g, (ref) => (decodeEntities(ref) === ref ? ref : `\\${ref}`))
@@ -780,6 +780,24 @@ function escapeText(text: string): string {
     .replace(/^~~~/, `${LINE_START_ESCAPE}\\~~~`)
     .replace(/^>/, `${LINE_START_ESCAPE}\\>`)
     .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, `${LINE_START_ESCAPE}$1\\$2`);
+}
+
+/** A blank CommonMark counts as whitespace beside a delimiter run: Unicode's spaces and a tab; a line's end is left out. */
+const BLANK = /[\t\p{Zs}]/u;
+
+/**
+ * Whether a run of "*" or "_" at `at` in `s` is no emphasis's delimiter, whatever comes
+ * before or after the text: an underscore inside a word (snake_case), and a run with a blank
+ * on each side ("5 * 3", "snake _ case"), which CommonMark's flanking rules let neither open
+ * nor close. The latter only after a word's character and one blank in the same text: a run
+ * at a line's start is a list's marker or a break ("* * *"), and a text's start or end may
+ * touch the next text's letters or marks ("5 *" before an <em>'s "_x_").
+ */
+function emphasizesNothing(s: string, at: number, run: string): boolean {
+  const before = s[at - 1] ?? '';
+  const after = s[at + run.length] ?? '';
+  if (run.startsWith('_') && WORD_CHAR.test(before) && WORD_CHAR.test(after)) return true;
+  return BLANK.test(before) && BLANK.test(after) && /\S/.test(s[at - 2] ?? ' ');
 }
 
 /**
