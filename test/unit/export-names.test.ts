@@ -119,6 +119,18 @@ describe('safeFileName', () => {
     expect(long).toBe(`${'x'.repeat(113)} (2).md`);
   });
 
+  it("drops zero-width characters a visible title hides, keeping the joiners Persian, Indic scripts and emoji are written with", () => {
+    const taken = new Set<string>();
+    // A word cut by a zero-width space or word joiner looks whole, and a file manager shows it whole too.
+    expect(safeFileName('zero\u200bwidth re\u2060port\u200b', taken, 'md')).toBe('zerowidth report.md');
+    // Joiners between Latin letters change nothing a reader sees.
+    expect(safeFileName('pay\u200dpal in\u200cvoice', taken, 'md')).toBe('paypal invoice.md');
+    // Between letters of a script that joins, they are spelling: "می‌خواهم" (I want), a family emoji.
+    expect(safeFileName('می\u200cخواهم', taken, 'md')).toBe('می\u200cخواهم.md');
+    expect(safeFileName('👨\u200d👩\u200d👧 trip', taken, 'md')).toBe('👨\u200d👩\u200d👧 trip.md');
+    expect(safeFileName('क्\u200dष', taken, 'md')).toBe('क्\u200dष.md');
+  });
+
   it('names a URL by its host and path', () => {
     expect(safeFileName('https://www.example.org/a/b/c.pdf?x=1', new Set(), 'txt')).toBe('example.org a b c.pdf x=1.txt');
   });

@@ -27,6 +27,13 @@ const BAD_CHARS =
   // eslint-disable-next-line no-control-regex -- matching control bytes is the point
   /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 
+// Zero-width characters a title shows nothing of: "zero\u200bwidth" was named
+// "zero\u200bwidth.md", a name that looks like "zerowidth.md" and is another. Space, word
+// joiner and invisible operators always go; a joiner or non-joiner (U+200C/D) only beside an
+// ASCII character or an end: between two others it is spelling (Persian "می\u200cخواهم", an
+// Indic conjunct, a family emoji 👨\u200d👩\u200d👧).
+const ZERO_WIDTH = /[\u200b\u2060-\u2064]|(?<![\u0080-\u{10ffff}])[\u200c\u200d]|[\u200c\u200d](?![\u0080-\u{10ffff}])/gu;
+
 /** The form under which two names collide on a case- and normalisation-insensitive file system (APFS, NTFS). */
 export function fileNameKey(name: string): string {
   // toUpperCase first so that "ß" and "SS" collide as well: over-cautious is harmless here.
@@ -75,7 +82,7 @@ function fromUrl(s: string): string {
 
 function cleanStem(raw: string): string {
   let s = raw.slice(0, 4096).normalize('NFC');
-  s = s.replace(BAD_CHARS, '_').replace(/\s+/gu, ' ').replace(/_{2,}/g, '_');
+  s = s.replace(ZERO_WIDTH, '').replace(BAD_CHARS, '_').replace(/\s+/gu, ' ').replace(/_{2,}/g, '_');
   // Leading dots hide a file on macOS/Linux (and ".." is the parent); a leading dash makes a
   // command given the folder's files (`grep -l tide *`) read "-v.md" as its option; Windows
   // drops trailing dots and spaces, so "a." and "a" would collide there.
