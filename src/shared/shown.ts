@@ -47,6 +47,17 @@ export const cutTitle = (title: string): string => cutText(title, MAX_SHOWN_TITL
 /** A page's title as the app shows it: cut, and without bidi controls that turned its words around. */
 export const shownTitle = (title: string): string => withoutBidiControls(cutTitle(title));
 
+/**
+ * Past this many characters any other meta value is shown cut: a page's author meta tag of
+ * 2 MB on one line was laid out whole in the pane's Meta row, as a 2 MB title was. 8 KiB is
+ * the longest URL Sift takes (types.ts), so a final URL or an archived copy's shows whole;
+ * Copy and the exports keep every value whole.
+ */
+export const MAX_SHOWN_META = 8 * 1024;
+
+/** A meta value as the pane shows it: cut past MAX_SHOWN_META, without bidi controls (an author's override turned it around as a title's did). */
+export const shownMetaText = (s: string): string => withoutBidiControls(cutText(s, MAX_SHOWN_META));
+
 /** Where a line's match starts (a UTF-16 index), when known. */
 type MatchOf = (line: number, text: string) => number | undefined;
 

@@ -2,7 +2,7 @@ import { isJsonObject } from '../../../shared/json';
 import { warningLabel } from '../../../shared/reasons';
 import { formatBytes, metaValue } from './format';
 import { counted } from '../../../shared/count';
-import { shownTitle } from '../../../shared/shown';
+import { shownMetaText, shownTitle } from '../../../shared/shown';
 
 // The fields people look for first; the rest follow in the order main sent them.
 const FIRST = ['title', 'url', 'final_url', 'status', 'content_type', 'bytes', 'pages_total', 'pages_returned', 'pages_no_text', 'pages_failed', 'pages_missing', 'matches', 'match_pages', 'passages', 'passage_pages', 'recovered', 'fetched_ms'];
@@ -115,8 +115,10 @@ export function pdfReadingText(v: Record<string, unknown>): string {
   return parts.length ? parts.join('; ') : 'as laid out: one column, nothing joined or left out';
 }
 
-/** A field's value as people read it: sizes in KB, times in ms or s, yes and no, warnings by their labels. */
-export function metaFieldValue(key: string, v: unknown): string {
+/** A field's value as people read it: sizes in KB, times in ms or s, yes and no, warnings by their labels; cut where too long to lay out. */
+export const metaFieldValue = (key: string, v: unknown): string => shownMetaText(fieldText(key, v));
+
+function fieldText(key: string, v: unknown): string {
   if (key === 'pdf' && isJsonObject(v)) return pdfReadingText(v);
   if (key === 'json_wrapper' && typeof v === 'string') return JSON_WRAPPERS[v] ?? v;
   if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
