@@ -68,7 +68,7 @@ const laidOutInOrder = (selector: string): Promise<boolean> =>
     });
   });
 
-test('an author of 2 MB on one line is shown in Meta as its first 8 KiB and "…", the pane as wide as before', async () => {
+test('an author of 2 MB on one line is shown in Meta as its first 2,000 characters and "…", the pane as wide as before', async () => {
   await openRow(0);
   expect(await metaShown('byline')).toBe(`${HUGE.slice(0, MAX_SHOWN_META)}…`);
   const pane = await page.getByTestId('result-pane').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
