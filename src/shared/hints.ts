@@ -57,6 +57,41 @@ export const BROWSER_SETTING: Readonly<Record<Surface, string>> = {
   app: '"Browser for the command line" in Settings',
 };
 
+/** One wording per surface, made from what differs between them. */
+const perSurface = (say: (s: Surface) => string): Readonly<Record<Surface, string>> => ({ cli: say('cli'), app: say('app') });
+
+/**
+ * How to read a page without running its JavaScript, for what rendering could not do: the
+ * command line's flag; the app's setting, as NO_BROWSER_HINT names it. A list line's
+ * render=never is neither surface's place to act.
+ */
+const RENDER_NEVER: Readonly<Record<Surface, string>> = {
+  cli: '(--render never)',
+  app: '(set “Run a page’s JavaScript” in Settings to never)',
+};
+
+/** What to do when rendering failed, by how it failed; each ends in how to read the page without it. */
+export const RENDER_HINT = {
+  busy: perSurface((s) => `The page keeps the browser busy; read it without running it ${RENDER_NEVER[s]}, or raise "Time a page may run" in ${s === 'cli' ? 'the app’s ' : ''}Settings.`),
+  unloaded: perSurface((s) => `The browser could not load the page; read it without running it ${RENDER_NEVER[s]}.`),
+  download: perSurface((s) => `Read its HTML as the server sends it, without running it ${RENDER_NEVER[s]}.`),
+  reloads: perSurface((s) => `It reloads or redirects itself over and over; open it in a browser to see where it goes, or read it without running it ${RENDER_NEVER[s]}.`),
+  wentOn: perSurface(
+    (s) => `The page itself loads, but its script or a redirect sends the browser on to one that fails; open it in a browser to see where it goes, or read it as the server sends it ${RENDER_NEVER[s]}.`,
+  ),
+  /** After why the page's process ended, which varies. */
+  crashed: perSurface((s) => `try again, or read it without running it ${RENDER_NEVER[s]}.`),
+} as const;
+
+/**
+ * What the raw mode still returns of a document too big or too deep to read as an article:
+ * the command line's flag; the app's Extract select, where raw reads "the document as served".
+ */
+export const RAW_STILL: Readonly<Record<Surface, string>> = {
+  cli: '--mode raw still returns it as it is',
+  app: 'choosing “raw” under Extract still returns it as it is',
+};
+
 /** The surface a caller's name stands for (SPEC §7: cli or cli/batch, desktop or desktop/batch). */
 export const surfaceOf = (caller: string): Surface => (caller.split('/')[0] === 'cli' ? 'cli' : 'app');
 
@@ -81,6 +116,17 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
   },
   // After NO_BROWSER_HINT, whose older words hold the app's.
   { words: BROWSER_SETTING, older: [] },
+  // Each renderer hint named a list line's option (render=never) on both surfaces before s25.
+  { words: RENDER_HINT.busy, older: ['The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.'] },
+  { words: RENDER_HINT.unloaded, older: ['The browser could not load the page; try render=never.'] },
+  { words: RENDER_HINT.download, older: ['Read its HTML as the server sends it, without running it: render=never.'] },
+  { words: RENDER_HINT.reloads, older: ['It reloads or redirects itself over and over; open it in a browser to see where it goes, or try render=never.'] },
+  {
+    words: RENDER_HINT.wentOn,
+    older: ['The page itself loads, but its script or a redirect sends the browser on to one that fails; open it in a browser to see where it goes, or read it as the server sends it with render=never.'],
+  },
+  { words: RENDER_HINT.crashed, older: ['try again, or render=never.'] },
+  { words: RAW_STILL, older: ['mode=raw still returns it as it is'] },
 ];
 
 /** Every wording kept per surface, for the test that no surface's words name the other's places. */

@@ -125,6 +125,36 @@ describe('no browser to render with', () => {
   }, 60_000);
 });
 
+describe('a page rendering could not read says how to read it without running it where it is read', () => {
+  test("the app's job names its setting, sift's job and sift status name --render never; neither names a list line's render=never", async () => {
+    const { dir, db, env } = home();
+    // Sent as a file to download: a browser saves it instead of showing it, so rendering fails at once.
+    const attached = await startSite({
+      '/attached': (_q, r) => void r.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-disposition': 'attachment; filename="page.html"' }).end('<title>x</title><p>hello</p>'),
+    });
+    try {
+      const s = app(dir, db);
+      const targets = [{ url: `${attached.base}/attached`, options: { render: 'always' as const } }];
+      const mine = s.runner.submit({ name: 'desktop' }, 'desktop', targets);
+      const theirs = s.runner.submit({ name: 'cli' }, 'cli', targets);
+      await ended(s, mine.id);
+      await ended(s, theirs.id);
+      const [appRow] = s.store.targetRows(mine.id);
+      const [cliRow] = s.store.targetRows(theirs.id);
+      expect(appRow).toMatchObject({ status: 'failed', reason: 'unsupported', hint: expect.stringMatching(/set “Run a page’s JavaScript” in Settings to never/) });
+      expect(appRow!.hint).not.toMatch(CLI_ONLY);
+      expect(cliRow).toMatchObject({ status: 'failed', reason: 'unsupported', hint: expect.stringMatching(/\(--render never\)/) });
+      expect(cliRow!.hint).not.toMatch(APP_ONLY);
+      expect(rowFailure(cliRow!, 'app').hint).toBe(appRow!.hint);
+      const status = await runSift(['status', mine.id, '--json', '--db', db], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(jsonLines(status.stdout)[1]).toMatchObject({ hint: cliRow!.hint });
+    } finally {
+      await attached.close();
+    }
+  }, 120_000);
+});
+
 describe('an exported file says what to do in the words of the surface that wrote it', () => {
   test("the app's export of a job sift ran names Settings; sift export of a job the app ran names the flags", async () => {
     const { dir, db, env } = home();

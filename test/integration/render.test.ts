@@ -277,7 +277,7 @@ describe('a page whose script moves it on after it loaded', () => {
     // copy", of a URL that answers 200 and whose own page loads.
     expect(err).toMatchObject({ status: 404, reason: 'upstream', message: 'the rendered page went (by a redirect or a script) to a page that answered HTTP 404 Not Found' });
     expect((err as FetchError).hint).not.toMatch(/gone|recover/);
-    expect((err as FetchError).hint).toMatch(/render=never/);
+    expect((err as FetchError).hint).toMatch(/\(--render never\)/);
   });
 });
 
@@ -543,7 +543,7 @@ describe('isolation', () => {
   it('says a page the server sends as a download is one, which a browser saves instead of showing', async () => {
     const err = await fetchPage('attachment.html', 'always').catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 415, reason: 'unsupported', message: 'rendering failed: the server sends the page as a file to download (Content-Disposition: attachment), which a browser saves instead of showing' });
-    expect((err as FetchError).hint).toMatch(/render=never/);
+    expect((err as FetchError).hint).toMatch(/\(--render never\)/);
   });
   it('leaves no cookie, storage, IndexedDB or cache from one target to the next', async () => {
     const cachedBefore = sites.allowed.hits.filter((h) => h === '/cached.js').length;

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { SURFACE_WORDS } from '../../src/shared/hints';
+import { hintOn, SURFACE_WORDS } from '../../src/shared/hints';
 
 /** What only the command line can act on: a flag, a sift command, an environment variable. */
 const CLI_ONLY = /(?<![\w-])--[a-z][a-z-]+|\bsift (?:fetch|extract|parse|batch|jobs|status|cancel|export|search)\b|\bSIFT_[A-Z]{3,}/;
@@ -17,6 +17,12 @@ const CLI_ONLY = /(?<![\w-])--[a-z][a-z-]+|\bsift (?:fetch|extract|parse|batch|j
  * user to the app's Settings for what has no flag, said as the app's.
  */
 const APP_ONLY = /\b[Cc]lick|\b[Bb]utton\b|(?<!the app’s |the app's )\bSettings\b/;
+
+/**
+ * A list line's option as written (render=never, mode=raw): what a line of a pasted list says,
+ * never what to do in the app, whose user sets these in Settings or in the options beside the list.
+ */
+const OPTION_SYNTAX = /\b(?:render|mode)=[a-z]/;
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -70,6 +76,14 @@ describe("each surface's words", () => {
     for (const words of SURFACE_WORDS) {
       expect(words.app).not.toMatch(CLI_ONLY);
       expect(words.cli).not.toMatch(APP_ONLY);
+      expect(words.app).not.toMatch(OPTION_SYNTAX);
     }
+  });
+
+  it("a hint read in the app names no list-line option (render=never): every string the core writes, and every older stored wording, said in the app's words", () => {
+    const said = ['src/main', 'src/shared']
+      .flatMap(sourceFiles)
+      .flatMap((f) => stringsOf(f).filter((s) => OPTION_SYNTAX.test(s.text) && OPTION_SYNTAX.test(hintOn('app', s.text))).map((s) => `${f}:${s.line}: ${hintOn('app', s.text)}`));
+    expect(said).toEqual([]);
   });
 });

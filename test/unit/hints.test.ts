@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintOn, NEEDS_JS_HINT } from '../../src/shared/hints';
+import { hintOn, NEEDS_JS_HINT, RENDER_HINT } from '../../src/shared/hints';
 import { WARNING_LABELS, warningWhy } from '../../src/shared/reasons';
 
 describe('a stored hint said in the words of the surface that shows it', () => {
@@ -13,6 +13,29 @@ describe('a stored hint said in the words of the surface that shows it', () => {
     }
     expect(NEEDS_JS_HINT.app).not.toMatch(/--render/);
     expect(NEEDS_JS_HINT.cli).not.toMatch(/Settings/);
+  });
+});
+
+describe("what to do when rendering failed, said where it is read", () => {
+  // What the renderers stored before s25, on both surfaces: a list line's option.
+  const older = [
+    'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.',
+    "The browser's page process ended (oom); try again, or render=never.",
+    'The browser could not load the page; try render=never.',
+  ];
+
+  it("an older hint naming render=never reads as the app's setting in the app and as --render never on the command line", () => {
+    const app = older.map((h) => hintOn('app', h));
+    const cli = older.map((h) => hintOn('cli', h));
+    for (const h of app) expect(h).toMatch(/set “Run a page’s JavaScript” in Settings to never/);
+    for (const h of cli) expect(h).toMatch(/\(--render never\)/);
+    for (const h of [...app, ...cli]) expect(h).not.toMatch(/render=/);
+    expect(cli[0]).toBe(RENDER_HINT.busy.cli);
+    expect(cli[0]).toMatch(/in the app’s Settings/);
+    expect(app[1]).toBe(`The browser's page process ended (oom); ${RENDER_HINT.crashed.app}`);
+    // Each surface's own words cross to the other's.
+    expect(hintOn('app', RENDER_HINT.unloaded.cli)).toBe(RENDER_HINT.unloaded.app);
+    expect(hintOn('cli', RENDER_HINT.unloaded.app)).toBe(RENDER_HINT.unloaded.cli);
   });
 });
 

@@ -7,6 +7,7 @@ import { bounded, movingPage, NetActivity, PROBE, readPage, SCROLL, SERIALIZE, S
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
+import { RENDER_HINT } from '../../shared/hints';
 
 /**
  * The app's renderer (SPEC §5.10): Electron's own Chromium in a hidden window. Written
@@ -162,9 +163,9 @@ export class ElectronRenderer implements Renderer {
       const out = await this.settle(wc, doc, slot, url, signal, budgetMs, tally);
       if (out === 'stuck') {
         stuck = true;
-        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
+        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.app);
       }
-      if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); try again, or render=never.`, 'unreachable');
+      if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); ${RENDER_HINT.crashed.app}`, 'unreachable');
       const guardRefused = out.refused || out.unreachable ? undefined : tally.result();
       return guardRefused ? { ...out, guardRefused } : out;
     } catch (err) {
@@ -172,7 +173,7 @@ export class ElectronRenderer implements Renderer {
       // answered or crashed (as the Chromium path says).
       if (signal.aborted) throw signal.reason ?? err;
       if (err instanceof FetchError) throw err;
-      throw new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
+      throw new FetchError(502, 'rendering failed', RENDER_HINT.unloaded.app, 'unreachable');
     } finally {
       unlisten();
       signal.removeEventListener('abort', onAbort);

@@ -23,7 +23,7 @@ import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
 import { isJsonObject } from '../../shared/json';
-import { ARCHIVE_BLOCKED, hintOn, surfaceOf, type Surface } from '../../shared/hints';
+import { ARCHIVE_BLOCKED, hintOn, RENDER_HINT, surfaceOf, type Surface } from '../../shared/hints';
 import { conflictMessage, optionsConflict, validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
@@ -192,7 +192,7 @@ function renderedStatusError(status: number, url: string, finalUrl: string): Fet
   return new FetchError(
     err.status,
     `the rendered page went (by a redirect or a script) to a page that answered ${err.msg}`,
-    'The page itself loads, but its script or a redirect sends the browser on to one that fails; open it in a browser to see where it goes, or read it as the server sends it with render=never.',
+    RENDER_HINT.wentOn.cli,
     err.code,
   );
 }

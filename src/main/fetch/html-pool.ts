@@ -9,6 +9,7 @@ import type { FeedFormat } from './sniff';
 import { readJson, type JsonRead } from './json-doc';
 import { answer, type Answer } from './question';
 import { WorkerCrash, WorkerPool, workerScript } from './worker-slot';
+import { RAW_STILL } from '../../shared/hints';
 
 /** The parts of an Article that cost a pass over it: each is made only when asked for. */
 export type ArticlePart = 'markdown' | 'text' | 'html';
@@ -189,7 +190,7 @@ export class HtmlPool {
         throw new FetchError(
           422,
           `document too long: reading the ${feed ? 'feed' : 'page'} took more than ${this.heapMb} MB of memory`,
-          `Sift cannot read the ${feed ? 'entries of a feed' : 'article in a page'} of ${chars} million characters; mode=raw still returns it as it is.`,
+          `Sift cannot read the ${feed ? 'entries of a feed' : 'article in a page'} of ${chars} million characters; ${RAW_STILL.cli}.`,
           'too_long',
         );
       }

@@ -12,6 +12,7 @@ import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
 import { joinWideBreaks, joinWideLineBreaks, mayHaveWide } from './segment-breaks';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
+import { RAW_STILL } from '../../shared/hints';
 
 installTagSelect();
 
@@ -155,7 +156,7 @@ export const tooDeep = (levels: number, what: 'HTML' | 'XML' = 'HTML'): FetchErr
   new FetchError(
     422,
     `document too long: ${what} nested more than ${levels} levels deep`,
-    `Sift cannot read ${what === 'HTML' ? 'the article in a page' : 'a feed'} built this deep; mode=raw still returns it as it is.`,
+    `Sift cannot read ${what === 'HTML' ? 'the article in a page' : 'a feed'} built this deep; ${RAW_STILL.cli}.`,
     'too_long',
   );
 

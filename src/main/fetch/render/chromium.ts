@@ -8,6 +8,7 @@ import { settle, SETTLE_SCRIPT, watchFailedNavigation } from './settle';
 import type { ProxySession } from './proxy';
 import { RefusalTally } from './refusals';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
+import { RENDER_HINT } from '../../../shared/hints';
 
 /**
  * Chromium flags. Every request goes through the guarding proxy, loopback included
@@ -183,7 +184,7 @@ export class ChromiumRenderer implements Renderer {
       if (!browser.isConnected()) throw browserQuit();
       if (out === 'stuck') {
         stuck = true;
-        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, 'The page keeps the browser busy; try render=never, or raise "Time a page may run" in Settings.');
+        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.cli);
       }
       const guardRefused = out.refused || out.unreachable ? undefined : tally.result();
       return guardRefused ? { ...out, guardRefused } : out;
@@ -383,13 +384,13 @@ function mapBrowserError(err: unknown, guardRefused: boolean): FetchError {
     return new FetchError(
       415,
       'rendering failed: the server sends the page as a file to download (Content-Disposition: attachment), which a browser saves instead of showing',
-      'Read its HTML as the server sends it, without running it: render=never.',
+      RENDER_HINT.download.cli,
       'unsupported',
     );
   }
   if (/ERR_NAME_NOT_RESOLVED/.test(m)) return new FetchError(502, 'DNS lookup failed', 'The host name does not resolve; check the URL for typos.', 'dns');
   // The message names the URL; the user sees only what kind of failure it was.
-  return new FetchError(502, 'rendering failed', 'The browser could not load the page; try render=never.', 'unreachable');
+  return new FetchError(502, 'rendering failed', RENDER_HINT.unloaded.cli, 'unreachable');
 }
 
 /**

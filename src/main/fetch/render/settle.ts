@@ -4,6 +4,7 @@ import { bareHost } from '../guard';
 import { THIN_CHARS } from './decide';
 import { GUARD_HEADER } from './proxy';
 import { SETTLE_IDLE_MS, type Rendered } from './types';
+import { RENDER_HINT } from '../../../shared/hints';
 
 /**
  * Runs in every frame before the page's own scripts: records the last DOM change (so
@@ -337,7 +338,7 @@ const REREADS = 5;
 
 /** Every document the page went to went away before it could be read. */
 export const movingPage = (): FetchError =>
-  new FetchError(502, 'rendering failed: the page kept moving to another page as it was read', 'It reloads or redirects itself over and over; open it in a browser to see where it goes, or try render=never.', 'unreachable');
+  new FetchError(502, 'rendering failed: the page kept moving to another page as it was read', RENDER_HINT.reloads.cli, 'unreachable');
 
 /**
  * How long reading a page that has just answered may take (SERIALIZE): as long as its DOM's
@@ -405,7 +406,7 @@ export function watchFailedNavigation(page: Page): () => string | undefined {
  * away, then as a page that never answered), or as "the browser could not load the page".
  */
 export const pageCrashed = (): FetchError =>
-  new FetchError(502, 'rendering failed: the page crashed the browser', "The browser's page process ended (out of memory, or a crash) while the page ran; try again, or render=never.", 'unreachable');
+  new FetchError(502, 'rendering failed: the page crashed the browser', `The browser's page process ended (out of memory, or a crash) while the page ran; ${RENDER_HINT.crashed.cli}`, 'unreachable');
 
 /** The main document's load event, counted as a request in flight from its DOMContentLoaded. */
 export const LOAD = Symbol('load');
