@@ -8,7 +8,7 @@ import { UsageError } from './io';
 import type { CliIO } from './io';
 import { counted, formatBytes, formatCount } from './progress';
 import { jsonLine } from '../shared/json';
-import { hintOn } from '../shared/hints';
+import { hintOn, REST_AGAIN } from '../shared/hints';
 
 /** The --out folder made (or found unusable) before a batch fetches anything. */
 export async function checkExportDestination(out: string, format: string): Promise<void> {
@@ -101,7 +101,7 @@ export function printTargetsJson(store: Store, jobId: string, io: CliIO): void {
       io.stdout.write(`${jsonLine({ url: t.url, ok: false, status: t.errorStatus || 500, error: t.error, hint: hintOn('cli', t.hint), reason: t.reason || 'internal' })}\n`);
     } else {
       io.stdout.write(
-        `${jsonLine({ url: t.url, ok: false, status: 0, error: 'not run', hint: 'The job ended before this target ran; run the rest again to fetch it.', reason: notRun })}\n`,
+        `${jsonLine({ url: t.url, ok: false, status: 0, error: 'not run', hint: `The job ended before this target ran; run ${REST_AGAIN.cli}.`, reason: notRun })}\n`,
       );
     }
   }

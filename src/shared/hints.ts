@@ -92,6 +92,15 @@ export const RAW_STILL: Readonly<Record<Surface, string>> = {
   app: 'choosing “raw” under Extract still returns it as it is',
 };
 
+/**
+ * How to fetch a target the job did not finish, after "run": the app's button ("Run the rest
+ * again"); the command line's flag, on the same list (`sift batch LIST --rest`).
+ */
+export const REST_AGAIN: Readonly<Record<Surface, string>> = {
+  cli: 'the same sift batch again with --rest to fetch it',
+  app: 'the rest again to fetch it',
+};
+
 /** The surface a caller's name stands for (SPEC §7: cli or cli/batch, desktop or desktop/batch). */
 export const surfaceOf = (caller: string): Surface => (caller.split('/')[0] === 'cli' ? 'cli' : 'app');
 
@@ -127,6 +136,8 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
   },
   { words: RENDER_HINT.crashed, older: ['try again, or render=never.'] },
   { words: RAW_STILL, older: ['mode=raw still returns it as it is'] },
+  // The app's words are what every surface stored before s25.
+  { words: REST_AGAIN, older: [] },
 ];
 
 /** Every wording kept per surface, for the test that no surface's words name the other's places. */

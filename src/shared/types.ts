@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ReasonSchema, shownFailure } from './reasons';
-import type { Surface } from './hints';
+import { hintOn, type Surface } from './hints';
 
 /** What to extract from one URL. All optional; canonical JSON omits empty/false/undefined. */
 export const OptionsSchema = z
@@ -188,7 +188,8 @@ export function isUnfinished(r: Pick<TargetRow, 'status' | 'error'>): boolean {
  * says what happened and what to do.
  */
 export function rowFailure(row: Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>, surface?: Surface): { error: string; hint: string } {
-  if (isCutShort(row) && row.hint) return { error: row.hint, hint: '' };
+  // Its hint is what to do next, which names a place ("run the rest again", the app's button).
+  if (isCutShort(row) && row.hint) return { error: surface ? hintOn(surface, row.hint) : row.hint, hint: '' };
   return shownFailure(row, surface);
 }
 

@@ -167,12 +167,14 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
     const printed = jsonLines(run.stdout);
     expect(printed.map((l) => l.ok)).toEqual([true, true, false, false]);
     expect(printed[2]).toMatchObject({ ok: false, status: 499, error: 'cancelled' });
-    expect(String(printed[2]!.hint)).toMatch(/run the rest again/);
-    expect(printed[3]).toMatchObject({ ok: false, error: 'not run' });
+    // A shell has no "Run the rest again" button: each unfinished target names sift batch's flag.
+    expect(String(printed[2]!.hint)).toMatch(/run the same sift batch again with --rest to fetch it/);
+    expect(printed[3]).toMatchObject({ ok: false, error: 'not run', hint: expect.stringMatching(/run the same sift batch again with --rest to fetch it/) });
+    for (const line of printed.slice(2)) expect(String(line.hint)).not.toMatch(/run the rest again/i);
     const status = await runSift(['status', id, '--json', '--db', db], { env });
     const [job, ...targets] = jsonLines(status.stdout);
     expect(job).toMatchObject({ id, status: 'cancelled' });
-    expect(targets[2]).toMatchObject({ status: 'failed', error: 'cancelled' });
+    expect(targets[2]).toMatchObject({ status: 'failed', error: 'cancelled', hint: printed[2]!.hint });
     expect(batchSummary(printed)).toEqual(asBatchLines(targets));
   }, 300_000);
 

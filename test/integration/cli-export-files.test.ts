@@ -189,12 +189,12 @@ describe('exported files', { timeout: 120_000 }, () => {
     const notFetched = readdirSync(folder).filter((n) => n.includes('(not fetched)'));
     expect(notFetched).toEqual(['127.0.0.1_' + String(site.port) + ' article 5 (not fetched).txt']);
     expect(readFileSync(path.join(folder, notFetched[0]!), 'utf8')).toBe(
-      `${site.base}/article/5\n\nnot fetched: the job had not reached this target when it was exported\nRun the rest again to fetch it.\n`,
+      `${site.base}/article/5\n\nnot fetched: the job had not reached this target when it was exported\nRun the same sift batch again with --rest to fetch it.\n`,
     );
     // The one the cancel cut short says what happened in words, not "failed: cancelled".
     const stopped = readdirSync(folder).filter((n) => n.includes('(stopped mid-way)'));
     expect(stopped).toEqual(['127.0.0.1_' + String(site.port) + ' hang (stopped mid-way).txt']);
-    expect(readFileSync(path.join(folder, stopped[0]!), 'utf8')).toMatch(new RegExp(`^${site.base}/hang\\n\\nstopped mid-way: \\S.*cancel.*run the rest again.*\\n$`, 'i'));
+    expect(readFileSync(path.join(folder, stopped[0]!), 'utf8')).toMatch(new RegExp(`^${site.base}/hang\\n\\nstopped mid-way: \\S.*cancel.*run the same sift batch again with --rest.*\\n$`, 'i'));
     const md = readFileSync(path.join(out, `sift-${id}.md`), 'utf8');
     expect(md).toContain('(not fetched)\n');
     expect(md).toContain('> **not fetched**: the job had not reached this target when it was exported');
@@ -202,9 +202,9 @@ describe('exported files', { timeout: 120_000 }, () => {
     // The listings keep the stored status, and say of it what the files say.
     const csvRow = readFileSync(path.join(out, `sift-${id}.csv`), 'utf8').split('\r\n').find((l) => l.includes('/article/5'));
     expect(csvRow).toContain(',pending,');
-    expect(csvRow).toContain('the job had not reached this target when it was exported,Run the rest again to fetch it.');
+    expect(csvRow).toContain('the job had not reached this target when it was exported,Run the same sift batch again with --rest to fetch it.');
     const jsonl = readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: string; error: string; hint: string });
-    expect(jsonl.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported', hint: 'Run the rest again to fetch it.' });
+    expect(jsonl.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported', hint: 'Run the same sift batch again with --rest to fetch it.' });
     const manifest = readFileSync(path.join(folder, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: string; error: string });
     expect(manifest.find((o) => o.url.endsWith('/article/5'))).toMatchObject({ status: 'pending', error: 'the job had not reached this target when it was exported' });
   });
@@ -248,7 +248,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(after.err).toContain('exported 3 targets (0 failed, 1 stopped mid-way, 1 not run) to ');
     expect(after.err).not.toContain('still running');
     const rowsAfter = parseCsv(readFileSync(path.join(out, `sift-${id} (2).csv`), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
-    expect(rowsAfter.find((row) => row['url']!.endsWith('/article/8'))).toMatchObject({ status: 'pending', hint: 'Run the rest again to fetch it.' });
+    expect(rowsAfter.find((row) => row['url']!.endsWith('/article/8'))).toMatchObject({ status: 'pending', hint: 'Run the same sift batch again with --rest to fetch it.' });
     // Cancelled, they are left over: failed.txt lists them to run again.
     expect((await sift('export', id!, '--db', db, '--out', out, '--format', 'md')).code).toBe(0);
     expect(readFileSync(path.join(out, `sift-${id} (2)`, 'failed.txt'), 'utf8')).toBe(`${site.base}/hang-too\n${site.base}/article/8\n`);

@@ -39,6 +39,17 @@ describe("what to do when rendering failed, said where it is read", () => {
   });
 });
 
+describe('a target the job did not finish, said where it is read', () => {
+  it('names the app\'s "Run the rest again" in the app and sift batch\'s --rest on the command line, whatever either stored', () => {
+    const stored = 'The job was cancelled while this target was being fetched; run the rest again to fetch it.';
+    expect(hintOn('app', stored)).toBe(stored);
+    const cli = hintOn('cli', stored);
+    expect(cli).toBe('The job was cancelled while this target was being fetched; run the same sift batch again with --rest to fetch it.');
+    expect(hintOn('app', cli)).toBe(stored);
+    expect(hintOn('cli', 'Run the rest again to fetch it.')).toBe('Run the same sift batch again with --rest to fetch it.');
+  });
+});
+
 describe("a warning's why, in the words of the surface that shows it", () => {
   it("the app names its Meta table's rows and Settings, not meta field names or environment variables; the command line keeps them", () => {
     for (const w of Object.keys(WARNING_LABELS)) expect(warningWhy(w, 'app')).not.toMatch(/\b[a-z]+_[a-z_]+\b|SIFT_[A-Z]/);

@@ -1,6 +1,7 @@
 import { SiftError } from '../../shared/errors';
 import { reasonOf, type Reason } from '../../shared/reasons';
 import type { Options } from '../../shared/types';
+import { REST_AGAIN } from '../../shared/hints';
 
 /**
  * A runner error that callers test by identity (`err === ErrBusy`, as the seed's Go
@@ -188,7 +189,7 @@ export const internalTargetError = (cause: unknown): TargetError =>
  * rejects with `signal.reason` (gate, HTTP client, PDF pool, compute workers) hands it back.
  */
 export const cancelledTargetError = (cause?: unknown): TargetError =>
-  new TargetError(499, 'cancelled', 'The job was cancelled while this target was being fetched; run the rest again to fetch it.', {
+  new TargetError(499, 'cancelled', `The job was cancelled while this target was being fetched; run ${REST_AGAIN.app}.`, {
     code: 'cancelled',
     cause,
   });
@@ -198,7 +199,7 @@ export const cancelledTargetError = (cause?: unknown): TargetError =>
  * §5.9 reason `restart`, as markInFlightFailed("restart") says of targets a dead process left.
  */
 export const interruptedTargetError = (cause?: unknown): TargetError =>
-  new TargetError(499, 'interrupted', 'Sift was closing while this target was being fetched; run the rest again to fetch it.', {
+  new TargetError(499, 'interrupted', `Sift was closing while this target was being fetched; run ${REST_AGAIN.app}.`, {
     code: 'restart',
     cause,
   });

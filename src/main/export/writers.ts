@@ -14,7 +14,7 @@ import { fileNameKey, safeFileName } from './names';
 import { OutFile, discard, partialPath, toExportError, type Seal } from './output';
 import { FENCE_LANG, contentOf, defaultKind, fileBody, fileNameOf, isDone, mdCode, mdFence, mdInline, metaFields, nestedMarkdown, notDoneWord, ownFile, pagedContent, titleOf, yamlLines, type OwnFile } from './render';
 import { jsonLine } from '../../shared/json';
-import { hintOn, type Surface } from '../../shared/hints';
+import { hintOn, REST_AGAIN, type Surface } from '../../shared/hints';
 import { SPREADSHEET_SAFE } from './csv';
 
 export interface Writer {
@@ -48,8 +48,8 @@ const NOT_REACHED = 'the job had not reached this target when it was exported';
  * What a target the job had not reached says of itself. Of a job still running it is still
  * to come: "Run the rest again" there would fetch it twice.
  */
-function notReached(o: Pick<WriterOptions, 'stillRunning'>): { error: string; hint: string } {
-  return { error: NOT_REACHED, hint: o.stillRunning ? 'The job is still running: export again when it has finished.' : 'Run the rest again to fetch it.' };
+function notReached(o: Pick<WriterOptions, 'stillRunning' | 'surface'>): { error: string; hint: string } {
+  return { error: NOT_REACHED, hint: o.stillRunning ? 'The job is still running: export again when it has finished.' : `Run ${REST_AGAIN[o.surface ?? 'app']}.` };
 }
 
 /** What a target that is not done says of itself: its failure, or that the job had not reached it. */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
+import { REST_AGAIN } from '../../shared/hints';
 import type { Job, RowGroup, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, type NewJob } from './jobs';
 import { migrate, SCHEMA_VERSION } from './migrations';
@@ -19,7 +20,7 @@ export { NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES, isDiskFull } from './snapsh
 export const MIN_ID_PREFIX = 4;
 
 /** The hint stored on a target that was in flight when Sift stopped. */
-const RESTART_HINT = 'Sift stopped while this target was being fetched; run the rest again to fetch it.';
+const RESTART_HINT = `Sift stopped while this target was being fetched; run ${REST_AGAIN.app}.`;
 
 export interface Store {
   readonly path: string;
