@@ -207,7 +207,7 @@ const leftForBlank = (): FetchError =>
   new FetchError(
     422,
     'needs JavaScript: the page\'s script sent the browser to an empty page (about:blank), so nothing of the page was left to read',
-    'Some pages do this to turn automated browsers away: open it in a browser to see what it shows, or read its HTML as the server sends it with render=never.',
+    RENDER_HINT.blank.cli,
     'needs_js',
   );
 
