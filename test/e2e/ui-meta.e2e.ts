@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
 import { MAX_SHOWN_META } from '../../src/shared/shown';
 
 let opened: OpenedApp;
@@ -31,10 +31,7 @@ beforeAll(async () => {
   opened = await openApp();
   page = opened.page;
   await page.setViewportSize({ width: 1024, height: 700 });
-  await pasteList(page, `${site.origin}/huge-author\n${site.origin}/override`);
-  await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
-  await page.keyboard.press('Control+Enter');
-  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  await runListToDone(page, [`${site.origin}/huge-author`, `${site.origin}/override`]);
 });
 
 afterAll(async () => {
@@ -43,11 +40,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function openRow(idx: number): Promise<void> {
-  await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
-  await page.keyboard.press('Enter');
-  await page.locator(`[data-testid="result-pane"][data-idx="${idx}"] [data-testid="result-meta"]`).waitFor();
-}
+const openRow = (idx: number): Promise<void> => openResultMeta(page, idx);
 
 const metaShown = async (key: string): Promise<string> => (await page.locator(`[data-testid="result-meta"] [data-key="${key}"] dd`).textContent()) ?? '';
 

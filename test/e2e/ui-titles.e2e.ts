@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { dropFile, expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
 import { MAX_SHOWN_TITLE } from '../../src/shared/shown';
 
 let opened: OpenedApp;
@@ -29,10 +29,7 @@ beforeAll(async () => {
   });
   opened = await openApp();
   page = opened.page;
-  await pasteList(page, `${site.origin}/huge\n${site.origin}/override`);
-  await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
-  await page.keyboard.press('Control+Enter');
-  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  await runListToDone(page, [`${site.origin}/huge`, `${site.origin}/override`]);
 });
 
 afterAll(async () => {
@@ -41,11 +38,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function openRow(idx: number): Promise<void> {
-  await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
-  await page.keyboard.press('Enter');
-  await page.locator(`[data-testid="result-pane"][data-idx="${idx}"] [data-testid="result-meta"]`).waitFor();
-}
+const openRow = (idx: number): Promise<void> => openResultMeta(page, idx);
 
 /** The title as the row, the pane's heading, its Meta row and the row's tooltip show it. */
 async function titlesShown(idx: number): Promise<{ row: string; tooltip: string; heading: string; meta: string }> {

@@ -197,6 +197,21 @@ export async function pasteList(page: Page, text: string): Promise<void> {
   }, text);
 }
 
+/** Pastes `urls`, starts the job with Ctrl+Enter once all of them are counted, and waits for it to be done. */
+export async function runListToDone(page: Page, urls: string[]): Promise<void> {
+  await pasteList(page, urls.join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${urls.length}$`) }).waitFor();
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+}
+
+/** Selects row `idx`, opens its result with Enter, and waits for the pane's Meta. */
+export async function openResultMeta(page: Page, idx: number): Promise<void> {
+  await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid="result-pane"][data-idx="${idx}"] [data-testid="result-meta"]`).waitFor();
+}
+
 /** The app's services, Chromium and a page of the renderer bridged to them: what an e2e file opens first. */
 export interface OpenedApp {
   app: UiApp;
