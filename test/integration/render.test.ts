@@ -12,6 +12,7 @@ import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
 import { launchChromium } from '../helpers/chromium';
+import { RENDER_HINT } from '../../src/shared/hints';
 import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -448,10 +449,16 @@ describe('a page whose DOM takes long to read', () => {
       await f.close();
     }
   });
-  it('is let go of when reading takes longer than the allowance: a page cannot hold the browser by its read', async () => {
+  it('is let go of when reading takes longer than the allowance, said as a read that did not finish: a page cannot hold the browser by its read', async () => {
     const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 }, { renderer: (env) => new ChromiumRenderer(env, { readMs: 1_000 }) });
     try {
-      await expect(fetchOn(f, 'slow-read.html?ms=4000')).rejects.toMatchObject({ status: 504, code: 'timeout' });
+      // Not "did not yield within the render budget": it answered, and a bigger budget would not help.
+      await expect(fetchOn(f, 'slow-read.html?ms=4000')).rejects.toMatchObject({
+        status: 504,
+        code: 'timeout',
+        message: expect.stringMatching(/^timeout: the page answered, but its document could not be read within 1 s/),
+        hint: RENDER_HINT.download.cli,
+      });
       const next = await fetchOn(f, 'inline.html');
       expect(hasArticle(next.content)).toBe(true);
     } finally {

@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, movingPage, NetActivity, PROBE, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, unreadPage, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -72,7 +72,6 @@ const ALLOWED_SCHEMES = /^(?:https?|wss?|data|blob|about):/i;
 const HTTP_ONLY = /^https?:/i;
 // Partitions: one per render slot, in memory (no "persist:"), wiped after every target.
 const PARTITION = 'sift-render-';
-const GRACE_MS = 2_000;
 
 interface Slot {
   session: SessionLike;
@@ -161,8 +160,9 @@ export class ElectronRenderer implements Renderer {
     });
     try {
       const out = await this.settle(wc, doc, slot, url, signal, budgetMs, tally);
-      if (out === 'stuck') {
+      if (out === 'stuck' || out === 'unread') {
         stuck = true;
+        if (out === 'unread') throw unreadPage(READ_MS, 'app');
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.app);
       }
       if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); ${RENDER_HINT.crashed.app}`, 'unreachable');
@@ -190,7 +190,7 @@ export class ElectronRenderer implements Renderer {
     }
   }
 
-  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, tally: RefusalTally): Promise<Rendered | 'stuck' | 'crashed'> {
+  private async settle(wc: ContentsLike, doc: DocumentWatch, slot: Slot, url: string, signal: AbortSignal, budgetMs: number, tally: RefusalTally): Promise<Rendered | 'stuck' | 'unread' | 'crashed'> {
     const start = Date.now();
     const deadline = start + budgetMs;
     let loaded = false;
@@ -244,9 +244,10 @@ export class ElectronRenderer implements Renderer {
     const refused = slot.refused || (errorPage && !unreachable);
     if (doc.crashed) return 'crashed';
     if (html === 'gone' && !refused && !unreachable) throw movingPage();
+    if (html === 'unread' && !refused && !unreachable) return 'unread';
     if (html === undefined && !refused && !unreachable) return 'stuck';
     const finalUrl = wc.getURL();
-    return { finalUrl, html: typeof html === 'string' && html !== 'gone' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true } : {}) };
   }
 
   async close(): Promise<void> {

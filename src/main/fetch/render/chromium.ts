@@ -4,7 +4,7 @@ import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
 import { blocked, FetchError, timeoutError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
-import { settle, SETTLE_SCRIPT, watchFailedNavigation } from './settle';
+import { GRACE_MS, READ_MS, settle, SETTLE_SCRIPT, unreadPage, watchFailedNavigation } from './settle';
 import type { ProxySession } from './proxy';
 import { RefusalTally } from './refusals';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
@@ -52,9 +52,6 @@ export function chromiumArgs(proxyServer: string): string[] {
 // How long a browser with nothing to do stays up: a list renders page after page, so the
 // 0.5–1 s start-up is paid once per run, and an idle app does not hold ~150 MB for nothing.
 const IDLE_CLOSE_MS = 30_000;
-// Past the budget, a page gets this long to answer before its DOM is read (READ_MS); a
-// renderer stuck in a busy loop never does, and the target ends as a 504 this long after its budget.
-const GRACE_MS = 2_000;
 // Closing a context whose renderer is stuck; longer and the browser is killed and restarted.
 const CLOSE_MS = 3_000;
 // A browser that has not answered this long after its start never will (a wrapper script that
@@ -182,8 +179,9 @@ export class ChromiumRenderer implements Renderer {
       const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost, this.opts.readMs);
       // A page closed under the settle loop reads as one that went away or never answered.
       if (!browser.isConnected()) throw browserQuit();
-      if (out === 'stuck') {
+      if (out === 'stuck' || out === 'unread') {
         stuck = true;
+        if (out === 'unread') throw unreadPage(this.opts.readMs ?? READ_MS, 'cli');
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.cli);
       }
       const guardRefused = out.refused || out.unreachable ? undefined : tally.result();

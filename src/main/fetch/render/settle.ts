@@ -4,7 +4,7 @@ import { bareHost } from '../guard';
 import { THIN_CHARS } from './decide';
 import { GUARD_HEADER } from './proxy';
 import { SETTLE_IDLE_MS, type Rendered } from './types';
-import { RENDER_HINT } from '../../../shared/hints';
+import { RENDER_HINT, type Surface } from '../../../shared/hints';
 
 /**
  * Runs in every frame before the page's own scripts: records the last DOM change (so
@@ -341,6 +341,13 @@ export const movingPage = (): FetchError =>
   new FetchError(502, 'rendering failed: the page kept moving to another page as it was read', RENDER_HINT.reloads.cli, 'unreachable');
 
 /**
+ * Past the budget, a page gets this long to answer before its DOM is read (READ_MS); a
+ * renderer stuck in a busy loop never does, and the target ends as a 504 this long after its
+ * budget. The CLI's and the app's renderers both wait it.
+ */
+export const GRACE_MS = 2_000;
+
+/**
  * How long reading a page that has just answered may take (SERIALIZE): as long as its DOM's
  * size needs, not what is left of the budget. A 10 MB DOM took 3.8–6.3 s to read on a loaded
  * 2-core machine, and with the 2 s left past the budget it failed as a page that "did not
@@ -364,11 +371,12 @@ export async function readPage(
   read: (ms: number) => Promise<string | 'gone' | undefined>,
   readBy: number,
   readMs = READ_MS,
-): Promise<{ html: string | 'gone' | undefined; reread: boolean }> {
+): Promise<{ html: string | 'gone' | 'unread' | undefined; reread: boolean }> {
   const left = (): number => Math.max(0, readBy - Date.now());
-  const readAnswering = async (): Promise<string | 'gone' | undefined> => {
+  // 'unread': the page answered, and its document was not read within readMs.
+  const readAnswering = async (): Promise<string | 'gone' | 'unread' | undefined> => {
     const st = await page.probe(left());
-    return st === undefined || st === 'gone' ? st : read(readMs);
+    return st === undefined || st === 'gone' ? st : ((await read(readMs)) ?? 'unread');
   };
   let html = await readAnswering();
   let reread = false;
@@ -408,6 +416,15 @@ export function watchFailedNavigation(page: Page): () => string | undefined {
 export const pageCrashed = (): FetchError =>
   new FetchError(502, 'rendering failed: the page crashed the browser', `The browser's page process ended (out of memory, or a crash) while the page ran; ${RENDER_HINT.crashed.cli}`, 'unreachable');
 
+/**
+ * A page that answered, whose document was not read within READ_MS: a DOM too big to read in
+ * that time, or a script that keeps the page busy as it is read. Before, it failed as "the
+ * page's JavaScript did not yield within the render budget", which raising the budget did not
+ * change. The renderer is busy reading, so it is ended as a stuck one is.
+ */
+export const unreadPage = (readMs: number, surface: Surface): FetchError =>
+  timeoutError(`the page answered, but its document could not be read within ${Math.round(readMs / 1000)} s (a very large page, or a script that keeps it busy)`, RENDER_HINT.download[surface]);
+
 /** The main document's load event, counted as a request in flight from its DOMContentLoaded. */
 export const LOAD = Symbol('load');
 
@@ -430,7 +447,7 @@ export async function settle(
   refusedHost: (host: string) => boolean,
   failedHost: () => string | undefined,
   readMs = READ_MS,
-): Promise<Rendered | 'stuck'> {
+): Promise<Rendered | 'stuck' | 'unread'> {
   const deadline = Date.now() + budgetMs;
   const net = new NetActivity(budgetMs);
   // A stream of server-sent events stays open as long as the page does: counted, it kept the
@@ -517,10 +534,11 @@ export async function settle(
     const unreachable = errorPage && !refused && failed !== undefined && !refusedHost(failed);
     // A page that went away for good (the browser quit under it) is said as the caller finds it.
     if (html === 'gone' && !gone && !settling.ended()) throw movingPage();
+    if (html === 'unread' && !gone) return 'unread';
     if ((html === undefined || html === 'gone') && !gone) return 'stuck';
     return {
       finalUrl: page.url(),
-      html: html === 'gone' ? '' : (html ?? ''),
+      html: html === 'gone' || html === 'unread' ? '' : (html ?? ''),
       status: mainStatus,
       // A document read as soon as it showed text was not watched settle.
       partial: !settled || reread,
