@@ -234,7 +234,7 @@ test('a blocked address says why beside its chip, without its code word again', 
   // The row read "blocked address blocked — The name is localhost…".
   expect(await page.getByTestId('row-error').textContent()).toMatch(/^blocked addressThe name is localhost, which always means this computer — Sift does not fetch private/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
-  await expect.poll(text('result-error')).toMatch(/^The name is localhost, which always means this computer\s*Sift does not fetch private, loopback or reserved addresses unless their host is allowed/);
+  await expect.poll(text('result-error')).toMatch(/^The name is localhost, which always means this computer\s*Sift does not fetch private, loopback or reserved addresses unless they are allowed in Settings, under Network/);
   await page.screenshot({ path: screenshotPath('ui-outcomes-blocked') });
   expect(pageErrors(page)).toEqual([]);
 });
