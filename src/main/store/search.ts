@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
 import { foldForIndex, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
+import { hasArabicLetter } from '../search/arabic';
 import { modeOf } from './targets';
 
 /**
@@ -178,16 +179,13 @@ export function reindexPictographs(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
 }
 
-/** An Arabic letter (search/arabic.ts's ARABIC_WORD): a result without one holds no word the step below reads differently. */
-const ARABIC_LETTER = /[\u0621-\u064A]/;
-
 /**
  * Re-indexes the stored results that hold Arabic, whose words the index now holds without the
  * و, ف, ب, ك, ل and article written joined to their start (search/arabic.ts); the rest are
  * read and left as they are.
  */
 export function reindexArabic(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => ARABIC_LETTER.test(title) || ARABIC_LETTER.test(url) || ARABIC_LETTER.test(text));
+  indexStored(db, '1', (title, url, text) => hasArabicLetter(title) || hasArabicLetter(url) || hasArabicLetter(text));
 }
 
 /**
