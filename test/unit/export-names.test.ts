@@ -131,6 +131,15 @@ describe('safeFileName', () => {
     expect(safeFileName('क्\u200dष', taken, 'md')).toBe('क्\u200dष.md');
   });
 
+  it('drops a soft hyphen and a Mongolian vowel separator a file manager shows nothing of, keeping the separator inside Mongolian words', () => {
+    const taken = new Set<string>();
+    // "in\u00advoice" shows as "invoice" (a hyphen only where a line breaks), and is another name.
+    expect(safeFileName('in\u00advoice re\u00adport', taken, 'md')).toBe('invoice report.md');
+    // U+180E beside Latin letters is invisible; between Mongolian letters it shapes the next vowel ("ᠬᠠᠳᠠ\u180eᠠ").
+    expect(safeFileName('pay\u180epal', taken, 'md')).toBe('paypal.md');
+    expect(safeFileName('\u1828\u1820\u180e\u1820', taken, 'md')).toBe('\u1828\u1820\u180e\u1820.md');
+  });
+
   it('names a URL by its host and path', () => {
     expect(safeFileName('https://www.example.org/a/b/c.pdf?x=1', new Set(), 'txt')).toBe('example.org a b c.pdf x=1.txt');
   });

@@ -31,8 +31,11 @@ const BAD_CHARS =
 // "zero\u200bwidth.md", a name that looks like "zerowidth.md" and is another. Space, word
 // joiner and invisible operators always go; a joiner or non-joiner (U+200C/D) only beside an
 // ASCII character or an end: between two others it is spelling (Persian "می\u200cخواهم", an
-// Indic conjunct, a family emoji 👨\u200d👩\u200d👧).
-const ZERO_WIDTH = /[\u200b\u2060-\u2064]|(?<![\u0080-\u{10ffff}])[\u200c\u200d]|[\u200c\u200d](?![\u0080-\u{10ffff}])/gu;
+// Indic conjunct, a family emoji 👨\u200d👩\u200d👧). A soft hyphen (U+00AD) shows only where
+// a line breaks, never in a name ("in\u00advoice.md" read "invoice.md"); a Mongolian vowel
+// separator (U+180E) only shapes the Mongolian letter after it, so it stays between two.
+const ZERO_WIDTH =
+  /[\u00ad\u200b\u2060-\u2064]|(?<![\u0080-\u{10ffff}])[\u200c\u200d]|[\u200c\u200d](?![\u0080-\u{10ffff}])|(?<![\u1800-\u18af])\u180e|\u180e(?![\u1800-\u18af])/gu;
 
 /** The form under which two names collide on a case- and normalisation-insensitive file system (APFS, NTFS). */
 export function fileNameKey(name: string): string {
