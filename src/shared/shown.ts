@@ -30,6 +30,51 @@ export const LINE_WINDOW = 16 * 1024;
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 export const withoutBidiControls = (s: string): string => s.replace(BIDI_CONTROLS, '');
 
+const BIDI_NAMES: Record<string, string> = {
+  '\u202a': 'left-to-right embedding',
+  '\u202b': 'right-to-left embedding',
+  '\u202c': 'pop directional formatting',
+  '\u202d': 'left-to-right override',
+  '\u202e': 'right-to-left override',
+  '\u2066': 'left-to-right isolate',
+  '\u2067': 'right-to-left isolate',
+  '\u2068': 'first strong isolate',
+  '\u2069': 'pop directional isolate',
+};
+
+/** A piece of a text shown as written: its words, or a bidi control that stood there (its code point and name). */
+export type BidiPiece = { text: string } | { control: string; name: string };
+
+/**
+ * Past this many, controls are dropped unmarked: a pane's MiB of text could hold a million,
+ * each an element to lay out; none of the 91 article pages or the PDFs of ../shared/corpora has one.
+ */
+export const MAX_BIDI_MARKS = 1000;
+
+/**
+ * A text shown as written ("Show source", a text or PDF result), cut at each bidi control, so
+ * the control is marked where it stands and not applied: left in, an override turned the rest
+ * of its line around ("Invoice \u202Etxt.exe done" read "Invoice enod exe.txt"), and dropped
+ * silently, a reader checking the source would not see it is there. The texts joined are the
+ * text without them.
+ */
+export function bidiPieces(s: string): BidiPiece[] {
+  if (s.search(BIDI_CONTROLS) < 0) return [{ text: s }];
+  const out: BidiPiece[] = [];
+  let from = 0;
+  let marks = 0;
+  for (const m of s.matchAll(BIDI_CONTROLS)) {
+    if (marks++ === MAX_BIDI_MARKS) break;
+    const c = m[0];
+    if (m.index > from) out.push({ text: s.slice(from, m.index) });
+    out.push({ control: `U+${c.charCodeAt(0).toString(16).toUpperCase()}`, name: BIDI_NAMES[c] ?? 'bidi control' });
+    from = m.index + 1;
+  }
+  const rest = withoutBidiControls(s.slice(from));
+  if (rest) out.push({ text: rest });
+  return out;
+}
+
 /**
  * Past this many characters a title is shown cut. The longest of the 167 titles of the pages in
  * ../shared/corpora has 153; a page's <title> of 2 MB (one word, no place to wrap) froze the

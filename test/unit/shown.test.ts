@@ -3,7 +3,7 @@
  * a window of the line around its match, and which lines were cut, how long they are and where.
  */
 import { describe, expect, test } from 'vitest';
-import { LINE_WINDOW, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, partForPane } from '../../src/shared/shown';
+import { bidiPieces, LINE_WINDOW, MAX_BIDI_MARKS, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, partForPane } from '../../src/shared/shown';
 import type { Result } from '../../src/shared/types';
 
 // One line of a minified page, 2,000,012 characters, its match 1.5 MB in.
@@ -63,5 +63,28 @@ describe('a line too long to lay out', () => {
     const { content, part } = partForPane({ content: text, meta: { content_type: 'text/plain' } }, { mode: 'text' });
     expect(content).toHaveLength(MAX_SHOWN_TEXT);
     expect(part).toEqual({ from: 0, firstLine: 1, length: text.length, laidOut: false, sized: true });
+  });
+});
+
+describe('bidi controls in a text the pane shows as written', () => {
+  test('each control is split out where it stands, named, and the pieces joined are the text', () => {
+    const text = 'Invoice \u202Etxt.exe done\n\u2067שלום\u2069 ok';
+    const pieces = bidiPieces(text);
+    expect(pieces).toEqual([
+      { text: 'Invoice ' },
+      { control: 'U+202E', name: 'right-to-left override' },
+      { text: 'txt.exe done\n' },
+      { control: 'U+2067', name: 'right-to-left isolate' },
+      { text: 'שלום' },
+      { control: 'U+2069', name: 'pop directional isolate' },
+      { text: ' ok' },
+    ]);
+  });
+
+  test('a text without them is one piece, and one of a million controls marks the first thousand and drops the rest', () => {
+    expect(bidiPieces('plain text')).toEqual([{ text: 'plain text' }]);
+    const pieces = bidiPieces(`a${'\u202E'.repeat(1_000_000)}b`);
+    expect(pieces.filter((p) => 'control' in p)).toHaveLength(MAX_BIDI_MARKS);
+    expect(pieces.map((p) => ('text' in p ? p.text : '')).join('')).toBe('ab');
   });
 });

@@ -6,7 +6,7 @@ import { renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
 import { clearHighlight, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
-import { LINE_WINDOW, MAX_RENDERED_MARKDOWN, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
+import { bidiPieces, LINE_WINDOW, MAX_RENDERED_MARKDOWN, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
 import { emptyResultText } from '../../../../shared/empty';
 import { MetaTable } from './MetaTable';
 
@@ -82,6 +82,32 @@ export function longLinesText(lines: readonly LongLine[]): string {
       ? `Line ${n(first.line)} is ${n(first.length)} characters long, too long to show whole: showing ${n(LINE_WINDOW)} of them${first.match ? `, around the match (from character ${n(first.from + 1)})` : ', from its start'}.`
       : `${n(lines.length)} lines are longer than ${n(MAX_SHOWN_LINE)} characters, too long to show whole: each shows ${n(LINE_WINDOW)} of them, ${around}.`;
   return `${which} Copy takes all of the result, as does exporting the job.`;
+}
+
+/**
+ * Text as written, each bidi control in it marked where it stands instead of applied (shown.ts
+ * bidiPieces). The mark's code point is CSS content, not text: search highlighting counts only
+ * the result's own words, and Copy takes the result as stored, controls and all.
+ */
+function AsWritten({ text }: { text: string }): React.JSX.Element {
+  const pieces = useMemo(() => bidiPieces(text), [text]);
+  return (
+    <>
+      {pieces.map((p, i) =>
+        'text' in p ? (
+          <Fragment key={i}>{p.text}</Fragment>
+        ) : (
+          <span
+            key={i}
+            className="bidi-mark"
+            data-char={p.control}
+            title={`A ${p.name} (${p.control}) stands here. It is marked, not applied, so the text reads in the order it was written; Copy and exports keep it.`}
+            data-testid="bidi-mark"
+          />
+        ),
+      )}
+    </>
+  );
 }
 
 /** Where to scroll to and what to highlight: a search hit's words on their line. */
@@ -168,10 +194,10 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
                 // The page number is CSS content, not text: search highlighting counts only the result's own words.
                 <Fragment key={i}>
                   {p.page !== null && <span className="page-mark" role="separator" aria-label={`Page ${p.page}`} data-page={p.page} data-testid="page-mark" />}
-                  {p.text}
+                  <AsWritten text={p.text} />
                 </Fragment>
               ))
-            : text}
+            : <AsWritten text={text} />}
         </pre>
       )}
       {cut && (

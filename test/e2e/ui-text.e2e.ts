@@ -1,0 +1,104 @@
+/**
+ * Text the result pane and the job table showed in a form no reader could use, fetched through
+ * the real services and shown in Chromium at 1024 × 768: a right-to-left override in a text
+ * result and in a Markdown result's source (the <pre> showed "Invoice enod exe.txt"), a one-word
+ * author of 2,000 characters (a Meta row ~140 lines tall) and the URL column (88 px: "127.0.…").
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { MAX_SHOWN_META } from '../../src/shared/shown';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+const BODY = `<article><h1>Quarterly figures</h1>${'<p>The harbour handled more ships this quarter than in any quarter before, and the new crane made the difference.</p>'.repeat(4)}</article>`;
+const pageOf = (title: string, author: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="author" content="${author}"></head><body>${BODY}</body></html>`;
+const OVERRIDE = 'Invoice \u202Etxt.exe done';
+const TEXT = `${OVERRIDE}\nThe next line reads as written.\n`;
+const LONG_AUTHOR = `Start${'A'.repeat(MAX_SHOWN_META - 5)}`;
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+
+beforeAll(async () => {
+  site = await startServer({
+    '/override.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT),
+    '/override-page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageOf(OVERRIDE, 'Ann Smith')),
+    '/reports/harbour-annual.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageOf('Harbour report', LONG_AUTHOR)),
+  });
+  opened = await openApp();
+  page = opened.page;
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await runListToDone(page, [`${site.origin}/override.txt`, `${site.origin}/override-page`, `${site.origin}/reports/harbour-annual.html`]);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+});
+
+afterAll(async () => {
+  await expectNoInternalErrorText(page);
+  await opened?.close();
+  await site?.close();
+});
+
+/**
+ * Whether Chromium lays the element's text out character after character, left to right and
+ * down, across all its text nodes (an override turns the rest of its line around).
+ */
+const laidOutInOrder = (selector: string): Promise<boolean> =>
+  page.locator(selector).first().evaluate((el) => {
+    const range = document.createRange();
+    const boxes: DOMRect[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      for (let i = 0; i < n.data.length; i++) {
+        if (/\s/.test(n.data[i] as string)) continue;
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        boxes.push(range.getBoundingClientRect());
+      }
+    }
+    return boxes.every((b, i) => {
+      const before = boxes[i - 1];
+      return !before || b.top >= before.bottom - 1 || (Math.abs(b.top - before.top) < 1 && b.left >= before.left);
+    });
+  });
+
+/** The pane's <pre>: its text, where its bidi controls are marked, and whether it reads in order. */
+async function preShown(): Promise<{ text: string; marks: (string | null)[]; inOrder: boolean }> {
+  const pre = page.getByTestId('result-text');
+  return {
+    text: (await pre.textContent()) ?? '',
+    marks: await pre.getByTestId('bidi-mark').evaluateAll((els) => els.map((e) => getComputedStyle(e, '::before').content)),
+    inOrder: await laidOutInOrder('[data-testid="result-text"]'),
+  };
+}
+
+async function copied(): Promise<string> {
+  await page.getByTestId('result-copy').click();
+  await page.getByTestId('result-copy-status').filter({ hasText: /^Copied/ }).waitFor();
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+test('a text result with a right-to-left override reads in the order it was written, the override marked where it stands, and Copy keeps it', async () => {
+  await openResultMeta(page, 0);
+  const shown = await preShown();
+  expect(shown.text).not.toMatch(BIDI);
+  expect(shown.text).toBe(TEXT.replace('\u202E', ''));
+  expect(shown.marks).toEqual(['"U+202E"']);
+  expect(shown.inOrder).toBe(true);
+  await page.getByTestId('result-text').screenshot({ path: screenshotPath('ui-text-override-text-1024') });
+  expect(await copied()).toBe(TEXT);
+});
+
+test("a Markdown result's source shows its heading's override marked, not applied, and Copy keeps it", async () => {
+  await openResultMeta(page, 1);
+  await page.getByRole('button', { name: 'Show source' }).click();
+  const shown = await preShown();
+  expect(shown.text).toMatch(/^# Invoice txt\.exe done\n/);
+  expect(shown.marks).toEqual(['"U+202E"']);
+  expect(shown.inOrder).toBe(true);
+  await page.screenshot({ path: screenshotPath('ui-text-override-source-1024') });
+  expect(await copied()).toMatch(/^# Invoice \u202Etxt\.exe done\n/);
+});
