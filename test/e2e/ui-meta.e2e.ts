@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const openRow = (idx: number): Promise<void> => openResultMeta(page, idx);
 
-const metaShown = async (key: string): Promise<string> => (await page.locator(`[data-testid="result-meta"] [data-key="${key}"] dd`).textContent()) ?? '';
+const metaShown = async (key: string): Promise<string> => (await page.locator(`[data-testid="result-meta"] [data-key="${key}"] [data-testid="meta-value"]`).textContent()) ?? '';
 
 /** Whether Chromium lays the element's first text out letter after letter, left to right and down (an override turns part around). */
 const laidOutInOrder = (selector: string): Promise<boolean> =>
@@ -79,7 +79,7 @@ test("an override in the result's own Markdown heading and in Meta's author read
   expect(await heading.textContent()).toBe(READS);
   expect(await laidOutInOrder('[data-testid="result-markdown"] h1')).toBe(true);
   expect(await metaShown('byline')).toBe('Ann eel Smith');
-  expect(await laidOutInOrder('[data-testid="result-meta"] [data-key="byline"] dd')).toBe(true);
+  expect(await laidOutInOrder('[data-testid="result-meta"] [data-key="byline"] [data-testid="meta-value"]')).toBe(true);
   await page.screenshot({ path: screenshotPath('ui-meta-override-1024') });
   await page.locator('[data-testid="result-meta"]').screenshot({ path: screenshotPath('ui-meta-override-meta-1024') });
   expect(pageErrors(page)).toEqual([]);

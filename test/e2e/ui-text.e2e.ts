@@ -102,3 +102,24 @@ test("a Markdown result's source shows its heading's override marked, not applie
   await page.screenshot({ path: screenshotPath('ui-text-override-source-1024') });
   expect(await copied()).toMatch(/^# Invoice \u202Etxt\.exe done\n/);
 });
+
+test('a one-word author of 2,000 characters stands a few lines tall in Meta, with a button that shows it all and folds it again', async () => {
+  await openResultMeta(page, 2);
+  const row = page.locator('[data-testid="result-meta"] [data-key="byline"]');
+  const value = row.locator('dd');
+  const text = row.getByTestId('meta-value');
+  await row.scrollIntoViewIfNeeded();
+  // A line of Meta: the title's, "Harbour report".
+  const line = (await page.locator('[data-testid="result-meta"] [data-key="title"] dd').boundingBox())!.height;
+  const folded = (await value.boundingBox())!.height;
+  expect(folded / line).toBeLessThanOrEqual(8);
+  expect(await text.textContent()).toBe(LONG_AUTHOR);
+  await page.screenshot({ path: screenshotPath('ui-text-long-author-1024') });
+  const more = row.getByRole('button', { name: /^Show all/ });
+  await more.click();
+  expect((await value.boundingBox())!.height).toBeGreaterThan(folded * 5);
+  await row.getByRole('button', { name: 'Show less' }).click();
+  expect((await value.boundingBox())!.height).toBe(folded);
+  // Short values have no button.
+  expect(await page.locator('[data-testid="result-meta"] [data-key="title"] button').count()).toBe(0);
+});

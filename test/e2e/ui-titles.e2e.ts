@@ -47,7 +47,7 @@ async function titlesShown(idx: number): Promise<{ row: string; tooltip: string;
     row: (await row.textContent()) ?? '',
     tooltip: (await row.getAttribute('title')) ?? '',
     heading: (await page.locator('.result-title').textContent()) ?? '',
-    meta: (await page.locator('[data-testid="result-meta"] [data-key="title"] dd').textContent()) ?? '',
+    meta: (await page.locator('[data-testid="result-meta"] [data-key="title"] [data-testid="meta-value"]').textContent()) ?? '',
   };
 }
 
