@@ -123,3 +123,18 @@ test('a one-word author of 2,000 characters stands a few lines tall in Meta, wit
   // Short values have no button.
   expect(await page.locator('[data-testid="result-meta"] [data-key="title"] button').count()).toBe(0);
 });
+
+test('the URL column at 1024 px shows the host and the end of the path, Size and Time giving way', async () => {
+  const head = page.locator('.target-head .c-url');
+  const width = (await head.boundingBox())!.width;
+  const shown = (await page.locator('[data-testid="target-row"][data-idx="2"] [data-testid="row-url"]').textContent()) ?? '';
+  await page.screenshot({ path: screenshotPath('ui-text-url-column-1024') });
+  // The host's first 10 characters and the path's last 10 at least: at 88 px it read "127.0.….html".
+  expect(shown, `${width} px`).toMatch(/^127\.0\.0\.1:.*nnual\.html$/);
+  expect(width).toBeGreaterThanOrEqual(150);
+  expect(await page.locator('.target-head .c-size').isVisible()).toBe(false);
+  // The selected row's size and time are in the pane's Meta.
+  await openResultMeta(page, 2);
+  expect(await page.locator('[data-testid="result-meta"] [data-key="bytes"] dd').textContent()).toMatch(/^[\d.]+ [KM]?B$/);
+  expect(pageErrors(page)).toEqual([]);
+});
