@@ -46,8 +46,8 @@ afterAll(async () => {
  * Whether Chromium lays the element's text out character after character, left to right and
  * down, across all its text nodes (an override turns the rest of its line around).
  */
-const laidOutInOrder = (selector: string): Promise<boolean> =>
-  page.locator(selector).first().evaluate((el) => {
+const laidOutInOrder = (selector: string, nth = 0): Promise<boolean> =>
+  page.locator(selector).nth(nth).evaluate((el) => {
     const range = document.createRange();
     const boxes: DOMRect[] = [];
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -136,5 +136,20 @@ test('the URL column at 1024 px shows the host and the end of the path, Size and
   // The selected row's size and time are in the pane's Meta.
   await openResultMeta(page, 2);
   expect(await page.locator('[data-testid="result-meta"] [data-key="bytes"] dd').textContent()).toMatch(/^[\d.]+ [KM]?B$/);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a search hit's snippet with an override reads in the order it was written", async () => {
+  await page.getByTestId('sidebar-search-input').fill('invoice');
+  await expect.poll(() => page.getByTestId('search-results-all').getAttribute('data-state')).toBe('done');
+  const snippets = page.locator('[data-testid="search-hit"] .snippet');
+  const texts = await snippets.allTextContents();
+  expect(texts.length).toBeGreaterThan(0);
+  for (const [i, text] of texts.entries()) {
+    expect(text).not.toMatch(BIDI);
+    expect(text).toContain('txt.exe done');
+    expect(await laidOutInOrder('[data-testid="search-hit"] .snippet', i)).toBe(true);
+  }
+  await page.screenshot({ path: screenshotPath('ui-text-override-hit-1024') });
   expect(pageErrors(page)).toEqual([]);
 });
