@@ -46,8 +46,9 @@ const BIDI_NAMES: Record<string, string> = {
 export type BidiPiece = { text: string } | { control: string; name: string };
 
 /**
- * Past this many, controls are dropped unmarked: a pane's MiB of text could hold a million,
- * each an element to lay out; none of the 91 article pages or the PDFs of ../shared/corpora has one.
+ * Past this many, controls are dropped unmarked: a pane's MiB of text could hold a million, each
+ * an element to lay out. In headless Chromium at 1024 px, 1,000 marks took 0.16–0.33 s to lay
+ * out and 10,000 took 2.6–4.2 s; none of the 91 article pages or the 6 PDFs of ../shared/corpora has one.
  */
 export const MAX_BIDI_MARKS = 1000;
 
