@@ -800,6 +800,27 @@ describe('words typed in their usual form', () => {
     expect(found('اخر').text).toContain('«آخر» إسلامي');
   });
 
+  it('a letter whose mark is its own, which the index keeps (ئ ؤ, й), is marked and answered only where it is written', () => {
+    storeJob('own-mark', [
+      { url: 'https://ar.test/menu', title: 'مطعم', content: 'مقدمة\nقايمة المشروبات على الطاولة.\n\nقائمة الطعام في المطعم.\n\nرويس الاقسام ورؤوس الفصول.' },
+      { url: 'https://ru.test/home', title: 'Дом', content: 'Вступление\nМои книги на полке.\n\nМой дом у реки.' },
+    ]);
+    /** The best hit's line and the words its snippet marks. */
+    const hit = (q: string): { line: number | undefined; marked: string[] } => {
+      const h = searchStore(store, q, { jobId: 'own-mark' }).hits[0] as SearchHit;
+      expect(h, q).toMatchObject({ field: 'body' });
+      return { line: h.line, marked: h.marks.map(([a, b]) => h.snippet.slice(a, b)) };
+    };
+    // The index holds قائمة with its hamza, and only it matched: the snippet read قايمة as
+    // قائمة too, marked both and cited line 2, where the word searched for is not.
+    expect(hit('قائمة')).toEqual({ line: 4, marked: ['قائمة'] });
+    expect(hit('رؤوس')).toEqual({ line: 6, marked: ['ورؤوس'] });
+    expect(hit('мой')).toEqual({ line: 4, marked: ['Мой'] });
+    // Ask ranks passages on the letters as written too: the passage holding قايمة shared no word with the question.
+    expect(askJob(store, 'own-mark', 'أين قائمة الطعام؟').map((a) => a.line)).toEqual([4]);
+    expect(askJob(store, 'own-mark', 'где мой дом?').map((a) => a.line)).toEqual([4]);
+  });
+
   it('Arabic stretched with tatweel (ـ) as the word without it, marked where it stands', () => {
     storeJob('kashida', [{ url: 'https://ar.test/k', title: 'مقالة', content: 'مقدمة\nاشترى المعلم الكـتاب من السوق.' }]);
     const [hit] = searchStore(store, 'الكتاب', { jobId: 'kashida' }).hits;
