@@ -211,10 +211,18 @@ function ftsOf(n: Node, negated = false): string | undefined {
   }
 }
 
-/** A prefix term as FTS5 syntax: each start the index may hold words beginning with it under (arabicPrefixStarts), ORed. */
+/** The last word of folded text, as unicode61 reads a word, and what comes before it. */
+const LAST_WORD = /^(.*?)([\p{L}\p{N}\p{Co}]+)$/su;
+
+/**
+ * A prefix term as FTS5 syntax: each start the index may hold its last word beginning with
+ * (arabicPrefixStarts), ORed, after the same words before it. A phrase's last word counts as
+ * a word alone does: "في الك"* found nothing, as the index holds في الكتاب as في كتاب.
+ */
 function prefixOf(text: string): string {
-  const starts = arabicPrefixStarts(foldForIndex(text).trim());
-  return starts.length > 1 ? `( ${starts.map((s) => `${quoteTerm(s)}*`).join(' OR ')} )` : `${quoteTerm(text)}*`;
+  const [, head = '', last = ''] = LAST_WORD.exec(foldForIndex(text).trim()) ?? [];
+  const starts = arabicPrefixStarts(last);
+  return starts.length > 1 ? `( ${starts.map((s) => `${quoteTerm(head + s)}*`).join(' OR ')} )` : `${quoteTerm(text)}*`;
 }
 
 /** Whether a result matches the expression, given whether it holds each term. */

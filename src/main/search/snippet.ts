@@ -50,10 +50,10 @@ function termRegex(term: Term): RegExp | undefined {
     const prev = pieces[i - 1] as string;
     // C++17: the signs already part the words.
     if (i > 0) src += isCharWord(p) || isCharWord(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
-    src += p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const word = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // A prefix's last word typed with the article before a letter or two (الك*) is either start, as the index asked for it.
+    src += term.prefix && i === pieces.length - 1 ? `(?:${arabicPrefixStarts(word).join('|')})` : word;
   });
-  // A prefix typed with the article before a letter or two (الك*) is either start, as the index asked for it.
-  if (term.prefix && pieces.length === 1) src = `(?:${arabicPrefixStarts(src).join('|')})`;
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;
   // ASP.NET holds .NET; C++ is C++ in C++17, not in C+++ or C++x.
