@@ -19,6 +19,7 @@ let db: string;
 let jobA: string;
 let jobB: string;
 let jobBook: string;
+let jobEn: string;
 
 /**
  * A book of 8 pages with a running head and a page number on each (furniture, which text
@@ -67,6 +68,11 @@ beforeAll(async () => {
     '/forms/ar': page('المكتبة', paras('أنواع الكتب في المكتبة كثيرة، ويجد القارئ فيها ما يريد من الأدب والتاريخ والعلوم.', 'وتفتح المكتبة أبوابها كل يوم من الصباح حتى المساء.')),
     '/forms/th': page('บ้าน', paras('ฉันกินข้าวที่บ้านกับครอบครัวทุกวันก่อนไปทำงานที่สำนักงานในเมือง', 'วันหยุดเราไปเที่ยวทะเลกับเพื่อนหลายคน')),
     '/forms/shy': page('Typesetting', paras('Typesetting rules: long words such as hyphen&shy;ation and super&#x200B;califragilistic may break at the end of a line.', 'The reader never sees the marks that allow it.')),
+    // One word in its forms, and another word it begins.
+    '/en/report': page('Audit', paras('The audit report on the harbour accounts was published this week by the city council.')),
+    '/en/reported': page('Loss', paras('The harbour authority reported a loss for the third year running, the council said.')),
+    '/en/reports': page('Filings', paras('Two reports on the harbour dredging were filed before the deadline in March.')),
+    '/en/reporter': page('Interview', paras('A reporter asked the harbour master about the dredging contract and its cost.')),
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -81,6 +87,8 @@ beforeAll(async () => {
   jobB = /^job (\S+)/.exec(b.stderr)![1]!;
   const c = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/book.pdf\n${site.base}/book.pdf grep="keeper|storm" context\n` });
   jobBook = /^job (\S+)/.exec(c.stderr)![1]!;
+  const en = await runSift(['batch', '-', '--db', db], { env, input: ['report', 'reported', 'reports', 'reporter'].map((p) => `${site.base}/en/${p}`).join('\n') + '\n' });
+  jobEn = /^job (\S+)/.exec(en.stderr)![1]!;
 }, 120_000);
 afterAll(async () => {
   await site.close();
@@ -125,6 +133,22 @@ describe('sift search', { timeout: 180_000 }, () => {
     const whole = await runSift(['search', 'lighthouse', '--job', jobBook, '--limit', '2', '--json', '--db', db], { env });
     expect(jsonLines(whole.stdout)).toHaveLength(2);
     expect(whole.stderr).toBe('');
+  });
+
+  test('a word typed bare finds its other forms (report: reports, reported), not a longer word (reporter); "quoted", only itself', async () => {
+    const found = async (q: string) =>
+      jsonLines((await runSift(['search', q, '--job', jobEn, '--json', '--db', db], { env })).stdout)
+        .map((h) => [String(h.url).split('/').pop(), String(h.snippet).match(/«[^»]+»/g)])
+        .sort();
+    const forms = [
+      ['report', ['«report»']],
+      ['reported', ['«reported»']],
+      ['reports', ['«reports»']],
+    ];
+    expect(await found('report')).toEqual(forms);
+    expect(await found('reported')).toEqual(forms);
+    expect(await found('"report"')).toEqual([['report', ['«report»']]]);
+    expect((await found('report*')).map(([u]) => u)).toEqual(['report', 'reported', 'reporter', 'reports']);
   });
 
   test('searches every job unless --job names one, best first', async () => {

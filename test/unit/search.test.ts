@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askJob, askScope, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
+import { englishForms } from '../../src/main/fetch/word-forms';
 import { foldForIndex, foldWithMap } from '../../src/main/search/fold';
 import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { searchableText } from '../../src/main/search/text';
@@ -73,6 +74,12 @@ const REPORTS: Doc[] = [
 
 const ids = (hits: SearchHit[]): string[] => hits.map((h) => `${h.jobId}:${h.idx}`);
 
+/** A word typed bare as FTS5 is asked for it: any of its forms (englishForms), or the word alone. */
+function anyForm(word: string): string {
+  const forms = englishForms(word.toLowerCase());
+  return forms.length > 1 ? `( ${forms.map((f) => `"${f}"`).join(' OR ')} )` : `"${word}"`;
+}
+
 describe('search over stored results', () => {
   beforeEach(() => storeJob('j1', REPORTS));
 
@@ -134,6 +141,28 @@ describe('search over stored results', () => {
 
   it('ranks all words: both reports for plain words, the one with both words nearer first', () => {
     expect(ids(searchStore(store, 'net revenue').hits).sort()).toEqual(['j1:0', 'j1:1']);
+  });
+
+  it('finds the other forms of a word typed bare, marked as written, and a "quoted" word or a phrase as typed only', () => {
+    storeJob('en', [
+      { url: 'https://en.test/0', title: 'Audit', content: 'Intro\nThe auditors reported a loss.' },
+      { url: 'https://en.test/1', title: 'Filings', content: 'Intro\nTwo reports were filed.\nThe studies stopped.' },
+      { url: 'https://en.test/2', title: 'Interview', content: 'Intro\nA reporter asked about the study.' },
+      { url: 'https://en.test/3', title: 'Season', content: 'Intro\nReporting season starts; the report is due and we stop.' },
+    ]);
+    const found = (q: string): [number, string[]][] =>
+      searchStore(store, q, { jobId: 'en' })
+        .hits.map((h): [number, string[]] => [h.idx, h.marks.map(([a, b]) => h.snippet.slice(a, b))])
+        .sort((a, b) => a[0] - b[0]);
+    // Before, report found the one result writing "report" alone.
+    for (const q of ['report', 'reports', 'REPORTED']) expect(found(q), q).toEqual([[0, ['reported']], [1, ['reports']], [3, ['Reporting', 'report']]]);
+    expect(found('study')).toEqual([[1, ['studies']], [2, ['study']]]);
+    expect(found('stopping')).toEqual([[1, ['stopped']], [3, ['stop']]]);
+    expect(found('"report"')).toEqual([[3, ['report']]]);
+    expect(found('"reports were"')).toEqual([[1, ['reports were']]]);
+    expect(found('reports -study')).toEqual([[0, ['reported']], [3, ['Reporting', 'report']]]);
+    // A prefix is what it was: every word beginning so.
+    expect(found('report*').map(([i]) => i)).toEqual([0, 1, 2, 3]);
   });
 
   it('weights a match in the title above one in the body', () => {
@@ -233,7 +262,7 @@ describe('search over stored results', () => {
     const h = searchStore(store, 'Rust OR C++', { jobId: 'lang' }).hits.find((x) => x.idx === 1) as SearchHit;
     expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Modern «C++»17 templates');
     // What FTS5 is asked holds the letters of what is to be found, and nothing of a signed word to leave out.
-    expect(parseQuery('ownership -C++')?.match).toBe('"ownership"');
+    expect(parseQuery('ownership -C++')?.match).toBe(anyForm('ownership'));
     expect(parseQuery('(C# OR F#) NOT java')?.literal?.needles).toEqual([['c#', 'f#']]);
   });
 
@@ -647,17 +676,17 @@ describe('Ask this job', () => {
 
 describe('query syntax', () => {
   it('quotes every term, so nothing typed reaches FTS5 as syntax', () => {
-    expect(parseQuery('net revenue')?.match).toBe('"net" AND "revenue"');
+    expect(parseQuery('net revenue')?.match).toBe(`${anyForm('net')} AND ${anyForm('revenue')}`);
     expect(parseQuery('"net revenue" OR profit*')?.match).toBe('"net revenue" OR "profit"*');
     expect(parseQuery('a NOT (b OR c)')).toMatchObject({ match: '"a" NOT ( "b" OR "c" )', terms: [{ text: 'a', prefix: false }], plain: false });
-    expect(parseQuery('say "hi')).toMatchObject({ match: '"say" "hi"', plain: true });
+    expect(parseQuery('say "hi')).toMatchObject({ match: `${anyForm('say')} AND "hi"`, plain: true });
     expect(parseQuery('東京')?.match).toBe('"東  京"');
     // -word leaves out. A hyphen inside a word, a minus before a number, and one with
     // nothing to leave it out of (first, or after OR) stay part of the word, as before.
-    expect(parseQuery('trees -forests')).toMatchObject({ match: '"trees" NOT "forests"', terms: [{ text: 'trees' }], plain: false });
+    expect(parseQuery('trees -forests')).toMatchObject({ match: `${anyForm('trees')} NOT ${anyForm('forests')}`, terms: [{ text: 'trees' }], plain: false });
     expect(parseQuery('a -"b c" d')?.match).toBe('"a" NOT "b c" AND "d"');
     expect(parseQuery('well-known -5')?.match).toBe('"well-known" AND "-5"');
-    expect(parseQuery('-forests')?.match).toBe('"-forests"');
+    expect(parseQuery('-forests')?.match).toBe(anyForm('-forests'));
     expect(parseQuery('a OR -b')?.match).toBe('"a" OR "-b"');
     expect(parseQuery('   ')).toBeUndefined();
   });
@@ -671,29 +700,31 @@ describe('query syntax', () => {
     // The words of a quote in another order are not the quote: j1:1 holds "net" and "revenue" apart.
     expect(ids(searchStore(store, '“revenue net”').hits)).toEqual([]);
     expect(ids(searchStore(store, 'revenue net').hits).sort()).toEqual(['j1:0', 'j1:1']);
-    expect(parseQuery('costs -“net effect”')?.match).toBe('"costs" NOT "net effect"');
+    expect(parseQuery('costs -“net effect”')?.match).toBe(`${anyForm('costs')} NOT "net effect"`);
     // Unclosed, it is plain words, as an unclosed " is; an apostrophe is part of its word.
-    expect(parseQuery('“net revenue')).toMatchObject({ match: '"net" "revenue"', plain: true });
-    expect(parseQuery('don’t panic')?.match).toBe('"don’t" AND "panic"');
+    expect(parseQuery('“net revenue')).toMatchObject({ match: `${anyForm('net')} AND ${anyForm('revenue')}`, plain: true });
+    expect(parseQuery('don’t panic')?.match).toBe(`"don’t" AND ${anyForm('panic')}`);
   });
 
   it('a query that ends in AND, OR or NOT (as one does while typing it) is its other words, not a search for "or"', () => {
     storeJob('j1', REPORTS);
     for (const q of ['revenue OR', 'revenue AND', 'revenue NOT', 'OR revenue', '(revenue OR', 'revenue OR OR']) {
-      expect(parseQuery(q), q).toMatchObject({ match: '"revenue"', plain: true });
+      expect(parseQuery(q), q).toMatchObject({ match: anyForm('revenue'), plain: true });
       expect(ids(searchStore(store, q).hits).sort(), q).toEqual(['j1:0', 'j1:1']);
     }
     // Alone, the word is what there is to find; in lower case it is always a word.
     expect(parseQuery('OR')).toMatchObject({ match: '"OR"', plain: true });
-    expect(parseQuery('revenue or')?.match).toBe('"revenue" AND "or"');
+    expect(parseQuery('revenue or')?.match).toBe(`${anyForm('revenue')} AND "or"`);
   });
 
   it('searches a word repeated in a query once (FTS5 would read and rank it once per repeat)', () => {
-    expect(parseQuery('net revenue Net "net"')).toMatchObject({ match: '"net" AND "revenue"', terms: [{ text: 'net' }, { text: 'revenue' }] });
-    expect(parseQuery('net net*')?.match).toBe('"net" AND "net"*');
+    // "net" quoted is net alone, where net typed bare is any of its forms: two terms.
+    expect(parseQuery('net revenue Net "net"')).toMatchObject({ match: `${anyForm('net')} AND ${anyForm('revenue')} AND "net"`, terms: [{ text: 'net' }, { text: 'revenue' }, { text: 'net' }] });
+    expect(parseQuery('net revenue Net')).toMatchObject({ match: `${anyForm('net')} AND ${anyForm('revenue')}`, terms: [{ text: 'net' }, { text: 'revenue' }] });
+    expect(parseQuery('net net*')?.match).toBe(`${anyForm('net')} AND "net"*`);
     // Only where every word must match: with OR or NOT a repeat can mean something.
-    expect(parseQuery('net OR net')?.match).toBe('"net" OR "net"');
-    expect(parseQuery('say "hi say')).toMatchObject({ match: '"say" "hi"', plain: true });
+    expect(parseQuery('net OR net')?.match).toBe(`${anyForm('net')} OR ${anyForm('net')}`);
+    expect(parseQuery('say "hi say')).toMatchObject({ match: `${anyForm('say')} AND "hi"`, plain: true });
   });
 
   it('shows the line holding the most distinct terms, though an earlier line holds the first match', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { answer } from '../../src/main/fetch';
-import { formSpellings, wordForm } from '../../src/main/fetch/word-forms';
+import { englishForms, formSpellings, wordForm } from '../../src/main/fetch/word-forms';
 import { foldTerm } from '../../src/main/search/fold';
 
 const form = (word: string): string => wordForm(foldTerm(word));
@@ -67,5 +67,31 @@ describe('an Arabic word with the letters written joined to its start', () => {
     // fuzzy match, and a prefix match runs from the word's start), and these held none.
     const a = answer(page, 'أين القلم؟', false);
     expect(a.content.split('\n\n')).toEqual(['اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.']);
+  });
+});
+
+describe('the forms search asks for a word typed bare (englishForms)', () => {
+  const forms = (word: string): string[] => englishForms(word).sort();
+
+  it('are its plural, -ed and -ing forms, spelled as English spells them, from any of them', () => {
+    for (const w of ['report', 'reports', 'reported', 'reporting']) expect(forms(w), w).toEqual(['report', 'reported', 'reporting', 'reports']);
+    expect(forms('stopped')).toEqual(['stop', 'stopped', 'stopping', 'stops']);
+    expect(forms('study')).toEqual(['studied', 'studies', 'study', 'studying']);
+    expect(forms('taxes')).toEqual(['tax', 'taxed', 'taxes', 'taxing']);
+    expect(forms('making')).toContain('make');
+    expect(forms('agreed')).toEqual(['agree', 'agreed', 'agreeing', 'agrees']);
+  });
+
+  it('keep apart the words a rule would join: hoped and hopping, news and new, speed and spe, a longer word', () => {
+    expect(forms('hoped')).not.toContain('hopping');
+    expect(forms('hopping')).not.toContain('hope');
+    expect(forms('new')).not.toContain('news');
+    expect(forms('news')).not.toContain('new');
+    expect(forms('speed')).toEqual(['speed', 'speeded', 'speeding', 'speeds']);
+    expect(forms('report')).not.toContain('reporter');
+  });
+
+  it('are the word alone for a function word, a short word, or letters other than a to z', () => {
+    for (const w of ['the', 'is', 'ok', 'c++', 'كتاب', '東京', 'würde']) expect(englishForms(w), w).toEqual([w]);
   });
 });

@@ -63,3 +63,61 @@ export function formSpellings(form: string): string[] {
   const own = /^[a-z]{3,}$/.test(form) || (ARABIC_WORD.test(form) && form.length >= ARABIC_STEM_MIN);
   return own ? [form] : [];
 }
+
+/** A consonant, a vowel and a consonant other than w, x or y at a word's end: stop, plan (stopped, planning). */
+const SHORT_END = /(?:^|[^aeiouy])[aeiou][^aeiouywx]$/;
+/** One syllable at most before the end: the words that double their last consonant or keep a silent e (Porter's m = 1). */
+const oneSyllable = (w: string): boolean => (w.match(/[aeiouy]+/g) ?? []).length <= 1;
+
+/**
+ * The words a folded English word may be the inflection of (reported → report, stopping → stop,
+ * making → make, hoped → hope, studies → study), as Porter's step 1 reads them; none for a word
+ * that ends in none of -s, -ed or -ing.
+ */
+function bases(w: string): string[] {
+  if (w.endsWith('ies') && w.length > 4) return [`${w.slice(0, -3)}y`];
+  if (w.endsWith('ied') && w.length > 4) return [`${w.slice(0, -3)}y`];
+  if (w.endsWith('sses')) return [w.slice(0, -2)];
+  if (/(?:ch|sh|x|z)es$/.test(w)) return [w.slice(0, -2)];
+  if (/[^su]s$/.test(w) && !OWN_FINAL_S.has(w) && !/is$/.test(w)) return [w.slice(0, -1)];
+  // agreed is agree; speed and need are words of their own.
+  if (w.endsWith('eed')) return /[aeiouy][^aeiouy]/.test(w.slice(0, -3)) ? [w.slice(0, -1)] : [];
+  for (const suffix of ['ing', 'ed']) {
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    // need, bring: the rest has no vowel, or is two letters that are no word's start (us of used is).
+    if (!VOWEL.test(stem) || (stem.length < 3 && !/^[aeiou][^aeiou]$/.test(stem))) return [];
+    if (/([^aeiouylsz])\1$/.test(stem)) return [stem.slice(0, -1)];
+    if (/(?:at|bl|iz)$/.test(stem) || (oneSyllable(stem) && SHORT_END.test(stem)) || /^[aeiou][^aeiou]$/.test(stem)) return [`${stem}e`];
+    return [stem];
+  }
+  return [];
+}
+
+/** A base word's plural (or third person), past and -ing forms, spelled by the regular rules. */
+function inflections(b: string): string[] {
+  const consonantY = /[^aeiou]y$/.test(b);
+  const doubles = oneSyllable(b) && SHORT_END.test(b);
+  const last = b.slice(-1);
+  const silentE = b.endsWith('e') && !/(?:ee|ye|oe)$/.test(b);
+  return [
+    b,
+    consonantY ? `${b.slice(0, -1)}ies` : /(?:s|x|z|ch|sh)$/.test(b) ? `${b}es` : `${b}s`,
+    b.endsWith('e') ? `${b}d` : consonantY ? `${b.slice(0, -1)}ied` : doubles ? `${b}${last}ed` : `${b}ed`,
+    silentE ? `${b.slice(0, -1)}ing` : doubles ? `${b}${last}ing` : `${b}ing`,
+  ];
+}
+
+/**
+ * The regular forms of a folded English word, itself first, for search to find a result writing
+ * another of them: report finds reports, reported and reporting; reported finds report. Each is
+ * a whole word, so reporter (another word) is not found, as a prefix report* would find it. None
+ * but the word for a function word, a word of other letters, or one under 3 letters.
+ */
+export function englishForms(folded: string): string[] {
+  if (!/^[a-z]{3,}$/.test(folded) || FUNCTION_WORDS.has(folded)) return [folded];
+  const of = bases(folded);
+  // new is no singular of news.
+  const forms = (of.length > 0 ? of : [folded]).flatMap(inflections).filter((f) => !OWN_FINAL_S.has(f));
+  return [...new Set([folded, ...forms])];
+}

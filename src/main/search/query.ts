@@ -1,12 +1,32 @@
+import { englishForms } from '../fetch/word-forms';
 import { arabicPrefixStarts } from './arabic';
-import { foldForIndex, PICTOGRAPH, quoteTerm } from './fold';
+import { foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
 
 /** One thing to find, as the highlighter looks for it. */
 export interface Term {
   /** The words of a word or phrase, as typed (folded later). */
   text: string;
   prefix: boolean;
+  /** For a word typed bare (not "quoted", no prefix*): its regular English forms, itself among them (englishForms). */
+  forms?: string[];
 }
+
+/**
+ * A term for a word typed bare: with its other regular forms when it is an English word, so
+ * "report" finds reports, reported and reporting, and "reported" finds report. On the 91
+ * articles of corpora/article-extraction (3,582 words as queries), the exact word found 0.65
+ * of the articles holding one of its forms (as Snowball's English stemmer groups them); with
+ * its forms 0.98, and 0.997 of what it found held one (a prefix of the word's form found 0.99
+ * of them, but 0.77 of what it found did: report* is reporter, art* articles). A "quoted" word
+ * stays exact.
+ */
+function wordTerm(text: string): Term {
+  const forms = englishForms(foldTerm(text));
+  return forms.length > 1 ? { text, prefix: false, forms } : { text, prefix: false };
+}
+
+/** A term as FTS5 syntax: a word with its forms is any of them. */
+const termMatch = (term: Term): string => (term.forms ? `( ${term.forms.map(quoteTerm).join(' OR ')} )` : quoteTerm(term.text));
 
 export interface ParsedQuery {
   /** FTS5 MATCH syntax; every term quoted, so no user text reaches FTS5 unquoted. */
@@ -143,7 +163,7 @@ function parse(tokens: readonly Token[]): Node {
   const isOp = (t: Token | undefined, op: string): boolean => t?.kind === 'op' && t.op === op;
   function operand(): Node {
     const t = tokens[i++];
-    if (t?.kind === 'term') return { kind: 'term', term: { text: t.text, prefix: t.prefix } };
+    if (t?.kind === 'term') return { kind: 'term', term: t.prefix || t.phrase ? { text: t.text, prefix: t.prefix } : wordTerm(t.text) };
     if (t?.kind === 'open') {
       const of = or();
       if (tokens[i++]?.kind !== 'close') throw new Malformed('unbalanced parentheses');
@@ -192,7 +212,7 @@ const isSigned = (n: Node): boolean => (n.kind === 'term' ? SIGNED_WORD.test(n.t
 function ftsOf(n: Node, negated = false): string | undefined {
   switch (n.kind) {
     case 'term':
-      return negated && SIGNED_WORD.test(n.term.text) ? undefined : n.term.prefix ? prefixOf(n.term.text) : quoteTerm(n.term.text);
+      return negated && SIGNED_WORD.test(n.term.text) ? undefined : n.term.prefix ? prefixOf(n.term.text) : termMatch(n.term);
     case 'group': {
       const of = ftsOf(n.of, negated);
       return of === undefined ? undefined : `( ${of} )`;
@@ -284,7 +304,9 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal?: Lit
   // results match, yet FTS5 would read its postings and rank it once per repeat. It counts once.
   if (tokens.every((t) => t.kind === 'term')) {
     const seen = new Set<string>();
-    tokens = tokens.filter((t) => t.kind === 'term' && !seen.has(termKey(t.text, t.prefix)) && Boolean(seen.add(termKey(t.text, t.prefix))));
+    // A "quoted" word is itself alone, a bare one any of its forms: two terms.
+    const key = (t: Token): string => (t.kind === 'term' ? termKey(t.text, t.prefix) + (t.phrase ? '"' : '') : '');
+    tokens = tokens.filter((t) => t.kind === 'term' && !seen.has(key(t)) && Boolean(seen.add(key(t))));
   }
   const tree = parse(tokens);
   const count = tokens.filter((t) => t.kind === 'term').length;
@@ -316,8 +338,9 @@ function plainWords(q: string): { match: string; terms: Term[]; literal?: Litera
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  const terms = unique.map((text) => ({ text, prefix: false }));
-  const match = unique.map(quoteTerm).join(' ');
+  const terms = unique.map(wordTerm);
+  // FTS5 reads no group after a term without an AND between them.
+  const match = terms.map(termMatch).join(' AND ');
   if (!terms.some((t) => SIGNED_WORD.test(t.text))) return { match, terms, count: terms.length };
   const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => literalNeedles(t).map((w) => [w])) };
   return { match, terms, literal, count: terms.length };
