@@ -100,7 +100,7 @@ export class Progress {
       // Cut short by a cancel or a close, not failed by its site: "failed: cancelled" read as
       // a failure, beside the last line's "failed 0 · stopped mid-way 1".
       const what =
-        row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : isCutShort(row) ? `stopped mid-way (${row.error})` : `failed: ${shownFailure(row).error}`;
+        row.status === 'done' ? `ok ${formatBytes(row.bytes)}${warningsNote(row)}` : isCutShort(row) ? `stopped mid-way (${row.error})` : `failed: ${shownFailure(row, 'cli').error}`;
       this.io.stderr.write(forTerminal(`[${formatCount(this.done)}/${formatCount(this.total)}] #${formatCount(row.idx + 1)} ${what} ${readableUrl(row.url)}\n`));
     }
   }

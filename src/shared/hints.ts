@@ -42,6 +42,12 @@ export const ARCHIVE_BLOCKED: Readonly<Record<Surface, string>> = {
   app: 'the archive service is at an address Sift does not fetch; allow its host in Settings, under Network',
 };
 
+/** Why no archived copy came when no archive service is set: it is set in Settings, under Network beside the hosts allowed. */
+export const ARCHIVE_UNSET: Readonly<Record<Surface, string>> = {
+  cli: 'no archive service is set in the app’s Settings, under Network',
+  app: 'no archive service is set in Settings, under Network',
+};
+
 /**
  * No browser to render with. The command line's user has a shell: an environment variable
  * and a flag. The app's has neither, and picks the browser in Settings (the field's label).
@@ -119,6 +125,7 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
     older: ['. Sift does not fetch private, loopback or reserved addresses unless their host is allowed (Settings, Network; or --allow-host HOST) or all private addresses are (--allow-private).'],
   },
   { words: ALLOW_HOST_HINT, older: ['If the page needs a host on your network, allow it (Settings, Network; or --allow-host HOST).'] },
+  { words: ARCHIVE_UNSET, older: ['no archive service is set (Settings, Archive service)'] },
   { words: ARCHIVE_BLOCKED, older: ['the archive service is at an address Sift does not fetch; allow its host in Settings (Network) or with --allow-host'] },
   {
     words: NO_BROWSER_HINT,
@@ -142,6 +149,16 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
   { words: REST_AGAIN, older: [] },
 ];
 
+/**
+ * The limits the command line has no flag for (time per URL, largest download, largest result,
+ * URLs per job…) are raised in the app's Settings, which it reads too (cli/settings.ts). The
+ * core says "in Settings", as the app reads it; the command line says whose Settings those are.
+ */
+const SETTINGS_PLACE: Readonly<Record<Surface, { find: RegExp; say: string }>> = {
+  cli: { find: /\bin Settings\b/g, say: 'in the app’s Settings' },
+  app: { find: /\bin the app[’']s Settings\b/g, say: 'in Settings' },
+};
+
 /** Every wording kept per surface, for the test that no surface's words name the other's places. */
 export const SURFACE_WORDS: readonly Readonly<Record<Surface, string>>[] = BY_SURFACE.map((h) => h.words);
 
@@ -153,5 +170,5 @@ export function hintOn(surface: Surface, hint: string): string {
     const other = [...Object.values(words), ...older].find((w) => out.includes(w));
     if (other) out = out.replace(other, () => words[surface]);
   }
-  return out;
+  return out.replace(SETTINGS_PLACE[surface].find, SETTINGS_PLACE[surface].say);
 }

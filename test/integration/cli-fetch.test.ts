@@ -263,7 +263,7 @@ describe('sift extract', () => {
     const limited = siftInProcess(dir, { SIFT_HOME: home });
     const said =
       'jq: the program was still running after 1 s, the time Sift gives a jq program\n' +
-      '  Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in Settings, "Time a jq program or grep pattern may run".\n';
+      '  Look for a part that never ends (repeat, range with no end, recurse or until with no stop); on a large document, select what you need before the costly step. The limit is in the app’s Settings, "Time a jq program or grep pattern may run".\n';
     const r = await limited('extract', 'data.json', 'data.json', '--jq', 'repeat(1)');
     expect(r.code).toBe(1);
     expect(r.err).toBe(`sift extract: data.json: ${said}sift extract: data.json: ${said}`);
@@ -282,7 +282,7 @@ describe('sift extract', () => {
     writeFileSync(path.join(dir, 'almost.txt'), `${'a'.repeat(40)}!\nbbb\n`);
     const said =
       'grep: the pattern was still running after 1 s on this document, the time Sift gives a pattern\n' +
-      '  A backreference (\\1) with repeats inside repeats ((a+)+) tries every way to split a line; make the repeated part match less, or do without the backreference. The limit is in Settings, "Time a jq program or grep pattern may run".\n';
+      '  A backreference (\\1) with repeats inside repeats ((a+)+) tries every way to split a line; make the repeated part match less, or do without the backreference. The limit is in the app’s Settings, "Time a jq program or grep pattern may run".\n';
     const r = await limited('extract', 'almost.txt', 'almost.txt', '--grep', '^(a+)+\\1$');
     expect(r.code).toBe(1);
     expect(r.err).toBe(`sift extract: almost.txt: ${said}sift extract: almost.txt: ${said}`);

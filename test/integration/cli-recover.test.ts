@@ -76,7 +76,7 @@ describe('sift --recover', () => {
     expect(run.code).toBe(1);
     const [r] = jsonLines(run.stdout);
     expect(r).toMatchObject({ ok: false, status: 404, reason: 'upstream', error: 'HTTP 404 Not Found' });
-    expect(String(r!.hint)).toMatch(/No archived copy: no archive service is set \(Settings, Archive service\)\.$/);
+    expect(String(r!.hint)).toMatch(/No archived copy: no archive service is set in the app’s Settings, under Network\.$/);
   }, 120_000);
 
   test('fetch --help names the failures --recover acts on', async () => {

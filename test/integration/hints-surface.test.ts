@@ -183,3 +183,41 @@ describe('an exported file says what to do in the words of the surface that wrot
     }
   }, 120_000);
 });
+
+describe("a limit the command line has no flag for is raised in the app's Settings, which sift reads too", () => {
+  test('sift fetch and sift batch name "the app’s Settings" for the largest download and result; the app\'s preview names its Settings', async () => {
+    // A download limit of 1 MiB and a result limit of 64 KiB (the smallest each takes).
+    const limits = { maxBodyMiB: 1, maxResultMiB: 0.0625 };
+    const big = await startSite({
+      '/huge': (_q, r) => void r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('x'.repeat(2 * 1024 * 1024)),
+      '/wide': (_q, r) => void r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('a line of a wide plain text\n'.repeat(4000)),
+    });
+    try {
+      const { dir, db, env } = home(limits);
+      const fetched = await runSift(['fetch', `${big.base}/huge`], { env });
+      expect(fetched.code).toBe(1);
+      expect(fetched.stderr).toContain('\n  Raise "Largest download" in the app’s Settings if you need documents this large.\n');
+      const list = path.join(dir, 'list.txt');
+      writeFileSync(list, `${big.base}/huge\n${big.base}/wide\n`);
+      const batch = await runSift(['batch', list, '--json'], { env });
+      expect(batch.code, batch.stderr).toBe(1);
+      const lines = jsonLines(batch.stdout);
+      expect(lines.map((l) => l.reason)).toEqual(['too_long', 'too_long']);
+      expect(lines[0]!.hint).toBe('Raise "Largest download" in the app’s Settings if you need documents this large.');
+      expect(lines[1]!.hint).toBe('Narrow it with pages, grep or a question, or raise "Largest result" in the app’s Settings.');
+      // The summary on stderr says what to do in the same words.
+      const shown = await runSift(['batch', list, '--again'], { env });
+      expect(shown.stderr).toContain('raise "Largest result" in the app’s Settings.');
+      expect(shown.stderr).not.toMatch(APP_ONLY);
+      // The app's preview of the same download, over IPC, in the app's words.
+      const s = app(dir, db);
+      const err = await call(s, 'preview', { target: { url: `${big.base}/huge` } }).then(
+        () => undefined,
+        (e: { hint: string }) => e,
+      );
+      expect(err?.hint).toBe('Raise "Largest download" in Settings if you need documents this large.');
+    } finally {
+      await big.close();
+    }
+  }, 120_000);
+});

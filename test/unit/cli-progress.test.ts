@@ -216,7 +216,8 @@ describe('failureAdvice', () => {
       row(idx, 'failed', { error: `document too long: ${size} of content, the limit is ${limit}`, hint: 'Narrow it, or raise "Largest result" in Settings.', reason: 'too_long', errorStatus: 422 });
     // A size's unit goes with its number: 29.8 MiB and 600 KiB differ only in their numbers.
     expect(failureAdvice([long(0, '29.8 MiB'), long(1, '600 KiB'), long(2, '12,345,678 bytes')], 'j1')).toBe(
-      'what to do:\n  3 × document too long: … of content, the limit is 8 MiB\n      Narrow it, or raise "Largest result" in Settings.\n',
+      // The runner stores the app's words; the command line names whose Settings those are.
+      'what to do:\n  3 × document too long: … of content, the limit is 8 MiB\n      Narrow it, or raise "Largest result" in the app’s Settings.\n',
     );
     expect(failureAdvice([long(0, '29.8 MiB'), long(1, '29.8 MiB', '16 MiB')], 'j1')).toMatch(/2 × document too long: 29\.8 MiB of content, the limit is …\n/);
     expect(failureAdvice([long(0, '29.8 MiB'), long(1, '29.8 MiB')], 'j1')).toMatch(/2 × document too long: 29\.8 MiB of content, the limit is 8 MiB\n/);

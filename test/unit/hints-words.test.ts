@@ -4,7 +4,7 @@
  * "allowed (Settings, Network; or --allow-host HOST)") sends each reader half to a place they
  * cannot go. Every string the sources hold is read, so a new message is checked too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,9 @@ const CLI_ONLY = /(?<![\w-])--[a-z][a-z-]+|\bsift (?:fetch|extract|parse|batch|j
  * user to the app's Settings for what has no flag, said as the app's.
  */
 const APP_ONLY = /\b[Cc]lick|\b[Bb]utton\b|(?<!the app’s |the app's )\bSettings\b/;
+
+/** The app's Settings, but for the command line's way to name them ("in the app's Settings"): what a hint read on the command line may not say. */
+const SETTINGS_BARE = /(?<!the app’s |the app's )\bSettings\b/;
 
 /**
  * A list line's option as written (render=never, mode=raw): what a line of a pasted list says,
@@ -49,6 +52,56 @@ function stringsOf(file: string): { text: string; line: number }[] {
   return out;
 }
 
+/** The source file a relative import names, or undefined for a package's. */
+function resolveImport(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = path.join(path.dirname(from), spec);
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), base].find((f) => /\.tsx?$/.test(f) && existsSync(path.join(ROOT, f)));
+}
+
+/** The relative imports of a file: static, re-exported and loaded on demand (import('…'), as the commands are). */
+function importsOf(file: string): string[] {
+  const src = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const spec =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])
+          ? node.arguments[0].text
+          : undefined;
+    const found = spec === undefined ? undefined : resolveImport(file, spec);
+    if (found) out.push(found);
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+  return out;
+}
+
+/** Every source file the command line runs: what src/cli/main.ts reaches through its imports. */
+function cliFiles(): string[] {
+  const seen = new Set<string>();
+  const todo = ['src/cli/main.ts'];
+  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
+    if (seen.has(f)) continue;
+    seen.add(f);
+    todo.push(...importsOf(f));
+  }
+  return [...seen];
+}
+
+/** A string that is the app's half of a wording kept per surface ({ cli: …, app: … }). */
+function appHalves(file: string): Set<number> {
+  const src = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const lines = new Set<number>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'app') lines.add(src.getLineAndCharacterOfPosition(node.initializer.getStart(src)).line + 1);
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+  return lines;
+}
+
 /** hints.ts keeps each surface's words apart, and the mixed words of older databases to translate. */
 const OWN_WORDS = 'src/shared/hints.ts';
 
@@ -71,11 +124,27 @@ describe("each surface's words", () => {
     expect(said).toEqual([]);
   });
 
+  it("no text the command line runs names the app's Settings as its own: every string of every file sift imports, as the command line shows it (hintOn), says \"the app's Settings\"", () => {
+    const files = cliFiles();
+    // The walk reaches the core (fetch, batch, store): a file the CLI surely runs.
+    expect(files).toContain('src/main/fetch/fetcher.ts');
+    const said = files
+      .filter((f) => f !== OWN_WORDS)
+      .flatMap((f) => {
+        const app = appHalves(f);
+        return stringsOf(f)
+          .filter((s) => !app.has(s.line) && SETTINGS_BARE.test(hintOn('cli', s.text)))
+          .map((s) => `${f}:${s.line}: ${hintOn('cli', s.text)}`);
+      });
+    expect(said).toEqual([]);
+  });
+
   it("a hint worded per surface says the app's in the app's words and the command line's in its own", () => {
     expect(SURFACE_WORDS.length).toBeGreaterThan(3);
     for (const words of SURFACE_WORDS) {
       expect(words.app).not.toMatch(CLI_ONLY);
       expect(words.cli).not.toMatch(APP_ONLY);
+      expect(words.cli).not.toMatch(SETTINGS_BARE);
       expect(words.app).not.toMatch(OPTION_SYNTAX);
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintOn, NEEDS_JS_HINT, RENDER_HINT } from '../../src/shared/hints';
+import { ARCHIVE_UNSET, hintOn, NEEDS_JS_HINT, RENDER_HINT } from '../../src/shared/hints';
 import { WARNING_LABELS, warningWhy } from '../../src/shared/reasons';
 
 describe('a stored hint said in the words of the surface that shows it', () => {
@@ -47,6 +47,21 @@ describe('a target the job did not finish, said where it is read', () => {
     expect(cli).toBe('The job was cancelled while this target was being fetched; run the same sift batch again with --rest to fetch it.');
     expect(hintOn('app', cli)).toBe(stored);
     expect(hintOn('cli', 'Run the rest again to fetch it.')).toBe('Run the same sift batch again with --rest to fetch it.');
+  });
+});
+
+describe("a limit raised in Settings, said where it is read", () => {
+  it("the command line names the app's Settings, which it reads too; the app its own, whatever either stored", () => {
+    const stored = 'Raise "Largest download" in Settings if you need documents this large.';
+    const cli = hintOn('cli', stored);
+    expect(cli).toBe('Raise "Largest download" in the app’s Settings if you need documents this large.');
+    expect(hintOn('cli', cli)).toBe(cli);
+    expect(hintOn('app', cli)).toBe(stored);
+    expect(hintOn('app', stored)).toBe(stored);
+    // The archive service's place, as both surfaces stored it before s26.
+    const older = 'HTTP 404. No archived copy: no archive service is set (Settings, Archive service).';
+    expect(hintOn('cli', older)).toBe(`HTTP 404. No archived copy: ${ARCHIVE_UNSET.cli}.`);
+    expect(hintOn('app', older)).toBe(`HTTP 404. No archived copy: ${ARCHIVE_UNSET.app}.`);
   });
 });
 

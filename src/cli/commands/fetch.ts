@@ -11,6 +11,7 @@ import { fetchSettingsOf } from '../../main/settings';
 import { resultWarnings, type Result } from '../../shared/types';
 import { pagesMissingText } from '../../shared/pages';
 import { jsonLine } from '../../shared/json';
+import { hintOn } from '../../shared/hints';
 import { clip } from '../../shared/urllist/url';
 import { forTerminal, isTerminal } from '../terminal';
 import { pagesLine } from '../pages-line';
@@ -55,7 +56,10 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
     }
     return;
   }
-  const info = toErrorInfo(outcome.error);
+  // The core names a limit's place as the app reads it ("in Settings"): said here in the command
+  // line's words (hintOn), as sift batch and sift status say a stored hint.
+  const raw = toErrorInfo(outcome.error);
+  const info = { ...raw, message: hintOn('cli', raw.message), hint: hintOn('cli', raw.hint) };
   const reason = reasonOf(info.code, info.status);
   if (json) io.stdout.write(`${jsonLine({ url, ok: false, status: info.status, error: info.message, hint: info.hint, reason })}\n`);
   else {

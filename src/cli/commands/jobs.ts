@@ -112,7 +112,7 @@ or the database cannot be read, 130 interrupted
 function statusNote(t: TargetRow): string {
   if (t.status === 'done') return `  ${formatBytes(t.bytes)}${warningsNote(t)}`;
   if (!t.reason) return t.error ? `  ${t.error}` : '';
-  const { error } = shownFailure(t);
+  const { error } = shownFailure(t, 'cli');
   return `  [${t.reason}]${error && error !== t.reason ? ` ${error}` : ''}`;
 }
 

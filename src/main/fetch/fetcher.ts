@@ -23,7 +23,7 @@ import { defaultFetchSettings, type FetchSettings } from './settings';
 import { validateUrl, withRoute } from './url';
 import { routeOf } from '../../shared/urllist/url';
 import { isJsonObject } from '../../shared/json';
-import { ARCHIVE_BLOCKED, hintOn, RENDER_HINT, surfaceOf, type Surface } from '../../shared/hints';
+import { ARCHIVE_BLOCKED, ARCHIVE_UNSET, hintOn, RENDER_HINT, surfaceOf, type Surface } from '../../shared/hints';
 import { conflictMessage, optionsConflict, validateOptions } from '../../shared/urllist/options';
 
 export interface Caller {
@@ -415,7 +415,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       );
     }
     // Settings take an empty one for "never look up archived copies": it threw here, an internal error.
-    if (!URL.canParse(settings.archiveService)) throw noCopy('no archive service is set (Settings, Archive service)');
+    if (!URL.canParse(settings.archiveService)) throw noCopy(ARCHIVE_UNSET[surface]);
     const lookup = new URL(settings.archiveService);
     lookup.searchParams.set('url', url);
     let res: HttpResponse;
