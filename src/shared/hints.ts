@@ -108,6 +108,14 @@ export const REST_AGAIN: Readonly<Record<Surface, string>> = {
   app: 'the rest again to fetch it',
 };
 
+/**
+ * How to choose a PDF's pages, with a selection for the example: the command line's flag; the
+ * app's "PDF pages" field, under "Options for every URL". On both a URL's line of a list may
+ * carry its own (the paste box shows `pages=1-5`), which wins over them, so it is named too.
+ */
+export const PAGES_EXAMPLE = (s: Surface, pages: string): string =>
+  s === 'cli' ? `e.g. --pages ${pages}, or pages=${pages} on the URL’s line of a list` : `e.g. ${pages} in “PDF pages”, or pages=${pages} on the URL’s line of the list`;
+
 /** The surface a caller's name stands for (SPEC §7: cli or cli/batch, desktop or desktop/batch). */
 export const surfaceOf = (caller: string): Surface => (caller.split('/')[0] === 'cli' ? 'cli' : 'app');
 
@@ -150,6 +158,21 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
 ];
 
 /**
+ * Hints worded per surface around a page selection ("1-20", "3-7"), found whatever the
+ * selection, each with its older words: both surfaces said a list line's `pages=1-20` before s26.
+ */
+const WITH_PAGES: { words: (s: Surface, pages: string) => string; older: ((pages: string) => string)[] }[] = [{ words: PAGES_EXAMPLE, older: [(p) => `e.g. pages=${p}`] }];
+
+/** What a page selection is in a hint: digits, commas and dashes, starting with a digit. */
+const SELECTION = '(\\d[\\d,-]*)';
+
+/** Finds a wording made around a selection, whatever the selection; its first group is the selection. */
+function finder(say: (pages: string) => string): RegExp {
+  const [head = '', ...tail] = say('\0').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').split('\0');
+  return new RegExp(head + tail.map((part, i) => (i === 0 ? SELECTION : '\\1') + part).join(''));
+}
+
+/**
  * The limits the command line has no flag for (time per URL, largest download, largest result,
  * URLs per job…) are raised in the app's Settings, which it reads too (cli/settings.ts). The
  * core says "in Settings", as the app reads it; the command line says whose Settings those are.
@@ -169,6 +192,12 @@ export function hintOn(surface: Surface, hint: string): string {
     if (out.includes(words[surface])) continue;
     const other = [...Object.values(words), ...older].find((w) => out.includes(w));
     if (other) out = out.replace(other, () => words[surface]);
+  }
+  for (const { words, older } of WITH_PAGES) {
+    if (finder((p) => words(surface, p)).test(out)) continue;
+    const others = (['cli', 'app'] as const).filter((s) => s !== surface).map((s) => (p: string) => words(s, p));
+    const other = [...others, ...older].map(finder).find((re) => re.test(out));
+    if (other) out = out.replace(other, (_all, pages: string) => words(surface, pages));
   }
   return out.replace(SETTINGS_PLACE[surface].find, SETTINGS_PLACE[surface].say);
 }

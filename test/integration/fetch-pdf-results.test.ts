@@ -118,7 +118,7 @@ describe('pages chosen over the page limit', () => {
       expect(e.reason).toBe('too_long');
       // It said "document too long: 14 pages", with "Choose at most 5 pages at a time."
       expect(e.msg).toBe('document too long: 8 pages chosen of its 14');
-      expect(e.hint).toBe('Sift reads at most 5 pages at once; choose fewer at a time, e.g. pages=3-7.');
+      expect(e.hint).toBe('Sift reads at most 5 pages at once; choose fewer at a time, e.g. 3-7 in “PDF pages”, or pages=3-7 on the URL’s line of the list.');
       const whole = await fail(small.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/fourteen.pdf` }));
       expect(whole.msg).toBe('document too long: 14 pages');
     } finally {

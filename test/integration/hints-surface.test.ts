@@ -12,6 +12,7 @@ import { dispatch } from '../../src/main/ipc/dispatch';
 import { rowFailure, type Job } from '../../src/shared/types';
 import { jsonLines, runSift } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
+import { numberedPdf } from '../helpers/fetch-pdf';
 
 let site: Site;
 beforeAll(async () => {
@@ -180,6 +181,54 @@ describe('an exported file says what to do in the words of the surface that wrot
       const text = readFileSync(path.join(dest, readdirSync(dest)[0]!), 'utf8');
       expect(text).toMatch(/--allow-host HOST/);
       expect(text).not.toMatch(APP_ONLY);
+    }
+  }, 120_000);
+});
+
+describe('a PDF over the page limit says how to choose its pages where it is read', () => {
+  test("the app names its “PDF pages” field, sift names --pages; neither names the other's, and each shows the other's job in its own", async () => {
+    // Five pages under a limit of two: a whole document is too long, page 7 is past its end.
+    const { dir, db, env } = home({ maxPdfPages: 2 });
+    const long = await startSite({ '/long.pdf': (_q, r) => void r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(5)) });
+    try {
+      const s = app(dir, db);
+      const url = `${long.base}/long.pdf`;
+      const targets = [{ url }, { url, options: { pages: '7' } }];
+      const mine = s.runner.submit({ name: 'desktop' }, 'desktop', targets);
+      const theirs = s.runner.submit({ name: 'cli' }, 'cli', targets);
+      await ended(s, mine.id);
+      await ended(s, theirs.id);
+      const appRows = s.store.targetRows(mine.id);
+      const cliRows = s.store.targetRows(theirs.id);
+      expect(appRows.map((r) => r.hint)).toEqual([
+        'Sift reads at most 2 pages at once; choose pages, e.g. 1-2 in “PDF pages”, or pages=1-2 on the URL’s line of the list.',
+        'Choose pages from 1 to 5, e.g. 1-5 in “PDF pages”, or pages=1-5 on the URL’s line of the list.',
+      ]);
+      expect(cliRows.map((r) => r.hint)).toEqual([
+        'Sift reads at most 2 pages at once; choose pages, e.g. --pages 1-2, or pages=1-2 on the URL’s line of a list.',
+        'Choose pages from 1 to 5, e.g. --pages 1-5, or pages=1-5 on the URL’s line of a list.',
+      ]);
+      for (const r of appRows) expect(r.hint).not.toMatch(CLI_ONLY);
+      for (const r of cliRows) expect(r.hint).not.toMatch(APP_ONLY);
+      // The app's table reads sift's job in the app's words; sift status the app's job in its own.
+      expect(cliRows.map((r) => rowFailure(r, 'app').hint)).toEqual(appRows.map((r) => r.hint));
+      const status = await runSift(['status', mine.id, '--json', '--db', db], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(jsonLines(status.stdout).slice(1).map((l) => l.hint)).toEqual(cliRows.map((r) => r.hint));
+      // The app's preview, over IPC.
+      const err = await call(s, 'preview', { target: { url } }).then(
+        () => undefined,
+        (e: { hint: string }) => e,
+      );
+      expect(err?.hint).toBe(appRows[0]!.hint);
+      // sift fetch of the whole document, and of a page past its end, print the flag.
+      const whole = await runSift(['fetch', url], { env });
+      expect(whole.code).toBe(1);
+      expect(whole.stderr).toContain('\n  Sift reads at most 2 pages at once; choose pages, e.g. --pages 1-2, or pages=1-2 on the URL’s line of a list.\n');
+      const past = await runSift(['fetch', url, '--pages', '7', '--json'], { env });
+      expect(jsonLines(past.stdout)[0]).toMatchObject({ ok: false, reason: 'bad_option', hint: cliRows[1]!.hint });
+    } finally {
+      await long.close();
     }
   }, 120_000);
 });

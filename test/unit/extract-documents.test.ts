@@ -165,7 +165,7 @@ describe('PDF documents', () => {
   it('fails, saying how many pages there are, when every page chosen is past the end', async () => {
     const e = await fail(f.extractBuffer(numberedPdf(5), 'application/pdf', { pages: '7-9,12' }));
     expect(e).toMatchObject({ status: 422, code: 'bad_option', msg: 'no such pages: the document has 5 pages' });
-    expect(e.hint).toBe('Choose pages from 1 to 5, e.g. pages=1-5.');
+    expect(e.hint).toBe('Choose pages from 1 to 5, e.g. --pages 1-5, or pages=1-5 on the URL’s line of a list.');
   });
   it('records the line each page starts on, so a search hit can cite its page', async () => {
     const r = await f.extractBuffer(makePdf({ pages: [['one a', 'one b'], ['two a'], ['three a', 'three b', 'three c']] }), 'application/pdf', {});

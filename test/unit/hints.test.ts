@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_UNSET, hintOn, NEEDS_JS_HINT, RENDER_HINT } from '../../src/shared/hints';
+import { ARCHIVE_UNSET, hintOn, NEEDS_JS_HINT, PAGES_EXAMPLE, RENDER_HINT } from '../../src/shared/hints';
 import { WARNING_LABELS, warningWhy } from '../../src/shared/reasons';
 
 describe('a stored hint said in the words of the surface that shows it', () => {
@@ -47,6 +47,22 @@ describe('a target the job did not finish, said where it is read', () => {
     expect(cli).toBe('The job was cancelled while this target was being fetched; run the same sift batch again with --rest to fetch it.');
     expect(hintOn('app', cli)).toBe(stored);
     expect(hintOn('cli', 'Run the rest again to fetch it.')).toBe('Run the same sift batch again with --rest to fetch it.');
+  });
+});
+
+describe('how to choose a PDF\'s pages, said where it is read', () => {
+  it("names the app's “PDF pages” field in the app and --pages on the command line, whatever selection and whichever words were stored", () => {
+    // What both surfaces stored before s26: a list line's option alone.
+    const older = 'Sift reads at most 5 pages at once; choose fewer at a time, e.g. pages=3-7.';
+    expect(hintOn('app', older)).toBe(`Sift reads at most 5 pages at once; choose fewer at a time, ${PAGES_EXAMPLE('app', '3-7')}.`);
+    expect(hintOn('cli', older)).toBe(`Sift reads at most 5 pages at once; choose fewer at a time, ${PAGES_EXAMPLE('cli', '3-7')}.`);
+    const cli = `Choose pages from 1 to 12, ${PAGES_EXAMPLE('cli', '1-12')}.`;
+    const app = `Choose pages from 1 to 12, ${PAGES_EXAMPLE('app', '1-12')}.`;
+    expect(hintOn('app', cli)).toBe(app);
+    expect(hintOn('cli', app)).toBe(cli);
+    expect(hintOn('cli', cli)).toBe(cli);
+    expect(app).not.toMatch(/--pages/);
+    expect(cli).not.toMatch(/PDF pages/);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Mode, Options } from '../../shared/types';
+import { PAGES_EXAMPLE, surfaceOf } from '../../shared/hints';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { savedFrom } from '../../shared/page-address';
 import { decodeText, pdfInfoText } from './charset';
@@ -585,6 +586,8 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
   meta.content_type = 'application/pdf';
   const all = await ctx.pdf.extract(ctx.poolCaller, buf, ranges, ctx.maxPdfPages, ctx.signal, mode === 'links', ctx.onPages);
   meta.pages_total = all.pagesTotal;
+  // Where pages are chosen: the command line's --pages, the app's "PDF pages" field.
+  const example = (pages: string): string => PAGES_EXAMPLE(surfaceOf(ctx.poolCaller), pages);
   if (all.tooLong) {
     // Pages chosen over the limit: "document too long: 14 pages" for pages=1-10 of 14 under a
     // limit of 5 named the document's count, not the choice that was too long.
@@ -593,14 +596,14 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       422,
       ranges && all.selected !== undefined ? `document too long: ${all.selected} pages chosen of its ${all.pagesTotal}` : `document too long: ${all.pagesTotal} pages`,
       ranges
-        ? `Sift reads at most ${ctx.maxPdfPages} pages at once; choose fewer at a time, e.g. pages=${first}-${Math.min(all.pagesTotal, first + ctx.maxPdfPages - 1)}.`
-        : `Sift reads at most ${ctx.maxPdfPages} pages at once; choose pages, e.g. pages=1-${Math.min(20, ctx.maxPdfPages)}.`,
+        ? `Sift reads at most ${ctx.maxPdfPages} pages at once; choose fewer at a time, ${example(`${first}-${Math.min(all.pagesTotal, first + ctx.maxPdfPages - 1)}`)}.`
+        : `Sift reads at most ${ctx.maxPdfPages} pages at once; choose pages, ${example(`1-${Math.min(20, ctx.maxPdfPages)}`)}.`,
       'too_long',
     );
   }
   // Pages chosen past the last one: an empty success would look like a blank document.
   if (ranges && all.pages.length === 0 && all.pagesTotal > 0) {
-    throw badOption(`no such pages: the document has ${all.pagesTotal} page${all.pagesTotal === 1 ? '' : 's'}`, `Choose pages from 1 to ${all.pagesTotal}, e.g. pages=1-${Math.min(20, all.pagesTotal)}.`);
+    throw badOption(`no such pages: the document has ${all.pagesTotal} page${all.pagesTotal === 1 ? '' : 's'}`, `Choose pages from 1 to ${all.pagesTotal}, ${example(`1-${Math.min(20, all.pagesTotal)}`)}.`);
   }
   // Pages chosen past the last one, beside pages it has: "2,40" of a 14-page file came back as
   // page 2 alone, an ok that said nothing of page 40. Named, as damaged pages are.
