@@ -37,7 +37,7 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
       { key: 'connectTimeoutSeconds', label: 'Connect timeout', unit: 'seconds', help: 'Waiting for a server to answer at all.' },
       { key: 'maxBodyMiB', label: 'Largest download', unit: 'MiB', step: 1, help: 'Counted after decompression.' },
       { key: 'maxResultMiB', label: 'Largest result', unit: 'MiB', step: 0.0625, help: 'A longer extracted result fails as too long.' },
-      { key: 'maxPdfPages', label: 'PDF pages without a selection', help: 'Longer PDFs need a pages= option.' },
+      { key: 'maxPdfPages', label: 'PDF pages without a selection', help: 'Longer PDFs need pages chosen, in “PDF pages” or by pages= on a URL’s line.' },
       { key: 'jqSeconds', label: 'Time a jq program or grep pattern may run', unit: 'seconds', help: 'A program, or a pattern on one page, still running then is stopped: most take a few seconds.' },
     ],
   },
