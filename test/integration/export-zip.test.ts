@@ -6,6 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
@@ -125,4 +126,21 @@ it("stops a zip export when the disk fills mid-way: says so with the zip's name 
   } finally {
     unmountTmpfs(mnt, mounted);
   }
+});
+
+it('stops a streamed entry at the signal, between two of its chunks', async () => {
+  const out = await OutFile.open(path.join(tmp.dir, 'cut.zip'));
+  const zip = new ZipWriter(out, MTIME);
+  const ac = new AbortController();
+  let read = 0;
+  async function* listing() {
+    for (let i = 0; i < 1_000; i++) {
+      read++;
+      yield Buffer.from(`{"idx":${i}}\n`.repeat(1_000));
+      if (i === 0) ac.abort();
+    }
+  }
+  await expect(zip.addStream('job/manifest.jsonl', Readable.from(listing()), ac.signal)).rejects.toMatchObject({ name: 'AbortError' });
+  expect(read).toBeLessThan(1_000);
+  out.destroy();
 });

@@ -614,6 +614,24 @@ describe('export safety', () => {
     expect(readdirSync(path.join(root, 'out'))).toEqual([]);
   });
 
+  it('stops at a Cancel while the last step runs (a zip\'s listing and directory, the combined file\'s join), in every format, and leaves nothing behind', async () => {
+    for (const format of ['zip', 'combined-md', 'folder', 'jsonl', 'csv'] as const) {
+      const ac = new AbortController();
+      const out = path.join(root, `late-${format}`);
+      // Every target has been read when the bar first reads full: the Cancel lands in the writer's finish.
+      const err = await exportJob(source(HOSTILE_SPECS), {
+        format,
+        out,
+        signal: ac.signal,
+        onProgress: (done, total) => {
+          if (done === total && done > 0) ac.abort();
+        },
+      }).catch((e: unknown) => e);
+      expect(err, format).toMatchObject({ code: 'cancelled' });
+      expect(readdirSync(out), format).toEqual([]);
+    }
+  });
+
   it('stops a folder export on abort halfway, and leaves nothing behind', async () => {
     const ac = new AbortController();
     const src = source(HOSTILE_SPECS);

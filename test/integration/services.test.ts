@@ -675,6 +675,23 @@ describe('services over the contract', () => {
     expect(await r.call('cancelExport', { token: 'made-up' })).toEqual({ cancelled: false });
   });
 
+  test('an export stopped while its last step runs, the bar full, writes nothing and says so', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'sift-export-late-stop-'));
+    const r = rig({ dialogs: { chooseFolder: async () => out } });
+    const { id } = await r.call('submit', { targets: [1, 2, 3, 4].map((n) => ({ url: `${site.base}/article/${n}` })) });
+    await until(r, id);
+    for (const format of ['zip', 'combined', 'md', 'jsonl', 'csv'] as const) {
+      const { token } = (await r.call('chooseExportTarget', { id, format }))!;
+      // Every target is written when the bar reads full; the zip's listing and directory are not.
+      const full = r.waitEvent((e) => e.event === 'exportProgress' && (e.payload as { token: string; done: number }).token === token && (e.payload as { done: number }).done === 4);
+      const running = r.raw('exportJob', { id, token, format });
+      await full;
+      expect(await r.call('cancelExport', { token }), format).toEqual({ cancelled: true });
+      expect(await running, format).toMatchObject({ ok: false, error: { code: 'cancelled', message: 'export cancelled; nothing was written' } });
+      expect(readdirSync(out), format).toEqual([]);
+    }
+  });
+
   test("a sitemap index's sitemaps are read for their pages, with the index's lines, progress and what failed", async () => {
     const r = rig();
     const sitemaps = [

@@ -235,12 +235,16 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
       }
     }
     if (opts.signal?.aborted) throw cancelled();
-    const { files, bytes, path: written = finalPath } = await writer.finish();
+    // The bar reads full while the last step runs (a zip's listing and central directory, the
+    // combined file's join: 0.34 and 0.66 s after the last of 100,000 targets here), and a
+    // Cancel then still stops it: finish heeds the signal up to the rename that seals the output.
+    opts.onProgress?.(done, Math.max(total, done));
+    const { files, bytes, path: written = finalPath } = await writer.finish(opts.signal);
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
     return { path: written, files, targets: done, failed, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();
-    throw toExportError(err, finalPath);
+    throw opts.signal?.aborted ? cancelled() : toExportError(err, finalPath);
   }
 }

@@ -17,9 +17,10 @@ export interface LayoutSink {
   openSide(name: string): Promise<OutFile>;
   /**
    * Seals the layout under its final name: the output's size in bytes and its path (a
-   * folder's is the next free `name (n)` when another export took its name meanwhile).
+   * folder's is the next free `name (n)` when another export took its name meanwhile). An
+   * abort of `signal` before that stops it with the signal's AbortError, nothing sealed.
    */
-  finish(): Promise<{ bytes: number; path: string }>;
+  finish(signal?: AbortSignal): Promise<{ bytes: number; path: string }>;
   /** Removes everything written so far. */
   abort(): Promise<void>;
 }
@@ -46,11 +47,12 @@ export async function folderSink(finalDir: string): Promise<LayoutSink> {
       sides.push(f);
       return f;
     },
-    async finish() {
+    async finish(signal) {
       for (const f of sides) {
         await f.close();
         bytes += f.bytes;
       }
+      signal?.throwIfAborted();
       return { bytes, path: await commitFolder(dir, finalDir) };
     },
     async abort() {
@@ -81,16 +83,17 @@ export async function zipSink(finalZip: string, root: string, seal: Seal): Promi
       sides.push({ name, file: f });
       return f;
     },
-    async finish() {
+    async finish(signal) {
       for (const { name, file } of sides) {
         await file.close();
-        await zip.addStream(`${root}/${name}`, createReadStream(file.path)).catch((err: unknown) => {
+        await zip.addStream(`${root}/${name}`, createReadStream(file.path), signal).catch((err: unknown) => {
           throw toExportError(err, finalZip);
         });
       }
-      const bytes = await zip.end();
+      const bytes = await zip.end(signal);
       await out.close();
       for (const { file } of sides) await discard(file.path);
+      signal?.throwIfAborted();
       return { bytes, path: await seal(tmp) };
     },
     async abort() {

@@ -19,8 +19,12 @@ import { SPREADSHEET_SAFE } from './csv';
 
 export interface Writer {
   add(t: TargetStatus): Promise<void>;
-  /** Seals the output; the number of files and bytes it holds, and its path when not the one it was opened with. */
-  finish(): Promise<{ files: number; bytes: number; path?: string }>;
+  /**
+   * Seals the output; the number of files and bytes it holds, and its path when not the one
+   * it was opened with. Throws the signal's AbortError, its output unsealed, when it is aborted
+   * before the seal.
+   */
+  finish(signal?: AbortSignal): Promise<{ files: number; bytes: number; path?: string }>;
   abort(): Promise<void>;
 }
 
@@ -151,8 +155,8 @@ export async function layoutWriter(sink: LayoutSink, o: WriterOptions): Promise<
       const line: ManifestLine = { idx: t.idx, url: t.url, options: canonicalOptions(t.options), status: t.status, file, bytes, ...listedError(t, o), reason: reasonOfTarget(t), warnings: [] };
       await manifest.write(`${jsonLine(line)}\n`);
     },
-    async finish() {
-      return { files, ...(await sink.finish()) };
+    async finish(signal) {
+      return { files, ...(await sink.finish(signal)) };
     },
     abort: () => sink.abort(),
   };
@@ -176,8 +180,9 @@ export async function jsonlWriter(finalPath: string, seal: Seal, o: Pick<WriterO
       };
       await out.write(`${jsonLine(obj)}\n`);
     },
-    async finish() {
+    async finish(signal) {
       await out.close();
+      signal?.throwIfAborted();
       return { files: 1, bytes: out.bytes, path: await seal(out.path) };
     },
     async abort() {
@@ -209,12 +214,13 @@ export async function csvWriter(finalPath: string, seal: Seal, o: Pick<WriterOpt
       if (!csv.write(row)) await once(csv, 'drain');
       await out.drain();
     },
-    async finish() {
+    async finish(signal) {
       const closed = once(out.stream, 'close');
       csv.end();
       await closed;
       if (failed) throw toExportError(failed, finalPath);
       const { size } = await stat(out.path);
+      signal?.throwIfAborted();
       return { files: 1, bytes: size, path: await seal(out.path) };
     },
     async abort() {
@@ -294,15 +300,16 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
       }
       await body.write(`${section.replace(/\n*$/, '')}\n\n`);
     },
-    async finish() {
+    async finish(signal) {
       await toc.close();
       await body.close();
       await main.write(`# Sift export: job ${mdInline(jobId)}\n\n${countLine(count, notDone, o)}\n\n## Contents\n\n`);
-      for await (const chunk of createReadStream(toc.path)) await main.write(chunk as Buffer);
+      for await (const chunk of createReadStream(toc.path, { signal })) await main.write(chunk as Buffer);
       await main.write('\n');
-      for await (const chunk of createReadStream(body.path)) await main.write(chunk as Buffer);
+      for await (const chunk of createReadStream(body.path, { signal })) await main.write(chunk as Buffer);
       await main.close();
       for (const f of scratch) await discard(f.path);
+      signal?.throwIfAborted();
       return { files: 1, bytes: main.bytes, path: await seal(main.path) };
     },
     async abort() {

@@ -139,9 +139,10 @@ export class ZipWriter {
 
   /**
    * Adds a file read from a stream (a listing written to disk during the export), deflated
-   * as it is read: its CRC and sizes follow its data, in a data descriptor.
+   * as it is read: its CRC and sizes follow its data, in a data descriptor. An abort of
+   * `signal` stops it between two chunks (a job's listing is MBs: most of a zip's last step).
    */
-  async addStream(path: string, src: Readable): Promise<void> {
+  async addStream(path: string, src: Readable, signal?: AbortSignal): Promise<void> {
     const e: EntryFacts = { name: Buffer.from(path), flags: NAME_IS_UTF8 | SIZES_FOLLOW_DATA, crc: 0, compressed: 0, size: 0, offset: this.offset };
     await this.emit(this.localHeader(e));
     await pipeline(
@@ -160,6 +161,7 @@ export class ZipWriter {
           await this.emit(chunk);
         }
       },
+      { signal },
     );
     const zip64 = needsZip64(e);
     const d = Buffer.alloc(zip64 ? ZIP64_DATA_DESCRIPTOR : DATA_DESCRIPTOR);
@@ -176,10 +178,13 @@ export class ZipWriter {
     this.record(e);
   }
 
-  /** Writes the central directory and the records that end the zip; the zip's size. */
-  async end(): Promise<number> {
+  /** Writes the central directory and the records that end the zip; the zip's size. Stops between two 64 KB blocks at an abort of `signal`. */
+  async end(signal?: AbortSignal): Promise<number> {
     const start = this.offset;
-    for (const b of this.central.blocks()) await this.emit(b);
+    for (const b of this.central.blocks()) {
+      signal?.throwIfAborted();
+      await this.emit(b);
+    }
     const count = this.central.count;
     const size = this.central.bytes;
     const zip64 = count >= 0xffff || size >= 0xffffffff || start >= 0xffffffff;
