@@ -102,3 +102,4 @@ export function listReadNote(name: string, urls: number, invalid: number, duplic
   const skipped = [invalid ? counted(invalid, 'invalid line') : '', duplicates ? counted(duplicates, 'duplicate') : ''].filter(Boolean).join(' and ');
   return `read ${counted(urls, 'URL')} from ${name}; skipped ${skipped}\n`;
 }
+

@@ -88,3 +88,32 @@ describe('sift batch reads a list and says what it made of it', () => {
     expect(r.stderr.split('\n')[1]).toMatch(/^\[1\/2\] #1 ok /);
   }, 300_000);
 });
+
+describe('sift parse reads a list as sift batch does', () => {
+  test("a line whose jq program does not compile is invalid, with its line and why, as sift batch says it; a --jq that does not compile is a usage error", async () => {
+    const file = path.join(home, 'parse-jq.txt');
+    const lines = [`${site.base}/data/1.json jq='.items[].name'`, `${site.base}/data/2.json jq='.items[] | $min'`, `${site.base}/data/3.json jq='.items[] | {name: }'`];
+    writeFileSync(file, lines.join('\n'));
+    const r = await runSift(['parse', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout)).toEqual([{ url: `${site.base}/data/1.json`, options: { jq: '.items[].name' } }]);
+    expect(r.stderr).toContain(`line 2: invalid: jq: $min is not defined at column 12 ("$min") (${site.base}/data/2.json)\n`);
+    expect(r.stderr).toContain(`line 3: invalid: jq: syntax error, unexpected '}' at column 19 ("}") (${site.base}/data/3.json)\n`);
+    expect(r.stderr).toMatch(/Check the jq program/);
+    expect(r.stderr).toMatch(/^1 target, 2 invalid, 0 duplicates \(read as text\)$/m);
+    // The lines batch takes are the lines parse prints: before, parse printed all three and batch ran one.
+    const batch = await runSift(['batch', file, '--db', path.join(home, 'parse-jq.db'), '--allow-private', '--json'], { env });
+    expect(jsonLines(batch.stdout).map((l) => l.url)).toEqual([`${site.base}/data/1.json`]);
+
+    const only = path.join(home, 'parse-jq-only.txt');
+    writeFileSync(only, `${site.base}/data/4.json jq='.foo('\n`);
+    const none = await runSift(['parse', only], { env });
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/^line 1: invalid: jq: syntax error/);
+
+    const flag = await runSift(['parse', only, '--jq', '.['], { env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^sift parse: --jq: syntax error.*\n {2}Check the jq program/);
+  }, 120_000);
+});

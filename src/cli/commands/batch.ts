@@ -12,9 +12,9 @@ import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../co
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { storeError, type Store } from '../../main/store';
-import { badLinePrograms, checkOptions } from '../../main/check-options';
 import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { batchProblemLines, listReadNote, readListInput } from '../list-input';
+import { checkListWideJq, dropBadLinePrograms } from '../list-programs';
 import { indexNote, indexTooLong } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
 import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
@@ -156,33 +156,11 @@ export const batchCommand: Command = {
       return reportWriteError(err, io);
     }
     try {
-      if (defaults.jq !== undefined) {
-        // A jq program that does not compile would fail every target; it is compiled once, up front.
-        try {
-          await checkOptions({ jq: defaults.jq }, ctx.fetcher);
-        } catch (err) {
-          // With its hint, as a target's failure has it: what to do is half the message.
-          if (err instanceof SiftError) throw new UsageError(`--jq: ${err.message.replace(/^jq: /, '')}${err.hint ? `\n  ${err.hint}` : ''}`);
-          throw err;
-        }
-      }
-      // A line's own jq program that does not compile makes that line invalid, as a line's bad
-      // grep or pages does (the parser checks those): said with its line, and not fetched.
-      const bad = await badLinePrograms(list.targets, defaults.jq, ctx.fetcher);
-      if (bad.size > 0) {
-        const lineJq = (t: ParsedTarget) => (t.options?.jq !== undefined ? bad.get(t.options.jq) : undefined);
-        const invalid = list.targets.flatMap((t) => {
-          const err = lineJq(t);
-          return err ? [{ line: t.line, text: t.url, reason: err.message }] : [];
-        });
-        list.targets = list.targets.filter((t) => !lineJq(t));
-        list.invalid = [...list.invalid, ...invalid];
-        // What to do, once for each kind of mistake.
-        const hints = [...new Set([...bad.values()].map((e) => e.hint))]
-          .sort((a, b) => b.length - a.length)
-          .filter((h, i, all) => !all.slice(0, i).some((longer) => longer.startsWith(h)))
-          .map((h) => `  ${h}\n`)
-          .join('');
+      // A jq program that does not compile would fail every target; it is compiled once, up front.
+      await checkListWideJq(defaults.jq, ctx.fetcher);
+      // A line's own that does not compile makes that line invalid: said with its line, and not fetched.
+      const hints = await dropBadLinePrograms(list, defaults.jq, ctx.fetcher);
+      if (hints) {
         problems = batchProblemLines(list.invalid, list.duplicates, parseCmd) + hints;
         if (list.targets.length === 0) {
           io.stderr.write(problems);

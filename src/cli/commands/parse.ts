@@ -1,7 +1,7 @@
 import { EXIT_BUG, type Command } from '../command';
 import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
-import { LIST_FORMATS, parseList, type ListFormat } from '../../shared/urllist';
+import { LIST_FORMATS, parseList, type ListFormat, type ParsedList } from '../../shared/urllist';
 import { problemLines, readListInput } from '../list-input';
 import { counted, formatCount } from '../progress';
 import { jsonLine } from '../../shared/json';
@@ -58,11 +58,12 @@ export const parseCommand: Command = {
       format: as as ListFormat | undefined,
       defaults,
     });
+    const hints = await linePrograms(list, defaults.jq);
     const out = list.targets
       .map((t) => jsonLine(t.options ? { url: t.url, options: t.options } : { url: t.url }))
       .join('\n');
     if (out) io.stdout.write(`${out}\n`);
-    io.stderr.write(problemLines(list.invalid, list.duplicates));
+    io.stderr.write(problemLines(list.invalid, list.duplicates) + hints);
     if (list.truncated) io.stderr.write('the list was cut short: it is longer than 200,000 lines\n');
     io.stderr.write(
       `${counted(list.targets.length, 'target')}, ${formatCount(list.invalid.length)} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
@@ -74,3 +75,22 @@ export const parseCommand: Command = {
     return list.targets.length > 0 ? EXIT.ok : EXIT.usage;
   },
 };
+
+/**
+ * Compiles the list's jq programs as sift batch does before it submits (a line whose own does
+ * not compile is invalid; a --jq that does not compile is a usage error), so the lines parse
+ * prints are the lines batch runs: it printed a line with jq='.[' as a target, exit 0, and
+ * batch refused it. Compiling needs no settings and fetches nothing; the fetcher is loaded, and
+ * its compute worker started, only for a list that has a program.
+ */
+async function linePrograms(list: ParsedList, listWide: string | undefined): Promise<string> {
+  if (listWide === undefined && !list.targets.some((t) => t.options?.jq !== undefined)) return '';
+  const [{ createFetcher }, { checkListWideJq, dropBadLinePrograms }] = await Promise.all([import('../../main/fetch'), import('../list-programs')]);
+  const fetcher = createFetcher();
+  try {
+    await checkListWideJq(listWide, fetcher);
+    return await dropBadLinePrograms(list, listWide, fetcher);
+  } finally {
+    await fetcher.close();
+  }
+}
