@@ -489,6 +489,8 @@ describe('sift batch', () => {
     const after = await runSift(['cancel', id, '--db', db], { env });
     expect(after.code).toBe(1);
     expect(after.stderr).toMatch(/not running \(cancelled\)/);
+    // And what to do next: nothing to stop; its finished targets are there to read.
+    expect(after.stderr).toContain(`nothing to cancel: sift status ${id} shows its targets, and the same sift batch again with --rest fetches the ones that did not finish`);
   }, 300_000);
 
   test('bad input: no valid URL, a missing file and a bad flag exit 2 with a clear message', async () => {

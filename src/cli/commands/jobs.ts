@@ -149,7 +149,9 @@ or ${EXIT_BUG}, 2 no such job or no answer.
         const j = named.job;
         // Opening the database made this process its owner, so no other process runs the job:
         // a job that was live has just been marked failed (restart) and there is nothing to stop.
-        io.stderr.write(`sift cancel: job ${j.id} is not running (${j.status}${j.error ? `: ${j.error}` : ''})\n`);
+        // What next, as every message says: it said only "not running (cancelled)".
+        const rest = j.targetsDone < j.targetsTotal ? ', and the same sift batch again with --rest fetches the ones that did not finish' : '';
+        io.stderr.write(`sift cancel: job ${j.id} is not running (${j.status}${j.error ? `: ${j.error}` : ''}): nothing to cancel: sift status ${j.id} shows its targets${rest}\n`);
         return EXIT.someFailed;
       } finally {
         owned.close();
