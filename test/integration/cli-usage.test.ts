@@ -219,3 +219,12 @@ describe('a list path that cannot be read', () => {
     expect(existsSync(path.join(dir, 'unread.db'))).toBe(false);
   });
 });
+
+describe('a command given nothing to work on', () => {
+  it('sift extract with no FILE says what to give it, exit 2', async () => {
+    const r = await sift('extract');
+    expect(r.code).toBe(2);
+    // It said "missing FILE" and nothing of what a FILE may be.
+    expect(r.err).toBe('sift extract: give one or more files to read (HTML, PDF, JSON or text), or - for stdin; sift fetch URL reads a page from the web\n');
+  });
+});

@@ -76,7 +76,7 @@ export const extractCommand: Command = {
   ].join('\n'),
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });
-    if (positionals.length === 0) throw new UsageError('missing FILE');
+    if (positionals.length === 0) throw new UsageError('give one or more files to read (HTML, PDF, JSON or text), or - for stdin; sift fetch URL reads a page from the web');
     if (values.recover) throw new UsageError('--recover needs a URL; local files have no archived copy');
     const options = optionsFromFlags(values);
     const json = values.json === true;
