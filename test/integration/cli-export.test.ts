@@ -57,7 +57,7 @@ describe('sift export', () => {
     const code = await exportCommand.run([JOB, '--db', db, '--out', out, '--format', format], io, ac.signal);
     expect(ac.signal.aborted).toBe(true);
     expect(code).toBe(EXIT.interrupted);
-    expect(text()).toContain('export cancelled; nothing was written');
+    expect(text()).toContain('export cancelled; nothing was written: the same sift export again writes it whole');
     expect(text()).not.toMatch(/exported \d+ targets/);
     expect(readdirSync(out)).toEqual([]);
   });

@@ -164,7 +164,8 @@ or ${EXIT_BUG}, 2 no such job or no answer.
       return EXIT.ok;
     }
     if (answer === 'not_running') {
-      io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open\n`);
+      // What next, as the owned case says: the job ended there, and status shows how.
+      io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open: nothing to cancel: sift status ${id} shows its targets\n`);
       return EXIT.someFailed;
     }
     io.stderr.write(`sift cancel: the Sift that has ${dbPath} open did not answer; cancel the job there\n`);
@@ -218,7 +219,7 @@ or a folder it may not write to, 130 interrupted (what it had written is removed
         });
       } catch (err) {
         if (signal.aborted && err instanceof SiftError && err.code === 'cancelled') {
-          io.stderr.write(`sift export: ${err.message}\n`);
+          io.stderr.write(`sift export: ${err.message}: the same sift export again writes it whole\n`);
           return EXIT.interrupted;
         }
         return reportWriteError(storeError(err, store.path), io);
