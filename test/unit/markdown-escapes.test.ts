@@ -39,10 +39,41 @@ describe('text in Markdown', () => {
 
   it('leaves an editor\'s brackets inside a line as they are, and escapes those a link, a note or a line\'s start could read', () => {
     expect(paragraph('"We get our shot [again]," he said of it [the title].')).toBe('"We get our shot [again]," he said of it [the title].');
-    expect(paragraph('a [b](c) d [e]: f [^1] g [h][i] [j]')).toBe('a \\[b\\](c) d \\[e\\]: f \\[^1\\] g \\[h\\]\\[i\\] \\[j\\]');
+    expect(paragraph('a [b](c) d [e]: f [^1] g [h][i] [j]')).toBe('a \\[b\\](c) d \\[e\\]: f \\[^1\\] g \\[h\\]\\[i\\] [j]');
     expect(paragraph('[1] Alarm fatigue, a [x] y')).toBe('\\[1\\] Alarm fatigue, a [x] y');
     expect(markdownOf('<ul><li>  [x] done</li></ul>')).toBe('-   \\[x\\] done');
     expect(rendered(paragraph('"We get our shot [again]," he said.'))).toEqual({ tags: ['p'], text: '"We get our shot [again]," he said.' });
+  });
+
+  it('leaves brackets at a text\'s end or start as typed when what the Markdown puts beside them cannot make them a link', () => {
+    expect(markdownOf('<p><b>“…kepada mereka.” [Al Maa-idah 2]</b> and more</p>')).toBe('**“…kepada mereka.” [Al Maa-idah 2]** and more');
+    expect(markdownOf('<p>Asparagus and Eggs [1 cup asparagus, 2 eggs]</p><p>Next</p>')).toBe('Asparagus and Eggs [1 cup asparagus, 2 eggs]\n\nNext');
+    expect(markdownOf('<p>up to 1,000 alarms per shift<sup>[1]</sup>, even</p>')).toBe('up to 1,000 alarms per shift[1], even');
+    expect(markdownOf('<p><a href="https://a.example/">x</a>[b] y</p>')).toBe('[x](https://a.example/)[b] y');
+  });
+
+  it('escapes brackets at a text\'s end or start that what the Markdown puts beside them could make a link, a reference or a box', () => {
+    expect(markdownOf('<p>a <span>[b]</span>(c)</p>')).toBe('a \\[b\\](c)');
+    expect(markdownOf('<p>a <span>[b]</span>[c] d</p>')).toBe('a \\[b\\]\\[c\\] d');
+    expect(markdownOf('<p>a <span>[b]</span><span>[c]</span></p>')).toBe('a \\[b\\]\\[c\\]');
+    expect(markdownOf('<p><span>[b]</span>: c</p>')).toBe('\\[b\\]: c');
+    expect(markdownOf('<ul><li><span>[x]</span> done</li></ul><blockquote><p><span>[y]</span> z</p></blockquote>')).toBe('-   \\[x\\] done\n\n> \\[y\\] z');
+    expect(markdownOf('<p><img src="https://a.example/p.png" alt="a [b]"> c</p>')).toBe('![a \\[b\\]](https://a.example/p.png) c');
+  });
+
+  it('renders as the text for any mix of Markdown\'s marks across three texts side by side', () => {
+    const chars = fc.constantFrom(...'ab _*:^(!)[]\\'.split(''));
+    const text = fc.array(chars, { minLength: 1, maxLength: 6 }).map((l) => l.join(''));
+    fc.assert(
+      fc.property(text, text, text, (a, b, c) => {
+        const whole = `${a}${b}${c}`.replace(/\s+/g, ' ').trim();
+        fc.pre(whole !== '' && !/^[-+*]$/.test(whole));
+        const out = rendered(markdownOf(`<p>${escapeHtml(a)}<span>${escapeHtml(b)}</span>${escapeHtml(c)}</p>`));
+        expect(out.tags.every((t) => t === 'p')).toBe(true);
+        expect(out.text.replace(/\s+/g, ' ')).toBe(whole);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('leaves a "*" or "_" between blanks inside a line as it is, which CommonMark never reads as emphasis', () => {
@@ -132,6 +163,13 @@ describe('a heading', () => {
     const md = extractArticle(`<!doctype html><html><head><title>The &lt;template&gt; element #</title></head><body><article>${fill}</article></body></html>`, 'https://docs.example/t').markdown;
     expect(md.split('\n')[0]).toBe('# The \\<template> element \\#');
     expect(rendered(md.split('\n')[0]!)).toEqual({ tags: ['h1'], text: 'The <template> element #' });
+  });
+
+  it('made of a title that starts with brackets has them as typed: no heading\'s words are a reference\'s definition', () => {
+    const fill = '<p>This paragraph carries enough words for the page to read as an article about one play.</p>'.repeat(3);
+    const md = extractArticle(`<!doctype html><html><head><title>[The Palace] More Reviews</title></head><body><article>${fill}</article></body></html>`, 'https://docs.example/t').markdown;
+    expect(md.split('\n')[0]).toBe('# [The Palace] More Reviews');
+    expect(rendered(md.split('\n')[0]!)).toEqual({ tags: ['h1'], text: '[The Palace] More Reviews' });
   });
 });
 

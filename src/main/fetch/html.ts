@@ -715,7 +715,7 @@ function convert(root: HTMLElement): string {
   }
   dataImagesAsAlt(root);
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
-  return collapseBlankLines(lineStartEscapes(turndown.turndown(root)).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
+  return collapseBlankLines(besideBrackets(lineStartEscapes(turndown.turndown(root))).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
 }
 
 /** A link's or picture's "(destination "title")" as turndown writes it: the address in <> when it holds a blank. */
@@ -764,16 +764,22 @@ function pictureAsAlt(img: HTMLElement): void {
  * but no "_" inside a word: CommonMark never reads one there as emphasis, and API docs'
  * snake_case names were "snake\_case".
  */
-function escapeText(text: string): string {
+function escapeText(page: string): string {
+  const text = page.replace(OUR_NONCHARACTERS, '');
   const start = text.search(/\S/);
-  const plain = (c: string, at: number): boolean => (c === '[' ? closingBracket(text, at, start) >= 0 : c === ']' && openingBracket(text, at, start) >= 0);
+  const bracket = (c: string, at: number): string => {
+    if (c === '`' || c === '\\') return `\\${c}`;
+    const [open, close] = c === '[' ? [at, closingBracket(text, at)] : [openingBracket(text, at), at];
+    if (open < 0 || close < 0) return `\\${c}`;
+    // A pair at the text's start or end: what touches it is in another node (besideBrackets).
+    return open <= start || close + 1 >= text.length ? `${BESIDE_ESCAPE}\\${c}` : c;
+  };
   return text
-    .replace(/[\\`[\]]/g, (c: string, at: number) => (plain(c, at) ? c : `\\${c}`))
+    .replace(/[\\`[\]]/g, bracket)
     .replace(/\*+|_+/g, (run, at: number, s: string) => (emphasizesNothing(s, at, run) ? run : run.replace(/[*_]/g, '\\$&')))
     .replace(/(?<=[^\s~])~+/g, (run) => run.replace(/~/g, '\\~'))
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
     .replace(/&#?[A-Za-z0-9]+;/g, (ref) => (decodeEntities(ref) === ref ? ref : `\\${ref}`))
-    .replace(LINE_START_ESCAPES, '')
     .replace(/^-/, `${LINE_START_ESCAPE}\\-`)
     .replace(/^\+ /, `${LINE_START_ESCAPE}\\+ `)
     .replace(/^(=+)/, `${LINE_START_ESCAPE}\\$1`)
@@ -803,29 +809,73 @@ function emphasizesNothing(s: string, at: number, run: string): boolean {
 
 /**
  * Where the "]" closing an editor's brackets inside a line (a quote's "our shot [again],") that
- * opens at `at` is, or -1 when the pair could be Markdown: a "[" that starts the text (a line's
- * start: a reference's definition, a task's box) or follows a "]", brackets around brackets or
- * none, a note's "[^1]", or a "]" that ends the text or is followed by "(", "[" or ":" (a link,
- * a reference, a definition). The Markdown Sift writes defines no reference, so such a pair is
+ * opens at `at` is, or -1 when the pair could be Markdown: a "[" that follows a "]", brackets
+ * around brackets or none, a note's "[^1]", or a "]" followed by "(", "[" or ":" (a link, a
+ * reference, a definition). The Markdown Sift writes defines no reference, so such a pair is
  * text; its backslashes were the most common of the article benchmark's (37 pairs; 13 of them, on 9 pages, were such).
  * A bracket beside a backslash keeps its own: in a picture's alt text, marked read "\\\\]" as
- * an escaped "]" and dropped the backslash ("a[\\]a" showed "a[]a").
+ * an escaped "]" and dropped the backslash ("a[\\]a" showed "a[]a"). A pair at the text's start
+ * or end is decided once the Markdown around it is written (besideBrackets).
  */
-// `start`: where the text's first word starts. Each scan stops at the next bracket, so a text
-// of 200,000 brackets is read once, not once a bracket.
-function closingBracket(s: string, at: number, start: number): number {
-  if (at <= start || '\\]'.includes(s[at - 1]!) || s[at + 1] === '^') return -1;
+// Each scan stops at the next bracket, so a text of 200,000 brackets is read once, not once a bracket.
+function closingBracket(s: string, at: number): number {
+  if ('\\]'.includes(s[at - 1] ?? '-') || s[at + 1] === '^') return -1;
   let close = at + 1;
   while (close < s.length && s[close] !== '[' && s[close] !== ']') close++;
-  if (close === at + 1 || s[close] !== ']' || s[close - 1] === '\\' || close + 1 >= s.length || '([:'.includes(s[close + 1]!)) return -1;
+  if (close === at + 1 || s[close] !== ']' || s[close - 1] === '\\' || '([:'.includes(s[close + 1] ?? '-')) return -1;
   return close;
 }
 
 /** Where the "[" that opens the editor's brackets a "]" at `at` closes is (closingBracket), or -1. */
-function openingBracket(s: string, at: number, start: number): number {
+function openingBracket(s: string, at: number): number {
   let open = at - 1;
   while (open >= 0 && s[open] !== '[' && s[open] !== ']') open--;
-  return open >= 0 && s[open] === '[' && closingBracket(s, open, start) === at ? open : -1;
+  return open >= 0 && s[open] === '[' && closingBracket(s, open) === at ? open : -1;
+}
+
+/**
+ * Marks the escapes of a bracket pair at a text node's start or end (escapeText), which only
+ * the Markdown beside it decides: turndown escapes one text node at a time, and a "]" ending
+ * one may meet the next one's "(" ("<span>[a]</span>(b)" is a link once unescaped). 24 of the
+ * article benchmark's escaped "]" were such, before a "**" or a line's end. U+FDD1, a
+ * noncharacter as LINE_START_ESCAPE is.
+ */
+const BESIDE_ESCAPE = '\ufdd1';
+const OUR_NONCHARACTERS = /[\ufdd0\ufdd1]/g;
+/** A marked pair: its "[", the words between (no bracket, as closingBracket found them), its "]". */
+const BESIDE_PAIR = /\ufdd1\\\[([^[\]\ufdd1]*)\ufdd1\\\]/g;
+
+/**
+ * The pairs escapeText marked (BESIDE_ESCAPE) as typed where nothing beside them in the written
+ * Markdown makes syntax of them, as closingBracket decides inside a text: escaped where a line's
+ * block starts (a reference's definition, a task's box), after a "!", "[", "]" or backslash (a
+ * picture, brackets in brackets), or before "(", "[", ":" or "]" (a link, a reference).
+ */
+function besideBrackets(md: string): string {
+  if (!md.includes(BESIDE_ESCAPE)) return md;
+  // Read once from the start, not back from each pair: 100,000 pairs on one line were 100,000
+  // reads of the line. A line whose text so far has a character no block's prefix has is past it.
+  let line = 0;
+  let read = 0;
+  let prefixOnly = true;
+  const blockStart = (at: number): boolean => {
+    for (; read < at; read++) {
+      const c = md[read]!;
+      if (c === '\n') {
+        line = read + 1;
+        prefixOnly = true;
+      } else if (prefixOnly && !PREFIX_CHARS.includes(c)) prefixOnly = false;
+    }
+    return prefixOnly && BLOCK_START.test(md.slice(line, at));
+  };
+  return md
+    .replace(BESIDE_PAIR, (pair: string, words: string, at: number) => {
+      const before = md[at - 1] ?? '\n';
+      const after = md[at + pair.length] ?? '\n';
+      const escaped = blockStart(at) || '![]\\\ufdd1'.includes(before) || '([:]\ufdd1'.includes(after);
+      return escaped ? `\\[${words}\\]` : `[${words}]`;
+    })
+    .replace(OUR_NONCHARACTERS, '');
 }
 
 /**
@@ -837,12 +887,16 @@ function openingBracket(s: string, at: number, start: number): number {
  * and escapeText drops any the page has.
  */
 const LINE_START_ESCAPE = '\ufdd0';
-const LINE_START_ESCAPES = /\ufdd0/g;
 /**
  * What may come before a line's text and still leave it where a block starts: indents,
  * quotes' marks, list markers and a definition's ":".
  */
-const LINE_START = /^((?:[ \t]*(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)]|:)[ \t]+))*[ \t]*)\ufdd0/gm;
+const BLOCK_PREFIX = String.raw`(?:[ \t]*(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)]|:)[ \t]+))*[ \t]*`;
+const LINE_START = new RegExp(`^(${BLOCK_PREFIX})\ufdd0`, 'gm');
+/** A line's text so far that leaves the next character where a block starts. */
+const BLOCK_START = new RegExp(`^${BLOCK_PREFIX}$`);
+/** The characters BLOCK_PREFIX is made of. */
+const PREFIX_CHARS = ' \t>-*+.):0123456789';
 
 /** The escapes escapeText marked (LINE_START_ESCAPE) kept where a line's text starts, dropped elsewhere. */
 const lineStartEscapes = (md: string): string =>
@@ -2194,7 +2248,7 @@ export function extractArticle(html: string, url: string): Article {
       if (markdown === undefined) {
         const body = root ? markdownOfTree(root as unknown as SourceNode) : '';
         // The title is text, escaped as the article's is: "The <template> element" lost its tag's name.
-        markdown = title && !body.startsWith('# ') ? `${lineStartEscapes(atxHeading(1, escapeText(title)))}\n\n${body}` : body;
+        markdown = title && !body.startsWith('# ') ? `${besideBrackets(lineStartEscapes(atxHeading(1, escapeText(title))))}\n\n${body}` : body;
       }
       return markdown;
     },
