@@ -67,10 +67,28 @@ describe('a table with spanning cells', () => {
   it('reads a first row written in bold as the header, where it sat under a header line of empty cells', () => {
     const md = markdownOf('<table><tbody><tr><td><b>Pos.</b></td><td><strong>Driver</strong></td><td></td></tr><tr><td>1</td><td>Ada Quay</td><td>5040</td></tr></tbody></table>');
     expect(tableOf(md).lines).toEqual(['| **Pos.** | **Driver** |     |', '| --- | --- | --- |', '| 1   | Ada Quay | 5040 |']);
-    // A first row with text outside the bold is a row of data: the empty header line stays.
-    expect(tableOf(markdownOf('<table><tr><td><b>Note:</b> wet</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>')).lines[0]).toBe('|     |     |');
     // So is a table of one row, which has no rows under its header.
     expect(tableOf(markdownOf('<table><tr><td><b>A</b></td><td><b>B</b></td></tr></table>')).lines[0]).toBe('|     |     |');
+  });
+
+  it('reads the first row of a table with no header cells as its header when it names the columns, where it sat under a header line of empty cells', () => {
+    const md = markdownOf('<table><tr><td>Item</td><td>Price</td></tr><tr><td>Tea</td><td>€2.50</td></tr><tr><td>Cake</td><td>4,00 $</td></tr></table>');
+    expect(md).toBe('| Item | Price |\n| --- | --- |\n| Tea | €2.50 |\n| Cake | 4,00 $ |');
+    const { document } = parseHTML(`<!doctype html><html><body>${marked.parse(md, { async: false, gfm: true })}</body></html>`);
+    expect(Array.from(document.querySelectorAll('th'), (th) => th.textContent)).toEqual(['Item', 'Price']);
+    expect(document.querySelectorAll('tbody tr').length).toBe(2);
+  });
+
+  it('keeps the empty header line over a first row that does not read as names: data, a row header, one row alone', () => {
+    // Numbers in it, words over words only, a row header's <th>: the first row may well be data.
+    for (const html of [
+      '<table><tr><td>Ferry</td><td>9:00</td></tr><tr><td>Tug</td><td>10:00</td></tr></table>',
+      '<table><tr><td>Name</td><td>City</td></tr><tr><td>Ann</td><td>Oslo</td></tr></table>',
+      '<table><tr><th>Item</th><td>Price</td></tr><tr><th>Tea</th><td>2.50</td></tr></table>',
+      '<table><tr><td>Item</td><td>Price</td></tr></table>',
+    ]) {
+      expect(tableOf(markdownOf(html)).lines[0]).toMatch(/^\|(?: +\|)+$/);
+    }
   });
 
   it('clamps a rowspan past the last row, and a rowspan of 0 or junk is one row', () => {

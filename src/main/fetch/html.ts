@@ -301,6 +301,20 @@ function isBoldCell(cell: Element): boolean {
   return bold.map((b) => b.textContent ?? '').join('').replace(/\s+/g, '') === text;
 }
 
+/**
+ * Whether a table's first row, in a table with no header cells, names its columns: words in
+ * every cell, no digit among them, over a column whose every cell below holds a number ("Item |
+ * Price" over "Tea | 2.50"), as a CSV reader tells a header from data. GFM writes no table
+ * without a header line, and the plugin's line of empty cells showed a blank band over the
+ * table; but a first row of data made the header ("Ferry | 9:00" over "Tug | 10:00") would say
+ * it names the columns, so a row that does not read as names keeps the empty line.
+ */
+function namesColumns(top: Element[], below: Element[]): boolean {
+  const text = (cell: Element | undefined): string => (cell?.textContent ?? '').trim();
+  if (!top.every((c) => /\p{L}/u.test(text(c)) && !/\p{N}/u.test(text(c)))) return false;
+  return top.some((_c, i) => below.every((tr) => /^[^\p{L}]*\p{N}[^\p{L}]*$/u.test(text(tableCells(tr)[i]))));
+}
+
 function regularizeTables(root: HTMLElement): void {
   const doc = root.ownerDocument;
   for (const table of Array.from(root.querySelectorAll('table'))) {
@@ -310,9 +324,12 @@ function regularizeTables(root: HTMLElement): void {
     // only when nothing came before its <tbody>, so a <caption> (or a <colgroup>) made it a
     // row under an empty header line. So is a first row written in bold ("<td><b>Pos.</b>"),
     // as pages without <th> write their headers; it sat under a header line of empty cells.
+    // So is the first row of a table with no header cells that names its columns (namesColumns).
     const top = rows[0];
     const topCells = top ? tableCells(top) : [];
-    const header = topCells.every((c) => c.localName === 'th') || (rows.length > 1 && topCells.some((c) => c.textContent?.trim()) && topCells.every(isBoldCell));
+    const header =
+      topCells.every((c) => c.localName === 'th') ||
+      (rows.length > 1 && topCells.some((c) => c.textContent?.trim()) && (topCells.every(isBoldCell) || (!table.querySelector('th') && namesColumns(topCells, rows.slice(1)))));
     if (top && !table.querySelector('thead') && top.parentElement?.localName === 'tbody' && topCells.length > 0 && header) {
       const head = doc.createElement('thead');
       top.parentElement.before(head);
