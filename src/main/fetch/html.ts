@@ -10,6 +10,7 @@ import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneA
 import { listedPosts, postsToRead, type ListedPost, type ListingElement } from './listing';
 import { installTagSelect } from './tag-select';
 import { endTagAt } from './markup';
+import { markFootnotes, noteLabel } from './footnotes';
 import { joinWideBreaks, joinWideLineBreaks, mayHaveWide } from './segment-breaks';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { RAW_STILL } from '../../shared/hints';
@@ -220,13 +221,15 @@ let turndown: TurndownService | undefined;
  * document is the same tree. No doctype, like turndown's own: the same (quirks) parsing rules.
  */
 let scratch: Document | undefined;
-export function markdownOf(html: string): string {
+// `page`: the address the HTML's links were made absolute against, which its in-page links (a
+// note's) start with.
+export function markdownOf(html: string, page?: string): string {
   const root = scratchRoot();
   root.innerHTML = html;
   makeConvertible(root);
   unwrapLayoutTables(root);
   regularizeTables(root);
-  return convert(root);
+  return convert(root, page);
 }
 
 /**
@@ -480,7 +483,7 @@ function scratchRoot(): HTMLElement {
  */
 const INVISIBLE = /[\u00ad\u2060\ufeff]/g;
 
-function convert(root: HTMLElement): string {
+function convert(root: HTMLElement, page: string | undefined): string {
   if (!turndown) {
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
     turndown.use(gfm);
@@ -725,12 +728,24 @@ function convert(root: HTMLElement): string {
     });
     // A link without text or image (an icon the page's CSS draws) is "[](url)" in Markdown:
     // nothing to read or to click. 3 of the article benchmark's 91 pages had one.
+    // A page's footnotes (markFootnotes) as GFM's: "[^1]" where one is cited, "[^1]: …" for the
+    // note, its later blocks indented under it. Added last, so they come before the rules for
+    // a <sup>, a link or a list's item.
+    turndown.addRule('noteMark', {
+      filter: (node) => node.nodeName !== 'LI' && noteLabel(node) !== null,
+      replacement: (_content, node) => `[^${noteLabel(node)!}]`,
+    });
+    turndown.addRule('note', {
+      filter: (node) => node.nodeName === 'LI' && noteLabel(node) !== null,
+      replacement: (content, node) => `[^${noteLabel(node)!}]: ${content.replace(/^\s+|\s+$/g, '').replace(/\n(?=[^\n])/g, '\n    ')}\n`,
+    });
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !holdsTag(node, PICTURES),
       replacement: () => '',
     });
   }
   dataImagesAsAlt(root);
+  markFootnotes(root, page);
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
   return collapseBlankLines(besideBrackets(lineStartEscapes(turndown.turndown(root))).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
 }
@@ -1130,8 +1145,8 @@ interface SourceNode {
  * puts them in its content fragment, which turndown never reads. A tree with table markup is
  * serialized and parsed as before (TABLE_PARTS).
  */
-export function markdownOfTree(src: SourceNode): string {
-  if (src.querySelector?.(TABLE_PARTS)) return markdownOf(src.innerHTML ?? '');
+export function markdownOfTree(src: SourceNode, page?: string): string {
+  if (src.querySelector?.(TABLE_PARTS)) return markdownOf(src.innerHTML ?? '', page);
   const root = scratchRoot();
   const doc = root.ownerDocument;
   const copy = (from: SourceNode, to: Node): void => {
@@ -1159,7 +1174,7 @@ export function markdownOfTree(src: SourceNode): string {
     }
   };
   copy(src, root);
-  return convert(root);
+  return convert(root, page);
 }
 
 /**
@@ -2263,7 +2278,7 @@ export function extractArticle(html: string, url: string): Article {
     },
     get markdown(): string {
       if (markdown === undefined) {
-        const body = root ? markdownOfTree(root as unknown as SourceNode) : '';
+        const body = root ? markdownOfTree(root as unknown as SourceNode, baseOf(document, url)) : '';
         // The title is text, escaped as the article's is: "The <template> element" lost its tag's name.
         markdown = title && !body.startsWith('# ') ? `${besideBrackets(lineStartEscapes(atxHeading(1, escapeText(title))))}\n\n${body}` : body;
       }

@@ -1,6 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { withoutBidiControls } from '../../../shared/shown';
+import { footnotes } from './markdown-footnotes';
 
 let hooked = false;
 /**
@@ -21,6 +22,7 @@ function installHooks(): void {
   // A task's box as the character it is (☑, ☐): marked writes an <input>, which is forbidden
   // below, so a task list lost whether each task was done.
   marked.use({ renderer: { checkbox: ({ checked }) => (checked ? '☑ ' : '☐ ') } });
+  marked.use(footnotes);
   DOMPurify.addHook('uponSanitizeElement', (node, data) => {
     if (data.tagName !== 'img' || !(node instanceof Element)) return;
     const src = node.getAttribute('src') ?? '';
