@@ -50,5 +50,7 @@ describe('footnotes', () => {
     const elsewhere = markdown('<p>The water rose<sup><a href="https://other.example/notes#fn:1">1</a></sup>.</p><ol><li id="fn:1">Measured at the weir.</li></ol>');
     expect(elsewhere).not.toContain('[^');
     expect(elsewhere).toContain('(https://other.example/notes#fn:1)');
+    // A page cannot write notes with an attribute of its own.
+    expect(markdown('<p>The water <span data-sift-note="x">rose</span>.</p>')).toContain('The water rose.');
   });
 });

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * A page's footnotes, found in the tree turndown converts (domino's), for Markdown's own notes:
  * "[^1]" where a note is cited and "[^1]: …" for the note. Each was a raised link back to the
@@ -11,9 +13,11 @@ const LABEL = /^[\p{L}\p{N}_-]{1,16}$/u;
 
 /**
  * The attribute that carries the label of each citing mark and of each note to the rules that
- * write them (html.ts): an attribute, as turndown converts a clone of the tree.
+ * write them (html.ts): an attribute, as turndown converts a clone of the tree. Its name ends
+ * in a number drawn once a process, so no page writes notes of its choosing with one of its own
+ * (a query of each page for such attributes cost more than finding its notes).
  */
-export const NOTE_LABEL = 'data-sift-note';
+export const NOTE_LABEL = `data-sift-note-${randomBytes(6).toString('hex')}`;
 
 /** The label markFootnotes gave an element, if any. */
 export const noteLabel = (node: Node): string | null => (node.nodeType === 1 ? (node as Element).getAttribute(NOTE_LABEL) : null);
@@ -60,8 +64,6 @@ function pageOf(page: string | undefined): string {
  * "↩" Readability's pass has not dropped, lettered ones) go: Markdown's notes link back.
  */
 export function markFootnotes(root: Element, page: string | undefined): void {
-  // The page's own, which would write notes of its choosing.
-  for (const el of Array.from(root.querySelectorAll(`[${NOTE_LABEL}]`))) el.removeAttribute(NOTE_LABEL);
   const links = Array.from(root.getElementsByTagName('a')).filter((a) => (a.getAttribute('href') ?? '').includes('#'));
   if (links.length === 0) return;
   const byId = new Map<string, Element>();
