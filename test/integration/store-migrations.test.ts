@@ -35,6 +35,9 @@ function newJobWith(store: Store, id: string, contents: string[]): void {
   });
 }
 
+/** The indexes migrations 10 to 13 made, which queries name or lean on. */
+const INDEXES_NAMED = ['targets_cut_short', 'targets_running', 'targets_by_outcome', 'targets_rows'] as const;
+
 const version = (file: string): number => {
   const raw = new Database(file, { readonly: true });
   const v = raw.pragma('user_version', { simple: true }) as number;
@@ -493,6 +496,24 @@ describe('migrations', () => {
       store.close();
       expect(config()).toEqual({ automerge: 16, crisismerge: 32 });
     }
+  });
+
+  it('opens a database whose indexes of migrations 10 to 13 were dropped by hand, and makes them again', () => {
+    const store = openStore(p);
+    newJobWith(store, 'j1', ['a', 'b']);
+    store.close();
+    const raw = new Database(p);
+    for (const name of INDEXES_NAMED) raw.exec(`DROP INDEX ${name}`);
+    raw.close();
+    // The counts and the job name their indexes (INDEXED BY), which SQLite refuses at prepare when one is gone.
+    const again = openStore(p);
+    expect(again.getJob('j1')?.targetsDone).toBe(2);
+    expect(again.targetGroups('j1', 0)).toEqual([{ status: 'done', error: '', reason: '', n: 2 }]);
+    again.close();
+    const check = new Database(p, { readonly: true });
+    const present = (check.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name);
+    check.close();
+    expect(present).toEqual(expect.arrayContaining([...INDEXES_NAMED]));
   });
 
   it('leaves a database at its version when a migration step fails', () => {

@@ -4,7 +4,7 @@ import { isReason } from '../../shared/reasons';
 import { REST_AGAIN } from '../../shared/hints';
 import type { Job, RowGroup, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, type NewJob } from './jobs';
-import { migrate, SCHEMA_VERSION } from './migrations';
+import { migrate, restoreIndexes, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import { RUNNING_TARGETS_JOBS, targetsTable, type TargetOutcome } from './targets';
 import { walSync } from './wal-sync';
@@ -253,6 +253,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       );
     }
     migrate(db);
+    restoreIndexes(db);
     tuneSearchIndex(db);
   } catch (err) {
     db.close();

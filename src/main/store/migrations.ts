@@ -205,23 +205,21 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // 10: the targets of a job that a cancel, a close or a crash cut short (CUT_SHORT_ERRORS),
   // indexed: a finished job with failures counted them by reading every target of it each
   // time it was read (jobs.ts toJob), 0.6-1.2 s for 100,000 targets, twice per opening.
-  (db) => db.exec(`CREATE INDEX targets_cut_short ON targets (job_id) WHERE ${CUT_SHORT_TARGETS}`),
+  (db) => db.exec(indexDdl.cutShort()),
   // 11: the targets left running, indexed: at each open as owner, finding those a dead process
   // left read every stored target (0.48 s for 100,000 one-line results), where a few at most
   // are running. The index holds only those, so a target's start and end cost one entry.
-  (db) => db.exec("CREATE INDEX targets_running ON targets (job_id) WHERE status = 'running'"),
+  (db) => db.exec(indexDdl.running()),
   // 12: a job's targets by what the table's filter and chips count (targets.ts groups): the
   // counts of a big job came from its rows, so they waited for the last page (~5 s for
   // 100,000), and a GROUP BY over the table read every stored result (0.5 s). On this index,
   // in its order (no sort), 35 ms for 100,000 on a loaded 2-core machine; 4 MB for them.
-  (db) => db.exec('CREATE INDEX targets_by_outcome ON targets (job_id, status, reason, warnings, idx)'),
+  (db) => db.exec(indexDdl.byOutcome()),
   // 13: a job's rows as the table lists them (targets.ts ROW_COLUMNS), in an index of their
   // own: in the table they share leaf pages with the results stored inline, so a page of
   // 5,000 rows of 1 KB results read 6 MB from disk; 20 such pages from a cold cache took
   // 2.7-3.4 s, 1.2-1.6 s from this index (10 MB for 100,000 rows).
-  (db) =>
-    db.exec(`CREATE INDEX targets_rows ON targets
-      (job_id, idx, url, options, status, error, hint, bytes, title, error_status, reason, warnings, started_at, finished_at)`),
+  (db) => db.exec(indexDdl.rows()),
   // 14: the index holds each Arabic word without the و, ف, ب, ك, ل and article written joined
   // to its start (search/arabic.ts), so الكتاب finds والكتاب; the results holding Arabic are
   // indexed again, the rest read and left as they are, as at step 8.
@@ -233,6 +231,24 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
  * for a query whose WHERE holds its own terms as written, not bound parameters.
  */
 export const CUT_SHORT_TARGETS = "status = 'failed' AND error IN ('restart', 'cancelled', 'interrupted')";
+
+/**
+ * The indexes of steps 10 to 13, as those steps make them; `IF NOT EXISTS` for openStore,
+ * which makes again one dropped by hand: the counts name two of them (INDEXED BY), and SQLite
+ * refuses such a query at prepare, so the database did not open at all without them.
+ */
+const indexDdl = {
+  cutShort: (ifNot = '') => `CREATE INDEX ${ifNot}targets_cut_short ON targets (job_id) WHERE ${CUT_SHORT_TARGETS}`,
+  running: (ifNot = '') => `CREATE INDEX ${ifNot}targets_running ON targets (job_id) WHERE status = 'running'`,
+  byOutcome: (ifNot = '') => `CREATE INDEX ${ifNot}targets_by_outcome ON targets (job_id, status, reason, warnings, idx)`,
+  rows: (ifNot = '') => `CREATE INDEX ${ifNot}targets_rows ON targets
+      (job_id, idx, url, options, status, error, hint, bytes, title, error_status, reason, warnings, started_at, finished_at)`,
+};
+
+/** Makes again any of the indexes of steps 10 to 13 that is gone; nothing when all are there (each open). */
+export function restoreIndexes(db: Database.Database): void {
+  for (const ddl of Object.values(indexDdl)) db.exec(ddl('IF NOT EXISTS '));
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
