@@ -213,6 +213,21 @@ export function createServices(opts: ServicesOptions): Services {
     return stop;
   };
 
+  /**
+   * Rows of a job as the runner has them now: the store holds no waits nor pages read, so a
+   * view opened while a target waits on a busy site, or while its PDF is read, gets them here.
+   */
+  const withLiveState = (id: string, targets: TargetRow[]): TargetRow[] => {
+    const running = (idx: number, add: Partial<TargetRow>): void => {
+      const at = targets.findIndex((r) => r.idx === idx && r.status === 'running');
+      if (at >= 0) targets[at] = { ...targets[at]!, ...add };
+    };
+    const waiting = runner.waitingTarget(id);
+    if (waiting) running(waiting.idx, { wait: waiting.wait });
+    const reading = runner.readingTarget(id);
+    if (reading) running(reading.idx, { pagesRead: reading.pagesRead });
+    return targets;
+  };
   const handlers: Handlers = {
     appInfo: (): AppInfo => ({
       name: APP_NAME,
@@ -240,21 +255,12 @@ export function createServices(opts: ServicesOptions): Services {
       return { jobs, unlisted: jobs.length < LISTED_JOBS ? 0 : store.countJobs() - jobs.length };
     },
 
-    jobDetail: ({ id, from, limit }) => {
+    jobDetail: ({ id, from, limit, filter }) => {
       const job = store.getJob(id);
       if (!job) throw notFound('This job');
+      if (filter) return { job, targets: withLiveState(id, store.targetRowsMatching(id, filter, from ?? 0, limit ?? -1)) };
       const paged = limit !== undefined || from !== undefined;
-      const targets = paged ? store.targetRowsPage(id, from ?? 0, limit ?? -1) : store.targetRows(id);
-      // The store holds no waits nor pages read: a view opened while a target waits on a busy
-      // site, or while its PDF is read, gets them here.
-      const running = (idx: number, add: Partial<TargetRow>): void => {
-        const at = targets.findIndex((r) => r.idx === idx && r.status === 'running');
-        if (at >= 0) targets[at] = { ...targets[at]!, ...add };
-      };
-      const waiting = runner.waitingTarget(id);
-      if (waiting) running(waiting.idx, { wait: waiting.wait });
-      const reading = runner.readingTarget(id);
-      if (reading) running(reading.idx, { pagesRead: reading.pagesRead });
+      const targets = withLiveState(id, paged ? store.targetRowsPage(id, from ?? 0, limit ?? -1) : store.targetRows(id));
       // The rows after this page, read before anything else can write: each row is then
       // counted once, by the renderer in the rows it holds or here.
       const rest = paged ? { rest: store.targetGroups(id, (from ?? 0) + targets.length) } : {};

@@ -167,6 +167,15 @@ export const RowGroupSchema = TargetRowSchema.pick({ status: true, error: true, 
 export type RowGroup = z.infer<typeof RowGroupSchema>;
 
 /**
+ * Which rows the table's filter shows: a status ('pending' is "Waiting", or "Not fetched" once
+ * the job ended: what "run the rest again" takes), a reason, a warning ('' for any).
+ */
+export const RowFilterSchema = z
+  .object({ status: TargetStateSchema.or(z.literal('all')), reason: ReasonSchema.or(z.literal('')), warning: z.string().max(100) })
+  .strict();
+export type RowFilter = z.infer<typeof RowFilterSchema>;
+
+/**
  * The stored errors of targets that were cut short rather than failed: `restart` (found in
  * flight at start-up), `cancelled` (the user's cancel or Ctrl-C), `interrupted` (Sift was
  * closing). SPEC §5.9 reasons `restart` and `cancelled`.

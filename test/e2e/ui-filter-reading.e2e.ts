@@ -1,9 +1,9 @@
 /**
  * A filter on a big job whose matches are in rows not read yet: the count beside the filter
- * is the job's from the first page on ("3,000 of 6,000"), but the table lists only the rows
- * read. With every match in a later page the table was blank under that count, nothing said
- * why. The bridge holds the later pages until the test lets each go, so each state is seen
- * however busy the machine.
+ * is the job's from the first page on ("3,000 of 6,000"), and the filter asks the store for
+ * its matches, so they are listed before the pages reach them; while that answer is on its
+ * way the table says it is still reading them. The bridge holds the later pages and the
+ * filter's answer until the test lets each go, so each state is seen however busy the machine.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +28,8 @@ let dataDir: string;
 /** The second and third jobDetail answers (the later pages), each held until the test lets it go. */
 const answers: number[] = [];
 const releases: (() => void)[] = [];
+/** The filter's first answer (its matches), held apart from the pages: they pass it. */
+const matchReleases: (() => void)[] = [];
 
 beforeAll(async () => {
   dataDir = tempDir('sift-ui-filter-reading-');
@@ -37,10 +39,14 @@ beforeAll(async () => {
   opened = await openApp({
     dataDir,
     prepare: (context, app) =>
-      tapAnswers(context, app, (method) => {
+      tapAnswers(context, app, (method, _bytes, req) => {
         if (method !== 'jobDetail') return;
+        if ((req as { filter?: unknown }).filter) {
+          if (matchReleases.length === 0) return { alone: new Promise<void>((release) => matchReleases.push(release)) };
+          return;
+        }
         answers.push(1);
-        if (answers.length === 2 || answers.length === 3) return new Promise<void>((release) => releases.push(release));
+        if (answers.length === 2 || answers.length === 3) return { alone: new Promise<void>((release) => releases.push(release)) };
       }),
   });
   page = opened.page;
@@ -55,13 +61,15 @@ const n = (x: number): string => x.toLocaleString('en-US');
 // Read without waiting for the note to exist: a locator's textContent waits for its element.
 const note = (): Promise<string | null> => page.evaluate(() => document.querySelector('[data-testid="filter-reading"]')?.textContent ?? null);
 
-test('a filter whose matches are still being read says so, with how many are listed of how many, until they are all in', async () => {
+test("a filter's matches in pages not read yet are read from the store and listed before the pages come; while they are read the table says so", async () => {
   await page.getByTestId('job-item').first().click();
   await page.locator('[data-testid="target-row"][data-idx="0"]').waitFor();
   await expect.poll(() => releases.length).toBe(1);
   await page.getByTestId('filter-status').selectOption('pending');
+  // Before: no such request; the matches waited for the pages.
+  await expect.poll(() => matchReleases.length).toBe(1);
 
-  // Every match is in a page not read yet: the table has no row, the count says 3,000.
+  // Every match is in a page not read yet and the filter's answer is held: no row, the count says 3,000.
   expect(await page.getByTestId('filter-count').textContent()).toBe(`${n(UNFINISHED)} of ${n(TOTAL)}`);
   expect(await page.getByTestId('target-row').count()).toBe(0);
   await expect.poll(note).toBe(`Still reading this job's targets: 0 of the ${n(UNFINISHED)} targets that match are listed so far. The rest appear here as they are read.`);
@@ -89,7 +97,18 @@ test('a filter whose matches are still being read says so, with how many are lis
   expect(selectedBox.y + selectedBox.height).toBeLessThanOrEqual(noteBox.y + 1);
   await page.screenshot({ path: screenshotPath('ui-filter-reading-some') });
 
-  // Every row read: nothing is still to come, and the note goes.
+  // The filter's answer: every match is listed, the last page still held, and the note goes.
+  matchReleases[0]!();
+  await expect.poll(note).toBe(null);
+  expect(await page.getByTestId('target-grid').getAttribute('data-rows-read')).toBe('some');
+  expect(releases.length).toBe(2);
+  await page.getByTestId('target-grid').focus();
+  await page.keyboard.press('End');
+  await expect.poll(() => page.locator('[data-testid="target-row"][aria-selected="true"]').getAttribute('data-idx')).toBe(String(TOTAL - 1));
+  expect(await page.getByTestId('filter-count').textContent()).toBe(`${n(UNFINISHED)} of ${n(TOTAL)}`);
+  await page.screenshot({ path: screenshotPath('ui-filter-reading-ahead') });
+
+  // Every row read: nothing is still to come, and the rows read ahead are the pages' now.
   releases[1]!();
   await page.locator('[data-testid="target-grid"][data-rows-read="all"]').waitFor();
   expect(await page.getByTestId('filter-reading').count()).toBe(0);

@@ -222,23 +222,30 @@ export interface OpenedApp {
 
 /**
  * Passes the page's bridge traffic through unchanged, telling `onAnswer` of each answer to a
- * call: the call's method and the answer's size in bytes, as the page received it. An
- * `onAnswer` that returns a promise holds that answer, and every message after it, in their
- * order, until the promise settles.
+ * call: the call's method, the answer's size in bytes, as the page received it, and the call's
+ * request. An `onAnswer` that returns a promise holds that answer, and every message after it,
+ * in their order, until the promise settles; one that returns `{ alone }` holds that answer
+ * only, until `alone` settles, and lets the later ones pass it (answers main sends out of order).
  */
-export function tapAnswers(context: BrowserContext, app: UiApp, onAnswer: (method: string, bytes: number) => void | Promise<void>): Promise<void> {
-  const methods = new Map<number, string>();
+export function tapAnswers(
+  context: BrowserContext,
+  app: UiApp,
+  onAnswer: (method: string, bytes: number, req: unknown) => void | Promise<void> | { alone: Promise<void> },
+): Promise<void> {
+  const calls = new Map<number, { method: string; req: unknown }>();
   return context.routeWebSocket(app.bridge.wsUrl, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((m) => {
-      const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string }) : {};
-      if (call.id !== undefined && call.method) methods.set(call.id, call.method);
+      const call = typeof m === 'string' ? (JSON.parse(m) as { id?: number; method?: string; req?: unknown }) : {};
+      if (call.id !== undefined && call.method) calls.set(call.id, { method: call.method, req: call.req });
       server.send(m);
     });
     let held: Promise<void> | undefined;
     server.onMessage((m) => {
       const answer = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number }) : {};
-      const hold = answer.t === 'res' && answer.id !== undefined ? onAnswer(methods.get(answer.id) ?? '', Buffer.byteLength(m)) : undefined;
+      const call = answer.t === 'res' && answer.id !== undefined ? calls.get(answer.id) : undefined;
+      const hold = answer.t === 'res' && answer.id !== undefined ? onAnswer(call?.method ?? '', Buffer.byteLength(m), call?.req) : undefined;
+      if (hold && 'alone' in hold) return void hold.alone.then(() => ws.send(m));
       if (!hold && !held) return ws.send(m);
       const before = held ?? Promise.resolve();
       held = before.then(() => hold).then(() => ws.send(m));

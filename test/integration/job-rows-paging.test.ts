@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createServices, type Services } from '../../src/main/services';
 import { dispatch } from '../../src/main/ipc/dispatch';
 import { FIRST_ROWS, ROWS_PER_PAGE, type SiftApi } from '../../src/shared/ipc/contract';
-import type { TargetRow } from '../../src/shared/types';
+import type { RowFilter, TargetRow } from '../../src/shared/types';
 import { bigFinishedJob, type BigJob } from '../helpers/big-job';
 import { tempDir } from '../helpers/store';
 // The window.sift the renderer's actions call, declared as the renderer declares it.
@@ -21,9 +21,9 @@ let big: BigJob;
 let small: BigJob;
 let remove: () => void;
 /** Each jobDetail call the renderer made: what it asked, how many rows came back. */
-const calls: { req: { id: string; from?: number; limit?: number }; rows: number }[] = [];
+const calls: { req: { id: string; from?: number; limit?: number; filter?: RowFilter }; rows: number }[] = [];
 /** Runs once before a jobDetail answer is handed to the renderer; a test's hook into the stream. */
-let beforeAnswer: ((req: { id: string; from?: number }) => void | Promise<void>) | undefined;
+let beforeAnswer: ((req: { id: string; from?: number; filter?: RowFilter }) => void | Promise<void>) | undefined;
 
 // What the preload exposes, over the same dispatch (and contract checks) the app uses.
 const sift = new Proxy({} as SiftApi, {
@@ -31,7 +31,7 @@ const sift = new Proxy({} as SiftApi, {
     const env = await dispatch(services.handlers, method, req ?? {}, { checkResponses: true });
     if (!env.ok) throw Object.assign(new Error(env.error.message), env.error);
     if (method === 'jobDetail') {
-      const r = req as { id: string; from?: number; limit?: number };
+      const r = req as { id: string; from?: number; limit?: number; filter?: RowFilter };
       calls.push({ req: r, rows: (env.value as { targets: TargetRow[] }).targets.length });
       await beforeAnswer?.(r);
     }
@@ -106,6 +106,39 @@ describe('opening a big job', () => {
     expect(atFirstPage).toEqual({ ...job, rows: FIRST_ROWS });
     expect(counted()).toEqual({ ...job, rows: N });
     expect(store.getState().filterReason).toBe('timeout');
+  });
+
+  test("a filter's matches in rows not read yet are listed at once, read from the store, while the pages are still held; then the pages take them over", async () => {
+    const { openJob, readMatches, store, shownIndices, shownRead, restShown } = await load();
+    const timeouts = services.store.targetRows(big.id).filter((r) => r.reason === 'timeout');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let listedWhileHeld: { shown: number[] | null; rows: number; matching: number; ahead: number } | undefined;
+    beforeAnswer = async (req) => {
+      if (req.id !== big.id || req.filter || req.from !== FIRST_ROWS) return;
+      try {
+        // The second page waits: the filter is chosen with the first page alone read.
+        store.getState().setFilter({ status: 'failed', reason: 'timeout' });
+        // What the app's followFilter starts at the change, awaited here.
+        await readMatches();
+      } finally {
+        const s = store.getState();
+        const shown = shownIndices(s);
+        listedWhileHeld = { shown, rows: s.rows.length, matching: shownRead(shown ?? [], s.rows.length) + restShown(s), ahead: s.ahead.size };
+        release();
+      }
+    };
+    const opened = openJob(big.id);
+    await held;
+    await opened;
+    beforeAnswer = undefined;
+    // Before: only the matches among the 500 rows read (17 of 412), the rest when their pages came.
+    expect(listedWhileHeld).toEqual({ shown: timeouts.map((r) => r.idx), rows: FIRST_ROWS, matching: timeouts.length, ahead: timeouts.length - shownRead(timeouts.map((r) => r.idx), FIRST_ROWS) });
+    expect(calls.find((c) => c.req.filter)?.req).toEqual({ id: big.id, from: FIRST_ROWS, limit: ROWS_PER_PAGE, filter: { status: 'failed', reason: 'timeout', warning: '' } });
+    const s = store.getState();
+    expect(s.rows).toEqual(services.store.targetRows(big.id));
+    expect(s.ahead.size).toBe(0);
+    expect(shownIndices(s)).toEqual(timeouts.map((r) => r.idx));
   });
 
   test('a target of a running job that fails while the pages come is counted once, in the counts of the rows to come, then in its row', async () => {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
 import { REST_AGAIN } from '../../shared/hints';
-import type { Job, RowGroup, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
+import type { Job, RowFilter, RowGroup, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, type NewJob } from './jobs';
 import { migrate, restoreIndexes, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
@@ -56,6 +56,11 @@ export interface Store {
   targetRows(jobId: string): TargetRow[];
   /** At most `limit` of them, from idx `from` on: a page of a job too big to read at once. */
   targetRowsPage(jobId: string, from: number, limit: number): TargetRow[];
+  /**
+   * At most `limit` of the rows the table's filter shows, from idx `from` on: a filter's matches
+   * at once, without reading the pages before them.
+   */
+  targetRowsMatching(jobId: string, filter: RowFilter, from: number, limit: number): TargetRow[];
   /** A job's rows from idx `from` on, counted by what the table's filter and chips read (RowGroup). */
   targetGroups(jobId: string, from: number): RowGroup[];
   /** One target with its result. */
@@ -425,6 +430,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
     setLease: (id, leaseExpires) => jobs.setLease(id, leaseExpires),
     targetRows: (jobId) => targets.rows(jobId),
     targetRowsPage: (jobId, from, limit) => targets.page(jobId, from, limit),
+    targetRowsMatching: (jobId, filter, from, limit) => targets.matching(jobId, filter, from, limit),
     targetGroups: (jobId, from) => targets.groups(jobId, from),
     targetResult: (jobId, idx) => targets.get(jobId, idx),
     targetUrl: (jobId, idx) => targets.indexKeyOf(jobId, idx).url,

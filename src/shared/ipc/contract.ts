@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ReasonSchema } from '../reasons';
 import { ErrorInfoSchema } from '../errors';
-import { JobSchema, OptionsSchema, ResultSchema, RowGroupSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
+import { JobSchema, OptionsSchema, ResultSchema, RowFilterSchema, RowGroupSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
 import { SettingsSchema } from '../settings';
 import { MetricsSnapshotSchema } from '../metrics';
 import { AskScopeSchema, HitsFormatSchema, JobAnswerSchema, SearchHitSchema, SearchQuerySchema } from '../search';
@@ -122,10 +122,12 @@ export const invokeContract = {
    * A job with its target rows (no content), all of them or `limit` from idx `from` (a page:
    * 100,000 rows at once are 21 MB of JSON and seconds of work on each side). Showing a job
    * touches its lease. A page comes with `rest`, the rows after it counted by outcome, read
-   * with it: the table's filter and chips count the job from the first page on.
+   * with it: the table's filter and chips count the job from the first page on. With `filter`,
+   * the rows it shows from idx `from` on (keyset paging by filter), without `rest`: a filter's
+   * matches in rows not read yet are listed at once rather than when their pages come.
    */
   jobDetail: {
-    req: z.object({ id: JobId, from: z.number().int().min(0).optional(), limit: z.number().int().min(1).optional() }).strict(),
+    req: z.object({ id: JobId, from: z.number().int().min(0).optional(), limit: z.number().int().min(1).optional(), filter: RowFilterSchema.optional() }).strict(),
     res: z.object({ job: JobSchema, targets: z.array(TargetRowSchema), rest: z.array(RowGroupSchema).optional() }),
   },
   /**

@@ -24,6 +24,10 @@ export interface DetailSlice {
   /** Changes to rows not read yet (all of them, while the first page is in flight), applied
    *  over their page when it comes. */
   pendingRows: TargetRow[];
+  /** Rows known beyond those read (idx rows.length on): a filter's matches read at once, and
+   *  live changes to rows not read yet. Shown in their place and by the filter; never counted
+   *  (restGroups counts them), and handed to rows when their page comes. */
+  ahead: ReadonlyMap<number, TargetRow>;
   selectedIdx: number | null;
   /** The selected row's result, when fetched: whole, or the part the pane shows (status.part). */
   result: { jobId: string; idx: number; status: Res<'targetResult'> } | null;
@@ -42,6 +46,8 @@ export interface DetailSlice {
   addRows(jobId: string, rows: TargetRow[], rest?: RowGroup[]): void;
   setDetailError(jobId: string, err: UserError): void;
   applyRows(jobId: string, rows: TargetRow[]): void;
+  /** Rows read by the filter, wherever they are in the job. */
+  addAhead(jobId: string, rows: TargetRow[]): void;
   selectRow(idx: number | null): void;
   setResult(jobId: string, idx: number, status: Res<'targetResult'>): void;
   setResultLoading(loading: boolean): void;
@@ -149,14 +155,27 @@ function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; lat
   return { now, later };
 }
 
-/** `rows` with a page read after them, and the changes waiting for rows that are now in. */
-function withPage(rows: TargetRow[], page: TargetRow[], pending: TargetRow[]): Pick<DetailSlice, 'rows' | 'pendingRows'> {
+const NO_ROWS: ReadonlyMap<number, TargetRow> = new Map();
+
+/** `ahead` with `changes` (rows not read yet) merged in, each the later of its two copies. */
+function withAhead(ahead: ReadonlyMap<number, TargetRow>, changes: readonly TargetRow[]): ReadonlyMap<number, TargetRow> {
+  if (changes.length === 0) return ahead;
+  const next = new Map(ahead);
+  for (const r of changes) next.set(r.idx, laterRow(next.get(r.idx), r));
+  return next;
+}
+
+/** `rows` with a page read after them, and the changes and rows read ahead that are now in. */
+function withPage(rows: TargetRow[], page: TargetRow[], pending: TargetRow[], ahead: ReadonlyMap<number, TargetRow>): Pick<DetailSlice, 'rows' | 'pendingRows' | 'ahead'> {
   const next = rows.concat(page);
   // Each row of the page is a change from no row.
   const added = page.map((r): [undefined, TargetRow] => [undefined, r]);
   for (const tally of TALLIES) tally.carry(rows, next, added);
   const { now, later } = byLoaded(pending, next.length);
-  return { rows: mergeRows(next, now), pendingRows: later };
+  // A row read ahead may be newer than its page (read before it, answered after it): the later copy stays.
+  const caught = [...ahead.values()].filter((r) => r.idx < next.length);
+  const left = caught.length ? new Map([...ahead].filter(([idx]) => idx >= next.length)) : ahead;
+  return { rows: mergeRows(next, now.concat(caught)), pendingRows: later, ahead: left };
 }
 
 export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set) => ({
@@ -167,6 +186,7 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   restGroups: [],
   detailError: null,
   pendingRows: [],
+  ahead: NO_ROWS,
   selectedIdx: null,
   result: null,
   resultLoading: false,
@@ -182,18 +202,18 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
       filterWarning: f.warning ?? s.filterWarning,
     })),
   beginDetail: (jobId) =>
-    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], detailError: null, pendingRows: [], selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], detailError: null, pendingRows: [], ahead: NO_ROWS, selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
   setDetail: (jobId, rows, total, rest = []) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
       const page = rows[0]?.idx === 0 ? rows : [];
-      return { ...withPage([], page, s.pendingRows), rowsLoaded: true, rowsTotal: total, restGroups: page.length ? rest : [] };
+      return { ...withPage([], page, s.pendingRows, s.ahead), rowsLoaded: true, rowsTotal: total, restGroups: page.length ? rest : [] };
     }),
   addRows: (jobId, rows, rest = []) =>
     set((s) => {
       // A page of another job, or one that does not follow the rows read (a job opened again meanwhile).
       if (s.detailJobId !== jobId || !s.rowsLoaded || rows.length === 0 || rows[0]!.idx !== s.rows.length) return {};
-      return { ...withPage(s.rows, rows, s.pendingRows), restGroups: rest };
+      return { ...withPage(s.rows, rows, s.pendingRows, s.ahead), restGroups: rest };
     }),
   setDetailError: (jobId, err) => set((s) => (s.detailJobId === jobId ? { detailError: err, rowsLoaded: true } : {})),
   applyRows: (jobId, changes) =>
@@ -201,13 +221,19 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
       if (s.detailJobId !== jobId) return {};
       if (!s.rowsLoaded) return { pendingRows: s.pendingRows.concat(changes) };
       const { now, later } = byLoaded(changes, s.rows.length);
-      return { rows: mergeRows(s.rows, now), ...(later.length ? { pendingRows: s.pendingRows.concat(later) } : {}) };
+      return { rows: mergeRows(s.rows, now), ...(later.length ? { pendingRows: s.pendingRows.concat(later), ahead: withAhead(s.ahead, later) } : {}) };
+    }),
+  addAhead: (jobId, found) =>
+    set((s) => {
+      if (s.detailJobId !== jobId || !s.rowsLoaded) return {};
+      const { now, later } = byLoaded(found, s.rows.length);
+      return { rows: mergeRows(s.rows, now), ahead: withAhead(s.ahead, later) };
     }),
   selectRow: (idx) => set((s) => (s.selectedIdx === idx ? {} : { selectedIdx: idx, result: null, resultError: null })),
   setResult: (jobId, idx, status) => set((s) => (s.detailJobId === jobId && s.selectedIdx === idx ? { result: { jobId, idx, status }, resultLoading: false } : {})),
   setResultLoading: (resultLoading) => set({ resultLoading }),
   setResultError: (resultError) => set({ resultError, resultLoading: false }),
-  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], pendingRows: [], selectedIdx: null, result: null, resultError: null }),
+  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], pendingRows: [], ahead: NO_ROWS, selectedIdx: null, result: null, resultError: null }),
 });
 
 /** Whether the job on screen has ended: a target it left pending will not be fetched by it. */
@@ -262,25 +288,44 @@ export const jobReasonCounts = (s: CountView): readonly [Reason, number][] => re
 export const restShown = (s: Pick<DetailSlice, 'restGroups' | 'filterStatus' | 'filterReason' | 'filterWarning'>): number =>
   s.restGroups.reduce((n, g) => n + (rowMatches(g, s.filterStatus, s.filterReason, s.filterWarning) ? g.n : 0), 0);
 
-type FilterView = Pick<DetailSlice, 'rows' | 'filterStatus' | 'filterReason' | 'filterWarning'>;
-const shownByRows = new WeakMap<readonly TargetRow[], { filter: string; idx: number[] }>();
+type FilterView = Pick<DetailSlice, 'rows' | 'ahead' | 'filterStatus' | 'filterReason' | 'filterWarning'>;
+const shownByRows = new WeakMap<readonly TargetRow[], { filter: string; ahead: ReadonlyMap<number, TargetRow>; idx: number[] }>();
 
 /**
- * The idx of the rows the filter shows, in order; null unfiltered (every row shows in its
- * place). Kept per rows array and filter: the table selects it at every store change.
+ * The idx of the rows the filter shows, in order: of the rows read, then of those read ahead;
+ * null unfiltered (every row shows in its place). Kept per rows array, rows ahead and filter:
+ * the table selects it at every store change.
  */
 export function shownIndices(s: FilterView): number[] | null {
   if (!isFiltered(s)) return null;
   const filter = `${s.filterStatus}\n${s.filterReason}\n${s.filterWarning}`;
   const kept = shownByRows.get(s.rows);
-  if (kept?.filter === filter) return kept.idx;
+  if (kept?.filter === filter && kept.ahead === s.ahead) return kept.idx;
   const idx: number[] = [];
   s.rows.forEach((r, i) => {
     if (rowMatches(r, s.filterStatus, s.filterReason, s.filterWarning)) idx.push(i);
   });
-  shownByRows.set(s.rows, { filter, idx });
+  const ahead: number[] = [];
+  for (const r of s.ahead.values()) if (r.idx >= s.rows.length && rowMatches(r, s.filterStatus, s.filterReason, s.filterWarning)) ahead.push(r.idx);
+  idx.push(...ahead.sort((a, b) => a - b));
+  shownByRows.set(s.rows, { filter, ahead: s.ahead, idx });
   return idx;
 }
+
+/** Of the shown idx, how many are of rows read (they come first): the rest are counted in restGroups. */
+export function shownRead(shown: readonly number[], read: number): number {
+  let lo = 0;
+  let hi = shown.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (shown[mid]! < read) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A row of the job on screen, read in its page or ahead of it. */
+export const rowAt = (s: Pick<DetailSlice, 'rows' | 'ahead'>, idx: number): TargetRow | undefined => s.rows[idx] ?? s.ahead.get(idx);
 
 const positions = new WeakMap<readonly number[], Map<number, number>>();
 

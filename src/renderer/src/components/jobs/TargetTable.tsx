@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, restShown, rowsComplete, shownIndices, shownPositions } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -38,8 +38,9 @@ export function TargetTable(): React.JSX.Element {
   const total = useStore((s) => Math.max(s.rows.length, s.rowsTotal));
   const complete = useStore(rowsComplete);
   const count = shown ? shown.length : total;
-  // What the filter shows of the whole job: the rows read, and those to come as main counted them.
-  const matching = useStore((s) => (shown ? shown.length + restShown(s) : total));
+  // What the filter shows of the whole job: the rows read, and those to come as main counted
+  // them (the rows read ahead among them); never fewer than it lists.
+  const matching = useStore((s) => (shown ? Math.max(shown.length, shownRead(shown, s.rows.length) + restShown(s)) : total));
   const idxAt = useCallback((pos: number): number => (shown ? (shown[pos] ?? -1) : pos), [shown]);
   const loaded = useStore((s) => s.rowsLoaded);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -307,7 +308,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
 
 /** `pos`: the row's place among the rows shown (filtered or not), `idx` its place in the job. */
 const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: { idx: number; pos: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
-  const row = useStore((s) => s.rows[idx]);
+  const row = useStore((s) => rowAt(s, idx));
   const selected = useStore((s) => s.selectedIdx === idx);
   // The job this table shows has ended: a target still pending will not be fetched by it.
   const ended = useStore(detailJobEnded);
