@@ -1,4 +1,4 @@
-import type { Job, TargetRow } from '../shared/types';
+import type { Job, RowOutcome, TargetRow } from '../shared/types';
 import type { Emit } from './services';
 
 /**
@@ -8,7 +8,7 @@ import type { Emit } from './services';
  */
 export class EventBatcher {
   private jobs = new Map<string, Job>();
-  private rows = new Map<string, Map<number, TargetRow>>();
+  private rows = new Map<string, Map<number, { row: TargetRow; was: RowOutcome }>>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -21,10 +21,11 @@ export class EventBatcher {
     this.schedule();
   }
 
-  target(jobId: string, row: TargetRow): void {
+  /** A target's row now, and its outcome before this change: a row changed twice in a tick keeps its first. */
+  target(jobId: string, row: TargetRow, was: RowOutcome): void {
     let m = this.rows.get(jobId);
     if (!m) this.rows.set(jobId, (m = new Map()));
-    m.set(row.idx, row);
+    m.set(row.idx, { row, was: m.get(row.idx)?.was ?? was });
     this.schedule();
   }
 
@@ -39,7 +40,10 @@ export class EventBatcher {
     this.rows = new Map();
     this.jobs = new Map();
     // Rows first: a renderer that sees a job turn done has its rows already.
-    for (const [jobId, m] of rows) this.emit('targetsChanged', { jobId, rows: [...m.values()].sort((a, b) => a.idx - b.idx) });
+    for (const [jobId, m] of rows) {
+      const changes = [...m.values()].sort((a, b) => a.row.idx - b.row.idx);
+      this.emit('targetsChanged', { jobId, rows: changes.map((c) => c.row), was: changes.map((c) => c.was) });
+    }
     for (const job of jobs.values()) this.emit('jobChanged', job);
   }
 

@@ -4,7 +4,7 @@ import { open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LISTED_JOBS, LIST_PIECE_BYTES, type AppInfo, type EventName, type EventPayload } from '../shared/ipc/contract';
 import { SiftError } from '../shared/errors';
-import { isTerminal, isUnfinished, targetOfRow, type Target, type TargetRow } from '../shared/types';
+import { isTerminal, isUnfinished, targetOfRow, type RowOutcome, type Target, type TargetRow } from '../shared/types';
 import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
@@ -162,6 +162,9 @@ function forTheApp(err: unknown, dbPath: string): unknown {
   return hint ? new SiftError(err.code, err.status, err.message, hint) : err;
 }
 
+const WAS_PENDING: RowOutcome = { status: 'pending', error: '', reason: '' };
+const WAS_RUNNING: RowOutcome = { status: 'running', error: '', reason: '' };
+
 export function createServices(opts: ServicesOptions): Services {
   const dataDir = opts.dataDir ?? path.dirname(opts.dbPath);
   const log = opts.logFiles ? (opts.logFiles.length ? createLog(opts.logFiles) : silentLog()) : openDataLog(dataDir);
@@ -187,13 +190,14 @@ export function createServices(opts: ServicesOptions): Services {
     batcher.job(job);
     if (isTerminal(job.status)) batcher.flush();
   });
-  const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row));
+  // A target only moves pending → running → done|failed (rule 4), so each change says what it was.
+  const offTarget = runner.on('target', (jobId, row) => batcher.target(jobId, row, row.status === 'running' ? WAS_PENDING : WAS_RUNNING));
   // A target waiting on a busy site travels as its row with `wait` set, so the job view says so.
-  const offWaiting = runner.on('waiting', (jobId, row) => batcher.target(jobId, row));
+  const offWaiting = runner.on('waiting', (jobId, row) => batcher.target(jobId, row, WAS_RUNNING));
   // A PDF being read travels as its row with `pagesRead` set: the runner sends one every 100 ms
   // at most, and the batcher keeps the last of them per tick (200 ms), so a 1,000-page PDF
   // costs the window ≤ 5 messages a second, and the store nothing.
-  const offPages = runner.on('pages', (jobId, row) => batcher.target(jobId, row));
+  const offPages = runner.on('pages', (jobId, row) => batcher.target(jobId, row, WAS_RUNNING));
   const offRemoved = runner.on('removed', (id) => emit('jobRemoved', { id }));
 
   // Export destinations the user chose in a dialog, each for one export; exportJob accepts
@@ -260,6 +264,8 @@ export function createServices(opts: ServicesOptions): Services {
       if (!job) throw notFound('This job');
       if (filter) return { job, targets: withLiveState(id, store.targetRowsMatching(id, filter, from ?? 0, limit ?? -1)) };
       const paged = limit !== undefined || from !== undefined;
+      // Every change so far goes out before this answer, so none the page's `rest` counts comes after it.
+      batcher.flush();
       const targets = withLiveState(id, paged ? store.targetRowsPage(id, from ?? 0, limit ?? -1) : store.targetRows(id));
       // The rows after this page, read before anything else can write: each row is then
       // counted once, by the renderer in the rows it holds or here.

@@ -163,7 +163,9 @@ export type TargetRow = z.infer<typeof TargetRowSchema>;
  * its status, reason and warnings, and its error when it was cut short (isCutShort), '' else.
  * A big job's rows not read yet are counted this way, so the counts are the job's at once.
  */
-export const RowGroupSchema = TargetRowSchema.pick({ status: true, error: true, reason: true, warnings: true }).extend({ n: z.number().int().min(1) });
+export const RowOutcomeSchema = TargetRowSchema.pick({ status: true, error: true, reason: true, warnings: true });
+export type RowOutcome = z.infer<typeof RowOutcomeSchema>;
+export const RowGroupSchema = RowOutcomeSchema.extend({ n: z.number().int().min(1) });
 export type RowGroup = z.infer<typeof RowGroupSchema>;
 
 /**

@@ -22,12 +22,15 @@ let small: BigJob;
 let remove: () => void;
 /** Each jobDetail call the renderer made: what it asked, how many rows came back. */
 const calls: { req: { id: string; from?: number; limit?: number; filter?: RowFilter }; rows: number }[] = [];
+/** Runs before a jobDetail call reaches main, as a live change made between two pages does. */
+let beforeCall: ((req: { id: string; from?: number; filter?: RowFilter }) => void) | undefined;
 /** Runs once before a jobDetail answer is handed to the renderer; a test's hook into the stream. */
 let beforeAnswer: ((req: { id: string; from?: number; filter?: RowFilter }) => void | Promise<void>) | undefined;
 
 // What the preload exposes, over the same dispatch (and contract checks) the app uses.
 const sift = new Proxy({} as SiftApi, {
   get: (_t, method: string) => async (req?: unknown) => {
+    if (method === 'jobDetail') beforeCall?.(req as { id: string; from?: number });
     const env = await dispatch(services.handlers, method, req ?? {}, { checkResponses: true });
     if (!env.ok) throw Object.assign(new Error(env.error.message), env.error);
     if (method === 'jobDetail') {
@@ -163,6 +166,34 @@ describe('opening a big job', () => {
     expect(seen[0]).toBe(before);
     expect(seen.slice(2)).toEqual(seen.slice(2).map(() => before + 1));
     expect(store.getState().rows[running]?.reason).toBe('timeout');
+    expect(timeouts()).toBe(before + 1);
+    expect(jobReasonCounts(store.getState())).toEqual(reasonCounts(services.store.targetRows(live.id)));
+  });
+
+  test('a target not read yet that fails between two pages moves in the counts at once, by what its event says it was, and is counted once after', async () => {
+    const { openJob, store, jobReasonCounts, reasonCounts } = await load();
+    const live = bigFinishedJob(services.store, N, { id: 'live0000000012346', unfinished: 2 });
+    const running = N - 2;
+    const timeouts = (): number => jobReasonCounts(store.getState()).find(([r]) => r === 'timeout')?.[1] ?? 0;
+    const before = live.reasons.timeout!;
+    let atEvent: number | undefined;
+    const third = FIRST_ROWS + ROWS_PER_PAGE;
+    const seen: number[] = [];
+    beforeCall = (req) => {
+      if (req.id !== live.id || req.from === undefined) return;
+      seen.push(timeouts());
+      if (req.from !== third) return;
+      // Between the second answer and the third call: the change is made and its event comes,
+      // as main sends it (its row as it was: running).
+      services.store.finishTarget(live.id, running, { status: 'failed', error: 'timed out', hint: '', bytes: 0, title: '', errorStatus: 504, reason: 'timeout' }, Date.now(), Date.now() + 3600_000);
+      store.getState().applyRows(live.id, services.store.targetRowsPage(live.id, running, 1), [{ status: 'running', error: '', reason: '' }]);
+      atEvent = timeouts();
+    };
+    await openJob(live.id);
+    beforeCall = undefined;
+    // Before: still `before` here, counted only by the third page's `rest`.
+    expect(atEvent).toBe(before + 1);
+    expect(seen.slice(2)).toEqual(seen.slice(2).map(() => before + 1));
     expect(timeouts()).toBe(before + 1);
     expect(jobReasonCounts(store.getState())).toEqual(reasonCounts(services.store.targetRows(live.id)));
   });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ReasonSchema } from '../reasons';
 import { ErrorInfoSchema } from '../errors';
-import { JobSchema, OptionsSchema, ResultSchema, RowFilterSchema, RowGroupSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
+import { JobSchema, OptionsSchema, ResultSchema, RowFilterSchema, RowGroupSchema, RowOutcomeSchema, TargetRowSchema, TargetSchema, TargetStatusSchema } from '../types';
 import { SettingsSchema } from '../settings';
 import { MetricsSnapshotSchema } from '../metrics';
 import { AskScopeSchema, HitsFormatSchema, JobAnswerSchema, SearchHitSchema, SearchQuerySchema } from '../search';
@@ -275,7 +275,12 @@ export const eventContract = {
   /** A job changed (created, status, counts). */
   jobChanged: JobSchema,
   /** Target rows that changed since the last event of this job (main batches them, ~10/s). */
-  targetsChanged: z.object({ jobId: z.string(), rows: z.array(TargetRowSchema) }),
+  /**
+   * `was`: each row's outcome before the changes this message carries (its first change's), so
+   * a row not read yet moves in the counts main sent with the last page (`rest`) at once. Main
+   * sends every change before it answers a page, so a page's `rest` holds every change sent before it.
+   */
+  targetsChanged: z.object({ jobId: z.string(), rows: z.array(TargetRowSchema), was: z.array(RowOutcomeSchema).optional() }),
   /** A job was deleted (by the user or the expiry sweep). */
   jobRemoved: z.object({ id: z.string() }),
   exportProgress: z.object({ token: z.string(), done: z.number(), total: z.number() }),

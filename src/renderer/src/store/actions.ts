@@ -27,8 +27,8 @@ export function startSync(): () => void {
   if (unsubscribe) return unsubscribe;
   const offs = [
     window.sift.on('jobChanged', (job) => get().applyJob(job)),
-    window.sift.on('targetsChanged', ({ jobId, rows }) => {
-      get().applyRows(jobId, rows);
+    window.sift.on('targetsChanged', ({ jobId, rows, was }) => {
+      get().applyRows(jobId, rows, was);
       if (rows.some((r) => r.status === 'done')) resultsStored(jobId);
     }),
     window.sift.on('jobRemoved', ({ id }) => {

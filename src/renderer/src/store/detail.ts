@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import { isCutShort, isUnfinished, type RowGroup, type TargetRow, type TargetState } from '../../../shared/types';
+import { isCutShort, isUnfinished, type RowGroup, type RowOutcome, type TargetRow, type TargetState } from '../../../shared/types';
 import type { Res } from '../../../shared/ipc/contract';
 import type { Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
@@ -45,7 +45,8 @@ export interface DetailSlice {
   /** The job's next page of rows, read from idx rows.length on, and the rows after it counted. */
   addRows(jobId: string, rows: TargetRow[], rest?: RowGroup[]): void;
   setDetailError(jobId: string, err: UserError): void;
-  applyRows(jobId: string, rows: TargetRow[]): void;
+  /** Live changes; `was`, each one's outcome before, moves a row not read yet in restGroups at once. */
+  applyRows(jobId: string, rows: TargetRow[], was?: RowOutcome[]): void;
   /** Rows read by the filter, wherever they are in the job. */
   addAhead(jobId: string, rows: TargetRow[]): void;
   selectRow(idx: number | null): void;
@@ -157,6 +158,31 @@ function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; lat
 
 const NO_ROWS: ReadonlyMap<number, TargetRow> = new Map();
 
+/** What a group keeps of a row: its error only when it was cut short (targets.ts cutShortGroups). */
+const groupOf = (r: RowOutcome): RowOutcome => ({ status: r.status, error: isCutShort(r) ? r.error : '', reason: r.reason ?? '', ...(r.warnings?.length ? { warnings: r.warnings } : {}) });
+const sameGroup = (a: RowOutcome, b: RowOutcome): boolean => a.status === b.status && a.error === b.error && (a.reason ?? '') === (b.reason ?? '') && (a.warnings ?? []).join(',') === (b.warnings ?? []).join(',');
+
+/**
+ * `groups` with each row not read yet moved from the group of its outcome before to the one
+ * of its outcome now: a live change counted at once, not at the next page's `rest` (up to a
+ * page later). Unchanged when a row's group before is not there (counted otherwise): the
+ * next page's `rest` puts it right.
+ */
+function movedGroups(groups: RowGroup[], moves: readonly [RowOutcome, TargetRow][]): RowGroup[] {
+  if (moves.length === 0) return groups;
+  const next = groups.map((g) => ({ ...g }));
+  for (const [was, now] of moves) {
+    const from = next.find((g) => g.n > 0 && sameGroup(g, groupOf(was)));
+    if (!from) return groups;
+    from.n--;
+    const to = groupOf(now);
+    const into = next.find((g) => sameGroup(g, to));
+    if (into) into.n++;
+    else next.push({ ...to, n: 1 });
+  }
+  return next.filter((g) => g.n > 0);
+}
+
 /** `ahead` with `changes` (rows not read yet) merged in, each the later of its two copies. */
 function withAhead(ahead: ReadonlyMap<number, TargetRow>, changes: readonly TargetRow[]): ReadonlyMap<number, TargetRow> {
   if (changes.length === 0) return ahead;
@@ -216,12 +242,14 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
       return { ...withPage(s.rows, rows, s.pendingRows, s.ahead), restGroups: rest };
     }),
   setDetailError: (jobId, err) => set((s) => (s.detailJobId === jobId ? { detailError: err, rowsLoaded: true } : {})),
-  applyRows: (jobId, changes) =>
+  applyRows: (jobId, changes, was) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
       if (!s.rowsLoaded) return { pendingRows: s.pendingRows.concat(changes) };
       const { now, later } = byLoaded(changes, s.rows.length);
-      return { rows: mergeRows(s.rows, now), ...(later.length ? { pendingRows: s.pendingRows.concat(later), ahead: withAhead(s.ahead, later) } : {}) };
+      if (later.length === 0) return { rows: mergeRows(s.rows, now) };
+      const moves = was ? changes.flatMap((r, i): [RowOutcome, TargetRow][] => (r.idx >= s.rows.length && was[i] ? [[was[i], r]] : [])) : [];
+      return { rows: mergeRows(s.rows, now), pendingRows: s.pendingRows.concat(later), ahead: withAhead(s.ahead, later), restGroups: movedGroups(s.restGroups, moves) };
     }),
   addAhead: (jobId, found) =>
     set((s) => {
