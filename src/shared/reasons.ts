@@ -140,8 +140,19 @@ export function failureBesideReason(f: { error: string; hint: string }, reason: 
     return { error: m?.[1] ?? f.error, hint: f.hint };
   }
   const own = `${reason}: `;
-  if (f.error.startsWith(own) && f.error.length > own.length) return { error: f.error.slice(own.length), hint: f.hint };
+  if (f.error.startsWith(own) && f.error.length > own.length) return { error: besideOwnReason(reason, f.error.slice(own.length)), hint: f.hint };
   return f;
+}
+
+/** A media type alone ("image/png", "application/vnd.ms-excel"), as an unsupported document's error names it. */
+const MEDIA_TYPE = /^[a-z]+\/[\w.+-]+$/i;
+
+/**
+ * What is left of an error once its reason's code word goes. An unsupported document's is its
+ * type alone, which the result pane headed as "Image/png": said as what the address gave.
+ */
+function besideOwnReason(reason: Reason, rest: string): string {
+  return reason === 'unsupported' && MEDIA_TYPE.test(rest) ? `the address gives ${rest}` : rest;
 }
 
 /**

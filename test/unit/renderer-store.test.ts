@@ -63,6 +63,15 @@ describe('target rows', () => {
     // Only the chip's own code word goes: a timeout's words under another chip stay.
     expect(failureBesideReason({ error: 'timeout: could not connect in time', hint: '' }, 'network').error).toBe('timeout: could not connect in time');
   });
+  test('a document of a type Sift does not read says what the address gave, not the type alone', () => {
+    // The result pane headed such a row "Image/png" (s26 appqa).
+    const hint = 'Sift extracts HTML, PDF, JSON and text; this document is none of them.';
+    expect(failureBesideReason({ error: 'unsupported: image/png', hint }, 'unsupported')).toEqual({ error: 'the address gives image/png', hint });
+    expect(failureBesideReason({ error: 'unsupported: application/vnd.ms-excel', hint }, 'unsupported').error).toBe('the address gives application/vnd.ms-excel');
+    // Words that say more than a type stay as they are.
+    expect(failureBesideReason({ error: 'unsupported: content-encoding zstd', hint }, 'unsupported').error).toBe('content-encoding zstd');
+    expect(failureBesideReason({ error: 'unsupported: binary data (NUL bytes) labelled text/plain', hint }, 'unsupported').error).toBe('binary data (NUL bytes) labelled text/plain');
+  });
   test('a bad gateway the wiring stored as "internal error" reads as what happened; a real internal error stays one', () => {
     const refused = { error: 'internal error', hint: 'connection refused. Nothing listens at that address; check the URL or try later.', reason: 'network' as const };
     expect(shownFailure(refused)).toEqual({ error: refused.hint, hint: '' });
