@@ -9,7 +9,7 @@ import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
-import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue } from '../../src/renderer/src/lib/format';
+import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
@@ -203,6 +203,12 @@ describe('formatting', () => {
     expect(formatDuration(65_000)).toBe('1m 05s');
     expect(estimateRemaining(0, 10, 1000)).toBeNull();
     expect(estimateRemaining(5, 10, 1000)).toBe(1000);
+  });
+
+  test('an error headline starts as a sentence unless its first word is a name or an address', () => {
+    expect(sentenceStart('cannot write to /tmp/out: permission denied')).toBe('Cannot write to /tmp/out: permission denied');
+    expect(sentenceStart('émis trop tard')).toBe('Émis trop tard');
+    for (const kept of ['jq: syntax error', 'image/png', 'http://example.org gave 404', 'HTTP 404 Not Found', 'iPhone pages', '']) expect(sentenceStart(kept)).toBe(kept);
   });
 
   test("a job's time is written as the locale writes a short time, with no 0 forced on a 12-hour clock", () => {

@@ -15,6 +15,15 @@ export function formatBytes(n: number): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
 
+/**
+ * A headline as a sentence: its first word capitalized when it is a plain lower-case word. The
+ * core's messages are the CLI's ("cannot write to …", after "sift: "); a first word that is a
+ * name or an address ("jq:", "image/png", "http://…") is left as it is written.
+ */
+export function sentenceStart(text: string): string {
+  return /^\p{Ll}+(?:\s|$)/u.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
   const s = Math.round(ms / 1000);

@@ -135,5 +135,5 @@ function FailedTarget({ row }: { row: TargetRow }): React.JSX.Element {
   const { error, hint } = failureBesideReason(rowFailure(row, 'app'), row.reason);
   // Not an alert: the row the grid's focus moved to has said this error already, and an alert
   // said it again, interrupting, at each failed row the arrows passed.
-  return <ErrorMessage error={{ code: 'target_failed', message: error ? error.charAt(0).toUpperCase() + error.slice(1) : 'This target failed.', hint }} live={false} testId="result-error" />;
+  return <ErrorMessage error={{ code: 'target_failed', message: error || 'This target failed.', hint }} live={false} testId="result-error" />;
 }
