@@ -9,7 +9,7 @@ import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
-import { estimateRemaining, formatBytes, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
+import { estimateRemaining, formatBytes, formatRemaining, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
@@ -203,6 +203,13 @@ describe('formatting', () => {
     expect(formatDuration(65_000)).toBe('1m 05s');
     expect(estimateRemaining(0, 10, 1000)).toBeNull();
     expect(estimateRemaining(5, 10, 1000)).toBe(1000);
+  });
+
+  test('the time left is never "about 0s" while targets remain', () => {
+    // 8 of 15 done in 0.4 s, a slow one in flight: the header said "Remaining about 0s" (s26 appqa).
+    expect(formatRemaining(estimateRemaining(8, 15, 400))).toBe('a few seconds');
+    expect(formatRemaining(estimateRemaining(0, 15, 400))).toBe('estimating…');
+    expect(formatRemaining(estimateRemaining(5, 10, 65_000))).toBe('about 1m 05s');
   });
 
   test('an error headline starts as a sentence unless its first word is a name or an address', () => {

@@ -55,6 +55,15 @@ export function estimateRemaining(done: number, total: number, elapsedMs: number
   return ((total - done) * elapsedMs) / done;
 }
 
+/**
+ * The header's "Remaining" from estimateRemaining. Under a second left reads as "a few
+ * seconds": with 7 targets left and one in flight, "about 0s" said the job was as good as done.
+ */
+export function formatRemaining(eta: number | null): string {
+  if (eta === null) return 'estimating…';
+  return eta < 1000 ? 'a few seconds' : `about ${formatDuration(eta)}`;
+}
+
 /** `text` cut to `max` characters in its middle ("example.org/arti…/page-12"), its start and end kept. */
 export function cutMiddle(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
-import { estimateRemaining, formatDuration } from '../../lib/format';
+import { estimateRemaining, formatDuration, formatRemaining } from '../../lib/format';
 import { counted } from '../../../../shared/count';
 import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
@@ -59,7 +59,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         <Stat label="OK" value={ok.toLocaleString()} testId="stat-ok" />
         <Stat label="Failed" value={failed.toLocaleString()} testId="stat-failed" />
         <Stat label="Elapsed" value={formatDuration(elapsed)} testId="stat-elapsed" />
-        {live && <Stat label="Remaining" value={eta === null ? 'estimating…' : `about ${formatDuration(eta)}`} testId="stat-eta" />}
+        {live && <Stat label="Remaining" value={formatRemaining(eta)} testId="stat-eta" />}
       </dl>
       <ReasonSummary id={id} />
       {interrupted && (
