@@ -19,6 +19,12 @@ describe("Settings fields say what is wrong in the form's words", () => {
     expect(settingError('archiveService', 'not a url')).toBe('Enter a web address starting with http:// or https://, or leave it empty.');
     expect(settingError('archiveService', '')).toBeNull();
   });
+  test('a host name too long to be one is named among the allowed hosts, with the most a name has', () => {
+    // Among many hosts, "At most 253 characters." said neither which one nor that a name can have no more (s26 appqa).
+    const long = `${'x'.repeat(300)}.example`;
+    expect(settingError('allowHosts', ['wiki.internal.example', long])).toBe(`“${'x'.repeat(20)}…${'x'.repeat(11)}.example” is 308 characters long; a host name has at most 253.`);
+    expect(settingError('allowHosts', ['wiki.internal.example', 'x'.repeat(253)])).toBeNull();
+  });
   test('a user agent is one line of ASCII: a header with anything else failed every fetch', () => {
     for (const ua of ['Sift/1\nX-Evil: 1', 'Sift/1\r', 'Sift—app/1', 'Sift/1 é', 'a\tb']) {
       expect(settingError('userAgent', ua)).toMatch(/^Use plain letters, digits and punctuation \(ASCII\) on one line/);

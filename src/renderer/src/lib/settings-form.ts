@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
+import { cutMiddle } from './format';
 
 /**
  * A Settings field's problem in the words of the form, from the shared schema: "At least 1."
@@ -10,7 +11,8 @@ export function settingError(key: keyof Settings, value: unknown, unit?: string)
   const r = SettingsSchema.shape[key].safeParse(value);
   if (r.success) return null;
   const issue = r.error.issues[0];
-  return issue ? issueText(key, issue, unit) : 'Not valid.';
+  if (!issue) return 'Not valid.';
+  return (key === 'allowHosts' && tooLongHost(value, issue)) || issueText(key, issue, unit);
 }
 
 /**
@@ -26,6 +28,17 @@ export function crossFieldErrors(s: Pick<Settings, 'jobsPerCaller' | 'jobsTotal'
 const ONE: Record<string, string> = { hours: 'hour', seconds: 'second', characters: 'character', entries: 'entry' };
 const amount = (n: number | bigint, unit: string | undefined): string =>
   `${Number(n).toLocaleString(undefined, { maximumFractionDigits: 4 })}${unit ? ` ${Number(n) === 1 ? (ONE[unit] ?? unit) : unit}` : ''}`;
+
+/**
+ * The allowed host too long to be a host name, by its start and end: "At most 253 characters."
+ * said neither which of the hosts nor that a name has no more (DNS's limit, 253).
+ */
+function tooLongHost(value: unknown, issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'too_big' || issue.origin !== 'string' || !Array.isArray(value)) return undefined;
+  const host: unknown = value[Number(issue.path[0])];
+  if (typeof host !== 'string') return undefined;
+  return `“${cutMiddle(host, 40)}” is ${host.length.toLocaleString()} characters long; a host name has at most ${amount(issue.maximum, '')}.`;
+}
 
 function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | undefined): string {
   if (key === 'archiveService') return 'Enter a web address starting with http:// or https://, or leave it empty.';
