@@ -7,6 +7,7 @@ import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { failedCount, unfinishedCount } from '../../lib/jobs';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
+import { PathText } from '../common/PathText';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
 
 /** `meta`: what "include meta" adds in the format; none where the format has no room for it or always has it. */
@@ -87,7 +88,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
       </fieldset>
       {run && (
         <div className="export-status" data-testid="export-status" data-state={run.state}>
-          <p className="muted">To {run.path}</p>
+          <p className="muted">To <PathText path={run.path} /></p>
           {running && (
             <>
               <progress max={run.total || 1} value={run.done} aria-label="Export progress" data-testid="export-progress" />
@@ -102,7 +103,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           )}
           {run.state === 'done' && run.summary && (
             <p data-testid="export-result">
-              {exportSummaryText(run.summary)} to <code>{run.summary.path}</code>.
+              {exportSummaryText(run.summary)} to <PathText path={run.summary.path} />.
             </p>
           )}
           {run.state === 'failed' && run.error && <ErrorMessage error={run.error} testId="export-error" />}
