@@ -744,7 +744,7 @@ describe('hostile and slow servers', () => {
     srv.route('/stall-caller', () => {});
     const started = Date.now();
     const e = await fail(f.fetchTarget(AbortSignal.timeout(300), caller, target('/stall-caller')));
-    expect(e).toMatchObject({ status: 504, code: 'timeout', msg: "timeout: the target's deadline passed" });
+    expect(e).toMatchObject({ status: 504, code: 'timeout', msg: "timeout: the target's deadline passed", hint: expect.stringMatching(/raise that time/) });
     expect(Date.now() - started).toBeLessThan(3000);
     // A cancel is still a cancel.
     const ac = new AbortController();
@@ -762,6 +762,9 @@ describe('hostile and slow servers', () => {
       const started = Date.now();
       const e = await fail(quick.fetchTarget(new AbortController().signal, caller, target('/trickle')));
       expect(e.status).toBe(504);
+      // The hint names the limit that ended it and where to raise it: "The server was too slow"
+      // left a user whose limit was 5 s to guess (s26 appqa).
+      expect(e.hint).toBe('The server took longer than "Time per URL" in Settings allows: try again later, raise that time, or fetch a smaller document.');
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       await quick.close();

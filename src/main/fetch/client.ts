@@ -4,7 +4,7 @@ import { crc32, createBrotliDecompress, createInflate, createInflateRaw, type In
 import { Transform, type Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
-import { bodyTooLong, DNS_HINT, FetchError, timeoutError, unpackedTooLong, waitWords, type RecoverOffer } from './errors';
+import { bodyTooLong, DEADLINE_HINT, DNS_HINT, FetchError, timeoutError, unpackedTooLong, waitWords, type RecoverOffer } from './errors';
 import { checkAddress, dnsFailure, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
@@ -560,7 +560,7 @@ const CLOSED_BEFORE_ANSWER = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 export function mapError(err: unknown, signal: AbortSignal, deadline: AbortSignal, phase: string): unknown {
   const fe = findFetchError(err);
   if (fe) return fe;
-  if (deadline.aborted) return timeoutError(`the target's deadline passed (${phase})`);
+  if (deadline.aborted) return timeoutError(`the target's deadline passed (${phase})`, DEADLINE_HINT);
   if (signal.aborted) return signal.reason ?? err;
   const code = (err as { code?: string }).code ?? '';
   switch (code) {

@@ -71,6 +71,12 @@ export const blockedWhy = (err: FetchError): string => (err.status === 403 && er
 export const timeoutError = (what: string, hint = 'The server was too slow; try again later, or with a smaller document.'): FetchError =>
   new FetchError(504, `timeout: ${what}`, hint);
 
+/**
+ * The target's deadline ran out while the server answered: the limit that did it and where to
+ * raise it. "The server was too slow" left a user whose limit was 5 s to guess (s26 appqa).
+ */
+export const DEADLINE_HINT = 'The server took longer than "Time per URL" in Settings allows: try again later, raise that time, or fetch a smaller document.';
+
 /** Extraction (PDF text, jq, grep, readability) ran into the deadline: the server was fine. */
 export const EXTRACT_TIMEOUT_HINT =
   'Extracting took longer than the deadline: choose fewer pages, a simpler grep expression or jq program, or raise "Time per URL" in Settings.';

@@ -9,7 +9,7 @@ import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput } from './classify';
-import { badOption, blocked, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords } from './errors';
+import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -261,7 +261,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      if (deadline.aborted) throw timeoutError("the target's deadline passed while rendering");
+      if (deadline.aborted) throw timeoutError("the target's deadline passed while rendering", DEADLINE_HINT);
       throw err;
     } finally {
       releaseRender();
@@ -645,7 +645,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     } catch (caught) {
       // A caller's own deadline (an AbortSignal.timeout, as the batch wiring sets with the
       // same length as ours and a moment earlier) is a timeout too, not a cancel or a bug.
-      const err = !(caught instanceof FetchError) && isTimeoutAbort(signal) ? timeoutError("the target's deadline passed") : caught;
+      const err = !(caught instanceof FetchError) && isTimeoutAbort(signal) ? timeoutError("the target's deadline passed", DEADLINE_HINT) : caught;
       if (err instanceof FetchError) {
         outcome = err.code;
         reason = err.reason;
