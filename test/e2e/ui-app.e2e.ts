@@ -273,7 +273,7 @@ test('the typed errors reach the user as clear messages', async () => {
   // A bad grep, checked by main when the field is left.
   await page.getByTestId('opt-grep').fill('(unclosed');
   await page.getByTestId('opt-pages').focus();
-  await expect.poll(text('options-error')).toMatch(/invalid grep expression "\(unclosed": a \( has no \) to close it/);
+  await expect.poll(text('options-error')).toMatch(/^Invalid grep expression "\(unclosed": a \( has no \) to close it/);
   await page.screenshot({ path: screenshotPath('ui-errors') });
   await page.getByTestId('opt-grep').fill('');
 
