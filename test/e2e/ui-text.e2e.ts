@@ -8,16 +8,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
 import { MAX_SHOWN_META } from '../../src/shared/shown';
 
 let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
-const BODY = `<article><h1>Quarterly figures</h1>${'<p>The harbour handled more ships this quarter than in any quarter before, and the new crane made the difference.</p>'.repeat(4)}</article>`;
-const pageOf = (title: string, author: string): string =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="author" content="${author}"></head><body>${BODY}</body></html>`;
 const OVERRIDE = 'Invoice \u202Etxt.exe done';
 const TEXT = `${OVERRIDE}\nThe next line reads as written.\n`;
 const LONG_AUTHOR = `Start${'A'.repeat(MAX_SHOWN_META - 5)}`;
@@ -26,8 +23,8 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 beforeAll(async () => {
   site = await startServer({
     '/override.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT),
-    '/override-page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageOf(OVERRIDE, 'Ann Smith')),
-    '/reports/harbour-annual.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageOf('Harbour report', LONG_AUTHOR)),
+    '/override-page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(OVERRIDE, 'Ann Smith')),
+    '/reports/harbour-annual.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage('Harbour report', LONG_AUTHOR)),
   });
   opened = await openApp();
   page = opened.page;

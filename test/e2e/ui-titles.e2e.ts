@@ -9,23 +9,21 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { dropFile, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, dropFile, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
 import { MAX_SHOWN_TITLE } from '../../src/shared/shown';
 
 let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
-const BODY = `<article><h1>Quarterly figures</h1>${'<p>The harbour handled more ships this quarter than in any quarter before, and the new crane made the difference.</p>'.repeat(4)}</article>`;
-const pageOf = (title: string): string => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${BODY}</body></html>`;
 const HUGE = `Start ${'H'.repeat(2 * 1024 * 1024)}`;
 const OVERRIDE = 'Invoice \u202Etxt.exe done';
 const READS = 'Invoice txt.exe done';
 
 beforeAll(async () => {
   site = await startServer({
-    '/huge': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageOf(HUGE)),
-    '/override': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageOf(OVERRIDE)),
+    '/huge': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(HUGE)),
+    '/override': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(OVERRIDE)),
   });
   opened = await openApp();
   page = opened.page;

@@ -198,6 +198,12 @@ export async function pasteList(page: Page, text: string): Promise<void> {
 }
 
 /** Pastes `urls`, starts the job with Ctrl+Enter once all of them are counted, and waits for it to be done. */
+const HARBOUR_BODY = `<article><h1>Quarterly figures</h1>${'<p>The harbour handled more ships this quarter than in any quarter before, and the new crane made the difference.</p>'.repeat(4)}</article>`;
+
+/** An article page Readability keeps, with the title and author (a meta tag, when given) a test puts to the screen. */
+export const articlePage = (title: string, author?: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${author === undefined ? '' : `<meta name="author" content="${author}">`}</head><body>${HARBOUR_BODY}</body></html>`;
+
 export async function runListToDone(page: Page, urls: string[]): Promise<void> {
   await pasteList(page, urls.join('\n'));
   await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${urls.length}$`) }).waitFor();
