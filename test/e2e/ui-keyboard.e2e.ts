@@ -102,7 +102,7 @@ test('a list typed in, options set with the keys, a URL picked with the arrows a
   await page.keyboard.press('Tab');
   await expect.poll(() => page.getByTestId('options-error').getAttribute('role')).toBe('alert');
   // The error is the Grep box's: back on it, a screen reader hears it invalid and why; no other field is marked.
-  expect(await axOf(page, '[data-testid="opt-grep"]')).toEqual({ name: 'Grep', description: expect.stringMatching(/^invalid grep expression "\(unclosed": .+ grep takes a JavaScript regular expression/), invalid: true });
+  expect(await axOf(page, '[data-testid="opt-grep"]')).toEqual({ name: 'Grep', description: expect.stringMatching(/^Invalid grep expression "\(unclosed": .+ grep takes a JavaScript regular expression/), invalid: true });
   expect(await axOf(page, '[data-testid="opt-pages"]')).toEqual({ name: 'PDF pages', description: '', invalid: false });
   expect(await axOf(page, '[data-testid="opt-mode"]')).toMatchObject({ name: 'Extract', invalid: false });
   await page.getByTestId('opt-grep').focus();
