@@ -26,6 +26,14 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('a \\[^1\\] b `[^2]`')).toContain('a [^1] b <code>[^2]</code>');
   });
 
+  it('raises a mark only when the Markdown has its note: "[^abc]" in prose is a regex\'s class, not a footnote', () => {
+    expect(renderMarkdown('Use [^abc] to match any other letter.\n')).toContain('Use [^abc] to match any other letter.');
+    // A mark whose note is there is raised, beside one whose note is not.
+    const html = renderMarkdown('Rose[^1] as [^a-z] says.\n\n[^1]: At the weir.\n');
+    expect(html).toContain('Rose<sup>1</sup> as [^a-z] says.');
+    expect(html).toMatch(/<p[^>]*><sup>1<\/sup> At the weir\.<\/p>/);
+  });
+
   it('shows the footnotes the extractor writes for a page\'s notes with their words', () => {
     const fill = '<p>The study followed the river for three seasons, with enough words for the page to read as an article.</p>';
     const page = `<!doctype html><html><head><title>River</title></head><body><article>${fill}<p>The water rose<sup id="fnref:1"><a href="#fn:1">1</a></sup>.</p><ol><li id="fn:1"><p>Weir <a href="#fnref:1">↩</a></p></li></ol></article></body></html>`;

@@ -10,9 +10,23 @@ import { escapeHtml } from '../../../shared/entities';
  */
 const NOTE = /^\[\^([^\s\]]+)\]:[ \t]*([^\n]*(?:\n+(?: {4}|\t)[^\n]*)*)(?:\n|$)/;
 const NOTE_ANYWHERE = /^\[\^[^\s\]]+\]:/m;
+const NOTE_LABELS = /^\[\^([^\s\]]+)\]:/gm;
 const MARK = /^\[\^([^\s\]]+)\](?!:)/;
 
+/**
+ * The labels of the notes in the Markdown being read, set before each parse (marked parses at
+ * once, one document at a time). A mark without its note is text as written: "[^abc]" in prose
+ * is a regular expression's class, and was raised as a footnote "abc".
+ */
+let noted = new Set<string>();
+
 export const footnotes: MarkedExtension = {
+  hooks: {
+    preprocess(md) {
+      noted = new Set(Array.from(md.matchAll(NOTE_LABELS), (m) => m[1]!));
+      return md;
+    },
+  },
   extensions: [
     {
       name: 'footnote',
@@ -39,7 +53,7 @@ export const footnotes: MarkedExtension = {
       },
       tokenizer(src) {
         const m = MARK.exec(src);
-        return m ? { type: 'footnoteMark', raw: m[0], label: m[1]! } : undefined;
+        return m && noted.has(m[1]!) ? { type: 'footnoteMark', raw: m[0], label: m[1]! } : undefined;
       },
       renderer: (token) => `<sup>${escapeHtml(token['label'] as string)}</sup>`,
     },
