@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { articlePage, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, pasteList, runListToDone, type OpenedApp } from '../helpers/ui-app';
 import { MAX_SHOWN_META } from '../../src/shared/shown';
 
 let opened: OpenedApp;
@@ -25,6 +25,7 @@ beforeAll(async () => {
     '/override.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT),
     '/override-page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(OVERRIDE, 'Ann Smith')),
     '/reports/harbour-annual.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage('Harbour report', LONG_AUTHOR)),
+    '/reports/gone.html': (_q, r) => r.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Not found</h1>'),
   });
   opened = await openApp();
   page = opened.page;
@@ -148,5 +149,24 @@ test("a search hit's snippet with an override reads in the order it was written"
     expect(await laidOutInOrder('[data-testid="search-hit"] .snippet', i)).toBe(true);
   }
   await page.screenshot({ path: screenshotPath('ui-text-override-hit-1024') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a failed row's error spans the Size column for a screen reader only while Size is shown", async () => {
+  // With Size and Time given way (beside the pane at 1024 px) the error cell still said it
+  // spanned two columns, the second one a column the table no longer had.
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${site.origin}/reports/gone.html`, `${site.origin}/reports/harbour-annual.html`].join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid="job-header"][data-status="partial"]').waitFor();
+  const error = page.locator('[data-testid="target-row"][data-idx="0"] [role="gridcell"].c-detail');
+  await openResultMeta(page, 1);
+  expect(await page.locator('.target-head .c-size').isVisible()).toBe(false);
+  await expect.poll(() => error.getAttribute('aria-colspan')).toBe(null);
+  await page.setViewportSize({ width: 1920, height: 900 });
+  await expect.poll(() => page.locator('.target-head .c-size').isVisible()).toBe(true);
+  await expect.poll(() => error.getAttribute('aria-colspan')).toBe('2');
+  await page.setViewportSize({ width: 1024, height: 768 });
   expect(pageErrors(page)).toEqual([]);
 });

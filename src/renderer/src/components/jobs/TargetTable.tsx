@@ -50,6 +50,10 @@ export function TargetTable(): React.JSX.Element {
   const urlFit = useColumnFit(urlHeadRef, probeRef);
   // The note on the matches still being read sits over the foot of the rows: a key's scroll stops above it.
   const [readingRef, readingHeight] = useHeight();
+  // Size gives way in a narrow table (styles.css, under 600 px): a failed row's error then spans
+  // its own column only, and says so to a screen reader (it said two, one of them gone).
+  const [sizeHeadRef, sizeHeadHeight] = useHeight();
+  const sizeShown = sizeHeadHeight > 0;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -139,7 +143,9 @@ export function TargetTable(): React.JSX.Element {
             URL
           </span>
           <span role="columnheader" className="c-detail">Title or error</span>
-          <span role="columnheader" className="c-size">Size</span>
+          <span role="columnheader" className="c-size" ref={sizeHeadRef}>
+            Size
+          </span>
           <span role="columnheader" className="c-time">Time</span>
         </div>
         <div className="target-row target-probe" aria-hidden="true">
@@ -151,7 +157,7 @@ export function TargetTable(): React.JSX.Element {
           {!loaded && <p className="muted pad">Loading targets…</p>}
           <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((v) => (
-              <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} />
+              <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} sizeShown={sizeShown} />
             ))}
           </div>
           {/* Not while the rows it matches are still to come. */}
@@ -307,7 +313,19 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
 }
 
 /** `pos`: the row's place among the rows shown (filtered or not), `idx` its place in the job. */
-const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: { idx: number; pos: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {
+const TargetTableRow = memo(function TargetTableRow({
+  idx,
+  pos,
+  top,
+  urlFit,
+  sizeShown,
+}: {
+  idx: number;
+  pos: number;
+  top: number;
+  urlFit: ColumnFit | null;
+  sizeShown: boolean;
+}): React.JSX.Element | null {
   const row = useStore((s) => rowAt(s, idx));
   const selected = useStore((s) => s.selectedIdx === idx);
   // The job this table shows has ended: a target still pending will not be fetched by it.
@@ -350,7 +368,7 @@ const TargetTableRow = memo(function TargetTableRow({ idx, pos, top, urlFit }: {
       <span
         role="gridcell"
         className={`c-detail${wide ? ' c-detail-wide' : ''}`}
-        aria-colspan={wide ? 2 : undefined}
+        aria-colspan={wide && sizeShown ? 2 : undefined}
         title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : reading ? pagesReadText(reading) : title}
       >
         {wait ? (
