@@ -173,6 +173,24 @@ function finder(say: (pages: string) => string): RegExp {
 }
 
 /**
+ * WITH_PAGES' finders for each surface, made once: hintOn runs for every row an export or a
+ * summary writes. `own`: the surface's words; `others`: the other surface's and the older ones.
+ */
+const PAGES_FINDERS: Readonly<Record<Surface, { words: (s: Surface, pages: string) => string; own: RegExp; others: RegExp[] }[]>> = {
+  cli: pagesFinders('cli'),
+  app: pagesFinders('app'),
+};
+
+function pagesFinders(surface: Surface): { words: (s: Surface, pages: string) => string; own: RegExp; others: RegExp[] }[] {
+  const other: Surface = surface === 'cli' ? 'app' : 'cli';
+  return WITH_PAGES.map(({ words, older }) => ({
+    words,
+    own: finder((p) => words(surface, p)),
+    others: [(p: string) => words(other, p), ...older].map(finder),
+  }));
+}
+
+/**
  * The limits the command line has no flag for (time per URL, largest download, largest result,
  * URLs per job…) are raised in the app's Settings, which it reads too (cli/settings.ts). The
  * core says "in Settings", as the app reads it; the command line says whose Settings those are.
@@ -193,10 +211,9 @@ export function hintOn(surface: Surface, hint: string): string {
     const other = [...Object.values(words), ...older].find((w) => out.includes(w));
     if (other) out = out.replace(other, () => words[surface]);
   }
-  for (const { words, older } of WITH_PAGES) {
-    if (finder((p) => words(surface, p)).test(out)) continue;
-    const others = (['cli', 'app'] as const).filter((s) => s !== surface).map((s) => (p: string) => words(s, p));
-    const other = [...others, ...older].map(finder).find((re) => re.test(out));
+  for (const { words, own, others } of PAGES_FINDERS[surface]) {
+    if (own.test(out)) continue;
+    const other = others.find((re) => re.test(out));
     if (other) out = out.replace(other, (_all, pages: string) => words(surface, pages));
   }
   return out.replace(SETTINGS_PLACE[surface].find, SETTINGS_PLACE[surface].say);
