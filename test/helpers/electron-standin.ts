@@ -209,7 +209,7 @@ export class FakeRenderContents extends FakeWebContents {
       return new Promise(() => {});
     }
     if (code.includes('__siftChanged ||')) return Promise.resolve([10_000, this.page.html.length]);
-    if (code.includes('outerHTML')) return Promise.resolve(this.page.html);
+    if (code.includes('outerHTML')) return Promise.resolve([this.page.html, 0]);
     if (code.endsWith('; true')) return Promise.resolve(true);
     return Promise.resolve(undefined);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOM_QUIET_MS, NetActivity, stalledAfterMs, TEXTLESS_STALL_MS, textSlack } from '../../src/main/fetch/render/settle';
+import { DOM_QUIET_MS, NetActivity, readPage, stalledAfterMs, TEXTLESS_STALL_MS, textSlack, type Serialized, type SettlingPage } from '../../src/main/fetch/render/settle';
 import { SETTLE_IDLE_MS } from '../../src/main/fetch/render/types';
 
 /** The settle rule's clock, given explicitly: a page with its text there, its DOM quiet for long. */
@@ -58,5 +58,48 @@ describe('a page whose DOM never stays the same', () => {
     net.textMoved(3_000);
     expect(net.settled([10, 5_000], 4_000, BUDGET, 4_000)).toBe(false);
     expect(net.settled([10, 5_000], 5_000, BUDGET, 5_000)).toBe(true);
+  });
+});
+
+describe('reading a page once its budget is over', () => {
+  /**
+   * A page as readPage meets it: `docs` are the documents it goes through, each with its text's
+   * length, its html and whether it is still being parsed; nextDocument moves to the next one,
+   * as a reload that finished loading does, and stays at the last.
+   */
+  const pageOf = (docs: { chars: number; html: string; parsing?: boolean }[]): { page: SettlingPage; read: (ms: number) => Promise<Serialized>; waited: () => number } => {
+    let at = 0;
+    let waited = 0;
+    const page: SettlingPage = {
+      probe: () => Promise.resolve([0, docs[at]!.chars]),
+      ended: () => false,
+      nextDocument: () => {
+        waited++;
+        at = Math.min(at + 1, docs.length - 1);
+        return Promise.resolve();
+      },
+      scroll: () => Promise.resolve(),
+    };
+    return { page, read: () => Promise.resolve([docs[at]!.html, docs[at]!.parsing ? 1 : 0]), waited: () => waited };
+  };
+  const SHELL = '<body><div id="root"></div></body>';
+  const ARTICLE = `<body><article>${'A sentence of the article. '.repeat(40)}</article></body>`;
+  it('waits for a document read while still being parsed to show its text: a page that reloads itself, read between two loads', async () => {
+    const { page, read, waited } = pageOf([
+      { chars: 0, html: SHELL, parsing: true },
+      { chars: 1_080, html: ARTICLE },
+    ]);
+    expect(await readPage(page, read, Date.now() + 60_000)).toEqual({ html: ARTICLE, reread: true });
+    expect(waited()).toBe(1);
+  });
+  it('reads a document that has finished parsing as it is: an app shell that stayed empty is not kept waiting', async () => {
+    const { page, read, waited } = pageOf([{ chars: 0, html: SHELL }, { chars: 1_080, html: ARTICLE }]);
+    expect(await readPage(page, read, Date.now() + 60_000)).toEqual({ html: SHELL, reread: false });
+    expect(waited()).toBe(0);
+  });
+  it('takes what a document still being parsed shows once the time to read is over: a script that never loads holds its parser', async () => {
+    const { page, read } = pageOf([{ chars: 0, html: SHELL, parsing: true }]);
+    expect((await readPage(page, read, Date.now() + 300)).html).toBe(SHELL);
+    expect((await readPage(page, read, Date.now() - 1)).html).toBe(SHELL);
   });
 });

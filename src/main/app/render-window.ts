@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, unreadPage, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -233,7 +233,7 @@ export class ElectronRenderer implements Renderer {
       settled = out === 'settled';
     }
     if (doc.crashed) return 'crashed';
-    const read = async (ms: number): Promise<string | 'gone' | undefined> => (await doc.ask(SERIALIZE, ms)) as string | 'gone' | undefined;
+    const read = async (ms: number): Promise<Serialized | 'gone' | undefined> => (await doc.ask(SERIALIZE, ms)) as Serialized | 'gone' | undefined;
     const { html, reread } = await readPage(page, read, Math.max(deadline, Date.now()) + GRACE_MS);
     // The browser's error page: https goes through a CONNECT tunnel, whose refusal by the guard
     // and whose failure to resolve or connect the browser reports alike, so the guard's own

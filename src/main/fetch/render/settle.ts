@@ -47,6 +47,8 @@ export const SETTLE_SCRIPT = `(() => {
  * host's children before any host among them is laid out in turn.
  */
 export const SERIALIZE = `(() => {
+  var page = function () { return (document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML; };
+  if (document.readyState === 'loading' && (document.body ? document.body.innerText.length : 0) < ${THIN_CHARS}) return [page(), 1];
   var closed = window.__siftClosedShadow;
   var hosts = [];
   var collect = function (root) {
@@ -66,8 +68,14 @@ export const SERIALIZE = `(() => {
     for (var i = 0; i < slots.length; i++) slots[i].replaceWith.apply(slots[i], filled[i]);
     h[0].replaceChildren.apply(h[0], Array.prototype.slice.call(h[1].childNodes));
   });
-  return (document.doctype ? '<!doctype html>' : '') + document.documentElement.outerHTML;
+  return [page(), 0];
 })()`;
+
+/**
+ * SERIALIZE's answer: the page's html, and 1 when it was read in a document still being parsed
+ * that shows no text yet (its shadow roots left as they are, for it may be read again).
+ */
+export type Serialized = readonly [html: string, parsing: number];
 
 /**
  * [ms since the DOM last changed, visible text length]: what both renderers poll. The body's
@@ -368,15 +376,28 @@ export const READ_MS = 30_000;
  */
 export async function readPage(
   page: SettlingPage,
-  read: (ms: number) => Promise<string | 'gone' | undefined>,
+  read: (ms: number) => Promise<Serialized | 'gone' | undefined>,
   readBy: number,
   readMs = READ_MS,
 ): Promise<{ html: string | 'gone' | 'unread' | undefined; reread: boolean }> {
   const left = (): number => Math.max(0, readBy - Date.now());
+  // A page that moves on as it is read may be read in the next document while that is still
+  // being parsed: its body not there yet, or waiting on a script. Taken as it was, a page that
+  // reloads itself failed as an app shell that "stayed empty when its scripts ran" (1 run in 3
+  // on a busy machine). Such a document is waited for as one the page went to, while readBy
+  // allows; one that finished parsing is read as it is, so an empty app shell is not kept waiting.
+  let parsed: string | undefined;
   // 'unread': the page answered, and its document was not read within readMs.
   const readAnswering = async (): Promise<string | 'gone' | 'unread' | undefined> => {
     const st = await page.probe(left());
-    return st === undefined || st === 'gone' ? st : ((await read(readMs)) ?? 'unread');
+    if (st === undefined || st === 'gone') return st;
+    const got = await read(readMs);
+    if (got === undefined || got === 'gone') return got ?? 'unread';
+    if (got[1] === 1 && left() > 0) {
+      parsed = got[0];
+      return 'gone';
+    }
+    return got[0];
   };
   let html = await readAnswering();
   let reread = false;
@@ -391,6 +412,8 @@ export async function readPage(
     }
     html = await readAnswering();
   }
+  // Still parsing when the time ran out (a script that never loads holds its parser): its html as it was.
+  if (html === 'gone' && parsed !== undefined) html = parsed;
   return { html, reread };
 }
 
@@ -522,7 +545,7 @@ export async function settle(
       if (out === 'stuck') return 'stuck';
       settled = out === 'settled';
     }
-    const read = (ms: number): Promise<string | 'gone' | undefined> => bounded((page.evaluate(SERIALIZE) as Promise<string>).catch(() => 'gone' as const), ms);
+    const read = (ms: number): Promise<Serialized | 'gone' | undefined> => bounded((page.evaluate(SERIALIZE) as Promise<Serialized>).catch(() => 'gone' as const), ms);
     const { html, reread } = await readPage(settling, read, Math.max(deadline, Date.now()) + graceMs, readMs);
     signal.throwIfAborted();
     if (crashed) throw pageCrashed();
