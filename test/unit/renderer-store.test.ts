@@ -9,7 +9,8 @@ import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
-import { estimateRemaining, formatBytes, formatRemaining, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
+import { estimateRemaining } from '../../src/shared/remaining';
+import { formatBytes, formatRemaining, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
@@ -201,15 +202,32 @@ describe('formatting', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatDuration(65_000)).toBe('1m 05s');
-    expect(estimateRemaining(0, 10, 1000)).toBeNull();
-    expect(estimateRemaining(5, 10, 1000)).toBe(1000);
+    // 5 of 10 done in the job's first second, the sixth just started: its share and the 4 after it.
+    const job = { status: 'running' as const, targetsDone: 5, targetsTotal: 10, createdAt: 0, updatedAt: 1000 };
+    expect(estimateRemaining({ ...job, targetsDone: 0, updatedAt: 0 }, 1000)).toBeNull();
+    expect(estimateRemaining(job, 1000)).toEqual({ ms: 1000 });
+    expect(estimateRemaining(job, 1100)).toEqual({ ms: 900 });
   });
 
   test('the time left is never "about 0s" while targets remain', () => {
     // 8 of 15 done in 0.4 s, a slow one in flight: the header said "Remaining about 0s" (s26 appqa).
-    expect(formatRemaining(estimateRemaining(8, 15, 400))).toBe('a few seconds');
-    expect(formatRemaining(estimateRemaining(0, 15, 400))).toBe('estimating…');
-    expect(formatRemaining(estimateRemaining(5, 10, 65_000))).toBe('about 1m 05s');
+    const job = { status: 'running' as const, targetsDone: 8, targetsTotal: 15, createdAt: 0, updatedAt: 400 };
+    expect(formatRemaining(estimateRemaining(job, 400))).toBe('a few seconds');
+    expect(formatRemaining(estimateRemaining({ ...job, targetsDone: 0 }, 400))).toBe('estimating…');
+    expect(formatRemaining(estimateRemaining({ ...job, targetsDone: 5, targetsTotal: 10, updatedAt: 65_000 }, 65_000))).toBe('about 1m 05s');
+  });
+
+  test('a slow URL in flight is said with its time, and what is left after it is a floor', () => {
+    // 8 of 15 done at 50 ms each: 4 s on the ninth is slow for this list, but under 5 s a
+    // page a little slower than the rest is not called out.
+    const job = { status: 'running' as const, targetsDone: 8, targetsTotal: 15, createdAt: 0, updatedAt: 400 };
+    expect(estimateRemaining(job, 4400)).toEqual({ ms: 300 });
+    expect(formatRemaining(estimateRemaining(job, 45_400))).toBe('unknown: one URL has taken 45s so far');
+    // Pages of 10 s each: 15 s on one is within twice the pace, so still an estimate.
+    const slowList = { ...job, targetsDone: 2, targetsTotal: 4, updatedAt: 20_000 };
+    expect(formatRemaining(estimateRemaining(slowList, 35_000))).toBe('about 10s');
+    expect(formatRemaining(estimateRemaining(slowList, 50_000))).toBe('over 10s: one URL has taken 30s so far');
+    expect(estimateRemaining({ ...job, status: 'cancelled' }, 45_400)).toBeNull();
   });
 
   test('an error headline starts as a sentence unless its first word is a name or an address', () => {

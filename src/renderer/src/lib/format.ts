@@ -1,6 +1,7 @@
 /** Small formatters shared by the views; pure, so the unit tests pin them down. */
 
 import { readableUrl } from '../../../shared/readable-url';
+import type { Remaining } from '../../../shared/remaining';
 
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '—';
@@ -47,21 +48,15 @@ export function formatCreated(ms: number, now = Date.now(), locale?: string): st
 }
 
 /**
- * Remaining time from the rate so far. Null until one target is done: a guess from zero
- * finished targets would be noise.
+ * The header's "Remaining" from estimateRemaining (shared/remaining.ts). Under a second left
+ * reads as "a few seconds": with 7 targets left and one in flight, "about 0s" said the job was
+ * as good as done. A slow URL in flight is said with how long it has taken: what is left after
+ * it is a floor ("over"), and when nothing is left after it, unknown.
  */
-export function estimateRemaining(done: number, total: number, elapsedMs: number): number | null {
-  if (done <= 0 || done >= total || elapsedMs <= 0) return null;
-  return ((total - done) * elapsedMs) / done;
-}
-
-/**
- * The header's "Remaining" from estimateRemaining. Under a second left reads as "a few
- * seconds": with 7 targets left and one in flight, "about 0s" said the job was as good as done.
- */
-export function formatRemaining(eta: number | null): string {
-  if (eta === null) return 'estimating…';
-  return eta < 1000 ? 'a few seconds' : `about ${formatDuration(eta)}`;
+export function formatRemaining(r: Remaining | null): string {
+  if (r === null) return 'estimating…';
+  if (r.slowMs !== undefined) return `${r.ms < 1000 ? 'unknown' : `over ${formatDuration(r.ms)}`}: one URL has taken ${formatDuration(r.slowMs)} so far`;
+  return r.ms < 1000 ? 'a few seconds' : `about ${formatDuration(r.ms)}`;
 }
 
 /** `text` cut to `max` characters in its middle ("example.org/arti…/page-12"), its start and end kept. */

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
-import { estimateRemaining, formatDuration, formatRemaining } from '../../lib/format';
+import { formatDuration, formatRemaining } from '../../lib/format';
+import { estimateRemaining } from '../../../../shared/remaining';
 import { counted } from '../../../../shared/count';
 import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
@@ -30,7 +31,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // What "run the rest again" takes: the targets never reached and the ones stopped mid-way.
   const unfinished = unfinishedCount(job);
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
-  const eta = live ? estimateRemaining(job.targetsDone, job.targetsTotal, elapsed) : null;
+  const eta = live ? estimateRemaining(job, now) : null;
   const stopped = storeStopNotice(job, finished, unfinished);
   const expires = expiresAt(job);
   const exportWhy = job.targetsDone === 0 ? 'Nothing has finished yet: export once a target is done.' : '';

@@ -1,0 +1,36 @@
+import { isTerminal, type Job } from './types';
+
+/** What is left of a running job, as its header and progress line say it. */
+export interface Remaining {
+  /** Estimated ms left; with `slowMs`, only that of the targets after the slow one: a floor. */
+  ms: number;
+  /** The target in flight has taken this long, well past the others' pace: when it ends is not known. */
+  slowMs?: number;
+}
+
+/**
+ * A target in flight this long, and more than SLOW_PACE times the pace so far, is slow: when it
+ * ends is anyone's guess (the fetch deadline is 210 s). Under 5 s, a page a little slower than
+ * the rest would flip the header's words back and forth; a page twice the pace is still in
+ * the spread of a list's pages.
+ */
+const SLOW_MIN_MS = 5000;
+const SLOW_PACE = 2;
+
+/**
+ * Time left from the pace of the targets finished so far. The job's updatedAt moves when a
+ * target is written, and the next starts right after it (serial drain), so now − updatedAt is
+ * what the target in flight has taken: it counts against its own share, and once it is slow
+ * it is said rather than spread over the others (a URL hanging for a minute read "a few
+ * seconds" the whole minute, the pace being that of the 49 fast ones). Null until a target is
+ * done (a guess from none would be noise) and once the job has ended.
+ */
+export function estimateRemaining(j: Pick<Job, 'status' | 'targetsDone' | 'targetsTotal' | 'createdAt' | 'updatedAt'>, nowMs: number): Remaining | null {
+  const done = j.targetsDone;
+  if (isTerminal(j.status) || done <= 0 || done >= j.targetsTotal) return null;
+  const pace = Math.max(0, j.updatedAt - j.createdAt) / done;
+  const inFlight = Math.max(0, nowMs - j.updatedAt);
+  const after = (j.targetsTotal - done - 1) * pace;
+  if (inFlight >= SLOW_MIN_MS && inFlight > SLOW_PACE * pace) return { ms: after, slowMs: inFlight };
+  return { ms: after + Math.max(0, pace - inFlight) };
+}
