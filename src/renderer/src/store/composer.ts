@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { Options, Result } from '../../../shared/types';
 import { MODE_NOTES } from '../../../shared/types';
 import type { ComposerList } from '../lib/packed-list';
-import { optionsConflict, tooLongOption, type ListFormat, type ListProblem } from '../../../shared/urllist';
+import { formatOptionsLine, optionsConflict, tooLongOption, type ListFormat, type ListProblem } from '../../../shared/urllist';
 import type { UserError } from '../lib/errors';
 import type { State } from './index';
 
@@ -76,6 +76,8 @@ export interface ComposerSlice {
   parsing: boolean;
   /** Options for the whole list; a URL's own options (from the list) win. */
   listOptions: Options;
+  /** listOptions are the last job's, carried over untouched: the composer says so beside Fetch (CarriedOptions). */
+  optionsCarried: boolean;
   /** Index into parsed.targets of the row the preview fetches. */
   previewIdx: number;
   preview: { url: string; result: Result; bytes: number } | null;
@@ -97,6 +99,8 @@ export interface ComposerSlice {
   setParsed(parsed: ComposerList | null): void;
   setParsing(parsing: boolean): void;
   setListOptions(patch: Partial<Options>): void;
+  /** Back to no options: the defaults of every field. */
+  clearListOptions(): void;
   setPreviewIdx(idx: number): void;
   setPreview(p: ComposerSlice['preview']): void;
   setPreviewLoading(v: boolean): void;
@@ -267,15 +271,20 @@ const EMPTY = {
   fileReading: null,
 } as const;
 
+/** Options as a list's line writes them (grep="…" context), on one line. */
+export const shownOptions = (options: Options): string => formatOptionsLine({ url: '', options }).trim();
+
 export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (set) => ({
   ...EMPTY,
   listOptions: {},
+  optionsCarried: false,
   setSource: (source) => set({ source, submitError: null, sitemaps: null, listAt: null }),
   setParsed: (parsed) => set({ parsed, parsing: false, previewIdx: 0 }),
   setParsing: (parsing) => set({ parsing }),
   // A preview's error is of the options it ran with: kept, "the question is 2,399 characters
   // long" stayed under the panel once the question was short.
-  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsError: null, optionsErrorFields: [], optionsErrorFocus: false, submitError: null, previewError: null })),
+  // An option changed by hand makes them all this list's: the user is looking at them.
+  setListOptions: (patch) => set((s) => ({ listOptions: { ...s.listOptions, ...patch }, optionsCarried: false, optionsError: null, optionsErrorFields: [], optionsErrorFocus: false, submitError: null, previewError: null })),
   setPreviewIdx: (previewIdx) => set({ previewIdx }),
   setPreview: (preview) => set({ preview, previewLoading: false, previewError: null }),
   setPreviewLoading: (previewLoading) => set({ previewLoading }),
@@ -290,5 +299,7 @@ export const createComposerSlice: StateCreator<State, [], [], ComposerSlice> = (
   startListAt: (listAt) => set({ listAt }),
   setListAt: (token, patch) => set((s) => (s.listAt?.token === token ? { listAt: { ...s.listAt, ...patch } } : {})),
   setFileReading: (fileReading) => set({ fileReading }),
-  resetComposer: () => set({ ...EMPTY }),
+  clearListOptions: () => set({ listOptions: {}, optionsCarried: false, optionsError: null, optionsErrorFields: [], optionsErrorFocus: false, submitError: null, previewError: null }),
+  // Kept for the next list (a user fetching list after list with one grep), and said there.
+  resetComposer: () => set((s) => ({ ...EMPTY, optionsCarried: Object.keys(cleanOptions(s.listOptions)).length > 0 })),
 });

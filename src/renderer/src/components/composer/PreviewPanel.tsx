@@ -1,17 +1,15 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
-import { effectiveOptions } from '../../store/composer';
+import { effectiveOptions, shownOptions } from '../../store/composer';
 import { previewTarget } from '../../store/actions';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import { ResultView } from '../result/ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
-import { formatOptionsLine } from '../../../../shared/urllist';
 import type { Options, Result } from '../../../../shared/types';
 import { partForPane, shownTitle } from '../../../../shared/shown';
 
-const shownOptions = (options: Options): string => formatOptionsLine({ url: '', options }).trim();
 
 /** Fetches one URL of the list now, with the options it would run with, before submitting. */
 export function PreviewPanel(): React.JSX.Element | null {
