@@ -2,6 +2,7 @@ import { isCutShort, isUnfinished, pagesReadText, storeStopOf, waitingText, type
 import { FOUND_NOTHING, shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
 import { countWith } from '../shared/count';
+import { estimateRemaining, type Remaining } from '../shared/remaining';
 import { forTerminal } from './terminal';
 import type { CliIO } from './io';
 
@@ -63,12 +64,17 @@ export class Progress {
   /** The job has ended: a cancelled one has targets left, but none in flight and none to wait for. */
   private ended = false;
   private timer: NodeJS.Timeout | null = null;
-  private readonly started = Date.now();
+  private readonly started: number;
+  /** When the last target was written: what the one in flight has taken is counted from it (estimateRemaining). */
+  private lastDoneAt: number;
 
   constructor(
     private readonly io: CliIO,
     private readonly total: number,
+    private readonly now: () => number = Date.now,
   ) {
+    this.started = now();
+    this.lastDoneAt = this.started;
     if (io.isTTY) {
       this.timer = setInterval(() => this.draw(true), 1000);
       this.timer.unref();
@@ -92,6 +98,7 @@ export class Progress {
     }
     if (row.status !== 'done' && row.status !== 'failed') return;
     this.done++;
+    this.lastDoneAt = this.now();
     if (row.status === 'failed') this.failed++;
     else tally(this.ok, row);
     if (this.io.isTTY) {
@@ -150,10 +157,11 @@ export class Progress {
   }
 
   line(): string {
-    const elapsed = Date.now() - this.started;
+    const now = this.now();
+    const elapsed = now - this.started;
     const left = this.ended ? 0 : this.total - this.done;
-    const eta = this.done > 0 && left > 0 ? ` · ETA ${formatDuration((elapsed / this.done) * left)}` : '';
-    const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, Date.now())}` : this.reading && left > 0 ? ` ${pagesReadText(this.reading.pagesRead)}` : '';
+    const eta = left > 0 ? etaText(this.etaOf(now), this.current) : '';
+    const waiting = this.wait && left > 0 ? ` ${waitingText(this.wait.wait, now)}` : this.reading && left > 0 ? ` ${pagesReadText(this.reading.pagesRead)}` : '';
     const cur = this.current >= 0 && left > 0 ? ` · #${formatCount(this.current + 1)}${waiting}` : '';
     const notes = notesOf(this.ok);
     const warned = notes.length ? ` (${notes.join(', ')})` : '';
@@ -161,6 +169,11 @@ export class Progress {
     const done = this.done - this.cutShort;
     const failed = this.failed - this.cutShort;
     return `${formatCount(done)}/${formatCount(this.total)} · ok ${formatCount(done - failed)}${warned} · failed ${formatCount(failed)}${cut}${cur} · ${formatDuration(elapsed)}${eta}`;
+  }
+
+  private etaOf(now: number): Remaining | null {
+    const job = { status: 'running', targetsDone: this.done, targetsTotal: this.total, createdAt: this.started, updatedAt: this.lastDoneAt } as const;
+    return estimateRemaining(job, now);
   }
 
   note(text: string): void {
@@ -186,11 +199,18 @@ export class Progress {
 
   private draw(force: boolean): void {
     if (!this.io.isTTY) return;
-    const now = Date.now();
+    const now = this.now();
     if (!force && now - this.lastDraw < 100) return;
     this.lastDraw = now;
     drawLive(this.io, this.line());
   }
+}
+
+/** The line's ETA: a slow URL in flight is named with its time, and what is left after it is a floor. */
+function etaText(r: Remaining | null, current: number): string {
+  if (!r) return '';
+  if (r.slowMs === undefined) return ` · ETA ${formatDuration(r.ms)}`;
+  return ` · ETA ${r.ms < 1000 ? 'unknown' : `over ${formatDuration(r.ms)}`}: #${formatCount(current + 1)} has taken ${formatDuration(r.slowMs)} so far`;
 }
 
 /** A live line on a terminal's stderr, over the one drawn before. */

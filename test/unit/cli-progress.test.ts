@@ -47,6 +47,26 @@ describe('sift batch progress on stderr', () => {
     expect(t.text()).toContain('#1 ok 2.0 kB https://例え.jp/パス\n');
   });
 
+  test('a URL in flight for a minute is said with its time, not hidden in an ETA of the fast ones', () => {
+    // 3 pages in 300 ms, then the fourth of 5 hangs: the line said "ETA 0:20" a minute on,
+    // the minute spread over the 3 fast pages, and shrank as the URL went on hanging.
+    let now = 0;
+    const t = io(true);
+    const p = new Progress(t.io, 5, () => now);
+    for (const i of [0, 1, 2]) {
+      p.target(row(i, 'running'));
+      now += 100;
+      p.target(row(i, 'done'));
+    }
+    p.target(row(3, 'running'));
+    expect(p.line()).toMatch(/ · #4 · 0:00 · ETA 0:00$/);
+    now += 60_000;
+    expect(p.line()).toMatch(/ · #4 · 1:00 · ETA unknown: #4 has taken 1:00 so far$/);
+    p.target(row(3, 'done'));
+    p.target(row(4, 'running'));
+    expect(p.line()).toMatch(/ · #5 · 1:00 · ETA 0:15$/);
+  });
+
   test('on a terminal: one line redrawn with done/total, ok/failed, the current index, elapsed and ETA', () => {
     const t = io(true);
     const p = new Progress(t.io, 4);
