@@ -48,7 +48,7 @@ describe('sift batch progress on stderr', () => {
   });
 
   test('a URL in flight for a minute is said with its time, not hidden in an ETA of the fast ones', () => {
-    // 3 pages in 300 ms, then the fourth of 5 hangs: the line said "ETA 0:20" a minute on,
+    // 3 pages in 300 ms, then the fourth of 5 hangs: the line said "ETA 0:40" a minute on,
     // the minute spread over the 3 fast pages, and shrank as the URL went on hanging.
     let now = 0;
     const t = io(true);
