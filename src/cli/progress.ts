@@ -210,7 +210,8 @@ export class Progress {
 function etaText(r: Remaining | null, current: number): string {
   if (!r) return '';
   if (r.slowMs === undefined) return ` · ETA ${formatDuration(r.ms)}`;
-  return ` · ETA ${r.ms < 1000 ? 'unknown' : `over ${formatDuration(r.ms)}`}: #${formatCount(current + 1)} has taken ${formatDuration(r.slowMs)} so far`;
+  const which = current >= 0 ? `#${formatCount(current + 1)}` : 'a URL';
+  return ` · ETA ${r.ms < 1000 ? 'unknown' : `over ${formatDuration(r.ms)}`}: ${which} has taken ${formatDuration(r.slowMs)} so far`;
 }
 
 /** A live line on a terminal's stderr, over the one drawn before. */

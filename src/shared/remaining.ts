@@ -23,13 +23,15 @@ const SLOW_PACE = 2;
  * what the target in flight has taken: it counts against its own share, and once it is slow
  * it is said rather than spread over the others (a URL hanging for a minute read "a few
  * seconds" the whole minute, the pace being that of the 49 fast ones). Null until a target is
- * done (a guess from none would be noise) and once the job has ended.
+ * done (a guess from none would be noise) unless the first is slow, and once the job has ended.
  */
 export function estimateRemaining(j: Pick<Job, 'status' | 'targetsDone' | 'targetsTotal' | 'createdAt' | 'updatedAt'>, nowMs: number): Remaining | null {
   const done = j.targetsDone;
-  if (isTerminal(j.status) || done <= 0 || done >= j.targetsTotal) return null;
-  const pace = Math.max(0, j.updatedAt - j.createdAt) / done;
+  if (isTerminal(j.status) || done >= j.targetsTotal) return null;
   const inFlight = Math.max(0, nowMs - j.updatedAt);
+  // The first URL hanging: no pace to go by, but the wait itself is worth saying.
+  if (done <= 0) return inFlight >= SLOW_MIN_MS ? { ms: 0, slowMs: inFlight } : null;
+  const pace = Math.max(0, j.updatedAt - j.createdAt) / done;
   const after = (j.targetsTotal - done - 1) * pace;
   if (inFlight >= SLOW_MIN_MS && inFlight > SLOW_PACE * pace) return { ms: after, slowMs: inFlight };
   return { ms: after + Math.max(0, pace - inFlight) };

@@ -65,6 +65,11 @@ describe('sift batch progress on stderr', () => {
     p.target(row(3, 'done'));
     p.target(row(4, 'running'));
     expect(p.line()).toMatch(/ · #5 · 1:00 · ETA 0:15$/);
+    // The first URL hanging: no pace yet, but the wait is said.
+    const first = new Progress(io(true).io, 5, () => now);
+    first.target(row(0, 'running'));
+    now += 45_000;
+    expect(first.line()).toMatch(/ · #1 · 0:45 · ETA unknown: #1 has taken 0:45 so far$/);
   });
 
   test('on a terminal: one line redrawn with done/total, ok/failed, the current index, elapsed and ETA', () => {

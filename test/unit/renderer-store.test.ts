@@ -230,6 +230,12 @@ describe('formatting', () => {
     expect(estimateRemaining({ ...job, status: 'cancelled' }, 45_400)).toBeNull();
   });
 
+  test('a first URL that hangs is said too: "estimating…" stayed up for its whole minute', () => {
+    const job = { status: 'running' as const, targetsDone: 0, targetsTotal: 15, createdAt: 0, updatedAt: 0 };
+    expect(formatRemaining(estimateRemaining(job, 4000))).toBe('estimating…');
+    expect(formatRemaining(estimateRemaining(job, 60_000))).toBe('unknown: one URL has taken 1m 00s so far');
+  });
+
   test('an error headline starts as a sentence unless its first word is a name or an address', () => {
     expect(sentenceStart('cannot write to /tmp/out: permission denied')).toBe('Cannot write to /tmp/out: permission denied');
     expect(sentenceStart('émis trop tard')).toBe('Émis trop tard');
