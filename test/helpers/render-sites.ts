@@ -96,6 +96,8 @@ export async function startRenderSites(): Promise<RenderSites> {
     if (p === '/download.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="x.bin"' }).end(Buffer.alloc(4096));
     // A page served as a file to download: a browser saves it instead of showing it.
     if (p === '/attachment.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-disposition': 'attachment; filename="page.html"' }).end(files.get('/inline.html'));
+    // A URL with no page: the server says so with 204 No Content (205 asks the reader to reset its form).
+    if (p === '/no-content' || p === '/reset-content') return void res.writeHead(p === '/no-content' ? 204 : 205, { 'content-type': 'text/html; charset=utf-8' }).end();
     if (p === '/popup-target' || p === '/popup-target-frame') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>popup</p>');
     // A stream of server-sent events that never ends: a comment now, then nothing.
     if (p === '/events') return void res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }).write(':\n\n');

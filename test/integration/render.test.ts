@@ -307,6 +307,20 @@ describe('a page whose script sends the reader where the browser cannot go', () 
   });
 });
 
+describe('a URL whose server sends no page', () => {
+  it('is the empty answer it is under always, as under never: not an app shell, nor a page the browser could not load', async () => {
+    // Before: 502 "rendering failed" (Chromium stays on about:blank; the app's window read that
+    // as a script that left for about:blank, needs_js) where never and auto said ok and empty.
+    for (const path of ['no-content', 'reset-content']) {
+      const never = await fetchPage(path, 'never');
+      const always = await fetchPage(path, 'always');
+      expect(always.content, path).toBe('');
+      expect(always.meta, path).toMatchObject({ status: never.meta?.status, rendered: false, warnings: ['empty'] });
+      expect(always.meta?.warnings, path).toEqual(never.meta?.warnings);
+    }
+  });
+});
+
 describe('a page whose server sends the browser elsewhere than it sent the static fetch', () => {
   /** Serves /page once (the static fetch), then redirects the browser's request for it to `to`. */
   async function redirectsTheBrowser(to: string, work: (url: string) => Promise<void>): Promise<void> {

@@ -547,7 +547,11 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       let warnings = verdict.warnings;
       // The body as the judge decoded it (a recovered snapshot was not judged: decoded here).
       let decoded: Decoded | undefined = verdict.decoded?.body === res.body ? verdict.decoded : undefined;
-      const page = res.packed === undefined && !recovered.recovered && isHtml(res.contentType, res.body);
+      // An answer with no body (204 No Content, 205, an empty 200) has nothing for a browser to
+      // run: Chromium stays on about:blank at a 204, which failed render=always as "rendering
+      // failed" (the app's window: a script that left for about:blank, needs_js) where never
+      // said ok and empty.
+      const page = res.packed === undefined && !recovered.recovered && res.body.byteLength > 0 && isHtml(res.contentType, res.body);
       if (page && mode === 'never' && route) {
         // Without a browser every route of an app is the same page, its static HTML; one with
         // scripts is the app's, so the route's own page is not there (a shell failed in judge).
