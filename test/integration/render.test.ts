@@ -321,6 +321,22 @@ describe('a URL whose server sends no page', () => {
   });
 });
 
+describe('a page whose script sends the browser on to a file on a forbidden host once it has loaded', () => {
+  it('is the page, as its server sent it, and says what the guard refused; that host sees no connection', async () => {
+    // Before: 403 blocked, the whole page lost to a download a browser would have saved beside it.
+    const before = sites.forbidden.connections;
+    for (const path of ['download-forbidden.html', 'download-forbidden.html?https']) {
+      const r = await fetchPage(path, 'always');
+      expect(hasArticle(r.content), path).toBe(true);
+      expect(r.meta, path).toMatchObject({ title: ARTICLE.title, rendered: false });
+      // The browser's own count: over https it asks for the tunnel again after a refusal.
+      expect(r.meta?.render_refused, path).toBeGreaterThanOrEqual(1);
+      expect(String(r.meta?.render_refused_why), path).toMatch(/went on to an address Sift does not fetch.*as its server sent it/);
+    }
+    expect(sites.forbidden.connections).toBe(before);
+  });
+});
+
 describe('a page whose server sends the browser elsewhere than it sent the static fetch', () => {
   /** Serves /page once (the static fetch), then redirects the browser's request for it to `to`. */
   async function redirectsTheBrowser(to: string, work: (url: string) => Promise<void>): Promise<void> {

@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -82,6 +82,8 @@ interface Slot {
   /** The main frame's last document: its status, and whether the guard refused it. */
   mainStatus: number;
   refused: boolean;
+  /** A document of the page's own was shown before (shownDocument): a refusal after it is the page leaving. */
+  shown: boolean;
   /** The render hint's charset for the main document (see hardenRenderSession). */
   charset: string | undefined;
   /** The slot's own proxy credentials: the guard's events of its window are told from the other slots'. */
@@ -116,7 +118,7 @@ export class ElectronRenderer implements Renderer {
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
     const proxy = await this.env.proxySession();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, charset: undefined, proxy };
+    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, shown: false, charset: undefined, proxy };
     await hardenRenderSession(session, proxy, this.env.userAgent(), {
       started: (id, request, type) => {
         if (id === slot.contentsId) slot.net.started(request, type);
@@ -128,6 +130,7 @@ export class ElectronRenderer implements Renderer {
         if (id !== slot.contentsId) return;
         slot.mainStatus = status;
         slot.refused = refused;
+        slot.shown ||= shownDocument(status, refused);
       },
       charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
     });
@@ -144,6 +147,7 @@ export class ElectronRenderer implements Renderer {
     slot.net = new NetActivity(budgetMs);
     slot.mainStatus = 0;
     slot.refused = false;
+    slot.shown = false;
     slot.charset = hint.charset;
     hardenRenderContents(wc, slot.proxy);
     const onAbort = (): void => {
@@ -166,7 +170,8 @@ export class ElectronRenderer implements Renderer {
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.app);
       }
       if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); ${RENDER_HINT.crashed.app}`, 'unreachable');
-      const guardRefused = out.refused || out.unreachable ? undefined : tally.result();
+      // A page that left for a refused address keeps its tally: the result says what was refused.
+      const guardRefused = (out.refused && !out.left) || out.unreachable ? undefined : tally.result();
       return guardRefused ? { ...out, guardRefused } : out;
     } catch (err) {
       // Cancelled first: the abort destroys the window, which reads as a page that never
@@ -247,7 +252,7 @@ export class ElectronRenderer implements Renderer {
     if (html === 'unread' && !refused && !unreachable) return 'unread';
     if (html === undefined && !refused && !unreachable) return 'stuck';
     const finalUrl = wc.getURL();
-    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true, ...(slot.shown ? { left: true } : {}) } : {}) };
   }
 
   async close(): Promise<void> {

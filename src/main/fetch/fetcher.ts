@@ -4,7 +4,7 @@ import { decodeText, namesNoCharset } from './charset';
 import type { Article } from './html';
 import { hasScriptBundles, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
-import { emptyShellHint, refusalWords, type GuardRefusals } from './render/refusals';
+import { emptyShellHint, leftWords, refusalWords, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
@@ -106,6 +106,8 @@ interface Verdict {
    * page into is judged as that page.
    */
   catchAll?: boolean;
+  /** The page as its server sent it is a page of its own: no stand-in, not thin. */
+  standsAlone?: boolean;
 }
 
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
@@ -211,6 +213,8 @@ const leftForBlank = (): FetchError =>
     'needs_js',
   );
 
+const WENT_TO_REFUSED = 'The rendered page went (by a redirect or a script) to an address Sift does not fetch';
+
 /** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
 export function createFetcher(initial: Partial<FetchSettings> = {}, deps: FetcherDeps = {}): Fetcher {
   let settings: FetchSettings = { ...defaultFetchSettings(), ...initial };
@@ -233,7 +237,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * Renders a page that the static fetch found to need it: a render slot (renderPages at
    * once), then a gate slot like any fetch, then the browser under the render budget.
    */
-  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals }> {
+  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; left?: boolean }> {
     const started = now();
     const linked = linkSignals([signal, deadline]);
     const combined = linked.signal;
@@ -247,9 +251,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       });
       try {
         const r = await renderer.render(url, combined, settings.renderBudgetMs, hint);
-        if (r.refused) {
-          throw blocked('The rendered page went (by a redirect or a script) to an address Sift does not fetch');
-        }
+        if (r.refused && !r.left) throw blocked(WENT_TO_REFUSED);
+        // A page that loaded and then left for a refused address is its caller's to judge: what
+        // the browser holds now is the guard's refusal, not the page.
+        if (r.refused) return { html: '', finalUrl: url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), left: true };
         if (r.unreachable) {
           throw new FetchError(502, 'the rendered page went (by a redirect or a script) to a site that did not answer', 'The page sends the reader to a host that does not resolve or answer; open it in a browser to see where it goes.', 'unreachable');
         }
@@ -312,7 +317,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // judged again once rendered: a JavaScript check may clear in the browser.
     if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true, decoded };
     if (c.reason && render !== 'always') throw pageError(c.reason, res.status, false, c.signals?.[0], surfaceOf(caller.name));
-    return { warnings: c.warnings, needsJs: false, decoded };
+    return { warnings: c.warnings, needsJs: false, decoded, standsAlone: !c.reason && !c.warnings.includes('thin') };
   }
 
   /** An upstream error whose HTML page is a challenge, a sign-in wall … becomes that reason. */
@@ -586,27 +591,36 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             render.render_skipped = hintOn(surface, `${info.why}. ${info.hint}`);
           } else {
             const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
-            body = Buffer.from(r.html, 'utf8');
-            decoded = undefined;
-            contentType = 'text/html; charset=utf-8';
-            finalUrl = r.finalUrl;
-            Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
-            // A page that rendered without what the guard refused it (an intranet API, images on
-            // a private host) says so: its result held less than the page shows in a browser,
-            // and nothing said why.
-            if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused, surface) });
-            // The rendered page is judged like a fetched one: a shell that stayed empty is
-            // still needs_js, a check that did not clear is still a challenge.
-            const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
-            if (after.reason) {
-              const err = pageError(after.reason, res.status, true, after.signals?.[0], surface);
-              // A shell that stayed empty while the guard refused some of its requests (its data
-              // API on a private host) says so first: more time, which the hint offered, changes nothing.
-              if (after.reason === 'needs_js' && r.guardRefused) throw new FetchError(err.status, err.message, emptyShellHint(r.guardRefused, err.hint, surface), err.code);
-              throw err;
+            if (r.left) {
+              // Once loaded, its script sent the browser to a refused address: a file to download
+              // from another host leaves the page where it is in a browser, and was failed as
+              // "blocked". A page of its own stands as its server sent it, and says so; a page
+              // that only says it moved, or an app shell, is the refused address's.
+              if (!verdict.standsAlone) throw blocked(WENT_TO_REFUSED);
+              Object.assign(render, { render_refused: r.guardRefused?.requests ?? 1, render_refused_why: leftWords(r.guardRefused, surface) });
+            } else {
+              body = Buffer.from(r.html, 'utf8');
+              decoded = undefined;
+              contentType = 'text/html; charset=utf-8';
+              finalUrl = r.finalUrl;
+              Object.assign(render, { rendered: true, render_why: why, render_ms: r.ms }, r.partial ? { render_partial: true } : {});
+              // A page that rendered without what the guard refused it (an intranet API, images on
+              // a private host) says so: its result held less than the page shows in a browser,
+              // and nothing said why.
+              if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused, surface) });
+              // The rendered page is judged like a fetched one: a shell that stayed empty is
+              // still needs_js, a check that did not clear is still a challenge.
+              const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
+              if (after.reason) {
+                const err = pageError(after.reason, res.status, true, after.signals?.[0], surface);
+                // A shell that stayed empty while the guard refused some of its requests (its data
+                // API on a private host) says so first: more time, which the hint offered, changes nothing.
+                if (after.reason === 'needs_js' && r.guardRefused) throw new FetchError(err.status, err.message, emptyShellHint(r.guardRefused, err.hint, surface), err.code);
+                throw err;
+              }
+              if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');
+              warnings = after.warnings;
             }
-            if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');
-            warnings = after.warnings;
           }
         }
       }

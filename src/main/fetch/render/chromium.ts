@@ -184,7 +184,8 @@ export class ChromiumRenderer implements Renderer {
         if (out === 'unread') throw unreadPage(this.opts.readMs ?? READ_MS, 'cli');
         throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.cli);
       }
-      const guardRefused = out.refused || out.unreachable ? undefined : tally.result();
+      // A page that left for a refused address keeps its tally: the result says what was refused.
+      const guardRefused = (out.refused && !out.left) || out.unreachable ? undefined : tally.result();
       return guardRefused ? { ...out, guardRefused } : out;
     } catch (err) {
       // Cancelled (or out of time) first: the abort closes the page, and a page closed while

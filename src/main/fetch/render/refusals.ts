@@ -64,6 +64,17 @@ export function refusalWords(r: GuardRefusals, surface: Surface): string {
 }
 
 /**
+ * The words for a page whose script, once the page had loaded, sent the browser on to an
+ * address the guard refuses: a "your download starts now" page whose file is on another host,
+ * which a browser saves beside the page. Sift cannot tell that from a move to another page
+ * without asking the host, so the page stands as its server sent it.
+ */
+export function leftWords(r: GuardRefusals | undefined, surface: Surface): string {
+  const tally = r ? `${refusedSentence(r)} ` : '';
+  return `${tally}Once it had loaded, the page went on to an address Sift does not fetch (a file to download, or another page): this is the page as its server sent it, without its scripts run. ${ALLOW_HOST_HINT[surface]}`;
+}
+
+/**
  * The hint of an app shell that stayed empty in the browser while the guard refused some of
  * its requests: those are the likely reason, first. It read "its scripts may need a sign-in,
  * cookies or more time … raise Time a page may run", and more time changed nothing when the

@@ -448,6 +448,12 @@ export const pageCrashed = (): FetchError =>
 export const unreadPage = (readMs: number, surface: Surface): FetchError =>
   timeoutError(`the page answered, but its document could not be read within ${Math.round(readMs / 1000)} s (a very large page, or a script that keeps it busy)`, RENDER_HINT.download[surface]);
 
+/**
+ * Whether a main-frame answer is a document of the page's own that the browser showed: a 2xx
+ * the guard did not stand in for. A redirect (3xx) shows nothing.
+ */
+export const shownDocument = (status: number, refused: boolean): boolean => !refused && status >= 200 && status < 300;
+
 /** The main document's load event, counted as a request in flight from its DOMContentLoaded. */
 export const LOAD = Symbol('load');
 
@@ -487,10 +493,14 @@ export async function settle(
   // The main frame's last document: a redirect or location.href moves it elsewhere.
   let mainStatus = 0;
   let refused = false;
+  // A document of the page's own was shown (shownDocument): where the page goes on from it is
+  // the page's script's doing, not a redirect of its load.
+  let shown = false;
   const onResponse = (r: Response): void => {
     if (r.frame() !== page.mainFrame() || !r.request().isNavigationRequest()) return;
     mainStatus = r.status();
     refused = r.headers()[GUARD_HEADER] === 'refused';
+    shown ||= shownDocument(mainStatus, refused);
   };
   page.on('response', onResponse);
   let crashed = false;
@@ -565,7 +575,7 @@ export async function settle(
       status: mainStatus,
       // A document read as soon as it showed text was not watched settle.
       partial: !settled || reread,
-      ...(unreachable ? { unreachable: true } : gone ? { refused: true } : {}),
+      ...(unreachable ? { unreachable: true } : gone ? { refused: true, ...(shown ? { left: true } : {}) } : {}),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

@@ -12,6 +12,11 @@ export interface Rendered {
   partial: boolean;
   /** The page (or a script or redirect of it) navigated where the guard refused to go. */
   refused?: boolean;
+  /**
+   * With refused: the browser had shown the page's own document (it answered 2xx) before it
+   * went on where the guard refused: a script's download or move, not a redirect of its load.
+   */
+  left?: boolean;
   /** The page navigated to a host the guard let through, which did not resolve or answer. */
   unreachable?: boolean;
   /** What the guard refused of the page's own requests (images, scripts, XHR, frames, sockets). */
