@@ -70,12 +70,14 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
       <ol className="hit-list">
         {hits.map((h) => {
           const active = focus?.jobId === h.jobId && focus.idx === h.idx;
+          const title = shownTitle(h.title);
           return (
             <li key={`${h.jobId}:${h.idx}`}>
               <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
-                <span className="hit-title">{shownTitle(h.title) || readableUrl(h.url)}</span>
+                <span className="hit-title">{title || readableUrl(h.url)}</span>
                 <span className="hit-where muted">{where(h, showJob)}</span>
-                <span className="hit-url muted">{readableUrl(h.url)}</span>
+                {/* Under a title only: a result without one (JSON, a text file) is headed by its address, which was said twice. */}
+                {title && <span className="hit-url muted">{readableUrl(h.url)}</span>}
                 <Snippet text={h.snippet} marks={h.marks} />
               </button>
             </li>

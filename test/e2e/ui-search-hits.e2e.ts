@@ -1,0 +1,61 @@
+/**
+ * A search hit as it reads at 1024 × 768, in real Chromium over the bridge: a snippet with a
+ * long unbroken run (a JSON document's source id, a hash) stays inside its hit, and a result
+ * with no title (JSON has none) names its address once (s27 appqa2: the snippet ran under the
+ * result pane, "…cloudinary.com@67a0517e1d17b440e45" cut at its edge, and the address was said
+ * twice, as the title and again under it).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { expectNoInternalErrorText, openApp, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+// 120 characters with no space or break opportunity: wider than the hit list at 1024 px.
+const SOURCE = `bugbounty-data:cloudinary/ajm.san.cloudinary.com@${'67a0517e1d17b440e453407633c42f1317019b5f'.repeat(2)}`;
+
+beforeAll(async () => {
+  const doc = JSON.stringify([{ file: 'pages/akamai.html', class: 'challenge', source: SOURCE, note: 'An edge block page of the quokka cloud.' }]);
+  site = await startServer({ '/outcomes.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(doc) });
+  opened = await openApp();
+  page = opened.page;
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await runListToDone(page, [`${site.origin}/outcomes.json`]);
+});
+
+afterAll(async () => {
+  await expectNoInternalErrorText(page);
+  await opened?.close();
+  await site?.close();
+});
+
+/** The hits whose snippet runs past the hit list's right edge, under the result pane (its text's boxes, not the snippet's own: a grid item keeps its box and lets its text overflow). */
+const snippetsPastTheirHit = (): Promise<string[]> =>
+  page.getByTestId('search-hit').evaluateAll((hits) =>
+    hits
+      .filter((hit) => {
+        const right = hit.closest('.search-results')?.getBoundingClientRect().right ?? 0;
+        const text = document.createRange();
+        text.selectNodeContents(hit.querySelector('.snippet') ?? hit);
+        return [...text.getClientRects()].some((r) => r.right > right + 1);
+      })
+      .map((hit) => hit.querySelector('.snippet')?.textContent ?? ''),
+  );
+
+test("a snippet's long unbroken run wraps inside its hit, and an untitled result's address is said once", async () => {
+  await page.getByTestId('job-search-input').fill('cloudinary');
+  await expect.poll(() => page.getByTestId('search-results-job').getAttribute('data-state')).toBe('done');
+  const hit = page.getByTestId('search-hit');
+  expect(await hit.count()).toBe(1);
+  expect(await hit.locator('mark').first().textContent()).toBe('cloudinary');
+  await page.screenshot({ path: screenshotPath('ui-search-hits-long-run') });
+  expect(await snippetsPastTheirHit()).toEqual([]);
+  const text = (await hit.textContent()) ?? '';
+  const address = `${site.origin}/outcomes.json`;
+  expect(text.split(address).length - 1).toBe(1);
+  expect(pageErrors(page)).toEqual([]);
+});
