@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { crossFieldErrors, parseAllowHosts, settingError } from '../../src/renderer/src/lib/settings-form';
+import { allowHostsError, crossFieldErrors, parseAllowHosts, settingError } from '../../src/renderer/src/lib/settings-form';
 
 describe("Settings fields say what is wrong in the form's words", () => {
   test('numbers: empty, not whole, below or above the range, with the unit', () => {
@@ -47,18 +47,34 @@ describe('allowed hosts are host names, as the guard compares them', () => {
     expect(parseAllowHosts('https://Wiki.Example/start?x=1\nintranet.example/path, 10.0.0.5')).toEqual({
       hosts: ['wiki.example', 'intranet.example', '10.0.0.5'],
       bad: [],
+      ranges: [],
     });
   });
   test('an IPv6 address is taken bare, in brackets, or with a port, as the guard matches it', () => {
     expect(parseAllowHosts('::1 FD00::5 [fd00::6]:8080 http://[fd00::7]/x 10.0.0.5:8443')).toEqual({
       hosts: ['[::1]', '[fd00::5]', '[fd00::6]', '[fd00::7]', '10.0.0.5'],
       bad: [],
+      ranges: [],
     });
   });
   test('a leading dot (every subdomain) is kept', () => {
-    expect(parseAllowHosts('.corp.example')).toEqual({ hosts: ['.corp.example'], bad: [] });
+    expect(parseAllowHosts('.corp.example')).toEqual({ hosts: ['.corp.example'], bad: [], ranges: [] });
   });
   test('what cannot be a host is reported, not saved to never match', () => {
-    expect(parseAllowHosts('good.example host!! http://')).toEqual({ hosts: ['good.example'], bad: ['host!!', 'http://'] });
+    expect(parseAllowHosts('good.example host!! http://')).toEqual({ hosts: ['good.example'], bad: ['host!!', 'http://'], ranges: [] });
+    expect(allowHostsError(['host!!'], [])).toBe('Not a host name: “host!!”. Write a name such as wiki.internal.example, or an address.');
+  });
+  test('a range of addresses is said to be one, not saved as its first address', () => {
+    // "10.0.0.0/8" was read as an address with a path: 10.0.0.0 was saved, and every other address of the range stayed blocked without a word (s27 appqa2).
+    expect(parseAllowHosts('10.0.0.0/8 192.168.1.0/24, fd00::/8 wiki.example 10.0.0.5/status')).toEqual({
+      hosts: ['wiki.example', '10.0.0.5'],
+      bad: [],
+      ranges: ['10.0.0.0/8', '192.168.1.0/24', 'fd00::/8'],
+    });
+    expect(allowHostsError([], ['10.0.0.0/8', 'fd00::/8'])).toBe(
+      '“10.0.0.0/8” and “fd00::/8” are ranges of addresses, which Sift does not allow as a whole: list each address, or tick “Allow private and loopback addresses” above.',
+    );
+    expect(allowHostsError([], ['10.0.0.0/8'])).toMatch(/^“10\.0\.0\.0\/8” is a range of addresses, which Sift/);
+    expect(allowHostsError([], [])).toBeNull();
   });
 });

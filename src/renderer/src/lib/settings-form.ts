@@ -69,10 +69,19 @@ function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | 
  */
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)$/i;
 
-export function parseAllowHosts(text: string): { hosts: string[]; bad: string[] } {
+/** An address and a prefix length, as a network is written ("10.0.0.0/8", "fd00::/8"): not an address with a path. */
+const RANGE = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f]*:[0-9a-f:.]*)\/\d{1,3}$/i;
+
+export function parseAllowHosts(text: string): { hosts: string[]; bad: string[]; ranges: string[] } {
   const hosts: string[] = [];
   const bad: string[] = [];
+  // The guard compares one host at a time; "10.0.0.0/8" read as a URL saved 10.0.0.0 alone.
+  const ranges: string[] = [];
   for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
+    if (RANGE.test(entry)) {
+      ranges.push(entry);
+      continue;
+    }
     const dot = entry.startsWith('.') && !entry.includes('://') ? '.' : '';
     // An IPv6 address typed bare ("fd00::5") is no URL host without its brackets; the guard takes either.
     const rest = dot ? entry.slice(1) : /^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/i.test(entry) ? `[${entry}]` : entry;
@@ -86,5 +95,17 @@ export function parseAllowHosts(text: string): { hosts: string[]; bad: string[] 
     if (host && HOST.test(host)) hosts.push(dot + host);
     else bad.push(entry);
   }
-  return { hosts, bad };
+  return { hosts, bad, ranges };
+}
+
+const quotedList = (items: string[]): string => items.map((h) => `“${h}”`).join(items.length === 2 ? ' and ' : ', ');
+
+/** What is wrong with the allowed hosts as typed, with what to write instead; null when nothing is. */
+export function allowHostsError(bad: string[], ranges: string[]): string | null {
+  if (bad.length) return `Not a host name: ${bad.map((h) => `“${h}”`).join(', ')}. Write a name such as wiki.internal.example, or an address.`;
+  if (ranges.length) {
+    const one = ranges.length === 1;
+    return `${quotedList(ranges)} ${one ? 'is a range' : 'are ranges'} of addresses, which Sift does not allow as a whole: list each address, or tick “Allow private and loopback addresses” above.`;
+  }
+  return null;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/settings';
-import { crossFieldErrors, parseAllowHosts, settingError } from '../../lib/settings-form';
+import { allowHostsError, crossFieldErrors, parseAllowHosts, settingError } from '../../lib/settings-form';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { useStore } from '../../store';
@@ -162,16 +162,15 @@ export function SettingsPanel(): React.JSX.Element {
   if (loadError) return <section className="panel"><ErrorMessage error={loadError} /></section>;
   if (!draft || !saved) return <section className="panel"><p className="muted">Loading settings…</p></section>;
 
-  const { hosts: allowHosts, bad: badHosts } = parseAllowHosts(hosts);
+  const { hosts: allowHosts, bad: badHosts, ranges } = parseAllowHosts(hosts);
   const next: Settings = { ...draft, allowHosts };
   // Errors the user hears before saving, in the form's words (lib/settings-form.ts).
   const errors = Object.fromEntries(
     (Object.keys(next) as (keyof Settings)[]).map((k) => [k, settingError(k, next[k], UNITS[k])]).filter(([, e]) => e),
   ) as Partial<Record<keyof Settings, string>>;
   for (const [k, e] of Object.entries(crossFieldErrors(next)) as [keyof Settings, string][]) errors[k] ??= e;
-  if (badHosts.length && !errors.allowHosts) {
-    errors.allowHosts = `Not a host name: ${badHosts.map((h) => `“${h}”`).join(', ')}. Write a name such as wiki.internal.example, or an address.`;
-  }
+  const hostsError = allowHostsError(badHosts, ranges);
+  if (hostsError && !errors.allowHosts) errors.allowHosts = hostsError;
   const differs = (a: Settings, b: Settings): (keyof Settings)[] => (Object.keys(a) as (keyof Settings)[]).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
   const changed = differs(next, saved);
   const atDefaults = differs(next, DEFAULT_SETTINGS).length === 0;
