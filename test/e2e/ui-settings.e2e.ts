@@ -36,6 +36,20 @@ afterAll(async () => {
 
 const fieldError = (key: string) => () => page.getByTestId(`setting-${key}`).locator('xpath=ancestor::label').locator('.field-error').textContent();
 
+test('every field says what it is for, in the words of the app', async () => {
+  await page.getByTestId('nav-settings').click();
+  // A screen reader hears each text, number or list field's help as its description; "User agent"
+  // and the allowed hosts had none, and the archive service's said only its default (s27 appqa2).
+  const fields = page.locator('[data-testid="settings-panel"] :is(input:not([type="checkbox"]), select, textarea)');
+  const undescribed: string[] = [];
+  for (const id of await fields.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? ''))) {
+    const { name, description } = await axOf(page, `[data-testid="${id}"]`);
+    if (!description.trim()) undescribed.push(name);
+  }
+  expect(undescribed).toEqual([]);
+  expect((await axOf(page, '[data-testid="setting-archiveService"]')).description).toMatch(/^Where “Recover from an archive when a page is gone” looks for a copy/);
+});
+
 test('values that cannot be saved are named next to their field, and Save waits for them', async () => {
   await page.getByTestId('nav-settings').click();
   // The runner sets a job's expiry when it ends and when it is opened: a new time is not applied to the jobs already kept.
@@ -55,7 +69,7 @@ test('values that cannot be saved are named next to their field, and Save waits 
   expect(await axOf(page, '[data-testid="setting-jobsPerCaller"]')).toEqual({ name: 'Live jobs at once (this app)', description: 'At most “Live jobs at once (all)”, now 8.', invalid: true });
   expect(await axOf(page, '[data-testid="setting-ttlHours"]')).toEqual({ name: 'Keep finished jobs for hours', description: expect.stringMatching(/^Counted from a job’s end/), invalid: false });
   expect(await axOf(page, '[data-testid="setting-userAgent"]')).toMatchObject({ name: 'User agent', description: expect.stringMatching(/^Use plain letters/), invalid: true });
-  expect(await axOf(page, '[data-testid="setting-allowHosts"]')).toEqual({ name: 'Hosts allowed even when private addresses are blocked', description: '', invalid: false });
+  expect(await axOf(page, '[data-testid="setting-allowHosts"]')).toEqual({ name: 'Hosts allowed even when private addresses are blocked', description: expect.stringMatching(/^Names or addresses, one a line/), invalid: false });
   expect(await axOf(page, '[data-testid="setting-render"]')).toMatchObject({ name: 'Run a page’s JavaScript', invalid: false });
   await page.getByTestId('setting-userAgent').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('ui-settings-invalid') });

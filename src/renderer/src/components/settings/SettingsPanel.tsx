@@ -267,18 +267,18 @@ export function SettingsPanel(): React.JSX.Element {
           </label>
           <label className="field">
             <span id={ids('allowHosts').label}>Hosts allowed even when private addresses are blocked</span>
-            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" {...fieldA11y('allowHosts', errors.allowHosts)} data-testid="setting-allowHosts" />
-            <FieldNote id="allowHosts" error={errors.allowHosts} />
+            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" {...fieldA11y('allowHosts', errors.allowHosts, { help: true })} data-testid="setting-allowHosts" />
+            <FieldNote id="allowHosts" error={errors.allowHosts} help="Names or addresses, one a line; a name that starts with a dot (.corp.example) allows its subdomains too. Other private addresses stay blocked." />
           </label>
           <label className="field">
             <span id={ids('userAgent').label}>User agent</span>
-            <input type="text" value={draft.userAgent} onChange={(e) => set('userAgent', e.target.value)} {...fieldA11y('userAgent', errors.userAgent)} data-testid="setting-userAgent" />
-            <FieldNote id="userAgent" error={errors.userAgent} />
+            <input type="text" value={draft.userAgent} onChange={(e) => set('userAgent', e.target.value)} {...fieldA11y('userAgent', errors.userAgent, { help: true })} data-testid="setting-userAgent" />
+            <FieldNote id="userAgent" error={errors.userAgent} help="The name Sift gives itself to every site it fetches from. Some sites refuse names they do not know." />
           </label>
           <label className="field">
             <span id={ids('archiveService').label}>Archive service (for "recover")</span>
             <input type="text" value={draft.archiveService} onChange={(e) => set('archiveService', e.target.value)} placeholder="empty: never look up archived copies" {...fieldA11y('archiveService', errors.archiveService, { help: true })} data-testid="setting-archiveService" />
-            <FieldNote id="archiveService" error={errors.archiveService} help={`Default: ${DEFAULT_SETTINGS.archiveService}`} />
+            <FieldNote id="archiveService" error={errors.archiveService} help={`Where “Recover from an archive when a page is gone” looks for a copy of a page that is gone. Default: ${DEFAULT_SETTINGS.archiveService}`} />
           </label>
         </fieldset>
         {saveError && <ErrorMessage error={saveError} testId="settings-error" />}
