@@ -3,7 +3,8 @@
  * long unbroken run (a JSON document's source id, a hash) stays inside its hit, and a result
  * with no title (JSON has none) names its address once (s27 appqa2: the snippet ran under the
  * result pane, "…cloudinary.com@67a0517e1d17b440e45" cut at its edge, and the address was said
- * twice, as the title and again under it).
+ * twice, as the title and again under it). An untitled result's passage in Ask this job is
+ * headed by its address as its hit is, a path in its own letters rather than percent-escapes.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -20,11 +21,15 @@ const SOURCE = `bugbounty-data:cloudinary/ajm.san.cloudinary.com@${'67a0517e1d17
 
 beforeAll(async () => {
   const doc = JSON.stringify([{ file: 'pages/akamai.html', class: 'challenge', source: SOURCE, note: 'An edge block page of the quokka cloud.' }]);
-  site = await startServer({ '/outcomes.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(doc) });
+  const report = JSON.stringify({ city: 'Kyiv', note: 'The harbour cranes were repaired in March, and the harbour reopened.' });
+  site = await startServer({
+    '/outcomes.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(doc),
+    [`/${encodeURIComponent('звіт')}.json`]: (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(report),
+  });
   opened = await openApp();
   page = opened.page;
   await page.setViewportSize({ width: 1024, height: 768 });
-  await runListToDone(page, [`${site.origin}/outcomes.json`]);
+  await runListToDone(page, [`${site.origin}/outcomes.json`, `${site.origin}/${encodeURIComponent('звіт')}.json`]);
 });
 
 afterAll(async () => {
@@ -57,5 +62,15 @@ test("a snippet's long unbroken run wraps inside its hit, and an untitled result
   const text = (await hit.textContent()) ?? '';
   const address = `${site.origin}/outcomes.json`;
   expect(text.split(address).length - 1).toBe(1);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a passage of an untitled result is headed by its address as the hits' are, in its own letters", async () => {
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('when were the harbour cranes repaired?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  // It read "…/%D0%B7%D0%B2%D1%96%D1%82.json", where a hit of the same result says "…/звіт.json".
+  expect(await page.getByTestId('ask-passage').locator('.hit-title').allTextContents()).toEqual([`${site.origin}/звіт.json`]);
   expect(pageErrors(page)).toEqual([]);
 });

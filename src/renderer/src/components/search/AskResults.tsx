@@ -4,6 +4,7 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { askScopeNote, lineLabel } from '../../../../shared/search';
 import { counted } from '../../../../shared/count';
 import { shownTitle } from '../../../../shared/shown';
+import { readableUrl } from '../../../../shared/readable-url';
 
 /** The passages that answer the question, each with the result it comes from. */
 export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
@@ -41,7 +42,7 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
         {ask.passages.map((p) => (
           <li key={`${p.idx}:${p.line}`}>
             <button type="button" className={`hit${focus?.idx === p.idx && focus.line === p.line ? ' active' : ''}`} onClick={() => void openPassage(p)} data-testid="ask-passage">
-              <span className="hit-title">{shownTitle(p.title) || p.url}</span>
+              <span className="hit-title">{shownTitle(p.title) || readableUrl(p.url)}</span>
               <span className="hit-where muted">
                 #{p.idx + 1}
                 {p.page !== undefined ? ` · page ${p.page}` : ''} · {lineLabel(p)}
