@@ -165,6 +165,24 @@ describe('search over stored results', () => {
     expect(found('report*').map(([i]) => i)).toEqual([0, 1, 2, 3]);
   });
 
+  it('finds no other word that a form of the typed one is spelled like: added is no ad, see no seed, argued no argus', () => {
+    storeJob('other', [
+      { url: 'https://en.test/ad', title: 'Notes', content: 'Intro\nAn ad ran on the radio; the ads ran twice.' },
+      { url: 'https://en.test/add', title: 'Notes', content: 'Intro\nThey added a chapter and kept adding more.' },
+      { url: 'https://en.test/seed', title: 'Notes', content: 'Intro\nA seed fell on the path.' },
+      { url: 'https://en.test/see', title: 'Notes', content: 'Intro\nWe see the hills and she sees the sea.' },
+      { url: 'https://en.test/argue', title: 'Notes', content: 'Intro\nThey argue; he argues and argued.' },
+    ]);
+    const urls = (q: string): string[] => searchStore(store, q, { jobId: 'other' }).hits.map((h) => h.url).sort();
+    // Before, added and adding found the ad ("add" lost a d as "stopp" does), see found the
+    // seed (a regular past of see), and argued was "argu", whose plural "argus" it asked for.
+    expect(urls('added')).toEqual(['https://en.test/add']);
+    expect(urls('ads')).toEqual(['https://en.test/ad']);
+    expect(urls('see')).toEqual(['https://en.test/see']);
+    expect(urls('seed')).toEqual(['https://en.test/seed']);
+    expect(urls('argued')).toEqual(['https://en.test/argue']);
+  });
+
   it('weights a match in the title above one in the body', () => {
     storeJob('j2', [
       { url: 'https://t.test/body', title: 'Something else', content: 'This page mentions a lighthouse once among many other words about the coast and the sea.' },

@@ -91,6 +91,17 @@ describe('the forms search asks for a word typed bare (englishForms)', () => {
     expect(forms('report')).not.toContain('reporter');
   });
 
+  it('are no other word: added is add, not ad; see has no seed; argued is argue, not argu', () => {
+    expect(forms('added')).toEqual(['add', 'added', 'adding', 'adds']);
+    expect(forms('ads')).not.toContain('added');
+    // seed is a word of its own, as bases() reads it (speed and need too): so it is no form of see.
+    expect(forms('see')).toEqual(['see', 'seeing', 'sees']);
+    expect(forms('agree')).toContain('agreed');
+    // A stem ending in u is a word ending in ue: argued is argue, continued continue.
+    expect(forms('argued')).toEqual(['argue', 'argued', 'argues', 'arguing']);
+    expect(forms('continued')).toContain('continue');
+  });
+
   it('are the word alone for a function word, a short word, or letters other than a to z', () => {
     for (const w of ['the', 'is', 'ok', 'c++', 'كتاب', '東京', 'würde']) expect(englishForms(w), w).toEqual([w]);
   });

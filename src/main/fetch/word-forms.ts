@@ -64,8 +64,12 @@ export function formSpellings(form: string): string[] {
   return own ? [form] : [];
 }
 
-/** A consonant, a vowel and a consonant other than w, x or y at a word's end: stop, plan (stopped, planning). */
-const SHORT_END = /(?:^|[^aeiouy])[aeiou][^aeiouywx]$/;
+/**
+ * A consonant, a vowel and a consonant other than w, x or y at a word's end: stop, plan (stopped,
+ * planning). Not a two-letter word's vowel and consonant: ad, up and on double nothing a page
+ * writes, and "ad" made added and adding its forms, where they are add's.
+ */
+const SHORT_END = /[^aeiouy][aeiou][^aeiouywx]$/;
 /** One syllable at most before the end: the words that double their last consonant or keep a silent e (Porter's m = 1). */
 const oneSyllable = (w: string): boolean => (w.match(/[aeiouy]+/g) ?? []).length <= 1;
 
@@ -81,18 +85,28 @@ function bases(w: string): string[] {
   if (/(?:ch|sh|x|z)es$/.test(w)) return [w.slice(0, -2)];
   if (/[^su]s$/.test(w) && !OWN_FINAL_S.has(w) && !/is$/.test(w)) return [w.slice(0, -1)];
   // agreed is agree; speed and need are words of their own.
-  if (w.endsWith('eed')) return /[aeiouy][^aeiouy]/.test(w.slice(0, -3)) ? [w.slice(0, -1)] : [];
+  if (w.endsWith('eed')) return takesEd(w.slice(0, -3)) ? [w.slice(0, -1)] : [];
   for (const suffix of ['ing', 'ed']) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.slice(0, -suffix.length);
     // need, bring: the rest has no vowel, or is two letters that are no word's start (us of used is).
     if (!VOWEL.test(stem) || (stem.length < 3 && !/^[aeiou][^aeiou]$/.test(stem))) return [];
-    if (/([^aeiouylsz])\1$/.test(stem)) return [stem.slice(0, -1)];
+    // The doubled consonant of stopped, not the dd of added: a stem of three letters is the word (add, ebb, err).
+    if (/([^aeiouylsz])\1$/.test(stem) && stem.length > 3) return [stem.slice(0, -1)];
+    // argued, arguing, continued: a stem ending in u is a word ending in ue (argu made "argus").
+    if (stem.endsWith('u')) return [`${stem}e`];
     if (/(?:at|bl|iz)$/.test(stem) || (oneSyllable(stem) && SHORT_END.test(stem)) || /^[aeiou][^aeiou]$/.test(stem)) return [`${stem}e`];
     return [stem];
   }
   return [];
 }
+
+/**
+ * Whether a word ending in ee, whose start is `before`, has a past in -eed: a syllable must come
+ * before the ee (Porter's m > 0): agree, guarantee. One-syllable ones are see, fee, flee, whose
+ * -eed is another word (seed, feed) or none.
+ */
+const takesEd = (before: string): boolean => /[aeiouy][^aeiouy]/.test(before);
 
 /** A base word's plural (or third person), past and -ing forms, spelled by the regular rules. */
 function inflections(b: string): string[] {
@@ -100,10 +114,11 @@ function inflections(b: string): string[] {
   const doubles = oneSyllable(b) && SHORT_END.test(b);
   const last = b.slice(-1);
   const silentE = b.endsWith('e') && !/(?:ee|ye|oe)$/.test(b);
+  const past = b.endsWith('ee') && !takesEd(b.slice(0, -2)) ? [] : [b.endsWith('e') ? `${b}d` : consonantY ? `${b.slice(0, -1)}ied` : doubles ? `${b}${last}ed` : `${b}ed`];
   return [
     b,
     consonantY ? `${b.slice(0, -1)}ies` : /(?:s|x|z|ch|sh)$/.test(b) ? `${b}es` : `${b}s`,
-    b.endsWith('e') ? `${b}d` : consonantY ? `${b.slice(0, -1)}ied` : doubles ? `${b}${last}ed` : `${b}ed`,
+    ...past,
     silentE ? `${b.slice(0, -1)}ing` : doubles ? `${b}${last}ing` : `${b}ing`,
   ];
 }
