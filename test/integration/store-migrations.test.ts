@@ -67,8 +67,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 13)', () => {
-    expect(SCHEMA_VERSION).toBe(14);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 and 14)', () => {
+    expect(SCHEMA_VERSION).toBe(15);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -337,6 +337,29 @@ describe('migrations', () => {
     check.close();
   });
 
+  it('migrates a version 14 database: Hindi results indexed with their words cut at the vowel signs are found by the whole word', () => {
+    const raw = atVersion(p, 14);
+    insertOldJob(raw, 'j14', 'hema', 3, 3, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = ['सूची\nमराठी और हिंदी में पढ़ें।', 'सूची\nहिंदू धर्म के त्योहार।', 'Notes\nHindi and Marathi.'];
+    // Version 14 handed FTS5 the marks as written, which it read as the ends of words.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j14', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      fts.run(doc.run('j14', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j14');
+    });
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('हिंदी')).toEqual([{ idx: 0, line: 2, text: 'सूची मराठी और «हिंदी» में पढ़ें।' }]);
+    expect(found('हिंदू')).toEqual([{ idx: 1, line: 2, text: 'सूची «हिंदू» धर्म के त्योहार।' }]);
+    expect(found('marathi')).toEqual([{ idx: 2, line: 2, text: 'Notes Hindi and «Marathi».' }]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -369,7 +392,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8, 9 and 12 read the targets with, one row per step.
+    // The statements steps 7, 8, 9, 14 and 15 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -378,7 +401,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(4);
+    expect(walks).toHaveLength(5);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

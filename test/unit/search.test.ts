@@ -905,6 +905,40 @@ describe('words typed in their usual form', () => {
   });
 });
 
+describe('Hindi (Devanagari) words, whose vowel signs are marks', () => {
+  // The language names of a real page's menu (corpora/outcomes), and the first article of the
+  // Universal Declaration of Human Rights in Hindi; हिंदू (Hindu) differs from हिंदी (Hindi) only in its last vowel sign.
+  beforeEach(() => {
+    storeJob('hi', [
+      { url: 'https://hi.test/0', title: 'भाषाएँ', content: 'सूची\nमराठी और हिंदी में पढ़ें।' },
+      { url: 'https://hi.test/1', title: 'धर्म', content: 'सूची\nहिंदू धर्म के त्योहार।' },
+      { url: 'https://hi.test/2', title: 'अनुच्छेद 1', content: 'सूची\nसभी मनुष्यों को गौरव और अधिकारों के मामले में जन्मजात स्वतन्त्रता और समानता प्राप्त है।' },
+      { url: 'https://hi.test/3', title: 'काम', content: 'सूची\nकम समय में कुम्हार ने घड़ा बनाया।' },
+    ]);
+  });
+  const marked = (q: string): string[] => searchStore(store, q, { jobId: 'hi' }).hits.sort((a, b) => a.idx - b.idx).map((h) => markedText({ text: h.snippet, marks: h.marks }));
+
+  it('finds a word whole, with its vowel signs, and marks it whole', () => {
+    // Before, the index cut हिंदी at its signs into ह and द, and found हिंदू as well.
+    expect(marked('हिंदी')).toEqual(['सूची मराठी और «हिंदी» में पढ़ें।']);
+    expect(marked('हिंदू')).toEqual(['सूची «हिंदू» धर्म के त्योहार।']);
+    expect(marked('स्वतन्त्रता')).toEqual(['सूची सभी मनुष्यों को गौरव और अधिकारों के मामले में जन्मजात «स्वतन्त्रता» और समानता प्राप्त है।']);
+    // कम (less) is no काम (work), nor is कुम्हार; the title's काम is found, and कम alone.
+    expect(searchStore(store, 'काम', { jobId: 'hi' }).hits.map((h) => [h.idx, h.field])).toEqual([[3, 'title']]);
+    expect(marked('कम')).toEqual(['सूची «कम» समय में कुम्हार ने घड़ा बनाया।']);
+  });
+
+  it('is read whole by Ask this job too: a question about Hindi is not answered with Hindu', () => {
+    expect(askJob(store, 'hi', 'हिंदी?').map((a) => a.idx)).toEqual([0]);
+  });
+
+  it('finds a phrase and a prefix typed with vowel signs', () => {
+    expect(marked('"हिंदी में"')).toEqual(['सूची मराठी और «हिंदी में» पढ़ें।']);
+    expect(marked('हिं*')).toEqual(['सूची मराठी और «हिंदी» में पढ़ें।', 'सूची «हिंदू» धर्म के त्योहार।']);
+    expect(marked('स्वतन्*').length).toBe(1);
+  });
+});
+
 describe('Arabic words with what is written joined to their start', () => {
   // الكتاب (the book) as a page writes it after و (and), ف (so), ب (with), ك (as), ل (for), and bare; each on line 2 of its own result.
   const FORMS = ['الكتاب', 'والكتاب', 'فالكتاب', 'بالكتاب', 'كالكتاب', 'للكتاب', 'وبالكتاب', 'كتاب'];

@@ -31,6 +31,22 @@ import { arabicForms, arabicFormsWithMap, hasArabicLetter } from './arabic';
 // eslint-disable-next-line no-misleading-character-class
 const SEMITIC_MARKS = /[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u0610-\u061A\u0640\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED]/g;
 
+/**
+ * The vowel signs, viramas and nasal marks of the Indic scripts (Devanagari to Sinhala), which
+ * are part of their word: unicode61 reads a mark as a word's end, so हिंदी (Hindi) was the
+ * words ह and द, and found हिंदू (Hindu) as well; काम (work) found कुम्हार (potter). Each is
+ * written for the index as a private-use character of plane 15, a category unicode61 keeps
+ * inside a word (U+F0900-U+F0DFF, where no pictograph is written: PICTOGRAPH's BMP ones land
+ * at U+F00A9, U+F00AE and U+F203C up); the highlighter keeps the mark as it is.
+ */
+export const INDIC_MARK_SOURCE = '(?:(?=\\p{M})[\\u0900-\\u0DFF])';
+const INDIC_MARK = new RegExp(INDIC_MARK_SOURCE, 'gu');
+const INDIC_MARK_ONE = new RegExp(`^${INDIC_MARK_SOURCE}$`, 'u');
+const indexedMark = (ch: string): string => String.fromCodePoint(0xf0000 + (ch.codePointAt(0) as number));
+const ANY_INDIC_MARK = new RegExp(INDIC_MARK_SOURCE, 'u');
+/** Whether text holds a mark of an Indic script, which the index keeps inside its word. */
+export const hasIndicMark = (text: string): boolean => ANY_INDIC_MARK.test(text);
+
 /** Han, kana and Hangul: scripts written without spaces between words. */
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
@@ -184,7 +200,7 @@ const pictographCache = new Map<string, string>();
 // so V8 answers for a one-byte string (ASCII, French, German) without reading it: 0.3 µs for
 // 20 KB, where a class holding the two Latin-1 letters read every character (77 µs).
 // eslint-disable-next-line no-misleading-character-class
-const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFEFF-\uFFEF]/;
+const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFEFF-\uFFEF]/;
 
 /** Whether foldForIndex's letter passes may change the text. */
 // The two Latin-1 characters are looked for as strings: 1.2 µs more for 20 KB of ASCII.
@@ -208,6 +224,7 @@ export function foldForIndex(text: string): string {
       .replace(SEA_RUN, spacedWords)
       .replace(INVISIBLE, '')
       .replace(SEMITIC_MARKS, '')
+      .replace(INDIC_MARK, indexedMark)
       .replace(OTHER_FORM, typedForm);
     // Last: it reads the letters as the passes above leave them (الأخبار as الاخبار).
     folded = arabicForms(folded);
@@ -264,6 +281,8 @@ function foldChar(ch: string): string {
     if (MAYBE_INVISIBLE.test(ch)) f = '';
     // Hangul decomposes under NFD into jamo; compare whole syllables instead.
     if (CJK_CHAR.test(ch)) f = ch;
+    // An Indic vowel sign is part of its word, as the index holds it (INDIC_MARK): हिंदी is no हद.
+    if (INDIC_MARK_ONE.test(ch)) f = ch;
     if (charCache.size < 20_000) charCache.set(ch, f);
   }
   return f;

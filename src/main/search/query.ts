@@ -72,7 +72,8 @@ const WORDISH = new RegExp(`[\\p{L}\\p{N}]|${PICTOGRAPH.source}`, 'u');
  * vitamin C, "c) the third point") before, or instead of, the pages about C++.
  */
 export const SIGNED_WORD = /(?<![\p{L}\p{N}.])\.\p{L}[\p{L}\p{N}]*|[\p{L}\p{N}]+(?:\+\+?|#)(?![\p{L}+#])/u;
-const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}]+|${PICTOGRAPH.source}`, 'gu');
+// A word's marks are in it: हिंदी is one word, not ह and द (fold.ts INDIC_MARK).
+const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}]*|${PICTOGRAPH.source}`, 'gu');
 
 /**
  * What a result that holds the term as typed must hold in any case: its signed words (c++,
@@ -141,7 +142,7 @@ function lex(q: string): Token[] {
         out.push({ kind: 'op', op: word });
         continue;
       }
-      const prefix = /[\p{L}\p{N}]\*$/u.test(word);
+      const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
       if (prefix) word = word.slice(0, -1);
       // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
       if (WORDISH.test(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });

@@ -1,5 +1,5 @@
 import { arabicPrefixStarts } from './arabic';
-import { CJK_CHAR, foldTerm, foldWithMap, PICTOGRAPH, wordSegmenter } from './fold';
+import { CJK_CHAR, foldTerm, foldWithMap, INDIC_MARK_SOURCE, PICTOGRAPH, wordSegmenter } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
@@ -18,7 +18,7 @@ export interface Snippet {
  * "KeePassの" and "Veyon的" hold the words KeePass and Veyon; with CJK counted as part of
  * the word, such a hit had no snippet and was cited as "in the url", without its line.
  */
-const WORD_CHAR = `(?:(?!${CJK_CHAR.source})[\\p{L}\\p{N}])`;
+const WORD_CHAR = `(?:(?!${CJK_CHAR.source})[\\p{L}\\p{N}]|${INDIC_MARK_SOURCE})`;
 
 const SEP = '[^\\p{L}\\p{N}]';
 /** A word of one character: a CJK character or a pictograph, found inside a run without spaces. */

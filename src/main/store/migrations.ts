@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexFolded, reindexMarkup, reindexPictographs } from './search';
+import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexPictographs } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -224,6 +224,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // to its start (search/arabic.ts), so الكتاب finds والكتاب; the results holding Arabic are
   // indexed again, the rest read and left as they are, as at step 8.
   (db) => reindexArabic(db),
+  // 15: the index keeps the vowel signs of Hindi and the other Indic scripts inside their word
+  // (search/fold.ts INDIC_MARK), where it cut the word at each; the results holding one are
+  // indexed again, the rest read and left as they are.
+  (db) => reindexIndic(db),
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasIndicMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasArabicLetter } from '../search/arabic';
 import { modeOf } from './targets';
@@ -186,6 +186,15 @@ export function reindexPictographs(db: Database.Database): void {
  */
 export function reindexArabic(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => hasArabicLetter(title) || hasArabicLetter(url) || hasArabicLetter(text));
+}
+
+/**
+ * Re-indexes the stored results that hold a vowel sign or other mark of an Indic script, which
+ * the index now keeps inside its word (search/fold.ts INDIC_MARK); the rest are read and left as
+ * they are, as at step 8.
+ */
+export function reindexIndic(db: Database.Database): void {
+  indexStored(db, '1', (title, url, text) => hasIndicMark(title) || hasIndicMark(url) || hasIndicMark(text));
 }
 
 /**
