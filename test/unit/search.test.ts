@@ -968,6 +968,29 @@ describe('Arabic words with what is written joined to their start', () => {
     expect(foldForIndex('الله له ولد')).toBe('الله له ولد');
   });
 
+  it('finds a word of two letters with the article and without it, as typed either way: أب (father) finds الأب and والأب', () => {
+    storeJob('two', [
+      { url: 'https://ar.test/f0', title: 'مقالة', content: 'مقدمة\nجاء الأب مبكرا.' },
+      { url: 'https://ar.test/f1', title: 'مقالة', content: 'مقدمة\nسافر أب وابنه.' },
+      { url: 'https://ar.test/f2', title: 'مقالة', content: 'مقدمة\nتحدث الابن والأب معا.' },
+      { url: 'https://ar.test/f3', title: 'مقالة', content: 'مقدمة\nوصل الآن.' },
+      { url: 'https://ar.test/f4', title: 'مقالة', content: 'مقدمة\nقال إن الطقس جميل.' },
+    ]);
+    // Before, the index held الأب whole (its rest is too short to take the article off, as الله is
+    // kept), so أب found f1 alone and الأب f0 alone.
+    for (const q of ['أب', 'الأب', 'اب']) {
+      expect(marked(q, 'two'), q).toEqual(['مقدمة جاء «الأب» مبكرا.', 'مقدمة سافر «أب» وابنه.', 'مقدمة تحدث الابن «والأب» معا.']);
+    }
+    // A prefix of two letters too: أب* is also the word after the article (f2 by الابن and والأب).
+    expect(searchStore(store, 'أب*', { jobId: 'two' }).hits.map((h) => h.idx).sort()).toEqual([0, 1, 2]);
+    expect(marked('أب*', 'two')[0]).toBe('مقدمة جاء «الأب» مبكرا.');
+    // A rest that is a particle of its own stays apart: الآن (now) is no إن (if), الله no له.
+    expect(marked('الآن', 'two')).toEqual(['مقدمة وصل «الآن».']);
+    expect(marked('إن', 'two')).toEqual(['مقدمة قال «إن» الطقس جميل.']);
+    expect(marked('له', 'short')).toEqual(['مقدمة قال «له» صديقه.']);
+    expect(marked('الله', 'short')).toEqual(['مقدمة «الله» أكبر.']);
+  });
+
   it('keeps every word in its place, so an exact phrase matches across a word that lost its letters and nowhere else', () => {
     const idxs = (q: string): number[] => searchStore(store, q, { jobId: 'book' }).hits.map((h) => h.idx).sort();
     expect(idxs('"الكتاب الجديد"')).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);

@@ -38,16 +38,42 @@ export function arabicForm(word: string): string {
 }
 
 /**
+ * Particles and pronouns of two letters, folded (من, في, عن, إن, أن, ما, لا, هو…): after ال they
+ * are no noun (الله is no ال + له, الآن, now, no ال + أن), so no word is asked for with them.
+ */
+const TWO_LETTER_PARTICLES = new Set('من في عن ان ما لا لم لن قد هو هي له لك لي لنا كي مع او ام اي ذا ذي تي يا ثم بل اذ اذا هل كم'.split(' '));
+
+/**
+ * The spellings of a folded Arabic word typed bare whose rest after the article is two letters
+ * (أب, father, or الأب): the rest alone and with the article, alone or after what is written
+ * joined before it (WITH_ARTICLE). The index holds such a word as written, its rest being too short for
+ * arabicForm to take the article off (الله), so أب found no الأب, and الأب no أب or والأب.
+ * The word alone for any other, and for a particle (TWO_LETTER_PARTICLES).
+ */
+export function arabicArticleForms(folded: string): string[] {
+  const rest = folded.startsWith('ال') ? folded.slice(2) : folded;
+  return articleRest(rest) ? [rest, ...WITH_ARTICLE.map((p) => p + rest)] : [folded];
+}
+
+/** What is written before a word with the article, the article included (وال, بال, لل…): و alone before two letters is a word's own (ولد, boy). */
+const WITH_ARTICLE = ARABIC_PROCLITICS.filter((p) => p.endsWith('ال') || p.endsWith('لل'));
+/** Two letters that may be a word after the article: none of the particles, nor the article itself. */
+const articleRest = (rest: string): boolean => rest.length === 2 && ARABIC_WORD.test(rest) && !TWO_LETTER_PARTICLES.has(rest) && !ARABIC_PROCLITICS.includes(rest);
+
+/**
  * The starts an index word may have for a folded prefix typed (الك*): the prefix itself, and
  * for one whose rest after what is joined before it is too short for arabicForm to take off
  * (one or two letters), that rest too: the index holds الكتاب as كتاب and الله as it is, so
- * الك* asks for both ك* and الك*. One start for any other prefix (arabicForm's, as a word's).
+ * الك* asks for both ك* and الك*; a prefix of two letters, the same after each of them (أب* is
+ * الأب* too). One start for any other prefix (arabicForm's, as a word's).
  */
 export function arabicPrefixStarts(folded: string): string[] {
   const form = arabicForm(folded);
   if (form !== folded || !ARABIC_WORD.test(folded)) return [form];
   const p = ARABIC_PROCLITICS.find((c) => folded.startsWith(c) && folded.length > c.length);
-  return p ? [folded, folded.slice(p.length)] : [folded];
+  if (p) return [folded, folded.slice(p.length)];
+  // أب* is also الأب, which the index holds as written (arabicArticleForms).
+  return articleRest(folded) ? [folded, ...WITH_ARTICLE.map((c) => c + folded)] : [folded];
 }
 
 /**

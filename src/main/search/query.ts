@@ -1,5 +1,5 @@
 import { englishForms } from '../fetch/word-forms';
-import { arabicPrefixStarts } from './arabic';
+import { ARABIC_WORD, arabicArticleForms, arabicPrefixStarts } from './arabic';
 import { foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
 
 /** One thing to find, as the highlighter looks for it. */
@@ -7,7 +7,7 @@ export interface Term {
   /** The words of a word or phrase, as typed (folded later). */
   text: string;
   prefix: boolean;
-  /** For a word typed bare (not "quoted", no prefix*): its regular English forms, itself among them (englishForms). */
+  /** For a word typed bare (not "quoted", no prefix*): its regular English forms, itself among them (englishForms), or an Arabic one's spellings with the article (arabicArticleForms). */
   forms?: string[];
 }
 
@@ -21,7 +21,8 @@ export interface Term {
  * stays exact.
  */
 function wordTerm(text: string): Term {
-  const forms = englishForms(foldTerm(text));
+  const folded = foldTerm(text);
+  const forms = ARABIC_WORD.test(folded) ? arabicArticleForms(folded) : englishForms(folded);
   return forms.length > 1 ? { text, prefix: false, forms } : { text, prefix: false };
 }
 

@@ -26,7 +26,7 @@ const isCharWord = (s: string): boolean => CJK_CHAR.test(s) || PICTOGRAPH.test(s
 
 /** A regex over folded text that finds one term the way FTS5 matched it: whole words, in order. */
 function termRegex(term: Term): RegExp | undefined {
-  // A word typed bare is any of its forms (query.ts wordTerm), each of them letters a to z.
+  // A word typed bare is any of its forms (query.ts wordTerm), each of them letters alone (a to z, or Arabic's).
   if (term.forms) return new RegExp(`(?<!${WORD_CHAR})(?:${term.forms.join('|')})(?!${WORD_CHAR})`, 'gu');
   const pieces: string[] = [];
   for (const run of signedWords(foldTerm(term.text))) {
