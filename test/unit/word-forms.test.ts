@@ -26,6 +26,16 @@ describe('an English word whose final s is its own', () => {
   });
 });
 
+describe('an English word whose doubled consonant is its own', () => {
+  it('keeps it: added is add, not ad, so a question about what was added is not answered by an ad', () => {
+    expect(['added', 'adding', 'adds'].map(form)).toEqual(['add', 'add', 'add']);
+    expect(form('stopped')).toBe(form('stop'));
+    const page = ['The ad ran on the radio.', 'They added a chapter.'].join('\n\n');
+    // Before, added was "ad" to ranking: both passages answered.
+    expect(answer(page, 'what was added?', false).content).toBe('They added a chapter.');
+  });
+});
+
 describe('an Arabic word with the letters written joined to its start', () => {
   it('is the word without them: the article, with و, ف, ب, ك before it, لل, and و alone', () => {
     const forms = ['الكتاب', 'والكتاب', 'بالكتاب', 'كالكتاب', 'فالكتاب', 'للكتاب', 'وبالكتاب', 'وللكتاب', 'وكتاب', 'كتاب'].map(form);

@@ -22,8 +22,9 @@ function stripOnce(w: string): string {
     if (!w.endsWith(suffix)) continue;
     const stem = w.slice(0, -suffix.length);
     if (!keeps(stem)) return w;
-    // stopped, planning: the doubled consonant the suffix brought (not the ll, ss, zz a word has: "called", "passed").
-    return /([^aeiouylsz])\1$/.test(stem) ? stem.slice(0, -1) : stem;
+    // stopped, planning: the doubled consonant the suffix brought (not the ll, ss, zz a word has:
+    // "called", "passed"; nor a three-letter word's own, as bases() reads them: add, not ad).
+    return /([^aeiouylsz])\1$/.test(stem) && stem.length > 3 ? stem.slice(0, -1) : stem;
   }
   // A final silent e, so "merge" meets "merged" and "merging" (both merg).
   if (w.endsWith('e') && w.length > 3 && !w.endsWith('ee')) return w.slice(0, -1);
