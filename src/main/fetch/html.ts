@@ -799,9 +799,15 @@ function pictureAsAlt(img: HTMLElement): void {
 function escapeText(page: string): string {
   const text = page.replace(OUR_NONCHARACTERS, '');
   const start = text.search(/\S/);
+  // A "[" after the text's last other bracket, or a "]" before its first, may pair with one in
+  // another text: a quote's source split by a <br> ("[HR. … no.1997" and "dalam … no. 178]") or
+  // around emphasis. besideBrackets decides it as it does a pair at a text's end.
+  const firstBracket = text.search(/[[\]]/);
+  const lastBracket = Math.max(text.lastIndexOf('['), text.lastIndexOf(']'));
   const bracket = (c: string, at: number): string => {
     if (c === '`' || c === '\\') return `\\${c}`;
     const [open, close] = c === '[' ? [at, closingBracket(text, at)] : [openingBracket(text, at), at];
+    if (c === '[' ? at === lastBracket && opensPair(text, at) : at === firstBracket) return `${BESIDE_ESCAPE}\\${c}`;
     if (open < 0 || close < 0) return `\\${c}`;
     // A pair at the text's start or end: what touches it is in another node (besideBrackets).
     return open <= start || close + 1 >= text.length ? `${BESIDE_ESCAPE}\\${c}` : c;
@@ -858,6 +864,9 @@ function closingBracket(s: string, at: number): number {
   return close;
 }
 
+/** Whether a "[" at `at` can open a pair at all: not a note's "[^1]", not escaped, not right after a "]". */
+const opensPair = (s: string, at: number): boolean => s[at + 1] !== '^' && !'\\]'.includes(s[at - 1] ?? '-');
+
 /** Where the "[" that opens the editor's brackets a "]" at `at` closes is (closingBracket), or -1. */
 function openingBracket(s: string, at: number): number {
   let open = at - 1;
@@ -875,7 +884,11 @@ function openingBracket(s: string, at: number): number {
 const BESIDE_ESCAPE = '\ufdd1';
 const OUR_NONCHARACTERS = /[\ufdd0\ufdd1]/g;
 /** A marked pair: its "[", the words between (no bracket, as closingBracket found them), its "]". */
-const BESIDE_PAIR = /\ufdd1\\\[([^[\]\ufdd1]*)\ufdd1\\\]/g;
+const BESIDE_PAIR = /\ufdd1\\\[([^[\]\ufdd1]+)\ufdd1\\\]/g;
+/** A pair's words a task list reads as its box ("- [x] done"), GFM's " ", "x" or "X". */
+const TASK_BOX = /^[ \txX]$/;
+/** Words a pair cannot hold as its own: a blank line between (two paragraphs), a backslash escaping its "]". */
+const NOT_A_PAIRS_WORDS = /\n[ \t>]*\n|\\$/;
 
 /**
  * The pairs escapeText marked (BESIDE_ESCAPE) as typed where nothing beside them in the written
@@ -904,7 +917,8 @@ function besideBrackets(md: string): string {
     .replace(BESIDE_PAIR, (pair: string, words: string, at: number) => {
       const before = md[at - 1] ?? '\n';
       const after = md[at + pair.length] ?? '\n';
-      const escaped = blockStart(at) || '![]\\\ufdd1'.includes(before) || '([:]\ufdd1'.includes(after);
+      const escaped =
+        (blockStart(at) && TASK_BOX.test(words)) || NOT_A_PAIRS_WORDS.test(words) || '![]\\\ufdd1'.includes(before) || '([:]\ufdd1'.includes(after);
       return escaped ? `\\[${words}\\]` : `[${words}]`;
     })
     .replace(OUR_NONCHARACTERS, '');
