@@ -227,6 +227,55 @@ describe('a list, heading or quote marker inside a line', () => {
     );
   });
 
+  it('is escaped where a line starts though its number and its "." or ")" are in two elements, and only there', () => {
+    expect(markdownOf('<p><span>1</span>. text</p><p><span>12</span>) text</p><p>3<span>. text</span></p><p>4<b>. bold</b> end</p>')).toBe(
+      '1\\. text\n\n12\\) text\n\n3\\. text\n\n4\\. **bold** end',
+    );
+    expect(markdownOf('<p>Step<br><span>3</span>. text</p><ul><li><span>1</span>. nested?</li></ul><p><span>1</span>.</p>')).toBe(
+      'Step  \n3\\. text\n\n-   1\\. nested?\n\n1\\.',
+    );
+    expect(markdownOf('<p>Step <span>1</span>. text, <b>2</b>. bold, <span>1</span>.5 and <span>1</span>.text</p>')).toBe('Step 1. text, **2**. bold, 1.5 and 1.text');
+    expect(markdownOf('<p><span>1</span>.5 text</p><p><span>1</span>.text</p>')).toBe('1.5 text\n\n1.text');
+  });
+
+  it('escapes a "+" alone in an element where a line starts, which with a blank or nothing after it is a list\'s item', () => {
+    expect(markdownOf('<p><span>+</span> text</p><p><span>+</span></p><p>Press <kbd>Ctrl</kbd>+<kbd>C</kbd></p><p><kbd>Ctrl</kbd>+<kbd>C</kbd></p>')).toBe(
+      '\\+ text\n\n\\+\n\nPress <kbd>Ctrl</kbd>+<kbd>C</kbd>\n\n<kbd>Ctrl</kbd>+<kbd>C</kbd>',
+    );
+    expect(markdownOf('<p><span>+</span>1 vote</p>')).toBe('+1 vote');
+  });
+
+  it('renders a bold or emphasized mark beside a word as the mark, where "**-**text" showed its asterisks', () => {
+    expect(markdownOf('<p><b>-</b>text</p><p>a<em>(</em>b</p>')).toBe('\\-text\n\na(b');
+    expect(markdownOf('<p>“Camelot Station<em>,”</em> went and wrote. <b>"</b>The course</p>')).toBe('“Camelot Station,” went and wrote. "The course');
+    // Beside a link the Markdown is its ")", which a delimiter may touch.
+    expect(markdownOf('<p>Read our <a href="https://a.example/r">review</a><em>.</em></p>')).toBe('Read our [review](https://a.example/r)_._');
+    expect(rendered(markdownOf('<p><b>-</b>text</p>'))).toEqual({ tags: ['p'], text: '-text' });
+  });
+
+  it.each([
+    ['a paragraph', (t: string) => `<p>${t}</p>`],
+    ['an item', (t: string) => `<ul><li>${t}</li></ul>`],
+    ['a line after a break', (t: string) => `<p>a<br>${t}</p>`],
+    ['a quote', (t: string) => `<blockquote><p>${t}</p></blockquote>`],
+  ])('renders as the text for a list marker split over elements at the start of %s', (_where, wrap) => {
+    const part = fc.constantFrom('1', '12', '.', ')', '+', '-', '*', '#', ' ', 'a', '. ', ') ', '1.', '+ ');
+    // Emphasis or code beside its like is another matter ("1<em>1</em>" is "1_1_", two codes' "`1``1`" one code).
+    const element = fc.constantFrom('span', 'u', '');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(part, element), { minLength: 2, maxLength: 4 }), (parts) => {
+        const shown = parts.map(([t]) => t).join('');
+        fc.pre(/\S/.test(shown) && !/^\s/.test(shown));
+        const html = parts.map(([t, e]) => (e && t.trim() ? `<${e}>${escapeHtml(t)}</${e}>` : escapeHtml(t))).join('');
+        const out = rendered(markdownOf(wrap(html)));
+        expect(out.tags.filter((t) => ['ol', 'h1', 'hr', 'h2'].includes(t))).toEqual([]);
+        expect(out.tags.filter((t) => t === 'ul' || t === 'li').length).toBe(wrap('').startsWith('<ul>') ? 2 : 0);
+        expect(out.text.replace(/\s+/g, '')).toContain(shown.replace(/\s+/g, ''));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   const contexts: [string, (t: string) => string, string[]][] = [
     ['in bold at a paragraph\'s start', (t) => `<p><b>${t}</b> after</p>`, ['p', 'strong']],
     ['in an item', (t) => `<ul><li>${t}</li></ul>`, ['ul', 'li']],

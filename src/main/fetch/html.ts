@@ -541,7 +541,8 @@ function convert(root: HTMLElement, page: string | undefined): string {
       replacement: (content, node) => {
         const table = tableOf(node);
         if (!table || pluginSkipsTable(table)) return content;
-        const text = content.trim().replace(/\n\r?/g, '<br>').replace(/\|/g, '\\|').padEnd(3, ' ');
+        // A cell's text starts no line: its split markers (splitMarkers) would only widen the padding.
+        const text = content.replaceAll(SPLIT_MARKER, '').trim().replace(/\n\r?/g, '<br>').replace(/\|/g, '\\|').padEnd(3, ' ');
         const across = Number.parseInt((node as HTMLElement).getAttribute('colspan') ?? '', 10) || 1;
         const index = Array.prototype.indexOf.call(node.parentNode!.childNodes, node);
         return `${index === 0 ? '| ' : ' '}${text}${' |    '.repeat(Math.max(across - 1, 0))} |`;
@@ -824,7 +825,8 @@ function escapeText(page: string): string {
     .replace(/^(#{1,6})(?=[ \t]|$)/, `${LINE_START_ESCAPE}\\$1`)
     .replace(/^~~~/, `${LINE_START_ESCAPE}\\~~~`)
     .replace(/^>/, `${LINE_START_ESCAPE}\\>`)
-    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, `${LINE_START_ESCAPE}$1\\$2`);
+    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, `${LINE_START_ESCAPE}$1\\$2`)
+    .replace(/^\s*(?=\d)|^\s*\+(?=\s*$)/, `$&${SPLIT_MARKER}`);
 }
 
 /** A blank CommonMark counts as whitespace beside a delimiter run: Unicode's spaces and a tab; a line's end is left out. */
@@ -882,7 +884,7 @@ function openingBracket(s: string, at: number): number {
  * noncharacter as LINE_START_ESCAPE is.
  */
 const BESIDE_ESCAPE = '\ufdd1';
-const OUR_NONCHARACTERS = /[\ufdd0\ufdd1]/g;
+const OUR_NONCHARACTERS = /[\ufdd0-\ufdd2]/g;
 /** A marked pair: its "[", the words between (no bracket, as closingBracket found them), its "]". */
 const BESIDE_PAIR = /\ufdd1\\\[([^[\]\ufdd1]+)\ufdd1\\\]/g;
 /** A pair's words a task list reads as its box ("- [x] done"), GFM's " ", "x" or "X". */
@@ -944,9 +946,32 @@ const BLOCK_START = new RegExp(`^${BLOCK_PREFIX}$`);
 /** The characters BLOCK_PREFIX is made of. */
 const PREFIX_CHARS = ' \t>-*+.):0123456789';
 
-/** The escapes escapeText marked (LINE_START_ESCAPE) kept where a line's text starts, dropped elsewhere. */
-const lineStartEscapes = (md: string): string =>
-  md.includes(LINE_START_ESCAPE) ? withinLine(md.replace(LINE_START, '$1')) : md;
+/**
+ * Marks a text's leading number, and a "+" that is all of a text, whose list marker another
+ * element may finish (escapeText): turndown escapes one text at a time, so "<span>1</span>. text",
+ * "1<b>. bold</b>" and "<span>+</span> text" were lists where the page had none. U+FDD2, a
+ * noncharacter as LINE_START_ESCAPE is.
+ */
+const SPLIT_MARKER = '\ufdd2';
+/** A marked number or "+" where a line's text starts, with the "." or ")" (and a blank or the line's end) that make it a marker. */
+const SPLIT_AT_LINE_START = new RegExp(`^(${BLOCK_PREFIX})(?:\ufdd2((?:\\d|[\ufdd0\ufdd2])+?)\\\\?([.)])|(\\+)\ufdd2)(?=[ \\t]|$)`, 'gm');
+/** Split markers (SPLIT_MARKER) escaped where a line's text starts; the marks dropped everywhere. */
+function splitMarkers(md: string): string {
+  if (!md.includes(SPLIT_MARKER)) return md;
+  return md
+    .replace(SPLIT_AT_LINE_START, (whole: string, prefix: string, digits: string | undefined, dot: string | undefined, plus: string | undefined) => {
+      const number = digits?.replace(OUR_NONCHARACTERS, '') ?? '';
+      if (plus) return `${prefix}\\+`;
+      return number.length <= 9 ? `${prefix}${number}\\${dot!}` : whole;
+    })
+    .replaceAll(SPLIT_MARKER, '');
+}
+
+/** The escapes escapeText marked (LINE_START_ESCAPE, SPLIT_MARKER) kept where a line's text starts, dropped elsewhere. */
+const lineStartEscapes = (md: string): string => {
+  const split = splitMarkers(md);
+  return split.includes(LINE_START_ESCAPE) ? withinLine(split.replace(LINE_START, '$1')) : split;
+};
 /** Text whose line-start escapes (escapeText) are all inside a line: they go. */
 const withinLine = (md: string): string => md.replace(/\ufdd0(?:(\d{1,9})\\|\\)/g, '$1');
 
@@ -989,6 +1014,7 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
   if (!content.trim()) return '';
   // A blank at either end of the element is moved outside it by turndown, so that side is no word.
   const own = node.textContent ?? '';
+  if (marksBesideWord(node, own)) return content;
   // Only words of text beside it: next to an element, the Markdown there is that element's (a link ends in ")").
   const textBeside = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
   const before = /^\s/.test(own) ? ' ' : textBeside(node.previousSibling).slice(-1);
@@ -1015,6 +1041,24 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
   const d = pick(WORD_CHAR.test(lead ? lead.slice(-1) : before) || WORD_CHAR.test(tail ? tail[0]! : after));
   return `${lead}${d}${body}${d}${tail}`;
 }
+
+/**
+ * Whether an emphasis holds marks alone ("-", "(") with a word's letter right beside it: no
+ * delimiter can open or close there ("<b>-</b>text" was "****-text", "a<em>(</em>b" showed
+ * "a*(*b"), so the marks go without their emphasis.
+ */
+function marksBesideWord(node: Node, own: string): boolean {
+  if (WORD_CHAR.test(own)) return false;
+  const before = /^\s/.test(own) ? '' : wordsBeside(node.previousSibling).slice(-1);
+  const after = /\s$/.test(own) ? '' : wordsBeside(node.nextSibling).slice(0, 1);
+  return WORD_CHAR.test(before) || WORD_CHAR.test(after);
+}
+
+/** Elements turndown writes as their words alone, so their letters touch what is beside them. */
+const WORDS_ONLY = tags('span,font,u,small,big,abbr,time,bdi,bdo,data,label');
+/** The words a node puts into the Markdown as they are: a text's, or a plain element's (not a link's, which ends in ")"). */
+const wordsBeside = (n: Node | null): string =>
+  n?.nodeType === 3 || (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName)) ? (n.textContent ?? '') : '';
 
 /** What makes a link hold blocks rather than words (a card): the elements turndown writes as blocks. */
 const LINK_BLOCKS = tags(
