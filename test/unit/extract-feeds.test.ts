@@ -263,3 +263,32 @@ describe('the title and links of other text', () => {
     expect(text.content).toBe('https://a.example/?q=1&amp;r=2');
   });
 });
+
+describe("a feed's footnotes", () => {
+  // kramdown's notes as a blog's feed carries them: each post's marks point at "#fn:1", the same
+  // ids in every post, or at the post's own address.
+  const post = (n: number, href: string): string =>
+    `<item><title>Post ${n}</title><link>https://blog.example/p${n}</link><description><![CDATA[<p>Claim ${n}<sup id="fnref:1"><a href="${href}#fn:1" class="footnote">1</a></sup> here.</p>` +
+    `<div class="footnotes"><ol><li id="fn:1"><p>Note of post ${n}. <a href="${href}#fnref:1" class="reversefootnote">↩</a></p></li></ol></div>]]></description></item>`;
+  const rss = (items: string): string => `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><link>https://blog.example/</link>${items}</channel></rss>`;
+
+  it("are each post's own Markdown notes, where a second post's mark cited the first post's note and its note stayed a list", async () => {
+    const md = (await read(rss(post(1, '') + post(2, '')))).content;
+    expect(md).toContain('Claim 1[^1-1] here.\n\n[^1-1]: Note of post 1.');
+    expect(md).toContain('Claim 2[^2-1] here.\n\n[^2-1]: Note of post 2.');
+    expect(md).not.toContain('↩');
+  });
+
+  it("are notes when the marks point at the post's own address, and a feed of one post keeps the page's labels", async () => {
+    const md = (await read(rss(post(1, 'https://blog.example/p1')))).content;
+    expect(md).toContain('Claim 1[^1] here.\n\n[^1]: Note of post 1.');
+  });
+
+  it('leave the html and the text as the feed wrote them', async () => {
+    const html = (await read(rss(post(1, '') + post(2, '')), 'html')).content;
+    expect(html).not.toContain('data-sift-note');
+    expect(html).toContain('<a href="#fn:1" class="footnote">1</a>');
+    const text = (await read(rss(post(1, '') + post(2, '')), 'text')).content;
+    expect(text).toContain('Note of post 2.');
+  });
+});

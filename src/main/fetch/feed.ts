@@ -10,6 +10,7 @@ import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { isJsonFeed, isJsonObject } from '../../shared/json';
 import type { FeedFormat } from './sniff';
 import { fileNameOfUrl } from './url';
+import { markFootnotes } from './footnotes';
 import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 import { makeInert, type InertEl } from './inert';
 
@@ -272,7 +273,7 @@ export function readFeed(source: FeedSource, mode: string, url: string): FeedRea
     meta.links = links.length;
     return { content: links.join('\n'), meta };
   }
-  const doc = feedDocument(feed, url);
+  const doc = feedDocument(feed, url, mode !== 'text' && mode !== 'html');
   return { content: mode === 'text' ? textOf(doc.body) : mode === 'html' ? doc.html : markdownOf(doc.html), meta };
 }
 
@@ -284,7 +285,13 @@ export const feedLinks = (feed: Feed): string[] => [...new Set(feed.entries.map(
  * nothing left that runs. An entry's content nested deeper than an article may be is given
  * as its text. `body` is the document's body, for textOf.
  */
-export function feedDocument(feed: Feed, url: string): { html: string; body: Parameters<typeof textOf>[0] } {
+/**
+ * The document of a feed's entries. With `notes` (for Markdown), each entry's footnotes are
+ * found in it alone, against its own address, and labelled by its place when there are several
+ * ("[^2-1]"): found in the whole document, a second post's "#fn:1" cited the first post's note,
+ * and its own note stayed a list with its "↩".
+ */
+export function feedDocument(feed: Feed, url: string, notes = false): { html: string; body: Parameters<typeof textOf>[0] } {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
   const body = document.body;
   const add = (parent: { appendChild(n: unknown): unknown }, name: string, text?: string) => {
@@ -295,7 +302,7 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
   };
   if (feed.title) add(body, 'h1', feed.title);
   if (feed.description) add(body, 'p', feed.description);
-  for (const e of feed.entries) {
+  for (const [index, e] of feed.entries.entries()) {
     const section = add(body, 'section');
     const content = document.createElement('div');
     if (markupDepth(e.html, MAX_ARTICLE_DEPTH) > MAX_ARTICLE_DEPTH) content.textContent = plainOf(e.html);
@@ -304,6 +311,7 @@ export function feedDocument(feed: Feed, url: string): { html: string; body: Par
     makeInert(content as unknown as InertEl);
     // Most feeds resolve every entry against one address: the whole body goes at once below.
     if (e.base && e.base !== url) absoluteLinks(content, e.base, url);
+    if (notes) markFootnotes(content as unknown as Element, e.link || e.base, feed.entries.length > 1 ? `${index + 1}-` : '');
     const title = e.title || opening(textOf(content)) || e.date;
     const heading = add(section, 'h2');
     if (e.link) add(heading, 'a', title).setAttribute('href', e.link);

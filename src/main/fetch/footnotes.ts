@@ -62,8 +62,10 @@ function pageOf(page: string | undefined): string {
  * Anything less (a list holding a step no mark points at, two notes shown as "1") stays as it
  * was: a wrong note would move words out of the text. A note's links back to its marks (the
  * "↩" Readability's pass has not dropped, lettered ones) go: Markdown's notes link back.
+ * `prefix` goes before each label, so the notes of a feed's posts, each "1" on its own page,
+ * are notes of their own in one document.
  */
-export function markFootnotes(root: Element, page: string | undefined): void {
+export function markFootnotes(root: Element, page: string | undefined, prefix = ''): void {
   const links = Array.from(root.getElementsByTagName('a')).filter((a) => (a.getAttribute('href') ?? '').includes('#'));
   if (links.length === 0) return;
   const byId = new Map<string, Element>();
@@ -76,6 +78,8 @@ export function markFootnotes(root: Element, page: string | undefined): void {
     const note = id === undefined ? undefined : byId.get(id);
     const mark = raisedMark(a);
     if (!mark || note?.localName !== 'li' || !/^[ou]l$/.test(note.parentElement?.localName ?? '')) continue;
+    // Marked already, a feed's post at a time (prefix): the document's ids repeat from post to post.
+    if (mark.hasAttribute(NOTE_LABEL) || note.hasAttribute(NOTE_LABEL)) continue;
     const label = (mark.textContent ?? '').trim().replace(/^\[(.*)\]$/s, '$1');
     if (labelOf.get(note) !== undefined && labelOf.get(note) !== label) return;
     labelOf.set(note, label);
@@ -87,8 +91,8 @@ export function markFootnotes(root: Element, page: string | undefined): void {
   if (kept.length === 0 || labels.some((l) => !LABEL.test(l)) || new Set(labels).size !== labels.length) return;
   const markIds = new Set(kept.flatMap((c) => [c.mark, ...Array.from(c.mark.querySelectorAll('[id]'))].map((el) => el.getAttribute('id')).filter((id) => id !== null)));
   for (const { mark, note } of kept) {
-    mark.setAttribute(NOTE_LABEL, labelOf.get(note)!);
-    note.setAttribute(NOTE_LABEL, labelOf.get(note)!);
+    mark.setAttribute(NOTE_LABEL, prefix + labelOf.get(note)!);
+    note.setAttribute(NOTE_LABEL, prefix + labelOf.get(note)!);
     for (const back of Array.from(note.getElementsByTagName('a'))) {
       const id = inPageTarget(back.getAttribute('href') ?? '', here);
       if (id !== undefined && markIds.has(id)) back.remove();
