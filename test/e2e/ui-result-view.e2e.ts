@@ -59,12 +59,16 @@ const HOSTILE = [
 // A note a reader follows down the page: the link is a fragment of the result, as footnotes are.
 const NOTES = ['# Notes', '', 'A claim that needs a source.[1](#fn-1)', '', ...Array.from({ length: 80 }, (_, i) => `Filler paragraph ${i + 1}.\n`), '<p id="fn-1">1. The source of the claim.</p>'].join('\n');
 
+// Footnotes as the extractor writes them: a mark early, its note past many screens.
+const FOOTNOTES = ['# Footnotes', '', 'The water rose at the weir.[^1]', '', ...Array.from({ length: 80 }, (_, i) => `Filler paragraph ${i + 1}.\n`), '[^1]: Measured at the weir in May.'].join('\n');
+
 beforeAll(async () => {
   site = await startServer({
     '/article.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(MD),
     '/big.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(BIG),
     '/hostile.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(HOSTILE),
     '/notes.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(NOTES),
+    '/footnotes.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(FOOTNOTES),
     '/book.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(300, 'Book')),
   });
   opened = await openApp();
@@ -157,6 +161,37 @@ test("following a link to a place in the result scrolls to it and leaves the app
   expect(await page.evaluate(() => location.hash)).toBe(hash);
   await page.reload();
   await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(decodeURIComponent(hash.slice('#job/'.length)));
+});
+
+test("a footnote's mark leads to its note and the note back, from the keyboard, without leaving the job's screen", async () => {
+  await runJob(`${site.origin}/footnotes.md`, 1);
+  const hash = await page.evaluate(() => location.hash);
+  await open(0);
+  const md = page.getByTestId('result-markdown');
+  const mark = md.getByRole('link', { name: 'Note 1', exact: true });
+  const back = md.getByRole('link', { name: 'Back to where note 1 is cited' });
+  await expect.poll(() => back.count()).toBe(1);
+  const inView = (link: typeof mark) => () =>
+    link.evaluate((n) => {
+      const pane = n.closest('[data-testid="result-pane"]')!.getBoundingClientRect();
+      const r = n.getBoundingClientRect();
+      // A raised mark scrolled to the pane's top lies a fraction of a pixel above it (204.89 against 205).
+      return r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1;
+    });
+  const focused = (link: typeof mark) => () => link.evaluate((n) => n === document.activeElement);
+  expect(await inView(back)()).toBe(false);
+  // Reached with Tab as any link is, and followed with Enter.
+  expect(await mark.evaluate((n) => (n as HTMLElement).tabIndex)).toBe(0);
+  await mark.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(inView(back)).toBe(true);
+  await expect.poll(focused(back)).toBe(true);
+  await page.screenshot({ path: screenshotPath('ui-result-footnote-note') });
+  expect(await inView(mark)()).toBe(false);
+  await page.keyboard.press('Enter');
+  await expect.poll(inView(mark)).toBe(true);
+  await expect.poll(focused(mark)).toBe(true);
+  expect(await page.evaluate(() => location.hash)).toBe(hash);
 });
 
 test('a Markdown result too big to render says it is shown as its source', async () => {

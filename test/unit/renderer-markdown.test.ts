@@ -7,6 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/renderer/src/lib/markdown';
 import { extractArticle } from '../../src/main/fetch/html';
 
+/** A raised mark as the preview writes it: a link to its note, the first of a note's marks the one its note links back to. */
+const cite = (label: string, first = true): string =>
+  `<sup><a href="#sift-note-${label}"${first ? ` id="sift-cite-${label}"` : ''} aria-label="Note ${label}">${label}</a></sup>`;
+/** A note's mark: a link back to where the note is first cited. */
+const noteMark = (label: string): string => `<sup><a href="#sift-cite-${label}" id="sift-note-${label}" aria-label="Back to where note ${label} is cited">${label}</a></sup>`;
+
 describe('renderMarkdown', () => {
   it('shows a task list\'s boxes as ☑ and ☐, and no <input>', () => {
     const html = renderMarkdown('- [x] Write the changelog\n- [ ] Tag the release\n- Plain item\n');
@@ -18,9 +24,9 @@ describe('renderMarkdown', () => {
 
   it('shows footnotes as raised marks and each note under its mark, where marked read "[^1]: Smith" as a link\'s definition and the note was gone', () => {
     const html = renderMarkdown('The water rose[^1] and fell[^2].\n\n[^1]: Smith\n[^2]: In _May_.\n\n    Twice a day.\n');
-    expect(html).toContain('The water rose<sup>1</sup> and fell<sup>2</sup>.');
-    expect(html).toMatch(/<p[^>]*><sup>1<\/sup> Smith<\/p>/);
-    expect(html).toMatch(/<p[^>]*><sup>2<\/sup> In <em>May<\/em>\.<\/p>\s*<p[^>]*>Twice a day\.<\/p>/);
+    expect(html).toContain(`The water rose${cite('1')} and fell${cite('2')}.`);
+    expect(html).toMatch(new RegExp(`<p[^>]*>${noteMark('1')} Smith</p>`));
+    expect(html).toMatch(new RegExp(`<p[^>]*>${noteMark('2')} In <em>May</em>\\.</p>\\s*<p[^>]*>Twice a day\\.</p>`));
     expect(html).not.toContain('[^');
     // Text that is not a note stays as written: an escaped mark, a mark inside code.
     expect(renderMarkdown('a \\[^1\\] b `[^2]`')).toContain('a [^1] b <code>[^2]</code>');
@@ -30,16 +36,26 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('Use [^abc] to match any other letter.\n')).toContain('Use [^abc] to match any other letter.');
     // A mark whose note is there is raised, beside one whose note is not.
     const html = renderMarkdown('Rose[^1] as [^a-z] says.\n\n[^1]: At the weir.\n');
-    expect(html).toContain('Rose<sup>1</sup> as [^a-z] says.');
-    expect(html).toMatch(/<p[^>]*><sup>1<\/sup> At the weir\.<\/p>/);
+    expect(html).toContain(`Rose${cite('1')} as [^a-z] says.`);
+    expect(html).toContain(`${noteMark('1')} At the weir.</p>`);
   });
 
   it('shows the footnotes the extractor writes for a page\'s notes with their words', () => {
     const fill = '<p>The study followed the river for three seasons, with enough words for the page to read as an article.</p>';
     const page = `<!doctype html><html><head><title>River</title></head><body><article>${fill}<p>The water rose<sup id="fnref:1"><a href="#fn:1">1</a></sup>.</p><ol><li id="fn:1"><p>Weir <a href="#fnref:1">↩</a></p></li></ol></article></body></html>`;
     const html = renderMarkdown(extractArticle(page, 'https://blog.example/river').markdown);
-    expect(html).toContain('The water rose<sup>1</sup>.');
-    expect(html).toMatch(/<p[^>]*><sup>1<\/sup> Weir<\/p>/);
+    expect(html).toContain(`The water rose${cite('1')}.`);
+    expect(html).toContain(`${noteMark('1')} Weir</p>`);
+  });
+
+  it('links a mark to its note and the note back to its first mark, with names that say where each leads', () => {
+    const html = renderMarkdown('Rose[^1] and rose[^1] at the weir[^a"b].\n\n[^1]: At the weir.\n[^a"b]: Quoted.\n');
+    expect(html).toContain(`Rose${cite('1')} and rose${cite('1', false)} at the weir`);
+    // A label's quote stays inside its attributes.
+    expect(html).toContain('<a href="#sift-note-a%22b" id="sift-cite-a&quot;b" aria-label="Note a&quot;b">a"b</a>');
+    expect(html).toContain('<a href="#sift-cite-a%22b" id="sift-note-a&quot;b" aria-label="Back to where note a&quot;b is cited">a"b</a>');
+    // The next result's marks are first marks again.
+    expect(renderMarkdown('Again[^1].\n\n[^1]: Note.\n')).toContain(`Again${cite('1')}.`);
   });
 
   it('still keeps out what may load or run', () => {

@@ -6,7 +6,9 @@ import { escapeHtml } from '../../../shared/entities';
  * "[^1]: …" for the note, its later blocks indented four spaces) and marked does not read: it
  * showed "[^1]" as typed, and took "[^1]: Smith" for a link's definition, so the note was gone
  * and its mark a link to "Smith". A mark is raised; a note is its blocks, its mark first, where
- * the Markdown has it (the extractor puts the notes where the page did, at its end).
+ * the Markdown has it (the extractor puts the notes where the page did, at its end). A mark
+ * links to its note and the note's mark back to the first place it is cited: a reader saw "1"
+ * and scrolled for its note.
  */
 const NOTE = /^\[\^([^\s\]]+)\]:[ \t]*([^\n]*(?:\n+(?: {4}|\t)[^\n]*)*)(?:\n|$)/;
 const NOTE_ANYWHERE = /^\[\^[^\s\]]+\]:/m;
@@ -19,11 +21,24 @@ const MARK = /^\[\^([^\s\]]+)\](?!:)/;
  * is a regular expression's class, and was raised as a footnote "abc".
  */
 let noted = new Set<string>();
+/** The labels whose first mark has been written, which a note's link leads back to. */
+let cited = new Set<string>();
+
+/**
+ * The ids of a note and of its first mark. Prefixed: a page's own HTML in the result may hold
+ * an "fn-1" of its own, and the first id of two is the one a link finds.
+ */
+const noteId = (label: string): string => `sift-note-${label}`;
+const markId = (label: string): string => `sift-cite-${label}`;
+/** A link to an id in the preview, which ResultView follows without leaving the app's screen. */
+const linkTo = (id: string, own: string | undefined, name: string, label: string): string =>
+  `<a href="#${escapeHtml(encodeURIComponent(id))}"${own ? ` id="${escapeHtml(own)}"` : ''} aria-label="${escapeHtml(name)}">${escapeHtml(label)}</a>`;
 
 export const footnotes: MarkedExtension = {
   hooks: {
     preprocess(md) {
       noted = new Set(Array.from(md.matchAll(NOTE_LABELS), (m) => m[1]!));
+      cited = new Set();
       return md;
     },
   },
@@ -39,7 +54,8 @@ export const footnotes: MarkedExtension = {
         return { type: 'footnote', raw: m[0], label: m[1]!, tokens: this.lexer.blockTokens(body, []) };
       },
       renderer(token) {
-        const mark = `<sup>${escapeHtml(token['label'] as string)}</sup>`;
+        const label = token['label'] as string;
+        const mark = `<sup>${linkTo(markId(label), noteId(label), `Back to where note ${label} is cited`, label)}</sup>`;
         const blocks = this.parser.parse(token.tokens ?? []);
         return blocks.startsWith('<p>') ? `<p>${mark} ${blocks.slice(3)}` : `<p>${mark}</p>\n${blocks}`;
       },
@@ -55,7 +71,12 @@ export const footnotes: MarkedExtension = {
         const m = MARK.exec(src);
         return m && noted.has(m[1]!) ? { type: 'footnoteMark', raw: m[0], label: m[1]! } : undefined;
       },
-      renderer: (token) => `<sup>${escapeHtml(token['label'] as string)}</sup>`,
+      renderer: (token) => {
+        const label = token['label'] as string;
+        const first = !cited.has(label);
+        cited.add(label);
+        return `<sup>${linkTo(noteId(label), first ? markId(label) : undefined, `Note ${label}`, label)}</sup>`;
+      },
     },
   ],
 };

@@ -26,7 +26,10 @@ function followInPage(e: React.MouseEvent<HTMLDivElement>): void {
     // Not percent-encoded: the id as written.
   }
   const sel = CSS.escape(id);
-  e.currentTarget.querySelector(`[id="${sel}"], a[name="${sel}"]`)?.scrollIntoView({ block: 'start' });
+  const target = e.currentTarget.querySelector(`[id="${sel}"], a[name="${sel}"]`);
+  target?.scrollIntoView({ block: 'start' });
+  // A footnote's mark and its note are links to each other: focus goes along, so Enter, and Enter again, come back.
+  if (target instanceof HTMLAnchorElement && target.hasAttribute('href')) target.focus({ preventScroll: true });
 }
 
 const SHAPE_NAMES: Record<Shape, string> = { markdown: 'Markdown', json: 'JSON', text: 'Text' };
