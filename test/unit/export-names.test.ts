@@ -140,6 +140,24 @@ describe('safeFileName', () => {
     expect(safeFileName('\u1828\u1820\u180e\u1820', taken, 'md')).toBe('\u1828\u1820\u180e\u1820.md');
   });
 
+  it('drops a grapheme joiner and Hangul fillers that show nothing, and reads a braille blank as a space, keeping what spells', () => {
+    const taken = new Set<string>();
+    // Between Latin letters U+034F shows nothing: "in\u034fvoice" reads "invoice" and is another name.
+    expect(safeFileName('in\u034fvoice', taken, 'md')).toBe('invoice.md');
+    // Between two combining marks it keeps their order (Hebrew pointing), which NFC would swap.
+    expect(safeFileName('\u05d1\u05b8\u034f\u05b7', taken, 'md')).toBe('\u05d1\u05b8\u034f\u05b7.md');
+    // The fillers a name made of "nothing" is spelled with: the whole title is blank, so it is untitled.
+    expect(safeFileName('\u3164\uffa0\u115f\u1160', taken, 'md')).toBe('untitled.md');
+    expect(safeFileName('re\u3164port an\uffa0nual', taken, 'md')).toBe('report annual.md');
+    // Old Hangul spells a syllable with no initial consonant as choseong filler + vowel, and one with no vowel as consonant + jungseong filler.
+    expect(safeFileName('\u115f\u1161', taken, 'md')).toBe('\u115f\u1161.md');
+    expect(safeFileName('\u1100\u1160', taken, 'md')).toBe('\u1100\u1160.md');
+    expect(safeFileName('a\u115fb\u1160c', taken, 'md')).toBe('abc.md');
+    // The braille blank is a space as wide as a letter: "\u2800" alone named "\u2800.md", a file that looks nameless.
+    expect(safeFileName('\u2800\u2800', taken, 'md')).toBe('untitled (2).md');
+    expect(safeFileName('annual\u2800report\u2800', taken, 'md')).toBe('annual report.md');
+  });
+
   it('names a URL by its host and path', () => {
     expect(safeFileName('https://www.example.org/a/b/c.pdf?x=1', new Set(), 'txt')).toBe('example.org a b c.pdf x=1.txt');
   });

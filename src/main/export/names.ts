@@ -34,8 +34,23 @@ const BAD_CHARS =
 // Indic conjunct, a family emoji 👨\u200d👩\u200d👧). A soft hyphen (U+00AD) shows only where
 // a line breaks, never in a name ("in\u00advoice.md" read "invoice.md"); a Mongolian vowel
 // separator (U+180E) only shapes the Mongolian letter after it, so it stays between two.
-const ZERO_WIDTH =
-  /[\u00ad\u200b\u2060-\u2064]|(?<![\u0080-\u{10ffff}])[\u200c\u200d]|[\u200c\u200d](?![\u0080-\u{10ffff}])|(?<![\u1800-\u18af])\u180e|\u180e(?![\u1800-\u18af])/gu;
+// The Hangul fillers (U+3164, U+FFA0 always; U+115F and U+1160 outside an old-Hangul syllable,
+// where they stand for its missing consonant or vowel) and a grapheme joiner (U+034F, outside
+// two combining marks whose order it keeps) are drawn as nothing: a title of fillers alone, a
+// blank "name" of spam accounts, was written as a file whose name looks empty.
+const ZERO_WIDTH = new RegExp(
+  [
+    '[\\u00ad\\u200b\\u2060-\\u2064\\u3164\\uffa0]',
+    '(?<![\\u0080-\\u{10ffff}])[\\u200c\\u200d]|[\\u200c\\u200d](?![\\u0080-\\u{10ffff}])',
+    '(?<![\\u1800-\\u18af])\\u180e|\\u180e(?![\\u1800-\\u18af])',
+    '(?<!\\p{M})\\u034f|\\u034f(?!\\p{M})',
+    '\\u115f(?![\\u1161-\\u11a7\\ud7b0-\\ud7c6])',
+    '(?<![\\u1100-\\u115e\\ua960-\\ua97c])\\u1160',
+  ].join('|'),
+  'gu',
+);
+// The braille blank (U+2800) is a space as wide as a letter that \s does not match.
+const BLANK = /\u2800/gu;
 
 /** The form under which two names collide on a case- and normalisation-insensitive file system (APFS, NTFS). */
 export function fileNameKey(name: string): string {
@@ -85,7 +100,7 @@ function fromUrl(s: string): string {
 
 function cleanStem(raw: string): string {
   let s = raw.slice(0, 4096).normalize('NFC');
-  s = s.replace(ZERO_WIDTH, '').replace(BAD_CHARS, '_').replace(/\s+/gu, ' ').replace(/_{2,}/g, '_');
+  s = s.replace(ZERO_WIDTH, '').replace(BLANK, ' ').replace(BAD_CHARS, '_').replace(/\s+/gu, ' ').replace(/_{2,}/g, '_');
   // Leading dots hide a file on macOS/Linux (and ".." is the parent); a leading dash makes a
   // command given the folder's files (`grep -l tide *`) read "-v.md" as its option; Windows
   // drops trailing dots and spaces, so "a." and "a" would collide there.
