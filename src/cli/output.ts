@@ -10,9 +10,9 @@ import { counted, formatBytes, formatCount } from './progress';
 import { jsonLine } from '../shared/json';
 import { hintOn, REST_AGAIN } from '../shared/hints';
 
-/** The --out folder made (or found unusable) before a batch fetches anything. */
-export async function checkExportDestination(out: string, format: string): Promise<void> {
-  await prepareDestination(out, exportOptionsFromCli(format).format);
+/** The --out folder made (or found unusable) before a batch fetches anything; the folders it made, for removeMadeDirs. */
+export async function checkExportDestination(out: string, format: string): Promise<string[]> {
+  return (await prepareDestination(out, exportOptionsFromCli(format).format)).made;
 }
 
 /**

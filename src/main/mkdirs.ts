@@ -42,18 +42,22 @@ export function makeDirsSync(dir: string): void {
   }
 }
 
-export async function makeDirs(dir: string): Promise<void> {
+/** Returns the folders it made, outermost first, for a caller that removes them again when its work fails. */
+export async function makeDirs(dir: string): Promise<string[]> {
   const missing: string[] = [];
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     if (stopsAt(await stat(d).catch(absent), d)) break;
     missing.unshift(d);
     if (path.dirname(d) === d) break;
   }
+  const made: string[] = [];
   for (const d of missing) {
     try {
       await mkdir(d);
+      made.push(d);
     } catch (err) {
       if (codeOf(err) !== 'EEXIST' || !(await stat(d)).isDirectory()) throw err;
     }
   }
+  return made;
 }

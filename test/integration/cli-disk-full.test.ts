@@ -5,7 +5,7 @@
  * which tells a script that trying again cannot help.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closeSync, openSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
@@ -86,5 +86,22 @@ describe('a full disk', () => {
     const again = await runSift(['export', id!, '--db', db, '--out', path.join(mnt, 'again')]);
     expect(again.stderr).toMatch(/^sift: the disk is full while writing .*\n {2}Free some space or export to another disk, then export again\.\n$/);
     expect(again.code, again.stderr).toBe(1);
+  }, 120_000);
+  test('sift batch --out a folder it makes there, and sift export to another: the export fails, and no empty folder is left behind', async (ctx) => {
+    if (!mounted) ctx.skip();
+    const db = path.join(t.dir, 'roomy-folders.db');
+    // Two levels the command makes: both were left, empty, after "the disk is full".
+    const out = path.join(mnt, 'made', 'results');
+    const run = await runSift(['batch', listFile('folders.txt'), '--db', db, '--allow-private', '--out', out]);
+    const id = /^job ([0-9a-f]{16})/.exec(run.stderr)?.[1];
+    expect(run.stderr).toContain('the disk is full while writing');
+    expect(run.stderr).toContain(`\`sift export ${id} --out DIR\` writes them without fetching again.`);
+    expect(run.code, run.stderr).toBe(1);
+    expect(existsSync(path.join(mnt, 'made')), run.stderr).toBe(false);
+
+    const again = await runSift(['export', id!, '--db', db, '--out', path.join(mnt, 'made-by-export', 'x')]);
+    expect(again.stderr).toContain('the disk is full while writing');
+    expect(again.code, again.stderr).toBe(1);
+    expect(existsSync(path.join(mnt, 'made-by-export'))).toBe(false);
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import { isCutShort, isTerminal, isUnfinished, targetOfRow, type Job, type Targe
 import { CLI_CALLER, cliDbPath, cliLog, cliSettings, type CliFlags } from '../context';
 import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
+import { removeMadeDirs } from '../../main/export';
 import { storeError, type Store } from '../../main/store';
 import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { batchProblemLines, listReadNote, readListInput } from '../list-input';
@@ -71,247 +72,267 @@ export const batchCommand: Command = {
   summary: 'fetch a list of URLs as one job, with progress; print or export the results',
   usage: USAGE,
   async run(argv, io, signal) {
-    const { values, positionals } = parse(argv, {
-      ...targetOptionSpec,
-      ...commonSpec,
-      as: { type: 'string' },
-      out: { type: 'string' },
-      format: { type: 'string' },
-      'include-failed': { type: 'boolean' },
-      'include-meta': { type: 'boolean' },
-      again: { type: 'boolean' },
-      rest: { type: 'boolean' },
-      'retry-failed': { type: 'boolean' },
-    });
-    if (positionals.length !== 1) throw new UsageError('give one list FILE, - for stdin, or the URL of a list');
-    if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
-    if (values.out) checkOutGiven(values.out);
-    const reruns = [values.rest && '--rest', values['retry-failed'] && '--retry-failed', values.again && '--again'].filter(Boolean);
-    if (reruns.length > 1) {
-      throw new UsageError(`${reruns.join(' and ')}: --rest fetches what the job did not finish, --retry-failed what failed, --again the whole list; give one of them`);
-    }
-    const rerun = values.rest ? REST : values['retry-failed'] ? FAILED : undefined;
-    if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
-      throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
-    }
-    const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
-    if (values.out) checkExportFormat(format, userPath(io, values.out));
-    const file = positionals[0] as string;
-    // A list given by its address is fetched (through the guard) and read as a file would be.
-    const fetched = isListUrl(file) ? await fetchListInput(file, values, io, signal) : undefined;
-    if (fetched === null) {
-      io.stderr.write('sift batch: interrupted while fetching the list; nothing was submitted\n');
-      return EXIT.interrupted;
-    }
-    let input: string;
+    const out: OutDirs = { made: [], written: false };
     try {
-      input = fetched ? fetched.text : await readListInput(file, io, signal, 'batch');
+      return await batch(argv, io, signal, out);
+    } finally {
+      if (!out.written) await removeMadeDirs(out.made);
+    }
+  },
+};
+
+/**
+ * The folders `--out` made before the job ran, and whether its export was written: an export
+ * that failed (a full disk), or a batch that ended before it (no store, a bad jq), left them
+ * behind, empty.
+ */
+interface OutDirs {
+  made: string[];
+  written: boolean;
+}
+
+async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDirs): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    ...targetOptionSpec,
+    ...commonSpec,
+    as: { type: 'string' },
+    out: { type: 'string' },
+    format: { type: 'string' },
+    'include-failed': { type: 'boolean' },
+    'include-meta': { type: 'boolean' },
+    again: { type: 'boolean' },
+    rest: { type: 'boolean' },
+    'retry-failed': { type: 'boolean' },
+  });
+  if (positionals.length !== 1) throw new UsageError('give one list FILE, - for stdin, or the URL of a list');
+  if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
+  if (values.out) checkOutGiven(values.out);
+  const reruns = [values.rest && '--rest', values['retry-failed'] && '--retry-failed', values.again && '--again'].filter(Boolean);
+  if (reruns.length > 1) {
+    throw new UsageError(`${reruns.join(' and ')}: --rest fetches what the job did not finish, --retry-failed what failed, --again the whole list; give one of them`);
+  }
+  const rerun = values.rest ? REST : values['retry-failed'] ? FAILED : undefined;
+  if (values.as !== undefined && !(LIST_FORMATS as readonly string[]).includes(values.as)) {
+    throw new UsageError(`unknown list format "${values.as}": use one of ${LIST_FORMATS.join(', ')}`);
+  }
+  const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
+  if (values.out) checkExportFormat(format, userPath(io, values.out));
+  const file = positionals[0] as string;
+  // A list given by its address is fetched (through the guard) and read as a file would be.
+  const fetched = isListUrl(file) ? await fetchListInput(file, values, io, signal) : undefined;
+  if (fetched === null) {
+    io.stderr.write('sift batch: interrupted while fetching the list; nothing was submitted\n');
+    return EXIT.interrupted;
+  }
+  let input: string;
+  try {
+    input = fetched ? fetched.text : await readListInput(file, io, signal, 'batch');
+  } catch (err) {
+    if (!signal.aborted) throw err;
+    io.stderr.write('sift batch: interrupted while reading the list; nothing was submitted\n');
+    return EXIT.interrupted;
+  }
+  const defaults = optionsFromFlags(values);
+  const list = parseList(input, {
+    filename: fetched ? fetched.filename : file === '-' ? undefined : file,
+    mimeType: fetched?.mimeType,
+    baseUrl: fetched?.base,
+    format: values.as as ListFormat | undefined,
+    defaults,
+  });
+  // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
+  const as = values.as ? ` --as ${values.as}` : '';
+  const parseCmd = fetched ? `curl -s ${shellWord(file)} | sift parse -${as}` : file === '-' ? `sift parse -${as} (given the same list)` : `sift parse ${shellWord(file)}${as}`;
+  let problems = batchProblemLines(list.invalid, list.duplicates, parseCmd);
+  if (list.truncated) {
+    // The parser stops reading there; a job of the first part only would end "done", exit 0.
+    const max = formatCount(DEFAULT_MAX_LINES);
+    io.stderr.write(
+      `sift batch: ${file} is longer than ${max} lines, more than Sift reads as one list; nothing was fetched.\n` +
+        `  Split it (e.g. \`split -l ${DEFAULT_MAX_LINES} ${file === '-' ? 'list.txt' : file} part-\`) and run each part.\n`,
+    );
+    return EXIT.usage;
+  }
+  if (list.targets.length === 0) {
+    io.stderr.write(problems);
+    const why = list.invalid.length > 0 ? ` (${counted(list.invalid.length, 'invalid line')})` : input.trim() === '' ? ': it is empty' : '';
+    io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
+    return EXIT.usage;
+  }
+  let targets = asTargets(list.targets);
+  holdSettingsNote();
+  if (values.out) {
+    try {
+      out.made = await checkExportDestination(userPath(io, values.out), format);
     } catch (err) {
-      if (!signal.aborted) throw err;
-      io.stderr.write('sift batch: interrupted while reading the list; nothing was submitted\n');
-      return EXIT.interrupted;
-    }
-    const defaults = optionsFromFlags(values);
-    const list = parseList(input, {
-      filename: fetched ? fetched.filename : file === '-' ? undefined : file,
-      mimeType: fetched?.mimeType,
-      baseUrl: fetched?.base,
-      format: values.as as ListFormat | undefined,
-      defaults,
-    });
-    // SPEC §6: the first line on stderr is `job ID`, so the list's problems come after it.
-    const as = values.as ? ` --as ${values.as}` : '';
-    const parseCmd = fetched ? `curl -s ${shellWord(file)} | sift parse -${as}` : file === '-' ? `sift parse -${as} (given the same list)` : `sift parse ${shellWord(file)}${as}`;
-    let problems = batchProblemLines(list.invalid, list.duplicates, parseCmd);
-    if (list.truncated) {
-      // The parser stops reading there; a job of the first part only would end "done", exit 0.
-      const max = formatCount(DEFAULT_MAX_LINES);
-      io.stderr.write(
-        `sift batch: ${file} is longer than ${max} lines, more than Sift reads as one list; nothing was fetched.\n` +
-          `  Split it (e.g. \`split -l ${DEFAULT_MAX_LINES} ${file === '-' ? 'list.txt' : file} part-\`) and run each part.\n`,
-      );
-      return EXIT.usage;
-    }
-    if (list.targets.length === 0) {
       io.stderr.write(problems);
-      const why = list.invalid.length > 0 ? ` (${counted(list.invalid.length, 'invalid line')})` : input.trim() === '' ? ': it is empty' : '';
-      io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
-      return EXIT.usage;
+      return reportWriteError(err, io);
     }
-    let targets = asTargets(list.targets);
-    holdSettingsNote();
-    if (values.out) {
+  }
+
+  let ctx: Engine;
+  try {
+    ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'], allowHosts: allowHostsFromFlags(values) }, io);
+  } catch (err) {
+    return reportWriteError(err, io);
+  }
+  try {
+    // A jq program that does not compile would fail every target; it is compiled once, up front.
+    await checkListWideJq(defaults.jq, ctx.fetcher);
+    // A line's own that does not compile makes that line invalid: said with its line, and not fetched.
+    const hints = await dropBadLinePrograms(list, defaults.jq, ctx.fetcher);
+    if (hints) {
+      problems = batchProblemLines(list.invalid, list.duplicates, parseCmd) + hints;
+      if (list.targets.length === 0) {
+        io.stderr.write(problems);
+        io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL (${counted(list.invalid.length, 'invalid line')}). Fix the jq programs above.\n`);
+        return EXIT.usage;
+      }
+      targets = asTargets(list.targets);
+    }
+    let indexed = '';
+    let expanded: ExpandedIndex | undefined;
+    if (list.format === 'xml' && isSitemapIndex(input)) {
+      // Its <loc>s are sitemaps: their pages are the list (sitemap-index.ts).
+      const live = io.isTTY ? (done: number, total: number, pages: number) => io.stderr.write(`\r\x1b[Kreading child sitemaps: ${formatCount(done)} of ${formatCount(total)}, ${counted(pages, 'page')}`) : undefined;
+      let x: ExpandedIndex;
       try {
-        await checkExportDestination(userPath(io, values.out), format);
+        x = await expandSitemapIndex(list.targets, { fetcher: ctx.fetcher, caller: CLI_CALLER, defaults, maxTargets: cliSettings({}, io).targetsPerJob, signal, progress: live });
+      } catch (err) {
+        if (!signal.aborted) throw err;
+        io.stderr.write(`${live ? '\r\x1b[K' : ''}sift batch: interrupted while reading the child sitemaps; nothing was submitted\n`);
+        return EXIT.interrupted;
+      }
+      if (live) io.stderr.write('\r\x1b[K');
+      indexed = indexNote(file === '-' ? 'stdin' : file, x, list.targets.length);
+      if (x.targets.length === 0) {
+        io.stderr.write(`${indexed}sift batch: no child sitemap of the index gave a page to fetch; nothing was submitted\n`);
+        return EXIT.usage;
+      }
+      targets = asTargets(x.targets);
+      expanded = x;
+    }
+    let sub: { id: string; reused: boolean };
+    try {
+      sub = ctx.runner.submit(CLI_CALLER, 'cli', targets, { fresh: values.again ?? false });
+    } catch (err) {
+      io.stderr.write(problems);
+      if (err instanceof SiftError && err.code === 'too_many_targets') {
+        // The runner's error has no numbers (it is one sentinel); the user needs them to split the list.
+        const max = cliSettings({}, io).targetsPerJob;
+        if (expanded) {
+          io.stderr.write(indexTooLong(file === '-' ? 'stdin' : file, expanded, list.targets.length, max));
+          return EXIT.usage;
+        }
+        io.stderr.write(
+          `sift batch: the list has ${formatCount(targets.length)} URLs, and one job holds at most ${formatCount(max)}.\n` +
+            `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in the app’s Settings.\n`,
+        );
+        return EXIT.usage;
+      }
+      // Submitting writes the job and its targets: a full disk or a damaged file shows here first.
+      return reportWriteError(storeError(err, ctx.store.path), io);
+    }
+    let restNote = '';
+    // The jobs that finished the other part of the list, when this job runs its rest.
+    let restBefore: string[] = [];
+    // Whether the list's own job was found: --rest takes the rest of that one (and the job
+    // running that rest is then a new one, sub.reused false, with its own note).
+    const listJobFound = sub.reused;
+    if (rerun && sub.reused) {
+      // Run the rest again, or retry the failed ones (the app's actions of those names): a
+      // job of the targets they take.
+      try {
+        const ran = runRest(ctx, sub.id, rerun);
+        if (ran) {
+          sub = ran.sub;
+          restBefore = ran.before;
+          restNote = `\n  ${rerun.took(ran.of, counted(ran.targets, 'target'))}${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
+        }
       } catch (err) {
         io.stderr.write(problems);
         return reportWriteError(err, io);
       }
     }
-
-    let ctx: Engine;
-    try {
-      ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'], allowHosts: allowHostsFromFlags(values) }, io);
-    } catch (err) {
-      return reportWriteError(err, io);
+    if (rerun && !listJobFound) {
+      // Nothing to take the rest of (a fresh or other database, a job past its lifetime, a
+      // changed list): the whole list runs, and the user who asked for less is told why.
+      restNote = `\n  ${rerun.flag}: this database holds no earlier job of this list (jobs are kept for the time set in the app’s Settings, "Keep finished jobs for"), so all ${counted(targets.length, 'target')} are fetched`;
     }
-    try {
-      // A jq program that does not compile would fail every target; it is compiled once, up front.
-      await checkListWideJq(defaults.jq, ctx.fetcher);
-      // A line's own that does not compile makes that line invalid: said with its line, and not fetched.
-      const hints = await dropBadLinePrograms(list, defaults.jq, ctx.fetcher);
-      if (hints) {
-        problems = batchProblemLines(list.invalid, list.duplicates, parseCmd) + hints;
-        if (list.targets.length === 0) {
-          io.stderr.write(problems);
-          io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL (${counted(list.invalid.length, 'invalid line')}). Fix the jq programs above.\n`);
-          return EXIT.usage;
-        }
-        targets = asTargets(list.targets);
-      }
-      let indexed = '';
-      let expanded: ExpandedIndex | undefined;
-      if (list.format === 'xml' && isSitemapIndex(input)) {
-        // Its <loc>s are sitemaps: their pages are the list (sitemap-index.ts).
-        const live = io.isTTY ? (done: number, total: number, pages: number) => io.stderr.write(`\r\x1b[Kreading child sitemaps: ${formatCount(done)} of ${formatCount(total)}, ${counted(pages, 'page')}`) : undefined;
-        let x: ExpandedIndex;
-        try {
-          x = await expandSitemapIndex(list.targets, { fetcher: ctx.fetcher, caller: CLI_CALLER, defaults, maxTargets: cliSettings({}, io).targetsPerJob, signal, progress: live });
-        } catch (err) {
-          if (!signal.aborted) throw err;
-          io.stderr.write(`${live ? '\r\x1b[K' : ''}sift batch: interrupted while reading the child sitemaps; nothing was submitted\n`);
+    problems += listReadNote(file === '-' ? 'stdin' : file, list.targets.length, list.invalid.length, list.duplicates.length);
+    if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);
+    else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, rerun)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
+    // --out: the export is written while the job runs, each file as its target finishes.
+    // With --json too: both were asked for (the export was left out, its folder empty).
+    const started = values.out ? ctx.store.getJob(sub.id) : undefined;
+    // Of a job that has ended (reused), the export is all the work there is: Ctrl-C stops it
+    // as it stops `sift export`. It ran to its end and exited as if never asked. Of a running
+    // job, Ctrl-C cancels the job, and the export is sealed with what it holds.
+    const ended = started !== undefined && isTerminal(started.status);
+    const exporting = started
+      ? runExport(
+          ctx.store,
+          started,
+          {
+            format,
+            out: userPath(io, values.out!),
+            includeFailed: values['include-failed'] ?? false,
+            includeMeta: values['include-meta'] ?? false,
+            io,
+            ...(ended ? { signal } : {}),
+          },
+          liveExportSource(ctx.store, ctx.runner, started),
+        ).then(
+          () => undefined,
+          (err: unknown) => ({ err }),
+        )
+      : undefined;
+    const { job, interrupted } = await waitForJob(ctx, sub.id, ctx.store.getJob(sub.id)?.targetsTotal ?? targets.length, io, signal);
+    const storeFailed = ctx.runner.storeFailure(job.id);
+    if (storeFailed !== undefined) {
+      // The store stopped taking results (a full disk): the job ended there. An export
+      // under way has written what the store holds; the error says why and what to do.
+      await exporting;
+      io.stderr.write(`sift batch: job ${job.id} stopped after ${counted(job.targetsDone, 'target')}: Sift could not store the next result.\n`);
+      // Whatever stopped the store, the job ran and its rest failed: not a usage error (2).
+      reportError(storeError(storeFailed, ctx.store.path), io);
+      return EXIT.someFailed;
+    }
+
+    if (values.json) printTargetsJson(ctx.store, job.id, io);
+    if (exporting) {
+      const failed = await exporting;
+      if (failed) {
+        if (!(failed.err instanceof SiftError)) throw failed.err;
+        if (signal.aborted && failed.err.code === 'cancelled') {
+          io.stderr.write(`sift batch: ${failed.err.message}\n${storedNote(job.id)}`);
           return EXIT.interrupted;
         }
-        if (live) io.stderr.write('\r\x1b[K');
-        indexed = indexNote(file === '-' ? 'stdin' : file, x, list.targets.length);
-        if (x.targets.length === 0) {
-          io.stderr.write(`${indexed}sift batch: no child sitemap of the index gave a page to fetch; nothing was submitted\n`);
-          return EXIT.usage;
-        }
-        targets = asTargets(x.targets);
-        expanded = x;
+        // The files failed, not the fetching: "choose a folder you can write to" alone read as
+        // if the whole list had to be fetched again.
+        const code = reportWriteError(failed.err, io);
+        io.stderr.write(storedNote(job.id));
+        return code;
       }
-      let sub: { id: string; reused: boolean };
-      try {
-        sub = ctx.runner.submit(CLI_CALLER, 'cli', targets, { fresh: values.again ?? false });
-      } catch (err) {
-        io.stderr.write(problems);
-        if (err instanceof SiftError && err.code === 'too_many_targets') {
-          // The runner's error has no numbers (it is one sentinel); the user needs them to split the list.
-          const max = cliSettings({}, io).targetsPerJob;
-          if (expanded) {
-            io.stderr.write(indexTooLong(file === '-' ? 'stdin' : file, expanded, list.targets.length, max));
-            return EXIT.usage;
-          }
-          io.stderr.write(
-            `sift batch: the list has ${formatCount(targets.length)} URLs, and one job holds at most ${formatCount(max)}.\n` +
-              `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in the app’s Settings.\n`,
-          );
-          return EXIT.usage;
-        }
-        // Submitting writes the job and its targets: a full disk or a damaged file shows here first.
-        return reportWriteError(storeError(err, ctx.store.path), io);
-      }
-      let restNote = '';
-      // The jobs that finished the other part of the list, when this job runs its rest.
-      let restBefore: string[] = [];
-      // Whether the list's own job was found: --rest takes the rest of that one (and the job
-      // running that rest is then a new one, sub.reused false, with its own note).
-      const listJobFound = sub.reused;
-      if (rerun && sub.reused) {
-        // Run the rest again, or retry the failed ones (the app's actions of those names): a
-        // job of the targets they take.
-        try {
-          const ran = runRest(ctx, sub.id, rerun);
-          if (ran) {
-            sub = ran.sub;
-            restBefore = ran.before;
-            restNote = `\n  ${rerun.took(ran.of, counted(ran.targets, 'target'))}${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
-          }
-        } catch (err) {
-          io.stderr.write(problems);
-          return reportWriteError(err, io);
-        }
-      }
-      if (rerun && !listJobFound) {
-        // Nothing to take the rest of (a fresh or other database, a job past its lifetime, a
-        // changed list): the whole list runs, and the user who asked for less is told why.
-        restNote = `\n  ${rerun.flag}: this database holds no earlier job of this list (jobs are kept for the time set in the app’s Settings, "Keep finished jobs for"), so all ${counted(targets.length, 'target')} are fetched`;
-      }
-      problems += listReadNote(file === '-' ? 'stdin' : file, list.targets.length, list.invalid.length, list.duplicates.length);
-      if (restNote) io.stderr.write(`job ${sub.id}${sub.reused ? ' reused' : ''}${restNote}\n${heldSettingsNote()}${indexed}${problems}`);
-      else io.stderr.write(`job ${sub.id}${sub.reused ? ` reused\n${reuseNote(ctx, sub.id, rerun)}` : ''}\n${heldSettingsNote()}${indexed}${problems}`);
-      // --out: the export is written while the job runs, each file as its target finishes.
-      // With --json too: both were asked for (the export was left out, its folder empty).
-      const started = values.out ? ctx.store.getJob(sub.id) : undefined;
-      // Of a job that has ended (reused), the export is all the work there is: Ctrl-C stops it
-      // as it stops `sift export`. It ran to its end and exited as if never asked. Of a running
-      // job, Ctrl-C cancels the job, and the export is sealed with what it holds.
-      const ended = started !== undefined && isTerminal(started.status);
-      const exporting = started
-        ? runExport(
-            ctx.store,
-            started,
-            {
-              format,
-              out: userPath(io, values.out!),
-              includeFailed: values['include-failed'] ?? false,
-              includeMeta: values['include-meta'] ?? false,
-              io,
-              ...(ended ? { signal } : {}),
-            },
-            liveExportSource(ctx.store, ctx.runner, started),
-          ).then(
-            () => undefined,
-            (err: unknown) => ({ err }),
-          )
-        : undefined;
-      const { job, interrupted } = await waitForJob(ctx, sub.id, ctx.store.getJob(sub.id)?.targetsTotal ?? targets.length, io, signal);
-      const storeFailed = ctx.runner.storeFailure(job.id);
-      if (storeFailed !== undefined) {
-        // The store stopped taking results (a full disk): the job ended there. An export
-        // under way has written what the store holds; the error says why and what to do.
-        await exporting;
-        io.stderr.write(`sift batch: job ${job.id} stopped after ${counted(job.targetsDone, 'target')}: Sift could not store the next result.\n`);
-        // Whatever stopped the store, the job ran and its rest failed: not a usage error (2).
-        reportError(storeError(storeFailed, ctx.store.path), io);
-        return EXIT.someFailed;
-      }
+      out.written = true;
+      // The export holds this job: the rest. What the list's earlier jobs finished is not in
+      // it, and nothing said so: a list killed half-way and finished with --rest --out left
+      // its first half out of the folder the user named.
+      io.stderr.write(earlierPartsNote(ctx.store, restBefore, rerun ?? REST, values.out!, values.format));
+    } else if (!values.json) printSummary(ctx, job.id, io);
+    // After the results it explains; on stderr, so --json's stdout stays one object a line.
+    // A job stopped early (Ctrl-C, sift cancel) says how to fetch the rest: its targets'
+    // hints say "run the rest again", the app's button, which a shell has no such thing as.
+    const rows = ctx.store.targetRows(job.id);
+    io.stderr.write(failureAdvice(rows, job.id) + retryAdvice(rows) + restAdvice(job, rows));
+    if (!values.json && !exporting) io.stderr.write('(--json prints the results, --out DIR exports them)\n');
 
-      if (values.json) printTargetsJson(ctx.store, job.id, io);
-      if (exporting) {
-        const failed = await exporting;
-        if (failed) {
-          if (!(failed.err instanceof SiftError)) throw failed.err;
-          if (signal.aborted && failed.err.code === 'cancelled') {
-            io.stderr.write(`sift batch: ${failed.err.message}\n${storedNote(job.id)}`);
-            return EXIT.interrupted;
-          }
-          // The files failed, not the fetching: "choose a folder you can write to" alone read as
-          // if the whole list had to be fetched again.
-          const code = reportWriteError(failed.err, io);
-          io.stderr.write(storedNote(job.id));
-          return code;
-        }
-        // The export holds this job: the rest. What the list's earlier jobs finished is not in
-        // it, and nothing said so: a list killed half-way and finished with --rest --out left
-        // its first half out of the folder the user named.
-        io.stderr.write(earlierPartsNote(ctx.store, restBefore, rerun ?? REST, values.out!, values.format));
-      } else if (!values.json) printSummary(ctx, job.id, io);
-      // After the results it explains; on stderr, so --json's stdout stays one object a line.
-      // A job stopped early (Ctrl-C, sift cancel) says how to fetch the rest: its targets'
-      // hints say "run the rest again", the app's button, which a shell has no such thing as.
-      const rows = ctx.store.targetRows(job.id);
-      io.stderr.write(failureAdvice(rows, job.id) + retryAdvice(rows) + restAdvice(job, rows));
-      if (!values.json && !exporting) io.stderr.write('(--json prints the results, --out DIR exports them)\n');
-
-      if (interrupted) return EXIT.interrupted;
-      return job.status === 'done' ? EXIT.ok : EXIT.someFailed;
-    } finally {
-      await ctx.close();
-    }
-  },
-};
+    if (interrupted) return EXIT.interrupted;
+    return job.status === 'done' ? EXIT.ok : EXIT.someFailed;
+  } finally {
+    await ctx.close();
+  }
+}
 
 /** What to do when the job's results are stored but its export is not written. */
 const storedNote = (id: string): string => `  The results are stored: \`sift export ${id} --out DIR\` writes them without fetching again.\n`;

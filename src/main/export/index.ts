@@ -27,7 +27,8 @@ import type { Surface } from '../../shared/hints';
 import { isCutShort, isTerminal, type Job, type TargetStatus } from '../../shared/types';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
-import { checkWritable, ensureDir, exists, isDirectory, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
+import { checkWritable, ensureDir, exists, isDirectory, removeMadeDirs, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
+export { removeMadeDirs } from './output';
 import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
 
 export { safeFileName, fileNameKey, MAX_NAME_LENGTH } from './names';
@@ -151,15 +152,20 @@ async function namesTheFile(out: string, format: ExportFormat): Promise<boolean>
  * cannot: `sift batch --out` asks before it fetches anything, not once the job is done.
  * Says whether `out` names the export's file itself.
  */
-export async function prepareDestination(out: string, format: ExportFormat): Promise<boolean> {
+export async function prepareDestination(out: string, format: ExportFormat): Promise<{ namesFile: boolean; made: string[] }> {
   const o = path.resolve(out);
-  const isFile = await namesTheFile(o, format);
-  const dir = isFile ? path.dirname(o) : o;
-  await ensureDir(dir);
+  const namesFile = await namesTheFile(o, format);
+  const dir = namesFile ? path.dirname(o) : o;
+  const made = await ensureDir(dir);
   // A folder that is there but takes no files (read-only, another user's, a full disk) was
   // found only when the export wrote its first file: `sift batch --out` fetched every URL first.
-  await checkWritable(dir);
-  return isFile;
+  try {
+    await checkWritable(dir);
+  } catch (err) {
+    await removeMadeDirs(made);
+    throw err;
+  }
+  return { namesFile, made };
 }
 
 /**
@@ -167,19 +173,19 @@ export async function prepareDestination(out: string, format: ExportFormat): Pro
  * how a single file is sealed there: a file the user named replaces one of that name; one
  * Sift names takes the next free name, as a folder does.
  */
-async function resolveOut(job: Job, opts: ExportOptions): Promise<{ finalPath: string; seal: Seal }> {
+async function resolveOut(job: Job, opts: ExportOptions): Promise<{ finalPath: string; seal: Seal; made: string[] }> {
   const out = path.resolve(opts.out);
   const base = baseName(job);
-  const namesFile = await prepareDestination(out, opts.format);
+  const { namesFile, made } = await prepareDestination(out, opts.format);
   if (opts.format === 'folder') {
     for (let n = 1; ; n++) {
       const p = path.join(out, n === 1 ? base : `${base} (${n})`);
-      if (!(await exists(p))) return { finalPath: p, seal: sealAs(p) };
+      if (!(await exists(p))) return { finalPath: p, seal: sealAs(p), made };
     }
   }
-  if (namesFile) return { finalPath: out, seal: sealAs(out) };
+  if (namesFile) return { finalPath: out, seal: sealAs(out), made };
   const p = path.join(out, `${base}.${EXT[opts.format]}`);
-  return { finalPath: p, seal: sealBeside(p) };
+  return { finalPath: p, seal: sealBeside(p), made };
 }
 
 async function openWriter(job: Job, finalPath: string, seal: Seal, opts: ExportOptions, stillRunning: boolean): Promise<Writer> {
@@ -208,11 +214,17 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     throw new SiftError('bad_format', 400, `unknown export format ${JSON.stringify(opts.format)}`, 'Use folder, jsonl, csv, combined-md or zip.');
   }
   if (opts.signal?.aborted) throw cancelled();
-  const { finalPath, seal } = await resolveOut(src.job, opts);
+  const { finalPath, seal, made } = await resolveOut(src.job, opts);
   // Every partial of an export is written beside its final path (partialPath).
   await removeStalePartials(path.dirname(finalPath));
   const stillRunning = src.stillRunning ?? false;
-  const writer = await openWriter(src.job, finalPath, seal, opts, stillRunning);
+  let writer: Writer;
+  try {
+    writer = await openWriter(src.job, finalPath, seal, opts, stillRunning);
+  } catch (err) {
+    await removeMadeDirs(made);
+    throw toExportError(err, finalPath);
+  }
   const total = src.count();
   let done = 0;
   let failed = 0;
@@ -245,6 +257,7 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     return { path: written, files, targets: done, failed, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();
+    await removeMadeDirs(made);
     throw opts.signal?.aborted ? cancelled() : toExportError(err, finalPath);
   }
 }

@@ -108,10 +108,13 @@ export async function removeStalePartials(dir: string): Promise<number> {
   return removed;
 }
 
-/** Creates `dir` (and its parents) or throws a SiftError that names it; a file in its place is ENOTDIR. */
-export async function ensureDir(dir: string): Promise<void> {
+/**
+ * Creates `dir` (and its parents) or throws a SiftError that names it; a file in its place is
+ * ENOTDIR. Returns the folders it made, for removeMadeDirs when the export then fails.
+ */
+export async function ensureDir(dir: string): Promise<string[]> {
   try {
-    await makeDirs(dir);
+    return await makeDirs(dir);
   } catch (err) {
     // A folder that exists and says "no such file" for a new child (/proc, a gone network share).
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -134,6 +137,22 @@ export async function checkWritable(dir: string): Promise<void> {
     throw toExportError(err, dir);
   } finally {
     await discard(probe);
+  }
+}
+
+/**
+ * Removes the folders ensureDir made (given outermost first) while they are empty: an export
+ * that failed on a full disk left `--out new/folder` behind, empty, as if something had been
+ * written. A folder that holds anything by now (the user's, another export's) stays, and so
+ * do the ones around it.
+ */
+export async function removeMadeDirs(made: readonly string[]): Promise<void> {
+  for (const d of [...made].reverse()) {
+    try {
+      await rmdir(d);
+    } catch {
+      return;
+    }
   }
 }
 
