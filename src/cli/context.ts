@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { MIN_ID_PREFIX, openOwnedStore, openStore, storeError, type Store } from '../main/store';
-import { removeSnapshot, requestSnapshot } from '../main/control';
+import { answeringOwner, removeSnapshot, requestSnapshot } from '../main/control';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
@@ -89,6 +89,8 @@ export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSi
   } catch (err) {
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
     const dbPath = cliDbPath(flags, io);
+    // Nothing holding it answers requests (control-owner.ts): asking waited 5 s for no answer.
+    if (!answeringOwner(dbPath)) throw err;
     const copy = await requestSnapshot(dbPath, { ownerGone: () => lockFree(dbPath), signal });
     // No answer: the owner was a Sift that answers no requests, or it closed or died meanwhile (a
     // `sift batch` that ended while this asked). Once more as the owner: the database is this

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SiftError } from '../shared/errors';
@@ -7,6 +7,9 @@ import type { Logger } from './batch';
 import { isDiskFull, NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES } from './store';
 import { makeDirsSync } from './mkdirs';
 import { processGone } from './process-gone';
+import { controlDir, markAnswering, OWNER_FILE } from './control-owner';
+
+export { controlDir, answeringOwner } from './control-owner';
 
 /**
  * Requests to the process that owns a database. The owner holds SQLite's exclusive lock
@@ -18,20 +21,6 @@ import { processGone } from './process-gone';
  * the owner copies the database with SQLite's backup API (a consistent copy, made in steps
  * so the app stays responsive) into the folder, and the command reads the copy.
  */
-export const controlDir = (dbPath: string): string => `${realPath(dbPath)}.control`;
-
-/**
- * SQLite follows a symlinked database to its file (its lock and WAL are the file's), so the
- * folder is named by the file too: `--db ~/sift.db` linked to the app's database asked a
- * folder the app never looked in, and every request went unanswered.
- */
-function realPath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p; // not made yet
-  }
-}
 
 const ID = /^[0-9a-zA-Z_-]{1,64}$/;
 
@@ -73,8 +62,8 @@ export function watchControl(dbPath: string, handlers: ControlHandlers, log: Log
     }
     for (const name of names) {
       // A reader killed while it had a copy (a second Ctrl-C, a closed terminal) left it
-      // here, as big as the database: removed once its process is gone.
-      const left = SNAPSHOT_FILE.exec(name);
+      // here, as big as the database: removed once its process is gone; so is a killed owner's mark.
+      const left = SNAPSHOT_FILE.exec(name) ?? OWNER_FILE.exec(name);
       if (left && processGone(Number(left[1]))) {
         rmSync(path.join(dir, name), { force: true });
         continue;
@@ -97,9 +86,13 @@ export function watchControl(dbPath: string, handlers: ControlHandlers, log: Log
       log.info({ jobId: id, answer: answered }, 'cancel requested by another process');
     }
   };
+  const unmark = markAnswering(dbPath);
   const timer = setInterval(tick, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    unmark();
+  };
 }
 
 /**

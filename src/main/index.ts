@@ -10,6 +10,7 @@ import { eventChannelOf } from '../shared/ipc/contract';
 import { createServices } from './services';
 import { SiftError } from '../shared/errors';
 import { defaultDbPath } from './paths';
+import { answeringOwner } from './control-owner';
 import { hardenSession, hardenWebContents, windowOptions } from './app/window';
 import { electronRendererFactory, RENDER_SWITCHES } from './app/render-window';
 
@@ -125,7 +126,10 @@ const LOCKED_HINT = 'A sift command (sift batch, say) is using it: wait for it t
 function failedToStart(err: unknown): void {
   // A typed error's hint says what to do ("wait for the other sift command to finish"): a
   // `sift batch` owning the database left the box at "in use by another Sift" and no more.
-  const hint = err instanceof SiftError ? (err.code === 'db_locked' ? LOCKED_HINT : err.hint) : '';
+  // Only a Sift that answers requests is known to be a sift command; sqlite3 or a backup tool
+  // holding the file is named by the store's own words.
+  const bySift = err instanceof SiftError && err.code === 'db_locked' && answeringOwner(defaultDbPath(app.getPath('userData')));
+  const hint = err instanceof SiftError ? (bySift ? LOCKED_HINT : err.hint) : '';
   const said = err instanceof SiftError && hint ? `${err.message}\n\n${hint}` : err instanceof Error ? err.message : String(err);
   dialog.showErrorBox('Sift could not start', said);
   app.exit(1);

@@ -5,15 +5,18 @@
  *   hold:  owns the database with one job whose second target never finishes; prints
  *          `ready JOB` once the first target is stored done and the second running, then
  *          waits to be killed.
+ *   hold-marked: hold, marked as a Sift that answers requests (control-owner.ts) without
+ *          answering them: an owner killed before it could, whose readers have asked.
  */
 import { writeSync } from 'node:fs';
 import { Runner, type FetchFunc } from '../../src/main/batch';
 import { openStore } from '../../src/main/store';
+import { markAnswering } from '../../src/main/control-owner';
 import type { Target } from '../../src/shared/types';
 
 const [dbPath, mode] = process.argv.slice(2);
-if (!dbPath || (mode !== 'crash' && mode !== 'hold')) {
-  process.stderr.write('usage: store-child.ts DB crash|hold\n');
+if (!dbPath || (mode !== 'crash' && mode !== 'hold' && mode !== 'hold-marked')) {
+  process.stderr.write('usage: store-child.ts DB crash|hold|hold-marked\n');
   process.exit(2);
 }
 const say = (line: string): void => {
@@ -25,7 +28,8 @@ store.markInFlightFailed('restart', Date.now());
 
 export const contentOf = (t: Target): string => `content of ${t.url}`;
 
-if (mode === 'hold') {
+if (mode === 'hold-marked') markAnswering(dbPath);
+if (mode === 'hold' || mode === 'hold-marked') {
   const fetch: FetchFunc = (signal, _c, t) =>
     t.url.endsWith('/0') ? Promise.resolve({ content: contentOf(t) }) : new Promise((_r, reject) => signal.addEventListener('abort', reject));
   const runner = new Runner(store, fetch);

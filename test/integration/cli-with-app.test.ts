@@ -13,6 +13,7 @@ import type { ServerResponse } from 'node:http';
 import { createServices, type Services } from '../../src/main/services';
 import { dispatch } from '../../src/main/ipc/dispatch';
 import { controlDir } from '../../src/main/control';
+import { OWNER_FILE } from '../../src/main/control-owner';
 import type { EventName } from '../../src/shared/ipc/contract';
 import type { Job } from '../../src/shared/types';
 import type { FetchFunc } from '../../src/main/batch';
@@ -20,6 +21,9 @@ import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helper
 import { startSite, type Site } from '../helpers/sites';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 import { makePdf } from '../helpers/fetch-pdf';
+
+/** The control folder's requests and copies, without the mark of the Sift that answers them (control-owner.ts). */
+const requestsIn = (dir: string): string[] => readdirSync(dir).filter((n) => !OWNER_FILE.test(n));
 
 let site: Site;
 /** Held answers by name: `arrived` resolves when the request came, release() answers it. */
@@ -131,7 +135,7 @@ describe('the app and sift on one database', () => {
     expect(s.store.getJob(id)).toMatchObject({ status: 'running', error: '' });
     release('read');
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3 });
-    expect(readdirSync(controlDir(db))).toEqual([]);
+    expect(requestsIn(controlDir(db))).toEqual([]);
   }, 120_000);
 
   test("sift status of a job the app ran says what to do in the command line's words: a password-protected PDF's hint names sift extract, not the app's PDF reader", async () => {
@@ -208,7 +212,7 @@ describe('the app and sift on one database', () => {
     expect(await ended(s, rest.id)).toMatchObject({ status: 'done', targetsDone: 2 });
   }, 120_000);
 
-  test('an owner that answers no requests (a Sift without the control folder): sift jobs still says "in use", and leaves no request behind', async () => {
+  test('an owner that answers no requests (a Sift without the control folder): sift jobs says the database is locked at once, and asks nothing', async () => {
     const { db, env } = home();
     // A bare store and runner in a child (test/helpers/store-child.ts): it owns the database
     // and watches for nothing.
@@ -224,8 +228,8 @@ describe('the app and sift on one database', () => {
       });
       const jobs = await runSift(['jobs', '--db', db], { env });
       expect(jobs.code).toBe(2);
-      expect(jobs.stderr).toMatch(/in use by another Sift\.\n {2}Wait for the other sift command to finish/);
-      expect(readdirSync(controlDir(db))).toEqual([]);
+      expect(jobs.stderr).toMatch(/is locked by another process: .*\n {2}Close that program or wait for that command to finish/);
+      expect(existsSync(controlDir(db))).toBe(false);
     } finally {
       child.kill('SIGKILL');
       await exited;
@@ -271,12 +275,12 @@ describe('the app and sift on one database', () => {
     await arrived;
     releaseLast();
     expect(await ended(s, id)).toMatchObject({ status: 'done', targetsDone: 3001 });
-    expect(readdirSync(controlDir(db))).toEqual([]);
+    expect(requestsIn(controlDir(db))).toEqual([]);
   }, 180_000);
 
   test('an owner that closes while sift jobs asks it for a snapshot: sift jobs then opens the database itself', async () => {
     const { db, env } = home();
-    const holder = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'store-child.ts'), db, 'hold-marked'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
     try {
       const jobId = await new Promise<string>((resolve) => {
@@ -304,7 +308,7 @@ describe('the app and sift on one database', () => {
       expect(jobs.code, jobs.stderr).toBe(0);
       // Opened as the owner: the dead holder's job is interrupted (rule 8).
       expect(jsonLines(jobs.stdout)).toEqual([expect.objectContaining({ id: jobId, status: 'failed', error: 'restart' })]);
-      expect(readdirSync(controlDir(db))).toEqual([]);
+      expect(requestsIn(controlDir(db))).toEqual([]);
     } finally {
       holder.kill('SIGKILL');
       await exited;
@@ -345,7 +349,7 @@ describe('the app and sift on one database', () => {
       };
       look();
     });
-    expect(readdirSync(control)).toEqual([live]);
+    expect(requestsIn(control)).toEqual([live]);
   }, 120_000);
 });
 
@@ -393,7 +397,7 @@ describe('the app and sift on a disk with little room', () => {
     expect(status.code).toBe(2);
     expect(status.stderr).toContain(said);
     expect(status.stderr).not.toMatch(/\n\s+at /);
-    expect(readdirSync(controlDir(db))).toEqual([]);
+    expect(requestsIn(controlDir(db))).toEqual([]);
 
     // Space freed, the job is untouched: it ends done, and the commands read it again.
     rmSync(path.join(mnt, 'filler-1'));

@@ -9,6 +9,7 @@ import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import { RUNNING_TARGETS_JOBS, targetsTable, type TargetOutcome } from './targets';
 import { walSync } from './wal-sync';
 import { checkRoomForSnapshot } from './snapshot';
+import { answeringOwner } from '../control-owner';
 
 export type { NewJob } from './jobs';
 export type { TargetOutcome } from './targets';
@@ -123,11 +124,22 @@ function openError(err: unknown, path: string): unknown {
   const code = sqliteCode(err);
   if (isBusy(err)) {
     // A batch that runs holds the database for its whole life: waiting is the plain advice.
+    if (answeringOwner(path)) {
+      return new SiftError(
+        'db_locked',
+        409,
+        `The database ${path} is in use by another Sift.`,
+        'Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.',
+      );
+    }
+    // SQLite says only that the file is locked: by sqlite3 left open, a backup tool, or a
+    // Sift that answers no requests (a `sift export` writing). "another Sift" sent people
+    // looking for a window that was not there.
     return new SiftError(
       'db_locked',
       409,
-      `The database ${path} is in use by another Sift.`,
-      'Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.',
+      `The database ${path} is locked by another process: a program that has it open (sqlite3, a backup or sync tool), or a sift command exporting from it.`,
+      'Close that program or wait for that command to finish (or pass --db with another path), then try again.',
     );
   }
   if (code === 'SQLITE_NOTADB') {
