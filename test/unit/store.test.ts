@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { markAnswering } from '../../src/main/control-owner';
 import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -54,8 +55,21 @@ describe('openStore', () => {
     expect(err).toBeInstanceOf(SiftError);
     expect(err).toMatchObject({ code: 'db_locked', status: 409 });
     expect((err as SiftError).message).toContain(db.path);
-    expect((err as SiftError).hint).toBe('Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.');
+    // This owner answers no requests (no control-owner.ts mark): nothing says it is a Sift.
+    expect((err as SiftError).message).toContain('is locked by another process');
+    expect((err as SiftError).hint).toBe('Close that program or wait for that command to finish (or pass --db with another path), then try again.');
     expect(store.getJob('j1')?.status).toBe('running');
+    // Marked, as a Sift that answers requests is, the owner is named a Sift.
+    const unmark = markAnswering(db.path);
+    try {
+      openStore(db.path).close();
+    } catch (e) {
+      err = e;
+    } finally {
+      unmark();
+    }
+    expect((err as SiftError).message).toBe(`The database ${db.path} is in use by another Sift.`);
+    expect((err as SiftError).hint).toBe('Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.');
   });
 
   it('refuses a database written by a newer schema', () => {
