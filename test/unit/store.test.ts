@@ -72,6 +72,18 @@ describe('openStore', () => {
     expect((err as SiftError).hint).toBe('Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.');
   });
 
+  it('refuses a path that is a device, not a file, saying so: /dev/null read as a disk that cannot be written', () => {
+    let err: unknown;
+    try {
+      openStore('/dev/null').close();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SiftError);
+    expect((err as SiftError).message).toBe('/dev/null is not a file (a device, a pipe or a socket): Sift keeps its database in a file.');
+    expect((err as SiftError).hint).toBe('Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing there.');
+  });
+
   it('refuses a database written by a newer schema', () => {
     const t = tempDir();
     const p = path.join(t.dir, 'new.db');

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { SiftError } from '../../shared/errors';
 import { isReason } from '../../shared/reasons';
@@ -216,6 +217,22 @@ function foreignSchema(db: Database.Database): string {
 }
 
 /**
+ * A --db that names a device, a pipe or a socket: SQLite opened /dev/null and failed at its
+ * first fsync, said as "make the file writable", which it is; a pipe would hang the open.
+ */
+function refuseSpecialFile(path: string): void {
+  const s = statSync(path, { throwIfNoEntry: false });
+  if (s && !s.isFile() && !s.isDirectory()) {
+    throw new SiftError(
+      'db_not_sift',
+      400,
+      `${path} is not a file (a device, a pipe or a socket): Sift keeps its database in a file.`,
+      'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing there.',
+    );
+  }
+}
+
+/**
  * Opens (creating if needed) the database at `path`, owned by this process until close().
  *
  * Ownership is SQLite's own file lock: locking_mode=EXCLUSIVE plus an empty exclusive
@@ -228,6 +245,7 @@ function foreignSchema(db: Database.Database): string {
  * written to it, its journal mode included.
  */
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
+  refuseSpecialFile(path);
   let db: Database.Database;
   try {
     // timeout 0: a live owner holds the lock for its whole life, so waiting cannot help; fail fast.
