@@ -4,7 +4,7 @@
  * by something that will never answer (sqlite3 left open, a backup tool, a `sift export`
  * writing), so a reader says so at once: it waited 5 s for an answer, then blamed "another Sift".
  */
-import { readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeDirsSync } from './mkdirs';
 import { processGone } from './process-gone';
@@ -31,13 +31,22 @@ export const OWNER_FILE = /^owner-([1-9][0-9]{0,9})$/;
 export function markAnswering(dbPath: string): () => void {
   const dir = controlDir(dbPath);
   const mark = path.join(dir, `owner-${process.pid}`);
+  const made = !existsSync(dir);
   try {
     makeDirsSync(dir);
     writeFileSync(mark, '');
   } catch {
     // Unmarked, readers give up at once instead of waiting: the same words as before the mark.
   }
-  return () => rmSync(mark, { force: true });
+  return () => {
+    rmSync(mark, { force: true });
+    // The folder the mark made goes with it, when no reader has put a request in it since.
+    if (made) {
+      try {
+        rmdirSync(dir);
+      } catch {}
+    }
+  };
 }
 
 /** Whether a live Sift answers requests for dbPath. */
