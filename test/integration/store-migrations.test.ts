@@ -9,6 +9,7 @@ import { CUT_SHORT_COUNT } from '../../src/main/store/jobs';
 import { cutShortGroups, OUTCOME_GROUPS, ROW_COLUMNS, RUNNING_TARGETS_JOBS } from '../../src/main/store/targets';
 import { CUT_SHORT_ERRORS } from '../../src/shared/types';
 import { tempDir } from '../helpers/store';
+import { unspacedWords } from '../../src/main/search/fold';
 
 let t: ReturnType<typeof tempDir>;
 let p: string;
@@ -67,8 +68,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 and 14)', () => {
-    expect(SCHEMA_VERSION).toBe(15);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 and 15)', () => {
+    expect(SCHEMA_VERSION).toBe(16);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -360,6 +361,32 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
+  /** Thai or Khmer text as version 15 handed it to FTS5: cut into words, their marks as written. */
+  const foldForIndexAt15 = (text: string): string => unspacedWords(text).join(' ');
+
+  it('migrates a version 15 database: Thai and Khmer results indexed with their words cut at the marks are found by the whole word alone', () => {
+    const raw = atVersion(p, 15);
+    insertOldJob(raw, 'j15', 'tida', 4, 4, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = ['สารบัญ\nขอให้ทุกคนอยู่ที่นี่', 'สารบัญ\nขอให้ทุกคนมีความสุข', 'មាតិកា\nទឹកនេះស្អាត', 'មាតិកា\nយើងទិញទូកថ្មី'];
+    // Version 15 handed FTS5 the marks as written, which it read as the ends of words: ที่ was ท, ទឹក ទ and ក.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j15', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      fts.run(doc.run('j15', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, foldForIndexAt15(content), 'j15');
+    });
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('ที่')).toEqual([{ idx: 0, line: 2, text: 'สารบัญ ขอให้ทุกคนอยู่«ที่»นี่' }]);
+    expect(found('ទឹក')).toEqual([{ idx: 2, line: 2, text: 'មាតិកា «ទឹក»នេះស្អាត' }]);
+    expect(found('ទូក')).toEqual([{ idx: 3, line: 2, text: 'មាតិកា យើងទិញ«ទូក»ថ្មី' }]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -392,7 +419,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8, 9, 14 and 15 read the targets with, one row per step.
+    // The statements steps 7, 8, 9, 14, 15 and 16 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -401,7 +428,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(5);
+    expect(walks).toHaveLength(6);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

@@ -939,6 +939,41 @@ describe('Hindi (Devanagari) words, whose vowel signs are marks', () => {
   });
 });
 
+describe('Thai, Lao, Khmer and Burmese words, whose vowel signs and tone marks are marks', () => {
+  // ที่ (at) and ทุก (every) share only their first letter, ไม่ (not) and ไม้ (wood) differ in
+  // their tone mark alone; Khmer ទឹក (water) and ទូក (boat) in their vowel sign alone.
+  beforeEach(() => {
+    storeJob('sea', [
+      { url: 'https://th.test/0', title: 'บทนำ', content: 'สารบัญ\nขอให้ทุกคนอยู่ที่นี่' },
+      { url: 'https://th.test/1', title: 'บทนำ', content: 'สารบัญ\nขอให้ทุกคนมีความสุข' },
+      { url: 'https://th.test/2', title: 'บทนำ', content: 'สารบัญ\nฉันไม่ชอบฝนตก' },
+      { url: 'https://th.test/3', title: 'บทนำ', content: 'สารบัญ\nไม้ แข็ง' },
+      { url: 'https://km.test/4', title: 'ទំព័រ', content: 'មាតិកា\nទឹកនេះស្អាត' },
+      { url: 'https://km.test/5', title: 'ទំព័រ', content: 'មាតិកា\nយើងទិញទូកថ្មី' },
+    ]);
+  });
+  const marked = (q: string): [number, string][] =>
+    searchStore(store, q, { jobId: 'sea' }).hits.sort((a, b) => a.idx - b.idx).map((h) => [h.idx, markedText({ text: h.snippet, marks: h.marks })]);
+
+  it('finds a word by its own spelling, marks and all, and not a word sharing its letters', () => {
+    // Before, the index cut ที่ at its marks into ท, which every word starting ท matched (ทุก too).
+    expect(marked('ที่')).toEqual([[0, 'สารบัญ ขอให้ทุกคนอยู่«ที่»นี่']]);
+    expect(marked('ทุก')).toEqual([
+      [0, 'สารบัญ ขอให้«ทุก»คนอยู่ที่นี่'],
+      [1, 'สารบัญ ขอให้«ทุก»คนมีความสุข'],
+    ]);
+    expect(marked('ไม่')).toEqual([[2, 'สารบัญ ฉัน«ไม่»ชอบฝนตก']]);
+    expect(marked('ไม้')).toEqual([[3, 'สารบัญ «ไม้» แข็ง']]);
+    expect(marked('ទឹក')).toEqual([[4, 'មាតិកា «ទឹក»នេះស្អាត']]);
+    expect(marked('ទូក')).toEqual([[5, 'មាតិកា យើងទិញ«ទូក»ថ្មី']]);
+  });
+
+  it('finds a phrase and a prefix typed with marks', () => {
+    expect(marked('"อยู่ที่"')).toEqual([[0, 'สารบัญ ขอให้ทุกคน«อยู่ที่»นี่']]);
+    expect(marked('ไม่*')).toEqual([[2, 'สารบัญ ฉัน«ไม่»ชอบฝนตก']]);
+  });
+});
+
 describe('Arabic words with what is written joined to their start', () => {
   // الكتاب (the book) as a page writes it after و (and), ف (so), ب (with), ك (as), ل (for), and bare; each on line 2 of its own result.
   const FORMS = ['الكتاب', 'والكتاب', 'فالكتاب', 'بالكتاب', 'كالكتاب', 'للكتاب', 'وبالكتاب', 'كتاب'];

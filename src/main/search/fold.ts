@@ -32,20 +32,36 @@ import { arabicForms, arabicFormsWithMap, hasArabicLetter } from './arabic';
 const SEMITIC_MARKS = /[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u0610-\u061A\u0640\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED]/g;
 
 /**
+ * Thai, Lao, Khmer and Burmese (their Unicode blocks): written without spaces between words, in
+ * words of several letters. Blocks, not \\p{Script=…}: scanning 20 KB of Cyrillic for the
+ * scripts took 0.23 ms, for the blocks 0.06.
+ */
+const SEA_BLOCKS = '\\u0E00-\\u0EFF\\u1000-\\u109F\\u1780-\\u17FF\\u19E0-\\u19FF\\uA9E0-\\uA9FF\\uAA60-\\uAA7F';
+const SEA_LETTER = `[${SEA_BLOCKS}]`;
+
+/**
  * The vowel signs, viramas and nasal marks of the Indic scripts (Devanagari to Sinhala), which
  * are part of their word: unicode61 reads a mark as a word's end, so हिंदी (Hindi) was the
  * words ह and द, and found हिंदू (Hindu) as well; काम (work) found कुम्हार (potter). Each is
  * written for the index as a private-use character of plane 15, a category unicode61 keeps
  * inside a word (U+F0900-U+F0DFF, where no pictograph is written: PICTOGRAPH's BMP ones land
  * at U+F00A9, U+F00AE and U+F203C up); the highlighter keeps the mark as it is.
+ * The vowel signs and tone marks of Thai, Lao, Khmer and Burmese likewise (U+F0E00-U+F19FF,
+ * U+FA9E0-U+FAA7F): ที่ (at) was the word ท, which ทุก (every) held too, and ไม่ (not) found
+ * ไม้ (wood); Khmer ទឹក (water) found ទូក (boat).
  */
-export const INDIC_MARK_SOURCE = '(?:(?=\\p{M})[\\u0900-\\u0DFF])';
+const markIn = (blocks: string): string => `(?:(?=\\p{M})[${blocks}])`;
+const INDIC_BLOCKS = '\\u0900-\\u0DFF';
+export const INDIC_MARK_SOURCE = markIn(INDIC_BLOCKS + SEA_BLOCKS);
 const INDIC_MARK = new RegExp(INDIC_MARK_SOURCE, 'gu');
 const INDIC_MARK_ONE = new RegExp(`^${INDIC_MARK_SOURCE}$`, 'u');
 const indexedMark = (ch: string): string => String.fromCodePoint(0xf0000 + (ch.codePointAt(0) as number));
-const ANY_INDIC_MARK = new RegExp(INDIC_MARK_SOURCE, 'u');
+const ANY_INDIC_MARK = new RegExp(markIn(INDIC_BLOCKS), 'u');
 /** Whether text holds a mark of an Indic script, which the index keeps inside its word. */
 export const hasIndicMark = (text: string): boolean => ANY_INDIC_MARK.test(text);
+const ANY_SEA_MARK = new RegExp(markIn(SEA_BLOCKS), 'u');
+/** Whether text holds a mark of Thai, Lao, Khmer or Burmese, which the index keeps inside its word. */
+export const hasUnspacedMark = (text: string): boolean => ANY_SEA_MARK.test(text);
 
 /** Han, kana and Hangul: scripts written without spaces between words. */
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -55,12 +71,6 @@ const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
 // class of scripts, took 0.68 ms to scan 20 KB of Russian; this 0.03.
 const MAYBE_CJK = /[\u1100-\u11FF\u2E80-\uA4CF\uA960-\uA97F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/;
 
-/**
- * Thai, Lao, Khmer and Burmese (their Unicode blocks): written without spaces between words, in
- * words of several letters. Blocks, not \\p{Script=…}: scanning 20 KB of Cyrillic for the
- * scripts took 0.23 ms, for the blocks 0.06.
- */
-const SEA_LETTER = '[\\u0E00-\\u0EFF\\u1000-\\u109F\\u1780-\\u17FF\\u19E0-\\u19FF\\uA9E0-\\uA9FF\\uAA60-\\uAA7F]';
 const SEA_RUN = new RegExp(`${SEA_LETTER}+`, 'g');
 const SEA_ANY = new RegExp(SEA_LETTER);
 // ICU picks its dictionary by script, not by locale: 'th' cuts Lao, Khmer and Burmese too.

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexPictographs } from './search';
+import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexPictographs, reindexUnspacedMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -228,6 +228,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // (search/fold.ts INDIC_MARK), where it cut the word at each; the results holding one are
   // indexed again, the rest read and left as they are.
   (db) => reindexIndic(db),
+  // 16: the index keeps the vowel signs and tone marks of Thai, Lao, Khmer and Burmese inside
+  // their word too, where it cut the word at each (ที่ was ท, and ทุก held it); the results
+  // holding one are indexed again, the rest read and left as they are.
+  (db) => reindexUnspacedMarks(db),
 ];
 
 /**
