@@ -363,18 +363,21 @@ describe('migrations', () => {
 
   /** Thai or Khmer text as version 15 handed it to FTS5: cut into words, their marks as written. */
   const foldForIndexAt15 = (text: string): string => unspacedWords(text).join(' ');
+  /** Hindi as version 15 handed it to FTS5: each vowel sign and virama as a private-use character of plane 15, U+095B as it is. */
+  const foldHindiAt15 = (text: string): string => text.replace(/(?=\p{M})[\u0900-\u0DFF]/gu, (m) => String.fromCodePoint(0xf0000 + (m.codePointAt(0) as number)));
 
-  it('migrates a version 15 database: Thai and Khmer results indexed with their words cut at the marks are found by the whole word alone', () => {
+  it('migrates a version 15 database: Thai and Khmer results indexed with their words cut at the marks are found by the whole word alone, Hindi with ज़ as one character by ज and the nukta', () => {
     const raw = atVersion(p, 15);
-    insertOldJob(raw, 'j15', 'tida', 4, 4, 0);
+    insertOldJob(raw, 'j15', 'tida', 5, 5, 0);
     const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
-    const contents = ['สารบัญ\nขอให้ทุกคนอยู่ที่นี่', 'สารบัญ\nขอให้ทุกคนมีความสุข', 'មាតិកា\nទឹកនេះស្អាត', 'មាតិកា\nយើងទិញទូកថ្មី'];
+    // And Hindi ज़ as U+095B, which the index held as one letter, where a query's ज and nukta were two.
+    const contents = ['สารบัญ\nขอให้ทุกคนอยู่ที่นี่', 'สารบัญ\nขอให้ทุกคนมีความสุข', 'មាតិកា\nទឹកនេះស្អាត', 'មាតិកា\nយើងទិញទូកថ្មី', 'सूची\nउसे \u095B्यादा मिला।'];
     // Version 15 handed FTS5 the marks as written, which it read as the ends of words: ที่ was ท, ទឹក ទ and ក.
     const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
     const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
     contents.forEach((content, idx) => {
       ins.run('j15', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      fts.run(doc.run('j15', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, foldForIndexAt15(content), 'j15');
+      fts.run(doc.run('j15', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, idx < 4 ? foldForIndexAt15(content) : foldHindiAt15(content), 'j15');
     });
     raw.close();
 
@@ -383,6 +386,7 @@ describe('migrations', () => {
     expect(found('ที่')).toEqual([{ idx: 0, line: 2, text: 'สารบัญ ขอให้ทุกคนอยู่«ที่»นี่' }]);
     expect(found('ទឹក')).toEqual([{ idx: 2, line: 2, text: 'មាតិកា «ទឹក»នេះស្អាត' }]);
     expect(found('ទូក')).toEqual([{ idx: 3, line: 2, text: 'មាតិកា យើងទិញ«ទូក»ថ្មី' }]);
+    expect(found('\u091C\u093C्यादा')).toEqual([{ idx: 4, line: 2, text: 'सूची उसे «\u095B्यादा» मिला।' }]);
     store.close();
     expect(version(p)).toBe(SCHEMA_VERSION);
   });

@@ -939,6 +939,46 @@ describe('Hindi (Devanagari) words, whose vowel signs are marks', () => {
   });
 });
 
+describe('Indic letters with a nukta, written as one character or as the letter and the nukta', () => {
+  // ज़्यादा (more) and सज़ा (punishment) with ज़ as U+095B, and as ज and the nukta U+093C; NFC
+  // keeps both (U+095B is a composition exclusion). Bengali সময় (time) with য় as U+09DF and as য and ়.
+  const ZA = '\u095B';
+  const JA_NUKTA = '\u091C\u093C';
+  const YYA = '\u09DF';
+  const YA_NUKTA = '\u09AF\u09BC';
+  beforeEach(() => {
+    storeJob('nukta', [
+      { url: 'https://hi.test/one', title: 'लेख', content: `सूची\nउसे ${ZA}्यादा स${ZA}ा मिली।` },
+      { url: 'https://hi.test/two', title: 'लेख', content: `सूची\nउसे ${JA_NUKTA}्यादा स${JA_NUKTA}ा मिली।` },
+      { url: 'https://bn.test/one', title: 'প্রবন্ধ', content: `সূচি\nসম${YYA} নেই।` },
+      { url: 'https://bn.test/two', title: 'প্রবন্ধ', content: `সূচি\nসম${YA_NUKTA} নেই।` },
+    ]);
+  });
+  const marked = (q: string): [number, string][] =>
+    searchStore(store, q, { jobId: 'nukta' }).hits.sort((a, b) => a.idx - b.idx).map((h) => [h.idx, markedText({ text: h.snippet, marks: h.marks })]);
+
+  it('finds either spelling by the other, and marks the word as each page writes it', () => {
+    for (const za of [ZA, JA_NUKTA]) {
+      expect(marked(`${za}्यादा`), za).toEqual([
+        [0, `सूची उसे «${ZA}्यादा» स${ZA}ा मिली।`],
+        [1, `सूची उसे «${JA_NUKTA}्यादा» स${JA_NUKTA}ा मिली।`],
+      ]);
+      expect(marked(`"${za}्यादा स${za}ा"`).map(([i]) => i), za).toEqual([0, 1]);
+    }
+    for (const yya of [YYA, YA_NUKTA]) {
+      expect(marked(`সম${yya}`), yya).toEqual([
+        [2, `সূচি «সম${YYA}» নেই।`],
+        [3, `সূচি «সম${YA_NUKTA}» নেই।`],
+      ]);
+    }
+  });
+
+  it('is read alike by Ask this job', () => {
+    expect(askJob(store, 'nukta', `${ZA}्यादा?`).map((a) => a.idx).sort()).toEqual([0, 1]);
+    expect(askJob(store, 'nukta', `${JA_NUKTA}्यादा?`).map((a) => a.idx).sort()).toEqual([0, 1]);
+  });
+});
+
 describe('Thai, Lao, Khmer and Burmese words, whose vowel signs and tone marks are marks', () => {
   // ที่ (at) and ทุก (every) share only their first letter, ไม่ (not) and ไม้ (wood) differ in
   // their tone mark alone; Khmer ទឹក (water) and ទូក (boat) in their vowel sign alone.

@@ -63,6 +63,31 @@ const ANY_SEA_MARK = new RegExp(markIn(SEA_BLOCKS), 'u');
 /** Whether text holds a mark of Thai, Lao, Khmer or Burmese, which the index keeps inside its word. */
 export const hasUnspacedMark = (text: string): boolean => ANY_SEA_MARK.test(text);
 
+/**
+ * The letters and vowel signs of these scripts written as one character that Unicode holds
+ * equal to two (canonical equivalents): Hindi ज़ as U+095B or as ज and the nukta U+093C,
+ * Bengali য় as U+09DF or য and ়, Tamil ொ as U+0BCA or ெ and ா. Keyboards and converters write
+ * either, and NFC does not make them one (U+0958-U+095F are composition exclusions): a word
+ * spelled one way did not find the other. The index and the highlighter read each as its two
+ * (NFD); 45 characters of these blocks are such.
+ */
+const COMPOSED = new RegExp(`[${composedIn(0x0900, 0x0dff)}${composedIn(0x0e00, 0x0eff)}${composedIn(0x1000, 0x109f)}${composedIn(0x1780, 0x17ff)}]`, 'g');
+const COMPOSED_ONE = new RegExp(`^${COMPOSED.source}$`);
+const decomposed = (ch: string): string => ch.normalize('NFD');
+const ANY_COMPOSED = new RegExp(COMPOSED.source);
+/** Whether text holds such a character, which the index reads as its two. */
+export const hasComposedLetter = (text: string): boolean => ANY_COMPOSED.test(text);
+
+/** The characters from `from` to `to` that NFD writes otherwise, as a class's contents. */
+function composedIn(from: number, to: number): string {
+  let out = '';
+  for (let cp = from; cp <= to; cp++) {
+    const ch = String.fromCharCode(cp);
+    if (ch.normalize('NFD') !== ch) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+  }
+  return out;
+}
+
 /** Han, kana and Hangul: scripts written without spaces between words. */
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
@@ -234,6 +259,7 @@ export function foldForIndex(text: string): string {
       .replace(SEA_RUN, spacedWords)
       .replace(INVISIBLE, '')
       .replace(SEMITIC_MARKS, '')
+      .replace(COMPOSED, decomposed)
       .replace(INDIC_MARK, indexedMark)
       .replace(OTHER_FORM, typedForm);
     // Last: it reads the letters as the passes above leave them (الأخبار as الاخبار).
@@ -293,6 +319,7 @@ function foldChar(ch: string): string {
     if (CJK_CHAR.test(ch)) f = ch;
     // An Indic vowel sign is part of its word, as the index holds it (INDIC_MARK): हिंदी is no हद.
     if (INDIC_MARK_ONE.test(ch)) f = ch;
+    if (COMPOSED_ONE.test(ch)) f = decomposed(ch);
     if (charCache.size < 20_000) charCache.set(ch, f);
   }
   return f;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexPictographs, reindexUnspacedMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexPictographs, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -230,8 +230,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   (db) => reindexIndic(db),
   // 16: the index keeps the vowel signs and tone marks of Thai, Lao, Khmer and Burmese inside
   // their word too, where it cut the word at each (ที่ was ท, and ทุก held it); the results
-  // holding one are indexed again, the rest read and left as they are.
-  (db) => reindexUnspacedMarks(db),
+  // holding one are indexed again, the rest read and left as they are; so are those holding
+  // an Indic letter written as one character where Unicode holds it equal to two (ज़ as
+  // U+095B, now read as ज and the nukta, as the other spelling is).
+  (db) => reindexWordMarks(db),
 ];
 
 /**

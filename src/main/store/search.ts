@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasIndicMark, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasComposedLetter, hasIndicMark, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasArabicLetter } from '../search/arabic';
 import { modeOf } from './targets';
@@ -200,10 +200,13 @@ export function reindexIndic(db: Database.Database): void {
 /**
  * Re-indexes the stored results that hold a vowel sign or tone mark of Thai, Lao, Khmer or
  * Burmese, which the index now keeps inside its word as it does Indic ones (search/fold.ts
- * INDIC_MARK); the rest are read and left as they are, as at step 8.
+ * INDIC_MARK), or a letter of those scripts or the Indic ones written as one character that
+ * Unicode holds equal to two (ज़ as U+095B), which it now reads as the two (search/fold.ts
+ * COMPOSED); the rest are read and left as they are, as at step 8.
  */
-export function reindexUnspacedMarks(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasUnspacedMark(title) || hasUnspacedMark(url) || hasUnspacedMark(text));
+export function reindexWordMarks(db: Database.Database): void {
+  const holds = (s: string): boolean => hasUnspacedMark(s) || hasComposedLetter(s);
+  indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
 }
 
 /**
