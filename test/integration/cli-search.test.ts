@@ -261,6 +261,9 @@ describe('sift search', { timeout: 180_000 }, () => {
     const punct = await runSift(['search', '()', '--db', db], { env });
     expect(punct.code).toBe(2);
     expect(punct.stderr).toMatch(/^sift search: give the words to find\. Type one or more words/);
+    const article = await runSift(['search', 'ال', '--db', db], { env });
+    expect(article.code).toBe(2);
+    expect(article.stderr).toMatch(/^sift search: give the words to find\. "ال" is the Arabic article, .* Search for the word, with the article or without it/);
     const noJob = await runSift(['search', 'revenue', '--job', 'nope', '--db', db], { env });
     expect(noJob.code).toBe(2);
     expect(noJob.stderr).toMatch(/no job nope/);

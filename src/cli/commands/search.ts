@@ -2,7 +2,7 @@ import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { namedJob, withStore } from '../context';
-import { codePointMarks, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, SEARCH_HELP, type SearchHit } from '../../main/search';
+import { codePointMarks, emptyQueryHint, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, type SearchHit } from '../../main/search';
 import { alsoIn, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
@@ -85,7 +85,7 @@ export const searchCommand: Command = {
     const { values, positionals } = parse(args, spec);
     const query = positionals.map(word).join(' ');
     // Nothing but signs ('(((', '"') is no words either.
-    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${[noWordsIn(query), SEARCH_HELP].filter(Boolean).join(' ')}`);
+    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${[noWordsIn(query), emptyQueryHint(query)].filter(Boolean).join(' ')}`);
     let limit = 20;
     if (values.limit !== undefined) {
       if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > MAX_LIMIT) {

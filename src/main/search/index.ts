@@ -7,7 +7,7 @@ import { FUNCTION_WORDS } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
-import { literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
+import { isArticleOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
 
@@ -39,14 +39,24 @@ export const MAX_LIMIT = 1000;
  * letters, digits and emoji; "There is nothing to search for" read as if the box were empty.
  */
 export function emptyQueryError(query = ''): SiftError {
-  return new SiftError('empty_query', 400, noWordsIn(query) ?? 'There is nothing to search for.', SEARCH_HELP);
+  return new SiftError('empty_query', 400, noWordsIn(query) ?? 'There is nothing to search for.', emptyQueryHint(query));
 }
 
-/** For a query of signs alone, a sentence saying search (or `reader`) reads none of them; undefined for one empty but for syntax ("", '"" ()'). */
+/** What to type instead of a query with no word in it. */
+export const emptyQueryHint = (query: string): string =>
+  isArticleOnly(query) ? 'Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.' : SEARCH_HELP;
+
+/**
+ * For a query of signs alone, a sentence saying search (or `reader`) reads none of them, or
+ * for the Arabic article alone, that it is none (query.ts isArticleOnly); undefined for one
+ * empty but for syntax ("", '"" ()').
+ */
 export function noWordsIn(query: string, reader = 'Search finds'): string | undefined {
   const typed = query.trim();
   if (!/[^\s"()*]/.test(typed)) return undefined;
-  return `${reader} words, numbers and emoji; "${typed.length > 40 ? `${typed.slice(0, 39)}…` : typed}" has none of them.`;
+  const shown = typed.length > 40 ? `${typed.slice(0, 39)}…` : typed;
+  if (isArticleOnly(typed)) return `"${shown}" is the Arabic article, which is written joined to its word (الكتاب) and is no word to search for alone.`;
+  return `${reader} words, numbers and emoji; "${shown}" has none of them.`;
 }
 
 /**

@@ -88,6 +88,19 @@ export const literalNeedles = (term: Term): string[] => [
 export const signedWords = (text: string): string[] => text.match(SIGNED_OR_WORD) ?? [];
 
 /**
+ * The Arabic article ال typed as a word of its own (with its vowel marks or not). It is no
+ * word: the index holds الكتاب as كتاب (arabic.ts), so asked for alone it found nothing, and
+ * "ال كتاب" (the article typed apart from its noun) found nothing either. A query leaves it out.
+ */
+const isLoneArticle = (word: string): boolean => foldTerm(word) === 'ال';
+
+/** Whether the query's words are all the lone article (isLoneArticle), so there is nothing else to search for. */
+export const isArticleOnly = (q: string): boolean => {
+  const words = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  return words.length > 0 && words.every(isLoneArticle);
+};
+
+/**
  * Quotation marks that make a phrase: the typewriter's, and those of print that a quote
  * pasted from a document or a word processor's smart quotes bring: “English”, „German“,
  * «French» and »Danish«, 「Japanese」 and 『』. Typed or pasted so, “in particular nothing”
@@ -146,7 +159,7 @@ function lex(q: string): Token[] {
       const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
       if (prefix) word = word.slice(0, -1);
       // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
-      if (WORDISH.test(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });
+      if (WORDISH.test(word) && (prefix || !isLoneArticle(word))) out.push({ kind: 'term', text: word, prefix, phrase: false });
     }
   }
   return out;
@@ -334,7 +347,7 @@ const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}\\p{M}]+|${PIC
  */
 function plainWords(q: string): { match: string; terms: Term[]; literal?: Literal; count: number } {
   const seen = new Set<string>();
-  const runs = q.match(PLAIN_WORD) ?? [];
+  const runs = (q.match(PLAIN_WORD) ?? []).filter((w) => !isLoneArticle(w));
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
   const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);
