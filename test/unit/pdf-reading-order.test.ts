@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
 import { pageText } from '../../src/main/fetch/pdf-layout.mjs';
-import { dehyphenate, dropFurniture, lineKey, vocabulary } from '../../src/main/fetch/pdf-text';
+import { dehyphenate, dehyphenateBreaks, dropFurniture, lineKey, vocabulary } from '../../src/main/fetch/pdf-text';
 import { makePdf, type Placed } from '../helpers/fetch-pdf';
 
 const fetcher = createFetcher();
@@ -193,6 +193,48 @@ describe('PDF line-end hyphens', () => {
     expect(r.content).toContain('Then the same well-known rule at a line end');
     expect(r.content).toContain('a state-of-the-art tool.');
     expect(pdfMeta(r.meta)).toMatchObject({ dehyphenated: 0, compound_hyphens_kept: 2 });
+  });
+
+  it('joins a word broken at the end of a page or a column, moving its second half up, not the rest of that line', async () => {
+    const pages = [
+      page(['A well-known rule: Sift reads each page of a', 'document and joins the words it finds al-']),
+      page(['lowed across the page break, as a reader would.', 'Then a well-', 'known rule at a line end.']),
+      page(['A third page ends on a compound, the well-']),
+      page(['known rule again; then a hyphen before a capital, Jean-']),
+      page(['Paul, stays as it is.']),
+    ];
+    const r = await extract(makePdf({ pages: [], placed: pages }));
+    expect(r.content).toBe(
+      [
+        'A well-known rule: Sift reads each page of a\ndocument and joins the words it finds allowed',
+        'across the page break, as a reader would.\nThen a well-known rule at a line end.',
+        'A third page ends on a compound, the well-known',
+        'rule again; then a hyphen before a capital, Jean-',
+        'Paul, stays as it is.',
+      ].join('\n\n'),
+    );
+    expect(pdfMeta(r.meta)).toMatchObject({ dehyphenated: 1, compound_hyphens_kept: 2 });
+    // Each line stays on its page, so a search hit still cites the page it is on.
+    expect(r.meta?.page_lines).toEqual([[1, 1], [2, 4], [3, 7], [4, 9], [5, 11]]);
+    // A second half alone on its line takes the line with it.
+    const alone = await extract(makePdf({ pages: [], placed: [page(['a word broken at the page end, al-']), page(['lowed.', 'Next line.'])] }));
+    expect(alone.content).toBe('a word broken at the page end, allowed.\n\nNext line.');
+    // A page that starts with its number in roman numerals (a running head not dropped) is no second half.
+    expect(dehyphenateBreaks(['the National Rifle Association, be-', 'xiv PREFACE\ncause they'], [1, 2], vocabulary([])).pages).toEqual(['the National Rifle Association, be-', 'xiv PREFACE\ncause they']);
+    // Pages not next to each other (pages=1,3) are not joined.
+    expect(dehyphenateBreaks(['ends on docu-', 'ments of another page'], [1, 3], vocabulary([])).pages).toEqual(['ends on docu-', 'ments of another page']);
+  });
+
+  it('joins a word broken at the foot of a column with its second half at the top of the next column', () => {
+    const items: ReturnType<typeof item>[] = [];
+    const left = ['the left column tells of', 'how values turn into', 'their machine-level', 'rep-'];
+    const right = ['resentations, in the', 'right column that goes', 'on for a few more', 'lines of plain text'];
+    left.forEach((l, r) => items.push(item(l, 72, 700 - r * 12, 'ltr', 200), item(right[r] as string, 330, 700 - r * 12, 'ltr', 200)));
+    const { text } = pageText({ items });
+    expect(text).toBe(`${left.join('\n')}\n\n${right.join('\n')}`);
+    const joined = dehyphenateBreaks([text], [1], vocabulary([text]));
+    expect(joined.pages[0]).toBe('the left column tells of\nhow values turn into\ntheir machine-level\nrepresentations,\n\nin the\nright column that goes\non for a few more\nlines of plain text');
+    expect(joined).toMatchObject({ joined: 1, kept: 0 });
   });
 
   it('joins a soft hyphen, and leaves a hyphen before a capital or a number alone', () => {

@@ -10,7 +10,7 @@ import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
 import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import { sourceLinesOf } from '../../shared/source-lines';
 import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
-import { dehyphenate, dropFurniture, vocabulary } from './pdf-text';
+import { dehyphenate, dehyphenateBreaks, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
@@ -488,21 +488,27 @@ function layoutMeta(r: PdfText): Record<string, unknown> {
 
 /**
  * The page texts for reading (text, markdown, html): furniture dropped (repeated headers,
- * footers, page numbers, printer marks), then words broken at line ends joined. mode raw skips both.
+ * footers, page numbers, printer marks), then words broken at line ends joined, and those broken
+ * at a column's or a page's end. mode raw skips both.
  */
 function readable(r: PdfText, meta: Record<string, unknown>): string[] {
   const { pages, removed } = dropFurniture(r.pages.map((p) => p.text));
   const vocab = vocabulary(pages);
   let joined = 0;
   let kept = 0;
-  const out = pages.map((t) => {
+  const lines = pages.map((t) => {
     const d = dehyphenate(t, vocab);
     joined += d.joined;
     kept += d.kept;
     return d.text;
   });
-  meta.pdf = { dehyphenated: joined, compound_hyphens_kept: kept, furniture_removed: removed };
-  return out;
+  const out = dehyphenateBreaks(
+    lines,
+    r.pages.map((p) => p.n),
+    vocab,
+  );
+  meta.pdf = { dehyphenated: joined + out.joined, compound_hyphens_kept: kept + out.kept, furniture_removed: removed };
+  return out.pages;
 }
 
 /**
