@@ -109,7 +109,28 @@ describe('PDF text in reading order', () => {
   it('puts a space after a raised number that opens a line (a footnote mark), not after one that follows a word', () => {
     const sup = (str: string, x: number, y: number) => ({ str, dir: 'ltr', transform: [6, 0, 0, 6, x, y + 4], width: 3, hasEOL: false });
     const items = [sup('1', 72, 100), item('This feature was suggested by a reader.', 75, 100), item('Lienhard', 72, 700, 'ltr', 40), sup('1', 112, 700), item(', and others', 115, 700, 'ltr', 60)];
-    expect(pageText({ items }).text).toBe('Lienhard1, and others\n\n1 This feature was suggested by a reader.');
+    expect(pageText({ items }).text).toBe('Lienhard¹, and others\n\n1 This feature was suggested by a reader.');
+  });
+
+  it('writes a raised number after a word as superscript digits, so the word stays a word of its own ("property²", not "property2")', async () => {
+    // As a book sets its note marks: "…a form of property2—if…" read as one word "property2",
+    // which a search for "property" as a word does not find.
+    const placed: Placed[] = [
+      { x: 72, y: 700, text: 'It is a form of property', size: 10 },
+      { x: 169.3, y: 704, text: '12', size: 6 },
+      { x: 176, y: 700, text: ', and the rate is 10', size: 10 },
+      { x: 259, y: 704, text: '-6', size: 6 },
+      { x: 267, y: 700, text: 'per unit.', size: 10 },
+    ];
+    const r = await extract(makePdf({ pages: [], placed: [placed] }));
+    expect(r.content).toBe('It is a form of property¹², and the rate is 10⁻⁶ per unit.');
+    // The same text as before for anything that folds compatibility forms (NFKC): an index, a diff, pdftotext's.
+    expect(r.content.normalize('NFKC')).toBe('It is a form of property12, and the rate is 10−6 per unit.');
+    expect(r.content).toMatch(/\bproperty\b/u);
+    // An author's marks: affiliation 1, then notes; a list of marks without a number stays as drawn.
+    const sup = (str: string, x: number) => ({ str, dir: 'ltr', transform: [6, 0, 0, 6, x, 704], width: 3 * str.length, hasEOL: false });
+    const authors = [item('Lienhard', 72, 700, 'ltr', 40), sup('1,', 112), sup('†', 118), sup(',', 121), sup('∗', 124), item(', Silva', 127, 700, 'ltr', 35), sup('†,∗', 162), item(', Parr', 171, 700, 'ltr', 30), sup('2,3', 201)];
+    expect(pageText({ items: authors }).text).toBe('Lienhard¹,†,∗, Silva†,∗, Parr²,³');
   });
 
   it('reads a caption over a table that spans both columns before the table, and each column heading before its text', () => {
