@@ -320,6 +320,14 @@ describe('PDF furniture', () => {
     expect(r.removed).toBe(4);
   });
 
+  it('knows a book\'s running head on facing pages, its number on the outer side ("xiv PREFACE", "PREFACE xv")', () => {
+    const body = ['The preface starts here.', 'It goes on about culture.', 'And about the law.', 'And ends with thanks.'];
+    const doc = body.map((b, i) => (i % 2 === 0 ? `${['xiii', 'xv'][i / 2]} PREFACE\n${b}` : `${b}\nPREFACE ${['xiv', 'xvi'][(i - 1) / 2]}`));
+    expect(dropFurniture(doc).pages).toEqual(body);
+    // The section's own heading, without a number, is no running head.
+    expect(dropFurniture(['PREFACE\nbody one', ...doc.slice(1)]).pages[0]).toBe('PREFACE\nbody one');
+  });
+
   it('keeps lone numbers inside the page (a contents list, a table) that differ from page to page', () => {
     // Masked, "1", "2", "5"… would all be "#" and found on every page; only an exact repeat counts inside a page.
     const lead = 'Opening line\nSecond line\nThird line\n';

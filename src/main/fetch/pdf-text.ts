@@ -134,7 +134,10 @@ const plainLine = (line: string): string => line.toLowerCase().replace(/\s+/g, '
 
 function keyOfPlain(plain: string): string {
   if (plain.split(' ').filter((w) => WORD.test(w)).length > SHORT_LINE_WORDS) return plain;
-  return plain.replace(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu, '#').replace(/\b[ivxlcdm]+\b/g, '#');
+  const key = plain.replace(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu, '#').replace(/\b[ivxlcdm]+\b/g, '#');
+  // Facing pages set the number on the outer side: "xiv PREFACE" and "PREFACE xv" are one head,
+  // which a four-page preface repeated twice each way, under the three repeats needed.
+  return key.startsWith('# ') && !key.endsWith(' #') ? `${key.slice(2)} #` : key;
 }
 
 /**
