@@ -9,6 +9,12 @@
 
 export const HIGHLIGHT_NAME = 'sift-hit';
 
+/** The range highlightMatch last marked, for focusMatch. */
+let matched: Range | null = null;
+
+/** The blocks a match's focus may rest on: what a screen reader reads from is the match's paragraph, not the whole result. */
+const MATCH_BLOCK = 'p, li, pre, blockquote, td, th, dd, h1, h2, h3, h4, h5, h6';
+
 const lower = (s: string): string => s.toLowerCase();
 
 /** How many times needle occurs (case-insensitively) in content before the start of `line`. */
@@ -40,6 +46,7 @@ function candidates(needle: string): string[] {
  */
 export function highlightMatch(root: HTMLElement, content: string, needle: string, line: number): string | null {
   clearHighlight();
+  matched = null;
   if (!needle.trim()) return null;
   const nodes: Text[] = [];
   const starts: number[] = [];
@@ -75,6 +82,7 @@ export function highlightMatch(root: HTMLElement, content: string, needle: strin
     place(found, false);
     place(found + n.length, true);
     if (typeof CSS !== 'undefined' && 'highlights' in CSS) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(range));
+    matched = range;
     scrollToRange(range);
     return range.toString();
   }
@@ -99,4 +107,18 @@ function scrollToRange(range: Range): void {
 
 export function clearHighlight(): void {
   if (typeof CSS !== 'undefined' && 'highlights' in CSS) CSS.highlights.delete(HIGHLIGHT_NAME);
+}
+
+/**
+ * Gives the keyboard to the paragraph (or line block) holding the highlighted match: opened
+ * from a search hit, the focus fell to the job's heading, 12 Tabs from the match, and a screen
+ * reader read nothing of it. Not scrolled again: highlightMatch placed it.
+ */
+export function focusMatch(root: HTMLElement): void {
+  const at = matched?.startContainer.parentElement;
+  if (!at || !root.contains(at)) return;
+  const block = at.closest<HTMLElement>(MATCH_BLOCK) ?? at;
+  const target = root.contains(block) ? block : at;
+  if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+  target.focus({ preventScroll: true });
 }

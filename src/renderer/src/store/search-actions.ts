@@ -81,13 +81,16 @@ export function cancelSearch(box: SearchBoxName): void {
   get().clearSearch(box);
 }
 
-/** Opens a target's result in its job, scrolled to the focus's needle on its line. */
+/** Counts the opens, so the result view tells a new one from the same focus made again by a refresh. */
+let opens = 0;
+
+/** Opens a target's result in its job, scrolled to the focus's needle on its line, with the keyboard there. */
 async function openAt(focus: ResultFocus): Promise<void> {
   const { jobId, idx } = focus;
   const s = get();
   if (s.view.kind !== 'job' || s.view.id !== jobId) s.setView({ kind: 'job', id: jobId });
   if (get().detailJobId !== jobId) await openJob(jobId);
-  get().setFocus(focus);
+  get().setFocus({ ...focus, opened: ++opens });
   await openResult(idx);
 }
 

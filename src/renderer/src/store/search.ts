@@ -29,6 +29,8 @@ export interface ResultFocus {
   needle: string;
   /** The 1-based line of the content the match is on. */
   line: number;
+  /** Set when the user opened it (a hit, a passage): the keyboard goes to the match once, never at a refresh. */
+  opened?: number;
 }
 
 export interface AskState {

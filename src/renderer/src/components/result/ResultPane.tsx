@@ -45,20 +45,24 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
   return (
     // Named, so a screen reader's list of landmarks says "Result", not a bare "complementary".
     <aside className="result-pane" aria-label="Result" data-testid="result-pane" data-idx={idx}>
-      <div className="result-head">
-        <StatusBadge status={row.status} stop={targetStop(row, ended)} />
-        {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
-        {row.status === 'failed' && row.reason && (
-          <span className={`reason-chip small reason-${row.reason}`} data-testid="result-reason" data-reason={row.reason}>
-            {REASON_LABELS[row.reason]}
-          </span>
-        )}
-        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
-          {readableUrl(row.url)}
-        </a>
+      {/* Held at the pane's top: a search match scrolled to the pane's middle took the title off the
+          top at 1024 × 768, and the reader saw a paragraph with nothing saying which page it was. */}
+      <div className="result-top" data-testid="result-top">
+        <div className="result-head">
+          <StatusBadge status={row.status} stop={targetStop(row, ended)} />
+          {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
+          {row.status === 'failed' && row.reason && (
+            <span className={`reason-chip small reason-${row.reason}`} data-testid="result-reason" data-reason={row.reason}>
+              {REASON_LABELS[row.reason]}
+            </span>
+          )}
+          <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
+            {readableUrl(row.url)}
+          </a>
+        </div>
+        {row.title && <h3 className="result-title">{shownTitle(row.title)}</h3>}
       </div>
       {besideTable && <HiddenByFilter idx={idx} />}
-      {row.title && <h3 className="result-title">{shownTitle(row.title)}</h3>}
       {row.status === 'failed' && <FailedTarget row={row} />}
       {row.status === 'pending' && <p className="muted">{ended ? NOT_FETCHED.title : 'Not fetched yet.'}</p>}
       {row.status === 'running' && <RunningTarget row={row} />}
@@ -75,7 +79,7 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
           mode={status.options?.mode}
           bytes={status.bytes}
           part={status.part && { ...status.part, whole: () => wholeResult(jobId, idx) }}
-          focus={focus ? { needle: focus.needle, line: focus.line } : undefined}
+          focus={focus ? { needle: focus.needle, line: focus.line, opened: focus.opened } : undefined}
         />
       )}
     </aside>

@@ -4,7 +4,7 @@ import type { LongLine, ResultPart } from '../../../../shared/ipc/contract';
 import { prettyJson } from '../../../../shared/json';
 import { renderMarkdown } from '../../lib/markdown';
 import { formatBytes } from '../../lib/format';
-import { clearHighlight, highlightMatch } from '../../lib/highlight';
+import { clearHighlight, focusMatch, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
 import { bidiPieces, LINE_WINDOW, MAX_RENDERED_MARKDOWN, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
 import { emptyResultText } from '../../../../shared/empty';
@@ -117,6 +117,8 @@ function AsWritten({ text }: { text: string }): React.JSX.Element {
 export interface ViewFocus {
   needle: string;
   line: number;
+  /** The user's open this focus came from: the keyboard moves to the match once per open. */
+  opened?: number;
 }
 
 /** Of a long result, the part the pane holds (`result.content`) and how to fetch the whole. */
@@ -153,6 +155,8 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
   const cut = part ? part.sized : html === null && result.content.length > MAX_SHOWN_TEXT;
   const root = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState<string | null>(null);
+  const opened = focus?.opened;
+  const focusedOpen = useRef<number | undefined>(undefined);
   // After the content is on screen: scroll to the match and highlight it.
   useEffect(() => {
     if (!root.current || needle === undefined || line === undefined) {
@@ -161,9 +165,14 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
     }
     // In a part shown from further on, the hit's line and the occurrences before it count from there.
     const later = html === null && shown.from > 0;
-    setFound(highlightMatch(root.current, later ? text : result.content, needle, later ? line - shown.firstLine + 1 : line));
+    const hit = highlightMatch(root.current, later ? text : result.content, needle, later ? line - shown.firstLine + 1 : line);
+    setFound(hit);
+    if (hit !== null && opened !== undefined && focusedOpen.current !== opened) {
+      focusedOpen.current = opened;
+      focusMatch(root.current);
+    }
     return clearHighlight;
-  }, [html, text, needle, line, result.content, shown]);
+  }, [html, text, needle, line, result.content, shown, opened]);
 
   return (
     <div className="result-view" data-testid="result-view" data-shape={shape} data-highlight={found ?? undefined} ref={root}>
