@@ -117,6 +117,23 @@ export function shownFailure(f: { error: string; hint: string; reason?: Reason |
 }
 
 /**
+ * The steps whose failures are `bad_option` and whose errors name them ("jq: Cannot index array
+ * with string"): a failed row's chip names the step. "bad URL or option" was said of a URL that
+ * answered and a jq program that compiled, and sent people to check the URL.
+ */
+const FAILED_STEPS: Record<string, string> = { jq: 'jq program failed', grep: 'grep pattern failed' };
+
+/** The step a bad_option error names, or undefined. */
+const failedStep = (reason: Reason | '' | undefined, error: string): string | undefined =>
+  reason === 'bad_option' ? Object.keys(FAILED_STEPS).find((step) => error.startsWith(`${step}: `) && error.length > step.length + 2) : undefined;
+
+/** What a failed target's chip says: its reason's label, or the step that failed when its error names one. */
+export function failureLabel(reason: Reason, error: string): string {
+  const step = failedStep(reason, error);
+  return step ? FAILED_STEPS[step]! : REASON_LABELS[reason];
+}
+
+/**
  * A failure as it reads beside its reason's chip, in a row of the table and the result
  * pane's headline. The chip already says what kind of failure it is, so the error does not
  * say it again:
@@ -139,6 +156,9 @@ export function failureBesideReason(f: { error: string; hint: string }, reason: 
     const m = /^[^:]{1,24}: (\S[\s\S]*)$/.exec(f.error);
     return { error: m?.[1] ?? f.error, hint: f.hint };
   }
+  const step = failedStep(reason, f.error);
+  // The chip says "jq program failed": jq's message follows, a sentence of its own.
+  if (step) return { error: f.error.slice(step.length + 2), hint: f.hint };
   const own = `${reason}: `;
   if (f.error.startsWith(own) && f.error.length > own.length) return { error: besideOwnReason(reason, f.error.slice(own.length)), hint: f.hint };
   return f;

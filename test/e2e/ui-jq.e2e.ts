@@ -78,3 +78,19 @@ test('a jq program that gives no value is an ok row marked "no jq output", and t
   await page.screenshot({ path: screenshotPath('ui-jq-no-output') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('a jq program that fails on the document is a row marked "jq program failed", saying what jq said and what to change', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, `${site.origin}/items.json jq=".items.name"`);
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
+  // It read "bad URL or option" of a URL that answered and an option that compiled.
+  expect(await page.getByTestId('row-reason').allTextContents()).toEqual(['jq program failed']);
+  expect(await page.getByTestId('row-error').locator('.row-error-text').textContent()).toMatch(/^Cannot index array with string \("name"\) — The program failed on a value of this document; .*try … catch/);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  expect(await page.getByTestId('result-reason').textContent()).toBe('jq program failed');
+  expect(await page.getByTestId('result-error').locator('strong').textContent()).toBe('Cannot index array with string ("name")');
+  await page.screenshot({ path: screenshotPath('ui-jq-failed') });
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { failureBesideReason, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
+import { failureBesideReason, failureLabel, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
 import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
@@ -383,7 +383,7 @@ const TargetTableRow = memo(function TargetTableRow({
           <span className="row-error" data-testid="row-error">
             {row.reason && (
               <span className={`reason-chip small reason-${row.reason}`} data-testid="row-reason" data-reason={row.reason}>
-                {REASON_LABELS[row.reason]}
+                {failureLabel(row.reason, row.error)}
               </span>
             )}
             <span className="row-error-text">

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { failureBesideReason, REASON_LABELS } from '../../../../shared/reasons';
+import { failureBesideReason, failureLabel } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { openResult, wholeResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
@@ -53,7 +53,7 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
           {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
           {row.status === 'failed' && row.reason && (
             <span className={`reason-chip small reason-${row.reason}`} data-testid="result-reason" data-reason={row.reason}>
-              {REASON_LABELS[row.reason]}
+              {failureLabel(row.reason, row.error)}
             </span>
           )}
           <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
