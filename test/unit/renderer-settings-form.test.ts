@@ -51,7 +51,7 @@ describe('allowed hosts are host names, as the guard compares them', () => {
     });
   });
   test('an IPv6 address is taken bare, in brackets, or with a port, as the guard matches it', () => {
-    expect(parseAllowHosts('::1 FD00::5 [fd00::6]:8080 http://[fd00::7]/x 10.0.0.5:8443')).toEqual({
+    expect(parseAllowHosts('::1\nFD00::5, [fd00::6]:8080\nhttp://[fd00::7]/x,10.0.0.5:8443')).toEqual({
       hosts: ['[::1]', '[fd00::5]', '[fd00::6]', '[fd00::7]', '10.0.0.5'],
       bad: [],
       ranges: [],
@@ -61,12 +61,23 @@ describe('allowed hosts are host names, as the guard compares them', () => {
     expect(parseAllowHosts('.corp.example')).toEqual({ hosts: ['.corp.example'], bad: [], ranges: [] });
   });
   test('what cannot be a host is reported, not saved to never match', () => {
-    expect(parseAllowHosts('good.example host!! http://')).toEqual({ hosts: ['good.example'], bad: ['host!!', 'http://'], ranges: [] });
+    expect(parseAllowHosts('good.example\nhost!!\nhttp://')).toEqual({ hosts: ['good.example'], bad: ['host!!', 'http://'], ranges: [] });
     expect(allowHostsError(['host!!'], [])).toBe('Not a host name: “host!!”. Write a name such as wiki.internal.example, or an address.');
+  });
+  test('entries are one a line or separated by commas, as the help says; one with a space in it is one bad entry, said so', () => {
+    // Split at spaces, "wiki internal" (a dot typed as a space) allowed the two hosts "wiki" and "internal", without a word.
+    expect(parseAllowHosts(' wiki.example \n\nintranet.example,  10.0.0.5 ,\n')).toEqual({ hosts: ['wiki.example', 'intranet.example', '10.0.0.5'], bad: [], ranges: [] });
+    expect(parseAllowHosts('wiki internal\ngood.example')).toEqual({ hosts: ['good.example'], bad: ['wiki internal'], ranges: [] });
+    expect(allowHostsError(['wiki internal'], [])).toBe(
+      'Not a host name: “wiki internal”: a host name has no spaces. Write one host a line, or separate them with commas, such as wiki.internal.example.',
+    );
+    expect(allowHostsError(['wiki internal', 'host!!'], [])).toBe(
+      'Not a host name: “wiki internal”, “host!!”: a host name has no spaces. Write one host a line, or separate them with commas, such as wiki.internal.example.',
+    );
   });
   test('a range of addresses is said to be one, not saved as its first address', () => {
     // "10.0.0.0/8" was read as an address with a path: 10.0.0.0 was saved, and every other address of the range stayed blocked without a word (s27 appqa2).
-    expect(parseAllowHosts('10.0.0.0/8 192.168.1.0/24, fd00::/8 wiki.example 10.0.0.5/status')).toEqual({
+    expect(parseAllowHosts('10.0.0.0/8\n192.168.1.0/24, fd00::/8\nwiki.example\n10.0.0.5/status')).toEqual({
       hosts: ['wiki.example', '10.0.0.5'],
       bad: [],
       ranges: ['10.0.0.0/8', '192.168.1.0/24', 'fd00::/8'],

@@ -61,7 +61,9 @@ function issueText(key: keyof Settings, issue: z.core.$ZodIssue, unit: string | 
 }
 
 /**
- * The allowed hosts as typed: one a line (or separated by spaces or commas). The guard compares
+ * The allowed hosts as typed: one a line, or separated by commas. Not at spaces: "wiki internal"
+ * (a dot typed as a space) allowed the hosts "wiki" and "internal", and said nothing; an entry
+ * with a space in it is `bad`, and said to be. The guard compares
  * host names only, so an address pasted whole ("https://wiki.example/start") is its host
  * ("wiki.example") and a name in capitals or with an umlaut is written as the URL parser writes
  * it; a leading "." (every subdomain) is kept. What no URL could have as its host is `bad`:
@@ -77,7 +79,7 @@ export function parseAllowHosts(text: string): { hosts: string[]; bad: string[];
   const bad: string[] = [];
   // The guard compares one host at a time; "10.0.0.0/8" read as a URL saved 10.0.0.0 alone.
   const ranges: string[] = [];
-  for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
+  for (const entry of text.split(/[\n,]/).map((e) => e.trim()).filter(Boolean)) {
     if (RANGE.test(entry)) {
       ranges.push(entry);
       continue;
@@ -102,7 +104,11 @@ const quotedList = (items: string[]): string => items.map((h) => `“${h}”`).j
 
 /** What is wrong with the allowed hosts as typed, with what to write instead; null when nothing is. */
 export function allowHostsError(bad: string[], ranges: string[]): string | null {
-  if (bad.length) return `Not a host name: ${bad.map((h) => `“${h}”`).join(', ')}. Write a name such as wiki.internal.example, or an address.`;
+  if (bad.length) {
+    const named = bad.map((h) => `“${h}”`).join(', ');
+    if (bad.some((h) => /\s/.test(h))) return `Not a host name: ${named}: a host name has no spaces. Write one host a line, or separate them with commas, such as wiki.internal.example.`;
+    return `Not a host name: ${named}. Write a name such as wiki.internal.example, or an address.`;
+  }
   if (ranges.length) {
     const one = ranges.length === 1;
     return `${quotedList(ranges)} ${one ? 'is a range' : 'are ranges'} of addresses, which Sift does not allow as a whole: list each address, or tick “Allow private and loopback addresses” above.`;

@@ -267,8 +267,8 @@ export function SettingsPanel(): React.JSX.Element {
           </label>
           <label className="field">
             <span id={ids('allowHosts').label}>Hosts allowed even when private addresses are blocked</span>
-            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example, one per line" {...fieldA11y('allowHosts', errors.allowHosts, { help: true })} data-testid="setting-allowHosts" />
-            <FieldNote id="allowHosts" error={errors.allowHosts} help="Names or addresses, one a line; a name that starts with a dot (.corp.example) allows its subdomains too. Other private addresses stay blocked." />
+            <textarea rows={3} value={hosts} onChange={(e) => { setHosts(e.target.value); setStatus('idle'); }} placeholder="wiki.internal.example" {...fieldA11y('allowHosts', errors.allowHosts, { help: true })} data-testid="setting-allowHosts" />
+            <FieldNote id="allowHosts" error={errors.allowHosts} help="Names or addresses, one a line or separated by commas; a name that starts with a dot (.corp.example) allows its subdomains too. Other private addresses stay blocked." />
           </label>
           <label className="field">
             <span id={ids('userAgent').label}>User agent</span>
