@@ -116,3 +116,23 @@ export const SearchQuerySchema = z.string().max(2000);
  * of results says that more match instead of reading as "50 hits".
  */
 export const SHOWN_HITS = 50;
+
+/**
+ * The words of a query written as a search engine's filter (page:3, title:report, site:x): the
+ * search has none, and FTS5 reads each as its words in a row ("page 3"). A search for page:3
+ * said "No hits for page:3" and nothing of why. Quoted phrases and addresses (https://…) are not.
+ */
+export function filterLikeWords(query: string): string[] {
+  const unquoted = query.replace(/["\u201C\u201D\u201E\u00AB\u00BB][^"\u201C\u201D\u201E\u00AB\u00BB]*["\u201C\u201D\u201E\u00AB\u00BB]?/g, ' ');
+  return unquoted.split(/\s+/).filter((w) => /^-?\p{L}[\p{L}_]*:[^\s:/]/u.test(w));
+}
+
+/** What the app says of a query's filter-like words, or '' when it has none. */
+export function filterNote(query: string): string {
+  const words = filterLikeWords(query);
+  if (words.length === 0) return '';
+  const asWords = (w: string): string => `“${w.replace(/^-/, '').replace(':', ' ')}”`;
+  const list = (xs: string[]): string => (xs.length === 1 ? xs[0]! : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)!}`);
+  const were = words.length === 1 ? 'was' : 'were';
+  return `The search has no filters: ${list(words)} ${were} searched as the words ${list(words.map(asWords))}. Search for the words alone; a hit in a PDF says which page it is on.`;
+}

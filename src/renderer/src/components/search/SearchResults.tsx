@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { lineLabel, type SearchHit } from '../../../../shared/search';
+import { filterNote, lineLabel, type SearchHit } from '../../../../shared/search';
 import { useStore } from '../../store';
 import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
@@ -66,6 +66,11 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
         )}
       </div>
       {error && <ErrorMessage error={error} testId="search-error" />}
+      {!error && answered && filterNote(answered) && (
+        <p className="muted" data-testid="search-filter-note">
+          {filterNote(answered)}
+        </p>
+      )}
       {!error && answered && hits.length === 0 && <p className="muted">Nothing stored matches. Try fewer words, or a prefix like revenu*.</p>}
       <ol className="hit-list">
         {hits.map((h) => {
