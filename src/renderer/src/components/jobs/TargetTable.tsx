@@ -107,6 +107,8 @@ export function TargetTable(): React.JSX.Element {
     e.preventDefault();
   };
 
+  useFollowRunning(scrollRef, readingHeight, posOf, virtualizer.scrollToIndex);
+
   // Keep the selected row in view when the selection comes from elsewhere (a reload).
   const selectedIdx = useStore((s) => s.selectedIdx);
   useEffect(() => {
@@ -182,6 +184,60 @@ function fitUrl(url: string, fit: ColumnFit | null): string {
   // Read once: shortUrl(url, n) is this cut in the middle, and parsing the URL at each step of the search cost it again.
   const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
   return fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? cutMiddle(bare, URL_CHARS);
+}
+
+/** The row being fetched: a job fetches its targets in order, so it is the one after those finished. */
+function runningIdx(s: ReturnType<typeof useStore.getState>): number | null {
+  const job = s.detailJobId ? s.jobs[s.detailJobId] : undefined;
+  if (job?.status !== 'running') return null;
+  return s.rows[job.targetsDone]?.status === 'running' ? job.targetsDone : null;
+}
+
+/** What tells a scroll the user made from one the table made: their wheel, pointer, touch or key came first. */
+const USER_SCROLLS = ['wheel', 'pointerdown', 'touchstart', 'keydown'] as const;
+
+/**
+ * Keeps the running row in view while the job goes past the table's fold (at 1024 × 768 about
+ * 12 rows show, and a job ran on below them unseen), unless the user has scrolled it out of view
+ * themselves: then their place is theirs, until they scroll the running row back into view.
+ */
+function useFollowRunning(
+  scrollRef: React.RefObject<HTMLDivElement | null>,
+  footHeight: number,
+  posOf: (idx: number | null) => number | null,
+  scrollToIndex: (index: number, o: { align: 'auto' }) => void,
+): void {
+  const pos = posOf(useStore(runningIdx));
+  const following = useRef(true);
+  const inView = useCallback(
+    (el: HTMLElement, at: number): boolean => at * ROW_HEIGHT >= el.scrollTop && (at + 1) * ROW_HEIGHT <= el.scrollTop + el.clientHeight - footHeight,
+    [footHeight],
+  );
+  const posNow = useRef(pos);
+  posNow.current = pos;
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    let byUser = false;
+    const mark = (): void => void (byUser = true);
+    const onScroll = (): void => {
+      if (!byUser) return;
+      byUser = false;
+      if (posNow.current !== null) following.current = inView(el, posNow.current);
+    };
+    const host = el.parentElement ?? el;
+    for (const t of USER_SCROLLS) host.addEventListener(t, mark, { passive: true });
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      for (const t of USER_SCROLLS) host.removeEventListener(t, mark);
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [scrollRef, inView]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (pos === null || !el || !following.current || inView(el, pos)) return;
+    scrollToIndex(pos, { align: 'auto' });
+  }, [pos, scrollRef, inView, scrollToIndex]);
 }
 
 /** An element's height, again whenever it changes (a narrower window wraps its text); 0 while it is not there. */

@@ -1,0 +1,90 @@
+/**
+ * A running job's table at 1024 × 768, in real Chromium over the bridge: the row being fetched
+ * stays in view as the job goes past the table's fold, until the user scrolls away; then their
+ * scroll is left alone (s28 appqa3: the table stayed at its top while the job ran on below it).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { ServerResponse } from 'node:http';
+import { screenshotPath } from '../helpers/chromium';
+import { startServer, type TestServer } from '../helpers/fetch-server';
+import { articlePage, expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+
+let opened: OpenedApp;
+let page: Page;
+let site: TestServer;
+
+const COUNT = 40;
+// Held until the test lets them go: /p/30 is below the fold of a 768 px window (about 12 rows show).
+const HELD = [30, 36];
+const held = new Map<number, { arrived: Promise<void>; release: () => void }>();
+
+beforeAll(async () => {
+  const routes: Record<string, (q: unknown, r: ServerResponse) => void> = {};
+  for (let i = 0; i < COUNT; i++) {
+    const answer = (r: ServerResponse): void => void r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(`Page ${i}`));
+    if (!HELD.includes(i)) {
+      routes[`/p/${i}`] = (_q, r) => answer(r);
+      continue;
+    }
+    let arrive = (): void => {};
+    let release = (): void => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    held.set(i, { arrived, release });
+    routes[`/p/${i}`] = (_q, r) => {
+      arrive();
+      void released.then(() => answer(r));
+    };
+  }
+  site = await startServer(routes);
+  opened = await openApp();
+  page = opened.page;
+  await page.setViewportSize({ width: 1024, height: 768 });
+});
+
+afterAll(async () => {
+  for (const h of held.values()) h.release();
+  await expectNoInternalErrorText(page);
+  await opened?.close();
+  await site?.close();
+});
+
+/** Whether row `idx` is drawn, in `status`, wholly inside the table's scrolled box. */
+const rowInView = (idx: number, status: string): Promise<boolean> =>
+  page.evaluate(
+    ([idx, status]) => {
+      const row = document.querySelector(`[data-testid="target-row"][data-idx="${idx}"][data-status="${status}"]`);
+      const box = document.querySelector('[data-testid="target-scroll"]');
+      if (!row || !box) return false;
+      const r = row.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      return r.top >= b.top && r.bottom <= b.bottom;
+    },
+    [idx, status] as const,
+  );
+
+test('the running row is followed below the fold, and a user who scrolled away keeps their place', async () => {
+  await pasteList(page, Array.from({ length: COUNT }, (_, i) => `${site.origin}/p/${i}`).join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${COUNT}$`) }).waitFor();
+  await page.keyboard.press('Control+Enter');
+  await held.get(30)!.arrived;
+  await expect.poll(() => rowInView(30, 'running')).toBe(true);
+  await page.screenshot({ path: screenshotPath('ui-follow-running') });
+
+  // The user goes back to the top; the job goes on to /p/36, and the table stays where they put it.
+  const scroller = page.getByTestId('target-scroll');
+  await scroller.hover();
+  await page.mouse.wheel(0, -5000);
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBe(0);
+  held.get(30)!.release();
+  await held.get(36)!.arrived;
+  // Row 35 done is the job's news before /p/36 runs: once the header counts it, the table has had it too.
+  await expect.poll(() => page.getByTestId('job-header').textContent()).toMatch(/36 \/ 40/);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
+  expect(await rowInView(0, 'done')).toBe(true);
+  held.get(36)!.release();
+  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  expect(pageErrors(page)).toEqual([]);
+});
