@@ -213,6 +213,15 @@ const leftForBlank = (): FetchError =>
     'needs_js',
   );
 
+/**
+ * What renderPage gives back: the page as the browser shows it, or (`left`) a page of its own
+ * that loaded and then went on to an address the guard refuses, which stands as its server
+ * sent it; there is no rendered HTML to read then.
+ */
+type RenderOutcome =
+  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals }
+  | { kind: 'left'; guardRefused?: GuardRefusals };
+
 const WENT_TO_REFUSED = 'The rendered page went (by a redirect or a script) to an address Sift does not fetch';
 
 /** The fetch pipeline of SPEC §5: URL check, gate, guarded HTTP, extraction, recovery. */
@@ -236,8 +245,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   /**
    * Renders a page that the static fetch found to need it: a render slot (renderPages at
    * once), then a gate slot like any fetch, then the browser under the render budget.
+   * `standsAlone`: the page as its server sent it is a page of its own (Verdict.standsAlone),
+   * which decides what a page that left for a refused address is.
    */
-  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint): Promise<{ html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; left?: boolean }> {
+  async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint, standsAlone: boolean): Promise<RenderOutcome> {
     const started = now();
     const linked = linkSignals([signal, deadline]);
     const combined = linked.signal;
@@ -251,16 +262,21 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       });
       try {
         const r = await renderer.render(url, combined, settings.renderBudgetMs, hint);
-        if (r.refused && !r.left) throw blocked(WENT_TO_REFUSED);
-        // A page that loaded and then left for a refused address is its caller's to judge: what
-        // the browser holds now is the guard's refusal, not the page.
-        if (r.refused) return { html: '', finalUrl: url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), left: true };
+        // Once loaded, its script sent the browser to a refused address: a file to download
+        // from another host leaves the page where it is in a browser, and was failed as
+        // "blocked". A page of its own stands as its server sent it (what the browser holds
+        // now is the guard's refusal, not the page); a page that only says it moved, or an app
+        // shell, is the refused address's, as is a page whose own load was refused.
+        if (r.refused) {
+          if (!r.left || !standsAlone) throw blocked(WENT_TO_REFUSED);
+          return { kind: 'left', ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}) };
+        }
         if (r.unreachable) {
           throw new FetchError(502, 'the rendered page went (by a redirect or a script) to a site that did not answer', 'The page sends the reader to a host that does not resolve or answer; open it in a browser to see where it goes.', 'unreachable');
         }
         if (/^about:/i.test(r.finalUrl)) throw leftForBlank();
         if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
-        return { html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}) };
+        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}) };
       } finally {
         release();
       }
@@ -590,13 +606,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             if (mode === 'always' || why === 'needs_js' || why === 'route' || why === 'catch_all') throw noBrowser(info, mode);
             render.render_skipped = hintOn(surface, `${info.why}. ${info.hint}`);
           } else {
-            const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {});
-            if (r.left) {
-              // Once loaded, its script sent the browser to a refused address: a file to download
-              // from another host leaves the page where it is in a browser, and was failed as
-              // "blocked". A page of its own stands as its server sent it, and says so; a page
-              // that only says it moved, or an app shell, is the refused address's.
-              if (!verdict.standsAlone) throw blocked(WENT_TO_REFUSED);
+            const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {}, verdict.standsAlone === true);
+            if (r.kind === 'left') {
+              // The page stands as its server sent it, and says so.
               Object.assign(render, { render_refused: r.guardRefused?.requests ?? 1, render_refused_why: leftWords(r.guardRefused, surface) });
             } else {
               body = Buffer.from(r.html, 'utf8');
