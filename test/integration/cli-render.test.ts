@@ -81,6 +81,30 @@ describe('sift batch with render options', () => {
   }, 180_000);
 });
 
+describe('an app whose scripts the guard refused', () => {
+  it('fails as needs_js naming the refused host and --allow-host, stored so, not ok and thin', async () => {
+    // Its header says something (so it is no empty shell), and its app's bundle is on
+    // 127.0.0.2: it rendered as it was sent, and was stored "ok, thin page".
+    const home = path.join(dir, 'refused-bundle');
+    mkdirSync(home, { recursive: true });
+    const run = siftInProcess(home, { HOME: home, SIFT_HOME: home });
+    writeFileSync(path.join(home, 'list.txt'), `${sites.allowed.origin}/refused-bundle.html\n`);
+    const db = path.join(home, 'sift.db');
+    const r = await run('batch', 'list.txt', '--allow-host', '127.0.0.1', '--mode', 'text', '--json', '--db', db);
+    expect(r.code).toBe(1);
+    const line = JSON.parse(r.out) as Line & { hint: string };
+    expect(line).toMatchObject({ ok: false, status: 422, reason: 'needs_js' });
+    expect(line.error).toMatch(/scripts .*address Sift does not fetch/);
+    expect(line.hint).toMatch(/^Sift's guard refused 1 request the page made, to 127\.0\.0\.2: a loopback address \(this computer\)\./);
+    expect(line.hint).toContain('--allow-host HOST');
+    expect(r.err).not.toMatch(/thin page/);
+    const id = /^job ([0-9a-f]+)/.exec(r.err)?.[1] ?? '';
+    const status = await run('status', id, '--json', '--db', db);
+    expect(JSON.parse(status.out.trim().split('\n')[1] ?? '{}')).toMatchObject({ status: 'failed', reason: 'needs_js', hint: line.hint });
+    expect(sites.forbidden.connections).toBe(0);
+  }, 120_000);
+});
+
 describe('a browser path that names a program which is not a browser', () => {
   it('says rendering is unavailable and how to point Sift at a browser, not that the page failed to load', async () => {
     // /usr/bin/false is executable, so it is found and launched; it exits at once.

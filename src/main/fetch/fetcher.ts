@@ -2,9 +2,9 @@ import { OptionsSchema, type Options, type RenderMode, type Result, type Target 
 import { dispositionFileName, HttpClient, mapError, upstreamError, type HttpResponse } from './client';
 import { decodeText, namesNoCharset } from './charset';
 import type { Article } from './html';
-import { hasScriptBundles, shouldRender } from './render/decide';
+import { hasScriptBundles, scriptHosts, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
-import { emptyShellHint, leftWords, refusalWords, type GuardRefusals } from './render/refusals';
+import { emptyShellHint, leftWords, refusalWords, scriptsRefusedHint, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
 import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
@@ -221,6 +221,16 @@ const leftForBlank = (): FetchError =>
 type RenderOutcome =
   | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals }
   | { kind: 'left'; guardRefused?: GuardRefusals };
+
+/**
+ * A thin app page (an app's root in it) that rendered as its server sent it because the guard
+ * refused its scripts' host: SPEC §5.9's needs_js, as its scripts could not run. The scripts'
+ * host, not the page's thinness, is what the user can change.
+ */
+function scriptsRefused(staticHtml: string, base: string, rendered: string, refusals: GuardRefusals | undefined, warnings: readonly string[]): refusals is GuardRefusals {
+  if (!refusals || !warnings.includes('thin') || !hasAppRoot(staticHtml) || drawnByScripts(staticHtml, rendered)) return false;
+  return scriptHosts(staticHtml, base).some((h) => refusals.hosts.includes(h));
+}
 
 const WENT_TO_REFUSED = 'The rendered page went (by a redirect or a script) to an address Sift does not fetch';
 
@@ -631,6 +641,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 throw err;
               }
               if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');
+              if (scriptsRefused(html, res.finalUrl, r.html, r.guardRefused, after.warnings)) {
+                throw new FetchError(422, "needs JavaScript: the page's scripts are on an address Sift does not fetch, so the browser could not draw its content", scriptsRefusedHint(r.guardRefused, surface), 'needs_js');
+              }
               warnings = after.warnings;
             }
           }

@@ -1,5 +1,6 @@
 import type { RenderMode } from '../../../shared/types';
 import { THIN_CHARS } from '../classify';
+import { bareHost } from '../guard';
 
 /**
  * Why a page is rendered under `auto`: an app shell whose content appears only after its
@@ -26,6 +27,17 @@ export function hasScriptBundles(html: string): boolean {
     if ((m[2] ?? '').trim().length >= 200) return true;
   }
   return false;
+}
+
+/** The hosts the page's external scripts load from (as the guard names them: no brackets), its address resolving relative ones. */
+export function scriptHosts(html: string, base: string): string[] {
+  const hosts = new Set<string>();
+  for (const m of html.matchAll(SCRIPT_RE)) {
+    const src = /\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(m[1] ?? '');
+    const ref = (src?.[1] ?? src?.[2] ?? src?.[3] ?? '').trim();
+    if (ref && URL.canParse(ref, base)) hosts.add(bareHost(new URL(ref, base).hostname));
+  }
+  return [...hosts];
 }
 
 /**

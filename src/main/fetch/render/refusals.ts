@@ -83,3 +83,12 @@ export function leftWords(r: GuardRefusals | undefined, surface: Surface): strin
 export function emptyShellHint(r: GuardRefusals, hint: string, surface: Surface): string {
   return `${refusedSentence(r)} The page's content may come from ${r.requests === 1 ? 'it' : 'them'}. ${ALLOW_HOST_HINT[surface]} Otherwise: ${hint.charAt(0).toLowerCase()}${hint.slice(1)}`;
 }
+
+/**
+ * The hint of an app whose own scripts the guard refused: the page rendered as its server sent
+ * it (a header over an empty root), stored "ok, thin page", and nothing said that allowing
+ * their host would draw the rest.
+ */
+export function scriptsRefusedHint(r: GuardRefusals, surface: Surface): string {
+  return `${refusedSentence(r)} The page's scripts load from there, and they draw its content. ${ALLOW_HOST_HINT[surface]}`;
+}
