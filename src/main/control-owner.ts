@@ -31,6 +31,8 @@ export const OWNER_FILE = /^owner-([1-9][0-9]{0,9})$/;
 export function markAnswering(dbPath: string): () => void {
   const dir = controlDir(dbPath);
   const mark = path.join(dir, `owner-${process.pid}`);
+  // Already marked by this process (another engine over the same file, a test's stand-in owner): that one's to remove.
+  if (existsSync(mark)) return () => {};
   const made = !existsSync(dir);
   try {
     makeDirsSync(dir);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SiftError } from '../shared/errors';
 import type { Logger } from './batch';
-import { isDiskFull, NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES } from './store';
+import { isDiskFull, lockedError, NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES } from './store';
 import { makeDirsSync } from './mkdirs';
 import { processGone } from './process-gone';
 import { controlDir, markAnswering, OWNER_FILE } from './control-owner';
@@ -51,6 +51,26 @@ function answer(dir: string, name: string, text: string): void {
   renameSync(path.join(dir, `${name}.tmp`), path.join(dir, `${name}.ans`));
 }
 
+/**
+ * Opens the database as its owner (open takes SQLite's lock) marked as the Sift that answers
+ * requests for it from before the lock is taken: marked after, a reader that came while the
+ * owner migrated and marked a killed owner's jobs failed (seconds on a big database) read
+ * "locked by another process: sqlite3, a backup tool". A reader that sees the mark before the
+ * owner watches waits for its answer (5 s, requestSnapshot). The returned unmark goes after
+ * the watch stops; an open that fails unmarks at once.
+ */
+export function openMarked<T>(dbPath: string, open: () => T): { opened: T; unmark: () => void } {
+  const unmark = markAnswering(dbPath);
+  try {
+    return { opened: open(), unmark };
+  } catch (err) {
+    unmark();
+    // Said once this process's own mark is gone: with it, another's lock read as "another Sift".
+    throw err instanceof SiftError && err.code === 'db_locked' ? lockedError(dbPath) : err;
+  }
+}
+
+/** Answers the requests for dbPath (its owner marks itself so: openMarked); the returned function stops. */
 export function watchControl(dbPath: string, handlers: ControlHandlers, log: Logger, everyMs = 500): () => void {
   const dir = controlDir(dbPath);
   const tick = (): void => {
@@ -86,13 +106,9 @@ export function watchControl(dbPath: string, handlers: ControlHandlers, log: Log
       log.info({ jobId: id, answer: answered }, 'cancel requested by another process');
     }
   };
-  const unmark = markAnswering(dbPath);
   const timer = setInterval(tick, everyMs);
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    unmark();
-  };
+  return () => clearInterval(timer);
 }
 
 /**

@@ -8,7 +8,7 @@ import { Runner, type FetchFunc, type Logger } from './batch';
 import { createFetcher, type Fetcher, type RendererFactory } from './fetch';
 import { BatchMetrics } from './metrics';
 import { createBatchRunner } from './batchrun';
-import { watchControl } from './control';
+import { openMarked, watchControl } from './control';
 import { fetchSettingsOf, runnerConfigOf } from './settings';
 import type { ExportSource } from './export';
 import type { Settings } from '../shared/settings';
@@ -40,7 +40,7 @@ export interface EngineOptions {
 }
 
 export function openEngine(o: EngineOptions): Engine {
-  const store = openOwnedStore(o.dbPath, o.log, { nativeBinding: o.nativeBinding });
+  const { opened: store, unmark } = openMarked(o.dbPath, () => openOwnedStore(o.dbPath, o.log, { nativeBinding: o.nativeBinding }));
   let deadlineMs = o.settings.deadlineSeconds * 1000;
   const fetcher = createFetcher(fetchSettingsOf(o.settings), { log: o.log, renderer: o.renderer });
   const metrics = new BatchMetrics();
@@ -73,6 +73,7 @@ export function openEngine(o: EngineOptions): Engine {
     },
     async close(opts) {
       stopControl();
+      unmark();
       await runner.close(opts);
       await fetcher.close();
       store.close();

@@ -116,6 +116,28 @@ const sqliteCode = (err: unknown): string => {
 };
 const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUSY');
 
+/** The database is locked: by a Sift that answers requests (its mark, control-owner.ts), or by something else. */
+export function lockedError(path: string): SiftError {
+  // A batch that runs holds the database for its whole life: waiting is the plain advice.
+  if (answeringOwner(path)) {
+    return new SiftError(
+      'db_locked',
+      409,
+      `The database ${path} is in use by another Sift.`,
+      'Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.',
+    );
+  }
+  // SQLite says only that the file is locked: by sqlite3 left open, a backup tool, or a
+  // Sift that answers no requests (a `sift export` writing). "another Sift" sent people
+  // looking for a window that was not there.
+  return new SiftError(
+    'db_locked',
+    409,
+    `The database ${path} is locked by another process: a program that has it open (sqlite3, a backup or sync tool), or a sift command exporting from it.`,
+    'Close that program or wait for that command to finish (or pass --db with another path), then try again.',
+  );
+}
+
 /**
  * SQLite's own words for a database Sift cannot use ("file is not a database", "disk I/O
  * error") named neither the file nor what to do; this says both. Anything else is left as it is.
@@ -123,26 +145,7 @@ const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUS
 function openError(err: unknown, path: string): unknown {
   if (err instanceof SiftError) return err;
   const code = sqliteCode(err);
-  if (isBusy(err)) {
-    // A batch that runs holds the database for its whole life: waiting is the plain advice.
-    if (answeringOwner(path)) {
-      return new SiftError(
-        'db_locked',
-        409,
-        `The database ${path} is in use by another Sift.`,
-        'Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.',
-      );
-    }
-    // SQLite says only that the file is locked: by sqlite3 left open, a backup tool, or a
-    // Sift that answers no requests (a `sift export` writing). "another Sift" sent people
-    // looking for a window that was not there.
-    return new SiftError(
-      'db_locked',
-      409,
-      `The database ${path} is locked by another process: a program that has it open (sqlite3, a backup or sync tool), or a sift command exporting from it.`,
-      'Close that program or wait for that command to finish (or pass --db with another path), then try again.',
-    );
-  }
+  if (isBusy(err)) return lockedError(path);
   if (code === 'SQLITE_NOTADB') {
     return new SiftError('db_not_sift', 400, `${path} is not a Sift database: it is not an SQLite file at all.`, 'Pass --db with the path of a Sift database, or a new path to make one; Sift changed nothing in that file.');
   }
