@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { MIN_ID_PREFIX, openOwnedStore, openStore, storeError, type Store } from '../main/store';
-import { answeringOwner, removeSnapshot, requestSnapshot } from '../main/control';
+import { answeringOwner, openMarked, removeSnapshot, requestSnapshot, watchControl } from '../main/control';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
@@ -69,11 +69,36 @@ export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? use
  * make an empty database (and its log and folders) and find nothing in it.
  */
 export function openCliStore(flags: CliFlags, io: CliIO): Store {
+  return openCliOwned(flags, io).store;
+}
+
+function openCliOwned(flags: CliFlags, io: CliIO): { store: Store; log: Log } {
   const db = cliDbPath(flags, io);
   if (flags.db && !existsSync(db)) {
     throw new SiftError('no_database', 400, `no database at ${db}`, 'Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.');
   }
-  return openOwnedStore(db, cliLog(flags, io));
+  const log = cliLog(flags, io);
+  return { store: openOwnedStore(db, log), log };
+}
+
+/**
+ * Opened as its owner, answering other commands' requests for a copy as a batch does: a
+ * `sift export` of 4,000 results holds the database for seconds, and a `sift status` or a
+ * second export run meanwhile was told "locked by another process" and to wait. A cancel
+ * is answered "not running": nothing runs here.
+ */
+function openCliAnswering(flags: CliFlags, io: CliIO): Store {
+  const { opened, unmark } = openMarked(cliDbPath(flags, io), () => openCliOwned(flags, io));
+  const { store, log } = opened;
+  const stopControl = watchControl(store.path, { cancel: () => false, snapshot: (dest) => store.snapshot(dest) }, log);
+  return {
+    ...store,
+    close: () => {
+      stopControl();
+      unmark();
+      store.close();
+    },
+  };
 }
 
 /**
@@ -85,7 +110,7 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
  */
 export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSignal): Promise<Store> {
   try {
-    return openCliStore(flags, io);
+    return openCliAnswering(flags, io);
   } catch (err) {
     if (!(err instanceof SiftError && err.code === 'db_locked')) throw err;
     const dbPath = cliDbPath(flags, io);
@@ -95,7 +120,7 @@ export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSi
     // No answer: the owner was a Sift that answers no requests, or it closed or died meanwhile (a
     // `sift batch` that ended while this asked). Once more as the owner: the database is this
     // command's now, or the same clear "in use" again.
-    if (!copy) return openCliStore(flags, io);
+    if (!copy) return openCliAnswering(flags, io);
     let store: Store;
     try {
       store = openStore(copy);

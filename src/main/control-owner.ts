@@ -1,8 +1,8 @@
 /**
  * Which Sift answers requests for a database (control.ts): the owner that watches its control
  * folder leaves `owner-<pid>` there while it does. A database locked with no such file is held
- * by something that will never answer (sqlite3 left open, a backup tool, a `sift export`
- * writing), so a reader says so at once: it waited 5 s for an answer, then blamed "another Sift".
+ * by something that will never answer (sqlite3 left open, a backup tool, an older Sift), so a
+ * reader says so at once: it waited 5 s for an answer, then blamed "another Sift".
  */
 import { existsSync, readdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

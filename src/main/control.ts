@@ -166,8 +166,8 @@ export interface SnapshotWait {
 
 /**
  * Asks the owner of dbPath for a snapshot of the database; the copy's path, or undefined when
- * the owner did not take the request within ackMs (a Sift that answers no requests: a
- * `sift export` running), could not write it, or went away (ownerGone). Throws a SiftError
+ * the owner did not take the request within ackMs (a Sift that answers no
+ * requests: an older one), could not write it, or went away (ownerGone). Throws a SiftError
  * (disk_full) when the owner had no room on the disk for it. The caller removes the copy
  * (removeSnapshot).
  */

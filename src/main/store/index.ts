@@ -127,13 +127,13 @@ export function lockedError(path: string): SiftError {
       'Wait for the other sift command to finish, or close the other Sift window (or pass --db with another path), then try again.',
     );
   }
-  // SQLite says only that the file is locked: by sqlite3 left open, a backup tool, or a
-  // Sift that answers no requests (a `sift export` writing). "another Sift" sent people
-  // looking for a window that was not there.
+  // SQLite says only that the file is locked: by sqlite3 left open, a backup tool, or an
+  // older Sift that answers no requests. "another Sift" sent people looking for a window
+  // that was not there.
   return new SiftError(
     'db_locked',
     409,
-    `The database ${path} is locked by another process: a program that has it open (sqlite3, a backup or sync tool), or a sift command exporting from it.`,
+    `The database ${path} is locked by another process: a program that has it open (sqlite3, a backup or sync tool), or an older Sift.`,
     'Close that program or wait for that command to finish (or pass --db with another path), then try again.',
   );
 }
