@@ -54,3 +54,16 @@ export class UsageError extends Error {
     this.seeHelp = o.seeHelp ?? false;
   }
 }
+
+let hardStopNote = '';
+
+/**
+ * What a second Ctrl-C leaves, said as it exits at once (main.ts): the command knows (its job,
+ * its export), main does not, and the exit said nothing, so a user could not tell whether the
+ * --out folder held a whole export, part of one or nothing.
+ */
+export function sayOnHardStop(note: string): void {
+  hardStopNote = note;
+}
+
+export const noteOnHardStop = (): string => hardStopNote;

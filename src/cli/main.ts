@@ -1,5 +1,5 @@
 import { EXIT_BUG, type Command, type CommandEntry } from './command';
-import { EXIT, UsageError, processIO, type CliIO } from './io';
+import { EXIT, UsageError, noteOnHardStop, processIO, type CliIO } from './io';
 import { forTerminal } from './terminal';
 import { VERSION } from '../main/version';
 import { commands } from './commands';
@@ -75,7 +75,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const onSignal = (sig: StopSignal): void => {
     // Exits now, whatever is still running; the 'exit' listeners still run first, among them
     // the export's, which removes the hidden ".partial" an export under way was writing.
-    if (stoppedBy) process.exit(STOP_SIGNALS[stoppedBy]);
+    if (stoppedBy) {
+      const note = noteOnHardStop();
+      if (note) io.stderr.write(`sift ${name}: stopped at once: ${note}\n`);
+      process.exit(STOP_SIGNALS[stoppedBy]);
+    }
     stoppedBy = sig;
     ac.abort(new Error('interrupted'));
   };

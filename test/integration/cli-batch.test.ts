@@ -74,6 +74,10 @@ beforeAll(async () => {
       hanging.add(res);
       hangArrived.get('hard')?.();
     },
+    '/hang/made': (_req, res) => {
+      hanging.add(res);
+      hangArrived.get('made')?.();
+    },
     '/hang/finished': (_req, res) => {
       hanging.add(res);
       hangArrived.get('finished')?.();
@@ -285,6 +289,32 @@ describe('sift batch: what it prints after an interrupt is what the store holds'
     // hidden ".partial" folder along.
     expect(run.stderr).not.toMatch(/exported/);
     expect(readdirSync(out)).toEqual([]);
+  }, 300_000);
+
+  test('a second Ctrl-C before the export is sealed takes the folders --out made along, and says what it left', async () => {
+    const db = path.join(home, 'ctrlc-made.db');
+    const base = mkdtempSync(path.join(os.tmpdir(), 'sift-out-'));
+    const out = path.join(base, 'new', 'deep');
+    const file = path.join(home, 'ctrlc-made.txt');
+    writeFileSync(file, [`${site.base}/hang/made`, `${site.base}/article/1`].join('\n'));
+    const arrived = hangSeen('made');
+    const child = startSift(['batch', file, '--db', db, '--out', out], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    await arrived;
+    // Both signals land before the first one's work goes on: a stopped process keeps them
+    // pending (two of one kind would merge into one), and they are read together when it runs.
+    child.kill('SIGSTOP');
+    child.kill('SIGINT');
+    child.kill('SIGTERM');
+    child.kill('SIGCONT');
+    const run = await done;
+    // Whichever the process reads first names the exit: 130 (Ctrl-C) or 143 (kill).
+    expect([130, 143], run.stderr).toContain(run.code);
+    // new/deep was made for the export, which was never written: an empty folder read as one.
+    expect(readdirSync(base)).toEqual([]);
+    const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
+    expect(run.stderr).toContain(`sift batch: stopped at once: the export was not written (its unfinished files are removed); the results stored so far are kept: sift export ${id} --out DIR writes them\n`);
   }, 300_000);
 });
 

@@ -1,6 +1,6 @@
 import { EXIT_BUG, type Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
-import { EXIT, UsageError, userPath, type CliIO } from '../io';
+import { EXIT, UsageError, sayOnHardStop, userPath, type CliIO } from '../io';
 import { reportError, reportWriteError } from '../report';
 import { parseList, DEFAULT_MAX_LINES, LIST_FORMATS, type ListFormat, type ParsedTarget } from '../../shared/urllist';
 import { SiftError } from '../../shared/errors';
@@ -269,6 +269,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
     // as it stops `sift export`. It ran to its end and exited as if never asked. Of a running
     // job, Ctrl-C cancels the job, and the export is sealed with what it holds.
     const ended = started !== undefined && isTerminal(started.status);
+    if (started) sayOnHardStop(`the export was not written (its unfinished files are removed); the results stored so far are kept: sift export ${started.id} --out DIR writes them`);
     const exporting = started
       ? runExport(
           ctx.store,

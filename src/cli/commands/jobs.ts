@@ -1,6 +1,6 @@
 import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
-import { EXIT, UsageError, userPath } from '../io';
+import { EXIT, UsageError, sayOnHardStop, userPath } from '../io';
 import { reportError, reportWriteError } from '../report';
 import { cliDbPath, namedJob, openCliStore, withStore } from '../context';
 import { requestCancel } from '../../main/control';
@@ -206,6 +206,7 @@ or a folder it may not write to, 130 interrupted (what it had written is removed
         return EXIT.usage;
       }
       const j = named.job;
+      sayOnHardStop('nothing was written (its unfinished files are removed): the same sift export again writes it whole');
       try {
         await runExport(store, j, {
           format,

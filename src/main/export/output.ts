@@ -3,7 +3,7 @@
  * ".…partial-…" name next to its final place and renamed at the end, so a crash or a
  * cancel never leaves a half-written file under a name that looks complete.
  */
-import { createWriteStream, existsSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, rmdirSync, rmSync, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -56,7 +56,10 @@ function nearestExisting(p: string): string | undefined {
 const livePartials = new Set<string>();
 let exitHooked = false;
 
-/** Removes, synchronously, every ".partial" this process has not sealed or discarded yet. */
+/**
+ * Removes, synchronously, every ".partial" this process has not sealed or discarded yet, and
+ * the folders made for them that are empty. A folder that holds an export written is not.
+ */
 export function removeLivePartialsSync(): void {
   for (const p of livePartials) {
     // A write of the export may still be landing in a folder being removed: ENOTEMPTY is retried.
@@ -65,6 +68,27 @@ export function removeLivePartialsSync(): void {
     } catch {}
   }
   livePartials.clear();
+  // Then the folders made for those exports, now empty: `sift batch --out new/folder` stopped
+  // by a second Ctrl-C left new/folder behind, as if something had been written there.
+  for (const made of liveMadeDirs) {
+    for (const d of [...made].reverse()) {
+      try {
+        rmdirSync(d);
+      } catch {
+        break;
+      }
+    }
+  }
+  liveMadeDirs.clear();
+}
+
+/** The folders ensureDir made, outermost first, until removeMadeDirs or a written export keeps or removes them. */
+const liveMadeDirs = new Set<readonly string[]>();
+
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', removeLivePartialsSync);
 }
 
 /** A temporary name beside `finalPath`, hidden on macOS/Linux and never mistaken for a result. */
@@ -72,10 +96,7 @@ export function partialPath(finalPath: string): string {
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const p = path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.partial-${tag}`);
   livePartials.add(p);
-  if (!exitHooked) {
-    exitHooked = true;
-    process.on('exit', removeLivePartialsSync);
-  }
+  hookExit();
   return p;
 }
 
@@ -114,7 +135,12 @@ export async function removeStalePartials(dir: string): Promise<number> {
  */
 export async function ensureDir(dir: string): Promise<string[]> {
   try {
-    return await makeDirs(dir);
+    const made = await makeDirs(dir);
+    if (made.length) {
+      liveMadeDirs.add(made);
+      hookExit();
+    }
+    return made;
   } catch (err) {
     // A folder that exists and says "no such file" for a new child (/proc, a gone network share).
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -147,6 +173,7 @@ export async function checkWritable(dir: string): Promise<void> {
  * do the ones around it.
  */
 export async function removeMadeDirs(made: readonly string[]): Promise<void> {
+  liveMadeDirs.delete(made);
   for (const d of [...made].reverse()) {
     try {
       await rmdir(d);
