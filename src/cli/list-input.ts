@@ -103,3 +103,9 @@ export function listReadNote(name: string, urls: number, invalid: number, duplic
   return `read ${counted(urls, 'URL')} from ${name}; skipped ${skipped}\n`;
 }
 
+
+/** Said of a list that gave no target, by sift batch and sift parse alike: why, and what to give. */
+export function noTargetsNote(cmd: string, name: string, invalid: number, input: string): string {
+  const why = invalid > 0 ? ` (${counted(invalid, 'invalid line')})` : input.trim() === '' ? ': it is empty' : '';
+  return `sift ${cmd}: ${name} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`;
+}

@@ -90,6 +90,15 @@ describe('sift batch reads a list and says what it made of it', () => {
 });
 
 describe('sift parse reads a list as sift batch does', () => {
+  test('an empty list says it holds no URL and what to give, as sift batch says it, not only "0 targets"', async () => {
+    const file = path.join(home, 'empty-parse.txt');
+    writeFileSync(file, '\n\n');
+    const run = await runSift(['parse', file], { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`sift parse: ${file} holds no valid http(s) URL: it is empty. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
+  });
+
   test("a line whose jq program does not compile is invalid, with its line and why, as sift batch says it; a --jq that does not compile is a usage error", async () => {
     const file = path.join(home, 'parse-jq.txt');
     const lines = [`${site.base}/data/1.json jq='.items[].name'`, `${site.base}/data/2.json jq='.items[] | $min'`, `${site.base}/data/3.json jq='.items[] | {name: }'`];

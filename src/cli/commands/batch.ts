@@ -14,7 +14,7 @@ import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { removeMadeDirs } from '../../main/export';
 import { storeError, type Store } from '../../main/store';
 import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
-import { batchProblemLines, listReadNote, readListInput } from '../list-input';
+import { batchProblemLines, listReadNote, noTargetsNote, readListInput } from '../list-input';
 import { checkListWideJq, dropBadLinePrograms } from '../list-programs';
 import { indexNote, indexTooLong } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
@@ -155,8 +155,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
   }
   if (list.targets.length === 0) {
     io.stderr.write(problems);
-    const why = list.invalid.length > 0 ? ` (${counted(list.invalid.length, 'invalid line')})` : input.trim() === '' ? ': it is empty' : '';
-    io.stderr.write(`sift batch: ${file === '-' ? 'stdin' : file} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
+    io.stderr.write(noTargetsNote('batch', file === '-' ? 'stdin' : file, list.invalid.length, input));
     return EXIT.usage;
   }
   let targets = asTargets(list.targets);

@@ -2,7 +2,7 @@ import { EXIT_BUG, type Command } from '../command';
 import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { LIST_FORMATS, parseList, type ListFormat, type ParsedList } from '../../shared/urllist';
-import { problemLines, readListInput } from '../list-input';
+import { noTargetsNote, problemLines, readListInput } from '../list-input';
 import { counted, formatCount } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { isSitemapIndex } from '../../shared/urllist/xml';
@@ -68,6 +68,7 @@ export const parseCommand: Command = {
     io.stderr.write(
       `${counted(list.targets.length, 'target')}, ${formatCount(list.invalid.length)} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
     );
+    if (list.targets.length === 0) io.stderr.write(noTargetsNote('parse', file === '-' ? 'stdin' : file, list.invalid.length, input));
     // parse reads the list and fetches nothing, so an index's targets here are its sitemaps.
     if (list.format === 'xml' && list.targets.length > 0 && isSitemapIndex(input)) {
       io.stderr.write('these are the child sitemaps of a sitemap index: sift batch fetches them and runs the pages they list\n');
