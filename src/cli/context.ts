@@ -72,11 +72,17 @@ export function openCliStore(flags: CliFlags, io: CliIO): Store {
   return openCliOwned(flags, io).store;
 }
 
-function openCliOwned(flags: CliFlags, io: CliIO): { store: Store; log: Log } {
+/** The database --db names, which a command that reads needs to be there: it would make an empty one (and its folders) and find nothing. */
+function existingDbPath(flags: CliFlags, io: CliIO): string {
   const db = cliDbPath(flags, io);
   if (flags.db && !existsSync(db)) {
     throw new SiftError('no_database', 400, `no database at ${db}`, 'Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.');
   }
+  return db;
+}
+
+function openCliOwned(flags: CliFlags, io: CliIO): { store: Store; log: Log } {
+  const db = existingDbPath(flags, io);
   const log = cliLog(flags, io);
   return { store: openOwnedStore(db, log), log };
 }
@@ -88,7 +94,8 @@ function openCliOwned(flags: CliFlags, io: CliIO): { store: Store; log: Log } {
  * is answered "not running": nothing runs here.
  */
 function openCliAnswering(flags: CliFlags, io: CliIO): Store {
-  const { opened, unmark } = openMarked(cliDbPath(flags, io), () => openCliOwned(flags, io));
+  // Checked before the mark, which makes the database's folder: a --db typo left no-such-folder/ behind.
+  const { opened, unmark } = openMarked(existingDbPath(flags, io), () => openCliOwned(flags, io));
   const { store, log } = opened;
   const stopControl = watchControl(store.path, { cancel: () => false, snapshot: (dest) => store.snapshot(dest) }, log);
   return {

@@ -255,6 +255,11 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/no stored result matches zzyzx/);
+    expect(none.stderr).not.toMatch(/filters/);
+    // A word written as a filter is searched as its words, and stderr says so.
+    const filter = await runSift(['search', 'page:3', '--db', db], { env });
+    expect(filter.code).toBe(0);
+    expect(filter.stderr).toMatch(/sift search: The search has no filters: page:3 was searched as the words “page 3”/);
     const empty = await runSift(['search', '--db', db], { env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/give the words to find.*Type one or more words/);

@@ -3,7 +3,7 @@ import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { namedJob, withStore } from '../context';
 import { codePointMarks, emptyQueryHint, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, type SearchHit } from '../../main/search';
-import { alsoIn, formatScore, lineLabel } from '../../shared/search';
+import { alsoIn, filterNote, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
 import { cutTitle } from '../../shared/shown';
@@ -105,6 +105,8 @@ export const searchCommand: Command = {
       }
       const { hits, plain, more } = searchStore(store, query, { jobId, limit });
       if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
+      const filters = filterNote(query);
+      if (filters) io.stderr.write(`sift search: ${filters}\n`);
       hits.forEach((h, i) => {
         if (values.json) {
           const { jobId, idx, url, title, score, field, line, page, sourceLine, sameIn } = h;
