@@ -712,7 +712,9 @@ function convert(root: HTMLElement, page: string | undefined): string {
     });
     turndown.addRule('strong', {
       filter: ['strong', 'b'],
-      replacement: (content, node) => delimited(content, node, () => '**'),
+      // Beside emphasis, no word touching it, bold's delimiters are chosen once the emphasis's
+      // are written (boldDelimiters).
+      replacement: (content, node) => delimited(content, node, (wordy) => (!wordy && besideEmphasis(node) ? [BOLD_OPENS, BOLD_CLOSES] : '**')),
     });
     // A picture's alt text escaped as the article's words are (escapeText), each of its lines:
     // turndown's own escapes made "EPA_Visualisierung" "EPA\_Visualisierung" and "1. Mix" "1\. Mix"
@@ -740,15 +742,22 @@ function convert(root: HTMLElement, page: string | undefined): string {
       filter: (node) => node.nodeName === 'LI' && noteLabel(node) !== null,
       replacement: (content, node) => `[^${noteLabel(node)!}]: ${content.replace(/^\s+|\s+$/g, '').replace(/\n(?=[^\n])/g, '\n    ')}\n`,
     });
+    // Code right after code: their backticks touched and made one run, so "`a``b`" was one
+    // span showing "a``b". The second is an HTML <code>, as GFM renders it, its words escaped.
+    turndown.addRule('codeAfterCode', {
+      filter: (node) => node.nodeName === 'CODE' && !insideTag(node, PRE) && endsInCode(wordsNode(node, 'previousSibling', WORDS_ONLY)),
+      replacement: (content) => (content ? `<code>${codeAsHtml(content)}</code>` : ''),
+    });
     turndown.addRule('emptyLink', {
       filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href') && !(node.textContent ?? '').trim() && !holdsTag(node, PICTURES),
       replacement: () => '',
     });
   }
   dataImagesAsAlt(root);
+  mergeEmphasis(root);
   markFootnotes(root, page);
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
-  return collapseBlankLines(besideBrackets(lineStartEscapes(turndown.turndown(root))).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
+  return collapseBlankLines(besideBrackets(lineStartEscapes(boldDelimiters(turndown.turndown(root)))).replace(INVISIBLE, '')).replace(/^[ \t\r\n]+|\s+$/g, '');
 }
 
 /** A link's or picture's "(destination "title")" as turndown writes it: the address in <> when it holds a blank. */
@@ -884,7 +893,7 @@ function openingBracket(s: string, at: number): number {
  * noncharacter as LINE_START_ESCAPE is.
  */
 const BESIDE_ESCAPE = '\ufdd1';
-const OUR_NONCHARACTERS = /[\ufdd0-\ufdd2]/g;
+const OUR_NONCHARACTERS = /[\ufdd0-\ufdd4]/g;
 /** A marked pair: its "[", the words between (no bracket, as closingBracket found them), its "]". */
 const BESIDE_PAIR = /\ufdd1\\\[([^[\]\ufdd1]+)\ufdd1\\\]/g;
 /** A pair's words a task list reads as its box ("- [x] done"), GFM's " ", "x" or "X". */
@@ -999,9 +1008,13 @@ const collapseBlankLines = (md: string): string =>
   );
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-/** Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that Markdown itself reads there (a link's ")"). */
-const TRAILING_MARKS = /(?:(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
-const LEADING_MARKS = /^(?:(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
+/**
+ * Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that
+ * Markdown itself reads there (a link's ")"); an escaped emphasis or code mark ("\\`") is text,
+ * and goes too ("<b>a`</b>b" was "**a\\`**b", whose "**" cannot close before a letter).
+ */
+const TRAILING_MARKS = /(?:\\[`*_~]|(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
+const LEADING_MARKS = /^(?:\\[`*_~]|(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
 
 /**
  * Emphasis (`content`, as turndown wrote the element's inside) between its delimiters, so
@@ -1010,15 +1023,13 @@ const LEADING_MARKS = /^(?:(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
  * inside's ends that face a word outside ('“Night,”' then "said") go outside, and `pick`
  * chooses the delimiter knowing whether either side is a word's letters.
  */
-function delimited(content: string, node: Node, pick: (wordy: boolean) => string): string {
+function delimited(content: string, node: Node, pick: (wordy: boolean) => string | [string, string]): string {
   if (!content.trim()) return '';
   // A blank at either end of the element is moved outside it by turndown, so that side is no word.
   const own = node.textContent ?? '';
   if (marksBesideWord(node, own)) return content;
-  // Only words of text beside it: next to an element, the Markdown there is that element's (a link ends in ")").
-  const textBeside = (n: Node | null): string => (n?.nodeType === 3 ? (n.textContent ?? '') : '');
-  const before = /^\s/.test(own) ? ' ' : textBeside(node.previousSibling).slice(-1);
-  const after = /\s$/.test(own) ? ' ' : textBeside(node.nextSibling).slice(0, 1);
+  const before = /^\s/.test(own) ? ' ' : wordsOn(node, 'previousSibling').slice(-1);
+  const after = /\s$/.test(own) ? ' ' : wordsOn(node, 'nextSibling').slice(0, 1);
   let body = content;
   let lead = '';
   let tail = '';
@@ -1039,7 +1050,8 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
     }
   }
   const d = pick(WORD_CHAR.test(lead ? lead.slice(-1) : before) || WORD_CHAR.test(tail ? tail[0]! : after));
-  return `${lead}${d}${body}${d}${tail}`;
+  const [opens, closes] = typeof d === 'string' ? [d, d] : d;
+  return `${lead}${opens}${body}${closes}${tail}`;
 }
 
 /**
@@ -1049,16 +1061,100 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
  */
 function marksBesideWord(node: Node, own: string): boolean {
   if (WORD_CHAR.test(own)) return false;
-  const before = /^\s/.test(own) ? '' : wordsBeside(node.previousSibling).slice(-1);
-  const after = /\s$/.test(own) ? '' : wordsBeside(node.nextSibling).slice(0, 1);
+  const before = /^\s/.test(own) ? '' : wordsOn(node, 'previousSibling').slice(-1);
+  const after = /\s$/.test(own) ? '' : wordsOn(node, 'nextSibling').slice(0, 1);
   return WORD_CHAR.test(before) || WORD_CHAR.test(after);
 }
 
+/**
+ * The words that touch a node's Markdown on one side: its neighbour's (wordsBeside), or, at the
+ * edge of a plain element, what is beside that element. "<span><em>word</em></span>s" was
+ * "_word_s", whose "_" cannot close before a letter.
+ */
+const wordsOn = (node: Node, side: 'previousSibling' | 'nextSibling'): string => wordsBeside(wordsNode(node, side), side);
+
+/**
+ * The node beside `node` on one side, out of the elements it ends (`through`). Plain ones write
+ * nothing there; emphasis writes delimiters, which CommonMark reads as one run with those inside
+ * it, flanking by what is beyond them: "<em><b>a,</b></em>b" was "***a,***b", whose closing run
+ * touches a letter.
+ */
+function wordsNode(node: Node, side: 'previousSibling' | 'nextSibling', through: ReadonlySet<string> = WORDS_AND_EMPHASIS): Node | null {
+  let n = node;
+  while (!n[side] && n.parentNode && through.has(n.parentNode.nodeName)) n = n.parentNode;
+  return n[side];
+}
+
+/**
+ * Bold's delimiters where emphasis touches them and no word does (U+FDD3 opening, U+FDD4
+ * closing, noncharacters as LINE_START_ESCAPE is): both "__" when an emphasis's "*" touches
+ * either and no "_" does, else "**". "<b>.</b><em>a</em>b" was "**.***a*b", one run of three that no "*" facing a letter
+ * closes, and "a*b***.**" likewise; "__" beside a "_" would be such a run too ("_a___.__").
+ */
+const BOLD_OPENS = '\ufdd3';
+const BOLD_CLOSES = '\ufdd4';
+/** A pair, with the delimiter each side touches (looked at, not taken: it may touch the next pair too). */
+const BOLD_PAIR = /(?<=(?<!\\)([*_])|)\ufdd3([^\ufdd3\ufdd4]*)\ufdd4(?=([*_])|)/g;
+const boldDelimiters = (md: string): string =>
+  md.includes(BOLD_OPENS)
+    ? md.replace(BOLD_PAIR, (_m, before = '', inside: string, after = '') => {
+        const d = (before + after).includes('*') && !(before + after).includes('_') ? '__' : '**';
+        return `${d}${inside}${d}`;
+      })
+    : md;
+
+/** Whether emphasis of another kind is beside a node's Markdown, its delimiters touching the node's. */
+const besideEmphasis = (node: Node): boolean =>
+  EMPHASIS_KIND.has(wordsNode(node, 'previousSibling')?.nodeName ?? '') || EMPHASIS_KIND.has(wordsNode(node, 'nextSibling')?.nodeName ?? '');
+
+/** Whether a node's Markdown ends in an inline code's backticks: a <code>, or a plain element ending in one. */
+function endsInCode(node: Node | null): boolean {
+  let n = node;
+  while (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName)) n = n.lastChild;
+  return n?.nodeName === 'CODE' && !!n.textContent;
+}
+
+/** Inline code's text inside an HTML <code>, where Markdown still reads its marks and references. */
+const codeAsHtml = (code: string): string => escapeHtml(code.replace(/\r?\n|\r/g, ' ')).replace(/[\\`*_[\]~]/g, '\\$&');
+
 /** Elements turndown writes as their words alone, so their letters touch what is beside them. */
-const WORDS_ONLY = tags('span,font,u,small,big,abbr,time,bdi,bdo,data,label');
-/** The words a node puts into the Markdown as they are: a text's, or a plain element's (not a link's, which ends in ")"). */
-const wordsBeside = (n: Node | null): string =>
-  n?.nodeType === 3 || (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName)) ? (n.textContent ?? '') : '';
+const WORDS_ONLY = tags('span,font,u,small,big,abbr,time,bdi,bdo,data,label,cite,q,dfn,var,samp,tt,acronym');
+/** Emphasis of one kind, by the rule that writes it: two of a kind side by side are one (mergeEmphasis). */
+const EMPHASIS_KIND = new Map<string, string>([...[...tags('em,i')].map((t) => [t, 'em'] as const), ...[...tags('strong,b')].map((t) => [t, 'strong'] as const)]);
+const WORDS_AND_EMPHASIS = new Set([...WORDS_ONLY, ...EMPHASIS_KIND.keys()]);
+
+/**
+ * Emphasis right after emphasis of its kind ("<em>a</em><i>b</i>") as one element: the two
+ * delimiters between them made one run, "_a__b_" and "**a****b**", which CommonMark reads as
+ * one emphasis showing the run as text. One element shows as the two did. Emphasis that is all
+ * of a plain element ("<span><em>a</em></span>") is put around it first, as it shows the same.
+ */
+function mergeEmphasis(root: HTMLElement): void {
+  for (const el of Array.from(root.querySelectorAll('em,i,strong,b'))) {
+    // An SVG's <b> is no emphasis (its name stays lower case).
+    const kind = EMPHASIS_KIND.get(el.nodeName);
+    if (!kind) continue;
+    for (let wrap = el.parentNode; wrap && wrap !== root && WORDS_ONLY.has(wrap.nodeName) && wrap.firstChild === el && wrap.lastChild === el; wrap = el.parentNode) {
+      wrap.parentNode!.replaceChild(el, wrap);
+      while (el.firstChild) wrap.appendChild(el.firstChild);
+      el.appendChild(wrap);
+    }
+    const prev = el.previousSibling;
+    if (!prev || !el.parentNode || EMPHASIS_KIND.get(prev.nodeName) !== kind) continue;
+    while (el.firstChild) prev.appendChild(el.firstChild);
+    el.remove();
+  }
+}
+/**
+ * The words a node puts into the Markdown as they are, on the side facing `side`'s way back: a
+ * text's, or a plain element's text at that edge (not a link's, which ends in ")", nor that of
+ * code in a <span>, which ends in a backtick).
+ */
+function wordsBeside(n: Node | null, side: 'previousSibling' | 'nextSibling'): string {
+  let edge = n;
+  while (edge?.nodeType === 1 && WORDS_ONLY.has(edge.nodeName)) edge = side === 'previousSibling' ? edge.lastChild : edge.firstChild;
+  return edge?.nodeType === 3 ? (edge.textContent ?? '') : '';
+}
 
 /** What makes a link hold blocks rather than words (a card): the elements turndown writes as blocks. */
 const LINK_BLOCKS = tags(

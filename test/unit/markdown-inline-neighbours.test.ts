@@ -1,0 +1,110 @@
+/**
+ * Inline elements side by side (emphasis beside emphasis, bold or a plain <span>; code beside
+ * code) as Markdown that renders as the page showed them: CommonMark's flanking rules decide
+ * whether a delimiter opens or closes by what touches it, and a run of backticks is one run
+ * whoever wrote it. Read back with marked, the renderer the app shows results with.
+ */
+import fc from 'fast-check';
+import { marked } from 'marked';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { markdownOf } from '../../src/main/fetch/html';
+import { escapeHtml } from '../../src/shared/entities';
+
+const ITALIC = new Set(['em', 'i']);
+const BOLD = new Set(['strong', 'b']);
+
+/**
+ * Each character as shown, with the styles it is shown in: a letter's italic, bold and code; a
+ * mark's code alone (a mark beside a word may leave its emphasis, which no delimiter can hold
+ * there). Blanks collapse as a browser collapses them, and carry no style.
+ */
+function shown(html: string): { chars: string; styles: string; codes: string[] } {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  let chars = '';
+  let styles = '';
+  const codes: string[] = [];
+  const walk = (node: Node, italic: boolean, bold: boolean, code: boolean): void => {
+    if (node.nodeType === 3) {
+      for (const ch of node.textContent ?? '') {
+        if (/\s/.test(ch)) {
+          if (chars && !chars.endsWith(' ')) [chars, styles] = [`${chars} `, `${styles}.`];
+          continue;
+        }
+        chars += ch;
+        styles += /\p{L}/u.test(ch) ? `${italic ? 'i' : '-'}${bold ? 'b' : '-'}${code ? 'c' : '-'}` : code ? 'c' : '.';
+      }
+      return;
+    }
+    const name = (node as Element).localName;
+    if (name === 'code') codes.push(node.textContent ?? '');
+    for (const c of Array.from(node.childNodes)) walk(c, italic || ITALIC.has(name), bold || BOLD.has(name), code || name === 'code');
+  };
+  walk(document.body, false, false, false);
+  return chars.endsWith(' ') ? { chars: chars.slice(0, -1), styles: styles.slice(0, -1), codes } : { chars, styles, codes };
+}
+
+const rendered = (md: string) => shown(marked.parse(md, { async: false, gfm: true }));
+
+describe('emphasis beside another inline element', () => {
+  it.each([
+    ['emphasis then bold', '<p><em>word</em><strong>next</strong></p>'],
+    ['emphasis then a plain span', '<p><em>a</em><span>b</span></p>'],
+    ['a plain span on each side', '<p><span>a</span><em>b</em><span>c</span></p>'],
+    ['emphasis beside emphasis', '<p><em>a</em><i>b</i></p>'],
+    ['bold beside bold inside a word', '<p>x<b>a</b><strong>b</strong>y</p>'],
+    ['emphasis inside a span, a word after the span', '<p><span><em>word</em></span>s</p>'],
+    ['emphasis inside a span after a word', '<p>re<span><em>do</em></span></p>'],
+    ['bold of a mark before emphasis before a word', '<p><b>.</b><em>a</em>b</p>'],
+    ['bold of a mark after emphasis after a word', '<p>a<em>b</em><b>.</b></p>'],
+    ['bold ending in a backtick before a word', '<p><b>a`</b>b</p>'],
+    ['bold ending in a mark, inside emphasis, before a word', '<p><em><b>a,</b></em>b</p>'],
+  ])('renders as the page showed it: %s', (_what, html) => {
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it('merges emphasis beside its like into one, where "_a__b_" and "**a****b**" showed their marks', () => {
+    expect(markdownOf('<p><em>a</em><em>b</em> and <strong>c</strong><b>d</b></p>')).toBe('_ab_ and **cd**');
+  });
+});
+
+describe('code beside code', () => {
+  it('is two code spans with their own content, where "`a``b`" was one span holding "a``b"', () => {
+    const html = '<p><code>a</code><code>b</code></p>';
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it('keeps its backticks and Markdown\'s marks as code on either side', () => {
+    const html = '<p>Run <code>x`y</code><code>*p_q* [r]</code><span><code>`</code></span> now</p>';
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+});
+
+describe('any row of inline elements', () => {
+  // Styled words, marks between: marks alone in emphasis, or at its edge against other emphasis, are left out.
+  const word = fc.array(fc.constantFrom(...'ab1'.split('')), { minLength: 1, maxLength: 3 }).map((w) => w.join(''));
+  const marksOf = (chars: string) => fc.array(fc.constantFrom(...chars.split('')), { minLength: 1, maxLength: 3 }).map((w) => w.join(''));
+  const marks = marksOf('.,`*_ ');
+  const piece = fc.oneof(
+    fc.tuple(fc.constantFrom('em', 'i', 'strong', 'b', 'span', 'u', 'span>em', 'span>b', 'em>b'), fc.tuple(word, fc.constantFrom('', ' ', '.', '`'), word).map((p) => p.join(''))),
+    fc.tuple(fc.constantFrom('code', 'span>code'), fc.tuple(word, marksOf('.,`*_<&[')).map((p) => p.join(''))),
+    fc.tuple(fc.constant(''), fc.oneof(word, marks)),
+  );
+  const html = (parts: [string, string][]): string =>
+    parts
+      .map(([tags, text]) => {
+        const names = tags ? tags.split('>') : [];
+        return `${names.map((n) => `<${n}>`).join('')}${escapeHtml(text)}${names.reverse().map((n) => `</${n}>`).join('')}`;
+      })
+      .join('');
+
+  it('renders as the page showed it: each letter in its styles, each code span with its content', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 2, maxLength: 5 }), (parts) => {
+        const page = `<p>${html(parts)}</p>`;
+        expect(rendered(markdownOf(page))).toEqual(shown(page));
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
