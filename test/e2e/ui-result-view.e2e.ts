@@ -62,6 +62,13 @@ const NOTES = ['# Notes', '', 'A claim that needs a source.[1](#fn-1)', '', ...A
 // Footnotes as the extractor writes them: a mark early, its note past many screens.
 const FOOTNOTES = ['# Footnotes', '', 'The water rose at the weir.[^1]', '', ...Array.from({ length: 80 }, (_, i) => `Filler paragraph ${i + 1}.\n`), '[^1]: Measured at the weir in May.'].join('\n');
 
+// A blog's feed of two posts, each with its note "1" past many screens, kramdown's ids the same in both.
+const feedPost = (n: number): string =>
+  `<item><title>Post ${n}</title><link>https://blog.example/p${n}</link><description><![CDATA[<p>Claim ${n}<sup id="fnref:1"><a href="#fn:1">1</a></sup> here.</p>` +
+  Array.from({ length: 40 }, (_, i) => `<p>Filler ${i + 1} of post ${n}.</p>`).join('') +
+  `<ol><li id="fn:1"><p>Note of post ${n}. <a href="#fnref:1">↩</a></p></li></ol>]]></description></item>`;
+const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><link>https://blog.example/</link>${feedPost(1)}${feedPost(2)}</channel></rss>`;
+
 beforeAll(async () => {
   site = await startServer({
     '/article.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(MD),
@@ -69,6 +76,7 @@ beforeAll(async () => {
     '/hostile.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(HOSTILE),
     '/notes.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(NOTES),
     '/footnotes.md': (_q, r) => r.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(FOOTNOTES),
+    '/feed.xml': (_q, r) => r.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(FEED),
     '/book.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(300, 'Book')),
   });
   opened = await openApp();
@@ -163,6 +171,16 @@ test("following a link to a place in the result scrolls to it and leaves the app
   await expect.poll(() => page.getByTestId('job-view').getAttribute('data-job-id')).toBe(decodeURIComponent(hash.slice('#job/'.length)));
 });
 
+type Link = ReturnType<Page['getByRole']>;
+const inView = (link: Link) => () =>
+  link.evaluate((n) => {
+    const pane = n.closest('[data-testid="result-pane"]')!.getBoundingClientRect();
+    const r = n.getBoundingClientRect();
+    // A raised mark scrolled to the pane's top lies a fraction of a pixel above it (204.89 against 205).
+    return r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1;
+  });
+const focused = (link: Link) => () => link.evaluate((n) => n === document.activeElement);
+
 test("a footnote's mark leads to its note and the note back, from the keyboard, without leaving the job's screen", async () => {
   await runJob(`${site.origin}/footnotes.md`, 1);
   const hash = await page.evaluate(() => location.hash);
@@ -171,14 +189,6 @@ test("a footnote's mark leads to its note and the note back, from the keyboard, 
   const mark = md.getByRole('link', { name: 'Note 1', exact: true });
   const back = md.getByRole('link', { name: 'Back to where note 1 is cited' });
   await expect.poll(() => back.count()).toBe(1);
-  const inView = (link: typeof mark) => () =>
-    link.evaluate((n) => {
-      const pane = n.closest('[data-testid="result-pane"]')!.getBoundingClientRect();
-      const r = n.getBoundingClientRect();
-      // A raised mark scrolled to the pane's top lies a fraction of a pixel above it (204.89 against 205).
-      return r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1;
-    });
-  const focused = (link: typeof mark) => () => link.evaluate((n) => n === document.activeElement);
   expect(await inView(back)()).toBe(false);
   // Reached with Tab as any link is, and followed with Enter.
   expect(await mark.evaluate((n) => (n as HTMLElement).tabIndex)).toBe(0);
@@ -192,6 +202,28 @@ test("a footnote's mark leads to its note and the note back, from the keyboard, 
   await expect.poll(inView(mark)).toBe(true);
   await expect.poll(focused(mark)).toBe(true);
   expect(await page.evaluate(() => location.hash)).toBe(hash);
+});
+
+test("a feed's notes show each post's own number, and a second post's mark leads to its own note and back", async () => {
+  await runJob(`${site.origin}/feed.xml`, 1);
+  await open(0);
+  const md = page.getByTestId('result-markdown');
+  const mark = md.getByRole('link', { name: 'Note 1 of post 2', exact: true });
+  const back = md.getByRole('link', { name: 'Back to where note 1 of post 2 is cited' });
+  await expect.poll(() => back.count()).toBe(1);
+  // "1", as the post's page shows it: the preview showed "2-1".
+  expect(await md.locator('sup').allInnerTexts()).toEqual(['1', '1', '1', '1']);
+  await mark.focus();
+  expect(await inView(back)()).toBe(false);
+  await page.keyboard.press('Enter');
+  await expect.poll(focused(back)).toBe(true);
+  await expect.poll(inView(back)).toBe(true);
+  expect(await back.evaluate((n) => n.closest('p')!.textContent)).toBe('1 Note of post 2.');
+  await page.screenshot({ path: screenshotPath('ui-result-feed-footnote-note') });
+  await page.keyboard.press('Enter');
+  await expect.poll(focused(mark)).toBe(true);
+  await expect.poll(inView(mark)).toBe(true);
+  expect(await mark.evaluate((n) => n.closest('p')!.textContent)).toBe('Claim 21 here.');
 });
 
 test('a Markdown result too big to render says it is shown as its source', async () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/renderer/src/lib/markdown';
 import { extractArticle } from '../../src/main/fetch/html';
+import { readFeed } from '../../src/main/fetch/feed';
 
 /** A raised mark as the preview writes it: a link to its note, the first of a note's marks the one its note links back to. */
 const cite = (label: string, first = true): string =>
@@ -56,6 +57,31 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<a href="#sift-cite-a%22b" id="sift-note-a&quot;b" aria-label="Back to where note a&quot;b is cited">a"b</a>');
     // The next result's marks are first marks again.
     expect(renderMarkdown('Again[^1].\n\n[^1]: Note.\n')).toContain(`Again${cite('1')}.`);
+  });
+
+  it("shows a feed's notes by their number in their post, each mark and note linked to its own post's", () => {
+    // kramdown's notes in two posts, each "1" with the same ids, as a blog's feed carries them.
+    const post = (n: number): string =>
+      `<item><title>Post ${n}</title><link>https://blog.example/p${n}</link><description><![CDATA[<p>Claim ${n}<sup id="fnref:1"><a href="#fn:1">1</a></sup> here.</p>` +
+      `<ol><li id="fn:1"><p>Note of post ${n}. <a href="#fnref:1">↩</a></p></li></ol>]]></description></item>`;
+    const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><link>https://blog.example/</link>${post(1)}${post(2)}</channel></rss>`;
+    const html = renderMarkdown(readFeed({ xml: rss, format: 'rss' }, 'markdown', 'https://blog.example/feed.xml').content);
+    // Shown as "2-1", a label the post's own page never showed; the ids and names stay the post's own.
+    const feedCite = (post: number): string =>
+      `<sup><a href="#sift-note-${post}-1" id="sift-cite-${post}-1" aria-label="Note 1 of post ${post}">1</a></sup>`;
+    const feedNote = (post: number): string =>
+      `<sup><a href="#sift-cite-${post}-1" id="sift-note-${post}-1" aria-label="Back to where note 1 of post ${post} is cited">1</a></sup>`;
+    for (const n of [1, 2]) {
+      expect(html).toContain(`Claim ${n}${feedCite(n)} here.`);
+      expect(html).toContain(`${feedNote(n)} Note of post ${n}.</p>`);
+    }
+    expect(html).not.toMatch(/>\d+-\d+</);
+  });
+
+  it('shows a label written with a dash as written where not every note is a post\'s', () => {
+    const html = renderMarkdown('Rose[^2-1] and fell[^b].\n\n[^2-1]: Up.\n[^b]: Down.\n');
+    expect(html).toContain(`Rose${cite('2-1')} and fell${cite('b')}.`);
+    expect(html).toContain(`${noteMark('2-1')} Up.</p>`);
   });
 
   it('still keeps out what may load or run', () => {

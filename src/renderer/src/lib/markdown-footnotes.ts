@@ -25,6 +25,21 @@ let noted = new Set<string>();
 let cited = new Set<string>();
 
 /**
+ * A feed's notes, labelled by their post's place in the feed (feed.ts: "2-1" is post 2's note 1)
+ * so that each post's "1" is a note of its own. The preview showed "2-1", which no post's page
+ * shows. Read so only when every note of the Markdown is labelled so: "[^2-1]" beside "[^b]" is
+ * a label as its writer chose it.
+ */
+const POST_LABEL = /^([1-9]\d*)-(.+)$/;
+let byPost = false;
+
+/** What a reader is shown of a label, and what its links are named by: a post's note by its own number, and its post. */
+function shown(label: string): { text: string; name: string } {
+  const post = byPost ? POST_LABEL.exec(label) : null;
+  return post ? { text: post[2]!, name: `${post[2]!} of post ${post[1]!}` } : { text: label, name: label };
+}
+
+/**
  * The ids of a note and of its first mark. Prefixed: a page's own HTML in the result may hold
  * an "fn-1" of its own, and the first id of two is the one a link finds.
  */
@@ -39,6 +54,7 @@ export const footnotes: MarkedExtension = {
     preprocess(md) {
       noted = new Set(Array.from(md.matchAll(NOTE_LABELS), (m) => m[1]!));
       cited = new Set();
+      byPost = noted.size > 0 && [...noted].every((label) => POST_LABEL.test(label));
       return md;
     },
   },
@@ -55,7 +71,8 @@ export const footnotes: MarkedExtension = {
       },
       renderer(token) {
         const label = token['label'] as string;
-        const mark = `<sup>${linkTo(markId(label), noteId(label), `Back to where note ${label} is cited`, label)}</sup>`;
+        const { text, name } = shown(label);
+        const mark = `<sup>${linkTo(markId(label), noteId(label), `Back to where note ${name} is cited`, text)}</sup>`;
         const blocks = this.parser.parse(token.tokens ?? []);
         return blocks.startsWith('<p>') ? `<p>${mark} ${blocks.slice(3)}` : `<p>${mark}</p>\n${blocks}`;
       },
@@ -75,7 +92,8 @@ export const footnotes: MarkedExtension = {
         const label = token['label'] as string;
         const first = !cited.has(label);
         cited.add(label);
-        return `<sup>${linkTo(noteId(label), first ? markId(label) : undefined, `Note ${label}`, label)}</sup>`;
+        const { text, name } = shown(label);
+        return `<sup>${linkTo(noteId(label), first ? markId(label) : undefined, `Note ${name}`, text)}</sup>`;
       },
     },
   ],
