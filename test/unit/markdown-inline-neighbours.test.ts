@@ -59,12 +59,20 @@ describe('emphasis beside another inline element', () => {
     ['bold of a mark after emphasis after a word', '<p>a<em>b</em><b>.</b></p>'],
     ['bold ending in a backtick before a word', '<p><b>a`</b>b</p>'],
     ['bold ending in a mark, inside emphasis, before a word', '<p><em><b>a,</b></em>b</p>'],
+    ['emphasis at the end of a span, emphasis after the span', '<p><span>x<em>a</em></span><em>b</em>y</p>'],
+    ['emphasis, then emphasis at the start of a span', '<p>x<em>a</em><span><em>b</em>y</span></p>'],
+    ['bold at the end of a span in a span, bold after', '<p>x<span><span>y<b>a</b></span></span><strong>b</strong>y</p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });
 
   it('merges emphasis beside its like into one, where "_a__b_" and "**a****b**" showed their marks', () => {
     expect(markdownOf('<p><em>a</em><em>b</em> and <strong>c</strong><b>d</b></p>')).toBe('_ab_ and **cd**');
+  });
+
+  it('merges emphasis beside its like across a plain element\'s edge, where "x*a**b*y" showed "a**b" in one emphasis', () => {
+    expect(markdownOf('<p><span>x<em>a</em></span><em>b</em>y</p>')).toBe('x*ab*y');
+    expect(markdownOf('<p>x<em>a</em><span><em>b</em>y</span></p>')).toBe('x*ab*y');
   });
 });
 

@@ -1139,11 +1139,22 @@ function mergeEmphasis(root: HTMLElement): void {
       while (el.firstChild) wrap.appendChild(el.firstChild);
       el.appendChild(wrap);
     }
-    const prev = el.previousSibling;
+    const prev = touchingBefore(el);
     if (!prev || !el.parentNode || EMPHASIS_KIND.get(prev.nodeName) !== kind) continue;
     while (el.firstChild) prev.appendChild(el.firstChild);
     el.remove();
   }
+}
+
+/**
+ * The element whose Markdown ends where a node's starts, through the edges of plain elements,
+ * which write no marks there: "<span>x<em>a</em></span><em>b</em>y" was "x*a**b*y", one
+ * emphasis showing "a**b". Their words moving into one emphasis show as they did.
+ */
+function touchingBefore(node: Node): Node | null {
+  let n = wordsNode(node, 'previousSibling', WORDS_ONLY);
+  while (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName) && n.lastChild) n = n.lastChild;
+  return n;
 }
 /**
  * The words a node puts into the Markdown as they are, on the side facing `side`'s way back: a
