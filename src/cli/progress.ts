@@ -65,8 +65,10 @@ export class Progress {
   private ended = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly started: number;
-  /** When the last target was written: what the one in flight has taken is counted from it (estimateRemaining). */
+  /** When the last target was written: the pace so far is counted to it. */
   private lastDoneAt: number;
+  /** When the target in flight began its current try (fetchingSince), null before it has one. */
+  private since: number | null = null;
 
   constructor(
     private readonly io: CliIO,
@@ -93,10 +95,13 @@ export class Progress {
     this.reading = null;
     if (row.status === 'running') {
       this.current = row.idx;
+      // This clock, not the row's: the line's elapsed and ETA are read against it.
+      this.since = this.now();
       this.draw(false);
       return;
     }
     if (row.status !== 'done' && row.status !== 'failed') return;
+    this.since = null;
     this.done++;
     this.lastDoneAt = this.now();
     if (row.status === 'failed') this.failed++;
@@ -126,6 +131,8 @@ export class Progress {
     this.tries = { idx: row.idx, n: tries };
     this.wait = { idx: row.idx, wait: row.wait };
     this.current = row.idx;
+    // A wait to try again is not the URL's time: its next try starts the count again.
+    this.since = row.wait.until;
     if (this.io.isTTY) {
       this.draw(true);
       return;
@@ -173,7 +180,7 @@ export class Progress {
 
   private etaOf(now: number): Remaining | null {
     const job = { status: 'running', targetsDone: this.done, targetsTotal: this.total, createdAt: this.started, updatedAt: this.lastDoneAt } as const;
-    return estimateRemaining(job, now);
+    return estimateRemaining(job, now, this.since);
   }
 
   note(text: string): void {

@@ -72,6 +72,25 @@ describe('sift batch progress on stderr', () => {
     expect(first.line()).toMatch(/ · #1 · 0:45 · ETA unknown: #1 has taken 0:45 so far$/);
   });
 
+  test('a minute waiting to try again (its site answered 429) is not said as the URL taking a minute', () => {
+    // 3 pages in 300 ms; the fourth is answered 429 and waits 60 s: the ETA said "#4 has taken
+    // 1:00 so far" of a URL that was waiting, not fetching.
+    let now = 0;
+    const p = new Progress(io(true).io, 5, () => now);
+    for (const i of [0, 1, 2]) {
+      p.target(row(i, 'running'));
+      now += 100;
+      p.target(row(i, 'done'));
+    }
+    p.target(row(3, 'running'));
+    p.waiting(row(3, 'running', { wait: { until: now + 60_000, waitMs: 60_000, why: 'the site answered HTTP 429 Too Many Requests', last: false } }));
+    now += 59_000;
+    expect(p.line()).toMatch(/ · 0:59 · ETA 0:00$/);
+    // Its next try hangs a minute: that is said, counted from the try.
+    now += 61_000;
+    expect(p.line()).toMatch(/ · 2:00 · ETA unknown: #4 has taken 1:00 so far$/);
+  });
+
   test('on a terminal: one line redrawn with done/total, ok/failed, the current index, elapsed and ETA', () => {
     const t = io(true);
     const p = new Progress(t.io, 4);

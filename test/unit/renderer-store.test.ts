@@ -9,7 +9,7 @@ import { createViewSlice, hashOf, INFO_MS, viewFromHash, type ViewSlice } from '
 import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
-import { estimateRemaining } from '../../src/shared/remaining';
+import { estimateRemaining, fetchingSince } from '../../src/shared/remaining';
 import { formatBytes, formatRemaining, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
@@ -198,42 +198,56 @@ describe('view in the hash', () => {
 });
 
 describe('formatting', () => {
+  // The target in flight started as the last was written: a free worker slot, no wait to try again.
+  const etaOf = (j: Parameters<typeof estimateRemaining>[0], nowMs: number) => estimateRemaining(j, nowMs, j.updatedAt);
+
   test('sizes, durations and the ETA', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatDuration(65_000)).toBe('1m 05s');
     // 5 of 10 done in the job's first second, the sixth just started: its share and the 4 after it.
     const job = { status: 'running' as const, targetsDone: 5, targetsTotal: 10, createdAt: 0, updatedAt: 1000 };
-    expect(estimateRemaining({ ...job, targetsDone: 0, updatedAt: 0 }, 1000)).toBeNull();
-    expect(estimateRemaining(job, 1000)).toEqual({ ms: 1000 });
-    expect(estimateRemaining(job, 1100)).toEqual({ ms: 900 });
+    expect(etaOf({ ...job, targetsDone: 0, updatedAt: 0 }, 1000)).toBeNull();
+    expect(etaOf(job, 1000)).toEqual({ ms: 1000 });
+    expect(etaOf(job, 1100)).toEqual({ ms: 900 });
   });
 
   test('the time left is never "about 0s" while targets remain', () => {
     // 8 of 15 done in 0.4 s, a slow one in flight: the header said "Remaining about 0s" (s26 appqa).
     const job = { status: 'running' as const, targetsDone: 8, targetsTotal: 15, createdAt: 0, updatedAt: 400 };
-    expect(formatRemaining(estimateRemaining(job, 400))).toBe('a few seconds');
-    expect(formatRemaining(estimateRemaining({ ...job, targetsDone: 0 }, 400))).toBe('estimating…');
-    expect(formatRemaining(estimateRemaining({ ...job, targetsDone: 5, targetsTotal: 10, updatedAt: 65_000 }, 65_000))).toBe('about 1m 05s');
+    expect(formatRemaining(etaOf(job, 400))).toBe('a few seconds');
+    expect(formatRemaining(etaOf({ ...job, targetsDone: 0 }, 400))).toBe('estimating…');
+    expect(formatRemaining(etaOf({ ...job, targetsDone: 5, targetsTotal: 10, updatedAt: 65_000 }, 65_000))).toBe('about 1m 05s');
   });
 
   test('a slow URL in flight is said with its time, and what is left after it is a floor', () => {
     // 8 of 15 done at 50 ms each: 4 s on the ninth is slow for this list, but under 5 s a
     // page a little slower than the rest is not called out.
     const job = { status: 'running' as const, targetsDone: 8, targetsTotal: 15, createdAt: 0, updatedAt: 400 };
-    expect(estimateRemaining(job, 4400)).toEqual({ ms: 300 });
-    expect(formatRemaining(estimateRemaining(job, 45_400))).toBe('unknown: one URL has taken 45s so far');
+    expect(etaOf(job, 4400)).toEqual({ ms: 300 });
+    expect(formatRemaining(etaOf(job, 45_400))).toBe('unknown: one URL has taken 45s so far');
     // Pages of 10 s each: 15 s on one is within twice the pace, so still an estimate.
     const slowList = { ...job, targetsDone: 2, targetsTotal: 4, updatedAt: 20_000 };
-    expect(formatRemaining(estimateRemaining(slowList, 35_000))).toBe('about 10s');
-    expect(formatRemaining(estimateRemaining(slowList, 50_000))).toBe('over 10s: one URL has taken 30s so far');
-    expect(estimateRemaining({ ...job, status: 'cancelled' }, 45_400)).toBeNull();
+    expect(formatRemaining(etaOf(slowList, 35_000))).toBe('about 10s');
+    expect(formatRemaining(etaOf(slowList, 50_000))).toBe('over 10s: one URL has taken 30s so far');
+    expect(etaOf({ ...job, status: 'cancelled' }, 45_400)).toBeNull();
+  });
+
+  test('a target waiting to try again (a busy site) or for a worker slot has no time of its own yet', () => {
+    // 8 of 15 done at 50 ms each; the ninth started at 400, its site answered 429 and it waits a minute.
+    const job = { status: 'running' as const, targetsDone: 8, targetsTotal: 15, createdAt: 0, updatedAt: 400 };
+    const wait = { until: 60_400, waitMs: 60_000, why: 'the site answered HTTP 429 Too Many Requests', last: false };
+    const row = { status: 'running' as const, startedAt: 400, wait };
+    expect(formatRemaining(estimateRemaining(job, 45_400, fetchingSince(row)))).toBe('a few seconds');
+    // Its next try hangs: counted from that try's start.
+    expect(formatRemaining(estimateRemaining(job, 120_400, fetchingSince(row)))).toBe('unknown: one URL has taken 1m 00s so far');
+    expect(fetchingSince({ status: 'pending', startedAt: null })).toBeNull();
   });
 
   test('a first URL that hangs is said too: "estimating…" stayed up for its whole minute', () => {
     const job = { status: 'running' as const, targetsDone: 0, targetsTotal: 15, createdAt: 0, updatedAt: 0 };
-    expect(formatRemaining(estimateRemaining(job, 4000))).toBe('estimating…');
-    expect(formatRemaining(estimateRemaining(job, 60_000))).toBe('unknown: one URL has taken 1m 00s so far');
+    expect(formatRemaining(etaOf(job, 4000))).toBe('estimating…');
+    expect(formatRemaining(etaOf(job, 60_000))).toBe('unknown: one URL has taken 1m 00s so far');
   });
 
   test('an error headline starts as a sentence unless its first word is a name or an address', () => {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { formatDuration, formatRemaining } from '../../lib/format';
-import { estimateRemaining } from '../../../../shared/remaining';
+import { estimateRemaining, fetchingSince } from '../../../../shared/remaining';
+import { rowAt } from '../../store/detail';
 import { counted } from '../../../../shared/count';
 import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
@@ -17,6 +18,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const openExport = useStore((s) => s.openExport);
   const live = job ? isLive(job) : false;
   const now = useNow(live);
+  // The target in flight is the one after those done (serial drain): a number or null, so a
+  // progress event of another row does not re-render the header.
+  const since = useStore((s) => (s.detailJobId === id ? fetchingSince(rowAt(s, s.jobs[id]?.targetsDone ?? -1)) : null));
   // "Really delete?" asks until the user answers, leaves the button or presses Escape. It used
   // to ask for 4 s only: too short for someone hearing the button's new name read out before
   // pressing it again, and a stray click elsewhere still takes the question back.
@@ -31,7 +35,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // What "run the rest again" takes: the targets never reached and the ones stopped mid-way.
   const unfinished = unfinishedCount(job);
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
-  const eta = live ? estimateRemaining(job, now) : null;
+  const eta = live ? estimateRemaining(job, now, since) : null;
   const stopped = storeStopNotice(job, finished, unfinished);
   const expires = expiresAt(job);
   const exportWhy = job.targetsDone === 0 ? 'Nothing has finished yet: export once a target is done.' : '';
