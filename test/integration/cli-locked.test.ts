@@ -59,3 +59,13 @@ test('sift batch on it says the same, and changes nothing', async () => {
   expect(run.stderr).toContain(`The database ${db} is locked by another process`);
   expect(run.stderr).not.toMatch(/\n\s+at /);
 });
+
+test('sift cancel on it says at once what holds it, not that "the Sift" did not answer after 5 s', async () => {
+  const run = await runSift(['cancel', 'abcd', '--db', db]);
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stderr).toContain(`The database ${db} is locked by another process`);
+  expect(run.stderr).not.toContain('Sift that has');
+  expect(run.stderr).toMatch(/\n {2}Close that program or wait for that command to finish/);
+  // No cancel request was left for a Sift to answer: the command did not wait for one.
+  expect(existsSync(controlDir(db))).toBe(false);
+});
