@@ -41,6 +41,20 @@ export interface EngineOptions {
 
 export function openEngine(o: EngineOptions): Engine {
   const { opened: store, unmark } = openMarked(o.dbPath, () => openOwnedStore(o.dbPath, o.log, { nativeBinding: o.nativeBinding }));
+  try {
+    return wire(o, store, unmark);
+  } catch (err) {
+    // Set up after the lock (the app's renderer makes its browser session here): a failure left
+    // the store open and the mark up until the process exited, and the next command was told
+    // "in use by another Sift" by a process that would never answer.
+    unmark();
+    store.close();
+    throw err;
+  }
+}
+
+/** The engine over a store this process owns and has marked (unmark removes the mark). */
+function wire(o: EngineOptions, store: Store, unmark: () => void): Engine {
   let deadlineMs = o.settings.deadlineSeconds * 1000;
   const fetcher = createFetcher(fetchSettingsOf(o.settings), { log: o.log, renderer: o.renderer });
   const metrics = new BatchMetrics();

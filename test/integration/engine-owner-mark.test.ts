@@ -58,3 +58,18 @@ test('a reader that comes while a Sift opens the database hears of a Sift, not o
   }
   expect(answeringOwner(db)).toBe(false);
 }, 120_000);
+
+test('an engine whose setup fails after taking the database gives it back: no lock, no owner mark', () => {
+  // The browser that renders pages is set up after the store's lock (the app's is Electron's);
+  // when it threw, the store stayed open and the mark said "in use by another Sift" until exit.
+  const broken = (): never => {
+    throw new Error('no browser session');
+  };
+  expect(() => openEngine({ dbPath: db, settings: DEFAULT_SETTINGS, log: memoryLogger(), renderer: broken })).toThrow('no browser session');
+  expect(answeringOwner(db)).toBe(false);
+  // The lock is free: the next owner opens it (it was SQLITE_BUSY until this process exited).
+  openStore(db).close();
+  const status = spawnSync(process.execPath, [SIFT_BIN, 'status', 'c0ffee0000000001', '--db', db], { env: { ...process.env, SIFT_HOME: t.dir, NO_COLOR: '1' }, encoding: 'utf8' });
+  expect(status.stderr).not.toContain('in use');
+  expect(status.status, status.stderr).toBe(0);
+});
