@@ -31,8 +31,9 @@ const held2Request = new Promise<void>((resolve) => (held2Arrived = resolve));
 let releaseHeld2: () => void = () => {};
 const held2Released = new Promise<void>((resolve) => (releaseHeld2 = resolve));
 
+// 40 paragraphs: a result longer than the pane at 1024 × 768, so it scrolls.
 const article = (n: number): string =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>Harbour notes ${n}</title></head><body><article><h1>Harbour notes ${n}</h1>${'<p>The ferry leaves the harbour at nine and comes back before the evening tide turns.</p>'.repeat(6)}</article></body></html>`;
+  `<!doctype html><html><head><meta charset="utf-8"><title>Harbour notes ${n}</title></head><body><article><h1>Harbour notes ${n}</h1>${'<p>The ferry leaves the harbour at nine and comes back before the evening tide turns.</p>'.repeat(40)}</article></body></html>`;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -123,11 +124,22 @@ test('a row the filter hides stays open in the pane, which says so and offers th
   await expect.poll(() => page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');
   // The note's live region is in the pane before the note, empty: one inserted with its text is often not read.
   expect(await page.getByTestId('result-filtered-status').evaluate((e) => [e.getAttribute('role'), e.textContent])).toEqual(['status', '']);
+  // Read down to its end, as a user reads a result before filtering the table.
+  await page.keyboard.press('Enter');
+  await page.getByTestId('result-markdown').waitFor();
+  const pane = page.getByTestId('result-pane');
+  expect(await pane.evaluate((e) => e.scrollHeight > e.clientHeight * 2)).toBe(true);
+  await pane.evaluate((e) => e.scrollTo(0, e.scrollHeight));
   await page.getByTestId('filter-status').selectOption('failed');
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(1);
   // The pane keeps the result being read; a note says why the table has no row for it.
-  expect(await page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');
+  expect(await pane.getAttribute('data-idx')).toBe('0');
   await expect.poll(() => page.getByTestId('result-filtered').allTextContents()).toEqual(['Target 1 is hidden by the table’s filter (Failed). Show all']);
+  // In sight where the reader is: it was at the content's top, scrolled away above the pinned header.
+  const [note, box] = [await page.getByTestId('result-filtered').boundingBox(), await pane.boundingBox()];
+  expect(note!.y).toBeGreaterThanOrEqual(box!.y);
+  expect(note!.y + note!.height).toBeLessThanOrEqual(box!.y + box!.height);
+  expect(await page.getByTestId('result-filtered').evaluate((e) => document.elementFromPoint(e.getBoundingClientRect().left + 4, e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)?.closest('[data-testid="result-filtered"]') !== null)).toBe(true);
   // Said to a screen reader once: by the note, not by the filter's count too ("1 of 3" changes at each row a running job finishes).
   expect(await spoken('result-pane')()).toEqual(['Target 1 is hidden by the table’s filter (Failed). Show all']);
   expect(await spoken('target-filter')()).toEqual([]);

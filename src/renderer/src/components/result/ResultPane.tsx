@@ -61,8 +61,9 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
           </a>
         </div>
         {row.title && <h3 className="result-title">{shownTitle(row.title)}</h3>}
+        {/* Held with the title: under it, the note scrolled away with a long result (1,900 px up at 1024 × 768). */}
+        {besideTable && <HiddenByFilter idx={idx} />}
       </div>
-      {besideTable && <HiddenByFilter idx={idx} />}
       {row.status === 'failed' && <FailedTarget row={row} />}
       {row.status === 'pending' && <p className="muted">{ended ? NOT_FETCHED.title : 'Not fetched yet.'}</p>}
       {row.status === 'running' && <RunningTarget row={row} />}
