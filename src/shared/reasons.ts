@@ -124,8 +124,27 @@ export function shownFailure(f: { error: string; hint: string; reason?: Reason |
 const FAILED_STEPS: Record<string, string> = { jq: 'jq program failed', grep: 'grep pattern failed' };
 
 /** The step a bad_option error names, or undefined. */
-const failedStep = (reason: Reason | '' | undefined, error: string): string | undefined =>
+export const failedStep = (reason: Reason | '' | undefined, error: string): string | undefined =>
   reason === 'bad_option' ? Object.keys(FAILED_STEPS).find((step) => error.startsWith(`${step}: `) && error.length > step.length + 2) : undefined;
+
+/** A count of bad_option failures not all of one step: a URL or option refused, and a program that failed. */
+const MIXED_OPTION_FAILURES = 'bad URL, option or program';
+
+/**
+ * What the job header's chip says of `n` failures of `reason`, `steps` the failed steps
+ * (failedStep) counted over the job: the step's words when every one is of that step, as their
+ * rows' chips say. A header that said "bad URL or option 1" beside a row's "jq program failed"
+ * sent people to check a URL that answered. Failures whose error is not known (a big job's rows
+ * not read yet) are not known to be a step's: the words that cover both then.
+ */
+export function reasonCountLabel(reason: Reason, n: number, steps: readonly (readonly [string, number])[]): string {
+  if (reason !== 'bad_option' || steps.length === 0) return REASON_LABELS[reason];
+  const [step, count] = steps[0]!;
+  return steps.length === 1 && count === n ? FAILED_STEPS[step]! : MIXED_OPTION_FAILURES;
+}
+
+/** The words after "targets" for a count's label: "whose jq program failed", "that failed as timed out". */
+export const failedAs = (label: string): string => (Object.values(FAILED_STEPS).includes(label) ? `whose ${label}` : `that failed as ${label}`);
 
 /** What a failed target's chip says: its reason's label, or the step that failed when its error names one. */
 export function failureLabel(reason: Reason, error: string): string {

@@ -87,6 +87,9 @@ test('a jq program that fails on the document is a row marked "jq program failed
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
   // It read "bad URL or option" of a URL that answered and an option that compiled.
   expect(await page.getByTestId('row-reason').allTextContents()).toEqual(['jq program failed']);
+  // The header's count said "bad URL or option 1" of the same row.
+  expect(await page.getByTestId('reason-chip').allTextContents()).toEqual(['jq program failed 1']);
+  expect(await page.getByTestId('reason-chip').getAttribute('aria-label')).toBe('jq program failed: 1 target');
   expect(await page.getByTestId('row-error').locator('.row-error-text').textContent()).toMatch(/^Cannot index array with string \("name"\) — The program failed on a value of this document; .*try … catch/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   expect(await page.getByTestId('result-reason').textContent()).toBe('jq program failed');

@@ -5,7 +5,7 @@
 import { FIRST_ROWS, MAX_LABEL, ROWS_PER_PAGE, type ExportFormatName, type Res } from '../../../shared/ipc/contract';
 import { cutText, withoutBidiControls } from '../../../shared/shown';
 import { isTerminal, type Job, type Options, type RowFilter, type Target } from '../../../shared/types';
-import { REASON_LABELS, type Reason } from '../../../shared/reasons';
+import { failedAs, type Reason } from '../../../shared/reasons';
 import { toUserError } from '../lib/errors';
 import { parseInWorker, readFileInWorker, type ListFile } from '../lib/parse';
 import { MAX_LIST_BYTES, notAList, unreadableList } from '../../../shared/urllist';
@@ -230,13 +230,13 @@ export function runRest(id: string, which: 'unfinished' | 'failed' | 'all' = 'un
 /**
  * "Retry these": a fresh job of the targets that failed for one reason, with the options
  * the user chose for the retry (recover on, and rendering once issue 13 adds it) laid over
- * each target's own.
+ * each target's own. `label`: the words the header's chip counted them under.
  */
-export function retryReason(id: string, reason: Reason, options: Options): Promise<void> {
+export function retryReason(id: string, reason: Reason, options: Options, label: string): Promise<void> {
   return rerun(
     id,
     () => window.sift.runRest({ id, which: 'failed', reason, options }),
-    (n) => `Started a new job with ${counted(n, 'target')} that failed as ${REASON_LABELS[reason]}.`,
+    (n) => `Started a new job with ${counted(n, 'target')} ${failedAs(label)}.`,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { isCutShort, isUnfinished, type RowGroup, type RowOutcome, type TargetRow, type TargetState } from '../../../shared/types';
 import type { Res } from '../../../shared/ipc/contract';
-import type { Reason } from '../../../shared/reasons';
+import { failedStep, type Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
 import { isLive } from '../lib/jobs';
 import type { State } from './index';
@@ -146,7 +146,12 @@ const NO_KEYS: readonly string[] = [];
 // Not the ones cut short, which the header does not count as failed.
 const reasons = new Tally((r) => (r.status === 'failed' && r.reason && !isCutShort(r) ? [r.reason] : NO_KEYS));
 const warnings = new Tally((r) => (r.status === 'done' ? (r.warnings ?? NO_KEYS) : NO_KEYS));
-const TALLIES = [reasons, warnings];
+/** Failed targets per step their error names (a jq program's, a grep pattern's). */
+const steps = new Tally((r) => {
+  const step = r.status === 'failed' && !isCutShort(r) ? failedStep(r.reason, r.error) : undefined;
+  return step ? [step] : NO_KEYS;
+});
+const TALLIES = [reasons, warnings, steps];
 
 /** Splits changes into those to rows already read (below `loaded`) and those to rows still to come. */
 function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; later: TargetRow[] } {
@@ -311,6 +316,9 @@ export const jobWarningCounts = (s: CountView): readonly [string, number][] => w
 
 /** reasonCounts of the whole job: the rows read and those still to come (restGroups). */
 export const jobReasonCounts = (s: CountView): readonly [Reason, number][] => reasons.withGroups(s.rows, s.restGroups) as [Reason, number][];
+
+/** Failed targets per step that failed (failedStep) of the whole job; a row not read yet is counted without its error, so under none. */
+export const jobStepCounts = (s: CountView): readonly [string, number][] => steps.withGroups(s.rows, s.restGroups);
 
 /** Of the rows not read yet, how many the table's filter will show. */
 export const restShown = (s: Pick<DetailSlice, 'restGroups' | 'filterStatus' | 'filterReason' | 'filterWarning'>): number =>

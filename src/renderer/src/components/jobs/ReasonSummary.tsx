@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { FOUND_NOTHING, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
+import { failedAs, FOUND_NOTHING, reasonCountLabel, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { useStore } from '../../store';
-import { jobReasonCounts, jobWarningCounts } from '../../store/detail';
+import { jobReasonCounts, jobStepCounts, jobWarningCounts } from '../../store/detail';
 import { isLive } from '../../lib/jobs';
 import { counted } from '../../../../shared/count';
 import { RetryDialog } from './RetryDialog';
@@ -27,6 +27,8 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
   // Strings, so the header re-renders only when a count changes, not on every row event; the
   // job's from its first page on (a big job's rows not read yet are counted by main).
   const key = useStore((s) => (s.detailJobId === id ? jobReasonCounts(s).map(([r, n]) => `${r}:${n}`).join(',') : ''));
+  // The steps that failed (a jq program's), read only where a count can hold them.
+  const stepKey = useStore((s) => (s.detailJobId === id && jobReasonCounts(s).some(([r]) => r === 'bad_option') ? jobStepCounts(s).map(([k, n]) => `${k}:${n}`).join(',') : ''));
   const warnKey = useStore((s) => (s.detailJobId === id ? jobWarningCounts(s).map(([w, n]) => `${w}:${n}`).join(',') : ''));
   const active = useStore((s) => s.filterReason);
   const live = useStore((s) => (s.jobs[id] ? isLive(s.jobs[id]) : false));
@@ -34,6 +36,8 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
   const [retry, setRetry] = useState<Reason | null>(null);
   if (!key && !warnKey) return null;
   const counts = pairs(key) as [Reason, number][];
+  const steps = pairs(stepKey);
+  const labelOf = (reason: Reason): string => reasonCountLabel(reason, counts.find(([r]) => r === reason)?.[1] ?? 0, steps);
   const all = pairs(warnKey);
   const nothing = all.filter(([w]) => FOUND_NOTHING.includes(w));
   const warnings = all.filter(([w]) => !FOUND_NOTHING.includes(w));
@@ -49,13 +53,13 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
               className={`reason-chip reason-${reason}${active === reason ? ' active' : ''}`}
               aria-pressed={active === reason}
               // Its count said as one: "HTTP error 1" read like an error code.
-              aria-label={`${REASON_LABELS[reason]}: ${counted(n, 'target')}`}
-              title={active === reason ? 'Show every target again' : `Show only the targets that failed as ${REASON_LABELS[reason]}`}
+              aria-label={`${labelOf(reason)}: ${counted(n, 'target')}`}
+              title={active === reason ? 'Show every target again' : `Show only the targets ${failedAs(labelOf(reason))}`}
               onClick={() => setFilter(active === reason ? { status: 'all', reason: '' } : { status: 'failed', reason, warning: '' })}
               data-testid="reason-chip"
               data-reason={reason}
             >
-              {REASON_LABELS[reason]} <strong>{n.toLocaleString()}</strong>
+              {labelOf(reason)} <strong>{n.toLocaleString()}</strong>
             </button>
           ))}
         </span>
@@ -73,7 +77,7 @@ export function ReasonSummary({ id }: { id: string }): React.JSX.Element | null 
       )}
       <WarningChips label="Found nothing" warnings={nothing} testId="found-nothing-summary" />
       <WarningChips label="OK with warnings" warnings={warnings} testId="warning-summary" />
-      {retry && <RetryDialog jobId={id} reason={retry} count={counts.find(([r]) => r === retry)?.[1] ?? 0} onClose={() => setRetry(null)} />}
+      {retry && <RetryDialog jobId={id} reason={retry} label={labelOf(retry)} count={counts.find(([r]) => r === retry)?.[1] ?? 0} onClose={() => setRetry(null)} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { REASON_LABELS, type Reason } from '../../../../shared/reasons';
+import { failedAs, type Reason } from '../../../../shared/reasons';
 import type { Options } from '../../../../shared/types';
 import type { BrowserInfoView } from '../../../../shared/ipc/contract';
 import { retryReason } from '../../store/actions';
@@ -25,7 +25,7 @@ const RECOVER_HELPS: ReadonlySet<Reason> = new Set(['challenge', 'login', 'soft4
  * "Retry these": a fresh job of the targets that failed for one reason, with options the
  * user can change for it. The options here are laid over each target's own.
  */
-export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; reason: Reason; count: number; onClose: () => void }): React.JSX.Element {
+export function RetryDialog({ jobId, reason, label, count, onClose }: { jobId: string; reason: Reason; label: string; count: number; onClose: () => void }): React.JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
   const [recover, setRecover] = useState(RECOVER_HELPS.has(reason));
   // needs_js said "they need rendering to be read" and offered only recover: a target whose
@@ -60,7 +60,7 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
     const options: Options = {};
     if (recover) options.recover = true;
     if (render) options.render = 'always';
-    await retryReason(jobId, reason, options);
+    await retryReason(jobId, reason, options, label);
     setBusy(false);
     onClose();
   };
@@ -79,7 +79,7 @@ export function RetryDialog({ jobId, reason, count, onClose }: { jobId: string; 
         if (!busy) onClose();
       }}
     >
-      <h2 id="retry-title">Retry {counted(count, 'target')} that failed as {REASON_LABELS[reason]}</h2>
+      <h2 id="retry-title">Retry {counted(count, 'target')} {failedAs(label)}</h2>
       {ADVICE[reason] && (
         <p className="muted" id="retry-advice">
           {ADVICE[reason]}
