@@ -61,7 +61,7 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
           </a>
         </div>
         {row.title && <h3 className="result-title">{shownTitle(row.title)}</h3>}
-        {/* Held with the title: under it, the note scrolled away with a long result (1,900 px up at 1024 × 768). */}
+        {/* Held with the title: under it, the note scrolled away with a long result (1,900 px up, read to a 40-paragraph result's end). */}
         {besideTable && <HiddenByFilter idx={idx} />}
       </div>
       {row.status === 'failed' && <FailedTarget row={row} />}
