@@ -88,6 +88,22 @@ test('the URL about to be previewed shows its options as a list line writes them
   await expectNoInternalErrorText(page);
 });
 
+test('a row whose own options its cell cuts says them whole on hover, not only that they are its own', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  try {
+    await page.getByTestId('paste-box').fill('');
+    await pasteList(page, 'http://127.0.0.1:44823/reports/2026/book.pdf pages=1-3');
+    // Its row, not the last test's (the count reads 1 for both).
+    await expect.poll(() => page.locator('[data-testid="parsed-row"] .parsed-url').getAttribute('title')).toBe('http://127.0.0.1:44823/reports/2026/book.pdf');
+    const chip = page.getByTestId('own-options');
+    // At 1024 × 768 the URL leaves the chip a quarter of its cell, and "pages=1-3" read "pages=1…".
+    await expect.poll(() => chip.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    expect(await chip.getAttribute('title')).toBe("This URL's own options: pages=1-3");
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 820 });
+  }
+});
+
 test('a dropped spreadsheet, document or damaged gzip file says how to give its URLs to Sift', async () => {
   const notice = page.locator('[data-testid="notice"][data-code="not_a_list"]').last();
   const workbook = await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/workbook.xml': '<workbook/>', 'xl/sharedStrings.xml': '<sst><si><t>https://example.org/a</t></si></sst>' });

@@ -123,8 +123,9 @@ const ParsedRow = memo(function ParsedRow({ i, top, urlFit }: { i: number; top: 
       <span className="parsed-url" title={t.url}>
         {shown.url}
       </span>
+      {/* Whole in its title: a quarter of the cell cut "pages=1-3" to "pages=1…" at 1024 × 768. */}
       {own && (
-        <span className="own-options" data-testid="own-options" title="This URL's own options" style={shown.ownMax ? { maxWidth: shown.ownMax } : undefined}>
+        <span className="own-options" data-testid="own-options" title={`This URL's own options: ${own}`} style={shown.ownMax ? { maxWidth: shown.ownMax } : undefined}>
           {own}
         </span>
       )}
