@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFetcher, type FetchError, type Fetcher } from '../../src/main/fetch';
+import { startRenderSites, type RenderSites } from '../helpers/render-sites';
+
+/**
+ * What a rendered app shell's failure says when its own scripts are what failed: they threw,
+ * their server never finished sending them, or the guard refused them. Through the real
+ * pipeline (static fetch, guarding proxy, the system Chromium); 127.0.0.1 is the one host
+ * allowed, 127.0.0.2 stands for every host the guard refuses.
+ */
+// A browser start on a loaded 2-core machine alone can take 10 s.
+vi.setConfig({ testTimeout: 90_000 });
+
+let sites: RenderSites;
+let server: Server;
+let origin = '';
+let fetcher: Fetcher;
+/** Script responses held open: their server never finishes sending them. */
+const held: ServerResponse[] = [];
+
+const shell = (script: string): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Loading</title></head><body><div id="app"></div><script src="${script}"></script></body></html>`;
+const LONG = 'x'.repeat(600);
+
+beforeAll(async () => {
+  sites = await startRenderSites();
+  const pages: Record<string, string> = {
+    // An app whose bundle throws before it draws anything: the shell stays empty.
+    '/throws.html': shell('/throws.js'),
+    '/throws.js': "window.App.mount(document.getElementById('app'));",
+    '/throws-long.html': shell('/throws-long.js'),
+    '/throws-long.js': `throw new Error('state ${LONG}');`,
+    // An app whose bundle's server sends its headers and then nothing more.
+    '/held-script.html': shell('/held.js'),
+    // An app whose bundle is on a host the guard refuses.
+    '/foreign-bundle.html': shell(`${sites.forbidden.origin}/bundle.js`),
+  };
+  server = createServer((req, res) => {
+    if (req.url === '/held.js') {
+      held.push(res);
+      return void res.writeHead(200, { 'content-type': 'text/javascript' }).write('// the rest never comes\n');
+    }
+    const body = pages[req.url ?? ''];
+    if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(200, { 'content-type': req.url?.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fetcher = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 10_000 });
+});
+afterAll(async () => {
+  for (const r of held) r.destroy();
+  await fetcher.close();
+  await new Promise((resolve) => server.close(resolve));
+  await sites.close();
+});
+
+const failure = (f: Fetcher, path: string, caller = 'cli'): Promise<FetchError> =>
+  f.fetchTarget(new AbortController().signal, { name: caller }, { url: `${origin}${path}`, options: { mode: 'text' } }).then(
+    () => expect.fail('the shell came back as a page'),
+    (err: unknown) => err as FetchError,
+  );
+
+describe('an app shell whose script the guard refused', () => {
+  it('says its script loads from the refused host, not that its content may come from there', async () => {
+    const err = await failure(fetcher, '/foreign-bundle.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.hint).toMatch(/^Sift's guard refused 1 request the page made, to 127\.0\.0\.2/);
+    expect(err.hint).not.toMatch(/content may come from/);
+    expect(err.message).toMatch(/scripts are on an address Sift does not fetch/);
+    expect(err.hint).toMatch(/The page's scripts load from there/);
+    expect(err.hint).toContain('--allow-host HOST');
+    expect(sites.forbidden.connections).toBe(0);
+  });
+});
