@@ -147,6 +147,11 @@ export interface FakePage {
    * rejects. `shownUrl` is what getURL gives then (the error page's, or the URL that failed).
    */
   fail?: { code: number; shownUrl: string };
+  /**
+   * What the page's scripts write to the console as it loads, as Electron 41's console-message
+   * gives it (its details as the event); Chromium writes an uncaught error as "Uncaught …".
+   */
+  console?: { level: 'info' | 'warning' | 'error' | 'debug'; message: string }[];
 }
 
 /** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
@@ -166,6 +171,7 @@ export class FakeRenderContents extends FakeWebContents {
     const { fail } = this.page;
     if (!fail) {
       this.url = this.page.finalUrl ?? url;
+      for (const m of this.page.console ?? []) this.emit('console-message', { ...m, lineNumber: 1, sourceId: url, preventDefault: () => undefined });
       return;
     }
     this.emit('did-start-navigation', { url, isMainFrame: true, isSameDocument: false }, url, false, true, 1, 1);

@@ -63,6 +63,21 @@ const failure = (f: Fetcher, path: string, caller = 'cli'): Promise<FetchError> 
     (err: unknown) => err as FetchError,
   );
 
+describe('an app shell whose script throws', () => {
+  it("says the page's script failed, with its error, not that it may need a sign-in or more time", async () => {
+    const err = await failure(fetcher, '/throws.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).toContain("the page's script failed: TypeError: Cannot read properties of undefined (reading 'mount')");
+    expect(err.hint).not.toMatch(/more time/);
+    expect(err.hint).toMatch(/open it in a browser/i);
+  });
+  it('cuts a long error message short', async () => {
+    const err = await failure(fetcher, '/throws-long.html');
+    expect(err.message).toMatch(/the page's script failed: Error: state x+…$/);
+    expect(err.message.length).toBeLessThan(300);
+  });
+});
+
 describe('an app shell whose script the guard refused', () => {
   it('says its script loads from the refused host, not that its content may come from there', async () => {
     const err = await failure(fetcher, '/foreign-bundle.html');

@@ -264,6 +264,24 @@ describe('the app render window (Electron stand-in)', () => {
     await next;
   });
 
+  test("keeps the first uncaught error of the page's scripts, cut short, as the Chromium path's pageerror does; a console.error is no such error", async () => {
+    const long = 'x'.repeat(400);
+    const { renderer } = setup({
+      html: ARTICLE,
+      console: [
+        { level: 'error', message: 'Failed to load resource: the server responded with a status of 404' },
+        { level: 'error', message: "Uncaught TypeError: Cannot read properties of undefined (reading 'mount')" },
+        { level: 'error', message: 'Uncaught Error: a second one' },
+      ],
+    });
+    const r = await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    expect(r.scriptError).toBe("TypeError: Cannot read properties of undefined (reading 'mount')");
+    const quiet = await setup({ html: ARTICLE, console: [{ level: 'error', message: 'logged by the page' }] }).renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    expect(quiet.scriptError).toBeUndefined();
+    const cut = await setup({ html: ARTICLE, console: [{ level: 'error', message: `Uncaught (in promise) Error: ${long}` }] }).renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    expect(cut.scriptError).toMatch(/^Error: x+…$/);
+    expect(cut.scriptError?.length).toBe(160);
+  });
   test('refuses to render anything but http(s)', async () => {
     const { renderer } = setup();
     await expect(renderer.render('file:///etc/passwd', new AbortController().signal, 1_000)).rejects.toMatchObject({ status: 400 });

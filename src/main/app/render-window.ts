@@ -3,7 +3,7 @@ import { FetchError, timeoutError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, SERIALIZE, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -252,7 +252,7 @@ export class ElectronRenderer implements Renderer {
     if (html === 'unread' && !refused && !unreachable) return 'unread';
     if (html === undefined && !refused && !unreachable) return 'stuck';
     const finalUrl = wc.getURL();
-    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true, ...(slot.shown ? { left: true } : {}) } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true, ...(slot.shown ? { left: true } : {}) } : {}), ...(doc.scriptError ? { scriptError: doc.scriptError } : {}) };
   }
 
   async close(): Promise<void> {
@@ -290,6 +290,8 @@ class DocumentWatch {
   private seen = 0;
   /** Why the renderer process ended, when it did. */
   crashed: string | undefined;
+  /** The first uncaught error of the page's scripts (scriptErrorWords), as the Chromium path's 'pageerror' gives it. */
+  scriptError: string | undefined;
   private wake: (() => void)[] = [];
   /** A main-frame navigation started and its document has not finished (or failed) loading. */
   private loading = false;
@@ -320,6 +322,10 @@ class DocumentWatch {
       // ERR_ABORTED: the navigation was replaced by another one (or stopped); nothing failed.
       if (code !== ERR_ABORTED) this.failedHost = code === ERR_BLOCKED_BY_CLIENT ? '' : httpHost(failedUrl);
       loaded();
+    });
+    // Electron has no 'pageerror': Chromium reports an uncaught error to the console as "Uncaught …".
+    wc.on('console-message', (e) => {
+      if (e.level === 'error' && e.message.startsWith('Uncaught ')) this.scriptError ??= scriptErrorWords(e.message);
     });
     wc.on('render-process-gone', (_e, details) => {
       this.crashed = details.reason;

@@ -183,6 +183,19 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
   }
 }
 
+/**
+ * A rendered app shell that stayed empty because its script threw (`error`: scriptErrorWords).
+ * It said its scripts "may need a sign-in, cookies or more time", and more time changes
+ * nothing for a script that stopped at an error.
+ */
+export const scriptFailed = (emptyShell: FetchError, error: string): FetchError =>
+  new FetchError(
+    emptyShell.status,
+    `needs JavaScript: the page is an app shell, and it stayed empty because the page's script failed: ${error}`,
+    "Open it in a browser to see whether it shows there: if it does, its script needs something Sift's browser does not have (a sign-in, cookies, a feature); if not, the site is broken, and trying again later may do.",
+    'needs_js',
+  );
+
 /** The message of a rate-limit page served as a success (the batch wiring's wait says it so too). */
 export const RATE_LIMITED = 'rate limited: the site answered with a page saying it gets too many requests, instead of the page';
 

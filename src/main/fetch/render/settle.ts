@@ -454,6 +454,18 @@ export const unreadPage = (readMs: number, surface: Surface): FetchError =>
  */
 export const shownDocument = (status: number, refused: boolean): boolean => !refused && status >= 200 && status < 300;
 
+/**
+ * An uncaught error of the page's scripts as a failure quotes it: one line, cut at
+ * SCRIPT_ERROR_CHARS. A minified bundle's error can run to kilobytes (a JSON dump, a stack in
+ * its message), which would bury what to do after it.
+ */
+export function scriptErrorWords(raw: string): string {
+  // Electron's console says "Uncaught (in promise) Error: …" where playwright-core gives the Error.
+  const line = raw.replace(/^Uncaught (?:\(in promise\) )?/, '').replace(/\s+/g, ' ').trim();
+  return line.length > SCRIPT_ERROR_CHARS ? `${line.slice(0, SCRIPT_ERROR_CHARS - 1).trimEnd()}…` : line;
+}
+const SCRIPT_ERROR_CHARS = 160;
+
 /** The main document's load event, counted as a request in flight from its DOMContentLoaded. */
 export const LOAD = Symbol('load');
 
@@ -506,6 +518,10 @@ export async function settle(
   let crashed = false;
   const onCrash = (): void => void (crashed = true);
   page.on('crash', onCrash);
+  // An app whose bundle throws stays an empty shell: its first error says why.
+  let scriptError: string | undefined;
+  const onPageError = (e: Error): void => void (scriptError ??= scriptErrorWords(String(e)));
+  page.on('pageerror', onPageError);
   // A script that sends the browser to a file while the page loads (location.href to an
   // attachment) turns that navigation into a download, refused, and the page stays and
   // loads; but Playwright 1.65's goto never reports its load (the page's readyState was
@@ -576,11 +592,13 @@ export async function settle(
       // A document read as soon as it showed text was not watched settle.
       partial: !settled || reread,
       ...(unreachable ? { unreachable: true } : gone ? { refused: true, ...(shown ? { left: true } : {}) } : {}),
+      ...(scriptError ? { scriptError } : {}),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
     page.off('crash', onCrash);
+    page.off('pageerror', onPageError);
     page.off('download', onDownload);
     page.off('domcontentloaded', onDocument);
     page.off('load', onLoad);

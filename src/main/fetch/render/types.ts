@@ -21,6 +21,8 @@ export interface Rendered {
   unreachable?: boolean;
   /** What the guard refused of the page's own requests (images, scripts, XHR, frames, sockets). */
   guardRefused?: GuardRefusals;
+  /** The first uncaught error of the page's scripts, as scriptErrorWords says it. */
+  scriptError?: string;
 }
 
 /** Which browser renders, or why none can. */
