@@ -86,6 +86,7 @@ export const RENDER_HINT = {
     (s) => `The page itself loads, but its script or a redirect sends the browser on to one that fails; open it in a browser to see where it goes, or read it as the server sends it ${RENDER_NEVER[s]}.`,
   ),
   blank: perSurface((s) => `Some pages do this to turn automated browsers away: open it in a browser to see what it shows, or read its HTML as the server sends it ${RENDER_NEVER[s]}.`),
+  scriptHeld: perSurface((s) => `The server of the page's scripts did not finish sending them; try again later, or read the page without running it ${RENDER_NEVER[s]}.`),
   /** After why the page's process ended, which varies. */
   crashed: perSurface((s) => `try again, or read it without running it ${RENDER_NEVER[s]}.`),
 } as const;
@@ -152,6 +153,7 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
   },
   { words: RENDER_HINT.crashed, older: ['try again, or render=never.'] },
   { words: RENDER_HINT.blank, older: [] },
+  { words: RENDER_HINT.scriptHeld, older: [] },
   { words: RAW_STILL, older: ['mode=raw still returns it as it is'] },
   // The app's words are what every surface stored before s25.
   { words: REST_AGAIN, older: [] },

@@ -78,6 +78,21 @@ describe('an app shell whose script throws', () => {
   });
 });
 
+describe('an app shell whose script never finishes loading', () => {
+  it('says it waited for a script that never came, not that the page kept the browser busy', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });
+    try {
+      const err = await failure(f, '/held-script.html');
+      expect(err).toMatchObject({ status: 504, reason: 'timeout' });
+      expect(err.message).toMatch(/waiting for 1 of its scripts/);
+      expect(err.message).not.toMatch(/did not yield/);
+      expect(err.hint).not.toMatch(/keeps the browser busy/);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
 describe('an app shell whose script the guard refused', () => {
   it('says its script loads from the refused host, not that its content may come from there', async () => {
     const err = await failure(fetcher, '/foreign-bundle.html');

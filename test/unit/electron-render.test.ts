@@ -127,9 +127,24 @@ describe('the app render window (Electron stand-in)', () => {
   test('a busy page is a 504 within the budget plus the grace, and its renderer is killed', async () => {
     const { renderer, windows } = setup({ html: '', busy: true });
     const err = await renderer.render('https://example.org/busy', new AbortController().signal, 300).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 504, code: 'timeout' });
+    expect(err).toMatchObject({ status: 504, code: 'timeout', message: expect.stringContaining('did not yield') });
     expect(windows[0]?.webContents.crashed).toBe(true);
     expect(windows[0]?.destroyed).toBe(true);
+  });
+
+  test('a page that never answered while one of its scripts never came says it waited for that script, not that its JavaScript kept the browser busy', async () => {
+    const { renderer, sessions } = setup({ html: '', busy: true }, [], (wc) => {
+      // Its script's request starts as the page loads and never ends: its server holds it open.
+      const load = wc.loadURL.bind(wc);
+      wc.loadURL = async (url) => {
+        await sessions[0]?.request('beforeRequest', { id: 7, url: 'https://example.org/app.js', resourceType: 'script', webContentsId: wc.id });
+        return load(url);
+      };
+    });
+    const err = await renderer.render('https://example.org/held', new AbortController().signal, 300).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 504, code: 'timeout', message: expect.stringContaining('still waiting for 1 of its scripts') });
+    expect((err as { hint: string }).hint).not.toMatch(/keeps the browser busy/);
+    expect((err as { hint: string }).hint).toMatch(/“Run a page’s JavaScript” in Settings/);
   });
 
   test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {

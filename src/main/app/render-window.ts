@@ -1,9 +1,9 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
-import { FetchError, timeoutError } from '../fetch/errors';
+import { FetchError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, GRACE_MS, movingPage, NetActivity, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, notYielded, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -167,7 +167,7 @@ export class ElectronRenderer implements Renderer {
       if (out === 'stuck' || out === 'unread') {
         stuck = true;
         if (out === 'unread') throw unreadPage(READ_MS, 'app');
-        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.app);
+        throw notYielded(budgetMs, slot.net.scriptsWaiting(), 'app');
       }
       if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); ${RENDER_HINT.crashed.app}`, 'unreachable');
       // A page that left for a refused address keeps its tally: the result says what was refused.

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
-import { blocked, FetchError, timeoutError } from '../errors';
+import { blocked, FetchError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
-import { GRACE_MS, READ_MS, settle, SETTLE_SCRIPT, unreadPage, watchFailedNavigation } from './settle';
+import { GRACE_MS, NetActivity, notYielded, READ_MS, settle, SETTLE_SCRIPT, unreadPage, watchFailedNavigation } from './settle';
 import type { ProxySession } from './proxy';
 import { RefusalTally } from './refusals';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
@@ -176,13 +176,14 @@ export class ChromiumRenderer implements Renderer {
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
       });
-      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost, this.opts.readMs);
+      const net = new NetActivity(budgetMs);
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost, this.opts.readMs, net);
       // A page closed under the settle loop reads as one that went away or never answered.
       if (!browser.isConnected()) throw browserQuit();
       if (out === 'stuck' || out === 'unread') {
         stuck = true;
         if (out === 'unread') throw unreadPage(this.opts.readMs ?? READ_MS, 'cli');
-        throw timeoutError(`the page's JavaScript did not yield within the render budget (${Math.round(budgetMs / 1000)} s)`, RENDER_HINT.busy.cli);
+        throw notYielded(budgetMs, net.scriptsWaiting(), 'cli');
       }
       // A page that left for a refused address keeps its tally: the result says what was refused.
       const guardRefused = (out.refused && !out.left) || out.unreachable ? undefined : tally.result();

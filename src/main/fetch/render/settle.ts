@@ -168,6 +168,8 @@ export function stalledAfterMs(budgetMs: number): number {
 
 interface Open {
   at: number;
+  /** Its resource type, lower-cased (Playwright's or Electron's). */
+  type: string;
   /** How long it counts: past this it is hung, and the page settles without it. */
   countsMs: number;
 }
@@ -201,7 +203,8 @@ export class NetActivity {
 
   /** A request started; `id` names it to ended(), `type` is its resource type (Playwright's or Electron's). */
   started(id: unknown, type = '', now = Date.now()): void {
-    this.open.set(id, { at: now, countsMs: TEXTLESS.has(type.toLowerCase()) ? TEXTLESS_STALL_MS : this.stallMs });
+    const t = type.toLowerCase();
+    this.open.set(id, { at: now, type: t, countsMs: TEXTLESS.has(t) ? TEXTLESS_STALL_MS : this.stallMs });
     this.changed = now;
     this.previousStart = this.latestStart;
     this.latestStart = now;
@@ -239,6 +242,12 @@ export class NetActivity {
     const steady = textChars >= THIN_CHARS && now - this.text.since >= DOM_QUIET_MS;
     if (this.quiet(now)) return (quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= thinPatienceMs(budgetMs))) || steady;
     return this.repeating(now) && (quietMs >= DOM_QUIET_MS || steady) && textChars >= THIN_CHARS;
+  }
+  /** Scripts asked for and not yet received: a page that never answered may be waiting on them. */
+  scriptsWaiting(): number {
+    let n = 0;
+    for (const r of this.open.values()) if (r.type === 'script') n++;
+    return n;
   }
   /** The page was scrolled (or went to another document): its text counts as steady only from now. */
   textMoved(now = Date.now()): void {
@@ -343,6 +352,19 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
 // Documents a page that keeps moving on (a reload every 150 ms) gets to be read in, once it
 // has settled or its budget is over.
 const REREADS = 5;
+
+/**
+ * A page that never answered by the end of its budget. One still waiting for its scripts (their
+ * server sent the headers and then nothing) has its parser held by them, not its JavaScript
+ * busy: it failed as "did not yield … keeps the browser busy", which sent the user to raise a
+ * budget a script that never comes does not need.
+ */
+export function notYielded(budgetMs: number, scriptsWaiting: number, surface: Surface): FetchError {
+  const budget = `the render budget (${Math.round(budgetMs / 1000)} s)`;
+  if (scriptsWaiting === 0) return timeoutError(`the page's JavaScript did not yield within ${budget}`, RENDER_HINT.busy[surface]);
+  const them = scriptsWaiting === 1 ? 'it' : 'them';
+  return timeoutError(`the page was still waiting for ${scriptsWaiting} of its scripts when ${budget} ran out: their server never finished sending ${them}`, RENDER_HINT.scriptHeld[surface]);
+}
 
 /** Every document the page went to went away before it could be read. */
 export const movingPage = (): FetchError =>
@@ -488,9 +510,9 @@ export async function settle(
   refusedHost: (host: string) => boolean,
   failedHost: () => string | undefined,
   readMs = READ_MS,
+  net = new NetActivity(budgetMs),
 ): Promise<Rendered | 'stuck' | 'unread'> {
   const deadline = Date.now() + budgetMs;
-  const net = new NetActivity(budgetMs);
   // A stream of server-sent events stays open as long as the page does: counted, it kept the
   // network busy, and a live page (its article there at once) was read only at the end of the
   // budget, as render_partial. Its messages change the DOM, which the settle rule watches.
