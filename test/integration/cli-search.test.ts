@@ -269,6 +269,10 @@ describe('sift search', { timeout: 180_000 }, () => {
     const article = await runSift(['search', 'ال', '--db', db], { env });
     expect(article.code).toBe(2);
     expect(article.stderr).toMatch(/^sift search: give the words to find\. "ال" is the Arabic article, .* Search for the word, with the article or without it/);
+    // The article with a star asked for the few words kept with it, found none and said nothing.
+    const articleStar = await runSift(['search', 'ال*', '--db', db], { env });
+    expect(articleStar.code).toBe(2);
+    expect(articleStar.stderr).toMatch(/^sift search: give the words to find\. "ال\*" asks for every word written with the Arabic article, .* type its first letters after the article: الكت\* finds/);
     const noJob = await runSift(['search', 'revenue', '--job', 'nope', '--db', db], { env });
     expect(noJob.code).toBe(2);
     expect(noJob.stderr).toMatch(/no job nope/);

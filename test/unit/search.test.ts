@@ -1046,6 +1046,36 @@ describe('Arabic words with what is written joined to their start', () => {
     expect(marked('كتاب ال', 'book')).toEqual(all);
   });
 
+  it('reads the article typed with a star or inside a phrase as it reads it alone: ال* says what to type instead, "ال كتاب" finds what "الكتاب" finds', () => {
+    // Before, ال* asked for the few words the index keeps with the article (الله, الآن) and
+    // found none here, with no word why; "ال كتاب" in quotes and ال* beside a word found nothing.
+    const failure = (q: string): SiftError => {
+      let err: unknown;
+      try {
+        searchStore(store, q, { jobId: 'book' });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, q).toBeInstanceOf(SiftError);
+      return err as SiftError;
+    };
+    for (const q of ['ال*', 'اَل*', '"ال"*']) {
+      expect(failure(q), q).toMatchObject({ code: 'empty_query', status: 400 });
+      expect(failure(q).message, q).toBe(`"${q}" asks for every word written with the Arabic article, which is nearly every word of an Arabic page: search reads the word the article is joined to (الكتاب as كتاب), not the article.`);
+      expect(failure(q).hint, q).toBe('Search for the word, or type its first letters after the article: الكت* finds الكتاب, بالكتاب and الكتب.');
+    }
+    const quoted = '"ال"';
+    expect(failure(quoted).message).toBe(`"${quoted}" is the Arabic article, which is written joined to its word (الكتاب) and is no word to search for alone.`);
+    // What the hint promises.
+    storeJob('books', [{ url: 'https://ar.test/books', title: 'مقالة', content: 'مقدمة\nرتب الكتب على الرف.' }]);
+    expect(marked('الكت*', 'books')).toEqual(['مقدمة رتب «الكتب» على الرف.']);
+    const all = FORMS.map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`);
+    for (const q of ['"ال كتاب"', 'ال* كتاب', 'كتاب ال*']) expect(marked(q, 'book'), q).toEqual(all);
+    expect(marked('"ال كتاب"', 'book')).toEqual(marked('"الكتاب"', 'book'));
+    // A phrase that ends in the article with a star: the words before it, as a phrase.
+    expect(marked('"قرأ الطالب ال"*', 'book')).toEqual(FORMS.map((w) => `مقدمة «قرأ الطالب» ${w} الجديد في المساء.`));
+  });
+
   it('finds the word after each of و ف ب ك ل and the article, and marks the whole word as the page writes it', () => {
     for (const q of ['الكتاب', 'كتاب', 'والكتاب', 'بالكتاب', 'لِلْكِتَابِ']) {
       expect(marked(q, 'book'), q).toEqual(FORMS.map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`));

@@ -43,8 +43,11 @@ export function emptyQueryError(query = ''): SiftError {
 }
 
 /** What to type instead of a query with no word in it. */
-export const emptyQueryHint = (query: string): string =>
-  isArticleOnly(query) ? 'Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.' : SEARCH_HELP;
+export function emptyQueryHint(query: string): string {
+  if (!isArticleOnly(query)) return SEARCH_HELP;
+  if (query.includes('*')) return 'Search for the word, or type its first letters after the article: الكت* finds الكتاب, بالكتاب and الكتب.';
+  return 'Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.';
+}
 
 /**
  * For a query of signs alone, a sentence saying search (or `reader`) reads none of them, or
@@ -55,6 +58,9 @@ export function noWordsIn(query: string, reader = 'Search finds'): string | unde
   const typed = query.trim();
   if (!/[^\s"()*]/.test(typed)) return undefined;
   const shown = typed.length > 40 ? `${typed.slice(0, 39)}…` : typed;
+  if (isArticleOnly(typed) && typed.includes('*')) {
+    return `"${shown}" asks for every word written with the Arabic article, which is nearly every word of an Arabic page: search reads the word the article is joined to (الكتاب as كتاب), not the article.`;
+  }
   if (isArticleOnly(typed)) return `"${shown}" is the Arabic article, which is written joined to its word (الكتاب) and is no word to search for alone.`;
   return `${reader} words, numbers and emoji; "${shown}" has none of them.`;
 }

@@ -88,11 +88,24 @@ export const literalNeedles = (term: Term): string[] => [
 export const signedWords = (text: string): string[] => text.match(SIGNED_OR_WORD) ?? [];
 
 /**
- * The Arabic article ال typed as a word of its own (with its vowel marks or not). It is no
- * word: the index holds الكتاب as كتاب (arabic.ts), so asked for alone it found nothing, and
- * "ال كتاب" (the article typed apart from its noun) found nothing either. A query leaves it out.
+ * The Arabic article ال typed as a word of its own (with its vowel marks or not), with a star
+ * or without, in a phrase or not. It is no word: the index holds الكتاب as كتاب (arabic.ts), so
+ * asked for alone it found nothing, and "ال كتاب" (the article typed apart from its noun) found
+ * nothing either; ال* found only the few words the index keeps whole (الله, الآن). A query leaves it out.
  */
 const isLoneArticle = (word: string): boolean => foldTerm(word) === 'ال';
+
+/**
+ * A phrase's text without the lone articles typed in it, as the index holds its words ("قرأ ال
+ * كتاب" is "قرأ كتاب"), and whether its last word was one (so a star after it is no prefix of
+ * the word before); the text as typed when it has none.
+ */
+function phraseWithoutArticles(text: string): { text: string; endsInArticle: boolean } {
+  const words = text.split(/\s+/).filter(Boolean);
+  const kept = words.filter((w) => !isLoneArticle(w));
+  if (kept.length === words.length) return { text, endsInArticle: false };
+  return { text: kept.join(' '), endsInArticle: isLoneArticle(words[words.length - 1] as string) };
+}
 
 /** Whether the query's words are all the lone article (isLoneArticle), so there is nothing else to search for. */
 export const isArticleOnly = (q: string): boolean => {
@@ -136,11 +149,11 @@ function lex(q: string): Token[] {
     } else if (isQuote(c)) {
       const end = closingQuote(q, i + 1);
       if (end < 0) throw new Malformed('unterminated phrase');
-      const text = q.slice(i + 1, end);
+      const { text, endsInArticle } = phraseWithoutArticles(q.slice(i + 1, end));
       i = end + 1;
-      const prefix = q[i] === '*';
-      if (prefix) i++;
-      if (WORDISH.test(text)) out.push({ kind: 'term', text, prefix, phrase: true });
+      const star = q[i] === '*';
+      if (star) i++;
+      if (WORDISH.test(text)) out.push({ kind: 'term', text, prefix: star && !endsInArticle, phrase: true });
     } else if (c === '(') {
       out.push({ kind: 'open' });
       i++;
@@ -159,7 +172,7 @@ function lex(q: string): Token[] {
       const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
       if (prefix) word = word.slice(0, -1);
       // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
-      if (WORDISH.test(word) && (prefix || !isLoneArticle(word))) out.push({ kind: 'term', text: word, prefix, phrase: false });
+      if (WORDISH.test(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });
     }
   }
   return out;
