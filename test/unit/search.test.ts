@@ -39,6 +39,10 @@ function storeJob(id: string, docs: Doc[], leaseExpires = 60_000, createdAt = 1_
   });
 }
 
+/** Each hit of a search in one job, in target order: its target and its snippet with the matches «marked». */
+const markedHits = (jobId: string, q: string): [number, string][] =>
+  searchStore(store, q, { jobId }).hits.sort((a, b) => a.idx - b.idx).map((h) => [h.idx, markedText({ text: h.snippet, marks: h.marks })]);
+
 const REPORTS: Doc[] = [
   {
     url: 'https://reports.test/2023',
@@ -916,16 +920,15 @@ describe('Hindi (Devanagari) words, whose vowel signs are marks', () => {
       { url: 'https://hi.test/3', title: 'काम', content: 'सूची\nकम समय में कुम्हार ने घड़ा बनाया।' },
     ]);
   });
-  const marked = (q: string): string[] => searchStore(store, q, { jobId: 'hi' }).hits.sort((a, b) => a.idx - b.idx).map((h) => markedText({ text: h.snippet, marks: h.marks }));
 
   it('finds a word whole, with its vowel signs, and marks it whole', () => {
     // Before, the index cut हिंदी at its signs into ह and द, and found हिंदू as well.
-    expect(marked('हिंदी')).toEqual(['सूची मराठी और «हिंदी» में पढ़ें।']);
-    expect(marked('हिंदू')).toEqual(['सूची «हिंदू» धर्म के त्योहार।']);
-    expect(marked('स्वतन्त्रता')).toEqual(['सूची सभी मनुष्यों को गौरव और अधिकारों के मामले में जन्मजात «स्वतन्त्रता» और समानता प्राप्त है।']);
+    expect(markedHits('hi', 'हिंदी')).toEqual([[0, 'सूची मराठी और «हिंदी» में पढ़ें।']]);
+    expect(markedHits('hi', 'हिंदू')).toEqual([[1, 'सूची «हिंदू» धर्म के त्योहार।']]);
+    expect(markedHits('hi', 'स्वतन्त्रता')).toEqual([[2, 'सूची सभी मनुष्यों को गौरव और अधिकारों के मामले में जन्मजात «स्वतन्त्रता» और समानता प्राप्त है।']]);
     // कम (less) is no काम (work), nor is कुम्हार; the title's काम is found, and कम alone.
     expect(searchStore(store, 'काम', { jobId: 'hi' }).hits.map((h) => [h.idx, h.field])).toEqual([[3, 'title']]);
-    expect(marked('कम')).toEqual(['सूची «कम» समय में कुम्हार ने घड़ा बनाया।']);
+    expect(markedHits('hi', 'कम')).toEqual([[3, 'सूची «कम» समय में कुम्हार ने घड़ा बनाया।']]);
   });
 
   it('is read whole by Ask this job too: a question about Hindi is not answered with Hindu', () => {
@@ -933,9 +936,12 @@ describe('Hindi (Devanagari) words, whose vowel signs are marks', () => {
   });
 
   it('finds a phrase and a prefix typed with vowel signs', () => {
-    expect(marked('"हिंदी में"')).toEqual(['सूची मराठी और «हिंदी में» पढ़ें।']);
-    expect(marked('हिं*')).toEqual(['सूची मराठी और «हिंदी» में पढ़ें।', 'सूची «हिंदू» धर्म के त्योहार।']);
-    expect(marked('स्वतन्*').length).toBe(1);
+    expect(markedHits('hi', '"हिंदी में"')).toEqual([[0, 'सूची मराठी और «हिंदी में» पढ़ें।']]);
+    expect(markedHits('hi', 'हिं*')).toEqual([
+      [0, 'सूची मराठी और «हिंदी» में पढ़ें।'],
+      [1, 'सूची «हिंदू» धर्म के त्योहार।'],
+    ]);
+    expect(markedHits('hi', 'स्वतन्*').map(([i]) => i)).toEqual([2]);
   });
 });
 
@@ -954,19 +960,17 @@ describe('Indic letters with a nukta, written as one character or as the letter 
       { url: 'https://bn.test/two', title: 'প্রবন্ধ', content: `সূচি\nসম${YA_NUKTA} নেই।` },
     ]);
   });
-  const marked = (q: string): [number, string][] =>
-    searchStore(store, q, { jobId: 'nukta' }).hits.sort((a, b) => a.idx - b.idx).map((h) => [h.idx, markedText({ text: h.snippet, marks: h.marks })]);
 
   it('finds either spelling by the other, and marks the word as each page writes it', () => {
     for (const za of [ZA, JA_NUKTA]) {
-      expect(marked(`${za}्यादा`), za).toEqual([
+      expect(markedHits('nukta', `${za}्यादा`), za).toEqual([
         [0, `सूची उसे «${ZA}्यादा» स${ZA}ा मिली।`],
         [1, `सूची उसे «${JA_NUKTA}्यादा» स${JA_NUKTA}ा मिली।`],
       ]);
-      expect(marked(`"${za}्यादा स${za}ा"`).map(([i]) => i), za).toEqual([0, 1]);
+      expect(markedHits('nukta', `"${za}्यादा स${za}ा"`).map(([i]) => i), za).toEqual([0, 1]);
     }
     for (const yya of [YYA, YA_NUKTA]) {
-      expect(marked(`সম${yya}`), yya).toEqual([
+      expect(markedHits('nukta', `সম${yya}`), yya).toEqual([
         [2, `সূচি «সম${YYA}» নেই।`],
         [3, `সূচি «সম${YA_NUKTA}» নেই।`],
       ]);
@@ -992,25 +996,23 @@ describe('Thai, Lao, Khmer and Burmese words, whose vowel signs and tone marks a
       { url: 'https://km.test/5', title: 'ទំព័រ', content: 'មាតិកា\nយើងទិញទូកថ្មី' },
     ]);
   });
-  const marked = (q: string): [number, string][] =>
-    searchStore(store, q, { jobId: 'sea' }).hits.sort((a, b) => a.idx - b.idx).map((h) => [h.idx, markedText({ text: h.snippet, marks: h.marks })]);
 
   it('finds a word by its own spelling, marks and all, and not a word sharing its letters', () => {
     // Before, the index cut ที่ at its marks into ท, which every word starting ท matched (ทุก too).
-    expect(marked('ที่')).toEqual([[0, 'สารบัญ ขอให้ทุกคนอยู่«ที่»นี่']]);
-    expect(marked('ทุก')).toEqual([
+    expect(markedHits('sea', 'ที่')).toEqual([[0, 'สารบัญ ขอให้ทุกคนอยู่«ที่»นี่']]);
+    expect(markedHits('sea', 'ทุก')).toEqual([
       [0, 'สารบัญ ขอให้«ทุก»คนอยู่ที่นี่'],
       [1, 'สารบัญ ขอให้«ทุก»คนมีความสุข'],
     ]);
-    expect(marked('ไม่')).toEqual([[2, 'สารบัญ ฉัน«ไม่»ชอบฝนตก']]);
-    expect(marked('ไม้')).toEqual([[3, 'สารบัญ «ไม้» แข็ง']]);
-    expect(marked('ទឹក')).toEqual([[4, 'មាតិកា «ទឹក»នេះស្អាត']]);
-    expect(marked('ទូក')).toEqual([[5, 'មាតិកា យើងទិញ«ទូក»ថ្មី']]);
+    expect(markedHits('sea', 'ไม่')).toEqual([[2, 'สารบัญ ฉัน«ไม่»ชอบฝนตก']]);
+    expect(markedHits('sea', 'ไม้')).toEqual([[3, 'สารบัญ «ไม้» แข็ง']]);
+    expect(markedHits('sea', 'ទឹក')).toEqual([[4, 'មាតិកា «ទឹក»នេះស្អាត']]);
+    expect(markedHits('sea', 'ទូក')).toEqual([[5, 'មាតិកា យើងទិញ«ទូក»ថ្មី']]);
   });
 
   it('finds a phrase and a prefix typed with marks', () => {
-    expect(marked('"อยู่ที่"')).toEqual([[0, 'สารบัญ ขอให้ทุกคน«อยู่ที่»นี่']]);
-    expect(marked('ไม่*')).toEqual([[2, 'สารบัญ ฉัน«ไม่»ชอบฝนตก']]);
+    expect(markedHits('sea', '"อยู่ที่"')).toEqual([[0, 'สารบัญ ขอให้ทุกคน«อยู่ที่»นี่']]);
+    expect(markedHits('sea', 'ไม่*')).toEqual([[2, 'สารบัญ ฉัน«ไม่»ชอบฝนตก']]);
   });
 });
 
@@ -1025,7 +1027,6 @@ describe('Arabic words with what is written joined to their start', () => {
       { url: 'https://ar.test/boy', title: 'مقالة', content: 'مقدمة\nولد صغير.' },
     ]);
   });
-  const marked = (q: string, jobId: string): string[] => searchStore(store, q, { jobId }).hits.sort((a, b) => a.idx - b.idx).map((h) => markedText({ text: h.snippet, marks: h.marks }));
 
   it('reads a lone article ال as no word: alone, search says so and how to search; beside a word, it is left out', () => {
     // Before, ال alone asked the index for a word it never holds (it keeps كتاب of الكتاب), and
@@ -1041,9 +1042,9 @@ describe('Arabic words with what is written joined to their start', () => {
       expect((err as SiftError).message, q).toBe(`"${q}" is the Arabic article, which is written joined to its word (الكتاب) and is no word to search for alone.`);
       expect((err as SiftError).hint, q).toBe('Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.');
     }
-    const all = FORMS.map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`);
-    expect(marked('ال كتاب', 'book')).toEqual(all);
-    expect(marked('كتاب ال', 'book')).toEqual(all);
+    const all = FORMS.map((w, i) => [i, `مقدمة قرأ الطالب «${w}» الجديد في المساء.`]);
+    expect(markedHits('book', 'ال كتاب')).toEqual(all);
+    expect(markedHits('book', 'كتاب ال')).toEqual(all);
   });
 
   it('reads the article typed with a star or inside a phrase as it reads it alone: ال* says what to type instead, "ال كتاب" finds what "الكتاب" finds', () => {
@@ -1068,27 +1069,27 @@ describe('Arabic words with what is written joined to their start', () => {
     expect(failure(quoted).message).toBe(`"${quoted}" is the Arabic article, which is written joined to its word (الكتاب) and is no word to search for alone.`);
     // What the hint promises.
     storeJob('books', [{ url: 'https://ar.test/books', title: 'مقالة', content: 'مقدمة\nرتب الكتب على الرف.' }]);
-    expect(marked('الكت*', 'books')).toEqual(['مقدمة رتب «الكتب» على الرف.']);
-    const all = FORMS.map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`);
-    for (const q of ['"ال كتاب"', 'ال* كتاب', 'كتاب ال*']) expect(marked(q, 'book'), q).toEqual(all);
-    expect(marked('"ال كتاب"', 'book')).toEqual(marked('"الكتاب"', 'book'));
+    expect(markedHits('books', 'الكت*')).toEqual([[0, 'مقدمة رتب «الكتب» على الرف.']]);
+    const all = FORMS.map((w, i) => [i, `مقدمة قرأ الطالب «${w}» الجديد في المساء.`]);
+    for (const q of ['"ال كتاب"', 'ال* كتاب', 'كتاب ال*']) expect(markedHits('book', q), q).toEqual(all);
+    expect(markedHits('book', '"ال كتاب"')).toEqual(markedHits('book', '"الكتاب"'));
     // A phrase that ends in the article with a star: the words before it, as a phrase.
-    expect(marked('"قرأ الطالب ال"*', 'book')).toEqual(FORMS.map((w) => `مقدمة «قرأ الطالب» ${w} الجديد في المساء.`));
+    expect(markedHits('book', '"قرأ الطالب ال"*')).toEqual(FORMS.map((w, i) => [i, `مقدمة «قرأ الطالب» ${w} الجديد في المساء.`]));
   });
 
   it('finds the word after each of و ف ب ك ل and the article, and marks the whole word as the page writes it', () => {
     for (const q of ['الكتاب', 'كتاب', 'والكتاب', 'بالكتاب', 'لِلْكِتَابِ']) {
-      expect(marked(q, 'book'), q).toEqual(FORMS.map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`));
+      expect(markedHits('book', q), q).toEqual(FORMS.map((w, i) => [i, `مقدمة قرأ الطالب «${w}» الجديد في المساء.`]));
     }
     const hits = searchStore(store, 'الكتاب', { jobId: 'book' }).hits;
     expect(hits.every((h) => h.field === 'body' && h.line === 2)).toBe(true);
   });
 
   it('never takes letters off a short word: الله is no ال before له, ولد no و before لد', () => {
-    expect(marked('له', 'short')).toEqual(['مقدمة قال «له» صديقه.']);
-    expect(marked('الله', 'short')).toEqual(['مقدمة «الله» أكبر.']);
-    expect(marked('لد', 'short')).toEqual([]);
-    expect(marked('ولد', 'short')).toEqual(['مقدمة «ولد» صغير.']);
+    expect(markedHits('short', 'له')).toEqual([[1, 'مقدمة قال «له» صديقه.']]);
+    expect(markedHits('short', 'الله')).toEqual([[0, 'مقدمة «الله» أكبر.']]);
+    expect(markedHits('short', 'لد')).toEqual([]);
+    expect(markedHits('short', 'ولد')).toEqual([[2, 'مقدمة «ولد» صغير.']]);
     expect(foldForIndex('الله له ولد')).toBe('الله له ولد');
   });
 
@@ -1103,16 +1104,20 @@ describe('Arabic words with what is written joined to their start', () => {
     // Before, the index held الأب whole (its rest is too short to take the article off, as الله is
     // kept), so أب found f1 alone and الأب f0 alone.
     for (const q of ['أب', 'الأب', 'اب']) {
-      expect(marked(q, 'two'), q).toEqual(['مقدمة جاء «الأب» مبكرا.', 'مقدمة سافر «أب» وابنه.', 'مقدمة تحدث الابن «والأب» معا.']);
+      expect(markedHits('two', q), q).toEqual([
+        [0, 'مقدمة جاء «الأب» مبكرا.'],
+        [1, 'مقدمة سافر «أب» وابنه.'],
+        [2, 'مقدمة تحدث الابن «والأب» معا.'],
+      ]);
     }
     // A prefix of two letters too: أب* is also the word after the article (f2 by الابن and والأب).
     expect(searchStore(store, 'أب*', { jobId: 'two' }).hits.map((h) => h.idx).sort()).toEqual([0, 1, 2]);
-    expect(marked('أب*', 'two')[0]).toBe('مقدمة جاء «الأب» مبكرا.');
+    expect(markedHits('two', 'أب*')[0]).toEqual([0, 'مقدمة جاء «الأب» مبكرا.']);
     // A rest that is a particle of its own stays apart: الآن (now) is no إن (if), الله no له.
-    expect(marked('الآن', 'two')).toEqual(['مقدمة وصل «الآن».']);
-    expect(marked('إن', 'two')).toEqual(['مقدمة قال «إن» الطقس جميل.']);
-    expect(marked('له', 'short')).toEqual(['مقدمة قال «له» صديقه.']);
-    expect(marked('الله', 'short')).toEqual(['مقدمة «الله» أكبر.']);
+    expect(markedHits('two', 'الآن')).toEqual([[3, 'مقدمة وصل «الآن».']]);
+    expect(markedHits('two', 'إن')).toEqual([[4, 'مقدمة قال «إن» الطقس جميل.']]);
+    expect(markedHits('short', 'له')).toEqual([[1, 'مقدمة قال «له» صديقه.']]);
+    expect(markedHits('short', 'الله')).toEqual([[0, 'مقدمة «الله» أكبر.']]);
   });
 
   it('keeps every word in its place, so an exact phrase matches across a word that lost its letters and nowhere else', () => {
@@ -1121,22 +1126,22 @@ describe('Arabic words with what is written joined to their start', () => {
     expect(idxs('"الطالب والكتاب الجديد"')).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     // الطالب and الجديد are two words apart.
     expect(idxs('"الطالب الجديد"')).toEqual([]);
-    expect(marked('"الطالب بالكتاب"', 'book')[1]).toBe('مقدمة قرأ «الطالب والكتاب» الجديد في المساء.');
+    expect(markedHits('book', '"الطالب بالكتاب"')[1]).toEqual([1, 'مقدمة قرأ «الطالب والكتاب» الجديد في المساء.']);
   });
 
   it('finds a prefix typed with the article or و before one or two letters, as it found them when the index held words as written', () => {
     // الك* is ال before ك: the index holds الكتاب as كتاب, and الله, whose rest is short, as it is.
     for (const q of ['الك*', 'والك*', 'الكت*', 'الكتا*']) {
-      expect(marked(q, 'book').slice(0, 7), q).toEqual(FORMS.slice(0, 7).map((w) => `مقدمة قرأ الطالب «${w}» الجديد في المساء.`));
+      expect(markedHits('book', q).slice(0, 7), q).toEqual(FORMS.slice(0, 7).map((w, i) => [i, `مقدمة قرأ الطالب «${w}» الجديد في المساء.`]));
     }
     // ل* finds له too, as الكتاب finds كتاب.
-    expect(marked('الل*', 'short')).toContain('مقدمة «الله» أكبر.');
+    expect(markedHits('short', 'الل*')).toContainEqual([0, 'مقدمة «الله» أكبر.']);
   });
 
   it('finds a phrase whose last word is typed so far as the article and a letter or two, and marks the phrase', () => {
     // Asked as "الطالب الك"*, it found nothing: the index holds الطالب كتاب.
     for (const q of ['"الطالب الك"*', '"الطالب والك"*', '"قرأ الطالب الكت"*']) {
-      expect(marked(q, 'book').slice(0, 7), q).toEqual(FORMS.slice(0, 7).map((w) => (q.startsWith('"قرأ') ? `مقدمة «قرأ الطالب ${w}» الجديد في المساء.` : `مقدمة قرأ «الطالب ${w}» الجديد في المساء.`)));
+      expect(markedHits('book', q).slice(0, 7), q).toEqual(FORMS.slice(0, 7).map((w, i) => [i, q.startsWith('"قرأ') ? `مقدمة «قرأ الطالب ${w}» الجديد في المساء.` : `مقدمة قرأ «الطالب ${w}» الجديد في المساء.`]));
     }
   });
 
