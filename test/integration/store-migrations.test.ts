@@ -68,8 +68,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 and 15)', () => {
-    expect(SCHEMA_VERSION).toBe(16);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 and 16)', () => {
+    expect(SCHEMA_VERSION).toBe(17);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -391,6 +391,33 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
+  it('migrates a version 16 database: Hindi results indexed with the nukta are found by the word typed without it, and only they are indexed again', () => {
+    const raw = atVersion(p, 16);
+    insertOldJob(raw, 'j16', 'ravi', 3, 3, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    // क़लम (pen) with क़ as U+0958, ज़रूर with ज and the nukta; and a result with no nukta.
+    const contents = ['सूची\nउसने \u0958लम से लिखा।', 'सूची\nवह \u091C\u093Cरूर आएगा।', 'Notes\nA pen.'];
+    // Version 16 handed FTS5 a letter written as one character as its two, the nukta as a mark kept in its word.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j16', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      // The English result's entry says "quill", not its text: a result indexed again would lose it.
+      const body = idx < 2 ? foldHindiAt15(content.normalize('NFD')) : 'Notes quill';
+      fts.run(doc.run('j16', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, body, 'j16');
+    });
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('कलम')).toEqual([{ idx: 0, line: 2, text: 'सूची उसने «\u0958लम» से लिखा।' }]);
+    expect(found('\u0958लम')).toEqual([{ idx: 0, line: 2, text: 'सूची उसने «\u0958लम» से लिखा।' }]);
+    expect(found('जरूर')).toEqual([{ idx: 1, line: 2, text: 'सूची वह «\u091C\u093Cरूर» आएगा।' }]);
+    expect(found('quill').map((h) => h.idx)).toEqual([2]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -423,7 +450,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8, 9, 14, 15 and 16 read the targets with, one row per step.
+    // The statements steps 7, 8, 9, 14, 15, 16 and 17 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -432,7 +459,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(6);
+    expect(walks).toHaveLength(7);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

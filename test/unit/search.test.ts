@@ -977,6 +977,30 @@ describe('Indic letters with a nukta, written as one character or as the letter 
     }
   });
 
+  it('finds a Hindi word typed without its nukta, as many type it, and a word typed with one finds it written without (as Lucene reads Hindi)', () => {
+    // क़लम (pen) with क़ as U+0958, ज़रूर (surely) with ज and the nukta, पेड़ (tree) with ड़ as U+095C;
+    // and the three as people often type them, without the nukta. Before, each spelling found itself alone.
+    const QA = '\u0958';
+    storeJob('bare', [
+      { url: 'https://hi.test/with', title: 'लेख', content: `सूची\nउसने ${QA}लम से ${JA_NUKTA}रूर लिखा।\n\nपे\u095C के नीचे।` },
+      { url: 'https://hi.test/without', title: 'लेख', content: 'सूची\nउसने कलम से जरूर लिखा।\n\nपेड के नीचे।' },
+      { url: 'https://bn.test/ya', title: 'প্রবন্ধ', content: `সূচি\nযে সম${YYA} নেই।` },
+    ]);
+    const both = (word: string, withNukta: string): [number, string][] => [
+      [0, `सूची उसने ${QA}लम से ${JA_NUKTA}रूर लिखा। पे\u095C के नीचे।`.replace(withNukta, `«${withNukta}»`)],
+      [1, 'सूची उसने कलम से जरूर लिखा। पेड के नीचे।'.replace(word, `«${word}»`)],
+    ];
+    for (const q of ['कलम', `${QA}लम`, `\u0915\u093Cलम`]) expect(markedHits('bare', q), q).toEqual(both('कलम', `${QA}लम`));
+    for (const q of ['जरूर', `${ZA}रूर`]) expect(markedHits('bare', q), q).toEqual(both('जरूर', `${JA_NUKTA}रूर`));
+    expect(markedHits('bare', 'पेड').map(([i]) => i)).toEqual([0, 1]);
+    expect(markedHits('bare', '"कलम से जरूर"').map(([i]) => i)).toEqual([0, 1]);
+    expect(markedHits('bare', 'कल*').map(([i]) => i)).toEqual([0, 1]);
+    expect(askJob(store, 'bare', 'कलम?').map((a) => a.idx).sort()).toEqual([0, 1]);
+    // Bengali য় is a letter of its own, not য with a mark people leave off: যে (that) is no য়ে.
+    expect(markedHits('bare', `সম${YYA}`).map(([i]) => i)).toEqual([2]);
+    expect(markedHits('bare', 'সময')).toEqual([]);
+  });
+
   it('is read alike by Ask this job', () => {
     expect(askJob(store, 'nukta', `${ZA}्यादा?`).map((a) => a.idx).sort()).toEqual([0, 1]);
     expect(askJob(store, 'nukta', `${JA_NUKTA}्यादा?`).map((a) => a.idx).sort()).toEqual([0, 1]);

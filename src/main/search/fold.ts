@@ -88,6 +88,20 @@ function composedIn(from: number, to: number): string {
   return out;
 }
 
+/**
+ * The Devanagari nukta (U+093C), after COMPOSED has read क़ ज़ ड़ फ़ as the letter and it. Hindi
+ * writes it under a letter for a sound of Persian, Arabic or English (क़लम, pen; ज़रूर, surely)
+ * or for the flaps ड़ and ढ़ (पेड़, tree), and many type the letter without it: कलम found no
+ * क़लम. Lucene's HindiNormalizer (Pingali and Varma's Hindi normalisation) drops it, and so does
+ * the index, both ways: a word typed with it finds the word written without. Few Hindi words
+ * differ by the nukta alone (राज, rule; राज़, secret). Devanagari only: Bengali য় and ড় are
+ * letters of their own alphabet, which no one leaves off (যে, that, is no য়ে).
+ */
+const NUKTA = /\u093C/g;
+const ANY_NUKTA = /[\u093C\u0929\u0931\u0934\u0958-\u095F]/;
+/** Whether text holds a Devanagari nukta, alone or in a letter written as one character, which the index leaves out. */
+export const hasNukta = (text: string): boolean => ANY_NUKTA.test(text);
+
 /** Han, kana and Hangul: scripts written without spaces between words. */
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
@@ -260,6 +274,7 @@ export function foldForIndex(text: string): string {
       .replace(INVISIBLE, '')
       .replace(SEMITIC_MARKS, '')
       .replace(COMPOSED, decomposed)
+      .replace(NUKTA, '')
       .replace(INDIC_MARK, indexedMark)
       .replace(OTHER_FORM, typedForm);
     // Last: it reads the letters as the passes above leave them (الأخبار as الاخبار).
@@ -320,6 +335,7 @@ function foldChar(ch: string): string {
     // An Indic vowel sign is part of its word, as the index holds it (INDIC_MARK): हिंदी is no हद.
     if (INDIC_MARK_ONE.test(ch)) f = ch;
     if (COMPOSED_ONE.test(ch)) f = decomposed(ch);
+    f = f.replace(NUKTA, '');
     if (charCache.size < 20_000) charCache.set(ch, f);
   }
   return f;

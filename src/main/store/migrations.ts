@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexPictographs, reindexWordMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexNukta, reindexPictographs, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -234,6 +234,9 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // an Indic letter written as one character where Unicode holds it equal to two (ज़ as
   // U+095B, now read as ज and the nukta, as the other spelling is).
   (db) => reindexWordMarks(db),
+  // 17: the index leaves the Devanagari nukta out (search/fold.ts NUKTA), so कलम finds क़लम; the
+  // results holding one are indexed again, the rest read and left as they are.
+  (db) => reindexNukta(db),
 ];
 
 /**
