@@ -123,9 +123,12 @@ export function shownFailure(f: { error: string; hint: string; reason?: Reason |
  */
 const FAILED_STEPS: Record<string, string> = { jq: 'jq program failed', grep: 'grep pattern failed' };
 
+/** The steps failedStep names. */
+export const STEP_NAMES: readonly string[] = Object.keys(FAILED_STEPS);
+
 /** The step a bad_option error names, or undefined. */
 export const failedStep = (reason: Reason | '' | undefined, error: string): string | undefined =>
-  reason === 'bad_option' ? Object.keys(FAILED_STEPS).find((step) => error.startsWith(`${step}: `) && error.length > step.length + 2) : undefined;
+  reason === 'bad_option' ? STEP_NAMES.find((step) => error.startsWith(`${step}: `) && error.length > step.length + 2) : undefined;
 
 /** A count of bad_option failures not all of one step: a URL or option refused, and a program that failed. */
 const MIXED_OPTION_FAILURES = 'bad URL, option or program';
@@ -134,8 +137,8 @@ const MIXED_OPTION_FAILURES = 'bad URL, option or program';
  * What the job header's chip says of `n` failures of `reason`, `steps` the failed steps
  * (failedStep) counted over the job: the step's words when every one is of that step, as their
  * rows' chips say. A header that said "bad URL or option 1" beside a row's "jq program failed"
- * sent people to check a URL that answered. Failures whose error is not known (a big job's rows
- * not read yet) are not known to be a step's: the words that cover both then.
+ * sent people to check a URL that answered. A big job's rows not read yet are counted by step
+ * too (their groups' `step`), so the words are the job's from the first page on.
  */
 export function reasonCountLabel(reason: Reason, n: number, steps: readonly (readonly [string, number])[]): string {
   if (reason !== 'bad_option' || steps.length === 0) return REASON_LABELS[reason];

@@ -165,7 +165,8 @@ export type TargetRow = z.infer<typeof TargetRowSchema>;
  */
 export const RowOutcomeSchema = TargetRowSchema.pick({ status: true, error: true, reason: true, warnings: true });
 export type RowOutcome = z.infer<typeof RowOutcomeSchema>;
-export const RowGroupSchema = RowOutcomeSchema.extend({ n: z.number().int().min(1) });
+/** `step`: the step a bad_option failure's error names (reasons.ts failedStep), which the header's chip says; absent for none. */
+export const RowGroupSchema = RowOutcomeSchema.extend({ n: z.number().int().min(1), step: z.string().max(20).optional() });
 export type RowGroup = z.infer<typeof RowGroupSchema>;
 
 /**

@@ -38,6 +38,6 @@ test('the header counts jq programs that failed as the rows name them, not as "b
 test('a count of failures of more than one kind says each kind it holds', () => {
   expect(chips([failed(0, 'jq: Cannot index array with string ("name")'), failed(1, 'bad url: only http and https')])).toEqual(['bad URL, option or program 2']);
   expect(chips([failed(0, 'jq: Cannot index array with string ("name")'), failed(1, 'grep: the pattern ran too long')])).toEqual(['bad URL, option or program 2']);
-  // Rows not read yet (a big job's later pages) are counted without their errors: not known to be jq's.
+  // Rows not read yet (a big job's later pages) whose group names no step (a URL refused) are not jq's.
   expect(chips([failed(0, 'jq: Cannot index array with string ("name")')], [{ status: 'failed', error: '', reason: 'bad_option', n: 3 }])).toEqual(['bad URL, option or program 4']);
 });

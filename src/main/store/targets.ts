@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { resultWarnings, type Mode, type Options, type Result, type RowFilter, type RowGroup, type Target, type TargetRow, type TargetState, type TargetStatus } from '../../shared/types';
-import { isReason, type Reason } from '../../shared/reasons';
+import { isReason, STEP_NAMES, type Reason } from '../../shared/reasons';
 import { CUT_SHORT_TARGETS } from './migrations';
 
 /**
@@ -98,6 +98,8 @@ interface GroupRecord {
   reason: string;
   warnings: string;
   error: string;
+  /** The step a bad_option failure's error names (stepGroups), '' for none. */
+  step?: string;
   n: number;
 }
 
@@ -114,14 +116,27 @@ export const OUTCOME_GROUPS = 'SELECT status, reason, warnings, \'\' AS error, c
  */
 export const cutShortGroups = (): string => `SELECT status, reason, warnings, error, count(*) AS n FROM targets INDEXED BY targets_cut_short WHERE job_id = ? AND idx >= ? AND ${CUT_SHORT_TARGETS} GROUP BY reason, warnings, error`;
 
+/** failedStep in SQL: the step whose name and ': ' start the error, with more after them. */
+const STEP_OF_ERROR = `CASE ${STEP_NAMES.map((step) => `WHEN substr(error, 1, ${step.length + 2}) = '${step}: ' AND length(error) > ${step.length + 2} THEN '${step}'`).join(' ')} ELSE '' END`;
+
+/**
+ * The bad_option failures whose error names a step (a jq program's, a grep pattern's), counted
+ * by step: the job header's chip says "jq program failed" of them, and said "bad URL, option or
+ * program" of a big job's until its rows were read. On migration 12's index to the failures of
+ * that reason, then their errors from the table: few rows, and short ones (a failure has no result).
+ */
+export const stepGroups = (): string => `SELECT status, reason, warnings, '' AS error, ${STEP_OF_ERROR} AS step, count(*) AS n FROM targets INDEXED BY targets_by_outcome
+  WHERE job_id = ? AND idx >= ? AND status = 'failed' AND reason = 'bad_option' GROUP BY warnings, step HAVING step <> ''`;
+
 const toGroup = (g: GroupRecord): RowGroup => {
   const group: RowGroup = { status: g.status, error: g.error, reason: isReason(g.reason) ? g.reason : '', n: g.n };
   if (g.warnings) group.warnings = g.warnings.split(',');
+  if (g.step) group.step = g.step;
   return group;
 };
 
-/** `all` with the groups cut short taken out of theirs (the same status, reason and warnings, any error) and kept apart. */
-function withCutShort(all: GroupRecord[], cut: GroupRecord[]): RowGroup[] {
+/** `all` with the groups read apart (cut short, a step's) taken out of theirs (the same status, reason and warnings) and kept apart. */
+function withApart(all: GroupRecord[], cut: GroupRecord[]): RowGroup[] {
   for (const c of cut) {
     const from = all.find((g) => g.status === c.status && g.reason === c.reason && g.warnings === c.warnings);
     if (from) from.n -= c.n;
@@ -172,6 +187,7 @@ export function targetsTable(db: Database.Database) {
   const matching = db.prepare<[RowFilter & { job: string; from: number; limit: number }], RowRecord>(matchingRows()).raw();
   const outcomes = db.prepare<[string, number], GroupRecord>(OUTCOME_GROUPS);
   const cutShort = db.prepare<[string, number], GroupRecord>(cutShortGroups());
+  const steps = db.prepare<[string, number], GroupRecord>(stepGroups());
   const del = db.prepare<[string]>('DELETE FROM targets WHERE job_id = ?');
   const keyOf = db.prepare<[string, number], { url: string; options: string | null }>('SELECT url, options FROM targets WHERE job_id = ? AND idx = ?');
   return {
@@ -186,7 +202,7 @@ export function targetsTable(db: Database.Database) {
     matching: (jobId: string, filter: RowFilter, from: number, limit: number): TargetRow[] =>
       matching.all({ job: jobId, from, limit, status: filter.status, reason: filter.reason, warning: filter.warning }).map(toRow),
     /** The rows from idx `from` on, counted by outcome (RowGroup). */
-    groups: (jobId: string, from: number): RowGroup[] => withCutShort(outcomes.all(jobId, from), cutShort.all(jobId, from)),
+    groups: (jobId: string, from: number): RowGroup[] => withApart(outcomes.all(jobId, from), [...cutShort.all(jobId, from), ...steps.all(jobId, from)]),
     get: (jobId: string, idx: number): TargetStatus | undefined => {
       const r = one.get(jobId, idx);
       return r && toStatus(r);

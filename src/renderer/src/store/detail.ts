@@ -146,9 +146,11 @@ const NO_KEYS: readonly string[] = [];
 // Not the ones cut short, which the header does not count as failed.
 const reasons = new Tally((r) => (r.status === 'failed' && r.reason && !isCutShort(r) ? [r.reason] : NO_KEYS));
 const warnings = new Tally((r) => (r.status === 'done' ? (r.warnings ?? NO_KEYS) : NO_KEYS));
-/** Failed targets per step their error names (a jq program's, a grep pattern's). */
+/** The step a failed row's error names (a jq program's, a grep pattern's); a group of rows not read yet says it (RowGroup.step). */
+const stepOf = (r: Outcome & { step?: string }): string | undefined => r.step ?? (r.status === 'failed' && !isCutShort(r) ? failedStep(r.reason, r.error) : undefined);
+/** Failed targets per step their error names. */
 const steps = new Tally((r) => {
-  const step = r.status === 'failed' && !isCutShort(r) ? failedStep(r.reason, r.error) : undefined;
+  const step = stepOf(r);
   return step ? [step] : NO_KEYS;
 });
 const TALLIES = [reasons, warnings, steps];
@@ -163,9 +165,14 @@ function byLoaded(changes: TargetRow[], loaded: number): { now: TargetRow[]; lat
 
 const NO_ROWS: ReadonlyMap<number, TargetRow> = new Map();
 
-/** What a group keeps of a row: its error only when it was cut short (targets.ts cutShortGroups). */
-const groupOf = (r: RowOutcome): RowOutcome => ({ status: r.status, error: isCutShort(r) ? r.error : '', reason: r.reason ?? '', ...(r.warnings?.length ? { warnings: r.warnings } : {}) });
-const sameGroup = (a: RowOutcome, b: RowOutcome): boolean => a.status === b.status && a.error === b.error && (a.reason ?? '') === (b.reason ?? '') && (a.warnings ?? []).join(',') === (b.warnings ?? []).join(',');
+type GroupKey = Omit<RowGroup, 'n'>;
+/** What a group keeps of a row: its error only when it was cut short (targets.ts cutShortGroups), the step its error names (stepGroups). */
+function groupOf(r: RowOutcome): GroupKey {
+  const step = stepOf(r);
+  return { status: r.status, error: isCutShort(r) ? r.error : '', reason: r.reason ?? '', ...(r.warnings?.length ? { warnings: r.warnings } : {}), ...(step ? { step } : {}) };
+}
+const sameGroup = (a: GroupKey, b: GroupKey): boolean =>
+  a.status === b.status && a.error === b.error && (a.reason ?? '') === (b.reason ?? '') && (a.warnings ?? []).join(',') === (b.warnings ?? []).join(',') && a.step === b.step;
 
 /**
  * `groups` with each row not read yet moved from the group of its outcome before to the one
