@@ -90,6 +90,10 @@ test('a jq program that fails on the document is a row marked "jq program failed
   // The header's count said "bad URL or option 1" of the same row.
   expect(await page.getByTestId('reason-chip').allTextContents()).toEqual(['jq program failed 1']);
   expect(await page.getByTestId('reason-chip').getAttribute('aria-label')).toBe('jq program failed: 1 target');
+  // The chip's click chose the filter's "bad URL or option", words of a URL refused.
+  await page.getByTestId('reason-chip').click();
+  expect(await page.getByTestId('filter-reason').evaluate((sel: HTMLSelectElement) => [...sel.options].map((o) => `${o.selected ? '*' : ''}${o.text}`))).toEqual(['Every reason', '*jq program failed']);
+  await page.getByTestId('reason-chip').click();
   expect(await page.getByTestId('row-error').locator('.row-error-text').textContent()).toMatch(/^Cannot index array with string \("name"\) — The program failed on a value of this document; .*try … catch/);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   expect(await page.getByTestId('result-reason').textContent()).toBe('jq program failed');

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { isCutShort, isUnfinished, type RowGroup, type RowOutcome, type TargetRow, type TargetState } from '../../../shared/types';
 import type { Res } from '../../../shared/ipc/contract';
-import { failedStep, type Reason } from '../../../shared/reasons';
+import { failedStep, reasonCountLabel, type Reason } from '../../../shared/reasons';
 import type { UserError } from '../lib/errors';
 import { isLive } from '../lib/jobs';
 import type { State } from './index';
@@ -326,6 +326,14 @@ export const jobReasonCounts = (s: CountView): readonly [Reason, number][] => re
 
 /** Failed targets per step that failed (failedStep) of the whole job; a row not read yet is counted without its error, so under none. */
 export const jobStepCounts = (s: CountView): readonly [string, number][] => steps.withGroups(s.rows, s.restGroups);
+
+/**
+ * What the job's failures of `reason` are called, in the header's chip and the table's filter
+ * alike: "jq program failed" when every one is that step's. The filter said "bad URL or option"
+ * of the rows the chip "jq program failed" had just chosen.
+ */
+export const jobReasonLabel = (s: CountView, reason: Reason): string =>
+  reasonCountLabel(reason, jobReasonCounts(s).find(([r]) => r === reason)?.[1] ?? 0, jobStepCounts(s));
 
 /** Of the rows not read yet, how many the table's filter will show. */
 export const restShown = (s: Pick<DetailSlice, 'restGroups' | 'filterStatus' | 'filterReason' | 'filterWarning'>): number =>

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, failureLabel, REASON_LABELS, warningLabel, warningWhy, type Reason } from '../../../../shared/reasons';
 import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../../../shared/types';
 import { useStore } from '../../store';
-import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, jobReasonLabel, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle, formatBytes, formatDuration, shortUrl } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -273,11 +273,11 @@ const STATUSES: { value: TargetState | 'all'; label: string }[] = [
   { value: 'pending', label: 'Waiting' },
 ];
 
-/** The filter in the words its selects and chips show: "Failed", "Failed, not found", "OK, thin page". */
-export function filterName(status: TargetState | 'all', reason: Reason | '', warning: string, ended: boolean): string {
+/** The filter in the words its selects and chips show: "Failed", "Failed, not found", "OK, thin page"; `reasonLabel` the reason's (jobReasonLabel). */
+export function filterName(status: TargetState | 'all', reasonLabel: string, warning: string, ended: boolean): string {
   const label = STATUSES.find((s) => s.value === status)?.label ?? '';
   const statusName = ended && status === 'pending' ? 'Not fetched' : label;
-  return [status === 'all' ? '' : statusName, reason ? REASON_LABELS[reason] : '', warning ? warningLabel(warning) : ''].filter(Boolean).join(', ');
+  return [status === 'all' ? '' : statusName, reasonLabel, warning ? warningLabel(warning) : ''].filter(Boolean).join(', ');
 }
 
 /**
@@ -308,9 +308,10 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
   const { status, reason, setFilter } = useStore(useShallow((s) => ({ status: s.filterStatus, reason: s.filterReason, setFilter: s.setFilter })));
   // An ended job waits for nothing: its rows read "not fetched" and "stopped", and so does the filter that shows them.
   const ended = useStore(detailJobEnded);
-  // The reasons this job has, as a string so the filter re-renders only when one appears.
-  const present = useStore((s) => jobReasonCounts(s).map(([r]) => r).join(','));
-  const reasons = present ? (present.split(',') as Reason[]) : [];
+  // The reasons this job has, each with its chip's words, as a string so the filter re-renders only when one appears or is renamed.
+  const present = useStore((s) => jobReasonCounts(s).map(([r]) => `${r}\t${jobReasonLabel(s, r)}`).join('\n'));
+  const labels = new Map(present ? present.split('\n').map((rl) => rl.split('\t') as [Reason, string]) : []);
+  const reasons = [...labels.keys()];
   // Unavailable, not disabled: a disabled select is out of the Tab order, so a keyboard user
   // never met it nor heard why it was dimmed.
   const noReason = reasons.length === 0 && !reason;
@@ -345,7 +346,7 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
           <option value="">Every reason</option>
           {(reason && !reasons.includes(reason) ? [...reasons, reason] : reasons).map((r) => (
             <option key={r} value={r}>
-              {REASON_LABELS[r]}
+              {labels.get(r) ?? REASON_LABELS[r]}
             </option>
           ))}
         </select>

@@ -3,7 +3,7 @@ import { failureBesideReason, failureLabel } from '../../../../shared/reasons';
 import { useStore } from '../../store';
 import { openResult, wholeResult } from '../../store/actions';
 import { NOT_FETCHED, targetStop } from '../../lib/jobs';
-import { detailJobEnded, hiddenByFilter } from '../../store/detail';
+import { detailJobEnded, hiddenByFilter, jobReasonLabel } from '../../store/detail';
 import { filterName } from '../jobs/TargetTable';
 import { rowFailure, waitingText, type TargetRow } from '../../../../shared/types';
 import { useNow } from '../../lib/useNow';
@@ -100,7 +100,7 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
 function HiddenByFilter({ idx }: { idx: number }): React.JSX.Element {
   const { hiddenBy, setFilter } = useStore(
     useShallow((s) => ({
-      hiddenBy: hiddenByFilter(s, idx) ? filterName(s.filterStatus, s.filterReason, s.filterWarning, detailJobEnded(s)) : '',
+      hiddenBy: hiddenByFilter(s, idx) ? filterName(s.filterStatus, s.filterReason ? jobReasonLabel(s, s.filterReason) : '', s.filterWarning, detailJobEnded(s)) : '',
       setFilter: s.setFilter,
     })),
   );
