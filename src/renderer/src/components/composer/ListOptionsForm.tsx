@@ -127,7 +127,8 @@ export function ListOptionsForm(): React.JSX.Element {
       </div>
       <label className="field">
         <span>jq</span>
-        <input type="text" placeholder="jq program for JSON documents, e.g. .items[].name" {...text('jq')} onBlur={() => void checkNow()} />
+        {/* Its label says jq: "jq program for …" did not fit the 1024-wide window's field, cut at ".items[". */}
+        <input type="text" placeholder="for JSON documents, e.g. .items[].name" {...text('jq')} onBlur={() => void checkNow()} />
       </label>
       <div className="field-row">
         <label className="check">

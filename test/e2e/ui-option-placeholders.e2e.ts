@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+
+/**
+ * The options form's placeholders say what each field takes: one cut at the field's edge says
+ * half of it. At a 1024 × 768 window the jq field's read "jq program for JSON documents, e.g.
+ * .items[" and stopped.
+ */
+let opened: OpenedApp;
+let page: Page;
+
+beforeAll(async () => {
+  opened = await openApp();
+  page = opened.page;
+});
+afterAll(async () => {
+  await opened?.close();
+});
+
+/** The placeholders of the options form wider than the room their field gives them. */
+function cutPlaceholders(p: Page): Promise<string[]> {
+  return p.locator('.list-options input[placeholder]').evaluateAll((inputs: HTMLInputElement[]) => {
+    const ctx = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    return inputs
+      .filter((input) => {
+        const style = getComputedStyle(input);
+        ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return ctx.measureText(input.placeholder).width > room;
+      })
+      .map((input) => input.placeholder);
+  });
+}
+
+for (const [width, height] of [
+  [1024, 768],
+  [1440, 900],
+] as const) {
+  test(`at ${width} × ${height} every placeholder of the options form reads whole, the list pasted or not`, async () => {
+    await page.setViewportSize({ width, height });
+    await page.getByTestId('nav-new').click();
+    await page.getByTestId('opt-jq').waitFor();
+    expect(await page.locator('.list-options input[placeholder]').count()).toBeGreaterThanOrEqual(4);
+    expect(await cutPlaceholders(page)).toEqual([]);
+    await pasteList(page, 'https://example.org/a\nhttps://example.org/b.json');
+    await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
+    expect(await cutPlaceholders(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath(`ui-option-placeholders-${width}`) });
+    expect(pageErrors(page)).toEqual([]);
+  });
+}
