@@ -10,13 +10,17 @@ import { FocusSafeButton } from '../common/FocusSafeButton';
 import { PathText } from '../common/PathText';
 import { useRestoreFocus } from '../../lib/useRestoreFocus';
 
-/** `meta`: what "include meta" adds in the format; none where the format has no room for it or always has it. */
-const FORMATS: { value: ExportFormatName; label: string; note: string; meta?: string }[] = [
+/**
+ * `meta`: what "include meta" adds in the format; none where the format has no room for it or
+ * always has it. `lists`: a format that lists every target whatever "include failed" says (its
+ * writer takes no such choice), in which the box was shown and changed nothing.
+ */
+const FORMATS: { value: ExportFormatName; label: string; note: string; meta?: string; lists?: string }[] = [
   { value: 'md', label: 'Folder of Markdown files', note: 'One .md file per URL, plus manifest.jsonl and failed.txt.', meta: 'front matter in each Markdown file' },
   { value: 'txt', label: 'Folder of text files', note: 'One .txt file per URL.' },
   { value: 'json', label: 'Folder of JSON files', note: 'One .json file per URL with content and meta.', meta: 'a "meta" field in each file' },
-  { value: 'jsonl', label: 'One JSONL file', note: 'One JSON object per line, in list order, each with its meta.' },
-  { value: 'csv', label: 'CSV summary', note: 'One row per URL: status, title, size, error.' },
+  { value: 'jsonl', label: 'One JSONL file', note: 'One JSON object per line, in list order, each with its meta.', lists: 'line' },
+  { value: 'csv', label: 'CSV summary', note: 'One row per URL: status, title, size, error.', lists: 'row' },
   { value: 'combined', label: 'One combined Markdown file', note: 'Every result in one document with a table of contents.', meta: 'a YAML block under each result' },
   { value: 'zip', label: 'Zip archive', note: 'The folder layout, in one .zip file.', meta: 'front matter in its Markdown files' },
 ];
@@ -68,17 +72,22 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           <span className="muted">{chosen?.note}</span>
         </label>
         {/* A job with nothing failed or left has nothing for this choice to take in. */}
-        {failed + notFetched > 0 && (
-          <>
-            <label className="check">
-              <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
-              {includeFailedLabel(failed, notFetched)}
-            </label>
+        {failed + notFetched > 0 &&
+          (chosen?.lists ? (
             <p className="muted listing-note" data-testid="export-listing-note">
-              The manifest, the CSV summary and the JSONL file always list every target, with its error.
+              Every target has a {chosen.lists} here, each failed or unfetched one with why.
             </p>
-          </>
-        )}
+          ) : (
+            <>
+              <label className="check">
+                <input type="checkbox" checked={includeFailed} onChange={(e) => setIncludeFailed(e.target.checked)} data-testid="export-include-failed" />
+                {includeFailedLabel(failed, notFetched)}
+              </label>
+              <p className="muted listing-note" data-testid="export-listing-note">
+                The manifest, the CSV summary and the JSONL file always list every target, with its error.
+              </p>
+            </>
+          ))}
         {chosen?.meta && (
           <label className="check">
             <input type="checkbox" checked={includeMeta} onChange={(e) => setIncludeMeta(e.target.checked)} data-testid="export-include-meta" />

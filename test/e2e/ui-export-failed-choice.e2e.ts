@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+import { startSite, type Site } from '../helpers/sites';
+
+/**
+ * The export's "Include failed and unfetched targets" choice takes failed targets into a
+ * format's files or sections. The CSV summary and the JSONL file list every target whatever it
+ * says (their writers take no such choice), and the box sat ticked or not beside them, changing
+ * nothing.
+ */
+let opened: OpenedApp;
+let site: Site;
+let page: Page;
+
+beforeAll(async () => {
+  site = await startSite();
+  opened = await openApp();
+  page = opened.page;
+  await page.setViewportSize({ width: 1024, height: 768 });
+});
+afterAll(async () => {
+  await opened?.close();
+  await site?.close();
+});
+
+test('the failed-targets choice is offered only with the formats it changes, and the list-every-target ones say so', async () => {
+  await pasteList(page, `${site.base}/article/1\n${site.base}/missing/1`);
+  await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid="job-header"][data-status="partial"]').waitFor();
+  await page.getByTestId('export-job').click();
+  const offered: Record<string, boolean> = {};
+  const notes: Record<string, string> = {};
+  for (const format of ['md', 'txt', 'json', 'jsonl', 'csv', 'combined', 'zip']) {
+    await page.getByTestId('export-format').selectOption(format);
+    offered[format] = (await page.getByTestId('export-include-failed').count()) === 1;
+    notes[format] = (await page.getByTestId('export-listing-note').textContent()) ?? '';
+  }
+  expect(offered).toEqual({ md: true, txt: true, json: true, jsonl: false, csv: false, combined: true, zip: true });
+  expect(notes.csv).toBe('Every target has a row here, each failed or unfetched one with why.');
+  expect(notes.jsonl).toBe('Every target has a line here, each failed or unfetched one with why.');
+  expect(notes.md).toBe('The manifest, the CSV summary and the JSONL file always list every target, with its error.');
+  await page.getByTestId('export-format').selectOption('csv');
+  await page.screenshot({ path: screenshotPath('ui-export-failed-choice-csv') });
+  expect(pageErrors(page)).toEqual([]);
+});
