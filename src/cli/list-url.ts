@@ -1,4 +1,5 @@
 import { toErrorInfo } from '../shared/errors';
+import { hintOn } from '../shared/hints';
 import { fetchListAt, isListType, type FetchedList } from '../main/list-at';
 import { CLI_CALLER } from './settings';
 import { cliFetcher } from './commands/fetch';
@@ -22,7 +23,10 @@ export async function fetchListInput(url: string, values: Record<string, unknown
   } catch (err) {
     if (err instanceof UsageError) throw err;
     if (signal.aborted) return null;
-    const { message, hint } = toErrorInfo(err);
+    // The fetcher names a limit's place as the app reads it ("in Settings"): said in the command
+    // line's words, as sift fetch says the same error of a page.
+    const info = toErrorInfo(err);
+    const [message, hint] = [hintOn('cli', info.message), hintOn('cli', info.hint)];
     throw new UsageError(`cannot fetch the list at ${url}: ${message}${hint ? `\n  ${hint}` : ''}`);
   } finally {
     await fetcher.close();

@@ -5,7 +5,7 @@
  * lists that cannot be had (gone, refused by the guard, not a list).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
@@ -92,5 +92,22 @@ describe('sift batch of a list at a URL', () => {
       `sift parse: ${srv.origin}/list is an address: sift parse reads a list from a file or stdin and fetches nothing (curl -s ${srv.origin}/list | sift parse - reads it; sift batch ${srv.origin}/list fetches and runs it)\n`,
     );
     expect(srv.hits.filter((h) => h === '/post/1')).toHaveLength(2);
+  });
+});
+
+describe('a list at a URL that is over a limit the command line has no flag for', () => {
+  it("names the app's Settings, whose limits sift reads, not a Settings of its own", async () => {
+    // "Largest download" at its floor (1 MiB), and a list of 2 MiB: the fetcher's hint says
+    // "in Settings", as the app reads it, and the command line has no Settings of its own.
+    const home = mkdtempSync(path.join(tmpdir(), 'sift-cli-list-url-limit-'));
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ maxBodyMiB: 1 }));
+    const run = siftInProcess(home, { SIFT_HOME: home });
+    const line = `${srv.origin}/post/1\n`;
+    srv.route('/long.txt', (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(line.repeat(Math.ceil((2 * 1024 * 1024) / line.length))));
+    const r = await run('batch', `${srv.origin}/long.txt`, '--allow-private', '--db', path.join(home, 'sift.db'));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`sift batch: cannot fetch the list at ${srv.origin}/long.txt: document too long: body over 1 MiB`);
+    expect(r.err).toContain('Raise "Largest download" in the app’s Settings');
+    expect(r.err).not.toMatch(/\bin Settings\b/);
   });
 });
