@@ -1,4 +1,4 @@
-import { DAMAGED_GZIP, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFile, type ListProblem } from '../shared/urllist';
+import { DAMAGED_GZIP, DEFAULT_MAX_LINES, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFile, type ListProblem } from '../shared/urllist';
 import { UsageError, userPath, type CliIO } from './io';
 import { counted, formatCount } from './progress';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
@@ -103,6 +103,15 @@ export function listReadNote(name: string, urls: number, invalid: number, duplic
   return `read ${counted(urls, 'URL')} from ${name}; skipped ${skipped}\n`;
 }
 
+/**
+ * How to split a list too long for Sift into parts that each run: parts of one job's URLs
+ * (`perJob`, 10,000 by default), not of the 200,000 lines a list is read to, whose parts were
+ * each refused again for holding more URLs than one job may.
+ */
+export function splitAdvice(name: string, perJob: number): string {
+  const lines = Math.min(perJob, DEFAULT_MAX_LINES);
+  return `Split it (e.g. \`split -l ${lines} ${name === '-' ? 'list.txt' : name} part-\`) and run each part`;
+}
 
 /** Said of a list that gave no target, by sift batch and sift parse alike: why, and what to give. */
 export function noTargetsNote(cmd: string, name: string, invalid: number, input: string): string {

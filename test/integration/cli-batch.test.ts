@@ -670,8 +670,15 @@ describe('sift batch', () => {
     writeFileSync(file, `${site.base}/article/long-first\n${comments}${site.base}/article/long-last\n`);
     const r = await runSift(['batch', file, '--db', path.join(home, 'long.db')], { env });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toBe(`sift batch: ${file} is longer than 200,000 lines, more than Sift reads as one list; nothing was fetched.\n  Split it (e.g. \`split -l 200000 ${file} part-\`) and run each part.\n`);
+    // Parts of 200,000 lines were each refused again: one job holds at most 10,000 URLs.
+    expect(r.stderr).toBe(`sift batch: ${file} is longer than 200,000 lines, more than Sift reads as one list; nothing was fetched.\n  Split it (e.g. \`split -l 10000 ${file} part-\`) and run each part.\n`);
     expect(site.hits.get('/article/long-first')).toBeUndefined();
+    // sift parse shows the part Sift reads, and says that sift batch runs none of it.
+    const parsed = await runSift(['parse', file], { env });
+    expect(parsed.code, parsed.stderr).toBe(0);
+    expect(parsed.stderr).toContain(
+      `the list was cut short: it is longer than 200,000 lines, more than Sift reads as one list, and sift batch runs none of it. Split it (e.g. \`split -l 10000 ${file} part-\`) and run each part.\n`,
+    );
   }, 300_000);
 
   test('sift batch - reads stdin, --out exports the results, --log gets JSON lines without URLs', async () => {

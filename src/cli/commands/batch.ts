@@ -14,7 +14,7 @@ import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { removeMadeDirs } from '../../main/export';
 import { storeError, type Store } from '../../main/store';
 import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatBytes, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
-import { batchProblemLines, listReadNote, noTargetsNote, readListInput } from '../list-input';
+import { batchProblemLines, listReadNote, noTargetsNote, readListInput, splitAdvice } from '../list-input';
 import { checkListWideJq, dropBadLinePrograms } from '../list-programs';
 import { indexNote, indexTooLong } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
@@ -149,7 +149,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
     const max = formatCount(DEFAULT_MAX_LINES);
     io.stderr.write(
       `sift batch: ${file} is longer than ${max} lines, more than Sift reads as one list; nothing was fetched.\n` +
-        `  Split it (e.g. \`split -l ${DEFAULT_MAX_LINES} ${file === '-' ? 'list.txt' : file} part-\`) and run each part.\n`,
+        `  ${splitAdvice(file, cliSettings({}, io).targetsPerJob)}.\n`,
     );
     return EXIT.usage;
   }
@@ -225,7 +225,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
         }
         io.stderr.write(
           `sift batch: the list has ${formatCount(targets.length)} URLs, and one job holds at most ${formatCount(max)}.\n` +
-            `  Split it (e.g. \`split -l ${max} ${file === '-' ? 'list.txt' : file} part-\`) and run each part, or raise "URLs per job" in the app’s Settings.\n`,
+            `  ${splitAdvice(file, max)}, or raise "URLs per job" in the app’s Settings.\n`,
         );
         return EXIT.usage;
       }

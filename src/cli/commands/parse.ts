@@ -1,8 +1,9 @@
 import { EXIT_BUG, type Command } from '../command';
 import { optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
-import { LIST_FORMATS, parseList, type ListFormat, type ParsedList } from '../../shared/urllist';
-import { noTargetsNote, problemLines, readListInput } from '../list-input';
+import { DEFAULT_MAX_LINES, LIST_FORMATS, parseList, type ListFormat, type ParsedList } from '../../shared/urllist';
+import { noTargetsNote, problemLines, readListInput, splitAdvice } from '../list-input';
+import { cliSettings } from '../settings';
 import { counted, formatCount } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { isSitemapIndex } from '../../shared/urllist/xml';
@@ -64,7 +65,11 @@ export const parseCommand: Command = {
       .join('\n');
     if (out) io.stdout.write(`${out}\n`);
     io.stderr.write(problemLines(list.invalid, list.duplicates) + hints);
-    if (list.truncated) io.stderr.write('the list was cut short: it is longer than 200,000 lines\n');
+    if (list.truncated) {
+      // The part shown is all Sift reads, and sift batch refuses such a list rather than run that part.
+      const perJob = cliSettings({}, io).targetsPerJob;
+      io.stderr.write(`the list was cut short: it is longer than ${formatCount(DEFAULT_MAX_LINES)} lines, more than Sift reads as one list, and sift batch runs none of it. ${splitAdvice(file, perJob)}.\n`);
+    }
     io.stderr.write(
       `${counted(list.targets.length, 'target')}, ${formatCount(list.invalid.length)} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
     );
