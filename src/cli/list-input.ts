@@ -1,4 +1,4 @@
-import { DAMAGED_GZIP, DEFAULT_MAX_LINES, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFile, type ListProblem } from '../shared/urllist';
+import { DAMAGED_GZIP, DEFAULT_MAX_LINES, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFile, type ListFormat, type ListProblem } from '../shared/urllist';
 import { UsageError, userPath, type CliIO } from './io';
 import { counted, formatCount } from './progress';
 import { readFileUpTo, readStdinUpTo, TooLarge, unreadableWhy } from './read-file';
@@ -113,8 +113,27 @@ export function splitAdvice(name: string, perJob: number): string {
   return `Split it (e.g. \`split -l ${lines} ${name === '-' ? 'list.txt' : name} part-\`) and run each part`;
 }
 
+const GIVE_A_LIST = 'Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.';
+
 /** Said of a list that gave no target, by sift batch and sift parse alike: why, and what to give. */
-export function noTargetsNote(cmd: string, name: string, invalid: number, input: string): string {
-  const why = invalid > 0 ? ` (${counted(invalid, 'invalid line')})` : input.trim() === '' ? ': it is empty' : '';
-  return `sift ${cmd}: ${name} holds no valid http(s) URL${why}. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`;
+export function noTargetsNote(cmd: string, name: string, invalid: number, input: string, format: ListFormat): string {
+  const said = `sift ${cmd}: ${name} holds no valid http(s) URL`;
+  if (invalid > 0) return `${said} (${counted(invalid, 'invalid line')}). ${GIVE_A_LIST}\n`;
+  if (input.trim() === '') return `${said}: it is empty. ${GIVE_A_LIST}\n`;
+  const commented = commentedUrls(input, format);
+  if (commented === undefined) return `${said}. ${GIVE_A_LIST}\n`;
+  // A list whose URLs were all commented out (to skip them) read as if no URL were in it.
+  const only = `${said}: every line in it is blank or a # comment, which Sift skips`;
+  return commented > 0 ? `${only}, ${counted(commented, 'of them a URL', 'of them URLs')}. Remove the # before each URL you want fetched.\n` : `${only}. ${GIVE_A_LIST}\n`;
+}
+
+/**
+ * In a list read as lines with # comments (text, uri-list) whose every line is blank or a
+ * comment, how many comments are a URL; undefined for any other list. In Markdown, # is a heading.
+ */
+function commentedUrls(input: string, format: ListFormat): number | undefined {
+  if (format !== 'text' && format !== 'uri-list') return undefined;
+  const lines = input.split(/\r\n|\r|\n/).map((l) => l.trim()).filter(Boolean);
+  if (!lines.every((l) => l.startsWith('#'))) return undefined;
+  return lines.filter((l) => /^#+\s*https?:\/\/\S/i.test(l)).length;
 }

@@ -99,6 +99,31 @@ describe('sift parse reads a list as sift batch does', () => {
     expect(run.stderr).toContain(`sift parse: ${file} holds no valid http(s) URL: it is empty. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`);
   });
 
+  test('a list of only # comments says so, and how to have a commented-out URL fetched', async () => {
+    // As a list whose every URL a user commented out to skip it (crawleval's example list
+    // comments one out so): "holds no valid http(s) URL. Give one URL a line" read as if the
+    // URLs in it were not seen.
+    const file = path.join(home, 'commented.txt');
+    writeFileSync(file, `# reading list\n\n# ${site.base}/article/commented-1\n  #${site.base}/article/commented-2\n`);
+    const runs = { parse: ['parse', file], batch: ['batch', file, '--db', path.join(home, 'commented.db')] };
+    for (const [cmd, argv] of Object.entries(runs)) {
+      const run = await runSift(argv, { env });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(
+        `sift ${cmd}: ${file} holds no valid http(s) URL: every line in it is blank or a # comment, which Sift skips, 2 of them URLs. Remove the # before each URL you want fetched.\n`,
+      );
+    }
+    // Where no comment is a URL, what to give, as for an empty list.
+    const notes = path.join(home, 'notes.txt');
+    writeFileSync(notes, '# to read later\n# (nothing yet)\n');
+    const run = await runSift(['parse', notes], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `sift parse: ${notes} holds no valid http(s) URL: every line in it is blank or a # comment, which Sift skips. Give one URL a line, or a CSV, bookmarks HTML, JSON, sitemap or OPML file.\n`,
+    );
+    expect(site.hits.get('/article/commented-1')).toBeUndefined();
+  });
+
   test("a line whose jq program does not compile is invalid, with its line and why, as sift batch says it; a --jq that does not compile is a usage error", async () => {
     const file = path.join(home, 'parse-jq.txt');
     const lines = [`${site.base}/data/1.json jq='.items[].name'`, `${site.base}/data/2.json jq='.items[] | $min'`, `${site.base}/data/3.json jq='.items[] | {name: }'`];

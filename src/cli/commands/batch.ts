@@ -155,7 +155,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
   }
   if (list.targets.length === 0) {
     io.stderr.write(problems);
-    io.stderr.write(noTargetsNote('batch', file === '-' ? 'stdin' : file, list.invalid.length, input));
+    io.stderr.write(noTargetsNote('batch', file === '-' ? 'stdin' : file, list.invalid.length, input, list.format));
     return EXIT.usage;
   }
   let targets = asTargets(list.targets);

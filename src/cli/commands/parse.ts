@@ -74,7 +74,7 @@ export const parseCommand: Command = {
       `${counted(list.targets.length, 'target')}, ${formatCount(list.invalid.length)} invalid, ${counted(list.duplicates.length, 'duplicate')} (read as ${list.format})\n`,
     );
     // Only where nothing else said why: an invalid line's own report does, and parse's stderr is a report.
-    if (list.targets.length === 0 && list.invalid.length === 0) io.stderr.write(noTargetsNote('parse', file === '-' ? 'stdin' : file, list.invalid.length, input));
+    if (list.targets.length === 0 && list.invalid.length === 0) io.stderr.write(noTargetsNote('parse', file === '-' ? 'stdin' : file, list.invalid.length, input, list.format));
     // parse reads the list and fetches nothing, so an index's targets here are its sitemaps.
     if (list.format === 'xml' && list.targets.length > 0 && isSitemapIndex(input)) {
       io.stderr.write('these are the child sitemaps of a sitemap index: sift batch fetches them and runs the pages they list\n');
