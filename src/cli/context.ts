@@ -7,6 +7,7 @@ import { SiftError } from '../shared/errors';
 import { makeDirsSync } from '../main/mkdirs';
 import { createLog, type Log } from '../main/log';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
+import { writeRefusedWhy } from '../main/write-refused';
 import { EXIT, userPath, type CliIO } from './io';
 import { reportError } from './report';
 
@@ -49,10 +50,11 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
       closeSync(openSync(file, 'a'));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      const why = writeRefusedWhy(code);
       throw new SiftError(
         'log_not_writable',
         400,
-        `cannot write the log ${file}${code ? ` (${code})` : ''}`,
+        `cannot write the log ${file}${why ? `: ${why}` : code ? ` (${code})` : ''}`,
         file !== files[0] ? 'Pass --log with a path you can write to.' : logBesideHint(flags, io),
       );
     }

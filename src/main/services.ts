@@ -28,6 +28,7 @@ import { unreadableList } from '../shared/urllist/decode';
 import { MAX_LIST_BYTES } from '../shared/urllist';
 import { partForPane } from '../shared/shown';
 import { hintOn } from '../shared/hints';
+import { writeRefusedWhy } from './write-refused';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -129,12 +130,11 @@ function openDataLog(dataDir: string): Log {
     return createLog([defaultLogPath(dataDir)]);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
-    const why: Record<string, string> = { EROFS: 'it is on a read-only disk', EACCES: 'permission denied', EPERM: 'permission denied', ENOSPC: 'the disk is full', EDQUOT: 'the disk is full' };
     const full = code === 'ENOSPC' || code === 'EDQUOT';
     throw new SiftError(
       'data_not_writable',
       full ? 507 : 403,
-      `Sift cannot write to its data folder ${dataDir}: ${why[code] ?? `it refused a new file${code ? ` (${code})` : ''}`}.`,
+      `Sift cannot write to its data folder ${dataDir}: ${writeRefusedWhy(code) ?? `it refused a new file${code ? ` (${code})` : ''}`}.`,
       full
         ? 'Sift keeps its jobs, results and log there. Free some space on that disk, then start Sift again; nothing stored there is lost.'
         : 'Sift keeps its jobs, results and log there. Make the folder writable for you, then start Sift again; nothing stored there is lost.',

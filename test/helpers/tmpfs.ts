@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 
-/** A small tmpfs of our own at dir (a disk that fills up), or false where this user may not mount one. */
-export function mountTmpfs(dir: string, size: string): boolean {
+/**
+ * A small tmpfs of our own at dir (a disk that fills up; with readOnly, a disk that takes no
+ * writes, as a mounted image or a locked card), or false where this user may not mount one.
+ */
+export function mountTmpfs(dir: string, size: string, o: { readOnly?: boolean } = {}): boolean {
   mkdirSync(dir, { recursive: true });
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}${o.readOnly ? ',ro' : ''}`, 'tmpfs', dir], { stdio: 'ignore' });
     return true;
   } catch {
     return false;

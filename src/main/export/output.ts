@@ -11,15 +11,17 @@ import path from 'node:path';
 import { SiftError } from '../../shared/errors';
 import { makeDirs } from '../mkdirs';
 import { processGone } from '../process-gone';
+import { writeRefusedWhy } from '../write-refused';
 
 /** Any file-system failure as a SiftError that says which path and what to do. */
 export function toExportError(err: unknown, where: string): SiftError {
   if (err instanceof SiftError) return err;
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
   switch (code) {
+    case 'EROFS':
+      return new SiftError('out_not_writable', 403, `cannot write to ${where}: ${writeRefusedWhy(code)}`, 'Choose a folder on a disk you can write to.');
     case 'EACCES':
-    case 'EPERM':
-    case 'EROFS': {
+    case 'EPERM': {
       // Writing under a folder that is not there yet fails in the nearest one that is: that
       // one refused, and naming only the path asked for left the user to find it.
       const refused = nearestExisting(where);
