@@ -494,6 +494,13 @@ describe('normalizeUrl', () => {
     ]);
   });
 
+  it('shows a refused line with its password hidden, so sift parse, sift batch and the app never print it', () => {
+    const list = parseList('https://user:s3cret@intranet.example/report\nhttp://:p%40ss@intranet.example/\nhttps://anna@intranet.example/wiki\n');
+    expect(list.invalid.map((i) => i.text)).toEqual(['https://user:***@intranet.example/report', 'http://:***@intranet.example/', 'https://anna@intranet.example/wiki']);
+    // A reason that quotes the line (a scheme Sift does not fetch) hides it too.
+    expect(parseList('ftp://me:s3cret@files.example/a.txt').invalid[0]?.reason).toBe('not an http(s) URL: ftp://me:***@files.example/a.txt (Sift fetches http and https only)');
+  });
+
   it('refuses a URL that percent-encoding pushes over 8 KiB', () => {
     expect(normalizeUrl(`https://a.org/${'ä'.repeat(4000)}`)).toBeNull();
   });

@@ -1,6 +1,6 @@
 import type { Options } from '../types';
 import { canonicalOptions, isEmptyOptions, mergeOptions, validateOptions } from './options';
-import { checkUrl, clip } from './url';
+import { checkUrl, clip, hidePasswords } from './url';
 
 export interface ParsedTarget {
   url: string;
@@ -45,7 +45,7 @@ export class Collector {
   }
 
   reject(line: number, text: string, reason: string): void {
-    this.invalid.push({ line, text: clip(text), reason });
+    this.invalid.push({ line, text: clip(hidePasswords(text)), reason: hidePasswords(reason) });
   }
 
   /** One entry: its URL as written and its own options (already checked by the reader). */

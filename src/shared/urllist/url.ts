@@ -13,6 +13,13 @@ export function clip(s: string, max = 200): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
+/**
+ * `text` with the password of any URL in it written as ***: a refused line is shown back in
+ * `sift parse`, `sift batch`'s problems and the app's list check, where a password typed into a
+ * URL was printed in full (a terminal's scrollback, a CI log). The user name stays, to say which.
+ */
+export const hidePasswords = (text: string): string => text.replace(/(\/\/[^\s/?#@:]*):[^\s/?#@]*@/g, '$1:***@');
+
 // A URL set off as prose and mail set it off: <https://…> (RFC 3986, appendix C), in quotes or
 // in parentheses; and as code writes an array's elements, quoted with a comma or semicolon
 // after it ("https://…",), which a list copied out of a program or a config file keeps.
