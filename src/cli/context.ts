@@ -174,7 +174,7 @@ export function namedJob(store: Store, given: string): { job: Job } | { problem:
   // A start too short to name a job is said so: "it may have expired" sent people looking
   // for a job that was there.
   if (found.length === 0 && given.length < MIN_ID_PREFIX) return { problem: `no job ${given}: give the job's ID, or at least its first ${MIN_ID_PREFIX} characters; see sift jobs` };
-  if (found.length === 0) return { problem: `no job ${given} (it may have expired); see sift jobs` };
+  if (found.length === 0) return { problem: `no job ${given} (it may have expired, or been deleted in the app); see sift jobs` };
   const ids = found.slice(0, 5).map((j) => j.id);
   return { problem: `several jobs' IDs start with ${given} (${ids.join(', ')}${found.length > 5 ? ', …' : ''}); give more of the ID` };
 }

@@ -63,6 +63,6 @@ describe('a job whose lease lapsed', () => {
     expect((await run(statusCommand, [LAPSED])).code).toBe(EXIT.usage);
     const exp = await run(exportCommand, [LAPSED, '--out', path.join(tmp.dir, 'out'), '--format', 'jsonl']);
     expect(exp.code).toBe(EXIT.usage);
-    expect(exp.err).toContain('may have expired');
+    expect(exp.err).toContain(`no job ${LAPSED} (it may have expired, or been deleted in the app); see sift jobs`);
   });
 });
