@@ -328,6 +328,32 @@ describe('PDF furniture', () => {
     expect(dropFurniture(['PREFACE\nbody one', ...doc.slice(1)]).pages[0]).toBe('PREFACE\nbody one');
   });
 
+  it('drops a running foot with its page number that the layout reads between two columns ("334 INDEX" under the left one)', async () => {
+    // A book's index in two columns: the foot sits under the right column on odd pages
+    // ("INDEX 335", the page's last line) and under the left one on even pages, where the
+    // left column is read, then its foot, then the right column: inside the page, it stayed.
+    const entries = (p: number, c: number) => Array.from({ length: 6 }, (_, k) => `entry ${String.fromCharCode(97 + p)}${c}${k}, ${10 + k}`);
+    const placed: Placed[][] = Array.from({ length: 6 }, (_, p) => {
+      const n = 334 + p;
+      const foot = p % 2 === 0 ? { x: 72, y: 560, text: `${n} INDEX` } : { x: 380, y: 560, text: `INDEX ${n}` };
+      return [...entries(p, 0).map((text, k) => ({ x: 72, y: 700 - 14 * k, text })), ...entries(p, 1).map((text, k) => ({ x: 330, y: 700 - 14 * k, text })), foot];
+    });
+    const r = await extract(makePdf({ pages: [], placed }));
+    expect(r.content).not.toMatch(/INDEX/);
+    for (let p = 0; p < 6; p++) for (const e of [...entries(p, 0), ...entries(p, 1)]) expect(r.content).toContain(e);
+    // The contents' entry of the same shape stays: its number is no page number of its page.
+    const book = ['Contents\nPreface 1\nNotes 40\n\nINDEX 52\n\nThanks 60\nAbout the author 61\nColophon 62', ...entries(0, 0).map((_e, k) => {
+      const [a, b, c, d] = entries(k, 0) as [string, string, string, string];
+      return k % 2 ? `${a}\n${b}\n${c}\nINDEX ${52 + k}` : `${a}\n${b}\n\n${52 + k} INDEX\n\n${c}\n${d}`;
+    })];
+    const kept = dropFurniture(book).pages;
+    expect(kept[0]).toContain('\n\nINDEX 52\n\n');
+    expect(kept.slice(1).join('\n')).not.toMatch(/INDEX/);
+    // A numbered line alone inside a page whose shape is no running head stays.
+    const doc = ['one', 'two', 'three'].map((w, k) => `${w} a\n${w} b\n${w} c\n\nFigure ${k + 3}\n\n${w} d\n${w} e\n${w} f`);
+    expect(dropFurniture(doc).pages).toEqual(doc);
+  });
+
   it('keeps lone numbers inside the page (a contents list, a table) that differ from page to page', () => {
     // Masked, "1", "2", "5"… would all be "#" and found on every page; only an exact repeat counts inside a page.
     const lead = 'Opening line\nSecond line\nThird line\n';

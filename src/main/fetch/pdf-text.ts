@@ -162,13 +162,27 @@ export function dropFurniture(pages: string[]): { pages: string[]; removed: numb
   });
   const edge = new Map<string, number>();
   const anywhere = new Map<string, number>();
-  for (const { keys, exact, edges } of keyed) {
+  const numbering = new Map<string, Set<number>>();
+  keyed.forEach(({ keys, exact, edges }, p) => {
     for (const k of new Set([...edges].map((i) => keys[i] as string))) edge.set(k, (edge.get(k) ?? 0) + 1);
     for (const k of new Set(exact)) if (k !== '') anywhere.set(k, (anywhere.get(k) ?? 0) + 1);
-  }
+    for (const i of edges) for (const o of pageOffsets(exact[i] as string, p)) numbering.set(keys[i] as string, (numbering.get(keys[i] as string) ?? new Set()).add(o));
+  });
   const most = Math.max(3, Math.ceil(pages.length * 0.6));
-  const drops = keyed.map(({ keys, exact, edges }) => {
-    const drop = exact.map((e, i) => e !== '' && ((edges.has(i) && (edge.get(keys[i] as string) ?? 0) >= 3) || (anywhere.get(e) ?? 0) >= most));
+  const runningHead = (key: string): boolean => (edge.get(key) ?? 0) >= 3;
+  // A running head or foot that the layout read inside the page, alone between blank lines:
+  // a foot under the left column of a two-column index comes after that column ("334 INDEX"
+  // on a book's 6 even index pages, while "INDEX 335" ended the odd ones and went). Its number
+  // must follow the page numbering the edges show for that head: the contents' "CONCLUSION 257"
+  // on page 10 is no running head "CONCLUSION 259" of page 265. Words are needed too: a lone
+  // number matches every lone number of a contents list (a manual lost 300 of them).
+  const headInside = (exact: string[], i: number, p: number): boolean => {
+    if (exact[i - 1] || exact[i + 1] || !WORD.test(exact[i] as string)) return false;
+    const key = keyOfPlain(exact[i] as string);
+    return runningHead(key) && pageOffsets(exact[i] as string, p).some((o) => numbering.get(key)?.has(o));
+  };
+  const drops = keyed.map(({ keys, exact, edges }, p) => {
+    const drop = exact.map((e, i) => e !== '' && ((edges.has(i) && runningHead(keys[i] as string)) || (anywhere.get(e) ?? 0) >= most || headInside(exact, i, p)));
     keepRepeatedParagraphs(exact, edges, drop);
     return drop;
   });
@@ -189,6 +203,11 @@ export function dropFurniture(pages: string[]): { pages: string[]; removed: numb
       .trim();
   });
   return { pages: out, removed };
+}
+
+/** A line's numbers standing alone, each less the page's index: the same for a page number on every page. */
+function pageOffsets(line: string, page: number): number[] {
+  return (line.match(/(?<![\p{L}\d])\d+(?![\p{L}\d])/gu) ?? []).map((n) => Number(n) - page);
 }
 
 /**
