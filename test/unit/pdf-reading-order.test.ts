@@ -112,6 +112,19 @@ describe('PDF text in reading order', () => {
     expect(pageText({ items }).text).toBe('Lienhard¹, and others\n\n1 This feature was suggested by a reader.');
   });
 
+  it('keeps a word whose letters the font sets higher or lower in one piece ("LaTeX" as TeX draws it, not "LAT E X")', () => {
+    // As pdfTeX draws the logo: "L", a small raised "A", "T", an "E" 0.27 em lower, then "X" on the baseline.
+    const small = (str: string, x: number, y: number) => ({ str, dir: 'ltr', transform: [6.6, 0, 0, 6.6, x, y], width: 4.8, hasEOL: false });
+    const latex = [item('Keywords: conference paper, L', 36, 700, 'ltr', 163.6), small('A', 196.4, 701.8), item('T', 199.8, 700, 'ltr', 4), item('E', 203.8, 697.3, 'ltr', 4.9), item('X Template', 208.7, 700, 'ltr', 45)];
+    expect(pageText({ items: latex }).text).toBe('Keywords: conference paper, LATEX Template');
+    // The rest of the line drawn lower from inside the word: "LAT" then "EX installation dated".
+    const rest = [item('option requires a L', 393, 578.6, 'ltr', 77.5), small('A', 467.4, 580.3), item('T', 469.8, 578.6, 'ltr', 5.5), item('EX installation dated', 473.2, 576.4, 'ltr', 102.9)];
+    expect(pageText({ items: rest }).text).toBe('option requires a LATEX installation dated');
+    // Words a word's space apart stay apart however their baselines differ; so do two lines.
+    const apart = [item('first', 72, 700, 'ltr', 25), item('second', 100, 697.3, 'ltr', 30), item('next line here', 72, 688, 'ltr', 70)];
+    expect(pageText({ items: apart }).text).toBe('first second\nnext line here');
+  });
+
   it('writes a raised number after a word as superscript digits, so the word stays a word of its own ("property²", not "property2")', async () => {
     // As a book sets its note marks: "…a form of property2—if…" read as one word "property2",
     // which a search for "property" as a word does not find.

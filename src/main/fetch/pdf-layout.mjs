@@ -28,6 +28,8 @@ const BLANK = /^\s*$/;
 
 /** A segment may not bridge a gap wider than this many ems: wider is a column gutter or a table cell. */
 const SEGMENT_GAP_EM = 1.0;
+/** Glyphs further apart than this many ems have a space between them. */
+const WORD_GAP_EM = 0.15;
 /** A gutter between columns is at least this wide, in ems of the page's usual font size. */
 const GUTTER_EM = 0.9;
 /** A multi-column run has at least this many bands (lines); fewer is a table row or an aside. */
@@ -193,13 +195,18 @@ function segmentsOf(items) {
 function continues(seg, it) {
   const s = Math.max(seg.size, it.size);
   if (Math.abs(it.y - seg.y) > 0.6 * s) return false;
-  // A smaller item off the baseline is a superscript or subscript; one of the same size is another line.
-  if (Math.abs(it.y - seg.y) > 0.2 * s && Math.min(seg.size, it.size) > 0.85 * s) return false;
   const tol = 0.5 * s;
+  // A smaller item off the baseline is a superscript or subscript; one of the same size is
+  // another line, unless it touches the segment's end: a letter the font sets lower or higher
+  // inside a word (TeX's logo drops its E 0.22-0.27 em), read as "LAT E X" in three segments.
+  if (Math.abs(it.y - seg.y) > 0.2 * s && Math.min(seg.size, it.size) > 0.85 * s && !touchesEnd(seg, it, tol)) return false;
   if (it.x0 >= seg.x1 - tol) return it.x0 - seg.x1 <= SEGMENT_GAP_EM * s;
   if (it.x1 <= seg.x0 + tol) return seg.x0 - it.x1 <= SEGMENT_GAP_EM * s;
   return true; // drawn over the segment: an accent, a bold overprint
 }
+
+/** Whether the item starts where the segment ends, closer than the gap visualText reads as a space. */
+const touchesEnd = (seg, it, tol) => it.x0 >= seg.x1 - tol && it.x0 - seg.x1 <= WORD_GAP_EM * it.size;
 
 const raised = (it, seg) => it.size < 0.9 * seg.size && it.y > seg.y + 0.2 * seg.size;
 
@@ -229,7 +236,7 @@ function visualText(seg) {
   for (let k = 0; k < items.length; k++) {
     const it = items[k];
     const str = k > 0 && raised(it, seg) ? superscript(visualOf(it)) : visualOf(it);
-    let gap = it.space || it.x0 - lastX1 > 0.15 * it.size;
+    let gap = it.space || it.x0 - lastX1 > WORD_GAP_EM * it.size;
     if (leadingMark && k > 0 && !raised(it, seg)) {
       gap ||= /^\p{L}/u.test(str);
       leadingMark = false;
