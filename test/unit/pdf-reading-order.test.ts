@@ -125,6 +125,13 @@ describe('PDF text in reading order', () => {
     expect(pageText({ items: apart }).text).toBe('first second\nnext line here');
   });
 
+  it('puts a combining mark drawn on its own (a vector arrow) after the letter it sits over, not before it', () => {
+    // As a paper sets F⃗: the arrow (no width, 0.22 em up) comes first in the file, then a blank, then F under it.
+    const arrow = (x: number, y: number) => ({ str: '\u20d7', dir: 'ltr', transform: [10, 0, 0, 10, x, y], width: 0, hasEOL: false });
+    const items = [item('or', 386.8, 272, 'ltr', 8.3), arrow(405.5, 274.2), item(' ', 395.1, 272, 'ltr', 10), item('F', 405, 272, 'ltr', 5.5), item('= m', 413.3, 272, 'ltr', 15)];
+    expect(pageText({ items }).text).toBe('or F\u20d7 = m');
+  });
+
   it('writes a raised number after a word as superscript digits, so the word stays a word of its own ("property²", not "property2")', async () => {
     // As a book sets its note marks: "…a form of property2—if…" read as one word "property2",
     // which a search for "property" as a word does not find.

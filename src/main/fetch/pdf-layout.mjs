@@ -133,6 +133,15 @@ function visualOf(item) {
   return bidi().getReorderedString(item.str, levels);
 }
 
+const MARKS_ONLY = /^\p{M}+$/u;
+
+/**
+ * An item's width, guessed from its length where the file gives none; none for a combining
+ * mark drawn alone (a vector's arrow over its letter), which given half an em went before
+ * the letter it sits on ("⃗ F", not "F⃗").
+ */
+const widthOf = (it, size) => (it.width > 0 ? it.width : MARKS_ONLY.test(it.str) ? 0 : it.str.length * size * 0.5);
+
 /**
  * The page's items, and those drawn turned (a landscape table on a portrait page, a margin
  * note up the side) by the angle of their baseline, each placed in its own upright frame: they
@@ -155,13 +164,13 @@ function toItems(content) {
       const sin = Math.sin((angle * Math.PI) / 180);
       const size = Math.hypot(c, d) || Math.hypot(a, b) || 1;
       const x = e * cos + f * sin;
-      const width = it.width > 0 ? it.width : it.str.length * size * 0.5;
+      const width = widthOf(it, size);
       if (!turned.has(angle)) turned.set(angle, []);
       turned.get(angle).push({ str: it.str, dir: it.dir, x0: x, x1: x + width, y: f * cos - e * sin, size, blank: BLANK.test(it.str) });
       continue;
     }
     const size = Math.abs(d) || Math.abs(a) || 1;
-    const width = it.width > 0 ? it.width : it.str.length * size * 0.5;
+    const width = widthOf(it, size);
     flat.push({ str: it.str, dir: it.dir, x0: e, x1: e + width, y: f, size, blank: BLANK.test(it.str) });
   }
   return { flat, turned: [...turned.values()] };
