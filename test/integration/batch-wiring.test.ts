@@ -715,6 +715,17 @@ describe("a long PDF's reading, through the real wiring", () => {
     expect(r.runner.readingTarget(id)).toBeUndefined();
   });
 
+  test("reads the book's two-column index without its running foot, on the even pages too ('334 INDEX' under the left column)", async () => {
+    const r = rig({ fetch: { deadlineMs: 120_000 } });
+    const { id } = r.runner.submit({ name: 'indexer' }, 'indexer', [{ url: `${bookSite.base}/book.pdf`, options: { pages: '339-350' } }]);
+    const job = await finished(r.runner, id);
+    expect(job.status).toBe('done');
+    const content = r.store.targetResult(id, 0)!.result!.content;
+    expect(content).not.toMatch(/\d+ INDEX|INDEX \d+/);
+    expect(content).toContain('Barlow, Joel, 8');
+    expect(content).toContain('Bunyan, John, 93');
+  });
+
   test('a short PDF ends its count at its last page: 40 of 40 before the done row, not the last 16-page chunk', async () => {
     const r = rig();
     const heard = listen(r.runner);
