@@ -1,5 +1,7 @@
-import type { Store } from '../../src/main/store';
+import path from 'node:path';
+import { openStore, type Store } from '../../src/main/store';
 import type { Reason } from '../../src/shared/reasons';
+import { tempDir } from './store';
 
 /** What a big finished job holds, as built by bigFinishedJob: the figures the UI must count. */
 export interface BigJob {
@@ -51,4 +53,25 @@ export function bigFinishedJob(store: Store, n: number, o: { id?: string; result
     if (finished === n) store.transition(id, 'running', 'partial', '', now + 3);
   });
   return job;
+}
+
+/** A sift home in a temp folder whose database holds one big finished job, for the CLI's tests as a child process. */
+export interface JobOnDisk {
+  t: { dir: string; remove(): void };
+  db: string;
+  /** SIFT_HOME and HOME in the temp folder, colour off: the child's environment. */
+  env: NodeJS.ProcessEnv;
+  id: string;
+}
+
+/** bigFinishedJob written to `sift.db` in a new temp folder named from `prefix`, the store closed again. */
+export function finishedJobOnDisk(prefix: string, n: number, o: { resultBytes?: number } = {}): JobOnDisk {
+  const t = tempDir(prefix);
+  const db = path.join(t.dir, 'sift.db');
+  const store = openStore(db);
+  try {
+    return { t, db, env: { SIFT_HOME: t.dir, HOME: t.dir, NO_COLOR: '1' }, id: bigFinishedJob(store, n, o).id };
+  } finally {
+    store.close();
+  }
 }

@@ -8,12 +8,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { openStore } from '../../src/main/store';
-import { bigFinishedJob } from '../helpers/big-job';
+import { finishedJobOnDisk, type JobOnDisk } from '../helpers/big-job';
 import { collect, runSift, startSift } from '../helpers/cli';
-import { tempDir, until } from '../helpers/store';
+import { until } from '../helpers/store';
 
-let t: ReturnType<typeof tempDir>;
+let t: JobOnDisk['t'];
 let db: string;
 let env: NodeJS.ProcessEnv;
 // 4,000 results of 2 kB as a folder of files: seconds of writing on the 2-core build machine,
@@ -22,12 +21,7 @@ const TARGETS = 4_000;
 let id: string;
 
 beforeAll(() => {
-  t = tempDir('sift-cli-export-owner-');
-  db = path.join(t.dir, 'sift.db');
-  env = { SIFT_HOME: t.dir, HOME: t.dir, NO_COLOR: '1' };
-  const store = openStore(db);
-  id = bigFinishedJob(store, TARGETS, { resultBytes: 2_000 }).id;
-  store.close();
+  ({ t, db, env, id } = finishedJobOnDisk('sift-cli-export-owner-', TARGETS, { resultBytes: 2_000 }));
 });
 afterAll(() => t?.remove());
 

@@ -7,13 +7,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { openStore } from '../../src/main/store';
-import { bigFinishedJob } from '../helpers/big-job';
+import { finishedJobOnDisk, type JobOnDisk } from '../helpers/big-job';
 import { runSift } from '../helpers/cli';
-import { tempDir } from '../helpers/store';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
-let t: ReturnType<typeof tempDir>;
+let t: JobOnDisk['t'];
 let ro: string;
 let mounted = false;
 let db: string;
@@ -21,15 +19,10 @@ let env: NodeJS.ProcessEnv;
 let id: string;
 
 beforeAll(() => {
-  t = tempDir('sift-cli-read-only-');
+  ({ t, db, env, id } = finishedJobOnDisk('sift-cli-read-only-', 3));
   ro = path.join(t.dir, 'card');
   mounted = mountTmpfs(ro, '1m', { readOnly: true });
   if (!mounted) console.log('cli-read-only: cannot mount a tmpfs here (needs root); these tests are skipped');
-  db = path.join(t.dir, 'sift.db');
-  env = { SIFT_HOME: t.dir, HOME: t.dir, NO_COLOR: '1' };
-  const store = openStore(db);
-  id = bigFinishedJob(store, 3).id;
-  store.close();
 });
 afterAll(() => {
   unmountTmpfs(ro, mounted);
