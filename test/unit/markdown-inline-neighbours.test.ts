@@ -62,6 +62,11 @@ describe('emphasis beside another inline element', () => {
     ['emphasis at the end of a span, emphasis after the span', '<p><span>x<em>a</em></span><em>b</em>y</p>'],
     ['emphasis, then emphasis at the start of a span', '<p>x<em>a</em><span><em>b</em>y</span></p>'],
     ['bold at the end of a span in a span, bold after', '<p>x<span><span>y<b>a</b></span></span><strong>b</strong>y</p>'],
+    ['emphasis opening and closing on bold, before a word', '<p><em><b>aa</b>aa<b>aa</b></em>aa</p>'],
+    ['bold opening and closing on emphasis, before a word', '<p><b><em>a</em>a<em>a</em></b>a</p>'],
+    ['emphasis ending in bold, then bold, inside a word', '<p>x<em>a<b>b</b></em><b>c</b>y</p>'],
+    ['bold inside bold', '<p><b>a<b>b</b>c</b>d</p>'],
+    ['emphasis inside emphasis, in a span', '<p><em><i>a</i>b<span><em>c</em></span></em>d</p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

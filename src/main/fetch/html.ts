@@ -708,13 +708,14 @@ function convert(root: HTMLElement, page: string | undefined): string {
     // Markdown at all: the mark goes outside it (delimited).
     turndown.addRule('emphasis', {
       filter: ['em', 'i'],
-      replacement: (content, node) => delimited(content, node, (wordy) => (wordy ? '*' : '_')),
+      replacement: (content, node) => (crowded(content, node) ? `<em>${content}</em>` : delimited(content, node, (wordy) => (wordy ? '*' : '_'))),
     });
     turndown.addRule('strong', {
       filter: ['strong', 'b'],
       // Beside emphasis, no word touching it, bold's delimiters are chosen once the emphasis's
       // are written (boldDelimiters).
-      replacement: (content, node) => delimited(content, node, (wordy) => (!wordy && besideEmphasis(node) ? [BOLD_OPENS, BOLD_CLOSES] : '**')),
+      replacement: (content, node) =>
+        crowded(content, node) ? `<strong>${content}</strong>` : delimited(content, node, (wordy) => (!wordy && besideEmphasis(node) ? [BOLD_OPENS, BOLD_CLOSES] : '**')),
     });
     // A picture's alt text escaped as the article's words are (escapeText), each of its lines:
     // turndown's own escapes made "EPA_Visualisierung" "EPA\_Visualisierung" and "1. Mix" "1\. Mix"
@@ -1103,6 +1104,48 @@ const boldDelimiters = (md: string): string =>
       })
     : md;
 
+/**
+ * Whether an emphasis holds emphasis of the other kind at one of its edges and more of it
+ * inside: their delimiters there make one run of three ("***"), which CommonMark may close at
+ * the next inner one, "<em><b>a</b>a<b>a</b></em>a" being "***a**a**a***a", whose second "**"
+ * closed the italic. No delimiter avoids that there (a "_" cannot close before a letter), so
+ * the emphasis is written as HTML, whose tags the inner delimiters read as marks. One inner
+ * emphasis ("***a**a*") is read right, and so is a run of "_" beside "**"; on more than one
+ * line a tag could start a line and read as an HTML block, so those stay as they were.
+ */
+function crowded(content: string, node: Node): boolean {
+  const kind = EMPHASIS_KIND.get(node.nodeName);
+  if (content.includes('\n') || !kind) return false;
+  const other = (n: Node | null): boolean => !!n && EMPHASIS_KIND.has(n.nodeName) && EMPHASIS_KIND.get(n.nodeName) !== kind;
+  if (meetsItsKind(node, kind, 'previousSibling') || meetsItsKind(node, kind, 'nextSibling')) return true;
+  if (!other(edgeElement(node, 'firstChild')) && !other(edgeElement(node, 'lastChild'))) return false;
+  const inside = (node as Element).querySelectorAll('em,i,strong,b');
+  return Array.from(inside).filter(other).length > 1;
+}
+
+/**
+ * Whether emphasis of the other kind touches a node on one side and holds emphasis of the
+ * node's kind at that edge: the delimiters of all three make one run, "<em>a<b>b</b></em><b>c</b>"
+ * being "*a**b*****c**", which showed its asterisks.
+ */
+function meetsItsKind(node: Node, kind: string, side: 'previousSibling' | 'nextSibling'): boolean {
+  const edge = side === 'previousSibling' ? 'lastChild' : 'firstChild';
+  for (let n = touching(node, side); n && EMPHASIS_KIND.has(n.nodeName); n = edgeElement(n, edge)) if (EMPHASIS_KIND.get(n.nodeName) === kind) return n !== node;
+  return false;
+}
+
+/** The element whose Markdown starts (or ends) a node's: through plain elements, past blanks, which turndown moves out. */
+function edgeElement(node: Node, edge: 'firstChild' | 'lastChild'): Node | null {
+  const step = edge === 'firstChild' ? 'nextSibling' : 'previousSibling';
+  let n = node[edge];
+  while (n) {
+    if (n.nodeType === 3 && !(n.textContent ?? '').trim()) n = n[step];
+    else if (n.nodeType === 1 && WORDS_ONLY.has(n.nodeName)) n = n[edge];
+    else return n;
+  }
+  return null;
+}
+
 /** Whether emphasis of another kind is beside a node's Markdown, its delimiters touching the node's. */
 const besideEmphasis = (node: Node): boolean =>
   EMPHASIS_KIND.has(wordsNode(node, 'previousSibling')?.nodeName ?? '') || EMPHASIS_KIND.has(wordsNode(node, 'nextSibling')?.nodeName ?? '');
@@ -1134,12 +1177,16 @@ function mergeEmphasis(root: HTMLElement): void {
     // An SVG's <b> is no emphasis (its name stays lower case).
     const kind = EMPHASIS_KIND.get(el.nodeName);
     if (!kind) continue;
+    if (withinItsKind(el, kind, root)) {
+      el.replaceWith(...Array.from(el.childNodes));
+      continue;
+    }
     for (let wrap = el.parentNode; wrap && wrap !== root && WORDS_ONLY.has(wrap.nodeName) && wrap.firstChild === el && wrap.lastChild === el; wrap = el.parentNode) {
       wrap.parentNode!.replaceChild(el, wrap);
       while (el.firstChild) wrap.appendChild(el.firstChild);
       el.appendChild(wrap);
     }
-    const prev = touchingBefore(el);
+    const prev = touching(el, 'previousSibling');
     if (!prev || !el.parentNode || EMPHASIS_KIND.get(prev.nodeName) !== kind) continue;
     while (el.firstChild) prev.appendChild(el.firstChild);
     el.remove();
@@ -1147,13 +1194,23 @@ function mergeEmphasis(root: HTMLElement): void {
 }
 
 /**
- * The element whose Markdown ends where a node's starts, through the edges of plain elements,
- * which write no marks there: "<span>x<em>a</em></span><em>b</em>y" was "x*a**b*y", one
- * emphasis showing "a**b". Their words moving into one emphasis show as they did.
+ * Whether emphasis sits inside emphasis of its kind, which already shows it so: its own
+ * delimiters closed the outer's ("<b>a<b>b</b></b>" was "**a**b****", "b" not bold).
  */
-function touchingBefore(node: Node): Node | null {
-  let n = wordsNode(node, 'previousSibling', WORDS_ONLY);
-  while (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName) && n.lastChild) n = n.lastChild;
+function withinItsKind(el: Element, kind: string, root: HTMLElement): boolean {
+  for (let n = el.parentNode; n && n !== root; n = n.parentNode) if (EMPHASIS_KIND.get(n.nodeName) === kind) return true;
+  return false;
+}
+
+/**
+ * The element whose Markdown ends where a node's starts (or starts where it ends), through the
+ * edges of plain elements, which write no marks there: "<span>x<em>a</em></span><em>b</em>y"
+ * was "x*a**b*y", one emphasis showing "a**b". Their words moving into one emphasis show as they did.
+ */
+function touching(node: Node, side: 'previousSibling' | 'nextSibling'): Node | null {
+  let n = wordsNode(node, side, WORDS_ONLY);
+  const edge = side === 'previousSibling' ? 'lastChild' : 'firstChild';
+  while (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName) && n[edge]) n = n[edge];
   return n;
 }
 /**
