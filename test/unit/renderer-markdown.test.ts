@@ -65,7 +65,8 @@ describe('renderMarkdown', () => {
       `<item><title>Post ${n}</title><link>https://blog.example/p${n}</link><description><![CDATA[<p>Claim ${n}<sup id="fnref:1"><a href="#fn:1">1</a></sup> here.</p>` +
       `<ol><li id="fn:1"><p>Note of post ${n}. <a href="#fnref:1">↩</a></p></li></ol>]]></description></item>`;
     const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><link>https://blog.example/</link>${post(1)}${post(2)}</channel></rss>`;
-    const html = renderMarkdown(readFeed({ xml: rss, format: 'rss' }, 'markdown', 'https://blog.example/feed.xml').content);
+    const read = readFeed({ xml: rss, format: 'rss' }, 'markdown', 'https://blog.example/feed.xml');
+    const html = renderMarkdown(read.content, { feed: typeof read.meta['feed'] === 'string' });
     // Shown as "2-1", a label the post's own page never showed; the ids and names stay the post's own.
     const feedCite = (post: number): string =>
       `<sup><a href="#sift-note-${post}-1" id="sift-cite-${post}-1" aria-label="Note 1 of post ${post}">1</a></sup>`;
@@ -76,6 +77,17 @@ describe('renderMarkdown', () => {
       expect(html).toContain(`${feedNote(n)} Note of post ${n}.</p>`);
     }
     expect(html).not.toMatch(/>\d+-\d+</);
+  });
+
+  it('shows a book\'s chapter-style labels ("1-1", "2-1") as the page shows them, where they read as notes of posts 1 and 2', () => {
+    const chapter = (n: number): string =>
+      `<h2>Chapter ${n}</h2><p>Claim ${n}<sup><a href="#fn${n}-1">${n}-1</a></sup> here.</p><ol><li id="fn${n}-1"><p>Note ${n}-1 of the book.</p></li></ol>`;
+    const page = `<!doctype html><html><head><title>A book</title></head><body><article><h1>A book</h1>${chapter(1)}${chapter(2)}</article></body></html>`;
+    const html = renderMarkdown(extractArticle(page, 'https://book.example/all').markdown);
+    for (const n of [1, 2]) {
+      expect(html).toContain(`Claim ${n}${cite(`${n}-1`)} here.`);
+      expect(html).toContain(`${noteMark(`${n}-1`)} Note ${n}-1 of the book.</p>`);
+    }
   });
 
   it('shows a label written with a dash as written where not every note is a post\'s', () => {

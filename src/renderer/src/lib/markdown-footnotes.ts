@@ -27,11 +27,18 @@ let cited = new Set<string>();
 /**
  * A feed's notes, labelled by their post's place in the feed (feed.ts: "2-1" is post 2's note 1)
  * so that each post's "1" is a note of its own. The preview showed "2-1", which no post's page
- * shows. Read so only when every note of the Markdown is labelled so: "[^2-1]" beside "[^b]" is
- * a label as its writer chose it.
+ * shows. Read so only in a feed's result (forFeed), and when every note of the Markdown is
+ * labelled so: "[^2-1]" beside "[^b]" is a label as its writer chose it, and a book's page
+ * numbers its notes by chapter ("1-1", "2-1"), which showed as "1" and "1".
  */
 const POST_LABEL = /^([1-9]\d*)-(.+)$/;
 let byPost = false;
+let inFeed = false;
+
+/** Whether the next Markdown read is a feed's, whose notes may be labelled by post. */
+export const forFeed = (feed: boolean): void => {
+  inFeed = feed;
+};
 
 /** What a reader is shown of a label, and what its links are named by: a post's note by its own number, and its post. */
 function shown(label: string): { text: string; name: string } {
@@ -54,7 +61,7 @@ export const footnotes: MarkedExtension = {
     preprocess(md) {
       noted = new Set(Array.from(md.matchAll(NOTE_LABELS), (m) => m[1]!));
       cited = new Set();
-      byPost = noted.size > 0 && [...noted].every((label) => POST_LABEL.test(label));
+      byPost = inFeed && noted.size > 0 && [...noted].every((label) => POST_LABEL.test(label));
       return md;
     },
   },

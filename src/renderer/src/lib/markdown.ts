@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { withoutBidiControls } from '../../../shared/shown';
-import { footnotes } from './markdown-footnotes';
+import { footnotes, forFeed } from './markdown-footnotes';
 
 let hooked = false;
 /**
@@ -54,9 +54,11 @@ function installHooks(): void {
  * The Markdown as HTML, safe to show. Without bidi controls, as titles are shown: the extractor
  * heads a result with its page's title, and "# Invoice U+202E txt.exe done" rendered "Invoice
  * enod exe.txt". None of the article benchmark's 91 pages has one; Copy and exports keep them.
+ * `feed`: the Markdown is a feed's entries, whose notes are labelled by post (markdown-footnotes).
  */
-export function renderMarkdown(md: string): string {
+export function renderMarkdown(md: string, { feed = false }: { feed?: boolean } = {}): string {
   installHooks();
+  forFeed(feed);
   const html = marked.parse(withoutBidiControls(md), { async: false, gfm: true });
   return DOMPurify.sanitize(html, {
     // style="" would be refused by the CSP anyway (and logged); forms and media would load.

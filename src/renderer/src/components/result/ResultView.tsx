@@ -132,7 +132,9 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
   const shape = shapeOf(mode, result);
   const [source, setSource] = useState(false);
   const tooBig = part !== undefined || result.content.length > MAX_RENDERED_MARKDOWN;
-  const html = useMemo(() => (shape === 'markdown' && !source && !tooBig ? renderMarkdown(result.content) : null), [shape, source, tooBig, result.content]);
+  // A feed's result says which format it was read as (feed.ts's meta.feed).
+  const feed = typeof result.meta?.['feed'] === 'string';
+  const html = useMemo(() => (shape === 'markdown' && !source && !tooBig ? renderMarkdown(result.content, { feed }) : null), [shape, source, tooBig, result.content, feed]);
   const needle = focus?.needle;
   const line = focus?.line;
   // By value: the pane makes a new part at each render, and a new `shown` highlights again.
