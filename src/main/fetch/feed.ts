@@ -280,16 +280,15 @@ export function readFeed(source: FeedSource, mode: string, url: string): FeedRea
 export const feedLinks = (feed: Feed): string[] => [...new Set(feed.entries.map((e) => e.link).filter(Boolean))];
 
 /**
- * The feed as one document: its title and description, then per entry a heading linked to
- * its page, a line with its date and author, and its content, links made absolute and
- * nothing left that runs. An entry's content nested deeper than an article may be is given
- * as its text. `body` is the document's body, for textOf.
- */
-/**
- * The document of a feed's entries. With `notes` (for Markdown), each entry's footnotes are
- * found in it alone, against its own address, and labelled by its place when there are several
- * ("[^2-1]"): found in the whole document, a second post's "#fn:1" cited the first post's note,
- * and its own note stayed a list with its "↩".
+ * The feed as one document: its title and description, then per entry a heading linked to its
+ * page (titled by its opening words, or its date, when it has no title), a line with its date
+ * and author, its content, and a line per file it encloses; links made absolute and nothing
+ * left that runs. An entry's content nested deeper than an article may be is given as its text.
+ * With `notes` (for Markdown), each entry's footnotes are found in it alone, against its own
+ * address, and labelled by its place when there are several ("[^2-1]", which the preview reads
+ * back in a feed's result): found in the whole document, a second post's "#fn:1" cited the
+ * first post's note, and its own note stayed a list with its "↩". `body` is the document's
+ * body, for textOf.
  */
 export function feedDocument(feed: Feed, url: string, notes = false): { html: string; body: Parameters<typeof textOf>[0] } {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
