@@ -1091,6 +1091,7 @@ function wordsNode(node: Node, side: 'previousSibling' | 'nextSibling', through:
  * closing, noncharacters as LINE_START_ESCAPE is): both "__" when an emphasis's "*" touches
  * either and no "_" does, else "**". "<b>.</b><em>a</em>b" was "**.***a*b", one run of three that no "*" facing a letter
  * closes, and "a*b***.**" likewise; "__" beside a "_" would be such a run too ("_a___.__").
+ * Between a "_" and a "*" neither would do ("_a_**..***b*c" showed "**..**"): HTML's tags then.
  */
 const BOLD_OPENS = '\ufdd3';
 const BOLD_CLOSES = '\ufdd4';
@@ -1099,8 +1100,9 @@ const BOLD_PAIR = /(?<=(?<!\\)([*_])|)\ufdd3([^\ufdd3\ufdd4]*)\ufdd4(?=([*_])|)/
 const boldDelimiters = (md: string): string =>
   md.includes(BOLD_OPENS)
     ? md.replace(BOLD_PAIR, (_m, before = '', inside: string, after = '') => {
-        const d = (before + after).includes('*') && !(before + after).includes('_') ? '__' : '**';
-        return `${d}${inside}${d}`;
+        const touched = before + after;
+        if (touched.includes('*') && touched.includes('_')) return `<strong>${inside}</strong>`;
+        return touched.includes('*') ? `__${inside}__` : `**${inside}**`;
       })
     : md;
 
@@ -1118,9 +1120,11 @@ function crowded(content: string, node: Node): boolean {
   if (content.includes('\n') || !kind) return false;
   const other = (n: Node | null): boolean => !!n && EMPHASIS_KIND.has(n.nodeName) && EMPHASIS_KIND.get(n.nodeName) !== kind;
   if (meetsItsKind(node, kind, 'previousSibling') || meetsItsKind(node, kind, 'nextSibling')) return true;
+  const inside = Array.from((node as Element).querySelectorAll('em,i,strong,b')).filter(other).length;
+  // Touching the other kind outside, its delimiters are one run with that one's too ("*b**a**c***d**e").
+  if (inside > 0 && (other(touching(node, 'previousSibling')) || other(touching(node, 'nextSibling')))) return true;
   if (!other(edgeElement(node, 'firstChild')) && !other(edgeElement(node, 'lastChild'))) return false;
-  const inside = (node as Element).querySelectorAll('em,i,strong,b');
-  return Array.from(inside).filter(other).length > 1;
+  return inside > 1;
 }
 
 /**
