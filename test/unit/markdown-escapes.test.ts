@@ -115,6 +115,14 @@ describe('text in Markdown', () => {
     );
   });
 
+  it.each([
+    ['a bullet', '<ul><li> <br> <br>a</li></ul>', '-   a'],
+    ['a numbered item', '<ol><li><br><br>a <b>b</b></li></ol>', '1.  a **b**'],
+  ])('leaves out the breaks before %s\'s text, which made it an empty item over a code block', (_what, html, md) => {
+    expect(markdownOf(html)).toBe(md);
+    expect(rendered(markdownOf(html)).tags).not.toContain('pre');
+  });
+
   it('leaves a "*" or "_" between blanks inside a line as it is, which CommonMark never reads as emphasis', () => {
     expect(paragraph('5 * 3 = 15, snake _ case, a ** b __ c')).toBe('5 * 3 = 15, snake _ case, a ** b __ c');
     expect(rendered(paragraph('5 * 3 = 15, snake _ case'))).toEqual({ tags: ['p'], text: '5 * 3 = 15, snake _ case' });

@@ -657,14 +657,17 @@ function convert(root: HTMLElement, page: string | undefined): string {
     });
     // An ordered list's items numbered as the page shows them (orderedMarker); the rest is
     // turndown's own listItem rule: two blanks after the marker, the item's lines under its text.
-    turndown.addRule('orderedItem', {
-      filter: (node) => node.nodeName === 'LI' && node.parentNode?.nodeName === 'OL',
+    // An item's blank first lines (breaks before its text: "<li><br><br>a") are left out, as a
+    // paragraph's are: "-" then a blank line is an empty item in CommonMark (an item starts with
+    // at most one blank line), and the text under it became a code block.
+    turndown.addRule('listItem', {
+      filter: 'li',
       replacement: (content, node) => {
-        const marker = orderedMarker(node);
+        const marker = node.parentNode?.nodeName === 'OL' ? orderedMarker(node) : '-';
         // A number Markdown has no marker for leads the item's text, under a bullet (orderedMarker).
         const [prefix, label] = marker.startsWith('-') ? ['-   ', marker.slice(1)] : [`${marker}  `, ''];
         const paragraph = /\n$/.test(content);
-        const body = label + content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
+        const body = label + content.replace(/^(?:[ \t]*\n)+|\n+$/g, '') + (paragraph ? '\n' : '');
         return `${prefix}${body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`)}${node.nextSibling ? '\n' : ''}`;
       },
     });
