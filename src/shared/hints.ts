@@ -87,6 +87,9 @@ export const RENDER_HINT = {
   ),
   blank: perSurface((s) => `Some pages do this to turn automated browsers away: open it in a browser to see what it shows, or read its HTML as the server sends it ${RENDER_NEVER[s]}.`),
   scriptHeld: perSurface((s) => `The server of the page's scripts did not finish sending them; try again later, or read the page without running it ${RENDER_NEVER[s]}.`),
+  styleHeld: perSurface(
+    (s) => `The server of the page's stylesheets did not finish sending them, and the browser runs none of its scripts before them; try again later, or read the page without running it ${RENDER_NEVER[s]}.`,
+  ),
   /** After why the page's process ended, which varies. */
   crashed: perSurface((s) => `try again, or read it without running it ${RENDER_NEVER[s]}.`),
 } as const;
@@ -154,6 +157,7 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
   { words: RENDER_HINT.crashed, older: ['try again, or render=never.'] },
   { words: RENDER_HINT.blank, older: [] },
   { words: RENDER_HINT.scriptHeld, older: [] },
+  { words: RENDER_HINT.styleHeld, older: [] },
   { words: RAW_STILL, older: ['mode=raw still returns it as it is'] },
   // The app's words are what every surface stored before s25.
   { words: REST_AGAIN, older: [] },

@@ -34,13 +34,17 @@ beforeAll(async () => {
     '/throws-long.js': `throw new Error('state ${LONG}');`,
     // An app whose bundle's server sends its headers and then nothing more.
     '/held-script.html': shell('/held.js'),
+    // An app whose stylesheet's server sends its headers and then nothing more: the browser
+    // runs no script after a stylesheet it has not got.
+    '/held-style.html': `<!doctype html><html><head><meta charset="utf-8"><title>Loading</title><link rel="stylesheet" href="/held.css"></head><body><div id="app"></div><script src="/app.js"></script></body></html>`,
+    '/app.js': "document.getElementById('app').textContent = 'drawn';",
     // An app whose bundle is on a host the guard refuses.
     '/foreign-bundle.html': shell(`${sites.forbidden.origin}/bundle.js`),
   };
   server = createServer((req, res) => {
-    if (req.url === '/held.js') {
+    if (req.url === '/held.js' || req.url === '/held.css') {
       held.push(res);
-      return void res.writeHead(200, { 'content-type': 'text/javascript' }).write('// the rest never comes\n');
+      return void res.writeHead(200, { 'content-type': req.url.endsWith('.css') ? 'text/css' : 'text/javascript' }).write('/* the rest never comes */\n');
     }
     const body = pages[req.url ?? ''];
     if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -86,6 +90,22 @@ describe('an app shell whose script never finishes loading', () => {
       expect(err).toMatchObject({ status: 504, reason: 'timeout' });
       expect(err.message).toMatch(/waiting for 1 of its scripts/);
       expect(err.message).not.toMatch(/did not yield/);
+      expect(err.hint).not.toMatch(/keeps the browser busy/);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+describe('an app shell whose stylesheet never finishes loading', () => {
+  it('says it waited for a stylesheet that never came, not that the page kept the browser busy', async () => {
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: 3_000 });
+    try {
+      const err = await failure(f, '/held-style.html');
+      expect(err).toMatchObject({ status: 504, reason: 'timeout' });
+      expect(err.message).toMatch(/waiting for 1 of its stylesheets/);
+      expect(err.message).not.toMatch(/did not yield|scripts/);
+      expect(err.hint).toMatch(/stylesheets did not finish/);
       expect(err.hint).not.toMatch(/keeps the browser busy/);
     } finally {
       await f.close();

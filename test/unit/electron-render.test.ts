@@ -147,6 +147,20 @@ describe('the app render window (Electron stand-in)', () => {
     expect((err as { hint: string }).hint).toMatch(/“Run a page’s JavaScript” in Settings/);
   });
 
+  test('a page that never answered while its stylesheet never came says it waited for that stylesheet, not that its JavaScript kept the browser busy', async () => {
+    const { renderer, sessions } = setup({ html: '', busy: true }, [], (wc) => {
+      const load = wc.loadURL.bind(wc);
+      wc.loadURL = async (url) => {
+        await sessions[0]?.request('beforeRequest', { id: 8, url: 'https://example.org/app.css', resourceType: 'stylesheet', webContentsId: wc.id });
+        return load(url);
+      };
+    });
+    const err = await renderer.render('https://example.org/held-style', new AbortController().signal, 300).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 504, code: 'timeout', message: expect.stringContaining('still waiting for 1 of its stylesheets') });
+    expect((err as { hint: string }).hint).toMatch(/stylesheets did not finish/);
+    expect((err as { hint: string }).hint).toMatch(/“Run a page’s JavaScript” in Settings/);
+  });
+
   test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {
     const next = `<html><body><article><h1>Moved</h1><p>${'The page it went to. '.repeat(30)}</p></article></body></html>`;
     const { renderer, windows } = setup({ html: '<html><body>Loading…</body></html>', navigate: { url: 'https://example.org/next', html: next } });

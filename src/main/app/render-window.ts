@@ -167,7 +167,7 @@ export class ElectronRenderer implements Renderer {
       if (out === 'stuck' || out === 'unread') {
         stuck = true;
         if (out === 'unread') throw unreadPage(READ_MS, 'app');
-        throw notYielded(budgetMs, slot.net.scriptsWaiting(), 'app');
+        throw notYielded(budgetMs, slot.net.blockingWaiting(), 'app');
       }
       if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); ${RENDER_HINT.crashed.app}`, 'unreachable');
       // A page that left for a refused address keeps its tally: the result says what was refused.

@@ -183,7 +183,7 @@ export class ChromiumRenderer implements Renderer {
       if (out === 'stuck' || out === 'unread') {
         stuck = true;
         if (out === 'unread') throw unreadPage(this.opts.readMs ?? READ_MS, 'cli');
-        throw notYielded(budgetMs, net.scriptsWaiting(), 'cli');
+        throw notYielded(budgetMs, net.blockingWaiting(), 'cli');
       }
       // A page that left for a refused address keeps its tally: the result says what was refused.
       const guardRefused = (out.refused && !out.left) || out.unreachable ? undefined : tally.result();

@@ -243,10 +243,13 @@ export class NetActivity {
     if (this.quiet(now)) return (quietMs >= SETTLE_IDLE_MS && (textChars >= THIN_CHARS || sinceLoadMs >= thinPatienceMs(budgetMs))) || steady;
     return this.repeating(now) && (quietMs >= DOM_QUIET_MS || steady) && textChars >= THIN_CHARS;
   }
-  /** Scripts asked for and not yet received: a page that never answered may be waiting on them. */
-  scriptsWaiting(): number {
-    let n = 0;
-    for (const r of this.open.values()) if (r.type === 'script') n++;
+  /** Scripts and stylesheets asked for and not yet received: a page that never answered may be waiting on them. */
+  blockingWaiting(): Blocking {
+    const n = { scripts: 0, stylesheets: 0 };
+    for (const r of this.open.values()) {
+      if (r.type === 'script') n.scripts++;
+      else if (r.type === 'stylesheet') n.stylesheets++;
+    }
     return n;
   }
   /** The page was scrolled (or went to another document): its text counts as steady only from now. */
@@ -354,16 +357,27 @@ export async function settleLoaded(page: SettlingPage, net: NetActivity, signal:
 const REREADS = 5;
 
 /**
- * A page that never answered by the end of its budget. One still waiting for its scripts (their
- * server sent the headers and then nothing) has its parser held by them, not its JavaScript
- * busy: it failed as "did not yield … keeps the browser busy", which sent the user to raise a
- * budget a script that never comes does not need.
+ * What holds a page's parser: its scripts, and its stylesheets (the browser runs no script
+ * after a stylesheet it has not got).
  */
-export function notYielded(budgetMs: number, scriptsWaiting: number, surface: Surface): FetchError {
+export interface Blocking {
+  scripts: number;
+  stylesheets: number;
+}
+
+/**
+ * A page that never answered by the end of its budget. One still waiting for its scripts or
+ * stylesheets (their server sent the headers and then nothing) has its parser held by them,
+ * not its JavaScript busy: it failed as "did not yield … keeps the browser busy", which sent
+ * the user to raise a budget a file that never comes does not need.
+ */
+export function notYielded(budgetMs: number, waiting: Blocking, surface: Surface): FetchError {
   const budget = `the render budget (${Math.round(budgetMs / 1000)} s)`;
-  if (scriptsWaiting === 0) return timeoutError(`the page's JavaScript did not yield within ${budget}`, RENDER_HINT.busy[surface]);
-  const them = scriptsWaiting === 1 ? 'it' : 'them';
-  return timeoutError(`the page was still waiting for ${scriptsWaiting} of its scripts when ${budget} ran out: their server never finished sending ${them}`, RENDER_HINT.scriptHeld[surface]);
+  const files = [waiting.scripts > 0 ? `${waiting.scripts} of its scripts` : '', waiting.stylesheets > 0 ? `${waiting.stylesheets} of its stylesheets` : ''].filter(Boolean);
+  if (files.length === 0) return timeoutError(`the page's JavaScript did not yield within ${budget}`, RENDER_HINT.busy[surface]);
+  const them = waiting.scripts + waiting.stylesheets === 1 ? 'it' : 'them';
+  const hint = waiting.scripts > 0 ? RENDER_HINT.scriptHeld : RENDER_HINT.styleHeld;
+  return timeoutError(`the page was still waiting for ${files.join(' and ')} when ${budget} ran out: their server never finished sending ${them}`, hint[surface]);
 }
 
 /** Every document the page went to went away before it could be read. */
