@@ -40,6 +40,9 @@ beforeAll(async () => {
     '/app.js': "document.getElementById('app').textContent = 'drawn';",
     // An app whose bundle is on a host the guard refuses.
     '/foreign-bundle.html': shell(`${sites.forbidden.origin}/bundle.js`),
+    // An app whose bundle is on one refused host and whose own script asks another refused host for its data.
+    '/foreign-bundle-and-data.html': shell(`${sites.forbidden.origin}/bundle.js`).replace('</body>', '<script src="/asks-data.js"></script></body>'),
+    '/asks-data.js': "fetch('http://127.0.0.3/api/items').catch(function () {});",
   };
   server = createServer((req, res) => {
     if (req.url === '/held.js' || req.url === '/held.css') {
@@ -123,5 +126,12 @@ describe('an app shell whose script the guard refused', () => {
     expect(err.hint).toMatch(/The page's scripts load from there/);
     expect(err.hint).toContain('--allow-host HOST');
     expect(sites.forbidden.connections).toBe(0);
+  });
+  it('says which refused host holds its scripts and which its data, when the guard refused both', async () => {
+    const err = await failure(fetcher, '/foreign-bundle-and-data.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.hint).toMatch(/^Sift's guard refused 2 requests the page made, to 127\.0\.0\.2, 127\.0\.0\.3/);
+    expect(err.hint).toMatch(/The page's scripts load from 127\.0\.0\.2, and they draw its content; its data may come from the other host\./);
+    expect(err.hint).toContain('--allow-host HOST');
   });
 });

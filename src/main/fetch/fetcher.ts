@@ -229,14 +229,17 @@ type RenderOutcome =
  */
 function scriptsRefused(staticHtml: string, base: string, rendered: string, refusals: GuardRefusals | undefined, warnings: readonly string[]): refusals is GuardRefusals {
   if (!refusals || !warnings.includes('thin') || !hasAppRoot(staticHtml) || drawnByScripts(staticHtml, rendered)) return false;
-  return scriptHostRefused(staticHtml, base, refusals);
+  return refusedScriptHosts(staticHtml, base, refusals).length > 0;
 }
 
-/** Whether the guard refused a host the page's HTML loads a script from. */
-const scriptHostRefused = (staticHtml: string, base: string, refusals: GuardRefusals): boolean => scriptHosts(staticHtml, base).some((h) => refusals.hosts.includes(h));
+/** The refused hosts the page's HTML loads a script from. */
+const refusedScriptHosts = (staticHtml: string, base: string, refusals: GuardRefusals): string[] => {
+  const own = new Set(scriptHosts(staticHtml, base));
+  return refusals.hosts.filter((h) => own.has(h));
+};
 
-const scriptsRefusedError = (refusals: GuardRefusals, surface: Surface): FetchError =>
-  new FetchError(422, "needs JavaScript: the page's scripts are on an address Sift does not fetch, so the browser could not draw its content", scriptsRefusedHint(refusals, surface), 'needs_js');
+const scriptsRefusedError = (refusals: GuardRefusals, staticHtml: string, base: string, surface: Surface): FetchError =>
+  new FetchError(422, "needs JavaScript: the page's scripts are on an address Sift does not fetch, so the browser could not draw its content", scriptsRefusedHint(refusals, refusedScriptHosts(staticHtml, base, refusals), surface), 'needs_js');
 
 const WENT_TO_REFUSED = 'The rendered page went (by a redirect or a script) to an address Sift does not fetch';
 
@@ -647,12 +650,12 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 // A shell that stayed empty while the guard refused some of its requests (its data
                 // API on a private host) says so first: more time, which the hint offered, changes nothing.
                 // Its own script bundle refused is no data the content "may come from": the scripts never ran.
-                if (after.reason === 'needs_js' && r.guardRefused && scriptHostRefused(html, res.finalUrl, r.guardRefused)) throw scriptsRefusedError(r.guardRefused, surface);
+                if (after.reason === 'needs_js' && r.guardRefused && refusedScriptHosts(html, res.finalUrl, r.guardRefused).length > 0) throw scriptsRefusedError(r.guardRefused, html, res.finalUrl, surface);
                 if (after.reason === 'needs_js' && r.guardRefused) throw new FetchError(err.status, err.message, emptyShellHint(r.guardRefused, err.hint, surface), err.code);
                 throw err;
               }
               if (verdict.catchAll && !drawnByScripts(html, r.html)) throw pageError('soft404', res.status, true, 'random-path-twin');
-              if (scriptsRefused(html, res.finalUrl, r.html, r.guardRefused, after.warnings)) throw scriptsRefusedError(r.guardRefused, surface);
+              if (scriptsRefused(html, res.finalUrl, r.html, r.guardRefused, after.warnings)) throw scriptsRefusedError(r.guardRefused, html, res.finalUrl, surface);
               warnings = after.warnings;
             }
           }

@@ -85,10 +85,15 @@ export function emptyShellHint(r: GuardRefusals, hint: string, surface: Surface)
 }
 
 /**
- * The hint of an app whose own scripts the guard refused: the page rendered as its server sent
- * it (a header over an empty root), stored "ok, thin page", and nothing said that allowing
- * their host would draw the rest.
+ * The hint of an app whose own scripts the guard refused (`scriptHosts`: the refused hosts its
+ * HTML loads a script from): the page rendered as its server sent it (a header over an empty
+ * root), stored "ok, thin page", and nothing said that allowing their host would draw the rest.
+ * The other refused hosts are named apart: "load from there" read as if every refused host held
+ * its scripts, and a data host the page also needed went unsaid.
  */
-export function scriptsRefusedHint(r: GuardRefusals, surface: Surface): string {
-  return `${refusedSentence(r)} The page's scripts load from there, and they draw its content. ${ALLOW_HOST_HINT[surface]}`;
+export function scriptsRefusedHint(r: GuardRefusals, scriptHosts: readonly string[], surface: Surface): string {
+  const others = r.hosts.length - scriptHosts.length;
+  const from = others > 0 ? scriptHosts.map(shownHost).join(', ') : 'there';
+  const data = others > 0 ? `; its data may come from the other ${others === 1 ? 'host' : `${others} hosts`}` : '';
+  return `${refusedSentence(r)} The page's scripts load from ${from}, and they draw its content${data}. ${ALLOW_HOST_HINT[surface]}`;
 }
