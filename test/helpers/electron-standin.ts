@@ -151,7 +151,7 @@ export interface FakePage {
    * What the page's scripts write to the console as it loads, as Electron 41's console-message
    * gives it (its details as the event); Chromium writes an uncaught error as "Uncaught …".
    */
-  console?: { level: 'info' | 'warning' | 'error' | 'debug'; message: string }[];
+  console?: { level: 'info' | 'warning' | 'error' | 'debug'; message: string; /** An iframe's, not the top page's (its frame has a parent). */ inFrame?: boolean }[];
 }
 
 /** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
@@ -171,7 +171,11 @@ export class FakeRenderContents extends FakeWebContents {
     const { fail } = this.page;
     if (!fail) {
       this.url = this.page.finalUrl ?? url;
-      for (const m of this.page.console ?? []) this.emit('console-message', { ...m, lineNumber: 1, sourceId: url, preventDefault: () => undefined });
+      for (const { inFrame, ...m } of this.page.console ?? []) {
+        // Electron's WebFrameMain: the top frame's parent is null.
+        const frame = { parent: inFrame ? { parent: null } : null };
+        this.emit('console-message', { ...m, frame, lineNumber: 1, sourceId: url, preventDefault: () => undefined });
+      }
       return;
     }
     this.emit('did-start-navigation', { url, isMainFrame: true, isSameDocument: false }, url, false, true, 1, 1);

@@ -293,6 +293,20 @@ describe('the app render window (Electron stand-in)', () => {
     await next;
   });
 
+  test("an uncaught error in one of the page's iframes (an ad's, a widget's) is not quoted as the page's own script failing", async () => {
+    const { renderer } = setup({
+      html: ARTICLE,
+      console: [
+        { level: 'error', message: 'Uncaught ReferenceError: adsbygoogle is not defined', inFrame: true },
+        { level: 'error', message: "Uncaught TypeError: Cannot read properties of undefined (reading 'mount')" },
+      ],
+    });
+    const r = await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    expect(r.scriptError).toBe("TypeError: Cannot read properties of undefined (reading 'mount')");
+    const framed = await setup({ html: ARTICLE, console: [{ level: 'error', message: 'Uncaught Error: the widget broke', inFrame: true }] }).renderer.render('http://example.org/b', new AbortController().signal, 5_000);
+    expect(framed.scriptError).toBeUndefined();
+  });
+
   test("keeps the first uncaught error of the page's scripts, cut short, as the Chromium path's pageerror does; a console.error is no such error", async () => {
     const long = 'x'.repeat(400);
     const { renderer } = setup({

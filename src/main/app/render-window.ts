@@ -324,8 +324,10 @@ class DocumentWatch {
       loaded();
     });
     // Electron has no 'pageerror': Chromium reports an uncaught error to the console as "Uncaught …".
+    // Only the top frame's: an ad's or a widget's iframe that threw was quoted as the page's own
+    // script failing, with "open it in a browser", where the page's shell stayed empty for another reason.
     wc.on('console-message', (e) => {
-      if (e.level === 'error' && e.message.startsWith('Uncaught ')) this.scriptError ??= scriptErrorWords(e.message);
+      if (e.level === 'error' && e.message.startsWith('Uncaught ') && e.frame?.parent === null) this.scriptError ??= scriptErrorWords(e.message);
     });
     wc.on('render-process-gone', (_e, details) => {
       this.crashed = details.reason;
