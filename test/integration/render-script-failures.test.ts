@@ -31,6 +31,10 @@ beforeAll(async () => {
     '/throws.html': shell('/throws.js'),
     '/throws.js': "window.App.mount(document.getElementById('app'));",
     '/throws-long.html': shell('/throws-long.js'),
+    // An app that draws nothing, beside a widget in an iframe whose own script throws.
+    '/framed-throws.html': shell('/draws-nothing.js').replace('</body>', '<iframe src="/widget.html"></iframe></body>'),
+    '/draws-nothing.js': '// waits for a sign-in that never comes',
+    '/widget.html': '<!doctype html><html><body><script>throw new Error("the widget broke");</script></body></html>',
     '/throws-long.js': `throw new Error('state ${LONG}');`,
     // An app whose bundle's server sends its headers and then nothing more.
     '/held-script.html': shell('/held.js'),
@@ -82,6 +86,14 @@ describe('an app shell whose script throws', () => {
     const err = await failure(fetcher, '/throws-long.html');
     expect(err.message).toMatch(/the page's script failed: Error: state x+…$/);
     expect(err.message.length).toBeLessThan(300);
+  });
+});
+
+describe("an app shell beside an iframe whose script throws", () => {
+  it("does not quote the iframe's error as the page's own script failing", async () => {
+    const err = await failure(fetcher, '/framed-throws.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).not.toMatch(/widget broke|script failed/);
   });
 });
 

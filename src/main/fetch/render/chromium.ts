@@ -4,7 +4,7 @@ import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
 import { blocked, FetchError } from '../errors';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
-import { GRACE_MS, NetActivity, notYielded, READ_MS, settle, SETTLE_SCRIPT, unreadPage, watchFailedNavigation } from './settle';
+import { GRACE_MS, NetActivity, notYielded, READ_MS, settle, SETTLE_SCRIPT, topFrameErrors, unreadPage, watchFailedNavigation } from './settle';
 import type { ProxySession } from './proxy';
 import { RefusalTally } from './refusals';
 import type { BrowserInfo, Rendered, Renderer, RendererEnv } from './types';
@@ -171,13 +171,15 @@ export class ChromiumRenderer implements Renderer {
       await context.addInitScript({ content: SETTLE_SCRIPT });
       const page = await context.newPage();
       failedHost = watchFailedNavigation(page);
-      await labelDocuments(await context.newCDPSession(page), endpoint);
+      const cdp = await context.newCDPSession(page);
+      await labelDocuments(cdp, endpoint);
+      const scriptError = await topFrameErrors(cdp);
       // A popup (window.open past the init script, target=_blank) is closed as it appears.
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});
       });
       const net = new NetActivity(budgetMs);
-      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost, this.opts.readMs, net);
+      const out = await settle(page, url, signal, budgetMs, GRACE_MS, (host) => tally.refused(host), failedHost, scriptError, this.opts.readMs, net);
       // A page closed under the settle loop reads as one that went away or never answered.
       if (!browser.isConnected()) throw browserQuit();
       if (out === 'stuck' || out === 'unread') {

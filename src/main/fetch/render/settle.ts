@@ -1,4 +1,4 @@
-import type { Page, Request, Response } from 'playwright-core';
+import type { CDPSession, Page, Request, Response } from 'playwright-core';
 import { FetchError, timeoutError } from '../errors';
 import { bareHost } from '../guard';
 import { THIN_CHARS } from './decide';
@@ -502,6 +502,40 @@ export function scriptErrorWords(raw: string): string {
 }
 const SCRIPT_ERROR_CHARS = 160;
 
+/** A CDP Runtime.exceptionThrown's details, as far as topFrameErrors reads them. */
+interface ExceptionDetails {
+  text: string;
+  executionContextId?: number;
+  exception?: { description?: string; value?: unknown };
+}
+
+/**
+ * The first uncaught error of the top frame's own scripts (scriptErrorWords), over the page's
+ * CDP session: playwright-core's 'pageerror' reports every frame's and every worker's, and an
+ * ad's or a widget's iframe that threw was quoted as the page's script failing ("open it in a
+ * browser"), where the page's shell stayed empty for another reason. A cross-site iframe or a
+ * worker is a target of its own, whose errors never reach this session; a same-site iframe's
+ * are told apart by the frame of the context they were thrown in.
+ */
+export async function topFrameErrors(cdp: CDPSession): Promise<() => string | undefined> {
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  const top = frameTree.frame.id;
+  const topContexts = new Set<number>();
+  let first: string | undefined;
+  cdp.on('Runtime.executionContextCreated', ({ context }) => {
+    const aux = context.auxData as { frameId?: string } | undefined;
+    if (aux?.frameId === top) topContexts.add(context.id);
+  });
+  cdp.on('Runtime.exceptionThrown', ({ exceptionDetails: d }: { exceptionDetails: ExceptionDetails }) => {
+    if (first !== undefined || d.executionContextId === undefined || !topContexts.has(d.executionContextId)) return;
+    // The error's name and message, as playwright-core's pageerror made them: its stack cut off.
+    const said = d.exception ? (d.exception.description ?? String(d.exception.value)) : d.text;
+    first = scriptErrorWords(said.split(/\n {4}at /)[0] ?? said);
+  });
+  await cdp.send('Runtime.enable');
+  return () => first;
+}
+
 /** The main document's load event, counted as a request in flight from its DOMContentLoaded. */
 export const LOAD = Symbol('load');
 
@@ -523,6 +557,7 @@ export async function settle(
   graceMs: number,
   refusedHost: (host: string) => boolean,
   failedHost: () => string | undefined,
+  scriptError: () => string | undefined,
   readMs = READ_MS,
   net = new NetActivity(budgetMs),
 ): Promise<Rendered | 'stuck' | 'unread'> {
@@ -554,10 +589,6 @@ export async function settle(
   let crashed = false;
   const onCrash = (): void => void (crashed = true);
   page.on('crash', onCrash);
-  // An app whose bundle throws stays an empty shell: its first error says why.
-  let scriptError: string | undefined;
-  const onPageError = (e: Error): void => void (scriptError ??= scriptErrorWords(String(e)));
-  page.on('pageerror', onPageError);
   // A script that sends the browser to a file while the page loads (location.href to an
   // attachment) turns that navigation into a download, refused, and the page stays and
   // loads; but Playwright 1.65's goto never reports its load (the page's readyState was
@@ -621,6 +652,7 @@ export async function settle(
     if (html === 'gone' && !gone && !settling.ended()) throw movingPage();
     if (html === 'unread' && !gone) return 'unread';
     if ((html === undefined || html === 'gone') && !gone) return 'stuck';
+    const thrown = scriptError();
     return {
       finalUrl: page.url(),
       html: html === 'gone' || html === 'unread' ? '' : (html ?? ''),
@@ -628,13 +660,13 @@ export async function settle(
       // A document read as soon as it showed text was not watched settle.
       partial: !settled || reread,
       ...(unreachable ? { unreachable: true } : gone ? { refused: true, ...(shown ? { left: true } : {}) } : {}),
-      ...(scriptError ? { scriptError } : {}),
+      // An app whose bundle throws stays an empty shell: its first error says why.
+      ...(thrown ? { scriptError: thrown } : {}),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
     page.off('crash', onCrash);
-    page.off('pageerror', onPageError);
     page.off('download', onDownload);
     page.off('domcontentloaded', onDocument);
     page.off('load', onLoad);
