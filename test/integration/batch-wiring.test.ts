@@ -482,6 +482,20 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
+  test("with the gate full and a time per URL shorter than the gate's wait, a target that never got its turn ends busy, not timed out", async () => {
+    const r = rig({ fetch: { gateWaitMs: 300, deadlineMs: 100 }, runner: { retryWaitMs: 20, retryForMs: 200 } });
+    const releases: (() => void)[] = [];
+    for (let i = 0; i < 8; i++) releases.push(await r.fetcher.gate.acquire(AbortSignal.timeout(1000)));
+    try {
+      const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/article/4` }]);
+      expect((await finished(r.runner, id)).status).toBe('failed');
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'busy' })).toBe(1);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'timeout' })).toBe(0);
+    } finally {
+      for (const rel of releases) rel();
+    }
+  });
+
   test('a 403 increments the block counter', async () => {
     const r = rig();
     const { id } = r.runner.submit({ name: 'test' }, 'test', [{ url: 'http://internal.test/' }, { url: 'http://10.1.2.3/' }, { url: 'http://[::ffff:192.168.0.1]/' }]);

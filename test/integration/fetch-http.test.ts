@@ -1317,4 +1317,34 @@ describe('the gate', () => {
       await g.close();
     }
   });
+  it("fails a fetch that never got a slot busy (retried), not as a timeout, when its time per URL is shorter than the gate's wait", async () => {
+    // Time per URL 0.2 s, the gate's wait 0.6 s: the target's own time ran out at the gate,
+    // and it failed "timeout: waiting for a fetch slot" though it never got its turn.
+    const g = fetcher({ gateSize: 1, gateWaitMs: 600, deadlineMs: 200 });
+    const held = await g.gate.acquire(new AbortController().signal);
+    try {
+      const e = await fail(g.fetchTarget(new AbortController().signal, caller, target('/notes.txt')));
+      expect(e).toMatchObject({ status: 503, code: 'busy' });
+    } finally {
+      held();
+      await g.close();
+    }
+  });
+  it('counts fetched_ms from when the target got its slot, not the wait for one', async () => {
+    let clock = 1_000_000;
+    const g = createFetcher({ allowPrivate: true, gateSize: 1 }, { lookup: fixedResolver({}), now: () => clock });
+    const held = await g.gate.acquire(new AbortController().signal);
+    try {
+      const fetching = g.fetchTarget(new AbortController().signal, caller, target('/notes.txt'));
+      await vi.waitFor(() => expect(g.gate.waiting()).toBe(1));
+      // It waited 4 s for the slot.
+      clock += 4_000;
+      held();
+      const r = await fetching;
+      expect(r.meta?.fetched_ms).toBeLessThan(4_000);
+    } finally {
+      held();
+      await g.close();
+    }
+  });
 });

@@ -22,6 +22,11 @@ export class Gate {
     return this.active;
   }
 
+  /** Fetches waiting for a slot. */
+  waiting(): number {
+    return this.waiters.length;
+  }
+
   acquire(signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     if (this.active < this.size && this.waiters.length === 0) {
