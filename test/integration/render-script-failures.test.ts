@@ -38,6 +38,8 @@ beforeAll(async () => {
     '/throws-long.js': `throw new Error('state ${LONG}');`,
     // An app whose bundle's server sends its headers and then nothing more.
     '/held-script.html': shell('/held.js'),
+    // An app whose bundle its server no longer has (a deploy removed it): 404.
+    '/missing-bundle.html': shell('/static/js/main.0000.chunk.js'),
     // An app whose stylesheet's server sends its headers and then nothing more: the browser
     // runs no script after a stylesheet it has not got.
     '/held-style.html': `<!doctype html><html><head><meta charset="utf-8"><title>Loading</title><link rel="stylesheet" href="/held.css"></head><body><div id="app"></div><script src="/app.js"></script></body></html>`,
@@ -94,6 +96,15 @@ describe("an app shell beside an iframe whose script throws", () => {
     const err = await failure(fetcher, '/framed-throws.html');
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
     expect(err.message).not.toMatch(/widget broke|script failed/);
+  });
+});
+
+describe('an app shell whose script its server answers with an error', () => {
+  it('says its scripts were not there, not that they ran and may need a sign-in or more time', async () => {
+    const err = await failure(fetcher, '/missing-bundle.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).toMatch(/its server answered 1 of its scripts with an error \(HTTP 404\), so it never ran/);
+    expect(err.hint).not.toMatch(/more time/);
   });
 });
 

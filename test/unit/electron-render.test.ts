@@ -161,6 +161,23 @@ describe('the app render window (Electron stand-in)', () => {
     expect((err as { hint: string }).hint).toMatch(/“Run a page’s JavaScript” in Settings/);
   });
 
+  test("counts the top page's scripts its server answered with an error, not an iframe's nor the guard's refusals", async () => {
+    const { renderer, sessions } = setup({ html: ARTICLE }, [], (wc) => {
+      const load = wc.loadURL.bind(wc);
+      wc.loadURL = async (url) => {
+        const answered = (id: number, statusCode: number, parent: unknown, responseHeaders = {}) =>
+          sessions[0]?.request('completed', { id, webContentsId: wc.id, resourceType: 'script', statusCode, responseHeaders, frame: { parent } });
+        await answered(1, 404, null);
+        await answered(2, 200, null);
+        await answered(3, 500, {});
+        await answered(4, 403, null, { 'X-Sift-Guard': ['refused'] });
+        return load(url);
+      };
+    });
+    const r = await renderer.render('https://example.org/app', new AbortController().signal, 5_000);
+    expect(r.scriptsMissing).toEqual({ count: 1, status: 404 });
+  });
+
   test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {
     const next = `<html><body><article><h1>Moved</h1><p>${'The page it went to. '.repeat(30)}</p></article></body></html>`;
     const { renderer, windows } = setup({ html: '<html><body>Loading…</body></html>', navigate: { url: 'https://example.org/next', html: next } });

@@ -3,7 +3,7 @@ import { FetchError } from '../fetch/errors';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, GRACE_MS, movingPage, NetActivity, notYielded, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, notYielded, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, ScriptsMissing, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -84,6 +84,8 @@ interface Slot {
   refused: boolean;
   /** A document of the page's own was shown before (shownDocument): a refusal after it is the page leaving. */
   shown: boolean;
+  /** The top page's scripts its server answered with an error. */
+  missing: ScriptsMissing;
   /** The render hint's charset for the main document (see hardenRenderSession). */
   charset: string | undefined;
   /** The slot's own proxy credentials: the guard's events of its window are told from the other slots'. */
@@ -118,7 +120,7 @@ export class ElectronRenderer implements Renderer {
     if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
     const proxy = await this.env.proxySession();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, shown: false, charset: undefined, proxy };
+    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, shown: false, missing: new ScriptsMissing(), charset: undefined, proxy };
     await hardenRenderSession(session, proxy, this.env.userAgent(), {
       started: (id, request, type) => {
         if (id === slot.contentsId) slot.net.started(request, type);
@@ -131,6 +133,9 @@ export class ElectronRenderer implements Renderer {
         slot.mainStatus = status;
         slot.refused = refused;
         slot.shown ||= shownDocument(status, refused);
+      },
+      script: (id, status, refused) => {
+        if (id === slot.contentsId) slot.missing.answered(status, refused);
       },
       charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
     });
@@ -148,6 +153,7 @@ export class ElectronRenderer implements Renderer {
     slot.mainStatus = 0;
     slot.refused = false;
     slot.shown = false;
+    slot.missing = new ScriptsMissing();
     slot.charset = hint.charset;
     hardenRenderContents(wc, slot.proxy);
     const onAbort = (): void => {
@@ -252,7 +258,7 @@ export class ElectronRenderer implements Renderer {
     if (html === 'unread' && !refused && !unreachable) return 'unread';
     if (html === undefined && !refused && !unreachable) return 'stuck';
     const finalUrl = wc.getURL();
-    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true, ...(slot.shown ? { left: true } : {}) } : {}), ...(doc.scriptError ? { scriptError: doc.scriptError } : {}) };
+    return { finalUrl, html: typeof html === 'string' && html !== 'gone' && html !== 'unread' ? html : '', status: slot.mainStatus, partial: !settled || reread, ...(unreachable ? { unreachable: true } : refused ? { refused: true, ...(slot.shown ? { left: true } : {}) } : {}), ...(doc.scriptError ? { scriptError: doc.scriptError } : {}), ...slot.missing.result() };
   }
 
   async close(): Promise<void> {
@@ -401,6 +407,8 @@ export async function hardenRenderSession(
     started(webContentsId: number, request: unknown, type: string): void;
     ended(webContentsId: number, request: unknown): void;
     document?(webContentsId: number, status: number, refused: boolean): void;
+    /** A script of the window's top page was answered. */
+    script?(webContentsId: number, status: number, refused: boolean): void;
     /** The charset to give the window's main document when its header names none. */
     charset?(webContentsId: number): string | undefined;
   },
@@ -439,10 +447,10 @@ export async function hardenRenderSession(
   session.webRequest.onCompleted((details) => {
     if (details.webContentsId === undefined) return;
     track.ended(details.webContentsId, details.id);
-    if (details.resourceType === 'mainFrame') {
-      const refused = Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
-      track.document?.(details.webContentsId, details.statusCode, refused);
-    }
+    const refused = (): boolean => Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
+    if (details.resourceType === 'mainFrame') track.document?.(details.webContentsId, details.statusCode, refused());
+    // An iframe's (an ad's) missing script says nothing of the page's own.
+    else if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, details.statusCode, refused());
   });
   session.webRequest.onErrorOccurred((details) => {
     if (details.webContentsId !== undefined) track.ended(details.webContentsId, details.id);

@@ -196,6 +196,19 @@ export const scriptFailed = (emptyShell: FetchError, error: string): FetchError 
     'needs_js',
   );
 
+/**
+ * A rendered app shell that stayed empty because its server answered its scripts with an error
+ * (a bundle gone after a deploy): none of them ran, so a sign-in, cookies or more time, which
+ * the empty shell's hint offered, change nothing.
+ */
+export const scriptsMissing = (emptyShell: FetchError, missing: { count: number; status: number }): FetchError =>
+  new FetchError(
+    emptyShell.status,
+    `needs JavaScript: the page is an app shell, and its server answered ${missing.count} of its scripts with an error (HTTP ${missing.status}), so ${missing.count === 1 ? 'it' : 'they'} never ran`,
+    'The site is missing the files that draw the page (often for a while after it is updated): try again later, or open it in a browser to see whether it shows there.',
+    'needs_js',
+  );
+
 /** The message of a rate-limit page served as a success (the batch wiring's wait says it so too). */
 export const RATE_LIMITED = 'rate limited: the site answered with a page saying it gets too many requests, instead of the page';
 

@@ -6,10 +6,10 @@ import { hasScriptBundles, scriptHosts, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
 import { emptyShellHint, leftWords, refusalWords, scriptsRefusedHint, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
-import type { BrowserInfo, RenderHint, Renderer, RendererFactory } from './render/types';
+import type { BrowserInfo, RenderHint, Rendered, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput } from './classify';
-import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, timeoutError, waitWords } from './errors';
+import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, scriptsMissing, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -219,7 +219,7 @@ const leftForBlank = (): FetchError =>
  * sent it; there is no rendered HTML to read then.
  */
 type RenderOutcome =
-  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string }
+  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing'] }
   | { kind: 'left'; guardRefused?: GuardRefusals };
 
 /**
@@ -295,7 +295,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
         if (/^about:/i.test(r.finalUrl)) throw leftForBlank();
         if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
-        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}) };
+        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}) };
       } finally {
         release();
       }
@@ -647,7 +647,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 const shell = pageError(after.reason, res.status, true, after.signals?.[0], surface);
                 // A refused request leads where there is one: the script's error is then mostly its
                 // consequence ("TypeError: Failed to fetch" from the refused data API).
-                const err = after.reason === 'needs_js' && r.scriptError && !r.guardRefused ? scriptFailed(shell, r.scriptError) : shell;
+                const own = after.reason === 'needs_js' && !r.guardRefused;
+                const err = own && r.scriptError ? scriptFailed(shell, r.scriptError) : own && r.scriptsMissing ? scriptsMissing(shell, r.scriptsMissing) : shell;
                 // A shell that stayed empty while the guard refused some of its requests (its data
                 // API on a private host) says so first: more time, which the hint offered, changes nothing.
                 // Its own script bundle refused is no data the content "may come from": the scripts never ran.

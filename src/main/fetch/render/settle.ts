@@ -502,6 +502,24 @@ export function scriptErrorWords(raw: string): string {
 }
 const SCRIPT_ERROR_CHARS = 160;
 
+/**
+ * The top page's scripts its server answered with an error (not the guard's refusal, said
+ * apart): an app shell whose bundle was gone (a 404 after a deploy) failed as one that "stayed
+ * empty when its scripts ran", which may "need a sign-in, cookies or more time", though none ran.
+ */
+export class ScriptsMissing {
+  private count = 0;
+  private status = 0;
+  answered(status: number, refused: boolean): void {
+    if (refused || status < 400) return;
+    this.count++;
+    this.status ||= status;
+  }
+  result(): Pick<Rendered, 'scriptsMissing'> {
+    return this.count ? { scriptsMissing: { count: this.count, status: this.status } } : {};
+  }
+}
+
 /** A CDP Runtime.exceptionThrown's details, as far as topFrameErrors reads them. */
 interface ExceptionDetails {
   text: string;
@@ -579,7 +597,9 @@ export async function settle(
   // A document of the page's own was shown (shownDocument): where the page goes on from it is
   // the page's script's doing, not a redirect of its load.
   let shown = false;
+  const missing = new ScriptsMissing();
   const onResponse = (r: Response): void => {
+    if (r.frame() === page.mainFrame() && r.request().resourceType() === 'script') missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused');
     if (r.frame() !== page.mainFrame() || !r.request().isNavigationRequest()) return;
     mainStatus = r.status();
     refused = r.headers()[GUARD_HEADER] === 'refused';
@@ -662,6 +682,7 @@ export async function settle(
       ...(unreachable ? { unreachable: true } : gone ? { refused: true, ...(shown ? { left: true } : {}) } : {}),
       // An app whose bundle throws stays an empty shell: its first error says why.
       ...(thrown ? { scriptError: thrown } : {}),
+      ...missing.result(),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

@@ -23,6 +23,8 @@ export interface Rendered {
   guardRefused?: GuardRefusals;
   /** The first uncaught error of the page's scripts, as scriptErrorWords says it. */
   scriptError?: string;
+  /** The top page's scripts its server answered with an error (a 404 after a deploy), and the first such status. */
+  scriptsMissing?: { count: number; status: number };
 }
 
 /** Which browser renders, or why none can. */
