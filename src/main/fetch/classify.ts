@@ -64,6 +64,8 @@ interface Page {
   ownHeadings: string[];
   /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
   visible: string;
+  /** How much of the visible text is the page's own words, outside its links (a template's navigation, footer and lists of headlines are links). */
+  own: number;
   noscript: string;
   scriptBytes: number;
   /** The body with comments and UNSEEN elements taken out, for the rules that read its markup. */
@@ -166,6 +168,7 @@ function parsePage(html: string): Page {
     headings: heads.map((h) => h.text).join(' | '),
     ownHeadings: h1s.length ? h1s : heads.map((h) => h.text),
     visible: squash(body),
+    own: squash(unlinked(body)).length,
     noscript: squash(noscripts.join(' ')),
     scriptBytes,
     body,
@@ -299,7 +302,7 @@ const CHALLENGE_PHRASES =
 const RATE_LIMIT_NAME = /^(?:(?:error |http )?429\W*)?(?:too many requests|rate limit(?:ed| exceeded| reached)?)\W*$/i;
 const RATE_LIMIT_TEXT = /\b(?:you(?:'ve| have) (?:sent|made) too many requests|you(?:'ve| have) been rate[- ]limited|rate limit (?:exceeded|reached))\b/i;
 
-function challenge(p: Page, short: boolean, prose: boolean, status: number): string | undefined {
+function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status: number): string | undefined {
   // The length first, the markers only where it lets them decide: each is a scan of the
   // whole page, and an article (160 KB of HTML) took 5 ms to judge, most of it here.
   // 20,000: ten times the largest interstitial's visible text, well below an article's.
@@ -308,7 +311,7 @@ function challenge(p: Page, short: boolean, prose: boolean, status: number): str
   // ride along on real pages the vendor protects.
   if (short || p.visible.length < TEMPLATE_CHARS / 2) for (const [name, re] of CHALLENGE_MARKERS) if (re.test(p.html)) return name;
   const head = said(`${p.title} | ${p.headings}`).toLowerCase();
-  if (short && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
+  if (few && !prose && CHALLENGE_PHRASES.test(head)) return 'challenge-title';
   if (p.visible.length < 600 && !prose && CHALLENGE_PHRASES.test(said(squash(unlinked(p.body))).toLowerCase())) return 'challenge-text';
   // Served as a success, or as a 403 (firewalls answer a rate limit so too, and "the page may
   // need a login" was no answer to it): a 429's or a 503's page is the busy answer it says, and
@@ -499,7 +502,7 @@ function parkedHere(text: string, url: string): boolean {
   return new RegExp(`(?:^|[^\\w.-])(?:www\\.)?${name} (?:is|may be|might be) (?:(?:currently |now )?(?:for sale|parked)|available for (?:sale|purchase))\\b`, 'i').test(text);
 }
 
-function soft404(p: Page, status: number, prose: boolean, url: string, similarity: number | undefined): string | undefined {
+function soft404(p: Page, status: number, few: boolean, prose: boolean, url: string, similarity: number | undefined): string | undefined {
   // A placeholder says little else (the registrar's, in three languages, 1,500 characters),
   // though its sales pitch reads as prose: three paragraphs on "hosting from €4 a month". A
   // page that names itself an article is one about domains. Before the random-path twin,
@@ -511,7 +514,7 @@ function soft404(p: Page, status: number, prose: boolean, url: string, similarit
   // The same answer for a path that cannot exist: whatever this page says, it is the
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
   if (similarity !== undefined && similarity >= 0.9 && status >= 200 && status < 300) return 'random-path-twin';
-  if (p.visible.length > TEMPLATE_CHARS || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
+  if ((p.visible.length > TEMPLATE_CHARS && !few) || prose || PRODUCT_PAGE.test(p.html) || searchAnswer(p.html, url)) return undefined;
   const title = said(p.title);
   if (saysNotFound(title) || /^\s*404\b/.test(title)) return 'not-found-title';
   if (saysNotFound(said(p.headings))) return 'not-found-heading';
@@ -660,6 +663,18 @@ export function isTeaser(html: string, article: string): boolean {
 // ---- the step -------------------------------------------------------------------------
 
 /**
+ * Whether the page's title names a stand-in: a block or check, a consent wall, a sign-in, a
+ * missing page. Where the page is long only by its links (a site's navigation, footer and
+ * lists of headlines around one message: 2,000 to 9,000 characters of them in the article
+ * benchmark's pages), the title is what says which page this is; a short article with a
+ * consent overlay or a sign-in box beside it keeps its headline there.
+ */
+function titleNamesStandIn(title: string): boolean {
+  const t = said(title);
+  return CHALLENGE_PHRASES.test(t.toLowerCase()) || CONSENT_TITLES.test(t) || PRIVACY_HEADINGS.test(t) || titledLogin(title) || saysNotFound(t) || /^\s*404\b/.test(t);
+}
+
+/**
  * Judges one HTML answer. The order matters where a page carries two signs: a challenge often
  * asks for JavaScript, a sign-in page too, so both come before needs_js; a consent wall may
  * have a login link, so it comes before login.
@@ -668,18 +683,19 @@ export function classifyPage(input: ClassifyInput): Classification {
   const p = parsePage(input.html);
   const readable = (input.text ?? p.visible).replace(/\s+/g, ' ').trim();
   const short = p.visible.length < SHORT_CHARS;
+  const few = short || (p.own < SHORT_CHARS && titleNamesStandIn(p.title));
   const decide = (reason: PageReason, signal: string): Classification => ({ reason, warnings: [], signals: [signal] });
 
   // Read only where a rule that reads words may decide: on longer pages none does.
-  const prose = p.visible.length <= TEMPLATE_CHARS && hasArticleProse(p);
+  const prose = (p.visible.length <= TEMPLATE_CHARS || few) && hasArticleProse(p);
 
-  const c = challenge(p, short, prose, input.status);
+  const c = challenge(p, short, few, prose, input.status);
   if (c) return decide('challenge', c);
-  const k = consent(p, short, prose);
+  const k = consent(p, few, prose);
   if (k) return decide('consent', k);
-  const l = login(p, short, prose);
+  const l = login(p, few, prose);
   if (l) return decide('login', l);
-  const s = soft404(p, input.status, prose, input.url, input.randomPathSimilarity);
+  const s = soft404(p, input.status, few, prose, input.url, input.randomPathSimilarity);
   if (s) return decide('soft404', s);
   const j = needsJs(p, input.rendered === true);
   if (j) return decide('needs_js', j);

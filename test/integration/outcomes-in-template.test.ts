@@ -1,0 +1,70 @@
+/**
+ * Stand-ins inside a site's whole template, through the real wiring (store, batch runner,
+ * fetcher) against a loopback server: a block page or a sign-in page wrapped in a site's
+ * navigation, footer and lists of headlines came back "ok", the links' text counted as the
+ * page's. Pages from test/fixtures/outcomes (real corpus material, composed as its README says).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore } from '../../src/main/store';
+import { createFetcher } from '../../src/main/fetch';
+import { BatchMetrics } from '../../src/main/metrics';
+import { silentLog } from '../../src/main/log';
+import { createBatchRunner } from '../../src/main/batchrun';
+import type { Runner } from '../../src/main/batch';
+import { isTerminal, type Job } from '../../src/shared/types';
+import { startSite, type Site } from '../helpers/sites';
+
+const FIX = path.resolve(__dirname, '../fixtures/outcomes/pages');
+const served = (file: string) => (_req: unknown, res: ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(FIX, file)));
+
+let site: Site;
+beforeAll(async () => {
+  site = await startSite({
+    '/blocked-in-template': served('challenge_akamai_access_denied_in_site_template.html'),
+    '/signin-in-template': served('login_github_signin_in_site_template.html'),
+    '/brief-with-consent-overlay': served('ok_short_news_brief_with_consent_overlay.html'),
+  });
+});
+afterAll(async () => {
+  await site.close();
+});
+
+function finished(runner: Runner, id: string): Promise<Job> {
+  return new Promise((resolve) => {
+    const now = runner.status(id)?.job;
+    if (now && isTerminal(now.status)) return resolve(now);
+    const off = runner.on('job', (j) => {
+      if (j.id === id && isTerminal(j.status)) {
+        off();
+        resolve(j);
+      }
+    });
+  });
+}
+
+test('a block page or a sign-in page inside the site template fails with its reason; a short article with a consent overlay is ok', async () => {
+  const store = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-template-')), 'sift.db'));
+  const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] }, { lookup: async () => [{ address: '127.0.0.1', family: 4 as const }], log: silentLog() });
+  const runner = createBatchRunner(store, fetcher, {}, new BatchMetrics(), silentLog());
+  try {
+    const urls = ['/blocked-in-template', '/signin-in-template', '/brief-with-consent-overlay'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
+    const { id } = runner.submit({ name: 'test' }, 'test', urls);
+    expect((await finished(runner, id)).status).toBe('partial');
+    const rows = store.targetRows(id);
+    expect(rows[0]).toMatchObject({ status: 'failed', reason: 'challenge', error: 'challenge: the site answered with an anti-bot check instead of the page' });
+    expect(rows[0]!.hint).toMatch(/Open the URL in a browser to pass the check, or try again later/);
+    expect(rows[1]).toMatchObject({ status: 'failed', reason: 'login', error: 'login: the site answered with a sign-in page instead of the page' });
+    expect(rows[1]!.hint).toMatch(/The page needs an account: open it in a browser and sign in/);
+    expect(rows[2]).toMatchObject({ status: 'done' });
+    expect(store.targetResult(id, 2)!.result!.content).toMatch(/stabbed/);
+  } finally {
+    await runner.close();
+    await fetcher.close();
+    store.close();
+  }
+});
