@@ -28,6 +28,7 @@ beforeAll(async () => {
     '/blocked-in-template': served('challenge_akamai_access_denied_in_site_template.html'),
     '/signin-in-template': served('login_github_signin_in_site_template.html'),
     '/brief-with-consent-overlay': served('ok_short_news_brief_with_consent_overlay.html'),
+    '/brief-with-signin-box': served('ok_short_article_with_returning_signin_form.html'),
   });
 });
 afterAll(async () => {
@@ -47,11 +48,22 @@ function finished(runner: Runner, id: string): Promise<Job> {
   });
 }
 
-test('a block page or a sign-in page inside the site template fails with its reason; a short article with a consent overlay is ok', async () => {
+/** The runner wired to the real fetcher and a store in a temp dir; closed after `use`. */
+async function withRig(use: (runner: Runner, store: ReturnType<typeof openStore>) => Promise<void>): Promise<void> {
   const store = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-template-')), 'sift.db'));
   const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] }, { lookup: async () => [{ address: '127.0.0.1', family: 4 as const }], log: silentLog() });
   const runner = createBatchRunner(store, fetcher, {}, new BatchMetrics(), silentLog());
   try {
+    await use(runner, store);
+  } finally {
+    await runner.close();
+    await fetcher.close();
+    store.close();
+  }
+}
+
+test('a block page or a sign-in page inside the site template fails with its reason; a short article with a consent overlay is ok', async () => {
+  await withRig(async (runner, store) => {
     const urls = ['/blocked-in-template', '/signin-in-template', '/brief-with-consent-overlay'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
     const { id } = runner.submit({ name: 'test' }, 'test', urls);
     expect((await finished(runner, id)).status).toBe('partial');
@@ -62,9 +74,13 @@ test('a block page or a sign-in page inside the site template fails with its rea
     expect(rows[1]!.hint).toMatch(/The page needs an account: open it in a browser and sign in/);
     expect(rows[2]).toMatchObject({ status: 'done' });
     expect(store.targetResult(id, 2)!.result!.content).toMatch(/stabbed/);
-  } finally {
-    await runner.close();
-    await fetcher.close();
-    store.close();
-  }
+  });
+});
+
+test('a short news brief with a sign-in box that sends the visitor back is the brief, not a sign-in wall', async () => {
+  await withRig(async (runner, store) => {
+    const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/brief-with-signin-box`, options: { render: 'never' as const } }]);
+    expect((await finished(runner, id)).status).toBe('done');
+    expect(store.targetResult(id, 0)!.result!.content).toMatch(/Release Clause/);
+  });
 });

@@ -62,6 +62,8 @@ interface Page {
    * lamp" names a cookie banner or a sign-in box beside the page, not a wall in its place.
    */
   ownHeadings: string[];
+  /** The text of every h1 that has some, the site's name included. */
+  h1s: string[];
   /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
   visible: string;
   /** How much of the visible text is the page's own words, outside its links (a template's navigation, footer and lists of headlines are links). */
@@ -167,6 +169,7 @@ function parsePage(html: string): Page {
     title,
     headings: heads.map((h) => h.text).join(' | '),
     ownHeadings: h1s.length ? h1s : heads.map((h) => h.text),
+    h1s: heads.filter((h) => h.level === '1' && h.text).map((h) => h.text),
     visible: squash(body),
     own: squash(unlinked(body)).length,
     noscript: squash(noscripts.join(' ')),
@@ -380,7 +383,13 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   if (!short || prose) return undefined;
   if (p.visible.length < 1200 && asksToSignIn(p.visible)) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html) || LOGIN_FORM.test(p.html);
-  if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html)) return 'login-form-returns';
+  // Not under a headline of the page's own: a news brief's h1 over the site's sign-in box (552
+  // characters of article, a form to Login.aspx?ReturnUrl=) is the brief; the wall has none.
+  // A blog's headline is its title too, which ownHeadings reads as a logo; a site's name in an
+  // h1 is a few words (the corpora's are 1 to 3), a headline more.
+  const brand = titleSegments(p.title).slice(1);
+  const headline = p.h1s.some((h) => !LOGIN_NAME.test(h) && !brand.includes(h) && (h !== p.title || h.split(' ').length > 3));
+  if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html) && !headline) return 'login-form-returns';
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
   const headed = p.ownHeadings.some((h) => LOGIN_NAME.test(h));
   if (headed && password) return 'login-heading-form';
