@@ -66,8 +66,6 @@ interface Page {
   h1s: string[];
   /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
   visible: string;
-  /** How much of the visible text is the page's own words, outside its links (a template's navigation, footer and lists of headlines are links). */
-  own: number;
   noscript: string;
   scriptBytes: number;
   /** The body with comments and UNSEEN elements taken out, for the rules that read its markup. */
@@ -171,7 +169,6 @@ function parsePage(html: string): Page {
     ownHeadings: h1s.length ? h1s : heads.map((h) => h.text),
     h1s: heads.filter((h) => h.level === '1' && h.text).map((h) => h.text),
     visible: squash(body),
-    own: squash(unlinked(body)).length,
     noscript: squash(noscripts.join(' ')),
     scriptBytes,
     body,
@@ -692,7 +689,10 @@ export function classifyPage(input: ClassifyInput): Classification {
   const p = parsePage(input.html);
   const readable = (input.text ?? p.visible).replace(/\s+/g, ' ').trim();
   const short = p.visible.length < SHORT_CHARS;
-  const few = short || (p.own < SHORT_CHARS && titleNamesStandIn(p.title));
+  // The page's own words, outside its links (a template's navigation, footer and lists of
+  // headlines are links), are read only where the title names a stand-in: one more pass over
+  // the body of every long page otherwise.
+  const few = short || (titleNamesStandIn(p.title) && squash(unlinked(p.body)).length < SHORT_CHARS);
   const decide = (reason: PageReason, signal: string): Classification => ({ reason, warnings: [], signals: [signal] });
 
   // Read only where a rule that reads words may decide: on longer pages none does.
