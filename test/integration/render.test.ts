@@ -621,7 +621,8 @@ describe('a shell that stays empty in the browser', () => {
   it('is needs_js that says it was rendered, not "turn on rendering"', async () => {
     const e = await fetchPage('broken-shell.html').catch((err: unknown) => err);
     expect(e).toMatchObject({ status: 422, code: 'needs_js', reason: 'needs_js' });
-    expect((e as FetchError).message).toMatch(/stayed empty when its scripts ran in a browser/);
+    // Its bundle is missing (the server answers it 404): said so, not that its scripts ran.
+    expect((e as FetchError).message).toMatch(/its server answered 1 of its scripts with an error \(HTTP 404\), so it never ran/);
     expect((e as FetchError).hint).not.toMatch(/Turn on rendering/);
     // Not rendered, the same shell says how to render it.
     const never = await fetchPage('broken-shell.html', 'never').catch((err: unknown) => err);
