@@ -29,6 +29,7 @@ import { MAX_LIST_BYTES } from '../shared/urllist';
 import { partForPane } from '../shared/shown';
 import { hintOn } from '../shared/hints';
 import { writeRefusedWhy } from './write-refused';
+import { listLabel, rerunLabel } from '../shared/job-label';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -316,8 +317,8 @@ export function createServices(opts: ServicesOptions): Services {
       }
       // The user's changes for this run (recover on, …) over each target's own options.
       const targets: Target[] = rows.map((r) => targetOfRow(r, options));
-      const label = reason && job.label ? `${job.label} · ${reason}` : job.label;
-      const res = runner.submit(DESKTOP, 'desktop', targets, { fresh: true, ...(label ? { label } : {}) });
+      const label = rerunLabel(job.label || listLabel(targets), which, reason);
+      const res = runner.submit(DESKTOP, 'desktop', targets, { fresh: true, label });
       return { ...res, targets: targets.length };
     },
 

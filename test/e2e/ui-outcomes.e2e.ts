@@ -182,7 +182,7 @@ test('"Retry these" starts a fresh job from one reason, with recover on, and the
   await expect.poll(currentJobId).not.toBe(first);
   await expect.poll(jobStatus, { timeout: 30_000 }).toBe('done');
   expect(await page.getByTestId('target-row').count()).toBe(1);
-  expect(await text('job-name')()).toBe('reading-list.txt · challenge · 1 URL');
+  expect(await text('job-name')()).toBe('retry of reading-list.txt (anti-bot check) · 1 URL');
   // The row and the summary say it is the archive's copy, not the live page.
   expect(await page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-warning"][data-warning="recovered"]').textContent()).toBe('archived copy');
   expect(await text('warning-summary')()).toMatch(/archived copy\s*1/);

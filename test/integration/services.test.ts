@@ -356,6 +356,32 @@ describe('services over the contract', () => {
     expect(r.s.store.targetRows(id)).toHaveLength(3);
   });
 
+  test('jobs of similar lists are named apart: by their hosts, folder and options, and a run again by its source', async () => {
+    const r = rig();
+    const host = new URL(site.base).host;
+    const news = [{ url: `${site.base}/article/41` }, { url: `${site.base}/missing/42` }];
+    const texts = news.map((t) => ({ ...t, options: { mode: 'text' as const } }));
+    const a = await r.call('submit', { targets: news });
+    const b = await r.call('submit', { targets: texts });
+    await until(r, a.id);
+    await until(r, b.id);
+    const label = (id: string) => r.s.store.getJob(id)?.label;
+    expect(label(a.id)).toBe(host);
+    expect(label(b.id)).toBe(`${host} · text`);
+    // The file's name, when the list came from one, is kept as it was given.
+    const named = await r.call('submit', { targets: [{ url: `${site.base}/article/43` }], label: 'reading-list.txt' });
+    expect(label(named.id)).toBe('reading-list.txt');
+    const failed = await r.call('runRest', { id: a.id, which: 'failed' });
+    expect(label(failed.id)).toBe(`retry of ${host}`);
+    await until(r, failed.id);
+    const all = await r.call('runRest', { id: b.id, which: 'all' });
+    expect(label(all.id)).toBe(`again: ${host} · text`);
+    await until(r, all.id);
+    const upstream = await r.call('runRest', { id: a.id, reason: 'upstream' });
+    expect(label(upstream.id)).toBe(`retry of ${host} (HTTP error)`);
+    await until(r, upstream.id);
+  });
+
   test('"run the rest again" of a job interrupted before any target finished starts a new job, not the dead one', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-restart0-'));
     const first = rig({ dir });

@@ -263,6 +263,12 @@ describe('formatting', () => {
     expect(formatCreated(nine, nine + 86_400_000, 'en-GB')).toBe('3 Mar 09:05');
   });
 
+  test("the job list's time has its seconds: two runs of one list started in the same minute read apart", () => {
+    const nine = new Date(2026, 2, 3, 9, 5, 7).getTime();
+    expect(formatCreated(nine, nine, 'en-GB', { seconds: true })).toBe('09:05:07');
+    expect(formatCreated(nine, nine + 86_400_000, 'en-GB', { seconds: true })).toBe('3 Mar 09:05:07');
+  });
+
   test('cumulative histogram buckets become per-bucket counts', () => {
     const bars = histogramBars({ buckets: [{ le: 0.1, count: 2 }, { le: 1, count: 5 }], sum: 3, count: 7 });
     expect(bars.map((b) => b.value)).toEqual([2, 3, 2]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stoppedJobError, type Store } from '../store';
 import { isTerminal, resultWarnings, type Job, type JobStatus, type PagesRead, type Result, type Target, type TargetRow, type TargetStatus, type TargetWait } from '../../shared/types';
-import { hostLabel } from '../../shared/urllist/url';
+import { listLabel } from '../../shared/job-label';
 import { canonicalTargets, idemKey } from './canonical';
 import {
   backoffWaitMs,
@@ -192,7 +192,7 @@ export class Runner {
           targetsTotal: canon.length,
           nowMs: now,
           leaseExpires: now + this.cfg.ttlMs,
-          label: (opts.label ?? '').trim().slice(0, 200) || hostLabel(canon[0]!.url),
+          label: (opts.label ?? '').trim().slice(0, 200) || listLabel(canon),
         },
         canon,
       );

@@ -37,11 +37,12 @@ export function formatDuration(ms: number): string {
 
 /**
  * "14:02" today, "3 Mar 14:02" before, as the user's locale writes a short time: a forced
- * 2-digit hour read "05:02 PM" in a 12-hour locale.
+ * 2-digit hour read "05:02 PM" in a 12-hour locale. `seconds`: "14:02:37", for the job list, where
+ * two runs of one list started within a minute read alike.
  */
-export function formatCreated(ms: number, now = Date.now(), locale?: string): string {
+export function formatCreated(ms: number, now = Date.now(), locale?: string, o: { seconds?: boolean } = {}): string {
   const d = new Date(ms);
-  const time = d.toLocaleTimeString(locale, { timeStyle: 'short' });
+  const time = d.toLocaleTimeString(locale, { timeStyle: o.seconds ? 'medium' : 'short' });
   const today = new Date(now);
   if (d.toDateString() === today.toDateString()) return time;
   return `${d.toLocaleDateString(locale, { day: 'numeric', month: 'short' })} ${time}`;

@@ -92,7 +92,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
         </span>
         <span className="job-item-top">
           <StatusBadge status={job.status} stop={stopBadge(job)} />
-          <span className="muted">{formatCreated(job.createdAt)}</span>
+          <span className="muted">{formatCreated(job.createdAt, undefined, undefined, { seconds: true })}</span>
         </span>
         <ProgressBar ok={okCount(job)} failed={failedCount(job)} total={job.targetsTotal} />
         <span className="job-item-count muted">

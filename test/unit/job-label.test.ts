@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { listLabel, rerunLabel } from '../../src/shared/job-label';
+
+const urls = (...u: string[]) => u.map((url) => ({ url }));
+
+describe('a job named after what its list holds', () => {
+  it('names a one-host list by its host and the folder every URL shares', () => {
+    expect(listLabel(urls('https://example.org/docs/a', 'https://example.org/docs/b?x=1'))).toBe('example.org/docs');
+    expect(listLabel(urls('https://example.org/docs/a', 'https://example.org/blog/b'))).toBe('example.org');
+    expect(listLabel(urls('http://127.0.0.1:39401/news/1'))).toBe('127.0.0.1:39401/news');
+  });
+
+  it('names the two most common hosts first, and counts the others', () => {
+    expect(listLabel(urls('https://a.org/1', 'https://b.org/1', 'https://b.org/2'))).toBe('b.org, a.org');
+    const many = urls('https://c.org/1', 'https://a.org/1', 'https://a.org/2', 'https://b.org/1', 'https://b.org/2', 'https://b.org/3', 'https://d.org/1');
+    expect(listLabel(many)).toBe('b.org, a.org and 2 other hosts');
+    expect(listLabel(urls('https://a.org/1', 'https://b.org/1', 'https://c.org/1'))).toBe('a.org, b.org and 1 other host');
+  });
+
+  it('says the options the whole list shares, and that options differ when they do', () => {
+    expect(listLabel([{ url: 'https://a.org/x.json', options: { jq: '.items[].name' } }])).toBe('a.org · jq .items[].name');
+    expect(listLabel([{ url: 'https://a.org/1', options: { mode: 'text', grep: 'revenue' } }, { url: 'https://a.org/2', options: { mode: 'text', grep: 'revenue' } }])).toBe('a.org · text, grep “revenue”');
+    expect(listLabel([{ url: 'https://a.org/1', options: { question: 'what does it cost?' } }, { url: 'https://a.org/2' }])).toBe('a.org · options per URL');
+    // The mode every job has unless told otherwise is not worth its words.
+    expect(listLabel([{ url: 'https://a.org/1', options: { mode: 'markdown' } }])).toBe('a.org');
+  });
+
+  it('stays within the 200 characters a label holds', () => {
+    const label = listLabel([{ url: 'https://a.org/1', options: { question: 'q'.repeat(2000) } }]);
+    expect(label.length).toBeLessThanOrEqual(200);
+    expect(label.startsWith('a.org · question “qqq')).toBe(true);
+  });
+
+  it('names a run again after the job it came from, and what of it runs', () => {
+    expect(rerunLabel('a.org/docs', 'unfinished')).toBe('rest of a.org/docs');
+    expect(rerunLabel('a.org/docs', 'failed')).toBe('retry of a.org/docs');
+    expect(rerunLabel('a.org/docs', 'failed', 'timeout')).toBe('retry of a.org/docs (timed out)');
+    expect(rerunLabel('a.org/docs', 'all')).toBe('again: a.org/docs');
+  });
+});
