@@ -33,20 +33,24 @@ export function App(): React.JSX.Element {
   return (
     <div className="app">
       <Sidebar />
-      <main className="main" ref={main}>
-        {view.kind === 'job' ? (
-          <JobView key={view.id} id={view.id} />
-        ) : view.kind === 'settings' ? (
-          <SettingsPanel />
-        ) : view.kind === 'activity' ? (
-          <ActivityPanel />
-        ) : view.kind === 'search' ? (
-          <SearchView />
-        ) : (
-          <Composer />
-        )}
-      </main>
-      <Notices />
+      {/* The notices take room of their own under the view, which gives way: fixed over the
+          window's corner, "Started a new job" hid the table's last two rows at 1024 × 768. */}
+      <div className="main-column">
+        <main className="main" ref={main}>
+          {view.kind === 'job' ? (
+            <JobView key={view.id} id={view.id} />
+          ) : view.kind === 'settings' ? (
+            <SettingsPanel />
+          ) : view.kind === 'activity' ? (
+            <ActivityPanel />
+          ) : view.kind === 'search' ? (
+            <SearchView />
+          ) : (
+            <Composer />
+          )}
+        </main>
+        <Notices />
+      </div>
     </div>
   );
 }
