@@ -1,6 +1,7 @@
 import { useStore } from '../../store';
 import { cancelSearch, runSearch, typeSearch } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
+import { enterHits } from '../../lib/hit-keys';
 
 /** A search box: results as you type (debounced; a newer query drops an older one's answer). */
 export function SearchInput({
@@ -33,7 +34,9 @@ export function SearchInput({
         onType?.(e.target.value);
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') {
+        if (e.key === 'ArrowDown') {
+          if (enterHits(box, e.currentTarget)) e.preventDefault();
+        } else if (e.key === 'Enter') {
           e.preventDefault();
           void runSearch(box);
         } else if (e.key === 'Escape') {

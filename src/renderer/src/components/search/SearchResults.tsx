@@ -5,6 +5,7 @@ import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
+import { moveInHits } from '../../lib/hit-keys';
 import { readableUrl } from '../../../../shared/readable-url';
 import { shownTitle } from '../../../../shared/shown';
 
@@ -72,7 +73,7 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
         </p>
       )}
       {!error && answered && hits.length === 0 && <p className="muted">Nothing stored matches. Try fewer words, or a prefix like revenu*.</p>}
-      <ol className="hit-list">
+      <ol className="hit-list" onKeyDown={(e) => moveInHits(e, box)}>
         {hits.map((h) => {
           const active = focus?.jobId === h.jobId && focus.idx === h.idx;
           const title = shownTitle(h.title);

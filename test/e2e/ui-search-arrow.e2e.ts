@@ -1,0 +1,59 @@
+/**
+ * The keyboard from the sidebar's search box to its hits: the hits show in the view on the
+ * right, after the job list, Activity, Settings and About in the Tab order, so a keyboard
+ * user typed a search and had five Tab presses to go before the first hit. Down moves there.
+ * Real services over the bridge, real Chromium, a loopback site.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { focused } from '../helpers/a11y';
+import { screenshotPath } from '../helpers/chromium';
+import { articlePage, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
+import { runListToDone } from '../helpers/ui-run';
+
+let o: OpenedApp;
+let page: Page;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    // Only the list's pages are there: Sift asks for an address that is not, to tell a page from a soft 404.
+    const report = /\/report-\d+$/.test(req.url ?? '');
+    res.writeHead(report ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(report ? articlePage(`Harbour report ${req.url ?? ''}`) : '<h1>Not here</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  o = await openApp();
+  page = o.page;
+  await page.setViewportSize({ width: 1024, height: 768 });
+});
+
+afterAll(async () => {
+  await o?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+test('Down in the sidebar search box moves to the first hit; Enter opens it; Up goes back to the box', async () => {
+  await runListToDone(page, [`${base}/a/report-1`, `${base}/a/report-2`].join('\n'), 2);
+  await page.getByTestId('sidebar-search-input').focus();
+  await page.keyboard.type('harbour');
+  await expect.poll(() => page.getByTestId('search-hit').count()).toBe(2);
+  expect((await focused(page)).id).toBe('sidebar-search-input');
+  await page.keyboard.press('ArrowDown');
+  expect(await focused(page)).toMatchObject({ id: 'search-hit', outlined: true });
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-idx'))).toBe('0');
+  await page.screenshot({ path: screenshotPath('ui-search-arrow-hit') });
+  await page.keyboard.press('ArrowDown');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-idx'))).toBe('1');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  expect((await focused(page)).id).toBe('sidebar-search-input');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('job-view').waitFor();
+  expect(pageErrors(page)).toEqual([]);
+});
