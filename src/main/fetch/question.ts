@@ -211,13 +211,10 @@ export function bestPassages<T extends { score: number }>(hits: readonly T[], ma
 }
 
 /**
- * Ranks passages against a question with BM25 (minisearch's scoring) and returns the best in
- * document order; with context, each one's neighbours too. `lines`: the line of `text` each
- * passage of `content` starts on.
+ * Passages ranked against a question with BM25 (minisearch's scoring), best first: the ones
+ * sharing a word that says what it asks with it.
  */
-export function answer(text: string, question: string, context: boolean): Answer {
-  const passages = splitPassages(text);
-  if (passages.length === 0) return { content: '', passages: 0, lines: [] };
+export function rankPassages(passages: readonly Passage[], question: string): { id: number; score: number }[] {
   // Ranked on the words a reader sees: a link's address is not read, and on a news page its
   // slug (/2019/11/jupiter-moon-europa-water-plume) repeats the article's own words, so a
   // passage was chosen, and shown as the answer, for words only its links' addresses held.
@@ -234,17 +231,30 @@ export function answer(text: string, question: string, context: boolean): Answer
   // he?") keeps them all, as there is nothing else to go on.
   const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
   const asks = words.filter((t) => !FUNCTION_WORDS.has(t));
-  const hits = ms.search(question, {
-    processTerm: (term) => {
-      const t = processTerm(term);
-      return t !== null && (asks.length === 0 || asks.includes(t)) ? t : null;
-    },
-    prefix: (term) => term.length > 3,
-    fuzzy: (term) => (term.length > 5 ? 0.2 : false),
-    combineWith: 'OR',
-  });
+  return ms
+    .search(question, {
+      processTerm: (term) => {
+        const t = processTerm(term);
+        return t !== null && (asks.length === 0 || asks.includes(t)) ? t : null;
+      },
+      prefix: (term) => term.length > 3,
+      fuzzy: (term) => (term.length > 5 ? 0.2 : false),
+      combineWith: 'OR',
+    })
+    .map((h) => ({ id: Number(h.id), score: h.score }));
+}
+
+/**
+ * The best passages for a question (rankPassages, bestPassages) in document order; with
+ * context, each one's neighbours too. `lines`: the line of `text` each passage of `content`
+ * starts on.
+ */
+export function answer(text: string, question: string, context: boolean): Answer {
+  const passages = splitPassages(text);
+  if (passages.length === 0) return { content: '', passages: 0, lines: [] };
+  const hits = rankPassages(passages, question);
   if (hits.length === 0) return { content: '', passages: 0, lines: [] };
-  const chosen = bestPassages(hits).map((h) => Number(h.id));
+  const chosen = bestPassages(hits).map((h) => h.id);
   const keep = new Set<number>(chosen);
   if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
   const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);
