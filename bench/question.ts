@@ -26,7 +26,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { decodeText } from '../src/main/fetch';
 import { extractArticle } from '../src/main/fetch/html';
-import { answer, rankPassages, splitPassages, type Passage } from '../src/main/fetch/question';
+import { answer, headingsOver, rankPassages, splitPassages, type Passage } from '../src/main/fetch/question';
 import { withoutLinkTargets } from '../src/main/search/text';
 
 type Lang = 'en' | 'de' | 'pt' | 'ru' | 'ja';
@@ -205,14 +205,15 @@ const cpu = <T>(fn: () => T): [T, number] => {
   return [v, (d.user + d.system) / 1000];
 };
 
-/** Sift's --question: answer()'s passages (timed, splitting the text included), the best ranked first. */
+/** Sift's --question: answer()'s passages (timed, splitting the text included), the best ranked first with the headings shown over it. */
 const sift: Method = (passages, text, question) => {
   const [a, ms] = cpu(() => answer(text, question, false));
   if (!a.content) return [[], ms];
   const shown = a.content.split('\n\n');
   const best = rankPassages(passages, question)[0];
-  const first = best ? passages[best.id]!.text : '';
-  return [[first, ...shown.filter((p) => p !== first)], ms];
+  if (!best) return [shown, ms];
+  const unit = [...headingsOver(passages, best.id).reverse(), best.id].map((i) => passages[i]!.text);
+  return [[unit.join('\n\n'), ...shown.filter((p) => !unit.includes(p))], ms];
 };
 
 const firstThree: Method = (_passages, text) => cpu(() => splitPassages(text).slice(0, 3).map((p) => p.text));

@@ -27,6 +27,13 @@ beforeAll(async () => {
         .end(
           '<html><head><title>Night buses</title></head><body><article><h1>Council extends night buses</h1><p>The city council voted on Tuesday to extend the night bus network to the eastern suburbs, ending a two-year campaign by residents.</p><p>Four new routes will run every twenty minutes between midnight and five in the morning from September.</p><div class="paywall"><h2>Subscribe to continue reading</h2><p>Already a subscriber? <a href="/login">Sign in</a></p></div></article></body></html>',
         ),
+    // A news story: its title holds the names a question asks about, its first paragraph the answer.
+    '/signing': (_q, r) =>
+      r
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><title>Chelsea sign Kepa Arrizabalaga from Athletic Bilbao</title></head><body><article><h1>Chelsea sign Kepa Arrizabalaga from Athletic Bilbao</h1><p>The club paid the £71.6 million release clause this morning, a world record fee for a goalkeeper.</p><p>The manager said the squad was ready for the new season, and that the first match would be played in August.</p></article></body></html>',
+        ),
     // A gzip file that is the document, as data portals and archives serve them.
     '/export/items.json.gz': (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync('{"items":[{"name":"alpha"},{"name":"beta"}]}')),
   });
@@ -67,6 +74,13 @@ describe('sift fetch', () => {
     expect(r.err).toBe(
       `sift fetch: ${srv.origin}/teaser: paywalled: The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.\n`,
     );
+  });
+  it("answers a question with the passage under the page's title, not with the title alone", async () => {
+    const r = await sift('fetch', `${srv.origin}/signing`, '--allow-private', '--question', 'what did Chelsea pay for Arrizabalaga?', '--json');
+    expect(r.code, r.err).toBe(0);
+    const line = JSON.parse(r.out) as { content: string; meta: Record<string, unknown> };
+    expect(line.content).toBe('# Chelsea sign Kepa Arrizabalaga from Athletic Bilbao\n\nThe club paid the £71.6 million release clause this morning, a world record fee for a goalkeeper.');
+    expect(line.meta).toMatchObject({ passages: 1, source_lines: expect.anything() });
   });
   it('unpacks a .json.gz served as application/gzip and runs jq on what it holds', async () => {
     const r = await sift('fetch', `${srv.origin}/export/items.json.gz`, '--allow-private', '--jq', '[.items[].name] | join(",")', '--json');

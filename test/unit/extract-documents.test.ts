@@ -520,6 +520,24 @@ describe('question', () => {
     expect(answer(page, 'C++?', false).content).toBe('C++ templates are resolved at compile time.');
     expect(answer(page, '🍕', false).content).toBe('Menu of the day:🍕with olives.');
   });
+  it('ranks a heading with the passage under it, and shows it over that passage, not as an answer of its own', () => {
+    const page = [
+      '# Chelsea sign Kepa Arrizabalaga from Athletic Bilbao',
+      'The club paid the £71.6 million release clause this morning, a world record fee for a goalkeeper.',
+      'The manager said the squad was ready for the new season.',
+      '### [Logitech MX Master 3 Mouse](https://shop.example/mx3)',
+      'The MX Master 2S was replaced with an even better reviewed $99 model.',
+    ].join('\n\n');
+    const [title, paid, , mouse, replaced] = page.split('\n\n');
+    // The short title held the question's names and was shown alone, as the answer: on the
+    // question bench a heading was the best passage for 8 of 14 questions whose answer was not.
+    expect(answer(page, 'what did Chelsea pay for Arrizabalaga?', false)).toEqual({ content: `${title}\n\n${paid}`, passages: 1, lines: [1, 3] });
+    expect(answer(page, 'which Logitech mouse replaced the 2S?', false).content).toBe(`${mouse}\n\n${replaced}`);
+    // Once with context, where the heading is the neighbour above.
+    expect(answer(page, 'which Logitech mouse replaced the 2S?', true).content).toBe(`${mouse}\n\n${replaced}`);
+    // A heading with nothing under it is still a passage.
+    expect(answer('Intro text.\n\n## Contact the office', 'contact office', false).content).toBe('## Contact the office');
+  });
   it('returns nothing when no passage shares a word with the question', () => {
     expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0, lines: [] });
   });

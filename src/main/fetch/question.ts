@@ -210,6 +210,38 @@ export function bestPassages<T extends { score: number }>(hits: readonly T[], ma
   return hits.filter((h, i) => (i < BEST && h.score >= top / 4) || (i < max && h.score >= top / 2)).slice(0, max);
 }
 
+/** A Markdown heading: a passage of its own after splitPassages, though it is only a label. */
+const HEADING = /^#{1,6}[ \t]/;
+/** Headings that lend their words to the passage under them: a title, a section's and a subsection's. */
+const HEADINGS_LENT = 3;
+
+/** The headings right above passage i (at most HEADINGS_LENT) when it is no heading itself: the labels it is read under. */
+export function headingsOver(passages: readonly Passage[], i: number): number[] {
+  const out: number[] = [];
+  if (HEADING.test(passages[i]?.text ?? '')) return out;
+  for (let j = i - 1; j >= 0 && j >= i - HEADINGS_LENT && HEADING.test(passages[j]!.text); j--) out.push(j);
+  return out;
+}
+
+/**
+ * What each passage is ranked on: its words as a reader sees them (a link's text, not its
+ * address), with the words of the headings over it (headingsOver); undefined for a heading
+ * that lends its words so, and comes back with that passage. Ranked alone, a heading is short
+ * and holds the names a question asks about, so BM25 put it first: on the question bench
+ * (bench/question.ts) a title or a product's heading was the best passage for 8 of the 14
+ * questions its best passage did not answer, and came back alone, answering nothing.
+ */
+function rankedTexts(passages: readonly Passage[]): (string | undefined)[] {
+  const out: (string | undefined)[] = passages.map((p) => withoutLinkTargets(p.text));
+  for (let i = 0; i < passages.length; i++) {
+    for (const j of headingsOver(passages, i)) {
+      out[i] = `${out[j]!}\n${out[i]!}`;
+      out[j] = undefined;
+    }
+  }
+  return out;
+}
+
 /**
  * Passages ranked against a question with BM25 (minisearch's scoring), best first: the ones
  * sharing a word that says what it asks with it.
@@ -218,15 +250,16 @@ export function rankPassages(passages: readonly Passage[], question: string): { 
   // Ranked on the words a reader sees: a link's address is not read, and on a news page its
   // slug (/2019/11/jupiter-moon-europa-water-plume) repeats the article's own words, so a
   // passage was chosen, and shown as the answer, for words only its links' addresses held.
+  const texts = rankedTexts(passages);
   const ms = new MiniSearch<Passage>({
     fields: ['text'],
     idField: 'idx',
     storeFields: [],
     tokenize: questionTerms,
     processTerm,
-    extractField: (p, field) => (field === 'idx' ? p.idx : withoutLinkTargets(p.text)),
+    extractField: (p, field) => (field === 'idx' ? p.idx : texts[p.idx]),
   });
-  ms.addAll(passages);
+  ms.addAll(passages.filter((p) => texts[p.idx] !== undefined));
   // The question's words that say what it asks; a question of function words only ("who is
   // he?") keeps them all, as there is nothing else to go on.
   const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
@@ -245,8 +278,8 @@ export function rankPassages(passages: readonly Passage[], question: string): { 
 }
 
 /**
- * The best passages for a question (rankPassages, bestPassages) in document order; with
- * context, each one's neighbours too. `lines`: the line of `text` each passage of `content`
+ * The best passages for a question (rankPassages, bestPassages) in document order, each under
+ * the headings it was ranked with; with context, each one's neighbours too. `lines`: the line of `text` each passage of `content`
  * starts on.
  */
 export function answer(text: string, question: string, context: boolean): Answer {
@@ -255,7 +288,7 @@ export function answer(text: string, question: string, context: boolean): Answer
   const hits = rankPassages(passages, question);
   if (hits.length === 0) return { content: '', passages: 0, lines: [] };
   const chosen = bestPassages(hits).map((h) => h.id);
-  const keep = new Set<number>(chosen);
+  const keep = new Set<number>(chosen.flatMap((i) => [i, ...headingsOver(passages, i)]));
   if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
   const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);
   return { content: shown.map((p) => p.text).join('\n\n'), passages: chosen.length, lines: shown.map((p) => p.line) };
