@@ -34,6 +34,10 @@ beforeAll(async () => {
         .end(
           '<html><head><title>Chelsea sign Kepa Arrizabalaga from Athletic Bilbao</title></head><body><article><h1>Chelsea sign Kepa Arrizabalaga from Athletic Bilbao</h1><p>The club paid the £71.6 million release clause this morning, a world record fee for a goalkeeper.</p><p>The manager said the squad was ready for the new season, and that the first match would be played in August.</p></article></body></html>',
         ),
+    '/tokyo': (_q, r) =>
+      r
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<html lang="ja"><head><title>東京</title></head><body><article><p>東京は日本の首都です。</p><p>富士山は日本で一番高い山です。</p><p>大阪には城があります。</p></article></body></html>'),
     // A gzip file that is the document, as data portals and archives serve them.
     '/export/items.json.gz': (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync('{"items":[{"name":"alpha"},{"name":"beta"}]}')),
   });
@@ -81,6 +85,12 @@ describe('sift fetch', () => {
     const line = JSON.parse(r.out) as { content: string; meta: Record<string, unknown> };
     expect(line.content).toBe('# Chelsea sign Kepa Arrizabalaga from Athletic Bilbao\n\nThe club paid the £71.6 million release clause this morning, a world record fee for a goalkeeper.');
     expect(line.meta).toMatchObject({ passages: 1, source_lines: expect.anything() });
+  });
+  it('says a Japanese question the page cannot answer has no answer, rather than giving every passage in the polite form', async () => {
+    const r = await sift('fetch', `${srv.origin}/tokyo`, '--allow-private', '--question', 'パリの天気はどうですか');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/no answer: No passage shares a word with the question/);
   });
   it('unpacks a .json.gz served as application/gzip and runs jq on what it holds', async () => {
     const r = await sift('fetch', `${srv.origin}/export/items.json.gz`, '--allow-private', '--jq', '[.items[].name] | join(",")', '--json');

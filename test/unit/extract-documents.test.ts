@@ -572,6 +572,12 @@ describe('question', () => {
     expect(answer(zh, '上海有多少人口？', false).content).toContain('上海的常住人口约为两千四百万。');
     expect(answer(zh, '巴黎', false)).toEqual({ content: '', passages: 0, lines: [] });
   });
+  it('does not take the pairs a Japanese question ends with (です, すか) for what it asks', () => {
+    const ja = ['東京は日本の首都です。', '富士山は日本で一番高い山です。', '大阪には城があります。'].join('\n\n');
+    // "how is the weather in Paris?" answered with every passage in the polite form.
+    expect(answer(ja, 'パリの天気はどうですか', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(ja, '富士山の高さはどのくらいですか', false).content).toBe('富士山は日本で一番高い山です。');
+  });
   it('finds Arabic words whatever their vowel marks', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     const a = answer(ar, 'سكان', false);

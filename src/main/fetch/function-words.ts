@@ -53,3 +53,15 @@ export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
     .map(foldTerm)
     .filter(Boolean),
 );
+
+/**
+ * A run of hiragana only, as a Japanese question's character pairs (questionTerms) cut it:
+ * particles, the polite endings and auxiliaries (です, すか, ます, ている, どう) are written in
+ * hiragana, a question's words that say what it asks in kanji and katakana. No list holds
+ * every such pair, as pairs cross word ends (天気はどうですか gives はど, どう, うで, です, すか),
+ * and a Japanese question about anything was answered with every passage in the polite form.
+ */
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
+
+/** Whether a question's word (folded, as ranking reads it) says nothing of what it asks: FUNCTION_WORDS, or Japanese grammar (HIRAGANA_ONLY). */
+export const isFunctionWord = (term: string): boolean => FUNCTION_WORDS.has(term) || HIRAGANA_ONLY.test(term);

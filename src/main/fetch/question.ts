@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import { CJK_CHAR, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords } from '../search/fold';
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
-import { FUNCTION_WORDS } from './function-words';
+import { isFunctionWord } from './function-words';
 import { wordForm } from './word-forms';
 import { withoutLinkTargets } from '../search/text';
 
@@ -263,7 +263,7 @@ export function rankPassages(passages: readonly Passage[], question: string): { 
   // The question's words that say what it asks; a question of function words only ("who is
   // he?") keeps them all, as there is nothing else to go on.
   const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
-  const asks = words.filter((t) => !FUNCTION_WORDS.has(t));
+  const asks = words.filter((t) => !isFunctionWord(t));
   return ms
     .search(question, {
       processTerm: (term) => {
