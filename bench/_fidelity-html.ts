@@ -13,12 +13,11 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
-import { decodeText } from '../src/main/fetch';
+import { groundTruthPages, type TruthPage } from './_corpus';
 import { extractArticle, parseDocument, textOf } from '../src/main/fetch/html';
 import { MAX_ARTICLE_DEPTH } from '../src/main/fetch/html';
 import { carryClasses, pruneArticle, PRUNE_RULES, type PruneElement, type PruneRule } from '../src/main/fetch/prune';
@@ -81,35 +80,7 @@ export function articleScore(list: Counts[]): Score {
 
 // ---- the pages
 
-interface Page {
-  id: string;
-  url: string;
-  html: string;
-  truth: string;
-}
-
-function findUp(rel: string): string | undefined {
-  for (let dir = path.resolve(__dirname, '..'); ; dir = path.dirname(dir)) {
-    const p = path.join(dir, rel);
-    if (existsSync(p)) return p;
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-/** The benchmark half in shared/corpora (or $SIFT_CORPORA/article-extraction). */
-function benchmarkPages(): Page[] | string {
-  const dir = process.env.SIFT_CORPORA ? path.join(process.env.SIFT_CORPORA, 'article-extraction') : findUp('shared/corpora/article-extraction');
-  if (!dir || !existsSync(path.join(dir, 'ground-truth.json'))) {
-    return 'article-extraction corpus not found: put it at ../shared/corpora/article-extraction or set SIFT_CORPORA';
-  }
-  const gt = JSON.parse(readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
-  return Object.keys(gt)
-    .sort()
-    .map((id) => {
-      const buf = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`)));
-      return { id, url: gt[id]!.url, html: decodeText(buf, 'text/html').text, truth: gt[id]!.articleBody };
-    });
-}
+type Page = TruthPage;
 
 /** Mozilla Readability's test pages (source.html + expected.html), see test/fixtures/readability/SOURCES.md. */
 function readabilityPages(): Page[] {
@@ -289,7 +260,7 @@ function ablation(pages: Page[]): void {
 
 export async function runHtmlFidelity(): Promise<void> {
   process.stdout.write('HTML article text (mode=text) against the ground truth, 4-token shingle metric of the article extraction benchmark\n');
-  const bench = benchmarkPages();
+  const bench = groundTruthPages();
   if (typeof bench === 'string') process.stdout.write(`  skipped: ${bench}\n`);
   else {
     compare('article-extraction benchmark', bench);

@@ -21,21 +21,14 @@
  * half measured after. QUESTION_WORST=N prints the tuning half's N worst misses.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { decodeText } from '../src/main/fetch';
 import { extractArticle } from '../src/main/fetch/html';
 import { answer, headingsOver, rankPassages, splitPassages, type Passage } from '../src/main/fetch/question';
 import { withoutLinkTargets } from '../src/main/search/text';
+import { groundTruthPages, type TruthPage } from './_corpus';
 
 type Lang = 'en' | 'de' | 'pt' | 'ru' | 'ja';
 
-interface Page {
-  id: string;
-  url: string;
-  html: string;
-  truth: string;
+interface Page extends TruthPage {
   lang: Lang;
   heldOut: boolean;
 }
@@ -68,15 +61,6 @@ const shingles = (t: string): string[] => {
 
 // ---- the pages
 
-function corpusDir(): string | undefined {
-  if (process.env.SIFT_CORPORA) return path.join(process.env.SIFT_CORPORA, 'article-extraction');
-  for (let dir = path.resolve(__dirname, '..'); ; dir = path.dirname(dir)) {
-    const p = path.join(dir, 'shared/corpora/article-extraction');
-    if (existsSync(p)) return p;
-    if (path.dirname(dir) === dir) return existsSync('/work/shared/corpora/article-extraction') ? '/work/shared/corpora/article-extraction' : undefined;
-  }
-}
-
 /** A page's language by its script, then by which list of common words it uses most (the corpus has English, German, Portuguese, Russian and Japanese). */
 function languageOf(text: string): Lang {
   if (/[\u3040-\u30ff]/.test(text)) return 'ja';
@@ -91,16 +75,8 @@ function languageOf(text: string): Lang {
 const heldOutId = (id: string): boolean => (createHash('sha256').update(id).digest()[0]! & 1) === 1;
 
 function loadPages(): Page[] | string {
-  const dir = corpusDir();
-  if (!dir || !existsSync(path.join(dir, 'ground-truth.json'))) return 'article-extraction corpus not found: put it at ../shared/corpora/article-extraction or set SIFT_CORPORA';
-  const gt = JSON.parse(readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string; url: string }>;
-  return Object.keys(gt)
-    .sort()
-    .map((id) => {
-      const buf = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`)));
-      const truth = gt[id]!.articleBody;
-      return { id, url: gt[id]!.url, html: decodeText(buf, 'text/html').text, truth, lang: languageOf(truth), heldOut: heldOutId(id) };
-    });
+  const pages = groundTruthPages();
+  return typeof pages === 'string' ? pages : pages.map((p) => ({ ...p, lang: languageOf(p.truth), heldOut: heldOutId(p.id) }));
 }
 
 // ---- the questions
