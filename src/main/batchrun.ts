@@ -14,7 +14,7 @@ import {
   type Logger,
   type RunnerConfig,
 } from './batch';
-import { FetchError, linkSignals, RATE_LIMITED, waitWords, type Fetcher } from './fetch';
+import { FetchError, RATE_LIMITED, waitWords, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
 import { hintOn, surfaceOf } from '../shared/hints';
@@ -35,13 +35,13 @@ export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'> & Partial<P
   return async (signal, caller, target, onPages) => {
     // Loading the HTTP client (once, at the first target) is not the target's time.
     await fetcher.ready?.();
-    const deadline = linkSignals([signal], deadlineMs());
+    // The time per URL is the pipeline's to start, when the target gets its fetch slot: a timer
+    // of ours started before the gate, whose wait (5 s) outlasts a short "Time per URL", and a
+    // target that never got its turn failed "the target's deadline passed".
     try {
-      return await fetcher.fetchTarget(deadline.signal, caller, target, { batch: true, ...(onPages ? { onPages } : {}) });
+      return await fetcher.fetchTarget(signal, caller, target, { batch: true, deadlineMs: deadlineMs(), ...(onPages ? { onPages } : {}) });
     } catch (err) {
       throw mapFetchError(err, { caller: caller as BatchCaller, log, onBlocked: () => metrics.countBlocked(), scrub: hostOf(target.url), signal });
-    } finally {
-      deadline.dispose();
     }
   };
 }

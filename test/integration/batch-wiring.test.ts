@@ -13,6 +13,8 @@ import { openStore, type Store } from '../../src/main/store';
 import { createFetcher, FetchError, pageError, type Fetcher } from '../../src/main/fetch';
 import { BatchMetrics } from '../../src/main/metrics';
 import { createLog, silentLog } from '../../src/main/log';
+import { openEngine } from '../../src/main/engine';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { batchOutcome, createBatchRunner, describe as describeErr, mapFetchError } from '../../src/main/batchrun';
 import { RetryLaterError, type TargetError, isRetryLater, type Runner } from '../../src/main/batch';
 import { busyWhy } from '../../src/main/batch/errors';
@@ -493,6 +495,33 @@ describe('batchFetch error mapping and outcomes', () => {
       expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'timeout' })).toBe(0);
     } finally {
       for (const rel of releases) rel();
+    }
+  });
+
+  test("through the app's engine, a target waiting for a fetch slot longer than its time per URL is not timed out: it gets its turn and is fetched", async () => {
+    // Time per URL 0.2 s, the gate's wait 1 s: the batch wiring's own deadline started before
+    // the gate, so the target failed "the target's deadline passed" without ever being fetched.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-engine-gate-'));
+    const settings = { ...DEFAULT_SETTINGS, allowHosts: ['127.0.0.1'], deadlineSeconds: 0.2 };
+    const engine = openEngine({ dbPath: path.join(dir, 'sift.db'), settings, log: silentLog() });
+    engine.fetcher.updateSettings({ gateWaitMs: 1000 });
+    engine.runner.configure({ retryWaitMs: 20 });
+    const releases: (() => void)[] = [];
+    try {
+      for (let i = 0; i < 8; i++) releases.push(await engine.fetcher.gate.acquire(new AbortController().signal));
+      const { id } = engine.runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/article/4` }]);
+      // The gate's wait ran out (busy, retried): the target outlived its time per URL at the gate.
+      const retried = new Promise<void>((resolve) => engine.runner.on('waiting', (jobId) => jobId === id && resolve()));
+      const ended = finished(engine.runner, id);
+      await Promise.race([retried, ended]);
+      // Its turn comes with room to fetch on a busy machine.
+      engine.configure({ ...settings, deadlineSeconds: 60 });
+      for (const rel of releases.splice(0)) rel();
+      await ended;
+      expect(engine.store.targetRows(id)[0]).toMatchObject({ status: 'done', error: '' });
+    } finally {
+      for (const rel of releases) rel();
+      await engine.close();
     }
   });
 

@@ -51,6 +51,8 @@ export interface FetcherDeps {
 /** How a fetch of one target is run: as batch work (the PDF pool's NAME/batch slot), and who hears a long PDF's reading go on. */
 export interface FetchContext {
   batch?: boolean;
+  /** The caller's time per URL (the batch wiring's, from Settings), counted from the fetch slot as ours is. */
+  deadlineMs?: number;
   onPages?: OnPages;
 }
 
@@ -549,7 +551,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // its fetch time.
       const release = await gate.acquire(signal);
       started = now();
-      timer = linkSignals([], settings.deadlineMs);
+      timer = linkSignals([], ctx.deadlineMs ?? settings.deadlineMs);
       const deadline = timer.signal;
       // The HTML stack's first load (a tenth of a second of compiling, once per process) goes
       // in the time the server takes to answer.
@@ -700,8 +702,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (all.length) meta.warnings = [...new Set(all)];
       return { content: out.content, meta };
     } catch (caught) {
-      // A caller's own deadline (an AbortSignal.timeout, as the batch wiring sets with the
-      // same length as ours and a moment earlier) is a timeout too, not a cancel or a bug.
+      // A caller's own deadline on its signal (an AbortSignal.timeout) is a timeout too, not a
+      // cancel or a bug.
       const err = !(caught instanceof FetchError) && isTimeoutAbort(signal) ? timeoutError("the target's deadline passed", DEADLINE_HINT) : caught;
       if (err instanceof FetchError) {
         outcome = err.code;
