@@ -593,6 +593,42 @@ describe('isolation', () => {
   });
 });
 
+describe('waiting for a render slot', () => {
+  const rendered = (f: Fetcher) => f.fetchTarget(new AbortController().signal, caller, { url: `${sites.allowed.origin}/inline.html`, options: { mode: 'text', render: 'always' } });
+  it("fails busy (retried) when every render slot stayed taken past the target's time per URL, not 'timeout: waiting for a render slot'", async () => {
+    // Time per URL 3 s, the render slots' own wait 25 s (twice the budget and 5 s): the target
+    // never got its turn to render, and was told it took too long.
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: BUDGET_MS, renderPages: 1, deadlineMs: 3_000 });
+    const held = await f.renderGate.acquire(new AbortController().signal);
+    try {
+      const e = await rendered(f).catch((err: unknown) => err);
+      expect(e).toMatchObject({ status: 503, code: 'busy' });
+      expect((e as FetchError).hint).toMatch(/render/);
+    } finally {
+      held();
+      await f.close();
+    }
+  });
+  it('counts render_ms from when the page got its render slot, not the wait for one', async () => {
+    let clock = 1_000_000;
+    const f = createFetcher({ allowHosts: ['127.0.0.1'], renderBudgetMs: BUDGET_MS, renderPages: 1 }, { now: () => clock });
+    const held = await f.renderGate.acquire(new AbortController().signal);
+    try {
+      const fetching = rendered(f);
+      await vi.waitFor(() => expect(f.renderGate.waiting()).toBe(1), { timeout: 30_000 });
+      // It waited 20 s for the slot.
+      clock += 20_000;
+      held();
+      const r = await fetching;
+      expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+      expect(r.meta?.render_ms).toBeLessThan(20_000);
+    } finally {
+      held();
+      await f.close();
+    }
+  });
+});
+
 describe('a job cancelled while its page renders', () => {
   it('stores the target as cancelled, though the page was not answering, not as a page that "did not yield"', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-render-cancel-'));

@@ -64,6 +64,8 @@ export interface Fetcher {
   updateSettings(s: Partial<FetchSettings>): void;
   settings(): FetchSettings;
   gate: { acquire(signal: AbortSignal): Promise<() => void>; inFlight(): number; waiting(): number };
+  /** The render slots (renderPages at once), which a rendered page takes before its fetch slot. */
+  renderGate: { acquire(signal: AbortSignal): Promise<() => void>; waiting(): number };
   /** The browser pages would render in, or why there is none (for Settings); never starts it. */
   browser(): Promise<BrowserInfo>;
   /** The guarding proxy rendered pages go through (tests watch what it refuses). */
@@ -270,17 +272,22 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
    * which decides what a page that left for a refused address is.
    */
   async function renderPage(url: string, signal: AbortSignal, deadline: AbortSignal, hint: RenderHint, standsAlone: boolean): Promise<RenderOutcome> {
-    const started = now();
     const linked = linkSignals([signal, deadline]);
     const combined = linked.signal;
+    // A page whose time ran out before it got its turn (the render slots wait 2 × the budget
+    // + 5 s, 35 s by default, longer than a short "Time per URL") is busy, which the runner
+    // retries, as a slot's own wait says: it was told "timeout: waiting for a render slot",
+    // which sent the user to raise a time it never used.
     const releaseRender = await renderGate.acquire(combined).catch((err: unknown) => {
       linked.dispose();
-      throw deadline.aborted ? timeoutError('waiting for a render slot') : err;
+      throw deadline.aborted ? renderGate.busy() : err;
     });
     try {
       const release = await gate.acquire(combined).catch((err: unknown) => {
-        throw deadline.aborted ? timeoutError('waiting for a fetch slot') : err;
+        throw deadline.aborted ? gate.busy() : err;
       });
+      // render_ms is the render's own: the waits for both slots were shown as rendering time.
+      const started = now();
       try {
         const r = await renderer.render(url, combined, settings.renderBudgetMs, hint);
         // Once loaded, its script sent the browser to a refused address: a file to download
@@ -378,7 +385,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   // A render waits for one of renderPages slots for up to two budgets: longer than a fetch
   // waits for the gate, since a slot frees only when a whole render (≤ budget) ends.
   const renderWaitMs = (): number => settings.renderBudgetMs * 2 + 5_000;
-  const renderGate = new Gate(settings.renderPages, renderWaitMs());
+  const renderGate = new Gate(settings.renderPages, renderWaitMs(), 'Sift is rendering as many pages as it may at once; try again in a few seconds.');
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {
@@ -750,6 +757,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     },
     settings: () => ({ ...settings }),
     gate: { acquire: (signal) => gate.acquire(signal), inFlight: () => gate.inFlight(), waiting: () => gate.waiting() },
+    renderGate: { acquire: (signal) => renderGate.acquire(signal), waiting: () => renderGate.waiting() },
     browser: () => renderer.browser(),
     proxy,
     pdf,

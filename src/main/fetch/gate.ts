@@ -10,7 +10,14 @@ export class Gate {
   constructor(
     private size: number,
     private waitMs: number,
+    /** Why a waiter got no slot, in the words of what the slots are for. */
+    private readonly busyHint = 'Sift is fetching as much as it may at once; try again in a few seconds.',
   ) {}
+
+  /** What a waiter that got no slot fails with: 503 busy, which the runner retries 2 s later. */
+  busy(): FetchError {
+    return new FetchError(503, 'busy', this.busyHint, 'busy', 2_000);
+  }
 
   resize(size: number, waitMs: number): void {
     this.size = size;
@@ -42,7 +49,7 @@ export class Gate {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new FetchError(503, 'busy', 'Sift is fetching as much as it may at once; try again in a few seconds.', 'busy', 2_000));
+        reject(this.busy());
       }, this.waitMs);
       const onAbort = (): void => {
         cleanup();
