@@ -1348,3 +1348,23 @@ describe('the gate', () => {
     }
   });
 });
+
+describe('a page saying the site has banned the address Sift connects from', () => {
+  const BANS = ['cf_error_1006_ip_banned.html', 'ncbi_blocked_diagnostic.html'];
+  let bans: TestServer;
+  beforeAll(async () => {
+    bans = await startServer(Object.fromEntries(BANS.map((file) => [`/${file}`, (_q, r) => r.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(__dirname, '../fixtures/bans', file)))])));
+  });
+  afterAll(async () => {
+    await bans.close();
+  });
+  it.each(BANS)("%s: says it is a ban, that a browser on this network may be refused too, and to try later or elsewhere, not 'pass the check'", async (file) => {
+    const e = await fail(f.fetchTarget(new AbortController().signal, caller, { url: `${bans.origin}/${file}` }));
+    expect(e).toMatchObject({ status: 403, reason: 'challenge' });
+    expect(e.message).toMatch(/blocked the address Sift connects from/);
+    expect(e.hint).not.toMatch(/pass the check/);
+    expect(e.hint).toMatch(/browser on this network/);
+    expect(e.hint).toMatch(/later|another network/);
+  });
+});
+

@@ -302,6 +302,21 @@ const CHALLENGE_PHRASES =
 const RATE_LIMIT_NAME = /^(?:(?:error |http )?429\W*)?(?:too many requests|rate limit(?:ed| exceeded| reached)?)\W*$/i;
 const RATE_LIMIT_TEXT = /\b(?:you(?:'ve| have) (?:sent|made) too many requests|you(?:'ve| have) been rate[- ]limited|rate limit (?:exceeded|reached))\b/i;
 
+/**
+ * A block page that says the visitor's address or access was banned or blocked (Cloudflare's
+ * error 1006 "has banned your IP address", "your access to … has been temporarily blocked"):
+ * read only on a page already judged a challenge, as an article about bans says the same.
+ */
+const BAN_TEXT = /\b(?:banned your (?:ip|address|network)|your (?:ip|address|network|access)\b[\s\S]{0,80}?\b(?:has|have|is|was) been (?:temporarily |permanently )?(?:banned|blocked|blacklisted))\b/;
+
+/**
+ * A challenge's signal, or 'ip-ban' where the page says it is a ban: no check to pass then. A
+ * rate-limit page ("your IP has been blocked for too many requests") stays one, retried as busy.
+ */
+function challengeSignal(p: Page, signal: string): string {
+  return !signal.startsWith('rate-limit') && BAN_TEXT.test(said(p.visible).toLowerCase()) ? 'ip-ban' : signal;
+}
+
 function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status: number): string | undefined {
   // The length first, the markers only where it lets them decide: each is a scan of the
   // whole page, and an article (160 KB of HTML) took 5 ms to judge, most of it here.
@@ -699,7 +714,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   const prose = (p.visible.length <= TEMPLATE_CHARS || few) && hasArticleProse(p);
 
   const c = challenge(p, short, few, prose, input.status);
-  if (c) return decide('challenge', c);
+  if (c) return decide('challenge', challengeSignal(p, c));
   const k = consent(p, few, prose);
   if (k) return decide('consent', k);
   const l = login(p, few, prose);

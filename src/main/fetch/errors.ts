@@ -131,6 +131,16 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
   // the site is limiting requests, as a 429 says, and is retried later as one (SPEC §5.9's
   // busy). Its reason text said "anti-bot check", which sent people to solve a CAPTCHA.
   if (reason === 'challenge' && signal.startsWith('rate-limit')) return rateLimited(rendered);
+  // A ban (the page says the site blocked this address) has no check to pass: "open the URL in
+  // a browser to pass the check" sent the user to a browser the same network gets refused in.
+  if (reason === 'challenge' && signal === 'ip-ban') {
+    return new FetchError(
+      given || 403,
+      'challenge: the site has blocked the address Sift connects from, and answered with a refusal instead of the page',
+      { advice: 'This is a ban, not a check to pass: a browser on this network may be refused too. Try again later (many bans are lifted after a while) or from another network', join: 'sentence' },
+      'challenge',
+    );
+  }
   switch (reason) {
     case 'challenge':
       return new FetchError(
