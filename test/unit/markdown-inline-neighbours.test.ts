@@ -69,6 +69,9 @@ describe('emphasis beside another inline element', () => {
     ['emphasis inside emphasis, in a span', '<p><em><i>a</i>b<span><em>c</em></span></em>d</p>'],
     ['emphasis holding bold, bold after it, inside a word', '<p>x<em>b<strong>a</strong>c</em><b>d</b>e</p>'],
     ['bold of marks between emphasis of either delimiter', '<p><em>a</em><b>..</b><em>a</em>a</p>'],
+    ['emphasis ending in a parenthesis before a word', '<p><em>a(</em>b</p>'],
+    ['emphasis starting with a parenthesis after a word', '<p>b<em>(a</em></p>'],
+    ['bold ending in a blank and a parenthesis before a word', '<p><b>a (</b>b</p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });
@@ -102,13 +105,13 @@ describe('any row of inline elements', () => {
   type Part = [string, string | Part[]];
   const word = fc.array(fc.constantFrom(...'ab1'.split('')), { minLength: 1, maxLength: 3 }).map((w) => w.join(''));
   const marksOf = (chars: string) => fc.array(fc.constantFrom(...chars.split('')), { minLength: 1, maxLength: 3 }).map((w) => w.join(''));
-  const marks = marksOf('.,`*_ ');
+  const marks = marksOf('.,`*_ (');
   const OTHER: Record<string, string[]> = { em: ['strong', 'b'], i: ['strong', 'b'], strong: ['em', 'i'], b: ['em', 'i'] };
   const nested: fc.Arbitrary<Part> = fc
     .constantFrom(...Object.keys(OTHER))
     .chain((outer) => fc.tuple(fc.constant(outer), fc.array(fc.oneof(fc.tuple(fc.constantFrom(...OTHER[outer]!), word), fc.tuple(fc.constant(''), word)), { minLength: 1, maxLength: 4 })));
   const piece: fc.Arbitrary<Part> = fc.oneof(
-    fc.tuple(fc.constantFrom('em', 'i', 'strong', 'b', 'span', 'u', 'span>em', 'span>b', 'em>b'), fc.tuple(word, fc.constantFrom('', ' ', '.', '`'), word).map((p) => p.join(''))),
+    fc.tuple(fc.constantFrom('em', 'i', 'strong', 'b', 'span', 'u', 'span>em', 'span>b', 'em>b'), fc.tuple(word, fc.constantFrom('', ' ', '.', '`', '('), word).map((p) => p.join(''))),
     fc.tuple(fc.constantFrom('code', 'span>code'), fc.tuple(word, marksOf('.,`*_<&[')).map((p) => p.join(''))),
     fc.tuple(fc.constant(''), fc.oneof(word, marks)),
     nested,

@@ -1015,10 +1015,11 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 /**
  * Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that
  * Markdown itself reads there (a link's ")"); an escaped emphasis or code mark ("\\`") is text,
- * and goes too ("<b>a`</b>b" was "**a\\`**b", whose "**" cannot close before a letter).
+ * and goes too ("<b>a`</b>b" was "**a\\`**b", whose "**" cannot close before a letter). A "("
+ * goes too: no link ends in one nor starts with one, and "<em>a(</em>b" was "*a(*b", shown so.
  */
-const TRAILING_MARKS = /(?:\\[`*_~]|(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
-const LEADING_MARKS = /^(?:\\[`*_~]|(?![[\]()`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
+const TRAILING_MARKS = /(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
+const LEADING_MARKS = /^(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
 
 /**
  * Emphasis (`content`, as turndown wrote the element's inside) between its delimiters, so
