@@ -121,9 +121,11 @@ describe('sift batch reports what came back', () => {
     expect(String(lines[0]!.hint)).toMatch(/browser/);
     expect(String(lines[1]!.hint)).toMatch(/sign in/);
     expect(String(lines[3]!.hint)).toMatch(/recover/);
-    // Rendered in the browser (render auto) and still an empty shell: not "turn on rendering".
-    expect(String(lines[4]!.error)).toMatch(/stayed empty when its scripts ran in a browser/);
-    expect(String(lines[4]!.hint)).toMatch(/Time a page may run/);
+    // Rendered in the browser (render auto) and still an empty shell, its bundles answered 404:
+    // said so, not "turn on rendering" nor more time.
+    expect(String(lines[4]!.error)).toMatch(/its server answered 2 of its scripts with an error \(HTTP 404\), so they never ran/);
+    expect(String(lines[4]!.hint)).toMatch(/try again later/);
+    expect(String(lines[4]!.hint)).not.toMatch(/--render|Time a page may run/);
     // The short real page is ok, with a warning rather than a failure.
     expect(lines[6]).toMatchObject({ ok: true, warnings: ['thin'] });
     expect(String(lines[6]!.content)).toContain('illustrative examples');
