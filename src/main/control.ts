@@ -35,16 +35,16 @@ export interface ControlHandlers {
 /** Where the owner writes the snapshot a request names; never a path the request gives. */
 const snapshotPath = (dir: string, nonce: string): string => path.join(dir, `snapshot-${nonce}.db`);
 
-/** The snapshot's files: the copy, and the journal files SQLite keeps beside it once it is read. */
+/** The snapshot's files: the copy, the journal files SQLite keeps beside it once it is read, and the store's reserve (store/reserve.ts). */
 export function removeSnapshot(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, `${file}-reserve`]) rmSync(f, { force: true });
 }
 
 /**
  * A reader's snapshot files, named by its pid ("snapshot-<pid>-<hex>"), the request taken
  * (.wip) too: an owner that died while copying left it, and the reader is gone as well.
  */
-const SNAPSHOT_FILE = /^snapshot-([1-9][0-9]{0,9})-[0-9a-f]+\.(?:req|wip|ans|tmp|db|db-wal|db-shm|db-journal)$/;
+const SNAPSHOT_FILE = /^snapshot-([1-9][0-9]{0,9})-[0-9a-f]+\.(?:req|wip|ans|tmp|db|db-wal|db-shm|db-journal|db-reserve)$/;
 
 function answer(dir: string, name: string, text: string): void {
   writeFileSync(path.join(dir, `${name}.tmp`), text);

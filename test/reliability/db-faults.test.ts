@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, openSync, closeSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { copyFileSync, openSync, closeSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openStore } from '../../src/main/store';
 import { collect, runSift, SIFT_BIN } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
@@ -96,6 +97,48 @@ describe('a full disk', () => {
     const rest = await runSift(['batch', file, '--db', moved, '--allow-private', '--rest']);
     expect(rest.code, rest.stderr).toBe(0);
   }, 120_000);
+});
+
+describe('the room kept for a stopped job\'s status', () => {
+  const mnt = path.join(process.env.TMPDIR ?? '/tmp', `sift-room-${process.pid}`);
+  let mounted = false;
+  beforeAll(() => {
+    mounted = mountTmpfs(mnt, '2m');
+  });
+  afterAll(() => unmountTmpfs(mnt, mounted));
+
+  /** Writes to `file` until the disk refuses: every byte of the disk is taken. */
+  function fillDisk(file: string): void {
+    const fd = openSync(file, 'w');
+    const chunk = Buffer.alloc(4096, 1);
+    try {
+      for (;;) writeSync(fd, chunk);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  test('a disk filled to its last byte while a job runs: its "failed (disk full)" is stored all the same, and no file is left beside the database', (ctx) => {
+    if (!mounted) ctx.skip();
+    const db = path.join(mnt, 'sift.db');
+    const id = 'a1b2c3d4e5f60718';
+    const s = openStore(db);
+    s.insertJob({ id, caller: 'cli', callerClass: 'cli', idemKey: 'k', targetsTotal: 1, nowMs: 1, leaseExpires: 2 ** 50 }, [{ url: 'https://example.org/' }]);
+    s.transition(id, 'queued', 'running', '', 2);
+    // Wherever the WAL's last page ends, the disk now has no byte left for its next one.
+    const filler = path.join(mnt, 'filler');
+    fillDisk(filler);
+    expect(s.transition(id, 'running', 'failed', 'disk full', 3)?.status).toBe('failed');
+    s.close();
+
+    rmSync(filler);
+    const again = openStore(db);
+    expect(again.getJob(id)).toMatchObject({ status: 'failed', error: 'disk full' });
+    again.close();
+    expect(readdirSync(mnt)).toEqual(['sift.db']);
+  });
 });
 
 describe('a disk that refuses to let the database grow', () => {

@@ -9,7 +9,8 @@ import { migrate, restoreIndexes, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import { RUNNING_TARGETS_JOBS, targetsTable, type TargetOutcome } from './targets';
 import { walSync } from './wal-sync';
-import { checkRoomForSnapshot } from './snapshot';
+import { checkRoomForSnapshot, isDiskFull } from './snapshot';
+import { diskReserve } from './reserve';
 import { answeringOwner } from '../control-owner';
 
 export type { NewJob } from './jobs';
@@ -390,6 +391,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
   // disk in the background (group commit, wal-sync.ts); with FULL where that cannot be done
   // or an fsync failed (SQLite then reports the disk's error on the commit itself).
   const wal = path === ':memory:' || path === '' ? undefined : walSync(`${path}-wal`);
+  const reserve = wal && diskReserve(path);
   const committed = <T>(fn: () => T): T => {
     if (!wal?.healthy || db.inTransaction) return fn();
     const out = relaxed(fn);
@@ -445,10 +447,19 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
         r = write();
       } catch (err) {
         // The WAL could not grow (a full disk, a file-size limit), most often as a job is
-        // stopped for that very reason. A checkpoint copies the WAL into the database and has
-        // the next write start the WAL from its beginning, in room it already has: the job's
-        // "failed (disk full)" is stored rather than read "restart" at the next start.
+        // stopped for that very reason: the job's "failed (disk full)" must still be stored,
+        // not read "restart" at the next start. On a full disk the room kept for it is given
+        // back first (reserve.ts). Otherwise a checkpoint copies the WAL into the database and
+        // has the next write start the WAL from its beginning, in room it already has.
         if (!wal || db.inTransaction) throw err;
+        if (isDiskFull(err) && reserve?.release()) {
+          try {
+            const stored = write();
+            return stored && toJob(stored);
+          } catch {
+            // Not enough even so: the checkpoint below is the last way.
+          }
+        }
         try {
           db.pragma('wal_checkpoint(RESTART)');
         } catch {
@@ -506,6 +517,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
       closed = true;
       wal?.close();
       db.close();
+      reserve?.close();
     },
   };
 }
