@@ -181,12 +181,12 @@ const cpu = <T>(fn: () => T): [T, number] => {
   return [v, (d.user + d.system) / 1000];
 };
 
-/** Sift's --question: answer()'s passages (timed, splitting the text included), the best ranked first with the headings shown over it. */
+/** Sift's --question as it reads a page's Markdown: answer()'s passages (timed, splitting the text included), the best ranked first with the headings shown over it. */
 const sift: Method = (passages, text, question) => {
-  const [a, ms] = cpu(() => answer(text, question, false));
+  const [a, ms] = cpu(() => answer(text, question, false, true));
   if (!a.content) return [[], ms];
   const shown = a.content.split('\n\n');
-  const best = rankPassages(passages, question)[0];
+  const best = rankPassages(passages, question, true)[0];
   if (!best) return [shown, ms];
   const unit = [...headingsOver(passages, best.id).reverse(), best.id].map((i) => passages[i]!.text);
   return [[unit.join('\n\n'), ...shown.filter((p) => !unit.includes(p))], ms];

@@ -68,8 +68,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 and 16)', () => {
-    expect(SCHEMA_VERSION).toBe(17);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 and 17)', () => {
+    expect(SCHEMA_VERSION).toBe(18);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -418,6 +418,36 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
+  it('migrates a version 17 database: pages indexed with their inline marks and HTML are found by a phrase across them, and only they are indexed again', () => {
+    const raw = atVersion(p, 17);
+    insertOldJob(raw, 'j17', 'mia', 4, 4, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, options, status, result, bytes, title) VALUES (?,?,?,?,?,?,?,?)');
+    const rows: [string | null, string][] = [
+      [null, 'Notes\nThe <mark>harbour</mark> <ins>pilot</ins> came aboard.'],
+      ['{"mode":"markdown"}', 'Notes\nAn un*break*able rule of the quay.'],
+      // In mode text the asterisks are the page's own; a page without either is read and left.
+      ['{"mode":"text"}', 'Notes\nAn un*break*able rule in text.'],
+      [null, 'Notes\nA plain page.'],
+    ];
+    // Version 17 indexed a page's Markdown as it is; the plain page's entry says "quill", not its text: indexed again, it would lose it.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    rows.forEach(([options, content], idx) => {
+      ins.run('j17', idx, `https://i.test/${idx}`, options, 'done', JSON.stringify({ content, meta: { kind: 'html', title: 'T' } }), content.length, 'T');
+      fts.run(doc.run('j17', idx).lastInsertRowid, 't', `https://i.test/${idx}`, idx === 3 ? 'notes quill' : content.toLowerCase(), 'j17');
+    });
+    expect(searchTable(raw).query('"harbour pilot"', undefined, 10)).toEqual([]);
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('"harbour pilot"')).toEqual([{ idx: 0, line: 2, text: 'Notes The «harbour pilot» came aboard.' }]);
+    expect(found('"unbreakable rule"')).toEqual([{ idx: 1, line: 2, text: 'Notes An «unbreakable rule» of the quay.' }]);
+    expect(found('quill').map((h) => h.idx)).toEqual([3]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -450,7 +480,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8, 9, 14, 15, 16 and 17 read the targets with, one row per step.
+    // The statements steps 7, 8, 9, 14, 15, 16, 17 and 18 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -459,7 +489,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(7);
+    expect(walks).toHaveLength(8);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

@@ -254,7 +254,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     }
   }
   if (options.question?.trim()) {
-    const a = await ctx.html.answer(content, options.question, options.context === true, ctx.signal);
+    const a = await ctx.html.answer(content, options.question, options.context === true, ctx.signal, markdown);
     const next: number[] = [];
     a.content.split('\n\n').forEach((passage, j) => {
       if (j > 0) next.push(0);

@@ -21,7 +21,7 @@ export type HtmlRequest = { html: string; url: string } & (
   | { op: 'classify'; input: Omit<ClassifyInput, 'html' | 'url'> }
   | { op: 'similarity'; other: string; echoes: string[] }
   | { op: 'feed'; format: FeedFormat; mode: string }
-  | { op: 'answer'; question: string; context: boolean }
+  | { op: 'answer'; question: string; context: boolean; markdown: boolean }
   | { op: 'json'; mode: string }
 );
 
@@ -159,9 +159,9 @@ export class HtmlPool {
    * The passages of a text that answer a question (question.ts answer). Indexing every
    * passage costs ~0.5 s per MB: a text of the worker's threshold or more is ranked there.
    */
-  async answer(text: string, question: string, context: boolean, signal: AbortSignal): Promise<Answer> {
-    if (text.length < this.workerFrom) return answer(text, question, context);
-    return (await this.run({ op: 'answer', html: text, url: '', question, context }, signal)).answer!;
+  async answer(text: string, question: string, context: boolean, signal: AbortSignal, markdown = false): Promise<Answer> {
+    if (text.length < this.workerFrom) return answer(text, question, context, markdown);
+    return (await this.run({ op: 'answer', html: text, url: '', question, context, markdown }, signal)).answer!;
   }
 
   /**

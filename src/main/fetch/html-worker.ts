@@ -31,7 +31,7 @@ async function answer(msg: HtmlRequest): Promise<Omit<HtmlReply, 'id'>> {
     case 'feed':
       return { feed: feeds.readFeed({ xml: msg.html, format: msg.format }, msg.mode, msg.url) };
     case 'answer':
-      return { answer: answerQuestion(msg.html, msg.question, msg.context) };
+      return { answer: answerQuestion(msg.html, msg.question, msg.context, msg.markdown) };
     case 'json':
       return { json: await readJson(msg.html, msg.mode, msg.url, () => Promise.resolve(feeds)) };
   }

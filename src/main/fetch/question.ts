@@ -4,7 +4,7 @@ import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { isFunctionWord } from './function-words';
 import { wordForm } from './word-forms';
-import { withoutLinkTargets } from '../search/text';
+import { markdownAsRead, withoutLinkTargets } from '../search/text';
 
 export interface Passage {
   idx: number;
@@ -231,8 +231,8 @@ export function headingsOver(passages: readonly Passage[], i: number): number[] 
  * (bench/question.ts) a title or a product's heading was the best passage for 8 of the 14
  * questions its best passage did not answer, and came back alone, answering nothing.
  */
-function rankedTexts(passages: readonly Passage[]): (string | undefined)[] {
-  const out: (string | undefined)[] = passages.map((p) => withoutLinkTargets(p.text));
+function rankedTexts(passages: readonly Passage[], markdown: boolean): (string | undefined)[] {
+  const out: (string | undefined)[] = passages.map((p) => (markdown ? markdownAsRead(p.text) : withoutLinkTargets(p.text)));
   for (let i = 0; i < passages.length; i++) {
     for (const j of headingsOver(passages, i)) {
       out[i] = `${out[j]!}\n${out[i]!}`;
@@ -244,13 +244,15 @@ function rankedTexts(passages: readonly Passage[]): (string | undefined)[] {
 
 /**
  * Passages ranked against a question with BM25 (minisearch's scoring), best first: the ones
- * sharing a word that says what it asks with it.
+ * sharing a word that says what it asks with it. `markdown`: the passages are a page's
+ * Markdown, ranked on its words as they read (markdownAsRead): "un*break*able" and
+ * "<mark>tide</mark>" held no such word.
  */
-export function rankPassages(passages: readonly Passage[], question: string): { id: number; score: number }[] {
+export function rankPassages(passages: readonly Passage[], question: string, markdown = false): { id: number; score: number }[] {
   // Ranked on the words a reader sees: a link's address is not read, and on a news page its
   // slug (/2019/11/jupiter-moon-europa-water-plume) repeats the article's own words, so a
   // passage was chosen, and shown as the answer, for words only its links' addresses held.
-  const texts = rankedTexts(passages);
+  const texts = rankedTexts(passages, markdown);
   const ms = new MiniSearch<Passage>({
     fields: ['text'],
     idField: 'idx',
@@ -280,12 +282,12 @@ export function rankPassages(passages: readonly Passage[], question: string): { 
 /**
  * The best passages for a question (rankPassages, bestPassages) in document order, each under
  * the headings it was ranked with; with context, each one's neighbours too. `lines`: the line of `text` each passage of `content`
- * starts on.
+ * starts on. `markdown`: as rankPassages.
  */
-export function answer(text: string, question: string, context: boolean): Answer {
+export function answer(text: string, question: string, context: boolean, markdown = false): Answer {
   const passages = splitPassages(text);
   if (passages.length === 0) return { content: '', passages: 0, lines: [] };
-  const hits = rankPassages(passages, question);
+  const hits = rankPassages(passages, question, markdown);
   if (hits.length === 0) return { content: '', passages: 0, lines: [] };
   const chosen = bestPassages(hits).map((h) => h.id);
   const keep = new Set<number>(chosen.flatMap((i) => [i, ...headingsOver(passages, i)]));

@@ -7,13 +7,15 @@ import { endTagAt } from '../fetch/markup';
  * markup (a page in mode raw or html) is searched as its text: without tags, attributes,
  * scripts, styles and comments, its entities decoded. Measured on the article benchmark's
  * pages in mode raw, the markup otherwise gave the best hits for "climate change" in a menu's
- * class names and a tracker's inline script.
+ * class names and a tracker's inline script. A page's Markdown is searched without its inline
+ * marks and HTML (inlineMarksAsRead), its links' addresses kept.
  *
  * Line for line: everything taken out keeps its line breaks, so a hit's line is its line in
  * the stored result, which the app scrolls to.
  */
 export function searchableText(result: Result | undefined, mode: Mode | undefined): string {
   const content = withoutDataUris(result?.content ?? '');
+  if (isPageMarkdown(result, mode)) return inlineMarksAsRead(content);
   if (!isMarkup(result, mode)) return content;
   return decodeEntities(
     withoutHidden(content, lineBreaksOf)
@@ -31,23 +33,57 @@ export function searchableText(result: Result | undefined, mode: Mode | undefine
  * exponent reads 10^6, as in text mode.
  */
 export function snippetText(result: Result | undefined, mode: Mode | undefined): string {
-  const text = searchableText(result, mode);
-  if (result?.meta?.kind !== 'html' || (mode !== undefined && mode !== 'markdown')) return text;
-  return markdownAsRead(text);
+  // From the Markdown, not from searchableText's reading of it: read twice, a code span's "&lt;em&gt;" would be a tag and go.
+  return isPageMarkdown(result, mode) ? markdownAsRead(withoutDataUris(result?.content ?? '')) : searchableText(result, mode);
 }
 
 /**
  * A page's Markdown as its words read, line for line: a link is its text, an image its alt
- * text, bold, italics, code marks and escapes gone, an exponent 10^6.
+ * text, bold, italics, code marks, the writer's inline HTML and escapes gone, an exponent 10^6.
  */
 export function markdownAsRead(markdown: string): string {
-  return withoutLinkTargets(markdown)
-    .replace(/<sup>/g, '^')
-    .replace(/\*\*|__|<\/sup>|<\/?sub>/g, '')
-    .replace(EMPHASIS, '$1')
-    .replace(CODE_SPAN, '$2')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1');
+  return inlineMarksAsRead(withoutLinkTargets(markdown));
 }
+
+/**
+ * A page's Markdown without its inline marks, links and all: what the index reads, so that a
+ * phrase is found across them ("un*break*able rule", "<mark>harbour</mark> <ins>pilot</ins>"
+ * held the words "un", "mark" and "ins"). Code kept as HTML is its text, entities decoded, and
+ * goes last: a page's "&lt;em&gt;" in it is no tag to take out.
+ */
+function inlineMarksAsRead(markdown: string): string {
+  const code: string[] = [];
+  const kept = (text: string): string => `${KEPT}${code.push(text) - 1}${KEPT}`;
+  // Code as it is: its "*" and "_" are the code's ("a*b*c" is no italics), and italics may hold it.
+  return markdown
+    .replace(FENCE, kept)
+    .replace(CODE_SPAN, (_m, _ticks, text: string) => kept(text))
+    .replace(WRITTEN_TAG, (tag: string, name: string) => (name === 'br' ? ' ' : tag === '<sup>' ? '^' : ''))
+    .replace(/\*\*|__/g, '')
+    .replace(EMPHASIS, '$1')
+    .replace(STAR_EMPHASIS, '$1')
+    .replace(CODE_HTML, (_m, text: string) => decodeEntities(text))
+    .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1')
+    .replace(KEPT_AT, (_m, i: string) => code[Number(i)]!);
+}
+
+/** Where code was set aside (U+FDD5, a noncharacter, as fetch/html.ts's marks are), with its number. */
+const KEPT = '\ufdd5';
+const KEPT_AT = /\ufdd5(\d+)\ufdd5/g;
+/** A fenced block of code, fence lines and all, as the writer fences it (fetch/html.ts collapseBlankLines reads it so). */
+const FENCE = /^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$/gm;
+/** `code` as it reads: its text, without the backticks (a fence's line of ``` stays). */
+const CODE_SPAN = /(?<![`\\])(`+)(?!`)([^`\n]+?)(?<!`)\1(?!`)/g;
+
+/**
+ * The inline HTML the Markdown writer (fetch/html.ts) puts in where Markdown cannot say what
+ * the page showed: emphasis crowded against emphasis, exponents and indexes, keys, highlights
+ * and insertions, a table cell's line breaks (its <code> is CODE_HTML's). A "<" of the page's
+ * own text is escaped ("\\<em>") and stays.
+ */
+const WRITTEN_TAG = /(?<!\\)<\/?(em|strong|sup|sub|kbd|mark|ins|br)>/g;
+/** Code after code, as the writer keeps it (codeAfterCode): its text escaped for HTML and Markdown. */
+const CODE_HTML = /(?<!\\)<code>([^<\n]*)<\/code>/g;
 
 /**
  * Italics as the extractor writes them (_words_; it escapes a page's own underscores and
@@ -56,9 +92,12 @@ export function markdownAsRead(markdown: string): string {
  * _must_ here", a whole caption in italics), and their snippets showed the underscores.
  */
 const EMPHASIS = /(?<![\\\p{L}\p{N}_])_(?=[^\s_])((?:[^\n\\]|\\.)*?[^\s\\])_(?![\p{L}\p{N}_])/gu;
-/** `code` as it reads: its text, without the backticks (a fence's line of ``` stays). */
-const CODE_SPAN = /(?<![`\\])(`+)(?!`)([^`\n]+?)(?<!`)\1(?!`)/g;
-
+/**
+ * Italics as the extractor writes them beside a word's letters (*words*, "un*break*able"),
+ * where "_" would be no emphasis; a page's own asterisks are escaped (\*), and one that a blank
+ * follows opens nothing (a thematic break's "* * *").
+ */
+const STAR_EMPHASIS = /(?<![\\*])\*(?=[^\s*])((?:[^\n\\*]|\\.)*?[^\s\\*])\*(?!\*)/g;
 /**
  * A picture written into the page as a data: URI (an inline SVG, a base64 PNG) is no text: its
  * markup and base64 made hits for "w3" and "org" (an SVG's namespace) whose snippet was
@@ -74,6 +113,8 @@ const MD_LINK = /\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 /** Markdown's links and images as they read: a link its text, an image its alt text, without the addresses. */
 export const withoutLinkTargets = (markdown: string): string => (markdown.includes('](') ? markdown.replace(MD_IMAGE, '$1').replace(MD_LINK, '$1') : markdown);
 
+/** A page's result as Markdown, the default mode. */
+const isPageMarkdown = (result: Result | undefined, mode: Mode | undefined): boolean => result?.meta?.kind === 'html' && (mode === undefined || mode === 'markdown');
 /** A page's result in markup: raw HTML, or the article as HTML. */
 const isMarkup = (result: Result | undefined, mode: Mode | undefined): boolean => result?.meta?.kind === 'html' && (mode === 'raw' || mode === 'html');
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexMarkup, reindexNukta, reindexPictographs, reindexWordMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexPictographs, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -237,6 +237,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // 17: the index leaves the Devanagari nukta out (search/fold.ts NUKTA), so कलम finds क़लम; the
   // results holding one are indexed again, the rest read and left as they are.
   (db) => reindexNukta(db),
+  // 18: a page's Markdown is indexed without its inline marks and HTML (search/text.ts
+  // inlineMarksAsRead), so "unbreakable rule" finds "un*break*able rule" and "harbour pilot"
+  // "<mark>harbour</mark> <ins>pilot</ins>"; the pages holding a "*" or a "<" are indexed again.
+  (db) => reindexInlineMarks(db),
 ];
 
 /**

@@ -210,6 +210,20 @@ export function reindexWordMarks(db: Database.Database): void {
 }
 
 /**
+ * Re-indexes the pages stored as Markdown (kind html, mode markdown or none) that hold an
+ * asterisk or a "<", whose inline marks and HTML the index now reads as their words do
+ * (search/text.ts inlineMarksAsRead); the rest are read and left as they are.
+ */
+export function reindexInlineMarks(db: Database.Database): void {
+  indexStored(
+    db,
+    `json_valid(result) AND json_extract(result, '$.meta.kind') = 'html'
+     AND (options IS NULL OR NOT json_valid(options) OR coalesce(json_extract(options, '$.mode'), 'markdown') = 'markdown')
+     AND (instr(json_extract(result, '$.content'), '*') > 0 OR instr(json_extract(result, '$.content'), '<') > 0)`,
+  );
+}
+
+/**
  * Re-indexes the stored results that hold a Devanagari nukta, alone or in a letter written as
  * one character (क़ as U+0958), which the index now leaves out (search/fold.ts NUKTA); the rest
  * are read and left as they are, as at step 8.
