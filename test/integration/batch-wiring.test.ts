@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { openStore, type Store } from '../../src/main/store';
-import { createFetcher, FetchError, pageError, type Fetcher } from '../../src/main/fetch';
+import { createFetcher, FetchError, Gate, pageError, type Fetcher } from '../../src/main/fetch';
 import { BatchMetrics } from '../../src/main/metrics';
 import { createLog, silentLog } from '../../src/main/log';
 import { openEngine } from '../../src/main/engine';
@@ -652,8 +652,7 @@ describe('batchOutcome and mapFetchError (rule 1 and 2, table)', () => {
       'the site answered HTTP 429 Too Many Requests without saying when to ask again, so Sift waits longer after each such answer',
     );
     expect(busyWhy(mapFetchError(upstreamError(503, { 'retry-after': '5' }), ctx))).toBe('the site answered HTTP 503 Service Unavailable');
-    const gate = new FetchError(503, 'busy', 'Sift is fetching as much as it may at once; try again in a few seconds.', 'busy', 2_000);
-    expect(busyWhy(mapFetchError(gate, ctx))).toBe('Sift is already fetching as many pages as it may at once');
+    expect(busyWhy(mapFetchError(new Gate(1, 0).busy(), ctx))).toBe('Sift is already fetching as many pages as it may at once');
   });
 
   test('502 is rewritten to 500 internal error, and an unknown error is 500 internal error', () => {

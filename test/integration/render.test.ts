@@ -10,7 +10,8 @@ import path from 'node:path';
 import { openStore } from '../../src/main/store';
 import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
-import { createBatchRunner } from '../../src/main/batchrun';
+import { createBatchRunner, mapFetchError } from '../../src/main/batchrun';
+import { busyWhy } from '../../src/main/batch/errors';
 import { launchChromium } from '../helpers/chromium';
 import { RENDER_HINT } from '../../src/shared/hints';
 import { ARTICLE, CYRILLIC_TEXT, legacyText, startRenderSites, UNLABELLED_TEXT, type RenderSites } from '../helpers/render-sites';
@@ -604,6 +605,9 @@ describe('waiting for a render slot', () => {
       const e = await rendered(f).catch((err: unknown) => err);
       expect(e).toMatchObject({ status: 503, code: 'busy' });
       expect((e as FetchError).hint).toMatch(/render/);
+      // What the runner says while it waits to try again (and the row once the retries ran
+      // out) names the render slots, not "fetching as many pages": the fetches were not full.
+      expect(busyWhy(mapFetchError(e, { caller, log: silentLog(), onBlocked: () => {} }))).toBe('Sift is already rendering as many pages as it may at once');
     } finally {
       held();
       await f.close();

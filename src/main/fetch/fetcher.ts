@@ -385,7 +385,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   // A render waits for one of renderPages slots for up to two budgets: longer than a fetch
   // waits for the gate, since a slot frees only when a whole render (≤ budget) ends.
   const renderWaitMs = (): number => settings.renderBudgetMs * 2 + 5_000;
-  const renderGate = new Gate(settings.renderPages, renderWaitMs(), 'Sift is rendering as many pages as it may at once; try again in a few seconds.');
+  const renderGate = new Gate(settings.renderPages, renderWaitMs(), 'Sift is already rendering as many pages as it may at once');
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {

@@ -1,6 +1,16 @@
 import { FetchError } from './errors';
 
 /**
+ * A waiter that got no slot: Sift's own limit, not the site's, with why in the words of what
+ * the slots are for, which the runner says while it waits to try again.
+ */
+export class GateBusyError extends FetchError {
+  constructor(readonly why: string) {
+    super(503, 'busy', `${why}; try again in a few seconds.`, 'busy', 2_000);
+  }
+}
+
+/**
  * The process-wide cap on fetches in flight (SPEC §5.3). A waiter that gets no slot within
  * waitMs fails 503 busy, which the runner retries.
  */
@@ -11,12 +21,12 @@ export class Gate {
     private size: number,
     private waitMs: number,
     /** Why a waiter got no slot, in the words of what the slots are for. */
-    private readonly busyHint = 'Sift is fetching as much as it may at once; try again in a few seconds.',
+    private readonly why = 'Sift is already fetching as many pages as it may at once',
   ) {}
 
   /** What a waiter that got no slot fails with: 503 busy, which the runner retries 2 s later. */
   busy(): FetchError {
-    return new FetchError(503, 'busy', this.busyHint, 'busy', 2_000);
+    return new GateBusyError(this.why);
   }
 
   resize(size: number, waitMs: number): void {
