@@ -711,14 +711,14 @@ function convert(root: HTMLElement, page: string | undefined): string {
     // Markdown at all: the mark goes outside it (delimited).
     turndown.addRule('emphasis', {
       filter: ['em', 'i'],
-      replacement: (content, node) => (crowded(content, node) ? `<em>${content}</em>` : delimited(content, node, (wordy) => (wordy ? '*' : '_'))),
+      replacement: (content, node) => (crowded(content, node) ? `<em>${content}</em>` : delimited(content, node, 'em', (wordy) => (wordy ? '*' : '_'))),
     });
     turndown.addRule('strong', {
       filter: ['strong', 'b'],
       // Beside emphasis, no word touching it, bold's delimiters are chosen once the emphasis's
       // are written (boldDelimiters).
       replacement: (content, node) =>
-        crowded(content, node) ? `<strong>${content}</strong>` : delimited(content, node, (wordy) => (!wordy && besideEmphasis(node) ? [BOLD_OPENS, BOLD_CLOSES] : '**')),
+        crowded(content, node) ? `<strong>${content}</strong>` : delimited(content, node, 'strong', (wordy) => (!wordy && besideEmphasis(node) ? [BOLD_OPENS, BOLD_CLOSES] : '**')),
     });
     // A picture's alt text escaped as the article's words are (escapeText), each of its lines:
     // turndown's own escapes made "EPA_Visualisierung" "EPA\_Visualisierung" and "1. Mix" "1\. Mix"
@@ -1020,15 +1020,21 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  */
 const TRAILING_MARKS = /(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
 const LEADING_MARKS = /^(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
+/** A mark left at an edge of the inside that is no delimiter of emphasis inside it (whose run joins the outer's, flanking by what is beyond). */
+const STUCK_START = /^(?![*_])[\p{P}\p{S}]/u;
+const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])$/u;
 
 /**
  * Emphasis (`content`, as turndown wrote the element's inside) between its delimiters, so
  * that CommonMark reads it as emphasis. A delimiter opens only where the text after it is no
  * mark or the text before it is none of a word, and closes likewise; so the marks at the
  * inside's ends that face a word outside ('“Night,”' then "said") go outside, and `pick`
- * chooses the delimiter knowing whether either side is a word's letters.
+ * chooses the delimiter knowing whether either side is a word's letters. A mark that cannot go
+ * outside (code's backtick, a link's ")", a tag's ">") facing a word leaves no delimiter that
+ * opens or closes there ("<em>a <code>b</code></em>c" was "*a `b`*c", shown so): the emphasis is
+ * then HTML's `tag`, whose inside Markdown still reads, on one line as crowded's is.
  */
-function delimited(content: string, node: Node, pick: (wordy: boolean) => string | [string, string]): string {
+function delimited(content: string, node: Node, tag: string, pick: (wordy: boolean) => string | [string, string]): string {
   if (!content.trim()) return '';
   // A blank at either end of the element is moved outside it by turndown, so that side is no word.
   const own = node.textContent ?? '';
@@ -1054,9 +1060,55 @@ function delimited(content: string, node: Node, pick: (wordy: boolean) => string
       body = body.slice(run.length);
     }
   }
-  const d = pick(WORD_CHAR.test(lead ? lead.slice(-1) : before) || WORD_CHAR.test(tail ? tail[0]! : after));
+  const outsideStart = lead ? lead.slice(-1) : before;
+  const outsideEnd = tail ? tail[0]! : after;
+  const d = pick(WORD_CHAR.test(outsideStart) || WORD_CHAR.test(outsideEnd));
   const [opens, closes] = typeof d === 'string' ? [d, d] : d;
+  const stuckStart = WORD_CHAR.test(outsideStart) && STUCK_START.test(body);
+  const stuckEnd = WORD_CHAR.test(outsideEnd) && STUCK_END.test(body);
+  if (!content.includes('\n') && (stuckStart || stuckEnd)) return `<${tag}>${content}</${tag}>`;
+  if (opens.startsWith('*') && !content.includes('\n') && unevenInStars(node, outsideStart, body, outsideEnd)) return `<${tag}>${content}</${tag}>`;
   return `${lead}${opens}${body}${closes}${tail}`;
+}
+
+type Flank = 'blank' | 'mark' | 'word';
+/**
+ * What CommonMark's flanking rules see in a character: '' is what a node beside writes (code's
+ * backtick, a link's ")"), a line end for a <br>, or with no node the start or end of the block.
+ */
+function flankOf(ch: string, beside: Node | null): Flank {
+  if (!ch) return !beside || beside.nodeName === 'BR' ? 'blank' : 'mark';
+  return /\s/.test(ch) ? 'blank' : /[\p{P}\p{S}]/u.test(ch) ? 'mark' : 'word';
+}
+const leftFlanking = (prev: Flank, next: Flank): boolean => next !== 'blank' && (next !== 'mark' || prev !== 'word');
+const rightFlanking = (prev: Flank, next: Flank): boolean => prev !== 'blank' && (prev !== 'mark' || next !== 'word');
+const bothFlanking = (prev: Flank, next: Flank): boolean => leftFlanking(prev, next) && rightFlanking(prev, next);
+
+/**
+ * Whether an emphasis written in "*" inside emphasis of the other kind written so is one that
+ * marked (the app's renderer) pairs wrongly. Inside an outer run it passes over an inner
+ * delimiter a word touches on both sides (the rule of three, applied to the outer's length),
+ * and over a closing one too where the outer opens against a word; it counts the others. So an
+ * emphasis with one of each ended the outer early or never: "**see *un*likely**" and
+ * "z*x **a** y*" showed their asterisks. HTML's tags are counted by neither.
+ */
+function unevenInStars(node: Node, start: string, body: string, end: string): boolean {
+  const kind = EMPHASIS_KIND.get(node.nodeName);
+  let outer = node.parentNode;
+  while (outer && WORDS_AND_EMPHASIS.has(outer.nodeName) && (EMPHASIS_KIND.get(outer.nodeName) ?? kind) === kind) outer = outer.parentNode;
+  if (!outer || !EMPHASIS_KIND.has(outer.nodeName)) return false;
+  // A blank at the outer's start is moved outside it by turndown, as delimited reads it.
+  const outerBefore = /^\s/.test(outer.textContent ?? '') ? ' ' : wordsOn(outer, 'previousSibling').slice(-1);
+  const starred = EMPHASIS_KIND.get(outer.nodeName) === 'strong' || WORD_CHAR.test(outerBefore) || WORD_CHAR.test(wordsOn(outer, 'nextSibling').slice(0, 1));
+  const prevNode = wordsNode(node, 'previousSibling', WORDS_ONLY);
+  const nextNode = wordsNode(node, 'nextSibling', WORDS_ONLY);
+  // At the outer's edge the delimiters are one run with its own, which marked reads right.
+  if (!starred || (!start && !prevNode) || (!end && !nextNode)) return false;
+  const first = edgeElement(outer, 'firstChild');
+  const outerOpensAgainstWord = rightFlanking(flankOf(outerBefore, wordsNode(outer, 'previousSibling')), flankOf(first?.nodeType === TEXT_NODE ? Array.from((first.textContent ?? '').trimStart())[0] ?? '' : '', first));
+  const opensCounted = !bothFlanking(flankOf(start, prevNode), flankOf(Array.from(body)[0] ?? '', null));
+  const closesCounted = !bothFlanking(flankOf(Array.from(body).at(-1) ?? '', null), flankOf(end, nextNode)) && !outerOpensAgainstWord;
+  return opensCounted !== closesCounted;
 }
 
 /**
