@@ -1041,19 +1041,22 @@ function delimited(content: string, node: Node, tag: string, pick: (wordy: boole
   if (marksBesideWord(node, own)) return content;
   const before = /^\s/.test(own) ? ' ' : wordsOn(node, 'previousSibling').slice(-1);
   const after = /\s$/.test(own) ? ' ' : wordsOn(node, 'nextSibling').slice(0, 1);
+  // Beyond emphasis beside, for the marks that must not face a word across the joined run.
+  const runBefore = before || wordsRunOn(node, 'previousSibling').slice(-1);
+  const runAfter = after || wordsRunOn(node, 'nextSibling').slice(0, 1);
   let body = content;
   let lead = '';
   let tail = '';
   // Moved only when something of the inside stays, and blanks with them (a closing delimiter after a blank is none).
   const movable = (run: string | undefined): run is string => !!run && run.trim() !== '' && run.length < body.length;
-  if (WORD_CHAR.test(after)) {
+  if (WORD_CHAR.test(runAfter)) {
     const run = TRAILING_MARKS.exec(body)?.[0];
     if (movable(run)) {
       tail = run;
       body = body.slice(0, -run.length);
     }
   }
-  if (WORD_CHAR.test(before)) {
+  if (WORD_CHAR.test(runBefore)) {
     const run = LEADING_MARKS.exec(body)?.[0];
     if (movable(run)) {
       lead = run;
@@ -1063,9 +1066,10 @@ function delimited(content: string, node: Node, tag: string, pick: (wordy: boole
   const outsideStart = lead ? lead.slice(-1) : before;
   const outsideEnd = tail ? tail[0]! : after;
   const d = pick(WORD_CHAR.test(outsideStart) || WORD_CHAR.test(outsideEnd));
-  const [opens, closes] = typeof d === 'string' ? [d, d] : d;
-  const stuckStart = WORD_CHAR.test(outsideStart) && STUCK_START.test(body);
-  const stuckEnd = WORD_CHAR.test(outsideEnd) && STUCK_END.test(body);
+  // Bold's delimiters chosen later (boldDelimiters) make no run with emphasis beside.
+  const [opens, closes, joined] = typeof d === 'string' ? [d, d, true] : [...d, false];
+  const stuckStart = WORD_CHAR.test(lead ? lead.slice(-1) : joined ? runBefore : before) && STUCK_START.test(body);
+  const stuckEnd = WORD_CHAR.test(tail ? tail[0]! : joined ? runAfter : after) && STUCK_END.test(body);
   if (!content.includes('\n') && (stuckStart || stuckEnd)) return `<${tag}>${content}</${tag}>`;
   if (opens.startsWith('*') && !content.includes('\n') && unevenInStars(node, outsideStart, body, outsideEnd)) return `<${tag}>${content}</${tag}>`;
   return `${lead}${opens}${body}${closes}${tail}`;
@@ -1129,6 +1133,21 @@ function marksBesideWord(node: Node, own: string): boolean {
  * "_word_s", whose "_" cannot close before a letter.
  */
 const wordsOn = (node: Node, side: 'previousSibling' | 'nextSibling'): string => wordsBeside(wordsNode(node, side), side);
+
+/**
+ * The words on one side of a node's Markdown as its delimiter run flanks: where emphasis of a
+ * kind not merged into it is beside, that one's words, since both delimiters make one run.
+ * "<b>a,</b><i>b</i>" was "**a,***b*", and "<b>(a</b><b>.</b><em>b</em>" merged to "**(a.***b*":
+ * a run of three between a mark and a letter closes nothing, and the bold showed its asterisks.
+ */
+function wordsRunOn(node: Node, side: 'previousSibling' | 'nextSibling'): string {
+  const words = wordsOn(node, side);
+  const beside = wordsNode(node, side);
+  if (words || !beside || !EMPHASIS_KIND.has(beside.nodeName)) return words;
+  const text = beside.textContent ?? '';
+  // A blank at that edge goes outside the emphasis beside, between the two delimiters.
+  return /^\s|\s$/.test(side === 'nextSibling' ? text.slice(0, 1) : text.slice(-1)) ? ' ' : text;
+}
 
 /**
  * The node beside `node` on one side, out of the elements it ends (`through`). Plain ones write
