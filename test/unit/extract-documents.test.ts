@@ -578,6 +578,14 @@ describe('question', () => {
     expect(answer(ja, 'パリの天気はどうですか', false)).toEqual({ content: '', passages: 0, lines: [] });
     expect(answer(ja, '富士山の高さはどのくらいですか', false).content).toBe('富士山は日本で一番高い山です。');
   });
+  it('does not take the pairs of Chinese function characters (这个, 是什, 什么) for what a question asks', () => {
+    const zh = ['这是什么？这个是什么？我们可以做什么，他们为什么这样做？', '这种方法的优点是速度快，占用的内存少。', '安装之前请备份数据。'].join('\n\n');
+    // Before, the passage of function words alone scored 15.7 to the answer's 35.4 and came back beside it.
+    expect(answer(zh, '这个方法的优点是什么', false).content).toBe('这种方法的优点是速度快，占用的内存少。');
+    expect(answer(zh, '上海的人口是多少？', false)).toEqual({ content: '', passages: 0, lines: [] });
+    // A question of such characters only has nothing else to go on: they count then.
+    expect(answer(zh, '这是什么？', false).content).toBe('这是什么？这个是什么？我们可以做什么，他们为什么这样做？');
+  });
   it('finds Arabic words whatever their vowel marks', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     const a = answer(ar, 'سكان', false);

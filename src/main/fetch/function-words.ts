@@ -63,5 +63,26 @@ export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
  */
 const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
 
-/** Whether a question's word (folded, as ranking reads it) says nothing of what it asks: FUNCTION_WORDS, or Japanese grammar (HIRAGANA_ONLY). */
-export const isFunctionWord = (term: string): boolean => FUNCTION_WORDS.has(term) || HIRAGANA_ONLY.test(term);
+/**
+ * Chinese characters that build a question and every sentence, but say nothing of what is asked:
+ * the one-character function words (particles, pronouns, question words, prepositions,
+ * conjunctions, auxiliaries, measure words 个 and 些) found in the usual Chinese stop lists
+ * (the Harbin Institute of Technology's, Baidu's, stopwords-iso's zh list), keeping only those
+ * that are among Chinese's most frequent characters. 由 and 中, 上, 下 are left out: 自由 (freedom)
+ * and 中文, 上网 are words a question asks about.
+ */
+const CHINESE_FUNCTION_CHARS = new Set(
+  [...'的了是在和与及或也都就还又而但并且则即之其此这那哪些个么什怎谁吗呢吧啊呀把被给对向从于以为让使将着过得地我你您他她它们自己有没不很更最如何若因所该能会可要多少几一'],
+);
+
+/**
+ * A Chinese question's character pair (questionTerms) made of function characters only: 什么,
+ * 这个, 是什, 多少, 可以. "上海的人口是多少" has no spaces, and 是多 and 多少 matched every passage
+ * of a Chinese manual saying how many of anything: it was answered with three of them. A pair
+ * with one such character (点是, 的优) is left to rank, as 目的 (purpose), 了解 (to understand) and
+ * 有效 (valid) are words of that kind.
+ */
+const isChineseFunctionPair = (term: string): boolean => /^\p{Script=Han}+$/u.test(term) && [...term].every((c) => CHINESE_FUNCTION_CHARS.has(c));
+
+/** Whether a question's word (folded, as ranking reads it) says nothing of what it asks: FUNCTION_WORDS, Japanese grammar (HIRAGANA_ONLY) or Chinese function characters. */
+export const isFunctionWord = (term: string): boolean => FUNCTION_WORDS.has(term) || HIRAGANA_ONLY.test(term) || isChineseFunctionPair(term);
