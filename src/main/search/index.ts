@@ -3,7 +3,7 @@ import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
-import { FUNCTION_WORDS } from '../fetch/function-words';
+import { isFunctionWord } from '../fetch/function-words';
 import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
@@ -339,7 +339,10 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // question has no other): in a small job "what", "is" and "the" made a passage sharing only
   // them an answer.
   const asked = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
-  const saying = asked.filter((w) => !FUNCTION_WORDS.has(w));
+  // Function words as the question option reads them (isFunctionWord): with a Japanese
+  // question's runs of hiragana (です, すか) and a Chinese one's pairs of function characters
+  // (是多, 多少), which matched every passage in the polite form, or saying how much of anything.
+  const saying = asked.filter((w) => !isFunctionWord(w));
   // When every word is that common ("c?" where each result holds a lone c), they are all
   // there is to go on, as when there are few passages: leaving them all out answered with
   // nothing, and the app said no result shared a word with the question.
@@ -354,18 +357,18 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // weight, "what is SpiderMonkey written in?" over a book and a paper (3,000 passages)
   // answered with the book's passages thick with "is" and "in", before the paper's
   // "SpiderMonkey … is implemented in C++".
-  const saysWhat = telling.some((w) => !FUNCTION_WORDS.has(w));
+  const saysWhat = telling.some((w) => !isFunctionWord(w));
   const ranked = ms.search(telling.join(' '), {
     prefix: (term) => term.length > 3,
     fuzzy: (term) => (term.length > 5 ? 0.2 : false),
     combineWith: 'OR',
-    boostTerm: (term) => (saysWhat && FUNCTION_WORDS.has(term) ? FUNCTION_WORD_WEIGHT : 1),
+    boostTerm: (term) => (saysWhat && isFunctionWord(term) ? FUNCTION_WORD_WEIGHT : 1),
   });
   // A passage two results hold word for word (a manual as a PDF and as a web page, a notice
   // every page of a site repeats) is one answer, the first's: shown twice, two of the five
   // places went to the same text.
   const seen = new Set<string>();
-  const found = (saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => !FUNCTION_WORDS.has(w))) : ranked).filter((f) => {
+  const found = (saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => !isFunctionWord(w))) : ranked).filter((f) => {
     const text = (docs[Number(f.id)] as Doc).text;
     return !seen.has(text) && Boolean(seen.add(text));
   });
