@@ -4,29 +4,22 @@
  * user typed a search and had five Tab presses to go before the first hit. Down moves there.
  * Real services over the bridge, real Chromium, a loopback site.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { focused } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { articlePage, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
+import { openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
 import { runListToDone } from '../helpers/ui-run';
+import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
 let o: OpenedApp;
 let page: Page;
-let server: http.Server;
+let site: TestSite;
 let base: string;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    // Only the list's pages are there: Sift asks for an address that is not, to tell a page from a soft 404.
-    const report = /\/report-\d+$/.test(req.url ?? '');
-    res.writeHead(report ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(report ? articlePage(`Harbour report ${req.url ?? ''}`) : '<h1>Not here</h1>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await startReportSite();
+  base = site.url;
   o = await openApp();
   page = o.page;
   await page.setViewportSize({ width: 1024, height: 768 });
@@ -34,7 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await o?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await site?.close();
 });
 
 test('Down in the sidebar search box moves to the first hit; Enter opens it; Up goes back to the box', async () => {

@@ -3,6 +3,7 @@
  * JSON document, a 404, and a slow page (so a job can be cancelled or reloaded mid-way).
  */
 import http from 'node:http';
+import { articlePage } from './ui-app';
 
 export interface TestSite {
   url: string;
@@ -64,6 +65,11 @@ export async function startTestSite(): Promise<TestSite> {
     res.writeHead(404, { 'content-type': 'text/html' });
     res.end('<html><body><h1>Not here</h1></body></html>');
   });
+  return listening(server);
+}
+
+/** `server` listening on a free loopback port, as a TestSite. */
+async function listening(server: http.Server): Promise<TestSite> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {
@@ -74,4 +80,18 @@ export async function startTestSite(): Promise<TestSite> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A site of harbour reports: any path ending in /report-N is an article titled by its path,
+ * so each row of a list of them has a title of its own; anything else is a 404, as Sift asks
+ * for an address that is not there to tell a page from a soft 404.
+ */
+export async function startReportSite(): Promise<TestSite> {
+  const server = http.createServer((req, res) => {
+    const report = /\/report-\d+$/.test(req.url ?? '');
+    res.writeHead(report ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(report ? articlePage(`Harbour report ${req.url ?? ''}`) : '<h1>Not here</h1>');
+  });
+  return listening(server);
 }
