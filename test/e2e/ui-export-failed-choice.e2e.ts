@@ -46,3 +46,25 @@ test('the failed-targets choice is offered only with the formats it changes, and
   await page.screenshot({ path: screenshotPath('ui-export-failed-choice-csv') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+/**
+ * The listing note lines up with what it reads under: the format's own note for the CSV summary
+ * and the JSONL file, which have no box (it sat 24 px in, under nothing, as a second line of
+ * the format's note indented), and the box's words where the box is there.
+ */
+test('the listing note is indented under the failed-targets box only, and level with the format note without it', async () => {
+  const left = (testId: string): Promise<number> => page.getByTestId(testId).evaluate((e) => e.getBoundingClientRect().left);
+  const formatNoteLeft = (): Promise<number> => page.locator('.export-dialog .field > .muted').evaluate((e) => e.getBoundingClientRect().left);
+  const boxWordsLeft = (): Promise<number> =>
+    page.getByTestId('export-include-failed').evaluate((box) => {
+      const range = document.createRange();
+      range.selectNodeContents(box.parentElement!);
+      range.setStartAfter(box);
+      return range.getBoundingClientRect().left;
+    });
+  await page.getByTestId('export-format').selectOption('csv');
+  expect(await left('export-listing-note')).toBeCloseTo(await formatNoteLeft(), 0);
+  await page.getByTestId('export-format').selectOption('md');
+  expect(await left('export-listing-note')).toBeCloseTo(await boxWordsLeft(), 0);
+  await page.screenshot({ path: screenshotPath('ui-export-failed-choice-notes') });
+});
