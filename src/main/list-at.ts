@@ -1,5 +1,5 @@
 import type { Caller, Fetcher } from './fetch';
-import { fileNameOfUrl } from './fetch/url';
+import { fileNameOfUrl } from '../shared/urllist/url';
 
 /** What a fetched list is read as: its text, and what tells its format and its links' base. */
 export interface FetchedList {

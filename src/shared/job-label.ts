@@ -42,7 +42,7 @@ function hostsWords(targets: readonly Target[]): string {
 }
 
 /** What the options ask, in a few words; '' for the defaults (markdown, nothing else). */
-function optionsWords(o: Options | undefined): string {
+export function optionsWords(o: Options | undefined): string {
   if (!o) return '';
   const words: string[] = [];
   if (o.mode && o.mode !== 'markdown') words.push(o.mode);

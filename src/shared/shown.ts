@@ -2,6 +2,8 @@ import { isPlainText, type Mode, type Options, type Result } from './types';
 import { prettyJson } from './json';
 import { isLinePairs } from './line-pairs';
 import type { LongLine, ResultPart } from './ipc/contract';
+import { optionsWords } from './job-label';
+import { fileNameOfUrl, hostLabel } from './urllist/url';
 
 // A <pre> of several MB makes layout crawl; the export has the whole text.
 export const MAX_SHOWN_TEXT = 1024 * 1024;
@@ -92,6 +94,14 @@ export const cutTitle = (title: string): string => cutText(title, MAX_SHOWN_TITL
 
 /** A page's title as the app shows it: cut, and without bidi controls that turned its words around. */
 export const shownTitle = (title: string): string => withoutBidiControls(cutTitle(title));
+
+/**
+ * What names a finished result whose document gave no title (a JSON document without a
+ * top-level "title" or "name"): what was asked of it ("jq .items[].name"), else its file name,
+ * else its host. Its table cell was empty, and one document fetched with a jq program and
+ * without showed two rows alike.
+ */
+export const untitledName = (t: { url: string; options?: Options }): string => shownTitle(optionsWords(t.options) || fileNameOfUrl(t.url) || hostLabel(t.url));
 
 /**
  * Past this many characters any other meta value is shown cut: a page's author meta tag of

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { runListToDone } from '../helpers/ui-run';
 
 let opened: OpenedApp;
 let page: Page;
@@ -99,5 +100,26 @@ test('a jq program that fails on the document is a row marked "jq program failed
   expect(await page.getByTestId('result-reason').textContent()).toBe('jq program failed');
   expect(await page.getByTestId('result-error').locator('strong').textContent()).toBe('Cannot index array with string ("name")');
   await page.screenshot({ path: screenshotPath('ui-jq-failed') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+/**
+ * A JSON document names no title of its own (no top-level "title" or "name"), so its row's title
+ * cell was empty, and the same document fetched with a jq program and without showed two rows
+ * alike at 1024 px (the URL column cut both to "127.0.0.1:4…/items.json"). The cell says what
+ * names the result instead: the program, else the document's file name.
+ */
+test('a finished JSON row without a title is named by its jq program, else by its file name', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  // The list's own program, from the tests before, is not this list's.
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('opt-jq').fill('');
+  await runListToDone(page, [`${site.origin}/items.json`, `${site.origin}/items.json jq=".items[].name"`].join('\n'), 2);
+  const cells = page.locator('[data-testid="target-row"] .c-detail');
+  expect(await cells.allTextContents()).toEqual(['items.json', 'jq .items[].name']);
+  // Set apart from a title the document gave: the tooltip says why it is there.
+  expect(await cells.nth(1).getAttribute('title')).toBe('jq .items[].name (the document names no title of its own)');
+  await page.screenshot({ path: screenshotPath('ui-jq-untitled-rows') });
+  await expectNoInternalErrorText(page);
   expect(pageErrors(page)).toEqual([]);
 });

@@ -14,7 +14,7 @@ import { dehyphenate, dehyphenateBreaks, dropFurniture, vocabulary } from './pdf
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, marksNotFree } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
-import { fileNameOfUrl } from './url';
+import { fileNameOfUrl } from '../../shared/urllist/url';
 import { markdownAsRead } from '../search/text';
 import { asTyped, noMatchWhy } from '../../shared/grep';
 

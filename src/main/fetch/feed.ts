@@ -9,7 +9,7 @@ import { DOMParser, parseHTML } from 'linkedom';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { isJsonFeed, isJsonObject } from '../../shared/json';
 import type { FeedFormat } from './sniff';
-import { fileNameOfUrl } from './url';
+import { fileNameOfUrl } from '../../shared/urllist/url';
 import { markFootnotes } from './footnotes';
 import { absoluteLinks, markdownOf, markupDepth, MAX_ARTICLE_DEPTH, MAX_PARSE_DEPTH, textOf, tooDeep } from './html';
 import { makeInert, type InertEl } from './inert';

@@ -36,19 +36,3 @@ export function withRoute(url: string, route: string): string {
   u.hash = route;
   return u.href;
 }
-
-/** The last segment of a URL's path, decoded ("prices 2024.csv"); '' when it names no file or is no URL. */
-export function fileNameOfUrl(url: string): string {
-  let last: string;
-  try {
-    const path = new URL(url).pathname;
-    last = path.slice(path.lastIndexOf('/') + 1);
-  } catch {
-    return '';
-  }
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}

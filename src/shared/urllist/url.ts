@@ -171,6 +171,22 @@ export function normalizeUrl(raw: string): string | null {
   return r.ok ? r.url : null;
 }
 
+/** The last segment of a URL's path, decoded ("prices 2024.csv"); '' when it names no file or is no URL. */
+export function fileNameOfUrl(url: string): string {
+  let last: string;
+  try {
+    const path = new URL(url).pathname;
+    last = path.slice(path.lastIndexOf('/') + 1);
+  } catch {
+    return '';
+  }
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 /** The host of a URL, for a job's default label; the URL's start when it does not parse. */
 export function hostLabel(url: string): string {
   try {

@@ -13,7 +13,7 @@ import { targetStop } from '../../lib/jobs';
 import { StatusBadge } from '../common/StatusBadge';
 import { useWhy } from '../common/useWhy';
 import { counted } from '../../../../shared/count';
-import { shownTitle } from '../../../../shared/shown';
+import { shownTitle, untitledName } from '../../../../shared/shown';
 
 // Fixed height: measuring 10,000 rows would cost more than it buys; a failed row's
 // error is cut to one line here and shown whole in the result pane.
@@ -402,6 +402,14 @@ const TargetTableRow = memo(function TargetTableRow({
   const beside = failureBesideReason(shown, row.reason);
   const ms = row.startedAt !== null && row.finishedAt !== null ? row.finishedAt - row.startedAt : null;
   const title = shownTitle(row.title);
+  const standIn = row.status === 'done' && !title ? untitledName(row) : '';
+  const named = standIn ? (
+    <span className="row-title-text muted" data-testid="row-untitled">
+      {standIn}
+    </span>
+  ) : (
+    title
+  );
   return (
     <div
       id={`row-${idx}`}
@@ -426,7 +434,7 @@ const TargetTableRow = memo(function TargetTableRow({
         role="gridcell"
         className={`c-detail${wide ? ' c-detail-wide' : ''}`}
         aria-colspan={wide && sizeShown ? 2 : undefined}
-        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : reading ? pagesReadText(reading) : title}
+        title={failed ? [shown.error, shown.hint].filter(Boolean).join(' — ') : wait ? waitingText(wait, now) : reading ? pagesReadText(reading) : standIn ? `${standIn} (the document names no title of its own)` : title}
       >
         {wait ? (
           <span className="row-waiting" data-testid="row-waiting">
@@ -455,10 +463,10 @@ const TargetTableRow = memo(function TargetTableRow({
                 {warningLabel(w)}
               </span>
             ))}
-            <span className="row-title-text">{title}</span>
+            {standIn ? named : <span className="row-title-text">{title}</span>}
           </span>
         ) : (
-          title
+          named
         )}
       </span>
       {!wide && <span role="gridcell" className="c-size muted">{row.status === 'done' ? formatBytes(row.bytes) : ''}</span>}
