@@ -1,7 +1,8 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
-import { formatCreated } from '../../lib/format';
+import { cutMiddle, formatCreated } from '../../lib/format';
+import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { counted } from '../../../../shared/count';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
 import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
@@ -67,8 +68,12 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
   useEffect(() => {
     if (selected) ref.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
+  const nameRef = useRef<HTMLSpanElement>(null);
+  const labelRef = useRef<HTMLSpanElement>(null);
+  const fit = useColumnFit(nameRef, labelRef);
+  const { label, count } = job ? jobNameParts(job) : { label: '', count: '' };
+  const shownLabel = useMemo(() => fitLabel(label, ` · ${count}`, fit), [label, count, fit]);
   if (!job) return null;
-  const { label, count } = jobNameParts(job);
   return (
     <li>
       <button
@@ -83,9 +88,13 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
         data-job-id={id}
         data-status={job.status}
       >
-        <span className="job-item-name" data-testid="job-item-name" title={jobName(job)}>
+        <span className="job-item-name" data-testid="job-item-name" title={jobName(job)} ref={nameRef}>
           {/* The name gives way in a narrow list; the count stays ("127.0.0.1:43329 · 1…" lost it). */}
-          {label && <span className="job-item-label">{label}</span>}
+          {label && (
+            <span className="job-item-label" ref={labelRef}>
+              {shownLabel}
+            </span>
+          )}
           <span className="job-item-total" data-testid="job-item-total">
             {label ? ` · ${count}` : count}
           </span>
@@ -110,6 +119,17 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
     </li>
   );
 });
+
+/**
+ * A job's name cut in its middle to fit beside its count, as the target table's URLs are: cut
+ * at its end, the names of one site's lists ("127.0.0.1:41234/quarterly-reports", "…-minutes")
+ * all read "127.0.0.1:4123…" in the 250 px list. Whole until measured; CSS's ellipsis then.
+ */
+function fitLabel(label: string, total: string, fit: ColumnFit | null): string {
+  if (!fit || !label) return label;
+  const room = fit.width - (textWidth(total, fit.font) ?? 0);
+  return fitText(label, (n) => cutMiddle(label, n), room, fit.font) ?? label;
+}
 
 // setTimeout's longest delay (about 24.8 days); a later expiry is not near enough to wait for.
 const LONGEST_TIMEOUT = 2 ** 31 - 1;

@@ -1,0 +1,54 @@
+/**
+ * Jobs of one host told apart in the narrow job list: a list's name is its host and the folder
+ * its URLs share ("127.0.0.1:41234/quarterly-reports"), and the list's 250 px cut every such
+ * name at its end, so two jobs of one site showed as "127.0.0.1:4123…" both. The name is cut
+ * in its middle now, as the target table's URLs are: its start and its end stay.
+ * Real services over the bridge, real Chromium, a loopback site.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, runListToDone } from '../helpers/ui-app';
+import { startReportSite, type TestSite } from '../helpers/ui-servers';
+
+let o: OpenedApp;
+let page: Page;
+let site: TestSite;
+
+beforeAll(async () => {
+  site = await startReportSite();
+  o = await openApp();
+  page = o.page;
+  for (const folder of ['quarterly-reports', 'quarterly-minutes']) {
+    await page.getByTestId('nav-new').click();
+    await runListToDone(page, [1, 2].map((n) => `${site.url}/${folder}/report-${n}`));
+  }
+});
+
+afterAll(async () => {
+  await expectNoInternalErrorText(page);
+  await o?.close();
+  await site?.close();
+});
+
+/** Each job's name as the list shows it, and whether any of it runs past its box. */
+const shownNames = (): Promise<{ text: string; cut: boolean }[]> =>
+  page.locator('.job-item-label').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 })));
+
+for (const [width, height] of [
+  [1024, 768],
+  [1440, 900],
+] as const) {
+  test(`at ${width} × ${height} two jobs of one host show the folders that tell them apart`, async () => {
+    await page.setViewportSize({ width, height });
+    const host = new URL(site.url).host;
+    await expect.poll(async () => (await shownNames()).map((n) => n.text.endsWith('minutes') || n.text.endsWith('reports'))).toEqual([true, true]);
+    const names = await shownNames();
+    expect(names.map((n) => n.cut)).toEqual([false, false]);
+    // Shortened, in the middle: the host's start is there, and the whole name on hover.
+    for (const n of names) expect(n.text).toMatch(new RegExp(`^${host.slice(0, 5).replace(/\./g, '\\.')}.*…`));
+    expect(await page.locator('[data-testid="job-item-name"]').first().getAttribute('title')).toBe(`${host}/quarterly-minutes · 2 URLs`);
+    await page.screenshot({ path: screenshotPath(`ui-sidebar-names-${width}`) });
+    expect(pageErrors(page)).toEqual([]);
+  });
+}
