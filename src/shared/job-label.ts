@@ -8,7 +8,15 @@ const MAX_LABEL = 200;
 // 250 px job list, which shows about 35 characters of a name.
 const MAX_VALUE = 40;
 
-const cut = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+/**
+ * `s` in at most `max` UTF-16 units, "…" last; the cut moved back off a surrogate pair's second
+ * half, as cut there half an emoji was stored as U+FFFD and the job list showed "�".
+ */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const low = s.charCodeAt(max - 1);
+  return `${s.slice(0, low >= 0xdc00 && low <= 0xdfff ? max - 2 : max - 1)}…`;
+}
 
 // A stored URL is normalised (scheme and host lowercased), so its host is what follows "//"
 // up to the path; a regex, as a 100,000-target list was 100,000 URL parses in the submit.

@@ -31,6 +31,22 @@ describe('a job named after what its list holds', () => {
     expect(label.startsWith('a.org · question “qqq')).toBe(true);
   });
 
+  // A cut between a surrogate pair left half an emoji, stored as "\uFFFD" and shown as "�".
+  it('cuts a long option or name between characters, never inside one', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    const grep = `ab${'🦀'.repeat(30)}`;
+    const label = listLabel([{ url: 'https://example.org/a', options: { grep } }]);
+    expect(label).toMatch(/^example\.org · grep “ab(?:🦀)+…”$/u);
+    expect(label).not.toMatch(lone);
+    const long = `${'x'.repeat(187)}${'🦀'.repeat(20)}`;
+    for (const which of ['unfinished', 'failed', 'all'] as const) {
+      const again = rerunLabel(long, which);
+      expect(again).not.toMatch(lone);
+      expect(again.length).toBeLessThanOrEqual(200);
+    }
+    expect(rerunLabel(long, 'failed', 'timeout')).not.toMatch(lone);
+  });
+
   it('names a run again after the job it came from, and what of it runs', () => {
     expect(rerunLabel('a.org/docs', 'unfinished')).toBe('rest of a.org/docs');
     expect(rerunLabel('a.org/docs', 'failed')).toBe('retry of a.org/docs');
