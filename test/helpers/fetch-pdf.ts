@@ -25,7 +25,7 @@ export interface PdfSpec {
   noText?: boolean;
   /** The text in a non-embedded Chinese font through the predefined CMap UniGB-UCS2-H (strings as UTF-16BE). */
   cjk?: boolean;
-  /** Pages whose content streams are these operators as written, with the font as /F1 (instead of `pages`). */
+  /** Pages whose content streams are these operators as written, with Helvetica as /F1 and Times as /F2 (instead of `pages`). */
   ops?: string[];
   /** Content streams compressed (FlateDecode), as most files have them. */
   deflate?: boolean;
@@ -55,6 +55,7 @@ export function makePdf(spec: PdfSpec): Buffer {
     const cid = add(`<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor ${descriptor} 0 R /DW 1000 >>`);
     font = add(`<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [${cid} 0 R] >>`);
   } else font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const second = spec.ops ? add('<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>') : 0;
   const str = (s: string): string => (spec.cjk ? `<${utf16(s)}>` : `(${esc(s)})`);
   const kids: number[] = [];
   const bodies = spec.ops
@@ -75,7 +76,7 @@ export function makePdf(spec: PdfSpec): Buffer {
       annots.push(add(`<< /Type /Annot /Subtype /FreeText /Rect ${rect} /Contents (${esc(box.text)}) /DA (/F1 12 Tf 0 g) /F ${box.hidden ? 2 : 4}${ap ? ` /AP << /N ${ap} 0 R >>` : ''} >>`));
     }
     const annotsEntry = annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : '';
-    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R${annotsEntry} >>`));
+    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R${second ? ` /F2 ${second} 0 R` : ''} >> >> /Contents ${content} 0 R${annotsEntry} >>`));
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;

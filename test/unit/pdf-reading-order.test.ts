@@ -132,6 +132,16 @@ describe('PDF text in reading order', () => {
     expect(pageText({ items }).text).toBe('or F\u20d7 = m');
   });
 
+  it('keeps a subscript drawn after its superscript on its letter ("G1a", not "G 1a")', async () => {
+    // As TeX sets Γ_1^a: the raised a first in its own font, then back and down to the 1 in
+    // another. pdf.js marks the step back with an empty item, which was read as a space.
+    const ops = 'BT /F1 10 Tf 1 0 0 1 72 700 Tm (the flux G) Tj /F2 7 Tf 1 0 0 1 115.2 703.3 Tm (a) Tj /F1 7 Tf 1 0 0 1 114.6 696.3 Tm (1) Tj /F1 10 Tf 1 0 0 1 127.8 700 Tm (on the wall) Tj ET';
+    expect((await extract(makePdf({ pages: [], ops: [ops] }))).content).toBe('the flux G1a on the wall');
+    // Words a gap apart keep their space where the file steps back to draw them (an empty item between).
+    const back = 'BT /F2 10 Tf 1 0 0 1 140 700 Tm (wall) Tj /F1 10 Tf 1 0 0 1 72 700 Tm (on the) Tj ET';
+    expect((await extract(makePdf({ pages: [], ops: [back] }))).content).toBe('on the wall');
+  });
+
   it('writes a raised number after a word as superscript digits, so the word stays a word of its own ("property²", not "property2")', async () => {
     // As a book sets its note marks: "…a form of property2—if…" read as one word "property2",
     // which a search for "property" as a word does not find.

@@ -181,7 +181,9 @@ function segmentsOf(items) {
   let seg = null;
   for (const it of items) {
     if (it.blank) {
-      if (seg) seg.space = true;
+      // An empty item is pdf.js marking a step back or down (a subscript set after its
+      // superscript, Γ then ᵃ then ₁), not a blank the file draws: taken for one, "Γ1𝑎" was "Γ 1𝑎".
+      if (seg && it.str !== '') seg.space = true;
       continue;
     }
     if (seg && continues(seg, it)) {
