@@ -142,6 +142,16 @@ describe('PDF text in reading order', () => {
     expect((await extract(makePdf({ pages: [], ops: [back] }))).content).toBe('on the wall');
   });
 
+  it('puts a dot drawn under a letter on it ("pataḥ", as TeX draws \\d{h}), and leaves a period after a word a period', async () => {
+    // TeX's \d h: the h, then a period moved back under it and 0.25 em down, then the next word.
+    const ops = 'BT /F1 10 Tf 1 0 0 1 72 650 Tm (the patah) Tj 1 0 0 1 109.7 647.5 Tm (. furtivum is a vowel.) Tj ET';
+    const r = await extract(makePdf({ pages: [], ops: [ops] }));
+    expect(r.content).toBe('the pata\u1e25 furtivum is a vowel.');
+    // Drawn after the word on its baseline, or below it but past its end, a period is a period.
+    const after = 'BT /F1 10 Tf 1 0 0 1 72 650 Tm (the patah) Tj 1 0 0 1 114.3 647.5 Tm (. Next one.) Tj ET';
+    expect((await extract(makePdf({ pages: [], ops: [after] }))).content).toBe('the patah. Next one.');
+  });
+
   it('writes a raised number after a word as superscript digits, so the word stays a word of its own ("property²", not "property2")', async () => {
     // As a book sets its note marks: "…a form of property2—if…" read as one word "property2",
     // which a search for "property" as a word does not find.

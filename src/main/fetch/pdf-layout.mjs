@@ -235,6 +235,17 @@ const RAISED_NUMBER = /^(?:[+\-\u2212]?\d+|\d+(?:,(?:\d+|[*∗†‡§¶]))*,?)$
 const superscript = (str) => (RAISED_NUMBER.test(str) ? [...str].map((c) => SUPERSCRIPT[c] ?? c).join('') : str);
 
 /**
+ * Whether the item opens with a period drawn back under the end of the item before it and
+ * lower: TeX's \d{h} sets a period 0.25 em down, 0.4 em back under the h (under the last
+ * letter, so less than an em back). A period after a word starts at its end, on its baseline.
+ */
+const dotUnder = (it, prev, lastX1) =>
+  it.str.startsWith('.') && it.x0 < lastX1 - 0.1 * it.size && it.x0 > lastX1 - it.size && it.y < prev.y - 0.15 * it.size;
+
+/** The text's last letter with a dot below it (ḥ, ṭ, ṣ: one character where Unicode has one). */
+const withDotBelow = (out) => out.replace(/\p{L}$/u, (c) => `${c}\u0323`.normalize('NFC'));
+
+/**
  * The segment's text in visual order (left to right), with spaces where the glyphs leave a
  * gap, and after a raised mark that opens the line (a footnote's or an affiliation's number:
  * "¹This feature…" is "1 This feature…", as a superscript after a word stays on it).
@@ -246,7 +257,11 @@ function visualText(seg) {
   let leadingMark = items.length > 1 && raised(items[0], seg);
   for (let k = 0; k < items.length; k++) {
     const it = items[k];
-    const str = k > 0 && raised(it, seg) ? superscript(visualOf(it)) : visualOf(it);
+    let str = k > 0 && raised(it, seg) ? superscript(visualOf(it)) : visualOf(it);
+    if (k > 0 && /\p{L}$/u.test(out) && dotUnder(it, items[k - 1], lastX1)) {
+      out = withDotBelow(out);
+      str = str.slice(1);
+    }
     let gap = it.space || it.x0 - lastX1 > WORD_GAP_EM * it.size;
     if (leadingMark && k > 0 && !raised(it, seg)) {
       gap ||= /^\p{L}/u.test(str);
