@@ -227,6 +227,22 @@ describe('PDF text in reading order', () => {
     expect(r.content).toBe('Upright heading of the page.\n\nSideways line one.\nSideways line two.\n\nA margin note going down.');
   });
 
+  it('reads a chart of single letters (a letter over its code, cell by cell) row by row, not in chunks of a few cells', async () => {
+    // As a package manual charts its input codes: two rows of 12 letters, each over its code in
+    // smaller type, cells 1.2 em apart. Each cell is under an em wide; grouped into columns two
+    // ems wide, the chart was read "A B / a b / M N / m n", then "C D E" and so on.
+    const upper = 'ABCDEFGHIJKL';
+    const lower = 'MNOPQRSTUVWX';
+    const runs: Placed[] = [{ x: 72, y: 740, text: 'The codes of the letters are charted below.' }];
+    [upper, lower].forEach((letters, r) =>
+      [...letters].forEach((c, k) => runs.push({ x: 100 + k * 18, y: 700 - r * 30, text: c }, { x: 100 + k * 18, y: 688 - r * 30, text: c.toLowerCase(), size: 8 })),
+    );
+    runs.push({ x: 72, y: 620, text: 'Table 1: The codes of the letters' });
+    const r = await extract(makePdf({ pages: [], placed: [runs] }));
+    const spaced = (s: string) => [...s].join(' ');
+    expect(r.content.split(/\n+/)).toEqual(['The codes of the letters are charted below.', spaced(upper), spaced(upper.toLowerCase()), spaced(lower), spaced(lower.toLowerCase()), 'Table 1: The codes of the letters']);
+  });
+
   it('keeps one column with ragged lines as one column (word gaps are no gutter)', () => {
     const items = ['short line', 'a much longer line of plain text here', 'mid length line here', 'tiny'].map((t, i) => item(t, 72, 700 - i * 12));
     expect(pageText({ items }).columns).toBe(1);
