@@ -258,7 +258,7 @@ function visualText(seg) {
   for (let k = 0; k < items.length; k++) {
     const it = items[k];
     let str = k > 0 && raised(it, seg) ? superscript(visualOf(it)) : visualOf(it);
-    if (k > 0 && /\p{L}$/u.test(out) && dotUnder(it, items[k - 1], lastX1)) {
+    if (k > 0 && dotUnder(it, items[k - 1], lastX1) && /\p{L}$/u.test(out)) {
       out = withDotBelow(out);
       str = str.slice(1);
     }
