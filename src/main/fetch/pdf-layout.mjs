@@ -360,14 +360,14 @@ function median(xs) {
 }
 
 /**
- * Whether strips of these widths are the cells of a chart (a letter over its code, 15 cells of
- * 0.3-1 em in a manual's table), not columns: most of four or more narrower than a column.
+ * Whether the strips (`width` measures one) are the cells of a chart (a letter over its code,
+ * 15 cells of 0.3-1 em in a manual's table), not columns: most of four or more narrower than a column.
  * Merged two or three at a time to make columns wide enough, a chart was read in chunks, its
  * caption between them; its rows are read across. Most, not all: a caption or a row's label
  * beside the cells makes one strip wide. Four: a table's commands beside their output, one
  * glyph each (2 or 3 strips), is a table whose columns are read one after the other.
  */
-const isChart = (widths, em) => widths.length >= 4 && 2 * widths.filter((w) => w < MIN_COLUMN_EM * em).length > widths.length;
+const isChart = (cols, width, em) => cols.length >= 4 && 2 * cols.filter((c) => width(c) < MIN_COLUMN_EM * em).length > cols.length;
 
 /**
  * The segments of a run split at its gutters, or null when no split leaves real columns:
@@ -385,7 +385,7 @@ function columnsOf(segs, cuts, em) {
       cols[k].push(s);
     }
     const width = (c) => Math.max(...c.map((s) => s.x1)) - Math.min(...c.map((s) => s.x0));
-    if (first && isChart(cols.map(width), em)) return null;
+    if (first && isChart(cols, width, em)) return null;
     let bad = cols.findIndex((c) => {
       const rows = [...new Set(c.map((s) => Math.round(s.y / em)))].sort((a, b) => b - a);
       return rows.length < MIN_RUN_BANDS || width(c) < MIN_COLUMN_EM * em || median(rows.slice(1).map((r, k) => rows[k] - r)) > MAX_COLUMN_STEP_EM;
