@@ -70,6 +70,10 @@ export const WARNING_LABELS: Record<string, { label: string; why: string; app?: 
   },
   no_text: { label: 'no text layer', why: 'The PDF has no text (scanned pages are images); run it through OCR first.' },
   paywall: { label: 'paywalled', why: 'The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.' },
+  teaser: {
+    label: 'teaser',
+    why: 'Only the opening of the article came back: the page has a sign-in form where the rest of its text would be. Open the page in a browser and sign in to read all of it.',
+  },
   empty: { label: 'empty', why: 'Nothing came back: the answer (or the file) was empty. Check the URL or the file, or try again later.' },
   no_entries: { label: 'no entries', why: 'The feed lists no entries (yet): its title came back, nothing else. Try it again later, or check it is the feed you meant.' },
   damaged_pages: { label: 'damaged pages', why: 'Some pages of the PDF are damaged and could not be read; the others came back. A PDF reader may show what is left of them.' },

@@ -38,6 +38,11 @@ beforeAll(async () => {
       r
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end('<html lang="ja"><head><title>東京</title></head><body><article><p>東京は日本の首都です。</p><p>富士山は日本で一番高い山です。</p><p>大阪には城があります。</p></article></body></html>'),
+    // An article's opening with a sign-in form where the rest was (real corpus material: test/fixtures/outcomes/README.md).
+    '/signin-teaser': (_q, r) =>
+      r
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(readFileSync(path.resolve(__dirname, '../fixtures/outcomes/pages/ok_teaser_trade_news_opening_then_signin_form.html'))),
     // A gzip file that is the document, as data portals and archives serve them.
     '/export/items.json.gz': (_q, r) => r.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync('{"items":[{"name":"alpha"},{"name":"beta"}]}')),
   });
@@ -78,6 +83,16 @@ describe('sift fetch', () => {
     expect(r.err).toBe(
       `sift fetch: ${srv.origin}/teaser: paywalled: The page says its article is for subscribers (in its markup, or in a box asking to subscribe to read on), and only a short part of it came back: likely its opening.\n`,
     );
+  });
+  it("says an article's opening over a sign-in form is a teaser, and what to do to read the rest", async () => {
+    const r = await sift('fetch', `${srv.origin}/signin-teaser`, '--allow-private');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('Breaking with decades of United States policy');
+    expect(r.err).toBe(
+      `sift fetch: ${srv.origin}/signin-teaser: teaser: Only the opening of the article came back: the page has a sign-in form where the rest of its text would be. Open the page in a browser and sign in to read all of it.\n`,
+    );
+    const json = await sift('fetch', `${srv.origin}/signin-teaser`, '--allow-private', '--json');
+    expect((JSON.parse(json.out) as { warnings?: string[] }).warnings).toEqual(['teaser']);
   });
   it("answers a question with the passage under the page's title, not with the title alone", async () => {
     const r = await sift('fetch', `${srv.origin}/signing`, '--allow-private', '--question', 'what did Chelsea pay for Arrizabalaga?', '--json');

@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyPage, drawnByScripts, pageSimilarity, paywallTeaser, type Classification } from '../../src/main/fetch/classify';
+import { classifyPage, drawnByScripts, isTeaser, pageSimilarity, paywallTeaser, teaserWall, type Classification } from '../../src/main/fetch/classify';
+import { extractArticle } from '../../src/main/fetch/html';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -113,6 +114,31 @@ describe('paywallTeaser', () => {
     };
     expect(paywallTeaser(ld({ isAccessibleForFree: true }), never)).toBe(false);
     expect(paywallTeaser('<p>Subscribe to read more. isAccessibleForFree is a schema.org property.</p>', never)).toBe(false);
+  });
+});
+
+describe('teaserWall', () => {
+  const teaser = (file: string): string | undefined => {
+    const page = html(file);
+    const wall = teaserWall(page);
+    return wall && isTeaser(page, extractArticle(page, 'https://example.org/page').text) ? wall : undefined;
+  };
+
+  test("an article's first paragraph with a sign-in form where the rest of its text was is a teaser", () => {
+    expect(teaser('pages/ok_teaser_trade_news_opening_then_signin_form.html')).toBe('teaser');
+    expect(teaser('pages/ok_teaser_science_news_opening_then_signin_form.html')).toBe('teaser');
+  });
+
+  test("a sign-in box outside the article (a short brief's, a home page's sidebar) is none, nor is a page marked not free one", () => {
+    expect(teaser('pages/ok_short_article_with_returning_signin_form.html')).toBeUndefined();
+    expect(teaser('pages/ok_url_shortener_home_sidebar_login_2018.html')).toBeUndefined();
+    expect(teaserWall('<script type="application/ld+json">{"isAccessibleForFree": false}</script><article><p>Lede.</p><form><input type="password"></form></article>')).toBe('paywall');
+  });
+
+  test('a password field in a script or a comment inside the article is no form', () => {
+    expect(teaserWall('<article><p>Lede.</p><form><input type="password"></form></article>')).toBe('teaser');
+    expect(teaserWall('<article><p>Lede.</p><script>const f = \'<input type="password">\';</script></article>')).toBeUndefined();
+    expect(teaserWall('<article><p>Lede.</p><!-- <input type="password"> --></article><form><input type="password"></form>')).toBeUndefined();
   });
 });
 

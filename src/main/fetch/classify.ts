@@ -674,11 +674,44 @@ export function paywallTeaser(html: string, article: () => string): boolean {
   return marksNotFree(html) && isTeaser(html, article());
 }
 
-/** Of a page marked as not free (marksNotFree): whether its article's text is less than it claims. */
+/** Of a page with a wall (teaserWall): whether its article's text is less than it claims. */
 export function isTeaser(html: string, article: string): boolean {
   const text = article.replace(/\s+/g, ' ').trim();
   const declared = Number(WORD_COUNT.exec(html)?.[1] ?? 0);
   return declared > 0 ? wordsIn(text) < declared / 2 : text.length < SHORT_CHARS;
+}
+
+/**
+ * Whether a sign-in form (its password field) sits inside the page's <article>: it stands
+ * where the rest of the text would be, the wall a site shows visitors who have not signed in
+ * under the opening of its article. Beside the article (a site's header, a sidebar, the foot
+ * of the page) it is the site's own sign-in box: 8 of the article benchmark's 91 whole
+ * articles carry a password field there, none inside their <article>. Read on the page
+ * without its scripts and comments, which may hold a form's markup as text.
+ */
+function signInInArticle(html: string): boolean {
+  if (!PASSWORD_FIELD.test(html)) return false;
+  const { body } = parsePage(html);
+  const field = new RegExp(PASSWORD_FIELD.source, 'gi');
+  for (let m = field.exec(body); m; m = field.exec(body)) if (insideArticle(body, m.index)) return true;
+  return false;
+}
+
+/** Whether `at` is inside an <article> element: more of them open than close before it. */
+function insideArticle(html: string, at: number): boolean {
+  let depth = 0;
+  for (const tag of html.slice(0, at).matchAll(/<(\/?)article\b/gi)) depth += tag[1] ? -1 : 1;
+  return depth > 0;
+}
+
+/**
+ * The wall a teaser may stand behind, for isTeaser to weigh against the text that came back:
+ * 'paywall' where the page marks its article for subscribers (marksNotFree), 'teaser' where
+ * a sign-in form stands in the article (signInInArticle).
+ */
+export function teaserWall(html: string): 'paywall' | 'teaser' | undefined {
+  if (marksNotFree(html)) return 'paywall';
+  return signInInArticle(html) ? 'teaser' : undefined;
 }
 
 // ---- the step -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { sourceLinesOf } from '../../shared/source-lines';
 import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dehyphenateBreaks, dropFurniture, vocabulary } from './pdf-text';
 import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
-import { isTeaser, marksNotFree } from './classify';
+import { isTeaser, teaserWall } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
 import { fileNameOfUrl } from '../../shared/urllist/url';
 import { markdownAsRead } from '../search/text';
@@ -352,10 +352,10 @@ async function htmlContent(html: string, mode: string, ctx: ExtractContext, meta
     meta.title = m.title;
     return JSON.stringify(m, null, 2);
   }
-  // The text too where the paywall check will read it.
-  const notFree = marksNotFree(html);
-  const a = article ?? (await ctx.html.article(html, url, [...articlePart(mode), ...(mode !== 'text' && notFree ? (['text'] as const) : [])], ctx.signal));
-  if (notFree && isTeaser(html, a.text)) meta.warnings = ['paywall'];
+  // The text too where the teaser check will read it.
+  const wall = teaserWall(html);
+  const a = article ?? (await ctx.html.article(html, url, [...articlePart(mode), ...(mode !== 'text' && wall ? (['text'] as const) : [])], ctx.signal));
+  if (wall && isTeaser(html, a.text)) meta.warnings = [wall];
   meta.title = a.title;
   if (a.byline) meta.byline = a.byline;
   if (a.lang) meta.language = a.lang;

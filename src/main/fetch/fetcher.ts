@@ -183,6 +183,9 @@ function checkOptions(options: unknown): Options {
   return r.data;
 }
 
+/** A page's own warnings that say more than "thin" of a short text: it was empty, or the opening of an article behind a wall. */
+const SAYS_MORE_THAN_THIN = new Set(['empty', 'paywall', 'teaser']);
+
 const isTimeoutAbort = (signal: AbortSignal): boolean =>
   signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
 
@@ -698,14 +701,14 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       if (res.packed !== undefined) Object.assign(meta, packedMeta(res.packed));
       // The page's (thin) and the document's own (a PDF without text).
       const own = Array.isArray(out.meta.warnings) ? (out.meta.warnings as string[]) : [];
-      // An empty body or a paywall's teaser is thin too; "empty" and "paywall" say more.
+      // An empty body or a teaser (behind a paywall or a sign-in) is thin too; "empty", "paywall" and "teaser" say more.
       // An archived copy is ok, but not the live page (it may be years old): said where the
       // row, the summary counts and the export list warnings, not only deep in meta.
       // A thin page whose scripts were not run for want of a browser (render_skipped) read only
       // "thin page: a short page, or a teaser in front of a paywall", with no word that its
       // scripts may draw the rest nor how to get a browser: "not rendered" says both.
       const pageWarnings = render.render_skipped ? ['not_rendered', ...warnings.filter((w) => w !== 'thin')] : warnings;
-      const all = [...(recovered.recovered ? ['recovered'] : []), ...(own.includes('empty') || own.includes('paywall') ? pageWarnings.filter((w) => w !== 'thin') : pageWarnings), ...own];
+      const all = [...(recovered.recovered ? ['recovered'] : []), ...(own.some((w) => SAYS_MORE_THAN_THIN.has(w)) ? pageWarnings.filter((w) => w !== 'thin') : pageWarnings), ...own];
       if (all.length) meta.warnings = [...new Set(all)];
       return { content: out.content, meta };
     } catch (caught) {
