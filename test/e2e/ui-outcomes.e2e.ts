@@ -37,6 +37,7 @@ beforeAll(async () => {
     '/app/dashboard': [200, page$('batch/needs_js_cra_react_app.html')],
     '/about/example': [200, page$('pages/ok_example_domain_short_2014.html')],
     '/snapshot/challenge-page': [200, page$('pages/ok_example_domain_short_2014.html')],
+    '/news/tariffs-explained': [200, page$('pages/ok_teaser_trade_news_opening_then_signin_form.html')],
   };
   base = await listen('127.0.0.1', (req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
@@ -236,5 +237,23 @@ test('a blocked address says why beside its chip, without its code word again', 
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-error')).toMatch(/^The name is localhost, which always means this computer\s*Sift does not fetch private, loopback or reserved addresses unless they are allowed in Settings, under Network/);
   await page.screenshot({ path: screenshotPath('ui-outcomes-blocked') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("an article's opening over a sign-in form is ok, and its row says it is a teaser and what to do", async () => {
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('paste-box').fill(`${base}/news/tariffs-explained`);
+  await expect.poll(text('count-valid')).toBe('1');
+  await page.getByTestId('submit').click();
+  await expect.poll(jobStatus, { timeout: 60_000 }).toBe('done');
+  const chip = page.locator('[data-testid="target-row"][data-idx="0"] [data-testid="row-warning"]');
+  expect(await chip.evaluateAll((els) => els.map((e) => e.getAttribute('data-warning')))).toEqual(['teaser']);
+  expect(await chip.textContent()).toBe('teaser');
+  expect(await chip.getAttribute('title')).toBe(
+    'Only the opening of the article came back: the page has a sign-in form where the rest of its text would be. Open the page in a browser and sign in to read all of it.',
+  );
+  expect(await text('warning-summary')()).toMatch(/^OK with warnings\s*teaser\s*1$/);
+  expect(await cutInCells(page, 'row-warning')).toEqual([]);
+  await page.screenshot({ path: screenshotPath('ui-outcomes-teaser') });
   expect(pageErrors(page)).toEqual([]);
 });
