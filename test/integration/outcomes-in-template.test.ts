@@ -29,6 +29,7 @@ beforeAll(async () => {
     '/signin-in-template': served('login_github_signin_in_site_template.html'),
     '/brief-with-consent-overlay': served('ok_short_news_brief_with_consent_overlay.html'),
     '/brief-with-signin-box': served('ok_short_article_with_returning_signin_form.html'),
+    '/japanese-not-found-in-template': served('soft404_japanese_not_found_in_site_template.html'),
   });
 });
 afterAll(async () => {
@@ -82,5 +83,14 @@ test('a short news brief with a sign-in box that sends the visitor back is the b
     const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/brief-with-signin-box`, options: { render: 'never' as const } }]);
     expect((await finished(runner, id)).status).toBe('done');
     expect(store.targetResult(id, 0)!.result!.content).toMatch(/Release Clause/);
+  });
+});
+
+test('a Japanese not-found page inside the site template, its title in kana, fails as a missing page', async () => {
+  await withRig(async (runner, store) => {
+    const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/japanese-not-found-in-template`, options: { render: 'never' as const } }]);
+    expect((await finished(runner, id)).status).toBe('failed');
+    expect(store.targetRows(id)[0]).toMatchObject({ status: 'failed', reason: 'soft404', error: 'soft 404: the page says it does not exist, though the server answered with success' });
+    expect(store.targetRows(id)[0]!.hint).toMatch(/^Check the URL for typos or a moved page/);
   });
 });
