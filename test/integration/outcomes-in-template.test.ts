@@ -1,8 +1,8 @@
 /**
- * Stand-ins inside a site's whole template, through the real wiring (store, batch runner,
- * fetcher) against a loopback server: a block page or a sign-in page wrapped in a site's
- * navigation, footer and lists of headlines came back "ok", the links' text counted as the
- * page's. Pages from test/fixtures/outcomes (real corpus material, composed as its README says).
+ * Stand-ins inside a site's whole template, and a sign-in wall over a teaser, through the
+ * real wiring (store, batch runner, fetcher) against a loopback server: a block page or a
+ * sign-in page wrapped in a site's navigation, footer and lists of headlines came back "ok",
+ * the links' text counted as the page's. Pages from test/fixtures/outcomes (real corpus material, composed as its README says).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -15,8 +15,9 @@ import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
 import type { Runner } from '../../src/main/batch';
-import { isTerminal, type Job } from '../../src/shared/types';
+import type { Job } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
+import { terminal } from '../helpers/store';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes/pages');
 const served = (file: string) => (_req: unknown, res: ServerResponse) =>
@@ -30,24 +31,16 @@ beforeAll(async () => {
     '/brief-with-consent-overlay': served('ok_short_news_brief_with_consent_overlay.html'),
     '/brief-with-signin-box': served('ok_short_article_with_returning_signin_form.html'),
     '/japanese-not-found-in-template': served('soft404_japanese_not_found_in_site_template.html'),
+    '/teaser': served('ok_teaser_trade_news_opening_then_signin_form.html'),
+    '/thin-teaser': served('ok_teaser_science_news_opening_then_signin_form.html'),
   });
 });
 afterAll(async () => {
   await site.close();
 });
 
-function finished(runner: Runner, id: string): Promise<Job> {
-  return new Promise((resolve) => {
-    const now = runner.status(id)?.job;
-    if (now && isTerminal(now.status)) return resolve(now);
-    const off = runner.on('job', (j) => {
-      if (j.id === id && isTerminal(j.status)) {
-        off();
-        resolve(j);
-      }
-    });
-  });
-}
+// Generous: CI's machines are busy, and a job that never ends fails the test either way.
+const finished = (runner: Runner, id: string): Promise<Job> => terminal(runner, id, 60_000);
 
 /** The runner wired to the real fetcher and a store in a temp dir; closed after `use`. */
 async function withRig(use: (runner: Runner, store: ReturnType<typeof openStore>) => Promise<void>): Promise<void> {
@@ -92,5 +85,20 @@ test('a Japanese not-found page inside the site template, its title in kana, fai
     expect((await finished(runner, id)).status).toBe('failed');
     expect(store.targetRows(id)[0]).toMatchObject({ status: 'failed', reason: 'soft404', error: 'soft 404: the page says it does not exist, though the server answered with success' });
     expect(store.targetRows(id)[0]!.hint).toMatch(/^Check the URL for typos or a moved page/);
+  });
+});
+
+// A sign-in wall over a teaser: an article's first paragraph with a sign-in form where the
+// rest of its text was came back "ok", with no word (or only "thin page") that the rest was
+// behind the form.
+test('a teaser over a sign-in form is ok with the teaser warning (not thin); a short brief with a sign-in box beside it has none', async () => {
+  await withRig(async (runner, store) => {
+    const urls = ['/teaser', '/thin-teaser', '/brief-with-signin-box'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
+    const { id } = runner.submit({ name: 'test' }, 'test', urls);
+    expect((await finished(runner, id)).status).toBe('done');
+    const warnings = [0, 1, 2].map((i) => store.targetResult(id, i)!.result!.meta?.warnings);
+    expect(warnings).toEqual([['teaser'], ['teaser'], undefined]);
+    // The opening came back: the teaser is part of the article, not a failure.
+    expect(store.targetResult(id, 0)!.result!.content).toMatch(/Breaking with decades of United States policy/);
   });
 });
