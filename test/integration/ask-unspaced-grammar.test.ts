@@ -6,48 +6,21 @@
  * question option on one page reads them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { siftInProcess } from '../helpers/cli-main';
-import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
-import { askJob } from '../../src/main/search';
-import { openStore } from '../../src/main/store';
+import { textJob, type TextJob } from '../helpers/text-job';
 
 const JA = ['東京は日本の首都です。', '富士山は日本で一番高い山です。', '大阪には城があります。'].join('\n\n');
 // How much memory, how many disks: 是多少 in each passage, Shanghai and its population in none.
 const ZH = ['这台服务器的内存是多少，取决于型号。', '每个工作站的硬盘是多少，请参阅安装手册。', '网络打印机的设置保存在主服务器上。'].join('\n\n');
 
-let srv: TestServer;
-let dir: string;
-let db: string;
-
+let job: TextJob;
 beforeAll(async () => {
-  const text = (body: string): Handler => (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
-  srv = await startServer({ '/ja': text(JA), '/zh': text(ZH) });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'sift-ask-unspaced-'));
-  const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
-  db = path.join(dir, 'jobs.db');
-  const list = path.join(dir, 'list.txt');
-  writeFileSync(list, [`${srv.origin}/ja`, `${srv.origin}/zh`].join('\n'));
-  const r = await sift('batch', list, '--allow-private', '--db', db, '--json');
-  expect(r.code, r.err).toBe(0);
+  job = await textJob({ '/ja': JA, '/zh': ZH }, (origin) => [`${origin}/ja`, `${origin}/zh`]);
 });
 afterAll(async () => {
-  await srv?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await job?.close();
 });
 
-/** The passages Ask this job answers `question` with, over the one job the batch made. */
-function ask(question: string): string[] {
-  const store = openStore(db);
-  try {
-    const [job] = store.listJobs();
-    return askJob(store, job!.id, question).map((p) => p.text);
-  } finally {
-    store.close();
-  }
-}
+const ask = (question: string): string[] => job.ask(question);
 
 describe('Ask this job, in Japanese', () => {
   it('has no answer to a question about what no result holds, rather than every passage in the polite form', () => {

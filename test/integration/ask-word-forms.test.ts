@@ -5,13 +5,8 @@
  * its start (والقلم, بالقلم for القلم); a question word no passage holds is not all it is asked on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { siftInProcess } from '../helpers/cli-main';
-import { startServer, type Handler, type TestServer } from '../helpers/fetch-server';
-import { askJob, hitText, searchStore } from '../../src/main/search';
-import { openStore } from '../../src/main/store';
+import { textJob, type TextJob } from '../helpers/text-job';
+import { hitText, searchStore } from '../../src/main/search';
 
 const NEWS = ['The new stadium opens in May.', 'News of the vote spread fast.', 'Three reports were filed.'].join('\n\n');
 // The pen (القلم) only with "and" (والقلم) and "with the" (بالقلم) joined to it; a passage without it.
@@ -21,38 +16,27 @@ const GARDEN = [...Array.from({ length: 12 }, (_, i) => `The garden weather on d
 // The book (الكتاب) stretched with tatweel, as justified text writes it.
 const KASHIDA = ['قرأ الطالب الدرس في البيت.', 'اشترى المعلم الكـتاب من السوق.'].join('\n\n');
 
-let srv: TestServer;
-let dir: string;
-let db: string;
-let results: { url: string; content?: string }[];
+let job: TextJob;
+let results: TextJob['results'];
 
 beforeAll(async () => {
-  const text = (body: string): Handler => (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
-  srv = await startServer({ '/news': text(NEWS), '/pen': text(PEN), '/kashida': text(KASHIDA), '/garden': text(GARDEN) });
-  dir = mkdtempSync(path.join(os.tmpdir(), 'sift-ask-forms-'));
-  const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir, SIFT_HOME: dir });
-  db = path.join(dir, 'jobs.db');
-  const list = path.join(dir, 'list.txt');
-  writeFileSync(list, [`${srv.origin}/news q="what is new?"`, `${srv.origin}/news q="latest news"`, `${srv.origin}/news`, `${srv.origin}/pen q="أين القلم؟"`, `${srv.origin}/pen`, `${srv.origin}/kashida q="أين الكتاب؟"`, `${srv.origin}/garden`].join('\n'));
-  const r = await sift('batch', list, '--allow-private', '--db', db, '--json');
-  expect(r.code, r.err).toBe(0);
-  results = r.out.trim().split('\n').map((l) => JSON.parse(l) as { url: string; content?: string });
+  job = await textJob({ '/news': NEWS, '/pen': PEN, '/kashida': KASHIDA, '/garden': GARDEN }, (origin) => [
+    `${origin}/news q="what is new?"`,
+    `${origin}/news q="latest news"`,
+    `${origin}/news`,
+    `${origin}/pen q="أين القلم؟"`,
+    `${origin}/pen`,
+    `${origin}/kashida q="أين الكتاب؟"`,
+    `${origin}/garden`,
+  ]);
+  results = job.results;
 });
 afterAll(async () => {
-  await srv?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await job?.close();
 });
 
-/** The passages Ask this job answers `question` with, over the one job the batch made. */
-function ask(question: string): string[] {
-  const store = openStore(db);
-  try {
-    const [job] = store.listJobs();
-    return [...new Set(askJob(store, job!.id, question).map((p) => p.text))];
-  } finally {
-    store.close();
-  }
-}
+/** The passages Ask this job answers `question` with, each once. */
+const ask = (question: string): string[] => [...new Set(job.ask(question))];
 
 describe('a word whose final s is its own', () => {
   it("answers a list's question about what is new without the news, and one about the news without what is new", () => {
@@ -88,13 +72,7 @@ describe('an Arabic word with the letters written joined to its start', () => {
 describe('an Arabic word searched in the stored job', () => {
   /** The marked snippets of the stored job's hits for `query`, as `sift search` prints them. */
   function search(query: string): string[] {
-    const store = openStore(db);
-    try {
-      const [job] = store.listJobs();
-      return searchStore(store, query, { jobId: job!.id }).hits.map(hitText).sort();
-    } finally {
-      store.close();
-    }
+    return job.read((store, jobId) => searchStore(store, query, { jobId }).hits.map(hitText).sort());
   }
 
   it('is found with و or بال joined to it, and marked whole as the page writes it', () => {
