@@ -586,6 +586,18 @@ describe('question', () => {
     // A question of such characters only has nothing else to go on: they count then.
     expect(answer(zh, '这是什么？', false).content).toBe('这是什么？这个是什么？我们可以做什么，他们为什么这样做？');
   });
+  it('does not take an Arabic or a Hindi question\'s question words, pronouns and "is" for what it asks', () => {
+    // "What is the capital of France?" of a page about Egypt: before, the passages with ما, هي
+    // and في came back, sharing only those.
+    const ar = ['القاهرة هي عاصمة مصر.', 'ما هي الأسباب؟ هي كثيرة في هذا البلد.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
+    expect(answer(ar, 'ما هي عاصمة فرنسا؟', false).content).toBe('القاهرة هي عاصمة مصر.');
+    expect(answer(ar, 'ما هي عاصمة فرنسا؟', false).passages).toBe(1);
+    expect(answer(ar, 'من هو رئيس فرنسا؟', false)).toEqual({ content: '', passages: 0, lines: [] });
+    // "What is the capital of India?" of a page about a river: क्या, है, की and में are every passage's.
+    const hi = ['गंगा भारत की सबसे लंबी नदी है।', 'यह क्या है? यह एक नाव है।', 'नदी के किनारे कई शहर हैं।'].join('\n\n');
+    expect(answer(hi, 'जापान की राजधानी क्या है?', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(hi, 'भारत की सबसे लंबी नदी कौन सी है?', false).content).toBe('गंगा भारत की सबसे लंबी नदी है।');
+  });
   it('finds Arabic words whatever their vowel marks', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     const a = answer(ar, 'سكان', false);

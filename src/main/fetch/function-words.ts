@@ -43,6 +43,15 @@ const LISTS = [
   // Russian
   `и в во не на что как кто где когда сколько почему зачем какой какая какие это этот эта эти с со по к у же ли бы от из о об
    за для до а но или то он она оно они мы вы я его ее её их был была было были есть будет`,
+  // Arabic: question words, pronouns, demonstratives and relatives, prepositions, conjunctions
+  // and "was, is" (from the stop lists of Lucene's ArabicAnalyzer and stopwords-iso), written
+  // apart; the fold drops the hamza's forms of alef (أين is اين).
+  `ما ماذا من متى أين كيف لماذا هل كم أي أية هو هي هم هن هما أنا نحن أنت أنتم هذا هذه ذلك تلك هؤلاء الذي التي الذين
+   في إلى على عن مع بين عند منذ حتى و أو ثم لكن بل إن أن لا لم لن قد كان كانت كانوا يكون تكون ليس ليست`,
+  // Hindi: question words, pronouns, postpositions, conjunctions and "is, was" (from Lucene's
+  // HindiAnalyzer stop list), which every question and every sentence of a page have.
+  `क्या कौन कौनसा कब कहाँ कहां कैसे क्यों कितना कितने कितनी है हैं था थी थे हो होता होती होते का की के में से को पर
+   और या यह वह ये वे मैं हम आप तुम इस उस इन उन नहीं भी तो ही एक सी सा`,
 ];
 
 /** The words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */
