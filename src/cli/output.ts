@@ -8,6 +8,7 @@ import { UsageError } from './io';
 import type { CliIO } from './io';
 import { counted, formatBytes, formatCount } from './progress';
 import { jsonLine } from '../shared/json';
+import { filesWritten } from '../shared/count';
 import { hintOn, REST_AGAIN } from '../shared/hints';
 
 /** The --out folder made (or found unusable) before a batch fetches anything; the folders it made, for removeMadeDirs. */
@@ -148,5 +149,5 @@ export function exportedLine(summary: ExportSummary): string {
   const cut = summary.cutShort ? `, ${formatCount(summary.cutShort)} stopped mid-way` : '';
   const later = summary.stillRunning ? '  the job is still running: export again when it has finished to have every target\n' : '';
   const failed = summary.failed - summary.notRun - summary.cutShort;
-  return `exported ${counted(summary.targets, 'target')} (${formatCount(failed)} failed${cut}${notRun}) to ${summary.path}: ${counted(summary.files, 'file')}, ${formatBytes(summary.bytes)}\n${later}`;
+  return `exported ${counted(summary.targets, 'target')} (${formatCount(failed)} failed${cut}${notRun}) to ${summary.path}: ${filesWritten(counted, summary)}, ${formatBytes(summary.bytes)}\n${later}`;
 }

@@ -291,6 +291,11 @@ describe('the line an export ends with', () => {
     const line = exportedLine({ path: '/tmp/out/sift-1', files: 3_002, targets: 3_001, failed: 3_000, notRun: 2_999, cutShort: 0, bytes: 2048 });
     expect(line).toBe('exported 3,001 targets (1 failed, 2,999 not run) to /tmp/out/sift-1: 3,002 files, 2.0 kB\n');
   });
+  test('a zip is one file, said with the files it holds', async () => {
+    const { exportedLine } = await import('../../src/cli/output');
+    const line = exportedLine({ path: '/tmp/out/sift-1.zip', files: 1, entries: 8, targets: 6, failed: 0, notRun: 0, cutShort: 0, bytes: 2048 });
+    expect(line).toBe('exported 6 targets (0 failed) to /tmp/out/sift-1.zip: a zip of 8 files, 2.0 kB\n');
+  });
 });
 
 describe('what a job that stopped early says about its rest', () => {

@@ -18,6 +18,9 @@ describe('the export dialog counts as the job header does', () => {
     // The target a cancel stopped mid-way: main counts it apart (cutShort), the header as not fetched.
     expect(exportSummaryText({ files: 1, bytes: 2048, targets: 5, failed: 4, notRun: 3, cutShort: 1 })).toBe('Wrote 1 file (2.0 KB) for 5 targets (4 not fetched)');
   });
+  test('a zip is one file written, said with the files it holds', () => {
+    expect(exportSummaryText({ files: 1, entries: 8, bytes: 4096, targets: 6, failed: 0, notRun: 0, cutShort: 0 })).toBe('Wrote a zip of 8 files (4.0 KB) for 6 targets');
+  });
   test('"include failed" names what it takes in', () => {
     expect(includeFailedLabel(40, 107)).toBe('Include failed and unfetched targets (40 failed, 107 not fetched) as files or sections');
     expect(includeFailedLabel(2, 0)).toBe('Include failed and unfetched targets (2 failed) as files or sections');

@@ -86,8 +86,10 @@ export interface ExportOptions {
 export interface ExportSummary {
   /** The folder or file written. */
   path: string;
-  /** Files written: for a folder or zip, the files of the layout; otherwise 1. */
+  /** Files written: for a folder, the files of the layout; otherwise 1 (a zip is one file). */
   files: number;
+  /** Of a zip, the files it holds (the folder layout's); a zip of 6 targets read "8 files". */
+  entries?: number;
   /** Targets read from the job. */
   targets: number;
   /** Of those, how many were not done (failed, pending or running). */
@@ -254,7 +256,8 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     const { files, bytes, path: written = finalPath } = await writer.finish(opts.signal);
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
-    return { path: written, files, targets: done, failed, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
+    const counts = opts.format === 'zip' ? { files: 1, entries: files } : { files };
+    return { path: written, ...counts, targets: done, failed, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();
     await removeMadeDirs(made);

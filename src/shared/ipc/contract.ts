@@ -54,6 +54,8 @@ export type ExportFormatName = z.infer<typeof ExportFormatSchema>;
 export const ExportSummarySchema = z.object({
   path: z.string(),
   files: z.number(),
+  /** Of a zip, the files it holds; `files` is then 1. */
+  entries: z.number().optional(),
   targets: z.number(),
   failed: z.number(),
   /** Of the failed, how many never ran (pending, or running when the export read the job). */

@@ -1,9 +1,11 @@
 import { formatBytes } from './format';
-import { counted } from '../../../shared/count';
+import { counted, filesWritten } from '../../../shared/count';
 
 /** The counts of an export's summary the dialog reads (main's ExportSummary). */
 export interface ExportCounts {
   files: number;
+  /** Of a zip, the files it holds. */
+  entries?: number;
   bytes: number;
   targets: number;
   /** Not done: failed, plus the ones never reached (notRun) and the ones cut short (cutShort). */
@@ -29,7 +31,7 @@ export function exportSummaryText(s: ExportCounts): string {
   if (notFetched > 0) parts.push(`${notFetched.toLocaleString()} not fetched${s.stillRunning ? ' yet: the job is still running, export again when it has finished' : ''}`);
   // In parentheses: the dialog adds " to <folder>", and "…, 1 failed to /tmp/out" read as a
   // write that failed.
-  return `Wrote ${counted(s.files, 'file')} (${formatBytes(s.bytes)}) for ${counted(s.targets, 'target')}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+  return `Wrote ${filesWritten(counted, s)} (${formatBytes(s.bytes)}) for ${counted(s.targets, 'target')}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /** The "include failed" choice, with what it takes in: a cancelled job's unfetched rest too. */
