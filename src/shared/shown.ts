@@ -4,6 +4,7 @@ import { isLinePairs } from './line-pairs';
 import type { LongLine, ResultPart } from './ipc/contract';
 import { optionsWords } from './job-label';
 import { fileNameOfUrl, hostLabel } from './urllist/url';
+import { isLowSurrogate } from './cut';
 
 // A <pre> of several MB makes layout crawl; the export has the whole text.
 export const MAX_SHOWN_TEXT = 1024 * 1024;
@@ -120,8 +121,7 @@ type MatchOf = (line: number, text: string) => number | undefined;
 
 /** `at` moved off the second half of a surrogate pair, so a cut never splits a character. */
 function atCharStart(s: string, at: number): number {
-  const c = s.charCodeAt(at);
-  return c >= 0xdc00 && c <= 0xdfff ? at + 1 : at;
+  return isLowSurrogate(s.charCodeAt(at)) ? at + 1 : at;
 }
 
 /** LINE_WINDOW characters of a long line, around its match (else its start), with "…" where it is cut. */

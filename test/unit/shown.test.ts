@@ -3,6 +3,7 @@
  * a window of the line around its match, and which lines were cut, how long they are and where.
  */
 import { describe, expect, test } from 'vitest';
+import { cutMiddle } from '../../src/shared/cut';
 import { bidiPieces, LINE_WINDOW, MAX_BIDI_MARKS, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, partForPane } from '../../src/shared/shown';
 import type { Result } from '../../src/shared/types';
 
@@ -86,5 +87,22 @@ describe('bidi controls in a text the pane shows as written', () => {
     const pieces = bidiPieces(`a${'\u202E'.repeat(1_000_000)}b`);
     expect(pieces.filter((p) => 'control' in p)).toHaveLength(MAX_BIDI_MARKS);
     expect(pieces.map((p) => ('text' in p ? p.text : '')).join('')).toBe('ab');
+  });
+});
+
+describe('a name cut in its middle (the job list, the target table)', () => {
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  // The job list and the table try every length to fit a name (fitText): at half of them the
+  // cut fell between an emoji's two halves and the row showed "�".
+  test('never splits a character, at any length, and is never longer than asked', () => {
+    const name = `🦀crabs-${'🦀'.repeat(12)}-and-more-${'𝔘'.repeat(9)}`;
+    for (let max = 2; max < name.length; max++) {
+      const cut = cutMiddle(name, max);
+      expect(cut, `at ${max}`).not.toMatch(lone);
+      expect(cut.length, `at ${max}`).toBeLessThanOrEqual(max);
+      expect(cut).toContain('…');
+    }
+    expect(cutMiddle('example.org/articles/page-12', 20)).toBe('example.or…s/page-12');
+    expect(cutMiddle('short', 20)).toBe('short');
   });
 });

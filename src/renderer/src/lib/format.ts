@@ -1,6 +1,7 @@
 /** Small formatters shared by the views; pure, so the unit tests pin them down. */
 
 import { readableUrl } from '../../../shared/readable-url';
+import { cutMiddle } from '../../../shared/cut';
 import type { Remaining } from '../../../shared/remaining';
 
 export function formatBytes(n: number): string {
@@ -60,13 +61,7 @@ export function formatRemaining(r: Remaining | null): string {
   return r.ms < 1000 ? 'a few seconds' : `about ${formatDuration(r.ms)}`;
 }
 
-/** `text` cut to `max` characters in its middle ("example.org/arti…/page-12"), its start and end kept. */
-export function cutMiddle(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const keep = max - 1;
-  const head = Math.ceil(keep / 2);
-  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
-}
+export { cutMiddle };
 
 /**
  * What tells targets of one list apart: host and path (and query), without the scheme,

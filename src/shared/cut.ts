@@ -1,0 +1,16 @@
+/** The second half of a surrogate pair: a cut before it leaves half a character, shown as "�". */
+export const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * `text` in at most `max` UTF-16 units, cut in its middle ("example.org/arti…/page-12"), its
+ * start and end kept. Neither side keeps half of a surrogate pair: fitText tries every length,
+ * and at half of them an emoji's name showed "�".
+ */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  const headEnd = isLowSurrogate(text.charCodeAt(head)) ? head - 1 : head;
+  const tailStart = text.length - (keep - head);
+  return `${text.slice(0, headEnd)}…${text.slice(isLowSurrogate(text.charCodeAt(tailStart)) ? tailStart + 1 : tailStart)}`;
+}
