@@ -1,6 +1,7 @@
 import { REASON_LABELS, type Reason } from './reasons';
 import type { Options, Target } from './types';
 import { hostLabel } from './urllist/url';
+import { cutMiddle, isLowSurrogate } from './cut';
 
 /** The most a job's label holds (the submit contract's MAX_LABEL, the runner's cut). */
 const MAX_LABEL = 200;
@@ -14,8 +15,7 @@ const MAX_VALUE = 40;
  */
 function cut(s: string, max: number): string {
   if (s.length <= max) return s;
-  const low = s.charCodeAt(max - 1);
-  return `${s.slice(0, low >= 0xdc00 && low <= 0xdfff ? max - 2 : max - 1)}…`;
+  return `${s.slice(0, isLowSurrogate(s.charCodeAt(max - 1)) ? max - 2 : max - 1)}…`;
 }
 
 // A stored URL is normalised (scheme and host lowercased), so its host is what follows "//"
@@ -47,6 +47,32 @@ function hostsWords(targets: readonly Target[]): string {
   const others = hosts.length - 2;
   const first = hosts.slice(0, 2).join(', ');
   return others > 0 ? `${first} and ${others} other ${others === 1 ? 'host' : 'hosts'}` : first;
+}
+
+// listLabel's mark between the hosts and what is asked of them.
+const HOSTS_END = ' · ';
+
+// What a run again's name starts with (rerunLabel), once for each time it was run again.
+const RERUN_PREFIXES = { unfinished: 'rest of ', failed: 'retry of ', all: 'again: ' };
+const LEADING_RERUNS = /^(?:(?:rest of|retry of|again:) )+/;
+
+/**
+ * A job's name in at most `max` UTF-16 units, for the job list (fitText tries each length): its
+ * hosts kept whole and what is asked cut at its end, while one character of it fits; else the
+ * hosts cut in their middle, after "rest of" whole. Cut in its middle whole, "rest of
+ * docs.example.org/guide · options per URL" read "rest of … per URL" in the list's 16 or so
+ * characters at 1024 px: the host, what tells one job from another, was what went.
+ */
+export function cutLabel(label: string, max: number): string {
+  if (label.length <= max) return label;
+  const end = label.indexOf(HOSTS_END);
+  // " · " and a character before the "…".
+  if (end >= 0 && max >= end + HOSTS_END.length + 2) return cut(label, max);
+  if (end >= 0 && max > end) return `${label.slice(0, end)}…`;
+  const hosts = end >= 0 ? label.slice(0, end) : label;
+  const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
+  // Four of the hosts' characters on each side of the "…" at least, else the prefix is cut too.
+  return max - prefix.length >= 9 ? `${prefix}${cutMiddle(hosts.slice(prefix.length), max - prefix.length)}` : cutMiddle(hosts, max);
 }
 
 /** What the options ask, in a few words; '' for the defaults (markdown, nothing else). */
@@ -86,8 +112,7 @@ export function listLabel(targets: readonly Target[]): string {
 export function rerunLabel(label: string, which: 'unfinished' | 'failed' | 'all', reason?: Reason): string {
   if (reason) {
     const why = ` (${REASON_LABELS[reason]})`;
-    return `retry of ${cut(label, MAX_LABEL - 'retry of '.length - why.length)}${why}`;
+    return `${RERUN_PREFIXES.failed}${cut(label, MAX_LABEL - RERUN_PREFIXES.failed.length - why.length)}${why}`;
   }
-  const prefix = { unfinished: 'rest of', failed: 'retry of', all: 'again:' }[which];
-  return cut(`${prefix} ${label}`, MAX_LABEL);
+  return cut(`${RERUN_PREFIXES[which]}${label}`, MAX_LABEL);
 }

@@ -52,3 +52,24 @@ for (const [width, height] of [
     expect(pageErrors(page)).toEqual([]);
   });
 }
+
+test('at 1024 × 768 a job run again keeps its host and its folder, not "again: … per URL"', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const folder = 'annual-board-meeting-minutes';
+  await page.getByTestId('nav-new').click();
+  // Options that differ from URL to URL: the name ends "· options per URL".
+  await runListToDone(page, [`${site.url}/${folder}/report-1 grep=Harbour`, `${site.url}/${folder}/report-2 mode=text`]);
+  await page.getByTestId('run-all').click();
+  const host = new URL(site.url).host;
+  const again = page.locator('[data-testid="job-item-name"]').filter({ has: page.locator('.job-item-label', { hasText: /^again: / }) });
+  await expect.poll(() => again.getAttribute('title')).toBe(`again: ${host}/${folder} · options per URL · 2 URLs`);
+  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  const shown = await again.locator('.job-item-label').evaluate((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 }));
+  // Cut in its middle whole, it read "again: 127.0…ns per URL": the host cut, and the folder,
+  // what tells this job from the others of the host, gone.
+  expect(shown.cut).toBe(false);
+  expect(shown.text).toMatch(new RegExp(`^again: ${host.slice(0, 5).replace(/\./g, '\\.')}.*…`));
+  expect(shown.text).toMatch(/utes$/);
+  await page.screenshot({ path: screenshotPath('ui-sidebar-names-again') });
+  expect(pageErrors(page)).toEqual([]);
+});

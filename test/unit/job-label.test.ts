@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listLabel, rerunLabel } from '../../src/shared/job-label';
+import { cutLabel, listLabel, rerunLabel } from '../../src/shared/job-label';
 
 const urls = (...u: string[]) => u.map((url) => ({ url }));
 
@@ -52,5 +52,27 @@ describe('a job named after what its list holds', () => {
     expect(rerunLabel('a.org/docs', 'failed')).toBe('retry of a.org/docs');
     expect(rerunLabel('a.org/docs', 'failed', 'timeout')).toBe('retry of a.org/docs (timed out)');
     expect(rerunLabel('a.org/docs', 'all')).toBe('again: a.org/docs');
+  });
+});
+
+describe('a job name cut to fit the job list', () => {
+  // Cut in its middle, "rest of docs.example.org/guide · options per URL" read "rest of … per
+  // URL": the host, what tells one job from another, was the part taken out.
+  it('keeps the hosts whole and cuts what is asked at its end', () => {
+    const label = rerunLabel(listLabel([
+      { url: 'https://docs.example.org/guide/a', options: { grep: 'x' } },
+      { url: 'https://docs.example.org/guide/b', options: { jq: '.a' } },
+    ]), 'unfinished');
+    expect(label).toBe('rest of docs.example.org/guide · options per URL');
+    expect(cutLabel(label, 36)).toBe('rest of docs.example.org/guide · op…');
+    expect(cutLabel(label, 32)).toBe('rest of docs.example.org/guide…');
+  });
+  it('cuts the hosts in their middle only when they alone do not fit', () => {
+    const label = 'rest of 127.0.0.1:41234/quarterly-minutes · grep “revenue”';
+    expect(cutLabel(label, 24)).toBe('rest of 127.0.0.…minutes');
+    // The list's 16 characters at 1024 px: "rest of" whole, the host's start and the folder's end.
+    expect(cutLabel(label, 17)).toBe('rest of 127.…utes');
+    expect(cutLabel('quarterly-report-2026.csv', 12)).toBe('quarte…6.csv');
+    expect(cutLabel(label, 200)).toBe(label);
   });
 });

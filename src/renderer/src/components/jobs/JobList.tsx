@@ -1,7 +1,8 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
-import { cutMiddle, formatCreated } from '../../lib/format';
+import { formatCreated } from '../../lib/format';
+import { cutLabel } from '../../../../shared/job-label';
 import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { counted } from '../../../../shared/count';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
@@ -128,7 +129,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
 function fitLabel(label: string, total: string, fit: ColumnFit | null): string {
   if (!fit || !label) return label;
   const room = fit.width - (textWidth(total, fit.font) ?? 0);
-  return fitText(label, (n) => cutMiddle(label, n), room, fit.font) ?? label;
+  return fitText(label, (n) => cutLabel(label, n), room, fit.font) ?? label;
 }
 
 // setTimeout's longest delay (about 24.8 days); a later expiry is not near enough to wait for.
