@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, openResultMeta, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
 import { runListToDone } from '../helpers/ui-run';
 
 let opened: OpenedApp;
@@ -121,5 +121,16 @@ test('a finished JSON row without a title is named by its jq program, else by it
   expect(await cells.nth(1).getAttribute('title')).toBe('jq .items[].name (the document names no title of its own)');
   await page.screenshot({ path: screenshotPath('ui-jq-untitled-rows') });
   await expectNoInternalErrorText(page);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a jq result's pane says which size is the document's and which the result's", async () => {
+  // The job of the test before: row 1 is .items[].name of a 56-byte document, 14 bytes of output.
+  await openResultMeta(page, 1);
+  const pane = page.locator('[data-testid="result-pane"][data-idx="1"]');
+  // It read "JSON · 14 B" over the JSON and "Size 56 B" in Meta: two sizes, neither named.
+  expect(await pane.locator('.result-toolbar .muted').first().textContent()).toBe('JSON result · 14 B');
+  expect(await pane.locator('[data-testid="result-meta"] .meta-row[data-key="bytes"]').innerText()).toMatch(/^Document size\s+56 B$/);
+  await page.screenshot({ path: screenshotPath('ui-jq-sizes') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -44,7 +44,7 @@ test('a 6.9 MB result crosses the bridge as the 1 MiB the pane shows, with its s
   // A click opens it (Enter on the row would fetch it a second time).
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(() => page.getByTestId('result-cut').textContent()).toBe('Showing the first 1.0 MB; Copy takes all of it, as does exporting the job.');
-  expect(await page.getByTestId('result-view').locator('.result-toolbar .muted').first().textContent()).toBe('Text · 6.9 MB');
+  expect(await page.getByTestId('result-view').locator('.result-toolbar .muted').first().textContent()).toBe('Text result · 6.9 MB');
   expect(await page.getByTestId('result-text').textContent()).toBe(TEXT.slice(0, MAX_SHOWN_TEXT));
   // The part as JSON (its line ends escaped) and the row's fields: a few hundred bytes besides.
   const [first, ...more] = resultAnswers();

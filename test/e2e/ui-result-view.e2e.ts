@@ -231,7 +231,7 @@ test('a Markdown result too big to render says it is shown as its source', async
   await open(0);
   await expect.poll(() => page.getByTestId('result-text').count()).toBe(1);
   // "Markdown · 4.9 MB" over "# Big" and no way to render it read as a broken renderer.
-  expect(await page.getByTestId('result-view').locator('.result-toolbar').innerText()).toMatch(/Markdown · 4\.\d MB\s+Shown as source: too big to render/);
+  expect(await page.getByTestId('result-view').locator('.result-toolbar').innerText()).toMatch(/Markdown result · 4\.\d MB\s+Shown as source: too big to render/);
   await page.screenshot({ path: screenshotPath('ui-result-big-markdown') });
 });
 

@@ -149,7 +149,7 @@ test("a result of 6 MB opens without the page encoding all of it again to say it
   await page.getByTestId('result-cut').waitFor();
   // The size is the one the job stored when the result came in, its UTF-8 bytes, not its characters.
   expect(formatBytes(bytes)).not.toBe(formatBytes(content.length));
-  expect(await page.getByTestId('result-view').locator('.result-toolbar .muted').first().textContent()).toBe(`Markdown · ${formatBytes(bytes)}`);
+  expect(await page.getByTestId('result-view').locator('.result-toolbar .muted').first().textContent()).toBe(`Markdown result · ${formatBytes(bytes)}`);
   // Before, the pane encoded the whole result on the page's one thread to count its bytes:
   // 2 to 5.5 s of a 40 MB result's 9.6 s longest task on a loaded 2-core machine.
   expect(await page.evaluate(() => (window as unknown as { longestEncoded: number }).longestEncoded)).toBeLessThan(content.length);

@@ -309,7 +309,7 @@ describe('formatting', () => {
       ['Final URL', 'https://a.example/b'],
       ['HTTP status', '200'],
       ['Content type', 'text/html'],
-      ['Size', '40 KB'],
+      ['Document size', '40 KB'],
       ['From an archived copy', 'no'],
       ['Fetched in', '2.3 s'],
       ['Warnings', 'thin page, some new one'],

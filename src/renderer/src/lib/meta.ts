@@ -24,7 +24,8 @@ export const META_LABELS: Record<string, string> = {
   status: 'HTTP status',
   content_type: 'Content type',
   kind: 'Read as',
-  bytes: 'Size',
+  // The fetched document's, decompressed; the pane's toolbar says the result's.
+  bytes: 'Document size',
   charset: 'Character set',
   charset_detected: 'Character set guessed',
   charset_declared: 'Character set it names (its bytes are not)',

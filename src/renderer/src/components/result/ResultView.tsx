@@ -180,7 +180,9 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
     <div className="result-view" data-testid="result-view" data-shape={shape} data-highlight={found ?? undefined} ref={root}>
       <div className="result-toolbar">
         <span className="muted">
-          {SHAPE_NAMES[shape]} · {formatBytes(bytes)}
+          {/* "result": Meta's "Document size" is the page's, and a jq program's 14 B over a
+              56 B document read as two sizes of one thing. */}
+          {SHAPE_NAMES[shape]} result · {formatBytes(bytes)}
         </span>
         <span className="result-actions">
           {shape === 'markdown' && !tooBig && (
