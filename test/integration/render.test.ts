@@ -657,6 +657,36 @@ describe('a job cancelled while its page renders', () => {
   });
 });
 
+describe('a job cancelled just as its page starts rendering', () => {
+  it('stores the target cancelled at once: the browser never asks for the page, nor waits for its load', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sift-render-cancel-early-'));
+    const store = openStore(path.join(dir, 'sift.db'));
+    let cancel = (): void => {};
+    // The cancel comes as the page's browser context is being made, after the browser started:
+    // the render has begun and the page is not yet asked for.
+    const f = createFetcher(
+      { allowHosts: ['127.0.0.1'], renderBudgetMs: 30_000 },
+      { renderer: (env) => new ChromiumRenderer({ ...env, proxySession: () => env.proxySession().finally(() => cancel()) }) },
+    );
+    const runner = createBatchRunner(store, f, {}, new BatchMetrics(), silentLog());
+    try {
+      const page = '/hung-parser.html';
+      const { id } = runner.submit(caller, 'test', [{ url: `${sites.allowed.origin}${page}`, options: { mode: 'text', render: 'always' } }]);
+      cancel = () => void runner.cancel(id);
+      await runner.settled(id);
+      expect(store.getJob(id)?.status).toBe('cancelled');
+      expect(store.targetResult(id, 0)).toMatchObject({ reason: 'cancelled' });
+      // Once, by the static fetch. Before, the browser went on to load it, and its parser, held
+      // by a script that never came, kept the cancelled target 11.3 s, until the proxy gave up on that script.
+      expect(sites.allowed.hits.filter((h) => h === page)).toHaveLength(1);
+    } finally {
+      await runner.close();
+      await f.close();
+      store.close();
+    }
+  });
+});
+
 describe('a shell that stays empty in the browser', () => {
   it('is needs_js that says it was rendered, not "turn on rendering"', async () => {
     const e = await fetchPage('broken-shell.html').catch((err: unknown) => err);

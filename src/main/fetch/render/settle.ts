@@ -631,6 +631,10 @@ export async function settle(
   const onAbort = (): void => void page.close().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
   try {
+    // Cancelled while the page's context was being made: an abort before the listener never
+    // calls it, and the page was loaded up to its DOMContentLoaded (11.3 s for one whose
+    // parser a script held, stored cancelled only then).
+    signal.throwIfAborted();
     let loaded = false;
     try {
       const going = page.goto(url, { waitUntil: 'domcontentloaded', timeout: budgetMs });
