@@ -152,6 +152,8 @@ export interface FakePage {
    * gives it (its details as the event); Chromium writes an uncaught error as "Uncaught …".
    */
   console?: { level: 'info' | 'warning' | 'error' | 'debug'; message: string; /** An iframe's, not the top page's (its frame has a parent). */ inFrame?: boolean }[];
+  /** Its load event never comes (a script or a frame whose server never answers): loadURL stays pending. */
+  neverLoads?: boolean;
 }
 
 /** A render window's webContents; `page` says what the fake page answers to executeJavaScript. */
@@ -164,10 +166,14 @@ export class FakeRenderContents extends FakeWebContents {
   crashed = false;
   scripts: string[] = [];
   navigations: string[] = [];
+  /** The URLs the window was asked to load. */
+  loads: string[] = [];
   constructor(public page: FakePage) {
     super();
   }
   async loadURL(url: string): Promise<void> {
+    this.loads.push(url);
+    if (this.page.neverLoads) return new Promise(() => {});
     const { fail } = this.page;
     if (!fail) {
       this.url = this.page.finalUrl ?? url;

@@ -19,7 +19,7 @@ const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.re
 /** What the guarding proxy reports while a page renders (ProxyEvent), handed to the renderer's listener. */
 type ProxyReport = { kind: 'refused' | 'failed'; host: string; why?: string; session?: string };
 
-function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = [], onWindow: (wc: FakeRenderContents) => void = () => {}) {
+function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = [], onWindow: (wc: FakeRenderContents) => void = () => {}, onSession: () => void = () => {}) {
   const sessions: FakeRenderSession[] = [];
   const windows: FakeRenderWindow[] = [];
   const deps: ElectronRenderDeps = {
@@ -41,7 +41,7 @@ function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] =
     for (const r of proxyReports) listener({ session: SESSION.id, ...r, via: 'connect' });
     return () => {};
   };
-  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents, proxySession: async () => SESSION, policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
+  const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents, proxySession: async () => (onSession(), SESSION), policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
   return { renderer: new ElectronRenderer(env, deps), sessions, windows };
 }
 
@@ -344,6 +344,15 @@ describe('the app render window (Electron stand-in)', () => {
     const cut = await setup({ html: ARTICLE, console: [{ level: 'error', message: `Uncaught (in promise) Error: ${long}` }] }).renderer.render('http://example.org/a', new AbortController().signal, 5_000);
     expect(cut.scriptError).toMatch(/^Error: x+…$/);
     expect(cut.scriptError?.length).toBe(160);
+  });
+  test("ends at once when cancelled as its render slot is made, without loading a page whose load would never come", async () => {
+    const job = new AbortController();
+    const cancelled = new Error('cancelled');
+    const { renderer, windows } = setup({ html: ARTICLE, neverLoads: true }, [], () => {}, () => job.abort(cancelled));
+    // Before, the window loaded the page and the render waited for its load until the budget ran out.
+    await expect(renderer.render('http://example.org/a', job.signal, 20_000)).rejects.toBe(cancelled);
+    expect(windows[0]?.webContents.loads).toEqual([]);
+    expect(windows[0]?.destroyed).toBe(true);
   });
   test('refuses to render anything but http(s)', async () => {
     const { renderer } = setup();

@@ -169,6 +169,9 @@ export class ElectronRenderer implements Renderer {
       if (e.session === slot.proxy.id) tally.add(e);
     });
     try {
+      // Cancelled while the slot was made: an abort before the listener never calls it, and the
+      // window loaded the page and waited for its load event, up to the whole budget.
+      signal.throwIfAborted();
       const out = await this.settle(wc, doc, slot, url, signal, budgetMs, tally);
       if (out === 'stuck' || out === 'unread') {
         stuck = true;
