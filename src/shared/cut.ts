@@ -14,3 +14,10 @@ export function cutMiddle(text: string, max: number): string {
   const tailStart = text.length - (keep - head);
   return `${text.slice(0, headEnd)}…${text.slice(isLowSurrogate(text.charCodeAt(tailStart)) ? tailStart + 1 : tailStart)}`;
 }
+
+/**
+ * Where to cut `s` so that what is kept, with "…" after it, fits in `max` UTF-16 units: moved
+ * back off a surrogate pair's second half, as cut there half an emoji was stored as U+FFFD and
+ * shown as "�" (a job's label, a page script's error).
+ */
+export const cutEnd = (s: string, max: number): number => (isLowSurrogate(s.charCodeAt(max - 1)) ? max - 2 : max - 1);

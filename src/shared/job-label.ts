@@ -1,7 +1,7 @@
 import { REASON_LABELS, type Reason } from './reasons';
 import type { Options, Target } from './types';
 import { hostLabel } from './urllist/url';
-import { cutMiddle, isLowSurrogate } from './cut';
+import { cutEnd, cutMiddle } from './cut';
 
 /** The most a job's label holds (the submit contract's MAX_LABEL, the runner's cut). */
 const MAX_LABEL = 200;
@@ -9,13 +9,9 @@ const MAX_LABEL = 200;
 // 250 px job list, which shows about 35 characters of a name.
 const MAX_VALUE = 40;
 
-/**
- * `s` in at most `max` UTF-16 units, "…" last; the cut moved back off a surrogate pair's second
- * half, as cut there half an emoji was stored as U+FFFD and the job list showed "�".
- */
+/** `s` in at most `max` UTF-16 units, "…" last, never half an emoji (cutEnd). */
 function cut(s: string, max: number): string {
-  if (s.length <= max) return s;
-  return `${s.slice(0, isLowSurrogate(s.charCodeAt(max - 1)) ? max - 2 : max - 1)}…`;
+  return s.length <= max ? s : `${s.slice(0, cutEnd(s, max))}…`;
 }
 
 // A stored URL is normalised (scheme and host lowercased), so its host is what follows "//"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOM_QUIET_MS, NetActivity, readPage, stalledAfterMs, TEXTLESS_STALL_MS, textSlack, type Serialized, type SettlingPage } from '../../src/main/fetch/render/settle';
+import { DOM_QUIET_MS, NetActivity, readPage, scriptErrorWords, stalledAfterMs, TEXTLESS_STALL_MS, textSlack, type Serialized, type SettlingPage } from '../../src/main/fetch/render/settle';
 import { SETTLE_IDLE_MS } from '../../src/main/fetch/render/types';
 
 /** The settle rule's clock, given explicitly: a page with its text there, its DOM quiet for long. */
@@ -101,5 +101,13 @@ describe('reading a page once its budget is over', () => {
     const { page, read } = pageOf([{ chars: 0, html: SHELL, parsing: true }]);
     expect((await readPage(page, read, Date.now() + 300)).html).toBe(SHELL);
     expect((await readPage(page, read, Date.now() - 1)).html).toBe(SHELL);
+  });
+});
+
+describe("a page script's error as a failure quotes it", () => {
+  it('is cut before an emoji it would split, not into half of one', () => {
+    // 158 units, then crabs: a cut at 159 left a crab's first half, which the stored error showed as "�".
+    const said = scriptErrorWords(`Uncaught Error: ${'x'.repeat(151)}${'🦀'.repeat(20)}`);
+    expect(said).toBe(`Error: ${'x'.repeat(151)}…`);
   });
 });

@@ -5,6 +5,7 @@ import { THIN_CHARS } from './decide';
 import { GUARD_HEADER } from './proxy';
 import { SETTLE_IDLE_MS, type Rendered } from './types';
 import { RENDER_HINT, type Surface } from '../../../shared/hints';
+import { cutEnd } from '../../../shared/cut';
 
 /**
  * Runs in every frame before the page's own scripts: records the last DOM change (so
@@ -498,7 +499,7 @@ export const shownDocument = (status: number, refused: boolean): boolean => !ref
 export function scriptErrorWords(raw: string): string {
   // Electron's console says "Uncaught (in promise) Error: …" where playwright-core gives the Error.
   const line = raw.replace(/^Uncaught (?:\(in promise\) )?/, '').replace(/\s+/g, ' ').trim();
-  return line.length > SCRIPT_ERROR_CHARS ? `${line.slice(0, SCRIPT_ERROR_CHARS - 1).trimEnd()}…` : line;
+  return line.length > SCRIPT_ERROR_CHARS ? `${line.slice(0, cutEnd(line, SCRIPT_ERROR_CHARS)).trimEnd()}…` : line;
 }
 const SCRIPT_ERROR_CHARS = 160;
 
