@@ -91,6 +91,25 @@ describe('web components', () => {
   });
 });
 
+describe('a shell of web components with styles of their own', () => {
+  it('counts no stylesheet in its shadow roots as text when it asks whether the page has settled', async () => {
+    // Counted, a component's CSS (2,810 characters here) made an empty shell read as a page
+    // with its text there: it was read once quiet, without the time a thin page gets to fill in.
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.addInitScript({ content: SETTLE_SCRIPT });
+      await page.goto(`${sites.allowed.origin}/shadow-styles.html`);
+      await page.waitForFunction(() => document.title === 'Shell');
+      const [, chars] = (await page.evaluate(PROBE)) as [number, number];
+      const shown = await page.evaluate(() => document.body.innerText.length + 'Menu'.length);
+      expect(chars).toBe(shown);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('when the page has settled', () => {
   it('reads a page that polls for ever once its DOM stays the same, not at the end of the budget', async () => {
     const r = await fetchPage('polling.html');

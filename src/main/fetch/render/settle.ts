@@ -82,10 +82,18 @@ export type Serialized = readonly [html: string, parsing: number];
  * [ms since the DOM last changed, visible text length]: what both renderers poll. The body's
  * innerText holds nothing of a shadow root, so the text of the roots the page attached is
  * added: a page of web components read as thin and waited THIN_PATIENCE_MS (6.2 s where its
- * light-DOM twin took 1.7 s).
+ * light-DOM twin took 1.7 s). Not their stylesheets' and scripts' text, which the roots'
+ * textContent held: a shell whose components bring their own CSS (2,822 characters where 12
+ * show) read as a page with its text there, and was read without the time a thin page gets.
  */
-export const PROBE =
-  '[Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length + (window.__siftShadowRoots || []).reduce(function (n, r) { return r.host.isConnected ? n + r.textContent.length : n; }, 0) : 0]';
+export const PROBE = `(function () {
+  var shown = function (root) {
+    var walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), n = 0, t;
+    while ((t = walk.nextNode())) if (!/^(?:STYLE|SCRIPT)$/.test(t.parentNode.nodeName)) n += t.data.length;
+    return n;
+  };
+  return [Date.now() - (window.__siftChanged || 0), document.body ? document.body.innerText.length + (window.__siftShadowRoots || []).reduce(function (n, r) { return r.host.isConnected ? n + shown(r) : n; }, 0) : 0];
+})()`;
 
 // A page that is still thin when the network goes quiet may be waiting on a timer (content
 // "after a delay"); it gets this much longer, within the budget, to fill in.
