@@ -108,6 +108,12 @@ describe('a shell of web components with styles of their own', () => {
       await browser.close();
     }
   });
+  it('gives such a shell the time a thin page gets, and reads the article it draws after a delay', async () => {
+    // Before: read once quiet, before its article came, it failed as an app shell that "stayed empty" (3 runs of 3).
+    const r = await fetchPage('shadow-styles-delay.html', 'always');
+    expect(r.meta).toMatchObject({ rendered: true, title: ARTICLE.title });
+    expect(hasArticle(r.content)).toBe(true);
+  });
 });
 
 describe('when the page has settled', () => {
