@@ -3,12 +3,15 @@
  * its URLs share ("127.0.0.1:41234/quarterly-reports"), and the list's 250 px cut every such
  * name at its end, so two jobs of one site showed as "127.0.0.1:4123…" both. The name is cut
  * in its middle now, as the target table's URLs are: its start and its end stay.
+ * A job's status in its header stays on one line beside a long name: at 1024 px a job named
+ * "rest of 127.0.0.1:43101 · options per URL · 23 URLs" left its badge one word wide, and
+ * "partly failed" read "partly" over "failed".
  * Real services over the bridge, real Chromium, a loopback site.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, runListToDone } from '../helpers/ui-app';
+import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
 import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
 let o: OpenedApp;
@@ -71,5 +74,23 @@ test('at 1024 × 768 a job run again keeps its host and its folder, not "again: 
   expect(shown.text).toMatch(new RegExp(`^again: ${host.slice(0, 5).replace(/\./g, '\\.')}.*…`));
   expect(shown.text).toMatch(/utes$/);
   await page.screenshot({ path: screenshotPath('ui-sidebar-names-again') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('at 1024 × 768 "partly failed" beside a long job name is one line', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  // A folder long enough that the job's name takes the header's width; one URL is not there.
+  const folder = `${site.url}/quarterly-reports-and-statements-of-the-harbour-board`;
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${folder}/report-1`, `${folder}/report-2`, `${folder}/missing`].join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: /^3$/ }).waitFor();
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid="job-header"][data-status="partial"]').waitFor();
+  const badge = page.locator('[data-testid="job-header"] .badge').first();
+  await expect.poll(() => badge.textContent()).toBe('partly failed');
+  const { height, lineHeight } = await badge.evaluate((e) => ({ height: e.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(e).lineHeight) || 1.4 * parseFloat(getComputedStyle(e).fontSize) }));
+  // One line is its line height and 2 px of padding; two lines are twice that.
+  expect(height).toBeLessThan(1.5 * lineHeight);
+  await page.screenshot({ path: screenshotPath('ui-header-badge-1024') });
   expect(pageErrors(page)).toEqual([]);
 });
