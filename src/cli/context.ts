@@ -132,7 +132,7 @@ export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSi
     if (!copy) return openCliAnswering(flags, io);
     let store: Store;
     try {
-      store = openStore(copy);
+      store = openStore(copy, { diskReserve: false });
     } catch (openErr) {
       removeSnapshot(copy);
       throw openErr;
@@ -154,7 +154,7 @@ export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSi
  */
 function lockFree(dbPath: string): boolean {
   try {
-    openStore(dbPath).close();
+    openStore(dbPath, { diskReserve: false }).close();
     return true;
   } catch (err) {
     return !(err instanceof SiftError && err.code === 'db_locked');

@@ -166,6 +166,19 @@ describe('openStore', () => {
   });
 });
 
+  it('keeps room for a job status write beside an owned database, and none for an open that writes no status', () => {
+    const t = tempDir();
+    const p = path.join(t.dir, 'owned.db');
+    const owned = openStore(p);
+    expect(statSync(`${p}-reserve`).size).toBe(64 * 1024);
+    owned.close();
+    expect(existsSync(`${p}-reserve`)).toBe(false);
+    const probe = openStore(p, { diskReserve: false });
+    expect(existsSync(`${p}-reserve`)).toBe(false);
+    probe.close();
+    t.remove();
+  });
+
 describe('markInFlightFailed', () => {
   it('fails live jobs and their in-flight target, leaves pending targets pending and finished ones untouched', () => {
     newJob('live', 4);

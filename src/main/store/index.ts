@@ -109,6 +109,12 @@ export interface OpenStoreOptions {
    * against this). The app and the CLI always index.
    */
   searchIndex?: boolean;
+  /**
+   * false: keep no room for a job's status write (reserve.ts). For opens that write no job's
+   * status: a reader's snapshot copy and the probe that asks whether the owner is gone, each
+   * of which wrote 64 KB and removed it again.
+   */
+  diskReserve?: boolean;
 }
 
 const sqliteCode = (err: unknown): string => {
@@ -298,7 +304,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     db.close();
     throw openError(err, path);
   }
-  return storeOver(db, path, opts.searchIndex !== false);
+  return storeOver(db, path, opts.searchIndex !== false, opts.diskReserve !== false);
 }
 
 /**
@@ -329,7 +335,7 @@ export function openOwnedStore(dbPath: string, log: { info(obj: object, msg: str
   return store;
 }
 
-function storeOver(db: Database.Database, path: string, indexing: boolean): Store {
+function storeOver(db: Database.Database, path: string, indexing: boolean, reserving: boolean): Store {
   const jobs = jobsTable(db);
   const toJob = jobs.toJob;
   const targets = targetsTable(db);
@@ -391,7 +397,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean): Stor
   // disk in the background (group commit, wal-sync.ts); with FULL where that cannot be done
   // or an fsync failed (SQLite then reports the disk's error on the commit itself).
   const wal = path === ':memory:' || path === '' ? undefined : walSync(`${path}-wal`);
-  const reserve = wal && diskReserve(path);
+  const reserve = wal && reserving ? diskReserve(path) : undefined;
   const committed = <T>(fn: () => T): T => {
     if (!wal?.healthy || db.inTransaction) return fn();
     const out = relaxed(fn);
