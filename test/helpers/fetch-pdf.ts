@@ -25,7 +25,12 @@ export interface PdfSpec {
   noText?: boolean;
   /** The text in a non-embedded Chinese font through the predefined CMap UniGB-UCS2-H (strings as UTF-16BE). */
   cjk?: boolean;
-  /** Pages whose content streams are these operators as written, with Helvetica as /F1 and Times as /F2 (instead of `pages`). */
+  /**
+   * Pages whose content streams are these operators as written, with Helvetica as /F1, Times
+   * as /F2 (instead of `pages`), and as /F3 Helvetica whose codes 1 and 2 are the combining
+   * marks U+20D7 (a vector's arrow) and U+0345 (Greek ypogegrammeni), which a font draws on
+   * their own, with no width.
+   */
   ops?: string[];
   /** Content streams compressed (FlateDecode), as most files have them. */
   deflate?: boolean;
@@ -56,6 +61,7 @@ export function makePdf(spec: PdfSpec): Buffer {
     font = add(`<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [${cid} 0 R] >>`);
   } else font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const second = spec.ops ? add('<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>') : 0;
+  const marks = spec.ops ? add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [1 /uni20D7 /uni0345] >> >>') : 0;
   const str = (s: string): string => (spec.cjk ? `<${utf16(s)}>` : `(${esc(s)})`);
   const kids: number[] = [];
   const bodies = spec.ops
@@ -76,7 +82,7 @@ export function makePdf(spec: PdfSpec): Buffer {
       annots.push(add(`<< /Type /Annot /Subtype /FreeText /Rect ${rect} /Contents (${esc(box.text)}) /DA (/F1 12 Tf 0 g) /F ${box.hidden ? 2 : 4}${ap ? ` /AP << /N ${ap} 0 R >>` : ''} >>`));
     }
     const annotsEntry = annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : '';
-    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R${second ? ` /F2 ${second} 0 R` : ''} >> >> /Contents ${content} 0 R${annotsEntry} >>`));
+    kids.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R${second ? ` /F2 ${second} 0 R /F3 ${marks} 0 R` : ''} >> >> /Contents ${content} 0 R${annotsEntry} >>`));
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
   objects[pagesId - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;

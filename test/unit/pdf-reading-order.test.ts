@@ -130,6 +130,29 @@ describe('PDF text in reading order', () => {
     const arrow = (x: number, y: number) => ({ str: '\u20d7', dir: 'ltr', transform: [10, 0, 0, 10, x, y], width: 0, hasEOL: false });
     const items = [item('or', 386.8, 272, 'ltr', 8.3), arrow(405.5, 274.2), item(' ', 395.1, 272, 'ltr', 10), item('F', 405, 272, 'ltr', 5.5), item('= m', 413.3, 272, 'ltr', 15)];
     expect(pageText({ items }).text).toBe('or F\u20d7 = m');
+    // Drawn between two letters, nearer the second's start (0.05 pt) than the first's end (0.37 pt): on the second.
+    const between = [item('m', 422.1, 272, 'ltr', 7.2), arrow(429.6, 272.2), item(' ', 429.3, 272, 'ltr', 0.4), item('a or F', 429.7, 272, 'ltr', 26)];
+    expect(pageText({ items: between }).text).toBe('m a\u20d7 or F');
+  });
+
+  it('puts a combining mark on the letter it is drawn over, not on the glyph the file drew before it (A⃗ × B⃗)', async () => {
+    // As TeX sets \\vec{A} \\times \\vec{B}: each arrow (no width, 0.2 em up) is drawn before its
+    // letter, and the second one right after the × in the same font, 0.5 em past its end. pdf.js
+    // added that arrow to the ×'s text ("×⃗ B"), wherever it was drawn.
+    const ops = [
+      'BT /F1 10 Tf 1 0 0 1 72 700 Tm (the product) Tj',
+      '/F3 10 Tf 1 0 0 1 136.5 702 Tm <01> Tj 1 0 0 1 135 700 Tm (A ) Tj (\\327) Tj',
+      '1 0 0 1 155 702 Tm <01> Tj 1 0 0 1 153.5 700 Tm (B) Tj ET',
+    ].join(' ');
+    expect((await extract(makePdf({ pages: [], ops: [ops] }))).content).toBe('the product A\u20d7 \u00d7 B\u20d7');
+  });
+
+  it('leaves a combining mark drawn alone in a cell of its own there, off the word the file drew before it', async () => {
+    // A table of accents (Greek greektonoi's: command, output, example): the output cell holds
+    // the ypogegrammeni alone, drawn in the font of the command's words. It came out on the
+    // command's last letter ("υπογεγραμμένῃ"), and its own cell empty.
+    const ops = 'BT /F3 10 Tf 1 0 0 1 72 700 Tm (| for iota subscript) Tj 1 0 0 1 300 700 Tm <02> Tj /F1 10 Tf 1 0 0 1 400 700 Tm (eta then) Tj ET';
+    expect((await extract(makePdf({ pages: [], ops: [ops] }))).content).toBe('| for iota subscript \u0345 eta then');
   });
 
   it('keeps a subscript drawn after its superscript on its letter ("G1a", not "G 1a")', async () => {

@@ -251,7 +251,7 @@ const withDotBelow = (out) => out.replace(/\p{L}$/u, (c) => `${c}\u0323`.normali
  * "¹This feature…" is "1 This feature…", as a superscript after a word stays on it).
  */
 function visualText(seg) {
-  const items = seg.items.length > 1 ? [...seg.items].sort((p, q) => p.x0 - q.x0) : seg.items;
+  const items = seg.items.length > 1 ? marksOnBases(seg.items).sort((p, q) => p.x0 - q.x0) : seg.items;
   let out = '';
   let lastX1 = -Infinity;
   let leadingMark = items.length > 1 && raised(items[0], seg);
@@ -270,6 +270,40 @@ function visualText(seg) {
     if (out && !/\s$/.test(out) && !/^\s/.test(str) && gap) out += ' ';
     out += str;
     lastX1 = Math.max(lastX1, it.x1);
+  }
+  return out;
+}
+
+const loneMark = (it) => it.x1 === it.x0 && MARKS_ONLY.test(it.str);
+
+/**
+ * The items with each combining mark drawn on its own (widthOf gives it none) put on the glyph
+ * it is drawn over: the glyph of the nearest item whose span holds its x, or is nearest to it
+ * within an em, that glyph guessed from the item's width shared evenly among its characters.
+ * Sorted by x as an item of its own, a mark drawn over the first letter of "A ×" (one item, as
+ * pdf.js joins glyphs of one font) went after the ×: "A ×⃗". A mark with no glyph that near
+ * (alone in a table's cell), or over right-to-left text (reordered later), stays an item.
+ */
+function marksOnBases(items) {
+  const marks = items.filter(loneMark);
+  if (marks.length === 0) return [...items];
+  const out = items.filter((it) => !loneMark(it));
+  for (const m of marks) {
+    const dist = (it) => Math.max(0, it.x0 - m.x0, m.x0 - it.x1);
+    let host = -1;
+    for (let k = 0; k < out.length; k++) if (!out[k].blank && (host < 0 || dist(out[k]) <= dist(out[host]))) host = k;
+    const it = out[host];
+    if (!it || dist(it) > m.size || RTL_CHAR.test(it.str)) {
+      out.push(m);
+      continue;
+    }
+    const chars = [...it.str];
+    const bases = chars.flatMap((c, k) => (/\p{M}/u.test(c) ? [] : [k]));
+    const share = (it.x1 - it.x0) / Math.max(1, bases.length);
+    const n = Math.min(bases.length - 1, Math.max(0, Math.floor((m.x0 - it.x0) / (share || 1))));
+    let at = (bases[n] ?? chars.length - 1) + 1;
+    while (at < chars.length && /\p{M}/u.test(chars[at])) at++;
+    out[host] = { ...it, str: [...chars.slice(0, at), m.str, ...chars.slice(at)].join('') };
   }
   return out;
 }
