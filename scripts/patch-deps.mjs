@@ -44,12 +44,13 @@
 // TeX draws an accent before its letter, so the mark went on the glyph drawn before: "A⃗ ×⃗ B"
 // for A⃗ × B⃗ (the arrow over B drawn right after the ×, in its font); and a mark alone in a
 // table's cell went 123 pt back onto the last word of the cell before ("υπογεγραμμένῃ",
-// greektonoi's table of accents). A mark drawn past the end of the item (more than the 0.102 em
-// pdf.js itself reads as a space) or on another baseline now makes an item of its own, at its
+// greektonoi's table of accents). A mark drawn past the end of the item (more than the 0.03 em
+// pdf.js calls "not a space"; TeX's \.e sets its dot 0.08 em into the e, which the 0.102 em of a
+// space missed: "ē̇e" for "ēė") or on another baseline now makes an item of its own, at its
 // place, which pdf-layout.mjs puts on the glyph it is over. A mark drawn back over its letter,
 // as most fonts draw one, and a mark after a glyph of no width (cjhebrew's dotted circle) stay
 // as pdf.js had them. On the bench's PDFs: Greek 0.943 -> 0.950, asmeconf 0.921 -> 0.923
-// (with the layout's part), every other file's text unchanged.
+// (with the layout's part), every other file's text unchanged (freeculture's 352 pages too).
 //
 // @joplin/turndown-plugin-gfm 1.0.68: the column count and each column's alignment read
 // table.rows at every step of their loops, and domino (turndown's DOM) builds that list anew,
@@ -143,7 +144,7 @@ const marksInPlace = [
       '        }',
       '        const markAt = category.isZeroWidthDiacritic && textContentItem.initialized && textContentItem.width !== 0 && !font.vertical ? getCurrentTextTransform() : null;',
       '        const lastAt = textContentItem.prevTransform;',
-      '        const markApart = !!markAt && markAt[0] > 0 && markAt[1] === 0 && markAt[2] === 0 && lastAt[1] === 0 && lastAt[2] === 0 && ((markAt[4] - lastAt[4]) / textContentItem.textAdvanceScale > textContentItem.trackingSpaceMin || Math.abs(markAt[5] - lastAt[5]) > textContentItem.height);',
+      '        const markApart = !!markAt && markAt[0] > 0 && markAt[1] === 0 && markAt[2] === 0 && lastAt[1] === 0 && lastAt[2] === 0 && ((markAt[4] - lastAt[4]) / textContentItem.textAdvanceScale > textContentItem.notASpace || Math.abs(markAt[5] - lastAt[5]) > textContentItem.height);',
       '        if (markApart) {',
       '          resetLastChars();',
       '          flushTextContentItem();',

@@ -27,9 +27,9 @@ export interface PdfSpec {
   cjk?: boolean;
   /**
    * Pages whose content streams are these operators as written, with Helvetica as /F1, Times
-   * as /F2 (instead of `pages`), and as /F3 Helvetica whose codes 1 and 2 are the combining
-   * marks U+20D7 (a vector's arrow) and U+0345 (Greek ypogegrammeni), which a font draws on
-   * their own, with no width.
+   * as /F2 (instead of `pages`), and as /F3 Helvetica whose codes 1, 2 and 3 are the combining
+   * marks U+20D7 (a vector's arrow), U+0345 (Greek ypogegrammeni) and U+0307 (dot above), which
+   * a font draws on their own, with no width.
    */
   ops?: string[];
   /** Content streams compressed (FlateDecode), as most files have them. */
@@ -61,7 +61,7 @@ export function makePdf(spec: PdfSpec): Buffer {
     font = add(`<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [${cid} 0 R] >>`);
   } else font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const second = spec.ops ? add('<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>') : 0;
-  const marks = spec.ops ? add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [1 /uni20D7 /uni0345] >> >>') : 0;
+  const marks = spec.ops ? add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [1 /uni20D7 /uni0345 /uni0307] >> >>') : 0;
   const str = (s: string): string => (spec.cjk ? `<${utf16(s)}>` : `(${esc(s)})`);
   const kids: number[] = [];
   const bodies = spec.ops

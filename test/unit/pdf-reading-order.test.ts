@@ -147,6 +147,13 @@ describe('PDF text in reading order', () => {
     expect((await extract(makePdf({ pages: [], ops: [ops] }))).content).toBe('the product A\u20d7 \u00d7 B\u20d7');
   });
 
+  it('puts an accent TeX draws just inside the next letter on that letter ("ēė", not "ē̇e")', async () => {
+    // TeX's \\.e after an e: the dot 0.08 em past the first e's end (centred over the second),
+    // then the e under it. pdf.js put the dot on the first e.
+    const ops = 'BT /F3 10 Tf 1 0 0 1 72 700 Tm (le) Tj 1 0 0 1 80.58 700 Tm <03> Tj 1 0 0 1 79.78 700 Tm (e next) Tj ET';
+    expect((await extract(makePdf({ pages: [], ops: [ops] }))).content.normalize('NFC')).toBe('le\u0117 next');
+  });
+
   it('leaves a combining mark drawn alone in a cell of its own there, off the word the file drew before it', async () => {
     // A table of accents (Greek greektonoi's: command, output, example): the output cell holds
     // the ypogegrammeni alone, drawn in the font of the command's words. It came out on the
