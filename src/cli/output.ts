@@ -8,7 +8,7 @@ import { UsageError } from './io';
 import type { CliIO } from './io';
 import { counted, formatBytes, formatCount } from './progress';
 import { jsonLine } from '../shared/json';
-import { filesWritten } from '../shared/count';
+import { exportContents, noResultsLeftOut } from '../shared/export-words';
 import { hintOn, REST_AGAIN } from '../shared/hints';
 
 /** The --out folder made (or found unusable) before a batch fetches anything; the folders it made, for removeMadeDirs. */
@@ -136,11 +136,11 @@ export async function runExport(
     },
   );
   if (o.io.isTTY && !live) o.io.stderr.write('\r\x1b[2K');
-  o.io.stderr.write(exportedLine(summary));
+  o.io.stderr.write(exportedLine(summary, job.id));
 }
 
 /** What an export says when it is written: counts as the progress line gives them (3,000). */
-export function exportedLine(summary: ExportSummary): string {
+export function exportedLine(summary: ExportSummary, jobId: string): string {
   // A cancelled job's targets that never ran are not failures of the site or of Sift.
   // Of a job still running they are still to come: the export is a snapshot, said so.
   const notRun = summary.notRun ? `, ${formatCount(summary.notRun)} ${summary.stillRunning ? 'not fetched yet' : 'not run'}` : '';
@@ -149,5 +149,7 @@ export function exportedLine(summary: ExportSummary): string {
   const cut = summary.cutShort ? `, ${formatCount(summary.cutShort)} stopped mid-way` : '';
   const later = summary.stillRunning ? '  the job is still running: export again when it has finished to have every target\n' : '';
   const failed = summary.failed - summary.notRun - summary.cutShort;
-  return `exported ${counted(summary.targets, 'target')} (${formatCount(failed)} failed${cut}${notRun}) to ${summary.path}: ${filesWritten(counted, summary)}, ${formatBytes(summary.bytes)}\n${later}`;
+  // Nothing to read in it: what to do next, or a folder of two listings was the whole answer.
+  const next = summary.results === 0 && summary.failed > 0 ? `  sift status ${jobId} shows what became of each target${noResultsLeftOut(summary) ? '; --include-failed writes what each says' : ''}\n` : '';
+  return `exported ${counted(summary.targets, 'target')} (${formatCount(failed)} failed${cut}${notRun}) to ${summary.path} (${formatBytes(summary.bytes)}): ${exportContents(summary, formatCount)}\n${later}${next}`;
 }

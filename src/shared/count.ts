@@ -9,9 +9,5 @@ export const countWith =
   (n: number, one: string, many = `${one}s`): string =>
     `${format(n)} ${n === 1 ? one : many}`;
 
-/** What an export wrote, with `count`'s numbers: its files ("8 files"), or the one zip and the files it holds. */
-export const filesWritten = (count: (n: number, one: string) => string, s: { files: number; entries?: number }): string =>
-  s.entries === undefined ? count(s.files, 'file') : `a zip of ${count(s.entries, 'file')}`;
-
 /** A count as the app writes one, in the reader's locale. */
 export const counted = countWith((n) => n.toLocaleString());

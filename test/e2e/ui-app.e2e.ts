@@ -128,7 +128,7 @@ test('export through the UI writes the files and shows progress and the result',
   }
   await page.getByTestId('export-include-failed').check();
   await page.getByTestId('export-start').click();
-  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/Wrote/);
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Exported/);
   expect(await text('export-result')()).toContain(app.exportDir);
   const files = readdirSync(app.exportDir, { recursive: true }) as string[];
   const manifest = files.find((f) => path.basename(f) === 'manifest.jsonl');
@@ -188,7 +188,7 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   expect(await text('export-dialog')()).toContain('Include failed and unfetched targets (4 not fetched)');
   await page.getByTestId('export-format').selectOption('jsonl');
   await page.getByTestId('export-start').click();
-  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 1 file \(.+\) for 5 targets \(4 not fetched\) to /);
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Exported 5 targets \(4 not fetched\) to .+ \(.+\): 1 file, a line for each of the 5 targets: 1 result, and the 4 without one with why\.$/);
   expect(await text('export-result')()).toContain(`sift-${id}.jsonl`);
   await page.screenshot({ path: screenshotPath('ui-export-cancelled') });
   // Export again into the same folder: the first file stays, the second takes the next name.

@@ -104,7 +104,7 @@ test('an export started with Enter keeps the focus on its button and says what i
   await tabTo('export-start', 10);
   await page.keyboard.press('Enter');
   // The page cancelled mid-way is not fetched, as the header counts it, not failed.
-  await expect.poll(text('export-announce')).toMatch(/^Wrote \d+ files .* for 3 targets \(2 not fetched\) to \/.+\.$/);
+  await expect.poll(text('export-announce')).toMatch(/^Exported 3 targets \(2 not fetched\) to \/.+ \(.+\): 1 result file, with manifest\.jsonl and failed\.txt; .+\.$/);
   expect(await page.getByTestId('export-announce').getAttribute('role')).toBe('status');
   expect(await focused(page)).toMatchObject({ id: 'export-start', aria: 'button "Export again…"' });
   await page.screenshot({ path: screenshotPath('focus-export-done') });

@@ -73,7 +73,7 @@ test('Stop export ends the export with nothing written, and the dialog says so',
   // The dialog is usable again: the next export runs to its end.
   holding = false;
   await page.getByTestId('export-start').click();
-  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Wrote 5 files .* for 3 targets to /);
+  await expect.poll(text('export-result'), { timeout: 60_000 }).toMatch(/^Exported 3 targets to .+ \(.+\): 3 result files, with manifest\.jsonl and failed\.txt\.$/);
   expect(readdirSync(app.exportDir)).toHaveLength(1);
   await page.getByTestId('export-close').click();
   expect(await page.getByTestId('export-dialog').count()).toBe(0);

@@ -317,7 +317,7 @@ test('a long export shows its progress, then the files it wrote', async () => {
     }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   });
   await page.getByTestId('export-start').click();
-  await expect.poll(() => page.getByTestId('export-result').textContent(), { timeout: 60_000 }).toMatch(/Wrote 4,00\d files/);
+  await expect.poll(() => page.getByTestId('export-result').textContent(), { timeout: 60_000 }).toMatch(/: 4,000 result files, with manifest\.jsonl and failed\.txt\.$/);
   const seen = await page.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
   expect(seen.some((v) => v > 0 && v < 4000)).toBe(true);
   expect(app.events.filter((e) => e === 'exportProgress').length).toBeGreaterThan(1);

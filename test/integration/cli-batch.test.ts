@@ -689,7 +689,7 @@ describe('sift batch', () => {
       input: `${site.base}/article/1\n${site.base}/article/2\n`,
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/exported 2 targets \(0 failed\) to .*: 1 file, /);
+    expect(run.stderr).toMatch(/exported 2 targets \(0 failed\) to .* \(.+\): 1 file, a line for each of the 2 targets: 2 results\n/);
     const id = /^job ([0-9a-f]+)/.exec(run.stderr)![1]!;
     const jsonl = readFileSync(path.join(out, `sift-${id}.jsonl`), 'utf8').trim().split('\n');
     expect(jsonl).toHaveLength(2);

@@ -140,7 +140,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     const kept = readFileSync(earlier);
     const second = await sift('export', job, '--db', db, '--out', out, '--format', format);
     expect(second.code, second.err).toBe(0);
-    expect(second.err).toContain(`to ${path.join(out, `sift-${job} (2)${ext}`)}:`);
+    expect(second.err).toContain(`to ${path.join(out, `sift-${job} (2)${ext}`)} (`);
     expect(readdirSync(out).sort()).toEqual([`sift-${job} (2)${ext}`, `sift-${job}${ext}`]);
     expect(readFileSync(earlier)).toEqual(kept);
   });
@@ -300,7 +300,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     mkdirSync(path.join(dir, 'site.json'));
     const into = await sift('export', job, '--db', db, '--out', path.join(dir, 'site.json'), '--format', 'json');
     expect(into.code, into.err).toBe(0);
-    expect(into.err).toContain(`to ${path.join(dir, 'site.json', `sift-${job}`)}:`);
+    expect(into.err).toContain(`to ${path.join(dir, 'site.json', `sift-${job}`)} (`);
     // A name the format writes, in any case, is that file.
     const csv = await sift('export', job, '--db', db, '--out', path.join(dir, 'Results.CSV'));
     expect(csv.code, csv.err).toBe(0);
@@ -360,7 +360,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     for (let i = 0; i < 2; i++) {
       const r = await sift('export', job, '--db', db, '--out', out);
       expect(r.code, r.err).toBe(0);
-      expect(r.err).toContain(`to ${out}:`);
+      expect(r.err).toContain(`to ${out} (`);
     }
     expect(readdirSync(path.dirname(out))).toEqual(['results.csv']);
   });

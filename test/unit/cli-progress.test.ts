@@ -286,15 +286,18 @@ describe('failureAdvice', () => {
 });
 
 describe('the line an export ends with', () => {
+  const tally = { format: 'folder', results: 1, warned: 0, notDoneEntries: 0, sideFiles: ['manifest.jsonl', 'failed.txt'] } as const;
   test('counts as the progress line does, with thousands separated', async () => {
     const { exportedLine } = await import('../../src/cli/output');
-    const line = exportedLine({ path: '/tmp/out/sift-1', files: 3_002, targets: 3_001, failed: 3_000, notRun: 2_999, cutShort: 0, bytes: 2048 });
-    expect(line).toBe('exported 3,001 targets (1 failed, 2,999 not run) to /tmp/out/sift-1: 3,002 files, 2.0 kB\n');
+    const line = exportedLine({ ...tally, path: '/tmp/out/sift-1', files: 3, targets: 3_001, failed: 3_000, notRun: 2_999, cutShort: 0, bytes: 2048 }, 'j1');
+    expect(line).toBe(
+      'exported 3,001 targets (1 failed, 2,999 not run) to /tmp/out/sift-1 (2.0 kB): 1 result file, with manifest.jsonl and failed.txt; the 3,000 without a result have no file: manifest.jsonl says why, failed.txt lists them to run again\n',
+    );
   });
-  test('a zip is one file, said with the files it holds', async () => {
+  test('a zip is one file, said with the results it holds apart from its listings', async () => {
     const { exportedLine } = await import('../../src/cli/output');
-    const line = exportedLine({ path: '/tmp/out/sift-1.zip', files: 1, entries: 8, targets: 6, failed: 0, notRun: 0, cutShort: 0, bytes: 2048 });
-    expect(line).toBe('exported 6 targets (0 failed) to /tmp/out/sift-1.zip: a zip of 8 files, 2.0 kB\n');
+    const line = exportedLine({ ...tally, format: 'zip', results: 6, warned: 2, path: '/tmp/out/sift-1.zip', files: 1, entries: 8, targets: 6, failed: 0, notRun: 0, cutShort: 0, bytes: 2048 }, 'j1');
+    expect(line).toBe('exported 6 targets (0 failed) to /tmp/out/sift-1.zip (2.0 kB): a zip of 6 result files (2 with warnings), with manifest.jsonl and failed.txt\n');
   });
 });
 

@@ -24,12 +24,13 @@
 import path from 'node:path';
 import { SiftError } from '../../shared/errors';
 import type { Surface } from '../../shared/hints';
-import { isCutShort, isTerminal, type Job, type TargetStatus } from '../../shared/types';
+import { isCutShort, isTerminal, resultWarnings, type Job, type TargetStatus } from '../../shared/types';
+import type { ExportTally } from '../../shared/export-words';
 import type { Store } from '../store';
 import { folderSink, zipSink } from './layout';
 import { checkWritable, ensureDir, exists, isDirectory, removeMadeDirs, removeStalePartials, sealAs, sealBeside, toExportError, type Seal } from './output';
 export { removeMadeDirs } from './output';
-import { combinedMdWriter, csvWriter, jsonlWriter, layoutWriter, type Writer, type WriterOptions } from './writers';
+import { combinedMdWriter, csvWriter, FAILED_LIST, jsonlWriter, layoutWriter, MANIFEST, type Writer, type WriterOptions } from './writers';
 
 export { safeFileName, fileNameKey, MAX_NAME_LENGTH } from './names';
 export { MANIFEST, FAILED_LIST, CSV_COLUMNS, type ManifestLine } from './writers';
@@ -83,10 +84,10 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-export interface ExportSummary {
+export interface ExportSummary extends ExportTally {
   /** The folder or file written. */
   path: string;
-  /** Files written: for a folder, the files of the layout; otherwise 1 (a zip is one file). */
+  /** Files written: for a folder, the files of the layout, listings included; otherwise 1 (a zip is one file). */
   files: number;
   /** Of a zip, the files it holds (the folder layout's); a zip of 6 targets read "8 files". */
   entries?: number;
@@ -232,12 +233,18 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
   let failed = 0;
   let notRun = 0;
   let cutShort = 0;
+  let results = 0;
+  let warned = 0;
   let lastProgress = Date.now();
   try {
     opts.onProgress?.(0, total);
     for await (const t of src.targets()) {
       if (opts.signal?.aborted) throw cancelled();
       if (t.status !== 'done') failed++;
+      else {
+        results++;
+        if (resultWarnings(t.result).length) warned++;
+      }
       if (t.status === 'pending' || t.status === 'running') notRun++;
       else if (isCutShort(t)) cutShort++;
       await writer.add(t);
@@ -257,7 +264,11 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     // The last call says "finished" even if the source yielded fewer targets than count().
     opts.onProgress?.(done, done);
     const counts = opts.format === 'zip' ? { files: 1, entries: files } : { files };
-    return { path: written, ...counts, targets: done, failed, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
+    const layout = opts.format === 'folder' || opts.format === 'zip';
+    // The listings always hold every target; only the content formats give one without a result an entry, and only when asked.
+    const notDoneEntries = opts.includeFailed && (layout || opts.format === 'combined-md') ? failed : 0;
+    const tally: ExportTally = { format: opts.format, targets: done, failed, results, warned, notDoneEntries, sideFiles: layout ? [MANIFEST, FAILED_LIST] : [] };
+    return { path: written, ...counts, ...tally, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();
     await removeMadeDirs(made);

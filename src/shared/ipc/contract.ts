@@ -65,6 +65,12 @@ export const ExportSummarySchema = z.object({
   bytes: z.number(),
   /** The job was still running: the notRun targets are still to come. */
   stillRunning: z.boolean().optional(),
+  // What it holds, as shared/export-words.ts reads it (ExportTally).
+  format: z.enum(['folder', 'zip', 'jsonl', 'csv', 'combined-md']),
+  results: z.number(),
+  warned: z.number(),
+  notDoneEntries: z.number(),
+  sideFiles: z.array(z.string()).readonly(),
 });
 
 /** The browser rendered pages run in (SPEC §5.10), or why there is none and how to get one. */

@@ -3,7 +3,7 @@ import type { ExportFormatName } from '../../../../shared/ipc/contract';
 import { useStore } from '../../store';
 import { exportJob, stopExport } from '../../store/actions';
 import { isWriting } from '../../store/exports';
-import { exportSummaryText, includeFailedLabel } from '../../lib/exports';
+import { exportSummaryParts, exportSummaryText, includeFailedLabel } from '../../lib/exports';
 import { failedCount, unfinishedCount } from '../../lib/jobs';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
@@ -112,7 +112,8 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
           )}
           {run.state === 'done' && run.summary && (
             <p data-testid="export-result">
-              {exportSummaryText(run.summary)} to <PathText path={run.summary.path} />.
+              {exportSummaryParts(run.summary).head} to <PathText path={run.summary.path} />
+              {exportSummaryParts(run.summary).tail}
             </p>
           )}
           {run.state === 'failed' && run.error && <ErrorMessage error={run.error} testId="export-error" />}
@@ -121,7 +122,7 @@ export function ExportDialog({ jobId }: { jobId: string }): React.JSX.Element {
       {/* Kept in the dialog from its opening, so a screen reader hears how the export ended (a
           region that appears with its text is often not read); a failure is the alert above. */}
       <p className="visually-hidden" role="status" data-testid="export-announce">
-        {run?.state === 'done' && run.summary ? `${exportSummaryText(run.summary)} to ${run.summary.path}.` : run?.state === 'stopped' ? 'Export stopped. Nothing was written.' : running ? 'Exporting…' : ''}
+        {run?.state === 'done' && run.summary ? exportSummaryText(run.summary) : run?.state === 'stopped' ? 'Export stopped. Nothing was written.' : running ? 'Exporting…' : ''}
       </p>
       <div className="dialog-actions">
         {running ? (
