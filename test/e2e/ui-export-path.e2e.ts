@@ -77,14 +77,14 @@ test('the folder an export wrote to wraps after a slash, never inside a folder�
 test('a zip export says it wrote one zip, and its path never leaves its leading / alone at a line end', async () => {
   await page.getByTestId('export-format').selectOption('zip');
   await page.getByTestId('export-start').click();
-  await expect.poll(() => page.getByTestId('export-result').textContent()).toMatch(/failed\.txt\.$/);
+  await expect.poll(() => page.getByTestId('export-result').textContent()).toMatch(/\.zip \(/);
   // One target: its file, manifest.jsonl and failed.txt, in one zip. It read "Wrote 3 files",
   // then "a zip of 3 files": the two listings counted as results.
   expect(await page.getByTestId('export-result').textContent()).toMatch(/^Exported 1 target to \/.+\.zip \(.+\): a zip of 1 result file, with manifest\.jsonl and failed\.txt\.$/);
-  // "…for 1 target to /" above "tmp/sift-ui-export-…": the root is no folder to wrap after.
+  // "…1 target to /" above "tmp/sift-ui-export-…": the root is no folder to wrap after.
   await page.screenshot({ path: screenshotPath('ui-export-zip') });
   // Where the summary leaves the path a line's last few pixels, at every width the dialog's
-  // line may have (its 520 px at 1024, less in a narrower window): "…for 1 target to /" above
+  // line may have (its 520 px at 1024, less in a narrower window): "…1 target to /" above
   // "tmp/sift-ui-export-…", the root being no folder to wrap after; or "…/sift-ui-export-" above
   // "hC8eTG/", inside a folder's name at its hyphen.
   const widths = Array.from({ length: 150 }, (_, i) => 180 + 2 * i);
