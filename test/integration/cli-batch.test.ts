@@ -580,7 +580,7 @@ describe('sift batch', () => {
     const inTheWay = path.join(home, 'a-file');
     writeFileSync(inTheWay, 'x');
     const runs: [string[], RegExp][] = [
-      [['--out', path.join(inTheWay, 'out')], /^sift: cannot write to .*a-file.*: a file is in the way of the export folder\n {2}Choose a folder/m],
+      [['--out', path.join(inTheWay, 'out')], /^sift: cannot write to .*a-file\/out: \/.*\/a-file is a file, in the way of the export folder\n {2}Choose a folder/m],
       [['--out', path.join(inTheWay, 'hits.csv'), '--format', 'csv'], /a file is in the way/],
       [['--out', path.join(inTheWay, 'hits.zip')], /a file is in the way/],
       [['--db', path.join(inTheWay, 'sift.db')], /^sift: cannot write the log .*a-file.*sift\.log \(ENOTDIR\)\n {2}Sift keeps its log beside the database: pass --db/m],

@@ -125,3 +125,20 @@ describe('what an export says it wrote', () => {
     expect(app).toContain('Tick “Include failed');
   });
 });
+
+describe('what an export says when it cannot write', () => {
+  test('an --out under a file names that file, not the path asked for, as what is in the way', async () => {
+    writeFileSync(path.join(tmp.dir, 'notes'), 'a file of the user\'s\n');
+    // A named file's folder is what is made, and named.
+    for (const [out, format, made] of [
+      ['notes/exports', 'md', 'notes/exports'],
+      ['notes/exports/hits.csv', 'csv', 'notes/exports'],
+    ] as const) {
+      const r = await tmp.sift('export', jobs.one, '--db', tmp.db, '--out', out, '--format', format);
+      expect(r.code).toBe(2);
+      // It read "cannot write to …/notes/exports: a file is in the way of the export folder", and
+      // notes/exports is no file: the user had to find which part of the path was.
+      expect(r.err).toBe(`sift: cannot write to ${path.join(tmp.dir, made)}: ${path.join(tmp.dir, 'notes')} is a file, in the way of the export folder\n  Choose a folder, not a file, as the export destination.\n`);
+    }
+  });
+});

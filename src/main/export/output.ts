@@ -3,7 +3,7 @@
  * ".…partial-…" name next to its final place and renamed at the end, so a crash or a
  * cancel never leaves a half-written file under a name that looks complete.
  */
-import { createWriteStream, existsSync, rmdirSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, rmdirSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -29,8 +29,13 @@ export function toExportError(err: unknown, where: string): SiftError {
       return new SiftError('out_not_writable', 403, `cannot write to ${where}: permission denied${inside}`, 'Choose a folder you can write to, or change its permissions.');
     }
     case 'ENOTDIR':
-    case 'EEXIST':
-      return new SiftError('out_not_writable', 400, `cannot write to ${where}: a file is in the way of the export folder`, 'Choose a folder, not a file, as the export destination.');
+    case 'EEXIST': {
+      // A file further up the path ("notes" of notes/exports) is the one in the way: naming only
+      // the path asked for, which does not exist, left the user to find it.
+      const file = nearestExisting(where);
+      const inWay = file !== undefined && file !== path.resolve(where) && statSync(file, { throwIfNoEntry: false })?.isFile() ? `${file} is a file, in the way of the export folder` : 'a file is in the way of the export folder';
+      return new SiftError('out_not_writable', 400, `cannot write to ${where}: ${inWay}`, 'Choose a folder, not a file, as the export destination.');
+    }
     case 'ENOSPC':
     case 'EDQUOT':
       return new SiftError('disk_full', 507, `the disk is full while writing ${where}`, 'Free some space or export to another disk, then export again.');
