@@ -4,7 +4,7 @@ import { SiftError } from '../../shared/errors';
 import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { isFunctionWord } from '../fetch/function-words';
-import { bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
+import { askedTerms, bestPassages, processTerm, questionTerms, sayingTerms, splitPassages } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { isArticleOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -277,6 +277,16 @@ const ASK_TARGETS = 30;
 const ASK_PASSAGES = 5;
 
 /**
+ * A question's run without spaces as the index is asked for it: the pairs of its words
+ * (askedTerms), or every pair when it has none (是什么), so a question of function words only
+ * still finds the results that hold them.
+ */
+function unspacedTerms(text: string): string[] {
+  const asked = askedTerms(text);
+  return asked.length > 0 ? asked : questionTerms(text);
+}
+
+/**
  * "Ask this job": the index picks the job's results that share words with the question
  * (any of them, BM25 first), then their passages are ranked together as the `question`
  * option ranks one result's (BM25, prefix and light fuzzy matching); the best come back with
@@ -288,7 +298,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // A Chinese, Japanese or Thai question has no spaces, so its one "word" as a phrase would
   // match only results that hold the whole question: its character pairs (its words, in Thai)
   // are the words here.
-  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) || hasUnspacedLetter(t.text) ? questionTerms(t.text) : [t.text])))];
+  const words = [...new Set(plain.terms.flatMap((t) => (CJK_CHAR.test(t.text) || hasUnspacedLetter(t.text) ? unspacedTerms(t.text) : [t.text])))];
   if (words.length > MAX_ASK_TERMS) throw tooManyTermsError('question', words.length, MAX_ASK_TERMS);
   // Each word also as the start of its form (wordForm), so the index finds a result holding
   // another form of it: "launching" found only results holding "launching", and a job whose
@@ -368,7 +378,10 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // every page of a site repeats) is one answer, the first's: shown twice, two of the five
   // places went to the same text.
   const seen = new Set<string>();
-  const found = (saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => !isFunctionWord(w))) : ranked).filter((f) => {
+  // Holding a term that says what is asked (sayingTerms), not only a pair across two Chinese or
+  // Japanese words: 们发 of 我们发工资 (when are we paid) found 他们发现 (they discovered).
+  const says = sayingTerms(question);
+  const found = (saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => says.has(w))) : ranked).filter((f) => {
     const text = (docs[Number(f.id)] as Doc).text;
     return !seen.has(text) && Boolean(seen.add(text));
   });
