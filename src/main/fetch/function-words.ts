@@ -52,6 +52,16 @@ const LISTS = [
   // HindiAnalyzer stop list), which every question and every sentence of a page have.
   `क्या कौन कौनसा कब कहाँ कहां कैसे क्यों कितना कितने कितनी है हैं था थी थे हो होता होती होते का की के में से को पर
    और या यह वह ये वे मैं हम आप तुम इस उस इन उन नहीं भी तो ही एक सी सा`,
+  // Thai, as ICU cuts it into words: question words, pronouns, prepositions, conjunctions,
+  // "is, has, not" and the polite particles (from PyThaiNLP's and stopwords-iso's th lists).
+  // "ราคาของรถยนต์คือเท่าไร" (what does a car cost?) was answered with a page's "เมืองหลวงของประเทศไทย"
+  // (the capital of Thailand), for ของ (of).
+  `อะไร ใคร ที่ไหน ไหน เมื่อไร เมื่อไหร่ ทำไม อย่างไร ยังไง เท่าไร เท่าไหร่ กี่ ไหม หรือไม่ คือ เป็น มี ไม่ ได้ จะ ของ ที่ ซึ่ง ใน
+   บน กับ และ หรือ แต่ ก็ ให้ ว่า จาก ถึง โดย เพื่อ แล้ว อยู่ นี้ นั้น นี่ นั่น ผม ฉัน เขา เรา คุณ มัน ครับ ค่ะ คะ บ้าง`,
+  // Korean: question words and the verbs "be, have, do, become", as they stand once the
+  // particle or ending joined to them is off (question.ts KOREAN_ENDING): 얼마 of 얼마입니까 (how
+  // much is it?), 어떻 of 어떻습니까, 있 of 있습니까 (is there?), 합 of 합니다.
+  `어디 무엇 뭐 무슨 언제 누구 누가 얼마 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
 ];
 
 /** The words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */

@@ -225,6 +225,18 @@ function allPairs(run: string): string[] {
  */
 const LONE_FUNCTION_CHARS = new Set([...'上中下里内外前后时']);
 
+const HANGUL_WORD = /^\p{Script=Hangul}+$/u;
+/**
+ * The particle or ending Korean writes joined to a word, after at least one syllable of it:
+ * case particles (의 of, 은 는 이 가, 을 를, 에 에서 에게, 으로 로, 과 와, 도, 만, 까지, 부터) and
+ * the polite endings of a statement or question (입니다 입니까 습니다 습니까 니다 니까, 요). ICU
+ * reads 서울의 (Seoul's) as one word, whose pair 울의 is in 겨울의 (winter's): a question about
+ * Seoul's weather answered with a passage about the winter's cold, and any polite question
+ * (입니, 니까) with any polite passage. Longest first; a word of one syllable left (국가: 국 and
+ * 가) keeps its pair with the ending, as a Chinese one-character word does.
+ */
+const KOREAN_ENDING = /^(\p{Script=Hangul}+?)(입니다|입니까|습니다|습니까|에서는|에서도|에서|에게서|에게|에는|에도|으로는|으로|로는|까지|부터|처럼|보다|하고|이나|니다|니까|인가요|인가|나요|가요|세요|예요|이에요|이다|의|은|는|이|가|을|를|에|로|과|와|도|만|요|게)$/u;
+
 /**
  * A run of Chinese or Japanese cut into its words by ICU's dictionary, then into the pairs that
  * hold a content word's characters: every pair within a word; a pair across two words only
@@ -238,15 +250,22 @@ const LONE_FUNCTION_CHARS = new Set([...'上中下里内外前后时']);
  * punctuation (pairs 0.3 µs), and 249 s on the same text as one string.
  */
 function contentPairs(run: string): string[] {
-  const words = [...wordSegmenter().segment(run)].map((s) => s.segment);
+  const words: string[] = [];
+  const ending: boolean[] = [];
+  for (const s of wordSegmenter().segment(run)) {
+    const m = HANGUL_WORD.test(s.segment) ? KOREAN_ENDING.exec(s.segment) : null;
+    if (m?.[1]) words.push(m[1], m[2]!);
+    else words.push(s.segment);
+    ending.push(...(m?.[1] ? [false, true] : [false]));
+  }
   const lone = words.map((w) => [...w].length === 1);
-  const fn = words.map((w, i) => isFunctionWord(foldTerm(w)) || (lone[i]! && LONE_FUNCTION_CHARS.has(w)));
+  const fn = words.map((w, i) => ending[i]! || isFunctionWord(foldTerm(w)) || (lone[i]! && LONE_FUNCTION_CHARS.has(w)));
   const content = (i: number): boolean => i >= 0 && i < words.length && !fn[i];
   const oneChar = (i: number): boolean => content(i) && lone[i]!;
   const isolated = (i: number): boolean => oneChar(i) && !content(i - 1) && !content(i + 1);
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    if (!lone[i]) out.push(...allPairs(words[i]!));
+    if (!lone[i] && !ending[i]) out.push(...allPairs(words[i]!));
     if (i + 1 === words.length) continue;
     const across = (content(i) && content(i + 1) && (oneChar(i) || oneChar(i + 1))) || isolated(i) || isolated(i + 1);
     if (across) out.push([...words[i]!].at(-1)! + [...words[i + 1]!][0]!);
