@@ -22,10 +22,13 @@ const PLANE = '飞机的起飞时间是几点？';
 const PAY = '我们发工资的日期是哪天？';
 const TOKYO = '東京の人口は何人ですか';
 
+// A GPU and katakana written full-width and half-width, as Japanese input methods and older pages write them.
+const WIDE = ['このＧＰＵは速い。', 'ｶﾞｲﾄﾞの説明です。', '猫が好きです。'].join('\n\n');
+
 let job: TextJob;
 let results: TextJob['results'];
 beforeAll(async () => {
-  job = await textJob({ '/zh': ZH, '/ja': JA, '/phone': PHONE, '/galaxy': GALAXY, '/dolls': DOLLS }, (origin) => [
+  job = await textJob({ '/zh': ZH, '/ja': JA, '/wide': WIDE, '/phone': PHONE, '/galaxy': GALAXY, '/dolls': DOLLS }, (origin) => [
     `${origin}/phone q="${PLANE}"`,
     `${origin}/galaxy q="${PAY}"`,
     `${origin}/dolls q="${TOKYO}"`,
@@ -33,6 +36,8 @@ beforeAll(async () => {
     `${origin}/ja q="日本の人形について教えてください"`,
     `${origin}/zh`,
     `${origin}/ja`,
+    `${origin}/wide q="GPUの性能は"`,
+    `${origin}/wide q="ガイドとは"`,
   ]);
   results = job.results;
 });
@@ -59,5 +64,12 @@ describe('a question that shares half a word and a function character with a pas
     expect(ask(PLANE)).toEqual(['飞机下午三点起飞。']);
     expect(results[4]?.content).toBe(DOLLS);
     expect(ask('日本の人形はどこで買えますか')).toEqual([DOLLS]);
+  });
+});
+
+describe('letters written full-width or half-width', () => {
+  it("answer a list's question typed in their usual width", () => {
+    // Before, ＧＰＵ was no GPU and ｶﾞｲﾄﾞ no ガイド: both questions had no answer.
+    expect(results.slice(7).map((r) => r.content)).toEqual(['このＧＰＵは速い。', 'ｶﾞｲﾄﾞの説明です。']);
   });
 });

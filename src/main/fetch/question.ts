@@ -191,7 +191,17 @@ export function sayingTerms(question: string): Set<string> {
   );
 }
 
-function terms(text: string, cjkRun: (run: string) => string[]): string[] {
+/**
+ * The full-width and half-width forms (U+FF01-U+FFEE), as Japanese and Chinese input methods
+ * and older pages write Latin letters, digits and katakana: ＧＰＵ, １０, ｶﾞｲﾄﾞ. Read as NFKC
+ * writes them (GPU, 10, ガイド), a run at a time, so a half-width kana and its voicing mark
+ * (ｶﾞ) are one letter; a question typed in the usual width found none of them.
+ */
+const WIDTH_FORMS = /[\uFF01-\uFFEE]+/g;
+const widthFolded = (text: string): string => text.replace(WIDTH_FORMS, (run) => run.normalize('NFKC'));
+
+function terms(raw: string, cjkRun: (run: string) => string[]): string[] {
+  const text = widthFolded(raw);
   const out: string[] = [];
   for (const m of text.matchAll(WORD)) {
     const word = m[0];
