@@ -52,6 +52,12 @@ const LISTS = [
   // HindiAnalyzer stop list), which every question and every sentence of a page have.
   `क्या कौन कौनसा कब कहाँ कहां कैसे क्यों कितना कितने कितनी है हैं था थी थे हो होता होती होते का की के में से को पर
    और या यह वह ये वे मैं हम आप तुम इस उस इन उन नहीं भी तो ही एक सी सा`,
+  // Turkish: question words and particles, pronouns, conjunctions, postpositions and "is, is
+  // not" (from Lucene's TurkishAnalyzer and stopwords-iso's tr lists), without those that are
+  // English words or names (var, kim, ben, sen, biz, ama). "Ankara nerede ve bu şehir ne kadar
+  // büyük?" was answered with a page's cats "ve bu bir gerçek" (and this is a fact).
+  `ne neden niçin nasıl nerede nereye nereden hangi kaç mı mi mu mü mısın misin ve veya ile ya da de ki bu şu o bir
+   için gibi kadar daha çok en değil yok olan olarak her siz onlar bunu şunu onu bunun onun`,
   // Thai, as ICU cuts it into words: question words, pronouns, prepositions, conjunctions,
   // "is, has, not" and the polite particles (from PyThaiNLP's and stopwords-iso's th lists).
   // "ราคาของรถยนต์คือเท่าไร" (what does a car cost?) was answered with a page's "เมืองหลวงของประเทศไทย"
