@@ -152,11 +152,15 @@ export class ChromiumRenderer implements Renderer {
       ({ browser } = await untilAborted(launched, signal));
       signal.throwIfAborted();
       const endpoint = (session = await this.env.proxySession());
+      // Each step from here to the page's load ends at a cancel: a target cancelled as its
+      // context was made still had its context, page and CDP session made before the cancel
+      // was seen, and was stored cancelled 1.8-2.0 s after it (2 runs, a busy 2-core machine).
+      signal.throwIfAborted();
       const own = endpoint.id;
       unlisten = this.env.proxyEvents((e) => {
         if (e.session === own) tally.add(e);
       });
-      context = await browser.newContext({
+      const making = browser.newContext({
         // The bypass list said here, not left to playwright-core: it adds `<-loopback>` itself
         // only while PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK is unset. With that set
         // in the environment, Chromium's implicit bypass sent every request to 127.0.0.0/8 (and
@@ -168,12 +172,17 @@ export class ChromiumRenderer implements Renderer {
         userAgent: this.env.userAgent(),
         viewport: { width: 1280, height: 900 },
       });
-      await context.addInitScript({ content: SETTLE_SCRIPT });
-      const page = await context.newPage();
+      context = await untilAborted(making, signal).catch((err: unknown) => {
+        // Cancelled while it was made: closed once it is, as the finally below closes one made.
+        void making.then((c) => c.close()).catch(() => {});
+        throw err;
+      });
+      await untilAborted(context.addInitScript({ content: SETTLE_SCRIPT }), signal);
+      const page = await untilAborted(context.newPage(), signal);
       failedHost = watchFailedNavigation(page);
-      const cdp = await context.newCDPSession(page);
-      await labelDocuments(cdp, endpoint);
-      const scriptError = await topFrameErrors(cdp);
+      const cdp = await untilAborted(context.newCDPSession(page), signal);
+      await untilAborted(labelDocuments(cdp, endpoint), signal);
+      const scriptError = await untilAborted(topFrameErrors(cdp), signal);
       // A popup (window.open past the init script, target=_blank) is closed as it appears.
       context.on('page', (p: Page) => {
         if (p !== page) void p.close().catch(() => {});

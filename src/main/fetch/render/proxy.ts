@@ -15,8 +15,12 @@ export interface ProxyEndpoint {
 
 /** What the proxy let through or refused, for tests and the log; never a URL or host name. */
 export interface ProxyEvent {
-  /** refused: the guard said no; failed: allowed, but the host did not resolve or answer. */
-  kind: 'allowed' | 'refused' | 'failed';
+  /**
+   * refused: the guard said no; failed: allowed, but the host did not resolve or answer;
+   * abandoned: allowed, but the browser had gone (its page closed at a cancel) while the
+   * name resolved, so nothing was sent to the host.
+   */
+  kind: 'allowed' | 'refused' | 'failed' | 'abandoned';
   /** connect (CONNECT tunnel: https, wss), http (absolute-form), upgrade (ws over absolute-form), bad (anything else). */
   via: 'connect' | 'http' | 'upgrade' | 'bad';
   /** The host asked for; handed to listeners (tests), never logged. */
@@ -169,6 +173,18 @@ export class GuardProxy {
     return socket;
   }
 
+  /**
+   * The browser went away while the host was dialled (its page closed at a cancel): the
+   * tunnel is not opened. Piped, the connection to the host stayed open for good, since the
+   * client's close, which ends a pipe, had already come.
+   */
+  private abandoned(client: Duplex, upstream: Socket, via: ProxyEvent['via'], host: string, tag: { session?: string }): boolean {
+    if (!client.destroyed) return false;
+    upstream.destroy();
+    this.emit({ kind: 'abandoned', via, host, ...tag });
+    return true;
+  }
+
   private async onConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
     const session = this.authorized(req);
@@ -187,6 +203,7 @@ export class GuardProxy {
       this.emit({ ...outcome(err), via: 'connect', host, ...tag });
       return refuseRaw(client, statusOf(err));
     }
+    if (this.abandoned(client, upstream, 'connect', host, tag)) return;
     this.emit({ kind: 'allowed', via: 'connect', host, ...tag });
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length) upstream.write(head);
@@ -217,6 +234,13 @@ export class GuardProxy {
       // The mark lets the renderer tell the guard's refusal of a navigation from a site's own
       // 403; a name that does not resolve is no refusal, and is not marked as one.
       res.writeHead(statusOf(err), { 'content-length': '0', ...(kind === 'refused' ? { [GUARD_HEADER]: 'refused' } : {}) }).end();
+      return;
+    }
+    // A page closed at a cancel while its request's name resolved: forwarded, its request
+    // opened a connection to the site after the cancel, which then sat idle until the
+    // connect timeout (10 s), as the request it was for never came whole.
+    if (req.destroyed || res.destroyed) {
+      this.emit({ kind: 'abandoned', via: 'http', host, path: target.pathname, ...tag });
       return;
     }
     this.emit({ kind: 'allowed', via: 'http', host, path: target.pathname, ...tag });
@@ -283,6 +307,7 @@ export class GuardProxy {
       this.emit({ ...outcome(err), via: 'upgrade', host, ...tag });
       return refuseRaw(client, statusOf(err));
     }
+    if (this.abandoned(client, upstream, 'upgrade', host, tag)) return;
     this.emit({ kind: 'allowed', via: 'upgrade', host, ...tag });
     const lines = [`${req.method ?? 'GET'} ${target.pathname}${target.search} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
