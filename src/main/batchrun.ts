@@ -14,7 +14,7 @@ import {
   type Logger,
   type RunnerConfig,
 } from './batch';
-import { FetchError, GateBusyError, RATE_LIMITED, waitWords, type Fetcher } from './fetch';
+import { FETCHING_BUSY, FetchError, GateBusyError, RATE_LIMITED, waitWords, type Fetcher } from './fetch';
 import type { BatchMetrics } from './metrics';
 import type { Store } from './store';
 import { hintOn, surfaceOf } from '../shared/hints';
@@ -74,7 +74,7 @@ export function mapFetchError(
           ? 'the site answered with a page saying it gets too many requests'
           : err instanceof GateBusyError
             ? err.why
-            : 'Sift is already fetching as many pages as it may at once';
+            : FETCHING_BUSY;
       // Stored once the retries ran out: a site that asked for an hour said so, and "later" is then that hour.
       // (A rate-limit page asked for no wait: the one it carries is Sift's own.)
       const hint =

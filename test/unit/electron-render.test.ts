@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ElectronRenderer, RENDER_SWITCHES, renderWindowOptions } from '../../src/main/app/render-window';
 import type { ElectronRenderDeps } from '../../src/main/app/render-window';
-import { createFetcher, type RendererEnv } from '../../src/main/fetch';
+import { createFetcher, GateBusyError, type RendererEnv } from '../../src/main/fetch';
+import { mapFetchError } from '../../src/main/batchrun';
+import { busyWhy } from '../../src/main/batch/errors';
+import { silentLog } from '../../src/main/log';
 import { FakeRenderContents, FakeRenderSession, FakeRenderWindow, type FakePage } from '../helpers/electron-standin';
 import { startRenderSites, type RenderSites } from '../helpers/render-sites';
 
@@ -19,7 +22,7 @@ const ARTICLE = `<html><body><article><h1>T</h1><p>${'Words of the article. '.re
 /** What the guarding proxy reports while a page renders (ProxyEvent), handed to the renderer's listener. */
 type ProxyReport = { kind: 'refused' | 'failed'; host: string; why?: string; session?: string };
 
-function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = [], onWindow: (wc: FakeRenderContents) => void = () => {}, onSession: () => void = () => {}) {
+function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] = [], onWindow: (wc: FakeRenderContents) => void = () => {}, onSession: () => void = () => {}, maxSlots?: number) {
   const sessions: FakeRenderSession[] = [];
   const windows: FakeRenderWindow[] = [];
   const deps: ElectronRenderDeps = {
@@ -42,7 +45,7 @@ function setup(page: FakePage = { html: ARTICLE }, proxyReports: ProxyReport[] =
     return () => {};
   };
   const env: RendererEnv = { proxy: async () => ENDPOINT, proxyEvents, proxySession: async () => (onSession(), SESSION), policy: () => ({ allowPrivate: false, allowHosts: [] }), chromiumPath: () => '', userAgent: () => 'Sift-test', log: () => {} };
-  return { renderer: new ElectronRenderer(env, deps), sessions, windows };
+  return { renderer: new ElectronRenderer(env, deps, maxSlots), sessions, windows };
 }
 
 describe('the app render window (Electron stand-in)', () => {
@@ -353,6 +356,21 @@ describe('the app render window (Electron stand-in)', () => {
     await expect(renderer.render('http://example.org/a', job.signal, 20_000)).rejects.toBe(cancelled);
     expect(windows[0]?.webContents.loads).toEqual([]);
     expect(windows[0]?.destroyed).toBe(true);
+  });
+  test("with every render slot taken, fails busy in the render gate's words, so the runner says what the CLI's renderer would", async () => {
+    let shown = (): void => {};
+    const windowMade = new Promise<void>((resolve) => (shown = resolve));
+    const { renderer } = setup({ html: ARTICLE, neverLoads: true }, [], () => shown(), () => {}, 1);
+    const first = new AbortController();
+    const holding = renderer.render('http://example.org/a', first.signal, 60_000).catch((e: unknown) => e);
+    await windowMade;
+    const err = await renderer.render('http://example.org/b', new AbortController().signal, 5_000).catch((e: unknown) => e);
+    // Before: FetchError 'busy', which the runner's wait read as "Sift is already fetching as many pages".
+    expect(err).toBeInstanceOf(GateBusyError);
+    expect(err).toMatchObject({ status: 503, code: 'busy', retryAfterMs: 2_000 });
+    expect(busyWhy(mapFetchError(err, { caller: { name: 'desktop' }, log: silentLog(), onBlocked: () => {} }))).toBe('Sift is already rendering as many pages as it may at once');
+    first.abort(new Error('cancelled'));
+    await holding;
   });
   test('refuses to render anything but http(s)', async () => {
     const { renderer } = setup();

@@ -1,5 +1,6 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
 import { FetchError } from '../fetch/errors';
+import { GateBusyError, RENDERING_BUSY } from '../fetch/gate';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
@@ -117,7 +118,8 @@ export class ElectronRenderer implements Renderer {
       return free;
     }
     // The fetch pipeline's render gate caps concurrent renders; this cap only guards a bug.
-    if (this.slots.length >= this.maxSlots) throw new FetchError(503, 'busy', 'Too many pages are rendering; try again in a few seconds.', 'busy', 2_000);
+    // Its words are the gate's: a bare 'busy' was told as "already fetching as many pages".
+    if (this.slots.length >= this.maxSlots) throw new GateBusyError(RENDERING_BUSY);
     const proxy = await this.env.proxySession();
     const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
     const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, shown: false, missing: new ScriptsMissing(), charset: undefined, proxy };

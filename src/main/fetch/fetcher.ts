@@ -13,7 +13,7 @@ import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pa
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
-import { Gate } from './gate';
+import { Gate, RENDERING_BUSY } from './gate';
 import { linkSignals, type LinkedSignal } from './linked-signal';
 import { systemResolver, type ResolvedAddress } from './guard';
 import { PdfPool, type OnPages } from './pdf-pool';
@@ -388,7 +388,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
   // A render waits for one of renderPages slots for up to two budgets: longer than a fetch
   // waits for the gate, since a slot frees only when a whole render (≤ budget) ends.
   const renderWaitMs = (): number => settings.renderBudgetMs * 2 + 5_000;
-  const renderGate = new Gate(settings.renderPages, renderWaitMs(), 'Sift is already rendering as many pages as it may at once');
+  const renderGate = new Gate(settings.renderPages, renderWaitMs(), RENDERING_BUSY);
 
   /** Runs work under the target's deadline: its expiry is a 504, not a hang. */
   async function underDeadline<T>(signal: AbortSignal, deadline: AbortSignal, work: (combined: AbortSignal) => Promise<T>): Promise<T> {

@@ -1,5 +1,10 @@
 import { FetchError } from './errors';
 
+/** Why a fetch got no slot of the fetch gate; what the runner says while it waits to try again. */
+export const FETCHING_BUSY = 'Sift is already fetching as many pages as it may at once';
+/** Why a render got no render slot, whichever renderer (the app's window or the CLI's Chromium). */
+export const RENDERING_BUSY = 'Sift is already rendering as many pages as it may at once';
+
 /**
  * A waiter that got no slot: Sift's own limit, not the site's, with why in the words of what
  * the slots are for, which the runner says while it waits to try again.
@@ -21,7 +26,7 @@ export class Gate {
     private size: number,
     private waitMs: number,
     /** Why a waiter got no slot, in the words of what the slots are for. */
-    private readonly why = 'Sift is already fetching as many pages as it may at once',
+    private readonly why = FETCHING_BUSY,
   ) {}
 
   /** What a waiter that got no slot fails with: 503 busy, which the runner retries 2 s later. */

@@ -12,7 +12,7 @@ export { SoftNotFoundProbe } from './probe';
 export { defaultFetchSettings, USER_AGENT, type FetchSettings } from './settings';
 export { validateUrl, MAX_URL_BYTES } from './url';
 export { blockedReason, checkAddress, guardedLookup, hostAllowed, resolveGuarded, systemResolver, type GuardPolicy, type ResolvedAddress, type Resolver } from './guard';
-export { Gate, GateBusyError } from './gate';
+export { FETCHING_BUSY, Gate, GateBusyError, RENDERING_BUSY } from './gate';
 export { linkSignals } from './linked-signal';
 export { HttpClient, parseRetryAfter, MAX_HEADER_BYTES, type HttpResponse } from './client';
 export { decodeText, headerCharset, declaredCharset } from './charset';
