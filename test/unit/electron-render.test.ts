@@ -222,9 +222,15 @@ describe('the app render window (Electron stand-in)', () => {
   test("a renderer process that ends while probed fails as a failed render, not as a page that did not yield", async () => {
     const { renderer, windows } = setup({ html: '<html><body>Loading…</body></html>', crash: 'oom' });
     const err = await renderer.render('https://example.org/heavy', new AbortController().signal, 60_000).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 502, msg: 'rendering failed' });
-    expect((err as { hint: string }).hint).toMatch(/page process ended \(oom\)/);
+    // In the words the CLI's renderer uses for a crash; the cause in words, not Electron's code ("(oom)" before).
+    expect(err).toMatchObject({ status: 502, msg: 'rendering failed: the page crashed the browser' });
+    expect((err as { hint: string }).hint).toMatch(/page process ended \(out of memory\)/);
     expect(windows[0]?.destroyed).toBe(true);
+    for (const [code, words] of [['abnormal-exit', 'a crash'], ['memory-eviction', 'closed to free memory'], ['integrity-failure', 'a crash']]) {
+      const e = await setup({ html: '<html><body>Loading…</body></html>', crash: code }).renderer.render('https://example.org/heavy', new AbortController().signal, 60_000).catch((x: unknown) => x);
+      expect((e as { hint: string }).hint).toContain(`page process ended (${words ?? ''})`);
+      expect((e as { hint: string }).hint).not.toContain(code ?? '');
+    }
   });
 
   test('a main document the guard refused is reported as refused, with its status', async () => {

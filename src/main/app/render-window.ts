@@ -4,7 +4,7 @@ import { GateBusyError, RENDERING_BUSY } from '../fetch/gate';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, GRACE_MS, movingPage, NetActivity, notYielded, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, ScriptsMissing, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
+import { bounded, crashWords, GRACE_MS, movingPage, NetActivity, notYielded, pageCrashed, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, ScriptsMissing, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
@@ -180,7 +180,8 @@ export class ElectronRenderer implements Renderer {
         if (out === 'unread') throw unreadPage(READ_MS, 'app');
         throw notYielded(budgetMs, slot.net.blockingWaiting(), 'app');
       }
-      if (out === 'crashed') throw new FetchError(502, 'rendering failed', `The browser's page process ended (${doc.crashed ?? 'crashed'}); ${RENDER_HINT.crashed.app}`, 'unreachable');
+      // In the CLI renderer's words: the app said only "rendering failed".
+      if (out === 'crashed') throw pageCrashed('app', crashWords(doc.crashed));
       // A page that left for a refused address keeps its tally: the result says what was refused.
       const guardRefused = (out.refused && !out.left) || out.unreachable ? undefined : tally.result();
       return guardRefused ? { ...out, guardRefused } : out;

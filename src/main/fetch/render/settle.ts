@@ -481,8 +481,19 @@ export function watchFailedNavigation(page: Page): () => string | undefined {
  * JavaScript did not yield" at the end of the budget (the crash read as a document that went
  * away, then as a page that never answered), or as "the browser could not load the page".
  */
-export const pageCrashed = (): FetchError =>
-  new FetchError(502, 'rendering failed: the page crashed the browser', `The browser's page process ended (out of memory, or a crash) while the page ran; ${RENDER_HINT.crashed.cli}`, 'unreachable');
+export const pageCrashed = (surface: Surface = 'cli', why = 'out of memory, or a crash'): FetchError =>
+  new FetchError(502, 'rendering failed: the page crashed the browser', `The browser's page process ended (${why}) while the page ran; ${RENDER_HINT.crashed[surface]}`, 'unreachable');
+
+/**
+ * Why Electron's page process ended (render-process-gone's reason) in words: the code itself
+ * ("oom", "abnormal-exit") was shown to the user in the app's hint.
+ */
+export function crashWords(reason: string | undefined): string {
+  if (reason === 'oom') return 'out of memory';
+  if (reason === 'memory-eviction') return 'closed to free memory';
+  if (reason === 'killed') return 'killed';
+  return 'a crash';
+}
 
 /**
  * A page that answered, whose document was not read within READ_MS: a DOM too big to read in
