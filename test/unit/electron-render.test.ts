@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ElectronRenderer, RENDER_SWITCHES, renderWindowOptions } from '../../src/main/app/render-window';
 import type { ElectronRenderDeps } from '../../src/main/app/render-window';
-import { createFetcher, GateBusyError, type RendererEnv } from '../../src/main/fetch';
+import { createFetcher, FetchError, GateBusyError, type RendererEnv } from '../../src/main/fetch';
 import { mapFetchError } from '../../src/main/batchrun';
 import { busyWhy } from '../../src/main/batch/errors';
 import { silentLog } from '../../src/main/log';
@@ -377,6 +377,21 @@ describe('the app render window (Electron stand-in)', () => {
     expect(busyWhy(mapFetchError(err, { caller: { name: 'desktop' }, log: silentLog(), onBlocked: () => {} }))).toBe('Sift is already rendering as many pages as it may at once');
     first.abort(new Error('cancelled'));
     await holding;
+  });
+  test('a render window that cannot be opened fails as a failed render, in words, and gives its slot back', async () => {
+    let fail = true;
+    const { renderer } = setup({ html: ARTICLE }, [], () => {
+      if (!fail) return;
+      fail = false;
+      throw new Error('Cannot create BrowserWindow: GPU process isn’t usable. Goodbye.');
+    }, () => {}, 1);
+    const err = await renderer.render('http://example.org/a', new AbortController().signal, 5_000).catch((e: unknown) => e);
+    // Before: Electron's own error, which the runner stores as "internal error", and the one slot stayed taken.
+    expect(err).toBeInstanceOf(FetchError);
+    expect(err).toMatchObject({ status: 502, msg: 'rendering failed: the browser window for the page could not be opened' });
+    expect((err as FetchError).reason).toBe('network');
+    const r = await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+    expect(r.html).toContain('Words of the article.');
   });
   test('refuses to render anything but http(s)', async () => {
     const { renderer } = setup();

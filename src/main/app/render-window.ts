@@ -148,7 +148,15 @@ export class ElectronRenderer implements Renderer {
   async render(url: string, signal: AbortSignal, budgetMs: number, hint: RenderHint = {}): Promise<Rendered> {
     if (!HTTP_ONLY.test(url)) throw new FetchError(400, 'only http and https pages are rendered', '', 'bad_url');
     const slot = await this.slot();
-    const win = this.deps.createWindow(renderWindowOptions(slot.session));
+    let win: WindowLike;
+    try {
+      win = this.deps.createWindow(renderWindowOptions(slot.session));
+    } catch {
+      // Electron's own words ("Cannot create BrowserWindow …") were stored as "internal error",
+      // and the slot stayed taken: with the 8 slots gone so, every later page failed busy.
+      slot.busy = false;
+      throw new FetchError(502, 'rendering failed: the browser window for the page could not be opened', RENDER_HINT.unloaded.app, 'unreachable');
+    }
     const wc = win.webContents;
     slot.contentsId = wc.id;
     slot.net = new NetActivity(budgetMs);
