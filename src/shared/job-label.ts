@@ -68,7 +68,32 @@ export function cutLabel(label: string, max: number): string {
   const hosts = end >= 0 ? label.slice(0, end) : label;
   const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
   // Four of the hosts' characters on each side of the "…" at least, else the prefix is cut too.
-  return max - prefix.length >= 9 ? `${prefix}${cutMiddle(hosts.slice(prefix.length), max - prefix.length)}` : cutMiddle(hosts, max);
+  return max - prefix.length >= 9 ? `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}` : cutMiddle(hosts, max);
+}
+
+// A host's start kept before its whole folder: "docs…/guide" says which site, in 4 characters.
+const HOST_START = 4;
+// A folder cut in its middle keeps 2 characters on each side of its "…" at least.
+const FOLDER_MIN = 5;
+
+/**
+ * A list's hosts ("127.0.0.1:41234/quarterly-minutes") in at most `max` units: the folder, what
+ * tells the lists of one site apart, whole while the host's first characters fit before it;
+ * else the folder alone after "…/", cut in its middle. Cut in the middle of host and folder
+ * together, "…/quarterly-minutes" and "…/annual-board-meeting-minutes" both read
+ * "127.0.0.…-minutes" in the job list's 17 characters at 1024 px; with the host's start kept
+ * too, "127.…/annu…utes" had 4 of the folder's letters on each side.
+ */
+function cutHosts(hosts: string, max: number): string {
+  if (hosts.length <= max) return hosts;
+  const slash = hosts.indexOf('/');
+  if (slash <= 0) return cutMiddle(hosts, max);
+  // "www." tells no site from another, and took the host's few characters.
+  const host = hosts.slice(0, slash).replace(/^www\./, '');
+  const folder = hosts.slice(slash + 1);
+  const hostRoom = max - folder.length - 2;
+  if (hostRoom >= HOST_START) return `${host.slice(0, Math.min(host.length, cutEnd(host, hostRoom + 1)))}…/${folder}`;
+  return max - 2 >= FOLDER_MIN ? `…/${cutMiddle(folder, max - 2)}` : cutMiddle(hosts, max);
 }
 
 /** What the options ask, in a few words; '' for the defaults (markdown, nothing else). */

@@ -69,10 +69,28 @@ describe('a job name cut to fit the job list', () => {
   });
   it('cuts the hosts in their middle only when they alone do not fit', () => {
     const label = 'rest of 127.0.0.1:41234/quarterly-minutes · grep “revenue”';
-    expect(cutLabel(label, 24)).toBe('rest of 127.0.0.…minutes');
-    // The list's 16 characters at 1024 px: "rest of" whole, the host's start and the folder's end.
-    expect(cutLabel(label, 17)).toBe('rest of 127.…utes');
+    expect(cutLabel(label, 24)).toBe('rest of …/quarter…inutes');
+    // The list's 16 characters at 1024 px: "rest of" whole, and of the folder what there is room for.
+    expect(cutLabel(label, 17)).toBe('rest of …/qua…tes');
     expect(cutLabel('quarterly-report-2026.csv', 12)).toBe('quarte…6.csv');
     expect(cutLabel(label, 200)).toBe(label);
+  });
+  // Cut in the middle of host and folder together, "127.0.0.1:41234/quarterly-minutes" and
+  // "…/annual-board-meeting-minutes" both read "127.0.0.…-minutes" in the list's 17 characters
+  // at 1024 px: the host they share and the tail they share, the folder's own words gone.
+  it("gives the folder, what tells one host's lists apart, the room before the host", () => {
+    const quarterly = '127.0.0.1:41234/quarterly-minutes';
+    const annual = '127.0.0.1:41234/annual-board-meeting-minutes';
+    expect(cutLabel(quarterly, 17)).toBe('…/quarter…minutes');
+    expect(cutLabel(annual, 17)).toBe('…/annual-…minutes');
+    for (let max = 9; max < annual.length; max++) {
+      expect(cutLabel(annual, max).length).toBeLessThanOrEqual(max);
+      expect(cutLabel(annual, max)).not.toBe(cutLabel(quarterly, max));
+    }
+    // The folder whole while the host's first four characters fit beside it; "www." says nothing.
+    expect(cutLabel(quarterly, 27)).toBe('127.0.0.…/quarterly-minutes');
+    expect(cutLabel('www.harbour-board.example/minutes', 20)).toBe('harbour-boa…/minutes');
+    expect(cutLabel('a.org, b.org and 3 other hosts', 12)).toBe('a.org,…hosts');
+    expect(cutLabel('b.example/😀😀😀-minutes', 12)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
 });
