@@ -1,8 +1,10 @@
 /**
  * Jobs of one host told apart in the narrow job list: a list's name is its host and the folder
  * its URLs share ("127.0.0.1:41234/quarterly-reports"), and the list's 250 px cut every such
- * name at its end, so two jobs of one site showed as "127.0.0.1:4123…" both. The name is cut
- * in its middle now, as the target table's URLs are: its start and its end stay.
+ * name at its end, so two jobs of one site showed as "127.0.0.1:4123…" both; cut in its middle,
+ * "…/quarterly-minutes" and "…/annual-board-meeting-minutes" both read "127.0.0.…-minutes". The
+ * folder has the room now, cut in its middle when it must be.
+ * The job header's name is one line, and the target table's titles keep their ends.
  * A job's status in its header stays on one line beside a long name: at 1024 px a job named
  * "rest of 127.0.0.1:43101 · options per URL · 23 URLs" left its badge one word wide, and
  * "partly failed" read "partly" over "failed".
@@ -45,18 +47,19 @@ for (const [width, height] of [
   test(`at ${width} × ${height} two jobs of one host show the folders that tell them apart`, async () => {
     await page.setViewportSize({ width, height });
     const host = new URL(site.url).host;
-    await expect.poll(async () => (await shownNames()).map((n) => n.text.endsWith('minutes') || n.text.endsWith('reports'))).toEqual([true, true]);
+    // Measured and cut: whole until the list's width is read.
+    await expect.poll(async () => (await shownNames()).map((n) => n.text.includes('…'))).toEqual([true, true]);
     const names = await shownNames();
     expect(names.map((n) => n.cut)).toEqual([false, false]);
-    // Shortened, in the middle: the host's start is there, and the whole name on hover.
-    for (const n of names) expect(n.text).toMatch(new RegExp(`^${host.slice(0, 5).replace(/\./g, '\\.')}.*…`));
+    // Shortened: the folder's start and end, the host they share left to the name on hover.
+    expect(names.map((n) => n.text)).toEqual([expect.stringMatching(/^…\/quarter.*….*nutes$/), expect.stringMatching(/^…\/quarter.*….*ports$/)]);
     expect(await page.locator('[data-testid="job-item-name"]').first().getAttribute('title')).toBe(`${host}/quarterly-minutes · 2 URLs`);
     await page.screenshot({ path: screenshotPath(`ui-sidebar-names-${width}`) });
     expect(pageErrors(page)).toEqual([]);
   });
 }
 
-test('at 1024 × 768 a job run again keeps its host and its folder, not "again: … per URL"', async () => {
+test('at 1024 × 768 a job run again keeps its folder, not "again: … per URL"', async () => {
   await page.setViewportSize({ width: 1024, height: 768 });
   const folder = 'annual-board-meeting-minutes';
   await page.getByTestId('nav-new').click();
@@ -68,11 +71,11 @@ test('at 1024 × 768 a job run again keeps its host and its folder, not "again: 
   await expect.poll(() => again.getAttribute('title')).toBe(`again: ${host}/${folder} · options per URL · 2 URLs`);
   await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
   const shown = await again.locator('.job-item-label').evaluate((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 }));
-  // Cut in its middle whole, it read "again: 127.0…ns per URL": the host cut, and the folder,
-  // what tells this job from the others of the host, gone.
+  // Cut in its middle whole, it read "again: 127.0…ns per URL": the folder, what tells this
+  // job from the others of the host, gone.
   expect(shown.cut).toBe(false);
-  expect(shown.text).toMatch(new RegExp(`^again: ${host.slice(0, 5).replace(/\./g, '\\.')}.*…`));
-  expect(shown.text).toMatch(/utes$/);
+  expect(shown.text).toMatch(/^again: …\/an.*…/);
+  expect(shown.text).toMatch(/tes$/);
   await page.screenshot({ path: screenshotPath('ui-sidebar-names-again') });
   expect(pageErrors(page)).toEqual([]);
 });
@@ -92,5 +95,62 @@ test('at 1024 × 768 "partly failed" beside a long job name is one line', async 
   // One line is its line height and 2 px of padding; two lines are twice that.
   expect(height).toBeLessThan(1.5 * lineHeight);
   await page.screenshot({ path: screenshotPath('ui-header-badge-1024') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+/** A locator's box: whether its text runs past it, and its height against its line's. */
+const oneLine = (sel: string): Promise<{ cut: boolean; lines: number; text: string; title: string }> =>
+  page.locator(sel).first().evaluate((e) => {
+    const lineHeight = parseFloat(getComputedStyle(e).lineHeight) || 1.4 * parseFloat(getComputedStyle(e).fontSize);
+    return { cut: e.scrollWidth > e.clientWidth + 1, lines: e.getBoundingClientRect().height / lineHeight, text: e.textContent ?? '', title: e.getAttribute('title') ?? '' };
+  });
+
+test('at 1024 × 768 jobs of one host whose folders end alike ("quarterly-minutes", "annual-board-meeting-minutes") look different, and the header names one on one line', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const host = new URL(site.url).host;
+  const folder = 'annual-board-meeting-minutes';
+  await page.getByTestId('nav-new').click();
+  await runListToDone(page, [1, 2, 3].map((n) => `${site.url}/${folder}/report-${n}`));
+  const item = (f: string) => page.locator('[data-testid="job-item-name"]').filter({ has: page.locator('.job-item-label') }).and(page.locator(`[title="${host}/${f} · ${f === folder ? 3 : 2} URLs"]`));
+  await expect.poll(() => item(folder).count()).toBe(1);
+  const annual = (await item(folder).locator('.job-item-label').textContent()) ?? '';
+  const quarterly = (await item('quarterly-minutes').locator('.job-item-label').textContent()) ?? '';
+  // Cut in the middle of host and folder both read "127.0.0.…-minutes": the host and the
+  // shared tail kept, the folder's own start gone. Each shows the start of its folder now.
+  expect(annual).not.toBe(quarterly);
+  expect(annual).toMatch(/annual/);
+  expect(quarterly).toMatch(/quarter/);
+  // Every job's name that differs before " · " (what the list is of, not what is asked of it) differs as shown.
+  const labels = await page.locator('.job-item-label').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', title: e.parentElement?.getAttribute('title')?.split(' · ')[0] ?? '' })));
+  for (const a of labels) for (const b of labels) if (a.title !== b.title) expect(a.text).not.toBe(b.text);
+  await page.getByTestId('job-list').screenshot({ path: screenshotPath('ui-sidebar-names-alike') });
+
+  // The header: one line, however long the name; the whole name on hover. It broke at the
+  // folder's hyphen, "…annual-board-meeting-" over "minutes · 3 URLs".
+  await page.setViewportSize({ width: 800, height: 768 });
+  const header = await oneLine('[data-testid="job-name"]');
+  expect(header.lines).toBeLessThan(1.5);
+  expect(header.title).toBe(`${host}/${folder} · 3 URLs`);
+  expect(await page.locator('[data-testid="job-name"]').evaluate((e) => e.textContent?.endsWith('· 3 URLs'))).toBe(true);
+  const countVisible = await page.locator('[data-testid="job-name"] .job-name-count').evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    const h = e.closest('h2')!.getBoundingClientRect();
+    return r.width > 0 && r.right <= h.right + 1;
+  });
+  expect(countVisible).toBe(true);
+  // Its badge and id within the window: an auto grid column took the header past its edge.
+  const idRight = await page.locator('[data-testid="job-header"] .job-id').evaluate((e) => e.getBoundingClientRect().right);
+  expect(idRight).toBeLessThanOrEqual(800);
+  await page.getByTestId('job-header').screenshot({ path: screenshotPath('ui-header-name-800') });
+
+  // The table: the rows' titles share "Harbour report /annual-board-meeting-minutes/report-";
+  // cut at the end, every row read "Harbour report /annual-board-meeting-m…". Each row's own end shows.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const titles = await page.locator('[data-testid="target-row"] .c-detail').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', title: e.getAttribute('title') ?? '', cut: e.scrollWidth > e.clientWidth + 1 })));
+  expect(titles.map((t) => t.title)).toEqual([1, 2, 3].map((n) => `Harbour report /${folder}/report-${n}`));
+  expect(titles.map((t) => t.text.at(-1))).toEqual(['1', '2', '3']);
+  expect(titles.map((t) => t.cut)).toEqual([false, false, false]);
+  expect(titles.every((t) => t.text.startsWith('Harbour'))).toBe(true);
+  await page.getByTestId('target-grid').screenshot({ path: screenshotPath('ui-table-titles-1024') });
   expect(pageErrors(page)).toEqual([]);
 });

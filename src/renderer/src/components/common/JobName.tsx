@@ -10,9 +10,11 @@ import { jobNameParts } from '../../lib/jobs';
 export function JobName({ job }: { job: Pick<Job, 'label' | 'targetsTotal'> }): React.JSX.Element {
   const { label, count } = jobNameParts(job);
   if (!label) return <>{count}</>;
+  // Two boxes, so a header one line high can cut the name and keep its count (styles.css).
   return (
     <>
-      <bdi>{label}</bdi> · {count}
+      <bdi className="job-name-label">{label}</bdi>
+      <span className="job-name-count"> · {count}</span>
     </>
   );
 }

@@ -5,7 +5,7 @@ import { formatDuration, formatRemaining } from '../../lib/format';
 import { estimateRemaining, fetchingSince } from '../../../../shared/remaining';
 import { rowAt } from '../../store/detail';
 import { counted } from '../../../../shared/count';
-import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
+import { expiresAt, expiryNotice, failedCount, finishedCount, isInterrupted, isLive, jobName, okCount, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, unfinishedCount } from '../../lib/jobs';
 import { ReasonSummary } from './ReasonSummary';
 import { JobName } from '../common/JobName';
 import { ProgressBar } from '../common/ProgressBar';
@@ -44,7 +44,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
       <div className="job-title">
-        <h2 data-testid="job-name">
+        <h2 data-testid="job-name" title={jobName(job)}>
           <JobName job={job} />
         </h2>
         <StatusBadge status={job.status} stop={stopBadge(job)} />

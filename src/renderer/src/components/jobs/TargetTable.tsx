@@ -48,6 +48,9 @@ export function TargetTable(): React.JSX.Element {
   const urlHeadRef = useRef<HTMLSpanElement>(null);
   const probeRef = useRef<HTMLSpanElement>(null);
   const urlFit = useColumnFit(urlHeadRef, probeRef);
+  const titleHeadRef = useRef<HTMLSpanElement>(null);
+  const titleProbeRef = useRef<HTMLSpanElement>(null);
+  const titleFit = useColumnFit(titleHeadRef, titleProbeRef);
   // The note on the matches still being read sits over the foot of the rows: a key's scroll stops above it.
   const [readingRef, readingHeight] = useHeight();
   // Size gives way in a narrow table (styles.css, under 600 px): a failed row's error then spans
@@ -144,7 +147,9 @@ export function TargetTable(): React.JSX.Element {
           <span role="columnheader" className="c-url" ref={urlHeadRef}>
             URL
           </span>
-          <span role="columnheader" className="c-detail">Title or error</span>
+          <span role="columnheader" className="c-detail" ref={titleHeadRef}>
+            Title or error
+          </span>
           <span role="columnheader" className="c-size" ref={sizeHeadRef}>
             Size
           </span>
@@ -152,6 +157,7 @@ export function TargetTable(): React.JSX.Element {
         </div>
         <div className="target-row target-probe" aria-hidden="true">
           <span className="c-url" ref={probeRef} />
+          <span className="c-detail" ref={titleProbeRef} />
         </div>
         {/* Out of the Tab order (Chromium makes a scroller without focusable children a stop of
             its own); a click in it gives the focus to the grid. */}
@@ -159,7 +165,7 @@ export function TargetTable(): React.JSX.Element {
           {!loaded && <p className="muted pad">Loading targets…</p>}
           <div className="target-canvas" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((v) => (
-              <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} sizeShown={sizeShown} />
+              <TargetTableRow key={idxAt(v.index)} idx={idxAt(v.index)} pos={v.index} top={v.start} urlFit={urlFit} titleFit={titleFit} sizeShown={sizeShown} />
             ))}
           </div>
           {/* Not while the rows it matches are still to come. */}
@@ -184,6 +190,19 @@ function fitUrl(url: string, fit: ColumnFit | null): string {
   // Read once: shortUrl(url, n) is this cut in the middle, and parsing the URL at each step of the search cost it again.
   const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
   return fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? cutMiddle(bare, URL_CHARS);
+}
+
+/**
+ * A title cut in its middle to the most characters that fit the column, measured: cut at its end,
+ * the titles of one site's pages ("Harbour report /annual-board-meeting-minutes/report-1", "…-2")
+ * all read "Harbour report /annual-board-meeting-m…" in the 239 px column at 1024 px, the page's
+ * own words gone. The row's title attribute has it whole.
+ */
+function fitTitle(title: string, fit: ColumnFit | null): string {
+  // One already cut at its end (shownTitle keeps 300 characters of a longer one) has no end of
+  // its own to keep: "Start HH…HHHH…" said less than CSS's cut at the end.
+  if (!fit || !title || title.endsWith('…')) return title;
+  return fitText(title, (n) => cutMiddle(title, n), fit.width, fit.font) ?? title;
 }
 
 /** The row being fetched: a job fetches its targets in order, so it is the one after those finished. */
@@ -375,12 +394,14 @@ const TargetTableRow = memo(function TargetTableRow({
   pos,
   top,
   urlFit,
+  titleFit,
   sizeShown,
 }: {
   idx: number;
   pos: number;
   top: number;
   urlFit: ColumnFit | null;
+  titleFit: ColumnFit | null;
   sizeShown: boolean;
 }): React.JSX.Element | null {
   const row = useStore((s) => rowAt(s, idx));
@@ -389,6 +410,9 @@ const TargetTableRow = memo(function TargetTableRow({
   const ended = useStore(detailJobEnded);
   const url = row?.url ?? '';
   const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
+  // Fitted where the row shows nothing before it (a warning's chip takes room of its own).
+  const rowTitle = row?.warnings?.length ? undefined : row?.title;
+  const fittedTitle = useMemo(() => fitTitle(shownTitle(rowTitle ?? ''), titleFit), [rowTitle, titleFit]);
   // A target waiting on a busy site counts down to its next try; only such a row ticks.
   const wait = row?.status === 'running' ? row.wait : undefined;
   const now = useNow(wait !== undefined);
@@ -408,7 +432,7 @@ const TargetTableRow = memo(function TargetTableRow({
       {standIn}
     </span>
   ) : (
-    title
+    fittedTitle
   );
   return (
     <div
