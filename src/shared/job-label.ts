@@ -2,6 +2,7 @@ import { REASON_LABELS, type Reason } from './reasons';
 import type { Options, Target } from './types';
 import { hostLabel } from './urllist/url';
 import { cutEnd, cutMiddle } from './cut';
+import { decodePercent, readableHost } from './readable-url';
 
 /** The most a job's label holds (the submit contract's MAX_LABEL, the runner's cut). */
 const MAX_LABEL = 200;
@@ -36,9 +37,10 @@ function hostsWords(targets: readonly Target[]): string {
     counts.set(host, (counts.get(host) ?? 0) + 1);
     folders.add(folder);
   }
-  // Stable: hosts as often as each other keep the list's order.
-  const hosts = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([h]) => h);
-  const folder = folders.size === 1 ? [...folders][0] : '';
+  // Stable: hosts as often as each other keep the list's order. In their own letters, as the
+  // rows show them: "127.0.0.1:4000/%D8%AA%D9%82…" named a list of Arabic pages.
+  const hosts = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([h]) => readableHost(h));
+  const folder = folders.size === 1 ? decodePercent([...folders][0]!) : '';
   if (hosts.length === 1) return folder ? `${hosts[0]}/${folder}` : hosts[0]!;
   const others = hosts.length - 2;
   const first = hosts.slice(0, 2).join(', ');

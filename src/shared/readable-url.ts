@@ -57,7 +57,7 @@ function readableLabel(label: string, tld: string): string {
 }
 
 /** Percent-encoded UTF-8 as its characters, but ASCII, invisible and control characters, which stay encoded. */
-function decodePercent(s: string): string {
+export function decodePercent(s: string): string {
   return s.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
     const bytes = new Uint8Array(run.length / 3);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);

@@ -154,3 +154,30 @@ test('at 1024 × 768 jobs of one host whose folders end alike ("quarterly-minute
   await page.getByTestId('target-grid').screenshot({ path: screenshotPath('ui-table-titles-1024') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('at 1024 × 768 lists of Arabic, Chinese and emoji folders are named in their own letters, whole characters, each apart', async () => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const folders = ['تقارير-مجلس-الإدارة-السنوية', '年度董事会会议纪要与报告汇编', '🦀-crab-harbour-minutes-🦀🦀', 'board-minutes-2024-final-a', 'board-minutes-2024-final-b'];
+  for (const folder of folders) {
+    await page.getByTestId('nav-new').click();
+    await runListToDone(page, [1, 2].map((n) => `${site.url}/${folder}/report-${n}`));
+  }
+  const host = new URL(site.url).host;
+  // Named as the rows show the URLs: "127.0.0.1:…/%D8%AA%D9%82…" was the Arabic list's name.
+  await expect.poll(() => page.getByTestId('job-name').getAttribute('title')).toBe(`${host}/${folders.at(-1)} · 2 URLs`);
+  const items = await page.locator('[data-testid="job-item-name"]').evaluateAll((els) =>
+    els.slice(0, 5).map((e) => ({ title: e.getAttribute('title') ?? '', text: e.querySelector('.job-item-label')?.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 })),
+  );
+  expect(items.map((i) => i.title)).toEqual([...folders].reverse().map((f) => `${host}/${f} · 2 URLs`));
+  for (const i of items) {
+    expect(i.text).not.toMatch(/%[0-9A-F]{2}|\uFFFD|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    expect(i.cut).toBe(false);
+  }
+  expect(new Set(items.map((i) => i.text)).size).toBe(items.length);
+  await page.getByTestId('job-list').screenshot({ path: screenshotPath('ui-sidebar-names-scripts') });
+  // The Arabic list's header and rows, in its letters.
+  await page.locator('[data-testid="job-item"]').nth(4).click();
+  await expect.poll(() => page.getByTestId('job-name').textContent()).toBe(`${host}/${folders[0]} · 2 URLs`);
+  await page.getByTestId('job-view').screenshot({ path: screenshotPath('ui-sidebar-names-arabic-view') });
+  expect(pageErrors(page)).toEqual([]);
+});

@@ -10,6 +10,15 @@ describe('a job named after what its list holds', () => {
     expect(listLabel(urls('http://127.0.0.1:39401/news/1'))).toBe('127.0.0.1:39401/news');
   });
 
+  // Stored as WHATWG URL writes them, a list of Arabic or Chinese pages was named
+  // "127.0.0.1:4000/%D8%AA%D9%82%D8%A7…" in the job list and the header, while its rows showed their own letters.
+  it('names a list in the letters its URLs are written in, as the address bar shows them', () => {
+    expect(listLabel(urls(new URL('http://127.0.0.1:4000/تقارير-مجلس/report-1').href))).toBe('127.0.0.1:4000/تقارير-مجلس');
+    expect(listLabel(urls(new URL('https://例え.jp/年度会议纪要/a').href))).toBe('例え.jp/年度会议纪要');
+    // What could mislead stays encoded, as readableUrl leaves it: an encoded "/" is not a folder's end.
+    expect(listLabel(urls('https://example.org/a%2Fb/c'))).toBe('example.org/a%2Fb');
+  });
+
   it('names the two most common hosts first, and counts the others', () => {
     expect(listLabel(urls('https://a.org/1', 'https://b.org/1', 'https://b.org/2'))).toBe('b.org, a.org');
     const many = urls('https://c.org/1', 'https://a.org/1', 'https://a.org/2', 'https://b.org/1', 'https://b.org/2', 'https://b.org/3', 'https://d.org/1');
