@@ -95,7 +95,32 @@ function cutHosts(hosts: string, max: number): string {
   const folder = hosts.slice(slash + 1);
   const hostRoom = max - folder.length - 2;
   if (hostRoom >= HOST_START) return `${host.slice(0, Math.min(host.length, cutEnd(host, hostRoom + 1)))}…/${folder}`;
-  return max - 2 >= FOLDER_MIN ? `…/${cutMiddle(folder, max - 2)}` : cutMiddle(hosts, max);
+  return max - 2 >= FOLDER_MIN ? `…/${cutFolder(folder, max - 2)}` : cutMiddle(hosts, max);
+}
+
+// How far the end kept may start before the middle's cut to begin at a word: a word's first
+// letter or two was what a cut at 16 characters took ("…/annual-…inutes").
+const WORD_SLACK = 2;
+
+/**
+ * `folder` cut in its middle, the end kept from a word's start when one is WORD_SLACK away and
+ * the start kept gives up only the separator before it: "annual…minutes".
+ */
+function cutFolder(folder: string, max: number): string {
+  const cut = cutMiddle(folder, max);
+  if (cut === folder) return cut;
+  const at = cut.lastIndexOf('…');
+  const head = cut.slice(0, at);
+  const tailStart = folder.length - (cut.length - at - 1);
+  for (let back = 0; back <= WORD_SLACK; back++) {
+    const start = tailStart - back;
+    if (!/[-_ .]/.test(folder.charAt(start - 1))) continue;
+    const headEnd = head.length - back;
+    // Only where the start kept then ends at a word too: "annual-" gives its "-", "annual" no letter.
+    if (back > 0 && !/[-_ .]/.test(folder.charAt(headEnd))) return cut;
+    return `${head.slice(0, headEnd)}…${folder.slice(start)}`;
+  }
+  return cut;
 }
 
 /** What the options ask, in a few words; '' for the defaults (markdown, nothing else). */

@@ -92,6 +92,8 @@ describe('a job name cut to fit the job list', () => {
     const annual = '127.0.0.1:41234/annual-board-meeting-minutes';
     expect(cutLabel(quarterly, 17)).toBe('…/quarter…minutes');
     expect(cutLabel(annual, 17)).toBe('…/annual-…minutes');
+    // At 16 the end kept starts at its word, "…/annual…minutes", not "…/annual-…inutes".
+    expect(cutLabel(annual, 16)).toBe('…/annual…minutes');
     for (let max = 9; max < annual.length; max++) {
       expect(cutLabel(annual, max).length).toBeLessThanOrEqual(max);
       expect(cutLabel(annual, max)).not.toBe(cutLabel(quarterly, max));
