@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askJob, askScope, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
 import { englishForms } from '../../src/main/fetch/word-forms';
-import { foldForIndex, foldWithMap } from '../../src/main/search/fold';
+import { foldForIndex, foldWithMap, segmentWords } from '../../src/main/search/fold';
 import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { searchableText } from '../../src/main/search/text';
 import { openStore, type Store } from '../../src/main/store';
@@ -893,6 +893,29 @@ describe('words typed in their usual form', () => {
     // A phrase of two words typed without a space, as they are written.
     expect(found('กินข้าว').text).toContain('ฉัน«กินข้าว»ที่บ้าน');
   });
+
+  it('a Thai or Chinese run of 200,000 characters without a space: read in windows, the same words as ICU reads it whole', () => {
+    const thai = 'ภาษาไทยเป็นภาษาที่มีระดับเสียงของคำแน่นอนหรือวรรณยุกต์เช่นเดียวกับภาษาจีน';
+    const texts = [thai, 'ประเทศไทยมีประชากรประมาณหกสิบหกล้านคนกรุงเทพมหานครเป็นเมืองหลวง', '中文是一种语言我们今天去学校学习数学和物理因为明天有考试', 'ພາສາລາວເປັນພາສາທີ່ໃຊ້ໃນປະເທດລາວ', 'ភាសាខ្មែរជាភាសាផ្លូវការរបស់ប្រទេសកម្ពុជា'];
+    // Where reading the whole is still quick, a window's edge moves no break: each text turned
+    // so that its edges fall at other places in its words.
+    const icu = new Intl.Segmenter('th', { granularity: 'word' });
+    for (const base of texts) {
+      for (const turn of [0, 5]) {
+        const text = (base.slice(turn) + base.slice(0, turn)).repeat(Math.ceil(12_000 / base.length));
+        // Mapped as read: ICU's segment objects each hold a copy of the whole text while kept.
+        const whole = Array.from(icu.segment(text), (x) => [x.index, x.segment, x.isWordLike]);
+        expect(Array.from(segmentWords(text), (x) => [x.index, x.segment, x.isWordLike]), `${base} turned ${turn}`).toEqual(whole);
+      }
+    }
+    // ICU read 100,000 characters of Thai in 21 s at once, 200,000 in minutes (or ran out of
+    // memory); in windows 200,000 take about a second: the run is indexed and found, as a short one is.
+    const run = `${thai.repeat(Math.ceil(200_000 / thai.length))}ฉันกินข้าว`;
+    storeJob('th-long', [{ url: 'https://th.test/long', title: 'ยาว', content: `บทนำ\n${run}` }]);
+    const hit = searchStore(store, 'ข้าว', { jobId: 'th-long' }).hits[0];
+    expect(hit).toMatchObject({ field: 'body', line: 2 });
+    expect(markedText({ text: hit!.snippet, marks: hit!.marks })).toMatch(/ฉันกิน«ข้าว»$/);
+  }, 30_000);
 
   it('a word a soft hyphen or a zero-width character splits, but a Persian half-space still parts a word from its suffix', () => {
     for (const q of ['hyphenation', 'supercalifragilistic']) expect(found(q), q).toMatchObject({ idx: 7, line: 2 });

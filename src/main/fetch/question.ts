@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { CJK_CHAR, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords, wordSegmenter } from '../search/fold';
+import { CJK_CHAR, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords, segmentWords } from '../search/fold';
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { isFunctionWord } from './function-words';
@@ -262,7 +262,7 @@ const KOREAN_ENDING = /^(\p{Script=Hangul}+?)(입니다|입니까|습니다|습�
 function contentPairs(run: string): string[] {
   const words: string[] = [];
   const ending: boolean[] = [];
-  for (const s of wordSegmenter().segment(run)) {
+  for (const s of segmentWords(run)) {
     const m = HANGUL_WORD.test(s.segment) ? KOREAN_ENDING.exec(s.segment) : null;
     if (m?.[1]) words.push(m[1], m[2]!);
     else words.push(s.segment);

@@ -1,5 +1,5 @@
 import { arabicPrefixStarts } from './arabic';
-import { CJK_CHAR, foldTerm, foldWithMap, INDIC_MARK_SOURCE, PICTOGRAPH, wordSegmenter } from './fold';
+import { CJK_CHAR, foldTerm, foldWithMap, INDIC_MARK_SOURCE, PICTOGRAPH, segmentWords } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
@@ -165,7 +165,7 @@ function wordBreakFrom(content: string, at: number, limit: number): number {
   let lo = Math.max(0, at - BREAK_CONTEXT);
   // A flag is a pair of regional indicators, counted from the start of their run.
   while (REGIONAL_INDICATOR_PAIR.test(content.slice(Math.max(0, lo - 2), lo))) lo -= 2;
-  for (const s of wordSegmenter().segment(content.slice(lo, limit))) {
+  for (const s of segmentWords(content.slice(lo, limit))) {
     if (lo + s.index >= at) return lo + s.index;
   }
   return limit;
@@ -174,7 +174,7 @@ function wordBreakFrom(content: string, at: number, limit: number): number {
 /** The last word break at or before `at` and at least `limit` (the match's end, itself a break). */
 function wordBreakUpTo(content: string, at: number, limit: number): number {
   let last = limit;
-  for (const s of wordSegmenter().segment(content.slice(limit, Math.min(content.length, at + BREAK_CONTEXT)))) {
+  for (const s of segmentWords(content.slice(limit, Math.min(content.length, at + BREAK_CONTEXT)))) {
     if (limit + s.index > at) break;
     last = limit + s.index;
   }
