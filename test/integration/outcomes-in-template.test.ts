@@ -23,6 +23,17 @@ const FIX = path.resolve(__dirname, '../fixtures/outcomes/pages');
 const served = (file: string) => (_req: unknown, res: ServerResponse) =>
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(FIX, file)));
 
+/**
+ * A blog theme's comment area, where posting a comment asks for a sign-in: WordPress's
+ * #comments / #respond markup with its wp_login_form(), inside the post's <article>.
+ */
+const COMMENT_SIGN_IN =
+  '<div id="comments" class="comments-area"><div id="respond" class="comment-respond"><h3 id="reply-title" class="comment-reply-title">Leave a Reply</h3>' +
+  '<p class="must-log-in">You must be logged in to post a comment.</p><form name="loginform" id="loginform" action="/wp-login.php" method="post">' +
+  '<p class="login-username"><label for="user_login">Username or Email Address</label><input type="text" name="log" id="user_login"></p>' +
+  '<p class="login-password"><label for="user_pass">Password</label><input type="password" name="pwd" id="user_pass"></p>' +
+  '<p class="login-submit"><input type="submit" name="wp-submit" value="Log In"></p></form></div></div>';
+
 let site: Site;
 beforeAll(async () => {
   site = await startSite({
@@ -33,6 +44,8 @@ beforeAll(async () => {
     '/japanese-not-found-in-template': served('soft404_japanese_not_found_in_site_template.html'),
     '/teaser': served('ok_teaser_trade_news_opening_then_signin_form.html'),
     '/thin-teaser': served('ok_teaser_science_news_opening_then_signin_form.html'),
+    '/brief-with-comment-signin': (_req: unknown, res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(FIX, 'ok_short_news_brief_with_consent_overlay.html'), 'utf8').replace('</article>', `${COMMENT_SIGN_IN}</article>`)),
   });
 });
 afterAll(async () => {
@@ -100,5 +113,17 @@ test('a teaser over a sign-in form is ok with the teaser warning (not thin); a s
     expect(warnings).toEqual([['teaser'], ['teaser'], undefined]);
     // The opening came back: the teaser is part of the article, not a failure.
     expect(store.targetResult(id, 0)!.result!.content).toMatch(/Breaking with decades of United States policy/);
+  });
+});
+
+// A short post whose comment area asks commenters to sign in came back with the teaser
+// warning ("the rest is behind a sign-in"), though the whole post was there.
+test('a short article whose comment area inside the <article> has a sign-in form is ok without the teaser warning', async () => {
+  await withRig(async (runner, store) => {
+    const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/brief-with-comment-signin`, options: { render: 'never' as const } }]);
+    expect((await finished(runner, id)).status).toBe('done');
+    const result = store.targetResult(id, 0)!.result!;
+    expect(result.content).toMatch(/stabbed/);
+    expect(result.meta?.warnings ?? []).not.toContain('teaser');
   });
 });

@@ -135,6 +135,28 @@ describe('teaserWall', () => {
     expect(teaserWall('<script type="application/ld+json">{"isAccessibleForFree": false}</script><article><p>Lede.</p><form><input type="password"></form></article>')).toBe('paywall');
   });
 
+  // Blog themes put the comments, and the sign-in that posting one asks for, inside the post's
+  // <article>: under a short post that form read as a wall over the rest of its text.
+  test("a sign-in form in the article's comments is no wall over the article", () => {
+    const post = (comments: string): string =>
+      `<article><h1>Night buses</h1><p>The number 12 now runs until 2 a.m. on weekdays, the council said on Monday.</p>${comments}</article>`;
+    const signIn = '<form action="/login" method="post"><input name="log"><input type="password" name="pwd"><button>Log in</button></form>';
+    // WordPress's comment area, a theme's comments section, a form that posts the comment itself, a comments heading.
+    expect(teaserWall(post(`<div id="comments" class="comments-area"><div id="respond" class="comment-respond"><h3 id="reply-title">Leave a Reply</h3>${signIn}</div></div>`))).toBeUndefined();
+    expect(teaserWall(post(`<section class="post-discussion"><p>2 responses</p>${signIn}</section>`))).toBeUndefined();
+    expect(teaserWall(post('<form action="/wp-comments-post.php" id="commentform"><input name="author"><input type="password" name="pass"><textarea name="comment"></textarea></form>'))).toBeUndefined();
+    expect(teaserWall(post(`<h2>Comments</h2>${signIn}`))).toBeUndefined();
+    expect(teaserWall(post(`<h3>Kommentare (3)</h3>${signIn}`))).toBeUndefined();
+    // The same form straight under the opening, with nothing to say it is for comments: the wall.
+    expect(teaserWall(post(signIn))).toBe('teaser');
+    expect(teaserWall(post(`<div class="regwall"><h3>Sign in to keep reading</h3>${signIn}</div>`))).toBe('teaser');
+    // Nor a wall in a responsive wrapper, or in a post whose own classes say its comments are open.
+    expect(teaserWall(post(`<div class="container-responsive">${signIn}</div>`))).toBe('teaser');
+    expect(teaserWall(`<article class="post comments-open"><p>Lede.</p>${signIn}</article>`)).toBe('teaser');
+    // A headline about comments is not a comments heading.
+    expect(teaserWall(`<article><h2>Comments on the new bus timetable are open until May</h2><p>Lede.</p>${signIn}</article>`)).toBe('teaser');
+  });
+
   test('a password field in a script or a comment inside the article is no form', () => {
     expect(teaserWall('<article><p>Lede.</p><form><input type="password"></form></article>')).toBe('teaser');
     expect(teaserWall('<article><p>Lede.</p><script>const f = \'<input type="password">\';</script></article>')).toBeUndefined();
@@ -145,6 +167,13 @@ describe('teaserWall', () => {
 // A hang guard, not a timing: each page takes milliseconds; before, the regexes read to the end
 // of the page from every unclosed tag (seconds to over a minute each, on the main thread).
 describe('a page of unclosed tags, as a hostile server may send', () => {
+  // A look up the open elements at each password field took 71 s on this page.
+  test('a sign-in form deep in a comment area, 20,000 times over, is read in one pass', { timeout: 20_000 }, () => {
+    const deep = `<article><p>Lede.</p>${'<div>'.repeat(20_000)}<div id="comments">${'<input type="password">'.repeat(20_000)}`;
+    expect(teaserWall(deep)).toBeUndefined();
+    expect(teaserWall(`<article>${'<h2>Comments '.repeat(20_000)}<input type="password">`)).toBe('teaser');
+  });
+
   test('is judged and extracted in one pass', { timeout: 20_000 }, async () => {
     const { createFetcher } = await import('../../src/main/fetch');
     const f = createFetcher({});
