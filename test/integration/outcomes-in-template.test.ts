@@ -34,6 +34,12 @@ const COMMENT_SIGN_IN =
   '<p class="login-password"><label for="user_pass">Password</label><input type="password" name="pwd" id="user_pass"></p>' +
   '<p class="login-submit"><input type="submit" name="wp-submit" value="Log In"></p></form></div></div>';
 
+/** A page of the fixtures whose <title> says only what `title` gives: nothing, or the site's name. */
+const retitled = (file: string, title: (page: string) => string) => (_req: unknown, res: ServerResponse) => {
+  const page = readFileSync(path.join(FIX, file), 'utf8');
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.replace(/<title>[^<]*<\/title>/, `<title>${title(page)}</title>`));
+};
+
 let site: Site;
 beforeAll(async () => {
   site = await startSite({
@@ -44,6 +50,12 @@ beforeAll(async () => {
     '/japanese-not-found-in-template': served('soft404_japanese_not_found_in_site_template.html'),
     '/teaser': served('ok_teaser_trade_news_opening_then_signin_form.html'),
     '/thin-teaser': served('ok_teaser_science_news_opening_then_signin_form.html'),
+    ...Object.fromEntries(
+      ['challenge_akamai_access_denied_in_site_template.html', 'soft404_japanese_not_found_in_site_template.html'].flatMap((file) => [
+        [`/blank-title/${file}`, retitled(file, () => '')],
+        [`/site-title/${file}`, retitled(file, (page) => /<meta property="og:site_name" content="([^"]+)"/.exec(page)?.[1] ?? 'no site name')],
+      ]),
+    ),
     '/brief-with-comment-signin': (_req: unknown, res: ServerResponse) =>
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(FIX, 'ok_short_news_brief_with_consent_overlay.html'), 'utf8').replace('</article>', `${COMMENT_SIGN_IN}</article>`)),
   });
@@ -125,5 +137,18 @@ test('a short article whose comment area inside the <article> has a sign-in form
     const result = store.targetResult(id, 0)!.result!;
     expect(result.content).toMatch(/stabbed/);
     expect(result.meta?.warnings ?? []).not.toContain('teaser');
+  });
+});
+
+// The rules leaned on the <title>: in its site's template (navigation, footer, lists of
+// headlines), a block page or a not-found page whose title was blank, or only the site's
+// name, came back ok.
+test('a block page or a not-found page inside the site template, its title blank or only the site name, fails with its reason', async () => {
+  await withRig(async (runner, store) => {
+    const files = ['challenge_akamai_access_denied_in_site_template.html', 'soft404_japanese_not_found_in_site_template.html'];
+    const urls = ['blank-title', 'site-title'].flatMap((how) => files.map((f) => ({ url: `${site.base}/${how}/${f}`, options: { render: 'never' as const } })));
+    const { id } = runner.submit({ name: 'test' }, 'test', urls);
+    expect((await finished(runner, id)).status).toBe('failed');
+    expect(store.targetRows(id).map((r) => r.reason)).toEqual(['challenge', 'soft404', 'challenge', 'soft404']);
   });
 });

@@ -525,7 +525,7 @@ function parkedHere(text: string, url: string): boolean {
   return new RegExp(`(?:^|[^\\w.-])(?:www\\.)?${name} (?:is|may be|might be) (?:(?:currently |now )?(?:for sale|parked)|available for (?:sale|purchase))\\b`, 'i').test(text);
 }
 
-function soft404(p: Page, status: number, few: boolean, prose: boolean, url: string, similarity: number | undefined): string | undefined {
+function soft404(p: Page, status: number, few: boolean, prose: boolean, url: string, similarity: number | undefined, bareFew = false): string | undefined {
   // A placeholder says little else (the registrar's, in three languages, 1,500 characters),
   // though its sales pitch reads as prose: three paragraphs on "hosting from €4 a month". A
   // page that names itself an article is one about domains. Before the random-path twin,
@@ -541,8 +541,9 @@ function soft404(p: Page, status: number, few: boolean, prose: boolean, url: str
   const title = said(p.title);
   if (saysNotFound(title) || /^\s*404\b/.test(title)) return 'not-found-title';
   if (saysNotFound(said(p.headings))) return 'not-found-heading';
-  // No heading says so, but the first sentences do, in a page with little else.
-  if (p.visible.length < SHORT_CHARS && saysNotFound(said(squash(unlinked(p.body)).slice(0, 600)))) return 'not-found-text';
+  // No heading says so, but the first sentences do, in a page with little else: little else
+  // but links where the title names no page (bareFew).
+  if ((p.visible.length < SHORT_CHARS || bareFew) && saysNotFound(said(squash(unlinked(p.body)).slice(0, 600)))) return 'not-found-text';
   return undefined;
 }
 
@@ -786,6 +787,17 @@ function titleNamesStandIn(title: string): boolean {
   return CHALLENGE_PHRASES.test(t.toLowerCase()) || CONSENT_TITLES.test(t) || PRIVACY_HEADINGS.test(t) || titledLogin(title) || saysNotFound(t) || /^\s*404\b/.test(t);
 }
 
+/** The site's name as its markup gives it (Open Graph's og:site_name, a web app's application-name). */
+const SITE_NAME = /<meta\b(?=[^<>]*\b(?:property|name)\s*=\s*["']?(?:og:site_name|application-name)["'\s>])[^<>]*?\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
+
+/** Whether the title is blank, or only the site's name: it names no page, neither the content nor a stand-in. */
+function bareTitle(p: Page): boolean {
+  if (!p.title) return true;
+  const m = SITE_NAME.exec(p.html);
+  const name = m && squash(m[1] ?? m[2] ?? '');
+  return !!name && name.toLowerCase() === p.title.toLowerCase();
+}
+
 /**
  * Judges one HTML answer. The order matters where a page carries two signs: a challenge often
  * asks for JavaScript, a sign-in page too, so both come before needs_js; a consent wall may
@@ -799,18 +811,23 @@ export function classifyPage(input: ClassifyInput): Classification {
   // headlines are links), are read only where the title names a stand-in: one more pass over
   // the body of every long page otherwise.
   const few = short || (titleNamesStandIn(p.title) && squash(unlinked(p.body)).length < SHORT_CHARS);
+  // A title with nothing of its own (blank, or the site's name, as templates leave on their
+  // stand-ins) names neither the page nor a stand-in: the words outside the links decide then,
+  // for a block page or a missing one. Not for a consent wall or a sign-in box: a 427-character
+  // brief under a consent overlay, its title blanked, read as the wall.
+  const bareFew = !few && bareTitle(p) && squash(unlinked(p.body)).length < SHORT_CHARS;
   const decide = (reason: PageReason, signal: string): Classification => ({ reason, warnings: [], signals: [signal] });
 
   // Read only where a rule that reads words may decide: on longer pages none does.
-  const prose = (p.visible.length <= TEMPLATE_CHARS || few) && hasArticleProse(p);
+  const prose = (p.visible.length <= TEMPLATE_CHARS || few || bareFew) && hasArticleProse(p);
 
-  const c = challenge(p, short, few, prose, input.status);
+  const c = challenge(p, short, few || bareFew, prose, input.status);
   if (c) return decide('challenge', challengeSignal(p, c));
   const k = consent(p, few, prose);
   if (k) return decide('consent', k);
   const l = login(p, few, prose);
   if (l) return decide('login', l);
-  const s = soft404(p, input.status, few, prose, input.url, input.randomPathSimilarity);
+  const s = soft404(p, input.status, few || bareFew, prose, input.url, input.randomPathSimilarity, bareFew);
   if (s) return decide('soft404', s);
   const j = needsJs(p, input.rendered === true);
   if (j) return decide('needs_js', j);
