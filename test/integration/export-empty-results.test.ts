@@ -46,7 +46,7 @@ async function batchTo(format: string): Promise<string> {
   const out = path.join(tmp.dir, `out-${format}`);
   const r = await sift('batch', 'list.txt', '--grep', 'water', '--db', db, '--out', out, '--format', format);
   expect(r.code, r.err).toBe(0);
-  return /exported .* to (.+): /.exec(r.err)![1]!;
+  return /^exported .+? to (.+) \([\d.,]+ [kMG]?B\): /m.exec(r.err)![1]!;
 }
 
 const NO_MATCH = /^http:\/\/127\.0\.0\.1:\d+\/fares\n\nno match: No line matches the grep expression/;

@@ -68,7 +68,7 @@ async function batchTo(name: string, lines: string[], format: string, ...flags: 
   writeFileSync(path.join(tmp.dir, `${name}.txt`), `${lines.join('\n')}\n`);
   const r = await sift('batch', `${name}.txt`, '--db', db, '--out', path.join(tmp.dir, `out-${name}`), '--format', format, ...flags);
   expect(r.code, r.err).toBeLessThanOrEqual(1);
-  return /exported .* to (.+): /.exec(r.err)![1]!;
+  return /^exported .+? to (.+) \([\d.,]+ [kMG]?B\): /m.exec(r.err)![1]!;
 }
 
 describe('combined Markdown with the failed targets included', () => {
@@ -176,7 +176,7 @@ describe("a jq program's output exported", () => {
     const out = path.join(tmp.dir, 'out-jq-once');
     const exported = await sift('export', id, '--db', db, '--out', out, '--format', 'folder').finally(() => spy.mockRestore());
     expect(exported.code, exported.err).toBe(0);
-    const dir = /exported .* to (.+): /.exec(exported.err)![1]!;
+    const dir = /^exported .+? to (.+) \([\d.,]+ [kMG]?B\): /m.exec(exported.err)![1]!;
     const [file] = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { file: string }).file);
     expect(readFileSync(path.join(dir, file!), 'utf8')).toBe(`${[...values].join('\n')}\n`);
     expect(reads).toBe(values.size);

@@ -61,7 +61,7 @@ test("sift batch's exported file for the target says the same", async () => {
   const out = path.join(tmp.dir, 'out');
   const r = await sift('batch', 'list.txt', '--db', db, '--out', out, '--format', 'txt');
   expect(r.code, r.err).toBe(0);
-  const dir = /exported .* to (.+): /.exec(r.err)![1]!;
+  const dir = /^exported .+? to (.+) \([\d.,]+ [kMG]?B\): /m.exec(r.err)![1]!;
   const file = readdirSync(dir).find((f) => f.endsWith('(no match).txt'));
   expect(file).toBeDefined();
   expect(readFileSync(path.join(dir, file!), 'utf8')).toContain('No line matches /upload/, slashes included: if they wrap the pattern, as JavaScript code writes one, write upload instead');
