@@ -152,3 +152,45 @@ test('a block page or a not-found page inside the site template, its title blank
     expect(store.targetRows(id).map((r) => r.reason)).toEqual(['challenge', 'soft404', 'challenge', 'soft404']);
   });
 });
+
+/** The page's own headline as Open Graph keeps it: what a template left on a stand-in may still be titled. */
+const ogTitle = (page: string): string => /<meta property="og:title" content="([^"]+)"/.exec(page)?.[1] ?? 'no headline';
+const siteName = (page: string): string => /<meta property="og:site_name" content="([^"]+)"/.exec(page)?.[1] ?? 'no site name';
+const titles: Record<string, (page: string) => string> = { own: (page) => /<title>([^<]*)<\/title>/.exec(page)?.[1] ?? '', blank: () => '', site: siteName, headline: ogTitle };
+
+/** Each of `file` under each title of `how`, through the runner: the stored reasons, in that order. */
+async function reasonsUnderTitles(file: string, how: string[]): Promise<(string | undefined)[]> {
+  const routes = Object.fromEntries(how.map((h) => [`/${h}/${file}`, retitled(file, titles[h]!)]));
+  const extra = await startSite(routes);
+  try {
+    let reasons: (string | undefined)[] = [];
+    await withRig(async (runner, store) => {
+      const { id } = runner.submit({ name: 'test' }, 'test', how.map((h) => ({ url: `${extra.base}/${h}/${file}`, options: { render: 'never' as const } })));
+      await finished(runner, id);
+      reasons = store.targetRows(id).map((r) => r.reason || r.status);
+    });
+    return reasons;
+  } finally {
+    await extra.close();
+  }
+}
+
+// A registrar's parking page inside a site's template came back ok under every title: the
+// parked words were read only on a page short in all (the template's links made it long) and
+// never on a page marked as an article (the template's og:type).
+test('a parked-domain page inside the site template fails as a missing page, whatever its title', async () => {
+  expect(await reasonsUnderTitles('soft404_parked_domain_in_site_template.html', ['own', 'blank', 'site', 'headline'])).toEqual(['soft404', 'soft404', 'soft404', 'soft404']);
+});
+
+// An "Access Denied … You don't have permission to access" block served with 200 in the
+// template, still titled with the article's headline: the title named no stand-in, so the
+// block's own heading was never read.
+test("an access-denied page inside the site template, titled with the article's headline, fails as a block", async () => {
+  expect(await reasonsUnderTitles('challenge_akamai_access_denied_in_site_template.html', ['headline'])).toEqual(['challenge']);
+});
+
+// A sign-in page whose 'Sign in to …' is only a <p> over a password form with no return link,
+// in the template, its title blank or the site's name: it came back ok.
+test('a sign-in page inside the site template, its title blank or only the site name, fails as a sign-in wall', async () => {
+  expect(await reasonsUnderTitles('login_github_signin_in_site_template.html', ['blank', 'site'])).toEqual(['login', 'login']);
+});

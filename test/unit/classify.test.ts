@@ -241,6 +241,20 @@ describe('a real article about the very things the rules look for', () => {
     expect(judge(site('Council extends night buses | The Ledger', brief('Council extends night buses', passwords) + overlay))).toBe('ok');
   });
 
+  // A sign-in page named only in a paragraph is read under a title that names nothing (blank,
+  // or the site's name): a home page titled so, its headlines links and a members' box with a
+  // password field in its sidebar, is the home page.
+  test("stays ok as a home page titled with the site's name, with a login widget in its sidebar", () => {
+    const head = '<meta property="og:site_name" content="The Ledger">';
+    const headlines = '<ul><li><a href="/a">Council extends night buses</a></li><li><a href="/b">Harbour report published</a></li></ul>';
+    const widget = '<aside><h2>Members</h2><form action="/wp-login.php" method="post"><p><label for="u">Username or Email Address</label><input id="u" name="log"></p><p><label for="pw">Password</label><input id="pw" type="password" name="pwd"></p><p><input type="submit" value="Log In"></p></form></aside>';
+    expect(judge(site('The Ledger', headlines + widget, head))).toBe('ok');
+    expect(judge(site('', headlines + widget))).toBe('ok');
+    // The same page whose main part is a sign-in form under "Sign in to The Ledger" is a sign-in page.
+    const signIn = '<div class="auth"><p>Sign in to <strong>The Ledger</strong></p><form action="/session" method="post"><label for="l">Username or email address</label><input id="l" name="login"><label for="p">Password</label><input id="p" type="password" name="password"><input type="submit" value="Sign in"></form></div>';
+    expect(judge(site('The Ledger', signIn + headlines, head))).toBe('login');
+  });
+
   test('paragraphs whose end tags were left out count as well, and a wall with two paragraphs is still a wall', () => {
     const sidebar = '<aside><h3>Log in</h3><form action="/login" method="post"><input name="username"><input type="password" name="password"></form></aside>';
     const open = `<article><h1>Night buses</h1>${passwords.map((t) => `<p>${t}`).join('')}</article>`;

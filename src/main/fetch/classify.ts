@@ -64,6 +64,8 @@ interface Page {
   ownHeadings: string[];
   /** The text of every h1 that has some, the site's name included. */
   h1s: string[];
+  /** The h1s with text that are not the site's name: the headline, where the page has one. */
+  ownH1s: string[];
   /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
   visible: string;
   noscript: string;
@@ -168,6 +170,7 @@ function parsePage(html: string): Page {
     headings: heads.map((h) => h.text).join(' | '),
     ownHeadings: h1s.length ? h1s : heads.map((h) => h.text),
     h1s: heads.filter((h) => h.level === '1' && h.text).map((h) => h.text),
+    ownH1s: h1s,
     visible: squash(body),
     noscript: squash(noscripts.join(' ')),
     scriptBytes,
@@ -413,6 +416,30 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * A paragraph, label or legend whose words start with a sign-in's name ("Sign in to Acme")
+ * over a password field: the field within 1,500 characters of markup after it (the corpus's
+ * sign-in page has 400 between them). Not a heading: a sidebar's "Log in" widget is headed so.
+ */
+function saysSignIn(p: Page): boolean {
+  for (const m of p.body.matchAll(/<(p|label|legend)\b[^<>]*>([\s\S]{0,400}?)<\/\1\s*>/gi)) {
+    const end = m.index + m[0].length;
+    if (LOGIN_NAME.test(squash(unlinked(m[2] ?? ''))) && PASSWORD_FIELD.test(p.body.slice(end, end + 1500))) return true;
+  }
+  return false;
+}
+
+/**
+ * A sign-in page inside the site's template, its title blank or only the site's name, which
+ * names it only in a paragraph ('Sign in to Acme', over a login and password form that sends
+ * no one back): read only where the words outside the links are few (bareFew) and the page has
+ * no headline of its own, as a home page's sidebar box sits under the site's news.
+ */
+function bareLogin(p: Page): string | undefined {
+  if (p.ownH1s.length || !PASSWORD_FIELD.test(p.html) || !IDENTIFIER_FIELD.test(p.html)) return undefined;
+  return saysSignIn(p) ? 'login-bare-title-form' : undefined;
+}
+
 // ---- consent --------------------------------------------------------------------------
 
 /**
@@ -525,14 +552,27 @@ function parkedHere(text: string, url: string): boolean {
   return new RegExp(`(?:^|[^\\w.-])(?:www\\.)?${name} (?:is|may be|might be) (?:(?:currently |now )?(?:for sale|parked)|available for (?:sale|purchase))\\b`, 'i').test(text);
 }
 
-function soft404(p: Page, status: number, few: boolean, prose: boolean, url: string, similarity: number | undefined, bareFew = false): string | undefined {
+function soft404(p: Page, status: number, few: boolean, prose: boolean, url: string, similarity: number | undefined, bareFew = false, own = (): string => squash(unlinked(p.body))): string | undefined {
   // A placeholder says little else (the registrar's, in three languages, 1,500 characters),
   // though its sales pitch reads as prose: three paragraphs on "hosting from €4 a month". A
   // page that names itself an article is one about domains. Before the random-path twin,
   // which a parked host answers every path with too: "the domain is parked" says more.
-  if (p.visible.length < SHORT_CHARS && !ARTICLE_MARKUP.test(p.html)) {
-    const says = said(`${p.title} | ${p.visible}`);
-    if (PARKED.test(says) || parkedHere(says, url)) return 'parked-domain';
+  const says = said(`${p.title} | ${p.visible}`);
+  if (PARKED.test(says) || parkedHere(says, url)) {
+    if (p.visible.length < SHORT_CHARS && !ARTICLE_MARKUP.test(p.html)) return 'parked-domain';
+    // In a site's template the links make the page long (6,000 characters of them in the
+    // article benchmark's), and the template may keep its article markup: the parked words in
+    // a heading (the registrar's 'This domain name has been registered with …'), or in the
+    // words outside the links of a page not marked an article, decide where those words are
+    // few. A real article on domain sales has several thousand of its own; a short one marked
+    // as an article says them in its title too, as its headline is its title ('Why this domain
+    // is for sale'), where a template keeps its own title over the stand-in.
+    if (own().length < SHORT_CHARS) {
+      const marked = ARTICLE_MARKUP.test(p.html);
+      const headed = said(p.headings);
+      if ((PARKED.test(headed) || parkedHere(headed, url)) && !(marked && PARKED.test(said(p.title)))) return 'parked-domain';
+      if (!marked && (PARKED.test(said(own())) || parkedHere(said(own()), url))) return 'parked-domain';
+    }
   }
   // The same answer for a path that cannot exist: whatever this page says, it is the
   // host's catch-all (0.9: the two differ only by the echoed path and a token or two).
@@ -815,19 +855,25 @@ export function classifyPage(input: ClassifyInput): Classification {
   // stand-ins) names neither the page nor a stand-in: the words outside the links decide then,
   // for a block page or a missing one. Not for a consent wall or a sign-in box: a 427-character
   // brief under a consent overlay, its title blanked, read as the wall.
-  const bareFew = !few && bareTitle(p) && squash(unlinked(p.body)).length < SHORT_CHARS;
+  let ownText: string | undefined;
+  const own = (): string => (ownText ??= squash(unlinked(p.body)));
+  const bare = bareTitle(p);
+  const bareFew = !few && bare && own().length < SHORT_CHARS;
+  // A template may keep the article's headline as the title over a stand-in whose own h1 says
+  // what it is ("Access Denied"): that h1, over few words of the page's own, names the page.
+  const headedFew = !few && !bareFew && p.ownH1s.some((h) => titleNamesStandIn(h)) && own().length < SHORT_CHARS;
   const decide = (reason: PageReason, signal: string): Classification => ({ reason, warnings: [], signals: [signal] });
 
   // Read only where a rule that reads words may decide: on longer pages none does.
-  const prose = (p.visible.length <= TEMPLATE_CHARS || few || bareFew) && hasArticleProse(p);
+  const prose = (p.visible.length <= TEMPLATE_CHARS || few || bareFew || headedFew) && hasArticleProse(p);
 
-  const c = challenge(p, short, few || bareFew, prose, input.status);
+  const c = challenge(p, short, few || bareFew || headedFew, prose, input.status);
   if (c) return decide('challenge', challengeSignal(p, c));
   const k = consent(p, few, prose);
   if (k) return decide('consent', k);
-  const l = login(p, few, prose);
+  const l = login(p, few, prose) ?? (bare && (few || bareFew) && !prose ? bareLogin(p) : undefined);
   if (l) return decide('login', l);
-  const s = soft404(p, input.status, few || bareFew, prose, input.url, input.randomPathSimilarity, bareFew);
+  const s = soft404(p, input.status, few || bareFew || headedFew, prose, input.url, input.randomPathSimilarity, bareFew, own);
   if (s) return decide('soft404', s);
   const j = needsJs(p, input.rendered === true);
   if (j) return decide('needs_js', j);
