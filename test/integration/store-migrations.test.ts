@@ -68,8 +68,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 and 17)', () => {
-    expect(SCHEMA_VERSION).toBe(18);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 and 18)', () => {
+    expect(SCHEMA_VERSION).toBe(19);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -448,6 +448,42 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
+  it('migrates a version 18 database: results indexed with full-width, half-width, ligature and superscript forms are found as typed, and only they are indexed again', () => {
+    const raw = atVersion(p, 18);
+    insertOldJob(raw, 'j18', 'kenji', 5, 5, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = [
+      'スペック\nこのＧＰＵは１０倍速い。',
+      'マニュアル\nｶﾞｲﾄﾞを読む。',
+      'Report\nThe ﬁnal ﬁgures, as Einstein¹ said.',
+      // Only the full-width comma and brackets of Chinese text: no word of it changes, so it is read and left.
+      '东京，（大阪）\n人口很多。',
+      'Notes\nA pen.',
+    ];
+    // Version 18 handed FTS5 these forms as they are (a Japanese character, ｶ among them, a word of its own).
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j18', idx, `https://w.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      // The last two entries say "quill", not their text: a result indexed again would lose it.
+      const body = idx < 3 ? content.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, ' $& ') : 'Notes quill';
+      fts.run(doc.run('j18', idx).lastInsertRowid, 'T', `https://w.test/${idx}`, body, 'j18');
+    });
+    expect(searchTable(raw).query('"gpu"', undefined, 10)).toEqual([]);
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('GPU')).toEqual([{ idx: 0, line: 2, text: 'スペック このＧＰＵは１０倍速い。'.replace('ＧＰＵ', '«ＧＰＵ»') }]);
+    expect(found('10')).toEqual([{ idx: 0, line: 2, text: 'スペック このＧＰＵは１０倍速い。'.replace('１０', '«１０»') }]);
+    expect(found('ガイド')).toEqual([{ idx: 1, line: 2, text: 'マニュアル «ｶﾞｲﾄﾞ»を読む。' }]);
+    expect(found('"final figures"')).toEqual([{ idx: 2, line: 2, text: 'Report The «ﬁnal ﬁgures», as Einstein¹ said.' }]);
+    expect(found('einstein').map((h) => h.idx)).toEqual([2]);
+    expect(found('quill').map((h) => h.idx).sort()).toEqual([3, 4]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -480,7 +516,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8, 9, 14, 15, 16, 17 and 18 read the targets with, one row per step.
+    // The statements steps 7, 8, 9, 14, 15, 16, 17, 18 and 19 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -489,7 +525,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(8);
+    expect(walks).toHaveLength(9);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { CJK_CHAR, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords, segmentWords } from '../search/fold';
+import { CJK_CHAR, compatFolded, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords, segmentWords } from '../search/fold';
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { isFunctionWord } from './function-words';
@@ -191,17 +191,10 @@ export function sayingTerms(question: string): Set<string> {
   );
 }
 
-/**
- * The full-width and half-width forms (U+FF01-U+FFEE), as Japanese and Chinese input methods
- * and older pages write Latin letters, digits and katakana: ＧＰＵ, １０, ｶﾞｲﾄﾞ. Read as NFKC
- * writes them (GPU, 10, ガイド), a run at a time, so a half-width kana and its voicing mark
- * (ｶﾞ) are one letter; a question typed in the usual width found none of them.
- */
-const WIDTH_FORMS = /[\uFF01-\uFFEE]+/g;
-const widthFolded = (text: string): string => text.replace(WIDTH_FORMS, (run) => run.normalize('NFKC'));
-
 function terms(raw: string, cjkRun: (run: string) => string[]): string[] {
-  const text = widthFolded(raw);
+  // ＧＰＵ, １０, ｶﾞｲﾄﾞ, ﬁnal as the index reads them (GPU, 10, ガイド, final): a question typed
+  // in the usual width found none of them.
+  const text = compatFolded(raw);
   const out: string[] = [];
   for (const m of text.matchAll(WORD)) {
     const word = m[0];

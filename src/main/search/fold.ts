@@ -102,6 +102,81 @@ const ANY_NUKTA = /[\u093C\u0929\u0931\u0934\u0958-\u095F]/;
 /** Whether text holds a Devanagari nukta, alone or in a letter written as one character, which the index leaves out. */
 export const hasNukta = (text: string): boolean => ANY_NUKTA.test(text);
 
+/**
+ * Unicode's compatibility forms that are another way of writing what people type, as NFKC
+ * writes them (as Lucene's ICU normalizer and Elasticsearch's nfkc_cf read them), a run at a time:
+ * - inside a word, the full-width and half-width forms (U+FF01-U+FFEE) that Japanese and
+ *   Chinese input methods and older pages write Latin letters, digits and katakana in (ＧＰＵ,
+ *   １０, ｶﾞｲﾄﾞ: GPU, 10, ガイド), and the Latin and Armenian ligatures (ﬁ ﬂ ﬀ ﬃ) that text
+ *   taken from a typeset PDF is full of: `sift search GPU` found no ＧＰＵ, final no ﬁnal;
+ * - as a word of their own, superscript and subscript digits and signs (a run is one word:
+ *   ¹² is 12), Roman numerals (Ⅻ is XII) and circled, parenthesized and dotted numbers and
+ *   letters (③ is 3): unicode61 reads a superscript as a digit, so a footnote mark glued to
+ *   its word (Einstein¹) hid the word, and 10⁶ was the word 10⁶, not 10 and 6. Ⓜ (U+24C2),
+ *   an emoji, stays one (PICTOGRAPH).
+ */
+const COMPAT_IN_WORD = '\\uFB00-\\uFB06\\uFB13-\\uFB17\\uFF01-\\uFFEE';
+const COMPAT_SCRIPT = '\\u00B2\\u00B3\\u00B9\\u2070-\\u209C';
+const COMPAT_ALONE = '\\u2160-\\u217F\\u2460-\\u24C1\\u24C3-\\u24FF\\u3251-\\u325F\\u32B1-\\u32BF';
+const COMPAT = new RegExp(`[${COMPAT_IN_WORD}]+|[${COMPAT_SCRIPT}]+|[${COMPAT_ALONE}]`, 'g');
+const IN_WORD_ONE = new RegExp(`^[${COMPAT_IN_WORD}]`);
+/** Whether text may hold a compatibility form (a superset; the three Latin-1 superscripts looked for as strings, see MAYBE_FOLDED). */
+const mayHaveCompat = (text: string): boolean => MAYBE_COMPAT.test(text) || text.includes('\u00B2') || text.includes('\u00B3') || text.includes('\u00B9');
+const MAYBE_COMPAT = new RegExp(`[\\u2070-\\u209C${COMPAT_ALONE}${COMPAT_IN_WORD}]`);
+
+const nfkcCache = new Map<string, string>();
+const nfkc = (ch: string): string => {
+  let f = nfkcCache.get(ch);
+  if (f === undefined) nfkcCache.set(ch, (f = ch.normalize('NFKC')));
+  return f;
+};
+/**
+ * A run of compatibility forms in the pieces NFKC writes one by one, each with its NFKC: a
+ * half-width kana and its voicing mark (ｶﾞ, two characters) are one piece (ガ, one), and so are
+ * the half-width letters of a Hangul syllable (ﾡￂ is 가): a character starts a piece unless its
+ * NFKC starts with a mark or a Hangul vowel or final consonant, which join what is before them.
+ */
+function compatPieces(run: string): { at: number; text: string }[] {
+  const out: { at: number; from: string; text: string }[] = [];
+  for (let j = 0; j < run.length; j++) {
+    const ch = run[j] as string;
+    const last = out[out.length - 1];
+    if (last && /^[\p{M}\u1160-\u11FF]/u.test(nfkc(ch))) {
+      last.from += ch;
+      last.text = last.from.normalize('NFKC');
+    } else out.push({ at: j, from: ch, text: nfkc(ch) });
+  }
+  return out;
+}
+/** One match of COMPAT as the index holds it: its NFKC, spaced as a word of its own unless it is of COMPAT_IN_WORD. */
+function compatForm(run: string): string {
+  const text = compatPieces(run)
+    .map((p) => p.text)
+    .join('');
+  return IN_WORD_ONE.test(run) ? text : ` ${text} `;
+}
+/**
+ * COMPAT_WORD: the compatibility forms whose NFKC holds a letter or digit (ＧＰＵ, ｶ, ﬁ, ¹, Ⅻ, ③):
+ * the index holds other words for them now. The rest are signs (the full-width comma and brackets of
+ * Chinese and Japanese text, ＋, ￥), which part words as before: a result holding only those
+ * is indexed as it was.
+ */
+let compatWord: RegExp | undefined;
+// The ranges of COMPAT's classes; made at first use (by a migration), not at every start.
+const COMPAT_RANGES = [[0xb2, 0xb3], [0xb9, 0xb9], [0x2070, 0x209c], [0x2160, 0x217f], [0x2460, 0x24c1], [0x24c3, 0x24ff], [0x3251, 0x325f], [0x32b1, 0x32bf], [0xfb00, 0xfb06], [0xfb13, 0xfb17], [0xff01, 0xffee]] as const;
+function makeCompatWord(): RegExp {
+  let chars = '';
+  for (const [from, to] of COMPAT_RANGES) {
+    for (let cp = from; cp <= to; cp++) if (/[\p{L}\p{N}]/u.test(String.fromCharCode(cp).normalize('NFKC'))) chars += `\\u${cp.toString(16).padStart(4, '0')}`;
+  }
+  return new RegExp(`[${chars}]`);
+}
+/** Whether text holds a compatibility form the index now reads as a letter or digit (COMPAT_WORD). */
+export const hasCompatWord = (text: string): boolean => mayHaveCompat(text) && (compatWord ??= makeCompatWord()).test(text);
+
+/** Text with its compatibility forms as NFKC writes them (see COMPAT): the index's and a question's reading of them. */
+export const compatFolded = (text: string): string => (mayHaveCompat(text) ? text.replace(COMPAT, compatForm) : text);
+
 /** Han, kana and Hangul: scripts written without spaces between words. */
 export const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_ALL = new RegExp(CJK_CHAR.source, 'gu');
@@ -284,17 +359,18 @@ function indexedPictograph(ch: string): string {
 const pictographCache = new Map<string, string>();
 
 // Greek, ё and ґ, Hebrew to Arabic, Thai and Lao, Myanmar, Hangul Jamo, Khmer, Greek extended
-// and ẞ, the zero-width characters, CJK radicals to Yi, Myanmar extensions, Hangul syllables,
-// compatibility ideographs, half-width forms, the BOM and surrogates (supplementary
-// ideographs): with the soft hyphen and ß, a superset of every set above. None is in Latin-1,
+// and ẞ, the zero-width characters, superscripts to Roman numerals and circled numbers (COMPAT),
+// CJK radicals to Yi, Myanmar extensions, Hangul syllables, compatibility ideographs,
+// ligatures, half-width forms, the BOM and surrogates (supplementary ideographs): with the
+// soft hyphen, ß and the superscripts ² ³ ¹, a superset of every set above. None is in Latin-1,
 // so V8 answers for a one-byte string (ASCII, French, German) without reading it: 0.3 µs for
 // 20 KB, where a class holding the two Latin-1 letters read every character (77 µs).
 // eslint-disable-next-line no-misleading-character-class
-const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFE30-\uFE4F\uFEFF-\uFFEF]/;
+const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2070-\u209C\u2160-\u217F\u2460-\u24FF\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFB00-\uFB17\uFE30-\uFE4F\uFEFF-\uFFEF]/;
 
 /** Whether foldForIndex's letter passes may change the text. */
-// The two Latin-1 characters are looked for as strings: 1.2 µs more for 20 KB of ASCII.
-const mayFoldLetters = (text: string): boolean => MAYBE_FOLDED.test(text) || text.includes('ß') || text.includes('\u00AD');
+// The Latin-1 characters (ß, the soft hyphen, ², ³, ¹) are looked for as strings: 1.2 µs more for 20 KB of ASCII for the first two.
+const mayFoldLetters = (text: string): boolean => MAYBE_FOLDED.test(text) || text.includes('ß') || text.includes('\u00AD') || text.includes('\u00B2') || text.includes('\u00B3') || text.includes('\u00B9');
 
 /** Whether foldForIndex may change the text: false for text it returns as it is. */
 export const mayFold = (text: string): boolean => mayFoldLetters(text) || mayHavePictograph(text);
@@ -309,8 +385,9 @@ export function foldForIndex(text: string): string {
   if (!letters && !pictographs) return text;
   let folded = text;
   if (letters) {
-    folded = folded
-      // First, so each run is cut as it is stored, as foldWithMap cuts it.
+    // First: the passes below read ガ where the page wrote ｶﾞ.
+    folded = compatFolded(folded)
+      // First of the rest, so each run is cut as it is stored, as foldWithMap cuts it.
       .replace(SEA_RUN, spacedWords)
       .replace(INVISIBLE, '')
       .replace(SEMITIC_MARKS, '')
@@ -392,14 +469,26 @@ function foldChar(ch: string): string {
 export function foldWithMap(text: string): { folded: string; at: Int32Array | undefined } {
   if (!NON_ASCII.test(text)) return { folded: text.toLowerCase(), at: undefined };
   const parts: string[] = [];
-  const at = new Int32Array(text.length * 3 + 1);
+  // A character folds to 3 units at most (ﬃ), but for a compatibility form spaced as a word (⒇
+  // is " (20) ", 6 units), for which the map grows.
+  let at = new Int32Array(text.length * 3 + 1);
   let n = 0;
+  const room = (more: number): void => {
+    if (n + more < at.length) return;
+    const bigger = new Int32Array(2 * at.length + more);
+    bigger.set(at);
+    at = bigger;
+  };
+  // Found in one pass over the text: a sticky match at each character took Chinese text (whose
+  // commas are full-width) 1 ms more per 10 KB, a test of each run French 0.25 ms more per 20 KB.
+  const compats = mayHaveCompat(text) ? new Map(Array.from(text.matchAll(COMPAT), (c) => [c.index, c[0]])) : undefined;
   let i = 0;
   // Read in the non-ASCII runs only: a scan of the whole of 20 KB of French took 33 µs.
   let arabic = false;
   for (const m of text.matchAll(/[\u0080-\uffff]+/g)) {
     if (m.index > i) {
       parts.push(text.slice(i, m.index).toLowerCase());
+      room(m.index - i);
       for (let k = i; k < m.index; k++) at[n++] = k;
     }
     const run = m[0];
@@ -410,9 +499,34 @@ export function foldWithMap(text: string): { folded: string; at: Int32Array | un
     for (let j = 0; j < run.length; ) {
       const cp = run.codePointAt(j) as number;
       const ch = String.fromCodePoint(cp);
+      room(4);
       if (starts.has(j)) {
         parts.push(' ');
         at[n++] = m.index + j;
+      }
+      const compat = compats?.get(m.index + j);
+      if (compat !== undefined) {
+        // As compatForm has it for the index; every unit of a piece at the piece's place, a space after it at its end.
+        const start = m.index + j;
+        const spaced = !IN_WORD_ONE.test(compat);
+        room(6 * compat.length + 2);
+        if (spaced) {
+          parts.push(' ');
+          at[n++] = start;
+        }
+        for (const p of compatPieces(compat)) {
+          for (const c of p.text) {
+            const f = foldChar(c);
+            parts.push(f);
+            for (let k = 0; k < f.length; k++) at[n++] = start + p.at;
+          }
+        }
+        if (spaced) {
+          parts.push(' ');
+          at[n++] = start + compat.length;
+        }
+        j += compat.length;
+        continue;
       }
       const f = MAYBE_INVISIBLE.test(ch) && !invisibleAt(text, m.index + j) ? ch : foldChar(ch);
       parts.push(f);
@@ -423,6 +537,7 @@ export function foldWithMap(text: string): { folded: string; at: Int32Array | un
   }
   if (i < text.length) {
     parts.push(text.slice(i).toLowerCase());
+    room(text.length - i);
     for (let k = i; k < text.length; k++) at[n++] = k;
   }
   at[n] = text.length;

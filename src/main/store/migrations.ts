@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexPictographs, reindexWordMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexCompat, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexPictographs, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -241,6 +241,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // inlineMarksAsRead), so "unbreakable rule" finds "un*break*able rule" and "harbour pilot"
   // "<mark>harbour</mark> <ins>pilot</ins>"; the pages holding a "*" or a "<" are indexed again.
   (db) => reindexInlineMarks(db),
+  // 19: the index reads Unicode's compatibility forms as NFKC writes them (search/fold.ts COMPAT),
+  // so GPU finds ＧＰＵ, ガイド ｶﾞｲﾄﾞ, final ﬁnal, Einstein Einstein¹; the results holding a letter or
+  // digit so written are indexed again, the rest read and left as they are.
+  (db) => reindexCompat(db),
 ];
 
 /**

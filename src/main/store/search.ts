@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasCompatWord, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasArabicLetter } from '../search/arabic';
 import { modeOf } from './targets';
@@ -230,6 +230,17 @@ export function reindexInlineMarks(db: Database.Database): void {
  */
 export function reindexNukta(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => hasNukta(title) || hasNukta(url) || hasNukta(text));
+}
+
+/**
+ * Re-indexes the stored results that hold a full-width or half-width letter, digit or katakana, a
+ * ligature, a superscript or subscript, a Roman numeral or a circled number, which the index now
+ * reads as NFKC writes them (search/fold.ts COMPAT: ＧＰＵ as GPU, ｶﾞｲﾄﾞ as ガイド, ﬁnal as final);
+ * the rest are read and left as they are, as at step 8, those whose only such characters are
+ * the full-width commas and brackets of Chinese and Japanese text among them.
+ */
+export function reindexCompat(db: Database.Database): void {
+  indexStored(db, '1', (title, url, text) => hasCompatWord(title) || hasCompatWord(url) || hasCompatWord(text));
 }
 
 /**

@@ -1,0 +1,115 @@
+/**
+ * Characters Unicode holds to be another way of writing letters or digits (its compatibility
+ * forms): the full-width and half-width forms of Japanese and Chinese input, the ligatures
+ * PDF text is full of, superscript footnote marks, Roman numerals and circled numbers. Each
+ * is found by what a person types, and marked where the page writes it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { askJob, markedText, searchStore } from '../../src/main/search';
+import { tempStore } from '../helpers/store';
+import type { Store } from '../../src/main/store';
+
+let db: ReturnType<typeof tempStore>;
+let store: Store;
+beforeEach(() => {
+  db = tempStore();
+  store = db.store;
+});
+afterEach(() => db.close());
+
+/** A finished job whose targets hold these contents, stored the way the runner stores them. */
+function storeJob(id: string, contents: string[]): void {
+  store.insertJob({ id, caller: 'alice', callerClass: 'user', idemKey: `k-${id}`, targetsTotal: contents.length, nowMs: 1_000, leaseExpires: 60_000 }, contents.map((_, i) => ({ url: `https://forms.test/${i}` })));
+  store.transition(id, 'queued', 'running', '', 1_000);
+  contents.forEach((content, idx) => {
+    expect(store.startTarget(id, idx, 2_000)).toBe(true);
+    const outcome = { status: 'done' as const, result: { content, meta: { title: 'Page' } }, error: '', hint: '', bytes: content.length, title: 'Page', errorStatus: 0 };
+    expect(store.finishTarget(id, idx, outcome, 2_000, 60_000)).toBeDefined();
+  });
+}
+
+/** Each hit's target, line and snippet with its matches «marked», in target order. */
+const hits = (q: string): [number, number | undefined, string][] =>
+  searchStore(store, q, { jobId: 'j' })
+    .hits.sort((a, b) => a.idx - b.idx)
+    .map((h) => [h.idx, h.line, markedText({ text: h.snippet, marks: h.marks })]);
+
+describe('full-width and half-width forms', () => {
+  // Each word on line 2, so a hit cited "in the url" or at line 1 shows.
+  const PAGES = [
+    'スペック\nこのＧＰＵは１０倍速い。',
+    'Specs\nThe GPU is 10 times faster.',
+    // ｶﾞ is two characters that NFKC writes as one (ガ): the marks after it must not shift.
+    'マニュアル\nｶﾞｲﾄﾞを読んでからＧＰＵを挿す。',
+    'マニュアル\nガイドを読む。',
+  ];
+  beforeEach(() => storeJob('j', PAGES));
+
+  it('finds ＧＰＵ by GPU and GPU by ＧＰＵ, and marks each as the page writes it', () => {
+    for (const q of ['GPU', 'gpu', 'ＧＰＵ', 'ｇｐｕ']) {
+      expect(hits(q), q).toEqual([
+        [0, 2, 'スペック このＧＰＵは１０倍速い。'.replace('ＧＰＵ', '«ＧＰＵ»')],
+        [1, 2, 'Specs The «GPU» is 10 times faster.'],
+        [2, 2, 'マニュアル ｶﾞｲﾄﾞを読んでから«ＧＰＵ»を挿す。'],
+      ]);
+    }
+  });
+
+  it('finds １０ by 10 and 10 by １０', () => {
+    for (const q of ['10', '１０']) expect(hits(q).map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)]), q).toEqual([[0, ['«１０»']], [1, ['«10»']]]);
+  });
+
+  it('finds half-width ｶﾞｲﾄﾞ by ガイド and ガイド by ｶﾞｲﾄﾞ, marking the whole word', () => {
+    for (const q of ['ガイド', 'ｶﾞｲﾄﾞ']) {
+      expect(hits(q), q).toEqual([
+        [2, 2, 'マニュアル «ｶﾞｲﾄﾞ»を読んでからＧＰＵを挿す。'],
+        [3, 2, 'マニュアル «ガイド»を読む。'],
+      ]);
+    }
+  });
+
+  it('is read alike by Ask this job', () => {
+    expect(askJob(store, 'j', 'ＧＰＵ speed?').map((a) => a.idx).sort()).toEqual([0, 1, 2]);
+  });
+});
+
+describe('ligatures, superscripts, Roman numerals and circled numbers', () => {
+  const PAGES = [
+    // As PDF text comes out of a typeset page: ligatures, a footnote mark glued to a word.
+    'Report\nThe ﬁnal ﬁgures were ﬂat, as Einstein¹ said.\nChapter Ⅻ starts at step ③.',
+    'Report\nThe final figures were flat, as Einstein said in chapter XII.',
+    'Units\nThe room is 20 m² and holds 10⁶ grains.',
+  ];
+  beforeEach(() => storeJob('j', PAGES));
+
+  it('finds a word written with a ligature by its letters, and the other way round', () => {
+    for (const q of ['final', 'ﬁnal', '"final figures"']) {
+      expect(hits(q).map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)]), q).toEqual([
+        [0, 2, [q.startsWith('"') ? '«ﬁnal ﬁgures»' : '«ﬁnal»']],
+        [1, 2, [q.startsWith('"') ? '«final figures»' : '«final»']],
+      ]);
+    }
+    expect(hits('flat').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«ﬂat»']], [1, ['«flat»']]]);
+  });
+
+  it('is read alike by Ask this job: a question about final figures is answered from the page that writes ﬁnal ﬁgures', () => {
+    expect(askJob(store, 'j', 'What were the final figures?').map((a) => a.idx).sort()).toEqual([0, 1]);
+  });
+
+  it('finds a word with a footnote mark glued to it', () => {
+    expect(hits('einstein').map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)])).toEqual([
+      [0, 2, ['«Einstein»']],
+      [1, 2, ['«Einstein»']],
+    ]);
+  });
+
+  it('finds Ⅻ by XII and ③ by 3, and a superscript typed as it is written', () => {
+    expect(hits('XII').map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)])).toEqual([
+      [0, 3, ['«Ⅻ»']],
+      [1, 2, ['«XII»']],
+    ]);
+    expect(hits('"step 3"').map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)])).toEqual([[0, 3, ['«step ③»']]]);
+    expect(hits('m²').map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)])).toEqual([[2, 2, ['«m²»']]]);
+    expect(hits('10⁶').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[2, ['«10⁶»']]]);
+  });
+});
