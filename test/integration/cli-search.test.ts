@@ -68,6 +68,9 @@ beforeAll(async () => {
     '/forms/ar': page('المكتبة', paras('أنواع الكتب في المكتبة كثيرة، ويجد القارئ فيها ما يريد من الأدب والتاريخ والعلوم.', 'وتفتح المكتبة أبوابها كل يوم من الصباح حتى المساء.')),
     '/forms/th': page('บ้าน', paras('ฉันกินข้าวที่บ้านกับครอบครัวทุกวันก่อนไปทำงานที่สำนักงานในเมือง', 'วันหยุดเราไปเที่ยวทะเลกับเพื่อนหลายคน')),
     '/forms/shy': page('Typesetting', paras('Typesetting rules: long words such as hyphen&shy;ation and super&#x200B;califragilistic may break at the end of a line.', 'The reader never sees the marks that allow it.')),
+    // Letters and digits in Unicode's compatibility forms: full-width and half-width input, a PDF's ligatures, a footnote mark.
+    '/compat/ja': page('スペック', paras('このＧＰＵは１０倍速いので、ｶﾞｲﾄﾞを読んでから設定してください。', '詳しくはサポートまで。')),
+    '/compat/en': page('Report', paras('The ﬁnal ﬁgures of the season were ﬂat, as Einstein¹ would have said of them.', 'Chapter Ⅻ tells the rest.')),
     // One word in its forms, and another word it begins.
     '/en/report': page('Audit', paras('The audit report on the harbour accounts was published this week by the city council.')),
     '/en/reported': page('Loss', paras('The harbour authority reported a loss for the third year running, the council said.')),
@@ -225,6 +228,19 @@ describe('sift search', { timeout: 180_000 }, () => {
       // Cited at the paragraph's line below the heading, not "in the url" or at the title.
       expect(h.line, forms[i]).toBeGreaterThan(1);
     });
+  });
+
+  test('finds full-width ＧＰＵ by GPU, half-width ｶﾞｲﾄﾞ by ガイド, a ligature\'s ﬁnal by final, a word with its footnote mark, marked as the page writes them', async () => {
+    const run = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/compat/ja\n${site.base}/compat/en\n` });
+    expect(run.code, run.stderr).toBe(0);
+    const job = /^job (\S+)/.exec(run.stderr)![1]!;
+    const search = async (q: string) => {
+      const r = await runSift(['search', q, '--job', job, '--json', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return jsonLines(r.stdout).map((h) => [h.idx, h.field, String(h.snippet).match(/«[^»]+»/g)]);
+    };
+    expect(await search('GPU ガイド')).toEqual([[0, 'body', ['«ＧＰＵ»', '«ｶﾞｲﾄﾞ»']]]);
+    expect(await search('"final figures" einstein XII')).toEqual([[1, 'body', ['«ﬁnal ﬁgures»', '«Einstein»', '«Ⅻ»']]]);
   });
 
   test('--json marks the matched words by offsets a page\'s own «» cannot be taken for', async () => {
