@@ -455,7 +455,7 @@ describe('migrations', () => {
     const contents = [
       'スペック\nこのＧＰＵは１０倍速い。',
       'マニュアル\nｶﾞｲﾄﾞを読む。',
-      'Report\nThe ﬁnal ﬁgures, as Einstein¹ said.',
+      'Report\nThe ﬁnal ﬁgures, as Einstein¹ said. 𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚.',
       // Only the full-width comma and brackets of Chinese text: no word of it changes, so it is read and left.
       '东京，（大阪）\n人口很多。',
       'Notes\nA pen.',
@@ -477,8 +477,9 @@ describe('migrations', () => {
     expect(found('GPU')).toEqual([{ idx: 0, line: 2, text: 'スペック このＧＰＵは１０倍速い。'.replace('ＧＰＵ', '«ＧＰＵ»') }]);
     expect(found('10')).toEqual([{ idx: 0, line: 2, text: 'スペック このＧＰＵは１０倍速い。'.replace('１０', '«１０»') }]);
     expect(found('ガイド')).toEqual([{ idx: 1, line: 2, text: 'マニュアル «ｶﾞｲﾄﾞ»を読む。' }]);
-    expect(found('"final figures"')).toEqual([{ idx: 2, line: 2, text: 'Report The «ﬁnal ﬁgures», as Einstein¹ said.' }]);
+    expect(found('"final figures"')).toEqual([{ idx: 2, line: 2, text: 'Report The «ﬁnal ﬁgures», as Einstein¹ said. 𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚.' }]);
     expect(found('einstein').map((h) => h.idx)).toEqual([2]);
+    expect(found('breaking').map((h) => h.idx)).toEqual([2]);
     expect(found('quill').map((h) => h.idx).sort()).toEqual([3, 4]);
     store.close();
     expect(version(p)).toBe(SCHEMA_VERSION);

@@ -113,3 +113,15 @@ describe('ligatures, superscripts, Roman numerals and circled numbers', () => {
     expect(hits('10⁶').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[2, ['«10⁶»']]]);
   });
 });
+
+describe('letters in the bold and italic styles of social posts (Mathematical Alphanumeric Symbols)', () => {
+  // Each such letter is two UTF-16 units: marks must fall between whole characters.
+  const PAGES = ['Post\n𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚: the 𝘧𝘪𝘯𝘢𝘭 vote is in, 𝟭𝟬 to 𝟵.', 'Post\nBreaking: the final vote is in, 10 to 9.'];
+  beforeEach(() => storeJob('j', PAGES));
+
+  it('finds them by the letters people type, and the other way round, marked whole', () => {
+    for (const q of ['breaking', '𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚']) expect(hits(q).map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)]), q).toEqual([[0, 2, ['«𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚»']], [1, 2, ['«Breaking»']]]);
+    expect(hits('"final vote"').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«𝘧𝘪𝘯𝘢𝘭 vote»']], [1, ['«final vote»']]]);
+    expect(hits('"10 to 9"').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«𝟭𝟬 to 𝟵»']], [1, ['«10 to 9»']]]);
+  });
+});

@@ -108,21 +108,24 @@ export const hasNukta = (text: string): boolean => ANY_NUKTA.test(text);
  * - inside a word, the full-width and half-width forms (U+FF01-U+FFEE) that Japanese and
  *   Chinese input methods and older pages write Latin letters, digits and katakana in (ＧＰＵ,
  *   １０, ｶﾞｲﾄﾞ: GPU, 10, ガイド), and the Latin and Armenian ligatures (ﬁ ﬂ ﬀ ﬃ) that text
- *   taken from a typeset PDF is full of: `sift search GPU` found no ＧＰＵ, final no ﬁnal;
+ *   taken from a typeset PDF is full of: `sift search GPU` found no ＧＰＵ, final no ﬁnal; and
+ *   the bold, italic and script letters and digits of Mathematical Alphanumeric Symbols
+ *   (U+1D400-U+1D7FF), which social posts write for emphasis: breaking found no 𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚;
  * - as a word of their own, superscript and subscript digits and signs (a run is one word:
  *   ¹² is 12), Roman numerals (Ⅻ is XII) and circled, parenthesized and dotted numbers and
  *   letters (③ is 3): unicode61 reads a superscript as a digit, so a footnote mark glued to
  *   its word (Einstein¹) hid the word, and 10⁶ was the word 10⁶, not 10 and 6. Ⓜ (U+24C2),
  *   an emoji, stays one (PICTOGRAPH).
  */
-const COMPAT_IN_WORD = '\\uFB00-\\uFB06\\uFB13-\\uFB17\\uFF01-\\uFFEE';
+const COMPAT_IN_WORD = '\\uFB00-\\uFB06\\uFB13-\\uFB17\\uFF01-\\uFFEE\\u{1D400}-\\u{1D7FF}';
 const COMPAT_SCRIPT = '\\u00B2\\u00B3\\u00B9\\u2070-\\u209C';
 const COMPAT_ALONE = '\\u2160-\\u217F\\u2460-\\u24C1\\u24C3-\\u24FF\\u3251-\\u325F\\u32B1-\\u32BF';
-const COMPAT = new RegExp(`[${COMPAT_IN_WORD}]+|[${COMPAT_SCRIPT}]+|[${COMPAT_ALONE}]`, 'g');
-const IN_WORD_ONE = new RegExp(`^[${COMPAT_IN_WORD}]`);
+const COMPAT = new RegExp(`[${COMPAT_IN_WORD}]+|[${COMPAT_SCRIPT}]+|[${COMPAT_ALONE}]`, 'gu');
+const IN_WORD_ONE = new RegExp(`^[${COMPAT_IN_WORD}]`, 'u');
 /** Whether text may hold a compatibility form (a superset; the three Latin-1 superscripts looked for as strings, see MAYBE_FOLDED). */
 const mayHaveCompat = (text: string): boolean => MAYBE_COMPAT.test(text) || text.includes('\u00B2') || text.includes('\u00B3') || text.includes('\u00B9');
-const MAYBE_COMPAT = new RegExp(`[\\u2070-\\u209C${COMPAT_ALONE}${COMPAT_IN_WORD}]`);
+// Without the u flag, so V8 answers for one-byte text unread; U+1D400-U+1D7FF by its high surrogate.
+const MAYBE_COMPAT = new RegExp(`[\\u2070-\\u209C${COMPAT_ALONE}\\uD835\\uFB00-\\uFB17\\uFF01-\\uFFEE]`);
 
 const nfkcCache = new Map<string, string>();
 const nfkc = (ch: string): string => {
@@ -138,13 +141,14 @@ const nfkc = (ch: string): string => {
  */
 function compatPieces(run: string): { at: number; text: string }[] {
   const out: { at: number; from: string; text: string }[] = [];
-  for (let j = 0; j < run.length; j++) {
-    const ch = run[j] as string;
+  for (let j = 0; j < run.length; ) {
+    const ch = String.fromCodePoint(run.codePointAt(j) as number);
     const last = out[out.length - 1];
     if (last && /^[\p{M}\u1160-\u11FF]/u.test(nfkc(ch))) {
       last.from += ch;
       last.text = last.from.normalize('NFKC');
     } else out.push({ at: j, from: ch, text: nfkc(ch) });
+    j += ch.length;
   }
   return out;
 }
@@ -163,13 +167,13 @@ function compatForm(run: string): string {
  */
 let compatWord: RegExp | undefined;
 // The ranges of COMPAT's classes; made at first use (by a migration), not at every start.
-const COMPAT_RANGES = [[0xb2, 0xb3], [0xb9, 0xb9], [0x2070, 0x209c], [0x2160, 0x217f], [0x2460, 0x24c1], [0x24c3, 0x24ff], [0x3251, 0x325f], [0x32b1, 0x32bf], [0xfb00, 0xfb06], [0xfb13, 0xfb17], [0xff01, 0xffee]] as const;
+const COMPAT_RANGES = [[0xb2, 0xb3], [0xb9, 0xb9], [0x2070, 0x209c], [0x2160, 0x217f], [0x2460, 0x24c1], [0x24c3, 0x24ff], [0x3251, 0x325f], [0x32b1, 0x32bf], [0xfb00, 0xfb06], [0xfb13, 0xfb17], [0xff01, 0xffee], [0x1d400, 0x1d7ff]] as const;
 function makeCompatWord(): RegExp {
   let chars = '';
   for (const [from, to] of COMPAT_RANGES) {
-    for (let cp = from; cp <= to; cp++) if (/[\p{L}\p{N}]/u.test(String.fromCharCode(cp).normalize('NFKC'))) chars += `\\u${cp.toString(16).padStart(4, '0')}`;
+    for (let cp = from; cp <= to; cp++) if (/[\p{L}\p{N}]/u.test(String.fromCodePoint(cp).normalize('NFKC'))) chars += `\\u{${cp.toString(16)}}`;
   }
-  return new RegExp(`[${chars}]`);
+  return new RegExp(`[${chars}]`, 'u');
 }
 /** Whether text holds a compatibility form the index now reads as a letter or digit (COMPAT_WORD). */
 export const hasCompatWord = (text: string): boolean => mayHaveCompat(text) && (compatWord ??= makeCompatWord()).test(text);
@@ -361,12 +365,12 @@ const pictographCache = new Map<string, string>();
 // Greek, ё and ґ, Hebrew to Arabic, Thai and Lao, Myanmar, Hangul Jamo, Khmer, Greek extended
 // and ẞ, the zero-width characters, superscripts to Roman numerals and circled numbers (COMPAT),
 // CJK radicals to Yi, Myanmar extensions, Hangul syllables, compatibility ideographs,
-// ligatures, half-width forms, the BOM and surrogates (supplementary ideographs): with the
+// ligatures, half-width forms, the BOM and surrogates (mathematical letters, supplementary ideographs): with the
 // soft hyphen, ß and the superscripts ² ³ ¹, a superset of every set above. None is in Latin-1,
 // so V8 answers for a one-byte string (ASCII, French, German) without reading it: 0.3 µs for
 // 20 KB, where a class holding the two Latin-1 letters read every character (77 µs).
 // eslint-disable-next-line no-misleading-character-class
-const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2070-\u209C\u2160-\u217F\u2460-\u24FF\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD840-\uD8BF\uF900-\uFAFF\uFB00-\uFB17\uFE30-\uFE4F\uFEFF-\uFFEF]/;
+const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2070-\u209C\u2160-\u217F\u2460-\u24FF\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD835\uD840-\uD8BF\uF900-\uFAFF\uFB00-\uFB17\uFE30-\uFE4F\uFEFF-\uFFEF]/;
 
 /** Whether foldForIndex's letter passes may change the text. */
 // The Latin-1 characters (ß, the soft hyphen, ², ³, ¹) are looked for as strings: 1.2 µs more for 20 KB of ASCII for the first two.
