@@ -4,7 +4,9 @@
  * PDF text is full of, superscript footnote marks, Roman numerals and circled numbers. Each
  * is found by what a person types, and marked where the page writes it.
  */
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { foldForIndex, foldWithMap } from '../../src/main/search/fold';
 import { askJob, markedText, searchStore } from '../../src/main/search';
 import { tempStore } from '../helpers/store';
 import type { Store } from '../../src/main/store';
@@ -123,5 +125,39 @@ describe('letters in the bold and italic styles of social posts (Mathematical Al
     for (const q of ['breaking', '𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚']) expect(hits(q).map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)]), q).toEqual([[0, 2, ['«𝗕𝗥𝗘𝗔𝗞𝗜𝗡𝗚»']], [1, 2, ['«Breaking»']]]);
     expect(hits('"final vote"').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«𝘧𝘪𝘯𝘢𝘭 vote»']], [1, ['«final vote»']]]);
     expect(hits('"10 to 9"').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«𝟭𝟬 to 𝟵»']], [1, ['«10 to 9»']]]);
+  });
+});
+
+describe('the highlighter\'s map of text with compatibility forms', () => {
+  // Forms that change length under NFKC (ｶﾞ, ﬃ, ⑴, ⒇, Ⅻ), join (half-width Hangul ﾡￂ), are two UTF-16 units (𝗕), with neighbours.
+  const CHARS = ['ｶ', 'ﾞ', 'ﾟ', 'ﾊ', 'Ｇ', '１', '，', 'ﬁ', 'ﬃ', '¹', '²', '⁶', '₂', 'Ⅻ', 'ⅷ', '③', '⑴', '⒇', '𝗕', '𝟭', 'a', ' ', '\n', '東', 'ﾡ', 'ￂ', 'ㄱ', '😀', 'Ⓜ', 'ß', 'ا', 'ل', 'و'];
+  /** The words of a fold, as unicode61 reads them: letters and digits without marks, lower case, a CJK character alone. */
+  const words = (x: string): string =>
+    (
+      x
+        .replace(/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}]/gu, ' $& ')
+        .normalize('NFD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? []
+    ).join(' ');
+
+  it('maps every folded unit to a whole character of the text, in order, and reads the words the index holds', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...CHARS), { minLength: 1, maxLength: 14 }), (chars) => {
+        const text = chars.join('');
+        const { folded, at } = foldWithMap(text);
+        expect(words(folded)).toBe(words(foldForIndex(text)));
+        if (!at) return;
+        expect(at.length).toBe(folded.length + 1);
+        expect(at[folded.length]).toBe(text.length);
+        for (let i = 0; i < at.length; i++) {
+          if (i > 0) expect(at[i]).toBeGreaterThanOrEqual(at[i - 1]!);
+          // Never between the two halves of 𝗕 or 😀.
+          expect(/[\uDC00-\uDFFF]/.test(text[at[i]!] ?? '')).toBe(false);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
