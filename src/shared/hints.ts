@@ -90,6 +90,8 @@ export const RENDER_HINT = {
   styleHeld: perSurface(
     (s) => `The server of the page's stylesheets did not finish sending them, and the browser runs none of its scripts before them; try again later, or read the page without running it ${RENDER_NEVER[s]}.`,
   ),
+  /** The app's own browser could not be given a session for the page (Electron refused it). */
+  setup: perSurface((s) => `The app's browser could not be set up for the page; try again, or restart Sift if it keeps failing, or read the page without running it ${RENDER_NEVER[s]}.`),
   /** After why the page's process ended, which varies. */
   crashed: perSurface((s) => `try again, or read it without running it ${RENDER_NEVER[s]}.`),
 } as const;
@@ -158,6 +160,7 @@ const BY_SURFACE: { words: Readonly<Record<Surface, string>>; older: string[] }[
   { words: RENDER_HINT.blank, older: [] },
   { words: RENDER_HINT.scriptHeld, older: [] },
   { words: RENDER_HINT.styleHeld, older: [] },
+  { words: RENDER_HINT.setup, older: [] },
   { words: RAW_STILL, older: ['mode=raw still returns it as it is'] },
   // The app's words are what every surface stored before s25.
   { words: REST_AGAIN, older: [] },

@@ -393,6 +393,59 @@ describe('the app render window (Electron stand-in)', () => {
     const r = await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
     expect(r.html).toContain('Words of the article.');
   });
+  for (const step of ['proxy credentials', 'partition', 'session rules'] as const) {
+    test(`a render slot whose setup fails (${step}) fails as a failed render, in words, and the slot is set up anew for the next page`, async () => {
+      let fail = true;
+      const ended: string[] = [];
+      const sessions: FakeRenderSession[] = [];
+      const deps: ElectronRenderDeps = {
+        fromPartition: (p) => {
+          if (step === 'partition' && fail) throw new Error("Failed to create session: partition 'sift-render-0' is in use");
+          const s = new FakeRenderSession(p);
+          if (step === 'session rules' && fail) s.setProxy = () => Promise.reject(new Error('ERR_INVALID_ARGUMENT (-4) loading proxy rules'));
+          sessions.push(s);
+          return s as unknown as ReturnType<ElectronRenderDeps['fromPartition']>;
+        },
+        createWindow: (options) => new FakeRenderWindow(options as Record<string, unknown>, new FakeRenderContents({ html: ARTICLE })) as unknown as ReturnType<ElectronRenderDeps['createWindow']>,
+        chromeVersion: '140.0.0.0',
+      };
+      let made = 0;
+      const env: RendererEnv = {
+        proxy: async () => ENDPOINT,
+        proxyEvents: () => () => {},
+        proxySession: async () => {
+          if (step === 'proxy credentials' && fail) throw new Error('listen EADDRINUSE: address already in use 127.0.0.1');
+          const id = `slot-${made++}`;
+          return { ...ENDPOINT, id, end: () => ended.push(id) };
+        },
+        policy: () => ({ allowPrivate: false, allowHosts: [] }),
+        chromiumPath: () => '',
+        userAgent: () => 'Sift-test',
+        log: () => {},
+      };
+      const renderer = new ElectronRenderer(env, deps, 1);
+      const err = await renderer.render('http://example.org/a', new AbortController().signal, 5_000).catch((e: unknown) => e);
+      // Before: Electron's (or the proxy's) own error, which the runner stores as "internal error — a bug in Sift".
+      expect(err).toBeInstanceOf(FetchError);
+      expect(err).toMatchObject({ status: 502, msg: 'rendering failed: the browser could not be set up for the page' });
+      expect((err as FetchError).hint).toMatch(/try again.*“Run a page’s JavaScript” in Settings to never/);
+      expect((err as FetchError).reason).toBe('network');
+      // The credentials made for the slot that failed are no longer accepted by the proxy.
+      expect(ended).toEqual(step === 'proxy credentials' ? [] : ['slot-0']);
+      fail = false;
+      const r = await renderer.render('http://example.org/a', new AbortController().signal, 5_000);
+      expect(r.html).toContain('Words of the article.');
+      expect(sessions.at(-1)?.partition).toBe('sift-render-0');
+    });
+  }
+  test('two pages rendered at once on first use get a partition each', async () => {
+    const { renderer, sessions } = setup({ html: ARTICLE }, [], () => {}, () => {}, 2);
+    const [a, b] = await Promise.all([renderer.render('http://example.org/a', new AbortController().signal, 5_000), renderer.render('http://example.org/b', new AbortController().signal, 5_000)]);
+    expect([a.html, b.html]).toEqual([ARTICLE, ARTICLE]);
+    // Before, both were 'sift-render-0': Electron gives one session for one partition name, so
+    // the second slot's request hooks replaced the first's, and each target wiped the other's cookies.
+    expect(sessions.map((s) => s.partition).sort()).toEqual(['sift-render-0', 'sift-render-1']);
+  });
   test('refuses to render anything but http(s)', async () => {
     const { renderer } = setup();
     await expect(renderer.render('file:///etc/passwd', new AbortController().signal, 1_000)).rejects.toMatchObject({ status: 400 });

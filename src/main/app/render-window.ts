@@ -75,6 +75,8 @@ const HTTP_ONLY = /^https?:/i;
 const PARTITION = 'sift-render-';
 
 interface Slot {
+  /** Its partition's number (PARTITION + index). */
+  index: number;
   session: SessionLike;
   busy: boolean;
   net: NetActivity;
@@ -100,6 +102,8 @@ interface Slot {
  */
 export class ElectronRenderer implements Renderer {
   private readonly slots: Slot[] = [];
+  /** Partition numbers of slots being set up (slot()), not yet in `slots`. */
+  private readonly making = new Set<number>();
 
   constructor(
     private readonly env: RendererEnv,
@@ -119,30 +123,47 @@ export class ElectronRenderer implements Renderer {
     }
     // The fetch pipeline's render gate caps concurrent renders; this cap only guards a bug.
     // Its words are the gate's: a bare 'busy' was told as "already fetching as many pages".
-    if (this.slots.length >= this.maxSlots) throw new GateBusyError(RENDERING_BUSY);
-    const proxy = await this.env.proxySession();
-    const session = this.deps.fromPartition(`${PARTITION}${this.slots.length}`);
-    const slot: Slot = { session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, shown: false, missing: new ScriptsMissing(), charset: undefined, proxy };
-    await hardenRenderSession(session, proxy, this.env.userAgent(), {
-      started: (id, request, type) => {
-        if (id === slot.contentsId) slot.net.started(request, type);
-      },
-      ended: (id, request) => {
-        if (id === slot.contentsId) slot.net.ended(request);
-      },
-      document: (id, status, refused) => {
-        if (id !== slot.contentsId) return;
-        slot.mainStatus = status;
-        slot.refused = refused;
-        slot.shown ||= shownDocument(status, refused);
-      },
-      script: (id, status, refused) => {
-        if (id === slot.contentsId) slot.missing.answered(status, refused);
-      },
-      charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
-    });
-    this.slots.push(slot);
-    return slot;
+    if (this.slots.length + this.making.size >= this.maxSlots) throw new GateBusyError(RENDERING_BUSY);
+    // The partition is taken before the first await: two first renders (renderPages is 2 by
+    // default) both named 'sift-render-0', and Electron gives one session for one name, so the
+    // second's hooks replaced the first's and each wiped the other's cookies after its target.
+    let index = 0;
+    while (this.slots.some((s) => s.index === index) || this.making.has(index)) index++;
+    this.making.add(index);
+    let proxy: ProxySession | undefined;
+    try {
+      proxy = await this.env.proxySession();
+      const session = this.deps.fromPartition(`${PARTITION}${index}`);
+      const slot: Slot = { index, session, busy: true, net: new NetActivity(0), contentsId: -1, mainStatus: 0, refused: false, shown: false, missing: new ScriptsMissing(), charset: undefined, proxy };
+      await hardenRenderSession(session, proxy, this.env.userAgent(), {
+        started: (id, request, type) => {
+          if (id === slot.contentsId) slot.net.started(request, type);
+        },
+        ended: (id, request) => {
+          if (id === slot.contentsId) slot.net.ended(request);
+        },
+        document: (id, status, refused) => {
+          if (id !== slot.contentsId) return;
+          slot.mainStatus = status;
+          slot.refused = refused;
+          slot.shown ||= shownDocument(status, refused);
+        },
+        script: (id, status, refused) => {
+          if (id === slot.contentsId) slot.missing.answered(status, refused);
+        },
+        charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
+      });
+      this.slots.push(slot);
+      return slot;
+    } catch {
+      // Electron's own words (a session or proxy it could not set up) were stored as "internal
+      // error — a bug in Sift". The partition's number is free again, and the next render sets
+      // the slot up anew in the same partition; its proxy credentials end with it.
+      proxy?.end();
+      throw new FetchError(502, 'rendering failed: the browser could not be set up for the page', RENDER_HINT.setup.app, 'unreachable');
+    } finally {
+      this.making.delete(index);
+    }
   }
 
   async render(url: string, signal: AbortSignal, budgetMs: number, hint: RenderHint = {}): Promise<Rendered> {
