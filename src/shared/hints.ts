@@ -63,6 +63,23 @@ export const BROWSER_SETTING: Readonly<Record<Surface, string>> = {
   app: '"Browser for the command line" in Settings',
 };
 
+/**
+ * Why Electron's page process ended (render-process-gone's reason) in words: the code itself
+ * ("oom", "abnormal-exit") was shown to the user in the app's hint.
+ */
+export function crashWords(reason: string | undefined): string {
+  if (reason === 'oom') return 'out of memory';
+  if (reason === 'memory-eviction') return 'closed to free memory';
+  if (reason === 'killed') return 'killed';
+  return 'a crash';
+}
+
+/**
+ * The app's crash hint as stored before e7a84d15, with render-process-gone's reason as it came
+ * (Electron 41 has these 8); only inside this sentence, so a code elsewhere is left alone.
+ */
+const STORED_CRASH = /(page process ended \()(clean-exit|abnormal-exit|killed|crashed|oom|launch-failed|integrity-failure|memory-eviction)\)/;
+
 /** One wording per surface, made from what differs between them. */
 const perSurface = (say: (s: Surface) => string): Readonly<Record<Surface, string>> => ({ cli: say('cli'), app: say('app') });
 
@@ -214,7 +231,7 @@ export const SURFACE_WORDS: readonly Readonly<Record<Surface, string>>[] = BY_SU
 
 /** A stored hint in the words of the surface that shows it, whatever surface ran its job. */
 export function hintOn(surface: Surface, hint: string): string {
-  let out = hint;
+  let out = hint.replace(STORED_CRASH, (_all, lead: string, code: string) => `${lead}${crashWords(code)})`);
   for (const { words, older } of BY_SURFACE) {
     if (out.includes(words[surface])) continue;
     const other = [...Object.values(words), ...older].find((w) => out.includes(w));

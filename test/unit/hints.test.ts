@@ -32,10 +32,34 @@ describe("what to do when rendering failed, said where it is read", () => {
     for (const h of [...app, ...cli]) expect(h).not.toMatch(/render=/);
     expect(cli[0]).toBe(RENDER_HINT.busy.cli);
     expect(cli[0]).toMatch(/in the app’s Settings/);
-    expect(app[1]).toBe(`The browser's page process ended (oom); ${RENDER_HINT.crashed.app}`);
+    expect(app[1]).toBe(`The browser's page process ended (out of memory); ${RENDER_HINT.crashed.app}`);
     // Each surface's own words cross to the other's.
     expect(hintOn('app', RENDER_HINT.unloaded.cli)).toBe(RENDER_HINT.unloaded.app);
     expect(hintOn('cli', RENDER_HINT.unloaded.app)).toBe(RENDER_HINT.unloaded.cli);
+  });
+});
+
+describe("a crash of the app's page process, stored with Electron's code", () => {
+  it("reads in the words a crash is said in now, on both surfaces; the words of now stay as they are", () => {
+    // What the app's renderer stored before e7a84d15: render-process-gone's reason as it came.
+    const stored = (code: string): string => `The browser's page process ended (${code}); ${RENDER_HINT.crashed.app}`;
+    const cases: [string, string][] = [
+      ['oom', 'out of memory'],
+      ['abnormal-exit', 'a crash'],
+      ['crashed', 'a crash'],
+      ['integrity-failure', 'a crash'],
+      ['launch-failed', 'a crash'],
+      ['memory-eviction', 'closed to free memory'],
+      ['killed', 'killed'],
+    ];
+    for (const [code, words] of cases) {
+      expect(hintOn('app', stored(code))).toBe(`The browser's page process ended (${words}); ${RENDER_HINT.crashed.app}`);
+      expect(hintOn('cli', stored(code))).toBe(`The browser's page process ended (${words}); ${RENDER_HINT.crashed.cli}`);
+    }
+    const now = `The browser's page process ended (out of memory, or a crash) while the page ran; ${RENDER_HINT.crashed.cli}`;
+    expect(hintOn('cli', now)).toBe(now);
+    // A code in parentheses elsewhere in a hint is no crash's.
+    expect(hintOn('cli', 'The server answered (oom) with nothing.')).toBe('The server answered (oom) with nothing.');
   });
 });
 

@@ -4,11 +4,11 @@ import { GateBusyError, RENDERING_BUSY } from '../fetch/gate';
 import { type BrowserInfo, type Rendered, type RenderHint, type Renderer, type RendererEnv } from '../fetch/render/types';
 import { headerCharset } from '../fetch/charset';
 import { mediaType } from '../fetch/sniff';
-import { bounded, crashWords, GRACE_MS, movingPage, NetActivity, notYielded, pageCrashed, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, ScriptsMissing, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
+import { bounded, GRACE_MS, movingPage, NetActivity, notYielded, pageCrashed, PROBE, READ_MS, readPage, SCROLL, scriptErrorWords, SERIALIZE, ScriptsMissing, SETTLE_SCRIPT, settleLoaded, shownDocument, unreadPage, type Serialized, type SettlingPage } from '../fetch/render/settle';
 import { GUARD_HEADER, type ProxyEndpoint, type ProxySession } from '../fetch/render/proxy';
 import { RefusalTally } from '../fetch/render/refusals';
 import { bareHost } from '../fetch/guard';
-import { RENDER_HINT } from '../../shared/hints';
+import { crashWords, RENDER_HINT } from '../../shared/hints';
 
 /**
  * The app's renderer (SPEC §5.10): Electron's own Chromium in a hidden window. Written

@@ -485,17 +485,6 @@ export const pageCrashed = (surface: Surface = 'cli', why = 'out of memory, or a
   new FetchError(502, 'rendering failed: the page crashed the browser', `The browser's page process ended (${why}) while the page ran; ${RENDER_HINT.crashed[surface]}`, 'unreachable');
 
 /**
- * Why Electron's page process ended (render-process-gone's reason) in words: the code itself
- * ("oom", "abnormal-exit") was shown to the user in the app's hint.
- */
-export function crashWords(reason: string | undefined): string {
-  if (reason === 'oom') return 'out of memory';
-  if (reason === 'memory-eviction') return 'closed to free memory';
-  if (reason === 'killed') return 'killed';
-  return 'a crash';
-}
-
-/**
  * A page that answered, whose document was not read within READ_MS: a DOM too big to read in
  * that time, or a script that keeps the page busy as it is read. Before, it failed as "the
  * page's JavaScript did not yield within the render budget", which raising the budget did not
