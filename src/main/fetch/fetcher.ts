@@ -346,7 +346,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // (as hash-routed apps are served) has whatever the route: the fragment names the page.
     if (!c.reason && !route && new URL(res.finalUrl).pathname !== '/') {
       // The random-path probe: a host that answers every path with this same page has no such page.
-      const other = await probe.randomPathPage(probeScope(caller), res.url, res.finalUrl, (u) => probeDownload(u, signal, deadline));
+      const other = await probe.randomPathPage(probeScope(caller), res.url, res.finalUrl, (u) => probeDownload(u, signal, deadline), signal);
       if (other) {
         const similarity = await underDeadline(signal, deadline, (s) => htmlPool.similarity(html, other.page, other.echoes, s));
         c = await classify({ ...input, randomPathSimilarity: similarity });
@@ -569,7 +569,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       // The soft-404 probe of the host, when the answer is likely a page it would judge (not
       // JSON for jq, not a file by its name), asked beside the target instead of after it; it
       // ends before the slot is given back.
-      const probing = !route && !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => probeDownload(u, signal, deadline)) : undefined;
+      const probing = !route && !options.jq && mayBeJudgedPage(url) ? probe.prefetch(probeScope(caller), url, (u) => probeDownload(u, signal, deadline), signal) : undefined;
       let res: HttpResponse & { packed?: number };
       let recovered: Record<string, unknown> = {};
       const mode = options.render ?? settings.render;

@@ -36,8 +36,8 @@ export class SoftNotFoundProbe {
    * answer comes in while the target's own does (a host's first target would otherwise wait
    * for a second round trip after its own). Returns the ask, which never rejects.
    */
-  prefetch(key: string, url: string, download: Download): Promise<unknown> {
-    return this.ask(key, new URL(url).origin, download).page;
+  prefetch(key: string, url: string, download: Download, signal: AbortSignal): Promise<unknown> {
+    return this.ask(key, new URL(url).origin, download, signal).page;
   }
 
   /**
@@ -49,17 +49,17 @@ export class SoftNotFoundProbe {
    * made beside the target (prefetch) went the same way and serves; a redirect to another
    * site (a shortened link) is asked of that site.
    */
-  async randomPathPage(key: string, askedUrl: string, finalUrl: string, download: Download): Promise<RandomPathPage | undefined> {
+  async randomPathPage(key: string, askedUrl: string, finalUrl: string, download: Download, signal: AbortSignal): Promise<RandomPathPage | undefined> {
     const u = new URL(finalUrl);
     const asked = new URL(askedUrl);
-    const hit = this.ask(key, sameSite(asked, u) ? asked.origin : u.origin, download);
+    const hit = this.ask(key, sameSite(asked, u) ? asked.origin : u.origin, download, signal);
     const page = await hit.page;
     if (page === undefined) return undefined;
     return { page, echoes: [hit.token, ...u.pathname.split(/[/._-]+/).filter((w) => w.length > 2)] };
   }
 
   /** The job's ask of `origin` for a random path: the remembered one, or a new one. */
-  private ask(key: string, origin: string, download: Download): Asked {
+  private ask(key: string, origin: string, download: Download, signal: AbortSignal): Asked {
     const cacheKey = `${key}\n${origin}`;
     let hit = this.cache.get(cacheKey);
     if (!hit || this.now() - hit.at > TTL_MS) {
@@ -68,6 +68,12 @@ export class SoftNotFoundProbe {
       this.cache.delete(cacheKey);
       this.cache.set(cacheKey, hit);
       if (this.cache.size > MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      // An ask the caller cancelled is no answer of the host: remembered, a cancelled preview
+      // left its host's catch-all pages unjudged by the probe, ok for that caller, for TTL_MS.
+      const asked = hit;
+      void asked.page.then((page) => {
+        if (page === undefined && signal.aborted && this.cache.get(cacheKey) === asked) this.cache.delete(cacheKey);
+      });
     }
     return hit;
   }
