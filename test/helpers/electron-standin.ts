@@ -173,7 +173,9 @@ export class FakeRenderContents extends FakeWebContents {
   }
   async loadURL(url: string): Promise<void> {
     this.loads.push(url);
-    if (this.page.neverLoads) return new Promise(() => {});
+    // As Electron's loadURL (lib/browser/api/web-contents.ts): a window destroyed while it loads
+    // rejects the load; a stand-in that never did held a cancelled render to its whole budget.
+    if (this.page.neverLoads) return new Promise((_resolve, reject) => void this.on('destroyed', () => reject(new Error(`ERR_FAILED (-2) loading '${url}'`))));
     const { fail } = this.page;
     if (!fail) {
       this.url = this.page.finalUrl ?? url;
@@ -254,7 +256,9 @@ export class FakeRenderWindow {
     readonly webContents: FakeRenderContents,
   ) {}
   destroy(): void {
+    if (this.destroyed) return;
     this.destroyed = true;
+    this.webContents.emit('destroyed');
   }
   isDestroyed(): boolean {
     return this.destroyed;
