@@ -65,7 +65,7 @@ export const BROWSER_SETTING: Readonly<Record<Surface, string>> = {
 
 /**
  * Why Electron's page process ended (render-process-gone's reason) in words: the code itself
- * ("oom", "abnormal-exit") was shown to the user in the app's hint.
+ * ('oom', 'abnormal-exit') was shown to the user in the app's hint.
  */
 export function crashWords(reason: string | undefined): string {
   if (reason === 'oom') return 'out of memory';
