@@ -58,6 +58,12 @@ beforeAll(async () => {
     '/marketplace': { status: 200, body: page('batch/needs_js_next_data_att_api_marketplace.html') },
     '/short': { status: 200, body: page('pages/ok_example_domain_short_2014.html') },
     '/bookmarks': { status: 200, body: page('pages/ok_bookmarks_export_ie11_flat.html') },
+    // Sign-in pages inside a site's template (composed as test/fixtures/outcomes/README.md says).
+    '/signin-headline': { status: 200, body: page('pages/login_aol_signin_in_site_template_site_name_title.html') },
+    '/signin-asks': { status: 200, body: page('pages/login_google_drive_asks_in_site_template.html') },
+    '/signin-footer-h1s': { status: 200, body: page('pages/login_github_signin_in_site_template_footer_h1s.html') },
+    // A real home page with a members' box (a password field) in its sidebar, its title blanked.
+    '/home-sidebar-login': { status: 200, body: page('pages/ok_url_shortener_home_sidebar_login_2018.html').replace(/<title>[^<]*<\/title>/i, '<title></title>') },
     // A blog's front page: its headlines are links to the posts, and they name what the posts are about.
     '/blog': {
       status: 200,
@@ -166,6 +172,23 @@ describe('sift batch reports what came back', () => {
     expect(bookmarks).toMatchObject({ ok: true });
     expect(String(bookmarks!.content)).toContain('could not be found');
     expect(blog).toMatchObject({ ok: true });
+  }, 120_000);
+
+  // Each came back ok: the template's links made the page long, its title said nothing, and
+  // the sign-in was named only in the stand-in's h1, in a sentence, or in a <p> above footer h1s.
+  test('a sign-in page inside a site template fails as login, however it names the sign-in; a home page with a sidebar sign-in box is ok', async () => {
+    const file = path.join(home, 'signin.txt');
+    writeFileSync(file, ['/signin-headline', '/signin-asks', '/signin-footer-h1s', '/home-sidebar-login'].map((p) => `${site.base}${p}\n`).join(''));
+    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'signin.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([
+      [false, 'login'],
+      [false, 'login'],
+      [false, 'login'],
+      [true, undefined],
+    ]);
+    expect(String(lines[0]!.hint)).toMatch(/sign in/);
   }, 120_000);
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {

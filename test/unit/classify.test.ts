@@ -513,3 +513,40 @@ describe('pages written by hand, outside the corpora', () => {
     expect(classifyPage({ html: readFileSync(path.join(WRITTEN, 'needs_js_empty_module_shell.html'), 'utf8'), status: 200, url: 'https://a.example/x', rendered: true }).reason).toBe('needs_js');
   });
 });
+
+// Sign-in pages inside a site's template (test/fixtures/outcomes, composed from corpus
+// captures) came back ok under a title that names nothing: the sign-in was named only in the
+// stand-in's h1, in a sentence, or in a <p> above the footer's h1s. Each rule reads only its
+// own shape; an article's or a home page's come back ok.
+describe('a sign-in page inside a site template, under a title that names nothing', () => {
+  const judgeFile = (page: string): string => classifyPage({ html: page, status: 200, url: 'https://example.org/page' }).reason ?? 'ok';
+  const headlined = html('pages/login_aol_signin_in_site_template_site_name_title.html');
+  const asks = html('pages/login_google_drive_asks_in_site_template.html');
+  const footerH1s = html('pages/login_github_signin_in_site_template_footer_h1s.html');
+  const retitle = (page: string, title: string): string => page.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
+  // Its "Sign in" is written with a no-break space.
+  const greeting = /<h1 class="sign-in-title-greeting" id="mbr-login-greeting">\s*Sign\s+in\s*<\/h1>/;
+
+  test('its headline "Sign in" over the form decides, under the site name, a blank title or the article\'s headline', () => {
+    expect(judgeFile(headlined)).toBe('login');
+    expect(judgeFile(retitle(headlined, ''))).toBe('login');
+    expect(judgeFile(retitle(headlined, 'PolitiFact’s guide to understanding tariffs and international trade'))).toBe('login');
+  });
+
+  test('an article headline that starts with the words, or a headline of its own above a sign-in h1, is no sign-in page', () => {
+    expect(judgeFile(headlined.replace(greeting, '<h1>Sign in without a password: how passkeys work</h1>'))).toBe('ok');
+    expect(judgeFile(headlined.replace(greeting, (h1) => `<h1>Council extends night buses</h1>${h1}`))).toBe('ok');
+  });
+
+  test('"you must sign in to see this" in its own words decides under a blank title, not under a headline', () => {
+    expect(judgeFile(asks)).toBe('login');
+    expect(judgeFile(retitle(asks, 'Hosted'))).toBe('login');
+    // Titled with an article's headline, the same words stand where a teaser's wall would.
+    expect(judgeFile(retitle(asks, 'UK Tories under fire for Twitter name switch during debate'))).toBe('ok');
+  });
+
+  test("'Sign in to …' over the form decides above the footer's h1s, not under a headline of the page's own", () => {
+    expect(judgeFile(footerH1s)).toBe('login');
+    expect(judgeFile(footerH1s.replace(/<p>\s*Sign in to <strong>GitHub<\/strong>/, (p) => `<h1>Council extends night buses</h1>${p}`))).toBe('ok');
+  });
+});

@@ -66,6 +66,8 @@ interface Page {
   h1s: string[];
   /** The h1s with text that are not the site's name: the headline, where the page has one. */
   ownH1s: string[];
+  /** Where in `body` the first of ownH1s starts; -1 where there is none. */
+  ownH1At: number;
   /** Visible text of the body: no script, style, noscript, template, svg; entities decoded. */
   visible: string;
   noscript: string;
@@ -160,10 +162,11 @@ function parsePage(html: string): Page {
   const title = squash(firstElement(stripped, 'title') ?? '');
   const bodyStart = stripped.search(/<body\b/i);
   const body = bodyStart >= 0 ? stripped.slice(bodyStart) : replaceClosed(stripped, /<head\b[\s\S]*?<\/head\s*>/i, () => ' ', '</head');
-  const heads = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h([1-3])\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => ({ level: m[1], text: squash(unlinked(m[2] ?? '')) }));
+  const heads = [...body.slice(0, lastEnd(body, '</h1', '</h2', '</h3')).matchAll(/<h([1-3])\b[^>]*>([\s\S]*?)<\/h[1-3]\s*>/gi)].map((m) => ({ level: m[1], text: squash(unlinked(m[2] ?? '')), at: m.index }));
   // An h1 that is the site's name (the whole title, or its last part: "Sign in | Acme") is its logo.
   const brand = new Set([title, ...titleSegments(title).slice(1)].filter(Boolean));
-  const h1s = heads.filter((h) => h.level === '1' && h.text && !brand.has(h.text)).map((h) => h.text);
+  const own = heads.filter((h) => h.level === '1' && h.text && !brand.has(h.text));
+  const h1s = own.map((h) => h.text);
   return {
     html,
     title,
@@ -171,6 +174,7 @@ function parsePage(html: string): Page {
     ownHeadings: h1s.length ? h1s : heads.map((h) => h.text),
     h1s: heads.filter((h) => h.level === '1' && h.text).map((h) => h.text),
     ownH1s: h1s,
+    ownH1At: own[0]?.at ?? -1,
     visible: squash(body),
     noscript: squash(noscripts.join(' ')),
     scriptBytes,
@@ -360,6 +364,16 @@ const LOGIN_FORM = /<form\b[^<>]*\baction\s*=\s*["'][^"']*(?:login|signin|sign-i
 /** A sign-in form that sends the visitor back to what they asked for once signed in: the wall itself. */
 const RETURNING_LOGIN_FORM =
   /<form\b[^<>]*\baction\s*=\s*["'][^"']*(?:login|logon|signin|sign-in|sign_in|auth)[^"']*[?&](?:returnurl|return_?to|redirect(?:_?ur[il])?|next|continue|came_?from|goto)=/i;
+/** A link to the site's sign-in or to a single sign-on: where a sign-in page has no form of its own. */
+const SSO_LINK = /href="[^"]*\/(?:sso|oauth|saml|login|signin)\b/i;
+/** A link that starts a single sign-on only: every site's header links to its /login. */
+const SINGLE_SIGN_ON = /href="[^"]*\/(?:sso|saml|oauth2?)\b/i;
+/**
+ * The most words a sign-in page's headline has: the corpora's are 1 to 4 ("Sign in", "Sign in to
+ * Arm"); an article's headline that starts with the words goes on ("Sign in without a password:
+ * how passkeys work", 8).
+ */
+const LOGIN_HEADLINE_WORDS = 5;
 const IDENTIFIER_FIELD = /<input\b[^<>]*\b(?:type\s*=\s*["']?email|name\s*=\s*["']?(?:username|login|email|identifier|user)\b|autocomplete\s*=\s*["']?(?:username|email))/i;
 
 /** A title segment ("Sign in - Accounts", "Shop | Login") that is the sign-in page's name. */
@@ -410,34 +424,49 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   if (headed && password) return 'login-heading-form';
   // The form arrives by script: title and heading both name the sign-in, and the page
   // offers single sign-on or says little else.
-  if (headed && titledLogin(p.title) && (p.visible.length < 1200 || /href="[^"]*\/(?:sso|oauth|saml|login|signin)\b/i.test(p.html))) return 'login-title-heading';
+  if (headed && titledLogin(p.title) && (p.visible.length < 1200 || SSO_LINK.test(p.html))) return 'login-title-heading';
   // The whole form is built by script: the title names the sign-in, and the page is a shell.
   if (titledLogin(p.title) && p.visible.length < 80 && /<script\b/i.test(p.html)) return 'login-title-shell';
   return undefined;
 }
 
 /**
- * A paragraph, label or legend whose words start with a sign-in's name ("Sign in to Acme")
- * over a password field: the field within 1,500 characters of markup after it (the corpus's
- * sign-in page has 400 between them). Not a heading: a sidebar's "Log in" widget is headed so.
+ * Where a paragraph, label or legend whose words start with a sign-in's name ("Sign in to
+ * Acme") stands over a password field: the field within 1,500 characters of markup after it
+ * (the corpus's sign-in page has 400 between them); -1 where none does. Not a heading: a
+ * sidebar's "Log in" widget is headed so.
  */
-function saysSignIn(p: Page): boolean {
+function signInAt(p: Page): number {
   for (const m of p.body.matchAll(/<(p|label|legend)\b[^<>]*>([\s\S]{0,400}?)<\/\1\s*>/gi)) {
     const end = m.index + m[0].length;
-    if (LOGIN_NAME.test(squash(unlinked(m[2] ?? ''))) && PASSWORD_FIELD.test(p.body.slice(end, end + 1500))) return true;
+    if (LOGIN_NAME.test(squash(unlinked(m[2] ?? ''))) && PASSWORD_FIELD.test(p.body.slice(end, end + 1500))) return m.index;
   }
-  return false;
+  return -1;
 }
 
 /**
- * A sign-in page inside the site's template, its title blank or only the site's name, which
- * names it only in a paragraph ('Sign in to Acme', over a login and password form that sends
- * no one back): read only where the words outside the links are few (bareFew) and the page has
- * no headline of its own, as a home page's sidebar box sits under the site's news.
+ * A sign-in page inside the site's template, its title blank or only the site's name (`bare`),
+ * or the article's headline over the stand-in's own h1: read only where the words outside the
+ * links are few (bareFew, headedFew) and none of them is prose. What the stand-in says decides:
+ * - under a bare title, that the content needs an account ("Debes iniciar sesión para acceder a
+ *   este contenido"), in the page's own words;
+ * - its headline, the page's first h1 of its own, is a sign-in's name ("Sign in", "Sign in to
+ *   Arm", at most LOGIN_HEADLINE_WORDS) over a password field, a sign-in form or a single
+ *   sign-on link. The first h1: a template's footer may head its columns with h1s ("Offices",
+ *   "Stay Connected");
+ * - under a bare title, a paragraph that names the sign-in ('Sign in to Acme') over a login
+ *   and password form, with no headline of the page's own above it: a home page's sidebar box
+ *   sits under the site's news.
  */
-function bareLogin(p: Page): string | undefined {
-  if (p.ownH1s.length || !PASSWORD_FIELD.test(p.html) || !IDENTIFIER_FIELD.test(p.html)) return undefined;
-  return saysSignIn(p) ? 'login-bare-title-form' : undefined;
+function bareLogin(p: Page, own: () => string, bare: boolean): string | undefined {
+  if (bare && asksToSignIn(own())) return 'login-asks';
+  const password = PASSWORD_FIELD.test(p.html);
+  const headline = p.ownH1s[0];
+  const named = headline !== undefined && LOGIN_NAME.test(headline) && headline.split(' ').length <= LOGIN_HEADLINE_WORDS;
+  if (named && (password || LOGIN_FORM.test(p.html) || SINGLE_SIGN_ON.test(p.html))) return 'login-headline-form';
+  if (!bare || !password || !IDENTIFIER_FIELD.test(p.html)) return undefined;
+  const at = signInAt(p);
+  return at >= 0 && !(p.ownH1At >= 0 && p.ownH1At < at) ? 'login-bare-title-form' : undefined;
 }
 
 // ---- consent --------------------------------------------------------------------------
@@ -871,7 +900,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (c) return decide('challenge', challengeSignal(p, c));
   const k = consent(p, few, prose);
   if (k) return decide('consent', k);
-  const l = login(p, few, prose) ?? (bare && (few || bareFew) && !prose ? bareLogin(p) : undefined);
+  const l = login(p, few, prose) ?? (((bare && (few || bareFew)) || headedFew) && !prose ? bareLogin(p, own, bare) : undefined);
   if (l) return decide('login', l);
   const s = soft404(p, input.status, few || bareFew || headedFew, prose, input.url, input.randomPathSimilarity, bareFew, own);
   if (s) return decide('soft404', s);
