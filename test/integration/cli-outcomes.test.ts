@@ -62,6 +62,10 @@ beforeAll(async () => {
     '/signin-headline': { status: 200, body: page('pages/login_aol_signin_in_site_template_site_name_title.html') },
     '/signin-asks': { status: 200, body: page('pages/login_google_drive_asks_in_site_template.html') },
     '/signin-footer-h1s': { status: 200, body: page('pages/login_github_signin_in_site_template_footer_h1s.html') },
+    // A block page and two not-found pages inside a site's template, named only in their first sentences.
+    '/blocked-first-sentence': { status: 200, body: page('pages/challenge_cloudfront_request_blocked_in_site_template.html') },
+    '/not-found-first-sentence': { status: 200, body: page('pages/soft404_edmodo_not_found_in_site_template.html') },
+    '/not-found-under-headline': { status: 200, body: page('pages/soft404_airindia_sorry_in_site_template_headline_title.html') },
     // A real home page with a members' box (a password field) in its sidebar, its title blanked.
     '/home-sidebar-login': { status: 200, body: page('pages/ok_url_shortener_home_sidebar_login_2018.html').replace(/<title>[^<]*<\/title>/i, '<title></title>') },
     // A blog's front page: its headlines are links to the posts, and they name what the posts are about.
@@ -189,6 +193,21 @@ describe('sift batch reports what came back', () => {
       [true, undefined],
     ]);
     expect(String(lines[0]!.hint)).toMatch(/sign in/);
+  }, 120_000);
+
+  // Each came back ok: their headings say "403 ERROR", "Your group is being copied" or nothing,
+  // and their first sentences were read only on a page short in all.
+  test('a block page or a not-found page inside a site template, named only in its first sentences, fails with its reason', async () => {
+    const file = path.join(home, 'first-sentences.txt');
+    writeFileSync(file, ['/blocked-first-sentence', '/not-found-first-sentence', '/not-found-under-headline'].map((p) => `${site.base}${p}\n`).join(''));
+    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'first-sentences.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([
+      [false, 'challenge'],
+      [false, 'soft404'],
+      [false, 'soft404'],
+    ]);
   }, 120_000);
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {

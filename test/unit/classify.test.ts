@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyPage, drawnByScripts, isTeaser, pageSimilarity, paywallTeaser, teaserWall, type Classification } from '../../src/main/fetch/classify';
+import { classifyPage, drawnByScripts, isNotFoundText, isTeaser, pageSimilarity, paywallTeaser, teaserWall, type Classification } from '../../src/main/fetch/classify';
 import { extractArticle } from '../../src/main/fetch/html';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
@@ -548,5 +548,33 @@ describe('a sign-in page inside a site template, under a title that names nothin
   test("'Sign in to …' over the form decides above the footer's h1s, not under a headline of the page's own", () => {
     expect(judgeFile(footerH1s)).toBe('login');
     expect(judgeFile(footerH1s.replace(/<p>\s*Sign in to <strong>GitHub<\/strong>/, (p) => `<h1>Council extends night buses</h1>${p}`))).toBe('ok');
+  });
+});
+
+// A block page or a not-found page inside a site's template whose headings say something else
+// ("403 ERROR", "Your group is being copied") or nothing: its first sentences came back unread.
+describe('a stand-in inside a site template that names itself only in its first sentences', () => {
+  const judgeFile = (page: string): string => classifyPage({ html: page, status: 200, url: 'https://example.org/page' }).reason ?? 'ok';
+  const retitle = (page: string, title: string): string => page.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
+  const blocked = html('pages/challenge_cloudfront_request_blocked_in_site_template.html');
+  const notFound = html('pages/soft404_airindia_sorry_in_site_template_headline_title.html');
+
+  test('"Request blocked." is a block under a blank title or the site name, not where the title names the page', () => {
+    expect(judgeFile(blocked)).toBe('challenge');
+    expect(judgeFile(retitle(blocked, 'Space.com'))).toBe('challenge');
+    expect(judgeFile(retitle(blocked, "The Weird Plumes of Jupiter's Moon Europa Are Spewing Water Vapor"))).toBe('ok');
+  });
+
+  test('"the page you requested was not found" says a page is missing; "was not found to" does not', () => {
+    expect(isNotFoundText('The page you requested was not found.')).toBe(true);
+    expect(isNotFoundText('The file you were looking for is not found on this server.')).toBe(true);
+    expect(isNotFoundText('The document was not found to contain any errors.')).toBe(false);
+  });
+
+  test('a not-found page with no h1, where the headline was, is missing under the headline; a headline h1 of its own over it is the page', () => {
+    expect(judgeFile(notFound)).toBe('soft404');
+    // The article's own h1 back above the same words: the page names itself, and its first
+    // sentences are no longer read as the whole of it.
+    expect(judgeFile(notFound.replace('<span style="font-size:22px;', (s) => `<h1>Impeachment sham completely debunked: White House</h1>${s}`))).toBe('ok');
   });
 });
