@@ -54,7 +54,12 @@ export class SoftNotFoundProbe {
     const asked = new URL(askedUrl);
     const hit = this.ask(key, sameSite(asked, u) ? asked.origin : u.origin, download, signal);
     const page = await hit.page;
-    if (page === undefined) return undefined;
+    if (page === undefined) {
+      // No answer because the caller cancelled is no word of the host's: judged without it, a
+      // catch-all page a redirect led to (a shortened link) was stored ok after the cancel.
+      signal.throwIfAborted();
+      return undefined;
+    }
     return { page, echoes: [hit.token, ...u.pathname.split(/[/._-]+/).filter((w) => w.length > 2)] };
   }
 
