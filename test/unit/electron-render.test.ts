@@ -360,8 +360,8 @@ describe('the app render window (Electron stand-in)', () => {
     const { renderer, windows } = setup({ html: ARTICLE, neverLoads: true }, [], () => {}, () => job.abort(cancelled));
     // Before, the window loaded the page and the render waited for its load until the budget ran out.
     await expect(renderer.render('http://example.org/a', job.signal, 20_000)).rejects.toBe(cancelled);
-    expect(windows[0]?.webContents.loads).toEqual([]);
-    expect(windows[0]?.destroyed).toBe(true);
+    // Nor is a window opened for it (one was, and destroyed at once).
+    expect(windows).toEqual([]);
   });
   test("with every render slot taken, fails busy in the render gate's words, so the runner says what the CLI's renderer would", async () => {
     let shown = (): void => {};

@@ -168,7 +168,15 @@ export class ElectronRenderer implements Renderer {
 
   async render(url: string, signal: AbortSignal, budgetMs: number, hint: RenderHint = {}): Promise<Rendered> {
     if (!HTTP_ONLY.test(url)) throw new FetchError(400, 'only http and https pages are rendered', '', 'bad_url');
-    const slot = await this.slot();
+    // A set-up that failed after a cancel failed for the cancel (its window or session torn
+    // down): its "could not be set up" was stored as an internal error of a cancelled job.
+    const slot = await this.slot().catch((err: unknown) => {
+      throw signal.aborted ? (signal.reason ?? err) : err;
+    });
+    if (signal.aborted) {
+      slot.busy = false;
+      throw signal.reason;
+    }
     let win: WindowLike;
     try {
       win = this.deps.createWindow(renderWindowOptions(slot.session));

@@ -312,6 +312,9 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         release();
       }
     } catch (err) {
+      // Whatever a renderer made of a cancel (a slot whose set-up the cancel cut short fails as
+      // "could not be set up", 502, stored as an internal error), the target was cancelled.
+      if (signal.aborted) throw signal.reason ?? err;
       if (err instanceof FetchError) throw err;
       if (deadline.aborted) throw timeoutError("the target's deadline passed while rendering", DEADLINE_HINT);
       throw err;
