@@ -234,6 +234,9 @@ export class HttpClient {
           // check or a sign-in wall from a plain error (SPEC §5.9).
           if (/html/i.test(headers['content-type'] ?? '')) {
             err.page = await readCapped(body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline, s.bodyTimeoutMs).catch(() => undefined);
+            // A page the cancel cut short is no evidence: without it a check page's 403 was
+            // stored as a plain "HTTP 403 Forbidden" of a job the user had cancelled.
+            if (signal.aborted) throw signal.reason ?? err;
           } else {
             await body.dump().catch(() => {});
           }
