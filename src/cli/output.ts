@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../main/store';
-import type { Job } from '../shared/types';
+import { isCutShort, type Job, type TargetRow } from '../shared/types';
 import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, type ExportFormat, type ExportSource, type ExportSummary } from '../main/export';
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
@@ -84,6 +84,13 @@ export function checkExportFormat(format: string, out?: string): void {
 }
 
 const EXT_OF: Record<Exclude<ExportFormat, 'folder'>, string> = { zip: '.zip', jsonl: '.jsonl', csv: '.csv', 'combined-md': '.md' };
+
+/**
+ * A row's status word in sift status and sift batch's list: a target cut short (a cancel, a
+ * close, a crash) is stored failed, and its row read "failed" under a line counting
+ * "0 failed, 1 stopped mid-way".
+ */
+export const rowStatus = (t: Pick<TargetRow, 'status' | 'error'>): string => (isCutShort(t) ? 'stopped' : t.status);
 
 /**
  * SPEC §6 --json: one object per target in list order,

@@ -20,7 +20,7 @@ import { indexNote, indexTooLong } from '../sitemap-index';
 import { fetchListInput, isListUrl } from '../list-url';
 import { expandSitemapIndex, type ExpandedIndex } from '../../main/sitemap-index';
 import { isSitemapIndex } from '../../shared/urllist/xml';
-import { checkExportDestination, checkExportFormat, checkOutGiven, exportFormatFor, printTargetsJson, runExport } from '../output';
+import { checkExportDestination, checkExportFormat, checkOutGiven, exportFormatFor, printTargetsJson, rowStatus, runExport } from '../output';
 
 const USAGE = `usage: sift batch FILE|-|URL [options] [--json] [--out DIR --format FORMAT]
 
@@ -504,7 +504,7 @@ function restOf(ctx: Engine, id: string, rerun: Rerun): Target[] | undefined {
 
 function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
-    const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${row.status.padEnd(7)} ${shownFailure(row, 'cli').error}`;
+    const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${rowStatus(row).padEnd(7)} ${shownFailure(row, 'cli').error}`;
     // As the progress lines above name it: 例え.jp/パス, not xn--r8jz45g.jp/%E3%83%91%E3%82%B9.
     io.stdout.write(forTerminal(`${String(row.idx + 1).padStart(5)}  ${what}  ${readableUrl(row.url)}${warningsNote(row)}\n`));
   }

@@ -10,7 +10,7 @@ import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { hintOn } from '../../shared/hints';
 import { readableUrl } from '../../shared/readable-url';
-import { checkExportFormat, checkOutGiven, exportFormatFor, runExport } from '../output';
+import { checkExportFormat, checkOutGiven, exportFormatFor, rowStatus, runExport } from '../output';
 import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okNotes, warningsNote } from '../progress';
 import { jsonLine } from '../../shared/json';
 import { forTerminal } from '../terminal';
@@ -98,7 +98,7 @@ or the database cannot be read, 130 interrupted
         if (values.json) {
           io.stdout.write(`${jsonLine({ idx: t.idx, url: t.url, status: t.status, error: t.error, hint: hintOn('cli', t.hint), reason: t.reason ?? '', bytes: t.bytes })}\n`);
         } else {
-          io.stdout.write(forTerminal(`${String(t.idx + 1).padStart(5)}  ${t.status.padEnd(7)}  ${readableUrl(t.url)}${statusNote(t)}\n`));
+          io.stdout.write(forTerminal(`${String(t.idx + 1).padStart(5)}  ${rowStatus(t).padEnd(7)}  ${readableUrl(t.url)}${statusNote(t)}\n`));
         }
       }
       // Every kind of failure there is, with what to do about it, after the list it explains.
