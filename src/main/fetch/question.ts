@@ -253,25 +253,24 @@ const KOREAN_ENDING = /^(\p{Script=Hangul}+?)(입니다|입니까|습니다|습�
  * punctuation (pairs 0.3 µs), and 249 s on the same text as one string.
  */
 function contentPairs(run: string): string[] {
-  const words: string[] = [];
-  const ending: boolean[] = [];
+  const words: { word: string; ending: boolean }[] = [];
   for (const s of segmentWords(run)) {
     const m = HANGUL_WORD.test(s.segment) ? KOREAN_ENDING.exec(s.segment) : null;
-    if (m?.[1]) words.push(m[1], m[2]!);
-    else words.push(s.segment);
-    ending.push(...(m?.[1] ? [false, true] : [false]));
+    if (m?.[1]) words.push({ word: m[1], ending: false }, { word: m[2]!, ending: true });
+    else words.push({ word: s.segment, ending: false });
   }
-  const lone = words.map((w) => [...w].length === 1);
-  const fn = words.map((w, i) => ending[i]! || isFunctionWord(foldTerm(w)) || (lone[i]! && LONE_FUNCTION_CHARS.has(w)));
+  const lone = words.map(({ word }) => [...word].length === 1);
+  const fn = words.map(({ word, ending }, i) => ending || isFunctionWord(foldTerm(word)) || (lone[i]! && LONE_FUNCTION_CHARS.has(word)));
   const content = (i: number): boolean => i >= 0 && i < words.length && !fn[i];
   const oneChar = (i: number): boolean => content(i) && lone[i]!;
   const isolated = (i: number): boolean => oneChar(i) && !content(i - 1) && !content(i + 1);
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    if (!lone[i] && !ending[i]) out.push(...allPairs(words[i]!));
+    const { word, ending } = words[i]!;
+    if (!lone[i] && !ending) out.push(...allPairs(word));
     if (i + 1 === words.length) continue;
     const across = (content(i) && content(i + 1) && (oneChar(i) || oneChar(i + 1))) || isolated(i) || isolated(i + 1);
-    if (across) out.push([...words[i]!].at(-1)! + [...words[i + 1]!][0]!);
+    if (across) out.push([...word].at(-1)! + [...words[i + 1]!.word][0]!);
   }
   return out;
 }
