@@ -8,38 +8,60 @@ import { foldTerm } from '../search/fold';
  * could answer was never told so (SPEC §5.6: "ranked passages").
  *
  * English first, then the languages most pages Sift reads are in. A word that is also a
- * content word in English is left out of the other languages' lists: German "war" (was) is
- * English "war", German and Dutch "die" an English "die", French "son" (his) an English "son",
- * Portuguese "os" (the) an English "OS", Dutch "van" (of) a "van"; and a word whose
- * accents the fold drops to one (German "für" and "über" are "fur" and "uber", Portuguese "são"
- * the "Sao" of São Paulo).
+ * content word in English is left out of the other languages' lists, and is one of their
+ * function words only in a question in that language (ALSO_ENGLISH); so is a word whose
+ * accents the fold drops to an English one.
  */
-const LISTS = [
-  // English
-  `a about above after again against all am an and any are aren't as at be because been before being below between both but by
+const ENGLISH = `a about above after again against all am an and any are aren't as at be because been before being below between both but by
    can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for from further had hadn't has hasn't
    have haven't having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've if in into is
    isn't it it's its itself let's me more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out
    over own same shan't she she'd she'll she's should shouldn't so some such than that that's the their theirs them themselves then
    there there's these they they'd they'll they're they've this those through to too under until up very was wasn't we we'd we'll
    we're we've were weren't what what's when when's where where's which while who who's whom why why's will with won't would
-   wouldn't you you'd you'll you're you've your yours yourself yourselves also many much just does did tell me please whose`,
-  // German
-  `der das den dem des ein eine einer einen einem eines und oder aber ist sind wird werden wurde wurden hat haben hatte
+   wouldn't you you'd you'll you're you've your yours yourself yourselves also many much just does did tell me please whose`;
+
+/** Languages written in Latin letters, whose function words tell a question in them from one in English (functionWordsOf). */
+const LATIN_LISTS = {
+  German: `der das den dem des ein eine einer einen einem eines und oder aber ist sind wird werden wurde wurden hat haben hatte
    hatten sein seine ihr ihre ich du er sie es wir ihnen mich dich sich nicht kein keine mit von zu zum zur im in auf aus bei
    nach vor unter um wie wo wer wann warum was welche welcher welches wieviel wie viele viel dass ob noch schon`,
-  // French
-  `le la les un une des du de et ou mais est sont été être avoir ont il elle ils elles je tu nous vous ce cet cette ces qui
+  French: `le la les un une des du de et ou mais est sont été être avoir ont il elle ils elles je tu nous vous ce cet cette ces qui
    que quoi quel quelle quels quelles où quand comment pourquoi combien dans sur sous avec pour par pas ne au aux leur leurs`,
-  // Spanish, Portuguese, Italian
-  `el los las y o pero es son fue ser estar está están del al lo qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
-   una unos unas que quien quién se su sus le les en de la
-   as um uma uns umas e ou mas é foi ser estar do da dos das no na nos nas ao aos quem qual quais onde quando como quanto
-   quantos porque para por não em
-   il gli lo la le uno una e o ma è sono essere di del della dei delle nel nella che chi quale quali quando perché quanto quanti per non un`,
-  // Dutch
-  `de het een en of maar is zijn was waren wordt worden heeft hebben ik jij hij zij wij jullie niet geen met voor op aan uit bij
+  Spanish: `el los las y o pero es son fue ser estar está están del al lo qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
+   una unos unas que quien quién se su sus le les en de la`,
+  Portuguese: `as um uma uns umas e ou mas é foi ser estar do da dos das no na nos nas ao aos quem qual quais onde quando como quanto
+   quantos porque para por não em`,
+  Italian: `il gli lo la le uno una e o ma è sono essere di del della dei delle nel nella che chi quale quali quando perché quanto quanti per non un`,
+  Dutch: `de het een en of maar is zijn was waren wordt worden heeft hebben ik jij hij zij wij jullie niet geen met voor op aan uit bij
    naar over onder wie waar wanneer waarom hoe hoeveel welke dat deze dit`,
+  // Question words and particles, pronouns, conjunctions, postpositions and "is, is not" (from
+  // Lucene's TurkishAnalyzer and stopwords-iso's tr lists). "Ankara nerede ve bu şehir ne kadar
+  // büyük?" was answered with a page's cats "ve bu bir gerçek" (and this is a fact).
+  Turkish: `ne neden niçin nasıl nerede nereye nereden hangi kaç mı mi mu mü mısın misin ve veya ile ya da de ki bu şu o bir
+   için gibi kadar daha çok en değil yok olan olarak her siz onlar bunu şunu onu bunun onun`,
+};
+
+/**
+ * A language's function words that are English content words too: German "war" (was) is English
+ * "war", German and Dutch "die" an English "die", French "son" (his) an English "son", Portuguese
+ * "os" (the) an English "OS", Dutch "van" (of) a "van", Turkish "kim" (who) and "ben" (I) names;
+ * German "für" and "über" fold to "fur" and "uber", Portuguese "são" to the "Sao" of São Paulo.
+ * They are function words of a question in that language only (functionWordsOf): left out for
+ * all, "Wann öffnet die Bibliothek?" over a German page was answered with a passage holding
+ * "die" and nothing of a library, as nearly every German passage holds "die".
+ */
+const ALSO_ENGLISH: Partial<Record<keyof typeof LATIN_LISTS, string>> = {
+  German: 'die war für über',
+  French: 'son',
+  Portuguese: 'os são',
+  Dutch: 'die van',
+  Turkish: 'var kim ben sen biz ama',
+};
+
+const LISTS = [
+  ENGLISH,
+  ...Object.values(LATIN_LISTS),
   // Russian
   `и в во не на что как кто где когда сколько почему зачем какой какая какие это этот эта эти с со по к у же ли бы от из о об
    за для до а но или то он она оно они мы вы я его ее её их был была было были есть будет`,
@@ -52,12 +74,6 @@ const LISTS = [
   // HindiAnalyzer stop list), which every question and every sentence of a page have.
   `क्या कौन कौनसा कब कहाँ कहां कैसे क्यों कितना कितने कितनी है हैं था थी थे हो होता होती होते का की के में से को पर
    और या यह वह ये वे मैं हम आप तुम इस उस इन उन नहीं भी तो ही एक सी सा`,
-  // Turkish: question words and particles, pronouns, conjunctions, postpositions and "is, is
-  // not" (from Lucene's TurkishAnalyzer and stopwords-iso's tr lists), without those that are
-  // English words or names (var, kim, ben, sen, biz, ama). "Ankara nerede ve bu şehir ne kadar
-  // büyük?" was answered with a page's cats "ve bu bir gerçek" (and this is a fact).
-  `ne neden niçin nasıl nerede nereye nereden hangi kaç mı mi mu mü mısın misin ve veya ile ya da de ki bu şu o bir
-   için gibi kadar daha çok en değil yok olan olarak her siz onlar bunu şunu onu bunun onun`,
   // Thai, as ICU cuts it into words: question words, pronouns, prepositions, conjunctions,
   // "is, has, not" and the polite particles (from PyThaiNLP's and stopwords-iso's th lists).
   // "ราคาของรถยนต์คือเท่าไร" (what does a car cost?) was answered with a page's "เมืองหลวงของประเทศไทย"
@@ -70,14 +86,18 @@ const LISTS = [
   `어디 무엇 뭐 무슨 언제 누구 누가 얼마 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
 ];
 
-/** The words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */
-export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
-  LISTS.join(' ')
-    .split(/\s+/)
-    .flatMap((w) => [w, ...w.split(/['’]/)])
-    .map(foldTerm)
-    .filter(Boolean),
-);
+/** A list's words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */
+const folded = (list: string): Set<string> =>
+  new Set(
+    list
+      .split(/\s+/)
+      .flatMap((w) => [w, ...w.split(/['’]/)])
+      .map(foldTerm)
+      .filter(Boolean),
+  );
+
+/** Every list's words, folded: a function word in any language, but those English writes as content words (ALSO_ENGLISH). */
+export const FUNCTION_WORDS: ReadonlySet<string> = folded(LISTS.join(' '));
 
 /**
  * A run of hiragana only, as a Japanese question's character pairs (questionTerms) cut it:
@@ -111,3 +131,28 @@ const isChineseFunctionPair = (term: string): boolean => /^\p{Script=Han}+$/u.te
 
 /** Whether a question's word (folded, as ranking reads it) says nothing of what it asks: FUNCTION_WORDS, Japanese grammar (HIRAGANA_ONLY) or Chinese function characters. */
 export const isFunctionWord = (term: string): boolean => FUNCTION_WORDS.has(term) || HIRAGANA_ONLY.test(term) || isChineseFunctionPair(term);
+
+const ENGLISH_WORDS = folded(ENGLISH);
+const LATIN_WORDS = (Object.keys(LATIN_LISTS) as (keyof typeof LATIN_LISTS)[]).map((lang) => ({
+  words: folded(LATIN_LISTS[lang]),
+  alsoEnglish: folded(ALSO_ENGLISH[lang] ?? ''),
+}));
+
+/**
+ * isFunctionWord as the question's language reads it: with the function words English writes as
+ * content words (ALSO_ENGLISH) of each language the question holds more function words of than
+ * of English's that are not that language's too. "Wann öffnet die Bibliothek?" holds German's
+ * wann and none of English's: its "die" is German's; "When did Die Hard come out?" holds when and
+ * did and none of German's: its "die" is a word it asks about. A question with no such evidence
+ * ("Die Bibliothek?") keeps "die", as before.
+ */
+export function functionWordsOf(question: string): (term: string) => boolean {
+  const words = foldTerm(question).split(/[^\p{L}\p{M}\p{N}]+/u);
+  const also = new Set<string>();
+  for (const lang of LATIN_WORDS) {
+    const theirs = words.filter((w) => lang.words.has(w) && !ENGLISH_WORDS.has(w)).length;
+    const english = words.filter((w) => ENGLISH_WORDS.has(w) && !lang.words.has(w)).length;
+    if (theirs > english) for (const w of lang.alsoEnglish) also.add(w);
+  }
+  return also.size === 0 ? isFunctionWord : (term) => also.has(term) || isFunctionWord(term);
+}

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import { CJK_CHAR, compatFolded, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspacedWords, segmentWords } from '../search/fold';
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
-import { isFunctionWord } from './function-words';
+import { functionWordsOf, isFunctionWord } from './function-words';
 import { wordForm } from './word-forms';
 import { markdownAsRead, withoutLinkTargets } from '../search/text';
 
@@ -178,17 +178,30 @@ export function askedTerms(question: string): string[] {
 }
 
 /**
- * The terms (processTerm's) that say what a question asks: askedTerms' but its function words.
- * A passage is an answer only when it shares one of them; a pair across two words (器的, 的内
- * of 服务器的内存) still ranks the passage holding the words side by side above one holding
- * them apart, as it did, but makes no answer of a passage about something else.
+ * The terms (processTerm's) that say what a question asks: askedTerms' but its function words
+ * (as its language reads them: functionWordsOf) and its Korean ones, whose words a passage holds
+ * as koreanWords finds them. A passage is an answer only when it shares one of them; a pair
+ * across two words (器的, 的内 of 服务器的内存) still ranks the passage holding the words side by
+ * side above one holding them apart, as it did, but makes no answer of a passage about something
+ * else.
  */
 export function sayingTerms(question: string): Set<string> {
+  const fn = functionWordsOf(question);
   return new Set(
     askedTerms(question)
       .map(processTerm)
-      .filter((t): t is string => t !== null && !isFunctionWord(t)),
+      .filter((t): t is string => t !== null && !fn(t) && !HANGUL_WORD.test(t)),
   );
+}
+
+/**
+ * Whether a passage says what a question asks: its ranking hit shares a term of sayingTerms
+ * with the question, or its text holds one of the question's Korean words (koreanWords).
+ */
+export function answersQuestion(question: string): (queryTerms: readonly string[], text: string) => boolean {
+  const says = sayingTerms(question);
+  const korean = koreanWords(question);
+  return (queryTerms, text) => queryTerms.some((t) => says.has(t)) || (korean?.test(compatFolded(text)) ?? false);
 }
 
 function terms(raw: string, cjkRun: (run: string) => string[]): string[] {
@@ -230,15 +243,42 @@ const LONE_FUNCTION_CHARS = new Set([...'上中下里内外前后时']);
 
 const HANGUL_WORD = /^\p{Script=Hangul}+$/u;
 /**
- * The particle or ending Korean writes joined to a word, after at least one syllable of it:
- * case particles (의 of, 은 는 이 가, 을 를, 에 에서 에게, 으로 로, 과 와, 도, 만, 까지, 부터) and
- * the polite endings of a statement or question (입니다 입니까 습니다 습니까 니다 니까, 요). ICU
- * reads 서울의 (Seoul's) as one word, whose pair 울의 is in 겨울의 (winter's): a question about
- * Seoul's weather answered with a passage about the winter's cold, and any polite question
- * (입니, 니까) with any polite passage. Longest first; a word of one syllable left (국가: 국 and
+ * The particles and endings Korean writes joined to a word: case particles (의 of, 은 는 이 가,
+ * 을 를, 에 에서 에게, 으로 로, 과 와, 도, 만, 까지, 부터) and the polite endings of a statement or
+ * question (입니다 입니까 습니다 습니까 니다 니까, 요). Longest first.
+ */
+const KOREAN_ENDINGS = '입니다|입니까|습니다|습니까|에서는|에서도|에서|에게서|에게|에는|에도|으로는|으로|로는|까지|부터|처럼|보다|하고|이나|니다|니까|인가요|인가|나요|가요|세요|예요|이에요|이다|의|은|는|이|가|을|를|에|로|과|와|도|만|요|게';
+/**
+ * A Korean word and the particle or ending (KOREAN_ENDINGS) joined to it, after at least one
+ * syllable of it. ICU reads 서울의 (Seoul's) as one word, whose pair 울의 is in 겨울의 (winter's):
+ * a question about Seoul's weather answered with a passage about the winter's cold, and any
+ * polite question (입니, 니까) with any polite passage. A word of one syllable left (국가: 국 and
  * 가) keeps its pair with the ending, as a Chinese one-character word does.
  */
-const KOREAN_ENDING = /^(\p{Script=Hangul}+?)(입니다|입니까|습니다|습니까|에서는|에서도|에서|에게서|에게|에는|에도|으로는|으로|로는|까지|부터|처럼|보다|하고|이나|니다|니까|인가요|인가|나요|가요|세요|예요|이에요|이다|의|은|는|이|가|을|를|에|로|과|와|도|만|요|게)$/u;
+const KOREAN_ENDING = new RegExp(`^(\\p{Script=Hangul}+?)(${KOREAN_ENDINGS})$`, 'u');
+
+/**
+ * The question's Korean words as a passage must hold them to answer it: each word's stem (its
+ * KOREAN_ENDING off) and the whole word, followed in the passage by an ending or the word's end;
+ * a stem of one syllable only where a word starts. Both, as a word may end in the syllable of a
+ * particle: 고양이 (cat) is also 고양 (Goyang) and 이, and read only as 고양 it answered with a
+ * passage about the city of Goyang (고양시는). Of the 879 words of TypeScript's Korean messages
+ * (typescript/lib/ko) a one-syllable ending leaves two syllables or more of, 2 were such a word
+ * (재정의, 해상도). The word as a whole, not its character pairs: the pair 양이 of 고양이 is in
+ * 태양이 (the sun, as subject), and a question about what cats eat answered with the sun.
+ * Null when the question has no Korean word that is not a function word.
+ */
+function koreanWords(question: string): RegExp | null {
+  const words = new Set<string>();
+  for (const word of compatFolded(question).match(/\p{Script=Hangul}+/gu) ?? []) {
+    const stem = KOREAN_ENDING.exec(word)?.[1] ?? word;
+    if (isFunctionWord(foldTerm(stem))) continue;
+    words.add(stem).add(word);
+  }
+  if (words.size === 0) return null;
+  const starts = [...words].map((w) => ([...w].length === 1 ? `(?<!\\p{Script=Hangul})${w}` : w));
+  return new RegExp(`(?:${starts.join('|')})(?:${KOREAN_ENDINGS})?(?!\\p{Script=Hangul})`, 'u');
+}
 
 /**
  * A run of Chinese or Japanese cut into its words by ICU's dictionary, then into the pairs that
@@ -356,8 +396,9 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
   // The question's words that say what it asks; a question of function words only ("who is
   // he?") keeps them all, as there is nothing else to go on.
   const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
-  const asks = words.filter((t) => !isFunctionWord(t));
-  const says = sayingTerms(question);
+  const fn = functionWordsOf(question);
+  const asks = words.filter((t) => !fn(t));
+  const answers = answersQuestion(question);
   return ms
     .search(question, {
       processTerm: (term) => {
@@ -368,7 +409,7 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
       fuzzy: (term) => (term.length > 5 ? 0.2 : false),
       combineWith: 'OR',
     })
-    .filter((h) => asks.length === 0 || h.queryTerms.some((t) => says.has(t)))
+    .filter((h) => asks.length === 0 || answers(h.queryTerms, texts[Number(h.id)]!))
     .map((h) => ({ id: Number(h.id), score: h.score }));
 }
 

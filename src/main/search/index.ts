@@ -3,8 +3,8 @@ import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
-import { isFunctionWord } from '../fetch/function-words';
-import { askedTerms, bestPassages, processTerm, questionTerms, sayingTerms, splitPassages } from '../fetch/question';
+import { functionWordsOf } from '../fetch/function-words';
+import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { isArticleOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -349,9 +349,11 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // question has no other): in a small job "what", "is" and "the" made a passage sharing only
   // them an answer.
   const asked = [...new Set(questionTerms(question).map(processTerm).filter((w): w is string => w !== null))];
-  // Function words as the question option reads them (isFunctionWord): with a Japanese
+  // Function words as the question option reads them (functionWordsOf): with a Japanese
   // question's runs of hiragana (です, すか) and a Chinese one's pairs of function characters
-  // (是多, 多少), which matched every passage in the polite form, or saying how much of anything.
+  // (是多, 多少), which matched every passage in the polite form, or saying how much of anything,
+  // and a German one's "die".
+  const isFunctionWord = functionWordsOf(question);
   const saying = asked.filter((w) => !isFunctionWord(w));
   // When every word is that common ("c?" where each result holds a lone c), they are all
   // there is to go on, as when there are few passages: leaving them all out answered with
@@ -378,10 +380,10 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // every page of a site repeats) is one answer, the first's: shown twice, two of the five
   // places went to the same text.
   const seen = new Set<string>();
-  // Holding a term that says what is asked (sayingTerms), not only a pair across two Chinese or
-  // Japanese words: 们发 of 我们发工资 (when are we paid) found 他们发现 (they discovered).
-  const says = sayingTerms(question);
-  const found = (saysWhat ? ranked.filter((f) => f.queryTerms.some((w) => says.has(w))) : ranked).filter((f) => {
+  // Holding a term that says what is asked (answersQuestion), not only a pair across two Chinese
+  // or Japanese words: 们发 of 我们发工资 (when are we paid) found 他们发现 (they discovered).
+  const answers = answersQuestion(question);
+  const found = (saysWhat ? ranked.filter((f) => answers(f.queryTerms, (docs[Number(f.id)] as Doc).text)) : ranked).filter((f) => {
     const text = (docs[Number(f.id)] as Doc).text;
     return !seen.has(text) && Boolean(seen.add(text));
   });
