@@ -11,7 +11,7 @@ import { processTerm } from '../../src/main/fetch/question';
 const asking = (question: string): string[] => {
   const fn = functionWordsOf(question);
   return question
-    .split(/[\s?!.,]+/)
+    .split(/[\s?!.,¿¡]+/)
     .map(processTerm)
     .filter((t): t is string => t !== null && !fn(t));
 };
@@ -28,6 +28,25 @@ describe('a function word English writes as a content word', () => {
     expect(asking('When did Die Hard come out?')).toEqual(['die', 'hard', 'com']);
     expect(asking('What was the war about?')).toEqual(['war']);
     expect(asking('Where is the van parked?')).toEqual(['van', 'park']);
+  });
+
+  it('says what an English question asks when another language builds its questions with it', () => {
+    // Spanish son (are), German hat (has), French pour (for) and par (by), Dutch met (with) and
+    // hoe (how), Portuguese dos (of the): in every question's function words before, "who were
+    // the sons of Zeus?" asked about Zeus alone.
+    expect(asking('Who were the sons of Zeus?')).toEqual(['son', 'zeus']);
+    expect(asking('Where did she leave her hat?')).toEqual(['leav', 'hat']);
+    expect(asking('How long does concrete take to set after the pour?')).toEqual(['long', 'concret', 'tak', 'set', 'pour']);
+    expect(asking('Who met the queen?')).toEqual(['met', 'queen']);
+    expect(asking('Which games ran on DOS?')).toEqual(['gam', 'ran', 'dos']);
+    expect(asking('What is par on the first hole?')).toEqual(['par', 'first', 'hol']);
+    expect(asking('How do I sharpen a garden hoe?')).toEqual(['sharpen', 'garden', 'hoe']);
+  });
+
+  it('is one of a question in the language that builds questions with it', () => {
+    expect(asking('¿Cuáles son los síntomas de la gripe?')).toEqual(['sintoma', 'grip']);
+    expect(asking('Wer hat das Telefon erfunden?')).toEqual(['telefon', 'erfunden']);
+    expect(asking('Hoe laat gaat de winkel open met Pasen?')).toEqual(['laat', 'gaat', 'winkel', 'open', 'pasen']);
   });
 
   it('says what a question with no evidence of its language asks', () => {

@@ -23,18 +23,18 @@ const ENGLISH = `a about above after again against all am an and any are aren't 
 
 /** Languages written in Latin letters, whose function words tell a question in them from one in English (functionWordsOf). */
 const LATIN_LISTS = {
-  German: `der das den dem des ein eine einer einen einem eines und oder aber ist sind wird werden wurde wurden hat haben hatte
+  German: `der das den dem des ein eine einer einen einem eines und oder aber ist sind wird werden wurde wurden haben hatte
    hatten sein seine ihr ihre ich du er sie es wir ihnen mich dich sich nicht kein keine mit von zu zum zur im in auf aus bei
    nach vor unter um wie wo wer wann warum was welche welcher welches wieviel wie viele viel dass ob noch schon`,
   French: `le la les un une des du de et ou mais est sont été être avoir ont il elle ils elles je tu nous vous ce cet cette ces qui
-   que quoi quel quelle quels quelles où quand comment pourquoi combien dans sur sous avec pour par pas ne au aux leur leurs`,
-  Spanish: `el los las y o pero es son fue ser estar está están del al lo qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
+   que quoi quel quelle quels quelles où quand comment pourquoi combien dans sur sous avec pas ne au aux leur leurs`,
+  Spanish: `el los las y o pero es fue ser estar está están del al lo qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
    una unos unas que quien quién se su sus le les en de la`,
-  Portuguese: `as um uma uns umas e ou mas é foi ser estar do da dos das no na nos nas ao aos quem qual quais onde quando como quanto
+  Portuguese: `as um uma uns umas e ou mas é foi ser estar do da das no na nos nas ao aos quem qual quais onde quando como quanto
    quantos porque para por não em`,
   Italian: `il gli lo la le uno una e o ma è sono essere di del della dei delle nel nella che chi quale quali quando perché quanto quanti per non un`,
-  Dutch: `de het een en of maar is zijn was waren wordt worden heeft hebben ik jij hij zij wij jullie niet geen met voor op aan uit bij
-   naar over onder wie waar wanneer waarom hoe hoeveel welke dat deze dit`,
+  Dutch: `de het een en of maar is zijn was waren wordt worden heeft hebben ik jij hij zij wij jullie niet geen voor op aan uit bij
+   naar over onder wie waar wanneer waarom hoeveel welke dat deze dit`,
   // Question words and particles, pronouns, conjunctions, postpositions and "is, is not" (from
   // Lucene's TurkishAnalyzer and stopwords-iso's tr lists). "Ankara nerede ve bu şehir ne kadar
   // büyük?" was answered with a page's cats "ve bu bir gerçek" (and this is a fact).
@@ -43,19 +43,22 @@ const LATIN_LISTS = {
 };
 
 /**
- * A language's function words that are English content words too: German "war" (was) is English
- * "war", German and Dutch "die" an English "die", French "son" (his) an English "son", Portuguese
- * "os" (the) an English "OS", Dutch "van" (of) a "van", Turkish "kim" (who) and "ben" (I) names;
- * German "für" and "über" fold to "fur" and "uber", Portuguese "são" to the "Sao" of São Paulo.
- * They are function words of a question in that language only (functionWordsOf): left out for
- * all, "Wann öffnet die Bibliothek?" over a German page was answered with a passage holding
- * "die" and nothing of a library, as nearly every German passage holds "die".
+ * A language's function words that are English content words too: German "war" (was) and "hat"
+ * (has), German and Dutch "die" (the, that), French and Spanish "son" (his, are), French "pour"
+ * and "par" (for, by), Portuguese "os" and "dos" (the, of the), Dutch "van", "met" and "hoe"
+ * (of, with, how), Turkish "kim" (who) and "ben" (I), names; German "für" and "über" fold to
+ * "fur" and "uber", Portuguese "são" to the "Sao" of São Paulo. They are function words of a
+ * question in that language only (functionWordsOf). Left out for all, "Wann öffnet die
+ * Bibliothek?" over a German page was answered with a passage holding "die" and nothing of a
+ * library, as nearly every German passage holds "die"; kept for all (Spanish's "son", German's
+ * "hat" were), "who were the sons of Zeus?" asked about Zeus alone.
  */
 const ALSO_ENGLISH: Partial<Record<keyof typeof LATIN_LISTS, string>> = {
-  German: 'die war für über',
-  French: 'son',
-  Portuguese: 'os são',
-  Dutch: 'die van',
+  German: 'die war hat für über',
+  French: 'son pour par',
+  Spanish: 'son',
+  Portuguese: 'os dos são',
+  Dutch: 'die van met hoe',
   Turkish: 'var kim ben sen biz ama',
 };
 
