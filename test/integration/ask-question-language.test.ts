@@ -17,6 +17,8 @@ const SUN = '태양이 뜨겁게 빛난다.';
 // What does a cat eat? (고양이가: the cat, as subject) / What is good cat food? (고양이 bare)
 const KO_EAT = '고양이가 무엇을 먹나요?';
 const KO_FOOD = '좋은 고양이 사료는 무엇인가요?';
+// Which province is Goyang in? (고양은: Goyang, as topic; the page writes 고양시, the city of Goyang)
+const KO_GOYANG = '고양은 어느 도에 있나요?';
 
 // The old town lies on the Rhine, and the market is old. / The library opens at nine.
 const TOWN = 'Die Altstadt liegt am Rhein und der Markt ist sehr alt.';
@@ -47,6 +49,7 @@ beforeAll(async () => {
       `${origin}/town q="${DE_LIBRARY}"`,
       `${origin}/library q="${DE_LIBRARY}"`,
       `${origin}/film q="When did Die Hard come out?"`,
+      `${origin}/goyang q="${KO_GOYANG}"`,
     ],
   );
   results = job.results;
@@ -78,6 +81,11 @@ describe('a Korean question', () => {
     expect(results[3]?.content).toBe([CAT, CAT_NAME].join('\n\n'));
     expect(ask(KO_FOOD).sort()).toEqual([CAT, CAT_NAME].sort());
     expect(ask(KO_EAT)[0]).toBe(CAT);
+  });
+
+  it('about Goyang finds the city of Goyang: a stem 은 was taken off is found in a longer word', () => {
+    expect(results[7]?.content).toBe(GOYANG);
+    expect(elsewhere.ask(KO_GOYANG)).toEqual([GOYANG]);
   });
 });
 

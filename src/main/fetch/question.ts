@@ -258,26 +258,52 @@ const KOREAN_ENDINGS = '입니다|입니까|습니다|습니까|에서는|에서
 const KOREAN_ENDING = new RegExp(`^(\\p{Script=Hangul}+?)(${KOREAN_ENDINGS})$`, 'u');
 
 /**
- * The question's Korean words as a passage must hold them to answer it: each word's stem (its
- * KOREAN_ENDING off) and the whole word, followed in the passage by an ending or the word's end;
- * a stem of one syllable only where a word starts. Both, as a word may end in the syllable of a
- * particle: 고양이 (cat) is also 고양 (Goyang) and 이, and read only as 고양 it answered with a
- * passage about the city of Goyang (고양시는). Of the 879 words of TypeScript's Korean messages
- * (typescript/lib/ko) a one-syllable ending leaves two syllables or more of, 2 were such a word
- * (재정의, 해상도). The word as a whole, not its character pairs: the pair 양이 of 고양이 is in
- * 태양이 (the sun, as subject), and a question about what cats eat answered with the sun.
- * Null when the question has no Korean word that is not a function word.
+ * What follows, in a passage, a Korean stem a one-syllable ending was taken off (KOREAN_ENDING)
+ * or a word of one syllable: a particle, or two (에만, 과의), a form of the copula (이므로, 여야, 일),
+ * 하 or 되 making a verb of it (선언하면, 선언된), or the word's end; not another syllable of a
+ * noun, as the 고양 of 고양이 (cat) read as 고양 (Goyang) and 이 is not the 고양 of 고양시는 (the
+ * city of Goyang).
+ */
+const AFTER_STEM = `(?:(?:(?:${KOREAN_ENDINGS})(?:는|도|만|의|은|을|를)?|이므로|이며|이고|이지만|이라는|이라고|이라면|이어야|여야|이거나|거나|나|일|인|임|로서|로써|으로서|으로써)(?!\\p{Script=Hangul})|[하한할함합해했되된될됨됩돼됐]|(?!\\p{Script=Hangul}))`;
+
+/**
+ * A Korean stem as a passage holds it: followed as AFTER_STEM says, and where a word starts when
+ * it is one syllable (집 of 집에, not of 편집은); followed by anything when it is a verb's, ending
+ * in 하 or 되 (포함하 of 포함하는 in 포함하지), as a verb's endings are too many to list.
+ */
+const koreanStem = (stem: string): string =>
+  /[하되]$/.test(stem) ? stem : [...stem].length === 1 ? `(?<!\\p{Script=Hangul})${stem}${AFTER_STEM}` : `${stem}${AFTER_STEM}`;
+
+/**
+ * The one-syllable endings that are also a noun's last syllable: the noun suffix 이 (고양이 cat,
+ * 어린이 child, 높이 height) and Sino-Korean syllables (가 家 of 전문가, 도 度 of 해상도, 의 義 of
+ * 재정의, 과 果 of 결과, 로 路 of 도로, 요 要 of 필요, 만 萬 of 백만). 은 는 을 를 에 와 게 end few.
+ */
+const NOUN_FINAL = new Set([...'이가도의과로요만']);
+
+/**
+ * The question's Korean words as a passage must hold them to answer it: each word as written,
+ * anywhere in a passage's words (자동차 in 전기자동차가), and its stem (KOREAN_ENDING's), anywhere
+ * too when the ending taken off is two syllables or more (선언 of 선언에서 in 선언된). A stem a
+ * one-syllable ending was taken off, and a word of one syllable, a passage holds only as
+ * AFTER_STEM says: the syllable may be the word's own. 고양이 (cat) is also 고양 (Goyang) and
+ * 이, and read as 고양 alone it answered with a passage about the city of Goyang (고양시는); of
+ * the 879 words of TypeScript's Korean messages (typescript/lib/ko) a one-syllable ending
+ * leaves two syllables or more of, 2 are such a word (재정의, 해상도). A word, not its character
+ * pairs: the pair 양이 of 고양이 is in 태양이 (the sun, as subject), and a question about what
+ * cats eat answered with the sun. Null when the question has no Korean word that is not a
+ * function word.
  */
 function koreanWords(question: string): RegExp | null {
-  const words = new Set<string>();
+  const found = new Set<string>();
   for (const word of compatFolded(question).match(/\p{Script=Hangul}+/gu) ?? []) {
-    const stem = KOREAN_ENDING.exec(word)?.[1] ?? word;
+    const m = KOREAN_ENDING.exec(word);
+    const stem = m?.[1] ?? word;
     if (isFunctionWord(foldTerm(stem))) continue;
-    words.add(stem).add(word);
+    found.add([...word].length === 1 ? koreanStem(word) : word);
+    if (m) found.add([...stem].length === 1 || NOUN_FINAL.has(m[2]!) ? koreanStem(stem) : stem);
   }
-  if (words.size === 0) return null;
-  const starts = [...words].map((w) => ([...w].length === 1 ? `(?<!\\p{Script=Hangul})${w}` : w));
-  return new RegExp(`(?:${starts.join('|')})(?:${KOREAN_ENDINGS})?(?!\\p{Script=Hangul})`, 'u');
+  return found.size === 0 ? null : new RegExp([...found].join('|'), 'u');
 }
 
 /**
