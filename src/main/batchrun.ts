@@ -28,8 +28,8 @@ type BatchCaller = Caller & { jobId?: string };
  * Retry-After), but not a challenge page that came with a 429/503; other FetchErrors →
  * TargetError, 502 rewritten to 500 "internal error"; the guard's 403 counted as a block; anything else
  * → 500 "internal error", logged with the caller and job id (never the URL or host).
- * A fetch the runner aborted (cancel, Ctrl-C, quit) is not a failure of the pipeline: it
- * comes back as the runner's own reason (cancelled / interrupted), unlogged.
+ * A fetch the runner aborted (cancel, Ctrl-C, quit) is not a failure of the pipeline: whatever
+ * error it ends with, it comes back as the runner's own reason (cancelled / interrupted), unlogged.
  */
 export function makeBatchFetch(fetcher: Pick<Fetcher, 'fetchTarget'> & Partial<Pick<Fetcher, 'ready'>>, metrics: Pick<BatchMetrics, 'countBlocked'>, log: Logger, deadlineMs: () => number): FetchFunc {
   return async (signal, caller, target, onPages) => {
@@ -51,9 +51,13 @@ export function mapFetchError(
   ctx: { caller: BatchCaller; log: Logger; onBlocked: () => void; scrub?: string; signal?: AbortSignal },
 ): Error {
   if (isInterruption(err)) return err;
-  // The runner's signal (not the deadline, which is a timeout): whatever the layer that saw
-  // the abort made of it (undici's AbortError, a terminated worker), the target was cancelled.
-  if (ctx.signal?.aborted && !(err instanceof FetchError)) {
+  // The runner's signal (not the deadline, which is a timeout): once it has aborted, whatever
+  // the fetch ended with (undici's AbortError, a terminated worker, or a FetchError of a step
+  // that went on without the page the cancel cut short), the target was cancelled. The runner
+  // keeps any TargetError but 'internal' after a cancel, so this is the one net: four places
+  // so far each turned a cancel into another verdict, the last a redirect whose page the
+  // cancel cut short, then judged a redirect loop (502) and stored "internal error".
+  if (ctx.signal?.aborted) {
     const why: unknown = ctx.signal.reason;
     return isInterruption(why) ? why : cancelledTargetError(err);
   }
