@@ -71,6 +71,9 @@ beforeAll(async () => {
     // Letters and digits in Unicode's compatibility forms: full-width and half-width input, a PDF's ligatures, a footnote mark.
     '/compat/ja': page('スペック', paras('このＧＰＵは１０倍速いので、ｶﾞｲﾄﾞを読んでから設定してください。', '詳しくはサポートまで。')),
     '/compat/en': page('Report', paras('The ﬁnal ﬁgures of the season were ﬂat, as Einstein¹ would have said of them.', 'Chapter Ⅻ tells the rest.')),
+    // C++ and C# in full-width forms, and a page with only the letter C.
+    '/compat/cpp': page('開発環境', paras('このライブラリはＣ＋＋とＣ＃で書かれていて、ビルドにはＣＭａｋｅを使います。', '詳しくはサポートまで。')),
+    '/compat/vitamin': page('Oranges', paras('An orange holds vitamin C, and a C grade is a pass; the crate is marked c/o the grocer.')),
     // One word in its forms, and another word it begins.
     '/en/report': page('Audit', paras('The audit report on the harbour accounts was published this week by the city council.')),
     '/en/reported': page('Loss', paras('The harbour authority reported a loss for the third year running, the council said.')),
@@ -241,6 +244,19 @@ describe('sift search', { timeout: 180_000 }, () => {
     };
     expect(await search('GPU ガイド')).toEqual([[0, 'body', ['«ＧＰＵ»', '«ｶﾞｲﾄﾞ»']]]);
     expect(await search('"final figures" einstein XII')).toEqual([[1, 'body', ['«ﬁnal ﬁgures»', '«Einstein»', '«Ⅻ»']]]);
+  });
+
+  test('finds full-width Ｃ＋＋ and Ｃ＃ by C++ and C#, and the other way round, not the page with a lone C', async () => {
+    const run = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/compat/cpp\n${site.base}/compat/vitamin\n` });
+    expect(run.code, run.stderr).toBe(0);
+    const job = /^job (\S+)/.exec(run.stderr)![1]!;
+    const search = async (q: string) => {
+      const r = await runSift(['search', q, '--job', job, '--json', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return jsonLines(r.stdout).map((h) => [h.idx, h.field, String(h.snippet).match(/«[^»]+»/g)]);
+    };
+    for (const q of ['C++', 'Ｃ＋＋', 'c++ AND C#']) expect(await search(q), q).toEqual([[0, 'body', q.includes('#') ? ['«Ｃ＋＋»', '«Ｃ＃»'] : ['«Ｃ＋＋»']]]);
+    expect(await search('C')).toHaveLength(2);
   });
 
   test('--json marks the matched words by offsets a page\'s own «» cannot be taken for', async () => {

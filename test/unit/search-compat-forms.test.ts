@@ -165,3 +165,23 @@ describe('the highlighter\'s map of text with compatibility forms', () => {
     );
   });
 });
+
+describe('signed words (C++, C#, .NET) written in compatibility forms', () => {
+  const PAGES = [
+    // Full-width, as Japanese input writes them.
+    'スペック\nこのライブラリはＣ＋＋とＣ＃と．ＮＥＴで書かれている。',
+    'Specs\nThe library is written in C++, C# and .NET.',
+    // Only the letters: vitamin C, a lone net.
+    'Food\nVitamin C and a fishing net.',
+    // Mixed widths, and the letter with an accent the index drops (unicode61 remove_diacritics).
+    'Mixed\nＣ++ and Ĉ# as pasted.',
+  ];
+  beforeEach(() => storeJob('j', PAGES));
+
+  it('finds Ｃ＋＋ by C++ and C++ by Ｃ＋＋, and no lone c, as the index reads them', () => {
+    for (const q of ['C++', 'c++', 'Ｃ＋＋', '"C++"']) expect(hits(q).map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)]), q).toEqual([[0, 2, ['«Ｃ＋＋»']], [1, 2, ['«C++»']], [3, 2, ['«Ｃ++»']]]);
+    expect(hits('C#').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«Ｃ＃»']], [1, ['«C#»']], [3, ['«Ĉ#»']]]);
+    expect(hits('.NET').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«．ＮＥＴ»']], [1, ['«.NET»']]]);
+    expect(hits('C++ AND C#').map(([idx]) => idx)).toEqual([0, 1, 3]);
+  });
+});

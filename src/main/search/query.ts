@@ -1,6 +1,6 @@
 import { englishForms } from '../fetch/word-forms';
 import { ARABIC_WORD, arabicArticleForms, arabicPrefixStarts } from './arabic';
-import { foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
+import { compatFolded, foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
 
 /** One thing to find, as the highlighter looks for it. */
 export interface Term {
@@ -78,11 +78,12 @@ const SIGNED_OR_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}][\\p{L}\\
 
 /**
  * What a result that holds the term as typed must hold in any case: its signed words (c++,
- * .net) in lower case, those in ASCII only (SQLite's lower() folds no other letter).
+ * .net) folded as the highlighter reads them (Ｃ＋＋ as c++), those in ASCII only.
  */
-export const literalNeedles = (term: Term): string[] => [
-  ...new Set(signedWords(term.text.toLowerCase()).filter((w) => SIGNED_WORD.test(w) && /^[\x20-\x7e]+$/.test(w))),
-];
+export const literalNeedles = (term: Term): string[] => [...new Set(signedWords(foldTerm(term.text)).filter((w) => SIGNED_WORD.test(w) && /^[\x20-\x7e]+$/.test(w)))];
+
+/** Whether a term holds a signed word, in any of the forms the index reads as one (Ｃ＋＋ is C++). */
+const hasSignedWord = (text: string): boolean => SIGNED_WORD.test(compatFolded(text));
 
 /** The words of a term as the highlighter and the literal check read them: signed words with their signs, each pictograph alone. */
 export const signedWords = (text: string): string[] => text.match(SIGNED_OR_WORD) ?? [];
@@ -228,7 +229,7 @@ function parse(tokens: readonly Token[]): Node {
   return n;
 }
 
-const isSigned = (n: Node): boolean => (n.kind === 'term' ? SIGNED_WORD.test(n.term.text) : n.kind === 'group' ? isSigned(n.of) : isSigned(n.a) || isSigned(n.b));
+const isSigned = (n: Node): boolean => (n.kind === 'term' ? hasSignedWord(n.term.text) : n.kind === 'group' ? isSigned(n.of) : isSigned(n.a) || isSigned(n.b));
 
 /**
  * The expression as FTS5 syntax, every term quoted. The index holds a signed word's letters
@@ -240,7 +241,7 @@ const isSigned = (n: Node): boolean => (n.kind === 'term' ? SIGNED_WORD.test(n.t
 function ftsOf(n: Node, negated = false): string | undefined {
   switch (n.kind) {
     case 'term':
-      return negated && SIGNED_WORD.test(n.term.text) ? undefined : n.term.prefix ? prefixOf(n.term.text) : termMatch(n.term);
+      return negated && hasSignedWord(n.term.text) ? undefined : n.term.prefix ? prefixOf(n.term.text) : termMatch(n.term);
     case 'group': {
       const of = ftsOf(n.of, negated);
       return of === undefined ? undefined : `( ${of} )`;
@@ -369,7 +370,7 @@ function plainWords(q: string): { match: string; terms: Term[]; literal?: Litera
   const terms = unique.map(wordTerm);
   // FTS5 reads no group after a term without an AND between them.
   const match = terms.map(termMatch).join(' AND ');
-  if (!terms.some((t) => SIGNED_WORD.test(t.text))) return { match, terms, count: terms.length };
+  if (!terms.some((t) => hasSignedWord(t.text))) return { match, terms, count: terms.length };
   const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => literalNeedles(t).map((w) => [w])) };
   return { match, terms, literal, count: terms.length };
 }

@@ -58,9 +58,9 @@ function termRegex(term: Term): RegExp | undefined {
   });
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;
-  // ASP.NET holds .NET; C++ is C++ in C++17, not in C+++ or C++x.
+  // ASP.NET holds .NET; C++ is C++ in C++17 and in C++で (a CJK character is a word of its own), not in C+++ or C++x.
   const before = isCharWord(first) ? '' : first.startsWith('.') ? '(?<!\\.)' : `(?<!${WORD_CHAR})`;
-  const after = term.prefix ? `${WORD_CHAR}*` : isCharWord(last) ? '' : /[+#]$/.test(last) ? '(?![\\p{L}+#])' : `(?!${WORD_CHAR})`;
+  const after = term.prefix ? `${WORD_CHAR}*` : isCharWord(last) ? '' : /[+#]$/.test(last) ? `(?![+#]|(?!${CJK_CHAR.source})\\p{L})` : `(?!${WORD_CHAR})`;
   return new RegExp(before + src + after, 'gu');
 }
 

@@ -3,6 +3,7 @@ import type { Mode, Result } from '../../shared/types';
 import { foldForIndex, hasCompatWord, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasArabicLetter } from '../search/arabic';
+import { foldsIntoUtf8 } from '../search/needle';
 import { modeOf } from './targets';
 
 /**
@@ -95,9 +96,11 @@ export function searchTable(db: Database.Database) {
      ORDER BY f.cost`,
   );
   // With needles: the matches whose target holds one needle of each group (in its title, URL
-  // or stored result, lower-cased: SQLite's lower() folds ASCII only, and needles are ASCII)
-  // before the LIMIT. C++ among 2,000 results of 20 KB that all hold a lone c took 1.8-2.2 s
-  // read and checked in JS, one result at a time; this reads each match's row once, in SQLite.
+  // or stored result) before the LIMIT. C++ among 2,000 results of 20 KB that all hold a lone c
+  // took 1.8-2.2 s read and checked in JS, one result at a time; this reads each match's row
+  // once, in SQLite. lower() folds ASCII only, and the index reads Ｃ＋＋ and Ĉ# as c: a text
+  // lower() finds no needle in is read as the index reads it (search/needle.ts).
+  db.function('folds_into', { deterministic: true }, (bytes: unknown, needle: unknown) => (Buffer.isBuffer(bytes) && typeof needle === 'string' && foldsIntoUtf8(bytes, needle) ? 1 : 0));
   const queryHolding = db.prepare<[string, string, number], { job_id: string; idx: number; cost: number }>(
     `SELECT d.job_id, d.idx, f.cost
      FROM (SELECT rowid, ${BM25_RANK} AS cost FROM search_fts WHERE search_fts MATCH ?) f
@@ -105,7 +108,8 @@ export function searchTable(db: Database.Database) {
      JOIN targets t ON t.job_id = d.job_id AND t.idx = d.idx
      WHERE NOT EXISTS (SELECT 1 FROM json_each(?) g
                        WHERE NOT EXISTS (SELECT 1 FROM json_each(g.value) n
-                                         WHERE instr(lower(t.title), n.value) > 0 OR instr(lower(t.url), n.value) > 0 OR instr(lower(coalesce(t.result, '')), n.value) > 0))
+                                         WHERE instr(lower(t.title), n.value) > 0 OR instr(lower(t.url), n.value) > 0 OR instr(lower(coalesce(t.result, '')), n.value) > 0
+                                            OR folds_into(CAST(t.title AS BLOB), n.value) OR folds_into(CAST(t.url AS BLOB), n.value) OR folds_into(CAST(t.result AS BLOB), n.value)))
      ORDER BY f.cost LIMIT ?`,
   );
   /** Indexes (or re-indexes) one target's searchable text. */
@@ -127,7 +131,7 @@ export function searchTable(db: Database.Database) {
     },
     /**
      * Best first; `match` is FTS5 syntax (see parseQuery), `jobId` scopes it to one job, and
-     * `needles` (groups of ASCII words in lower case) keep only the targets that hold one
+     * `needles` (groups of ASCII words, folded as foldWithMap folds them) keep only the targets that hold one
      * needle of each group.
      */
     query(match: string, jobId: string | undefined, limit: number, needles: readonly (readonly string[])[] = []): SearchRow[] {
