@@ -68,8 +68,8 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
 }
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 and 18)', () => {
-    expect(SCHEMA_VERSION).toBe(19);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 and 19)', () => {
+    expect(SCHEMA_VERSION).toBe(20);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -485,6 +485,33 @@ describe('migrations', () => {
     expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
+  it('migrates a version 19 database: results indexed with units written as one character or a lone half-width sound mark are found as typed, and only they are indexed again', () => {
+    const raw = atVersion(p, 19);
+    insertOldJob(raw, 'j19', 'kenji', 4, 4, 0);
+    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+    const contents = ['Recipe\nAdd 5㎏ of rice at 20℃.', 'ملاحظة\nقال وولﾞو مرة.', 'Notes\nA pen.', 'Notes\nA cup.'];
+    // Version 19 handed FTS5 ㎏ and ℃ as they are (symbols, no word) and the lone mark as NFKC's U+3099.
+    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+    contents.forEach((content, idx) => {
+      ins.run('j19', idx, `https://w.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+      // The last two entries say "quill", not their text: a result indexed again would lose it.
+      const body = idx === 0 ? content : idx === 1 ? 'ملاحظة قال وول\u3099و مره' : 'Notes quill';
+      fts.run(doc.run('j19', idx).lastInsertRowid, 'T', `https://w.test/${idx}`, body, 'j19');
+    });
+    expect(searchTable(raw).query('"kg"', undefined, 10)).toEqual([]);
+    raw.close();
+
+    const store = openStore(p);
+    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    expect(found('kg')).toEqual([{ idx: 0, line: 2, text: 'Recipe Add 5«㎏» of rice at 20℃.' }]);
+    expect(found('"20 °C"')).toEqual([{ idx: 0, line: 2, text: 'Recipe Add 5㎏ of rice at «20℃».' }]);
+    expect(found('ولو').map((h) => h.idx)).toEqual([1]);
+    expect(found('quill').map((h) => h.idx).sort()).toEqual([2, 3]);
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
+  });
+
   it('leaves a version 7 index whole when re-indexing it fails halfway, and re-indexes it at the next open', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j9', 'erin', 2, 2, 0);
@@ -517,7 +544,7 @@ describe('migrations', () => {
 
   it('re-indexes stored results walking the targets in key order: no step sorts the rows left (10,000 results took 234 s)', () => {
     const raw = atVersion(p, 6);
-    // The statements steps 7, 8, 9, 14, 15, 16, 17, 18 and 19 read the targets with, one row per step.
+    // The statements steps 7, 8, 9, 14, 15, 16, 17, 18, 19 and 20 read the targets with, one row per step.
     const walks: string[] = [];
     const prepare = raw.prepare.bind(raw);
     raw.prepare = ((sql: string) => {
@@ -526,7 +553,7 @@ describe('migrations', () => {
     }) as typeof raw.prepare;
     migrate(raw);
     raw.prepare = prepare;
-    expect(walks).toHaveLength(9);
+    expect(walks).toHaveLength(10);
     for (const sql of walks) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => '')) as { detail: string }[];
       // A MULTI-INDEX OR with a TEMP B-TREE FOR ORDER BY read and sorted every row after the last one at each step.

@@ -128,9 +128,19 @@ describe('letters in the bold and italic styles of social posts (Mathematical Al
   });
 });
 
+describe('units and signs written as one character', () => {
+  const PAGES = ['Recipe\nAdd 5㎏ of rice at 20℃, № 3.', 'Recipe\nAdd 5 kg of rice at 20 °C, No 3.', 'Note\nA pen.'];
+  beforeEach(() => storeJob('j', PAGES));
+
+  it('finds ㎏ by kg and ℃ by °C, and the other way round, marked as the page writes them', () => {
+    for (const q of ['kg', '㎏', '"5 kg"']) expect(hits(q).map(([idx, line, text]) => [idx, line, text.match(/«[^»]+»/g)]), q).toEqual([[0, 2, [q.startsWith('"') ? '«5㎏»' : '«㎏»']], [1, 2, [q.startsWith('"') ? '«5 kg»' : '«kg»']]]);
+    for (const q of ['"20 °C"', '"20℃"']) expect(hits(q).map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)]), q).toEqual([[0, ['«20℃»']], [1, ['«20 °C»']]]);
+  });
+});
+
 describe('the highlighter\'s map of text with compatibility forms', () => {
   // Forms that change length under NFKC (ｶﾞ, ﬃ, ⑴, ⒇, Ⅻ), join (half-width Hangul ﾡￂ), are two UTF-16 units (𝗕), with neighbours.
-  const CHARS = ['ｶ', 'ﾞ', 'ﾟ', 'ﾊ', 'Ｇ', '１', '，', 'ﬁ', 'ﬃ', '¹', '²', '⁶', '₂', 'Ⅻ', 'ⅷ', '③', '⑴', '⒇', '𝗕', '𝟭', 'a', ' ', '\n', '東', 'ﾡ', 'ￂ', 'ㄱ', '😀', 'Ⓜ', 'ß', 'ا', 'ل', 'و'];
+  const CHARS = ['ｶ', 'ﾞ', 'ﾟ', 'ﾊ', 'Ｇ', '１', '，', 'ﬁ', 'ﬃ', '¹', '²', '⁶', '₂', 'Ⅻ', 'ⅷ', '③', '⑴', '⒇', '𝗕', '𝟭', 'a', ' ', '\n', '東', 'ﾡ', 'ￂ', 'ㄱ', '😀', 'Ⓜ', 'ß', 'ا', 'ل', 'و', '㎏', '℃', '㈱', '㍻'];
   /** The words of a fold, as unicode61 reads them: letters and digits without marks, lower case, a CJK character alone. */
   const words = (x: string): string =>
     (
@@ -142,14 +152,15 @@ describe('the highlighter\'s map of text with compatibility forms', () => {
         .match(/[\p{L}\p{N}]+/gu) ?? []
     ).join(' ');
 
+  it('reads a half-width sound mark after no kana as nothing, as the index does: inside an Arabic word it hid its و', () => {
+    for (const text of ['وولﾞو', 'بالكتابﾟ', 'aﾞb']) expect(words(foldWithMap(text).folded), text).toBe(words(foldForIndex(text)));
+    expect(words(foldForIndex('وولﾞو'))).toBe('ولو');
+  });
+
   it('maps every folded unit to a whole character of the text, in order, and reads the words the index holds', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...CHARS), { minLength: 1, maxLength: 14 }), (chars) => {
         const text = chars.join('');
-        // Left out, a known gap: a half-width sound mark (ﾞ, ﾟ: NFKC's U+3099, U+309A) inside an
-        // Arabic word stays in the index's fold, so و is not taken off it there, and is dropped in
-        // the highlighter's (وولﾞو: 'وول゙و' against 'ولو'; 1 run in about 30,000 met it).
-        fc.pre(!(/[ﾞﾟ]/.test(text) && /\p{Script=Arabic}/u.test(text)));
         const { folded, at } = foldWithMap(text);
         expect(words(folded)).toBe(words(foldForIndex(text)));
         if (!at) return;

@@ -119,7 +119,14 @@ export const hasNukta = (text: string): boolean => ANY_NUKTA.test(text);
  */
 const COMPAT_IN_WORD = '\\uFB00-\\uFB06\\uFB13-\\uFB17\\uFF01-\\uFFEE\\u{1D400}-\\u{1D7FF}';
 const COMPAT_SCRIPT = '\\u00B2\\u00B3\\u00B9\\u2070-\\u209C';
-const COMPAT_ALONE = '\\u2160-\\u217F\\u2460-\\u24C1\\u24C3-\\u24FF\\u3251-\\u325F\\u32B1-\\u32BF';
+/**
+ * Units and signs written as one character (CJK Compatibility, Letterlike Symbols, Enclosed CJK):
+ * ㎏ is kg, ㎡ m2, ℃ °C, № No, ㍻ 平成, ㈱ (株), each a word of its own as NFKC writes it, so 5㎏ is
+ * found by kg and "20 °C" finds 20℃ (the index reads ° as no word, so °C is the word c, as typed).
+ * unicode61 reads them as symbols: none was found by anything. ㊗ and ㊙ are emoji (PICTOGRAPH).
+ */
+const COMPAT_UNITS = '\\u2100\\u2101\\u2103\\u2105\\u2106\\u2109\\u2116\\u2120\\u2121\\u213B\\u3200-\\u3250\\u3260-\\u3296\\u3298\\u329A-\\u32B0\\u32C0-\\u33FF';
+const COMPAT_ALONE = `\\u2160-\\u217F\\u2460-\\u24C1\\u24C3-\\u24FF\\u3251-\\u325F\\u32B1-\\u32BF${COMPAT_UNITS}`;
 const COMPAT = new RegExp(`[${COMPAT_IN_WORD}]+|[${COMPAT_SCRIPT}]+|[${COMPAT_ALONE}]`, 'gu');
 const IN_WORD_ONE = new RegExp(`^[${COMPAT_IN_WORD}]`, 'u');
 /** Whether text may hold a compatibility form (a superset; the three Latin-1 superscripts looked for as strings, see MAYBE_FOLDED). */
@@ -154,8 +161,10 @@ function compatPieces(run: string): { at: number; text: string }[] {
 }
 /** One match of COMPAT as the index holds it: its NFKC, spaced as a word of its own unless it is of COMPAT_IN_WORD. */
 function compatForm(run: string): string {
+  // A half-width sound mark after no kana (NFKC's lone U+3099) is nothing, as the highlighter
+  // reads it (foldChar drops marks): kept, it cut an Arabic word, and و was left on وولﾞو.
   const text = compatPieces(run)
-    .map((p) => p.text)
+    .map((p) => (/^\p{M}+$/u.test(p.text) ? '' : p.text))
     .join('');
   return IN_WORD_ONE.test(run) ? text : ` ${text} `;
 }
@@ -166,7 +175,7 @@ function compatForm(run: string): string {
  * is indexed as it was.
  */
 let compatWord: RegExp | undefined;
-// The ranges of COMPAT's classes; made at first use (by a migration), not at every start.
+// The ranges of COMPAT's classes as step 19 read them; made at first use (by a migration), not at every start.
 const COMPAT_RANGES = [[0xb2, 0xb3], [0xb9, 0xb9], [0x2070, 0x209c], [0x2160, 0x217f], [0x2460, 0x24c1], [0x24c3, 0x24ff], [0x3251, 0x325f], [0x32b1, 0x32bf], [0xfb00, 0xfb06], [0xfb13, 0xfb17], [0xff01, 0xffee], [0x1d400, 0x1d7ff]] as const;
 function makeCompatWord(): RegExp {
   let chars = '';
@@ -177,6 +186,10 @@ function makeCompatWord(): RegExp {
 }
 /** Whether text holds a compatibility form the index now reads as a letter or digit (COMPAT_WORD). */
 export const hasCompatWord = (text: string): boolean => mayHaveCompat(text) && (compatWord ??= makeCompatWord()).test(text);
+
+const UNIT_OR_SOUND_MARK = new RegExp(`[${COMPAT_UNITS}\\uFF9E\\uFF9F]`);
+/** Whether text holds a unit or sign written as one character (COMPAT_UNITS) or a half-width sound mark, which the index reads otherwise since step 20. */
+export const hasUnitOrSoundMark = (text: string): boolean => UNIT_OR_SOUND_MARK.test(text);
 
 /** Text with its compatibility forms as NFKC writes them (see COMPAT): the index's and a question's reading of them. */
 export const compatFolded = (text: string): string => (mayHaveCompat(text) ? text.replace(COMPAT, compatForm) : text);
@@ -370,7 +383,7 @@ const pictographCache = new Map<string, string>();
 // so V8 answers for a one-byte string (ASCII, French, German) without reading it: 0.3 µs for
 // 20 KB, where a class holding the two Latin-1 letters read every character (77 µs).
 // eslint-disable-next-line no-misleading-character-class
-const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2070-\u209C\u2160-\u217F\u2460-\u24FF\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD835\uD840-\uD8BF\uF900-\uFAFF\uFB00-\uFB17\uFE30-\uFE4F\uFEFF-\uFFEF]/;
+const MAYBE_FOLDED = /[\u0386-\u03D4\u0401\u0451\u0490\u0491\u0591-\u06ED\u0900-\u0DFF\u0E00-\u0EFF\u1000-\u109F\u1100-\u11FF\u1780-\u17FF\u19E0-\u19FF\u1E9E\u1F00-\u1FFF\u200B-\u200D\u2060\u2070-\u209C\u2100-\u2121\u213B\u2160-\u217F\u2460-\u24FF\u2E80-\uA4CF\uA960-\uA97F\uA9E0-\uA9FF\uAA60-\uAA7F\uAC00-\uD7FF\uD835\uD840-\uD8BF\uF900-\uFAFF\uFB00-\uFB17\uFE30-\uFE4F\uFEFF-\uFFEF]/;
 
 /** Whether foldForIndex's letter passes may change the text. */
 // The Latin-1 characters (ß, the soft hyphen, ², ³, ¹) are looked for as strings: 1.2 µs more for 20 KB of ASCII for the first two.

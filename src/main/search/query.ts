@@ -64,6 +64,8 @@ type Token =
 
 /** Something the index holds: a letter, a digit or a pictograph (fold.ts). */
 const WORDISH = new RegExp(`[\\p{L}\\p{N}]|${PICTOGRAPH.source}`, 'u');
+/** Whether text holds something the index holds, a unit written as one character (㎏ as kg) among them. */
+const isWordish = (text: string): boolean => WORDISH.test(compatFolded(text));
 
 /**
  * A word whose signs are part of its name: C++, C#, F#, g++, Notepad++, Disney+ (a run of
@@ -154,7 +156,7 @@ function lex(q: string): Token[] {
       i = end + 1;
       const star = q[i] === '*';
       if (star) i++;
-      if (WORDISH.test(text)) out.push({ kind: 'term', text, prefix: star && !endsInArticle, phrase: true });
+      if (isWordish(text)) out.push({ kind: 'term', text, prefix: star && !endsInArticle, phrase: true });
     } else if (c === '(') {
       out.push({ kind: 'open' });
       i++;
@@ -173,7 +175,7 @@ function lex(q: string): Token[] {
       const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
       if (prefix) word = word.slice(0, -1);
       // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
-      if (WORDISH.test(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });
+      if (isWordish(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });
     }
   }
   return out;

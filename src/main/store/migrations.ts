@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexCompat, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexPictographs, reindexWordMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexCompat, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexPictographs, reindexUnitsAndSoundMarks, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -245,6 +245,11 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // so GPU finds ＧＰＵ, ガイド ｶﾞｲﾄﾞ, final ﬁnal, Einstein Einstein¹; the results holding a letter or
   // digit so written are indexed again, the rest read and left as they are.
   (db) => reindexCompat(db),
+  // 20: the index reads units and signs written as one character as NFKC writes them (search/fold.ts
+  // COMPAT_UNITS), so kg finds 5㎏ and "20 °C" 20℃, and a half-width sound mark after no kana as
+  // nothing, as the highlighter does; the results holding either are indexed again, the rest read
+  // and left as they are.
+  (db) => reindexUnitsAndSoundMarks(db),
 ];
 
 /**

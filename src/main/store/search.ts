@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasCompatWord, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasCompatWord, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasArabicLetter } from '../search/arabic';
 import { foldsIntoUtf8 } from '../search/needle';
@@ -245,6 +245,16 @@ export function reindexNukta(db: Database.Database): void {
  */
 export function reindexCompat(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => hasCompatWord(title) || hasCompatWord(url) || hasCompatWord(text));
+}
+
+/**
+ * Re-indexes the stored results that hold a unit or sign written as one character (㎏, ℃, №,
+ * ㍻) or a half-width sound mark (ﾞ, ﾟ), which the index now reads as NFKC writes them, and a sound
+ * mark after no kana as nothing (search/fold.ts COMPAT_UNITS, compatForm); the rest are read and
+ * left as they are, as at step 8.
+ */
+export function reindexUnitsAndSoundMarks(db: Database.Database): void {
+  indexStored(db, '1', (title, url, text) => hasUnitOrSoundMark(title) || hasUnitOrSoundMark(url) || hasUnitOrSoundMark(text));
 }
 
 /**
