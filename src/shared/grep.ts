@@ -164,10 +164,14 @@ function foreignSyntaxProblem(pattern: string): string | undefined {
  * Text as people type it: typographic apostrophes and quotes straight, a non-breaking or thin
  * space a space, a hyphen or dash used as one (en dash, minus, non-breaking hyphen) a "-".
  * Books and news pages set "Disney’s" and "1990–2000", and grep "Disney's" found none of a
- * book's 18 lines. Each character becomes one, so lines and their lengths stay as they were.
+ * book's 18 lines. Letters, digits and signs in full-width forms (U+FF01-U+FF5E, as Japanese and
+ * Chinese input write them) as their ASCII and the ideographic space a space, as search reads
+ * them (search/fold.ts COMPAT): grep GPU found no ＧＰＵ; case stays as written, so (?i) still
+ * decides whether gpu finds it. Each character becomes one, so lines and their lengths stay as
+ * they were (not ｶﾞ, which NFKC writes as one, nor ﬁ, as two).
  */
 export function asTyped(text: string): string {
-  return TYPOGRAPHIC.test(text) ? text.replace(TYPOGRAPHIC_ALL, (c) => TYPED[c] ?? c) : text;
+  return TYPOGRAPHIC.test(text) ? text.replace(TYPOGRAPHIC_ALL, (c) => TYPED[c] ?? (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0))) : text;
 }
 const TYPED: Record<string, string> = {
   '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u2032': "'", '\u02BC': "'",
@@ -175,7 +179,7 @@ const TYPED: Record<string, string> = {
   '\u00A0': ' ', '\u2007': ' ', '\u2009': ' ', '\u202F': ' ',
   '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2212': '-',
 };
-const TYPOGRAPHIC = new RegExp(`[${Object.keys(TYPED).join('')}]`);
+const TYPOGRAPHIC = new RegExp(`[${Object.keys(TYPED).join('')}\\u3000\\uFF01-\\uFF5E]`);
 const TYPOGRAPHIC_ALL = new RegExp(TYPOGRAPHIC.source, 'g');
 
 /** What a user is told of an invalid grep option: what it takes, with an example of each kind. */

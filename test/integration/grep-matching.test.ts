@@ -20,6 +20,8 @@ const LOG = ['2026-12-01 ERROR disk 3 full', 'retrying in 30 s', 'ERROR: upload 
 // anywhere, inside a word too: 整体 ("whole") over two lines.
 const WRAPPED_ZH = ['这个灵活性制定了网络部件的整', '体方案，服务器和客户端机器。', '第二行没有这个词。'];
 const ZH_PDF = makePdf({ cjk: true, pages: [['前言'], WRAPPED_ZH] });
+// Letters, digits and signs as Japanese and Chinese input write them (full-width), and the ideographic space.
+const WIDE = ['このＧＰＵは１０倍速い（ベータ版）', 'The GPU is 10 times faster', 'ｇｐｕ\u3000ｒｅｐｏｒｔ', 'CPU only'].join('\n');
 const TURKISH = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul', 'İzmir'].join('\n');
 
 let site: Site;
@@ -28,7 +30,7 @@ let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
 beforeAll(async () => {
-  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH), '/app.log': text(LOG),
+  site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH), '/app.log': text(LOG), '/wide.txt': text(WIDE),
     '/wrapped-zh.txt': text(WRAPPED_ZH.join('\n')),
     '/manual-zh.pdf': (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(ZH_PDF),
   });
@@ -45,6 +47,18 @@ async function grep(route: string, g: string): Promise<{ lines: string[]; err: s
   const r = await sift('fetch', `${site.base}${route}`, '--grep', g, '--db', db);
   return { lines: r.out === '' ? [] : r.out.replace(/\n$/, '').split('\n'), err: r.err, code: r.code };
 }
+
+describe('letters, digits and signs in full-width forms', () => {
+  test('match as they are typed, case as the pattern says, and the line prints as the page writes it', async () => {
+    expect((await grep('/wide.txt', 'GPU')).lines).toEqual(['このＧＰＵは１０倍速い（ベータ版）', 'The GPU is 10 times faster']);
+    expect((await grep('/wide.txt', '(?i)gpu report')).lines).toEqual(['ｇｐｕ\u3000ｒｅｐｏｒｔ']);
+    expect((await grep('/wide.txt', '10倍')).lines).toEqual(['このＧＰＵは１０倍速い（ベータ版）']);
+    expect((await grep('/wide.txt', '\\(ベータ版\\)')).lines).toEqual(['このＧＰＵは１０倍速い（ベータ版）']);
+    // Typed full-width, they match as written, and case still counts without (?i).
+    expect((await grep('/wide.txt', 'ＧＰＵ')).lines).toEqual(['このＧＰＵは１０倍速い（ベータ版）']);
+    expect((await grep('/wide.txt', 'gpu')).lines).toEqual(['ｇｐｕ\u3000ｒｅｐｏｒｔ']);
+  });
+});
 
 describe('(?i) ignores case in every script, on every line', () => {
   test("letters whose capital or small form is another script's or is no ASCII (ẞ, ſ, the Kelvin sign) match as the u flag folds them", async () => {
