@@ -664,6 +664,20 @@ describe('batchOutcome and mapFetchError (rule 1 and 2, table)', () => {
     expect(batchOutcome(undefined)).toBe('ok');
   });
 
+  test("once the job's signal has aborted, whatever the fetch ended with is the cancel, unlogged: a 502 was stored 'internal error' of a cancelled job", () => {
+    const errors: unknown[] = [];
+    const quiet = { info() {}, warn() {}, error: (o: unknown) => errors.push(o) };
+    const job = new AbortController();
+    job.abort(new Error('cancelled'));
+    for (const err of [new FetchError(502, 'redirect loop: the site sent Sift back'), new FetchError(403, 'blocked'), new FetchError(404, 'upstream 404 Not Found'), new RangeError('boom')]) {
+      let blocked = 0;
+      const mapped = mapFetchError(err, { caller: { name: 'c' }, log: quiet, onBlocked: () => blocked++, signal: job.signal });
+      expect(batchOutcome(mapped)).toBe('cancelled');
+      expect(blocked).toBe(0);
+    }
+    expect(errors).toEqual([]);
+  });
+
   test('an unexpected error is logged without the URL or host it mentions', () => {
     const d = describeErr(new Error('getaddrinfo ENOTFOUND secret.example.org for https://secret.example.org/path'), 'secret.example.org');
     expect(JSON.stringify(d)).not.toMatch(/secret|\/path/);

@@ -191,6 +191,9 @@ export class HttpClient {
       const headers = flatHeaders(res.headers);
       if (REDIRECTS.has(res.statusCode) && headers.location) {
         await dropPage(res.body, combined);
+        // A cancel that cut the page short ends the fetch here: the next hop, never asked, was
+        // judged a redirect loop (502) of a `sift fetch` or a preview the user had cancelled.
+        signal.throwIfAborted();
         if (twoPlaces(res.headers.location)) {
           throw new FetchError(
             502,
