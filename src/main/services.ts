@@ -29,7 +29,7 @@ import { MAX_LIST_BYTES } from '../shared/urllist';
 import { partForPane } from '../shared/shown';
 import { hintOn } from '../shared/hints';
 import { writeRefusedWhy } from './write-refused';
-import { listLabel, rerunLabel } from '../shared/job-label';
+import { jobLabel, listLabel, rerunLabel } from '../shared/job-label';
 
 /** The system dialogs (Electron's in the app; a stand-in over the bridge). */
 export interface Dialogs {
@@ -245,7 +245,8 @@ export function createServices(opts: ServicesOptions): Services {
 
     submit: ({ targets, label }) => {
       try {
-        return runner.submit(DESKTOP, 'desktop', targets as Target[], label ? { label } : {});
+        // A file's name with what is asked after it (jobLabel): the runner keeps a label as given.
+        return runner.submit(DESKTOP, 'desktop', targets as Target[], label ? { label: jobLabel(label, targets as Target[]) } : {});
       } catch (err) {
         // The runner's error is one sentinel, without numbers; splitting the list needs them.
         if (err !== ErrTooManyTargets) throw err;

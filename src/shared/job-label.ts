@@ -50,20 +50,30 @@ function hostsWords(targets: readonly Target[]): string {
 // listLabel's mark between the hosts and what is asked of them.
 const HOSTS_END = ' · ';
 
+// What is asked, in the fewest characters that say it: "grep “Ha" tells a grep from a mode.
+const ASKED_SHOWN = 8;
+
 // What a run again's name starts with (rerunLabel), once for each time it was run again.
 const RERUN_PREFIXES = { unfinished: 'rest of ', failed: 'retry of ', all: 'again: ' };
 const LEADING_RERUNS = /^(?:(?:rest of|retry of|again:) )+/;
 
 /**
- * A job's name in at most `max` UTF-16 units, for the job list (fitText tries each length): its
+ * A job's name in at most `max` UTF-16 units, for the job list and the header (fitText tries each length): its
  * hosts kept whole and what is asked cut at its end, while one character of it fits; else the
  * hosts cut in their middle, after "rest of" whole. Cut in its middle whole, "rest of
  * docs.example.org/guide · options per URL" read "rest of … per URL" in the list's 16 or so
  * characters at 1024 px: the host, what tells one job from another, was what went.
  */
-export function cutLabel(label: string, max: number): string {
+export function cutLabel(label: string, max: number, keepAsked = false): string {
   if (label.length <= max) return label;
   const end = label.indexOf(HOSTS_END);
+  // `keepAsked`: another job has this name and differs in what is asked, so what is asked is
+  // what tells them apart. With the name kept whole first, "links.txt · grep “Harbour”" read
+  // "links.txt…" beside "links.txt" in the 800 px job list's 10 characters.
+  if (end >= 0 && keepAsked && max >= 3) {
+    const asked = label.slice(end + HOSTS_END.length);
+    if (max < end + HOSTS_END.length + Math.min(asked.length, ASKED_SHOWN)) return `…${cut(asked, max - 1)}`;
+  }
   // " · " and a character before the "…".
   if (end >= 0 && max >= end + HOSTS_END.length + 2) return cut(label, max);
   if (end >= 0 && max > end) return `${label.slice(0, end)}…`;
@@ -135,9 +145,22 @@ export function optionsWords(o: Options | undefined): string {
   return words.join(', ');
 }
 
+/**
+ * optionsWords and what else a job's name must say for two runs of one list to read apart: its
+ * context, recovery and rendering ("--render always" and the default were one name twice). Not
+ * in optionsWords: a target untitled is named by what it asks, and "render always" names no page.
+ */
+function askedWords(o: Options | undefined): string {
+  const words = [optionsWords(o)];
+  if (o?.context) words.push('context');
+  if (o?.recover) words.push('recover');
+  if (o?.render && o.render !== 'auto') words.push(`render ${o.render}`);
+  return words.filter(Boolean).join(', ');
+}
+
 /** The options the whole list shares, or that they differ from URL to URL. */
 function listOptionsWords(targets: readonly Target[]): string {
-  const each = new Set(targets.map((t) => optionsWords(t.options)));
+  const each = new Set(targets.map((t) => askedWords(t.options)));
   if (each.size > 1) return 'options per URL';
   return [...each][0] ?? '';
 }
@@ -151,6 +174,25 @@ export function listLabel(targets: readonly Target[]): string {
   if (targets.length === 0) return '';
   const options = listOptionsWords(targets);
   return cut(options ? `${hostsWords(targets)} · ${options}` : hostsWords(targets), MAX_LABEL);
+}
+
+/** What a job's name says its list is ("links.txt", "example.org/docs"), before what is asked of it. */
+export const listPart = (label: string): string => {
+  const end = label.indexOf(HOSTS_END);
+  return end >= 0 ? label.slice(0, end) : label;
+};
+
+/**
+ * A job's name: the name its caller gave (a dropped file's), else listLabel's; either way with
+ * what is asked of the list after it. Two runs of "links.txt", one with a grep, were both
+ * "links.txt" in the job list and the header.
+ */
+export function jobLabel(name: string | undefined, targets: readonly Target[]): string {
+  const given = (name ?? '').trim();
+  if (!given) return listLabel(targets);
+  const options = listOptionsWords(targets);
+  // Half the label at most for the name, so a long file name leaves what is asked in view.
+  return options ? cut(`${cut(given, MAX_LABEL / 2)}${HOSTS_END}${options}`, MAX_LABEL) : cut(given, MAX_LABEL);
 }
 
 /**

@@ -371,6 +371,10 @@ describe('services over the contract', () => {
     // The file's name, when the list came from one, is kept as it was given.
     const named = await r.call('submit', { targets: [{ url: `${site.base}/article/43` }], label: 'reading-list.txt' });
     expect(label(named.id)).toBe('reading-list.txt');
+    // With what is asked of it after the name: a second run of the file with a grep read "reading-list.txt" too.
+    const grepped = await r.call('submit', { targets: [{ url: `${site.base}/article/44`, options: { grep: 'Paragraph', render: 'never' } }], label: 'reading-list.txt' });
+    expect(label(grepped.id)).toBe('reading-list.txt · grep “Paragraph”, render never');
+    await until(r, grepped.id);
     const failed = await r.call('runRest', { id: a.id, which: 'failed' });
     expect(label(failed.id)).toBe(`retry of ${host}`);
     await until(r, failed.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLabel, listLabel, rerunLabel } from '../../src/shared/job-label';
+import { cutLabel, jobLabel, listLabel, listPart, rerunLabel } from '../../src/shared/job-label';
 
 const urls = (...u: string[]) => u.map((url) => ({ url }));
 
@@ -32,6 +32,27 @@ describe('a job named after what its list holds', () => {
     expect(listLabel([{ url: 'https://a.org/1', options: { question: 'what does it cost?' } }, { url: 'https://a.org/2' }])).toBe('a.org · options per URL');
     // The mode every job has unless told otherwise is not worth its words.
     expect(listLabel([{ url: 'https://a.org/1', options: { mode: 'markdown' } }])).toBe('a.org');
+  });
+
+  // Two runs of one dropped file, one plain and one with a grep, were both "links.txt · 2 URLs"
+  // in the job list and the header: the file's name said nothing of what was asked.
+  it('says what is asked after the name of a file, as after a list’s hosts', () => {
+    const plain = urls('https://a.org/1', 'https://a.org/2');
+    expect(jobLabel('links.txt', plain)).toBe('links.txt');
+    expect(jobLabel('links.txt', plain.map((t) => ({ ...t, options: { grep: 'revenue' } })))).toBe('links.txt · grep “revenue”');
+    expect(jobLabel(' ', plain)).toBe('a.org');
+    expect(jobLabel(undefined, plain)).toBe('a.org');
+    expect(jobLabel('x'.repeat(300), [{ url: 'https://a.org/1' }])).toHaveLength(200);
+    expect(jobLabel('x'.repeat(300), [{ url: 'https://a.org/1', options: { mode: 'text' } }])).toBe(`${'x'.repeat(99)}… · text`);
+  });
+
+  // `--render always` and the default read alike: "127.0.0.1:4000/news" twice.
+  it('says a rendering, context or recovery asked of the whole list', () => {
+    const at = (options: object) => [{ url: 'https://a.org/1', options }];
+    expect(listLabel(at({ render: 'always' }))).toBe('a.org · render always');
+    expect(listLabel(at({ render: 'never', grep: 'x', context: true }))).toBe('a.org · grep “x”, context, render never');
+    expect(listLabel(at({ recover: true }))).toBe('a.org · recover');
+    expect(listLabel(at({ render: 'auto' }))).toBe('a.org');
   });
 
   it('stays within the 200 characters a label holds', () => {
@@ -103,5 +124,21 @@ describe('a job name cut to fit the job list', () => {
     expect(cutLabel('www.harbour-board.example/minutes', 20)).toBe('harbour-boa…/minutes');
     expect(cutLabel('a.org, b.org and 3 other hosts', 12)).toBe('a.org,…hosts');
     expect(cutLabel('b.example/😀😀😀-minutes', 12)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
+});
+
+describe('a job name cut beside another of the same list that asks something else', () => {
+  // "links.txt · grep “Harbour”" read "links.txt…" beside "links.txt" in the 800 px list.
+  it('keeps what is asked when the name and a few characters of it do not fit', () => {
+    const label = 'links.txt · grep “Harbour”';
+    expect(cutLabel(label, 10)).toBe('links.txt…');
+    expect(cutLabel(label, 10, true)).toBe('…grep “Ha…');
+    expect(cutLabel(label, 19, true)).toBe('…grep “Harbour”');
+    expect(cutLabel(label, 20, true)).toBe('links.txt · grep “H…');
+    expect(cutLabel(label, 26, true)).toBe(label);
+    // Without " · ", nothing is asked: cut as any name is.
+    expect(cutLabel('quarterly-report-2026.csv', 12, true)).toBe(cutLabel('quarterly-report-2026.csv', 12));
+    expect(listPart(label)).toBe('links.txt');
+    expect(listPart('a.org')).toBe('a.org');
   });
 });
