@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
 import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
 let o: OpenedApp;
@@ -138,6 +138,13 @@ test('at 1024 × 768 jobs of one host whose folders end alike ("quarterly-minute
     return r.width > 0 && r.right <= h.right + 1;
   });
   expect(countVisible).toBe(true);
+  // Cut as the job list cuts it, the folder's end kept: cut at its end by CSS, the header read
+  // "127.0.0.1:41234/annual-board-mee…", the end that tells it from "…/quarterly-minutes" gone.
+  const headerLabel = page.locator('[data-testid="job-name"] .job-name-label');
+  await expect.poll(() => headerLabel.textContent()).toMatch(/…/);
+  const label = await headerLabel.evaluate((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 }));
+  expect(label.cut).toBe(false);
+  expect(label.text).toMatch(/annual.*minutes$/);
   // Its badge and id within the window: an auto grid column took the header past its edge.
   const idRight = await page.locator('[data-testid="job-header"] .job-id').evaluate((e) => e.getBoundingClientRect().right);
   expect(idRight).toBeLessThanOrEqual(800);
@@ -183,5 +190,26 @@ test('at 1024 × 768 lists of Arabic, Chinese and emoji folders are named in the
   await page.locator('[data-testid="job-item"]').nth(4).click();
   await expect.poll(() => page.getByTestId('job-name').textContent()).toBe(`${host}/${folders[0]} · 2 URLs`);
   await page.getByTestId('job-view').screenshot({ path: screenshotPath('ui-sidebar-names-arabic-view') });
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('at 800 × 768 two runs of one file, one with a grep, read apart in the job list and the header', async () => {
+  await page.setViewportSize({ width: 800, height: 768 });
+  const urls = [1, 2].map((n) => `${site.url}/harbour-letters/report-${n}`).join('\n');
+  for (const grep of ['', 'Harbour']) {
+    await page.getByTestId('nav-new').click();
+    if (grep) await page.getByTestId('opt-grep').fill(grep);
+    await dropFile(page, 'links.txt', urls);
+    await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('job-name').getAttribute('title')).toBe(grep ? 'links.txt · grep “Harbour” · 2 URLs' : 'links.txt · 2 URLs');
+    await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  }
+  // Both read "links.txt · 2 URLs" before: the file's name said nothing of the grep.
+  const items = page.locator('[data-testid="job-item-name"][title^="links.txt"]');
+  await expect.poll(() => items.evaluateAll((els) => els.map((e) => e.textContent))).toEqual([expect.stringMatching(/^…grep “H.* · 2 URLs$/), 'links.txt · 2 URLs']);
+  expect(await items.evaluateAll((els) => els.map((e) => e.scrollWidth > e.clientWidth + 1))).toEqual([false, false]);
+  expect(await page.getByTestId('job-name').textContent()).toBe('links.txt · grep “Harbour” · 2 URLs');
+  await page.screenshot({ path: screenshotPath('ui-sidebar-names-options-800') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, namesAskedApart, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
 import { rowFailure, type Job } from '../../src/shared/types';
 
 describe("the job header's notice of a job the store stopped", () => {
@@ -144,5 +144,15 @@ describe('jobs found by name in "Search all jobs"', () => {
   test('the count a name ends with matches nothing, nor does a job without a label', () => {
     expect(jobNamesMatching(jobs, 'URL')).toEqual([]);
     expect(jobNamesMatching(jobs, '12')).toEqual([]);
+  });
+});
+
+describe('names two jobs share while asking different things', () => {
+  test('lists a name two labels share before " · ", not one two jobs share whole or one job alone', () => {
+    const jobs = { a: { label: 'links.txt' }, b: { label: 'links.txt · grep “x”' }, c: { label: 'a.org' }, d: { label: 'a.org' }, e: { label: 'b.org · text' }, f: {} };
+    expect([...namesAskedApart(jobs)]).toEqual(['links.txt']);
+    // Read once per jobs object: the same set again, a new one for new jobs.
+    expect(namesAskedApart(jobs)).toBe(namesAskedApart(jobs));
+    expect([...namesAskedApart({ ...jobs, g: { label: 'b.org' } })]).toEqual(['links.txt', 'b.org']);
   });
 });

@@ -6,11 +6,17 @@ export interface ColumnFit {
   font: string;
 }
 
+const columnWidth = (col: HTMLElement): number => col.clientWidth;
+
 /**
  * A column's width, again whenever it is resized, and the font a cell of it has (read from
  * `probe`, a hidden cell of the rows' own style, as a header's font may differ).
  */
-export function useColumnFit(column: React.RefObject<HTMLElement | null>, probe: React.RefObject<HTMLElement | null>): ColumnFit | null {
+export function useColumnFit(
+  column: React.RefObject<HTMLElement | null>,
+  probe: React.RefObject<HTMLElement | null>,
+  room: (col: HTMLElement, cell: HTMLElement) => number = columnWidth,
+): ColumnFit | null {
   const [fit, setFit] = useState<ColumnFit | null>(null);
   useEffect(() => {
     const col = column.current;
@@ -18,16 +24,42 @@ export function useColumnFit(column: React.RefObject<HTMLElement | null>, probe:
     if (!col || !cell) return;
     const measure = (): void => {
       // A pixel to spare: clientWidth is rounded, measured text is not.
-      const width = col.clientWidth - 1;
+      const width = room(col, cell) - 1;
       const font = getComputedStyle(cell).font;
       if (width > 0) setFit((old) => (old && old.width === width && old.font === font ? old : { width, font }));
     };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(col);
+    // What shares the column's line (a header's badge, its id) takes room when it changes.
+    for (const other of col.children) observer.observe(other);
     return () => observer.disconnect();
-  }, [column, probe]);
+  }, [column, probe, room]);
   return fit;
+}
+
+/**
+ * The room left on `col`'s line for the child that holds `cell`, beside its other children and
+ * the gaps between them; the whole line where they wrap below it (a window 600 px or less).
+ */
+export function roomBesideOthers(col: HTMLElement, cell: HTMLElement): number {
+  const style = getComputedStyle(col);
+  if (style.flexWrap === 'wrap') return col.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+  const gap = parseFloat(style.columnGap) || 0;
+  const others = Array.from(col.children).filter((c) => !c.contains(cell));
+  const taken = others.reduce((sum, c) => sum + c.getBoundingClientRect().width + gap, 0);
+  return col.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0) - taken;
+}
+
+/**
+ * `label` cut by `cut` to fit beside `tail` (its count, kept whole) in a measured column; whole
+ * until measured, CSS's ellipsis then. The job list's names and the job header's both: cut at
+ * its end, one site's lists all read "127.0.0.1:4123…".
+ */
+export function fitBeside(label: string, tail: string, fit: ColumnFit | null, cut: (n: number) => string): string {
+  if (!fit || !label) return label;
+  const room = fit.width - (textWidth(tail, fit.font) ?? 0);
+  return fitText(label, cut, room, fit.font) ?? label;
 }
 
 let measureCtx: CanvasRenderingContext2D | null | undefined;

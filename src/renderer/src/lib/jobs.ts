@@ -1,6 +1,7 @@
 import { isCutShort, isTerminal, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
 import { formatCreated } from './format';
 import { counted } from '../../../shared/count';
+import { listPart } from '../../../shared/job-label';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
 export const RESTART_ERROR = 'restart';
@@ -176,4 +177,27 @@ export function jobNamesMatching(jobs: readonly Job[], query: string): string[] 
       return label && words.every((w) => label.includes(w));
     })
     .map((j) => j.id);
+}
+
+const sharedCache = new WeakMap<object, Set<string>>();
+
+/**
+ * The list names ("links.txt") that two or more of `jobs` have while asking different things of
+ * them: their names are cut keeping what is asked (cutLabel). Once per jobs object, as every
+ * item of a 250-job list reads it on each progress event.
+ */
+export function namesAskedApart(jobs: Readonly<Record<string, Pick<Job, 'label'>>>): ReadonlySet<string> {
+  const known = sharedCache.get(jobs);
+  if (known) return known;
+  const labels = new Map<string, Set<string>>();
+  for (const j of Object.values(jobs)) {
+    if (!j.label) continue;
+    const name = listPart(j.label);
+    const seen = labels.get(name) ?? new Set<string>();
+    seen.add(j.label);
+    labels.set(name, seen);
+  }
+  const shared = new Set([...labels].filter(([, seen]) => seen.size > 1).map(([name]) => name));
+  sharedCache.set(jobs, shared);
+  return shared;
 }

@@ -1,19 +1,33 @@
+import { useMemo, useRef } from 'react';
 import type { Job } from '../../../../shared/types';
-import { jobNameParts } from '../../lib/jobs';
+import { cutLabel, listPart } from '../../../../shared/job-label';
+import { useStore } from '../../store';
+import { fitBeside, roomBesideOthers, useColumnFit } from '../../lib/fit-text';
+import { jobNameParts, namesAskedApart } from '../../lib/jobs';
 
 /**
  * A job's name beside Sift's words: "קישורים · 3 URLs". The list's name sits in a <bdi>, so it
  * reads in its own direction and the count stays after it: as one string, the count of a
  * Hebrew or Arabic name joined the name's right-to-left run and showed before it
  * ("3 · קישורים URLs").
+ * `line`: the row the name shares with others (the header's badge and id); the name is then cut
+ * as the job list cuts it (cutLabel), to the room left beside them. Cut at its end by CSS, the
+ * header read "127.0.0.1:41234/annual-board-mee…" at 800 px, the folder's end gone.
  */
-export function JobName({ job }: { job: Pick<Job, 'label' | 'targetsTotal'> }): React.JSX.Element {
+export function JobName({ job, line }: { job: Pick<Job, 'label' | 'targetsTotal'>; line?: React.RefObject<HTMLElement | null> }): React.JSX.Element {
   const { label, count } = jobNameParts(job);
+  const labelRef = useRef<HTMLElement>(null);
+  const none = useRef<HTMLElement>(null);
+  const fit = useColumnFit(line ?? none, labelRef, roomBesideOthers);
+  const askedApart = useStore((s) => !!label && namesAskedApart(s.jobs).has(listPart(label)));
+  const shown = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, askedApart)), [label, count, fit, askedApart]);
   if (!label) return <>{count}</>;
   // Two boxes, so a header one line high can cut the name and keep its count (styles.css).
   return (
     <>
-      <bdi className="job-name-label">{label}</bdi>
+      <bdi className="job-name-label" ref={labelRef}>
+        {shown}
+      </bdi>
       <span className="job-name-count"> · {count}</span>
     </>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useStore } from '../../store';
 import { cancelJob, deleteJob, runRest } from '../../store/actions';
 import { formatDuration, formatRemaining } from '../../lib/format';
@@ -25,6 +25,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // to ask for 4 s only: too short for someone hearing the button's new name read out before
   // pressing it again, and a stray click elsewhere still takes the question back.
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const titleRef = useRef<HTMLDivElement>(null);
   if (!job) return null;
 
   const interrupted = isInterrupted(job);
@@ -43,9 +44,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
 
   return (
     <header className="job-header" data-testid="job-header" data-status={job.status}>
-      <div className="job-title">
+      <div className="job-title" ref={titleRef}>
         <h2 data-testid="job-name" title={jobName(job)}>
-          <JobName job={job} />
+          <JobName job={job} line={titleRef} />
         </h2>
         <StatusBadge status={job.status} stop={stopBadge(job)} />
         {/* Said with what it is: a screen reader read a bare "c85cab6afb946fd7" after the status (the title is a mouse's only). */}

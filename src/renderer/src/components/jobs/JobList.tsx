@@ -2,11 +2,11 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated } from '../../lib/format';
-import { cutLabel } from '../../../../shared/job-label';
-import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
+import { cutLabel, listPart } from '../../../../shared/job-label';
+import { fitBeside, useColumnFit } from '../../lib/fit-text';
 import { counted } from '../../../../shared/count';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
-import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, namesAskedApart, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 
@@ -73,7 +73,8 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
   const labelRef = useRef<HTMLSpanElement>(null);
   const fit = useColumnFit(nameRef, labelRef);
   const { label, count } = job ? jobNameParts(job) : { label: '', count: '' };
-  const shownLabel = useMemo(() => fitLabel(label, ` · ${count}`, fit), [label, count, fit]);
+  const askedApart = useStore((s) => !!label && namesAskedApart(s.jobs).has(listPart(label)));
+  const shownLabel = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, askedApart)), [label, count, fit, askedApart]);
   if (!job) return null;
   return (
     <li>
@@ -120,17 +121,6 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
     </li>
   );
 });
-
-/**
- * A job's name cut in its middle to fit beside its count, as the target table's URLs are: cut
- * at its end, the names of one site's lists ("127.0.0.1:41234/quarterly-reports", "…-minutes")
- * all read "127.0.0.1:4123…" in the 250 px list. Whole until measured; CSS's ellipsis then.
- */
-function fitLabel(label: string, total: string, fit: ColumnFit | null): string {
-  if (!fit || !label) return label;
-  const room = fit.width - (textWidth(total, fit.font) ?? 0);
-  return fitText(label, (n) => cutLabel(label, n), room, fit.font) ?? label;
-}
 
 // setTimeout's longest delay (about 24.8 days); a later expiry is not near enough to wait for.
 const LONGEST_TIMEOUT = 2 ** 31 - 1;
