@@ -2,6 +2,7 @@ import { isCutShort, isUnfinished, pagesReadText, storeStopOf, waitingText, type
 import { FOUND_NOTHING, shownFailure, warningLabel } from '../shared/reasons';
 import { readableUrl } from '../shared/readable-url';
 import { countWith } from '../shared/count';
+import { formatBytes } from '../shared/bytes';
 import { estimateRemaining, type Remaining } from '../shared/remaining';
 import { forTerminal } from './terminal';
 import type { CliIO } from './io';
@@ -23,11 +24,7 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 /** "1 target", "3,000 targets": a count with its noun, as the CLI writes numbers. */
 export const counted = countWith(formatCount);
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatBytes };
 
 /**
  * How far apart a log (stderr that is not a terminal) hears of one target's waits for the same

@@ -73,7 +73,7 @@ test('preview fetches one URL with its options and renders it sanitized, with no
   expect(await md.locator('a[href="https://example.org/more"]').getAttribute('target')).toBe('_blank');
   expect(await page.getByTestId('result-meta').textContent()).toMatch(/Article 1/);
   // Its size as main counted it (the pane no longer encodes the content again to count it).
-  expect(await page.getByTestId('result-view').locator('.result-toolbar .muted').first().textContent()).toMatch(/^Markdown result · [1-9][\d.]* (B|KB)$/);
+  expect(await page.getByTestId('result-view').locator('.result-toolbar .muted').first().textContent()).toMatch(/^Markdown result · [1-9][\d.]* (B|kB)$/);
   await page.screenshot({ path: screenshotPath('ui-preview') });
 });
 

@@ -15,7 +15,7 @@ describe('the export dialog counts as the job header does', () => {
   });
   test('a finished job says its failures; an all-ok one says none', () => {
     expect(exportSummaryText({ ...folder, format: 'jsonl', sideFiles: [], results: 3, bytes: 2048, targets: 5, failed: 2, notRun: 0, cutShort: 0 })).toBe(
-      'Exported 5 targets (2 failed) to /out/sift-1 (2.0 KB): 1 file, a line for each of the 5 targets: 3 results, and the 2 without one with why.',
+      'Exported 5 targets (2 failed) to /out/sift-1 (2.0 kB): 1 file, a line for each of the 5 targets: 3 results, and the 2 without one with why.',
     );
     expect(exportSummaryText({ ...folder, results: 5, bytes: 100, targets: 5, failed: 0, notRun: 0, cutShort: 0 })).toBe('Exported 5 targets to /out/sift-1 (100 B): 5 result files, with manifest.jsonl and failed.txt.');
     // The target a cancel stopped mid-way: main counts it apart (cutShort), the header as not fetched.
@@ -23,7 +23,7 @@ describe('the export dialog counts as the job header does', () => {
   });
   test('a zip is one file written, said with the results it holds apart from its listings', () => {
     expect(exportSummaryText({ ...folder, format: 'zip', results: 6, bytes: 4096, targets: 6, failed: 0, notRun: 0, cutShort: 0 })).toBe(
-      'Exported 6 targets to /out/sift-1 (4.0 KB): a zip of 6 result files, with manifest.jsonl and failed.txt.',
+      'Exported 6 targets to /out/sift-1 (4.0 kB): a zip of 6 result files, with manifest.jsonl and failed.txt.',
     );
   });
   test('"include failed" names what it takes in', () => {

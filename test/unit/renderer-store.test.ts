@@ -203,7 +203,7 @@ describe('formatting', () => {
 
   test('sizes, durations and the ETA', () => {
     expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(1536)).toBe('1.5 kB');
     expect(formatDuration(65_000)).toBe('1m 05s');
     // 5 of 10 done in the job's first second, the sixth just started: its share and the 4 after it.
     const job = { status: 'running' as const, targetsDone: 5, targetsTotal: 10, createdAt: 0, updatedAt: 1000 };
@@ -309,7 +309,7 @@ describe('formatting', () => {
       ['Final URL', 'https://a.example/b'],
       ['HTTP status', '200'],
       ['Content type', 'text/html'],
-      ['Document size', '40 KB'],
+      ['Document size', '40.0 kB'],
       ['From an archived copy', 'no'],
       ['Fetched in', '2.3 s'],
       ['Warnings', 'thin page, some new one'],

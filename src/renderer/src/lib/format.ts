@@ -2,20 +2,10 @@
 
 import { readableUrl } from '../../../shared/readable-url';
 import { cutMiddle } from '../../../shared/cut';
+import { formatBytes } from '../../../shared/bytes';
 import type { Remaining } from '../../../shared/remaining';
 
-export function formatBytes(n: number): string {
-  if (!Number.isFinite(n) || n < 0) return '—';
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
+export { formatBytes };
 
 /**
  * A headline as a sentence: its first word capitalized when it is a plain lower-case word. The

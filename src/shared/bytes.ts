@@ -1,0 +1,21 @@
+// The command line's units (its output is a fixed surface, SPEC §6): "kB" for 1,024 bytes, as
+// it has always printed, which the app now writes too; it wrote "KB".
+const UNITS = ['kB', 'MB', 'GB', 'TB'];
+
+/**
+ * A size as the app and the command line both write it: "512 B", "1.5 kB", "40.0 kB", "8.0 MB".
+ * One decimal in every unit past bytes, as the CLI's lines are read in columns. The unit is the
+ * one whose rounded value stays under 1,024: 1,048,575 bytes read "1024.0 kB". "—" for what
+ * no size is (NaN, a negative), not "NaN kB".
+ */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '—';
+  if (n < 1024) return `${n} B`;
+  let v = n / 1024;
+  let i = 0;
+  while (Number(v.toFixed(1)) >= 1024 && i < UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(1)} ${UNITS[i]}`;
+}
