@@ -1,3 +1,4 @@
+import { useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { failureBesideReason, failureLabel } from '../../../../shared/reasons';
 import { useStore } from '../../store';
@@ -11,7 +12,39 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
+import { cutMiddle } from '../../../../shared/cut';
+import { fitText, useColumnFit } from '../../lib/fit-text';
 import { shownTitle } from '../../../../shared/shown';
+
+/**
+ * The row's status, reason and address, the address cut in its middle to the room the others
+ * leave (fitText): cut at its end by CSS, the three sign-in walls of one site all read
+ * "http://127.0.0.1:46315/acc…" at 1280 px, the end that tells them apart gone.
+ */
+function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.JSX.Element {
+  // The room is a box that takes what the badge and chip leave, whatever the address's length.
+  const roomRef = useRef<HTMLSpanElement>(null);
+  const linkRef = useRef<HTMLAnchorElement>(null);
+  const fit = useColumnFit(roomRef, linkRef);
+  const url = readableUrl(row.url);
+  const shown = useMemo(() => (fit ? (fitText(url, (n) => cutMiddle(url, n), fit.width, fit.font) ?? url) : url), [url, fit]);
+  return (
+    <div className="result-head">
+      <StatusBadge status={row.status} stop={targetStop(row, ended)} />
+      {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
+      {row.status === 'failed' && row.reason && (
+        <span className={`reason-chip small reason-${row.reason}`} data-testid="result-reason" data-reason={row.reason}>
+          {failureLabel(row.reason, row.error)}
+        </span>
+      )}
+      <span className="result-url-room" ref={roomRef}>
+        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title={shown === url ? 'Open in your browser' : `${url}: open in your browser`} ref={linkRef}>
+          {shown}
+        </a>
+      </span>
+    </div>
+  );
+}
 
 /**
  * The selected target: its result when opened, else what the row knows. `besideTable`: the
@@ -48,18 +81,8 @@ export function ResultPane({ besideTable = false }: { besideTable?: boolean }): 
       {/* Held at the pane's top: a search match scrolled to the pane's middle took the title off the
           top at 1024 × 768, and the reader saw a paragraph with nothing saying which page it was. */}
       <div className="result-top" data-testid="result-top">
-        <div className="result-head">
-          <StatusBadge status={row.status} stop={targetStop(row, ended)} />
-          {/* The reason as the row's chip names it: the pane read the stored code word instead ("challenge: …", "blocked"). */}
-          {row.status === 'failed' && row.reason && (
-            <span className={`reason-chip small reason-${row.reason}`} data-testid="result-reason" data-reason={row.reason}>
-              {failureLabel(row.reason, row.error)}
-            </span>
-          )}
-          <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title="Open in your browser">
-            {readableUrl(row.url)}
-          </a>
-        </div>
+        {/* Drawn anew for each row, so its measure counts the badge and chip that row has. */}
+        <ResultHead key={idx} row={row} ended={ended} />
         {row.title && <h3 className="result-title">{shownTitle(row.title)}</h3>}
         {/* Held with the title: under it, the note scrolled away with a long result (1,900 px up, read to a 40-paragraph result's end). */}
         {besideTable && <HiddenByFilter idx={idx} />}
