@@ -185,6 +185,54 @@ export async function expectNoInternalErrorText(page: Page, expected = false): P
   if (hit) fail(' in a tooltip or description', said, hit);
 }
 
+/** Counts, badges and buttons: never cut by their box, never past the window's edge. A count cut reads as another number. */
+const WHOLE_TEXT = [
+  '.stat dd', '.job-item-count', '.job-item-total', '.job-name-count', '.badge', '.reason-chip', 'button', '[data-testid="search-count"]',
+  '[data-testid="ask-count"]', '[data-testid^="count-"]', '.job-id',
+  // A URL cut at its end by CSS lost what tells one target of a site from the next ("…/acc…").
+  '.result-url',
+].join(', ');
+/** Rows whose items sit side by side: one drawn over another reads as neither. */
+const SIDE_BY_SIDE = ['.job-title', '.job-title h2', '.job-stats', '.job-actions', '.job-item-top', '.job-item-name', '.reason-summary', '.reason-group', '.job-search', '.result-toolbar', '.export-status'].join(', ');
+
+/**
+ * Fails when a count, badge or button shown is cut by its box or runs past the window, or when
+ * two items of a row overlap: what a screenshot at 800 px shows and a text check cannot.
+ */
+export async function expectNothingCutOrOverlapping(page: Page): Promise<void> {
+  const problems = await page.evaluate(
+    ({ whole, rows }) => {
+      const out: string[] = [];
+      const shown = (e: Element): DOMRect | null => {
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden' ? r : null;
+      };
+      const name = (e: Element): string => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${(e.textContent ?? '').trim().slice(0, 60)}"`;
+      for (const e of document.querySelectorAll<HTMLElement>(whole)) {
+        const r = shown(e);
+        if (!r || e.closest('.visually-hidden')) continue;
+        if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1) out.push(`${name(e)} is cut (${e.scrollWidth} px of text in ${e.clientWidth})`);
+        if (r.right > window.innerWidth + 1) out.push(`${name(e)} runs past the window (${Math.round(r.right)} > ${window.innerWidth})`);
+      }
+      for (const row of document.querySelectorAll(rows)) {
+        const items = [...row.children].map((c) => [c, shown(c)] as const).filter((x): x is readonly [Element, DOMRect] => x[1] !== null);
+        for (let i = 0; i < items.length; i++) {
+          for (let j = i + 1; j < items.length; j++) {
+            const [a, ra] = items[i]!;
+            const [b, rb] = items[j]!;
+            const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+            const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+            if (w > 1 && h > 1) out.push(`${name(a)} overlaps ${name(b)}`);
+          }
+        }
+      }
+      return out;
+    },
+    { whole: WHOLE_TEXT, rows: SIDE_BY_SIDE },
+  );
+  if (problems.length) throw new Error(`what a user cannot read whole:\n${problems.join('\n')}`);
+}
+
 /**
  * Puts a long list in the paste box at once, as a paste does. Playwright's fill() takes
  * seconds per thousand lines in headless Chromium (5 s for 1,000 in a bare textarea).
