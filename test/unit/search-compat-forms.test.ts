@@ -195,4 +195,13 @@ describe('signed words (C++, C#, .NET) written in compatibility forms', () => {
     expect(hits('.NET').map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)])).toEqual([[0, ['«．ＮＥＴ»']], [1, ['«.NET»']]]);
     expect(hits('C++ AND C#').map(([idx]) => idx)).toEqual([0, 1, 3]);
   });
+
+  it('reads them so in a query FTS5 would reject, searched as plain words', () => {
+    // Each is malformed (an AND with nothing after it, a parenthesis left open, a quote
+    // unclosed): read as plain words, Ｃ＋＋ was the letter Ｃ and found the vitamin C page.
+    for (const q of ['Ｃ＋＋ AND', '(Ｃ＋＋', 'Ｃ++ OR', '"Ｃ＋＋', 'C++ AND']) expect(hits(q).map(([idx, , text]) => [idx, text.match(/«[^»]+»/g)]), q).toEqual([[0, ['«Ｃ＋＋»']], [1, ['«C++»']], [3, ['«Ｃ++»']]]);
+    expect(hits('Ｃ＃ AND').map(([idx]) => idx)).toEqual([0, 1, 3]);
+    expect(hits('(．ＮＥＴ').map(([idx]) => idx)).toEqual([0, 1]);
+    expect(hits('(Ｃ＋＋ Ｃ＃').map(([idx]) => idx)).toEqual([0, 1, 3]);
+  });
 });

@@ -363,7 +363,9 @@ const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}\\p{M}]+|${PIC
  */
 function plainWords(q: string): { match: string; terms: Term[]; literal?: Literal; count: number } {
   const seen = new Set<string>();
-  const runs = (q.match(PLAIN_WORD) ?? []).filter((w) => !isLoneArticle(w));
+  // Read as the index reads it (compatFolded), as the lexer's hasSignedWord does: PLAIN_WORD's
+  // signs are ASCII, so Ｃ＋＋ was the word Ｃ and found every page with a lone c.
+  const runs = (compatFolded(q).match(PLAIN_WORD) ?? []).filter((w) => !isLoneArticle(w));
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
   const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);
