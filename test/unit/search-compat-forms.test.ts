@@ -140,7 +140,7 @@ describe('units and signs written as one character', () => {
 
 describe('the highlighter\'s map of text with compatibility forms', () => {
   // Forms that change length under NFKC (ｶﾞ, ﬃ, ⑴, ⒇, Ⅻ), join (half-width Hangul ﾡￂ), are two UTF-16 units (𝗕), with neighbours.
-  const CHARS = ['ｶ', 'ﾞ', 'ﾟ', 'ﾊ', 'Ｇ', '１', '，', 'ﬁ', 'ﬃ', '¹', '²', '⁶', '₂', 'Ⅻ', 'ⅷ', '③', '⑴', '⒇', '𝗕', '𝟭', 'a', ' ', '\n', '東', 'ﾡ', 'ￂ', 'ㄱ', '😀', 'Ⓜ', 'ß', 'ا', 'ل', 'و', '㎏', '℃', '㈱', '㍻'];
+  const CHARS = ['ｶ', 'ﾞ', 'ﾟ', 'ﾊ', 'Ｇ', '１', '，', 'ﬁ', 'ﬃ', '¹', '²', '⁶', '₂', 'Ⅻ', 'ⅷ', '③', '⑴', '⒇', '𝗕', '𝟭', 'a', ' ', '\n', '東', 'ﾡ', 'ￂ', 'ㄱ', '😀', 'Ⓜ', 'ß', 'ا', 'ل', 'و', '㎏', '℃', '㈱', '㍻', '½', '¾', '⅓', '⅟', '↉', '/'];
   /** The words of a fold, as unicode61 reads them: letters and digits without marks, lower case, a CJK character alone. */
   const words = (x: string): string =>
     (
@@ -174,6 +174,27 @@ describe('the highlighter\'s map of text with compatibility forms', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('vulgar fractions (½ ⅓ ¾), as people type them', () => {
+  const PAGES = [
+    'Sugar\nAdd ½ cup of sugar, then 1½ cups of flour and ⅓ of the milk.',
+    'Typed\nAdd 1/2 cup of sugar, then 1 1/2 cups of flour and 1/3 of the milk.',
+    // Only the digits, apart: neither fraction is here.
+    'Count\nWe counted 12 cups and 13 spoons, in 2 rows.',
+    'Quarters\nThree quarters: ¾ of an hour.',
+  ];
+  beforeEach(() => storeJob('j', PAGES));
+
+  it('finds ½ by 1/2 and 1/2 by ½, a mixed 1½ by "1 1/2", and marks each as the page writes it', () => {
+    // NFKC writes ½ as 1⁄2 (U+2044), which the index reads as the words 1 and 2, as it reads 1/2: unread, ½ was a word of its own that only ½ found.
+    expect(hits('"1/2 cup"')).toEqual([[0, 2, 'Sugar Add «½ cup» of sugar, then 1½ cups of flour and ⅓ of the milk.'], [1, 2, 'Typed Add «1/2 cup» of sugar, then 1 1/2 cups of flour and 1/3 of the milk.']]);
+    expect(hits('"½ cup"').map(([idx]) => idx)).toEqual([0, 1]);
+    expect(hits('"1 1/2 cups"')).toEqual([[0, 2, 'Sugar Add ½ cup of sugar, then «1½ cups» of flour and ⅓ of the milk.'], [1, 2, 'Typed Add 1/2 cup of sugar, then «1 1/2 cups» of flour and 1/3 of the milk.']]);
+    expect(hits('"1/3 of"').map(([idx]) => idx)).toEqual([0, 1]);
+    expect(hits('"3/4"')).toEqual([[3, 2, 'Quarters Three quarters: «¾» of an hour.']]);
+    expect(hits('¾').map(([idx]) => idx)).toEqual([3]);
   });
 });
 

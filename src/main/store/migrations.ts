@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexCompat, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexPictographs, reindexUnitsAndSoundMarks, reindexWordMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexCompat, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexFractions, reindexPictographs, reindexUnitsAndSoundMarks, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -250,6 +250,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // nothing, as the highlighter does; the results holding either are indexed again, the rest read
   // and left as they are.
   (db) => reindexUnitsAndSoundMarks(db),
+  // 21: the index reads the vulgar fractions as NFKC writes them (search/fold.ts COMPAT), so 1/2
+  // finds ½ and "1 1/2 cups" 1½ cups; the results holding one are indexed again, the rest read
+  // and left as they are.
+  (db) => reindexFractions(db),
 ];
 
 /**

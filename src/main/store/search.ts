@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasCompatWord, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasCompatWord, hasFraction, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasArabicLetter } from '../search/arabic';
 import { foldsIntoUtf8 } from '../search/needle';
@@ -255,6 +255,15 @@ export function reindexCompat(db: Database.Database): void {
  */
 export function reindexUnitsAndSoundMarks(db: Database.Database): void {
   indexStored(db, '1', (title, url, text) => hasUnitOrSoundMark(title) || hasUnitOrSoundMark(url) || hasUnitOrSoundMark(text));
+}
+
+/**
+ * Re-indexes the stored results that hold a vulgar fraction (½ ⅓ ¾), which the index now reads as
+ * NFKC writes it, a word of its own (search/fold.ts COMPAT: ½ as 1/2, as typed); the rest are
+ * read and left as they are, as at step 8.
+ */
+export function reindexFractions(db: Database.Database): void {
+  indexStored(db, '1', (title, url, text) => hasFraction(title) || hasFraction(url) || hasFraction(text));
 }
 
 /**
