@@ -28,8 +28,12 @@ const TO_ASCII_RANGES = [[0x80, 0x24f], [0x37e, 0x37e], [0x1e00, 0x1fff], [0x207
  */
 const TO_NOTHING = '\\p{M}\\u00AD\\u0640\\u200B-\\u200D\\u2060\\uFEFF\\uFF9E\\uFF9F';
 
-/** A character as NFKD writes it, in lower case: a superset of the ASCII characters the fold writes for it (search-needle.test.ts checks every one). */
-const looseFold = (ch: string): string => ch.normalize('NFKD').toLowerCase().toUpperCase().toLowerCase();
+/**
+ * A character as NFKD writes it, in lower case, and its fraction slash as the fold writes it (½
+ * as 1/2, fold.ts): a superset of the ASCII characters the fold writes for it
+ * (search-needle.test.ts checks every one).
+ */
+const looseFold = (ch: string): string => ch.normalize('NFKD').replaceAll('\u2044', '/').toLowerCase().toUpperCase().toLowerCase();
 
 let toAscii: [string, string][] | undefined;
 /** Each character of TO_ASCII_RANGES that NFKD writes with an ASCII character, and what it writes; made at first use (1,877 of 3,222, in 7 ms). */
