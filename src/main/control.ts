@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'no
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SiftError } from '../shared/errors';
+import { formatBytes } from '../shared/bytes';
 import type { Logger } from './batch';
 import { isDiskFull, lockedError, NoRoomForSnapshot, SNAPSHOT_HEADROOM_BYTES } from './store';
 import { makeDirsSync } from './mkdirs';
@@ -223,14 +224,12 @@ export async function requestSnapshot(dbPath: string, wait: SnapshotWait = {}): 
   }
 }
 
-const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
-
 /** The owner's "no_room NEED FREE" (or "no_room" when the disk filled during the copy) in the reader's words. */
 function noRoomError(dbPath: string, said: string): SiftError {
   const [need, free] = said.split(' ').slice(1).map(Number);
   const sizes =
     need !== undefined && free !== undefined && Number.isFinite(need) && Number.isFinite(free)
-      ? ` (it needs ${mb(need)} and leaves ${mb(SNAPSHOT_HEADROOM_BYTES)} for the other Sift's own results; ${mb(free)} is free)`
+      ? ` (it needs ${formatBytes(need)} and leaves ${formatBytes(SNAPSHOT_HEADROOM_BYTES)} for the other Sift's own results; ${formatBytes(free)} is free)`
       : '';
   return new SiftError(
     'disk_full',

@@ -5,7 +5,7 @@ const UNITS = ['kB', 'MB', 'GB', 'TB'];
 /**
  * A size as the app and the command line both write it: "512 B", "1.5 kB", "40.0 kB", "8.0 MB".
  * One decimal in every unit past bytes, as the CLI's lines are read in columns. The unit is the
- * one whose rounded value stays under 1,024: 1,048,575 bytes read "1024.0 kB". "—" for what
+ * one whose rounded value stays under 1,024: 1,048,575 bytes read "1.0 MB", not "1024.0 kB". "—" for what
  * no size is (NaN, a negative), not "NaN kB".
  */
 export function formatBytes(n: number): string {
@@ -18,4 +18,15 @@ export function formatBytes(n: number): string {
     i++;
   }
   return `${v.toFixed(1)} ${UNITS[i]}`;
+}
+
+/**
+ * Two sizes said side by side ("2.9 kB of the 11.7 kB announced"), each as formatBytes writes
+ * it, or both in bytes where the two would read alike: 4,999,000 bytes of 5,000,000 are both
+ * "4.8 MB", and "4.8 MB of the 4.8 MB announced came" says nothing came short.
+ */
+export function formatBytesApart(a: number, b: number): [string, string] {
+  const [sa, sb] = [formatBytes(a), formatBytes(b)];
+  if (sa !== sb || a === b || !Number.isFinite(a) || !Number.isFinite(b)) return [sa, sb];
+  return [`${a.toLocaleString('en-US')} B`, `${b.toLocaleString('en-US')} B`];
 }

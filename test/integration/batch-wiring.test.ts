@@ -217,11 +217,11 @@ describe('batchFetch error mapping and outcomes', () => {
       const rows = r.store.targetRows(id);
       for (const t of rows) expect(t).toMatchObject({ status: 'failed', reason: 'network' });
       expect(rows[0]!.hint).toBe(
-        'body cut short: 3000 bytes of the 5000 bytes announced came, then the server closed the connection. Only part of the document came. Try again later; if it keeps stopping at the same point, the site’s server is at fault.',
+        'body cut short: 2.9 kB of the 4.9 kB announced came, then the server closed the connection. Only part of the document came. Try again later; if it keeps stopping at the same point, the site’s server is at fault.',
       );
-      expect(rows[1]!.hint).toMatch(/^body cut short: the server closed the connection after 3000 bytes, before the end of the document\. Only part of the document came/);
+      expect(rows[1]!.hint).toMatch(/^body cut short: the server closed the connection after 2\.9 kB, before the end of the document\. Only part of the document came/);
       // Whether the reset or the end of the stream reaches the client first is the kernel's call.
-      expect(rows[2]!.hint).toMatch(/^body cut short: 3000 bytes of the 12 KB announced came, then (the connection was reset|the server closed the connection)\. Only part of the document came/);
+      expect(rows[2]!.hint).toMatch(/^body cut short: 2\.9 kB of the 11\.7 kB announced came, then (the connection was reset|the server closed the connection)\. Only part of the document came/);
     } finally {
       await new Promise((resolve) => raw.close(resolve));
     }

@@ -388,7 +388,7 @@ describe('the app and sift on a disk with little room', () => {
     const jobs = await runSift(['jobs', '--db', db], { env });
     expect(jobs.code).toBe(2);
     expect(jobs.stderr).toContain(said);
-    expect(jobs.stderr).toMatch(/\(it needs [\d.]+ MB and leaves 64\.0 MB for the other Sift's own results; [\d.]+ MB is free\)\.\n {2}Free some space on that disk, or wait for the other sift command to finish/);
+    expect(jobs.stderr).toMatch(/\(it needs [\d.]+ [kMG]?B and leaves 64\.0 MB for the other Sift's own results; [\d.]+ [kMG]?B is free\)\.\n {2}Free some space on that disk, or wait for the other sift command to finish/);
 
     // No room even for the copy: it failed half-written, and the command said "in use by
     // another Sift. Wait for the other sift command to finish", which frees no space.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes as appBytes } from '../../src/renderer/src/lib/format';
 import { formatBytes as cliBytes } from '../../src/cli/progress';
+import { formatBytesApart } from '../../src/shared/bytes';
 
 // The app wrote "1.5 KB" where the command line wrote "1.5 kB" for one result's size.
 describe('a size as the app and the command line write it', () => {
@@ -14,5 +15,19 @@ describe('a size as the app and the command line write it', () => {
     // What no size is, said without a number rather than as "NaN kB".
     expect(appBytes(Number.NaN)).toBe('—');
     expect(appBytes(-1)).toBe('—');
+  });
+});
+
+// A body cut short said "3000 bytes of the 12 KB announced": decimal KB in the fetch's words,
+// binary kB in the table's, and 4,999,000 of 5,000,000 bytes read "5.0 MB of the 5.0 MB".
+describe('two sizes said side by side', () => {
+  it('are written as every other size is', () => {
+    expect(formatBytesApart(3000, 12000)).toEqual(['2.9 kB', '11.7 kB']);
+    expect(formatBytesApart(812, 5 * 1024 ** 2)).toEqual(['812 B', '5.0 MB']);
+  });
+
+  it('are written in bytes where the two would read alike', () => {
+    expect(formatBytesApart(4_999_000, 5_000_000)).toEqual(['4,999,000 B', '5,000,000 B']);
+    expect(formatBytesApart(1030, 1040)).toEqual(['1,030 B', '1,040 B']);
   });
 });

@@ -13,6 +13,7 @@ import { ChainCookies } from './chain-cookies';
 import { decodeEntities } from '../../shared/entities';
 import { isMalformedAnswer, lenientGet, type Answer } from './lenient';
 import { attributeOf } from '../../shared/page-address';
+import { formatBytes, formatBytesApart } from '../../shared/bytes';
 
 export interface HttpResponse {
   url: string;
@@ -977,13 +978,6 @@ async function readCapped(body: Readable, headers: Record<string, string>, maxBy
   return Buffer.concat(chunks, total);
 }
 
-/** "812 bytes", "12 KB", "3.4 MB": how much of a body came. */
-function byteWords(n: number): string {
-  if (n < 10_000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
-  if (n < 1_000_000) return `${Math.round(n / 1000)} KB`;
-  return `${(n / 1_000_000).toFixed(1)} MB`;
-}
-
 /**
  * A body the connection ended before it was whole: fewer bytes than its Content-Length, or a
  * chunked body without its last chunk. Both read "connection reset (reading the body)", which
@@ -998,8 +992,8 @@ function bodyCutShort(err: unknown, received: number, headers: Record<string, st
   const declared = Number(headers['content-length'] || NaN);
   const msg =
     Number.isFinite(declared) && declared > received
-      ? `body cut short: ${byteWords(received)} of the ${byteWords(declared)} announced came, then ${ended}`
-      : `body cut short: ${ended} after ${byteWords(received)}, before the end of the document`;
+      ? `body cut short: ${formatBytesApart(received, declared).join(' of the ')} announced came, then ${ended}`
+      : `body cut short: ${ended} after ${formatBytes(received)}, before the end of the document`;
   const hint =
     code === 'ECONNRESET'
       ? 'Only part of the document came: the server, or a proxy or firewall on the way, broke the connection off. Try again later.'

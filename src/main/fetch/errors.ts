@@ -1,6 +1,7 @@
 import { SiftError } from '../../shared/errors';
 import { BLOCKED_TAIL, NEEDS_JS_HINT, type Surface } from '../../shared/hints';
 import { reasonOf, type PageReason, type Reason } from '../../shared/reasons';
+import { formatBytes } from '../../shared/bytes';
 
 /**
  * A failure of one target, with the HTTP-like status task 06 maps (403 blocked, 429/503 busy,
@@ -250,11 +251,10 @@ function rateLimited(rendered: boolean): FetchError {
  * `sent` counts what reached the decoder, a chunk ahead of what it has unpacked.
  */
 export function unpackedTooLong(max: number, sent: number, coding: string): FetchError {
-  const size = sent < 1024 ? `${sent} bytes` : sent < 1024 * 1024 ? `${Math.round(sent / 1024)} KB` : `${Math.round(sent / 1024 / 1024)} MiB`;
   const base = bodyTooLong(max);
   return new FetchError(
     422,
-    `${base.msg} once decompressed (from ${size} sent compressed as ${coding})`,
+    `${base.msg} once decompressed (from ${formatBytes(sent)} sent compressed as ${coding})`,
     sent * 100 < max ? 'So few bytes that unpack to so much are a decompression bomb, not a document: raising "Largest download" would not help. Report the site if it claims to serve a document here.' : base.hint,
     'too_long',
   );
