@@ -80,7 +80,9 @@ export function cutLabel(label: string, max: number, keepAsked = false): string 
   const hosts = end >= 0 ? label.slice(0, end) : label;
   const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
   // Four of the hosts' characters on each side of the "…" at least, else the prefix is cut too.
-  return max - prefix.length >= 9 ? `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}` : cutMiddle(hosts, max);
+  if (max - prefix.length >= 9) return `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}`;
+  const several = prefix ? undefined : severalHosts(hosts);
+  return several ? cutSeveralHosts(several, max) : cutMiddle(hosts, max);
 }
 
 // A host's start kept before its whole folder: "docs…/guide" says which site, in 4 characters.
@@ -98,6 +100,8 @@ const FOLDER_MIN = 5;
  */
 function cutHosts(hosts: string, max: number): string {
   if (hosts.length <= max) return hosts;
+  const several = severalHosts(hosts);
+  if (several) return cutSeveralHosts(several, max);
   const slash = hosts.indexOf('/');
   if (slash <= 0) return cutMiddle(hosts, max);
   // "www." tells no site from another, and took the host's few characters.
@@ -106,6 +110,35 @@ function cutHosts(hosts: string, max: number): string {
   const hostRoom = max - folder.length - 2;
   if (hostRoom >= HOST_START) return `${host.slice(0, Math.min(host.length, cutEnd(host, hostRoom + 1)))}…/${folder}`;
   return max - 2 >= FOLDER_MIN ? `…/${cutFolder(folder, max - 2)}` : cutMiddle(hosts, max);
+}
+
+// hostsWords' "a.org, b.org" or "a.org, b.org and 3 other hosts". Each a host by its look (a dot
+// or a port, no space), so a file named "Smith, Jones notes.txt" is cut as a name.
+const SEVERAL_HOSTS = /^([^\s,/]+), ([^\s,/]+)(?: and (\d+) other hosts?)?$/;
+const HOST_LIKE = /[.:]/;
+
+function severalHosts(hosts: string): { names: string[]; count: number } | undefined {
+  const m = SEVERAL_HOSTS.exec(hosts);
+  if (!m || !HOST_LIKE.test(m[1]!) || !HOST_LIKE.test(m[2]!)) return undefined;
+  return { names: [m[1]!, m[2]!], count: 2 + Number(m[3] ?? 0) };
+}
+
+// The first host's characters kept beside the count at least, two on each side of its "…"
+// ("12…34 +1"); with less room the count goes, never the host for another's end.
+const HOST_CUT_MIN = 5;
+
+/**
+ * Several hosts in at most `max` units: the first whole hosts that fit and how many others
+ * ("a.org, b.org +3", "a.org +4"), else the first host cut in its middle ("127…234 +1").
+ * Cut in the middle of them all, two loopback sites read "127.…1901" in the 800 px job
+ * list's 10 characters, one host's start beside the other's end.
+ */
+function cutSeveralHosts({ names, count }: { names: string[]; count: number }, max: number): string {
+  const first = names[0]!.replace(/^www\./, '');
+  if (count > 2 && `${names.join(', ')} +${count - 2}`.length <= max) return `${names.join(', ')} +${count - 2}`;
+  const more = ` +${count - 1}`;
+  if (first.length + more.length <= max) return `${first}${more}`;
+  return max - more.length >= HOST_CUT_MIN ? `${cutMiddle(first, max - more.length)}${more}` : cutMiddle(first, max);
 }
 
 // How far the end kept may start before the middle's cut to begin at a word: a word's first

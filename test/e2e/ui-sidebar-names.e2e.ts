@@ -213,3 +213,34 @@ test('at 800 × 768 two runs of one file, one with a grep, read apart in the job
   await page.screenshot({ path: screenshotPath('ui-sidebar-names-options-800') });
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('at 800 × 768 a list of two sites is named by its first site and how many more, in the job list', async () => {
+  await page.setViewportSize({ width: 800, height: 768 });
+  const other = await startReportSite();
+  try {
+    const [first, second] = [new URL(site.url).host, new URL(other.url).host];
+    await page.getByTestId('nav-new').click();
+    await runListToDone(page, [`${site.url}/two-sites/report-1`, `${site.url}/two-sites/report-2`, `${other.url}/two-sites/report-3`]);
+    // By the start of its name: the options of the list before it (a grep) stay in the composer.
+    const item = page.locator(`[data-testid="job-item-name"][title^="${first}, ${second} · "]`);
+    await item.waitFor();
+    const label = item.locator('.job-item-label');
+    await expect.poll(() => label.textContent()).toMatch(/…/);
+    const shown = await label.evaluate((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 }));
+    expect(shown.cut).toBe(false);
+    // Cut in the middle of both, it read "127.…1901": the first site's start, the second's port.
+    const [, start, end] = /^(.*)…(.*) \+1$/.exec(shown.text) ?? [];
+    expect(start !== undefined && end !== undefined && first.startsWith(start) && first.endsWith(end), shown.text).toBe(true);
+    await page.getByTestId('job-list').screenshot({ path: screenshotPath('ui-sidebar-names-two-sites-800') });
+    // Wider, more of the first site, still with the count: both sites whole take 32 characters.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(async () => ((await label.textContent()) ?? '').length).toBeGreaterThan(shown.text.length);
+    const wide = (await label.textContent()) ?? '';
+    const [, wideStart, wideEnd] = /^(.*)…(.*) \+1$/.exec(wide) ?? /^(.*)()\+1$/.exec(wide) ?? [];
+    expect(wideStart !== undefined && wideEnd !== undefined && first.startsWith(wideStart.trim()) && first.endsWith(wideEnd), wide).toBe(true);
+    await page.screenshot({ path: screenshotPath('ui-sidebar-names-two-sites-1280') });
+    expect(pageErrors(page)).toEqual([]);
+  } finally {
+    await other.close();
+  }
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cutLabel, jobLabel, listLabel, listPart, rerunLabel } from '../../src/shared/job-label';
+import { cutMiddle } from '../../src/shared/cut';
 
 const urls = (...u: string[]) => u.map((url) => ({ url }));
 
@@ -122,8 +123,28 @@ describe('a job name cut to fit the job list', () => {
     // The folder whole while the host's first four characters fit beside it; "www." says nothing.
     expect(cutLabel(quarterly, 27)).toBe('127.0.0.…/quarterly-minutes');
     expect(cutLabel('www.harbour-board.example/minutes', 20)).toBe('harbour-boa…/minutes');
-    expect(cutLabel('a.org, b.org and 3 other hosts', 12)).toBe('a.org,…hosts');
     expect(cutLabel('b.example/😀😀😀-minutes', 12)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
+});
+
+// Cut in its middle, a list of two loopback sites read "127.…1901" in the 800 px job list's 10
+// characters: the start of one host and the end of the other, neither of them named.
+describe('a list of several hosts cut to fit the job list', () => {
+  it('names its first host and counts the others', () => {
+    expect(cutLabel('a.org, b.org and 3 other hosts', 12)).toBe('a.org +4');
+    expect(cutLabel('a.org, b.org and 3 other hosts', 20)).toBe('a.org, b.org +3');
+    expect(cutLabel('docs.example.org, b.org', 12)).toBe('docs….org +1');
+    expect(cutLabel('www.harbour.example, b.org', 15)).toBe('harbou…ample +1');
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 10)).toBe('127…234 +1');
+    // Too narrow for the count: the first host alone, never its start beside the other's end.
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 9)).toBe('127…34 +1');
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 6)).toBe(cutMiddle('127.0.0.1:41234', 6));
+    expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.…1234 +1');
+    for (let max = 9; max < 40; max++) expect(cutLabel('a.example.org, b.example.org and 12 other hosts', max).length).toBeLessThanOrEqual(max);
+  });
+  it('leaves a file whose name has a comma to be cut as a name', () => {
+    expect(cutLabel('Smith, John - notes.txt', 12)).toBe(cutMiddle('Smith, John - notes.txt', 12));
+    expect(cutLabel('Smith, Jones.txt', 12)).toBe(cutMiddle('Smith, Jones.txt', 12));
   });
 });
 
