@@ -127,8 +127,9 @@ export function ListOptionsForm(): React.JSX.Element {
       </div>
       <label className="field">
         <span>jq</span>
-        {/* Its label says jq: "jq program for …" did not fit the 1024-wide window's field, cut at ".items[". */}
-        <input type="text" placeholder="for JSON documents, e.g. .items[].name" {...text('jq')} onBlur={() => void checkNow()} />
+        {/* Its label says jq: "jq program for …" did not fit the 1024-wide window's field, cut at ".items[";
+            "for JSON documents, …" the 800-wide one's, cut at ".items[].na". */}
+        <input type="text" placeholder="for JSON, e.g. .items[].name" {...text('jq')} onBlur={() => void checkNow()} />
       </label>
       <div className="field-row">
         <label className="check">

@@ -130,8 +130,10 @@ function HeldPaste(): React.JSX.Element {
   );
 }
 
-const PLACEHOLDER =
-  'Paste URLs, one per line. A line may carry options:\nhttps://example.org/report.pdf pages=1-5 grep="revenue"\nhttps://api.example.org/items.json jq=\'.items[].name\'';
+// Each line within the box's 33 characters at 800 px (253 px of 12.5 px monospace): longer, the
+// example wrapped in its URL, "https://api.example.org/items.jso" over "n jq='.items[].name'",
+// and read as two lines, one of them no URL; at 1024 and 1280 px too, after "pages=1-5".
+const PLACEHOLDER = 'Paste URLs, one per line.\nOptions may follow a URL:\nhttps://example.org/a grep="tax"\nhttps://example.org/b pages=1-5\nhttps://example.org/c jq=.items';
 
 /**
  * The textarea is made outside React, which never sees it. React 19 writes a textarea's
