@@ -1,6 +1,6 @@
 /**
- * A failed row's error beside its reason chip, read at a laptop's 1024 × 700 with the result
- * pane open and at 1440 × 900, in real Chromium over the real services: at 1024 the column
+ * A failed row's error beside its reason chip, read at 800 × 768 and a laptop's 1024 × 700 with
+ * the result pane open and at 1440 × 900, in real Chromium over the real services: at 1024 the column
  * left "t…" after the chip and its header wrapped. What is measured is what a user can read
  * (how many characters of the error show, whether the header is one line), not pixels.
  */
@@ -58,6 +58,9 @@ interface ErrorCell {
   shown: boolean;
   /** Whether the chip's and the error's lines sit inside their row (not clipped by its fixed height). */
   inRow: boolean;
+  /** Px between the row's top and the chip's (or the error's) top, and between the last line's foot and the row's bottom border. */
+  above: number;
+  below: number;
 }
 
 function errorCells(p: Page): Promise<ErrorCell[]> {
@@ -70,7 +73,13 @@ function errorCells(p: Page): Promise<ErrorCell[]> {
       const box = t?.getBoundingClientRect();
       const shown = !!t && !!box && box.width > 0 && getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility !== 'hidden';
       const visible = shown ? Math.floor((text.length * Math.min(t.clientWidth, t.scrollWidth)) / Math.max(1, t.scrollWidth)) : 0;
-      return { idx: e.closest('[role="row"]')!.getAttribute('data-idx'), text, visible, shown, inRow: inside(t) && inside(e.querySelector('.reason-chip')) };
+      const chip = e.querySelector('.reason-chip')?.getBoundingClientRect();
+      const lines = [chip, shown ? box : undefined].filter((r): r is DOMRect => !!r);
+      const rowEl = e.closest<HTMLElement>('[role="row"]')!;
+      const inner = row.bottom - parseFloat(getComputedStyle(rowEl).borderBottomWidth);
+      const above = Math.min(...lines.map((r) => r.top)) - row.top;
+      const below = inner - Math.max(...lines.map((r) => r.bottom));
+      return { idx: rowEl.getAttribute('data-idx'), text, visible, shown, inRow: inside(t) && inside(e.querySelector('.reason-chip')), above, below };
     }),
   );
 }
@@ -83,7 +92,7 @@ const headerLines = (p: Page): Promise<number> =>
     return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
   });
 
-test('a failed row beside the result pane shows its reason whole and a readable error, or none, at 1024 × 700 and 1440 × 900', async () => {
+test('a failed row beside the result pane shows its reason whole and a readable error, or none, centred in its row, at 800 × 768, 1024 × 700 and 1440 × 900', async () => {
   const urls = [`${base}/news/challenge-page`, `${base}/account/overview`, `${base}/missing/page`, `${base}/broken`, 'http://localhost:1/admin'];
   await dropFile(page, 'failures.txt', urls.join('\n'));
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('5');
@@ -94,6 +103,7 @@ test('a failed row beside the result pane shows its reason whole and a readable 
   await expect.poll(() => page.getByTestId('result-pane').getAttribute('data-idx')).toBe('0');
 
   for (const [width, height] of [
+    [800, 768],
     [1024, 700],
     [1440, 900],
   ] as const) {
@@ -107,6 +117,10 @@ test('a failed row beside the result pane shows its reason whole and a readable 
       if (c.shown) {
         expect({ ...c, readable: c.visible >= Math.min(READABLE_CHARS, c.text.length) }).toMatchObject({ readable: true, inRow: true });
       }
+      // Centred in its row, off its edges: chip over error, the chip sat 1.4 px under the row's
+      // top and the error as near its bottom border at 800 and 1024 px.
+      expect(c.above, `${c.idx} at ${width}`).toBeGreaterThanOrEqual(2.5);
+      expect(Math.abs(c.above - c.below), `${c.idx} at ${width}`).toBeLessThanOrEqual(1);
     }
     // The reason is whole beside it, and the header reads on one line.
     expect(await cutInCells(page, 'row-reason')).toEqual([]);
