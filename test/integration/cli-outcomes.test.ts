@@ -66,6 +66,14 @@ beforeAll(async () => {
     '/blocked-first-sentence': { status: 200, body: page('pages/challenge_cloudfront_request_blocked_in_site_template.html') },
     '/not-found-first-sentence': { status: 200, body: page('pages/soft404_edmodo_not_found_in_site_template.html') },
     '/not-found-under-headline': { status: 200, body: page('pages/soft404_airindia_sorry_in_site_template_headline_title.html') },
+    // Anti-bot blocks inside a site's template that say so only in words ("made us think that you
+    // are a bot") or in their noscript ("before you are allowed to see this page").
+    '/bot-block-words': { status: 200, body: page('pages/challenge_shieldsquare_bot_in_site_template_site_name_title.html') },
+    '/bot-block-noscript': { status: 200, body: page('pages/challenge_sucuri_redirect_in_site_template.html') },
+    // Real pages that must stay ok: a login modal's h1 before a home page's own heading, and an
+    // article's sentence that says 'no longer available' of something else where its h1 was.
+    '/home-login-modal': { status: 200, body: page('pages/ok_blog_home_login_modal_h1_blank_title.html') },
+    '/headless-no-longer-available': { status: 200, body: page('pages/ok_headless_article_sentence_no_longer_available.html') },
     // A real home page with a members' box (a password field) in its sidebar, its title blanked.
     '/home-sidebar-login': { status: 200, body: page('pages/ok_url_shortener_home_sidebar_login_2018.html').replace(/<title>[^<]*<\/title>/i, '<title></title>') },
     // A blog's front page: its headlines are links to the posts, and they name what the posts are about.
@@ -207,6 +215,22 @@ describe('sift batch reports what came back', () => {
       [false, 'challenge'],
       [false, 'soft404'],
       [false, 'soft404'],
+    ]);
+  }, 120_000);
+
+  // Before: the two blocks came back ok (their vendor's marker decides only on a short page), the
+  // modal's home page as login and the article as soft404.
+  test('an anti-bot block in a site template fails as challenge by its words; a login modal and an unrelated "no longer available" stay ok', async () => {
+    const file = path.join(home, 'bot-words.txt');
+    writeFileSync(file, ['/bot-block-words', '/bot-block-noscript', '/home-login-modal', '/headless-no-longer-available'].map((p) => `${site.base}${p}\n`).join(''));
+    const run = await runSift(['batch', file, '--json', '--render', 'never', '--db', path.join(home, 'bot-words.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([
+      [false, 'challenge'],
+      [false, 'challenge'],
+      [true, undefined],
+      [true, undefined],
     ]);
   }, 120_000);
 

@@ -578,3 +578,40 @@ describe('a stand-in inside a site template that names itself only in its first 
     expect(judgeFile(notFound.replace('<span style="font-size:22px;', (s) => `<h1>Impeachment sham completely debunked: White House</h1>${s}`))).toBe('ok');
   });
 });
+
+// Anti-bot blocks inside a site's template said what they were only in words no rule read
+// ('made us think that you are a bot', a noscript's 'before you are allowed to see this page'),
+// and two real pages turned stand-ins: a home page with a login modal's h1 before its heading,
+// and an article with no h1 whose first sentence says 'no longer available' of something else.
+describe('an anti-bot block in a site template by its words; a login modal and an unrelated "no longer available" are no stand-ins', () => {
+  const judgeFile = (page: string): string => classifyPage({ html: page, status: 200, url: 'https://example.org/page' }).reason ?? 'ok';
+  const retitle = (page: string, title: string): string => page.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
+  const bot = html('pages/challenge_shieldsquare_bot_in_site_template_site_name_title.html');
+  const gate = html('pages/challenge_sucuri_redirect_in_site_template.html');
+  const modal = html('pages/ok_blog_home_login_modal_h1_blank_title.html');
+  const headless = html('pages/ok_headless_article_sentence_no_longer_available.html');
+
+  test("'made us think that you are a bot' decides under the site's name or a blank title, past the template's first 600 characters", () => {
+    expect(judgeFile(bot)).toBe('challenge');
+    expect(judgeFile(retitle(bot, ''))).toBe('challenge');
+    // The vendor's name is no evidence: the block without its words ('…a bot', '…request unblock') is a page.
+    expect(judgeFile(bot.replace(/made us think that you are a bot/, 'made us glad you came').replace(/request unblock/g, 'write'))).toBe('ok');
+  });
+
+  test("a noscript's 'before you are allowed to see this page' decides under a bare title; a noscript that asks for JavaScript does not", () => {
+    expect(judgeFile(gate)).toBe('challenge');
+    expect(judgeFile(gate.replace(/before you are allowed to see this page/, 'to see the comments'))).toBe('ok');
+  });
+
+  test("a login modal's h1 before the page's heading is beside the page; the same h1 and form outside a dialog is a sign-in page", () => {
+    expect(judgeFile(modal)).toBe('ok');
+    expect(judgeFile(modal.replace(/<div class="modal" role="dialog" aria-modal="true" hidden>/, '<div>'))).toBe('login');
+  });
+
+  test("a not-found sentence decides where it names the page: 'no longer available' of other content does not", () => {
+    expect(judgeFile(headless)).toBe('ok');
+    const sentence = 'This is content that was, at one time, published and is no longer available.';
+    expect(judgeFile(headless.replace(sentence, 'This page is no longer available.'))).toBe('soft404');
+    expect(judgeFile(headless.replace(sentence, 'Sorry, we couldn’t find that page.'))).toBe('soft404');
+  });
+});
