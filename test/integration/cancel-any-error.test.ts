@@ -7,38 +7,24 @@
  * asked), never after a wait. `sift status` then reads the database as the user does.
  */
 import dc from 'node:diagnostics_channel';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../../src/main/engine';
 import { createLog } from '../../src/main/log';
 import type { RendererFactory } from '../../src/main/fetch';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { NOT_FETCHED, STOPPED_MIDWAY, targetStop } from '../../src/renderer/src/lib/jobs';
 import { runSift } from '../helpers/cli';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const SHELL = '<!doctype html><html><head><title>Loading</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>';
 
-const open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) await o.close();
-});
+const open = closedAfterEach();
 
-async function listen(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = (handler: http.RequestListener): Promise<string> => listenLoopback(open, handler);
 
 interface Rig {
   engine: Engine;

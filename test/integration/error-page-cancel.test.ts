@@ -6,41 +6,28 @@
  * reports a chunk of the page received (its diagnostics channel), an event, not a wait.
  */
 import dc from 'node:diagnostics_channel';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
 import { openStore } from '../../src/main/store';
 import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
-const open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) await o.close();
-});
+const open = closedAfterEach();
 
 describe('a job cancelled while the page of an error answer is read', () => {
   it('stores the target cancelled, not the bare HTTP error its page was to explain', async () => {
     // The opening of a check page, then (once the client has it) a little more; the rest never comes.
     let more = (): void => {};
-    const server = http.createServer((_req, res) => {
+    const origin = await listenLoopback(open, (_req, res) => {
       res.writeHead(403, { 'content-type': 'text/html' });
       res.write('<!doctype html><html><head><title>Just a moment...</title>');
       more = () => void res.write('<meta name="robots" content="noindex">');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    open.push({
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    });
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const f = createFetcher({ allowHosts: ['127.0.0.1'] });
     open.push(f);
     const store = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-error-page-cancel-')), 'sift.db'));

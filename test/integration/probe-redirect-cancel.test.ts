@@ -4,39 +4,25 @@
  * path (SPEC §5.9). Through the real batch runner, fetcher and client against two loopback
  * sites; the landing site holds the probe's answer until the test has cancelled the job.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
 import { openStore } from '../../src/main/store';
 import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const RANDOM_PATH = /^\/[0-9a-f]{18}$/;
 // The landing site's catch-all: the same page for every path, its probe's random path included.
 const SHOP = `<!doctype html><html><head><title>Harbour Shop</title></head><body><article><h1>Welcome to the Harbour Shop</h1>${'<p>Nets, ropes and boats of every size, shipped from the harbour to your door within two days.</p>'.repeat(8)}</article></body></html>`;
 
-const open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) await o.close();
-});
+const open = closedAfterEach();
 
-async function listen(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = (handler: http.RequestListener): Promise<string> => listenLoopback(open, handler);
 
 describe('a job cancelled while the probe of the site a redirect led to is out', () => {
   it('stores the target cancelled, never ok judged without the probe', async () => {

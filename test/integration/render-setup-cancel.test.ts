@@ -5,12 +5,10 @@
  * renderer over the Electron stand-in (the Electron binary cannot run here), and the CLI's over
  * the system Chromium.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFetcher, type RendererFactory } from '../../src/main/fetch';
 import { ChromiumRenderer } from '../../src/main/fetch/render/chromium';
 import { ElectronRenderer, type ElectronRenderDeps } from '../../src/main/app/render-window';
@@ -20,31 +18,20 @@ import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
 import type { Runner } from '../../src/main/batch';
 import { FakeRenderContents, FakeRenderSession, FakeRenderWindow } from '../helpers/electron-standin';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 // A browser start on a loaded 2-core machine alone can take 10 s.
 vi.setConfig({ testTimeout: 90_000 });
 
 const SHELL = '<!doctype html><html><head><title>Loading</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>';
 
-const open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) await o.close();
-});
+const open = closedAfterEach();
 
-async function shellSite(): Promise<string> {
-  const server = createServer((req, res) => {
+function shellSite(): Promise<string> {
+  return listenLoopback(open, (req, res) => {
     if (req.url === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('');
     res.writeHead(req.url?.startsWith('/page') ? 200 : 404, { 'content-type': 'text/html' }).end(SHELL);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 function batch(renderer: RendererFactory): { store: Store; runner: Runner } {
