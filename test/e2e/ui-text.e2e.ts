@@ -133,7 +133,7 @@ test('the URL column at 1024 px shows the host and the end of the path, Size and
   expect(await page.locator('.target-head .c-size').isVisible()).toBe(false);
   // The selected row's size and time are in the pane's Meta.
   await openResultMeta(page, 2);
-  expect(await page.locator('[data-testid="result-meta"] [data-key="bytes"] dd').textContent()).toMatch(/^[\d.]+ [KM]?B$/);
+  expect(await page.locator('[data-testid="result-meta"] [data-key="bytes"] dd').textContent()).toMatch(/^[\d.]+ (?:[kMGT]B|B)$/);
   expect(pageErrors(page)).toEqual([]);
 });
 

@@ -103,7 +103,8 @@ test('a dropped list whose file name is 250 characters with an override is submi
   await page.keyboard.press('Control+Enter');
   await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
   const name = (await page.getByTestId('job-name').textContent()) ?? '';
-  expect(name).toMatch(/^Reading list of the season of the season /);
+  // Cut in its middle to the header's room, as the job list cuts names ("Reading list of the season of the s…on of the season of …").
+  expect(name).toMatch(/^Reading list of the .*…/);
   expect(name).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
   expect(name).toMatch(/… · 1 URL$/);
   await page.screenshot({ path: screenshotPath('ui-titles-list-name-1024') });
