@@ -98,7 +98,7 @@ test('a row whose own options its cell cuts says them whole on hover, not only t
     const chip = page.getByTestId('own-options');
     // At 1024 × 768 the URL leaves the chip a quarter of its cell, and "pages=1-3" read "pages=1…".
     await expect.poll(() => chip.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
-    expect(await chip.getAttribute('title')).toBe("This URL's own options: pages=1-3");
+    expect(await chip.getAttribute('title')).toBe("This URL's own options, which win over the options for every URL: pages=1-3");
   } finally {
     await page.setViewportSize({ width: 1280, height: 820 });
   }

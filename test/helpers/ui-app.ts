@@ -192,6 +192,14 @@ const WHOLE_TEXT = [
   // A URL cut at its end by CSS lost what tells one target of a site from the next ("…/acc…").
   '.result-url',
 ].join(', ');
+/**
+ * Labels read as one phrase: a count and its word, a button, a badge, a column's header. At
+ * 800 px the parsed list's "0 duplicates" broke after its number and its column header took
+ * five lines of a 220 px column.
+ */
+const ONE_LINE = [
+  '.count', '.counts > span', '.parsed-head > span', '.stat dt', '.stat dd', '.badge', '.reason-chip', 'button', '.target-head > *', '.job-id',
+].join(', ');
 /** Rows whose items sit side by side: one drawn over another reads as neither. */
 const SIDE_BY_SIDE = ['.job-title', '.job-title h2', '.job-stats', '.job-actions', '.job-item-top', '.job-item-name', '.reason-summary', '.reason-group', '.job-search', '.result-toolbar', '.export-status'].join(', ');
 
@@ -201,7 +209,7 @@ const SIDE_BY_SIDE = ['.job-title', '.job-title h2', '.job-stats', '.job-actions
  */
 export async function expectNothingCutOrOverlapping(page: Page): Promise<void> {
   const problems = await page.evaluate(
-    ({ whole, rows }) => {
+    ({ whole, rows, oneLine }) => {
       const out: string[] = [];
       const shown = (e: Element): DOMRect | null => {
         const r = e.getBoundingClientRect();
@@ -213,6 +221,17 @@ export async function expectNothingCutOrOverlapping(page: Page): Promise<void> {
         if (!r || e.closest('.visually-hidden')) continue;
         if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1) out.push(`${name(e)} is cut (${e.scrollWidth} px of text in ${e.clientWidth})`);
         if (r.right > window.innerWidth + 1) out.push(`${name(e)} runs past the window (${Math.round(r.right)} > ${window.innerWidth})`);
+      }
+      for (const e of document.querySelectorAll<HTMLElement>(oneLine)) {
+        // A button laid out in rows of its own (a job in the list: name, status, progress) is not one phrase.
+        const rows = [...e.querySelectorAll('*')].some((c) => !/^inline|^contents$|^none$/.test(getComputedStyle(c).display));
+        if (!shown(e) || rows || e.closest('.visually-hidden')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        // One line box per distinct top: the rects of one line share it to within a pixel or two.
+        const tops: number[] = [];
+        for (const r of range.getClientRects()) if (r.width > 0 && !tops.some((t) => Math.abs(t - r.top) < r.height / 2)) tops.push(r.top);
+        if (tops.length > 1) out.push(`${name(e)} wraps onto ${tops.length} lines`);
       }
       for (const row of document.querySelectorAll(rows)) {
         const items = [...row.children].map((c) => [c, shown(c)] as const).filter((x): x is readonly [Element, DOMRect] => x[1] !== null);
@@ -228,7 +247,7 @@ export async function expectNothingCutOrOverlapping(page: Page): Promise<void> {
       }
       return out;
     },
-    { whole: WHOLE_TEXT, rows: SIDE_BY_SIDE },
+    { whole: WHOLE_TEXT, rows: SIDE_BY_SIDE, oneLine: ONE_LINE },
   );
   if (problems.length) throw new Error(`what a user cannot read whole:\n${problems.join('\n')}`);
 }
