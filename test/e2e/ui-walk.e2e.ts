@@ -112,6 +112,19 @@ test('a list of 50 URLs with every outcome, cancelled mid-way, reads right at 80
   await readAtBothWidths('login-row');
   // The pane's address keeps its end, what tells the three apart: it read "http://127.0.0.1:46315/acc…" at 1280 px.
   expect(await page.locator('.result-url').textContent()).toMatch(/overview-1$/);
+  // Without its scheme, as the table and the header write addresses; whole in its tooltip and when copied.
+  const address = page.locator('.result-url');
+  expect(await address.textContent()).toMatch(/^127\.0\./);
+  expect(await address.getAttribute('title')).toContain(`${base}/account/overview-1`);
+  const copied = await address.evaluate((a) => {
+    let data = '';
+    document.addEventListener('copy', (e) => void (data = e.clipboardData?.getData('text/plain') ?? ''), { once: true });
+    getSelection()?.selectAllChildren(a);
+    document.execCommand('copy');
+    getSelection()?.removeAllRanges();
+    return data;
+  });
+  expect(copied).toBe(`${base}/account/overview-1`);
   // And a PDF's result, with its size.
   await page.locator('[data-testid="reason-chip"][data-reason="login"]').click();
   await expect.poll(() => page.getByTestId('target-row').count()).toBeGreaterThan(3);

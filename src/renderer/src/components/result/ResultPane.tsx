@@ -13,6 +13,7 @@ import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 import { cutMiddle } from '../../../../shared/cut';
+import { shortUrl } from '../../lib/format';
 import { fitText, useColumnFit } from '../../lib/fit-text';
 import { shownTitle } from '../../../../shared/shown';
 
@@ -27,7 +28,15 @@ function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.J
   const linkRef = useRef<HTMLAnchorElement>(null);
   const fit = useColumnFit(roomRef, linkRef);
   const url = readableUrl(row.url);
-  const shown = useMemo(() => (fit ? (fitText(url, (n) => cutMiddle(url, n), fit.width, fit.font) ?? url) : url), [url, fit]);
+  // Without its scheme, as the table beside it and the job's header write addresses: "http://"
+  // is 7 of the 30 or so characters the pane has at 800 px. The tooltip and a copy say it whole.
+  const bare = shortUrl(row.url, Number.MAX_SAFE_INTEGER);
+  const shown = useMemo(() => (fit ? (fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? bare) : bare), [bare, fit]);
+  // A copy of what is shown would be an address without its scheme, or one cut in its middle.
+  const copyWhole = (e: React.ClipboardEvent): void => {
+    e.clipboardData.setData('text/plain', row.url);
+    e.preventDefault();
+  };
   return (
     <div className="result-head">
       <StatusBadge status={row.status} stop={targetStop(row, ended)} />
@@ -38,7 +47,7 @@ function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.J
         </span>
       )}
       <span className="result-url-room" ref={roomRef}>
-        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title={shown === url ? 'Open in your browser' : `${url}: open in your browser`} ref={linkRef}>
+        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title={`${url}: open in your browser`} onCopy={copyWhole} ref={linkRef}>
           {shown}
         </a>
       </span>
