@@ -44,7 +44,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-const runJob = (list: string, count: number): Promise<void> => runListToDone(page, list, count);
+const runJob = (list: string, count: number): Promise<string> => runListToDone(page, list, count);
 
 async function emptyText(idx: number): Promise<string> {
   await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();

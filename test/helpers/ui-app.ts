@@ -264,18 +264,35 @@ export async function pasteList(page: Page, text: string): Promise<void> {
   }, text);
 }
 
-/** Pastes `urls`, starts the job with Ctrl+Enter once all of them are counted, and waits for it to be done. */
 const HARBOUR_BODY = `<article><h1>Quarterly figures</h1>${'<p>The harbour handled more ships this quarter than in any quarter before, and the new crane made the difference.</p>'.repeat(4)}</article>`;
 
 /** An article page Readability keeps, with the title and author (a meta tag, when given) a test puts to the screen. */
 export const articlePage = (title: string, author?: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${author === undefined ? '' : `<meta name="author" content="${author}">`}</head><body>${HARBOUR_BODY}</body></html>`;
 
-export async function runListToDone(page: Page, urls: string[]): Promise<void> {
+/** Pastes `urls`, starts the job with Ctrl+Enter once all of them are counted, and waits for that job to be done; returns its id. */
+export async function runListToDone(page: Page, urls: string[]): Promise<string> {
   await pasteList(page, urls.join('\n'));
   await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${urls.length}$`) }).waitFor();
+  return submitToDone(page);
+}
+
+/**
+ * Submits the composer's list with Ctrl+Enter and waits for that job, by its id, to be done;
+ * returns the id. Any done header would do before, and a list submitted again is the earlier
+ * job (the runner's rule 1), shown done at once with its first run's results: a test went on
+ * with nothing run. That job is refused here, by name.
+ */
+export async function submitToDone(page: Page, timeout = 60_000): Promise<string> {
+  // From the composer, so the job view that comes next is this submit's, new or reused.
+  await page.getByTestId('composer').waitFor();
+  const listed = await page.getByTestId('job-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-job-id')));
   await page.keyboard.press('Control+Enter');
-  await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
+  const id = await page.getByTestId('job-view').getAttribute('data-job-id', { timeout });
+  if (!id) throw new Error('the job view shows no job id');
+  if (listed.includes(id)) throw new Error(`the list is already job ${id}, shown with the results of its earlier run: nothing ran. Give the test's list URLs of its own.`);
+  await page.locator(`[data-testid="job-view"][data-job-id="${id}"] [data-testid="job-header"][data-status="done"]`).waitFor({ timeout });
+  return id;
 }
 
 /** Selects row `idx`, opens its result with Enter, and waits for the pane's Meta. */
