@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, runListToDone, pasteList } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, expectNothingCutOrOverlapping, openApp, type OpenedApp, pageErrors, runListToDone, pasteList } from '../helpers/ui-app';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -73,5 +73,24 @@ test('an option changed by hand makes the options this list’s own: the line go
   await page.getByTestId('nav-activity').click();
   await page.getByTestId('nav-new').click();
   expect(await carried().count()).toBe(0);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('at 800 px a dropped list says the question and grep it keeps beside Fetch, its words and Reset whole', async () => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('opt-question').fill('what changed in the harbour this quarter?');
+  await page.getByTestId('opt-grep').fill('harbour');
+  await runListToDone(page, [`${site.base}/article/7`]);
+
+  await page.getByTestId('nav-new').click();
+  await dropFile(page, 'next-week.txt', `${site.base}/article/8\n${site.base}/article/9\n`);
+  await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
+  await expect.poll(() => carried().textContent()).toBe('Options from your last job: question="what changed in the harbour this quarter?" grep=harbourReset');
+  // Cut to the room beside Fetch, the options still show enough to recognise (at least "question=\"what").
+  expect(await carried().locator('code').evaluate((e) => e.getBoundingClientRect().width)).toBeGreaterThan(90);
+  await expect.poll(() => expectNothingCutOrOverlapping(page).then(() => 'ok', (e: Error) => e.message)).toBe('ok');
+  await page.screenshot({ path: screenshotPath('ui-carried-options-drop-800') });
+  await expectNoInternalErrorText(page);
   expect(pageErrors(page)).toEqual([]);
 });
