@@ -198,7 +198,7 @@ const WHOLE_TEXT = [
  * five lines of a 220 px column.
  */
 const ONE_LINE = [
-  '.count', '.counts > span', '.parsed-head > span', '.stat dt', '.stat dd', '.badge', '.reason-chip', 'button', '.target-head > *', '.job-id',
+  '.count', '.counts > span', '.parsed-head > span', '.file-chip strong', '.stat dt', '.stat dd', '.badge', '.reason-chip', 'button', '.target-head > *', '.job-id',
 ].join(', ');
 /** Rows whose items sit side by side: one drawn over another reads as neither. */
 const SIDE_BY_SIDE = ['.job-title', '.job-title h2', '.job-stats', '.job-actions', '.job-item-top', '.job-item-name', '.reason-summary', '.reason-group', '.job-search', '.result-toolbar', '.export-status', '.submit-bar', '.carried-options'].join(', ');
