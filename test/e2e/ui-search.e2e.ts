@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { makePdf } from '../helpers/fetch-pdf';
@@ -39,9 +40,15 @@ let hangArrived: () => void = () => {};
 const hangRequest = new Promise<void>((resolve) => (hangArrived = resolve));
 
 beforeAll(async () => {
+  // A real paper (mozilla/pdf.js test/pdfs) whose first two lines are its title.
+  const paper = readFileSync(path.join(__dirname, '../fixtures/pdfs/tracemonkey.pdf'));
   const pdf = makePdf({ pages: [['Quarterly figures', 'Nothing to see here'], ['Second page', 'More figures'], ['Third page', 'The hidden needle is here']], title: 'Figures' });
   server = http.createServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
+    if (p === '/paper.pdf') {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      return res.end(paper);
+    }
     if (p === '/figures.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       return res.end(pdf);
@@ -218,12 +225,15 @@ test('Ask this job returns the passages that answer a question, with where each 
   expect(pageErrors(page)).toEqual([]);
 });
 
-test('a passage that is a heading opens at that heading, lit, not at a stray "#"', async () => {
+test('a passage that is its page\'s heading, the title, is said once, and opens at that heading, lit, not at a stray "#"', async () => {
   await page.getByTestId('ask-input').fill('which annual report is from 2022?');
   await page.getByTestId('ask-submit').click();
   await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
   const first = page.getByTestId('ask-passage').first();
-  expect(await first.locator('.snippet').textContent()).toBe('Annual report 2022');
+  // Before, "Annual report 2022" under "Annual report 2022".
+  expect(await first.locator('.hit-title').textContent()).toBe('Annual report 2022');
+  expect(await first.locator('.snippet').count()).toBe(0);
+  expect(await first.textContent()).toMatch(/^Annual report 2022#2 · line 1$/);
   await first.click();
   await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('Annual report 2022');
   // A question of signs is not asked, and says so in a question's terms (it had search's hint about OR and NOT,
@@ -358,5 +368,32 @@ test('Ask this job on a cancelled job says its target was not fetched as the job
   expect(await page.getByTestId('ask-passage').first().textContent()).toMatch(/smiles at visitors/);
   // Before: '1 is not fetched yet', of a job that will fetch nothing more.
   expect(await page.getByTestId('ask-scope').textContent()).toBe('Read 1 result of 2 targets. Not read: 1 was not fetched, as the job ended first.');
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('Ask this job on a PDF says its title once: a passage of the title lines is the heading alone, and opens at the title', async () => {
+  await page.getByTestId('nav-new').click();
+  await pasteList(page, [`${base}/paper.pdf`, `${base}/quokka`].join('\n'));
+  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await page.getByTestId('search-mode-ask').click();
+  await page.getByTestId('ask-input').fill('which paper is on trace-based just-in-time type specialization for dynamic languages?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  const atTitle = page.locator('.hit-where', { hasText: /· page 1 · line 1$/ });
+  const title = page.getByTestId('ask-passage').filter({ has: atTitle });
+  // Before, the title again under it, as the PDF wraps it: "…for Dynamic" / "Languages".
+  expect(await title.textContent()).toBe('Trace-based Just-in-Time Type Specialization for Dynamic Languages#1 · page 1 · line 1');
+  expect(await title.locator('.snippet').count()).toBe(0);
+  // Read in the heading, the title is whole: one line cut it to "…for Dynamic L…" in a window 1280 wide.
+  expect(await title.locator('.hit-title').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  // The other passages keep their text, under the title once.
+  const others = page.getByTestId('ask-passage').filter({ hasNot: atTitle });
+  expect(await others.count()).toBeGreaterThan(0);
+  for (const text of await others.locator('.snippet').allTextContents()) expect(text).not.toMatch(/^Trace-based Just-in-Time/);
+  await page.screenshot({ path: screenshotPath('ui-search-ask-pdf-title') });
+  await title.click();
+  await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toMatch(/^Trace-based Just-in-Time Type/);
   expect(pageErrors(page)).toEqual([]);
 });

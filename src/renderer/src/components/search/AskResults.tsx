@@ -42,12 +42,13 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
         {ask.passages.map((p) => (
           <li key={`${p.idx}:${p.line}`}>
             <button type="button" className={`hit${focus?.idx === p.idx && focus.line === p.line ? ' active' : ''}`} onClick={() => void openPassage(p)} data-testid="ask-passage">
-              <span className="hit-title">{shownTitle(p.title) || readableUrl(p.url)}</span>
+              {/* A passage that is its result's title (no text of its own, askJob) is read in the heading: whole, not cut to one line. */}
+              <span className={p.text ? 'hit-title' : 'hit-title whole'}>{shownTitle(p.title) || readableUrl(p.url)}</span>
               <span className="hit-where muted">
                 #{p.idx + 1}
                 {p.page !== undefined ? ` · page ${p.page}` : ''} · {lineLabel(p)}
               </span>
-              <span className="snippet passage">{p.text}</span>
+              {p.text && <span className="snippet passage">{p.text}</span>}
             </button>
           </li>
         ))}
