@@ -49,6 +49,20 @@ describe('a function word English writes as a content word', () => {
     expect(asking('Hoe laat gaat de winkel open met Pasen?')).toEqual(['laat', 'gaat', 'winkel', 'open', 'pasen']);
   });
 
+  it('says what an English question asks that Italian, Spanish or Portuguese builds questions with', () => {
+    // Italian chi (who), Spanish and Italian lo (it, the), Portuguese em (in): function words of
+    // every question before, so these asked about "square", "mein" and "dash" alone.
+    expect(asking('What is a chi square test?')).toEqual(['chi', 'squar', 'test']);
+    expect(asking('How is lo mein made?')).toEqual(['lo', 'mein', 'mad']);
+    expect(asking('When is an em dash used?')).toEqual(['em', 'dash', 'used']);
+  });
+
+  it('is one of an Italian, Spanish or Portuguese question', () => {
+    expect(asking('Chi ha scritto la Divina Commedia?')).toEqual(['ha', 'scritto', 'divina', 'commedia']);
+    expect(asking('¿Qué es lo que firmó el alcalde?')).toEqual(['firmo', 'alcald']);
+    expect(asking('Quantos habitantes moram em Lisboa?')).toEqual(['habitant', 'moram', 'lisboa']);
+  });
+
   it('says what a question with no evidence of its language asks', () => {
     expect(asking('die Bibliothek')).toEqual(['die', 'bibliothek']);
   });

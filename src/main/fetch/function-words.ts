@@ -28,11 +28,11 @@ const LATIN_LISTS = {
    nach vor unter um wie wo wer wann warum was welche welcher welches wieviel wie viele viel dass ob noch schon`,
   French: `le la les un une des du de et ou mais est sont été être avoir ont il elle ils elles je tu nous vous ce cet cette ces qui
    que quoi quel quelle quels quelles où quand comment pourquoi combien dans sur sous avec pas ne au aux leur leurs`,
-  Spanish: `el los las y o pero es fue ser estar está están del al lo qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
+  Spanish: `el los las y o pero es fue ser estar está están del al qué cuál cuáles dónde cuándo cómo por qué cuánto cuántos para por
    una unos unas que quien quién se su sus le les en de la`,
   Portuguese: `as um uma uns umas e ou mas é foi ser estar do da das no na nos nas ao aos quem qual quais onde quando como quanto
-   quantos porque para por não em`,
-  Italian: `il gli lo la le uno una e o ma è sono essere di del della dei delle nel nella che chi quale quali quando perché quanto quanti per non un`,
+   quantos porque para por não`,
+  Italian: `il gli la le uno una e o ma è sono essere di del della dei delle nel nella che quale quali quando perché quanto quanti per non un`,
   Dutch: `de het een en of maar is zijn was waren wordt worden heeft hebben ik jij hij zij wij jullie niet geen voor op aan uit bij
    naar over onder wie waar wanneer waarom hoeveel welke dat deze dit`,
   // Question words and particles, pronouns, conjunctions, postpositions and "is, is not" (from
@@ -46,7 +46,8 @@ const LATIN_LISTS = {
  * A language's function words that are English content words too: German "war" (was) and "hat"
  * (has), German and Dutch "die" (the, that), French and Spanish "son" (his, are), French "pour"
  * and "par" (for, by), Portuguese "os" and "dos" (the, of the), Dutch "van", "met" and "hoe"
- * (of, with, how), Turkish "kim" (who) and "ben" (I), names; German "für" and "über" fold to
+ * (of, with, how), Spanish and Italian "lo" (it, the), Italian "chi" (who), Portuguese "em" (in),
+ * Turkish "kim" (who) and "ben" (I), names; German "für" and "über" fold to
  * "fur" and "uber", Portuguese "são" to the "Sao" of São Paulo. They are function words of a
  * question in that language only (functionWordsOf). Left out for all, "Wann öffnet die
  * Bibliothek?" over a German page was answered with a passage holding "die" and nothing of a
@@ -56,8 +57,9 @@ const LATIN_LISTS = {
 const ALSO_ENGLISH: Partial<Record<keyof typeof LATIN_LISTS, string>> = {
   German: 'die war hat für über',
   French: 'son pour par',
-  Spanish: 'son',
-  Portuguese: 'os dos são',
+  Spanish: 'son lo',
+  Portuguese: 'os dos são em',
+  Italian: 'lo chi',
   Dutch: 'die van met hoe',
   Turkish: 'var kim ben sen biz ama',
 };
@@ -86,7 +88,7 @@ const LISTS = [
   // Korean: question words and the verbs "be, have, do, become", as they stand once the
   // particle or ending joined to them is off (question.ts KOREAN_ENDING): 얼마 of 얼마입니까 (how
   // much is it?), 어떻 of 어떻습니까, 있 of 있습니까 (is there?), 합 of 합니다.
-  `어디 무엇 뭐 무슨 언제 누구 누가 얼마 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
+  `어디 무엇 뭐 뭘 무슨 어떤 언제 누구 누가 얼마 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
 ];
 
 /** A list's words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */
