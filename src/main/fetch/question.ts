@@ -218,7 +218,8 @@ function terms(raw: string, cjkRun: (run: string) => string[]): string[] {
       else out.push(word);
       continue;
     }
-    for (const part of word.match(CJK_OR_NOT) ?? []) {
+    for (const run of word.match(CJK_OR_NOT) ?? []) {
+      const part = koreanWordOf(run);
       if ([...part].length === 1 || !CJK_CHAR.test(part)) out.push(part);
       else out.push(...cjkRun(part));
     }
@@ -256,6 +257,33 @@ const KOREAN_ENDINGS = '입니다|입니까|습니다|습니까|에서는|에서
  * 가) keeps its pair with the ending, as a Chinese one-character word does.
  */
 const KOREAN_ENDING = new RegExp(`^(\\p{Script=Hangul}+?)(${KOREAN_ENDINGS})$`, 'u');
+
+/**
+ * A Korean word and two particles stacked on it: one saying where, how or with whom (에 에서 에게
+ * 으로 까지 부터 처럼 보다 와), then one marking it as the topic, the only one, also, or of (만 도 는
+ * 은 의 을 를): 내에만 (within, only), 서울에서의 (in Seoul's), 친구와의 (with a friend's). KOREAN_ENDING
+ * takes off the last only, and 내에만 asked about 내에, which 내의 and 내에서 do not hold. The
+ * first is never one a noun may end in (NOUN_FINAL's 로 과 are not here): 고양이는 is 고양이 and
+ * 는, not 고양 and 이는, and a particle (에) after a noun ending in 게 (가게, shop) is not 게 and 에.
+ */
+const STACKED_ENDING = /^(\p{Script=Hangul}+?)(에서|에게서|에게|에|으로|까지|부터|처럼|보다|와)(만|도|는|은|의|을|를)$/u;
+
+/** A Korean word's stem and the ending (or the first of two: STACKED_ENDING) taken off it, or null when it has none. */
+const koreanEnding = (word: string): { stem: string; ending: string } | null => {
+  const m = STACKED_ENDING.exec(word) ?? KOREAN_ENDING.exec(word);
+  return m ? { stem: m[1]!, ending: m[2]! } : null;
+};
+
+/**
+ * A Korean word as ranking pairs it: without the particles or ending joined to it, unless the
+ * ending may be its own last syllable (NOUN_FINAL: 고양이 stays whole). The pairs across a word
+ * and its particle (언에 of 선언에서) and within the particle (에서) were terms, in most passages
+ * of a page.
+ */
+function koreanWordOf(run: string): string {
+  const m = HANGUL_WORD.test(run) ? koreanEnding(run) : null;
+  return m && !NOUN_FINAL.has(m.ending) ? m.stem : run;
+}
 
 /**
  * What follows, in a passage, a Korean stem whose ending taken off may be its own last syllable
@@ -299,11 +327,11 @@ const NOUN_FINAL = new Set([...'이가도의과로요만']);
 function koreanWords(question: string): RegExp | null {
   const found = new Set<string>();
   for (const word of compatFolded(question).match(/\p{Script=Hangul}+/gu) ?? []) {
-    const m = KOREAN_ENDING.exec(word);
-    const stem = m?.[1] ?? word;
+    const m = koreanEnding(word);
+    const stem = m?.stem ?? word;
     if (isFunctionWord(foldTerm(stem))) continue;
     found.add([...word].length === 1 ? koreanStem(word) : word);
-    if (m) found.add([...stem].length === 1 || NOUN_FINAL.has(m[2]!) ? koreanStem(stem) : stem);
+    if (m) found.add([...stem].length === 1 || NOUN_FINAL.has(m.ending) ? koreanStem(stem) : stem);
   }
   return found.size === 0 ? null : new RegExp([...found].join('|'), 'u');
 }
@@ -323,8 +351,8 @@ function koreanWords(question: string): RegExp | null {
 function contentPairs(run: string): string[] {
   const words: { word: string; ending: boolean }[] = [];
   for (const s of segmentWords(run)) {
-    const m = HANGUL_WORD.test(s.segment) ? KOREAN_ENDING.exec(s.segment) : null;
-    if (m?.[1]) words.push({ word: m[1], ending: false }, { word: m[2]!, ending: true });
+    const m = HANGUL_WORD.test(s.segment) ? koreanEnding(s.segment) : null;
+    if (m) words.push({ word: m.stem, ending: false }, { word: s.segment.slice(m.stem.length), ending: true });
     else words.push({ word: s.segment, ending: false });
   }
   const lone = words.map(({ word }) => [...word].length === 1);
