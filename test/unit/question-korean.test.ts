@@ -37,6 +37,10 @@ describe('the words a Korean question is built with', () => {
     // Which (어떤) cat is good? / Some (어떤) person came.
     expect(answers('어떤 고양이가 좋아요?', '어떤 사람이 왔다.')).toBe(false);
     expect(answers('어떤 고양이가 좋아요?', '우리 집 고양이 이름은 나비다.')).toBe(true);
+    // How much (얼마나) does a cat sleep? Where from (어디서) does the cat come? What is (뭔가요) a cat's food?
+    expect(answers('고양이는 얼마나 자나요?', '얼마나 기다려야 하나요?')).toBe(false);
+    expect(answers('고양이는 어디서 오나요?', '어디서 만날까요?')).toBe(false);
+    expect(answers('고양이 사료가 뭔가요?', '이게 뭔가요?')).toBe(false);
   });
 });
 

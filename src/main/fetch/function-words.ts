@@ -87,8 +87,9 @@ const LISTS = [
    บน กับ และ หรือ แต่ ก็ ให้ ว่า จาก ถึง โดย เพื่อ แล้ว อยู่ นี้ นั้น นี่ นั่น ผม ฉัน เขา เรา คุณ มัน ครับ ค่ะ คะ บ้าง`,
   // Korean: question words and the verbs "be, have, do, become", as they stand once the
   // particle or ending joined to them is off (question.ts KOREAN_ENDING): 얼마 of 얼마입니까 (how
-  // much is it?), 어떻 of 어떻습니까, 있 of 있습니까 (is there?), 합 of 합니다.
-  `어디 무엇 뭐 뭘 무슨 어떤 언제 누구 누가 얼마 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
+  // much is it?), 어떻 of 어떻습니까, 있 of 있습니까 (is there?), 합 of 합니다; 얼마나 (how much), 어디서
+  // (where from) and 뭔 of 뭔가요 (what is it?) end in no particle it takes off.
+  `어디 어디서 무엇 뭐 뭘 뭔 무슨 어떤 언제 누구 누가 얼마 얼마나 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
 ];
 
 /** A list's words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */
