@@ -74,6 +74,10 @@ beforeAll(async () => {
     // article's sentence that says 'no longer available' of something else where its h1 was.
     '/home-login-modal': { status: 200, body: page('pages/ok_blog_home_login_modal_h1_blank_title.html') },
     '/headless-no-longer-available': { status: 200, body: page('pages/ok_headless_article_sentence_no_longer_available.html') },
+    // Real pages with a sign-in box (no dialog markup) before their own headline: a blog's
+    // posts and an article's text follow it.
+    '/blog-signin-box': { status: 200, body: page('pages/ok_blog_home_signin_box_h1_before_posts_blank_title.html') },
+    '/article-signin-box': { status: 200, body: page('pages/ok_news_article_signin_box_h1_before_headline_blank_title.html') },
     // A real home page with a members' box (a password field) in its sidebar, its title blanked.
     '/home-sidebar-login': { status: 200, body: page('pages/ok_url_shortener_home_sidebar_login_2018.html').replace(/<title>[^<]*<\/title>/i, '<title></title>') },
     // A blog's front page: its headlines are links to the posts, and they name what the posts are about.
@@ -232,6 +236,21 @@ describe('sift batch reports what came back', () => {
       [true, undefined],
       [true, undefined],
     ]);
+  }, 120_000);
+
+  // Before: both failed as login, the box's "Log in" h1 being the first of the page's own.
+  test("a sign-in box before a page's own headline stays ok when the page goes on below it; the sign-in page in a template still fails", async () => {
+    const file = path.join(home, 'signin-box.txt');
+    writeFileSync(file, ['/blog-signin-box', '/article-signin-box', '/signin-footer-h1s'].map((p) => `${site.base}${p}\n`).join(''));
+    const run = await runSift(['batch', file, '--json', '--render', 'never', '--db', path.join(home, 'signin-box.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([
+      [true, undefined],
+      [true, undefined],
+      [false, 'login'],
+    ]);
+    expect(String(lines[1]!.content)).toContain('stabbed');
   }, 120_000);
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {

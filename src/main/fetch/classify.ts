@@ -434,7 +434,7 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   const headline = p.h1s.some((h) => !LOGIN_NAME.test(h) && !brand.includes(h) && (h !== p.title || h.split(' ').length > 3));
   if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html) && !headline) return 'login-form-returns';
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
-  const headed = p.ownHeadings.some((h, i) => LOGIN_NAME.test(h) && !inDialog(p.body, p.ownHeadingsAt[i]!));
+  const headed = p.ownHeadings.some((h, i) => LOGIN_NAME.test(h) && !inDialog(p.body, p.ownHeadingsAt[i]!) && !pageGoesOn(p, p.ownHeadingsAt[i]!));
   if (headed && password) return 'login-heading-form';
   // The form arrives by script: title and heading both name the sign-in, and the page
   // offers single sign-on or says little else.
@@ -479,6 +479,46 @@ function inDialog(body: string, at: number): boolean {
 }
 
 /**
+ * A sentence of prose: 60 characters or more (a caption, a date line or an address is shorter)
+ * with 5 or more words in lower case, as a language's small words are written ("This domain is
+ * established to be used for illustrative examples in documents.": 9). A template footer's
+ * address breaks into long "sentences" at its abbreviations ("… NW Suite 1300B Washington, DC
+ * 20036 Florida 801 Third Street South St.", none in lower case). In the scripts without
+ * spaces, a run of their letters (UNSPACED_PROSE).
+ */
+const isProse = (s: string): boolean => s.trim().length >= 60 && ((s.match(/(?:^|\s)\p{Ll}/gu)?.length ?? 0) >= 5 || UNSPACED_PROSE.test(s));
+/** A sentence: its words up to a full stop, a question or an exclamation mark. */
+const SENTENCES = /[^.!?。！？]+[.!?。！？]+["”’)]?/gu;
+
+/**
+ * Whether the page goes on below a sign-in heading at `at`: a later h1 (a link or the site's
+ * name too) that names no sign-in, over a sentence of prose (isProse) in the page's own words
+ * before the next heading. A sign-in box put before an article's headline or a blog's posts is
+ * beside the page: 224 of 460 real ok pages (whole or without their <p>s, under a blank or a
+ * site-name title) with a plain "<h1>Log in</h1>" and form after <body> were judged sign-in
+ * walls, 150 now (16 of the 230 whole pages, which have no later h1 over prose). A sign-in
+ * page's template heads its footer with h1s over addresses and links ('Offices', 'Stay
+ * Connected'). Not an h2 or h3: a sign-in page says why to join or what is new under them (a
+ * template's h3 "Sign up for e-mail newsletters" over a sentence that asks for the address).
+ */
+function pageGoesOn(p: Page, at: number): boolean {
+  const h1s = /<h1\b/gi;
+  const heads = /<h[1-3]\b/gi;
+  h1s.lastIndex = at + 1;
+  for (let m = h1s.exec(p.body); m; m = h1s.exec(p.body)) {
+    const open = p.body.indexOf('>', m.index);
+    const close = open < 0 ? undefined : closingTag(p.body, 'h1', open + 1);
+    // No end after this start: none after a later one either.
+    if (!close) return false;
+    heads.lastIndex = close.end;
+    const next = heads.exec(p.body)?.index ?? p.body.length;
+    if (!LOGIN_NAME.test(squash(p.body.slice(open + 1, close.start))) && (squash(unlinked(p.body.slice(close.end, next))).match(SENTENCES) ?? []).some(isProse)) return true;
+    h1s.lastIndex = Math.max(close.end, next);
+  }
+  return false;
+}
+
+/**
  * Where a paragraph, label or legend whose words start with a sign-in's name ("Sign in to
  * Acme") stands over a password field: the field within 1,500 characters of markup after it
  * (the corpus's sign-in page has 400 between them); -1 where none does. Not a heading: a
@@ -510,7 +550,7 @@ function bareLogin(p: Page, own: () => string, bare: boolean): string | undefine
   if (bare && asksToSignIn(own())) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html);
   const headline = p.ownH1s[0];
-  const named = headline !== undefined && LOGIN_NAME.test(headline) && headline.split(' ').length <= LOGIN_HEADLINE_WORDS && !inDialog(p.body, p.ownH1At);
+  const named = headline !== undefined && LOGIN_NAME.test(headline) && headline.split(' ').length <= LOGIN_HEADLINE_WORDS && !inDialog(p.body, p.ownH1At) && !pageGoesOn(p, p.ownH1At);
   if (named && (password || LOGIN_FORM.test(p.html) || SINGLE_SIGN_ON.test(p.html))) return 'login-headline-form';
   if (!bare || !password || !IDENTIFIER_FIELD.test(p.html)) return undefined;
   const at = signInAt(p);
