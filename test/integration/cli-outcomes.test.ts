@@ -70,6 +70,8 @@ beforeAll(async () => {
     // are a bot") or in their noscript ("before you are allowed to see this page").
     '/bot-block-words': { status: 200, body: page('pages/challenge_shieldsquare_bot_in_site_template_site_name_title.html') },
     '/bot-block-noscript': { status: 200, body: page('pages/challenge_sucuri_redirect_in_site_template.html') },
+    // The same block under the article's headline as title, its h1 only an apology.
+    '/bot-block-apology': { status: 200, body: page('pages/challenge_shieldsquare_apology_h1_in_site_template_headline_title.html') },
     // Real pages that must stay ok: a login modal's h1 before a home page's own heading, and an
     // article's sentence that says 'no longer available' of something else where its h1 was.
     '/home-login-modal': { status: 200, body: page('pages/ok_blog_home_login_modal_h1_blank_title.html') },
@@ -251,6 +253,16 @@ describe('sift batch reports what came back', () => {
       [false, 'login'],
     ]);
     expect(String(lines[1]!.content)).toContain('stabbed');
+  }, 120_000);
+
+  // Before: ok, its h1 'We apologize for the inconvenience...' naming no stand-in under a headline title.
+  test("an anti-bot block under the article's headline, its h1 only an apology, fails as challenge", async () => {
+    const file = path.join(home, 'bot-apology.txt');
+    writeFileSync(file, `${site.base}/bot-block-apology\n`);
+    const run = await runSift(['batch', file, '--json', '--render', 'never', '--db', path.join(home, 'bot-apology.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([[false, 'challenge']]);
   }, 120_000);
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {

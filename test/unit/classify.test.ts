@@ -648,3 +648,21 @@ describe("a sign-in box before the page's own headline is beside the page", () =
     expect(judgeFile(footer('<div>We are a nonprofit newsroom that covers the state and its people, and we have been since 1998.</div>'))).toBe('ok');
   });
 });
+
+// Under the article's headline as its title, a block page inside a site's template was read only
+// where its h1 named a stand-in; ShieldSquare's h1 only apologizes, and 5 of 10 templates kept it ok.
+describe("a block page whose h1 only apologizes, under the article's headline", () => {
+  const judgeFile = (page: string): string => classifyPage({ html: page, status: 200, url: 'https://example.org/page' }).reason ?? 'ok';
+  const block = html('pages/challenge_shieldsquare_apology_h1_in_site_template_headline_title.html');
+
+  test("its first sentences decide: 'made us think that you are a bot' is a challenge, a maintenance notice under the same h1 is no stand-in", () => {
+    expect(judgeFile(block)).toBe('challenge');
+    // The vendor's name and its CAPTCHA's words are no evidence; without the two phrases it is a page.
+    expect(judgeFile(block.replace(/made us think that you are a bot/, 'made us glad you came').replace(/request unblock/g, 'write'))).toBe('ok');
+    // The block page's whole body, its vendor's logo too, in place of a notice under the same h1.
+    const notice = block.replace(/<div class="container">\s*<div class="row">\s*<div class="col-1">[\s\S]*?Value="Submit"><br><\/center>\s*<\/form>\s*<\/div>\s*<\/div>\s*<\/div>/, '<h1>We apologize for the inconvenience...</h1><div>The fact-checks are moving to a new server tonight and will be back shortly.</div>');
+    expect(notice).not.toContain('perfdrive');
+    expect(notice).not.toContain('think that you are a bot');
+    expect(judgeFile(notice)).toBe('ok');
+  });
+});

@@ -978,6 +978,12 @@ function titleNamesStandIn(title: string): boolean {
   return CHALLENGE_PHRASES.test(t.toLowerCase()) || CONSENT_TITLES.test(t) || PRIVACY_HEADINGS.test(t) || titledLogin(title) || saysNotFound(t) || /^\s*404\b/.test(t);
 }
 
+/**
+ * A heading that apologizes ('We apologize for the inconvenience...', 'Sorry for the
+ * inconvenience'): a notice in the page's place, whose next words say what happened.
+ */
+const APOLOGY = /^\W*(?:we (?:apologi[sz]e|are sorry|['’]re sorry) for (?:the|any) inconvenience|sorry for (?:the|any) inconvenience)\b/i;
+
 /** The site's name as its markup gives it (Open Graph's og:site_name, a web app's application-name). */
 const SITE_NAME = /<meta\b(?=[^<>]*\b(?:property|name)\s*=\s*["']?(?:og:site_name|application-name)["'\s>])[^<>]*?\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
 
@@ -1012,7 +1018,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   const bareFew = !few && bare && own().length < SHORT_CHARS;
   // A template may keep the article's headline as the title over a stand-in whose own h1 says
   // what it is ("Access Denied"): that h1, over few words of the page's own, names the page.
-  const headedFew = !few && !bareFew && p.ownH1s.some((h) => titleNamesStandIn(h)) && own().length < SHORT_CHARS;
+  const headedFew = !few && !bareFew && p.ownH1s.some((h) => titleNamesStandIn(h) || APOLOGY.test(said(h))) && own().length < SHORT_CHARS;
   // Or it keeps the headline as the title over a not-found page with no h1 at all, where the
   // page's headline was: its first sentences name it then, as they do on any page under 2,500
   // characters whatever its title. Few real pages are long only by their links and have no h1
