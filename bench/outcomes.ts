@@ -15,6 +15,8 @@ interface Entry {
   class: string;
   source: string;
   status?: number;
+  /** The address the page came from, where it says something (a sign-in page reached by a redirect); else https://example.org/. */
+  url?: string;
 }
 
 const CLASSES = ['challenge', 'login', 'consent', 'soft404', 'needs_js', 'ok'] as const;
@@ -40,7 +42,7 @@ export default async function main(): Promise<void> {
       } catch {
         text = undefined;
       }
-      const c = classifyPage({ html, status: e.status ?? 200, url: 'https://example.org/', text });
+      const c = classifyPage({ html, status: e.status ?? 200, url: e.url ?? 'https://example.org/', text });
       rows.push({ file: e.file, want: e.class, got: c.reason ?? 'ok', signal: (c.signals ?? c.warnings).join(',') });
     }
   }

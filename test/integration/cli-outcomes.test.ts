@@ -21,14 +21,14 @@ interface Server {
   close(): Promise<void>;
 }
 
-async function serve(host: string, route: (pathname: string) => { status: number; body: string } | undefined): Promise<Server> {
+async function serve(host: string, route: (pathname: string) => { status: number; body: string; location?: string } | undefined): Promise<Server> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
     const r = route(pathname);
     if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
-    res.writeHead(r.status, { 'content-type': 'text/html; charset=utf-8' }).end(r.body);
+    res.writeHead(r.status, { 'content-type': 'text/html; charset=utf-8', ...(r.location ? { location: r.location } : {}) }).end(r.body);
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
@@ -49,7 +49,7 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  const routes: Record<string, { status: number; body: string }> = {
+  const routes: Record<string, { status: number; body: string; location?: string }> = {
     // Cloudflare's 2021 "Just a moment..." comes with 503: a challenge, not a busy site.
     '/challenge': { status: 503, body: page('batch/cf_uam_just_a_moment_2021.html') },
     '/account': { status: 200, body: page('batch/login_bank_of_ireland_365.html') },
@@ -70,6 +70,11 @@ beforeAll(async () => {
     // are a bot") or in their noscript ("before you are allowed to see this page").
     '/bot-block-words': { status: 200, body: page('pages/challenge_shieldsquare_bot_in_site_template_site_name_title.html') },
     '/bot-block-noscript': { status: 200, body: page('pages/challenge_sucuri_redirect_in_site_template.html') },
+    // An ASP.NET site sends the visitor who asked for a page to its sign-in, inside its template.
+    '/Pages/Home.aspx': { status: 302, body: '', location: '/Login.aspx?ReturnUrl=%2fPages%2fHome.aspx' },
+    '/Login.aspx': { status: 200, body: page('pages/login_aspnet_returnurl_in_site_template.html') },
+    // The same page at an address of its own: its form then returns elsewhere from elsewhere, a box beside the page.
+    '/Pages/News.aspx': { status: 200, body: page('pages/login_aspnet_returnurl_in_site_template.html') },
     // The same block under the article's headline as title, its h1 only an apology.
     '/bot-block-apology': { status: 200, body: page('pages/challenge_shieldsquare_apology_h1_in_site_template_headline_title.html') },
     // Real pages that must stay ok: a login modal's h1 before a home page's own heading, and an
@@ -263,6 +268,19 @@ describe('sift batch reports what came back', () => {
     expect(run.code, run.stderr.slice(-2000)).toBe(1);
     const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.ok, l.reason])).toEqual([[false, 'challenge']]);
+  }, 120_000);
+
+  // Before: ok, its only sign a form to ?ReturnUrl= that a site's header box carries on any page.
+  test('a sign-in page a redirect sends the visitor to fails as login; the same page at an address of its own is ok', async () => {
+    const file = path.join(home, 'returnurl.txt');
+    writeFileSync(file, ['/Pages/Home.aspx', '/Pages/News.aspx'].map((p) => `${site.base}${p}\n`).join(''));
+    const run = await runSift(['batch', file, '--json', '--render', 'never', '--db', path.join(home, 'returnurl.db')], { env, timeoutMs: 60_000 });
+    expect(run.code, run.stderr.slice(-2000)).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.ok, l.reason])).toEqual([
+      [false, 'login'],
+      [true, undefined],
+    ]);
   }, 120_000);
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {

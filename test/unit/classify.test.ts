@@ -11,11 +11,11 @@ import { extractArticle } from '../../src/main/fetch/html';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const html = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
-const manifest = JSON.parse(readFileSync(path.join(FIX, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number }[];
+const manifest = JSON.parse(readFileSync(path.join(FIX, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number; url?: string }[];
 
 describe('classifyPage', () => {
-  test.each(manifest.map((e) => [e.file, e.class, e.status ?? 200] as const))('%s is %s', (file, want, status) => {
-    const c = classifyPage({ html: html(file), status, url: 'https://example.org/page' });
+  test.each(manifest.map((e) => [e.file, e.class, e.status ?? 200, e.url ?? 'https://example.org/page'] as const))('%s is %s', (file, want, status, url) => {
+    const c = classifyPage({ html: html(file), status, url });
     expect(c.reason ?? 'ok').toBe(want);
   });
 
@@ -664,5 +664,21 @@ describe("a block page whose h1 only apologizes, under the article's headline", 
     expect(notice).not.toContain('perfdrive');
     expect(notice).not.toContain('think that you are a bot');
     expect(judgeFile(notice)).toBe('ok');
+  });
+});
+
+// An ASP.NET sign-in inside a site's template said what it was only by its form's ?ReturnUrl=,
+// which a site's header box on any of its pages carries too: under a blank title it came back ok.
+describe('a sign-in page reached by a redirect: its form posts to this page and returns to another', () => {
+  const aspnet = html('pages/login_aspnet_returnurl_in_site_template.html');
+  const judgeAt = (url: string): string => classifyPage({ html: aspnet, status: 200, url }).reason ?? 'ok';
+
+  test("at the form's own address, returning to the page that sent the visitor, it is a sign-in wall; on the page it returns to, or another, it is a box beside that page", () => {
+    expect(judgeAt('https://example.org/Login.aspx?ReturnUrl=%2fPages%2fHome.aspx')).toBe('login');
+    expect(judgeAt('https://example.org/login.aspx')).toBe('login');
+    expect(judgeAt('https://example.org/Pages/Home.aspx')).toBe('ok');
+    expect(judgeAt('https://example.org/page')).toBe('ok');
+    // Its own page that returns to itself sends the visitor nowhere.
+    expect(classifyPage({ html: aspnet.replace('ReturnUrl=%2fPages%2fHome.aspx', 'ReturnUrl=%2fLogin.aspx'), status: 200, url: 'https://example.org/Login.aspx' }).reason ?? 'ok').toBe('ok');
   });
 });

@@ -378,6 +378,37 @@ const LOGIN_FORM = /<form\b[^<>]*\baction\s*=\s*["'][^"']*(?:login|signin|sign-i
 /** A sign-in form that sends the visitor back to what they asked for once signed in: the wall itself. */
 const RETURNING_LOGIN_FORM =
   /<form\b[^<>]*\baction\s*=\s*["'][^"']*(?:login|logon|signin|sign-in|sign_in|auth)[^"']*[?&](?:returnurl|return_?to|redirect(?:_?ur[il])?|next|continue|came_?from|goto)=/i;
+/** A sign-in form's action that carries where to go back to once signed in: its address, and that place. */
+const RETURNING_ACTION =
+  /<form\b[^<>]*\baction\s*=\s*["']([^"']*(?:login|logon|signin|sign-in|sign_in|auth)[^"'?]*\?(?:[^"']*&(?:amp;)?)?(?:returnurl|return_?to|redirect(?:_?ur[il])?|next|continue|came_?from|goto)=([^"'&]*)[^"']*)["']/gi;
+
+/**
+ * Whether the page is a sign-in form's own page that sends the visitor back elsewhere: the form
+ * posts to this very page ('./Login.aspx?ReturnUrl=%2fPages%2fHome.aspx' on /Login.aspx), and
+ * what it returns to is another page, the one that sent the visitor here to sign in. A site's
+ * header box posts to its sign-in page and returns to the page it sits on: a news brief's
+ * 'Login.aspx?ReturnUrl=' on the brief's own address.
+ */
+function returnsElsewhere(html: string, url: string): boolean {
+  let page: URL;
+  try {
+    page = new URL(url);
+  } catch {
+    return false;
+  }
+  const here = page.pathname.toLowerCase();
+  for (const m of html.matchAll(RETURNING_ACTION)) {
+    try {
+      const action = new URL(decodeEntities(m[1]!), page);
+      const back = new URL(decodeURIComponent(decodeEntities(m[2]!)), page);
+      if (action.origin === page.origin && action.pathname.toLowerCase() === here && back.pathname.toLowerCase() !== here) return true;
+    } catch {
+      // An address that does not parse says nothing.
+    }
+  }
+  return false;
+}
+
 /** A link to the site's sign-in or to a single sign-on: where a sign-in page has no form of its own. */
 const SSO_LINK = /href="[^"]*\/(?:sso|oauth|saml|login|signin)\b/i;
 /** A link that starts a single sign-on only: every site's header links to its /login. */
@@ -546,9 +577,10 @@ function signInAt(p: Page): number {
  *   and password form, with no headline of the page's own above it: a home page's sidebar box
  *   sits under the site's news.
  */
-function bareLogin(p: Page, own: () => string, bare: boolean): string | undefined {
+function bareLogin(p: Page, own: () => string, bare: boolean, url: string): string | undefined {
   if (bare && asksToSignIn(own())) return 'login-asks';
   const password = PASSWORD_FIELD.test(p.html);
+  if (bare && password && returnsElsewhere(p.body, url)) return 'login-form-returns-elsewhere';
   const headline = p.ownH1s[0];
   const named = headline !== undefined && LOGIN_NAME.test(headline) && headline.split(' ').length <= LOGIN_HEADLINE_WORDS && !inDialog(p.body, p.ownH1At) && !pageGoesOn(p, p.ownH1At);
   if (named && (password || LOGIN_FORM.test(p.html) || SINGLE_SIGN_ON.test(p.html))) return 'login-headline-form';
@@ -1038,7 +1070,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (c) return decide('challenge', challengeSignal(p, c));
   const k = consent(p, few, prose);
   if (k) return decide('consent', k);
-  const l = login(p, few, prose) ?? (((bare && (few || bareFew)) || headedFew) && !prose ? bareLogin(p, own, bare) : undefined);
+  const l = login(p, few, prose) ?? (((bare && (few || bareFew)) || headedFew) && !prose ? bareLogin(p, own, bare, input.url) : undefined);
   if (l) return decide('login', l);
   const s = soft404(p, input.status, few || bareFew || headedFew || headless, prose, input.url, input.randomPathSimilarity, bareFew || headless, own);
   if (s) return decide('soft404', s);
