@@ -184,6 +184,8 @@ describe('vulgar fractions (½ ⅓ ¾), as people type them', () => {
     // Only the digits, apart: neither fraction is here.
     'Count\nWe counted 12 cups and 13 spoons, in 2 rows.',
     'Quarters\nThree quarters: ¾ of an hour.',
+    // The words 1 and 2 apart, and a cup: no half.
+    'Steps\nStep 1 of 2: fill the cup.',
   ];
   beforeEach(() => storeJob('j', PAGES));
 
@@ -195,6 +197,12 @@ describe('vulgar fractions (½ ⅓ ¾), as people type them', () => {
     expect(hits('"1/3 of"').map(([idx]) => idx)).toEqual([0, 1]);
     expect(hits('"3/4"')).toEqual([[3, 2, 'Quarters Three quarters: «¾» of an hour.']]);
     expect(hits('¾').map(([idx]) => idx)).toEqual([3]);
+  });
+
+  it('keeps 1/2 and ½ one fraction in a query FTS5 would reject, searched as plain words', () => {
+    // Before, each was the words 1 and 2 anywhere, and found "Step 1 of 2" too.
+    for (const q of ['"½ cup', '½ AND', '(1/2 cup', '1/2 cup AND']) expect(hits(q).map(([idx]) => idx), q).toEqual([0, 1]);
+    expect(hits('"½ cup')[0]?.[2]).toBe('Sugar Add «½» «cup» of sugar, then 1«½» «cups» of flour and ⅓ of the milk.');
   });
 });
 

@@ -349,8 +349,12 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal?: Lit
 /** Two terms FTS5 would match alike (its tokenizer folds case; quoting folds the rest). */
 const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLowerCase() + (prefix ? '*' : '');
 
-/** A word of a query read as plain words: a signed word with its signs, a run of letters, digits and marks, or a pictograph. */
-const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu');
+/**
+ * A word of a query read as plain words: a signed word with its signs, a fraction (1/2, and ½ as
+ * compatFolded writes it), a run of letters, digits and marks, or a pictograph. A fraction is
+ * one phrase, as the lexer's word 1/2 is: as the words 1 and 2 apart, "½ AND" found "step 1 of 2".
+ */
+const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|\\p{Nd}+(?:/\\p{Nd}+)+|[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu');
 
 /**
  * Every signed word and run of letters and digits, each a word to find (what a query FTS5
