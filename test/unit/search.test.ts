@@ -355,6 +355,26 @@ describe('search over stored results', () => {
     }
   });
 
+  it('names the characters that do not print in its answer to a query without words, and reads a lone accent as none', () => {
+    const said = (q: string): string => {
+      try {
+        searchStore(store, q);
+      } catch (e) {
+        expect(e, JSON.stringify(q)).toMatchObject({ code: 'empty_query', status: 400 });
+        return (e as SiftError).message;
+      }
+      throw new Error(`${JSON.stringify(q)} was searched`);
+    };
+    // Before, the message held the NUL itself, an invisible zero-width space, a right-to-left
+    // override that turned the rest of the sentence around, and a line break.
+    expect(said('\0')).toBe('Search finds words, numbers and emoji; "U+0000" has none of them.');
+    expect(said('\u200B → \u202E')).toBe('Search finds words, numbers and emoji; "U+200B → U+202E" has none of them.');
+    expect(said('→\n\t→')).toBe('Search finds words, numbers and emoji; "→ →" has none of them.');
+    // A combining accent with no letter under it: before, it was searched as plain words, and matched nothing.
+    expect(said('\u0301')).toBe('Search finds words, numbers and emoji; "U+0301" has none of them.');
+    expect(said('\uD800')).toBe('Search finds words, numbers and emoji; "U+D800" has none of them.');
+  });
+
   it('answers an empty query by saying what to type', () => {
     for (const q of ['', '   ', '"" ()', '*']) {
       let err: unknown;

@@ -57,13 +57,23 @@ export function emptyQueryHint(query: string): string {
 export function noWordsIn(query: string, reader = 'Search finds'): string | undefined {
   const typed = query.trim();
   if (!/[^\s"()*]/.test(typed)) return undefined;
-  const shown = typed.length > 40 ? `${typed.slice(0, 39)}…` : typed;
+  const shown = printable(typed.length > 40 ? `${typed.slice(0, 39)}…` : typed);
   if (isArticleOnly(typed) && typed.includes('*')) {
     return `"${shown}" asks for every word written with the Arabic article, which is nearly every word of an Arabic page: search reads the word the article is joined to (الكتاب as كتاب), not the article.`;
   }
   if (isArticleOnly(typed)) return `"${shown}" is the Arabic article, which is written joined to its word (الكتاب) and is no word to search for alone.`;
   return `${reader} words, numbers and emoji; "${shown}" has none of them.`;
 }
+
+/**
+ * Typed text as a message can show it: white space as one space, and what does not print (a
+ * control character such as NUL, a format character such as a zero-width space or a
+ * right-to-left override, half a surrogate pair, an accent with no letter under it) as its
+ * code, U+0000. Quoted as they are, the message held a NUL, quotes around nothing to see, or
+ * the rest of the sentence set right to left.
+ */
+const printable = (text: string): string =>
+  text.replace(/\s+/g, ' ').replace(/(?<![\p{L}\p{N}\p{M}])\p{M}|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/gu, (c) => `U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /**
  * A question with no word in it. It said what search says, with search's hint: OR, NOT and

@@ -364,10 +364,11 @@ const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLow
 
 /**
  * A word of a query read as plain words: a signed word with its signs, a fraction (1/2, and ½ as
- * compatFolded writes it), a run of letters, digits and marks, or a pictograph. A fraction is
+ * compatFolded writes it), a letter or digit and the letters, digits and marks after it (a lone
+ * accent is no word: it was searched, and matched nothing), or a pictograph. A fraction is
  * one phrase, as the lexer's word 1/2 is: as the words 1 and 2 apart, "½ AND" found "step 1 of 2".
  */
-const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|\\p{Nd}+(?:/\\p{Nd}+)+|[\\p{L}\\p{N}\\p{M}]+|${PICTOGRAPH.source}`, 'gu');
+const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|\\p{Nd}+(?:/\\p{Nd}+)+|[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}]*|${PICTOGRAPH.source}`, 'gu');
 
 /**
  * Every signed word and run of letters and digits, each a word to find (what a query FTS5
