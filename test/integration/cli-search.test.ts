@@ -289,6 +289,12 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/no stored result matches zzyzx/);
     expect(none.stderr).not.toMatch(/filters/);
+    // Said on one line, as it can be read: before, a line break in the query broke the message,
+    // a right-to-left override turned it around, and a cut through an emoji left half of it (�).
+    const odd = await runSift(['search', 'zzyzx\nqwv\u202E', '--db', db], { env });
+    expect(odd.stderr).toBe('sift search: no stored result matches zzyzx qwvU+202E\n');
+    const long = await runSift(['search', `${'z'.repeat(78)}😀 tail`, '--db', db], { env });
+    expect(long.stderr).toBe(`sift search: no stored result matches ${'z'.repeat(78)}…\n`);
     // A word written as a filter is searched as its words, and stderr says so.
     const filter = await runSift(['search', 'page:3', '--db', db], { env });
     expect(filter.code).toBe(0);

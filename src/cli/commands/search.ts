@@ -2,7 +2,7 @@ import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { namedJob, withStore } from '../context';
-import { codePointMarks, emptyQueryHint, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, type SearchHit } from '../../main/search';
+import { codePointMarks, emptyQueryHint, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, shownQuery, type SearchHit } from '../../main/search';
 import { alsoIn, filterNote, formatScore, lineLabel } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
@@ -121,8 +121,7 @@ export const searchCommand: Command = {
       }
       if (hits.length === 0) {
         // A long query (a pasted paragraph) is not printed back whole.
-        const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;
-        io.stderr.write(`sift search: no stored result matches ${shown}${jobId ? ` in job ${jobId}` : ''}\n`);
+        io.stderr.write(`sift search: no stored result matches ${shownQuery(query, 80)}${jobId ? ` in job ${jobId}` : ''}\n`);
       }
       return EXIT.ok;
     });

@@ -57,7 +57,7 @@ export function emptyQueryHint(query: string): string {
 export function noWordsIn(query: string, reader = 'Search finds'): string | undefined {
   const typed = query.trim();
   if (!/[^\s"()*]/.test(typed)) return undefined;
-  const shown = printable(typed.length > 40 ? `${typed.slice(0, 39)}…` : typed);
+  const shown = shownQuery(typed, 40);
   if (isArticleOnly(typed) && typed.includes('*')) {
     return `"${shown}" asks for every word written with the Arabic article, which is nearly every word of an Arabic page: search reads the word the article is joined to (الكتاب as كتاب), not the article.`;
   }
@@ -74,6 +74,13 @@ export function noWordsIn(query: string, reader = 'Search finds'): string | unde
  */
 const printable = (text: string): string =>
   text.replace(/\s+/g, ' ').replace(/(?<![\p{L}\p{N}\p{M}])\p{M}|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/gu, (c) => `U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`);
+
+/** A query as a message shows it (printable), cut to at most `max` characters with … after; not between the halves of an emoji, which left a �. */
+export function shownQuery(query: string, max: number): string {
+  if (query.length <= max) return printable(query);
+  const cut = /[\uD800-\uDBFF]/.test(query[max - 2] ?? '') ? max - 2 : max - 1;
+  return `${printable(query.slice(0, cut))}…`;
+}
 
 /**
  * A question with no word in it. It said what search says, with search's hint: OR, NOT and
