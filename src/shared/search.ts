@@ -108,8 +108,25 @@ export function askScopeNote(scope: AskScope, answered: boolean): string {
 export const HitsFormatSchema = z.enum(['md', 'csv']);
 export type HitsFormat = z.infer<typeof HitsFormatSchema>;
 
+/** The most characters a search or a question sends: well above any real query, below a pasted page. */
+export const MAX_QUERY_CHARS = 2000;
 /** What a search box sends; typed text is capped well above any real query. */
-export const SearchQuerySchema = z.string().max(2000);
+export const SearchQuerySchema = z.string().max(MAX_QUERY_CHARS);
+
+/**
+ * Why a query or question is too long to send, as the box says it; undefined when it is not.
+ * Sent, the contract refused it as "invalid request for search at query", with a hint to restart
+ * the window and report it: a pasted paragraph of 2,100 Chinese characters did that.
+ */
+export function queryTooLong(what: 'search' | 'question', text: string): { code: string; message: string; hint: string } | undefined {
+  if (text.length <= MAX_QUERY_CHARS) return undefined;
+  const count = (n: number): string => n.toLocaleString('en-US');
+  return {
+    code: 'query_too_long',
+    message: `A ${what} takes at most ${count(MAX_QUERY_CHARS)} characters; this one has ${count(text.length)}.`,
+    hint: what === 'search' ? 'Keep the few words that tell the results apart: a name, a figure, "an exact phrase".' : 'Ask it in fewer words: the names and terms that matter.',
+  };
+}
 
 /**
  * Hits a search box shows, best first. It asks for one more, so a search matching thousands

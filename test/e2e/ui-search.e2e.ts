@@ -189,6 +189,10 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   // Said once, by the error: the status is silent.
   expect(await page.getByTestId('search-count').textContent()).toBe('');
   await page.screenshot({ path: screenshotPath('ui-search-too-long') });
+  // A pasted paragraph past the characters a search sends says so: before, "invalid request for
+  // search at query", with a hint to restart the window and report it.
+  await page.getByTestId('job-search-input').fill('首都'.repeat(1050));
+  await expect.poll(() => page.getByTestId('search-error').textContent()).toMatch(/A search takes at most 2,000 characters; this one has 2,100\..*exact phrase/);
 
   await page.getByTestId('job-search-input').fill('');
   await page.getByTestId('job-search-input').press('Escape');

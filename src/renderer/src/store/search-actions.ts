@@ -1,4 +1,4 @@
-import { SHOWN_HITS, type HitsFormat, type JobAnswer, type SearchHit } from '../../../shared/search';
+import { queryTooLong, SHOWN_HITS, type HitsFormat, type JobAnswer, type SearchHit } from '../../../shared/search';
 import { toUserError } from '../lib/errors';
 import { openJob, openResult } from './actions';
 import { useStore } from './index';
@@ -34,6 +34,8 @@ export async function runSearch(box: SearchBoxName): Promise<void> {
   get().setSearchLoading(box);
   try {
     const limit = SHOWN_HITS + 1;
+    const tooLong = queryTooLong('search', query);
+    if (tooLong) throw tooLong;
     const res = await window.sift.search(jobId ? { query, id: jobId, limit } : { query, limit });
     if (seq === latest[box]) get().setSearchHits(box, query, res.hits.slice(0, SHOWN_HITS), res.plain, res.hits.length > SHOWN_HITS);
   } catch (err) {
@@ -124,6 +126,8 @@ export async function askJob(jobId: string, question: string): Promise<void> {
   if (!question.trim()) return;
   get().setAsk({ jobId, question, passages: [], scope: null, loading: true, error: null, asked: question });
   try {
+    const tooLong = queryTooLong('question', question);
+    if (tooLong) throw tooLong;
     const { passages, scope } = await window.sift.askJob({ id: jobId, question });
     const cur = get().ask;
     if (cur?.jobId === jobId && cur.asked === question) get().setAsk({ ...cur, passages, scope, loading: false });
