@@ -6,7 +6,8 @@ import { exportJob, exportOptionsFromCli, exportSourceOf, prepareDestination, ty
 import { SiftError } from '../shared/errors';
 import { UsageError } from './io';
 import type { CliIO } from './io';
-import { counted, formatBytes, formatCount } from './progress';
+import { counted, formatCount } from './progress';
+import { formatBytes } from '../shared/bytes';
 import { jsonLine } from '../shared/json';
 import { exportContents, noResultsLeftOut } from '../shared/export-words';
 import { hintOn, REST_AGAIN } from '../shared/hints';

@@ -24,8 +24,6 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 /** "1 target", "3,000 targets": a count with its noun, as the CLI writes numbers. */
 export const counted = countWith(formatCount);
 
-export { formatBytes };
-
 /**
  * How far apart a log (stderr that is not a terminal) hears of one target's waits for the same
  * reason: twice in the runner's default minute of retries, with the last try said too.

@@ -9,7 +9,7 @@ import { ensureBuilt } from '../helpers/build';
 import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
 import { cutInCells, dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
-import { formatBytes } from '../../src/renderer/src/lib/format';
+import { formatBytes } from '../../src/shared/bytes';
 
 let browser: Browser;
 let site: TestSite;

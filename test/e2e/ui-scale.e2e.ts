@@ -11,7 +11,7 @@ import { launchChromium, openBridgedPage } from '../helpers/chromium';
 import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 import { SHOWN_HITS } from '../../src/shared/search';
-import { formatBytes } from '../../src/renderer/src/lib/format';
+import { formatBytes } from '../../src/shared/bytes';
 
 let browser: Browser;
 let site: TestSite;

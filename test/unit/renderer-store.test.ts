@@ -10,7 +10,7 @@ import type { State } from '../../src/renderer/src/store';
 import { createSearchSlice, focusOfHit, type SearchSlice } from '../../src/renderer/src/store/search';
 import type { SearchHit } from '../../src/shared/search';
 import { estimateRemaining, fetchingSince } from '../../src/shared/remaining';
-import { formatBytes, formatRemaining, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
+import { formatRemaining, formatCreated, formatDuration, metaValue, sentenceStart } from '../../src/renderer/src/lib/format';
 import { metaFieldValue, metaLabel, metaRows } from '../../src/renderer/src/lib/meta';
 import { emptyResultLabel, emptyResultText } from '../../src/shared/empty';
 import { histogramBars, outcomeBars, reasonBars } from '../../src/renderer/src/lib/metrics';
@@ -201,9 +201,8 @@ describe('formatting', () => {
   // The target in flight started as the last was written: a free worker slot, no wait to try again.
   const etaOf = (j: Parameters<typeof estimateRemaining>[0], nowMs: number) => estimateRemaining(j, nowMs, j.updatedAt);
 
-  test('sizes, durations and the ETA', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 kB');
+  // Sizes: test/unit/bytes.test.ts, where the one formatter both the app and the CLI import lives.
+  test('durations and the ETA', () => {
     expect(formatDuration(65_000)).toBe('1m 05s');
     // 5 of 10 done in the job's first second, the sixth just started: its share and the 4 after it.
     const job = { status: 'running' as const, targetsDone: 5, targetsTotal: 10, createdAt: 0, updatedAt: 1000 };

@@ -11,7 +11,8 @@ import { shownFailure } from '../../shared/reasons';
 import { hintOn } from '../../shared/hints';
 import { readableUrl } from '../../shared/readable-url';
 import { checkExportFormat, checkOutGiven, exportFormatFor, rowStatus, runExport } from '../output';
-import { failureAdvice, restAdvice, retryAdvice, formatBytes, formatWhen, okNotes, warningsNote } from '../progress';
+import { failureAdvice, restAdvice, retryAdvice, formatWhen, okNotes, warningsNote } from '../progress';
+import { formatBytes } from '../../shared/bytes';
 import { jsonLine } from '../../shared/json';
 import { forTerminal } from '../terminal';
 

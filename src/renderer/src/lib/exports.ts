@@ -1,4 +1,4 @@
-import { formatBytes } from './format';
+import { formatBytes } from '../../../shared/bytes';
 import { counted } from '../../../shared/count';
 import { exportContents, noResultsLeftOut, type ExportTally } from '../../../shared/export-words';
 

@@ -2,10 +2,7 @@
 
 import { readableUrl } from '../../../shared/readable-url';
 import { cutMiddle } from '../../../shared/cut';
-import { formatBytes } from '../../../shared/bytes';
 import type { Remaining } from '../../../shared/remaining';
-
-export { formatBytes };
 
 /**
  * A headline as a sentence: its first word capitalized when it is a plain lower-case word. The

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../../shared/json';
 import { warningLabel } from '../../../shared/reasons';
-import { formatBytes, metaValue } from './format';
+import { metaValue } from './format';
+import { formatBytes } from '../../../shared/bytes';
 import { counted } from '../../../shared/count';
 import { shownMetaText, shownTitle } from '../../../shared/shown';
 

@@ -3,7 +3,7 @@ import type { MetricsSnapshot } from '../../../../shared/metrics';
 import { histogramBars, outcomeBars, reasonBars, warningBars } from '../../lib/metrics';
 import { toUserError, type UserError } from '../../lib/errors';
 import { ErrorMessage } from '../common/ErrorMessage';
-import { formatBytes } from '../../lib/format';
+import { formatBytes } from '../../../../shared/bytes';
 import { useStore } from '../../store';
 import { BarChart } from './BarChart';
 

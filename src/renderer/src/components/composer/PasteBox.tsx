@@ -4,7 +4,8 @@ import { counted } from '../../../../shared/count';
 import { withoutBidiControls } from '../../../../shared/shown';
 import { useStore } from '../../store';
 import { editHeldPaste, loadSource, pastedText, schedulePaste, stopReadingFile } from '../../store/actions';
-import { formatBytes, cutMiddle } from '../../lib/format';
+import { cutMiddle } from '../../lib/format';
+import { formatBytes } from '../../../../shared/bytes';
 
 /**
  * A paste longer than this is held as a summary, not put in the box. Measured in headless

@@ -3,7 +3,7 @@ import type { Mode, Result } from '../../../../shared/types';
 import type { LongLine, ResultPart } from '../../../../shared/ipc/contract';
 import { prettyJson } from '../../../../shared/json';
 import { renderMarkdown } from '../../lib/markdown';
-import { formatBytes } from '../../lib/format';
+import { formatBytes } from '../../../../shared/bytes';
 import { clearHighlight, focusMatch, highlightMatch } from '../../lib/highlight';
 import { pageLinesFrom, pageSegments } from '../../lib/pages';
 import { bidiPieces, LINE_WINDOW, MAX_RENDERED_MARKDOWN, MAX_SHOWN_LINE, MAX_SHOWN_TEXT, shapeOf, shownPart, type Shape, type Shown } from '../../../../shared/shown';
