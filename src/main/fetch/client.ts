@@ -191,10 +191,7 @@ export class HttpClient {
       cookies.take(res.headers['set-cookie'], url);
       const headers = flatHeaders(res.headers);
       if (REDIRECTS.has(res.statusCode) && headers.location) {
-        await dropPage(res.body, combined);
-        // A cancel that cut the page short ends the fetch here: the next hop, never asked, was
-        // judged a redirect loop (502) of a `sift fetch` or a preview the user had cancelled.
-        signal.throwIfAborted();
+        await readAside(dropPage(res.body, combined), signal);
         if (twoPlaces(res.headers.location)) {
           throw new FetchError(
             502,
@@ -237,12 +234,9 @@ export class HttpClient {
           // An HTML error page is read (a little of it) so the pipeline can tell an anti-bot
           // check or a sign-in wall from a plain error (SPEC §5.9).
           if (/html/i.test(headers['content-type'] ?? '')) {
-            err.page = await readCapped(body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline, s.bodyTimeoutMs).catch(() => undefined);
-            // A page the cancel cut short is no evidence: without it a check page's 403 was
-            // stored as a plain "HTTP 403 Forbidden" of a job the user had cancelled.
-            if (signal.aborted) throw signal.reason ?? err;
+            err.page = await readAside(readCapped(body, headers, MAX_ERROR_PAGE_BYTES, signal, deadline, s.bodyTimeoutMs).catch(() => undefined), signal);
           } else {
-            await body.dump().catch(() => {});
+            await readAside(body.dump().catch(() => {}), signal);
           }
         } finally {
           clearTimeout(cut);
@@ -253,7 +247,7 @@ export class HttpClient {
       // part was stored as the document, cut short and marked ok.
       const part = res.statusCode === 206 ? partOnly(headers['content-range']) : undefined;
       if (part) {
-        await dropPage(res.body, combined);
+        await readAside(dropPage(res.body, combined), signal);
         throw new FetchError(502, `HTTP 206 Partial Content: the server sent ${part} only`, 'The server sent a piece of the document when Sift asked for all of it; try again later, or open the URL in a browser.', 'upstream_status');
       }
       const body = await readCapped(res.body, headers, s.maxBodyBytes, signal, deadline, s.bodyTimeoutMs).catch(async (err: unknown) => {
@@ -308,6 +302,19 @@ function redirectedTo(err: unknown, hop: number, url: URL): unknown {
         ? { ...err.recoverOffer, advice: `${where}, and that fails. ${err.recoverOffer.advice}` }
         : `${where}, and that fails. ${err.hint}`;
   return new FetchError(err.status, `${err.msg} after a redirect`, hint, err.code);
+}
+
+/**
+ * Waits for `reading`, the page of an answer known at its headers (a redirect, an error, a part),
+ * then ends the fetch with the cancel if one came meanwhile: a page the cancel cut short is no
+ * evidence, and the answer is not judged without it. Before, a cancelled `sift fetch` or preview
+ * of a page redirecting to itself ended as a redirect loop (502) of the hop never asked, and a
+ * job cancelled during a check page's 403 stored a plain "HTTP 403 Forbidden".
+ */
+async function readAside<T>(reading: Promise<T>, signal: AbortSignal): Promise<T> {
+  const page = await reading;
+  signal.throwIfAborted();
+  return page;
 }
 
 /**

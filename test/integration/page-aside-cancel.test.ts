@@ -1,0 +1,55 @@
+/**
+ * A cancel while the client reads a page it does not keep, of an answer known already at its
+ * headers: a part the server sent where Sift asked for the whole (206), an error whose page is
+ * not HTML. Through the real fetcher and client, as `sift fetch` and the app's preview call them,
+ * against a loopback host whose page comes in parts and then stalls; the cancel comes on undici's
+ * record of the page's second chunk, not after a wait. The redirect's page and the HTML error
+ * page, read the same way, are pinned by redirect-cancel.test.ts and error-page-cancel.test.ts.
+ */
+import dc from 'node:diagnostics_channel';
+import type http from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createFetcher } from '../../src/main/fetch';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
+
+const open = closedAfterEach();
+
+/** What the fetch of a page answered with `status` and `headers` ends with, cancelled at the second chunk of its page. */
+async function cancelledMidPage(status: number, headers: http.OutgoingHttpHeaders): Promise<{ outcome: unknown; cancelled: Error; chunks: number }> {
+  let more = (): void => {};
+  const origin = await listenLoopback(open, (_req, res) => {
+    res.writeHead(status, headers);
+    res.write('{"part": "one",');
+    more = () => void res.write('"and": "two",');
+  });
+  const f = createFetcher({ allowHosts: ['127.0.0.1'] });
+  open.push(f);
+  const job = new AbortController();
+  const cancelled = new Error('cancelled by the user');
+  let chunks = 0;
+  const onChunk = (): void => {
+    if (++chunks === 1) more();
+    else if (chunks === 2) job.abort(cancelled);
+  };
+  dc.subscribe('undici:request:bodyChunkReceived', onChunk);
+  open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
+  // mode raw and the root path: no soft-404 probe beside it, only the target's own request.
+  const outcome = await f.fetchTarget(job.signal, { name: 'preview' }, { url: `${origin}/`, options: { mode: 'raw' } }).catch((err: unknown) => err);
+  return { outcome, cancelled, chunks };
+}
+
+describe('a cancel while the page of an answer Sift does not keep is read', () => {
+  it('of a part (206) rejects with the cancel, not the part sent', async () => {
+    const { outcome, cancelled, chunks } = await cancelledMidPage(206, { 'content-type': 'application/json', 'content-range': 'bytes 0-99/1000' });
+    // Before: FetchError 502 "HTTP 206 Partial Content: the server sent bytes 0-99 of 1000 only".
+    expect(outcome).toBe(cancelled);
+    expect(chunks).toBe(2);
+  }, 60_000);
+
+  it('of an error whose page is not HTML rejects with the cancel, not the error', async () => {
+    const { outcome, cancelled, chunks } = await cancelledMidPage(404, { 'content-type': 'application/json' });
+    // Before: FetchError 404 "HTTP 404 Not Found", the page the cancel cut short dropped unread.
+    expect(outcome).toBe(cancelled);
+    expect(chunks).toBe(2);
+  }, 60_000);
+});
