@@ -1,3 +1,4 @@
+import dc from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
@@ -30,4 +31,21 @@ export async function listenLoopback(open: Closable[], handler: http.RequestList
       }),
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * Calls `first` as undici records the first body chunk a client receives, and `second` at the
+ * second: a page sent in parts (its opening, then, once `first` lets it, a little more) is being
+ * read when `second` comes, on an event, not after a wait. Unsubscribed with `open`; the count of
+ * chunks seen.
+ */
+export function atBodyChunks(open: Closable[], first: () => void, second: () => void): () => number {
+  let chunks = 0;
+  const onChunk = (): void => {
+    if (++chunks === 1) first();
+    else if (chunks === 2) second();
+  };
+  dc.subscribe('undici:request:bodyChunkReceived', onChunk);
+  open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
+  return () => chunks;
 }

@@ -6,7 +6,6 @@
  * sites; each cancel comes on an event (undici's diagnostics channel, the renderer being
  * asked), never after a wait. `sift status` then reads the database as the user does.
  */
-import dc from 'node:diagnostics_channel';
 import type http from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +17,7 @@ import type { RendererFactory } from '../../src/main/fetch';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { NOT_FETCHED, STOPPED_MIDWAY, targetStop } from '../../src/renderer/src/lib/jobs';
 import { runSift } from '../helpers/cli';
-import { closedAfterEach, listenLoopback } from '../helpers/loopback';
+import { atBodyChunks, closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const SHELL = '<!doctype html><html><head><title>Loading</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>';
 
@@ -81,13 +80,7 @@ describe('a fetch that ends with an error after the job was cancelled', () => {
     const { id } = r.engine.runner.submit({ name: 'cli' }, 'cli', [{ url: `${origin}/`, options: { mode: 'raw' } }, { url: `${origin}/next`, options: { mode: 'raw' } }]);
     // The second chunk comes in an I/O event after the first: the client has the redirect and
     // is dropping its page when the cancel comes.
-    let chunks = 0;
-    const onChunk = (): void => {
-      if (++chunks === 1) more();
-      else if (chunks === 2) r.engine.runner.cancel(id);
-    };
-    dc.subscribe('undici:request:bodyChunkReceived', onChunk);
-    open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
+    atBodyChunks(open, () => more(), () => r.engine.runner.cancel(id));
     await r.engine.runner.settled(id);
 
     expect(r.engine.store.getJob(id)?.status).toBe('cancelled');

@@ -4,42 +4,28 @@
  * site holds until the cancel has been answered. `sift batch`, `sift cancel` and `sift status`
  * run as the user runs them, as subprocesses.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const RANDOM_PATH = /^\/[0-9a-f]{18}$/;
 const SHOP = `<!doctype html><html><head><title>Harbour Shop</title></head><body><article><h1>Welcome to the Harbour Shop</h1>${'<p>Nets, ropes and boats of every size, shipped from the harbour to your door within two days.</p>'.repeat(8)}</article></body></html>`;
 
-const servers: http.Server[] = [];
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise<void>((resolve) => s.close(() => resolve()));
-  }
-});
-
-async function listen(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const open = closedAfterEach();
 
 describe('sift cancel while the probe of the site a redirect led to is out', () => {
   it('leaves the target stopped mid-way, in the cancel\'s words, in sift batch and sift status', async () => {
     let probeAsked = (): void => {};
     const probeOut = new Promise<void>((resolve) => (probeAsked = resolve));
-    const landing = await listen((req, res) => {
+    const landing = await listenLoopback(open, (req, res) => {
       if (!RANDOM_PATH.test(req.url ?? '')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(SHOP);
       // Held: answered only when the test ends.
       probeAsked();
     });
-    const shortener = await listen((req, res) => {
+    const shortener = await listenLoopback(open, (req, res) => {
       if (req.url?.startsWith('/s/')) return void res.writeHead(302, { location: `${landing}/products${req.url.slice(2)}` }).end();
       res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title><p>No such link.</p>');
     });

@@ -5,7 +5,6 @@
  * sends the 403 and the opening of its page and holds the rest; the cancel comes as undici
  * reports a chunk of the page received (its diagnostics channel), an event, not a wait.
  */
-import dc from 'node:diagnostics_channel';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { openStore } from '../../src/main/store';
 import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
-import { closedAfterEach, listenLoopback } from '../helpers/loopback';
+import { atBodyChunks, closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const open = closedAfterEach();
 
@@ -38,13 +37,7 @@ describe('a job cancelled while the page of an error answer is read', () => {
     const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${origin}/`, options: { mode: 'raw' } }, { url: `${origin}/next`, options: { mode: 'raw' } }]);
     // The second chunk comes in an I/O event after the first, so the client has its answer and
     // is reading the page when the cancel comes.
-    let chunks = 0;
-    const onChunk = (): void => {
-      if (++chunks === 1) more();
-      else if (chunks === 2) runner.cancel(id);
-    };
-    dc.subscribe('undici:request:bodyChunkReceived', onChunk);
-    open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
+    atBodyChunks(open, () => more(), () => runner.cancel(id));
     await runner.settled(id);
 
     expect(store.getJob(id)?.status).toBe('cancelled');

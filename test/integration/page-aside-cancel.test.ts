@@ -6,11 +6,10 @@
  * record of the page's second chunk, not after a wait. The redirect's page and the HTML error
  * page, read the same way, are pinned by redirect-cancel.test.ts and error-page-cancel.test.ts.
  */
-import dc from 'node:diagnostics_channel';
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
-import { closedAfterEach, listenLoopback } from '../helpers/loopback';
+import { atBodyChunks, closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const open = closedAfterEach();
 
@@ -26,16 +25,10 @@ async function cancelledMidPage(status: number, headers: http.OutgoingHttpHeader
   open.push(f);
   const job = new AbortController();
   const cancelled = new Error('cancelled by the user');
-  let chunks = 0;
-  const onChunk = (): void => {
-    if (++chunks === 1) more();
-    else if (chunks === 2) job.abort(cancelled);
-  };
-  dc.subscribe('undici:request:bodyChunkReceived', onChunk);
-  open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
+  const chunks = atBodyChunks(open, () => more(), () => job.abort(cancelled));
   // mode raw and the root path: no soft-404 probe beside it, only the target's own request.
   const outcome = await f.fetchTarget(job.signal, { name: 'preview' }, { url: `${origin}/`, options: { mode: 'raw' } }).catch((err: unknown) => err);
-  return { outcome, cancelled, chunks };
+  return { outcome, cancelled, chunks: chunks() };
 }
 
 describe('a cancel while the page of an answer Sift does not keep is read', () => {

@@ -5,10 +5,9 @@
  * the cancel" is told from "already in flight, answered after it" by events, not by the clock.
  */
 import dc from 'node:diagnostics_channel';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFetcher, type Fetcher } from '../../src/main/fetch';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const RANDOM_PATH = /^\/[0-9a-f]{18}$/;
 const SHOP = `<!doctype html><html><head><title>Harbour Shop</title></head><body><article><h1>Welcome to the Harbour Shop</h1>${'<p>Nets, ropes and boats of every size, shipped from the harbour to your door within two days.</p>'.repeat(8)}</article></body></html>`;
@@ -17,34 +16,19 @@ interface Host {
   origin: string;
   /** Paths asked, in order of arrival. */
   asked: string[];
-  close: () => Promise<void>;
 }
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) await o.close();
-});
+const open = closedAfterEach();
 
 /** A host answering every path with SHOP; `onAsked` hears each request as it arrives and may hold its answer. */
 async function catchAll(onAsked: (path: string, answer: () => void) => void): Promise<Host> {
   const asked: string[] = [];
-  const server = http.createServer((req, res) => {
+  const origin = await listenLoopback(open, (req, res) => {
     const p = req.url ?? '/';
     asked.push(p);
     onAsked(p, () => void res.writeHead(200, { 'content-type': 'text/html' }).end(SHOP));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const host: Host = {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    asked,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  open.push(host);
-  return host;
+  return { origin, asked };
 }
 
 function fetcher(): Fetcher {

@@ -5,10 +5,9 @@
  * not after a wait. The batch wiring stores any error after a cancel as the cancel
  * (cancel-any-error.test.ts); a caller of the fetcher itself has only what it throws.
  */
-import dc from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
-import { closedAfterEach, listenLoopback } from '../helpers/loopback';
+import { atBodyChunks, closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const open = closedAfterEach();
 
@@ -26,17 +25,11 @@ describe('a cancel while a redirect’s page is dropped', () => {
     open.push(f);
     const job = new AbortController();
     const cancelled = new Error('cancelled by the user');
-    let chunks = 0;
-    const onChunk = (): void => {
-      if (++chunks === 1) more();
-      else if (chunks === 2) job.abort(cancelled);
-    };
-    dc.subscribe('undici:request:bodyChunkReceived', onChunk);
-    open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
+    const chunks = atBodyChunks(open, () => more(), () => job.abort(cancelled));
 
     const url = `${origin}/`;
     // Before: FetchError 502 "redirect loop: the site sent Sift back to an address it had already asked".
     await expect(f.fetchTarget(job.signal, { name: 'preview' }, { url, options: { mode: 'raw' } })).rejects.toBe(cancelled);
-    expect(chunks).toBe(2);
+    expect(chunks()).toBe(2);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { openStore, type Store } from '../../src/main/store';
 import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
+import { closedAfterEach } from '../helpers/loopback';
 
 /**
  * A cancel reaches the browser before the site does: through the real batch runner, fetcher,
@@ -52,10 +53,7 @@ async function startSite(): Promise<Site> {
   return site;
 }
 
-const open: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0).reverse()) await o.close();
-});
+const open = closedAfterEach();
 
 function batch(f: Fetcher): { store: Store; runner: ReturnType<typeof createBatchRunner> } {
   const store = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-render-cancel-')), 'sift.db'));
