@@ -19,10 +19,13 @@ export function closedAfterEach(): Closable[] {
   return open;
 }
 
-/** A server on 127.0.0.1 answering with `handler`, closed (its kept connections too) with `open`; its origin. */
-export async function listenLoopback(open: Closable[], handler: http.RequestListener): Promise<string> {
+/**
+ * A server on 127.0.0.1 (or `address`, another loopback address, for a second host) answering
+ * with `handler`, closed (its kept connections too) with `open`; its origin.
+ */
+export async function listenLoopback(open: Closable[], handler: http.RequestListener, address = '127.0.0.1'): Promise<string> {
   const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
   open.push({
     close: () =>
       new Promise<void>((resolve) => {
@@ -30,7 +33,7 @@ export async function listenLoopback(open: Closable[], handler: http.RequestList
         server.close(() => resolve());
       }),
   });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `http://${address}:${(server.address() as AddressInfo).port}`;
 }
 
 /**

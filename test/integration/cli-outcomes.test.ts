@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { runSift } from '../helpers/cli';
+import { closedAfterEach, listenLoopback } from '../helpers/loopback';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -41,6 +42,8 @@ async function serve(host: string, route: (pathname: string) => { status: number
       }),
   };
 }
+
+const open = closedAfterEach();
 
 let site: Server;
 let catchAllNotFound: Server;
@@ -286,26 +289,20 @@ describe('sift batch reports what came back', () => {
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {
     const snapshot = page('pages/ok_example_domain_short_2014.html');
     const archive = await serve('127.0.0.1', (p) => (p === '/snap' ? { status: 200, body: snapshot } : undefined));
-    const archiveApi = http.createServer((_req, res) => {
+    open.push(archive);
+    const archiveApi = await listenLoopback(open, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({ archived_snapshots: { closest: { available: true, url: `${archive.base}/snap`, timestamp: '20140216050221', status: '200' } } }),
       );
     });
-    await new Promise<void>((r) => archiveApi.listen(0, '127.0.0.1', r));
-    const apiBase = `http://127.0.0.1:${(archiveApi.address() as AddressInfo).port}/available`;
     const h = mkdtempSync(path.join(os.tmpdir(), 'sift-recover-'));
-    writeFileSync(path.join(h, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20, archiveService: apiBase }));
-    try {
-      const file = path.join(h, 'list.txt');
-      writeFileSync(file, `${site.base}/challenge recover\n${site.base}/consent recover\n`);
-      const run = await runSift(['batch', file, '--json', '--db', path.join(h, 'db.sqlite')], { env: { SIFT_HOME: h }, timeoutMs: 60_000 });
-      const [challenge, consent] = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(challenge).toMatchObject({ ok: true, meta: { recovered: true, recovered_from: 503 } });
-      // A consent wall is not recovered: the page exists, the user has to answer it.
-      expect(consent).toMatchObject({ ok: false, reason: 'consent' });
-    } finally {
-      await archive.close();
-      await new Promise<void>((r) => archiveApi.close(() => r()));
-    }
+    writeFileSync(path.join(h, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 20, archiveService: `${archiveApi}/available` }));
+    const file = path.join(h, 'list.txt');
+    writeFileSync(file, `${site.base}/challenge recover\n${site.base}/consent recover\n`);
+    const run = await runSift(['batch', file, '--json', '--db', path.join(h, 'db.sqlite')], { env: { SIFT_HOME: h }, timeoutMs: 60_000 });
+    const [challenge, consent] = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(challenge).toMatchObject({ ok: true, meta: { recovered: true, recovered_from: 503 } });
+    // A consent wall is not recovered: the page exists, the user has to answer it.
+    expect(consent).toMatchObject({ ok: false, reason: 'consent' });
   }, 120_000);
 });
