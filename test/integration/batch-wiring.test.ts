@@ -2,7 +2,7 @@
  * Task 06's given test, in TypeScript: the runner wired to the real fetch pipeline against
  * loopback servers; every fetch error kind stored and labelled; retries; the gate; metrics.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -22,6 +22,7 @@ import { upstreamError } from '../../src/main/fetch/client';
 import { isTerminal, type Job, type Target, type TargetWait } from '../../src/shared/types';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
 import { numberedPdf } from '../helpers/fetch-pdf';
+import { closedAfterEach } from '../helpers/loopback';
 
 let site: Site;
 beforeAll(async () => {
@@ -38,10 +39,7 @@ interface Rig {
   metrics: BatchMetrics;
   close(): Promise<void>;
 }
-const rigs: Rig[] = [];
-afterEach(async () => {
-  for (const r of rigs.splice(0)) await r.close();
-});
+const rigs = closedAfterEach();
 
 /** The names tests use: internal.test resolves to a private address (never contacted). */
 const lookup = async (host: string) => {

@@ -4,7 +4,7 @@
  * built bundle, work on the same file; loopback sites whose held answers say when a target
  * is in flight.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +21,7 @@ import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helper
 import { startSite, type Site } from '../helpers/sites';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 import { makePdf } from '../helpers/fetch-pdf';
+import { closedAfterEach } from '../helpers/loopback';
 
 /** The control folder's requests and copies, without the mark of the Sift that answers them (control-owner.ts). */
 const requestsIn = (dir: string): string[] => readdirSync(dir).filter((n) => !OWNER_FILE.test(n));
@@ -57,10 +58,7 @@ afterAll(async () => {
   await site.close();
 });
 
-const open: Services[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
+const open = closedAfterEach();
 
 /** A data folder with the loopback site allowed, as the app and the CLI both read it. */
 function home(): { dir: string; db: string; env: NodeJS.ProcessEnv } {

@@ -3,7 +3,7 @@
  * window talks to) and `sift`, from the built bundle, on one database. The app has Settings and
  * buttons and no shell; the command line has flags and environment variables.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { rowFailure, type Job } from '../../src/shared/types';
 import { jsonLines, runSift } from '../helpers/cli';
 import { startSite, type Site } from '../helpers/sites';
 import { numberedPdf } from '../helpers/fetch-pdf';
+import { closedAfterEach } from '../helpers/loopback';
 
 let site: Site;
 beforeAll(async () => {
@@ -22,10 +23,7 @@ afterAll(async () => {
   await site.close();
 });
 
-const open: Services[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
+const open = closedAfterEach();
 
 /** Words only the command line can act on: a flag, a sift command, an environment variable. */
 const CLI_ONLY = /(?<![\w-])--[a-z]|\bsift (?:fetch|extract|batch|export|status)\b|\bSIFT_[A-Z]+|\b[a-z]+=[a-z]/;

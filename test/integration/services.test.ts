@@ -2,7 +2,7 @@
  * The main-process services behind the IPC contract, called the way the renderer calls
  * them (through dispatch: validation, envelopes), on a real database and loopback sites.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import type { Envelope, EventName, Method, Res } from '../../src/shared/ipc/cont
 import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 import { LINE_WINDOW, MAX_SHOWN_TEXT } from '../../src/shared/shown';
+import { closedAfterEach } from '../helpers/loopback';
 
 let site: Site;
 /** The User-Agent of each request for /ua, in order. */
@@ -81,10 +82,7 @@ interface Rig {
   call<M extends Method>(m: M, req?: unknown): Promise<Res<M>>;
   raw(m: string, req?: unknown): Promise<Envelope>;
 }
-const rigs: Services[] = [];
-afterEach(async () => {
-  for (const s of rigs.splice(0)) await s.close();
-});
+const rigs = closedAfterEach();
 
 function rig(opts: { dir?: string; dialogs?: Partial<Dialogs>; settings?: Record<string, unknown> } = {}): Rig {
   const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), 'sift-services-'));
