@@ -134,6 +134,18 @@ export function queryTooLong(what: 'search' | 'question', text: string): { code:
  */
 export const SHOWN_HITS = 50;
 
+/** The index's columns a query can name (main/store/search.ts SEARCH_SCHEMA). */
+export type Column = 'title' | 'url';
+
+/**
+ * A column named before a word as other search tools name one: title:report, url:blog, and a
+ * web search's intitle:, inurl: and site:. The index keeps the title and the URL in columns of
+ * their own, so these search there (main/search/query.ts); before, title:report was the
+ * phrase "title report", found in no result, with a note that the search has no filters.
+ * Other names (page:3, filetype:pdf) keep that note (filterNote).
+ */
+export const COLUMNS: Readonly<Record<string, Column>> = { title: 'title', intitle: 'title', url: 'url', inurl: 'url', site: 'url' };
+
 /**
  * The words of a query written as a search engine's filter (page:3, title:report, site:x): the
  * search has none, and FTS5 reads each as its words in a row ("page 3"). A search for page:3
@@ -141,7 +153,7 @@ export const SHOWN_HITS = 50;
  */
 export function filterLikeWords(query: string): string[] {
   const unquoted = query.replace(/["\u201C\u201D\u201E\u00AB\u00BB][^"\u201C\u201D\u201E\u00AB\u00BB]*["\u201C\u201D\u201E\u00AB\u00BB]?/g, ' ');
-  return unquoted.split(/\s+/).filter((w) => /^-?\p{L}[\p{L}_]*:[^\s:/]/u.test(w));
+  return unquoted.split(/\s+/).filter((w) => /^-?\p{L}[\p{L}_]*:[^\s:/]/u.test(w) && !Object.hasOwn(COLUMNS, w.replace(/^-/, '').split(':')[0]!.toLowerCase()));
 }
 
 /** What the app says of a query's filter-like words, or '' when it has none. */
@@ -151,5 +163,5 @@ export function filterNote(query: string): string {
   const asWords = (w: string): string => `“${w.replace(/^-/, '').replace(':', ' ')}”`;
   const list = (xs: string[]): string => (xs.length === 1 ? xs[0]! : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)!}`);
   const were = words.length === 1 ? 'was' : 'were';
-  return `The search has no filters: ${list(words)} ${were} searched as the words ${list(words.map(asWords))}. Search for the words alone; a hit in a PDF says which page it is on.`;
+  return `The search narrows by title: and url: only: ${list(words)} ${were} searched as the words ${list(words.map(asWords))}. Search for the words alone; a hit in a PDF says which page it is on.`;
 }

@@ -166,12 +166,12 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   expect(await marks.nth(2).evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"Page 3"');
   await page.screenshot({ path: screenshotPath('ui-search-pdf-hit') });
 
-  // page:3 reads as a filter, and the search has none: it said "No hits for page:3" and no more.
+  // page:3 reads as a filter, and the search narrows by title: and url: only: it said "No hits for page:3" and no more.
   await page.getByTestId('job-search-input').fill('needle page:3');
   await expect.poll(searchDone('job')).toBe('done');
   expect(await page.getByTestId('search-count').textContent()).toBe('No hits for needle page:3');
   expect(await page.getByTestId('search-filter-note').textContent()).toBe(
-    'The search has no filters: page:3 was searched as the words “page 3”. Search for the words alone; a hit in a PDF says which page it is on.',
+    'The search narrows by title: and url: only: page:3 was searched as the words “page 3”. Search for the words alone; a hit in a PDF says which page it is on.',
   );
   await page.getByTestId('job-search-input').fill('needle');
   await expect.poll(searchDone('job')).toBe('done');

@@ -204,6 +204,16 @@ describe('vulgar fractions (½ ⅓ ¾), as people type them', () => {
     for (const q of ['"½ cup', '½ AND', '(1/2 cup', '1/2 cup AND']) expect(hits(q).map(([idx]) => idx), q).toEqual([0, 1]);
     expect(hits('"½ cup')[0]?.[2]).toBe('Sugar Add «½» «cup» of sugar, then 1«½» «cups» of flour and ⅓ of the milk.');
   });
+
+  it('reads a mixed 1½ as the phrase "1 1/2" in a query FTS5 would reject, as it reads it in one it takes', () => {
+    // A 1 and a 1/2 apart: no one and a half. Before, the plain-words path searched 1½ as 1 AND 1/2 and found it.
+    storeJob('k', ['Apart\nDay 1: cut the 1/2 inch board.', 'Mixed\nAdd 1½ cups of flour.', 'Typed\nAdd 1 1/2 cups of flour.']);
+    const found = (q: string): number[] => searchStore(store, q, { jobId: 'k' }).hits.map((h) => h.idx).sort();
+    expect(found('1½')).toEqual([1, 2]);
+    for (const q of ['1½ AND', '"1½', '(1½ cups', 'add 1½ OR']) expect(found(q), q).toEqual([1, 2]);
+    // Typed with its space, 1 1/2 is two words on both paths, as any two words are.
+    expect(found('1 1/2 AND')).toEqual([0, 1, 2]);
+  });
 });
 
 describe('signed words (C++, C#, .NET) written in compatibility forms', () => {

@@ -1,6 +1,7 @@
 import { englishForms } from '../fetch/word-forms';
 import { ARABIC_WORD, arabicArticleForms, arabicPrefixStarts } from './arabic';
 import { compatFolded, foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
+import { COLUMNS, type Column } from '../../shared/search';
 
 /** One thing to find, as the highlighter looks for it. */
 export interface Term {
@@ -9,6 +10,16 @@ export interface Term {
   prefix: boolean;
   /** For a word typed bare (not "quoted", no prefix*): its regular English forms, itself among them (englishForms), or an Arabic one's spellings with the article (arabicArticleForms). */
   forms?: string[];
+  /** Typed as title:word or url:word (COLUMNS): found in that column of the index only. */
+  column?: Column;
+}
+
+/** The column a word's name before its colon names, and the rest of the word; undefined for none. */
+export function columnOf(word: string): { column: Column; rest: string } | undefined {
+  const m = /^(\p{L}+):(.*)$/su.exec(word);
+  const name = m?.[1]?.toLowerCase();
+  const column = name !== undefined && Object.hasOwn(COLUMNS, name) ? COLUMNS[name] : undefined;
+  return m && column ? { column, rest: m[2] as string } : undefined;
 }
 
 /**
@@ -28,6 +39,9 @@ function wordTerm(text: string): Term {
 
 /** A term as FTS5 syntax: a word with its forms is any of them. */
 const termMatch = (term: Term): string => (term.forms ? `( ${term.forms.map(quoteTerm).join(' OR ')} )` : quoteTerm(term.text));
+
+/** A term's FTS5 syntax inside the column it names, if it names one. */
+const inColumn = (term: Term, match: string): string => (term.column ? `${term.column} : ${match}` : match);
 
 export interface ParsedQuery {
   /** FTS5 MATCH syntax; every term quoted, so no user text reaches FTS5 unquoted. */
@@ -57,7 +71,7 @@ export interface Literal {
 }
 
 type Token =
-  | { kind: 'term'; text: string; prefix: boolean; phrase: boolean }
+  | { kind: 'term'; text: string; prefix: boolean; phrase: boolean; column?: Column }
   | { kind: 'op'; op: 'AND' | 'OR' | 'NOT' }
   | { kind: 'open' }
   | { kind: 'close' };
@@ -139,6 +153,18 @@ function closingQuote(q: string, from: number): number {
 
 class Malformed extends Error {}
 
+/** Reads the phrase whose opening quote is at `at` into `out` (nothing for one without words), in `column` if given; returns where reading goes on. */
+function phraseAt(q: string, at: number, out: Token[], column?: Column): number {
+  const end = closingQuote(q, at + 1);
+  if (end < 0) throw new Malformed('unterminated phrase');
+  const { text, endsInArticle } = phraseWithoutArticles(q.slice(at + 1, end));
+  let i = end + 1;
+  const star = q[i] === '*';
+  if (star) i++;
+  if (isWordish(text)) out.push({ kind: 'term', text, prefix: star && !endsInArticle, phrase: true, ...(column && { column }) });
+  return i;
+}
+
 function lex(q: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -153,13 +179,7 @@ function lex(q: string): Token[] {
       out.push({ kind: 'op', op: 'NOT' });
       i++;
     } else if (isQuote(c)) {
-      const end = closingQuote(q, i + 1);
-      if (end < 0) throw new Malformed('unterminated phrase');
-      const { text, endsInArticle } = phraseWithoutArticles(q.slice(i + 1, end));
-      i = end + 1;
-      const star = q[i] === '*';
-      if (star) i++;
-      if (isWordish(text)) out.push({ kind: 'term', text, prefix: star && !endsInArticle, phrase: true });
+      i = phraseAt(q, i, out);
     } else if (c === '(') {
       out.push({ kind: 'open' });
       i++;
@@ -175,10 +195,19 @@ function lex(q: string): Token[] {
         out.push({ kind: 'op', op: word });
         continue;
       }
+      const named = columnOf(word);
+      // title:"an exact phrase": the phrase, in that column.
+      if (named && named.rest === '' && isQuote(q[i])) {
+        i = phraseAt(q, i, out, named.column);
+        continue;
+      }
+      // title: alone, or before signs only, is the word it is.
+      const column = named && isWordish(named.rest) ? named.column : undefined;
+      if (column) word = (named as { rest: string }).rest;
       const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
       if (prefix) word = word.slice(0, -1);
       // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
-      if (isWordish(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false });
+      if (isWordish(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false, ...(column && { column }) });
     }
   }
   return out;
@@ -205,7 +234,10 @@ function parse(tokens: readonly Token[]): Node {
   const isOp = (t: Token | undefined, op: string): boolean => t?.kind === 'op' && t.op === op;
   function operand(): Node {
     const t = tokens[i++];
-    if (t?.kind === 'term') return { kind: 'term', term: t.prefix || t.phrase ? { text: t.text, prefix: t.prefix } : wordTerm(t.text) };
+    if (t?.kind === 'term') {
+      const term = t.prefix || t.phrase ? { text: t.text, prefix: t.prefix } : wordTerm(t.text);
+      return { kind: 'term', term: t.column ? { ...term, column: t.column } : term };
+    }
     if (t?.kind === 'open') {
       if (++depth > MAX_NESTING) throw new Malformed('nested too deep');
       const of = or();
@@ -256,7 +288,7 @@ const isSigned = (n: Node): boolean => (n.kind === 'term' ? hasSignedWord(n.term
 function ftsOf(n: Node, negated = false): string | undefined {
   switch (n.kind) {
     case 'term':
-      return negated && hasSignedWord(n.term.text) ? undefined : n.term.prefix ? prefixOf(n.term.text) : termMatch(n.term);
+      return negated && hasSignedWord(n.term.text) ? undefined : inColumn(n.term, n.term.prefix ? prefixOf(n.term.text) : termMatch(n.term));
     case 'group': {
       const of = ftsOf(n.of, negated);
       return of === undefined ? undefined : `( ${of} )`;
@@ -349,7 +381,7 @@ function toMatch(tokens: Token[]): { match: string; terms: Term[]; literal?: Lit
   if (tokens.every((t) => t.kind === 'term')) {
     const seen = new Set<string>();
     // A "quoted" word is itself alone, a bare one any of its forms: two terms.
-    const key = (t: Token): string => (t.kind === 'term' ? termKey(t.text, t.prefix) + (t.phrase ? '"' : '') : '');
+    const key = (t: Token): string => (t.kind === 'term' ? termKey(t.text, t.prefix) + (t.phrase ? '"' : '') + (t.column ?? '') : '');
     tokens = tokens.filter((t) => t.kind === 'term' && !seen.has(key(t)) && Boolean(seen.add(key(t))));
   }
   const tree = parse(tokens);
@@ -371,6 +403,25 @@ const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLow
 const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|\\p{Nd}+(?:/\\p{Nd}+)+|[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}]*|${PICTOGRAPH.source}`, 'gu');
 
 /**
+ * A number written with its fraction (1½): compatFolded writes it 1 1/2, as people type it,
+ * which is two words; written as one, it is the phrase "1 1/2", as the lexer reads it. Read
+ * apart, "1½ AND" found a page's "Day 1: cut the 1/2 inch board".
+ */
+const MIXED_NUMBER = /(?<![\p{L}\p{N}])\p{Nd}+[\u00BC-\u00BE\u2150-\u215E\u2189]/gu;
+
+/** The words of a query read as plain words (PLAIN_WORD), as the index reads them, each mixed number one phrase. */
+function plainRuns(q: string): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (const m of q.matchAll(MIXED_NUMBER)) {
+    out.push(...(compatFolded(q.slice(at, m.index)).match(PLAIN_WORD) ?? []), compatFolded(m[0]).trim());
+    at = m.index + m[0].length;
+  }
+  out.push(...(compatFolded(q.slice(at)).match(PLAIN_WORD) ?? []));
+  return out;
+}
+
+/**
  * Every signed word and run of letters and digits, each a word to find (what a query FTS5
  * rejects becomes); a signed word keeps its signs: "C++ AND", a query still being typed,
  * found every page with a lone c. AND and OR in capitals, and a NOT at the end, are left out when other words remain: they
@@ -383,7 +434,7 @@ function plainWords(q: string): { match: string; terms: Term[]; literal?: Litera
   const seen = new Set<string>();
   // Read as the index reads it (compatFolded), as the lexer's hasSignedWord does: PLAIN_WORD's
   // signs are ASCII, so Ｃ＋＋ was the word Ｃ and found every page with a lone c.
-  const runs = (compatFolded(q).match(PLAIN_WORD) ?? []).filter((w) => !isLoneArticle(w));
+  const runs = plainRuns(q).filter((w) => !isLoneArticle(w));
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
   const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);
