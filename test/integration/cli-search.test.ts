@@ -288,7 +288,7 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/no stored result matches zzyzx/);
-    expect(none.stderr).not.toMatch(/filters/);
+    expect(none.stderr).not.toMatch(/narrows/);
     // Said on one line, as it can be read: before, a line break in the query broke the message,
     // a right-to-left override turned it around, and a cut through an emoji left half of it (�).
     const odd = await runSift(['search', 'zzyzx\nqwv\u202E', '--db', db], { env });
@@ -298,7 +298,7 @@ describe('sift search', { timeout: 180_000 }, () => {
     // A word written as a filter is searched as its words, and stderr says so.
     const filter = await runSift(['search', 'page:3', '--db', db], { env });
     expect(filter.code).toBe(0);
-    expect(filter.stderr).toMatch(/sift search: The search has no filters: page:3 was searched as the words “page 3”/);
+    expect(filter.stderr).toMatch(/sift search: The search narrows by title: and url: only: page:3 was searched as the words “page 3”/);
     const empty = await runSift(['search', '--db', db], { env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/give the words to find.*Type one or more words/);
@@ -318,6 +318,49 @@ describe('sift search', { timeout: 180_000 }, () => {
     const badLimit = await runSift(['search', 'revenue', '--limit', '0', '--db', db], { env });
     expect(badLimit.code).toBe(2);
     expect(badLimit.stderr).toMatch(/--limit takes a whole number/);
+  });
+
+  test('title:, url: and a web search\'s intitle:, inurl: and site: search that column of the index; page:3 is still said to be words', async () => {
+    const urls = async (...words: string[]) => {
+      const r = await runSift(['search', ...words, '--json', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr, words.join(' ')).not.toMatch(/narrows/);
+      return [...new Set(jsonLines(r.stdout).map((h) => String(h.url).replace(site.base, '')))].sort();
+    };
+    // The book's title is Harbour Almanac; the four /en pages say harbour in their text only.
+    // Before, title:harbour was the phrase "title harbour" and found nothing.
+    expect(await urls('harbour')).toEqual(['/book.pdf', '/en/report', '/en/reported', '/en/reporter', '/en/reports']);
+    expect(await urls('title:harbour')).toEqual(['/book.pdf']);
+    expect(await urls('INTITLE:"harbour almanac"')).toEqual(['/book.pdf']);
+    expect(await urls('harbour', '-title:harb*')).toEqual(['/en/report', '/en/reported', '/en/reporter', '/en/reports']);
+    expect(await urls('dredging', '-url:reporter')).toEqual(['/en/reports']);
+    expect(await urls('site:127.0.0.1', 'inurl:tokyo')).toEqual(['/tokyo']);
+    // A word the column does not hold finds nothing there, though the text holds it.
+    expect(await urls('title:dredging')).toEqual([]);
+  });
+
+  test('a query past 2,000 characters is refused as the app refuses it, with its length, on one line', async () => {
+    // A pasted paragraph of 2,100 Chinese characters: the app said so; sift search read it (1.4 s of FTS5 for 10,200).
+    const long = await runSift(['search', '东'.repeat(2_100), '--db', db], { env });
+    expect(long.code).toBe(2);
+    expect(long.stdout).toBe('');
+    expect(long.stderr).toBe('sift search: A search takes at most 2,000 characters; this one has 2,100. Keep the few words that tell the results apart: a name, a figure, "an exact phrase".\n');
+    // Its words joined by spaces count too; at the limit it searches.
+    const atLimit = await runSift(['search', ...Array.from({ length: 400 }, () => 'abcd'), '--db', db], { env });
+    expect(atLimit.stderr).not.toMatch(/at most 2,000 characters/);
+    const past = await runSift(['search', ...Array.from({ length: 401 }, () => 'abcd'), '--db', db], { env });
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/^sift search: A search takes at most 2,000 characters; this one has 2,004\. /);
+  });
+
+  test('with nothing stored yet, says so and how to fetch, and leaves no database behind', async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-fresh-'));
+    const r = await runSift(['search', 'harbour'], { env: { SIFT_HOME: fresh } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('sift search: nothing has been stored yet: sift batch FILE fetches a list and stores its results to search\n');
+    // Before, it made the app's database (and a log) and said "no stored result matches harbour".
+    expect(readdirSync(fresh)).toEqual([]);
   });
 
   test('a -word typed as an argument of its own leaves out what holds it, as the usage says; a dash word that names an option stays that option', async () => {
