@@ -48,8 +48,6 @@ export function formatRemaining(r: Remaining | null): string {
   return r.ms < 1000 ? 'a few seconds' : `about ${formatDuration(r.ms)}`;
 }
 
-export { cutMiddle };
-
 /**
  * What tells targets of one list apart: host and path (and query), without the scheme,
  * shortened in the middle so both the host and the end of the path stay in view.

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
-import { cutMiddle } from './format';
+import { cutMiddle } from '../../../shared/cut';
 
 /**
  * A Settings field's problem in the words of the form, from the shared schema: "At least 1."

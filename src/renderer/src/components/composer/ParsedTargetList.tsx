@@ -5,7 +5,8 @@ import { useStore } from '../../store';
 import { previewTarget } from '../../store/actions';
 import { readableUrl } from '../../../../shared/readable-url';
 import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
-import { cutMiddle, shortUrl } from '../../lib/format';
+import { cutMiddle } from '../../../../shared/cut';
+import { shortUrl } from '../../lib/format';
 
 const ROW_HEIGHT = 30;
 

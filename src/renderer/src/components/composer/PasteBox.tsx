@@ -4,7 +4,7 @@ import { counted } from '../../../../shared/count';
 import { withoutBidiControls } from '../../../../shared/shown';
 import { useStore } from '../../store';
 import { editHeldPaste, loadSource, pastedText, schedulePaste, stopReadingFile } from '../../store/actions';
-import { cutMiddle } from '../../lib/format';
+import { cutMiddle } from '../../../../shared/cut';
 import { formatBytes } from '../../../../shared/bytes';
 
 /**

@@ -6,7 +6,8 @@ import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../
 import { useStore } from '../../store';
 import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, jobReasonLabel, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
 import { openResult } from '../../store/actions';
-import { cutMiddle, formatDuration, shortUrl } from '../../lib/format';
+import { cutMiddle } from '../../../../shared/cut';
+import { formatDuration, shortUrl } from '../../lib/format';
 import { formatBytes } from '../../../../shared/bytes';
 import { useNow } from '../../lib/useNow';
 import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
