@@ -1,7 +1,7 @@
 import dc from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 export interface Closable {
   close(): Promise<void> | void;
@@ -12,8 +12,17 @@ export interface Closable {
  * opened first (a fetcher before the server it talks to). Call at a test file's top level.
  */
 export function closedAfterEach(): Closable[] {
+  return closedIn(afterEach);
+}
+
+/** The same list for what a file opens once, in beforeAll: closed after all its tests. */
+export function closedAfterAll(): Closable[] {
+  return closedIn(afterAll);
+}
+
+function closedIn(hook: (close: () => Promise<void>) => void): Closable[] {
   const open: Closable[] = [];
-  afterEach(async () => {
+  hook(async () => {
     for (const o of open.splice(0).reverse()) await o.close();
   });
   return open;

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 
 /**
  * A single-page app that routes on location.hash, through `sift batch` and the CLI's own
@@ -46,7 +45,7 @@ const SHELL = '<!doctype html><html><head><title>Reports</title></head><body><di
 const GUIDE_TEXT = 'This guide to the reports explains how each one is gathered, who reads it and when it is published. Every report is written by the team that owns the figures, checked by a second team, and kept for seven years in the archive. ';
 const GUIDE = `<!doctype html><html><head><title>Reports guide</title></head><body><header><p>${GUIDE_TEXT.repeat(3)}</p></header><main id="app"></main><script src="/app.js"></script></body></html>`;
 
-let server: Server;
+const open = closedAfterAll();
 let origin = '';
 const hits: string[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-hash-'));
@@ -68,18 +67,15 @@ async function batch(list: string[], ...args: string[]): Promise<{ code: number;
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  origin = await listenLoopback(open, (req, res) => {
     hits.push(req.url ?? '');
     const p = (req.url ?? '/').split('?')[0] ?? '/';
     if (p === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(APP_JS);
     // Every other path is the app, as a history-fallback server answers.
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(p.startsWith('/shell') ? SHELL : GUIDE);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

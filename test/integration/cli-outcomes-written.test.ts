@@ -4,41 +4,34 @@
  * comes back ok while every stand-in fails with its reason, in --json and in the summary a
  * user reads. Unknown paths answer 404, so the random-path probe finds no twin.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { jsonLines, runSift } from '../helpers/cli';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 
 const WRITTEN = path.resolve(__dirname, '../fixtures/outcomes-written');
 // A page fetched as busy is retried for the runner's minute: batch-wiring.test.ts runs it, with a short one.
 const manifest = (JSON.parse(readFileSync(path.join(WRITTEN, 'manifest.json'), 'utf8')) as { file: string; class: string; status?: number; fetched?: string }[]).filter((e) => e.fetched !== 'busy');
 const stem = (file: string): string => file.replace(/\.html$/, '');
 
-let server: http.Server;
+const open = closedAfterAll();
 let base: string;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  base = await listenLoopback(open, (req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
     const file = readdirSync(WRITTEN).find((f) => f.endsWith('.html') && stem(f) === name);
     if (!file) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     const status = manifest.find((e) => e.file === file)?.status ?? 200;
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(WRITTEN, file)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-outcomes-written-'));
   writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'], deadlineSeconds: 60 }));
   env = { SIFT_HOME: home };
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
 describe('sift batch on pages outside the corpora', () => {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 
 /**
  * A single-page app that routes by path (history API), served as such apps are: the host
@@ -40,8 +39,7 @@ const APP = `<!doctype html><html><head><title>Acme Reports</title></head><body>
 const SHOP_TEXT = 'Oak and Iron makes desks, shelves and lamps from reclaimed oak in a small workshop by the river, and ships them across the country within a week. ';
 const SHOP = `<!doctype html><html><head><title>Oak &amp; Iron</title></head><body><div id="root"><h1>Oak &amp; Iron</h1><p>${SHOP_TEXT.repeat(3)}</p></div><script src="/stats.js"></script></body></html>`;
 
-let server: Server;
-let shop: Server;
+const open = closedAfterAll();
 let origin = '';
 let shopOrigin = '';
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-path-'));
@@ -64,25 +62,23 @@ async function batch(list: string[], ...args: string[]): Promise<{ code: number;
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  origin = await listenLoopback(open, (req, res) => {
     const p = (req.url ?? '/').split('?')[0] ?? '/';
     if (p === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(APP_JS);
     // Every other path is the app, as a single-page fallback answers.
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(APP);
   });
-  shop = createServer((req, res) => {
-    const p = (req.url ?? '/').split('?')[0] ?? '/';
-    if (p === '/stats.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.seen = Date.now();');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHOP);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.2', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  shopOrigin = `http://127.0.0.2:${(shop.address() as AddressInfo).port}`;
+  shopOrigin = await listenLoopback(
+    open,
+    (req, res) => {
+      const p = (req.url ?? '/').split('?')[0] ?? '/';
+      if (p === '/stats.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.seen = Date.now();');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHOP);
+    },
+    '127.0.0.2',
+  );
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await new Promise<void>((resolve) => shop.close(() => resolve()));
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as Charset from '../../src/main/fetch/charset';
 import type * as Html from '../../src/main/fetch/html';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 
 // Counted, not replaced: the real decoder and the real Readability pass run.
 const counts = vi.hoisted(() => ({ decode: 0, article: 0 }));
@@ -29,27 +28,22 @@ const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Long re
 const THIN = `<!doctype html><html><head><meta charset="utf-8"><title>Thin</title><script src="/app.js"></script></head><body>
 <article><h1>Thin</h1><p>Only a line of text here, and a script bundle beside it.</p></article></body></html>`;
 
-let server: http.Server;
+const open = closedAfterAll();
 let base = '';
 let fetcher: Fetcher;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  base = await listenLoopback(open, (req, res) => {
     const page = req.url === '/article' ? ARTICLE : req.url === '/thin' ? THIN : undefined;
     if (!page) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // No browser here: a thin page with scripts is extracted as it came, render_skipped says why.
   fetcher = createFetcher(
     { allowHosts: ['127.0.0.1'] },
     { renderer: () => ({ browser: async () => ({ ok: false, why: 'no browser in this test', hint: 'none' }), render: async () => Promise.reject(new Error('unused')), close: async () => {} }) },
   );
-});
-afterAll(async () => {
-  await fetcher.close();
-  await new Promise<void>((r) => server.close(() => r()));
+  open.push(fetcher);
 });
 
 async function fetchCounted(path: string, options: Record<string, string> = {}) {

@@ -1,7 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFetcher } from '../../src/main/fetch';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 
 /**
  * JSON behind an XSSI guard or in a JSONP call is parsed once per fetch, as plain JSON is: it
@@ -14,23 +13,18 @@ const BODIES: Record<string, [string, string]> = {
   '/prices.js': [`cb(${INNER});`, 'application/javascript'],
 };
 
-let server: http.Server;
+const open = closedAfterAll();
 let base = '';
 const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] });
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  base = await listenLoopback(open, (req, res) => {
     const [body, type] = BODIES[req.url ?? ''] ?? ['no such document', 'text/plain'];
     res.writeHead(body === 'no such document' ? 404 : 200, { 'content-type': type }).end(body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  open.push(fetcher);
 });
 afterEach(() => vi.restoreAllMocks());
-afterAll(async () => {
-  await fetcher.close();
-  await new Promise<void>((r) => server.close(() => r()));
-});
 
 /** The result of a fetch, and how many times this thread parsed the whole document (counted, not replaced: the real JSON.parse runs). */
 async function fetchCounted(path: string, options: Record<string, string>) {
