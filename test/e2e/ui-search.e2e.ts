@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { makePdf } from '../helpers/fetch-pdf';
 import { openApp, type OpenedApp, pageErrors, pasteList, type UiApp } from '../helpers/ui-app';
+import { newList, runListToDone } from '../helpers/ui-run';
 import type { SiftApi } from '../../src/shared/ipc/contract';
 
 let opened: OpenedApp;
@@ -87,6 +88,13 @@ afterAll(async () => {
     server.close(() => resolve());
   });
 });
+
+/** Asks the shown job `question` from the Ask box, and waits for its passages. */
+async function ask(question: string): Promise<void> {
+  await page.getByTestId('ask-input').fill(question);
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+}
 
 const searchDone = (box: 'job' | 'all') => () => page.getByTestId(`search-results-${box}`).getAttribute('data-state');
 const hitIdxs = async (): Promise<string[]> => (await page.getByTestId('search-hit').evaluateAll((els) => els.map((e) => e.getAttribute('data-idx') ?? ''))) as string[];
@@ -215,9 +223,7 @@ test('the sidebar box searches every job; a hit opens its job at the match (acce
 
 test('Ask this job returns the passages that answer a question, with where each is', async () => {
   await page.getByTestId('search-mode-ask').click();
-  await page.getByTestId('ask-input').fill('what did net revenue rise to?');
-  await page.getByTestId('ask-submit').click();
-  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  await ask('what did net revenue rise to?');
   // The passage that answers first; one sharing only a small word with the question is left out.
   expect(await page.getByTestId('ask-passage').count()).toBeLessThanOrEqual(2);
   const first = page.getByTestId('ask-passage').first();
@@ -230,9 +236,7 @@ test('Ask this job returns the passages that answer a question, with where each 
 });
 
 test('a passage that is its page\'s heading, the title, is said once, and opens at that heading, lit, not at a stray "#"', async () => {
-  await page.getByTestId('ask-input').fill('which annual report is from 2022?');
-  await page.getByTestId('ask-submit').click();
-  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  await ask('which annual report is from 2022?');
   const first = page.getByTestId('ask-passage').first();
   // Before, "Annual report 2022" under "Annual report 2022".
   expect(await first.locator('.hit-title').textContent()).toBe('Annual report 2022');
@@ -292,9 +296,7 @@ test('a job deleted while its hits are shown (the expiry sweep, another window) 
 });
 
 test('a search of a running job follows it: a result stored after the words were typed joins the hits, and the count says so', async () => {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, [`${base}/quokka`, `${base}/held`].join('\n'));
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await newList(page, [`${base}/quokka`, `${base}/held`].join('\n'), 2);
   await page.getByTestId('submit').click();
   // Targets run in order: the second is asked for once the first is stored.
   await heldRequest;
@@ -316,11 +318,7 @@ test('a search of a running job follows it: a result stored after the words were
 });
 
 test("a hit in a grep's result is cited by its line in the page, and opens the stored lines at the match", async () => {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, `${base}/report grep="net revenue|currency"`);
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('1');
-  await page.getByTestId('submit').click();
-  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await runListToDone(page, `${base}/report grep="net revenue|currency"`, 1);
   await page.getByTestId('search-mode-find').click();
   await page.getByTestId('job-search-input').fill('revenue');
   await expect.poll(searchDone('job')).toBe('done');
@@ -336,15 +334,11 @@ test("a hit in a grep's result is cited by its line in the page, and opens the s
 });
 
 test('Ask this job on a job with a failed target says what it read: an answer, and no answer, name the target not read', async () => {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, [`${base}/quokka`, `${base}/missing`].join('\n'));
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await newList(page, [`${base}/quokka`, `${base}/missing`].join('\n'), 2);
   await page.getByTestId('submit').click();
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('partial');
   await page.getByTestId('search-mode-ask').click();
-  await page.getByTestId('ask-input').fill('what does the quokka smile at?');
-  await page.getByTestId('ask-submit').click();
-  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  await ask('what does the quokka smile at?');
   expect(await page.getByTestId('ask-passage').first().textContent()).toMatch(/smiles at visitors/);
   expect(await page.getByTestId('ask-scope').textContent()).toBe('Read 1 result of 2 targets. Not read: 1 failed.');
   // Before: 'No result in this job shares words with the question', with half the job never read.
@@ -357,18 +351,14 @@ test('Ask this job on a job with a failed target says what it read: an answer, a
 });
 
 test('Ask this job on a cancelled job says its target was not fetched as the job ended, not that it will be', async () => {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, [`${base}/quokka`, `${base}/hang`].join('\n'));
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
+  await newList(page, [`${base}/quokka`, `${base}/hang`].join('\n'), 2);
   await page.getByTestId('submit').click();
   await hangRequest;
   await expect.poll(() => page.locator('[data-testid="target-row"][data-idx="0"]').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
   await page.getByTestId('cancel-job').click();
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('cancelled');
   await page.getByTestId('search-mode-ask').click();
-  await page.getByTestId('ask-input').fill('what does the quokka smile at?');
-  await page.getByTestId('ask-submit').click();
-  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  await ask('what does the quokka smile at?');
   expect(await page.getByTestId('ask-passage').first().textContent()).toMatch(/smiles at visitors/);
   // Before: '1 is not fetched yet', of a job that will fetch nothing more.
   expect(await page.getByTestId('ask-scope').textContent()).toBe('Read 1 result of 2 targets. Not read: 1 was not fetched, as the job ended first.');
@@ -376,15 +366,9 @@ test('Ask this job on a cancelled job says its target was not fetched as the job
 });
 
 test('Ask this job on a PDF says its title once: a passage of the title lines is the heading alone, and opens at the title', async () => {
-  await page.getByTestId('nav-new').click();
-  await pasteList(page, [`${base}/paper.pdf`, `${base}/quokka`].join('\n'));
-  await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
-  await page.getByTestId('submit').click();
-  await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  await runListToDone(page, [`${base}/paper.pdf`, `${base}/quokka`].join('\n'), 2);
   await page.getByTestId('search-mode-ask').click();
-  await page.getByTestId('ask-input').fill('which paper is on trace-based just-in-time type specialization for dynamic languages?');
-  await page.getByTestId('ask-submit').click();
-  await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
+  await ask('which paper is on trace-based just-in-time type specialization for dynamic languages?');
   const atTitle = page.locator('.hit-where', { hasText: /· page 1 · line 1$/ });
   const title = page.getByTestId('ask-passage').filter({ has: atTitle });
   // Before, the title again under it, as the PDF wraps it: "…for Dynamic" / "Languages".
