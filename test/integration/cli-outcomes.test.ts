@@ -3,15 +3,13 @@
  * with real captured pages (test/fixtures/outcomes), and every one that is not the content
  * fails with its reason, in --json, `sift status --json` and the CSV export.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { runSift } from '../helpers/cli';
-import { closedAfterEach, listenLoopback } from '../helpers/loopback';
+import { closedAfterAll, closedAfterEach, listenLoopback, type Closable } from '../helpers/loopback';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
@@ -19,30 +17,26 @@ const page = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
 interface Server {
   base: string;
   hits: Map<string, number>;
-  close(): Promise<void>;
 }
 
-async function serve(host: string, route: (pathname: string) => { status: number; body: string; location?: string } | undefined): Promise<Server> {
+/** A site on `host` answering each path with `route`'s page (404 where it has none), closed with `open`; what it was asked. */
+async function serve(open: Closable[], host: string, route: (pathname: string) => { status: number; body: string; location?: string } | undefined): Promise<Server> {
   const hits = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
-    const r = route(pathname);
-    if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
-    res.writeHead(r.status, { 'content-type': 'text/html; charset=utf-8', ...(r.location ? { location: r.location } : {}) }).end(r.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return {
-    base: `http://${host}:${(server.address() as AddressInfo).port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const base = await listenLoopback(
+    open,
+    (req, res) => {
+      const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+      hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
+      const r = route(pathname);
+      if (!r) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+      res.writeHead(r.status, { 'content-type': 'text/html; charset=utf-8', ...(r.location ? { location: r.location } : {}) }).end(r.body);
+    },
+    host,
+  );
+  return { base, hits };
 }
 
+const sites = closedAfterAll();
 const open = closedAfterEach();
 
 let site: Server;
@@ -101,20 +95,17 @@ beforeAll(async () => {
         '</main><footer>© 2024</footer></body></html>',
     },
   };
-  site = await serve('127.0.0.1', (p) => routes[p]);
+  site = await serve(sites, '127.0.0.1', (p) => routes[p]);
   // A site that answers every path with 200 and its not-found page, as such sites do.
   const notFound = page('batch/soft404_harvest.html');
-  catchAllNotFound = await serve('127.0.0.2', () => ({ status: 200, body: notFound }));
+  catchAllNotFound = await serve(sites, '127.0.0.2', () => ({ status: 200, body: notFound }));
   // A site that answers every path with the same short page and no not-found words: only
   // the random-path probe can tell.
   const same = page('pages/ok_example_domain_short_2014.html');
-  catchAllHome = await serve('127.0.0.3', () => ({ status: 200, body: same }));
+  catchAllHome = await serve(sites, '127.0.0.3', () => ({ status: 200, body: same }));
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-outcomes-'));
   writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1', '127.0.0.2', '127.0.0.3'], deadlineSeconds: 20 }));
   env = { SIFT_HOME: home };
-});
-afterAll(async () => {
-  await Promise.all([site.close(), catchAllNotFound.close(), catchAllHome.close()]);
 });
 
 describe('sift batch reports what came back', () => {
@@ -288,8 +279,7 @@ describe('sift batch reports what came back', () => {
 
   test('with recover on, a challenge goes to the archive like a 404 does', async () => {
     const snapshot = page('pages/ok_example_domain_short_2014.html');
-    const archive = await serve('127.0.0.1', (p) => (p === '/snap' ? { status: 200, body: snapshot } : undefined));
-    open.push(archive);
+    const archive = await serve(open, '127.0.0.1', (p) => (p === '/snap' ? { status: 200, body: snapshot } : undefined));
     const archiveApi = await listenLoopback(open, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({ archived_snapshots: { closest: { available: true, url: `${archive.base}/snap`, timestamp: '20140216050221', status: '200' } } }),
