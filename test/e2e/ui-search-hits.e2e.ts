@@ -7,7 +7,7 @@
  * headed by its address as its hit is, a path in its own letters rather than percent-escapes.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { expectNoInternalErrorText, openApp, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
@@ -15,6 +15,8 @@ import { expectNoInternalErrorText, openApp, pageErrors, runListToDone, type Ope
 let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
+/** The server's address as the app writes it, without the scheme. */
+const host = (): string => new URL(site.origin).host;
 
 // 120 characters with no space or break opportunity: wider than the hit list at 1024 px.
 const SOURCE = `bugbounty-data:cloudinary/ajm.san.cloudinary.com@${'67a0517e1d17b440e453407633c42f1317019b5f'.repeat(2)}`;
@@ -25,11 +27,15 @@ beforeAll(async () => {
   site = await startServer({
     '/outcomes.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(doc),
     [`/${encodeURIComponent('звіт')}.json`]: (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(report),
+    '/tugboat.html': (_q, r) =>
+      r
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<html><head><title>Tugboat log</title></head><body><article><p>The tugboat crews logged every crossing of the bay that winter.</p></article></body></html>'),
   });
   opened = await openApp();
   page = opened.page;
   await page.setViewportSize({ width: 1024, height: 768 });
-  await runListToDone(page, [`${site.origin}/outcomes.json`, `${site.origin}/${encodeURIComponent('звіт')}.json`]);
+  await runListToDone(page, [`${site.origin}/outcomes.json`, `${site.origin}/${encodeURIComponent('звіт')}.json`, `${site.origin}/tugboat.html`]);
 });
 
 afterAll(async () => {
@@ -60,8 +66,10 @@ test("a snippet's long unbroken run wraps inside its hit, and an untitled result
   await page.screenshot({ path: screenshotPath('ui-search-hits-long-run') });
   expect(await snippetsPastTheirHit()).toEqual([]);
   const text = (await hit.textContent()) ?? '';
-  const address = `${site.origin}/outcomes.json`;
+  // Without its scheme, as the job list, the header and the result pane write addresses.
+  const address = `${host()}/outcomes.json`;
   expect(text.split(address).length - 1).toBe(1);
+  expect(text).not.toContain('http://');
   expect(pageErrors(page)).toEqual([]);
 });
 
@@ -71,6 +79,38 @@ test("a passage of an untitled result is headed by its address as the hits' are,
   await page.getByTestId('ask-submit').click();
   await expect.poll(() => page.getByTestId('ask-results').getAttribute('data-state')).toBe('done');
   // It read "…/%D0%B7%D0%B2%D1%96%D1%82.json", where a hit of the same result says "…/звіт.json".
-  expect(await page.getByTestId('ask-passage').locator('.hit-title').allTextContents()).toEqual([`${site.origin}/звіт.json`]);
+  expect(await page.getByTestId('ask-passage').locator('.hit-title').allTextContents()).toEqual([`${host()}/звіт.json`]);
+  expect(await page.getByTestId('ask-passage').locator('.hit-title').getAttribute('title')).toBe(`${site.origin}/звіт.json`);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+/** What a copy of the whole of `el`'s text puts on the clipboard: a real copy event, as Ctrl+C sends it. */
+const copyOf = (el: Locator): Promise<string> =>
+  el.evaluate((node) => {
+    let data = '';
+    document.addEventListener('copy', (e) => void (data = e.clipboardData?.getData('text/plain') ?? ''), { once: true });
+    getSelection()?.selectAllChildren(node);
+    document.execCommand('copy');
+    getSelection()?.removeAllRanges();
+    return data;
+  });
+
+test('Search all jobs writes an address as the job list does, whole in its tooltip and when copied', async () => {
+  await page.getByTestId('sidebar-search-input').fill('tugboat OR cloudinary');
+  await expect.poll(() => page.getByTestId('search-results-all').getAttribute('data-state')).toBe('done');
+  const hits = page.getByTestId('search-results-all').getByTestId('search-hit');
+  expect(await hits.count()).toBe(2);
+  await page.screenshot({ path: screenshotPath('ui-search-hits-all') });
+  // A titled page: its address under the title. It read "http://127.0.0.1:…/tugboat.html".
+  const titled = hits.filter({ hasText: 'Tugboat log' });
+  const under = titled.locator('.hit-url');
+  expect(await under.textContent()).toBe(`${host()}/tugboat.html`);
+  expect(await under.getAttribute('title')).toBe(`${site.origin}/tugboat.html`);
+  expect(await copyOf(under)).toBe(`${site.origin}/tugboat.html`);
+  // An untitled result is headed by its address, in the same form.
+  const untitled = hits.filter({ hasText: 'cloudinary' }).locator('.hit-title');
+  expect(await untitled.textContent()).toBe(`${host()}/outcomes.json`);
+  expect(await untitled.getAttribute('title')).toBe(`${site.origin}/outcomes.json`);
+  expect(await copyOf(untitled)).toBe(`${site.origin}/outcomes.json`);
   expect(pageErrors(page)).toEqual([]);
 });

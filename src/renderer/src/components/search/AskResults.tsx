@@ -5,6 +5,8 @@ import { askScopeNote, lineLabel } from '../../../../shared/search';
 import { counted } from '../../../../shared/count';
 import { shownTitle } from '../../../../shared/shown';
 import { readableUrl } from '../../../../shared/readable-url';
+import { shortUrl } from '../../lib/format';
+import { copyWholeAddress } from '../../lib/copy-address';
 
 /** The passages that answer the question, each with the result it comes from. */
 export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
@@ -43,7 +45,14 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
           <li key={`${p.idx}:${p.line}`}>
             <button type="button" className={`hit${focus?.idx === p.idx && focus.line === p.line ? ' active' : ''}`} onClick={() => void openPassage(p)} data-testid="ask-passage">
               {/* A passage that is its result's title (no text of its own, askJob) is read in the heading: whole, not cut to one line. */}
-              <span className={p.text ? 'hit-title' : 'hit-title whole'}>{shownTitle(p.title) || readableUrl(p.url)}</span>
+              {shownTitle(p.title) ? (
+                <span className={p.text ? 'hit-title' : 'hit-title whole'}>{shownTitle(p.title)}</span>
+              ) : (
+                // Headed by its address as a search hit is: without its scheme, whole in the tooltip and a copy.
+                <span className={p.text ? 'hit-title' : 'hit-title whole'} title={readableUrl(p.url)} onCopy={copyWholeAddress(p.url)}>
+                  {shortUrl(p.url, Number.MAX_SAFE_INTEGER)}
+                </span>
+              )}
               <span className="hit-where muted">
                 #{p.idx + 1}
                 {p.page !== undefined ? ` · page ${p.page}` : ''} · {lineLabel(p)}

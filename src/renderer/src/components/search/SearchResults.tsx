@@ -7,6 +7,8 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
 import { moveInHits } from '../../lib/hit-keys';
 import { readableUrl } from '../../../../shared/readable-url';
+import { shortUrl } from '../../lib/format';
+import { copyWholeAddress } from '../../lib/copy-address';
 import { shownTitle } from '../../../../shared/shown';
 
 export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too.';
@@ -77,13 +79,19 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
         {hits.map((h) => {
           const active = focus?.jobId === h.jobId && focus.idx === h.idx;
           const title = shownTitle(h.title);
+          // Without its scheme, as the job list, its header and the result pane write it; whole in the tooltip and a copy.
+          const address = (
+            <span className={title ? 'hit-url muted' : 'hit-title'} title={readableUrl(h.url)} onCopy={copyWholeAddress(h.url)}>
+              {shortUrl(h.url, Number.MAX_SAFE_INTEGER)}
+            </span>
+          );
           return (
             <li key={`${h.jobId}:${h.idx}`}>
               <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
-                <span className="hit-title">{title || readableUrl(h.url)}</span>
+                {title ? <span className="hit-title">{title}</span> : address}
                 <span className="hit-where muted">{where(h, showJob)}</span>
                 {/* Under a title only: a result without one (JSON, a text file) is headed by its address, which was said twice. */}
-                {title && <span className="hit-url muted">{readableUrl(h.url)}</span>}
+                {title && address}
                 <Snippet text={h.snippet} marks={h.marks} />
               </button>
             </li>
