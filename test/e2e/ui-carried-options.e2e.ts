@@ -90,6 +90,8 @@ test('at 800 px a dropped list says the question and grep it keeps beside Fetch,
   // Cut to the room beside Fetch, the options still show enough to recognise (at least "question=\"what").
   expect(await carried().locator('code').evaluate((e) => e.getBoundingClientRect().width)).toBeGreaterThan(90);
   await expect.poll(() => expectNothingCutOrOverlapping(page).then(() => 'ok', (e: Error) => e.message)).toBe('ok');
+  // No line of this list has options of its own: "Own options" stood over an empty column.
+  expect(await page.locator('.parsed-head > span').allTextContents()).toEqual(['Line', 'URL']);
   await page.screenshot({ path: screenshotPath('ui-carried-options-drop-800') });
   await expectNoInternalErrorText(page);
   expect(pageErrors(page)).toEqual([]);

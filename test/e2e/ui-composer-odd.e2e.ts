@@ -68,6 +68,7 @@ test('in an 800 px window the list keeps the end of each URL in view, so the row
     expect(await rows.first().getAttribute('title')).toBe(`${base}/section-1.html`);
     // The row with options of its own shows both, and the preview's buttons stay inside the pane.
     expect(shown[3]?.text).toMatch(/^re.*….*4\.html$/);
+    expect(await page.locator('.parsed-head > span').allTextContents()).toEqual(['Line', 'URL', 'Own options']);
     const pane = await page.getByTestId('composer').locator('.composer-review').evaluate((e) => e.getBoundingClientRect().right);
     for (const id of ['preview-button', 'preview-render-button']) {
       expect(await page.getByTestId(id).evaluate((e) => e.getBoundingClientRect().right), id).toBeLessThanOrEqual(pane);

@@ -102,6 +102,11 @@ export class ComposerList {
     return this.packed.count;
   }
 
+  /** Some line carries options of its own (packList keeps only those that are not empty). */
+  get hasOwnOptions(): boolean {
+    return this.packed.options.length > 0;
+  }
+
   at(i: number): ParsedTarget | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.packed.count) return undefined;
     const made = this.made[i];

@@ -26,6 +26,7 @@ function ParsedTable({ count }: { count: number }): React.JSX.Element {
     overscan: 10,
   });
   const selected = useStore((s) => s.previewIdx);
+  const anyOwn = useStore((s) => s.parsed?.hasOwnOptions ?? false);
   // A hidden row of the rows' own layout: its URL cell is as wide as a row's without options of its own.
   const probeRef = useRef<HTMLSpanElement>(null);
   const urlFit = useColumnFit(probeRef, probeRef);
@@ -54,7 +55,8 @@ function ParsedTable({ count }: { count: number }): React.JSX.Element {
       <div className="parsed-head muted" aria-hidden="true">
         <span>Line</span>
         <span>URL</span>
-        <span>Own options</span>
+        {/* Over an empty column when no line has options of its own. */}
+        {anyOwn && <span>Own options</span>}
       </div>
       <div
         className="parsed-scroll"
