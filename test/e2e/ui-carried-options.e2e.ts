@@ -92,6 +92,16 @@ test('at 800 px a dropped list says the question and grep it keeps beside Fetch,
   await expect.poll(() => expectNothingCutOrOverlapping(page).then(() => 'ok', (e: Error) => e.message)).toBe('ok');
   // No line of this list has options of its own: "Own options" stood over an empty column.
   expect(await page.locator('.parsed-head > span').allTextContents()).toEqual(['Line', 'URL']);
+  // Clear, wrapped under the file's name, starts where the name does: its padding put it 4 px right.
+  const lefts = await page.getByTestId('list-file').evaluate((chip) => {
+    const textLeft = (el: Element | null): number => {
+      const r = document.createRange();
+      r.selectNodeContents(el!);
+      return r.getClientRects()[0]!.left;
+    };
+    return { name: textLeft(chip.querySelector('strong')), clear: textLeft(chip.querySelector('button')) };
+  });
+  expect(lefts.clear).toBeCloseTo(lefts.name, 0);
   await page.screenshot({ path: screenshotPath('ui-carried-options-drop-800') });
   await expectNoInternalErrorText(page);
   expect(pageErrors(page)).toEqual([]);
