@@ -14,6 +14,7 @@ import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 import { cutMiddle } from '../../../../shared/cut';
 import { shortUrl } from '../../lib/format';
+import { copyWholeAddress } from '../../lib/copy-address';
 import { fitText, useColumnFit } from '../../lib/fit-text';
 import { shownTitle } from '../../../../shared/shown';
 
@@ -32,11 +33,6 @@ function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.J
   // is 7 of the 30 or so characters the pane has at 800 px. The tooltip and a copy say it whole.
   const bare = shortUrl(row.url, Number.MAX_SAFE_INTEGER);
   const shown = useMemo(() => (fit ? (fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? bare) : bare), [bare, fit]);
-  // A copy of what is shown would be an address without its scheme, or one cut in its middle.
-  const copyWhole = (e: React.ClipboardEvent): void => {
-    e.clipboardData.setData('text/plain', row.url);
-    e.preventDefault();
-  };
   return (
     <div className="result-head">
       <StatusBadge status={row.status} stop={targetStop(row, ended)} />
@@ -47,7 +43,7 @@ function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.J
         </span>
       )}
       <span className="result-url-room" ref={roomRef}>
-        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title={`${url}: open in your browser`} onCopy={copyWhole} ref={linkRef}>
+        <a className="result-url" href={row.url} target="_blank" rel="noopener noreferrer" title={`${url}: open in your browser`} onCopy={copyWholeAddress(row.url)} ref={linkRef}>
           {shown}
         </a>
       </span>
