@@ -21,3 +21,6 @@ export function cutMiddle(text: string, max: number): string {
  * shown as "�" (a job's label, a page script's error).
  */
 export const cutEnd = (s: string, max: number): number => (isLowSurrogate(s.charCodeAt(max - 1)) ? max - 2 : max - 1);
+
+/** `s` in at most `max` UTF-16 units, "…" last, never half an emoji (cutEnd). */
+export const cutAtEnd = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, cutEnd(s, max))}…`);

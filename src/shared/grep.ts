@@ -1,3 +1,4 @@
+import { hasFraction } from './fraction';
 /**
  * A grep option as JavaScript compiles it: one place, so the list reader, the up-front check
  * and the compute worker agree on what is valid and what it matches.
@@ -199,10 +200,7 @@ const FULL_WIDTH_ALL = /[\uFF01-\uFF5E]/g;
 const FULL_WIDTH_WORDISH = /[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/;
 /** The full-width marks a Chinese or Japanese sentence sets as its own punctuation (，：（）！？), ASCII only in a run with full-width letters or digits (１，０００, （ＧＰＵ）). */
 const SENTENCE_MARKS = '！＂＇（），．：；？［］｛｝';
-const FRACTION_PAST_LATIN1 = /[\u2150-\u215F\u2189]/;
 const FRACTION_ALL = /[\u00BC-\u00BE\u2150-\u215F\u2189]/g;
-/** Whether text holds a vulgar fraction; ¼ ½ ¾ looked for as strings, as a class holding Latin-1 reads every character of one-byte text. */
-const hasFraction = (text: string): boolean => text.includes('\u00BD') || text.includes('\u00BC') || text.includes('\u00BE') || FRACTION_PAST_LATIN1.test(text);
 
 /** What a user is told of an invalid grep option: what it takes, with an example of each kind. */
 export const GREP_HINT = 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)"; (?i) at its start ignores case.';

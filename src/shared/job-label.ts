@@ -1,7 +1,7 @@
 import { REASON_LABELS, type Reason } from './reasons';
 import type { Options, Target } from './types';
 import { hostLabel } from './urllist/url';
-import { cutEnd, cutMiddle } from './cut';
+import { cutAtEnd, cutEnd, cutMiddle } from './cut';
 import { decodePercent, readableHost } from './readable-url';
 
 /** The most a job's label holds (the submit contract's MAX_LABEL, the runner's cut). */
@@ -10,10 +10,6 @@ const MAX_LABEL = 200;
 // 250 px job list, which shows about 35 characters of a name.
 const MAX_VALUE = 40;
 
-/** `s` in at most `max` UTF-16 units, "…" last, never half an emoji (cutEnd). */
-function cut(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, cutEnd(s, max))}…`;
-}
 
 // A stored URL is normalised (scheme and host lowercased), so its host is what follows "//"
 // up to the path; a regex, as a 100,000-target list was 100,000 URL parses in the submit.
@@ -72,10 +68,10 @@ export function cutLabel(label: string, max: number, keepAsked = false): string 
   // "links.txt…" beside "links.txt" in the 800 px job list's 10 characters.
   if (end >= 0 && keepAsked && max >= 3) {
     const asked = label.slice(end + HOSTS_END.length);
-    if (max < end + HOSTS_END.length + Math.min(asked.length, ASKED_SHOWN)) return `…${cut(asked, max - 1)}`;
+    if (max < end + HOSTS_END.length + Math.min(asked.length, ASKED_SHOWN)) return `…${cutAtEnd(asked, max - 1)}`;
   }
   // " · " and a character before the "…".
-  if (end >= 0 && max >= end + HOSTS_END.length + 2) return cut(label, max);
+  if (end >= 0 && max >= end + HOSTS_END.length + 2) return cutAtEnd(label, max);
   if (end >= 0 && max > end) return `${label.slice(0, end)}…`;
   const hosts = end >= 0 ? label.slice(0, end) : label;
   const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
@@ -171,10 +167,10 @@ export function optionsWords(o: Options | undefined): string {
   if (!o) return '';
   const words: string[] = [];
   if (o.mode && o.mode !== 'markdown') words.push(o.mode);
-  if (o.pages) words.push(`pages ${cut(o.pages, MAX_VALUE)}`);
-  if (o.grep) words.push(`grep “${cut(o.grep, MAX_VALUE)}”`);
-  if (o.jq) words.push(`jq ${cut(o.jq, MAX_VALUE)}`);
-  if (o.question) words.push(`question “${cut(o.question, MAX_VALUE)}”`);
+  if (o.pages) words.push(`pages ${cutAtEnd(o.pages, MAX_VALUE)}`);
+  if (o.grep) words.push(`grep “${cutAtEnd(o.grep, MAX_VALUE)}”`);
+  if (o.jq) words.push(`jq ${cutAtEnd(o.jq, MAX_VALUE)}`);
+  if (o.question) words.push(`question “${cutAtEnd(o.question, MAX_VALUE)}”`);
   return words.join(', ');
 }
 
@@ -206,7 +202,7 @@ function listOptionsWords(targets: readonly Target[]): string {
 export function listLabel(targets: readonly Target[]): string {
   if (targets.length === 0) return '';
   const options = listOptionsWords(targets);
-  return cut(options ? `${hostsWords(targets)} · ${options}` : hostsWords(targets), MAX_LABEL);
+  return cutAtEnd(options ? `${hostsWords(targets)} · ${options}` : hostsWords(targets), MAX_LABEL);
 }
 
 /** What a job's name says its list is ("links.txt", "example.org/docs"), before what is asked of it. */
@@ -225,7 +221,7 @@ export function jobLabel(name: string | undefined, targets: readonly Target[]): 
   if (!given) return listLabel(targets);
   const options = listOptionsWords(targets);
   // Half the label at most for the name, so a long file name leaves what is asked in view.
-  return options ? cut(`${cut(given, MAX_LABEL / 2)}${HOSTS_END}${options}`, MAX_LABEL) : cut(given, MAX_LABEL);
+  return options ? cutAtEnd(`${cutAtEnd(given, MAX_LABEL / 2)}${HOSTS_END}${options}`, MAX_LABEL) : cutAtEnd(given, MAX_LABEL);
 }
 
 /**
@@ -235,7 +231,7 @@ export function jobLabel(name: string | undefined, targets: readonly Target[]): 
 export function rerunLabel(label: string, which: 'unfinished' | 'failed' | 'all', reason?: Reason): string {
   if (reason) {
     const why = ` (${REASON_LABELS[reason]})`;
-    return `${RERUN_PREFIXES.failed}${cut(label, MAX_LABEL - RERUN_PREFIXES.failed.length - why.length)}${why}`;
+    return `${RERUN_PREFIXES.failed}${cutAtEnd(label, MAX_LABEL - RERUN_PREFIXES.failed.length - why.length)}${why}`;
   }
-  return cut(`${RERUN_PREFIXES[which]}${label}`, MAX_LABEL);
+  return cutAtEnd(`${RERUN_PREFIXES[which]}${label}`, MAX_LABEL);
 }

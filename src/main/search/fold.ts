@@ -116,7 +116,7 @@ export const hasNukta = (text: string): boolean => ANY_NUKTA.test(text);
  *   letters (③ is 3): unicode61 reads a superscript as a digit, so a footnote mark glued to
  *   its word (Einstein¹) hid the word, and 10⁶ was the word 10⁶, not 10 and 6. Ⓜ (U+24C2),
  *   an emoji, stays one (PICTOGRAPH);
- * - as a word of their own too, the vulgar fractions (½ ⅓ ¾, hasFraction), which people type
+ * - as a word of their own too, the vulgar fractions (½ ⅓ ¾, shared/fraction.ts hasFraction), which people type
  *   as 1/2: NFKC writes ½ as 1⁄2 (U+2044, written here as 1/2: see nfkc), the words 1 and 2 as
  *   unicode61 reads 1/2; unfolded, ½ was a word only ½ found. A word of its own, a recipe's 1½ is
  *   1 and 1/2, as "1 1/2" is typed, not 11/2.
@@ -200,10 +200,6 @@ function makeCompatWord(): RegExp {
 }
 /** Whether text holds a compatibility form the index now reads as a letter or digit (COMPAT_WORD). */
 export const hasCompatWord = (text: string): boolean => mayHaveCompat(text) && (compatWord ??= makeCompatWord()).test(text);
-
-const FRACTION_PAST_LATIN1 = /[\u2150-\u215F\u2189]/;
-/** Whether text holds a vulgar fraction (½ ⅓ ¾), which the index reads as NFKC writes it since step 21. */
-export const hasFraction = (text: string): boolean => text.includes('\u00BD') || text.includes('\u00BC') || text.includes('\u00BE') || FRACTION_PAST_LATIN1.test(text);
 
 const UNIT_OR_SOUND_MARK = new RegExp(`[${COMPAT_UNITS}\\uFF9E\\uFF9F]`);
 /** Whether text holds a unit or sign written as one character (COMPAT_UNITS) or a half-width sound mark, which the index reads otherwise since step 20. */

@@ -3,6 +3,7 @@ import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
+import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
 import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
@@ -76,11 +77,7 @@ const printable = (text: string): string =>
   text.replace(/\s+/g, ' ').replace(/(?<![\p{L}\p{N}\p{M}])\p{M}|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/gu, (c) => `U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /** A query as a message shows it (printable), cut to at most `max` characters with … after; not between the halves of an emoji, which left a �. */
-export function shownQuery(query: string, max: number): string {
-  if (query.length <= max) return printable(query);
-  const cut = /[\uD800-\uDBFF]/.test(query[max - 2] ?? '') ? max - 2 : max - 1;
-  return `${printable(query.slice(0, cut))}…`;
-}
+export const shownQuery = (query: string, max: number): string => printable(cutAtEnd(query, max));
 
 /**
  * A question with no word in it. It said what search says, with search's hint: OR, NOT and

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasCompatWord, hasFraction, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasCompatWord, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
+import { hasFraction } from '../../shared/fraction';
 import { hasArabicLetter } from '../search/arabic';
 import { foldsIntoUtf8 } from '../search/needle';
 import { modeOf } from './targets';
