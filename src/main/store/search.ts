@@ -29,6 +29,13 @@ const BM25_RANK = `bm25(search_fts, ${BM25_WEIGHTS})`;
  * refuses to run while a view names a table that was just dropped. Contentless with our own
  * key needs neither, and stores no second copy of the text: snippets are cut from
  * targets.result for the few hits shown (src/main/search/snippet.ts).
+ *
+ * Why positions (detail=full), unicode61 and contentless_delete, when each costs writes: over
+ * bench/search.ts's kind of text (3,000 results of 20 KB, one commit each, the variants
+ * written in alternating blocks, two runs), this table wrote at 0.17-0.23 of a table without
+ * an index; detail=column 0.18-0.24, detail=none 0.21-0.27, the ascii tokenizer 0.17-0.22,
+ * no contentless_delete 0.17-0.22, column + ascii + no delete 0.20-0.26. None comes near the
+ * issue's 0.8, and each gives up phrases, term counts for BM25, accents or deleting a job.
  */
 export const SEARCH_SCHEMA = `
   CREATE TABLE search_docs (
