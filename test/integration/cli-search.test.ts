@@ -79,6 +79,9 @@ beforeAll(async () => {
     '/en/reported': page('Loss', paras('The harbour authority reported a loss for the third year running, the council said.')),
     '/en/reports': page('Filings', paras('Two reports on the harbour dredging were filed before the deadline in March.')),
     '/en/reporter': page('Interview', paras('A reporter asked the harbour master about the dredging contract and its cost.')),
+    // C++ in a title; and a title with a lone C over a text that says C++.
+    '/cpp/guide': page('C++ for gardeners', paras('Plant the seedlings when the frost is over, and water them every morning.')),
+    '/cpp/notes': page('Notes from greenhouse C', paras('The greenhouse controller runs on C++ and wakes the pumps at six.')),
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -337,6 +340,42 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('site:127.0.0.1', 'inurl:tokyo')).toEqual(['/tokyo']);
     // A word the column does not hold finds nothing there, though the text holds it.
     expect(await urls('title:dredging')).toEqual([]);
+  });
+
+  test('a title: or url: hit shows the title or URL it matched on, marked, though the text holds the word too', async () => {
+    const hits = async (...words: string[]) => {
+      const r = await runSift(['search', ...words, '--json', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return jsonLines(r.stdout).map(({ url, field, snippet, line }) => ({ url: String(url).replace(site.base, ''), field, snippet, line }));
+    };
+    // /en/report is titled Audit and its text says "The audit report …": before, the hit showed
+    // that line of the text, cited by its line, as if the text had matched.
+    expect(await hits('title:audit')).toEqual([{ url: '/en/report', field: 'title', snippet: '«Audit»', line: undefined }]);
+    // /cafe's text says café, which the index reads as cafe.
+    expect(await hits('url:cafe')).toEqual([{ url: '/cafe', field: 'url', snippet: `${site.base}/«cafe»`, line: undefined }]);
+    // A word of the text beside it is shown in the text, as it is without the column.
+    expect((await hits('title:audit', 'council')).map((h) => [h.field, h.snippet])).toEqual([['body', expect.stringContaining('«council»')]]);
+    const plain = await runSift(['search', 'title:audit', '--db', db], { env });
+    expect(plain.stdout).toMatch(/in the title/);
+  });
+
+  test('title:C++ and url:C++ look for C++ in that column only, not in the text', async () => {
+    const urls = async (...words: string[]) => {
+      const r = await runSift(['search', ...words, '--json', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return jsonLines(r.stdout)
+        .map((h) => [String(h.url).replace(site.base, ''), h.field, h.snippet])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    };
+    // /cpp/notes is titled "Notes from greenhouse C" and says C++ in its text only: before,
+    // title:C++ found it, as the index's title holds the c and the check for C++ read the text.
+    const stored = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/cpp/guide\n${site.base}/cpp/notes\n` });
+    expect(stored.code, stored.stderr).toBe(0);
+    expect((await urls('C++', 'greenhouse OR gardeners')).map(([u]) => u)).toEqual(['/cpp/guide', '/cpp/notes']);
+    expect(await urls('title:C++')).toEqual([['/cpp/guide', 'title', '«C++» for gardeners']]);
+    expect(await urls('url:C++')).toEqual([]);
+    // Leaving out a title's C++ keeps the page that says it in its text only.
+    expect((await urls('C++', 'greenhouse OR gardeners', '-title:C++')).map(([u]) => u)).toEqual(['/cpp/notes']);
   });
 
   test('a query past 2,000 characters is refused as the app refuses it, with its length, on one line', async () => {

@@ -285,7 +285,8 @@ describe('search over stored results', () => {
     expect(markedText({ text: h.snippet, marks: h.marks })).toContain('Modern «C++»17 templates');
     // What FTS5 is asked holds the letters of what is to be found, and nothing of a signed word to leave out.
     expect(parseQuery('ownership -C++')?.match).toBe(anyForm('ownership'));
-    expect(parseQuery('(C# OR F#) NOT java')?.literal?.needles).toEqual([['c#', 'f#']]);
+    expect(parseQuery('(C# OR F#) NOT java')?.literal?.needles).toEqual([[{ word: 'c#' }, { word: 'f#' }]]);
+    expect(parseQuery('title:C# OR f#')?.literal?.needles).toEqual([[{ word: 'c#', column: 'title' }, { word: 'f#' }]]);
   });
 
   it('finds an emoji as a word of its own: inside a word, with a skin tone, a flag, a family; and says what a query of signs alone lacks', () => {

@@ -133,7 +133,11 @@ export function hitOf(
   // ".../65651-quantum-computers-..." is a hit for those words, and was cited as "in the url"
   // with the target's own address for a snippet. The snippet is then cut from the Markdown,
   // where the address shows with the words marked (same lines: the reading keeps every one).
-  const s = makeSnippet(snippetText(result, mode), terms) ?? makeSnippet(searchableText(result, mode), terms);
+  // A term that names a column (title:audit) matched there, and is shown there: cut from the
+  // text, where a page's heading says its title again, the hit was cited by a line of the text
+  // that had not matched.
+  const inBody = terms.filter((t) => t.column === undefined);
+  const s = inBody.length > 0 ? (makeSnippet(snippetText(result, mode), inBody) ?? makeSnippet(searchableText(result, mode), inBody)) : undefined;
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);
@@ -142,9 +146,9 @@ export function hitOf(
     if (sourceLine !== undefined) hit.sourceLine = sourceLine;
     return hit;
   }
-  const inTitle = makeSnippet(title, terms);
+  const inTitle = makeSnippet(title, terms.filter((t) => t.column !== 'url'));
   if (inTitle) return { ...base, url, title, field: 'title', snippet: inTitle.text, marks: inTitle.marks };
-  const inUrl = makeSnippet(url, terms);
+  const inUrl = makeSnippet(url, terms.filter((t) => t.column !== 'title'));
   return { ...base, url, title, field: 'url', snippet: inUrl?.text ?? url, marks: inUrl?.marks ?? [] };
 }
 
@@ -192,12 +196,13 @@ const MAX_ROWS = 20 * MAX_LIMIT;
 /**
  * Whether a result matches a query with signed words as typed, signs and all
  * (ParsedQuery.literal): each term in its text as the index read it, or as it reads, its
- * title or its URL.
+ * title or its URL; a term that names a column (title:C++), in that one.
  */
 function holdsAsTyped(t: TargetStatus, literal: Literal): boolean {
   const mode = t.options?.mode;
-  const texts = [t.title, t.url, snippetText(t.result, mode), searchableText(t.result, mode)].map((x) => foldWithMap(x).folded);
-  return literal.matches((term) => texts.some((x) => holdsTerm(x, term)));
+  const [title, url, ...body] = [t.title, t.url, snippetText(t.result, mode), searchableText(t.result, mode)].map((x) => foldWithMap(x).folded) as [string, string, string, string];
+  const textsOf = (term: Term): string[] => (term.column === 'title' ? [title] : term.column === 'url' ? [url] : [title, url, ...body]);
+  return literal.matches((term) => textsOf(term).some((x) => holdsTerm(x, term)));
 }
 
 /**
@@ -344,7 +349,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // The index holds a signed word's letters only: among results that hold a lone c, those
   // holding C++ are found by their needle (as search finds them), then the rest by any word.
   const rows = uniqueRows([
-    ...literalNeedles({ text: question, prefix: false }).flatMap((needle) => store.searchResults(quoteTerm(needle), jobId, ASK_TARGETS, [[needle]])),
+    ...literalNeedles({ text: question, prefix: false }).flatMap((needle) => store.searchResults(quoteTerm(needle), jobId, ASK_TARGETS, [[{ word: needle }]])),
     ...store.searchResults(anyWord, jobId, ASK_TARGETS),
   ]).slice(0, ASK_TARGETS);
   interface Doc {

@@ -1,4 +1,11 @@
 import { foldWithMap } from './fold';
+import type { Column } from '../../shared/search';
+
+/** A signed word a hit must hold (c++, folded), in the column its term named (title:C++), else in its title, URL or result. */
+export interface Needle {
+  word: string;
+  column?: Column;
+}
 
 /**
  * Where a needle (a signed word in ASCII, folded: c++, c#, .net; query.ts literalNeedles) is in

@@ -2,6 +2,7 @@ import { englishForms } from '../fetch/word-forms';
 import { ARABIC_WORD, arabicArticleForms, arabicPrefixStarts } from './arabic';
 import { compatFolded, foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
 import { COLUMNS, type Column } from '../../shared/search';
+import type { Needle } from './needle';
 
 /** One thing to find, as the highlighter looks for it. */
 export interface Term {
@@ -67,7 +68,7 @@ export interface ParsedQuery {
  */
 export interface Literal {
   matches(holds: (term: Term) => boolean): boolean;
-  needles: string[][];
+  needles: Needle[][];
 }
 
 type Token =
@@ -340,15 +341,20 @@ function matches(n: Node, holds: (term: Term) => boolean): boolean {
 /** The most needle groups one query checks in SQL; an OR of ORs multiplies them. */
 const MAX_NEEDLE_GROUPS = 16;
 
+/** A term's needles (literalNeedles), each to be found in the column the term names, if it names one. */
+const termNeedles = (term: Term): Needle[] => literalNeedles(term).map((word) => (term.column ? { word, column: term.column } : { word }));
+
+const distinctNeedles = (ns: Needle[]): Needle[] => [...new Map(ns.map((n) => [`${n.column ?? ''}:${n.word}`, n])).values()];
+
 /**
  * Groups of needles a result matching the expression holds one of each, as far as they can
  * be told (a term without a signed word in ASCII tells none): C++ AND F# needs c++ and f#,
  * C++ OR F# one of them, C++ OR rust nothing the SQL check reads.
  */
-function needlesOf(n: Node): string[][] {
+function needlesOf(n: Node): Needle[][] {
   switch (n.kind) {
     case 'term':
-      return literalNeedles(n.term).map((w) => [w]);
+      return termNeedles(n.term).map((w) => [w]);
     case 'group':
       return needlesOf(n.of);
     case 'NOT':
@@ -358,7 +364,7 @@ function needlesOf(n: Node): string[][] {
     case 'OR': {
       const a = needlesOf(n.a);
       const b = needlesOf(n.b);
-      return a.flatMap((x) => b.map((y) => [...new Set([...x, ...y])])).slice(0, MAX_NEEDLE_GROUPS);
+      return a.flatMap((x) => b.map((y) => distinctNeedles([...x, ...y]))).slice(0, MAX_NEEDLE_GROUPS);
     }
   }
 }
@@ -444,7 +450,7 @@ function plainWords(q: string): { match: string; terms: Term[]; literal?: Litera
   // FTS5 reads no group after a term without an AND between them.
   const match = terms.map(termMatch).join(' AND ');
   if (!terms.some((t) => hasSignedWord(t.text))) return { match, terms, count: terms.length };
-  const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => literalNeedles(t).map((w) => [w])) };
+  const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => termNeedles(t).map((w) => [w])) };
   return { match, terms, literal, count: terms.length };
 }
 

@@ -7,6 +7,7 @@ import type { Job, RowFilter, RowGroup, StoreStop, Target, TargetRow, TargetStat
 import { jobsTable, type NewJob } from './jobs';
 import { migrate, restoreIndexes, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
+import type { Needle } from '../search/needle';
 import { RUNNING_TARGETS_JOBS, targetsTable, type TargetOutcome } from './targets';
 import { walSync } from './wal-sync';
 import { checkRoomForSnapshot, isDiskFull } from './snapshot';
@@ -77,9 +78,10 @@ export interface Store {
   /**
    * Full-text search over stored results, best first (FTS5 MATCH syntax, see
    * src/main/search/query.ts); `jobId` scopes it to one job; with `needles`, only the results
-   * whose title, URL or stored result holds one of each group (ASCII, lower case) in any case.
+   * whose title, URL or stored result (or the column a needle names) holds one of each group
+   * (ASCII, lower case) in any case.
    */
-  searchResults(match: string, jobId: string | undefined, limit: number, needles?: readonly (readonly string[])[]): SearchRow[];
+  searchResults(match: string, jobId: string | undefined, limit: number, needles?: readonly (readonly Needle[])[]): SearchRow[];
   deleteJob(id: string): boolean;
   /** Deletes terminal jobs whose lease lapsed by nowMs, with their targets; returns their ids. */
   sweepExpired(nowMs: number): string[];

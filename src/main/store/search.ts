@@ -4,7 +4,7 @@ import { foldForIndex, hasCompatWord, hasUnitOrSoundMark, hasComposedLetter, has
 import { searchableText } from '../search/text';
 import { hasFraction } from '../../shared/fraction';
 import { hasArabicLetter } from '../search/arabic';
-import { foldsIntoUtf8 } from '../search/needle';
+import { foldsIntoUtf8, type Needle } from '../search/needle';
 import { modeOf } from './targets';
 
 /**
@@ -104,7 +104,8 @@ export function searchTable(db: Database.Database) {
      ORDER BY f.cost`,
   );
   // With needles: the matches whose target holds one needle of each group (in its title, URL
-  // or stored result) before the LIMIT. C++ among 2,000 results of 20 KB that all hold a lone c
+  // or stored result, or in the one column its term named: title:C++ is no hit for a page titled
+  // "Greenhouse C" that says C++ in its text) before the LIMIT. C++ among 2,000 results of 20 KB that all hold a lone c
   // took 1.8-2.2 s read and checked in JS, one result at a time; this reads each match's row
   // once, in SQLite. lower() folds ASCII only, and the index reads Ｃ＋＋ and Ĉ# as c: a text
   // lower() finds no needle in is read as the index reads it (search/needle.ts).
@@ -115,9 +116,11 @@ export function searchTable(db: Database.Database) {
      JOIN search_docs d ON d.rowid = f.rowid
      JOIN targets t ON t.job_id = d.job_id AND t.idx = d.idx
      WHERE NOT EXISTS (SELECT 1 FROM json_each(?) g
-                       WHERE NOT EXISTS (SELECT 1 FROM json_each(g.value) n
-                                         WHERE instr(lower(t.title), n.value) > 0 OR instr(lower(t.url), n.value) > 0 OR instr(lower(coalesce(t.result, '')), n.value) > 0
-                                            OR folds_into(CAST(t.title AS BLOB), n.value) OR folds_into(CAST(t.url AS BLOB), n.value) OR folds_into(CAST(t.result AS BLOB), n.value)))
+                       WHERE NOT EXISTS (SELECT 1 FROM (SELECT value ->> 'word' AS w, value ->> 'column' AS c FROM json_each(g.value)) n
+                                         WHERE (n.c IS NOT 'url' AND instr(lower(t.title), n.w) > 0) OR (n.c IS NOT 'title' AND instr(lower(t.url), n.w) > 0)
+                                            OR (n.c IS NULL AND instr(lower(coalesce(t.result, '')), n.w) > 0)
+                                            OR (n.c IS NOT 'url' AND folds_into(CAST(t.title AS BLOB), n.w)) OR (n.c IS NOT 'title' AND folds_into(CAST(t.url AS BLOB), n.w))
+                                            OR (n.c IS NULL AND folds_into(CAST(t.result AS BLOB), n.w))))
      ORDER BY f.cost LIMIT ?`,
   );
   /** Indexes (or re-indexes) one target's searchable text. */
@@ -139,10 +142,10 @@ export function searchTable(db: Database.Database) {
     },
     /**
      * Best first; `match` is FTS5 syntax (see parseQuery), `jobId` scopes it to one job, and
-     * `needles` (groups of ASCII words, folded as foldWithMap folds them) keep only the targets that hold one
-     * needle of each group.
+     * `needles` (groups of ASCII words, folded as foldWithMap folds them, each in its column if it names one) keep only
+     * the targets that hold one needle of each group.
      */
-    query(match: string, jobId: string | undefined, limit: number, needles: readonly (readonly string[])[] = []): SearchRow[] {
+    query(match: string, jobId: string | undefined, limit: number, needles: readonly (readonly Needle[])[] = []): SearchRow[] {
       const scoped = jobId === undefined ? match : `job : ${quoteTerm(jobId)} AND (${match})`;
       const rows = needles.length > 0 ? queryHolding.all(scoped, JSON.stringify(needles), limit) : query.all(scoped, limit);
       return rows.map((r) => ({ jobId: r.job_id, idx: r.idx, score: -r.cost }));
