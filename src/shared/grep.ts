@@ -201,6 +201,39 @@ const FULL_WIDTH_WORDISH = /[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/;
 /** The full-width marks a Chinese or Japanese sentence sets as its own punctuation (，：（）！？), ASCII only in a run with full-width letters or digits (１，０００, （ＧＰＵ）). */
 const SENTENCE_MARKS = '！＂＇（），．：；？［］｛｝';
 const FRACTION_ALL = /[\u00BC-\u00BE\u2150-\u215F\u2189]/g;
+const FRACTION_ONE = /^[\u00BC-\u00BE\u2150-\u215F\u2189]$/;
+
+/**
+ * A pattern whose vulgar fractions and fraction slash also match as asTyped writes them: ½ as
+ * (?:½|1/2), after a digit (?:½| 1/2) as 1½ reads "1 1/2", ⁄ as (?:⁄|/). A line matches as
+ * written or as asTyped reads it, so 1/2 typed found a page's ½, but ½ typed found no page's
+ * 1/2: none of the 20 vulgar fractions did. Inside [...] a fraction stays the character it is (a
+ * class holds characters, and 1/2 is three), as does one after a backslash.
+ */
+export function fractionsAsTyped(pattern: string): string {
+  if (!hasFraction(pattern) && !pattern.includes('\u2044')) return pattern;
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\' && i + 1 < pattern.length) {
+      out += c + (pattern[++i] as string);
+    } else if (inClass) {
+      inClass = c !== ']';
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '\u2044') {
+      out += '(?:\u2044|/)';
+    } else if (FRACTION_ONE.test(c)) {
+      out += `(?:${c}|${/[0-9]/.test(pattern[i - 1] ?? '') ? ' ' : ''}${c.normalize('NFKC').replace('\u2044', '/')})`;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 /** What a user is told of an invalid grep option: what it takes, with an example of each kind. */
 export const GREP_HINT = 'grep takes a JavaScript regular expression, e.g. "net (revenue|income)"; (?i) at its start ignores case.';

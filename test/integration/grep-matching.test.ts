@@ -27,6 +27,15 @@ const WIDE = ['このＧＰＵは１０倍速い（ベータ版）', 'The GPU is
 const CJK_PUNCT = ['服务器，客户端（可选）：配置', 'Ctrl＋Alt＋Kで呼び出す', '価格は１，０００円（税込）', 'a, b: (c)'].join('\n');
 // A recipe sets its fractions as one character (½, and 1½ for one and a half), or with the fraction slash U+2044.
 const RECIPE = ['Add ½ cup of sugar', 'then 1½ cups of flour', 'and ⅓ of the milk', 'Step 1 of 2', '1\u20444 tsp salt'].join('\n');
+/**
+ * Every vulgar fraction NFKC writes with the fraction slash (¼ ½ ¾, ⅐ to ⅟, ↉), found by
+ * reading every code point: a page sets each as one character on one line, another as people
+ * type it (½ as 1/2) on one line.
+ */
+const VULGAR = Array.from({ length: 0x110000 }, (_, c) => (c >= 0xd800 && c < 0xe000 ? '' : String.fromCodePoint(c))).filter((f) => f !== '\u2044' && f.normalize('NFKC').includes('\u2044'));
+const typedFraction = (f: string): string => f.normalize('NFKC').replace('\u2044', '/');
+const FRACTION_SET = VULGAR.map((f, i) => `row ${i}: ${f} cup`).join('\n');
+const FRACTION_TYPED = [...VULGAR.map((f, i) => `row ${i}: ${typedFraction(f)} cup`), 'then 1 1/2 cups of flour', 'and 3/4 tsp salt'].join('\n');
 const TURKISH = ["İstanbul'da yağmur", 'ISTANBUL HAVALİMANI', 'ıstanbul (yazım hatası)', 'istanbul', 'İzmir'].join('\n');
 
 let site: Site;
@@ -36,7 +45,7 @@ let db: string;
 
 beforeAll(async () => {
   site = await startSite({ '/folds.txt': text(FOLDS), '/turkish.txt': text(TURKISH), '/app.log': text(LOG), '/wide.txt': text(WIDE),
-    '/cjk-punct.txt': text(CJK_PUNCT), '/recipe.txt': text(RECIPE),
+    '/cjk-punct.txt': text(CJK_PUNCT), '/recipe.txt': text(RECIPE), '/fractions-set.txt': text(FRACTION_SET), '/fractions-typed.txt': text(FRACTION_TYPED),
     '/wrapped-zh.txt': text(WRAPPED_ZH.join('\n')),
     '/manual-zh.pdf': (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(ZH_PDF),
   });
@@ -87,6 +96,23 @@ describe('fractions set as one character (½ ⅓) or with the fraction slash', (
     expect((await grep('/recipe.txt', '1/3 of')).lines).toEqual(['and ⅓ of the milk']);
     expect((await grep('/recipe.txt', '1/4 tsp')).lines).toEqual(['1\u20444 tsp salt']);
     expect((await grep('/recipe.txt', '½')).lines).toEqual(['Add ½ cup of sugar', 'then 1½ cups of flour']);
+  });
+
+  test('every vulgar fraction typed as one character finds the page that types it with a slash, and the other way round', async () => {
+    expect(VULGAR.length).toBe(20);
+    // The lines that, with their fractions typed, hold f typed (⅟ is 1/, the start of every 1/n).
+    const rows = (lines: string, f: string): string[] => lines.split('\n').filter((l) => [...l].map(typedFraction).join('').includes(typedFraction(f)));
+    for (const f of VULGAR) {
+      // Before, ½ typed found no line of a page that wrote 1/2, where 1/2 typed found ½.
+      expect((await grep('/fractions-typed.txt', f)).lines, f).toEqual(rows(FRACTION_TYPED, f));
+      expect((await grep('/fractions-typed.txt', `: ${f} cup`)).lines, f).toEqual([`row ${VULGAR.indexOf(f)}: ${typedFraction(f)} cup`]);
+      expect((await grep('/fractions-set.txt', typedFraction(f))).lines, f).toEqual(rows(FRACTION_SET, f));
+    }
+    // A number with its fraction (1½) and the fraction slash typed (3⁄4) find them written with a slash.
+    expect((await grep('/fractions-typed.txt', '1½ cups')).lines).toEqual(['then 1 1/2 cups of flour']);
+    expect((await grep('/fractions-typed.txt', '3\u20444 tsp')).lines).toEqual(['and 3/4 tsp salt']);
+    // In a class a fraction is the character itself: [½¼] is one of two characters, which no page's 1/2 is.
+    expect((await grep('/fractions-set.txt', '[½¼] cup')).lines).toEqual(['row 0: ¼ cup', 'row 1: ½ cup']);
   });
 });
 

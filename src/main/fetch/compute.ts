@@ -1,6 +1,6 @@
 import { FetchError } from './errors';
 import { defaultFetchSettings } from './settings';
-import { GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
+import { fractionsAsTyped, GREP_HINT, grepParts, grepProblem, unicodeWords, type GrepParts } from '../../shared/grep';
 import { MAX_SHOWN_LINE } from '../../shared/shown';
 import { WIDE_CLASS } from './segment-breaks';
 import { clip } from '../../shared/urllist/url';
@@ -177,7 +177,14 @@ export class ComputePool {
    * links' addresses, markdownAsRead): a line matches when it or its read form does.
    */
   async grep(text: string, grep: string, context: boolean, signal: AbortSignal, origins = false, read?: string): Promise<GrepOutput> {
-    const { pattern, flags } = compileGrep(grep);
+    const { pattern: asGiven, flags } = compileGrep(grep);
+    let pattern = fractionsAsTyped(asGiven);
+    try {
+      // A fraction where a pattern reads no character of its own (\p{½}, a{½}) is left as given.
+      if (pattern !== asGiven) new RegExp(pattern, flags);
+    } catch {
+      pattern = asGiven;
+    }
     let words = flags.includes('u') ? unicodeWords(pattern) : pattern;
     try {
       if (words !== pattern) new RegExp(words, flags);
