@@ -65,6 +65,16 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
 /** The database a command works on: --db, or the app's own. */
 export const cliDbPath = (flags: CliFlags, io: CliIO): string => (flags.db ? userPath(io, flags.db) : defaultDbPath(dataDir(io.env)));
 
+/** What a command that reads says in a data folder where nothing has been stored. */
+export const NOTHING_STORED = 'nothing has been stored yet: sift batch FILE fetches a list and stores its results';
+
+/**
+ * Whether the app's database is not there yet (no --db given). A command that reads would make
+ * it, sift.db and sift.log in an empty data folder, and then say that it holds no such job
+ * ("it may have expired, or been deleted in the app").
+ */
+export const nothingStoredYet = (flags: CliFlags, io: CliIO): boolean => !flags.db && !existsSync(cliDbPath(flags, io));
+
 /**
  * The database opened as its owner, for commands that only read or export. A --db that names
  * no file is an error, before anything is made: `sift search --db typo.db` would otherwise

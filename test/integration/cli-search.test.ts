@@ -402,6 +402,23 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(readdirSync(fresh)).toEqual([]);
   });
 
+  test('sift jobs, status, export and cancel in an empty data folder say nothing is stored yet, and make no database', async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-jobs-fresh-'));
+    const out = path.join(os.tmpdir(), `sift-cli-jobs-fresh-out-${process.pid}`);
+    const run = (...args: string[]) => runSift(args, { env: { SIFT_HOME: fresh } });
+    // Before, each made sift.db and sift.log there, and status said the job "may have expired, or been deleted in the app".
+    const jobs = await run('jobs');
+    expect([jobs.code, jobs.stdout, jobs.stderr]).toEqual([0, '', 'sift jobs: nothing has been stored yet: sift batch FILE fetches a list and stores its results\n']);
+    const json = await run('jobs', '--json');
+    expect([json.code, json.stdout]).toEqual([0, '']);
+    for (const args of [['status', 'abcd1234'], ['export', 'abcd1234', '--out', out], ['cancel', 'abcd1234']]) {
+      const r = await run(...args);
+      expect([r.code, r.stdout, r.stderr], args[0]).toEqual([2, '', `sift ${args[0]}: no job abcd1234: nothing has been stored yet: sift batch FILE fetches a list and stores its results\n`]);
+    }
+    expect(readdirSync(fresh)).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   test('a -word typed as an argument of its own leaves out what holds it, as the usage says; a dash word that names an option stays that option', async () => {
     // `sift search voyageurs -brûlée` was "unknown option -brûlée": only quoted as one argument did the usage's "a -b" work.
     const kept = await runSift(['search', 'voyageurs', '-zzyzx', '--json', '--db', db], { env });

@@ -1,8 +1,8 @@
 import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
-import { EXIT, UsageError, sayOnHardStop, userPath } from '../io';
+import { EXIT, UsageError, sayOnHardStop, userPath, type CliIO } from '../io';
 import { reportError, reportWriteError } from '../report';
-import { cliDbPath, namedJob, openCliStore, withStore } from '../context';
+import { cliDbPath, namedJob, NOTHING_STORED, nothingStoredYet, openCliStore, withStore } from '../context';
 import { answeringOwner, requestCancel } from '../../main/control';
 import { storeError, type Store } from '../../main/store';
 import { isCutShort, type TargetRow } from '../../shared/types';
@@ -32,6 +32,10 @@ the database cannot be read, 130 interrupted
     const { values, positionals } = parse(argv, dbSpec);
     // A job's ID given here meant that job: said as "sift jobs: sift jobs takes no arguments".
     if (positionals.length) throw new UsageError(`takes no arguments (${positionals[0]}); for one job's targets: sift status ID`);
+    if (nothingStoredYet(values, io)) {
+      if (!values.json) io.stderr.write(`sift jobs: ${NOTHING_STORED}\n`);
+      return EXIT.ok;
+    }
     return withStore(values, io, signal, (store) => {
       // Every job: a cap of 10,000 dropped the oldest of a longer list without a word.
       const jobs = store.listJobs(Infinity);
@@ -54,6 +58,12 @@ the database cannot be read, 130 interrupted
   },
 };
 
+/** A job named in a data folder where nothing has been stored: no such job, as status says of one it does not find (exit 2). */
+function noJobYet(command: string, id: string, io: CliIO): number {
+  io.stderr.write(`sift ${command}: no job ${id}: ${NOTHING_STORED}\n`);
+  return EXIT.usage;
+}
+
 const ID_NOTE = 'ID: a job’s ID from sift jobs, or enough of its start (4 characters or more) to tell\nit from the others.';
 
 export const statusCommand: Command = {
@@ -73,6 +83,7 @@ or the database cannot be read, 130 interrupted
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
+    if (nothingStoredYet(values, io)) return noJobYet('status', positionals[0] as string, io);
     return withStore(values, io, signal, (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
@@ -133,6 +144,7 @@ or ${EXIT_BUG}, 2 no such job or no answer.
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     const id = positionals[0] as string;
+    if (nothingStoredYet(values, io)) return noJobYet('cancel', id, io);
     const dbPath = cliDbPath(values, io);
     let owned: Store | null = null;
     try {
@@ -202,6 +214,7 @@ or a folder it may not write to, 130 interrupted (what it had written is removed
     checkOutGiven(values.out);
     const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
     checkExportFormat(format, userPath(io, values.out));
+    if (nothingStoredYet(values, io)) return noJobYet('export', positionals[0] as string, io);
     return withStore(values, io, signal, async (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {

@@ -1,8 +1,7 @@
 import { EXIT_BUG, type Command } from '../command';
 import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
-import { existsSync } from 'node:fs';
-import { cliDbPath, namedJob, withStore } from '../context';
+import { namedJob, NOTHING_STORED, nothingStoredYet, withStore } from '../context';
 import { codePointMarks, emptyQueryHint, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, shownQuery, type SearchHit } from '../../main/search';
 import { alsoIn, filterNote, formatScore, lineLabel, queryTooLong } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
@@ -51,7 +50,7 @@ function printHit(h: SearchHit, n: number, write: (s: string) => void): void {
 }
 
 /** What a search says before any job has stored anything, rather than that no result matches its words. */
-const NOTHING_STORED = 'sift search: nothing has been stored yet: sift batch FILE fetches a list and stores its results to search\n';
+const NOTHING_STORED_TO_SEARCH = `sift search: ${NOTHING_STORED} to search\n`;
 
 /** What an argument that is a word of the query stands as while the flags are read. */
 const WORD_MARK = '\u0000';
@@ -102,13 +101,13 @@ export const searchCommand: Command = {
       limit = Number(values.limit);
     }
     // Opened, the app's database is made where there was none, and the search found nothing in it.
-    if (!values.db && !existsSync(cliDbPath(values, io))) {
-      io.stderr.write(NOTHING_STORED);
+    if (nothingStoredYet(values, io)) {
+      io.stderr.write(NOTHING_STORED_TO_SEARCH);
       return EXIT.ok;
     }
     return withStore(values, io, signal, (store) => {
       if (store.listJobs(1).length === 0) {
-        io.stderr.write(NOTHING_STORED);
+        io.stderr.write(NOTHING_STORED_TO_SEARCH);
         return EXIT.ok;
       }
       let jobId: string | undefined;
