@@ -216,6 +216,16 @@ test('the sidebar box searches every job; a hit opens its job at the match (acce
   expect((await hitIdxs()).sort()).toEqual(['2', '3']);
   expect(await page.getByTestId('search-results-all').locator('mark').allTextContents()).toEqual(expect.arrayContaining(['crème', 'brûlée', '人口']));
   await page.screenshot({ path: screenshotPath('ui-search-all') });
+  // Emptied, the search of every job says what can be typed, title: and url: among it in the
+  // README's words; before, it named neither, and only those who had read the README found a title.
+  await page.getByTestId('sidebar-search-input').fill('');
+  await expect.poll(() => page.getByTestId('search-results-all').textContent()).toBe(
+    'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.',
+  );
+  await page.screenshot({ path: screenshotPath('ui-search-help') });
+  await page.getByTestId('sidebar-search-input').fill('creme brulee OR 人口');
+  await expect.poll(searchDone('all')).toBe('done');
+  await expect.poll(async () => (await hitIdxs()).sort()).toEqual(['2', '3']);
   await page.locator('[data-testid="search-hit"][data-idx="3"]').click();
   await expect.poll(() => page.getByTestId('job-view').count()).toBe(1);
   await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('人口');

@@ -11,7 +11,12 @@ import { shortUrl } from '../../lib/format';
 import { copyWholeAddress } from '../../lib/copy-address';
 import { shownTitle } from '../../../../shared/shown';
 
-export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too.';
+/**
+ * What the search of every job says can be typed while its box is empty, title: and url: among
+ * it in the README's words: without them, a search in a title or an address was found only by
+ * those who had read the README.
+ */
+export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.';
 
 function where(h: SearchHit, showJob: boolean): string {
   const parts: string[] = [];
