@@ -92,7 +92,7 @@ test('the preview says the options it runs with as the list writes them, on one 
 test('a jq program with Extract set to raw is said to conflict when the mode is chosen, and the select says which modes go with jq', async () => {
   await page.getByTestId('nav-new').click();
   await pasteList(page, `${site.origin}/a`);
-  await expect.poll(() => page.getByTestId('preview-panel').locator('.parsed-url').textContent()).toBe(`${site.origin}/a`);
+  await expect.poll(() => page.getByTestId('preview-panel').locator('.parsed-url').textContent()).toBe(`${new URL(site.origin).host}/a`);
   await page.getByTestId('opt-question').fill('');
   await page.getByTestId('opt-grep').fill('');
   await page.getByTestId('opt-jq').fill('.items');

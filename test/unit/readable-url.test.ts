@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { shortUrl } from '../../src/renderer/src/lib/format';
+import { cutAddress, shortUrl } from '../../src/renderer/src/lib/format';
 import { decodePunycode, readableHost, readableUrl } from '../../src/shared/readable-url';
 
 describe('URLs shown as the address bar shows them', () => {
@@ -45,5 +45,20 @@ describe('URLs shown as the address bar shows them', () => {
     }
     expect(decodePunycode('ls8h')).toBe('💩');
     expect(decodePunycode('99999999999999')).toBeUndefined();
+  });
+});
+
+describe('an address cut to a narrow line', () => {
+  it('keeps its host whole and cuts its path in the middle, the last part kept', () => {
+    const bare = '127.0.0.1:36899/annual-reports/of-the-harbour-board/quarterly-statement-of-accounts-final';
+    const cut = cutAddress(bare, 30);
+    expect(cut).toBe('127.0.0.1:36899/annual…s-final');
+    expect(cut).toHaveLength(30);
+  });
+  it('is cut in its middle whole where the host leaves the path too few characters', () => {
+    expect(cutAddress('a-very-long-host-name.example.org/reports/final', 24)).toBe('a-very-long-…ports/final');
+  });
+  it('is left whole when it fits', () => {
+    expect(cutAddress('example.org/a', 13)).toBe('example.org/a');
   });
 });

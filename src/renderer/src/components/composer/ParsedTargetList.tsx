@@ -6,7 +6,7 @@ import { previewTarget } from '../../store/actions';
 import { readableUrl } from '../../../../shared/readable-url';
 import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
 import { cutMiddle } from '../../../../shared/cut';
-import { shortUrl } from '../../lib/format';
+import { bareAddress } from '../../lib/format';
 
 const ROW_HEIGHT = 30;
 
@@ -108,7 +108,7 @@ function shownUrl(url: string, own: boolean, fit: ColumnFit | null): { url: stri
     width -= GAP + ownMax;
   }
   // Cut, it drops the scheme first ("https://" is 8 characters of a 20-character cell), as the job's table does.
-  const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
+  const bare = bareAddress(url);
   return { url: fitText(full, (n) => cutMiddle(bare, n), width, fit.font) ?? full, ownMax };
 }
 

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { effectiveOptions, shownOptions } from '../../store/composer';
@@ -6,13 +6,15 @@ import { previewTarget } from '../../store/actions';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import { ResultView } from '../result/ResultView';
-import { readableUrl } from '../../../../shared/readable-url';
+import { FittedAddress } from '../common/FittedAddress';
+import { roomBesideOthers } from '../../lib/fit-text';
 import type { Options, Result } from '../../../../shared/types';
 import { partForPane, shownTitle } from '../../../../shared/shown';
 
 
 /** Fetches one URL of the list now, with the options it would run with, before submitting. */
 export function PreviewPanel(): React.JSX.Element | null {
+  const headRef = useRef<HTMLDivElement>(null);
   const { target, listOptions, preview, loading, error } = useStore(
     useShallow((s) => ({
       target: s.parsed?.at(s.previewIdx),
@@ -28,16 +30,15 @@ export function PreviewPanel(): React.JSX.Element | null {
   const title = typeof shown?.result.meta?.title === 'string' ? shownTitle(shown.result.meta.title) : '';
   return (
     <section className="preview-panel" data-testid="preview-panel">
-      <div className="preview-head">
+      <div className="preview-head" ref={headRef}>
         <FocusSafeButton onClick={() => void previewTarget()} unavailable={loading} data-testid="preview-button">
           {loading ? 'Fetching…' : 'Preview'}
         </FocusSafeButton>
         <FocusSafeButton onClick={() => void previewTarget({ render: 'always' })} unavailable={loading} title="Run the page's JavaScript in a browser first, as for an app that shows nothing without it" data-testid="preview-render-button">
           Preview rendered
         </FocusSafeButton>
-        <span className="parsed-url" title={target.url}>
-          {readableUrl(target.url)}
-        </span>
+        {/* Its line's width is its room: the head wraps, and the address's own box grows with its text. */}
+        <FittedAddress url={target.url} className="parsed-url" column={headRef} room={roomBesideOthers} />
         {/* As the list writes them (grep="…" context), on one line: as JSON, a question's quotes came
             escaped, and a long one ran past the panel and squeezed the URL out of sight. */}
         {options && (

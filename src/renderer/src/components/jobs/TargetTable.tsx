@@ -7,7 +7,7 @@ import { useStore } from '../../store';
 import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, jobReasonLabel, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle } from '../../../../shared/cut';
-import { formatDuration, shortUrl } from '../../lib/format';
+import { bareAddress, formatDuration, shortUrl } from '../../lib/format';
 import { formatBytes } from '../../../../shared/bytes';
 import { useNow } from '../../lib/useNow';
 import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
@@ -190,7 +190,7 @@ export function TargetTable(): React.JSX.Element {
 function fitUrl(url: string, fit: ColumnFit | null): string {
   if (!fit) return shortUrl(url, URL_CHARS);
   // Read once: shortUrl(url, n) is this cut in the middle, and parsing the URL at each step of the search cost it again.
-  const bare = shortUrl(url, Number.MAX_SAFE_INTEGER);
+  const bare = bareAddress(url);
   return fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? cutMiddle(bare, URL_CHARS);
 }
 

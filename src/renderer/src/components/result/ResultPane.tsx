@@ -13,7 +13,7 @@ import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
 import { cutMiddle } from '../../../../shared/cut';
-import { shortUrl } from '../../lib/format';
+import { bareAddress } from '../../lib/format';
 import { copyWholeAddress } from '../../lib/copy-address';
 import { fitText, useColumnFit } from '../../lib/fit-text';
 import { shownTitle } from '../../../../shared/shown';
@@ -31,7 +31,7 @@ function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.J
   const url = readableUrl(row.url);
   // Without its scheme, as the table beside it and the job's header write addresses: "http://"
   // is 7 of the 30 or so characters the pane has at 800 px. The tooltip and a copy say it whole.
-  const bare = shortUrl(row.url, Number.MAX_SAFE_INTEGER);
+  const bare = bareAddress(row.url);
   const shown = useMemo(() => (fit ? (fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? bare) : bare), [bare, fit]);
   return (
     <div className="result-head">

@@ -5,7 +5,8 @@ import { askScopeNote, lineLabel } from '../../../../shared/search';
 import { counted } from '../../../../shared/count';
 import { shownTitle } from '../../../../shared/shown';
 import { readableUrl } from '../../../../shared/readable-url';
-import { shortUrl } from '../../lib/format';
+import { bareAddress } from '../../lib/format';
+import { FittedAddress } from '../common/FittedAddress';
 import { copyWholeAddress } from '../../lib/copy-address';
 
 /** The passages that answer the question, each with the result it comes from. */
@@ -49,9 +50,13 @@ export function AskResults({ jobId }: { jobId: string }): React.JSX.Element {
                 <span className={p.text ? 'hit-title' : 'hit-title whole'}>{shownTitle(p.title)}</span>
               ) : (
                 // Headed by its address as a search hit is: without its scheme, whole in the tooltip and a copy.
-                <span className={p.text ? 'hit-title' : 'hit-title whole'} title={readableUrl(p.url)} onCopy={copyWholeAddress(p.url)}>
-                  {shortUrl(p.url, Number.MAX_SAFE_INTEGER)}
-                </span>
+                p.text ? (
+                  <FittedAddress url={p.url} className="hit-title" />
+                ) : (
+                  <span className="hit-title whole" title={readableUrl(p.url)} onCopy={copyWholeAddress(p.url)}>
+                    {bareAddress(p.url)}
+                  </span>
+                )
               )}
               <span className="hit-where muted">
                 #{p.idx + 1}

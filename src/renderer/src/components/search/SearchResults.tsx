@@ -6,9 +6,7 @@ import type { SearchBoxName } from '../../store/search';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Snippet } from './Snippet';
 import { moveInHits } from '../../lib/hit-keys';
-import { readableUrl } from '../../../../shared/readable-url';
-import { shortUrl } from '../../lib/format';
-import { copyWholeAddress } from '../../lib/copy-address';
+import { FittedAddress } from '../common/FittedAddress';
 import { shownTitle } from '../../../../shared/shown';
 
 /**
@@ -85,11 +83,7 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
           const active = focus?.jobId === h.jobId && focus.idx === h.idx;
           const title = shownTitle(h.title);
           // Without its scheme, as the job list, its header and the result pane write it; whole in the tooltip and a copy.
-          const address = (
-            <span className={title ? 'hit-url muted' : 'hit-title'} title={readableUrl(h.url)} onCopy={copyWholeAddress(h.url)}>
-              {shortUrl(h.url, Number.MAX_SAFE_INTEGER)}
-            </span>
-          );
+          const address = <FittedAddress url={h.url} className={title ? 'hit-url muted' : 'hit-title'} />;
           return (
             <li key={`${h.jobId}:${h.idx}`}>
               <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
