@@ -1,7 +1,7 @@
 import { REASON_LABELS, type Reason } from './reasons';
 import type { Options, Target } from './types';
 import { hostLabel } from './urllist/url';
-import { cutAtEnd, cutEnd, cutMiddle } from './cut';
+import { cutAtEnd, cutEnd, cutMiddle, isLowSurrogate } from './cut';
 import { decodePercent, readableHost } from './readable-url';
 
 /** The most a job's label holds (the submit contract's MAX_LABEL, the runner's cut). */
@@ -60,15 +60,18 @@ const LEADING_RERUNS = /^(?:(?:rest of|retry of|again:) )+/;
  * docs.example.org/guide · options per URL" read "rest of … per URL" in the list's 16 or so
  * characters at 1024 px: the host, what tells one job from another, was what went.
  */
-export function cutLabel(label: string, max: number, keepAsked = false): string {
+export function cutLabel(label: string, max: number, others: readonly string[] = []): string {
   if (label.length <= max) return label;
   const end = label.indexOf(HOSTS_END);
-  // `keepAsked`: another job has this name and differs in what is asked, so what is asked is
-  // what tells them apart. With the name kept whole first, "links.txt · grep “Harbour”" read
-  // "links.txt…" beside "links.txt" in the 800 px job list's 10 characters.
-  if (end >= 0 && keepAsked && max >= 3) {
+  // `others`: the names of the other jobs (namesAskedApart); one of the same list that asks
+  // something else is told from this one by what is asked. With the name kept whole first,
+  // "links.txt · grep “Harbour”" read "links.txt…" beside "links.txt" in the 800 px job list's
+  // 10 characters.
+  const list = end >= 0 ? label.slice(0, end) : label;
+  const apart = others.filter((o) => o !== label && listPart(o) === list).map((o) => o.slice(list.length + HOSTS_END.length));
+  if (end >= 0 && apart.length > 0 && max >= 3) {
     const asked = label.slice(end + HOSTS_END.length);
-    if (max < end + HOSTS_END.length + Math.min(asked.length, ASKED_SHOWN)) return `…${cutAtEnd(asked, max - 1)}`;
+    if (max < end + HOSTS_END.length + Math.min(asked.length, ASKED_SHOWN)) return `…${askedApart(asked, apart, max - 1)}`;
   }
   // " · " and a character before the "…".
   if (end >= 0 && max >= end + HOSTS_END.length + 2) return cutAtEnd(label, max);
@@ -79,6 +82,33 @@ export function cutLabel(label: string, max: number, keepAsked = false): string 
   if (max - prefix.length >= 9) return `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}`;
   const several = prefix ? undefined : severalHosts(hosts);
   return several ? cutSeveralHosts(several, max) : cutMiddle(hosts, max);
+}
+
+/**
+ * What is asked in `room` units, from where it differs from the most like of `others`: cut at
+ * its end, "text, grep “Harbour”" and the same with ", context" both read "text, grep…" in the
+ * 800 px list. What ends where another goes on shows its end ("…“Harbour”" beside "…context").
+ */
+function askedApart(asked: string, others: readonly string[], room: number): string {
+  if (asked.length <= room) return asked;
+  const at = Math.max(...others.map((o) => sharedStart(asked, o)));
+  if (at >= asked.length) {
+    const from = asked.length - room;
+    return asked.slice(isLowSurrogate(asked.charCodeAt(from)) ? from + 1 : from).replace(/^[\s,]+/, '');
+  }
+  // From the start of the word that differs, after any comma or space before it.
+  let from = at;
+  while (from > 0 && /[\p{L}\p{N}]/u.test(asked.charAt(from - 1))) from--;
+  while (from < at && /[\s,]/.test(asked.charAt(from))) from++;
+  const rest = from === 0 ? asked : asked.slice(from).replace(/^[\s,]+/, '');
+  return cutAtEnd(rest, room);
+}
+
+/** How many of their first UTF-16 units `a` and `b` share. */
+function sharedStart(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 // A host's start kept before its whole folder: "docs…/guide" says which site, in 4 characters.
@@ -119,22 +149,23 @@ function severalHosts(hosts: string): { names: string[]; count: number } | undef
   return { names: [m[1]!, m[2]!], count: 2 + Number(m[3] ?? 0) };
 }
 
-// The first host's characters kept beside the count at least, two on each side of its "…"
-// ("12…34 +1"); with less room the count goes, never the host for another's end.
-const HOST_CUT_MIN = 5;
+// The first host's characters kept beside the count at least, "…" one of them ("127.0… +1");
+// with less room the count goes, never the host for another's end.
+const HOST_CUT_MIN = 6;
 
 /**
  * Several hosts in at most `max` units: the first whole hosts that fit and how many others
- * ("a.org, b.org +3", "a.org +4"), else the first host cut in its middle ("127…234 +1").
- * Cut in the middle of them all, two loopback sites read "127.…1901" in the 800 px job
- * list's 10 characters, one host's start beside the other's end.
+ * ("a.org, b.org +3", "a.org +4"), else the first host's start ("docs.pyt… +1"). Cut in the
+ * middle of them all, two loopback sites read "127.…1901" in the 800 px job list's 10
+ * characters, one host's start beside the other's end; the first host cut in its middle,
+ * "127…71 +1", digits that name no site.
  */
 function cutSeveralHosts({ names, count }: { names: string[]; count: number }, max: number): string {
   const first = names[0]!.replace(/^www\./, '');
   if (count > 2 && `${names.join(', ')} +${count - 2}`.length <= max) return `${names.join(', ')} +${count - 2}`;
   const more = ` +${count - 1}`;
   if (first.length + more.length <= max) return `${first}${more}`;
-  return max - more.length >= HOST_CUT_MIN ? `${cutMiddle(first, max - more.length)}${more}` : cutMiddle(first, max);
+  return max - more.length >= HOST_CUT_MIN ? `${cutAtEnd(first, max - more.length)}${more}` : cutAtEnd(first, max);
 }
 
 // How far the end kept may start before the middle's cut to begin at a word: a word's first

@@ -133,13 +133,13 @@ describe('a list of several hosts cut to fit the job list', () => {
   it('names its first host and counts the others', () => {
     expect(cutLabel('a.org, b.org and 3 other hosts', 12)).toBe('a.org +4');
     expect(cutLabel('a.org, b.org and 3 other hosts', 20)).toBe('a.org, b.org +3');
-    expect(cutLabel('docs.example.org, b.org', 12)).toBe('docs….org +1');
-    expect(cutLabel('www.harbour.example, b.org', 15)).toBe('harbou…ample +1');
-    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 10)).toBe('127…234 +1');
-    // Too narrow for the count: the first host alone, never its start beside the other's end.
-    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 9)).toBe('127…34 +1');
-    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 6)).toBe(cutMiddle('127.0.0.1:41234', 6));
-    expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.…1234 +1');
+    expect(cutLabel('docs.example.org, b.org', 12)).toBe('docs.exa… +1');
+    expect(cutLabel('www.harbour.example, b.org', 15)).toBe('harbour.exa… +1');
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 10)).toBe('127.0.… +1');
+    // Too narrow for the count: the first host's start alone, never its start beside the other's end.
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 9)).toBe('127.0… +1');
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 6)).toBe('127.0…');
+    expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.0.0.… +1');
     for (let max = 9; max < 40; max++) expect(cutLabel('a.example.org, b.example.org and 12 other hosts', max).length).toBeLessThanOrEqual(max);
   });
   it('leaves a file whose name has a comma to be cut as a name', () => {
@@ -153,13 +153,38 @@ describe('a job name cut beside another of the same list that asks something els
   it('keeps what is asked when the name and a few characters of it do not fit', () => {
     const label = 'links.txt · grep “Harbour”';
     expect(cutLabel(label, 10)).toBe('links.txt…');
-    expect(cutLabel(label, 10, true)).toBe('…grep “Ha…');
-    expect(cutLabel(label, 19, true)).toBe('…grep “Harbour”');
-    expect(cutLabel(label, 20, true)).toBe('links.txt · grep “H…');
-    expect(cutLabel(label, 26, true)).toBe(label);
+    expect(cutLabel(label, 10, ['links.txt'])).toBe('…grep “Ha…');
+    expect(cutLabel(label, 19, ['links.txt'])).toBe('…grep “Harbour”');
+    expect(cutLabel(label, 20, ['links.txt'])).toBe('links.txt · grep “H…');
+    expect(cutLabel(label, 26, ['links.txt'])).toBe(label);
     // Without " · ", nothing is asked: cut as any name is.
-    expect(cutLabel('quarterly-report-2026.csv', 12, true)).toBe(cutLabel('quarterly-report-2026.csv', 12));
+    expect(cutLabel('quarterly-report-2026.csv', 12, ['quarterly-report-2026.csv · text'])).toBe(cutLabel('quarterly-report-2026.csv', 12));
     expect(listPart(label)).toBe('links.txt');
     expect(listPart('a.org')).toBe('a.org');
+  });
+
+  // Two runs of one page, the second with context: both read "…text, grep… · 1 URL" in the 800 px list.
+  it('shows where what is asked differs from the other runs of the list', () => {
+    const first = '127.0.0.1:41234/article · text, grep “Harbour”';
+    const second = `${first}, context`;
+    expect(cutLabel(second, 10, [first, second])).toBe('…context');
+    expect(cutLabel(first, 10, [first, second])).toBe('…“Harbour”');
+    expect(cutLabel(first, 11, [first, second])).toBe('…“Harbour”');
+    const third = '127.0.0.1:41234/article · grep “Paragraph 2”, question “what changed?”';
+    expect(cutLabel(third, 13, [third, '127.0.0.1:41234/article · grep “harbour”'])).toBe('…Paragraph 2…');
+  });
+});
+
+describe('a job name of several hosts cut short', () => {
+  // "127…71 +1": a host's start and end, digits that name no site.
+  it('keeps the start of its first host, never its middle cut out', () => {
+    const label = '127.0.0.1:40771, 127.0.0.2:40771 · 3 URLs'.replace(' · 3 URLs', '');
+    for (const max of [9, 10, 11, 12]) {
+      const cut = cutLabel(label, max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut).toMatch(/^127\.0/);
+      expect(cut).not.toMatch(/\d…\d/);
+    }
+    expect(cutLabel('docs.python.org, example.org', 12)).toBe('docs.pyt… +1');
   });
 });

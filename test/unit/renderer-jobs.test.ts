@@ -150,9 +150,9 @@ describe('jobs found by name in "Search all jobs"', () => {
 describe('names two jobs share while asking different things', () => {
   test('lists a name two labels share before " · ", not one two jobs share whole or one job alone', () => {
     const jobs = { a: { label: 'links.txt' }, b: { label: 'links.txt · grep “x”' }, c: { label: 'a.org' }, d: { label: 'a.org' }, e: { label: 'b.org · text' }, f: {} };
-    expect([...namesAskedApart(jobs)]).toEqual(['links.txt']);
-    // Read once per jobs object: the same set again, a new one for new jobs.
+    expect([...namesAskedApart(jobs)]).toEqual([['links.txt', ['links.txt', 'links.txt · grep “x”']]]);
+    // Read once per jobs object: the same map again, a new one for new jobs.
     expect(namesAskedApart(jobs)).toBe(namesAskedApart(jobs));
-    expect([...namesAskedApart({ ...jobs, g: { label: 'b.org' } })]).toEqual(['links.txt', 'b.org']);
+    expect([...namesAskedApart({ ...jobs, g: { label: 'b.org' } }).keys()]).toEqual(['links.txt', 'b.org']);
   });
 });

@@ -179,14 +179,15 @@ export function jobNamesMatching(jobs: readonly Job[], query: string): string[] 
     .map((j) => j.id);
 }
 
-const sharedCache = new WeakMap<object, Set<string>>();
+const sharedCache = new WeakMap<object, ReadonlyMap<string, readonly string[]>>();
 
 /**
  * The list names ("links.txt") that two or more of `jobs` have while asking different things of
- * them: their names are cut keeping what is asked (cutLabel). Once per jobs object, as every
- * item of a 250-job list reads it on each progress event.
+ * them, each with those jobs' whole names: their names are cut to show where what is asked
+ * differs (cutLabel). Once per jobs object, as every item of a 250-job list reads it on each
+ * progress event.
  */
-export function namesAskedApart(jobs: Readonly<Record<string, Pick<Job, 'label'>>>): ReadonlySet<string> {
+export function namesAskedApart(jobs: Readonly<Record<string, Pick<Job, 'label'>>>): ReadonlyMap<string, readonly string[]> {
   const known = sharedCache.get(jobs);
   if (known) return known;
   const labels = new Map<string, Set<string>>();
@@ -197,7 +198,7 @@ export function namesAskedApart(jobs: Readonly<Record<string, Pick<Job, 'label'>
     seen.add(j.label);
     labels.set(name, seen);
   }
-  const shared = new Set([...labels].filter(([, seen]) => seen.size > 1).map(([name]) => name));
+  const shared = new Map([...labels].filter(([, seen]) => seen.size > 1).map(([name, seen]) => [name, [...seen]]));
   sharedCache.set(jobs, shared);
   return shared;
 }

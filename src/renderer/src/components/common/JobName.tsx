@@ -1,9 +1,13 @@
 import { useMemo, useRef } from 'react';
 import type { Job } from '../../../../shared/types';
 import { cutLabel, listPart } from '../../../../shared/job-label';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { fitBeside, roomBesideOthers, useColumnFit } from '../../lib/fit-text';
 import { jobNameParts, namesAskedApart } from '../../lib/jobs';
+
+/** No other job of this job's list: its name is cut as any is. */
+const NO_OTHERS: readonly string[] = [];
 
 /**
  * A job's name beside Sift's words: "קישורים · 3 URLs". The list's name sits in a <bdi>, so it
@@ -19,8 +23,9 @@ export function JobName({ job, line }: { job: Pick<Job, 'label' | 'targetsTotal'
   const labelRef = useRef<HTMLElement>(null);
   const none = useRef<HTMLElement>(null);
   const fit = useColumnFit(line ?? none, labelRef, roomBesideOthers);
-  const askedApart = useStore((s) => !!label && namesAskedApart(s.jobs).has(listPart(label)));
-  const shown = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, askedApart)), [label, count, fit, askedApart]);
+  // Compared item by item: namesAskedApart's lists are new ones on each progress event.
+  const others = useStore(useShallow((s) => (label && namesAskedApart(s.jobs).get(listPart(label))) || NO_OTHERS));
+  const shown = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, others)), [label, count, fit, others]);
   if (!label) return <>{count}</>;
   // Two boxes, so a header one line high can cut the name and keep its count (styles.css).
   return (

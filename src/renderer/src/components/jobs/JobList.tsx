@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated } from '../../lib/format';
@@ -9,6 +10,9 @@ import { LISTED_JOBS } from '../../../../shared/ipc/contract';
 import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, namesAskedApart, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
+
+/** No other job of this job's list: its name is cut as any is. */
+const NO_OTHERS: readonly string[] = [];
 
 export function JobList(): React.JSX.Element {
   const order = useStore((s) => s.jobOrder);
@@ -73,8 +77,9 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
   const labelRef = useRef<HTMLSpanElement>(null);
   const fit = useColumnFit(nameRef, labelRef);
   const { label, count } = job ? jobNameParts(job) : { label: '', count: '' };
-  const askedApart = useStore((s) => !!label && namesAskedApart(s.jobs).has(listPart(label)));
-  const shownLabel = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, askedApart)), [label, count, fit, askedApart]);
+  // Compared item by item: namesAskedApart's lists are new ones on each progress event.
+  const others = useStore(useShallow((s) => (label && namesAskedApart(s.jobs).get(listPart(label))) || NO_OTHERS));
+  const shownLabel = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, others)), [label, count, fit, others]);
   if (!job) return null;
   return (
     <li>
