@@ -53,7 +53,7 @@ test('a finished job says until when Sift keeps it, and the job list warns of on
   const expiry = page.getByTestId('job-expiry');
   await expect.poll(() => expiry.count()).toBe(1);
   const text = (await expiry.textContent()) ?? '';
-  expect(text).toMatch(/^Kept until .+, then Sift deletes this job and its results\. Opening it again before then keeps it longer\.$/);
+  expect(text).toMatch(/^Kept until .+, then deleted; opening it again keeps it longer\.$/);
   expect(text).toContain(await timeIn(page, lease));
   // Two hours away: the job's item in the list says so too, beside its count.
   const item = page.getByTestId('job-item-expiry');
@@ -76,7 +76,7 @@ test('a job kept for a week says so in its view and not in the job list', async 
   const expiry = page.getByTestId('job-expiry');
   await expect.poll(() => expiry.count()).toBe(1);
   const day = await page.evaluate((t) => new Date(t).toLocaleDateString(undefined, { day: 'numeric', month: 'short' }), lease);
-  expect(await expiry.textContent()).toContain(`Kept until ${day} ${await timeIn(page, lease)}, then Sift deletes this job`);
+  expect(await expiry.textContent()).toContain(`Kept until ${day} ${await timeIn(page, lease)}, then deleted`);
   expect(await page.getByTestId('job-item-expiry').count()).toBe(0);
   expect(pageErrors(page)).toEqual([]);
   await expectNoInternalErrorText(page);

@@ -2,19 +2,23 @@
  * Addresses and job names at the two widths people use (800 and 1280 px), in real Chromium over
  * the bridge, from loopback sites. The composer's preview wrote "http://" before its address,
  * the last place that did; a search hit's address was cut at its end by CSS, the last path part
- * that tells the pages of one site apart gone;
+ * that tells the pages of one site apart gone; at 800 px two jobs of one host read
+ * "…text, grep… · 1 URL" both and a two-host list "127…71 +1"; a cancelled job's header took
+ * about 300 of 800 px, the results below it out of sight.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { articlePage, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
 
 let opened: OpenedApp;
 let page: Page;
 const servers: http.Server[] = [];
+const held: http.ServerResponse[] = [];
 let base = '';
+let other = '';
 
 async function listen(host: string, handler: http.RequestListener): Promise<string> {
   const s = http.createServer(handler);
@@ -25,6 +29,9 @@ async function listen(host: string, handler: http.RequestListener): Promise<stri
 
 const site: http.RequestListener = (req, res) => {
   const p = new URL(req.url ?? '/', 'http://x').pathname;
+  // Held until the test ends: the target in flight when its job is cancelled.
+  if (p.startsWith('/slow/')) return void held.push(res);
+  if (p.startsWith('/broken/')) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('server error');
   // A 404 for any other path: a site that answers every address with a page is a soft 404's mark.
   if (!/^\/(?:article|page|report|short|annual-reports)\b/.test(p)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(`Harbour report ${p.split('/').pop() ?? ''}`));
@@ -35,11 +42,13 @@ const LONG_PATH = '/annual-reports/of-the-harbour-board-and-its-committees/2026/
 
 beforeAll(async () => {
   base = await listen('127.0.0.1', site);
+  other = await listen('127.0.0.2', site);
   opened = await openApp();
   page = opened.page;
 });
 
 afterAll(async () => {
+  for (const res of held) res.destroy();
   await expectNoInternalErrorText(page);
   await opened?.close();
   await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
@@ -86,5 +95,70 @@ test("a search hit's address keeps its host and its last path part at 800 and 12
     await page.screenshot({ path: screenshotPath(`ui-narrow-addresses-hit-${width}`) });
   }
   await page.getByTestId('job-search-input').fill('');
+  expect(pageErrors(page)).toEqual([]);
+});
+
+/** A new list, without the options the last job's list carried over. */
+async function newListWithoutOptions(): Promise<void> {
+  await page.getByTestId('nav-new').click();
+  if (await page.getByTestId('carried-reset').count()) await page.getByTestId('carried-reset').click();
+}
+
+/** Each job's shown name and its whole name (the tooltip). */
+const jobNames = (): Promise<{ text: string; title: string }[]> =>
+  page.locator('[data-testid="job-item-name"]').evaluateAll((els) => els.map((e) => ({ text: e.querySelector('.job-item-label')?.textContent ?? '', title: e.getAttribute('title') ?? '' })));
+
+test('at 800 px jobs of one host, and lists of two hosts, have names that read apart, no host cut to "127…71"', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Two runs that differ only at the end of what they ask, as a user adds "context" to the last run.
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('opt-mode').selectOption('text');
+  await page.getByTestId('opt-grep').fill('Harbour');
+  await runListToDone(page, [`${base}/article/5`]);
+  await page.getByTestId('nav-new').click();
+  await page.getByTestId('opt-context').check();
+  await runListToDone(page, [`${base}/article/6`]);
+  // Two lists of two hosts each.
+  for (const n of [1, 2]) {
+    await newListWithoutOptions();
+    await runListToDone(page, [`${base}/page/${n}`, `${other}/page/${n}`, `${other}/page/${n + 2}`]);
+  }
+  await page.setViewportSize({ width: 800, height: 800 });
+  await expect.poll(async () => (await jobNames()).every((n) => n.text !== '' && n.text.length < n.title.length)).toBe(true);
+  await page.getByTestId('job-list').screenshot({ path: screenshotPath('ui-narrow-addresses-jobs-800') });
+  const names = await jobNames();
+  // Names that differ in whole differ as shown, except the two-host lists, which differ only in their paths.
+  const asked = names.filter((n) => n.title.includes(' · text'));
+  expect(asked).toHaveLength(2);
+  expect(asked[0]!.text).not.toBe(asked[1]!.text);
+  // A list's first host cut in its middle: "127…71 +1", a start and an end of digits that name no site.
+  for (const n of names.filter((m) => / \+\d/.test(m.text))) expect(n.text).not.toMatch(/\d…\d/);
+  const hosts = names.filter((n) => n.title.startsWith(host(other)));
+  expect(hosts).toHaveLength(2);
+  for (const n of hosts) expect(n.text).toMatch(/^127\.0/);
+  await expect.poll(() => expectNothingCutOrOverlapping(page).then(() => 'ok', (e: Error) => e.message)).toBe('ok');
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("at 800 × 800 a cancelled job's header leaves its results in view", async () => {
+  await page.setViewportSize({ width: 800, height: 800 });
+  await newListWithoutOptions();
+  // Failures of two reasons, as a real list has: their summary is a line of the header too.
+  const urls = [...[1, 2, 3].map((n) => `${base}/report/${n}`), `${base}/missing/1`, `${base}/broken/1`, ...[1, 2].map((n) => `${base}/slow/${n}`)];
+  await pasteList(page, urls.join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: /^7$/ }).waitFor();
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('stat-done').textContent()).toBe('5 / 7');
+  await page.getByTestId('cancel-job').click();
+  await page.locator('[data-testid="job-header"][data-status="cancelled"]').waitFor();
+  await page.getByTestId('cancel-notice').waitFor();
+  await expect.poll(() => expectNothingCutOrOverlapping(page).then(() => 'ok', (e: Error) => e.message)).toBe('ok');
+  await page.screenshot({ path: screenshotPath('ui-narrow-addresses-cancelled-800') });
+  const header = await page.getByTestId('job-header').evaluate((e) => e.getBoundingClientRect().height);
+  // It was 280 px (300 with more reasons): the table's first row ended below the window's middle.
+  expect(header).toBeLessThan(240);
+  const firstRow = await page.locator('[data-testid="target-row"][data-idx="0"]').evaluate((e) => e.getBoundingClientRect().bottom);
+  expect(firstRow).toBeLessThanOrEqual(400);
+  await expectNoInternalErrorText(page);
   expect(pageErrors(page)).toEqual([]);
 });

@@ -117,7 +117,7 @@ describe('when the expiry sweep deletes a job', () => {
   });
 
   test('the job view says until when, and that opening the job keeps it', () => {
-    expect(expiryNotice(now + 2 * hour, now, 'en-GB')).toMatch(/^Kept until \d\d:\d\d, then Sift deletes this job and its results\. Opening it again before then keeps it longer\.$/);
+    expect(expiryNotice(now + 2 * hour, now, 'en-GB')).toMatch(/^Kept until \d\d:\d\d, then deleted; opening it again keeps it longer\.$/);
     expect(expiryNotice(now + 7 * 24 * hour, now, 'en-GB')).toMatch(/^Kept until 10 Mar \d\d:\d\d, then/);
     expect(expiryNotice(now, now, 'en-GB')).toBe('Its time is up: Sift deletes this job and its results within a minute.');
   });

@@ -154,7 +154,8 @@ export const expiresAt = (j: Pick<Job, 'status' | 'leaseExpires'>): number | nul
  */
 export function expiryNotice(at: number, now: number, locale?: string): string {
   if (at <= now) return 'Its time is up: Sift deletes this job and its results within a minute.';
-  return `Kept until ${formatCreated(at, now, locale)}, then Sift deletes this job and its results. Opening it again before then keeps it longer.`;
+  // One line at 800 px (75 characters): the sentence before it, 114, took two of a header that hid the results.
+  return `Kept until ${formatCreated(at, now, locale)}, then deleted; opening it again keeps it longer.`;
 }
 
 /** The job list's few words for a job the sweep deletes within EXPIRY_WARNING_MS; undefined for any other. */

@@ -60,14 +60,18 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
       <p className="visually-hidden" role="status" data-testid="job-announce">
         {progressAnnouncement(job)}
       </p>
-      <dl className="job-stats">
-        <Stat label="Done" value={`${finished.toLocaleString()} / ${job.targetsTotal.toLocaleString()}`} testId="stat-done" />
-        <Stat label="OK" value={ok.toLocaleString()} testId="stat-ok" />
-        <Stat label="Failed" value={failed.toLocaleString()} testId="stat-failed" />
-        <Stat label="Elapsed" value={formatDuration(elapsed)} testId="stat-elapsed" />
-        {live && <Stat label="Remaining" value={formatRemaining(eta)} testId="stat-eta" />}
-      </dl>
-      <ReasonSummary id={id} />
+      {/* The counts and why targets failed share a line where they fit: one under the other, a
+          cancelled job's header took 280 of an 800 × 800 window and hid its results. */}
+      <div className="job-counts">
+        <dl className="job-stats">
+          <Stat label="Done" value={`${finished.toLocaleString()} / ${job.targetsTotal.toLocaleString()}`} testId="stat-done" />
+          <Stat label="OK" value={ok.toLocaleString()} testId="stat-ok" />
+          <Stat label="Failed" value={failed.toLocaleString()} testId="stat-failed" />
+          <Stat label="Elapsed" value={formatDuration(elapsed)} testId="stat-elapsed" />
+          {live && <Stat label="Remaining" value={formatRemaining(eta)} testId="stat-eta" />}
+        </dl>
+        <ReasonSummary id={id} />
+      </div>
       {interrupted && (
         <p className="restart-notice" role="status" data-testid="restart-notice">
           {restartNotice(finished, unfinished)}
