@@ -88,8 +88,13 @@ const LISTS = [
   // Korean: question words and the verbs "be, have, do, become", as they stand once the
   // particle or ending joined to them is off (question.ts KOREAN_ENDING): 얼마 of 얼마입니까 (how
   // much is it?), 어떻 of 어떻습니까, 있 of 있습니까 (is there?), 합 of 합니다; 얼마나 (how much), 어디서
-  // (where from) and 뭔 of 뭔가요 (what is it?) end in no particle it takes off.
-  `어디 어디서 무엇 뭐 뭘 뭔 무슨 어떤 언제 누구 누가 얼마 얼마나 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩`,
+  // (where from) and 뭔 of 뭔가요 (what is it?) end in no particle it takes off. The bound nouns
+  // 수 (할 수 있다, can), 것 (thing, that), 데 (for doing) and 때문 (because) follow a verb and
+  // name nothing: of TypeScript's 2,120 Korean messages, 691 hold 수 so (4 a number), 35 것, 10 데,
+  // 24 때문, and a question with "can" was answered by any passage saying what cannot be done.
+  // 줄 and 바 are left: 줄 was a line (줄 바꿈, line break) 5 times of 5, 바 bound none.
+  `어디 어디서 무엇 뭐 뭘 뭔 무슨 어떤 언제 누구 누가 얼마 얼마나 어떻 어느 몇 왜 이것 그것 저것 이 그 저 있 없 하 합 되 됩
+   수 것 데 때문`,
 ];
 
 /** A list's words as ranking folds a question's (lower case, no accents: "où" is "ou"), and the parts of a contraction ("don't": don, t), as the question's words are split. */

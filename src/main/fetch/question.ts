@@ -165,7 +165,7 @@ const AFTER_INNER_DOT = /(?<=[\p{L}\p{N}]\.)\p{L}/uy;
  * a Thai question was one word that no passage held, and got no answer.
  */
 export function questionTerms(text: string): string[] {
-  return terms(text, allPairs);
+  return terms(text, (run) => (HANGUL_WORD.test(run) ? koreanTerms(run) : pairsOf(run, allPairs)));
 }
 
 /**
@@ -174,7 +174,7 @@ export function questionTerms(text: string): string[] {
  * and a function character.
  */
 export function askedTerms(question: string): string[] {
-  return terms(question, contentPairs);
+  return terms(question, (run) => pairsOf(koreanWordOf(run), contentPairs));
 }
 
 /**
@@ -218,14 +218,14 @@ function terms(raw: string, cjkRun: (run: string) => string[]): string[] {
       else out.push(word);
       continue;
     }
-    for (const run of word.match(CJK_OR_NOT) ?? []) {
-      const part = koreanWordOf(run);
-      if ([...part].length === 1 || !CJK_CHAR.test(part)) out.push(part);
-      else out.push(...cjkRun(part));
-    }
+    for (const run of word.match(CJK_OR_NOT) ?? []) out.push(...cjkRun(run));
   }
   return out;
 }
+
+/** A run's terms by `pairs`, or the run itself when it is one character or no CJK at all. */
+const pairsOf = (run: string, pairs: (run: string) => string[]): string[] =>
+  [...run].length === 1 || !CJK_CHAR.test(run) ? [run] : pairs(run);
 
 /** A run's overlapping character pairs: 東京都は → 東京 京都 都は. */
 function allPairs(run: string): string[] {
@@ -283,6 +283,23 @@ const koreanEnding = (word: string): { stem: string; ending: string } | null => 
 function koreanWordOf(run: string): string {
   const m = HANGUL_WORD.test(run) ? koreanEnding(run) : null;
   return m && !NOUN_FINAL.has(m.ending) ? m.stem : run;
+}
+
+/** A Korean word's last syllable that may be a particle or its own (NOUN_FINAL), after two syllables or more. */
+const NOUN_FINAL_ENDING = /^(\p{Script=Hangul}{2,})([이가도의과로요만])$/u;
+
+/**
+ * A Korean word's ranking terms: as koreanWordOf leaves it, then, when its last syllable may be
+ * a particle or its own (NOUN_FINAL_ENDING), the terms of the word without it and the word
+ * whole, not the pair across the two: that pair (이가 of 고양이가, 울의 of 서울의) is in every word
+ * ending so (아이가 a child, 차이가 a difference, 겨울의 winter's), and ranked a passage of them
+ * above the one about the cat or Seoul. 고양이가, 고양이는 and 고양이 share 고양 and 고양이; 태양이
+ * (the sun) is 태양 and 태양이, and shares neither.
+ */
+function koreanTerms(run: string): string[] {
+  const word = koreanWordOf(run);
+  const m = NOUN_FINAL_ENDING.exec(word);
+  return m ? [...koreanTerms(m[1]!), word] : pairsOf(word, allPairs);
 }
 
 /**
