@@ -67,3 +67,37 @@ describe('a function word English writes as a content word', () => {
     expect(asking('die Bibliothek')).toEqual(['die', 'bibliothek']);
   });
 });
+
+describe("another language's function word in an English question", () => {
+  it('is a word the question asks about', () => {
+    // French, Spanish and Italian la, French and Spanish de, Portuguese nos and na, Dutch op:
+    // function words of every question before, so these asked about "population", "mean",
+    // "sodium" and "review" alone.
+    expect(asking('What is the population of la?')).toEqual(['population', 'la']);
+    expect(asking('What does op mean?')).toEqual(['op', 'mean']);
+    expect(asking('How much na is in salt?')).toEqual(['na', 'salt']);
+    expect(asking('Who wrote the review of nos?')).toEqual(['wrot', 'review', 'nos']);
+  });
+
+  it('is a function word of a question in that language', () => {
+    expect(asking('Quelle est la population de Paris?')).toEqual(['population', 'paris']);
+    expect(asking('Quantos habitantes vivem na cidade?')).toEqual(['habitant', 'vivem', 'cidad']);
+    expect(asking('Wanneer gaat de winkel op zondag open?')).toEqual(['gaat', 'winkel', 'zondag', 'open']);
+    // With no word of any language's to tell by, it stays one, as before: "la tour eiffel".
+    expect(asking('la tour eiffel')).toEqual(['tour', 'eiffel']);
+  });
+});
+
+describe('a function word written in capitals', () => {
+  it('is a name the question asks about', () => {
+    // LA, OP, US, IT, WHO: a name or an abbreviation, in a question written in lower case too.
+    expect(asking('LA population')).toEqual(['la', 'population']);
+    expect(asking('What did the OP say?')).toEqual(['op', 'say']);
+    expect(asking('How many IT jobs are in the US?')).toEqual(['it', 'job', 'us']);
+    expect(asking('What did the WHO say about masks?')).toEqual(['who', 'say', 'mask']);
+  });
+
+  it('is a function word when the whole question is in capitals', () => {
+    expect(asking('WHAT IS THE POPULATION OF PARIS?')).toEqual(['population', 'paris']);
+  });
+});

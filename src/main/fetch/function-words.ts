@@ -64,9 +64,8 @@ const ALSO_ENGLISH: Partial<Record<keyof typeof LATIN_LISTS, string>> = {
   Turkish: 'var kim ben sen biz ama',
 };
 
-const LISTS = [
-  ENGLISH,
-  ...Object.values(LATIN_LISTS),
+/** Lists of languages whose function words are no English word (their scripts are not Latin): function words of every question. */
+const OTHER_SCRIPTS = [
   // Russian
   `и в во не на что как кто где когда сколько почему зачем какой какая какие это этот эта эти с со по к у же ли бы от из о об
    за для до а но или то он она оно они мы вы я его ее её их был была было были есть будет`,
@@ -108,7 +107,10 @@ const folded = (list: string): Set<string> =>
   );
 
 /** Every list's words, folded: a function word in any language, but those English writes as content words (ALSO_ENGLISH). */
-export const FUNCTION_WORDS: ReadonlySet<string> = folded(LISTS.join(' '));
+export const FUNCTION_WORDS: ReadonlySet<string> = folded([ENGLISH, ...Object.values(LATIN_LISTS), ...OTHER_SCRIPTS].join(' '));
+
+/** The function words of every question: English's and those of languages not written in Latin letters. */
+const ALWAYS: ReadonlySet<string> = folded([ENGLISH, ...OTHER_SCRIPTS].join(' '));
 
 /**
  * A run of hiragana only, as a Japanese question's character pairs (questionTerms) cut it:
@@ -140,8 +142,13 @@ const CHINESE_FUNCTION_CHARS = new Set(
  */
 const isChineseFunctionPair = (term: string): boolean => /^\p{Script=Han}+$/u.test(term) && [...term].every((c) => CHINESE_FUNCTION_CHARS.has(c));
 
-/** Whether a question's word (folded, as ranking reads it) says nothing of what it asks: FUNCTION_WORDS, Japanese grammar (HIRAGANA_ONLY) or Chinese function characters. */
-export const isFunctionWord = (term: string): boolean => FUNCTION_WORDS.has(term) || HIRAGANA_ONLY.test(term) || isChineseFunctionPair(term);
+/**
+ * Whether a question's word (folded, as ranking reads it) says nothing of what it asks, in any
+ * question: English's and other scripts' function words (ALWAYS), Japanese grammar
+ * (HIRAGANA_ONLY) or Chinese function characters. A Latin-lettered language's are so in a
+ * question in it only (functionWordsOf).
+ */
+export const isFunctionWord = (term: string): boolean => ALWAYS.has(term) || HIRAGANA_ONLY.test(term) || isChineseFunctionPair(term);
 
 const ENGLISH_WORDS = folded(ENGLISH);
 const LATIN_WORDS = (Object.keys(LATIN_LISTS) as (keyof typeof LATIN_LISTS)[]).map((lang) => ({
@@ -149,21 +156,34 @@ const LATIN_WORDS = (Object.keys(LATIN_LISTS) as (keyof typeof LATIN_LISTS)[]).m
   alsoEnglish: folded(ALSO_ENGLISH[lang] ?? ''),
 }));
 
+/** A word in capitals, of two letters or more: a name or an abbreviation (LA, OP, US, IT, WHO) in a question written in lower case too. */
+const CAPITALS = /^\p{Lu}{2,}$/u;
+
 /**
- * isFunctionWord as the question's language reads it: with the function words English writes as
- * content words (ALSO_ENGLISH) of each language the question holds more function words of than
- * of English's that are not that language's too. "Wann öffnet die Bibliothek?" holds German's
- * wann and none of English's: its "die" is German's; "When did Die Hard come out?" holds when and
- * did and none of German's: its "die" is a word it asks about. A question with no such evidence
- * ("Die Bibliothek?") keeps "die", as before.
+ * isFunctionWord as the question's language reads it, with the function words of each language
+ * written in Latin letters the question reads as that language:
+ * - a word of that language's list, when the question's other words hold at least as many of
+ *   its list's (English's aside) as of English's that are not its: "Quelle est la population
+ *   de Paris?" is French, and its la and de are function words; "What is the population of
+ *   la?" and "What does op mean?" are English, and ask about la and op, which every question
+ *   dropped before (French la, Dutch op), asking about "population" and "mean" alone. A
+ *   question with no word of either ("la tour eiffel") keeps them function words, as before.
+ * - a word English writes as a content word (ALSO_ENGLISH), when the question holds more of
+ *   its list's words than of English's: "Wann öffnet die Bibliothek?" holds German's wann and
+ *   none of English's: its "die" is German's; "When did Die Hard come out?" holds when and did
+ *   and none of German's: its "die" is a word it asks about; "Die Bibliothek?" keeps "die".
+ * None is a function word written in capitals (CAPITALS) in a question that is not all in them.
  */
 export function functionWordsOf(question: string): (term: string) => boolean {
-  const words = foldTerm(question).split(/[^\p{L}\p{M}\p{N}]+/u);
-  const also = new Set<string>();
+  const raw = question.split(/[^\p{L}\p{M}\p{N}]+/u);
+  const names = /\p{Ll}/u.test(question) ? new Set(raw.filter((w) => CAPITALS.test(w)).map(foldTerm)) : new Set<string>();
+  const words = raw.map(foldTerm);
+  const theirs = new Set<string>();
   for (const lang of LATIN_WORDS) {
-    const theirs = words.filter((w) => lang.words.has(w) && !ENGLISH_WORDS.has(w)).length;
+    const own = words.filter((w) => lang.words.has(w) && !ENGLISH_WORDS.has(w));
     const english = words.filter((w) => ENGLISH_WORDS.has(w) && !lang.words.has(w)).length;
-    if (theirs > english) for (const w of lang.alsoEnglish) also.add(w);
+    for (const w of lang.words) if (!ENGLISH_WORDS.has(w) && own.filter((o) => o !== w).length >= english) theirs.add(w);
+    if (own.length > english) for (const w of lang.alsoEnglish) theirs.add(w);
   }
-  return also.size === 0 ? isFunctionWord : (term) => also.has(term) || isFunctionWord(term);
+  return (term) => !names.has(term) && (theirs.has(term) || isFunctionWord(term));
 }
