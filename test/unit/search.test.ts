@@ -98,7 +98,7 @@ describe('search over stored results', () => {
     ]);
     const h = searchStore(store, 'nadal', { jobId: 'md' }).hits[0] as SearchHit;
     expect(h).toMatchObject({ field: 'body', line: 3 });
-    expect(markedText({ text: h.snippet, marks: h.marks })).toBe('Davis Cup MADRID — Rafael «Nadal» kept Spain alive at 10^6. «Nadal» serving (left) Score 6-3.');
+    expect(markedText({ text: h.snippet, marks: h.marks })).toBe('MADRID — Rafael «Nadal» kept Spain alive at 10^6. «Nadal» serving (left) Score 6-3.');
     // Found only in a link's address: cut from the Markdown itself, where the address shows
     // with the match marked (it was cited "in the url", the target's own, which has no 184442).
     const inLink = searchStore(store, '184442', { jobId: 'md' }).hits[0] as SearchHit;
@@ -121,7 +121,7 @@ describe('search over stored results', () => {
       const h = searchStore(store, q, { jobId: 'em' }).hits[0] as SearchHit;
       return markedText({ text: h.snippet, marks: h.marks });
     };
-    expect(snippet('must')).toMatch(/^Hiking Water is a «must» here, says the Daily Camera\. Set max_water_litres to 3 in the app\. Cover image: /);
+    expect(snippet('must')).toMatch(/^Water is a «must» here, says the Daily Camera\. Set max_water_litres to 3 in the app\. Cover image: /);
     expect(snippet('stay')).toMatch(/ The file is _config_\.yml, a name with `ticks`; snake_case_words «stay»\.$/);
     expect(snippet('"daily camera"')).toContain('says the «Daily Camera». Set');
     expect(snippet('dawn')).toContain('Cover image: the Flatirons at «dawn» The file');
@@ -869,8 +869,8 @@ describe('words typed in their usual form', () => {
     expect(idxs('ЁЛКА')).toEqual([1, 2]);
     const hits = searchStore(store, 'елка', { jobId: 'forms' }).hits;
     expect(hits.map((h) => [h.idx, h.line, markedText({ text: h.snippet, marks: h.marks })]).sort()).toEqual([
-      [1, 2, 'Праздник Новогодняя «ёлка» стояла в зале.'],
-      [2, 2, 'Лес «Елка» росла у дороги. Ґанок будинку.'],
+      [1, 2, 'Новогодняя «ёлка» стояла в зале.'],
+      [2, 2, '«Елка» росла у дороги. Ґанок будинку.'],
     ]);
     expect(found('ганок')).toMatchObject({ idx: 2, line: 3, text: expect.stringContaining('«Ґанок» будинку.') });
     // й is a letter of its own, not и with a mark.
@@ -883,8 +883,8 @@ describe('words typed in their usual form', () => {
     expect(found('STRAẞENBAHN')).toMatchObject({ line: 2 });
     const hits = searchStore(store, 'strassenbahn', { jobId: 'forms' }).hits;
     expect(hits.map((h) => [h.idx, h.line, markedText({ text: h.snippet, marks: h.marks })]).sort()).toEqual([
-      [3, 2, 'Verkehr Die «Straßenbahn» fährt um acht.'],
-      [4, 2, 'Verkehr Die «Strassenbahn» in Zürich. DIE «STRAẞENBAHN» IN BERN.'],
+      [3, 2, 'Die «Straßenbahn» fährt um acht.'],
+      [4, 2, 'Die «Strassenbahn» in Zürich. DIE «STRAẞENBAHN» IN BERN.'],
     ]);
   });
 
@@ -926,7 +926,7 @@ describe('words typed in their usual form', () => {
   });
 
   it('Thai, Lao, Khmer and Burmese words inside a run without spaces', () => {
-    expect(found('กิน')).toEqual({ idx: 6, line: 2, text: 'บทนำ ฉัน«กิน»ข้าวที่บ้าน ພາສາລາວເປັນພາສາ ភាសាខ្មែរជាភាសា မြန်မာဘာသာစကား ព្រះរាជាណាចក្រ\u200Bកម្ពុជា' });
+    expect(found('กิน')).toEqual({ idx: 6, line: 2, text: 'ฉัน«กิน»ข้าวที่บ้าน ພາສາລາວເປັນພາສາ ភាសាខ្មែរជាភាសា မြန်မာဘာသာစကား ព្រះរាជាណាចក្រ\u200Bកម្ពុជា' });
     expect(found('ข้าว')).toMatchObject({ idx: 6, line: 2 });
     expect(found('ລາວ')).toMatchObject({ idx: 6, line: 3, text: expect.stringContaining('ພາສາ«ລາວ»ເປັນພາສາ') });
     expect(found('ជា')).toMatchObject({ idx: 6, line: 3, text: expect.stringContaining('ភាសាខ្មែរ«ជា»ភាសា') });
@@ -962,7 +962,7 @@ describe('words typed in their usual form', () => {
 
   it('a word a soft hyphen or a zero-width character splits, but a Persian half-space still parts a word from its suffix', () => {
     for (const q of ['hyphenation', 'supercalifragilistic']) expect(found(q), q).toMatchObject({ idx: 7, line: 2 });
-    expect(found('hyphenation').text).toContain('Typesetting «Hyphen\u00ADation» and super\u200Bcalifragilistic words.');
+    expect(found('hyphenation').text).toContain('«Hyphen\u00ADation» and super\u200Bcalifragilistic words.');
     expect(found('supercalifragilistic').text).toContain('and «super\u200Bcalifragilistic» words.');
     for (const q of ['auflage', 'wordjoiner', 'zerowidth', 'byte']) expect(found(q), q).toMatchObject({ idx: 7, line: 3 });
     expect(found('wordjoiner').text).toContain('a «word\u2060joiner»,');

@@ -137,7 +137,7 @@ export function hitOf(
   // text, where a page's heading says its title again, the hit was cited by a line of the text
   // that had not matched.
   const inBody = terms.filter((t) => t.column === undefined);
-  const s = inBody.length > 0 ? (makeSnippet(snippetText(result, mode), inBody) ?? makeSnippet(searchableText(result, mode), inBody)) : undefined;
+  const s = inBody.length > 0 ? (bodySnippet(snippetText(result, mode), title, inBody) ?? bodySnippet(searchableText(result, mode), title, inBody)) : undefined;
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);
@@ -150,6 +150,20 @@ export function hitOf(
   if (inTitle) return { ...base, url, title, field: 'title', snippet: inTitle.text, marks: inTitle.marks };
   const inUrl = makeSnippet(url, terms.filter((t) => t.column !== 'title'));
   return { ...base, url, title, field: 'url', snippet: inUrl?.text ?? url, marks: inUrl?.marks ?? [] };
+}
+
+/**
+ * The snippet of a result's text past its first lines when they say its title (titleLines),
+ * which heads the hit: a page's Markdown begins with its title as a heading, and a word of the
+ * title was found there first, so the hit said the title twice, as its heading and as its
+ * snippet's first words. The lines are blank, not gone, so the snippet's line is the text's.
+ */
+function bodySnippet(content: string, title: string, terms: readonly Term[]): ReturnType<typeof makeSnippet> {
+  const said = titleLines(content, title);
+  if (said === 0) return makeSnippet(content, terms);
+  let end = -1;
+  for (let k = 0; k < said; k++) end = content.indexOf('\n', end + 1);
+  return makeSnippet(end < 0 ? '' : `${'\n'.repeat(said)}${content.slice(end + 1)}`, terms);
 }
 
 interface Copy {
@@ -274,10 +288,11 @@ const asRead = (s: string): string => s.normalize('NFKC').replace(/\s+/g, ' ').t
 function titleLines(text: string, title: string): number {
   const want = asRead(title);
   if (!want) return 0;
-  const lines = text.split('\n');
+  // Each line that says part of the title adds a character at least: no more are read of a long text.
+  const lines = text.split('\n', want.length + 1);
   let said = '';
   for (let k = 1; k <= lines.length && said.length < want.length; k++) {
-    said = asRead(lines.slice(0, k).join(' '));
+    said = asRead(withoutBlockMarks(lines.slice(0, k).join('\n')));
     if (said === want) return k;
   }
   return 0;

@@ -82,16 +82,20 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
         {hits.map((h) => {
           const active = focus?.jobId === h.jobId && focus.idx === h.idx;
           const title = shownTitle(h.title);
+          const inTitle = h.field === 'title';
+          // A hit in the title or the address: its snippet is that title or address, which the hit already says.
+          const saysItsSnippet = (title && inTitle) || h.field === 'url';
           // Without its scheme, as the job list, its header and the result pane write it; whole in the tooltip and a copy.
           const address = <FittedAddress url={h.url} className={title ? 'hit-url muted' : 'hit-title'} />;
           return (
             <li key={`${h.jobId}:${h.idx}`}>
               <button type="button" className={`hit${active ? ' active' : ''}`} onClick={() => void openHit(h)} data-testid="search-hit" data-idx={h.idx}>
-                {title ? <span className="hit-title">{title}</span> : address}
+                {/* A hit in the title is the title with its words marked: its snippet was the title again, under it. */}
+                {title && inTitle ? <Snippet className="hit-title" text={h.snippet} marks={h.marks} /> : title ? <span className="hit-title">{title}</span> : address}
                 <span className="hit-where muted">{where(h, showJob)}</span>
                 {/* Under a title only: a result without one (JSON, a text file) is headed by its address, which was said twice. */}
                 {title && address}
-                <Snippet text={h.snippet} marks={h.marks} />
+                {!saysItsSnippet && <Snippet text={h.snippet} marks={h.marks} />}
               </button>
             </li>
           );

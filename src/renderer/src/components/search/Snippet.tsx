@@ -5,7 +5,7 @@ import { withoutBidiControls } from '../../../../shared/shown';
  * override in the page's text turned the rest of the snippet around ("Invoice enod exe.txt").
  * The marks' offsets are the stored text's, so each piece drops its own after the cut.
  */
-export function Snippet({ text, marks }: { text: string; marks: [number, number][] }): React.JSX.Element {
+export function Snippet({ text, marks, className = 'snippet' }: { text: string; marks: [number, number][]; className?: string }): React.JSX.Element {
   const parts: React.ReactNode[] = [];
   let at = 0;
   marks.forEach(([a, b], i) => {
@@ -14,5 +14,5 @@ export function Snippet({ text, marks }: { text: string; marks: [number, number]
     at = b;
   });
   if (at < text.length) parts.push(withoutBidiControls(text.slice(at)));
-  return <span className="snippet">{parts}</span>;
+  return <span className={className}>{parts}</span>;
 }
