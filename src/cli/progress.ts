@@ -335,6 +335,17 @@ export function unfinishedText(job: Pick<Job, 'status' | 'error' | 'targetsTotal
 }
 
 /**
+ * What --retry-failed leaves of a job stopped early: the targets it never started (a target
+ * cut short is stored failed, and retried), or ''. After a Ctrl-C, a retry fetched the one
+ * target in flight and said nothing of the 10 after it (a 21-URL list cancelled at its 11th).
+ */
+export function neverStartedNote(job: Pick<Job, 'status' | 'error' | 'targetsTotal'>, rows: readonly Pick<TargetRow, 'status' | 'error'>[]): string {
+  const n = rows.filter((r) => isUnfinished(r) && !isCutShort(r)).length;
+  if (n === 0 || job.status === 'queued' || job.status === 'running') return '';
+  return `${stoppedWhy(job)}: ${counted(n, 'target')} of ${formatCount(job.targetsTotal)} never started. --retry-failed leaves them; --rest fetches them`;
+}
+
+/**
  * What to do about a terminal job's targets that did not finish (never started, or cut short
  * by a cancel or a crash), or '' when every target finished: "run the rest again" is
  * `sift batch LIST --rest`.

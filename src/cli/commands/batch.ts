@@ -13,7 +13,7 @@ import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { removeMadeDirs } from '../../main/export';
 import { storeError, type Store } from '../../main/store';
-import { Progress, counted, failureAdvice, restAdvice, retryAdvice, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, neverStartedNote, restAdvice, retryAdvice, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { formatBytes } from '../../shared/bytes';
 import { batchProblemLines, listReadNote, noTargetsNote, readListInput, splitAdvice } from '../list-input';
 import { checkListWideJq, dropBadLinePrograms } from '../list-programs';
@@ -248,6 +248,8 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
           sub = ran.sub;
           restBefore = ran.before;
           restNote = `\n  ${rerun.took(ran.of, counted(ran.targets, 'target'))}${sub.reused ? `, run as this job on ${formatWhen(ctx.store.getJob(sub.id)?.createdAt ?? 0)} UTC; these are its stored results` : ''}`;
+          // The list's own job: what it never started is in no job that a retry follows.
+          if (rerun === FAILED) restNote += leftNote(ctx, ran.before[0]!);
         }
       } catch (err) {
         io.stderr.write(problems);
@@ -405,13 +407,20 @@ function reuseNote(ctx: Engine, id: string, asked: Rerun | undefined): string {
   if (!job) return '';
   if (!isTerminal(job.status)) return `  the same list is running as this job; following it${asked ? ` (${asked.flag} takes from it once it has ended)` : ''}`;
   const ran = `  the same list ran as this job on ${formatWhen(job.createdAt)} UTC (${job.status}); these are its stored results.`;
-  if (asked) return `${ran} ${asked.none}. --again fetches the list again`;
+  if (asked) return `${ran} ${asked.none}. --again fetches the list again${asked === FAILED ? leftNote(ctx, id) : ''}`;
   const rows = ctx.store.targetRows(id);
   const left = rows.filter(isUnfinished).length;
   const failed = rows.filter((r) => r.status === 'failed' && !isCutShort(r)).length;
   const retry = failed ? `--retry-failed fetches the ${counted(failed, 'target')} that failed; ` : '';
   if (left === 0) return `${ran} ${retry}--again fetches the list again`;
   return `${ran}\n  ${unfinishedText(job, left)}. --rest fetches just those as a new job; ${retry}--again fetches the whole list again`;
+}
+
+/** The targets of a job stopped early that --retry-failed does not take, on a line of their own, or ''. */
+function leftNote(ctx: Engine, id: string): string {
+  const job = ctx.store.getJob(id);
+  const note = job ? neverStartedNote(job, ctx.store.targetRows(id)) : '';
+  return note && `\n  ${note}`;
 }
 
 /** Which targets of the list's job a rerun fetches: --rest the unfinished ones, --retry-failed the failed ones. */
