@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { EXIT_BUG, type Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, sayOnHardStop, userPath, type CliIO } from '../io';
@@ -15,6 +16,7 @@ import { removeMadeDirs } from '../../main/export';
 import { storeError, type Store } from '../../main/store';
 import { Progress, counted, failureAdvice, neverStartedNote, restAdvice, retryAdvice, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { formatBytes } from '../../shared/bytes';
+import { jobLabel, listLabel, rerunLabel } from '../../shared/job-label';
 import { batchProblemLines, listReadNote, noTargetsNote, readListInput, splitAdvice } from '../list-input';
 import { checkListWideJq, dropBadLinePrograms } from '../list-programs';
 import { indexNote, indexTooLong } from '../sitemap-index';
@@ -214,7 +216,9 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
     }
     let sub: { id: string; reused: boolean };
     try {
-      sub = ctx.runner.submit(CLI_CALLER, 'cli', targets, { fresh: values.again ?? false });
+      // Named by its file, as the app names a dropped one: `sift jobs` listed "cli" for every job.
+      const name = fetched || file === '-' ? undefined : path.basename(file);
+      sub = ctx.runner.submit(CLI_CALLER, 'cli', targets, { fresh: values.again ?? false, ...(name ? { label: jobLabel(name, targets) } : {}) });
     } catch (err) {
       io.stderr.write(problems);
       if (err instanceof SiftError && err.code === 'too_many_targets') {
@@ -475,9 +479,11 @@ function runRest(ctx: Engine, id: string, rerun: Rerun): RestRun | undefined {
     const rest = restOf(ctx, of, rerun);
     if (!rest) return found;
     before.push(of);
-    let sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, {});
+    // As the app names its "run the rest again" and "retry the failed ones": "retry of reading.txt".
+    const label = rerunLabel(ctx.store.getJob(of)?.label || listLabel(rest), rerun === REST ? 'unfinished' : 'failed');
+    let sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, { label });
     // The rest is the whole list (nothing finished): the same list is that very job, so a new one.
-    if (sub.reused && sub.id === of) sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, { fresh: true });
+    if (sub.reused && sub.id === of) sub = ctx.runner.submit(CLI_CALLER, 'cli', rest, { fresh: true, label });
     found = { sub, of, targets: rest.length, before: [...before] };
     if (!sub.reused) return found;
     of = sub.id;

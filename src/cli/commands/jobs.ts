@@ -50,7 +50,9 @@ the database cannot be read, 130 interrupted
           // Finished as sift status and the app count them: a target cut short by a crash or a
           // cancel is stored failed, and listed "3/5" here beside status's "2/5 finished".
           const finished = j.targetsDone - (j.targetsCutShort ?? 0);
-          io.stdout.write(`${j.id}  ${j.status.padEnd(9)} ${`${finished}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${err}\n`);
+          // Its name last, as the app's job list shows it: the caller alone ("cli") told no job from another.
+          const label = j.label ? `  ${j.label}` : '';
+          io.stdout.write(forTerminal(`${j.id}  ${j.status.padEnd(9)} ${`${finished}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${label}${err}\n`));
         }
       }
       return EXIT.ok;
