@@ -6,9 +6,10 @@ import { hasScriptBundles, scriptHosts, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
 import { emptyShellHint, leftWords, refusalWords, scriptsRefusedHint, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
+import { movingPage } from './render/settle';
 import type { BrowserInfo, RenderHint, Rendered, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
-import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput } from './classify';
+import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput, type PageReason } from './classify';
 import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, scriptsMissing, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
@@ -112,6 +113,8 @@ interface Verdict {
   catchAll?: boolean;
   /** The page as its server sent it is a page of its own: no stand-in, not thin. */
   standsAlone?: boolean;
+  /** Under render=always, what the page as its server sent it was judged (a check, a sign-in wall), before the browser ran it. */
+  judged?: { reason: PageReason; signal: string };
 }
 
 /** Which HTML answers are judged: an HTML error page, or any HTML a 2xx brought. */
@@ -367,7 +370,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // judged again once rendered: a JavaScript check may clear in the browser.
     if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true, decoded };
     if (c.reason && render !== 'always') throw pageError(c.reason, res.status, false, c.signals?.[0], surfaceOf(caller.name));
-    return { warnings: c.warnings, needsJs: false, decoded, standsAlone: !c.reason && !c.warnings.includes('thin') };
+    return { warnings: c.warnings, needsJs: false, decoded, standsAlone: !c.reason && !c.warnings.includes('thin'), ...(c.reason ? { judged: { reason: c.reason, signal: c.signals?.[0] ?? '' } } : {}) };
   }
 
   /** An upstream error whose HTML page is a challenge, a sign-in wall … becomes that reason. */
@@ -641,7 +644,16 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
             if (mode === 'always' || why === 'needs_js' || why === 'route' || why === 'catch_all') throw noBrowser(info, mode);
             render.render_skipped = hintOn(surface, `${info.why}. ${info.hint}`);
           } else {
-            const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {}, verdict.standsAlone === true);
+            const r = await renderPage(withRoute(finalUrl, route), signal, deadline, namesNoCharset(res.body, res.contentType) ? { charset: decoded.charset } : {}, verdict.standsAlone === true).catch((err: unknown) => {
+              // A check the browser could read no page of (its time ran out, or it kept moving on)
+              // is the check it was: Sucuri's reloads itself until the budget ends when it does
+              // not clear, and failed as "timeout: … did not yield", to be retried later with a
+              // larger budget. Where the browser did get somewhere (a 404, a refused host), it says more.
+              const { judged } = verdict;
+              const unread = err instanceof FetchError && (err.status === 504 || err.message === movingPage().message);
+              if (judged && unread && !signal.aborted) throw pageError(judged.reason, res.status, false, judged.signal, surface);
+              throw err;
+            });
             if (r.kind === 'left') {
               // The page stands as its server sent it, and says so.
               Object.assign(render, { render_refused: r.guardRefused?.requests ?? 1, render_refused_why: leftWords(r.guardRefused, surface) });
