@@ -5,30 +5,20 @@
  * deleted. Then the same app at 320 px wide and at 200% zoom, and its text's contrast.
  * The tests run in order on one page: each starts where the one before left off.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axOf, focused, lowContrast, tabWalk } from '../helpers/a11y';
 import { openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 
-let o: OpenedApp;
 let site: TestSite;
 let page: Page;
-
-beforeAll(async () => {
-  site = await startTestSite();
-  o = await openApp();
-  page = o.page;
-});
-
-afterEach(async () => {
-  if (page) await expectNoInternalErrorText(page);
-});
-
-afterAll(async () => {
-  await o?.close();
-  await site?.close();
+const o = appForFile({
+  serve: async () => (site = await startTestSite()),
+  ready: (opened) => {
+    page = opened.page;
+  },
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

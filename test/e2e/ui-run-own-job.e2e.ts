@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, runListToDone } from '../helpers/ui-app';
-import { runListToDone as runFromNewList } from '../helpers/ui-run';
+import { expectNoInternalErrorText, pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -9,18 +9,13 @@ import { startSite, type Site } from '../helpers/sites';
  * job header that read done, and a list submitted again is the earlier job (the runner's rule
  * 1), shown done at once with the results of its first run, so a test went on with nothing run.
  */
-let opened: OpenedApp;
 let site: Site;
 let page: Page;
-
-beforeAll(async () => {
-  site = await startSite();
-  opened = await openApp();
-  page = opened.page;
-});
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+const opened = appForFile({
+  serve: async () => (site = await startSite()),
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const shownJob = () => page.getByTestId('job-view').getAttribute('data-job-id');
@@ -34,9 +29,9 @@ test('a run helper gives the id of the job it started and waited for, and refuse
 
   await page.getByTestId('nav-new').click();
   await expect(runListToDone(page, list)).rejects.toThrow(`already job ${first}`);
-  await expect(runFromNewList(page, list.join('\n'), 2)).rejects.toThrow(`already job ${first}`);
+  await expect(runListToDone(page, list, { fromNew: true })).rejects.toThrow(`already job ${first}`);
 
-  const second = await runFromNewList(page, `${site.base}/article/3`, 1);
+  const second = await runListToDone(page, [`${site.base}/article/3`], { fromNew: true });
   expect(second).not.toBe(first);
   expect(await shownJob()).toBe(second);
   expect(opened.app.services.store.targetRows(second).map((r) => r.status)).toEqual(['done']);

@@ -270,10 +270,20 @@ const HARBOUR_BODY = `<article><h1>Quarterly figures</h1>${'<p>The harbour handl
 export const articlePage = (title: string, author?: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${author === undefined ? '' : `<meta name="author" content="${author}">`}</head><body>${HARBOUR_BODY}</body></html>`;
 
-/** Pastes `urls`, starts the job with Ctrl+Enter once all of them are counted, and waits for that job to be done; returns its id. */
-export async function runListToDone(page: Page, urls: string[]): Promise<string> {
-  await pasteList(page, urls.join('\n'));
-  await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${urls.length}$`) }).waitFor();
+/**
+ * The composer holding `lines` (a URL each, with any options of its own), once every line is
+ * counted as a URL: ready to submit. `fromNew` opens the composer from New first, as a user
+ * does from a job's view.
+ */
+export async function composeList(page: Page, lines: string[], o: { fromNew?: boolean } = {}): Promise<void> {
+  if (o.fromNew) await page.getByTestId('nav-new').click();
+  await pasteList(page, lines.join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${lines.length}$`) }).waitFor();
+}
+
+/** A new job of `lines` from the composer (see composeList), submitted and run until every target is done; returns its id. */
+export async function runListToDone(page: Page, lines: string[], o: { fromNew?: boolean } = {}): Promise<string> {
+  await composeList(page, lines, o);
   return submitToDone(page);
 }
 
@@ -347,7 +357,9 @@ export function tapAnswers(
  * `prepare` runs on the page's browser context before the page opens, with the app whose
  * bridge the page will talk to (to route the bridge's socket, say).
  */
-export async function openApp(o: Parameters<typeof startUiApp>[0] & { prepare?: (context: BrowserContext, app: UiApp) => Promise<void> } = {}): Promise<OpenedApp> {
+export type OpenAppOptions = Parameters<typeof startUiApp>[0] & { prepare?: (context: BrowserContext, app: UiApp) => Promise<void> };
+
+export async function openApp(o: OpenAppOptions = {}): Promise<OpenedApp> {
   ensureBuilt();
   const { prepare, ...appOptions } = o;
   const app = await startUiApp(appOptions);

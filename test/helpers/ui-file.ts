@@ -1,0 +1,45 @@
+/**
+ * The set-up an e2e file shares with the others: its loopback sites, the app's services,
+ * Chromium and a page of the renderer bridged to them, opened once before the file's tests and
+ * closed after them, with the screen read after each test for what no user should see.
+ * Apart from ui-app.ts, which bench/ui.ts loads outside vitest.
+ */
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Closable } from './loopback';
+import { expectNoInternalErrorText, openApp, type OpenAppOptions, type OpenedApp } from './ui-app';
+
+export interface AppForFileOptions {
+  /** What the app opens with; a function when the options name what `serve` started (a site's address). */
+  app?: OpenAppOptions | (() => OpenAppOptions);
+  /** The loopback sites the tests fetch: started before the app, closed after it. */
+  serve?: () => Promise<Closable | Closable[]>;
+  /** The page's window, when not openBridgedPage's 1280 × 820. */
+  viewport?: { width: number; height: number };
+  /** Given the opened app before the first test: where the file takes its `page` from, say. */
+  ready?: (opened: OpenedApp) => void | Promise<void>;
+}
+
+/**
+ * Opens the app for this file's tests (call at the file's top level) and gives it back; its
+ * fields are set once the file's first beforeAll has run. Hooks the file adds after this call
+ * run after the app opens and before it closes (vitest's 'stack' order of hooks).
+ */
+export function appForFile(o: AppForFileOptions = {}): OpenedApp {
+  const opened = {} as OpenedApp;
+  const servers: Closable[] = [];
+  beforeAll(async () => {
+    if (o.serve) servers.push(...[await o.serve()].flat());
+    Object.assign(opened, await openApp(typeof o.app === 'function' ? o.app() : o.app));
+    if (o.viewport) await opened.page.setViewportSize(o.viewport);
+    await o.ready?.(opened);
+  });
+  // Issue 11: a cancel was shown as a bug. Every file's screen is read after each of its tests.
+  afterEach(async () => {
+    if (opened.page) await expectNoInternalErrorText(opened.page);
+  });
+  afterAll(async () => {
+    await opened.close?.();
+    for (const s of servers.reverse()) await s.close();
+  });
+  return opened;
+}
