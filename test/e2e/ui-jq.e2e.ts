@@ -7,10 +7,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, openResultMeta, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
-import { runListToDone } from '../helpers/ui-run';
+import { expectNoInternalErrorText, openResultMeta, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -20,13 +19,12 @@ beforeAll(async () => {
     '/items.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(items),
     '/more.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(items),
   });
-  opened = await openApp();
-  page = opened.page;
 });
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+afterAll(() => site?.close());
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test("a line's own jq program that does not compile stops the submit, naming its line, before anything is fetched", async () => {
@@ -114,7 +112,7 @@ test('a finished JSON row without a title is named by its jq program, else by it
   // The list's own program, from the tests before, is not this list's.
   await page.getByTestId('nav-new').click();
   await page.getByTestId('opt-jq').fill('');
-  await runListToDone(page, [`${site.origin}/items.json`, `${site.origin}/items.json jq=".items[].name"`].join('\n'), 2);
+  await runListToDone(page, [`${site.origin}/items.json`, `${site.origin}/items.json jq=".items[].name"`], { fromNew: true });
   const cells = page.locator('[data-testid="target-row"] .c-detail');
   expect(await cells.allTextContents()).toEqual(['items.json', 'jq .items[].name']);
   // Set apart from a title the document gave: the tooltip says why it is there.

@@ -3,28 +3,26 @@
  * "Started a new job" notice, fixed over the window's corner, hid the table's last two rows
  * until it was closed. Real services over the bridge, real Chromium, a loopback site.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
-import { runListToDone } from '../helpers/ui-run';
+import { pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
-let o: OpenedApp;
 let page: Page;
 let site: TestSite;
 let base: string;
 
-beforeAll(async () => {
-  site = await startReportSite();
-  base = site.url;
-  o = await openApp();
-  page = o.page;
-});
-
-afterAll(async () => {
-  await o?.close();
-  await site?.close();
+appForFile({
+  serve: async () => {
+    site = await startReportSite();
+    base = site.url;
+    return site;
+  },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 interface Box { top: number; bottom: number; left: number; right: number }
@@ -60,7 +58,7 @@ for (const [width, height] of [
 ] as const) {
   test(`at ${width} × ${height} the "Started a new job" notice covers no part of the view or the job list`, async () => {
     await page.setViewportSize({ width, height });
-    await runListToDone(page, Array.from({ length: 30 }, (_, i) => `${base}/${width}/report-${i}`).join('\n'), 30);
+    await runListToDone(page, Array.from({ length: 30 }, (_, i) => `${base}/${width}/report-${i}`), { fromNew: true });
     const shown = whenNoticeShows(page);
     await page.getByTestId('run-all').click();
     const { notice, main, sidebar, text } = await shown;

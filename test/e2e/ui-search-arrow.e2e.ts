@@ -4,34 +4,32 @@
  * user typed a search and had five Tab presses to go before the first hit. Down moves there.
  * Real services over the bridge, real Chromium, a loopback site.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { focused } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
-import { runListToDone } from '../helpers/ui-run';
+import { pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
-let o: OpenedApp;
 let page: Page;
 let site: TestSite;
 let base: string;
 
-beforeAll(async () => {
-  site = await startReportSite();
-  base = site.url;
-  o = await openApp();
-  page = o.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-});
-
-afterAll(async () => {
-  await o?.close();
-  await site?.close();
+appForFile({
+  serve: async () => {
+    site = await startReportSite();
+    base = site.url;
+    return site;
+  },
+  viewport: { width: 1024, height: 768 },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test('Down in the sidebar search box moves to the first hit; Enter opens it; Up goes back to the box', async () => {
-  await runListToDone(page, [`${base}/a/report-1`, `${base}/a/report-2`].join('\n'), 2);
+  await runListToDone(page, [`${base}/a/report-1`, `${base}/a/report-2`], { fromNew: true });
   await page.getByTestId('sidebar-search-input').focus();
   await page.keyboard.type('harbour');
   await expect.poll(() => page.getByTestId('search-hit').count()).toBe(2);
