@@ -3,15 +3,14 @@
  * bridge, with the stored size. The whole crossed before, to show its first MiB: a 40 MB result
  * froze the window for ~9 s. Copy fetches the whole and copies all of it.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, tapAnswers } from '../helpers/ui-app';
-import { runListToDone } from '../helpers/ui-run';
+import { expectNoInternalErrorText, pageErrors, runListToDone, tapAnswers } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 import { MAX_SHOWN_TEXT } from '../../src/shared/shown';
 
-let opened: OpenedApp;
 let page: Page;
 let site: Site;
 
@@ -22,25 +21,22 @@ const BYTES = Buffer.byteLength(TEXT);
 /** Each answer the bridge sent the page to a call: the call's method and the answer's bytes. */
 const answers: { method: string; bytes: number }[] = [];
 
-beforeAll(async () => {
-  site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT) });
-  opened = await openApp({
+appForFile({
+  serve: async () => (site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(TEXT) })),
+  app: {
     prepare: (context, app) => tapAnswers(context, app, (method, bytes) => {
       answers.push({ method, bytes });
     }),
-  });
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+  },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const resultAnswers = (): number[] => answers.filter((a) => a.method === 'targetResult').map((a) => a.bytes);
 
 test('a 6.9 MB result crosses the bridge as the 1 MiB the pane shows, with its size; Copy fetches and copies all of it', async () => {
-  await runListToDone(page, `${site.base}/ledger.txt`, 1);
+  await runListToDone(page, [`${site.base}/ledger.txt`], { fromNew: true });
   // A click opens it (Enter on the row would fetch it a second time).
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(() => page.getByTestId('result-cut').textContent()).toBe('Showing the first 1.0 MB; Copy takes all of it, as does exporting the job.');

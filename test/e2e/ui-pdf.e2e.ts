@@ -5,16 +5,15 @@
 import type { ServerResponse } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { makePdf, numberedPdf, twoColumnPaper } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, tempDir, type OpenedApp } from '../helpers/ui-app';
+import { openApp, pageErrors, pasteList, runListToDone, tempDir } from '../helpers/ui-app';
 import { runSift } from '../helpers/cli';
-import { runListToDone } from '../helpers/ui-run';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -31,20 +30,15 @@ beforeAll(async () => {
     // 352 pages: read for a second or more, in 16-page chunks after the first 4.
     '/book.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/freeculture.pdf'))),
   });
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(() => site?.close());
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
-afterEach(async () => {
-  await expectNoInternalErrorText(page);
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
-});
-
-const runJob = (list: string, count: number): Promise<string> => runListToDone(page, list, count);
+const runJob = (lines: string[]): Promise<string> => runListToDone(page, lines, { fromNew: true });
 
 async function emptyText(idx: number): Promise<string> {
   await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
@@ -55,7 +49,7 @@ async function emptyText(idx: number): Promise<string> {
 }
 
 test('an empty PDF result says why: no text layer (OCR it), no pages, or a grep that matched nothing', async () => {
-  await runJob([`${site.origin}/scan.pdf`, `${site.origin}/none.pdf`, `${site.origin}/report.pdf grep=profit`].join('\n'), 3);
+  await runJob([`${site.origin}/scan.pdf`, `${site.origin}/none.pdf`, `${site.origin}/report.pdf grep=profit`]);
   // Each read "the page had nothing that matched", with no grep asked for the first two.
   const scan = await emptyText(0);
   expect(scan).toMatch(/no text layer.*OCR/);
@@ -65,7 +59,7 @@ test('an empty PDF result says why: no text layer (OCR it), no pages, or a grep 
 });
 
 test("a PDF's meta says in words how its pages were put in reading order", async () => {
-  await runJob(`${site.origin}/report.pdf`, 1);
+  await runJob([`${site.origin}/report.pdf`]);
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await page.keyboard.press('Enter');
   const reading = page.locator('[data-testid="result-meta"] [data-key="pdf"] dd');
@@ -117,7 +111,7 @@ test("a password-protected PDF that sift batch read shows the app's words in the
 });
 
 test("a two-column paper asked for pages past its end: the row warns, the Meta table names them and counts the paper's columns, not its table's", async () => {
-  await runJob(`${site.origin}/paper.pdf pages=1,9-12`, 1);
+  await runJob([`${site.origin}/paper.pdf pages=1,9-12`]);
   const row = page.locator('[data-testid="target-row"][data-idx="0"]');
   // It came back ok with page 1, and nothing said pages 9 to 12 were not there.
   expect(await row.getByTestId('row-warning').allInnerTexts()).toEqual(['pages past the end']);

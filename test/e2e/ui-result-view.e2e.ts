@@ -3,15 +3,14 @@
  * quotes, images and raw HTML from the page; a big PDF; a 5 MB Markdown file; fetched through
  * the real services from a loopback site.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { numberedPdf } from '../helpers/fetch-pdf';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, type OpenedApp } from '../helpers/ui-app';
-import { runListToDone } from '../helpers/ui-run';
+import { pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -79,20 +78,15 @@ beforeAll(async () => {
     '/feed.xml': (_q, r) => r.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(FEED),
     '/book.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(numberedPdf(300, 'Book')),
   });
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(() => site?.close());
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
-afterEach(async () => {
-  await expectNoInternalErrorText(page);
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
-});
-
-const runJob = (list: string, count: number): Promise<string> => runListToDone(page, list, count);
+const runJob = (lines: string[]): Promise<string> => runListToDone(page, lines, { fromNew: true });
 
 async function open(idx: number): Promise<void> {
   await page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).click();
@@ -100,7 +94,7 @@ async function open(idx: number): Promise<void> {
 }
 
 test('a table in a Markdown result keeps its words whole and scrolls inside the pane when it is wider', async () => {
-  await runJob(`${site.origin}/article.md`, 1);
+  await runJob([`${site.origin}/article.md`]);
   await open(0);
   const table = page.getByTestId('result-markdown').locator('table');
   await expect.poll(() => table.count()).toBe(1);
@@ -136,7 +130,7 @@ test('a table in a Markdown result keeps its words whole and scrolls inside the 
 
 test('"Show source" is one toggle that says whether it is pressed, not a button whose name flips', async () => {
   // A list of its own: article.md alone is the job of the first test, which the run helper refuses.
-  await runJob(`${site.origin}/article.md?toggle`, 1);
+  await runJob([`${site.origin}/article.md?toggle`]);
   await open(0);
   await expect.poll(() => page.getByTestId('result-markdown').count()).toBe(1);
   const toggle = page.getByTestId('result-view').getByRole('button', { name: 'Show source' });
@@ -152,7 +146,7 @@ test('"Show source" is one toggle that says whether it is pressed, not a button 
 });
 
 test("following a link to a place in the result scrolls to it and leaves the app's screen in the address", async () => {
-  await runJob(`${site.origin}/notes.md`, 1);
+  await runJob([`${site.origin}/notes.md`]);
   const hash = await page.evaluate(() => location.hash);
   expect(hash).toMatch(/^#job\//);
   await open(0);
@@ -183,7 +177,7 @@ const inView = (link: Link) => () =>
 const focused = (link: Link) => () => link.evaluate((n) => n === document.activeElement);
 
 test("a footnote's mark leads to its note and the note back, from the keyboard, without leaving the job's screen", async () => {
-  await runJob(`${site.origin}/footnotes.md`, 1);
+  await runJob([`${site.origin}/footnotes.md`]);
   const hash = await page.evaluate(() => location.hash);
   await open(0);
   const md = page.getByTestId('result-markdown');
@@ -206,7 +200,7 @@ test("a footnote's mark leads to its note and the note back, from the keyboard, 
 });
 
 test("a feed's notes show each post's own number, and a second post's mark leads to its own note and back", async () => {
-  await runJob(`${site.origin}/feed.xml`, 1);
+  await runJob([`${site.origin}/feed.xml`]);
   await open(0);
   const md = page.getByTestId('result-markdown');
   const mark = md.getByRole('link', { name: 'Note 1 of post 2', exact: true });
@@ -228,7 +222,7 @@ test("a feed's notes show each post's own number, and a second post's mark leads
 });
 
 test('a Markdown result too big to render says it is shown as its source', async () => {
-  await runJob(`${site.origin}/big.md`, 1);
+  await runJob([`${site.origin}/big.md`]);
   await open(0);
   await expect.poll(() => page.getByTestId('result-text').count()).toBe(1);
   // "Markdown · 4.9 MB" over "# Big" and no way to render it read as a broken renderer.
@@ -238,7 +232,7 @@ test('a Markdown result too big to render says it is shown as its source', async
 
 test('Copy puts the whole result on the clipboard, past the part the pane shows, and says so', async () => {
   // A list of its own: big.md alone is the job of the test before, which the run helper refuses.
-  await runJob(`${site.origin}/big.md?copy`, 1);
+  await runJob([`${site.origin}/big.md?copy`]);
   await open(0);
   await expect.poll(() => page.getByTestId('result-cut').count()).toBe(1);
   expect(await page.getByTestId('result-text').innerText()).not.toContain('The last line');
@@ -262,7 +256,7 @@ test('Copy puts the whole result on the clipboard, past the part the pane shows,
 });
 
 test("a result's own scripts, handlers, frames and styles neither run nor show", async () => {
-  await runJob(`${site.origin}/hostile.md`, 1);
+  await runJob([`${site.origin}/hostile.md`]);
   const before = pageErrors(page).length;
   await open(0);
   const md = page.getByTestId('result-markdown');
