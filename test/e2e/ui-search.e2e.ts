@@ -10,11 +10,10 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { makePdf } from '../helpers/fetch-pdf';
-import { openApp, type OpenedApp, pageErrors, pasteList, type UiApp } from '../helpers/ui-app';
-import { newList, runListToDone } from '../helpers/ui-run';
+import { composeList, pageErrors, pasteList, runListToDone, type UiApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import type { SiftApi } from '../../src/shared/ipc/contract';
 
-let opened: OpenedApp;
 let app: UiApp;
 let page: Page;
 let server: http.Server;
@@ -75,19 +74,23 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  opened = await openApp();
-  ({ app, page } = opened);
 });
-
 afterAll(async () => {
-  releaseHeld();
-  await opened?.close();
   await new Promise<void>((resolve) => {
     if (!server) return resolve();
     server.closeAllConnections();
     server.close(() => resolve());
   });
 });
+appForFile({
+  ready: (o) => {
+    ({ app, page } = o);
+  },
+  // tracemonkey.pdf, a paper on JavaScript, says "undefined" on screen, in its own words.
+  readScreen: false,
+});
+// Before the app closes (an afterAll after appForFile's runs first): a fetch of /held is answered, not cut by the close.
+afterAll(() => releaseHeld());
 
 /** Asks the shown job `question` from the Ask box, and waits for its passages. */
 async function ask(question: string): Promise<void> {
@@ -306,7 +309,7 @@ test('a job deleted while its hits are shown (the expiry sweep, another window) 
 });
 
 test('a search of a running job follows it: a result stored after the words were typed joins the hits, and the count says so', async () => {
-  await newList(page, [`${base}/quokka`, `${base}/held`].join('\n'), 2);
+  await composeList(page, [`${base}/quokka`, `${base}/held`], { fromNew: true });
   await page.getByTestId('submit').click();
   // Targets run in order: the second is asked for once the first is stored.
   await heldRequest;
@@ -328,7 +331,7 @@ test('a search of a running job follows it: a result stored after the words were
 });
 
 test("a hit in a grep's result is cited by its line in the page, and opens the stored lines at the match", async () => {
-  await runListToDone(page, `${base}/report grep="net revenue|currency"`, 1);
+  await runListToDone(page, [`${base}/report grep="net revenue|currency"`], { fromNew: true });
   await page.getByTestId('search-mode-find').click();
   await page.getByTestId('job-search-input').fill('revenue');
   await expect.poll(searchDone('job')).toBe('done');
@@ -344,7 +347,7 @@ test("a hit in a grep's result is cited by its line in the page, and opens the s
 });
 
 test('Ask this job on a job with a failed target says what it read: an answer, and no answer, name the target not read', async () => {
-  await newList(page, [`${base}/quokka`, `${base}/missing`].join('\n'), 2);
+  await composeList(page, [`${base}/quokka`, `${base}/missing`], { fromNew: true });
   await page.getByTestId('submit').click();
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('partial');
   await page.getByTestId('search-mode-ask').click();
@@ -361,7 +364,7 @@ test('Ask this job on a job with a failed target says what it read: an answer, a
 });
 
 test('Ask this job on a cancelled job says its target was not fetched as the job ended, not that it will be', async () => {
-  await newList(page, [`${base}/quokka`, `${base}/hang`].join('\n'), 2);
+  await composeList(page, [`${base}/quokka`, `${base}/hang`], { fromNew: true });
   await page.getByTestId('submit').click();
   await hangRequest;
   await expect.poll(() => page.locator('[data-testid="target-row"][data-idx="0"]').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
@@ -376,7 +379,7 @@ test('Ask this job on a cancelled job says its target was not fetched as the job
 });
 
 test('Ask this job on a PDF says its title once: a passage of the title lines is the heading alone, and opens at the title', async () => {
-  await runListToDone(page, [`${base}/paper.pdf`, `${base}/quokka`].join('\n'), 2);
+  await runListToDone(page, [`${base}/paper.pdf`, `${base}/quokka`], { fromNew: true });
   await page.getByTestId('search-mode-ask').click();
   await ask('which paper is on trace-based just-in-time type specialization for dynamic languages?');
   const atTitle = page.locator('.hit-where', { hasText: /· page 1 · line 1$/ });
