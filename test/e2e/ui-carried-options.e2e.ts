@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, expectNothingCutOrOverlapping, openApp, type OpenedApp, pageErrors, runListToDone, pasteList } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, expectNothingCutOrOverlapping, pageErrors, runListToDone, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -10,19 +11,15 @@ import { startSite, type Site } from '../helpers/sites';
  * sent: a list pasted after a grep job came back as matching lines, the grep sitting in a
  * field below the fold of a 1024×768 window.
  */
-let opened: OpenedApp;
 let site: Site;
 let page: Page;
 
-beforeAll(async () => {
-  site = await startSite();
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-});
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+const opened = appForFile({
+  serve: async () => (site = await startSite()),
+  viewport: { width: 1024, height: 768 },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const carried = () => page.getByTestId('carried-options');

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+import { pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -10,19 +11,15 @@ import { startSite, type Site } from '../helpers/sites';
  * says (their writers take no such choice), and the box sat ticked or not beside them, changing
  * nothing.
  */
-let opened: OpenedApp;
 let site: Site;
 let page: Page;
 
-beforeAll(async () => {
-  site = await startSite();
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-});
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+appForFile({
+  serve: async () => (site = await startSite()),
+  viewport: { width: 1024, height: 768 },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test('the failed-targets choice is offered only with the formats it changes, and the list-every-target ones say so', async () => {

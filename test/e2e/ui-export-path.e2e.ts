@@ -3,26 +3,22 @@
  * between its folders, in real Chromium at 1024 × 768. It wrapped anywhere: "…to /t" on one
  * line and "mp/sift-ui-export-…" on the next (s26 appqa).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
-let opened: OpenedApp;
 let page: Page;
 let site: Site;
 
-beforeAll(async () => {
-  site = await startSite();
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+const opened = appForFile({
+  serve: async () => (site = await startSite()),
+  viewport: { width: 1024, height: 768 },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 /**
