@@ -5,22 +5,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { zipOf } from '../helpers/zip';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, openApp, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp();
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test('a saved page with no links says there is no URL in it and why, not that problems are listed', async () => {

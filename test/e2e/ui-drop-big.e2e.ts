@@ -3,25 +3,22 @@
  * bookmarks export or list of URLs (the url-lists corpus repeated) is read and parsed off the
  * window's thread, with its progress shown and a Cancel, and bad input still said plainly.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { bookmarksSeed, dropBigList, makeBigList, textSeed, urlListsDir } from '../helpers/big-list';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 const corpus = urlListsDir();
 const MB50 = 50 * 1000 * 1000;
 
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp();
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const frames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

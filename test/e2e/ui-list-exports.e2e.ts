@@ -1,26 +1,19 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
+import { dropFile } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 /**
  * Lists as spreadsheets and bookmark services write them, dropped on the composer: the counts
  * the user sees before submitting are the ones the file holds. Nothing is fetched.
  */
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp();
-  page = opened.page;
-});
-
-afterEach(async () => {
-  if (page) await expectNoInternalErrorText(page);
-});
-
-afterAll(async () => {
-  await opened?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+import { pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 /**
  * The options form's placeholders say what each field takes: one cut at the field's edge says
@@ -9,15 +10,12 @@ import { openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-ap
  * .items[" and stopped; at 800 × 768 "for JSON documents, e.g. .items[].na", and the paste box's
  * example read "https://api.example.org/items.jso" over "n jq='.items[].name'".
  */
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp();
-  page = opened.page;
-});
-afterAll(async () => {
-  await opened?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 /** The placeholders of the options form wider than the room their field gives them. */

@@ -3,21 +3,18 @@
  * box is held as a summary (never put in the textarea, whose own editing froze the window for
  * 13.5 s at 200,000 lines), and a short one is left to the browser as before.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MAX_SUBMIT_TARGETS, type SiftApi } from '../../src/shared/ipc/contract';
-import { dropLinks, expectNoInternalErrorText, openApp, pageErrors, type OpenedApp } from '../helpers/ui-app';
+import { dropLinks, expectNoInternalErrorText, pageErrors } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp();
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 /**
