@@ -1,31 +1,22 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { cutInCells, dropFile, dropLinks, expectNoInternalErrorText, openApp, pageErrors, type OpenedApp, type UiApp } from '../helpers/ui-app';
+import { cutInCells, dropFile, dropLinks, expectNoInternalErrorText, pageErrors, type UiApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { feed, startTestSite, type TestSite } from '../helpers/ui-servers';
 
-let o: OpenedApp;
 let browser: Browser;
 let site: TestSite;
 let app: UiApp;
 let page: Page;
 
-beforeAll(async () => {
-  site = await startTestSite();
-  o = await openApp();
-  ({ app, browser, page } = o);
-});
-
-// No test of this file expects the marks of a bug on screen.
-afterEach(async () => {
-  if (page) await expectNoInternalErrorText(page);
-});
-
-afterAll(async () => {
-  await o?.close();
-  await site?.close();
+appForFile({
+  serve: async () => (site = await startTestSite()),
+  ready: (opened) => {
+    ({ app, browser, page } = opened);
+  },
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

@@ -6,14 +6,14 @@
  * machine.
  */
 import type http from 'node:http';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { axOf } from '../helpers/a11y';
-import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
 
-let opened: OpenedApp;
 let page: Page;
 let site: Site;
 
@@ -29,15 +29,11 @@ const hold = (n: number) => (_req: http.IncomingMessage, res: http.ServerRespons
 /** Sends the page's answer as soon as its request has come. */
 const release = async (p: string): Promise<void> => (await arrived.get(p)!)();
 
-beforeAll(async () => {
-  site = await startSite({ '/held/1': hold(1), '/held/2': hold(2), '/held/3': hold(3) });
-  opened = await openApp();
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+appForFile({
+  serve: async () => (site = await startSite({ '/held/1': hold(1), '/held/2': hold(2), '/held/3': hold(3) })),
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

@@ -3,13 +3,13 @@
  * around the hit's line, scrolled to it and highlighted, and says which part it shows. It
  * showed the first MiB only: the view stayed at the top, or marked another occurrence.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
-let opened: OpenedApp;
 let page: Page;
 let site: Site;
 
@@ -24,15 +24,11 @@ const text = Array.from({ length: LINES }, (_, i) => {
   return n === 27_000 ? `Line ${n}: the old lighthouse keeper wrote down the tides.` : `Line ${n}: a ledger entry of goods, weights and the prices paid.`;
 }).join('\n');
 
-beforeAll(async () => {
-  site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(text) });
-  opened = await openApp();
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+appForFile({
+  serve: async () => (site = await startSite({ '/ledger.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(text) })),
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test("a hit past the first MiB of a long text opens at its line, highlighted, and the view says which part it shows", async () => {
