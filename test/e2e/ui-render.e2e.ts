@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axOf } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
+import { pageErrors, type UiApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-sites';
 
 /**
@@ -10,20 +11,18 @@ import { ARTICLE, startRenderSites, type RenderSites } from '../helpers/render-s
  * guarding proxy and a system Chromium driven by playwright-core) behind the bridge. Only the
  * fixtures' origin is allowed; the second loopback host must see nothing.
  */
-let opened: OpenedApp;
 let sites: RenderSites;
 let app: UiApp;
 let page: Page;
 
-beforeAll(async () => {
-  sites = await startRenderSites();
-  opened = await openApp({ settings: { allowPrivate: false, allowHosts: ['127.0.0.1'], renderBudgetSeconds: 10 } });
-  ({ app, page } = opened);
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await sites?.close();
+appForFile({
+  serve: async () => (sites = await startRenderSites()),
+  app: { settings: { allowPrivate: false, allowHosts: ['127.0.0.1'], renderBudgetSeconds: 10 } },
+  ready: (o) => {
+    ({ app, page } = o);
+  },
+  // Not read yet: the Meta table's "Why rendered" shows render_why as its code ("needs_js"), not in words (s34).
+  readScreen: false,
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
