@@ -4,13 +4,13 @@
  * write to …", and a file of a type Sift does not read was headed "Image/png").
  */
 import { rmSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
-let opened: OpenedApp;
 let page: Page;
 let site: Site;
 
@@ -19,17 +19,15 @@ beforeAll(async () => {
     // A real PNG's first bytes, served as what it is.
     '/logo.png': (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')),
   });
-  opened = await openApp();
-  page = opened.page;
 });
-
-afterEach(async () => {
-  if (page) await expectNoInternalErrorText(page);
-});
-
 afterAll(async () => {
-  await opened?.close();
   await site?.close();
+});
+
+const opened = appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test('an image in the list fails saying what the address gave, in the row and as the pane’s headline', async () => {

@@ -10,30 +10,25 @@
  * "partly failed" read "partly" over "failed".
  * Real services over the bridge, real Chromium, a loopback site.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { dropFile, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
-let o: OpenedApp;
 let page: Page;
 let site: TestSite;
 
-beforeAll(async () => {
-  site = await startReportSite();
-  o = await openApp();
-  page = o.page;
-  for (const folder of ['quarterly-reports', 'quarterly-minutes']) {
-    await page.getByTestId('nav-new').click();
-    await runListToDone(page, [1, 2].map((n) => `${site.url}/${folder}/report-${n}`));
-  }
-});
-
-afterAll(async () => {
-  await expectNoInternalErrorText(page);
-  await o?.close();
-  await site?.close();
+appForFile({
+  serve: async () => (site = await startReportSite()),
+  ready: async (opened) => {
+    page = opened.page;
+    for (const folder of ['quarterly-reports', 'quarterly-minutes']) {
+      await page.getByTestId('nav-new').click();
+      await runListToDone(page, [1, 2].map((n) => `${site.url}/${folder}/report-${n}`));
+    }
+  },
 });
 
 /** Each job's name as the list shows it, and whether any of it runs past its box. */

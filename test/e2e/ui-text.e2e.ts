@@ -8,10 +8,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { articlePage, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, pasteList, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, openResultMeta, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { MAX_SHOWN_META } from '../../src/shared/shown';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -27,17 +27,18 @@ beforeAll(async () => {
     '/reports/harbour-annual.html': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage('Harbour report', LONG_AUTHOR)),
     '/reports/gone.html': (_q, r) => r.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Not found</h1>'),
   });
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await runListToDone(page, [`${site.origin}/override.txt`, `${site.origin}/override-page`, `${site.origin}/reports/harbour-annual.html`]);
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await site?.close();
+appForFile({
+  viewport: { width: 1024, height: 768 },
+  ready: async (o) => {
+    page = o.page;
+    await runListToDone(page, [`${site.origin}/override.txt`, `${site.origin}/override-page`, `${site.origin}/reports/harbour-annual.html`]);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  },
 });
 
 /**

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { articlePage, dropFile, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, dropFile, openResultMeta, pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { MAX_SHOWN_TITLE } from '../../src/shared/shown';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -25,15 +25,16 @@ beforeAll(async () => {
     '/huge': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(HUGE)),
     '/override': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(OVERRIDE)),
   });
-  opened = await openApp();
-  page = opened.page;
-  await runListToDone(page, [`${site.origin}/huge`, `${site.origin}/override`]);
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await site?.close();
+appForFile({
+  ready: async (o) => {
+    page = o.page;
+    await runListToDone(page, [`${site.origin}/huge`, `${site.origin}/override`]);
+  },
 });
 
 const openRow = (idx: number): Promise<void> => openResultMeta(page, idx);
