@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -22,16 +22,17 @@ beforeAll(async () => {
   site = await startServer({
     '/report': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><title>${TITLE}</title></head><body>${body}</body></html>`),
   });
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await runListToDone(page, [`${site.origin}/report`]);
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await site?.close();
+appForFile({
+  viewport: { width: 1024, height: 768 },
+  ready: async (o) => {
+    page = o.page;
+    await runListToDone(page, [`${site.origin}/report`]);
+  },
 });
 
 async function openHitFromSidebar(): Promise<void> {

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { articlePage, expectNoInternalErrorText, openApp, openResultMeta, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, openResultMeta, pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { MAX_SHOWN_META } from '../../src/shared/shown';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -25,16 +25,17 @@ beforeAll(async () => {
     '/huge-author': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage('Harbour report', HUGE)),
     '/override': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(OVERRIDE, `Ann \u202Eeel Smith`)),
   });
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 700 });
-  await runListToDone(page, [`${site.origin}/huge-author`, `${site.origin}/override`]);
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await site?.close();
+appForFile({
+  viewport: { width: 1024, height: 700 },
+  ready: async (o) => {
+    page = o.page;
+    await runListToDone(page, [`${site.origin}/huge-author`, `${site.origin}/override`]);
+  },
 });
 
 const openRow = (idx: number): Promise<void> => openResultMeta(page, idx);

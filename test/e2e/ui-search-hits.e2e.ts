@@ -10,9 +10,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, runListToDone, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 /** The server's address as the app writes it, without the scheme. */
@@ -32,16 +32,17 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end('<html><head><title>Tugboat log</title></head><body><article><p>The tugboat crews logged every crossing of the bay that winter.</p></article></body></html>'),
   });
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await runListToDone(page, [`${site.origin}/outcomes.json`, `${site.origin}/${encodeURIComponent('звіт')}.json`, `${site.origin}/tugboat.html`]);
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await site?.close();
+appForFile({
+  viewport: { width: 1024, height: 768 },
+  ready: async (o) => {
+    page = o.page;
+    await runListToDone(page, [`${site.origin}/outcomes.json`, `${site.origin}/${encodeURIComponent('звіт')}.json`, `${site.origin}/tugboat.html`]);
+  },
 });
 
 /** The hits whose snippet runs past the hit list's right edge, under the result pane (its text's boxes, not the snippet's own: a grid item keeps its box and lets its text overflow). */
