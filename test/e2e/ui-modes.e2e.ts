@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -28,13 +28,15 @@ beforeAll(async () => {
     '/widget': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
     '/items.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[{"name":"alpha","id":12345678901234567890},{"name":"beta","id":2}]}'),
   });
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 async function open(idx: number): Promise<void> {

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -22,13 +22,15 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'text/html' })
         .end('<html><head><title>Shop</title></head><body><article><h1>Shop</h1><p>The price is 10 dollars a unit in the store.</p><p>Delivery takes three days and costs nothing.</p></article></body></html>'),
   });
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const RAW = /invalid request|Too big|restart the window/i;

@@ -3,7 +3,7 @@
  * with one real captured page of each class shows why each failed, filters by reason,
  * retries one bucket with recover on, and Activity charts the reasons.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,12 +11,12 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { axOf } from '../helpers/a11y';
-import { cutInCells, dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
+import { cutInCells, dropFile, pageErrors } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page$ = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
 
-let opened: OpenedApp;
 let page: Page;
 const servers: http.Server[] = [];
 let base = '';
@@ -58,18 +58,17 @@ beforeAll(async () => {
   catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
   // Only the two loopback sites are allowed, not every private address: a target on any other
   // host of this computer is refused as it is on a user's machine (no traffic is sent).
-  opened = await openApp({ settings: { archiveService: `${base}/wayback/available`, allowPrivate: false, allowHosts: ['127.0.0.1', '127.0.0.2'] } });
-  page = opened.page;
 });
-
-// Every reason is on screen here: each in its words, none as its code ("needs_js").
-afterEach(async () => {
-  await expectNoInternalErrorText(page);
-});
-
 afterAll(async () => {
-  await opened?.close();
   await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+});
+
+// Every reason is on screen here: appForFile's read after each test finds each in its words, none as its code ("needs_js").
+appForFile({
+  app: () => ({ settings: { archiveService: `${base}/wayback/available`, allowPrivate: false, allowHosts: ['127.0.0.1', '127.0.0.2'] } }),
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

@@ -10,9 +10,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { dropFile, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -39,13 +39,15 @@ beforeAll(async () => {
     '/arabic.pdf': (_q, r) => r.writeHead(200, { 'content-type': 'application/pdf' }).end(ARABIC_PDF),
     '/cairo': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
   });
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 /**
