@@ -4,7 +4,7 @@
  * left "t…" after the chip and its header wrapped. What is measured is what a user can read
  * (how many characters of the error show, whether the header is one line), not pixels.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,14 +12,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { axOf } from '../helpers/a11y';
-import { cutInCells, dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors } from '../helpers/ui-app';
+import { cutInCells, dropFile, pageErrors } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 // Fewer characters than this is not an error a user can read ("t…", "the si…"): a fifth of a
 // short sentence such as "the site answered with an anti-bot check" (41).
 const READABLE_CHARS = 12;
 
-let opened: OpenedApp;
 let page: Page;
 let server: http.Server;
 let base = '';
@@ -36,17 +36,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  opened = await openApp({ settings: { allowPrivate: false, allowHosts: ['127.0.0.1'] } });
-  page = opened.page;
 });
-
-afterEach(async () => {
-  await expectNoInternalErrorText(page);
-});
-
 afterAll(async () => {
-  await opened?.close();
   await new Promise<void>((r) => server.close(() => r()));
+});
+
+appForFile({
+  app: { settings: { allowPrivate: false, allowHosts: ['127.0.0.1'] } },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 interface ErrorCell {

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axOf } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 
-let opened: OpenedApp;
 let page: Page;
 let site: Site;
 /** The User-Agent of each request for /ua, in order. */
@@ -25,13 +25,15 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('recorded');
     },
   });
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(async () => {
+  await site?.close();
 });
 
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+const opened = appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const fieldError = (key: string) => () => page.getByTestId(`setting-${key}`).locator('xpath=ancestor::label').locator('.field-error').textContent();

@@ -3,7 +3,8 @@ import type http from 'node:http';
 import type { Page } from 'playwright-core';
 import { whenSaying } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, pageErrors, type UiApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -11,7 +12,6 @@ import { startSite, type Site } from '../helpers/sites';
  * guarded fetcher, from a loopback site) and the pages they list become the list, with
  * progress, a stop, and the sitemaps that failed. Without it the job fetched each sitemap's XML.
  */
-let opened: OpenedApp;
 let site: Site;
 let app: UiApp;
 let page: Page;
@@ -45,14 +45,19 @@ beforeAll(async () => {
       void released.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/7'])));
     },
   });
-  opened = await openApp();
-  ({ app, page } = opened);
+});
+afterAll(async () => {
+  await site?.close();
 });
 
+appForFile({
+  ready: (o) => {
+    ({ app, page } = o);
+  },
+});
+// Before the app closes (an afterAll after appForFile's runs first).
 afterAll(async () => {
   release();
-  await opened?.close();
-  await site?.close();
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();

@@ -14,12 +14,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { makePdf } from '../helpers/fetch-pdf';
-import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const fixture = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
 
-let opened: OpenedApp;
 let page: Page;
 const servers: http.Server[] = [];
 /** The held requests' ends, so afterAll lets none hang. */
@@ -69,14 +69,19 @@ beforeAll(async () => {
   });
   const notFound = fixture('batch/soft404_harvest.html');
   catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
-  opened = await openApp();
-  page = opened.page;
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 
+appForFile({
+  ready: (o) => {
+    page = o.page;
+  },
+});
+// Before the app closes (an afterAll after appForFile's runs first).
 afterAll(async () => {
   for (const res of held) res.destroy();
-  await opened?.close();
-  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 
 /** Reads the page at both widths, as a user would: what it says, and that nothing is cut or overlaps. */
