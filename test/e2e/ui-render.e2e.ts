@@ -21,8 +21,6 @@ appForFile({
   ready: (o) => {
     ({ app, page } = o);
   },
-  // Not read yet: the Meta table's "Why rendered" shows render_why as its code ("needs_js"), not in words (s34).
-  readScreen: false,
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
@@ -50,7 +48,7 @@ test('the composer offers render for the whole list, and the preview can render'
   await expect.poll(text('preview-button')).toBe('Fetching…');
   // Rendered on request (render_why "always"), not because auto judged it a shell.
   await expect.poll(text('preview-button'), { timeout: 60_000 }).toBe('Preview');
-  expect(await text('result-meta')()).toMatch(/always/);
+  expect(await text('result-meta')()).toMatch(/Why rendered\s*the render option is “always”/);
   await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[3] ?? '');
   await page.screenshot({ path: screenshotPath('ui-preview-rendered') });
 });
@@ -72,6 +70,8 @@ test('a job with rendering on recovers the app shells, keeps the static page sta
   await page.locator('[data-testid="target-row"][data-idx="0"]').click();
   await expect.poll(text('result-markdown')).toContain(ARTICLE.paragraphs[0] ?? '');
   expect(await text('result-meta')()).toMatch(/Rendered in a browser\s*yes/);
+  // Why, in words: the table showed the code, "needs_js".
+  expect(await text('result-meta')()).toMatch(/Why rendered\s*the page is an app shell: its text appears only once its scripts run/);
   expect(sites.forbidden.connections).toBe(0);
   await page.screenshot({ path: screenshotPath('ui-job-rendered') });
 });

@@ -83,6 +83,18 @@ const JSON_WRAPPERS: Record<string, string> = {
   jsonp: 'a JSONP call (callback({…});)',
 };
 
+/**
+ * Why a page was rendered (meta.render_why, render/decide.ts RenderWhy and render=always), in
+ * words: the Meta table showed the code ("needs_js"), which only the CLI's --json should show.
+ */
+const RENDER_WHY: Record<string, string> = {
+  always: 'the render option is “always”',
+  needs_js: 'the page is an app shell: its text appears only once its scripts run',
+  thin_with_scripts: 'the page had little text without its scripts',
+  route: 'the address names a route of an app, which only its scripts read',
+  catch_all: 'the site answers every address with one page, which its scripts fill in',
+};
+
 const SIZES = new Set(['bytes', 'compressed_bytes']);
 const DURATIONS = new Set(['fetched_ms', 'render_ms']);
 
@@ -123,6 +135,7 @@ export const metaFieldValue = (key: string, v: unknown): string => shownMetaText
 function fieldText(key: string, v: unknown): string {
   if (key === 'pdf' && isJsonObject(v)) return pdfReadingText(v);
   if (key === 'json_wrapper' && typeof v === 'string') return JSON_WRAPPERS[v] ?? v;
+  if (key === 'render_why' && typeof v === 'string') return RENDER_WHY[v] ?? v;
   if (typeof v === 'number' && SIZES.has(key)) return formatBytes(v);
   if (typeof v === 'number' && DURATIONS.has(key)) return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
