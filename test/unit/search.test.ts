@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askJob, askScope, markedText, MAX_SEARCH_TERMS, parseQuery, searchStore, type SearchHit } from '../../src/main/search';
 import { englishForms } from '../../src/main/fetch/word-forms';
@@ -231,6 +232,36 @@ describe('search over stored results', () => {
     // A leading minus leaves out, as in web searches: it found, and marked, "currency".
     expect(ids(searchStore(store, 'revenue -currency').hits)).toEqual(['j1:0']);
     expect(ids(searchStore(store, 'revenue -"currency moves"').hits)).toEqual(['j1:0']);
+  });
+
+  it('leaves out a -word typed first: -a b is b without a, as b -a is', () => {
+    // Typed first, the minus was read as part of the word: -currency revenue found only the page with currency.
+    expect(ids(searchStore(store, '-currency revenue').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '-"currency moves" revenue').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '-title:2022 revenue').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '-title:2023 -currency overview').hits)).toEqual([]);
+    expect(ids(searchStore(store, '-title:2023 revenue').hits)).toEqual(['j1:1']);
+    // NOT binds closer than AND, AND than OR, wherever the minus stands: (revenue NOT currency) OR café.
+    expect(ids(searchStore(store, '-currency revenue OR café').hits).sort()).toEqual(['j1:0', 'j1:2']);
+    expect(ids(searchStore(store, 'revenue -currency OR café').hits).sort()).toEqual(['j1:0', 'j1:2']);
+    // First in a group, or after OR, it leaves out of that group's words only.
+    expect(ids(searchStore(store, 'café OR -currency revenue').hits).sort()).toEqual(['j1:0', 'j1:2']);
+    expect(ids(searchStore(store, '(-currency revenue) OR café').hits).sort()).toEqual(['j1:0', 'j1:2']);
+  });
+
+  it('says a query that only leaves out needs a word to find', () => {
+    for (const q of ['-currency', '-title:NASA', '-"currency moves"', '-draft -currency', '-draft OR -currency']) {
+      let err: unknown;
+      try {
+        searchStore(store, q);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, q).toBeInstanceOf(SiftError);
+      expect(err, q).toMatchObject({ code: 'empty_query', status: 400 });
+      expect((err as SiftError).message, q).toMatch(/only says what to leave out/);
+      expect((err as SiftError).hint, q).toMatch(/Add a word to find/);
+    }
   });
 
   it('finds C++, C#, F# and .NET with their signs: not every page with a lone c, f or net', () => {
@@ -740,19 +771,45 @@ describe('Ask this job', () => {
 });
 
 describe('query syntax', () => {
+  it('finds, for words and -words in any order with an OR after them, what holds every word and no -word, or the OR\'s word', () => {
+    // Every set of four words as a page of its own: what a query finds is exactly which sets it matches.
+    const WORDS = ['alpha', 'beta', 'gamma', 'delta'];
+    const pages = Array.from({ length: 16 }, (_, bits) => WORDS.filter((_, w) => bits & (1 << w)));
+    storeJob('p', pages.map((words, i) => ({ url: `https://p.test/${i}`, title: `Page ${i}`, content: `Page ${i} holds ${words.join(' ')}.` })));
+    fc.assert(
+      fc.property(fc.shuffledSubarray(WORDS, { minLength: 2, maxLength: 4 }), fc.nat(), fc.nat(), fc.option(fc.constantFrom(...WORDS)), (words, leaving, order, orWord) => {
+        const out = words.slice(0, 1 + (leaving % (words.length - 1)));
+        const typed = words.map((w) => (out.includes(w) ? `-${w}` : w));
+        // One rotation of the words, so -words come first, last or between.
+        const k = order % typed.length;
+        const q = [...typed.slice(k), ...typed.slice(0, k)].join(' ') + (orWord ? ` OR ${orWord}` : '');
+        const want = pages.flatMap((p, i) => ((words.every((w) => p.includes(w) !== out.includes(w)) || (orWord && p.includes(orWord)) ? [`p:${i}`] : [])));
+        expect(ids(searchStore(store, q, { jobId: 'p', limit: 100 }).hits).sort(), q).toEqual(want.sort());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('quotes every term, so nothing typed reaches FTS5 as syntax', () => {
     expect(parseQuery('net revenue')?.match).toBe(`${anyForm('net')} AND ${anyForm('revenue')}`);
     expect(parseQuery('"net revenue" OR profit*')?.match).toBe('"net revenue" OR "profit"*');
     expect(parseQuery('a NOT (b OR c)')).toMatchObject({ match: '"a" NOT ( "b" OR "c" )', terms: [{ text: 'a', prefix: false }], plain: false });
     expect(parseQuery('say "hi')).toMatchObject({ match: `${anyForm('say')} AND "hi"`, plain: true });
     expect(parseQuery('東京')?.match).toBe('"東  京"');
-    // -word leaves out. A hyphen inside a word, a minus before a number, and one with
-    // nothing to leave it out of (first, or after OR) stay part of the word, as before.
+    // -word leaves out. A hyphen inside a word and a minus before a number stay part of the
+    // word; -words with nothing to find beside them after OR are found, as before.
     expect(parseQuery('trees -forests')).toMatchObject({ match: `${anyForm('trees')} NOT ${anyForm('forests')}`, terms: [{ text: 'trees' }], plain: false });
     expect(parseQuery('a -"b c" d')?.match).toBe('"a" NOT "b c" AND "d"');
     expect(parseQuery('well-known -5')?.match).toBe('"well-known" AND "-5"');
-    expect(parseQuery('-forests')?.match).toBe(anyForm('-forests'));
-    expect(parseQuery('a OR -b')?.match).toBe('"a" OR "-b"');
+    expect(parseQuery('a OR -b')?.match).toBe('"a" OR "b"');
+    // Typed first, a -word leaves out of the words after it, and binds as one typed after them does.
+    expect(parseQuery('-a b')).toMatchObject({ match: '"b" NOT "a"', terms: [{ text: 'b' }], plain: false });
+    expect(parseQuery('-a b OR c')?.match).toBe('"b" NOT "a" OR "c"');
+    expect(parseQuery('-a b OR c')?.match).toBe(parseQuery('b -a OR c')?.match);
+    expect(parseQuery('-a -b c d')?.match).toBe('"c" AND "d" NOT "a" NOT "b"');
+    expect(parseQuery('-title:a b')?.match).toBe('"b" NOT title : "a"');
+    // Only leaving out, there is nothing to find.
+    expect(parseQuery('-forests')).toBeUndefined();
     expect(parseQuery('   ')).toBeUndefined();
   });
 

@@ -8,7 +8,7 @@ import { functionWordsOf } from '../fetch/function-words';
 import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
-import { isArticleOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
+import { isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { searchableText, snippetText } from './text';
 
@@ -45,6 +45,7 @@ export function emptyQueryError(query = ''): SiftError {
 
 /** What to type instead of a query with no word in it. */
 export function emptyQueryHint(query: string): string {
+  if (leavesOutOnly(query)) return 'Add a word to find, and the -word leaves out the results that hold it: revenue -draft.';
   if (!isArticleOnly(query)) return SEARCH_HELP;
   if (query.includes('*')) return 'Search for the word, or type its first letters after the article: الكت* finds الكتاب, بالكتاب and الكتب.';
   return 'Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.';
@@ -59,6 +60,7 @@ export function noWordsIn(query: string, reader = 'Search finds'): string | unde
   const typed = query.trim();
   if (!/[^\s"()*]/.test(typed)) return undefined;
   const shown = shownQuery(typed, 40);
+  if (leavesOutOnly(typed)) return `"${shown}" only says what to leave out, and there is no word to find to leave it out of.`;
   if (isArticleOnly(typed) && typed.includes('*')) {
     return `"${shown}" asks for every word written with the Arabic article, which is nearly every word of an Arabic page: search reads the word the article is joined to (الكتاب as كتاب), not the article.`;
   }

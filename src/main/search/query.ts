@@ -74,6 +74,8 @@ export interface Literal {
 type Token =
   | { kind: 'term'; text: string; prefix: boolean; phrase: boolean; column?: Column }
   | { kind: 'op'; op: 'AND' | 'OR' | 'NOT' }
+  /** A minus typed before the word or phrase after it (-draft): NOT after something to find, and before it, what its group leaves out. */
+  | { kind: 'minus' }
   | { kind: 'open' }
   | { kind: 'close' };
 
@@ -166,6 +168,33 @@ function phraseAt(q: string, at: number, out: Token[], column?: Column): number 
   return i;
 }
 
+/** Reads the word at `at` into `out` (an operator, or a term when it holds something the index holds); returns where reading goes on. */
+function wordAt(q: string, at: number, out: Token[]): number {
+  let i = at;
+  while (i < q.length && !WORD_END.test(q[i] as string)) i++;
+  let word = q.slice(at, i);
+  if (word === 'AND' || word === 'OR' || word === 'NOT') {
+    out.push({ kind: 'op', op: word });
+    return i;
+  }
+  const named = columnOf(word);
+  // title:"an exact phrase": the phrase, in that column.
+  if (named && named.rest === '' && isQuote(q[i])) return phraseAt(q, i, out, named.column);
+  // title: alone, or before signs only, is the word it is.
+  const column = named && isWordish(named.rest) ? named.column : undefined;
+  if (column) word = (named as { rest: string }).rest;
+  const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
+  if (prefix) word = word.slice(0, -1);
+  // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
+  if (isWordish(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false, ...(column && { column }) });
+  return i;
+}
+
+const afterNot = (out: Token[]): boolean => {
+  const last = out.at(-1);
+  return last?.kind === 'op' && last.op === 'NOT';
+};
+
 function lex(q: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -173,12 +202,15 @@ function lex(q: string): Token[] {
     const c = q[i] as string;
     if (/\s/.test(c)) {
       i++;
-    } else if (c === '-' && (/^\p{L}/u.test(q[i + 1] ?? '') || isQuote(q[i + 1])) && out.length > 0 && out[out.length - 1]?.kind !== 'op') {
-      // "-word" or -"a phrase" after something to find: leave out what holds it, as web
-      // searches read a leading minus ("trees -forests" found and marked "forests"). Not
-      // before a digit: "-5" is a number.
-      out.push({ kind: 'op', op: 'NOT' });
-      i++;
+    } else if (c === '-' && (/^\p{L}/u.test(q[i + 1] ?? '') || isQuote(q[i + 1])) && !afterNot(out)) {
+      // "-word" or -"a phrase": leave out what holds it, as web searches read a minus ("trees
+      // -forests" found and marked "forests"; typed first, "-draft revenue" found only drafts).
+      // Not before a digit: "-5" is a number; not after NOT, which already leaves out.
+      const at = out.length;
+      out.push({ kind: 'minus' });
+      i = isQuote(q[i + 1]) ? phraseAt(q, i + 1, out) : wordAt(q, i + 1, out);
+      // -ال, -"" or -OR holds nothing to leave out: the minus would leave out the next word instead.
+      if (out[at + 1]?.kind !== 'term') out.splice(at, 1);
     } else if (isQuote(c)) {
       i = phraseAt(q, i, out);
     } else if (c === '(') {
@@ -188,31 +220,14 @@ function lex(q: string): Token[] {
       out.push({ kind: 'close' });
       i++;
     } else {
-      let j = i;
-      while (j < q.length && !WORD_END.test(q[j] as string)) j++;
-      let word = q.slice(i, j);
-      i = j;
-      if (word === 'AND' || word === 'OR' || word === 'NOT') {
-        out.push({ kind: 'op', op: word });
-        continue;
-      }
-      const named = columnOf(word);
-      // title:"an exact phrase": the phrase, in that column.
-      if (named && named.rest === '' && isQuote(q[i])) {
-        i = phraseAt(q, i, out, named.column);
-        continue;
-      }
-      // title: alone, or before signs only, is the word it is.
-      const column = named && isWordish(named.rest) ? named.column : undefined;
-      if (column) word = (named as { rest: string }).rest;
-      const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
-      if (prefix) word = word.slice(0, -1);
-      // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
-      if (isWordish(word) && !isLoneArticle(word)) out.push({ kind: 'term', text: word, prefix, phrase: false, ...(column && { column }) });
+      i = wordAt(q, i, out);
     }
   }
   return out;
 }
+
+/** A query made only of what to leave out (-draft): FTS5 starts no query with NOT, and there is nothing to find. */
+class LeavesOutOnly extends Malformed {}
 
 /** A query as FTS5 reads it: NOT binds closest, then AND (written or not), then OR; a group is a pair of parentheses typed. */
 type Node =
@@ -248,31 +263,66 @@ function parse(tokens: readonly Token[]): Node {
     }
     throw new Malformed(t ? `${t.kind === 'op' ? t.op : ')'} needs words on both sides` : 'the query ends early');
   }
+  const isNot = (t: Token | undefined): boolean => isOp(t, 'NOT') || t?.kind === 'minus';
   function not(): Node {
     let n = operand();
-    while (isOp(peek(), 'NOT')) {
+    while (isNot(peek())) {
       i++;
       n = { kind: 'NOT', a: n, b: operand() };
     }
     return n;
   }
-  function and(): Node {
-    let n = not();
-    for (let t = peek(); t && (t.kind === 'term' || t.kind === 'open' || isOp(t, 'AND')); t = peek()) {
-      if (isOp(t, 'AND')) i++;
-      n = { kind: 'AND', a: n, b: not() };
+  /**
+   * Words joined by AND, written or not; a -word typed before any word to find is left out
+   * of them all, so "-a b OR c" is "b -a OR c": (b NOT a) OR c. Undefined for a group with
+   * nothing to find, its -words in `leftOut`.
+   */
+  function and(leftOut: Node[]): Node | undefined {
+    let n: Node | undefined;
+    for (let t = peek(); t && (t.kind === 'term' || t.kind === 'open' || t.kind === 'minus' || isOp(t, 'AND')); t = peek()) {
+      if (isOp(t, 'AND')) {
+        if (!n && leftOut.length === 0) break;
+        i++;
+        if (peek()?.kind !== 'minus') n = n ? { kind: 'AND', a: n, b: not() } : not();
+      } else if (t.kind === 'minus') {
+        i++;
+        // After AND ("a AND -b"), a minus leaves out of what comes before it, as after a word.
+        if (n) n = { kind: 'NOT', a: n, b: operand() };
+        else leftOut.push(operand());
+      } else {
+        n = n ? { kind: 'AND', a: n, b: not() } : not();
+      }
     }
-    return n;
+    return leftOut.reduce<Node | undefined>((a, b) => a && { kind: 'NOT', a, b }, n);
+  }
+  /** A group of -words alone beside others (a OR -b) finds its words, as it did before a first -word left out. */
+  function group(): Node {
+    const leftOut: Node[] = [];
+    const n = and(leftOut);
+    if (n) return n;
+    const [first, ...rest] = leftOut;
+    if (!first) return operand();
+    return rest.reduce<Node>((a, b) => ({ kind: 'AND', a, b }), first);
   }
   function or(): Node {
-    let n = and();
+    let n = group();
     while (isOp(peek(), 'OR')) {
       i++;
-      n = { kind: 'OR', a: n, b: and() };
+      n = { kind: 'OR', a: n, b: group() };
     }
     return n;
   }
-  const n = or();
+  function query(): Node {
+    const groups: (Node | undefined)[] = [];
+    do {
+      if (groups.length > 0) i++;
+      groups.push(and([]));
+    } while (isOp(peek(), 'OR'));
+    if (groups.every((g) => g === undefined) && i === tokens.length) throw new LeavesOutOnly('nothing to find');
+    i = 0;
+    return or();
+  }
+  const n = query();
   if (i < tokens.length) throw new Malformed('unbalanced parentheses');
   return n;
 }
@@ -468,12 +518,24 @@ export function parseQuery(q: string): ParsedQuery | undefined {
     if (!tokens.some((t) => t.kind === 'term')) throw new Malformed('no words');
     parsed = toMatch(tokens);
   } catch (err) {
+    if (err instanceof LeavesOutOnly) return undefined;
     if (!(err instanceof Malformed)) throw err;
     parsed = plainWords(q);
     plain = true;
   }
   if (parsed.terms.length === 0) return undefined;
   return { ...parsed, plain };
+}
+
+/** Whether the query only says what to leave out (-draft, -a OR -b), with no word to find. */
+export function leavesOutOnly(q: string): boolean {
+  try {
+    const tokens = lex(q);
+    if (tokens.some((t) => t.kind === 'term')) parse(tokens);
+    return false;
+  } catch (err) {
+    return err instanceof LeavesOutOnly;
+  }
 }
 
 /** The plain-words reading of a query, for when FTS5 itself rejects the parsed one. */
