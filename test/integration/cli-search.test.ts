@@ -305,6 +305,8 @@ describe('sift search', { timeout: 180_000 }, () => {
     const empty = await runSift(['search', '--db', db], { env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/give the words to find.*Type one or more words/);
+    // As the usage says: without it, the hint named no way to search the title or address alone.
+    expect(empty.stderr).toMatch(/title:WORD and url:WORD search the title or the address alone/);
     const punct = await runSift(['search', '()', '--db', db], { env });
     expect(punct.code).toBe(2);
     expect(punct.stderr).toMatch(/^sift search: give the words to find\. Type one or more words/);
@@ -337,6 +339,12 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('INTITLE:"harbour almanac"')).toEqual(['/book.pdf']);
     expect(await urls('harbour', '-title:harb*')).toEqual(['/en/report', '/en/reported', '/en/reporter', '/en/reports']);
     expect(await urls('dredging', '-url:reporter')).toEqual(['/en/reports']);
+    // Typed first, the minus was part of the word: -title:harb* harbour found only the book, the one it left out.
+    expect(await urls('-title:harb*', 'harbour')).toEqual(['/en/report', '/en/reported', '/en/reporter', '/en/reports']);
+    expect(await urls('-url:reporter', 'dredging', 'OR', 'title:almanac')).toEqual(['/book.pdf', '/en/reports']);
+    const onlyOut = await runSift(['search', '-title:harbour', '--db', db], { env });
+    expect(onlyOut.code).toBe(2);
+    expect(onlyOut.stderr).toBe('sift search: give the words to find. "-title:harbour" only says what to leave out, and there is no word to find to leave it out of. Add a word to find, and the -word leaves out the results that hold it: revenue -draft.\n');
     expect(await urls('site:127.0.0.1', 'inurl:tokyo')).toEqual(['/tokyo']);
     // A word the column does not hold finds nothing there, though the text holds it.
     expect(await urls('title:dredging')).toEqual([]);

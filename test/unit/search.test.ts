@@ -417,7 +417,7 @@ describe('search over stored results', () => {
       }
       expect(err, q).toBeInstanceOf(SiftError);
       expect(err).toMatchObject({ code: 'empty_query', status: 400 });
-      expect((err as SiftError).hint).toMatch(/Type one or more words/);
+      expect((err as SiftError).hint).toMatch(/Type one or more words.*title:WORD and url:WORD/);
     }
   });
 

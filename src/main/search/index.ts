@@ -31,7 +31,7 @@ export interface SearchOutcome {
   more: boolean;
 }
 
-export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT (or -word) work too, e.g. "net revenue" OR profit* -draft.';
+export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT (or -word) work too, e.g. "net revenue" OR profit* -draft; title:WORD and url:WORD search the title or the address alone.';
 /** The most hits one search returns. */
 export const MAX_LIMIT = 1000;
 
