@@ -61,4 +61,37 @@ describe('an address cut to a narrow line', () => {
   it('is left whole when it fits', () => {
     expect(cutAddress('example.org/a', 13)).toBe('example.org/a');
   });
+  // A job's table at 1280 px read "127.0.0.1:39…/fetch.html" and "127.0.0.1:39…7/next.html": a
+  // port cut in its middle names no site, and one cut differently in each row reads as two sites.
+  it('never shows part of a port, at any length, and keeps host:port and the last path part whole where they fit', () => {
+    const host = '127.0.0.1:39197';
+    for (const path of ['/fetch.html', '/inline.html', '/page/next.html', '/ssrf.html', '/annual-reports/of-the-board/statement-final', '/a']) {
+      const bare = `${host}${path}`;
+      const last = path.slice(path.lastIndexOf('/'));
+      for (let max = 8; max < bare.length; max++) {
+        const cut = cutAddress(bare, max);
+        expect(cut.length, cut).toBeLessThanOrEqual(max);
+        // "127.0.0.1:39197/…/fetch.html", else "127.0.0.1…/fetch.html": what tells a site's pages apart comes first.
+        if (max >= host.length + 2 + last.length) expect(cut.startsWith(`${host}/`) && cut.endsWith(last), cut).toBe(true);
+        else if (max >= '127.0.0.1…'.length + last.length) expect(cut.startsWith('127.0.0.1…/') && path.endsWith(cut.slice(10)) && cut.endsWith(last), cut).toBe(true);
+        // A last part too long to keep: the host whole while the path keeps 8 characters.
+        else if (max - host.length >= 8) expect(cut.startsWith(`${host}/`), cut).toBe(true);
+        const [head = '', tail = ''] = cut.split('…');
+        // Before the cut: the host whole, or no more of it than "127.0.0.1", its colon and port not begun.
+        expect(head.startsWith(host) || head.length <= host.indexOf(':'), cut).toBe(true);
+        // After it: the path alone, or the colon and the port whole with it.
+        expect(path.endsWith(tail) || tail.startsWith(':39197'), cut).toBe(true);
+      }
+    }
+  });
+  it('cuts the host of every row of one site at one place, whatever each path is', () => {
+    // fitText gives each row the most characters that fit its column: 18 to 22 of them, by their letters' widths.
+    const paths = ['/fetch.html', '/inline.html', '/next.html', '/a-much-longer-path/of-many-parts'];
+    const heads = new Set(paths.flatMap((p) => [18, 19, 20, 21, 22].map((max) => cutAddress(`127.0.0.1:39197${p}`, max).split('…')[0])));
+    expect([...heads]).toEqual(['127.0.0.1']);
+  });
+  it('keeps an IPv6 host with its port whole, and cuts it before its port where it cannot be', () => {
+    expect(cutAddress('[::1]:8080/reports/annual/final', 24)).toBe('[::1]:8080/report…/final');
+    expect(cutAddress('[::1]:8080/reports/annual/final', 14).split('…')[0]).toBe('[::1]');
+  });
 });

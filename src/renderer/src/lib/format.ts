@@ -1,7 +1,7 @@
 /** Small formatters shared by the views; pure, so the unit tests pin them down. */
 
 import { readableUrl } from '../../../shared/readable-url';
-import { cutMiddle } from '../../../shared/cut';
+import { cutMiddle, isLowSurrogate } from '../../../shared/cut';
 import type { Remaining } from '../../../shared/remaining';
 
 /**
@@ -70,16 +70,58 @@ export function bareAddress(url: string): string {
 const PATH_MIN = 8;
 
 /**
- * A bareAddress in at most `max` UTF-16 units: its host whole and its path cut in its middle,
- * while the host leaves PATH_MIN of them; else cut in its middle whole. Cut evenly, the 800 px
+ * A bareAddress in at most `max` UTF-16 units. Its path's last part ("/fetch.html") tells the
+ * pages of one site apart, its host:port the sites: both whole where they fit; else the last
+ * part whole after the host cut before its port ("127.0.0.1…/fetch.html"); else, the last part
+ * too long to keep, the host whole and the path cut in its middle, while the host leaves
+ * PATH_MIN of them; else cut in its middle whole, never within its port. Cut evenly, the 800 px
  * preview read "127.0.0.1:3689…of-accounts-final", the host's last digit, which tells two local
  * sites apart, gone for a letter more of the path.
  */
 export function cutAddress(bare: string, max: number): string {
   if (bare.length <= max) return bare;
   const slash = bare.indexOf('/');
-  if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(bare.slice(slash), max - slash)}`;
-  return cutMiddle(bare, max);
+  const hostEnd = slash < 0 ? bare.length : slash;
+  const path = bare.slice(hostEnd);
+  const last = path.length - path.lastIndexOf('/');
+  if (slash > 0 && max - slash >= last + 2) {
+    // As cutMiddle, its end no shorter than the last part: "127.0.0.1:35709/pag…tml" in each row of a job read as one page.
+    const tail = Math.max(last, Math.floor((max - slash - 1) / 2));
+    const headEnd = max - slash - 1 - tail;
+    const tailStart = path.length - tail;
+    // Neither side keeps half of a surrogate pair (cutMiddle's rule): shown, it is "�".
+    return `${bare.slice(0, slash)}${path.slice(0, isLowSurrogate(path.charCodeAt(headEnd)) ? headEnd - 1 : headEnd)}…${path.slice(isLowSurrogate(path.charCodeAt(tailStart)) ? tailStart + 1 : tailStart)}`;
+  }
+  const colon = /:\d+$/.exec(bare.slice(0, hostEnd))?.index;
+  if (slash > 0 && colon !== undefined && colon + 1 + last <= max) {
+    // The most whole parts of the path's end that fit: "age/fetch.html" began mid-word.
+    let from = path.length - last;
+    for (let at = path.lastIndexOf('/', from - 1); at >= 0 && at < from && colon + 1 + path.length - at <= max; at = at > 0 ? path.lastIndexOf('/', at - 1) : -1) from = at;
+    return `${bare.slice(0, colon)}…${path.slice(from)}`;
+  }
+  if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(path, max - slash)}`;
+  return cutOutsidePort(bare, max, hostEnd);
+}
+
+/**
+ * cutMiddle, its cut moved out of the port: a job's rows, each fitted to its own number of
+ * characters, read "127.0.0.1:39…/fetch.html" and "127.0.0.1:39…7/next.html", two ports of one
+ * site that name none. The host is cut before its colon instead, the same "127.0.0.1" in each
+ * row for 18 to 22 characters, and the path's end starts after the port.
+ */
+function cutOutsidePort(bare: string, max: number, hostEnd: number): string {
+  const port = /:\d+$/.exec(bare.slice(0, hostEnd));
+  const cut = cutMiddle(bare, max);
+  if (!port) return cut;
+  const colon = port.index;
+  const at = cut.indexOf('…');
+  let head = cut.slice(0, at);
+  let tail = cut.slice(at + 1);
+  if (head.length > colon && head.length < hostEnd) head = head.slice(0, colon);
+  // A tail from the colon on holds the port whole; one from after it, its last digits only.
+  const tailStart = bare.length - tail.length;
+  if (tailStart > colon && tailStart < hostEnd) tail = bare.slice(hostEnd);
+  return `${head}…${tail}`;
 }
 
 /**

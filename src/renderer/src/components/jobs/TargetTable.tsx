@@ -7,7 +7,7 @@ import { useStore } from '../../store';
 import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, jobReasonLabel, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
 import { openResult } from '../../store/actions';
 import { cutMiddle } from '../../../../shared/cut';
-import { bareAddress, formatDuration, shortUrl } from '../../lib/format';
+import { bareAddress, cutAddress, formatDuration } from '../../lib/format';
 import { formatBytes } from '../../../../shared/bytes';
 import { useNow } from '../../lib/useNow';
 import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
@@ -184,14 +184,16 @@ export function TargetTable(): React.JSX.Element {
 }
 
 /**
- * The URL cut in the middle (shortUrl) to the most characters that fit the column in the
- * cell's font, measured, so CSS never has to cut the end of the path off.
+ * The URL cut (cutAddress) to the most characters that fit the column in the cell's font,
+ * measured, so CSS never has to cut the end of the path off. Cut in its middle, each row at its
+ * own length, one job's rows at 1280 px read "127.0.0.1:39…/fetch.html", "127.0.0.1:39…7/next.html"
+ * and "127.0.0.1:39197/ssrf.html": the host:port is kept whole now, or cut before its port.
  */
 function fitUrl(url: string, fit: ColumnFit | null): string {
-  if (!fit) return shortUrl(url, URL_CHARS);
-  // Read once: shortUrl(url, n) is this cut in the middle, and parsing the URL at each step of the search cost it again.
+  // Read once: parsing the URL at each step of fitText's search cost it again.
   const bare = bareAddress(url);
-  return fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? cutMiddle(bare, URL_CHARS);
+  if (!fit) return cutAddress(bare, URL_CHARS);
+  return fitText(bare, (n) => cutAddress(bare, n), fit.width, fit.font) ?? cutAddress(bare, URL_CHARS);
 }
 
 /**
