@@ -58,7 +58,7 @@ test("a pasted feed's address is offered to be read, and its entries become the 
   await page.getByTestId('paste-box').fill(`${site.base}/blog/feed`);
   await expect.poll(state).toBe('offered');
   expect(await text('list-at-note')()).toBe(
-    'One address: Sift fetches the page itself. If it is a list instead (a page of links, a feed, a list file), Sift can fetch the URLs in it.Read the list at this address',
+    'One address: Sift fetches the page itself. If it is a list instead (a page of links, a feed, a list file), Sift can fetch the URLs in it.Read it as a list',
   );
   await page.screenshot({ path: screenshotPath('ui-list-at-offered') });
   await page.getByTestId('list-at-read').click();
@@ -100,7 +100,7 @@ test('reading can be stopped, and the address stays the list; reading again gets
   await page.getByTestId('list-at-stop').click();
   expect(await stopping.seen()).toEqual({ disabled: false, ariaDisabled: 'true', description: 'Already stopping: in a moment the reading ends and the list stays this address.' });
   await expect.poll(state).toBe('stopped');
-  expect(await text('list-at-note')()).toBe('Reading stopped. The list is the address itself: fetching it gets the page.Read the list at this address');
+  expect(await text('list-at-note')()).toBe('Reading stopped. The list is the address itself: fetching it gets the page.Read it as a list');
   expect(await rowUrls()).toEqual([`${site.base}/held-list.txt`]);
   await page.screenshot({ path: screenshotPath('ui-list-at-stopped') });
   await expectNoInternalErrorText(page);

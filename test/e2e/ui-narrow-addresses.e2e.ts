@@ -74,9 +74,28 @@ test("the preview writes its address without the scheme, cut in its middle, at 8
     expect(address.cut).toBe(false);
     expect(address.title).toBe(`${base}${LONG_PATH}`);
     await page.screenshot({ path: screenshotPath(`ui-narrow-addresses-preview-${width}`) });
+    // At 800 px "Read the list at this address", kept on one line, ran 11 px past its grey box.
+    expect(await buttonsPastTheirBox('composer')).toEqual([]);
   }
   expect(pageErrors(page)).toEqual([]);
 });
+
+/** The composer's buttons whose text runs past their own box, or whose box runs past a box around it. */
+const buttonsPastTheirBox = (testId: string): Promise<string[]> =>
+  page.getByTestId(testId).evaluate((root) => {
+    const out: string[] = [];
+    for (const b of root.querySelectorAll('button')) {
+      const r = b.getBoundingClientRect();
+      if (r.width === 0) continue;
+      const name = `"${(b.textContent ?? '').trim()}"`;
+      if (b.scrollWidth > b.clientWidth + 1) out.push(`${name}: ${b.scrollWidth} px of text in ${b.clientWidth}`);
+      for (let box = b.parentElement; box && box !== root.parentElement; box = box.parentElement) {
+        const past = Math.round(r.right - box.getBoundingClientRect().right);
+        if (past > 1) out.push(`${name} runs ${past} px past ${box.tagName.toLowerCase()}.${[...box.classList].join('.')}`);
+      }
+    }
+    return out;
+  });
 
 test("a search hit's address keeps its host and its last path part at 800 and 1280 px", async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -95,6 +114,40 @@ test("a search hit's address keeps its host and its last path part at 800 and 12
     await page.screenshot({ path: screenshotPath(`ui-narrow-addresses-hit-${width}`) });
   }
   await page.getByTestId('job-search-input').fill('');
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a job's URL column keeps host:port whole, or cuts the host before its port, in every row at 1280 and 800 px", async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await newListWithoutOptions();
+  // Names of five lengths, as a real site's pages have: each row is fitted to its own number of characters.
+  const paths = ['/page/fetch.html', '/page/inline.html', '/page/static.html', '/page/next.html', '/page/ssrf.html'];
+  await runListToDone(page, paths.map((p) => `${base}${p}`));
+  const whole = host(base);
+  const colon = whole.indexOf(':');
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    const cells = page.getByTestId('row-url');
+    // Refitted to the new width: no cell's text runs past it.
+    await expect.poll(() => cells.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length)).toBe(0);
+    const urls = await cells.allTextContents();
+    await page.getByTestId('target-table').screenshot({ path: screenshotPath(`ui-narrow-addresses-table-${width}`) });
+    expect(urls).toHaveLength(paths.length);
+    const hosts = new Set<string>();
+    for (const [i, url] of urls.entries()) {
+      if (!url.includes('…')) {
+        expect(url).toBe(`${whole}${paths[i]}`);
+        continue;
+      }
+      const [head = '', tail = ''] = url.split('…');
+      // It read "127.0.0.1:39…/fetch.html" and "127.0.0.1:39…7/next.html": a port that names no site.
+      expect(head.startsWith(`${whole}/`) || (whole.startsWith(head) && head.length <= colon), url).toBe(true);
+      expect(paths[i]!.endsWith(tail) || tail.startsWith(whole.slice(colon)), url).toBe(true);
+      hosts.add(head.startsWith(`${whole}/`) ? whole : head);
+    }
+    // One site, one host as shown: not "127.0.0.1:39" in one row and "127.0.0.1:39197" in the next.
+    expect(hosts.size, urls.join(' | ')).toBeLessThanOrEqual(1);
+  }
   expect(pageErrors(page)).toEqual([]);
 });
 

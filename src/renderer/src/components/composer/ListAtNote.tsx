@@ -28,7 +28,7 @@ export function ListAtNote(): React.JSX.Element | null {
     return (
       <div className="sitemap-note" data-testid="list-at-note" data-state="offered">
         <p>One address: Sift fetches the page itself. If it is a list instead (a page of links, a feed, a list file), Sift can fetch the URLs in it.</p>
-        <Again label="Read the list at this address" />
+        <Again label="Read it as a list" />
       </div>
     );
   }
@@ -64,7 +64,7 @@ export function ListAtNote(): React.JSX.Element | null {
         return (
           <>
             <p className="warn-text">Reading stopped. The list is the address itself: fetching it gets the page.</p>
-            <Again label="Read the list at this address" />
+            <Again label="Read it as a list" />
           </>
         );
       case 'failed':
