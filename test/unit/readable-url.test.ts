@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { cutAddress, shortUrl } from '../../src/renderer/src/lib/format';
+import { bareAddress, cutAddress } from '../../src/renderer/src/lib/format';
 import { decodePunycode, readableHost, readableUrl } from '../../src/shared/readable-url';
 
 describe('URLs shown as the address bar shows them', () => {
   it('shows an IDN host in its own letters and a UTF-8 path as its characters in the target table', () => {
     // As Sift stores them: WHATWG URL's serialisation of https://例え.jp/パス?q=straße and friends.
-    expect(shortUrl('https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=stra%C3%9Fe')).toBe('例え.jp/パス?q=straße');
-    expect(shortUrl('https://xn--d1abbgf6aiiy.xn--p1ai/')).toBe('президент.рф');
-    expect(shortUrl('https://xn--bcher-kva.example/%C3%BCber#kapitel-2')).toBe('bücher.example/über');
+    expect(bareAddress('https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=stra%C3%9Fe')).toBe('例え.jp/パス?q=straße');
+    expect(bareAddress('https://xn--d1abbgf6aiiy.xn--p1ai/')).toBe('президент.рф');
+    expect(bareAddress('https://xn--bcher-kva.example/%C3%BCber#kapitel-2')).toBe('bücher.example/über');
     expect(readableUrl('http://xn--hxargifdar.gr:8080/%CE%B1')).toBe('http://ελληνικά.gr:8080/α');
   });
 

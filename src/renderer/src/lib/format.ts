@@ -125,14 +125,6 @@ function cutOutsidePort(bare: string, max: number, hostEnd: number): string {
 }
 
 /**
- * What tells targets of one list apart: bareAddress shortened in the middle, so both the
- * host and the end of the path stay in view.
- */
-export function shortUrl(url: string, max = 64): string {
-  return cutMiddle(bareAddress(url), max);
-}
-
-/**
  * A meta value as a reader wants it: scalars as they are, a list as its items, an object
  * (meta.pdf's counts, say) as "key: value" pairs, not as raw JSON.
  */
