@@ -100,20 +100,18 @@ export function cutAddress(bare: string, max: number): string {
     return `${bare.slice(0, colon)}…${path.slice(from)}`;
   }
   if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(path, max - slash)}`;
-  return cutOutsidePort(bare, max, hostEnd);
+  return cutOutsidePort(bare, max, hostEnd, colon);
 }
 
 /**
- * cutMiddle, its cut moved out of the port: a job's rows, each fitted to its own number of
+ * cutMiddle, its cut moved out of the port (at `colon`, cutAddress's; undefined: none): a job's rows, each fitted to its own number of
  * characters, read "127.0.0.1:39…/fetch.html" and "127.0.0.1:39…7/next.html", two ports of one
  * site that name none. The host is cut before its colon instead, the same "127.0.0.1" in each
  * row for 18 to 22 characters, and the path's end starts after the port.
  */
-function cutOutsidePort(bare: string, max: number, hostEnd: number): string {
-  const port = /:\d+$/.exec(bare.slice(0, hostEnd));
+function cutOutsidePort(bare: string, max: number, hostEnd: number, colon: number | undefined): string {
   const cut = cutMiddle(bare, max);
-  if (!port) return cut;
-  const colon = port.index;
+  if (colon === undefined) return cut;
   const at = cut.indexOf('…');
   let head = cut.slice(0, at);
   let tail = cut.slice(at + 1);
