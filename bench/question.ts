@@ -26,7 +26,7 @@ import { answer, headingsOver, rankPassages, splitPassages, type Passage } from 
 import { withoutLinkTargets } from '../src/main/search/text';
 import { groundTruthPages, type TruthPage } from './_corpus';
 
-type Lang = 'en' | 'de' | 'pt' | 'ru' | 'ja';
+type Lang = 'en' | 'de' | 'pt' | 'id' | 'ru' | 'ja';
 
 interface Page extends TruthPage {
   lang: Lang;
@@ -61,7 +61,12 @@ const shingles = (t: string): string[] => {
 
 // ---- the pages
 
-/** A page's language by its script, then by which list of common words it uses most (the corpus has English, German, Portuguese, Russian and Japanese). */
+/**
+ * A page's language by its script, then by which list of common words it uses most (the corpus
+ * has English, German, Portuguese, Indonesian, Russian and Japanese). Indonesian's "dan, yang,
+ * di" (and, that, in) are its most frequent words; without them its 2 pages were Portuguese,
+ * for their "para" and "com", and were asked in Portuguese.
+ */
 function languageOf(text: string): Lang {
   if (/[\u3040-\u30ff]/.test(text)) return 'ja';
   if ((text.match(/[\u0400-\u04ff]/g) ?? []).length > text.length / 4) return 'ru';
@@ -69,7 +74,9 @@ function languageOf(text: string): Lang {
   const en = count(/\b(?:the|and|of|is|to)\b/gi);
   const de = count(/\b(?:und|der|die|das|ist|nicht|mit)\b/gi);
   const pt = count(/(?:^|\s)(?:não|uma|os|das|dos|é|você|para|com)(?=\s)/gi);
-  return de > en && de >= pt ? 'de' : pt > en ? 'pt' : 'en';
+  const id = count(/\b(?:yang|dan|di|dengan|untuk|tidak|ini|itu|dari)\b/gi);
+  const [lang, most] = ([['de', de], ['pt', pt], ['id', id]] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+  return most > en ? lang : 'en';
 }
 
 const heldOutId = (id: string): boolean => (createHash('sha256').update(id).digest()[0]! & 1) === 1;
@@ -117,11 +124,12 @@ const WH: Record<Lang, string[]> = {
   en: ['what', 'who', 'when', 'where', 'how', 'why', 'which'],
   de: ['was', 'wer', 'wann', 'wo', 'wie', 'warum'],
   pt: ['o que', 'quem', 'quando', 'onde', 'como', 'por que'],
+  id: ['apa', 'siapa', 'kapan', 'di mana', 'bagaimana', 'mengapa'],
   ru: ['что', 'кто', 'когда', 'где', 'как', 'почему'],
   ja: ['何', 'いつ', 'どこ', '誰'],
 };
 
-/** A neighbouring form a reader might type: the other number (en, pt, de), another case ending (ru). */
+/** A neighbouring form a reader might type: the other number (en, pt, de; Indonesian writes a plural twice: buku-buku), another case ending (ru). */
 function neighbour(w: string, lang: Lang): string {
   switch (lang) {
     case 'en':
@@ -130,6 +138,8 @@ function neighbour(w: string, lang: Lang): string {
       return w.endsWith('s') ? w.slice(0, -1) : `${w}s`;
     case 'de':
       return w.endsWith('en') ? w.slice(0, -1) : w.endsWith('e') ? `${w}n` : `${w}e`;
+    case 'id':
+      return `${w}-${w}`;
     case 'ru':
       return /[аяыиоеуюй]$/.test(w) ? `${w.slice(0, -1)}у` : `${w}а`;
     case 'ja':

@@ -101,3 +101,22 @@ describe('a function word written in capitals', () => {
     expect(asking('WHAT IS THE POPULATION OF PARIS?')).toEqual(['population', 'paris']);
   });
 });
+
+describe('an Indonesian or Malay question', () => {
+  it('asks about its words, not about its apa, yang, dengan, bagaimana cara and di', () => {
+    // What is meant by photosynthesis? / How do I plant rice in a field? / Who wrote this book? /
+    // What does this word mean? (Malay): no language had these words before, and each question
+    // asked about all of them.
+    expect(asking('Apa yang dimaksud dengan fotosintesis?')).toEqual(['dimaksud', 'fotosintesis']);
+    expect(asking('Bagaimana cara menanam padi di sawah?')).toEqual(['menanam', 'padi', 'sawah']);
+    expect(asking('Siapa yang menulis kitab ini?')).toEqual(['menulis', 'kitab']);
+    expect(asking('Apakah maksud perkataan ini?')).toEqual(['maksud', 'perkataan']);
+  });
+
+  it("leaves an English question's yang, ini and mana to ask about", () => {
+    expect(asking('What is the meaning of yin and yang?')).toEqual(['mean', 'yin', 'yang']);
+    expect(asking('How do I edit an ini file?')).toEqual(['edit', 'ini', 'fil']);
+    expect(asking('How much mana does the spell cost?')).toEqual(['mana', 'spell', 'cost']);
+    expect(asking('ini file format')).toEqual(['ini', 'fil', 'format']);
+  });
+});

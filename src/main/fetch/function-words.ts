@@ -38,6 +38,18 @@ const LATIN_LISTS = {
   // Question words and particles, pronouns, conjunctions, postpositions and "is, is not" (from
   // Lucene's TurkishAnalyzer and stopwords-iso's tr lists). "Ankara nerede ve bu şehir ne kadar
   // büyük?" was answered with a page's cats "ve bu bir gerçek" (and this is a fact).
+  // Indonesian and Malay, one list (they share most of these words): question words and their
+  // -kah forms, pronouns, prepositions, conjunctions, "is, will, has, not", the written short
+  // forms yg dgn utk tdk, and cara (way) of "bagaimana cara …?", which asks "how do I …?" (from
+  // stopwords-iso's id and ms lists). Without them "Apa yang dimaksud dengan fotosintesis?" (what
+  // is meant by photosynthesis?) was answered with a passage about nothing for its apa, yang and
+  // dengan, and a Malay page was a Portuguese one to the bench's language guess.
+  Indonesian: `di ke untuk dengan itu adalah ialah merupakan yaitu iaitu apa apakah siapa siapakah kapan bila bilakah
+   manakah dimana bagaimana bagaimanakah mengapa kenapa berapa berapakah cara caranya tidak tak bukan belum akan sudah telah
+   sedang masih atau juga dalam pada oleh karena kerana bahwa bahawa agar supaya jika kalau tetapi tapi namun serta kepada
+   daripada bagi tentang seperti antara hingga sampai setelah sebelum ketika dapat bisa boleh harus hanya sangat lebih saja
+   jangan janganlah saya aku kamu kalian anda engkau ia beliau kami mereka nya lah kah tersebut sebuah seorang adakah para
+   yg dgn utk tdk`,
   Turkish: `ne neden niçin nasıl nerede nereye nereden hangi kaç mı mi mu mü mısın misin ve veya ile ya da de ki bu şu o bir
    için gibi kadar daha çok en değil yok olan olarak her siz onlar bunu şunu onu bunun onun`,
 };
@@ -47,7 +59,8 @@ const LATIN_LISTS = {
  * (has), German and Dutch "die" (the, that), French and Spanish "son" (his, are), French "pour"
  * and "par" (for, by), Portuguese "os" and "dos" (the, of the), Dutch "van", "met" and "hoe"
  * (of, with, how), Spanish and Italian "lo" (it, the), Italian "chi" (who), Portuguese "em" (in),
- * Turkish "kim" (who) and "ben" (I), names; German "für" and "über" fold to
+ * Turkish "kim" (who) and "ben" (I), Indonesian "yang" (that; yin and yang), "ini" (this; an .ini
+ * file), "mana" (where; a game's) and "pun" (also), names; German "für" and "über" fold to
  * "fur" and "uber", Portuguese "são" to the "Sao" of São Paulo. They are function words of a
  * question in that language only (functionWordsOf). Left out for all, "Wann öffnet die
  * Bibliothek?" over a German page was answered with a passage holding "die" and nothing of a
@@ -62,6 +75,7 @@ const ALSO_ENGLISH: Partial<Record<keyof typeof LATIN_LISTS, string>> = {
   Italian: 'lo chi',
   Dutch: 'die van met hoe',
   Turkish: 'var kim ben sen biz ama',
+  Indonesian: 'yang dan dari ada ini mana dia kita sang pun',
 };
 
 /** Lists of languages whose function words are no English word (their scripts are not Latin): function words of every question. */
