@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages } from '../fetch/question';
+import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages, termForms } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -392,7 +392,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   }
   if (docs.length === 0) return [];
   // Words as the question option makes them (CJK in character pairs), without case, accents or vowel marks.
-  const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm });
+  const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm: termForms() });
   ms.addAll(docs);
   // A word in more than a third of the passages ("the", "was", "and" in any language) says
   // nothing about which passage answers; with enough passages to tell, it is left out. With
