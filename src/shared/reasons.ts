@@ -214,8 +214,12 @@ export function reasonOf(code: string, status: number): Reason {
     case 'bad_input':
       return 'bad_option';
     case 'bad_document':
-    case 'corrupt_body':
       return 'unsupported';
+    // A body that does not decompress as its Content-Encoding says came whole: the server's
+    // headers misdescribe what it sent, a fault of the site's as a 5xx is. Read as
+    // `unsupported` ("unreadable file") it sent people to the document, which is fine.
+    case 'corrupt_body':
+      return 'upstream';
     case 'dns':
     case 'unreachable':
     case 'tls':

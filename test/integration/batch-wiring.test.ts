@@ -131,7 +131,7 @@ describe('batchFetch error mapping and outcomes', () => {
     }
   });
 
-  test('a body that does not decompress is stored as an unreadable answer of the site, saying so, not as "internal error" of the network', async () => {
+  test('a body that does not decompress is stored as a fault of the site\'s (reason upstream, its headers misdescribe its body), saying so, not as "internal error" of the network', async () => {
     const gz = gzipSync(articleHtml(5));
     const damaged = await startSite({
       '/plain-said-gzip': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(articleHtml(5)),
@@ -143,12 +143,12 @@ describe('batchFetch error mapping and outcomes', () => {
       const { id } = r.runner.submit({ name: 'test' }, 'test', ['/plain-said-gzip', '/gzip-cut', '/gzip-said-br'].map((p) => ({ url: `${damaged.base}${p}` })));
       expect((await finished(r.runner, id)).status).toBe('failed');
       const rows = r.store.targetRows(id);
-      for (const t of rows) expect(t).toMatchObject({ status: 'failed', error: 'corrupt compressed body', errorStatus: 422, reason: 'unsupported' });
+      for (const t of rows) expect(t).toMatchObject({ status: 'failed', error: 'corrupt compressed body', errorStatus: 422, reason: 'upstream' });
       expect(rows[0]!.hint).toMatch(/^The server says the body is compressed as gzip, but it does not decompress as that/);
       expect(rows[1]!.hint).toMatch(/^The server's gzip-compressed body stops part way/);
       expect(rows[2]!.hint).toMatch(/compressed as br/);
       for (const t of rows) expect(t.hint).toMatch(/report it to the site\. The recover option looks for an archived copy\.$/);
-      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'unsupported' })).toBe(3);
+      expect(await metricValue(r.metrics, 'sift_batch_targets_total', { outcome: 'upstream_4xx' })).toBe(3);
     } finally {
       await damaged.close();
     }

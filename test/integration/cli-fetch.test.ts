@@ -207,7 +207,7 @@ describe('sift fetch of a body its Content-Encoding misdescribes', () => {
         status: 422,
         error: 'corrupt compressed body',
         hint: `The server says the body is compressed as ${declared}, but it does not decompress as that: the server's headers misdescribe the body it sent. Try again later; if it keeps happening, report it to the site. The recover option looks for an archived copy.`,
-        reason: 'unsupported',
+        reason: 'upstream',
       });
     }
   });
@@ -217,7 +217,7 @@ describe('sift fetch of a body its Content-Encoding misdescribes', () => {
         status: 422,
         error: 'corrupt compressed body',
         hint: "The server's gzip-compressed body stops part way, so only part of the document came. Try again later; if it keeps happening, the site's server is at fault: report it to the site. The recover option looks for an archived copy.",
-        reason: 'unsupported',
+        reason: 'upstream',
       });
     }
   });

@@ -119,7 +119,7 @@ describe('recover through a Wayback-shaped archive', () => {
   it('recovers a page whose body does not decompress, as its hint says: the archived copy is whole', async () => {
     site.route('/garbled', (_q, r) => r.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(ARTICLE));
     const plain = await fail(get('/garbled', f, {}));
-    expect(plain).toMatchObject({ status: 422, reason: 'unsupported', msg: 'corrupt compressed body' });
+    expect(plain).toMatchObject({ status: 422, reason: 'upstream', msg: 'corrupt compressed body' });
     expect(plain.hint).toMatch(/recover option/);
     capture('/garbled', ARTICLE);
     expect((await get('/garbled')).meta).toMatchObject({ recovered: true, recovered_from: 422 });
