@@ -49,6 +49,13 @@ beforeAll(async () => {
     // An app whose bundle is on one refused host and whose own script asks another refused host for its data.
     '/foreign-bundle-and-data.html': shell(`${sites.forbidden.origin}/bundle.js`).replace('</body>', '<script src="/asks-data.js"></script></body>'),
     '/asks-data.js': "fetch('http://127.0.0.3/api/items').catch(function () {});",
+    // An app whose bundle's address its server answers with its index page, as a single-page
+    // app's catch-all route does for a bundle a deploy removed: 200, text/html.
+    '/html-bundle.html': shell('/static/js/main.1111.js'),
+    '/static/js/main.1111.js': shell('/static/js/main.2222.js'),
+    // The same, its bundle a module, which the browser refuses to run as HTML without throwing.
+    '/html-module.html': shell('/static/js/app.3333.mjs').replace('<script src', '<script type="module" src'),
+    '/static/js/app.3333.mjs': shell('/static/js/app.4444.mjs'),
   };
   server = createServer((req, res) => {
     if (req.url === '/held.js' || req.url === '/held.css') {
@@ -57,7 +64,8 @@ beforeAll(async () => {
     }
     const body = pages[req.url ?? ''];
     if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { 'content-type': req.url?.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+    const html = req.url?.startsWith('/static/') || !req.url?.endsWith('.js');
+    res.writeHead(200, { 'content-type': !html ? 'text/javascript' : 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -70,8 +78,8 @@ afterAll(async () => {
   await sites.close();
 });
 
-const failure = (f: Fetcher, path: string, caller = 'cli'): Promise<FetchError> =>
-  f.fetchTarget(new AbortController().signal, { name: caller }, { url: `${origin}${path}`, options: { mode: 'text' } }).then(
+const failure = (f: Fetcher, path: string, caller = 'cli', render?: 'always'): Promise<FetchError> =>
+  f.fetchTarget(new AbortController().signal, { name: caller }, { url: `${origin}${path}`, options: { mode: 'text', ...(render ? { render } : {}) } }).then(
     () => expect.fail('the shell came back as a page'),
     (err: unknown) => err as FetchError,
   );
@@ -105,6 +113,21 @@ describe('an app shell whose script its server answers with an error', () => {
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
     expect(err.message).toMatch(/its server answered 1 of its scripts with an error \(HTTP 404\), so it never ran/);
     expect(err.hint).not.toMatch(/more time/);
+  });
+});
+
+describe('an app shell whose script its server answers with an HTML page', () => {
+  it("says its script came back as an HTML page, not only the browser's SyntaxError at its '<'", async () => {
+    const err = await failure(fetcher, '/html-bundle.html', 'cli', 'always');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).toBe('needs JavaScript: the page is an app shell, and its server answered 1 of its scripts with an HTML page instead of the script, so it never ran');
+    expect(err.hint).toMatch(/^The site answers the address of the files that draw the page with a web page/);
+    expect(err.hint).not.toMatch(/more time/);
+  });
+  it('says so of a module script too, which the browser refuses without an error of its own', async () => {
+    const err = await failure(fetcher, '/html-module.html', 'cli', 'always');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).toMatch(/answered 1 of its scripts with an HTML page instead of the script/);
   });
 });
 

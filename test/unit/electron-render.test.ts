@@ -164,7 +164,7 @@ describe('the app render window (Electron stand-in)', () => {
     expect((err as { hint: string }).hint).toMatch(/“Run a page’s JavaScript” in Settings/);
   });
 
-  test("counts the top page's scripts its server answered with an error, not an iframe's nor the guard's refusals", async () => {
+  test("counts the top page's scripts its server answered with an error or an HTML page, not an iframe's nor the guard's refusals", async () => {
     const { renderer, sessions } = setup({ html: ARTICLE }, [], (wc) => {
       const load = wc.loadURL.bind(wc);
       wc.loadURL = async (url) => {
@@ -177,11 +177,15 @@ describe('the app render window (Electron stand-in)', () => {
         answered(4, 403, null, { 'X-Sift-Guard': ['refused'] });
         // Sift's proxy answers 502 or 504 itself for a script whose host did not resolve or answer.
         answered(5, 502, null);
+        // A single-page app's index page where its bundle was, in the top page and in an iframe.
+        answered(6, 200, null, { 'Content-Type': ['text/html; charset=utf-8'] });
+        answered(7, 200, {}, { 'Content-Type': ['text/html'] });
         return load(url);
       };
     });
     const r = await renderer.render('https://example.org/app', new AbortController().signal, 5_000);
     expect(r.scriptsMissing).toEqual({ count: 1, status: 404 });
+    expect(r.scriptsAsHtml).toBe(1);
   });
 
   test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {

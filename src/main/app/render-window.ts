@@ -148,8 +148,8 @@ export class ElectronRenderer implements Renderer {
           slot.refused = refused;
           slot.shown ||= shownDocument(status, refused);
         },
-        script: (id, status, refused) => {
-          if (id === slot.contentsId) slot.missing.answered(status, refused);
+        script: (id, status, refused, contentType) => {
+          if (id === slot.contentsId) slot.missing.answered(status, refused, contentType);
         },
         charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
       });
@@ -450,8 +450,8 @@ export async function hardenRenderSession(
     started(webContentsId: number, request: unknown, type: string): void;
     ended(webContentsId: number, request: unknown): void;
     document?(webContentsId: number, status: number, refused: boolean): void;
-    /** A script of the window's top page was answered. */
-    script?(webContentsId: number, status: number, refused: boolean): void;
+    /** A script of the window's top page was answered (`contentType`: its Content-Type). */
+    script?(webContentsId: number, status: number, refused: boolean, contentType: string): void;
     /** The charset to give the window's main document when its header names none. */
     charset?(webContentsId: number): string | undefined;
   },
@@ -493,7 +493,10 @@ export async function hardenRenderSession(
     const refused = (): boolean => Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
     if (details.resourceType === 'mainFrame') track.document?.(details.webContentsId, details.statusCode, refused());
     // An iframe's (an ad's) missing script says nothing of the page's own.
-    else if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, details.statusCode, refused());
+    else if (details.resourceType === 'script' && details.frame?.parent === null) {
+      const type = Object.entries(details.responseHeaders ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1]?.[0] ?? '';
+      track.script?.(details.webContentsId, details.statusCode, refused(), type);
+    }
   });
   session.webRequest.onErrorOccurred((details) => {
     if (details.webContentsId !== undefined) track.ended(details.webContentsId, details.id);

@@ -220,6 +220,20 @@ export const scriptsMissing = (emptyShell: FetchError, missing: { count: number;
     'needs_js',
   );
 
+/**
+ * A rendered app shell that stayed empty because its server answered its scripts with a web
+ * page (a single-page app's catch-all index for a bundle a deploy removed). It quoted the
+ * browser's "SyntaxError: Unexpected token '<'", accurate and opaque: the '<' is the page's
+ * first tag, and no script of the site's was at fault.
+ */
+export const scriptsAsHtml = (emptyShell: FetchError, count: number): FetchError =>
+  new FetchError(
+    emptyShell.status,
+    `needs JavaScript: the page is an app shell, and its server answered ${count} of its scripts with an HTML page instead of the script, so ${count === 1 ? 'it' : 'they'} never ran`,
+    'The site answers the address of the files that draw the page with a web page (often for a while after it is updated, when they have moved): try again later, or open it in a browser to see whether it shows there.',
+    'needs_js',
+  );
+
 /** The message of a rate-limit page served as a success (the batch wiring's wait says it so too). */
 export const RATE_LIMITED = 'rate limited: the site answered with a page saying it gets too many requests, instead of the page';
 

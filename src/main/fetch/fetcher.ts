@@ -10,7 +10,7 @@ import { movingPage } from './render/settle';
 import type { BrowserInfo, RenderHint, Rendered, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput, type PageReason } from './classify';
-import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, scriptsMissing, timeoutError, waitWords } from './errors';
+import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, scriptsAsHtml, scriptsMissing, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -229,7 +229,7 @@ const leftForBlank = (): FetchError =>
  * sent it; there is no rendered HTML to read then.
  */
 type RenderOutcome =
-  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing'] }
+  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing']; scriptsAsHtml?: number }
   | { kind: 'left'; guardRefused?: GuardRefusals };
 
 /**
@@ -310,7 +310,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
         if (/^about:/i.test(r.finalUrl)) throw leftForBlank();
         if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
-        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}) };
+        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}), ...(r.scriptsAsHtml ? { scriptsAsHtml: r.scriptsAsHtml } : {}) };
       } finally {
         release();
       }
@@ -675,7 +675,16 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 // A refused request leads where there is one: the script's error is then mostly its
                 // consequence ("TypeError: Failed to fetch" from the refused data API).
                 const own = after.reason === 'needs_js' && !r.guardRefused;
-                const err = own && r.scriptError ? scriptFailed(shell, r.scriptError) : own && r.scriptsMissing ? scriptsMissing(shell, r.scriptsMissing) : shell;
+                // The SyntaxError a script sent as HTML throws is that answer's consequence; an
+                // error of another kind is a script's own, and is quoted.
+                const asHtml = own && r.scriptsAsHtml && (!r.scriptError || r.scriptError.startsWith('SyntaxError')) ? r.scriptsAsHtml : 0;
+                const err = asHtml
+                  ? scriptsAsHtml(shell, asHtml)
+                  : own && r.scriptError
+                    ? scriptFailed(shell, r.scriptError)
+                    : own && r.scriptsMissing
+                      ? scriptsMissing(shell, r.scriptsMissing)
+                      : shell;
                 // A shell that stayed empty while the guard refused some of its requests (its data
                 // API on a private host) says so first: more time, which the hint offered, changes nothing.
                 // Its own script bundle refused is no data the content "may come from": the scripts never ran.

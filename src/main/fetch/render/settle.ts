@@ -519,7 +519,12 @@ const SCRIPT_ERROR_CHARS = 160;
 export class ScriptsMissing {
   private count = 0;
   private status = 0;
-  answered(status: number, refused: boolean): void {
+  private asHtml = 0;
+  answered(status: number, refused: boolean, contentType = ''): void {
+    // A single-page app's server answers every address it does not know with its index page,
+    // a removed bundle's too: 200 and text/html, which the browser runs as a script and
+    // quotes as "SyntaxError: Unexpected token '<'" (a module it refuses without an error).
+    if (!refused && status >= 200 && status < 300 && /^\s*text\/html\b/i.test(contentType)) this.asHtml++;
     // 502 and 504 are what Sift's proxy answers itself for a host that did not resolve or
     // answer (statusOf in proxy.ts): no server said them. The corpus's Vue shell, its scripts on
     // a CDN this machine cannot reach, read "its server answered 3 of its scripts … HTTP 502".
@@ -527,8 +532,8 @@ export class ScriptsMissing {
     this.count++;
     this.status ||= status;
   }
-  result(): Pick<Rendered, 'scriptsMissing'> {
-    return this.count ? { scriptsMissing: { count: this.count, status: this.status } } : {};
+  result(): Pick<Rendered, 'scriptsMissing' | 'scriptsAsHtml'> {
+    return { ...(this.count ? { scriptsMissing: { count: this.count, status: this.status } } : {}), ...(this.asHtml ? { scriptsAsHtml: this.asHtml } : {}) };
   }
 }
 
@@ -611,7 +616,7 @@ export async function settle(
   let shown = false;
   const missing = new ScriptsMissing();
   const onResponse = (r: Response): void => {
-    if (r.frame() === page.mainFrame() && r.request().resourceType() === 'script') missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused');
+    if (r.frame() === page.mainFrame() && r.request().resourceType() === 'script') missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused', r.headers()['content-type']);
     if (r.frame() !== page.mainFrame() || !r.request().isNavigationRequest()) return;
     mainStatus = r.status();
     refused = r.headers()[GUARD_HEADER] === 'refused';

@@ -25,6 +25,8 @@ export interface Rendered {
   scriptError?: string;
   /** The top page's scripts its server answered with an error (a 404 after a deploy), and the first such status. */
   scriptsMissing?: { count: number; status: number };
+  /** The top page's scripts its server answered with an HTML page (2xx, text/html) instead. */
+  scriptsAsHtml?: number;
 }
 
 /** Which browser renders, or why none can. */
