@@ -411,6 +411,8 @@ describe('sift extract', () => {
     const jqOnText = await sift('extract', 'notes.txt', '--jq', '.', '--json');
     expect(jqOnText.code).toBe(1);
     expect(JSON.parse(jqOnText.out)).toMatchObject({ url: 'notes.txt', ok: false, status: 422 });
+    // A file has no URL to drop the option for, nor a JSON API behind it.
+    expect(JSON.parse(jqOnText.out).hint).toBe('Drop the jq option for this file, or give it a JSON file (a .json or .jsonl).');
     const missing = await sift('extract', 'notes.txt', 'missing.pdf');
     expect(missing.code).toBe(2);
     expect(missing.out).toBe('one\ntwo\nthree\n');

@@ -97,7 +97,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   // (an expired signed link, a missing key): it came back ok as the JSON, a success that
   // holds no document. Failed, saying what it says; asked with jq, it is read as JSON.
   if (kind === 'json' && !jq && PDF_TYPES.has(mediaType(contentType))) throw jsonForPdf(buf);
-  if (jq && kind !== 'json') throw jqNeedsJson(kind, contentType);
+  if (jq && kind !== 'json') throw jqNeedsJson(kind, contentType, ctx.url);
   const meta: Record<string, unknown> = {
     content_type: mediaType(contentType) || sniffBody(buf) || (kind === 'text' ? 'text/plain' : ''),
     kind,
@@ -188,10 +188,11 @@ const opensAsJson = (buf: Uint8Array): boolean => /^(?:\uFEFF|\xEF\xBB\xBF)?\s*[
  * jq asked of a document that is no JSON, with the type it came as: "this one is text" of a
  * CSV, a JavaScript file or a page sent as text/plain left the user to find out what came.
  */
-function jqNeedsJson(kind: Kind, contentType: string): FetchError {
+function jqNeedsJson(kind: Kind, contentType: string, url: string): FetchError {
   return badOption(
     `jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'} (${mediaType(contentType) || 'no content type'})`,
-    'Drop the jq option for this URL, or point it at the JSON API behind the page.',
+    // `sift extract` of a file (file://) or of stdin (no URL) has no URL, nor an API behind it.
+    /^https?:/i.test(url) ? 'Drop the jq option for this URL, or point it at the JSON API behind the page.' : 'Drop the jq option for this file, or give it a JSON file (a .json or .jsonl).',
   );
 }
 
@@ -381,7 +382,7 @@ async function jsonContent(text: string, mode: string, jq: string | undefined, c
       return readJsonContent(wrapped.json, inside, mode, jq, ctx, meta);
     }
   }
-  if (cameAs !== undefined) throw jqNeedsJson('text', cameAs);
+  if (cameAs !== undefined) throw jqNeedsJson('text', cameAs, ctx.url);
   return readJsonContent(text, await ctx.html.json(text, jq ? 'jq' : mode, ctx.url, ctx.signal), mode, jq, ctx, meta);
 }
 
