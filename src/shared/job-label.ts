@@ -80,8 +80,18 @@ export function cutLabel(label: string, max: number, others: readonly string[] =
   const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
   // Four of the hosts' characters on each side of the "…" at least, else the prefix is cut too.
   if (max - prefix.length >= 9) return `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}`;
+  const lone = hostWithoutPort(hosts.slice(prefix.length));
+  if (lone !== undefined) return cutAtEnd(`${prefix}${lone}`, max);
   const several = prefix ? undefined : severalHosts(hosts);
   return several ? cutSeveralHosts(several, max) : cutMiddle(hosts, max);
+}
+
+// A lone host and its port ("127.0.0.1:43403", "[::1]:8080"): a file's name has no ":digits" end.
+const HOST_PORT = /^([^\s/,:]+|\[[^\]\s]+\]):\d+$/;
+
+/** The host of a lone host:port; undefined for anything else (a file's name, a host and its folder). */
+function hostWithoutPort(hosts: string): string | undefined {
+  return HOST_PORT.exec(hosts)?.[1];
 }
 
 /**
@@ -129,6 +139,10 @@ function cutHosts(hosts: string, max: number): string {
   const several = severalHosts(hosts);
   if (several) return cutSeveralHosts(several, max);
   const slash = hosts.indexOf('/');
+  // Its port first, then its end: cut in its middle, a lone loopback host read "127.0…3403" in the
+  // 800 px job list's 10 characters, digits of an address beside digits of a port.
+  const lone = hostWithoutPort(hosts);
+  if (lone !== undefined) return cutAtEnd(lone, max);
   if (slash <= 0) return cutMiddle(hosts, max);
   // "www." tells no site from another, and took the host's few characters.
   const host = hosts.slice(0, slash).replace(/^www\./, '');

@@ -87,6 +87,18 @@ describe('a job named after what its list holds', () => {
 });
 
 describe('a job name cut to fit the job list', () => {
+  // A list of one host's pages, none in a shared folder, is named by its host: cut in its
+  // middle, the 800 px list read "127.0…3403", digits of an address and of a port.
+  it("drops a lone host's port before cutting it, and keeps its start", () => {
+    expect(cutLabel('127.0.0.1:43403', 10)).toBe('127.0.0.1');
+    expect(cutLabel('127.0.0.1:43403', 8)).toBe('127.0.0…');
+    expect(cutLabel('docs.example.org:8080', 12)).toBe('docs.exampl…');
+    expect(cutLabel('[::1]:8080', 6)).toBe('[::1]');
+    expect(cutLabel('rest of 127.0.0.1:43403', 17)).toBe('rest of 127.0.0.1');
+    expect(cutLabel('rest of 127.0.0.1:43403', 16)).toBe('rest of 127.0.0…');
+    expect(cutLabel('127.0.0.1:43403 · text', 12)).toBe('127.0.0.1');
+    for (let max = 2; max < 15; max++) expect(cutLabel('127.0.0.1:43403', max)).not.toMatch(/:|\d…\d/);
+  });
   // Cut in its middle, "rest of docs.example.org/guide · options per URL" read "rest of … per
   // URL": the host, what tells one job from another, was the part taken out.
   it('keeps the hosts whole and cuts what is asked at its end', () => {
