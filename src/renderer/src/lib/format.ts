@@ -1,7 +1,7 @@
 /** Small formatters shared by the views; pure, so the unit tests pin them down. */
 
 import { readableUrl } from '../../../shared/readable-url';
-import { cutMiddle, isLowSurrogate } from '../../../shared/cut';
+import { cutEnd, cutMiddle, isLowSurrogate } from '../../../shared/cut';
 import type { Remaining } from '../../../shared/remaining';
 
 /**
@@ -120,6 +120,26 @@ function cutOutsidePort(bare: string, max: number, hostEnd: number, colon: numbe
   const tailStart = bare.length - tail.length;
   if (tailStart > colon && tailStart < hostEnd) tail = bare.slice(hostEnd);
   return `${head}…${tail}`;
+}
+
+// What may end the start kept before its "…": "Harbour, Board,…" read as a list cut short.
+const TRAILING_MARKS = /[\s,;:–—-]+$/u;
+
+/**
+ * A title in at most `max` UTF-16 units: its start, cut after a whole word ("The Lighthouse
+ * Keepers…"), or within one where the words before it leave less than half the room (a title is
+ * read from its start; cut in its middle, the 1280 px table read "The Lightho…nnoch Point").
+ * `shared`: how many of its first units the rows beside it share. Where the start kept is no more
+ * than that, the end tells the rows apart and is kept too: one site's reports, titled by their
+ * paths, each read "Harbour report…".
+ */
+export function cutTitleAtWord(title: string, max: number, shared = 0): string {
+  if (title.length <= max) return title;
+  const room = Math.max(0, cutEnd(title, max));
+  const space = title.lastIndexOf(' ', room);
+  const head = (space >= room / 2 ? title.slice(0, space) : title.slice(0, room)).replace(TRAILING_MARKS, '');
+  // Titles alike to their end (a site's every page titled by its name) have no end of their own.
+  return head.length > shared || shared >= title.length ? `${head}…` : cutMiddle(title, max);
 }
 
 /**

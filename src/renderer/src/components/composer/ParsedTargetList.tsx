@@ -5,8 +5,7 @@ import { useStore } from '../../store';
 import { previewTarget } from '../../store/actions';
 import { readableUrl } from '../../../../shared/readable-url';
 import { fitText, textWidth, useColumnFit, type ColumnFit } from '../../lib/fit-text';
-import { cutMiddle } from '../../../../shared/cut';
-import { bareAddress } from '../../lib/format';
+import { bareAddress, cutAddress } from '../../lib/format';
 
 const ROW_HEIGHT = 30;
 
@@ -91,7 +90,7 @@ const GAP = 8;
 const OWN_MAX = 260;
 
 /**
- * The URL as the address bar shows it, or cut in the middle to what its cell holds: CSS cut its
+ * The URL as the address bar shows it, or cut (cutAddress) to what its cell holds: CSS cut its
  * end, and the rows of one site's list (example.org/p/1, /p/2, …) all read "https://example.or…"
  * in a narrow window. A row with options of its own leaves them their width.
  */
@@ -107,9 +106,11 @@ function shownUrl(url: string, own: boolean, fit: ColumnFit | null): { url: stri
     ownMax = Math.min(OWN_MAX, Math.max(Math.floor(fit.width / 4), Math.floor(fit.width - GAP - urlWidth)));
     width -= GAP + ownMax;
   }
-  // Cut, it drops the scheme first ("https://" is 8 characters of a 20-character cell), as the job's table does.
+  // Cut, it drops the scheme first ("https://" is 8 characters of a 20-character cell) and is cut
+  // as the job's table cuts it (cutAddress): cut in its middle, the 800 px list read
+  // "127.0.0.1:…nts-final", a colon and no port.
   const bare = bareAddress(url);
-  return { url: fitText(full, (n) => cutMiddle(bare, n), width, fit.font) ?? full, ownMax };
+  return { url: fitText(full, (n) => cutAddress(bare, n), width, fit.font) ?? full, ownMax };
 }
 
 const ParsedRow = memo(function ParsedRow({ i, top, urlFit }: { i: number; top: number; urlFit: ColumnFit | null }): React.JSX.Element | null {

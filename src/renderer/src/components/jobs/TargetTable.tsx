@@ -6,8 +6,7 @@ import { pagesReadText, rowFailure, waitingText, type TargetState } from '../../
 import { useStore } from '../../store';
 import { detailJobEnded, hiddenByFilter, isFiltered, jobReasonCounts, jobReasonLabel, restShown, rowAt, rowsComplete, shownIndices, shownPositions, shownRead } from '../../store/detail';
 import { openResult } from '../../store/actions';
-import { cutMiddle } from '../../../../shared/cut';
-import { bareAddress, cutAddress, formatDuration } from '../../lib/format';
+import { bareAddress, cutAddress, cutTitleAtWord, formatDuration } from '../../lib/format';
 import { formatBytes } from '../../../../shared/bytes';
 import { useNow } from '../../lib/useNow';
 import { fitText, useColumnFit, type ColumnFit } from '../../lib/fit-text';
@@ -197,16 +196,30 @@ function fitUrl(url: string, fit: ColumnFit | null): string {
 }
 
 /**
- * A title cut in its middle to the most characters that fit the column, measured: cut at its end,
- * the titles of one site's pages ("Harbour report /annual-board-meeting-minutes/report-1", "…-2")
- * all read "Harbour report /annual-board-meeting-m…" in the 239 px column at 1024 px, the page's
- * own words gone. The row's title attribute has it whole.
+ * A title cut (cutTitleAtWord) to the most characters that fit the column, measured: its start,
+ * after a whole word, unless the rows beside it share that start (`shared`), as one site's pages
+ * titled by their paths do ("Harbour report /annual-board-meeting-minutes/report-1", "…-2"); then
+ * its end too, which CSS's cut at the end took from every row. Its title attribute has it whole.
  */
-function fitTitle(title: string, fit: ColumnFit | null): string {
+function fitTitle(title: string, fit: ColumnFit | null, shared: number): string {
   // One already cut at its end (shownTitle keeps 300 characters of a longer one) has no end of
   // its own to keep: "Start HH…HHHH…" said less than CSS's cut at the end.
   if (!fit || !title || title.endsWith('…')) return title;
-  return fitText(title, (n) => cutMiddle(title, n), fit.width, fit.font) ?? title;
+  return fitText(title, (n) => cutTitleAtWord(title, n, shared), fit.width, fit.font) ?? title;
+}
+
+/** How many of its title's first units the row at `idx` shares with the job's rows before and after it. */
+function sharedWithNeighbours(s: ReturnType<typeof useStore.getState>, idx: number): number {
+  const title = shownTitle(rowAt(s, idx)?.title ?? '');
+  if (!title) return 0;
+  let most = 0;
+  for (const near of [rowAt(s, idx - 1)?.title, rowAt(s, idx + 1)?.title]) {
+    const other = shownTitle(near ?? '');
+    let i = 0;
+    while (i < title.length && i < other.length && title.charCodeAt(i) === other.charCodeAt(i)) i++;
+    most = Math.max(most, i);
+  }
+  return most;
 }
 
 /** The row being fetched: a job fetches its targets in order, so it is the one after those finished. */
@@ -416,7 +429,8 @@ const TargetTableRow = memo(function TargetTableRow({
   const shownUrl = useMemo(() => fitUrl(url, urlFit), [url, urlFit]);
   // Fitted where the row shows nothing before it (a warning's chip takes room of its own).
   const rowTitle = row?.warnings?.length ? undefined : row?.title;
-  const fittedTitle = useMemo(() => fitTitle(shownTitle(rowTitle ?? ''), titleFit), [rowTitle, titleFit]);
+  const shared = useStore((s) => sharedWithNeighbours(s, idx));
+  const fittedTitle = useMemo(() => fitTitle(shownTitle(rowTitle ?? ''), titleFit, shared), [rowTitle, titleFit, shared]);
   // A target waiting on a busy site counts down to its next try; only such a row ticks.
   const wait = row?.status === 'running' ? row.wait : undefined;
   const now = useNow(wait !== undefined);

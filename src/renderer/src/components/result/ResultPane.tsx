@@ -12,16 +12,16 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { StatusBadge } from '../common/StatusBadge';
 import { ResultView } from './ResultView';
 import { readableUrl } from '../../../../shared/readable-url';
-import { cutMiddle } from '../../../../shared/cut';
-import { bareAddress } from '../../lib/format';
+import { bareAddress, cutAddress } from '../../lib/format';
 import { copyWholeAddress } from '../../lib/copy-address';
 import { fitText, useColumnFit } from '../../lib/fit-text';
 import { shownTitle } from '../../../../shared/shown';
 
 /**
- * The row's status, reason and address, the address cut in its middle to the room the others
- * leave (fitText): cut at its end by CSS, the three sign-in walls of one site all read
- * "http://127.0.0.1:46315/acc…" at 1280 px, the end that tells them apart gone.
+ * The row's status, reason and address, the address cut as the table beside it cuts it
+ * (cutAddress, never within its port) to the room the others leave (fitText): cut at its end by
+ * CSS, the three sign-in walls of one site all read "http://127.0.0.1:46315/acc…" at 1280 px,
+ * the end that tells them apart gone.
  */
 function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.JSX.Element {
   // The room is a box that takes what the badge and chip leave, whatever the address's length.
@@ -32,7 +32,7 @@ function ResultHead({ row, ended }: { row: TargetRow; ended: boolean }): React.J
   // Without its scheme, as the table beside it and the job's header write addresses: "http://"
   // is 7 of the 30 or so characters the pane has at 800 px. The tooltip and a copy say it whole.
   const bare = bareAddress(row.url);
-  const shown = useMemo(() => (fit ? (fitText(bare, (n) => cutMiddle(bare, n), fit.width, fit.font) ?? bare) : bare), [bare, fit]);
+  const shown = useMemo(() => (fit ? (fitText(bare, (n) => cutAddress(bare, n), fit.width, fit.font) ?? bare) : bare), [bare, fit]);
   return (
     <div className="result-head">
       <StatusBadge status={row.status} stop={targetStop(row, ended)} />

@@ -1,0 +1,109 @@
+/**
+ * The ends a user needs of what is cut, at 800 and 1280 px, in real Chromium over the bridge,
+ * from a loopback site. The composer's list and the result pane cut an address in its middle
+ * ("127.0.0.1:…nts-final", a colon and no port); a title was cut in its middle too ("The
+ * Lightho…nnoch Point", halves of words); a job of one host, in no shared folder, was named
+ * "127.0…3403" in the 800 px job list.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from '../helpers/chromium';
+import { articlePage, pageErrors, pasteList, submitToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
+
+let page: Page;
+let base = '';
+const TITLE = 'The Lighthouse Keepers of Rannoch Point and the Logbooks of the County Archive';
+// Longer than a row of the composer's list and than the result pane's line at 1280 px.
+const PATHS = ['/annual-reports/of-the-harbour-board-and-its-committees/2026/quarterly-statement-of-accounts-final', '/lighthouse/keepers-of-rannoch-point-and-their-logbooks-in-the-county-archive'];
+
+appForFile({
+  serve: async () => {
+    // A 404 for any other path: a site that answers every address with a page is a soft 404's mark.
+    const server = http.createServer((req, res) =>
+      PATHS.includes(req.url ?? '') ? res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(TITLE)) : res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page'),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { close: () => new Promise<void>((r) => server.close(() => r())) };
+  },
+  ready: (opened) => {
+    page = opened.page;
+  },
+});
+
+/**
+ * Why `text`, an address shown for `url`, reads wrong, or '' when it reads right: whole (no
+ * scheme), or host:port whole with its path's end, or the host cut just before its port's
+ * colon; never a colon without its port, nor a port's last digits.
+ */
+function addressWrong(text: string, url: string): string {
+  const host = new URL(url).host;
+  const path = url.slice(url.indexOf(host) + host.length);
+  const colon = host.indexOf(':');
+  if (!text.includes('…')) return text === `${host}${path}` ? '' : `${text} is not ${host}${path}`;
+  const [head = '', tail = ''] = text.split('…');
+  if (!(head.startsWith(`${host}/`) || (host.startsWith(head) && head.length <= colon))) return `${text}: its start is part of ${host}`;
+  if (!path.endsWith(tail)) return `${text}: its end is not the path's`;
+  return '';
+}
+
+test("the composer's list and the result pane show an address's host and its path's end, never a part of its port, at 1280 and 800 px", async () => {
+  const urls = PATHS.map((p) => `${base}${p}`);
+  await pasteList(page, urls.join('\n'));
+  await page.getByTestId('count-valid').filter({ hasText: /^2$/ }).waitFor();
+  const cells = page.locator('[data-testid="parsed-row"] .parsed-url');
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect.poll(async () => (await cells.allTextContents()).every((t) => t.includes('…'))).toBe(true);
+    const texts = await cells.allTextContents();
+    await page.getByTestId('parsed-list').screenshot({ path: screenshotPath(`ui-cut-ends-parsed-${width}`) });
+    expect(texts.map((t, i) => addressWrong(t, urls[i]!))).toEqual(['', '']);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await submitToDone(page);
+  const pane = page.locator('.result-url');
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+    await expect.poll(async () => (await pane.textContent()) ?? '').toMatch(/…/);
+    const text = (await pane.textContent()) ?? '';
+    await page.screenshot({ path: screenshotPath(`ui-cut-ends-pane-${width}`) });
+    expect(addressWrong(text, urls[0]!)).toBe('');
+  }
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a title shows its start, cut after a whole word, at 1280 and 800 px", async () => {
+  const cells = page.locator('[data-testid="target-row"] .c-detail');
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect.poll(async () => (await cells.allTextContents()).every((t) => t.endsWith('…'))).toBe(true);
+    const texts = await cells.allTextContents();
+    await page.getByTestId('target-grid').screenshot({ path: screenshotPath(`ui-cut-ends-titles-${width}`) });
+    for (const t of texts) {
+      const kept = t.slice(0, -1);
+      // It read "The Lightho…nnoch Point".
+      expect(TITLE.startsWith(kept), t).toBe(true);
+      expect(TITLE.charAt(kept.length), t).toBe(' ');
+    }
+  }
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('at 800 px a job of one host in no shared folder is named by its host, without its port', async () => {
+  await page.setViewportSize({ width: 800, height: 800 });
+  const host = new URL(base).host;
+  const name = page.locator('[data-testid="job-item-name"]').first();
+  await expect.poll(() => name.getAttribute('title')).toBe(`${host} · 2 URLs`);
+  // Measured and cut: whole until the list's width is read.
+  await expect.poll(async () => (await name.locator('.job-item-label').textContent()) ?? '').not.toBe(host);
+  const label = (await name.locator('.job-item-label').textContent()) ?? '';
+  await page.getByTestId('job-list').screenshot({ path: screenshotPath('ui-cut-ends-job-800') });
+  // It read "127.0…3403": an address's start beside a port's end.
+  expect(label).not.toMatch(/:|\d…\d/);
+  expect(host.startsWith(label.replace(/…$/, ''))).toBe(true);
+  expect(pageErrors(page)).toEqual([]);
+});
