@@ -156,7 +156,7 @@ test('a running job is cancelled mid-way with Esc, and "run the rest again" fetc
   expect(await inFlight.textContent()).not.toMatch(/internal|bug/i);
   expect(await page.locator('[data-testid="target-row"][data-status="running"]').count()).toBe(0);
   // The notice counts what "run the rest again" takes: 3 never reached and the 1 stopped mid-way.
-  await expect.poll(text('cancel-notice')).toBe('Cancelled with 4 targets not fetched (1 stopped mid-way). Run the rest again to fetch them.');
+  await expect.poll(text('cancel-notice')).toBe('Cancelled: 4 not fetched (1 stopped mid-way). Run the rest again to fetch them.');
   // URLs with a query ("…/1?ms=4000") keep their end in view, as the others do.
   expect(await cutInCells(page, 'row-url')).toEqual([]);
   await page.screenshot({ path: screenshotPath('ui-cancelled') });

@@ -107,8 +107,18 @@ test('a list of 50 URLs with every outcome, cancelled mid-way, reads right at 80
 
   await page.getByTestId('cancel-job').click();
   await page.locator('[data-testid="job-header"][data-status="cancelled"]').waitFor();
-  await expect.poll(() => page.getByTestId('cancel-notice').textContent()).toMatch(/^Cancelled with 9 targets not fetched \(1 stopped mid-way\)/);
+  await expect.poll(() => page.getByTestId('cancel-notice').textContent()).toMatch(/^Cancelled: 9 not fetched \(1 stopped mid-way\)/);
   await readAtBothWidths('cancelled');
+  // Its header took about 270 of an 800 px window: 4 reasons on two lines under the counts, the
+  // notice on two, and 5 actions on two rows; the first row of results at the window's middle.
+  for (const [width, most] of [
+    [800, 224],
+    [1280, 200],
+  ] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    const parts = await page.getByTestId('job-header').evaluate((h) => [h, ...h.children].map((e) => `${e.className || e.tagName}: ${Math.round(e.getBoundingClientRect().height)}`).join(', '));
+    await expect.poll(() => page.getByTestId('job-header').evaluate((h) => h.getBoundingClientRect().height), { message: parts }).toBeLessThanOrEqual(most);
+  }
   // The sign-in walls alone, one opened: its reason and what to do, in words.
   await page.locator('[data-testid="reason-chip"][data-reason="login"]').click();
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(3);
