@@ -3,24 +3,22 @@
  * its script answering with an error stands in for a worker that ran out of memory or broke.
  * The notice must not send the user to check a file that is fine.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp({
+appForFile({
+  app: {
     prepare: async (context) => {
       await context.route(/parse\.worker[^/]*\.js(\?.*)?$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("the reader broke");' }));
     },
-  });
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
+  },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test('a reader that fails says reading stopped and what to try, not that the file may be missing', async () => {
