@@ -13,9 +13,9 @@ import { openStore } from '../../src/main/store';
 import { FIRST_ROWS, MAX_SUBMIT_TARGETS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { REASON_LABELS, warningLabel } from '../../src/shared/reasons';
 import { bigFinishedJob, type BigJob } from '../helpers/big-job';
-import { expectNoInternalErrorText, openApp, pageErrors, tapAnswers, tempDir, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, tapAnswers, tempDir } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let big: BigJob;
 let dataDir: string;
@@ -25,12 +25,20 @@ const detailAnswers: number[] = [];
 /** The first two jobDetail answers are held until the test lets each go. */
 const releases: (() => void)[] = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   dataDir = tempDir('sift-ui-big-');
   const store = openStore(path.join(dataDir, 'sift.db'));
   big = bigFinishedJob(store, MAX_SUBMIT_TARGETS);
   store.close();
-  opened = await openApp({
+});
+// After the app has closed (an afterAll before appForFile's runs last).
+afterAll(() => {
+  // 100,000 targets are some 30 MB of database: not left behind in the temp folder at each run.
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+appForFile({
+  app: () => ({
     dataDir,
     prepare: (context, app) =>
       tapAnswers(context, app, (method, bytes) => {
@@ -38,14 +46,10 @@ beforeAll(async () => {
         detailAnswers.push(bytes);
         if (detailAnswers.length <= 2) return new Promise<void>((release) => releases.push(release));
       }),
-  });
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
-  // 100,000 targets are some 30 MB of database: not left behind in the temp folder at each run.
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }),
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 test('a job of 100,000 targets shows its first rows from a small first answer, then counts, filters and reaches every row', async () => {
