@@ -13,7 +13,8 @@ import { openStore } from '../../src/main/store';
 import { FIRST_ROWS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { screenshotPath } from '../helpers/chromium';
 import { bigFinishedJob } from '../helpers/big-job';
-import { openApp, pageErrors, tapAnswers, tempDir, type OpenedApp } from '../helpers/ui-app';
+import { pageErrors, tapAnswers, tempDir } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 // Its first FIRST_ROWS + ROWS_PER_PAGE targets finished, the rest not: the start-up marks
 // the one left running as cut short, so "Not fetched" matches the last UNFINISHED, none of
@@ -21,7 +22,6 @@ import { openApp, pageErrors, tapAnswers, tempDir, type OpenedApp } from '../hel
 const TOTAL = FIRST_ROWS + ROWS_PER_PAGE + 500;
 const UNFINISHED = 3_000;
 
-let opened: OpenedApp;
 let page: Page;
 let dataDir: string;
 
@@ -31,12 +31,19 @@ const releases: (() => void)[] = [];
 /** The filter's first answer (its matches), held apart from the pages: they pass it. */
 const matchReleases: (() => void)[] = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   dataDir = tempDir('sift-ui-filter-reading-');
   const store = openStore(path.join(dataDir, 'sift.db'));
   bigFinishedJob(store, TOTAL, { unfinished: UNFINISHED });
   store.close();
-  opened = await openApp({
+});
+// After the app has closed (an afterAll before appForFile's runs last).
+afterAll(() => {
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+appForFile({
+  app: () => ({
     dataDir,
     prepare: (context, app) =>
       tapAnswers(context, app, (method, _bytes, req) => {
@@ -48,13 +55,10 @@ beforeAll(async () => {
         answers.push(1);
         if (answers.length === 2 || answers.length === 3) return { alone: new Promise<void>((release) => releases.push(release)) };
       }),
-  });
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }),
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 const n = (x: number): string => x.toLocaleString('en-US');
