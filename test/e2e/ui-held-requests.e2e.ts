@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, type UiApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -11,7 +12,6 @@ import { startSite, type Site } from '../helpers/sites';
  * acted, so the order is the test's, however fast or busy the machine: stopping an export
  * from its dialog; clearing a bad grep while its check is being answered.
  */
-let opened: OpenedApp;
 let site: Site;
 let app: UiApp;
 let page: Page;
@@ -22,9 +22,9 @@ let holdingChecks = false;
 const checkIds = new Set<number>();
 const heldAnswers: (() => void)[] = [];
 
-beforeAll(async () => {
-  site = await startSite();
-  opened = await openApp({
+appForFile({
+  serve: async () => (site = await startSite()),
+  app: {
     prepare: (context, bridged) =>
       context.routeWebSocket(bridged.bridge.wsUrl, (ws) => {
         const server = ws.connectToServer();
@@ -41,13 +41,10 @@ beforeAll(async () => {
           else ws.send(m);
         });
       }),
-  });
-  ({ app, page } = opened);
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+  },
+  ready: (o) => {
+    ({ app, page } = o);
+  },
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
