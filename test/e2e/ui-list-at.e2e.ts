@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { whenSaying } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, type UiApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, type UiApp } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -11,7 +12,6 @@ import { startSite, type Site } from '../helpers/sites';
  * they become the list, as `sift batch URL` makes them. A reading can be stopped; an address
  * that is no list, or holds no URL, leaves the address as the list and says why.
  */
-let opened: OpenedApp;
 let site: Site;
 let app: UiApp;
 let page: Page;
@@ -21,33 +21,33 @@ const askedOnce = new Promise<void>((r) => (asked = r));
 let release: () => void = () => {};
 const released = new Promise<void>((r) => (release = r));
 
-beforeAll(async () => {
-  site = await startSite({
-    '/blog/feed': (_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(
-        `<?xml version="1.0"?><rss version="2.0"><channel><title>A blog</title><link>${site.base}/blog/</link>
+appForFile({
+  serve: async () =>
+    (site = await startSite({
+      '/blog/feed': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(
+          `<?xml version="1.0"?><rss version="2.0"><channel><title>A blog</title><link>${site.base}/blog/</link>
 <item><title>One</title><link>${site.base}/article/1</link></item>
 <item><title>Two</title><link>${site.base}/article/2</link></item></channel></rss>`,
-      ),
-    '/blog/': (_req, res) =>
-      res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<!doctype html><title>Archive</title><ul><li><a href="/article/3">Three</a></li><li><a href="../article/4">Four</a></li></ul>`),
-    '/held-list.txt': (_req, res) => {
-      asked();
-      void released.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/5\n`));
-    },
-    '/download': (_req, res) => res.writeHead(302, { location: '/doc/1.pdf' }).end(),
-    '/no-links': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quiet</title><p>Nothing to follow here.</p>'),
-  });
-  opened = await openApp();
-  ({ app, page } = opened);
+        ),
+      '/blog/': (_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(`<!doctype html><title>Archive</title><ul><li><a href="/article/3">Three</a></li><li><a href="../article/4">Four</a></li></ul>`),
+      '/held-list.txt': (_req, res) => {
+        asked();
+        void released.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/5\n`));
+      },
+      '/download': (_req, res) => res.writeHead(302, { location: '/doc/1.pdf' }).end(),
+      '/no-links': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quiet</title><p>Nothing to follow here.</p>'),
+    })),
+  ready: (o) => {
+    ({ app, page } = o);
+  },
 });
-
-afterAll(async () => {
+// Before the app closes (an afterAll after appForFile's runs first).
+afterAll(() => {
   release();
-  await opened?.close();
-  await site?.close();
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
