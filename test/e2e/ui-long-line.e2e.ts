@@ -4,14 +4,14 @@
  * bridge in Chromium. The pane was sent the line's first MiB, which Chromium took 11–17 s to
  * lay out while the window froze, and a grep's match or a search hit further on was not in it.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 import { LINE_WINDOW, MAX_SHOWN_LINE } from '../../src/shared/shown';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -28,25 +28,23 @@ const FRAME_GAPS = `
   requestAnimationFrame(tick);
 `;
 
-beforeAll(async () => {
-  site = await startServer({
-    '/min.js': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`first line\n${MINIFIED}\nlast line\n`),
-    '/page': (_q, r) =>
-      r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><title>One paragraph</title></head><body><article><h1>One paragraph</h1><p>${WORDS}</p></article></body></html>`),
-    '/words.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(WORDS),
-    '/data.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'bundle', data: MINIFIED })),
-  });
-  opened = await openApp({
+appForFile({
+  serve: async () =>
+    (site = await startServer({
+      '/min.js': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`first line\n${MINIFIED}\nlast line\n`),
+      '/page': (_q, r) =>
+        r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><title>One paragraph</title></head><body><article><h1>One paragraph</h1><p>${WORDS}</p></article></body></html>`),
+      '/words.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(WORDS),
+      '/data.json': (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'bundle', data: MINIFIED })),
+    })),
+  app: {
     prepare: async (context) => {
       await context.addInitScript({ content: FRAME_GAPS });
     },
-  });
-  page = opened.page;
-});
-
-afterAll(async () => {
-  await opened?.close();
-  await site?.close();
+  },
+  ready: (o) => {
+    page = o.page;
+  },
 });
 
 // Reading a page that is one paragraph of 2 MB takes its seconds (5 s with `sift extract` on a
