@@ -3,14 +3,14 @@
  * stays in view as the job goes past the table's fold, until the user scrolls away; then their
  * scroll is left alone (s28 appqa3: the table stayed at its top while the job ran on below it).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ServerResponse } from 'node:http';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
-import { articlePage, expectNoInternalErrorText, openApp, pageErrors, pasteList, type OpenedApp } from '../helpers/ui-app';
+import { articlePage, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
 let site: TestServer;
 
@@ -19,7 +19,8 @@ const COUNT = 40;
 const HELD = [30, 36];
 const held = new Map<number, { arrived: Promise<void>; release: () => void }>();
 
-beforeAll(async () => {
+/** The site of COUNT pages, HELD of them held until the test lets each go. */
+async function serve(): Promise<TestServer> {
   const routes: Record<string, (q: unknown, r: ServerResponse) => void> = {};
   for (let i = 0; i < COUNT; i++) {
     const answer = (r: ServerResponse): void => void r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(`Page ${i}`));
@@ -37,17 +38,19 @@ beforeAll(async () => {
       void released.then(() => answer(r));
     };
   }
-  site = await startServer(routes);
-  opened = await openApp();
-  page = opened.page;
-  await page.setViewportSize({ width: 1024, height: 768 });
-});
+  return (site = await startServer(routes));
+}
 
-afterAll(async () => {
+appForFile({
+  serve,
+  viewport: { width: 1024, height: 768 },
+  ready: (o) => {
+    page = o.page;
+  },
+});
+// Before the app closes (an afterAll after appForFile's runs first).
+afterAll(() => {
   for (const h of held.values()) h.release();
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await site?.close();
 });
 
 /** Whether row `idx` is drawn, in `status`, wholly inside the table's scrolled box. */
