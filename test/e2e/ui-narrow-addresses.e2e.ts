@@ -6,26 +6,18 @@
  * "…text, grep… · 1 URL" both and a two-host list "127…71 +1"; a cancelled job's header took
  * about 300 of 800 px, the results below it out of sight.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import type http from 'node:http';
+import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, openApp, type OpenedApp, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { listenLoopback, type Closable } from '../helpers/loopback';
+import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, pageErrors, pasteList, runListToDone } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
-let opened: OpenedApp;
 let page: Page;
-const servers: http.Server[] = [];
 const held: http.ServerResponse[] = [];
 let base = '';
 let other = '';
-
-async function listen(host: string, handler: http.RequestListener): Promise<string> {
-  const s = http.createServer(handler);
-  servers.push(s);
-  await new Promise<void>((r) => s.listen(0, host, r));
-  return `http://${host}:${(s.address() as AddressInfo).port}`;
-}
 
 const site: http.RequestListener = (req, res) => {
   const p = new URL(req.url ?? '/', 'http://x').pathname;
@@ -40,18 +32,20 @@ const site: http.RequestListener = (req, res) => {
 // Longer than the preview's and a hit's line at 1280 px: what tells it from its neighbours is its end.
 const LONG_PATH = '/annual-reports/of-the-harbour-board-and-its-committees/2026/quarterly-statement-of-accounts-final';
 
-beforeAll(async () => {
-  base = await listen('127.0.0.1', site);
-  other = await listen('127.0.0.2', site);
-  opened = await openApp();
-  page = opened.page;
+appForFile({
+  serve: async () => {
+    const open: Closable[] = [];
+    base = await listenLoopback(open, site);
+    other = await listenLoopback(open, site, '127.0.0.2');
+    return open;
+  },
+  ready: (o) => {
+    page = o.page;
+  },
 });
-
-afterAll(async () => {
+// Before the app closes (an afterAll after appForFile's runs first).
+afterAll(() => {
   for (const res of held) res.destroy();
-  await expectNoInternalErrorText(page);
-  await opened?.close();
-  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 
 const host = (url: string): string => new URL(url).host;
