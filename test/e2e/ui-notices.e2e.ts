@@ -5,21 +5,20 @@
  * result agreeing, an allowed host read as it was typed. Real services over the bridge, real
  * Chromium, a loopback site whose one held page keeps a job running until the test lets it go.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type http from 'node:http';
+import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axOf, focused, nestedLiveRegions } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { dropFile, expectNoInternalErrorText, openApp, type OpenedApp, pageErrors, pasteList } from '../helpers/ui-app';
+import { listenLoopback, type Closable } from '../helpers/loopback';
+import { dropFile, pageErrors, pasteList } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 // An IDN host as a user types it, and one of Cyrillic letters that pass for Latin ones.
 const IDN_HOST = 'bücher.example';
 const LOOKALIKE_HOST = new URL('http://аррӏе.com').hostname;
 
-let o: OpenedApp;
 let page: Page;
-let server: http.Server;
 let base: string;
 let heldArrived: () => void = () => {};
 const heldRequest = new Promise<void>((resolve) => (heldArrived = resolve));
@@ -35,37 +34,38 @@ const held2Released = new Promise<void>((resolve) => (releaseHeld2 = resolve));
 const article = (n: number): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Harbour notes ${n}</title></head><body><article><h1>Harbour notes ${n}</h1>${'<p>The ferry leaves the harbour at nine and comes back before the evening tide turns.</p>'.repeat(40)}</article></body></html>`;
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const p = new URL(req.url ?? '/', 'http://x').pathname;
-    const send = (): void => {
-      const m = /^\/(?:held2?|a)\/(\d+)$/.exec(p);
-      res.writeHead(m ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(m ? article(Number(m[1])) : '<h1>Not here</h1>');
-    };
-    if (p.startsWith('/held/')) {
-      heldArrived();
-      void heldReleased.then(send);
-    } else if (p.startsWith('/held2/')) {
-      held2Arrived();
-      void held2Released.then(send);
-    } else send();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  o = await openApp({ settings: { allowHosts: [new URL(`http://${IDN_HOST}`).hostname, LOOKALIKE_HOST] } });
-  page = o.page;
-});
+/** Answers /a/N, /held/N and /held2/N with an article (the held ones once let go), and 404 otherwise. */
+const site: http.RequestListener = (req, res) => {
+  const p = new URL(req.url ?? '/', 'http://x').pathname;
+  const send = (): void => {
+    const m = /^\/(?:held2?|a)\/(\d+)$/.exec(p);
+    res.writeHead(m ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(m ? article(Number(m[1])) : '<h1>Not here</h1>');
+  };
+  if (p.startsWith('/held/')) {
+    heldArrived();
+    void heldReleased.then(send);
+  } else if (p.startsWith('/held2/')) {
+    held2Arrived();
+    void held2Released.then(send);
+  } else send();
+};
 
-afterEach(async () => {
-  if (page) await expectNoInternalErrorText(page);
+const o = appForFile({
+  serve: async () => {
+    const open: Closable[] = [];
+    base = await listenLoopback(open, site);
+    return open;
+  },
+  app: { settings: { allowHosts: [new URL(`http://${IDN_HOST}`).hostname, LOOKALIKE_HOST] } },
+  ready: (opened) => {
+    page = opened.page;
+  },
 });
-
-afterAll(async () => {
+// Before the app closes (an afterAll after appForFile's runs first).
+afterAll(() => {
   releaseHeld();
   releaseHeld2();
-  await o?.close();
-  await new Promise((resolve) => server?.close(resolve));
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
