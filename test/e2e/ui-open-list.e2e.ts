@@ -9,13 +9,14 @@
 // takes in a few KB at a time: reading 50 MB took 26–43 s at load 12–16, so the file read whole
 // here is 10 MiB (bench droplist opens the 50 MB one); the Cancel test's 50 MB is never read whole.
 const BIG_FILE_MS = 180_000;
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { mkdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
 import { bookmarksSeed, textSeed, urlListsDir, writeBigList } from '../helpers/big-list';
-import { dropFile, expectNoInternalErrorText, openApp, tempDir, type OpenedApp } from '../helpers/ui-app';
+import { dropFile, expectNoInternalErrorText, tempDir } from '../helpers/ui-app';
+import { appForFile } from '../helpers/ui-file';
 
 const corpus = urlListsDir();
 const MB50 = 50 * 1000 * 1000;
@@ -27,23 +28,24 @@ let chosen: string | null = null;
 /** Run as the dialog closes, before main reads the file (the file deleted meanwhile, say). */
 let onChosen: () => void = () => {};
 
-let opened: OpenedApp;
 let page: Page;
 
-beforeAll(async () => {
-  opened = await openApp({
+// After the app has closed (an afterAll before appForFile's runs last).
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+appForFile({
+  app: {
     listFile: () => {
       onChosen();
       return chosen;
     },
-  });
-  page = opened.page;
-  await page.getByTestId('nav-new').click();
-});
-
-afterAll(async () => {
-  await opened?.close();
-  rmSync(dir, { recursive: true, force: true });
+  },
+  ready: async (o) => {
+    page = o.page;
+    await page.getByTestId('nav-new').click();
+  },
 });
 
 const notice = (): Promise<string | null> => page.locator('[data-testid="notice"]').last().textContent();
