@@ -4,9 +4,12 @@
  * closed after them, with the screen read after each test for what no user should see.
  * Apart from ui-app.ts, which bench/ui.ts loads outside vitest.
  */
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { ensureBuilt } from './build';
+import { launchChromium, openBridgedPage } from './chromium';
 import type { Closable } from './loopback';
-import { expectNoInternalErrorText, openApp, type OpenAppOptions, type OpenedApp } from './ui-app';
+import { expectNoInternalErrorText, openApp, startUiApp, type OpenAppOptions, type OpenedApp, type UiApp } from './ui-app';
 
 export interface AppForFileOptions {
   /** What the app opens with; a function when the options name what `serve` started (a site's address). */
@@ -47,4 +50,56 @@ export function appForFile(o: AppForFileOptions = {}): OpenedApp {
     for (const s of servers.reverse()) await s.close();
   });
   return opened;
+}
+
+export interface AppsForFile {
+  /**
+   * A new app and a page of it, in the file's one Chromium: over another's `dataDir`, the same
+   * data after a restart. Closed after the file's tests unless the test closes it first.
+   */
+  open(options?: Parameters<typeof startUiApp>[0]): Promise<{ app: UiApp; page: Page }>;
+  /** An app the test took down by its own hand (a crash: its store closed under it): not closed again. */
+  forget(app: UiApp): void;
+}
+
+/**
+ * appForFile for a file whose tests each open their own apps (restarts, a data folder each):
+ * one Chromium for the file, and every page a test opened read after it, as appForFile reads its one.
+ */
+export function appsForFile(o: Pick<AppForFileOptions, 'serve'> = {}): AppsForFile {
+  let browser: Browser | undefined;
+  const servers: Closable[] = [];
+  const apps = new Set<UiApp>();
+  const pages: Page[] = [];
+  beforeAll(async () => {
+    ensureBuilt();
+    if (o.serve) servers.push(...[await o.serve()].flat());
+    browser = await launchChromium();
+  });
+  // A page its test closed (to restart its app) cannot be read, and is passed over.
+  afterEach(async () => {
+    for (const page of pages.splice(0)) await expectNoInternalErrorText(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    for (const app of apps) await app.close().catch(() => {});
+    for (const s of servers.reverse()) await s.close();
+  });
+  return {
+    async open(options) {
+      const started = await startUiApp(options);
+      const app: UiApp = {
+        ...started,
+        close: async () => {
+          apps.delete(app);
+          await started.close();
+        },
+      };
+      apps.add(app);
+      const page = await openBridgedPage(browser!, app.bridge.url, app.bridge.wsUrl);
+      pages.push(page);
+      return { app, page };
+    },
+    forget: (app) => void apps.delete(app),
+  };
 }
