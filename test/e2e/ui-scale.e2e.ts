@@ -2,32 +2,17 @@
  * The app with a database grown large, through the real services and the bridge in Chromium.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, test } from 'vitest';
 import { openStore } from '../../src/main/store';
 import { LISTED_JOBS, MAX_SUBMIT_TARGETS, type SiftApi } from '../../src/shared/ipc/contract';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { expectNoInternalErrorText, pageErrors, pasteList, tempDir } from '../helpers/ui-app';
+import { appsForFile } from '../helpers/ui-file';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 import { SHOWN_HITS } from '../../src/shared/search';
 import { formatBytes } from '../../src/shared/bytes';
 
-let browser: Browser;
 let site: TestSite;
-const apps: UiApp[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  site = await startTestSite();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const a of apps) await a.close().catch(() => {});
-  await site?.close();
-});
+const apps = appsForFile({ serve: async () => (site = await startTestSite()) });
 
 /** `n` finished one-target jobs in a new data folder, the oldest first, as `sift batch` in a loop leaves them. */
 function dataDirWithJobs(n: number): { dataDir: string; ids: string[] } {
@@ -47,9 +32,7 @@ function dataDirWithJobs(n: number): { dataDir: string; ids: string[] } {
 test('the job list says how many older jobs it does not list', async () => {
   // Two more than the list holds: the two oldest were left out, and nothing said so.
   const { dataDir, ids } = dataDirWithJobs(LISTED_JOBS + 2);
-  const app = await startUiApp({ dataDir });
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open({ dataDir });
   const items = page.getByTestId('job-item');
   await expect.poll(() => items.count()).toBe(LISTED_JOBS);
   // The list and its note come from one answer: once the items are drawn, so is the note.
@@ -67,9 +50,7 @@ test('the job list says how many older jobs it does not list', async () => {
 
 test('a list of exactly as many jobs as it holds has no such note', async () => {
   const { dataDir } = dataDirWithJobs(LISTED_JOBS);
-  const app = await startUiApp({ dataDir });
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open({ dataDir });
   await expect.poll(() => page.getByTestId('job-item').count()).toBe(LISTED_JOBS);
   expect(await page.getByTestId('jobs-unlisted').count()).toBe(0);
 });
@@ -77,9 +58,7 @@ test('a list of exactly as many jobs as it holds has no such note', async () => 
 test('a list longer than Sift reads at once is not submitted in part', async () => {
   // One URL past what the composer reads, with a job cap that would take all it read: the
   // first 100,000 were submitted, the job ended "done", and the last URL was never fetched.
-  const app = await startUiApp({ settings: { targetsPerJob: MAX_SUBMIT_TARGETS } });
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open({ settings: { targetsPerJob: MAX_SUBMIT_TARGETS } });
   const n = MAX_SUBMIT_TARGETS + 1;
   await pasteList(page, Array.from({ length: n }, (_, i) => `http://127.0.0.1:9/page/${i}`).join('\n'));
   await expect.poll(() => page.getByTestId('parse-truncated').count(), { timeout: 120_000 }).toBe(1);
@@ -96,9 +75,7 @@ test('a list longer than Sift reads at once is not submitted in part', async () 
 });
 
 test('a search matching more results than it shows says so', async () => {
-  const app = await startUiApp();
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open();
   // Every article holds "readable"; one more of them than the box shows.
   const n = SHOWN_HITS + 1;
   await pasteList(page, Array.from({ length: n }, (_, i) => `${site.url}/article/${i + 1}`).join('\n'));
@@ -131,9 +108,7 @@ test("a result of 6 MB opens without the page encoding all of it again to say it
   store.finishTarget('long000000000001', 0, { status: 'done', result: { content, meta: { title: 'Long', status: 200, content_type: 'text/html' } }, error: '', hint: '', bytes, title: 'Long', errorStatus: 0 }, now, now + 24 * 3600_000);
   store.transition('long000000000001', 'running', 'done', '', now);
   store.close();
-  const app = await startUiApp({ dataDir });
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open({ dataDir });
   // The longest text the page encodes as UTF-8.
   await page.evaluate(() => {
     const w = window as unknown as { longestEncoded: number };
