@@ -5,37 +5,22 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openStore } from '../../src/main/store';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { SiftApi } from '../../src/shared/ipc/contract';
 import { nestedLiveRegions } from '../helpers/a11y';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { screenshotPath } from '../helpers/chromium';
+import { expectNoInternalErrorText, pageErrors, pasteList, tempDir } from '../helpers/ui-app';
+import { appsForFile } from '../helpers/ui-file';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 
-let browser: Browser;
 let site: TestSite;
-const apps: UiApp[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  site = await startTestSite();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const a of apps) await a.close().catch(() => {});
-  await site?.close();
-});
+const apps = appsForFile({ serve: async () => (site = await startTestSite()) });
 
 /** An app keeping finished jobs `ttlHours`, with one finished job of two articles shown. */
 async function finishedJob(ttlHours: number): Promise<{ page: Page; lease: number }> {
-  const app = await startUiApp({ settings: { ttlHours } });
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open({ settings: { ttlHours } });
   await pasteList(page, `${site.url}/article/1\n${site.url}/article/2`);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
   await page.getByTestId('submit').click();
@@ -98,9 +83,7 @@ async function appWithJobs(n: number, prepare?: (dataDir: string) => void): Prom
     });
   });
   store.close();
-  const app = await startUiApp({ dataDir });
-  apps.push(app);
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
+  const { page } = await apps.open({ dataDir });
   await expect.poll(() => page.getByTestId('job-item').count()).toBe(n);
   return { page, ids };
 }
