@@ -1,51 +1,26 @@
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { FetchFunc } from '../../src/main/batch';
 import { openStore, stoppedJobError } from '../../src/main/store';
 import { isUnfinished, type StoreStop } from '../../src/shared/types';
-import { ensureBuilt } from '../helpers/build';
-import { launchChromium, openBridgedPage, screenshotPath } from '../helpers/chromium';
-import { cutInCells, dropLinks, expectNoInternalErrorText, pageErrors, pasteList, startUiApp, tempDir, type UiApp } from '../helpers/ui-app';
+import { screenshotPath } from '../helpers/chromium';
+import { cutInCells, dropLinks, pageErrors, pasteList, tempDir } from '../helpers/ui-app';
+import { appsForFile } from '../helpers/ui-file';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 import { formatBytes } from '../../src/shared/bytes';
 
-let browser: Browser;
 let site: TestSite;
-const apps: UiApp[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  site = await startTestSite();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const a of apps) await a.close().catch(() => {});
-  await site?.close();
-});
-
-// Every page a test opens is scanned after it for the marks of a bug; none is expected here.
-const openPages: Page[] = [];
-async function open(app: UiApp): Promise<Page> {
-  const page = await openBridgedPage(browser, app.bridge.url, app.bridge.wsUrl);
-  openPages.push(page);
-  return page;
-}
-afterEach(async () => {
-  for (const page of openPages.splice(0)) await expectNoInternalErrorText(page);
-});
+// Every page a test opens is read after it for the marks of a bug; none is expected here.
+const apps = appsForFile({ serve: async () => (site = await startTestSite()) });
 
 const jobStatus = (page: Page) => () => page.getByTestId('job-header').getAttribute('data-status');
 const rowStatus = (page: Page, idx: number) => () => page.locator(`[data-testid="target-row"][data-idx="${idx}"]`).getAttribute('data-status');
 
 test('a job interrupted by a restart says so plainly and runs the rest again', async () => {
   const dataDir = tempDir('sift-ui-restart-');
-  const first = await startUiApp({ dataDir });
-  apps.push(first);
-  const page = await open(first);
+  const { app: first, page } = await apps.open({ dataDir });
   await dropLinks(page, [`${site.url}/article/1`, ...[1, 2, 3, 4, 5].map((i) => `${site.url}/slow/${i}?ms=1000`)]);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('6');
   await page.getByTestId('submit').click();
@@ -53,11 +28,8 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
   await page.close();
   // The app quits mid-job: in-flight work is stored, the job stays "running" on disk.
   await first.close();
-  apps.splice(apps.indexOf(first), 1);
 
-  const second = await startUiApp({ dataDir });
-  apps.push(second);
-  const again = await open(second);
+  const { app: second, page: again } = await apps.open({ dataDir });
   await again.getByTestId('job-item').first().click();
   await expect.poll(() => again.getByTestId('restart-notice').textContent()).toMatch(/closed while this job ran/);
   expect(await again.getByTestId('job-item').first().textContent()).toMatch(/interrupted/);
@@ -86,9 +58,7 @@ test('a job interrupted by a restart says so plainly and runs the rest again', a
 
 test('a job cut short by a crash counts the same in its header, the job list and its notice; run the rest again clicked twice starts one job', async () => {
   const dataDir = tempDir('sift-ui-crash-');
-  const first = await startUiApp({ dataDir });
-  apps.push(first);
-  const page = await open(first);
+  const { app: first, page } = await apps.open({ dataDir });
   const urls = [`${site.url}/article/1`, `${site.url}/article/2`, `${site.url}/slow/3?ms=120000`, `${site.url}/article/4`];
   await dropLinks(page, urls);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4');
@@ -97,13 +67,11 @@ test('a job cut short by a crash counts the same in its header, the job list and
   await page.close();
   // The process dies mid-target: nothing more reaches the database, the slow page stays "running".
   first.services.store.close();
-  apps.splice(apps.indexOf(first), 1);
+  apps.forget(first);
   await first.bridge.close();
   await first.services.close({ graceMs: 0 }).catch(() => {});
 
-  const second = await startUiApp({ dataDir });
-  apps.push(second);
-  const again = await open(second);
+  const { app: second, page: again } = await apps.open({ dataDir });
   await again.getByTestId('job-item').first().click();
   await expect.poll(() => again.getByTestId('restart-notice').textContent()).toBe(
     'Sift was closed while this job ran, so it stopped after 2 targets. Their results are kept. Run the rest again to fetch the other 2.',
@@ -176,9 +144,7 @@ test('a job cut short by a crash counts the same in its header, the job list and
 test('settings.json damaged while the app was closed: the window says the defaults run and where the file went', async () => {
   const dataDir = tempDir('sift-ui-settings-');
   writeFileSync(path.join(dataDir, 'settings.json'), '{ "workers": 4, "userAgent": "Kept/1", }\n');
-  const app = await startUiApp({ dataDir });
-  apps.push(app);
-  const page = await open(app);
+  const { page } = await apps.open({ dataDir });
   const notice = page.locator('[data-testid="notice"][data-code="settings_reset"]');
   await expect.poll(() => notice.textContent()).toMatch(/^Your saved settings were not used: settings\.json is not valid JSON\. Sift runs with the default settings\./);
   expect(await notice.textContent()).toContain('settings.json.bad');
@@ -187,9 +153,7 @@ test('settings.json damaged while the app was closed: the window says the defaul
 
 test('Activity counts what a real job did in plain words, and after a restart says its counts start again', async () => {
   const dataDir = tempDir('sift-ui-activity-');
-  const first = await startUiApp({ dataDir });
-  apps.push(first);
-  const page = await open(first);
+  const { app: first, page } = await apps.open({ dataDir });
   await page.getByTestId('nav-activity').click();
   await expect.poll(() => page.getByTestId('activity-empty').textContent()).toBe('Nothing fetched yet. Submit a list and its outcomes show up here.');
   // No URL has been timed: no average to show (it read "0 ms").
@@ -216,12 +180,9 @@ test('Activity counts what a real job did in plain words, and after a restart sa
   await page.screenshot({ path: screenshotPath('ui-activity-counted') });
   await page.close();
   await first.close();
-  apps.splice(apps.indexOf(first), 1);
 
   // The counters live in memory; the job list comes from the database: the panel says which.
-  const second = await startUiApp({ dataDir });
-  apps.push(second);
-  const again = await open(second);
+  const { page: again } = await apps.open({ dataDir });
   await expect.poll(() => again.getByTestId('job-item').count()).toBe(1);
   await again.getByTestId('nav-activity').click();
   await expect.poll(() => again.getByTestId('activity-empty').textContent()).toMatch(/^Nothing fetched since Sift started\. The jobs in the list on the left ran before/);
@@ -254,9 +215,7 @@ test('a job the store stopped says why in the job list and in its header', async
   }
   store.close();
 
-  const app = await startUiApp({ dataDir });
-  apps.push(app);
-  const page = await open(app);
+  const { page } = await apps.open({ dataDir });
   await expect.poll(() => page.getByTestId('job-item').count()).toBe(3);
   const words = { 'disk full': 'disk full', 'database damaged': 'database damaged', 'database could not be written': 'database not writable' };
   for (const [id, stop] of Object.entries(ids)) {
@@ -294,9 +253,7 @@ test('a long export shows its progress, then the files it wrote', async () => {
   // the slow part, and long enough for several progress events.
   const body = 'Lorem ipsum dolor sit amet. '.repeat(70);
   const instant: FetchFunc = async (_signal, _caller, t) => ({ content: `# ${t.url}\n\n${body}`, meta: { title: `Page ${t.url.slice(-5)}` } });
-  const app = await startUiApp({ fetch: instant, settings: { targetsPerJob: 20_000 } });
-  apps.push(app);
-  const page = await open(app);
+  const { app, page } = await apps.open({ fetch: instant, settings: { targetsPerJob: 20_000 } });
   const urls = Array.from({ length: 4000 }, (_, i) => `https://example.org/p/${i}`);
   await pasteList(page, urls.join('\n'));
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('4,000');
@@ -326,9 +283,7 @@ test('a long export shows its progress, then the files it wrote', async () => {
 });
 
 test('a list not submitted yet is back in the composer, with its options, after the window goes; once submitted it is not', async () => {
-  const app = await startUiApp({});
-  apps.push(app);
-  const page = await open(app);
+  const { page } = await apps.open({});
   await page.getByTestId('nav-new').click();
   await pasteList(page, `${site.url}/article/1\n${site.url}/article/2`);
   await expect.poll(() => page.getByTestId('count-valid').textContent()).toBe('2');
@@ -369,9 +324,7 @@ test('a list not submitted yet is back in the composer, with its options, after 
 });
 
 test('a 50,000-line pasted list is read without freezing the window', async () => {
-  const app = await startUiApp();
-  apps.push(app);
-  const page = await open(app);
+  const { page } = await apps.open();
   await page.getByTestId('paste-box').waitFor();
   await page.evaluate(() => {
     const w = window as unknown as { __longest: number; __posted: number[] };
