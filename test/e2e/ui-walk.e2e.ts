@@ -7,12 +7,12 @@
  * Real services over the bridge, real Chromium.
  */
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 import { makePdf } from '../helpers/fetch-pdf';
 import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, pageErrors, pasteList } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
@@ -21,20 +21,14 @@ const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const fixture = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
 
 let page: Page;
-const servers: http.Server[] = [];
+// Closed after the app (its afterAll is registered before appForFile's).
+const servers = closedAfterAll();
 /** The held requests' ends, so afterAll lets none hang. */
 const held: http.ServerResponse[] = [];
 let heldSeen: () => void = () => {};
 const firstHeld = new Promise<void>((r) => (heldSeen = r));
 let base = '';
 let catchAll = '';
-
-async function listen(host: string, handler: http.RequestListener): Promise<string> {
-  const s = http.createServer(handler);
-  servers.push(s);
-  await new Promise<void>((r) => s.listen(0, host, r));
-  return `http://${host}:${(s.address() as AddressInfo).port}`;
-}
 
 const URLS = (): string[] => [
   ...Array.from({ length: 24 }, (_, i) => `${base}/article/${i + 1}`),
@@ -52,7 +46,7 @@ beforeAll(async () => {
   const login = fixture('batch/login_bank_of_ireland_365.html');
   const challenge = fixture('batch/cf_uam_just_a_moment_2021.html');
   const pdf = makePdf({ pages: [['Harbour annual report', 'Net revenue grew 12% as the new crane came into use'], ['Outlook', 'More ships are expected next year']], title: 'Harbour annual report' });
-  base = await listen('127.0.0.1', (req, res) => {
+  base = await listenLoopback(servers, (req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (p.startsWith('/article/')) return html(200, articlePage(`Harbour report ${p.slice(9)}`));
@@ -68,10 +62,7 @@ beforeAll(async () => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
   });
   const notFound = fixture('batch/soft404_harvest.html');
-  catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
-});
-afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  catchAll = await listenLoopback(servers, (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound), '127.0.0.2');
 });
 
 appForFile({
