@@ -3,13 +3,12 @@
  * with one real captured page of each class shows why each failed, filters by reason,
  * retries one bucket with recover on, and Activity charts the reasons.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
+import { closedAfterAll, listenLoopback } from '../helpers/loopback';
 import { axOf } from '../helpers/a11y';
 import { cutInCells, dropFile, pageErrors } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
@@ -18,16 +17,10 @@ const FIX = path.resolve(__dirname, '../fixtures/outcomes');
 const page$ = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
 
 let page: Page;
-const servers: http.Server[] = [];
+// Closed after the app (its afterAll is registered before appForFile's).
+const servers = closedAfterAll();
 let base = '';
 let catchAll = '';
-
-async function listen(host: string, handler: http.RequestListener): Promise<string> {
-  const s = http.createServer(handler);
-  servers.push(s);
-  await new Promise<void>((r) => s.listen(0, host, r));
-  return `http://${host}:${(s.address() as AddressInfo).port}`;
-}
 
 beforeAll(async () => {
   const routes: Record<string, [number, string]> = {
@@ -39,7 +32,7 @@ beforeAll(async () => {
     '/snapshot/challenge-page': [200, page$('pages/ok_example_domain_short_2014.html')],
     '/news/tariffs-explained': [200, page$('pages/ok_teaser_trade_news_opening_then_signin_form.html')],
   };
-  base = await listen('127.0.0.1', (req, res) => {
+  base = await listenLoopback(servers, (req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
     if (p === '/wayback/available') {
       // The archive service: it has a snapshot of every page, on this same loopback site.
@@ -55,12 +48,9 @@ beforeAll(async () => {
   });
   // A site that answers every path with 200 and its not-found page.
   const notFound = page$('batch/soft404_harvest.html');
-  catchAll = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound));
+  catchAll = await listenLoopback(servers, (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound), '127.0.0.2');
   // Only the two loopback sites are allowed, not every private address: a target on any other
   // host of this computer is refused as it is on a user's machine (no traffic is sent).
-});
-afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 
 // Every reason is on screen here: appForFile's read after each test finds each in its words, none as its code ("needs_js").
