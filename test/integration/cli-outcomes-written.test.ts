@@ -71,4 +71,18 @@ describe('sift batch on pages outside the corpora', () => {
     expect(String(product!.content)).toContain('Solid walnut base');
     expect(run.code).toBe(0);
   }, 240_000);
+
+  test('a storefront of headings and image links whose copy is in its data fails as needing JavaScript once rendered; with a paragraph of its own it is ok', async () => {
+    const file = path.join(home, 'storefront.txt');
+    writeFileSync(file, `${base}/needs_js_storefront_headings_over_island\n${base}/rendered_ok_storefront_headings_and_a_paragraph_over_island\n`);
+    const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'storefront.db')], { env, timeoutMs: 150_000 });
+    const [shell, twin] = jsonLines(run.stdout);
+    // It came back ok and thin, its 14 paragraphs of copy left in window.__NUXT__. This server
+    // answers its two scripts with a 404, and the reason says so.
+    expect(shell, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });
+    expect(String(shell!.error)).toContain('answered 2 of its scripts with an error (HTTP 404)');
+    expect(twin, run.stderr.slice(-2000)).toMatchObject({ ok: true, warnings: ['thin'], meta: { rendered: true } });
+    expect(String(twin!.content)).toContain('folds into a carry-on');
+    expect(run.code).toBe(1);
+  }, 240_000);
 });

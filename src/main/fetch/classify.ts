@@ -832,6 +832,27 @@ function saysSomething(p: Page): boolean {
   return false;
 }
 
+/** Blocks that hold a page's running text, as against its headings and labels. */
+const PROSE_BLOCKS = /<(?:p|li|blockquote|dd|td)\b[^<>]*>/gi;
+
+/**
+ * Whether a paragraph, list item, quote or cell of the page's own (outside its links) is running
+ * text: prose (isProse) that ends a sentence. A product's 'Solid walnut base, linen shade, 2 m
+ * cloth cable. E27 bulb not included.' is; promo lines ('New arrivals to inspire dream
+ * destinations'), a form's 'This field is required.' and its fine print under a newsletter box
+ * ('Click here to read … privacy notice, Or contact us') are not.
+ */
+function saysInSentences(p: Page): boolean {
+  PROSE_BLOCKS.lastIndex = 0;
+  for (let m = PROSE_BLOCKS.exec(p.body); m; m = PROSE_BLOCKS.exec(p.body)) {
+    BLOCK_EDGE.lastIndex = PROSE_BLOCKS.lastIndex;
+    const edge = BLOCK_EDGE.exec(p.body);
+    const text = squash(unlinked(p.body.slice(PROSE_BLOCKS.lastIndex, edge ? edge.index : p.body.length)));
+    if (SENTENCE_END.test(text) && isProse(text)) return true;
+  }
+  return false;
+}
+
 function needsJs(p: Page, rendered: boolean): string | undefined {
   // Nothing would run: a page that says something and has no script is all there is, however
   // little it says (a one-line notice in a <div id="app">, a noscript that only recommends
@@ -853,9 +874,12 @@ function needsJs(p: Page, rendered: boolean): string | undefined {
     if (shell && /^\W*(?:loading\W*)?$/i.test(p.visible) && /<script\b/i.test(p.html) && !/<(?:img|picture|video|audio|iframe|frame|embed|object|canvas)\b/i.test(p.body)) return 'empty-with-script';
   }
   // The islands decide only on a page with little text of its own (below); on any other they are not read.
-  // Nor on a rendered page: a product page's reviews that stay folded in its island kept it
-  // "an app shell that stayed empty when its scripts ran", its name and price shown.
-  if (chars >= SHORT_CHARS * 2 || rendered) return undefined;
+  // Nor on a rendered page that says something in a sentence: a product page's reviews that
+  // stay folded in its island kept it "an app shell that stayed empty when its scripts ran",
+  // its name, price and a line about it shown. A rendered page of headings and image links over
+  // an island with the text (a storefront's 303 characters of 'SHOP NOW' over 348 KB of state)
+  // is the shell its scripts did not fill.
+  if (chars >= SHORT_CHARS * 2 || (rendered && saysInSentences(p))) return undefined;
   let island = 0;
   for (const m of p.html.slice(0, lastEnd(p.html, '</script')).matchAll(DATA_ISLANDS)) island += islandText(m[2] ?? m[4] ?? '');
   // The islands carry several times the page's visible text: it is rendered by the client.
