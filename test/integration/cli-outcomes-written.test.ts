@@ -72,17 +72,27 @@ describe('sift batch on pages outside the corpora', () => {
     expect(run.code).toBe(0);
   }, 240_000);
 
-  test('a storefront of headings and image links whose copy is in its data fails as needing JavaScript once rendered; with a paragraph of its own it is ok', async () => {
+  test("a storefront of headings and image links whose copy is in its data, rendered with its scripts failed, needs JavaScript; with a paragraph of its own, or scripts that ran, it is ok", async () => {
+    // The same pages from a host that answers their scripts (/_nuxt/…) with one that runs and draws nothing.
+    const shop = readFileSync(path.join(WRITTEN, 'needs_js_storefront_headings_over_island.html'));
+    const ran = await listenLoopback(open, (req, res) => {
+      if (req.url?.startsWith('/_nuxt/') && req.url.endsWith('.js')) return res.writeHead(200, { 'content-type': 'text/javascript' }).end('document.documentElement.dataset.ran = "1";');
+      if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shop);
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+    });
     const file = path.join(home, 'storefront.txt');
-    writeFileSync(file, `${base}/needs_js_storefront_headings_over_island\n${base}/rendered_ok_storefront_headings_and_a_paragraph_over_island\n`);
+    writeFileSync(file, `${base}/needs_js_storefront_headings_over_island\n${base}/rendered_ok_storefront_headings_and_a_paragraph_over_island\n${ran}/\n`);
     const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'storefront.db')], { env, timeoutMs: 150_000 });
-    const [shell, twin] = jsonLines(run.stdout);
-    // It came back ok and thin, its 14 paragraphs of copy left in window.__NUXT__. This server
+    const [shell, paragraph, ranShell] = jsonLines(run.stdout);
+    // It came back ok and thin, its 14 paragraphs of copy left in window.__NUXT__: this server
     // answers its two scripts with a 404, and the reason says so.
     expect(shell, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });
     expect(String(shell!.error)).toContain('answered 2 of its scripts with an error (HTTP 404)');
-    expect(twin, run.stderr.slice(-2000)).toMatchObject({ ok: true, warnings: ['thin'], meta: { rendered: true } });
-    expect(String(twin!.content)).toContain('folds into a carry-on');
+    expect(paragraph, run.stderr.slice(-2000)).toMatchObject({ ok: true, warnings: ['thin'], meta: { rendered: true } });
+    expect(String(paragraph!.content)).toContain('folds into a carry-on');
+    // Its scripts ran and drew nothing: what it shows is what a browser shows.
+    expect(ranShell, run.stderr.slice(-2000)).toMatchObject({ ok: true, warnings: ['thin'], meta: { rendered: true } });
+    expect(String(ranShell!.content)).toContain('Summer Tailoring');
     expect(run.code).toBe(1);
   }, 240_000);
 });

@@ -513,13 +513,15 @@ describe('pages written by hand, outside the corpora', () => {
     expect(classifyPage({ html: readFileSync(path.join(WRITTEN, 'needs_js_empty_module_shell.html'), 'utf8'), status: 200, url: 'https://a.example/x', rendered: true }).reason).toBe('needs_js');
   });
 
-  test('a rendered page of headings and image links over an island with its text is still a shell; one paragraph of running text makes it the page', () => {
-    const judgeRendered = (file: string): Classification => classifyPage({ html: readFileSync(path.join(WRITTEN, file), 'utf8'), status: 200, url: 'https://shop.example/', rendered: true });
-    expect(judgeRendered('needs_js_storefront_headings_over_island.html')).toMatchObject({ reason: 'needs_js', signals: ['text-in-data-island'] });
-    expect(judgeRendered('rendered_ok_storefront_headings_and_a_paragraph_over_island.html')).toEqual({ warnings: ['thin'] });
+  test('rendered with its scripts failed, a page of headings and image links over an island with its text is still a shell; with a paragraph of running text, or scripts that ran, it is the page', () => {
+    const shell = readFileSync(path.join(WRITTEN, 'needs_js_storefront_headings_over_island.html'), 'utf8');
+    const judgeRendered = (html: string, scriptsFailed: boolean): Classification => classifyPage({ html, status: 200, url: 'https://shop.example/', rendered: true, scriptsFailed });
+    expect(judgeRendered(shell, true)).toMatchObject({ reason: 'needs_js', signals: ['text-in-data-island'] });
+    expect(judgeRendered(readFileSync(path.join(WRITTEN, 'rendered_ok_storefront_headings_and_a_paragraph_over_island.html'), 'utf8'), true)).toEqual({ warnings: ['thin'] });
+    // Scripts that ran and drew nothing leave the page as a browser shows it.
+    expect(judgeRendered(shell, false)).toEqual({ warnings: ['thin'] });
     // Without the island the headings are all there is: a short page, not a shell.
-    const bare = readFileSync(path.join(WRITTEN, 'needs_js_storefront_headings_over_island.html'), 'utf8').replace(/<script>window\.__NUXT__=[\s\S]*?<\/script>/, '');
-    expect(classifyPage({ html: bare, status: 200, url: 'https://shop.example/', rendered: true })).toEqual({ warnings: ['thin'] });
+    expect(judgeRendered(shell.replace(/<script>window\.__NUXT__=[\s\S]*?<\/script>/, ''), true)).toEqual({ warnings: ['thin'] });
   });
 });
 

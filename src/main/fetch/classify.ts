@@ -32,6 +32,11 @@ export interface ClassifyInput {
    * and it does not show is no longer a sign that it needs them to run.
    */
   rendered?: boolean;
+  /**
+   * Of a rendered page: its scripts did not all run (one threw, its server answered one with an
+   * error, or the guard refused its host), so what it shows may not be what a browser shows.
+   */
+  scriptsFailed?: boolean;
 }
 
 export interface Classification {
@@ -853,7 +858,7 @@ function saysInSentences(p: Page): boolean {
   return false;
 }
 
-function needsJs(p: Page, rendered: boolean): string | undefined {
+function needsJs(p: Page, rendered: boolean, scriptsFailed: boolean): string | undefined {
   // Nothing would run: a page that says something and has no script is all there is, however
   // little it says (a one-line notice in a <div id="app">, a noscript that only recommends
   // JavaScript). Rendered, it would "stay empty when its scripts ran", which it is not.
@@ -874,12 +879,12 @@ function needsJs(p: Page, rendered: boolean): string | undefined {
     if (shell && /^\W*(?:loading\W*)?$/i.test(p.visible) && /<script\b/i.test(p.html) && !/<(?:img|picture|video|audio|iframe|frame|embed|object|canvas)\b/i.test(p.body)) return 'empty-with-script';
   }
   // The islands decide only on a page with little text of its own (below); on any other they are not read.
-  // Nor on a rendered page that says something in a sentence: a product page's reviews that
-  // stay folded in its island kept it "an app shell that stayed empty when its scripts ran",
-  // its name, price and a line about it shown. A rendered page of headings and image links over
-  // an island with the text (a storefront's 303 characters of 'SHOP NOW' over 348 KB of state)
-  // is the shell its scripts did not fill.
-  if (chars >= SHORT_CHARS * 2 || (rendered && saysInSentences(p))) return undefined;
+  // Nor on a rendered page, which is what it shows: a product page's reviews that stay folded in
+  // its island kept it "an app shell that stayed empty when its scripts ran", its name and price
+  // shown. Unless its scripts failed and it shows no running text: a storefront whose scripts did
+  // not load, rendered to 303 characters of 'SHOP NOW' headings and image links over 348 KB of
+  // state, came back ok and thin.
+  if (chars >= SHORT_CHARS * 2 || (rendered && (!scriptsFailed || saysInSentences(p)))) return undefined;
   let island = 0;
   for (const m of p.html.slice(0, lastEnd(p.html, '</script')).matchAll(DATA_ISLANDS)) island += islandText(m[2] ?? m[4] ?? '');
   // The islands carry several times the page's visible text: it is rendered by the client.
@@ -1098,7 +1103,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (l) return decide('login', l);
   const s = soft404(p, input.status, few || bareFew || headedFew || headless, prose, input.url, input.randomPathSimilarity, bareFew || headless, own);
   if (s) return decide('soft404', s);
-  const j = needsJs(p, input.rendered === true);
+  const j = needsJs(p, input.rendered === true, input.scriptsFailed === true);
   if (j) return decide('needs_js', j);
   // A Chinese, Japanese or Korean character counts twice, as in hasArticleProse.
   const warnings = readable.length + (readable.match(CJK)?.length ?? 0) < THIN_CHARS ? ['thin'] : [];

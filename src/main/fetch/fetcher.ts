@@ -669,7 +669,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
               if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused, surface) });
               // The rendered page is judged like a fetched one: a shell that stayed empty is
               // still needs_js, a check that did not clear is still a challenge.
-              const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true });
+              const scriptsFailed = !!(r.scriptError || r.scriptsMissing || (r.guardRefused && refusedScriptHosts(html, res.finalUrl, r.guardRefused).length > 0));
+              const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true, scriptsFailed });
               if (after.reason) {
                 const shell = pageError(after.reason, res.status, true, after.signals?.[0], surface);
                 // A refused request leads where there is one: the script's error is then mostly its
