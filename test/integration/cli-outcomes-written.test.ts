@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { jsonLines, runSift } from '../helpers/cli';
@@ -72,7 +73,7 @@ describe('sift batch on pages outside the corpora', () => {
     expect(run.code).toBe(0);
   }, 240_000);
 
-  test("a storefront of headings and image links whose copy is in its data, rendered with its scripts failed, needs JavaScript; with a paragraph of its own, or scripts that ran, it is ok", async () => {
+  test("a storefront of headings and image links whose copy is in its data, rendered with its scripts missing or unreached, needs JavaScript; with a paragraph of its own, or scripts that ran, it is ok", async () => {
     // The same pages from a host that answers their scripts (/_nuxt/…) with one that runs and draws nothing.
     const shop = readFileSync(path.join(WRITTEN, 'needs_js_storefront_headings_over_island.html'));
     const ran = await listenLoopback(open, (req, res) => {
@@ -80,10 +81,23 @@ describe('sift batch on pages outside the corpora', () => {
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shop);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     });
+    // And from one whose scripts are on a host that does not answer (a closed port, over https
+    // as a CDN's are): the browser's request fails with no answer at all.
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const unreached = await listenLoopback(open, (req, res) => {
+      if (req.url !== '/') return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shop.toString('utf8').replaceAll('src="/_nuxt/', `src="https://127.0.0.1:${closed}/_nuxt/`));
+    });
     const file = path.join(home, 'storefront.txt');
-    writeFileSync(file, `${base}/needs_js_storefront_headings_over_island\n${base}/rendered_ok_storefront_headings_and_a_paragraph_over_island\n${ran}/\n`);
+    writeFileSync(file, `${base}/needs_js_storefront_headings_over_island\n${base}/rendered_ok_storefront_headings_and_a_paragraph_over_island\n${ran}/\n${unreached}/\n`);
     const run = await runSift(['batch', file, '--json', '--db', path.join(home, 'storefront.db')], { env, timeoutMs: 150_000 });
-    const [shell, paragraph, ranShell] = jsonLines(run.stdout);
+    const [shell, paragraph, ranShell, unreachedShell] = jsonLines(run.stdout);
+    expect(unreachedShell, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });
     // It came back ok and thin, its 14 paragraphs of copy left in window.__NUXT__: this server
     // answers its two scripts with a 404, and the reason says so.
     expect(shell, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });

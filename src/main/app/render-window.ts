@@ -499,7 +499,9 @@ export async function hardenRenderSession(
     }
   });
   session.webRequest.onErrorOccurred((details) => {
-    if (details.webContentsId !== undefined) track.ended(details.webContentsId, details.id);
+    if (details.webContentsId === undefined) return;
+    track.ended(details.webContentsId, details.id);
+    if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, 0, false, '');
   });
 }
 

@@ -34,7 +34,8 @@ export interface ClassifyInput {
   rendered?: boolean;
   /**
    * Of a rendered page: its scripts did not all run (one threw, its server answered one with an
-   * error, or the guard refused its host), so what it shows may not be what a browser shows.
+   * error, its host did not answer, or the guard refused it), so what it shows may not be what a
+   * browser shows.
    */
   scriptsFailed?: boolean;
 }

@@ -229,7 +229,7 @@ const leftForBlank = (): FetchError =>
  * sent it; there is no rendered HTML to read then.
  */
 type RenderOutcome =
-  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing']; scriptsAsHtml?: number }
+  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing']; scriptsAsHtml?: number; scriptsUnreached?: number }
   | { kind: 'left'; guardRefused?: GuardRefusals };
 
 /**
@@ -310,7 +310,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
         if (/^about:/i.test(r.finalUrl)) throw leftForBlank();
         if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
-        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}), ...(r.scriptsAsHtml ? { scriptsAsHtml: r.scriptsAsHtml } : {}) };
+        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}), ...(r.scriptsAsHtml ? { scriptsAsHtml: r.scriptsAsHtml } : {}), ...(r.scriptsUnreached ? { scriptsUnreached: r.scriptsUnreached } : {}) };
       } finally {
         release();
       }
@@ -669,7 +669,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
               if (r.guardRefused) Object.assign(render, { render_refused: r.guardRefused.requests, render_refused_why: refusalWords(r.guardRefused, surface) });
               // The rendered page is judged like a fetched one: a shell that stayed empty is
               // still needs_js, a check that did not clear is still a challenge.
-              const scriptsFailed = !!(r.scriptError || r.scriptsMissing || (r.guardRefused && refusedScriptHosts(html, res.finalUrl, r.guardRefused).length > 0));
+              const scriptsFailed = !!(r.scriptError || r.scriptsMissing || r.scriptsAsHtml || r.scriptsUnreached || (r.guardRefused && refusedScriptHosts(html, res.finalUrl, r.guardRefused).length > 0));
               const after = classifyPage({ html: r.html, status: res.status, url: r.finalUrl, rendered: true, scriptsFailed });
               if (after.reason) {
                 const shell = pageError(after.reason, res.status, true, after.signals?.[0], surface);

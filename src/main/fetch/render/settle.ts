@@ -520,20 +520,31 @@ export class ScriptsMissing {
   private count = 0;
   private status = 0;
   private asHtml = 0;
+  private unreached = 0;
+  /** A script's answer; 0 where none came (its request failed: an https host that did not resolve or answer). */
   answered(status: number, refused: boolean, contentType = ''): void {
+    if (refused) return;
     // A single-page app's server answers every address it does not know with its index page,
     // a removed bundle's too: 200 and text/html, which the browser runs as a script and
     // quotes as "SyntaxError: Unexpected token '<'" (a module it refuses without an error).
-    if (!refused && status >= 200 && status < 300 && /^\s*text\/html\b/i.test(contentType)) this.asHtml++;
+    if (status >= 200 && status < 300 && /^\s*text\/html\b/i.test(contentType)) this.asHtml++;
+    if (status > 0 && status < 400) return;
     // 502 and 504 are what Sift's proxy answers itself for a host that did not resolve or
     // answer (statusOf in proxy.ts): no server said them. The corpus's Vue shell, its scripts on
     // a CDN this machine cannot reach, read "its server answered 3 of its scripts … HTTP 502".
-    if (refused || status < 400 || status === 502 || status === 504) return;
-    this.count++;
-    this.status ||= status;
+    // They did not run either, which the page's judge weighs (scriptsUnreached).
+    if (status === 0 || status === 502 || status === 504) this.unreached++;
+    else {
+      this.count++;
+      this.status ||= status;
+    }
   }
-  result(): Pick<Rendered, 'scriptsMissing' | 'scriptsAsHtml'> {
-    return { ...(this.count ? { scriptsMissing: { count: this.count, status: this.status } } : {}), ...(this.asHtml ? { scriptsAsHtml: this.asHtml } : {}) };
+  result(): Pick<Rendered, 'scriptsMissing' | 'scriptsAsHtml' | 'scriptsUnreached'> {
+    return {
+      ...(this.count ? { scriptsMissing: { count: this.count, status: this.status } } : {}),
+      ...(this.asHtml ? { scriptsAsHtml: this.asHtml } : {}),
+      ...(this.unreached ? { scriptsUnreached: this.unreached } : {}),
+    };
   }
 }
 
@@ -623,6 +634,10 @@ export async function settle(
     shown ||= shownDocument(mainStatus, refused);
   };
   page.on('response', onResponse);
+  const onScriptFailed = (r: Request): void => {
+    if (r.frame() === page.mainFrame() && r.resourceType() === 'script') missing.answered(0, false);
+  };
+  page.on('requestfailed', onScriptFailed);
   let crashed = false;
   const onCrash = (): void => void (crashed = true);
   page.on('crash', onCrash);
@@ -708,6 +723,7 @@ export async function settle(
   } finally {
     signal.removeEventListener('abort', onAbort);
     page.off('response', onResponse);
+    page.off('requestfailed', onScriptFailed);
     page.off('crash', onCrash);
     page.off('download', onDownload);
     page.off('domcontentloaded', onDocument);

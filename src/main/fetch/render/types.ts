@@ -27,6 +27,8 @@ export interface Rendered {
   scriptsMissing?: { count: number; status: number };
   /** The top page's scripts its server answered with an HTML page (2xx, text/html) instead. */
   scriptsAsHtml?: number;
+  /** How many of the top page's scripts were on a host that did not resolve or answer: none of them ran. */
+  scriptsUnreached?: number;
 }
 
 /** Which browser renders, or why none can. */
