@@ -345,6 +345,11 @@ describe('sift search', { timeout: 180_000 }, () => {
     const onlyOut = await runSift(['search', '-title:harbour', '--db', db], { env });
     expect(onlyOut.code).toBe(2);
     expect(onlyOut.stderr).toBe('sift search: give the words to find. "-title:harbour" only says what to leave out, and there is no word to find to leave it out of. Add a word to find, and the -word leaves out the results that hold it: revenue -draft.\n');
+    // In parentheses, the same: (-title:harbour) was a group to find, and found the book.
+    const groupOut = await runSift(['search', '(-title:harbour)', '--db', db], { env });
+    expect(groupOut.code).toBe(2);
+    expect(groupOut.stderr).toBe('sift search: give the words to find. "(-title:harbour)" only says what to leave out, and there is no word to find to leave it out of. Add a word to find, and the -word leaves out the results that hold it: revenue -draft.\n');
+    expect(await urls('harbour', '(-title:harb*)')).toEqual(['/en/report', '/en/reported', '/en/reporter', '/en/reports']);
     expect(await urls('site:127.0.0.1', 'inurl:tokyo')).toEqual(['/tokyo']);
     // A word the column does not hold finds nothing there, though the text holds it.
     expect(await urls('title:dredging')).toEqual([]);

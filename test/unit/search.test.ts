@@ -247,10 +247,18 @@ describe('search over stored results', () => {
     // First in a group, or after OR, it leaves out of that group's words only.
     expect(ids(searchStore(store, 'café OR -currency revenue').hits).sort()).toEqual(['j1:0', 'j1:2']);
     expect(ids(searchStore(store, '(-currency revenue) OR café').hits).sort()).toEqual(['j1:0', 'j1:2']);
+    // A group that only leaves out leaves out of the words beside it, wherever it stands.
+    expect(ids(searchStore(store, 'revenue (-currency)').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '(-currency) revenue').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '(-currency -steady) overview').hits)).toEqual([]);
+    expect(ids(searchStore(store, 'overview (-currency OR -steady)').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(ids(searchStore(store, 'overview (-currency OR -revenue)').hits).sort()).toEqual(['j1:0']);
   });
 
   it('says a query that only leaves out needs a word to find', () => {
-    for (const q of ['-currency', '-title:NASA', '-"currency moves"', '-draft -currency', '-draft OR -currency']) {
+    // In parentheses too: (-currency) was read as a group to find, and found the page with currency.
+    const inGroups = ['(-currency)', '((-currency))', '(-draft -currency)', '(-draft) (-currency)', '(-draft OR -currency)', '(-draft) OR (-currency)', '(-draft) NOT currency'];
+    for (const q of ['-currency', '-title:NASA', '-"currency moves"', '-draft -currency', '-draft OR -currency', ...inGroups]) {
       let err: unknown;
       try {
         searchStore(store, q);
@@ -810,6 +818,12 @@ describe('query syntax', () => {
     expect(parseQuery('-title:a b')?.match).toBe('"b" NOT title : "a"');
     // Only leaving out, there is nothing to find.
     expect(parseQuery('-forests')).toBeUndefined();
+    expect(parseQuery('(-forests)')).toBeUndefined();
+    expect(parseQuery('(-a -b)')).toBeUndefined();
+    // A group that only leaves out leaves out of the words beside it; -a OR -b leaves out what holds both.
+    expect(parseQuery('b (-a)')).toMatchObject({ match: '"b" NOT "a"', terms: [{ text: 'b' }] });
+    expect(parseQuery('(-a -b) c')?.match).toBe('"c" NOT "a" NOT "b"');
+    expect(parseQuery('c (-a OR -b -d)')?.match).toBe('"c" NOT ( "a" AND ( "b" OR "d" ) )');
     expect(parseQuery('   ')).toBeUndefined();
   });
 

@@ -242,13 +242,21 @@ type Node =
  */
 const MAX_NESTING = 100;
 
+/**
+ * What part of a query reads as: a node to find, or, for a part with nothing to find (-a -b,
+ * (-draft)), what it leaves out: a result that holds any of `out` is left out.
+ */
+type Part = Node | { kind: 'out'; out: Node[] };
+
 /** Reads the token list as an expression: operands joined by AND/OR/NOT or by nothing, parentheses balanced, none empty. */
 function parse(tokens: readonly Token[]): Node {
   let i = 0;
   let depth = 0;
   const peek = (): Token | undefined => tokens[i];
   const isOp = (t: Token | undefined, op: string): boolean => t?.kind === 'op' && t.op === op;
-  function operand(): Node {
+  /** What a part that only leaves out finds where it must find something (after NOT, or beside a group that finds: a OR -b): its words, as before a first -word left out. */
+  const found = (p: Part): Node => (p.kind === 'out' ? p.out.reduce((a, b) => ({ kind: 'AND', a, b })) : p);
+  function operand(): Part {
     const t = tokens[i++];
     if (t?.kind === 'term') {
       const term = t.prefix || t.phrase ? { text: t.text, prefix: t.prefix } : wordTerm(t.text);
@@ -259,71 +267,76 @@ function parse(tokens: readonly Token[]): Node {
       const of = or();
       if (tokens[i++]?.kind !== 'close') throw new Malformed('unbalanced parentheses');
       depth--;
-      return { kind: 'group', of };
+      // (-draft) leaves out as -draft does: read as a group to find, it found draft.
+      return of.kind === 'out' ? of : { kind: 'group', of };
     }
     throw new Malformed(t ? `${t.kind === 'op' ? t.op : ')'} needs words on both sides` : 'the query ends early');
   }
   const isNot = (t: Token | undefined): boolean => isOp(t, 'NOT') || t?.kind === 'minus';
-  function not(): Node {
+  function not(): Part {
     let n = operand();
     while (isNot(peek())) {
       i++;
-      n = { kind: 'NOT', a: n, b: operand() };
+      const b = found(operand());
+      // (-a) NOT b leaves out both.
+      n = n.kind === 'out' ? { kind: 'out', out: [...n.out, b] } : { kind: 'NOT', a: n, b };
     }
     return n;
   }
   /**
    * Words joined by AND, written or not; a -word typed before any word to find is left out
-   * of them all, so "-a b OR c" is "b -a OR c": (b NOT a) OR c. Undefined for a group with
-   * nothing to find, its -words in `leftOut`.
+   * of them all, so "-a b OR c" is "b -a OR c": (b NOT a) OR c.
    */
-  function and(leftOut: Node[]): Node | undefined {
+  function and(): Part {
     let n: Node | undefined;
+    const leftOut: Node[] = [];
+    const leave = (b: Node): void => {
+      if (n) n = { kind: 'NOT', a: n, b };
+      else leftOut.push(b);
+    };
     for (let t = peek(); t && (t.kind === 'term' || t.kind === 'open' || t.kind === 'minus' || isOp(t, 'AND')); t = peek()) {
       if (isOp(t, 'AND')) {
         if (!n && leftOut.length === 0) break;
         i++;
-        if (peek()?.kind !== 'minus') n = n ? { kind: 'AND', a: n, b: not() } : not();
-      } else if (t.kind === 'minus') {
-        i++;
-        // After AND ("a AND -b"), a minus leaves out of what comes before it, as after a word.
-        if (n) n = { kind: 'NOT', a: n, b: operand() };
-        else leftOut.push(operand());
-      } else {
-        n = n ? { kind: 'AND', a: n, b: not() } : not();
+        if (peek()?.kind === 'minus') continue;
       }
+      if (peek()?.kind === 'minus') {
+        i++;
+        // After a word or AND ("a AND -b"), a minus leaves out of what comes before it.
+        leave(found(operand()));
+        continue;
+      }
+      const p = not();
+      if (p.kind === 'out') p.out.forEach(leave);
+      else n = n ? { kind: 'AND', a: n, b: p } : p;
     }
-    return leftOut.reduce<Node | undefined>((a, b) => a && { kind: 'NOT', a, b }, n);
+    if (!n) {
+      if (leftOut.length === 0) throw new Malformed('a group needs words');
+      return { kind: 'out', out: leftOut };
+    }
+    return leftOut.reduce<Node>((a, b) => ({ kind: 'NOT', a, b }), n);
   }
-  /** A group of -words alone beside others (a OR -b) finds its words, as it did before a first -word left out. */
-  function group(): Node {
-    const leftOut: Node[] = [];
-    const n = and(leftOut);
-    if (n) return n;
-    const [first, ...rest] = leftOut;
-    if (!first) return operand();
-    return rest.reduce<Node>((a, b) => ({ kind: 'AND', a, b }), first);
-  }
-  function or(): Node {
-    let n = group();
+  /**
+   * Groups joined by OR. Every group only leaving out (-a OR -b) leaves out what holds one word
+   * of each group; one that only leaves out beside a group that finds (a OR -b) finds its words.
+   */
+  function or(): Part {
+    const groups = [and()];
     while (isOp(peek(), 'OR')) {
       i++;
-      n = { kind: 'OR', a: n, b: group() };
+      groups.push(and());
     }
-    return n;
+    if (groups.every((g) => g.kind === 'out')) {
+      if (groups.length === 1) return groups[0] as Part;
+      const anyOf = ([first, ...rest]: Node[]): Node => (rest.length === 0 ? (first as Node) : { kind: 'group', of: rest.reduce<Node>((a, b) => ({ kind: 'OR', a, b }), first as Node) });
+      const each = groups.map((g) => anyOf((g as { out: Node[] }).out));
+      return { kind: 'out', out: [{ kind: 'group', of: each.reduce((a, b) => ({ kind: 'AND', a, b })) }] };
+    }
+    return groups.map(found).reduce((a, b) => ({ kind: 'OR', a, b }));
   }
-  function query(): Node {
-    const groups: (Node | undefined)[] = [];
-    do {
-      if (groups.length > 0) i++;
-      groups.push(and([]));
-    } while (isOp(peek(), 'OR'));
-    if (groups.every((g) => g === undefined) && i === tokens.length) throw new LeavesOutOnly('nothing to find');
-    i = 0;
-    return or();
-  }
-  const n = query();
+  const n = or();
   if (i < tokens.length) throw new Malformed('unbalanced parentheses');
+  if (n.kind === 'out') throw new LeavesOutOnly('nothing to find');
   return n;
 }
 
