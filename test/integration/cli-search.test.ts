@@ -82,6 +82,8 @@ beforeAll(async () => {
     // C++ in a title; and a title with a lone C over a text that says C++.
     '/cpp/guide': page('C++ for gardeners', paras('Plant the seedlings when the frost is over, and water them every morning.')),
     '/cpp/notes': page('Notes from greenhouse C', paras('The greenhouse controller runs on C++ and wakes the pumps at six.')),
+    // A page whose only 4471 is in a link's address.
+    '/links': page('Island news', paras('Read more about <a href="/stories/quokka-mascot-4471">the island’s mascot</a> in our archive.', 'The ferry leaves at nine.')),
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -98,6 +100,8 @@ beforeAll(async () => {
   jobBook = /^job (\S+)/.exec(c.stderr)![1]!;
   const en = await runSift(['batch', '-', '--db', db], { env, input: ['report', 'reported', 'reports', 'reporter'].map((p) => `${site.base}/en/${p}`).join('\n') + '\n' });
   jobEn = /^job (\S+)/.exec(en.stderr)![1]!;
+  const links = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/links\n` });
+  if (!/^job /.test(links.stderr)) throw new Error(links.stderr);
 }, 120_000);
 afterAll(async () => {
   await site.close();
@@ -370,6 +374,17 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect((await hits('title:audit', 'council')).map((h) => [h.field, h.snippet])).toEqual([['body', expect.stringContaining('«council»')]]);
     const plain = await runSift(['search', 'title:audit', '--db', db], { env });
     expect(plain.stdout).toMatch(/in the title/);
+  });
+
+  test("a hit found only in a link's address shows the link's text, then its address with the match marked, not the Markdown's brackets", async () => {
+    const r = await runSift(['search', '4471', '--json', '--db', db], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const [hit, ...rest] = jsonLines(r.stdout);
+    expect(rest).toEqual([]);
+    expect(hit).toMatchObject({ url: `${site.base}/links`, field: 'body' });
+    // It read "Read more about [the island’s mascot](http://…/quokka-mascot-«4471») in our archive."
+    expect(hit!.snippet).toContain(`the island’s mascot (${site.base}/stories/quokka-mascot-«4471») in our archive.`);
+    expect(hit!.snippet).not.toMatch(/[[\]]/);
   });
 
   test('title:C++ and url:C++ look for C++ in that column only, not in the text', async () => {

@@ -100,11 +100,16 @@ describe('search over stored results', () => {
     const h = searchStore(store, 'nadal', { jobId: 'md' }).hits[0] as SearchHit;
     expect(h).toMatchObject({ field: 'body', line: 3 });
     expect(markedText({ text: h.snippet, marks: h.marks })).toBe('MADRID — Rafael «Nadal» kept Spain alive at 10^6. «Nadal» serving (left) Score 6-3.');
-    // Found only in a link's address: cut from the Markdown itself, where the address shows
-    // with the match marked (it was cited "in the url", the target's own, which has no 184442).
+    // Found only in a link's address: the line as it reads, each link's address after its text
+    // with the match marked. Cut from the Markdown itself, it read "[Rafael Nadal](https://…/«184442»)
+    // kept **Spain** alive at 10<sup>6</sup>. ![Nadal serving (left)](…", marks and all.
     const inLink = searchStore(store, '184442', { jobId: 'md' }).hits[0] as SearchHit;
     expect(inLink).toMatchObject({ idx: 0, field: 'body', line: 3 });
-    expect(markedText({ text: inLink.snippet, marks: inLink.marks })).toContain('[Rafael Nadal](https://tennis.test/players/rafael-nadal/«184442»)');
+    expect(markedText({ text: inLink.snippet, marks: inLink.marks })).toBe(
+      'MADRID — Rafael Nadal (https://tennis.test/players/rafael-nadal/«184442») kept Spain alive at 10^6. Nadal serving (left) (https://img.test/n.jpg) Score 6-3.',
+    );
+    const inImage = searchStore(store, 'img', { jobId: 'md' }).hits[0] as SearchHit;
+    expect(markedText({ text: inImage.snippet, marks: inImage.marks })).toContain('Nadal serving (left) (https://«img».test/n.jpg) Score 6-3.');
   });
 
   it("shows a page's italics and code as they read, without the extractor's underscores and backticks", () => {

@@ -10,7 +10,7 @@ import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
-import { searchableText, snippetText } from './text';
+import { linksWrittenOut, searchableText, snippetText } from './text';
 
 export { parseQuery, type ParsedQuery, type Term } from './query';
 export { codePointMarks, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
@@ -133,13 +133,14 @@ export function hitOf(
   // The text the index read, so the snippet shows the words that matched; a page's Markdown as its words read (snippetText).
   // The index reads the Markdown itself, links' addresses too: a page that only links to
   // ".../65651-quantum-computers-..." is a hit for those words, and was cited as "in the url"
-  // with the target's own address for a snippet. The snippet is then cut from the Markdown,
-  // where the address shows with the words marked (same lines: the reading keeps every one).
+  // with the target's own address for a snippet. The snippet is then cut from the Markdown
+  // with its links written out, text then address, the words marked in the address (same
+  // lines: the reading keeps every one).
   // A term that names a column (title:audit) matched there, and is shown there: cut from the
   // text, where a page's heading says its title again, the hit was cited by a line of the text
   // that had not matched.
   const inBody = terms.filter((t) => t.column === undefined);
-  const s = inBody.length > 0 ? (bodySnippet(snippetText(result, mode), title, inBody) ?? bodySnippet(searchableText(result, mode), title, inBody)) : undefined;
+  const s = inBody.length > 0 ? (bodySnippet(snippetText(result, mode), title, inBody) ?? inLinkAddress(result, mode, title, inBody) ?? bodySnippet(searchableText(result, mode), title, inBody)) : undefined;
   if (s) {
     const hit: SearchHit = { ...base, url, title, field: 'body', snippet: s.text, marks: s.marks, line: s.line };
     const page = pageOfLine(result?.meta, s.line);
@@ -152,6 +153,12 @@ export function hitOf(
   if (inTitle) return { ...base, url, title, field: 'title', snippet: inTitle.text, marks: inTitle.marks };
   const inUrl = makeSnippet(url, terms.filter((t) => t.column !== 'title'));
   return { ...base, url, title, field: 'url', snippet: inUrl?.text ?? url, marks: inUrl?.marks ?? [] };
+}
+
+/** The snippet of a page whose match is in a link's address only, its links written out (linksWrittenOut). */
+function inLinkAddress(result: Result | undefined, mode: Mode | undefined, title: string, terms: readonly Term[]): ReturnType<typeof makeSnippet> {
+  const text = linksWrittenOut(result, mode);
+  return text === undefined ? undefined : bodySnippet(text, title, terms);
 }
 
 /**

@@ -38,6 +38,19 @@ export function snippetText(result: Result | undefined, mode: Mode | undefined):
 }
 
 /**
+ * The snippet text of a hit found only in a link's address (a page that only links to
+ * ".../rafael-nadal/184442"): a page's Markdown as it reads, each link and image its text and
+ * then its address in parentheses, as print writes a link out. Cut from the Markdown itself,
+ * the snippet read "[Rafael Nadal](https://…/184442)", brackets and all. Undefined for a result
+ * that is not a page's Markdown, whose searchableText shows its addresses as they are.
+ */
+export function linksWrittenOut(result: Result | undefined, mode: Mode | undefined): string | undefined {
+  if (!isPageMarkdown(result, mode)) return undefined;
+  const markdown = withoutDataUris(result?.content ?? '');
+  return inlineMarksAsRead(markdown.includes('](') ? markdown.replace(MD_LINK_PARTS, (_m, text: string, address: string) => (text.trim() ? `${text} (${address})` : address)) : markdown);
+}
+
+/**
  * A page's Markdown as its words read, line for line: a link is its text, an image its alt
  * text, bold, italics, code marks, the writer's inline HTML and escapes gone, an exponent 10^6.
  */
@@ -109,6 +122,9 @@ const withoutDataUris = (s: string): string => (s.includes('data:') ? s.replace(
 // ![alt](src "title") and [text](href "title"), on one line; a URL may hold one level of parentheses.
 const MD_IMAGE = /!\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
 const MD_LINK = /\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g;
+
+/** A link or image ([text](href "title")) with its text and its address apart. */
+const MD_LINK_PARTS = /!?\[([^\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s+"[^"\n]*")?\)/g;
 
 /** Markdown's links and images as they read: a link its text, an image its alt text, without the addresses. */
 export const withoutLinkTargets = (markdown: string): string => (markdown.includes('](') ? markdown.replace(MD_IMAGE, '$1').replace(MD_LINK, '$1') : markdown);
