@@ -210,6 +210,44 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   // The table is back, and Esc did not touch the (finished) job.
   await expect.poll(() => page.getByTestId('target-row').count()).toBe(5);
   expect(await page.getByTestId('job-header').getAttribute('data-status')).toBe('done');
+  // The emptied box says, under it and beside the table, what can be typed: before, nothing did.
+  const help = page.getByTestId('job-search-help');
+  await expect.poll(() => help.isVisible()).toBe(true);
+  expect(await help.textContent()).toBe(
+    'Type words to find them in this job\'s results. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.',
+  );
+  expect(await page.getByTestId('job-search-input').getAttribute('aria-describedby')).toBe('job-search-help');
+  expect(await page.getByTestId('target-row').count()).toBe(5);
+  await page.screenshot({ path: screenshotPath('ui-search-job-help') });
+  // Typed in, the help gives way to the hits.
+  await page.getByTestId('job-search-input').fill('revenue');
+  await expect.poll(searchDone('job')).toBe('done');
+  expect(await help.count()).toBe(0);
+});
+
+test('typing a -word first, key by key, says calmly that a word to find is still to come: no red alert at each key', async () => {
+  const box = page.getByTestId('job-search-input');
+  await box.fill('');
+  const said: Record<string, string> = {
+    '-': 'Search finds words, numbers and emoji; "-" has none of them.',
+    '-d': '"-d" only says what to leave out, and there is no word to find to leave it out of. Add a word to find, and the -word leaves out the results that hold it: revenue -draft.',
+    '-dr': '"-dr" only says what to leave out, and there is no word to find to leave it out of. Add a word to find, and the -word leaves out the results that hold it: revenue -draft.',
+  };
+  for (const [typed, note] of Object.entries(said)) {
+    await box.press(typed.at(-1) as string);
+    await expect.poll(() => page.getByTestId('search-results-job').getAttribute('data-state')).toBe('done');
+    await expect.poll(() => page.getByTestId('search-note').textContent()).toContain(note);
+    expect(await page.getByTestId('search-results-job').getByRole('alert').count(), typed).toBe(0);
+    expect(await page.getByTestId('search-error').count(), typed).toBe(0);
+    if (typed === '-dr') await page.screenshot({ path: screenshotPath('ui-search-minus-typed') });
+  }
+  // The word to find after it: the note gives way to the hits, what holds "draft" left out.
+  await box.pressSequentially(' revenue');
+  await expect.poll(() => page.getByTestId('search-count').textContent()).toBe('2 hits for -dr revenue');
+  expect(await page.getByTestId('search-note').count()).toBe(0);
+  await box.fill('');
+  await box.press('Escape');
+  await expect.poll(() => page.getByTestId('target-row').count()).toBe(5);
 });
 
 test('the sidebar box searches every job; a hit opens its job at the match (accents and CJK found)', async () => {

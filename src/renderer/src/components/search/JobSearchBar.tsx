@@ -3,11 +3,14 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { askJob, cancelSearch } from '../../store/search-actions';
 import { SearchInput } from './SearchInput';
+import { searchHelp } from './SearchResults';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 
 /** Find words in this job's results, or ask it a question. */
 export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
-  const { mode, setMode, ask } = useStore(useShallow((s) => ({ mode: s.searchMode, setMode: s.setSearchMode, ask: s.ask })));
+  const { mode, setMode, ask, empty } = useStore(
+    useShallow((s) => ({ mode: s.searchMode, setMode: s.setSearchMode, ask: s.ask, empty: s.searchBoxes.job.jobId !== id || !s.searchBoxes.job.query.trim() })),
+  );
   const [question, setQuestion] = useState(ask?.jobId === id ? ask.question : '');
   return (
     <div className="job-search" data-testid="job-search">
@@ -32,7 +35,7 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
         </button>
       </div>
       {mode === 'find' ? (
-        <SearchInput box="job" jobId={id} label="Find in this job's results" placeholder="Find in this job's results…" testId="job-search-input" />
+        <SearchInput box="job" jobId={id} label="Find in this job's results" placeholder="Find in this job's results…" testId="job-search-input" describedBy={empty ? 'job-search-help' : undefined} />
       ) : (
         <form
           className="ask-form"
@@ -67,6 +70,13 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
         <button type="button" className="link-button" onClick={() => cancelSearch('job')} aria-label="Clear the search">
           Clear
         </button>
+      )}
+      {/* Under the box while it is empty, not in the table's place: an empty job box brought the
+          table back and said nothing of what can be typed, title: and url: among it. */}
+      {mode === 'find' && empty && (
+        <p className="muted search-help" id="job-search-help" data-testid="job-search-help">
+          {searchHelp("this job's results")}
+        </p>
       )}
     </div>
   );

@@ -10,6 +10,7 @@ export function SearchInput({
   placeholder,
   label,
   testId,
+  describedBy,
   onType,
 }: {
   box: SearchBoxName;
@@ -17,6 +18,7 @@ export function SearchInput({
   placeholder: string;
   label: string;
   testId: string;
+  describedBy?: string;
   onType?: (query: string) => void;
 }): React.JSX.Element {
   const query = useStore((s) => (s.searchBoxes[box].jobId === jobId ? s.searchBoxes[box].query : ''));
@@ -28,6 +30,7 @@ export function SearchInput({
       placeholder={placeholder}
       value={query}
       data-testid={testId}
+      aria-describedby={describedBy}
       spellCheck={false}
       onChange={(e) => {
         typeSearch(box, e.target.value, jobId);

@@ -8,13 +8,15 @@ import { Snippet } from './Snippet';
 import { moveInHits } from '../../lib/hit-keys';
 import { FittedAddress } from '../common/FittedAddress';
 import { shownTitle } from '../../../../shared/shown';
+import { sentenceStart } from '../../lib/format';
 
 /**
- * What the search of every job says can be typed while its box is empty, title: and url: among
- * it in the README's words: without them, a search in a title or an address was found only by
- * those who had read the README.
+ * What a search box says can be typed while it is empty, title: and url: among it in the
+ * README's words: without them, a search in a title or an address was found only by those who
+ * had read the README. `where` is what the box searches.
  */
-export const SEARCH_HELP = 'Type words to find them in every stored result. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.';
+export const searchHelp = (where: string): string =>
+  `Type words to find them in ${where}. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.`;
 
 function where(h: SearchHit, showJob: boolean): string {
   const parts: string[] = [];
@@ -37,7 +39,7 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
   if (!query.trim()) {
     return (
       <div className="search-results empty-state" data-testid={`search-results-${box}`}>
-        <p className="muted">{SEARCH_HELP}</p>
+        <p className="muted">{searchHelp('every stored result')}</p>
       </div>
     );
   }
@@ -71,7 +73,15 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
           </span>
         )}
       </div>
-      {error && <ErrorMessage error={error} testId="search-error" />}
+      {/* A query with no word to find yet ("-", "-dr", typed on the way to "-draft revenue") is
+          not a failure: said as the red alert a failed search is, it flashed at every key. */}
+      {error?.code === 'empty_query' ? (
+        <p className="muted search-note" role="status" data-testid="search-note">
+          {sentenceStart(error.message)} {error.hint}
+        </p>
+      ) : (
+        error && <ErrorMessage error={error} testId="search-error" />
+      )}
       {!error && answered && filterNote(answered) && (
         <p className="muted" data-testid="search-filter-note">
           {filterNote(answered)}
