@@ -212,6 +212,7 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   expect(await page.getByTestId('job-header').getAttribute('data-status')).toBe('done');
   // The emptied box says, under it and beside the table, what can be typed: before, nothing did.
   const help = page.getByTestId('job-search-help');
+  await page.getByTestId('job-search-input').focus();
   await expect.poll(() => help.isVisible()).toBe(true);
   expect(await help.textContent()).toBe(
     'Type words to find them in this job\'s results. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.',
@@ -219,6 +220,11 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   expect(await page.getByTestId('job-search-input').getAttribute('aria-describedby')).toBe('job-search-help');
   expect(await page.getByTestId('target-row').count()).toBe(5);
   await page.screenshot({ path: screenshotPath('ui-search-job-help') });
+  // Shown over the table's top, not above it: focus leaving moves no row under the pointer.
+  const rowTop = await page.getByTestId('target-row').first().evaluate((e) => e.getBoundingClientRect().top);
+  await page.getByTestId('job-header').click({ position: { x: 5, y: 5 } });
+  await expect.poll(() => help.isVisible()).toBe(false);
+  expect(await page.getByTestId('target-row').first().evaluate((e) => e.getBoundingClientRect().top)).toBe(rowTop);
   // Typed in, the help gives way to the hits.
   await page.getByTestId('job-search-input').fill('revenue');
   await expect.poll(searchDone('job')).toBe('done');

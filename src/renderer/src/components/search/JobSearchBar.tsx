@@ -71,8 +71,8 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
           Clear
         </button>
       )}
-      {/* Under the box while it is empty, not in the table's place: an empty job box brought the
-          table back and said nothing of what can be typed, title: and url: among it. */}
+      {/* Under the empty box while it has focus (styles.css), not in the table's place: an empty
+          job box brought the table back and said nothing of what can be typed, title: and url: among it. */}
       {mode === 'find' && empty && (
         <p className="muted search-help" id="job-search-help" data-testid="job-search-help">
           {searchHelp("this job's results")}
