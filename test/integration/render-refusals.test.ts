@@ -78,7 +78,7 @@ describe('a page that rendered without what the guard refused it', () => {
   });
   it('an app shell that stayed empty because its data was refused says so first, not only "give it more time"', async () => {
     const err = await render('/intranet-app.html', 'auto').catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 422, reason: 'needs_js', message: expect.stringContaining('stayed empty when its scripts ran in a browser') });
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js', message: expect.stringContaining('content did not appear in a browser, though its scripts ran') });
     const hint = (err as { hint: string }).hint;
     expect(hint).toMatch(/^Sift's guard refused 1 request the page made, to 127\.0\.0\.2: a loopback address \(this computer\)\. The page's content may come from it\. /);
     expect(hint).toContain('--allow-host HOST');

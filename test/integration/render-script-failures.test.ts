@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createFetcher, type FetchError, type Fetcher } from '../../src/main/fetch';
 import { startRenderSites, type RenderSites } from '../helpers/render-sites';
@@ -26,6 +27,13 @@ const LONG = 'x'.repeat(600);
 
 beforeAll(async () => {
   sites = await startRenderSites();
+  // A port nothing listens on: a script's host that does not answer, over https as a CDN's is.
+  const closed = await new Promise<number>((resolve) => {
+    const s = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
   const pages: Record<string, string> = {
     // An app whose bundle throws before it draws anything: the shell stays empty.
     '/throws.html': shell('/throws.js'),
@@ -56,6 +64,10 @@ beforeAll(async () => {
     // The same, its bundle a module, which the browser refuses to run as HTML without throwing.
     '/html-module.html': shell('/static/js/app.3333.mjs').replace('<script src', '<script type="module" src'),
     '/static/js/app.3333.mjs': shell('/static/js/app.4444.mjs'),
+    // An app whose bundle is on a host that does not answer.
+    '/unreached-bundle.html': shell(`https://127.0.0.1:${closed}/bundle.js`),
+    // The same, and its own inline script calls the library that bundle was to define.
+    '/unreached-library.html': shell(`https://127.0.0.1:${closed}/vue.js`).replace('</body>', "<script>new Vue({ el: '#app' });</script></body>"),
   };
   server = createServer((req, res) => {
     if (req.url === '/held.js' || req.url === '/held.css') {
@@ -88,13 +100,13 @@ describe('an app shell whose script throws', () => {
   it("says the page's script failed, with its error, not that it may need a sign-in or more time", async () => {
     const err = await failure(fetcher, '/throws.html');
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
-    expect(err.message).toContain("the page's script failed: TypeError: Cannot read properties of undefined (reading 'mount')");
+    expect(err.message).toBe("needs JavaScript: the page's content did not appear in a browser because its script failed: TypeError: Cannot read properties of undefined (reading 'mount')");
     expect(err.hint).not.toMatch(/more time/);
     expect(err.hint).toMatch(/open it in a browser/i);
   });
   it('cuts a long error message short', async () => {
     const err = await failure(fetcher, '/throws-long.html');
-    expect(err.message).toMatch(/the page's script failed: Error: state x+…$/);
+    expect(err.message).toMatch(/because its script failed: Error: state x+…$/);
     expect(err.message.length).toBeLessThan(300);
   });
 });
@@ -111,7 +123,7 @@ describe('an app shell whose script its server answers with an error', () => {
   it('says its scripts were not there, not that they ran and may need a sign-in or more time', async () => {
     const err = await failure(fetcher, '/missing-bundle.html');
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
-    expect(err.message).toMatch(/its server answered 1 of its scripts with an error \(HTTP 404\), so it never ran/);
+    expect(err.message).toBe("needs JavaScript: the page's content did not appear in a browser because its server answered 1 of its scripts with an error (HTTP 404), so it never ran");
     expect(err.hint).not.toMatch(/more time/);
   });
 });
@@ -120,14 +132,32 @@ describe('an app shell whose script its server answers with an HTML page', () =>
   it("says its script came back as an HTML page, not only the browser's SyntaxError at its '<'", async () => {
     const err = await failure(fetcher, '/html-bundle.html', 'cli', 'always');
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
-    expect(err.message).toBe('needs JavaScript: the page is an app shell, and its server answered 1 of its scripts with an HTML page instead of the script, so it never ran');
+    expect(err.message).toBe("needs JavaScript: the page's content did not appear in a browser because its server answered 1 of its scripts with a web page instead of the script, so it never ran");
     expect(err.hint).toMatch(/^The site answers the address of the files that draw the page with a web page/);
     expect(err.hint).not.toMatch(/more time/);
   });
   it('says so of a module script too, which the browser refuses without an error of its own', async () => {
     const err = await failure(fetcher, '/html-module.html', 'cli', 'always');
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
-    expect(err.message).toMatch(/answered 1 of its scripts with an HTML page instead of the script/);
+    expect(err.message).toMatch(/answered 1 of its scripts with a web page instead of the script/);
+  });
+});
+
+describe("an app shell whose script's host does not answer", () => {
+  const unreached = /^needs JavaScript: the page's content did not appear in a browser because 1 of its scripts could not be loaded: the server it is on did not answer$/;
+  it('says its script could not be loaded, not that it ran and may need a sign-in or more time', async () => {
+    const err = await failure(fetcher, '/unreached-bundle.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).toMatch(unreached);
+    expect(err.message).not.toMatch(/scripts ran|app shell/);
+    expect(err.hint).toMatch(/try again later/);
+    expect(err.hint).toMatch(/network/);
+    expect(err.hint).not.toMatch(/more time|sign-in/);
+  });
+  it("says so before the error the page's own script throws for the library that never came", async () => {
+    const err = await failure(fetcher, '/unreached-library.html');
+    expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
+    expect(err.message).toMatch(unreached);
   });
 });
 

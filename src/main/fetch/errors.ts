@@ -179,7 +179,7 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
       return rendered
         ? new FetchError(
             given || 422,
-            'needs JavaScript: the page is an app shell, and it stayed empty when its scripts ran in a browser',
+            `needs JavaScript: ${DID_NOT_APPEAR}, though its scripts ran`,
             'Its scripts may need a sign-in, cookies or more time than the page was given: open it in a browser to see, or raise "Time a page may run" in Settings.',
             'needs_js',
           )
@@ -195,6 +195,13 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
 }
 
 /**
+ * How a rendered page whose content its scripts did not draw begins, before why. It said "the
+ * page is an app shell, and it stayed empty": a name of this code's, and untrue of a storefront
+ * whose headings showed while its copy stayed in its data.
+ */
+const DID_NOT_APPEAR = "the page's content did not appear in a browser";
+
+/**
  * A rendered app shell that stayed empty because its script threw (`error`: scriptErrorWords).
  * It said its scripts "may need a sign-in, cookies or more time", and more time changes
  * nothing for a script that stopped at an error.
@@ -202,7 +209,7 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
 export const scriptFailed = (emptyShell: FetchError, error: string): FetchError =>
   new FetchError(
     emptyShell.status,
-    `needs JavaScript: the page is an app shell, and it stayed empty because the page's script failed: ${error}`,
+    `needs JavaScript: ${DID_NOT_APPEAR} because its script failed: ${error}`,
     "Open it in a browser to see whether it shows there: if it does, its script needs something Sift's browser does not have (a sign-in, cookies, a feature); if not, the site is broken, and trying again later may do.",
     'needs_js',
   );
@@ -215,7 +222,7 @@ export const scriptFailed = (emptyShell: FetchError, error: string): FetchError 
 export const scriptsMissing = (emptyShell: FetchError, missing: { count: number; status: number }): FetchError =>
   new FetchError(
     emptyShell.status,
-    `needs JavaScript: the page is an app shell, and its server answered ${missing.count} of its scripts with an error (HTTP ${missing.status}), so ${missing.count === 1 ? 'it' : 'they'} never ran`,
+    `needs JavaScript: ${DID_NOT_APPEAR} because its server answered ${missing.count} of its scripts with an error (HTTP ${missing.status}), so ${missing.count === 1 ? 'it' : 'they'} never ran`,
     'The site is missing the files that draw the page (often for a while after it is updated): try again later, or open it in a browser to see whether it shows there.',
     'needs_js',
   );
@@ -229,8 +236,23 @@ export const scriptsMissing = (emptyShell: FetchError, missing: { count: number;
 export const scriptsAsHtml = (emptyShell: FetchError, count: number): FetchError =>
   new FetchError(
     emptyShell.status,
-    `needs JavaScript: the page is an app shell, and its server answered ${count} of its scripts with an HTML page instead of the script, so ${count === 1 ? 'it' : 'they'} never ran`,
+    `needs JavaScript: ${DID_NOT_APPEAR} because its server answered ${count} of its scripts with a web page instead of the script, so ${count === 1 ? 'it' : 'they'} never ran`,
     'The site answers the address of the files that draw the page with a web page (often for a while after it is updated, when they have moved): try again later, or open it in a browser to see whether it shows there.',
+    'needs_js',
+  );
+
+/**
+ * A rendered app shell that stayed empty because the host of its scripts did not answer (the
+ * proxy's own 502/504, or no answer at all: a CDN that does not resolve or is kept out by this
+ * network). It read "stayed empty when its scripts ran … may need a sign-in, cookies or more
+ * time", though none ran: a retry helps where the host was down, a look at the network where
+ * it is blocked here.
+ */
+export const scriptsUnreached = (emptyShell: FetchError, count: number): FetchError =>
+  new FetchError(
+    emptyShell.status,
+    `needs JavaScript: ${DID_NOT_APPEAR} because ${count} of its scripts could not be loaded: the server ${count === 1 ? 'it is' : 'they are'} on did not answer`,
+    "The server that holds the page's scripts did not answer Sift's browser: try again later. If it keeps failing, check this computer's network (a firewall, proxy or blocker may keep that server out), or open the page in a browser to see whether it shows there.",
     'needs_js',
   );
 

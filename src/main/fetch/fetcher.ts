@@ -10,7 +10,7 @@ import { movingPage } from './render/settle';
 import type { BrowserInfo, RenderHint, Rendered, Renderer, RendererFactory } from './render/types';
 import { ComputePool } from './compute';
 import { classifyPage, drawnByScripts, hasAppRoot, isNotFoundText, type Classification, type ClassifyInput, type PageReason } from './classify';
-import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, scriptsAsHtml, scriptsMissing, timeoutError, waitWords } from './errors';
+import { badOption, blocked, DEADLINE_HINT, EXTRACT_TIMEOUT_HINT, FetchError, pageError, scriptFailed, scriptsAsHtml, scriptsMissing, scriptsUnreached, timeoutError, waitWords } from './errors';
 import { articlePart, decodeHtml, extractBody, prefetchHtml, type Decoded, type Extracted } from './extract';
 import { HtmlPool, type HtmlPoolOptions } from './html-pool';
 import { packedMeta, unwrapGzip } from './packed';
@@ -679,9 +679,15 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 // The SyntaxError a script sent as HTML throws is that answer's consequence; an
                 // error of another kind is a script's own, and is quoted.
                 const asHtml = own && r.scriptsAsHtml && (!r.scriptError || r.scriptError.startsWith('SyntaxError')) ? r.scriptsAsHtml : 0;
+                // A library that never came is what the page's own script then calls: its error
+                // ("ReferenceError: Vue is not defined") is that consequence, and quoting it hid
+                // that the scripts' server did not answer.
+                const unreached = own && r.scriptsUnreached && (!r.scriptError || r.scriptError.startsWith('ReferenceError')) ? r.scriptsUnreached : 0;
                 const err = asHtml
                   ? scriptsAsHtml(shell, asHtml)
-                  : own && r.scriptError
+                  : unreached
+                    ? scriptsUnreached(shell, unreached)
+                    : own && r.scriptError
                     ? scriptFailed(shell, r.scriptError)
                     : own && r.scriptsMissing
                       ? scriptsMissing(shell, r.scriptsMissing)

@@ -626,8 +626,15 @@ export async function settle(
   // the page's script's doing, not a redirect of its load.
   let shown = false;
   const missing = new ScriptsMissing();
+  // A script that was answered and then failed (Chromium blocks a 404's text/plain body, and
+  // reports the request failed too) is the answer's: counted again as one whose host did not
+  // answer, a missing bundle read "could not be loaded: the server … did not answer".
+  const answeredScripts = new WeakSet<Request>();
   const onResponse = (r: Response): void => {
-    if (r.frame() === page.mainFrame() && r.request().resourceType() === 'script') missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused', r.headers()['content-type']);
+    if (r.frame() === page.mainFrame() && r.request().resourceType() === 'script') {
+      answeredScripts.add(r.request());
+      missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused', r.headers()['content-type']);
+    }
     if (r.frame() !== page.mainFrame() || !r.request().isNavigationRequest()) return;
     mainStatus = r.status();
     refused = r.headers()[GUARD_HEADER] === 'refused';
@@ -635,7 +642,7 @@ export async function settle(
   };
   page.on('response', onResponse);
   const onScriptFailed = (r: Request): void => {
-    if (r.frame() === page.mainFrame() && r.resourceType() === 'script') missing.answered(0, false);
+    if (r.frame() === page.mainFrame() && r.resourceType() === 'script' && !answeredScripts.has(r)) missing.answered(0, false);
   };
   page.on('requestfailed', onScriptFailed);
   let crashed = false;
