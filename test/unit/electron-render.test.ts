@@ -188,6 +188,25 @@ describe('the app render window (Electron stand-in)', () => {
     expect(r.scriptsAsHtml).toBe(1);
   });
 
+  test("counts a top-page script answered with an error and then cancelled as its error, not as a server that did not answer", async () => {
+    const { renderer, sessions } = setup({ html: ARTICLE }, [], (wc) => {
+      const load = wc.loadURL.bind(wc);
+      wc.loadURL = async (url) => {
+        // Chromium reads a script's 404 headers, then cancels it (net::ERR_ABORTED): no onCompleted.
+        const s = sessions[0]!;
+        const script = { webContentsId: wc.id, resourceType: 'script', frame: { parent: null } };
+        void s.request('headersReceived', { ...script, id: 11, statusCode: 404, responseHeaders: { 'Content-Type': ['text/plain'] } });
+        void s.request('errorOccurred', { ...script, id: 11, error: 'net::ERR_ABORTED' });
+        // A script whose host never answered has no headers before its error.
+        void s.request('errorOccurred', { ...script, id: 12, error: 'net::ERR_CONNECTION_REFUSED' });
+        return load(url);
+      };
+    });
+    const r = await renderer.render('https://example.org/app', new AbortController().signal, 5_000);
+    expect(r.scriptsMissing).toEqual({ count: 1, status: 404 });
+    expect(r.scriptsUnreached).toBe(1);
+  });
+
   test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {
     const next = `<html><body><article><h1>Moved</h1><p>${'The page it went to. '.repeat(30)}</p></article></body></html>`;
     const { renderer, windows } = setup({ html: '<html><body>Loading…</body></html>', navigate: { url: 'https://example.org/next', html: next } });

@@ -479,7 +479,16 @@ export async function hardenRenderSession(
   // A page that names no charset is read by Chromium as windows-1252; the static fetch read it
   // (from its bytes) as UTF-8 or windows-1252 and says which in the render hint. The main
   // document's header is given that charset, so the window reads the page as Sift did.
+  // A top-page script's answer, kept until its request ends: Chromium cancels a script whose
+  // answer is an error (a 404's body is never read; playwright-core reports it failed,
+  // net::ERR_ABORTED, after its response), so its end may be an error, and counted there as
+  // no answer it read "its scripts could not be loaded: the server … did not answer".
+  const scriptAnswers = new Map<number, { status: number; refused: boolean; type: string }>();
+  const headerOf = (headers: Record<string, string[]> | undefined, name: string): string[] => Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1] ?? [];
   session.webRequest.onHeadersReceived((details, callback) => {
+    if (details.resourceType === 'script' && details.frame?.parent === null) {
+      scriptAnswers.set(details.id, { status: details.statusCode, refused: headerOf(details.responseHeaders, GUARD_HEADER).includes('refused'), type: headerOf(details.responseHeaders, 'content-type')[0] ?? '' });
+    }
     const charset = details.resourceType === 'mainFrame' && details.webContentsId !== undefined ? track.charset?.(details.webContentsId) : undefined;
     const headers = details.responseHeaders ?? {};
     const typeKey = Object.keys(headers).find((k) => k.toLowerCase() === 'content-type');
@@ -488,6 +497,7 @@ export async function hardenRenderSession(
     callback({ responseHeaders: { ...headers, [typeKey]: [`${type}; charset=${charset}`] } });
   });
   session.webRequest.onCompleted((details) => {
+    scriptAnswers.delete(details.id);
     if (details.webContentsId === undefined) return;
     track.ended(details.webContentsId, details.id);
     const refused = (): boolean => Object.entries(details.responseHeaders ?? {}).some(([k, v]) => k.toLowerCase() === GUARD_HEADER && v.includes('refused'));
@@ -499,9 +509,11 @@ export async function hardenRenderSession(
     }
   });
   session.webRequest.onErrorOccurred((details) => {
+    const answer = scriptAnswers.get(details.id);
+    scriptAnswers.delete(details.id);
     if (details.webContentsId === undefined) return;
     track.ended(details.webContentsId, details.id);
-    if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, 0, false, '');
+    if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, answer?.status ?? 0, answer?.refused ?? false, answer?.type ?? '');
   });
 }
 
