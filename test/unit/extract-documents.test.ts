@@ -346,7 +346,8 @@ describe('jq on a document too large for it', () => {
     try {
       const record = JSON.stringify({ name: 'a record of a large export', tags: ['alpha', 'beta', 'gamma'], price: 12.5, note: 'lorem ipsum dolor sit amet '.repeat(3) });
       const doc = `{"items":[${Array.from({ length: 240_000 }, () => record).join(',')}]}`;
-      const e = await fail(big.extractBuffer(Buffer.from(doc), 'application/json', { jq: '.items | length' }));
+      // From a URL: the hint is to download it raw (a local file's is cli-extract-bad-input's).
+      const e = await fail(big.extractBuffer(Buffer.from(doc), 'application/json', { jq: '.items | length' }, { url: 'https://example.org/export.json' }));
       expect(e).toMatchObject({ status: 422, reason: 'bad_option' });
       expect(e.msg).toMatch(/^jq: out of memory: jq has 256 MB here, and reading a JSON document of 4\d MB takes more$/);
       expect(e.hint).toMatch(/--mode raw/);

@@ -52,6 +52,21 @@ const JQ_HALT = 'The program stopped itself with halt_error and this message, so
 const JQ_TRAP = 'Select what you need before the step that builds a large value; jq reads JSON nested up to a few thousand levels.';
 const JQ_TOO_LARGE = 'Sift runs jq on JSON documents of up to about 30 MB; fetch this one in mode raw (--mode raw) and run jq on the file it gives.';
 
+/**
+ * A JSON document too large for jq's 256 MB here. Its hint is a download's; a local file is
+ * already the file to run jq on (forFile). Not refused by size before jq runs: what fills the
+ * 256 MB is the values, not the bytes (28.7 MB of number pairs failed, 47.8 MB of long strings
+ * and 36.8 MB of records read).
+ */
+export class JqTooLarge extends FetchError {
+  constructor(msg: string, hint = JQ_TOO_LARGE) {
+    super(422, msg, hint, 'bad_option');
+  }
+  forFile(): JqTooLarge {
+    return new JqTooLarge(this.message, 'Sift runs jq on JSON documents of up to about 30 MB: run jq itself on the file (jq PROGRAM FILE), split it into smaller files, or drop the jq option to get the JSON laid out.');
+  }
+}
+
 /** A jq program that does not compile: the same on every document, so it can be checked up front. */
 export class JqCompileError extends FetchError {
   constructor(msg: string, hint: string) {
@@ -165,7 +180,8 @@ export class ComputePool {
         throw new FetchError(422, `jq: the program stopped with halt_error (exit status ${r.exitCode ?? 5}): ${clip(said, 300)}`, JQ_HALT, 'bad_option');
       }
       const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');
-      const hint = r.cause === 'size' ? JQ_TOO_LARGE : r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? (msg.includes(NO_MORE_INPUTS) ? JQ_NO_INPUT : JQ_RUN_ERROR) : JQ_SYNTAX;
+      if (r.cause === 'size') throw new JqTooLarge(`jq: ${msg}`);
+      const hint = r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? (msg.includes(NO_MORE_INPUTS) ? JQ_NO_INPUT : JQ_RUN_ERROR) : JQ_SYNTAX;
       throw new FetchError(422, `jq: ${msg}`, hint, 'bad_option');
     }
     return r.output ?? '';

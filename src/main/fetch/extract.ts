@@ -3,7 +3,7 @@ import { PAGES_EXAMPLE, surfaceOf } from '../../shared/hints';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { savedFrom } from '../../shared/page-address';
 import { decodeText, pdfInfoText } from './charset';
-import { JqParseError, type ComputePool } from './compute';
+import { JqParseError, JqTooLarge, type ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
 import type { Article } from './html';
 import { loadHtml, type ArticlePart, type HtmlPool } from './html-pool';
@@ -124,7 +124,11 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     // The label its bytes belie: said, so a reader comparing with the page's source is not puzzled.
     if (overruled) meta.charset_declared = overruled;
     if (kind === 'html') content = await htmlContent(text, mode, ctx, meta, pre?.article);
-    else if (kind === 'json') content = await jsonContent(text, mode, options.jq, ctx, meta, wrappedOnly ? contentType : undefined);
+    else if (kind === 'json') {
+      content = await jsonContent(text, mode, options.jq, ctx, meta, wrappedOnly ? contentType : undefined).catch((err: unknown) => {
+        throw err instanceof JqTooLarge && !/^https?:/i.test(ctx.url) ? err.forFile() : err;
+      });
+    }
     else {
       const feed = feedFormat(text);
       if (feed) content = await xmlFeedContent(text, feed, mode, ctx, meta);

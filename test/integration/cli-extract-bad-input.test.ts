@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSift } from '../helpers/cli';
+
+// Through the built CLI (node scripts/build-cli.mjs), as a user runs it.
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-bad-input-'));
+const env = { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir };
+const sift = (...args: string[]) => runSift(args, { env, cwd: dir });
+
+beforeAll(() => {
+  writeFileSync(path.join(dir, 'notes.txt'), 'Error: disk full\nall fine\nerror: retry\n');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('sift extract FILE --jq on a JSON file larger than jq here reads', () => {
+  it('says what to do with a local file, not to fetch it in mode raw', async () => {
+    // 250,000 records, 42 MB: past what jq's 256 MB holds (a 33 MB file of the same records reads).
+    const items = Array.from({ length: 250_000 }, (_, i) => ({ id: i, name: `item number ${i}`, tags: ['a', 'b', 'c'], v: i / 7, desc: 'x'.repeat(80) }));
+    writeFileSync(path.join(dir, 'big.json'), JSON.stringify({ items }));
+    const r = await sift('extract', 'big.json', '--jq', '.items | length');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sift extract: big\.json: jq: out of memory: jq has 256 MB here, and reading a JSON document of \d+ MB takes more\n/);
+    expect(r.stderr).not.toMatch(/mode raw|fetch this one/);
+    expect(r.stderr).toContain('run jq itself on the file');
+  }, 120_000);
+});
