@@ -15,11 +15,21 @@ export interface GrepParts {
   flags: string;
 }
 
+/**
+ * Inline flags at the very start, as Python writes them: (?i), (?m), (?s), (?ims), (?i)(?s).
+ * JavaScript's i, m and s flags mean what they do there; a line is matched alone, so (?m) and
+ * (?s) change nothing but a line with U+2028 in it, and were refused as JavaScript's syntax.
+ */
+const LEADING_FLAGS = /^(?:\(\?[ims]+\))+/;
+
+/** The inline flags a grep option starts with ('(?i)', '(?im)'), or ''. */
+export const leadingFlags = (grep: string): string => LEADING_FLAGS.exec(grep)?.[0] ?? '';
+
 /** The pattern and flags of a grep option; throws the RegExp's SyntaxError when it is not valid. */
 export function grepParts(grep: string): GrepParts {
-  const ignoreCase = grep.startsWith(IGNORE_CASE);
-  const pattern = ignoreCase ? grep.slice(IGNORE_CASE.length) : grep;
-  const flags = ignoreCase ? 'i' : '';
+  const lead = leadingFlags(grep);
+  const pattern = grep.slice(lead.length);
+  const flags = ['i', 'm', 's'].filter((f) => lead.includes(f)).join('');
   try {
     new RegExp(pattern, `${flags}u`);
     return { pattern, flags: `${flags}u` };
@@ -84,7 +94,7 @@ const SYNTAX_PROBLEMS: [RegExp, string][] = [
   [/^Duplicate capture group name/, 'two groups have the same name'],
   [/^Invalid capture group name/, 'a group name (?<name>...) must start with a letter'],
   [/^Invalid named (capture )?reference|^Invalid named capture referenced/, 'a \\k<name> names no group'],
-  [/^Invalid group/, 'a (? is followed by what JavaScript does not take: it takes (?:, (?=, (?!, (?<=, (?<! and (?<name>, and (?i) only at the very start'],
+  [/^Invalid group/, 'a (? is followed by what JavaScript does not take: it takes (?:, (?=, (?!, (?<=, (?<! and (?<name>, and (?i), (?m) and (?s) only at the very start'],
   [/^\\ at end of pattern/, 'it ends in a lone \\; write \\\\ to match a backslash'],
   [/^Invalid property name/, 'a \\p{...} names no Unicode property'],
   [/^Invalid (Unicode )?escape/, 'a \\ escape is one JavaScript does not know, or is unfinished'],
@@ -95,6 +105,9 @@ const SYNTAX_PROBLEMS: [RegExp, string][] = [
 export function grepProblem(grep: string): string | undefined {
   try {
     const { pattern, flags } = grepParts(grep);
+    // (?i) alone kept every line, where an empty --grep is refused: it has no pattern either.
+    const lead = leadingFlags(grep);
+    if (pattern === '' && lead) return `nothing follows ${lead}; write the pattern after it, as ${lead}error`;
     return posixClassProblem(pattern) ?? (flags.includes('u') ? undefined : foreignSyntaxProblem(pattern));
   } catch (err) {
     const engine = err instanceof Error ? err.message : String(err);

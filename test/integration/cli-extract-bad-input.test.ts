@@ -26,3 +26,29 @@ describe('sift extract FILE --jq on a JSON file larger than jq here reads', () =
     expect(r.stderr).toContain('run jq itself on the file');
   }, 120_000);
 });
+
+describe('a --grep that is its inline flags alone', () => {
+  it('is refused as an empty --grep is, not taken as a pattern that keeps every line', async () => {
+    for (const grep of ['(?i)', '(?m)', '(?is)']) {
+      const r = await sift('extract', 'notes.txt', '--grep', grep);
+      expect(r.code, grep).toBe(2);
+      expect(r.stdout, grep).toBe('');
+      expect(r.stderr, grep).toBe(`sift extract: --grep: grep "${grep}" is not a valid regular expression: nothing follows ${grep}; write the pattern after it, as ${grep}error\n`);
+    }
+  });
+});
+
+describe('a --grep with (?m) or (?s) at its start, as Python writes them', () => {
+  it('is taken with their meaning, alone or with (?i)', async () => {
+    // Each line is matched alone: ^ and $ are its ends, with (?m) or without.
+    expect((await sift('extract', 'notes.txt', '--grep', '(?m)^error')).stdout).toBe('error: retry\n');
+    expect((await sift('extract', 'notes.txt', '--grep', '(?s)disk.full')).stdout).toBe('Error: disk full\n');
+    expect((await sift('extract', 'notes.txt', '--grep', '(?im)^error')).stdout).toBe('Error: disk full\nerror: retry\n');
+    expect((await sift('extract', 'notes.txt', '--grep', '(?i)(?s)^ERROR')).stdout).toBe('Error: disk full\nerror: retry\n');
+  });
+  it('a flag JavaScript has no equal for, (?x), is still refused with what it takes', async () => {
+    const r = await sift('extract', 'notes.txt', '--grep', '(?x)error');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(?i), (?m) and (?s) only at the very start');
+  });
+});

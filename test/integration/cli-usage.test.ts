@@ -51,7 +51,7 @@ describe('a --grep the regular expression engine refuses', () => {
       ['*.pdf', 'a *, +, ? or {n} comes where there is nothing to repeat; put a \\ before it to match the character itself'],
       ['a{5,2}', 'the numbers in a {min,max} count are the wrong way round'],
       ['[z-a]', 'a range in [...] runs backwards; write it low to high, as a-z'],
-      ['net(?i)income', 'a (? is followed by what JavaScript does not take: it takes (?:, (?=, (?!, (?<=, (?<! and (?<name>, and (?i) only at the very start'],
+      ['net(?i)income', 'a (? is followed by what JavaScript does not take: it takes (?:, (?=, (?!, (?<=, (?<! and (?<name>, and (?i), (?m) and (?s) only at the very start'],
       ['C:\\', 'it ends in a lone \\; write \\\\ to match a backslash'],
     ];
     for (const [grep, why] of cases) {
