@@ -52,3 +52,19 @@ describe('a --grep with (?m) or (?s) at its start, as Python writes them', () =>
     expect(r.stderr).toContain('(?i), (?m) and (?s) only at the very start');
   });
 });
+
+describe('--pages with an empty part', () => {
+  it('names the empty part and what to write, not only the general shape', async () => {
+    const cases: [string, string][] = [
+      ['1,,2', 'pages "1,,2": there is nothing between two commas; write 1,2'],
+      [',3', 'pages ",3": there is nothing before the first comma; write 3'],
+      ['2-4,', 'pages "2-4,": there is nothing after the last comma; write 2-4'],
+      ['1,,2,', 'pages "1,,2,": there is nothing in more than one place between or around its commas; write 1,2'],
+    ];
+    for (const [pages, why] of cases) {
+      const r = await sift('extract', 'notes.txt', '--pages', pages);
+      expect(r.code, pages).toBe(2);
+      expect(r.stderr, pages).toBe(`sift extract: --pages: ${why}\n`);
+    }
+  });
+});

@@ -651,6 +651,9 @@ describe('page selections', () => {
     expect(parsePages('1-3, 7,10-')).toEqual([[1, 3], [7, 7], [10, Number.MAX_SAFE_INTEGER]]);
     expect(parsePages('')).toBeNull();
   });
+  it('names an empty part of the list, where a form or the app sends it unchecked', () => {
+    expect(() => parsePages('1, ,2')).toThrow('invalid pages "1,,2": there is nothing between two commas; write 1,2');
+  });
   it.each(['0', '3-1', 'a', '1,,2', '-5', '1-2-3', '1;2'])('rejects %j with 422 and the syntax', (spec) => {
     expect(() => parsePages(spec)).toThrow(FetchError);
     try {

@@ -1,6 +1,7 @@
 import { badOption } from './errors';
 import type { PageRanges } from './pdf-pool';
 import { pageAt, type PageLines } from '../../shared/pages';
+import { emptyPagesPart } from '../../shared/urllist/options';
 
 export type { PageLines } from '../../shared/pages';
 
@@ -9,6 +10,8 @@ export const PAGES_SYNTAX = 'Use page numbers and ranges separated by commas, e.
 /** Parses a page selection such as "1-3,7,10-" into inclusive ranges; invalid → 422 with the syntax. */
 export function parsePages(spec: string | undefined): PageRanges | null {
   if (spec === undefined || spec.trim() === '') return null;
+  const empty = emptyPagesPart(spec.replace(/\s+/g, ''));
+  if (empty) throw badOption(`invalid ${empty}`, PAGES_SYNTAX);
   const ranges: PageRanges = [];
   for (const raw of spec.split(',')) {
     const part = raw.trim();

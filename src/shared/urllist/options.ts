@@ -21,6 +21,17 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
 // "1-3,7,10-" as SPEC §2 writes a PDF page selection.
 const PAGES = /^\d+(?:-\d*)?(?:,\d+(?:-\d*)?)*$/;
 
+/** A page list with an empty part (1,,2, a comma at an end): where it is and the list without it. */
+export function emptyPagesPart(spec: string): string | undefined {
+  const parts = spec.split(',');
+  if (parts.length < 2 || parts.every((p) => p !== '')) return undefined;
+  const rest = parts.filter((p) => p !== '').join(',');
+  if (rest === '') return undefined;
+  const empties = parts.filter((p) => p === '').length;
+  const where = empties > 1 ? 'in more than one place between or around its commas' : parts[0] === '' ? 'before the first comma' : parts.at(-1) === '' ? 'after the last comma' : 'between two commas';
+  return `pages "${clipValue(spec)}": there is nothing ${where}; write ${clipValue(rest)}`;
+}
+
 export type OptionsResult = { ok: true; options: Options } | { ok: false; reason: string };
 
 /** The option a column or key name stands for, or undefined when it is none. */
@@ -66,6 +77,8 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
       // "-3" is "up to page 3" to someone who writes "10-" for "from page 10 on".
       const upTo = /^-(\d+)$/.exec(spec);
       if (upTo) return `pages "${spec}": a range names its first page too; ${upTo[1] === '1' ? 'for page 1 write 1' : `for the first ${upTo[1]} write 1-${upTo[1]}`}`;
+      const empty = emptyPagesPart(spec);
+      if (empty) return empty;
       if (!PAGES.test(spec)) return `pages must look like 1-3,7,10- (got "${clipValue(value)}")`;
       // What the fetcher refuses (parsePages) is refused here too, or every target of the
       // list fails with it after the whole list was submitted.
