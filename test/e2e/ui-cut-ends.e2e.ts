@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { articlePage, pageErrors, pasteList, submitToDone } from '../helpers/ui-app';
+import { articlePage, composeList, pageErrors, pasteList, submitToDone } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 
 let page: Page;
@@ -105,5 +105,20 @@ test('at 800 px a job of one host in no shared folder is named by its host, with
   // It read "127.0…3403": an address's start beside a port's end.
   expect(label).not.toMatch(/:|\d…\d/);
   expect(host.startsWith(label.replace(/…$/, ''))).toBe(true);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("at 1280 px a short last path part is shown with the part before it, the port dropped first", async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const urls = [1, 2, 3].map((n) => `${base}/missing/${n}`);
+  await composeList(page, [...urls, `${base}${PATHS[1]}`], { fromNew: true });
+  await page.keyboard.press('Control+Enter');
+  await page.locator('[data-testid="job-header"][data-status="partial"]').waitFor();
+  const cells = page.locator('[data-testid="target-row"] .c-url');
+  await expect.poll(async () => (await cells.allTextContents()).slice(0, 3).every((t) => t.includes('…'))).toBe(true);
+  const texts = (await cells.allTextContents()).slice(0, 3);
+  await page.getByTestId('target-grid').screenshot({ path: screenshotPath('ui-cut-ends-short-part-1280') });
+  // It read "127.0.0.1:40221/mis…g/3": half a word before a part that names nothing alone.
+  expect(texts.map((t, i) => addressWrong(t, urls[i]!) || (t.endsWith(`/missing/${i + 1}`) ? '' : `${t}: "missing" is cut`))).toEqual(['', '', '']);
   expect(pageErrors(page)).toEqual([]);
 });

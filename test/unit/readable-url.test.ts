@@ -84,6 +84,18 @@ describe('an address cut to a narrow line', () => {
       }
     }
   });
+  // The 1280 px table read "127.0.0.1:40221/mis…g/3": a last part of a character or two names no
+  // page, so the part before it is kept whole with it, before the port.
+  it('keeps a short last part with the part before it, the port dropped first', () => {
+    expect(cutAddress('127.0.0.1:40221/missing/3', 23)).toBe('127.0.0.1…/missing/3');
+    expect(cutAddress('127.0.0.1:40221/reports/annual/en', 24)).toBe('127.0.0.1…/annual/en');
+    expect(cutAddress('127.0.0.1:40221/items/2', 20)).toBe('127.0.0.1…/items/2');
+    // A last part that names its page keeps host:port before it, as before.
+    expect(cutAddress('127.0.0.1:40221/missing/page', 26)).toBe('127.0.0.1:40221/miss…/page');
+    // Where the two parts do not fit beside the host, the last alone.
+    const alone = cutAddress('127.0.0.1:40221/a-very-long-folder-name/3', 22);
+    expect(alone.startsWith('127.0.0.1:40221/') && alone.endsWith('/3') && alone.length <= 22, alone).toBe(true);
+  });
   it('cuts the host of every row of one site at one place, whatever each path is', () => {
     // fitText gives each row the most characters that fit its column: 18 to 22 of them, by their letters' widths.
     const paths = ['/fetch.html', '/inline.html', '/next.html', '/a-much-longer-path/of-many-parts'];

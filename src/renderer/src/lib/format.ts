@@ -68,39 +68,53 @@ export function bareAddress(url: string): string {
 
 // The path's characters kept beside a whole host at least: fewer, and "127.0.0.1:36899/a…l" named no page.
 const PATH_MIN = 8;
+// A last part shorter than this ("3", "en", "p2") names no page without the part before it: kept
+// alone, the 1280 px table read "127.0.0.1:40221/mis…g/3" for "/missing/3".
+const SHORT_PART = 4;
 
 /**
- * A bareAddress in at most `max` UTF-16 units. Its path's last part ("/fetch.html") tells the
- * pages of one site apart, its host:port the sites: both whole where they fit; else the last
- * part whole after the host cut before its port ("127.0.0.1…/fetch.html"); else, the last part
- * too long to keep, the host whole and the path cut in its middle, while the host leaves
- * PATH_MIN of them; else cut in its middle whole, never within its port. Cut evenly, the 800 px
- * preview read "127.0.0.1:3689…of-accounts-final", the host's last digit, which tells two local
- * sites apart, gone for a letter more of the path.
+ * A bareAddress in at most `max` UTF-16 units. Its path's end, the last part ("/fetch.html") or,
+ * that part short, the last two ("/missing/3"), tells the pages of one site apart, its host:port
+ * the sites: both whole where they fit; else the end whole after the host cut before its port
+ * ("127.0.0.1…/missing/3"); else the same with the last part alone; else, the last part too long
+ * to keep, the host whole and the path cut in its middle, while the host leaves PATH_MIN of them;
+ * else cut in its middle whole, never within its port. Cut evenly, the 800 px preview read
+ * "127.0.0.1:3689…of-accounts-final", the host's last digit, which tells two local sites apart,
+ * gone for a letter more of the path.
  */
 export function cutAddress(bare: string, max: number): string {
   if (bare.length <= max) return bare;
   const slash = bare.indexOf('/');
   const hostEnd = slash < 0 ? bare.length : slash;
   const path = bare.slice(hostEnd);
+  const colon = /:\d+$/.exec(bare.slice(0, hostEnd))?.index;
   const last = path.length - path.lastIndexOf('/');
-  if (slash > 0 && max - slash >= last + 2) {
-    // As cutMiddle, its end no shorter than the last part: "127.0.0.1:35709/pag…tml" in each row of a job read as one page.
-    const tail = Math.max(last, Math.floor((max - slash - 1) / 2));
+  const before = last < path.length ? path.lastIndexOf('/', path.length - last - 1) : -1;
+  const ends = last - 1 < SHORT_PART && before >= 0 ? [path.length - before, last] : [last];
+  for (const end of ends) {
+    const cut = slash > 0 ? cutKeepingEnd(bare, max, slash, colon, end) : undefined;
+    if (cut !== undefined) return cut;
+  }
+  if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(path, max - slash)}`;
+  return cutOutsidePort(bare, max, hostEnd, colon);
+}
+
+/** cutAddress with the path's last `end` units whole: after host:port, else after the host cut before its port; undefined where neither fits. */
+function cutKeepingEnd(bare: string, max: number, slash: number, colon: number | undefined, end: number): string | undefined {
+  const path = bare.slice(slash);
+  if (max - slash >= end + 2) {
+    // As cutMiddle, its end no shorter than the part kept: "127.0.0.1:35709/pag…tml" in each row of a job read as one page.
+    const tail = Math.max(end, Math.floor((max - slash - 1) / 2));
     const headEnd = max - slash - 1 - tail;
     const tailStart = path.length - tail;
     // Neither side keeps half of a surrogate pair (cutMiddle's rule): shown, it is "�".
     return `${bare.slice(0, slash)}${path.slice(0, isLowSurrogate(path.charCodeAt(headEnd)) ? headEnd - 1 : headEnd)}…${path.slice(isLowSurrogate(path.charCodeAt(tailStart)) ? tailStart + 1 : tailStart)}`;
   }
-  const colon = /:\d+$/.exec(bare.slice(0, hostEnd))?.index;
-  if (slash > 0 && colon !== undefined && colon + 1 + last <= max) {
-    // The most whole parts of the path's end that fit: "age/fetch.html" began mid-word.
-    let from = path.length - last;
-    for (let at = path.lastIndexOf('/', from - 1); at >= 0 && at < from && colon + 1 + path.length - at <= max; at = at > 0 ? path.lastIndexOf('/', at - 1) : -1) from = at;
-    return `${bare.slice(0, colon)}…${path.slice(from)}`;
-  }
-  if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(path, max - slash)}`;
-  return cutOutsidePort(bare, max, hostEnd, colon);
+  if (colon === undefined || colon + 1 + end > max) return undefined;
+  // The most whole parts of the path's end that fit: "age/fetch.html" began mid-word.
+  let from = path.length - end;
+  for (let at = path.lastIndexOf('/', from - 1); at >= 0 && at < from && colon + 1 + path.length - at <= max; at = at > 0 ? path.lastIndexOf('/', at - 1) : -1) from = at;
+  return `${bare.slice(0, colon)}…${path.slice(from)}`;
 }
 
 /**
