@@ -95,6 +95,19 @@ function hostWithoutPort(hosts: string): string | undefined {
 }
 
 /**
+ * The lone host:port a job is named by ("127.0.0.1:40965", "rest of 127.0.0.1:40965 · text"),
+ * with its name without the port; undefined for any other name (a file's, a host and its folder).
+ */
+export function loneHost(label: string): { host: string; withoutPort: string } | undefined {
+  const end = label.indexOf(HOSTS_END);
+  const hosts = end >= 0 ? label.slice(0, end) : label;
+  const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
+  const host = hosts.slice(prefix.length);
+  const lone = hostWithoutPort(host);
+  return lone === undefined ? undefined : { host, withoutPort: `${prefix}${lone}${end >= 0 ? label.slice(end) : ''}` };
+}
+
+/**
  * What is asked in `room` units, from where it differs from the most like of `others`: cut at
  * its end, "text, grep “Harbour”" and the same with ", context" both read "text, grep…" in the
  * 800 px list. What ends where another goes on shows its end ("…“Harbour”" beside "…context").

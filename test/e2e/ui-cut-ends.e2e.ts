@@ -105,6 +105,12 @@ test('at 800 px a job of one host in no shared folder is named by its host, with
   // It read "127.0…3403": an address's start beside a port's end.
   expect(label).not.toMatch(/:|\d…\d/);
   expect(host.startsWith(label.replace(/…$/, ''))).toBe(true);
+  // The header beside it, with the room for the port, read "127.0.0.1:40965 · 2 URLs": a second
+  // name for the job the list names "127.0.0.1"; the port is in both tooltips.
+  const header = page.getByTestId('job-name');
+  await expect(header.getAttribute('title')).resolves.toBe(`${host} · 2 URLs`);
+  await page.getByTestId('job-header').screenshot({ path: screenshotPath('ui-cut-ends-header-800') });
+  expect(await header.textContent()).toBe(`${host.replace(/:\d+$/, '')} · 2 URLs`);
   expect(pageErrors(page)).toEqual([]);
 });
 

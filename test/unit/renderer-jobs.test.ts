@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, namesAskedApart, progressAnnouncement, restartNotice, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryNotice, expiryWarning, jobNamesMatching, namesAskedApart, progressAnnouncement, restartNotice, shownLabel, stopBadge, storeStopNotice, targetStop } from '../../src/renderer/src/lib/jobs';
 import { rowFailure, type Job } from '../../src/shared/types';
 
 describe("the job header's notice of a job the store stopped", () => {
@@ -154,5 +154,20 @@ describe('names two jobs share while asking different things', () => {
     // Read once per jobs object: the same map again, a new one for new jobs.
     expect(namesAskedApart(jobs)).toBe(namesAskedApart(jobs));
     expect([...namesAskedApart({ ...jobs, g: { label: 'b.org' } }).keys()]).toEqual(['links.txt', 'b.org']);
+  });
+});
+
+describe('the name the job list and the header show', () => {
+  const jobs = (...labels: string[]) => Object.fromEntries(labels.map((label, i) => [String(i), { label }]));
+  // The 800 px list had room for "127.0.0.1" only; the header beside it read "127.0.0.1:40965 · 2 URLs".
+  test('leaves out the port of a lone host:port that no other job has at another port', () => {
+    expect(shownLabel('127.0.0.1:40965', jobs('127.0.0.1:40965', 'links.txt'))).toBe('127.0.0.1');
+    expect(shownLabel('rest of 127.0.0.1:40965 · text', jobs('rest of 127.0.0.1:40965 · text', '127.0.0.1:40965'))).toBe('rest of 127.0.0.1 · text');
+    expect(shownLabel('[::1]:8080 · grep “a”', jobs('[::1]:8080 · grep “a”'))).toBe('[::1] · grep “a”');
+  });
+  test('keeps the port where it tells two jobs apart, and any other name as it is', () => {
+    expect(shownLabel('127.0.0.1:40965', jobs('127.0.0.1:40965', 'again: 127.0.0.1:40966 · text'))).toBe('127.0.0.1:40965');
+    expect(shownLabel('127.0.0.1:40965/docs', jobs('127.0.0.1:40965/docs'))).toBe('127.0.0.1:40965/docs');
+    expect(shownLabel('quarterly-report-2026.csv', jobs('quarterly-report-2026.csv'))).toBe('quarterly-report-2026.csv');
   });
 });

@@ -1,13 +1,26 @@
 import { useMemo, useRef } from 'react';
 import type { Job } from '../../../../shared/types';
-import { cutLabel, listPart } from '../../../../shared/job-label';
+import { cutLabel, listPart, loneHost } from '../../../../shared/job-label';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
-import { fitBeside, roomBesideOthers, useColumnFit } from '../../lib/fit-text';
-import { jobNameParts, namesAskedApart } from '../../lib/jobs';
+import { fitBeside, roomBesideOthers, useColumnFit, type ColumnFit } from '../../lib/fit-text';
+import { jobNameParts, namesAskedApart, shownLabel } from '../../lib/jobs';
 
 /** No other job of this job's list: its name is cut as any is. */
 const NO_OTHERS: readonly string[] = [];
+
+/**
+ * A job's name as the job list and the header show it, cut to `fit` beside its count: the same
+ * name in both (shownLabel), cut where it differs from the other runs of its list (cutLabel).
+ */
+export function useCutName(label: string, count: string, fit: ColumnFit | null): string {
+  // Compared item by item: namesAskedApart's lists are new ones on each progress event.
+  const others = useStore(useShallow((s) => (label && namesAskedApart(s.jobs).get(listPart(label))) || NO_OTHERS));
+  const name = useStore((s) => shownLabel(label, s.jobs));
+  // As `name`: cutLabel tells names apart by their list's part, port and all or none.
+  const namedOthers = useMemo(() => (name === label ? others : others.map((o) => loneHost(o)?.withoutPort ?? o)), [name, label, others]);
+  return useMemo(() => fitBeside(name, ` · ${count}`, fit, (n) => cutLabel(name, n, namedOthers)), [name, count, fit, namedOthers]);
+}
 
 /**
  * A job's name beside Sift's words: "קישורים · 3 URLs". The list's name sits in a <bdi>, so it
@@ -23,9 +36,7 @@ export function JobName({ job, line }: { job: Pick<Job, 'label' | 'targetsTotal'
   const labelRef = useRef<HTMLElement>(null);
   const none = useRef<HTMLElement>(null);
   const fit = useColumnFit(line ?? none, labelRef, roomBesideOthers);
-  // Compared item by item: namesAskedApart's lists are new ones on each progress event.
-  const others = useStore(useShallow((s) => (label && namesAskedApart(s.jobs).get(listPart(label))) || NO_OTHERS));
-  const shown = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, others)), [label, count, fit, others]);
+  const shown = useCutName(label, count, fit);
   if (!label) return <>{count}</>;
   // Two boxes, so a header one line high can cut the name and keep its count (styles.css).
   return (

@@ -1,18 +1,14 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useStore, type State } from '../../store';
 import { showJob } from '../../store/actions';
 import { formatCreated } from '../../lib/format';
-import { cutLabel, listPart } from '../../../../shared/job-label';
-import { fitBeside, useColumnFit } from '../../lib/fit-text';
+import { useColumnFit } from '../../lib/fit-text';
 import { counted } from '../../../../shared/count';
 import { LISTED_JOBS } from '../../../../shared/ipc/contract';
-import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, namesAskedApart, okCount, stopBadge } from '../../lib/jobs';
+import { EXPIRY_WARNING_MS, expiresAt, expiryWarning, failedCount, finishedCount, jobName, jobNameParts, okCount, stopBadge } from '../../lib/jobs';
 import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
-
-/** No other job of this job's list: its name is cut as any is. */
-const NO_OTHERS: readonly string[] = [];
+import { useCutName } from '../common/JobName';
 
 export function JobList(): React.JSX.Element {
   const order = useStore((s) => s.jobOrder);
@@ -77,9 +73,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
   const labelRef = useRef<HTMLSpanElement>(null);
   const fit = useColumnFit(nameRef, labelRef);
   const { label, count } = job ? jobNameParts(job) : { label: '', count: '' };
-  // Compared item by item: namesAskedApart's lists are new ones on each progress event.
-  const others = useStore(useShallow((s) => (label && namesAskedApart(s.jobs).get(listPart(label))) || NO_OTHERS));
-  const shownLabel = useMemo(() => fitBeside(label, ` · ${count}`, fit, (n) => cutLabel(label, n, others)), [label, count, fit, others]);
+  const shownText = useCutName(label, count, fit);
   if (!job) return null;
   return (
     <li>
@@ -99,7 +93,7 @@ const JobListItem = memo(function JobListItem({ id }: { id: string }): React.JSX
           {/* The name gives way in a narrow list; the count stays ("127.0.0.1:43329 · 1…" lost it). */}
           {label && (
             <span className="job-item-label" ref={labelRef}>
-              {shownLabel}
+              {shownText}
             </span>
           )}
           <span className="job-item-total" data-testid="job-item-total">
