@@ -260,9 +260,34 @@ describe('search over stored results', () => {
     expect(ids(searchStore(store, 'overview (-currency OR -revenue)').hits).sort()).toEqual(['j1:0']);
   });
 
+  it('searches a title:(group) or url:(group) in that column, -words and all', () => {
+    // title:( was the word "title" before a group: title:(-annual) found the pages holding "title" without annual.
+    expect(ids(searchStore(store, 'café title:(-annual)').hits)).toEqual(['j1:2']);
+    expect(ids(searchStore(store, 'revenue title:(-annual)').hits)).toEqual([]);
+    expect(ids(searchStore(store, 'title:(annual 2022)').hits)).toEqual(['j1:1']);
+    expect(ids(searchStore(store, 'title:(2022 OR café)').hits).sort()).toEqual(['j1:1', 'j1:2']);
+    expect(ids(searchStore(store, 'title:("annual report" NOT 2023)').hits)).toEqual(['j1:1']);
+    expect(ids(searchStore(store, 'url:(reports NOT 2023)').hits)).toEqual(['j1:1']);
+    // The column holds inside its parentheses only; currency is in a page's text, not its title.
+    expect(ids(searchStore(store, 'title:(annual) currency').hits)).toEqual(['j1:1']);
+    expect(ids(searchStore(store, 'title:(annual (2022 OR 2023)) -currency').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'overview -title:(2022 OR café)').hits)).toEqual(['j1:0']);
+    expect(parseQuery('title:(a -"b c")')?.match).toBe('( title : "a" NOT title : "b c" )');
+  });
+
+  it('reads x NOT (-a) as x NOT a: the minus in the group says again what NOT says', () => {
+    // Strictly a double negation (x AND a); no one types it for that, and web searches read -a as "without a".
+    expect(ids(searchStore(store, 'revenue NOT (-currency)').hits)).toEqual(['j1:0']);
+    expect(parseQuery('revenue NOT (-currency)')?.match).toBe(parseQuery('revenue NOT currency')?.match);
+    // Each -word in the group is left out, as beside the words: it was revenue NOT currency AND moves, (revenue NOT currency) AND moves to FTS5.
+    expect(parseQuery('revenue NOT (-currency -moves)')?.match).toBe(parseQuery('revenue -currency -moves')?.match);
+    expect(ids(searchStore(store, 'overview NOT (-currency -steady)').hits)).toEqual([]);
+    expect(ids(searchStore(store, 'overview NOT (-currency OR -steady)').hits).sort()).toEqual(['j1:0', 'j1:1']);
+  });
+
   it('says a query that only leaves out needs a word to find', () => {
     // In parentheses too: (-currency) was read as a group to find, and found the page with currency.
-    const inGroups = ['(-currency)', '((-currency))', '(-draft -currency)', '(-draft) (-currency)', '(-draft OR -currency)', '(-draft) OR (-currency)', '(-draft) NOT currency'];
+    const inGroups = ['(-currency)', '((-currency))', '(-draft -currency)', '(-draft) (-currency)', '(-draft OR -currency)', '(-draft) OR (-currency)', '(-draft) NOT currency', 'title:(-currency)', '-title:(currency)'];
     for (const q of ['-currency', '-title:NASA', '-"currency moves"', '-draft -currency', '-draft OR -currency', ...inGroups]) {
       let err: unknown;
       try {

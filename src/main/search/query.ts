@@ -76,7 +76,8 @@ type Token =
   | { kind: 'op'; op: 'AND' | 'OR' | 'NOT' }
   /** A minus typed before the word or phrase after it (-draft): NOT after something to find, and before it, what its group leaves out. */
   | { kind: 'minus' }
-  | { kind: 'open' }
+  /** A ( typed, after title: or url: for a group searched in that column (title:(a -b)). */
+  | { kind: 'open'; column?: Column }
   | { kind: 'close' };
 
 /** Something the index holds: a letter, a digit or a pictograph (fold.ts). */
@@ -180,6 +181,12 @@ function wordAt(q: string, at: number, out: Token[]): number {
   const named = columnOf(word);
   // title:"an exact phrase": the phrase, in that column.
   if (named && named.rest === '' && isQuote(q[i])) return phraseAt(q, i, out, named.column);
+  // title:(a -b): the group, in that column (inColumns). Read as the word "title" before a
+  // group, title:(-draft) found the results holding "title" without draft.
+  if (named && named.rest === '' && q[i] === '(') {
+    out.push({ kind: 'open', column: named.column });
+    return i + 1;
+  }
   // title: alone, or before signs only, is the word it is.
   const column = named && isWordish(named.rest) ? named.column : undefined;
   if (column) word = (named as { rest: string }).rest;
@@ -210,7 +217,9 @@ function lex(q: string): Token[] {
       out.push({ kind: 'minus' });
       i = isQuote(q[i + 1]) ? phraseAt(q, i + 1, out) : wordAt(q, i + 1, out);
       // -ال, -"" or -OR holds nothing to leave out: the minus would leave out the next word instead.
-      if (out[at + 1]?.kind !== 'term') out.splice(at, 1);
+      // -title:( leaves out its group.
+      const next = out[at + 1]?.kind;
+      if (next !== 'term' && next !== 'open') out.splice(at, 1);
     } else if (isQuote(c)) {
       i = phraseAt(q, i, out);
     } else if (c === '(') {
@@ -223,7 +232,18 @@ function lex(q: string): Token[] {
       i = wordAt(q, i, out);
     }
   }
-  return out;
+  return inColumns(out);
+}
+
+/** The tokens with each term inside a title:( or url:( group in that column, unless it names its own. */
+function inColumns(tokens: Token[]): Token[] {
+  const columns: (Column | undefined)[] = [];
+  return tokens.map((t) => {
+    if (t.kind === 'open') columns.push(t.column ?? columns.at(-1));
+    else if (t.kind === 'close') columns.pop();
+    const column = columns.at(-1);
+    return t.kind === 'term' && column && !t.column ? { ...t, column } : t;
+  });
 }
 
 /** A query made only of what to leave out (-draft): FTS5 starts no query with NOT, and there is nothing to find. */
@@ -277,9 +297,12 @@ function parse(tokens: readonly Token[]): Node {
     let n = operand();
     while (isNot(peek())) {
       i++;
-      const b = found(operand());
+      // After NOT, a group that only leaves out leaves out each of its words: x NOT (-a -b) is
+      // x -a -b. Read as its words, it was x NOT a AND b, which FTS5 reads as (x NOT a) AND b.
+      const b = operand();
+      const out = b.kind === 'out' ? b.out : [b];
       // (-a) NOT b leaves out both.
-      n = n.kind === 'out' ? { kind: 'out', out: [...n.out, b] } : { kind: 'NOT', a: n, b };
+      n = n.kind === 'out' ? { kind: 'out', out: [...n.out, ...out] } : out.reduce<Node>((a, b) => ({ kind: 'NOT', a, b }), n);
     }
     return n;
   }
