@@ -134,6 +134,18 @@ export function queryTooLong(what: 'search' | 'question', text: string): { code:
  */
 export const SHOWN_HITS = 50;
 
+/**
+ * What can be typed in a search, title: and url: among it in the README's words: the app's
+ * boxes show it while empty, and the app and `sift search` answer a query without words with
+ * it. `where` is what is searched. The CLI and the app said it in two wordings (one with "the
+ * address" and an example, one with "the URL"), for one syntax.
+ */
+export const searchHelp = (where: string): string =>
+  `Type words to find them in ${where}. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.`;
+
+/** What searchHelp names as searched: a job's results, or all of them. */
+export const searchedIn = (jobId: string | undefined): string => (jobId ? "this job's results" : 'every stored result');
+
 /** The index's columns a query can name (main/store/search.ts SEARCH_SCHEMA). */
 export type Column = 'title' | 'url';
 

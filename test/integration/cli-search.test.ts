@@ -11,6 +11,7 @@ import { makePdf } from '../helpers/fetch-pdf';
 import { startSite, type Site } from '../helpers/sites';
 import { collect, jsonLines, runSift, startSift } from '../helpers/cli';
 import { openStore } from '../../src/main/store';
+import { searchHelp } from '../../src/shared/search';
 
 let site: Site;
 let home: string;
@@ -308,12 +309,12 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(filter.stderr).toMatch(/sift search: The search narrows by title: and url: only: page:3 was searched as the words “page 3”/);
     const empty = await runSift(['search', '--db', db], { env });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/give the words to find.*Type one or more words/);
-    // As the usage says: without it, the hint named no way to search the title or address alone.
-    expect(empty.stderr).toMatch(/title:WORD and url:WORD search the title or the address alone/);
-    const punct = await runSift(['search', '()', '--db', db], { env });
+    // The app's help in the app's words (it had its own: "the address", an example); title:WORD among it, as the usage says.
+    expect(empty.stderr).toBe(`sift search: give the words to find. ${searchHelp('every stored result')}\n`);
+    expect(empty.stderr).toMatch(/title:WORD and url:WORD search the title or the URL alone/);
+    const punct = await runSift(['search', '()', '--job', 'abc', '--db', db], { env });
     expect(punct.code).toBe(2);
-    expect(punct.stderr).toMatch(/^sift search: give the words to find\. Type one or more words/);
+    expect(punct.stderr).toBe(`sift search: give the words to find. ${searchHelp("this job's results")}\n`);
     const article = await runSift(['search', 'ال', '--db', db], { env });
     expect(article.code).toBe(2);
     expect(article.stderr).toMatch(/^sift search: give the words to find\. "ال" is the Arabic article, .* Search for the word, with the article or without it/);

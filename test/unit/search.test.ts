@@ -8,7 +8,7 @@ import { makeSnippet, pageOfLine } from '../../src/main/search/snippet';
 import { searchableText } from '../../src/main/search/text';
 import { openStore, type Store } from '../../src/main/store';
 import { SiftError } from '../../src/shared/errors';
-import { askScopeNote, formatScore } from '../../src/shared/search';
+import { askScopeNote, formatScore, searchHelp } from '../../src/shared/search';
 import { tempStore } from '../helpers/store';
 import { hitsCsv, hitsMarkdown } from '../../src/main/export/hits';
 import { TOKYO_PASSAGES } from '../helpers/cjk-passages';
@@ -445,7 +445,7 @@ describe('search over stored results', () => {
     expect(said('\uD800')).toBe('Search finds words, numbers and emoji; "U+D800" has none of them.');
   });
 
-  it('answers an empty query by saying what to type', () => {
+  it('answers an empty query by saying what to type, in the words of the box it was typed in', () => {
     for (const q of ['', '   ', '"" ()', '*']) {
       let err: unknown;
       try {
@@ -455,7 +455,9 @@ describe('search over stored results', () => {
       }
       expect(err, q).toBeInstanceOf(SiftError);
       expect(err).toMatchObject({ code: 'empty_query', status: 400 });
-      expect((err as SiftError).hint).toMatch(/Type one or more words.*title:WORD and url:WORD/);
+      // The app's box shows searchHelp while empty: the answer said it in other words ("the address", an example), two texts for one syntax.
+      expect((err as SiftError).hint).toBe(searchHelp('every stored result'));
+      expect(() => searchStore(store, q, { jobId: 'j1' })).toThrow(expect.objectContaining({ hint: searchHelp("this job's results") }));
     }
   });
 

@@ -16,7 +16,7 @@ counts more than one in the text), each with the text around the match and where
 
   WORDS       words to find, all of them; "an exact phrase" (quote it for your shell too),
               prefix* , a OR b, a NOT b (or a -b), (a OR b) c, title:word or url:word
-              (in the title or the address only). Anything else is searched
+              (in the title or the URL alone), title:(a group -word). Anything else is searched
               as plain words. Accents do not matter; Chinese, Japanese and Korean are
               found inside unspaced text.
   --job ID    only this job's results (its ID from sift jobs, or the start of it)
@@ -92,7 +92,7 @@ export const searchCommand: Command = {
     const tooLong = queryTooLong('search', query);
     if (tooLong) throw new UsageError(`${tooLong.message} ${tooLong.hint}`);
     // Nothing but signs ('(((', '"') is no words either.
-    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${[noWordsIn(query), emptyQueryHint(query)].filter(Boolean).join(' ')}`);
+    if (!parseQuery(query)) throw new UsageError(`give the words to find. ${[noWordsIn(query), emptyQueryHint(query, values.job)].filter(Boolean).join(' ')}`);
     let limit = 20;
     if (values.limit !== undefined) {
       if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1 || Number(values.limit) > MAX_LIMIT) {

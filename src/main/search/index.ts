@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import type { SearchRow, Store } from '../store';
 import { SiftError } from '../../shared/errors';
 import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } from '../../shared/types';
-import type { AskScope, JobAnswer, SearchHit } from '../../shared/search';
+import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
 import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages, termForms } from '../fetch/question';
@@ -31,7 +31,6 @@ export interface SearchOutcome {
   more: boolean;
 }
 
-export const SEARCH_HELP = 'Type one or more words. "An exact phrase", prefix*, OR and NOT (or -word) work too, e.g. "net revenue" OR profit* -draft; title:WORD and url:WORD search the title or the address alone.';
 /** The most hits one search returns. */
 export const MAX_LIMIT = 1000;
 
@@ -39,14 +38,14 @@ export const MAX_LIMIT = 1000;
  * No word in the query. Typed signs ("→", "°", "$") are no words to the index, which reads
  * letters, digits and emoji; "There is nothing to search for" read as if the box were empty.
  */
-export function emptyQueryError(query = ''): SiftError {
-  return new SiftError('empty_query', 400, noWordsIn(query) ?? 'There is nothing to search for.', emptyQueryHint(query));
+export function emptyQueryError(query = '', jobId?: string): SiftError {
+  return new SiftError('empty_query', 400, noWordsIn(query) ?? 'There is nothing to search for.', emptyQueryHint(query, jobId));
 }
 
-/** What to type instead of a query with no word in it. */
-export function emptyQueryHint(query: string): string {
+/** What to type instead of a query with no word in it, searched in one job's results or in all (jobId undefined). */
+export function emptyQueryHint(query: string, jobId?: string): string {
   if (leavesOutOnly(query)) return 'Add a word to find, and the -word leaves out the results that hold it: revenue -draft.';
-  if (!isArticleOnly(query)) return SEARCH_HELP;
+  if (!isArticleOnly(query)) return searchHelp(searchedIn(jobId));
   if (query.includes('*')) return 'Search for the word, or type its first letters after the article: الكت* finds الكتاب, بالكتاب and الكتب.';
   return 'Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.';
 }
@@ -193,7 +192,7 @@ interface Shown {
  */
 export function searchStore(store: Store, query: string, opts: SearchOptions = {}): SearchOutcome {
   const parsed = parseQuery(query);
-  if (!parsed) throw emptyQueryError(query);
+  if (!parsed) throw emptyQueryError(query, opts.jobId);
   if (parsed.count > MAX_SEARCH_TERMS) throw tooManyTermsError('search', parsed.count, MAX_SEARCH_TERMS);
   const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(opts.limit ?? 50)));
   // One hit more than asked says whether more results match: 20 hits printed and nothing

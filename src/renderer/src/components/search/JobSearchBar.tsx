@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { askJob, cancelSearch } from '../../store/search-actions';
 import { SearchInput } from './SearchInput';
-import { searchHelp } from './SearchResults';
+import { searchedIn, searchHelp } from '../../../../shared/search';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 
 /** Find words in this job's results, or ask it a question. */
@@ -75,7 +75,7 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
           job box brought the table back and said nothing of what can be typed, title: and url: among it. */}
       {mode === 'find' && empty && (
         <p className="muted search-help" id="job-search-help" data-testid="job-search-help">
-          {searchHelp("this job's results")}
+          {searchHelp(searchedIn(id))}
         </p>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { filterNote, lineLabel, type SearchHit } from '../../../../shared/search';
+import { filterNote, lineLabel, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
 import { useStore } from '../../store';
 import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
@@ -9,14 +9,6 @@ import { moveInHits } from '../../lib/hit-keys';
 import { FittedAddress } from '../common/FittedAddress';
 import { shownTitle } from '../../../../shared/shown';
 import { sentenceStart } from '../../lib/format';
-
-/**
- * What a search box says can be typed while it is empty, title: and url: among it in the
- * README's words: without them, a search in a title or an address was found only by those who
- * had read the README. `where` is what the box searches.
- */
-export const searchHelp = (where: string): string =>
-  `Type words to find them in ${where}. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.`;
 
 function where(h: SearchHit, showJob: boolean): string {
   const parts: string[] = [];
@@ -39,7 +31,7 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
   if (!query.trim()) {
     return (
       <div className="search-results empty-state" data-testid={`search-results-${box}`}>
-        <p className="muted">{searchHelp('every stored result')}</p>
+        <p className="muted">{searchHelp(searchedIn(undefined))}</p>
       </div>
     );
   }
