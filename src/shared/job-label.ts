@@ -95,16 +95,25 @@ function hostWithoutPort(hosts: string): string | undefined {
 }
 
 /**
- * The lone host:port a job is named by ("127.0.0.1:40965", "rest of 127.0.0.1:40965 · text"),
- * with its name without the port; undefined for any other name (a file's, a host and its folder).
+ * The host:ports a job is named by, a lone one or the first two of several ("127.0.0.1:43645,
+ * 127.0.0.2:37857 and 1 other host · text"), and its name without their ports (the name itself
+ * where, without them, it would no longer read as hosts); undefined for any other name (a
+ * file's, a host and its folder, a named host without a port).
  */
-export function loneHost(label: string): { host: string; withoutPort: string } | undefined {
+export function namedHosts(label: string): { hosts: string[]; withoutPorts: string } | undefined {
   const end = label.indexOf(HOSTS_END);
-  const hosts = end >= 0 ? label.slice(0, end) : label;
-  const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
-  const host = hosts.slice(prefix.length);
-  const lone = hostWithoutPort(host);
-  return lone === undefined ? undefined : { host, withoutPort: `${prefix}${lone}${end >= 0 ? label.slice(end) : ''}` };
+  const list = end >= 0 ? label.slice(0, end) : label;
+  const asked = end >= 0 ? label.slice(end) : '';
+  const prefix = LEADING_RERUNS.exec(list)?.[0] ?? '';
+  const hosts = list.slice(prefix.length);
+  const lone = hostWithoutPort(hosts);
+  if (lone !== undefined) return { hosts: [hosts], withoutPorts: `${prefix}${lone}${asked}` };
+  const several = severalHosts(hosts);
+  const bare = several?.names.map(hostWithoutPort);
+  if (!several || !bare?.every((h) => h !== undefined)) return undefined;
+  const others = hosts.slice(several.names.join(', ').length);
+  const without = `${bare.join(', ')}${others}`;
+  return { hosts: several.names, withoutPorts: severalHosts(without) ? `${prefix}${without}${asked}` : label };
 }
 
 /**
@@ -192,7 +201,10 @@ function cutSeveralHosts({ names, count }: { names: string[]; count: number }, m
   if (count > 2 && `${names.join(', ')} +${count - 2}`.length <= max) return `${names.join(', ')} +${count - 2}`;
   const more = ` +${count - 1}`;
   if (first.length + more.length <= max) return `${first}${more}`;
-  return max - more.length >= HOST_CUT_MIN ? `${cutAtEnd(first, max - more.length)}${more}` : cutAtEnd(first, max);
+  // Its port whole or left out: the 1280 px job list read "127.0.0.1:4… +1", a digit that names no port.
+  const host = hostWithoutPort(first) ?? first;
+  if (host.length + more.length <= max) return `${host}${more}`;
+  return max - more.length >= HOST_CUT_MIN ? `${cutAtEnd(host, max - more.length)}${more}` : cutAtEnd(host, max);
 }
 
 // How far the end kept may start before the middle's cut to begin at a word: a word's first

@@ -15,6 +15,8 @@ import { appForFile } from '../helpers/ui-file';
 
 let page: Page;
 let base = '';
+// A second site, for a job of two hosts.
+let otherBase = '';
 const TITLE = 'The Lighthouse Keepers of Rannoch Point and the Logbooks of the County Archive';
 // Longer than a row of the composer's list and than the result pane's line at 1280 px.
 const PATHS = ['/annual-reports/of-the-harbour-board-and-its-committees/2026/quarterly-statement-of-accounts-final', '/lighthouse/keepers-of-rannoch-point-and-their-logbooks-in-the-county-archive'];
@@ -27,7 +29,11 @@ appForFile({
     );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { close: () => new Promise<void>((r) => server.close(() => r())) };
+    const other = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(TITLE)));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
+    otherBase = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
+    const close = (s: http.Server): Promise<void> => new Promise<void>((r) => s.close(() => r()));
+    return { close: async () => void (await Promise.all([close(server), close(other)])) };
   },
   ready: (opened) => {
     page = opened.page;
@@ -126,5 +132,30 @@ test("at 1280 px a short last path part is shown with the part before it, the po
   await page.getByTestId('target-grid').screenshot({ path: screenshotPath('ui-cut-ends-short-part-1280') });
   // It read "127.0.0.1:40221/mis…g/3": half a word before a part that names nothing alone.
   expect(texts.map((t, i) => addressWrong(t, urls[i]!) || (t.endsWith(`/missing/${i + 1}`) ? '' : `${t}: "missing" is cut`))).toEqual(['', '', '']);
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test('a job of two hosts has one name in the job list and the header, never a port cut in its middle, at 1280 and 800 px', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const [first, second] = [new URL(base).host, new URL(otherBase).host];
+  await composeList(page, [`${base}${PATHS[0]}`, `${base}${PATHS[1]}`, `${otherBase}/a-post`], { fromNew: true });
+  await page.keyboard.press('Control+Enter');
+  const item = page.locator(`[data-testid="job-item-name"][title="${first}, ${second} · 3 URLs"]`);
+  await item.waitFor();
+  const label = item.locator('.job-item-label');
+  const header = page.getByTestId('job-name');
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect.poll(async () => ((await label.textContent()) ?? '').includes('+1')).toBe(true);
+    const shown = (await label.textContent()) ?? '';
+    const head = (await header.textContent()) ?? '';
+    await page.screenshot({ path: screenshotPath(`ui-cut-ends-two-hosts-${width}`) });
+    // At 1280 px the list read "127.0.0.1:4… +1", a port's first digit; at 800 px the header read
+    // "127.0.0.1:43645 +1 · 3 URLs" beside the list's "127.0… +1", two names for one job.
+    expect(shown, 'list').not.toMatch(/:/);
+    expect(first.startsWith(shown.replace(/ \+1$/, '').replace(/…$/, '')), shown).toBe(true);
+    expect(head, 'header').not.toMatch(/:\d/);
+    expect(await header.getAttribute('title')).toBe(`${first}, ${second} · 3 URLs`);
+  }
   expect(pageErrors(page)).toEqual([]);
 });

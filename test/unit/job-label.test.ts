@@ -151,7 +151,8 @@ describe('a list of several hosts cut to fit the job list', () => {
     // Too narrow for the count: the first host's start alone, never its start beside the other's end.
     expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 9)).toBe('127.0… +1');
     expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 6)).toBe('127.0…');
-    expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.0.0.… +1');
+    // The port goes before the host is cut: "rest of 127.0.0.… +1" had room for "127.0.0.1".
+    expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.0.0.1 +1');
     for (let max = 9; max < 40; max++) expect(cutLabel('a.example.org, b.example.org and 12 other hosts', max).length).toBeLessThanOrEqual(max);
   });
   it('leaves a file whose name has a comma to be cut as a name', () => {
@@ -198,5 +199,13 @@ describe('a job name of several hosts cut short', () => {
       expect(cut).not.toMatch(/\d…\d/);
     }
     expect(cutLabel('docs.python.org, example.org', 12)).toBe('docs.pyt… +1');
+  });
+  // The 1280 px job list read "127.0.0.1:4… +1": a port's first digit, which names no site.
+  it('keeps its first host\'s port whole or leaves it out', () => {
+    const label = '127.0.0.1:43645, 127.0.0.2:37857';
+    expect(cutLabel(label, 14)).toBe('127.0.0.1 +1');
+    expect(cutLabel(label, 18)).toBe('127.0.0.1:43645 +1');
+    for (let max = 6; max < label.length; max++) expect(cutLabel(label, max), String(max)).not.toMatch(/:(?!43645 \+1$)/);
+    expect(cutLabel('[::1]:8080, [::2]:8080', 12)).toBe('[::1] +1');
   });
 });

@@ -170,4 +170,18 @@ describe('the name the job list and the header show', () => {
     expect(shownLabel('127.0.0.1:40965/docs', jobs('127.0.0.1:40965/docs'))).toBe('127.0.0.1:40965/docs');
     expect(shownLabel('quarterly-report-2026.csv', jobs('quarterly-report-2026.csv'))).toBe('quarterly-report-2026.csv');
   });
+  // A job of two sites: the 800 px header read "127.0.0.1:43645 +1" beside the list's "127.0… +1".
+  test('leaves out the ports of the hosts a job of several hosts is named by, where none tells jobs apart', () => {
+    const two = '127.0.0.1:43645, 127.0.0.2:37857 · text';
+    expect(shownLabel(two, jobs(two, '127.0.0.1:43645'))).toBe('127.0.0.1, 127.0.0.2 · text');
+    const many = 'rest of a.example:8080, [::1]:8081 and 3 other hosts';
+    expect(shownLabel(many, jobs(many))).toBe('rest of a.example, [::1] and 3 other hosts');
+    // One host at two ports in the job, or another job with a host at another port: the ports tell them apart.
+    expect(shownLabel('127.0.0.1:43645, 127.0.0.1:37857', jobs('127.0.0.1:43645, 127.0.0.1:37857'))).toBe('127.0.0.1:43645, 127.0.0.1:37857');
+    expect(shownLabel(two, jobs(two, '127.0.0.2:40000'))).toBe(two);
+    expect(shownLabel('127.0.0.1:40965', jobs('127.0.0.1:40965', two))).toBe('127.0.0.1:40965');
+    expect(shownLabel('127.0.0.2:40000', jobs('127.0.0.2:40000', two))).toBe('127.0.0.2:40000');
+    expect(shownLabel('a.org, b.org', jobs('a.org, b.org'))).toBe('a.org, b.org');
+    expect(shownLabel('Smith, Jones:12', jobs('Smith, Jones:12'))).toBe('Smith, Jones:12');
+  });
 });

@@ -1,7 +1,7 @@
 import { isCutShort, isTerminal, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
 import { formatCreated } from './format';
 import { counted } from '../../../shared/count';
-import { listPart, loneHost } from '../../../shared/job-label';
+import { listPart, namedHosts } from '../../../shared/job-label';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
 export const RESTART_ERROR = 'restart';
@@ -207,32 +207,36 @@ export function namesAskedApart(jobs: Readonly<Record<string, Pick<Job, 'label'>
 const portsCache = new WeakMap<object, ReadonlySet<string>>();
 
 /**
- * The hosts ("127.0.0.1") that jobs named by a lone host:port have at two or more ports: only
- * there does the port tell one job from another. Once per jobs object, as namesAskedApart.
+ * The hosts ("127.0.0.1") that jobs named by their host:ports (namedHosts) have at two or more
+ * ports, in one job or across jobs: only there does the port tell one site from another. Once per jobs object, as namesAskedApart.
  */
 export function hostsAtSeveralPorts(jobs: Readonly<Record<string, Pick<Job, 'label'>>>): ReadonlySet<string> {
   const known = portsCache.get(jobs);
   if (known) return known;
   const ports = new Map<string, Set<string>>();
   for (const j of Object.values(jobs)) {
-    const lone = j.label ? loneHost(j.label) : undefined;
-    if (!lone) continue;
-    const host = lone.host.slice(0, lone.host.lastIndexOf(':'));
-    ports.set(host, (ports.get(host) ?? new Set<string>()).add(lone.host));
+    for (const hostPort of (j.label ? namedHosts(j.label)?.hosts : undefined) ?? []) {
+      const host = withoutPort(hostPort);
+      ports.set(host, (ports.get(host) ?? new Set<string>()).add(hostPort));
+    }
   }
   const several = new Set([...ports].filter(([, seen]) => seen.size > 1).map(([host]) => host));
   portsCache.set(jobs, several);
   return several;
 }
 
+const withoutPort = (hostPort: string): string => hostPort.slice(0, hostPort.lastIndexOf(':'));
+
 /**
- * The name the job list and the header show for `label`: without the port of a lone host:port
- * where no other of `jobs` is of that host at another port. The 800 px list had room for
- * "127.0.0.1" only, and the header beside it read "127.0.0.1:40965 · 2 URLs", two names for one
- * job; the port is in both tooltips and in each row's address.
+ * The name the job list and the header show for `label`: without the ports of the host:ports it
+ * is named by where none of those hosts is at another port in `jobs`. The 800 px list had room
+ * for "127.0.0.1" only, and the header beside it read "127.0.0.1:40965 · 2 URLs", two names for
+ * one job (of two sites, "127.0.0.1:43645 +1" beside "127.0… +1"); the ports are in both
+ * tooltips and in each row's address.
  */
 export function shownLabel(label: string, jobs: Readonly<Record<string, Pick<Job, 'label'>>>): string {
-  const lone = label ? loneHost(label) : undefined;
-  if (!lone || hostsAtSeveralPorts(jobs).has(lone.host.slice(0, lone.host.lastIndexOf(':')))) return label;
-  return lone.withoutPort;
+  const named = label ? namedHosts(label) : undefined;
+  if (!named) return label;
+  const several = hostsAtSeveralPorts(jobs);
+  return named.hosts.some((h) => several.has(withoutPort(h))) ? label : named.withoutPorts;
 }

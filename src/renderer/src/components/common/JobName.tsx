@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react';
 import type { Job } from '../../../../shared/types';
-import { cutLabel, listPart, loneHost } from '../../../../shared/job-label';
+import { cutLabel, listPart, namedHosts } from '../../../../shared/job-label';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../store';
 import { fitBeside, roomBesideOthers, useColumnFit, type ColumnFit } from '../../lib/fit-text';
@@ -18,7 +18,7 @@ export function useCutName(label: string, count: string, fit: ColumnFit | null):
   const others = useStore(useShallow((s) => (label && namesAskedApart(s.jobs).get(listPart(label))) || NO_OTHERS));
   const name = useStore((s) => shownLabel(label, s.jobs));
   // As `name`: cutLabel tells names apart by their list's part, port and all or none.
-  const namedOthers = useMemo(() => (name === label ? others : others.map((o) => loneHost(o)?.withoutPort ?? o)), [name, label, others]);
+  const namedOthers = useMemo(() => (name === label ? others : others.map((o) => namedHosts(o)?.withoutPorts ?? o)), [name, label, others]);
   return useMemo(() => fitBeside(name, ` · ${count}`, fit, (n) => cutLabel(name, n, namedOthers)), [name, count, fit, namedOthers]);
 }
 
