@@ -77,9 +77,8 @@ const SHORT_PART = 4;
  * that part short, the last two ("/missing/3"), tells the pages of one site apart, its host:port
  * the sites: both whole where they fit; else the end whole after the host cut before its port
  * ("127.0.0.1…/missing/3"); else the same with the last part alone; else, the last part too long
- * to keep, the host whole and the path cut in its middle, while the host leaves PATH_MIN of them,
- * or between the last part's pieces where that middle would cut its last piece (before the port,
- * where host:port leaves too little); else cut in its middle whole, never within its port. Cut evenly, the 800 px preview read
+ * to keep, the host whole and the path cut in its middle, while the host leaves PATH_MIN of them;
+ * else cut in its middle whole, never within its port. Cut evenly, the 800 px preview read
  * "127.0.0.1:3689…of-accounts-final", the host's last digit, which tells two local sites apart,
  * gone for a letter more of the path.
  */
@@ -96,58 +95,8 @@ export function cutAddress(bare: string, max: number): string {
     const cut = slash > 0 ? cutKeepingEnd(bare, max, slash, colon, end) : undefined;
     if (cut !== undefined) return cut;
   }
-  if (slash > 0 && max - slash >= PATH_MIN) {
-    const cut = cutMiddle(path, max - slash);
-    const piece = lastPieceLength(path);
-    // Its end holding that piece, cutMiddle's cut shows the most: "…/annual…s-final" is 2 more than "…/annual…final".
-    if (cut.length - cut.lastIndexOf('…') - 1 >= piece) return `${bare.slice(0, slash)}${cut}`;
-    // Else between pieces, the port dropped where host:port leaves too little: "/blo…d-1" was half a word each side of its cut.
-    const withPort = cutAtPieces(path, max - slash, piece, true);
-    if (withPort !== undefined) return `${bare.slice(0, slash)}${withPort}`;
-    const withoutPort = colon === undefined ? undefined : cutAtPieces(path, max - colon, piece, false);
-    return withoutPort === undefined ? `${bare.slice(0, slash)}${cut}` : `${bare.slice(0, colon)}${withoutPort}`;
-  }
-  // Narrower, the same after the host cut before its port: "127.0.0.2…t-moved-1" began with a word's last letter.
-  const pieces = slash > 0 && colon !== undefined ? cutAtPieces(path, max - colon, lastPieceLength(path), false) : undefined;
-  if (pieces !== undefined && colon !== undefined) return `${bare.slice(0, colon)}${pieces}`;
+  if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(path, max - slash)}`;
   return cutOutsidePort(bare, max, hostEnd, colon);
-}
-
-// What splits a last part into pieces a reader knows ("a-post-that-moved-1", "county_archive.html").
-const PIECE_END = /[-_.]/;
-
-/** How many of `path`'s last units name its page: its last piece, with the one before it where that is shorter than SHORT_PART ("moved-1"). */
-function lastPieceLength(path: string): number {
-  const part = path.slice(path.lastIndexOf('/') + 1);
-  let from = part.length;
-  for (let pieces = 0; pieces < 2 && from > 0; pieces++) {
-    from--;
-    while (from > 0 && !PIECE_END.test(part.charAt(from - 1))) from--;
-    if (part.length - from >= SHORT_PART) break;
-    if (from > 0) from--;
-  }
-  return part.length - Math.max(0, from);
-}
-
-/**
- * `path` in at most `room` units, cut between whole pieces: the most of its last part's end that
- * fits (`piece` units at least), and before it, `withHead`, the longest start that ends where a
- * piece does ("/" at least); without, none, as after a host cut before its port, whose path
- * never begins beside it. Undefined where they do not fit.
- */
-function cutAtPieces(path: string, room: number, piece: number, withHead: boolean): string | undefined {
-  const minHead = withHead ? 1 : 0;
-  const partStart = path.lastIndexOf('/') + 1;
-  let tailStart = path.length - piece;
-  if (tailStart < partStart || path.length - tailStart + 1 + minHead > room) return undefined;
-  for (let at = tailStart - 2; at >= partStart - 1; at--) {
-    if (at >= partStart && !PIECE_END.test(path.charAt(at))) continue;
-    if (path.length - at + minHead > room) break;
-    tailStart = at + 1;
-  }
-  let headEnd = minHead;
-  if (withHead) for (let at = 1; at < tailStart && at + 1 + path.length - tailStart <= room; at++) if (path.charAt(at) === '/' || PIECE_END.test(path.charAt(at))) headEnd = at;
-  return `${path.slice(0, headEnd)}…${path.slice(tailStart)}`;
 }
 
 /** cutAddress with the path's last `end` units whole: after host:port, else after the host cut before its port; undefined where neither fits. */
