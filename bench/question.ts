@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { extractArticle } from '../src/main/fetch/html';
-import { answer, headingsOver, rankPassages, splitPassages, type Passage } from '../src/main/fetch/question';
+import { answer, headingsOver, rankPassages, splitPassages, withHead, type Passage } from '../src/main/fetch/question';
 import { withoutLinkTargets } from '../src/main/search/text';
 import { groundTruthPages, type TruthPage } from './_corpus';
 
@@ -191,14 +191,14 @@ const cpu = <T>(fn: () => T): [T, number] => {
   return [v, (d.user + d.system) / 1000];
 };
 
-/** Sift's --question as it reads a page's Markdown: answer()'s passages (timed, splitting the text included), the best ranked first with the headings shown over it. */
+/** Sift's --question as it reads a page's Markdown: answer()'s passages (timed, splitting the text included), the best ranked first with the headings (and a table piece's header row) shown over it. */
 const sift: Method = (passages, text, question) => {
   const [a, ms] = cpu(() => answer(text, question, false, true));
   if (!a.content) return [[], ms];
   const shown = a.content.split('\n\n');
   const best = rankPassages(passages, question, true)[0];
   if (!best) return [shown, ms];
-  const unit = [...headingsOver(passages, best.id).reverse(), best.id].map((i) => passages[i]!.text);
+  const unit = [...headingsOver(passages, best.id).reverse(), best.id].map((i) => withHead(passages[i]!));
   return [[unit.join('\n\n'), ...shown.filter((p) => !unit.includes(p))], ms];
 };
 

@@ -496,7 +496,7 @@ describe('question', () => {
       'Ganymede is the largest moon in the solar system.',
     ].join('\n\n');
     const a = answer(page, 'When will Europa Clipper launch?', false);
-    expect(a).toEqual({ content: 'NASA is developing a mission called Europa Clipper, which is scheduled to launch in the mid-2020s.', passages: 1, lines: [7] });
+    expect(a).toEqual({ content: 'NASA is developing a mission called Europa Clipper, which is scheduled to launch in the mid-2020s.', passages: 1, lines: [7], origin: [7] });
     // Passages that answer about as well all come back, in the page's order.
     expect(answer(page, 'Europa ice', false).passages).toBe(2);
   });
@@ -532,7 +532,7 @@ describe('question', () => {
     const [title, paid, , mouse, replaced] = page.split('\n\n');
     // The short title held the question's names and was shown alone, as the answer: on the
     // question bench a heading was the best passage for 8 of 14 questions whose answer was not.
-    expect(answer(page, 'what did Chelsea pay for Arrizabalaga?', false)).toEqual({ content: `${title}\n\n${paid}`, passages: 1, lines: [1, 3] });
+    expect(answer(page, 'what did Chelsea pay for Arrizabalaga?', false)).toEqual({ content: `${title}\n\n${paid}`, passages: 1, lines: [1, 3], origin: [1, 0, 3] });
     expect(answer(page, 'which Logitech mouse replaced the 2S?', false).content).toBe(`${mouse}\n\n${replaced}`);
     // Once with context, where the heading is the neighbour above.
     expect(answer(page, 'which Logitech mouse replaced the 2S?', true).content).toBe(`${mouse}\n\n${replaced}`);
@@ -540,11 +540,11 @@ describe('question', () => {
     expect(answer('Intro text.\n\n## Contact the office', 'contact office', false).content).toBe('## Contact the office');
   });
   it('returns nothing when no passage shares a word with the question', () => {
-    expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(doc, 'zebra', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
   });
   it('does not take a passage that shares only the words a question is built with (the, do, what) for an answer', () => {
     // Every page has "the": a page about anything answered "when do the trains leave?" with three passages.
-    expect(answer(doc, 'when do the trains leave?', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(doc, 'when do the trains leave?', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     expect(answer(doc, 'Wann fahren die Züge ab?', false).passages).toBe(0);
     expect(answer(doc, 'À quelle heure partent les trains ?', false).passages).toBe(0);
     // The words that say what is asked choose the passages, not how often "the" and "of" come up.
@@ -559,7 +559,7 @@ describe('question', () => {
       'Parking is free on Sundays.',
     ].join('\n\n');
     // The passage's only "trains" and "timetable" were in a link's address: shown as the answer, it held neither word.
-    expect(answer(page, 'trains timetable', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(page, 'trains timetable', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     expect(answer(page, 'when did the board meet?', false).content).toBe(page.split('\n\n')[0]);
     // An image's alt text is read; its address is not.
     expect(answer('![A map of the tram lines](https://x.example/bus-routes.png)', 'tram', false).passages).toBe(1);
@@ -571,19 +571,19 @@ describe('question', () => {
     expect(a.content).not.toContain('桜');
     const zh = ['上海位于长江入海口，是中国最大的港口城市。', '上海的常住人口约为两千四百万。', '外滩的建筑群建于二十世纪初。', '地铁网络是世界上最长的之一。'].join('\n\n');
     expect(answer(zh, '上海有多少人口？', false).content).toContain('上海的常住人口约为两千四百万。');
-    expect(answer(zh, '巴黎', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(zh, '巴黎', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
   });
   it('does not take the pairs a Japanese question ends with (です, すか) for what it asks', () => {
     const ja = ['東京は日本の首都です。', '富士山は日本で一番高い山です。', '大阪には城があります。'].join('\n\n');
     // "how is the weather in Paris?" answered with every passage in the polite form.
-    expect(answer(ja, 'パリの天気はどうですか', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(ja, 'パリの天気はどうですか', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     expect(answer(ja, '富士山の高さはどのくらいですか', false).content).toBe('富士山は日本で一番高い山です。');
   });
   it('does not take the pairs of Chinese function characters (这个, 是什, 什么) for what a question asks', () => {
     const zh = ['这是什么？这个是什么？我们可以做什么，他们为什么这样做？', '这种方法的优点是速度快，占用的内存少。', '安装之前请备份数据。'].join('\n\n');
     // Before, the passage of function words alone scored 15.7 to the answer's 35.4 and came back beside it.
     expect(answer(zh, '这个方法的优点是什么', false).content).toBe('这种方法的优点是速度快，占用的内存少。');
-    expect(answer(zh, '上海的人口是多少？', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(zh, '上海的人口是多少？', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     // A question of such characters only has nothing else to go on: they count then.
     expect(answer(zh, '这是什么？', false).content).toBe('这是什么？这个是什么？我们可以做什么，他们为什么这样做？');
   });
@@ -593,16 +593,16 @@ describe('question', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'ما هي الأسباب؟ هي كثيرة في هذا البلد.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     expect(answer(ar, 'ما هي عاصمة فرنسا؟', false).content).toBe('القاهرة هي عاصمة مصر.');
     expect(answer(ar, 'ما هي عاصمة فرنسا؟', false).passages).toBe(1);
-    expect(answer(ar, 'من هو رئيس فرنسا؟', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(ar, 'من هو رئيس فرنسا؟', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     // "What is the capital of India?" of a page about a river: क्या, है, की and में are every passage's.
     const hi = ['गंगा भारत की सबसे लंबी नदी है।', 'यह क्या है? यह एक नाव है।', 'नदी के किनारे कई शहर हैं।'].join('\n\n');
-    expect(answer(hi, 'जापान की राजधानी क्या है?', false)).toEqual({ content: '', passages: 0, lines: [] });
+    expect(answer(hi, 'जापान की राजधानी क्या है?', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     expect(answer(hi, 'भारत की सबसे लंबी नदी कौन सी है?', false).content).toBe('गंगा भारत की सबसे लंबी नदी है।');
   });
   it('finds Arabic words whatever their vowel marks', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     const a = answer(ar, 'سكان', false);
-    expect(a).toEqual({ content: 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', passages: 1, lines: [3] });
+    expect(a).toEqual({ content: 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', passages: 1, lines: [3], origin: [3] });
   });
   it('splits a long paragraph at sentence ends, Chinese and Japanese full stops included', () => {
     const ja = splitPassages('これは一つの文です。'.repeat(200));

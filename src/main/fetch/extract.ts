@@ -260,12 +260,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
   }
   if (options.question?.trim()) {
     const a = await ctx.html.answer(content, options.question, options.context === true, ctx.signal, markdown);
-    const next: number[] = [];
-    a.content.split('\n\n').forEach((passage, j) => {
-      if (j > 0) next.push(0);
-      const start = a.lines[j] ?? 0;
-      passage.split('\n').forEach((_, k) => next.push(start > 0 ? source(start + k) : 0));
-    });
+    const next = a.origin.map((line) => (line > 0 ? source(line) : 0));
     const pages = pageLines ? pagesOf(pageLines, a.lines.map(source)) : [];
     if (pages.length > 0) meta.passage_pages = pages;
     origin = next;

@@ -11,6 +11,12 @@ export interface Passage {
   text: string;
   /** The line of the whole text the passage starts on, from 1 (a PDF result's page_lines cite its page from it). */
   line: number;
+  /**
+   * For a piece of a long table after its first: the table's header row and delimiter, and the
+   * line they start on. It is ranked with the piece and shown over it (as headingsOver's are),
+   * so a row says which column is which.
+   */
+  head?: { text: string; line: number };
 }
 
 /** Passages of about 600 characters: long enough to answer, short enough to read (and to rank sharply). */
@@ -101,12 +107,41 @@ function* sentences(p: string): Generator<[string, number]> {
   }
 }
 
-/** Paragraphs (blank-line separated); long ones split at sentence ends into ~600-char pieces. */
+/** A Markdown table's delimiter row, under its header row: | --- | :-: |. */
+const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+/** A paragraph's header row and delimiter (its first two lines, with the line break between them) when it is a Markdown table. */
+function tableHead(p: string): string | undefined {
+  const [header, delimiter] = p.split('\n', 2);
+  return header?.includes('|') && delimiter?.includes('|') && TABLE_DELIMITER.test(delimiter) ? `${header}\n${delimiter}` : undefined;
+}
+
+/**
+ * A table's lines, each with where it starts: a long table is cut between rows, never inside
+ * one at a cell's "Inc. The" or "3. Next" (as sentences would). A row over twice the passage's
+ * length is cut as a long sentence is.
+ */
+function* tableRows(p: string): Generator<[string, number]> {
+  for (const m of p.matchAll(/[^\n]*(?:\n|$)/g)) {
+    if (!m[0]) continue;
+    if (m[0].length <= TARGET_CHARS * 2) yield [m[0], m.index];
+    else for (const [piece, at] of sentences(m[0])) yield [piece, m.index + at];
+  }
+}
+
+/**
+ * Paragraphs (blank-line separated); long ones split at sentence ends into ~600-char pieces, a
+ * long table between rows, each piece after its first with the table's header row (`head`): a
+ * 42-row standings table was cut into 4 pieces and only the first held the header, so "how
+ * many wins did X have?" came back with X's row and no word of which number is the wins.
+ */
 export function splitPassages(text: string): Passage[] {
   const out: Passage[] = [];
   const lineAt = lineCounter(text);
-  const push = (t: string, offset: number): void => {
-    out.push({ idx: out.length, text: t, line: lineAt(offset) });
+  const push = (t: string, offset: number, head?: Passage['head']): void => {
+    const p: Passage = { idx: out.length, text: t, line: lineAt(offset) };
+    if (head) p.head = head;
+    out.push(p);
   };
   const blank = /\n\s*\n/g;
   for (let from = 0; from <= text.length; ) {
@@ -121,12 +156,16 @@ export function splitPassages(text: string): Passage[] {
       push(p, start);
       continue;
     }
+    const table = tableHead(p);
+    // Lent to the pieces after the first, which holds it; the line is known before them (lineAt counts forward).
+    const head = table === undefined ? undefined : { text: table, line: lineAt(start) };
     let cur = '';
     let curAt = start;
     let split = false;
-    for (const [sentence, at] of sentences(p)) {
-      if (cur && cur.length + sentence.length > TARGET_CHARS) {
-        push(cur.trim(), curAt);
+    for (const [sentence, at] of table === undefined ? sentences(p) : tableRows(p)) {
+      // Not between a table's header row and its delimiter, however long the header.
+      if (cur && at > (table?.length ?? 0) && cur.length + sentence.length > TARGET_CHARS) {
+        push(cur.trim(), curAt, curAt > start ? head : undefined);
         cur = '';
       }
       if (!cur) curAt = start + at;
@@ -134,7 +173,7 @@ export function splitPassages(text: string): Passage[] {
       split = true;
     }
     if (!split) push(p, start);
-    else if (cur.trim()) push(cur.trim(), curAt);
+    else if (cur.trim()) push(cur.trim(), curAt, curAt > start ? head : undefined);
   }
   return out;
 }
@@ -406,11 +445,17 @@ export function termForms(): (term: string) => string | null {
   };
 }
 
-/** The passages that answer a question: `content`, how many were chosen, and the line of the text each shown one starts on. */
+/**
+ * The passages that answer a question: `content`, how many were chosen, the line of the text
+ * each shown one starts on, and the line of the text each line of `content` is (0 for the blank
+ * line between two passages): a table's header row shown over a piece of it is not where the
+ * piece starts.
+ */
 export interface Answer {
   content: string;
   passages: number;
   lines: number[];
+  origin: number[];
 }
 
 /**
@@ -442,16 +487,22 @@ export function headingsOver(passages: readonly Passage[], i: number): number[] 
   return out;
 }
 
+/** A passage as it is ranked and shown: under its table's header row when it has one (Passage.head). */
+export const withHead = (p: Passage): string => (p.head ? `${p.head.text}\n${p.text}` : p.text);
+
 /**
  * What each passage is ranked on: its words as a reader sees them (a link's text, not its
- * address), with the words of the headings over it (headingsOver); undefined for a heading
+ * address), with its table's header row (Passage.head) and the words of the headings over it (headingsOver); undefined for a heading
  * that lends its words so, and comes back with that passage. Ranked alone, a heading is short
  * and holds the names a question asks about, so BM25 put it first: on the question bench
  * (bench/question.ts) a title or a product's heading was the best passage for 8 of the 14
  * questions its best passage did not answer, and came back alone, answering nothing.
  */
 function rankedTexts(passages: readonly Passage[], markdown: boolean): (string | undefined)[] {
-  const out: (string | undefined)[] = passages.map((p) => (markdown ? markdownAsRead(p.text) : withoutLinkTargets(p.text)));
+  const out: (string | undefined)[] = passages.map((p) => {
+    const text = withHead(p);
+    return markdown ? markdownAsRead(text) : withoutLinkTargets(text);
+  });
   for (let i = 0; i < passages.length; i++) {
     for (const j of headingsOver(passages, i)) {
       out[i] = `${out[j]!}\n${out[i]!}`;
@@ -503,17 +554,25 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
 
 /**
  * The best passages for a question (rankPassages, bestPassages) in document order, each under
- * the headings it was ranked with; with context, each one's neighbours too. `lines`: the line of `text` each passage of `content`
+ * the headings and table header it was ranked with; with context, each one's neighbours too. `lines`: the line of `text` each passage of `content`
  * starts on. `markdown`: as rankPassages.
  */
 export function answer(text: string, question: string, context: boolean, markdown = false): Answer {
+  const none: Answer = { content: '', passages: 0, lines: [], origin: [] };
   const passages = splitPassages(text);
-  if (passages.length === 0) return { content: '', passages: 0, lines: [] };
+  if (passages.length === 0) return none;
   const hits = rankPassages(passages, question, markdown);
-  if (hits.length === 0) return { content: '', passages: 0, lines: [] };
+  if (hits.length === 0) return none;
   const chosen = bestPassages(hits).map((h) => h.id);
   const keep = new Set<number>(chosen.flatMap((i) => [i, ...headingsOver(passages, i)]));
   if (context) for (const i of chosen) for (const j of [i - 1, i + 1]) if (j >= 0 && j < passages.length) keep.add(j);
   const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);
-  return { content: shown.map((p) => p.text).join('\n\n'), passages: chosen.length, lines: shown.map((p) => p.line) };
+  const origin: number[] = [];
+  const lineOf = (from: number, text: string): number[] => text.split('\n').map((_, k) => from + k);
+  for (const p of shown) {
+    if (origin.length > 0) origin.push(0);
+    if (p.head) origin.push(...lineOf(p.head.line, p.head.text));
+    origin.push(...lineOf(p.line, p.text));
+  }
+  return { content: shown.map(withHead).join('\n\n'), passages: chosen.length, lines: shown.map((p) => p.line), origin };
 }

@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages, termForms } from '../fetch/question';
+import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -392,8 +392,10 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     // ranked on the words in them.
     const content = t && snippetText(t.result, t.options?.mode);
     if (!t || !content) continue;
+    // A piece of a long table is ranked and shown under the table's header row (withHead), and
+    // opens at its own first row.
     for (const p of splitPassages(content)) {
-      docs.push({ id: docs.length, text: withoutBlockMarks(p.text), row: r, url: t.url, title: t.title, line: p.line, meta: t.result?.meta });
+      docs.push({ id: docs.length, text: withoutBlockMarks(withHead(p)), row: r, url: t.url, title: t.title, line: p.line, meta: t.result?.meta });
     }
   }
   if (docs.length === 0) return [];
