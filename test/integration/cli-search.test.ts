@@ -85,6 +85,10 @@ beforeAll(async () => {
     '/cpp/notes': page('Notes from greenhouse C', paras('The greenhouse controller runs on C++ and wakes the pumps at six.')),
     // A page whose only 4471 is in a link's address.
     '/links': page('Island news', paras('Read more about <a href="/stories/quokka-mascot-4471">the island’s mascot</a> in our archive.', 'The ferry leaves at nine.')),
+    // Timetables of two years, and works over both: a year to leave out, a year range to find.
+    '/tram/2021': page('Tram timetable 2021', paras('The tram timetable for 2021 adds a night service on the river line.')),
+    '/tram/2022': page('Tram timetable 2022', paras('The tram timetable for 2022 ends the night service after the covid-19 cuts.')),
+    '/tram/works': page('Tram works 2021-2022', paras('The tram works of 2021-2022 closed the river line for a winter.')),
     '/arabic': page('مقالة عن المكتبة', paras('كَتَبَ الطالبُ الدرسَ في المكتبة الكبيرة في وسط المدينة، ثم ذهب إلى البيت مساءً.', 'وكانت المكتبة مزدحمة بالقراء في ذلك اليوم الجميل من أيام الربيع.')),
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-search-'));
@@ -101,6 +105,8 @@ beforeAll(async () => {
   jobBook = /^job (\S+)/.exec(c.stderr)![1]!;
   const en = await runSift(['batch', '-', '--db', db], { env, input: ['report', 'reported', 'reports', 'reporter'].map((p) => `${site.base}/en/${p}`).join('\n') + '\n' });
   jobEn = /^job (\S+)/.exec(en.stderr)![1]!;
+  const tram = await runSift(['batch', '-', '--db', db], { env, input: ['2021', '2022', 'works'].map((p) => `${site.base}/tram/${p}`).join('\n') + '\n' });
+  if (!/^job /.test(tram.stderr)) throw new Error(tram.stderr);
   const links = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/links\n` });
   if (!/^job /.test(links.stderr)) throw new Error(links.stderr);
 }, 120_000);
@@ -405,6 +411,46 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('url:C++')).toEqual([]);
     // Leaving out a title's C++ keeps the page that says it in its text only.
     expect((await urls('C++', 'greenhouse OR gardeners', '-title:C++')).map(([u]) => u)).toEqual(['/cpp/notes']);
+  });
+
+  test('a minus that starts a word leaves out a year (-2022) or a group (-(night service)); inside a word (covid-19, 2021-2022) it is part of it', async () => {
+    const urls = async (...words: string[]) => {
+      const r = await runSift(['search', ...words, '--json', '--db', db], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return [...new Set(jsonLines(r.stdout).map((h) => String(h.url).replace(site.base, '')))].sort();
+    };
+    // The index drops a number's minus: timetable -2022 found the 2022 timetable, the one it left out.
+    expect(await urls('timetable', '-2022')).toEqual(['/tram/2021']);
+    expect(await urls('-2021', 'tram')).toEqual(['/tram/2022']);
+    expect(await urls('tram', 'title:(-2021)')).toEqual(['/tram/2022']);
+    // The minus before ( was dropped: tram -(night service) found the two pages with a night service.
+    expect(await urls('tram', '-(night service)')).toEqual(['/tram/works']);
+    expect(await urls('tram -(2021 OR covid)')).toEqual([]);
+    expect(await urls('tram', '-(river night)')).toEqual(['/tram/2022', '/tram/works']);
+    expect(await urls('covid-19')).toEqual(['/tram/2022']);
+    expect(await urls('2021-2022')).toEqual(['/tram/works']);
+    // A year alone to leave out is answered as -draft is, not searched for.
+    const onlyOut = await runSift(['search', '-2022', '--db', db], { env });
+    expect(onlyOut.code).toBe(2);
+    expect(onlyOut.stderr).toBe('sift search: give the words to find. "-2022" only says what to leave out, and there is no word to find to leave it out of. Add a word to find, and the -word leaves out the results that hold it: revenue -draft.\n');
+    const groupOut = await runSift(['search', '-(night service)', '--db', db], { env });
+    expect(groupOut.code).toBe(2);
+    expect(groupOut.stderr).toMatch(/^sift search: give the words to find\. "-\(night service\)" only says what to leave out/);
+  });
+
+  test('a column named inside title:( or url:( is the one searched: title:(url:tram) finds the URLs, each hit shown in the url', async () => {
+    const r = await runSift(['search', 'title:(url:tram)', '--json', '--db', db], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const hits = jsonLines(r.stdout).map((h) => [String(h.url).replace(site.base, ''), h.field, String(h.snippet).replace(site.base, '')]);
+    expect(hits.sort()).toEqual([
+      ['/tram/2021', 'url', '/«tram»/2021'],
+      ['/tram/2022', 'url', '/«tram»/2022'],
+      ['/tram/works', 'url', '/«tram»/works'],
+    ]);
+    // The group's other words stay in the title: works is in one title.
+    expect(jsonLines((await runSift(['search', 'title:(url:tram works)', '--json', '--db', db], { env })).stdout).map((h) => String(h.url).replace(site.base, ''))).toEqual(['/tram/works']);
+    const shown = await runSift(['search', 'title:(url:tram)', '--db', db], { env });
+    expect(shown.stdout).toMatch(/in the url/);
   });
 
   test('a query past 2,000 characters is refused as the app refuses it, with its length, on one line', async () => {

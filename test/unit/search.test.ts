@@ -275,6 +275,39 @@ describe('search over stored results', () => {
     expect(parseQuery('title:(a -"b c")')?.match).toBe('( title : "a" NOT title : "b c" )');
   });
 
+  it('leaves out a number typed with a minus before it, as a word: annual -2022; a minus inside a word stays part of it', () => {
+    // The index drops the minus, so -2022 was the number 2022: annual -2022 found only the 2022 report.
+    expect(ids(searchStore(store, 'annual -2022').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '-2022 annual report').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'title:(annual -2023)').hits)).toEqual(['j1:1']);
+    expect(ids(searchStore(store, '(-2022) overview').hits)).toEqual(['j1:0']);
+    expect(parseQuery('annual -2022')?.match).toBe(`${anyForm('annual')} NOT "2022"`);
+    // Inside a word a hyphen joins: covid-19 and 2021-2022 are one term each, not a word without a number.
+    expect(parseQuery('covid-19')?.match).toBe('"covid-19"');
+    expect(parseQuery('report 2021-2022')?.match).toBe(`${anyForm('report')} AND "2021-2022"`);
+    expect(parseQuery('x NOT -5')?.match).toBe('"x" NOT "-5"');
+  });
+
+  it('leaves out a group typed with a minus before it: revenue -(currency moves)', () => {
+    // The minus before ( was dropped: revenue -(currency moves) found the page holding currency moves, and only it.
+    expect(ids(searchStore(store, 'revenue -(currency moves)').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, '-(currency moves) revenue').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'overview -(2022 OR café)').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'revenue -(currency steady)').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(parseQuery('revenue -(currency moves)')?.match).toBe(`${anyForm('revenue')} NOT ( ${anyForm('currency')} AND ${anyForm('moves')} )`);
+  });
+
+  it('searches a column named inside a title:( or url:( group in that inner column: title:(url:news) is url:news', () => {
+    // No title says news; the URLs of four results do. Each hit shows the URL it matched on, marked.
+    const r = searchStore(store, 'title:(url:news)');
+    expect(ids(r.hits).sort()).toEqual(['j1:2', 'j1:3', 'j1:4', 'j1:5']);
+    expect(r.hits.map((h) => [h.field, markedText({ text: h.snippet, marks: h.marks })])).toEqual(r.hits.map((h) => ['url', h.url.replace('news', '«news»')]));
+    // Beside it, the group's other words stay in the title.
+    expect(ids(searchStore(store, 'title:(url:news café)').hits)).toEqual(['j1:2']);
+    expect(ids(searchStore(store, 'url:(title:café news)').hits)).toEqual(['j1:2']);
+    expect(parseQuery('title:(url:news café)')?.match).toMatch(/^\( url : \( "news" .*\) AND title : \( "cafe" .*\) \)$/);
+  });
+
   it('reads x NOT (-a) as x NOT a: the minus in the group says again what NOT says', () => {
     // Strictly a double negation (x AND a); no one types it for that, and web searches read -a as "without a".
     expect(ids(searchStore(store, 'revenue NOT (-currency)').hits)).toEqual(['j1:0']);
@@ -287,8 +320,8 @@ describe('search over stored results', () => {
 
   it('says a query that only leaves out needs a word to find', () => {
     // In parentheses too: (-currency) was read as a group to find, and found the page with currency.
-    const inGroups = ['(-currency)', '((-currency))', '(-draft -currency)', '(-draft) (-currency)', '(-draft OR -currency)', '(-draft) OR (-currency)', '(-draft) NOT currency', 'title:(-currency)', '-title:(currency)'];
-    for (const q of ['-currency', '-title:NASA', '-"currency moves"', '-draft -currency', '-draft OR -currency', ...inGroups]) {
+    const inGroups = ['(-currency)', '((-currency))', '(-draft -currency)', '(-draft) (-currency)', '(-draft OR -currency)', '(-draft) OR (-currency)', '(-draft) NOT currency', 'title:(-currency)', '-title:(currency)', '-(currency moves)', '(-2022)', '-2022 -(café)'];
+    for (const q of ['-currency', '-2022', '-title:NASA', '-"currency moves"', '-draft -currency', '-draft OR -currency', ...inGroups]) {
       let err: unknown;
       try {
         searchStore(store, q);
@@ -840,7 +873,7 @@ describe('query syntax', () => {
     // word; -words with nothing to find beside them after OR are found, as before.
     expect(parseQuery('trees -forests')).toMatchObject({ match: `${anyForm('trees')} NOT ${anyForm('forests')}`, terms: [{ text: 'trees' }], plain: false });
     expect(parseQuery('a -"b c" d')?.match).toBe('"a" NOT "b c" AND "d"');
-    expect(parseQuery('well-known -5')?.match).toBe('"well-known" AND "-5"');
+    expect(parseQuery('well-known -5')?.match).toBe('"well-known" NOT "5"');
     expect(parseQuery('a OR -b')?.match).toBe('"a" OR "b"');
     // Typed first, a -word leaves out of the words after it, and binds as one typed after them does.
     expect(parseQuery('-a b')).toMatchObject({ match: '"b" NOT "a"', terms: [{ text: 'b' }], plain: false });

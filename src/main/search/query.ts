@@ -209,15 +209,20 @@ function lex(q: string): Token[] {
     const c = q[i] as string;
     if (/\s/.test(c)) {
       i++;
-    } else if (c === '-' && (/^\p{L}/u.test(q[i + 1] ?? '') || isQuote(q[i + 1])) && !afterNot(out)) {
-      // "-word" or -"a phrase": leave out what holds it, as web searches read a minus ("trees
-      // -forests" found and marked "forests"; typed first, "-draft revenue" found only drafts).
-      // Not before a digit: "-5" is a number; not after NOT, which already leaves out.
+    } else if (c === '-' && (/^[\p{L}\p{N}(]/u.test(q[i + 1] ?? '') || isQuote(q[i + 1])) && !afterNot(out)) {
+      // "-word", -"a phrase", -2022 or -(a group) at a word's start: leave out what holds it, as
+      // web searches read a minus ("trees -forests" found and marked "forests"; typed first,
+      // "-draft revenue" found only drafts). The index drops a number's minus, so read as a
+      // number, "report -2022" found only the 2022 reports. Inside a word (covid-19, 2021-2022)
+      // the hyphen is wordAt's, and after NOT, which already leaves out, the minus is the word's.
       const at = out.length;
       out.push({ kind: 'minus' });
-      i = isQuote(q[i + 1]) ? phraseAt(q, i + 1, out) : wordAt(q, i + 1, out);
+      if (q[i + 1] === '(') {
+        out.push({ kind: 'open' });
+        i += 2;
+      } else i = isQuote(q[i + 1]) ? phraseAt(q, i + 1, out) : wordAt(q, i + 1, out);
       // -ال, -"" or -OR holds nothing to leave out: the minus would leave out the next word instead.
-      // -title:( leaves out its group.
+      // -title:( and -( leave out their group.
       const next = out[at + 1]?.kind;
       if (next !== 'term' && next !== 'open') out.splice(at, 1);
     } else if (isQuote(c)) {
