@@ -863,6 +863,78 @@ describe('query syntax', () => {
     );
   });
 
+  /** A query as typed, and whether a page of these words matches it. */
+  interface Typed {
+    text: string;
+    holds: (page: readonly string[]) => boolean;
+  }
+
+  it('finds, for nested groups and -groups, -numbers and NOT, what holds each group\'s words and none of what it leaves out', () => {
+    // A number, and a word with a hyphen in it, among the words: -2022 leaves out the year, -covid-19 the phrase.
+    const WORDS = ['alpha', 'beta', '2022', 'covid-19'];
+    const pages = Array.from({ length: 16 }, (_, bits) => WORDS.filter((_, w) => bits & (1 << w)));
+    storeJob('g', pages.map((words, i) => ({ url: `https://g.test/${i}`, title: `Page ${i}`, content: `Page ${i} holds ${words.join(' ')}.` })));
+    const word = fc.constantFrom(...WORDS).map((w): Typed => ({ text: w, holds: (p) => p.includes(w) }));
+    // Words joined by AND (typed or not), each part to find or to leave out (-x, or NOT x after one to find), one at least to find; groups of them joined by OR.
+    const and = (depth: number): fc.Arbitrary<Typed> =>
+      fc.tuple(fc.array(part(depth), { minLength: 1, maxLength: 2 }), fc.array(fc.tuple(part(depth), fc.boolean()), { maxLength: 2 }), fc.nat(), fc.boolean()).map(([find, leave, order, typedAnd]): Typed => {
+        const all = [...find.map((f) => ({ f, out: false, not: false })), ...leave.map(([f, not]) => ({ f, out: true, not }))];
+        const k = order % all.length;
+        const rotated = [...all.slice(k), ...all.slice(0, k)];
+        const text = rotated
+          .map(({ f, out, not }, i) => {
+            if (!out) return `${i > 0 && typedAnd ? 'AND ' : ''}${f.text}`;
+            const afterFound = i > 0 && !(rotated[i - 1] as { out: boolean }).out;
+            return not && afterFound ? `NOT ${f.text}` : `-${f.text}`;
+          })
+          .join(' ');
+        return { text, holds: (p) => find.every((f) => f.holds(p)) && !leave.some(([f]) => f.holds(p)) };
+      });
+    const or = (depth: number): fc.Arbitrary<Typed> =>
+      fc.array(and(depth), { minLength: 1, maxLength: 2 }).map((gs): Typed => ({ text: gs.map((g) => g.text).join(' OR '), holds: (p) => gs.some((g) => g.holds(p)) }));
+    // Parentheses three deep at most; a word three times as often as a group.
+    const part = (depth: number): fc.Arbitrary<Typed> =>
+      depth === 0 ? word : fc.oneof({ arbitrary: word, weight: 3 }, { arbitrary: or(depth - 1).map((g): Typed => ({ text: `(${g.text})`, holds: g.holds })), weight: 1 });
+    // Past MAX_SEARCH_TERMS words a query is refused; the next property checks that answer.
+    const query = or(3).filter((q) => (q.text.match(/alpha|beta|2022|covid-19/g) ?? []).length <= MAX_SEARCH_TERMS);
+    fc.assert(
+      fc.property(query, (q) => {
+        const want = pages.flatMap((p, i) => (q.holds(p) ? [`g:${i}`] : []));
+        const r = searchStore(store, q.text, { jobId: 'g', limit: 100 });
+        expect(r.plain, q.text).toBe(false);
+        expect(ids(r.hits).sort(), q.text).toEqual(want.sort());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('searches any query typed of words, groups, columns, minuses, quotes and operators, or says what to type; never an FTS5 error or a throw', () => {
+    storeJob('s', REPORTS);
+    const piece = fc.constantFrom(
+      ...['annual', 'report', '2022', '-2022', '2021-2022', 'covid-19', 'café', '首都', '🍕', 'C++', 'ال', 'revenue*', '"net revenue"', '"net', '*'],
+      ...['(', ')', '-(', 'title:(', 'url:(', '-title:(', '-url:(', 'title:', 'url:', 'title:annual', '-url:reports', '-', '--', '"', '“', 'OR', 'AND', 'NOT', 'NEAR', 'NEAR(', '^', ':', '-5', '½', '\u202E'],
+    );
+    const typed = fc.array(fc.tuple(piece, fc.constantFrom(' ', '', '  ')), { maxLength: 12 }).map((ps) => ps.map(([p, sep]) => p + sep).join(''));
+    fc.assert(
+      fc.property(typed, (q) => {
+        let r: ReturnType<typeof searchStore>;
+        try {
+          r = searchStore(store, q, { jobId: 's' });
+        } catch (err) {
+          // A query with nothing to find is answered with what to type.
+          expect(err, JSON.stringify(q)).toBeInstanceOf(SiftError);
+          expect(['empty_query', 'query_too_long'], JSON.stringify(q)).toContain((err as SiftError).code);
+          expect((err as SiftError).message.length).toBeGreaterThan(0);
+          expect((err as SiftError).hint).toMatch(/\w/);
+          return;
+        }
+        // FTS5 took what the parser made of it: a query it rejects falls back to plain words (runQuery).
+        expect(r.plain, JSON.stringify(q)).toBe(parseQuery(q)?.plain);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('quotes every term, so nothing typed reaches FTS5 as syntax', () => {
     expect(parseQuery('net revenue')?.match).toBe(`${anyForm('net')} AND ${anyForm('revenue')}`);
     expect(parseQuery('"net revenue" OR profit*')?.match).toBe('"net revenue" OR "profit"*');
