@@ -427,6 +427,9 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('tram', '-(night service)')).toEqual(['/tram/works']);
     expect(await urls('tram -(2021 OR covid)')).toEqual([]);
     expect(await urls('tram', '-(river night)')).toEqual(['/tram/2022', '/tram/works']);
+    // An emoji is a word to the index: -🥐 was the croissant to find.
+    expect(await urls('voyageurs')).toEqual(['/cafe']);
+    expect(await urls('voyageurs', '-🥐')).toEqual([]);
     expect(await urls('covid-19')).toEqual(['/tram/2022']);
     expect(await urls('2021-2022')).toEqual(['/tram/works']);
     // A year alone to leave out is answered as -draft is, not searched for.

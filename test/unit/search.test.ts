@@ -409,6 +409,10 @@ describe('search over stored results', () => {
     expect(found('🇫🇷')).toEqual(['emoji:1']);
     expect(found('👨‍👩‍👧')).toEqual(['emoji:1']);
     expect(found('🇩🇪')).toEqual([]);
+    // A minus before an emoji leaves it out, as before a word: -❤ 🍕 was the emoji ❤ and 🍕, found in no result.
+    expect(found('-❤ 🍕')).toEqual(['emoji:0']);
+    expect(found('🍕 -😀')).toEqual([]);
+    expect(found('service -🇫🇷')).toEqual([]);
     // A sign next to a number stays apart from it.
     expect(found('25')).toEqual(['emoji:2']);
     const h = searchStore(store, '🍕', { jobId: 'emoji' }).hits[0] as SearchHit;

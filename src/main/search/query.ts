@@ -202,6 +202,9 @@ const afterNot = (out: Token[]): boolean => {
   return last?.kind === 'op' && last.op === 'NOT';
 };
 
+/** What a minus leaves out when it comes first: a letter, a digit, a pictograph (two UTF-16 units past U+FFFF) or a group. */
+const LEFT_OUT = new RegExp(`^(?:[\\p{L}\\p{N}(]|${PICTOGRAPH.source})`, 'u');
+
 function lex(q: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -209,8 +212,8 @@ function lex(q: string): Token[] {
     const c = q[i] as string;
     if (/\s/.test(c)) {
       i++;
-    } else if (c === '-' && (/^[\p{L}\p{N}(]/u.test(q[i + 1] ?? '') || isQuote(q[i + 1])) && !afterNot(out)) {
-      // "-word", -"a phrase", -2022 or -(a group) at a word's start: leave out what holds it, as
+    } else if (c === '-' && (LEFT_OUT.test(q.slice(i + 1, i + 3)) || isQuote(q[i + 1])) && !afterNot(out)) {
+      // "-word", -"a phrase", -2022, -🍕 or -(a group) at a word's start: leave out what holds it, as
       // web searches read a minus ("trees -forests" found and marked "forests"; typed first,
       // "-draft revenue" found only drafts). The index drops a number's minus, so read as a
       // number, "report -2022" found only the 2022 reports. Inside a word (covid-19, 2021-2022)
