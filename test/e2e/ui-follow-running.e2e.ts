@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { screenshotPath } from '../helpers/chromium';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 import { articlePage, pageErrors, pasteList } from '../helpers/ui-app';
+import { held, type Held } from '../helpers/loopback';
 import { appForFile } from '../helpers/ui-file';
 
 let page: Page;
@@ -17,7 +18,7 @@ let site: TestServer;
 const COUNT = 40;
 // Held until the test lets them go: /p/30 is below the fold of a 768 px window (about 12 rows show).
 const HELD = [30, 36];
-const held = new Map<number, { arrived: Promise<void>; release: () => void }>();
+const holds = new Map<number, Held>();
 
 /** The site of COUNT pages, HELD of them held until the test lets each go. */
 async function serve(): Promise<TestServer> {
@@ -28,15 +29,9 @@ async function serve(): Promise<TestServer> {
       routes[`/p/${i}`] = (_q, r) => answer(r);
       continue;
     }
-    let arrive = (): void => {};
-    let release = (): void => {};
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    held.set(i, { arrived, release });
-    routes[`/p/${i}`] = (_q, r) => {
-      arrive();
-      void released.then(() => answer(r));
-    };
+    const h = held();
+    holds.set(i, h);
+    routes[`/p/${i}`] = (_q, r) => h.hold(() => answer(r));
   }
   return (site = await startServer(routes));
 }
@@ -50,7 +45,7 @@ appForFile({
 });
 // Before the app closes (an afterAll after appForFile's runs first).
 afterAll(() => {
-  for (const h of held.values()) h.release();
+  for (const h of holds.values()) h.release();
 });
 
 /** Whether row `idx` is drawn, in `status`, wholly inside the table's scrolled box. */
@@ -71,7 +66,7 @@ test('the running row is followed below the fold, and a user who scrolled away k
   await pasteList(page, Array.from({ length: COUNT }, (_, i) => `${site.origin}/p/${i}`).join('\n'));
   await page.getByTestId('count-valid').filter({ hasText: new RegExp(`^${COUNT}$`) }).waitFor();
   await page.keyboard.press('Control+Enter');
-  await held.get(30)!.arrived;
+  await holds.get(30)!.arrived;
   await expect.poll(() => rowInView(30, 'running')).toBe(true);
   await page.screenshot({ path: screenshotPath('ui-follow-running') });
 
@@ -80,14 +75,14 @@ test('the running row is followed below the fold, and a user who scrolled away k
   await scroller.hover();
   await page.mouse.wheel(0, -5000);
   await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBe(0);
-  held.get(30)!.release();
-  await held.get(36)!.arrived;
+  holds.get(30)!.release();
+  await holds.get(36)!.arrived;
   // Row 35 done is the job's news before /p/36 runs: once the header counts it, the table has had it too.
   await expect.poll(() => page.getByTestId('job-header').textContent()).toMatch(/36 \/ 40/);
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
   expect(await rowInView(0, 'done')).toBe(true);
-  held.get(36)!.release();
+  holds.get(36)!.release();
   await page.locator('[data-testid="job-header"][data-status="done"]').waitFor();
   expect(pageErrors(page)).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { whenSaying } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
 import { expectNoInternalErrorText, pageErrors, type UiApp } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
+import { held } from '../helpers/loopback';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -15,11 +16,8 @@ import { startSite, type Site } from '../helpers/sites';
 let site: Site;
 let app: UiApp;
 let page: Page;
-/** The held list: its request has come (asked), and its answer waits for release. */
-let asked: () => void = () => {};
-const askedOnce = new Promise<void>((r) => (asked = r));
-let release: () => void = () => {};
-const released = new Promise<void>((r) => (release = r));
+/** The held list: the test waits for its request, and its answer waits for the test. */
+const list = held();
 
 appForFile({
   serve: async () =>
@@ -35,8 +33,7 @@ appForFile({
           .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
           .end(`<!doctype html><title>Archive</title><ul><li><a href="/article/3">Three</a></li><li><a href="../article/4">Four</a></li></ul>`),
       '/held-list.txt': (_req, res) => {
-        asked();
-        void released.then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/5\n`));
+        list.hold(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${site.base}/article/5\n`));
       },
       '/download': (_req, res) => res.writeHead(302, { location: '/doc/1.pdf' }).end(),
       '/no-links': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quiet</title><p>Nothing to follow here.</p>'),
@@ -47,7 +44,7 @@ appForFile({
 });
 // Before the app closes (an afterAll after appForFile's runs first).
 afterAll(() => {
-  release();
+  list.release();
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
@@ -90,7 +87,7 @@ test('reading can be stopped, and the address stays the list; reading again gets
   await page.getByTestId('paste-box').fill(`${site.base}/held-list.txt`);
   await expect.poll(state).toBe('offered');
   await page.getByTestId('list-at-read').click();
-  await askedOnce;
+  await list.arrived;
   await expect.poll(state).toBe('reading');
   expect(await text('list-at-note')()).toBe('Fetching the list at this address…Stop');
   await expect.poll(text('submit')).toContain('Reading the list…');
@@ -104,7 +101,7 @@ test('reading can be stopped, and the address stays the list; reading again gets
   expect(await rowUrls()).toEqual([`${site.base}/held-list.txt`]);
   await page.screenshot({ path: screenshotPath('ui-list-at-stopped') });
   await expectNoInternalErrorText(page);
-  release();
+  list.release();
   await page.getByTestId('list-at-read').click();
   await expect.poll(rowUrls, { timeout: 60_000 }).toEqual([`${site.base}/article/5`]);
 });

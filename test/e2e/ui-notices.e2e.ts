@@ -10,7 +10,7 @@ import { afterAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axOf, focused, nestedLiveRegions } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
-import { listenLoopback, type Closable } from '../helpers/loopback';
+import { held, listenLoopback, type Closable } from '../helpers/loopback';
 import { dropFile, pageErrors, pasteList } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 
@@ -20,15 +20,9 @@ const LOOKALIKE_HOST = new URL('http://аррӏе.com').hostname;
 
 let page: Page;
 let base: string;
-let heldArrived: () => void = () => {};
-const heldRequest = new Promise<void>((resolve) => (heldArrived = resolve));
-let releaseHeld: () => void = () => {};
-const heldReleased = new Promise<void>((resolve) => (releaseHeld = resolve));
+const held1 = held();
 // A second hold, for a job that has failed a target while it still runs.
-let held2Arrived: () => void = () => {};
-const held2Request = new Promise<void>((resolve) => (held2Arrived = resolve));
-let releaseHeld2: () => void = () => {};
-const held2Released = new Promise<void>((resolve) => (releaseHeld2 = resolve));
+const held2 = held();
 
 // 40 paragraphs: a result longer than the pane at 1024 × 768, so it scrolls.
 const article = (n: number): string =>
@@ -42,13 +36,9 @@ const site: http.RequestListener = (req, res) => {
     res.writeHead(m ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
     res.end(m ? article(Number(m[1])) : '<h1>Not here</h1>');
   };
-  if (p.startsWith('/held/')) {
-    heldArrived();
-    void heldReleased.then(send);
-  } else if (p.startsWith('/held2/')) {
-    held2Arrived();
-    void held2Released.then(send);
-  } else send();
+  if (p.startsWith('/held/')) held1.hold(send);
+  else if (p.startsWith('/held2/')) held2.hold(send);
+  else send();
 };
 
 const o = appForFile({
@@ -64,8 +54,8 @@ const o = appForFile({
 });
 // Before the app closes (an afterAll after appForFile's runs first).
 afterAll(() => {
-  releaseHeld();
-  releaseHeld2();
+  held1.release();
+  held2.release();
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
@@ -93,7 +83,7 @@ test('while the job runs, Delete and Export are Tab stops that say why they cann
   await pasteList(page, [`${base}/held/1`, `${base}/a/2`, `${base}/missing`].join('\n'));
   await expect.poll(text('count-valid')).toBe('3');
   await page.getByTestId('paste-box').press('Control+Enter');
-  await heldRequest;
+  await held1.arrived;
   expect(await jobStatus()).toBe('running');
   await page.getByTestId('cancel-job').focus();
   await page.keyboard.press('Tab');
@@ -107,7 +97,7 @@ test('while the job runs, Delete and Export are Tab stops that say why they cann
   await page.keyboard.press('Enter');
   expect(await text('delete-job')()).toBe('Delete');
   expect(await page.getByTestId('export-dialog').count()).toBe(0);
-  releaseHeld();
+  held1.release();
   await expect.poll(jobStatus, { timeout: 60_000 }).toBe('partial');
   expect(await axOf(page, '[data-testid="delete-job"]')).toMatchObject({ name: 'Delete', description: '' });
   expect(await page.getByTestId('delete-job').getAttribute('aria-disabled')).toBeNull();
@@ -236,7 +226,7 @@ test('"Retry these…" of a job still running is a Tab stop that says to wait fo
   await pasteList(page, [`${base}/missing`, `${base}/held2/1`].join('\n'));
   await expect.poll(text('count-valid')).toBe('2');
   await page.getByTestId('paste-box').press('Control+Enter');
-  await held2Request;
+  await held2.arrived;
   await expect.poll(() => page.getByTestId('reason-chip').count()).toBe(1);
   await page.getByTestId('reason-chip').click();
   await page.getByTestId('reason-chip').press('Tab');
@@ -244,7 +234,7 @@ test('"Retry these…" of a job still running is a Tab stop that says to wait fo
   expect(await axOf(page, '[data-testid="retry-reason"]')).toMatchObject({ name: 'Retry these…', description: 'Wait for the job to finish: its failed targets can be retried once it ends.' });
   await page.keyboard.press('Enter');
   expect(await page.getByTestId('retry-dialog').count()).toBe(0);
-  releaseHeld2();
+  held2.release();
   await expect.poll(jobStatus, { timeout: 60_000 }).toBe('partial');
   expect(await axOf(page, '[data-testid="retry-reason"]')).toMatchObject({ description: '' });
 });

@@ -5,6 +5,7 @@ import { whenSaying } from '../helpers/a11y';
 import { screenshotPath } from '../helpers/chromium';
 import { dropFile, expectNoInternalErrorText, pageErrors, type UiApp } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
+import { held } from '../helpers/loopback';
 import { startSite, type Site } from '../helpers/sites';
 
 /**
@@ -15,11 +16,8 @@ import { startSite, type Site } from '../helpers/sites';
 let site: Site;
 let app: UiApp;
 let page: Page;
-/** The held sitemap: its request has come (asked), and its answer waits for release. */
-let asked: () => void = () => {};
-const askedOnce = new Promise<void>((r) => (asked = r));
-let release: () => void = () => {};
-const released = new Promise<void>((r) => (release = r));
+/** The held sitemap: the test waits for its request, and its answer waits for the test. */
+const sitemap = held();
 
 const xml = (root: 'urlset' | 'sitemapindex', paths: string[]): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${paths
@@ -41,8 +39,7 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'application/atom+xml' })
         .end(`<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>B</title><entry><link href="${site.base}/article/12"/></entry><entry><link rel="alternate" href="${site.base}/article/13"/></entry></feed>`),
     '/sitemap-held.xml': (_req, res) => {
-      asked();
-      void released.then(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/7'])));
+      sitemap.hold(() => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml('urlset', ['/article/7'])));
     },
   });
 });
@@ -56,8 +53,8 @@ appForFile({
   },
 });
 // Before the app closes (an afterAll after appForFile's runs first).
-afterAll(async () => {
-  release();
+afterAll(() => {
+  sitemap.release();
 });
 
 const text = (testId: string) => () => page.getByTestId(testId).first().textContent();
@@ -87,7 +84,7 @@ test("a dropped sitemap index becomes the pages its sitemaps list, and says whic
 test('reading the sitemaps can be stopped; the list is then the sitemaps, and reading again gets the pages', async () => {
   await page.getByTestId('nav-new').click();
   await dropFile(page, 'big_index.xml', xml('sitemapindex', ['/sitemap-held.xml']), 'application/xml');
-  await askedOnce;
+  await sitemap.arrived;
   await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state')).toBe('reading');
   await expect.poll(text('sitemap-note')).toContain('This list is a sitemap index: it names 1 sitemap, not pages. Sift is reading it for the pages they list: 0 of 1 sitemap read, 0 pages so far.');
   await expect.poll(text('submit')).toContain('Reading the list…');
@@ -101,7 +98,7 @@ test('reading the sitemaps can be stopped; the list is then the sitemaps, and re
   expect(await text('read-as')()).toBe('read as xml');
   await page.screenshot({ path: screenshotPath('ui-sitemap-index-stopped') });
   await expectNoInternalErrorText(page);
-  release();
+  sitemap.release();
   await page.getByTestId('sitemap-read').click();
   await expect.poll(() => page.getByTestId('sitemap-note').getAttribute('data-state'), { timeout: 60_000 }).toBe('read');
   expect(await rowUrls()).toEqual([`${site.base}/article/7`]);

@@ -61,3 +61,29 @@ export function atBodyChunks(open: Closable[], first: () => void, second: () => 
   open.push({ close: () => void dc.unsubscribe('undici:request:bodyChunkReceived', onChunk) });
   return () => chunks;
 }
+
+/** A request a site holds: the test waits until it has come, then lets its answer go. */
+export interface Held {
+  /** Settles when the held request has come. */
+  arrived: Promise<void>;
+  /** Lets the held answer go (and any later one straight through). */
+  release(): void;
+  /** For the site's handler: marks the request come, and calls `answer` once the test releases it. */
+  hold(answer: () => void): void;
+}
+
+/** One held request, for a site's handler to hold and a test to let go. */
+export function held(): Held {
+  let arrive = (): void => {};
+  let release = (): void => {};
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    arrived,
+    release: () => release(),
+    hold: (answer) => {
+      arrive();
+      void released.then(answer);
+    },
+  };
+}
