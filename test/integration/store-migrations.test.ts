@@ -67,6 +67,25 @@ function insertOldJob(raw: Database.Database, id: string, caller: string, total:
     .run(id, caller, `k-${id}`, total, done, failed);
 }
 
+/**
+ * Done results of job `id` as an earlier version stored them, each with its search entry: the
+ * text that version handed FTS5, `indexed` (by default the content as it is), at
+ * https://`host`/idx, all titled T.
+ */
+function storeIndexedAsOld(raw: Database.Database, id: string, contents: string[], o: { host?: string; indexed?: (content: string, idx: number) => string } = {}): void {
+  const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
+  const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
+  const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
+  contents.forEach((content, idx) => {
+    const url = `https://${o.host ?? 'f.test'}/${idx}`;
+    ins.run(id, idx, url, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
+    fts.run(doc.run(id, idx).lastInsertRowid, 'T', url, o.indexed ? o.indexed(content, idx) : content, id);
+  });
+}
+
+/** A search of `store` as the migrated tests read it: each hit's result, line and marked text. */
+const finderIn = (store: Store) => (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+
 describe('migrations', () => {
   it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 and 20)', () => {
     expect(SCHEMA_VERSION).toBe(21);
@@ -245,7 +264,6 @@ describe('migrations', () => {
   it('migrates a version 7 database: results indexed before the fold read words as people type them are found by those words', () => {
     const raw = atVersion(p, 7);
     insertOldJob(raw, 'j8', 'erin', 5, 5, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = [
       'Εισαγωγή\nΗ βιβλιοθήκη της πόλης.',
       'Праздник\nНовогодняя ёлка.\nDie Straßenbahn fährt.',
@@ -254,18 +272,13 @@ describe('migrations', () => {
       'Typesetting\nHyphen\u00ADation rules.',
     ];
     // Version 7 handed FTS5 these texts as they are: its fold changed only vowel marks and CJK.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j8', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      fts.run(doc.run('j8', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j8');
-    });
+    storeIndexedAsOld(raw, 'j8', contents);
     // The old index did not know these words as typed.
     expect(searchTable(raw).query('"βιβλιοθηκη" OR "елка" OR "strassenbahn" OR "انواع" OR "กิน" OR "hyphenation"', undefined, 10)).toEqual([]);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('βιβλιοθηκη')).toEqual([{ idx: 0, line: 2, text: 'Εισαγωγή Η «βιβλιοθήκη» της πόλης.' }]);
     expect(found('елка')).toEqual([{ idx: 1, line: 2, text: 'Праздник Новогодняя «ёлка». Die Straßenbahn fährt.' }]);
     expect(found('strassenbahn')).toEqual([{ idx: 1, line: 3, text: 'Праздник Новогодняя ёлка. Die «Straßenbahn» fährt.' }]);
@@ -285,19 +298,13 @@ describe('migrations', () => {
   it('migrates a version 8 database: results indexed before emoji were words are found by their emoji', () => {
     const raw = atVersion(p, 8);
     insertOldJob(raw, 'j9', 'finn', 3, 3, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = ['Menu\nOur 🍕 is baked daily.', 'Reviews\nGreat service 👍🏽 would come back.', 'Hours\nOpen from nine to five.'];
     // Version 8 handed FTS5 these texts as they are, where unicode61 reads no emoji.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j9', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      fts.run(doc.run('j9', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j9');
-    });
+    storeIndexedAsOld(raw, 'j9', contents);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('🍕')).toEqual([{ idx: 0, line: 2, text: 'Menu Our «🍕» is baked daily.' }]);
     expect(found('👍')).toEqual([{ idx: 1, line: 2, text: 'Reviews Great service «👍»🏽 would come back.' }]);
     expect(found('baked')).toEqual([{ idx: 0, line: 2, text: 'Menu Our 🍕 is «baked» daily.' }]);
@@ -313,19 +320,13 @@ describe('migrations', () => {
   it('migrates a version 13 database: Arabic results indexed with their words as written are found by the word without و, ف, ب, ك, ل and the article', () => {
     const raw = atVersion(p, 13);
     insertOldJob(raw, 'j12', 'gina', 3, 3, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = ['مقدمة\nقرأ الطالب والكتاب الجديد.', 'مقدمة\nكتبت الرسالة بالقلم.', 'Notes\nThe book and the pen.'];
     // Version 13 handed FTS5 every Arabic word as written, the letters joined to its start included.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j12', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      fts.run(doc.run('j12', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j12');
-    });
+    storeIndexedAsOld(raw, 'j12', contents);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('الكتاب')).toEqual([{ idx: 0, line: 2, text: 'مقدمة قرأ الطالب «والكتاب» الجديد.' }]);
     expect(found('"الكتاب الجديد"')).toEqual([{ idx: 0, line: 2, text: 'مقدمة قرأ الطالب «والكتاب الجديد».' }]);
     expect(found('قلم')).toEqual([{ idx: 1, line: 2, text: 'مقدمة كتبت الرسالة «بالقلم».' }]);
@@ -341,19 +342,13 @@ describe('migrations', () => {
   it('migrates a version 14 database: Hindi results indexed with their words cut at the vowel signs are found by the whole word', () => {
     const raw = atVersion(p, 14);
     insertOldJob(raw, 'j14', 'hema', 3, 3, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = ['सूची\nमराठी और हिंदी में पढ़ें।', 'सूची\nहिंदू धर्म के त्योहार।', 'Notes\nHindi and Marathi.'];
     // Version 14 handed FTS5 the marks as written, which it read as the ends of words.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j14', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      fts.run(doc.run('j14', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, content, 'j14');
-    });
+    storeIndexedAsOld(raw, 'j14', contents);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('हिंदी')).toEqual([{ idx: 0, line: 2, text: 'सूची मराठी और «हिंदी» में पढ़ें।' }]);
     expect(found('हिंदू')).toEqual([{ idx: 1, line: 2, text: 'सूची «हिंदू» धर्म के त्योहार।' }]);
     expect(found('marathi')).toEqual([{ idx: 2, line: 2, text: 'Notes Hindi and «Marathi».' }]);
@@ -369,20 +364,14 @@ describe('migrations', () => {
   it('migrates a version 15 database: Thai and Khmer results indexed with their words cut at the marks are found by the whole word alone, Hindi with ज़ as one character by ज and the nukta', () => {
     const raw = atVersion(p, 15);
     insertOldJob(raw, 'j15', 'tida', 5, 5, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     // And Hindi ज़ as U+095B, which the index held as one letter, where a query's ज and nukta were two.
     const contents = ['สารบัญ\nขอให้ทุกคนอยู่ที่นี่', 'สารบัญ\nขอให้ทุกคนมีความสุข', 'មាតិកា\nទឹកនេះស្អាត', 'មាតិកា\nយើងទិញទូកថ្មី', 'सूची\nउसे \u095B्यादा मिला।'];
     // Version 15 handed FTS5 the marks as written, which it read as the ends of words: ที่ was ท, ទឹក ទ and ក.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j15', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      fts.run(doc.run('j15', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, idx < 4 ? foldForIndexAt15(content) : foldHindiAt15(content), 'j15');
-    });
+    storeIndexedAsOld(raw, 'j15', contents, { indexed: (content, idx) => idx < 4 ? foldForIndexAt15(content) : foldHindiAt15(content) });
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('ที่')).toEqual([{ idx: 0, line: 2, text: 'สารบัญ ขอให้ทุกคนอยู่«ที่»นี่' }]);
     expect(found('ទឹក')).toEqual([{ idx: 2, line: 2, text: 'មាតិកា «ទឹក»នេះស្អាត' }]);
     expect(found('ទូក')).toEqual([{ idx: 3, line: 2, text: 'មាតិកា យើងទិញ«ទូក»ថ្មី' }]);
@@ -394,22 +383,15 @@ describe('migrations', () => {
   it('migrates a version 16 database: Hindi results indexed with the nukta are found by the word typed without it, and only they are indexed again', () => {
     const raw = atVersion(p, 16);
     insertOldJob(raw, 'j16', 'ravi', 3, 3, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     // क़लम (pen) with क़ as U+0958, ज़रूर with ज and the nukta; and a result with no nukta.
     const contents = ['सूची\nउसने \u0958लम से लिखा।', 'सूची\nवह \u091C\u093Cरूर आएगा।', 'Notes\nA pen.'];
     // Version 16 handed FTS5 a letter written as one character as its two, the nukta as a mark kept in its word.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j16', idx, `https://f.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      // The English result's entry says "quill", not its text: a result indexed again would lose it.
-      const body = idx < 2 ? foldHindiAt15(content.normalize('NFD')) : 'Notes quill';
-      fts.run(doc.run('j16', idx).lastInsertRowid, 'T', `https://f.test/${idx}`, body, 'j16');
-    });
+    // The English result's entry says "quill", not its text: a result indexed again would lose it.
+    storeIndexedAsOld(raw, 'j16', contents, { indexed: (content, idx) => idx < 2 ? foldHindiAt15(content.normalize('NFD')) : 'Notes quill' });
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('कलम')).toEqual([{ idx: 0, line: 2, text: 'सूची उसने «\u0958लम» से लिखा।' }]);
     expect(found('\u0958लम')).toEqual([{ idx: 0, line: 2, text: 'सूची उसने «\u0958लम» से लिखा।' }]);
     expect(found('जरूर')).toEqual([{ idx: 1, line: 2, text: 'सूची वह «\u091C\u093Cरूर» आएगा।' }]);
@@ -440,7 +422,7 @@ describe('migrations', () => {
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('"harbour pilot"')).toEqual([{ idx: 0, line: 2, text: 'Notes The «harbour pilot» came aboard.' }]);
     expect(found('"unbreakable rule"')).toEqual([{ idx: 1, line: 2, text: 'Notes An «unbreakable rule» of the quay.' }]);
     expect(found('quill').map((h) => h.idx)).toEqual([3]);
@@ -451,7 +433,6 @@ describe('migrations', () => {
   it('migrates a version 18 database: results indexed with full-width, half-width, ligature and superscript forms are found as typed, and only they are indexed again', () => {
     const raw = atVersion(p, 18);
     insertOldJob(raw, 'j18', 'kenji', 5, 5, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = [
       'スペック\nこのＧＰＵは１０倍速い。',
       'マニュアル\nｶﾞｲﾄﾞを読む。',
@@ -461,19 +442,13 @@ describe('migrations', () => {
       'Notes\nA pen.',
     ];
     // Version 18 handed FTS5 these forms as they are (a Japanese character, ｶ among them, a word of its own).
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j18', idx, `https://w.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      // The last two entries say "quill", not their text: a result indexed again would lose it.
-      const body = idx < 3 ? content.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, ' $& ') : 'Notes quill';
-      fts.run(doc.run('j18', idx).lastInsertRowid, 'T', `https://w.test/${idx}`, body, 'j18');
-    });
+    // The last two entries say "quill", not their text: a result indexed again would lose it.
+    storeIndexedAsOld(raw, 'j18', contents, { host: 'w.test', indexed: (content, idx) => idx < 3 ? content.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, ' $& ') : 'Notes quill' });
     expect(searchTable(raw).query('"gpu"', undefined, 10)).toEqual([]);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('GPU')).toEqual([{ idx: 0, line: 2, text: 'スペック このＧＰＵは１０倍速い。'.replace('ＧＰＵ', '«ＧＰＵ»') }]);
     expect(found('10')).toEqual([{ idx: 0, line: 2, text: 'スペック このＧＰＵは１０倍速い。'.replace('１０', '«１０»') }]);
     expect(found('ガイド')).toEqual([{ idx: 1, line: 2, text: 'マニュアル «ｶﾞｲﾄﾞ»を読む。' }]);
@@ -488,22 +463,15 @@ describe('migrations', () => {
   it('migrates a version 19 database: results indexed with units written as one character or a lone half-width sound mark are found as typed, and only they are indexed again', () => {
     const raw = atVersion(p, 19);
     insertOldJob(raw, 'j19', 'kenji', 4, 4, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = ['Recipe\nAdd 5㎏ of rice at 20℃.', 'ملاحظة\nقال وولﾞو مرة.', 'Notes\nA pen.', 'Notes\nA cup.'];
     // Version 19 handed FTS5 ㎏ and ℃ as they are (symbols, no word) and the lone mark as NFKC's U+3099.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j19', idx, `https://w.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      // The last two entries say "quill", not their text: a result indexed again would lose it.
-      const body = idx === 0 ? content : idx === 1 ? 'ملاحظة قال وول\u3099و مره' : 'Notes quill';
-      fts.run(doc.run('j19', idx).lastInsertRowid, 'T', `https://w.test/${idx}`, body, 'j19');
-    });
+    // The last two entries say "quill", not their text: a result indexed again would lose it.
+    storeIndexedAsOld(raw, 'j19', contents, { host: 'w.test', indexed: (content, idx) => idx === 0 ? content : idx === 1 ? 'ملاحظة قال وول\u3099و مره' : 'Notes quill' });
     expect(searchTable(raw).query('"kg"', undefined, 10)).toEqual([]);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('kg')).toEqual([{ idx: 0, line: 2, text: 'Recipe Add 5«㎏» of rice at 20℃.' }]);
     expect(found('"20 °C"')).toEqual([{ idx: 0, line: 2, text: 'Recipe Add 5㎏ of rice at «20℃».' }]);
     expect(found('ولو').map((h) => h.idx)).toEqual([1]);
@@ -515,21 +483,15 @@ describe('migrations', () => {
   it('migrates a version 20 database: results indexed with a vulgar fraction are found by what is typed for it, and only they are indexed again', () => {
     const raw = atVersion(p, 20);
     insertOldJob(raw, 'j20', 'rosa', 4, 4, 0);
-    const ins = raw.prepare('INSERT INTO targets (job_id, idx, url, status, result, bytes, title) VALUES (?,?,?,?,?,?,?)');
     const contents = ['Bread\nAdd ½ cup of water and 1½ cups of flour.', 'Clock\nWait ¾ of an hour, then ⅓ more.', 'Notes\nA pen.', 'Notes\nA cup.'];
     // Version 20 handed FTS5 ½ as it is, a word of its own (unicode61 reads No as a word's), and 1½ as one word.
-    const doc = raw.prepare<[string, number]>('INSERT INTO search_docs (job_id, idx) VALUES (?, ?)');
-    const fts = raw.prepare<[number | bigint, string, string, string, string]>('INSERT INTO search_fts (rowid, title, url, body, job) VALUES (?, ?, ?, ?, ?)');
-    contents.forEach((content, idx) => {
-      ins.run('j20', idx, `https://v.test/${idx}`, 'done', JSON.stringify({ content, meta: { title: 'T' } }), content.length, 'T');
-      // The last two entries say "quill", not their text: a result indexed again would lose it.
-      fts.run(doc.run('j20', idx).lastInsertRowid, 'T', `https://v.test/${idx}`, idx < 2 ? content : 'Notes quill', 'j20');
-    });
+    // The last two entries say "quill", not their text: a result indexed again would lose it.
+    storeIndexedAsOld(raw, 'j20', contents, { host: 'v.test', indexed: (content, idx) => idx < 2 ? content : 'Notes quill' });
     expect(searchTable(raw).query('"1 2 cup"', undefined, 10)).toEqual([]);
     raw.close();
 
     const store = openStore(p);
-    const found = (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
+    const found = finderIn(store);
     expect(found('"1/2 cup"')).toEqual([{ idx: 0, line: 2, text: 'Bread Add «½ cup» of water and 1½ cups of flour.' }]);
     expect(found('"1 1/2 cups"')).toEqual([{ idx: 0, line: 2, text: 'Bread Add ½ cup of water and «1½ cups» of flour.' }]);
     expect(found('"3/4 of"').map((h) => h.idx)).toEqual([1]);
