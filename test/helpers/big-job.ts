@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { openStore, type Store } from '../../src/main/store';
 import type { Reason } from '../../src/shared/reasons';
 import { tempDir } from './store';
@@ -62,16 +63,36 @@ export interface JobOnDisk {
   /** SIFT_HOME and HOME in the temp folder, colour off: the child's environment. */
   env: NodeJS.ProcessEnv;
   id: string;
+  /** What the job holds: the figures the UI must count. */
+  job: BigJob;
 }
 
+type BigJobOptions = Parameters<typeof bigFinishedJob>[2];
+
 /** bigFinishedJob written to `sift.db` in a new temp folder named from `prefix`, the store closed again. */
-export function finishedJobOnDisk(prefix: string, n: number, o: { resultBytes?: number } = {}): JobOnDisk {
+export function finishedJobOnDisk(prefix: string, n: number, o: BigJobOptions = {}): JobOnDisk {
   const t = tempDir(prefix);
   const db = path.join(t.dir, 'sift.db');
   const store = openStore(db);
   try {
-    return { t, db, env: { SIFT_HOME: t.dir, HOME: t.dir, NO_COLOR: '1' }, id: bigFinishedJob(store, n, o).id };
+    const job = bigFinishedJob(store, n, o);
+    return { t, db, env: { SIFT_HOME: t.dir, HOME: t.dir, NO_COLOR: '1' }, id: job.id, job };
   } finally {
     store.close();
   }
+}
+
+/**
+ * finishedJobOnDisk for a whole test file (call at its top level): written in a beforeAll, its
+ * fields set once that has run, and its folder removed in an afterAll. Called before appForFile,
+ * the folder is removed after the app has closed (vitest's 'stack' order of hooks).
+ */
+export function finishedJobForFile(prefix: string, n: number, o: BigJobOptions = {}): JobOnDisk {
+  const onDisk = {} as JobOnDisk;
+  beforeAll(() => {
+    Object.assign(onDisk, finishedJobOnDisk(prefix, n, o));
+  });
+  // 100,000 targets are some 30 MB of database: not left behind in the temp folder at each run.
+  afterAll(() => onDisk.t?.remove());
+  return onDisk;
 }

@@ -5,25 +5,17 @@
  * with it, and the exit says so and what to do. The real bundle as a child process, on a real
  * database file.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { finishedJobOnDisk, type JobOnDisk } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job';
 import { collect, runSift, startSift } from '../helpers/cli';
 import { until } from '../helpers/store';
 
-let t: JobOnDisk['t'];
-let db: string;
-let env: NodeJS.ProcessEnv;
 // 4,000 results of 2 kB as a folder of files: seconds of writing on the 2-core build machine,
 // so the export is still under way when its hidden folder shows (cli-export-owner.test.ts).
 const TARGETS = 4_000;
-let id: string;
-
-beforeAll(() => {
-  ({ t, db, env, id } = finishedJobOnDisk('sift-cli-export-interrupt-', TARGETS, { resultBytes: 2_000 }));
-});
-afterAll(() => t?.remove());
+const onDisk = finishedJobForFile('sift-cli-export-interrupt-', TARGETS, { resultBytes: 2_000 });
 
 const hasPartial = (dir: string): boolean => {
   try {
@@ -34,6 +26,7 @@ const hasPartial = (dir: string): boolean => {
 };
 
 test('a second Ctrl-C during sift export exits at once, takes the folders it made along, and says what to do', async () => {
+  const { t, db, env, id } = onDisk;
   const base = path.join(t.dir, 'exports');
   const out = path.join(base, 'new', 'deep');
   const child = startSift(['export', id, '--out', out, '--db', db], { env });

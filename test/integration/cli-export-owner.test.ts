@@ -5,27 +5,20 @@
  * wait: the exporter answered no requests for a copy, as a batch and the app do.
  * The real command as child processes, on a real database file.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { finishedJobOnDisk, type JobOnDisk } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job';
 import { collect, runSift, startSift } from '../helpers/cli';
 import { until } from '../helpers/store';
 
-let t: JobOnDisk['t'];
-let db: string;
-let env: NodeJS.ProcessEnv;
 // 4,000 results of 2 kB as a folder of files: seconds of writing on the 2-core build machine,
 // the time for the other commands to start while it runs.
 const TARGETS = 4_000;
-let id: string;
-
-beforeAll(() => {
-  ({ t, db, env, id } = finishedJobOnDisk('sift-cli-export-owner-', TARGETS, { resultBytes: 2_000 }));
-});
-afterAll(() => t?.remove());
+const onDisk = finishedJobForFile('sift-cli-export-owner-', TARGETS, { resultBytes: 2_000 });
 
 test('sift status and a second sift export, while a sift export writes, read the database as it is', async () => {
+  const { t, db, env, id } = onDisk;
   const out = path.join(t.dir, 'out');
   const exporter = startSift(['export', id, '--out', out, '--db', db], { env });
   exporter.stdin!.end();

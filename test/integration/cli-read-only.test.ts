@@ -7,30 +7,27 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { finishedJobOnDisk, type JobOnDisk } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job';
 import { runSift } from '../helpers/cli';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
-let t: JobOnDisk['t'];
+// Its beforeAll runs before the mount's, and its folder is removed after the unmount.
+const onDisk = finishedJobForFile('sift-cli-read-only-', 3);
 let ro: string;
 let mounted = false;
-let db: string;
-let env: NodeJS.ProcessEnv;
-let id: string;
 
 beforeAll(() => {
-  ({ t, db, env, id } = finishedJobOnDisk('sift-cli-read-only-', 3));
-  ro = path.join(t.dir, 'card');
+  ro = path.join(onDisk.t.dir, 'card');
   mounted = mountTmpfs(ro, '1m', { readOnly: true });
   if (!mounted) console.log('cli-read-only: cannot mount a tmpfs here (needs root); these tests are skipped');
 });
 afterAll(() => {
   unmountTmpfs(ro, mounted);
-  t?.remove();
 });
 
 test('sift export to a folder on a read-only disk says the disk is read-only, and to choose a folder on another', async (ctx) => {
   if (!mounted) ctx.skip();
+  const { db, env, id } = onDisk;
   for (const out of [ro, path.join(ro, 'new', 'folder')]) {
     const r = await runSift(['export', id, '--out', out, '--db', db], { env });
     expect(r.code, r.stderr).toBe(2);
@@ -43,6 +40,7 @@ test('sift export to a folder on a read-only disk says the disk is read-only, an
 
 test('a --log on a read-only disk is named with why, in words', async (ctx) => {
   if (!mounted) ctx.skip();
+  const { t, db, env, id } = onDisk;
   const log = path.join(ro, 'sift.log');
   const r = await runSift(['export', id, '--out', path.join(t.dir, 'out'), '--db', db, '--log', log], { env });
   expect(r.code, r.stderr).toBe(2);
