@@ -26,6 +26,23 @@ export function articleHtml(n: number, extra = ''): string {
 <footer>Copyright the example site</footer></body></html>`;
 }
 
+/** A page of paragraphs under its title in an article, as a small news site sends one. */
+const paragraphsPage = (title: string, paras: string[]): string =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>${paras.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
+
+const htmlRoute =
+  (html: string) =>
+  (_req: http.IncomingMessage, res: http.ServerResponse): void => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  };
+
+/** Two routes for startSite: /tides ("Tide tables", the one that says "water") and /fares ("Ferry fares"). */
+export const FERRY_PAGES = {
+  '/tides': htmlRoute(paragraphsPage('Tide tables', ['High water at the quay is at 06:12 today and the ferry leaves an hour after.', 'Pilots can be reached on channel 14 through the harbour office.'])),
+  '/fares': htmlRoute(paragraphsPage('Ferry fares', ['Fares for foot passengers rise by ten percent from January, the operator said.', "Season tickets stay at last year's price for residents of the islands."])),
+};
+
 export async function startSite(routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {}): Promise<Site> {
   const hits = new Map<string, number>();
   const pdf = makePdf({ pages: [['Quarterly report', 'Net revenue grew 12%'], ['Outlook', 'More growth ahead']], title: 'Report' });

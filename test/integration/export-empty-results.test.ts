@@ -11,27 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
-import { startSite, type Site } from '../helpers/sites';
+import { FERRY_PAGES, startSite, type Site } from '../helpers/sites';
 
 let site: Site;
 let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
 
-const page = (title: string, paras: string[]): string =>
-  `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>${paras.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
-
 beforeAll(async () => {
-  site = await startSite({
-    '/tides': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page('Tide tables', ['High water at the quay is at 06:12 today and the ferry leaves an hour after.', 'Pilots can be reached on channel 14 through the harbour office.']));
-    },
-    '/fares': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page('Ferry fares', ['Fares for foot passengers rise by ten percent from January, the operator said.', 'Season tickets stay at last year\'s price for residents of the islands.']));
-    },
-  });
+  site = await startSite(FERRY_PAGES);
   tmp = loopbackSift('sift-export-empty-');
   ({ sift, db } = tmp);
   writeFileSync(path.join(tmp.dir, 'list.txt'), `${site.base}/tides\n${site.base}/fares\n`);

@@ -11,15 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loopbackSift, type LoopbackSift, type siftInProcess } from '../helpers/cli-main';
 import { makePdf } from '../helpers/fetch-pdf';
-import { startSite, type Site } from '../helpers/sites';
+import { FERRY_PAGES, startSite, type Site } from '../helpers/sites';
 
 let site: Site;
 let tmp: LoopbackSift;
 let sift: ReturnType<typeof siftInProcess>;
 let db: string;
-
-const page = (title: string, paras: string[]): string =>
-  `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>${paras.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
 
 // Three pages, the tide on the first and the third: a grep or a question finds lines on both.
 // A line that Markdown would read as a list item, as a report's numbered sections are.
@@ -34,14 +31,7 @@ const HARBOUR_PDF = makePdf({
 
 beforeAll(async () => {
   site = await startSite({
-    '/tides': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page('Tide tables', ['High water at the quay is at 06:12 today and the ferry leaves an hour after.', 'Pilots can be reached on channel 14 through the harbour office.']));
-    },
-    '/fares': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page('Ferry fares', ['Fares for foot passengers rise by ten percent from January, the operator said.', "Season tickets stay at last year's price for residents of the islands."]));
-    },
+    ...FERRY_PAGES,
     '/harbour.pdf': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(HARBOUR_PDF);
