@@ -5,41 +5,26 @@
  * are in. All 100,000 rows crossed in one answer before (21 MB), and the table was blank for
  * 14-17 s.
  */
-import { rmSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openStore } from '../../src/main/store';
 import { FIRST_ROWS, MAX_SUBMIT_TARGETS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { REASON_LABELS, warningLabel } from '../../src/shared/reasons';
-import { bigFinishedJob, type BigJob } from '../helpers/big-job';
-import { expectNoInternalErrorText, pageErrors, tapAnswers, tempDir } from '../helpers/ui-app';
+import { finishedJobForFile } from '../helpers/big-job';
+import { expectNoInternalErrorText, pageErrors, tapAnswers } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 
 let page: Page;
-let big: BigJob;
-let dataDir: string;
+// Before appForFile, so the folder (30 MB) is removed after the app has closed.
+const onDisk = finishedJobForFile('sift-ui-big-', MAX_SUBMIT_TARGETS);
 
 /** Each jobDetail answer the bridge sent the page, in order: its bytes. */
 const detailAnswers: number[] = [];
 /** The first two jobDetail answers are held until the test lets each go. */
 const releases: (() => void)[] = [];
 
-beforeAll(() => {
-  dataDir = tempDir('sift-ui-big-');
-  const store = openStore(path.join(dataDir, 'sift.db'));
-  big = bigFinishedJob(store, MAX_SUBMIT_TARGETS);
-  store.close();
-});
-// After the app has closed (an afterAll before appForFile's runs last).
-afterAll(() => {
-  // 100,000 targets are some 30 MB of database: not left behind in the temp folder at each run.
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
 appForFile({
   app: () => ({
-    dataDir,
+    dataDir: onDisk.t.dir,
     prepare: (context, app) =>
       tapAnswers(context, app, (method, bytes) => {
         if (method !== 'jobDetail') return;
@@ -65,20 +50,20 @@ test('a job of 100,000 targets shows its first rows from a small first answer, t
   // With the second page held: the filter's count and the chips are the whole job's already
   // (they waited for the last page before, ~5 s on a loaded machine).
   await expect.poll(() => releases.length).toBe(2);
-  const total = big.total.toLocaleString('en-US');
-  expect(await page.getByTestId('filter-count').textContent()).toBe(`${big.failed.toLocaleString('en-US')} of ${total}`);
+  const total = onDisk.job.total.toLocaleString('en-US');
+  expect(await page.getByTestId('filter-count').textContent()).toBe(`${onDisk.job.failed.toLocaleString('en-US')} of ${total}`);
   expect(await page.getByTestId('target-grid').getAttribute('data-rows-read')).toBe('some');
   const chipsAtFirst = await page.getByTestId('reason-chip').evaluateAll((els) => els.map((e) => [e.getAttribute('data-reason'), e.querySelector('strong')?.textContent]));
   expect(chipsAtFirst).toEqual([
-    ['upstream', big.reasons.upstream!.toLocaleString('en-US')],
-    ['timeout', big.reasons.timeout!.toLocaleString('en-US')],
+    ['upstream', onDisk.job.reasons.upstream!.toLocaleString('en-US')],
+    ['timeout', onDisk.job.reasons.timeout!.toLocaleString('en-US')],
   ]);
-  expect(await page.getByTestId('warning-chip').textContent()).toBe(`${warningLabel('thin')} ${big.thin.toLocaleString('en-US')}`);
+  expect(await page.getByTestId('warning-chip').textContent()).toBe(`${warningLabel('thin')} ${onDisk.job.thin.toLocaleString('en-US')}`);
   await page.getByTestId('filter-clear').click();
   releases[1]!();
   await page.locator('[data-testid="target-row"][data-idx="0"]').waitFor();
   // The table holds every row's place from the first page on.
-  expect(await page.getByTestId('target-grid').getAttribute('aria-rowcount')).toBe(String(big.total + 1));
+  expect(await page.getByTestId('target-grid').getAttribute('aria-rowcount')).toBe(String(onDisk.job.total + 1));
 
   await page.locator('[data-testid="target-grid"][data-rows-read="all"]').waitFor();
   expect(detailAnswers.length).toBeGreaterThan(2);
@@ -86,15 +71,15 @@ test('a job of 100,000 targets shows its first rows from a small first answer, t
   // The chips count the whole job's failures and warnings.
   const chips = await page.getByTestId('reason-chip').evaluateAll((els) => els.map((e) => [e.getAttribute('data-reason'), e.querySelector('strong')?.textContent]));
   expect(chips).toEqual([
-    ['upstream', big.reasons.upstream!.toLocaleString('en-US')],
-    ['timeout', big.reasons.timeout!.toLocaleString('en-US')],
+    ['upstream', onDisk.job.reasons.upstream!.toLocaleString('en-US')],
+    ['timeout', onDisk.job.reasons.timeout!.toLocaleString('en-US')],
   ]);
   const warnings = await page.getByTestId('warning-chip').evaluateAll((els) => els.map((e) => e.textContent));
-  expect(warnings).toEqual([`${warningLabel('thin')} ${big.thin.toLocaleString('en-US')}`]);
+  expect(warnings).toEqual([`${warningLabel('thin')} ${onDisk.job.thin.toLocaleString('en-US')}`]);
 
   // A reason's chip filters to its targets, counted against the job.
   await page.locator('[data-testid="reason-chip"][data-reason="timeout"]').click();
-  await expect.poll(() => page.getByTestId('filter-count').textContent()).toBe(`${big.reasons.timeout!.toLocaleString('en-US')} of ${big.total.toLocaleString('en-US')}`);
+  await expect.poll(() => page.getByTestId('filter-count').textContent()).toBe(`${onDisk.job.reasons.timeout!.toLocaleString('en-US')} of ${onDisk.job.total.toLocaleString('en-US')}`);
   expect(await page.getByTestId('filter-reason').inputValue()).toBe('timeout');
   expect(await page.locator('[data-testid="row-reason"]').first().textContent()).toBe(REASON_LABELS.timeout);
   await page.getByTestId('filter-clear').click();
@@ -103,7 +88,7 @@ test('a job of 100,000 targets shows its first rows from a small first answer, t
   // End reaches the last of the 100,000, and it is drawn.
   await page.getByTestId('target-grid').focus();
   await page.keyboard.press('End');
-  const last = page.locator(`[data-testid="target-row"][data-idx="${big.total - 1}"]`);
+  const last = page.locator(`[data-testid="target-row"][data-idx="${onDisk.job.total - 1}"]`);
   await expect.poll(() => last.getAttribute('aria-selected')).toBe('true');
   expect(await page.getByTestId('target-row-unread').count()).toBe(0);
   expect(pageErrors(page)).toEqual([]);

@@ -5,15 +5,12 @@
  * way the table says it is still reading them. The bridge holds the later pages and the
  * filter's answer until the test lets each go, so each state is seen however busy the machine.
  */
-import { rmSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openStore } from '../../src/main/store';
 import { FIRST_ROWS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { screenshotPath } from '../helpers/chromium';
-import { bigFinishedJob } from '../helpers/big-job';
-import { pageErrors, tapAnswers, tempDir } from '../helpers/ui-app';
+import { finishedJobForFile } from '../helpers/big-job';
+import { pageErrors, tapAnswers } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 
 // Its first FIRST_ROWS + ROWS_PER_PAGE targets finished, the rest not: the start-up marks
@@ -23,7 +20,8 @@ const TOTAL = FIRST_ROWS + ROWS_PER_PAGE + 500;
 const UNFINISHED = 3_000;
 
 let page: Page;
-let dataDir: string;
+// Before appForFile, so the folder is removed after the app has closed.
+const onDisk = finishedJobForFile('sift-ui-filter-reading-', TOTAL, { unfinished: UNFINISHED });
 
 /** The second and third jobDetail answers (the later pages), each held until the test lets it go. */
 const answers: number[] = [];
@@ -31,20 +29,9 @@ const releases: (() => void)[] = [];
 /** The filter's first answer (its matches), held apart from the pages: they pass it. */
 const matchReleases: (() => void)[] = [];
 
-beforeAll(() => {
-  dataDir = tempDir('sift-ui-filter-reading-');
-  const store = openStore(path.join(dataDir, 'sift.db'));
-  bigFinishedJob(store, TOTAL, { unfinished: UNFINISHED });
-  store.close();
-});
-// After the app has closed (an afterAll before appForFile's runs last).
-afterAll(() => {
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
 appForFile({
   app: () => ({
-    dataDir,
+    dataDir: onDisk.t.dir,
     prepare: (context, app) =>
       tapAnswers(context, app, (method, _bytes, req) => {
         if (method !== 'jobDetail') return;
