@@ -12,14 +12,9 @@ import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
 let page: Page;
 let site: TestSite;
-let base: string;
 
 appForFile({
-  serve: async () => {
-    site = await startReportSite();
-    base = site.url;
-    return site;
-  },
+  serve: async () => (site = await startReportSite()),
   ready: (o) => {
     page = o.page;
   },
@@ -58,7 +53,7 @@ for (const [width, height] of [
 ] as const) {
   test(`at ${width} × ${height} the "Started a new job" notice covers no part of the view or the job list`, async () => {
     await page.setViewportSize({ width, height });
-    await runListToDone(page, Array.from({ length: 30 }, (_, i) => `${base}/${width}/report-${i}`), { fromNew: true });
+    await runListToDone(page, Array.from({ length: 30 }, (_, i) => `${site.url}/${width}/report-${i}`), { fromNew: true });
     const shown = whenNoticeShows(page);
     await page.getByTestId('run-all').click();
     const { notice, main, sidebar, text } = await shown;

@@ -14,14 +14,9 @@ import { startReportSite, type TestSite } from '../helpers/ui-servers';
 
 let page: Page;
 let site: TestSite;
-let base: string;
 
 appForFile({
-  serve: async () => {
-    site = await startReportSite();
-    base = site.url;
-    return site;
-  },
+  serve: async () => (site = await startReportSite()),
   viewport: { width: 1024, height: 768 },
   ready: (o) => {
     page = o.page;
@@ -29,7 +24,7 @@ appForFile({
 });
 
 test('Down in the sidebar search box moves to the first hit; Enter opens it; Up goes back to the box', async () => {
-  await runListToDone(page, [`${base}/a/report-1`, `${base}/a/report-2`], { fromNew: true });
+  await runListToDone(page, [`${site.url}/a/report-1`, `${site.url}/a/report-2`], { fromNew: true });
   await page.getByTestId('sidebar-search-input').focus();
   await page.keyboard.type('harbour');
   await expect.poll(() => page.getByTestId('search-hit').count()).toBe(2);
