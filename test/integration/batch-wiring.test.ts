@@ -19,7 +19,8 @@ import { batchOutcome, createBatchRunner, describe as describeErr, mapFetchError
 import { RetryLaterError, type TargetError, isRetryLater, type Runner } from '../../src/main/batch';
 import { busyWhy } from '../../src/main/batch/errors';
 import { upstreamError } from '../../src/main/fetch/client';
-import { isTerminal, type Job, type Target, type TargetWait } from '../../src/shared/types';
+import type { Target, TargetWait } from '../../src/shared/types';
+import { finished } from '../helpers/runner';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
 import { numberedPdf } from '../helpers/fetch-pdf';
 import { closedAfterEach } from '../helpers/loopback';
@@ -69,19 +70,6 @@ function rig(opts: { fetch?: Parameters<typeof createFetcher>[0]; runner?: Param
   };
   rigs.push(r);
   return r;
-}
-
-function finished(runner: Runner, id: string): Promise<Job> {
-  return new Promise((resolve) => {
-    const now = runner.status(id)?.job;
-    if (now && isTerminal(now.status)) return resolve(now);
-    const off = runner.on('job', (j) => {
-      if (j.id === id && isTerminal(j.status)) {
-        off();
-        resolve(j);
-      }
-    });
-  });
 }
 
 async function metricValue(m: BatchMetrics, name: string, labels: Record<string, string> = {}): Promise<number> {

@@ -18,7 +18,8 @@ import type { Runner } from '../../src/main/batch';
 import type { State } from '../../src/renderer/src/store';
 import { createDetailSlice, jobReasonCounts, jobStepCounts, type DetailSlice } from '../../src/renderer/src/store/detail';
 import { reasonCountLabel } from '../../src/shared/reasons';
-import { isTerminal, type Target } from '../../src/shared/types';
+import type { Target } from '../../src/shared/types';
+import { finished } from '../helpers/runner';
 import { startSite, type Site } from '../helpers/sites';
 import { tempDir } from '../helpers/store';
 
@@ -45,15 +46,7 @@ afterAll(async () => {
 
 async function run(targets: Target[]): Promise<string> {
   const { id } = runner.submit({ name: 'header-user' }, 'test', targets);
-  await new Promise<void>((resolve) => {
-    const off = runner.on('job', (j) => {
-      if (j.id === id && isTerminal(j.status)) {
-        off();
-        resolve();
-      }
-    });
-    if (isTerminal(runner.status(id)!.job.status)) resolve();
-  });
+  await finished(runner, id);
   return id;
 }
 

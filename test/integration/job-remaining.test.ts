@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startSite, type Site } from '../helpers/sites';
 import { startUiApp, type UiApp } from '../helpers/ui-app';
-import { isTerminal, type Job, type TargetRow } from '../../src/shared/types';
+import type { TargetRow } from '../../src/shared/types';
+import { finished } from '../helpers/runner';
 import { estimateRemaining, fetchingSince } from '../../src/shared/remaining';
 import { formatRemaining } from '../../src/renderer/src/lib/format';
 
@@ -58,22 +59,11 @@ function slotRequest(path: string): Promise<void> {
   });
 }
 
-function jobEnded(id: string): Promise<Job> {
-  return new Promise((resolve) => {
-    const off = app.services.runner.on('job', (j) => {
-      if (j.id === id && isTerminal(j.status)) {
-        off();
-        resolve(j);
-      }
-    });
-  });
-}
-
 test('a URL in flight for a minute is said, and the estimate stops promising a few seconds', async () => {
   const heldIn = new Promise<void>((resolve) => (onHeld = resolve));
   const urls = [...Array.from({ length: 9 }, (_, i) => `${site.base}/article/${i + 1}`), `${site.base}/held`, `${site.base}/article/20`];
   const { id } = app.services.runner.submit({ name: 'desktop' }, 'desktop', urls.map((url) => ({ url })));
-  const ended = jobEnded(id);
+  const ended = finished(app.services.runner, id);
   await heldIn;
   const job = app.services.runner.status(id)!.job;
   // Serial drain: the held URL starts only once the 9 before it are written.
@@ -101,8 +91,8 @@ test('a URL waiting for a worker slot has not started: its wait is not said as i
   const one = app.services.runner.submit({ name: 'desktop' }, 'desktop', [{ url: `${site.base}/slot-held/one` }, { url: `${site.base}/article/31` }, { url: `${site.base}/article/32` }]);
   await slotRequest('/slot-held/one');
   const two = app.services.runner.submit({ name: 'cli' }, 'cli', [{ url: `${site.base}/slot-held/two` }]);
-  const endedOne = jobEnded(one.id);
-  const endedTwo = jobEnded(two.id);
+  const endedOne = finished(app.services.runner, one.id);
+  const endedTwo = finished(app.services.runner, two.id);
   // Job one's first URL written, the slot goes to job two (first in line), and job one's
   // second URL waits for it with 1 of 3 done.
   slotHeld.get('/slot-held/one')!.writeHead(200, { 'content-type': 'text/plain' }).end('first');

@@ -15,7 +15,8 @@ import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
 import type { Runner } from '../../src/main/batch';
-import { isTerminal, type Target } from '../../src/shared/types';
+import type { Target } from '../../src/shared/types';
+import { finished } from '../helpers/runner';
 import { startSite, type Site } from '../helpers/sites';
 
 const json = (body: string | Buffer, type = 'application/json') => (_q: unknown, res: ServerResponse) => res.writeHead(200, { 'content-type': type }).end(body);
@@ -53,19 +54,7 @@ afterAll(async () => {
 /** Runs the targets as a job and gives its stored rows once it is over. */
 async function run(targets: Target[]) {
   const { id } = runner.submit({ name: 'jq-user' }, 'test', targets);
-  await new Promise<void>((resolve) => {
-    const off = runner.on('job', (j) => {
-      if (j.id === id && isTerminal(j.status)) {
-        off();
-        resolve();
-      }
-    });
-    const now = runner.status(id)?.job;
-    if (now && isTerminal(now.status)) {
-      off();
-      resolve();
-    }
-  });
+  await finished(runner, id);
   return store.targetStatuses(id);
 }
 

@@ -14,7 +14,7 @@ import { BatchMetrics } from '../../src/main/metrics';
 import { silentLog } from '../../src/main/log';
 import { createBatchRunner } from '../../src/main/batchrun';
 import type { Runner } from '../../src/main/batch';
-import { isTerminal, type Job } from '../../src/shared/types';
+import { finished } from '../helpers/runner';
 import { fixedResolver, startServer, type TestServer } from '../helpers/fetch-server';
 import { startFakeWayback, type FakeWayback } from '../helpers/fake-wayback';
 
@@ -46,24 +46,11 @@ afterAll(async () => {
   await site.close();
 });
 
-function finished(id: string): Promise<Job> {
-  return new Promise((resolve) => {
-    const now = runner.status(id)?.job;
-    if (now && isTerminal(now.status)) return resolve(now);
-    const off = runner.on('job', (j) => {
-      if (j.id === id && isTerminal(j.status)) {
-        off();
-        resolve(j);
-      }
-    });
-  });
-}
-
 describe('recover in a batch', () => {
   test("a recovered target's row says it is an archived copy, where the table, the summary and the export read it", async () => {
     wb.captures.set(`${site.origin}/row-lost`, [{ timestamp: '20230102030405', body: ARTICLE }]);
     const { id } = runner.submit({ name: 'rows' }, 'rows', [{ url: `${site.origin}/row-lost`, options: { recover: true } }, { url: `${site.origin}/row-missing` }]);
-    await finished(id);
+    await finished(runner, id);
     const rows = store.targetRows(id);
     expect(rows[0]).toMatchObject({ status: 'done', warnings: ['recovered'] });
     // A target fetched without recover is not marked.
@@ -93,7 +80,7 @@ describe('recover in a batch', () => {
         });
       });
       runner.cancel(id);
-      expect((await finished(id)).status).toBe('cancelled');
+      expect((await finished(runner, id)).status).toBe('cancelled');
       await stored;
       const [row] = store.targetRows(id);
       expect(row).toMatchObject({ status: 'failed', error: 'cancelled', reason: 'cancelled' });
