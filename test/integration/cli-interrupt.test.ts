@@ -11,28 +11,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { articleHtml, startSite, type Site } from '../helpers/sites';
-import { collect, runSift, startSift, waitForStderr } from '../helpers/cli';
+import { collect, runSift, startSift, waitForStderr, type CliRun } from '../helpers/cli';
 
 let site: Site;
 const home = mkdtempSync(path.join(tmpdir(), 'sift-cli-interrupt-'));
 const env = { SIFT_HOME: home, HOME: home, NO_COLOR: '1' };
 /** /hang answers nothing the first time (the target in flight at Ctrl-C), a page after that. */
 let held: ServerResponse | undefined;
-let arrived: () => void = () => {};
 /** /stall never answers: the target in flight when the batch is killed. */
 const stalled: ServerResponse[] = [];
-let stallArrived: () => void = () => {};
+/** Called as each route's request comes: a test stops sift once its target is in flight. */
+const arrive = { hang: () => {}, stall: () => {} };
 
 beforeAll(async () => {
   site = await startSite({
     '/hang': (_req, res) => {
       if (held) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articleHtml(9));
       held = res;
-      arrived();
+      arrive.hang();
     },
     '/stall': (_req, res) => {
       stalled.push(res);
-      stallArrived();
+      arrive.stall();
     },
   });
 });
@@ -43,18 +43,23 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** Runs `sift ARGS` and sends it `signal` once its request to `route` has come: how it ended. */
+async function stoppedInFlight(args: string[], route: keyof typeof arrive, signal: NodeJS.Signals): Promise<CliRun> {
+  const inFlight = new Promise<void>((resolve) => (arrive[route] = resolve));
+  const child = startSift(args, { env });
+  child.stdin!.end();
+  const done = collect(child);
+  await inFlight;
+  child.kill(signal);
+  return done;
+}
+
 describe('sift batch stopped by Ctrl-C', () => {
   test('says how to fetch the rest (--rest), not only the app’s "run the rest again"; --rest then fetches just those', async () => {
     const db = path.join(home, 'rest.db');
     const file = path.join(home, 'list.txt');
     writeFileSync(file, [`${site.base}/article/1`, `${site.base}/hang`, `${site.base}/article/2`, `${site.base}/article/3`].join('\n'));
-    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
-    const child = startSift(['batch', file, '--db', db, '--allow-private'], { env });
-    child.stdin!.end();
-    const done = collect(child);
-    await inFlight;
-    child.kill('SIGINT');
-    const run = await done;
+    const run = await stoppedInFlight(['batch', file, '--db', db, '--allow-private'], 'hang', 'SIGINT');
     expect(run.code, run.stderr).toBe(130);
     // The target in flight is stopped mid-way, as sift status counts it: not finished, not failed.
     expect(run.stderr).toMatch(/^cancelled: 1\/4 · ok 1 · failed 0 · stopped mid-way 1 · /m);
@@ -73,13 +78,7 @@ describe('a sift batch killed mid-target (a crash)', () => {
     const db = path.join(home, 'crash.db');
     const file = path.join(home, 'crash.txt');
     writeFileSync(file, [`${site.base}/article/1`, `${site.base}/missing/2`, `${site.base}/stall?n=2`, `${site.base}/article/3`].join('\n'));
-    const inFlight = new Promise<void>((resolve) => (stallArrived = resolve));
-    const child = startSift(['batch', file, '--db', db, '--allow-private'], { env });
-    child.stdin!.end();
-    const done = collect(child);
-    await inFlight;
-    child.kill('SIGKILL');
-    await done;
+    await stoppedInFlight(['batch', file, '--db', db, '--allow-private'], 'stall', 'SIGKILL');
 
     // The next sift marks the dead batch's job failed (restart), its in-flight target cut short.
     const jobs = await runSift(['jobs', '--db', db], { env });
@@ -103,13 +102,7 @@ describe('sift fetch --json stopped while the page is in flight', () => {
     ['SIGTERM', 143],
   ] as const)('%s prints one JSON line with the cancelled outcome, so a script reading stdout has one, and exits %i', async (sig, code) => {
     const url = `${site.base}/stall?fetch=${sig}`;
-    const inFlight = new Promise<void>((resolve) => (stallArrived = resolve));
-    const child = startSift(['fetch', url, '--json', '--allow-private', '--db', path.join(home, 'fetch.db')], { env });
-    child.stdin!.end();
-    const done = collect(child);
-    await inFlight;
-    child.kill(sig);
-    const run = await done;
+    const run = await stoppedInFlight(['fetch', url, '--json', '--allow-private', '--db', path.join(home, 'fetch.db')], 'stall', sig);
     expect(run.code, run.stderr).toBe(code);
     const lines = run.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
@@ -121,13 +114,7 @@ describe('sift fetch --json stopped while the page is in flight', () => {
 
   test('without --json, says on stderr that it was interrupted and how to fetch the page, with nothing on stdout', async () => {
     const url = `${site.base}/stall?fetch=plain`;
-    const inFlight = new Promise<void>((resolve) => (stallArrived = resolve));
-    const child = startSift(['fetch', url, '--allow-private', '--db', path.join(home, 'fetch.db')], { env });
-    child.stdin!.end();
-    const done = collect(child);
-    await inFlight;
-    child.kill('SIGINT');
-    const run = await done;
+    const run = await stoppedInFlight(['fetch', url, '--allow-private', '--db', path.join(home, 'fetch.db')], 'stall', 'SIGINT');
     expect(run.code, run.stderr).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^sift fetch: http:\/\/127\.0\.0\.1:\d+\/stall\?fetch=plain: cancelled\n {2}.*run the same sift fetch again/m);
