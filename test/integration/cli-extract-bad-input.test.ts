@@ -21,9 +21,37 @@ describe('sift extract FILE --jq on a JSON file larger than jq here reads', () =
     writeFileSync(path.join(dir, 'big.json'), JSON.stringify({ items }));
     const r = await sift('extract', 'big.json', '--jq', '.items | length');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sift extract: big\.json: jq: out of memory: jq has 256 MB here, and reading a JSON document of \d+ MB takes more\n/);
+    expect(r.stderr).toMatch(/^sift extract: big\.json: jq: out of memory: jq has 256 MB here, and reading a JSON document of \d+ MB \(\d\.\d million values\) takes more\n/);
     expect(r.stderr).not.toMatch(/mode raw|fetch this one/);
     expect(r.stderr).toContain('run jq itself on the file');
+  }, 120_000);
+});
+
+describe('sift extract FILE --jq on a flat document of many small numbers', () => {
+  it('says the document is too large for jq here, with its size, not that it may be nested too deeply', async () => {
+    // 900,000 pairs, 2.7 million values in 11 MB, two levels deep: jq's 256 MB held about
+    // 2 million values, and `length` failed with the nesting message and hint.
+    const pairs = Array.from({ length: 900_000 }, (_, i) => `[${i % 1000}.${i % 97},${i % 777}]`);
+    writeFileSync(path.join(dir, 'pairs.json'), `[${pairs.join(',')}]`);
+    const r = await sift('extract', 'pairs.json', '--jq', 'length');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sift extract: pairs\.json: jq: out of memory: jq has 256 MB here, and reading a JSON document of 11 MB \(2\.7 million values\) takes more\n/);
+    expect(r.stderr).not.toMatch(/nested|up to about 30 MB/);
+    expect(r.stderr).toContain('run jq itself on the file');
+  }, 120_000);
+  it('keeps the nesting message for a deep document, with how deep it is', async () => {
+    writeFileSync(path.join(dir, 'deep.json'), `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`);
+    const r = await sift('extract', 'deep.json', '--jq', '.');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sift extract: deep\.json: jq: out of memory or stack: the document is nested 2000 levels deep/);
+    expect(r.stderr).not.toMatch(/program may build/);
+  }, 120_000);
+  it('blames the program, not the document, where a small flat document ran out of memory', async () => {
+    writeFileSync(path.join(dir, 'small.json'), '{"n":3}');
+    const r = await sift('extract', 'small.json', '--jq', '[range(1e9)] | length');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sift extract: small\.json: jq: out of memory: the program built a value too large for jq here/);
+    expect(r.stderr).not.toMatch(/nested/);
   }, 120_000);
 });
 

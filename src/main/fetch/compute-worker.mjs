@@ -21,6 +21,60 @@ let jqHandle;
 /** Characters of JSON past which a trap is the document's size, not its depth or the program: 30 MB read in 256 MB, 38 MB did not. */
 const JQ_LARGE = 30 * 2 ** 20;
 
+/**
+ * Values past which a trap is the document's size: jq 1.8 keeps each number's literal and
+ * spends memory per value, not per byte. `length` failed on flat arrays of 2.0 million values
+ * (number pairs, 8.0 MB), 2.4 million (integers, 13.7 MB; strings, 58 MB) and records of 1.9
+ * million (16.5 MB), and read 1.8 to 2.4 million; 1.5 million leaves a program a quarter of it.
+ */
+const JQ_MANY_VALUES = 1_500_000;
+
+/**
+ * Levels past which a trap may be the nesting: 1,039 real JSON files (the corpora, node_modules)
+ * nest at most 34 levels, and printing an array nested 700 levels trapped where 500 did not.
+ */
+const JQ_DEEP = 100;
+
+/** How deep a JSON text nests and how many values it holds, read in one pass (strings skipped). */
+function shapeOf(json) {
+  let depth = 0;
+  let deepest = 0;
+  let values = 0;
+  let inScalar = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      values++;
+      inScalar = false;
+      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      values++;
+      deepest = Math.max(deepest, ++depth);
+      inScalar = false;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      inScalar = false;
+    } else if (c === 0x2c || c === 0x3a || c <= 0x20) inScalar = false;
+    else if (!inScalar) {
+      values++;
+      inScalar = true;
+    }
+  }
+  return { deepest, values };
+}
+
+/** What a trap (out of memory or stack) says, by the document's shape: its size, its depth, else the program. */
+function trapReply(input) {
+  const { deepest, values } = shapeOf(input);
+  if (input.length > JQ_LARGE || values > JQ_MANY_VALUES) {
+    const mb = input.length / 2 ** 20;
+    const size = mb < 10 ? mb.toFixed(1).replace(/\.0$/, '') : String(Math.round(mb));
+    return { error: `out of memory: jq has 256 MB here, and reading a JSON document of ${size} MB (${(values / 1e6).toFixed(1)} million values) takes more`, cause: 'size' };
+  }
+  if (deepest > JQ_DEEP) return { error: `out of memory or stack: the document is nested ${deepest} levels deep, deeper than jq here can walk or print (about 500)`, cause: 'deep' };
+  return { error: 'out of memory: the program built a value too large for jq here, or never ended', cause: 'trap' };
+}
+
 // jq-wasm's runtime writes "Aborted(…)" to stderr when a program traps (out of memory, a
 // stack overflow), before the trap reaches jq() below, which answers it as the target's
 // error. The line came before that error on the terminal, in no words of Sift's.
@@ -49,13 +103,9 @@ async function jq({ id, input, program, raw }) {
     jqHandle = undefined;
     // The trap's own words ("Aborted(). Build with -sASSERTIONS for more info.") are the
     // WebAssembly runtime's, of no use to the person who wrote the program. jq-wasm's memory
-    // ends at 256 MB, which a document of 30 to 40 MB fills on its own (a 45 MB list of
+    // ends at 256 MB, which a document of many values fills on its own (a 45 MB list of
     // 250,000 records failed even `length`): no program can help that one.
-    if (input.length > JQ_LARGE) {
-      const mb = Math.round(input.length / 2 ** 20);
-      return { error: `out of memory: jq has 256 MB here, and reading a JSON document of ${mb} MB takes more`, cause: 'size' };
-    }
-    return { error: 'out of memory or stack: the document may be nested too deeply, or the program may build too large a value or never end', cause: 'trap' };
+    return trapReply(input);
   }
   const { stdout, stderr, exitCode } = out;
   // jq's own words; compute.ts (jq-message.ts) puts them on one line.

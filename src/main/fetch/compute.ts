@@ -49,8 +49,11 @@ const JQ_NO_ARGS = 'Sift runs jq without --arg: bind a value in the program itse
 const JQ_RUN_ERROR = 'The program failed on a value of this document; "?" or try … catch skips the values it cannot take (.a? // empty, try (.a + 1) catch empty).';
 const JQ_NO_INPUT = 'In one JSON document there is no value after it; in JSON Lines, the last line has none. first(inputs) or (input? // null) gives nothing (or null) there instead of failing.';
 const JQ_HALT = 'The program stopped itself with halt_error and this message, so the target failed; to leave a value out and go on, use empty or select(…) in its place.';
-const JQ_TRAP = 'Select what you need before the step that builds a large value; jq reads JSON nested up to a few thousand levels.';
-const JQ_TOO_LARGE = 'Sift runs jq on JSON documents of up to about 30 MB; fetch this one in mode raw (--mode raw) and run jq on the file it gives.';
+const JQ_TRAP = 'Select what you need before the step that builds a large value, and look for a part that never ends (repeat, range with no end, recurse with no stop).';
+const JQ_DEEP = 'Select a part nested less deeply (.a.b[0]) before printing or walking it, or drop the jq option to get the JSON laid out.';
+/** What fills jq's 256 MB is the values: about 2 million of them, 8 MB of small numbers or 30 MB of records (compute-worker.mjs). */
+const JQ_ROOM = 'Sift runs jq on JSON documents of up to about 2 million values (8 to 30 MB)';
+const JQ_TOO_LARGE = `${JQ_ROOM}; fetch this one in mode raw (--mode raw) and run jq on the file it gives.`;
 
 /**
  * A JSON document too large for jq's 256 MB here. Its hint is a download's; a local file is
@@ -63,7 +66,7 @@ export class JqTooLarge extends FetchError {
     super(422, msg, hint, 'bad_option');
   }
   forFile(): JqTooLarge {
-    return new JqTooLarge(this.message, 'Sift runs jq on JSON documents of up to about 30 MB: run jq itself on the file (jq PROGRAM FILE), split it into smaller files, or drop the jq option to get the JSON laid out.');
+    return new JqTooLarge(this.message, `${JQ_ROOM}: run jq itself on the file (jq PROGRAM FILE), split it into smaller files, or drop the jq option to get the JSON laid out.`);
   }
 }
 
@@ -91,8 +94,8 @@ export class JqParseError extends FetchError {
 interface Reply {
   output?: string;
   error?: string;
-  /** What made jq fail: its program would not compile, it failed on a value, it trapped (memory or stack), the document is too large for it. */
-  cause?: 'compile' | 'run' | 'trap' | 'size' | 'parse' | 'halt';
+  /** What made jq fail: its program would not compile, it failed on a value, it trapped (memory or stack) on the program or on a deep document, the document is too large for it. */
+  cause?: 'compile' | 'run' | 'trap' | 'deep' | 'size' | 'parse' | 'halt';
   /** With cause halt: the exit status halt_error gave. */
   exitCode?: number;
   matches?: number;
@@ -181,7 +184,7 @@ export class ComputePool {
       }
       const msg = r.cause === 'run' ? jqRunMessage(r.error.split('\n'), jsonLines) : r.error.replace(/^jq: (error: )?/, '');
       if (r.cause === 'size') throw new JqTooLarge(`jq: ${msg}`);
-      const hint = r.cause === 'trap' ? JQ_TRAP : r.cause === 'run' ? (msg.includes(NO_MORE_INPUTS) ? JQ_NO_INPUT : JQ_RUN_ERROR) : JQ_SYNTAX;
+      const hint = r.cause === 'trap' ? JQ_TRAP : r.cause === 'deep' ? JQ_DEEP : r.cause === 'run' ? (msg.includes(NO_MORE_INPUTS) ? JQ_NO_INPUT : JQ_RUN_ERROR) : JQ_SYNTAX;
       throw new FetchError(422, `jq: ${msg}`, hint, 'bad_option');
     }
     return r.output ?? '';
