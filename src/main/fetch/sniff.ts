@@ -42,8 +42,30 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
   // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, or its charset in the header: `utf16`).
-  if (!utf16 && buf.subarray(0, 1024).includes(0) && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff)) return 'application/octet-stream';
+  if (!utf16 && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && binaryWhy(buf)) return 'application/octet-stream';
   return undefined;
+}
+
+/**
+ * WHATWG's binary data bytes (MIME Sniffing §7.1) but NUL: the controls text has no use
+ * for. Tab, line feed, form feed, carriage return and ESC (ANSI colours in a log) are text's.
+ */
+const isControl = (b: number): boolean => (b >= 0x01 && b <= 0x08) || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
+
+/**
+ * Why a body's first 1024 bytes are binary, or undefined for text: a NUL, or controls. 16,512
+ * text files (the corpora, node_modules: HTML, Markdown, JSON, JavaScript, CSV, XML) held
+ * none in their first 1024 bytes; a raw deflate or brotli stream with no NUL there held 8 or
+ * more (413 files compressed), random bytes one in nine. Four, or one in 64 bytes of a
+ * shorter body and two at least, leaves a stray control in a text (a BEL in a log, a
+ * backspace in a 31-byte note) as text.
+ */
+export function binaryWhy(buf: Uint8Array): 'NUL bytes' | 'control bytes' | undefined {
+  const head = buf.subarray(0, 1024);
+  if (head.includes(0)) return 'NUL bytes';
+  let controls = 0;
+  for (const b of head) if (isControl(b)) controls++;
+  return controls >= Math.min(4, Math.max(2, Math.ceil(head.length / 64))) ? 'control bytes' : undefined;
 }
 
 /** A body's first characters as the tests below read them: without a byte-order mark or leading blanks, in lower case. */
@@ -98,7 +120,7 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   if (sniffed === 'application/pdf') return 'pdf';
   // Binary bytes under a text type: "unsupported: text/plain" would contradict the hint, which
   // says text is extracted.
-  if (sniffed === 'application/octet-stream' && kindOf(declared)) throw unsupported(`binary data (NUL bytes) labelled ${declared}`);
+  if (sniffed === 'application/octet-stream' && kindOf(declared)) throw unsupported(`binary data (${binaryWhy(buf) ?? 'NUL bytes'}) labelled ${declared}`);
   // Of two types Sift does not read, the server's says more than the bytes' family: every
   // Word, Excel and EPUB file is a zip by its first bytes, and every WAV and AVI a RIFF, which
   // the magic table calls WebP ("unsupported: image/webp" for a recording).
