@@ -39,6 +39,14 @@ describe('sift extract FILE --jq on a flat document of many small numbers', () =
     expect(r.stderr).not.toMatch(/nested|up to about 30 MB/);
     expect(r.stderr).toContain('run jq itself on the file');
   }, 120_000);
+  it('tells a document piped to stdin to pipe it to jq itself, not to run jq on a file it has not got', async () => {
+    const pairs = Array.from({ length: 900_000 }, (_, i) => `[${i % 1000}.${i % 97},${i % 777}]`);
+    const r = await runSift(['extract', '-', '--jq', 'length'], { env, cwd: dir, input: `[${pairs.join(',')}]` });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sift extract: -: jq: out of memory: jq has 256 MB here, and reading a JSON document of 11 MB/);
+    expect(r.stderr).toContain('pipe it to jq itself (… | jq PROGRAM)');
+    expect(r.stderr).not.toMatch(/on the file|mode raw/);
+  }, 120_000);
   it('keeps the nesting message for a deep document, with how deep it is', async () => {
     writeFileSync(path.join(dir, 'deep.json'), `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`);
     const r = await sift('extract', 'deep.json', '--jq', '.');

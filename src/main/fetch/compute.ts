@@ -68,6 +68,10 @@ export class JqTooLarge extends FetchError {
   forFile(): JqTooLarge {
     return new JqTooLarge(this.message, `${JQ_ROOM}: run jq itself on the file (jq PROGRAM FILE), split it into smaller files, or drop the jq option to get the JSON laid out.`);
   }
+  /** Piped in (`curl … | sift extract -`), there is no file to run jq on: the pipe goes to jq. */
+  forStdin(): JqTooLarge {
+    return new JqTooLarge(this.message, `${JQ_ROOM}: pipe it to jq itself (… | jq PROGRAM) in place of sift extract, or drop the jq option to get the JSON laid out.`);
+  }
 }
 
 /** A jq program that does not compile: the same on every document, so it can be checked up front. */

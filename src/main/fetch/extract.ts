@@ -18,6 +18,9 @@ import { fileNameOfUrl } from '../../shared/urllist/url';
 import { markdownAsRead } from '../search/text';
 import { asTyped, noMatchWhy } from '../../shared/grep';
 
+/** A body read by `sift extract`: a file (file://) or stdin (no URL), with no web address behind it. */
+const isLocalSource = (url: string): boolean => !/^https?:/i.test(url);
+
 /** The mode a target's content is extracted in. */
 const extractionMode = (options: Options): Mode => options.mode ?? 'markdown';
 
@@ -126,7 +129,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
     if (kind === 'html') content = await htmlContent(text, mode, ctx, meta, pre?.article);
     else if (kind === 'json') {
       content = await jsonContent(text, mode, options.jq, ctx, meta, wrappedOnly ? contentType : undefined).catch((err: unknown) => {
-        throw err instanceof JqTooLarge && !/^https?:/i.test(ctx.url) ? err.forFile() : err;
+        throw err instanceof JqTooLarge && isLocalSource(ctx.url) ? (ctx.url === '' ? err.forStdin() : err.forFile()) : err;
       });
     }
     else {
@@ -196,7 +199,7 @@ function jqNeedsJson(kind: Kind, contentType: string, url: string): FetchError {
   return badOption(
     `jq needs a JSON document, and this one is ${kind === 'pdf' ? 'a PDF' : kind === 'html' ? 'HTML' : 'text'} (${mediaType(contentType) || 'no content type'})`,
     // `sift extract` of a file (file://) or of stdin (no URL) has no URL, nor an API behind it.
-    /^https?:/i.test(url) ? 'Drop the jq option for this URL, or point it at the JSON API behind the page.' : 'Drop the jq option for this file, or give it a JSON file (a .json or .jsonl).',
+    isLocalSource(url) ? 'Drop the jq option for this file, or give it a JSON file (a .json or .jsonl).' : 'Drop the jq option for this URL, or point it at the JSON API behind the page.',
   );
 }
 
