@@ -27,15 +27,21 @@ export const leadingFlags = (grep: string): string => LEADING_FLAGS.exec(grep)?.
 
 /** The pattern and flags of a grep option; throws the RegExp's SyntaxError when it is not valid. */
 export function grepParts(grep: string): GrepParts {
+  const { pattern, flags } = parsed(grep);
+  return { pattern, flags };
+}
+
+/** grepParts, and the inline flags the pattern came after. */
+function parsed(grep: string): GrepParts & { lead: string } {
   const lead = leadingFlags(grep);
   const pattern = grep.slice(lead.length);
   const flags = ['i', 'm', 's'].filter((f) => lead.includes(f)).join('');
   try {
     new RegExp(pattern, `${flags}u`);
-    return { pattern, flags: `${flags}u` };
+    return { pattern, flags: `${flags}u`, lead };
   } catch {
     new RegExp(pattern, flags);
-    return { pattern, flags };
+    return { pattern, flags, lead };
   }
 }
 
@@ -104,9 +110,8 @@ const SYNTAX_PROBLEMS: [RegExp, string][] = [
 /** Why a grep option is not a valid expression, in plain words; undefined when it is valid. */
 export function grepProblem(grep: string): string | undefined {
   try {
-    const { pattern, flags } = grepParts(grep);
+    const { pattern, flags, lead } = parsed(grep);
     // (?i) alone kept every line, where an empty --grep is refused: it has no pattern either.
-    const lead = leadingFlags(grep);
     if (pattern === '' && lead) return `nothing follows ${lead}; write the pattern after it, as ${lead}error`;
     return posixClassProblem(pattern) ?? (flags.includes('u') ? undefined : foreignSyntaxProblem(pattern));
   } catch (err) {
