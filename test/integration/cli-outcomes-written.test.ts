@@ -99,7 +99,7 @@ describe('sift batch on pages outside the corpora', () => {
     const [shell, paragraph, ranShell, unreachedShell] = jsonLines(run.stdout);
     expect(unreachedShell, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });
     // Its 2 scripts never ran: it read "stayed empty when its scripts ran … may need a sign-in, cookies or more time".
-    expect(String(unreachedShell!.error)).toContain('2 of its scripts could not be loaded: the server they are on did not answer');
+    expect(String(unreachedShell!.error)).toContain(`2 of its scripts could not be loaded: the server they are on (127.0.0.1:${closed}) did not answer`);
     expect(String(unreachedShell!.hint)).toMatch(/try again later.*network/);
     // It came back ok and thin, its 14 paragraphs of copy left in window.__NUXT__: this server
     // answers its two scripts with a 404, and the reason says so.

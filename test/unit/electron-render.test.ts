@@ -198,13 +198,15 @@ describe('the app render window (Electron stand-in)', () => {
         void s.request('headersReceived', { ...script, id: 11, statusCode: 404, responseHeaders: { 'Content-Type': ['text/plain'] } });
         void s.request('errorOccurred', { ...script, id: 11, error: 'net::ERR_ABORTED' });
         // A script whose host never answered has no headers before its error.
-        void s.request('errorOccurred', { ...script, id: 12, error: 'net::ERR_CONNECTION_REFUSED' });
+        void s.request('errorOccurred', { ...script, id: 12, url: 'https://cdn.example.net/vendor.js', error: 'net::ERR_CONNECTION_REFUSED' });
         return load(url);
       };
     });
     const r = await renderer.render('https://example.org/app', new AbortController().signal, 5_000);
     expect(r.scriptsMissing).toEqual({ count: 1, status: 404 });
     expect(r.scriptsUnreached).toBe(1);
+    // Its host is named in the message, for a user to check a firewall for it.
+    expect(r.scriptsUnreachedHosts).toEqual(['cdn.example.net']);
   });
 
   test("a page whose script moves it on while probed is read in the document it went to, not killed as stuck", async () => {

@@ -148,8 +148,8 @@ export class ElectronRenderer implements Renderer {
           slot.refused = refused;
           slot.shown ||= shownDocument(status, refused);
         },
-        script: (id, status, refused, contentType) => {
-          if (id === slot.contentsId) slot.missing.answered(status, refused, contentType);
+        script: (id, status, refused, contentType, url) => {
+          if (id === slot.contentsId) slot.missing.answered(status, refused, contentType, url);
         },
         charset: (id) => (id === slot.contentsId ? slot.charset : undefined),
       });
@@ -451,7 +451,7 @@ export async function hardenRenderSession(
     ended(webContentsId: number, request: unknown): void;
     document?(webContentsId: number, status: number, refused: boolean): void;
     /** A script of the window's top page was answered (`contentType`: its Content-Type). */
-    script?(webContentsId: number, status: number, refused: boolean, contentType: string): void;
+    script?(webContentsId: number, status: number, refused: boolean, contentType: string, url: string): void;
     /** The charset to give the window's main document when its header names none. */
     charset?(webContentsId: number): string | undefined;
   },
@@ -505,7 +505,7 @@ export async function hardenRenderSession(
     // An iframe's (an ad's) missing script says nothing of the page's own.
     else if (details.resourceType === 'script' && details.frame?.parent === null) {
       const type = Object.entries(details.responseHeaders ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1]?.[0] ?? '';
-      track.script?.(details.webContentsId, details.statusCode, refused(), type);
+      track.script?.(details.webContentsId, details.statusCode, refused(), type, details.url);
     }
   });
   session.webRequest.onErrorOccurred((details) => {
@@ -513,7 +513,7 @@ export async function hardenRenderSession(
     scriptAnswers.delete(details.id);
     if (details.webContentsId === undefined) return;
     track.ended(details.webContentsId, details.id);
-    if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, answer?.status ?? 0, answer?.refused ?? false, answer?.type ?? '');
+    if (details.resourceType === 'script' && details.frame?.parent === null) track.script?.(details.webContentsId, answer?.status ?? 0, answer?.refused ?? false, answer?.type ?? '', details.url);
   });
 }
 

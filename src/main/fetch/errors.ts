@@ -248,13 +248,26 @@ export const scriptsAsHtml = (emptyShell: FetchError, count: number): FetchError
  * time", though none ran: a retry helps where the host was down, a look at the network where
  * it is blocked here.
  */
-export const scriptsUnreached = (emptyShell: FetchError, count: number): FetchError =>
+export const scriptsUnreached = (emptyShell: FetchError, count: number, hosts: readonly string[] = []): FetchError =>
   new FetchError(
     emptyShell.status,
-    `needs JavaScript: ${DID_NOT_APPEAR} because ${count} of its scripts could not be loaded: the server ${count === 1 ? 'it is' : 'they are'} on did not answer`,
+    `needs JavaScript: ${DID_NOT_APPEAR} because ${count} of its scripts could not be loaded: the ${hosts.length > 1 ? 'servers' : 'server'} ${count === 1 ? 'it is' : 'they are'} on${namedHosts(hosts)} did not answer`,
     "The server that holds the page's scripts did not answer Sift's browser: try again later. If it keeps failing, check this computer's network (a firewall, proxy or blocker may keep that server out), or open the page in a browser to see whether it shows there.",
     'needs_js',
   );
+
+/**
+ * The hosts a message names, as " (a.example, b.example and 3 more)": a user checks a firewall
+ * or a blocker for them. Two at most (UNREACHED_HOSTS_NAMED): a storefront's 7 scripts may sit
+ * on as many hosts, which would bury what happened.
+ */
+function namedHosts(hosts: readonly string[]): string {
+  if (!hosts.length) return '';
+  const named = hosts.slice(0, UNREACHED_HOSTS_NAMED).join(', ');
+  const more = hosts.length - UNREACHED_HOSTS_NAMED;
+  return ` (${named}${more > 0 ? ` and ${more} more` : ''})`;
+}
+const UNREACHED_HOSTS_NAMED = 2;
 
 /** The message of a rate-limit page served as a success (the batch wiring's wait says it so too). */
 export const RATE_LIMITED = 'rate limited: the site answered with a page saying it gets too many requests, instead of the page';

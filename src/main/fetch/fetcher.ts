@@ -229,7 +229,7 @@ const leftForBlank = (): FetchError =>
  * sent it; there is no rendered HTML to read then.
  */
 type RenderOutcome =
-  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing']; scriptsAsHtml?: number; scriptsUnreached?: number }
+  | { kind: 'shown'; html: string; finalUrl: string; partial: boolean; ms: number; guardRefused?: GuardRefusals; scriptError?: string; scriptsMissing?: Rendered['scriptsMissing']; scriptsAsHtml?: number; scriptsUnreached?: number; scriptsUnreachedHosts?: string[] }
   | { kind: 'left'; guardRefused?: GuardRefusals };
 
 /**
@@ -310,7 +310,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         }
         if (/^about:/i.test(r.finalUrl)) throw leftForBlank();
         if (r.status >= 400) throw renderedStatusError(r.status, url, r.finalUrl);
-        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}), ...(r.scriptsAsHtml ? { scriptsAsHtml: r.scriptsAsHtml } : {}), ...(r.scriptsUnreached ? { scriptsUnreached: r.scriptsUnreached } : {}) };
+        return { kind: 'shown', html: r.html, finalUrl: /^https?:/.test(r.finalUrl) ? r.finalUrl : url, partial: r.partial, ms: Math.round(now() - started), ...(r.guardRefused ? { guardRefused: r.guardRefused } : {}), ...(r.scriptError ? { scriptError: r.scriptError } : {}), ...(r.scriptsMissing ? { scriptsMissing: r.scriptsMissing } : {}), ...(r.scriptsAsHtml ? { scriptsAsHtml: r.scriptsAsHtml } : {}), ...(r.scriptsUnreached ? { scriptsUnreached: r.scriptsUnreached } : {}), ...(r.scriptsUnreachedHosts ? { scriptsUnreachedHosts: r.scriptsUnreachedHosts } : {}) };
       } finally {
         release();
       }
@@ -686,7 +686,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 const err = asHtml
                   ? scriptsAsHtml(shell, asHtml)
                   : unreached
-                    ? scriptsUnreached(shell, unreached)
+                    ? scriptsUnreached(shell, unreached, r.scriptsUnreachedHosts)
                     : own && r.scriptError
                     ? scriptFailed(shell, r.scriptError)
                     : own && r.scriptsMissing

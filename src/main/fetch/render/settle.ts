@@ -521,8 +521,10 @@ export class ScriptsMissing {
   private status = 0;
   private asHtml = 0;
   private unreached = 0;
+  /** The hosts of the unreached scripts, in the order the page asked them: the message names them, so a user can check a firewall for them. */
+  private unreachedHosts = new Set<string>();
   /** A script's answer; 0 where none came (its request failed: an https host that did not resolve or answer). */
-  answered(status: number, refused: boolean, contentType = ''): void {
+  answered(status: number, refused: boolean, contentType = '', url = ''): void {
     if (refused) return;
     // A single-page app's server answers every address it does not know with its index page,
     // a removed bundle's too: 200 and text/html, which the browser runs as a script and
@@ -533,18 +535,31 @@ export class ScriptsMissing {
     // answer (statusOf in proxy.ts): no server said them. The corpus's Vue shell, its scripts on
     // a CDN this machine cannot reach, read "its server answered 3 of its scripts … HTTP 502".
     // They did not run either, which the page's judge weighs (scriptsUnreached).
-    if (status === 0 || status === 502 || status === 504) this.unreached++;
-    else {
+    if (status === 0 || status === 502 || status === 504) {
+      this.unreached++;
+      const host = hostOf(url);
+      if (host) this.unreachedHosts.add(host);
+    } else {
       this.count++;
       this.status ||= status;
     }
   }
-  result(): Pick<Rendered, 'scriptsMissing' | 'scriptsAsHtml' | 'scriptsUnreached'> {
+  result(): Pick<Rendered, 'scriptsMissing' | 'scriptsAsHtml' | 'scriptsUnreached' | 'scriptsUnreachedHosts'> {
     return {
       ...(this.count ? { scriptsMissing: { count: this.count, status: this.status } } : {}),
       ...(this.asHtml ? { scriptsAsHtml: this.asHtml } : {}),
       ...(this.unreached ? { scriptsUnreached: this.unreached } : {}),
+      ...(this.unreachedHosts.size ? { scriptsUnreachedHosts: [...this.unreachedHosts] } : {}),
     };
+  }
+}
+
+/** A URL's host (with its port where it has one), or '' where it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
   }
 }
 
@@ -633,7 +648,7 @@ export async function settle(
   const onResponse = (r: Response): void => {
     if (r.frame() === page.mainFrame() && r.request().resourceType() === 'script') {
       answeredScripts.add(r.request());
-      missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused', r.headers()['content-type']);
+      missing.answered(r.status(), r.headers()[GUARD_HEADER] === 'refused', r.headers()['content-type'], r.url());
     }
     if (r.frame() !== page.mainFrame() || !r.request().isNavigationRequest()) return;
     mainStatus = r.status();
@@ -642,7 +657,7 @@ export async function settle(
   };
   page.on('response', onResponse);
   const onScriptFailed = (r: Request): void => {
-    if (r.frame() === page.mainFrame() && r.resourceType() === 'script' && !answeredScripts.has(r)) missing.answered(0, false);
+    if (r.frame() === page.mainFrame() && r.resourceType() === 'script' && !answeredScripts.has(r)) missing.answered(0, false, '', r.url());
   };
   page.on('requestfailed', onScriptFailed);
   let crashed = false;

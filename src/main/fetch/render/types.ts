@@ -29,6 +29,8 @@ export interface Rendered {
   scriptsAsHtml?: number;
   /** How many of the top page's scripts were on a host that did not resolve or answer: none of them ran. */
   scriptsUnreached?: number;
+  /** The hosts of those scripts, each once, in the order the page asked for them. */
+  scriptsUnreachedHosts?: string[];
 }
 
 /** Which browser renders, or why none can. */
