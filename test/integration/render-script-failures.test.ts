@@ -24,6 +24,12 @@ const held: ServerResponse[] = [];
 const shell = (script: string): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Loading</title></head><body><div id="app"></div><script src="${script}"></script></body></html>`;
 const LONG = 'x'.repeat(600);
+/** 12 paragraphs of a story, in the page's data island; its bundle draws the first `shown` of them. */
+const drawnShell = (shown: number, analytics: string): string => {
+  const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the council met on Tuesday evening and agreed, after a long debate about costs, that the night buses will keep running until the end of the year.`);
+  const data = JSON.stringify({ title: 'Night buses stay', shown, paragraphs }).replace(/</g, '\\u003c');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Night buses stay</title></head><body><div id="app"></div><script id="__NEXT_DATA__" type="application/json">${data}</script><script src="${analytics}"></script><script src="/draws-article.js"></script></body></html>`;
+};
 /** A port nothing listens on, set in beforeAll: the unreached scripts' host. */
 let closed = 0;
 
@@ -66,6 +72,14 @@ beforeAll(async () => {
     // The same, its bundle a module, which the browser refuses to run as HTML without throwing.
     '/html-module.html': shell('/static/js/app.3333.mjs').replace('<script src', '<script type="module" src'),
     '/static/js/app.3333.mjs': shell('/static/js/app.4444.mjs'),
+    // An app that draws its article from its data island, beside an analytics script that
+    // throws or whose server no longer has it: all of it, or its first 2 of 12 paragraphs.
+    '/drawn-analytics-throws.html': drawnShell(12, '/analytics-throws.js'),
+    '/drawn-part-analytics-throws.html': drawnShell(2, '/analytics-throws.js'),
+    '/drawn-part-analytics-missing.html': drawnShell(2, '/analytics-gone.js'),
+    '/draws-article.js':
+      "var d = JSON.parse(document.getElementById('__NEXT_DATA__').textContent); var a = document.createElement('article'); var h = document.createElement('h1'); h.textContent = d.title; a.appendChild(h); d.paragraphs.slice(0, d.shown).forEach(function (t) { var p = document.createElement('p'); p.textContent = t; a.appendChild(p); }); document.getElementById('app').appendChild(a);",
+    '/analytics-throws.js': 'window.dataLayer.push({ event: "view" });',
     // An app whose bundle is on a host that does not answer.
     '/unreached-bundle.html': shell(`https://127.0.0.1:${closed}/bundle.js`),
     // The same, and its own inline script calls the library that bundle was to define.
@@ -142,6 +156,21 @@ describe('an app shell whose script its server answers with an HTML page', () =>
     const err = await failure(fetcher, '/html-module.html', 'cli', 'always');
     expect(err).toMatchObject({ status: 422, reason: 'needs_js' });
     expect(err.message).toMatch(/answered 1 of its scripts with a web page instead of the script/);
+  });
+});
+
+describe('a page whose content drew, beside one unrelated script that failed', () => {
+  const rendered = (path: string) => fetcher.fetchTarget(new AbortController().signal, { name: 'cli' }, { url: `${origin}${path}`, options: { mode: 'text', render: 'always' } });
+  it('is ok with its text, whether it drew all of its story or its first paragraphs, and whether the script threw or was gone', async () => {
+    const whole = await rendered('/drawn-analytics-throws.html');
+    expect(whole.meta).toMatchObject({ rendered: true });
+    expect(whole.content).toContain('Paragraph 12: the council met');
+    for (const path of ['/drawn-part-analytics-throws.html', '/drawn-part-analytics-missing.html']) {
+      const part = await rendered(path);
+      expect(part.meta, path).toMatchObject({ rendered: true });
+      expect(part.content).toContain('Paragraph 2: the council met');
+      expect(part.content).not.toContain('Paragraph 3:');
+    }
   });
 });
 
