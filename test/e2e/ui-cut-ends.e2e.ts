@@ -159,3 +159,34 @@ test('a job of two hosts has one name in the job list and the header, never a po
   }
   expect(pageErrors(page)).toEqual([]);
 });
+
+/** Why `text`, a cut of `bare`, reads wrong at its "…", or '': a word cut there, its letters on the cut's side. */
+function wordCut(text: string, bare: string): string {
+  const [head = '', tail = ''] = text.split('…');
+  const letter = (c: string): boolean => c !== '' && !/[-_./:?=&]/.test(c);
+  if (letter(head.slice(-1)) && letter(bare.charAt(head.length))) return `${text}: a word cut before its "…"`;
+  if (letter(tail.charAt(0)) && letter(bare.charAt(bare.length - tail.length - 1))) return `${text}: a word cut after its "…"`;
+  return '';
+}
+
+test('at 1280 px a long last path part is cut between its words where that shows no less of it', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const urls = [`${otherBase}/blog/2019/a-post-that-moved-1`, `${base}/news/challenge-page`, `${base}/reports/harbour-annual.html`];
+  await composeList(page, urls, { fromNew: true });
+  await page.keyboard.press('Control+Enter');
+  // Each page's outcome is beside the point: the addresses are what is read.
+  await page.locator('[data-testid="job-header"]:is([data-status="partial"], [data-status="failed"], [data-status="done"])').waitFor();
+  const cells = page.locator('[data-testid="target-row"] .c-url');
+  await expect.poll(async () => (await cells.allTextContents()).every((t) => t.includes('…'))).toBe(true);
+  const texts = await cells.allTextContents();
+  await page.getByTestId('target-grid').screenshot({ path: screenshotPath('ui-cut-ends-long-part-1280') });
+  const bare = urls.map((u) => u.replace(/^http:\/\//, ''));
+  expect(texts.map((t, i) => addressWrong(t, urls[i]!))).toEqual(['', '', '']);
+  // It read "127.0.0.2:37857/blo…d-1": half a word on each side of the cut, neither naming the page.
+  expect(wordCut(texts[0]!, bare[0]!)).toBe('');
+  // Where only "page" fits whole after the host, the middle cut's "…lenge-page" shows more of it.
+  expect(texts[1]!.endsWith('-page'), texts[1]).toBe(true);
+  // "127.0.0.1:40465/rep…html": a file's type names no page alone.
+  expect(wordCut(texts[2]!, bare[2]!) || (texts[2]!.endsWith('annual.html') ? '' : `${texts[2]}: "annual" is cut`)).toBe('');
+  expect(pageErrors(page)).toEqual([]);
+});

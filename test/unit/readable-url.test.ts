@@ -96,6 +96,21 @@ describe('an address cut to a narrow line', () => {
     const alone = cutAddress('127.0.0.1:40221/a-very-long-folder-name/3', 22);
     expect(alone.startsWith('127.0.0.1:40221/') && alone.endsWith('/3') && alone.length <= 22, alone).toBe(true);
   });
+  // The 1280 px table read "127.0.0.2:37857/blo…d-1" for "/blog/2019/a-post-that-moved-1": half a
+  // word on each side of the cut, neither naming the page.
+  it('cuts a long last part between its pieces where that shows more of it than the middle cut', () => {
+    expect(cutAddress('127.0.0.2:37857/blog/2019/a-post-that-moved-1', 23)).toBe('127.0.0.2…that-moved-1');
+    expect(cutAddress('127.0.0.2:37857/blog/2019/a-post-that-moved-1', 26)).toBe('127.0.0.2:37857/…moved-1');
+    expect(cutAddress('127.0.0.1:45225/lighthouse/keepers-of-rannoch-point-in-the-county_archive', 24)).toBe('127.0.0.1:45225/…archive');
+    // A file's type with the piece before it: "127.0.0.1:36899/…html" named no page (the middle cut: "…/rep…html").
+    expect(cutAddress('127.0.0.1:36899/reports/harbour-annual.html', 24)).toBe('127.0.0.1…annual.html');
+  });
+  // Cut between pieces, "/news/challenge-page" read "127.0.0.1…page" in 22 units where the
+  // middle cut's "127.0.0.1…lenge-page" shows the same piece and more of the word before it.
+  it('keeps the middle cut where the cut between pieces would show less', () => {
+    expect(cutAddress('127.0.0.1:39197/news/challenge-page', 22)).toBe('127.0.0.1…lenge-page');
+    expect(cutAddress('127.0.0.2:37857/blog/2019/a-post-that-moved-1', 20)).toBe('127.0.0.2…t-moved-1');
+  });
   it('cuts the host of every row of one site at one place, whatever each path is', () => {
     // fitText gives each row the most characters that fit its column: 18 to 22 of them, by their letters' widths.
     const paths = ['/fetch.html', '/inline.html', '/next.html', '/a-much-longer-path/of-many-parts'];

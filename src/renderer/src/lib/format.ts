@@ -78,7 +78,8 @@ const SHORT_PART = 4;
  * the sites: both whole where they fit; else the end whole after the host cut before its port
  * ("127.0.0.1…/missing/3"); else the same with the last part alone; else, the last part too long
  * to keep, the host whole and the path cut in its middle, while the host leaves PATH_MIN of them;
- * else cut in its middle whole, never within its port. Cut evenly, the 800 px preview read
+ * else cut in its middle whole, never within its port; either cut between the last part's pieces
+ * instead where that shows no less of it. Cut evenly, the 800 px preview read
  * "127.0.0.1:3689…of-accounts-final", the host's last digit, which tells two local sites apart,
  * gone for a letter more of the path.
  */
@@ -95,8 +96,83 @@ export function cutAddress(bare: string, max: number): string {
     const cut = slash > 0 ? cutKeepingEnd(bare, max, slash, colon, end) : undefined;
     if (cut !== undefined) return cut;
   }
-  if (slash > 0 && max - slash >= PATH_MIN) return `${bare.slice(0, slash)}${cutMiddle(path, max - slash)}`;
-  return cutOutsidePort(bare, max, hostEnd, colon);
+  const middle = (room: number): string => (slash > 0 && room - slash >= PATH_MIN ? `${bare.slice(0, slash)}${cutMiddle(path, room - slash)}` : cutOutsidePort(bare, room, hostEnd, colon));
+  if (slash <= 0) return middle(max);
+  // Between the last part's pieces: "/blo…d-1" was half a word on each side of its cut. After
+  // host:port while the host leaves PATH_MIN, as the middle cut; after the host cut before its
+  // port where that leaves no room for the last piece ("127.0.0.2…that-moved-1", 23 units).
+  const piece = lastPieceLength(path);
+  const withPort = max - slash >= PATH_MIN ? cutAtPieces(path, max - slash, piece, true) : undefined;
+  const withoutPort = withPort === undefined && colon !== undefined ? cutAtPieces(path, max - colon, piece, false) : undefined;
+  const cut = withPort !== undefined ? `${bare.slice(0, slash)}${withPort}` : withoutPort !== undefined ? `${bare.slice(0, colon)}${withoutPort}` : undefined;
+  if (cut === undefined) return middle(max);
+  // Only where it shows no less of the page's name than the middle cut in any room from its own
+  // length to `max`, as fitText takes the longest that fits: "127.0.0.1…page" (14 units) was
+  // less than "127.0.0.1…lenge-page" (20) in the 22 a column gave.
+  const partStart = hostEnd + path.lastIndexOf('/') + 1;
+  const shown = partShown(bare, cut, partStart);
+  for (let room = cut.length; room <= max; room++) if (partShown(bare, middle(room), partStart) > shown) return middle(max);
+  return cut;
+}
+
+// What splits an address into pieces a reader knows: its parts, and a last part's words ("a-post-that-moved-1", "county_archive.html").
+const PIECE_END = /[-_.]/;
+const READ_END = /[-_./:?=&]/;
+
+/**
+ * How many units from `partStart` on (the last part's, in `bare`) `cut` shows that a reader can
+ * read: all but a word cut by its "…", whose letters ("d" in "127.0.0.2:37857/blo…d-1") name nothing.
+ */
+function partShown(bare: string, cut: string, partStart: number): number {
+  const at = cut.indexOf('…');
+  if (at < 0) return bare.length - partStart;
+  let head = at;
+  if (!READ_END.test(bare.charAt(head))) while (head > 0 && !READ_END.test(cut.charAt(head - 1))) head--;
+  let from = bare.length - (cut.length - at - 1);
+  if (from > 0 && !READ_END.test(bare.charAt(from - 1))) while (from < bare.length && !READ_END.test(bare.charAt(from))) from++;
+  return Math.max(0, head - partStart) + bare.length - Math.max(from, partStart);
+}
+
+/**
+ * How many of `path`'s last units name its page: its last piece, with the one before it where
+ * that is shorter than SHORT_PART ("moved-1") or a file's type ("annual.html": "…/…html" named
+ * no page in the 1024 px table).
+ */
+function lastPieceLength(path: string): number {
+  const part = path.slice(path.lastIndexOf('/') + 1);
+  let from = part.length;
+  for (let pieces = 0; pieces < 2 && from > 0; pieces++) {
+    from--;
+    while (from > 0 && !PIECE_END.test(part.charAt(from - 1))) from--;
+    if (pieces === 0 && from > 0 && part.charAt(from - 1) === '.') {
+      from--;
+      continue;
+    }
+    if (part.length - from >= SHORT_PART) break;
+    if (from > 0) from--;
+  }
+  return part.length - Math.max(0, from);
+}
+
+/**
+ * `path` in at most `room` units, cut between whole pieces: the most of its last part's end that
+ * fits (`piece` units at least), and before it, `withHead`, the longest start that ends where a
+ * piece does ("/" at least); without, none, as after a host cut before its port, whose path
+ * never begins beside it. Undefined where they do not fit.
+ */
+function cutAtPieces(path: string, room: number, piece: number, withHead: boolean): string | undefined {
+  const minHead = withHead ? 1 : 0;
+  const partStart = path.lastIndexOf('/') + 1;
+  let tailStart = path.length - piece;
+  if (tailStart < partStart || path.length - tailStart + 1 + minHead > room) return undefined;
+  for (let at = tailStart - 2; at >= partStart - 1; at--) {
+    if (at >= partStart && !PIECE_END.test(path.charAt(at))) continue;
+    if (path.length - at + minHead > room) break;
+    tailStart = at + 1;
+  }
+  let headEnd = minHead;
+  if (withHead) for (let at = 1; at < tailStart && at + 1 + path.length - tailStart <= room; at++) if (path.charAt(at) === '/' || PIECE_END.test(path.charAt(at))) headEnd = at;
+  return `${path.slice(0, headEnd)}…${path.slice(tailStart)}`;
 }
 
 /** cutAddress with the path's last `end` units whole: after host:port, else after the host cut before its port; undefined where neither fits. */
