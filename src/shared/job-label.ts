@@ -81,7 +81,7 @@ export function cutLabel(label: string, max: number, others: readonly string[] =
   // Four of the hosts' characters on each side of the "…" at least, else the prefix is cut too.
   if (max - prefix.length >= 9) return `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}`;
   const lone = hostWithoutPort(hosts.slice(prefix.length));
-  if (lone !== undefined) return cutAtEnd(`${prefix}${lone}`, max);
+  if (lone !== undefined) return cutHostAtEnd(`${prefix}${lone}`, max);
   const several = prefix ? undefined : severalHosts(hosts);
   return several ? cutSeveralHosts(several, max) : cutMiddle(hosts, max);
 }
@@ -164,7 +164,7 @@ function cutHosts(hosts: string, max: number): string {
   // Its port first, then its end: cut in its middle, a lone loopback host read "127.0…3403" in the
   // 800 px job list's 10 characters, digits of an address beside digits of a port.
   const lone = hostWithoutPort(hosts);
-  if (lone !== undefined) return cutAtEnd(lone, max);
+  if (lone !== undefined) return cutHostAtEnd(lone, max);
   if (slash <= 0) return cutMiddle(hosts, max);
   // "www." tells no site from another, and took the host's few characters.
   const host = hosts.slice(0, slash).replace(/^www\./, '');
@@ -204,7 +204,13 @@ function cutSeveralHosts({ names, count }: { names: string[]; count: number }, m
   // Its port whole or left out: the 1280 px job list read "127.0.0.1:4… +1", a digit that names no port.
   const host = hostWithoutPort(first) ?? first;
   if (host.length + more.length <= max) return `${host}${more}`;
-  return max - more.length >= HOST_CUT_MIN ? `${cutAtEnd(host, max - more.length)}${more}` : cutAtEnd(host, max);
+  return max - more.length >= HOST_CUT_MIN ? `${cutHostAtEnd(host, max - more.length)}${more}` : cutHostAtEnd(host, max);
+}
+
+/** A host cut at its end (cutAtEnd), no "." or ":" left before its "…": "127.0.… +1" in the 800 px job list read as an address broken off. */
+function cutHostAtEnd(host: string, max: number): string {
+  const cut = cutAtEnd(host, max);
+  return cut === host ? cut : `${cut.slice(0, -1).replace(/[.:]+$/, '')}…`;
 }
 
 // How far the end kept may start before the middle's cut to begin at a word: a word's first

@@ -147,13 +147,24 @@ describe('a list of several hosts cut to fit the job list', () => {
     expect(cutLabel('a.org, b.org and 3 other hosts', 20)).toBe('a.org, b.org +3');
     expect(cutLabel('docs.example.org, b.org', 12)).toBe('docs.exa… +1');
     expect(cutLabel('www.harbour.example, b.org', 15)).toBe('harbour.exa… +1');
-    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 10)).toBe('127.0.… +1');
+    // A dot just before the "…" read as an address broken off: "127.0.… +1" in the 800 px list.
+    expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 10)).toBe('127.0… +1');
     // Too narrow for the count: the first host's start alone, never its start beside the other's end.
     expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 9)).toBe('127.0… +1');
     expect(cutLabel('127.0.0.1:41234, 127.0.0.1:41901', 6)).toBe('127.0…');
     // The port goes before the host is cut: "rest of 127.0.0.… +1" had room for "127.0.0.1".
     expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.0.0.1 +1');
     for (let max = 9; max < 40; max++) expect(cutLabel('a.example.org, b.example.org and 12 other hosts', max).length).toBeLessThanOrEqual(max);
+  });
+  it('never ends a host cut at its end with a dot or a colon before the "…"', () => {
+    const names = ['127.0.0.1:41234, 127.0.0.2:41901', 'rest of 127.0.0.1:41234, 127.0.0.2:41901', 'docs.example.org:8080, b.org and 2 other hosts', '127.0.0.1:43403', 'rest of 127.0.0.1:43403', '[::1]:8080, [::2]:8080'];
+    for (const name of names) {
+      for (let max = 4; max < name.length; max++) {
+        const cut = cutLabel(name, max);
+        expect(cut.length, cut).toBeLessThanOrEqual(max);
+        expect(cut, `${name} in ${max}`).not.toMatch(/[.:]…/);
+      }
+    }
   });
   it('leaves a file whose name has a comma to be cut as a name', () => {
     expect(cutLabel('Smith, John - notes.txt', 12)).toBe(cutMiddle('Smith, John - notes.txt', 12));
