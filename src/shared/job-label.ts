@@ -90,7 +90,7 @@ export function cutLabel(label: string, max: number, others: readonly string[] =
 const HOST_PORT = /^([^\s/,:]+|\[[^\]\s]+\]):\d+$/;
 
 /** The host of a lone host:port; undefined for anything else (a file's name, a host and its folder). */
-function hostWithoutPort(hosts: string): string | undefined {
+export function hostWithoutPort(hosts: string): string | undefined {
   return HOST_PORT.exec(hosts)?.[1];
 }
 

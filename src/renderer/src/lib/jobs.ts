@@ -1,7 +1,7 @@
 import { isCutShort, isTerminal, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
 import { formatCreated } from './format';
 import { counted } from '../../../shared/count';
-import { listPart, namedHosts } from '../../../shared/job-label';
+import { hostWithoutPort, listPart, namedHosts } from '../../../shared/job-label';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
 export const RESTART_ERROR = 'restart';
@@ -216,7 +216,8 @@ export function hostsAtSeveralPorts(jobs: Readonly<Record<string, Pick<Job, 'lab
   const ports = new Map<string, Set<string>>();
   for (const j of Object.values(jobs)) {
     for (const hostPort of (j.label ? namedHosts(j.label)?.hosts : undefined) ?? []) {
-      const host = withoutPort(hostPort);
+      // namedHosts' hosts are host:ports, so each has a host.
+      const host = hostWithoutPort(hostPort) ?? hostPort;
       ports.set(host, (ports.get(host) ?? new Set<string>()).add(hostPort));
     }
   }
@@ -224,8 +225,6 @@ export function hostsAtSeveralPorts(jobs: Readonly<Record<string, Pick<Job, 'lab
   portsCache.set(jobs, several);
   return several;
 }
-
-const withoutPort = (hostPort: string): string => hostPort.slice(0, hostPort.lastIndexOf(':'));
 
 /**
  * The name the job list and the header show for `label`: without the ports of the host:ports it
@@ -238,5 +237,5 @@ export function shownLabel(label: string, jobs: Readonly<Record<string, Pick<Job
   const named = label ? namedHosts(label) : undefined;
   if (!named) return label;
   const several = hostsAtSeveralPorts(jobs);
-  return named.hosts.some((h) => several.has(withoutPort(h))) ? label : named.withoutPorts;
+  return named.hosts.some((h) => several.has(hostWithoutPort(h) ?? h)) ? label : named.withoutPorts;
 }
