@@ -108,6 +108,19 @@ describe('paywallTeaser', () => {
     expect(paywallTeaser(`<p>${teaser}</p><p>Already a subscriber? Sign in.</p>`, () => teaser)).toBe(false);
   });
 
+  test("a newsletter's prompt that lets the reader read on, or its words in a script, asks nothing; a wall's box still does", () => {
+    const ask = '<h2>Discover more from The Garage</h2><p>Subscribe now to keep reading and get access to the full archive.</p><form action="#"><input type="email" name="email"><button type="submit">Subscribe</button></form>';
+    expect(paywallTeaser(`<p>${teaser}</p><div class="modal">${ask}<p class="close"><a href="#">Continue Reading</a></p></div>`, () => teaser)).toBe(false);
+    expect(paywallTeaser(`<p>${teaser}</p><div class="modal">${ask}<button class="dismiss"><span>No thanks</span></button></div>`, () => teaser)).toBe(false);
+    expect(paywallTeaser(`<p>${teaser}</p><script>var Comments = {"Subscribe now to keep reading and get access to the full archive.":"Abonnez-vous"};</script>`, () => teaser)).toBe(false);
+    // No way on but to subscribe or sign in, though a link into the page signs in.
+    expect(paywallTeaser(`<p>${teaser}</p><div class="modal">${ask}<p><a href="#">Sign in</a></p></div>`, () => teaser)).toBe(true);
+    // A read-on link far past the wall is another box's (a menu's, a later prompt's).
+    expect(paywallTeaser(`<p>${teaser}</p>${ask}<p>${'Related stories and links. '.repeat(120)}</p><a href="#">Continue reading</a>`, () => teaser)).toBe(true);
+    // One wall among the prompts is enough.
+    expect(paywallTeaser(`<p>${teaser}</p>${ask}<a href="#">Continue reading</a><p>${'x '.repeat(2000)}</p><p>This article is for subscribers only.</p>`, () => teaser)).toBe(true);
+  });
+
   test('a free page, or one without the markup, is never a teaser, and its article is not read', () => {
     const never = (): string => {
       throw new Error('read the article');

@@ -943,11 +943,44 @@ const NOT_FREE_META = /<meta\b(?=[^<>]*\bitemprop\s*=\s*["']?isAccessibleForFree
  */
 const PAYWALL_ASKS =
   /\b(?:subscribe (?:now )?to (?:continue|keep) reading|(?:subscribe|sign in|log in|register) to (?:read|continue reading) (?:the|this) (?:full |whole |rest of the )?(?:article|story)|to (?:continue|keep) reading,? (?:please )?(?:subscribe|sign in|log in)|(?:this|the rest of this) (?:article|story) is (?:only )?(?:for|available to|exclusive to|reserved for) (?:paying )?(?:subscribers|members))\b/i;
+const PAYWALL_ASKS_ALL = new RegExp(PAYWALL_ASKS.source, 'gi');
+/**
+ * A link back into the page (href="#…"), or a button, that lets the reader read on: the
+ * "Continue reading" or "No thanks" of a newsletter's prompt. A wall's box has none: its links
+ * go to the subscription and the sign-in. A blogging platform's subscribe modal says
+ * "Subscribe now to keep reading and get access to the full archive." over such a link, and is
+ * shown only on posts free to all; a short one came back "paywalled".
+ */
+const READ_ON = /<(?:a\b[^<>]*\bhref\s*=\s*["']?#[^<>]*|button\b[^<>]*)>\s*(?:<[^<>]*>\s*)*(?:continue reading|keep reading|read on|no,? thanks|not now|maybe later)\b/i;
+/**
+ * How far past its ask a box's read-on link may stand: the modal puts its email form between
+ * them, 1,468 characters of markup with the hidden fields the plugin's form carries (in
+ * test/fixtures/outcomes); twice that. A 2.8 MB page of asks each with a link past them is
+ * judged in 0.6 s.
+ */
+const BOX_CHARS = 3000;
+
+/**
+ * Whether the page asks in words, where a reader sees them, to subscribe to read on, with no
+ * way on but that. Not in a script: a comment widget's settings carry the modal's words as
+ * strings for every post of the platform. The markup read first, as the page is judged
+ * without its scripts only where the words are there at all.
+ */
+function asksToPay(html: string): boolean {
+  if (!PAYWALL_ASKS.test(html)) return false;
+  const { body } = parsePage(html);
+  for (const m of body.matchAll(PAYWALL_ASKS_ALL)) {
+    const after = m.index + m[0].length;
+    if (!READ_ON.test(body.slice(after, after + BOX_CHARS))) return true;
+  }
+  return false;
+}
+
 /**
  * Whether a page marks its article as for subscribers, or asks in words to subscribe to read
  * on: only then is it asked whether it is a teaser.
  */
-export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html) || PAYWALL_ASKS.test(html);
+export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html) || asksToPay(html);
 /** The length the page's own structured data gives its article, in words. */
 const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
 
