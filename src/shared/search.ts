@@ -143,6 +143,12 @@ export const SHOWN_HITS = 50;
 export const searchHelp = (where: string): string =>
   `Type words to find them in ${where}. "An exact phrase", prefix*, OR and NOT (or -word) work too, and title:WORD and url:WORD search the title or the URL alone.`;
 
+/**
+ * Said of a query searched as plain words, with what was wrong and what to type instead when
+ * it is known (main/search/query.ts whyNotSyntax); the CLI and the app say it alike.
+ */
+export const plainWordsNote = (why: string | undefined): string => `searched as plain words: ${why ?? 'the query is not valid search syntax'}`;
+
 /** What searchHelp names as searched: a job's results, or all of them. */
 export const searchedIn = (jobId: string | undefined): string => (jobId ? "this job's results" : 'every stored result');
 

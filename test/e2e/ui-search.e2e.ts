@@ -190,8 +190,14 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
 
   await page.getByTestId('job-search-input').fill('"net revenue');
   await expect.poll(searchDone('job')).toBe('done');
-  expect(await page.getByTestId('search-count').textContent()).toMatch(/searched as plain words/);
+  // It said "(searched as plain words)" alone, the same for an open quote, an open ( and "revenue OR".
+  expect(await page.getByTestId('search-count').textContent()).toMatch(/\(searched as plain words: the " is not closed; add the closing " to search the exact phrase\)$/);
   expect((await hitIdxs()).sort()).toEqual(['0', '1']);
+  // title: with its word still to come: it was searched as the word "title", and said "No hits for title:".
+  await page.getByTestId('job-search-input').fill('title:');
+  await expect.poll(() => page.getByTestId('search-note').textContent()).toBe(
+    '"title:" names where to search, with no word after it to find there. Type the word right after the colon: title:report finds the results with report in their title.',
+  );
 
   // A pasted paragraph is more than a search: the box says how many words it takes.
   await page.getByTestId('job-search-input').fill(Array.from({ length: 80 }, (_, i) => `word${i}`).join(' '));

@@ -441,6 +441,26 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(groupOut.stderr).toMatch(/^sift search: give the words to find\. "-\(night service\)" only says what to leave out/);
   });
 
+  test('a query searched as plain words says what was wrong and what to type, keeps its -word left out, and title: alone asks for the word', async () => {
+    const run = async (...words: string[]) => {
+      const r = await runSift(['search', ...words, '--json', '--db', db], { env });
+      return { code: r.code, stderr: r.stderr, urls: [...new Set(jsonLines(r.stdout).map((h) => String(h.url).replace(site.base, '')))].sort() };
+    };
+    // Typed on the way to -(2022 OR 2023): it said only "(the query is not valid search syntax)" and found the 2022 pages it was to leave out.
+    const group = await run('tram', '-(2022');
+    expect(group.urls).toEqual(['/tram/2021']);
+    expect(group.stderr).toBe('sift search: searched as plain words: the ( is not closed; add the closing ) to search the group\n');
+    expect((await run('"night service')).stderr).toBe('sift search: searched as plain words: the " is not closed; add the closing " to search the exact phrase\n');
+    const or = await run('timetable', 'OR');
+    expect(or.urls).toEqual(['/tram/2021', '/tram/2022']);
+    expect(or.stderr).toBe('sift search: searched as plain words: OR at the end has nothing after it; add a word after it, or remove it\n');
+    // title: with its word still to come: it was the word "title", and nothing matched.
+    expect(await run('tram', 'title:')).toEqual({ code: 0, stderr: '', urls: ['/tram/2021', '/tram/2022', '/tram/works'] });
+    const alone = await run('title:');
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toBe('sift search: give the words to find. "title:" names where to search, with no word after it to find there. Type the word right after the colon: title:report finds the results with report in their title.\n');
+  });
+
   test('a column named inside title:( or url:( is the one searched: title:(url:tram) finds the URLs, each hit shown in the url', async () => {
     const r = await runSift(['search', 'title:(url:tram)', '--json', '--db', db], { env });
     expect(r.code, r.stderr).toBe(0);

@@ -308,6 +308,81 @@ describe('search over stored results', () => {
     expect(parseQuery('title:(url:news café)')?.match).toMatch(/^\( url : \( "news" .*\) AND title : \( "cafe" .*\) \)$/);
   });
 
+  it('says why a query was searched as plain words, and what to type instead', () => {
+    // Before, every one was "searched as plain words (the query is not valid search syntax)".
+    const why = (q: string): string | undefined => {
+      const r = searchStore(store, q);
+      expect(r.plain, q).toBe(true);
+      return r.why;
+    };
+    expect(why('"net revenue')).toBe('the " is not closed; add the closing " to search the exact phrase');
+    expect(why('„net revenue')).toBe('the „ is not closed; add the closing “ to search the exact phrase');
+    expect(why('revenue (net OR currency')).toBe('the ( is not closed; add the closing ) to search the group');
+    expect(why('revenue)')).toBe('the ) has no ( before it; add the ( or remove the )');
+    expect(why('revenue OR')).toBe('OR at the end has nothing after it; add a word after it, or remove it');
+    expect(why('revenue NOT')).toBe('NOT at the end has nothing after it; add a word after it, or remove it');
+    expect(why('revenue AND')).toBe('AND at the end has nothing after it; add a word after it, or remove it');
+    expect(why('OR revenue')).toBe('OR at the start has nothing before it; add a word before it, or remove it');
+    expect(why('NOT currency')).toBe('NOT at the start has nothing before it; type the word to find first, as in revenue NOT draft');
+    expect(why('(revenue OR) net')).toBe('OR has no word on one side; add a word, or remove it');
+    expect(why('revenue AND OR net')).toBe('AND OR has no word between them; remove one');
+    expect(why('revenue ()')).toBe('the ( ) holds no words; put words in it, or remove it');
+    expect(why(`${'('.repeat(200)}revenue${')'.repeat(200)}`)).toBe('the parentheses nest deeper than 100; remove some');
+    // The first thing wrong is said: the open quote, then the group.
+    expect(why('(net "revenue')).toBe('the " is not closed; add the closing " to search the exact phrase');
+    expect(searchStore(store, 'revenue').why).toBeUndefined();
+  });
+
+  it('keeps a -word left out when the query is searched as plain words: revenue -(currency, typed on the way to a group', () => {
+    // The fallback read every run of letters as a word to find: revenue -(currency showed the very page it was to leave out.
+    expect(ids(searchStore(store, 'revenue -(currency').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'revenue -currency (net').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'annual -2022 (report').hits)).toEqual(['j1:0']);
+    expect(ids(searchStore(store, 'revenue -"currency moves" (').hits)).toEqual(['j1:0']);
+    // A group of several words still being typed might be any of them or all: none is found, none left out.
+    expect(ids(searchStore(store, 'revenue -(currency moves').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    // Inside a quote not yet closed the minus is the phrase's: "net -draft is searched as its words.
+    expect(ids(searchStore(store, '"revenue -currency').hits)).toEqual(['j1:1']);
+    expect(searchStore(store, 'revenue -(currency').plain).toBe(true);
+    // Nothing left to find: said as -draft is.
+    for (const q of ['-(currency', '-currency (']) {
+      let err: unknown;
+      try {
+        searchStore(store, q);
+      } catch (e) {
+        err = e;
+      }
+      expect((err as SiftError).hint, q).toBe('Add a word to find, and the -word leaves out the results that hold it: revenue -draft.');
+    }
+  });
+
+  it('reads title: or url: with no word after it as nothing typed yet for that column, not the word "title"', () => {
+    // It was searched as the word title, and said "no stored result matches title:".
+    expect(parseQuery('title:')).toBeUndefined();
+    expect(parseQuery('url:')).toBeUndefined();
+    expect(ids(searchStore(store, 'currency title:').hits)).toEqual(['j1:1']);
+    expect(searchStore(store, 'currency title:').plain).toBe(false);
+    expect(parseQuery('currency title:')?.match).toBe(parseQuery('currency')?.match);
+    expect(parseQuery('(net revenue title:')?.terms.map((t) => t.text)).toEqual(['net', 'revenue']);
+    // Quoted, it is the word, as it is inside a quote still open.
+    expect(parseQuery('"net revenue title:')?.terms.map((t) => t.text)).toEqual(['net', 'revenue', 'title']);
+    expect(parseQuery('"title:"')?.match).toBe('"title:"');
+    for (const [q, hint] of [
+      ['title:', 'Type the word right after the colon: title:report finds the results with report in their title.'],
+      ['url:', 'Type the word right after the colon: url:blog finds the results with blog in their URL.'],
+    ]) {
+      let err: unknown;
+      try {
+        searchStore(store, q as string);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, q).toBeInstanceOf(SiftError);
+      expect((err as SiftError).message).toBe(`"${q}" names where to search, with no word after it to find there.`);
+      expect((err as SiftError).hint).toBe(hint);
+    }
+  });
+
   it('reads x NOT (-a) as x NOT a: the minus in the group says again what NOT says', () => {
     // Strictly a double negation (x AND a); no one types it for that, and web searches read -a as "without a".
     expect(ids(searchStore(store, 'revenue NOT (-currency)').hits)).toEqual(['j1:0']);

@@ -3,7 +3,7 @@ import { parse } from '../args';
 import { EXIT, UsageError } from '../io';
 import { namedJob, NOTHING_STORED, nothingStoredYet, withStore } from '../context';
 import { codePointMarks, emptyQueryHint, hitText, MAX_LIMIT, noWordsIn, parseQuery, searchStore, shownQuery, type SearchHit } from '../../main/search';
-import { alsoIn, filterNote, formatScore, lineLabel, queryTooLong } from '../../shared/search';
+import { alsoIn, filterNote, formatScore, lineLabel, plainWordsNote, queryTooLong } from '../../shared/search';
 import { jsonLine } from '../../shared/json';
 import { readableUrl } from '../../shared/readable-url';
 import { cutTitle } from '../../shared/shown';
@@ -119,8 +119,8 @@ export const searchCommand: Command = {
         }
         jobId = named.job.id;
       }
-      const { hits, plain, more } = searchStore(store, query, { jobId, limit });
-      if (plain) io.stderr.write(`sift search: searched as plain words (the query is not valid search syntax)\n`);
+      const { hits, plain, why, more } = searchStore(store, query, { jobId, limit });
+      if (plain) io.stderr.write(`sift search: ${plainWordsNote(why)}\n`);
       const filters = filterNote(query);
       if (filters) io.stderr.write(`sift search: ${filters}\n`);
       hits.forEach((h, i) => {

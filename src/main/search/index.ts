@@ -8,7 +8,7 @@ import { functionWordsOf } from '../fetch/function-words';
 import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
-import { isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
+import { columnsOnly, isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
 import { holdsTerm, makeSnippet, markedText, pageOfLine, sourceLineOf } from './snippet';
 import { linksWrittenOut, searchableText, snippetText } from './text';
 
@@ -27,6 +27,8 @@ export interface SearchOutcome {
   hits: SearchHit[];
   /** The query was not valid syntax and was searched as its plain words. */
   plain: boolean;
+  /** For a query searched as plain words, what was wrong and what to type instead. */
+  why?: string;
   /** More results match than the `limit` best returned. */
   more: boolean;
 }
@@ -45,6 +47,9 @@ export function emptyQueryError(query = '', jobId?: string): SiftError {
 /** What to type instead of a query with no word in it, searched in one job's results or in all (jobId undefined). */
 export function emptyQueryHint(query: string, jobId?: string): string {
   if (leavesOutOnly(query)) return 'Add a word to find, and the -word leaves out the results that hold it: revenue -draft.';
+  const column = columnsOnly(query);
+  if (column === 'title') return 'Type the word right after the colon: title:report finds the results with report in their title.';
+  if (column === 'url') return 'Type the word right after the colon: url:blog finds the results with blog in their URL.';
   if (!isArticleOnly(query)) return searchHelp(searchedIn(jobId));
   if (query.includes('*')) return 'Search for the word, or type its first letters after the article: الكت* finds الكتاب, بالكتاب and الكتب.';
   return 'Search for the word, with the article or without it: الكتاب or كتاب finds الكتاب, والكتاب and بالكتاب.';
@@ -60,6 +65,7 @@ export function noWordsIn(query: string, reader = 'Search finds'): string | unde
   if (!/[^\s"()*]/.test(typed)) return undefined;
   const shown = shownQuery(typed, 40);
   if (leavesOutOnly(typed)) return `"${shown}" only says what to leave out, and there is no word to find to leave it out of.`;
+  if (columnsOnly(typed)) return `"${shown}" names where to search, with no word after it to find there.`;
   if (isArticleOnly(typed) && typed.includes('*')) {
     return `"${shown}" asks for every word written with the Arabic article, which is nearly every word of an Arabic page: search reads the word the article is joined to (الكتاب as كتاب), not the article.`;
   }
@@ -208,7 +214,7 @@ export function searchStore(store: Store, query: string, opts: SearchOptions = {
     const hits = collapseCopies(store, rows, want, (r, t) => hitOf(r, t.url, t.title, t.result, t.options?.mode, q.terms), holds);
     const last = rows.at(-1)?.score ?? 0;
     const lowest = hits.at(-1)?.score ?? Infinity;
-    if (rows.length < n || n >= MAX_ROWS || (hits.length === want && last < lowest)) return { hits: hits.slice(0, limit), plain: q.plain, more: hits.length > limit };
+    if (rows.length < n || n >= MAX_ROWS || (hits.length === want && last < lowest)) return { hits: hits.slice(0, limit), plain: q.plain, ...(q.why && { why: q.why }), more: hits.length > limit };
   }
 }
 

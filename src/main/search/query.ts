@@ -56,6 +56,8 @@ export interface ParsedQuery {
   literal?: Literal;
   /** The query was not valid syntax and is searched as plain words. */
   plain: boolean;
+  /** For a query searched as plain words, what was wrong and what to type instead (whyNotSyntax). */
+  why?: string;
   /** How many words and phrases it asks FTS5 for (those after NOT included). */
   count: number;
 }
@@ -131,6 +133,13 @@ function phraseWithoutArticles(text: string): { text: string; endsInArticle: boo
   return { text: kept.join(' '), endsInArticle: isLoneArticle(words[words.length - 1] as string) };
 }
 
+/** The column the query names when it is only columns with no word after them (title:, url: title:), the first named; undefined otherwise. */
+export function columnsOnly(q: string): Column | undefined {
+  const words = q.trim().split(/\s+/);
+  const named = words.map(columnOf);
+  return named.every((n) => n && !isWordish(n.rest) && !/[("\u201C-\u201F\u00AB\u00BB\u300C-\u300F\u301D-\u301F]/.test(n.rest)) ? named[0]?.column : undefined;
+}
+
 /** Whether the query's words are all the lone article (isLoneArticle), so there is nothing else to search for. */
 export const isArticleOnly = (q: string): boolean => {
   const words = q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
@@ -187,9 +196,11 @@ function wordAt(q: string, at: number, out: Token[]): number {
     out.push({ kind: 'open', column: named.column });
     return i + 1;
   }
-  // title: alone, or before signs only, is the word it is.
-  const column = named && isWordish(named.rest) ? named.column : undefined;
-  if (column) word = (named as { rest: string }).rest;
+  // title: alone, or before signs only, is a column with its word still to come: read as the
+  // word "title", it answered "no stored result matches title:". Quoted ("title:") it is the word.
+  if (named && !isWordish(named.rest)) return i;
+  const column = named?.column;
+  if (named) word = named.rest;
   const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
   if (prefix) word = word.slice(0, -1);
   // A word with nothing to index (a lone "-", "&&") would be an empty phrase.
@@ -521,31 +532,150 @@ function plainRuns(q: string): string[] {
   return out;
 }
 
+/** Whether a minus at `at` starts a word (after a space, a bracket or a quote, or first), where it leaves out what follows. */
+const minusStartsWord = (q: string, at: number): boolean => at === 0 || /[\s()]/.test(q[at - 1] as string) || isQuote(q[at - 1]);
+
+/**
+ * A query FTS5 cannot read, split as its plain reading takes it: the text whose words are
+ * found, and the texts left out, each one a word or a phrase. A -word, -"a phrase" or -( with
+ * one word in it, at a word's start, is left out as the lexer leaves it out: read as a word to
+ * find, "revenue -(2022", typed on the way to -(2022 OR 2023), showed just the 2022 results. A
+ * -( group of more words might mean any of them or all: its words are neither found nor left
+ * out. Inside a quote not closed, a minus is the phrase's. A column named with no word after
+ * it (title:) is no word.
+ */
+function plainParts(q: string): { find: string; out: string[] } {
+  let find = '';
+  const out: string[] = [];
+  let i = 0;
+  while (i < q.length) {
+    const c = q[i] as string;
+    if (isQuote(c)) {
+      const end = closingQuote(q, i + 1);
+      if (end < 0) return { find: find + q.slice(i), out };
+      find += ` ${q.slice(i + 1, end)} `;
+      i = end + 1;
+    } else if (c === '-' && minusStartsWord(q, i) && !/\bNOT\s*$/.test(find)) {
+      const next = q[i + 1];
+      if (next === '(') {
+        const close = q.indexOf(')', i + 2);
+        const end = close < 0 ? q.length : close;
+        const inside = plainRuns(q.slice(i + 2, end)).filter((w) => !OPERATORS.has(w));
+        if (inside.length === 1) out.push(inside[0] as string);
+        i = end + 1;
+      } else if (isQuote(next) && closingQuote(q, i + 2) >= 0) {
+        const end = closingQuote(q, i + 2);
+        out.push(q.slice(i + 2, end));
+        i = end + 1;
+      } else if (LEFT_OUT.test(q.slice(i + 1, i + 3))) {
+        let end = i + 1;
+        while (end < q.length && !WORD_END.test(q[end] as string)) end++;
+        out.push(columnOf(q.slice(i + 1, end))?.rest ?? q.slice(i + 1, end));
+        i = end;
+      } else {
+        find += c;
+        i++;
+      }
+    } else {
+      let end = i;
+      while (end < q.length && !WORD_END.test(q[end] as string)) end++;
+      const word = q.slice(i, end);
+      const named = columnOf(word);
+      find += end > i ? (named && !isWordish(named.rest) ? ' ' : word) : c;
+      i = Math.max(end, i + 1);
+    }
+  }
+  return { find, out };
+}
+
+const OPERATORS = new Set(['AND', 'OR', 'NOT']);
+
 /**
  * Every signed word and run of letters and digits, each a word to find (what a query FTS5
- * rejects becomes); a signed word keeps its signs: "C++ AND", a query still being typed,
- * found every page with a lone c. AND and OR in capitals, and a NOT at the end, are left out when other words remain: they
- * were meant as operators, and a query still being typed ends in one ("revenue OR", searched
- * as the box fills) that, made a word, kept only the results holding "or" and showed none of
- * revenue's. A NOT before words stays a word: without it, "NOT currency" would find just
- * the results it meant to leave out.
+ * rejects becomes), but for those a minus leaves out (plainParts); a signed word keeps its
+ * signs: "C++ AND", a query still being typed, found every page with a lone c. AND and OR in
+ * capitals, and a NOT at the end, are left out when other words remain: they were meant as
+ * operators, and a query still being typed ends in one ("revenue OR", searched as the box
+ * fills) that, made a word, kept only the results holding "or" and showed none of revenue's.
+ * A NOT before words stays a word: without it, "NOT currency" would find just the results it
+ * meant to leave out.
  */
-function plainWords(q: string): { match: string; terms: Term[]; literal?: Literal; count: number } {
+function plainWords(q: string): { match: string; terms: Term[]; literal?: Literal; count: number; leavesOut: boolean } {
   const seen = new Set<string>();
+  const parts = plainParts(q);
   // Read as the index reads it (compatFolded), as the lexer's hasSignedWord does: PLAIN_WORD's
   // signs are ASCII, so Ｃ＋＋ was the word Ｃ and found every page with a lone c.
-  const runs = plainRuns(q).filter((w) => !isLoneArticle(w));
+  const runs = plainRuns(parts.find).filter((w) => !isLoneArticle(w));
   const words = runs.filter((w, i) => !(w === 'AND' || w === 'OR' || (w === 'NOT' && i === runs.length - 1)));
   const unique = (words.length > 0 ? words : runs).filter((w) => {
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
   const terms = unique.map(wordTerm);
+  // One word left out as the lexer's -word is (its forms too), several as a phrase (2021-2022 is
+  // "2021 2022" to the index); a signed word is left out by none: the index holds only its letters.
+  const leftOut = parts.out
+    .map((text) => plainRuns(text).filter((w) => !isLoneArticle(w)))
+    .filter((ws) => ws.length > 0 && !ws.some(hasSignedWord))
+    .map((ws) => (ws.length === 1 ? termMatch(wordTerm(ws[0] as string)) : quoteTerm(ws.join(' '))));
   // FTS5 reads no group after a term without an AND between them.
-  const match = terms.map(termMatch).join(' AND ');
-  if (!terms.some((t) => hasSignedWord(t.text))) return { match, terms, count: terms.length };
+  const found = terms.map(termMatch).join(' AND ');
+  const match = leftOut.length > 0 ? `( ${found} )${leftOut.map((m) => ` NOT ${m}`).join('')}` : found;
+  const count = terms.length + leftOut.length;
+  const leavesOut = terms.length === 0 && leftOut.length > 0;
+  if (!terms.some((t) => hasSignedWord(t.text))) return { match, terms, count, leavesOut };
   const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => termNeedles(t).map((w) => [w])) };
-  return { match, terms, literal, count: terms.length };
+  return { match, terms, literal, count, leavesOut };
+}
+
+/** The closing mark for each opening quotation mark that has one of its own; any other closes with ". */
+const CLOSING: Readonly<Record<string, string>> = { '\u201C': '\u201D', '\u201E': '\u201C', '\u00AB': '\u00BB', '\u00BB': '\u00AB', '\u300C': '\u300D', '\u300E': '\u300F', '\u301D': '\u301E' };
+
+/** The opening quotation mark of a phrase not closed, if one is. */
+function unclosedQuote(q: string): string | undefined {
+  for (let i = 0; i < q.length; i++) {
+    if (!isQuote(q[i])) continue;
+    const end = closingQuote(q, i + 1);
+    if (end < 0) return q[i];
+    i = end;
+  }
+  return undefined;
+}
+
+/**
+ * What makes a query no valid syntax, in a few words with what to type instead, the first
+ * thing wrong from the start; undefined when it is none of these. Said as "not valid search
+ * syntax" for all, an open quote, an open ( and "revenue OR" read alike, and none said what to fix.
+ */
+export function whyNotSyntax(q: string): string | undefined {
+  const quote = unclosedQuote(q);
+  if (quote) return `the ${quote} is not closed; add the closing ${CLOSING[quote] ?? '"'} to search the exact phrase`;
+  const tokens = lex(q);
+  let depth = 0;
+  let deepest = 0;
+  for (const t of tokens) {
+    if (t.kind === 'open') deepest = Math.max(deepest, ++depth);
+    if (t.kind === 'close' && --depth < 0) return 'the ) has no ( before it; add the ( or remove the )';
+  }
+  if (deepest > MAX_NESTING) return `the parentheses nest deeper than ${MAX_NESTING}; remove some`;
+  if (depth > 0) return 'the ( is not closed; add the closing ) to search the group';
+  for (const [k, t] of tokens.entries()) {
+    const before = tokens[k - 1];
+    const after = tokens[k + 1];
+    if (t.kind === 'open' && after?.kind === 'close') return 'the ( ) holds no words; put words in it, or remove it';
+    if (t.kind !== 'op') continue;
+    if (!after) return `${t.op} at the end has nothing after it; add a word after it, or remove it`;
+    if (!before) return t.op === 'NOT' ? 'NOT at the start has nothing before it; type the word to find first, as in revenue NOT draft' : `${t.op} at the start has nothing before it; add a word before it, or remove it`;
+    if (after.kind === 'op') return `${t.op} ${after.op} has no word between them; remove one`;
+    if (before.kind === 'open' || after.kind === 'close') return `${t.op} has no word on one side; add a word, or remove it`;
+  }
+  return undefined;
+}
+
+/** The plain reading of a query as a search takes it. */
+function plainQueryOf(q: string): { match: string; terms: Term[]; literal?: Literal; count: number } {
+  const { match, terms, literal, count } = plainWords(q);
+  return literal ? { match, terms, literal, count } : { match, terms, count };
 }
 
 /**
@@ -557,6 +687,7 @@ function plainWords(q: string): { match: string; terms: Term[]; literal?: Litera
 export function parseQuery(q: string): ParsedQuery | undefined {
   let parsed: { match: string; terms: Term[]; literal?: Literal; count: number };
   let plain = false;
+  let why: string | undefined;
   try {
     const tokens = lex(q);
     if (!tokens.some((t) => t.kind === 'term')) throw new Malformed('no words');
@@ -564,11 +695,12 @@ export function parseQuery(q: string): ParsedQuery | undefined {
   } catch (err) {
     if (err instanceof LeavesOutOnly) return undefined;
     if (!(err instanceof Malformed)) throw err;
-    parsed = plainWords(q);
+    parsed = plainQueryOf(q);
     plain = true;
+    why = whyNotSyntax(q);
   }
   if (parsed.terms.length === 0) return undefined;
-  return { ...parsed, plain };
+  return { ...parsed, plain, ...(why && { why }) };
 }
 
 /** Whether the query only says what to leave out (-draft, -a OR -b), with no word to find. */
@@ -578,12 +710,13 @@ export function leavesOutOnly(q: string): boolean {
     if (tokens.some((t) => t.kind === 'term')) parse(tokens);
     return false;
   } catch (err) {
-    return err instanceof LeavesOutOnly;
+    // Searched as plain words, a query whose words are all left out (-(2022, typed first) has nothing to find either.
+    return err instanceof LeavesOutOnly || (err instanceof Malformed && plainWords(q).leavesOut);
   }
 }
 
 /** The plain-words reading of a query, for when FTS5 itself rejects the parsed one. */
 export function plainQuery(q: string): ParsedQuery | undefined {
-  const p = plainWords(q);
+  const p = plainQueryOf(q);
   return p.terms.length ? { ...p, plain: true } : undefined;
 }

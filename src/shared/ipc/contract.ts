@@ -264,7 +264,7 @@ export const invokeContract = {
   /** Full-text search, best first; one job or (no id) all jobs. An empty query is an error that says what to type. */
   search: {
     req: z.object({ query: SearchQuerySchema, id: JobId.optional(), limit: z.number().int().min(1).max(200).default(50) }).strict(),
-    res: z.object({ hits: z.array(SearchHitSchema), plain: z.boolean() }),
+    res: z.object({ hits: z.array(SearchHitSchema), plain: z.boolean(), why: z.string().max(200).optional() }),
   },
   /** "Ask this job": the passages of the job's results that best answer a question, with citations. */
   askJob: {

@@ -37,7 +37,7 @@ export async function runSearch(box: SearchBoxName): Promise<void> {
     const tooLong = queryTooLong('search', query);
     if (tooLong) throw tooLong;
     const res = await window.sift.search(jobId ? { query, id: jobId, limit } : { query, limit });
-    if (seq === latest[box]) get().setSearchHits(box, query, res.hits.slice(0, SHOWN_HITS), res.plain, res.hits.length > SHOWN_HITS);
+    if (seq === latest[box]) get().setSearchHits(box, query, res.hits.slice(0, SHOWN_HITS), res.plain, res.hits.length > SHOWN_HITS, res.why);
   } catch (err) {
     if (seq === latest[box]) get().setSearchError(box, query, toUserError(err));
   }

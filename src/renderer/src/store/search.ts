@@ -13,6 +13,8 @@ export interface SearchBox {
   hits: SearchHit[];
   /** The query was not valid syntax and was searched as plain words. */
   plain: boolean;
+  /** For a query searched as plain words, what was wrong and what to type instead. */
+  why?: string;
   /** More results match than the SHOWN_HITS best shown. */
   more: boolean;
   loading: boolean;
@@ -53,7 +55,7 @@ export interface SearchSlice {
   setSearchMode(mode: 'find' | 'ask'): void;
   setSearchQuery(box: SearchBoxName, query: string, jobId: string | null): void;
   setSearchLoading(box: SearchBoxName): void;
-  setSearchHits(box: SearchBoxName, query: string, hits: SearchHit[], plain: boolean, more?: boolean): void;
+  setSearchHits(box: SearchBoxName, query: string, hits: SearchHit[], plain: boolean, more?: boolean, why?: string): void;
   setSearchError(box: SearchBoxName, query: string, error: UserError): void;
   clearSearch(box: SearchBoxName): void;
   setFocus(focus: ResultFocus | null): void;
@@ -112,9 +114,9 @@ export const createSearchSlice: StateCreator<State, [], [], SearchSlice> = (set)
       return { searchBoxes: { ...s.searchBoxes, [box]: next } };
     }),
   setSearchLoading: (box) => set((s) => ({ searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], loading: true } } })),
-  setSearchHits: (box, query, hits, plain, more = false) =>
+  setSearchHits: (box, query, hits, plain, more = false, why) =>
     set((s) => ({
-      searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits, plain, more, loading: false, error: null, answered: query } },
+      searchBoxes: { ...s.searchBoxes, [box]: { ...s.searchBoxes[box], hits, plain, why, more, loading: false, error: null, answered: query } },
       focus: refocus(s.focus, hits),
     })),
   setSearchError: (box, query, error) =>

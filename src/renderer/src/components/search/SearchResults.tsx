@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { filterNote, lineLabel, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
+import { filterNote, lineLabel, plainWordsNote, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
 import { useStore } from '../../store';
 import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
@@ -25,7 +25,7 @@ function where(h: SearchHit, showJob: boolean): string {
 
 /** The hits of one search box, best first; a hit opens its result at the match. */
 export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: boolean }): React.JSX.Element {
-  const { query, hits, plain, more, loading, error, answered, focus } = useStore(
+  const { query, hits, plain, why, more, loading, error, answered, focus } = useStore(
     useShallow((s) => ({ ...s.searchBoxes[box], focus: s.focus })),
   );
   if (!query.trim()) {
@@ -51,7 +51,7 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
           ) : (
             'Searching…'
           )}
-          {plain && !error ? ' (searched as plain words)' : ''}
+          {plain && !error ? ` (${plainWordsNote(why)})` : ''}
         </span>
         {hits.length > 0 && (
           <span className="search-export">
