@@ -12,17 +12,7 @@ const TITLE_AFTER = /^(?:[ ]*\t|\s+[|\-–—](?:\s|$))/;
  * blank lines and lines starting with `#` are skipped.
  */
 export function readText(input: string, c: Collector, maxLineLength: number): void {
-  forEachLine(input, (raw, n) => {
-    if (c.full) {
-      c.truncated ||= raw.trim() !== '';
-      return;
-    }
-    const line = raw.trim();
-    if (line === '' || line.charCodeAt(0) === 35 /* # */) return;
-    if (raw.length > maxLineLength) {
-      c.reject(n, line, tooLong(raw, maxLineLength));
-      return;
-    }
+  forEachListedLine(input, c, maxLineLength, (line, n) => {
     const ws = line.search(/\s/);
     // A sentence with URLs in it ("Read https://a.org/x and https://b.org/y.", "Title:
     // https://…"), as a list written in an e-mail or a chat has them: its first word is no URL
@@ -61,23 +51,33 @@ export function readText(input: string, c: Collector, maxLineLength: number): vo
 
 /** text/uri-list (RFC 2483): one URI a line, `#` comment lines, no options. */
 export function readUriList(input: string, c: Collector, maxLineLength: number): void {
-  forEachLine(input, (raw, n) => {
-    if (c.full) {
-      c.truncated ||= raw.trim() !== '';
-      return;
-    }
-    const line = raw.trim();
-    if (line === '' || line.charCodeAt(0) === 35) return;
-    if (raw.length > maxLineLength) {
-      c.reject(n, line, tooLong(raw, maxLineLength));
-      return;
-    }
+  forEachListedLine(input, c, maxLineLength, (line, n) => {
     // RFC 2483: one URI a line. WHATWG URL would quietly turn "a b" into "a%20b".
     if (/\s/.test(line)) {
       c.reject(n, line, 'one URL a line: this one has spaces in it');
       return;
     }
     c.add(n, line, line);
+  });
+}
+
+/**
+ * Calls fn with each trimmed line that is neither blank nor a `#` comment; a line over
+ * maxLineLength is refused, and one after the list is full marks it truncated.
+ */
+function forEachListedLine(input: string, c: Collector, maxLineLength: number, fn: (line: string, n: number) => void): void {
+  forEachLine(input, (raw, n) => {
+    if (c.full) {
+      c.truncated ||= raw.trim() !== '';
+      return;
+    }
+    const line = raw.trim();
+    if (line === '' || line.charCodeAt(0) === 35 /* # */) return;
+    if (raw.length > maxLineLength) {
+      c.reject(n, line, tooLong(raw, maxLineLength));
+      return;
+    }
+    fn(line, n);
   });
 }
 
