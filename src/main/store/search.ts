@@ -185,13 +185,13 @@ const REFOLDED = /[\u00AD\u00DF\u0386-\u03D4\u0401\u0451\u0490\u0491\u0622\u0623
  * and left as they are.
  */
 export function reindexFolded(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => REFOLDED.test(title) || REFOLDED.test(url) || REFOLDED.test(text));
+  indexStoredHolding(db, (s) => REFOLDED.test(s));
 }
 
 /** Re-indexes the stored results that hold an emoji or pictograph, which the index now holds as words (search/fold.ts). */
 export function reindexPictographs(db: Database.Database): void {
   const holds = (s: string): boolean => mayHavePictograph(s) && PICTOGRAPH.test(s);
-  indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
+  indexStoredHolding(db, holds);
 }
 
 /**
@@ -200,7 +200,7 @@ export function reindexPictographs(db: Database.Database): void {
  * read and left as they are.
  */
 export function reindexArabic(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasArabicLetter(title) || hasArabicLetter(url) || hasArabicLetter(text));
+  indexStoredHolding(db, hasArabicLetter);
 }
 
 /**
@@ -209,7 +209,7 @@ export function reindexArabic(db: Database.Database): void {
  * they are, as at step 8.
  */
 export function reindexIndic(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasIndicMark(title) || hasIndicMark(url) || hasIndicMark(text));
+  indexStoredHolding(db, hasIndicMark);
 }
 
 /**
@@ -221,7 +221,7 @@ export function reindexIndic(db: Database.Database): void {
  */
 export function reindexWordMarks(db: Database.Database): void {
   const holds = (s: string): boolean => hasUnspacedMark(s) || hasComposedLetter(s);
-  indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
+  indexStoredHolding(db, holds);
 }
 
 /**
@@ -244,7 +244,7 @@ export function reindexInlineMarks(db: Database.Database): void {
  * are read and left as they are, as at step 8.
  */
 export function reindexNukta(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasNukta(title) || hasNukta(url) || hasNukta(text));
+  indexStoredHolding(db, hasNukta);
 }
 
 /**
@@ -255,7 +255,7 @@ export function reindexNukta(db: Database.Database): void {
  * the full-width commas and brackets of Chinese and Japanese text among them.
  */
 export function reindexCompat(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasCompatWord(title) || hasCompatWord(url) || hasCompatWord(text));
+  indexStoredHolding(db, hasCompatWord);
 }
 
 /**
@@ -265,7 +265,7 @@ export function reindexCompat(db: Database.Database): void {
  * left as they are, as at step 8.
  */
 export function reindexUnitsAndSoundMarks(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasUnitOrSoundMark(title) || hasUnitOrSoundMark(url) || hasUnitOrSoundMark(text));
+  indexStoredHolding(db, hasUnitOrSoundMark);
 }
 
 /**
@@ -274,13 +274,18 @@ export function reindexUnitsAndSoundMarks(db: Database.Database): void {
  * read and left as they are, as at step 8.
  */
 export function reindexFractions(db: Database.Database): void {
-  indexStored(db, '1', (title, url, text) => hasFraction(title) || hasFraction(url) || hasFraction(text));
+  indexStoredHolding(db, hasFraction);
 }
 
 /**
  * (Re-)indexes each done target that `where` (SQL over targets' columns) picks and `keep`
  * (over its title, URL and searchable text) keeps, one row per step.
  */
+/** Re-indexes the stored results whose title, URL or text holds what `holds` looks for; the rest are read and left as they are. */
+function indexStoredHolding(db: Database.Database, holds: (s: string) => boolean): void {
+  indexStored(db, '1', (title, url, text) => holds(title) || holds(url) || holds(text));
+}
+
 function indexStored(db: Database.Database, where: string, keep: (title: string, url: string, text: string) => boolean = () => true): void {
   const table = searchTable(db);
   // The row after the last as one row-value comparison, which SQLite answers from the primary
