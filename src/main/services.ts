@@ -163,6 +163,42 @@ function forTheApp(err: unknown, dbPath: string): unknown {
   return hint ? new SiftError(err.code, err.status, err.message, hint) : err;
 }
 
+/**
+ * Readings the composer asks for by the renderer's token (a sitemap index's sitemaps, the list
+ * at an address), each with its stop switch: a second ask with a token under way is refused
+ * as busy, and a reading stopped ends in `stopped` whatever the fetch under it threw.
+ */
+function stoppableReadings(): {
+  read<T>(token: string, words: { busy: string; stopped: string; stoppedHint: string }, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  stop(token: string): { stopped: boolean };
+  stopAll(): void;
+} {
+  const underWay = new Map<string, AbortController>();
+  return {
+    async read(token, words, work) {
+      if (underWay.has(token)) throw new SiftError('busy', 409, words.busy, 'Wait for the reading to end, or stop it.');
+      const stop = new AbortController();
+      underWay.set(token, stop);
+      try {
+        return await work(stop.signal);
+      } catch (err) {
+        if (stop.signal.aborted) throw new SiftError('cancelled', 499, words.stopped, words.stoppedHint);
+        throw err;
+      } finally {
+        underWay.delete(token);
+      }
+    },
+    stop(token) {
+      const stop = underWay.get(token);
+      stop?.abort();
+      return { stopped: stop !== undefined };
+    },
+    stopAll() {
+      for (const stop of underWay.values()) stop.abort();
+    },
+  };
+}
+
 const WAS_PENDING: RowOutcome = { status: 'pending', error: '', reason: '' };
 const WAS_RUNNING: RowOutcome = { status: 'running', error: '', reason: '' };
 
@@ -207,8 +243,8 @@ export function createServices(opts: ServicesOptions): Services {
   // The list file last chosen in Open list…, which readListFile reads by its token, and no other.
   let chosenList: { token: string; path: string; name: string; size: number } | null = null;
   // Sitemap indexes, and lists at an address, being read for the composer, by the renderer's token.
-  const sitemapReadings = new Map<string, AbortController>();
-  const listReadings = new Map<string, AbortController>();
+  const sitemapReadings = stoppableReadings();
+  const listReadings = stoppableReadings();
   // Each chosen destination's stop switch: cancelExport may come before exportJob's request
   // does (the two travel apart), so the switch exists from the moment either asks for it.
   const exportStops = new Map<string, AbortController>();
@@ -393,59 +429,45 @@ export function createServices(opts: ServicesOptions): Services {
       return { data: piece.subarray(0, read).toString('base64'), bytes: read };
     },
 
-    readSitemapIndex: async ({ token, sitemaps }) => {
-      if (sitemapReadings.has(token)) throw new SiftError('busy', 409, 'These sitemaps are being read already.', 'Wait for the reading to end, or stop it.');
-      const stop = new AbortController();
-      sitemapReadings.set(token, stop);
-      try {
-        const maxTargets = settings.targetsPerJob;
-        const x = await expandSitemapIndex(sitemaps, {
-          fetcher,
-          caller: DESKTOP,
-          defaults: {},
-          maxTargets,
-          signal: stop.signal,
-          progress: everyTenthOfASecond((done, total, pages: number) => emit('sitemapProgress', { token, done, total, pages })),
-        });
-        return { pages: x.targets, read: x.read, failures: x.failures, skipped: x.skipped, capped: x.targets.length > maxTargets, cap: maxTargets };
-      } catch (err) {
-        if (stop.signal.aborted) throw new SiftError('cancelled', 499, 'Reading the sitemaps stopped.', 'The list is the index’s sitemaps themselves until they are read.');
-        throw err;
-      } finally {
-        sitemapReadings.delete(token);
-      }
-    },
+    readSitemapIndex: ({ token, sitemaps }) =>
+      sitemapReadings.read(
+        token,
+        {
+          busy: 'These sitemaps are being read already.',
+          stopped: 'Reading the sitemaps stopped.',
+          stoppedHint: 'The list is the index’s sitemaps themselves until they are read.',
+        },
+        async (signal) => {
+          const maxTargets = settings.targetsPerJob;
+          const x = await expandSitemapIndex(sitemaps, {
+            fetcher,
+            caller: DESKTOP,
+            defaults: {},
+            maxTargets,
+            signal,
+            progress: everyTenthOfASecond((done, total, pages: number) => emit('sitemapProgress', { token, done, total, pages })),
+          });
+          return { pages: x.targets, read: x.read, failures: x.failures, skipped: x.skipped, capped: x.targets.length > maxTargets, cap: maxTargets };
+        },
+      ),
 
-    stopReadingSitemaps: ({ token }) => {
-      const stop = sitemapReadings.get(token);
-      stop?.abort();
-      return { stopped: stop !== undefined };
-    },
+    stopReadingSitemaps: ({ token }) => sitemapReadings.stop(token),
 
-    readListAt: async ({ token, url }) => {
-      if (listReadings.has(token)) throw new SiftError('busy', 409, 'This list is being read already.', 'Wait for the reading to end, or stop it.');
-      const stop = new AbortController();
-      listReadings.set(token, stop);
-      try {
-        const list = await fetchListAt(fetcher, DESKTOP, url, stop.signal);
-        if (!isListType(list.mimeType)) {
-          throw new SiftError('not_a_list', 415, `The address gives ${list.mimeType}, not a list of URLs.`, 'Fetch it as a page instead: submit the address as it is.');
-        }
-        const name = list.base.replace(/^https?:\/\//i, '');
-        return { ...list, name, bytes: Buffer.byteLength(list.text) };
-      } catch (err) {
-        if (stop.signal.aborted) throw new SiftError('cancelled', 499, 'Reading the list stopped.', 'The list is the address itself until it is read.');
-        throw err;
-      } finally {
-        listReadings.delete(token);
-      }
-    },
+    readListAt: ({ token, url }) =>
+      listReadings.read(
+        token,
+        { busy: 'This list is being read already.', stopped: 'Reading the list stopped.', stoppedHint: 'The list is the address itself until it is read.' },
+        async (signal) => {
+          const list = await fetchListAt(fetcher, DESKTOP, url, signal);
+          if (!isListType(list.mimeType)) {
+            throw new SiftError('not_a_list', 415, `The address gives ${list.mimeType}, not a list of URLs.`, 'Fetch it as a page instead: submit the address as it is.');
+          }
+          const name = list.base.replace(/^https?:\/\//i, '');
+          return { ...list, name, bytes: Buffer.byteLength(list.text) };
+        },
+      ),
 
-    stopReadingList: ({ token }) => {
-      const stop = listReadings.get(token);
-      stop?.abort();
-      return { stopped: stop !== undefined };
-    },
+    stopReadingList: ({ token }) => listReadings.stop(token),
 
     chooseExportTarget: async () => {
       const dir = await opts.dialogs?.chooseFolder();
@@ -512,7 +534,8 @@ export function createServices(opts: ServicesOptions): Services {
       log.error({ method, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'IPC handler failed');
     },
     async close(closeOpts) {
-      for (const stop of [...sitemapReadings.values(), ...listReadings.values()]) stop.abort();
+      sitemapReadings.stopAll();
+      listReadings.stopAll();
       // The runner stores the targets it interrupts before the listeners go: the app's last
       // events then say so too (the window may still be up for a moment).
       await engine.runner.close(closeOpts);
