@@ -1,6 +1,7 @@
 import { getEventListeners, once } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { linkSignals } from '../../src/main/fetch';
+import { untilAborted } from '../../src/main/fetch/linked-signal';
 
 describe('linkSignals (AbortSignal.any and AbortSignal.timeout with an end)', () => {
   afterEach(() => {
@@ -64,5 +65,45 @@ describe('linkSignals (AbortSignal.any and AbortSignal.timeout with an end)', ()
       deadline.dispose();
     }
     expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('untilAborted (a promise that settles at once on a cancel)', () => {
+  /** A promise and the function that fulfils it, for a value that comes after the cancel. */
+  const later = <T>(): { p: Promise<T>; give: (v: T) => void } => {
+    let give!: (v: T) => void;
+    const p = new Promise<T>((resolve) => (give = resolve));
+    return { p, give };
+  };
+
+  it('rejects with the signal’s reason while the work is still pending, and hands what comes later to discard', async () => {
+    const stop = new AbortController();
+    const work = later<string>();
+    const dropped = later<string>();
+    const waiting = untilAborted(work.p, stop.signal, dropped.give);
+    const reason = new Error('cancelled by the user');
+    stop.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+    work.give('an answer nobody reads');
+    expect(await dropped.p).toBe('an answer nobody reads');
+  });
+
+  it('rejects a signal already aborted, and still discards what the work gives', async () => {
+    const stop = new AbortController();
+    stop.abort('stop');
+    const dropped = later<number>();
+    await expect(untilAborted(Promise.resolve(7), stop.signal, dropped.give)).rejects.toBe('stop');
+    expect(await dropped.p).toBe(7);
+  });
+
+  it('gives the work’s value or error as it is, discards nothing and leaves no listener on the signal', async () => {
+    const stop = new AbortController();
+    const dropped: string[] = [];
+    await expect(untilAborted(Promise.resolve('page'), stop.signal, (late) => dropped.push(late))).resolves.toBe('page');
+    const failure = new Error('connection refused');
+    await expect(untilAborted(Promise.reject(failure), stop.signal)).rejects.toBe(failure);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    stop.abort();
+    expect(dropped).toEqual([]);
   });
 });

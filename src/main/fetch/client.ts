@@ -8,7 +8,7 @@ import { bodyTooLong, DEADLINE_HINT, DNS_HINT, FetchError, timeoutError, unpacke
 import { checkAddress, dnsFailure, guardedLookup, isIpLiteral, resolveGuarded, systemResolver, type Resolver } from './guard';
 import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
-import { linkSignals } from './linked-signal';
+import { linkSignals, untilAborted } from './linked-signal';
 import { ChainCookies } from './chain-cookies';
 import { decodeEntities } from '../../shared/entities';
 import { isMalformedAnswer, lenientGet, type Answer } from './lenient';
@@ -164,8 +164,11 @@ export class HttpClient {
         'accept-language': 'en;q=0.9, *;q=0.5',
         ...(cookie ? { cookie } : {}),
       };
+      // undici leaves a request whose connection is still being made (a slow lookup or
+      // handshake) pending until the connect timeout, whatever its signal says: a cancel there
+      // would wait 10 s. This settles at once on abort; an answer that comes later is drained.
       const ask = async (): Promise<Dispatcher.ResponseData> =>
-        untilAborted(request(url, { method: 'GET', dispatcher: await this.dispatcher(), signal: combined, headers: headersSent }), combined);
+        untilAborted(request(url, { method: 'GET', dispatcher: await this.dispatcher(), signal: combined, headers: headersSent }), combined, (late) => late.body.dump());
       const askLeniently = (): Promise<Answer> =>
         lenientGet(url, { connect: this.connect!, headers: headersSent, signal: combined, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxHeaderSize: MAX_HEADER_BYTES });
       let res: Answer;
@@ -535,35 +538,6 @@ function findFetchError(err: unknown): FetchError | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-/**
- * undici leaves a request whose connection is still being made (a slow lookup or handshake)
- * pending until the connect timeout, whatever its signal says: a cancel there would wait
- * 10 s. This settles at once on abort; a response that comes later is drained and dropped.
- */
-function untilAborted(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  if (signal.aborted) {
-    p.then((r) => r.body.dump(), () => {}).catch(() => {});
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      p.then((r) => r.body.dump(), () => {}).catch(() => {});
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (r) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(r);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err as Error);
-      },
-    );
-  });
 }
 
 const MALFORMED = 'malformed HTTP response';

@@ -54,3 +54,32 @@ export function linkSignals(sources: readonly AbortSignal[], timeoutMs?: number)
   }
   return { signal: controller.signal, dispose };
 }
+
+/**
+ * p's outcome, or the signal's reason as soon as it aborts. What p gives after that goes to
+ * `discard` (an undici answer's body, which keeps its socket until it is read or dumped).
+ */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal, discard: (late: T) => unknown = () => undefined): Promise<T> {
+  const dropLate = (): void => void p.then(discard, () => {}).catch(() => {});
+  if (signal.aborted) {
+    dropLate();
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      dropLate();
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
+}

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { headerCharset, namesNoCharset, unlabelledCharset } from '../charset';
 import { mediaType } from '../sniff';
 import { blocked, FetchError } from '../errors';
+import { untilAborted } from '../linked-signal';
 import { findBrowser, NO_BROWSER_HINT } from './find-browser';
 import { GRACE_MS, NetActivity, notYielded, READ_MS, settle, SETTLE_SCRIPT, topFrameErrors, unreadPage, watchFailedNavigation } from './settle';
 import type { ProxySession } from './proxy';
@@ -331,25 +332,6 @@ async function relabel(cdp: CDPSession, e: PausedResponse): Promise<void> {
   if (!namesNoCharset(body, type.value)) return void (await cdp.send('Fetch.continueResponse', { requestId: e.requestId }));
   const responseHeaders = headers.filter((h) => !BODY_FRAMING.has(h.name.toLowerCase())).map((h) => (h === type ? { name: h.name, value: `${h.value}; charset=${unlabelledCharset(body)}` } : h));
   await cdp.send('Fetch.fulfillRequest', { requestId: e.requestId, responseCode: status, responseHeaders, body: body.toString('base64') });
-}
-
-/** p's outcome, or the signal's reason as soon as it aborts. */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
-      },
-    );
-  });
 }
 
 export function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
