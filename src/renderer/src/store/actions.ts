@@ -6,7 +6,7 @@ import { FIRST_ROWS, MAX_LABEL, ROWS_PER_PAGE, type ExportFormatName, type Res }
 import { cutText, withoutBidiControls } from '../../../shared/shown';
 import { isTerminal, type Job, type Options, type RowFilter, type Target } from '../../../shared/types';
 import { failedAs, type Reason } from '../../../shared/reasons';
-import { toUserError } from '../lib/errors';
+import { toUserError, type UserError } from '../lib/errors';
 import { parseInWorker, readFileInWorker, type ListFile } from '../lib/parse';
 import { MAX_LIST_BYTES, notAList, unreadableList } from '../../../shared/urllist';
 import { ComposerList } from '../lib/packed-list';
@@ -345,22 +345,14 @@ export async function readSitemaps(): Promise<void> {
         get().setSitemaps(token, { state: 'read', read: x.read, failures, failureCount: x.failures.length, skipped: x.skipped, capped: x.capped ? x.cap : undefined, pages: x.pages.length });
         if (x.pages.length > 0) get().setParsed(ComposerList.of({ format: index.format, targets: x.pages, invalid: [], duplicates: [], truncated: false }));
       } catch (err) {
-        const e = toUserError(err);
-        get().setSitemaps(token, e.code === 'cancelled' ? { state: 'stopped' } : { state: 'failed', error: e });
+        get().setSitemaps(token, readingEnded(err));
       }
     })(),
   );
 }
 
 export async function stopReadingSitemaps(): Promise<void> {
-  const reading = get().sitemaps;
-  if (reading?.state !== 'reading') return;
-  get().setSitemaps(reading.token, { state: 'stopping' });
-  try {
-    await window.sift.stopReadingSitemaps({ token: reading.token });
-  } catch (err) {
-    get().notify('error', toUserError(err));
-  }
+  await stopReading(get().sitemaps, (token) => get().setSitemaps(token, { state: 'stopping' }), (token) => window.sift.stopReadingSitemaps({ token }));
 }
 
 /**
@@ -392,19 +384,28 @@ export async function readListAt(): Promise<void> {
         get().setParsed(found);
         if (found.sitemapIndex) void readSitemaps();
       } catch (err) {
-        const e = toUserError(err);
-        get().setListAt(token, e.code === 'cancelled' ? { state: 'stopped' } : { state: 'failed', error: e });
+        get().setListAt(token, readingEnded(err));
       }
     })(),
   );
 }
 
 export async function stopReadingList(): Promise<void> {
-  const reading = get().listAt;
+  await stopReading(get().listAt, (token) => get().setListAt(token, { state: 'stopping' }), (token) => window.sift.stopReadingList({ token }));
+}
+
+/** How a reading that threw ended: stopped when main says it was cancelled, failed otherwise. */
+function readingEnded(err: unknown): { state: 'stopped' } | { state: 'failed'; error: UserError } {
+  const e = toUserError(err);
+  return e.code === 'cancelled' ? { state: 'stopped' } : { state: 'failed', error: e };
+}
+
+/** Asks main to stop a reading under way, shown as stopping until its own end comes back. */
+async function stopReading(reading: { token: string; state: string } | null, markStopping: (token: string) => void, stop: (token: string) => Promise<unknown>): Promise<void> {
   if (reading?.state !== 'reading') return;
-  get().setListAt(reading.token, { state: 'stopping' });
+  markStopping(reading.token);
   try {
-    await window.sift.stopReadingList({ token: reading.token });
+    await stop(reading.token);
   } catch (err) {
     get().notify('error', toUserError(err));
   }
