@@ -115,6 +115,62 @@ describe('the guarding proxy', () => {
       other.end();
     }
   });
+  it('drops a request whose session ended while its host was looked up, though its socket is still open (a page closed at a cancel)', async () => {
+    // The browser may close its socket to the proxy after the renderer has ended the session:
+    // read by the socket alone, the request was forwarded after the cancel.
+    let connections = 0;
+    const site = createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const lookups: (() => void)[] = [];
+    let asked = (): void => {};
+    const held = new GuardProxy(
+      () => ({ allowPrivate: false, allowHosts: ['held.test'] }),
+      (h) =>
+        new Promise((resolve) => {
+          lookups.push(() => resolve(h === 'held.test' ? [{ address: '127.0.0.1', family: 4 }] : []));
+          asked();
+        }),
+    );
+    const session = await held.session();
+    const events: ProxyEvent[] = [];
+    const off = held.on((e) => events.push(e));
+    const creds = `Proxy-Authorization: Basic ${Buffer.from(`${session.username}:${session.password}`).toString('base64')}\r\n`;
+    const open: ReturnType<typeof connect>[] = [];
+    const send = (text: string): Promise<void> =>
+      new Promise((resolve) => {
+        asked = resolve;
+        const { port } = new URL(session.server);
+        const s = connect(Number(port), '127.0.0.1', () => s.write(text));
+        s.on('error', () => {});
+        open.push(s);
+      });
+    try {
+      const port = (site.address() as AddressInfo).port;
+      await send(`GET http://held.test:${port}/page0 HTTP/1.1\r\nHost: held.test\r\n${creds}\r\n`);
+      await send(`CONNECT held.test:${port} HTTP/1.1\r\n${creds}\r\n`);
+      session.end();
+      const decided = new Promise<void>((resolve) => {
+        const stop = held.on(() => {
+          if (events.length < 2) return;
+          stop();
+          resolve();
+        });
+      });
+      for (const release of lookups) release();
+      await decided;
+      expect(events.map((e) => `${e.kind} ${e.via}`).sort()).toEqual(['abandoned connect', 'abandoned http']);
+      // The tunnel's dial reached the site's listener; the forwarded request would have come as a second connection.
+      expect(connections).toBeLessThanOrEqual(1);
+    } finally {
+      off();
+      for (const s of open) s.destroy();
+      await held.close();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
   it('starts one server however many ask at once, and closing closes it', async () => {
     const p = new GuardProxy(() => ({ allowPrivate: false, allowHosts: [] }), async () => []);
     const [a, b, c] = await Promise.all([p.start(), p.start(), p.session()]);

@@ -142,6 +142,16 @@ export class GuardProxy {
     for (const l of this.listeners) l(e);
   }
 
+  /**
+   * Whether a request's session ended while its host was looked up or dialled: the renderer
+   * ends it once the page's context is closed, before the render returns, but Chromium may
+   * close its socket to the proxy later. Read by the socket alone, a held lookup let go just
+   * after a cancel was forwarded (render-cancel, once under load).
+   */
+  private ended(session: string | undefined): boolean {
+    return session !== undefined && session !== '' && !this.sessions.has(session);
+  }
+
   /** The session the request's credentials belong to ('' for the shared ones), or undefined: not this run's. */
   private authorized(req: IncomingMessage): string | undefined {
     const got = Buffer.from(req.headers['proxy-authorization'] ?? '');
@@ -179,7 +189,7 @@ export class GuardProxy {
    * client's close, which ends a pipe, had already come.
    */
   private abandoned(client: Duplex, upstream: Socket, via: ProxyEvent['via'], host: string, tag: { session?: string }): boolean {
-    if (!client.destroyed) return false;
+    if (!client.destroyed && !this.ended(tag.session)) return false;
     upstream.destroy();
     this.emit({ kind: 'abandoned', via, host, ...tag });
     return true;
@@ -239,7 +249,8 @@ export class GuardProxy {
     // A page closed at a cancel while its request's name resolved: forwarded, its request
     // opened a connection to the site after the cancel, which then sat idle until the
     // connect timeout (10 s), as the request it was for never came whole.
-    if (req.destroyed || res.destroyed) {
+    if (req.destroyed || res.destroyed || this.ended(session)) {
+      if (!res.destroyed) res.destroy();
       this.emit({ kind: 'abandoned', via: 'http', host, path: target.pathname, ...tag });
       return;
     }
