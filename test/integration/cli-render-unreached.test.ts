@@ -55,10 +55,17 @@ describe('a rendered app shell whose scripts could not be loaded', () => {
     expect(one, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });
     // It read "the server they are on did not answer", and which one it was the user could not tell.
     expect(one!.error).toBe(`needs JavaScript: the page's content did not appear in a browser because 2 of its scripts could not be loaded: the server they are on (127.0.0.1:${closed[0]}) did not answer`);
-    expect(String(one!.hint)).toMatch(/try again later.*network/);
+    expect(one!.hint).toBe(
+      "The server that holds the page's scripts did not answer Sift's browser: try again later. If it keeps failing, check this computer's network (a firewall, proxy or blocker may keep that server out), or open the page in a browser to see whether it shows there.",
+    );
     expect(three, run.stderr.slice(-2000)).toMatchObject({ ok: false, reason: 'needs_js' });
     expect(three!.error).toBe(
       `needs JavaScript: the page's content did not appear in a browser because 3 of its scripts could not be loaded: the servers they are on (127.0.0.1:${closed[0]}, 127.0.0.1:${closed[1]} and 1 more) did not answer`,
+    );
+    // Its hint read "The server that holds the page's scripts … keep that server out" below a
+    // message naming two servers and 1 more: the user was told to look for one.
+    expect(three!.hint).toBe(
+      "The servers that hold the page's scripts did not answer Sift's browser: try again later. If it keeps failing, check this computer's network (a firewall, proxy or blocker may keep those servers out), or open the page in a browser to see whether it shows there.",
     );
     const status = await runSift(['status', String(/^job (\S+)/m.exec(run.stderr)?.[1]), '--json', '--db', path.join(home, 'jobs.db')], { env: { SIFT_HOME: home } });
     expect(status.stdout).toContain(`127.0.0.1:${closed[1]}`);

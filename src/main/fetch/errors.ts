@@ -248,13 +248,17 @@ export const scriptsAsHtml = (emptyShell: FetchError, count: number): FetchError
  * time", though none ran: a retry helps where the host was down, a look at the network where
  * it is blocked here.
  */
-export const scriptsUnreached = (emptyShell: FetchError, count: number, hosts: readonly string[] = []): FetchError =>
-  new FetchError(
+export function scriptsUnreached(emptyShell: FetchError, count: number, hosts: readonly string[] = []): FetchError {
+  // The hint agrees with the message: below "the servers they are on (a, b and 1 more)" it told
+  // the user to look for "that server", one.
+  const several = hosts.length > 1;
+  return new FetchError(
     emptyShell.status,
-    `needs JavaScript: ${DID_NOT_APPEAR} because ${count} of its scripts could not be loaded: the ${hosts.length > 1 ? 'servers' : 'server'} ${count === 1 ? 'it is' : 'they are'} on${namedHosts(hosts)} did not answer`,
-    "The server that holds the page's scripts did not answer Sift's browser: try again later. If it keeps failing, check this computer's network (a firewall, proxy or blocker may keep that server out), or open the page in a browser to see whether it shows there.",
+    `needs JavaScript: ${DID_NOT_APPEAR} because ${count} of its scripts could not be loaded: the ${several ? 'servers' : 'server'} ${count === 1 ? 'it is' : 'they are'} on${namedHosts(hosts)} did not answer`,
+    `The ${several ? 'servers that hold' : 'server that holds'} the page's scripts did not answer Sift's browser: try again later. If it keeps failing, check this computer's network (a firewall, proxy or blocker may keep ${several ? 'those servers' : 'that server'} out), or open the page in a browser to see whether it shows there.`,
     'needs_js',
   );
+}
 
 /**
  * The hosts a message names, as " (a.example, b.example and 3 more)": a user checks a firewall
