@@ -30,15 +30,34 @@ const samples: Record<string, Buffer> = {
 };
 const text = 'Plain notes, with a tab\tand a form feed\f between pages.\n';
 
+/** Text in UTF-16 without a byte-order mark, as Windows tools write it: NULs on every other byte. */
+const u16Text = 'Notes in UTF-16, café and naïve,\nwith no byte-order mark.\n';
+const u16Csv = 'name,price\nTea,3.50\nCoffee,4.20\n';
+const le = (s: string): Buffer => Buffer.from(s, 'utf16le');
+const be = (s: string): Buffer => le(s).swap16();
+const u16: Record<string, [Buffer, string, string | undefined]> = {
+  'notes-le.txt': [le(u16Text), u16Text, 'text/plain'],
+  'prices-be.csv': [be(u16Csv), u16Csv, 'text/csv'],
+  'notes-le.md': [le(`# Notes\n\n${u16Text}`), `# Notes\n\n${u16Text}`, 'text/markdown'],
+  'notes-be': [be(u16Text), u16Text, undefined],
+};
+/** A table of 16-bit numbers: a NUL on every other byte, as in UTF-16, but the bytes beside them are controls, no text. */
+const table16 = Buffer.from(Uint16Array.from({ length: 300 }, (_, i) => 1 + (i % 250)).buffer);
+
+
 let srv: TestServer;
 beforeAll(async () => {
   for (const [name, bytes] of Object.entries(samples)) writeFileSync(path.join(dir, name), bytes);
+  for (const [name, [bytes]] of Object.entries(u16)) writeFileSync(path.join(dir, name), bytes);
+  writeFileSync(path.join(dir, 'table.bin'), table16);
   writeFileSync(path.join(dir, 'notes.txt'), text);
   const routes: Parameters<typeof startServer>[0] = {};
   for (const [name, bytes] of Object.entries(samples)) {
     routes[`/octet/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
     routes[`/text/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(bytes);
   }
+  for (const [name, [bytes, , type]] of Object.entries(u16)) routes[`/u16/${name}`] = (_q, r) => r.writeHead(200, type ? { 'content-type': type } : {}).end(bytes);
+  routes['/table.bin'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(table16);
   routes['/text/notes.txt'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(text);
   srv = await startServer(routes);
 });
@@ -74,5 +93,22 @@ describe('binary bytes without a NUL', () => {
       expect(l, String(l.url)).toMatchObject({ ok: false, status: 415, reason: 'unsupported', error: 'unsupported: binary data (control bytes) labelled text/plain' });
     }
     expect(lines[2 * names.length]).toMatchObject({ ok: true, content: text });
+  }, 120_000);
+});
+
+describe('UTF-16 text without a byte-order mark', () => {
+  it('sift extract FILE --mode text gives its text', async () => {
+    for (const [name, [, want]] of Object.entries(u16)) expect(await sift('extract', name, '--mode', 'text'), name).toMatchObject({ code: 0, stdout: want, stderr: '' });
+    // NULs on every other byte beside controls, not letters: binary still.
+    expect(await sift('extract', 'table.bin', '--mode', 'text')).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('unsupported: application/octet-stream') });
+  });
+  it('sift batch gives its text under text/plain, text/csv, text/markdown or no type', async () => {
+    const urls = [...Object.keys(u16).map((n) => `${srv.origin}/u16/${n}`), `${srv.origin}/table.bin`];
+    writeFileSync(path.join(dir, 'u16.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
+    const r = await sift('batch', 'u16.txt', '--json', '--allow-private', '--db', path.join(dir, 'u16.db'));
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.url)).toEqual(urls);
+    Object.values(u16).forEach(([, want], i) => expect(lines[i], String(urls[i])).toMatchObject({ ok: true, content: want }));
+    expect(lines[urls.length - 1]).toMatchObject({ ok: false, status: 415, error: 'unsupported: binary data (NUL bytes) labelled text/plain' });
   }, 120_000);
 });

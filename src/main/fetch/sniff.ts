@@ -1,4 +1,4 @@
-import { headerCharset, jsonUtf16 } from './charset';
+import { headerCharset, jsonUtf16, utf16Unmarked } from './charset';
 import { FetchError } from './errors';
 import { xmlRootTag } from '../../shared/xml';
 
@@ -41,8 +41,9 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   if (opensAsHtml(text)) return 'text/html';
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
-  // A NUL in the first 1024 bytes means binary; text formats never carry one (UTF-16 has a BOM, or its charset in the header: `utf16`).
-  if (!utf16 && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && binaryWhy(buf)) return 'application/octet-stream';
+  // A NUL in the first 1024 bytes means binary; text formats never carry one but UTF-16 (a
+  // BOM, its charset in the header: `utf16`, or its NULs' pattern: utf16Unmarked).
+  if (!utf16 && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && !utf16Unmarked(buf) && binaryWhy(buf)) return 'application/octet-stream';
   return undefined;
 }
 
