@@ -44,20 +44,26 @@ const u16: Record<string, [Buffer, string, string | undefined]> = {
 /** A table of 16-bit numbers: a NUL on every other byte, as in UTF-16, but the bytes beside them are controls, no text. */
 const table16 = Buffer.from(Uint16Array.from({ length: 300 }, (_, i) => 1 + (i % 250)).buffer);
 
+/** A page whose server wrote 4 stray control bytes ahead of it and into its text. */
+const page = '\b\b\b\b<!DOCTYPE html><html><head><title>Stray\x02 bytes</title></head><body><article><h1>Heading</h1><p>One\x01 two\x07 three four five six seven eight nine ten.</p><p>Another paragraph\x1f with words in it.</p></article></body></html>';
+const pageText = 'Heading\n\nOne two three four five six seven eight nine ten.\n\nAnother paragraph with words in it.';
 
 let srv: TestServer;
 beforeAll(async () => {
   for (const [name, bytes] of Object.entries(samples)) writeFileSync(path.join(dir, name), bytes);
   for (const [name, [bytes]] of Object.entries(u16)) writeFileSync(path.join(dir, name), bytes);
   writeFileSync(path.join(dir, 'table.bin'), table16);
+  writeFileSync(path.join(dir, 'page.html'), page, 'latin1');
   writeFileSync(path.join(dir, 'notes.txt'), text);
   const routes: Parameters<typeof startServer>[0] = {};
   for (const [name, bytes] of Object.entries(samples)) {
     routes[`/octet/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
     routes[`/text/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(bytes);
   }
+  for (const [name, bytes] of Object.entries(samples)) routes[`/html/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(bytes);
   for (const [name, [bytes, , type]] of Object.entries(u16)) routes[`/u16/${name}`] = (_q, r) => r.writeHead(200, type ? { 'content-type': type } : {}).end(bytes);
   routes['/table.bin'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(table16);
+  routes['/page.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(Buffer.from(page, 'latin1'));
   routes['/text/notes.txt'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(text);
   srv = await startServer(routes);
 });
@@ -110,5 +116,28 @@ describe('UTF-16 text without a byte-order mark', () => {
     expect(lines.map((l) => l.url)).toEqual(urls);
     Object.values(u16).forEach(([, want], i) => expect(lines[i], String(urls[i])).toMatchObject({ ok: true, content: want }));
     expect(lines[urls.length - 1]).toMatchObject({ ok: false, status: 415, error: 'unsupported: binary data (NUL bytes) labelled text/plain' });
+  }, 120_000);
+});
+
+describe('a page declared HTML with stray control bytes', () => {
+  it('sift extract FILE reads it as the page, without the controls', async () => {
+    expect(await sift('extract', 'page.html', '--mode', 'text')).toMatchObject({ code: 0, stdout: `${pageText}\n`, stderr: '' });
+    const md = await sift('extract', 'page.html');
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain('One two three');
+    // eslint-disable-next-line no-control-regex -- the controls are what is looked for
+    expect(md.stdout).not.toMatch(/[\x01-\x08\x0b\x0e-\x1a\x1c-\x1f]/);
+  });
+  it('sift batch reads it as the page and still refuses compressed streams labelled text/html', async () => {
+    const names = Object.keys(samples);
+    const urls = [`${srv.origin}/page.html`, ...names.map((n) => `${srv.origin}/html/${n}`)];
+    writeFileSync(path.join(dir, 'html.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
+    const r = await sift('batch', 'html.txt', '--json', '--allow-private', '--db', path.join(dir, 'html.db'));
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.url)).toEqual(urls);
+    expect(lines[0]).toMatchObject({ ok: true, content: pageText });
+    for (const l of lines.slice(1)) {
+      expect(l, String(l.url)).toMatchObject({ ok: false, status: 415, reason: 'unsupported', error: 'unsupported: binary data (control bytes) labelled text/html' });
+    }
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import { sourceLinesOf } from '../../shared/source-lines';
 import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dehyphenateBreaks, dropFurniture, vocabulary } from './pdf-text';
-import { classify, feedFormat, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
+import { classify, feedFormat, HTML_INSIDE, mediaType, sniffBody, STRAY_CONTROLS, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, teaserWall } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
 import { fileNameOfUrl } from '../../shared/urllist/url';
@@ -72,7 +72,10 @@ export interface Decoded {
 }
 
 /** An HTML body decoded for every reader of this fetch. */
-export const decodeHtml = (body: Uint8Array, contentType: string): Decoded => ({ body, ...decodeText(body, contentType, true) });
+export const decodeHtml = (body: Uint8Array, contentType: string): Decoded => withoutStrayControls({ body, ...decodeText(body, contentType, true) });
+
+/** A page's text without stray controls: a browser shows none, and they came through into the markdown and the text (a BEL, a \\x02 in a heading). */
+const withoutStrayControls = <T extends { text: string }>(d: T): T => ({ ...d, text: d.text.replace(STRAY_CONTROLS, '') });
 
 export interface Extracted {
   content: string;
@@ -121,7 +124,8 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   }
   if (content === undefined) {
     const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
-    const { text, charset, detected, overruled } = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
+    const decoded = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
+    const { text, charset, detected, overruled } = kind === 'html' && !pre ? withoutStrayControls(decoded) : decoded;
     meta.charset = charset;
     if (detected) meta.charset_detected = true;
     // The label its bytes belie: said, so a reader comparing with the page's source is not puzzled.
@@ -183,8 +187,6 @@ function jsonForPdf(buf: Uint8Array): FetchError {
   );
 }
 
-/** Markup of an HTML document, anywhere in a body's first bytes. */
-const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
 /** A text that opens with a tag (after a byte-order mark and blanks): no JSON does. */
 const MARKUP_START = /^\uFEFF?\s*<[!?a-zA-Z]/;
 
