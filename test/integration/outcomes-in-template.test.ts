@@ -5,19 +5,14 @@
  * the links' text counted as the page's. Pages from test/fixtures/outcomes (real corpus material, composed as its README says).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../src/main/store';
-import { createFetcher } from '../../src/main/fetch';
-import { BatchMetrics } from '../../src/main/metrics';
-import { silentLog } from '../../src/main/log';
-import { createBatchRunner } from '../../src/main/batchrun';
 import type { Runner } from '../../src/main/batch';
 import type { Job } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 import { terminal } from '../helpers/store';
+import { withLoopbackRig } from '../helpers/runner';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes/pages');
 const served = (file: string) => (_req: unknown, res: ServerResponse) =>
@@ -67,22 +62,9 @@ afterAll(async () => {
 // Generous: CI's machines are busy, and a job that never ends fails the test either way.
 const finished = (runner: Runner, id: string): Promise<Job> => terminal(runner, id, 60_000);
 
-/** The runner wired to the real fetcher and a store in a temp dir; closed after `use`. */
-async function withRig(use: (runner: Runner, store: ReturnType<typeof openStore>) => Promise<void>): Promise<void> {
-  const store = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-template-')), 'sift.db'));
-  const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] }, { lookup: async () => [{ address: '127.0.0.1', family: 4 as const }], log: silentLog() });
-  const runner = createBatchRunner(store, fetcher, {}, new BatchMetrics(), silentLog());
-  try {
-    await use(runner, store);
-  } finally {
-    await runner.close();
-    await fetcher.close();
-    store.close();
-  }
-}
 
 test('a block page or a sign-in page inside the site template fails with its reason; a short article with a consent overlay is ok', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
     const urls = ['/blocked-in-template', '/signin-in-template', '/brief-with-consent-overlay'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
     const { id } = runner.submit({ name: 'test' }, 'test', urls);
     expect((await finished(runner, id)).status).toBe('partial');
@@ -97,7 +79,7 @@ test('a block page or a sign-in page inside the site template fails with its rea
 });
 
 test('a short news brief with a sign-in box that sends the visitor back is the brief, not a sign-in wall', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
     const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/brief-with-signin-box`, options: { render: 'never' as const } }]);
     expect((await finished(runner, id)).status).toBe('done');
     expect(store.targetResult(id, 0)!.result!.content).toMatch(/Release Clause/);
@@ -105,7 +87,7 @@ test('a short news brief with a sign-in box that sends the visitor back is the b
 });
 
 test('a Japanese not-found page inside the site template, its title in kana, fails as a missing page', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
     const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/japanese-not-found-in-template`, options: { render: 'never' as const } }]);
     expect((await finished(runner, id)).status).toBe('failed');
     expect(store.targetRows(id)[0]).toMatchObject({ status: 'failed', reason: 'soft404', error: 'soft 404: the page says it does not exist, though the server answered with success' });
@@ -117,7 +99,7 @@ test('a Japanese not-found page inside the site template, its title in kana, fai
 // rest of its text was came back "ok", with no word (or only "thin page") that the rest was
 // behind the form.
 test('a teaser over a sign-in form is ok with the teaser warning (not thin); a short brief with a sign-in box beside it has none', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
     const urls = ['/teaser', '/thin-teaser', '/brief-with-signin-box'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
     const { id } = runner.submit({ name: 'test' }, 'test', urls);
     expect((await finished(runner, id)).status).toBe('done');
@@ -131,7 +113,7 @@ test('a teaser over a sign-in form is ok with the teaser warning (not thin); a s
 // A short post whose comment area asks commenters to sign in came back with the teaser
 // warning ("the rest is behind a sign-in"), though the whole post was there.
 test('a short article whose comment area inside the <article> has a sign-in form is ok without the teaser warning', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
     const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/brief-with-comment-signin`, options: { render: 'never' as const } }]);
     expect((await finished(runner, id)).status).toBe('done');
     const result = store.targetResult(id, 0)!.result!;
@@ -144,7 +126,7 @@ test('a short article whose comment area inside the <article> has a sign-in form
 // headlines), a block page or a not-found page whose title was blank, or only the site's
 // name, came back ok.
 test('a block page or a not-found page inside the site template, its title blank or only the site name, fails with its reason', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
     const files = ['challenge_akamai_access_denied_in_site_template.html', 'soft404_japanese_not_found_in_site_template.html'];
     const urls = ['blank-title', 'site-title'].flatMap((how) => files.map((f) => ({ url: `${site.base}/${how}/${f}`, options: { render: 'never' as const } })));
     const { id } = runner.submit({ name: 'test' }, 'test', urls);
@@ -164,7 +146,7 @@ async function reasonsUnderTitles(file: string, how: string[]): Promise<(string 
   const extra = await startSite(routes);
   try {
     let reasons: (string | undefined)[] = [];
-    await withRig(async (runner, store) => {
+    await withLoopbackRig('sift-template-', async (runner, store) => {
       const { id } = runner.submit({ name: 'test' }, 'test', how.map((h) => ({ url: `${extra.base}/${h}/${file}`, options: { render: 'never' as const } })));
       await finished(runner, id);
       reasons = store.targetRows(id).map((r) => r.reason || r.status);

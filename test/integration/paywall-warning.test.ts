@@ -6,19 +6,14 @@
  * test/fixtures/outcomes (real corpus material, composed as its README says).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../src/main/store';
-import { createFetcher } from '../../src/main/fetch';
-import { BatchMetrics } from '../../src/main/metrics';
-import { silentLog } from '../../src/main/log';
-import { createBatchRunner } from '../../src/main/batchrun';
 import type { Runner } from '../../src/main/batch';
 import type { Job } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 import { terminal } from '../helpers/store';
+import { withLoopbackRig } from '../helpers/runner';
 
 const FIX = path.resolve(__dirname, '../fixtures/outcomes/pages');
 const page = (file: string): string => readFileSync(path.join(FIX, file), 'utf8');
@@ -42,19 +37,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** The runner wired to the real fetcher and a store in a temp dir; closed after `use`. */
-async function withRig(use: (runner: Runner, store: ReturnType<typeof openStore>) => Promise<void>): Promise<void> {
-  const store = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sift-paywall-')), 'sift.db'));
-  const fetcher = createFetcher({ allowHosts: ['127.0.0.1'] }, { lookup: async () => [{ address: '127.0.0.1', family: 4 as const }], log: silentLog() });
-  const runner = createBatchRunner(store, fetcher, {}, new BatchMetrics(), silentLog());
-  try {
-    await use(runner, store);
-  } finally {
-    await runner.close();
-    await fetcher.close();
-    store.close();
-  }
-}
 
 // Generous: CI's machines are busy, and a job that never ends fails the test either way.
 const finished = (runner: Runner, id: string): Promise<Job> => terminal(runner, id, 60_000);
@@ -63,7 +45,7 @@ const finished = (runner: Runner, id: string): Promise<Job> => terminal(runner, 
 // "paywalled" under a newsletter prompt that offers to read on, and under the same words
 // as a comment script's strings.
 test('a short article whole under a newsletter prompt, or with its words in a script, is not paywalled; a teaser over a wall still is', async () => {
-  await withRig(async (runner, store) => {
+  await withLoopbackRig('sift-paywall-', async (runner, store) => {
     const urls = ['/modal', '/script-strings', '/teaser'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
     const { id } = runner.submit({ name: 'test' }, 'test', urls);
     expect((await finished(runner, id)).status).toBe('done');
