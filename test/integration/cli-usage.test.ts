@@ -166,6 +166,14 @@ describe('what each --help promises is what the command does', () => {
     }
   });
 
+  it('every help fits a terminal 100 columns wide: search\'s --json paragraph ran to 149', async () => {
+    for (const argv of [['--help'], ...['fetch', 'extract', 'parse', 'batch', 'jobs', 'status', 'cancel', 'export', 'search'].map((c) => [c, '--help'])]) {
+      const r = await sift(...argv);
+      const wide = r.out.split('\n').filter((line) => [...line].length > 100);
+      expect(wide, argv.join(' ')).toEqual([]);
+    }
+  });
+
   it('every help, sift --help\'s and each command\'s, says exit 1 may be a bug in Sift, and that stderr names the log to report', async () => {
     // Any command's run that throws what it does not expect exits 1 (src/cli/bug.ts); the
     // commands whose help listed no 1 at all (parse, search, jobs, status) read as if it could not happen.

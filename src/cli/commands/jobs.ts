@@ -75,9 +75,10 @@ export const statusCommand: Command = {
 
 ${ID_NOTE}
 
---json: the job object, then one line per target {"idx","url","status","error","hint","reason","bytes"}
-(reason, for a failed target, says why: challenge, login, consent, soft404, needs_js, blocked,
-timeout, busy, too_long, unsupported, bad_option, upstream, network, cancelled, restart, internal)
+--json: the job object, then one line per target
+{"idx","url","status","error","hint","reason","bytes"} (reason, for a failed target, says why:
+challenge, login, consent, soft404, needs_js, blocked, timeout, busy, too_long, unsupported,
+bad_option, upstream, network, cancelled, restart, internal)
 exit codes: 0 the job was found (whatever its status: read it from the output),
 1 ${EXIT_BUG}, 2 bad usage, no such job
 or the database cannot be read, 130 interrupted

@@ -17,8 +17,8 @@ Shows a list the way Sift reads it: one JSON line per target {"url","options"} o
 numbers and why on stderr, and a summary line.
 
   FILE|-        the list; - reads stdin
-  --as FORMAT   read it as ${LIST_FORMATS.join(', ')} (default: from the file
-                extension, else from the content)
+  --as FORMAT   read it as ${LIST_FORMATS.join(', ')}
+                (default: from the file extension, else from the content)
   options       --mode M --question Q --pages P --grep RE --jq PROG --context --recover
                 are defaults for every line; a line's own options win
 

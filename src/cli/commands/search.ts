@@ -25,8 +25,9 @@ counts more than one in the text), each with the text around the match and where
               "marks","field","line","page","sourceLine"}: field is where the match is
               (body, title or url); line (of the result's text) and page (of a PDF) when
               the match is in the text; sourceLine, for a result of some lines of a
-              document (--grep, --question), that line's number in the whole document. Matched words are marked «like this» in snippet; text is the
-              snippet unmarked and marks the matched words' [start, end) in it, counted in
+              document (--grep, --question), that line's number in the whole document.
+              Matched words are marked «like this» in snippet; text is the snippet
+              unmarked and marks the matched words' [start, end) in it, counted in
               characters (code points), which a page's own «» cannot be mistaken for. A
               result that several jobs stored alike (the same list run again) is one hit,
               the newest job's, with "sameIn": [{"jobId","idx"}] for the others.
