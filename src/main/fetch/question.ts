@@ -479,11 +479,20 @@ const HEADING = /^#{1,6}[ \t]/;
 /** Headings that lend their words to the passage under them: a title, a section's and a subsection's. */
 const HEADINGS_LENT = 3;
 
-/** The headings right above passage i (at most HEADINGS_LENT) when it is no heading itself: the labels it is read under. */
+/**
+ * The headings right above passage i (at most HEADINGS_LENT) when it is no heading itself: the
+ * labels it is read under. A later piece of a long table (Passage.head) is read under the
+ * headings over the table's first piece: a 40-row table under "Results of 2019" was cut into 4
+ * pieces, and a row in the 3rd ranked and came back with no word of which season it was.
+ */
 export function headingsOver(passages: readonly Passage[], i: number): number[] {
   const out: number[] = [];
   if (HEADING.test(passages[i]?.text ?? '')) return out;
-  for (let j = i - 1; j >= 0 && j >= i - HEADINGS_LENT && HEADING.test(passages[j]!.text); j--) out.push(j);
+  const head = passages[i]?.head;
+  // The pieces of one table share one head; the first piece, which holds it, starts on its line.
+  let first = i;
+  while (head && first > 0 && (passages[first - 1]!.head === head || passages[first - 1]!.line === head.line)) first--;
+  for (let j = first - 1; j >= 0 && j >= first - HEADINGS_LENT && HEADING.test(passages[j]!.text); j--) out.push(j);
   return out;
 }
 
@@ -499,13 +508,15 @@ export const withHead = (p: Passage): string => (p.head ? `${p.head.text}\n${p.t
  * questions its best passage did not answer, and came back alone, answering nothing.
  */
 function rankedTexts(passages: readonly Passage[], markdown: boolean): (string | undefined)[] {
-  const out: (string | undefined)[] = passages.map((p) => {
+  const own = passages.map((p) => {
     const text = withHead(p);
     return markdown ? markdownAsRead(text) : withoutLinkTargets(text);
   });
+  // From `own`, not `out`: the pieces of a table share their headings, each lent before the next piece reads it.
+  const out: (string | undefined)[] = [...own];
   for (let i = 0; i < passages.length; i++) {
     for (const j of headingsOver(passages, i)) {
-      out[i] = `${out[j]!}\n${out[i]!}`;
+      out[i] = `${own[j]!}\n${out[i]!}`;
       out[j] = undefined;
     }
   }

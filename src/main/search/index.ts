@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, bestPassages, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
+import { answersQuestion, askedTerms, bestPassages, headingsOver, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { columnsOnly, isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -388,6 +388,8 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     url: string;
     title: string;
     line: number;
+    /** The lines shown over the passage's own (headings, a table's header row), which it does not start on. */
+    lent: number;
     meta: Record<string, unknown> | undefined;
   }
   const docs: Doc[] = [];
@@ -398,10 +400,15 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     // ranked on the words in them.
     const content = t && snippetText(t.result, t.options?.mode);
     if (!t || !content) continue;
-    // A piece of a long table is ranked and shown under the table's header row (withHead), and
-    // opens at its own first row.
-    for (const p of splitPassages(content)) {
-      docs.push({ id: docs.length, text: withoutBlockMarks(withHead(p)), row: r, url: t.url, title: t.title, line: p.line, meta: t.result?.meta });
+    // A piece of a long table is ranked and shown under the headings over the table
+    // (headingsOver) and its header row (withHead), as the question option shows it, and opens
+    // at its own first row: a row of a 40-row table under "Results of 2019" said no year.
+    const passages = splitPassages(content);
+    for (const p of passages) {
+      const over = p.head ? headingsOver(passages, p.idx).reverse().map((j) => passages[j]!.text) : [];
+      const text = [...over, withHead(p)].join('\n');
+      const lent = text.split('\n').length - p.text.split('\n').length;
+      docs.push({ id: docs.length, text: withoutBlockMarks(text), row: r, url: t.url, title: t.title, line: p.line, lent, meta: t.result?.meta });
     }
   }
   if (docs.length === 0) return [];
@@ -463,7 +470,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     // has no text of its own; it opens at the title.
     const lines = d.text.split('\n');
     const said = titleLines(d.text, d.title);
-    const line = said < lines.length ? d.line + said : d.line;
+    const line = said < lines.length ? d.line + Math.max(0, said - d.lent) : d.line;
     const a: JobAnswer = { jobId: d.row.jobId, idx: d.row.idx, url: d.url, title: d.title, text: lines.slice(said).join('\n'), score: f.score, line };
     const page = pageOfLine(d.meta, line);
     if (page !== undefined) a.page = page;
