@@ -541,8 +541,8 @@ const minusStartsWord = (q: string, at: number): boolean => at === 0 || /[\s()]/
  * one word in it, at a word's start, is left out as the lexer leaves it out: read as a word to
  * find, "revenue -(2022", typed on the way to -(2022 OR 2023), showed just the 2022 results. A
  * -( group of more words might mean any of them or all: its words are neither found nor left
- * out. Inside a quote not closed, a minus is the phrase's. A column named with no word after
- * it (title:) is no word.
+ * out. A NOT after a word to find leaves out the same. Inside a quote not closed, a minus is
+ * the phrase's. A column named with no word after it (title:) is no word.
  */
 function plainParts(q: string): { find: string; out: string[] } {
   let find = '';
@@ -556,23 +556,10 @@ function plainParts(q: string): { find: string; out: string[] } {
       find += ` ${q.slice(i + 1, end)} `;
       i = end + 1;
     } else if (c === '-' && minusStartsWord(q, i) && !/\bNOT\s*$/.test(find)) {
-      const next = q[i + 1];
-      if (next === '(') {
-        const close = q.indexOf(')', i + 2);
-        const end = close < 0 ? q.length : close;
-        const inside = plainRuns(q.slice(i + 2, end)).filter((w) => !OPERATORS.has(w));
-        if (inside.length === 1) out.push(inside[0] as string);
-        i = end + 1;
-      } else if (isQuote(next) && closingQuote(q, i + 2) >= 0) {
-        const end = closingQuote(q, i + 2);
-        out.push(q.slice(i + 2, end));
-        i = end + 1;
-      } else if (LEFT_OUT.test(q.slice(i + 1, i + 3))) {
-        let end = i + 1;
-        while (end < q.length && !WORD_END.test(q[end] as string)) end++;
-        out.push(columnOf(q.slice(i + 1, end))?.rest ?? q.slice(i + 1, end));
-        i = end;
-      } else {
+      const left = isQuote(q[i + 1]) || LEFT_OUT.test(q.slice(i + 1, i + 3)) ? leftOutAt(q, i + 1) : undefined;
+      if (left?.out !== undefined) out.push(left.out);
+      if (left) i = left.end;
+      else {
         find += c;
         i++;
       }
@@ -580,6 +567,15 @@ function plainParts(q: string): { find: string; out: string[] } {
       let end = i;
       while (end < q.length && !WORD_END.test(q[end] as string)) end++;
       const word = q.slice(i, end);
+      // NOT after a word to find leaves out what comes next, as the lexer reads it: kept as a
+      // word, "revenue NOT (2022", typed on the way to a group, searched "revenue not 2022" and
+      // found the 2022 results. Typed first or after an operator it stays a word (plainWords).
+      const left = word === 'NOT' && findsBefore(find) ? leftOutAt(q, end + (q.slice(end).match(/^\s*/)?.[0].length ?? 0)) : undefined;
+      if (left) {
+        if (left.out !== undefined) out.push(left.out);
+        i = left.end;
+        continue;
+      }
       const named = columnOf(word);
       find += end > i ? (named && !isWordish(named.rest) ? ' ' : word) : c;
       i = Math.max(end, i + 1);
@@ -587,6 +583,36 @@ function plainParts(q: string): { find: string; out: string[] } {
   }
   return { find, out };
 }
+
+/** Whether the plain text read so far ends in a word to find, so a NOT after it has something to leave out of. */
+function findsBefore(find: string): boolean {
+  const before = find.trimEnd();
+  const last = plainRuns(before).at(-1);
+  return last !== undefined && !OPERATORS.has(last) && !before.endsWith('(');
+}
+
+/**
+ * What a minus or a NOT leaves out of the plain reading, from `at`: a group's one word (nothing
+ * for a group of several, which might mean any of them or all), a closed phrase, or a word (its
+ * column dropped); undefined for no such thing there (an open quote, an operator, nothing).
+ */
+function leftOutAt(q: string, at: number): { out?: string; end: number } | undefined {
+  if (q[at] === '(') {
+    const close = q.indexOf(')', at + 1);
+    const end = close < 0 ? q.length : close;
+    const inside = plainRuns(q.slice(at + 1, end)).filter((w) => !OPERATORS.has(w));
+    return inside.length === 1 ? { out: inside[0] as string, end: end + 1 } : { end: end + 1 };
+  }
+  if (isQuote(q[at])) {
+    const end = closingQuote(q, at + 1);
+    return end < 0 ? undefined : { out: q.slice(at + 1, end), end: end + 1 };
+  }
+  let end = at;
+  while (end < q.length && !WORD_END.test(q[end] as string)) end++;
+  const word = q.slice(at, end);
+  return word === '' || OPERATORS.has(word) ? undefined : { out: columnOf(word)?.rest ?? word, end };
+}
+
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 
