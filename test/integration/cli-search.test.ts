@@ -461,13 +461,16 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(alone.stderr).toBe('sift search: give the words to find. "title:" names where to search, with no word after it to find there. Type the word right after the colon: title:report finds the results with report in their title.\n');
   });
 
-  test('a NOT before a word or a one-word ( still being typed leaves it out of the plain words', async () => {
+  test('a NOT before a word or a one-word ( still being typed leaves it out of the plain words; title: with a space before its word is title:word', async () => {
     const run = async (...words: string[]) => {
       const r = await runSift(['search', ...words, '--json', '--db', db], { env });
       return { code: r.code, stderr: r.stderr, urls: [...new Set(jsonLines(r.stdout).map((h) => String(h.url).replace(site.base, '')))].sort() };
     };
     // Typed on the way to NOT (2022 OR 2023): searched as "tram not 2022", it found none of the pages it was to keep.
     expect(await run('tram', 'NOT', '(2022')).toEqual({ code: 0, stderr: 'sift search: searched as plain words: the ( is not closed; add the closing ) to search the group\n', urls: ['/tram/2021'] });
+    // title: harbour searched harbour everywhere, the four reports with it.
+    expect(await run('title:', 'harbour')).toEqual({ code: 0, stderr: '', urls: ['/book.pdf'] });
+    expect(await run('title: harbour')).toEqual({ code: 0, stderr: '', urls: ['/book.pdf'] });
   });
 
   test('a column named inside title:( or url:( is the one searched: title:(url:tram) finds the URLs, each hit shown in the url', async () => {

@@ -400,6 +400,29 @@ describe('search over stored results', () => {
     expect(parseQuery('revenue OR NOT currency')?.terms.map((t) => t.text)).toEqual(['revenue', 'NOT', 'currency']);
   });
 
+  it('reads title: with a space before its word as title:word, the word right after the colon', () => {
+    storeJob('j2', [
+      { url: 'https://t.test/body', title: 'Something else', content: 'This page mentions a lighthouse once among many other words about the coast and the sea.' },
+      { url: 'https://t.test/title', title: 'Lighthouse', content: 'A page about the coast and the sea, with many other words in its body text.' },
+    ]);
+    // It searched lighthouse everywhere, and found the page that only mentions one.
+    expect(ids(searchStore(store, 'title: lighthouse', { jobId: 'j2' }).hits)).toEqual(['j2:1']);
+    for (const [spaced, joined] of [
+      ['title: annual', 'title:annual'],
+      ['title:   annual', 'title:annual'],
+      ['url: news revenue', 'url:news revenue'],
+      ['title: "annual report"', 'title:"annual report"'],
+      ['title: (annual 2022)', 'title:(annual 2022)'],
+      ['revenue title: annual*', 'revenue title:annual*'],
+    ]) {
+      expect(parseQuery(spaced as string)?.match, spaced).toBe(parseQuery(joined as string)?.match);
+    }
+    // Before an operator, a minus or another column there is no word for it: the column is dropped, as at the end.
+    expect(parseQuery('revenue title: OR annual')?.match).toBe(parseQuery('revenue OR annual')?.match);
+    expect(parseQuery('revenue title: -currency')?.match).toBe(parseQuery('revenue -currency')?.match);
+    expect(parseQuery('title: url: news')?.match).toBe(parseQuery('url:news')?.match);
+  });
+
   it('reads x NOT (-a) as x NOT a: the minus in the group says again what NOT says', () => {
     // Strictly a double negation (x AND a); no one types it for that, and web searches read -a as "without a".
     expect(ids(searchStore(store, 'revenue NOT (-currency)').hits)).toEqual(['j1:0']);

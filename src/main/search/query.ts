@@ -178,16 +178,46 @@ function phraseAt(q: string, at: number, out: Token[], column?: Column): number 
   return i;
 }
 
-/** Reads the word at `at` into `out` (an operator, or a term when it holds something the index holds); returns where reading goes on. */
-function wordAt(q: string, at: number, out: Token[]): number {
+const OPERATORS = new Set(['AND', 'OR', 'NOT']);
+
+/** The end of the word that starts at `at`. */
+function wordEnd(q: string, at: number): number {
   let i = at;
   while (i < q.length && !WORD_END.test(q[i] as string)) i++;
+  return i;
+}
+
+/**
+ * Where the word a column named with a space after its colon (title: annual) is for starts:
+ * the next word, phrase or group, unless that is an operator, a minus, another column or
+ * nothing; -1 for none. Read as the column alone, "title: annual" searched annual everywhere,
+ * where a search box that takes field:word (Lucene's among them) reads title:annual.
+ */
+function spacedColumnWord(q: string, at: number): number {
+  const j = at + (q.slice(at).match(/^\s+/)?.[0].length ?? 0);
+  if (j === at || j === q.length || q[j] === '-' || q[j] === ')') return -1;
+  const next = q.slice(j, wordEnd(q, j));
+  return OPERATORS.has(next) || columnOf(next) ? -1 : j;
+}
+
+/** Reads the word at `at` into `out` (an operator, or a term when it holds something the index holds), in `column` unless it names its own; returns where reading goes on. */
+function wordAt(q: string, at: number, out: Token[], inColumn?: Column): number {
+  const i = wordEnd(q, at);
   let word = q.slice(at, i);
   if (word === 'AND' || word === 'OR' || word === 'NOT') {
     out.push({ kind: 'op', op: word });
     return i;
   }
   const named = columnOf(word);
+  if (named && named.rest === '') {
+    const j = spacedColumnWord(q, i);
+    if (j >= 0 && isQuote(q[j])) return phraseAt(q, j, out, named.column);
+    if (j >= 0 && q[j] === '(') {
+      out.push({ kind: 'open', column: named.column });
+      return j + 1;
+    }
+    if (j >= 0) return wordAt(q, j, out, named.column);
+  }
   // title:"an exact phrase": the phrase, in that column.
   if (named && named.rest === '' && isQuote(q[i])) return phraseAt(q, i, out, named.column);
   // title:(a -b): the group, in that column (inColumns). Read as the word "title" before a
@@ -199,7 +229,7 @@ function wordAt(q: string, at: number, out: Token[]): number {
   // title: alone, or before signs only, is a column with its word still to come: read as the
   // word "title", it answered "no stored result matches title:". Quoted ("title:") it is the word.
   if (named && !isWordish(named.rest)) return i;
-  const column = named?.column;
+  const column = named?.column ?? inColumn;
   if (named) word = named.rest;
   const prefix = /[\p{L}\p{N}\p{M}]\*$/u.test(word);
   if (prefix) word = word.slice(0, -1);
@@ -613,8 +643,6 @@ function leftOutAt(q: string, at: number): { out?: string; end: number } | undef
   return word === '' || OPERATORS.has(word) ? undefined : { out: columnOf(word)?.rest ?? word, end };
 }
 
-
-const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 
 /**
  * Every signed word and run of letters and digits, each a word to find (what a query FTS5
