@@ -9,18 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../helpers/fetch-server';
 import { textJob, type TextJob } from '../helpers/text-job';
 import { sourceLineAt, type SourceLines } from '../../src/shared/source-lines';
+import { DRIVERS, HEAD } from '../helpers/standings';
 
-const SURNAMES = [
-  'Alder', 'Brook', 'Castell', 'Dunmore', 'Ellery', 'Fairholt', 'Garrick', 'Hollis', 'Ingram', 'Jessop',
-  'Kettle', 'Lowry', 'Marlow', 'Northey', 'Osgood', 'Pelham', 'Quarry', 'Rendle', 'Sallow', 'Thorne',
-  'Upton', 'Varley', 'Wexford', 'Yardley', 'Ashby', 'Bexley', 'Colby', 'Darrow', 'Easton', 'Farrow',
-  'Gorman', 'Halden', 'Irwin', 'Jarrow', 'Kendal', 'Linden', 'Morrow', 'Nesbit', 'Orton', 'Penrose',
-];
-const GIVEN = ['Avery', 'Blake', 'Corin', 'Dallas'];
-// 40 drivers; a surname names one.
-const DRIVERS = SURNAMES.map((surname, i) => `${GIVEN[i % 4]!} ${surname}`);
 const row = (name: string, i: number): string[] => [String(i + 1), name, String(2400 - i * 37), String((i * 7) % 5), String((i * 3) % 11), String((i * 5) % 17)];
-const HEAD = ['Pos', 'Driver', 'Points', 'Wins', 'Top 5', 'Top 10'];
 
 const cells = (tag: string, values: string[]): string => `<tr>${values.map((v) => `<${tag}>${v}</${tag}>`).join('')}</tr>`;
 const PAGE = `<!doctype html><html><head><title>Season standings</title></head><body><main><article>

@@ -10,16 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../helpers/fetch-server';
 import { textJob, type TextJob } from '../helpers/text-job';
 import { sourceLineAt, type SourceLines } from '../../src/shared/source-lines';
+import { DRIVERS, HEAD } from '../helpers/standings';
 
-const SURNAMES = [
-  'Alder', 'Brook', 'Castell', 'Dunmore', 'Ellery', 'Fairholt', 'Garrick', 'Hollis', 'Ingram', 'Jessop',
-  'Kettle', 'Lowry', 'Marlow', 'Northey', 'Osgood', 'Pelham', 'Quarry', 'Rendle', 'Sallow', 'Thorne',
-  'Upton', 'Varley', 'Wexford', 'Yardley', 'Ashby', 'Bexley', 'Colby', 'Darrow', 'Easton', 'Farrow',
-  'Gorman', 'Halden', 'Irwin', 'Jarrow', 'Kendal', 'Linden', 'Morrow', 'Nesbit', 'Orton', 'Penrose',
-];
-const GIVEN = ['Avery', 'Blake', 'Corin', 'Dallas'];
-const DRIVERS = SURNAMES.map((surname, i) => `${GIVEN[i % 4]!} ${surname}`);
-const HEAD = ['Pos', 'Driver', 'Points', 'Wins', 'Top 5', 'Top 10'];
 // The seasons' numbers differ, so a row says which table it is from.
 const row = (name: string, i: number, season: number): string[] => [
   String(i + 1),
