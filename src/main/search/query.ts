@@ -210,21 +210,16 @@ function wordAt(q: string, at: number, out: Token[], inColumn?: Column): number 
   }
   const named = columnOf(word);
   if (named && named.rest === '') {
-    const j = spacedColumnWord(q, i);
+    // title:"an exact phrase", title:(a -b) (the group, inColumns) or, after a space, the next
+    // word, phrase or group (spacedColumnWord): in that column. Read as the word "title" before
+    // a group, title:(-draft) found the results holding "title" without draft.
+    const j = isQuote(q[i]) || q[i] === '(' ? i : spacedColumnWord(q, i);
     if (j >= 0 && isQuote(q[j])) return phraseAt(q, j, out, named.column);
     if (j >= 0 && q[j] === '(') {
       out.push({ kind: 'open', column: named.column });
       return j + 1;
     }
     if (j >= 0) return wordAt(q, j, out, named.column);
-  }
-  // title:"an exact phrase": the phrase, in that column.
-  if (named && named.rest === '' && isQuote(q[i])) return phraseAt(q, i, out, named.column);
-  // title:(a -b): the group, in that column (inColumns). Read as the word "title" before a
-  // group, title:(-draft) found the results holding "title" without draft.
-  if (named && named.rest === '' && q[i] === '(') {
-    out.push({ kind: 'open', column: named.column });
-    return i + 1;
   }
   // title: alone, or before signs only, is a column with its word still to come: read as the
   // word "title", it answered "no stored result matches title:". Quoted ("title:") it is the word.
@@ -594,8 +589,7 @@ function plainParts(q: string): { find: string; out: string[] } {
         i++;
       }
     } else {
-      let end = i;
-      while (end < q.length && !WORD_END.test(q[end] as string)) end++;
+      const end = wordEnd(q, i);
       const word = q.slice(i, end);
       // NOT after a word to find leaves out what comes next, as the lexer reads it: kept as a
       // word, "revenue NOT (2022", typed on the way to a group, searched "revenue not 2022" and
@@ -637,12 +631,10 @@ function leftOutAt(q: string, at: number): { out?: string; end: number } | undef
     const end = closingQuote(q, at + 1);
     return end < 0 ? undefined : { out: q.slice(at + 1, end), end: end + 1 };
   }
-  let end = at;
-  while (end < q.length && !WORD_END.test(q[end] as string)) end++;
+  const end = wordEnd(q, at);
   const word = q.slice(at, end);
   return word === '' || OPERATORS.has(word) ? undefined : { out: columnOf(word)?.rest ?? word, end };
 }
-
 
 /**
  * Every signed word and run of letters and digits, each a word to find (what a query FTS5
