@@ -124,8 +124,7 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
   }
   if (content === undefined) {
     const pre = ctx.decoded?.body === buf && kind === 'html' ? ctx.decoded : undefined;
-    const decoded = pre ?? decodeText(buf, contentType, kind === 'html' || kind === 'text');
-    const { text, charset, detected, overruled } = kind === 'html' && !pre ? withoutStrayControls(decoded) : decoded;
+    const { text, charset, detected, overruled } = pre ?? (kind === 'html' ? decodeHtml(buf, contentType) : decodeText(buf, contentType, kind === 'text'));
     meta.charset = charset;
     if (detected) meta.charset_detected = true;
     // The label its bytes belie: said, so a reader comparing with the page's source is not puzzled.
