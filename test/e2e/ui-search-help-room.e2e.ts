@@ -57,3 +57,36 @@ for (const width of [1280, 800]) {
     await expect.poll(() => help.isVisible()).toBe(false);
   });
 }
+
+/** How many px of the two elements' boxes overlap, across and down: 0 × 0 where they do not. */
+const overlap = (a: string, b: string): Promise<{ x: number; y: number }> =>
+  page.evaluate(
+    ([one, two]) => {
+      const r1 = document.querySelector(`[data-testid="${one}"]`)!.getBoundingClientRect();
+      const r2 = document.querySelector(`[data-testid="${two}"]`)!.getBoundingClientRect();
+      return { x: Math.max(0, Math.min(r1.right, r2.right) - Math.max(r1.left, r2.left)), y: Math.max(0, Math.min(r1.bottom, r2.bottom) - Math.max(r1.top, r2.top)) };
+    },
+    [a, b],
+  );
+
+for (const width of [1280, 900]) {
+  test(`at ${width} px, a row selected, the search help leaves the result's address and title in sight`, async () => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.getByTestId('job-item').first().click();
+    await page.locator('[data-testid="target-row"][data-idx="1"]').click();
+    await expect.poll(() => page.locator('[data-testid="result-pane"] .result-title').textContent()).toBe('Page 1');
+    const help = page.getByTestId('job-search-help');
+    await page.getByTestId('job-search-input').focus();
+    await expect.poll(() => help.isVisible()).toBe(true);
+    await page.screenshot({ path: screenshotPath(`ui-search-help-room-pane-${width}`) });
+    // Before: at 1280 px the help ran from the table's left to 16 px from the window's right, over the
+    // pane's badge, address and title ("Page 1") from 1 to 3 lines down, while the box had focus.
+    const top = await overlap('job-search-help', 'result-top');
+    expect(top.x * top.y).toBe(0);
+    const pane = await overlap('job-search-help', 'result-pane');
+    expect(pane.x * pane.y).toBe(0);
+    expect(await help.evaluate((e) => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1)).toBe(true);
+    await page.getByTestId('job-header').click({ position: { x: 5, y: 5 } });
+    await expect.poll(() => help.isVisible()).toBe(false);
+  });
+}
