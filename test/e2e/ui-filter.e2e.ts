@@ -60,6 +60,8 @@ test('the reason filter says why it is dimmed, and a filter change says once how
   const announce = page.getByTestId('filter-announce');
   expect(await announce.getAttribute('role')).toBe('status');
   expect(await announce.textContent()).toBe('');
+  const statuses = () => page.getByTestId('filter-status').evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.text));
+  expect(await statuses()).toEqual(['Every status', 'OK', 'Failed', 'Running', 'Waiting']);
   await page.getByTestId('filter-status').selectOption('done');
   await expect.poll(() => announce.textContent()).toBe('1 of 3 targets shown');
   // A target that ends while the filter is on changes the count beside the selects, and is not
@@ -69,10 +71,17 @@ test('the reason filter says why it is dimmed, and a filter change says once how
   expect(await announce.textContent()).toBe('1 of 3 targets shown');
   await page.screenshot({ path: screenshotPath('ui-filter-live-count') });
 
+  await page.getByTestId('filter-status').selectOption('running');
+  await expect.poll(text('filter-count')).toBe('1 of 3');
   await release('/held/3');
   await expect.poll(() => page.getByTestId('job-header').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+  // Chosen as the job ended, "Running" stays in the select that says what the table shows.
+  expect(await page.getByTestId('filter-status').inputValue()).toBe('running');
+  expect(await statuses()).toContain('Running');
   expect(await axOf(page, '[data-testid="filter-reason"]')).toMatchObject({ description: 'No target failed: there is no reason to filter by.' });
   await page.getByTestId('filter-clear').click();
   await expect.poll(() => announce.textContent()).toBe('All 3 targets shown');
+  // An ended job runs nothing: "Running" was offered still, and showed "0 of 3" and an empty table.
+  expect(await statuses()).toEqual(['Every status', 'OK', 'Failed', 'Not fetched']);
   expect(pageErrors(page)).toEqual([]);
 });

@@ -358,7 +358,9 @@ function TargetFilter({ shown, total, filtering }: { shown: number; total: numbe
       <label>
         <span className="visually-hidden">Status</span>
         <select value={status} onChange={(e) => setFilter({ status: e.target.value as TargetState | 'all' })} data-testid="filter-status" aria-label="Show targets with status">
-          {STATUSES.map((s) => (
+          {/* An ended job runs nothing: "Running" emptied its table ("0 of 50", "No target matches this
+              filter"). Kept while chosen, so the select still says what the table shows. */}
+          {STATUSES.filter((s) => !(ended && s.value === 'running' && status !== 'running')).map((s) => (
             <option key={s.value} value={s.value}>
               {ended && s.value === 'pending' ? 'Not fetched' : s.label}
             </option>
