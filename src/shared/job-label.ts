@@ -80,7 +80,7 @@ export function cutLabel(label: string, max: number, others: readonly string[] =
   const prefix = LEADING_RERUNS.exec(hosts)?.[0] ?? '';
   // Four of the hosts' characters on each side of the "…" at least, else the prefix is cut too.
   if (max - prefix.length >= 9) return `${prefix}${cutHosts(hosts.slice(prefix.length), max - prefix.length)}`;
-  const lone = hostWithoutPort(hosts.slice(prefix.length));
+  const lone = loneHost(hosts.slice(prefix.length));
   if (lone !== undefined) return cutHostAtEnd(`${prefix}${lone}`, max);
   const several = prefix ? undefined : severalHosts(hosts);
   return several ? cutSeveralHosts(several, max) : cutMiddle(hosts, max);
@@ -92,6 +92,18 @@ const HOST_PORT = /^([^\s/,:]+|\[[^\]\s]+\]):\d+$/;
 /** The host of a lone host:port; undefined for anything else (a file's name, a host and its folder). */
 export function hostWithoutPort(hosts: string): string | undefined {
   return HOST_PORT.exec(hosts)?.[1];
+}
+
+// An address's host written as one, which no file's name is: "127.0.0.1", "[::1]".
+const IP_LITERAL = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[^\]\s]+\])$/;
+
+/**
+ * The host of a lone host:port, or a lone IP address without one (its port dropped by the app's
+ * shownLabel): cut as the one with a port is, the 900 px job list read "rest …0.0.1" for "rest of
+ * 127.0.0.1" (cut in its middle) and "rest of 12…" for "rest of 127.0.0.1:34519".
+ */
+function loneHost(hosts: string): string | undefined {
+  return hostWithoutPort(hosts) ?? (IP_LITERAL.test(hosts) ? hosts : undefined);
 }
 
 /**
@@ -163,7 +175,7 @@ function cutHosts(hosts: string, max: number): string {
   const slash = hosts.indexOf('/');
   // Its port first, then its end: cut in its middle, a lone loopback host read "127.0…3403" in the
   // 800 px job list's 10 characters, digits of an address beside digits of a port.
-  const lone = hostWithoutPort(hosts);
+  const lone = loneHost(hosts);
   if (lone !== undefined) return cutHostAtEnd(lone, max);
   if (slash <= 0) return cutMiddle(hosts, max);
   // "www." tells no site from another, and took the host's few characters.

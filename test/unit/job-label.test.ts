@@ -156,6 +156,16 @@ describe('a list of several hosts cut to fit the job list', () => {
     expect(cutLabel('rest of 127.0.0.1:41234, 127.0.0.1:41901 · grep “x”', 20)).toBe('rest of 127.0.0.1 +1');
     for (let max = 9; max < 40; max++) expect(cutLabel('a.example.org, b.example.org and 12 other hosts', max).length).toBeLessThanOrEqual(max);
   });
+  // The app shows a name without its port where no other job has the host at another port
+  // (shownLabel); cut in its middle then, the 900 px job list read "rest …0.0.1".
+  it('cuts a lone IP address without its port at its end, as with it', () => {
+    expect(cutLabel('rest of 127.0.0.1', 11)).toBe('rest of 12…');
+    expect(cutLabel('127.0.0.1', 8)).toBe('127.0.0…');
+    expect(cutLabel('[::1]', 4)).toBe(cutLabel('[::1]:8080', 4));
+    for (let max = 2; max < 17; max++) expect(cutLabel('rest of 127.0.0.1', max)).toBe(cutLabel('rest of 127.0.0.1:34519', max));
+    // A file's or a site's name is cut as before: a name alone does not say it is a host.
+    expect(cutLabel('links.txt', 6)).toBe(cutMiddle('links.txt', 6));
+  });
   it('never ends a host cut at its end with a dot or a colon before the "…"', () => {
     const names = ['127.0.0.1:41234, 127.0.0.2:41901', 'rest of 127.0.0.1:41234, 127.0.0.2:41901', 'docs.example.org:8080, b.org and 2 other hosts', '127.0.0.1:43403', 'rest of 127.0.0.1:43403', '[::1]:8080, [::2]:8080'];
     for (const name of names) {
