@@ -23,14 +23,23 @@ const serve = (html: string) => (_req: unknown, res: ServerResponse) => res.writ
 const WALL =
   '<div class="paywall"><h2>Subscribe to continue reading</h2><p><a href="/subscribe">Subscribe</a> Already a subscriber? <a href="#" class="sign-in">Sign in</a></p></div>';
 
+/** A site's state listing other stories with their lengths in words (most read), ahead of the article's own markup. */
+const mostRead = (...counts: number[]): string =>
+  `<script>window.__STATE__ = {"mostRead":[${counts.map((n, i) => `{"headline":"Story ${i}","url":"/story/${i}","wordCount":${n}}`).join(',')}]};</script>`;
+/** The article's own JSON-LD: for subscribers (a metered site marks every article so), of about its 431 words. */
+const METERED = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","isAccessibleForFree":false,"wordCount":440}</script>';
+
 let site: Site;
 beforeAll(async () => {
   const modal = page('ok_short_article_with_newsletter_modal.html');
+  // The same page with its article cut after its first sentence, a wall's box in the rest's place: a teaser.
+  const teaser = modal.replace(/(última corrida!<\/span><\/p>)[\s\S]*?36 corridas\.<\/p>/, `$1${WALL}`);
   site = await startSite({
     '/modal': serve(modal),
     '/script-strings': serve(page('ok_short_article_with_comment_script_strings.html')),
-    // The same page with its article cut after its first sentence, a wall's box in the rest's place: a teaser.
-    '/teaser': serve(modal.replace(/(última corrida!<\/span><\/p>)[\s\S]*?36 corridas\.<\/p>/, `$1${WALL}`)),
+    '/teaser': serve(teaser),
+    '/metered': serve(modal.replace('<head>', `<head>${mostRead(3200, 900)}${METERED}`)),
+    '/teaser-with-briefs': serve(teaser.replace('<head>', `<head>${mostRead(300, 3200)}`)),
   });
 });
 afterAll(async () => {
@@ -54,5 +63,19 @@ test('a short article whole under a newsletter prompt, or with its words in a sc
     // The whole table came back, to its last row.
     for (const r of results.slice(0, 2)) expect(r.content).toMatch(/\| 40 +\| Casey Mears \|/);
     expect(results[2]!.content).not.toMatch(/Kyle Busch/);
+  });
+});
+
+// The first wordCount of a page was read as its article's: the whole article under a longer
+// story's count (3,200 words) was warned paywalled, and a teaser under a brief's (300) came back
+// as whole.
+test("a page's length in words is its article's own, not another story's listed ahead of it", async () => {
+  await withLoopbackRig('sift-paywall-', async (runner, store) => {
+    const urls = ['/metered', '/teaser-with-briefs'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
+    const { id } = runner.submit({ name: 'test' }, 'test', urls);
+    expect((await finished(runner, id)).status).toBe('done');
+    const results = [0, 1].map((i) => store.targetResult(id, i)!.result!);
+    expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, ['paywall']]);
+    expect(results[0]!.content).toMatch(/\| 40 +\| Casey Mears \|/);
   });
 });

@@ -98,6 +98,25 @@ describe('paywallTeaser', () => {
     expect(paywallTeaser(ld({ isAccessibleForFree: false, wordCount: 300 }), () => '東京の港では毎朝'.repeat(40))).toBe(false);
   });
 
+  // A site's state script lists other stories with their lengths (most read, up next) ahead of
+  // the article's own JSON-LD: the first wordCount on the page is another story's.
+  const others = (...counts: number[]): string => `<script>window.__STATE__ = {"mostRead":[${counts.map((n, i) => `{"headline":"Story ${i}","wordCount":${n}}`).join(',')}]};</script>`;
+
+  test("the article's length is its own wordCount, not the first on the page: a whole article is no teaser, a teaser is one", () => {
+    // The whole article (1,250 of its 1,300 words) under a longer story's count was a teaser.
+    expect(paywallTeaser(others(3200, 900) + ld({ isAccessibleForFree: false, wordCount: 1300 }), () => words(1250))).toBe(false);
+    // 120 of 1,300 words under a 200-word brief's count was whole.
+    expect(paywallTeaser(others(200) + ld({ isAccessibleForFree: false, wordCount: 1300 }), () => words(120))).toBe(true);
+    // The article around the part that is not free (hasPart) declares it, in JSON-LD or a site's state.
+    expect(paywallTeaser(others(200) + ld({ wordCount: 1300, hasPart: { '@type': 'WebPageElement', isAccessibleForFree: false, cssSelector: '.paywall' } }), () => words(120))).toBe(true);
+    expect(paywallTeaser(`${others(3200)}<script>var page = {"story":{"headline":"A \\"quoted\\" {brace}","wordCount":1300,"isAccessibleForFree":false}};</script>`, () => words(1250))).toBe(false);
+    // Counts that do not say which is the article's are no measure: the text's length is.
+    expect(paywallTeaser(others(3200, 200) + ld({ isAccessibleForFree: false }), () => words(1250))).toBe(false);
+    expect(paywallTeaser(others(3200, 200) + ld({ isAccessibleForFree: false }), () => words(120))).toBe(true);
+    // Nor is a count the page shows as text (a post on schema.org's markup quoting one).
+    expect(paywallTeaser(`${ld({ isAccessibleForFree: false })}<pre>{"wordCount": 5000}</pre>`, () => words(1250))).toBe(false);
+  });
+
   test('a page without the markup that asks, under a short text, to subscribe to read on is a teaser', () => {
     const box = '<div class="paywall"><h2>Subscribe to continue reading</h2><p>Already a subscriber? <a href="/login">Sign in</a></p></div>';
     expect(paywallTeaser(`<p>${teaser}</p>${box}`, () => teaser)).toBe(true);

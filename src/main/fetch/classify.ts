@@ -981,8 +981,82 @@ function asksToPay(html: string): boolean {
  * on: only then is it asked whether it is a teaser.
  */
 export const marksNotFree = (html: string): boolean => NOT_FREE_JSON.test(html) || NOT_FREE_META.test(html) || asksToPay(html);
-/** The length the page's own structured data gives its article, in words. */
-const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/;
+/** A length in words as structured data gives it, a key of a script's JSON (JSON-LD, a site's state). */
+const WORD_COUNT = /["']wordCount["']\s*:\s*["']?(\d{1,7})\b/g;
+const NOT_FREE_JSON_ALL = new RegExp(NOT_FREE_JSON.source, 'gi');
+
+/**
+ * The length the page's structured data gives its own article, in words; 0 where it gives
+ * none, or several without saying which is the article's. A site's state lists other stories
+ * with theirs (most read, up next), ahead of the article's JSON-LD or inside it: the first
+ * wordCount of the page was another story's, so a whole article under a longer story's count
+ * was warned paywalled, and a teaser under a brief's came back as whole. Where the counts
+ * differ, the article's is the one of the object marked not free, or of an object around it
+ * (the article around the part that is not free, its hasPart). Read in scripts only: a count
+ * the page shows as text is a quote.
+ */
+function declaredWords(html: string): number {
+  const scripts = scriptsOf(html).filter((s) => s.search(WORD_COUNT) >= 0);
+  const counts = scripts.flatMap((s) => [...s.matchAll(WORD_COUNT)].map((m) => Number(m[1])));
+  if (new Set(counts).size <= 1) return counts[0] ?? 0;
+  for (const script of scripts) {
+    const marks = [...script.matchAll(NOT_FREE_JSON_ALL)].map((m) => m.index);
+    if (!marks.length) continue;
+    const keys = [...script.matchAll(WORD_COUNT)];
+    const { inside, around } = objectsOf(script, [...marks, ...keys.map((m) => m.index)]);
+    // Each count by the object that holds it; each object looked at once, however many marks.
+    const held = new Map(keys.map((m) => [inside.get(m.index)!, Number(m[1])]));
+    const seen = new Set<number>();
+    for (const mark of marks) {
+      for (let o = inside.get(mark)!; o >= 0 && !seen.has(o); o = around.get(o)!) {
+        if (held.has(o)) return held.get(o)!;
+        seen.add(o);
+      }
+    }
+  }
+  return 0;
+}
+
+/** The text of each <script> element of the page, in order (one with no end tag ends the list). */
+function scriptsOf(html: string): string[] {
+  const out: string[] = [];
+  const starts = /<script\b/gi;
+  for (let m = starts.exec(html); m; m = starts.exec(html)) {
+    const open = html.indexOf('>', m.index);
+    const close = open < 0 ? undefined : closingTag(html, 'script', open + 1);
+    if (!close) break;
+    out.push(html.slice(open + 1, close.start));
+    starts.lastIndex = close.end;
+  }
+  return out;
+}
+
+/**
+ * Of a script's JSON or JavaScript, in one pass that skips strings: where the innermost object
+ * around each of `positions` (each outside any string) opens, and where the object around each
+ * object opens; -1 for none.
+ */
+function objectsOf(text: string, positions: number[]): { inside: Map<number, number>; around: Map<number, number> } {
+  const wanted = [...new Set(positions)].sort((x, y) => x - y);
+  const inside = new Map<number, number>();
+  const around = new Map<number, number>();
+  const open: number[] = [];
+  let next = 0;
+  for (let i = 0; i < text.length && next < wanted.length; i++) {
+    // A position the pass stepped over (inside what it read as a string) is placed where it resumed.
+    for (; next < wanted.length && wanted[next]! <= i; next++) inside.set(wanted[next]!, open.at(-1) ?? -1);
+    const c = text[i];
+    if (c === '{') {
+      around.set(i, open.at(-1) ?? -1);
+      open.push(i);
+    } else if (c === '}') open.pop();
+    else if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+    }
+  }
+  for (; next < wanted.length; next++) inside.set(wanted[next]!, -1);
+  return { inside, around };
+}
 
 /** Words as a site counts them: runs between spaces, and each Chinese, Japanese or Korean character. */
 const wordsIn = (text: string): number => text.split(/\s+/).filter(Boolean).length + (text.match(CJK)?.length ?? 0);
@@ -1001,7 +1075,7 @@ export function paywallTeaser(html: string, article: () => string): boolean {
 /** Of a page with a wall (teaserWall): whether its article's text is less than it claims. */
 export function isTeaser(html: string, article: string): boolean {
   const text = article.replace(/\s+/g, ' ').trim();
-  const declared = Number(WORD_COUNT.exec(html)?.[1] ?? 0);
+  const declared = declaredWords(html);
   return declared > 0 ? wordsIn(text) < declared / 2 : text.length < SHORT_CHARS;
 }
 
