@@ -29,6 +29,10 @@ const mostRead = (...counts: number[]): string =>
 /** The article's own JSON-LD: for subscribers (a metered site marks every article so), of about its 431 words. */
 const METERED = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","isAccessibleForFree":false,"wordCount":440}</script>';
 
+/** The markup naming the part of the article that is not free: its body, the element the page keeps its text in. */
+const PAID_PART =
+  '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","isAccessibleForFree":false,"hasPart":{"@type":"WebPageElement","isAccessibleForFree":false,"cssSelector":".articleBody"}}</script>';
+
 let site: Site;
 beforeAll(async () => {
   const modal = page('ok_short_article_with_newsletter_modal.html');
@@ -40,6 +44,8 @@ beforeAll(async () => {
     '/teaser': serve(teaser),
     '/metered': serve(modal.replace('<head>', `<head>${mostRead(3200, 900)}${METERED}`)),
     '/teaser-with-briefs': serve(teaser.replace('<head>', `<head>${mostRead(300, 3200)}`)),
+    '/metered-part': serve(modal.replace('<head>', `<head>${PAID_PART}`)),
+    '/teaser-part': serve(teaser.replace('<head>', `<head>${PAID_PART}`)),
   });
 });
 afterAll(async () => {
@@ -72,6 +78,19 @@ test('a short article whole under a newsletter prompt, or with its words in a sc
 test("a page's length in words is its article's own, not another story's listed ahead of it", async () => {
   await withLoopbackRig('sift-paywall-', async (runner, store) => {
     const urls = ['/metered', '/teaser-with-briefs'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
+    const { id } = runner.submit({ name: 'test' }, 'test', urls);
+    expect((await finished(runner, id)).status).toBe('done');
+    const results = [0, 1].map((i) => store.targetResult(id, i)!.result!);
+    expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, ['paywall']]);
+    expect(results[0]!.content).toMatch(/\| 40 +\| Casey Mears \|/);
+  });
+});
+
+// Without a wordCount, a short article (1,823 characters) whole under the markup of a metered
+// site, its part marked not free in the page with all its text, was warned paywalled.
+test('a short article whose part marked not free came with it is not paywalled; the teaser without that part still is', async () => {
+  await withLoopbackRig('sift-paywall-', async (runner, store) => {
+    const urls = ['/metered-part', '/teaser-part'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
     const { id } = runner.submit({ name: 'test' }, 'test', urls);
     expect((await finished(runner, id)).status).toBe('done');
     const results = [0, 1].map((i) => store.targetResult(id, i)!.result!);

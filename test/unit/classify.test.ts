@@ -117,6 +117,20 @@ describe('paywallTeaser', () => {
     expect(paywallTeaser(`${ld({ isAccessibleForFree: false })}<pre>{"wordCount": 5000}</pre>`, () => words(1250))).toBe(false);
   });
 
+  test('a short article whose part marked not free is in the page, holding its text, came whole; without that part it is a teaser', () => {
+    const marked = ld({ hasPart: { '@type': 'WebPageElement', isAccessibleForFree: false, cssSelector: ['.byline', '.story-body'] } });
+    const story = `<p>${'The harbour pilots read the water as much as the charts, twice a day. '.repeat(9)}</p>`;
+    // A metered site sends the whole article to everyone, in the element its markup names.
+    expect(paywallTeaser(`${marked}<article><div class="main story-body"><div>${story}</div></div></article>`, () => story)).toBe(false);
+    // The teaser's page names an element it does not have, or has it empty, or holding the wall's box.
+    expect(paywallTeaser(`${marked}<article><p>${teaser}</p></article>`, () => teaser)).toBe(true);
+    expect(paywallTeaser(`${marked}<article><p>${teaser}</p><div class="story-body"></div></article>`, () => teaser)).toBe(true);
+    const box = `<div class="story-body"><p>${teaser}</p><h2>Subscribe to continue reading</h2><p>${'Our journalism is paid for by our readers. '.repeat(8)}</p></div>`;
+    expect(paywallTeaser(`${marked}<article>${box}</article>`, () => teaser)).toBe(true);
+    // Nor does the selector in a script, or an image of that class, count.
+    expect(paywallTeaser(`${marked}<article><p>${teaser}</p><img class="story-body" src="a.png"><script>var s = '<div class="story-body">${story}</div>';</script></article>`, () => teaser)).toBe(true);
+  });
+
   test('a page without the markup that asks, under a short text, to subscribe to read on is a teaser', () => {
     const box = '<div class="paywall"><h2>Subscribe to continue reading</h2><p>Already a subscriber? <a href="/login">Sign in</a></p></div>';
     expect(paywallTeaser(`<p>${teaser}</p>${box}`, () => teaser)).toBe(true);
