@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Runner } from '../../src/main/batch';
-import type { Job } from '../../src/shared/types';
+import type { Job, Result } from '../../src/shared/types';
 import { startSite, type Site } from '../helpers/sites';
 import { terminal } from '../helpers/store';
 import { withLoopbackRig } from '../helpers/runner';
@@ -56,45 +56,41 @@ afterAll(async () => {
 // Generous: CI's machines are busy, and a job that never ends fails the test either way.
 const finished = (runner: Runner, id: string): Promise<Job> => terminal(runner, id, 60_000);
 
+/** The results of one batch of these paths of the site, fetched without rendering through the real wiring. */
+async function fetched(paths: string[]): Promise<Result[]> {
+  let results: Result[] = [];
+  await withLoopbackRig('sift-paywall-', async (runner, store) => {
+    const { id } = runner.submit({ name: 'test' }, 'test', paths.map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } })));
+    expect((await finished(runner, id)).status).toBe('done');
+    results = paths.map((_, i) => store.targetResult(id, i)!.result!);
+  });
+  return results;
+}
+
 // A 42-row standings table under two sentences (1,679 characters, whole) came back
 // "paywalled" under a newsletter prompt that offers to read on, and under the same words
 // as a comment script's strings.
 test('a short article whole under a newsletter prompt, or with its words in a script, is not paywalled; a teaser over a wall still is', async () => {
-  await withLoopbackRig('sift-paywall-', async (runner, store) => {
-    const urls = ['/modal', '/script-strings', '/teaser'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
-    const { id } = runner.submit({ name: 'test' }, 'test', urls);
-    expect((await finished(runner, id)).status).toBe('done');
-    const results = [0, 1, 2].map((i) => store.targetResult(id, i)!.result!);
-    expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, undefined, ['paywall']]);
-    // The whole table came back, to its last row.
-    for (const r of results.slice(0, 2)) expect(r.content).toMatch(/\| 40 +\| Casey Mears \|/);
-    expect(results[2]!.content).not.toMatch(/Kyle Busch/);
-  });
+  const results = await fetched(['/modal', '/script-strings', '/teaser']);
+  expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, undefined, ['paywall']]);
+  // The whole table came back, to its last row.
+  for (const r of results.slice(0, 2)) expect(r.content).toMatch(/\| 40 +\| Casey Mears \|/);
+  expect(results[2]!.content).not.toMatch(/Kyle Busch/);
 });
 
 // The first wordCount of a page was read as its article's: the whole article under a longer
 // story's count (3,200 words) was warned paywalled, and a teaser under a brief's (300) came back
 // as whole.
 test("a page's length in words is its article's own, not another story's listed ahead of it", async () => {
-  await withLoopbackRig('sift-paywall-', async (runner, store) => {
-    const urls = ['/metered', '/teaser-with-briefs'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
-    const { id } = runner.submit({ name: 'test' }, 'test', urls);
-    expect((await finished(runner, id)).status).toBe('done');
-    const results = [0, 1].map((i) => store.targetResult(id, i)!.result!);
-    expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, ['paywall']]);
-    expect(results[0]!.content).toMatch(/\| 40 +\| Casey Mears \|/);
-  });
+  const results = await fetched(['/metered', '/teaser-with-briefs']);
+  expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, ['paywall']]);
+  expect(results[0]!.content).toMatch(/\| 40 +\| Casey Mears \|/);
 });
 
 // Without a wordCount, a short article (1,823 characters) whole under the markup of a metered
 // site, its part marked not free in the page with all its text, was warned paywalled.
 test('a short article whose part marked not free came with it is not paywalled; the teaser without that part still is', async () => {
-  await withLoopbackRig('sift-paywall-', async (runner, store) => {
-    const urls = ['/metered-part', '/teaser-part'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
-    const { id } = runner.submit({ name: 'test' }, 'test', urls);
-    expect((await finished(runner, id)).status).toBe('done');
-    const results = [0, 1].map((i) => store.targetResult(id, i)!.result!);
-    expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, ['paywall']]);
-    expect(results[0]!.content).toMatch(/\| 40 +\| Casey Mears \|/);
-  });
+  const results = await fetched(['/metered-part', '/teaser-part']);
+  expect(results.map((r) => r.meta?.warnings)).toEqual([undefined, ['paywall']]);
+  expect(results[0]!.content).toMatch(/\| 40 +\| Casey Mears \|/);
 });
