@@ -51,6 +51,15 @@ follows on the next line, with its words apart.</p>
 保持原样</pre>
 </article></main></body></html>`;
 
+// A page that names no title: no <title>, no og:title, its headline its one <h1>.
+const UNTITLED = `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>
+<header><a href="/">Harbour Notes</a></header><main><article><h1>Tides</h1>
+<p>The estuary fills twice a day, and the pilots who bring ships up the channel read the water as closely as the charts.</p>
+<p>The sandbanks shift with every winter storm, so last year's chart is a guide to where the channel was, not where it is.</p>
+<h2>Reading the bar</h2>
+<p>At half tide the bar has two metres over it, and the pilots answer on channel 12 all night for anyone who asks.</p>
+</article></main></body></html>`;
+
 const caller = { name: 'test' };
 let srv: TestServer;
 let f: Fetcher;
@@ -59,6 +68,7 @@ beforeAll(async () => {
   srv = await startServer({
     '/harbours': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
     '/results': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(RESULTS),
+    '/untitled': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(UNTITLED),
     '/wrapped': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(WRAPPED),
   });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
@@ -85,6 +95,15 @@ describe('an article page fetched', () => {
     expect(t).toContain('\n\n3. Old Mill, for its shelter from the west\n2. Quay Town, for its fuel berth\n1. Port Estuary, for its welcome\n\n');
     expect(t).toContain('\n\n> The best harbour is the one you reach before the storm.\n>\n> Every skipper we met\n\nPort Estuary\n\n1. Arrive on the flood;');
     expect(t).toContain('\nHarbour\tBerth change\nOld Mill (north quay)\t-2\n');
+  });
+});
+
+describe('a page that names no title, fetched as Markdown', () => {
+  test('is titled by its one <h1>, which heads the file as "# Tides" (it was "## Tides" under no title)', async () => {
+    const r = await f.fetchTarget(new AbortController().signal, caller, { url: `${srv.origin}/untitled`, options: {} });
+    expect(r.meta?.title).toBe('Tides');
+    expect(r.content.startsWith('# Tides\n\nThe estuary fills twice a day')).toBe(true);
+    expect(r.content.match(/^#+ .*$/gm)).toEqual(['# Tides', '## Reading the bar']);
   });
 });
 

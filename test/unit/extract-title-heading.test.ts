@@ -147,3 +147,53 @@ describe("the site's name beside the title", () => {
     expect(a.title).toBe('Storm hits the coast');
   });
 });
+
+/**
+ * The Markdown's first line is the article's title as "# Title", wherever the page names it:
+ * its <title>, og:title, or, on a page that names none, its one <h1>. Readability turns the
+ * article's <h1>s into <h2>s and takes a lone <h1> for the title only when it has more than 4
+ * words: a page with no <title> whose headline was "Tides" began "## Tides".
+ */
+describe("the Markdown's title", () => {
+  const PARA = '<p>The estuary fills twice a day, and the pilots who bring ships up the channel read the water as closely as the charts, because the sandbanks shift with every winter storm.</p>';
+  const pageOf = (head: string, article: string): string =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}</head><body><header><a href="/">Harbour Notes</a></header>` +
+    `<main><article>${article}${PARA.repeat(4)}<h2>Reading the bar</h2>${PARA.repeat(2)}</article></main><footer>© Harbour Notes</footer></body></html>`;
+  const headings = (md: string): string[] => md.split('\n').filter((l) => l.startsWith('#'));
+
+  it.each([
+    ['a <title> the <h1> repeats', '<title>Tides</title>', '<h1>Tides</h1>'],
+    ['og:title alone, and the <h1>', '<meta property="og:title" content="Tides">', '<h1>Tides</h1>'],
+    ['og:title alone, no <h1>', '<meta property="og:title" content="Tides">', ''],
+    ['a <title> alone', '<title>Tides</title>', ''],
+    ['the <h1> alone, of one word', '', '<h1>Tides</h1>'],
+    ['the <h1> alone, of three words', '', '<h1>Reading the estuary</h1>'],
+    ['the <h1> alone, of seven words', '', '<h1>Reading the estuary when the tide turns</h1>'],
+    ['the <h1> alone, under an empty <title>', '<title> </title>', '<h1>Tides</h1>'],
+  ])('heads the page once, as "# Title", from %s', (_case, head, h1) => {
+    const a = extractArticle(pageOf(head, h1), 'https://harbour.example/tides');
+    const title = /<h1>([^<]*)<\/h1>/.exec(h1)?.[1] ?? 'Tides';
+    expect(a.title).toBe(title);
+    expect(headings(a.markdown)).toEqual([`# ${title}`, '## Reading the bar']);
+    expect(a.markdown.startsWith(`# ${title}\n\n`)).toBe(true);
+  });
+
+  it('is no <h1> of several on a page that names no title: each stays a section, and nothing heads the page', () => {
+    const a = extractArticle(pageOf('', `<h1>Tides</h1>${PARA}<h1>Currents</h1>`), 'https://harbour.example/tides');
+    expect(a.title).toBe('');
+    expect(headings(a.markdown)).toEqual(['## Tides', '## Currents', '## Reading the bar']);
+  });
+
+  it("is not the site's logo, when the article has no <h1> of its own", () => {
+    const a = extractArticle(pageOf('', '').replace('<header><a href="/">Harbour Notes</a></header>', '<header><a href="/"><h1>Harbour Notes</h1></a></header>'), 'https://harbour.example/tides');
+    expect(a.title).toBe('');
+    expect(a.markdown).not.toContain('Harbour Notes');
+    expect(headings(a.markdown)).toEqual(['## Reading the bar']);
+  });
+
+  it('is none on a page that names none and has no <h1>', () => {
+    const a = extractArticle(pageOf('', ''), 'https://harbour.example/tides');
+    expect(a.title).toBe('');
+    expect(headings(a.markdown)).toEqual(['## Reading the bar']);
+  });
+});

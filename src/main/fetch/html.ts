@@ -2549,8 +2549,16 @@ export function extractArticle(html: string, url: string): Article {
   const posts = postsToRead(page.posts, article?.textContent ?? '', docTitle);
   if (posts.length > 0) root = readPosts(posts, baseOf(document, url), url, lang) ?? root;
   const isArticle = !!root && !!(article?.textContent ?? '').trim();
+  const readTitle = (article?.title ?? '').trim();
+  const pageTitle = headlineTitle(oneLine(decodeReferences(readTitle, document) || docTitle), names.headlines, names.sites);
+  // A page that names no title (no <title>, og:title or JSON-LD headline) is titled by its one
+  // headline, as a reader takes it. Readability takes a lone <h1> only when it has more than 4
+  // words, and turns every <h1> of the article into an <h2>: "<h1>Tides</h1>" came out as
+  // "## Tides" under no title, where "Tides, and how to read them" was "# Tides, and how…".
+  // With more than one <h1> none is the page's, and a page that is no article keeps its own.
+  const title = pageTitle || (isArticle && names.headlines.length === 1 ? names.headlines[0]! : '');
   if (root && isArticle) {
-    dropTitleHeading(root as unknown as TitleRoot, (article?.title ?? '').trim());
+    dropTitleHeading(root as unknown as TitleRoot, readTitle || title);
     pruneArticle(root as unknown as PruneElement);
     // Readability made the links absolute, but left a script's link that does not spell its
     // scheme in lower case ("JavaScript:", "java&#9;script:", "vbscript:").
@@ -2566,7 +2574,6 @@ export function extractArticle(html: string, url: string): Article {
     root = fresh.body;
     if (root) absoluteLinks(root, baseOf(fresh, url), url);
   }
-  const title = headlineTitle(oneLine(decodeReferences((article?.title ?? '').trim(), document) || docTitle), names.headlines, names.sites);
   let text: string | undefined;
   let cleaned: string | undefined;
   let markdown: string | undefined;
