@@ -17,7 +17,7 @@ const BOLD = new Set(['strong', 'b']);
 /**
  * Each character as shown, with the styles it is shown in: a letter's italic, bold and code; a
  * mark's code alone (a mark beside a word may leave its emphasis, which no delimiter can hold
- * there). Blanks collapse as a browser collapses them, and carry no style.
+ * there). Blanks and line breaks collapse as a browser collapses blanks, and carry no style.
  */
 function shown(html: string): { chars: string; styles: string; codes: string[] } {
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
@@ -37,6 +37,8 @@ function shown(html: string): { chars: string; styles: string; codes: string[] }
       return;
     }
     const name = (node as Element).localName;
+    // A line break shows as a blank between words does (marked writes none after its <br>).
+    if (name === 'br' && chars && !chars.endsWith(' ')) [chars, styles] = [`${chars} `, `${styles}.`];
     if (name === 'code') codes.push(node.textContent ?? '');
     for (const c of Array.from(node.childNodes)) walk(c, italic || ITALIC.has(name), bold || BOLD.has(name), code || name === 'code');
   };
@@ -93,6 +95,37 @@ describe('emphasis beside another inline element', () => {
   it('merges emphasis beside its like across a plain element\'s edge, where "x*a**b*y" showed "a**b" in one emphasis', () => {
     expect(markdownOf('<p><span>x<em>a</em></span><em>b</em>y</p>')).toBe('x*ab*y');
     expect(markdownOf('<p>x<em>a</em><span><em>b</em>y</span></p>')).toBe('x*ab*y');
+  });
+});
+
+/**
+ * A delimiter cannot open at a line's end nor close at a line's start, nor pair across a blank
+ * line: a page's "<b>Tickets<br></b>At the door" was "**Tickets  \n**At the door", and a <b>
+ * around paragraphs a "**" alone above and below them, all shown as asterisks.
+ */
+describe('emphasis holding a line break or paragraphs', () => {
+  it.each([
+    ['bold ending in a line break, a word after', '<p><strong>Tickets<br>\n</strong>At the door</p>'],
+    ['bold starting with a line break', '<p>Opening <b><br>\nhours</b> daily</p>'],
+    ['emphasis ending in a line break after a line break', '<p>x <em>a<br>\nb<br>\n</em> y</p>'],
+    ['bold ending in a mark and a line break inside an item', '<ul><li><b>Name:<br>\n</b>value</li></ul>'],
+    ['bold in brackets ending in a line break, a link after', '<p>[<strong>VIDEO]<br>\n</strong><a href="http://127.0.0.1/v">Highlights</a></p>'],
+    ['bold inside a word ending in a line break', '<p>a<b>word<br>\n</b>b</p>'],
+    ['bold ending a paragraph in a line break', '<p><strong>Heading<br>\n</strong></p>\n<p>next</p>'],
+    ['bold holding two lines a blank line apart', '<p><b>one<br>\n<br>\ntwo</b></p>'],
+    ['bold around paragraphs', '<div><b><p>para a</p>\n<p>para b</p></b></div>'],
+  ])('renders as the page showed it: %s', (_what, html) => {
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it('puts the line breaks outside the delimiters and emphasizes each paragraph alone', () => {
+    expect(markdownOf('<p><strong>Tickets<br></strong>At the door</p>')).toBe('**Tickets**  \nAt the door');
+    expect(markdownOf('<p><b>one<br><br>two</b></p>')).toBe('**one**\n\n**two**');
+    expect(markdownOf('<div><b><p>para a</p><p>para b</p></b></div>')).toBe('**para a**\n\n**para b**');
+  });
+
+  it('leaves a heading, a list or a quote inside bold as it is, not inside delimiters', () => {
+    expect(markdownOf('<div><b><h2>Head</h2><p>para</p><ul><li>item</li></ul><blockquote>q</blockquote></b></div>')).toBe('## Head\n\n**para**\n\n-   item\n\n> q');
   });
 });
 

@@ -1036,11 +1036,37 @@ const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])$/u;
  */
 function delimited(content: string, node: Node, tag: string, pick: (wordy: boolean) => string | [string, string]): string {
   if (!content.trim()) return '';
+  if (marksBesideWord(node, node.textContent ?? '')) return content;
+  const [, lead = '', inside = '', tail = ''] = EDGE_BREAKS.exec(content)!;
+  if (!lead && !tail.includes('\n') && !BLANK_LINE.test(inside)) return delimitedLine(content, node, tag, pick);
+  // Line breaks at the emphasis's edges go outside it, and each of its paragraphs is
+  // emphasized alone: a delimiter cannot open at a line's end nor close at a line's start, nor
+  // pair across a blank line. "<b>Tickets<br></b>At the door" was "**Tickets  \n**At the door"
+  // and "<b><p>a</p><p>b</p></b>" a "**" on a line of its own above and below, shown so. A
+  // paragraph that is a block of its own (a heading, a list, a quote, code, a table) stays as it is.
+  const parts = inside.split(/(\n[ \t]*\n\s*)/);
+  const last = parts.length - 1;
+  const edges = (i: number): Edges => ({ before: i > 0 || lead ? ' ' : undefined, after: i < last || tail.includes('\n') ? ' ' : undefined });
+  return `${lead}${parts.map((p, i) => (i % 2 === 1 || !p.trim() || BLOCK_LINE.test(p) ? p : delimitedLine(p.replace(/[ \t]+$/, ''), node, tag, pick, edges(i)))).join('')}${tail}`;
+}
+
+/** Line breaks and blank lines at the start and at the end of an emphasis's Markdown (turndown writes a <br> as "  \n"), and what is between. */
+const EDGE_BREAKS = /^((?:[ \t]*\n)*)([^]*?)([ \t]*(?:\n[ \t]*)*)$/;
+const BLANK_LINE = /\n[ \t]*\n/;
+/** A paragraph of Markdown that starts a block of its own, which emphasis's delimiters would undo: a heading, a list, a quote, a fence, a table, an indented code block. */
+const BLOCK_LINE = /^(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|\d{1,9}[.)][ \t]|>|`{3}|~{3}|\||[ \t]{4})/;
+/** What is beside an emphasis's delimiters where that is not its element's neighbour: ' ' for a line's start or end. */
+interface Edges {
+  before?: string;
+  after?: string;
+}
+
+/** Emphasis on one line, or on lines joined by line breaks (delimited). */
+function delimitedLine(content: string, node: Node, tag: string, pick: (wordy: boolean) => string | [string, string], edges: Edges = {}): string {
   // A blank at either end of the element is moved outside it by turndown, so that side is no word.
   const own = node.textContent ?? '';
-  if (marksBesideWord(node, own)) return content;
-  const before = /^\s/.test(own) ? ' ' : wordsOn(node, 'previousSibling').slice(-1);
-  const after = /\s$/.test(own) ? ' ' : wordsOn(node, 'nextSibling').slice(0, 1);
+  const before = edges.before ?? (/^\s/.test(own) ? ' ' : wordsOn(node, 'previousSibling').slice(-1));
+  const after = edges.after ?? (/\s$/.test(own) ? ' ' : wordsOn(node, 'nextSibling').slice(0, 1));
   // Beyond emphasis beside, for the marks that must not face a word across the joined run.
   const runBefore = before || wordsRunOn(node, 'previousSibling').slice(-1);
   const runAfter = after || wordsRunOn(node, 'nextSibling').slice(0, 1);
