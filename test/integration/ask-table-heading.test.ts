@@ -39,6 +39,9 @@ const DRIVER = DRIVERS[30]!;
 const QUESTION = `How many wins did ${DRIVER} have in 2019?`;
 const ROW_2019 = row(DRIVER, 30, 2);
 
+// Driver 3 is in each table's first piece, the one that holds the header row.
+const FIRST_PIECE = `How many wins did ${DRIVERS[2]!} have in 2019?`;
+
 const standings = { '/standings': ((_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE)) as Handler };
 let batch: TextJob;
 let whole: TextJob;
@@ -93,5 +96,15 @@ describe('a row of a long table under a section heading', () => {
   it('is the first answer, under the heading, in Ask this job', () => {
     const [first] = whole.ask(QUESTION);
     expectUnderHeading(first);
+  });
+
+  it("is the first answer from the table's first piece too, under the heading, and no heading comes back alone, in Ask this job", () => {
+    const answers = whole.ask(FIRST_PIECE);
+    // Before, the 2018 table's first rows, with no heading, then the heading "Results of 2019" alone.
+    const lines = answers[0]?.split('\n') ?? [];
+    expect(lines[0], answers[0]).toBe('Results of 2019');
+    expect(cellsOf(lines[1] ?? '')).toEqual(HEAD);
+    expect(lines.map((l) => cellsOf(l).join('|'))).toContain(row(DRIVERS[2]!, 2, 2).join('|'));
+    for (const a of answers) expect(a.split('\n').length, a).toBeGreaterThan(1);
   });
 });

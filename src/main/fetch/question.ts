@@ -496,6 +496,21 @@ export function headingsOver(passages: readonly Passage[], i: number): number[] 
   return out;
 }
 
+/**
+ * The headings each passage is read under (headingsOver), top first; undefined for a heading that
+ * lends its words so, and comes back with the passage under it, never alone.
+ */
+export function headingsLent(passages: readonly Passage[]): (number[] | undefined)[] {
+  const out: (number[] | undefined)[] = passages.map(() => []);
+  for (let i = 0; i < passages.length; i++) {
+    const over = headingsOver(passages, i).reverse();
+    if (over.length === 0) continue;
+    out[i] = over;
+    for (const j of over) out[j] = undefined;
+  }
+  return out;
+}
+
 /** A passage as it is ranked and shown: under its table's header row when it has one (Passage.head). */
 export const withHead = (p: Passage): string => (p.head ? `${p.head.text}\n${p.text}` : p.text);
 
@@ -512,15 +527,7 @@ function rankedTexts(passages: readonly Passage[], markdown: boolean): (string |
     const text = withHead(p);
     return markdown ? markdownAsRead(text) : withoutLinkTargets(text);
   });
-  // From `own`, not `out`: the pieces of a table share their headings, each lent before the next piece reads it.
-  const out: (string | undefined)[] = [...own];
-  for (let i = 0; i < passages.length; i++) {
-    for (const j of headingsOver(passages, i)) {
-      out[i] = `${own[j]!}\n${out[i]!}`;
-      out[j] = undefined;
-    }
-  }
-  return out;
+  return headingsLent(passages).map((over, i) => over && [...over.map((j) => own[j]!), own[i]!].join('\n'));
 }
 
 /**

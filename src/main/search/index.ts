@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, bestPassages, headingsOver, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
+import { answersQuestion, askedTerms, bestPassages, headingsLent, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { columnsOnly, isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -400,13 +400,18 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     // ranked on the words in them.
     const content = t && snippetText(t.result, t.options?.mode);
     if (!t || !content) continue;
-    // A piece of a long table is ranked and shown under the headings over the table
-    // (headingsOver) and its header row (withHead), as the question option shows it, and opens
-    // at its own first row: a row of a 40-row table under "Results of 2019" said no year.
+    // A passage is ranked and shown under the headings over it (headingsLent) and a table's
+    // piece under its header row (withHead), as the question option shows them, and opens at
+    // its own first line; a heading comes back with the passage under it, never alone. Only a
+    // long table's later pieces were so: its first piece, under "Results of 2019", said no year,
+    // and "how many wins did X have in 2019?" was answered first by the 2018 table's first rows,
+    // then by the heading "Results of 2019" alone.
     const passages = splitPassages(content);
+    const under = headingsLent(passages);
     for (const p of passages) {
-      const over = p.head ? headingsOver(passages, p.idx).reverse().map((j) => passages[j]!.text) : [];
-      const text = [...over, withHead(p)].join('\n');
+      const over = under[p.idx];
+      if (!over) continue;
+      const text = [...over.map((j) => passages[j]!.text), withHead(p)].join('\n');
       const lent = text.split('\n').length - p.text.split('\n').length;
       docs.push({ id: docs.length, text: withoutBlockMarks(text), row: r, url: t.url, title: t.title, line: p.line, lent, meta: t.result?.meta });
     }
@@ -434,7 +439,12 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // passages apart. A word in none told nothing: "garden weather zebra?" was asked on "zebra"
   // alone and answered with nothing.
   const rare = docs.length >= 10 ? asked.filter((w) => isRare(ms.search(w, { prefix: false, fuzzy: false }).length, docs.length)) : [];
-  const telling = rare.length > 0 ? rare : saying.length > 0 ? saying : asked;
+  // The others that say what is asked still tell apart the passages holding the rare ones, as
+  // a function word does (FUNCTION_WORD_WEIGHT): "how many wins did X have in 2019?" over a
+  // page with a table per season, each under its year's heading, found "2019" in every piece
+  // of a table (5 of 11 passages), and asked on X alone it answered first with X's 2018 row.
+  const common = new Set(rare.length > 0 ? saying.filter((w) => !rare.includes(w)) : []);
+  const telling = rare.length > 0 ? [...rare, ...common] : saying.length > 0 ? saying : asked;
   if (telling.length === 0) return [];
   // A function word that is rare enough to count only breaks ties between passages holding
   // the words that say what is asked, and makes no answer of a passage without them: at full
@@ -446,7 +456,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     prefix: (term) => term.length > 3,
     fuzzy: (term) => (term.length > 5 ? 0.2 : false),
     combineWith: 'OR',
-    boostTerm: (term) => (saysWhat && isFunctionWord(term) ? FUNCTION_WORD_WEIGHT : 1),
+    boostTerm: (term) => ((saysWhat && isFunctionWord(term)) || common.has(term) ? FUNCTION_WORD_WEIGHT : 1),
   });
   // A passage two results hold word for word (a manual as a PDF and as a web page, a notice
   // every page of a site repeats) is one answer, the first's: shown twice, two of the five
