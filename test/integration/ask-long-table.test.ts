@@ -33,7 +33,7 @@ const standings = { '/standings': ((_q, r) => r.writeHead(200, { 'content-type':
 let batch: TextJob;
 let whole: TextJob;
 beforeAll(async () => {
-  batch = await textJob(standings, (origin) => [`${origin}/standings q="${WINS}"`, `${origin}/standings q="${POINTS}"`]);
+  batch = await textJob(standings, (origin) => [`${origin}/standings q="${WINS}"`, `${origin}/standings q="${POINTS}"`, `${origin}/standings q="${WINS}" context=true`]);
   whole = await textJob(standings, (origin) => [`${origin}/standings`]);
 });
 afterAll(async () => {
@@ -71,6 +71,20 @@ describe('a question answered by a row of a long table', () => {
 
   it('asking about a header word comes back with the row, not the first rows that hold the header, in a batch', () => {
     expectHeaderOverRow(batch.results[1]?.content, DRIVERS[22]!);
+  });
+
+  it('with context, shows the pieces around it as one table: the header row once, the rows in order, in a batch', () => {
+    const content = batch.results[2]?.content ?? '';
+    // Before, each piece under the header row again, after a blank line: three tables.
+    const rows = tableRows(content);
+    expect(rows.filter((r) => r.join('|') === HEAD.join('|')), content).toHaveLength(1);
+    expectHeaderOverRow(content, DRIVERS[30]!);
+    const names = rows.slice(2).map((r) => r[1]);
+    const from = DRIVERS.indexOf(names[0]!);
+    // More rows than the piece that answers alone: its neighbours too.
+    expect(names.length).toBeGreaterThan(tableRows(batch.results[0]?.content ?? '').length - 2);
+    expect(names).toEqual(DRIVERS.slice(from, from + names.length));
+    expect(content).not.toMatch(/\|\n\s*\n\|/);
   });
 
   it('cites each line it shows, the header row too, by its line in the whole page', () => {

@@ -474,6 +474,12 @@ export function bestPassages<T extends { score: number }>(hits: readonly T[], ma
   return hits.filter((h, i) => (i < BEST && h.score >= top / 4) || (i < max && h.score >= top / 2)).slice(0, max);
 }
 
+/**
+ * Whether passage b is the piece of a long table right after passage a: the pieces of one table
+ * share one head (Passage.head), and the first, which holds it, starts on its line.
+ */
+const continuesTable = (a: Passage | undefined, b: Passage): boolean => b.head !== undefined && a?.idx === b.idx - 1 && (a.head === b.head || a.line === b.head.line);
+
 /** A Markdown heading: a passage of its own after splitPassages, though it is only a label. */
 const HEADING = /^#{1,6}[ \t]/;
 /** Headings that lend their words to the passage under them: a title, a section's and a subsection's. */
@@ -489,9 +495,8 @@ export function headingsOver(passages: readonly Passage[], i: number): number[] 
   const out: number[] = [];
   if (HEADING.test(passages[i]?.text ?? '')) return out;
   const head = passages[i]?.head;
-  // The pieces of one table share one head; the first piece, which holds it, starts on its line.
   let first = i;
-  while (head && first > 0 && (passages[first - 1]!.head === head || passages[first - 1]!.line === head.line)) first--;
+  while (head && first > 0 && continuesTable(passages[first - 1], passages[first]!)) first--;
   for (let j = first - 1; j >= 0 && j >= first - HEADINGS_LENT && HEADING.test(passages[j]!.text); j--) out.push(j);
   return out;
 }
@@ -587,10 +592,17 @@ export function answer(text: string, question: string, context: boolean, markdow
   const shown = [...keep].sort((a, b) => a - b).map((i) => passages[i] as Passage);
   const origin: number[] = [];
   const lineOf = (from: number, text: string): number[] => text.split('\n').map((_, k) => from + k);
-  for (const p of shown) {
-    if (origin.length > 0) origin.push(0);
-    if (p.head) origin.push(...lineOf(p.head.line, p.head.text));
+  // A table's piece shown right after the piece before it goes on with that table, under the
+  // header row already shown: with --context, the 2nd piece of a 40-row table, around the 3rd
+  // that answered, came back as three tables, the header row over each, a blank line between.
+  let content = '';
+  shown.forEach((p, k) => {
+    const goesOn = continuesTable(shown[k - 1], p);
+    if (k > 0) content += goesOn ? '\n' : '\n\n';
+    if (k > 0 && !goesOn) origin.push(0);
+    if (p.head && !goesOn) origin.push(...lineOf(p.head.line, p.head.text));
     origin.push(...lineOf(p.line, p.text));
-  }
-  return { content: shown.map(withHead).join('\n\n'), passages: chosen.length, lines: shown.map((p) => p.line), origin };
+    content += goesOn ? p.text : withHead(p);
+  });
+  return { content, passages: chosen.length, lines: shown.map((p) => p.line), origin };
 }
