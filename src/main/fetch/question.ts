@@ -47,10 +47,14 @@ const ABBREVIATION = /(?:^|[\s("'.])(?:\p{L}|mr|mrs|ms|dr|prof|st|jr|sr|no|nos|v
 /**
  * Whether a piece cut at . ! ? or a line end ends its sentence: not where the sign touches
  * the next word ("$8.8", "example.com", "3.5%": "$8." and "8 billion" were two sentences), nor
- * before a word in lower case, nor after an abbreviation.
+ * before a word in lower case, nor after an abbreviation. A line end after a word or a comma,
+ * before a word in lower case, or after a word broken at a hyphen (Trace-|Monkey), is where a
+ * PDF or a plain text file wraps its lines inside a sentence: read as a sentence's end, nearly
+ * every passage of a PDF began or ended mid-sentence ("… we must guard on it after" | "the
+ * call, and side exit …").
  */
 function endsSentence(piece: string, next: string): boolean {
-  if (piece.endsWith('\n')) return true;
+  if (piece.endsWith('\n')) return !(/\p{L}[-\u00AD]\n$/u.test(piece) || (/[\p{L}\p{M}\p{N},]\n$/u.test(piece) && /^\p{Ll}/u.test(next)));
   if (/[.!?]$/.test(piece)) return false;
   if (!/[.!?]\s+$/.test(piece)) return true;
   if (/^\p{Ll}/u.test(next)) return false;
@@ -83,9 +87,10 @@ function* wholeSentences(p: string): Generator<[string, number]> {
 
 /**
  * A paragraph's sentences and where each starts in it. A sentence over twice the passage's
- * length is cut at the last space before TARGET_CHARS (at TARGET_CHARS when there is none):
- * text with no sentence ends (a log, a table's row, a transcript, a line of a minified file)
- * was one passage, and a question over a 7 MB line of it answered with all 7 MB.
+ * length is cut at the last line end before TARGET_CHARS, else at the last space (at
+ * TARGET_CHARS when there is neither): text with no sentence ends (a log, a table's row, a
+ * transcript, a line of a minified file) was one passage, and a question over a 7 MB line of
+ * it answered with all 7 MB; lines read as one sentence (endsSentence) stay whole.
  */
 function* sentences(p: string): Generator<[string, number]> {
   for (const [sentence, index] of wholeSentences(p)) {
@@ -96,8 +101,10 @@ function* sentences(p: string): Generator<[string, number]> {
     for (let i = 0; i < sentence.length; ) {
       let end = Math.min(sentence.length, i + TARGET_CHARS);
       if (end < sentence.length) {
+        const line = sentence.lastIndexOf('\n', end - 1);
         const space = sentence.lastIndexOf(' ', end);
-        if (space > i + TARGET_CHARS / 2) end = space + 1;
+        if (line > i + TARGET_CHARS / 2) end = line + 1;
+        else if (space > i + TARGET_CHARS / 2) end = space + 1;
         // Not inside a character beyond U+FFFF.
         else if (/[\uD800-\uDBFF]/.test(sentence.charAt(end - 1))) end--;
       }
