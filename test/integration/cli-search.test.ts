@@ -473,6 +473,14 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await run('title: harbour')).toEqual({ code: 0, stderr: '', urls: ['/book.pdf'] });
   });
 
+  test('title:-word and title: -word leave the word out of the title alone', async () => {
+    const urls = async (...words: string[]) => [...new Set(jsonLines((await runSift(['search', ...words, '--json', '--db', db], { env })).stdout).map((h) => String(h.url).replace(site.base, '')))].sort();
+    // No title says night; two texts do. title: -night left those two out; title:-night found no title with night, so nothing.
+    expect(await urls('tram', 'title:', '-night')).toEqual(['/tram/2021', '/tram/2022', '/tram/works']);
+    expect(await urls('tram', 'title:-night')).toEqual(['/tram/2021', '/tram/2022', '/tram/works']);
+    expect(await urls('tram', 'title:-2022')).toEqual(['/tram/2021']);
+  });
+
   test('a column named inside title:( or url:( is the one searched: title:(url:tram) finds the URLs, each hit shown in the url', async () => {
     const r = await runSift(['search', 'title:(url:tram)', '--json', '--db', db], { env });
     expect(r.code, r.stderr).toBe(0);

@@ -417,10 +417,29 @@ describe('search over stored results', () => {
     ]) {
       expect(parseQuery(spaced as string)?.match, spaced).toBe(parseQuery(joined as string)?.match);
     }
-    // Before an operator, a minus or another column there is no word for it: the column is dropped, as at the end.
+    // Before an operator or another column there is no word for it: the column is dropped, as at the end.
     expect(parseQuery('revenue title: OR annual')?.match).toBe(parseQuery('revenue OR annual')?.match);
-    expect(parseQuery('revenue title: -currency')?.match).toBe(parseQuery('revenue -currency')?.match);
     expect(parseQuery('title: url: news')?.match).toBe(parseQuery('url:news')?.match);
+  });
+
+  it('leaves title:-word and title: -word out of the title alone, as title:(-word)', () => {
+    // Only the 2022 report's text says currency; neither title does. title: -currency dropped the column and left that report out.
+    expect(ids(searchStore(store, 'overview title: -currency').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    // title:-currency was the word currency in the title (the index drops the minus), and found nothing.
+    expect(ids(searchStore(store, 'overview title:-currency').hits).sort()).toEqual(['j1:0', 'j1:1']);
+    expect(ids(searchStore(store, 'overview title:-2023').hits)).toEqual(['j1:1']);
+    expect(ids(searchStore(store, 'overview title: -"report 2023"').hits)).toEqual(['j1:1']);
+    for (const [typed, meant] of [
+      ['revenue title: -currency', 'revenue title:(-currency)'],
+      ['revenue title:-currency', 'revenue title:(-currency)'],
+      ['revenue url: -"net effect"', 'revenue url:(-"net effect")'],
+      ['revenue url: -(currency moves)', 'revenue -url:(currency moves)'],
+    ]) {
+      expect(parseQuery(typed as string)?.match, typed).toBe(parseQuery(meant as string)?.match);
+    }
+    // A minus with nothing after it to leave out is no word, with or without its column.
+    expect(parseQuery('revenue title:-')?.match).toBe(parseQuery('revenue')?.match);
+    expect(parseQuery('revenue title: -')?.match).toBe(parseQuery('revenue')?.match);
   });
 
   it('reads x NOT (-a) as x NOT a: the minus in the group says again what NOT says', () => {

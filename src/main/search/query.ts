@@ -189,13 +189,14 @@ function wordEnd(q: string, at: number): number {
 
 /**
  * Where the word a column named with a space after its colon (title: annual) is for starts:
- * the next word, phrase or group, unless that is an operator, a minus, another column or
+ * the next word, phrase, group or -word, unless that is an operator, another column or
  * nothing; -1 for none. Read as the column alone, "title: annual" searched annual everywhere,
  * where a search box that takes field:word (Lucene's among them) reads title:annual.
  */
 function spacedColumnWord(q: string, at: number): number {
   const j = at + (q.slice(at).match(/^\s+/)?.[0].length ?? 0);
-  if (j === at || j === q.length || q[j] === '-' || q[j] === ')') return -1;
+  if (j === at || j === q.length || q[j] === ')') return -1;
+  if (q[j] === '-') return leavesOutAt(q, j) ? j : -1;
   const next = q.slice(j, wordEnd(q, j));
   return OPERATORS.has(next) || columnOf(next) ? -1 : j;
 }
@@ -209,11 +210,27 @@ function wordAt(q: string, at: number, out: Token[], inColumn?: Column): number 
     return i;
   }
   const named = columnOf(word);
-  if (named && named.rest === '') {
-    // title:"an exact phrase", title:(a -b) (the group, inColumns) or, after a space, the next
-    // word, phrase or group (spacedColumnWord): in that column. Read as the word "title" before
-    // a group, title:(-draft) found the results holding "title" without draft.
-    const j = isQuote(q[i]) || q[i] === '(' ? i : spacedColumnWord(q, i);
+  const restAt = at + word.indexOf(':') + 1;
+  if (named && (named.rest === '' || (q[restAt] === '-' && leavesOutAt(q, restAt)))) {
+    // title:"an exact phrase", title:(a -b) (the group, inColumns), title:-word or, after a
+    // space, the next word, phrase, group or -word (spacedColumnWord): in that column. Read as
+    // the word "title" before a group, title:(-draft) found the results holding "title"
+    // without draft.
+    const j = named.rest !== '' ? restAt : isQuote(q[i]) || q[i] === '(' ? i : spacedColumnWord(q, i);
+    if (j >= 0 && q[j] === '-') {
+      // title:-draft and title: -draft leave draft out of the title, as title:(-draft) does: the
+      // first was the word draft in the title (the index drops the minus) and found just the
+      // titles it was to leave out; the second dropped the column, and left out every result
+      // with a draft anywhere. title: -(a b) is -title:(a b), its group read on as any other.
+      if (q[j + 1] === '(') {
+        out.push({ kind: 'minus' }, { kind: 'open', column: named.column });
+        return j + 2;
+      }
+      out.push({ kind: 'open', column: named.column });
+      const end = minusAt(q, j, out);
+      out.push({ kind: 'close' });
+      return end;
+    }
     if (j >= 0 && isQuote(q[j])) return phraseAt(q, j, out, named.column);
     if (j >= 0 && q[j] === '(') {
       out.push({ kind: 'open', column: named.column });
@@ -241,6 +258,32 @@ const afterNot = (out: Token[]): boolean => {
 /** What a minus leaves out when it comes first: a letter, a digit, a pictograph (two UTF-16 units past U+FFFF) or a group. */
 const LEFT_OUT = new RegExp(`^(?:[\\p{L}\\p{N}(]|${PICTOGRAPH.source})`, 'u');
 
+/** Whether the minus at `at` leaves out what follows it: a word, a phrase, a number, a pictograph or a group. */
+const leavesOutAt = (q: string, at: number): boolean => LEFT_OUT.test(q.slice(at + 1, at + 3)) || isQuote(q[at + 1]);
+
+/**
+ * Reads the minus at `at` and what it leaves out into `out`: "-word", -"a phrase", -2022, -🍕 or
+ * -(a group) at a word's start leaves out what holds it, as web searches read a minus ("trees
+ * -forests" found and marked "forests"; typed first, "-draft revenue" found only drafts). The
+ * index drops a number's minus, so read as a number, "report -2022" found only the 2022 reports.
+ * Inside a word (covid-19, 2021-2022) the hyphen is wordAt's, and after NOT, which already
+ * leaves out, the minus is the word's. Returns where reading goes on.
+ */
+function minusAt(q: string, at: number, out: Token[]): number {
+  const first = out.length;
+  out.push({ kind: 'minus' });
+  let i: number;
+  if (q[at + 1] === '(') {
+    out.push({ kind: 'open' });
+    i = at + 2;
+  } else i = isQuote(q[at + 1]) ? phraseAt(q, at + 1, out) : wordAt(q, at + 1, out);
+  // -ال, -"" or -OR holds nothing to leave out: the minus would leave out the next word instead.
+  // -title:( and -( leave out their group.
+  const next = out[first + 1]?.kind;
+  if (next !== 'term' && next !== 'open') out.splice(first, 1);
+  return i;
+}
+
 function lex(q: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -248,22 +291,8 @@ function lex(q: string): Token[] {
     const c = q[i] as string;
     if (/\s/.test(c)) {
       i++;
-    } else if (c === '-' && (LEFT_OUT.test(q.slice(i + 1, i + 3)) || isQuote(q[i + 1])) && !afterNot(out)) {
-      // "-word", -"a phrase", -2022, -🍕 or -(a group) at a word's start: leave out what holds it, as
-      // web searches read a minus ("trees -forests" found and marked "forests"; typed first,
-      // "-draft revenue" found only drafts). The index drops a number's minus, so read as a
-      // number, "report -2022" found only the 2022 reports. Inside a word (covid-19, 2021-2022)
-      // the hyphen is wordAt's, and after NOT, which already leaves out, the minus is the word's.
-      const at = out.length;
-      out.push({ kind: 'minus' });
-      if (q[i + 1] === '(') {
-        out.push({ kind: 'open' });
-        i += 2;
-      } else i = isQuote(q[i + 1]) ? phraseAt(q, i + 1, out) : wordAt(q, i + 1, out);
-      // -ال, -"" or -OR holds nothing to leave out: the minus would leave out the next word instead.
-      // -title:( and -( leave out their group.
-      const next = out[at + 1]?.kind;
-      if (next !== 'term' && next !== 'open') out.splice(at, 1);
+    } else if (c === '-' && leavesOutAt(q, i) && !afterNot(out)) {
+      i = minusAt(q, i, out);
     } else if (isQuote(c)) {
       i = phraseAt(q, i, out);
     } else if (c === '(') {
