@@ -481,6 +481,13 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('tram', 'title:-2022')).toEqual(['/tram/2021']);
   });
 
+  test('AND NOT is NOT: tram AND NOT night finds the tram pages without a night service', async () => {
+    const r = await runSift(['search', 'tram AND NOT night', '--json', '--db', db], { env });
+    // Searched as plain words ("AND NOT has no word between them"), it found no page: none says "not".
+    expect(r.stderr).toBe('');
+    expect(jsonLines(r.stdout).map((h) => String(h.url).replace(site.base, ''))).toEqual(['/tram/works']);
+  });
+
   test('a column named inside title:( or url:( is the one searched: title:(url:tram) finds the URLs, each hit shown in the url', async () => {
     const r = await runSift(['search', 'title:(url:tram)', '--json', '--db', db], { env });
     expect(r.code, r.stderr).toBe(0);

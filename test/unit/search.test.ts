@@ -400,6 +400,17 @@ describe('search over stored results', () => {
     expect(parseQuery('revenue OR NOT currency')?.terms.map((t) => t.text)).toEqual(['revenue', 'NOT', 'currency']);
   });
 
+  it('reads AND NOT as NOT, as library catalogues and Lucene write it', () => {
+    // Searched as plain words, it found the results that say "not", currency among them: none here.
+    expect(ids(searchStore(store, 'overview AND NOT currency').hits)).toEqual(['j1:0']);
+    expect(searchStore(store, 'overview AND NOT currency').plain).toBe(false);
+    expect(parseQuery('overview AND NOT (currency OR 1920)')?.match).toBe(parseQuery('overview NOT (currency OR 1920)')?.match);
+    // Still being typed, it leaves out as a NOT does.
+    expect(ids(searchStore(store, 'overview AND NOT currency (net').hits)).toEqual(['j1:0']);
+    expect(searchStore(store, 'overview AND NOT').why).toBe('NOT at the end has nothing after it; add a word after it, or remove it');
+    expect(searchStore(store, 'overview AND NOT NOT currency').why).toBe('NOT NOT has no word between them; remove one');
+  });
+
   it('reads title: with a space before its word as title:word, the word right after the colon', () => {
     storeJob('j2', [
       { url: 'https://t.test/body', title: 'Something else', content: 'This page mentions a lighthouse once among many other words about the coast and the sea.' },

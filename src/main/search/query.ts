@@ -391,12 +391,14 @@ function parse(tokens: readonly Token[]): Node {
       else leftOut.push(b);
     };
     for (let t = peek(); t && (t.kind === 'term' || t.kind === 'open' || t.kind === 'minus' || isOp(t, 'AND')); t = peek()) {
-      if (isOp(t, 'AND')) {
+      const afterAnd = isOp(t, 'AND');
+      if (afterAnd) {
         if (!n && leftOut.length === 0) break;
         i++;
-        if (peek()?.kind === 'minus') continue;
       }
-      if (peek()?.kind === 'minus') {
+      // AND NOT, as library catalogues and Lucene write it, is NOT: searched as plain words,
+      // "budget AND NOT draft" found the drafts that say "not", the results it was to leave out.
+      if (peek()?.kind === 'minus' || (afterAnd && isOp(peek(), 'NOT'))) {
         i++;
         // After a word or AND ("a AND -b"), a minus leaves out of what comes before it.
         leave(found(operand()));
@@ -639,7 +641,8 @@ function plainParts(q: string): { find: string; out: string[] } {
 
 /** Whether the plain text read so far ends in a word to find, so a NOT after it has something to leave out of. */
 function findsBefore(find: string): boolean {
-  const before = find.trimEnd();
+  // AND NOT is NOT, as the parser reads it.
+  const before = find.trimEnd().replace(/(?<!\S)AND$/, '').trimEnd();
   const last = plainRuns(before).at(-1);
   return last !== undefined && !OPERATORS.has(last) && !before.endsWith('(');
 }
@@ -741,7 +744,8 @@ export function whyNotSyntax(q: string): string | undefined {
     if (t.kind !== 'op') continue;
     if (!after) return `${t.op} at the end has nothing after it; add a word after it, or remove it`;
     if (!before) return t.op === 'NOT' ? 'NOT at the start has nothing before it; type the word to find first, as in revenue NOT draft' : `${t.op} at the start has nothing before it; add a word before it, or remove it`;
-    if (after.kind === 'op') return `${t.op} ${after.op} has no word between them; remove one`;
+    // AND NOT is NOT (parse's and): what is wrong is said of the NOT.
+    if (after.kind === 'op' && !(t.op === 'AND' && after.op === 'NOT')) return `${t.op} ${after.op} has no word between them; remove one`;
     if (before.kind === 'open' || after.kind === 'close') return `${t.op} has no word on one side; add a word, or remove it`;
   }
   return undefined;
