@@ -481,6 +481,13 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('tram', 'title:-2022')).toEqual(['/tram/2021']);
   });
 
+  test('NOT or a minus before a phrase still being typed leaves it out: tram NOT"night service', async () => {
+    const urls = async (q: string) => jsonLines((await runSift(['search', q, '--json', '--db', db], { env })).stdout).map((h) => String(h.url).replace(site.base, ''));
+    // NOT stayed a word, and none of the pages says "not"; a minus was the phrase's, and found the two it was to leave out.
+    expect(await urls('tram NOT"night service')).toEqual(['/tram/works']);
+    expect(await urls('tram -"night service')).toEqual(['/tram/works']);
+  });
+
   test('AND NOT is NOT: tram AND NOT night finds the tram pages without a night service', async () => {
     const r = await runSift(['search', 'tram AND NOT night', '--json', '--db', db], { env });
     // Searched as plain words ("AND NOT has no word between them"), it found no page: none says "not".

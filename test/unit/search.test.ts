@@ -400,6 +400,18 @@ describe('search over stored results', () => {
     expect(parseQuery('revenue OR NOT currency')?.terms.map((t) => t.text)).toEqual(['revenue', 'NOT', 'currency']);
   });
 
+  it('leaves out a phrase still being typed after NOT or a minus: revenue NOT "currency moves', () => {
+    // NOT stayed a word, and a minus the phrase's: each found only the page it was to leave out, or none.
+    for (const q of ['revenue NOT "currency moves', 'revenue NOT"currency moves', 'revenue -"currency moves', 'revenue -“currency moves']) {
+      const r = searchStore(store, q);
+      expect(ids(r.hits), q).toEqual(['j1:0']);
+      expect(r.why, q).toMatch(/^the [“"] is not closed/);
+    }
+    expect(parseQuery('revenue NOT "currency moves')?.match).toBe(parseQuery('revenue NOT "currency moves" (')?.match);
+    // A quote opened first is the phrase's, its minus too, as before.
+    expect(ids(searchStore(store, '"revenue -currency').hits)).toEqual(['j1:1']);
+  });
+
   it('reads AND NOT as NOT, as library catalogues and Lucene write it', () => {
     // Searched as plain words, it found the results that say "not", currency among them: none here.
     expect(ids(searchStore(store, 'overview AND NOT currency').hits)).toEqual(['j1:0']);

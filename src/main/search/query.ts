@@ -594,7 +594,8 @@ const minusStartsWord = (q: string, at: number): boolean => at === 0 || /[\s()]/
 /**
  * A query FTS5 cannot read, split as its plain reading takes it: the text whose words are
  * found, and the texts left out, each one a word or a phrase. A -word, -"a phrase" or -( with
- * one word in it, at a word's start, is left out as the lexer leaves it out: read as a word to
+ * one word in it, at a word's start, is left out as the lexer leaves it out (-"a phrase not yet
+ * closed too, to the end): read as a word to
  * find, "revenue -(2022", typed on the way to -(2022 OR 2023), showed just the 2022 results. A
  * -( group of more words might mean any of them or all: its words are neither found nor left
  * out. A NOT after a word to find leaves out the same. Inside a quote not closed, a minus is
@@ -612,7 +613,7 @@ function plainParts(q: string): { find: string; out: string[] } {
       find += ` ${q.slice(i + 1, end)} `;
       i = end + 1;
     } else if (c === '-' && minusStartsWord(q, i) && !/\bNOT\s*$/.test(find)) {
-      const left = isQuote(q[i + 1]) || LEFT_OUT.test(q.slice(i + 1, i + 3)) ? leftOutAt(q, i + 1) : undefined;
+      const left = leavesOutAt(q, i) ? leftOutAt(q, i + 1) : undefined;
       if (left?.out !== undefined) out.push(left.out);
       if (left) i = left.end;
       else {
@@ -649,8 +650,8 @@ function findsBefore(find: string): boolean {
 
 /**
  * What a minus or a NOT leaves out of the plain reading, from `at`: a group's one word (nothing
- * for a group of several, which might mean any of them or all), a closed phrase, or a word (its
- * column dropped); undefined for no such thing there (an open quote, an operator, nothing).
+ * for a group of several, which might mean any of them or all), a phrase, or a word (its
+ * column dropped); undefined for no such thing there (an operator, nothing).
  */
 function leftOutAt(q: string, at: number): { out?: string; end: number } | undefined {
   if (q[at] === '(') {
@@ -660,8 +661,10 @@ function leftOutAt(q: string, at: number): { out?: string; end: number } | undef
     return inside.length === 1 ? { out: inside[0] as string, end: end + 1 } : { end: end + 1 };
   }
   if (isQuote(q[at])) {
+    // A phrase not closed yet is the rest of the query, as one being typed ends: NOT was a word
+    // before it, and 'budget NOT "final draft' found only results saying "not", final and draft.
     const end = closingQuote(q, at + 1);
-    return end < 0 ? undefined : { out: q.slice(at + 1, end), end: end + 1 };
+    return end < 0 ? { out: q.slice(at + 1), end: q.length } : { out: q.slice(at + 1, end), end: end + 1 };
   }
   const end = wordEnd(q, at);
   const word = q.slice(at, end);
