@@ -488,6 +488,13 @@ describe('sift search', { timeout: 180_000 }, () => {
     expect(await urls('tram -"night service')).toEqual(['/tram/works']);
   });
 
+  test('a query searched as plain words keeps title:word in the title: title:works (tram', async () => {
+    const r = await runSift(['search', 'title:works (tram', '--json', '--db', db], { env });
+    // It was the words title, works and tram anywhere, and no page says title.
+    expect(jsonLines(r.stdout).map((h) => String(h.url).replace(site.base, ''))).toEqual(['/tram/works']);
+    expect(r.stderr).toBe('sift search: searched as plain words: the ( is not closed; add the closing ) to search the group\n');
+  });
+
   test('AND NOT is NOT: tram AND NOT night finds the tram pages without a night service', async () => {
     const r = await runSift(['search', 'tram AND NOT night', '--json', '--db', db], { env });
     // Searched as plain words ("AND NOT has no word between them"), it found no page: none says "not".

@@ -412,6 +412,18 @@ describe('search over stored results', () => {
     expect(ids(searchStore(store, '"revenue -currency').hits)).toEqual(['j1:1']);
   });
 
+  it('keeps title:word and url:word in their column when the query is searched as plain words', () => {
+    // Both reports say overview; only one title says 2022. It was "title 2022 overview" anywhere, and found neither (no text says title).
+    for (const q of ['title:2022 overview (', 'title: 2022 "overview', 'title:"report 2022" (overview', 'overview title:-2023 (', 'overview -title:2023 (']) {
+      const r = searchStore(store, q);
+      expect(r.plain, q).toBe(true);
+      expect(ids(r.hits), q).toEqual(['j1:1']);
+    }
+    // url:news names the four news results; the one with café: the café page alone.
+    expect(ids(searchStore(store, 'url:news café (').hits)).toEqual(['j1:2']);
+    expect(parseQuery('title:2022 (')?.terms).toEqual([{ text: '2022', prefix: false, column: 'title' }]);
+  });
+
   it('reads AND NOT as NOT, as library catalogues and Lucene write it', () => {
     // Searched as plain words, it found the results that say "not", currency among them: none here.
     expect(ids(searchStore(store, 'overview AND NOT currency').hits)).toEqual(['j1:0']);

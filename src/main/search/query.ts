@@ -588,6 +588,12 @@ function plainRuns(q: string): string[] {
   return out;
 }
 
+/** Text of a query searched as plain words, in the column it names, if it names one. */
+interface PlainText {
+  text: string;
+  column?: Column;
+}
+
 /** Whether a minus at `at` starts a word (after a space, a bracket or a quote, or first), where it leaves out what follows. */
 const minusStartsWord = (q: string, at: number): boolean => at === 0 || /[\s()]/.test(q[at - 1] as string) || isQuote(q[at - 1]);
 
@@ -599,17 +605,19 @@ const minusStartsWord = (q: string, at: number): boolean => at === 0 || /[\s()]/
  * find, "revenue -(2022", typed on the way to -(2022 OR 2023), showed just the 2022 results. A
  * -( group of more words might mean any of them or all: its words are neither found nor left
  * out. A NOT after a word to find leaves out the same. Inside a quote not closed, a minus is
- * the phrase's. A column named with no word after it (title:) is no word.
+ * the phrase's. A column named with no word after it (title:) is no word; with one, the word
+ * stays in it (columnWordAt).
  */
-function plainParts(q: string): { find: string; out: string[] } {
+function plainParts(q: string): { find: string; inColumn: PlainText[]; out: PlainText[] } {
   let find = '';
-  const out: string[] = [];
+  const inColumn: PlainText[] = [];
+  const out: PlainText[] = [];
   let i = 0;
   while (i < q.length) {
     const c = q[i] as string;
     if (isQuote(c)) {
       const end = closingQuote(q, i + 1);
-      if (end < 0) return { find: find + q.slice(i), out };
+      if (end < 0) return { find: find + q.slice(i), inColumn, out };
       find += ` ${q.slice(i + 1, end)} `;
       i = end + 1;
     } else if (c === '-' && minusStartsWord(q, i) && !/\bNOT\s*$/.test(find)) {
@@ -633,11 +641,36 @@ function plainParts(q: string): { find: string; out: string[] } {
         continue;
       }
       const named = columnOf(word);
+      const columned = named && columnWordAt(q, i + word.indexOf(':') + 1, named.column);
+      if (columned) {
+        (columned.leftOut ? out : inColumn).push(columned.part);
+        i = columned.end;
+        continue;
+      }
       find += end > i ? (named && !isWordish(named.rest) ? ' ' : word) : c;
       i = Math.max(end, i + 1);
     }
   }
-  return { find, out };
+  return { find, inColumn, out };
+}
+
+/**
+ * The word, closed phrase or -word a column named at `at` (right after its colon) is for, as
+ * the lexer's wordAt reads it: title:annual, title: annual, title:"annual report", title:-draft;
+ * undefined for none. Searched as plain words, "title:annual (revenue" was the words title,
+ * annual and revenue anywhere, and title:-draft the word draft in the title.
+ */
+function columnWordAt(q: string, at: number, column: Column): { part: PlainText; leftOut: boolean; end: number } | undefined {
+  const j = q[at] === '-' || isQuote(q[at]) || !WORD_END.test(q[at] ?? ' ') ? at : spacedColumnWord(q, at);
+  if (j < 0 || q[j] === '(') return undefined;
+  if (q[j] === '-') {
+    const left = leavesOutAt(q, j) && q[j + 1] !== '(' ? leftOutAt(q, j + 1) : undefined;
+    return left?.out && { part: { ...left.out, column }, leftOut: true, end: left.end };
+  }
+  const close = isQuote(q[j]) ? closingQuote(q, j + 1) : wordEnd(q, j);
+  if (close < 0) return undefined;
+  const text = isQuote(q[j]) ? q.slice(j + 1, close) : q.slice(j, close);
+  return isWordish(text) ? { part: { text, column }, leftOut: false, end: isQuote(q[j]) ? close + 1 : close } : undefined;
 }
 
 /** Whether the plain text read so far ends in a word to find, so a NOT after it has something to leave out of. */
@@ -653,22 +686,24 @@ function findsBefore(find: string): boolean {
  * for a group of several, which might mean any of them or all), a phrase, or a word (its
  * column dropped); undefined for no such thing there (an operator, nothing).
  */
-function leftOutAt(q: string, at: number): { out?: string; end: number } | undefined {
+function leftOutAt(q: string, at: number): { out?: PlainText; end: number } | undefined {
   if (q[at] === '(') {
     const close = q.indexOf(')', at + 1);
     const end = close < 0 ? q.length : close;
     const inside = plainRuns(q.slice(at + 1, end)).filter((w) => !OPERATORS.has(w));
-    return inside.length === 1 ? { out: inside[0] as string, end: end + 1 } : { end: end + 1 };
+    return inside.length === 1 ? { out: { text: inside[0] as string }, end: end + 1 } : { end: end + 1 };
   }
   if (isQuote(q[at])) {
     // A phrase not closed yet is the rest of the query, as one being typed ends: NOT was a word
     // before it, and 'budget NOT "final draft' found only results saying "not", final and draft.
     const end = closingQuote(q, at + 1);
-    return end < 0 ? { out: q.slice(at + 1), end: q.length } : { out: q.slice(at + 1, end), end: end + 1 };
+    return end < 0 ? { out: { text: q.slice(at + 1) }, end: q.length } : { out: { text: q.slice(at + 1, end) }, end: end + 1 };
   }
   const end = wordEnd(q, at);
   const word = q.slice(at, end);
-  return word === '' || OPERATORS.has(word) ? undefined : { out: columnOf(word)?.rest ?? word, end };
+  if (word === '' || OPERATORS.has(word)) return undefined;
+  const named = columnOf(word);
+  return { out: named ? { text: named.rest, column: named.column } : { text: word }, end };
 }
 
 /**
@@ -692,21 +727,32 @@ function plainWords(q: string): { match: string; terms: Term[]; literal?: Litera
     const key = termKey(w, false);
     return !seen.has(key) && Boolean(seen.add(key));
   });
-  const terms = unique.map(wordTerm);
-  // One word left out as the lexer's -word is (its forms too), several as a phrase (2021-2022 is
-  // "2021 2022" to the index); a signed word is left out by none: the index holds only its letters.
+  const inColumns = parts.inColumn.map(plainTerm).filter((t): t is Term => t !== undefined && !seen.has(termKey(t.text, false) + t.column) && Boolean(seen.add(termKey(t.text, false) + t.column)));
+  const terms = [...unique.map(wordTerm), ...inColumns];
+  // A signed word is left out by none: the index holds only its letters.
   const leftOut = parts.out
-    .map((text) => plainRuns(text).filter((w) => !isLoneArticle(w)))
-    .filter((ws) => ws.length > 0 && !ws.some(hasSignedWord))
-    .map((ws) => (ws.length === 1 ? termMatch(wordTerm(ws[0] as string)) : quoteTerm(ws.join(' '))));
+    .map(plainTerm)
+    .filter((t): t is Term => t !== undefined && !hasSignedWord(t.text))
+    .map((t) => inColumn(t, termMatch(t)));
   // FTS5 reads no group after a term without an AND between them.
-  const found = terms.map(termMatch).join(' AND ');
+  const found = terms.map((t) => inColumn(t, termMatch(t))).join(' AND ');
   const match = leftOut.length > 0 ? `( ${found} )${leftOut.map((m) => ` NOT ${m}`).join('')}` : found;
   const count = terms.length + leftOut.length;
   const leavesOut = terms.length === 0 && leftOut.length > 0;
   if (!terms.some((t) => hasSignedWord(t.text))) return { match, terms, count, leavesOut };
   const literal: Literal = { matches: (holds) => terms.every(holds), needles: terms.flatMap((t) => termNeedles(t).map((w) => [w])) };
   return { match, terms, literal, count, leavesOut };
+}
+
+/**
+ * A text of the plain reading as one term, in its column: one word as the lexer's word is (its
+ * forms too), several as a phrase (2021-2022 is "2021 2022" to the index); undefined for none.
+ */
+function plainTerm({ text, column }: PlainText): Term | undefined {
+  const words = plainRuns(text).filter((w) => !isLoneArticle(w));
+  if (words.length === 0) return undefined;
+  const term = words.length === 1 ? wordTerm(words[0] as string) : { text: words.join(' '), prefix: false };
+  return column ? { ...term, column } : term;
 }
 
 /** The closing mark for each opening quotation mark that has one of its own; any other closes with ". */
