@@ -772,12 +772,15 @@ function unclosedQuote(q: string): string | undefined {
 /**
  * What makes a query no valid syntax, in a few words with what to type instead, the first
  * thing wrong from the start; undefined when it is none of these. Said as "not valid search
- * syntax" for all, an open quote, an open ( and "revenue OR" read alike, and none said what to fix.
+ * syntax" for all, an open quote, an open ( and "revenue OR" read alike, and none said what to
+ * fix. `tokens` are the lexer's, undefined when it could not read the query: a quote not closed
+ * is the one thing it stops at (phraseAt).
  */
-export function whyNotSyntax(q: string): string | undefined {
-  const quote = unclosedQuote(q);
-  if (quote) return `the ${quote} is not closed; add the closing ${CLOSING[quote] ?? '"'} to search the exact phrase`;
-  const tokens = lex(q);
+function whyNotSyntax(q: string, tokens: readonly Token[] | undefined): string | undefined {
+  if (!tokens) {
+    const quote = unclosedQuote(q);
+    return quote && `the ${quote} is not closed; add the closing ${CLOSING[quote] ?? '"'} to search the exact phrase`;
+  }
   let depth = 0;
   let deepest = 0;
   for (const t of tokens) {
@@ -816,8 +819,9 @@ export function parseQuery(q: string): ParsedQuery | undefined {
   let parsed: { match: string; terms: Term[]; literal?: Literal; count: number };
   let plain = false;
   let why: string | undefined;
+  let tokens: Token[] | undefined;
   try {
-    const tokens = lex(q);
+    tokens = lex(q);
     if (!tokens.some((t) => t.kind === 'term')) throw new Malformed('no words');
     parsed = toMatch(tokens);
   } catch (err) {
@@ -825,7 +829,7 @@ export function parseQuery(q: string): ParsedQuery | undefined {
     if (!(err instanceof Malformed)) throw err;
     parsed = plainQueryOf(q);
     plain = true;
-    why = whyNotSyntax(q);
+    why = whyNotSyntax(q, tokens);
   }
   if (parsed.terms.length === 0) return undefined;
   return { ...parsed, plain, ...(why && { why }) };
