@@ -79,6 +79,11 @@ const REPORTS: Doc[] = [
 
 const ids = (hits: SearchHit[]): string[] => hits.map((h) => `${h.jobId}:${h.idx}`);
 
+/** Each query as typed asks FTS5 what the other of its pair does. */
+function readAlike(pairs: [typed: string, meant: string][]): void {
+  for (const [typed, meant] of pairs) expect(parseQuery(typed)?.match, typed).toBe(parseQuery(meant)?.match);
+}
+
 /** A word typed bare as FTS5 is asked for it: any of its forms (englishForms), or the word alone. */
 function anyForm(word: string): string {
   const forms = englishForms(word.toLowerCase());
@@ -442,16 +447,14 @@ describe('search over stored results', () => {
     ]);
     // It searched lighthouse everywhere, and found the page that only mentions one.
     expect(ids(searchStore(store, 'title: lighthouse', { jobId: 'j2' }).hits)).toEqual(['j2:1']);
-    for (const [spaced, joined] of [
+    readAlike([
       ['title: annual', 'title:annual'],
       ['title:   annual', 'title:annual'],
       ['url: news revenue', 'url:news revenue'],
       ['title: "annual report"', 'title:"annual report"'],
       ['title: (annual 2022)', 'title:(annual 2022)'],
       ['revenue title: annual*', 'revenue title:annual*'],
-    ]) {
-      expect(parseQuery(spaced as string)?.match, spaced).toBe(parseQuery(joined as string)?.match);
-    }
+    ]);
     // Before an operator or another column there is no word for it: the column is dropped, as at the end.
     expect(parseQuery('revenue title: OR annual')?.match).toBe(parseQuery('revenue OR annual')?.match);
     expect(parseQuery('title: url: news')?.match).toBe(parseQuery('url:news')?.match);
@@ -464,14 +467,12 @@ describe('search over stored results', () => {
     expect(ids(searchStore(store, 'overview title:-currency').hits).sort()).toEqual(['j1:0', 'j1:1']);
     expect(ids(searchStore(store, 'overview title:-2023').hits)).toEqual(['j1:1']);
     expect(ids(searchStore(store, 'overview title: -"report 2023"').hits)).toEqual(['j1:1']);
-    for (const [typed, meant] of [
+    readAlike([
       ['revenue title: -currency', 'revenue title:(-currency)'],
       ['revenue title:-currency', 'revenue title:(-currency)'],
       ['revenue url: -"net effect"', 'revenue url:(-"net effect")'],
       ['revenue url: -(currency moves)', 'revenue -url:(currency moves)'],
-    ]) {
-      expect(parseQuery(typed as string)?.match, typed).toBe(parseQuery(meant as string)?.match);
-    }
+    ]);
     // A minus with nothing after it to leave out is no word, with or without its column.
     expect(parseQuery('revenue title:-')?.match).toBe(parseQuery('revenue')?.match);
     expect(parseQuery('revenue title: -')?.match).toBe(parseQuery('revenue')?.match);
