@@ -167,11 +167,12 @@ export const COLUMNS: Readonly<Record<string, Column>> = { title: 'title', intit
 /**
  * The words of a query written as a search engine's filter (page:3, title:report, site:x): the
  * search has none, and FTS5 reads each as its words in a row ("page 3"). A search for page:3
- * said "No hits for page:3" and nothing of why. Quoted phrases and addresses (https://…) are not.
+ * said "No hits for page:3" and nothing of why. Quoted phrases, addresses (https://…) and
+ * paths (C:\Users\…, pasted from a file's properties, was "searched as the words C \Users…") are not.
  */
 export function filterLikeWords(query: string): string[] {
   const unquoted = query.replace(/["\u201C\u201D\u201E\u00AB\u00BB][^"\u201C\u201D\u201E\u00AB\u00BB]*["\u201C\u201D\u201E\u00AB\u00BB]?/g, ' ');
-  return unquoted.split(/\s+/).filter((w) => /^-?\p{L}[\p{L}_]*:[^\s:/]/u.test(w) && !Object.hasOwn(COLUMNS, w.replace(/^-/, '').split(':')[0]!.toLowerCase()));
+  return unquoted.split(/\s+/).filter((w) => /^-?\p{L}[\p{L}_]*:[^\s:/\\]/u.test(w) && !Object.hasOwn(COLUMNS, w.replace(/^-/, '').split(':')[0]!.toLowerCase()));
 }
 
 /** What the app says of a query's filter-like words, or '' when it has none. */

@@ -313,6 +313,8 @@ describe('sift search', { timeout: 180_000 }, () => {
     const filter = await runSift(['search', 'page:3', '--db', db], { env });
     expect(filter.code).toBe(0);
     expect(filter.stderr).toMatch(/sift search: The search narrows by title: and url: only: page:3 was searched as the words “page 3”/);
+    // A Windows path is no filter: its drive letter was said to be one ("C:\Users\me\tram.txt was searched as the words “C \Users…”").
+    expect((await runSift(['search', 'C:\\Users\\me\\tram.txt', '--db', db], { env })).stderr).not.toMatch(/narrows/);
     const empty = await runSift(['search', '--db', db], { env });
     expect(empty.code).toBe(2);
     // The app's help in the app's words (it had its own: "the address", an example); title:WORD among it, as the usage says.
