@@ -11,7 +11,7 @@ export interface CliRun {
 }
 
 /** Runs `sift ARGS` as a child process (the way a user runs it) and collects its output. */
-export function runSift(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runSift(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string | Uint8Array; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   const child = startSift(args, opts);
   if (opts.input !== undefined) child.stdin!.end(opts.input);
   else child.stdin!.end();

@@ -41,6 +41,15 @@ const u16: Record<string, [Buffer, string, string | undefined]> = {
   'notes-le.md': [le(`# Notes\n\n${u16Text}`), `# Notes\n\n${u16Text}`, 'text/markdown'],
   'notes-be': [be(u16Text), u16Text, undefined],
 };
+/** Real text in five scripts (test/fixtures/charset/utf16-prose.json), in UTF-16 without a mark both ways. */
+const scripts = (JSON.parse(readFileSync(path.join(__dirname, '../fixtures/charset/utf16-prose.json'), 'utf8')) as { texts: { lang: string; text: string }[] }).texts;
+const u16Scripts = scripts.flatMap(({ lang, text }): [string, Buffer, string][] => [
+  [`${lang}-le.txt`, le(text), text],
+  [`${lang}-be.txt`, be(text), text],
+]);
+/** A page in Russian saved as UTF-16 without a mark, its charset in no header or meta. */
+const ruText = scripts.find((s) => s.lang === 'ru')?.text ?? '';
+const ruPage = `<!DOCTYPE html><html><head><title>${ruText.split('\n')[0] ?? ''}</title></head><body><article><p>${ruText.split('\n').slice(1).join('</p><p>')}</p></article></body></html>`;
 /** A table of 16-bit numbers: a NUL on every other byte, as in UTF-16, but the bytes beside them are controls, no text. */
 const table16 = Buffer.from(Uint16Array.from({ length: 300 }, (_, i) => 1 + (i % 250)).buffer);
 
@@ -53,6 +62,7 @@ beforeAll(async () => {
   for (const [name, bytes] of Object.entries(samples)) writeFileSync(path.join(dir, name), bytes);
   for (const [name, [bytes]] of Object.entries(u16)) writeFileSync(path.join(dir, name), bytes);
   writeFileSync(path.join(dir, 'table.bin'), table16);
+  for (const [name, bytes] of u16Scripts) writeFileSync(path.join(dir, name), bytes);
   writeFileSync(path.join(dir, 'page.html'), page, 'latin1');
   writeFileSync(path.join(dir, 'notes.txt'), text);
   const routes: Parameters<typeof startServer>[0] = {};
@@ -62,6 +72,8 @@ beforeAll(async () => {
   }
   for (const [name, bytes] of Object.entries(samples)) routes[`/html/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(bytes);
   for (const [name, [bytes, , type]] of Object.entries(u16)) routes[`/u16/${name}`] = (_q, r) => r.writeHead(200, type ? { 'content-type': type } : {}).end(bytes);
+  for (const [name, bytes] of u16Scripts) routes[`/scripts/${name}`] = (_q, r) => r.writeHead(200, name.includes('-be') ? {} : { 'content-type': 'text/plain' }).end(bytes);
+  routes['/ru.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(le(ruPage));
   routes['/table.bin'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(table16);
   routes['/page.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(Buffer.from(page, 'latin1'));
   routes['/text/notes.txt'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(text);
@@ -116,6 +128,29 @@ describe('UTF-16 text without a byte-order mark', () => {
     expect(lines.map((l) => l.url)).toEqual(urls);
     Object.values(u16).forEach(([, want], i) => expect(lines[i], String(urls[i])).toMatchObject({ ok: true, content: want }));
     expect(lines[urls.length - 1]).toMatchObject({ ok: false, status: 415, error: 'unsupported: binary data (NUL bytes) labelled text/plain' });
+  }, 120_000);
+});
+
+describe('UTF-16 text without a byte-order mark in Cyrillic, Greek, Arabic, Chinese, Japanese', () => {
+  it('sift extract FILE and - --mode text give its text', async () => {
+    for (const [name, bytes, want] of u16Scripts) {
+      expect(await sift('extract', name, '--mode', 'text'), name).toMatchObject({ code: 0, stdout: want, stderr: '' });
+      if (name === 'ru-be.txt' || name === 'zh-le.txt') {
+        expect(await runSift(['extract', '-', '--mode', 'text'], { env, cwd: dir, input: bytes }), `${name} on stdin`).toMatchObject({ code: 0, stdout: want, stderr: '' });
+      }
+    }
+  });
+  it('sift batch gives its text under text/plain or no type, and a Russian page in UTF-16 as the page', async () => {
+    const urls = [...u16Scripts.map(([name]) => `${srv.origin}/scripts/${name}`), `${srv.origin}/ru.html`];
+    writeFileSync(path.join(dir, 'scripts.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
+    const r = await sift('batch', 'scripts.txt', '--json', '--allow-private', '--db', path.join(dir, 'scripts.db'));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.url)).toEqual(urls);
+    u16Scripts.forEach(([name, , want], i) => expect(lines[i], name).toMatchObject({ ok: true, content: want }));
+    const page = lines.at(-1);
+    expect(page).toMatchObject({ ok: true, meta: { title: ruText.split('\n')[0], charset: 'utf-16le' } });
+    expect(page?.content).toContain(ruText.split('\n')[1]);
   }, 120_000);
 });
 

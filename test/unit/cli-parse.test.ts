@@ -111,6 +111,20 @@ describe('sift parse', () => {
     }
   });
 
+  it('reads a UTF-16 list without a mark whose titles are Russian, Greek, Arabic, Chinese or Japanese', async () => {
+    // Its rule was its own: NULs on one byte of 90% of pairs, so titles in another script made it "a binary file".
+    const prose = (JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/charset/utf16-prose.json'), 'utf8')) as { texts: { lang: string; text: string }[] }).texts;
+    const csv = `title,url\n${prose.map(({ lang, text }) => `"${(text.split('\n')[0] ?? '').replaceAll('"', '')}",https://${lang}.example/read`).join('\n')}\n`;
+    const dir = mkdtempSync(path.join(tmpdir(), 'sift-parse-'));
+    const urls = prose.map(({ lang }) => `https://${lang}.example/read`);
+    for (const [name, bytes] of [['titles-le.csv', Buffer.from(csv, 'utf16le')], ['titles-be.csv', Buffer.from(csv, 'utf16le').swap16()]] as const) {
+      writeFileSync(path.join(dir, name), bytes);
+      const r = await runParse([path.join(dir, name)]);
+      expect({ name, code: r.code, err: r.err }).toEqual({ name, code: 0, err: `${urls.length} targets, 0 invalid, 0 duplicates (read as csv)\n` });
+      expect(r.out.trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url)).toEqual(urls);
+    }
+  });
+
   it('counts thousands in its summary alike: 1,800 invalid beside 9,000 targets, not 1800', async () => {
     const lines = Array.from({ length: 9_000 }, (_, i) => `https://a.example/${i}${i % 5 === 0 ? `\njunk ${i}` : ''}`);
     const r = await runParse(['-'], `${lines.join('\n')}\n`);

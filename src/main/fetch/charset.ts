@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type IconvLite from 'iconv-lite';
 import type * as Chardet from 'chardet';
+import { utf16Unmarked } from '../../shared/text-bytes';
 
 type Iconv = typeof IconvLite;
 let iconvLite: Iconv | undefined;
@@ -326,41 +327,6 @@ export function jsonUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   return undefined;
 }
 
-/** Bytes that text has beside a zero byte in UTF-16: tab, line breaks, form feed, printable ASCII and Latin-1's letters. */
-const textByte = (b: number): boolean => b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || (b >= 0x20 && b <= 0x7e) || b >= 0xa0;
-
-/**
- * UTF-16 without a byte-order mark, told by its first 1024 bytes: text written by Notepad's
- * "Unicode" or PowerShell's `>` is mostly ASCII and Latin-1, so the high byte of at least 90%
- * of its pairs is NUL, beside a letter, a digit, punctuation or a line break, and the other
- * byte is never NUL. 5,296 binary files (images, fonts, PDFs, archives, wasm, SQLite, shared
- * libraries: the corpora, node_modules, Chromium's folder, /usr/share) have none so: their
- * NULs stand beside controls, or on both bytes of a pair.
- */
-export function utf16Unmarked(buf: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  const pairs = Math.floor(Math.min(buf.length, 1024) / 2);
-  if (pairs < 4) return undefined;
-  let le = 0;
-  let be = 0;
-  let highLe = 0;
-  let highBe = 0;
-  for (let i = 0; i < pairs * 2; i += 2) {
-    const a = buf[i] as number;
-    const b = buf[i + 1] as number;
-    if (b === 0) {
-      highLe++;
-      if (textByte(a)) le++;
-    }
-    if (a === 0) {
-      highBe++;
-      if (textByte(b)) be++;
-    }
-  }
-  if (highBe === 0 && le === highLe && le >= pairs * 0.9) return 'utf-16le';
-  if (highLe === 0 && be === highBe && be >= pairs * 0.9) return 'utf-16be';
-  return undefined;
-}
-
 /** True when neither the header nor the body (a byte-order mark, its first 1024 bytes) names a charset. */
 export const namesNoCharset = (b: Uint8Array, contentType: string): boolean => !headerCharset(contentType) && !bomOf(b) && !declaredCharset(b);
 
@@ -401,7 +367,7 @@ export function decodeText(buf: Uint8Array, contentType: string, sniffDocument =
   if (bom) return { text: iconv().decode(b.subarray(bom.length), bom.charset), charset: bom.charset };
   // JSON (sniffDocument false) is UTF-8 by its RFC, labelled or not, unless its NULs say UTF-16.
   let cs = known(headerCharset(contentType));
-  // Its NULs say UTF-16 whatever a label says (a server's default charset=utf-8 over a file
+  // Its bytes say UTF-16 whatever a label says (a server's default charset=utf-8 over a file
   // Notepad saved): read as UTF-8 or Latin-1, every other character is a NUL.
   const unmarked = NAMES_UTF16.test(cs) ? undefined : utf16Unmarked(b);
   if (unmarked) return { text: iconv().decode(b, unmarked), charset: unmarked, ...(cs ? { overruled: cs } : {}) };

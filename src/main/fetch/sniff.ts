@@ -1,5 +1,6 @@
-import { headerCharset, jsonUtf16, utf16Unmarked } from './charset';
+import { headerCharset, jsonUtf16 } from './charset';
 import { FetchError } from './errors';
+import { isControl, utf16Unmarked } from '../../shared/text-bytes';
 import { xmlRootTag } from '../../shared/xml';
 
 export type Kind = 'html' | 'pdf' | 'json' | 'text';
@@ -42,20 +43,10 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
   if (/^[[{]/.test(text)) return 'application/json';
   if (text.startsWith('<?xml') && /<html/.test(text)) return 'text/html';
   // A NUL in the first 1024 bytes means binary; text formats never carry one but UTF-16 (a
-  // BOM, its charset in the header: `utf16`, or its NULs' pattern: utf16Unmarked).
+  // BOM, its charset in the header: `utf16`, or its reading in a script: utf16Unmarked).
   if (!utf16 && !(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && !utf16Unmarked(buf) && binaryWhy(buf)) return 'application/octet-stream';
   return undefined;
 }
-
-/**
- * WHATWG's binary data bytes (MIME Sniffing §7.1) but NUL: the controls text has no use
- * for. Tab, line feed, form feed, carriage return and ESC (ANSI colours in a log) are text's.
- */
-const isControl = (b: number): boolean => (b >= 0x01 && b <= 0x08) || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
-
-/** isControl's bytes as characters: an HTML page's text has no use for them either (the HTML spec makes each a parse error). */
-// eslint-disable-next-line no-control-regex -- the controls are what is matched
-export const STRAY_CONTROLS = /[\x01-\x08\x0b\x0e-\x1a\x1c-\x1f]+/g;
 
 /** Markup of an HTML document, anywhere in a body's first bytes. */
 export const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;

@@ -6,6 +6,8 @@
  * Excel's "Unicode Text" and Windows PowerShell's `>` all do. Read as UTF-8, every other
  * byte is a NUL and no line is a URL.
  */
+import { utf16Unmarked } from '../text-bytes';
+
 export type DecodedList = { ok: true; text: string } | { ok: false; kind: string };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -24,33 +26,20 @@ const MAGIC: readonly [string, number[]][] = [
 
 const startsWith = (b: Uint8Array, magic: readonly number[]): boolean => magic.every((v, i) => b[i] === v);
 
-/** Which byte of each pair holds ASCII text's NULs: UTF-16 without a byte order mark. */
-function utf16WithoutBom(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  let evenNul = 0;
-  let oddNul = 0;
-  const pairs = Math.floor(head.length / 2);
-  if (pairs < 4) return undefined;
-  for (let i = 0; i < pairs * 2; i += 2) {
-    if (head[i] === 0) evenNul++;
-    if (head[i + 1] === 0) oddNul++;
-  }
-  // ASCII in UTF-16: one byte of every pair is NUL; 90% leaves room for a title in Cyrillic or CJK.
-  if (oddNul >= pairs * 0.9 && evenNul === 0) return 'utf-16le';
-  if (evenNul >= pairs * 0.9 && oddNul === 0) return 'utf-16be';
-  return undefined;
-}
-
 /**
  * The text of a list: UTF-8 (with or without its byte order mark), UTF-16 (with one, or
- * ASCII-range text without), else windows-1252; `ok: false` with what the file seems to be when it is no text
- * at all, so the user is told so instead of getting one "not a URL" per line of binary.
+ * without: utf16Unmarked, the fetcher's rule), else windows-1252; `ok: false` with what the
+ * file seems to be when it is no text at all, so the user is told so instead of getting one
+ * "not a URL" per line of binary.
  */
 export function decodeListBytes(bytes: Uint8Array): DecodedList {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)) };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)) };
   for (const [kind, magic] of MAGIC) if (startsWith(bytes, magic)) return { ok: false, kind };
   const head = bytes.subarray(0, 4096);
-  const utf16 = utf16WithoutBom(head);
+  // One rule with the fetcher's: this reader's own (NULs on one byte of 90% of pairs, none on
+  // the other) refused a list whose titles were Chinese or Russian as "a binary file".
+  const utf16 = utf16Unmarked(bytes);
   if (utf16) return { ok: true, text: new TextDecoder(utf16).decode(bytes) };
   // No text format carries a NUL outside UTF-16 (the fetcher sniffs bodies by the same rule).
   if (head.includes(0)) return { ok: false, kind: 'a binary file' };
