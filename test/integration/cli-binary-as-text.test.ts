@@ -56,6 +56,11 @@ const table16 = Buffer.from(Uint16Array.from({ length: 300 }, (_, i) => 1 + (i %
 /** A page whose server wrote 4 stray control bytes ahead of it and into its text. */
 const page = '\b\b\b\b<!DOCTYPE html><html><head><title>Stray\x02 bytes</title></head><body><article><h1>Heading</h1><p>One\x01 two\x07 three four five six seven eight nine ten.</p><p>Another paragraph\x1f with words in it.</p></article></body></html>';
 const pageText = 'Heading\n\nOne two three four five six seven eight nine ten.\n\nAnother paragraph with words in it.';
+/** The same junk ahead of a fragment (no doctype, <html> or <body>) and of text with no markup at all, as PHP's echo sends them: text/html. */
+const fragment = '\b\b\b\b<h1>Heading</h1><p>One\x01 two\x07 three four five six seven eight nine ten.</p><p>Another paragraph\x1f with words in it, café.</p>';
+const fragmentText = 'Heading\n\nOne two three four five six seven eight nine ten.\n\nAnother paragraph with words in it, café.';
+const bare = '\b\b\b\bOne two three four five six seven eight nine ten, eleven twelve thirteen.\x07';
+const bareText = 'One two three four five six seven eight nine ten, eleven twelve thirteen.';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -64,6 +69,8 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'table.bin'), table16);
   for (const [name, bytes] of u16Scripts) writeFileSync(path.join(dir, name), bytes);
   writeFileSync(path.join(dir, 'page.html'), page, 'latin1');
+  writeFileSync(path.join(dir, 'fragment.html'), fragment);
+  writeFileSync(path.join(dir, 'bare.html'), bare);
   writeFileSync(path.join(dir, 'notes.txt'), text);
   const routes: Parameters<typeof startServer>[0] = {};
   for (const [name, bytes] of Object.entries(samples)) {
@@ -75,6 +82,8 @@ beforeAll(async () => {
   for (const [name, bytes] of u16Scripts) routes[`/scripts/${name}`] = (_q, r) => r.writeHead(200, name.includes('-be') ? {} : { 'content-type': 'text/plain' }).end(bytes);
   routes['/ru.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(le(ruPage));
   routes['/table.bin'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(table16);
+  routes['/fragment.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(fragment);
+  routes['/bare.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bare);
   routes['/page.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(Buffer.from(page, 'latin1'));
   routes['/text/notes.txt'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(text);
   srv = await startServer(routes);
@@ -163,15 +172,23 @@ describe('a page declared HTML with stray control bytes', () => {
     // eslint-disable-next-line no-control-regex -- the controls are what is looked for
     expect(md.stdout).not.toMatch(/[\x01-\x08\x0b\x0e-\x1a\x1c-\x1f]/);
   });
-  it('sift batch reads it as the page and still refuses compressed streams labelled text/html', async () => {
+  it('sift extract FILE reads a fragment or bare text among them as a browser shows it', async () => {
+    expect(await sift('extract', 'fragment.html', '--mode', 'text')).toMatchObject({ code: 0, stdout: `${fragmentText}\n`, stderr: '' });
+    expect(await sift('extract', 'bare.html', '--mode', 'text')).toMatchObject({ code: 0, stdout: `${bareText}\n`, stderr: '' });
+  });
+  it('sift batch reads it, a fragment and bare text as the page and still refuses compressed streams labelled text/html', async () => {
     const names = Object.keys(samples);
-    const urls = [`${srv.origin}/page.html`, ...names.map((n) => `${srv.origin}/html/${n}`)];
+    const urls = [`${srv.origin}/page.html`, ...names.map((n) => `${srv.origin}/html/${n}`), `${srv.origin}/fragment.html`, `${srv.origin}/bare.html`];
     writeFileSync(path.join(dir, 'html.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
     const r = await sift('batch', 'html.txt', '--json', '--allow-private', '--db', path.join(dir, 'html.db'));
     const lines = jsonLines(r.stdout);
     expect(lines.map((l) => l.url)).toEqual(urls);
     expect(lines[0]).toMatchObject({ ok: true, content: pageText });
-    for (const l of lines.slice(1)) {
+    expect(lines.slice(-2)).toMatchObject([
+      { ok: true, content: fragmentText },
+      { ok: true, content: bareText },
+    ]);
+    for (const l of lines.slice(1, -2)) {
       expect(l, String(l.url)).toMatchObject({ ok: false, status: 415, reason: 'unsupported', error: 'unsupported: binary data (control bytes) labelled text/html' });
     }
   }, 120_000);

@@ -1,6 +1,6 @@
 import { headerCharset, jsonUtf16 } from './charset';
 import { FetchError } from './errors';
-import { isControl, utf16Unmarked } from '../../shared/text-bytes';
+import { eightBitText, isControl, utf16Unmarked } from '../../shared/text-bytes';
 import { xmlRootTag } from '../../shared/xml';
 
 export type Kind = 'html' | 'pdf' | 'json' | 'text';
@@ -121,10 +121,12 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   // says text is extracted.
   if (sniffed === 'application/octet-stream' && kindOf(declared)) {
     const why = binaryWhy(buf) ?? 'NUL bytes';
-    // A page declared HTML whose markup stands among stray controls (a server's junk ahead of
-    // its doctype) is the page a browser shows. A raw deflate or brotli stream shows no markup
-    // in the clear: none of 292 (the corpora's 146 pages compressed both ways) did.
-    if (why === 'control bytes' && kindOf(declared) === 'html' && HTML_INSIDE.test(Buffer.from(buf.subarray(0, 1024)).toString('latin1'))) return 'html';
+    // A page declared HTML whose markup or text stands among stray controls (a server's junk
+    // ahead of it) is the page a browser shows, a fragment with no doctype, <html> or <body>
+    // too. A raw deflate or brotli stream shows neither markup in the clear (none of 292, the
+    // corpora's 146 pages compressed both ways, did) nor text (eightBitText).
+    const head = buf.subarray(0, 1024);
+    if (why === 'control bytes' && kindOf(declared) === 'html' && (HTML_INSIDE.test(Buffer.from(head).toString('latin1')) || eightBitText(head))) return 'html';
     throw unsupported(`binary data (${why}) labelled ${declared}`);
   }
   // Of two types Sift does not read, the server's says more than the bytes' family: every
