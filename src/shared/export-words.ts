@@ -17,6 +17,8 @@ export interface ExportTally {
   warned: number;
   /** Files or sections written for targets without a result (the failed included). */
   notDoneEntries: number;
+  /** Of the not done, those a job still running had not reached: still to come, so failed.txt leaves them out. */
+  toCome: number;
   /** Files beside the results that list the targets (manifest.jsonl, failed.txt). */
   sideFiles: readonly string[];
 }
@@ -33,6 +35,11 @@ export function exportContents(s: ExportTally, num: (n: number) => string): stri
   const warned = s.warned ? ` (${num(s.warned)} with warnings)` : '';
   const without = s.failed === 1 ? 'the 1 without a result' : `the ${num(s.failed)} without a result`;
   const leftOut = s.failed > 0 && s.notDoneEntries === 0;
+  // failed.txt lists what to run again; of a job still running, the targets it had not reached
+  // are not in it (they are still to come), and a snapshot of 3 such said it listed them while
+  // it was empty.
+  const rerun = s.failed - s.toCome;
+  const listed = rerun === s.failed ? (s.failed === 1 ? 'it' : 'them') : rerun === 1 ? 'the 1 that failed' : `the ${num(rerun)} that failed`;
   // Said first when there is nothing else: a folder holding only its two listings read "2 files".
   const none = s.results === 0 && s.targets > 0 ? `no results: ${s.targets === 1 ? 'the 1 target has none' : `none of the ${num(s.targets)} targets has one`}; ` : '';
   const each = (unit: string): string => (s.targets === 1 ? `a ${unit} for its 1 target` : `a ${unit} for each of the ${num(s.targets)} targets`);
@@ -49,11 +56,11 @@ export function exportContents(s: ExportTally, num: (n: number) => string): stri
     case 'zip': {
       const zip = s.format === 'zip' ? 'a zip of ' : '';
       if (none && leftOut && s.sideFiles.length === 2) {
-        return `${none}${zip}only ${s.sideFiles[0]}, which says why, and ${s.sideFiles[1]}, which lists ${s.failed === 1 ? 'it' : 'them'} to run again`;
+        return `${none}${zip}only ${s.sideFiles[0]}, which says why, and ${rerun ? `${s.sideFiles[1]}, which lists ${listed} to run again` : `an empty ${s.sideFiles[1]}`}`;
       }
       const extra = s.notDoneEntries ? `, ${count(s.notDoneEntries, 'file')} saying why a target has no result` : '';
       const sides = s.sideFiles.length ? `, with ${both(s.sideFiles)}` : '';
-      const told = leftOut ? `; ${without} ${s.failed === 1 ? 'has' : 'have'} no file: manifest.jsonl says why, failed.txt lists ${s.failed === 1 ? 'it' : 'them'} to run again` : '';
+      const told = leftOut ? `; ${without} ${s.failed === 1 ? 'has' : 'have'} no file: manifest.jsonl says why${rerun ? `, failed.txt lists ${listed} to run again` : ''}` : '';
       return `${none}${zip}${count(s.results, 'result file')}${warned}${extra}${sides}${told}`;
     }
   }

@@ -241,6 +241,8 @@ describe('exported files', { timeout: 120_000 }, () => {
     // into Sift, they were fetched twice), and the combined Markdown says it is a snapshot.
     expect(folder.code, folder.err).toBe(0);
     expect(readFileSync(path.join(out, `sift-${id}`, 'failed.txt'), 'utf8')).toBe('');
+    // Its summary says so: it read 'failed.txt lists them to run again' of that empty file.
+    expect(folder.err).toContain(': 1 result file, with manifest.jsonl and failed.txt; the 2 without a result have no file: manifest.jsonl says why\n');
     expect(combined.code, combined.err).toBe(0);
     const md = readFileSync(path.join(out, `sift-${id}.md`), 'utf8').split('\n');
     expect(md.slice(2, 5)).toEqual(['1 of 3 targets (2 not fetched yet, not included)', '', 'The job was still running when this was exported: export it again when it has finished to have every target.']);

@@ -286,7 +286,7 @@ describe('failureAdvice', () => {
 });
 
 describe('the line an export ends with', () => {
-  const tally = { format: 'folder', results: 1, warned: 0, notDoneEntries: 0, sideFiles: ['manifest.jsonl', 'failed.txt'] } as const;
+  const tally = { format: 'folder', results: 1, warned: 0, notDoneEntries: 0, toCome: 0, sideFiles: ['manifest.jsonl', 'failed.txt'] } as const;
   test('counts as the progress line does, with thousands separated', async () => {
     const { exportedLine } = await import('../../src/cli/output');
     const line = exportedLine({ ...tally, path: '/tmp/out/sift-1', files: 3, targets: 3_001, failed: 3_000, notRun: 2_999, cutShort: 0, bytes: 2048 }, 'j1');

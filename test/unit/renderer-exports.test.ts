@@ -2,15 +2,22 @@ import { describe, expect, test } from 'vitest';
 import { exportSummaryText, includeFailedLabel } from '../../src/renderer/src/lib/exports';
 
 describe('the export dialog counts as the job header does', () => {
-  const folder = { format: 'folder', path: '/out/sift-1', notDoneEntries: 0, warned: 0, sideFiles: ['manifest.jsonl', 'failed.txt'] } as const;
+  const folder = { format: 'folder', path: '/out/sift-1', notDoneEntries: 0, toCome: 0, warned: 0, sideFiles: ['manifest.jsonl', 'failed.txt'] } as const;
   test("a cancelled job's never-fetched targets are said apart from the failed ones", () => {
     expect(exportSummaryText({ ...folder, results: 153, bytes: 6_400_000, targets: 300, failed: 147, notRun: 107, cutShort: 0 })).toMatch(
       /^Exported 300 targets \(40 failed, 107 not fetched\) to \/out\/sift-1 \(6\.1 MB\): 153 result files, with manifest.jsonl and failed.txt; the 147 without a result /,
     );
   });
   test("a job still running says its unfetched targets are still to come", () => {
-    expect(exportSummaryText({ ...folder, results: 3, bytes: 2048, targets: 5, failed: 2, notRun: 2, cutShort: 0, stillRunning: true })).toMatch(
-      /^Exported 5 targets \(2 not fetched yet: the job is still running, export again when it has finished\) to /,
+    expect(exportSummaryText({ ...folder, results: 3, bytes: 2048, targets: 5, failed: 2, notRun: 2, cutShort: 0, stillRunning: true, toCome: 2 })).toBe(
+      'Exported 5 targets (2 not fetched yet: the job is still running, export again when it has finished) to /out/sift-1 (2.0 kB): 3 result files, with manifest.jsonl and failed.txt; the 2 without a result have no file: manifest.jsonl says why.',
+    );
+    // failed.txt leaves out the targets still to come: it lists only the one that failed.
+    expect(exportSummaryText({ ...folder, results: 2, bytes: 2048, targets: 5, failed: 3, notRun: 2, cutShort: 0, stillRunning: true, toCome: 2 })).toMatch(
+      /: 2 result files, with manifest.jsonl and failed.txt; the 3 without a result have no file: manifest.jsonl says why, failed.txt lists the 1 that failed to run again\.$/,
+    );
+    expect(exportSummaryText({ ...folder, results: 0, bytes: 20, targets: 2, failed: 2, notRun: 2, cutShort: 0, stillRunning: true, toCome: 2 })).toMatch(
+      /: no results: none of the 2 targets has one; only manifest.jsonl, which says why, and an empty failed.txt\. Tick /,
     );
   });
   test('a finished job says its failures; an all-ok one says none', () => {

@@ -267,7 +267,9 @@ export async function exportJob(src: ExportSource, opts: ExportOptions): Promise
     const layout = opts.format === 'folder' || opts.format === 'zip';
     // The listings always hold every target; only the content formats give one without a result an entry, and only when asked.
     const notDoneEntries = opts.includeFailed && (layout || opts.format === 'combined-md') ? failed : 0;
-    const tally: ExportTally = { format: opts.format, targets: done, failed, results, warned, notDoneEntries, sideFiles: layout ? [MANIFEST, FAILED_LIST] : [] };
+    // The writers leave these out of failed.txt (writers.ts): a job still running has them to come.
+    const toCome = stillRunning ? notRun : 0;
+    const tally: ExportTally = { format: opts.format, targets: done, failed, results, warned, notDoneEntries, toCome, sideFiles: layout ? [MANIFEST, FAILED_LIST] : [] };
     return { path: written, ...counts, ...tally, notRun, cutShort, bytes, stillRunning: stillRunning && notRun > 0 };
   } catch (err) {
     await writer.abort();

@@ -70,6 +70,7 @@ export const ExportSummarySchema = z.object({
   results: z.number(),
   warned: z.number(),
   notDoneEntries: z.number(),
+  toCome: z.number(),
   sideFiles: z.array(z.string()).readonly(),
 });
 
