@@ -5,6 +5,7 @@
  * its name says.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { marked } from 'marked';
 import path from 'node:path';
@@ -40,6 +41,22 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ harbour: 'Inner basin', boats: [{ name: 'Kittiwake', berth: 'A 3', crew: ['Ann', 'Bo'] }, { name: 'Tern "II"', berth: 'B 1', crew: [] }] }));
     },
+    // Markdown documents as a size limit or a draft leaves them: a code block, a comment, a
+    // <pre> opened and never closed.
+    ...Object.fromEntries(
+      Object.entries({
+        '/cut.md': '# Cut notes\n\nThe quay log.\n\n```js\nconst tide = 2;\n',
+        '/draft.md': '# Draft\n\nThe ferry timetable.\n\n<!-- TODO: winter times\n\n# Not yet\n',
+        '/pre.md': '# Layout\n\n<pre>\nberth A 3\n',
+        '/whole.md': '# Whole\n\nThe section after the others.\n',
+      }).map(([route, text]) => [
+        route,
+        (_req: IncomingMessage, res: ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+          res.end(text);
+        },
+      ]),
+    ),
     '/gone': (_req, res) => {
       res.writeHead(410, { 'content-type': 'text/plain' });
       res.end('gone');
@@ -99,6 +116,19 @@ describe("a PDF's results exported are its text as laid out, with its pages mark
     const html = await marked.parse(md);
     expect(html).not.toContain('<ol');
     expect(html).toContain('1. Forty boats moor');
+  });
+});
+
+describe('combined Markdown of documents left open', () => {
+  test('a code block, a comment or a <pre> a document leaves open ends with its section: every later heading and anchor is there', async () => {
+    const md = readFileSync(await batchTo('left-open', ['/cut.md', '/draft.md', '/pre.md', '/whole.md'].map((p) => `${site.base}${p}`), 'combined'), 'utf8');
+    const html = await marked.parse(md);
+    expect(html.match(/<h2[^>]*>[^<]*<\/h2>/g)).toEqual(['<h2>Contents</h2>', '<h2>Cut notes</h2>', '<h2>Draft</h2>', '<h2>Layout</h2>', '<h2>Whole</h2>']);
+    // Each link of the contents leads to its anchor, outside any code.
+    for (const n of [1, 2, 3, 4]) expect(html).toContain(`<a id="target-${n}"></a>`);
+    expect(html).toContain('<code class="language-js">const tide = 2;\n</code>');
+    // What was in the comment stays hidden, its heading not moved.
+    expect(md).toContain('<!-- TODO: winter times\n\n# Not yet\n-->');
   });
 });
 

@@ -307,6 +307,21 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // HTML ("- item" over "---" is a list and a rule, not a heading).
 const NOT_A_PARAGRAPH = /^ {0,3}(?:[>|<]|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
 
+/** An HTML block that runs until a line holding its end, or to the document's end: CommonMark's kinds 1 to 5. */
+interface HtmlBlock {
+  start: RegExp;
+  end: RegExp;
+  /** What ends it, written after a document that leaves it open. */
+  close: string;
+}
+const HTML_BLOCKS: readonly HtmlBlock[] = [
+  ...['script', 'pre', 'style', 'textarea'].map((tag) => ({ start: new RegExp(`^ {0,3}<${tag}(?=[ \\t>]|$)`, 'i'), end: /<\/(?:script|pre|style|textarea)>/i, close: `</${tag}>` })),
+  { start: /^ {0,3}<!--/, end: /-->/, close: '-->' },
+  { start: /^ {0,3}<\?/, end: /\?>/, close: '?>' },
+  { start: /^ {0,3}<![A-Za-z]/, end: />/, close: '>' },
+  { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/, close: ']]>' },
+];
+
 /** Whether `line` closes the fence that `fence` (its opening run of ` or ~) opened. */
 function closesFence(line: string, fence: string): boolean {
   const f = FENCE.exec(line);
@@ -373,10 +388,15 @@ export function nestedMarkdown(content: string, title: string): string {
     while (first < lines.length && lines[first]!.trim() === '') lines.splice(first, 1);
   }
   let fence = '';
+  let html: HtmlBlock | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (fence) {
       if (closesFence(line, fence)) fence = '';
+      continue;
+    }
+    if (html) {
+      if (html.end.test(line)) html = null;
       continue;
     }
     const f = FENCE.exec(line);
@@ -384,9 +404,19 @@ export function nestedMarkdown(content: string, title: string): string {
       fence = f[1]!;
       continue;
     }
+    html = HTML_BLOCKS.find((b) => b.start.test(line)) ?? null;
+    if (html) {
+      if (html.end.test(line)) html = null;
+      continue;
+    }
     const h = ATX.exec(line);
     if (h) lines[i] = h[1]! + '#'.repeat(Math.min(6, h[2]!.length + 2)) + line.slice(h[0].length);
   }
+  // A document cut inside a code block or a comment (a README that hit the size limit, a
+  // draft's '<!-- TODO') left it open, and the combined file's next sections, their headings
+  // and anchors, were read as its code or its comment: the contents' links led nowhere.
+  const close = fence || html?.close;
+  if (close) lines.splice(lines.at(-1) === '' ? -1 : lines.length, 0, close);
   return lines.join('\n');
 }
 
