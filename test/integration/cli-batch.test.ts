@@ -554,6 +554,23 @@ describe('sift batch', () => {
     expect(e.stderr).toContain(`split -l 3 ${five} part-`);
   }, 300_000);
 
+  test('--include-failed or --include-meta without --out is refused before anything is fetched, not run as if it were not there', async () => {
+    const file = path.join(home, 'include-alone.txt');
+    writeFileSync(file, `${site.base}/article/include-alone\n`);
+    const said = {
+      '--include-failed': 'sift batch: --include-failed needs --out DIR: it writes a file for each failed target into the export; without --out the failed ones are printed with the rest\n',
+      '--include-meta': "sift batch: --include-meta needs --out DIR: it writes each result's meta into its exported file; without --out, --json prints the meta\n",
+    };
+    for (const [flag, err] of Object.entries(said)) {
+      const r = await runSift(['batch', file, flag, '--allow-private', '--db', path.join(home, 'include-alone.db')], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(err);
+      expect(r.stdout).toBe('');
+    }
+    expect(site.hits.get('/article/include-alone')).toBeUndefined();
+    expect(existsSync(path.join(home, 'include-alone.db'))).toBe(false);
+  }, 300_000);
+
   test('a damaged settings.json is said once, with the field at fault, and the defaults run; batch says it after its job line', async () => {
     const damaged = mkdtempSync(path.join(os.tmpdir(), 'sift-cli-settings-'));
     const file = path.join(damaged, 'settings.json');

@@ -109,6 +109,10 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
   });
   if (positionals.length !== 1) throw new UsageError('give one list FILE, - for stdin, or the URL of a list');
   if (values.format && !values.out) throw new UsageError('--format needs --out DIR');
+  // Given alone they did nothing, exit 0: `sift batch list.txt --include-failed` printed what
+  // it prints without it, and the user was left to think the failed ones were in it.
+  if (values['include-failed'] && !values.out) throw new UsageError('--include-failed needs --out DIR: it writes a file for each failed target into the export; without --out the failed ones are printed with the rest');
+  if (values['include-meta'] && !values.out) throw new UsageError("--include-meta needs --out DIR: it writes each result's meta into its exported file; without --out, --json prints the meta");
   if (values.out) checkOutGiven(values.out);
   const reruns = [values.rest && '--rest', values['retry-failed'] && '--retry-failed', values.again && '--again'].filter(Boolean);
   if (reruns.length > 1) {
