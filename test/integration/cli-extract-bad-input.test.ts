@@ -104,3 +104,19 @@ describe('--pages with an empty part', () => {
     }
   });
 });
+
+describe('an option that needs the page on the web, given to sift extract', () => {
+  it('--render (and --recover) are refused with where they work, not taken and left undone', async () => {
+    // A saved app shell: Chromium would run its script; a file is read as saved.
+    writeFileSync(path.join(dir, 'shell.html'), '<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>');
+    for (const render of ['always', 'auto', 'never']) {
+      const r = await sift('extract', 'shell.html', '--render', render, '--json');
+      expect(r.code, render).toBe(2);
+      expect(r.stdout, render).toBe('');
+      expect(r.stderr, render).toBe('sift extract: --render needs a URL: a local file is read as it was saved, not run in Chromium; sift fetch URL --render always renders the page from the web\n');
+    }
+    const recover = await sift('extract', 'shell.html', '--recover');
+    expect(recover.code).toBe(2);
+    expect(recover.stderr).toBe('sift extract: --recover needs a URL; local files have no archived copy\n');
+  });
+});

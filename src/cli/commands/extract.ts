@@ -78,6 +78,9 @@ export const extractCommand: Command = {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });
     if (positionals.length === 0) throw new UsageError('give one or more files to read (HTML, PDF, JSON or text), or - for stdin; sift fetch URL reads a page from the web');
     if (values.recover) throw new UsageError('--recover needs a URL; local files have no archived copy');
+    // It was taken and did nothing: `--render always` on a saved app shell printed the shell's
+    // empty text, exit 0, as if Chromium had found nothing in the page either.
+    if (values.render !== undefined) throw new UsageError('--render needs a URL: a local file is read as it was saved, not run in Chromium; sift fetch URL --render always renders the page from the web');
     const options = optionsFromFlags(values);
     const json = values.json === true;
     const fetcher = cliFetcher(values, io);
