@@ -176,6 +176,23 @@ describe('sift fetch', () => {
     const host = await sift('fetch', 'https://exa mple.org/x', '--json');
     expect(JSON.parse(host.out)).toMatchObject({ ok: false, status: 400, error: 'invalid URL: "exa mple.org" is not a host name or address' });
   });
+  it('given the name of a file here (saved.html, notes:2026), says which command reads it, not to use an http:// address; through the built CLI', async () => {
+    const here = mkdtempSync(path.join(dir, 'files-'));
+    writeFileSync(path.join(here, 'saved.html'), '<html><body><p>Saved.</p></body></html>');
+    writeFileSync(path.join(here, 'notes:2026'), `${srv.origin}/page\n`);
+    for (const name of ['saved.html', 'notes:2026']) {
+      const r = await runSift(['fetch', name], { cwd: here, env: { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir } });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toBe(`sift fetch: ${name}: a local file, not a URL\n  sift extract ${name} reads a saved page or document; sift batch ${name} runs the list of URLs in it.\n`);
+      const json = await runSift(['fetch', name, '--json'], { cwd: here, env: { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir } });
+      expect(json.code, name).toBe(2);
+      expect(JSON.parse(json.stdout), name).toMatchObject({ url: name, ok: false, status: 400, error: 'a local file, not a URL' });
+    }
+    // A name that is no file here is still told what a URL looks like.
+    const none = await runSift(['fetch', 'nothing.html'], { cwd: here, env: { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Use an absolute http:// or https:// address');
+  });
 });
 
 describe('sift fetch of a body its Content-Encoding misdescribes', () => {

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import { EXIT_BUG, type Command } from '../command';
 import { allowHostsFromFlags, commonSpec, optionsFromFlags, parse, targetOptionSpec } from '../args';
 import { EXIT, UsageError, userPath, type CliIO } from '../io';
@@ -124,6 +124,21 @@ export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher 
   });
 }
 
+/**
+ * What to say of a "URL" with no scheme that names a file here: `sift fetch saved.html` (or
+ * notes:2026, read as the scheme "notes") was told to use an http:// address, not which
+ * command reads the file it named.
+ */
+function localFile(url: string, io: CliIO): FetchError | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined;
+  try {
+    if (!statSync(userPath(io, url)).isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return new FetchError(400, 'a local file, not a URL', `sift extract ${url} reads a saved page or document; sift batch ${url} runs the list of URLs in it.`, 'bad_input');
+}
+
 export const fetchCommand: Command = {
   name: 'fetch',
   summary: 'fetch one URL and print what is behind it',
@@ -162,6 +177,11 @@ export const fetchCommand: Command = {
       const bad = options.jq ? await jqCompileError(options.jq, fetcher) : undefined;
       if (bad) {
         printOutcome(io, values.json === true, url, { error: bad }, 'fetch');
+        return EXIT.usage;
+      }
+      const file = localFile(url, io);
+      if (file) {
+        printOutcome(io, values.json === true, url, { error: file }, 'fetch');
         return EXIT.usage;
       }
       const reading = pagesLine(io, values.json === true);
