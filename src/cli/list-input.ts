@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { DAMAGED_GZIP, DEFAULT_MAX_LINES, GZIP_TOO_LARGE, MAX_LIST_BYTES, decodeListFile, officeFile, type ListFormat, type ListProblem } from '../shared/urllist';
 import { UsageError, userPath, type CliIO } from './io';
 import { counted, formatCount } from './progress';
@@ -10,6 +11,14 @@ const NOT_A_LIST_HINT: Record<string, string> = {
   'a gzip file': 'unpack it first (gunzip -k FILE) and give the list inside',
   'a zip archive': 'unpack it first and give the list inside',
 };
+
+/**
+ * A host name with a dot, or a host and port, then a path: example.org/sitemap.xml or
+ * localhost:8080/list.txt, typed without its https://. As no file, it was told to give "the
+ * path of a list of URLs", when it was one's address. A name alone (list.txt) or a name and
+ * a number (notes:2026), or under a folder that is here (data.backup/urls.txt), stays a file's.
+ */
+const ADDRESS_WITHOUT_SCHEME = /^(?:(?:[a-z0-9-]+\.)+[a-z]{2,}|[a-z0-9.-]+:\d{1,5})\/\S*$/i;
 
 /**
  * A list from FILE, or stdin for "-" (gzip unpacked); an unreadable file, or one that is no text (a PDF,
@@ -30,6 +39,9 @@ export async function readListInput(file: string, io: CliIO, signal: AbortSignal
     if (err instanceof TooLarge) throw new UsageError(`cannot read ${name}: a list of URLs ${err.message} is more than Sift reads; split it into smaller lists`);
     // What to give instead: "no such file" alone left a script's author to guess whether sift
     // wanted a file, a URL or stdin.
+    if (file !== '-' && command === 'batch' && (err as NodeJS.ErrnoException).code === 'ENOENT' && ADDRESS_WITHOUT_SCHEME.test(file) && !existsSync(userPath(io, file.split('/')[0] as string))) {
+      throw new UsageError(`cannot read ${name}: no such file; for the list at that address on the web, give it with its scheme: sift batch https://${file}`);
+    }
     throw new UsageError(`cannot read ${name}: ${unreadableWhy(err)}${file === '-' ? '' : '; give the path of a list of URLs, or - to read one from stdin'}`);
   }
   // A sitemap.xml.gz is read as the sitemap inside it.
