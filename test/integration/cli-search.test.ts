@@ -114,6 +114,21 @@ afterAll(async () => {
   await site.close();
 });
 
+/**
+ * `sift batch` of these pages (paths on the site) as a new job, then a search of that job alone:
+ * what a query found, each hit's index, field and the words its snippet marks.
+ */
+async function searchOfNewJob(...paths: string[]): Promise<(q: string) => Promise<unknown[][]>> {
+  const run = await runSift(['batch', '-', '--db', db], { env, input: paths.map((p) => `${site.base}${p}\n`).join('') });
+  expect(run.code, run.stderr).toBe(0);
+  const job = /^job (\S+)/.exec(run.stderr)![1]!;
+  return async (q) => {
+    const r = await runSift(['search', q, '--job', job, '--json', '--db', db], { env });
+    expect(r.code, r.stderr).toBe(0);
+    return jsonLines(r.stdout).map((h) => [h.idx, h.field, String(h.snippet).match(/«[^»]+»/g)]);
+  };
+}
+
 // Each test spawns `sift` a few times; each spawn compiles the CLI through tsx.
 describe('sift search', { timeout: 180_000 }, () => {
   test('a phrase from a stored PDF finds it first, with its job, target, line and page', async () => {
@@ -248,27 +263,13 @@ describe('sift search', { timeout: 180_000 }, () => {
   });
 
   test('finds full-width ＧＰＵ by GPU, half-width ｶﾞｲﾄﾞ by ガイド, a ligature\'s ﬁnal by final, a word with its footnote mark, marked as the page writes them', async () => {
-    const run = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/compat/ja\n${site.base}/compat/en\n` });
-    expect(run.code, run.stderr).toBe(0);
-    const job = /^job (\S+)/.exec(run.stderr)![1]!;
-    const search = async (q: string) => {
-      const r = await runSift(['search', q, '--job', job, '--json', '--db', db], { env });
-      expect(r.code, r.stderr).toBe(0);
-      return jsonLines(r.stdout).map((h) => [h.idx, h.field, String(h.snippet).match(/«[^»]+»/g)]);
-    };
+    const search = await searchOfNewJob('/compat/ja', '/compat/en');
     expect(await search('GPU ガイド')).toEqual([[0, 'body', ['«ＧＰＵ»', '«ｶﾞｲﾄﾞ»']]]);
     expect(await search('"final figures" einstein XII')).toEqual([[1, 'body', ['«ﬁnal ﬁgures»', '«Einstein»', '«Ⅻ»']]]);
   });
 
   test('finds full-width Ｃ＋＋ and Ｃ＃ by C++ and C#, and the other way round, not the page with a lone C', async () => {
-    const run = await runSift(['batch', '-', '--db', db], { env, input: `${site.base}/compat/cpp\n${site.base}/compat/vitamin\n` });
-    expect(run.code, run.stderr).toBe(0);
-    const job = /^job (\S+)/.exec(run.stderr)![1]!;
-    const search = async (q: string) => {
-      const r = await runSift(['search', q, '--job', job, '--json', '--db', db], { env });
-      expect(r.code, r.stderr).toBe(0);
-      return jsonLines(r.stdout).map((h) => [h.idx, h.field, String(h.snippet).match(/«[^»]+»/g)]);
-    };
+    const search = await searchOfNewJob('/compat/cpp', '/compat/vitamin');
     // 'Ｃ＋＋ AND' and '(Ｃ＃ Ｃ＋＋' are malformed, searched as plain words: there Ｃ＋＋ was the letter Ｃ.
     for (const q of ['C++', 'Ｃ＋＋', 'c++ AND C#', 'Ｃ＋＋ AND', '(Ｃ＃ Ｃ＋＋']) expect(await search(q), q).toEqual([[0, 'body', /[#＃]/.test(q) ? ['«Ｃ＋＋»', '«Ｃ＃»'] : ['«Ｃ＋＋»']]]);
     expect(await search('C')).toHaveLength(2);
