@@ -6,6 +6,7 @@ import { expect, test } from 'vitest';
 import { openStore } from '../../src/main/store';
 import { LISTED_JOBS, MAX_SUBMIT_TARGETS, type SiftApi } from '../../src/shared/ipc/contract';
 import { expectNoInternalErrorText, pageErrors, pasteList, tempDir } from '../helpers/ui-app';
+import { manyJobs } from '../helpers/big-job';
 import { appsForFile } from '../helpers/ui-file';
 import { startTestSite, type TestSite } from '../helpers/ui-servers';
 import { SHOWN_HITS } from '../../src/shared/search';
@@ -14,19 +15,10 @@ import { formatBytes } from '../../src/shared/bytes';
 let site: TestSite;
 const apps = appsForFile({ serve: async () => (site = await startTestSite()) });
 
-/** `n` finished one-target jobs in a new data folder, the oldest first, as `sift batch` in a loop leaves them. */
+/** A new data folder whose database holds `n` one-target jobs, the oldest first (manyJobs). */
 function dataDirWithJobs(n: number): { dataDir: string; ids: string[] } {
   const dataDir = tempDir('sift-ui-scale-');
-  const store = openStore(path.join(dataDir, 'sift.db'));
-  const now = Date.now();
-  const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
-  store.immediate(() => {
-    ids.forEach((id, i) => {
-      store.insertJob({ id, caller: 'cli', callerClass: 'cli', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 24 * 3600_000 }, [{ url: `https://example.test/${i}` }]);
-    });
-  });
-  store.close();
-  return { dataDir, ids };
+  return { dataDir, ids: manyJobs(path.join(dataDir, 'sift.db'), n) };
 }
 
 test('the job list says how many older jobs it does not list', async () => {

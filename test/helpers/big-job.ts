@@ -96,3 +96,20 @@ export function finishedJobForFile(prefix: string, n: number, o: BigJobOptions =
   afterAll(() => onDisk.t?.remove());
   return onDisk;
 }
+
+/**
+ * `n` one-target jobs written straight into the database at `dbPath`, the oldest first, as a
+ * script running `sift batch` in a loop leaves them: more jobs than a list shows at once. Their IDs.
+ */
+export function manyJobs(dbPath: string, n: number): string[] {
+  const store = openStore(dbPath);
+  const now = Date.now();
+  const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
+  store.immediate(() => {
+    ids.forEach((id, i) => {
+      store.insertJob({ id, caller: 'cli', callerClass: 'cli', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 24 * 3600_000 }, [{ url: `https://example.test/${i}` }]);
+    });
+  });
+  store.close();
+  return ids;
+}

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openStore } from '../../src/main/store';
+import { manyJobs } from '../helpers/big-job';
 import { siftInProcess } from '../helpers/cli-main';
 import { tempDir } from '../helpers/store';
 
@@ -15,20 +16,6 @@ beforeEach(() => {
   db = path.join(tmp.dir, 'sift.db');
 });
 afterEach(() => tmp.remove());
-
-/** `n` finished one-target jobs, the oldest first, as a script running `sift batch` in a loop leaves them. */
-function manyJobs(n: number): string[] {
-  const store = openStore(db);
-  const now = Date.now();
-  const ids = Array.from({ length: n }, (_, i) => `job${String(i).padStart(13, '0')}`);
-  store.immediate(() => {
-    ids.forEach((id, i) => {
-      store.insertJob({ id, caller: 'cli', callerClass: 'cli', idemKey: id, targetsTotal: 1, nowMs: now - n + i, leaseExpires: now + 24 * 3600_000 }, [{ url: `https://example.test/${i}` }]);
-    });
-  });
-  store.close();
-  return ids;
-}
 
 describe('sift jobs', () => {
   test('a database with no jobs says so on stderr, and --json prints nothing', async () => {
@@ -47,7 +34,7 @@ describe('sift jobs', () => {
 
   test('lists every job of a database holding more than 10,000, newest first', async () => {
     // 10,000 was the cap: the oldest job past it was left out, and nothing said so.
-    const ids = manyJobs(10_001);
+    const ids = manyJobs(db, 10_001);
     const r = await siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir })('jobs', '--json', '--db', db);
     expect(r.code).toBe(0);
     const listed = r.out.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
