@@ -129,6 +129,31 @@ describe('emphasis holding a line break or paragraphs', () => {
   });
 });
 
+/**
+ * A text ending in "!" right before a link: "Wow![link](/x)" is a picture in every Markdown
+ * renderer, the link's words its alt text and its address the picture's.
+ */
+describe('a "!" before a link', () => {
+  const pictures = (md: string): number => (marked.parse(md, { async: false, gfm: true }).match(/<img /g) ?? []).length;
+
+  it.each([
+    ['a word and "!" before a link', '<p>Wow!<a href="http://127.0.0.1/x">link</a></p>'],
+    ['"!" alone before a link', '<p><span>!</span><a href="http://127.0.0.1/x">link</a></p>'],
+    ['"!" before a link in bold', '<p>Yes!<a href="http://127.0.0.1/x"><b>link</b></a> here</p>'],
+    ['"!" at the end of a list item\'s text before a link', '<ul><li>New!<a href="http://127.0.0.1/x">offer</a></li></ul>'],
+  ])('renders the "!" and a link, not a picture: %s', (_what, html) => {
+    const md = markdownOf(html);
+    expect(pictures(md)).toBe(0);
+    expect(rendered(md)).toEqual(shown(html));
+    expect(marked.parse(md, { async: false, gfm: true })).toContain('<a href="http://127.0.0.1/x">');
+  });
+
+  it('escapes only a "!" a link follows', () => {
+    expect(markdownOf('<p>Wow!<a href="http://127.0.0.1/x">link</a></p>')).toBe('Wow\\![link](http://127.0.0.1/x)');
+    expect(markdownOf('<p>Wow! <a href="http://127.0.0.1/x">link</a> <b>Yes!</b> <img src="http://127.0.0.1/p.png" alt="p"></p>')).toBe('Wow! [link](http://127.0.0.1/x) **Yes!** ![p](http://127.0.0.1/p.png)');
+  });
+});
+
 describe('code beside code', () => {
   it('is two code spans with their own content, where "`a``b`" was one span holding "a``b"', () => {
     const html = '<p><code>a</code><code>b</code></p>';

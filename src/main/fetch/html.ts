@@ -839,7 +839,8 @@ function escapeText(page: string): string {
     .replace(/^~~~/, `${LINE_START_ESCAPE}\\~~~`)
     .replace(/^>/, `${LINE_START_ESCAPE}\\>`)
     .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, `${LINE_START_ESCAPE}$1\\$2`)
-    .replace(/^\s*(?=\d)|^\s*\+(?=\s*$)/, `$&${SPLIT_MARKER}`);
+    .replace(/^\s*(?=\d)|^\s*\+(?=\s*$)/, `$&${SPLIT_MARKER}`)
+    .replace(/!$/, `${BANG_BEFORE}!`);
 }
 
 /** A blank CommonMark counts as whitespace beside a delimiter run: Unicode's spaces and a tab; a line's end is left out. */
@@ -897,7 +898,16 @@ function openingBracket(s: string, at: number): number {
  * noncharacter as LINE_START_ESCAPE is.
  */
 const BESIDE_ESCAPE = '\ufdd1';
-const OUR_NONCHARACTERS = /[\ufdd0-\ufdd4]/g;
+const OUR_NONCHARACTERS = /[\ufdd0-\ufdd5]/g;
+/**
+ * Marks a "!" that ends a text, which a link after it makes a picture: "Wow!<a href=…>link</a>"
+ * was "Wow![link](…)", which every renderer shows as an image of the link's address. Escaped
+ * where a "[" follows it in the written Markdown (besideBrackets). U+FDD5, a noncharacter as
+ * LINE_START_ESCAPE is.
+ */
+const BANG_BEFORE = '\ufdd5';
+/** A marked "!" (BANG_BEFORE) that a "[" follows. */
+const BANG_OPENING = /\ufdd5!(?=\[)/g;
 /** A marked pair: its "[", the words between (no bracket, as closingBracket found them), its "]". */
 const BESIDE_PAIR = /\ufdd1\\\[([^[\]\ufdd1]+)\ufdd1\\\]/g;
 /** A pair's words a task list reads as its box ("- [x] done"), GFM's " ", "x" or "X". */
@@ -910,8 +920,10 @@ const NOT_A_PAIRS_WORDS = /\n[ \t>]*\n|\\$/;
  * Markdown makes syntax of them, as closingBracket decides inside a text: escaped where a line's
  * block starts (a reference's definition, a task's box), after a "!", "[", "]" or backslash (a
  * picture, brackets in brackets), or before "(", "[", ":" or "]" (a link, a reference).
+ * A "!" ending a text (BANG_BEFORE) is escaped before a "[", which would make a picture of a link.
  */
-function besideBrackets(md: string): string {
+function besideBrackets(written: string): string {
+  const md = written.includes(BANG_BEFORE) ? written.replace(BANG_OPENING, '\\!').replaceAll(BANG_BEFORE, '') : written;
   if (!md.includes(BESIDE_ESCAPE)) return md;
   // Read once from the start, not back from each pair: 100,000 pairs on one line were 100,000
   // reads of the line. A line whose text so far has a character no block's prefix has is past it.
