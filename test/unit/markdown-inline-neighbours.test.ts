@@ -84,6 +84,12 @@ describe('emphasis beside another inline element', () => {
     ['bold starting with code, then emphasis inside a word', '<p><strong><code>a.</code><em>a</em>a</strong></p>'],
     ['bold, then bold of marks, then emphasis before a word', '<p>x<strong>a(b</strong><strong>,_</strong><i>1 a</i>b</p>'],
     ['bold ending in code, then emphasis', '<p>b<b>a <code>b1</code></b><em>b c</em>1</p>'],
+    ['bold starting with a minus after a word', '<p>word<strong>-5%</strong>x</p>'],
+    ['emphasis starting with "=" after a word', '<p>a<em>=b</em>c</p>'],
+    ['emphasis starting with "+ " after a word', '<p>a<em>+ b</em>c</p>'],
+    ['emphasis starting with ">" after a word', '<p>a<em>&gt;b</em>c</p>'],
+    ['bold starting with "# " after a word', '<p>a<b># b</b>c</p>'],
+    ['bold starting with a minus at a line\'s start', '<p><b>-5</b> less</p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

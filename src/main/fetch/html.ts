@@ -999,6 +999,8 @@ const lineStartEscapes = (md: string): string => {
 };
 /** Text whose line-start escapes (escapeText) are all inside a line: they go. */
 const withinLine = (md: string): string => md.replace(/\ufdd0(?:(\d{1,9})\\|\\)/g, '$1');
+/** A line-start escape (escapeText) at a text's start. */
+const OPENING_LINE_START_ESCAPE = /^\ufdd0(?:(\d{1,9})\\|\\)/;
 
 /**
  * An ATX heading of the given level. A run of "#" at its end, after a blank, is escaped:
@@ -1082,7 +1084,10 @@ function delimitedLine(content: string, node: Node, tag: string, pick: (wordy: b
   // Beyond emphasis beside, for the marks that must not face a word across the joined run.
   const runBefore = before || wordsRunOn(node, 'previousSibling').slice(-1);
   const runAfter = after || wordsRunOn(node, 'nextSibling').slice(0, 1);
-  let body = content;
+  // A line's start escape (escapeText) at the inside's start is inside the line, after the
+  // delimiter: it hid the mark it escapes from the checks below, so "word<b>-5%</b>x" was
+  // "word**-5%**x", whose "**" opens on a mark after a word and shows so (the same for "+", "=", ">", "#").
+  let body = content.replace(OPENING_LINE_START_ESCAPE, '$1');
   let lead = '';
   let tail = '';
   // Moved only when something of the inside stays, and blanks with them (a closing delimiter after a blank is none).
