@@ -51,4 +51,39 @@ describe('an ordered list in Markdown', () => {
     expect(renderedNumbers(md)).toEqual([1, 3, 4, 2, 2, 1]);
     expect(md).toContain('1.  Check the forecast\n\n    3.  wind\n    4.  tide\n');
   });
+
+  it('keeps two ordered lists side by side apart, each counted from its own start', () => {
+    const md = markdownOf('<ol><li>Fenders</li><li>Lines</li></ol><ol><li>Charts</li><li>Flares</li></ol>');
+    expect(renderedNumbers(md)).toEqual([1, 2, 1, 2]);
+    expect(md).toContain('\n\n1.  Fenders\n2.  Lines\n\n1)  Charts\n2)  Flares\n\n');
+    // After a list that changed its delimiter itself, the next starts on the other one.
+    expect(renderedNumbers(markdownOf('<ol reversed><li>Fenders</li><li>Lines</li></ol>\n<ol><li>Charts</li></ol>'))).toEqual([2, 1, 1]);
+  });
+});
+
+/** The lists a browser shows for the rendered Markdown, each as its items' words. */
+function renderedLists(md: string): string[][] {
+  const html = marked.parse(md, { async: false });
+  return Array.from(html.matchAll(/<(ul|ol)[^>]*>([^]*?)<\/\1>/g), (m) => Array.from(m[2]!.matchAll(/<li>(?:<p>)?([^<]*)/g), (li) => li[1]!.trim()));
+}
+
+describe('lists side by side in Markdown', () => {
+  it('keeps two bulleted lists apart, where they were one list of all their items', () => {
+    const md = markdownOf('<ul><li>Fenders</li><li>Lines</li></ul><ul><li>Charts</li></ul>\n<ul><li>Flares</li></ul>');
+    expect(renderedLists(md)).toEqual([['Fenders', 'Lines'], ['Charts'], ['Flares']]);
+    expect(md).toContain('\n\n-   Fenders\n-   Lines\n\n*   Charts\n\n-   Flares\n\n');
+  });
+
+  it('keeps a bulleted list apart from a list in letters after it, which Markdown writes with bullets', () => {
+    expect(renderedLists(markdownOf('<ul><li>Fenders</li></ul><ol type="a"><li>Charts</li></ol>'))).toEqual([['Fenders'], ['a. Charts']]);
+  });
+
+  it('keeps two lists inside an item apart', () => {
+    const html = marked.parse(markdownOf('<ul><li>Deck<ul><li>Fenders</li></ul><ul><li>Lines</li></ul></li></ul>'), { async: false });
+    expect(html.replace(/\s+/g, '')).toContain('<ul><li>Fenders</li></ul><ul><li>Lines</li></ul></li></ul>');
+  });
+
+  it('writes a bulleted list after a paragraph or an ordered list with "-", as before', () => {
+    expect(markdownOf('<ul><li>Fenders</li></ul><p>Then:</p><ul><li>Charts</li></ul><ol><li>Flares</li></ol><ul><li>Lines</li></ul>')).toContain('-   Fenders\n\nThen:\n\n-   Charts\n\n1.  Flares\n\n-   Lines');
+  });
 });

@@ -663,9 +663,10 @@ function convert(root: HTMLElement, page: string | undefined): string {
     turndown.addRule('listItem', {
       filter: 'li',
       replacement: (content, node) => {
-        const marker = node.parentNode?.nodeName === 'OL' ? orderedMarker(node) : '-';
+        const list = node.parentNode;
+        const marker = list?.nodeName === 'OL' ? orderedMarker(node) : list ? bulletOf(list) : '-';
         // A number Markdown has no marker for leads the item's text, under a bullet (orderedMarker).
-        const [prefix, label] = marker.startsWith('-') ? ['-   ', marker.slice(1)] : [`${marker}  `, ''];
+        const [prefix, label] = /^[-*]/.test(marker) ? [`${marker.charAt(0)}   `, marker.slice(1)] : [`${marker}  `, ''];
         const paragraph = /\n$/.test(content);
         const body = label + content.replace(/^(?:[ \t]*\n)+|\n+$/g, '') + (paragraph ? '\n' : '');
         return `${prefix}${body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`)}${node.nextSibling ? '\n' : ''}`;
@@ -1947,6 +1948,40 @@ function nextNumber(li: { getAttribute(name: string): string | null }, list: Lis
 }
 
 /**
+ * The mark a list right before `list` (only blanks between) ends with: its last item's bullet
+ * ("-", "*") or its number's delimiter ("." or ")"); '' with no list there. CommonMark makes
+ * one list of two whose items' bullets or delimiters match, a blank line between or not, so
+ * "<ul><li>a</li></ul><ul><li>b</li></ul>" was one loose list of two items, and a second
+ * <ol> went on counting from the first's last number ("1. a", "1. b" showed 1 and 2).
+ */
+function markAfterList(list: Node): string {
+  let before = list.previousSibling;
+  while (before?.nodeType === TEXT_NODE && !(before.textContent ?? '').trim()) before = before.previousSibling;
+  if (before?.nodeName !== 'UL' && before?.nodeName !== 'OL') return '';
+  if (before.nodeName === 'UL') return bulletOf(before);
+  const last = Array.from(before.childNodes).findLast((c) => c.nodeName === 'LI');
+  if (!last) return '';
+  const marker = orderedMarker(last);
+  return /^[-*]/.test(marker) ? marker.charAt(0) : marker.slice(-1);
+}
+
+/**
+ * A bulleted list's bullet: "-", or "*" right after a list that ends with "-" (markAfterList),
+ * which keeps the two apart as the page has them. A changed bullet reads as plainly as the
+ * page's two lists in the file, where an HTML comment between ("<!-- -->", as turndown's users
+ * write) would be markup in the text, in grep's lines and in a question's passages.
+ */
+const bullets = new WeakMap<Node, string>();
+function bulletOf(list: Node): string {
+  let bullet = bullets.get(list);
+  if (bullet === undefined) {
+    bullet = markAfterList(list) === '-' ? '*' : '-';
+    bullets.set(list, bullet);
+  }
+  return bullet;
+}
+
+/**
  * Each item of an ordered list (in turndown's DOM) with its number, as a browser counts it
  * (listState, nextNumber), and the delimiter its Markdown marker takes. A Markdown list
  * counts up by one from its first number whatever the later markers say, so a list that
@@ -1967,9 +2002,10 @@ function orderedMarker(li: Node): string {
     const numbers = items.map((item) => nextNumber(item as unknown as Element, state));
     const labels = numbers.map((n) => itemNumber(n, state.type));
     if (numbers.some((n, i) => n < 0 || n > MAX_MARKER_NUMBER || labels[i] !== String(n))) {
-      items.forEach((item, i) => markers!.set(item as unknown as Node, `-${labels[i]}\\. `));
+      const bullet = bulletOf(list);
+      items.forEach((item, i) => markers!.set(item as unknown as Node, `${bullet}${labels[i]}\\. `));
     } else {
-      let delimiter = '.';
+      let delimiter = markAfterList(list) === '.' ? ')' : '.';
       numbers.forEach((n, i) => {
         if (i > 0 && n !== numbers[i - 1]! + 1) delimiter = delimiter === '.' ? ')' : '.';
         markers!.set(items[i] as unknown as Node, `${n}${delimiter}`);
