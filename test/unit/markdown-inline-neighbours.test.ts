@@ -120,6 +120,8 @@ describe('emphasis holding a line break or paragraphs', () => {
     ['bold ending a paragraph in a line break', '<p><strong>Heading<br>\n</strong></p>\n<p>next</p>'],
     ['bold holding two lines a blank line apart', '<p><b>one<br>\n<br>\ntwo</b></p>'],
     ['bold around paragraphs', '<div><b><p>para a</p>\n<p>para b</p></b></div>'],
+    ['bold holding only a line break, between words', '<p>Tickets<strong><br></strong>At the door</p>'],
+    ['emphasis holding a blank and a line break, in an item', '<ul><li>Name:<em> <br></em>value</li></ul>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

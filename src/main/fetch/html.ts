@@ -1050,7 +1050,9 @@ const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])$/u;
  * then HTML's `tag`, whose inside Markdown still reads, on one line as crowded's is.
  */
 function delimited(content: string, node: Node, tag: string, pick: (wordy: boolean) => string | [string, string]): string {
-  if (!content.trim()) return '';
+  // Emphasis around a line break alone (editors' "<b><br></b>") is the line break: it went with
+  // the emphasis, and "foo<b><br></b>bar" was "foobar".
+  if (!content.trim()) return content.includes('\n') ? content : '';
   if (marksBesideWord(node, node.textContent ?? '')) return content;
   const [, lead = '', inside = '', tail = ''] = EDGE_BREAKS.exec(content)!;
   if (!lead && !tail.includes('\n') && !BLANK_LINE.test(inside)) return delimitedLine(content, node, tag, pick);
