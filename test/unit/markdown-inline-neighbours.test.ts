@@ -90,6 +90,7 @@ describe('emphasis beside another inline element', () => {
     ['emphasis starting with ">" after a word', '<p>a<em>&gt;b</em>c</p>'],
     ['bold starting with "# " after a word', '<p>a<b># b</b>c</p>'],
     ['bold starting with a minus at a line\'s start', '<p><b>-5</b> less</p>'],
+    ['emphasis starting with a bracket after a word', '<p>see<em>]note</em>|</p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

@@ -1036,7 +1036,7 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 const TRAILING_MARKS = /(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
 const LEADING_MARKS = /^(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
 /** A mark left at an edge of the inside that is no delimiter of emphasis inside it (whose run joins the outer's, flanking by what is beyond). */
-const STUCK_START = /^(?![*_])[\p{P}\p{S}]/u;
+const STUCK_START = /^[\ufdd0-\ufdd5]*(?![*_])[\p{P}\p{S}]/u;
 const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])$/u;
 
 /**
