@@ -487,8 +487,60 @@ export function bestPassages<T extends { score: number }>(hits: readonly T[], ma
  */
 const continuesTable = (a: Passage | undefined, b: Passage): boolean => b.head !== undefined && a?.idx === b.idx - 1 && (a.head === b.head || a.line === b.head.line);
 
-/** A Markdown heading: a passage of its own after splitPassages, though it is only a label. */
-const HEADING = /^#{1,6}[ \t]/;
+/**
+ * A heading: a passage of its own after splitPassages, though it is only a label. A Markdown
+ * heading, or a numbered section's title on a line alone ("6.3 安装 Debian Edu", "2.1 Scope"),
+ * as a PDF or a text file gives it, without the #: "如何安装 Debian Edu？" was answered by that
+ * line alone, its section's prose below it.
+ */
+const HEADING = /^#{1,6}[ \t]|^\d+(?:\.\d+)+\.?[ \t]+[^\n]{1,80}$/u;
+/** A passage that is a heading (HEADING), not a contents line nor a sentence. */
+const isHeading = (text: string): boolean => HEADING.test(text) && !POINTER_LINE.test(text) && !/[.!?。！？:：;；,，]$/u.test(text);
+
+/**
+ * A line that sends the reader to a page instead of saying anything: a contents line (a title,
+ * leaders or a section's number, a page number), an index entry (a term, then two page numbers
+ * or more), a page's number alone in its header or footer ("8 / 81", "- 3 -", "ii").
+ */
+const POINTER_LINE = new RegExp(
+  [
+    String.raw`(?:[.·…‥⋯][ \t]?){4,}[ \t]*(?:\d+|[ivxlcdm]+)$`,
+    String.raw`^\d+(?:\.\d+)*\.?[ \t]+\S.*[ \t]\d+$`,
+    String.raw`^[^\d\n.!?。！？]{1,60},[ \t]*\d+(?:[-–]\d+)?(?:,[ \t]*\d+(?:[-–]\d+)?)+$`,
+    String.raw`^[-–—\s]*(?:\d+|[ivxlcdm]+)(?:[ \t]*\/[ \t]*\d+)?[-–—\s]*$`,
+  ].join('|'),
+  'iu',
+);
+/** A page number ending a running header ("Debian Edu / Skolelinux Bullseye 11 手册 ii", "… 8 / 81"). */
+const PAGE_AT_END = /[ \t]+(?:\d+(?:[ \t]*\/[ \t]*\d+)?|[ivxlcdm]+)$/iu;
+/** What a passage of a contents page, an index, page numbers or a running header weighs against prose (proseFirst). */
+const POINTER_WEIGHT = 0.1;
+
+/**
+ * Of a text's passages, the ones that only point to a page: half of their lines or more are
+ * POINTER_LINEs, or they are one line ending in a page number that the text repeats with
+ * another (a running header or footer: a book's title over each page). A short line repeated
+ * without one is a page's own (on the question bench, 3 answers were lost so).
+ */
+export function pointsElsewhere(texts: readonly string[]): boolean[] {
+  const said = new Map<string, number>();
+  const lone = texts.map((t) => (t.includes('\n') || t.length > 120 || !PAGE_AT_END.test(t.trim()) ? undefined : t.trim().replace(PAGE_AT_END, '')));
+  for (const key of lone) if (key) said.set(key, (said.get(key) ?? 0) + 1);
+  return texts.map((text, i) => {
+    if ((said.get(lone[i] ?? '') ?? 0) > 1) return true;
+    const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    return lines.length > 0 && lines.filter((l) => POINTER_LINE.test(l)).length * 2 >= lines.length;
+  });
+}
+
+/**
+ * Hits ranked best first, those that point elsewhere (pointsElsewhere) weighed at POINTER_WEIGHT:
+ * short and holding every word of a chapter's title, "6.3 安装 Debian Edu . . . . . 8" came
+ * first for "如何安装 Debian Edu？", over the chapter's prose.
+ */
+export function proseFirst<T extends { score: number }>(hits: readonly T[], points: (hit: T) => boolean): T[] {
+  return hits.map((h) => (points(h) ? { ...h, score: h.score * POINTER_WEIGHT } : h)).sort((a, b) => b.score - a.score);
+}
 /** Headings that lend their words to the passage under them: a title, a section's and a subsection's. */
 const HEADINGS_LENT = 3;
 
@@ -500,11 +552,11 @@ const HEADINGS_LENT = 3;
  */
 export function headingsOver(passages: readonly Passage[], i: number): number[] {
   const out: number[] = [];
-  if (HEADING.test(passages[i]?.text ?? '')) return out;
+  if (isHeading(passages[i]?.text ?? '')) return out;
   const head = passages[i]?.head;
   let first = i;
   while (head && first > 0 && continuesTable(passages[first - 1], passages[first]!)) first--;
-  for (let j = first - 1; j >= 0 && j >= first - HEADINGS_LENT && HEADING.test(passages[j]!.text); j--) out.push(j);
+  for (let j = first - 1; j >= 0 && j >= first - HEADINGS_LENT && isHeading(passages[j]!.text); j--) out.push(j);
   return out;
 }
 
@@ -568,7 +620,7 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
   const fn = functionWordsOf(question);
   const asks = words.filter((t) => !fn(t));
   const answers = answersQuestion(question);
-  return ms
+  const hits = ms
     .search(question, {
       processTerm: (term) => {
         const t = processTerm(term);
@@ -580,6 +632,8 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
     })
     .filter((h) => asks.length === 0 || answers(h.queryTerms, texts[Number(h.id)]!))
     .map((h) => ({ id: Number(h.id), score: h.score }));
+  const points = pointsElsewhere(passages.map((p) => p.text));
+  return proseFirst(hits, (h) => points[h.id]!);
 }
 
 /**

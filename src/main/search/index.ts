@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, bestPassages, headingsLent, processTerm, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
+import { answersQuestion, askedTerms, bestPassages, headingsLent, pointsElsewhere, processTerm, proseFirst, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { columnsOnly, isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -390,6 +390,8 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     line: number;
     /** The lines shown over the passage's own (headings, a table's header row), which it does not start on. */
     lent: number;
+    /** Whether it only points to a page (pointsElsewhere): a contents line, an index entry, a running header. */
+    points: boolean;
     meta: Record<string, unknown> | undefined;
   }
   const docs: Doc[] = [];
@@ -408,12 +410,13 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     // then by the heading "Results of 2019" alone.
     const passages = splitPassages(content);
     const under = headingsLent(passages);
+    const points = pointsElsewhere(passages.map((p) => p.text));
     for (const p of passages) {
       const over = under[p.idx];
       if (!over) continue;
       const text = [...over.map((j) => passages[j]!.text), withHead(p)].join('\n');
       const lent = text.split('\n').length - p.text.split('\n').length;
-      docs.push({ id: docs.length, text: withoutBlockMarks(text), row: r, url: t.url, title: t.title, line: p.line, lent, meta: t.result?.meta });
+      docs.push({ id: docs.length, text: withoutBlockMarks(text), row: r, url: t.url, title: t.title, line: p.line, lent, points: points[p.idx]!, meta: t.result?.meta });
     }
   }
   if (docs.length === 0) return [];
@@ -472,7 +475,8 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // As the question option picks one result's passages: the 3 best and any at least half the
   // best, up to `max`, none under a quarter of the best (across a whole job a passage sharing
   // one small word with the question is easy to find).
-  const chosen = bestPassages(found, max);
+  // A contents page's line or an index's comes after prose, as the question option ranks them (proseFirst).
+  const chosen = bestPassages(proseFirst(found, (f) => (docs[Number(f.id)] as Doc).points), max);
   return chosen.map((f) => {
     const d = docs[Number(f.id)] as Doc;
     // The answer is shown under its result's title: lines saying that title again are left out,
