@@ -176,3 +176,10 @@ test("an access-denied page inside the site template, titled with the article's 
 test('a sign-in page inside the site template, its title blank or only the site name, fails as a sign-in wall', async () => {
   expect(await reasonsUnderTitles('login_github_signin_in_site_template.html', ['blank', 'site'])).toEqual(['login', 'login']);
 });
+
+// A 'Before you continue...' consent wall in a site's template, where the article's headline
+// was, came back ok under any title: the wall was read only on a page short in all, and the
+// template's links made it long.
+test('a consent wall inside the site template fails as a consent wall, whatever its title', async () => {
+  expect(await reasonsUnderTitles('consent_yahoo_before_you_continue_in_site_template_site_name_title.html', ['own', 'blank', 'headline'])).toEqual(['consent', 'consent', 'consent']);
+});
