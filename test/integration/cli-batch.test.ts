@@ -557,11 +557,13 @@ describe('sift batch', () => {
   test('a list\'s address typed without https:// is told to give it with its scheme; a missing file, even one named like notes:2026, is a file', async () => {
     const db = path.join(home, 'no-scheme.db');
     const host = new URL(site.base).host;
-    const r = await runSift(['batch', `${host}/sitemap.xml`, '--db', db], { env, cwd: home });
+    // A folder of its own: home holds the list.txt an earlier test wrote.
+    const here = mkdtempSync(path.join(home, 'no-scheme-'));
+    const r = await runSift(['batch', `${host}/sitemap.xml`, '--db', db], { env, cwd: here });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe(`sift batch: cannot read ${host}/sitemap.xml: no such file; for the list at that address on the web, give it with its scheme: sift batch https://${host}/sitemap.xml\n`);
     for (const file of ['notes:2026', 'list.txt', 'example.org']) {
-      const f = await runSift(['batch', file, '--db', db], { env, cwd: home });
+      const f = await runSift(['batch', file, '--db', db], { env, cwd: here });
       expect(f.code, file).toBe(2);
       expect(f.stderr, file).toBe(`sift batch: cannot read ${file}: no such file; give the path of a list of URLs, or - to read one from stdin\n`);
     }
