@@ -1252,16 +1252,16 @@ function bareTitle(p: Page): boolean {
   return !!name && name.toLowerCase() === p.title.toLowerCase();
 }
 
-/**
- * Judges one HTML answer. The order matters where a page carries two signs: a challenge often
- * asks for JavaScript, a sign-in page too, so both come before needs_js; a consent wall may
- * have a login link, so it comes before login.
- */
 /** Whether every h1 of the body that has text, in a link or not, passes `test`. */
 function everyH1(body: string, test: (h: string) => boolean): boolean {
   return [...body.matchAll(/<h1\b[^>]*>([\s\S]*?)<\/h1>/gi)].map((m) => squash(m[1] ?? '')).filter(Boolean).every(test);
 }
 
+/**
+ * Judges one HTML answer. The order matters where a page carries two signs: a challenge often
+ * asks for JavaScript, a sign-in page too, so both come before needs_js; a consent wall may
+ * have a login link, so it comes before login.
+ */
 export function classifyPage(input: ClassifyInput): Classification {
   const p = (judged = pageOf(input.html));
   const readable = (input.text ?? p.visible).replace(/\s+/g, ' ').trim();
