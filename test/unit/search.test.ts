@@ -288,7 +288,7 @@ describe('search over stored results', () => {
     expect(ids(searchStore(store, '(-2022) overview').hits)).toEqual(['j1:0']);
     expect(parseQuery('annual -2022')?.match).toBe(`${anyForm('annual')} NOT "2022"`);
     // Inside a word a hyphen joins: covid-19 and 2021-2022 are one term each, not a word without a number.
-    expect(parseQuery('covid-19')?.match).toBe('"covid-19"');
+    expect(parseQuery('covid-19')?.match).toBe('( "covid-19" OR "covid19" )');
     expect(parseQuery('report 2021-2022')?.match).toBe(`${anyForm('report')} AND "2021-2022"`);
     expect(parseQuery('x NOT -5')?.match).toBe('"x" NOT "-5"');
   });
@@ -1120,7 +1120,6 @@ describe('query syntax', () => {
     // word; -words with nothing to find beside them after OR are found, as before.
     expect(parseQuery('trees -forests')).toMatchObject({ match: `${anyForm('trees')} NOT ${anyForm('forests')}`, terms: [{ text: 'trees' }], plain: false });
     expect(parseQuery('a -"b c" d')?.match).toBe('"a" NOT "b c" AND "d"');
-    expect(parseQuery('well-known -5')?.match).toBe('"well-known" NOT "5"');
     expect(parseQuery('a OR -b')?.match).toBe('"a" OR "b"');
     // Typed first, a -word leaves out of the words after it, and binds as one typed after them does.
     expect(parseQuery('-a b')).toMatchObject({ match: '"b" NOT "a"', terms: [{ text: 'b' }], plain: false });
@@ -1843,5 +1842,64 @@ describe('the same list run again', () => {
     const { hits } = searchStore(store, 'tolls');
     expect(ids(hits).sort()).toEqual(['new:0', 'old:0', 'old:1']);
     expect(hits.every((h) => h.sameIn === undefined)).toBe(true);
+  });
+});
+
+describe('a compound written with a hyphen or without', () => {
+  const COMPOUNDS: Doc[] = [
+    { url: 'https://mail.test/hyphen', title: 'Contact', content: 'Send us an e-mail.\nWe co-operate with schools on-line.' },
+    { url: 'https://mail.test/joined', title: 'Support', content: 'Write an email to the desk.\nThe desk will cooperate online.' },
+    { url: 'https://mail.test/prose', title: 'Diary', content: 'From day to day the e mail came.\nWe went to day school.' },
+    { url: 'https://mail.test/old', title: 'Letters', content: 'It is warm to-day.\nThe e-mails piled up.' },
+    { url: 'https://mail.test/re', title: 'Bottles', content: 'Re-use every jar.' },
+  ];
+  beforeEach(() => storeJob('c', COMPOUNDS));
+  /** Each hit of a search, in target order: its target and the words marked in its snippet. */
+  const marked = (q: string): [number, string[]][] => markedHits('c', q).map(([idx, text]) => [idx, Array.from(text.matchAll(/«(.*?)»/g), (m) => m[1] as string)]);
+
+  it('finds either spelling by the other, marked as written, and no prose for a word typed joined', () => {
+    expect(marked('email')).toEqual([
+      [0, ['e-mail']],
+      [1, ['email']],
+      [3, ['e-mails']],
+    ]);
+    // Typed with its hyphen it finds the phrase it found before ("e mail") and the joined spelling.
+    expect(marked('e-mail')).toEqual([
+      [0, ['e-mail']],
+      [1, ['email']],
+      [2, ['e mail']],
+      [3, ['e-mails']],
+    ]);
+    expect(marked('cooperate').map(([i]) => i)).toEqual([0, 1]);
+    expect(marked('co-operate').map(([i]) => i)).toEqual([0, 1]);
+    expect(marked('online')).toEqual([
+      [0, ['on-line']],
+      [1, ['online']],
+    ]);
+    expect(marked('reuse')).toEqual([[4, ['Re-use']]]);
+    expect(marked('re-use').map(([i]) => i)).toEqual([4]);
+    // "to day" in prose is no today; to-day is.
+    expect(marked('today')).toEqual([[3, ['to-day']]]);
+    expect(marked('"today"')).toEqual([[3, ['to-day']]]);
+  });
+
+  it('keeps a phrase a phrase: the joined spelling is no neighbour of the words around the compound', () => {
+    expect(marked('"e-mail to the desk"')).toEqual([[1, ['email to the desk']]]);
+    expect(marked('"an e-mail"')).toEqual([
+      [0, ['an e-mail']],
+      [1, ['an email']],
+    ]);
+    // The joined spellings stand after the text's last word, apart from it and from each other.
+    expect(marked('"on line email"')).toEqual([]);
+    expect(marked('"email cooperate"')).toEqual([]);
+  });
+
+  it('writes a typed compound as its phrase or its joined spelling; numbers alone stay one phrase', () => {
+    expect(parseQuery('e-mail')?.match).toBe('( "e-mail" OR "email" OR "emails" OR "emailed" OR "emailing" )');
+    // The forms are its last word's: known's, as "known" typed bare has them.
+    expect(parseQuery('well-known -5')?.match).toBe(`( "well-known" OR ${englishForms('known').map((f) => `"well${f}"`).join(' OR ')} ) NOT "5"`);
+    expect(parseQuery('covid-19')?.match).toBe('( "covid-19" OR "covid19" )');
+    expect(parseQuery('"e-mail address"')?.match).toBe('( "e-mail address" OR "email address" )');
+    expect(parseQuery('2021-2022')?.match).toBe('"2021-2022"');
   });
 });

@@ -1,6 +1,6 @@
 import { englishForms } from '../fetch/word-forms';
 import { ARABIC_WORD, arabicArticleForms, arabicPrefixStarts } from './arabic';
-import { compatFolded, foldForIndex, foldTerm, PICTOGRAPH, quoteTerm } from './fold';
+import { compatFolded, foldForIndex, foldTerm, HYPHENS, PICTOGRAPH, quoteTerm } from './fold';
 import { COLUMNS, type Column } from '../../shared/search';
 import type { Needle } from './needle';
 
@@ -9,7 +9,10 @@ export interface Term {
   /** The words of a word or phrase, as typed (folded later). */
   text: string;
   prefix: boolean;
-  /** For a word typed bare (not "quoted", no prefix*): its regular English forms, itself among them (englishForms), or an Arabic one's spellings with the article (arabicArticleForms). */
+  /**
+   * For a word typed bare (not "quoted", no prefix*): its regular English forms, itself among them (englishForms), or an Arabic one's
+   * spellings with the article (arabicArticleForms); for a word or phrase with a compound (e-mail), itself and the compound joined (joinedSpelling).
+   */
   forms?: string[];
   /** Typed as title:word or url:word (COLUMNS): found in that column of the index only. */
   column?: Column;
@@ -34,8 +37,35 @@ export function columnOf(word: string): { column: Column; rest: string } | undef
  */
 function wordTerm(text: string): Term {
   const folded = foldTerm(text);
+  // e-mail is the phrase "e mail" to the index, and email, emails, emailed, emailing: the spelling
+  // without the hyphen, in the forms of its last word (englishForms of the joined word made
+  // wellknowning of well-known).
+  const [first, last] = folded.split(HYPHEN);
+  if (last !== undefined && joinedSpelling(folded) === first + last) return { text, prefix: false, forms: [...new Set([folded, ...englishForms(last).map((f) => first + f)])] };
   const forms = ARABIC_WORD.test(folded) ? arabicArticleForms(folded) : englishForms(folded);
   return forms.length > 1 ? { text, prefix: false, forms } : { text, prefix: false };
+}
+
+const HYPHEN = new RegExp(`[${HYPHENS}]`);
+/** A compound of two words joined by a hyphen, as typed (e-mail, co-operate, covid-19). */
+const TWO_PART = new RegExp(`(?<![\\p{L}\\p{N}${HYPHENS}])([\\p{L}\\p{N}]+)[${HYPHENS}]([\\p{L}\\p{N}]+)(?![\\p{L}\\p{N}${HYPHENS}])`, 'gu');
+
+/**
+ * Folded text with each compound of two words written as one word (e-mail as email, "send
+ * e-mail now" as "send email now"), the other spelling of it, as the index holds it joined
+ * (fold.ts joinedCompounds); undefined for text without one, or whose parts hold no letter
+ * (2021-2022). Typed with its hyphen, e-mail was the phrase "e mail" and found no email.
+ */
+function joinedSpelling(folded: string): string | undefined {
+  const joined = folded.replace(TWO_PART, (m, a: string, b: string) => (/\p{L}/u.test(m) ? a + b : m));
+  return joined === folded ? undefined : joined;
+}
+
+/** A phrase's term: with its compounds joined as another spelling ("e-mail address" is "email address" too). */
+function phraseTerm(text: string): Term {
+  const folded = foldTerm(text);
+  const joined = joinedSpelling(folded);
+  return joined === undefined ? { text, prefix: false } : { text, prefix: false, forms: [folded, joined] };
 }
 
 /** A term as FTS5 syntax: a word with its forms is any of them. */
@@ -352,7 +382,7 @@ function parse(tokens: readonly Token[]): Node {
   function operand(): Part {
     const t = tokens[i++];
     if (t?.kind === 'term') {
-      const term = t.prefix || t.phrase ? { text: t.text, prefix: t.prefix } : wordTerm(t.text);
+      const term = t.prefix ? { text: t.text, prefix: t.prefix } : t.phrase ? phraseTerm(t.text) : wordTerm(t.text);
       return { kind: 'term', term: t.column ? { ...term, column: t.column } : term };
     }
     if (t?.kind === 'open') {

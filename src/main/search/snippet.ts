@@ -1,5 +1,5 @@
 import { arabicPrefixStarts } from './arabic';
-import { CJK_CHAR, foldTerm, foldWithMap, INDIC_MARK_SOURCE, PICTOGRAPH, segmentWords } from './fold';
+import { CJK_CHAR, foldTerm, foldWithMap, HYPHENS, INDIC_MARK_SOURCE, PICTOGRAPH, segmentWords } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
@@ -24,10 +24,26 @@ const SEP = '[^\\p{L}\\p{N}]';
 /** A word of one character: a CJK character or a pictograph, found inside a run without spaces. */
 const isCharWord = (s: string): boolean => CJK_CHAR.test(s) || PICTOGRAPH.test(s);
 
+const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A word as the highlighter finds it: with a hyphen between two of its letters too, as the
+ * index finds email in e-mail and cooperate in co-operate (fold.ts joinedCompounds).
+ */
+const joinable = (word: string): string => Array.from(word, escaped).join(`[${HYPHENS}]?`);
+
+/** A form of a term (query.ts wordTerm): its words in order (the phrase e-mail is e and mail), each joinable. */
+const formSource = (form: string): string =>
+  form
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
+    .filter(Boolean)
+    .map(joinable)
+    .join(`${SEP}+?`);
+
 /** A regex over folded text that finds one term the way FTS5 matched it: whole words, in order. */
 function termRegex(term: Term): RegExp | undefined {
-  // A word typed bare is any of its forms (query.ts wordTerm), each of them letters alone (a to z, or Arabic's).
-  if (term.forms) return new RegExp(`(?<!${WORD_CHAR})(?:${term.forms.join('|')})(?!${WORD_CHAR})`, 'gu');
+  // A word typed bare is any of its forms (query.ts wordTerm).
+  if (term.forms) return new RegExp(`(?<!${WORD_CHAR})(?:${term.forms.map(formSource).join('|')})(?!${WORD_CHAR})`, 'gu');
   const pieces: string[] = [];
   for (const run of signedWords(foldTerm(term.text))) {
     // A signed word (C++, .NET) is found with its signs, as typed.
@@ -52,9 +68,9 @@ function termRegex(term: Term): RegExp | undefined {
     const prev = pieces[i - 1] as string;
     // C++17: the signs already part the words.
     if (i > 0) src += isCharWord(p) || isCharWord(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
-    const word = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const word = (w: string): string => (/[^\p{L}\p{N}]/u.test(w) || isCharWord(w) ? escaped(w) : joinable(w));
     // A prefix's last word typed with the article before a letter or two (الك*) is either start, as the index asked for it.
-    src += term.prefix && i === pieces.length - 1 ? `(?:${arabicPrefixStarts(word).join('|')})` : word;
+    src += term.prefix && i === pieces.length - 1 ? `(?:${arabicPrefixStarts(p).map(word).join('|')})` : word(p);
   });
   const first = pieces[0] as string;
   const last = pieces[pieces.length - 1] as string;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostLabel } from '../../shared/urllist/url';
-import { buildSearchIndex, reindexArabic, reindexCompat, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexFractions, reindexPictographs, reindexUnitsAndSoundMarks, reindexWordMarks } from './search';
+import { buildSearchIndex, reindexArabic, reindexCompat, reindexCompounds, reindexFolded, reindexIndic, reindexInlineMarks, reindexMarkup, reindexNukta, reindexFractions, reindexPictographs, reindexUnitsAndSoundMarks, reindexWordMarks } from './search';
 
 /**
  * The schema, as numbered steps. `PRAGMA user_version` holds the number of the last step
@@ -254,6 +254,10 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // finds ½ and "1 1/2 cups" 1½ cups; the results holding one are indexed again, the rest read
   // and left as they are.
   (db) => reindexFractions(db),
+  // 22: the index holds a hyphenated compound's parts joined too, after the text's words
+  // (search/fold.ts joinedCompounds), so email finds e-mail and cooperate co-operate; the results
+  // holding one are indexed again, the rest read and left as they are.
+  (db) => reindexCompounds(db),
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasCompatWord, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasCompatWord, indexedText, joinedCompounds, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasFraction } from '../../shared/fraction';
 import { hasArabicLetter } from '../search/arabic';
@@ -128,7 +128,7 @@ export function searchTable(db: Database.Database) {
     const old = docOf.get(jobId, idx);
     if (old) deleteFts.run(old.rowid);
     const rowid = old?.rowid ?? (insertDoc.get(jobId, idx) as { rowid: number }).rowid;
-    insertFts.run(rowid, foldForIndex(title), foldForIndex(url), foldForIndex(text), jobId);
+    insertFts.run(rowid, indexedText(title), foldForIndex(url), indexedText(text), jobId);
   }
   return {
     indexText,
@@ -275,6 +275,15 @@ export function reindexUnitsAndSoundMarks(db: Database.Database): void {
  */
 export function reindexFractions(db: Database.Database): void {
   indexStoredHolding(db, hasFraction);
+}
+
+/**
+ * Re-indexes the stored results that hold a compound written with a hyphen (e-mail), whose
+ * parts the index now holds joined too (search/fold.ts joinedCompounds: email finds e-mail);
+ * the rest are read and left as they are, as at step 8.
+ */
+export function reindexCompounds(db: Database.Database): void {
+  indexStoredHolding(db, (s) => joinedCompounds(foldForIndex(s)) !== '');
 }
 
 /**
