@@ -316,6 +316,14 @@ test('a page\'s heading, the title, is said once, over the passage under it, whi
   expect(await page.getByTestId('ask-count').textContent()).toBe('');
   expect(await page.getByTestId('ask-results').textContent()).not.toMatch(/OR and NOT/);
   await page.screenshot({ path: screenshotPath('ui-search-ask-signs') });
+  // A question of function words only names nothing to look for: it was answered with the
+  // passages holding "what", "is" and "it".
+  await page.getByTestId('ask-input').fill('what is it?');
+  await page.getByTestId('ask-submit').click();
+  await expect.poll(() => page.getByTestId('ask-results').textContent()).toMatch(/The question has no word that names what to look for.*Ask in words that name what you want/);
+  expect(await page.getByTestId('ask-count').textContent()).toBe('');
+  expect(await page.getByTestId('ask-passage').count()).toBe(0);
+  await page.screenshot({ path: screenshotPath('ui-search-ask-names-nothing') });
   expect(pageErrors(page)).toEqual([]);
 });
 

@@ -131,7 +131,7 @@ const ERROR_CODES = [
   'bad_url', 'bad_export_target', 'bad_file_name', 'bad_format', 'bad_setting', 'caller_busy', 'db_not_sift', 'db_not_writable',
   'disk_full', 'empty_query', 'export_failed', 'forbidden_sender', 'invalid_request', 'job_running', 'list_too_big', 'list_too_long',
   'no_database', 'no_room', 'no_targets', 'not_a_list', 'not_found', 'not_running', 'out_not_writable', 'query_too_long',
-  'settings_not_saved', 'settings_reset', 'target_failed', 'too_large', 'too_many_targets', 'upstream_4xx', 'upstream_5xx', 'upstream_busy',
+  'settings_not_saved', 'settings_reset', 'target_failed', 'too_large', 'too_many_targets', 'upstream_4xx', 'upstream_5xx', 'upstream_busy', 'vague_question',
 ];
 
 /**

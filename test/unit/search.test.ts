@@ -884,8 +884,8 @@ describe('Ask this job', () => {
     // Before, with under 10 passages nothing was left out: the weather passage answered too, on "what", "is" and "the".
     const a = askJob(store, 'small', 'what is the capital of France?');
     expect(a.map((p) => p.url)).toEqual(['https://small.test/capital']);
-    // A question of such words only still asks something.
-    expect(askJob(store, 'small', 'what is it?')[0]).toMatchObject({ url: 'https://small.test/weather' });
+    // A question of such words only asks nothing: it was answered with the weather passage, for its "what", "is" and "it".
+    expect(() => askJob(store, 'small', 'what is it?')).toThrow(expect.objectContaining({ code: 'vague_question', status: 400 }));
   });
 
   it('answers on the words a question has when every one of them is in most passages, rather than with nothing', () => {

@@ -38,7 +38,7 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       const past = pagesMissingText(meta);
       for (const w of resultWarnings(outcome.result)) {
         const why =
-          ((w === 'empty' || w === 'no_match') && own) ||
+          ((w === 'empty' || w === 'no_match' || w === 'no_answer') && own) ||
           (w === 'pages_missing' && past && `${past}; the pages it has came back`) ||
           (w === 'recovered' && snapshotNote(meta)) ||
           (WARNING_LABELS[w]?.why ?? 'see meta.warnings');

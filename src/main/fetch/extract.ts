@@ -17,6 +17,7 @@ import { isTeaser, teaserWall } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
 import { fileNameOfUrl } from '../../shared/urllist/url';
 import { markdownAsRead } from '../search/text';
+import { ASKS_NOTHING } from './question';
 import { asTyped, noMatchWhy } from '../../shared/grep';
 
 /** A body read by `sift extract`: a file (file://) or stdin (no URL), with no web address behind it. */
@@ -271,6 +272,8 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
     origin = next;
     content = a.content;
     meta.passages = a.passages;
+    // Said as no_answer's why is: it would say the page holds no answer, and a better question finds one.
+    if (a.asksNothing && meta.hint === undefined) meta.hint = `${ASKS_NOTHING.why}. ${ASKS_NOTHING.hint}`;
     // They counted grep's lines, which passages have replaced.
     delete meta.match_columns;
   }

@@ -241,6 +241,23 @@ export function sayingTerms(question: string): Set<string> {
 }
 
 /**
+ * Whether a question has words and none that says what it asks (sayingTerms, koreanWords): "the",
+ * "what is it?", "и это что?", "これは何ですか？". Ranked on the function words, as there was
+ * nothing else to go on, "и это что?" came back with a page's first passage holding "и" and "что",
+ * as if it answered; in the whole job, with a score. Such a question gets no passage and says why
+ * (ASKS_NOTHING).
+ */
+export function asksNothing(question: string): boolean {
+  return askedTerms(question).some((t) => processTerm(t) !== null) && sayingTerms(question).size === 0 && koreanWords(question) === null;
+}
+
+/** Why a question that asks nothing (asksNothing) has no answer, and what to do: the question option's meta.hint, Ask this job's error. */
+export const ASKS_NOTHING = {
+  why: 'The question has no word that names what to look for: words such as "what", "is" or "the" are in nearly every page',
+  hint: 'Ask in words that name what you want, e.g. when do the trains leave?',
+};
+
+/**
  * Whether a passage says what a question asks: its ranking hit shares a term of sayingTerms
  * with the question, or its text holds one of the question's Korean words (koreanWords).
  */
@@ -463,6 +480,8 @@ export interface Answer {
   passages: number;
   lines: number[];
   origin: number[];
+  /** The question asks nothing (asksNothing): no passage is ranked. */
+  asksNothing?: true;
 }
 
 /**
@@ -601,6 +620,7 @@ function rankedTexts(passages: readonly Passage[], markdown: boolean): (string |
  * "<mark>tide</mark>" held no such word.
  */
 export function rankPassages(passages: readonly Passage[], question: string, markdown = false): { id: number; score: number }[] {
+  if (asksNothing(question)) return [];
   // Ranked on the words a reader sees: a link's address is not read, and on a news page its
   // slug (/2019/11/jupiter-moon-europa-water-plume) repeats the article's own words, so a
   // passage was chosen, and shown as the answer, for words only its links' addresses held.
@@ -614,8 +634,7 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
     extractField: (p, field) => (field === 'idx' ? p.idx : texts[p.idx]),
   });
   ms.addAll(passages.filter((p) => texts[p.idx] !== undefined));
-  // The question's words that say what it asks; a question of function words only ("who is
-  // he?") keeps them all, as there is nothing else to go on.
+  // The question's words that say what it asks.
   const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
   const fn = functionWordsOf(question);
   const asks = words.filter((t) => !fn(t));
@@ -624,13 +643,13 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
     .search(question, {
       processTerm: (term) => {
         const t = processTerm(term);
-        return t !== null && (asks.length === 0 || asks.includes(t)) ? t : null;
+        return t !== null && asks.includes(t) ? t : null;
       },
       prefix: (term) => term.length > 3,
       fuzzy: (term) => (term.length > 5 ? 0.2 : false),
       combineWith: 'OR',
     })
-    .filter((h) => asks.length === 0 || answers(h.queryTerms, texts[Number(h.id)]!))
+    .filter((h) => answers(h.queryTerms, texts[Number(h.id)]!))
     .map((h) => ({ id: Number(h.id), score: h.score }));
   const points = pointsElsewhere(passages.map((p) => p.text));
   return proseFirst(hits, (h) => points[h.id]!);
@@ -643,6 +662,7 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
  */
 export function answer(text: string, question: string, context: boolean, markdown = false): Answer {
   const none: Answer = { content: '', passages: 0, lines: [], origin: [] };
+  if (asksNothing(question)) return { ...none, asksNothing: true };
   const passages = splitPassages(text);
   if (passages.length === 0) return none;
   const hits = rankPassages(passages, question, markdown);

@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, bestPassages, headingsLent, pointsElsewhere, processTerm, proseFirst, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
+import { answersQuestion, askedTerms, asksNothing, ASKS_NOTHING, bestPassages, headingsLent, pointsElsewhere, processTerm, proseFirst, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { columnsOnly, isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -364,6 +364,8 @@ function unspacedTerms(text: string): string[] {
 export function askJob(store: Store, jobId: string, question: string, max = ASK_PASSAGES): JobAnswer[] {
   const plain = plainQuery(question);
   if (!plain) throw emptyQuestionError(question);
+  // Before reading any result: whatever is found for "и это что?" is found for words every page holds.
+  if (asksNothing(question)) throw new SiftError('vague_question', 400, `${ASKS_NOTHING.why.replace('every page', 'every result')}.`, ASKS_NOTHING.hint);
   // A Chinese, Japanese or Thai question has no spaces, so its one "word" as a phrase would
   // match only results that hold the whole question: its character pairs (its words, in Thai)
   // are the words here.

@@ -1,0 +1,75 @@
+/**
+ * A question of function words only ("и это что?", "what is it?", "これは何ですか？") names nothing
+ * to look for: `sift batch` fetches a page from a loopback server with it as a list's q=, and
+ * Ask this job asks the stored job. Ranked on the words it had, "и это что?" came back with the
+ * passage holding "и", "это" and "что", as if it answered; "what is it?" with the one holding
+ * "it is". Now no passage comes back, and each surface says to ask in words that name what is
+ * wanted; a question that names something is answered as before.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siftInProcess } from '../helpers/cli-main';
+import { tempDir } from '../helpers/store';
+import { textJob, type TextJob } from '../helpers/text-job';
+
+const PAGE = [
+  'Скорость бега в игре можно увеличить за счёт кодов консоли.',
+  'И это что? Это работает до выхода из игры, и что важно, правки вносят каждый раз.',
+  'What is it? It is the map of the old town, and it was drawn in 1820.',
+  'これは何ですか？それは古い町の地図です。',
+].join('\n\n');
+const ASKS_NOTHING = ['и это что?', 'what is it?', 'これは何ですか？', 'the'];
+const SAYS = 'The question has no word that names what to look for';
+const HINT = 'Ask in words that name what you want';
+
+interface Line {
+  url: string;
+  content?: string;
+  meta?: { passages?: number; hint?: string };
+  warnings?: string[];
+}
+
+let job: TextJob;
+beforeAll(async () => {
+  const pages = Object.fromEntries([...ASKS_NOTHING, 'named'].map((_, i) => [`/page-${i}.txt`, PAGE]));
+  job = await textJob(pages, (origin) => [...ASKS_NOTHING, 'Как увеличить скорость бега?'].map((q, i) => `${origin}/page-${i}.txt q="${q}"`));
+});
+afterAll(async () => {
+  await job?.close();
+});
+
+describe('a question of function words only', () => {
+  it('gets no passage in a batch, and meta says to ask in words that name what is wanted', () => {
+    const lines = job.results as Line[];
+    for (const [i, q] of ASKS_NOTHING.entries()) {
+      expect(lines[i], q).toMatchObject({ content: '', meta: { passages: 0 }, warnings: ['no_answer'] });
+      expect(lines[i]!.meta!.hint, q).toMatch(new RegExp(`^${SAYS}.*\\. ${HINT}`));
+    }
+  });
+
+  it('leaves a question that names something answered', () => {
+    expect((job.results as Line[])[ASKS_NOTHING.length]!.content).toBe(PAGE.split('\n\n')[0]);
+    expect(job.ask('Как увеличить скорость бега?')[0]).toBe(PAGE.split('\n\n')[0]);
+  });
+
+  it('is refused by Ask this job with what to ask instead', () => {
+    for (const q of ASKS_NOTHING) {
+      expect(() => job.ask(q), q).toThrow(expect.objectContaining({ code: 'vague_question', status: 400, message: expect.stringContaining(SAYS), hint: expect.stringContaining(HINT) }));
+    }
+  });
+
+  it('says why in sift extract, where the page holds no answer would mislead', async () => {
+    const tmp = tempDir('sift-names-nothing-');
+    try {
+      writeFileSync(path.join(tmp.dir, 'page.txt'), PAGE);
+      const sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
+      const r = await sift('extract', 'page.txt', '--question', 'и это что?');
+      expect(r.code).toBe(0);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(new RegExp(`^sift extract: page\\.txt: no answer: ${SAYS}.*\\. ${HINT}`));
+    } finally {
+      tmp.remove();
+    }
+  });
+});
