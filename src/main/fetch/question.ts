@@ -248,7 +248,12 @@ export function sayingTerms(question: string): Set<string> {
  * (ASKS_NOTHING).
  */
 export function asksNothing(question: string): boolean {
-  return askedTerms(question).some((t) => processTerm(t) !== null) && sayingTerms(question).size === 0 && koreanWords(question) === null;
+  const asked = askedTerms(question);
+  if (!asked.some((t) => processTerm(t) !== null) || sayingTerms(question).size > 0 || koreanWords(question) !== null) return false;
+  // Each word a function word as typed, not only in its form (wordForm): "who didns?", the
+  // question bench's, is didn's form; it was answered, on its words, with the sentence holding "didn't".
+  const fn = functionWordsOf(question);
+  return asked.every((t) => HANGUL_WORD.test(t) || fn(foldTerm(t)));
 }
 
 /** Why a question that asks nothing (asksNothing) has no answer, and what to do: the question option's meta.hint, Ask this job's error. */
@@ -634,7 +639,8 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
     extractField: (p, field) => (field === 'idx' ? p.idx : texts[p.idx]),
   });
   ms.addAll(passages.filter((p) => texts[p.idx] !== undefined));
-  // The question's words that say what it asks.
+  // The question's words that say what it asks; a question of words that are function words
+  // in their form only ("who didns?": asksNothing) keeps them all, as there is nothing else to go on.
   const words = [...new Set(questionTerms(question).map(processTerm))].filter((t): t is string => t !== null);
   const fn = functionWordsOf(question);
   const asks = words.filter((t) => !fn(t));
@@ -643,13 +649,13 @@ export function rankPassages(passages: readonly Passage[], question: string, mar
     .search(question, {
       processTerm: (term) => {
         const t = processTerm(term);
-        return t !== null && asks.includes(t) ? t : null;
+        return t !== null && (asks.length === 0 || asks.includes(t)) ? t : null;
       },
       prefix: (term) => term.length > 3,
       fuzzy: (term) => (term.length > 5 ? 0.2 : false),
       combineWith: 'OR',
     })
-    .filter((h) => answers(h.queryTerms, texts[Number(h.id)]!))
+    .filter((h) => asks.length === 0 || answers(h.queryTerms, texts[Number(h.id)]!))
     .map((h) => ({ id: Number(h.id), score: h.score }));
   const points = pointsElsewhere(passages.map((p) => p.text));
   return proseFirst(hits, (h) => points[h.id]!);
