@@ -599,6 +599,15 @@ describe('question', () => {
     expect(answer(hi, 'जापान की राजधानी क्या है?', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
     expect(answer(hi, 'भारत की सबसे लंबी नदी कौन सी है?', false).content).toBe('गंगा भारत की सबसे लंबी नदी है।');
   });
+  it("does not take a Greek question's articles, question words and \"is\" for what it asks", () => {
+    // "How high is Olympus?" of a page about Athens: before, "Athens is the capital of Greece" came back, for είναι and το.
+    const el = ['Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.', 'Ο Παρθενώνας χτίστηκε τον 5ο αιώνα π.Χ. στην Ακρόπολη.', 'Το ΜΟΥΣΕΙΟ ΑΚΡΟΠΟΛΗΣ άνοιξε το 2009.'].join('\n\n');
+    expect(answer(el, 'Πόσο ψηλός είναι ο Όλυμπος;', false)).toEqual({ content: '', passages: 0, lines: [], origin: [] });
+    expect(answer(el, 'ΠΟΙΑ ΕΙΝΑΙ Η ΠΡΩΤΕΥΟΥΣΑ ΤΗΣ ΕΛΛΑΔΑΣ;', false).content).toBe('Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.');
+    expect(answer(el, 'πότε άνοιξε το μουσείο της ακρόπολης;', false).content).toBe('Το ΜΟΥΣΕΙΟ ΑΚΡΟΠΟΛΗΣ άνοιξε το 2009.');
+    // "What is this?": a question of such words only asks nothing.
+    expect(answer(el, 'Τι είναι αυτό;', false)).toMatchObject({ passages: 0, asksNothing: true });
+  });
   it('finds Arabic words whatever their vowel marks', () => {
     const ar = ['القاهرة هي عاصمة مصر.', 'يبلغ عدد سُكَّانِ المدينة الكبرى عشرين مليونًا.', 'يمر نهر النيل عبر المدينة.'].join('\n\n');
     const a = answer(ar, 'سكان', false);

@@ -88,6 +88,14 @@ const OTHER_SCRIPTS = [
   // apart; the fold drops the hamza's forms of alef (أين is اين).
   `ما ماذا من متى أين كيف لماذا هل كم أي أية هو هي هم هن هما أنا نحن أنت أنتم هذا هذه ذلك تلك هؤلاء الذي التي الذين
    في إلى على عن مع بين عند منذ حتى و أو ثم لكن بل إن أن لا لم لن قد كان كانت كانوا يكون تكون ليس ليست`,
+  // Greek: articles, question words, pronouns, prepositions and their forms with the article
+  // (στο, στην), conjunctions, particles and "is, was" (from Lucene's GreekAnalyzer stop list,
+  // with the question words it lacks). "Πόσο ψηλός είναι ο Όλυμπος;" (how high is Olympus?) over
+  // a page about Athens was answered with "Η Αθήνα είναι η πρωτεύουσα", for είναι.
+  `ο η το οι τα του της των τον την τη τις τους και κι είμαι είσαι είναι είμαστε είστε ήταν στο στον στη στην στα στους στις
+   μα αλλά από για προς με σε ως παρά αντί κατά μετά θα να δε δεν μη μην επί ενώ εάν αν τότε που πού πως πώς τι ποιος ποια
+   ποιο ποιοι ποιες ποιων ποιους πότε γιατί πόσο πόση πόσα πόσοι πόσες αυτός αυτή αυτό αυτοί αυτών αυτούς αυτές αυτά εκείνος
+   εκείνη εκείνο εκείνοι εκείνες εκείνα όπως όμως ίσως όσο ότι εγώ εσύ εμείς εσείς μου σου μας σας ένας μία μια ένα ενός`,
   // Hindi: question words, pronouns, postpositions, conjunctions and "is, was" (from Lucene's
   // HindiAnalyzer stop list), which every question and every sentence of a page have.
   `क्या कौन कौनसा कब कहाँ कहां कैसे क्यों कितना कितने कितनी है हैं था थी थे हो होता होती होते का की के में से को पर
