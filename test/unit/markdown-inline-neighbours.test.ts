@@ -123,6 +123,9 @@ describe('emphasis holding a line break or paragraphs', () => {
     ['bold around paragraphs', '<div><b><p>para a</p>\n<p>para b</p></b></div>'],
     ['bold holding only a line break, between words', '<p>Tickets<strong><br></strong>At the door</p>'],
     ['emphasis holding a blank and a line break, in an item', '<ul><li>Name:<em> <br></em>value</li></ul>'],
+    ['bold ending in a line break, ending a heading', '<h2>a <b>word<br></b></h2>'],
+    ['bold starting with a line break, in a heading', '<h2>a<b><br>word</b> b</h2>'],
+    ['emphasis ending in a line break before a blank, in a heading', '<h2><em>Note<br></em> more</h2>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });
@@ -131,6 +134,8 @@ describe('emphasis holding a line break or paragraphs', () => {
     expect(markdownOf('<p><strong>Tickets<br></strong>At the door</p>')).toBe('**Tickets**  \nAt the door');
     expect(markdownOf('<p><b>one<br><br>two</b></p>')).toBe('**one**\n\n**two**');
     expect(markdownOf('<div><b><p>para a</p><p>para b</p></b></div>')).toBe('**para a**\n\n**para b**');
+    // A heading is one line: its <br> is a blank, outside the delimiters as a line break is.
+    expect(markdownOf('<h2>a <b>word<br></b></h2>')).toBe('## a **word**');
   });
 
   it('leaves a heading, a list or a quote inside bold as it is, not inside delimiters', () => {

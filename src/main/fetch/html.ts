@@ -1055,7 +1055,14 @@ function delimited(content: string, node: Node, tag: string, pick: (wordy: boole
   if (!content.trim()) return content.includes('\n') ? content : '';
   if (marksBesideWord(node, node.textContent ?? '')) return content;
   const [, lead = '', inside = '', tail = ''] = EDGE_BREAKS.exec(content)!;
-  if (!lead && !tail.includes('\n') && !BLANK_LINE.test(inside)) return delimitedLine(content, node, tag, pick);
+  if (!lead && !tail.includes('\n') && !BLANK_LINE.test(inside)) {
+    // Blanks at its edges that its text does not have (a heading's <br>, written as a blank)
+    // go outside it, as turndown moves the text's: "<h2>a <b>word<br></b></h2>" was
+    // "## a **word **", whose "**" after a blank closes nothing and showed so.
+    const [, open = '', line = '', close = ''] = EDGE_BLANKS.exec(content)!;
+    if (!open && !close) return delimitedLine(content, node, tag, pick);
+    return `${open}${delimitedLine(line, node, tag, pick, { before: open ? ' ' : undefined, after: close ? ' ' : undefined })}${close}`;
+  }
   // Line breaks at the emphasis's edges go outside it, and each of its paragraphs is
   // emphasized alone: a delimiter cannot open at a line's end nor close at a line's start, nor
   // pair across a blank line. "<b>Tickets<br></b>At the door" was "**Tickets  \n**At the door"
@@ -1070,6 +1077,8 @@ function delimited(content: string, node: Node, tag: string, pick: (wordy: boole
 /** Line breaks and blank lines at the start and at the end of an emphasis's Markdown (turndown writes a <br> as "  \n"), and what is between. */
 const EDGE_BREAKS = /^((?:[ \t]*\n)*)([^]*?)([ \t]*(?:\n[ \t]*)*)$/;
 const BLANK_LINE = /\n[ \t]*\n/;
+/** Blanks at the start and at the end of an emphasis's Markdown on one line, and what is between. */
+const EDGE_BLANKS = /^([ \t]*)([^]*?)([ \t]*)$/;
 /** A paragraph of Markdown that starts a block of its own, which emphasis's delimiters would undo: a heading, a list, a quote, a fence, a table, an indented code block. */
 const BLOCK_LINE = /^(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|\d{1,9}[.)][ \t]|>|`{3}|~{3}|\||[ \t]{4})/;
 /** What is beside an emphasis's delimiters where that is not its element's neighbour: ' ' for a line's start or end. */
