@@ -126,6 +126,9 @@ describe('emphasis holding a line break or paragraphs', () => {
     ['bold ending in a line break, ending a heading', '<h2>a <b>word<br></b></h2>'],
     ['bold starting with a line break, in a heading', '<h2>a<b><br>word</b> b</h2>'],
     ['emphasis ending in a line break before a blank, in a heading', '<h2><em>Note<br></em> more</h2>'],
+    ['emphasis starting with a "!" after a word, a line break inside', '<p>x<em>!<br>a</em>#</p>'],
+    ['bold ending in a "!" before a word, a line break inside', '<p>x<b>a<br>b!</b>y</p>'],
+    ['emphasis starting with a "!" after a word, a line break inside, in an item', '<ul><li>x<em>!<br>a</em>#</li></ul>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });
@@ -136,6 +139,9 @@ describe('emphasis holding a line break or paragraphs', () => {
     expect(markdownOf('<div><b><p>para a</p><p>para b</p></b></div>')).toBe('**para a**\n\n**para b**');
     // A heading is one line: its <br> is a blank, outside the delimiters as a line break is.
     expect(markdownOf('<h2>a <b>word<br></b></h2>')).toBe('## a **word**');
+    // A mark no delimiter can stand beside, facing a word, with a line break inside: HTML's tags,
+    // as on one line, the break still Markdown's.
+    expect(markdownOf('<p>x<em>!<br>a</em>#</p>')).toBe('x<em>!  \na</em>#');
   });
 
   it('leaves a heading, a list or a quote inside bold as it is, not inside delimiters', () => {

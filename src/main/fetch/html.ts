@@ -1047,7 +1047,9 @@ const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])$/u;
  * chooses the delimiter knowing whether either side is a word's letters. A mark that cannot go
  * outside (code's backtick, a link's ")", a tag's ">") facing a word leaves no delimiter that
  * opens or closes there ("<em>a <code>b</code></em>c" was "*a `b`*c", shown so): the emphasis is
- * then HTML's `tag`, whose inside Markdown still reads, on one line as crowded's is.
+ * then HTML's `tag`, whose inside Markdown still reads, its line breaks too: the tags hold the
+ * inside without the line breaks at its edges (delimited), so neither starts a line alone,
+ * which would open an HTML block ("x<em>!<br>a</em>#" was "x*!  \na*#", shown so).
  */
 function delimited(content: string, node: Node, tag: string, pick: (wordy: boolean) => string | [string, string]): string {
   // Emphasis around a line break alone (editors' "<b><br></b>") is the line break: it went with
@@ -1125,7 +1127,7 @@ function delimitedLine(content: string, node: Node, tag: string, pick: (wordy: b
   const [opens, closes, joined] = typeof d === 'string' ? [d, d, true] : [...d, false];
   const stuckStart = WORD_CHAR.test(lead ? lead.slice(-1) : joined ? runBefore : before) && STUCK_START.test(body);
   const stuckEnd = WORD_CHAR.test(tail ? tail[0]! : joined ? runAfter : after) && STUCK_END.test(body);
-  if (!content.includes('\n') && (stuckStart || stuckEnd)) return `<${tag}>${content}</${tag}>`;
+  if (stuckStart || stuckEnd) return `<${tag}>${content}</${tag}>`;
   if (opens.startsWith('*') && !content.includes('\n') && unevenInStars(node, outsideStart, body, outsideEnd)) return `<${tag}>${content}</${tag}>`;
   return `${lead}${opens}${body}${closes}${tail}`;
 }
