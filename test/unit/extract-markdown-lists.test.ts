@@ -83,6 +83,31 @@ describe('lists side by side in Markdown', () => {
     expect(html.replace(/\s+/g, '')).toContain('<ul><li>Fenders</li></ul><ul><li>Lines</li></ul></li></ul>');
   });
 
+  // What a reader sees between two lists may write nothing in Markdown, or the first list may
+  // end a box of its own: the lists touched all the same, and were one list of all their items.
+  it.each([
+    ['a list that ends a <div>', '<div class="box"><ul><li>Fenders</li><li>Lines</li></ul></div><ul><li>Charts</li></ul>'],
+    ['a list that starts a <div>', '<ul><li>Fenders</li><li>Lines</li></ul><div class="box"><ul><li>Charts</li></ul></div>'],
+    ['each list in a <section>, an empty paragraph after the first', '<section><ul><li>Fenders</li><li>Lines</li></ul><p>&nbsp;</p></section>\n<section><ul><li>Charts</li></ul></section>'],
+    ['a line break between', '<ul><li>Fenders</li><li>Lines</li></ul><br><ul><li>Charts</li></ul>'],
+    ['an empty link between (an icon the page\'s style sheet draws)', '<ul><li>Fenders</li><li>Lines</li></ul><a href="https://guide.example/top"></a><ul><li>Charts</li></ul>'],
+  ])('keeps two bulleted lists apart: %s', (_what, body) => {
+    expect(renderedLists(markdownOf(body))).toEqual([['Fenders', 'Lines'], ['Charts']]);
+  });
+
+  it('keeps two bulleted lists apart with a comment between (turndown drops comments before its rules read a list\'s neighbours)', () => {
+    expect(renderedLists(markdownOf('<ul><li>Fenders</li><li>Lines</li></ul>\n<!-- next list -->\n<ul><li>Charts</li></ul>'))).toEqual([['Fenders', 'Lines'], ['Charts']]);
+    expect(renderedLists(markdownOf('<div><ul><li>Fenders</li><li>Lines</li></ul><!-- /box --></div><ul><li>Charts</li></ul>'))).toEqual([['Fenders', 'Lines'], ['Charts']]);
+  });
+
+  it('keeps two ordered lists apart where the first ends a <div>, each counted from its own start', () => {
+    expect(renderedNumbers(markdownOf('<div class="steps"><ol><li>Fenders</li><li>Lines</li></ol></div><ol><li>Charts</li></ol>'))).toEqual([1, 2, 1]);
+  });
+
+  it('writes a list after a quote holding a list with "-": the quote\'s lines keep them apart', () => {
+    expect(markdownOf('<blockquote><ul><li>Fenders</li></ul></blockquote><ul><li>Charts</li></ul>')).toContain('> -   Fenders\n\n-   Charts');
+  });
+
   it('writes a bulleted list after a paragraph or an ordered list with "-", as before', () => {
     expect(markdownOf('<ul><li>Fenders</li></ul><p>Then:</p><ul><li>Charts</li></ul><ol><li>Flares</li></ol><ul><li>Lines</li></ul>')).toContain('-   Fenders\n\nThen:\n\n-   Charts\n\n1.  Flares\n\n-   Lines');
   });

@@ -1961,15 +1961,14 @@ function nextNumber(li: { getAttribute(name: string): string | null }, list: Lis
 }
 
 /**
- * The mark a list right before `list` (only blanks between) ends with: its last item's bullet
- * ("-", "*") or its number's delimiter ("." or ")"); '' with no list there. CommonMark makes
- * one list of two whose items' bullets or delimiters match, a blank line between or not, so
- * "<ul><li>a</li></ul><ul><li>b</li></ul>" was one loose list of two items, and a second
- * <ol> went on counting from the first's last number ("1. a", "1. b" showed 1 and 2).
+ * The mark a list whose Markdown is right before `list`'s (writtenBefore) ends with: its last
+ * item's bullet ("-", "*") or its number's delimiter ("." or ")"); '' with no list there.
+ * CommonMark makes one list of two whose items' bullets or delimiters match, a blank line
+ * between or not, so "<ul><li>a</li></ul><ul><li>b</li></ul>" was one loose list of two items,
+ * and a second <ol> went on counting from the first's last number ("1. a", "1. b" showed 1 and 2).
  */
 function markAfterList(list: Node): string {
-  let before = list.previousSibling;
-  while (before?.nodeType === TEXT_NODE && !(before.textContent ?? '').trim()) before = before.previousSibling;
+  const before = writtenBefore(list);
   if (before?.nodeName !== 'UL' && before?.nodeName !== 'OL') return '';
   if (before.nodeName === 'UL') return bulletOf(before);
   const last = Array.from(before.childNodes).findLast((c) => c.nodeName === 'LI');
@@ -1977,6 +1976,61 @@ function markAfterList(list: Node): string {
   const marker = orderedMarker(last);
   return /^[-*]/.test(marker) ? marker.charAt(0) : marker.slice(-1);
 }
+
+/**
+ * The node whose Markdown is the last before `node`'s, past what writes nothing (writesNothing)
+ * and through the elements that write only their blocks (a <div>, a <section>), out of them
+ * and into them: a list at the end of a <div> and a list after it, or one after an emptied
+ * <p> or a <br>, were one list still ("<div><ul>…</ul></div><ul>…</ul>", as pages wrap a list
+ * in a box of its own). null where that is no Markdown of the same block (a list item's text,
+ * a quote's lines) or none.
+ */
+function writtenBefore(node: Node): Node | null {
+  let n = node;
+  for (;;) {
+    let before = n.previousSibling;
+    while (before && writesNothing(before)) before = before.previousSibling;
+    if (before) return lastWritten(before);
+    const parent = n.parentNode;
+    if (!parent || parent.nodeType !== ELEMENT_NODE || LISTS_APART.has(parent.nodeName)) return null;
+    n = parent;
+  }
+}
+
+/** The node whose Markdown ends a node's that writes some: itself, or its last such child's through the elements that write only their blocks. */
+function lastWritten(node: Node): Node {
+  let n = node;
+  while (n.nodeType === ELEMENT_NODE && !LISTS_APART.has(n.nodeName)) {
+    let last = n.lastChild;
+    while (last && writesNothing(last)) last = last.previousSibling;
+    if (!last) return n;
+    n = last;
+  }
+  return n;
+}
+
+/**
+ * Whether a node writes nothing a reader sees between two blocks: blanks, a comment, a script
+ * or what turndown removes, an element holding none of words, a picture, a rule or a table (a
+ * <p> left empty, a <br>, an empty link, a lazy picture with no src). A blank line is all
+ * that is between its neighbours.
+ */
+function writesNothing(node: Node): boolean {
+  if (node.nodeType === TEXT_NODE) return !(node.textContent ?? '').trim();
+  if (node.nodeType !== ELEMENT_NODE || UNWRITTEN.has(node.nodeName)) return true;
+  // A picture with no address (a lazy one's) is written as nothing (the image rule).
+  if (node.nodeName === 'IMG') return !(node as Element).getAttribute('src');
+  if (SHOWN_WITHOUT_WORDS.has(node.nodeName)) return false;
+  for (let n = node.lastChild; n; n = n.previousSibling) if (!writesNothing(n)) return false;
+  return true;
+}
+
+/** Elements whose Markdown keeps a list inside apart from one outside (indented, quoted, in a cell, on a heading's line), lists themselves, and code. */
+const LISTS_APART = tags('ul,ol,li,blockquote,table,caption,thead,tbody,tfoot,tr,td,th,pre,h1,h2,h3,h4,h5,h6');
+/** Elements turndown leaves out, their text too (turndown.remove's, and what a browser does not show). */
+const UNWRITTEN = tags('script,style,noscript,template,form,button');
+/** Elements that write something with no words in them. */
+const SHOWN_WITHOUT_WORDS = tags('img,picture,video,audio,iframe,embed,object,canvas,hr,table');
 
 /**
  * A bulleted list's bullet: "-", or "*" right after a list that ends with "-" (markAfterList),
