@@ -150,6 +150,30 @@ describe('emphasis holding a line break or paragraphs', () => {
 });
 
 /**
+ * Turndown trims an inline element's Markdown at both ends when its text has a blank at either
+ * end, and a line break at the other end went with it: the words on either side of the break
+ * ran together ("IntroOpening hours").
+ */
+describe('a line break at one end of an inline element, a blank at the other', () => {
+  it.each([
+    ['bold starting with a line break, ending in a blank', '<p>Intro<strong><br>Opening hours </strong>daily</p>'],
+    ['bold ending in a line break, starting with a blank', '<p>Contact<b> Sales<br></b>sales desk</p>'],
+    ['emphasis in bold ending in two line breaks, starting with a blank', '<p>Note<b>:<em> mind<br><br></em></b>the gap</p>'],
+    ['a plain span ending in a line break, starting with a blank', '<p>Name:<span> Ada<br></span>Lovelace</p>'],
+    ['a link ending in a line break, starting with a blank', '<p>One<a href="http://127.0.0.1/a"> link<br></a>next</p>'],
+    ['a link holding only a line break', '<p>See<a href="http://127.0.0.1/a"><br></a>next</p>'],
+    ['bold holding only a line break, in a heading', '<h2>Title<b><br></b>Sub</h2>'],
+  ])('renders as the page showed it: %s', (_what, html) => {
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it('writes the line break beside the element, and leaves code\'s breaks its lines', () => {
+    expect(markdownOf('<p>Intro<strong><br>Opening hours </strong>daily</p>')).toBe('Intro  \n**Opening hours** daily');
+    expect(markdownOf('<p>x<code>a<br></code>y</p>')).toBe('x\n\n```\na\n```\n\ny');
+  });
+});
+
+/**
  * A text ending in "!" right before a link: "Wow![link](/x)" is a picture in every Markdown
  * renderer, the link's words its alt text and its address the picture's.
  */

@@ -759,6 +759,7 @@ function convert(root: HTMLElement, page: string | undefined): string {
     });
   }
   dataImagesAsAlt(root);
+  breaksOutOfWords(root);
   mergeEmphasis(root);
   markFootnotes(root, page);
   // Not trim(): it takes a leading no-break space too, and "&nbsp;1. First" became a list.
@@ -1301,6 +1302,33 @@ const WORDS_ONLY = tags('span,font,u,small,big,abbr,time,bdi,bdo,data,label,cite
 /** Emphasis of one kind, by the rule that writes it: two of a kind side by side are one (mergeEmphasis). */
 const EMPHASIS_KIND = new Map<string, string>([...[...tags('em,i')].map((t) => [t, 'em'] as const), ...[...tags('strong,b')].map((t) => [t, 'strong'] as const)]);
 const WORDS_AND_EMPHASIS = new Set([...WORDS_ONLY, ...EMPHASIS_KIND.keys()]);
+
+/**
+ * A line break at the start or the end of emphasis, a link or a plain element (a <span>) as
+ * its neighbour, where it shows the same. Turndown trims such an element's Markdown at both
+ * ends when its text has a blank at either, and a line break at the other end went with the
+ * blank: "Intro<b><br>Opening hours </b>daily" was "Intro**Opening hours** daily", and a link
+ * holding only a line break, gone as an empty link, took it along ("See<a…><br></a>next" was
+ * "Seenext"). Code's breaks are its lines (codeLines), and stay.
+ */
+function breaksOutOfWords(root: HTMLElement): void {
+  const breaks = Array.from(root.getElementsByTagName('br'));
+  // From the last, so that of a run of breaks at an end the outermost leaves first and the rest follow in order.
+  for (const br of [...breaks].reverse()) {
+    for (let p = br.parentNode; p && p !== root && BREAKS_OUT_OF.has(p.nodeName) && edgeChild(p, 'lastChild') === br; p = br.parentNode) p.parentNode!.insertBefore(br, p.nextSibling);
+  }
+  for (const br of breaks) {
+    for (let p = br.parentNode; p && p !== root && BREAKS_OUT_OF.has(p.nodeName) && edgeChild(p, 'firstChild') === br; p = br.parentNode) p.parentNode!.insertBefore(br, p);
+  }
+}
+const BREAKS_OUT_OF = new Set([...WORDS_AND_EMPHASIS, 'A']);
+
+/** A node's first (or last) child past blanks. */
+function edgeChild(node: Node, edge: 'firstChild' | 'lastChild'): Node | null {
+  let n = node[edge];
+  while (n?.nodeType === TEXT_NODE && !(n.textContent ?? '').trim()) n = edge === 'firstChild' ? n.nextSibling : n.previousSibling;
+  return n;
+}
 
 /**
  * Emphasis right after emphasis of its kind ("<em>a</em><i>b</i>") as one element: the two
