@@ -583,9 +583,30 @@ describe('formatOptionsLine', () => {
     expect(formatOptionsLine(targets[1]!)).toBe('https://a.org/y mode=text context=false recover');
   });
 
+  it('quotes a question that holds an escape, so it is read back as written and not as the character', () => {
+    const t = { url: 'https://a.org/', options: { question: 'rate%20limit', grep: '%41' } };
+    expect(formatOptionsLine(t)).toBe('https://a.org/ question="rate%20limit" grep="%41"');
+    expect(parseList(formatOptionsLine(t), { format: 'text' }).targets).toEqual([{ ...t, line: 1 }]);
+  });
+
   it('turns a line break inside a value into a space, since a list line cannot hold one', () => {
     const line = formatOptionsLine({ url: 'https://a.org/', options: { question: 'a\nb' } });
     expect(line).toBe('https://a.org/ question="a b"');
+  });
+});
+
+describe('a question written as a URL query writes one', () => {
+  it('is read as its words in every format, and an unquoted value with a blank, a quoted one or no escape as written', () => {
+    const text = parseList(['https://a.org/1 q=who%20counted%20the%20crates', 'https://a.org/2 q=what%27s+the+cost%3F', 'https://a.org/3 q=50%de', 'https://a.org/4 q=C++', 'https://a.org/5 q="a%20b"'].join('\n'), { format: 'text' });
+    expect(text.targets.map((t) => t.options?.question)).toEqual(['who counted the crates', "what's the cost?", '50%de', 'C++', 'a%20b']);
+    const csv = parseList('url,question\nhttps://a.org/1,who%20counted\n', { format: 'csv' });
+    expect(csv.targets[0]?.options).toEqual({ question: 'who counted' });
+    const json = parseList('[{"url":"https://a.org/1","options":{"q":"who%20counted"}}]', { format: 'json' });
+    expect(json.targets[0]?.options).toEqual({ question: 'who counted' });
+  });
+
+  it('that encodes only blanks has an empty value', () => {
+    expect(parseList('https://a.org/1 q=%20%20', { format: 'text' }).invalid.map((p) => p.reason)).toEqual(['option question has an empty value']);
   });
 });
 

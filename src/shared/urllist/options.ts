@@ -39,11 +39,33 @@ export function optionKey(name: string): keyof Options | undefined {
   return Object.hasOwn(KEY_ALIASES, name.toLowerCase()) ? KEY_ALIASES[name.toLowerCase()] : undefined;
 }
 
+/** A URL's escape of a character (%20), which questionWords reads as the character and a list line Sift writes quotes to keep. */
+const ESCAPED = /%[0-9a-f]{2}/i;
+
+/**
+ * A question written as a URL's query writes one (`who%20counted%20the%20crates`, copied from
+ * an address, or typed so since a space ends an unquoted value), read as the words it encodes,
+ * `+` as a space there too, as a form's query has it. Only a value with no blank and a valid escape:
+ * a blank says it was written as words ("what does %20 mean?"), and `50%de` or `100%` is
+ * no escape. Read as written, the question's words were `20counted` and `20crates`, it found
+ * no passage, and "Asked with" showed the escapes.
+ */
+export function questionWords(value: string): string {
+  if (/\s/.test(value) || !ESCAPED.test(value)) return value;
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
 /**
  * Sets one option from its text form, or says why the value is refused. Values are checked
  * here, not when the target is fetched, so the user fixes the list before submitting it.
+ * A question is read as words when it is written as a URL's query (questionWords), unless it
+ * was `quoted` on a list line, which keeps its characters as they are.
  */
-export function setOption(o: Options, key: keyof Options, value: string | true): string | undefined {
+export function setOption(o: Options, key: keyof Options, value: string | true, quoted = false): string | undefined {
   if (o[key] !== undefined) return `option ${key} given twice`;
   if (FLAGS.has(key)) {
     if (value === true) {
@@ -57,6 +79,7 @@ export function setOption(o: Options, key: keyof Options, value: string | true):
     return undefined;
   }
   if (value === true) return `option ${key} needs a value (${key}=…)`;
+  if (key === 'question' && !quoted) value = questionWords(value);
   // A question of blanks asks nothing: it gave the whole page, as if there were no question.
   if (value === '' || (key === 'question' && value.trim() === '')) return `option ${key} has an empty value`;
   switch (key) {
@@ -266,6 +289,7 @@ export function parseOptionsText(s: string): OptionsResult {
     i++; // past '='
     let value: string;
     const q = QUOTES[s[i] as string];
+    const quoted = q !== undefined;
     if (q !== undefined) {
       i++;
       let v = '';
@@ -298,7 +322,7 @@ export function parseOptionsText(s: string): OptionsResult {
       while (i < n && s[i] !== ' ' && s[i] !== '\t') i++;
       value = s.slice(start, i);
     }
-    const err = setOption(o, key, value);
+    const err = setOption(o, key, value, quoted);
     if (err) return { ok: false, reason: err };
   }
   const bad = validateOptions(o);
@@ -318,7 +342,8 @@ function quoteValue(v: string): string {
   // A list line cannot hold a line break; in a question or jq program it is whitespace.
   const flat = v.replace(/\r\n|[\r\n]/g, ' ');
   // A value that starts with a quote of any kind is quoted, or it would be read back without it.
-  if (flat !== '' && !/[\s"'\\]/.test(flat) && !Object.hasOwn(QUOTES, flat[0] as string)) return flat;
+  // So is one with an escape (%20), which would be read back as the character it encodes.
+  if (flat !== '' && !/[\s"'\\]/.test(flat) && !ESCAPED.test(flat) && !Object.hasOwn(QUOTES, flat[0] as string)) return flat;
   return `"${flat.replace(/[\\"]/g, (m) => `\\${m}`)}"`;
 }
 
