@@ -132,6 +132,24 @@ describe("the site's name beside the title", () => {
     expect(titled('Example Times', 'Example Times')).toBe('Example Times');
   });
 
+  it('Readability cut from the <title> comes back when it is no site name: not the host, og:site_name, and no <h1> or og:title names the rest', () => {
+    const titled = (title: string, url: string, head = '') => extractArticle(page(title, ['The tide report']).replace('</head>', `${head}</head>`), url).title;
+    // Readability took the part before " \\ " for the title and the rest for the site's name.
+    expect(titled('Q1/Q2 report: costs \\ revenue', 'https://news.example/q')).toBe('Q1/Q2 report: costs \\ revenue');
+    expect(titled('Tide tables for the estuary / Spring and neap', 'https://news.example/t')).toBe('Tide tables for the estuary / Spring and neap');
+    // The rest is the site's host or one of its labels.
+    // (Readability keeps a part of four words or fewer whole; these have five.)
+    const storm = 'Storm hits the coast overnight';
+    expect(titled(`${storm} - News Example`, 'https://www.news.example/s')).toBe(storm);
+    expect(titled(`${storm} | Harbour`, 'https://harbour.example.org/s')).toBe(storm);
+    // Readability cuts at the last separator only.
+    expect(titled(`${storm} | Weather | harbour.example`, 'https://harbour.example/s')).toBe(`${storm} | Weather`);
+    expect(titled(`${storm} | Harbour Desk`, 'https://news.example/s', '<meta property="og:site_name" content="Harbour Desk">')).toBe(storm);
+    // Or the page names the part kept its title.
+    expect(titled(`${storm} | Harbour Desk`, 'https://news.example/s', `<meta property="og:title" content="${storm}">`)).toBe(storm);
+    expect(extractArticle(page(`${storm} | Harbour Desk`, [storm]), 'https://news.example/s').title).toBe(storm);
+  });
+
   it("is found in an article's own <header>, beside the page's logo", () => {
     const body = Array.from({ length: 6 }, (_, i) => `<p>The pilots read the water as closely as the charts, as the sandbanks move with every storm (${i}).</p>`).join('');
     const a = extractArticle(
