@@ -227,6 +227,24 @@ describe('the title and links of other text', () => {
     const txt = await f.extractBuffer(Buffer.from('\n  # not a heading in plain text\nmore'), 'text/plain', {});
     expect(txt.meta?.title).toBe('# not a heading in plain text');
   });
+  it('titles Markdown as its reader does: front matter, else the first level-1 heading outside code, grep or not', async () => {
+    const title = async (md: string, type = 'text/markdown', url = 'https://a.example/notes.md', grep?: string) =>
+      (await f.extractBuffer(Buffer.from(md), type, grep ? { grep } : {}, { url })).meta?.title;
+    // The first line was "---", and the badges over a README's name.
+    expect(await title('---\nlayout: post\ntitle: "Dock notes"\n---\n\nMara counted the crates.\n', 'text/markdown', 'https://a.example/notes.md', 'crates')).toBe('Dock notes');
+    expect(await title('---\nlayout: post\n---\n\n# Dock notes\n\ntext')).toBe('Dock notes');
+    expect(await title('[![build](https://ci.example/b.svg)](https://ci.example/)\n\n# sift\n\nTurns lists into files.')).toBe('sift');
+    expect(await title('<p align="center"><img src="logo.png"></p>\n<h1 align="center">Sift &amp; co</h1>\n\ntext')).toBe('Sift & co');
+    expect(await title('Intro line\n\nDock notes\n==========\n\ntext')).toBe('Dock notes');
+    // A "#" inside code is no heading; with no level-1 heading, the first heading, else the first line outside code.
+    expect(await title('```sh\n# install\nnpm i\n```\n\n## Usage\n')).toBe('Usage');
+    expect(await title('## Read me ##\n\n### Then\n')).toBe('Read me');
+    expect(await title('```\n# install\n```\nMara counted the crates.\n')).toBe('Mara counted the crates.');
+    // Raw file hosts send a .md file as text/plain; a .txt stays plain text.
+    expect(await title('[![ci](b.svg)](c)\n\n# sift\n', 'text/plain', 'https://raw.example/u/sift/README.md')).toBe('sift');
+    expect(await title('[![ci](b.svg)](c)\n\n# sift\n', 'text/plain', 'https://raw.example/u/sift/notes.txt')).toBe('[![ci](b.svg)](c)');
+  });
+
   it('stores a title without the control characters a page, a text or a feed put in it', async () => {
     const page = await f.extractBuffer(Buffer.from('<html><head><title>Red\u001b[31m alert\u0007 \u0000now</title></head><body><article><p>Words.</p></article></body></html>'), 'text/html', { mode: 'raw' });
     expect(page.meta?.title).toBe('Red[31m alert now');

@@ -299,7 +299,7 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
 
 /**
  * A text document's title: an XML document's <title> (an SVG's, say), never its markup; a
- * Markdown file's first line without its heading marks; a table's (CSV, TSV) file name, as its
+ * Markdown file's (markdownTitle); a table's (CSV, TSV) file name, as its
  * first line is a header row or a comment ("item,price", "# prices in pence"), not a title;
  * else the first line that is not blank.
  */
@@ -316,8 +316,52 @@ function textTitle(text: string, type: string, url: string): string {
     const t = end ? head.slice(open.index + open[0].length, end.index) : '';
     return decodeEntities(t.replace(/^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/, '$1').replace(/<[^<>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 200);
   }
-  const first = (head.split('\n').find((l) => l.trim()) ?? '').trim();
-  return (/markdown/.test(type) ? first.replace(/^#{1,6}\s+|\s+#+$/g, '') : first).slice(0, 200);
+  // Raw file hosts send a .md file as text/plain.
+  if (/markdown/.test(type) || (/^text\/plain$/.test(type) && /\.(?:md|markdown)$/i.test(fileNameOfUrl(url)))) return markdownTitle(head).slice(0, 200);
+  return (head.split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 200);
+}
+
+/**
+ * A Markdown file's title as a reader of it takes it: its front matter's `title:`, else its
+ * first level-1 heading (`# Title`, `Title` over `===`, a README's `<h1 align="center">`)
+ * outside code, else its first heading, else its first line outside code. The first line alone was "---"
+ * for a file with front matter, and a README's badges (`[![build](…)](…)`) over its `# Name`.
+ */
+function markdownTitle(head: string): string {
+  let lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines[0]?.trim() === '---') {
+    const end = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+    if (end > 0) {
+      const title = lines.slice(1, end).map((l) => /^title:\s*(.*?)\s*$/.exec(l)?.[1]).find((t) => t !== undefined);
+      const unquoted = title?.replace(/^(["'])(.*)\1$/, '$2').trim();
+      if (unquoted) return unquoted;
+      lines = lines.slice(end + 1);
+    }
+  }
+  let fence = '';
+  // Without a level-1 heading: the first heading of another level, else the first line of text.
+  let other: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const mark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark[0] === fence[0] && mark.length >= fence.length) fence = '';
+      continue;
+    }
+    if (mark) {
+      fence = mark;
+      continue;
+    }
+    const atx = /^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1];
+    if (atx) return atx;
+    const html = /^ {0,3}<h1\b[^>]*>(.*?)<\/h1>/i.exec(line)?.[1];
+    if (html && html.replace(/<[^>]*>/g, '').trim()) return decodeEntities(html.replace(/<[^>]*>/g, '')).trim();
+    if (line.trim() && /^ {0,3}=+[ \t]*$/.test(lines[i + 1] ?? '') && !/^ {0,3}(?:[-*+>]|\d+[.)])[ \t]/.test(line)) return line.trim();
+    const heading = /^ {0,3}#{2,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1];
+    if (heading && (other === undefined || !/^ {0,3}#/.test(other))) other = `# ${heading}`;
+    else if (other === undefined && line.trim()) other = line.trim();
+  }
+  return (other ?? '').replace(/^#{1,6}\s+|\s+#+$/g, '');
 }
 
 const TABLE_TYPE = /^(?:text|application)\/(?:csv|x-csv|comma-separated-values|tab-separated-values)$/;
