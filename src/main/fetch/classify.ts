@@ -12,6 +12,7 @@
 
 import { decodeEntities } from '../../shared/entities';
 import { endTagAt } from './markup';
+import { siteHost } from './url';
 
 export type PageReason = 'challenge' | 'login' | 'consent' | 'soft404' | 'needs_js';
 
@@ -776,13 +777,8 @@ const PARKED =
  * brief's "the domain x.example is for sale for $2m" is about another.
  */
 function parkedHere(text: string, url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return false;
-  }
-  if (!host.includes('.')) return false;
+  const host = siteHost(url);
+  if (host === undefined || !host.includes('.')) return false;
   const name = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?:^|[^\\w.-])(?:www\\.)?${name} (?:is|may be|might be) (?:(?:currently |now )?(?:for sale|parked)|available for (?:sale|purchase))\\b`, 'i').test(text);
 }

@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { createDocument } from '@mixmark-io/domino';
 import { FetchError } from './errors';
+import { siteHost } from './url';
 import { makeInert, type InertEl } from './inert';
 import { isDisplayMath, isMath, linearMath, liftMath, mathText, texFormulas, texOf, type MathNode } from './math';
 import { carryClasses, codeLanguage, dropConsentPrompts, isConsentPrompt, pruneArticle, type PruneElement } from './prune';
@@ -2809,12 +2810,8 @@ const nameKey = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/g
 
 /** Whether `part` names the site of `url`: its host (without www, or without its last label too), or one of its labels. */
 function namesHost(part: string, url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return false;
-  }
+  const host = siteHost(url);
+  if (host === undefined) return false;
   const key = nameKey(part);
   const labels = host.split('.');
   return key !== '' && (key === nameKey(host) || key === nameKey(labels.slice(0, -1).join('')) || labels.some((label) => nameKey(label) === key));

@@ -36,3 +36,12 @@ export function withRoute(url: string, route: string): string {
   u.hash = route;
   return u.href;
 }
+
+/** The host of `url` without a leading www., as a page names its own site; undefined for no URL. */
+export function siteHost(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return undefined;
+  }
+}
