@@ -9,7 +9,7 @@ import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
 import type { Store } from './store';
-import { ErrTooManyTargets, type FetchFunc, type Runner } from './batch';
+import { ErrTooManyTargets, restRunOf, type FetchFunc, type Runner } from './batch';
 import type { BatchMetrics } from './metrics';
 import { createLog, silentLog, type Log } from './log';
 import { EventBatcher } from './events';
@@ -75,6 +75,8 @@ export interface Services {
 
 /** The app's callers (SPEC §7): a job's fetches run as desktop/batch, a preview as desktop. */
 const DESKTOP = { name: 'desktop' } as const;
+/** The callers whose jobs may have run an app job's rest: its own button's, and `sift batch --rest`'s. */
+const REST_CALLERS = [DESKTOP, { name: 'cli' }] as const;
 
 /** A chosen list file main could not open or read, in the words a dropped one gets. */
 function unreadable(name: string): SiftError {
@@ -309,8 +311,10 @@ export function createServices(opts: ServicesOptions): Services {
       // counted once, by the renderer in the rows it holds or here.
       const rest = paged ? { rest: store.targetGroups(id, (from ?? 0) + targets.length) } : {};
       // Showing the job is its first page: a later one is the same view, and each touch is a write.
-      if (!from) runner.touch(id);
-      return { job: store.getJob(id) ?? job, targets, ...rest };
+      if (from) return { job: store.getJob(id) ?? job, targets, ...rest };
+      runner.touch(id);
+      const restRun = restRunOf(store, job, REST_CALLERS, Date.now());
+      return { job: store.getJob(id) ?? job, targets, ...rest, ...(restRun ? { restRun } : {}) };
     },
 
     targetResult: ({ id, idx, line, needle, whole }) => {

@@ -134,10 +134,11 @@ export const invokeContract = {
    * with it: the table's filter and chips count the job from the first page on. With `filter`,
    * the rows it shows from idx `from` on (keyset paging by filter), without `rest`: a filter's
    * matches in rows not read yet are listed at once rather than when their pages come.
+   * With the first page of an ended job, `restRun`: the job that ran its rest, once one has.
    */
   jobDetail: {
     req: z.object({ id: JobId, from: z.number().int().min(0).optional(), limit: z.number().int().min(1).optional(), filter: RowFilterSchema.optional() }).strict(),
-    res: z.object({ job: JobSchema, targets: z.array(TargetRowSchema), rest: z.array(RowGroupSchema).optional() }),
+    res: z.object({ job: JobSchema, targets: z.array(TargetRowSchema), rest: z.array(RowGroupSchema).optional(), restRun: z.string().optional() }),
   },
   /**
    * A target with its result: whole when the pane shows it whole or `whole` asks (Copy), else

@@ -89,10 +89,10 @@ export async function openJob(id: string): Promise<void> {
   const view = ++opened;
   get().beginDetail(id);
   try {
-    const { job, targets, rest } = await window.sift.jobDetail({ id, limit: FIRST_ROWS });
+    const { job, targets, rest, restRun } = await window.sift.jobDetail({ id, limit: FIRST_ROWS });
     if (view !== opened) return;
     get().applyJob(job);
-    get().setDetail(id, targets, job.targetsTotal, rest);
+    get().setDetail(id, targets, job.targetsTotal, rest, restRun);
     for (let from = targets.length; from < job.targetsTotal; ) {
       const page = await window.sift.jobDetail({ id, from, limit: ROWS_PER_PAGE });
       if (view !== opened || page.targets.length === 0) return;

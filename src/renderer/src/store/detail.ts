@@ -20,6 +20,8 @@ export interface DetailSlice {
   /** The rows not read yet (idx rows.length on), counted by outcome as main read them with the
    *  last page: the chips and the filter's count add them to the rows read. */
   restGroups: RowGroup[];
+  /** The job that ran this ended job's rest, as main found it when the job was opened (jobDetail). */
+  restRun: string | null;
   detailError: UserError | null;
   /** Changes to rows not read yet (all of them, while the first page is in flight), applied
    *  over their page when it comes. */
@@ -41,7 +43,7 @@ export interface DetailSlice {
   setFilter(f: { status?: TargetState | 'all'; reason?: Reason | ''; warning?: string }): void;
   beginDetail(jobId: string): void;
   /** The job's first page of rows, how many it has in all, and the rows after it counted. */
-  setDetail(jobId: string, rows: TargetRow[], total: number, rest?: RowGroup[]): void;
+  setDetail(jobId: string, rows: TargetRow[], total: number, rest?: RowGroup[], restRun?: string): void;
   /** The job's next page of rows, read from idx rows.length on, and the rows after it counted. */
   addRows(jobId: string, rows: TargetRow[], rest?: RowGroup[]): void;
   setDetailError(jobId: string, err: UserError): void;
@@ -222,6 +224,7 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   rowsLoaded: false,
   rowsTotal: 0,
   restGroups: [],
+  restRun: null,
   detailError: null,
   pendingRows: [],
   ahead: NO_ROWS,
@@ -240,12 +243,12 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
       filterWarning: f.warning ?? s.filterWarning,
     })),
   beginDetail: (jobId) =>
-    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], detailError: null, pendingRows: [], ahead: NO_ROWS, selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
-  setDetail: (jobId, rows, total, rest = []) =>
+    set({ detailJobId: jobId, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], restRun: null, detailError: null, pendingRows: [], ahead: NO_ROWS, selectedIdx: null, result: null, resultError: null, filterStatus: 'all', filterReason: '', filterWarning: '' }),
+  setDetail: (jobId, rows, total, rest = [], restRun) =>
     set((s) => {
       if (s.detailJobId !== jobId) return {};
       const page = rows[0]?.idx === 0 ? rows : [];
-      return { ...withPage([], page, s.pendingRows, s.ahead), rowsLoaded: true, rowsTotal: total, restGroups: page.length ? rest : [] };
+      return { ...withPage([], page, s.pendingRows, s.ahead), rowsLoaded: true, rowsTotal: total, restGroups: page.length ? rest : [], restRun: restRun ?? null };
     }),
   addRows: (jobId, rows, rest = []) =>
     set((s) => {
@@ -273,7 +276,7 @@ export const createDetailSlice: StateCreator<State, [], [], DetailSlice> = (set)
   setResult: (jobId, idx, status) => set((s) => (s.detailJobId === jobId && s.selectedIdx === idx ? { result: { jobId, idx, status }, resultLoading: false } : {})),
   setResultLoading: (resultLoading) => set({ resultLoading }),
   setResultError: (resultError) => set({ resultError, resultLoading: false }),
-  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], pendingRows: [], ahead: NO_ROWS, selectedIdx: null, result: null, resultError: null }),
+  clearDetail: () => set({ detailJobId: null, rows: [], rowsLoaded: false, rowsTotal: 0, restGroups: [], restRun: null, pendingRows: [], ahead: NO_ROWS, selectedIdx: null, result: null, resultError: null }),
 });
 
 /** Whether the job on screen has ended: a target it left pending will not be fetched by it. */

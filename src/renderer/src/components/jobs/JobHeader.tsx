@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useStore } from '../../store';
-import { cancelJob, deleteJob, runRest } from '../../store/actions';
+import { cancelJob, deleteJob, runRest, showJob } from '../../store/actions';
 import { formatDuration, formatRemaining } from '../../lib/format';
 import { estimateRemaining, fetchingSince } from '../../../../shared/remaining';
 import { rowAt } from '../../store/detail';
@@ -11,6 +11,7 @@ import { ProgressBar } from '../common/ProgressBar';
 import { StatusBadge } from '../common/StatusBadge';
 import { FocusSafeButton } from '../common/FocusSafeButton';
 import { useNow } from '../../lib/useNow';
+import type { Job } from '../../../../shared/types';
 
 export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const job = useStore((s) => s.jobs[id]);
@@ -25,6 +26,9 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   // pressing it again, and a stray click elsewhere still takes the question back.
   const [confirmDelete, setConfirmDelete] = useState(false);
   const titleRef = useRef<HTMLDivElement>(null);
+  // The job that ran this one's rest, while it is kept: the notice points to it, and "Run the
+  // rest again" is not offered a second time (it was, and started the same targets again).
+  const restJob = useStore((s) => (s.detailJobId === id && s.restRun ? s.jobs[s.restRun] : undefined));
   if (!job) return null;
 
   const interrupted = isInterrupted(job);
@@ -36,7 +40,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
   const unfinished = unfinishedCount(job);
   const elapsed = (live ? Math.max(now, job.updatedAt) : job.updatedAt) - job.createdAt;
   const eta = live ? estimateRemaining(job, now, since) : null;
-  const stopped = storeStopNotice(job, finished, unfinished);
+  const stopped = storeStopNotice(job, finished, restJob ? 0 : unfinished);
   const expires = expiresAt(job);
   const exportWhy = job.targetsDone === 0 ? 'Nothing has finished yet: export once a target is done.' : '';
   const deleteWhy = live ? 'A running job cannot be deleted: cancel it first, or wait for it to finish.' : '';
@@ -73,20 +77,22 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
       </div>
       {interrupted && (
         <p className="restart-notice" role="status" data-testid="restart-notice">
-          {restartNotice(finished, unfinished)}
+          {restartNotice(finished, restJob ? 0 : unfinished)}
+          {restJob && <RestRun job={restJob} />}
         </p>
       )}
       {stopped && (
         <p className="restart-notice" role="status" data-testid="store-stop-notice">
           {stopped}
+          {restJob && <RestRun job={restJob} />}
         </p>
       )}
       {/* "Cancelled: 9 not fetched", not "Cancelled with 9 targets not fetched": the ui-walk notice
           took two lines at 800 px, its last word alone on the second; the counts above say of what. */}
       {job.status === 'cancelled' && unfinished > 0 && (
         <p className="muted" data-testid="cancel-notice">
-          Cancelled: {unfinished.toLocaleString()} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}. Run the rest again to fetch{' '}
-          {unfinished === 1 ? 'it' : 'them'}.
+          Cancelled: {unfinished.toLocaleString()} not fetched{cutShort > 0 && ` (${cutShort.toLocaleString()} stopped mid-way)`}.
+          {restJob ? <RestRun job={restJob} /> : ` Run the rest again to fetch ${unfinished === 1 ? 'it' : 'them'}.`}
         </p>
       )}
       {expires !== null && (
@@ -104,7 +110,7 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         )}
         {/* A cancelled or interrupted job's cut-short target is stored as failed, so it can
             have nothing "pending" and still have a rest to run; main answers if it has none. */}
-        {!live && (unfinished > 0 || interrupted || job.status === 'cancelled') && (
+        {!live && !restJob && (unfinished > 0 || interrupted || job.status === 'cancelled') && (
           <button type="button" className={interrupted || stopped ? 'primary' : ''} onClick={() => void runRest(id, 'unfinished')} data-testid="run-rest">
             Run the rest again
           </button>
@@ -143,6 +149,20 @@ export function JobHeader({ id }: { id: string }): React.JSX.Element | null {
         </FocusSafeButton>
       </div>
     </header>
+  );
+}
+
+/** " The rest was run again as rest of links.txt · 3 URLs.", the name a link that opens that job. */
+function RestRun({ job }: { job: Job }): React.JSX.Element {
+  return (
+    <>
+      {' '}
+      The rest was run again as{' '}
+      <button type="button" className="link" onClick={() => showJob(job.id)} title="Open that job" data-testid="rest-run" data-job-id={job.id}>
+        <JobName job={job} />
+      </button>
+      .
+    </>
   );
 }
 
