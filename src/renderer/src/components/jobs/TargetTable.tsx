@@ -112,6 +112,7 @@ export function TargetTable(): React.JSX.Element {
   };
 
   useFollowRunning(scrollRef, readingHeight, posOf, virtualizer.scrollToIndex);
+  useKeepSelectedInView(scrollRef, readingHeight, posOf);
 
   // Keep the selected row in view when the selection comes from elsewhere (a reload).
   const selectedIdx = useStore((s) => s.selectedIdx);
@@ -246,7 +247,7 @@ function useFollowRunning(
   const pos = posOf(useStore(runningIdx));
   const following = useRef(true);
   const inView = useCallback(
-    (el: HTMLElement, at: number): boolean => at * ROW_HEIGHT >= el.scrollTop && (at + 1) * ROW_HEIGHT <= el.scrollTop + el.clientHeight - footHeight,
+    (el: HTMLElement, at: number): boolean => rowShown(at, el.scrollTop, el.clientHeight, footHeight),
     [footHeight],
   );
   const posNow = useRef(pos);
@@ -274,6 +275,41 @@ function useFollowRunning(
     if (pos === null || !el || !following.current || inView(el, pos)) return;
     scrollToIndex(pos, { align: 'auto' });
   }, [pos, scrollRef, inView, scrollToIndex]);
+}
+
+/** Whether row `at` lies whole in a table of this scroll and height, above its foot of `footHeight`. */
+const rowShown = (at: number, top: number, height: number, footHeight: number): boolean => at * ROW_HEIGHT >= top && (at + 1) * ROW_HEIGHT <= top + height - footHeight;
+
+/**
+ * Keeps the selected row in view when the table's height changes under it: a window narrowed
+ * from 1280 to 900 px puts the result pane under the table, which lost half its height and the
+ * row the pane shows with it. Only a row that was in view before: one the user scrolled away
+ * from stays where they left it.
+ */
+function useKeepSelectedInView(scrollRef: React.RefObject<HTMLDivElement | null>, footHeight: number, posOf: (idx: number | null) => number | null): void {
+  const pos = posOf(useStore((s) => s.selectedIdx));
+  const now = useRef({ pos, footHeight });
+  now.current = { pos, footHeight };
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    // The table as the user last saw it, before a change of its height.
+    let seen = { top: el.scrollTop, height: el.clientHeight };
+    const onScroll = (): void => void (seen = { top: el.scrollTop, height: el.clientHeight });
+    const observer = new ResizeObserver(() => {
+      const { pos: at, footHeight: foot } = now.current;
+      if (at !== null && rowShown(at, seen.top, seen.height, foot) && !rowShown(at, el.scrollTop, el.clientHeight, foot)) {
+        el.scrollTop = at * ROW_HEIGHT < el.scrollTop ? at * ROW_HEIGHT : (at + 1) * ROW_HEIGHT - el.clientHeight + foot;
+      }
+      seen = { top: el.scrollTop, height: el.clientHeight };
+    });
+    observer.observe(el);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      observer.disconnect();
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [scrollRef]);
 }
 
 /** An element's height, again whenever it changes (a narrower window wraps its text); 0 while it is not there. */
