@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { classifyPage } from '../src/main/fetch/classify';
 import { extractArticle } from '../src/main/fetch/html';
+import { parseHTML } from 'linkedom';
 import { articlePages } from './_corpus';
 
 interface Entry {
@@ -45,7 +46,7 @@ function walls(root: string, classes: string[]): { file: string; cls: string; ht
   return out;
 }
 
-const bodyOf = (h: string): string => /<body[^>]*>([\s\S]*)<\/body>/i.exec(h)?.[1] ?? h.replace(/<head[\s\S]*?<\/head>/i, '').replace(/<\/?html[^>]*>/gi, '');
+const bodyOf = (h: string): string => /<body[^>]*>([\s\S]*)<\/body>/i.exec(h)?.[1] ?? h.replace(/<head[\s\S]*?<\/head>/i, '').replace(/<!doctype[^>]*>/i, '').replace(/<\/?html[^>]*>/gi, '');
 const titleOf = (h: string): string => /<title[^>]*>([^<]*)<\/title>/i.exec(h)?.[1] ?? '';
 const siteName = (h: string): string =>
   /<meta[^>]+property="og:site_name"[^>]+content="([^"]*)"/i.exec(h)?.[1] ?? /https?:\/\/(?:www\.)?([^/"]+)/.exec(/<link[^>]+rel="canonical"[^>]+href="([^"]+)"/i.exec(h)?.[1] ?? '')?.[1] ?? 'News';
@@ -55,11 +56,22 @@ const titled = (h: string, kind: TitleKind, from: string): string => {
   return /<title[^>]*>[^<]*<\/title>/i.test(h) ? h.replace(/<title[^>]*>[^<]*<\/title>/i, () => `<title>${t}</title>`) : h.replace(/<head[^>]*>/i, (m) => `${m}<title>${t}</title>`);
 };
 
-/** The template around a stand-in: the article without its paragraphs, the wall where its headline was (or first in the body). */
+/**
+ * The template around a stand-in: the article without its <p> elements, the wall's body where
+ * its first <h1> was (or first in the body). Read as a browser reads it (linkedom): a regex
+ * cut a <p> left open (HTML allows it) up to a later "</p>", the headline or a script's end
+ * with it, and put the wall in a script in 2 of the 10 templates, where no reader sees it.
+ */
 function inTemplate(article: string, wall: string): string {
-  const noP = article.replace(/<p\b[^>]*>[\s\S]*?<\/p>/gi, '');
-  const body = bodyOf(wall);
-  return /<h1\b/i.test(noP) ? noP.replace(/<h1\b[^>]*>[\s\S]*?<\/h1>/i, () => body) : noP.replace(/<body[^>]*>/i, (m) => m + body);
+  const { document } = parseHTML(article);
+  for (const p of [...document.querySelectorAll('p')]) p.remove();
+  const h1 = document.querySelector('body h1');
+  const box = document.createElement('div');
+  box.innerHTML = bodyOf(wall);
+  const parts = [...box.childNodes];
+  if (h1) h1.replaceWith(...parts);
+  else document.body.prepend(...parts);
+  return document.toString();
 }
 
 function judge(html: string): { got: string; signal: string } {
