@@ -608,6 +608,32 @@ describe('a sign-in page inside a site template, under a title that names nothin
   });
 });
 
+// A sign-in form where the article's headline and text were, the template and the headline kept
+// as the title (bench walls-in-templates): the form is the page, whatever the title says.
+describe("a sign-in form as the page's main content, under the article's headline as title", () => {
+  const nav = '<ul><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul>';
+  const form = '<div class="auth"><form action="/session" method="post"><label for="l">Username or email address</label><input id="l" name="login"><label for="p">Password</label><input id="p" type="password" name="password"><input type="submit" value="Sign in"></form><a href="/password_reset">Forgot password?</a></div>';
+  const related = '<h1><a href="/b">Harbour report published</a></h1><ul><li><a href="/c">Night buses: the new timetable</a></li></ul>';
+  const brief = (h1: string, paras: string[]): string => `<article><h1>${h1}</h1>${paras.map((t) => `<p>${t}</p>`).join('')}</article>`;
+  const text = [
+    'The council voted on Tuesday to run night buses on four more routes from May, after a trial on two routes carried twice the riders it had planned for over the winter.',
+    'Drivers will be hired from the spring, and the routes chosen after a consultation that asked riders where they travel after midnight and how they get home now.',
+  ];
+
+  test('a sign-in form in the template, where the headline was, is a sign-in wall', () => {
+    expect(judge(site('Council extends night buses | The Ledger', `<nav>${nav}</nav><article>${form}</article>${related}`))).toBe('login');
+  });
+
+  test('an article with a sign-in box in its sidebar stays ok', () => {
+    expect(judge(site('Council extends night buses | The Ledger', `<nav>${nav}</nav>${brief('Council extends night buses', text)}<div class="sidebar"><h3>Members</h3>${form}</div>`))).toBe('ok');
+  });
+
+  test('an article that mentions signing in stays ok', () => {
+    const said = ['To sign in, readers enter their username and password on the council\'s site, where the timetable for each route is posted.', ...text];
+    expect(judge(site('Sign in to see the new night bus timetable | The Ledger', `<nav>${nav}</nav>${brief('Sign in to see the new night bus timetable', said)}`))).toBe('ok');
+  });
+});
+
 // A block page or a not-found page inside a site's template whose headings say something else
 // ("403 ERROR", "Your group is being copied") or nothing: its first sentences came back unread.
 describe('a stand-in inside a site template that names itself only in its first sentences', () => {

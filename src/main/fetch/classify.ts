@@ -504,6 +504,11 @@ const DIALOG_START = /^<dialog\b|\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-mod
  * one in the corpora. One pass over the tags before `at`, counting the dialogs open.
  */
 function inDialog(body: string, at: number): boolean {
+  return inside(body, at, DIALOG_START);
+}
+
+/** Whether `at` in `body` lies inside an element whose start tag `start` matches. */
+function inside(body: string, at: number, start: RegExp): boolean {
   if (at < 0) return false;
   const open: boolean[] = [];
   const names: string[] = [];
@@ -517,7 +522,7 @@ function inDialog(body: string, at: number): boolean {
       for (const n of names.splice(from)) opened.set(n, opened.get(n)! - 1);
       for (const d of open.splice(from)) if (d) dialogs--;
     } else if (!VOID_ELEMENTS.has(name) && !t[0].endsWith('/>')) {
-      const d = DIALOG_START.test(t[0]);
+      const d = start.test(t[0]);
       names.push(name);
       open.push(d);
       opened.set(name, (opened.get(name) ?? 0) + 1);
@@ -640,6 +645,56 @@ function bareLogin(p: Page, own: () => string, bare: boolean, url: string): stri
   if (!bare || !password || !IDENTIFIER_FIELD.test(p.html)) return undefined;
   const at = signInAt(p);
   return at >= 0 && !(p.ownH1At >= 0 && p.ownH1At < at) ? 'login-bare-title-form' : undefined;
+}
+
+/**
+ * The site's chrome around a page: its navigation, sidebar and footer, by element or ARIA role.
+ * Not <header>: 1 of the 10 templates measured holds its article's headline in one.
+ */
+const CHROME_START = /^<(?:nav|aside|footer)\b|\brole\s*=\s*["']?(?:banner|navigation|complementary|contentinfo)\b/i;
+
+/**
+ * A sign-in form as the page's main content, whatever the title (a template may keep the
+ * article's headline there): read only where the words outside the links are few and none of
+ * them is an article's prose. A password field outside the site's chrome (CHROME_START) and any
+ * dialog, with no h1 above it but a sign-in's name (SIGN_IN_HEADING) or a slogan over a
+ * sign-in's heading (signInUnderHeadline), and the page not going on under a later h1
+ * (pageGoesOn): an article keeps its headline h1 above its site's sign-in box, and a sign-in box
+ * before a headline or a blog's posts has the page's own prose under them. h1s after the field are the template's
+ * (a promotion, a sidebar's list), not the page's name. Login walls put where the headline of
+ * 10 article-benchmark pages was (bench walls-in-templates), under the headline as title: 17 of
+ * 70 caught before, 28 with this; the 91 articles under three titles, and with each wall before
+ * or after them (1,274), judged as before.
+ */
+function signInAsPage(p: Page, own: () => string): string | undefined {
+  const at = signInFieldAt(p.body);
+  if (at < 0 || inDialog(p.body, at) || inside(p.body, at, CHROME_START)) return undefined;
+  // A <header> is the site's (a shop's account box over its product's h1) where an h1 follows.
+  const h1s = (html: string): string[] => [...html.matchAll(/<h1\b[^>]*>([\s\S]*?)<\/h1\s*>/gi)].map((m) => squash(unlinked(m[1] ?? ''))).filter(Boolean);
+  if (inside(p.body, at, /^<header\b/i) && h1s(p.body.slice(at)).length) return undefined;
+  // Where the page's own words were before it, the form is beside them: a sidebar's box under a
+  // home page's list (the outcome corpus's URL shortener has most of its own words above it).
+  if (squash(unlinked(p.body.slice(0, p.body.lastIndexOf('<form', at)))).length > own().length / 2) return undefined;
+  const named = (h: string): boolean => SIGN_IN_HEADING(h) && h.split(' ').length <= LOGIN_HEADLINE_WORDS;
+  if (!h1s(p.body.slice(0, at)).every(named) && !signInUnderHeadline(p, true)) return undefined;
+  return pageGoesOn(p, at) ? undefined : 'login-form-as-page';
+}
+
+/**
+ * Where the first password field of a sign-in form is: one whose form asks for a name or an
+ * address too (IDENTIFIER_FIELD) or posts to a sign-in (LOGIN_FORM). A URL shortener's form
+ * that lets a link be locked has a password field and no name. -1 where there is none.
+ */
+function signInFieldAt(body: string): number {
+  const fields = new RegExp(PASSWORD_FIELD.source, 'gi');
+  for (let m = fields.exec(body); m; m = fields.exec(body)) {
+    const start = body.lastIndexOf('<form', m.index);
+    if (start < 0 || body.lastIndexOf('</form', m.index) > start) continue;
+    const end = body.indexOf('</form', m.index);
+    const form = body.slice(start, end < 0 ? body.length : end);
+    if (IDENTIFIER_FIELD.test(form) || LOGIN_FORM.test(form)) return m.index;
+  }
+  return -1;
 }
 
 // ---- consent --------------------------------------------------------------------------
@@ -1305,6 +1360,8 @@ export function classifyPage(input: ClassifyInput): Classification {
   if (k) return decide('consent', k);
   const l = login(p, few, prose) ?? (((bare && (few || bareFew)) || headedFew) && !prose ? bareLogin(p, own, bare, input.url) : undefined);
   if (l) return decide('login', l);
+  const m = !prose && own().length < SHORT_CHARS ? signInAsPage(p, own) : undefined;
+  if (m) return decide('login', m);
   const s = soft404(p, input.status, few || bareFew || headedFew || headless, prose, input.url, input.randomPathSimilarity, bareFew || headless, own);
   if (s) return decide('soft404', s);
   const j = needsJs(p, input.rendered === true, input.scriptsFailed === true);
