@@ -663,7 +663,7 @@ const CHROME_START = /^<(?:nav|aside|footer)\b|\brole\s*=\s*["']?(?:banner|navig
  * before a headline or a blog's posts has the page's own prose under them. h1s after the field are the template's
  * (a promotion, a sidebar's list), not the page's name. Login walls put where the headline of
  * 10 article-benchmark pages was (bench walls-in-templates), under the headline as title: 17 of
- * 70 caught before, 28 with this; the 91 articles under three titles, and with each wall before
+ * 70 caught before, 30 with this; the 91 articles under three titles, and with each wall before
  * or after them (1,274), judged as before.
  */
 function signInAsPage(p: Page, own: () => string): string | undefined {
