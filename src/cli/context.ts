@@ -1,15 +1,14 @@
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MIN_ID_PREFIX, openOwnedStore, openStore, storeError, type Store } from '../main/store';
 import { answeringOwner, openMarked, removeSnapshot, requestSnapshot, watchControl } from '../main/control';
 import type { Job } from '../shared/types';
 import { SiftError } from '../shared/errors';
-import { makeDirsSync } from '../main/mkdirs';
 import { createLog, type Log } from '../main/log';
 import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
-import { writeRefusedWhy } from '../main/write-refused';
 import { EXIT, userPath, type CliIO } from './io';
 import { reportError } from './report';
+import { logNotWritable } from './log-file';
 
 export { CLI_CALLER, cliSettings } from './settings';
 
@@ -45,19 +44,8 @@ export function cliLog(flags: CliFlags, io: CliIO): Log {
   if (flags.log) files.push(userPath(io, flags.log));
   // Each file alone first, so the error names the one that cannot be written.
   for (const file of files) {
-    try {
-      makeDirsSync(path.dirname(file));
-      closeSync(openSync(file, 'a'));
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = writeRefusedWhy(code);
-      throw new SiftError(
-        'log_not_writable',
-        400,
-        `cannot write the log ${file}${why ? `: ${why}` : code ? ` (${code})` : ''}`,
-        file !== files[0] ? 'Pass --log with a path you can write to.' : logBesideHint(flags, io),
-      );
-    }
+    const problem = logNotWritable(file);
+    if (problem) throw new SiftError('log_not_writable', 400, problem, file !== files[0] ? 'Pass --log with a path you can write to.' : logBesideHint(flags, io));
   }
   return createLog(files);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSift } from '../helpers/cli';
@@ -118,5 +118,49 @@ describe('an option that needs the page on the web, given to sift extract', () =
     const recover = await sift('extract', 'shell.html', '--recover');
     expect(recover.code).toBe(2);
     expect(recover.stderr).toBe('sift extract: --recover needs a URL; local files have no archived copy\n');
+  });
+});
+
+describe('the options of commands that fetch or store, given to sift extract', () => {
+  it('--db, --allow-private and --allow-host are refused with why and where they work, not taken and left undone', async () => {
+    const cases = [
+      [['--db', 'extract.db'], '--db is not for sift extract: it reads local files and stores nothing; sift batch --db PATH stores its results in that database'],
+      [['--allow-private'], '--allow-private is not for sift extract: it reads local files and fetches nothing, so no address is checked; sift fetch URL --allow-private fetches from a private address'],
+      [['--allow-host', 'intranet.example'], '--allow-host is not for sift extract: it reads local files and fetches nothing, so no host is checked; sift fetch URL --allow-host HOST fetches from that host'],
+    ] as const;
+    for (const [flags, why] of cases) {
+      const r = await sift('extract', 'notes.txt', ...flags);
+      expect(r.code, flags[0]).toBe(2);
+      expect(r.stdout, flags[0]).toBe('');
+      expect(r.stderr, flags[0]).toBe(`sift extract: ${why}\n`);
+    }
+    expect(existsSync(path.join(dir, 'extract.db'))).toBe(false);
+    const help = (await sift('extract', '--help')).stdout;
+    for (const flag of ['--db', '--allow-private', '--allow-host']) expect(help).not.toContain(flag);
+    expect(help).toContain('--log PATH');
+  });
+
+  it('--log appends a JSON line per file, as sift fetch does per target, with its outcome and never its path', async () => {
+    const log = path.join(dir, 'logs', 'extract.log');
+    const r = await sift('extract', 'notes.txt', 'missing.txt', '--log', log);
+    expect(r.code).toBe(2);
+    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { msg: 'extract', caller: 'cli', outcome: 'ok', status: 200 },
+      { msg: 'extract', caller: 'cli', outcome: 'bad_input', status: 400 },
+    ]);
+    for (const line of lines) expect(typeof line.ms === 'number' && typeof line.time === 'string').toBe(true);
+    expect(readFileSync(log, 'utf8')).not.toMatch(/notes|missing/);
+  });
+
+  it('a --log that cannot be written is said before any file is read, not lost or failed as a bug', async () => {
+    const inTheWay = path.join(dir, 'a-file');
+    writeFileSync(inTheWay, '');
+    for (const cmd of ['extract', 'fetch'] as const) {
+      const r = await sift(cmd, cmd === 'extract' ? 'notes.txt' : 'http://127.0.0.1:9/', '--log', path.join(inTheWay, 'run.log'));
+      expect(r.code, cmd).toBe(2);
+      expect(r.stdout, cmd).toBe('');
+      expect(r.stderr, cmd).toBe(`sift ${cmd}: cannot write the log ${path.join(inTheWay, 'run.log')} (ENOTDIR): pass --log with a path you can write to\n`);
+    }
   });
 });

@@ -130,7 +130,7 @@ describe('sift extract --json stopped while it reads a file', () => {
     execFileSync('mkfifo', [fifo]);
     const last = path.join(home, 'last.txt');
     writeFileSync(last, 'never read\n');
-    const child = startSift(['extract', first, fifo, last, '--json', '--db', path.join(home, 'extract.db')], { env });
+    const child = startSift(['extract', first, fifo, last, '--json'], { env });
     child.stdin!.end();
     const done = collect(child);
     const writer = await open(fifo, 'w');

@@ -214,6 +214,18 @@ describe('what each --help promises is what the command does', () => {
   });
 });
 
+describe('each --help names the options its command takes, and only those', () => {
+  it('--log where the command writes the log (jobs, status, cancel, export, search), --render in parse; cancel and export refuse --json, which they never printed', async () => {
+    for (const cmd of ['jobs', 'status', 'cancel', 'export', 'search']) expect((await sift(cmd, '--help')).out, cmd).toContain('--log PATH');
+    expect((await sift('parse', '--help')).out).toContain('--render R');
+    for (const cmd of ['cancel', 'export']) {
+      const r = await sift(cmd, 'abcd', '--json');
+      expect(r.code, cmd).toBe(2);
+      expect(r.err, cmd).toBe(`sift ${cmd}: unknown option --json (\`sift ${cmd} --help\` lists its options)\n`);
+    }
+  });
+});
+
 describe('a list path that cannot be read', () => {
   it('sift batch says why and what to give instead, a list file or - for stdin, before it opens a database; exit 2', async () => {
     for (const [given, why] of [

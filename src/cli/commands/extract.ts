@@ -5,8 +5,9 @@ import { EXIT, UsageError, userPath, type CliIO } from '../io';
 import { FetchError } from '../../main/fetch';
 import { jqCompileError } from '../../main/check-options';
 import { bodyTooLong } from '../../main/fetch/errors';
-import { cliFetcher, interruptedError, printOutcome } from './fetch';
-import { SiftError } from '../../shared/errors';
+import { cliFetcher, flagLog, interruptedError, printOutcome } from './fetch';
+import { SiftError, toErrorInfo } from '../../shared/errors';
+import { reasonOf } from '../../shared/reasons';
 import type { Result } from '../../shared/types';
 import { CLI_CALLER } from '../settings';
 import { pagesLine } from '../pages-line';
@@ -31,16 +32,50 @@ export const typeForFile = (file: string): string => TYPES[path.extname(file).to
 const AGAIN = 'run the same sift extract again to read it';
 
 /**
+ * The options every command takes (commonSpec) that mean nothing to one that reads local files,
+ * with why and what to use instead: sift extract took them and did nothing, so `--db` read as if
+ * the results were stored there, and `--allow-private` as if it had been needed.
+ */
+const NOT_FOR_FILES = {
+  db: 'it reads local files and stores nothing; sift batch --db PATH stores its results in that database',
+  'allow-private': 'it reads local files and fetches nothing, so no address is checked; sift fetch URL --allow-private fetches from a private address',
+  'allow-host': 'it reads local files and fetches nothing, so no host is checked; sift fetch URL --allow-host HOST fetches from that host',
+} as const;
+
+/**
  * The files a Ctrl-C (or SIGTERM, SIGHUP) left: the one under way cancelled, the rest not run,
  * as sift batch --json has a job's. --json promises a line per file, and a script reading it
  * got none for them.
  */
-function printInterrupted(io: CliIO, json: boolean, files: string[]): number {
+function printInterrupted(say: Say, files: string[]): number {
   const [current, ...rest] = files;
-  if (current !== undefined) printOutcome(io, json, current, { error: interruptedError(AGAIN) }, 'extract');
+  if (current !== undefined) say(current, { error: interruptedError(AGAIN) });
   const notRun = new SiftError('cancelled', 0, 'not run', `Stopped before this file was read; ${AGAIN}.`);
-  for (const file of rest) printOutcome(io, json, file, { error: notRun }, 'extract');
+  for (const file of rest) say(file, { error: notRun });
   return EXIT.interrupted;
+}
+
+/** Prints a file's outcome, and appends its line to --log. */
+type Say = (file: string, outcome: { result: Result } | { error: unknown }) => void;
+
+/**
+ * What sift extract says of each file: on stdout and stderr as sift fetch says a target, and
+ * with --log one JSON line per file, as sift fetch writes one per target (its outcome, status
+ * and time, never the file's path, as a fetch's line never names its URL). --log was taken and
+ * nothing was written.
+ */
+function sayer(io: CliIO, json: boolean, values: Record<string, unknown>): Say {
+  const log = flagLog(values, io);
+  let since = Date.now();
+  return (file, outcome) => {
+    printOutcome(io, json, file, outcome, 'extract');
+    if (log) {
+      const info = 'error' in outcome ? toErrorInfo(outcome.error) : undefined;
+      const failed = info ? { outcome: info.code, reason: reasonOf(info.code, info.status) } : { outcome: 'ok' };
+      log({ msg: 'extract', caller: CLI_CALLER.name, ...failed, status: info ? info.status : 200, ms: Date.now() - since });
+    }
+    since = Date.now();
+  };
 }
 
 /**
@@ -69,6 +104,7 @@ export const extractCommand: Command = {
     'noted when it was saved, else to its canonical link or og:url (meta.base_url says which).',
     '',
     'options: --mode M --question Q --pages P --grep RE --jq PROG --context --json',
+    '         --log PATH (append a JSON log line per file to PATH)',
     '--json: one line per file, in order: {"url":FILE,"ok":true,"content","meta"[,"warnings"]} or',
     '        {"url":FILE,"ok":false,"status","error","hint","reason"}',
     `exit codes: 0 all ok, 1 some file failed, or ${EXIT_BUG},`,
@@ -76,6 +112,9 @@ export const extractCommand: Command = {
   ].join('\n'),
   async run(argv, io, signal) {
     const { values, positionals } = parse(argv, { ...targetOptionSpec, ...commonSpec });
+    for (const [flag, why] of Object.entries(NOT_FOR_FILES)) {
+      if (values[flag as keyof typeof NOT_FOR_FILES] !== undefined) throw new UsageError(`--${flag} is not for sift extract: ${why}`);
+    }
     if (positionals.length === 0) throw new UsageError('give one or more files to read (HTML, PDF, JSON or text), or - for stdin; sift fetch URL reads a page from the web');
     if (values.recover) throw new UsageError('--recover needs a URL; local files have no archived copy');
     // It was taken and did nothing: `--render always` on a saved app shell printed the shell's
@@ -84,17 +123,18 @@ export const extractCommand: Command = {
     const options = optionsFromFlags(values);
     const json = values.json === true;
     const fetcher = cliFetcher(values, io);
+    const say = sayer(io, json, values);
     let code: number = EXIT.ok;
     try {
       // A program that does not compile fails every file the same way, before any is read: a
       // usage error (exit 2); each file still has its line, as --json promises one per file.
       const bad = options.jq ? await jqCompileError(options.jq, fetcher) : undefined;
       if (bad) {
-        for (const file of positionals) printOutcome(io, json, file, { error: bad }, 'extract');
+        for (const file of positionals) say(file, { error: bad });
         return EXIT.usage;
       }
       for (const [i, file] of positionals.entries()) {
-        if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
+        if (signal.aborted) return printInterrupted(say, positionals.slice(i));
         let buf: Buffer;
         try {
           // As much as a download may be: a pipe or a device is read up to it, not without end.
@@ -102,13 +142,13 @@ export const extractCommand: Command = {
           const max = fetcher.settings().maxBodyBytes;
           buf = file === '-' ? await readStdinUpTo(io, max, signal, { command: 'extract', what: 'the document' }) : await readFileUpTo(userPath(io, file), max, signal);
         } catch (err) {
-          if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
+          if (signal.aborted) return printInterrupted(say, positionals.slice(i));
           if (err instanceof TooLarge) {
-            printOutcome(io, json, file, { error: bodyTooLong(err.maxBytes) }, 'extract');
+            say(file, { error: bodyTooLong(err.maxBytes) });
             if (code === EXIT.ok) code = EXIT.someFailed;
             continue;
           }
-          printOutcome(io, json, file, { error: new FetchError(400, `cannot read ${file}: ${unreadableWhy(err)}`, 'Check the path.', 'bad_input') }, 'extract');
+          say(file, { error: new FetchError(400, `cannot read ${file}: ${unreadableWhy(err)}`, 'Check the path.', 'bad_input') });
           code = EXIT.usage;
           continue;
         }
@@ -119,10 +159,10 @@ export const extractCommand: Command = {
           const result = await fetcher
             .extractBuffer(buf, typeForFile(file), options, { caller: CLI_CALLER, ...(url ? { url } : {}), signal, ...(reading.onPages ? { onPages: reading.onPages } : {}) })
             .finally(reading.erase);
-          printOutcome(io, json, file, { result: withEmptyInputHint(result, file, buf.length) }, 'extract');
+          say(file, { result: withEmptyInputHint(result, file, buf.length) });
         } catch (error) {
-          if (signal.aborted) return printInterrupted(io, json, positionals.slice(i));
-          printOutcome(io, json, file, { error }, 'extract');
+          if (signal.aborted) return printInterrupted(say, positionals.slice(i));
+          say(file, { error });
           if (code === EXIT.ok) code = EXIT.someFailed;
         }
       }

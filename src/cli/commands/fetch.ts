@@ -15,6 +15,7 @@ import { hintOn } from '../../shared/hints';
 import { clip } from '../../shared/urllist/url';
 import { forTerminal, isTerminal } from '../terminal';
 import { pagesLine } from '../pages-line';
+import { logNotWritable } from '../log-file';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
@@ -117,11 +118,16 @@ export function pagesNote(meta: Record<string, unknown>): string {
  * list, archive service), --allow-private over them, and --log appending JSON lines.
  */
 export function cliFetcher(values: Record<string, unknown>, io: CliIO): Fetcher {
-  const logPath = typeof values.log === 'string' ? userPath(io, values.log) : '';
   const settings = cliSettings({ allowPrivate: values['allow-private'] === true, allowHosts: allowHostsFromFlags(values) }, io);
-  return createFetcher(fetchSettingsOf(settings), {
-    log: logPath ? (line) => appendFileSync(logPath, `${jsonLine({ time: new Date().toISOString(), ...line })}\n`) : undefined,
-  });
+  return createFetcher(fetchSettingsOf(settings), { log: flagLog(values, io) });
+}
+
+/** The JSON lines --log appends to its file, each with its time; undefined without --log. */
+export function flagLog(values: Record<string, unknown>, io: CliIO): ((line: Record<string, unknown>) => void) | undefined {
+  const logPath = typeof values.log === 'string' ? userPath(io, values.log) : '';
+  const problem = logPath ? logNotWritable(logPath) : undefined;
+  if (problem) throw new UsageError(`${problem}: pass --log with a path you can write to`);
+  return logPath ? (line) => appendFileSync(logPath, `${jsonLine({ time: new Date().toISOString(), ...line })}\n`) : undefined;
 }
 
 /**

@@ -16,12 +16,19 @@ import { formatBytes } from '../../shared/bytes';
 import { jsonLine } from '../../shared/json';
 import { forTerminal } from '../terminal';
 
-const dbSpec = { db: { type: 'string' }, log: { type: 'string' }, json: { type: 'boolean' } } as const;
+/** The options of a command on the database; --json only where it prints (cancel and export took it and printed nothing else). */
+const dbSpec = { db: { type: 'string' }, log: { type: 'string' } } as const;
+const listSpec = { ...dbSpec, json: { type: 'boolean' } } as const;
+
+/** What --db and --log are, in each help: --log was taken and named in none. */
+const DB_NOTE = '--db PATH: the database (default: the desktop app’s)\n--log PATH: also append its JSON log lines to PATH';
 
 export const jobsCommand: Command = {
   name: 'jobs',
   summary: 'list the jobs in the database, newest first',
-  usage: `usage: sift jobs [--json] [--db PATH]
+  usage: `usage: sift jobs [--json] [--db PATH] [--log PATH]
+
+${DB_NOTE}
 
 --json: one object per job {"id","status","error","targetsTotal","targetsDone","createdAt"}
 exit codes: 0 listed (also when there are none: stderr says so),
@@ -29,7 +36,7 @@ exit codes: 0 listed (also when there are none: stderr says so),
 the database cannot be read, 130 interrupted
 `,
   async run(argv, io, signal) {
-    const { values, positionals } = parse(argv, dbSpec);
+    const { values, positionals } = parse(argv, listSpec);
     // A job's ID given here meant that job: said as "sift jobs: sift jobs takes no arguments".
     if (positionals.length) throw new UsageError(`takes no arguments (${positionals[0]}); for one job's targets: sift status ID`);
     if (nothingStoredYet(values, io)) {
@@ -71,9 +78,10 @@ const ID_NOTE = 'ID: a job’s ID from sift jobs, or enough of its start (4 char
 export const statusCommand: Command = {
   name: 'status',
   summary: 'one job and its targets',
-  usage: `usage: sift status ID [--json] [--db PATH]
+  usage: `usage: sift status ID [--json] [--db PATH] [--log PATH]
 
 ${ID_NOTE}
+${DB_NOTE}
 
 --json: the job object, then one line per target
 {"idx","url","status","error","hint","reason","bytes"} (reason, for a failed target, says why:
@@ -84,7 +92,7 @@ exit codes: 0 the job was found (whatever its status: read it from the output),
 or the database cannot be read, 130 interrupted
 `,
   async run(argv, io, signal) {
-    const { values, positionals } = parse(argv, dbSpec);
+    const { values, positionals } = parse(argv, listSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (nothingStoredYet(values, io)) return noJobYet('status', positionals[0] as string, io);
     return withStore(values, io, signal, (store) => {
@@ -134,9 +142,10 @@ function statusNote(t: TargetRow): string {
 export const cancelCommand: Command = {
   name: 'cancel',
   summary: 'cancel a job',
-  usage: `usage: sift cancel ID [--db PATH]
+  usage: `usage: sift cancel ID [--db PATH] [--log PATH]
 
 ${ID_NOTE}
+${DB_NOTE}
 
 Cancels a running job, also one that the app or another \`sift batch\` is running: the
 target in flight is stored, the rest stay pending.
@@ -195,9 +204,10 @@ export const exportCommand: Command = {
   name: 'export',
   summary: 'export a job’s results to files',
   usage: `usage: sift export ID --out DIR [--format md|txt|json|jsonl|csv|combined|zip]
-                   [--include-failed] [--include-meta] [--db PATH]
+                   [--include-failed] [--include-meta] [--db PATH] [--log PATH]
 
 ${ID_NOTE}
+${DB_NOTE}
 
 Writes the job's stored results, as sift batch --out does, without fetching anything.
 exit codes: 0 exported, 1 the disk was full (or failed) while writing, or

@@ -20,7 +20,7 @@ numbers and why on stderr, and a summary line.
   --as FORMAT   read it as ${LIST_FORMATS.join(', ')}
                 (default: from the file extension, else from the content)
   options       --mode M --question Q --pages P --grep RE --jq PROG --context --recover
-                are defaults for every line; a line's own options win
+                --render R are defaults for every line; a line's own options win
 
 exit codes: 0 at least one valid target (invalid lines are reported on stderr but the
 valid targets were printed, so the list is usable);

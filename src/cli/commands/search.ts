@@ -9,7 +9,7 @@ import { readableUrl } from '../../shared/readable-url';
 import { cutTitle } from '../../shared/shown';
 import { forTerminal } from '../terminal';
 
-const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH]
+const USAGE = `usage: sift search WORDS... [--job ID] [--limit N] [--json] [--db PATH] [--log PATH]
 
 Finds the stored results that contain the words, best first (BM25; a match in the title
 counts more than one in the text), each with the text around the match and where it is.
@@ -21,6 +21,8 @@ counts more than one in the text), each with the text around the match and where
               found inside unspaced text.
   --job ID    only this job's results (its ID from sift jobs, or the start of it)
   --limit N   at most N hits (default 20, at most 1000)
+  --db PATH   the database (default: the desktop app’s)
+  --log PATH  also append its JSON log lines to PATH
   --json      one object per hit {"jobId","idx","url","title","score","snippet","text",
               "marks","field","line","page","sourceLine"}: field is where the match is
               (body, title or url); line (of the result's text) and page (of a PDF) when
