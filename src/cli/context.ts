@@ -178,19 +178,19 @@ export function namedJob(store: Store, given: string): { job: Job } | { problem:
 }
 
 /** Opens the database (or the owner's snapshot of it) for one short command, always closing it. */
-export async function withStore(values: CliFlags, io: CliIO, signal: AbortSignal, fn: (store: Store) => Promise<number> | number): Promise<number> {
+export async function withStore(command: string, values: CliFlags, io: CliIO, signal: AbortSignal, fn: (store: Store) => Promise<number> | number): Promise<number> {
   let store: Store;
   try {
     store = await openCliReader(values, io, signal);
   } catch (err) {
     // Ctrl-C while the other Sift wrote the copy to read.
     if (signal.aborted) return EXIT.interrupted;
-    return reportError(err, io);
+    return reportError(err, io, command);
   }
   try {
     return await fn(store);
   } catch (err) {
-    return reportError(storeError(err, store.path), io);
+    return reportError(storeError(err, store.path), io, command);
   } finally {
     store.close();
   }

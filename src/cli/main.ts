@@ -86,6 +86,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   if (isProcess) {
     for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(sig, onSignal);
     stopOnClosedPipe = () => ac.abort(new Error('interrupted'));
+    writing = name;
   }
   try {
     const ran = await runCommand(cmd, name, rest, io, ac.signal);
@@ -139,6 +140,8 @@ function unknownCommand(name: string, rest: string[]): string {
 let pipesWatched = false;
 /** What a closed pipe stops: the running command's work (set once a command runs). */
 let stopOnClosedPipe = (): void => {};
+/** The command whose output a failed write lost, which the line saying so names, as its other lines do. */
+let writing = '';
 
 /**
  * When the reader of stdout or stderr goes away (`sift search … | head`), writes fail with
@@ -160,7 +163,7 @@ function watchPipes(): void {
     stopOnClosedPipe();
     if (err.code === 'EPIPE' || outputLost) return;
     outputLost = true;
-    process.stderr.write(`sift: could not write the output: ${err.code === 'ENOSPC' ? 'no space left on device' : err.message}; what was written is incomplete\n`);
+    process.stderr.write(`sift${writing ? ` ${writing}` : ''}: could not write the output: ${err.code === 'ENOSPC' ? 'no space left on device' : err.message}; what was written is incomplete\n`);
     process.on('exit', () => {
       if (!process.exitCode) process.exitCode = EXIT.someFailed;
     });

@@ -613,14 +613,14 @@ describe('sift batch', () => {
     const inTheWay = path.join(home, 'a-file');
     writeFileSync(inTheWay, 'x');
     const runs: [string[], RegExp][] = [
-      [['--out', path.join(inTheWay, 'out')], /^sift: cannot write to .*a-file\/out: \/.*\/a-file is a file, in the way of the export folder\n {2}Choose a folder/m],
+      [['--out', path.join(inTheWay, 'out')], /^sift batch: cannot write to .*a-file\/out: \/.*\/a-file is a file, in the way of the export folder\n {2}Choose a folder/m],
       [['--out', path.join(inTheWay, 'hits.csv'), '--format', 'csv'], /a file is in the way/],
       [['--out', path.join(inTheWay, 'hits.zip')], /a file is in the way/],
-      [['--db', path.join(inTheWay, 'sift.db')], /^sift: cannot write the log .*a-file.*sift\.log \(ENOTDIR\)\n {2}Sift keeps its log beside the database: pass --db/m],
-      [['--log', path.join(inTheWay, 'run.log')], /^sift: cannot write the log .*run\.log \(ENOTDIR\)\n {2}Pass --log with a path/m],
+      [['--db', path.join(inTheWay, 'sift.db')], /^sift batch: cannot write the log .*a-file.*sift\.log \(ENOTDIR\)\n {2}Sift keeps its log beside the database: pass --db/m],
+      [['--log', path.join(inTheWay, 'run.log')], /^sift batch: cannot write the log .*run\.log \(ENOTDIR\)\n {2}Pass --log with a path/m],
     ];
     // /proc answers "no such file" for a folder made in it, where Node's own recursive mkdir spins forever.
-    if (existsSync('/proc/self')) runs.push([['--out', '/proc/sift-out'], /^sift: cannot make the folder \/proc\/sift-out\n {2}The folder it would go in takes no new folders/m]);
+    if (existsSync('/proc/self')) runs.push([['--out', '/proc/sift-out'], /^sift batch: cannot make the folder \/proc\/sift-out\n {2}The folder it would go in takes no new folders/m]);
     for (const [flags, said] of runs) {
       const r = await runSift(['batch', file, ...(flags.includes('--db') ? [] : ['--db', path.join(home, 'unwritable.db')]), ...flags], { env });
       expect(r.code, flags.join(' ')).toBe(2);

@@ -84,7 +84,7 @@ describe('a full disk', () => {
 
     // The stored job, exported there again: the same words, the same exit code.
     const again = await runSift(['export', id!, '--db', db, '--out', path.join(mnt, 'again')]);
-    expect(again.stderr).toMatch(/^sift: the disk is full while writing .*\n {2}Free some space or export to another disk, then export again\.\n$/);
+    expect(again.stderr).toMatch(/^sift export: the disk is full while writing .*\n {2}Free some space or export to another disk, then export again\.\n$/);
     expect(again.code, again.stderr).toBe(1);
   }, 120_000);
   test('sift batch --out a folder it makes there, and sift export to another: the export fails, and no empty folder is left behind', async (ctx) => {

@@ -125,7 +125,7 @@ describe('a database on a read-only disk', () => {
       expect(jobs.code).toBe(2);
       // It said "pass --db with a path in a folder you can write to": a path with no database there.
       expect(jobs.stderr).toBe(
-        `sift: cannot write the log ${path.join(mnt, 'sift.log')}: it is on a read-only disk\n  Sift writes its log and a journal beside the database, even to read it: copy sift.db (with sift.db-wal, if there is one) to a folder you can write to, and pass --db with the copy.\n`,
+        `sift jobs: cannot write the log ${path.join(mnt, 'sift.log')}: it is on a read-only disk\n  Sift writes its log and a journal beside the database, even to read it: copy sift.db (with sift.db-wal, if there is one) to a folder you can write to, and pass --db with the copy.\n`,
       );
       const copy = path.join(t.dir, 'copy', 'sift.db');
       mkdirSync(path.dirname(copy));

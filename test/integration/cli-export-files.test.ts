@@ -318,7 +318,7 @@ describe('exported files', { timeout: 120_000 }, () => {
       writeFileSync(path.join(tmp.dir, 'locked.txt'), `${site.base}/article/9\n`);
       const r = await sift('batch', 'locked.txt', '--db', db, '--out', locked);
       expect(r.code, r.err).toBe(2);
-      expect(r.err).toBe(`sift: cannot write to ${locked}: permission denied\n  Choose a folder you can write to, or change its permissions.\n`);
+      expect(r.err).toBe(`sift batch: cannot write to ${locked}: permission denied\n  Choose a folder you can write to, or change its permissions.\n`);
       expect((await sift('jobs', '--db', db)).out).toBe(jobsBefore);
       expect(site.hits.get('/article/9') ?? 0).toBe(0);
       for (const format of ['md', 'csv', 'zip']) {
@@ -350,7 +350,7 @@ describe('exported files', { timeout: 120_000 }, () => {
     expect(r.code, r.err).toBe(2);
     const id = /^job ([0-9a-f]{16})/.exec(r.err)![1]!;
     // Refused when the export opened its file or when it sealed it, whichever came after the lock.
-    expect(r.err).toMatch(new RegExp(`\\nsift: cannot write to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/sift-${id}\\.csv)?: permission denied\\n`));
+    expect(r.err).toMatch(new RegExp(`\\nsift batch: cannot write to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/sift-${id}\\.csv)?: permission denied\\n`));
     expect(r.err).toContain(`\n  The results are stored: \`sift export ${id} --out DIR\` writes them without fetching again.\n`);
     const again = await sift('export', id, '--db', db, '--out', out, '--format', 'csv');
     expect(again.code, again.err).toBe(0);

@@ -72,7 +72,7 @@ describe('sift fetch', () => {
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, stderr).toBe(1);
-    expect(stderr).toMatch(/^sift: could not write the output: no space left on device; what was written is incomplete$/m);
+    expect(stderr).toMatch(/^sift fetch: could not write the output: no space left on device; what was written is incomplete$/m);
     expect(stderr).not.toMatch(/Error:| {4}at /);
   });
 

@@ -31,7 +31,7 @@ test('sift export to a folder on a read-only disk says the disk is read-only, an
   for (const out of [ro, path.join(ro, 'new', 'folder')]) {
     const r = await runSift(['export', id, '--out', out, '--db', db], { env });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`sift: cannot write to ${out}: it is on a read-only disk`);
+    expect(r.stderr).toContain(`sift export: cannot write to ${out}: it is on a read-only disk`);
     expect(r.stderr).toContain('Choose a folder on a disk you can write to.');
     expect(r.stderr).not.toMatch(/permission|EROFS/);
   }
@@ -44,5 +44,5 @@ test('a --log on a read-only disk is named with why, in words', async (ctx) => {
   const log = path.join(ro, 'sift.log');
   const r = await runSift(['export', id, '--out', path.join(t.dir, 'out'), '--db', db, '--log', log], { env });
   expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr).toContain(`sift: cannot write the log ${log}: it is on a read-only disk\n  Pass --log with a path you can write to.`);
+  expect(r.stderr).toContain(`sift export: cannot write the log ${log}: it is on a read-only disk\n  Pass --log with a path you can write to.`);
 });

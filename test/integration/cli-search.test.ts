@@ -607,9 +607,19 @@ describe('sift search', { timeout: 180_000 }, () => {
     for (const args of [['search', 'revenue'], ['jobs'], ['status', 'abc'], ['export', 'abc', '--out', path.join(home, 'typo-out')], ['cancel', 'abc']]) {
       const r = await runSift([...args, '--db', typo], { env });
       expect(r.code, args[0]).toBe(2);
-      expect(r.stderr, args[0]).toBe(`sift: no database at ${typo}\n  Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.\n`);
+      expect(r.stderr, args[0]).toBe(`sift ${args[0]}: no database at ${typo}\n  Check the --db path: sift batch --db PATH makes one, and without --db Sift uses the app’s.\n`);
     }
     expect(existsSync(path.dirname(typo))).toBe(false);
+  });
+
+  test('a --db that is no SQLite file is named so by the command given it: it said "sift:" where every other line says "sift export:"', async () => {
+    const notDb = path.join(home, 'notes.db');
+    writeFileSync(notDb, 'not a database at all\n');
+    for (const args of [['search', 'revenue'], ['jobs'], ['status', 'abcd'], ['export', 'abcd', '--out', path.join(home, 'not-db-out')], ['cancel', 'abcd'], ['batch', '-']]) {
+      const r = await runSift([...args, '--db', notDb], { env, input: 'http://127.0.0.1:9/\n' });
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr, args[0]).toMatch(new RegExp(`^sift ${args[0]}: ${notDb.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a Sift database: .*\n  Pass --db with the path of a Sift database`));
+    }
   });
 
   test('a job the expiry sweep deletes is gone from search', async () => {

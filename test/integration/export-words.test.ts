@@ -138,7 +138,7 @@ describe('what an export says when it cannot write', () => {
       expect(r.code).toBe(2);
       // It read "cannot write to …/notes/exports: a file is in the way of the export folder", and
       // notes/exports is no file: the user had to find which part of the path was.
-      expect(r.err).toBe(`sift: cannot write to ${path.join(tmp.dir, made)}: ${path.join(tmp.dir, 'notes')} is a file, in the way of the export folder\n  Choose a folder, not a file, as the export destination.\n`);
+      expect(r.err).toBe(`sift export: cannot write to ${path.join(tmp.dir, made)}: ${path.join(tmp.dir, 'notes')} is a file, in the way of the export folder\n  Choose a folder, not a file, as the export destination.\n`);
     }
   });
 });

@@ -188,6 +188,6 @@ describe('a disk that refuses to let the database grow', () => {
     const run = await collect(child);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).not.toMatch(/^job /m);
-    expect(run.stderr).toContain(`sift: cannot write the database ${db} (SQLITE_IOERR_WRITE).`);
+    expect(run.stderr).toContain(`sift batch: cannot write the database ${db} (SQLITE_IOERR_WRITE).`);
   }, 120_000);
 });

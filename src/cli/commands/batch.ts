@@ -172,7 +172,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
       out.made = await checkExportDestination(userPath(io, values.out), format);
     } catch (err) {
       io.stderr.write(problems);
-      return reportWriteError(err, io);
+      return reportWriteError(err, io, 'batch');
     }
   }
 
@@ -180,7 +180,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
   try {
     ctx = openBatchContext({ db: values.db, log: values.log, allowPrivate: values['allow-private'], allowHosts: allowHostsFromFlags(values) }, io);
   } catch (err) {
-    return reportWriteError(err, io);
+    return reportWriteError(err, io, 'batch');
   }
   try {
     // A jq program that does not compile would fail every target; it is compiled once, up front.
@@ -239,7 +239,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
         return EXIT.usage;
       }
       // Submitting writes the job and its targets: a full disk or a damaged file shows here first.
-      return reportWriteError(storeError(err, ctx.store.path), io);
+      return reportWriteError(storeError(err, ctx.store.path), io, 'batch');
     }
     let restNote = '';
     // The jobs that finished the other part of the list, when this job runs its rest.
@@ -261,7 +261,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
         }
       } catch (err) {
         io.stderr.write(problems);
-        return reportWriteError(err, io);
+        return reportWriteError(err, io, 'batch');
       }
     }
     if (rerun && !listJobFound) {
@@ -306,7 +306,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
       await exporting;
       io.stderr.write(`sift batch: job ${job.id} stopped after ${counted(job.targetsDone, 'target')}: Sift could not store the next result.\n`);
       // Whatever stopped the store, the job ran and its rest failed: not a usage error (2).
-      reportError(storeError(storeFailed, ctx.store.path), io);
+      reportError(storeError(storeFailed, ctx.store.path), io, 'batch');
       return EXIT.someFailed;
     }
 
@@ -321,7 +321,7 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
         }
         // The files failed, not the fetching: "choose a folder you can write to" alone read as
         // if the whole list had to be fetched again.
-        const code = reportWriteError(failed.err, io);
+        const code = reportWriteError(failed.err, io, 'batch');
         io.stderr.write(storedNote(job.id));
         return code;
       }

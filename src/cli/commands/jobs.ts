@@ -43,7 +43,7 @@ the database cannot be read, 130 interrupted
       if (!values.json) io.stderr.write(`sift jobs: ${NOTHING_STORED}\n`);
       return EXIT.ok;
     }
-    return withStore(values, io, signal, (store) => {
+    return withStore('jobs', values, io, signal, (store) => {
       // Every job: a cap of 10,000 dropped the oldest of a longer list without a word.
       const jobs = store.listJobs(Infinity);
       // A fresh install's list printed nothing at all. Said on stderr: stdout stays the list.
@@ -95,7 +95,7 @@ or the database cannot be read, 130 interrupted
     const { values, positionals } = parse(argv, listSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     if (nothingStoredYet(values, io)) return noJobYet('status', positionals[0] as string, io);
-    return withStore(values, io, signal, (store) => {
+    return withStore('status', values, io, signal, (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
         io.stderr.write(`sift status: ${named.problem}\n`);
@@ -164,7 +164,7 @@ or ${EXIT_BUG}, 2 no such job or no answer.
     } catch (err) {
       // Held by something that answers no requests (sqlite3, a backup tool: control-owner.ts):
       // said at once, as sift status does; asking waited 5 s, then blamed "the Sift".
-      if (!(err instanceof SiftError && err.code === 'db_locked') || !answeringOwner(dbPath)) return reportError(err, io);
+      if (!(err instanceof SiftError && err.code === 'db_locked') || !answeringOwner(dbPath)) return reportError(err, io, 'cancel');
     }
     if (owned) {
       try {
@@ -228,7 +228,7 @@ or a folder it may not write to, 130 interrupted (what it had written is removed
     const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
     checkExportFormat(format, userPath(io, values.out));
     if (nothingStoredYet(values, io)) return noJobYet('export', positionals[0] as string, io);
-    return withStore(values, io, signal, async (store) => {
+    return withStore('export', values, io, signal, async (store) => {
       const named = namedJob(store, positionals[0] as string);
       if ('problem' in named) {
         io.stderr.write(`sift export: ${named.problem}\n`);
@@ -252,7 +252,7 @@ or a folder it may not write to, 130 interrupted (what it had written is removed
           io.stderr.write(`sift export: ${err.message}: the same sift export again writes it whole\n`);
           return EXIT.interrupted;
         }
-        return reportWriteError(storeError(err, store.path), io);
+        return reportWriteError(storeError(err, store.path), io, 'export');
       }
       return EXIT.ok;
     });

@@ -108,7 +108,7 @@ export const searchCommand: Command = {
       io.stderr.write(NOTHING_STORED_TO_SEARCH);
       return EXIT.ok;
     }
-    return withStore(values, io, signal, (store) => {
+    return withStore('search', values, io, signal, (store) => {
       if (store.listJobs(1).length === 0) {
         io.stderr.write(NOTHING_STORED_TO_SEARCH);
         return EXIT.ok;
