@@ -148,6 +148,24 @@ describe('sift extract --json stopped while it reads a file', () => {
   }, 120_000);
 });
 
+describe('sift parse stopped while it reads a list', () => {
+  test('says so and that nothing was printed, in sift batch\'s words; exit 130', async () => {
+    // A named pipe no one writes to: the read waits, and our open of its other end says it began.
+    const fifo = path.join(home, 'list.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = startSift(['parse', fifo], { env });
+    child.stdin!.end();
+    const done = collect(child);
+    const writer = await open(fifo, 'w');
+    child.kill('SIGINT');
+    const run = await done;
+    await writer.close();
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('sift parse: interrupted while reading the list; nothing was printed\n');
+  }, 120_000);
+});
+
 describe('a signal after the command has done its work', () => {
   const HOOK = `--import=${pathToFileURL(path.join(__dirname, '../helpers/linger-hook.mjs')).href}`;
   test.each(['SIGINT', 'SIGTERM'] as const)('%s once the export is written leaves its exit 0: the work was done, not interrupted', async (sig) => {

@@ -51,6 +51,9 @@ export const parseCommand: Command = {
       input = await readListInput(file, io, signal, 'parse');
     } catch (err) {
       if (!signal.aborted) throw err;
+      // In sift batch's words: it exited 130 and said nothing, so a pipe that never ended (or a
+      // named pipe no one wrote) left the user to guess whether any of the list had been read.
+      io.stderr.write('sift parse: interrupted while reading the list; nothing was printed\n');
       return EXIT.interrupted;
     }
 
