@@ -600,6 +600,13 @@ describe('sift search', { timeout: 180_000 }, () => {
     const bad = await run('x', '--format', 'pdf');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sift export: unknown export format "pdf". Use --format md, txt, json, folder, jsonl, csv, combined or zip.\n');
+    // Each format the hint names is one the helps name: it named folder, which no --help did.
+    const named = /Use --format (.*)\./.exec(bad.stderr)![1]!.split(/, | or /);
+    for (const cmd of ['export', 'batch']) {
+      const help = (await runSift([cmd, '--help'], { env })).stdout;
+      const formats = /--format FORMAT {2,}([\s\S]*?)\(default:|--format ([a-z|-]+)\]/.exec(help)!;
+      for (const f of named) expect(formats[1] ?? formats[2], `${cmd}: ${f}`).toMatch(new RegExp(`(^|[\\s|,])${f}([\\s|,]|$)`));
+    }
   });
 
   test('a --db that names no file is an error for the commands that read, and makes nothing', async () => {

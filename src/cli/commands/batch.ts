@@ -40,9 +40,10 @@ The first line on stderr is \`job ID\` (\`job ID reused\` when the same list is 
                       (its links, relative ones resolved against it)
   --as FORMAT         read the list as ${LIST_FORMATS.join(', ')}
   --out DIR           export the results into DIR
-  --format FORMAT     md | txt | json (a file per target), jsonl, csv, combined, zip (default:
-                      zip, jsonl, csv or combined for an --out named .zip, .jsonl,
-                      .csv or .md, else md)
+  --format FORMAT     md | txt | json (a file per target), folder (a file per target, each
+                      .md, .txt, .json or .html as its result is), jsonl, csv, combined,
+                      zip (default: zip, jsonl, csv or combined for an --out named .zip,
+                      .jsonl, .csv or .md, else md)
   --include-failed    with --out: a file (a section in combined) per failed target too;
                       manifest, csv and jsonl always list every target
   --include-meta      with --out: front matter with the meta in each file

@@ -203,13 +203,14 @@ or ${EXIT_BUG}, 2 no such job or no answer.
 export const exportCommand: Command = {
   name: 'export',
   summary: 'export a job’s results to files',
-  usage: `usage: sift export ID --out DIR [--format md|txt|json|jsonl|csv|combined|zip]
+  usage: `usage: sift export ID --out DIR [--format md|txt|json|folder|jsonl|csv|combined|zip]
                    [--include-failed] [--include-meta] [--db PATH] [--log PATH]
 
 ${ID_NOTE}
 ${DB_NOTE}
 
-Writes the job's stored results, as sift batch --out does, without fetching anything.
+Writes the job's stored results, as sift batch --out does, without fetching anything;
+\`sift batch --help\` says what each --format writes.
 exit codes: 0 exported, 1 the disk was full (or failed) while writing, or
 ${EXIT_BUG}, 2 bad usage, no such job,
 or a folder it may not write to, 130 interrupted (what it had written is removed)
