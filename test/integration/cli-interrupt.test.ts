@@ -54,6 +54,22 @@ async function stoppedInFlight(args: string[], route: keyof typeof arrive, signa
   return done;
 }
 
+/**
+ * Runs `sift ARGS` that reads the named pipe `fifo` (made here), and Ctrl-C's it while it
+ * waits there: no one writes to it, and our open of its other end says the read began.
+ */
+async function stoppedReadingPipe(fifo: string, args: string[]): Promise<CliRun> {
+  execFileSync('mkfifo', [fifo]);
+  const child = startSift(args, { env });
+  child.stdin!.end();
+  const done = collect(child);
+  const writer = await open(fifo, 'w');
+  child.kill('SIGINT');
+  const run = await done;
+  await writer.close();
+  return run;
+}
+
 describe('sift batch stopped by Ctrl-C', () => {
   test('says how to fetch the rest (--rest), not only the app’s "run the rest again"; --rest then fetches just those', async () => {
     const db = path.join(home, 'rest.db');
@@ -125,18 +141,10 @@ describe('sift extract --json stopped while it reads a file', () => {
   test('still prints one line per file, in order: the cancelled one and those it did not reach; exit 130', async () => {
     const first = path.join(home, 'first.txt');
     writeFileSync(first, 'a short local note\n');
-    // A pipe no one writes to: the read waits, and our open of its other end says it began.
     const fifo = path.join(home, 'waits.fifo');
-    execFileSync('mkfifo', [fifo]);
     const last = path.join(home, 'last.txt');
     writeFileSync(last, 'never read\n');
-    const child = startSift(['extract', first, fifo, last, '--json'], { env });
-    child.stdin!.end();
-    const done = collect(child);
-    const writer = await open(fifo, 'w');
-    child.kill('SIGINT');
-    const run = await done;
-    await writer.close();
+    const run = await stoppedReadingPipe(fifo, ['extract', first, fifo, last, '--json']);
     expect(run.code, run.stderr).toBe(130);
     const lines = run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.url)).toEqual([first, fifo, last]);
@@ -150,16 +158,8 @@ describe('sift extract --json stopped while it reads a file', () => {
 
 describe('sift parse stopped while it reads a list', () => {
   test('says so and that nothing was printed, in sift batch\'s words; exit 130', async () => {
-    // A named pipe no one writes to: the read waits, and our open of its other end says it began.
     const fifo = path.join(home, 'list.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const child = startSift(['parse', fifo], { env });
-    child.stdin!.end();
-    const done = collect(child);
-    const writer = await open(fifo, 'w');
-    child.kill('SIGINT');
-    const run = await done;
-    await writer.close();
+    const run = await stoppedReadingPipe(fifo, ['parse', fifo]);
     expect(run.code, run.stderr).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('sift parse: interrupted while reading the list; nothing was printed\n');
