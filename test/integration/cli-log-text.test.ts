@@ -2,7 +2,8 @@
  * A log, a terminal's capture and a man page rendered for a terminal, as their words: through
  * `sift extract FILE` and `sift batch` against a loopback server that sends them as
  * text/plain. A coloured log came back with its escape sequences in the text, so grep for
- * 'module left-pad' matched nothing in 'module ESC[1mleft-pad'.
+ * 'module left-pad' matched nothing in 'module ESC[1mleft-pad'; a shell session's capture and
+ * a man page, with 4 or more backspaces or BELs among their text, were refused as binary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,11 +29,52 @@ const coloursText = [
   '',
 ].join('\n');
 
+/** script(1)'s capture of an interactive shell whose prompt sets the window title (OSC … BEL), and a spinner drawn with backspaces. */
+const session = fixture('session.log');
+/** What the terminal showed of some lines (the spinner's last frame is '\\', two characters, which 'done' strikes over but one), the prompt's title gone. */
+const sessionLines = ['\r# ls --color=always\r', '\rpackage.json  src\r', '\r1:console.log(1)\r', '\rbuilding \\done\r', '\rerror: could not find module left-pad\r'];
+/** A man page rendered for a terminal by nroff: bold struck over itself, underline '_' struck by the letter. */
+const man = fixture('sift-notes.1.txt');
+const manText = [
+  'SIFT-NOTES(1)                    User Commands                   SIFT-NOTES(1)',
+  '',
+  '',
+  '',
+  'NAME',
+  '       sift-notes - keep notes on the pages a job fetched',
+  '',
+  'SYNOPSIS',
+  '       sift-notes [OPTIONS] JOB',
+  '',
+  'DESCRIPTION',
+  '       sift-notes writes a note beside each page of JOB, so a reader finds why',
+  '       the page was kept. Each note is plain text.',
+  '',
+  'OPTIONS',
+  '       -o, --out=DIR',
+  '              write the notes into DIR instead of the current folder.',
+  '',
+  '       -q     say nothing while working.',
+  '',
+  '',
+  '',
+  'sift                             December 2026                   SIFT-NOTES(1)',
+  '',
+].join('\n');
+// eslint-disable-next-line no-control-regex -- the controls are what is looked for
+const CONTROLS = /[\x01-\x08\x0b\x0e-\x1f]/;
+
 let srv: TestServer;
 beforeAll(async () => {
   writeFileSync(path.join(dir, 'colours.log'), colours);
+  writeFileSync(path.join(dir, 'session.log'), session);
+  writeFileSync(path.join(dir, 'sift-notes.1.txt'), man);
   srv = await startServer({
     '/colours.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(colours),
+    '/session.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(session),
+    '/sift-notes.1.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(man),
+    // No type at all: the bytes decide, as for stdin.
+    '/session': (_q, r) => r.end(session),
   });
 });
 afterAll(async () => {
@@ -55,5 +97,32 @@ describe('a log in colour', () => {
       { ok: true, content: coloursText },
       { ok: true, content: colours.toString('utf8') },
     ]);
+  }, 120_000);
+});
+
+describe("a shell session's capture and a man page, among backspaces and BELs", () => {
+  it('sift extract FILE and - give what the terminal showed', async () => {
+    const r = await sift('extract', 'session.log', '--mode', 'text');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    for (const line of sessionLines) expect(r.stdout.split('\n')).toContain(line);
+    expect(r.stdout).not.toContain('build: app');
+    expect(r.stdout).not.toMatch(CONTROLS);
+    expect(await runSift(['extract', '-', '--mode', 'text'], { env, cwd: dir, input: session })).toMatchObject({ code: 0, stdout: r.stdout, stderr: '' });
+    expect(await sift('extract', 'sift-notes.1.txt', '--mode', 'text')).toMatchObject({ code: 0, stdout: manText, stderr: '' });
+    expect(await sift('extract', 'sift-notes.1.txt', '--grep', 'OPTIONS')).toMatchObject({ code: 0, stdout: '       sift-notes [OPTIONS] JOB\nOPTIONS\n', stderr: '' });
+  });
+  it('sift batch gives their text under text/plain or no type', async () => {
+    const urls = ['/session.log', '/session', '/sift-notes.1.txt'].map((p) => `${srv.origin}${p}`);
+    writeFileSync(path.join(dir, 'terminal.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
+    const r = await sift('batch', 'terminal.txt', '--json', '--allow-private', '--db', path.join(dir, 'terminal.db'));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.url)).toEqual(urls);
+    for (const l of lines.slice(0, 2)) {
+      expect(l, String(l.url)).toMatchObject({ ok: true });
+      for (const line of sessionLines) expect(String(l.content).split('\n'), String(l.url)).toContain(line);
+      expect(String(l.content)).not.toMatch(CONTROLS);
+    }
+    expect(lines[2]).toMatchObject({ ok: true, content: manText });
   }, 120_000);
 });

@@ -52,19 +52,21 @@ export function sniffBody(buf: Uint8Array, utf16 = false): string | undefined {
 export const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
 
 /**
- * Why a body's first 1024 bytes are binary, or undefined for text: a NUL, or controls. 16,512
- * text files (the corpora, node_modules: HTML, Markdown, JSON, JavaScript, CSV, XML) held
- * none in their first 1024 bytes; a raw deflate or brotli stream with no NUL there held 8 or
- * more (413 files compressed), random bytes one in nine. Four, or one in 64 bytes of a
- * shorter body and two at least, leaves a stray control in a text (a BEL in a log, a
- * backspace in a 31-byte note) as text.
+ * Why a body's first 1024 bytes are binary, or undefined for text: a NUL, or controls among
+ * bytes that are no 8-bit text. 16,512 text files (the corpora, node_modules: HTML, Markdown,
+ * JSON, JavaScript, CSV, XML) held none in their first 1024 bytes; a raw deflate or brotli
+ * stream with no NUL there held 8 or more (413 files compressed), random bytes one in nine.
+ * Four, or one in 64 bytes of a shorter body and two at least, leaves a stray control in a
+ * text (a BEL in a log, a backspace in a 31-byte note) as text; so do any number among 8-bit
+ * text (eightBitText), as a man page's overstrike, a progress bar's backspaces and a shell's
+ * window titles (BEL) in a terminal's log are.
  */
 export function binaryWhy(buf: Uint8Array): 'NUL bytes' | 'control bytes' | undefined {
   const head = buf.subarray(0, 1024);
   if (head.includes(0)) return 'NUL bytes';
   let controls = 0;
   for (const b of head) if (isControl(b)) controls++;
-  return controls >= Math.min(4, Math.max(2, Math.ceil(head.length / 64))) ? 'control bytes' : undefined;
+  return controls >= Math.min(4, Math.max(2, Math.ceil(head.length / 64))) && !eightBitText(head) ? 'control bytes' : undefined;
 }
 
 /** A body's first characters as the tests below read them: without a byte-order mark or leading blanks, in lower case. */
@@ -121,12 +123,11 @@ export function classify(contentType: string, buf: Uint8Array): Kind {
   // says text is extracted.
   if (sniffed === 'application/octet-stream' && kindOf(declared)) {
     const why = binaryWhy(buf) ?? 'NUL bytes';
-    // A page declared HTML whose markup or text stands among stray controls (a server's junk
-    // ahead of it) is the page a browser shows, a fragment with no doctype, <html> or <body>
-    // too. A raw deflate or brotli stream shows neither markup in the clear (none of 292, the
-    // corpora's 146 pages compressed both ways, did) nor text (eightBitText).
-    const head = buf.subarray(0, 1024);
-    if (why === 'control bytes' && kindOf(declared) === 'html' && (HTML_INSIDE.test(Buffer.from(head).toString('latin1')) || eightBitText(head))) return 'html';
+    // A page declared HTML whose markup stands among stray controls (a server's junk ahead of
+    // it) is the page a browser shows (its text among them is text already: binaryWhy). A raw
+    // deflate or brotli stream shows no markup in the clear (none of 292, the corpora's 146
+    // pages compressed both ways, did).
+    if (why === 'control bytes' && kindOf(declared) === 'html' && HTML_INSIDE.test(Buffer.from(buf.subarray(0, 1024)).toString('latin1'))) return 'html';
     throw unsupported(`binary data (${why}) labelled ${declared}`);
   }
   // Of two types Sift does not read, the server's says more than the bytes' family: every
