@@ -27,6 +27,8 @@ const samples: Record<string, Buffer> = {
   'random.bin': withoutNul(randomBytes(600)).subarray(0, 300),
   'readme.deflate': withoutNul(deflateRawSync(readme)),
   'readme.br': withoutNul(brotliCompressSync(readme)),
+  // A stream of 64 KB to 1 MB opens with '[' (its header's size), as JSON does.
+  'readme2.br': withoutNul(brotliCompressSync(Buffer.concat([readme, readme]))),
 };
 const text = 'Plain notes, with a tab\tand a form feed\f between pages.\n';
 
@@ -98,6 +100,7 @@ afterAll(async () => {
 describe('binary bytes without a NUL', () => {
   it('holds no NUL in the first 1024 bytes of each sample', () => {
     for (const [name, bytes] of Object.entries(samples)) expect(bytes.subarray(0, 1024).includes(0), name).toBe(false);
+    expect(samples['readme2.br']?.subarray(0, 1).toString()).toBe('[');
   });
   it('sift extract FILE --mode text says the file is binary, not text, and fails', async () => {
     for (const name of Object.keys(samples)) {
