@@ -115,6 +115,13 @@ export function accentsOnLetters(s) {
   });
 }
 
+/**
+ * Control characters a font without a Unicode map gives for its glyphs (greektonoi's
+ * missing letters came out as NUL, cjhebrew's Hebrew points as C1 codes U+0080-U+009F):
+ * they show as nothing or as boxes, and one NUL makes grep call the saved text a binary file.
+ */
+const CONTROL_CHARS = /[^\P{Cc}\t\n]/gu;
+
 /** A line's text as letters: presentation forms (NFKC) and accents drawn apart put back on their letters. */
 const asLetters = (s) => accentsOnLetters(presentationToLetters(s));
 
@@ -607,7 +614,7 @@ export function pageText(content) {
   const text = blocks
     .map((lines) =>
       lines
-        .map((line) => asLetters(line.replace(/[ \t]+/g, ' ').trim()))
+        .map((line) => asLetters(line.replace(CONTROL_CHARS, '').replace(/[ \t]+/g, ' ').trim()))
         .filter((t) => t !== '')
         .join('\n'),
     )
