@@ -17,7 +17,7 @@ import { isTeaser, teaserWall } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
 import { fileNameOfUrl } from '../../shared/urllist/url';
 import { markdownAsRead } from '../search/text';
-import { ASKS_NOTHING } from './question';
+import { ASKS_NOTHING, plusForSpaces } from './question';
 import { asTyped, noMatchWhy } from '../../shared/grep';
 
 /** A body read by `sift extract`: a file (file://) or stdin (no URL), with no web address behind it. */
@@ -289,7 +289,11 @@ async function keepSome(content: string, options: Options, ctx: ExtractContext, 
       const why = options.grep ? noMatchWhy(options.grep) : undefined;
       if (why && meta.hint === undefined) meta.hint = why;
     }
-    else if (meta.passages === 0) warn(meta, 'no_answer');
+    else if (meta.passages === 0) {
+      warn(meta, 'no_answer');
+      const spaced = options.question ? plusForSpaces(options.question) : undefined;
+      if (spaced && meta.hint === undefined) meta.hint = `No passage holds "${options.question?.trim()}" as one word: a "+" is read as itself, not as a space. Ask with spaces, "${spaced}" (q="${spaced}" on a list line).`;
+    }
   }
   if (origin && content !== '') {
     const kept = pageLines ? pageLinesOf(pageLines, origin) : [];

@@ -263,6 +263,19 @@ export const ASKS_NOTHING = {
 };
 
 /**
+ * A question whose words a "+" joins, as a web form's query writes its spaces
+ * (`q=who+counted+the+crates` on a list line): the question with spaces in their place, else
+ * undefined. A list line's value is read as written (C++, Ctrl+Alt+Del are words), so the
+ * question was one word and found no answer; this is what to ask instead. A "+" between digits
+ * (1+1) is arithmetic, and one at a word's end (C++, A+) is part of the word.
+ */
+export function plusForSpaces(question: string): string | undefined {
+  if (/\s/.test(question.trim()) || !PLUS_JOIN.test(question)) return undefined;
+  return question.trim().replace(/(?<=\p{L})\+(?=\p{L})/gu, ' ');
+}
+const PLUS_JOIN = /\p{L}\+\p{L}/u;
+
+/**
  * Whether a passage says what a question asks: its ranking hit shares a term of sayingTerms
  * with the question, or its text holds one of the question's Korean words (koreanWords).
  */
