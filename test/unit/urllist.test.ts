@@ -821,6 +821,14 @@ describe('a bookmarks file with links in its descriptions', () => {
     expect(r.invalid).toEqual([]);
   });
 
+  it("says a note's relative link is a bookmark without a web address, not a page's", () => {
+    // shaarli_markdown.htm's notes: the page's reason spoke of a <base href> and "saved from".
+    const notes = shaarli.replace('<DT><A HREF="https://www.bbc.com', '<DT><A HREF="?Z-mb0g">Markdown - code</A>\n<DT><A HREF="https://www.bbc.com');
+    const r = parseList(notes, { filename: 'bookmarks.htm' });
+    expect(r.targets).toHaveLength(2);
+    expect(r.invalid.map((i) => [i.line, i.text, i.reason])).toEqual([[6, '?Z-mb0g', expect.stringMatching(/^relative URL: a bookmark without a web address \(a note the service that exported the file keeps/)]]);
+  });
+
   it('still takes every link of a web page that is no bookmarks file', () => {
     const page = shaarli.replace('<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<!doctype html>');
     expect(parseList(page, { filename: 'page.html' }).targets).toHaveLength(3);

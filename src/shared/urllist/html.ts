@@ -58,7 +58,7 @@ export function readHtml(input: string, c: Collector, fetchedFrom?: string): voi
     else if (base) c.add(line, href, resolve(href, base));
     // Scheme-relative: the URL check suggests its https form.
     else if (href.startsWith('//')) c.add(line, href, href);
-    else c.reject(line, href, NO_BASE);
+    else c.reject(line, href, bookmarksFile ? NO_BASE_BOOKMARK : NO_BASE);
   }
 }
 
@@ -73,6 +73,12 @@ function afterDt(input: string, at: number): boolean {
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const NO_BASE = 'relative URL: the page names no web address of its own to resolve it against (a <base href>, a canonical link, or the "saved from" mark a browser writes)';
+/**
+ * A bookmarks file's bookmark with no address (`?lY47tw`: a note kept by the service that
+ * exported the file, a link to its own page there). The page's reason spoke of a <base href>
+ * and a browser's "saved from" mark, which no bookmarks export has.
+ */
+const NO_BASE_BOOKMARK = 'relative URL: a bookmark without a web address (a note the service that exported the file keeps on its own pages); open it there and put its full address in the list';
 
 function resolve(href: string, base: string): string {
   try {
