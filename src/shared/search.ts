@@ -84,22 +84,36 @@ function unfetched(n: number, ended: boolean): string {
   return `${count} ${n === 1 ? 'is' : 'are'} not fetched yet`;
 }
 
+function unreadParts(scope: AskScope): string[] {
+  return [
+    scope.failed > 0 ? `${scope.failed.toLocaleString()} failed` : '',
+    scope.empty > 0 ? `${scope.empty.toLocaleString()} came back empty` : '',
+    scope.unfinished > 0 ? unfetched(scope.unfinished, scope.ended === true) : '',
+  ].filter(Boolean);
+}
+
+/**
+ * Why a job with no result with text has nothing to ask or search, and what would give it one.
+ * Find in a job whose targets had all failed said "Nothing stored matches. Try fewer words", as
+ * if other words could find something there.
+ */
+export function nothingReadNote(scope: AskScope, act: 'ask' | 'search'): string {
+  const unread = unreadParts(scope);
+  const others = unread.length > 0 ? ` Not read: ${unread.join(', ')}.` : '';
+  const again = act === 'ask' ? 'Ask' : 'Search';
+  const next = scope.unfinished > 0 ? (scope.ended ? ` Run the rest again to fetch them, then ${act}.` : ` ${again} again when they are fetched.`) : scope.failed > 0 ? ` Run the failed ones again, then ${act}.` : '';
+  return `Nothing to ${act} yet: no target of this job has a result with text.${others}${next}`;
+}
+
 /**
  * What an answer of a job, or its lack, was read from, in a reader's words. Without it a job
  * whose targets had mostly failed said "No result in this job shares words with the question"
  * when one result of ten had been read, and a job with nothing read yet said the same.
  */
 export function askScopeNote(scope: AskScope, answered: boolean): string {
-  const unread = [
-    scope.failed > 0 ? `${scope.failed.toLocaleString()} failed` : '',
-    scope.empty > 0 ? `${scope.empty.toLocaleString()} came back empty` : '',
-    scope.unfinished > 0 ? unfetched(scope.unfinished, scope.ended === true) : '',
-  ].filter(Boolean);
+  const unread = unreadParts(scope);
   const others = unread.length > 0 ? ` Not read: ${unread.join(', ')}.` : '';
-  if (scope.read === 0) {
-    const next = scope.unfinished > 0 ? (scope.ended ? ' Run the rest again to fetch them, then ask.' : ' Ask again when they are fetched.') : scope.failed > 0 ? ' Run the failed ones again, then ask.' : '';
-    return `Nothing to ask yet: no target of this job has a result with text.${others}${next}`;
-  }
+  if (scope.read === 0) return nothingReadNote(scope, 'ask');
   const read = `Read ${counted(scope.read, 'result')} of ${counted(scope.read + scope.empty + scope.failed + scope.unfinished, 'target')}.${others}`;
   if (answered) return unread.length > 0 ? read : '';
   return `No passage of the ${counted(scope.read, 'result')} read shares words with the question; try other words, ones the pages would use.${others}`;

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { filterNote, lineLabel, plainWordsNote, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
+import { filterNote, lineLabel, nothingReadNote, plainWordsNote, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
 import { useStore } from '../../store';
 import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
@@ -9,6 +9,8 @@ import { moveInHits } from '../../lib/hit-keys';
 import { FittedAddress } from '../common/FittedAddress';
 import { shownTitle } from '../../../../shared/shown';
 import { sentenceStart } from '../../lib/format';
+import { failedCount, isLive, okCount, unfinishedCount } from '../../lib/jobs';
+import type { State } from '../../store';
 
 function where(h: SearchHit, showJob: boolean): string {
   const parts: string[] = [];
@@ -23,10 +25,20 @@ function where(h: SearchHit, showJob: boolean): string {
   return parts.join(' · ');
 }
 
+/**
+ * Why the job box found nothing when its job has no result to search (none ok), in Ask this job's
+ * words; '' otherwise. Such a job said "Try fewer words", and no words could find anything there.
+ */
+function nothingToSearch(s: State, box: SearchBoxName): string {
+  const job = box === 'job' && s.searchBoxes.job.jobId ? s.jobs[s.searchBoxes.job.jobId] : undefined;
+  if (!job || okCount(job) > 0) return '';
+  return nothingReadNote({ read: 0, empty: 0, failed: failedCount(job), unfinished: unfinishedCount(job), ended: !isLive(job) }, 'search');
+}
+
 /** The hits of one search box, best first; a hit opens its result at the match. */
 export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: boolean }): React.JSX.Element {
-  const { query, hits, plain, why, more, loading, error, answered, focus } = useStore(
-    useShallow((s) => ({ ...s.searchBoxes[box], focus: s.focus })),
+  const { query, hits, plain, why, more, loading, error, answered, focus, nothingRead } = useStore(
+    useShallow((s) => ({ ...s.searchBoxes[box], focus: s.focus, nothingRead: nothingToSearch(s, box) })),
   );
   if (!query.trim()) {
     return (
@@ -75,11 +87,15 @@ export function SearchResults({ box, showJob }: { box: SearchBoxName; showJob: b
         error && <ErrorMessage error={error} testId="search-error" />
       )}
       {!error && answered && filterNote(answered) && (
-        <p className="muted" data-testid="search-filter-note">
+        <p className="muted search-note" data-testid="search-filter-note">
           {filterNote(answered)}
         </p>
       )}
-      {!error && answered && hits.length === 0 && <p className="muted">Nothing stored matches. Try fewer words, or a prefix like revenu*.</p>}
+      {!error && answered && hits.length === 0 && (
+        <p className="muted search-note" data-testid="search-none">
+          {nothingRead || 'Nothing stored matches. Try fewer words, or a prefix like revenu*.'}
+        </p>
+      )}
       <ol className="hit-list" onKeyDown={(e) => moveInHits(e, box)}>
         {hits.map((h) => {
           const active = focus?.jobId === h.jobId && focus.idx === h.idx;
