@@ -5,29 +5,24 @@
  * a line flush against the pane's edge. Real services over the bridge, real Chromium.
  */
 import { readFileSync } from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { closedAfterAll, listenLoopback } from '../helpers/loopback';
+import { closedAfterAll, held, listenLoopback, type Held } from '../helpers/loopback';
 import { articlePage, expectNoInternalErrorText, expectNothingCutOrOverlapping, pageErrors, pasteList } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 
-const FIX = path.resolve(__dirname, '../fixtures/outcomes');
-const fixture = (rel: string): string => readFileSync(path.join(FIX, rel), 'utf8');
-
+const outcome = (name: string): string => readFileSync(path.resolve(__dirname, '../fixtures/outcomes/batch', name), 'utf8');
 let page: Page;
-// Closed after the app (its afterAll is registered before appForFile's).
 const servers = closedAfterAll();
-/** The held requests' ends, so afterAll lets none hang. */
-const held: http.ServerResponse[] = [];
-let heldSeen: () => void = () => {};
+/** Each run's hold on /slow; all are let go before the app closes, so no answer hangs. */
+const holds: Held[] = [];
 let base = '';
 
 beforeAll(async () => {
-  const login = fixture('batch/login_bank_of_ireland_365.html');
-  const challenge = fixture('batch/cf_uam_just_a_moment_2021.html');
+  const login = outcome('login_bank_of_ireland_365.html');
+  const challenge = outcome('cf_uam_just_a_moment_2021.html');
   base = await listenLoopback(servers, (req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -35,11 +30,7 @@ beforeAll(async () => {
     if (p === '/account') return html(200, login);
     if (p === '/challenge') return html(503, challenge);
     if (p === '/broken') return res.writeHead(500, { 'content-type': 'text/plain' }).end('server error');
-    if (p === '/slow') {
-      held.push(res);
-      heldSeen();
-      return;
-    }
+    if (p === '/slow') return holds.at(-1)?.hold(() => res.destroy());
     res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
   });
 });
@@ -50,15 +41,14 @@ appForFile({
   },
 });
 // Before the app closes (an afterAll after appForFile's runs first).
-afterAll(async () => {
-  for (const res of held) res.destroy();
-});
+afterAll(() => holds.forEach((h) => h.release()));
 
 /** Runs until the held target is on the wire, then cancels the job. */
 async function cancelWhenHeld(start: () => Promise<void>): Promise<void> {
-  const seen = new Promise<void>((r) => (heldSeen = r));
+  const slow = held();
+  holds.push(slow);
   await start();
-  await seen;
+  await slow.arrived;
   await page.getByTestId('cancel-job').click();
   await page.locator('[data-testid="job-header"][data-status="cancelled"]').waitFor();
 }
