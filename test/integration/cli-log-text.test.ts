@@ -75,6 +75,9 @@ beforeAll(async () => {
     '/sift-notes.1.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(man),
     // No type at all: the bytes decide, as for stdin.
     '/session': (_q, r) => r.end(session),
+    // Controls with no text among them: 64 BELs are valid UTF-8, as a log is.
+    '/bells.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(64, 7)),
+    '/bells.bin': (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(64, 7)),
   });
 });
 afterAll(async () => {
@@ -124,5 +127,18 @@ describe("a shell session's capture and a man page, among backspaces and BELs", 
       expect(String(l.content)).not.toMatch(CONTROLS);
     }
     expect(lines[2]).toMatchObject({ ok: true, content: manText });
+  }, 120_000);
+});
+
+describe('controls with no text among them', () => {
+  it('sift batch refuses them as binary, sent as text/plain or application/octet-stream', async () => {
+    const urls = ['/bells.log', '/bells.bin'].map((p) => `${srv.origin}${p}`);
+    writeFileSync(path.join(dir, 'bells.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
+    const r = await sift('batch', 'bells.txt', '--json', '--allow-private', '--db', path.join(dir, 'bells.db'));
+    expect(r.code, r.stderr).toBe(1);
+    expect(jsonLines(r.stdout)).toMatchObject([
+      { ok: false, status: 415, reason: 'unsupported', error: 'unsupported: binary data (control bytes) labelled text/plain' },
+      { ok: false, status: 415, reason: 'unsupported', error: 'unsupported: application/octet-stream' },
+    ]);
   }, 120_000);
 });

@@ -59,7 +59,7 @@ export const HTML_INSIDE = /<!doctype html|<html[\s>]|<body[\s>]/i;
  * JSON, JavaScript, CSV, XML) held none in their first 1024 bytes; a raw deflate or brotli
  * stream with no NUL there held 8 or more (413 files compressed), random bytes one in nine.
  * Four, or one in 64 bytes of a shorter body and two at least, leaves a stray control in a
- * text (a BEL in a log, a backspace in a 31-byte note) as text; so do any number among 8-bit
+ * text (a BEL in a log, a backspace in a 31-byte note) as text; so do any number up to half the bytes among 8-bit
  * text (eightBitText), as a man page's overstrike, a progress bar's backspaces and a shell's
  * window titles (BEL) in a terminal's log are.
  */
@@ -68,7 +68,10 @@ export function binaryWhy(buf: Uint8Array): 'NUL bytes' | 'control bytes' | unde
   if (head.includes(0)) return 'NUL bytes';
   let controls = 0;
   for (const b of head) if (isControl(b)) controls++;
-  return controls >= Math.min(4, Math.max(2, Math.ceil(head.length / 64))) && !eightBitText(head) ? 'control bytes' : undefined;
+  if (controls < Math.min(4, Math.max(2, Math.ceil(head.length / 64)))) return undefined;
+  // Text among the controls, not controls alone: 64 BELs are valid UTF-8 too, and came back as
+  // a text of nothing. A man page's overstrike is a control in three bytes, a spinner's in two.
+  return controls * 2 <= head.length && eightBitText(head) ? undefined : 'control bytes';
 }
 
 /** A body's first characters as the tests below read them: without a byte-order mark or leading blanks, in lower case. */
