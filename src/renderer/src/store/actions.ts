@@ -255,8 +255,11 @@ export async function loadSource(source: ListSource | null): Promise<void> {
     (async () => {
       const filename = source.filename ?? (source.kind === 'file' ? source.name : undefined);
       const parsed = await parseInWorker(source.text, { filename, mimeType: source.mimeType, baseUrl: source.base });
-      // null: a newer source replaced this one while it was parsing.
-      if (!parsed) return;
+      // null: a newer source replaced this one while it was parsing. A dropped file read in its
+      // own worker (loadFile) replaces it too: typing parsed after its pause, on a busy machine
+      // slower than the file's reading, put the typed list back over the dropped one.
+      const now = get().source;
+      if (!parsed || now?.kind !== source.kind || now.text !== source.text) return;
       get().setParsed(parsed);
       // Its entries are sitemaps: the pages they list are the list (fetched by main).
       if (parsed.sitemapIndex) void readSitemaps();
