@@ -248,8 +248,11 @@ describe('the title and links of other text', () => {
   it('stores a title without the control characters a page, a text or a feed put in it', async () => {
     const page = await f.extractBuffer(Buffer.from('<html><head><title>Red\u001b[31m alert\u0007 \u0000now</title></head><body><article><p>Words.</p></article></body></html>'), 'text/html', { mode: 'raw' });
     expect(page.meta?.title).toBe('Red[31m alert now');
-    const txt = await f.extractBuffer(Buffer.from('Line\tone\u0008 begins\nmore'), 'text/plain', {});
+    const txt = await f.extractBuffer(Buffer.from('Line\tone\u0007 begins\nmore'), 'text/plain', {});
     expect(txt.meta?.title).toBe('Line one begins');
+    // A backspace strikes over what it follows, as a terminal shows the text (text-bytes asShown).
+    const struck = await f.extractBuffer(Buffer.from('Line\tone\u0008 begins\nmore'), 'text/plain', {});
+    expect(struck.meta?.title).toBe('Line on begins');
     const svg = await f.extractBuffer(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><title>Logo\u001b</title></svg>'), 'image/svg+xml', {});
     expect(svg.meta?.title).toBe('Logo');
   });
