@@ -141,8 +141,9 @@ export async function extractBody(buf: Uint8Array, contentType: string, options:
       const feed = feedFormat(text);
       if (feed) content = await xmlFeedContent(text, feed, mode, ctx, meta);
       else {
-        // A log or a terminal's capture read as its words; raw keeps its bytes as sent.
-        const shown = mode === 'raw' ? text : asShown(text);
+        // A log or a terminal's capture read as its words; raw keeps its bytes as sent, and
+        // markup (XML, SVG) is no terminal's: an ESC before '<' took the '<' of "</title>" with it.
+        const shown = mode === 'raw' || /xml/i.test(String(meta.content_type)) ? text : asShown(text);
         content = mode === 'links' ? linksIn(shown) : mode === 'meta' ? JSON.stringify({ lines: shown.split('\n').length, chars: shown.length }, null, 2) : shown;
         meta.title = textTitle(shown, meta.content_type as string, ctx.url);
       }
