@@ -10,6 +10,9 @@ import { hasFraction } from './fraction';
  */
 export const IGNORE_CASE = '(?i)';
 
+/** A text as a regular expression's source that matches it and nothing else: `a.b` as `a\.b`. */
+export const literally = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export interface GrepParts {
   pattern: string;
   flags: string;

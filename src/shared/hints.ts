@@ -1,3 +1,4 @@
+import { literally } from './grep';
 /** Where a message is read: the command line, or the app's window. */
 export type Surface = 'cli' | 'app';
 
@@ -194,7 +195,7 @@ const SELECTION = '(\\d[\\d,-]*)';
 
 /** Finds a wording made around a selection, whatever the selection; its first group is the selection. */
 function finder(say: (pages: string) => string): RegExp {
-  const [head = '', ...tail] = say('\0').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').split('\0');
+  const [head = '', ...tail] = literally(say('\0')).split('\0');
   return new RegExp(head + tail.map((part, i) => (i === 0 ? SELECTION : '\\1') + part).join(''));
 }
 

@@ -11,6 +11,7 @@
  */
 
 import { decodeEntities } from '../../shared/entities';
+import { literally } from '../../shared/grep';
 import { endTagAt } from './markup';
 import { siteHost } from './url';
 
@@ -834,7 +835,7 @@ const PARKED =
 function parkedHere(text: string, url: string): boolean {
   const host = siteHost(url);
   if (host === undefined || !host.includes('.')) return false;
-  const name = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const name = literally(host);
   return new RegExp(`(?:^|[^\\w.-])(?:www\\.)?${name} (?:is|may be|might be) (?:(?:currently |now )?(?:for sale|parked)|available for (?:sale|purchase))\\b`, 'i').test(text);
 }
 

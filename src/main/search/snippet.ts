@@ -3,6 +3,7 @@ import { CJK_CHAR, foldTerm, foldWithMap, HYPHENS, INDIC_MARK_SOURCE, PICTOGRAPH
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
+import { literally } from '../../shared/grep';
 
 /** A piece of a result around a match; marks are [start, end) offsets into text. */
 export interface Snippet {
@@ -24,13 +25,11 @@ const SEP = '[^\\p{L}\\p{N}]';
 /** A word of one character: a CJK character or a pictograph, found inside a run without spaces. */
 const isCharWord = (s: string): boolean => CJK_CHAR.test(s) || PICTOGRAPH.test(s);
 
-const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * A word as the highlighter finds it: with a hyphen between two of its letters too, as the
  * index finds email in e-mail and cooperate in co-operate (fold.ts joinedCompounds).
  */
-const joinable = (word: string): string => Array.from(word, escaped).join(`[${HYPHENS}]?`);
+const joinable = (word: string): string => Array.from(word, (c) => literally(c)).join(`[${HYPHENS}]?`);
 
 /** A form of a term (query.ts wordTerm): its words in order (the phrase e-mail is e and mail), each joinable. */
 const formSource = (form: string): string =>
@@ -68,7 +67,7 @@ function termRegex(term: Term): RegExp | undefined {
     const prev = pieces[i - 1] as string;
     // C++17: the signs already part the words.
     if (i > 0) src += isCharWord(p) || isCharWord(prev) || /[+#]$/.test(prev) ? `${SEP}*?` : `${SEP}+?`;
-    const word = (w: string): string => (/[^\p{L}\p{N}]/u.test(w) || isCharWord(w) ? escaped(w) : joinable(w));
+    const word = (w: string): string => (/[^\p{L}\p{N}]/u.test(w) || isCharWord(w) ? literally(w) : joinable(w));
     // A prefix's last word typed with the article before a letter or two (الك*) is either start, as the index asked for it.
     src += term.prefix && i === pieces.length - 1 ? `(?:${arabicPrefixStarts(p).map(word).join('|')})` : word(p);
   });
