@@ -24,36 +24,77 @@ export const STRAY_CONTROLS = new RegExp(`${CONTROL}+`, 'g');
 // eslint-disable-next-line no-control-regex -- escape sequences are what is matched
 const ESCAPES = /\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]?/g;
 
+/** Erase in line (ECMA-48 EL, CSI K): to the line's end (0, the default), from its start (1), the whole line (2). */
+// eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
+const ERASE = /^\x1b\[[012]?K$/;
+// eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
+const ERASES = /\x1b\[[012]?K/g;
+/** What struck reads a line as: an erase, or one character (a code point). */
+// eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
+const TOKENS = /\x1b\[([012]?)K|[\s\S]/gu;
+
 /**
- * A line as a terminal or a printer shows it whose backspaces strike over what went before
- * (col -b): the last character written to each column, and a letter struck over its '_' the
- * letter (a man page's underline is '_' then the letter, as less reads it either way round).
+ * How far a line must run before a CR that repeats the character ahead of it is readline's
+ * wrap, not a frame that begins as the last ended: readline wraps at the terminal's width (80
+ * for script(1) without a terminal), and no terminal is narrower than 40 columns.
+ */
+const WRAP_AFTER = 40;
+
+/**
+ * A line as a terminal or a printer shows it whose backspaces and carriage returns write over
+ * what went before (col -b): the last character written to each column, and a letter struck
+ * over its '_' the letter (a man page's underline is '_' then the letter, as less reads it
+ * either way round; a printer's is the line, a CR, then underscores). A carriage return goes
+ * back to the first column, so a progress bar's frames ('50%\r60%\r100%') show their last,
+ * and an erase (CSI K) blanks what a shorter frame does not cover. Readline wraps a line past
+ * the terminal's width by writing the character that begins the next row, a CR, and that
+ * character again ('…; pr\rrintf' at 80 columns): there the line goes on, as its rows read.
+ * The blanks a frame wrote over a longer one's end are not kept.
  */
 function struck(line: string): string {
   const cells: string[] = [];
   let at = 0;
-  for (const ch of line) {
-    if (ch === '\b') at = Math.max(0, at - 1);
+  let overwritten = false;
+  const tokens = Array.from(line.matchAll(TOKENS), ([token, erase]) => ({ token, erase }));
+  for (let i = 0; i < tokens.length; i++) {
+    const { token, erase } = tokens[i] as { token: string; erase?: string };
+    if (token === '\b') at = Math.max(0, at - 1);
+    else if (token === '\r') {
+      if (at > WRAP_AFTER && tokens[i + 1]?.token === cells[at - 1]) i++;
+      else [at, overwritten] = [0, overwritten || at > 0];
+    } else if (erase === '2') cells.fill(' ');
+    else if (erase === '1') cells.fill(' ', 0, at + 1);
+    else if (erase !== undefined) cells.length = Math.min(cells.length, at);
     else {
       const was = cells[at];
-      cells[at++] = ch === '_' && was !== undefined && was !== ' ' ? was : ch;
+      cells[at++] = token === '_' && was !== undefined && was !== ' ' ? was : token;
     }
   }
-  return cells.join('');
+  const shown = Array.from(cells, (c) => c ?? ' ').join('');
+  return overwritten ? shown.trimEnd() : shown;
 }
 
 /**
  * A text as a terminal showed it: a log, a shell session's capture (script(1)) or a man page
- * rendered for one holds its colours and titles as escape sequences and its bold, underline
- * and progress bars as backspaces. Their words are what a reader and grep want ('error' where
- * the bytes say ESC [31m e r r o r, 'NAME' where they say N BS N A BS A …); the sequences go,
- * backspaces strike over, and the other stray controls (a BEL) go as they do from a page.
+ * rendered for one holds its colours and titles as escape sequences, its bold, underline and
+ * spinners as backspaces, and its progress bars as frames a CR sends back to the line's start.
+ * Their words are what a reader and grep want ('error' where the bytes say ESC [31m e r r o r,
+ * 'NAME' where they say N BS N A BS A …, '100%' where they say 50% CR 60% CR 100%); the
+ * sequences go, backspaces and CRs write over, and the other stray controls (a BEL) go as they
+ * do from a page. A CR before a LF, or last on a line, ends it (CRLF files are as they were),
+ * and in a text without a LF every CR does (a Mac's before OS X).
  */
 export function asShown(text: string): string {
+  const eol = text.includes('\n') ? '\n' : '\r';
   // eslint-disable-next-line no-control-regex -- the controls are what is looked for
-  if (!/[\x01-\x08\x0b\x0e-\x1f]/.test(text)) return text;
-  const unescaped = text.replace(ESCAPES, '');
-  return (unescaped.includes('\b') ? unescaped.split('\n').map((line) => (line.includes('\b') ? struck(line) : line)).join('\n') : unescaped).replace(STRAY_CONTROLS, '');
+  if (!/[\x01-\x08\x0b\x0e-\x1f]/.test(text) && !(eol === '\n' && /\r[^\n]/.test(text))) return text;
+  const unescaped = text.replace(ESCAPES, (m) => (ERASE.test(m) ? m : ''));
+  const shown = unescaped.split(eol).map((line) => {
+    const end = line.endsWith('\r') ? '\r' : '';
+    const body = end ? line.slice(0, -1) : line;
+    return (/[\b\r]/.test(body) ? struck(body) : body.replace(ERASES, '')) + end;
+  });
+  return shown.join(eol).replace(STRAY_CONTROLS, '');
 }
 
 /** Characters no text holds: C1 controls and DEL, lone surrogates, private use, unassigned (with U+FFFE, U+FFFF). */

@@ -31,8 +31,18 @@ const coloursText = [
 
 /** script(1)'s capture of an interactive shell whose prompt sets the window title (OSC … BEL), and a spinner drawn with backspaces. */
 const session = fixture('session.log');
-/** What the terminal showed of some lines (the spinner's last frame is '\\', two characters, which 'done' strikes over but one), the prompt's title gone. */
-const sessionLines = ['\r# ls --color=always\r', '\rpackage.json  src\r', '\r1:console.log(1)\r', '\rbuilding \\done\r', '\rerror: could not find module left-pad\r'];
+/**
+ * What the terminal showed of some lines (the spinner's last frame is '\\', two characters, which 'done' strikes over but one),
+ * the prompt's title gone, each line's CRLF kept. A command past 80 columns is one line, as readline's wrap wrote it.
+ */
+const sessionLines = [
+  '# ls --color=always\r',
+  'package.json  src\r',
+  '1:console.log(1)\r',
+  'building \\done\r',
+  'error: could not find module left-pad\r',
+  `# printf 'building  '; for s in '|' '/' '-' '\\\\'; do printf '\\b%s' "$s"; done; printf '\\bdone\\n'\r`,
+];
 /** A man page rendered for a terminal by nroff: bold struck over itself, underline '_' struck by the letter. */
 const man = fixture('sift-notes.1.txt');
 const manText = [
@@ -61,6 +71,23 @@ const manText = [
   'sift                             December 2026                   SIFT-NOTES(1)',
   '',
 ].join('\n');
+/** git clone --progress's stderr: each count's frames, a CR before the next, as a terminal draws them in place. */
+const gitClone = fixture('git-clone.log');
+const gitCloneText = [
+  "Cloning into 'clone'...",
+  'remote: Enumerating objects: 202, done.        ',
+  'remote: Counting objects: 100% (202/202), done.',
+  'remote: Compressing objects: 100% (2/2), done.',
+  'Receiving objects: 100% (202/202), 8.16 KiB | 245.00 KiB/s, done.',
+  'remote: Total 202 (delta 0), reused 0 (delta 0), pack-reused 0        ',
+  '',
+].join('\n');
+/** curl's progress meter: its frames the full width, the first two drawn again after a CR at the line's start. */
+const curl = fixture('curl.log');
+const curlLast = '100 28.6M  100 28.6M    0     0  10.3M      0  0:00:02  0:00:02 --:--:-- 10.3M';
+/** A Mac's text before OS X, whose lines end in CR alone, and a Windows one in CRLF. */
+const mac = 'Notes\rFirst line\rSecond line\r';
+const windows = 'Notes\r\nFirst line\r\nSecond line\r\n';
 // eslint-disable-next-line no-control-regex -- the controls are what is looked for
 const CONTROLS = /[\x01-\x08\x0b\x0e-\x1f]/;
 
@@ -69,6 +96,8 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'colours.log'), colours);
   writeFileSync(path.join(dir, 'session.log'), session);
   writeFileSync(path.join(dir, 'sift-notes.1.txt'), man);
+  writeFileSync(path.join(dir, 'git-clone.log'), gitClone);
+  writeFileSync(path.join(dir, 'mac.txt'), mac);
   srv = await startServer({
     '/colours.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(colours),
     '/session.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(session),
@@ -78,6 +107,10 @@ beforeAll(async () => {
     // Controls with no text among them: 64 BELs are valid UTF-8, as a log is.
     '/bells.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(64, 7)),
     '/bells.bin': (_q, r) => r.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(64, 7)),
+    '/git-clone.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(gitClone),
+    '/curl.log': (_q, r) => r.end(curl),
+    '/mac.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(mac),
+    '/windows.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(windows),
   });
 });
 afterAll(async () => {
@@ -127,6 +160,36 @@ describe("a shell session's capture and a man page, among backspaces and BELs", 
       expect(String(l.content)).not.toMatch(CONTROLS);
     }
     expect(lines[2]).toMatchObject({ ok: true, content: manText });
+  }, 120_000);
+});
+
+describe('a progress bar drawn with carriage returns', () => {
+  it('sift extract FILE gives the last frame of each line, and grep finds it alone', async () => {
+    expect(await sift('extract', 'git-clone.log', '--mode', 'text')).toMatchObject({ code: 0, stdout: gitCloneText, stderr: '' });
+    expect(await sift('extract', 'git-clone.log', '--grep', 'Receiving objects')).toMatchObject({
+      code: 0,
+      stdout: 'Receiving objects: 100% (202/202), 8.16 KiB | 245.00 KiB/s, done.\n',
+      stderr: '',
+    });
+    // A CR alone ends a line where no LF does: the Mac's text is as it was.
+    expect(await sift('extract', 'mac.txt', '--mode', 'text')).toMatchObject({ code: 0, stdout: `${mac}\n`, stderr: '' });
+  });
+  it('sift batch gives the last frames in text and markdown, the bytes in raw, and CR and CRLF line ends as they were', async () => {
+    const urls = ['/git-clone.log', '/curl.log', '/mac.txt', '/windows.txt'].map((p) => `${srv.origin}${p}`);
+    const [git, curlUrl, macUrl, windowsUrl] = urls as [string, string, string, string];
+    writeFileSync(path.join(dir, 'progress.txt'), [`${git} mode=text`, git, `${git} mode=raw`, `${curlUrl} mode=text`, `${macUrl} mode=text`, `${windowsUrl} mode=text`].join('\n'));
+    const r = await sift('batch', 'progress.txt', '--json', '--allow-private', '--db', path.join(dir, 'progress.db'));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines).toMatchObject([
+      { ok: true, content: gitCloneText },
+      { ok: true, content: gitCloneText },
+      { ok: true, content: gitClone.toString('utf8') },
+      { ok: true },
+      { ok: true, content: mac },
+      { ok: true, content: windows },
+    ]);
+    expect(String(lines[3]?.content).split('\n')).toEqual([...curl.toString('utf8').split('\n').slice(0, 2), curlLast, '']);
   }, 120_000);
 });
 
