@@ -109,13 +109,23 @@ interface Reading {
   ascii: number;
   /** Characters by script block: CJK ideographs, Hangul syllables and astral characters one each, else by 256. */
   blocks: Map<number, number>;
+  /** Characters of Chinese and Japanese text (isHan) and of Korean (isHangul). */
+  han: number;
+  hangul: number;
+  /** The characters read, each once. */
+  distinct: Set<number>;
 }
+
+/** Chinese and Japanese text's characters: CJK punctuation, kana, the unified ideographs (not the rare extension A), fullwidth forms. */
+const isHan = (cp: number): boolean => (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xff00 && cp <= 0xffef);
+/** Korean text's: Hangul syllables and compatibility jamo, CJK punctuation. */
+const isHangul = (cp: number): boolean => (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0x3000 && cp <= 0x303f);
 
 const blockOf = (cp: number): number =>
   cp >= 0x10000 ? 0x10000 : (cp >= 0x3400 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) ? 0x4e00 : cp >= 0xac00 && cp <= 0xd7af ? 0xac00 : cp & 0xff00;
 
 function read(head: Uint8Array, le: boolean): Reading {
-  const r: Reading = { units: 0, bad: 0, ascii: 0, blocks: new Map() };
+  const r: Reading = { units: 0, bad: 0, ascii: 0, blocks: new Map(), han: 0, hangul: 0, distinct: new Set() };
   const unitAt = (i: number): number => (le ? (head[i] as number) | ((head[i + 1] as number) << 8) : ((head[i] as number) << 8) | (head[i + 1] as number));
   for (let i = 0; i + 1 < head.length; i += 2) {
     let cp = unitAt(i);
@@ -133,6 +143,9 @@ function read(head: Uint8Array, le: boolean): Reading {
     else if (cp < 0x7f) r.ascii++;
     const block = blockOf(cp);
     r.blocks.set(block, (r.blocks.get(block) ?? 0) + 1);
+    if (isHan(cp)) r.han++;
+    if (isHangul(cp)) r.hangul++;
+    r.distinct.add(cp);
   }
   return r;
 }
@@ -147,13 +160,26 @@ function read(head: Uint8Array, le: boolean): Reading {
  * surrogate or unassigned. Under 128 units a few such characters are chance (64 random bytes
  * read as text 35 times in 20,000), so two at least must be ASCII, as a note's spaces and line
  * break are: 6 of 600,000 random heads of 8 to 1,024 bytes read as text then, none of 64
- * bytes or more.
+ * bytes or more. A short Chinese, Japanese or Korean text has none (a title, a line of a
+ * note: '東京都の天気予報' is 16 bytes): it is text when each character is its language's
+ * (isHan's, or isHangul's, ASCII besides) and half of them differ. A random unit is isHan's
+ * one time in three and isHangul's one in six: 16 more of 200,000 random heads of 10 to 60
+ * bytes read as text (37,266 did), none of 7,174 binary files' heads nor of 12,314 files under
+ * 256 bytes. A legacy encoding's bytes (GBK read so is Hangul, Shift_JIS ideographs) hold no
+ * NUL or control, and are not asked.
  */
 function isText(r: Reading): boolean {
-  if (r.units === 0 || r.bad * 100 > r.units || (r.units < 128 && r.ascii < 2)) return false;
+  if (r.units === 0 || r.bad * 100 > r.units) return false;
+  if (r.units < 128 && r.ascii < 2) return eastAsian(r);
   const top = [...r.blocks].filter(([block]) => block !== 0).map(([, n]) => n).sort((a, b) => b - a).slice(0, 5);
   const chars = [...r.blocks.values()].reduce((a, b) => a + b, 0);
   return (r.blocks.get(0) ?? 0) + top.reduce((a, b) => a + b, 0) >= chars * 0.9;
+}
+
+/** Whether a short reading with no spaces is Chinese, Japanese or Korean text (isText). */
+function eastAsian(r: Reading): boolean {
+  const chars = [...r.blocks.values()].reduce((a, b) => a + b, 0);
+  return r.bad === 0 && (r.han + r.ascii === chars || r.hangul + r.ascii === chars) && r.distinct.size * 2 >= chars;
 }
 
 /** Printable ASCII, tab and line breaks: 8-bit text's bytes, of which UTF-16 text has 69% at most (the fixtures' Japanese; 88% in a run of hiragana alone). */

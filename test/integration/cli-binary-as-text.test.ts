@@ -49,6 +49,15 @@ const u16Scripts = scripts.flatMap(({ lang, text }): [string, Buffer, string][] 
   [`${lang}-le.txt`, le(text), text],
   [`${lang}-be.txt`, be(text), text],
 ]);
+/**
+ * Short Chinese, Japanese and Korean in UTF-16 without a mark, a title or a line of a note: none holds two
+ * ASCII characters, and each a NUL or a control ('。' is 02 30), so they were refused as binary (or the
+ * Japanese, whose one control goes, read as windows-1252: 'qg¬Ný').
+ */
+const u16Short = ['你好，世界。这是一个测试。', '東京都の天気予報', '안녕하세요 세계'].flatMap((text, i): [string, Buffer, string][] => [
+  [`short${i}-le.txt`, le(text), text],
+  [`short${i}-be.txt`, be(text), text],
+]);
 /** A page in Russian saved as UTF-16 without a mark, its charset in no header or meta. */
 const ruText = scripts.find((s) => s.lang === 'ru')?.text ?? '';
 const ruPage = `<!DOCTYPE html><html><head><title>${ruText.split('\n')[0] ?? ''}</title></head><body><article><p>${ruText.split('\n').slice(1).join('</p><p>')}</p></article></body></html>`;
@@ -71,7 +80,7 @@ beforeAll(async () => {
   for (const [name, bytes] of Object.entries(samples)) writeFileSync(path.join(dir, name), bytes);
   for (const [name, [bytes]] of Object.entries(u16)) writeFileSync(path.join(dir, name), bytes);
   writeFileSync(path.join(dir, 'table.bin'), table16);
-  for (const [name, bytes] of u16Scripts) writeFileSync(path.join(dir, name), bytes);
+  for (const [name, bytes] of [...u16Scripts, ...u16Short]) writeFileSync(path.join(dir, name), bytes);
   writeFileSync(path.join(dir, 'page.html'), page, 'latin1');
   writeFileSync(path.join(dir, 'fragment.html'), fragment);
   writeFileSync(path.join(dir, 'bare.html'), bare);
@@ -84,6 +93,7 @@ beforeAll(async () => {
   for (const [name, bytes] of Object.entries(samples)) routes[`/html/${name}`] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(bytes);
   for (const [name, [bytes, , type]] of Object.entries(u16)) routes[`/u16/${name}`] = (_q, r) => r.writeHead(200, type ? { 'content-type': type } : {}).end(bytes);
   for (const [name, bytes] of u16Scripts) routes[`/scripts/${name}`] = (_q, r) => r.writeHead(200, name.includes('-be') ? {} : { 'content-type': 'text/plain' }).end(bytes);
+  for (const [name, bytes] of u16Short) routes[`/short/${name}`] = (_q, r) => r.writeHead(200, name.endsWith('-be.txt') ? {} : { 'content-type': 'text/plain' }).end(bytes);
   routes['/ru.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(le(ruPage));
   routes['/table.bin'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(table16);
   routes['/fragment.html'] = (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(fragment);
@@ -165,6 +175,26 @@ describe('UTF-16 text without a byte-order mark in Cyrillic, Greek, Arabic, Chin
     const page = lines.at(-1);
     expect(page).toMatchObject({ ok: true, meta: { title: ruText.split('\n')[0], charset: 'utf-16le' } });
     expect(page?.content).toContain(ruText.split('\n')[1]);
+  }, 120_000);
+});
+
+describe('short Chinese, Japanese and Korean in UTF-16 without a byte-order mark', () => {
+  it('sift extract FILE and - --mode text give its text', async () => {
+    for (const [name, bytes, want] of u16Short) {
+      expect(bytes.some((b) => b < 0x09 || (b > 0x0d && b < 0x20)), name).toBe(true);
+      expect(await sift('extract', name, '--mode', 'text'), name).toMatchObject({ code: 0, stdout: `${want}\n`, stderr: '' });
+    }
+    const [, bytes, want] = u16Short[0] as [string, Buffer, string];
+    expect(await runSift(['extract', '-', '--mode', 'text'], { env, cwd: dir, input: bytes })).toMatchObject({ code: 0, stdout: `${want}\n`, stderr: '' });
+  });
+  it('sift batch gives its text under text/plain without a charset or no type', async () => {
+    const urls = u16Short.map(([name]) => `${srv.origin}/short/${name}`);
+    writeFileSync(path.join(dir, 'short.txt'), urls.map((u) => `${u} mode=text`).join('\n'));
+    const r = await sift('batch', 'short.txt', '--json', '--allow-private', '--db', path.join(dir, 'short.db'));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines.map((l) => l.url)).toEqual(urls);
+    u16Short.forEach(([name, , want], i) => expect(lines[i], name).toMatchObject({ ok: true, content: want, meta: { title: want, charset: name.endsWith('-be.txt') ? 'utf-16be' : 'utf-16le' } }));
   }, 120_000);
 });
 
