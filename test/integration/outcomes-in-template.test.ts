@@ -42,6 +42,8 @@ beforeAll(async () => {
     '/signin-in-template': served('login_github_signin_in_site_template.html'),
     '/brief-with-consent-overlay': served('ok_short_news_brief_with_consent_overlay.html'),
     '/brief-with-signin-box': served('ok_short_article_with_returning_signin_form.html'),
+    '/brief-with-signin-page-at-foot': served('ok_short_news_brief_with_signin_page_at_foot.html'),
+    '/howto-with-signin-page-at-foot': served('ok_short_howto_russian_with_signin_page_at_foot.html'),
     '/japanese-not-found-in-template': served('soft404_japanese_not_found_in_site_template.html'),
     '/teaser': served('ok_teaser_trade_news_opening_then_signin_form.html'),
     '/thin-teaser': served('ok_teaser_science_news_opening_then_signin_form.html'),
@@ -83,6 +85,18 @@ test('a short news brief with a sign-in box that sends the visitor back is the b
     const { id } = runner.submit({ name: 'test' }, 'test', [{ url: `${site.base}/brief-with-signin-box`, options: { render: 'never' as const } }]);
     expect((await finished(runner, id)).status).toBe('done');
     expect(store.targetResult(id, 0)!.result!.content).toMatch(/Release Clause/);
+  });
+});
+
+// A sign-in page's "Sign in" h1 and form at the foot of a short brief, under its headline and
+// its words, failed the brief as a sign-in wall (the h1 named the page as a sign-in's heading).
+test('a short brief or how-to with a sign-in heading and form at its foot is the page, not a sign-in wall', async () => {
+  await withLoopbackRig('sift-template-', async (runner, store) => {
+    const urls = ['/brief-with-signin-page-at-foot', '/howto-with-signin-page-at-foot'].map((p) => ({ url: `${site.base}${p}`, options: { render: 'never' as const } }));
+    const { id } = runner.submit({ name: 'test' }, 'test', urls);
+    expect((await finished(runner, id)).status).toBe('done');
+    expect(store.targetResult(id, 0)!.result!.content).toMatch(/Kepa Arrizabalaga/);
+    expect(store.targetResult(id, 1)!.result!.content).toMatch(/player\.setav speedmult/);
   });
 });
 

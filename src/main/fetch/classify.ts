@@ -481,10 +481,17 @@ function login(p: Page, short: boolean, prose: boolean): string | undefined {
   // A blog's headline is its title too, which ownHeadings reads as a logo; a site's name in an
   // h1 is a few words (the corpora's are 1 to 3), a headline more.
   const brand = titleSegments(p.title).slice(1);
-  const headline = p.h1s.some((h) => !LOGIN_NAME.test(h) && !brand.includes(h) && (h !== p.title || h.split(' ').length > 3));
+  const isHeadline = (h: string): boolean => !LOGIN_NAME.test(h) && !brand.includes(h) && (h !== p.title || h.split(' ').length > 3);
+  const headline = p.h1s.some(isHeadline);
   if (PASSWORD_FIELD.test(p.html) && RETURNING_LOGIN_FORM.test(p.html) && !headline) return 'login-form-returns';
   if (titledLogin(p.title) && (password || IDENTIFIER_FIELD.test(p.html))) return 'login-title-form';
-  const headed = p.ownHeadings.some((h, i) => LOGIN_NAME.test(h) && !inDialog(p.body, p.ownHeadingsAt[i]!) && !pageGoesOn(p, p.ownHeadingsAt[i]!));
+  // A sign-in heading under the page's headline and its words is the site's box at the page's
+  // foot, as one below them is beside the page (pageGoesOn): two short briefs (552 and 818
+  // characters) with a sign-in page's "Sign in" h1 and form put before their </body> were walls.
+  const headed = p.ownHeadings.some((h, i) => {
+    const at = p.ownHeadingsAt[i]!;
+    return LOGIN_NAME.test(h) && !inDialog(p.body, at) && !pageGoesOn(p, at) && !h1OverProse(p, 0, at, isHeadline);
+  });
   if (headed && password) return 'login-heading-form';
   // The form arrives by script: title and heading both name the sign-in, and the page
   // offers single sign-on or says little else.
@@ -556,18 +563,25 @@ const SENTENCES = /[^.!?。！？]+[.!?。！？]+["”’)]?/gu;
  * Connected'). Not an h2 or h3: a sign-in page says why to join or what is new under them (a
  * template's h3 "Sign up for e-mail newsletters" over a sentence that asks for the address).
  */
-function pageGoesOn(p: Page, at: number): boolean {
+const pageGoesOn = (p: Page, at: number): boolean => h1OverProse(p, at + 1, p.body.length, (h) => !LOGIN_NAME.test(h));
+
+/**
+ * Whether an h1 that starts from `from` to before `to` in the body, and whose text `names`
+ * accepts, stands over a sentence of prose (isProse) in the page's own words before the next
+ * heading.
+ */
+function h1OverProse(p: Page, from: number, to: number, names: (h: string) => boolean): boolean {
   const h1s = /<h1\b/gi;
   const heads = /<h[1-3]\b/gi;
-  h1s.lastIndex = at + 1;
-  for (let m = h1s.exec(p.body); m; m = h1s.exec(p.body)) {
+  h1s.lastIndex = from;
+  for (let m = h1s.exec(p.body); m && m.index < to; m = h1s.exec(p.body)) {
     const open = p.body.indexOf('>', m.index);
     const close = open < 0 ? undefined : closingTag(p.body, 'h1', open + 1);
     // No end after this start: none after a later one either.
     if (!close) return false;
     heads.lastIndex = close.end;
     const next = heads.exec(p.body)?.index ?? p.body.length;
-    if (!LOGIN_NAME.test(squash(p.body.slice(open + 1, close.start))) && (squash(unlinked(p.body.slice(close.end, next))).match(SENTENCES) ?? []).some(isProse)) return true;
+    if (names(squash(p.body.slice(open + 1, close.start))) && (squash(unlinked(p.body.slice(close.end, next))).match(SENTENCES) ?? []).some(isProse)) return true;
     h1s.lastIndex = Math.max(close.end, next);
   }
   return false;
