@@ -12,7 +12,7 @@
 
 import { decodeEntities } from '../../shared/entities';
 import { literally } from '../../shared/grep';
-import { endTagAt } from './markup';
+import { endTagAt, MAX_REFRESH_SECONDS, metaRefresh, refreshValue } from './markup';
 import { siteHost } from './url';
 
 export type PageReason = 'challenge' | 'login' | 'consent' | 'soft404' | 'needs_js';
@@ -353,7 +353,7 @@ function challengeSignal(p: Page, signal: string): string {
   return !signal.startsWith('rate-limit') && BAN_TEXT.test(said(p.visible).toLowerCase()) ? 'ip-ban' : signal;
 }
 
-function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status: number, firstWords?: () => string): string | undefined {
+function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status: number, url: string, firstWords?: () => string): string | undefined {
   // The length first, the markers only where it lets them decide: each is a scan of the
   // whole page, and an article (160 KB of HTML) took 5 ms to judge, most of it here.
   // 20,000: ten times the largest interstitial's visible text, well below an article's.
@@ -384,7 +384,33 @@ function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status
   if (p.visible.length < 80 && /\/cdn-cgi\/bm\/cv\/|__cf\$cv\$params/i.test(p.html)) return 'cloudflare-bot-check';
   // A script-only stub with no text at all, answered with a block status.
   if ((status === 403 || status === 429 || status === 503) && p.visible.length < 80 && p.scriptBytes > 0) return 'blocked-stub';
+  if (refreshesItself(p, url)) return 'self-refresh';
   return undefined;
+}
+
+/** What a page may not show and be nothing but its refresh: a picture, a player or a frame refreshed in place is the page (a webcam's). */
+const SHOWS = /<(?:img|picture|video|audio|iframe|frame|embed|object|canvas|a|form|button|input)\b/i;
+/** All a check's page may say while it sends the visitor round: that it does. */
+const ONLY_WAIT = /^\W*(?:(?:you are being |now )?redirect(?:ing|ed)|please wait|loading|one moment)?\W*$/i;
+
+/**
+ * A page that shows nothing and sends the reader at once (MAX_REFRESH_SECONDS) back to its own
+ * address by a <meta http-equiv=refresh>, a token in the query or not: a check that lets a
+ * visitor in once its cookie is set, and sends one it does not know back round. The fetcher
+ * follows a refresh to another address (the same path with "?_tk=…"), got the same stub, whose
+ * refresh then named the page itself, and the empty page came back ok (thin, nothing in it).
+ * Not a page with anything to see but a line that it redirects (a live page's "Live scores."
+ * that reloads itself is that page), a link or a form (SHOWS). Its address is needed (an error
+ * page's is not given): the same origin and path.
+ */
+function refreshesItself(p: Page, url: string): boolean {
+  if (!ONLY_WAIT.test(p.visible) || SHOWS.test(p.body)) return false;
+  const content = metaRefresh(p.html);
+  const r = content === undefined ? undefined : refreshValue(content);
+  if (!r || r.seconds > MAX_REFRESH_SECONDS || !URL.canParse(url)) return false;
+  const here = new URL(url);
+  const there = URL.canParse(r.url, url) ? new URL(r.url, url) : undefined;
+  return there !== undefined && there.origin === here.origin && there.pathname === here.pathname;
 }
 
 // ---- login ----------------------------------------------------------------------------
@@ -1369,7 +1395,7 @@ export function classifyPage(input: ClassifyInput): Classification {
   // is: a news site's 560 characters of navigation put a block's 'made us think that you are
   // a bot' past the first 600.
   const firstWords = (): string => `${own().slice(0, 600)} | ${p.ownH1At > 0 ? squash(unlinked(p.body.slice(p.ownH1At))).slice(0, 600) : ''}`;
-  const c = challenge(p, short, few || bareFew || headedFew, prose, input.status, (bare && (few || bareFew)) || headedFew ? firstWords : undefined);
+  const c = challenge(p, short, few || bareFew || headedFew, prose, input.status, input.url, (bare && (few || bareFew)) || headedFew ? firstWords : undefined);
   if (c) return decide('challenge', challengeSignal(p, c));
   const k = consent(p, few || consentHeaded, prose);
   if (k) return decide('consent', k);

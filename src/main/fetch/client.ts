@@ -10,9 +10,8 @@ import type { FetchSettings } from './settings';
 import { validateUrl } from './url';
 import { linkSignals, untilAborted } from './linked-signal';
 import { ChainCookies } from './chain-cookies';
-import { decodeEntities } from '../../shared/entities';
 import { isMalformedAnswer, lenientGet, type Answer } from './lenient';
-import { attributeOf } from '../../shared/page-address';
+import { MAX_REFRESH_SECONDS, metaRefresh, refreshValue } from './markup';
 import { formatBytes, formatBytesApart } from '../../shared/bytes';
 
 export interface HttpResponse {
@@ -359,9 +358,6 @@ const redirectLoop = (hops: number): FetchError =>
     'redirects',
   );
 
-/** Longest wait a refresh may ask for and still be a redirect; longer ones reload a live page. */
-const MAX_REFRESH_SECONDS = 10;
-
 /**
  * Where a page sends the reader at once: the Refresh header, or a <meta http-equiv=refresh>
  * with a URL and a wait of at most MAX_REFRESH_SECONDS, in the first 32 KB of an HTML
@@ -372,20 +368,15 @@ const MAX_REFRESH_SECONDS = 10;
 export function refreshTarget(headers: Record<string, string>, body: Buffer, base: URL): URL | undefined {
   let content = headers['refresh'] === undefined ? undefined : headerUrl(headers['refresh']);
   if (!content && /html/i.test(headers['content-type'] ?? '')) {
-    const head = body
-      .subarray(0, 32 * 1024)
-      .toString('latin1')
-      .replace(/<!--[\s\S]*?-->|<(script|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ');
-    const tag = /<meta\b[^>]*\bhttp-equiv\s*=\s*["']?refresh\b[^>]*>/i.exec(head)?.[0] ?? '';
-    const value = attributeOf(tag, 'content');
+    const value = metaRefresh(body.subarray(0, 32 * 1024).toString('latin1'));
     // The page's bytes as latin1, one char a byte: a UTF-8 URL comes back whole below.
     content = value !== undefined ? Buffer.from(value, 'latin1').toString('utf8') : undefined;
   }
-  const m = content && /^\s*(\d+(?:\.\d*)?)\s*[;,]?\s*(?:url\s*=\s*)?(["']?)([^"']*)\2/i.exec(decodeEntities(content));
-  if (!m || Number(m[1]) > MAX_REFRESH_SECONDS || !m[3]?.trim()) return undefined;
+  const m = content === undefined ? undefined : refreshValue(content);
+  if (!m || m.seconds > MAX_REFRESH_SECONDS || !m.url) return undefined;
   let next: URL;
   try {
-    next = validateUrl(new URL(m[3].trim(), base).toString());
+    next = validateUrl(new URL(m.url, base).toString());
   } catch {
     return undefined;
   }
