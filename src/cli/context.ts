@@ -183,8 +183,14 @@ export async function withStore(command: string, values: CliFlags, io: CliIO, si
   try {
     store = await openCliReader(values, io, signal);
   } catch (err) {
-    // Ctrl-C while the other Sift wrote the copy to read.
-    if (signal.aborted) return EXIT.interrupted;
+    // Ctrl-C while the other Sift wrote the copy to read: it exited 130 and said nothing, so a
+    // user could not tell a stop from a hang, nor what had been printed or written.
+    if (signal.aborted) {
+      io.stderr.write(
+        `sift ${command}: interrupted while waiting for the Sift that has the database open to copy it; nothing was ${command === 'export' ? 'written' : 'printed'}: the same sift ${command} again asks it once more (or reads the database itself once that Sift is closed)\n`,
+      );
+      return EXIT.interrupted;
+    }
     return reportError(err, io, command);
   }
   try {
