@@ -97,10 +97,16 @@ export function watchControl(dbPath: string, handlers: ControlHandlers, log: Log
       const m = /^cancel-(.+)\.req$/.exec(name);
       if (!m || !ID.test(m[1]!)) continue;
       const id = m[1]!;
+      // Taken by removing it before the cancel, so a request its reader withdrew (Ctrl-C) is
+      // never acted on, and one the reader could not withdraw was (requestCancel).
+      try {
+        rmSync(path.join(dir, name));
+      } catch {
+        continue;
+      }
       const answered: CancelAnswer = handlers.cancel(id) ? 'cancelled' : 'not_running';
       try {
         answer(dir, `cancel-${id}`, answered);
-        rmSync(path.join(dir, name), { force: true });
       } catch (err) {
         log.warn({ jobId: id, err: err instanceof Error ? err.name : typeof err }, 'could not answer a cancel request');
       }
@@ -239,23 +245,48 @@ function noRoomError(dbPath: string, said: string): SiftError {
   );
 }
 
-/** Asks the owner of dbPath to cancel job id; undefined when no answer came in time. */
-export async function requestCancel(dbPath: string, id: string, timeoutMs = 5000): Promise<CancelAnswer | undefined> {
+/**
+ * What became of a cancel request stopped by Ctrl-C before its answer came: withdrawn before
+ * the owner took it (nothing was cancelled), or taken (the owner has acted on it).
+ */
+export type CancelStopped = 'withdrawn' | 'taken';
+
+/**
+ * Asks the owner of dbPath to cancel job id; undefined when no answer came in time. The signal
+ * (Ctrl-C) ends the wait at once: it waited the full 5 s, deaf to a first Ctrl-C.
+ */
+export async function requestCancel(dbPath: string, id: string, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CancelAnswer | CancelStopped | undefined> {
+  const { timeoutMs = 5000, signal } = o;
   if (!ID.test(id)) return 'not_running';
   const dir = controlDir(dbPath);
   makeDirsSync(dir);
   const ans = path.join(dir, `cancel-${id}.ans`);
   const req = path.join(dir, `cancel-${id}.req`);
-  rmSync(ans, { force: true });
-  writeFileSync(req, String(process.pid));
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    await sleep(50);
+  const answered = (): CancelAnswer | undefined => {
     try {
       const answer = readFileSync(ans, 'utf8') as CancelAnswer;
       rmSync(ans, { force: true });
       return answer;
-    } catch {}
+    } catch {
+      return undefined;
+    }
+  };
+  rmSync(ans, { force: true });
+  writeFileSync(req, String(process.pid));
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    await sleep(50, undefined, { signal }).catch(() => {});
+    const answer = answered();
+    if (answer) return answer;
+    if (signal?.aborted) {
+      // The owner takes a request by removing it (watchControl), then answers in the same turn.
+      try {
+        rmSync(req);
+        return 'withdrawn';
+      } catch {
+        return answered() ?? 'taken';
+      }
+    }
   }
   rmSync(req, { force: true });
   return undefined;

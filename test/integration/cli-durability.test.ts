@@ -4,7 +4,7 @@
  * SIGKILL at a moment an event chooses, and `sift` commands from the built bundle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -115,6 +115,40 @@ describe('a reader whose database owner dies', () => {
     );
     expect(existsSync(out)).toBe(false);
     expect(child.exitCode).toBe(null);
+  }, 120_000);
+});
+
+describe('sift cancel stopped by Ctrl-C while it waits for the owner\'s answer', () => {
+  /** sift cancel JOB on a database a Sift holds without answering, Ctrl-C'd once its request is in the control folder; `take` does first what that Sift would. */
+  async function cancelStopped(take: (control: string, req: string) => void): Promise<{ run: Awaited<ReturnType<typeof collect>>; jobId: string; control: string; child: ChildProcess }> {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const db = path.join(t.dir, 'sift.db');
+    const { child, jobId } = await holder(db);
+    const cancel = startSift(['cancel', jobId, '--db', db], { env: { SIFT_HOME: t.dir } });
+    cancel.stdin!.end();
+    const done = collect(cancel);
+    const control = controlDir(db);
+    const req = await fileAppears(control, /^cancel-.+\.req$/);
+    take(control, req);
+    cancel.kill('SIGINT');
+    return { run: await done, jobId, control, child };
+  }
+
+  test('before the owner took the request: it is withdrawn, and the line says the job was not cancelled (it waited 5 s, deaf to Ctrl-C)', async () => {
+    const { run, jobId, control, child } = await cancelStopped(() => {});
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toBe(`sift cancel: interrupted before the Sift that has the database open took the request, which is withdrawn: job ${jobId} was not cancelled; the same sift cancel again asks once more\n`);
+    // Nothing left for the owner to act on later.
+    expect(readdirSync(control).filter((n) => !OWNER_FILE.test(n))).toEqual([]);
+    expect(child.exitCode).toBe(null);
+  }, 120_000);
+
+  test('after the owner took it, before its answer: the line says where to see whether the job was cancelled', async () => {
+    // Taken as watchControl takes it: removed, then acted on.
+    const { run, jobId } = await cancelStopped((control, req) => rmSync(path.join(control, req)));
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toBe(`sift cancel: interrupted after the Sift that has the database open took the request, before its answer came: sift status ${jobId} shows whether job ${jobId} was cancelled\n`);
   }, 120_000);
 });
 

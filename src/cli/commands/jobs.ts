@@ -150,9 +150,9 @@ ${DB_NOTE}
 Cancels a running job, also one that the app or another \`sift batch\` is running: the
 target in flight is stored, the rest stay pending.
 exit codes: 0 cancelled, 1 the job is not running,
-or ${EXIT_BUG}, 2 no such job or no answer.
+or ${EXIT_BUG}, 2 no such job or no answer, 130 interrupted
 `,
-  async run(argv, io) {
+  async run(argv, io, signal) {
     const { values, positionals } = parse(argv, dbSpec);
     if (positionals.length !== 1) throw new UsageError('give one job ID (see sift jobs)');
     const id = positionals[0] as string;
@@ -185,7 +185,16 @@ or ${EXIT_BUG}, 2 no such job or no answer.
       }
     }
     // Another Sift owns the database and may be running the job: ask it.
-    const answer = await requestCancel(dbPath, id);
+    const answer = await requestCancel(dbPath, id, { signal });
+    if (answer === 'withdrawn' || answer === 'taken') {
+      // Ctrl-C before the answer: whether the job was asked to stop is what a user needs to know.
+      io.stderr.write(
+        answer === 'withdrawn'
+          ? `sift cancel: interrupted before the Sift that has the database open took the request, which is withdrawn: job ${id} was not cancelled; the same sift cancel again asks once more\n`
+          : `sift cancel: interrupted after the Sift that has the database open took the request, before its answer came: sift status ${id} shows whether job ${id} was cancelled\n`,
+      );
+      return EXIT.interrupted;
+    }
     if (answer === 'cancelled') {
       io.stderr.write(`job ${id} cancelled\n`);
       return EXIT.ok;
