@@ -31,7 +31,8 @@ export function cliSettings(flags: { allowPrivate?: boolean; allowHosts?: string
   const { settings, problem } = loadSettings(file);
   if (problem && !told.has(file)) {
     told.add(file);
-    const note = `sift: ${problem}, so the defaults are used: ${file}\n  Correct it, or save the settings again in the app.\n`;
+    // A note, not the command's error: it said "sift:" as an error does, though the command ran.
+    const note = `${problem}, so Sift uses its default settings: ${file}\n  Correct the file, or remove it to keep the defaults without this note (saving the settings in the app writes it anew).\n`;
     if (held) held.push(note);
     else io.stderr.write(note);
   }

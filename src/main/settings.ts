@@ -27,9 +27,20 @@ export function loadSettings(file: string): { settings: Settings; problem?: stri
       return { settings: { ...DEFAULT_SETTINGS }, problem: `settings.json does not match the settings schema (${where}${issue?.message ?? 'invalid'})` };
     }
     return { settings: { ...DEFAULT_SETTINGS, ...stripUndefined(parsed.data) } };
-  } catch {
-    return { settings: { ...DEFAULT_SETTINGS }, problem: 'settings.json is not valid JSON' };
+  } catch (err) {
+    return { settings: { ...DEFAULT_SETTINGS }, problem: `settings.json is not valid JSON${whereInText(raw, err)}` };
   }
+}
+
+/**
+ * " (line 3, column 1)" where JSON.parse stopped, for the person correcting the file by hand;
+ * V8 gives only a character's position ("… in JSON at position 31"), '' when it gives none.
+ */
+function whereInText(raw: string, err: unknown): string {
+  const at = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  if (!at) return '';
+  const before = raw.slice(0, Number(at[1])).split('\n');
+  return ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
 }
 
 /** Merges a change into the current settings; throws a typed error naming the bad field. */

@@ -146,7 +146,7 @@ test('settings.json damaged while the app was closed: the window says the defaul
   writeFileSync(path.join(dataDir, 'settings.json'), '{ "workers": 4, "userAgent": "Kept/1", }\n');
   const { page } = await apps.open({ dataDir });
   const notice = page.locator('[data-testid="notice"][data-code="settings_reset"]');
-  await expect.poll(() => notice.textContent()).toMatch(/^Your saved settings were not used: settings\.json is not valid JSON\. Sift runs with the default settings\./);
+  await expect.poll(() => notice.textContent()).toMatch(/^Your saved settings were not used: settings\.json is not valid JSON \(line 1, column 40\)\. Sift runs with the default settings\./);
   expect(await notice.textContent()).toContain('settings.json.bad');
   await page.screenshot({ path: screenshotPath('ui-settings-damaged') });
 });

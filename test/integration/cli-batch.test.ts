@@ -595,15 +595,19 @@ describe('sift batch', () => {
     const fetched = await runSift(['fetch', `${site.base}/article/1`, '--allow-private'], { env: denv });
     expect(fetched.code, fetched.stderr).toBe(0);
     expect(fetched.stdout).toContain('Paragraph 1 of article 1');
-    expect(fetched.stderr).toBe(`sift: settings.json does not match the settings schema (workers: Too small: expected number to be >=1), so the defaults are used: ${file}\n  Correct it, or save the settings again in the app.\n`);
-    writeFileSync(file, '{"workers": 2,');
+    // A note, worded as the other notes are, not as the command's error ("sift: …"), with what to do.
+    expect(fetched.stderr).toBe(
+      `settings.json does not match the settings schema (workers: Too small: expected number to be >=1), so Sift uses its default settings: ${file}\n  Correct the file, or remove it to keep the defaults without this note (saving the settings in the app writes it anew).\n`,
+    );
+    // A comma after the last setting, as a hand edit leaves it: the note says where to look.
+    writeFileSync(file, '{\n  "workers": 2,\n}\n');
     const list = path.join(damaged, 'one.txt');
     writeFileSync(list, `${site.base}/article/2\n`);
     const batch = await runSift(['batch', list, '--allow-private', '--db', path.join(damaged, 'sift.db')], { env: denv });
     expect(batch.code, batch.stderr).toBe(0);
     const lines = batch.stderr.split('\n');
     expect(lines[0]).toMatch(/^job [0-9a-f]{16}$/);
-    expect(lines[1]).toBe(`sift: settings.json is not valid JSON, so the defaults are used: ${file}`);
+    expect(lines[1]).toBe(`settings.json is not valid JSON (line 3, column 1), so Sift uses its default settings: ${file}`);
     expect(batch.stderr.match(/settings\.json is not valid JSON/g)).toHaveLength(1);
   }, 300_000);
 
