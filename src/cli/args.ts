@@ -61,6 +61,9 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   for (const [key, value] of Object.entries(parsed.values)) {
     if (value === '' || (Array.isArray(value) && value.includes(''))) throw new UsageError(`--${key} is empty: give it a value, or leave --${key} out`);
   }
+  // So is a FILE, URL or ID given as "$LIST" with LIST unset: `sift batch ""` read the working
+  // folder and said "cannot read : is a directory", `sift status ""` "no job : give the job's ID".
+  if (parsed.positionals.includes('')) throw new UsageError('an argument is empty ("", as "$NAME" is when NAME is not set): give its value', { seeHelp: true });
   return parsed;
 }
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siftInProcess } from '../helpers/cli-main';
+import { runSift } from '../helpers/cli';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-cli-usage-'));
 const sift = siftInProcess(dir, { HOME: dir, XDG_DATA_HOME: dir, APPDATA: dir });
@@ -106,6 +107,19 @@ describe('a mistyped command or flag', () => {
     expect(asked.out).toBe(none.err);
     expect(asked.err).toBe('');
   });
+});
+
+describe('an argument given empty (a script\'s unset "$LIST", "$ID" or "$URL")', () => {
+  it('is refused on every command, through the built CLI, with exit 2: it was read as the working folder or as a job named ""', async () => {
+    const env = { SIFT_HOME: path.join(dir, 'empty-arg-home'), HOME: dir };
+    const runs = [['batch', ''], ['parse', ''], ['extract', ''], ['fetch', ''], ['status', ''], ['cancel', ''], ['export', '', '--out', path.join(dir, 'empty-arg-out')], ['search', '']];
+    for (const argv of runs) {
+      const r = await runSift(argv, { env, cwd: dir });
+      expect([r.code, r.stdout], argv.join(' ')).toEqual([2, '']);
+      expect(r.stderr, argv.join(' ')).toBe(`sift ${argv[0]}: an argument is empty ("", as "$NAME" is when NAME is not set): give its value (\`sift ${argv[0]} --help\` lists its options)\n`);
+    }
+    expect(existsSync(path.join(dir, 'empty-arg-home')), 'the data folder').toBe(false);
+  }, 120_000);
 });
 
 describe('an option given an empty value or "-" for a folder', () => {
