@@ -71,7 +71,8 @@ function sayer(io: CliIO, json: boolean, values: Record<string, unknown>): Say {
     printOutcome(io, json, file, outcome, 'extract');
     if (log) {
       const info = 'error' in outcome ? toErrorInfo(outcome.error) : undefined;
-      const failed = info ? { outcome: info.code, reason: reasonOf(info.code, info.status) } : { outcome: 'ok' };
+      const detail = 'error' in outcome && outcome.error instanceof FetchError ? outcome.error.detail : undefined;
+      const failed = info ? { outcome: info.code, reason: reasonOf(info.code, info.status), ...(detail ? { detail } : {}) } : { outcome: 'ok' };
       log({ msg: 'extract', caller: CLI_CALLER.name, ...failed, status: info ? info.status : 200, ms: Date.now() - since });
     }
     since = Date.now();

@@ -16,6 +16,11 @@ export class FetchError extends SiftError {
   page?: Buffer;
   /** The hint's parts when it offers the recover option: the advice alone is what is left once recovery was tried. */
   readonly recoverOffer?: RecoverOffer;
+  /**
+   * A library's own words for the failure where the message already says it in Sift's (pdf.js's
+   * "Invalid PDF structure." after "cut short"): for the log line, never shown.
+   */
+  detail?: string;
   constructor(status: number, msg: string, hint: string | RecoverOffer = '', code = codeFor(status, msg), retryAfterMs?: number) {
     super(code, status, msg, typeof hint === 'string' ? hint : recoverHint(hint, true));
     this.name = 'FetchError';

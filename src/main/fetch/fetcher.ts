@@ -555,6 +555,8 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     let outcome = 'ok';
     let reason = '';
     let status = 200;
+    /** The library's own words for a failure the message says in Sift's (FetchError.detail). */
+    let detail: string | undefined;
     try {
       const options = checkOptions(target.options);
       const url = validateUrl(target.url).toString();
@@ -750,6 +752,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
         outcome = err.code;
         reason = err.reason;
         status = err.status;
+        detail = err.detail;
       } else {
         outcome = signal.aborted ? 'cancelled' : 'internal';
         reason = outcome;
@@ -758,7 +761,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
       throw err;
     } finally {
       timer?.dispose();
-      log({ msg: 'fetch', caller: caller.name, batch: ctx.batch === true, outcome, ...(reason ? { reason } : {}), status, ms: Math.round(now() - started) });
+      log({ msg: 'fetch', caller: caller.name, batch: ctx.batch === true, outcome, ...(reason ? { reason } : {}), ...(detail ? { detail } : {}), status, ms: Math.round(now() - started) });
     }
   }
 

@@ -329,14 +329,17 @@ const streamTooLarge = (why: string): FetchError =>
 function malformed(why: string, data?: Uint8Array): FetchError {
   // A PDF ends with %%EOF (writers may add a few bytes after it). Without one, the likeliest
   // damage is a download or a copy that stopped early, and pdf.js's own words for it
-  // ("Invalid PDF structure.") do not say so.
+  // ("Invalid PDF structure.") do not say so. Those words went on after Sift's, saying again
+  // less clearly that the file is broken: they go to the log line only.
   if (data && !Buffer.from(data.subarray(Math.max(0, data.byteLength - 1024))).toString('latin1').includes('%%EOF')) {
-    return new FetchError(
+    const err = new FetchError(
       422,
-      `malformed PDF: cut short after ${data.byteLength.toLocaleString('en-US')} bytes (its end, %%EOF, is missing): ${why.slice(0, 200)}`,
+      `malformed PDF: cut short after ${data.byteLength.toLocaleString('en-US')} bytes (its end, %%EOF, is missing)`,
       'A download or a copy stopped early: download the file again, or ask its owner for a whole copy.',
       'bad_document',
     );
+    err.detail = why.slice(0, 200);
+    return err;
   }
   return new FetchError(422, `malformed PDF: ${why.slice(0, 200)}`, 'The file is damaged or not really a PDF; open it in a PDF reader to check.', 'bad_document');
 }
