@@ -12,6 +12,7 @@ import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import { sourceLinesOf } from '../../shared/source-lines';
 import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dehyphenateBreaks, dropFurniture, vocabulary } from './pdf-text';
+import { pdfMarkdown } from './pdf-markdown';
 import { classify, feedFormat, HTML_INSIDE, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, teaserWall } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
@@ -732,8 +733,10 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       return JSON.stringify({ title: meta.title, author: meta.author ?? '', pages_total: r.pagesTotal }, null, 2);
     default: {
       // Pages are separated by a blank line; grep and question see one text, like pdftotext's.
-      // mode raw keeps every line as laid out: furniture and line-end hyphens included.
-      const joined = texts.join('\n\n');
+      // mode raw keeps every line as laid out: furniture and line-end hyphens included. Mode
+      // markdown is the text with its headings and list items marked.
+      const shown = mode === 'markdown' ? pdfMarkdown(r.pages, texts) : texts;
+      const joined = shown.join('\n\n');
       const content = joined.trim();
       const leadLines = (joined.slice(0, joined.length - joined.trimStart().length).match(/\n/g) ?? []).length;
       // Where each page starts ([page, first line]), so a search hit can cite its page. Counted
@@ -742,7 +745,7 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       let line = 1;
       r.pages.forEach((p, i) => {
         pageLines.push([p.n, Math.max(1, line - leadLines)]);
-        line += (texts[i]?.match(/\n/g) ?? []).length + 2;
+        line += (shown[i]?.match(/\n/g) ?? []).length + 2;
       });
       if (pageLines.length > 0) meta.page_lines = pageLines;
       return content;

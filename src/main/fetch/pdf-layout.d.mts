@@ -6,7 +6,7 @@ export interface TextItemLike {
   width?: number;
   hasEOL?: boolean;
 }
-export function pageText(content: { items: TextItemLike[] }): { text: string; columns: number; narrowColumns: boolean; bidiLines: number; heading: string };
+export function pageText(content: { items: TextItemLike[] }): { text: string; types: number[]; columns: number; narrowColumns: boolean; bidiLines: number; heading: string };
 export function logicalLine(visual: string): string;
 export function presentationToLetters(s: string): string;
 export function accentsOnLetters(s: string): string;

@@ -464,6 +464,25 @@ function insideColumns(segs, columns) {
   return segs.every((s) => ranges.some(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1));
 }
 
+/**
+ * The size most of a line's letters are set in (an item's size, by its characters): its
+ * type, for Markdown's headings. The line's `size` is its first segment's, which a footnote's
+ * raised mark or a drop cap may set apart from the rest.
+ */
+function typeSize(segs) {
+  const chars = new Map();
+  for (const s of segs) {
+    for (const it of s.items) {
+      const size = Math.round(it.size * 10) / 10;
+      chars.set(size, (chars.get(size) ?? 0) + it.str.replace(/\s+/g, '').length);
+    }
+  }
+  let best = 0;
+  let most = -1;
+  for (const [size, n] of chars) if (n > most || (n === most && size > best)) [best, most] = [size, n];
+  return best;
+}
+
 /** Lines of a group of bands read as one column: segments on one baseline make one line. */
 function linesOf(bands, ctx) {
   const lines = [];
@@ -478,7 +497,7 @@ function linesOf(bands, ctx) {
       }
     }
   }
-  const out = lines.map((l) => ({ y: l.y, size: l.size, text: lineText(l.segs.sort((p, q) => p.x0 - q.x0), ctx) }));
+  const out = lines.map((l) => ({ y: l.y, size: l.size, type: typeSize(l.segs), text: lineText(l.segs.sort((p, q) => p.x0 - q.x0), ctx) }));
   ctx.lines.push(...out);
   return out;
 }
@@ -568,7 +587,7 @@ function layout(segs, ctx, depth) {
   return blocks;
 }
 
-/** Lines → blocks, split where the space between two lines is wider than a paragraph's leading. */
+/** Lines → blocks (of the lines: text, size, type), split where the space between two lines is wider than a paragraph's leading. */
 function paragraphs(lines) {
   const blocks = [];
   let cur = [];
@@ -578,7 +597,7 @@ function paragraphs(lines) {
       blocks.push(cur);
       cur = [];
     }
-    cur.push(l.text);
+    cur.push(l);
     prev = l;
   }
   if (cur.length) blocks.push(cur);
@@ -587,9 +606,10 @@ function paragraphs(lines) {
 
 /**
  * One page's text in reading order: blocks of lines, blocks separated by a blank line.
- * Returns the text, what was done (columns: most columns of text side by side; narrowColumns:
- * narrower ones, a table's, read one after the other; bidiLines: lines reordered),
- * and the page's heading (headingOf).
+ * Returns the text, the type size of each of its lines (types: a blank line has none), what
+ * was done (columns: most columns of text side by side; narrowColumns: narrower ones, a
+ * table's, read one after the other; bidiLines: lines reordered), and the page's heading
+ * (headingOf).
  */
 export function pageText(content) {
   const { flat, turned } = toItems(content);
@@ -611,14 +631,20 @@ export function pageText(content) {
     ctx.bidiLines += own.bidiLines;
     ctx.narrowColumns ||= own.narrowColumns;
   }
+  // Each line of the text with its type size, in order (`types`, for Markdown's headings).
+  const types = [];
   const text = blocks
     .map((lines) =>
       lines
-        .map((line) => asLetters(line.replace(CONTROL_CHARS, '').replace(/[ \t]+/g, ' ').trim()))
-        .filter((t) => t !== '')
+        .map((line) => ({ text: asLetters(line.text.replace(CONTROL_CHARS, '').replace(/[ \t]+/g, ' ').trim()), type: line.type }))
+        .filter((l) => l.text !== '')
+        .map((l) => {
+          types.push(l.type);
+          return l.text;
+        })
         .join('\n'),
     )
     .filter((b) => b !== '')
     .join('\n\n');
-  return { text, columns: ctx.columns, narrowColumns: ctx.narrowColumns, bidiLines: ctx.bidiLines, heading: headingOf(ctx.lines, ctx.em) };
+  return { text, types, columns: ctx.columns, narrowColumns: ctx.narrowColumns, bidiLines: ctx.bidiLines, heading: headingOf(ctx.lines, ctx.em) };
 }

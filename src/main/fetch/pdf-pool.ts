@@ -8,6 +8,8 @@ export type PageRanges = [number, number][];
 export interface PdfPage {
   n: number;
   text: string;
+  /** The type size of each line of `text` that is not blank, in order (pdf-layout's pageText); none for a page that failed. */
+  types?: number[];
   /** The most columns of running text side by side on this page (1: one column). */
   columns: number;
   /** Narrower columns side by side (a table's, a figure's labels) were read one after the other. */

@@ -65,9 +65,9 @@ async function texts(doc, numbers, links, onRead = () => {}) {
     }
     if (form) content.items.push(...fieldValues(await page.getAnnotations({ intent: 'display' })));
     content.items.push(...(typed.get(n) ?? []));
-    const { text, columns, narrowColumns, bidiLines, heading } = pageText(content);
+    const { text, types, columns, narrowColumns, bidiLines, heading } = pageText(content);
     // The first page's heading is the title as printed, for a document whose info has none.
-    const p = n === 1 && heading ? { n, text, columns, narrowColumns, bidiLines, heading } : { n, text, columns, narrowColumns, bidiLines };
+    const p = n === 1 && heading ? { n, text, types, columns, narrowColumns, bidiLines, heading } : { n, text, types, columns, narrowColumns, bidiLines };
     if (links) p.links = await linkTargets(page);
     pages.push(p);
     page.cleanup();
