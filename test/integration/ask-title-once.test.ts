@@ -1,8 +1,8 @@
 /**
- * Ask this job shows each answer under its result's title. A PDF's first lines, a page's h1 and
- * a text file's first line are that title too; through the real wiring (`sift batch` fetches a
- * real PDF, a web page and a text file from a loopback server, then Ask this job asks the
- * stored job) an answer does not say its title twice.
+ * Ask this job shows each answer under its result's title. A PDF's first lines (its Markdown's
+ * heading), a page's h1 and a text file's first line are that title too; through the real
+ * wiring (`sift batch` fetches a real PDF, a web page and a text file from a loopback server,
+ * then Ask this job asks the stored job) an answer does not say its title twice.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,11 +37,19 @@ const ask = (question: string): JobAnswer[] => job.read((store, id) => askJob(st
 const from = (answers: JobAnswer[], idx: number): JobAnswer[] => answers.filter((a) => a.idx === idx);
 
 describe('an answer under its result title', () => {
-  it('from a PDF whose first lines are its title says the title once, in the heading', () => {
-    const [title] = from(ask('which paper is on trace-based just-in-time type specialization for dynamic languages?'), 0);
-    expect(title?.title).toBe(PAPER_TITLE);
+  it('from a PDF whose first lines are its title says the title once, in the heading, and answers from under it', () => {
+    const [paper] = from(ask('which paper is on trace-based just-in-time type specialization for dynamic languages?'), 0);
+    expect(paper?.title).toBe(PAPER_TITLE);
     // Before, the text was the title again, as the PDF wraps it: "…for Dynamic\nLanguages".
-    expect(title).toMatchObject({ text: '', line: 1, page: 1 });
+    // Its Markdown heads it with the title ("# Trace-based … Languages"), which, like a page's
+    // h1, comes back with the passage under it: the abstract under its "## Abstract", opened at
+    // the abstract's own first line.
+    const content = job.read((store, id) => store.targetResult(id, 0)?.result?.content) ?? '';
+    expect(content.split('\n')[0]).toBe(`# ${PAPER_TITLE}`);
+    expect(paper?.text).toMatch(/^Abstract\nDynamic languages such as JavaScript/);
+    expect(paper?.text).not.toContain('Specialization for Dynamic');
+    expect(paper).toMatchObject({ page: 1, line: content.split('\n').findIndex((l) => l.startsWith('Dynamic languages such as JavaScript')) + 1 });
+    expect(paper?.line).toBeGreaterThan(1);
   });
 
   it('from a web page whose h1 is its title says the title once, and one past it keeps its text', () => {
