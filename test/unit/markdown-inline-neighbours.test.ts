@@ -174,6 +174,32 @@ describe('a line break at one end of an inline element, a blank at the other', (
 });
 
 /**
+ * A text whose first mark escapeText escapes where a line starts ("1.", "-", "=", a "+" alone),
+ * at the end of emphasis after a line break, before a word: its "." (or "-") went outside the
+ * delimiters and its backslash stayed inside, escaping the delimiter's first "*"
+ * ("a**b  \n1\\**.x"), and the asterisks showed.
+ */
+describe('an escaped mark at the end of emphasis, before a word', () => {
+  it.each([
+    ['bold ending in a line break and "1." before a word', '<p>a<strong>b<br>1.</strong>x</p>'],
+    ['emphasis ending in a line break and "1." before a word, in an item', '<ul><li>a<em>b<br>1.</em>x</li></ul>'],
+    ['bold ending in a line break and "-" before a word', '<p>a<strong>b<br>-</strong>x</p>'],
+    ['emphasis ending in a line break and "=" before a word', '<p>a<em>b<br>=</em>x</p>'],
+    ['bold ending in a line break and a "+" alone before a word', '<p>a<b>b<br>+</b>x</p>'],
+    ['bold ending in a "+" alone in a span before a word', '<p>a<b>c<span>+</span></b>x</p>'],
+  ])('renders as the page showed it: %s', (_what, html) => {
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it('moves the escaped mark outside whole, and keeps no escape a number no longer needs', () => {
+    expect(markdownOf('<p>a<strong>b<br>1.</strong>x</p>')).toBe('a**b  \n1**.x');
+    expect(markdownOf('<p>a<strong>b<br>-</strong>x</p>')).toBe('a**b**  \n\\-x');
+    // An escaped backslash is text too: it went inside HTML's tags.
+    expect(markdownOf('<p>a<b>c\\</b>x</p>')).toBe('a**c**\\\\x');
+  });
+});
+
+/**
  * A text ending in "!" right before a link: "Wow![link](/x)" is a picture in every Markdown
  * renderer, the link's words its alt text and its address the picture's.
  */

@@ -1030,16 +1030,29 @@ const collapseBlankLines = (md: string): string =>
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 /**
- * Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that
- * Markdown itself reads there (a link's ")"); an escaped emphasis or code mark ("\\`") is text,
- * and goes too ("<b>a`</b>b" was "**a\\`**b", whose "**" cannot close before a letter). A "("
- * goes too: no link ends in one nor starts with one, and "<em>a(</em>b" was "*a(*b", shown so.
+ * A mark escaped (escapeText), its backslash and it as one, after an even run of backslashes:
+ * text, whatever the mark, but a bracket's (besideBrackets may unescape a pair). With a
+ * line-start escape's mark (LINE_START_ESCAPE) before it. Split, the backslash stayed inside
+ * and escaped the delimiter after it: "<b>b<br>1.</b>x" was "**b  \n1\\**.x", "<b>b<br>-</b>x"
+ * "**b  \n\\**-x", both showing their asterisks.
  */
-const TRAILING_MARKS = /(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+$/u;
-const LEADING_MARKS = /^(?:\\[`*_~]|(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}])+/u;
+const ESCAPED_MARK = /(?<=(?:^|[^\\])(?:\\\\)*)\ufdd0?\\(?![[\]])[\p{P}\p{S}]/u.source;
+/** A mark Markdown reads nowhere inside a line, and a blank. */
+const PLAIN_MARK = /(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}]/u.source;
+/**
+ * Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that
+ * Markdown itself reads there (a link's ")"); an escaped mark (ESCAPED_MARK) is text, and goes
+ * too ("<b>a`</b>b" was "**a\\`**b", whose "**" cannot close before a letter), as does a "+"
+ * with its split marker (SPLIT_MARKER). A "(" goes too: no link ends in one nor starts with
+ * one, and "<em>a(</em>b" was "*a(*b", shown so.
+ */
+const TRAILING_MARKS = new RegExp(`(?:${ESCAPED_MARK}|${PLAIN_MARK}|\ufdd2)+$`, 'u');
+const LEADING_MARKS = new RegExp(`^(?:${ESCAPED_MARK}|${PLAIN_MARK})+`, 'u');
+/** A number's line-start escape (escapeText) at the end of what stays inside, its "." or ")" moved outside. */
+const NUMBER_AT_END = /\ufdd0(\d{1,9})$/;
 /** A mark left at an edge of the inside that is no delimiter of emphasis inside it (whose run joins the outer's, flanking by what is beyond). */
 const STUCK_START = /^[\ufdd0-\ufdd5]*(?![*_])[\p{P}\p{S}]/u;
-const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])$/u;
+const STUCK_END = /(?:\\[*_]|(?![*_])[\p{P}\p{S}])\ufdd2?$/u;
 
 /**
  * Emphasis (`content`, as turndown wrote the element's inside) between its delimiters, so
@@ -1113,6 +1126,11 @@ function delimitedLine(content: string, node: Node, tag: string, pick: (wordy: b
     if (movable(run)) {
       tail = run;
       body = body.slice(0, -run.length);
+      // "1**." is no list's marker: the number's escape goes ("**b  \n1**.x").
+      if (tail.startsWith('\\') && NUMBER_AT_END.test(body)) {
+        body = body.replace(NUMBER_AT_END, '$1');
+        tail = tail.slice(1);
+      }
     }
   }
   if (WORD_CHAR.test(runBefore)) {
