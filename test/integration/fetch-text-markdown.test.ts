@@ -60,6 +60,16 @@ const UNTITLED = `<!doctype html><html lang="en"><head><meta charset="utf-8"></h
 <p>At half tide the bar has two metres over it, and the pilots answer on channel 12 all night for anyone who asks.</p>
 </article></main></body></html>`;
 
+// Emphasis inside emphasis of its kind, empty: an icon's <i> in a note's <em>, an editor's
+// leftover <b> in a label's <b>.
+const NOTES = `<!doctype html><html lang="en"><head><title>Tide tables for the estuary</title></head><body>
+<main><article><h1>Tide tables for the estuary</h1>
+<p>The estuary fills twice a day, and the pilots who bring ships up the channel read the water as closely as the charts.</p>
+<p><em><i class="icon-info"></i>Note: the tables below are for spring tides only.</em></p>
+<p>The sandbanks shift with every winter storm, so last year's chart is a guide to where the channel was, not where it is.</p>
+<p><b><b></b>Warning:</b> check the local almanac before you sail.</p>
+</article></main></body></html>`;
+
 const caller = { name: 'test' };
 let srv: TestServer;
 let f: Fetcher;
@@ -70,6 +80,7 @@ beforeAll(async () => {
     '/results': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(RESULTS),
     '/untitled': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(UNTITLED),
     '/wrapped': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(WRAPPED),
+    '/notes': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(NOTES),
   });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
 });
@@ -95,6 +106,14 @@ describe('an article page fetched', () => {
     expect(t).toContain('\n\n3. Old Mill, for its shelter from the west\n2. Quay Town, for its fuel berth\n1. Port Estuary, for its welcome\n\n');
     expect(t).toContain('\n\n> The best harbour is the one you reach before the storm.\n>\n> Every skipper we met\n\nPort Estuary\n\n1. Arrive on the flood;');
     expect(t).toContain('\nHarbour\tBerth change\nOld Mill (north quay)\t-2\n');
+  });
+});
+
+describe('a page with empty emphasis inside emphasis of its kind, fetched as Markdown', () => {
+  test('keeps the words after it, emphasized (the note and "Warning:" were missing from the file)', async () => {
+    const md = await get('markdown', '/notes');
+    expect(md).toContain('\n\n_Note: the tables below are for spring tides only._\n\n');
+    expect(md).toContain('\n\n**Warning:** check the local almanac before you sail.');
   });
 });
 

@@ -1361,7 +1361,10 @@ function mergeEmphasis(root: HTMLElement): void {
     const kind = EMPHASIS_KIND.get(el.nodeName);
     if (!kind) continue;
     if (withinItsKind(el, kind, root)) {
-      el.replaceWith(...Array.from(el.childNodes));
+      // Not replaceWith(...children): domino, turndown's DOM, replacing a first child with no
+      // nodes empties the parent, and "<em><i></i>Note: …</em>" (an icon's empty <i>) lost its words.
+      while (el.firstChild) el.parentNode!.insertBefore(el.firstChild, el);
+      el.remove();
       continue;
     }
     for (let wrap = el.parentNode; wrap && wrap !== root && WORDS_ONLY.has(wrap.nodeName) && wrap.firstChild === el && wrap.lastChild === el; wrap = el.parentNode) {
