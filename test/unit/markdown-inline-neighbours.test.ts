@@ -180,9 +180,10 @@ describe('a line break at one end of an inline element, a blank at the other', (
  * A text whose first mark escapeText escapes where a line starts ("1.", "-", "=", a "+" alone),
  * at the end of emphasis after a line break, before a word: its "." (or "-") went outside the
  * delimiters and its backslash stayed inside, escaping the delimiter's first "*"
- * ("a**b  \n1\\**.x"), and the asterisks showed.
+ * ("a**b  \n1\\**.x"), and the asterisks showed. A "+" alone at the start, before a line
+ * break, went outside without its marker, and the delimiter opened at the line's end.
  */
-describe('an escaped mark at the end of emphasis, before a word', () => {
+describe('an escaped mark at an end of emphasis, beside a word', () => {
   it.each([
     ['bold ending in a line break and "1." before a word', '<p>a<strong>b<br>1.</strong>x</p>'],
     ['emphasis ending in a line break and "1." before a word, in an item', '<ul><li>a<em>b<br>1.</em>x</li></ul>'],
@@ -190,6 +191,8 @@ describe('an escaped mark at the end of emphasis, before a word', () => {
     ['emphasis ending in a line break and "=" before a word', '<p>a<em>b<br>=</em>x</p>'],
     ['bold ending in a line break and a "+" alone before a word', '<p>a<b>b<br>+</b>x</p>'],
     ['bold ending in a "+" alone in a span before a word', '<p>a<b>c<span>+</span></b>x</p>'],
+    ['emphasis starting with a "+" alone and a line break, after a word', '<p>a<em>+<br>b</em></p>'],
+    ['bold starting with a "+" alone and a line break, after a word, in an item', '<ol><li>a<b>+<br>&gt;c</b>d</li></ol>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

@@ -1037,17 +1037,19 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  * "**b  \n\\**-x", both showing their asterisks.
  */
 const ESCAPED_MARK = /(?<=(?:^|[^\\])(?:\\\\)*)\ufdd0?\\(?![[\]])[\p{P}\p{S}]/u.source;
+/** A "+" that is all of a text, with its split marker (SPLIT_MARKER): split, "<em>+<br>b</em>" was "+_  \nb_", its "_" opening at a line's end. */
+const SPLIT_PLUS = '\\+\ufdd2';
 /** A mark Markdown reads nowhere inside a line, and a blank. */
 const PLAIN_MARK = /(?![[\])`*_\\<>!~|$#])[\s\p{P}\p{S}]/u.source;
 /**
  * Marks (and blanks) at the end, and at the start, of an emphasis's inside, but none that
  * Markdown itself reads there (a link's ")"); an escaped mark (ESCAPED_MARK) is text, and goes
  * too ("<b>a`</b>b" was "**a\\`**b", whose "**" cannot close before a letter), as does a "+"
- * with its split marker (SPLIT_MARKER). A "(" goes too: no link ends in one nor starts with
+ * with its split marker (SPLIT_PLUS). A "(" goes too: no link ends in one nor starts with
  * one, and "<em>a(</em>b" was "*a(*b", shown so.
  */
-const TRAILING_MARKS = new RegExp(`(?:${ESCAPED_MARK}|${PLAIN_MARK}|\ufdd2)+$`, 'u');
-const LEADING_MARKS = new RegExp(`^(?:${ESCAPED_MARK}|${PLAIN_MARK})+`, 'u');
+const TRAILING_MARKS = new RegExp(`(?:${SPLIT_PLUS}|${ESCAPED_MARK}|${PLAIN_MARK})+$`, 'u');
+const LEADING_MARKS = new RegExp(`^(?:${SPLIT_PLUS}|${ESCAPED_MARK}|${PLAIN_MARK})+`, 'u');
 /** A number's line-start escape (escapeText) at the end of what stays inside, its "." or ")" moved outside. */
 const NUMBER_AT_END = /\ufdd0(\d{1,9})$/;
 /** A mark left at an edge of the inside that is no delimiter of emphasis inside it (whose run joins the outer's, flanking by what is beyond). */
