@@ -90,6 +90,9 @@ function anyForm(word: string): string {
   return forms.length > 1 ? `( ${forms.map((f) => `"${f}"`).join(' OR ')} )` : `"${word}"`;
 }
 
+/** Words typed bare as FTS5 is asked for them: all of them (`match`), the results holding them in the order typed first. */
+const inOrder = (match: string, words: string): string => `( ${match} ) OR "${words}"`;
+
 describe('search over stored results', () => {
   beforeEach(() => storeJob('j1', REPORTS));
 
@@ -156,6 +159,18 @@ describe('search over stored results', () => {
 
   it('ranks all words: both reports for plain words, the one with both words nearer first', () => {
     expect(ids(searchStore(store, 'net revenue').hits).sort()).toEqual(['j1:0', 'j1:1']);
+  });
+
+  it('ranks first the result that holds words typed bare in the order typed, as a line pasted from it', () => {
+    storeJob('line', [
+      { url: 'https://line.test/apart', title: 'River', content: 'Close to the river. Of course its banks are wide.' },
+      { url: 'https://line.test/line', title: 'Council', content: 'The council met on Monday and heard the mayor, the clerk and two residents. The vote came at the close of its session, after the budget.' },
+      { url: 'https://line.test/other', title: 'Field', content: 'Nothing of the kind here.' },
+    ]);
+    expect(ids(searchStore(store, 'close of its', { jobId: 'line' }).hits)).toEqual(['line:1', 'line:0']);
+    // The line pasted with its punctuation and an open quote (searched as plain words) alike.
+    expect(ids(searchStore(store, 'the close of its session,', { jobId: 'line' }).hits)).toEqual(['line:1']);
+    expect(ids(searchStore(store, '“close of its', { jobId: 'line' }).hits)).toEqual(['line:1', 'line:0']);
   });
 
   it('finds the other forms of a word typed bare, marked as written, and a "quoted" word or a phrase as typed only', () => {
@@ -289,7 +304,7 @@ describe('search over stored results', () => {
     expect(parseQuery('annual -2022')?.match).toBe(`${anyForm('annual')} NOT "2022"`);
     // Inside a word a hyphen joins: covid-19 and 2021-2022 are one term each, not a word without a number.
     expect(parseQuery('covid-19')?.match).toBe('( "covid-19" OR "covid19" )');
-    expect(parseQuery('report 2021-2022')?.match).toBe(`${anyForm('report')} AND "2021-2022"`);
+    expect(parseQuery('report 2021-2022')?.match).toBe(inOrder(`${anyForm('report')} AND "2021-2022"`, 'report 2021-2022'));
     expect(parseQuery('x NOT -5')?.match).toBe('"x" NOT "-5"');
   });
 
@@ -1111,10 +1126,10 @@ describe('query syntax', () => {
   });
 
   it('quotes every term, so nothing typed reaches FTS5 as syntax', () => {
-    expect(parseQuery('net revenue')?.match).toBe(`${anyForm('net')} AND ${anyForm('revenue')}`);
+    expect(parseQuery('net revenue')?.match).toBe(inOrder(`${anyForm('net')} AND ${anyForm('revenue')}`, 'net revenue'));
     expect(parseQuery('"net revenue" OR profit*')?.match).toBe('"net revenue" OR "profit"*');
     expect(parseQuery('a NOT (b OR c)')).toMatchObject({ match: '"a" NOT ( "b" OR "c" )', terms: [{ text: 'a', prefix: false }], plain: false });
-    expect(parseQuery('say "hi')).toMatchObject({ match: `${anyForm('say')} AND "hi"`, plain: true });
+    expect(parseQuery('say "hi')).toMatchObject({ match: inOrder(`${anyForm('say')} AND "hi"`, 'say hi'), plain: true });
     expect(parseQuery('東京')?.match).toBe('"東  京"');
     // -word leaves out. A hyphen inside a word and a minus before a number stay part of the
     // word; -words with nothing to find beside them after OR are found, as before.
@@ -1149,8 +1164,8 @@ describe('query syntax', () => {
     expect(ids(searchStore(store, 'revenue net').hits).sort()).toEqual(['j1:0', 'j1:1']);
     expect(parseQuery('costs -“net effect”')?.match).toBe(`${anyForm('costs')} NOT "net effect"`);
     // Unclosed, it is plain words, as an unclosed " is; an apostrophe is part of its word.
-    expect(parseQuery('“net revenue')).toMatchObject({ match: `${anyForm('net')} AND ${anyForm('revenue')}`, plain: true });
-    expect(parseQuery('don’t panic')?.match).toBe(`"don’t" AND ${anyForm('panic')}`);
+    expect(parseQuery('“net revenue')).toMatchObject({ match: inOrder(`${anyForm('net')} AND ${anyForm('revenue')}`, 'net revenue'), plain: true });
+    expect(parseQuery('don’t panic')?.match).toBe(inOrder(`"don’t" AND ${anyForm('panic')}`, 'don’t panic'));
   });
 
   it('a query that ends in AND, OR or NOT (as one does while typing it) is its other words, not a search for "or"', () => {
@@ -1161,17 +1176,17 @@ describe('query syntax', () => {
     }
     // Alone, the word is what there is to find; in lower case it is always a word.
     expect(parseQuery('OR')).toMatchObject({ match: '"OR"', plain: true });
-    expect(parseQuery('revenue or')?.match).toBe(`${anyForm('revenue')} AND "or"`);
+    expect(parseQuery('revenue or')?.match).toBe(inOrder(`${anyForm('revenue')} AND "or"`, 'revenue or'));
   });
 
   it('searches a word repeated in a query once (FTS5 would read and rank it once per repeat)', () => {
     // "net" quoted is net alone, where net typed bare is any of its forms: two terms.
     expect(parseQuery('net revenue Net "net"')).toMatchObject({ match: `${anyForm('net')} AND ${anyForm('revenue')} AND "net"`, terms: [{ text: 'net' }, { text: 'revenue' }, { text: 'net' }] });
-    expect(parseQuery('net revenue Net')).toMatchObject({ match: `${anyForm('net')} AND ${anyForm('revenue')}`, terms: [{ text: 'net' }, { text: 'revenue' }] });
+    expect(parseQuery('net revenue Net')).toMatchObject({ match: inOrder(`${anyForm('net')} AND ${anyForm('revenue')}`, 'net revenue'), terms: [{ text: 'net' }, { text: 'revenue' }] });
     expect(parseQuery('net net*')?.match).toBe(`${anyForm('net')} AND "net"*`);
     // Only where every word must match: with OR or NOT a repeat can mean something.
     expect(parseQuery('net OR net')?.match).toBe(`${anyForm('net')} OR ${anyForm('net')}`);
-    expect(parseQuery('say "hi say')).toMatchObject({ match: `${anyForm('say')} AND "hi"`, plain: true });
+    expect(parseQuery('say "hi say')).toMatchObject({ match: inOrder(`${anyForm('say')} AND "hi"`, 'say hi say'), plain: true });
   });
 
   it('shows the line holding the most distinct terms, though an earlier line holds the first match', () => {
