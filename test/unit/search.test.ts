@@ -1909,6 +1909,20 @@ describe('a compound written with a hyphen or without', () => {
     expect(marked('"email cooperate"')).toEqual([]);
   });
 
+  it('reads a compound or a word with an apostrophe in a query searched as plain words as the syntax reads it', () => {
+    storeJob('p', [
+      { url: 'https://plain.test/joined', title: 'Support', content: 'Write an email to the desk.' },
+      { url: 'https://plain.test/apart', title: 'Post', content: 'An e-mail came.\nThe mail van is here.' },
+      { url: 'https://plain.test/its', title: 'Diary', content: 'It is what it is, said the cat.' },
+      { url: 'https://plain.test/apostrophe', title: 'Letters', content: 'It’s here.' },
+    ]);
+    for (const typed of ['e-mail', 'it’s', "it's"]) expect(parseQuery(`${typed} (`)?.match, typed).toBe(parseQuery(typed)?.match);
+    expect(parseQuery('e-mail (')?.plain).toBe(true);
+    expect(ids(searchStore(store, 'e-mail (', { jobId: 'p' }).hits).sort()).toEqual(['p:0', 'p:1']);
+    // Read as it and a lone s, it's found every page with "it" in it.
+    expect(ids(searchStore(store, "it's (", { jobId: 'p' }).hits)).toEqual(['p:3']);
+  });
+
   it('writes a typed compound as its phrase or its joined spelling; numbers alone stay one phrase', () => {
     expect(parseQuery('e-mail')?.match).toBe('( "e-mail" OR "email" OR "emails" OR "emailed" OR "emailing" )');
     // The forms are its last word's: known's, as "known" typed bare has them.

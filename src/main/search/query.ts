@@ -608,12 +608,20 @@ function inOrderFirst(match: string, words: readonly string[]): string {
 const termKey = (text: string, prefix: boolean): string => quoteTerm(text).toLowerCase() + (prefix ? '*' : '');
 
 /**
+ * Letters and digits with their marks, and those a hyphen or an apostrophe joins to them
+ * (e-mail, state-of-the-art, it's, O’Brien), as the lexer's word holds them: apart, the plain
+ * reading (a query that is no valid syntax, such as e-mail followed by an open bracket) searched
+ * e-mail as e and mail anywhere, not as e-mail or email, and it's as it and a lone s.
+ */
+const JOINED_RUN = `[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}]*(?:[${HYPHENS}'\u2019][\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}]*)*`;
+
+/**
  * A word of a query read as plain words: a signed word with its signs, a fraction (1/2, and ½ as
  * compatFolded writes it), a letter or digit and the letters, digits and marks after it (a lone
  * accent is no word: it was searched, and matched nothing), or a pictograph. A fraction is
  * one phrase, as the lexer's word 1/2 is: as the words 1 and 2 apart, "½ AND" found "step 1 of 2".
  */
-const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|\\p{Nd}+(?:/\\p{Nd}+)+|[\\p{L}\\p{N}][\\p{L}\\p{N}\\p{M}]*|${PICTOGRAPH.source}`, 'gu');
+const PLAIN_WORD = new RegExp(`${SIGNED_WORD.source}|\\p{Nd}+(?:/\\p{Nd}+)+|${JOINED_RUN}|${PICTOGRAPH.source}`, 'gu');
 
 /**
  * A number written with its fraction (1½): compatFolded writes it 1 1/2, as people type it,
