@@ -1909,6 +1909,27 @@ describe('a compound written with a hyphen or without', () => {
     expect(marked('"email cooperate"')).toEqual([]);
   });
 
+  it('finds a compound of three parts or more written with its hyphens, with some, or as one word', () => {
+    storeJob('c3', [
+      { url: 'https://art.test/hyphens', title: 'Lab', content: 'A state-of-the-art lab.' },
+      { url: 'https://art.test/joined', title: 'Shop', content: 'Our stateoftheart shop.' },
+      { url: 'https://art.test/spaced', title: 'Museum', content: 'The state of the art museum.' },
+      { url: 'https://art.test/address', title: 'Form', content: 'Type your email-address here.' },
+      { url: 'https://art.test/apart', title: 'Notes', content: 'The state of affairs in art.' },
+    ]);
+    const marks = (q: string): [number, string[]][] => markedHits('c3', q).map(([idx, text]) => [idx, Array.from(text.matchAll(/«(.*?)»/g), (m) => m[1] as string)]);
+    expect(marks('state-of-the-art')).toEqual([
+      [0, ['state-of-the-art']],
+      [1, ['stateoftheart']],
+      [2, ['state of the art']],
+    ]);
+    expect(marks('e-mail-address')).toEqual([[3, ['email-address']]]);
+    expect(marks('"a state-of-the-art lab"').map(([i]) => i)).toEqual([0]);
+    expect(marks('"our state-of-the-art shop"').map(([i]) => i)).toEqual([1]);
+    // Searched as plain words (an open bracket), as the syntax reads it.
+    expect(marks('state-of-the-art (').map(([i]) => i)).toEqual([0, 1, 2]);
+  });
+
   it('reads a compound or a word with an apostrophe in a query searched as plain words as the syntax reads it', () => {
     storeJob('p', [
       { url: 'https://plain.test/joined', title: 'Support', content: 'Write an email to the desk.' },

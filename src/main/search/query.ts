@@ -40,25 +40,47 @@ function wordTerm(text: string): Term {
   // e-mail is the phrase "e mail" to the index, and email, emails, emailed, emailing: the spelling
   // without the hyphen, in the forms of its last word (englishForms of the joined word made
   // wellknowning of well-known).
-  const [first, last] = folded.split(HYPHEN);
-  if (last !== undefined && joinedSpelling(folded) === first + last) return { text, prefix: false, forms: [...new Set([folded, ...englishForms(last).map((f) => first + f)])] };
+  const parts = folded.split(HYPHEN);
+  const [first, last] = parts;
+  if (parts.length === 2 && last !== undefined && joinedSpelling(folded) === first + last) return { text, prefix: false, forms: [...new Set([folded, ...englishForms(last).map((f) => first + f)])] };
+  if (parts.length > 2 && joinedSpelling(folded) === parts.join('')) return { text, prefix: false, forms: [folded, ...joinings(parts)] };
   const forms = ARABIC_WORD.test(folded) ? arabicArticleForms(folded) : englishForms(folded);
   return forms.length > 1 ? { text, prefix: false, forms } : { text, prefix: false };
 }
 
 const HYPHEN = new RegExp(`[${HYPHENS}]`);
-/** A compound of two words joined by a hyphen, as typed (e-mail, co-operate, covid-19). */
-const TWO_PART = new RegExp(`(?<![\\p{L}\\p{N}${HYPHENS}])([\\p{L}\\p{N}]+)[${HYPHENS}]([\\p{L}\\p{N}]+)(?![\\p{L}\\p{N}${HYPHENS}])`, 'gu');
+const HYPHEN_ALL = new RegExp(`[${HYPHENS}]`, 'g');
+/** A compound of words joined by hyphens, as typed (e-mail, co-operate, covid-19, state-of-the-art). */
+const COMPOUND = new RegExp(`(?<![\\p{L}\\p{N}${HYPHENS}])[\\p{L}\\p{N}]+(?:[${HYPHENS}][\\p{L}\\p{N}]+)+(?![\\p{L}\\p{N}${HYPHENS}])`, 'gu');
 
 /**
- * Folded text with each compound of two words written as one word (e-mail as email, "send
- * e-mail now" as "send email now"), the other spelling of it, as the index holds it joined
- * (fold.ts joinedCompounds); undefined for text without one, or whose parts hold no letter
- * (2021-2022). Typed with its hyphen, e-mail was the phrase "e mail" and found no email.
+ * Folded text with each compound written as one word (e-mail as email, "send e-mail now" as
+ * "send email now", state-of-the-art as stateoftheart), the other spelling of it; undefined for
+ * text without one, or whose parts hold no letter (2021-2022). Typed with its hyphen, e-mail was
+ * the phrase "e mail" and found no email; a compound of three parts or more was its phrase alone.
  */
 function joinedSpelling(folded: string): string | undefined {
-  const joined = folded.replace(TWO_PART, (m, a: string, b: string) => (/\p{L}/u.test(m) ? a + b : m));
+  const joined = folded.replace(COMPOUND, (m) => (/\p{L}/u.test(m) ? m.replace(HYPHEN_ALL, '') : m));
   return joined === folded ? undefined : joined;
+}
+
+/** The most parts a compound is read with each way of writing it (joinings): 2^(n-1) - 1 spellings, 15 at 5. */
+const MAX_JOINED_PARTS = 5;
+
+/**
+ * The other ways a compound of three parts or more is written, as phrases of its parts with
+ * neighbours joined: e-mail-address as "email address", "e mailaddress" and emailaddress, so
+ * a page that wrote email-address or email address is found by e-mail-address, and one that
+ * wrote stateoftheart by state-of-the-art. Past MAX_JOINED_PARTS parts, the parts all joined.
+ */
+function joinings(parts: readonly string[]): string[] {
+  if (parts.length > MAX_JOINED_PARTS) return [parts.join('')];
+  const out: string[] = [];
+  for (let mask = 1; mask < 2 ** (parts.length - 1); mask++) {
+    // Bit k set: part k and part k + 1 are written as one.
+    out.push(parts.reduce((acc, p, k) => (k === 0 ? p : acc + ((mask >> (k - 1)) & 1 ? '' : ' ') + p), ''));
+  }
+  return out;
 }
 
 /** A phrase's term: with its compounds joined as another spelling ("e-mail address" is "email address" too). */
