@@ -26,18 +26,12 @@ import { createFetcher } from '../src/main/fetch';
 import { searchStore } from '../src/main/search';
 import { openStore } from '../src/main/store';
 import type { Result } from '../src/shared/types';
+import { seeded } from './_seeded';
 
 const KINDS = ['fragment', 'quoted', 'rare', 'title', 'accent'] as const;
 type Kind = (typeof KINDS)[number];
 
-// mulberry32: a seeded generator, so every run asks the same things.
-let seed = 20_261_207;
-const rand = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-};
+const rand = seeded(20_261_207);
 const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(rand() * xs.length)];
 
 /** The lines of prose a reader would copy from: not a heading, link list, table, image or code. */

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { parseQuery, searchStore } from '../src/main/search';
 import { foldForIndex } from '../src/main/search/fold';
 import { openStore, type Store } from '../src/main/store';
+import { seeded } from './_seeded';
 
 const TARGETS = Number(process.env['SIFT_BENCH_SEARCH_TARGETS'] ?? 10_000);
 const RESULT_CHARS = 20 * 1024;
@@ -29,14 +30,7 @@ const QUERIES = Number(process.env['SIFT_BENCH_SEARCH_QUERIES'] ?? 200);
 const LIKE_QUERIES = 5;
 const BLOCK = 250;
 
-// mulberry32: a seeded generator, so every run stores and asks the same things.
-let seed = 20_240_601;
-const rand = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-};
+const rand = seeded(20_240_601);
 
 const CONS = 'bcdfghjklmnprstvz';
 const VOW = 'aeiou';
