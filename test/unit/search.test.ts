@@ -1869,8 +1869,8 @@ describe('a compound written with a hyphen or without', () => {
     { url: 'https://mail.test/re', title: 'Bottles', content: 'Re-use every jar.' },
   ];
   beforeEach(() => storeJob('c', COMPOUNDS));
-  /** Each hit of a search, in target order: its target and the words marked in its snippet. */
-  const marked = (q: string): [number, string[]][] => markedHits('c', q).map(([idx, text]) => [idx, Array.from(text.matchAll(/«(.*?)»/g), (m) => m[1] as string)]);
+  /** Each hit of a search in job `job`, in target order: its target and the words marked in its snippet. */
+  const marked = (q: string, job = 'c'): [number, string[]][] => markedHits(job, q).map(([idx, text]) => [idx, Array.from(text.matchAll(/«(.*?)»/g), (m) => m[1] as string)]);
 
   it('finds either spelling by the other, marked as written, and no prose for a word typed joined', () => {
     expect(marked('email')).toEqual([
@@ -1917,7 +1917,7 @@ describe('a compound written with a hyphen or without', () => {
       { url: 'https://art.test/address', title: 'Form', content: 'Type your email-address here.' },
       { url: 'https://art.test/apart', title: 'Notes', content: 'The state of affairs in art.' },
     ]);
-    const marks = (q: string): [number, string[]][] => markedHits('c3', q).map(([idx, text]) => [idx, Array.from(text.matchAll(/«(.*?)»/g), (m) => m[1] as string)]);
+    const marks = (q: string): [number, string[]][] => marked(q, 'c3');
     expect(marks('state-of-the-art')).toEqual([
       [0, ['state-of-the-art']],
       [1, ['stateoftheart']],
