@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { answer } from '../../src/main/fetch';
 import { englishForms, formSpellings, wordForm } from '../../src/main/fetch/word-forms';
 import { foldTerm } from '../../src/main/search/fold';
+import { rankPassages, splitPassages } from '../../src/main/fetch/question';
 
 const form = (word: string): string => wordForm(foldTerm(word));
 
@@ -55,9 +56,10 @@ describe('an Arabic word with the letters written joined to its start', () => {
     // Each proclitic before it, and و after that, made 27 spellings of كتاب, which Ask asked FTS5 for one by one.
     expect(formSpellings('كتاب')).toEqual(['كتاب']);
     expect(formSpellings(form('الوزير'))).toEqual([form('الوزير')]);
-    // A Latin form is its own start; a word of another script, or an Arabic one under three letters, is asked as typed.
+    // A Latin or Russian form is its own start; a word of another script, or an Arabic one under three letters, is asked as typed.
     expect(formSpellings('launch')).toEqual(['launch']);
-    expect(formSpellings('книга')).toEqual([]);
+    expect(formSpellings(form('книги'))).toEqual(['книг']);
+    expect(formSpellings('ελληνικά')).toEqual([]);
     expect(formSpellings('له')).toEqual([]);
   });
 
@@ -77,6 +79,35 @@ describe('an Arabic word with the letters written joined to its start', () => {
     // fuzzy match, and a prefix match runs from the word's start), and these held none.
     const a = answer(page, 'أين القلم؟', false);
     expect(a.content.split('\n\n')).toEqual(['اشترى المعلم الدفتر والقلم من السوق.', 'كتبت الرسالة بالقلم الأزرق.']);
+  });
+});
+
+describe('a Russian word in a case or number form', () => {
+  it('meets its other forms: коды, кодов, кодами, кодом are код', () => {
+    expect(new Set(['коды', 'КОДОВ', 'кодами', 'кодом', 'кода', 'коду'].map(form))).toEqual(new Set(['код']));
+    expect(new Set(['характеристики', 'характеристику', 'характеристиками', 'характеристикой'].map(form)).size).toBe(1);
+    expect(new Set(['настройки', 'настройках', 'настройкам'].map(form)).size).toBe(1);
+    // ё is е, as the fold reads it.
+    expect(form('ёлки')).toBe(form('елка'));
+  });
+
+  it('keeps 3 letters and other words apart: кодекс is no form of код, нос stays', () => {
+    expect(form('кодекс')).not.toBe(form('коды'));
+    expect(form('нос')).toBe('нос');
+    expect(form('носы')).toBe('нос');
+  });
+
+  it('leaves a function word as it is, and a Ukrainian word alone: її stays', () => {
+    expect(form('какие')).toBe('какие');
+    expect(form('її')).toBe('її');
+  });
+
+  it('answers from the passage holding the question\'s own form first, where two forms are on the page', () => {
+    const page = ['Коды консоли меняют скорость.', 'Скорость бега растёт за счёт кодов консоли.'].join('\n\n');
+    // Ranked on forms alone, the two passages tied; the question's own spelling tells them apart.
+    const passages = splitPassages(page);
+    expect(rankPassages(passages, 'какие коды?').map((h) => h.id)).toEqual([0, 1]);
+    expect(rankPassages(passages, 'где кодов консоли?').map((h) => h.id)).toEqual([1, 0]);
   });
 });
 

@@ -10,6 +10,38 @@ const VOWEL = /[aeiouy]/;
  */
 const OWN_FINAL_S = new Set(['news', 'atlas', 'bias', 'cosmos', 'andes']);
 
+/** A folded word of the Russian alphabet (the fold has made ё an е). */
+const RUSSIAN_WORD = /^[а-я]+$/;
+/**
+ * Russian case and number endings of nouns and adjectives, by length, each taken off only where
+ * 3 letters stay: Dolamic and Savoy's light stemmer for Russian (Lucene's RussianLightStemmer),
+ * its ё endings written with е, as the fold leaves them.
+ */
+const RUSSIAN_ENDINGS: readonly (readonly string[])[] = [
+  ['иями', 'оями'],
+  ['иям', 'иях', 'оях', 'ями', 'оям', 'ами', 'его', 'ему', 'ери', 'ими', 'ого', 'ому', 'ыми', 'оев'],
+  ['ая', 'яя', 'ях', 'юю', 'ах', 'ею', 'их', 'ия', 'ию', 'ою', 'ую', 'ям', 'ых', 'ея', 'ам', 'ем', 'ей', 'ев', 'ий', 'им', 'ое', 'ой', 'ом', 'ов', 'ые', 'ый', 'ым', 'ми'],
+  ['а', 'е', 'и', 'о', 'у', 'й', 'ы', 'я', 'ь'],
+];
+
+/**
+ * A Russian word without its case and number ending (RUSSIAN_ENDINGS, the longest that fits),
+ * then without a last ь or и, or one н of нн: коды, кодов, кодами → код; системы, систему →
+ * систем. "КАКИЕ КОДЫ?" got no answer on a page saying "за счёт кодов": a prefix is matched
+ * one way only (кодов is no start of коды), and the fuzzy match spares no letter of 4.
+ */
+function russianForm(w: string): string {
+  let stem = w;
+  for (const endings of RUSSIAN_ENDINGS) {
+    const end = endings.find((e) => w.endsWith(e) && w.length - e.length >= 3);
+    if (end === undefined) continue;
+    stem = w.slice(0, -end.length);
+    break;
+  }
+  if (stem.length > 3 && (/[ьи]$/.test(stem) || stem.endsWith('нн'))) return stem.slice(0, -1);
+  return stem;
+}
+
 /** One suffix off, or the word itself when no rule applies; each rule leaves at least 3 letters with a vowel among them. */
 function stripOnce(w: string): string {
   const keeps = (stem: string): boolean => stem.length >= 3 && VOWEL.test(stem);
@@ -41,11 +73,13 @@ function stripOnce(w: string): string {
  * full stemmer also merges words a reader keeps apart: "general" and "generous"), for words
  * of Latin letters; function words stay as they are, so they are still known as such.
  * Applied until nothing changes, so a form of a form is the same word (speeds → speed → spe).
- * Arabic words lose what is written joined to their start instead (arabicForm).
+ * Arabic words lose what is written joined to their start instead (arabicForm), Russian ones
+ * their case and number ending (russianForm).
  */
 export function wordForm(folded: string): string {
   if (FUNCTION_WORDS.has(folded)) return folded;
   if (ARABIC_WORD.test(folded)) return arabicForm(folded);
+  if (RUSSIAN_WORD.test(folded)) return russianForm(folded);
   if (!LATIN_WORD.test(folded) || folded.length < 4) return folded;
   let w = folded;
   for (let next = stripOnce(w); next !== w; next = stripOnce(w)) w = next;
@@ -57,11 +91,11 @@ export function wordForm(folded: string): string {
  * them, each as a prefix: a Latin form is its own start (launch finds launched). An Arabic one
  * is its own start too, as the index holds each Arabic word without what is written joined to
  * its start (search/arabic.ts); asked before with each proclitic before it, a question of five
- * Arabic words asked FTS5 for 86 to 140 terms, 140-163 ms over 2,000 results. None for
- * other scripts, asked as typed.
+ * Arabic words asked FTS5 for 86 to 140 terms, 140-163 ms over 2,000 results. A Russian one
+ * is the start of each of its case forms (код finds кодов). None for other scripts, asked as typed.
  */
 export function formSpellings(form: string): string[] {
-  const own = /^[a-z]{3,}$/.test(form) || (ARABIC_WORD.test(form) && form.length >= ARABIC_STEM_MIN);
+  const own = /^[a-z]{3,}$/.test(form) || (ARABIC_WORD.test(form) && form.length >= ARABIC_STEM_MIN) || (RUSSIAN_WORD.test(form) && form.length >= 3);
   return own ? [form] : [];
 }
 
