@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Options } from '../shared/types';
 import { MODES, RENDER_MODES } from '../shared/types';
 import { optionsConflict, setOption, validateOptions } from '../shared/urllist/options';
+import { asksNothing, ASKS_NOTHING } from '../main/fetch/question';
 import { UsageError } from './io';
 import { closestName } from './suggest';
 
@@ -157,6 +158,9 @@ export function optionsFromFlags(values: Record<string, unknown>): Options {
   if (clash) throw new UsageError(`--${clash.key} and --mode ${clash.mode} do not go together: ${clash.why}. ${clash.hint}`);
   const tooLong = validateOptions(o);
   if (tooLong) throw new UsageError(`--${tooLong}`);
+  // "what is it?" for every target: each was fetched, then said it named nothing to look for
+  // (meta.hint). A list line's own q= keeps that hint, as one line must not stop a list.
+  if (o.question && asksNothing(o.question)) throw new UsageError(`--question "${o.question}": ${ASKS_NOTHING.why}. ${ASKS_NOTHING.hint}`);
   return o;
 }
 

@@ -4,12 +4,14 @@
  * Ask this job asks the stored job. Ranked on the words it had, "и это что?" came back with the
  * passage holding "и", "это" and "что", as if it answered; "what is it?" with the one holding
  * "it is". Now no passage comes back, and each surface says to ask in words that name what is
- * wanted; a question that names something is answered as before.
+ * wanted; a question that names something is answered as before. Given as --question, for
+ * every target, it is refused before anything is fetched.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siftInProcess } from '../helpers/cli-main';
+import { startServer } from '../helpers/fetch-server';
 import { tempDir } from '../helpers/store';
 import { textJob, type TextJob } from '../helpers/text-job';
 
@@ -59,16 +61,42 @@ describe('a question of function words only', () => {
     }
   });
 
-  it('says why in sift extract, where the page holds no answer would mislead', async () => {
+});
+
+describe('--question that asks nothing', () => {
+  // Given as a flag it is every target's question: sift batch fetched each one, and each said
+  // the hint. It is bad input, said before anything is fetched or stored, in the hint's words.
+  it('is refused by sift batch, sift fetch and sift extract before anything is fetched, read or stored, exit 2', async () => {
     const tmp = tempDir('sift-names-nothing-');
+    const srv = await startServer({ '/page.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(PAGE) });
     try {
       writeFileSync(path.join(tmp.dir, 'page.txt'), PAGE);
-      const sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir });
-      const r = await sift('extract', 'page.txt', '--question', 'и это что?');
-      expect(r.code).toBe(0);
-      expect(r.out).toBe('');
-      expect(r.err).toMatch(new RegExp(`^sift extract: page\\.txt: no answer: ${SAYS}.*\\. ${HINT}`));
+      writeFileSync(path.join(tmp.dir, 'list.txt'), `${srv.origin}/page.txt\n${srv.origin}/page.txt?b\n`);
+      const sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir, HOME: tmp.dir, XDG_DATA_HOME: tmp.dir });
+      const db = path.join(tmp.dir, 'jobs.db');
+      const runs = {
+        batch: ['list.txt', '--allow-private', '--db', db, '--json'],
+        // A list given by its address is not fetched either.
+        'batch ': [`${srv.origin}/list.txt`, '--allow-private', '--db', db],
+        fetch: [`${srv.origin}/page.txt`, '--allow-private'],
+        extract: ['page.txt'],
+      };
+      for (const [command, args] of Object.entries(runs)) {
+        for (const q of ['what is it?', 'и это что?', 'the']) {
+          const r = await sift(command.trim(), ...args, '--question', q);
+          expect(r.code, `${command} ${q}`).toBe(2);
+          expect(r.out).toBe('');
+          expect(r.err).toBe(`sift ${command.trim()}: --question "${q}": ${SAYS}: words such as "what", "is" or "the" are in nearly every page. ${HINT}, e.g. when do the trains leave?\n`);
+        }
+      }
+      expect(srv.hits).toEqual([]);
+      expect(existsSync(db)).toBe(false);
+      // A question that names something is fetched and answered as before.
+      const r = await sift('batch', 'list.txt', '--allow-private', '--db', db, '--json', '--question', 'Как увеличить скорость бега?');
+      expect(r.code, r.err).toBe(0);
+      expect(r.out.trim().split('\n').map((l) => (JSON.parse(l) as Line).content)).toEqual([PAGE.split('\n\n')[0], PAGE.split('\n\n')[0]]);
     } finally {
+      await srv.close();
       tmp.remove();
     }
   });

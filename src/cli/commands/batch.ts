@@ -125,6 +125,9 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
   }
   const format = exportFormatFor(values.format, values.out && userPath(io, values.out));
   if (values.out) checkExportFormat(format, userPath(io, values.out));
+  // Before the list is read or fetched: a flag that is bad input (--grep "(", a question that
+  // asks nothing) is so for every line, and was said only after a list given by its address was fetched.
+  const defaults = optionsFromFlags(values);
   const file = positionals[0] as string;
   // A list given by its address is fetched (through the guard) and read as a file would be.
   const fetched = isListUrl(file) ? await fetchListInput(file, values, io, signal) : undefined;
@@ -140,7 +143,6 @@ async function batch(argv: string[], io: CliIO, signal: AbortSignal, out: OutDir
     io.stderr.write('sift batch: interrupted while reading the list; nothing was submitted\n');
     return EXIT.interrupted;
   }
-  const defaults = optionsFromFlags(values);
   const list = parseList(input, {
     filename: fetched ? fetched.filename : file === '-' ? undefined : file,
     mimeType: fetched?.mimeType,
