@@ -275,6 +275,15 @@ export function warningsNote(row: Pick<TargetRow, 'warnings'>): string {
   return row.warnings?.length ? ` (${row.warnings.map(warningLabel).join(', ')})` : '';
 }
 
+/** The warnings whose why a result's own hint (meta.hint) says better than the warning's general one: a question that names nothing, a grep's capitals, a PDF of no pages. */
+export const SAID_BY_OWN_HINT: readonly string[] = ['empty', 'no_match', 'no_answer'];
+
+/** A done result's own hint (meta.hint) where it says why it holds nothing (SAID_BY_OWN_HINT), else undefined. */
+export function ownHint(warnings: readonly string[] | undefined, meta: Record<string, unknown> | undefined): string | undefined {
+  const hint = meta?.hint;
+  return typeof hint === 'string' && hint !== '' && warnings?.some((w) => SAID_BY_OWN_HINT.includes(w)) ? hint : undefined;
+}
+
 type FailureFields = Pick<TargetRow, 'status' | 'error' | 'hint' | 'reason'>;
 
 /** A number as messages write one (404, 31,457,280, 2.5), with its unit when it is a size (29.8 MiB, 12 bytes). */

@@ -63,6 +63,28 @@ describe('a question of function words only', () => {
 
 });
 
+describe("a list line's question that asks nothing, in sift batch's plain view", () => {
+  it('is said under its "(no answer)" row in the hint\'s words, and one line does not stop the list', async () => {
+    const tmp = tempDir('sift-names-nothing-');
+    const srv = await startServer({ '/page.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(PAGE) });
+    try {
+      writeFileSync(path.join(tmp.dir, 'list.txt'), `${srv.origin}/page.txt q="what is it?"\n${srv.origin}/page.txt?b q="Как увеличить скорость бега?"\n`);
+      const sift = siftInProcess(tmp.dir, { SIFT_HOME: tmp.dir, HOME: tmp.dir, XDG_DATA_HOME: tmp.dir });
+      const r = await sift('batch', 'list.txt', '--allow-private', '--db', path.join(tmp.dir, 'jobs.db'));
+      expect(r.code, r.err).toBe(0);
+      // Before, the row said "(no answer)" alone, as if the page held none.
+      const rows = r.out.split('\n').filter((l) => /^\s+\d+\s{2}|^\s{7}\S/.test(l));
+      expect(rows).toHaveLength(3);
+      expect(rows[0]).toMatch(/^\s+1 {2}ok +0 B {2}http:\/\/127\.0\.0\.1:\d+\/page\.txt \(no answer\)$/);
+      expect(rows[1]).toBe(`       ${SAYS}: words such as "what", "is" or "the" are in nearly every page. ${HINT}, e.g. when do the trains leave?`);
+      expect(rows[2]).toMatch(/^\s+2 {2}ok +[\d.]+ \w?B {2}http:\/\/127\.0\.0\.1:\d+\/page\.txt\?b$/);
+    } finally {
+      await srv.close();
+      tmp.remove();
+    }
+  });
+});
+
 describe('--question that asks nothing', () => {
   // Given as a flag it is every target's question: sift batch fetched each one, and each said
   // the hint. It is bad input, said before anything is fetched or stored, in the hint's words.

@@ -14,7 +14,7 @@ import { heldSettingsNote, holdSettingsNote } from '../settings';
 import { liveExportSource, openEngine, type Engine } from '../../main/engine';
 import { removeMadeDirs } from '../../main/export';
 import { storeError, type Store } from '../../main/store';
-import { Progress, counted, failureAdvice, neverStartedNote, restAdvice, retryAdvice, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
+import { Progress, counted, failureAdvice, neverStartedNote, ownHint, restAdvice, retryAdvice, formatCount, formatWhen, unfinishedText, warningsNote } from '../progress';
 import { formatBytes } from '../../shared/bytes';
 import { jobLabel, listLabel, rerunLabel } from '../../shared/job-label';
 import { batchProblemLines, listReadNote, noTargetsNote, readListInput, splitAdvice } from '../list-input';
@@ -529,7 +529,10 @@ function printSummary(ctx: Engine, id: string, io: CliIO): void {
   for (const row of ctx.store.targetRows(id)) {
     const what = row.status === 'done' ? `ok      ${formatBytes(row.bytes).padStart(9)}` : `${rowStatus(row).padEnd(7)} ${shownFailure(row, 'cli').error}`;
     // As the progress lines above name it: 例え.jp/パス, not xn--r8jz45g.jp/%E3%83%91%E3%82%B9.
-    io.stdout.write(forTerminal(`${String(row.idx + 1).padStart(5)}  ${what}  ${readableUrl(row.url)}${warningsNote(row)}\n`));
+    // "(no answer)" alone left a list line's question that names nothing ("what is it?") to
+    // read as a page that holds no answer: its own hint says why, as sift fetch says it.
+    const own = row.status === 'done' ? ownHint(row.warnings, ctx.store.targetResult(id, row.idx)?.result?.meta) : undefined;
+    io.stdout.write(forTerminal(`${String(row.idx + 1).padStart(5)}  ${what}  ${readableUrl(row.url)}${warningsNote(row)}\n${own ? `       ${own}\n` : ''}`));
   }
 }
 

@@ -16,6 +16,7 @@ import { clip } from '../../shared/urllist/url';
 import { forTerminal, isTerminal } from '../terminal';
 import { pagesLine } from '../pages-line';
 import { logNotWritable } from '../log-file';
+import { ownHint, SAID_BY_OWN_HINT } from '../progress';
 
 /** One target's outcome, printed as SPEC §6 says: content (or a JSON line) on stdout, errors on stderr. */
 export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { result: Result } | { error: unknown }, cmd: string): void {
@@ -34,12 +35,12 @@ export function printOutcome(io: CliIO, json: boolean, url: string, outcome: { r
       // Ok, but maybe not what was wanted: said where a redirect to a file still shows it.
       // An empty result's own why, where the document says it (a PDF of no pages): "the answer (or
       // the file) was empty … try again later" read as a failed download of a whole file.
-      const own = typeof meta.hint === 'string' && meta.hint !== '' ? meta.hint : undefined;
+      const own = ownHint(resultWarnings(outcome.result), meta);
       // Which pages were past the end: "the missing ones are named" named none.
       const past = pagesMissingText(meta);
       for (const w of resultWarnings(outcome.result)) {
         const why =
-          ((w === 'empty' || w === 'no_match' || w === 'no_answer') && own) ||
+          (SAID_BY_OWN_HINT.includes(w) && own) ||
           (w === 'pages_missing' && past && `${past}; the pages it has came back`) ||
           (w === 'recovered' && snapshotNote(meta)) ||
           (WARNING_LABELS[w]?.why ?? 'see meta.warnings');
