@@ -105,6 +105,52 @@ export function nothingReadNote(scope: AskScope, act: 'ask' | 'search'): string 
   return `Nothing to ${act} yet: no target of this job has a result with text.${others}${next}`;
 }
 
+/** Why an ok result came back empty, by the warning that says so (fetch/extract.ts), and what gives it text. */
+const EMPTY_WHY: readonly { warning: string; one: string; all: string; some: string; without: string }[] = [
+  {
+    warning: 'no_answer',
+    one: 'no passage of its page answered the question',
+    all: 'no passage of their pages answered the question',
+    some: 'had no passage answering the question',
+    without: 'the question',
+  },
+  {
+    warning: 'no_match',
+    one: 'no line of its page matched the grep expression',
+    all: 'no line of their pages matched the grep expression',
+    some: 'had no line matching the grep expression',
+    without: 'the grep expression',
+  },
+  {
+    warning: 'no_output',
+    one: 'the jq program gave no value for its document',
+    all: 'the jq program gave no value for their documents',
+    some: 'had no value from the jq program',
+    without: 'the jq program',
+  },
+];
+
+/**
+ * Why Find found nothing in a job whose every ok result came back empty (Job.targetsEmpty):
+ * only their titles and addresses hold words, and what would give them text. `warnings` are
+ * the job's done targets per warning (the header's chips). Such a job said "Try fewer words, or
+ * a prefix", where no words could find anything in its results.
+ */
+export function emptyResultsNote(empty: number, warnings: readonly (readonly [string, number])[], unread: Omit<AskScope, 'read' | 'empty'>): string {
+  const counts = EMPTY_WHY.map((w) => ({ ...w, n: warnings.find(([k]) => k === w.warning)?.[1] ?? 0 })).filter((w) => w.n > 0);
+  const noText = empty - counts.reduce((sum, w) => sum + w.n, 0);
+  const theirs = empty === 1 ? "This job's one result is empty" : `All ${empty.toLocaleString()} results of this job are empty`;
+  let why: string;
+  if (counts.length === 1 && noText <= 0) why = `: ${empty === 1 ? counts[0]!.one : counts[0]!.all}`;
+  else if (counts.length === 0) why = `: ${empty === 1 ? 'its page had no text' : 'their pages had no text'}`;
+  else why = ` (${[...counts.map((w) => `${w.n.toLocaleString()} ${w.some}`), noText > 0 ? `${noText.toLocaleString()} had no text` : ''].filter(Boolean).join(', ')})`;
+  const searched = empty === 1 ? 'only its title and address were searched' : 'only their titles and addresses were searched';
+  const without = counts.map((w) => w.without).filter(Boolean);
+  const next = without.length > 0 ? ` To search the pages' text, run the list again without ${without.join(' or ')}.` : '';
+  const others = unreadParts({ ...unread, read: 0, empty: 0 });
+  return `${theirs}${why}, so ${searched}.${next}${others.length > 0 ? ` Not read: ${others.join(', ')}.` : ''}`;
+}
+
 /**
  * What an answer of a job, or its lack, was read from, in a reader's words. Without it a job
  * whose targets had mostly failed said "No result in this job shares words with the question"

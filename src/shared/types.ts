@@ -77,6 +77,11 @@ export const JobSchema = z.object({
    * are not finished: "run the rest again" takes them.
    */
   targetsCutShort: z.number().int().optional(),
+  /**
+   * Of the ok targets (targetsDone - targetsFailed), how many came back empty (0 B: no passage
+   * answered the question, no line matched the grep, the page had no text); absent when none.
+   */
+  targetsEmpty: z.number().int().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   leaseExpires: z.number(),

@@ -87,8 +87,8 @@ function storeIndexedAsOld(raw: Database.Database, id: string, contents: string[
 const finderIn = (store: Store) => (q: string) => searchStore(store, q).hits.map((h) => ({ idx: h.idx, line: h.line, text: hitText(h) }));
 
 describe('migrations', () => {
-  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 21)', () => {
-    expect(SCHEMA_VERSION).toBe(22);
+  it('has one test per earlier version (this file covers 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 and 22)', () => {
+    expect(SCHEMA_VERSION).toBe(23);
   });
 
   it('migrates an empty database (version 0) to the latest and works', () => {
@@ -592,6 +592,27 @@ describe('migrations', () => {
     expect(plan.map((r) => r.detail)).toEqual([expect.stringMatching(/^SEARCH targets USING (COVERING )?INDEX targets_cut_short /)]);
     // The index's words are the errors the app calls cut short, every one of them.
     for (const e of CUT_SHORT_ERRORS) expect(CUT_SHORT_COUNT).toContain(`'${e}'`);
+  });
+
+  it('migrates a version 22 database: counts each job\'s ok targets that came back empty, and goes on counting them', () => {
+    const raw = atVersion(p, 22);
+    insertOldJob(raw, 'j1', 'a', 4, 4, 1);
+    insertOldJob(raw, 'j2', 'b', 1, 1, 0);
+    const target = raw.prepare('INSERT INTO targets (job_id, idx, url, status, bytes) VALUES (?, ?, ?, ?, ?)');
+    target.run('j1', 0, 'https://x.test/0', 'done', 0);
+    target.run('j1', 1, 'https://x.test/1', 'done', 12);
+    target.run('j1', 2, 'https://x.test/2', 'failed', 0);
+    target.run('j1', 3, 'https://x.test/3', 'done', 0);
+    target.run('j2', 0, 'https://x.test/4', 'done', 7);
+    raw.close();
+    const store = openStore(p);
+    expect(store.getJob('j1')).toMatchObject({ targetsDone: 4, targetsFailed: 1, targetsEmpty: 2 });
+    // None empty: no count, as a job with none cut short has none.
+    expect(store.getJob('j2')).not.toHaveProperty('targetsEmpty');
+    newJobWith(store, 'j3', ['', 'text', '']);
+    expect(store.getJob('j3')).toMatchObject({ targetsDone: 3, targetsFailed: 0, targetsEmpty: 2 });
+    store.close();
+    expect(version(p)).toBe(SCHEMA_VERSION);
   });
 
   it('finds the targets a dead process left running on an index, not by reading every stored target at each open (0.48 s for 100,000)', () => {

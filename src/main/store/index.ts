@@ -5,7 +5,7 @@ import { isReason } from '../../shared/reasons';
 import { REST_AGAIN } from '../../shared/hints';
 import type { Job, RowFilter, RowGroup, StoreStop, Target, TargetRow, TargetStatus } from '../../shared/types';
 import { jobsTable, type NewJob } from './jobs';
-import { migrate, restoreIndexes, SCHEMA_VERSION } from './migrations';
+import { EMPTY_TARGETS, migrate, restoreIndexes, SCHEMA_VERSION } from './migrations';
 import { searchTable, tuneSearchIndex, type SearchRow } from './search';
 import type { Needle } from '../search/needle';
 import { RUNNING_TARGETS_JOBS, targetsTable, type TargetOutcome } from './targets';
@@ -349,7 +349,8 @@ function storeOver(db: Database.Database, path: string, indexing: boolean, reser
   const failLiveJobs = db.prepare<[string, number]>(
     `UPDATE jobs SET status = 'failed', error = ?, updated_at = ?,
        targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('done','failed')),
-       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
+       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed'),
+       targets_empty = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND ${EMPTY_TARGETS})
      WHERE status IN ('queued','running')`,
   );
   // A process can die after a job's last target is written and before the job's terminal
@@ -359,6 +360,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean, reser
     `UPDATE jobs SET
        targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id),
        targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed'),
+       targets_empty = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND ${EMPTY_TARGETS}),
        status = CASE (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
                   WHEN 0 THEN 'done'
                   WHEN targets_total THEN 'failed'
@@ -371,7 +373,8 @@ function storeOver(db: Database.Database, path: string, indexing: boolean, reser
   const recount = db.prepare<[string]>(
     `UPDATE jobs SET
        targets_done = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status IN ('done','failed')),
-       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed')
+       targets_failed = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND t.status = 'failed'),
+       targets_empty = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND ${EMPTY_TARGETS})
      WHERE id = ?`,
   );
   const immediate = <T>(fn: () => T): T => db.transaction(fn).immediate();
@@ -415,7 +418,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean, reser
       const { url, mode } = targets.indexKeyOf(jobId, idx);
       search.index(jobId, idx, url, outcome.title, outcome.result, mode);
     }
-    const r = jobs.countTarget(jobId, outcome.status === 'failed', nowMs, leaseExpires);
+    const r = jobs.countTarget(jobId, outcome.status === 'failed' ? 'failed' : outcome.bytes === 0 ? 'empty' : 'done', nowMs, leaseExpires);
     return r && toJob(r);
   });
   let closed = false;

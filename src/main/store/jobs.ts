@@ -20,6 +20,7 @@ export interface JobRecord {
   targets_total: number;
   targets_done: number;
   targets_failed: number;
+  targets_empty: number;
   created_at: number;
   updated_at: number;
   lease_expires: number;
@@ -35,6 +36,7 @@ const toJob = (r: JobRecord): Job => ({
   targetsTotal: r.targets_total,
   targetsDone: r.targets_done,
   targetsFailed: r.targets_failed,
+  ...(r.targets_empty ? { targetsEmpty: r.targets_empty } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   leaseExpires: r.lease_expires,
@@ -73,8 +75,8 @@ export function jobsTable(db: Database.Database) {
   const transition = db.prepare<[JobStatus, string, number, string, JobStatus], JobRecord>(
     'UPDATE jobs SET status = ?, error = ?, updated_at = ? WHERE id = ? AND status = ? RETURNING *',
   );
-  const countTarget = db.prepare<[number, number, number, string], JobRecord>(
-    `UPDATE jobs SET targets_done = targets_done + 1, targets_failed = targets_failed + ?, updated_at = ?, lease_expires = ?
+  const countTarget = db.prepare<[number, number, number, number, string], JobRecord>(
+    `UPDATE jobs SET targets_done = targets_done + 1, targets_failed = targets_failed + ?, targets_empty = targets_empty + ?, updated_at = ?, lease_expires = ?
      WHERE id = ? RETURNING *`,
   );
   const lease = db.prepare<[number, string]>('UPDATE jobs SET lease_expires = ? WHERE id = ?');
@@ -110,8 +112,9 @@ export function jobsTable(db: Database.Database) {
     /** Moves a job from one status to another; undefined when it was not in `from`. */
     transition: (id: string, from: JobStatus, to: JobStatus, error: string, nowMs: number): JobRecord | undefined =>
       transition.get(to, error, nowMs, id, from),
-    countTarget: (id: string, failed: boolean, nowMs: number, leaseExpires: number): JobRecord | undefined =>
-      countTarget.get(failed ? 1 : 0, nowMs, leaseExpires, id),
+    /** Counts a target's outcome: failed, or ok and `empty` (0 B). */
+    countTarget: (id: string, outcome: 'failed' | 'done' | 'empty', nowMs: number, leaseExpires: number): JobRecord | undefined =>
+      countTarget.get(outcome === 'failed' ? 1 : 0, outcome === 'empty' ? 1 : 0, nowMs, leaseExpires, id),
     setLease: (id: string, leaseExpires: number): boolean => lease.run(leaseExpires, id).changes === 1,
     delete: (id: string): boolean => del.run(id).changes === 1,
     expired: (nowMs: number): string[] => expired.all(nowMs).map((r) => r.id),

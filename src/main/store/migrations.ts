@@ -258,7 +258,19 @@ export const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   // (search/fold.ts joinedCompounds), so email finds e-mail and cooperate co-operate; the results
   // holding one are indexed again, the rest read and left as they are.
   (db) => reindexCompounds(db),
+  // 23: a job counts its targets that came back ok and empty (0 B: no passage answered its
+  // question, no line matched its grep, the page had no text), as it counts its failed ones:
+  // Find in a job whose every ok result was empty said "Try fewer words", where no words could
+  // find anything in them, and the job list had no count to say otherwise with.
+  (db) =>
+    db.exec(`
+      ALTER TABLE jobs ADD COLUMN targets_empty INTEGER NOT NULL DEFAULT 0;
+      UPDATE jobs SET targets_empty = (SELECT count(*) FROM targets t WHERE t.job_id = jobs.id AND ${EMPTY_TARGETS});
+    `),
 ];
+
+/** The targets that came back ok with nothing in them (Job.targetsEmpty), as the job counts them. */
+export const EMPTY_TARGETS = "t.status = 'done' AND t.bytes = 0";
 
 /**
  * The targets cut short (CUT_SHORT_ERRORS), written out: SQLite uses a partial index only

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { filterNote, lineLabel, nothingReadNote, plainWordsNote, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
+import { emptyResultsNote, filterNote, lineLabel, nothingReadNote, plainWordsNote, searchedIn, searchHelp, type SearchHit } from '../../../../shared/search';
 import { useStore } from '../../store';
 import { exportHits, openHit } from '../../store/search-actions';
 import type { SearchBoxName } from '../../store/search';
@@ -11,6 +11,7 @@ import { shownTitle } from '../../../../shared/shown';
 import { sentenceStart } from '../../lib/format';
 import { failedCount, isLive, okCount, unfinishedCount } from '../../lib/jobs';
 import type { State } from '../../store';
+import { jobWarningCounts } from '../../store/detail';
 
 function where(h: SearchHit, showJob: boolean): string {
   const parts: string[] = [];
@@ -26,13 +27,20 @@ function where(h: SearchHit, showJob: boolean): string {
 }
 
 /**
- * Why the job box found nothing when its job has no result to search (none ok), in Ask this job's
- * words; '' otherwise. Such a job said "Try fewer words", and no words could find anything there.
+ * Why the job box found nothing when its job has no result with text to search: none ok (in
+ * Ask this job's words), or every ok one empty (Job.targetsEmpty: no answer, no match, no
+ * text), where only titles and addresses hold words; '' otherwise. Such a job said "Try fewer
+ * words", and no words could find anything there.
  */
 function nothingToSearch(s: State, box: SearchBoxName): string {
   const job = box === 'job' && s.searchBoxes.job.jobId ? s.jobs[s.searchBoxes.job.jobId] : undefined;
-  if (!job || okCount(job) > 0) return '';
-  return nothingReadNote({ read: 0, empty: 0, failed: failedCount(job), unfinished: unfinishedCount(job), ended: !isLive(job) }, 'search');
+  if (!job) return '';
+  const ok = okCount(job);
+  const unread = { failed: failedCount(job), unfinished: unfinishedCount(job), ended: !isLive(job) };
+  if (ok === 0) return nothingReadNote({ read: 0, empty: 0, ...unread }, 'search');
+  if ((job.targetsEmpty ?? 0) < ok) return '';
+  // The chips' counts say why each was empty; those of the job on screen, which the job box searches.
+  return emptyResultsNote(ok, s.detailJobId === job.id ? jobWarningCounts(s) : [], unread);
 }
 
 /** The hits of one search box, best first; a hit opens its result at the match. */
