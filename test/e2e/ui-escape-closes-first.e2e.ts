@@ -79,3 +79,18 @@ test('Esc closes the About box, the hits and the export dialog first, and cancel
   await page.locator('[data-testid="job-header"][data-status="cancelled"]').waitFor();
   expect(pageErrors(page)).toEqual([]);
 });
+
+test('Clear beside the Find box is disabled while nothing is typed, and the box keeps its width', async () => {
+  const input = page.getByTestId('job-search-input');
+  const clear = page.getByTestId('job-search-clear');
+  await input.fill('');
+  expect(await clear.isDisabled()).toBe(true);
+  const width = (await input.boundingBox())?.width;
+  await input.fill('crane');
+  expect(await clear.isDisabled()).toBe(false);
+  expect((await input.boundingBox())?.width).toBe(width);
+  await clear.click();
+  expect(await input.inputValue()).toBe('');
+  expect(await clear.isDisabled()).toBe(true);
+  expect(await focusedTestId()).toBe('job-search-input');
+});

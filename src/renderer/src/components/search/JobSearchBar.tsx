@@ -8,8 +8,14 @@ import { FocusSafeButton } from '../common/FocusSafeButton';
 
 /** Find words in this job's results, or ask it a question. */
 export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
-  const { mode, setMode, ask, empty } = useStore(
-    useShallow((s) => ({ mode: s.searchMode, setMode: s.setSearchMode, ask: s.ask, empty: s.searchBoxes.job.jobId !== id || !s.searchBoxes.job.query.trim() })),
+  const { mode, setMode, ask, empty, typed } = useStore(
+    useShallow((s) => ({
+      mode: s.searchMode,
+      setMode: s.setSearchMode,
+      ask: s.ask,
+      empty: s.searchBoxes.job.jobId !== id || !s.searchBoxes.job.query.trim(),
+      typed: s.searchBoxes.job.jobId === id && s.searchBoxes.job.query !== '',
+    })),
   );
   const [question, setQuestion] = useState(ask?.jobId === id ? ask.question : '');
   return (
@@ -67,7 +73,13 @@ export function JobSearchBar({ id }: { id: string }): React.JSX.Element {
         </form>
       )}
       {mode === 'find' && (
-        <button type="button" className="link-button" onClick={() => cancelSearch('job')} aria-label="Clear the search">
+        // Disabled with nothing typed, where it did nothing a user could see; not hidden, so the box keeps its width.
+        <button type="button" className="link-button" onClick={(e) => {
+            cancelSearch('job');
+            // Disabled now, it would drop the keyboard on the page's body.
+            e.currentTarget.closest('.job-search')?.querySelector<HTMLInputElement>('[data-testid="job-search-input"]')?.focus();
+          }}
+          disabled={!typed} aria-label="Clear the search" data-testid="job-search-clear">
           Clear
         </button>
       )}
