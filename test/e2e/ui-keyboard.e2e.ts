@@ -153,7 +153,8 @@ test('Ctrl+Enter starts the job; focus lands on its heading; the live region say
 });
 
 test('Tab goes through the job view in reading order; arrows and Enter open a result in the table', async () => {
-  const walk = await tabWalk(page, 11);
+  const walk = await tabWalk(page, 10);
+  // Find's Clear is passed over while the box is empty: it is disabled then (appqa24).
   expect(ids(walk)).toEqual([
     'reason-chip',
     'run-failed',
@@ -162,7 +163,6 @@ test('Tab goes through the job view in reading order; arrows and Enter open a re
     'delete-job',
     'search-mode-find',
     'job-search-input',
-    'button',
     'filter-status',
     'filter-reason',
     'target-grid',
