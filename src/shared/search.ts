@@ -57,6 +57,8 @@ export const JobAnswerSchema = z.object({
   page: z.number().int().optional(),
   /** As SearchHit's: the passage's line in the whole document, when the result keeps some of its lines. */
   sourceLine: z.number().int().optional(),
+  /** How many of the text's first lines are headings shown over the passage, from above its line (none when absent): the passage's own text, at `line`, starts after them. */
+  lent: z.number().int().optional(),
 });
 export type JobAnswer = z.infer<typeof JobAnswerSchema>;
 

@@ -488,6 +488,9 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     const said = titleLines(d.text, d.title);
     const line = said < lines.length ? d.line + Math.max(0, said - d.lent) : d.line;
     const a: JobAnswer = { jobId: d.row.jobId, idx: d.row.idx, url: d.url, title: d.title, text: lines.slice(said).join('\n'), score: f.score, line };
+    // Opened at its line, it is found by its own first words there, not by a heading's over it
+    // ("Abstract" lent to the abstract was found further on, in "the LIR abstract syntax").
+    if (d.lent > said) a.lent = d.lent - said;
     const page = pageOfLine(d.meta, line);
     if (page !== undefined) a.page = page;
     const sourceLine = sourceLineOf(d.meta, line);

@@ -103,7 +103,7 @@ export function openHit(hit: SearchHit): Promise<void> {
 
 /** A passage of "Ask this job" opens where it starts; one that is its result's title (no text of its own) at that title. */
 export function openPassage(p: JobAnswer): Promise<void> {
-  return openAt({ jobId: p.jobId, idx: p.idx, needle: (p.text || p.title).split('\n')[0]?.slice(0, 80) ?? '', line: p.line });
+  return openAt({ jobId: p.jobId, idx: p.idx, needle: (p.text || p.title).split('\n')[p.text ? (p.lent ?? 0) : 0]?.slice(0, 80) ?? '', line: p.line });
 }
 
 /** Saves the box's hits (the search runs again in main) as Markdown or CSV where the user chooses. */
