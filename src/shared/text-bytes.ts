@@ -24,14 +24,15 @@ export const STRAY_CONTROLS = new RegExp(`${CONTROL}+`, 'g');
 // eslint-disable-next-line no-control-regex -- escape sequences are what is matched
 const ESCAPES = /\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]?/g;
 
-/** Erase in line (ECMA-48 EL, CSI K): to the line's end (0, the default), from its start (1), the whole line (2). */
-// eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
-const ERASE = /^\x1b\[[012]?K$/;
-// eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
-const ERASES = /\x1b\[[012]?K/g;
-/** An erase where struck reads one, and what it erases. */
+/**
+ * Erase in line (ECMA-48 EL, CSI K): to the line's end (0, the default), from its start (1), the
+ * whole line (2). ERASE_AT reads one where struck meets it, and what it erases; ERASE is a
+ * sequence that is one, and ERASES finds them all.
+ */
 // eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
 const ERASE_AT = /\x1b\[([012]?)K/y;
+const ERASE = new RegExp(`^${ERASE_AT.source}$`);
+const ERASES = new RegExp(ERASE_AT.source, 'g');
 
 /**
  * How far a line must run before a CR that repeats the character ahead of it is readline's

@@ -3,7 +3,7 @@ import { CJK_CHAR, compatFolded, foldTerm, hasUnspacedLetter, PICTOGRAPH, unspac
 import { SIGNED_WORD } from '../search/query';
 import { lineAt } from '../../shared/urllist/lines';
 import { functionWordsOf, isFunctionWord } from './function-words';
-import { wordForm } from './word-forms';
+import { RUSSIAN_WORD, wordForm } from './word-forms';
 import { markdownAsRead, withoutLinkTargets } from '../search/text';
 
 export interface Passage {
@@ -480,7 +480,7 @@ function formAndWord(term: string): string[] {
   const form = processTerm(term);
   if (form === null) return [];
   const folded = foldTerm(term);
-  return folded !== form && /^[а-я]+$/.test(folded) ? [form, folded] : [form];
+  return folded !== form && RUSSIAN_WORD.test(folded) ? [form, folded] : [form];
 }
 
 /**

@@ -11,7 +11,7 @@ const VOWEL = /[aeiouy]/;
 const OWN_FINAL_S = new Set(['news', 'atlas', 'bias', 'cosmos', 'andes']);
 
 /** A folded word of the Russian alphabet (the fold has made ё an е). */
-const RUSSIAN_WORD = /^[а-я]+$/;
+export const RUSSIAN_WORD = /^[а-я]+$/;
 /**
  * Russian case and number endings of nouns and adjectives, by length, each taken off only where
  * 3 letters stay: Dolamic and Savoy's light stemmer for Russian (Lucene's RussianLightStemmer),
