@@ -5,6 +5,7 @@ import { SiftError } from '../shared/errors';
 import type { FetchSettings } from './fetch';
 import type { RunnerConfig } from './batch';
 import { makeDirsSync } from './mkdirs';
+import { placeAt } from './fetch/json-doc';
 
 const MIB = 1024 * 1024;
 
@@ -39,8 +40,8 @@ export function loadSettings(file: string): { settings: Settings; problem?: stri
 function whereInText(raw: string, err: unknown): string {
   const at = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
   if (!at) return '';
-  const before = raw.slice(0, Number(at[1])).split('\n');
-  return ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
+  const { line, column } = placeAt(raw, Number(at[1]));
+  return ` (line ${line}, column ${column})`;
 }
 
 /** Merges a change into the current settings; throws a typed error naming the bad field. */

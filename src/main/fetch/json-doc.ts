@@ -99,10 +99,14 @@ export function jsonProblem(text: string, error: string): { why: string; cutShor
     if (!token) return { why: error.replace(/\s+/g, ' '), cutShort: false };
     return { why: `unexpected ${JSON.stringify(token[1])} near "${(token[2] ?? '').replace(/\s+/g, ' ').trim()}"`, cutShort: false };
   }
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
+  const { line, column } = placeAt(text, position);
   return { why: `${error.slice(0, at.index)} at line ${line}, column ${column}`, cutShort: false };
+}
+
+/** A position in a text (JSON.parse's "at position N") as a person finds it: a line and a column, each from 1. */
+export function placeAt(text: string, position: number): { line: number; column: number } {
+  const before = text.slice(0, position);
+  return { line: before.split('\n').length, column: position - before.lastIndexOf('\n') };
 }
 
 /**
