@@ -5,7 +5,7 @@ import { isTerminal, isUnfinished, type Mode, type Result, type TargetStatus } f
 import { searchedIn, searchHelp, type AskScope, type JobAnswer, type SearchHit } from '../../shared/search';
 import { cutAtEnd } from '../../shared/cut';
 import { functionWordsOf } from '../fetch/function-words';
-import { answersQuestion, askedTerms, asksNothing, ASKS_NOTHING, bestPassages, headingsLent, pointsElsewhere, processTerm, proseFirst, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
+import { answersQuestion, askedTerms, asksNothing, ASKS_NOTHING, bestPassages, formAndWord, headingsLent, pointsElsewhere, processTerm, proseFirst, questionTerms, splitPassages, termForms, withHead } from '../fetch/question';
 import { formSpellings, wordForm } from '../fetch/word-forms';
 import { CJK_CHAR, foldTerm, foldWithMap, hasUnspacedLetter, quoteTerm } from './fold';
 import { columnsOnly, isArticleOnly, leavesOutOnly, literalNeedles, parseQuery, plainQuery, type Literal, type ParsedQuery, type Term } from './query';
@@ -341,6 +341,9 @@ const FUNCTION_WORD_WEIGHT = 0.1;
 /** Whether a word in `n` of `passages` tells them apart: in a third of them at most, and in one at least. */
 const isRare = (n: number, passages: number): boolean => n > 0 && n <= passages / 3;
 
+/** A term already formed, searched as it is: a form formed again may be another (систем, системы's form, is сист). */
+const asIs = (term: string): string => term;
+
 /** How many of a job's best-matching results "Ask this job" reads passages from. */
 const ASK_TARGETS = 30;
 const ASK_PASSAGES = 5;
@@ -422,7 +425,8 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
     }
   }
   if (docs.length === 0) return [];
-  // Words as the question option makes them (CJK in character pairs), without case, accents or vowel marks.
+  // Words as the question option makes them (CJK in character pairs), without case, accents or
+  // vowel marks, a Russian word as its form and as written (formAndWord).
   const ms = new MiniSearch<Doc>({ fields: ['text'], idField: 'id', storeFields: [], tokenize: questionTerms, processTerm: termForms() });
   ms.addAll(docs);
   // A word in more than a third of the passages ("the", "was", "and" in any language) says
@@ -443,7 +447,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // The words in at most a third of the passages, and in one at least: the ones that tell
   // passages apart. A word in none told nothing: "garden weather zebra?" was asked on "zebra"
   // alone and answered with nothing.
-  const rare = docs.length >= 10 ? asked.filter((w) => isRare(ms.search(w, { prefix: false, fuzzy: false }).length, docs.length)) : [];
+  const rare = docs.length >= 10 ? asked.filter((w) => isRare(ms.search(w, { prefix: false, fuzzy: false, processTerm: asIs }).length, docs.length)) : [];
   // The others that say what is asked still tell apart the passages holding the rare ones, as
   // a function word does (FUNCTION_WORD_WEIGHT): "how many wins did X have in 2019?" over a
   // page with a table per season, each under its year's heading, found "2019" in every piece
@@ -457,11 +461,24 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // answered with the book's passages thick with "is" and "in", before the paper's
   // "SpiderMonkey … is implemented in C++".
   const saysWhat = telling.some((w) => !isFunctionWord(w));
-  const ranked = ms.search(telling.join(' '), {
+  // The question's words that tell, each as its form and, a Russian one, as written too
+  // (formAndWord), so a passage in the question's own spelling ranks first, as the question
+  // option ranks one result's; formed once: "что у системы?" was asked as the form of its form
+  // (системы → систем → сист), which no passage matched as asked, and a page saying "систему"
+  // gave no answer.
+  const formOf = new Map<string, string>();
+  for (const word of questionTerms(question)) {
+    const form = processTerm(word);
+    if (form !== null && telling.includes(form)) for (const t of formAndWord(word)) if (!formOf.has(t)) formOf.set(t, form);
+  }
+  const formed = (term: string): string => formOf.get(term) ?? term;
+  const ranked = ms.search([...formOf.keys()].join(' '), {
+    tokenize: (terms) => terms.split(' '),
+    processTerm: asIs,
     prefix: (term) => term.length > 3,
     fuzzy: (term) => (term.length > 5 ? 0.2 : false),
     combineWith: 'OR',
-    boostTerm: (term) => ((saysWhat && isFunctionWord(term)) || common.has(term) ? FUNCTION_WORD_WEIGHT : 1),
+    boostTerm: (term) => ((saysWhat && isFunctionWord(formed(term))) || common.has(formed(term)) ? FUNCTION_WORD_WEIGHT : 1),
   });
   // A passage two results hold word for word (a manual as a PDF and as a web page, a notice
   // every page of a site repeats) is one answer, the first's: shown twice, two of the five
@@ -470,7 +487,7 @@ export function askJob(store: Store, jobId: string, question: string, max = ASK_
   // Holding a term that says what is asked (answersQuestion), not only a pair across two Chinese
   // or Japanese words: 们发 of 我们发工资 (when are we paid) found 他们发现 (they discovered).
   const answers = answersQuestion(question);
-  const found = (saysWhat ? ranked.filter((f) => answers(f.queryTerms, (docs[Number(f.id)] as Doc).text)) : ranked).filter((f) => {
+  const found = (saysWhat ? ranked.filter((f) => answers(f.queryTerms.map(formed), (docs[Number(f.id)] as Doc).text)) : ranked).filter((f) => {
     const text = (docs[Number(f.id)] as Doc).text;
     return !seen.has(text) && Boolean(seen.add(text));
   });
