@@ -10,7 +10,8 @@ import { textJob, type TextJob } from '../helpers/text-job';
 const CODES = 'Характеристики бега можно увеличить за счёт кодов консоли.';
 const LAW = 'Гражданский кодекс не меняется от игры к игре.';
 const LEVEL = 'Каждый раз при переходе на новый уровень смотрите настройки.';
-const PAGE = [CODES, LAW, LEVEL].join('\n\n');
+const MEMORY = 'Объём памяти растёт с каждой версией.';
+const PAGE = [CODES, LAW, LEVEL, MEMORY].join('\n\n');
 
 let job: TextJob;
 beforeAll(async () => {
@@ -18,6 +19,7 @@ beforeAll(async () => {
     `${origin}/game.txt q="КАКИЕ КОДЫ?"`,
     `${origin}/game.txt q="как поднять характеристику бега?"`,
     `${origin}/game.txt q="что в настройках?"`,
+    `${origin}/game.txt q="что с памятью?"`,
   ]);
 });
 afterAll(async () => {
@@ -27,14 +29,15 @@ afterAll(async () => {
 describe('a Russian question in another case or number than the page', () => {
   it("answers a list's question from the passage holding the word's other form, and not from a longer word", () => {
     // Before, each came back with nothing: коды/кодов, характеристику/характеристики,
-    // настройках/настройки. кодекс is another word.
-    expect(job.results.map((r) => r.content)).toEqual([CODES, CODES, LEVEL]);
+    // настройках/настройки, памятью/памяти. кодекс is another word.
+    expect(job.results.map((r) => r.content)).toEqual([CODES, CODES, LEVEL, MEMORY]);
   });
 
   it('Ask this job finds them in the stored job: its index is asked for the form as a start', () => {
     // Before, the index held no result with коды as typed, so nothing was read.
     expect(job.ask('КАКИЕ КОДЫ?')).toEqual([CODES]);
     expect(job.ask('что в настройках?')).toEqual([LEVEL]);
+    expect(job.ask('что с памятью?')).toEqual([MEMORY]);
   });
 });
 

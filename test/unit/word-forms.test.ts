@@ -91,6 +91,16 @@ describe('a Russian word in a case or number form', () => {
     expect(form('ёлки')).toBe(form('елка'));
   });
 
+  it('meets a noun in ю, with its ь or without: скоростью is скорость, песню песня, неделю недели', () => {
+    expect(new Set(['скоростью', 'скорость', 'скорости'].map(form)).size).toBe(1);
+    expect(new Set(['памятью', 'память', 'памяти'].map(form)).size).toBe(1);
+    expect(form('песню')).toBe(form('песня'));
+    expect(form('неделю')).toBe(form('недели'));
+    // A borrowed noun's own ю stays: меню is no form of меня, интервью none of интервал.
+    expect(form('меню')).toBe('меню');
+    expect(form('интервью')).toBe('интервью');
+  });
+
   it('keeps 3 letters and other words apart: кодекс is no form of код, нос stays', () => {
     expect(form('кодекс')).not.toBe(form('коды'));
     expect(form('нос')).toBe('нос');

@@ -15,14 +15,21 @@ export const RUSSIAN_WORD = /^[а-я]+$/;
 /**
  * Russian case and number endings of nouns and adjectives, by length, each taken off only where
  * 3 letters stay: Dolamic and Savoy's light stemmer for Russian (Lucene's RussianLightStemmer),
- * its ё endings written with е, as the fold leaves them.
+ * its ё endings written with е, as the fold leaves them, and a noun's ю (песню, неделю, and with
+ * the ь after it, скоростью), which Snowball's Russian stemmer takes off and the light one kept:
+ * "что со скоростью?" met no page saying "скорость", and "песню" no "песня".
  */
 const RUSSIAN_ENDINGS: readonly (readonly string[])[] = [
   ['иями', 'оями'],
   ['иям', 'иях', 'оях', 'ями', 'оям', 'ами', 'его', 'ему', 'ери', 'ими', 'ого', 'ому', 'ыми', 'оев'],
   ['ая', 'яя', 'ях', 'юю', 'ах', 'ею', 'их', 'ия', 'ию', 'ою', 'ую', 'ям', 'ых', 'ея', 'ам', 'ем', 'ей', 'ев', 'ий', 'им', 'ое', 'ой', 'ом', 'ов', 'ые', 'ый', 'ым', 'ми'],
-  ['а', 'е', 'и', 'о', 'у', 'й', 'ы', 'я', 'ь'],
+  ['а', 'е', 'и', 'о', 'у', 'й', 'ы', 'я', 'ь', 'ю'],
 ];
+/**
+ * Words whose final ю is their own, not a case's: nouns borrowed whole, which no case changes.
+ * "меню" lost its ю and met every "меня" (me) of a page, and "интервью" every "интервал".
+ */
+const OWN_FINAL_YU = new Set(['меню', 'интервью', 'авеню', 'дежавю', 'парвеню']);
 
 /**
  * A Russian word without its case and number ending (RUSSIAN_ENDINGS, the longest that fits),
@@ -31,6 +38,7 @@ const RUSSIAN_ENDINGS: readonly (readonly string[])[] = [
  * one way only (кодов is no start of коды), and the fuzzy match spares no letter of 4.
  */
 function russianForm(w: string): string {
+  if (OWN_FINAL_YU.has(w)) return w;
   let stem = w;
   for (const endings of RUSSIAN_ENDINGS) {
     const end = endings.find((e) => w.endsWith(e) && w.length - e.length >= 3);
