@@ -195,6 +195,20 @@ describe('search over stored results', () => {
     expect(found('report*').map(([i]) => i)).toEqual([0, 1, 2, 3]);
   });
 
+  it("finds a word's other forms when it is typed with a sentence's punctuation around it", () => {
+    storeJob('dot', [
+      { url: 'https://en.test/0', title: 'Audit', content: 'Intro\nThe auditors reported a loss.' },
+      { url: 'https://en.test/1', title: 'Filings', content: 'Intro\nTwo reports were filed.' },
+      { url: 'https://en.test/2', title: 'Season', content: 'Intro\nReporting season starts.' },
+    ]);
+    const urls = (q: string): number[] => searchStore(store, q, { jobId: 'dot' }).hits.map((h) => h.idx).sort();
+    // Before, "report." and "(report)" looked for report alone, as a "quoted" word, and found none.
+    for (const q of ['report.', 'report,', '(report)', 'report?', 'the auditors report.']) expect(urls(q), q).toEqual(q.startsWith('the') ? [0] : [0, 1, 2]);
+    // A signed word keeps its sign, an abbreviation its dots.
+    expect(parseQuery('C#.')?.match).toBe('"C#."');
+    expect(parseQuery('e.g.')?.match).toBe('"e.g."');
+  });
+
   it('finds no other word that a form of the typed one is spelled like: added is no ad, see no seed, argued no argus', () => {
     storeJob('other', [
       { url: 'https://en.test/ad', title: 'Notes', content: 'Intro\nAn ad ran on the radio; the ads ran twice.' },

@@ -36,7 +36,7 @@ export function columnOf(word: string): { column: Column; rest: string } | undef
  * stays exact.
  */
 function wordTerm(text: string): Term {
-  const folded = foldTerm(text);
+  const folded = withoutEdgePunctuation(foldTerm(text));
   // e-mail is the phrase "e mail" to the index, and email, emails, emailed, emailing: the spelling
   // without the hyphen, in the forms of its last word (englishForms of the joined word made
   // wellknowning of well-known).
@@ -47,6 +47,19 @@ function wordTerm(text: string): Term {
   const forms = ARABIC_WORD.test(folded) ? arabicArticleForms(folded) : englishForms(folded);
   return forms.length > 1 ? { text, prefix: false, forms } : { text, prefix: false };
 }
+
+/**
+ * The punctuation around a word, as a sentence writes it: a period, comma or question mark
+ * after it, a bracket or quote either side. Kept, "the results." looked for "results." alone,
+ * without result, resulted and resulting: a fragment copied to a sentence's end lost its last
+ * word's forms. A signed word keeps its signs (C#, .NET).
+ */
+const EDGE_PUNCTUATION = /^\p{P}+|\p{P}+$/gu;
+const withoutEdgePunctuation = (folded: string): string => {
+  if (hasSignedWord(folded)) return folded;
+  const core = folded.replace(EDGE_PUNCTUATION, '');
+  return isWordish(core) ? core : folded;
+};
 
 const HYPHEN = new RegExp(`[${HYPHENS}]`);
 const HYPHEN_ALL = new RegExp(`[${HYPHENS}]`, 'g');
