@@ -80,6 +80,9 @@ beforeAll(async () => {
     '/en/reported': page('Loss', paras('The harbour authority reported a loss for the third year running, the council said.')),
     '/en/reports': page('Filings', paras('Two reports on the harbour dredging were filed before the deadline in March.')),
     '/en/reporter': page('Interview', paras('A reporter asked the harbour master about the dredging contract and its cost.')),
+    // A compound of four parts and a name with an apostrophe, each typed another way in the search.
+    '/joined/lab': page('Lab', paras('The harbour board opened a state-of-the-art lab for testing the water this spring.')),
+    '/joined/letter': page('Letter', paras('Dear Mr O’Brien, the harbour board thanks you for the results of the survey.')),
     // C++ in a title; and a title with a lone C over a text that says C++.
     '/cpp/guide': page('C++ for gardeners', paras('Plant the seedlings when the frost is over, and water them every morning.')),
     '/cpp/notes': page('Notes from greenhouse C', paras('The greenhouse controller runs on C++ and wakes the pumps at six.')),
@@ -266,6 +269,14 @@ describe('sift search', { timeout: 180_000 }, () => {
     const search = await searchOfNewJob('/compat/ja', '/compat/en');
     expect(await search('GPU ガイド')).toEqual([[0, 'body', ['«ＧＰＵ»', '«ｶﾞｲﾄﾞ»']]]);
     expect(await search('"final figures" einstein XII')).toEqual([[1, 'body', ['«ﬁnal ﬁgures»', '«Einstein»', '«Ⅻ»']]]);
+  });
+
+  test("finds a compound typed as one word, a name typed without its apostrophe, and a word typed with a sentence's period in its other forms", async () => {
+    const search = await searchOfNewJob('/joined/lab', '/joined/letter');
+    // Before, stateoftheart and OBrien found nothing, and "results." not the page saying "result".
+    expect(await search('stateoftheart')).toEqual([[0, 'body', ['«state-of-the-art»']]]);
+    expect(await search('OBrien')).toEqual([[1, 'body', ['«O’Brien»']]]);
+    expect(await search('result.')).toEqual([[1, 'body', ['«results»']]]);
   });
 
   test('finds full-width Ｃ＋＋ and Ｃ＃ by C++ and C#, and the other way round, not the page with a lone C', async () => {

@@ -1942,6 +1942,31 @@ describe('a compound written with a hyphen or without', () => {
     expect(marks('"our state-of-the-art shop"').map(([i]) => i)).toEqual([1]);
     // Searched as plain words (an open bracket), as the syntax reads it.
     expect(marks('state-of-the-art (').map(([i]) => i)).toEqual([0, 1, 2]);
+    // Typed as one word, it finds the compound written with its hyphens (before, only the one written so), and a run of its parts too.
+    expect(marks('stateoftheart')).toEqual([
+      [0, ['state-of-the-art']],
+      [1, ['stateoftheart']],
+    ]);
+    expect(marks('emailaddress')).toEqual([[3, ['email-address']]]);
+  });
+
+  it("finds a name or word with an apostrophe before three letters typed without it, and the other way round; a contraction stays two words", () => {
+    storeJob('ap', [
+      { url: 'https://names.test/curly', title: 'Letters', content: 'Dear Mr O’Brien, thank you.' },
+      { url: 'https://names.test/joined', title: 'Post', content: 'OBrien replied.' },
+      { url: 'https://names.test/french', title: 'Livre', content: "Le livre de l'homme." },
+      { url: 'https://names.test/contraction', title: 'Diary', content: 'It’s late.' },
+      { url: 'https://names.test/possessive', title: 'Notes', content: 'The dog wagged its tail.' },
+    ]);
+    const marks = (q: string): [number, string[]][] => marked(q, 'ap');
+    // Before, OBrien found only the page writing OBrien, and O'Brien only those writing it so.
+    expect(marks('OBrien')).toEqual([
+      [0, ['O’Brien']],
+      [1, ['OBrien']],
+    ]);
+    expect(marks("O'Brien").map(([i]) => i)).toEqual([0, 1]);
+    expect(marks('lhomme')).toEqual([[2, ["l'homme"]]]);
+    expect(marks('its').map(([i]) => i)).toEqual([4]);
   });
 
   it('reads a compound or a word with an apostrophe in a query searched as plain words as the syntax reads it', () => {

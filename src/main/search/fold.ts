@@ -608,15 +608,33 @@ function wordUnitBefore(text: string, end: number): number {
 const APART = '\u{F0000}';
 
 /**
- * Each two neighbouring parts of the text's hyphenated compounds written as one word, as the
- * other spelling of the same word is: e-mail as email, co-operate as cooperate, on-line as
- * online, covid-19 as covid19; each pair that holds a letter, once, after a space. The index
+ * The apostrophes that join a name's or an elided word's parts: the typewriter's, the
+ * typographer's ’ and the modifier letter ʼ.
+ */
+export const APOSTROPHES = "'\\u2019\\u02BC";
+const APOSTROPHE_ANY = new RegExp(`[${APOSTROPHES}]`, 'g');
+
+/** The most parts of a compound whose every run of neighbours is held joined; past it, its pairs and the whole. */
+const MAX_RUN_PARTS = 6;
+
+/**
+ * The text's hyphenated compounds written as one word, as the other spelling of the same word
+ * is: each run of neighbouring parts that holds a letter, once, after a space. e-mail as email,
+ * co-operate as cooperate, on-line as online, covid-19 as covid19; state-of-the-art as
+ * stateof, ofthe, theart, stateofthe, oftheart and stateoftheart: with its pairs alone, a typed
+ * stateoftheart found no state-of-the-art (a compound of n parts holds n(n-1)/2 runs, 15 at
+ * MAX_RUN_PARTS; past it, its pairs and the whole). And a word with an apostrophe before three
+ * letters or more joined: O'Brien as obrien, l'homme as lhomme, where OBrien found nothing; a
+ * contraction's ending is shorter ('s, 't, 're, 'll), so its and it's stay two words. The index
  * holds them after the text's own words (indexedText): at unicode61's reading of the hyphen,
  * e-mail is the words e and mail, and email found no e-mail, nor e-mail email. Held so, only a
  * compound written with its hyphen joins: "from day to day" holds no today.
  */
 export function joinedCompounds(folded: string): string {
   const joined = new Set<string>();
+  const add = (w: string): void => {
+    if (/\p{L}/u.test(w)) joined.add(w.toLowerCase());
+  };
   // From each hyphen between two words, not a regex over the whole text: one that read every
   // word took 6 ms per 20 KB of the article corpus' text, where FTS5 indexes it in 4.7.
   HYPHEN_ANY.lastIndex = 0;
@@ -624,23 +642,41 @@ export function joinedCompounds(folded: string): string {
     if (wordUnitBefore(folded, h.index) === 0 || wordUnitAt(folded, h.index + 1) === 0) continue;
     let start = h.index;
     for (let n = wordUnitBefore(folded, start); n > 0; n = wordUnitBefore(folded, start)) start -= n;
-    let prev: string | undefined;
+    const parts: string[] = [];
     let end = start;
     for (;;) {
       const from = end;
       for (let n = wordUnitAt(folded, end); n > 0; n = wordUnitAt(folded, end)) end += n;
-      const part = folded.slice(from, end);
-      if (prev !== undefined && /\p{L}/u.test(prev + part)) joined.add((prev + part).toLowerCase());
-      prev = part;
+      parts.push(folded.slice(from, end));
       if (!isHyphen(folded[end]) || wordUnitAt(folded, end + 1) === 0) break;
       end++;
     }
+    const longest = parts.length <= MAX_RUN_PARTS ? parts.length : 2;
+    for (let len = 2; len <= longest; len++) for (let k = 0; k + len <= parts.length; k++) add(parts.slice(k, k + len).join(''));
+    if (parts.length > MAX_RUN_PARTS) add(parts.join(''));
     HYPHEN_ANY.lastIndex = end;
+  }
+  APOSTROPHE_ANY.lastIndex = 0;
+  for (let a = APOSTROPHE_ANY.exec(folded); a; a = APOSTROPHE_ANY.exec(folded)) {
+    if (wordUnitBefore(folded, a.index) === 0) continue;
+    let start = a.index;
+    for (let n = wordUnitBefore(folded, start); n > 0; n = wordUnitBefore(folded, start)) start -= n;
+    let end = a.index + 1;
+    for (let n = wordUnitAt(folded, end); n > 0; n = wordUnitAt(folded, end)) end += n;
+    if (end - a.index - 1 >= 3) add(folded.slice(start, a.index) + folded.slice(a.index + 1, end));
+    APOSTROPHE_ANY.lastIndex = end;
   }
   let out = '';
   for (const w of joined) out += ` ${APART} ${w}`;
   return out;
 }
+
+/**
+ * Whether text may hold what joinedCompounds joins since step 24 and did not before: a compound
+ * of three parts or more, or an apostrophe before three letters (a superset).
+ */
+export const hasLongerJoin = (text: string): boolean => LONGER_JOIN.test(text);
+const LONGER_JOIN = new RegExp(`[\\p{L}\\p{N}][${HYPHENS}][\\p{L}\\p{N}]+[${HYPHENS}][\\p{L}\\p{N}]|[\\p{L}\\p{N}][${APOSTROPHES}][\\p{L}\\p{N}]{3}`, 'u');
 
 /** The text handed to FTS5 for a title or body: folded (foldForIndex), with its compounds joined after it (joinedCompounds). */
 export function indexedText(text: string): string {

@@ -1,6 +1,6 @@
 import { englishForms } from '../fetch/word-forms';
 import { ARABIC_WORD, arabicArticleForms, arabicPrefixStarts } from './arabic';
-import { compatFolded, foldForIndex, foldTerm, HYPHENS, PICTOGRAPH, quoteTerm } from './fold';
+import { APOSTROPHES, compatFolded, foldForIndex, foldTerm, HYPHENS, PICTOGRAPH, quoteTerm } from './fold';
 import { COLUMNS, type Column } from '../../shared/search';
 import type { Needle } from './needle';
 
@@ -44,6 +44,9 @@ function wordTerm(text: string): Term {
   const [first, last] = parts;
   if (parts.length === 2 && last !== undefined && joinedSpelling(folded) === first + last) return { text, prefix: false, forms: [...new Set([folded, ...englishForms(last).map((f) => first + f)])] };
   if (parts.length > 2 && joinedSpelling(folded) === parts.join('')) return { text, prefix: false, forms: [folded, ...joinings(parts)] };
+  // O'Brien is the phrase "o brien" to the index, and obrien, as a page that wrote OBrien holds it (fold.ts joinedCompounds).
+  const elided = ELIDED.exec(folded);
+  if (elided) return { text, prefix: false, forms: [folded, `${elided[1]}${elided[2]}`] };
   const forms = ARABIC_WORD.test(folded) ? arabicArticleForms(folded) : englishForms(folded);
   return forms.length > 1 ? { text, prefix: false, forms } : { text, prefix: false };
 }
@@ -61,6 +64,8 @@ const withoutEdgePunctuation = (folded: string): string => {
   return isWordish(core) ? core : folded;
 };
 
+/** A word with an apostrophe before three letters or more (O'Brien, l'homme), which the index holds joined too; not a contraction's (it's, we're). */
+const ELIDED = new RegExp(`^([\\p{L}\\p{N}]+)[${APOSTROPHES}]([\\p{L}\\p{N}]{3,})$`, 'u');
 const HYPHEN = new RegExp(`[${HYPHENS}]`);
 const HYPHEN_ALL = new RegExp(`[${HYPHENS}]`, 'g');
 /** A compound of words joined by hyphens, as typed (e-mail, co-operate, covid-19, state-of-the-art). */

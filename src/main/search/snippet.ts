@@ -1,5 +1,5 @@
 import { arabicPrefixStarts } from './arabic';
-import { CJK_CHAR, foldTerm, foldWithMap, HYPHENS, INDIC_MARK_SOURCE, PICTOGRAPH, segmentWords } from './fold';
+import { APOSTROPHES, CJK_CHAR, foldTerm, foldWithMap, HYPHENS, INDIC_MARK_SOURCE, PICTOGRAPH, segmentWords } from './fold';
 import { signedWords, type Term } from './query';
 import { isPageLines, pageAt } from '../../shared/pages';
 import { isSourceLines, sourceLineAt } from '../../shared/source-lines';
@@ -26,10 +26,11 @@ const SEP = '[^\\p{L}\\p{N}]';
 const isCharWord = (s: string): boolean => CJK_CHAR.test(s) || PICTOGRAPH.test(s);
 
 /**
- * A word as the highlighter finds it: with a hyphen between two of its letters too, as the
- * index finds email in e-mail and cooperate in co-operate (fold.ts joinedCompounds).
+ * A word as the highlighter finds it: with a hyphen or an apostrophe between two of its letters
+ * too, as the index finds email in e-mail, cooperate in co-operate and obrien in O'Brien
+ * (fold.ts joinedCompounds).
  */
-const joinable = (word: string): string => Array.from(word, (c) => literally(c)).join(`[${HYPHENS}]?`);
+const joinable = (word: string): string => Array.from(word, (c) => literally(c)).join(`[${HYPHENS}${APOSTROPHES}]?`);
 
 /** A form of a term (query.ts wordTerm): its words in order (the phrase e-mail is e and mail), each joinable. */
 const formSource = (form: string): string =>

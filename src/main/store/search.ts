@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Mode, Result } from '../../shared/types';
-import { foldForIndex, hasCompatWord, indexedText, joinedCompounds, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
+import { foldForIndex, hasCompatWord, indexedText, joinedCompounds, hasUnitOrSoundMark, hasComposedLetter, hasIndicMark, hasLongerJoin, hasNukta, hasUnspacedMark, mayHavePictograph, PICTOGRAPH, quoteTerm } from '../search/fold';
 import { searchableText } from '../search/text';
 import { hasFraction } from '../../shared/fraction';
 import { hasArabicLetter } from '../search/arabic';
@@ -284,6 +284,16 @@ export function reindexFractions(db: Database.Database): void {
  */
 export function reindexCompounds(db: Database.Database): void {
   indexStoredHolding(db, (s) => joinedCompounds(foldForIndex(s)) !== '');
+}
+
+/**
+ * Re-indexes the stored results that hold a compound of three parts or more, or a word with an
+ * apostrophe before three letters, whose runs of parts the index now holds joined too
+ * (search/fold.ts joinedCompounds: stateoftheart finds state-of-the-art, OBrien O'Brien); the
+ * rest are read and left as they are, as at step 8.
+ */
+export function reindexLongerJoins(db: Database.Database): void {
+  indexStoredHolding(db, hasLongerJoin);
 }
 
 /**
