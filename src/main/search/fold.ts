@@ -600,6 +600,18 @@ function wordUnitBefore(text: string, end: number): number {
   const c = text.charCodeAt(end - 1);
   return c >= 0xdc00 && c <= 0xdfff && end >= 2 ? (wordUnitAt(text, end - 2) === 2 ? 2 : 0) : wordUnitAt(text, end - 1) === 1 ? 1 : 0;
 }
+/** Where the run of word units (wordUnitAt) that ends at `at` starts. */
+function wordStartBefore(text: string, at: number): number {
+  let start = at;
+  for (let n = wordUnitBefore(text, start); n > 0; n = wordUnitBefore(text, start)) start -= n;
+  return start;
+}
+/** Where the run of word units that starts at `at` ends. */
+function wordEndFrom(text: string, at: number): number {
+  let end = at;
+  for (let n = wordUnitAt(text, end); n > 0; n = wordUnitAt(text, end)) end += n;
+  return end;
+}
 /**
  * Between the joined spellings the index holds after a text's words, a word no one types (a
  * private-use character, which unicode61 keeps as a word): a phrase never runs from the text's
@@ -640,13 +652,12 @@ export function joinedCompounds(folded: string): string {
   HYPHEN_ANY.lastIndex = 0;
   for (let h = HYPHEN_ANY.exec(folded); h; h = HYPHEN_ANY.exec(folded)) {
     if (wordUnitBefore(folded, h.index) === 0 || wordUnitAt(folded, h.index + 1) === 0) continue;
-    let start = h.index;
-    for (let n = wordUnitBefore(folded, start); n > 0; n = wordUnitBefore(folded, start)) start -= n;
+    const start = wordStartBefore(folded, h.index);
     const parts: string[] = [];
     let end = start;
     for (;;) {
       const from = end;
-      for (let n = wordUnitAt(folded, end); n > 0; n = wordUnitAt(folded, end)) end += n;
+      end = wordEndFrom(folded, end);
       parts.push(folded.slice(from, end));
       if (!isHyphen(folded[end]) || wordUnitAt(folded, end + 1) === 0) break;
       end++;
@@ -659,10 +670,8 @@ export function joinedCompounds(folded: string): string {
   APOSTROPHE_ANY.lastIndex = 0;
   for (let a = APOSTROPHE_ANY.exec(folded); a; a = APOSTROPHE_ANY.exec(folded)) {
     if (wordUnitBefore(folded, a.index) === 0) continue;
-    let start = a.index;
-    for (let n = wordUnitBefore(folded, start); n > 0; n = wordUnitBefore(folded, start)) start -= n;
-    let end = a.index + 1;
-    for (let n = wordUnitAt(folded, end); n > 0; n = wordUnitAt(folded, end)) end += n;
+    const start = wordStartBefore(folded, a.index);
+    const end = wordEndFrom(folded, a.index + 1);
     if (end - a.index - 1 >= 3) add(folded.slice(start, a.index) + folded.slice(a.index + 1, end));
     APOSTROPHE_ANY.lastIndex = end;
   }
