@@ -81,8 +81,8 @@ beforeAll(async () => {
     '/en/reports': page('Filings', paras('Two reports on the harbour dredging were filed before the deadline in March.')),
     '/en/reporter': page('Interview', paras('A reporter asked the harbour master about the dredging contract and its cost.')),
     // A compound of four parts and a name with an apostrophe, each typed another way in the search.
-    '/joined/lab': page('Lab', paras('The harbour board opened a state-of-the-art lab for testing the water this spring.')),
-    '/joined/letter': page('Letter', paras('Dear Mr O’Brien, the harbour board thanks you for the results of the survey.')),
+    '/joined/lab': page('Lab', paras('The river board opened a state-of-the-art lab for testing the water this spring.')),
+    '/joined/letter': page('Letter', paras('Dear Mr O’Brien, the river board thanks you for the results of the survey.')),
     // C++ in a title; and a title with a lone C over a text that says C++.
     '/cpp/guide': page('C++ for gardeners', paras('Plant the seedlings when the frost is over, and water them every morning.')),
     '/cpp/notes': page('Notes from greenhouse C', paras('The greenhouse controller runs on C++ and wakes the pumps at six.')),
