@@ -798,3 +798,28 @@ describe('a slogan or a welcome over a sub-heading that names the sign-in and it
     expect(judgeFile(slogan.replace(/<title>[^<]*<\/title>/, '<title>Council extends night buses</title>'))).toBe('ok');
   });
 });
+
+/**
+ * A check whose script sets a cookie and loads the page again: answered as a success it was an
+ * app shell (needs_js), which under --render auto reloaded until the render budget ran out.
+ */
+describe('a check that sets its cookie and loads the page again', () => {
+  const at = (page: string, status = 200): Classification => classifyPage({ html: page, status, url: 'https://shop.example/products/1' });
+  const stub = (script: string, body = ''): string => `<!doctype html><html><head><title></title></head><body>${body}<script>${script}</script></body></html>`;
+
+  test('answered 200 with nothing to show, it is a challenge a browser may pass, not an app shell', () => {
+    expect(at(stub('document.cookie = "check=1; path=/"; location.reload();')).signals).toEqual(['cookie-reload']);
+    const noscript = '<noscript>This site requires Javascript to work, please enable Javascript in your browser or use a browser with Javascript support</noscript>';
+    expect(at(stub('document.cookie="__test=5f2c; path=/"; location.href="https://shop.example/products/1?i=1";', noscript)).signals).toEqual(['cookie-reload']);
+    expect(at(stub('var t=Date.now();document.cookie="vc="+t;window.location.replace(window.location.pathname+"?vc="+t);', '<p>Redirecting…</p>')).signals).toEqual(['cookie-reload']);
+  });
+
+  test('not a page that sends the reader elsewhere, one that only reads its cookie, or one with something to show', () => {
+    expect(at(stub('document.cookie="next=/products/1"; location.href="https://accounts.example/login";')).reason).toBe('needs_js');
+    expect(at(stub('if (document.cookie == "") location.reload();')).reason).toBe('needs_js');
+    const pick = '<script>function pick(l){document.cookie="lang="+l+"; path=/";location.reload()}</script>';
+    expect(judge(site('Opening hours | The Ledger', `<h1>Opening hours</h1><p>The reading room is open from nine to five on weekdays, and closed on public holidays.</p>${pick}`))).toBe('ok');
+    expect(at(stub('document.cookie="cam=1"; location.reload();', '<img src="/cam.jpg" alt="">')).reason).not.toBe('challenge');
+  });
+
+});

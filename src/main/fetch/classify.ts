@@ -382,10 +382,50 @@ function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status
   // check. The same scripts ride on the real pages they protect, which have text.
   if (p.visible.length < 80 && /_incapsula_resource\?/i.test(p.html)) return 'incapsula-stub';
   if (p.visible.length < 80 && /\/cdn-cgi\/bm\/cv\/|__cf\$cv\$params/i.test(p.html)) return 'cloudflare-bot-check';
+  // A check's script that sets its cookie and sends the browser back round, answered as a
+  // success: a browser may pass it (the fetcher renders it under auto, as it renders a shell).
+  if (status < 400 && sendsRound(p, url)) return 'cookie-reload';
   // A script-only stub with no text at all, answered with a block status.
   if ((status === 403 || status === 429 || status === 503) && p.visible.length < 80 && p.scriptBytes > 0) return 'blocked-stub';
   if (refreshesItself(p, url)) return 'self-refresh';
   return undefined;
+}
+
+/** The inline scripts of a page, each as its text. */
+const INLINE_SCRIPTS = /<script\b(?![^<>]*\bsrc\s*=)[^<>]*>([\s\S]*?)<\/script\s*>/gi;
+/** A script's write of a cookie: `document.cookie = …`, not a read or a comparison. */
+const SETS_COOKIE = /\bdocument\s*\.\s*cookie\s*=(?!=)/;
+/** A script's sending the browser to the address it is on: a reload, or the location set or replaced from itself (location.pathname + "?vc=" + t). */
+const RELOADS = /\blocation\s*\.\s*reload\s*\(|\blocation(?:\s*\.\s*href)?\s*=(?!=)\s*(?:(?:window|document|self|top)\s*\.\s*)?location\b|\blocation\s*\.\s*(?:replace|assign)\s*\(\s*(?:(?:window|document|self|top)\s*\.\s*)?location\b/;
+/** A script's sending the browser to an address it writes out: location = "…", location.href = "…", location.replace("…"). */
+const GOES_TO = /\blocation(?:\s*\.\s*href)?\s*=(?!=)\s*(["'])([^"'\\\n]{0,500})\1|\blocation\s*\.\s*(?:replace|assign)\s*\(\s*(["'])([^"'\\\n]{0,500})\3/g;
+/** More inline script than a check's stub carries (a testcookie stub with its AES inline is 10 KB): past it, an app's code or state. */
+const STUB_SCRIPT_BYTES = 20_000;
+
+/**
+ * A page that shows nothing (or only that it redirects, ONLY_WAIT) whose inline script sets a
+ * cookie and sends the browser back to the page: `document.cookie = …; location.reload()`, a
+ * testcookie-style `location.href = "/same?i=1"` under a noscript "requires Javascript",
+ * `location.replace(location.pathname + "?vc=" + t)`. The check lets a browser in once its cookie
+ * is set.
+ */
+function sendsRound(p: Page, url: string): boolean {
+  if (!ONLY_WAIT.test(p.visible) || SHOWS.test(p.body) || p.scriptBytes > STUB_SCRIPT_BYTES) return false;
+  for (const m of p.html.slice(0, lastEnd(p.html, '</script')).matchAll(INLINE_SCRIPTS)) {
+    const script = m[1] ?? '';
+    if (!SETS_COOKIE.test(script)) continue;
+    if (RELOADS.test(script)) return true;
+    for (const g of script.matchAll(GOES_TO)) if (namesItself(g[2] ?? g[4] ?? '', url)) return true;
+  }
+  return false;
+}
+
+/** Whether `target`, read from the page at `url`, is that page: the same origin and path, its query what it may be. */
+function namesItself(target: string, url: string): boolean {
+  if (!URL.canParse(url) || !URL.canParse(target, url)) return false;
+  const here = new URL(url);
+  const there = new URL(target, url);
+  return there.origin === here.origin && there.pathname === here.pathname;
 }
 
 /** What a page may not show and be nothing but its refresh: a picture, a player or a frame refreshed in place is the page (a webcam's). */
@@ -407,10 +447,7 @@ function refreshesItself(p: Page, url: string): boolean {
   if (!ONLY_WAIT.test(p.visible) || SHOWS.test(p.body)) return false;
   const content = metaRefresh(p.html);
   const r = content === undefined ? undefined : refreshValue(content);
-  if (!r || r.seconds > MAX_REFRESH_SECONDS || !URL.canParse(url)) return false;
-  const here = new URL(url);
-  const there = URL.canParse(r.url, url) ? new URL(r.url, url) : undefined;
-  return there !== undefined && there.origin === here.origin && there.pathname === here.pathname;
+  return !!r && r.seconds <= MAX_REFRESH_SECONDS && namesItself(r.url, url);
 }
 
 // ---- login ----------------------------------------------------------------------------

@@ -122,6 +122,8 @@ export function recoverHint(h: RecoverOffer, offered: boolean): string {
  */
 export const DNS_HINT: RecoverOffer = { advice: 'The host name does not resolve: check the URL for typos', join: { if: 'the site is gone' } };
 
+const CHALLENGE_MESSAGE = 'challenge: the site answered with an anti-bot check instead of the page';
+
 /**
  * A page that came back but is not the content (SPEC §5.9). The status is the server's when
  * it answered with an error, else the nearest HTTP-like one (a challenge is a refusal, a
@@ -149,9 +151,15 @@ export function pageError(reason: PageReason, upstream: number, rendered = false
   }
   switch (reason) {
     case 'challenge':
+      // A check that sets its cookie and loads the page again may pass in a browser, as the
+      // fetcher renders it under auto: unrendered, it said only to open a browser, where
+      // Sift's own would have done.
+      if (signal === 'cookie-reload' && !rendered) {
+        return new FetchError(given || 403, CHALLENGE_MESSAGE, `The check's script sets a cookie and loads the page again, which a browser may pass. ${NEEDS_JS_HINT[surface]}`, 'challenge');
+      }
       return new FetchError(
         given || 403,
-        'challenge: the site answered with an anti-bot check instead of the page',
+        CHALLENGE_MESSAGE,
         { advice: `${rendered ? 'It did not clear in a browser either. ' : ''}Open the URL in a browser to pass the check, or try again later`, join: 'sentence' },
         'challenge',
       );

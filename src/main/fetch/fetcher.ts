@@ -113,7 +113,7 @@ interface Verdict {
   catchAll?: boolean;
   /** The page as its server sent it is a page of its own: no stand-in, not thin. */
   standsAlone?: boolean;
-  /** Under render=always, what the page as its server sent it was judged (a check, a sign-in wall), before the browser ran it. */
+  /** What the page as its server sent it was judged (a check, a sign-in wall), before the browser ran it: under render=always, or a check rendered under auto. */
   judged?: { reason: PageReason; signal: string };
 }
 
@@ -369,6 +369,10 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
     // An app shell is rendering's to fix (SPEC §5.10), and under render=always every page is
     // judged again once rendered: a JavaScript check may clear in the browser.
     if (c.reason === 'needs_js' && render !== 'never') return { warnings: c.warnings, needsJs: true, decoded };
+    // So is a check whose script sets its cookie and loads the page again: rendered under auto
+    // as a shell is, it is the page once it clears, and stays the check if it does not. It
+    // failed as a render timeout ("keeps the browser busy") or as a shell whose script threw.
+    if (c.reason === 'challenge' && c.signals?.[0] === 'cookie-reload' && render === 'auto') return { warnings: c.warnings, needsJs: true, decoded, judged: { reason: c.reason, signal: c.signals[0] } };
     if (c.reason && render !== 'always') throw pageError(c.reason, res.status, false, c.signals?.[0], surfaceOf(caller.name));
     return { warnings: c.warnings, needsJs: false, decoded, standsAlone: !c.reason && !c.warnings.includes('thin'), ...(c.reason ? { judged: { reason: c.reason, signal: c.signals?.[0] ?? '' } } : {}) };
   }
@@ -653,7 +657,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
               // larger budget. Where the browser did get somewhere (a 404, a refused host), it says more.
               const { judged } = verdict;
               const unread = err instanceof FetchError && (err.status === 504 || err.message === movingPage().message);
-              if (judged && unread && !signal.aborted) throw pageError(judged.reason, res.status, false, judged.signal, surface);
+              if (judged && unread && !signal.aborted) throw pageError(judged.reason, res.status, true, judged.signal, surface);
               throw err;
             });
             if (r.kind === 'left') {
