@@ -801,7 +801,8 @@ describe('a slogan or a welcome over a sub-heading that names the sign-in and it
 
 /**
  * A check whose script sets a cookie and loads the page again: answered as a success it was an
- * app shell (needs_js), which under --render auto reloaded until the render budget ran out.
+ * app shell (needs_js), which under --render auto reloaded until the render budget ran out; at
+ * 403/503 "any inline script" made every app shell with an inline runtime a check.
  */
 describe('a check that sets its cookie and loads the page again', () => {
   const at = (page: string, status = 200): Classification => classifyPage({ html: page, status, url: 'https://shop.example/products/1' });
@@ -822,4 +823,14 @@ describe('a check that sets its cookie and loads the page again', () => {
     expect(at(stub('document.cookie="cam=1"; location.reload();', '<img src="/cam.jpg" alt="">')).reason).not.toBe('challenge');
   });
 
+  test("answered 403 or 503, a stub is a challenge by a check's sign; an app's shell is not, whatever its inline scripts", () => {
+    for (const status of [403, 503]) {
+      expect(at(stub('document.cookie="check=1"; location.reload();'), status).signals).toEqual(['blocked-stub']);
+      expect(at(stub('document.cookie="check=1"; location.href="/verify?next=%2Fproducts%2F1";'), status).signals).toEqual(['blocked-stub']);
+      expect(at('<html><head><title></title></head><body><script src="/c.js"></script><noscript>Please enable JavaScript before you are allowed to see this page.</noscript></body></html>', status).reason).toBe('challenge');
+      // A Create React App shell (its runtime inline) and a Flutter-like one (its bundle alone): the same.
+      expect(at(html('pages/needs_js_cra_loading_noscript_playground.html'), status).reason).toBe('needs_js');
+      expect(at('<!doctype html><html><head><title>Reports</title><script src="flutter.js" defer></script></head><body><script>window.addEventListener("load",function(){_flutter.loader.load()});</script></body></html>', status).reason).toBe('needs_js');
+    }
+  });
 });

@@ -384,9 +384,13 @@ function challenge(p: Page, short: boolean, few: boolean, prose: boolean, status
   if (p.visible.length < 80 && /\/cdn-cgi\/bm\/cv\/|__cf\$cv\$params/i.test(p.html)) return 'cloudflare-bot-check';
   // A check's script that sets its cookie and sends the browser back round, answered as a
   // success: a browser may pass it (the fetcher renders it under auto, as it renders a shell).
-  if (status < 400 && sendsRound(p, url)) return 'cookie-reload';
-  // A script-only stub with no text at all, answered with a block status.
-  if ((status === 403 || status === 429 || status === 503) && p.visible.length < 80 && p.scriptBytes > 0) return 'blocked-stub';
+  if (status < 400 && sendsRound(p, url, false)) return 'cookie-reload';
+  // A stub with no text, answered with a block status, that shows a check's sign: its script
+  // sets a cookie and sends the browser on, or its noscript says the visitor is let in only
+  // with JavaScript (or says a check's words). Not any inline script: an app's shell served
+  // under a 403 (a host's fallback to its index page) has its runtime inline or not, and
+  // failed as a challenge when it had, as "upstream 403" when it had not.
+  if ((status === 403 || status === 429 || status === 503) && p.visible.length < 80 && (sendsRound(p, url, true) || checkInNoscript(p))) return 'blocked-stub';
   if (refreshesItself(p, url)) return 'self-refresh';
   return undefined;
 }
@@ -407,17 +411,23 @@ const STUB_SCRIPT_BYTES = 20_000;
  * cookie and sends the browser back to the page: `document.cookie = …; location.reload()`, a
  * testcookie-style `location.href = "/same?i=1"` under a noscript "requires Javascript",
  * `location.replace(location.pathname + "?vc=" + t)`. The check lets a browser in once its cookie
- * is set.
+ * is set. `anywhere`: any address written out will do (an error page's own address is not given).
  */
-function sendsRound(p: Page, url: string): boolean {
+function sendsRound(p: Page, url: string, anywhere: boolean): boolean {
   if (!ONLY_WAIT.test(p.visible) || SHOWS.test(p.body) || p.scriptBytes > STUB_SCRIPT_BYTES) return false;
   for (const m of p.html.slice(0, lastEnd(p.html, '</script')).matchAll(INLINE_SCRIPTS)) {
     const script = m[1] ?? '';
     if (!SETS_COOKIE.test(script)) continue;
     if (RELOADS.test(script)) return true;
-    for (const g of script.matchAll(GOES_TO)) if (namesItself(g[2] ?? g[4] ?? '', url)) return true;
+    for (const g of script.matchAll(GOES_TO)) if (anywhere || namesItself(g[2] ?? g[4] ?? '', url)) return true;
   }
   return false;
+}
+
+/** A noscript that says the visitor is let in only with JavaScript, or says a check's words. */
+function checkInNoscript(p: Page): boolean {
+  const words = said(p.noscript).toLowerCase();
+  return NOSCRIPT_GATE.test(words) || CHALLENGE_PHRASES.test(words);
 }
 
 /** Whether `target`, read from the page at `url`, is that page: the same origin and path, its query what it may be. */
