@@ -70,6 +70,14 @@ const NOTES = `<!doctype html><html lang="en"><head><title>Tide tables for the e
 <p><b><b></b>Warning:</b> check the local almanac before you sail.</p>
 </article></main></body></html>`;
 
+// A feed whose entry links on to further reading as a card does, the link's title and summary
+// two line breaks apart (a feed's entries are not read by Readability, which makes paragraphs of
+// such breaks).
+const CARDS = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Pilots' notes</title><link>/</link>
+<item><title>Reading the estuary</title><link>/reading</link><description><![CDATA[<p>The sandbanks shift with every winter storm.</p>
+<p>Further reading: <a href="/spring-tides">Spring tides<br><br>Why the water climbs higher twice a month</a></p>]]></description></item>
+</channel></rss>`;
+
 const caller = { name: 'test' };
 let srv: TestServer;
 let f: Fetcher;
@@ -81,6 +89,7 @@ beforeAll(async () => {
     '/untitled': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(UNTITLED),
     '/wrapped': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(WRAPPED),
     '/notes': (_q, r) => r.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(NOTES),
+    '/cards': (_q, r) => r.writeHead(200, { 'content-type': 'application/rss+xml' }).end(CARDS),
   });
   f = createFetcher({ allowPrivate: true }, { lookup: fixedResolver({}) });
 });
@@ -114,6 +123,13 @@ describe('a page with empty emphasis inside emphasis of its kind, fetched as Mar
     const md = await get('markdown', '/notes');
     expect(md).toContain('\n\n_Note: the tables below are for spring tides only._\n\n');
     expect(md).toContain('\n\n**Warning:** check the local almanac before you sail.');
+  });
+});
+
+describe('a feed whose entry holds a link with two line breaks in a row, fetched as Markdown', () => {
+  test('keeps the link, its summary on a line of its own (the blank line showed its "[" and "](url)" as text)', async () => {
+    const md = await get('markdown', '/cards');
+    expect(md).toContain(`\n\nFurther reading: [Spring tides  \nWhy the water climbs higher twice a month](${srv.origin}/spring-tides)`);
   });
 });
 

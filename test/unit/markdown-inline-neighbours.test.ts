@@ -206,6 +206,30 @@ describe('an escaped mark at an end of emphasis, beside a word', () => {
 });
 
 /**
+ * A link's words hold a blank line where a card's link parts its title from its summary
+ * ("<a>Title<br><br>More</a>"): the blank line ended the paragraph inside the link, and its "["
+ * and "](url)" showed as text, the link gone.
+ */
+describe('a link holding two line breaks in a row', () => {
+  const links = (md: string): string[] => Array.from(marked.parse(md, { async: false, gfm: true }).matchAll(/<a href="([^"]*)"/g), (m) => m[1]!);
+
+  it.each([
+    ['two line breaks', '<p>See <a href="http://127.0.0.1/t">Spring tides<br><br>Why the water climbs</a> here</p>'],
+    ['a no-break space between them', '<p><a href="http://127.0.0.1/t">Spring tides<br>&nbsp;<br>Why the water climbs</a></p>'],
+    ['bold around them', '<p><a href="http://127.0.0.1/t"><b>Spring tides<br><br>Why</b> the water climbs</a></p>'],
+    ['three, in an item', '<ul><li><a href="http://127.0.0.1/t">Spring tides<br><br><br>Why</a></li></ul>'],
+  ])('keeps the link, its words on two lines: %s', (_what, html) => {
+    const md = markdownOf(html);
+    expect(links(md)).toEqual(['http://127.0.0.1/t']);
+    expect(rendered(md)).toEqual(shown(html));
+  });
+
+  it('writes the blank line as a line break', () => {
+    expect(markdownOf('<p><a href="http://127.0.0.1/t">Spring tides<br><br>Why</a></p>')).toBe('[Spring tides  \nWhy](http://127.0.0.1/t)');
+  });
+});
+
+/**
  * A text ending in "!" right before a link: "Wow![link](/x)" is a picture in every Markdown
  * renderer, the link's words its alt text and its address the picture's.
  */

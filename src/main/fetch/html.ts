@@ -600,6 +600,17 @@ function convert(root: HTMLElement, page: string | undefined): string {
         return `${(node as HTMLElement).getAttribute('aria-checked') === 'true' ? '[x]' : '[ ]'}${blank}`;
       },
     });
+    // A link's words are one paragraph: a blank line in them ("<a>Title<br><br>More</a>", as a
+    // card's link parts its title from its summary; "<br>&nbsp;<br>"; bold around both) ended
+    // the paragraph inside the link, and its "[" and "](url)" showed as text. It is a line break.
+    // The rules added after this one (blockLink, emptyLink) come first.
+    turndown.addRule('link', {
+      filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
+      replacement: (content, node) => {
+        const el = node as HTMLElement;
+        return `[${content.replace(BLANK_LINES, '  \n')}]${destination(el.getAttribute('href') ?? '', el.getAttribute('title') ?? '')}`;
+      },
+    });
     // A link around blocks (a card: <a><h3>Title</h3><p>Summary</p></a>) was "[" and "](url)"
     // on lines of their own around them, which no renderer reads as a link. The blocks stay,
     // and the link goes on the first heading's words, else on the first line of text, else
@@ -1024,9 +1035,12 @@ const atxHeading = (level: number, content: string): string => `${'#'.repeat(lev
  * (a page's "&nbsp;" closing a paragraph: 92 lines on 24 of the article benchmark's 91 pages).
  */
 const collapseBlankLines = (md: string): string =>
-  md.replace(/^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$|[ \t\u00a0]*\n(?:[ \t\u00a0\u200b-\u200d]*\n)+|\u00a0+$/gm, (m) =>
-    /^[`~]/.test(m) ? m : m.includes('\n') ? '\n\n' : '',
-  );
+  md.replace(FENCE_OR_BLANK_LINES, (m) => (/^[`~]/.test(m) ? m : m.includes('\n') ? '\n\n' : ''));
+/** A line end and the blank lines after it (blanks, no-break and zero-width spaces alone on a line are none of its text). */
+const BLANK_LINES = /[ \t\u00a0]*\n(?:[ \t\u00a0\u200b-\u200d]*\n)+/g;
+/** A fenced code block, from its opening fence to its closing one. */
+const FENCED_BLOCK = /^(`{3,}|~{3,})[^\n]*\n(?:[\s\S]*?\n)?\1(?:(?<=`)`*|(?<=~)~*)[ \t]*$/;
+const FENCE_OR_BLANK_LINES = new RegExp(`${FENCED_BLOCK.source}|${BLANK_LINES.source}|\\u00a0+$`, 'gm');
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 /**
