@@ -94,6 +94,10 @@ describe('emphasis beside another inline element', () => {
     ['bold starting with "# " after a word', '<p>a<b># b</b>c</p>'],
     ['bold starting with a minus at a line\'s start', '<p><b>-5</b> less</p>'],
     ['emphasis starting with a bracket after a word', '<p>see<em>]note</em>|</p>'],
+    ['bold ending in a lone "*" and a blank', '<p><strong>Day ticket £12 * </strong>for adults</p>'],
+    ['bold ending in "**" and a blank', '<p><b>a ** </b>b</p>'],
+    ['emphasis ending in a lone "_" and a blank', '<p><em>a _ </em>b _c_</p>'],
+    ['bold starting with a mark, a blank and a lone "*", after a word', '<p>x<b>, * b</b></p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

@@ -1114,6 +1114,8 @@ const BLANK_LINE = /\n[ \t]*\n/;
 const EDGE_BLANKS = /^([ \t]*)([^]*?)([ \t]*)$/;
 /** A paragraph of Markdown that starts a block of its own, which emphasis's delimiters would undo: a heading, a list, a quote, a fence, a table, an indented code block. */
 const BLOCK_LINE = /^(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|\d{1,9}[.)][ \t]|>|`{3}|~{3}|\||[ \t]{4})/;
+/** A run of "*" or "_" at the start of an emphasis's inside with a blank after it, or at its end with a blank before: text, as no delimiter is next to a blank on that side. */
+const BARE_RUN_AT_EDGE = /^[*_]+(?=[\t\p{Zs}])|(?<=[\t\p{Zs}])[*_]+$/gu;
 /** What is beside an emphasis's delimiters where that is not its element's neighbour: ' ' for a line's start or end. */
 interface Edges {
   before?: string;
@@ -1156,6 +1158,9 @@ function delimitedLine(content: string, node: Node, tag: string, pick: (wordy: b
       body = body.slice(run.length);
     }
   }
+  // A "*" or "_" left bare between blanks (escapeText), its blank now outside the delimiters,
+  // touches one and joins its run: "<b>a * </b>b" was "**a *** b", "x<b>, * b</b>" "x, *** b**".
+  body = body.replace(BARE_RUN_AT_EDGE, (run) => run.replace(/[*_]/g, '\\$&'));
   const outsideStart = lead ? lead.slice(-1) : before;
   const outsideEnd = tail ? tail[0]! : after;
   const d = pick(WORD_CHAR.test(outsideStart) || WORD_CHAR.test(outsideEnd));
