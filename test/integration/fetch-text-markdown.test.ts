@@ -61,7 +61,8 @@ const UNTITLED = `<!doctype html><html lang="en"><head><meta charset="utf-8"></h
 </article></main></body></html>`;
 
 // Emphasis inside emphasis of its kind, empty: an icon's <i> in a note's <em>, an editor's
-// leftover <b> in a label's <b>. Bold ending in a footnote's "*" and a blank.
+// leftover <b> in a label's <b>. Bold ending in a footnote's "*", and bold before a <span>
+// starting with emphasis.
 const NOTES = `<!doctype html><html lang="en"><head><title>Tide tables for the estuary</title></head><body>
 <main><article><h1>Tide tables for the estuary</h1>
 <p>The estuary fills twice a day, and the pilots who bring ships up the channel read the water as closely as the charts.</p>
@@ -69,6 +70,7 @@ const NOTES = `<!doctype html><html lang="en"><head><title>Tide tables for the e
 <p>The sandbanks shift with every winter storm, so last year's chart is a guide to where the channel was, not where it is.</p>
 <p><b><b></b>Warning:</b> check the local almanac before you sail.</p>
 <p><strong>Day ticket £12 * </strong>for the tide tables' boat trip, children half price.</p>
+<p><b>Tip:</b><span><em>Neap</em>s are the gentler tides, a week after the springs.</span></p>
 </article></main></body></html>`;
 
 // A feed whose entry links on to further reading as a card does, the link's title and summary
@@ -127,10 +129,11 @@ describe('a page with empty emphasis inside emphasis of its kind, fetched as Mar
   });
 });
 
-describe('a page with bold ending in a lone "*" and a blank, fetched as Markdown', () => {
-  test('keeps the bold (its "**" showed, in a run of three with the "*")', async () => {
+describe('a page with bold ending in a lone "*", and bold before emphasis in a <span>, fetched as Markdown', () => {
+  test('keeps both bold (their "**" showed, in a run of three with the "*" beside)', async () => {
     const md = await get('markdown', '/notes');
     expect(md).toContain("\n\n**Day ticket £12 \\*** for the tide tables' boat trip");
+    expect(md).toContain('\n\n__Tip:__*Neap*s are the gentler tides');
   });
 });
 

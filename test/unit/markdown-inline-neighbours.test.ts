@@ -98,6 +98,8 @@ describe('emphasis beside another inline element', () => {
     ['bold ending in "**" and a blank', '<p><b>a ** </b>b</p>'],
     ['emphasis ending in a lone "_" and a blank', '<p><em>a _ </em>b _c_</p>'],
     ['bold starting with a mark, a blank and a lone "*", after a word', '<p>x<b>, * b</b></p>'],
+    ['bold, then a span starting with emphasis inside a word', '<p><b>Tip:</b><span><em>Neap</em>s are gentler</span></p>'],
+    ['bold ending in a blank, then a span of bold and emphasis', '<p>x).<strong>** </strong><span><strong> _</strong><em>aword</em>1.</span></p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });

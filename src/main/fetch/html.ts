@@ -1325,7 +1325,8 @@ function edgeElement(node: Node, edge: 'firstChild' | 'lastChild'): Node | null 
 
 /** Whether emphasis of another kind is beside a node's Markdown, its delimiters touching the node's. */
 const besideEmphasis = (node: Node): boolean =>
-  EMPHASIS_KIND.has(wordsNode(node, 'previousSibling')?.nodeName ?? '') || EMPHASIS_KIND.has(wordsNode(node, 'nextSibling')?.nodeName ?? '');
+  EMPHASIS_KIND.has(plainEdge(wordsNode(node, 'previousSibling'), 'previousSibling')?.nodeName ?? '') ||
+  EMPHASIS_KIND.has(plainEdge(wordsNode(node, 'nextSibling'), 'nextSibling')?.nodeName ?? '');
 
 /** Whether a node's Markdown ends in an inline code's backticks: a <code>, or a plain element ending in one. */
 function endsInCode(node: Node | null): boolean {
@@ -1414,8 +1415,11 @@ function withinItsKind(el: Element, kind: string, root: HTMLElement): boolean {
  * edges of plain elements, which write no marks there: "<span>x<em>a</em></span><em>b</em>y"
  * was "x*a**b*y", one emphasis showing "a**b". Their words moving into one emphasis show as they did.
  */
-function touching(node: Node, side: 'previousSibling' | 'nextSibling'): Node | null {
-  let n = wordsNode(node, side, WORDS_ONLY);
+const touching = (node: Node, side: 'previousSibling' | 'nextSibling'): Node | null => plainEdge(wordsNode(node, side, WORDS_ONLY), side);
+
+/** What a node beside on `side` writes first facing it: its child at that edge, through plain elements, which write nothing there. */
+function plainEdge(node: Node | null, side: 'previousSibling' | 'nextSibling'): Node | null {
+  let n = node;
   const edge = side === 'previousSibling' ? 'lastChild' : 'firstChild';
   while (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName) && n[edge]) n = n[edge];
   return n;
