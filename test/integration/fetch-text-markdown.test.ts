@@ -61,8 +61,8 @@ const UNTITLED = `<!doctype html><html lang="en"><head><meta charset="utf-8"></h
 </article></main></body></html>`;
 
 // Emphasis inside emphasis of its kind, empty: an icon's <i> in a note's <em>, an editor's
-// leftover <b> in a label's <b>. Bold ending in a footnote's "*", and bold before a <span>
-// starting with emphasis.
+// leftover <b> in a label's <b>. Bold ending in a footnote's "*", bold before a <span>
+// starting with emphasis, and a bold label before an anchor's empty link.
 const NOTES = `<!doctype html><html lang="en"><head><title>Tide tables for the estuary</title></head><body>
 <main><article><h1>Tide tables for the estuary</h1>
 <p>The estuary fills twice a day, and the pilots who bring ships up the channel read the water as closely as the charts.</p>
@@ -71,6 +71,7 @@ const NOTES = `<!doctype html><html lang="en"><head><title>Tide tables for the e
 <p><b><b></b>Warning:</b> check the local almanac before you sail.</p>
 <p><strong>Day ticket £12 * </strong>for the tide tables' boat trip, children half price.</p>
 <p><b>Tip:</b><span><em>Neap</em>s are the gentler tides, a week after the springs.</span></p>
+<p><b>Note:</b><a id="note-1"></a>Neaps come a week after the springs, when the moon is at a right angle to the sun.</p>
 </article></main></body></html>`;
 
 // A feed whose entry links on to further reading as a card does, the link's title and summary
@@ -134,6 +135,11 @@ describe('a page with bold ending in a lone "*", and bold before emphasis in a <
     const md = await get('markdown', '/notes');
     expect(md).toContain("\n\n**Day ticket £12 \\*** for the tide tables' boat trip");
     expect(md).toContain('\n\n__Tip:__*Neap*s are the gentler tides');
+  });
+
+  test('keeps a bold label before an anchor\'s empty link (its "**" showed, the word after it unseen)', async () => {
+    const md = await get('markdown', '/notes');
+    expect(md).toContain('\n\n**Note**:Neaps come a week after the springs');
   });
 });
 

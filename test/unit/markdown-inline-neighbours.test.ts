@@ -100,8 +100,20 @@ describe('emphasis beside another inline element', () => {
     ['bold starting with a mark, a blank and a lone "*", after a word', '<p>x<b>, * b</b></p>'],
     ['bold, then a span starting with emphasis inside a word', '<p><b>Tip:</b><span><em>Neap</em>s are gentler</span></p>'],
     ['bold ending in a blank, then a span of bold and emphasis', '<p>x).<strong>** </strong><span><strong> _</strong><em>aword</em>1.</span></p>'],
+    ['bold ending in a mark, an anchor\'s empty link, a word', '<p><b>Note:</b><a id="note-1"></a>Neaps</p>'],
+    ['emphasis ending in a mark, a link with nothing in it, a word', '<p>a<em>b.</em><a href="http://127.0.0.1/x"><span></span></a>c</p>'],
+    ['a word, an icon\'s empty span, emphasis starting with a mark', '<p>c<span class="icon"></span><em>.b</em></p>'],
+    ['emphasis ending in a mark, a span starting with an empty span, a word', '<p>a<em>b.</em><span><span></span>c</span></p>'],
+    ['emphasis, an empty span, emphasis', '<p><em>a</em><span></span><em>b</em></p>'],
   ])('renders as the page showed it: %s', (_what, html) => {
     expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it.each([
+    ['bold ending in a mark, an empty <code>, a word', '<p>a<strong>b.</strong><code></code>c</p>'],
+    ['bold "2)" before an empty <code> in a link', '<p><a href="http://127.0.0.1/p">[]<strong>2)</strong><code></code>1.</a></p>'],
+  ])('renders as the page showed it, an empty <code> being no code span: %s', (_what, html) => {
+    expect(rendered(markdownOf(html))).toEqual(shown(html.replace('<code></code>', '')));
   });
 
   it('merges emphasis beside its like into one, where "_a__b_" and "**a****b**" showed their marks', () => {
@@ -263,6 +275,11 @@ describe('a "!" before a link', () => {
 describe('code beside code', () => {
   it('is two code spans with their own content, where "`a``b`" was one span holding "a``b"', () => {
     const html = '<p><code>a</code><code>b</code></p>';
+    expect(rendered(markdownOf(html))).toEqual(shown(html));
+  });
+
+  it('is two code spans with an empty element between, where "`a``b`" was one span', () => {
+    const html = '<p><code>a</code><span class="sep"></span><code>b</code></p>';
     expect(rendered(markdownOf(html))).toEqual(shown(html));
   });
 

@@ -1255,8 +1255,27 @@ function wordsRunOn(node: Node, side: 'previousSibling' | 'nextSibling'): string
  */
 function wordsNode(node: Node, side: 'previousSibling' | 'nextSibling', through: ReadonlySet<string> = WORDS_AND_EMPHASIS): Node | null {
   let n = node;
-  while (!n[side] && n.parentNode && through.has(n.parentNode.nodeName)) n = n.parentNode;
-  return n[side];
+  for (;;) {
+    while (!n[side] && n.parentNode && through.has(n.parentNode.nodeName)) n = n.parentNode;
+    const beside = n[side];
+    if (!beside || !writesNothingInLine(beside)) return beside;
+    n = beside;
+  }
+}
+
+/**
+ * Whether a node writes nothing inside a line, so that what is beyond it touches what is before
+ * it: a comment, an empty text, or such an element holding nothing else (an icon's
+ * "<span class=…></span>", an anchor's "<a id=…></a>", "<code></code>"). They hid the word
+ * beside emphasis: "a<em>b.</em><span></span>c" was "a*b.*c", whose "*" cannot close between a
+ * mark and a letter. Not writesNothing, which takes a blank or a <br> for nothing between blocks.
+ */
+function writesNothingInLine(n: Node): boolean {
+  if (n.nodeType === COMMENT_NODE) return true;
+  if (n.nodeType === TEXT_NODE) return !n.textContent;
+  if (n.nodeType !== ELEMENT_NODE || !INSIDE_ONLY.has(n.nodeName)) return false;
+  for (let c = n.firstChild; c; c = c.nextSibling) if (!writesNothingInLine(c)) return false;
+  return true;
 }
 
 /**
@@ -1343,6 +1362,8 @@ const WORDS_ONLY = tags('span,font,u,small,big,abbr,time,bdi,bdo,data,label,cite
 /** Emphasis of one kind, by the rule that writes it: two of a kind side by side are one (mergeEmphasis). */
 const EMPHASIS_KIND = new Map<string, string>([...[...tags('em,i')].map((t) => [t, 'em'] as const), ...[...tags('strong,b')].map((t) => [t, 'strong'] as const)]);
 const WORDS_AND_EMPHASIS = new Set([...WORDS_ONLY, ...EMPHASIS_KIND.keys()]);
+/** Elements whose Markdown is their inside's alone: plain ones, emphasis, code, a link (emptyLink). */
+const INSIDE_ONLY = new Set([...WORDS_AND_EMPHASIS, 'CODE', 'A']);
 
 /**
  * A line break at the start or the end of emphasis, a link or a plain element (a <span>) as
@@ -1420,9 +1441,14 @@ const touching = (node: Node, side: 'previousSibling' | 'nextSibling'): Node | n
 /** What a node beside on `side` writes first facing it: its child at that edge, through plain elements, which write nothing there. */
 function plainEdge(node: Node | null, side: 'previousSibling' | 'nextSibling'): Node | null {
   let n = node;
-  const edge = side === 'previousSibling' ? 'lastChild' : 'firstChild';
-  while (n?.nodeType === 1 && WORDS_ONLY.has(n.nodeName) && n[edge]) n = n[edge];
-  return n;
+  const [edge, inward] = side === 'previousSibling' ? (['lastChild', 'previousSibling'] as const) : (['firstChild', 'nextSibling'] as const);
+  for (;;) {
+    if (n?.nodeType !== 1 || !WORDS_ONLY.has(n.nodeName)) return n;
+    let child = n[edge];
+    while (child && writesNothingInLine(child)) child = child[inward];
+    if (!child) return n;
+    n = child;
+  }
 }
 /**
  * The words a node puts into the Markdown as they are, on the side facing `side`'s way back: a
@@ -1430,8 +1456,7 @@ function plainEdge(node: Node | null, side: 'previousSibling' | 'nextSibling'): 
  * code in a <span>, which ends in a backtick).
  */
 function wordsBeside(n: Node | null, side: 'previousSibling' | 'nextSibling'): string {
-  let edge = n;
-  while (edge?.nodeType === 1 && WORDS_ONLY.has(edge.nodeName)) edge = side === 'previousSibling' ? edge.lastChild : edge.firstChild;
+  const edge = plainEdge(n, side);
   return edge?.nodeType === 3 ? (edge.textContent ?? '') : '';
 }
 
