@@ -88,6 +88,14 @@ const curlLast = '100 28.6M  100 28.6M    0     0  10.3M      0  0:00:02  0:00:0
 /** A Mac's text before OS X, whose lines end in CR alone, and a Windows one in CRLF. */
 const mac = 'Notes\rFirst line\rSecond line\r';
 const windows = 'Notes\r\nFirst line\r\nSecond line\r\n';
+/**
+ * A CSV from Excel on a Mac (2011 writes CR after each row) whose cells hold a line break, a LF: more CRs than LFs, as
+ * tqdm's frames are too.
+ */
+const macCsv = 'Name,Address,Phone\rAlice Martin,"12 Rue de la Paix\n75002 Paris",01 42 00 00 00\rBob Stone,"1 Main St\nSpringfield",555-0100\r';
+/** tqdm's bar written to a file: 42 frames, each after a CR, and a LF after the last. */
+const tqdm = fixture('tqdm.log');
+const tqdmLast = `train: 100%|${'█'.repeat(10)}| 40/40 [00:00<00:00, 479.35it/s]\n`;
 // eslint-disable-next-line no-control-regex -- the controls are what is looked for
 const CONTROLS = /[\x01-\x08\x0b\x0e-\x1f]/;
 
@@ -98,6 +106,8 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'sift-notes.1.txt'), man);
   writeFileSync(path.join(dir, 'git-clone.log'), gitClone);
   writeFileSync(path.join(dir, 'mac.txt'), mac);
+  writeFileSync(path.join(dir, 'mac.csv'), macCsv);
+  writeFileSync(path.join(dir, 'tqdm.log'), tqdm);
   srv = await startServer({
     '/colours.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(colours),
     '/session.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(session),
@@ -111,6 +121,8 @@ beforeAll(async () => {
     '/curl.log': (_q, r) => r.end(curl),
     '/mac.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(mac),
     '/windows.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(windows),
+    '/mac.csv': (_q, r) => r.writeHead(200, { 'content-type': 'text/csv' }).end(macCsv),
+    '/tqdm.log': (_q, r) => r.end(tqdm),
   });
 });
 afterAll(async () => {
@@ -190,6 +202,24 @@ describe('a progress bar drawn with carriage returns', () => {
       { ok: true, content: windows },
     ]);
     expect(String(lines[3]?.content).split('\n')).toEqual([...curl.toString('utf8').split('\n').slice(0, 2), curlLast, '']);
+  }, 120_000);
+});
+
+describe('a Mac text with a LF in it, beside frames with one LF', () => {
+  it("sift extract FILE keeps the text's lines and gives the bar's last frame", async () => {
+    expect(await sift('extract', 'mac.csv', '--mode', 'text')).toMatchObject({ code: 0, stdout: `${macCsv}\n`, stderr: '' });
+    expect(await sift('extract', 'tqdm.log', '--mode', 'text')).toMatchObject({ code: 0, stdout: tqdmLast, stderr: '' });
+  });
+  it('sift batch does, sent as text/csv or with no type', async () => {
+    const urls = ['/mac.csv', '/tqdm.log'].map((p) => `${srv.origin}${p}`);
+    writeFileSync(path.join(dir, 'mac-list.txt'), [...urls.map((u) => `${u} mode=text`), `${urls[0]} mode=markdown`].join('\n'));
+    const r = await sift('batch', 'mac-list.txt', '--json', '--allow-private', '--db', path.join(dir, 'mac.db'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout)).toMatchObject([
+      { ok: true, content: macCsv },
+      { ok: true, content: tqdmLast },
+      { ok: true, content: macCsv },
+    ]);
   }, 120_000);
 });
 
