@@ -35,6 +35,14 @@ const ERASE = new RegExp(`^${ERASE_AT.source}$`);
 const ERASES = new RegExp(ERASE_AT.source, 'g');
 
 /**
+ * A move to the line's first column (ECMA-48 CHA, CSI G with no column, 0 or 1): a carriage
+ * return by another name, which Node's readline writes for cursorTo(0) (the progress and
+ * cli-progress packages draw each frame after one).
+ */
+// eslint-disable-next-line no-control-regex -- an escape sequence is what is matched
+const TO_FIRST_COLUMN = /^\x1b\[[01]?G$/;
+
+/**
  * How far a line must run before a CR that repeats the character ahead of it is readline's
  * wrap, not a frame that begins as the last ended: readline wraps at the terminal's width (80
  * for script(1) without a terminal), and no terminal is narrower than 40 columns.
@@ -125,18 +133,18 @@ function crLined(text: string): boolean {
 /**
  * A text as a terminal showed it: a log, a shell session's capture (script(1)) or a man page
  * rendered for one holds its colours and titles as escape sequences, its bold, underline and
- * spinners as backspaces, and its progress bars as frames a CR sends back to the line's start.
- * Their words are what a reader and grep want ('error' where the bytes say ESC [31m e r r o r,
- * 'NAME' where they say N BS N A BS A …, '100%' where they say 50% CR 60% CR 100%); the
- * sequences go, backspaces and CRs write over, and the other stray controls (a BEL) go as they
- * do from a page. A CR before a LF, or last on a line, ends it (CRLF files are as they were),
+ * spinners as backspaces, and its progress bars as frames a CR (or a move to the first column)
+ * sends back to the line's start. Their words are what a reader and grep want ('error' where the
+ * bytes say ESC [31m e r r o r, 'NAME' where they say N BS N A BS A …, '100%' where they say 50%
+ * CR 60% CR 100%); the sequences go, backspaces and CRs write over, and the other stray controls
+ * (a BEL) go as they do from a page. A CR before a LF, or last on a line, ends it (CRLF files are as they were),
  * and in a text without a LF, or a Mac's with a stray one (crLined), every CR does.
  */
 export function asShown(text: string): string {
   const eol = text.includes('\n') && !crLined(text) ? '\n' : '\r';
   // eslint-disable-next-line no-control-regex -- the controls are what is looked for
   if (!/[\x01-\x08\x0b\x0e-\x1f]/.test(text) && !(eol === '\n' && /\r[^\n]/.test(text))) return text;
-  const unescaped = text.replace(ESCAPES, (m) => (ERASE.test(m) ? m : ''));
+  const unescaped = text.replace(ESCAPES, (m) => (ERASE.test(m) ? m : TO_FIRST_COLUMN.test(m) ? '\r' : ''));
   const shown = unescaped.split(eol).map((line) => {
     const end = line.endsWith('\r') ? '\r' : '';
     const body = end ? line.slice(0, -1) : line;

@@ -85,6 +85,10 @@ const gitCloneText = [
 /** curl's progress meter: its frames the full width, the first two drawn again after a CR at the line's start. */
 const curl = fixture('curl.log');
 const curlLast = '100 28.6M  100 28.6M    0     0  10.3M      0  0:00:02  0:00:02 --:--:-- 10.3M';
+/** cli-progress's bar in a terminal's capture: each frame sent to the first column by ESC [1G, not a CR. */
+const cliProgress = fixture('cli-progress.log');
+const cliProgressLast = ` ${'█'.repeat(40)} 100% | ETA: 0s | 200/200`;
+const cliProgressText = `${cliProgressLast}\r\ndone\r\n`;
 /** A Mac's text before OS X, whose lines end in CR alone, and a Windows one in CRLF. */
 const mac = 'Notes\rFirst line\rSecond line\r';
 const windows = 'Notes\r\nFirst line\r\nSecond line\r\n';
@@ -108,6 +112,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'mac.txt'), mac);
   writeFileSync(path.join(dir, 'mac.csv'), macCsv);
   writeFileSync(path.join(dir, 'tqdm.log'), tqdm);
+  writeFileSync(path.join(dir, 'cli-progress.log'), cliProgress);
   srv = await startServer({
     '/colours.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(colours),
     '/session.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(session),
@@ -123,6 +128,7 @@ beforeAll(async () => {
     '/windows.txt': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end(windows),
     '/mac.csv': (_q, r) => r.writeHead(200, { 'content-type': 'text/csv' }).end(macCsv),
     '/tqdm.log': (_q, r) => r.end(tqdm),
+    '/cli-progress.log': (_q, r) => r.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(cliProgress),
   });
 });
 afterAll(async () => {
@@ -202,6 +208,18 @@ describe('a progress bar drawn with carriage returns', () => {
       { ok: true, content: windows },
     ]);
     expect(String(lines[3]?.content).split('\n')).toEqual([...curl.toString('utf8').split('\n').slice(0, 2), curlLast, '']);
+  }, 120_000);
+});
+
+describe('a progress bar drawn with moves to the first column', () => {
+  it('sift extract FILE and sift batch give its last frame, and grep finds it alone', async () => {
+    expect(await sift('extract', 'cli-progress.log', '--mode', 'text')).toMatchObject({ code: 0, stdout: cliProgressText, stderr: '' });
+    expect(await sift('extract', 'cli-progress.log', '--grep', 'ETA')).toMatchObject({ code: 0, stdout: `${cliProgressLast}\n`, stderr: '' });
+    const url = `${srv.origin}/cli-progress.log`;
+    writeFileSync(path.join(dir, 'cli-progress.txt'), `${url} mode=text`);
+    const r = await sift('batch', 'cli-progress.txt', '--json', '--allow-private', '--db', path.join(dir, 'cli-progress.db'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout)).toMatchObject([{ ok: true, content: cliProgressText }]);
   }, 120_000);
 });
 
