@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MIN_ID_PREFIX, openOwnedStore, openStore, storeError, type Store } from '../main/store';
 import { answeringOwner, openMarked, removeSnapshot, requestSnapshot, watchControl } from '../main/control';
@@ -9,6 +9,8 @@ import { dataDir, defaultDbPath, defaultLogPath } from '../main/paths';
 import { EXIT, userPath, type CliIO } from './io';
 import { reportError } from './report';
 import { logNotWritable } from './log-file';
+import { sayIfStillWaiting } from './waiting';
+import { formatBytes } from '../shared/bytes';
 
 export { CLI_CALLER, cliSettings } from './settings';
 
@@ -115,7 +117,7 @@ function openCliAnswering(flags: CliFlags, io: CliIO): Store {
  * not even list the jobs the app was running. The copy is read as it is (the owner's running
  * jobs are running) and removed at close.
  */
-export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSignal): Promise<Store> {
+export async function openCliReader(flags: CliFlags, io: CliIO, command: string, signal?: AbortSignal): Promise<Store> {
   try {
     return openCliAnswering(flags, io);
   } catch (err) {
@@ -123,7 +125,10 @@ export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSi
     const dbPath = cliDbPath(flags, io);
     // Nothing holding it answers requests (control-owner.ts): asking waited 5 s for no answer.
     if (!answeringOwner(dbPath)) throw err;
-    const copy = await requestSnapshot(dbPath, { ownerGone: () => lockFree(dbPath), signal });
+    // A big database's copy takes a while (up to 5 min), and sift said nothing meanwhile: a
+    // wait looked like a hang.
+    const stopWaiting = sayIfStillWaiting(io, () => `sift ${command}: waiting for the Sift that has the database open to copy it${sizeOf(dbPath)} for this command to read; a big database takes a while (Ctrl-C stops the wait)`);
+    const copy = await requestSnapshot(dbPath, { ownerGone: () => lockFree(dbPath), signal }).finally(stopWaiting);
     // No answer: the owner was a Sift that answers no requests, or it closed or died meanwhile (a
     // `sift batch` that ended while this asked). Once more as the owner: the database is this
     // command's now, or the same clear "in use" again.
@@ -144,6 +149,17 @@ export async function openCliReader(flags: CliFlags, io: CliIO, signal?: AbortSi
       },
     };
   }
+}
+
+/** " (1.2 GB)": the size of the database and its WAL, which the copy reads; '' when it cannot be read. */
+function sizeOf(dbPath: string): string {
+  let bytes = 0;
+  for (const f of [dbPath, `${dbPath}-wal`]) {
+    try {
+      bytes += statSync(f).size;
+    } catch {}
+  }
+  return bytes ? ` (${formatBytes(bytes)})` : '';
 }
 
 /**
@@ -181,7 +197,7 @@ export function namedJob(store: Store, given: string): { job: Job } | { problem:
 export async function withStore(command: string, values: CliFlags, io: CliIO, signal: AbortSignal, fn: (store: Store) => Promise<number> | number): Promise<number> {
   let store: Store;
   try {
-    store = await openCliReader(values, io, signal);
+    store = await openCliReader(values, io, command, signal);
   } catch (err) {
     // Ctrl-C while the other Sift wrote the copy to read: it exited 130 and said nothing, so a
     // user could not tell a stop from a hang, nor what had been printed or written.

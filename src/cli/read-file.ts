@@ -3,6 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
 import type { CliIO } from './io';
+import { sayIfStillWaiting } from './waiting';
 
 /** Why a file could not be read, in words ("no such file"), for a message that names the file. */
 export function unreadableWhy(err: unknown): string {
@@ -43,16 +44,9 @@ export async function readStreamUpTo(stream: AsyncIterable<Buffer | string>, max
 }
 
 /**
- * How long a piped stdin may stay open before sift says it waits for its end. A list piped
- * from a file or a quick command has ended well within it; `tail -f list | sift batch -` never
- * ends, and sift said nothing at all.
- */
-const STDIN_QUIET_MS = 2_000;
-
-/**
  * stdin's bytes for a command given "-", at most `maxBytes` of them. Nothing runs before it
  * ends, so on a terminal sift says what it waits for: with nothing piped, how to end the input;
- * on a pipe still open after 2 s, that it waits for the end. Only on a terminal: a script's log
+ * on a pipe still open after 2 s (waiting.ts), that it waits for the end. Only on a terminal: a script's log
  * keeps `job ID` as sift batch's first line (SPEC §6). The signal (Ctrl-C, SIGTERM) stops the
  * read with its abort error: without it, Ctrl-C left sift waiting on a pipe that never ended.
  */
@@ -60,14 +54,13 @@ export async function readStdinUpTo(io: CliIO, maxBytes: number, signal: AbortSi
   const stdin = io.stdin;
   if (stdin instanceof Readable) addAbortSignal(signal, stdin);
   let lines = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let stopWaiting = (): void => {};
   if (io.isTTY && (stdin as { isTTY?: boolean }).isTTY) {
     io.stderr.write(`sift ${o.command}: reading ${o.what} from the terminal; end it with Ctrl-D on a line of its own (or give a FILE instead of -)\n`);
-  } else if (io.isTTY) {
-    timer = setTimeout(() => {
-      io.stderr.write(`sift ${o.command}: waiting for the end of ${o.what} on stdin (${lines} ${lines === 1 ? 'line' : 'lines'} so far); it is read whole before anything runs\n`);
-    }, STDIN_QUIET_MS);
-    timer.unref();
+  } else {
+    // A list piped from a file or a quick command has ended well within the wait; `tail -f list
+    // | sift batch -` never ends, and sift said nothing at all.
+    stopWaiting = sayIfStillWaiting(io, () => `sift ${o.command}: waiting for the end of ${o.what} on stdin (${lines} ${lines === 1 ? 'line' : 'lines'} so far); it is read whole before anything runs`, { terminalOnly: true });
   }
   const counting = async function* (): AsyncGenerator<Buffer | string> {
     for await (const chunk of stdin as AsyncIterable<Buffer | string>) {
@@ -85,7 +78,7 @@ export async function readStdinUpTo(io: CliIO, maxBytes: number, signal: AbortSi
     signal.throwIfAborted();
     return bytes;
   } finally {
-    clearTimeout(timer);
+    stopWaiting();
   }
 }
 

@@ -7,10 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { controlDir } from '../../src/main/control';
 import { OWNER_FILE } from '../../src/main/control-owner';
 import { collect, jsonLines, runSift, startSift } from '../helpers/cli';
+import { closeTerminals, hasScript, onTerminal, quote, siftLine } from '../helpers/terminal';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 import { openStore } from '../../src/main/store';
 import { tempDir } from '../helpers/store';
@@ -118,6 +119,27 @@ describe('a reader whose database owner dies', () => {
   }, 120_000);
 });
 
+describe.skipIf(!hasScript)('a reader waiting for the copy, on a terminal', () => {
+  afterAll(closeTerminals);
+
+  test('sift jobs says after 2 s what it waits for, with the database\'s size, and Ctrl-C typed then stops it', async () => {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const db = path.join(t.dir, 'sift.db');
+    await holder(db);
+    const term = onTerminal(siftLine(`jobs --db ${quote(db)}`), { SIFT_HOME: t.dir });
+    // Taken, as an owner copying a big database has it for a while.
+    const control = controlDir(db);
+    const req = await fileAppears(control, /^snapshot-.+\.req$/);
+    renameSync(path.join(control, req), path.join(control, req.replace(/\.req$/, '.wip')));
+    // It said nothing for up to 5 minutes: a wait looked like a hang.
+    await term.seen(/sift jobs: waiting for the Sift that has the database open to copy it \(\d+(\.\d)? kB\) for this command to read; a big database takes a while \(Ctrl-C stops the wait\)/);
+    term.child.stdin!.write('\x03');
+    expect(await term.done, term.output()).toBe(130);
+    expect(term.output()).toMatch(/sift jobs: interrupted while waiting for the Sift that has the database open to copy it; nothing was printed/);
+  }, 120_000);
+});
+
 describe('sift cancel stopped by Ctrl-C while it waits for the owner\'s answer', () => {
   /** sift cancel JOB on a database a Sift holds without answering, Ctrl-C'd once its request is in the control folder; `take` does first what that Sift would. */
   async function cancelStopped(take: (control: string, req: string) => void): Promise<{ run: Awaited<ReturnType<typeof collect>>; jobId: string; control: string; child: ChildProcess }> {
@@ -150,6 +172,7 @@ describe('sift cancel stopped by Ctrl-C while it waits for the owner\'s answer',
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toBe(`sift cancel: interrupted after the Sift that has the database open took the request, before its answer came: sift status ${jobId} shows whether job ${jobId} was cancelled\n`);
   }, 120_000);
+
 });
 
 describe('a database on a read-only disk', () => {

@@ -4,65 +4,28 @@
  * and Ctrl-D and Ctrl-C are the terminal's own, not signals the test makes up.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSite, type Site } from '../helpers/sites';
 import { SIFT_BIN, jsonLines, runSift } from '../helpers/cli';
 import { numberedPdf } from '../helpers/fetch-pdf';
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
+import { closeTerminals, hasScript, onTerminal as onTerminalWith, quote, siftLine, type OnTerminal } from '../helpers/terminal';
 
 let site: Site;
 let home: string;
-/** Terminals still open when the tests end (a failed test's): closed, which hangs up what runs on them. */
-const terminals = new Set<ChildProcess>();
 beforeAll(async () => {
   site = await startSite();
   home = mkdtempSync(path.join(os.tmpdir(), 'sift-tty-'));
   writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ allowHosts: ['127.0.0.1'] }));
 });
 afterAll(async () => {
-  for (const child of terminals) child.kill();
+  closeTerminals();
   await site.close();
 });
 
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/**
- * A shell command run on a pseudo-terminal: what it prints on the terminal arrives on
- * `output`, what is written to `keys` is typed on it. Resolves with the command's exit code.
- */
-function onTerminal(command: string, term = 'xterm'): { child: ChildProcess; output: () => string; seen: (re: RegExp) => Promise<void>; done: Promise<number | null> } {
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...process.env, SIFT_HOME: home, TERM: term }, stdio: ['pipe', 'pipe', 'pipe'] });
-  terminals.add(child);
-  let out = '';
-  const waiters: { re: RegExp; resolve: () => void }[] = [];
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    for (const w of waiters.filter((w) => w.re.test(out))) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
-  });
-  const done = new Promise<number | null>((resolve) =>
-    child.on('close', (code) => {
-      terminals.delete(child);
-      resolve(code);
-    }),
-  );
-  const seen = (re: RegExp): Promise<void> =>
-    re.test(out)
-      ? Promise.resolve()
-      : Promise.race([
-          new Promise<void>((resolve) => waiters.push({ re, resolve })),
-          done.then(() => {
-            throw new Error(`ended without printing ${re}: ${out.slice(-2000)}`);
-          }),
-        ]);
-  return { child, output: () => out, seen, done };
-}
+/** A shell command on a pseudo-terminal, with this file's data folder. */
+const onTerminal = (command: string, term = 'xterm'): OnTerminal => onTerminalWith(command, { SIFT_HOME: home }, term);
 
 describe.skipIf(!hasScript)('sift reading - on a terminal', () => {
   test('sift batch - with nothing piped says how to end the list, and runs what was typed once Ctrl-D ends it', async () => {
@@ -143,7 +106,7 @@ describe.skipIf(!hasScript)("sift fetch and sift extract of a long PDF on a term
   afterAll(async () => {
     await pdfSite.close();
   });
-  const sift = (args: string): string => `${quote(process.execPath)} ${quote(SIFT_BIN)} ${args}`;
+  const sift = siftLine;
 
   /** How a live line is drawn over the one before, and erased: back to the line's start, erase it. */
   const ERASE = '\r\x1b[2K';
