@@ -252,11 +252,24 @@ function noRoomError(dbPath: string, said: string): SiftError {
 export type CancelStopped = 'withdrawn' | 'taken';
 
 /**
- * Asks the owner of dbPath to cancel job id; undefined when no answer came in time. The signal
- * (Ctrl-C) ends the wait at once: it waited the full 5 s, deaf to a first Ctrl-C.
+ * What became of a cancel request whose owner went away before it answered (closed, or killed):
+ * the job runs no longer, and the database may be the asker's to open.
  */
-export async function requestCancel(dbPath: string, id: string, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CancelAnswer | CancelStopped | undefined> {
-  const { timeoutMs = 5000, signal } = o;
+export type CancelOwnerGone = 'owner_gone';
+
+/**
+ * Asks the owner of dbPath to cancel job id; undefined when no answer came in timeoutMs. An
+ * owner that lives but has not taken the request is waited for: it gave up after 5 s, and an
+ * owner busy opening a big database (its migrations) or copying one takes longer, so the user
+ * was told to cancel the job there. ownerGone is asked once a second; the signal (Ctrl-C) ends
+ * the wait at once (it waited the full 5 s, deaf to a first Ctrl-C).
+ */
+export async function requestCancel(
+  dbPath: string,
+  id: string,
+  o: { timeoutMs?: number; signal?: AbortSignal; ownerGone?: () => boolean } = {},
+): Promise<CancelAnswer | CancelStopped | CancelOwnerGone | undefined> {
+  const { timeoutMs = 300_000, signal, ownerGone } = o;
   if (!ID.test(id)) return 'not_running';
   const dir = controlDir(dbPath);
   makeDirsSync(dir);
@@ -274,6 +287,7 @@ export async function requestCancel(dbPath: string, id: string, o: { timeoutMs?:
   rmSync(ans, { force: true });
   writeFileSync(req, String(process.pid));
   const until = Date.now() + timeoutMs;
+  let asked = Date.now();
   while (Date.now() < until) {
     await sleep(50, undefined, { signal }).catch(() => {});
     const answer = answered();
@@ -285,6 +299,13 @@ export async function requestCancel(dbPath: string, id: string, o: { timeoutMs?:
         return 'withdrawn';
       } catch {
         return answered() ?? 'taken';
+      }
+    }
+    if (ownerGone && Date.now() - asked >= 1000) {
+      asked = Date.now();
+      if (ownerGone()) {
+        rmSync(req, { force: true });
+        return answered() ?? 'owner_gone';
       }
     }
   }

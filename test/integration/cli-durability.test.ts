@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { controlDir } from '../../src/main/control';
 import { OWNER_FILE } from '../../src/main/control-owner';
-import { collect, jsonLines, runSift, startSift } from '../helpers/cli';
+import { collect, jsonLines, runSift, startSift, waitForStderr } from '../helpers/cli';
 import { closeTerminals, hasScript, onTerminal, quote, siftLine } from '../helpers/terminal';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 import { openStore } from '../../src/main/store';
@@ -173,6 +173,42 @@ describe('sift cancel stopped by Ctrl-C while it waits for the owner\'s answer',
     expect(run.stderr).toBe(`sift cancel: interrupted after the Sift that has the database open took the request, before its answer came: sift status ${jobId} shows whether job ${jobId} was cancelled\n`);
   }, 120_000);
 
+  test('a Sift that has not taken the request is waited for past 5 s (it gave up then, and said to cancel the job there), said after 10 s in a log, and Ctrl-C then withdraws it', async () => {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const db = path.join(t.dir, 'sift.db');
+    const { child, jobId } = await holder(db);
+    const cancel = startSift(['cancel', jobId, '--db', db], { env: { SIFT_HOME: t.dir } });
+    cancel.stdin!.end();
+    const waiting = waitForStderr(cancel, /sift cancel: waiting for .*\n/);
+    const done = collect(cancel);
+    expect(await waiting).toBe(
+      `sift cancel: waiting for the Sift that has the database open to take the request to cancel job ${jobId}; one busy opening or copying a big database takes a while (Ctrl-C withdraws the request)\n`,
+    );
+    cancel.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/was not cancelled; the same sift cancel again asks once more\n$/);
+    expect(readdirSync(controlDir(db)).filter((n) => !OWNER_FILE.test(n))).toEqual([]);
+    expect(child.exitCode).toBe(null);
+  }, 120_000);
+
+  test('the Sift that has the database open killed before it took the request: sift cancel opens the database itself and says the job is not running (it said \'did not answer\')', async () => {
+    const t = tempDir('sift-durability-');
+    dirs.push(t);
+    const db = path.join(t.dir, 'sift.db');
+    const { child, jobId, exited } = await holder(db);
+    const cancel = startSift(['cancel', jobId, '--db', db], { env: { SIFT_HOME: t.dir } });
+    cancel.stdin!.end();
+    const done = collect(cancel);
+    await fileAppears(controlDir(db), /^cancel-.+\.req$/);
+    child.kill('SIGKILL');
+    await exited;
+    const run = await done;
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toBe(`sift cancel: job ${jobId} is not running (failed: restart): nothing to cancel: sift status ${jobId} shows its targets\n`);
+    expect(readdirSync(controlDir(db)).filter((n) => /^cancel-/.test(n))).toEqual([]);
+  }, 120_000);
 });
 
 describe('a database on a read-only disk', () => {

@@ -15,6 +15,7 @@ import { failureAdvice, restAdvice, retryAdvice, formatWhen, okNotes, warningsNo
 import { formatBytes } from '../../shared/bytes';
 import { jsonLine } from '../../shared/json';
 import { forTerminal } from '../terminal';
+import { sayIfStillWaiting } from '../waiting';
 
 /** The options of a command on the database; --json only where it prints (cancel and export took it and printed nothing else). */
 const dbSpec = { db: { type: 'string' }, log: { type: 'string' } } as const;
@@ -158,54 +159,61 @@ or ${EXIT_BUG}, 2 no such job or no answer, 130 interrupted
     const id = positionals[0] as string;
     if (nothingStoredYet(values, io)) return noJobYet('cancel', id, io);
     const dbPath = cliDbPath(values, io);
-    let owned: Store | null = null;
-    try {
-      owned = openCliStore(values, io);
-    } catch (err) {
-      // Held by something that answers no requests (sqlite3, a backup tool: control-owner.ts):
-      // said at once, as sift status does; asking waited 5 s, then blamed "the Sift".
-      if (!(err instanceof SiftError && err.code === 'db_locked') || !answeringOwner(dbPath)) return reportError(err, io, 'cancel');
-    }
-    if (owned) {
+    // Asked again when the Sift that had the database open goes away before it answers: the
+    // database is then this command's to open (or another Sift's, to ask).
+    for (;;) {
+      let owned: Store | null = null;
       try {
-        const named = namedJob(owned, id);
-        if ('problem' in named) {
-          io.stderr.write(`sift cancel: ${named.problem}\n`);
-          return EXIT.usage;
-        }
-        const j = named.job;
-        // Opening the database made this process its owner, so no other process runs the job:
-        // a job that was live has just been marked failed (restart) and there is nothing to stop.
-        // What next, as every message says: it said only "not running (cancelled)".
-        const rest = j.targetsDone < j.targetsTotal ? ', and the same sift batch again with --rest fetches the ones that did not finish' : '';
-        io.stderr.write(`sift cancel: job ${j.id} is not running (${j.status}${j.error ? `: ${j.error}` : ''}): nothing to cancel: sift status ${j.id} shows its targets${rest}\n`);
-        return EXIT.someFailed;
-      } finally {
-        owned.close();
+        owned = openCliStore(values, io);
+      } catch (err) {
+        // Held by something that answers no requests (sqlite3, a backup tool: control-owner.ts):
+        // said at once, as sift status does; asking waited 5 s, then blamed "the Sift".
+        if (!(err instanceof SiftError && err.code === 'db_locked') || !answeringOwner(dbPath)) return reportError(err, io, 'cancel');
       }
+      if (owned) {
+        try {
+          const named = namedJob(owned, id);
+          if ('problem' in named) {
+            io.stderr.write(`sift cancel: ${named.problem}\n`);
+            return EXIT.usage;
+          }
+          const j = named.job;
+          // Opening the database made this process its owner, so no other process runs the job:
+          // a job that was live has just been marked failed (restart) and there is nothing to stop.
+          // What next, as every message says: it said only "not running (cancelled)".
+          const rest = j.targetsDone < j.targetsTotal ? ', and the same sift batch again with --rest fetches the ones that did not finish' : '';
+          io.stderr.write(`sift cancel: job ${j.id} is not running (${j.status}${j.error ? `: ${j.error}` : ''}): nothing to cancel: sift status ${j.id} shows its targets${rest}\n`);
+          return EXIT.someFailed;
+        } finally {
+          owned.close();
+        }
+      }
+      // Another Sift owns the database and may be running the job: ask it. An owner opening or
+      // copying a big database takes a while to look, and sift said nothing meanwhile.
+      const stopWaiting = sayIfStillWaiting(io, () => `sift cancel: waiting for the Sift that has the database open to take the request to cancel job ${id}; one busy opening or copying a big database takes a while (Ctrl-C withdraws the request)`);
+      const answer = await requestCancel(dbPath, id, { signal, ownerGone: () => !answeringOwner(dbPath) }).finally(stopWaiting);
+      if (answer === 'owner_gone') continue;
+      if (answer === 'withdrawn' || answer === 'taken') {
+        // Ctrl-C before the answer: whether the job was asked to stop is what a user needs to know.
+        io.stderr.write(
+          answer === 'withdrawn'
+            ? `sift cancel: interrupted before the Sift that has the database open took the request, which is withdrawn: job ${id} was not cancelled; the same sift cancel again asks once more\n`
+            : `sift cancel: interrupted after the Sift that has the database open took the request, before its answer came: sift status ${id} shows whether job ${id} was cancelled\n`,
+        );
+        return EXIT.interrupted;
+      }
+      if (answer === 'cancelled') {
+        io.stderr.write(`job ${id} cancelled\n`);
+        return EXIT.ok;
+      }
+      if (answer === 'not_running') {
+        // What next, as the owned case says: the job ended there, and status shows how.
+        io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open: nothing to cancel: sift status ${id} shows its targets\n`);
+        return EXIT.someFailed;
+      }
+      io.stderr.write(`sift cancel: the Sift that has ${dbPath} open did not take the request in 5 minutes; cancel the job there\n`);
+      return EXIT.usage;
     }
-    // Another Sift owns the database and may be running the job: ask it.
-    const answer = await requestCancel(dbPath, id, { signal });
-    if (answer === 'withdrawn' || answer === 'taken') {
-      // Ctrl-C before the answer: whether the job was asked to stop is what a user needs to know.
-      io.stderr.write(
-        answer === 'withdrawn'
-          ? `sift cancel: interrupted before the Sift that has the database open took the request, which is withdrawn: job ${id} was not cancelled; the same sift cancel again asks once more\n`
-          : `sift cancel: interrupted after the Sift that has the database open took the request, before its answer came: sift status ${id} shows whether job ${id} was cancelled\n`,
-      );
-      return EXIT.interrupted;
-    }
-    if (answer === 'cancelled') {
-      io.stderr.write(`job ${id} cancelled\n`);
-      return EXIT.ok;
-    }
-    if (answer === 'not_running') {
-      // What next, as the owned case says: the job ended there, and status shows how.
-      io.stderr.write(`sift cancel: job ${id} is not running in the Sift that has the database open: nothing to cancel: sift status ${id} shows its targets\n`);
-      return EXIT.someFailed;
-    }
-    io.stderr.write(`sift cancel: the Sift that has ${dbPath} open did not answer; cancel the job there\n`);
-    return EXIT.usage;
   },
 };
 
