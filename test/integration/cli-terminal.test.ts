@@ -57,6 +57,20 @@ describe.skipIf(!hasScript)('sift reading - on a terminal', () => {
   }, 120_000);
 });
 
+describe.skipIf(!hasScript)('sift fetch --db typed at a terminal', () => {
+  test('says nothing is stored there and where results are, and prints the page; piped, it says nothing', async () => {
+    const db = path.join(home, 'fetched.db');
+    const t = onTerminal(siftLine(`fetch ${quote(`${site.base}/article/1`)} --db ${quote(db)}`));
+    expect(await t.done, t.output()).toBe(0);
+    // It printed the page alone, and sift search --db later found nothing of it.
+    expect(t.output()).toContain(`sift fetch: nothing is stored in --db ${db}: sift fetch prints its result; sift batch --db ${db} stores results there (a list of one URL too)`);
+    const piped = await runSift(['fetch', `${site.base}/article/1`, '--db', db], { env: { SIFT_HOME: home } });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).not.toBe('');
+  }, 120_000);
+});
+
 describe.skipIf(!hasScript)('sift batch progress on a terminal', () => {
   const batch = (db: string): string => {
     const list = path.join(home, 'progress.txt');

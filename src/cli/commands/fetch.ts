@@ -167,6 +167,8 @@ export const fetchCommand: Command = {
     '  --allow-private   let private and loopback addresses through the guard',
     '  --allow-host HOST let this host name or address through the guard (repeatable)',
     '  --log PATH        append JSON log lines to PATH',
+    '  --db PATH         taken, as by every command, and unused: sift fetch stores nothing;',
+    '                    sift batch --db PATH stores its results there (a list of one URL too)',
     '  --json            one JSON line: {"url","ok":true,"content","meta"[,"warnings"]} or',
     '                    {"url","ok":false,"status","error","hint","reason"}',
     '',
@@ -178,6 +180,10 @@ export const fetchCommand: Command = {
     if (positionals.length !== 1) throw new UsageError(positionals.length ? 'takes exactly one URL (use sift batch for a list)' : 'give one URL, e.g. sift fetch https://example.org/report.pdf');
     const url = positionals[0] as string;
     const options = optionsFromFlags(values);
+    // SPEC lists --db among every command's options, and scripts pass one --db to each; a
+    // person who typed it at a terminal took the result to be stored there, and no later
+    // sift search --db found it. Said on a terminal only, so a script's log is not told each run.
+    if (values.db !== undefined && io.isTTY) io.stderr.write(`sift fetch: nothing is stored in --db ${values.db}: sift fetch prints its result; sift batch --db ${values.db} stores results there (a list of one URL too)\n`);
     const fetcher = cliFetcher(values, io);
     try {
       // A program that does not compile is a usage error (exit 2), said before the page is fetched.
