@@ -1,4 +1,4 @@
-import { isPlainText, type Mode, type Options, type Result } from './types';
+import { isPdfMarkdown, isPlainText, type Mode, type Options, type Result } from './types';
 import { prettyJson } from './json';
 import { isLinePairs } from './line-pairs';
 import type { LongLine, ResultPart } from './ipc/contract';
@@ -219,15 +219,16 @@ export function shapeOf(mode: Mode | undefined, result: Result): Shape {
   if (result.meta?.jq_raw) return 'text';
   // By what Sift read it as, too: JSON sent as text/html is JSON.
   if (/json/i.test(type) || result.meta?.kind === 'json') return 'json';
-  // A PDF's text is not markdown: a line "1. Introduction" would become a list, an indented
-  // one code. It reads as laid out, with its pages marked.
-  if (result.meta?.kind === 'pdf') return 'text';
-  // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
-  // and an XML file lost its tags.
-  if (isPlainText(result.meta)) return 'text';
   // grep's lines, as grep prints them: read as Markdown, matches a line apart ran into one
   // paragraph, and the "--" between two groups of context made the line above it a heading.
   if (typeof result.meta?.matches === 'number') return 'text';
+  // A PDF's text is not Markdown: a line "1. Introduction" would become a list, an indented
+  // one code. It reads as laid out, with its pages marked. Its Markdown (mode markdown: its
+  // headings and list items marked) reads as a page's does, its pages marked too.
+  if (result.meta?.kind === 'pdf') return isPdfMarkdown(result.meta) && (mode === undefined || mode === 'markdown') ? 'markdown' : 'text';
+  // A text document reads as it is laid out: as Markdown a CSV's rows ran into one paragraph
+  // and an XML file lost its tags.
+  if (isPlainText(result.meta)) return 'text';
   if (mode === undefined || mode === 'markdown') return 'markdown';
   return 'text';
 }

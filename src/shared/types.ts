@@ -58,6 +58,16 @@ export function isPlainText(meta: Record<string, unknown> | undefined): boolean 
   return meta?.kind === 'text' && !meta.feed && !/markdown/i.test(type);
 }
 
+/**
+ * A PDF's result written in Markdown (its headings and list items marked, mode markdown): the
+ * app renders it and the export writes it as .md, as a page's Markdown. meta.pdf counts what was
+ * marked; a PDF read in mode markdown before it had marks has no count, and is text.
+ */
+export function isPdfMarkdown(meta: Record<string, unknown> | undefined): boolean {
+  const pdf = meta?.pdf;
+  return meta?.kind === 'pdf' && typeof pdf === 'object' && pdf !== null && typeof (pdf as Record<string, unknown>).headings === 'number';
+}
+
 export const TargetStateSchema = z.enum(['pending', 'running', 'done', 'failed']);
 export type TargetState = z.infer<typeof TargetStateSchema>;
 

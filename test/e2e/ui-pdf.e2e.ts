@@ -27,6 +27,8 @@ beforeAll(async () => {
     '/locked.pdf': pdf(makePdf({ pages: [['Secret']], encrypted: true })),
     '/cut.pdf': pdf(numberedPdf(10).subarray(0, 1500)),
     '/paper.pdf': pdf(twoColumnPaper()),
+    // A real paper (test/fixtures/pdfs): a title, sections in larger type, bulleted lines.
+    '/tracemonkey.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/tracemonkey.pdf'))),
     // 352 pages: read for a second or more, in 16-page chunks after the first 4.
     '/book.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/freeculture.pdf'))),
   });
@@ -157,5 +159,45 @@ test("a long PDF's row says how many of its pages are read while it reads, then 
 });
 
 test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a PDF's Markdown reads as Markdown, its headings headings and its pages marked; its text stays laid out", async () => {
+  await runJob([`${site.origin}/tracemonkey.pdf pages=1-2`, `${site.origin}/tracemonkey.pdf pages=1-2 mode=text`]);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await page.keyboard.press('Enter');
+  const view = page.getByTestId('result-view');
+  const md = page.getByTestId('result-markdown');
+  // It was laid out text: "## Abstract" and "- We explain an algorithm" written out.
+  await expect.poll(() => md.count()).toBe(1);
+  expect(await view.getAttribute('data-shape')).toBe('markdown');
+  expect(await md.locator('h1').allTextContents()).toEqual(['Trace-based Just-in-Time Type Specialization for Dynamic Languages']);
+  expect(await md.locator('h2').allTextContents()).toEqual(['Abstract', '1. Introduction', '2. Overview: Example Tracing Run']);
+  expect(await md.locator('li').first().textContent()).toMatch(/^We explain an algorithm for dynamically forming trace trees/);
+  expect(await md.textContent()).not.toMatch(/## |^- /m);
+  // Each page marked where it starts, as in the text; the mark has no text of its own.
+  const marks = md.getByTestId('page-mark');
+  expect(await marks.evaluateAll((els) => els.map((e) => [e.getAttribute('data-page'), e.getAttribute('aria-label'), e.textContent]))).toEqual([
+    ['1', 'Page 1', ''],
+    ['2', 'Page 2', ''],
+  ]);
+  expect(await marks.nth(1).evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"Page 2"');
+  expect(await marks.nth(0).evaluate((el) => el.nextElementSibling?.querySelector('h1')?.textContent)).toBe('Trace-based Just-in-Time Type Specialization for Dynamic Languages');
+  await page.screenshot({ path: screenshotPath('ui-pdf-markdown') });
+  await marks.nth(1).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('ui-pdf-markdown-page-2') });
+  // Its meta says what was marked.
+  expect(await page.getByTestId('result-meta').locator('[data-key="pdf"] dd').textContent()).toMatch(/4 headings and 3 list items marked in Markdown, by type size and bullets/);
+  // Shown as its source, the Markdown as written, its pages still marked.
+  await page.getByRole('button', { name: 'Show source' }).click();
+  await expect.poll(() => page.getByTestId('result-text').textContent()).toContain('## Abstract');
+  expect(await page.getByTestId('result-text').getByTestId('page-mark').count()).toBe(2);
+
+  await page.locator('[data-testid="target-row"][data-idx="1"]').click();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => view.getAttribute('data-shape')).toBe('text');
+  expect(await page.getByTestId('result-text').getByTestId('page-mark').count()).toBe(2);
+  expect(await page.getByTestId('result-text').textContent()).toContain('Abstract\nDynamic languages such as JavaScript');
+  await page.screenshot({ path: screenshotPath('ui-pdf-text') });
   expect(pageErrors(page)).toEqual([]);
 });

@@ -169,8 +169,8 @@ test('a PDF hit cites its page; a malformed query is searched as plain words; an
   expect(await page.getByTestId('search-hit').first().textContent()).toMatch(/#5 · page 3 · line \d+/);
   await page.getByTestId('search-hit').first().click();
   await expect.poll(() => page.getByTestId('result-view').getAttribute('data-highlight')).toBe('needle');
-  // A PDF reads as its text, laid out, with each page marked; the match is on the page cited.
-  expect(await page.getByTestId('result-view').getAttribute('data-shape')).toBe('text');
+  // A PDF's Markdown reads as Markdown, with each page marked; the match is on the page cited.
+  expect(await page.getByTestId('result-view').getAttribute('data-shape')).toBe('markdown');
   const marks = page.getByTestId('page-mark');
   expect(await marks.evaluateAll((els) => els.map((e) => e.getAttribute('data-page')))).toEqual(['1', '2', '3']);
   expect(await marks.nth(2).evaluate((el) => el.nextSibling?.textContent ?? '')).toContain('The hidden needle is here');

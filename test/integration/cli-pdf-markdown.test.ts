@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSift } from '../helpers/cli';
+import { shapeOf } from '../../src/shared/shown';
 import { startServer, type TestServer } from '../helpers/fetch-server';
 
 // Through the built CLI (node scripts/build-cli.mjs), as a user runs it, over real PDFs
@@ -26,7 +27,7 @@ afterAll(async () => {
 interface Out {
   ok: boolean;
   content: string;
-  meta: { page_lines: [number, number][] };
+  meta: { page_lines: [number, number][]; pdf: Record<string, unknown> };
 }
 
 describe('a PDF in mode markdown', () => {
@@ -63,5 +64,14 @@ describe('a PDF in mode markdown', () => {
     const first = (o: Out) => o.content.split('\n')[(o.meta.page_lines[1]?.[1] ?? 0) - 1]?.replace(/^#+ /, '');
     expect(first(m)).toBe(first(t));
     expect(first(t)).toBeTruthy();
+    // Its meta counts the marks, which tells the app to render it and the export to write it as
+    // Markdown: shown as laid out text, a reader saw "## Abstract" written out. Text mode stays text.
+    expect(m.meta).toMatchObject({ pdf: { headings: 4, list_items: 3 } });
+    expect(t.meta).not.toHaveProperty('pdf.headings');
+    expect(shapeOf(undefined, m)).toBe('markdown');
+    expect(shapeOf('text', t)).toBe('text');
+    // A result stored in mode markdown before a PDF had marks is text mode's bytes, and reads as text.
+    const { headings: _h, list_items: _l, ...before } = m.meta.pdf;
+    expect(shapeOf(undefined, { content: t.content, meta: { ...m.meta, pdf: before } })).toBe('text');
   }, 120_000);
 });

@@ -12,7 +12,7 @@ import { pageLinesOf, pagesOf, parsePages, type PageLines } from './pages';
 import { sourceLinesOf } from '../../shared/source-lines';
 import type { OnPages, PageRanges, PdfPage, PdfPool, PdfText } from './pdf-pool';
 import { dehyphenate, dehyphenateBreaks, dropFurniture, vocabulary } from './pdf-text';
-import { pdfMarkdown } from './pdf-markdown';
+import { markedIn, pdfMarkdown } from './pdf-markdown';
 import { classify, feedFormat, HTML_INSIDE, mediaType, sniffBody, type FeedFormat, type Kind } from './sniff';
 import { isTeaser, teaserWall } from './classify';
 import { jsonProblem, linksIn, opensWrapped, wrappedJson, type JsonRead } from './json-doc';
@@ -736,6 +736,9 @@ async function pdfContent(buf: Uint8Array, mode: string, ranges: ReturnType<type
       // mode raw keeps every line as laid out: furniture and line-end hyphens included. Mode
       // markdown is the text with its headings and list items marked.
       const shown = mode === 'markdown' ? pdfMarkdown(r.pages, texts) : texts;
+      // Said, and what tells the app and the exports the content is Markdown: a PDF stored
+      // in mode markdown before it had marks is text, and "1. Introduction" would be a list.
+      if (mode === 'markdown') meta.pdf = { ...(meta.pdf as object), ...markedIn(shown) };
       const joined = shown.join('\n\n');
       const content = joined.trim();
       const leadLines = (joined.slice(0, joined.length - joined.trimStart().length).match(/\n/g) ?? []).length;

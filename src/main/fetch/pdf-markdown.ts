@@ -148,6 +148,20 @@ function marked(text: string, headings: { text: string; level: number }[]): stri
   return out.join('\n');
 }
 
+/**
+ * How many headings and list items the pages' Markdown has (meta.pdf): a text line that would
+ * read as either was escaped or is one (a "- " the PDF itself wrote is an item).
+ */
+export function markedIn(pages: string[]): { headings: number; list_items: number } {
+  let headings = 0;
+  let items = 0;
+  for (const page of pages) {
+    headings += (page.match(/^#{1,6} /gm) ?? []).length;
+    items += (page.match(/^- /gm) ?? []).length;
+  }
+  return { headings, list_items: items };
+}
+
 /** A line of running text as Markdown: a bullet's item as a list item, a line that would read as markup escaped. */
 function asMarkdownLine(line: string): string {
   if (BULLET.test(line)) return line.replace(BULLET, '- ');

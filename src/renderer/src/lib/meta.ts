@@ -116,7 +116,7 @@ const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(
  */
 export function pdfReadingText(v: Record<string, unknown>): string {
   const parts: string[] = [];
-  const { bidi: _bidi, bidi_lines, columns, multi_column_pages, narrow_column_pages, dehyphenated, compound_hyphens_kept, furniture_removed, ...rest } = v;
+  const { bidi: _bidi, bidi_lines, columns, multi_column_pages, narrow_column_pages, dehyphenated, compound_hyphens_kept, furniture_removed, headings, list_items, ...rest } = v;
   const multi = count(multi_column_pages);
   if (multi > 0) parts.push(`${counted(multi, 'page')} in ${count(columns) > 2 ? `up to ${count(columns)}` : count(columns)} columns read column by column`);
   const narrow = count(narrow_column_pages);
@@ -125,6 +125,9 @@ export function pdfReadingText(v: Record<string, unknown>): string {
   if (count(dehyphenated) > 0) parts.push(`${counted(count(dehyphenated), 'word')} hyphenated at a line end joined`);
   if (count(compound_hyphens_kept) > 0) parts.push(`${counted(count(compound_hyphens_kept), 'hyphen')} of compound words kept`);
   if (count(furniture_removed) > 0) parts.push(`${counted(count(furniture_removed), 'line')} repeated on the pages' edges (headers, footers, page numbers) left out`);
+  // Mode markdown's marks (pdf-markdown.ts): "headings: 14; list items: 20" read as two more steps of the reading.
+  const marked = [count(headings) > 0 ? counted(count(headings), 'heading') : '', count(list_items) > 0 ? counted(count(list_items), 'list item') : ''].filter(Boolean);
+  if (marked.length > 0) parts.push(`${marked.join(' and ')} marked in Markdown, by type size and bullets`);
   for (const [k, x] of Object.entries(rest)) parts.push(`${k.replace(/_/g, ' ')}: ${metaValue(x)}`);
   return parts.length ? parts.join('; ') : 'as laid out: one column, nothing joined or left out';
 }

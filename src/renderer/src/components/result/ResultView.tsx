@@ -113,6 +113,11 @@ function AsWritten({ text }: { text: string }): React.JSX.Element {
   );
 }
 
+/** Where a PDF's page starts. Its number is CSS content, not text: search highlighting counts only the result's own words. */
+function PageMark({ page }: { page: number }): React.JSX.Element {
+  return <span className="page-mark" role="separator" aria-label={`Page ${page}`} data-page={page} data-testid="page-mark" />;
+}
+
 /** Where to scroll to and what to highlight: a search hit's words on their line. */
 export interface ViewFocus {
   needle: string;
@@ -134,7 +139,13 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
   const tooBig = part !== undefined || result.content.length > MAX_RENDERED_MARKDOWN;
   // A feed's result says which format it was read as (feed.ts's meta.feed).
   const feed = typeof result.meta?.['feed'] === 'string';
-  const html = useMemo(() => (shape === 'markdown' && !source && !tooBig ? renderMarkdown(result.content, { feed }) : null), [shape, source, tooBig, result.content, feed]);
+  const pageLines = result.meta?.page_lines;
+  // A PDF's Markdown is rendered page by page, each page marked as its text is: its pages are
+  // apart in the content (a blank line between), so no block runs from one into the next.
+  const html = useMemo(
+    () => (shape === 'markdown' && !source && !tooBig ? (pageSegments(result.content, pageLines) ?? [{ page: null, text: result.content }]).map((p) => ({ page: p.page, html: renderMarkdown(p.text, { feed }) })) : null),
+    [shape, source, tooBig, result.content, pageLines, feed],
+  );
   const needle = focus?.needle;
   const line = focus?.line;
   // By value: the pane makes a new part at each render, and a new `shown` highlights again.
@@ -149,11 +160,8 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
     return shownPart(prettyJson(result.content) ?? result.content);
   }, [html, shape, result.content, line, partFrom, partLine]);
   const text = shown.text;
-  const pageLines = result.meta?.page_lines;
-  const pages = useMemo(
-    () => (html === null && shape === 'text' ? pageSegments(text, pageLinesFrom(pageLines, shown.firstLine)) : null),
-    [html, shape, text, pageLines, shown.firstLine],
-  );
+  // A PDF's Markdown shown as its source has its pages marked too.
+  const pages = useMemo(() => (html === null && shape !== 'json' ? pageSegments(text, pageLinesFrom(pageLines, shown.firstLine)) : null), [html, shape, text, pageLines, shown.firstLine]);
   const cut = part ? part.sized : html === null && result.content.length > MAX_SHOWN_TEXT;
   const root = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState<string | null>(null);
@@ -202,14 +210,20 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
         </p>
       ) : html !== null ? (
         // Sanitized by DOMPurify in renderMarkdown; nothing in it can load or run.
-        <div className="markdown" data-testid="result-markdown" onClick={followInPage} dangerouslySetInnerHTML={{ __html: html }} />
+        <div className="markdown" data-testid="result-markdown" onClick={followInPage}>
+          {html.map((p, i) => (
+            <Fragment key={i}>
+              {p.page !== null && <PageMark page={p.page} />}
+              <div className="markdown-part" dangerouslySetInnerHTML={{ __html: p.html }} />
+            </Fragment>
+          ))}
+        </div>
       ) : (
         <pre className="result-text" data-testid="result-text">
           {pages
             ? pages.map((p, i) => (
-                // The page number is CSS content, not text: search highlighting counts only the result's own words.
                 <Fragment key={i}>
-                  {p.page !== null && <span className="page-mark" role="separator" aria-label={`Page ${p.page}`} data-page={p.page} data-testid="page-mark" />}
+                  {p.page !== null && <PageMark page={p.page} />}
                   <AsWritten text={p.text} />
                 </Fragment>
               ))
