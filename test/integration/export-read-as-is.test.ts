@@ -37,6 +37,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(HARBOUR_PDF);
     },
+    // A real paper (test/fixtures/pdfs): its Markdown has a title and sections.
+    '/paper.pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(readFileSync(path.resolve(__dirname, '../fixtures/pdfs/tracemonkey.pdf')));
+    },
     '/boats.json': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ harbour: 'Inner basin', boats: [{ name: 'Kittiwake', berth: 'A 3', crew: ['Ann', 'Bo'] }, { name: 'Tern "II"', berth: 'B 1', crew: [] }] }));
@@ -88,34 +93,65 @@ describe('combined Markdown with the failed targets included', () => {
   });
 });
 
-describe("a PDF's results exported are its text as laid out, with its pages marked", () => {
-  const lines = (): string[] => [`${site.base}/harbour.pdf`, `${site.base}/harbour.pdf grep=quay`, `${site.base}/harbour.pdf q="how high did the tide rise above the quay?"`, `${site.base}/harbour.pdf pages=3`];
-  const WHOLE = /^\[page 1\]\nSpring tides\nThe tide rose two metres above the quay in March\.\n\n\[page 2\]\nMoorings\n1\. Forty boats moor in the inner basin all year\.\n\n\[page 3\]\nNeap tides\n/;
+describe("a PDF's results exported as the app shows them, with their pages marked: its Markdown as Markdown, its text and grep lines as text", () => {
+  const lines = (): string[] => [
+    `${site.base}/harbour.pdf`,
+    `${site.base}/harbour.pdf grep=quay`,
+    `${site.base}/harbour.pdf q="how high did the tide rise above the quay?"`,
+    `${site.base}/harbour.pdf pages=3`,
+    `${site.base}/harbour.pdf mode=text`,
+  ];
+  const TEXT = /^\[page 1\]\nSpring tides\nThe tide rose two metres above the quay in March\.\n\n\[page 2\]\nMoorings\n1\. Forty boats moor in the inner basin all year\.\n\n\[page 3\]\nNeap tides\n/;
+  // In Markdown a page's mark is a paragraph of its own: on the line above, it ran into the page's first line.
+  const MARKDOWN = /^\[page 1\]\n\nSpring tides\nThe tide rose two metres above the quay in March\.\n\n\[page 2\]\n\nMoorings\n1\. Forty boats moor in the inner basin all year\.\n\n\[page 3\]\n\nNeap tides\n/;
 
-  test('a folder of files: text files, each marking where its pages start, so a passage or a grep line cites its page', async () => {
+  test('a folder of files: Markdown files for its Markdown, text files for its text and grep lines, each marking where its pages start, so a passage or a grep line cites its page', async () => {
     const dir = await batchTo('pdf-folder', lines(), 'folder');
     const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string });
-    expect(manifest.map((m) => path.extname(m.file))).toEqual(['.txt', '.txt', '.txt', '.txt']);
+    // The default mode's Markdown was a .txt file, its "#" headings and "- " items written out.
+    expect(manifest.map((m) => path.extname(m.file))).toEqual(['.md', '.txt', '.md', '.md', '.txt']);
     const file = (i: number): string => readFileSync(path.join(dir, manifest[i]!.file), 'utf8');
-    expect(file(0)).toMatch(WHOLE);
+    expect(file(0)).toMatch(MARKDOWN);
     expect(file(1)).toBe('[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide the ferry still reaches the quay at low water.');
-    expect(file(2)).toMatch(/^\[page 1\]\n.*The tide rose two metres/s);
-    expect(file(3)).toMatch(/^\[page 3\]\nNeap tides\n/);
+    expect(file(2)).toMatch(/^\[page 1\]\n\n.*The tide rose two metres/s);
+    expect(file(3)).toMatch(/^\[page 3\]\n\nNeap tides\n/);
+    expect(file(4)).toMatch(TEXT);
   });
 
-  test('Markdown (--format md, the combined file) fences it as text, as the app shows it: its numbered line is no list item', async () => {
-    const dir = await batchTo('pdf-md', lines().slice(0, 1), 'md');
-    const own = readFileSync(path.join(dir, 'Harbour report.md'), 'utf8');
-    expect(own.startsWith('```text\n')).toBe(true);
-    expect(own.slice('```text\n'.length)).toMatch(WHOLE);
+  test('Markdown (--format md, the combined file) has its Markdown bare and fences its text, as the app shows it: the numbered line of its text is no list item', async () => {
+    const dir = await batchTo('pdf-md', [lines()[0]!, lines()[4]!], 'md');
+    const manifest = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string });
+    const own = (i: number): string => readFileSync(path.join(dir, manifest[i]!.file), 'utf8');
+    expect(own(0)).toMatch(MARKDOWN);
+    expect(own(1).startsWith('```text\n')).toBe(true);
+    expect(own(1).slice('```text\n'.length)).toMatch(TEXT);
     const md = readFileSync(await batchTo('pdf-combined', lines(), 'combined'), 'utf8');
     expect(md).toContain('```text\n[page 1]\nThe tide rose two metres above the quay in March.\n\n[page 3]\nAt neap tide');
-    // The whole document, the question's passage from page 3 and pages=3: every section that has page 3 marks it.
-    expect(md.match(/^\[page 3\]$/gm)).toHaveLength(4);
-    expect(md).toContain(`<${site.base}/harbour.pdf>\n\nAsked with \`pages=3\`\n\n\`\`\`text\n[page 3]\nNeap tides\n`);
-    const html = await marked.parse(md);
+    // Every section that has page 3 marks it: the whole document twice, the question's passage from page 3 and pages=3.
+    expect(md.match(/^\[page 3\]$/gm)).toHaveLength(5);
+    expect(md).toContain(`<${site.base}/harbour.pdf>\n\nAsked with \`pages=3\`\n\n[page 3]\n\nNeap tides\n`);
+    const html = await marked.parse(md.slice(md.indexOf('Asked with `mode=text`')));
     expect(html).not.toContain('<ol');
     expect(html).toContain('1. Forty boats moor');
+  });
+
+  test("a paper's Markdown keeps its headings, its title heading its own file and heading its section once in the combined file", async () => {
+    const paper = [`${site.base}/paper.pdf pages=1-2`];
+    const dir = await batchTo('paper-folder', paper, 'folder');
+    const own = readFileSync(path.join(dir, 'Trace-based Just-in-Time Type Specialization for Dynamic Languages.md'), 'utf8');
+    // The title, then where page 1 starts: the mark above it put the title under page 1's mark.
+    expect(own).toMatch(/^# Trace-based Just-in-Time Type Specialization for Dynamic Languages\n\n\[page 1\]\n\nAndreas Gal/);
+    expect(own).toContain('\n\n## Abstract\n\nDynamic languages such as JavaScript');
+    expect(own).toContain('\n\n## 1. Introduction\n\n');
+    expect(own.match(/^\[page \d+\]$/gm)).toEqual(['[page 1]', '[page 2]']);
+    const md = readFileSync(await batchTo('paper-combined', paper, 'combined'), 'utf8');
+    const section = md.slice(md.indexOf('<a id="target-1">'));
+    // Its headings nest under the section's: it was fenced, "## Abstract" written out.
+    expect(section).not.toContain('```');
+    expect(section).toMatch(/^<a id="target-1"><\/a>\n\n## Trace-based Just-in-Time Type Specialization for Dynamic Languages\n\n<[^>]+>\n\nAsked with `pages=1-2`\n\n\[page 1\]\n\nAndreas Gal/);
+    const html = await marked.parse(section);
+    expect(html.match(/<h\d>[^<]*<\/h\d>/g)?.slice(0, 3)).toEqual(['<h2>Trace-based Just-in-Time Type Specialization for Dynamic Languages</h2>', '<h4>Abstract</h4>', '<h4>1. Introduction</h4>']);
+    expect(html).toContain('<p>[page 2]</p>');
   });
 });
 
@@ -139,7 +175,7 @@ describe('one URL asked four ways', () => {
     const md = readFileSync(await batchTo('asked-combined', lines(), 'combined'), 'utf8');
     const sections = md.split('<a id="target-').slice(1);
     expect(sections.map((sec) => /^Asked with (.*)$/m.exec(sec)?.[1])).toEqual([undefined, '`grep=quay`', '`question="how high did the tide rise?"`', '`pages=3`']);
-    expect(sections[2]).toMatch(/<[^>]+\/harbour\.pdf>\n\nAsked with `question="how high did the tide rise\?"`\n\n```text\n\[page 1\]\n/);
+    expect(sections[2]).toMatch(/<[^>]+\/harbour\.pdf>\n\nAsked with `question="how high did the tide rise\?"`\n\n\[page 1\]\n\n/);
   });
 
   test('the CSV, the JSONL and the manifest tell the four rows apart by their options', async () => {
@@ -159,7 +195,7 @@ describe('one URL asked four ways', () => {
     expect(front).toContain('\noptions: {"question":"how high did the tide rise?"}\n');
     expect(front).toContain('\npages_total: 3\n');
     expect(front).not.toMatch(/^(page_lines|source_lines):/m);
-    expect(question.slice(front.length + 10)).toMatch(/^```text\n\[page 1\]\n/);
+    expect(question.slice(front.length + 10)).toMatch(/^\[page 1\]\n\n/);
     // A target asked nothing more than its URL has no options line.
     expect(readFileSync(path.join(dir, manifest[0]!.file), 'utf8')).not.toMatch(/^options:/m);
   });

@@ -3,7 +3,7 @@
  * front matter, its Markdown.
  */
 import { isPageLines } from '../../shared/pages';
-import { isCutShort, isPlainText, type TargetStatus } from '../../shared/types';
+import { isCutShort, isPdfMarkdown, isPlainText, type TargetStatus } from '../../shared/types';
 import { withoutBidiControls } from '../../shared/shown';
 import { canonicalOptions } from '../../shared/urllist/options';
 import { routeOf } from '../../shared/urllist/url';
@@ -182,8 +182,10 @@ export function ownFile(t: TargetStatus): OwnFile {
       if (o?.grep) return { kind: 'txt' };
       // A PDF's text is laid out, not written in Markdown, as the app shows it: as Markdown its
       // lines ran into one paragraph (a heading into the text below it), "1. Introduction"
-      // became a list item and an indented line code.
-      if (t.result?.meta?.kind === 'pdf') return { kind: 'txt' };
+      // became a list item and an indented line code. Its Markdown (headings and list items
+      // marked) is Markdown, as the app shows it: as .txt, and fenced in the combined file, a
+      // reader saw its "## Abstract" and "- " written out.
+      if (t.result?.meta?.kind === 'pdf') return { kind: isPdfMarkdown(t.result.meta) ? 'md' : 'txt' };
       return { kind: isPlainText(t.result?.meta) ? 'txt' : 'md' };
   }
 }
@@ -241,24 +243,36 @@ export function frontMatter(t: TargetStatus): string {
  * A PDF result's text with a line "[page 2]" where each of its pages starts
  * (meta.page_lines). The app marks the pages of a result it shows and sift fetch names them,
  * but an exported file had none: the passages a question found, or the lines a grep kept,
- * came without the page they cite, and a whole document without its page breaks. Other
- * kinds, and results without pages, are as stored.
+ * came without the page they cite, and a whole document without its page breaks. A PDF's
+ * Markdown has them as paragraphs of their own (Markdown reads "[page 2]" as written), the
+ * first after the document's title when that heads it, so the file and its section in the
+ * combined Markdown open with the title. Other kinds, and results without pages, are as stored.
  */
 export function pagedContent(t: TargetStatus, kind: FileKind): string {
   const content = contentOf(t);
   const pageLines = t.result?.meta?.page_lines;
-  if (kind !== 'txt' || !isPageLines(pageLines) || pageLines.length === 0) return content;
+  const markdown = kind === 'md' && isPdfMarkdown(t.result?.meta);
+  if ((kind !== 'txt' && !markdown) || !isPageLines(pageLines) || pageLines.length === 0) return content;
   // Pages with no line of their own (blank pages) start on the line the next one does; that one is marked.
   const starts = new Map(pageLines.map(([page, line]) => [line, page]));
+  const lines = content.split('\n');
   const out: string[] = [];
-  content.split('\n').forEach((line, i) => {
+  const mark = (page: number, next: string): void => {
+    // One blank line before the mark, whatever the content had there; in Markdown one after it too.
+    while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
+    if (out.length > 0) out.push('');
+    out.push(`[page ${page}]`);
+    if (markdown && next.trim() !== '') out.push('');
+  };
+  const titled = markdown && /^# /.test(lines[0] ?? '');
+  lines.forEach((line, i) => {
     const page = starts.get(i + 1);
-    if (page !== undefined) {
-      // One blank line before the mark, whatever the content had there.
-      while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
-      if (out.length > 0) out.push('');
-      out.push(`[page ${page}]`);
+    if (i === 0 && titled) {
+      out.push(line);
+      if (page !== undefined) mark(page, lines[1] ?? '');
+      return;
     }
+    if (page !== undefined) mark(page, line);
     out.push(line);
   });
   return out.join('\n');
@@ -282,7 +296,7 @@ export function fileBody(t: TargetStatus, { kind, jsonLines }: OwnFile, forced: 
     // HTML) is fenced there, as the combined Markdown does; bare, a log's '#' lines were
     // headings and a CSV's rows one paragraph.
     const own = defaultKind(t);
-    const body = own === 'md' ? content : mdFence(pagedContent(t, own), FENCE_LANG[own]);
+    const body = own === 'md' ? pagedContent(t, own) : mdFence(pagedContent(t, own), FENCE_LANG[own]);
     return includeMeta ? frontMatter(t) + body : body;
   }
   if (kind === 'jsonl') return `${(jsonLines ?? [content]).join('\n')}\n`;

@@ -293,7 +293,7 @@ export async function combinedMdWriter(finalPath: string, jobId: string, o: Writ
         const kind = o.fileKind ?? defaultKind(t);
         // Said in words, as a failure is: an empty fence read as a page with nothing on it.
         if (empty) section += `> **${emptyResultLabel(empty)}**: ${mdInline(emptyResultText(empty))}\n`;
-        else section += kind === 'md' ? nestedMarkdown(contentOf(t), titleOf(t)) : mdFence(pagedContent(t, kind), FENCE_LANG[kind]);
+        else section += kind === 'md' ? nestedMarkdown(pagedContent(t, kind), titleOf(t)) : mdFence(pagedContent(t, kind), FENCE_LANG[kind]);
       } else {
         const said = notFetchedOr(t, o);
         section += `> **${notDoneWord(t)}**${reasonOfTarget(t) ? ` (${reasonOfTarget(t)})` : ''}${said.error ? `: ${mdInline(said.error)}` : ''}${said.hint ? `  \n> ${mdInline(said.hint)}` : ''}\n`;
