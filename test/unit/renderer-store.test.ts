@@ -340,6 +340,10 @@ describe('formatting', () => {
       '14 pages in 2 columns read column by column; 3 pages with narrow columns side by side (tables, figure labels) read one column after the other',
     );
     expect(metaFieldValue('pdf', { ...plain, narrow_column_pages: 0 })).toBe('as laid out: one column, nothing joined or left out');
+    // Mode markdown's marks: "headings: 4; list items: 3" read as fields; none marked, nothing said.
+    expect(metaFieldValue('pdf', { ...plain, headings: 4, list_items: 3 })).toBe('4 headings and 3 list items marked in Markdown, by type size and bullets');
+    expect(metaFieldValue('pdf', { ...plain, headings: 1, list_items: 0 })).toBe('1 heading marked in Markdown, by type size and bullets');
+    expect(metaFieldValue('pdf', { ...plain, headings: 0, list_items: 0 })).toBe('as laid out: one column, nothing joined or left out');
     // A step this build does not know keeps its name; no field name with underscores is left.
     expect(metaFieldValue('pdf', { ...plain, ligatures_split: 2 })).toBe('ligatures split: 2');
     expect(metaRows({ pdf: plain }).map((r) => r.value).join(' ')).not.toMatch(/_|false/);
