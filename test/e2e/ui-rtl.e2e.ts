@@ -119,8 +119,10 @@ test('an Arabic article and an Arabic PDF read from the right, each paragraph an
 
   await page.locator('[data-testid="target-row"][data-idx="1"]').click();
   await page.keyboard.press('Enter');
-  await expect.poll(() => page.getByTestId('result-text').textContent()).toContain('انواع الخطوط العربية');
-  const line = await gaps('[data-testid="result-text"]', 'انواع الخطوط العربية');
+  // Its Markdown (the default mode) is rendered, as the article's is: its paragraph reads from the right.
+  await expect.poll(() => page.getByTestId('result-markdown').textContent()).toContain('انواع الخطوط العربية');
+  expect(await page.getByTestId('result-markdown').locator('p').first().evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  const line = await gaps('[data-testid="result-markdown"]', 'انواع الخطوط العربية');
   expect(line, 'the PDF line is on screen').not.toBeNull();
   expect(line!.right).toBeLessThan(2);
   expect(line!.left).toBeGreaterThan(line!.right + 50);
