@@ -9,7 +9,7 @@ import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FIRST_ROWS, MAX_SUBMIT_TARGETS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { REASON_LABELS, warningLabel } from '../../src/shared/reasons';
-import { finishedJobForFile } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job-file';
 import { expectNoInternalErrorText, pageErrors, tapAnswers } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 

@@ -9,7 +9,7 @@ import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FIRST_ROWS, ROWS_PER_PAGE } from '../../src/shared/ipc/contract';
 import { screenshotPath } from '../helpers/chromium';
-import { finishedJobForFile } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job-file';
 import { pageErrors, tapAnswers } from '../helpers/ui-app';
 import { appForFile } from '../helpers/ui-file';
 

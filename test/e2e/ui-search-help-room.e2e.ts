@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from '../helpers/chromium';
-import { finishedJobForFile } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job-file';
 import { appForFile } from '../helpers/ui-file';
 
 let page: Page;

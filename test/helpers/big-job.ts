@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import { openStore, type Store } from '../../src/main/store';
 import type { Reason } from '../../src/shared/reasons';
 import { tempDir } from './store';
@@ -67,7 +66,7 @@ export interface JobOnDisk {
   job: BigJob;
 }
 
-type BigJobOptions = Parameters<typeof bigFinishedJob>[2];
+export type BigJobOptions = Parameters<typeof bigFinishedJob>[2];
 
 /** bigFinishedJob written to `sift.db` in a new temp folder named from `prefix`, the store closed again. */
 export function finishedJobOnDisk(prefix: string, n: number, o: BigJobOptions = {}): JobOnDisk {
@@ -80,21 +79,6 @@ export function finishedJobOnDisk(prefix: string, n: number, o: BigJobOptions = 
   } finally {
     store.close();
   }
-}
-
-/**
- * finishedJobOnDisk for a whole test file (call at its top level): written in a beforeAll, its
- * fields set once that has run, and its folder removed in an afterAll. Called before appForFile,
- * the folder is removed after the app has closed (vitest's 'stack' order of hooks).
- */
-export function finishedJobForFile(prefix: string, n: number, o: BigJobOptions = {}): JobOnDisk {
-  const onDisk = {} as JobOnDisk;
-  beforeAll(() => {
-    Object.assign(onDisk, finishedJobOnDisk(prefix, n, o));
-  });
-  // 100,000 targets are some 30 MB of database: not left behind in the temp folder at each run.
-  afterAll(() => onDisk.t?.remove());
-  return onDisk;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { finishedJobForFile } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job-file';
 import { collect, runSift, startSift } from '../helpers/cli';
 import { until } from '../helpers/store';
 

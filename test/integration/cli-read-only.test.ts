@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { finishedJobForFile } from '../helpers/big-job';
+import { finishedJobForFile } from '../helpers/big-job-file';
 import { runSift } from '../helpers/cli';
 import { mountTmpfs, unmountTmpfs } from '../helpers/tmpfs';
 
