@@ -9,7 +9,7 @@ import type { Settings } from '../shared/settings';
 import type { Handlers } from './ipc/dispatch';
 import { APP_NAME, VERSION } from './version';
 import type { Store } from './store';
-import { ErrTooManyTargets, restRunOf, type FetchFunc, type Runner } from './batch';
+import { ErrTooManyTargets, restRunFinder, type FetchFunc, type Runner } from './batch';
 import type { BatchMetrics } from './metrics';
 import { createLog, silentLog, type Log } from './log';
 import { EventBatcher } from './events';
@@ -223,6 +223,7 @@ export function createServices(opts: ServicesOptions): Services {
     throw forTheApp(err, opts.dbPath);
   }
   const { store, fetcher, metrics, runner } = engine;
+  const restRunOf = restRunFinder(store, REST_CALLERS);
 
   const batcher = new EventBatcher(emit, opts.eventIntervalMs ?? 200);
   const offJob = runner.on('job', (job) => {
@@ -313,7 +314,7 @@ export function createServices(opts: ServicesOptions): Services {
       // Showing the job is its first page: a later one is the same view, and each touch is a write.
       if (from) return { job: store.getJob(id) ?? job, targets, ...rest };
       runner.touch(id);
-      const restRun = restRunOf(store, job, REST_CALLERS, Date.now());
+      const restRun = restRunOf(job, Date.now());
       return { job: store.getJob(id) ?? job, targets, ...rest, ...(restRun ? { restRun } : {}) };
     },
 

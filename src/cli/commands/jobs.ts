@@ -6,6 +6,7 @@ import { cliDbPath, namedJob, NOTHING_STORED, nothingStoredYet, openCliStore, wi
 import { answeringOwner, requestCancel } from '../../main/control';
 import { storeError, type Store } from '../../main/store';
 import { isCutShort, type TargetRow } from '../../shared/types';
+import { finishedCount } from '../../shared/job-counts';
 import { SiftError } from '../../shared/errors';
 import { shownFailure } from '../../shared/reasons';
 import { hintOn } from '../../shared/hints';
@@ -57,7 +58,7 @@ the database cannot be read, 130 interrupted
           const err = j.error ? `  (${j.error})` : '';
           // Finished as sift status and the app count them: a target cut short by a crash or a
           // cancel is stored failed, and listed "3/5" here beside status's "2/5 finished".
-          const finished = j.targetsDone - (j.targetsCutShort ?? 0);
+          const finished = finishedCount(j);
           // Its name last, as the app's job list shows it: the caller alone ("cli") told no job from another.
           const label = j.label ? `  ${j.label}` : '';
           io.stdout.write(forTerminal(`${j.id}  ${j.status.padEnd(9)} ${`${finished}/${j.targetsTotal}`.padStart(11)}  ${formatWhen(j.createdAt)}  ${j.caller}${label}${err}\n`));

@@ -21,5 +21,5 @@ export {
   isInterruption,
 } from './errors';
 export { canonicalTargets, idemKey } from './canonical';
-export { restRunOf } from './rest-run';
+export { restRunFinder } from './rest-run';
 export type { Caller, FetchFunc, Hooks, Logger, RunnerConfig } from './types';

@@ -38,6 +38,8 @@ export interface Store {
   jobsNamed(idOrPrefix: string, limit?: number): Job[];
   /** The job for (caller, idemKey) whose lease has not lapsed at nowMs, whatever its status. */
   jobByIdem(caller: string, idemKey: string, nowMs: number): Job | undefined;
+  /** Jobs of one caller with `targetsTotal` targets, made at or after sinceMs and kept at nowMs, other than `except`: counted. */
+  countJobsOfSize(caller: string, targetsTotal: number, sinceMs: number, nowMs: number, except: string): number;
   /** queued + running jobs of one caller. */
   liveJobsOfCaller(caller: string): number;
   /** queued + running jobs in total. */
@@ -439,6 +441,7 @@ function storeOver(db: Database.Database, path: string, indexing: boolean, reser
       const r = jobs.byIdem(caller, idemKey, nowMs);
       return r && toJob(r);
     },
+    countJobsOfSize: (caller, targetsTotal, sinceMs, nowMs, except) => jobs.ofSize(caller, targetsTotal, sinceMs, nowMs, except),
     liveJobsOfCaller: (caller) => jobs.liveOfCaller(caller),
     liveJobsTotal: () => jobs.liveTotal(),
     countJobs: () => jobs.total(),

@@ -61,6 +61,9 @@ export function jobsTable(db: Database.Database) {
   const byIdem = db.prepare<[string, string, number], JobRecord>(
     'SELECT * FROM jobs WHERE caller = ? AND idem_key = ? AND lease_expires > ? ORDER BY created_at DESC LIMIT 1',
   );
+  const ofSize = db.prepare<[string, number, number, number, string], { n: number }>(
+    'SELECT count(*) AS n FROM jobs WHERE caller = ? AND targets_total = ? AND created_at >= ? AND lease_expires > ? AND id != ?',
+  );
   const liveOfCaller = db.prepare<[string], { n: number }>(
     "SELECT count(*) AS n FROM jobs WHERE caller = ? AND status IN ('queued','running')",
   );
@@ -100,6 +103,8 @@ export function jobsTable(db: Database.Database) {
     get: (id: string): JobRecord | undefined => byId.get(id),
     /** The job for (caller, idem_key) whose lease has not lapsed, whatever its status. */
     byIdem: (caller: string, idemKey: string, nowMs: number): JobRecord | undefined => byIdem.get(caller, idemKey, nowMs),
+    ofSize: (caller: string, targetsTotal: number, sinceMs: number, nowMs: number, except: string): number =>
+      ofSize.get(caller, targetsTotal, sinceMs, nowMs, except)?.n ?? 0,
     liveOfCaller: (caller: string): number => liveOfCaller.get(caller)?.n ?? 0,
     liveTotal: (): number => liveTotal.get()?.n ?? 0,
     total: (): number => total.get()?.n ?? 0,

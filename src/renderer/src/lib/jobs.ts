@@ -1,6 +1,7 @@
 import { isCutShort, isTerminal, storeStopOf, type Job, type StoreStop, type TargetRow } from '../../../shared/types';
 import { formatCreated } from './format';
 import { counted } from '../../../shared/count';
+import { failedCount, finishedCount, unfinishedCount, type JobCounts } from '../../../shared/job-counts';
 import { hostWithoutPort, listPart, namedHosts } from '../../../shared/job-label';
 
 /** The error main stores on jobs it found in flight at start-up (SPEC §3 rule 8). */
@@ -10,18 +11,8 @@ export const isInterrupted = (j: Pick<Job, 'status' | 'error'>): boolean => j.st
 export const isLive = (j: Pick<Job, 'status'>): boolean => j.status === 'queued' || j.status === 'running';
 export const okCount = (j: Pick<Job, 'targetsDone' | 'targetsFailed'>): number => j.targetsDone - j.targetsFailed;
 
-/*
- * The counts a person reads. The store counts the target a cancel or a crash cut short as
- * done and failed; it is neither, and "run the rest again" fetches it: after a crash the
- * header said "Done 168 / 200" and "Failed 1" above "stopped after 167 targets".
- */
-type Counts = Pick<Job, 'targetsTotal' | 'targetsDone' | 'targetsFailed' | 'targetsCutShort'>;
-/** Targets that ran to their end, ok or failed. */
-export const finishedCount = (j: Counts): number => j.targetsDone - (j.targetsCutShort ?? 0);
-/** Targets that failed for a reason of their own (not cut short). */
-export const failedCount = (j: Counts): number => j.targetsFailed - (j.targetsCutShort ?? 0);
-/** Targets not finished: never reached, or cut short; what "run the rest again" takes. */
-export const unfinishedCount = (j: Counts): number => j.targetsTotal - finishedCount(j);
+// The counts a person reads: main and the CLI count them too.
+export { failedCount, finishedCount, unfinishedCount };
 
 /** A job as the job list names it: its list's name (a file's, or the first URL's host) and the count. */
 export function jobName(j: Pick<Job, 'label' | 'targetsTotal'>): string {
@@ -124,7 +115,7 @@ const ENDED: Partial<Record<Job['status'], string>> = { done: 'Done', partial: '
  * then how it ended. Each change of this text is heard, so it changes at most five times a
  * job: said per target, a list of 1,000 URLs was 1,000 interruptions.
  */
-export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & Counts): string {
+export function progressAnnouncement(j: Pick<Job, 'status' | 'error'> & JobCounts): string {
   if (isLive(j)) {
     const quarter = j.targetsTotal > 0 ? Math.floor((4 * j.targetsDone) / j.targetsTotal) : 0;
     return quarter === 0 ? `Fetching ${counted(j.targetsTotal, 'URL')}.` : `${quarter * 25}% fetched.`;
