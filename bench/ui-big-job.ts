@@ -81,7 +81,10 @@ function restFigures(): { none: number; first: number; later: number; before: nu
   };
   try {
     const { id } = bigFinishedJob(store, MAX_SUBMIT_TARGETS, { id: 'cancelled', unfinished: MAX_SUBMIT_TARGETS - 1000 });
-    const job: Job = store.transition(id, 'running', 'cancelled', '', Date.now())!;
+    store.transition(id, 'running', 'cancelled', '', Date.now());
+    // Its target in flight at the cancel, stored cut short as the runner stores it.
+    store.finishTarget(id, 1000, { status: 'failed', error: 'cancelled', hint: '', bytes: 0, title: '', errorStatus: 499, reason: 'cancelled' }, Date.now(), Date.now() + 3600_000);
+    const job: Job = store.getJob(id)!;
     const before = (): unknown => {
       const rest = store.targetRowsMatching(id, { status: 'pending', reason: '', warning: '' }, 0, -1).map((r) => targetOfRow(r));
       return callers.map((c) => store.jobByIdem(c.name, idemKey(c, rest), Date.now()));
