@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { hasScriptBundles, shouldRender } from '../../src/main/fetch';
 import { extractArticle } from '../../src/main/fetch/html';
 import { classifyPage } from '../../src/main/fetch/classify';
+import { inScriptOrder } from '../../src/main/fetch/render/decide';
 
 const FIX = path.resolve(__dirname, '../fixtures/render');
 const read = (f: string): string => readFileSync(path.join(FIX, f), 'utf8');
@@ -41,4 +42,12 @@ describe('shouldRender', () => {
     expect(hasScriptBundles('<script type="application/ld+json">{"@type":"Article","headline":"x"}</script><script>window.dataLayer=[];</script>')).toBe(false);
     expect(hasScriptBundles('<script type="module">import "./a.js"</script>')).toBe(true);
   });
+});
+
+test('the hosts of scripts that failed to load are named in the order the page loads them, not the order they failed in', () => {
+  const html = '<html><body><script src="https://a.example:8443/vendor.js"></script><script src="/app.js"></script><script src="https://c.example/chunk.js"></script></body></html>';
+  // The browser loads the three side by side: on a busy machine the third may fail first.
+  expect(inScriptOrder(['c.example', 'b.example:8080', 'a.example:8443'], html, 'http://b.example:8080/page')).toEqual(['a.example:8443', 'b.example:8080', 'c.example']);
+  // A host the page's HTML does not name (a script's own import) comes last, as it came.
+  expect(inScriptOrder(['later.example', 'c.example'], html, 'http://b.example:8080/page')).toEqual(['c.example', 'later.example']);
 });

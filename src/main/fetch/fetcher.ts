@@ -2,7 +2,7 @@ import { OptionsSchema, type Options, type RenderMode, type Result, type Target 
 import { dispositionFileName, HttpClient, mapError, upstreamError, type HttpResponse } from './client';
 import { decodeText, namesNoCharset } from './charset';
 import type { Article } from './html';
-import { hasScriptBundles, scriptHosts, shouldRender } from './render/decide';
+import { hasScriptBundles, inScriptOrder, scriptHosts, shouldRender } from './render/decide';
 import { GuardProxy } from './render/proxy';
 import { emptyShellHint, leftWords, refusalWords, scriptsRefusedHint, type GuardRefusals } from './render/refusals';
 import { ChromiumRenderer } from './render/chromium';
@@ -692,7 +692,7 @@ export function createFetcher(initial: Partial<FetchSettings> = {}, deps: Fetche
                 const err = asHtml
                   ? scriptsAsHtml(shell, asHtml)
                   : unreached
-                    ? scriptsUnreached(shell, unreached, r.scriptsUnreachedHosts)
+                    ? scriptsUnreached(shell, unreached, inScriptOrder(r.scriptsUnreachedHosts ?? [], html, res.finalUrl))
                     : own && r.scriptError
                     ? scriptFailed(shell, r.scriptError)
                     : own && r.scriptsMissing

@@ -29,15 +29,31 @@ export function hasScriptBundles(html: string): boolean {
   return false;
 }
 
-/** The hosts the page's external scripts load from (as the guard names them: no brackets), its address resolving relative ones. */
-export function scriptHosts(html: string, base: string): string[] {
-  const hosts = new Set<string>();
+/** The addresses of the page's external scripts, in the page's order, its address resolving relative ones. */
+function scriptUrls(html: string, base: string): URL[] {
+  const urls: URL[] = [];
   for (const m of html.matchAll(SCRIPT_RE)) {
     const src = /\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(m[1] ?? '');
     const ref = (src?.[1] ?? src?.[2] ?? src?.[3] ?? '').trim();
-    if (ref && URL.canParse(ref, base)) hosts.add(bareHost(new URL(ref, base).hostname));
+    if (ref && URL.canParse(ref, base)) urls.push(new URL(ref, base));
   }
-  return [...hosts];
+  return urls;
+}
+
+/** The hosts the page's external scripts load from (as the guard names them: no brackets), its address resolving relative ones. */
+export function scriptHosts(html: string, base: string): string[] {
+  return [...new Set(scriptUrls(html, base).map((u) => bareHost(u.hostname)))];
+}
+
+/**
+ * Script hosts (host:port, as the browser's failed loads name them) in the order the page's
+ * HTML loads scripts from them, those it does not name last: the browser loads them side by
+ * side, so the order they failed in was the machine's, not the page's.
+ */
+export function inScriptOrder(hosts: readonly string[], html: string, base: string): string[] {
+  const order = [...new Set(scriptUrls(html, base).map((u) => u.host))];
+  const at = (h: string): number => (order.includes(h) ? order.indexOf(h) : order.length);
+  return [...hosts].sort((a, b) => at(a) - at(b));
 }
 
 /**

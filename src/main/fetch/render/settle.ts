@@ -521,7 +521,7 @@ export class ScriptsMissing {
   private status = 0;
   private asHtml = 0;
   private unreached = 0;
-  /** The hosts of the unreached scripts, in the order the page asked them: the message names them, so a user can check a firewall for them. */
+  /** The hosts of the unreached scripts, in the order their loads failed (the fetcher puts them in the page's): the message names them, so a user can check a firewall for them. */
   private unreachedHosts = new Set<string>();
   /** A script's answer; 0 where none came (its request failed: an https host that did not resolve or answer). */
   answered(status: number, refused: boolean, contentType = '', url = ''): void {
