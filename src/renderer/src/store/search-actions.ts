@@ -1,4 +1,5 @@
 import { queryTooLong, SHOWN_HITS, type HitsFormat, type JobAnswer, type SearchHit } from '../../../shared/search';
+import { isLowSurrogate } from '../../../shared/cut';
 import { toUserError } from '../lib/errors';
 import { openJob, openResult } from './actions';
 import { useStore } from './index';
@@ -101,9 +102,25 @@ export function openHit(hit: SearchHit): Promise<void> {
   return openAt(focusOfHit(hit));
 }
 
+/** How much of a passage's first line its open marks. */
+const PASSAGE_MARK = 80;
+
+/**
+ * A passage's first line as far as its open marks it: at most PASSAGE_MARK characters, ending at
+ * a word's end where the line has spaces (the mark stopped at "statical" of "statically"), never
+ * in half an emoji.
+ */
+function markOf(line: string): string {
+  if (line.length <= PASSAGE_MARK) return line;
+  const head = line.slice(0, isLowSurrogate(line.charCodeAt(PASSAGE_MARK)) ? PASSAGE_MARK - 1 : PASSAGE_MARK);
+  if (/\s/.test(line.charAt(PASSAGE_MARK))) return head;
+  const words = head.replace(/\s+\S*$/, '');
+  return words === head || words.length === 0 ? head : words;
+}
+
 /** A passage of "Ask this job" opens where it starts; one that is its result's title (no text of its own) at that title. */
 export function openPassage(p: JobAnswer): Promise<void> {
-  return openAt({ jobId: p.jobId, idx: p.idx, needle: (p.text || p.title).split('\n')[p.text ? (p.lent ?? 0) : 0]?.slice(0, 80) ?? '', line: p.line });
+  return openAt({ jobId: p.jobId, idx: p.idx, needle: markOf((p.text || p.title).split('\n')[p.text ? (p.lent ?? 0) : 0] ?? ''), line: p.line });
 }
 
 /** Saves the box's hits (the search runs again in main) as Markdown or CSV where the user chooses. */
