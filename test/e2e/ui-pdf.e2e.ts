@@ -24,6 +24,7 @@ beforeAll(async () => {
     '/scan.pdf': pdf(makePdf({ pages: [[], [], []], noText: true })),
     '/none.pdf': pdf(readFileSync(path.join(__dirname, '../fixtures/pdfs/zero-pages.pdf'))),
     '/report.pdf': pdf(makePdf({ pages: [['Quarterly report'], ['Net revenue rose.']] })),
+    '/manual.pdf': pdf(makePdf({ pages: [['Run ssh <hostname> as root (&copy; 2009).']] })),
     '/locked.pdf': pdf(makePdf({ pages: [['Secret']], encrypted: true })),
     '/cut.pdf': pdf(numberedPdf(10).subarray(0, 1500)),
     '/paper.pdf': pdf(twoColumnPaper()),
@@ -159,6 +160,17 @@ test("a long PDF's row says how many of its pages are read while it reads, then 
 });
 
 test('no errors were logged in the page', () => {
+  expect(pageErrors(page)).toEqual([]);
+});
+
+test("a PDF's Markdown shows the document's own < and & as written", async () => {
+  await runJob([`${site.origin}/manual.pdf`]);
+  await page.locator('[data-testid="target-row"][data-idx="0"]').click();
+  await page.keyboard.press('Enter');
+  const md = page.getByTestId('result-markdown');
+  await expect.poll(() => md.count()).toBe(1);
+  // "<hostname>" was taken as a tag and went ("Run ssh as root"), and "&copy;" showed "©".
+  expect(await md.textContent()).toContain('Run ssh <hostname> as root (&copy; 2009).');
   expect(pageErrors(page)).toEqual([]);
 });
 

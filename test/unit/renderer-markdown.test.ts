@@ -15,6 +15,16 @@ const cite = (label: string, first = true): string =>
 const noteMark = (label: string): string => `<sup><a href="#sift-cite-${label}" id="sift-note-${label}" aria-label="Back to where note ${label} is cited">${label}</a></sup>`;
 
 describe('renderMarkdown', () => {
+  it("shows a PDF's own < and & as written: a manual's <hostname> was taken as a tag and went, &copy; showed ©", () => {
+    const md = '## Setup\n\nRun ssh <hostname> and read the file </etc/hosts> (&copy; 2009).\n\nA \\<mlk> escaped.\n';
+    const html = renderMarkdown(md, { pdf: true });
+    expect(html).toMatch(/<h2[^>]*>Setup<\/h2>/);
+    expect(html).toContain('Run ssh &lt;hostname&gt; and read the file &lt;/etc/hosts&gt; (&amp;copy; 2009).');
+    expect(html).toContain('A &lt;mlk&gt; escaped.');
+    // A page's Markdown keeps its writer's inline HTML, as before.
+    expect(renderMarkdown('Run ssh <hostname> now.')).not.toContain('hostname');
+  });
+
   it('shows a task list\'s boxes as ☑ and ☐, and no <input>', () => {
     const html = renderMarkdown('- [x] Write the changelog\n- [ ] Tag the release\n- Plain item\n');
     expect(html).toContain('☑ Write the changelog');

@@ -51,15 +51,24 @@ function installHooks(): void {
 }
 
 /**
+ * A PDF's Markdown with its own "<" and "&" kept as characters: its text is the document's, in
+ * which no tag or entity is written, and only a heading's or an item's marks are Markdown. A
+ * manual's "<hostname>" was taken as a tag and went, "&copy;" showed "©". A "<" already escaped
+ * is left as it is.
+ */
+const pdfCharacters = (md: string): string => md.replace(/(?<!\\)<(?=[A-Za-z/!?])/g, '\\<').replace(/&(?=#?[A-Za-z0-9]+;)/g, '\\&');
+
+/**
  * The Markdown as HTML, safe to show. Without bidi controls, as titles are shown: the extractor
  * heads a result with its page's title, and "# Invoice U+202E txt.exe done" rendered "Invoice
  * enod exe.txt". None of the article benchmark's 91 pages has one; Copy and exports keep them.
  * `feed`: the Markdown is a feed's entries, whose notes are labelled by post (markdown-footnotes).
+ * `pdf`: the Markdown is a PDF's (pdfCharacters).
  */
-export function renderMarkdown(md: string, { feed = false }: { feed?: boolean } = {}): string {
+export function renderMarkdown(md: string, { feed = false, pdf = false }: { feed?: boolean; pdf?: boolean } = {}): string {
   installHooks();
   forFeed(feed);
-  const html = marked.parse(withoutBidiControls(md), { async: false, gfm: true });
+  const html = marked.parse(withoutBidiControls(pdf ? pdfCharacters(md) : md), { async: false, gfm: true });
   return DOMPurify.sanitize(html, {
     // style="" would be refused by the CSP anyway (and logged); forms and media would load.
     FORBID_ATTR: ['style', 'srcset', 'background', 'poster'],

@@ -140,11 +140,12 @@ export function ResultView({ result, mode, focus, bytes, part }: { result: Resul
   // A feed's result says which format it was read as (feed.ts's meta.feed).
   const feed = typeof result.meta?.['feed'] === 'string';
   const pageLines = result.meta?.page_lines;
+  const pdf = result.meta?.kind === 'pdf';
   // A PDF's Markdown is rendered page by page, each page marked as its text is: its pages are
   // apart in the content (a blank line between), so no block runs from one into the next.
   const html = useMemo(
-    () => (shape === 'markdown' && !source && !tooBig ? (pageSegments(result.content, pageLines) ?? [{ page: null, text: result.content }]).map((p) => ({ page: p.page, html: renderMarkdown(p.text, { feed }) })) : null),
-    [shape, source, tooBig, result.content, pageLines, feed],
+    () => (shape === 'markdown' && !source && !tooBig ? (pageSegments(result.content, pageLines) ?? [{ page: null, text: result.content }]).map((p) => ({ page: p.page, html: renderMarkdown(p.text, { feed, pdf }) })) : null),
+    [shape, source, tooBig, result.content, pageLines, feed, pdf],
   );
   const needle = focus?.needle;
   const line = focus?.line;
